@@ -1,0 +1,522 @@
+"""The ``Memory`` facade: the one object every adapter (CLI, hooks, MCP, any
+other harness) talks to.
+
+A ``Memory`` is bound to a home, an optional project root and an *actor*
+(who is calling: ``agent`` for tools a model calls, ``human`` for the CLI and
+panel, ``extracted`` for consolidation, ``import``). The actor, never the
+payload, decides a memory's ``origin`` and what it may do: only a person
+approves candidates or lifts tombstones.
+
+Two layers are visible to a session: the user layer (facts about the person,
+every project) and the session's project layer. Nothing in one project's layer
+is ever read from another project.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from . import context as context_mod
+from . import store
+from .errors import InvalidInput, NotFound, Refused, ScopeError
+from .index import is_current, is_stale, ordered, score
+from .journal import now_utc
+from .memfile import MemoryRecord, format_time, parse_time
+from .names import normalize_name
+from .paths import canonical_project_root, project_layer_dir, resolve_home, user_layer_dir
+from .settings import Settings, load_settings
+
+SCOPES = ("user", "project")
+_LINK = re.compile(r"\[\[([^\[\]\n]{1,80})\]\]")
+MAX_LINKS = 3
+
+
+def _state(record: MemoryRecord, now: datetime, stale_after_days: int) -> str:
+    if record.status != "active":
+        return record.status
+    if not is_current(record, now):
+        return "expired" if record.valid_until and record.valid_until <= now else "not-yet-valid"
+    if record.disabled:
+        return "muted"
+    if is_stale(record, stale_after_days, now):
+        return "stale"
+    return "active"
+
+
+@dataclass(frozen=True)
+class MemoryInfo:
+    """A memory as list and search show it. Times are ISO-8601 UTC strings."""
+
+    name: str
+    scope: str
+    type: str
+    description: str
+    title: str | None
+    pinned: bool
+    disabled: bool
+    importance: int
+    status: str
+    state: str
+    origin: str | None
+    created: str | None
+    updated: str | None
+    valid_from: str | None = None
+    valid_until: str | None = None
+    supersedes: str | None = None
+    superseded_by: str | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def info_of(record: MemoryRecord, scope: str, now: datetime, stale_after_days: int = 0) -> MemoryInfo:
+    """The :class:`MemoryInfo` of a record."""
+    fmt = lambda t: format_time(t) if t else None  # noqa: E731
+    return MemoryInfo(
+        name=record.name, scope=scope, type=record.type, description=record.description,
+        title=record.title, pinned=record.pinned, disabled=record.disabled,
+        importance=record.effective_importance, status=record.status,
+        state=_state(record, now, stale_after_days), origin=record.origin,
+        created=fmt(record.created), updated=fmt(record.updated), valid_from=fmt(record.valid_from),
+        valid_until=fmt(record.valid_until), supersedes=record.supersedes, superseded_by=record.superseded_by,
+    )
+
+
+@dataclass(frozen=True)
+class ListResult:
+    """``memories`` in index order per scope (user first) and files that are not memories."""
+
+    memories: list[MemoryInfo]
+    malformed: list[store.Malformed] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"memories": [m.to_dict() for m in self.memories],
+                "malformed": [{"path": m.path, "error": m.error} for m in self.malformed]}
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    """A memory's full text, its scope and up to 3 linked memories (name, description)."""
+
+    record: MemoryRecord
+    scope: str
+    linked: list[dict]
+
+    def to_dict(self) -> dict:
+        r = self.record
+        return {"name": r.name, "scope": self.scope, "type": r.type, "title": r.title,
+                "description": r.description, "body": r.body, "pinned": r.pinned,
+                "disabled": r.disabled, "status": r.status, "origin": r.origin,
+                "created": format_time(r.created) if r.created else None,
+                "updated": format_time(r.updated) if r.updated else None,
+                "reads": r.reads, "linked": self.linked}
+
+
+class Memory:
+    """Long-term memory for one session: the user layer plus one project layer.
+
+    Open with :meth:`open`. Every method raises only :class:`memdir.MemdirError`
+    subclasses. Scopes are ``"user"`` and ``"project"``; ``scope=None`` means
+    "where it already is" for reads and updates (user first, then project) and
+    ``project`` for new memories.
+    """
+
+    def __init__(self, home: Path, settings: Settings, project_root: Path | None,
+                 project_error: str | None, actor: str = "agent", session: str | None = None):
+        if actor not in store.ACTORS:
+            raise InvalidInput(f"unknown actor {actor!r}")
+        self.home = home
+        self.settings = settings
+        self.project_root = project_root
+        self.project_error = project_error
+        self.actor = actor
+        self.session = session
+        self._layers: dict[str, store.Layer] = {}
+
+    # ------------------------------------------------------------ opening
+
+    @classmethod
+    def open(cls, home: str | os.PathLike | None = None, project: str | os.PathLike | None = None, *,
+             actor: str = "agent", session: str | None = None, settings: Settings | None = None,
+             use_cwd: bool = True, **overrides: Any) -> "Memory":
+        """Open the memory of ``project`` (a directory; default ``MEMDIR_PROJECT``,
+        else the working directory when ``use_cwd``) under ``home`` (default
+        ``MEMDIR_HOME`` / ``$DSH_HOME/memory`` / the platform data dir).
+
+        A project that cannot be used (none given, ``/`` or ``$HOME``) does not
+        fail here: project-scope calls then raise :class:`ScopeError` saying how
+        to set one, and the user layer still works. ``overrides`` are settings
+        (``context_max_bytes=…``) applied over config file and environment.
+        """
+        home_path = resolve_home(home)
+        if settings is None:
+            settings = load_settings(home_path, overrides)
+        elif overrides:
+            settings = settings.replace(**overrides)
+        source = project if project not in (None, "") else os.environ.get("MEMDIR_PROJECT") or (
+            os.getcwd() if use_cwd else None)
+        root, error = None, None
+        try:
+            root = canonical_project_root(source) if source else None
+            if root is None:
+                error = "no project root is known; pass --project DIR or set MEMDIR_PROJECT"
+        except ScopeError as exc:
+            error = str(exc)
+        except OSError as exc:
+            error = f"cannot resolve project root {source!r}: {exc}"
+        return cls(home_path, settings, root, error, actor=actor, session=session)
+
+    def as_actor(self, actor: str) -> "Memory":
+        """The same memory seen by another actor (e.g. consolidation's ``extracted``)."""
+        other = Memory(self.home, self.settings, self.project_root, self.project_error, actor, self.session)
+        other._layers = self._layers
+        return other
+
+    # ------------------------------------------------------------ layers
+
+    def layer(self, scope: str) -> store.Layer:
+        """The layer for ``scope``. Raises :class:`ScopeError` / :class:`InvalidInput`."""
+        if scope not in SCOPES:
+            raise InvalidInput(f"invalid scope: {scope!r} (expected 'project' or 'user')")
+        if scope == "user" and not self.settings.enable_user_scope:
+            raise ScopeError("user scope is disabled by configuration (enable_user_scope = false); use 'project'")
+        if scope == "project" and self.project_root is None:
+            raise ScopeError(f"project scope unavailable: {self.project_error}")
+        if scope not in self._layers:
+            path = (user_layer_dir(self.home) if scope == "user"
+                    else project_layer_dir(self.home, self.project_root))
+            self._layers[scope] = store.Layer(path, scope, self.settings,
+                                              self.project_root if scope == "project" else None)
+        return self._layers[scope]
+
+    def scopes(self) -> list[str]:
+        """The scopes this session can use, user first."""
+        out = []
+        if self.settings.enable_user_scope:
+            out.append("user")
+        if self.project_root is not None:
+            out.append("project")
+        return out
+
+    def _scopes_for(self, scope: str | None) -> list[str]:
+        if scope is None:
+            return self.scopes()
+        self.layer(scope)  # validates
+        return [scope]
+
+    def _find(self, name: str, scope: str | None) -> tuple[store.Layer, store.Entry]:
+        key = normalize_name(name).name
+        for candidate in self._scopes_for(scope):
+            layer = self.layer(candidate)
+            entry = layer.scan().entries.get(key)
+            if entry is not None:
+                return layer, entry
+        where = f"the {scope} layer" if scope else "any layer"
+        raise NotFound(f'memory not found: "{key}" in {where} — call memory_list to see available names')
+
+    def _guard(self, target: store.Layer) -> list:
+        stones = []
+        for scope in self.scopes():
+            layer = self.layer(scope)
+            if layer is not target:
+                stones.extend(layer.tombstones())
+        return stones
+
+    # ------------------------------------------------------------ tools
+
+    def write(self, name: str, description: str, type: str = "project", body: str = "", *,
+              title: str | None = None, scope: str | None = None, pinned: bool | None = None,
+              disabled: bool | None = None, importance: int | None = None, status: str | None = None,
+              valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
+              supersedes: str | None = None, reason: str | None = None,
+              extra: dict | None = None, expect_digest: str | None | bool = False) -> store.WriteResult:
+        """Create or update a memory (``memory_write``). See :func:`memdir.store.write`.
+
+        Limits: title 80, description 160, body 2000 characters by default
+        (cut, with a warning in the result). Secrets are redacted and counted.
+        ``status="candidate"`` proposes without publishing. Raises
+        :class:`InvalidInput`, :class:`ScopeError`, :class:`TombstoneRefused`.
+        """
+        if scope is None:
+            key = normalize_name(name).name
+            scope = next((s for s in self.scopes() if self.layer(s).scan().entries.get(key)), None) or "project"
+        layer = self.layer(scope)
+        return store.write(
+            layer, actor=self.actor, name=name, description=description, type=type, body=body,
+            title=title, pinned=pinned, disabled=disabled, importance=importance, status=status,
+            valid_from=_time_arg(valid_from, "valid_from"), valid_until=_time_arg(valid_until, "valid_until"),
+            supersedes=supersedes, extra=extra, session=self.session, reason=reason, guard=self._guard(layer),
+            expect_digest=expect_digest,
+        )
+
+    def read(self, name: str, scope: str | None = None, *, count: bool = True) -> ReadResult:
+        """A memory's full text (``memory_read``); bumps ``reads``/``last_read``
+        and lists up to 3 ``[[linked]]`` memories. Raises :class:`NotFound`."""
+        layer, entry = self._find(name, scope)
+        if count:
+            store.touch(layer, entry.record.name, session=self.session, actor=self.actor)
+            entry = layer.scan().entries.get(entry.record.name, entry)
+        linked = []
+        for match in _LINK.finditer(entry.record.body):
+            if len(linked) >= MAX_LINKS:
+                break
+            try:
+                _, other = self._find(match.group(1), None)
+            except (NotFound, InvalidInput):
+                continue
+            if other.record.name != entry.record.name and all(l["name"] != other.record.name for l in linked):
+                linked.append({"name": other.record.name, "description": other.record.description})
+        return ReadResult(entry.record, layer.scope, linked)
+
+    def list(self, scope: str | None = None, *, include_all: bool = False,
+             as_of: str | datetime | None = None, valid_at: str | datetime | None = None) -> ListResult:
+        """Memories per scope, user first, in index order (``memory_list``).
+
+        Default: active and current memories, muted and stale ones included
+        (they are out of the index, not out of the store). ``include_all``
+        adds candidates, superseded and expired ones. ``as_of`` shows what the
+        journal held at that time; ``valid_at`` what was true in the world then.
+        """
+        now = now_utc()
+        as_of_t = _time_arg(as_of, "as_of")
+        valid_t = _time_arg(valid_at, "valid_at")
+        stale = self.settings.stale_after_days
+        memories: list[MemoryInfo] = []
+        malformed: list[store.Malformed] = []
+        for scope_name in self._scopes_for(scope):
+            layer = self.layer(scope_name)
+            if as_of_t is not None:
+                records = layer.records_as_of(as_of_t)
+            else:
+                scan = layer.scan()
+                malformed.extend(scan.malformed)
+                records = [e.record for e in scan.entries.values()]
+            if valid_t is not None:
+                records = [r for r in records if r.status != "candidate"
+                           and (r.valid_from is None or r.valid_from <= valid_t)
+                           and (r.valid_until is None or valid_t < r.valid_until)]
+            elif not include_all:
+                moment = as_of_t or now
+                records = [r for r in records if is_current(r, moment)]
+            for record in ordered(records, now):
+                memories.append(info_of(record, scope_name, now, stale))
+        return ListResult(memories, malformed)
+
+    def delete(self, name: str, scope: str | None = None, *, reason: str | None = None) -> dict:
+        """Delete a memory and tombstone its value (``memory_delete``): the same
+        value is refused from then on, from every path, until a person lifts the
+        tombstone. Returns ``{"name", "scope", "tombstone"}``. Raises :class:`NotFound`."""
+        layer, entry = self._find(name, scope)
+        stone = store.delete(layer, entry.record.name, actor=self.actor, reason=reason, session=self.session)
+        return {"name": entry.record.name, "scope": layer.scope, "tombstone": stone.id if stone else None}
+
+    def forget(self, name: str, scope: str | None = None, *, reason: str | None = None) -> dict:
+        """"The user says this is wrong": delete with a tombstone, journaled as ``forget``."""
+        layer, entry = self._find(name, scope)
+        stone = store.delete(layer, entry.record.name, actor=self.actor, reason=reason or "forgotten",
+                             action="forget", session=self.session)
+        return {"name": entry.record.name, "scope": layer.scope, "tombstone": stone.id if stone else None}
+
+    def prune(self, older_than_days: int, scope: str | None = None, *, dry_run: bool = True) -> dict:
+        """Memories not updated for ≥ ``older_than_days`` whole days, pinned ones
+        kept (``memory_prune``). A dry run unless ``dry_run=False``. Pruning
+        leaves no tombstone. Returns ``{"dry_run", "deleted", "candidates"}``."""
+        found: list[store.PruneCandidate] = []
+        deleted = 0
+        for scope_name in self._scopes_for(scope):
+            layer = self.layer(scope_name)
+            if dry_run:
+                found.extend(store.prune_candidates(layer, older_than_days))
+            else:
+                done = store.prune(layer, older_than_days, actor=self.actor, session=self.session)
+                found.extend(done)
+                deleted += len(done)
+        return {"dry_run": dry_run, "deleted": deleted,
+                "candidates": [asdict(c) for c in found]}
+
+    def clear(self, scope: str | None = None, *, confirm: bool = False) -> dict:
+        """Delete every memory of ``scope`` (all session scopes when None), one
+        lock window per layer (``memory_delete_all``). Needs ``confirm=True``.
+        Tombstones stay. Returns ``{"scopes": [{"scope", "deleted"}]}``."""
+        if confirm is not True:
+            from .errors import ConfirmationRequired
+
+            raise ConfirmationRequired("memory_delete_all requires confirm=true (destructive); ask the user first")
+        out = []
+        for scope_name in self._scopes_for(scope):
+            out.append({"scope": scope_name, "deleted": store.clear(self.layer(scope_name), actor=self.actor,
+                                                                    session=self.session)})
+        return {"scopes": out}
+
+    # ------------------------------------------------------------ context
+
+    def context(self, max_bytes: int | None = None) -> str:
+        """The context block for the system prompt: user then project index,
+        fenced as data, with the memory policy, within ``max_bytes`` UTF-8
+        bytes (default the ``context_max_bytes`` setting, 4096). ``""`` when
+        there is nothing to show."""
+        budget = self.settings.context_max_bytes if max_bytes is None else int(max_bytes)
+        if budget < 1:
+            raise InvalidInput("max_bytes must be at least 1")
+        sections = []
+        for scope_name in self.scopes():
+            layer = self.layer(scope_name)
+            text = context_mod.read_index(layer.path, lambda _p, layer=layer: layer.refresh_index())
+            sections.append((scope_name, text))
+        return context_mod.render(sections, budget)
+
+
+    # ------------------------------------------------------------ history and trust
+
+    def history(self, name: str, scope: str | None = None) -> list[store.HistoryEntry]:
+        """Every content version of ``name`` (also of a deleted memory), oldest first."""
+        for scope_name in self._scopes_for(scope):
+            versions = self.layer(scope_name).history(name)
+            if versions:
+                return versions
+        raise NotFound(f"no history for {normalize_name(name).name!r}")
+
+    def _history_layer(self, name: str, scope: str | None) -> store.Layer:
+        for scope_name in self._scopes_for(scope):
+            if self.layer(scope_name).history(name):
+                return self.layer(scope_name)
+        raise NotFound(f"no history for {normalize_name(name).name!r}")
+
+    def show(self, name: str, version: int, scope: str | None = None) -> str:
+        """The text of version ``version`` (1-based) of ``name``."""
+        layer = self._history_layer(name, scope)
+        return layer.version_bytes(name, version).decode("utf-8", "replace")
+
+    def restore(self, name: str, version: int, scope: str | None = None) -> store.WriteResult:
+        """Write version ``version`` of ``name`` back as a new journaled event
+        (works for deleted memories). A tombstoned value stays refused."""
+        layer = self._history_layer(name, scope)
+        return store.restore(layer, name, int(version), actor=self.actor, guard=self._guard(layer),
+                             session=self.session)
+
+    def tombstones(self, scope: str | None = None) -> list[dict]:
+        """Tombstones in force: ``{"id", "scope", "name", "description", "actor", "reason", "ts"}``."""
+        out = []
+        for scope_name in self._scopes_for(scope):
+            for stone in self.layer(scope_name).tombstones():
+                out.append({"id": stone.id, "scope": scope_name, "name": stone.name,
+                            "description": stone.description, "actor": stone.actor,
+                            "reason": stone.reason, "ts": stone.ts})
+        return out
+
+    def lift_tombstone(self, tombstone_id: str, *, reason: str | None = None) -> dict:
+        """Lift a tombstone (a person only). Raises :class:`Refused`, :class:`NotFound`."""
+        if self.actor != "human":
+            raise Refused("only a person can lift a tombstone (memdir tombstone lift ID)")
+        for scope_name in self.scopes():
+            layer = self.layer(scope_name)
+            if any(s.id == tombstone_id for s in layer.tombstones()):
+                stone = store.lift_tombstone(layer, tombstone_id, actor=self.actor, reason=reason)
+                return {"id": stone.id, "scope": scope_name, "name": stone.name}
+        raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`")
+
+    def review(self, scope: str | None = None) -> list[MemoryInfo]:
+        """Candidates waiting for a person, per scope."""
+        return [m for m in self.list(scope, include_all=True).memories if m.status == "candidate"]
+
+    def approve(self, name: str, scope: str | None = None, *, reason: str | None = None) -> dict:
+        """Publish a candidate (a person only); a tombstoned value is refused."""
+        layer, entry = self._find(name, scope)
+        target = store.set_status(layer, entry.record.name, approve=True, actor=self.actor, reason=reason,
+                                  guard=self._guard(layer), session=self.session)
+        return {"name": target, "scope": layer.scope, "approved": entry.record.name}
+
+    def reject(self, name: str, scope: str | None = None, *, reason: str | None = None) -> dict:
+        """Reject a candidate (a person only): its value is tombstoned."""
+        layer, entry = self._find(name, scope)
+        store.set_status(layer, entry.record.name, approve=False, actor=self.actor, reason=reason,
+                         session=self.session)
+        return {"name": entry.record.name, "scope": layer.scope, "rejected": True}
+
+    def pin(self, name: str, value: bool = True, scope: str | None = None) -> bool:
+        """Pin or unpin; False when nothing changed."""
+        layer, entry = self._find(name, scope)
+        return store.set_flag(layer, entry.record.name, flag="pinned", value=value, actor=self.actor,
+                              session=self.session)
+
+    def mute(self, name: str, value: bool = True, scope: str | None = None) -> bool:
+        """Mute (hide from the index, keep listed) or unmute; False when nothing changed."""
+        layer, entry = self._find(name, scope)
+        return store.set_flag(layer, entry.record.name, flag="disabled", value=value, actor=self.actor,
+                              session=self.session)
+
+    def verify(self) -> list[dict]:
+        """Check every layer's journal chain and objects under this home.
+        Returns one dict per layer: ``{"layer", "ok", "events", "bad_seq", "error"}``."""
+        out = []
+        for path in _all_layer_dirs(self.home):
+            from .journal import Journal
+            from .layout import META_DIR
+
+            result = Journal(path / META_DIR).verify()
+            out.append({"layer": str(path), "ok": result.ok, "events": result.events,
+                        "bad_seq": result.bad_seq, "bad_line": result.bad_line, "error": result.error})
+        return out
+
+    # ------------------------------------------------------------ status
+
+    def status(self) -> dict:
+        """Home, project, per-layer counts, malformed files and budget use."""
+        now = now_utc()
+        layers = []
+        for scope_name in self.scopes():
+            layer = self.layer(scope_name)
+            scan = layer.scan()
+            records = [e.record for e in scan.entries.values()]
+            layers.append({
+                "scope": scope_name, "path": str(layer.path), "memories": len(records),
+                "visible": sum(1 for r in records if store.is_visible(r, now, self.settings.stale_after_days)),
+                "candidates": sum(1 for r in records if r.status == "candidate"),
+                "tombstones": len(layer.tombstones()),
+                "malformed": [{"path": m.path, "error": m.error} for m in scan.malformed],
+                "fallback_parsed": [str(e.path) for e in scan.entries.values() if e.fallback],
+                "no_frontmatter": [str(e.path) for e in scan.entries.values() if e.no_frontmatter],
+            })
+        block = self.context()
+        return {
+            "home": str(self.home), "project_root": str(self.project_root) if self.project_root else None,
+            "project_error": self.project_error, "layers": layers,
+            "context_bytes": len(block.encode("utf-8")), "context_budget": self.settings.context_max_bytes,
+            "search": _search_mode(self.settings),
+        }
+
+
+def _search_mode(settings: Settings) -> str:
+    try:
+        from .search import search_mode
+    except ImportError:
+        return "none"
+    return search_mode(settings)
+
+
+def _all_layer_dirs(home: Path) -> list[Path]:
+    out = []
+    user = user_layer_dir(home)
+    if user.is_dir():
+        out.append(user)
+    projects = home / "projects"
+    if projects.is_dir():
+        out.extend(sorted(p for p in projects.iterdir() if p.is_dir()))
+    return out
+
+
+def _time_arg(value: str | datetime | None, label: str) -> datetime | None:
+    if value is None or value == "":
+        return None
+    parsed = parse_time(value)
+    if parsed is None:
+        raise InvalidInput(f"{label}: cannot read {value!r} as a time (use ISO-8601, e.g. 2026-11-30T12:00:00Z)")
+    return parsed
+
+
+__all__ = ["Memory", "MemoryInfo", "ListResult", "ReadResult", "info_of", "SCOPES", "score"]

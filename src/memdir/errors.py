@@ -1,0 +1,78 @@
+"""The one exception tree of memdir.
+
+Every error memdir raises on purpose derives from :class:`MemdirError`; no
+``OSError``, ``sqlite3.Error`` or ``yaml.YAMLError`` leaks out of the public API
+(a test checks it). Adapters map the tree: the CLI prints the message and exits
+1, the MCP server returns an error result the model can act on.
+
+    MemdirError
+    ├── InvalidInput          bad name, scope, type, limit or argument
+    │   └── InvalidName
+    ├── ScopeError            project scope without a usable project root
+    ├── NotFound              no such memory / version / tombstone
+    ├── Refused               the gateway will not do this
+    │   ├── TombstoneRefused  the value was forgotten; a person must lift it
+    │   └── ConfirmationRequired
+    ├── Conflict              compare-and-set lost: the target changed
+    ├── LockTimeout           the layer lock could not be taken in time
+    ├── StoreError            the disk or index failed under us
+    └── ModelError            the extraction model failed (consolidation)
+"""
+
+from __future__ import annotations
+
+
+class MemdirError(Exception):
+    """Base of every error memdir raises on purpose."""
+
+
+class InvalidInput(MemdirError, ValueError):
+    """An argument is malformed: a bad name, scope, type, limit or value."""
+
+
+class InvalidName(InvalidInput):
+    """A memory name that cannot be normalized to a safe kebab-case file stem."""
+
+
+class ScopeError(MemdirError):
+    """Project scope was asked for but no usable project root is known."""
+
+
+class NotFound(MemdirError, LookupError):
+    """The named memory, version or tombstone does not exist."""
+
+
+class Refused(MemdirError):
+    """The gateway refuses the operation (policy, not a malformed input)."""
+
+
+class TombstoneRefused(Refused):
+    """The value matches a tombstone: it was forgotten and may not come back.
+
+    ``tombstone_id`` names the tombstone; a person lifts it with
+    ``memdir tombstone lift <id>``.
+    """
+
+    def __init__(self, message: str, tombstone_id: str = ""):
+        super().__init__(message)
+        self.tombstone_id = tombstone_id
+
+
+class ConfirmationRequired(Refused):
+    """A destructive operation was asked for without explicit confirmation."""
+
+
+class Conflict(MemdirError):
+    """Compare-and-set failed: the target changed since it was read."""
+
+
+class LockTimeout(MemdirError):
+    """The layer lock was not acquired within the configured timeout."""
+
+
+class StoreError(MemdirError):
+    """The file system or the derived index failed underneath an operation."""
+
+
+class ModelError(MemdirError):
+    """The extraction model could not be reached or gave an unusable reply."""

@@ -1,0 +1,90 @@
+"""Durable file writes (DESIGN §2).
+
+Every write: a unique temp file in the same directory (so ``os.replace`` is an
+atomic rename), flush, fsync, ``os.replace``, then fsync of the directory so the
+rename itself survives a crash (POSIX). Directories are 0700, files 0600.
+Temp files are named ``.<name>.<random>.tmp``; readers skip dot-files, so a
+temp file left behind by a killed writer is never read as a memory.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import StoreError
+
+TEMP_SUFFIX = ".tmp"
+
+
+def ensure_dir(path: Path) -> Path:
+    """Create ``path`` (and parents) with mode 0700 if missing; return it."""
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create directory {path}: {exc.strerror or exc}") from None
+    return path
+
+
+def fsync_dir(path: Path) -> None:
+    """fsync a directory so renames inside it are durable; a no-op where the
+    platform cannot open directories (Windows)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
+    """Replace ``path`` with ``data`` atomically and durably (mode 0600).
+
+    Readers see either the old bytes or the new ones, never a mix. Raises
+    :class:`StoreError` when the disk refuses; the old file is then untouched
+    and the temp file removed.
+    """
+    directory = path.parent
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, 0o600)
+        os.replace(temp, path)
+    except OSError as exc:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if sync_dir:
+        fsync_dir(directory)
+
+
+def read_bytes(path: Path) -> bytes | None:
+    """The bytes of ``path``; None when it is missing or not a regular file."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def unlink(path: Path) -> bool:
+    """Remove ``path``; False when it was already gone."""
+    try:
+        os.unlink(path)
+        return True
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise StoreError(f"cannot remove {path}: {exc.strerror or exc}") from None

@@ -1,0 +1,118 @@
+"""``MEMORY.md``: the one-line-per-memory index of a layer (DESIGN §6, seed §A5).
+
+Pure functions of the records and the current time: which memories are
+visible, their order, each line's text, and the next moment the rendered text
+could change (so a cached index knows when it has gone out of date).
+
+Line: ``- [<title or name>](<name>.md)[ 📌][ (auto-extracted)] — <description>``,
+newlines in values collapsed to spaces, lines joined with ``\\n`` plus a final
+``\\n``, no heading. Order: pinned first, then importance × 0.995^whole days
+since last read/update, then name.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import datetime, timedelta
+from typing import Iterable
+
+from .memfile import MemoryRecord
+
+DAY = timedelta(days=1)
+DECAY = 0.995
+_NEWLINES = re.compile(r"\s*[\r\n]+\s*")
+_MAX_DEADLINE = datetime.max.replace(tzinfo=None)
+
+
+def _anchor(record: MemoryRecord) -> datetime | None:
+    return record.last_read or record.updated or record.created
+
+
+def whole_days(since: datetime, now: datetime) -> int:
+    """Whole days from ``since`` to ``now``, never negative."""
+    return max(0, math.floor((now - since).total_seconds() / 86400))
+
+
+def score(record: MemoryRecord, now: datetime) -> float:
+    """importance × 0.995^whole days since last read (else update, else creation)."""
+    anchor = _anchor(record)
+    if anchor is None:
+        return float(record.effective_importance)
+    return record.effective_importance * DECAY ** whole_days(anchor, now)
+
+
+def is_stale(record: MemoryRecord, stale_after_days: int, now: datetime) -> bool:
+    """Unread, unpinned and not updated for more than ``stale_after_days`` days
+    (seed §A5: strictly greater; 0 disables; files without times never go stale)."""
+    if stale_after_days <= 0 or record.pinned or record.reads > 0:
+        return False
+    updated = record.updated or record.created
+    if updated is None:
+        return False
+    return (now - updated).total_seconds() > stale_after_days * 86400
+
+
+def is_current(record: MemoryRecord, now: datetime) -> bool:
+    """Active and inside its valid time (``valid_from`` ≤ now < ``valid_until``)."""
+    if record.status != "active":
+        return False
+    if record.valid_until is not None and record.valid_until <= now:
+        return False
+    if record.valid_from is not None and record.valid_from > now:
+        return False
+    return True
+
+
+def is_visible(record: MemoryRecord, now: datetime, stale_after_days: int = 0) -> bool:
+    """In the index: current, not muted, not stale."""
+    return is_current(record, now) and not record.disabled and not is_stale(record, stale_after_days, now)
+
+
+def ordered(records: Iterable[MemoryRecord], now: datetime) -> list[MemoryRecord]:
+    """Pinned first, then score descending, then name ascending."""
+    return sorted(records, key=lambda r: (not r.pinned, -score(r, now), r.name))
+
+
+def one_line(text: str) -> str:
+    """Collapse newlines (and the spaces around them) into single spaces."""
+    return _NEWLINES.sub(" ", text).strip()
+
+
+def index_line(record: MemoryRecord) -> str:
+    """The index line of one memory."""
+    title = one_line(record.display_title).replace("]", "\\]")
+    marks = (" 📌" if record.pinned else "") + (" (auto-extracted)" if record.origin == "extracted" else "")
+    return f"- [{title}]({record.name}.md){marks} — {one_line(record.description)}"
+
+
+def render_index(records: Iterable[MemoryRecord], now: datetime, stale_after_days: int = 0) -> str:
+    """The whole ``MEMORY.md`` text; ``""`` when nothing is visible."""
+    visible = [r for r in records if is_visible(r, now, stale_after_days)]
+    if not visible:
+        return ""
+    return "\n".join(index_line(r) for r in ordered(visible, now)) + "\n"
+
+
+def next_change(records: Iterable[MemoryRecord], now: datetime, stale_after_days: int = 0) -> datetime | None:
+    """The earliest moment after ``now`` at which :func:`render_index` could
+    give other text: a whole-day boundary of some memory's score, a valid-time
+    edge, or a memory turning stale. None when nothing will ever change."""
+    best: datetime | None = None
+
+    def consider(moment: datetime | None) -> None:
+        nonlocal best
+        if moment is not None and moment > now and (best is None or moment < best):
+            best = moment
+
+    for record in records:
+        anchor = _anchor(record)
+        if anchor is not None:
+            consider(anchor + DAY * (whole_days(anchor, now) + 1))
+        consider(record.valid_until)
+        consider(record.valid_from)
+        if stale_after_days > 0 and not record.pinned and record.reads == 0:
+            updated = record.updated or record.created
+            if updated is not None:
+                consider(updated + DAY * stale_after_days + timedelta(microseconds=1))
+    return best

@@ -1,0 +1,411 @@
+"""The journal, version objects and tombstones of one layer (DESIGN §5).
+
+* ``journal.jsonl``: one JSON object per line, append-only, hash-chained: each
+  event's ``prev`` is the SHA-256 of the previous line's bytes (``null`` for the
+  first). Appended under the layer lock in the same critical section as the
+  file change it records. A torn last line (a writer killed mid-append) is cut
+  off and kept in ``journal.torn`` the next time the journal is opened.
+* ``objects/<sha256>``: the bytes of every version ever written, stored once.
+* ``tombstones.json``: forgotten values (normalized, hashed) with their names.
+
+The caller holds the layer lock for every method that writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .errors import NotFound, StoreError
+from .fsio import atomic_write, ensure_dir, read_bytes
+
+_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+                        "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
+_SPACE = re.compile(r"\s+")
+_WORD = re.compile(r"\w+")
+
+
+def digest(data: bytes) -> str:
+    """SHA-256 hex of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def now_utc() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def iso_micro(value: datetime) -> str:
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+# ---------------------------------------------------------------- normalization
+
+
+def normalize_value(text: str) -> str:
+    """The normalized form tombstones compare: NFKC, case-folded, zero-width and
+    other invisible characters removed, whitespace collapsed, trimmed."""
+    text = unicodedata.normalize("NFKC", text)
+    text = _INVISIBLE.sub("", text)
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    return _SPACE.sub(" ", text.casefold()).strip()
+
+
+def value_of(description: str, body: str) -> str:
+    """The normalized value of a memory: its description and body together."""
+    return normalize_value(f"{description}\n{body}")
+
+
+def value_tokens(normalized: str) -> list[str]:
+    """Short hashes of the words of a normalized value (for near-duplicate
+    checks without keeping the forgotten text in clear)."""
+    words = _WORD.findall(normalized)
+    grams = set(words)
+    # CJK has no spaces: fall back to character bigrams inside long word runs.
+    for word in words:
+        if len(word) > 1 and not word.isascii():
+            grams.update(word[i:i + 2] for i in range(len(word) - 1))
+    return sorted({hashlib.sha256(g.encode()).hexdigest()[:8] for g in grams})
+
+
+# ---------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class Event:
+    """One journal line. ``before``/``after`` are object digests (None = absent)."""
+
+    seq: int
+    ts: str
+    actor: str
+    action: str
+    name: str | None
+    before: str | None
+    after: str | None
+    reason: str | None
+    session: str | None
+    prev: str | None
+    data: dict = field(default_factory=dict)
+
+    def to_line(self) -> bytes:
+        record = {k: v for k, v in asdict(self).items() if k != "data"}
+        record.update(self.data)
+        return json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode()
+
+    @classmethod
+    def from_json(cls, obj: dict) -> "Event":
+        known = {"seq", "ts", "actor", "action", "name", "before", "after", "reason", "session", "prev"}
+        return cls(
+            seq=int(obj["seq"]), ts=str(obj["ts"]), actor=str(obj.get("actor", "")),
+            action=str(obj["action"]), name=obj.get("name"), before=obj.get("before"),
+            after=obj.get("after"), reason=obj.get("reason"), session=obj.get("session"),
+            prev=obj.get("prev"), data={k: v for k, v in obj.items() if k not in known},
+        )
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    """Outcome of a chain check: ``ok``, events checked, first bad seq and why."""
+
+    ok: bool
+    events: int
+    bad_seq: int | None = None
+    bad_line: int | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Tombstone:
+    """A forgotten value: ``digest`` of the normalized value, its name, who and why."""
+
+    id: str
+    name: str
+    digest: str
+    tokens: tuple[str, ...]
+    description: str
+    actor: str
+    reason: str | None
+    ts: str
+
+
+class Journal:
+    """Journal, objects and tombstones under ``<layer>/.memdir``."""
+
+    def __init__(self, meta_dir: Path):
+        self.dir = meta_dir
+        self.path = meta_dir / "journal.jsonl"
+        self.objects = meta_dir / "objects"
+        self.tombstone_path = meta_dir / "tombstones.json"
+        self._tail: tuple[tuple[int, int], int, str | None] | None = None  # (stat key, seq, hash)
+        self._events_cache: tuple[tuple[int, int], list[Event]] | None = None
+        self._tomb_cache: tuple[tuple[int, int], list[Tombstone]] | None = None
+
+    # ------------------------------------------------------------ objects
+
+    def put_object(self, data: bytes) -> str:
+        """Store ``data`` once under its SHA-256; return the digest."""
+        key = digest(data)
+        path = self.objects / key
+        if not path.exists():
+            ensure_dir(self.objects)
+            atomic_write(path, data, sync_dir=False)
+        return key
+
+    def get_object(self, key: str) -> bytes:
+        """The bytes stored under ``key``. Raises :class:`NotFound`."""
+        if not re.fullmatch(r"[0-9a-f]{64}", key or ""):
+            raise NotFound(f"no version object {key!r}")
+        data = read_bytes(self.objects / key)
+        if data is None:
+            raise NotFound(f"version object {key} is missing from {self.objects}")
+        return data
+
+    # ------------------------------------------------------------ appending
+
+    def _stat_key(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return (st.st_size, st.st_mtime_ns)
+
+    def repair(self) -> int:
+        """Cut a torn last line off (kept in ``journal.torn``); return bytes cut.
+        Call under the layer lock."""
+        try:
+            with open(self.path, "rb+") as handle:
+                size = handle.seek(0, os.SEEK_END)
+                if size == 0:
+                    return 0
+                handle.seek(size - 1)
+                if handle.read(1) == b"\n":
+                    return 0
+                # Find the last newline; everything after it is a torn append.
+                block = 1 << 16
+                position = size
+                cut = 0
+                while position > 0:
+                    start = max(0, position - block)
+                    handle.seek(start)
+                    chunk = handle.read(position - start)
+                    index = chunk.rfind(b"\n")
+                    if index >= 0:
+                        cut = start + index + 1
+                        break
+                    position = start
+                handle.seek(cut)
+                torn = handle.read()
+                with open(self.dir / "journal.torn", "ab") as keep:
+                    keep.write(torn + b"\n")
+                handle.truncate(cut)
+                handle.flush()
+                os.fsync(handle.fileno())
+                self._tail = None
+                return len(torn)
+        except FileNotFoundError:
+            return 0
+        except OSError as exc:
+            raise StoreError(f"cannot repair {self.path}: {exc.strerror or exc}") from None
+
+    def _last(self) -> tuple[int, str | None]:
+        """(seq, hash) of the last event; (0, None) for an empty journal."""
+        key = self._stat_key()
+        if key is None:
+            return 0, None
+        if self._tail and self._tail[0] == key:
+            return self._tail[1], self._tail[2]
+        with open(self.path, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            span = min(size, 1 << 16)
+            while True:
+                handle.seek(size - span)
+                chunk = handle.read(span).rstrip(b"\n")
+                index = chunk.rfind(b"\n")
+                if index >= 0 or span == size:
+                    line = chunk[index + 1:]
+                    break
+                span = min(size, span * 4)
+        if not line:
+            return 0, None
+        try:
+            seq = int(json.loads(line)["seq"])
+        except (ValueError, KeyError, TypeError):
+            raise StoreError(f"{self.path}: last event is not valid JSON; run memdir verify") from None
+        result = (seq, digest(line))
+        self._tail = (key, result[0], result[1])
+        return result
+
+    def append(self, actor: str, action: str, name: str | None, before: str | None,
+               after: str | None, reason: str | None = None, session: str | None = None,
+               data: dict | None = None, ts: datetime | None = None) -> Event:
+        """Append one event (fsync'd) and return it. Call under the layer lock."""
+        ensure_dir(self.dir)
+        seq, prev = self._last()
+        event = Event(seq + 1, iso_micro(ts or now_utc()), actor, action, name, before, after,
+                      reason, session, prev, dict(data or {}))
+        line = event.to_line()
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, line + b"\n")
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise StoreError(f"cannot append to {self.path}: {exc.strerror or exc}") from None
+        key = self._stat_key()
+        if key is not None:
+            self._tail = (key, event.seq, digest(line))
+        return event
+
+    # ------------------------------------------------------------ reading
+
+    def events(self) -> list[Event]:
+        """Every complete event in order (a torn tail is ignored, not repaired)."""
+        key = self._stat_key()
+        if key is None:
+            return []
+        if self._events_cache and self._events_cache[0] == key:
+            return self._events_cache[1]
+        events = []
+        data = read_bytes(self.path) or b""
+        for raw in data.split(b"\n"):
+            if not raw.strip():
+                continue
+            try:
+                events.append(Event.from_json(json.loads(raw)))
+            except (ValueError, KeyError, TypeError):
+                continue  # verify() reports it; readers skip it
+        self._events_cache = (key, events)
+        return events
+
+    def heads(self) -> dict[str, str | None]:
+        """name → digest of the last recorded version (None = deleted)."""
+        heads: dict[str, str | None] = {}
+        for event in self.events():
+            if event.name is not None and event.action not in _NON_CONTENT:
+                heads[event.name] = event.after
+        return heads
+
+    def verify(self) -> VerifyResult:
+        """Check line syntax, seq order, the hash chain and every referenced
+        object's digest. Returns the first failure, never raises for bad data."""
+        data = read_bytes(self.path)
+        if data is None:
+            return VerifyResult(True, 0)
+        prev = None
+        count = 0
+        lines = data.split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        elif lines:
+            return VerifyResult(False, count, None, len(lines), "torn last line (no newline)")
+        for number, raw in enumerate(lines, start=1):
+            try:
+                obj = json.loads(raw)
+                event = Event.from_json(obj)
+            except (ValueError, KeyError, TypeError) as exc:
+                return VerifyResult(False, count, None, number, f"line {number} is not a valid event: {exc}")
+            if event.seq != count + 1:
+                return VerifyResult(False, count, event.seq, number,
+                                    f"event seq {event.seq} out of order (expected {count + 1})")
+            if event.prev != prev:
+                return VerifyResult(False, count, event.seq, number,
+                                    f"event seq {event.seq}: prev hash does not match the line before")
+            for key in (event.before, event.after):
+                if key is None:
+                    continue
+                blob = read_bytes(self.objects / key)
+                if blob is None:
+                    return VerifyResult(False, count, event.seq, number,
+                                        f"event seq {event.seq}: object {key[:12]} is missing")
+                if digest(blob) != key:
+                    return VerifyResult(False, count, event.seq, number,
+                                        f"event seq {event.seq}: object {key[:12]} is corrupt")
+            prev = digest(raw)
+            count += 1
+        return VerifyResult(True, count)
+
+    # ------------------------------------------------------------ tombstones
+
+    def tombstones(self) -> list[Tombstone]:
+        """Tombstones in force, oldest first."""
+        try:
+            st = os.stat(self.tombstone_path)
+        except FileNotFoundError:
+            return []
+        key = (st.st_size, st.st_mtime_ns)
+        if self._tomb_cache and self._tomb_cache[0] == key:
+            return self._tomb_cache[1]
+        try:
+            raw = json.loads(read_bytes(self.tombstone_path) or b"[]")
+            stones = [Tombstone(**{**item, "tokens": tuple(item.get("tokens", ()))}) for item in raw]
+        except (ValueError, TypeError) as exc:
+            raise StoreError(f"{self.tombstone_path} is unreadable ({exc}); it is canonical, fix it by hand") from None
+        self._tomb_cache = (key, stones)
+        return stones
+
+    def _save_tombstones(self, stones: list[Tombstone]) -> None:
+        payload = json.dumps([asdict(s) for s in stones], ensure_ascii=False, indent=1).encode()
+        ensure_dir(self.dir)
+        atomic_write(self.tombstone_path, payload + b"\n")
+        self._tomb_cache = None
+
+    def add_tombstone(self, name: str, description: str, body: str, actor: str,
+                      reason: str | None) -> Tombstone:
+        """Record the tombstone of a value (idempotent per value). Under the lock."""
+        normalized = value_of(description, body)
+        key = digest(normalized.encode())
+        stones = self.tombstones()
+        for stone in stones:
+            if stone.digest == key:
+                return stone
+        stone = Tombstone(id="t-" + key[:12], name=name, digest=key,
+                          tokens=tuple(value_tokens(normalized)), description=description[:200],
+                          actor=actor, reason=reason, ts=iso_micro(now_utc()))
+        self._save_tombstones([*stones, stone])
+        return stone
+
+    def lift_tombstone(self, tombstone_id: str) -> Tombstone:
+        """Remove a tombstone by id. Raises :class:`NotFound`. Under the lock."""
+        stones = self.tombstones()
+        kept = [s for s in stones if s.id != tombstone_id]
+        if len(kept) == len(stones):
+            raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`")
+        self._save_tombstones(kept)
+        return next(s for s in stones if s.id == tombstone_id)
+
+
+# Journal actions that record no new content version of a memory.
+_NON_CONTENT = frozenset({"receipt", "tombstone-lift", "clear"})
+
+
+def find_tombstone(stones: list[Tombstone], description: str, body: str) -> Tombstone | None:
+    """The tombstone whose value equals ``description``+``body`` once normalized."""
+    key = digest(value_of(description, body).encode())
+    for stone in stones:
+        if stone.digest == key:
+            return stone
+    return None
+
+
+def near_tombstone(stones: list[Tombstone], description: str, body: str,
+                   threshold: float = 0.6) -> Tombstone | None:
+    """A tombstone whose word set overlaps this value's by Jaccard ≥ ``threshold``
+    (consolidation's near-duplicate refusal), or an exact match."""
+    exact = find_tombstone(stones, description, body)
+    if exact:
+        return exact
+    tokens = set(value_tokens(value_of(description, body)))
+    if not tokens:
+        return None
+    for stone in stones:
+        other = set(stone.tokens)
+        if other and len(tokens & other) / len(tokens | other) >= threshold:
+            return stone
+    return None

@@ -1,0 +1,75 @@
+"""Memory names: the kebab-case file stem every memory is addressed by.
+
+Rules (seed-behaviour §A3, with DESIGN §3's fixes):
+
+* trim, lower-case, every run outside ``[a-z0-9]`` becomes one ``-``, strip
+  ``-`` at both ends, cut to 64 characters, strip a ``-`` the cut exposed (the
+  seed threw there);
+* a name with no ASCII letter or digit (``中文记忆``) gets a stable slug
+  ``m-<10 hex of SHA-256 of the trimmed original>`` and the original is kept as
+  the memory's ``title``;
+* ``memory`` (collides with ``MEMORY.md`` on case-insensitive file systems) and
+  the Windows device names are reserved; control characters are rejected.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from .errors import InvalidName
+
+MAX_NAME_CHARS = 64
+_NON_SLUG = re.compile(r"[^a-z0-9]+")
+_VALID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+RESERVED = frozenset(
+    {"memory", "con", "prn", "aux", "nul"}
+    | {f"com{i}" for i in range(10)}
+    | {f"lpt{i}" for i in range(10)}
+)
+
+
+@dataclass(frozen=True)
+class NormalizedName:
+    """A normalized name and, for hash slugs, the original text to keep as title."""
+
+    name: str
+    title: str | None = None
+
+
+def normalize_name(raw: str) -> NormalizedName:
+    """Normalize ``raw`` to a memory name.
+
+    Returns the kebab-case name (≤ 64 chars, ``[a-z0-9-]``) and, when the name
+    had to be derived from a hash, the original as ``title``.
+
+    Raises :class:`InvalidName` for a non-string, an empty name, a name holding
+    control characters (``a\\x00b``) or a reserved name (``memory``, ``CON``…).
+    """
+    if not isinstance(raw, str):
+        raise InvalidName(f"memory name must be a string (got {type(raw).__name__})")
+    text = raw.strip()
+    if not text:
+        raise InvalidName("memory name is empty")
+    if _CONTROL.search(text):
+        raise InvalidName(f"memory name must not contain control characters (got {raw!r})")
+    slug = _NON_SLUG.sub("-", text.lower()).strip("-")[:MAX_NAME_CHARS].strip("-")
+    title = None
+    if not slug:
+        # Nothing ASCII survives (an all-CJK name): derive a stable slug, keep the words.
+        slug = "m-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+        title = text
+    if slug in RESERVED:
+        raise InvalidName(
+            f"memory name {raw!r} is reserved ({slug!r} collides with MEMORY.md or a "
+            "Windows device name); choose another name"
+        )
+    assert _VALID.match(slug), slug
+    return NormalizedName(slug, title)
+
+
+def is_valid_name(name: str) -> bool:
+    """True when ``name`` is already a normalized, non-reserved memory name."""
+    return bool(_VALID.match(name)) and len(name) <= MAX_NAME_CHARS and name not in RESERVED

@@ -1,0 +1,121 @@
+"""Where memories live: the home directory, project roots and project keys.
+
+DESIGN §2. The home is ``--home`` / ``MEMDIR_HOME``, else ``$DSH_HOME/memory``
+when ``DSH_HOME`` is set, else the platform user-data dir. A project root is the
+canonical (symlink-resolved) directory moved up to the top of its git work
+tree; worktrees of one repository share the main checkout's root. A project key
+is a readable slug plus 12 hex digits of SHA-256 of the root, ≤ 100 bytes, safe
+as a directory name on Linux, macOS and Windows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+from .errors import ScopeError
+
+USER_LAYER_DIR = "_user"
+PROJECTS_DIR = "projects"
+MAX_KEY_BYTES = 100
+_SLUG_CHARS = 60
+_NON_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def resolve_home(explicit: str | os.PathLike | None = None) -> Path:
+    """The memdir home: explicit argument, ``MEMDIR_HOME``, ``$DSH_HOME/memory``,
+    else ``platformdirs.user_data_dir("memdir")``. Returned absolute, not created."""
+    if explicit:
+        return Path(explicit).expanduser().absolute()
+    env = os.environ.get("MEMDIR_HOME")
+    if env:
+        return Path(env).expanduser().absolute()
+    dsh = os.environ.get("DSH_HOME")
+    if dsh:
+        return (Path(dsh).expanduser() / "memory").absolute()
+    import platformdirs  # imported late: only this branch needs it
+
+    return Path(platformdirs.user_data_dir("memdir", appauthor=False)).absolute()
+
+
+def _git_top(start: Path) -> Path | None:
+    """The top of the git work tree holding ``start``; for a linked worktree, the
+    main checkout (so worktrees of one repository share a layer)."""
+    for candidate in (start, *start.parents):
+        dotgit = candidate / ".git"
+        if dotgit.is_dir():
+            return candidate
+        if dotgit.is_file():
+            try:
+                text = dotgit.read_text(encoding="utf-8", errors="replace").strip()
+            except OSError:
+                return candidate
+            if text.startswith("gitdir:"):
+                gitdir = Path(text[len("gitdir:"):].strip())
+                if not gitdir.is_absolute():
+                    gitdir = (candidate / gitdir).resolve()
+                common = gitdir / "commondir"
+                if common.is_file():
+                    try:
+                        common_dir = (gitdir / common.read_text().strip()).resolve()
+                    except OSError:
+                        return candidate
+                    if common_dir.name == ".git":
+                        return common_dir.parent
+            return candidate
+    return None
+
+
+def canonical_project_root(path: str | os.PathLike) -> Path:
+    """Canonicalize a session directory into a project root.
+
+    Resolves symlinks, then moves up to the top of the git work tree when there
+    is one. Raises :class:`ScopeError` when the result is ``/`` or ``$HOME``:
+    memdir refuses to treat a whole home directory as one project.
+    """
+    raw = str(path).strip() if path is not None else ""
+    if not raw:
+        raise ScopeError(
+            "no project root is known; pass --project DIR or set MEMDIR_PROJECT"
+        )
+    root = Path(raw).expanduser().resolve()
+    top = _git_top(root)
+    if top is not None:
+        root = top
+    home = Path(os.path.expanduser("~")).resolve()
+    if root == Path(root.anchor) or root == home:
+        raise ScopeError(
+            f"refusing to use {str(root)!r} as a project root (it is / or $HOME); "
+            "run inside a project directory, pass --project DIR or set MEMDIR_PROJECT"
+        )
+    return root
+
+
+def project_key(root: str | os.PathLike) -> str:
+    """The layer directory name for a canonical project root.
+
+    ``<slug>-<12 hex>``: the slug is the root's last two components, lower-case
+    ``[a-z0-9-]`` (``project`` when nothing ASCII survives), the hex is SHA-256
+    of the root string. Windows (``C:\\w\\x``) and POSIX separators are both
+    understood. ≤ 100 bytes; distinct roots get distinct keys (up to SHA-256).
+    """
+    text = str(root)
+    parts = [p for p in re.split(r"[\\/]+", text) if p and not p.endswith(":")]
+    slug = _NON_SLUG.sub("-", "-".join(parts[-2:]).lower()).strip("-")
+    slug = slug[:_SLUG_CHARS].strip("-") or "project"
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    key = f"{slug}-{digest}"
+    assert len(key.encode()) <= MAX_KEY_BYTES
+    return key
+
+
+def user_layer_dir(home: Path) -> Path:
+    """``<home>/_user``: the user layer, shared by every project."""
+    return home / USER_LAYER_DIR
+
+
+def project_layer_dir(home: Path, root: Path) -> Path:
+    """``<home>/projects/<key>``: the layer of one canonical project root."""
+    return home / PROJECTS_DIR / project_key(root)

@@ -1,0 +1,102 @@
+"""Write-time sanitizing: secret redaction and fence-tag escaping.
+
+Secret kinds follow seed-behaviour §A7 (dsh-auto-memory v0.6), applied in that
+order with ASCII ``\\b``/``\\d`` semantics (so ``电话13812345678`` still matches),
+plus two memdir adds: PEM/OpenSSH private-key blocks and the password part of
+connection URIs (``postgres://admin:pw@host`` keeps user and host). Each match
+becomes ``[REDACTED:<kind>]``.
+
+Tag escaping turns any ``memory_context``/``memory_recall`` tag (any case,
+spaces, attributes, newlines inside) into ``&lt;…&gt;`` so stored text can never
+open or close the fence the context is injected in.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_A = re.ASCII
+
+# GB 11643-1999 resident ID: weights for the first 17 digits, check characters by sum mod 11.
+_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_ID_CHECK = "10X98765432"
+
+
+def id_card_valid(number: str) -> bool:
+    """True when an 18-character mainland resident ID passes the GB 11643 check digit."""
+    if len(number) != 18 or not number[:17].isdigit():
+        return False
+    total = sum(int(d) * w for d, w in zip(number[:17], _ID_WEIGHTS))
+    return _ID_CHECK[total % 11] == number[17].upper()
+
+
+_PATTERNS: tuple[tuple[str, re.Pattern], ...] = (
+    ("private-key", re.compile(
+        r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)", re.S)),
+    ("aws-key", re.compile(r"\bAKIA[0-9A-Z]{16}\b", _A)),
+    ("github-token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b|\bgithub_pat_[A-Za-z0-9_]{20,}\b", _A)),
+    ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{20,}\b", _A)),
+    ("openai-key", re.compile(r"\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}\b", _A)),
+    ("bearer", re.compile(
+        r"\bbearer\s+(?:eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]+){0,2}"
+        r"|[A-Za-z0-9_-]{16,}[=+/][A-Za-z0-9_\-=/+]{10,})", _A | re.I)),
+    ("slack-token", re.compile(r"\bxox[bposa]-[0-9A-Za-z-]{10,}\b", _A)),
+    ("google-key", re.compile(r"\bAIza[0-9A-Za-z_-]{30,}\b", _A)),
+    ("uri-password", re.compile(
+        r"\b([A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/@]+):([^\s@/]+)@", _A)),
+    ("phone", re.compile(r"\b1[3-9]\d{9}\b", _A)),
+)
+_ID_CARD = re.compile(r"\b\d{17}[\dXx]\b", _A)
+_FENCE_TAG = re.compile(r"<\s*/?\s*memory_(?:context|recall)[^>]*>", re.I)
+
+
+@dataclass(frozen=True)
+class Redaction:
+    """The redacted text and how many secrets of each kind were replaced."""
+
+    text: str
+    counts: dict
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+def redact(text: str) -> Redaction:
+    """Replace secrets in ``text`` with ``[REDACTED:<kind>]``. Pure."""
+    counts: dict[str, int] = {}
+
+    def sub(kind: str, pattern: re.Pattern, value: str) -> str:
+        def replace(match: re.Match) -> str:
+            counts[kind] = counts.get(kind, 0) + 1
+            if kind == "uri-password":
+                return f"{match.group(1)}:[REDACTED:{kind}]@"
+            return f"[REDACTED:{kind}]"
+
+        return pattern.sub(replace, value)
+
+    for kind, pattern in _PATTERNS:
+        text = sub(kind, pattern, text)
+
+    def id_replace(match: re.Match) -> str:
+        if not id_card_valid(match.group(0)):
+            return match.group(0)
+        counts["id-card"] = counts.get("id-card", 0) + 1
+        return "[REDACTED:id-card]"
+
+    text = _ID_CARD.sub(id_replace, text)
+    return Redaction(text, counts)
+
+
+def escape_fence_tags(text: str) -> str:
+    """Escape every ``memory_context``/``memory_recall`` tag as ``&lt;…&gt;``."""
+    return _FENCE_TAG.sub(lambda m: m.group(0).replace("<", "&lt;").replace(">", "&gt;"), text)
+
+
+def neutralize_braces(text: str) -> str:
+    """Break every ``{{`` into ``{ {`` until none is left (any run length),
+    so a harness's ``{{var}}`` templating cannot fire on stored text."""
+    while "{{" in text:
+        text = text.replace("{{", "{ {")
+    return text

@@ -1,0 +1,155 @@
+"""Settings: defaults < ``$MEMDIR_HOME/config.toml`` < ``MEMDIR_*`` environment <
+explicit arguments (DESIGN §9).
+
+Read only at the entry points (CLI, hooks, MCP, panel) and passed down as one
+frozen :class:`Settings`. Resource settings are clamped to hard ceilings so a
+config file cannot make the injected context or a model call unbounded.
+
+``config.toml`` uses the same names as the fields, grouped or flat::
+
+    context_max_bytes = 4096
+    [limits]            # -> limit_title, limit_description, limit_body
+    body = 4000
+    [consolidation]     # -> consolidation_mode, consolidation_max_proposals …
+    mode = "gated"
+
+Environment: ``MEMDIR_<FIELD>`` upper-case, e.g. ``MEMDIR_CONTEXT_MAX_BYTES``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from .errors import InvalidInput
+
+# field -> (minimum, hard ceiling)
+CLAMPS: dict[str, tuple[float, float]] = {
+    "context_max_bytes": (256, 10_000),  # Claude Code caps additionalContext at 10,000 chars
+    "recall_max_bytes": (128, 8192),
+    "limit_title": (16, 200),
+    "limit_description": (40, 500),
+    "limit_body": (200, 20_000),
+    "stale_after_days": (0, 36_500),
+    "lock_timeout": (0.1, 120),
+    "consolidation_max_proposals": (1, 20),
+    "llm_max_tokens": (64, 8192),
+    "llm_timeout": (1, 600),
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every tunable of memdir, already merged and clamped.
+
+    Byte budgets are UTF-8 bytes; limits are characters (code points); times
+    are seconds unless the name says days.
+    """
+
+    context_max_bytes: int = 4096
+    recall_max_bytes: int = 2048
+    limit_title: int = 80
+    limit_description: int = 160
+    limit_body: int = 2000
+    stale_after_days: int = 0
+    enable_user_scope: bool = True
+    lock_timeout: float = 10.0
+    consolidation_mode: str = "gated"  # off | gated | always
+    consolidation_max_proposals: int = 5
+    consolidation_extractor: str = "auto"  # auto | rules | llm
+    llm_base_url: str = "https://api.deepseek.com"
+    llm_model: str = "deepseek-chat"
+    llm_api_key_env: str = ""  # empty: DEEPSEEK_API_KEY, then OPENAI_API_KEY
+    llm_timeout: float = 60.0
+    llm_max_tokens: int = 2048
+    search_vectors: str = "auto"  # auto | on | off
+
+    def replace(self, **changes) -> "Settings":
+        """A copy with ``changes`` applied and clamped."""
+        return _clamped(dataclasses.replace(self, **changes))
+
+
+def _coerce(name: str, value, target_type):
+    try:
+        if target_type is bool:
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(value)
+        if target_type is int:
+            if isinstance(value, bool):
+                raise ValueError(value)
+            return int(value)
+        if target_type is float:
+            return float(value)
+        return str(value)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"setting {name}: cannot read {value!r} as {target_type.__name__}") from None
+
+
+def _clamped(settings: Settings) -> Settings:
+    changes = {}
+    for name, (low, high) in CLAMPS.items():
+        value = getattr(settings, name)
+        bounded = min(max(value, low), high)
+        if bounded != value:
+            changes[name] = type(value)(bounded)
+    if settings.consolidation_mode not in ("off", "gated", "always"):
+        raise InvalidInput(
+            f"consolidation_mode must be off, gated or always (got {settings.consolidation_mode!r})"
+        )
+    return dataclasses.replace(settings, **changes) if changes else settings
+
+
+def _flatten(data: dict, prefix: str = "") -> dict:
+    flat = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}".replace("-", "_")
+        if isinstance(value, dict):
+            flat.update(_flatten(value, name + "_"))
+        else:
+            flat[name] = value
+    return flat
+
+
+def load_settings(home: Path | None, overrides: dict | None = None, environ=None) -> Settings:
+    """Merge defaults, ``<home>/config.toml``, ``MEMDIR_*`` variables and
+    ``overrides`` (``None`` values ignored) into a clamped :class:`Settings`.
+
+    Raises :class:`InvalidInput` for an unreadable config file, an unknown key
+    in it, or a value of the wrong type.
+    """
+    environ = os.environ if environ is None else environ
+    types = {f.name: f.type for f in fields(Settings)}
+    kinds = {"int": int, "float": float, "bool": bool, "str": str}
+    merged: dict = {}
+    if home is not None:
+        path = Path(home) / "config.toml"
+        if path.is_file():
+            import tomllib
+
+            try:
+                data = tomllib.loads(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+                raise InvalidInput(f"{path}: {exc}") from None
+            for name, value in _flatten(data).items():
+                if name not in types:
+                    raise InvalidInput(f"{path}: unknown setting {name!r}")
+                merged[name] = value
+    for name in types:
+        env = environ.get("MEMDIR_" + name.upper())
+        if env is not None and env != "":
+            merged[name] = env
+    for name, value in (overrides or {}).items():
+        if value is not None:
+            if name not in types:
+                raise InvalidInput(f"unknown setting {name!r}")
+            merged[name] = value
+    values = {name: _coerce(name, value, kinds[str(types[name])]) for name, value in merged.items()}
+    return _clamped(Settings(**values))

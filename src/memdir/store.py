@@ -1,0 +1,769 @@
+"""The write gateway: one layer directory and every change made to it (DESIGN §1.2).
+
+Every writer — agent tool, MCP, CLI, panel, consolidation, importer, restore —
+ends in :meth:`Layer._apply`, and only inside :meth:`Layer._transaction`, which
+holds the layer's cross-process lock (``filelock``: an OS lock a killed holder
+releases). Inside the lock, in order: repair a torn journal tail, scan the
+files, journal hand edits made since the last event (``external-edit`` /
+``external-delete``), apply the change (sanitized, tombstone-checked, limited,
+written atomically, its bytes kept in ``objects/``, journaled), rebuild
+``MEMORY.md`` and stamp it.
+
+The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md``
+without parsing anything: its mtime equals the layer directory's mtime after
+the rebuild (any file added, removed or renamed behind memdir's back moves the
+directory's mtime), and its atime holds the next moment the index text could
+change (a day boundary, a valid-time edge). See :func:`index_is_fresh`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Iterator
+
+from .errors import (
+    InvalidInput, LockTimeout, NotFound, Refused, StoreError, TombstoneRefused,
+)
+from .fsio import atomic_write, ensure_dir, read_bytes, unlink
+from .index import is_current, is_visible, next_change, ordered, render_index, whole_days
+from .journal import Event, Journal, Tombstone, digest, find_tombstone, now_utc
+from .memfile import (
+    ORIGINS, TYPES, MalformedMemory, MemoryRecord, ParsedFile, format_time, parse, parse_time,
+    serialize,
+)
+from .names import normalize_name
+from .redact import escape_fence_tags, redact
+from .settings import Settings
+
+from .layout import INDEX_FILE, META_DIR, STAMP_FILE, index_is_fresh
+ACTORS = ORIGINS  # who calls the gateway: human | agent | extracted | import
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Malformed:
+    """A file in a layer that is not a readable memory."""
+
+    path: str
+    error: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A memory as found on disk: its record, file, digest and how it parsed."""
+
+    record: MemoryRecord
+    path: Path
+    digest: str
+    fallback: bool = False
+    no_frontmatter: bool = False
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What a write did: ``operation`` is created | updated | unchanged;
+    ``redactions`` counts secrets replaced; ``warnings`` name every cut."""
+
+    name: str
+    scope: str
+    operation: str
+    redactions: int = 0
+    redaction_kinds: dict = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+    status: str = "active"
+    pinned: bool = False
+    digest: str | None = None
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One content version of a memory (``digest`` None for a deletion)."""
+
+    version: int
+    seq: int
+    ts: str
+    actor: str
+    action: str
+    digest: str | None
+    description: str | None
+    reason: str | None
+
+
+@dataclass
+class _Scan:
+    entries: dict[str, Entry]
+    malformed: list[Malformed]
+
+
+@dataclass
+class _CacheItem:
+    key: tuple[int, int, int]
+    digest: str
+    parsed: ParsedFile | None
+    error: str | None
+
+
+def _stat_key(st: os.stat_result) -> tuple[int, int, int]:
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+# ---------------------------------------------------------------- the layer
+
+
+class Layer:
+    """One layer directory (``_user`` or ``projects/<key>``) and its gateway.
+
+    ``scope`` is ``"user"`` or ``"project"``; ``root`` the project root a
+    project layer belongs to (recorded in ``.memdir/layer.json``). Reading
+    methods take no lock; every mutation goes through :meth:`_transaction`.
+    """
+
+    def __init__(self, path: Path, scope: str, settings: Settings, root: Path | None = None):
+        self.path = Path(path)
+        self.scope = scope
+        self.settings = settings
+        self.root = root
+        self.meta = self.path / META_DIR
+        self.journal = Journal(self.meta)
+        self._cache: dict[str, _CacheItem] = {}
+        self._lock = None
+
+    def __repr__(self) -> str:
+        return f"Layer({self.scope!r}, {str(self.path)!r})"
+
+    # ------------------------------------------------------------ scanning
+
+    def _files(self) -> Iterator[os.DirEntry]:
+        try:
+            with os.scandir(self.path) as it:
+                for item in it:
+                    name = item.name
+                    if (name.startswith(".") or not name.endswith(".md")
+                            or name.lower() == INDEX_FILE.lower()):
+                        continue
+                    if item.is_symlink() or not item.is_file(follow_symlinks=False):
+                        continue
+                    yield item
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
+
+    def scan(self) -> _Scan:
+        """Every memory of the layer by name, plus the files that are not
+        memories. Re-parses only files whose size/mtime/inode changed."""
+        entries: dict[str, Entry] = {}
+        malformed: list[Malformed] = []
+        seen: set[str] = set()
+        for item in sorted(self._files(), key=lambda e: e.name):
+            filename = item.name
+            seen.add(filename)
+            try:
+                key = _stat_key(item.stat(follow_symlinks=False))
+            except OSError:
+                continue
+            cached = self._cache.get(filename)
+            if cached is None or cached.key != key:
+                data = read_bytes(Path(item.path))
+                if data is None:
+                    continue
+                parsed, error = None, None
+                try:
+                    parsed = parse(data.decode("utf-8"), filename[:-3])
+                except UnicodeDecodeError:
+                    error = "file is not valid UTF-8"
+                except MalformedMemory as exc:
+                    error = str(exc)
+                cached = _CacheItem(key, digest(data), parsed, error)
+                self._cache[filename] = cached
+            if cached.error or cached.parsed is None:
+                malformed.append(Malformed(str(item.path), cached.error or "unreadable"))
+                continue
+            record = cached.parsed.record
+            canonical = filename == record.name + ".md"
+            if record.name in entries:
+                other = entries[record.name]
+                # Two files normalize to one name: the file already named so wins.
+                if canonical and other.path.name != filename:
+                    malformed.append(Malformed(str(other.path), f"duplicate of {filename} (same name {record.name!r})"))
+                else:
+                    malformed.append(Malformed(str(item.path), f"duplicate of {other.path.name} (same name {record.name!r})"))
+                    continue
+            entries[record.name] = Entry(record, Path(item.path), cached.digest,
+                                         cached.parsed.fallback, cached.parsed.no_frontmatter)
+        for filename in list(self._cache):
+            if filename not in seen:
+                del self._cache[filename]
+        return _Scan(entries, malformed)
+
+    def get(self, name: str) -> Entry | None:
+        """The memory called ``name`` (normalized first), or None."""
+        return self.scan().entries.get(normalize_name(name).name)
+
+    def tombstones(self) -> list[Tombstone]:
+        """Tombstones in force in this layer."""
+        return self.journal.tombstones()
+
+    # ------------------------------------------------------------ locking
+
+    @contextmanager
+    def _locked(self):
+        from filelock import FileLock, Timeout  # late: only mutations need it
+
+        ensure_dir(self.path)
+        ensure_dir(self.meta)
+        if self._lock is None:
+            self._lock = FileLock(str(self.meta / "lock"), timeout=self.settings.lock_timeout)
+        try:
+            self._lock.acquire()
+        except Timeout:
+            raise LockTimeout(
+                f"layer {self.path} is locked by another process (waited "
+                f"{self.settings.lock_timeout:g}s); try again"
+            ) from None
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+    @contextmanager
+    def _transaction(self, actor: str, session: str | None = None) -> Iterator["_Tx"]:
+        """The gateway's critical section; yields a :class:`_Tx` to apply changes through."""
+        if actor not in ACTORS:
+            raise InvalidInput(f"unknown actor {actor!r}")
+        with self._locked():
+            self._describe()
+            self.journal.repair()
+            scan = self.scan()
+            tx = _Tx(self, scan, actor, session)
+            tx.sync_external()
+            yield tx
+            if tx.reindex:
+                self._write_index(tx.scan.entries.values())
+            elif tx.changed:
+                self._stamp(tx.scan.entries.values())
+
+    def _describe(self) -> None:
+        path = self.meta / "layer.json"
+        if not path.exists():
+            info = {"kind": self.scope, "root": str(self.root) if self.root else None}
+            atomic_write(path, json.dumps(info, ensure_ascii=False).encode() + b"\n", sync_dir=False)
+
+    # ------------------------------------------------------------ the index
+
+    def _write_index(self, entries) -> None:
+        records = [e.record for e in entries]
+        now = now_utc()
+        text = render_index(records, now, self.settings.stale_after_days)
+        target = self.path / INDEX_FILE
+        if text:
+            data = text.encode("utf-8")
+            if read_bytes(target) != data:
+                atomic_write(target, data, sync_dir=False)
+        else:
+            unlink(target)
+        self._stamp(entries, records, now)
+
+    def _stamp(self, entries, records=None, now=None) -> None:
+        records = records if records is not None else [e.record for e in entries]
+        now = now or now_utc()
+        deadline = next_change(records, now, self.settings.stale_after_days)
+        deadline_ns = (int(deadline.timestamp() * 1e9) if deadline
+                       else int((now + timedelta(days=3650)).timestamp() * 1e9))
+        stamp = self.meta / STAMP_FILE
+        try:
+            if not stamp.exists():
+                stamp.touch(mode=0o600)
+            directory_ns = os.stat(self.path).st_mtime_ns
+            os.utime(stamp, ns=(deadline_ns, directory_ns))
+        except OSError as exc:
+            raise StoreError(f"cannot stamp the index of {self.path}: {exc.strerror or exc}") from None
+
+    def refresh_index(self) -> None:
+        """Rebuild ``MEMORY.md`` from the files (journaling hand edits first)."""
+        with self._transaction("human") as tx:
+            tx.reindex = True
+
+    def index_text(self) -> str:
+        """The current ``MEMORY.md`` text, rebuilt first when it is out of date."""
+        if not index_is_fresh(self.path, time.time_ns()):
+            if not self.path.exists():
+                return ""
+            self.refresh_index()
+        return (read_bytes(self.path / INDEX_FILE) or b"").decode("utf-8", "replace")
+
+    # ------------------------------------------------------------ history
+
+    def history(self, name: str) -> list[HistoryEntry]:
+        """Content versions of ``name``, oldest first (read bumps left out)."""
+        key = normalize_name(name).name
+        versions: list[HistoryEntry] = []
+        for event in self.journal.events():
+            if event.name != key or event.action in ("read", "receipt", "tombstone-lift"):
+                continue
+            description = None
+            if event.after:
+                try:
+                    description = parse(self.journal.get_object(event.after).decode("utf-8"), key).record.description
+                except (NotFound, MalformedMemory, UnicodeDecodeError):
+                    description = None
+            versions.append(HistoryEntry(len(versions) + 1, event.seq, event.ts, event.actor,
+                                         event.action, event.after, description, event.reason))
+        return versions
+
+    def version_bytes(self, name: str, version: int) -> bytes:
+        """The stored bytes of version ``version`` (1-based) of ``name``.
+        Raises :class:`NotFound` for an unknown version or a deletion."""
+        versions = self.history(name)
+        if not 1 <= version <= len(versions):
+            raise NotFound(f"memory {name!r} has no version {version} (it has {len(versions)})")
+        entry = versions[version - 1]
+        if entry.digest is None:
+            raise NotFound(f"version {version} of {name!r} is a deletion; pick another version")
+        return self.journal.get_object(entry.digest)
+
+    def records_as_of(self, moment: datetime) -> list[MemoryRecord]:
+        """What the layer held at ``moment``, rebuilt from the journal."""
+        heads: dict[str, str | None] = {}
+        for event in self.journal.events():
+            when = parse_time(event.ts)
+            if when is None or when > moment:
+                break
+            if event.name is not None and event.action not in ("receipt", "tombstone-lift"):
+                heads[event.name] = event.after
+        out = []
+        for name, key in sorted(heads.items()):
+            if key is None:
+                continue
+            try:
+                out.append(parse(self.journal.get_object(key).decode("utf-8"), name).record)
+            except (NotFound, MalformedMemory, UnicodeDecodeError):
+                continue
+        return out
+
+
+# ---------------------------------------------------------------- transactions
+
+
+class _Tx:
+    """Changes applied inside one lock window of one layer."""
+
+    def __init__(self, layer: Layer, scan: _Scan, actor: str, session: str | None):
+        self.layer = layer
+        self.scan = scan
+        self.actor = actor
+        self.session = session
+        self.changed = False
+        self.reindex = False
+        self.events: list[Event] = []
+
+    # ------------------------------------------------------------ primitives
+
+    def sync_external(self) -> None:
+        """Journal every file whose bytes differ from its last journaled version."""
+        journal = self.layer.journal
+        heads = journal.heads()
+        for name, entry in self.scan.entries.items():
+            if heads.get(name) != entry.digest:
+                data = read_bytes(entry.path)
+                if data is None:
+                    continue
+                journal.put_object(data)
+                self.events.append(journal.append("human", "external-edit", name, heads.get(name),
+                                                  digest(data), session=self.session))
+                self.reindex = True
+        for name, head in heads.items():
+            if head is not None and name not in self.scan.entries:
+                self.events.append(journal.append("human", "external-delete", name, head, None,
+                                                  session=self.session))
+                self.reindex = True
+
+    def apply(self, name: str, record: MemoryRecord | None, action: str, *,
+              reason: str | None = None, data: dict | None = None, raw: bytes | None = None,
+              reindex: bool = True) -> Event:
+        """Write (or, with ``record`` None, delete) one memory file, keep its bytes,
+        journal the event. The only place memdir changes a memory file."""
+        layer = self.layer
+        existing = self.scan.entries.get(name)
+        before = existing.digest if existing else None
+        target = layer.path / f"{name}.md"
+        if record is None:
+            if existing is None:
+                raise NotFound(f"memory not found: {name!r}")
+            unlink(existing.path)
+            del self.scan.entries[name]
+            after = None
+        else:
+            payload = raw if raw is not None else serialize(record).encode("utf-8")
+            after = layer.journal.put_object(payload)
+            atomic_write(target, payload)
+            if existing is not None and existing.path != target:
+                unlink(existing.path)  # a hand-named file (feedback_x.md) moves to its name
+            try:
+                layer._cache[target.name] = _CacheItem(
+                    _stat_key(os.stat(target)), after, ParsedFile(parse(payload.decode("utf-8"), name).record), None)
+                self.scan.entries[name] = Entry(layer._cache[target.name].parsed.record, target, after)
+            except (OSError, MalformedMemory) as exc:
+                raise StoreError(f"wrote {target} but cannot read it back: {exc}") from None
+        event = layer.journal.append(self.actor, action, name, before, after, reason=reason,
+                                     session=self.session, data=data)
+        self.events.append(event)
+        self.changed = True
+        self.reindex = self.reindex or reindex
+        return event
+
+    def check_tombstones(self, description: str, body: str, name: str,
+                         extra_stones: list[Tombstone] = ()) -> None:
+        """Refuse a value that was forgotten (and, for consolidation, a forgotten name)."""
+        stones = [*self.layer.tombstones(), *extra_stones]
+        stone = find_tombstone(stones, description, body)
+        if stone is None and self.actor == "extracted":
+            stone = next((s for s in stones if s.name == name), None)
+        if stone is not None:
+            raise TombstoneRefused(
+                f"refused: this value was forgotten (tombstone {stone.id}, memory {stone.name!r}, "
+                f"by {stone.actor}{': ' + stone.reason if stone.reason else ''}). "
+                f"A person can lift it with `memdir tombstone lift {stone.id}`",
+                stone.id,
+            )
+
+
+# ---------------------------------------------------------------- gateway ops
+
+
+def _cut(value: str, limit: int, label: str, warnings: list[str]) -> str:
+    if len(value) > limit:
+        warnings.append(f"{label} cut from {len(value)} to {limit} characters")
+        return value[:limit]
+    return value
+
+
+def _sanitize(value: str, counts: dict) -> str:
+    result = redact(value)
+    for kind, count in result.counts.items():
+        counts[kind] = counts.get(kind, 0) + count
+    return escape_fence_tags(result.text)
+
+
+def prepare(settings: Settings, name: str, description: str, type: str, body: str,
+            title: str | None) -> tuple[str, str, str, str, str | None, dict, list[str]]:
+    """Validate, cut and sanitize the text fields of a write.
+
+    Returns (name, description, type, body, title, redaction counts, warnings).
+    Raises :class:`InvalidInput` for a bad name, type or an empty description.
+    """
+    normalized = normalize_name(name)
+    if not isinstance(description, str) or not description.strip():
+        raise InvalidInput("description is required and must not be empty")
+    if type not in TYPES:
+        raise InvalidInput(f"type must be one of {', '.join(TYPES)} (got {type!r})")
+    if body is None:
+        body = ""
+    if not isinstance(body, str):
+        raise InvalidInput("body must be a string")
+    if title is not None and not isinstance(title, str):
+        raise InvalidInput("title must be a string")
+    warnings: list[str] = []
+    counts: dict[str, int] = {}
+    description = _sanitize(_cut(description.strip(), settings.limit_description, "description", warnings), counts)
+    body = _sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts)
+    title = (title or "").strip() or normalized.title
+    if title:
+        title = _sanitize(_cut(title, settings.limit_title, "title", warnings), counts)
+    return normalized.name, description, type, body, title or None, counts, warnings
+
+
+def write(layer: Layer, *, actor: str, name: str, description: str, type: str, body: str = "",
+          title: str | None = None, pinned: bool | None = None, disabled: bool | None = None,
+          importance: int | None = None, status: str | None = None,
+          valid_from: datetime | None = None, valid_until: datetime | None = None,
+          supersedes: str | None = None, extra: dict | None = None, session: str | None = None,
+          reason: str | None = None, guard: list[Tombstone] = (), expect_digest: str | None | bool = False,
+          action: str | None = None) -> WriteResult:
+    """Create or update one memory through the gateway.
+
+    Unspecified flags (``pinned``, ``disabled``, ``importance``, ``title``,
+    valid times) inherit the existing values; ``created`` is kept, ``updated``
+    set now; an identical write changes nothing on disk (``unchanged``).
+    ``status`` may only ask for ``"candidate"``; origin is always ``actor``.
+    ``guard`` adds tombstones of other layers to check. ``expect_digest``
+    (when not False) is compare-and-set: the current file digest (None = must
+    not exist) — a mismatch raises :class:`~memdir.errors.Conflict`.
+
+    Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound`
+    (``supersedes`` names no memory), :class:`Conflict`, :class:`LockTimeout`.
+    """
+    from .errors import Conflict
+
+    name, description, type, body, title, counts, warnings = prepare(
+        layer.settings, name, description, type, body, title)
+    if importance is not None:
+        if isinstance(importance, bool) or not isinstance(importance, int) or not 1 <= importance <= 10:
+            raise InvalidInput(f"importance must be an integer from 1 to 10 (got {importance!r})")
+    if status not in (None, "active", "candidate"):
+        raise InvalidInput(f"status can be asked as 'candidate' only (got {status!r})")
+    old_name = normalize_name(supersedes).name if supersedes else None
+    if old_name == name:
+        raise InvalidInput("a memory cannot supersede itself")
+    with layer._transaction(actor, session) as tx:
+        existing = tx.scan.entries.get(name)
+        if expect_digest is not False and (existing.digest if existing else None) != expect_digest:
+            raise Conflict(f"memory {name!r} changed since it was read; re-read it and try again")
+        tx.check_tombstones(description, body, name, list(guard))
+        old = existing.record if existing else None
+        now = now_utc()
+        if status == "candidate":
+            new_status = "candidate"
+        elif old is not None and old.status == "candidate" and actor != "human":
+            new_status = "candidate"  # only a person promotes a candidate
+        else:
+            new_status = "active"
+        record = MemoryRecord(
+            name=name, description=description, type=type, body=body,
+            title=title if title is not None else (old.title if old else None),
+            pinned=pinned if pinned is not None else (old.pinned if old else False),
+            disabled=disabled if disabled is not None else (old.disabled if old else False),
+            importance=importance if importance is not None else (old.importance if old else None),
+            created=(old.created if old and old.created else now),
+            updated=now,
+            last_read=old.last_read if old else None,
+            reads=old.reads if old else 0,
+            origin=actor,
+            status=new_status,
+            valid_from=valid_from if valid_from is not None else (old.valid_from if old else None),
+            valid_until=valid_until if valid_until is not None else (old.valid_until if old else None),
+            supersedes=old_name or (old.supersedes if old else None),
+            superseded_by=None if new_status == "active" else (old.superseded_by if old else None),
+            extra=tuple({**dict(old.extra if old else ()), **(extra or {})}.items()),
+        )
+        if old is not None and record.with_(updated=old.updated, created=old.created) == old:
+            return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
+                               tuple(warnings), old.status, old.pinned, existing.digest)
+        old_entry = None
+        if old_name:
+            old_entry = tx.scan.entries.get(old_name)
+            if old_entry is None:
+                raise NotFound(f"cannot supersede {old_name!r}: no such memory in the {layer.scope} layer")
+        event = tx.apply(name, record, action or ("update" if old else "create"), reason=reason)
+        if old_entry is not None:
+            retired = old_entry.record.with_(
+                status="superseded", superseded_by=name, updated=now,
+                valid_until=min(old_entry.record.valid_until or now, now),
+            )
+            tx.apply(old_name, retired, "supersede", reason=f"superseded by {name}")
+    return WriteResult(name, layer.scope, "updated" if old else "created", sum(counts.values()),
+                       counts, tuple(warnings), record.status, record.pinned, event.after)
+
+
+def touch(layer: Layer, name: str, session: str | None = None, actor: str = "agent") -> None:
+    """Count a read: ``reads`` + 1 and ``last_read`` = now. The index is rebuilt
+    only when the read revives a stale memory, so the injected text stays
+    byte-stable for the provider's prompt cache (seed §A5)."""
+    from .index import is_stale
+
+    with layer._transaction(actor, session) as tx:
+        entry = tx.scan.entries.get(name)
+        if entry is None:
+            return
+        was_stale = is_stale(entry.record, layer.settings.stale_after_days, now_utc())
+        record = entry.record.with_(reads=entry.record.reads + 1, last_read=now_utc())
+        tx.apply(name, record, "read", reindex=was_stale)
+
+
+def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
+           tombstone: bool = True, action: str = "delete", session: str | None = None) -> Tombstone | None:
+    """Delete one memory; with ``tombstone`` (the default) its value may never
+    be written again until a person lifts the tombstone. Raises :class:`NotFound`."""
+    key = normalize_name(name).name
+    with layer._transaction(actor, session) as tx:
+        entry = tx.scan.entries.get(key)
+        if entry is None:
+            raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer — call memory_list to see names')
+        stone = None
+        if tombstone:
+            stone = layer.journal.add_tombstone(key, entry.record.description, entry.record.body, actor, reason)
+        tx.apply(key, None, action, reason=reason, data={"tombstone": stone.id} if stone else None)
+    return stone
+
+
+@dataclass(frozen=True)
+class PruneCandidate:
+    name: str
+    description: str
+    scope: str
+    days_since_update: int
+
+
+def prune_candidates(layer: Layer, older_than_days: int) -> list[PruneCandidate]:
+    """Unpinned memories whose last update is ≥ ``older_than_days`` whole days old."""
+    if isinstance(older_than_days, bool) or not isinstance(older_than_days, int) or older_than_days < 1:
+        raise InvalidInput("older_than_days must be an integer >= 1")
+    now = now_utc()
+    out = []
+    for entry in layer.scan().entries.values():
+        record = entry.record
+        stamp = record.updated or record.created
+        if stamp is None or record.pinned:
+            continue
+        days = whole_days(stamp, now)
+        if days >= older_than_days:
+            out.append(PruneCandidate(record.name, record.description, layer.scope, days))
+    return sorted(out, key=lambda c: c.name)
+
+
+def prune(layer: Layer, older_than_days: int, *, actor: str, session: str | None = None) -> list[PruneCandidate]:
+    """Delete (without tombstones) what :func:`prune_candidates` lists; returns the deleted."""
+    candidates = prune_candidates(layer, older_than_days)
+    done = []
+    if not candidates:
+        return done
+    with layer._transaction(actor, session) as tx:
+        for candidate in candidates:
+            entry = tx.scan.entries.get(candidate.name)
+            if entry is None or entry.record.pinned:
+                continue  # changed since the dry run: leave it
+            tx.apply(candidate.name, None, "prune", reason=f"older than {older_than_days} days")
+            done.append(candidate)
+    return done
+
+
+def clear(layer: Layer, *, actor: str, session: str | None = None) -> int:
+    """Delete every memory of the layer in one lock window (no tombstones;
+    tombstones already recorded stay). Returns how many were deleted."""
+    if not layer.path.exists():
+        return 0
+    count = 0
+    with layer._transaction(actor, session) as tx:
+        for name in sorted(tx.scan.entries):
+            tx.apply(name, None, "clear", reason="clear")
+            count += 1
+        tx.reindex = True
+    return count
+
+
+def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
+            guard: list[Tombstone] = (), session: str | None = None) -> WriteResult:
+    """Write version ``version`` of ``name`` back, byte for byte, as a new
+    ``restore`` event. Works for a deleted memory too. A tombstoned value
+    stays refused. Raises :class:`NotFound`, :class:`TombstoneRefused`."""
+    key = normalize_name(name).name
+    data = layer.version_bytes(key, version)
+    try:
+        record = parse(data.decode("utf-8"), key).record
+    except (UnicodeDecodeError, MalformedMemory) as exc:
+        raise Refused(f"version {version} of {key!r} is not a readable memory ({exc})") from None
+    counts: dict[str, int] = {}
+    clean = record.with_(description=_sanitize(record.description, counts), body=_sanitize(record.body, counts),
+                         title=_sanitize(record.title, counts) if record.title else None)
+    raw = data if clean == record else None
+    with layer._transaction(actor, session) as tx:
+        tx.check_tombstones(clean.description, clean.body, key, list(guard))
+        existing = tx.scan.entries.get(key)
+        if existing is not None and existing.digest == digest(data):
+            return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
+                               digest=existing.digest)
+        event = tx.apply(key, clean, "restore", raw=raw, reason=f"restore version {version}")
+    return WriteResult(key, layer.scope, "updated" if existing else "created", sum(counts.values()), counts,
+                       (), clean.status, clean.pinned, event.after)
+
+
+def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: str | None = None,
+               guard: list[Tombstone] = (), session: str | None = None) -> str:
+    """Approve or reject a candidate (a person's decision).
+
+    Approve: the candidate becomes active — or, when it proposes a change to
+    another memory (``candidate_for``), that memory takes its content and the
+    candidate file goes. A tombstoned value is refused even here. Reject:
+    the value is tombstoned and the candidate deleted. Returns the name of the
+    memory that now holds the content (approve) or the rejected name.
+    """
+    if actor != "human":
+        raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
+    key = normalize_name(name).name
+    with layer._transaction(actor, session) as tx:
+        entry = tx.scan.entries.get(key)
+        if entry is None:
+            raise NotFound(f"no candidate called {key!r}; see `memdir review`")
+        record = entry.record
+        if record.status != "candidate":
+            raise InvalidInput(f"{key!r} is {record.status}, not a candidate")
+        if not approve:
+            stone = layer.journal.add_tombstone(key, record.description, record.body, actor, reason or "rejected")
+            tx.apply(key, None, "reject", reason=reason, data={"tombstone": stone.id})
+            return key
+        tx.check_tombstones(record.description, record.body, key, list(guard))
+        extra = dict(record.extra)
+        target = extra.pop("candidate_for", None)
+        now = now_utc()
+        if target and target in tx.scan.entries:
+            old = tx.scan.entries[target].record
+            merged = old.with_(description=record.description, body=record.body, type=record.type,
+                               title=record.title or old.title, updated=now, origin="human",
+                               status="active")
+            tx.apply(target, merged, "approve", reason=reason, data={"candidate": key})
+            tx.apply(key, None, "approve", reason=f"merged into {target}")
+            return target
+        tx.apply(key, record.with_(status="active", origin="human", updated=now, extra=tuple(extra.items())),
+                 "approve", reason=reason)
+        return key
+
+
+def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
+             session: str | None = None) -> bool:
+    """Pin/unpin or mute/unmute a memory (``flag`` = ``pinned`` | ``disabled``).
+    Returns False when it already had that value."""
+    if flag not in ("pinned", "disabled"):
+        raise InvalidInput(f"unknown flag {flag!r}")
+    key = normalize_name(name).name
+    with layer._transaction(actor, session) as tx:
+        entry = tx.scan.entries.get(key)
+        if entry is None:
+            raise NotFound(f"memory not found: {key!r}")
+        if getattr(entry.record, flag) == value:
+            return False
+        tx.apply(key, entry.record.with_(**{flag: value}, updated=now_utc()),
+                 "pin" if flag == "pinned" else "mute", reason=f"{flag}={str(value).lower()}")
+        return True
+
+
+def lift_tombstone(layer: Layer, tombstone_id: str, *, actor: str, reason: str | None = None) -> Tombstone:
+    """Lift a tombstone (human path only), journaled. Raises :class:`NotFound`."""
+    if actor != "human":
+        raise Refused("only a person can lift a tombstone (memdir tombstone lift)")
+    with layer._transaction(actor) as tx:
+        stone = layer.journal.lift_tombstone(tombstone_id)
+        tx.events.append(layer.journal.append(actor, "tombstone-lift", stone.name, None, None, reason=reason,
+                                              data={"tombstone": stone.id}))
+        tx.changed = True
+    return stone
+
+
+def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str | None = None) -> Event:
+    """Journal one consolidation receipt (no file changes)."""
+    with layer._transaction(actor, session) as tx:
+        event = layer.journal.append(actor, "receipt", None, None, None, session=session, data=data)
+        tx.events.append(event)
+        tx.changed = True
+    return event
+
+
+def visible_records(layer: Layer, now: datetime | None = None) -> list[MemoryRecord]:
+    """The layer's indexed memories, in index order."""
+    now = now or now_utc()
+    records = [e.record for e in layer.scan().entries.values()]
+    return ordered([r for r in records if is_visible(r, now, layer.settings.stale_after_days)], now)
+
+
+__all__ = [
+    "Entry", "HistoryEntry", "Layer", "Malformed", "PruneCandidate", "WriteResult", "clear", "delete",
+    "index_is_fresh", "is_current", "lift_tombstone", "prepare", "prune", "prune_candidates", "receipt",
+    "restore", "set_flag", "set_status", "touch", "visible_records", "write", "format_time",
+]

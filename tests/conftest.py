@@ -1,0 +1,56 @@
+"""Shared fixtures: every test runs on real files under its own temp home."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+DATA = SHARED / "data"
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path, monkeypatch):
+    """Point MEMDIR_HOME (and HOME) at temp dirs so no test touches real state."""
+    home = tmp_path / "memhome"
+    monkeypatch.setenv("MEMDIR_HOME", str(home))
+    monkeypatch.delenv("MEMDIR_PROJECT", raising=False)
+    monkeypatch.delenv("DSH_HOME", raising=False)
+    for name in list(os.environ):
+        if name.startswith("MEMDIR_") and name not in ("MEMDIR_HOME",):
+            monkeypatch.delenv(name, raising=False)
+    fake_home = tmp_path / "userhome"
+    fake_home.mkdir()
+    monkeypatch.setenv("HOME", str(fake_home))
+    return home
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A temp project directory (a git work tree root)."""
+    root = tmp_path / "work" / "proj"
+    (root / ".git").mkdir(parents=True)
+    return root
+
+
+@pytest.fixture
+def mem(isolated_home, project):
+    """The facade as an agent sees it, on the temp home and project."""
+    from memdir import Memory
+
+    return Memory.open(home=isolated_home, project=project)
+
+
+def run_cli(*args, input: str | None = "", env: dict | None = None, cwd=None) -> subprocess.CompletedProcess:
+    """Run the real `memdir` CLI in a subprocess."""
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "memdir.cli", *map(str, args)], input=input, capture_output=True,
+        text=True, env=full_env, cwd=cwd, timeout=120,
+    )
