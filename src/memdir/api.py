@@ -463,6 +463,46 @@ class Memory:
                         "bad_seq": result.bad_seq, "bad_line": result.bad_line, "error": result.error})
         return out
 
+    # ------------------------------------------------------------ adapters' entry points
+
+    def search(self, query: str, k: int = 5, scope: str | None = None, *, include_muted: bool = False):
+        """Ranked search over the session's memories (``memory_search``); see
+        :func:`memdir.search.search`. Needs no extra; BM25 only without ``vectors``."""
+        from .search import search
+
+        return search(self, query, k=k, scope=scope, include_muted=include_muted)
+
+    memory_search = search
+
+    def recall(self, prompt: str, k: int = 3, max_bytes: int | None = None) -> str:
+        """The per-prompt recall block (``<memory_recall>``), or ``""``; see
+        :func:`memdir.search.recall`."""
+        from .search import recall
+
+        return recall(self, prompt, k=k, max_bytes=max_bytes)
+
+    def tool_schemas(self) -> list[dict]:
+        """The memory tools as OpenAI-style function definitions; see :mod:`memdir.tools`."""
+        from .tools import tool_schemas
+
+        return tool_schemas(self)
+
+    def call_tool(self, name: str, arguments: dict | None = None) -> str:
+        """Run one memory tool and return the text a model should see."""
+        from .tools import call_tool
+
+        return call_tool(self, name, arguments or {})
+
+    def consolidate(self, transcript, **options):
+        """Turn a session transcript into memory changes; see :func:`memdir.consolidate.consolidate`."""
+        from .consolidate import consolidate
+
+        return consolidate(self, transcript, **options)
+
+    def journal_receipt(self, scope: str, data: dict):
+        """Journal one consolidation receipt in ``scope``'s layer (no file changes)."""
+        return store.receipt(self.layer(scope), data, actor=self.actor, session=self.session)
+
     # ------------------------------------------------------------ status
 
     def status(self) -> dict:
