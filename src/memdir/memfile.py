@@ -261,6 +261,18 @@ def _read_lines(front: str) -> dict[str, Any]:
     return out
 
 
+def _as_written(value: Any, lines: list[str]) -> str | None:
+    """The text a person reads on the line, for a one-line plain scalar YAML
+    would change: a leading ``!`` read as a tag, a `` #`` read as a comment."""
+    text = _text(value)
+    if (isinstance(value, yaml.ScalarNode) and value.style in (None, "")
+            and value.start_mark.line == value.end_mark.line and value.start_mark.line < len(lines)):
+        raw = lines[value.start_mark.line][value.start_mark.column:].rstrip()
+        if raw and raw != text and (raw.startswith("!") or " #" in raw):
+            return raw
+    return text
+
+
 def _text(value: Any) -> str | None:
     if isinstance(value, yaml.Node):
         return _scalar_text(value)
@@ -315,6 +327,13 @@ def _first_heading(body: str) -> str:
     return ""
 
 
+def _type_from_stem(stem: str) -> str:
+    """Claude Code names files ``feedback_x.md``, ``project_y.md``…: with no
+    ``type`` key, the prefix is what a person reads; else ``reference`` (seed)."""
+    head = re.split(r"[_\-]", stem.lower(), maxsplit=1)[0]
+    return head if head in TYPES else "reference"
+
+
 def parse(text: str, stem: str) -> ParsedFile:
     """Parse the text of a file whose stem is ``stem`` into a record.
 
@@ -360,10 +379,11 @@ def parse(text: str, stem: str) -> ParsedFile:
     elif isinstance(meta, dict):
         meta_map = meta
 
-    description = (_text(data.get("description")) or "").strip()
+    lines = front.split("\n")
+    description = (_as_written(data.get("description"), lines) or "").strip()
     if not description:
         raise MalformedMemory("description is missing or empty")
-    type_text = _text(data.get("type")) or _text(meta_map.get("type")) or "reference"
+    type_text = _text(data.get("type")) or _text(meta_map.get("type")) or _type_from_stem(stem)
     type_text = type_text.strip().lower()
     if type_text not in TYPES:
         raise MalformedMemory(f"type {type_text!r} is not one of {', '.join(TYPES)}")
@@ -373,8 +393,8 @@ def parse(text: str, stem: str) -> ParsedFile:
     origin = (_text(data.get("origin")) or "").strip().lower() or None
     if origin not in ORIGINS:
         origin = None
-    title = (_text(data.get("title")) or "").strip() or None
-    declared = (_text(data.get("name")) or "").strip()
+    title = (_as_written(data.get("title"), lines) or "").strip() or None
+    declared = (_as_written(data.get("name"), lines) or "").strip()
     if not title and declared and declared != name:
         try:
             declared_norm = normalize_name(declared)

@@ -1,0 +1,61 @@
+"""The CLI as a person uses it (real subprocesses)."""
+
+import json
+
+from tests.conftest import run_cli
+
+
+def test_write_json_shape_and_body_from_stdin(project):
+    out = run_cli("--project", project, "write", "db-port", "-d", "Dev DB on 5433", "-t", "project", "--json",
+                  input="Body from stdin with AKIAIOSFODNN7EXAMPLE\n")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {"name": "db-port", "scope": "project", "operation": "created",
+                                      "redactions": 1, "warnings": [], "status": "active"}
+    read = run_cli("--project", project, "read", "db-port", "--json")
+    data = json.loads(read.stdout)
+    assert data["body"] == "Body from stdin with [REDACTED:aws-key]"
+    assert data["origin"] == "human"
+
+
+def test_body_file_and_flags(project, tmp_path):
+    body = tmp_path / "body.md"
+    body.write_text("from a file")
+    out = run_cli("--project", project, "write", "n", "-d", "d", "-t", "user", "--scope", "user",
+                  "--body-file", body, "--pinned", "--importance", "9")
+    assert out.returncode == 0 and out.stdout.strip() == "Memory created: n (user, pinned)"
+    listed = json.loads(run_cli("--project", project, "list", "--json").stdout)["memories"]
+    assert [(m["name"], m["pinned"], m["importance"]) for m in listed] == [("n", True, 9)]
+
+
+def test_errors_exit_1_usage_exit_2(project):
+    missing = run_cli("--project", project, "read", "nope")
+    assert missing.returncode == 1 and "memory not found" in missing.stderr and missing.stdout == ""
+    bad_type = run_cli("--project", project, "write", "x", "-d", "d", "-t", "wish")
+    assert bad_type.returncode == 2
+    no_yes = run_cli("--project", project, "clear", "--scope", "project")
+    assert no_yes.returncode == 2 and "--yes" in no_yes.stderr
+    reserved = run_cli("--project", project, "write", "memory", "-d", "d", "-t", "project")
+    assert reserved.returncode == 1 and "reserved" in reserved.stderr
+
+
+def test_context_prune_clear_status(project):
+    run_cli("--project", project, "write", "a", "-d", "alpha fact", "-t", "project")
+    ctx = run_cli("--project", project, "context", "--max-bytes", "2000")
+    assert ctx.returncode == 0 and "- [a](a.md) — alpha fact" in ctx.stdout
+    assert len(ctx.stdout.encode()) <= 2001
+    prune = run_cli("--project", project, "prune", "--older-than", "1", "--json")
+    assert json.loads(prune.stdout) == {"dry_run": True, "deleted": 0, "candidates": []}
+    status = json.loads(run_cli("--project", project, "status", "--json").stdout)
+    assert [l["memories"] for l in status["layers"]] == [0, 1]
+    cleared = run_cli("--project", project, "clear", "--scope", "project", "--yes", "--json")
+    assert json.loads(cleared.stdout) == {"scopes": [{"scope": "project", "deleted": 1}]}
+    assert run_cli("--project", project, "context").stdout == ""
+
+
+def test_help_answers_the_question():
+    out = run_cli("--help")
+    assert out.returncode == 0
+    for command in ("write", "read", "list", "delete", "prune", "clear", "context", "status", "doctor"):
+        assert command in out.stdout
+    sub = run_cli("write", "--help")
+    assert "--body-file" in sub.stdout and "≤ 160" in sub.stdout

@@ -1,0 +1,143 @@
+"""The write gateway: limits, redaction, flags, idempotence, read, prune, clear."""
+
+import os
+import subprocess
+from datetime import timedelta
+
+import pytest
+
+from memdir import InvalidInput, NotFound
+from memdir.journal import now_utc
+from memdir.memfile import format_time
+
+SECRETS = {
+    "openai-key": "sk-proj-" + "a1B2c3D4e5" * 4 + "f6G7h8I9",
+    "github-token": "ghp_" + "A1b2C3d4E5f6G7h8I9j0" + "K1l2M3n4O5p6Q7r8",
+    "aws-key": "AKIAIOSFODNN7EXAMPLE",
+    "google-key": "AIzaSyA1B2C3D4E5F6G7H8I9J0K1L2M3N4O5P6Q",
+    "bearer": "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    "private-key": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----",
+    "uri-password": "postgres://admin:pw123@db:5432/app",
+    "phone": "13812345678",
+    "id-card": "110101199003078670",
+}
+SECRET_BYTES = ["a1B2c3D4e5", "A1b2C3d4E5f6G7h8I9j0", "AKIAIOSFODNN7EXAMPLE", "AIzaSyA1B2C3D4",
+                "dozjgNryP4J3jVmNHl0w5N", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ", "pw123",
+                "13812345678", "110101199003078670"]
+CONTROLS = ["sk-button-primary-large", "0123456789abcdef0123456789abcdef01234567",
+            "普通的 PostgreSQL 15432 端口说明", "11010119900307867X"]
+
+
+def test_secrets_are_redacted_on_disk_and_controls_kept(mem):
+    body = "\n".join(f"{kind}: {value}" for kind, value in SECRETS.items())
+    result = mem.write("creds", "connect with " + SECRETS["uri-password"], "reference", body,
+                       title="key " + SECRETS["aws-key"])
+    assert result.redaction_kinds == {**{k: 1 for k in SECRETS}, "uri-password": 2, "aws-key": 2}
+    assert result.redactions == sum(result.redaction_kinds.values())
+    controls = mem.write("controls", "ordinary text", "reference", "\n".join(CONTROLS))
+    assert controls.redactions == 0
+    layer = mem.layer("project").path
+    blob = b"".join(p.read_bytes() for p in layer.rglob("*") if p.is_file())
+    for secret in SECRET_BYTES:
+        assert secret.encode() not in blob, secret
+    for control in CONTROLS:
+        assert control.encode() in blob, control  # positive control in the same layer
+    record = mem.read("creds").record
+    assert "postgres://admin:[REDACTED:uri-password]@db:5432/app" in record.body
+    assert "[REDACTED:private-key]" in record.body
+
+
+def test_limits_cut_with_warnings(mem):
+    result = mem.write("long", "d" * 200, "project", "b" * 2500, title="t" * 100)
+    assert result.warnings == ("description cut from 200 to 160 characters",
+                               "body cut from 2500 to 2000 characters", "title cut from 100 to 80 characters")
+    record = mem.read("long").record
+    assert (len(record.description), len(record.body), len(record.title)) == (160, 2000, 80)
+
+
+def test_configurable_limits_have_hard_ceilings(isolated_home, project):
+    from memdir import Memory
+
+    mem = Memory.open(home=isolated_home, project=project, limit_body=10**9, limit_description=300)
+    assert mem.settings.limit_body == 20_000 and mem.settings.limit_description == 300
+
+
+def test_bad_input_is_refused_and_nothing_written(mem):
+    for kwargs in ({"description": ""}, {"type": "wish"}, {"importance": 11}, {"importance": True}):
+        args = {"name": "x", "description": "d", "type": "project", "body": "b", **kwargs}
+        with pytest.raises(InvalidInput):
+            mem.write(**args)
+    assert mem.list().memories == []
+    mem.write("x", "d", "project", "b")
+    assert [m.name for m in mem.list().memories] == ["x"]
+
+
+def test_update_inherits_flags_and_identical_write_is_unchanged(mem):
+    first = mem.write("style", "Use tabs", "feedback", "b", pinned=True, importance=9, title="Style")
+    assert first.operation == "created"
+    created = mem.read("style", count=False).record.created
+    path = mem.layer("project").path / "style.md"
+    before = path.read_bytes()
+    stat = os.stat(path)
+    again = mem.write("style", "Use tabs", "feedback", "b")
+    assert again.operation == "unchanged"
+    assert path.read_bytes() == before and os.stat(path).st_mtime_ns == stat.st_mtime_ns
+    updated = mem.write("style", "Use spaces", "feedback", "b")
+    assert updated.operation == "updated"
+    record = mem.read("style").record
+    assert (record.pinned, record.importance, record.title) == (True, 9, "Style")
+    assert record.created == created and record.updated >= created
+    mem.write("style", "Use spaces", "feedback", "b", pinned=False)
+    assert mem.read("style").record.pinned is False
+
+
+def test_read_bumps_reads_but_keeps_the_index(mem):
+    mem.write("a", "first", "project", "b")
+    mem.write("b", "second", "project", "b")
+    index = mem.layer("project").path / "MEMORY.md"
+    text = index.read_bytes()
+    assert mem.read("a").record.reads == 1
+    assert mem.read("a").record.reads == 2
+    assert mem.read("a").record.last_read is not None
+    assert index.read_bytes() == text
+    with pytest.raises(NotFound, match="memory_list"):
+        mem.read("missing")
+
+
+def _age(mem, name, days):
+    """Rewrite a memory's times as a person editing the file would."""
+    path = mem.layer("project").path / f"{name}.md"
+    old = format_time(now_utc() - timedelta(days=days, hours=1))
+    lines = [f"updated: {old}" if l.startswith("updated:") else f"created: {old}" if l.startswith("created:") else l
+             for l in path.read_text().split("\n")]
+    path.write_text("\n".join(lines))
+
+
+def test_prune_is_a_dry_run_by_default_and_keeps_pinned(mem):
+    for name in ("old", "old-pinned", "fresh"):
+        mem.write(name, f"{name} memory", "project", "b", pinned=name == "old-pinned")
+    _age(mem, "old", 30)
+    _age(mem, "old-pinned", 30)
+    dry = mem.prune(30)
+    assert dry["dry_run"] is True and [c["name"] for c in dry["candidates"]] == ["old"]
+    assert dry["candidates"][0]["days_since_update"] == 30
+    assert {m.name for m in mem.list().memories} == {"old", "old-pinned", "fresh"}
+    assert mem.prune(31)["candidates"] == []
+    done = mem.prune(30, dry_run=False)
+    assert done["deleted"] == 1
+    assert {m.name for m in mem.list().memories} == {"old-pinned", "fresh"}
+    with pytest.raises(InvalidInput):
+        mem.prune(0)
+
+
+def test_clear_needs_confirmation_and_empties_one_layer(mem):
+    mem.write("p1", "project one", "project", "b")
+    mem.write("u1", "user one", "user", "b", scope="user")
+    from memdir import ConfirmationRequired
+
+    with pytest.raises(ConfirmationRequired):
+        mem.clear("project")
+    assert mem.clear("project", confirm=True) == {"scopes": [{"scope": "project", "deleted": 1}]}
+    assert [m.name for m in mem.list().memories] == ["u1"]
+    assert not (mem.layer("project").path / "MEMORY.md").exists()
+    assert (mem.layer("user").path / "MEMORY.md").exists()

@@ -1,0 +1,87 @@
+"""Parsing and serializing memory files (DESIGN §3)."""
+
+from datetime import datetime, timezone
+
+import pytest
+
+from memdir.index import index_line
+from memdir.memfile import MalformedMemory, parse, serialize
+
+TRICKY_DESCRIPTIONS = [
+    "key: value with: colons",
+    "before #not-a-comment and # after",
+    "it's \"quoted\" and 'single'",
+    "curly ’quote’ and “double”",
+    "--- looks like a marker",
+    "line one\nline two",
+    "no",
+    "null",
+    "2024-01-05",
+    "!important note",
+    "@at and `backtick` and * star",
+]
+
+
+@pytest.mark.parametrize("description", TRICKY_DESCRIPTIONS)
+def test_tricky_descriptions_round_trip_through_the_api(mem, description):
+    body = "intro\n---\nkey: value\n---\nmore: text # not a comment"
+    mem.write("tricky", description, "project", body)
+    got = mem.read("tricky").record
+    assert got.description == description
+    assert got.body == body
+    line = index_line(got)
+    assert "\n" not in line
+    text = (mem.layer("project").path / "MEMORY.md").read_text(encoding="utf-8")
+    assert text.count("\n") == 1 and text.startswith("- [tricky](tricky.md) — ")
+
+
+def _file(front: str, body: str = "Body text.") -> str:
+    return f"---\n{front}\n---\n\n{body}\n"
+
+
+def test_hand_written_scalars_keep_their_meaning():
+    # `description: ~` is YAML null: a memory without a description is malformed, not "~".
+    with pytest.raises(MalformedMemory, match="description"):
+        parse(_file("name: x\ndescription: ~\ntype: user"), "x")
+    rec = parse(_file("name: no\ndescription: yes\ntype: user\npinned: \"false\""), "no")
+    assert rec.record.name == "no"
+    assert rec.record.description == "yes"
+    assert rec.record.pinned is False
+    rec = parse(_file("name: 2024-01-05\ndescription: dated\ntype: project\npinned: true"), "2024-01-05")
+    assert rec.record.name == "2024-01-05" and rec.record.title is None
+    assert rec.record.pinned is True
+    rec = parse(_file("name: x\ndescription: d\npinned: \"true\"\ndisabled: \"false\""), "x")
+    assert rec.record.disabled is False
+
+
+def test_bom_crlf_folded_epoch_and_metadata_type():
+    text = ("\ufeff---\r\nname: crlf\r\ndescription: >-\r\n  folded over\r\n  two lines\r\n"
+            "created: 1764460800000\r\nupdated: 2026-11-20T16:03:11\r\nmetadata:\r\n  type: feedback\r\n"
+            "---\r\n\r\nBody\r\nline\r\n")
+    rec = parse(text, "crlf").record
+    assert rec.description == "folded over two lines"
+    assert rec.type == "feedback"
+    assert rec.created == datetime(2025, 11, 30, 0, 0, tzinfo=timezone.utc)
+    assert rec.updated == datetime(2026, 11, 20, 16, 3, 11, tzinfo=timezone.utc)
+    assert rec.body == "Body\nline"
+
+
+def test_unknown_type_and_unclosed_frontmatter_are_malformed():
+    with pytest.raises(MalformedMemory, match="type"):
+        parse(_file("name: x\ndescription: d\ntype: wish"), "x")
+    with pytest.raises(MalformedMemory, match="never closed"):
+        parse("---\nname: x\ndescription: d\n", "x")
+    with pytest.raises(MalformedMemory, match="empty"):
+        parse("", "x")
+
+
+def test_serialize_is_valid_yaml_and_round_trips():
+    from memdir.memfile import MemoryRecord
+
+    rec = MemoryRecord(name="db-port", description="on: yes # no", type="project", body="b",
+                       created=datetime(2026, 11, 2, 9, 14, tzinfo=timezone.utc), pinned=True, importance=9,
+                       extra=(("originSessionId", "abc"),))
+    text = serialize(rec)
+    assert "created: 2026-11-02T09:14:00Z\n" in text
+    assert "description: 'on: yes # no'\n" in text
+    assert parse(text, "db-port").record == rec

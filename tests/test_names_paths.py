@@ -1,0 +1,85 @@
+"""Names, project roots and project keys (DESIGN §2, §3)."""
+
+import os
+
+import pytest
+
+from memdir import InvalidName, Memory, ScopeError
+from memdir.names import normalize_name
+from memdir.paths import canonical_project_root, project_key
+
+
+def test_normalization_examples():
+    assert normalize_name("My Preference").name == "my-preference"
+    assert normalize_name("foo_bar!baz").name == "foo-bar-baz"
+    long = "a" * 63 + "-b"
+    assert normalize_name(long).name == "a" * 63  # the cut exposed a '-', which is stripped
+    cjk = normalize_name("中文记忆")
+    assert cjk.name.startswith("m-") and len(cjk.name) == 12 and cjk.title == "中文记忆"
+    assert normalize_name("中文记忆") == cjk  # stable
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "a\x00b", "memory", "Memory", "CON", "nul", "com1"])
+def test_rejected_names(bad):
+    with pytest.raises(InvalidName):
+        normalize_name(bad)
+
+
+def test_hostile_names_each_make_exactly_one_file_inside_the_layer(mem, tmp_path):
+    layer_dir = mem.layer("project").path
+    outside_before = sorted(p for p in tmp_path.rglob("*") if layer_dir not in p.parents and p != layer_dir)
+    expected = {"A/B experiment": "a-b-experiment.md", "../../etc/passwd": "etc-passwd.md", "notes.": "notes.md"}
+    for raw, filename in expected.items():
+        mem.write(raw, f"desc of {raw}", "project", "body")
+        assert (layer_dir / filename).is_file()
+    result = mem.write("中文记忆", "a Chinese-named memory", "project", "内容")
+    assert (layer_dir / f"{result.name}.md").is_file()
+    assert mem.read(result.name).record.title == "中文记忆"
+    for raw in ("a\x00b", "CON", "nul"):
+        with pytest.raises(InvalidName):
+            mem.write(raw, "d", "project", "b")
+    files = sorted(p.name for p in layer_dir.iterdir() if p.suffix == ".md" and p.name != "MEMORY.md")
+    assert files == sorted([*expected.values(), f"{result.name}.md"])
+    assert all(p.parent == layer_dir for p in layer_dir.glob("*.md"))
+    outside_after = sorted(p for p in tmp_path.rglob("*")
+                           if layer_dir not in p.parents and p != layer_dir and "memhome" not in str(p))
+    assert [p for p in outside_after if p not in outside_before and "memhome" not in str(p)] == []
+
+
+def test_project_keys_are_distinct_stable_and_bounded():
+    pairs = [("/w/data-analysis", "/w/data/analysis"), ("C:\\w\\my_proj", "C:\\w\\my-proj"),
+             ("/w/项目/甲", "/w/项目/乙")]
+    for a, b in pairs:
+        assert project_key(a) != project_key(b)
+    assert project_key("/w/data-analysis") == project_key("/w/data-analysis")
+    assert project_key("/w/data-analysis").startswith("w-data-analysis-")
+    assert project_key("/w/项目/甲").startswith("project-")
+    long_path = "/" + "/".join(["segment" + "x" * 20] * 19)
+    assert len(long_path) >= 520
+    key = project_key(long_path)
+    assert len(key.encode()) <= 100
+    for key in (project_key(p) for pair in pairs for p in pair):
+        assert len(key.encode()) <= 100 and all(c.isascii() and (c.isalnum() or c == "-") for c in key)
+
+
+def test_symlink_and_git_subdir_share_the_root(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src" / "pkg").mkdir(parents=True)
+    link = tmp_path / "link"
+    link.symlink_to(repo)
+    assert canonical_project_root(repo / "src" / "pkg") == repo.resolve()
+    assert canonical_project_root(link) == repo.resolve()
+    assert project_key(canonical_project_root(link)) == project_key(canonical_project_root(repo))
+
+
+def test_home_and_root_are_refused_as_projects(tmp_path, isolated_home):
+    with pytest.raises(ScopeError, match="HOME"):
+        canonical_project_root(os.environ["HOME"])
+    with pytest.raises(ScopeError):
+        canonical_project_root("/")
+    mem = Memory.open(home=isolated_home, project=os.environ["HOME"])
+    with pytest.raises(ScopeError, match="MEMDIR_PROJECT"):
+        mem.write("x", "d", "project", "b")
+    assert mem.write("x", "d", "user", "b", scope="user").scope == "user"  # control: user layer works
+    assert not (isolated_home / "projects").exists()
