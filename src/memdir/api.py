@@ -450,6 +450,17 @@ class Memory:
         return store.set_flag(layer, entry.record.name, flag="disabled", value=value, actor=self.actor,
                               session=self.session)
 
+    def repair(self) -> list[dict]:
+        """Bring every layer of this home to a consistent state: cut torn journal
+        tails, journal hand edits, rebuild ``MEMORY.md``. Returns what
+        :meth:`verify` then says."""
+        from .store import Layer
+
+        for path in _all_layer_dirs(self.home):
+            scope = "user" if path == user_layer_dir(self.home) else "project"
+            Layer(path, scope, self.settings).refresh_index()
+        return self.verify()
+
     def verify(self) -> list[dict]:
         """Check every layer's journal chain and objects under this home.
         Returns one dict per layer: ``{"layer", "ok", "events", "bad_seq", "error"}``."""

@@ -207,7 +207,8 @@ def cmd_doctor(args) -> int:
 
 
 def cmd_verify(args) -> int:
-    results = open_memory(args).verify()
+    mem = open_memory(args)
+    results = mem.repair() if args.repair else mem.verify()
     bad = [r for r in results if not r["ok"]]
     lines = [f"{'ok ' if r['ok'] else 'BAD'} {r['layer']}: {r['events']} events"
              + ("" if r["ok"] else f" — first bad event: {r['error']}") for r in results] or ["no layers"]
@@ -359,7 +360,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
 
     add("status", cmd_status, "Show home, project, layers, search mode and context size.")
     add("doctor", cmd_doctor, "Report malformed files, files read by the fallback, journal problems.")
-    add("verify", cmd_verify, "Check every layer's journal hash chain and version objects (exit 1 if bad).")
+    p = add("verify", cmd_verify, "Check every layer's journal hash chain and version objects (exit 1 if bad).")
+    p.add_argument("--repair", action="store_true",
+                   help="first cut a torn last line (crash), journal hand edits and rebuild MEMORY.md")
 
     p = add("history", cmd_history, "List the versions of a memory (also a deleted one).")
     p.add_argument("name")

@@ -112,8 +112,10 @@ class ParsedFile:
 
 
 def format_time(value: datetime) -> str:
-    """ISO-8601 UTC with a ``Z`` and whole seconds: ``2026-11-02T09:14:00Z``."""
-    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """ISO-8601 UTC with a ``Z``: ``2026-11-02T09:14:00Z``; microseconds only
+    when the time has them (valid-time edges set by a supersede)."""
+    value = value.astimezone(timezone.utc)
+    return value.strftime("%Y-%m-%dT%H:%M:%S.%fZ" if value.microsecond else "%Y-%m-%dT%H:%M:%SZ")
 
 
 def parse_time(value: Any) -> datetime | None:

@@ -43,6 +43,7 @@ from .settings import Settings
 
 from .layout import INDEX_FILE, META_DIR, STAMP_FILE, index_is_fresh
 ACTORS = ORIGINS  # who calls the gateway: human | agent | extracted | import
+_RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
 
 
 # ---------------------------------------------------------------- results
@@ -505,6 +506,8 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
 
     name, description, type, body, title, counts, warnings = prepare(
         layer.settings, name, description, type, body, title)
+    # Known keys are the gateway's to set: a payload cannot smuggle origin or status in.
+    extra = {k: v for k, v in (extra or {}).items() if k not in _RESERVED_KEYS}
     if importance is not None:
         if isinstance(importance, bool) or not isinstance(importance, int) or not 1 <= importance <= 10:
             raise InvalidInput(f"importance must be an integer from 1 to 10 (got {importance!r})")
@@ -519,7 +522,8 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
             raise Conflict(f"memory {name!r} changed since it was read; re-read it and try again")
         tx.check_tombstones(description, body, name, list(guard))
         old = existing.record if existing else None
-        now = now_utc()
+        edge = now_utc()  # valid-time edges keep microseconds; file times whole seconds
+        now = edge.replace(microsecond=0)
         if status == "candidate":
             new_status = "candidate"
         elif old is not None and old.status == "candidate" and actor != "human":
@@ -538,7 +542,8 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
             reads=old.reads if old else 0,
             origin=actor,
             status=new_status,
-            valid_from=valid_from if valid_from is not None else (old.valid_from if old else None),
+            valid_from=valid_from if valid_from is not None else (
+                old.valid_from if old else (edge if old_name else None)),
             valid_until=valid_until if valid_until is not None else (old.valid_until if old else None),
             supersedes=old_name or (old.supersedes if old else None),
             superseded_by=None if new_status == "active" else (old.superseded_by if old else None),
@@ -556,7 +561,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
         if old_entry is not None:
             retired = old_entry.record.with_(
                 status="superseded", superseded_by=name, updated=now,
-                valid_until=min(old_entry.record.valid_until or now, now),
+                valid_until=min(old_entry.record.valid_until or edge, edge),
             )
             tx.apply(old_name, retired, "supersede", reason=f"superseded by {name}")
     return WriteResult(name, layer.scope, "updated" if old else "created", sum(counts.values()),
@@ -574,7 +579,7 @@ def touch(layer: Layer, name: str, session: str | None = None, actor: str = "age
         if entry is None:
             return
         was_stale = is_stale(entry.record, layer.settings.stale_after_days, now_utc())
-        record = entry.record.with_(reads=entry.record.reads + 1, last_read=now_utc())
+        record = entry.record.with_(reads=entry.record.reads + 1, last_read=now_utc().replace(microsecond=0))
         tx.apply(name, record, "read", reindex=was_stale)
 
 
@@ -702,7 +707,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         tx.check_tombstones(record.description, record.body, key, list(guard))
         extra = dict(record.extra)
         target = extra.pop("candidate_for", None)
-        now = now_utc()
+        now = now_utc().replace(microsecond=0)
         if target and target in tx.scan.entries:
             old = tx.scan.entries[target].record
             merged = old.with_(description=record.description, body=record.body, type=record.type,
@@ -729,7 +734,7 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
             raise NotFound(f"memory not found: {key!r}")
         if getattr(entry.record, flag) == value:
             return False
-        tx.apply(key, entry.record.with_(**{flag: value}, updated=now_utc()),
+        tx.apply(key, entry.record.with_(**{flag: value}, updated=now_utc().replace(microsecond=0)),
                  "pin" if flag == "pinned" else "mute", reason=f"{flag}={str(value).lower()}")
         return True
 

@@ -1,0 +1,107 @@
+"""Journal, versions, restore, verify and external edits (DESIGN §5)."""
+
+import json
+
+import pytest
+
+from memdir import Memory, NotFound
+from tests.conftest import run_cli
+
+
+def _journal(mem, scope="project"):
+    path = mem.layer(scope).path / ".memdir" / "journal.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_overwrite_delete_restore_and_a_corrupted_chain(mem, project):
+    for text in ("first", "second", "third"):
+        mem.write("fact", f"the {text} version", "project", f"body {text}")
+    mem.delete("fact")
+    versions = mem.history("fact")
+    assert [(v.version, v.action) for v in versions] == [(1, "create"), (2, "update"), (3, "update"), (4, "delete")]
+    v2 = mem.show("fact", 2)
+    assert "the second version" in v2
+    result = mem.restore("fact", 2)
+    assert result.operation == "created"
+    path = mem.layer("project").path / "fact.md"
+    assert path.read_text(encoding="utf-8") == v2  # byte for byte
+    events = _journal(mem)
+    assert [e["action"] for e in events] == ["create", "update", "update", "delete", "restore"]
+    assert events[0]["prev"] is None and all(e["prev"] for e in events[1:])
+    assert run_cli("--project", project, "verify").returncode == 0
+
+    journal = mem.layer("project").path / ".memdir" / "journal.jsonl"
+    data = bytearray(journal.read_bytes())
+    data[data.index(b'"update"') + 2] ^= 0x01  # one byte of the second event
+    journal.write_bytes(bytes(data))
+    out = run_cli("--project", project, "verify")
+    assert out.returncode == 1
+    assert "seq 3: prev hash does not match" in out.stdout  # the event after the altered line
+
+
+def test_history_restore_through_the_cli(project):
+    for text in ("one", "two"):
+        assert run_cli("--project", project, "write", "n", "-d", f"value {text}", "-t", "project").returncode == 0
+    hist = json.loads(run_cli("--project", project, "history", "n", "--json").stdout)
+    assert [(v["version"], v["action"], v["actor"], v["description"]) for v in hist["versions"]] == [
+        (1, "create", "human", "value one"), (2, "update", "human", "value two")]
+    shown = run_cli("--project", project, "show", "n", "--version", "1")
+    assert "description: value one" in shown.stdout
+    assert run_cli("--project", project, "restore", "n", "--version", "1").returncode == 0
+    read = json.loads(run_cli("--project", project, "read", "n", "--json").stdout)
+    assert read["description"] == "value one"
+    missing = run_cli("--project", project, "show", "n", "--version", "9")
+    assert missing.returncode == 1 and "no version 9" in missing.stderr
+
+
+def test_hand_edit_then_write_keeps_the_hand_edit_as_its_own_version(mem):
+    mem.write("edited", "original text", "project", "body")
+    path = mem.layer("project").path / "edited.md"
+    path.write_text(path.read_text().replace("original text", "fixed by a person"))
+    mem.write("other", "unrelated write", "project", "b")
+    versions = mem.history("edited")
+    assert [(v.action, v.actor, v.description) for v in versions] == [
+        ("create", "agent", "original text"), ("external-edit", "human", "fixed by a person")]
+    assert versions[1].digest != versions[0].digest
+    path.unlink()
+    mem.write("other", "another write", "project", "b")
+    assert mem.history("edited")[-1].action == "external-delete"
+
+
+def test_as_of_before_and_after_a_correction(mem):
+    mem.write("deploy-day", "Deploys happen on Friday", "project", "b")
+    import time
+
+    time.sleep(0.05)
+    from memdir.journal import now_utc
+
+    between = now_utc()
+    time.sleep(0.05)
+    mem.write("deploy-day", "Deploys happen on Tuesday", "project", "b")
+    before = mem.list(as_of=between).memories
+    after = mem.list().memories
+    assert [m.description for m in before] == ["Deploys happen on Friday"]
+    assert [m.description for m in after] == ["Deploys happen on Tuesday"]
+
+
+def test_restore_of_unknown_and_of_a_deletion_version(mem):
+    mem.write("x", "x value", "project", "b")
+    mem.delete("x")
+    with pytest.raises(NotFound, match="deletion"):
+        mem.restore("x", 2)
+    with pytest.raises(NotFound):
+        mem.history("never-existed")
+
+
+def test_torn_tail_is_repaired_without_losing_events(mem, project):
+    mem.write("a", "a value", "project", "b")
+    mem.write("b", "b value", "project", "b")
+    journal = mem.layer("project").path / ".memdir" / "journal.jsonl"
+    with open(journal, "ab") as handle:
+        handle.write(b'{"seq":3,"ts":"2026-')  # a writer killed mid-append
+    assert run_cli("--project", project, "verify").returncode == 1
+    mem.write("c", "c value", "project", "b")
+    events = _journal(mem)
+    assert [e["seq"] for e in events] == [1, 2, 3] and events[2]["name"] == "c"
+    assert (journal.parent / "journal.torn").read_bytes().startswith(b'{"seq":3,"ts":"2026-')
+    assert run_cli("--project", project, "verify").returncode == 0
