@@ -5,7 +5,7 @@ import shutil
 import pytest
 
 from memdir import Memory
-from memdir.context import CLOSE, OPEN, render
+from memdir.context import CLOSE, OPEN, render_block as render
 
 
 def _index(mem, scope="project"):

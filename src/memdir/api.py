@@ -244,7 +244,7 @@ class Memory:
         """
         if scope is None:
             key = normalize_name(name).name
-            scope = next((s for s in self.scopes() if self.layer(s).scan().entries.get(key)), None) or "project"
+            scope = next((s for s in self.scopes() if self.layer(s).lookup(key)), None) or "project"
         layer = self.layer(scope)
         return store.write(
             layer, actor=self.actor, name=name, description=description, type=type, body=body,

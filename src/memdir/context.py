@@ -33,6 +33,7 @@ rebuild it (see :func:`memdir.layout.index_is_fresh`).
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -71,7 +72,24 @@ def _size(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
+_RENDERED: dict[tuple, str] = {}
+_READ: dict[Path, tuple[tuple[int, int, int], str]] = {}
+
+
 def render(sections: list[tuple[str, str]], max_bytes: int = 4096, policy: str = POLICY) -> str:
+    """Memoized :func:`render_block` (a long-running server renders the same
+    indexes on every step; the strings from :func:`read_index` keep their
+    hashes, so a hit costs a dict lookup)."""
+    key = (tuple(sections), max_bytes, policy)
+    hit = _RENDERED.get(key)
+    if hit is None:
+        if len(_RENDERED) >= 16:
+            _RENDERED.clear()
+        hit = _RENDERED[key] = render_block(sections, max_bytes, policy)
+    return hit
+
+
+def render_block(sections: list[tuple[str, str]], max_bytes: int = 4096, policy: str = POLICY) -> str:
     """Render the context block from ``(scope, MEMORY.md text)`` pairs, user first.
 
     Pure. Never returns more than ``max_bytes`` UTF-8 bytes: the policy is
@@ -157,8 +175,18 @@ def read_index(layer_dir: Path, rebuild) -> str:
         if not layer_dir.is_dir():
             return ""
         rebuild(layer_dir)
+    path = layer_dir / INDEX_FILE
     try:
-        with open(layer_dir / INDEX_FILE, "rb") as handle:
-            return handle.read().decode("utf-8", "replace")
+        st = os.stat(path)
+        key = (st.st_size, st.st_mtime_ns, st.st_ino)
+        cached = _READ.get(path)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        with open(path, "rb") as handle:
+            text = handle.read().decode("utf-8", "replace")
     except OSError:
         return ""
+    if len(_READ) >= 64:
+        _READ.clear()
+    _READ[path] = (key, text)
+    return text

@@ -42,10 +42,12 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
+def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True, sync: bool = True) -> None:
     """Replace ``path`` with ``data`` atomically and durably (mode 0600).
 
-    Readers see either the old bytes or the new ones, never a mix. Raises
+    Readers see either the old bytes or the new ones, never a mix. ``sync``
+    False skips both fsyncs, for derived files (``MEMORY.md``) and copies
+    whose loss a later check reports (version objects). Raises
     :class:`StoreError` when the disk refuses; the old file is then untouched
     and the temp file removed.
     """
@@ -54,8 +56,9 @@ def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if sync:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.chmod(temp, 0o600)
         os.replace(temp, path)
     except OSError as exc:
@@ -64,7 +67,7 @@ def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
         except OSError:
             pass
         raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
-    if sync_dir:
+    if sync and sync_dir:
         fsync_dir(directory)
 
 

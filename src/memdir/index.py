@@ -116,3 +116,79 @@ def next_change(records: Iterable[MemoryRecord], now: datetime, stale_after_days
             if updated is not None:
                 consider(updated + DAY * stale_after_days + timedelta(microseconds=1))
     return best
+
+
+class IndexBuilder:
+    """Incremental :func:`render_index` for one layer.
+
+    Re-rendering 10,000 lines on every write would cost more than the write.
+    Between two moments at which any memory's visibility or whole-day score
+    can change (:func:`next_change`), the order of unchanged records is fixed,
+    so only the records that changed (compared by identity: the scan reuses
+    record objects of unchanged files) are re-keyed and moved. Past that
+    moment everything is rebuilt. The output always equals
+    ``render_index(records, now, stale_after_days)``.
+    """
+
+    def __init__(self, stale_after_days: int = 0):
+        self.stale_after_days = stale_after_days
+        self._records: dict[str, MemoryRecord] = {}
+        self._keys: dict[str, tuple] = {}
+        self._order: list[tuple] = []
+        self._lines: dict[str, str] = {}
+        self._deadline: datetime | None = None
+        self._built = False
+
+    def _key(self, record: MemoryRecord, now: datetime) -> tuple | None:
+        if not is_visible(record, now, self.stale_after_days):
+            return None
+        return (not record.pinned, -score(record, now), record.name)
+
+    def _rebuild(self, records: dict[str, MemoryRecord], now: datetime) -> None:
+        self._records = dict(records)
+        self._keys = {}
+        self._lines = {}
+        for name, record in records.items():
+            key = self._key(record, now)
+            if key is not None:
+                self._keys[name] = key
+                self._lines[name] = index_line(record)
+        self._order = sorted(self._keys.values())
+        self._deadline = next_change(records.values(), now, self.stale_after_days)
+        self._built = True
+
+    def render(self, records: dict[str, MemoryRecord], now: datetime) -> str:
+        """The ``MEMORY.md`` text for ``records`` (name → record) at ``now``."""
+        import bisect
+
+        if not self._built or (self._deadline is not None and now >= self._deadline):
+            self._rebuild(records, now)
+        else:
+            old = self._records
+            changed = [n for n, r in records.items() if old.get(n) is not r]
+            removed = [n for n in old if n not in records]
+            for name in (*changed, *removed):
+                key = self._keys.pop(name, None)
+                if key is not None:
+                    del self._order[bisect.bisect_left(self._order, key)]
+                    del self._lines[name]
+            for name in changed:
+                record = records[name]
+                key = self._key(record, now)
+                if key is not None:
+                    self._keys[name] = key
+                    self._lines[name] = index_line(record)
+                    bisect.insort(self._order, key)
+                moment = next_change([record], now, self.stale_after_days)
+                if moment is not None and (self._deadline is None or moment < self._deadline):
+                    self._deadline = moment
+            self._records = dict(records)
+        if not self._order:
+            return ""
+        lines = self._lines
+        return "\n".join(lines[key[2]] for key in self._order) + "\n"
+
+    @property
+    def deadline(self) -> datetime | None:
+        """The next moment the text could change without any file changing."""
+        return self._deadline

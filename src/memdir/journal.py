@@ -143,6 +143,7 @@ class Journal:
         self.tombstone_path = meta_dir / "tombstones.json"
         self._tail: tuple[tuple[int, int], int, str | None] | None = None  # (stat key, seq, hash)
         self._events_cache: tuple[tuple[int, int], list[Event]] | None = None
+        self._heads_cache: dict[str, str | None] | None = None
         self._tomb_cache: tuple[tuple[int, int], list[Tombstone]] | None = None
 
     # ------------------------------------------------------------ objects
@@ -153,7 +154,10 @@ class Journal:
         path = self.objects / key
         if not path.exists():
             ensure_dir(self.objects)
-            atomic_write(path, data, sync_dir=False)
+            # No fsync: the object duplicates bytes the memory file (fsynced) holds at
+            # this moment, and a process crash keeps the page cache; a power loss can
+            # only take the newest object, which `memdir verify` then names.
+            atomic_write(path, data, sync=False)
         return key
 
     def get_object(self, key: str) -> bytes:
@@ -258,9 +262,23 @@ class Journal:
                 os.close(fd)
         except OSError as exc:
             raise StoreError(f"cannot append to {self.path}: {exc.strerror or exc}") from None
+        key_before = self._tail[0] if self._tail else None
         key = self._stat_key()
         if key is not None:
             self._tail = (key, event.seq, digest(line))
+            # Keep the parsed-events cache in step instead of re-reading the file.
+            if self._events_cache and self._events_cache[0] == key_before and seq == (
+                    self._events_cache[1][-1].seq if self._events_cache[1] else 0):
+                self._events_cache[1].append(event)
+                self._events_cache = (key, self._events_cache[1])
+                if self._heads_cache is not None and event.name is not None and event.action not in _NON_CONTENT:
+                    if event.after is None:
+                        self._heads_cache.pop(event.name, None)
+                    else:
+                        self._heads_cache[event.name] = event.after
+            else:
+                self._events_cache = None
+                self._heads_cache = None
         return event
 
     # ------------------------------------------------------------ reading
@@ -272,6 +290,7 @@ class Journal:
             return []
         if self._events_cache and self._events_cache[0] == key:
             return self._events_cache[1]
+        self._heads_cache = None
         events = []
         data = read_bytes(self.path) or b""
         for raw in data.split(b"\n"):
@@ -284,12 +303,20 @@ class Journal:
         self._events_cache = (key, events)
         return events
 
-    def heads(self) -> dict[str, str | None]:
-        """name → digest of the last recorded version (None = deleted)."""
+    def heads(self) -> dict[str, str]:
+        """name → digest of the last recorded version, for names not deleted.
+        The returned dict is shared: do not modify it."""
+        events = self.events()
+        if self._heads_cache is not None:
+            return self._heads_cache
         heads: dict[str, str | None] = {}
-        for event in self.events():
+        for event in events:
             if event.name is not None and event.action not in _NON_CONTENT:
-                heads[event.name] = event.after
+                if event.after is None:
+                    heads.pop(event.name, None)
+                else:
+                    heads[event.name] = event.after
+        self._heads_cache = heads
         return heads
 
     def verify(self) -> VerifyResult:

@@ -14,7 +14,6 @@ open or close the fence the context is injected in.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 _A = re.ASCII
 
@@ -51,12 +50,16 @@ _ID_CARD = re.compile(r"\b\d{17}[\dXx]\b", _A)
 _FENCE_TAG = re.compile(r"<\s*/?\s*memory_(?:context|recall)[^>]*>", re.I)
 
 
-@dataclass(frozen=True)
 class Redaction:
-    """The redacted text and how many secrets of each kind were replaced."""
+    """The redacted text and how many secrets of each kind were replaced.
+    (A plain class: this module is on the hook path, where ``dataclasses``
+    would cost more to import than the whole render.)"""
 
-    text: str
-    counts: dict
+    __slots__ = ("text", "counts")
+
+    def __init__(self, text: str, counts: dict):
+        self.text = text
+        self.counts = counts
 
     @property
     def total(self) -> int:

@@ -18,9 +18,7 @@ Environment: ``MEMDIR_<FIELD>`` upper-case, e.g. ``MEMDIR_CONTEXT_MAX_BYTES``.
 
 from __future__ import annotations
 
-import dataclasses
 import os
-from dataclasses import dataclass, fields
 from pathlib import Path
 
 from .errors import InvalidInput
@@ -40,35 +38,66 @@ CLAMPS: dict[str, tuple[float, float]] = {
 }
 
 
-@dataclass(frozen=True)
+# name -> default; the type of the default is the setting's type.
+DEFAULTS: dict[str, object] = {
+    "context_max_bytes": 4096,
+    "recall_max_bytes": 2048,
+    "limit_title": 80,
+    "limit_description": 160,
+    "limit_body": 2000,
+    "stale_after_days": 0,
+    "enable_user_scope": True,
+    "lock_timeout": 10.0,
+    "consolidation_mode": "gated",  # off | gated | always
+    "consolidation_max_proposals": 5,
+    "consolidation_extractor": "auto",  # auto | rules | llm
+    "llm_base_url": "https://api.deepseek.com",
+    "llm_model": "deepseek-chat",
+    "llm_api_key_env": "",  # empty: DEEPSEEK_API_KEY, then OPENAI_API_KEY
+    "llm_timeout": 60.0,
+    "llm_max_tokens": 2048,
+    "search_vectors": "auto",  # auto | on | off
+}
+
+
 class Settings:
-    """Every tunable of memdir, already merged and clamped.
+    """Every tunable of memdir, already merged and clamped; immutable.
 
     Byte budgets are UTF-8 bytes; limits are characters (code points); times
-    are seconds unless the name says days.
+    are seconds unless the name says days. The fields and their defaults are
+    :data:`DEFAULTS`. (A hand-written value class rather than a dataclass:
+    the hook path imports this module, and ``dataclasses`` alone would cost
+    more than rendering the context.)
     """
 
-    context_max_bytes: int = 4096
-    recall_max_bytes: int = 2048
-    limit_title: int = 80
-    limit_description: int = 160
-    limit_body: int = 2000
-    stale_after_days: int = 0
-    enable_user_scope: bool = True
-    lock_timeout: float = 10.0
-    consolidation_mode: str = "gated"  # off | gated | always
-    consolidation_max_proposals: int = 5
-    consolidation_extractor: str = "auto"  # auto | rules | llm
-    llm_base_url: str = "https://api.deepseek.com"
-    llm_model: str = "deepseek-chat"
-    llm_api_key_env: str = ""  # empty: DEEPSEEK_API_KEY, then OPENAI_API_KEY
-    llm_timeout: float = 60.0
-    llm_max_tokens: int = 2048
-    search_vectors: str = "auto"  # auto | on | off
+    __slots__ = tuple(DEFAULTS)
+
+    def __init__(self, **values):
+        unknown = set(values) - set(DEFAULTS)
+        if unknown:
+            raise InvalidInput(f"unknown setting(s): {', '.join(sorted(unknown))}")
+        for name, default in DEFAULTS.items():
+            object.__setattr__(self, name, values.get(name, default))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Settings are immutable; use .replace(...)")
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Settings) and all(getattr(self, n) == getattr(other, n) for n in DEFAULTS)
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, n) for n in DEFAULTS))
+
+    def __repr__(self) -> str:
+        return "Settings(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in DEFAULTS) + ")"
+
+    def as_dict(self) -> dict:
+        """Every setting by name."""
+        return {n: getattr(self, n) for n in DEFAULTS}
 
     def replace(self, **changes) -> "Settings":
         """A copy with ``changes`` applied and clamped."""
-        return _clamped(dataclasses.replace(self, **changes))
+        return _clamped(Settings(**{**self.as_dict(), **changes}))
 
 
 def _coerce(name: str, value, target_type):
@@ -104,7 +133,7 @@ def _clamped(settings: Settings) -> Settings:
         raise InvalidInput(
             f"consolidation_mode must be off, gated or always (got {settings.consolidation_mode!r})"
         )
-    return dataclasses.replace(settings, **changes) if changes else settings
+    return Settings(**{**settings.as_dict(), **changes}) if changes else settings
 
 
 def _flatten(data: dict, prefix: str = "") -> dict:
@@ -126,8 +155,7 @@ def load_settings(home: Path | None, overrides: dict | None = None, environ=None
     in it, or a value of the wrong type.
     """
     environ = os.environ if environ is None else environ
-    types = {f.name: f.type for f in fields(Settings)}
-    kinds = {"int": int, "float": float, "bool": bool, "str": str}
+    types = {name: type(default) for name, default in DEFAULTS.items()}
     merged: dict = {}
     if home is not None:
         path = Path(home) / "config.toml"
@@ -151,5 +179,5 @@ def load_settings(home: Path | None, overrides: dict | None = None, environ=None
             if name not in types:
                 raise InvalidInput(f"unknown setting {name!r}")
             merged[name] = value
-    values = {name: _coerce(name, value, kinds[str(types[name])]) for name, value in merged.items()}
+    values = {name: _coerce(name, value, types[name]) for name, value in merged.items()}
     return _clamped(Settings(**values))

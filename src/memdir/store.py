@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from .errors import (
     InvalidInput, LockTimeout, NotFound, Refused, StoreError, TombstoneRefused,
 )
 from .fsio import atomic_write, ensure_dir, read_bytes, unlink
-from .index import is_current, is_visible, next_change, ordered, render_index, whole_days
+from .index import IndexBuilder, is_current, is_visible, next_change, ordered, render_index, whole_days
 from .journal import Event, Journal, Tombstone, digest, find_tombstone, now_utc
 from .memfile import (
     ORIGINS, TYPES, MalformedMemory, MemoryRecord, ParsedFile, format_time, parse, parse_time,
@@ -108,7 +109,7 @@ class _Scan:
 class _CacheItem:
     key: tuple[int, int, int]
     digest: str
-    parsed: ParsedFile | None
+    entry: Entry | None
     error: str | None
 
 
@@ -135,6 +136,9 @@ class Layer:
         self.meta = self.path / META_DIR
         self.journal = Journal(self.meta)
         self._cache: dict[str, _CacheItem] = {}
+        self._last_scan: tuple[int | None, _Scan] | None = None
+        self._index = IndexBuilder(settings.stale_after_days)
+        self._index_written: tuple | None = None  # (text, size, mtime_ns, inode) of our last MEMORY.md
         self._lock = None
 
     def __repr__(self) -> str:
@@ -142,68 +146,95 @@ class Layer:
 
     # ------------------------------------------------------------ scanning
 
-    def _files(self) -> Iterator[os.DirEntry]:
-        try:
-            with os.scandir(self.path) as it:
-                for item in it:
-                    name = item.name
-                    if (name.startswith(".") or not name.endswith(".md")
-                            or name.lower() == INDEX_FILE.lower()):
-                        continue
-                    if item.is_symlink() or not item.is_file(follow_symlinks=False):
-                        continue
-                    yield item
-        except FileNotFoundError:
-            return
-        except OSError as exc:
-            raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
-
     def scan(self) -> _Scan:
         """Every memory of the layer by name, plus the files that are not
-        memories. Re-parses only files whose size/mtime/inode changed."""
+        memories. Re-parses only files whose size/mtime/inode changed; costs
+        one ``lstat`` per file otherwise (this loop is the floor of a write's
+        cost on a large layer, so it is kept tight).
+
+        Skipped: dot-files (temp files, ``.memdir``), non-``.md`` files,
+        ``MEMORY.md``, symlinks and anything but regular files.
+        """
         entries: dict[str, Entry] = {}
         malformed: list[Malformed] = []
-        seen: set[str] = set()
-        for item in sorted(self._files(), key=lambda e: e.name):
-            filename = item.name
-            seen.add(filename)
-            try:
-                key = _stat_key(item.stat(follow_symlinks=False))
-            except OSError:
-                continue
-            cached = self._cache.get(filename)
-            if cached is None or cached.key != key:
-                data = read_bytes(Path(item.path))
-                if data is None:
+        cache = self._cache
+        fresh: dict[str, _CacheItem] = {}
+        try:
+            directory_mtime = os.stat(self.path).st_mtime_ns
+            listing = os.scandir(self.path)
+        except FileNotFoundError:
+            self._cache = {}
+            scan = _Scan(entries, malformed)
+            self._last_scan = (None, scan)
+            return scan
+        except OSError as exc:
+            raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
+        is_regular = stat.S_ISREG
+        with listing:
+            for item in listing:
+                filename = item.name
+                if filename[0] == "." or not filename.endswith(".md") or (
+                        len(filename) == 9 and filename.upper() == "MEMORY.MD"):
                     continue
-                parsed, error = None, None
                 try:
-                    parsed = parse(data.decode("utf-8"), filename[:-3])
-                except UnicodeDecodeError:
-                    error = "file is not valid UTF-8"
-                except MalformedMemory as exc:
-                    error = str(exc)
-                cached = _CacheItem(key, digest(data), parsed, error)
-                self._cache[filename] = cached
-            if cached.error or cached.parsed is None:
-                malformed.append(Malformed(str(item.path), cached.error or "unreadable"))
-                continue
-            record = cached.parsed.record
-            canonical = filename == record.name + ".md"
-            if record.name in entries:
-                other = entries[record.name]
-                # Two files normalize to one name: the file already named so wins.
-                if canonical and other.path.name != filename:
-                    malformed.append(Malformed(str(other.path), f"duplicate of {filename} (same name {record.name!r})"))
-                else:
-                    malformed.append(Malformed(str(item.path), f"duplicate of {other.path.name} (same name {record.name!r})"))
+                    st = item.stat(follow_symlinks=False)
+                except OSError:
                     continue
-            entries[record.name] = Entry(record, Path(item.path), cached.digest,
-                                         cached.parsed.fallback, cached.parsed.no_frontmatter)
-        for filename in list(self._cache):
-            if filename not in seen:
-                del self._cache[filename]
-        return _Scan(entries, malformed)
+                if not is_regular(st.st_mode):
+                    continue
+                key = (st.st_size, st.st_mtime_ns, st.st_ino)
+                cached = cache.get(filename)
+                if cached is None or cached.key != key:
+                    cached = self._load(Path(item.path), key)
+                    if cached is None:
+                        continue
+                fresh[filename] = cached
+                entry = cached.entry
+                if entry is None:
+                    malformed.append(Malformed(item.path, cached.error or "unreadable"))
+                    continue
+                name = entry.record.name
+                other = entries.get(name)
+                if other is not None:
+                    # Two files normalize to one name: the file already named so wins,
+                    # else the smaller file name (directory order is arbitrary).
+                    other_name = other.path.name
+                    wins = filename == name + ".md" or (other_name != name + ".md" and filename < other_name)
+                    loser, winner = (other, filename) if wins else (entry, other_name)
+                    malformed.append(Malformed(str(loser.path), f"duplicate of {winner} (same name {name!r})"))
+                    if not wins:
+                        continue
+                entries[name] = entry
+        self._cache = fresh
+        scan = _Scan(entries, malformed)
+        self._last_scan = (directory_mtime, scan)
+        return scan
+
+    def _load(self, path: Path, key: tuple[int, int, int]) -> _CacheItem | None:
+        data = read_bytes(path)
+        if data is None:
+            return None
+        try:
+            parsed = parse(data.decode("utf-8"), path.name[:-3])
+        except UnicodeDecodeError:
+            return _CacheItem(key, digest(data), None, "file is not valid UTF-8")
+        except MalformedMemory as exc:
+            return _CacheItem(key, digest(data), None, str(exc))
+        entry = Entry(parsed.record, path, digest(data), parsed.fallback, parsed.no_frontmatter)
+        return _CacheItem(key, entry.digest, entry, None)
+
+    def lookup(self, name: str) -> Entry | None:
+        """Which memory is called ``name`` (already normalized), from the last
+        scan while no file was added, removed or renamed since; for deciding
+        where a memory lives, not for reading its current text."""
+        last = getattr(self, "_last_scan", None)
+        if last is not None and last[0] is not None:
+            try:
+                if os.stat(self.path).st_mtime_ns == last[0]:
+                    return last[1].entries.get(name)
+            except OSError:
+                return None
+        return self.scan().entries.get(name)
 
     def get(self, name: str) -> Entry | None:
         """The memory called ``name`` (normalized first), or None."""
@@ -251,6 +282,10 @@ class Layer:
                 self._write_index(tx.scan.entries.values())
             elif tx.changed:
                 self._stamp(tx.scan.entries.values())
+            try:  # the scan now reflects every change this transaction made
+                self._last_scan = (os.stat(self.path).st_mtime_ns, tx.scan)
+            except OSError:
+                self._last_scan = None
 
     def _describe(self) -> None:
         path = self.meta / "layer.json"
@@ -261,22 +296,29 @@ class Layer:
     # ------------------------------------------------------------ the index
 
     def _write_index(self, entries) -> None:
-        records = [e.record for e in entries]
         now = now_utc()
-        text = render_index(records, now, self.settings.stale_after_days)
+        records = {e.record.name: e.record for e in entries}
+        text = self._index.render(records, now)
         target = self.path / INDEX_FILE
         if text:
-            data = text.encode("utf-8")
-            if read_bytes(target) != data:
-                atomic_write(target, data, sync_dir=False)
+            try:
+                on_disk = os.stat(target)
+                same = self._index_written == (text, on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino)
+            except OSError:
+                same = False
+            if not same:
+                atomic_write(target, text.encode("utf-8"), sync=False)  # derived: rebuilt if ever lost
+                on_disk = os.stat(target)
+                self._index_written = (text, on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino)
         else:
             unlink(target)
-        self._stamp(entries, records, now)
+            self._index_written = None
+        self._stamp(entries, self._index.deadline, now)
 
-    def _stamp(self, entries, records=None, now=None) -> None:
-        records = records if records is not None else [e.record for e in entries]
+    def _stamp(self, entries, deadline=False, now=None) -> None:
         now = now or now_utc()
-        deadline = next_change(records, now, self.settings.stale_after_days)
+        if deadline is False:
+            deadline = next_change([e.record for e in entries], now, self.settings.stale_after_days)
         deadline_ns = (int(deadline.timestamp() * 1e9) if deadline
                        else int((now + timedelta(days=3650)).timestamp() * 1e9))
         stamp = self.meta / STAMP_FILE
@@ -372,20 +414,24 @@ class _Tx:
         """Journal every file whose bytes differ from its last journaled version."""
         journal = self.layer.journal
         heads = journal.heads()
-        for name, entry in self.scan.entries.items():
-            if heads.get(name) != entry.digest:
-                data = read_bytes(entry.path)
-                if data is None:
-                    continue
-                journal.put_object(data)
-                self.events.append(journal.append("human", "external-edit", name, heads.get(name),
-                                                  digest(data), session=self.session))
-                self.reindex = True
-        for name, head in heads.items():
-            if head is not None and name not in self.scan.entries:
-                self.events.append(journal.append("human", "external-delete", name, head, None,
-                                                  session=self.session))
-                self.reindex = True
+        entries = self.scan.entries
+        current = {name: entry.digest for name, entry in entries.items()}
+        # Set operations on dict views run in C: this stays cheap at 10,000 memories.
+        changed = sorted(name for name, _ in current.items() - heads.items())
+        gone = sorted(heads.keys() - current.keys())
+        for name in changed:
+            before = heads.get(name)
+            data = read_bytes(entries[name].path)
+            if data is None:
+                continue
+            journal.put_object(data)
+            self.events.append(journal.append("human", "external-edit", name, before, digest(data),
+                                              session=self.session))
+            self.reindex = True
+        for name in gone:
+            self.events.append(journal.append("human", "external-delete", name, heads.get(name), None,
+                                              session=self.session))
+            self.reindex = True
 
     def apply(self, name: str, record: MemoryRecord | None, action: str, *,
               reason: str | None = None, data: dict | None = None, raw: bytes | None = None,
@@ -409,10 +455,11 @@ class _Tx:
             if existing is not None and existing.path != target:
                 unlink(existing.path)  # a hand-named file (feedback_x.md) moves to its name
             try:
-                layer._cache[target.name] = _CacheItem(
-                    _stat_key(os.stat(target)), after, ParsedFile(parse(payload.decode("utf-8"), name).record), None)
-                self.scan.entries[name] = Entry(layer._cache[target.name].parsed.record, target, after)
-            except (OSError, MalformedMemory) as exc:
+                written = record if raw is None else parse(payload.decode("utf-8"), name).record
+                entry = Entry(written, target, after)
+                layer._cache[target.name] = _CacheItem(_stat_key(os.stat(target)), after, entry, None)
+                self.scan.entries[name] = entry
+            except (OSError, MalformedMemory, UnicodeDecodeError) as exc:
                 raise StoreError(f"wrote {target} but cannot read it back: {exc}") from None
         event = layer.journal.append(self.actor, action, name, before, after, reason=reason,
                                      session=self.session, data=data)

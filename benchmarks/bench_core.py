@@ -1,0 +1,152 @@
+"""Core store benchmarks (issue: core store). Prints one JSON object per line.
+
+    python benchmarks/bench_core.py [--quick]
+
+Figures:
+  context_warm      p50 of Memory.context() with 2 layers × 200 memories, and of just
+                    reading the two MEMORY.md files, measured in the same run (ratio).
+  context_process   p50 wall time of `memdir context` as a fresh process vs `python3 -c pass`.
+  write_p50         one write (lock, atomic file, journal, index rebuild) into a layer of
+                    1,000 and of 10,000 memories (ratio 10k/1k).
+  parallel_writes   8 processes × 100 writes into one layer: files present, writes/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from memdir import Memory  # noqa: E402
+
+
+def emit(**data) -> None:
+    print(json.dumps(data), flush=True)
+
+
+def p50(samples: list[float]) -> float:
+    return statistics.median(samples)
+
+
+def timed(fn, repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def fill(mem: Memory, count: int, scope: str, prefix: str) -> None:
+    for i in range(count):
+        mem.write(f"{prefix}-{i:05d}", f"{prefix} memory number {i} about topic {i % 37}", "project",
+                  f"Body of {prefix} {i}.", scope=scope)
+
+
+def bench_context(base: Path) -> None:
+    project = base / "proj"
+    (project / ".git").mkdir(parents=True)
+    mem = Memory.open(home=base / "home", project=project)
+    fill(mem, 200, "user", "u")
+    fill(mem, 200, "project", "p")
+    mem.context()
+    paths = [mem.layer(s).path / "MEMORY.md" for s in ("user", "project")]
+
+    def read_two():
+        for path in paths:
+            with open(path, "rb") as handle:
+                handle.read().decode("utf-8")
+
+    reads = timed(read_two, 2000)
+    renders = timed(mem.context, 2000)
+    emit(bench="context_warm", memories=400, render_p50_us=round(p50(renders) * 1e6, 1),
+         read_two_files_p50_us=round(p50(reads) * 1e6, 1), ratio=round(p50(renders) / p50(reads), 2),
+         target_ratio=3.0)
+
+    env = dict(os.environ, MEMDIR_HOME=str(base / "home"))
+    cmd = [sys.executable, "-m", "memdir.cli", "--project", str(project), "context"]
+    bare = [sys.executable, "-c", "pass"]
+    subprocess.run(cmd, env=env, check=True, capture_output=True)
+    walls, bases = [], []
+    for _ in range(25):
+        for target, argv in ((walls, cmd), (bases, bare)):
+            start = time.perf_counter()
+            subprocess.run(argv, env=env, check=True, capture_output=True)
+            target.append(time.perf_counter() - start)
+    emit(bench="context_process", context_p50_ms=round(p50(walls) * 1e3, 1),
+         python_pass_p50_ms=round(p50(bases) * 1e3, 1), ratio=round(p50(walls) / p50(bases), 2), target_ratio=4.0)
+
+
+def bench_writes(base: Path, sizes: list[int]) -> None:
+    results = {}
+    for size in sizes:
+        project = base / f"w{size}"
+        (project / ".git").mkdir(parents=True)
+        mem = Memory.open(home=base / f"home-w{size}", project=project)
+        layer = mem.layer("project")
+        layer.path.mkdir(parents=True)
+        # Seed the layer the way a person's editor would, then let the gateway adopt the files once.
+        for i in range(size):
+            (layer.path / f"seed-{i:05d}.md").write_text(
+                f"---\nname: seed-{i:05d}\ndescription: seeded memory {i}\ntype: project\n"
+                f"updated: 2026-11-01T00:00:00Z\n---\n\nBody {i}\n")
+        layer.refresh_index()
+        counter = iter(range(10**9))
+        samples = timed(lambda: mem.write(f"bench-{next(counter) % 50}", f"bench write {time.time_ns()}",
+                                          "project", "body"), 60)
+        results[size] = p50(samples)
+        emit(bench="write_p50", memories=size, p50_ms=round(results[size] * 1e3, 2),
+             target_ms=10.0 if size == 1000 else None)
+    if 1000 in results and 10000 in results:
+        emit(bench="write_scaling", ratio_10k_over_1k=round(results[10000] / results[1000], 2), target_ratio=3.0)
+
+
+PARALLEL_WRITER = textwrap.dedent("""
+    import sys
+    from memdir import Memory
+    mem = Memory.open(home=sys.argv[1], project=sys.argv[2])
+    for i in range(int(sys.argv[4])):
+        mem.write(f"{sys.argv[3]}-{i:03d}", f"parallel {sys.argv[3]} {i}", "project", "body")
+""")
+
+
+def bench_parallel(base: Path, procs: int = 8, each: int = 100) -> None:
+    project = base / "par"
+    (project / ".git").mkdir(parents=True)
+    home = base / "home-par"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent / "src"))
+    start = time.perf_counter()
+    running = [subprocess.Popen([sys.executable, "-c", PARALLEL_WRITER, str(home), str(project), f"w{n}", str(each)],
+                                env=env) for n in range(procs)]
+    codes = [p.wait() for p in running]
+    elapsed = time.perf_counter() - start
+    mem = Memory.open(home=home, project=project)
+    present = len(mem.list().memories)
+    lines = len((mem.layer("project").path / "MEMORY.md").read_text().splitlines())
+    emit(bench="parallel_writes", processes=procs, writes=procs * each, exit_codes_ok=codes == [0] * procs,
+         files=present, index_lines=lines, lost=procs * each - present,
+         writes_per_s=round(procs * each / elapsed, 1), seconds=round(elapsed, 2))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="skip the 10,000-memory write figure")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        bench_context(base)
+        bench_writes(base, [1000] if args.quick else [1000, 10000])
+        bench_parallel(base)
+
+
+if __name__ == "__main__":
+    main()
