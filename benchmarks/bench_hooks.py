@@ -1,0 +1,86 @@
+"""Hook benchmarks (issue 5: agent integration). Prints one JSON object per line.
+
+    python benchmarks/bench_hooks.py [--quick]
+
+Figures (p50 wall time of a fresh process, stdin = a real SessionStart input,
+cwd = a project with 2 layers × 200 memories):
+  python_baseline     `python3 -c pass` with the same interpreter.
+  session_start       the installed command: `python -m memdir.hooks claude-code SessionStart`.
+  session_start_cli   the same through the CLI: `python -m memdir.cli hook claude-code SessionStart`.
+  session_end         `... SessionEnd`: queue one line and start the detached drain.
+Each line also gives the overhead over the baseline in milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+sys.path.insert(0, str(SRC))
+
+from memdir import Memory  # noqa: E402
+
+
+def emit(**data) -> None:
+    print(json.dumps(data), flush=True)
+
+
+def run_timed(argv: list[str], payload: str, env: dict, repeat: int) -> list[float]:
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        done = subprocess.run(argv, input=payload, capture_output=True, text=True, env=env)
+        samples.append(time.perf_counter() - start)
+        if done.returncode != 0:
+            raise SystemExit(f"{argv} failed: {done.stderr}")
+    return samples
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    args = parser.parse_args()
+    repeat = 7 if args.quick else 25
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        project = base / "proj"
+        (project / ".git").mkdir(parents=True)
+        home = base / "home"
+        mem = Memory.open(home=home, project=project, actor="human")
+        for scope, prefix in (("user", "u"), ("project", "p")):
+            for i in range(200):
+                mem.write(f"{prefix}-{i:05d}", f"{prefix} memory number {i} about topic {i % 37}", "project",
+                          f"Body {i}.", scope=scope)
+        env = dict(os.environ, MEMDIR_HOME=str(home), PYTHONPATH=str(SRC), HOME=str(base))
+        start_input = json.dumps({"session_id": "bench", "transcript_path": str(base / "t.jsonl"),
+                                  "cwd": str(project), "hook_event_name": "SessionStart", "source": "startup"})
+        py = sys.executable
+        out = subprocess.run([py, "-m", "memdir.hooks", "claude-code", "SessionStart"], input=start_input,
+                             capture_output=True, text=True, env=env)
+        context = json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
+        base_t = statistics.median(run_timed([py, "-c", "pass"], "", env, repeat))
+        emit(figure="python_baseline", p50_ms=round(base_t * 1000, 1), runs=repeat)
+        cases = (
+            ("session_start", [py, "-m", "memdir.hooks", "claude-code", "SessionStart"], start_input),
+            ("session_start_cli", [py, "-m", "memdir.cli", "hook", "claude-code", "SessionStart"], start_input),
+            ("session_end", [py, "-m", "memdir.hooks", "claude-code", "SessionEnd"],
+             start_input.replace("SessionStart", "SessionEnd")),
+        )
+        for name, argv, payload in cases:
+            t = statistics.median(run_timed(argv, payload, env, repeat))
+            extra = {"context_chars": len(context)} if name == "session_start" else {}
+            emit(figure=name, p50_ms=round(t * 1000, 1), over_baseline_ms=round((t - base_t) * 1000, 1),
+                 ratio=round(t / base_t, 2), runs=repeat, **extra)
+        time.sleep(0.5)  # let the detached drains started by session_end finish before cleanup
+
+
+if __name__ == "__main__":
+    main()

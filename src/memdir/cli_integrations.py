@@ -1,0 +1,77 @@
+"""CLI commands that plug memdir into agents: ``mcp``, ``hook``, ``install``,
+``uninstall``. Registered through :data:`memdir.cli.EXTENSIONS`; every heavy
+import (the MCP SDK, the facade) happens inside a handler, so loading this
+module costs nothing on the ``memdir context`` / hook path.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def cmd_mcp(args) -> int:
+    """``memdir mcp``: serve the memory tools over stdio (see :mod:`memdir.mcp_server`)."""
+    try:
+        from .mcp_server import serve_stdio
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.split(".")[0] in ("mcp", "mcp_types"):
+            print("memdir mcp: the MCP SDK is not installed; pip install 'memdir[mcp]'", file=sys.stderr)
+            return 1
+        raise
+    return serve_stdio(args.home, args.project)
+
+
+def cmd_hook(args) -> int:
+    """``memdir hook claude-code EVENT``: one Claude Code hook (always exit 0)."""
+    from .hooks import handle
+
+    return handle(args.event, home=args.home)
+
+
+def _where(args) -> dict:
+    import os
+
+    from .errors import ScopeError
+    from .paths import canonical_project_root
+
+    if args.scope != "project":
+        return {}
+    source = args.project or os.environ.get("MEMDIR_PROJECT") or os.getcwd()
+    try:
+        return {"project": canonical_project_root(source)}
+    except ScopeError as exc:
+        from .cli import UsageError
+
+        raise UsageError(f"--scope project: {exc}") from None
+
+
+def cmd_install(args) -> int:
+    """``memdir install claude-code``: merge hooks and the MCP server into Claude Code's files."""
+    from . import install
+    from .cli import emit
+    from .paths import resolve_home
+
+    memdir_home = resolve_home(args.home)
+    runner = install.install if args.command == "install" else install.uninstall
+    extra = {"home": args.home} if args.command == "install" and args.home else {}
+    plan = runner(args.scope, memdir_home, dry_run=args.dry_run, **_where(args), **extra)
+    emit(args, plan.to_dict(), plan.report())
+    return 0
+
+
+def register(add, common) -> None:
+    """Add ``mcp``, ``hook``, ``install`` and ``uninstall`` to the CLI."""
+    p = add("mcp", cmd_mcp, "Serve the memory tools over MCP (stdio). Project: the client's roots, "
+                            "else --project / MEMDIR_PROJECT, else the launch directory.")
+    p = add("hook", cmd_hook, "Run one Claude Code hook (reads the hook JSON on stdin; never fails).")
+    p.add_argument("agent", choices=("claude-code",))
+    p.add_argument("event", help="SessionStart, UserPromptSubmit, SessionEnd or PreCompact")
+    for name, text in (("install", "Register memdir's hooks and MCP server with Claude Code (backs up "
+                                   "each file it changes and prints the diff)."),
+                       ("uninstall", "Remove exactly what `memdir install` added.")):
+        p = add(name, cmd_install, text)
+        p.add_argument("agent", choices=("claude-code",))
+        p.add_argument("--scope", choices=("user", "project"), default="user",
+                       help="user: ~/.claude/settings.json and ~/.claude.json; project: .claude/settings.json "
+                            "and .mcp.json in the project root (default: user)")
+        p.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")

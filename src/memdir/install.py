@@ -1,0 +1,380 @@
+"""``memdir install claude-code`` / ``memdir uninstall claude-code``.
+
+Install merges memdir's hooks into a Claude Code ``settings.json`` and
+registers the ``memdir`` MCP server (formats: ``reference/landscape.md``
+§2.6 and §2.8):
+
+=========  ==================================  ==================================
+scope      hooks                               MCP server
+=========  ==================================  ==================================
+user       ``~/.claude/settings.json``         ``~/.claude.json``, top-level ``mcpServers``
+project    ``<root>/.claude/settings.json``    ``<root>/.mcp.json``
+=========  ==================================  ==================================
+
+Rules: every existing key, hook and server is kept; memdir's entries are
+recognized by their command (``-m memdir.hooks claude-code`` for hooks, the
+server named ``memdir``), so installing twice changes nothing the second time
+and a newer install replaces an older memdir entry instead of adding one.
+Each file that changes is first copied to ``<file>.memdir-backup-<UTC time>``,
+written atomically, and a unified diff is returned for printing. A file that
+is not valid JSON (or not a JSON object) is left untouched and the whole
+install stops with :class:`InstallError` before anything is written.
+
+Uninstall removes exactly memdir's entries. Install records in
+``$MEMDIR_HOME/integrations/claude-code.json`` what each file held before; when
+removing memdir's entries leaves the same JSON as that, the original bytes are
+put back (or the file removed, if install created it), so install followed by
+uninstall is byte-identical.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import re
+import shlex
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import InvalidInput, MemdirError
+from .fsio import atomic_write, read_bytes, unlink
+
+SERVER_NAME = "memdir"
+HOOK_MARKER = "-m memdir.hooks claude-code"
+# event -> (matcher or None, timeout in seconds)
+HOOK_EVENTS: dict[str, tuple[str | None, int]] = {
+    "SessionStart": ("startup|resume|clear|compact", 10),
+    "UserPromptSubmit": (None, 10),
+    "PreCompact": (None, 10),
+    "SessionEnd": (None, 5),
+}
+MANIFEST = ("integrations", "claude-code.json")
+
+
+class InstallError(MemdirError):
+    """A settings file cannot be changed safely (not JSON, not an object, unreadable)."""
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One file install/uninstall would change: bytes before (None: absent)
+    and after (None: remove the file), and the unified diff."""
+
+    path: Path
+    before: bytes | None
+    after: bytes | None
+    diff: str
+    backup: Path | None = None
+
+
+@dataclass
+class Plan:
+    """What one install/uninstall run does; ``applied`` is False for a dry run."""
+
+    action: str
+    scope: str
+    changes: list[FileChange] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)
+    applied: bool = False
+
+    def to_dict(self) -> dict:
+        return {"action": self.action, "scope": self.scope, "applied": self.applied,
+                "changed": [{"path": str(c.path), "backup": str(c.backup) if c.backup else None,
+                             "removed": c.after is None, "diff": c.diff} for c in self.changes],
+                "unchanged": [str(p) for p in self.unchanged]}
+
+    def report(self) -> str:
+        """Human text: the diff of every change, then one line per file."""
+        lines = [c.diff.rstrip("\n") for c in self.changes if c.diff]
+        for c in self.changes:
+            what = ("would change" if not self.applied else "deleted (install had created it)"
+                    if c.after is None else "updated")
+            lines.append(f"{what}: {c.path}" + (f" (backup: {c.backup})" if c.backup else ""))
+        for p in self.unchanged:
+            lines.append(f"unchanged: {p}")
+        if not self.changes:
+            lines.append("nothing to do: " + ("memdir is already installed" if self.action == "install"
+                                               else "no memdir entries found"))
+        elif not self.applied:
+            lines.append("dry run: nothing was written")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- where
+
+
+def targets(scope: str, user_home: Path | None = None, project: Path | None = None) -> tuple[Path, Path]:
+    """``(settings.json, MCP file)`` for ``scope``. Raises :class:`InvalidInput`."""
+    if scope == "user":
+        home = Path(user_home or os.path.expanduser("~"))
+        return home / ".claude" / "settings.json", home / ".claude.json"
+    if scope == "project":
+        if project is None:
+            raise InvalidInput("project scope needs a project directory (--project DIR or run inside it)")
+        return project / ".claude" / "settings.json", project / ".mcp.json"
+    raise InvalidInput(f"scope must be user or project, not {scope!r}")
+
+
+def hook_command(event: str, home: str | None = None, python: str | None = None) -> str:
+    """The shell command Claude Code runs for ``event`` (absolute interpreter,
+    so it works whatever PATH Claude Code has)."""
+    cmd = f"{shlex.quote(python or sys.executable)} {HOOK_MARKER} {event}"
+    return cmd + (f" --home {shlex.quote(str(home))}" if home else "")
+
+
+def server_entry(home: str | None = None, python: str | None = None) -> dict:
+    """The ``mcpServers.memdir`` value: a stdio server run by this interpreter."""
+    args = ["-m", "memdir.cli", "mcp"] + (["--home", str(home)] if home else [])
+    return {"type": "stdio", "command": python or sys.executable, "args": args}
+
+
+# ---------------------------------------------------------------- JSON edits
+
+
+def _load(path: Path) -> tuple[bytes | None, dict]:
+    try:
+        raw = read_bytes(path)
+    except OSError as exc:
+        raise InstallError(f"cannot read {path}: {exc}") from None
+    if raw is None or not raw.strip():
+        return raw, {}
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise InstallError(f"{path} is not valid JSON ({exc}); fix it by hand — memdir left it untouched") from None
+    if not isinstance(data, dict):
+        raise InstallError(f"{path} does not hold a JSON object; memdir left it untouched")
+    return raw, data
+
+
+def _indent(raw: bytes | None) -> int:
+    match = re.search(rb"\n([ ]+)\S", raw or b"")
+    return len(match.group(1)) if match else 2
+
+
+def _dump(data: dict, raw: bytes | None) -> bytes:
+    return (json.dumps(data, indent=_indent(raw), ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _is_ours(hook: dict) -> bool:
+    return isinstance(hook, dict) and HOOK_MARKER in str(hook.get("command", ""))
+
+
+def _strip_hooks(settings: dict) -> dict:
+    """``settings`` without memdir's hooks; groups and events left empty by
+    that are dropped (only those memdir emptied)."""
+    out = json.loads(json.dumps(settings))
+    hooks = out.get("hooks")
+    if not isinstance(hooks, dict):
+        return out
+    for event in list(hooks):
+        groups = hooks[event]
+        if not isinstance(groups, list):
+            continue
+        kept = []
+        for group in groups:
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            if isinstance(inner, list) and any(_is_ours(h) for h in inner):
+                rest = [h for h in inner if not _is_ours(h)]
+                if not rest:
+                    continue
+                group = {**group, "hooks": rest}
+            kept.append(group)
+        if kept:
+            hooks[event] = kept
+        elif groups:
+            del hooks[event]
+    if not hooks and "hooks" in settings and settings["hooks"]:
+        del out["hooks"]
+    return out
+
+
+def merge_hooks(settings: dict, home: str | None = None, python: str | None = None) -> dict:
+    """``settings`` with memdir's hook groups (older memdir entries replaced;
+    ``settings`` itself, unchanged, when every group is already there)."""
+    wanted = {}
+    for event, (matcher, timeout) in HOOK_EVENTS.items():
+        group: dict = {"matcher": matcher} if matcher else {}
+        group["hooks"] = [{"type": "command", "command": hook_command(event, home, python), "timeout": timeout}]
+        wanted[event] = group
+    current = settings.get("hooks")
+    if isinstance(current, dict) and all(
+            isinstance(current.get(e), list) and g in current[e] for e, g in wanted.items()):
+        ours = sum(1 for groups in current.values() if isinstance(groups, list) for grp in groups
+                   if isinstance(grp, dict) and isinstance(grp.get("hooks"), list)
+                   and any(_is_ours(h) for h in grp["hooks"]))
+        if ours == len(wanted):
+            return settings
+    out = _strip_hooks(settings)
+    hooks = out.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise InstallError('"hooks" in settings.json is not an object; memdir left it untouched')
+    for event, group in wanted.items():
+        existing = hooks.setdefault(event, [])
+        if not isinstance(existing, list):
+            raise InstallError(f'"hooks.{event}" in settings.json is not a list; memdir left it untouched')
+        existing.append(group)
+    return out
+
+
+def merge_server(config: dict, home: str | None = None, python: str | None = None) -> dict:
+    """``config`` with ``mcpServers.memdir`` set."""
+    out = json.loads(json.dumps(config))
+    servers = out.setdefault("mcpServers", {})
+    if not isinstance(servers, dict):
+        raise InstallError('"mcpServers" is not an object; memdir left the file untouched')
+    servers[SERVER_NAME] = server_entry(home, python)
+    return out
+
+
+def strip_server(config: dict) -> dict:
+    """``config`` without ``mcpServers.memdir`` (and without ``mcpServers`` if that emptied it)."""
+    out = json.loads(json.dumps(config))
+    servers = out.get("mcpServers")
+    if isinstance(servers, dict) and SERVER_NAME in servers:
+        del servers[SERVER_NAME]
+        if not servers:
+            del out["mcpServers"]
+    return out
+
+
+# ---------------------------------------------------------------- plan and apply
+
+
+def _diff(path: Path, before: bytes | None, after: bytes | None) -> str:
+    a = (before or b"").decode("utf-8", "replace").splitlines(keepends=True)
+    b = (after or b"").decode("utf-8", "replace").splitlines(keepends=True)
+    return "".join(difflib.unified_diff(a, b, f"{path} (before)", f"{path} (after)"))
+
+
+def _manifest_path(memdir_home: Path) -> Path:
+    return Path(memdir_home).joinpath(*MANIFEST)
+
+
+def _read_manifest(memdir_home: Path) -> dict:
+    raw = read_bytes(_manifest_path(memdir_home))
+    try:
+        data = json.loads(raw) if raw else {}
+    except ValueError:
+        data = {}
+    return data if isinstance(data, dict) else {}
+
+
+def plan_install(scope: str, *, user_home: Path | None = None, project: Path | None = None,
+                 home: str | None = None, python: str | None = None) -> Plan:
+    """Compute the install without writing. ``home`` is baked into the
+    commands only when given (an explicit ``--home``). Raises :class:`InstallError`."""
+    settings_path, mcp_path = targets(scope, user_home, project)
+    plan = Plan("install", scope)
+    for path, merge in ((settings_path, lambda d: merge_hooks(d, home, python)),
+                        (mcp_path, lambda d: merge_server(d, home, python))):
+        raw, data = _load(path)
+        merged = merge(data)
+        if raw is not None and merged == data:
+            plan.unchanged.append(path)
+            continue
+        after = _dump(merged, raw)
+        plan.changes.append(FileChange(path, raw, after, _diff(path, raw, after)))
+    return plan
+
+
+def plan_uninstall(scope: str, memdir_home: Path, *, user_home: Path | None = None,
+                   project: Path | None = None) -> Plan:
+    """Compute the uninstall without writing. Raises :class:`InstallError`."""
+    settings_path, mcp_path = targets(scope, user_home, project)
+    manifest = _read_manifest(memdir_home)
+    plan = Plan("uninstall", scope)
+    for path, strip in ((settings_path, _strip_hooks), (mcp_path, strip_server)):
+        raw, data = _load(path)
+        if raw is None:
+            continue
+        stripped = strip(data)
+        if stripped == data:
+            plan.unchanged.append(path)
+            continue
+        after = _dump(stripped, raw)
+        record = manifest.get(str(path))
+        if isinstance(record, dict):
+            original = read_bytes(Path(record["backup"])) if record.get("backup") else None
+            if record.get("backup") is None and stripped == {}:
+                after = None  # install created the file; nothing of anyone else's is in it
+            elif original is not None:
+                try:
+                    if json.loads(original.decode("utf-8-sig") or "{}") == stripped:
+                        after = original  # byte-identical to before install
+                except (UnicodeDecodeError, ValueError):
+                    pass
+        plan.changes.append(FileChange(path, raw, after, _diff(path, raw, after)))
+    return plan
+
+
+def _backup(path: Path, data: bytes) -> Path:
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    target = path.with_name(f"{path.name}.memdir-backup-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.memdir-backup-{stamp}-{n}")
+    atomic_write(target, data)
+    return target
+
+
+def apply(plan: Plan, memdir_home: Path) -> Plan:
+    """Write ``plan``: back up, write atomically (keeping each file's mode),
+    and update the install manifest. Returns the plan with backups filled in."""
+    manifest = _read_manifest(memdir_home)
+    done = []
+    for change in plan.changes:
+        path = change.path
+        backup = _backup(path, change.before) if change.before is not None else None
+        mode = None
+        try:
+            mode = path.stat().st_mode & 0o777
+        except OSError:
+            pass
+        if change.after is None:
+            unlink(path)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, change.after)
+            if mode is not None:
+                os.chmod(path, mode)
+        if plan.action == "install":
+            first = manifest.get(str(path))  # a re-install keeps the pre-memdir original
+            if isinstance(first, dict) and "backup" in first:
+                backup_ref = first["backup"]
+            else:
+                backup_ref = str(backup) if backup else None
+            manifest[str(path)] = {"backup": backup_ref,
+                                   "installed_sha256": hashlib.sha256(change.after or b"").hexdigest()}
+        else:
+            manifest.pop(str(path), None)
+        done.append(FileChange(path, change.before, change.after, change.diff, backup))
+    plan.changes = done
+    if done:
+        mpath = _manifest_path(memdir_home)
+        mpath.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        atomic_write(mpath, (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
+    plan.applied = True
+    return plan
+
+
+def install(scope: str, memdir_home: Path, *, dry_run: bool = False, **where) -> Plan:
+    """Plan and (unless ``dry_run``) apply an install. See :func:`plan_install`."""
+    plan = plan_install(scope, **where)
+    return plan if dry_run else apply(plan, memdir_home)
+
+
+def uninstall(scope: str, memdir_home: Path, *, dry_run: bool = False, **where) -> Plan:
+    """Plan and (unless ``dry_run``) apply an uninstall. See :func:`plan_uninstall`."""
+    plan = plan_uninstall(scope, memdir_home, **where)
+    return plan if dry_run else apply(plan, memdir_home)
+
+
+__all__ = ["InstallError", "FileChange", "Plan", "targets", "hook_command", "server_entry", "merge_hooks",
+           "merge_server", "strip_server", "plan_install", "plan_uninstall", "apply", "install", "uninstall",
+           "HOOK_EVENTS", "SERVER_NAME"]
