@@ -1,0 +1,656 @@
+"""Consolidation: from a finished session's transcript to at most N memory changes (DESIGN §7).
+
+One run, in order:
+
+1. read and bound the transcript (:mod:`memdir.transcripts`) and redact
+   secrets from it — nothing secret reaches an extractor, a model or a receipt;
+2. a transcript whose digest already has a finished receipt is done: nothing
+   happens (the same transcript twice does nothing the second time);
+3. the gate (:mod:`memdir.gate`) decides whether anything durable was said;
+4. snapshot every layer's memories (name → file digest) and tombstones, and
+   call the extractor *without any lock held* — a model call can take a
+   minute and other writers must not wait for it;
+5. apply the proposals, at most ``consolidation_max_proposals`` changes, each
+   under its layer's lock and compare-and-set against the snapshot: a target
+   whose digest moved (edited, pinned, deleted, created meanwhile) is skipped
+   and reported, never overwritten;
+6. journal one receipt: transcript digest, gate result, extractor and model,
+   the raw reply, every proposal and its outcome.
+
+Proposals are ``create``, ``update <existing name>``, ``supersede <existing
+name>`` or ``forget <existing name>``; a target is named exactly, never found by
+similarity. Every write goes through the gateway as actor ``extracted``.
+Consolidation revises its own unreviewed memories in place; a change to a
+memory a person or the agent wrote becomes a separate ``candidate`` memory
+(``candidate_for: <target>``) that a person approves or rejects, so the
+original stays active meanwhile. A proposal identical to what is stored is a
+no-op. A proposal matching a tombstone, exactly or as a near-duplicate, is
+refused. Forgetting a memory a person or the agent wrote is left to a person.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from .errors import (
+    Conflict, InvalidInput, LockTimeout, ModelError, NotFound, ScopeError, TombstoneRefused,
+)
+from .journal import Tombstone, near_tombstone, value_of, value_tokens
+from .memfile import TYPES
+from .names import normalize_name
+from .redact import redact
+
+ACTIONS = ("create", "update", "supersede", "forget")
+MAX_PARSED = 50          # proposals read from one reply at most; the rest are ignored (reported)
+RAW_LIMIT = 20_000       # characters of the raw reply kept in the receipt
+WORKSPACE_LIMIT = 4_000  # characters of AGENTS.md/CLAUDE.md given to the extractor
+WORKSPACE_FILES = ("AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
+# Receipt statuses after which the same transcript is not consolidated again.
+DONE = ("ok", "noop", "gated")
+
+
+# ---------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One change an extractor proposes.
+
+    ``action``: create | update | supersede | forget. ``name`` is the memory
+    to write (create, supersede); ``target`` the existing memory it changes
+    (update, supersede, forget) — exact name. ``scope`` user | project | None
+    (None: ``user`` for type user, else ``project``). ``evidence`` the
+    person's words it came from; ``turn`` their index in the transcript.
+    """
+
+    action: str
+    name: str | None = None
+    target: str | None = None
+    type: str = "project"
+    scope: str | None = None
+    description: str = ""
+    body: str = ""
+    title: str | None = None
+    importance: int | None = None
+    evidence: str | None = None
+    turn: int | None = None
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
+
+    @classmethod
+    def from_dict(cls, item: Any) -> "Proposal":
+        """A proposal from a model's JSON object, tolerant of aliases
+        (``op``/``kind`` for action, ``existing``/``existing_name`` for
+        target, ``content``/``text`` for body, ``add``/``new`` → create,
+        ``edit``/``modify``/``replace`` → update, ``delete``/``remove`` →
+        forget). Raises :class:`InvalidInput` when it cannot be one."""
+        if not isinstance(item, dict):
+            raise InvalidInput(f"a proposal must be an object, got {type(item).__name__}")
+        action = str(item.get("action") or item.get("op") or item.get("kind") or "").strip().lower()
+        action = {"add": "create", "new": "create", "edit": "update", "modify": "update", "replace": "update",
+                  "delete": "forget", "remove": "forget", "supersedes": "supersede"}.get(action, action)
+        if action not in ACTIONS:
+            raise InvalidInput(f"unknown action {action!r} (expected create, update, supersede or forget)")
+        text = lambda k: (str(item[k]).strip() if item.get(k) not in (None, "") else None)  # noqa: E731
+        target = text("target") or text("existing") or text("existing_name") or text("replaces")
+        name = text("name")
+        if action in ("update", "forget") and not target:
+            target, name = name, None if action == "forget" else name
+        if action != "create" and not target:
+            raise InvalidInput(f"{action} needs the exact name of an existing memory (target)")
+        if action == "create" and not name:
+            raise InvalidInput("create needs a name")
+        kind = (text("type") or "project").lower()
+        if kind not in TYPES:
+            kind = "project"
+        scope = (text("scope") or "").lower() or None
+        if scope not in (None, "user", "project"):
+            scope = None
+        importance = item.get("importance")
+        if isinstance(importance, bool) or not isinstance(importance, (int, float)):
+            importance = None
+        else:
+            importance = min(10, max(1, int(importance)))
+        description = text("description") or ""
+        body = text("body") or text("content") or text("text") or ""
+        if action != "forget" and not description:
+            raise InvalidInput(f"{action} needs a description")
+        return cls(action=action, name=name, target=target, type=kind, scope=scope, description=description,
+                   body=body, title=text("title"), importance=importance, evidence=text("evidence"))
+
+
+@dataclass(frozen=True)
+class ExistingMemory:
+    """A memory as the extractor is shown it (from the snapshot)."""
+
+    scope: str
+    name: str
+    type: str
+    description: str
+    origin: str | None
+    status: str
+    pinned: bool = False
+
+
+@dataclass(frozen=True)
+class ExtractionContext:
+    """What an extractor is given besides the transcript.
+
+    ``existing``: the session's memories (both layers, candidates included);
+    ``tombstones``: descriptions of forgotten values; ``workspace_text``: the
+    start of the workspace's AGENTS.md/CLAUDE.md (≤ 4,000 chars) — what those
+    already say must not be stored; ``max_proposals``: how many changes a run
+    applies; ``reference_time``: the time relative dates count from when a
+    message has none.
+    """
+
+    existing: tuple[ExistingMemory, ...] = ()
+    tombstones: tuple[str, ...] = ()
+    workspace_text: str = ""
+    max_proposals: int = 5
+    reference_time: datetime | None = None
+
+    def existing_descriptions(self) -> list[str]:
+        return [m.description for m in self.existing]
+
+
+@dataclass
+class ExtractionResult:
+    """An extractor's answer: ``proposals`` in its order, the ``raw`` reply
+    (models only), the ``model`` that answered, ``notes`` on what was left
+    out, and ``invalid`` items that could not be read as proposals."""
+
+    proposals: list[Proposal]
+    raw: str | None = None
+    model: str | None = None
+    notes: list[str] = field(default_factory=list)
+    invalid: list[dict] = field(default_factory=list)
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    """Turns a transcript into proposals. ``name`` identifies it in receipts
+    (``rules``, ``llm``); ``model`` the model used, if any. ``extract`` raises
+    :class:`~memdir.errors.ModelError` when it cannot give a usable answer —
+    never a partial list."""
+
+    name: str
+    model: str | None
+
+    def extract(self, transcript, context: ExtractionContext) -> ExtractionResult: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to one proposal.
+
+    ``result``: created | updated | superseded | forgotten | candidate |
+    unchanged | skipped-changed | skipped-locked | refused-tombstone | refused |
+    needs-review | not-found | invalid | over-limit — or, in a dry run,
+    ``would-create`` | ``would-update`` | ``would-supersede`` | ``would-forget`` |
+    ``would-candidate`` | ``would-unchanged``. ``name`` is the memory written (for a candidate: the
+    candidate's name), ``target`` the memory it changes.
+    """
+
+    index: int
+    action: str
+    result: str
+    name: str | None = None
+    target: str | None = None
+    scope: str | None = None
+    detail: str = ""
+
+    @property
+    def applied(self) -> bool:
+        return self.result in ("created", "updated", "superseded", "forgotten", "candidate")
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
+
+
+@dataclass
+class ConsolidationReport:
+    """The result of one run.
+
+    ``status``: off (mode off) | seen (this transcript was done before) |
+    gated (nothing durable) | ok (changes made) | noop (nothing to change) |
+    partial (something skipped because a target changed or was locked; a rerun
+    retries) | failed (the extractor failed; ``error`` says why) | dry-run.
+    """
+
+    status: str
+    transcript: dict
+    gate: Any = None
+    extractor: str | None = None
+    model: str | None = None
+    proposals: list[Proposal] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+    error: str | None = None
+    raw: str | None = None
+    notes: list[str] = field(default_factory=list)
+    invalid: list[dict] = field(default_factory=list)
+    max_proposals: int = 5
+    dry_run: bool = False
+    receipt: dict | None = None
+
+    @property
+    def applied(self) -> int:
+        return sum(1 for o in self.outcomes if o.applied)
+
+    def to_dict(self) -> dict:
+        return {"status": self.status, "dry_run": self.dry_run, "transcript": self.transcript,
+                "gate": self.gate.to_dict() if self.gate is not None else None,
+                "extractor": self.extractor, "model": self.model, "max_proposals": self.max_proposals,
+                "applied": self.applied, "proposals": [p.to_dict() for p in self.proposals],
+                "outcomes": [o.to_dict() for o in self.outcomes], "invalid": self.invalid,
+                "notes": self.notes, "error": self.error, "receipt": self.receipt}
+
+    def text(self, explain: bool = False) -> str:
+        """A human-readable account of the run."""
+        t = self.transcript
+        lines = [f"transcript: {t.get('source') or '(inline)'} ({t.get('format')}, {t.get('turns')} messages, "
+                 f"{t.get('user_turns')} from the person; digest {str(t.get('digest'))[:12]})"]
+        if self.gate is not None and (explain or not self.gate.fire):
+            lines.append(self.gate.explain())
+        messages = {
+            "off": "consolidation is off (consolidation_mode = off); nothing done",
+            "seen": "this transcript was consolidated before; nothing done",
+            "gated": "nothing durable was said; no extraction",
+        }
+        if self.status in messages:
+            lines.append(messages[self.status])
+            return "\n".join(lines)
+        lines.append(f"extractor: {self.extractor}" + (f" (model {self.model})" if self.model else ""))
+        if self.error:
+            lines.append(f"failed: {self.error} — nothing was written")
+        for outcome in self.outcomes:
+            proposal = self.proposals[outcome.index]
+            what = proposal.action + " " + (outcome.target or "" if proposal.action != "create" else "")
+            shown = outcome.name or outcome.target or proposal.name or "?"
+            kind = proposal.type if proposal.action != "forget" else "-"
+            lines.append(f"{outcome.index + 1}. {what.strip()} → {shown} ({outcome.scope or '-'}/{kind}): "
+                         f"{outcome.result}" + (f" — {outcome.detail}" if outcome.detail else ""))
+            if proposal.description:
+                lines.append(f"   {proposal.description}")
+        for item in self.invalid:
+            lines.append(f"unreadable proposal: {item.get('error')}")
+        for note in self.notes if explain else ():
+            lines.append(f"note: {note}")
+        if not self.outcomes and not self.error:
+            lines.append("no proposals")
+        count = self.applied if not self.dry_run else sum(1 for o in self.outcomes
+                                                           if o.result.startswith("would-") and o.result not in
+                                                           ("would-unchanged",))
+        lines.append(f"{count} change(s) {'would be made' if self.dry_run else 'made'} (at most {self.max_proposals} per run)"
+                     + (f"; receipt #{self.receipt['seq']} in the {self.receipt['scope']} layer"
+                        if self.receipt else ""))
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def scrub(value: Any) -> Any:
+    """``value`` with every string redacted (for receipts and logs)."""
+    if isinstance(value, str):
+        return redact(value).text
+    if isinstance(value, dict):
+        return {k: scrub(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [scrub(v) for v in value]
+    return value
+
+
+def _redacted(transcript):
+    from .transcripts import Turn
+
+    return transcript.with_turns(Turn(t.role, redact(t.text).text, t.ts, t.cut) for t in transcript.turns)
+
+
+def workspace_text(root: Path | None, limit: int = WORKSPACE_LIMIT) -> str:
+    """The start of the workspace's AGENTS.md / CLAUDE.md files (``limit``
+    characters in all, each headed by its file name), or ``""``."""
+    if root is None:
+        return ""
+    parts, used = [], 0
+    for rel in WORKSPACE_FILES:
+        path = Path(root) / rel
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace").strip()
+        except OSError:
+            continue
+        if not text:
+            continue
+        chunk = f"## {rel}\n{text}"[: max(0, limit - used)]
+        if not chunk:
+            break
+        parts.append(chunk)
+        used += len(chunk) + 2
+    return "\n\n".join(parts)
+
+
+def _own(layer, entry) -> bool:
+    """True when consolidation wrote this memory and no one else touched it since."""
+    record = entry.record
+    if record.origin != "extracted" or record.status not in ("active", "candidate"):
+        return False
+    history = layer.history(record.name)
+    return bool(history) and history[-1].actor == "extracted"
+
+
+def _near_stone(stones: list[Tombstone], description: str, body: str) -> Tombstone | None:
+    """An exact or near-duplicate tombstone: Jaccard ≥ 0.6 of the word sets
+    (:func:`memdir.journal.near_tombstone`), or ≥ 60 % of a forgotten value's
+    words (at least 3) found in this value — a forgotten fact restated with
+    extra words around it is still that fact."""
+    stone = near_tombstone(stones, description, body)
+    if stone is not None:
+        return stone
+    for text in (value_of(description, body), value_of(description, "")):
+        tokens = set(value_tokens(text))
+        for stone in stones:
+            other = set(stone.tokens)
+            if len(other) >= 3 and len(tokens & other) / len(other) >= 0.6:
+                return stone
+    return None
+
+
+def _candidate_name(target: str, taken: dict, layer) -> tuple[str, str | None]:
+    """The name of the candidate proposing a change to ``target`` and its
+    current digest (None: new). Reuses consolidation's own pending candidate."""
+    for n in range(1, 10):
+        name = f"{target[:52]}-candidate" + (f"-{n}" if n > 1 else "")
+        entry = taken.get(name)
+        if entry is None:
+            return name, None
+        extra = dict(entry.record.extra)
+        if extra.get("candidate_for") == target and _own(layer, entry):
+            return name, entry.digest
+    raise InvalidInput(f"too many candidates pending for {target!r}; review them first (memdir review)")
+
+
+def resolve_extractor(spec, settings) -> Extractor:
+    """The extractor for ``spec``: an :class:`Extractor` object, ``"rules"``,
+    ``"llm"``, or ``"auto"``/None (the setting; ``auto`` = ``llm`` when an API
+    key is set, else ``rules``). Raises :class:`InvalidInput`."""
+    if spec is not None and not isinstance(spec, str):
+        if not isinstance(spec, Extractor):
+            raise InvalidInput("extractor must have name, model and extract(transcript, context)")
+        return spec
+    choice = (spec or settings.consolidation_extractor or "auto").lower()
+    if choice == "auto":
+        from .llm import api_key
+
+        choice = "llm" if api_key(settings) else "rules"
+    if choice == "rules":
+        from .extract_rules import RulesExtractor
+
+        return RulesExtractor()
+    if choice == "llm":
+        from .llm import LLMExtractor
+
+        return LLMExtractor(settings)
+    raise InvalidInput(f"unknown extractor {choice!r} (expected rules, llm or auto)")
+
+
+# ---------------------------------------------------------------- snapshot and receipts
+
+
+@dataclass
+class _Snapshot:
+    entries: dict            # scope -> {name: Entry}
+    stones: list[Tombstone]
+
+    def find(self, name: str, scope: str | None) -> tuple[str, Any] | None:
+        scopes = [scope] if scope in self.entries else list(self.entries)
+        for s in scopes:
+            if name in self.entries[s]:
+                return s, self.entries[s][name]
+        return None
+
+
+def _snapshot(mem) -> _Snapshot:
+    entries, stones = {}, []
+    for scope in mem.scopes():
+        layer = mem.layer(scope)
+        entries[scope] = dict(layer.scan().entries)
+        stones.extend(layer.tombstones())
+    return _Snapshot(entries, stones)
+
+
+def _receipt_scope(mem) -> str | None:
+    if mem.project_root is not None:
+        return "project"
+    return "user" if mem.settings.enable_user_scope else None
+
+
+def seen(mem, digest: str) -> bool:
+    """True when a finished receipt for this transcript digest is in the
+    receipt layer (project, else user)."""
+    scope = _receipt_scope(mem)
+    if scope is None:
+        return False
+    for event in mem.layer(scope).journal.events():
+        if event.action == "receipt" and event.data.get("kind") == "consolidation":
+            if event.data.get("transcript", {}).get("digest") == digest and event.data.get("status") in DONE:
+                return True
+    return False
+
+
+def _journal(mem, report: ConsolidationReport) -> None:
+    scope = _receipt_scope(mem)
+    if scope is None or report.dry_run:
+        return
+    data = scrub({"kind": "consolidation", **report.to_dict(), "raw": (report.raw or "")[:RAW_LIMIT] or None})
+    data.pop("receipt", None)
+    event = mem.journal_receipt(scope, data)
+    report.receipt = {"scope": scope, "seq": event.seq}
+
+
+# ---------------------------------------------------------------- applying
+
+
+def _apply(writer, snap: _Snapshot, index: int, p: Proposal, dry_run: bool) -> Outcome:
+    from .store import prepare
+
+    settings = writer.settings
+    scopes = writer.scopes()
+    fail = lambda result, detail, **kw: Outcome(index, p.action, result, detail=detail, **kw)  # noqa: E731
+    try:
+        target = normalize_name(p.target).name if p.target else None
+        name = normalize_name(p.name).name if p.name else None
+    except InvalidInput as exc:
+        return fail("invalid", str(exc))
+    action = p.action
+    entry = None
+    if action == "create":
+        scope = p.scope or ("user" if p.type == "user" else "project")
+        if scope not in scopes:
+            scope = next((s for s in scopes if s != scope), None) if (scope == "user" or p.type == "user") else None
+        if scope is None:
+            return fail("refused", "no usable layer: the project scope needs a project root", name=name)
+        if name in snap.entries.get(scope, {}):
+            # An exact name that already exists: the proposal updates it (never a similarity guess).
+            action, target, entry = "update", name, snap.entries[scope][name]
+    else:
+        found = snap.find(target, p.scope)
+        if found is None:
+            return fail("not-found", f"no memory named {target!r}", target=target)
+        scope, entry = found
+    layer = writer.layer(scope)
+    if action != "forget":
+        try:
+            _, desc, kind, body, title, _, _ = prepare(settings, name or target, p.description, p.type, p.body,
+                                                       p.title)
+        except InvalidInput as exc:
+            return fail("invalid", str(exc), name=name, target=target, scope=scope)
+        old = entry.record if entry is not None else None
+        if old is not None and (old.description, old.body, old.type) == (desc, body, kind) and action == "update":
+            return fail(("would-" if dry_run else "") + "unchanged", "identical to what is stored",
+                        name=target, target=target, scope=scope)
+        same = next((e.record.name for e in snap.entries.get(scope, {}).values()
+                     if (e.record.description, e.record.body) == (desc, body)), None)
+        if same is not None and action == "create":
+            return fail(("would-" if dry_run else "") + "unchanged", f"identical to {same!r}", name=same,
+                        scope=scope)
+        stone = _near_stone(snap.stones, desc, body)
+        if stone is not None:
+            return fail("refused-tombstone", f"matches forgotten value {stone.id} ({stone.name!r}); "
+                        f"a person can lift it with `memdir tombstone lift {stone.id}`",
+                        name=name or target, target=target, scope=scope)
+    own = entry is not None and _own(layer, entry)
+    if action == "forget" and not own:
+        return fail("needs-review", f"{target!r} was written by {entry.record.origin or 'a person'}; "
+                    f"only a person forgets it (memdir forget {target})", target=target, scope=scope)
+    candidate = action in ("update", "supersede") and not own
+    if action == "supersede" and own:
+        name = name if name and name != target else f"{target[:58]}-v2"
+    planned = {"create": "created", "update": "updated", "supersede": "superseded", "forget": "forgotten"}[action]
+    if candidate:
+        planned = "candidate"
+    if dry_run:
+        verb = {"created": "create", "updated": "update", "superseded": "supersede", "forgotten": "forget",
+                "candidate": "candidate"}[planned]
+        return Outcome(index, p.action, "would-" + verb, name=name if action != "update" else target,
+                       target=target, scope=scope)
+    reason = "consolidation" + (f": {p.evidence[:120]}" if p.evidence else "")
+    try:
+        # Holding the layer lock across check and write makes the re-check and
+        # the write one step (the lock is re-entrant for the gateway inside).
+        with layer._locked():
+            current = layer.scan().entries
+            if target is not None:
+                now = current.get(target)
+                if now is None or now.digest != entry.digest:
+                    return fail("skipped-changed", f"{target!r} changed since the snapshot; not overwritten",
+                                target=target, scope=scope)
+            if action == "create" and name in current:
+                return fail("skipped-changed", f"{name!r} was created meanwhile; not overwritten",
+                            name=name, scope=scope)
+            if candidate:
+                cname, cdigest = _candidate_name(target, current, layer)
+                writer.write(cname, p.description, kind, p.body, title=p.title, scope=scope,
+                             importance=p.importance, status="candidate", reason=reason, expect_digest=cdigest,
+                             extra={"candidate_for": target, "candidate_action": action})
+                return Outcome(index, p.action, "candidate", name=cname, target=target, scope=scope,
+                               detail=f"waits for review (memdir approve {cname})")
+            if action == "create":
+                writer.write(name, p.description, kind, p.body, title=p.title, scope=scope,
+                             importance=p.importance, reason=reason, expect_digest=None)
+                return Outcome(index, p.action, "created", name=name, scope=scope)
+            if action == "update":
+                writer.write(target, p.description, kind, p.body, title=p.title, scope=scope,
+                             importance=p.importance, reason=reason, expect_digest=entry.digest)
+                return Outcome(index, p.action, "updated", name=target, target=target, scope=scope)
+            if action == "supersede":
+                if name in current:
+                    return fail("skipped-changed", f"{name!r} already exists", name=name, target=target, scope=scope)
+                writer.write(name, p.description, kind, p.body, title=p.title, scope=scope,
+                             importance=p.importance, supersedes=target, reason=reason, expect_digest=None)
+                return Outcome(index, p.action, "superseded", name=name, target=target, scope=scope)
+            writer.forget(target, scope, reason=reason)
+            return Outcome(index, p.action, "forgotten", target=target, scope=scope)
+    except Conflict as exc:
+        return fail("skipped-changed", str(exc), name=name, target=target, scope=scope)
+    except TombstoneRefused as exc:
+        return fail("refused-tombstone", str(exc), name=name or target, target=target, scope=scope)
+    except LockTimeout as exc:
+        return fail("skipped-locked", str(exc), name=name, target=target, scope=scope)
+    except (InvalidInput, NotFound, ScopeError) as exc:
+        return fail("invalid", str(exc), name=name, target=target, scope=scope)
+
+
+# ---------------------------------------------------------------- the run
+
+
+def consolidate(mem, transcript, *, dry_run: bool = False, extractor=None, mode: str | None = None,
+                max_proposals: int | None = None, force: bool = False,
+                reference_time: datetime | None = None) -> ConsolidationReport:
+    """Consolidate one transcript into ``mem``'s layers.
+
+    ``transcript``: a path, text, bytes, message list or
+    :class:`~memdir.transcripts.Transcript`. ``extractor``: ``"rules"``,
+    ``"llm"``, ``"auto"``, an :class:`Extractor`, or None (the setting).
+    ``mode``: off | gated | always (default the setting). ``max_proposals``
+    changes applied at most (default the setting, clamped to 1–20).
+    ``dry_run``: decide everything, write nothing (no receipt). ``force``: run
+    even when this transcript was done before. ``reference_time``: the time
+    relative dates count from when a message has none (default now).
+
+    Returns a :class:`ConsolidationReport`; an extractor failure is reported
+    (status ``failed``, journaled), not raised. Raises :class:`InvalidInput`
+    for an unreadable transcript or bad option.
+    """
+    from . import gate as gate_mod
+    from .journal import now_utc
+    from .transcripts import read_transcript
+
+    settings = mem.settings
+    parsed = _redacted(read_transcript(transcript))
+    mode = mode or settings.consolidation_mode
+    limit = min(20, max(1, int(max_proposals or settings.consolidation_max_proposals)))
+    writer = mem.as_actor("extracted")
+    writer.session = mem.session or parsed.session_id
+    report = ConsolidationReport("off", parsed.summary(), max_proposals=limit, dry_run=dry_run)
+    if mode == "off":
+        report.gate = gate_mod.check(parsed, "off")
+        return report
+    if not force and not dry_run and seen(writer, parsed.digest):
+        report.status = "seen"
+        return report
+    report.gate = gate_mod.check(parsed, mode)
+    if not report.gate.fire:
+        report.status = "gated"
+        _journal(writer, report)  # a dry run journals nothing
+        return report
+    chosen = resolve_extractor(extractor, settings)
+    report.extractor, report.model = chosen.name, chosen.model
+    snap = _snapshot(writer)
+    existing = tuple(
+        ExistingMemory(scope, e.record.name, e.record.type, e.record.description, e.record.origin,
+                       e.record.status, e.record.pinned)
+        for scope, entries in snap.entries.items() for e in entries.values())
+    context = ExtractionContext(existing, tuple(s.description for s in snap.stones),
+                                workspace_text(mem.project_root), limit, reference_time or now_utc())
+    try:
+        result = chosen.extract(parsed, context)  # no lock is held here
+    except ModelError as exc:
+        report.status, report.error = "failed", str(exc)
+        report.raw = getattr(exc, "raw", None)
+        _journal(writer, report)
+        return report
+    report.model = result.model or report.model
+    report.raw, report.notes, report.invalid = result.raw, list(result.notes), list(result.invalid)
+    report.proposals = list(result.proposals[:MAX_PARSED])
+    if len(result.proposals) > MAX_PARSED:
+        report.notes.append(f"{len(result.proposals) - MAX_PARSED} proposal(s) beyond {MAX_PARSED} ignored")
+    applied = 0
+    for index, proposal in enumerate(report.proposals):
+        if applied >= limit:
+            report.outcomes.append(Outcome(index, proposal.action, "over-limit",
+                                           name=proposal.name, target=proposal.target,
+                                           detail=f"at most {limit} changes per run"))
+            continue
+        outcome = _apply(writer, snap, index, proposal, dry_run)
+        report.outcomes.append(outcome)
+        if outcome.applied or (dry_run and outcome.result.startswith("would-")
+                               and outcome.result != "would-unchanged"):
+            applied += 1
+    if dry_run:
+        report.status = "dry-run"
+        return report
+    if any(o.result in ("skipped-changed", "skipped-locked") for o in report.outcomes):
+        report.status = "partial"
+    else:
+        report.status = "ok" if report.applied else "noop"
+    _journal(writer, report)
+    return report
+
+
+__all__ = ["ACTIONS", "ConsolidationReport", "ExistingMemory", "ExtractionContext", "ExtractionResult",
+           "Extractor", "Outcome", "Proposal", "consolidate", "resolve_extractor", "scrub", "seen",
+           "workspace_text"]

@@ -1,0 +1,224 @@
+"""The consolidation gate: is there anything durable in what the person said?
+
+A deterministic, cheap check that runs before any model call (the idea of
+deepseek-memory's gate, seed-behaviour §C; the cues echo the seed policy's
+"what to persist" list, §A11). Only the person's own turns are read — never
+the assistant's, never tool output. Each user turn is cleaned (code blocks,
+quoted, indented and log lines removed), split into sentences, and a
+sentence fires a rule when it holds one of these cues, English or Chinese:
+
+=============  ==========================================================
+rule           cues (examples)
+=============  ==========================================================
+remember       "remember that …", "keep in mind", "don't forget", "for
+               future reference", 记住, 别忘了
+correction     "that's wrong", "you're confusing …", "not X but Y", "use X
+               instead", "I meant", 不对, 搞错, 不是…而是
+preference     "I prefer", "I'd rather", "I like/love/hate", "my favorite",
+               我喜欢, 我更喜欢, 我习惯
+rule           "always …", "never …", "from now on", "only ever", "every
+               time you", 以后都, 总是, 永远不要, 不要再
+decision       "we decided", "let's go with", "we're going with", 我们决定
+deadline       "deadline", "due by", "by Friday", "freeze on 2026-12-01",
+               截止, 之前完成
+constraint     "must not", "not allowed", "we can't use", "has to stay",
+               必须, 不允许, 禁止, 只能
+personal       "I'm a …", "I work at/as", "I live in", "my name is", 我是, 我叫
+=============  ==========================================================
+
+It is biased to under-trigger: questions, hedged or hypothetical sentences
+("maybe", "would you", "if …") and lines the person pasted (code, quotes,
+logs) never fire. ``mode``: ``off`` never fires, ``always`` always does,
+``gated`` (the default) fires when at least one rule does.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_I = re.I
+
+# What a person pastes rather than says.
+_FENCED = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_QUOTED_LINE = re.compile(r"^\s*(?:>|\$ |#!|\s{4}|\t).*$", re.M)
+_LOG_LINE = re.compile(r"^.*(?:Traceback|Error:|Exception|^\s*at \S+\(|^\s*File \").*$", re.M)
+
+# Sentence ends: Western punctuation followed by space/end, CJK punctuation, newlines.
+_SPLIT = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
+
+_QUESTION_START = re.compile(
+    r"^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|do|does|did|is|are|"
+    r"was|were|have|has|any|isn't|aren't|don't|doesn't)\b", _I)
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|might|possibly|probably|i wonder|i guess|not sure|what if|if you want|would you|"
+    r"could you|you could|you might|do you remember|i don't remember|i do not remember|i remember when)\b"
+    r"|^\s*if\b|也许|可能|或许|要不要|是不是|吗[？?]?$", _I)
+
+RULES: tuple[tuple[str, re.Pattern], ...] = (
+    ("remember", re.compile(
+        r"(?:^|[,:;]\s*|\b(?:please|pls|plz|and|also|just)\s+)(?:remember|memori[sz]e|note)\b(?:\s+(?:that|this|:)|\s*:)"
+        r"|(?:^|[,;:]\s*|\b(?:please|pls|and|also)\s+)remember\s+(?:to|my|our|the|we|i)\b"
+        r"|\bkeep in mind\b|\bdon'?t forget\b|\bdo not forget\b|\bfor future reference\b"
+        r"|\bmake a note\b|\bsave (?:this|that) (?:to|in) (?:your )?memory\b"
+        r"|记住|记一下|记下来|别忘了|不要忘记|不要忘了", _I)),
+    ("correction", re.compile(
+        r"\bthat'?s (?:wrong|not right|incorrect|not what i)|\bthat is (?:wrong|not right|incorrect)"
+        r"|\byou'?re (?:confusing|mixing up|wrong)|\byou (?:misunderst(?:and|ood)|got it wrong)"
+        r"|\bi (?:meant|said)\b|\bnot what i (?:asked|meant|said)\b|\b(?:use|it'?s|it is)\s+\S+(?:\s+\S+){0,4},?\s+not\s+\S+"
+        r"|^(?:no[,.!]?\s+|actually,?\s+|please\s+|pls\s+)?(?:use|prefer|call|run|write|put|keep)\b.*"
+        r"\b(?:instead of|rather than)\b|\bwrong\b.*\bshould\b"
+        r"|不对|错了|搞错|弄错|纠正|不是.{1,20}而是|应该是|应该用", _I)),
+    ("preference", re.compile(
+        r"\bi (?:really |much |strongly |do |also |still |just )?(?:prefer|like|love|enjoy|hate|dislike|can'?t stand)\b"
+        r"(?!\s+(?:this|that|it|these|those|the way|your|how|what|them|when|where)\b)"
+        r"|\bi'?d (?:rather|prefer)\b|\bi do(?:n'?t| not) (?:like|want|enjoy)\b|\bmy (?:favou?rite|preferred)\b"
+        r"|\bi'?m (?:a (?:big )?fan of|into)\b"
+        r"|我(?:更|比较|很|最|不)?(?:喜欢|偏好|习惯|讨厌)|我的偏好", _I)),
+    ("rule", re.compile(
+        r"(?:^|[,:;]\s*|\b(?:please|pls|and|you|we|should|must)\s+)(?:always|never)\s+\w+"
+        r"|\bfrom now on\b|\bgoing forward\b|\bin (?:the )?future\b|\bonly ever\b|\bevery time you\b"
+        r"|\bwhenever you\b|\bdon'?t ever\b|\bdo not ever\b|\bas a rule\b"
+        r"|以后(?:都|请|要|不要|别)|总是|始终|永远不要|一律|每次都|不要再|别再", _I)),
+    ("decision", re.compile(
+        r"\bwe(?:'ve| have)? (?:decided|agreed|settled on|chose|picked)\b|\blet'?s (?:go with|use|stick with)\b"
+        r"|\bwe(?:'re| are| will|'ll) (?:go(?:ing)? with|switch(?:ing)? to|moving to|stick(?:ing)? with)\b"
+        r"|\bthe decision is\b|\bdecision:"
+        r"|我们决定|决定(?:用|使用|采用)|就用|定下来|选定", _I)),
+    ("deadline", re.compile(
+        r"\bdeadline\b|\bdue (?:on|by|date)\b|\b(?:freeze|release|launch|ship|demo)s? (?:is |on |by )"
+        r"(?:on |by )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next|\d{4}-\d\d-\d\d"
+        r"|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+        r"|\bby (?:end of|eod|eow|monday|tuesday|wednesday|thursday|friday|\d{4}-\d\d-\d\d)"
+        r"|截止|之前完成|前完成|之前上线|(?:下|本|这)周[一二三四五六日天]", _I)),
+    ("constraint", re.compile(
+        r"\bmust(?:n'?t| not| never| always| stay| remain)\b|\bnot allowed\b|\bis forbidden\b"
+        r"|\bwe (?:can'?t|cannot|can not) use\b|\b(?:has|have) to (?:stay|be|run|use|remain)\b"
+        r"|\bis required\b|\bare required\b|\bnever (?:commit|push|deploy|touch|edit|delete)\b"
+        r"|必须|不允许|禁止|只能|不得", _I)),
+    ("personal", re.compile(
+        r"\bi'?m an? (?!bit\b|little\b|lot\b|few\b|second\b|moment\b)\w+|\bi am an? (?!bit\b|little\b)\w+"
+        r"|\bi work (?:at|as|for|in|on)\b|\bi live in\b|\bmy name is\b|\bi'?m from\b|\bi am from\b"
+        r"|\bmy (?:timezone|time zone|role|job|team|wife|husband|kids?|children|daughter|son|family|parents"
+        r"|dog|cat|hobby|hobbies)\b"
+        r"|\bi (?:have|own) (?:a|an|two|three|four|five|\d+|several|no) (?!question|problem|issue|idea|error|bug"
+        r"|feeling|suggestion|request|thought|look|quick|few|couple|file|script|branch|draft|meeting|call|test"
+        r"|change|fix|copy|version)\w+"
+        r"|\bi (?:grew up|was born|studied|speak|drive|don'?t eat|do not eat|don'?t drink|don'?t own)\b"
+        r"|\bi(?:'m| am) (?:in (?:high school|college|school|university|grad school)|married|single|retired"
+        r"|divorced|vegan|vegetarian|allergic)\b|\bi (?:play|study) (?:the |in )?\w{3,}"
+        r"|\bi go to (?:school|college|university|church|the gym)\b|\bi used to (?:be|work|live)\b"
+        r"|我是|我叫|我在.{1,12}(?:工作|上班|读书)|我的名字", _I)),
+)
+RULE_NAMES = tuple(name for name, _ in RULES)
+
+
+@dataclass(frozen=True)
+class GateHit:
+    """One sentence of one user turn that fired one rule.
+
+    ``turn`` indexes :attr:`memdir.transcripts.Transcript.turns`; ``sentence``
+    is the cleaned sentence; ``cue`` the text that matched.
+    """
+
+    rule: str
+    turn: int
+    sentence: str
+    cue: str
+
+    def to_dict(self) -> dict:
+        return {"rule": self.rule, "turn": self.turn, "sentence": self.sentence, "cue": self.cue}
+
+
+@dataclass(frozen=True)
+class GateResult:
+    """The gate's decision: ``fire`` is whether consolidation goes on;
+    ``hits`` the sentences that fired (in turn order); ``mode`` as configured."""
+
+    fire: bool
+    mode: str
+    hits: tuple[GateHit, ...] = field(default_factory=tuple)
+
+    @property
+    def rules(self) -> list[str]:
+        """The distinct rules that fired, in :data:`RULE_NAMES` order."""
+        seen = {h.rule for h in self.hits}
+        return [r for r in RULE_NAMES if r in seen]
+
+    def to_dict(self) -> dict:
+        return {"fire": self.fire, "mode": self.mode, "rules": self.rules,
+                "hits": [h.to_dict() for h in self.hits]}
+
+    def explain(self) -> str:
+        """Human-readable lines: which user line fired which rule."""
+        if self.mode == "off":
+            return "gate: consolidation is off (consolidation_mode = off)"
+        head = {"always": "gate: mode always — runs regardless",
+                "gated": "gate: fired" if self.fire else "gate: nothing durable found — no extraction"}[self.mode]
+        lines = [head + (f" ({', '.join(self.rules)})" if self.hits else "")]
+        for hit in self.hits:
+            short = hit.sentence if len(hit.sentence) <= 160 else hit.sentence[:159] + "…"
+            lines.append(f"  turn {hit.turn} [{hit.rule}] “{hit.cue.strip()}” in: {short}")
+        return "\n".join(lines)
+
+
+def clean_user_text(text: str) -> str:
+    """The person's own words: fenced code, quoted, indented and log-looking
+    lines removed (they are pasted, not said); inline code loses its backticks."""
+    text = _FENCED.sub(" ", text)
+    text = _QUOTED_LINE.sub(" ", text)
+    text = _LOG_LINE.sub(" ", text)
+    return _INLINE_CODE.sub(lambda m: m.group(0).strip("`"), text)
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of cleaned user text, whitespace collapsed, empties dropped."""
+    out = []
+    for part in _SPLIT.split(clean_user_text(text)):
+        part = re.sub(r"\s+", " ", part).strip()
+        if len(part) >= 4 or (part and not part.isascii() and len(part) >= 2):
+            out.append(part)
+    return out
+
+
+def is_question_or_hedge(sentence: str) -> bool:
+    """True for a question or a hedged/hypothetical sentence (never fires)."""
+    s = sentence.strip()
+    return s.endswith(("?", "？")) or bool(_QUESTION_START.match(s)) or bool(_HEDGE.search(s))
+
+
+def sentence_rules(sentence: str) -> list[tuple[str, str]]:
+    """``(rule, cue)`` for every rule this sentence fires (empty for a
+    question or a hedge)."""
+    if is_question_or_hedge(sentence):
+        return []
+    hits = []
+    for name, pattern in RULES:
+        match = pattern.search(sentence)
+        if match:
+            hits.append((name, match.group(0)))
+    return hits
+
+
+def check(transcript, mode: str = "gated") -> GateResult:
+    """Run the gate over ``transcript`` (a :class:`~memdir.transcripts.Transcript`).
+
+    Returns every hit whatever the mode (``--explain`` shows them); ``fire``
+    follows ``mode``: ``off`` → False, ``always`` → True, ``gated`` → any hit.
+    """
+    if mode not in ("off", "gated", "always"):
+        from .errors import InvalidInput
+
+        raise InvalidInput(f"consolidation mode must be off, gated or always (got {mode!r})")
+    hits: list[GateHit] = []
+    for index, turn in transcript.user_turns():
+        for sentence in sentences(turn.text):
+            for rule, cue in sentence_rules(sentence):
+                hits.append(GateHit(rule, index, sentence, cue))
+    fire = mode == "always" or (mode == "gated" and bool(hits))
+    return GateResult(fire, mode, tuple(hits))
+
+
+__all__ = ["GateHit", "GateResult", "RULES", "RULE_NAMES", "check", "clean_user_text", "is_question_or_hedge",
+           "sentence_rules", "sentences"]

@@ -1,0 +1,140 @@
+"""The one tokenizer for memory text and search queries (DESIGN §6).
+
+Documents and queries go through :func:`tokens`, so they always meet on the
+same terms:
+
+* Unicode NFKC, then case-folded (``Ｄｏｃｋｅｒ`` and ``docker`` meet).
+* Code identifiers are kept whole *and* split into their parts:
+  ``getUserById`` → ``getuserbyid get user by id``; ``OPENAI_API_KEY``,
+  ``openai-api-key`` and ``openai api key`` meet on ``openai api key`` (and
+  the first two also on the whole ``openaiapikey``). Parts break at ``_`` and
+  ``-``, at lower→upper case changes, before the last capital of a capital run
+  (``HTMLResponse`` → ``html response``) and between letters and digits.
+* English words are stemmed with the Snowball English stemmer (the
+  ``snowballstemmer`` package): ``running`` → ``run``. The whole form of a
+  compound identifier is not stemmed.
+* CJK runs (Han, Japanese kana, Hangul) become overlapping character bigrams;
+  a run of one character stays a single character (the usual scheme of
+  CJK-aware full-text engines, e.g. Lucene's CJKBigramFilter).
+
+The output tokens hold only letters and digits, so they are safe inside a
+quoted FTS5 string; :func:`fts_query` builds the one query form memdir sends,
+every token quoted, so user text never reaches FTS syntax.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_CJK_RANGES = (
+    "\u1100-\u11ff"      # Hangul Jamo
+    "\u3040-\u30ff"      # Hiragana, Katakana
+    "\u3130-\u318f"      # Hangul compatibility Jamo
+    "\u31f0-\u31ff"      # Katakana phonetic extensions
+    "\u3400-\u4dbf"      # CJK extension A
+    "\u4e00-\u9fff"      # CJK unified ideographs
+    "\ua960-\ua97f"      # Hangul Jamo extended A
+    "\uac00-\ud7af"      # Hangul syllables
+    "\uf900-\ufaff"      # CJK compatibility ideographs
+    "\U00020000-\U0002ebef"  # CJK extensions B–F
+)
+_SEGMENT = re.compile(f"(?P<cjk>[{_CJK_RANGES}]+)|(?P<word>[^\\W_]+(?:[_\\-]+[^\\W_]+)*)")
+_CJK_CHAR = re.compile(f"[{_CJK_RANGES}]")
+_SEPARATORS = re.compile(r"[_\-]+")
+_CAMEL = re.compile(
+    r"(?<=[a-z])(?=[A-Z])"          # getUser
+    r"|(?<=[A-Z])(?=[A-Z][a-z])"    # HTMLResponse
+    r"|(?<=[^\W\d_])(?=\d)"         # sha256
+    r"|(?<=\d)(?=[^\W\d_])"         # 3d
+)
+
+# Dropped from queries (never from documents) when the query has other terms:
+# they match nearly every memory, cost time and add no ranking signal.
+STOPWORDS = frozenset("""
+a about above after again against all am an and any are as at be because been before being below
+between both but by can could did do does doing down during each few for from further had has have
+having he her here hers herself him himself his how i if in into is it its itself just me more most
+my myself no nor not of off on once only or other our ours ourselves out over own same she should
+so some such than that the their theirs them themselves then there these they this those through
+to too under until up very was we were what when where which while who whom why will with would
+you your yours yourself yourselves s t d ll m re ve don didn doesn isn wasn aren weren won
+""".split())
+
+MAX_QUERY_TERMS = 64  # longer queries (a whole prompt) keep their first distinct terms
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The Snowball English stem of a case-folded ``word``; non-ASCII words unchanged."""
+    if not word.isascii() or not word.isalpha() or len(word) < 3:
+        return word
+    return _stemmer().stemWord(word)
+
+
+def _cjk_tokens(run: str) -> list[str]:
+    if len(run) == 1:
+        return [run]
+    return [run[i:i + 2] for i in range(len(run) - 1)]
+
+
+def _word_tokens(word: str) -> list[str]:
+    parts = [p for chunk in _SEPARATORS.split(word) for p in _CAMEL.split(chunk) if p]
+    folded = [p.casefold() for p in parts]
+    if len(folded) == 1:
+        return [stem(folded[0])]
+    return ["".join(folded), *(stem(p) for p in folded)]
+
+
+def tokens(text: str) -> list[str]:
+    """Search terms of ``text`` in order, duplicates kept (document frequencies
+    matter to BM25). Pure; never raises for any ``str``."""
+    if not text:
+        return []
+    text = unicodedata.normalize("NFKC", text)
+    out: list[str] = []
+    for match in _SEGMENT.finditer(text):
+        cjk = match.group("cjk")
+        if cjk:
+            out.extend(_cjk_tokens(cjk.casefold()))
+        else:
+            out.extend(_word_tokens(match.group("word")))
+    return out
+
+
+def document_text(text: str) -> str:
+    """``text`` as the space-joined token string stored in the FTS5 index."""
+    return " ".join(tokens(text))
+
+
+def query_terms(query: str, limit: int = MAX_QUERY_TERMS) -> list[str]:
+    """Distinct terms of a query, in order, stopwords dropped unless nothing
+    else is left; at most ``limit`` terms."""
+    seen: dict[str, None] = {}
+    for token in tokens(query):
+        seen.setdefault(token, None)
+    terms = list(seen)
+    content = [t for t in terms if t not in STOPWORDS]
+    return (content or terms)[:limit]
+
+
+def fts_query(terms: list[str]) -> str:
+    """An FTS5 MATCH expression that ORs ``terms``, each one quoted (``"` `"``
+    doubled inside), so no user text is read as FTS syntax. ``""`` for no terms."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+def has_cjk(text: str) -> bool:
+    """True when ``text`` holds a CJK character (Han, kana or Hangul)."""
+    return bool(_CJK_CHAR.search(text))
+
+
+__all__ = ["tokens", "document_text", "query_terms", "fts_query", "stem", "has_cjk", "STOPWORDS"]

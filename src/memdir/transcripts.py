@@ -1,0 +1,402 @@
+"""Session transcripts: read what the person and the assistant said, nothing else.
+
+Three formats, detected from the content:
+
+* **Claude Code JSONL** (``~/.claude/projects/<project>/<session>.jsonl``; see
+  ``../shared/data/README.md``): one JSON object per line. ``user`` lines hold
+  what the person typed (a string or text blocks) — or, as ``tool_result``
+  blocks, tool output, which is skipped. ``assistant`` lines may carry one
+  content block each: blocks are grouped by ``message.id`` and only their
+  ``text`` is kept (no thinking, no tool calls). Lines marked ``isMeta``,
+  ``isSidechain``, ``isCompactSummary`` or ``isApiErrorMessage`` are not the
+  person speaking and are skipped, as are unknown line types. A line that is
+  not a JSON object is counted as malformed and skipped.
+* **A JSON list of messages** ``[{"role": "user"|"assistant", "content": …}]``
+  (also ``{"messages": [...]}``); content is a string or OpenAI/Anthropic-style
+  text blocks; ``timestamp``/``ts``/``created_at`` are read when present.
+* **Plain text** with ``USER:`` / ``ASSISTANT:`` prefixes (the seed's buffer
+  format, seed-behaviour §A11); a line without a prefix continues the message.
+
+Injected context is removed from every message: ``<memory_context>``,
+``<memory_recall>``, ``<system-reminder>`` and hook/command blocks, and user
+messages that a harness wrote (Stop hook feedback, interruptions, slash
+command echoes) are dropped whole.
+
+Bounds follow the seed's consolidation buffer (§A11): user text 2,000
+characters and assistant text 500 per message (cut with ``…``), at most 24,000
+characters in all (messages joined as ``ROLE: text`` lines with a blank line
+between), newest kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterable
+
+from .errors import InvalidInput
+from .memfile import parse_time
+
+USER_LIMIT = 2000
+ASSISTANT_LIMIT = 500
+TOTAL_LIMIT = 24_000
+
+# Blocks a harness or memdir injects into a user message; never the person's words.
+_INJECTED = re.compile(
+    r"<(memory_context|memory_recall|system-reminder|user-prompt-submit-hook|local-command-stdout|"
+    r"local-command-stderr|command-name|command-message|command-args|command-stdout|bash-stdout|"
+    r"bash-stderr|bash-input)\b[^>]*>.*?</\1\s*>",
+    re.S | re.I,
+)
+# An opening tag left without its closing tag: everything after it is injected.
+_INJECTED_OPEN = re.compile(r"<(memory_context|memory_recall|system-reminder)\b[^>]*>.*\Z", re.S | re.I)
+# Whole user messages a harness writes on the person's behalf.
+_HARNESS_MESSAGE = re.compile(
+    r"\A\s*(?:Stop hook feedback:|\[Request interrupted by user|Caveat: The messages below were generated"
+    r"|This session is being continued from)",
+    re.I,
+)
+_PREFIX = re.compile(r"^\s*(USER|HUMAN|ASSISTANT|AI)\s*:\s?(.*)$", re.I)
+_ROLES = {"user": "user", "human": "user", "assistant": "assistant", "ai": "assistant", "model": "assistant"}
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One message: ``role`` is ``"user"`` or ``"assistant"``; ``ts`` the
+    message time (UTC) when the transcript has one; ``cut`` True when the text
+    was shortened to the per-message bound."""
+
+    role: str
+    text: str
+    ts: datetime | None = None
+    cut: bool = False
+
+    def line(self) -> str:
+        """The seed's buffer line: ``USER: …`` / ``ASSISTANT: …``."""
+        return f"{self.role.upper()}: {self.text}"
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A bounded transcript.
+
+    ``turns`` oldest first; ``format`` is ``claude-code`` | ``messages`` |
+    ``text``; ``digest`` is SHA-256 of the kept turns (role and text), so the
+    same conversation read twice has the same digest; ``malformed`` counts
+    unreadable lines; ``skipped`` counts dropped lines by reason; ``dropped``
+    counts messages left out by the 24,000-character bound (the oldest).
+    """
+
+    turns: tuple[Turn, ...]
+    format: str
+    digest: str
+    source: str | None = None
+    session_id: str | None = None
+    cwd: str | None = None
+    malformed: int = 0
+    skipped: dict = field(default_factory=dict)
+    dropped: int = 0
+
+    def text(self) -> str:
+        """The turns as ``ROLE: text`` lines separated by blank lines."""
+        return "\n\n".join(t.line() for t in self.turns)
+
+    def user_turns(self) -> list[tuple[int, Turn]]:
+        """``(index, turn)`` for every user turn."""
+        return [(i, t) for i, t in enumerate(self.turns) if t.role == "user"]
+
+    def with_turns(self, turns: Iterable[Turn]) -> "Transcript":
+        """A copy holding ``turns`` (the digest is kept: it names the input)."""
+        from dataclasses import replace
+
+        return replace(self, turns=tuple(turns))
+
+    def summary(self) -> dict:
+        """Counts for receipts and reports."""
+        return {"format": self.format, "digest": self.digest, "source": self.source,
+                "session_id": self.session_id, "turns": len(self.turns),
+                "user_turns": sum(1 for t in self.turns if t.role == "user"),
+                "malformed": self.malformed, "skipped": dict(self.skipped), "dropped": self.dropped}
+
+
+# ---------------------------------------------------------------- cleaning
+
+
+def strip_injected(text: str) -> str:
+    """``text`` without injected context blocks (memory fences, system
+    reminders, hook and slash-command blocks), trimmed."""
+    text = _INJECTED.sub("", text)
+    text = _INJECTED_OPEN.sub("", text)
+    return text.strip()
+
+
+def _block_text(content: Any) -> tuple[str, bool]:
+    """Text of a message content (string or blocks) and whether it held a tool result."""
+    if isinstance(content, str):
+        return content, False
+    if isinstance(content, dict):
+        content = [content]
+    if not isinstance(content, list):
+        return "", False
+    parts, tool = [], False
+    for block in content:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, dict):
+            kind = block.get("type")
+            if kind in ("tool_result", "tool_use", "function_call", "function_call_output"):
+                tool = True
+            elif kind in ("text", "input_text", "output_text", None) and isinstance(block.get("text"), str):
+                parts.append(block["text"])
+    return "\n".join(parts), tool
+
+
+def _bump(counts: dict, reason: str) -> None:
+    counts[reason] = counts.get(reason, 0) + 1
+
+
+def _user_text(raw: str, skipped: dict) -> str | None:
+    if _HARNESS_MESSAGE.match(raw):
+        _bump(skipped, "harness")
+        return None
+    text = strip_injected(raw)
+    if not text:
+        _bump(skipped, "injected" if raw.strip() else "empty")
+        return None
+    return text
+
+
+# ---------------------------------------------------------------- readers
+
+
+def parse_claude_code(lines: Iterable[str]) -> tuple[list[Turn], dict]:
+    """Turns of a Claude Code JSONL transcript, plus ``{"malformed", "skipped",
+    "session_id", "cwd"}``. Assistant blocks are grouped by ``message.id``."""
+    turns: list[Turn | None] = []
+    assistant_at: dict[str, int] = {}
+    assistant_parts: dict[str, list[str]] = {}
+    info: dict = {"malformed": 0, "skipped": {}, "session_id": None, "cwd": None}
+    skipped = info["skipped"]
+    for raw in lines:
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            info["malformed"] += 1
+            continue
+        if not isinstance(obj, dict):
+            info["malformed"] += 1
+            continue
+        kind = obj.get("type")
+        if kind not in ("user", "assistant"):
+            _bump(skipped, str(kind or "untyped"))
+            continue
+        flag = next((f for f in ("isSidechain", "isMeta", "isCompactSummary", "isApiErrorMessage",
+                                 "isVisibleInTranscriptOnly") if obj.get(f)), None)
+        if flag:
+            _bump(skipped, flag)
+            continue
+        info["session_id"] = info["session_id"] or obj.get("sessionId")
+        info["cwd"] = obj.get("cwd") or info["cwd"]
+        message = obj.get("message")
+        if not isinstance(message, dict):
+            info["malformed"] += 1
+            continue
+        ts = parse_time(obj.get("timestamp"))
+        text, tool = _block_text(message.get("content"))
+        if kind == "user":
+            if tool and not text.strip():
+                _bump(skipped, "tool_result")
+                continue
+            clean = _user_text(text, skipped)
+            if clean is not None:
+                turns.append(Turn("user", clean, ts))
+            continue
+        # assistant: one message may arrive as several lines, one block each
+        key = str(message.get("id") or obj.get("uuid") or len(turns))
+        if key not in assistant_at:
+            assistant_at[key] = len(turns)
+            assistant_parts[key] = []
+            turns.append(Turn("assistant", "", ts))
+        if text.strip():
+            assistant_parts[key].append(text.strip())
+    for key, index in assistant_at.items():
+        joined = strip_injected("\n".join(assistant_parts[key]))
+        turns[index] = Turn("assistant", joined, turns[index].ts) if joined else None
+    out = [t for t in turns if t is not None]
+    return out, info
+
+
+def parse_messages(messages: list) -> tuple[list[Turn], dict]:
+    """Turns of a JSON list of ``{role, content}`` messages, plus counts.
+    System, tool and unknown roles are skipped; non-objects are malformed."""
+    info: dict = {"malformed": 0, "skipped": {}, "session_id": None, "cwd": None}
+    turns: list[Turn] = []
+    for item in messages:
+        if not isinstance(item, dict):
+            info["malformed"] += 1
+            continue
+        role = _ROLES.get(str(item.get("role", "")).lower())
+        if role is None:
+            _bump(info["skipped"], str(item.get("role") or "no-role"))
+            continue
+        text, tool = _block_text(item.get("content"))
+        if role == "user":
+            if tool and not text.strip():
+                _bump(info["skipped"], "tool_result")
+                continue
+            clean = _user_text(text, info["skipped"])
+        else:
+            clean = strip_injected(text) or None
+        if clean:
+            ts = parse_time(item.get("timestamp") or item.get("ts") or item.get("created_at"))
+            turns.append(Turn(role, clean, ts))
+    return turns, info
+
+
+def parse_plain(text: str) -> tuple[list[Turn], dict]:
+    """Turns of plain text with ``USER:`` / ``ASSISTANT:`` prefixes (``HUMAN:``
+    and ``AI:`` too). Lines before the first prefix are skipped."""
+    info: dict = {"malformed": 0, "skipped": {}, "session_id": None, "cwd": None}
+    current: list = []
+    messages: list[tuple[str, list[str]]] = []
+    for line in text.splitlines():
+        match = _PREFIX.match(line)
+        if match:
+            current = [match.group(2)]
+            messages.append((_ROLES[match.group(1).lower()], current))
+        elif messages:
+            current.append(line)
+        elif line.strip():
+            _bump(info["skipped"], "no-prefix")
+    turns = []
+    for role, parts in messages:
+        body = "\n".join(parts)
+        clean = _user_text(body, info["skipped"]) if role == "user" else (strip_injected(body) or None)
+        if clean:
+            turns.append(Turn(role, clean))
+    return turns, info
+
+
+# ---------------------------------------------------------------- bounds
+
+
+def bound(turns: list[Turn], user_limit: int = USER_LIMIT, assistant_limit: int = ASSISTANT_LIMIT,
+          total_limit: int = TOTAL_LIMIT) -> tuple[list[Turn], int]:
+    """Cut each message to its role's limit (``…`` appended), then drop the
+    oldest messages until the ``ROLE: text`` lines joined by blank lines fit
+    ``total_limit`` characters (one message is always kept). Returns the kept
+    turns and how many were dropped. Limits are code points."""
+    cut: list[Turn] = []
+    for turn in turns:
+        limit = user_limit if turn.role == "user" else assistant_limit
+        text = turn.text.strip()
+        if len(text) > limit:
+            cut.append(Turn(turn.role, text[:limit].rstrip() + "…", turn.ts, True))
+        else:
+            cut.append(Turn(turn.role, text, turn.ts, turn.cut))
+    total = sum(len(t.line()) for t in cut) + 2 * max(0, len(cut) - 1)
+    start = 0
+    while total > total_limit and len(cut) - start > 1:
+        total -= len(cut[start].line()) + 2
+        start += 1
+    return cut[start:], start
+
+
+def _digest(turns: list[Turn]) -> str:
+    h = hashlib.sha256()
+    for turn in turns:
+        h.update(turn.role.encode() + b"\x01" + turn.text.encode("utf-8") + b"\x02")
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def _detect(text: str) -> str:
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if stripped.startswith("["):
+        return "messages"
+    if stripped.startswith("{"):
+        # One JSON document holding {"messages": [...]}, else Claude Code JSONL.
+        try:
+            whole = json.loads(stripped)
+        except ValueError:
+            whole = None
+        if isinstance(whole, dict) and isinstance(whole.get("messages"), list):
+            return "messages"
+        return "claude-code"
+    return "text"
+
+
+def _looks_like_path(text: str) -> bool:
+    """A one-line string naming a transcript file (a path with a separator and a known suffix)."""
+    text = text.strip()
+    return (len(text) < 4096 and "\n" not in text and not _PREFIX.match(text)
+            and bool(re.fullmatch(r"[^\n]*[/\\][^\n]*\.(?:jsonl|json|txt|log)", text)))
+
+
+def _is_file(text: str) -> bool:
+    if "\n" in text or len(text) > 4096 or text.lstrip()[:1] in ("[", "{"):
+        return False
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limit: int = ASSISTANT_LIMIT,
+                    total_limit: int = TOTAL_LIMIT) -> Transcript:
+    """Read and bound a transcript.
+
+    ``source`` is a path (``str``/``PathLike`` to an existing file), the text
+    itself, bytes, a list of message dicts, or a :class:`Transcript` (returned
+    as is). The format is detected from the content. Raises
+    :class:`~memdir.errors.InvalidInput` for an unreadable file or an
+    unsupported value.
+    """
+    if isinstance(source, Transcript):
+        return source
+    path = None
+    if isinstance(source, str) and not _is_file(source) and _looks_like_path(source):
+        raise InvalidInput(f"no such transcript file: {source}")
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_file(source)):
+        path = Path(source)
+        try:
+            source = path.read_bytes()
+        except OSError as exc:
+            raise InvalidInput(f"cannot read transcript {path}: {exc.strerror or exc}") from None
+    if isinstance(source, bytes):
+        source = source.decode("utf-8", "replace")
+    if isinstance(source, (list, tuple)):
+        turns, info = parse_messages(list(source))
+        fmt = "messages"
+    elif isinstance(source, str):
+        fmt = _detect(source)
+        if fmt == "messages":
+            try:
+                data = json.loads(source.lstrip("\ufeff"))
+            except ValueError as exc:
+                raise InvalidInput(f"transcript is not valid JSON: {exc}") from None
+            if isinstance(data, dict):
+                data = data.get("messages", [])
+            turns, info = parse_messages(data)
+        elif fmt == "claude-code":
+            turns, info = parse_claude_code(source.lstrip("\ufeff").splitlines())
+        else:
+            turns, info = parse_plain(source)
+    else:
+        raise InvalidInput(f"unsupported transcript value: {type(source).__name__}")
+    kept, dropped = bound(turns, user_limit, assistant_limit, total_limit)
+    return Transcript(tuple(kept), fmt, _digest(kept), str(path) if path else None, info["session_id"],
+                      info["cwd"], info["malformed"], info["skipped"], dropped)
+
+
+__all__ = ["Turn", "Transcript", "read_transcript", "parse_claude_code", "parse_messages", "parse_plain",
+           "bound", "strip_injected", "USER_LIMIT", "ASSISTANT_LIMIT", "TOTAL_LIMIT"]

@@ -1,0 +1,273 @@
+"""Consolidation with the offline rules extractor: real transcripts, receipts, tombstones, secrets."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from memdir import Memory
+from memdir.extract_rules import absolutize, classify
+from tests.conftest import DATA
+
+TRANSCRIPTS = DATA / "transcripts"
+needs_data = pytest.mark.skipif(not TRANSCRIPTS.is_dir(), reason="../shared/data/transcripts is absent")
+
+
+def open_mem(home, project, **overrides) -> Memory:
+    return Memory.open(home=home, project=project, actor="human", **overrides)
+
+
+def cc_transcript(path: Path, *messages) -> Path:
+    """Write a Claude Code JSONL transcript; ``messages`` are (role, content, iso time)."""
+    lines = []
+    for number, (role, content, ts) in enumerate(messages):
+        message = {"role": role, "content": content}
+        if role == "assistant":
+            message["id"] = f"msg_{number}"
+            if isinstance(content, str):
+                message["content"] = [{"type": "text", "text": content}]
+        lines.append(json.dumps({"type": role, "timestamp": ts, "sessionId": "sess-1", "cwd": "/w",
+                                 "uuid": f"u{number}", "message": message}))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def all_bytes(root: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file())
+
+
+def journal_lines(mem, scope="project") -> list[dict]:
+    path = mem.layer(scope).meta / "journal.jsonl"
+    return [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
+
+
+def memories(mem, include_all=True) -> dict:
+    return {m.name: m for m in mem.list(include_all=include_all).memories}
+
+
+# ---------------------------------------------------------------- real transcripts
+
+
+@needs_data
+def test_real_transcripts_consolidate_with_the_rules_extractor(isolated_home, project):
+    mem = open_mem(isolated_home, project)
+    ocr = mem.consolidate(TRANSCRIPTS / "claude-code-deepseek-ocr.jsonl", extractor="rules")
+    assert ocr.status == "ok" and ocr.gate.fire and ocr.gate.rules == ["rule"]
+    assert [(o.result, o.name, o.scope) for o in ocr.outcomes] == [
+        ("created", "extensive-notes-md-file-only", "project")]
+    record = mem.read("extensive-notes-md-file-only", count=False).record
+    assert record.type == "feedback" and record.origin == "extracted" and record.status == "active"
+    assert record.description == ("Make extensive notes as you go in a notes.md file which you should only "
+                                  "ever append new notes to.")
+    assert record.body.startswith("The user said on 2025-10-20: “Make extensive notes")
+    assert "**Why:**" in record.body and "**How to apply:**" in record.body
+
+    slit = mem.consolidate(TRANSCRIPTS / "claude-code-charslit.jsonl", extractor="rules")
+    # The person corrected the agent, but never said what to do instead in a way the rules keep.
+    assert slit.status == "noop" and slit.gate.rules == ["correction"]
+    assert [h.turn for h in slit.gate.hits] == [3, 22] and slit.outcomes == []
+    assert sorted(memories(mem)) == ["extensive-notes-md-file-only"]
+    receipts = [e for e in journal_lines(mem) if e["action"] == "receipt"]
+    assert [(r["status"], r["extractor"], r["transcript"]["format"]) for r in receipts] == [
+        ("ok", "rules", "claude-code"), ("noop", "rules", "claude-code")]
+    assert receipts[0]["outcomes"][0]["result"] == "created"
+    assert receipts[0]["gate"]["hits"][0]["cue"] == "only ever"
+
+
+@needs_data
+def test_same_transcript_twice_does_nothing_the_second_time(isolated_home, project):
+    mem = open_mem(isolated_home, project)
+    first = mem.consolidate(TRANSCRIPTS / "claude-code-deepseek-ocr.jsonl", extractor="rules")
+    assert first.applied == 1
+    before = all_bytes(isolated_home)
+    second = mem.consolidate(TRANSCRIPTS / "claude-code-deepseek-ocr.jsonl", extractor="rules")
+    assert second.status == "seen" and second.outcomes == []
+    assert all_bytes(isolated_home) == before
+
+
+# ---------------------------------------------------------------- the rules extractor
+
+
+def test_rules_extractor_keeps_explicit_statements_with_types_and_absolute_dates(isolated_home, project, tmp_path):
+    path = cc_transcript(
+        tmp_path / "s.jsonl",
+        ("user", "Remember that the release freeze is next Friday.", "2026-11-25T09:00:00Z"),  # a Wednesday
+        ("assistant", "Got it.", "2026-11-25T09:00:02Z"),
+        ("user", "Use 4 spaces, not tabs.", "2026-11-25T09:01:00Z"),
+        ("user", "I prefer uv for Python packaging.", "2026-11-25T09:02:00Z"),
+        ("user", "Run the tests now.", "2026-11-25T09:03:00Z"),
+    )
+    mem = open_mem(isolated_home, project)
+    report = mem.consolidate(path, extractor="rules")
+    assert report.status == "ok"
+    got = {(o.name, o.scope, report.proposals[o.index].type) for o in report.outcomes}
+    assert got == {("release-freeze-next-friday", "project", "project"),
+                   ("use-4-spaces-tabs", "project", "feedback"),
+                   ("prefer-uv-python-packaging", "user", "user")}
+    freeze = mem.read("release-freeze-next-friday", count=False).record
+    assert freeze.description == "The release freeze is next Friday (2026-12-04)."
+    assert mem.read("prefer-uv-python-packaging", count=False).record.description == \
+        "I prefer uv for Python packaging."
+    assert not any("tests now" in m.description for m in mem.list().memories)
+
+
+def test_assistant_suggestions_and_tool_results_never_become_memories(isolated_home, project, tmp_path):
+    path = cc_transcript(
+        tmp_path / "s.jsonl",
+        ("user", "Set up packaging for this repo.", "2026-11-25T09:00:00Z"),
+        ("assistant", "You might prefer Poetry. I prefer Poetry myself; always use Poetry.", "2026-11-25T09:00:05Z"),
+        ("user", [{"type": "tool_result", "tool_use_id": "t1",
+                   "content": json.dumps({"note": "Remember that I prefer Poetry", "rule": "always use Poetry"})}],
+         "2026-11-25T09:00:06Z"),
+        ("user", "ok, thanks", "2026-11-25T09:01:00Z"),
+        ("user", "Remember that the docs build with mkdocs.", "2026-11-25T09:02:00Z"),
+    )
+    mem = open_mem(isolated_home, project)
+    report = mem.consolidate(path, extractor="rules")
+    names = memories(mem)
+    assert list(names) == ["docs-build-mkdocs"]  # the control: the person's own statement is kept
+    assert not any("poetry" in (m.description + m.name).lower() for m in names.values())
+    assert "Poetry" not in all_bytes(mem.layer("project").path).decode("utf-8", "replace")
+    assert report.transcript["skipped"] == {"tool_result": 1}
+
+
+def test_chinese_statements_are_kept_with_a_title(isolated_home, project):
+    mem = open_mem(isolated_home, project)
+    report = mem.consolidate([{"role": "user", "content": "记住：部署前必须先跑 make check。"}], extractor="rules")
+    assert report.status == "ok"
+    (outcome,) = report.outcomes
+    record = mem.read(outcome.name, count=False).record
+    assert record.description == "部署前必须先跑 make check。" and record.title == "部署前必须先跑 make check"
+    assert record.type == "feedback"
+
+
+def test_classify_and_absolutize_are_pure():
+    assert classify("Could you maybe always use tabs?") is None
+    assert classify("Please remember: I'm a data engineer.") == ("user", "I'm a data engineer.")
+    assert classify("That's wrong.") is None  # a correction without what to do instead
+    assert classify("That's wrong, use port 5433 instead.") == ("feedback", "That's wrong, use port 5433 instead.")
+    wed = datetime(2026, 11, 25, 9, tzinfo=timezone.utc)
+    assert absolutize("ship it tomorrow, demo on Monday, review next Monday", wed) == (
+        "ship it tomorrow (2026-11-26), demo on Monday (2026-11-30), review next Monday (2026-11-30)")
+    assert absolutize("in 3 days", wed) == "in 3 days (2026-11-28)"
+    assert absolutize("下周五之前完成，明天开会", wed) == "下周五（2026-12-04）之前完成，明天（2026-11-26）开会"
+    assert absolutize("tomorrow", None) == "tomorrow"
+
+
+def test_at_most_n_changes_per_run_the_rest_reported(isolated_home, project):
+    lines = [{"role": "user", "content": f"Remember that service {name} runs on port {port}."}
+             for name, port in (("alpha", 8001), ("bravo", 8002), ("charlie", 8003), ("delta", 8004),
+                                ("echo", 8005), ("foxtrot", 8006), ("golf", 8007))]
+    mem = open_mem(isolated_home, project)
+    report = mem.consolidate(lines, extractor="rules")
+    assert [o.result for o in report.outcomes] == ["created"] * 5 + ["over-limit"] * 2
+    assert len(memories(mem)) == 5
+    mem3 = open_mem(isolated_home, project, consolidation_max_proposals=3)
+    again = mem3.consolidate(lines, extractor="rules", force=True)
+    # what existing memories already say is not proposed again; the two left over last time now fit
+    assert [(o.result, o.name) for o in again.outcomes] == [
+        ("created", "service-foxtrot-runs-port-8006"), ("created", "service-golf-runs-port-8007")]
+    assert sum("an existing memory already says" in n for n in again.notes) == 5
+    assert len(memories(mem)) == 7
+
+
+# ---------------------------------------------------------------- gate, modes, dry run
+
+
+def test_modes_off_gated_always_and_dry_run(isolated_home, project):
+    mem = open_mem(isolated_home, project)
+    plain = [{"role": "user", "content": "Run the tests and fix what fails."}]
+    assert mem.consolidate(plain, extractor="rules", mode="off").status == "off"
+    assert not (mem.layer("project").meta / "journal.jsonl").exists()
+    gated = mem.consolidate(plain, extractor="rules")
+    assert gated.status == "gated" and gated.extractor is None
+    assert [e["status"] for e in journal_lines(mem) if e["action"] == "receipt"] == ["gated"]
+    assert mem.consolidate(plain, extractor="rules").status == "seen"
+
+    durable = [{"role": "user", "content": "Remember that CI runs on Buildkite."}]
+    before = all_bytes(isolated_home)
+    dry = mem.consolidate(durable, extractor="rules", dry_run=True)
+    assert dry.status == "dry-run" and [o.result for o in dry.outcomes] == ["would-create"]
+    assert all_bytes(isolated_home) == before
+    real = mem.consolidate(durable, extractor="rules")
+    assert [o.result for o in real.outcomes] == ["created"] and "ci-runs-buildkite" in memories(mem)
+
+
+# ---------------------------------------------------------------- tombstones
+
+
+def test_forgotten_fact_is_not_recreated_under_any_name(isolated_home, project, tmp_path):
+    agent = Memory.open(home=isolated_home, project=project, actor="agent")
+    # During the session the agent saved the host, then the person said it was wrong and it was forgotten.
+    agent.write("staging-host", "Staging host is staging-7.internal.example.com", "project",
+                "Deploy previews go to staging-7.internal.example.com")
+    agent.forget("staging-host")
+    path = cc_transcript(
+        tmp_path / "s.jsonl",
+        ("user", "Remember that the staging host is staging-7.internal.example.com.", "2026-11-25T09:00:00Z"),
+        ("assistant", "Saved.", "2026-11-25T09:00:01Z"),
+        ("user", "Remember that the build server is ci-3.internal.example.com.", "2026-11-25T09:05:00Z"),
+        ("user", "Forget the staging host, it is wrong.", "2026-11-25T09:10:00Z"),
+    )
+    mem = open_mem(isolated_home, project)
+    report = mem.consolidate(path, extractor="rules")
+    results = {report.proposals[o.index].description: (o.result, o.name) for o in report.outcomes}
+    assert results["The staging host is staging-7.internal.example.com."][0] == "refused-tombstone"
+    assert results["The build server is ci-3.internal.example.com."] == (
+        "created", "build-server-ci-3-internal")  # control
+    everything = memories(mem)
+    assert "build-server-ci-3-internal" in everything
+    assert not any("staging-7" in m.description for m in everything.values())
+    files = b"".join(p.read_bytes() for p in mem.layer("project").path.glob("*.md"))
+    assert b"ci-3.internal" in files and b"staging-7" not in files
+
+
+# ---------------------------------------------------------------- secrets
+
+
+def test_no_secret_bytes_on_disk_after_consolidation(isolated_home, project, tmp_path):
+    key = "sk-live" + "A1b2C3d4E5f6G7h8I9j0K1l2M3"
+    pem = ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n"
+           "QyNTUxOQAAACDxyzSecretKeyMaterial0123456789\n-----END OPENSSH PRIVATE KEY-----")
+    url_password = "hunter2Sup3rSecret"
+    path = cc_transcript(
+        tmp_path / "s.jsonl",
+        ("user", f"Remember that the billing API key is {key} for the sandbox.", "2026-11-25T09:00:00Z"),
+        ("user", f"Remember that the deploy key is:\n{pem}", "2026-11-25T09:01:00Z"),
+        ("user", f"Remember that the dev database is postgres://admin:{url_password}@db.internal.example:5432/app.",
+         "2026-11-25T09:02:00Z"),
+    )
+    mem = open_mem(isolated_home, project)
+    report = mem.consolidate(path, extractor="rules")
+    assert report.status == "ok" and report.applied >= 2
+    data = all_bytes(isolated_home)
+    assert b"db.internal.example" in data and b"[REDACTED:" in data  # the control: the facts are there
+    for secret in (key, url_password, "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ", "SecretKeyMaterial"):
+        assert secret.encode() not in data, secret
+
+
+# ---------------------------------------------------------------- the demo
+
+
+def test_demo_on_the_shipped_example_transcript(tmp_path, monkeypatch, capsys):
+    import importlib.util
+
+    from tests.conftest import REPO
+
+    spec = importlib.util.spec_from_file_location("demo_consolidate", REPO / "examples" / "demo_consolidate.py")
+    demo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(demo)
+    monkeypatch.setattr(demo, "REAL", tmp_path / "absent.jsonl")  # as where ../shared is missing
+    demo.run(tmp_path / "demo")
+    out = capsys.readouterr().out
+    assert "consolidating transcript.jsonl" in out
+    for line in ("--- use-4-spaces-tabs-repo (project/feedback, origin extracted, active)",
+                 "description: The public API freeze is next Friday (2026-12-04), so nothing breaking after that.",
+                 "--- prefer-uv-python-packaging-poetry (user/user, origin extracted, active)",
+                 "this transcript was consolidated before; nothing done"):
+        assert line in out
+    assert "XML" not in out  # a tool result, not the person
+    assert "<memory_context>" in out and "public-api-freeze-next-friday" in out.split("<memory_context>")[1]

@@ -1,0 +1,113 @@
+"""`memdir consolidate`, the hooks' queue, and `memdir ingest --claude-code`, through the real CLI."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from tests.conftest import run_cli
+
+
+def cc(path: Path, cwd: Path, text: str, session: str = "s1") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [
+        {"type": "user", "timestamp": "2026-11-25T09:00:00Z", "sessionId": session, "cwd": str(cwd),
+         "message": {"role": "user", "content": text}},
+        {"type": "assistant", "timestamp": "2026-11-25T09:00:02Z", "sessionId": session, "cwd": str(cwd),
+         "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "Noted."}]}},
+    ]
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    return path
+
+
+def names(project: Path, *extra) -> list[str]:
+    done = run_cli("list", "--json", "--all", "--project", project, *extra)
+    assert done.returncode == 0, done.stderr
+    return [m["name"] for m in json.loads(done.stdout)["memories"]]
+
+
+def test_consolidate_command_json_and_failure_exit_code(tmp_path, project):
+    path = cc(tmp_path / "t.jsonl", project, "Remember that the docs live in docs/site.")
+    done = run_cli("consolidate", path, "--json", "--extractor", "rules", "--project", project)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["status"] == "ok" and data["outcomes"][0]["result"] == "created"
+    assert data["outcomes"][0]["name"] == "docs-live-site" and data["receipt"]["scope"] == "project"
+    assert names(project) == ["docs-live-site"]
+    again = run_cli("consolidate", path, "--project", project)
+    assert again.returncode == 0 and "consolidated before; nothing done" in again.stdout
+
+    other = cc(tmp_path / "u.jsonl", project, "Remember that CI runs nightly.")
+    failed = run_cli("consolidate", other, "--extractor", "llm", "--project", project,
+                     env={"DEEPSEEK_API_KEY": "", "OPENAI_API_KEY": ""})
+    assert failed.returncode == 1 and "no API key" in failed.stdout
+    assert names(project) == ["docs-live-site"]
+    missing = run_cli("consolidate", tmp_path / "nope.jsonl", "--project", project)
+    assert missing.returncode == 2 and "no such transcript" in missing.stderr
+
+
+def test_queue_drain_uses_each_lines_cwd_and_logs(tmp_path, isolated_home):
+    one = tmp_path / "one"
+    two = tmp_path / "two"
+    for root in (one, two):
+        (root / ".git").mkdir(parents=True)
+    t1 = cc(tmp_path / "t1.jsonl", one, "Remember that service one listens on 7001.")
+    t2 = cc(tmp_path / "t2.jsonl", two, "Remember that service two listens on 7002.", session="s2")
+    queue = isolated_home / "queue" / "consolidate.jsonl"
+    queue.parent.mkdir(parents=True)
+    rows = [{"transcript_path": str(t1), "cwd": str(one), "session_id": "s1", "event": "PreCompact", "ts": "x"},
+            {"transcript_path": str(t1), "cwd": str(one), "session_id": "s1", "event": "SessionEnd", "ts": "y"},
+            {"transcript_path": str(t2), "cwd": str(two), "session_id": "s2", "event": "SessionEnd", "ts": "z"}]
+    queue.write_text("\n".join(json.dumps(r) for r in rows) + "\nnot json\n", encoding="utf-8")
+    done = run_cli("consolidate", "--queue", "--json", "--extractor", "rules")
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)["results"]
+    assert [(r["transcript_path"], r["status"], r["applied"]) for r in results] == [
+        (str(t1), "ok", 1), (str(t2), "ok", 1)]
+    assert names(one) == ["service-one-listens-7001"] and names(two) == ["service-two-listens-7002"]
+    assert not queue.exists() and list(queue.parent.iterdir()) == []
+    log = (isolated_home / "logs" / "consolidate.log").read_text()
+    assert "skipped a malformed queue line" in log
+    assert f"ok applied=1 event=SessionEnd {t1}" in log and f"ok applied=1 event=SessionEnd {t2}" in log
+    assert run_cli("consolidate", "--queue").stdout.strip() == "queue is empty"
+
+
+def test_detached_drain_logs_to_memdir_home(tmp_path, isolated_home, project):
+    t1 = cc(tmp_path / "t1.jsonl", project, "Remember that the cache lives in /var/cache/app.")
+    queue = isolated_home / "queue" / "consolidate.jsonl"
+    queue.parent.mkdir(parents=True)
+    queue.write_text(json.dumps({"transcript_path": str(t1), "cwd": str(project), "session_id": "s1",
+                                 "event": "SessionEnd", "ts": "x"}) + "\n", encoding="utf-8")
+    started = time.monotonic()
+    done = run_cli("consolidate", "--queue", "--detach", "--extractor", "rules")
+    assert done.returncode == 0 and "in the background" in done.stdout
+    log = isolated_home / "logs" / "consolidate.log"
+    while time.monotonic() - started < 20 and "applied=" not in (log.read_text() if log.exists() else ""):
+        time.sleep(0.1)
+    assert f"ok applied=1 event=SessionEnd {t1}" in log.read_text()
+    assert names(project) == ["cache-lives-var-app"]
+
+
+def test_ingest_claude_code_transcripts_of_this_project(tmp_path, project):
+    config = tmp_path / "claude-config"
+    other = tmp_path / "other"
+    (other / ".git").mkdir(parents=True)
+    mine = cc(config / "projects" / "-work-proj" / "a.jsonl", project / "sub",
+              "Remember that fixtures live in tests/data.")
+    (project / "sub").mkdir()
+    cc(config / "projects" / "-other" / "b.jsonl", other, "Remember that the other app uses Redis 7.")
+    cc(config / "projects" / "-other" / "sub" / "c.jsonl", other, "Remember that nothing is read from here.")
+    env = {"CLAUDE_CONFIG_DIR": str(config)}
+    done = run_cli("ingest", "--claude-code", "--project", project, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "1 transcript(s)" in done.stdout and "1 ok" in done.stdout
+    assert "ingest" in done.stderr and "100%" in done.stderr  # the progress bar
+    assert names(project) == ["fixtures-live-tests-data"]
+    assert names(other) == []  # another project's session is not read without --all
+    again = run_cli("ingest", "--claude-code", "--project", project, "--json", env=env)
+    assert json.loads(again.stdout)["counts"] == {"seen": 1}
+    everything = run_cli("ingest", "--claude-code", "--all", "--json", env=env)
+    data = json.loads(everything.stdout)
+    assert data["counts"] == {"ok": 1, "seen": 1} and mine.exists()
+    assert names(other) == ["other-app-uses-redis-7"]

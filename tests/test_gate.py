@@ -1,0 +1,116 @@
+"""The consolidation gate: deterministic, English and Chinese, biased to under-trigger."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir.gate import check, sentence_rules
+from memdir.transcripts import read_transcript
+from tests.conftest import DATA, run_cli
+
+TRANSCRIPTS = DATA / "transcripts"
+
+
+def rules_of(sentence: str) -> set[str]:
+    return {rule for rule, _ in sentence_rules(sentence)}
+
+
+@pytest.mark.parametrize("sentence, rule", [
+    ("Remember that the staging DB listens on 5433.", "remember"),
+    ("Please keep in mind the API is rate limited.", "remember"),
+    ("That's wrong, the config lives in settings.toml.", "correction"),
+    ("Use 4 spaces, not tabs.", "correction"),
+    ("I prefer pytest over unittest.", "preference"),
+    ("Always run make lint before you commit.", "rule"),
+    ("From now on write commit messages in English.", "rule"),
+    ("We decided to drop Python 3.9 support.", "decision"),
+    ("The deadline is next Friday.", "deadline"),
+    ("You must not push to main directly.", "constraint"),
+    ("I'm a backend engineer at a bank.", "personal"),
+    ("记住：部署前先跑 make check。", "remember"),
+    ("不对，应该用 pnpm。", "correction"),
+    ("我更喜欢用 Vim。", "preference"),
+    ("以后都用中文写提交信息。", "rule"),
+    ("我们决定用 PostgreSQL。", "decision"),
+    ("下周五之前完成迁移。", "deadline"),
+    ("生产环境禁止直接改数据库。", "constraint"),
+    ("我是后端工程师。", "personal"),
+])
+def test_each_rule_fires_in_english_and_chinese(sentence, rule):
+    assert rule in rules_of(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "Do you remember the port?",
+    "Should we always use tabs?",
+    "Maybe we should always use tabs.",
+    "If you want, I prefer the other one.",
+    "Run the tests and show me the output.",
+    "Create a zip file with the output.",
+    "I have a question about the build.",
+    "I'm a bit confused by this error.",
+    "你记得端口吗？",
+    "也许我们以后都用 pnpm",
+])
+def test_questions_hedges_and_plain_requests_do_not_fire(sentence):
+    assert rules_of(sentence) == set()
+
+
+def test_only_the_persons_words_fire_and_pasted_text_does_not():
+    t = read_transcript([
+        {"role": "assistant", "content": "You might prefer Poetry. Always use tabs. Remember that."},
+        {"role": "user", "content": "```\n# always use tabs\nI prefer nothing\n```\n> never push on Fridays"},
+        {"role": "user", "content": "ok, thanks"},
+    ])
+    assert check(t).fire is False and check(t).hits == ()
+    fired = read_transcript([*[{"role": m.role, "content": m.text} for m in t.turns],
+                             {"role": "user", "content": "Always run the tests before pushing."}])
+    result = check(fired)
+    assert result.fire is True
+    assert [(h.rule, h.turn, h.sentence) for h in result.hits] == [
+        ("rule", 3, "Always run the tests before pushing.")]
+
+
+def test_modes_and_explain():
+    t = read_transcript([{"role": "user", "content": "Run the tests."}])
+    assert check(t, "gated").fire is False
+    assert check(t, "always").fire is True
+    assert check(t, "off").fire is False
+    assert "nothing durable" in check(t).explain()
+    fired = read_transcript([{"role": "user", "content": "I prefer uv. Run the tests."}])
+    text = check(fired).explain()
+    assert text.splitlines() == ["gate: fired (preference)", "  turn 0 [preference] “I prefer” in: I prefer uv."]
+    assert check(t, "off").explain().startswith("gate: consolidation is off")
+
+
+@pytest.mark.skipif(not TRANSCRIPTS.is_dir(), reason="../shared/data/transcripts is absent")
+def test_real_transcripts_gate_decisions():
+    ocr = check(read_transcript(TRANSCRIPTS / "claude-code-deepseek-ocr.jsonl"))
+    assert ocr.fire and [(h.rule, h.turn, h.cue) for h in ocr.hits] == [("rule", 3, "only ever")]
+    slit = check(read_transcript(TRANSCRIPTS / "claude-code-charslit.jsonl"))
+    assert slit.fire and [(h.rule, h.turn, h.cue) for h in slit.hits] == [
+        ("correction", 3, "you misunderstand"), ("correction", 22, "you're confusing")]
+
+
+def test_cli_explain_prints_which_line_fired_which_rule(tmp_path, project):
+    path = tmp_path / "t.txt"
+    path.write_text("USER: Run the tests please.\nASSISTANT: Always use tabs.\nUSER: I prefer uv for packaging.\n",
+                    encoding="utf-8")
+    done = run_cli("consolidate", path, "--dry-run", "--explain", "--project", project)
+    assert done.returncode == 0, done.stderr
+    assert "turn 2 [preference] “I prefer” in: I prefer uv for packaging." in done.stdout
+    assert "Always use tabs" not in done.stdout.split("extractor:")[0]
+
+
+@pytest.mark.parametrize("sentence", [
+    "I like this approach.",
+    "I love how clean that is.",
+    "Rewrite this function using a loop instead of recursion.",
+    "The output must be a JSON file.",
+])
+def test_one_off_reactions_and_task_specs_do_not_fire(sentence):
+    assert rules_of(sentence) == set()
+
+
+def test_standing_instead_still_fires():
+    assert "correction" in rules_of("Use the logging module instead of print.")

@@ -1,0 +1,149 @@
+"""Transcript readers: what the person and the assistant said, nothing injected, bounded."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memdir.errors import InvalidInput
+from memdir.transcripts import (
+    ASSISTANT_LIMIT, TOTAL_LIMIT, USER_LIMIT, Turn, bound, read_transcript, strip_injected,
+)
+from tests.conftest import DATA
+
+TRANSCRIPTS = DATA / "transcripts"
+needs_data = pytest.mark.skipif(not TRANSCRIPTS.is_dir(), reason="../shared/data/transcripts is absent")
+
+
+def _line(**obj) -> str:
+    return json.dumps(obj)
+
+
+def _cc(*lines) -> str:
+    return "\n".join(lines) + "\n"
+
+
+def user(text, **kw):
+    return _line(type="user", timestamp="2026-11-25T10:00:00Z", sessionId="s1", cwd="/w/app",
+                 message={"role": "user", "content": text}, **kw)
+
+
+def assistant(msg_id, blocks, **kw):
+    return _line(type="assistant", timestamp="2026-11-25T10:00:05Z",
+                 message={"id": msg_id, "role": "assistant", "content": blocks}, **kw)
+
+
+def test_claude_code_groups_assistant_blocks_and_skips_what_the_person_did_not_say():
+    text = _cc(
+        user("Please use pytest for every new test."),
+        assistant("m1", [{"type": "thinking", "thinking": "SECRET THOUGHT"}]),
+        assistant("m1", [{"type": "text", "text": "Sure, pytest it is."}]),
+        assistant("m1", [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}]),
+        user([{"type": "tool_result", "tool_use_id": "t1", "content": '{"prefer": "Poetry"}'}]),
+        assistant("m1", [{"type": "text", "text": "Done."}]),
+        user("Stop hook feedback:\nplease commit", ),
+        user("meta words", isMeta=True),
+        user("side words", isSidechain=True),
+        user("compact words", isCompactSummary=True),
+        _line(type="summary", summary="Session title"),
+        _line(type="queue-operation", operation="enqueue"),
+        "this is not json",
+        "[1, 2]",
+        user("<system-reminder>injected reminder</system-reminder>And remember: deploys go through make release."),
+        user("<memory_context>\nold memory index\n</memory_context>"),
+    )
+    t = read_transcript(text)
+    assert t.format == "claude-code"
+    assert [(x.role, x.text) for x in t.turns] == [
+        ("user", "Please use pytest for every new test."),
+        ("assistant", "Sure, pytest it is.\nDone."),
+        ("user", "And remember: deploys go through make release."),
+    ]
+    assert t.malformed == 2
+    assert t.skipped == {"tool_result": 1, "harness": 1, "isMeta": 1, "isSidechain": 1, "isCompactSummary": 1,
+                         "summary": 1, "queue-operation": 1, "injected": 1}
+    assert t.session_id == "s1" and t.cwd == "/w/app"
+    assert t.turns[0].ts.isoformat() == "2026-11-25T10:00:00+00:00"
+    assert "SECRET THOUGHT" not in t.text() and "Poetry" not in t.text()
+
+
+def test_generic_message_list_and_object_with_messages():
+    messages = [
+        {"role": "system", "content": "You are helpful."},
+        {"role": "user", "content": [{"type": "text", "text": "I prefer tabs."}], "timestamp": "2026-11-20T08:00:00Z"},
+        {"role": "assistant", "content": "Noted."},
+        {"role": "tool", "content": "{\"x\": 1}"},
+        "garbage",
+    ]
+    for source in (messages, json.dumps(messages), json.dumps({"messages": messages}).encode()):
+        t = read_transcript(source)
+        assert t.format == "messages"
+        assert [(x.role, x.text) for x in t.turns] == [("user", "I prefer tabs."), ("assistant", "Noted.")]
+        assert t.turns[0].ts.isoformat() == "2026-11-20T08:00:00+00:00"
+        assert t.malformed == 1 and t.skipped == {"system": 1, "tool": 1}
+
+
+def test_plain_text_prefixes_and_continuation_lines(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("preamble\nUSER: first line\nsecond line\nASSISTANT: reply\nuser: again\n", encoding="utf-8")
+    t = read_transcript(path)
+    assert t.format == "text" and t.source == str(path)
+    assert [(x.role, x.text) for x in t.turns] == [("user", "first line\nsecond line"), ("assistant", "reply"),
+                                                  ("user", "again")]
+    assert t.skipped == {"no-prefix": 1}
+    assert read_transcript(str(path)).digest == t.digest
+
+
+def test_bounds_per_message_and_total_newest_kept():
+    turns = [Turn("user", "u" * 2500), Turn("assistant", "a" * 800)]
+    kept, dropped = bound(turns)
+    assert dropped == 0
+    assert kept[0].text == "u" * USER_LIMIT + "…" and kept[0].cut
+    assert kept[1].text == "a" * ASSISTANT_LIMIT + "…" and kept[1].cut
+    many = [Turn("user", f"{i:04d} " + "x" * 995) for i in range(40)]  # 40 lines of 1006 chars
+    kept, dropped = bound(many)
+    size = sum(len(t.line()) for t in kept) + 2 * (len(kept) - 1)
+    assert size <= TOTAL_LIMIT and len(kept) == 23 and dropped == 17
+    assert kept[-1].text.startswith("0039") and kept[0].text.startswith("0017")
+
+
+def test_strip_injected_and_unclosed_fence():
+    assert strip_injected("keep <memory_recall>x</memory_recall> this") == "keep  this"
+    assert strip_injected("keep <system-reminder>never closed") == "keep"
+    assert strip_injected("<command-name>/clear</command-name>") == ""
+
+
+def test_unsupported_values_raise_invalid_input(tmp_path):
+    with pytest.raises(InvalidInput):
+        read_transcript(42)
+    with pytest.raises(InvalidInput):
+        read_transcript("[not json")
+
+
+@needs_data
+def test_real_claude_code_transcripts():
+    ocr = read_transcript(TRANSCRIPTS / "claude-code-deepseek-ocr.jsonl")
+    users = [t.text for t in ocr.turns if t.role == "user"]
+    assert len(users) == 5
+    assert users[0] == "Create a folder deepseek-ocr and do everything else in that folder"
+    assert "Warmup" not in users  # a sidechain line
+    assert ocr.skipped["tool_result"] == 110 and ocr.skipped["isSidechain"] == 2
+    assert ocr.malformed == 0 and ocr.dropped == 0 and len(ocr.turns) == 37
+    assert all(len(t.text) <= ASSISTANT_LIMIT + 1 for t in ocr.turns if t.role == "assistant")
+
+    slit = read_transcript(TRANSCRIPTS / "claude-code-charslit.jsonl")
+    users = [t.text for t in slit.turns if t.role == "user"]
+    assert len(users) == 7
+    assert not any(u.startswith("Stop hook feedback") for u in users)
+    assert not any("continued from another machine" in u for u in users)
+    assert users[-1] == "test, just to see if this gets written to log. no need to answer"
+    assert slit.skipped["harness"] == 2 and slit.skipped["isMeta"] == 1
+
+
+def test_missing_transcript_file_is_an_error_not_an_empty_transcript(tmp_path):
+    with pytest.raises(InvalidInput, match="no such transcript file"):
+        read_transcript(str(tmp_path / "gone.jsonl"))
+    with pytest.raises(InvalidInput, match="cannot read transcript"):
+        read_transcript(tmp_path / "gone.jsonl")
+    assert read_transcript("USER: just text.txt").turns[0].text == "just text.txt"
