@@ -85,3 +85,12 @@ def test_serialize_is_valid_yaml_and_round_trips():
     assert "created: 2026-11-02T09:14:00Z\n" in text
     assert "description: 'on: yes # no'\n" in text
     assert parse(text, "db-port").record == rec
+
+
+def test_equal_times_are_not_written_as_yaml_aliases(mem):
+    mem.write("same-times", "created equals updated", "project", "b")
+    text = (mem.layer("project").path / "same-times.md").read_text()
+    assert "&id" not in text and "*id" not in text
+    created = next(l for l in text.splitlines() if l.startswith("created: "))
+    updated = next(l for l in text.splitlines() if l.startswith("updated: "))
+    assert created[len("created: "):] == updated[len("updated: "):]

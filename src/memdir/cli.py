@@ -436,4 +436,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run the canonical module, not this __main__ copy, so that extensions raising
+    # memdir.cli.UsageError are caught by the same class.
+    from memdir.cli import main as _main
+
+    sys.exit(_main())

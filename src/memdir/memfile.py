@@ -151,7 +151,8 @@ def parse_time(value: Any) -> datetime | None:
 
 
 class _Dumper(_DumperBase):
-    pass
+    def ignore_aliases(self, data):  # never `&id001`/`*id001`: equal times are written out twice
+        return True
 
 
 def _represent_time(dumper, value: datetime):

@@ -1,0 +1,106 @@
+"""`make demo`: memdir on a temporary home, as an agent would use it.
+
+1. An agent working in two projects (and learning about its user) writes
+   memories through the Python API.
+2. We look at what lands on disk: the files, MEMORY.md, `memdir list`.
+3. We print the context block injected into project A's system prompt and
+   check that project B's memories are not in it.
+4. A finished Claude Code session transcript is consolidated into memories.
+Nothing outside the temporary directory is touched.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from memdir import Memory
+
+
+def banner(text: str) -> None:
+    print(f"\n\033[1m== {text} ==\033[0m" if sys.stdout.isatty() else f"\n== {text} ==")
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory(prefix="memdir-demo-") as tmp:
+        base = Path(tmp)
+        home = base / "home"
+        shop, blog = base / "work" / "shop-api", base / "work" / "blog"
+        for root in (shop, blog):
+            (root / ".git").mkdir(parents=True)
+        os.environ["MEMDIR_HOME"] = str(home)
+
+        banner("1. An agent writes memories in two projects and the user layer")
+        agent_shop = Memory.open(home=home, project=shop)
+        agent_blog = Memory.open(home=home, project=blog)
+        writes = [
+            (agent_shop, dict(name="user-role", description="Backend developer; prefers Go and terse answers",
+                              type="user", scope="user",
+                              body="Ten years of Go. Wants short answers with code first.")),
+            (agent_shop, dict(name="indent-style", description="Use 4 spaces, never tabs, in Python",
+                              type="feedback", body="Use 4 spaces.\n\n**Why:** the team's linter rejects tabs.\n\n"
+                                                    "**How to apply:** every Python file in this repo.")),
+            (agent_shop, dict(name="db-port", description="Dev PostgreSQL listens on 5433, not 5432",
+                              type="project", pinned=True,
+                              body="Moved on 2026-11-02: 5432 is taken by the system cluster. "
+                                   "Connect with postgres://shop:hunter2@localhost:5433/shop.")),
+            (agent_shop, dict(name="release-freeze", description="Merge freeze from 2026-12-18 for the holiday release",
+                              type="project", body="Only fixes after 2026-12-18. See [[db-port]].")),
+            (agent_blog, dict(name="blog-deploy", description="Blog deploys from the gh-pages branch",
+                              type="project", body="Push to gh-pages; Netlify is no longer used.")),
+        ]
+        for agent, payload in writes:
+            result = agent.write(**payload)
+            note = f", {result.redactions} secret redacted" if result.redactions else ""
+            print(f"  {result.operation:8} {result.scope:7} {result.name}{note}")
+
+        banner("2. On disk: one Markdown file per memory, plus a derived MEMORY.md per layer")
+        for path in sorted(p for p in home.rglob("*") if p.is_file() and ".memdir" not in p.parts):
+            print(f"  {path.relative_to(home)}")
+        shop_layer = agent_shop.layer("project").path
+        print(f"\n  --- {shop_layer.relative_to(home)}/db-port.md ---")
+        print("  " + (shop_layer / "db-port.md").read_text().replace("\n", "\n  "))
+        print(f"  --- {shop_layer.relative_to(home)}/MEMORY.md ---")
+        print("  " + (shop_layer / "MEMORY.md").read_text().rstrip().replace("\n", "\n  "))
+
+        banner("`memdir list` in shop-api (the CLI is the human path)")
+        listing = subprocess.run([sys.executable, "-m", "memdir.cli", "--project", str(shop), "list"],
+                                 capture_output=True, text=True, env=dict(os.environ))
+        print("  " + listing.stdout.rstrip().replace("\n", "\n  "))
+
+        banner("3. The context block injected into shop-api's system prompt")
+        block = agent_shop.context()
+        print(block)
+        print(f"\n  {len(block.encode())} of {agent_shop.settings.context_max_bytes} bytes")
+        leaked = "gh-pages" in block
+        print(f"  blog's memory in shop-api's context? {'YES — isolation broken' if leaked else 'no (isolated)'}")
+        print(f"  blog's memory in blog's context?     {'yes' if 'gh-pages' in agent_blog.context() else 'NO'}")
+        if leaked:
+            return 1
+
+        banner("The user says a fact is wrong: forget it, and it cannot come back")
+        agent_shop.forget("release-freeze", reason="the freeze was cancelled")
+        try:
+            agent_shop.write("freeze", "Merge freeze from 2026-12-18 for the holiday release", "project",
+                             "Only fixes after 2026-12-18. See [[db-port]].")
+        except Exception as exc:  # TombstoneRefused
+            print(f"  refused: {exc}")
+        for version in agent_shop.history("release-freeze"):
+            print(f"  history v{version.version}: {version.action} by {version.actor} at {version.ts}")
+
+        banner("4. Consolidation: a real Claude Code session becomes memories")
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        try:
+            import demo_consolidate
+        except ImportError as exc:
+            print(f"  (consolidation demo unavailable: {exc})")
+        else:
+            demo_consolidate.run(base / "home-consolidate")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,7 @@
+"""``python -m memdir``: the same as the ``memdir`` command."""
+
+import sys
+
+from memdir.cli import main
+
+sys.exit(main())
