@@ -1,7 +1,6 @@
 """The write gateway: limits, redaction, flags, idempotence, read, prune, clear."""
 
 import os
-import subprocess
 from datetime import timedelta
 
 import pytest

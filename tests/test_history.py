@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from memdir import Memory, NotFound
+from memdir import NotFound
 from tests.conftest import run_cli
 
 

@@ -142,7 +142,7 @@ def test_list_is_paged(mem):
     assert lines[0] == "Memories 1–50 of 150:" and len(lines) == 52
     assert lines[-1] == "…100 more — call memory_list with offset=50"
     page = call_tool(mem, "memory_list", {"offset": 100, "limit": 500}).splitlines()  # limit clamped
-    assert page[0] == f"Memories 101–150 of 150:" and len(page) == 51
+    assert page[0] == "Memories 101–150 of 150:" and len(page) == 51
     assert MAX_LIST == 100
 
 

@@ -277,11 +277,12 @@ class LLMExtractor:
         text, finish = self.complete(build_messages(transcript, context))
         try:
             items = parse_reply(text)
-        except ModelError as exc:
+        except ModelError as parse_error:
+            error = parse_error
             if finish == "length":
-                exc = ModelError(f"the reply hit llm_max_tokens ({self.max_tokens}) and its JSON is incomplete")
-            exc.raw = text
-            raise exc from None
+                error = ModelError(f"the reply hit llm_max_tokens ({self.max_tokens}) and its JSON is incomplete")
+            error.raw = text
+            raise error from None
         proposals, invalid = read_proposals(items)
         return ExtractionResult(proposals, raw=text, model=self.model, invalid=invalid)
 

@@ -32,10 +32,10 @@ from .errors import (
     InvalidInput, LockTimeout, NotFound, Refused, StoreError, TombstoneRefused,
 )
 from .fsio import atomic_write, ensure_dir, read_bytes, unlink
-from .index import IndexBuilder, is_current, is_visible, next_change, ordered, render_index, whole_days
+from .index import IndexBuilder, is_current, is_visible, next_change, ordered, whole_days
 from .journal import Event, Journal, Tombstone, digest, find_tombstone, now_utc
 from .memfile import (
-    ORIGINS, TYPES, MalformedMemory, MemoryRecord, ParsedFile, format_time, parse, parse_time,
+    ORIGINS, TYPES, MalformedMemory, MemoryRecord, format_time, parse, parse_time,
     serialize,
 )
 from .names import normalize_name

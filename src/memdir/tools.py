@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
 
 from .errors import InvalidInput, MemdirError
 
