@@ -73,7 +73,7 @@ def bench_context(base: Path) -> None:
          target_ratio=3.0)
 
     env = dict(os.environ, MEMDIR_HOME=str(base / "home"))
-    cmd = [sys.executable, "-m", "memdir.cli", "--project", str(project), "context"]
+    cmd = [sys.executable, "-m", "memdir", "--project", str(project), "context"]
     bare = [sys.executable, "-c", "pass"]
     subprocess.run(cmd, env=env, check=True, capture_output=True)
     walls, bases = [], []

@@ -13,8 +13,6 @@ imports live inside their handlers, so ``memdir context`` stays fast.
 from __future__ import annotations
 
 import argparse
-import importlib
-import json
 import os
 import sys
 from pathlib import Path
@@ -45,6 +43,8 @@ def open_memory(args, actor: str = "human"):
 def emit(args, data, text: str | None = None) -> None:
     """Print ``data`` as JSON with ``--json``, else ``text``."""
     if getattr(args, "json", False):
+        import json
+
         sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
     elif text is not None:
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
@@ -283,7 +283,23 @@ def cmd_flag(args) -> int:
 # ---------------------------------------------------------------- parser
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+def _command_of(argv: list[str]) -> str | None:
+    """The subcommand named in ``argv`` (skipping global options), or None."""
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token in ("--home", "--project"):
+            skip = True
+        elif not token.startswith("-"):
+            return token
+    return None
+
+
+def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+    """The whole parser; with ``only``, just that core command (the hook-speed
+    path for ``memdir context`` skips building forty subparsers and importing
+    the adapters' command modules)."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     common.add_argument("--home", default=argparse.SUPPRESS, help="memdir home (default: MEMDIR_HOME, "
@@ -304,6 +320,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name, handler, help_text, **kw):
+        if only is not None and name != only:
+            return argparse.ArgumentParser(add_help=False)  # absorbs the options, registers nothing
         p = sub.add_parser(name, parents=[common], help=help_text, description=help_text, **kw)
         p.set_defaults(handler=handler)
         return p
@@ -396,6 +414,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         p.add_argument("name")
         scope_opt(p)
 
+    if only is not None:
+        return parser, common
+    import importlib
+
     for module_name in EXTENSIONS:
         try:
             module = importlib.import_module(module_name)
@@ -409,7 +431,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``memdir`` console script; returns the exit code."""
-    parser, _ = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser, _ = build_parser("context" if _command_of(argv) == "context" else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:

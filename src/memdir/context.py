@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 from .layout import INDEX_FILE, index_is_fresh
-from .redact import escape_fence_tags, neutralize_braces
+from .fence import escape_fence_tags, neutralize_braces
 
 OPEN = "<memory_context>"
 CLOSE = "</memory_context>"

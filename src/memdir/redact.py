@@ -6,14 +6,15 @@ plus two memdir adds: PEM/OpenSSH private-key blocks and the password part of
 connection URIs (``postgres://admin:pw@host`` keeps user and host). Each match
 becomes ``[REDACTED:<kind>]``.
 
-Tag escaping turns any ``memory_context``/``memory_recall`` tag (any case,
-spaces, attributes, newlines inside) into ``&lt;…&gt;`` so stored text can never
-open or close the fence the context is injected in.
+Fence-tag escaping lives in :mod:`memdir.fence` (the hot path needs it
+without these patterns); it is re-exported here.
 """
 
 from __future__ import annotations
 
 import re
+
+from .fence import escape_fence_tags, neutralize_braces  # noqa: F401  (re-export)
 
 _A = re.ASCII
 
@@ -47,7 +48,6 @@ _PATTERNS: tuple[tuple[str, re.Pattern], ...] = (
     ("phone", re.compile(r"\b1[3-9]\d{9}\b", _A)),
 )
 _ID_CARD = re.compile(r"\b\d{17}[\dXx]\b", _A)
-_FENCE_TAG = re.compile(r"<\s*/?\s*memory_(?:context|recall)[^>]*>", re.I)
 
 
 class Redaction:
@@ -90,16 +90,3 @@ def redact(text: str) -> Redaction:
 
     text = _ID_CARD.sub(id_replace, text)
     return Redaction(text, counts)
-
-
-def escape_fence_tags(text: str) -> str:
-    """Escape every ``memory_context``/``memory_recall`` tag as ``&lt;…&gt;``."""
-    return _FENCE_TAG.sub(lambda m: m.group(0).replace("<", "&lt;").replace(">", "&gt;"), text)
-
-
-def neutralize_braces(text: str) -> str:
-    """Break every ``{{`` into ``{ {`` until none is left (any run length),
-    so a harness's ``{{var}}`` templating cannot fire on stored text."""
-    while "{{" in text:
-        text = text.replace("{{", "{ {")
-    return text
