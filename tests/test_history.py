@@ -68,7 +68,7 @@ def test_hand_edit_then_write_keeps_the_hand_edit_as_its_own_version(mem):
     assert mem.history("edited")[-1].action == "external-delete"
 
 
-def test_as_of_before_and_after_a_correction(mem):
+def test_as_of_before_and_after_a_correction(mem, project):
     mem.write("deploy-day", "Deploys happen on Friday", "project", "b")
     import time
 
@@ -82,6 +82,10 @@ def test_as_of_before_and_after_a_correction(mem):
     after = mem.list().memories
     assert [m.description for m in before] == ["Deploys happen on Friday"]
     assert [m.description for m in after] == ["Deploys happen on Tuesday"]
+    from memdir.memfile import format_time
+
+    cli = run_cli("--project", project, "list", "--as-of", format_time(between), "--json")
+    assert [m["description"] for m in json.loads(cli.stdout)["memories"]] == ["Deploys happen on Friday"]
 
 
 def test_restore_of_unknown_and_of_a_deletion_version(mem):

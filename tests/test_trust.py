@@ -37,6 +37,9 @@ def test_forgotten_value_is_refused_everywhere_and_a_new_fact_is_not(mem, projec
     ok = mem.write("staging-host", "Staging host is staging-9.internal", "project", "Deploy to staging-9.")
     assert ok.operation == "created"  # control: the corrected fact is accepted
 
+    mem.write("other", "another fact v1", "project", "b")
+    mem.write("other", "another fact v2", "project", "b")
+    mem.restore("other", 1)  # restoring another memory leaves the tombstone alone
     mem.write("old", "old memory", "project", "b")
     mem.prune(1, dry_run=False)
     Memory.open(home=isolated_home, project=project).clear("user", confirm=True)
