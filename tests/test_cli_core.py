@@ -59,3 +59,38 @@ def test_help_answers_the_question():
         assert command in out.stdout
     sub = run_cli("write", "--help")
     assert "--body-file" in sub.stdout and "≤ 160" in sub.stdout
+
+
+def test_global_json_flag_and_input_errors(project, tmp_path):
+    out = run_cli("--json", "--project", project, "write", "x", "-d", "d", "-t", "project")
+    assert json.loads(out.stdout)["operation"] == "created"
+    listed = run_cli("--json", "--project", project, "list")
+    assert [m["name"] for m in json.loads(listed.stdout)["memories"]] == ["x"]
+    missing = run_cli("--project", project, "write", "y", "-d", "d", "-t", "project", "--body-file", tmp_path / "nope")
+    assert missing.returncode == 1 and "cannot read --body-file" in missing.stderr
+    import subprocess
+    import sys
+
+    bad = subprocess.run([sys.executable, "-m", "memdir", "--project", str(project), "write", "z", "-d", "d",
+                          "-t", "project"], input=b"\xff\xfe bad", capture_output=True)
+    assert bad.returncode == 1 and b"not valid UTF-8" in bad.stderr
+    zero = run_cli("--project", project, "context", "--max-bytes", "0")
+    assert zero.returncode == 2 and "at least 1" in zero.stderr
+    cut = run_cli("--project", project, "write", "long", "-d", "d", "-t", "project", "--body", "b" * 2100)
+    assert cut.stdout.strip() == "Memory created: long (project)"
+    assert "warning: body cut from 2100 to 2000 characters" in cut.stderr
+
+
+def test_a_deleted_working_directory_is_not_a_crash(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = ("import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]); "
+              "from memdir.cli import main; sys.exit(main(['list']))")
+    out = subprocess.run([sys.executable, "-c", script, str(gone)], capture_output=True, text=True,
+                         env=dict(os.environ))
+    assert out.returncode == 0 and "Traceback" not in out.stderr
+    assert out.stdout.strip() == "No memories yet."

@@ -140,3 +140,28 @@ def test_clear_needs_confirmation_and_empties_one_layer(mem):
     assert [m.name for m in mem.list().memories] == ["u1"]
     assert not (mem.layer("project").path / "MEMORY.md").exists()
     assert (mem.layer("user").path / "MEMORY.md").exists()
+
+
+def test_control_characters_and_name_folding(mem):
+    result = mem.write("Café Notes", "bell\x07 esc\x1b[31mRED", "project", "tab\tand\nnewline\x00")
+    assert result.name == "cafe-notes"
+    assert result.warnings == ("name 'Café Notes' was normalized to 'cafe-notes'",
+                               "2 control character(s) removed from the description",
+                               "1 control character(s) removed from the body")
+    record = mem.read("cafe-notes", count=False).record
+    assert (record.description, record.body) == ("bell esc[31mRED", "tab\tand\nnewline")
+    with pytest.raises(InvalidInput, match="not valid Unicode"):
+        mem.write("bad", "d", "project", "broken \udcff surrogate")
+
+
+def test_a_project_that_does_not_exist_is_refused(isolated_home, tmp_path):
+    from memdir import Memory, ScopeError
+
+    ghost = Memory.open(home=isolated_home, project=tmp_path / "no" / "such" / "dir")
+    with pytest.raises(ScopeError, match="does not exist"):
+        ghost.write("x", "d", "project", "b")
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    with pytest.raises(ScopeError, match="not a directory"):
+        Memory.open(home=isolated_home, project=a_file).write("x", "d", "project", "b")
+    assert ghost.write("u", "user fact", "user", "b", scope="user").operation == "created"  # control

@@ -51,7 +51,7 @@ def test_annotations_mark_reads_and_destructive_tools():
 def test_write_read_list_roundtrip(mem):
     out = mem.call_tool("memory_write", {"name": "DB Port", "description": "Dev DB listens on 5433",
                                          "type": "project", "body": "Moved on 2026-11-02. See [[dev-setup]]."})
-    assert out == "Memory created: db-port (project)"
+    assert out == "Memory created: db-port (project)\nwarning: name 'DB Port' was normalized to 'db-port'"
     mem.call_tool("memory_write", {"name": "dev-setup", "description": "How to set up dev", "type": "reference",
                                    "body": "docker compose up", "scope": "user"})
     read = mem.call_tool("memory_read", {"name": "db-port"})

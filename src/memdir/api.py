@@ -23,7 +23,7 @@ from typing import Any
 
 from . import context as context_mod
 from . import store
-from .errors import InvalidInput, NotFound, Refused, ScopeError
+from .errors import InvalidInput, LockTimeout, NotFound, Refused, ScopeError, StoreError
 from .index import is_current, is_stale, ordered, score
 from .journal import now_utc
 from .memfile import MemoryRecord, format_time, parse_time
@@ -159,7 +159,7 @@ class Memory:
         elif overrides:
             settings = settings.replace(**overrides)
         source = project if project not in (None, "") else os.environ.get("MEMDIR_PROJECT") or (
-            os.getcwd() if use_cwd else None)
+            _cwd() if use_cwd else None)
         root, error = None, None
         try:
             root = canonical_project_root(source) if source else None
@@ -217,7 +217,7 @@ class Memory:
             if entry is not None:
                 return layer, entry
         where = f"the {scope} layer" if scope else "any layer"
-        raise NotFound(f'memory not found: "{key}" in {where} — call memory_list to see available names')
+        raise NotFound(f'memory not found: "{key}" in {where} (list the names with memory_list or `memdir list`)')
 
     def _guard(self, target: store.Layer) -> list:
         stones = []
@@ -259,8 +259,11 @@ class Memory:
         and lists up to 3 ``[[linked]]`` memories. Raises :class:`NotFound`."""
         layer, entry = self._find(name, scope)
         if count:
-            store.touch(layer, entry.record.name, session=self.session, actor=self.actor)
-            entry = layer.scan().entries.get(entry.record.name, entry)
+            try:
+                store.touch(layer, entry.record.name, session=self.session, actor=self.actor)
+                entry = layer.scan().entries.get(entry.record.name, entry)
+            except (StoreError, LockTimeout):
+                pass  # counting a read is best-effort (seed §A8): a read-only home still reads
         linked = []
         for match in _LINK.finditer(entry.record.body):
             if len(linked) >= MAX_LINKS:
@@ -540,6 +543,14 @@ class Memory:
             "context_bytes": len(block.encode("utf-8")), "context_budget": self.settings.context_max_bytes,
             "search": _search_mode(self.settings),
         }
+
+
+def _cwd() -> str | None:
+    """The working directory, or None when it was deleted under us."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
 
 
 def _search_mode(settings: Settings) -> str:

@@ -17,7 +17,7 @@ import os
 import sys
 from pathlib import Path
 
-from .errors import MemdirError
+from .errors import InvalidInput, MemdirError
 
 EXTENSIONS = (
     "memdir.cli_search",
@@ -55,15 +55,18 @@ def _body(args) -> str:
         raise UsageError("give --body or --body-file, not both")
     if args.body is not None:
         return args.body
-    if args.body_file is not None:
-        if args.body_file == "-":
-            return sys.stdin.read()
+    if args.body_file is not None and args.body_file != "-":
         try:
             return Path(args.body_file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read --body-file {args.body_file}: {exc}") from None
-    if not sys.stdin.isatty():
-        return sys.stdin.read()
+        except UnicodeDecodeError:
+            raise InvalidInput(f"--body-file {args.body_file} is not valid UTF-8") from None
+        except OSError as exc:
+            raise InvalidInput(f"cannot read --body-file {args.body_file}: {exc.strerror or exc}") from None
+    if args.body_file == "-" or not sys.stdin.isatty():
+        try:
+            return sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidInput("the body on stdin is not valid UTF-8") from None
     return ""
 
 
@@ -91,9 +94,9 @@ def cmd_write(args) -> int:
     if result.redactions:
         text += f"\n{result.redactions} secret(s) redacted: " + ", ".join(
             f"{k}×{v}" for k, v in sorted(result.redaction_kinds.items()))
-    for warning in result.warnings:
-        text += f"\nwarning: {warning}"
     emit(args, data, text)
+    for warning in result.warnings:
+        print(f"memdir: warning: {warning}", file=sys.stderr)
     return 0
 
 
@@ -152,12 +155,14 @@ def cmd_context(args) -> int:
     from .settings import load_settings
     from .errors import ScopeError
 
+    if args.max_bytes is not None and args.max_bytes < 1:
+        raise UsageError("--max-bytes must be at least 1")
     home = resolve_home(args.home)
     settings = load_settings(home)
-    source = args.project or os.environ.get("MEMDIR_PROJECT") or os.getcwd()
     try:
+        source = args.project or os.environ.get("MEMDIR_PROJECT") or os.getcwd()
         root = canonical_project_root(source)
-    except ScopeError:
+    except (ScopeError, OSError):
         root = None
     block = session_block(home, root, settings, args.max_bytes)
     emit(args, {"context": block, "bytes": len(block.encode("utf-8"))}, block)
@@ -200,7 +205,7 @@ def cmd_doctor(args) -> int:
     lines.append(f"context: {status['context_bytes']} of {status['context_budget']} bytes")
     lines.append("ok" if not problems else f"{len(problems)} problem(s)")
     emit(args, {**status, "journal": checks, "problems": problems}, "\n".join(lines))
-    return 0
+    return 1 if problems else 0
 
 
 # ---------------------------------------------------------------- history and trust
@@ -301,7 +306,8 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, argp
     path for ``memdir context`` skips building forty subparsers and importing
     the adapters' command modules)."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                        help="print one JSON document on stdout")
     common.add_argument("--home", default=argparse.SUPPRESS, help="memdir home (default: MEMDIR_HOME, "
                         "$DSH_HOME/memory, or the platform data dir)")
     common.add_argument("--project", default=argparse.SUPPRESS,
@@ -377,7 +383,8 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, argp
     p.add_argument("--max-bytes", type=int, help="UTF-8 byte budget (default 4096)")
 
     add("status", cmd_status, "Show home, project, layers, search mode and context size.")
-    add("doctor", cmd_doctor, "Report malformed files, files read by the fallback, journal problems.")
+    add("doctor", cmd_doctor, "Report malformed files, files read by the fallback, journal problems "
+                              "(exit 1 when there is a problem).")
     p = add("verify", cmd_verify, "Check every layer's journal hash chain and version objects (exit 1 if bad).")
     p.add_argument("--repair", action="store_true",
                    help="first cut a torn last line (crash), journal hand edits and rebuild MEMORY.md")
@@ -437,9 +444,9 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    for name in ("home", "project"):
+    for name, default in (("home", None), ("project", None), ("json", False)):
         if not hasattr(args, name):
-            setattr(args, name, None)
+            setattr(args, name, default)
     if not getattr(args, "handler", None):
         parser.print_help(sys.stderr)
         return 2

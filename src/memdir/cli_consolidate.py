@@ -174,7 +174,15 @@ def find_transcripts(projects: Path, root: Path | None) -> list[tuple[Path, Path
     found = []
     if not projects.is_dir():
         return found
-    for path in sorted(projects.glob("*/*.jsonl"), key=lambda p: (p.stat().st_mtime, str(p))):
+    def modified(path):
+        try:
+            return path.stat().st_mtime
+        except OSError:  # a dangling link or a file gone meanwhile: skipped below
+            return -1.0
+
+    for path in sorted(projects.glob("*/*.jsonl"), key=lambda p: (modified(p), str(p))):
+        if modified(path) < 0:
+            continue
         cwd = transcript_cwd(path)
         if not cwd:
             continue

@@ -216,7 +216,8 @@ class Outcome:
 class ConsolidationReport:
     """The result of one run.
 
-    ``status``: off (mode off) | seen (this transcript was done before) |
+    ``status``: off (mode off) | empty (no readable message) | seen (this
+    transcript was done before) |
     gated (nothing durable) | ok (changes made) | noop (nothing to change) |
     partial (something skipped because a target changed or was locked; a rerun
     retries) | failed (the extractor failed; ``error`` says why) | dry-run.
@@ -259,6 +260,7 @@ class ConsolidationReport:
         messages = {
             "off": "consolidation is off (consolidation_mode = off); nothing done",
             "seen": "this transcript was consolidated before; nothing done",
+            "empty": "no message from the person or the assistant could be read; nothing done",
             "gated": "nothing durable was said; no extraction",
         }
         if self.status in messages:
@@ -598,6 +600,9 @@ def consolidate(mem, transcript, *, dry_run: bool = False, extractor=None, mode:
     report = ConsolidationReport("off", parsed.summary(), max_proposals=limit, dry_run=dry_run)
     if mode == "off":
         report.gate = gate_mod.check(parsed, "off")
+        return report
+    if not parsed.turns:
+        report.status = "empty"  # nothing readable (empty, binary, only tool output): no receipt
         return report
     if not force and not dry_run and seen(writer, parsed.digest):
         report.status = "seen"

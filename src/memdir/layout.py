@@ -17,8 +17,9 @@ STAMP_FILE = "index.stamp"
 def index_is_fresh(layer_dir: Path, now_ns: int) -> bool:
     """True when ``MEMORY.md`` of ``layer_dir`` still equals what a rebuild
     would write: no file added, removed or renamed since the last rebuild
-    (the stamp's mtime equals the directory's), and the stamped deadline (its
-    atime: the next day boundary or valid-time edge) not reached. Two stats.
+    (the stamp's mtime equals the directory's), ``MEMORY.md`` not edited since
+    (its mtime is not after the stamp's ctime), and the stamped deadline (its
+    atime: the next day boundary or valid-time edge) not reached. Three stats.
 
     A file edited in place keeps the directory's mtime; such an edit is picked
     up by the next memdir operation on the layer, which scans every file.
@@ -28,4 +29,13 @@ def index_is_fresh(layer_dir: Path, now_ns: int) -> bool:
         stamp = os.stat(os.path.join(layer_dir, META_DIR, STAMP_FILE))
     except OSError:
         return False
-    return stamp.st_mtime_ns == directory.st_mtime_ns and now_ns < stamp.st_atime_ns
+    if stamp.st_mtime_ns != directory.st_mtime_ns or now_ns >= stamp.st_atime_ns:
+        return False
+    try:
+        index = os.stat(os.path.join(layer_dir, INDEX_FILE))
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    # MEMORY.md edited in place after the rebuild (its mtime passes the stamp's ctime).
+    return index.st_mtime_ns <= stamp.st_ctime_ns

@@ -2,7 +2,8 @@
 
 Rules (seed-behaviour §A3, with DESIGN §3's fixes):
 
-* trim, lower-case, every run outside ``[a-z0-9]`` becomes one ``-``, strip
+* trim, fold accents (NFKD, combining marks dropped: ``Café`` → ``cafe``),
+  lower-case, every run outside ``[a-z0-9]`` becomes one ``-``, strip
   ``-`` at both ends, cut to 64 characters, strip a ``-`` the cut exposed (the
   seed threw there);
 * a name with no ASCII letter or digit (``中文记忆``) gets a stable slug
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from .errors import InvalidName
@@ -55,7 +57,9 @@ def normalize_name(raw: str) -> NormalizedName:
         raise InvalidName("memory name is empty")
     if _CONTROL.search(text):
         raise InvalidName(f"memory name must not contain control characters (got {raw!r})")
-    slug = _NON_SLUG.sub("-", text.lower()).strip("-")[:MAX_NAME_CHARS].strip("-")
+    # Accents fold to their base letter (Café → cafe) before the slug is cut.
+    folded = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    slug = _NON_SLUG.sub("-", folded.lower()).strip("-")[:MAX_NAME_CHARS].strip("-")
     title = None
     if not slug:
         # Nothing ASCII survives (an all-CJK name): derive a stable slug, keep the words.

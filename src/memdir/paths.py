@@ -72,8 +72,9 @@ def canonical_project_root(path: str | os.PathLike) -> Path:
     """Canonicalize a session directory into a project root.
 
     Resolves symlinks, then moves up to the top of the git work tree when there
-    is one. Raises :class:`ScopeError` when the result is ``/`` or ``$HOME``:
-    memdir refuses to treat a whole home directory as one project.
+    is one. Raises :class:`ScopeError` when the directory does not exist or
+    the result is ``/`` or ``$HOME``: memdir refuses to treat a whole home
+    directory as one project.
     """
     raw = str(path).strip() if path is not None else ""
     if not raw:
@@ -81,6 +82,11 @@ def canonical_project_root(path: str | os.PathLike) -> Path:
             "no project root is known; pass --project DIR or set MEMDIR_PROJECT"
         )
     root = Path(raw).expanduser().resolve()
+    if not root.is_dir():
+        raise ScopeError(
+            f"project directory {raw!r} " + ("is not a directory" if root.exists() else "does not exist")
+            + "; pass an existing directory with --project or MEMDIR_PROJECT"
+        )
     top = _git_top(root)
     if top is not None:
         root = top

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import time
 from contextlib import contextmanager
@@ -261,6 +262,8 @@ class Layer:
                 f"layer {self.path} is locked by another process (waited "
                 f"{self.settings.lock_timeout:g}s); try again"
             ) from None
+        except OSError as exc:  # read-only file system, permissions
+            raise StoreError(f"cannot lock {self.path}: {exc.strerror or exc}") from None
         try:
             yield
         finally:
@@ -494,6 +497,24 @@ def _cut(value: str, limit: int, label: str, warnings: list[str]) -> str:
     return value
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _printable(value: str, label: str, warnings: list[str]) -> str:
+    """Drop terminal control characters (ESC, BEL, NUL…; tab and newline stay)
+    so a memory cannot drive the terminal of the person reading it. Raises
+    :class:`InvalidInput` for text that is not valid Unicode (lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(f"{label} is not valid Unicode text (undecodable bytes?)") from None
+    value = value.replace("\r\n", "\n")
+    cleaned, count = _CONTROL.subn("", value)
+    if count:
+        warnings.append(f"{count} control character(s) removed from the {label}")
+    return cleaned
+
+
 def _sanitize(value: str, counts: dict) -> str:
     result = redact(value)
     for kind, count in result.counts.items():
@@ -521,9 +542,12 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
         raise InvalidInput("title must be a string")
     warnings: list[str] = []
     counts: dict[str, int] = {}
+    if normalized.name != name.strip() and normalized.title is None:
+        warnings.append(f"name {name!r} was normalized to {normalized.name!r}")
+    description, body = _printable(description, "description", warnings), _printable(body, "body", warnings)
     description = _sanitize(_cut(description.strip(), settings.limit_description, "description", warnings), counts)
     body = _sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts)
-    title = (title or "").strip() or normalized.title
+    title = _printable((title or "").strip(), "title", warnings) or normalized.title
     if title:
         title = _sanitize(_cut(title, settings.limit_title, "title", warnings), counts)
     return normalized.name, description, type, body, title or None, counts, warnings

@@ -339,7 +339,7 @@ def _looks_like_path(text: str) -> bool:
     """A one-line string naming a transcript file (a path with a separator and a known suffix)."""
     text = text.strip()
     return (len(text) < 4096 and "\n" not in text and not _PREFIX.match(text)
-            and bool(re.fullmatch(r"[^\n]*[/\\][^\n]*\.(?:jsonl|json|txt|log)", text)))
+            and bool(re.fullmatch(r"[^\n]*[/\\][^\n]*\.(?:jsonl|json|txt|log)|\S+\.(?:jsonl|json|txt|log)", text)))
 
 
 def _is_file(text: str) -> bool:
