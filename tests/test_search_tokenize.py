@@ -1,0 +1,49 @@
+"""The one tokenizer: identifiers, stemming, CJK, and query quoting."""
+
+from __future__ import annotations
+
+from memdir.tokenize import document_text, fts_query, query_terms, tokens
+
+
+def test_identifiers_kept_whole_and_split():
+    assert tokens("getUserById") == ["getuserbyid", "get", "user", "by", "id"]
+    assert tokens("parseHTMLResponse") == ["parsehtmlresponse", "pars", "html", "respons"]
+    assert tokens("sha256") == ["sha256", "sha", "256"]
+
+
+def test_snake_kebab_and_spaced_forms_meet():
+    snake, kebab, spaced = tokens("OPENAI_API_KEY"), tokens("openai-api-key"), tokens("openai api key")
+    assert snake == kebab == ["openaiapikey", "openai", "api", "key"]
+    assert spaced == ["openai", "api", "key"]
+    assert set(spaced) <= set(snake)
+
+
+def test_nfkc_casefold_and_stemming():
+    assert tokens("ＤＯＣＫＥＲ Running deployments") == ["docker", "run", "deploy"]
+    assert tokens("Straße") == tokens("STRASSE") == ["strass"]
+
+
+def test_cjk_runs_become_bigrams_and_single_characters():
+    assert tokens("雾凇词库") == ["雾凇", "凇词", "词库"]
+    assert tokens("しりとり") == ["しり", "りと", "とり"]
+    assert tokens("끝말잇기 한") == ["끝말", "말잇", "잇기", "한"]
+    assert tokens("docker部署") == ["docker", "部署"]
+
+
+def test_query_terms_drop_stopwords_unless_nothing_is_left():
+    assert query_terms("where is the user by id") == ["user", "id"]
+    assert query_terms("the who") == ["the", "who"]
+    assert query_terms("a a a b") == ["b"]
+
+
+def test_fts_query_quotes_every_term():
+    assert fts_query(["not", "or"]) == '"not" OR "or"'
+    for hostile in ('NOT', '"', '*', 'a OR b', '(', 'col:x', 'NEAR(a b)', '^x', 'a AND'):
+        expression = fts_query(query_terms(hostile))
+        for part in filter(None, expression.split(" OR ")):
+            assert part.startswith('"') and part.endswith('"') and '"' not in part[1:-1]
+
+
+def test_document_text_is_space_joined_tokens():
+    assert document_text("Dev DB: port 5433") == "dev db port 5433"
+    assert document_text("") == ""
