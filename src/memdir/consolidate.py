@@ -523,7 +523,7 @@ def _apply(writer, snap: _Snapshot, index: int, p: Proposal, dry_run: bool) -> O
     try:
         # Holding the layer lock across check and write makes the re-check and
         # the write one step (the lock is re-entrant for the gateway inside).
-        with layer._locked():
+        with layer.locked():
             current = layer.scan().entries
             if target is not None:
                 now = current.get(target)

@@ -248,7 +248,13 @@ class Layer:
     # ------------------------------------------------------------ locking
 
     @contextmanager
-    def _locked(self):
+    def locked(self):
+        """Hold the layer's cross-process lock (re-entrant in this process).
+
+        The gateway takes it for every mutation; a caller that must compare and
+        then write as one step (consolidation's compare-and-set) may hold it
+        across the gateway call. Raises :class:`LockTimeout`, :class:`StoreError`.
+        """
         from filelock import FileLock, Timeout  # late: only mutations need it
 
         ensure_dir(self.path)
@@ -274,7 +280,7 @@ class Layer:
         """The gateway's critical section; yields a :class:`_Tx` to apply changes through."""
         if actor not in ACTORS:
             raise InvalidInput(f"unknown actor {actor!r}")
-        with self._locked():
+        with self.locked():
             self._describe()
             self.journal.repair()
             scan = self.scan()
