@@ -106,12 +106,15 @@ def percentile(values: list[float], q: float) -> float:
 def evaluate(memories: list, samples: list, fixes: dict, mode: str) -> dict:
     per_cat: dict[int, dict[str, list[float]]] = {}
     latencies: list[float] = []
+    applied = 0
     for conv_index, (sample, mem) in enumerate(zip(samples, memories)):
         for qa_index, qa in enumerate(sample["qa"]):
             category = qa.get("category")
             if category not in CATEGORIES:
                 continue
-            evidence = evidence_names(fixes.get(f"locomo_{conv_index}_qa{qa_index}", qa.get("evidence")))
+            fixed = fixes.get(f"locomo_{conv_index}_qa{qa_index}")
+            applied += fixed is not None
+            evidence = evidence_names(fixed if fixed is not None else qa.get("evidence"))
             if not evidence:
                 continue
             started = time.perf_counter()
@@ -138,6 +141,7 @@ def evaluate(memories: list, samples: list, fixes: dict, mode: str) -> dict:
         "overall": summary(list(per_cat.values())),
         "per_category": {CATEGORIES[c]: summary([per_cat[c]]) for c in sorted(per_cat)},
         "latency_ms": {"p50": round(percentile(latencies, 0.5), 2), "p95": round(percentile(latencies, 0.95), 2)},
+        "audit_fixes_applied": applied,
     }
 
 

@@ -51,7 +51,7 @@ def test_locomo_benchmark_runs_on_a_tiny_conversation(tmp_path):
     # greyhound → D1:1 first; kayak (audit-corrected to D1:3, the caption) first; vase: D2:1 and D1:2 both in the top 5
     assert result["per_category"]["single-hop"]["R@1"] == 100.0
     assert result["per_category"]["temporal"]["R@5"] == 100.0
-    assert set(result["latency_ms"]) == {"p50", "p95"}
+    assert set(result["latency_ms"]) == {"p50", "p95"} and result["audit_fixes_applied"] == 1
 
 
 def test_locomo_benchmark_without_data_says_so(tmp_path):

