@@ -4,7 +4,7 @@ For each size (default 10,000 and 100,000 memories) a project layer is filled
 with memory files (Zipf-distributed English-like words, code identifiers and
 some CJK), then:
 
-* ``reindex_s``: ``memdir.search.reindex`` of the whole home (target ≤ 20 s for
+* ``reindex_s``: ``memdir.searchindex.reindex`` of the whole home (target ≤ 20 s for
   10,000);
 * ``p50_ms``/``p95_ms``: in-process ``Memory.search(query, k=5)`` in BM25 mode
   over 300 queries of 1–4 words, the per-query freshness check included
@@ -75,7 +75,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def run(size: int, queries: int, seed: int) -> dict:
     from memdir import Memory
-    from memdir.search import reindex
+    from memdir.searchindex import reindex
 
     rng = random.Random(seed)
     vocab = vocabulary(rng)

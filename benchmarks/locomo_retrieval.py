@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     sys.path.insert(0, str(REPO / "src"))
     from memdir import Memory, vectors
-    from memdir.search import prepare
+    from memdir.searchindex import prepare
 
     samples = json.loads(args.data.read_text(encoding="utf-8"))
     if args.conversations:

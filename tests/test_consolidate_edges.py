@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from memdir import InvalidInput, Memory
+from memdir import InvalidInput
 from tests.conftest import run_cli
 
 

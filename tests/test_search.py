@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from memdir import InvalidInput, Memory
-from memdir.search import RESULTS_MAX_BYTES, SNIPPET_CHARS, db_path, search_mode
+from memdir.search import RESULTS_MAX_BYTES, SNIPPET_CHARS, search_mode
+from memdir.searchindex import db_path
 
 
 @pytest.fixture
@@ -122,7 +123,7 @@ def test_index_is_derived(bm25, isolated_home):
     bm25.write("db-port", "Dev PostgreSQL listens on 5433", "project", "moved off 5432 on 2026-11-02")
     assert names(bm25.search("postgresql")) == ["db-port"]
     assert db_path(isolated_home).is_file()
-    from memdir.search import close_all
+    from memdir.searchindex import close_all
 
     close_all()
     for suffix in ("", "-wal", "-shm"):
@@ -236,7 +237,7 @@ def test_malformed_file_is_left_out_and_reported_elsewhere(bm25):
 
 def test_unusable_index_raises_store_error(bm25, isolated_home):
     from memdir import StoreError
-    from memdir.search import close_all
+    from memdir.searchindex import close_all
 
     bm25.write("one", "first memory", "project", "alpha")
     close_all()

@@ -8,7 +8,8 @@ import sqlite3
 import pytest
 
 from memdir import InvalidInput, Memory
-from memdir.search import RECALL_CLOSE, RECALL_OPEN, db_path
+from memdir.search import RECALL_CLOSE, RECALL_OPEN
+from memdir.searchindex import db_path
 
 from .conftest import run_cli
 

