@@ -59,6 +59,10 @@ def main() -> None:
             for i in range(200):
                 mem.write(f"{prefix}-{i:05d}", f"{prefix} memory number {i} about topic {i % 37}", "project",
                           f"Body {i}.", scope=scope)
+        # As installed: pip writes .pyc files; this environment may set PYTHONDONTWRITEBYTECODE.
+        import compileall
+
+        compileall.compile_dir(str(SRC / "memdir"), quiet=1)
         env = dict(os.environ, MEMDIR_HOME=str(home), PYTHONPATH=str(SRC), HOME=str(base))
         start_input = json.dumps({"session_id": "bench", "transcript_path": str(base / "t.jsonl"),
                                   "cwd": str(project), "hook_event_name": "SessionStart", "source": "startup"})

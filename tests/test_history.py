@@ -109,3 +109,29 @@ def test_torn_tail_is_repaired_without_losing_events(mem, project):
     assert [e["seq"] for e in events] == [1, 2, 3] and events[2]["name"] == "c"
     assert (journal.parent / "journal.torn").read_bytes().startswith(b'{"seq":3,"ts":"2026-')
     assert run_cli("--project", project, "verify").returncode == 0
+
+
+def test_large_layer_hand_edits_are_journaled_when_touched_or_within_the_interval(mem, monkeypatch):
+    import time as clock
+
+    from memdir import store
+
+    layer = mem.layer("project")
+    layer.path.mkdir(parents=True)
+    for i in range(store.SWEEP_ALWAYS_MAX + 20):
+        (layer.path / f"seed-{i:03d}.md").write_text(f"---\nname: seed-{i:03d}\ndescription: seed {i}\n---\n\nb\n")
+    monkeypatch.setattr(store, "SWEEP_INTERVAL", 0.5)
+    mem.write("first", "first write adopts the seeds", "project", "b")
+    mem.write("second", "a quick write", "project", "b")
+    edited = layer.path / "seed-001.md"
+    edited.write_text(edited.read_text().replace("seed 1\n", "seed 1 fixed by hand\n"))
+    mem.write("seed-001", "seed 1 rewritten by the agent", "project", "b")  # touches the edited file
+    assert [v.action for v in mem.history("seed-001")] == ["external-edit", "external-edit", "update"]
+    assert mem.history("seed-001")[1].description == "seed 1 fixed by hand"
+    other = layer.path / "seed-002.md"
+    other.write_text(other.read_text().replace("seed 2\n", "seed 2 edited\n"))
+    clock.sleep(0.6)
+    mem.write("third", "a write after the interval", "project", "b")
+    assert [v.description for v in mem.history("seed-002")] == ["seed 2", "seed 2 edited"]
+    index = (layer.path / "MEMORY.md").read_text()
+    assert "- [seed-002](seed-002.md) — seed 2 edited" in index and "seed 1 rewritten by the agent" in index

@@ -12,10 +12,8 @@ imports live inside their handlers, so ``memdir context`` stays fast.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from pathlib import Path
 
 from .errors import InvalidInput, MemdirError
 
@@ -56,6 +54,8 @@ def _body(args) -> str:
     if args.body is not None:
         return args.body
     if args.body_file is not None and args.body_file != "-":
+        from pathlib import Path
+
         try:
             return Path(args.body_file).read_text(encoding="utf-8")
         except UnicodeDecodeError:
@@ -288,6 +288,19 @@ def cmd_flag(args) -> int:
 # ---------------------------------------------------------------- parser
 
 
+class _Ignored:
+    """Stands in for the subparsers ``build_parser(only=…)`` does not build."""
+
+    def add_argument(self, *args, **kwargs):
+        return None
+
+    def set_defaults(self, **kwargs):
+        return None
+
+
+_IGNORED = _Ignored()
+
+
 def _command_of(argv: list[str]) -> str | None:
     """The subcommand named in ``argv`` (skipping global options), or None."""
     skip = False
@@ -301,10 +314,43 @@ def _command_of(argv: list[str]) -> str | None:
     return None
 
 
-def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
-    """The whole parser; with ``only``, just that core command (the hook-speed
-    path for ``memdir context`` skips building forty subparsers and importing
-    the adapters' command modules)."""
+def _fast_context_args(argv: list[str]):
+    """``memdir [--home H] [--project P] context [--max-bytes N] [--json]``
+    parsed without argparse (whose import alone costs more than the render),
+    or None for anything else — help, errors and every other command take
+    the full parser."""
+    import types
+
+    values = {"home": None, "project": None, "max_bytes": None, "json": False}
+    seen_command = False
+    tokens = iter(argv)
+    for token in tokens:
+        name, eq, inline = token.partition("=")
+        if token == "context" and not seen_command:
+            seen_command = True
+        elif token == "--json":
+            values["json"] = True
+        elif name in ("--home", "--project", "--max-bytes") and (name != "--max-bytes" or seen_command):
+            value = inline if eq else next(tokens, None)
+            if value is None or (not eq and value.startswith("-") and name != "--max-bytes"):
+                return None
+            if name == "--max-bytes":
+                try:
+                    value = int(value)
+                except ValueError:
+                    return None
+            values[name[2:].replace("-", "_")] = value
+        else:
+            return None
+    return types.SimpleNamespace(command="context", handler=cmd_context, **values) if seen_command else None
+
+
+def build_parser(only: str | None = None):
+    """The whole parser and its common options parser; with ``only``, just that
+    core command (skips building forty subparsers and importing the adapters'
+    command modules)."""
+    import argparse
+
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                         help="print one JSON document on stdout")
@@ -327,7 +373,7 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, argp
 
     def add(name, handler, help_text, **kw):
         if only is not None and name != only:
-            return argparse.ArgumentParser(add_help=False)  # absorbs the options, registers nothing
+            return _IGNORED  # absorbs the options, registers nothing
         p = sub.add_parser(name, parents=[common], help=help_text, description=help_text, **kw)
         p.set_defaults(handler=handler)
         return p
@@ -439,16 +485,19 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, argp
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``memdir`` console script; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser, _ = build_parser("context" if _command_of(argv) == "context" else None)
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
+    args = _fast_context_args(argv)
+    parser = None
+    if args is None:
+        parser, _ = build_parser("context" if _command_of(argv) == "context" else None)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:
+            return int(exc.code or 0)
     for name, default in (("home", None), ("project", None), ("json", False)):
         if not hasattr(args, name):
             setattr(args, name, default)
     if not getattr(args, "handler", None):
-        parser.print_help(sys.stderr)
+        build_parser()[0].print_help(sys.stderr)
         return 2
     try:
         return int(args.handler(args) or 0)

@@ -157,32 +157,54 @@ class IndexBuilder:
         self._deadline = next_change(records.values(), now, self.stale_after_days)
         self._built = True
 
+    @property
+    def built(self) -> bool:
+        """True once a full render has been done (so :meth:`render_changed` may be used)."""
+        return self._built
+
     def render(self, records: dict[str, MemoryRecord], now: datetime) -> str:
         """The ``MEMORY.md`` text for ``records`` (name → record) at ``now``."""
-        import bisect
-
         if not self._built or (self._deadline is not None and now >= self._deadline):
             self._rebuild(records, now)
-        else:
-            old = self._records
-            changed = [n for n, r in records.items() if old.get(n) is not r]
-            removed = [n for n in old if n not in records]
-            for name in (*changed, *removed):
-                key = self._keys.pop(name, None)
-                if key is not None:
-                    del self._order[bisect.bisect_left(self._order, key)]
-                    del self._lines[name]
-            for name in changed:
-                record = records[name]
-                key = self._key(record, now)
-                if key is not None:
-                    self._keys[name] = key
-                    self._lines[name] = index_line(record)
-                    bisect.insort(self._order, key)
-                moment = next_change([record], now, self.stale_after_days)
-                if moment is not None and (self._deadline is None or moment < self._deadline):
-                    self._deadline = moment
-            self._records = dict(records)
+            return self._text()
+        old = self._records
+        changes = {n: r for n, r in records.items() if old.get(n) is not r}
+        changes.update((n, None) for n in old.keys() - records.keys())
+        return self.render_changed(changes, now)
+
+    def render_changed(self, changes: dict[str, MemoryRecord | None], now: datetime) -> str:
+        """The text after only ``changes`` (name → new record, None = gone)
+        since the last render; the other records are the ones last seen."""
+        import bisect
+
+        records = self._records
+        for name, record in changes.items():
+            if record is None:
+                records.pop(name, None)
+            else:
+                records[name] = record
+        if not self._built or (self._deadline is not None and now >= self._deadline):
+            self._rebuild(records, now)
+            return self._text()
+        for name in changes:
+            key = self._keys.pop(name, None)
+            if key is not None:
+                del self._order[bisect.bisect_left(self._order, key)]
+                del self._lines[name]
+        for name, record in changes.items():
+            if record is None:
+                continue
+            key = self._key(record, now)
+            if key is not None:
+                self._keys[name] = key
+                self._lines[name] = index_line(record)
+                bisect.insort(self._order, key)
+            moment = next_change([record], now, self.stale_after_days)
+            if moment is not None and (self._deadline is None or moment < self._deadline):
+                self._deadline = moment
+        return self._text()
+
+    def _text(self) -> str:
         if not self._order:
             return ""
         lines = self._lines

@@ -46,6 +46,10 @@ from .settings import Settings
 from .layout import INDEX_FILE, META_DIR, STAMP_FILE, index_is_fresh
 ACTORS = ORIGINS  # who calls the gateway: human | agent | extracted | import
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
+# A layer this large skips the per-file hand-edit sweep between its own back-to-back
+# writes for at most SWEEP_INTERVAL seconds (one stat per file is the floor of a write).
+SWEEP_ALWAYS_MAX = 500
+SWEEP_INTERVAL = 2.0
 
 
 # ---------------------------------------------------------------- results
@@ -138,6 +142,8 @@ class Layer:
         self.journal = Journal(self.meta)
         self._cache: dict[str, _CacheItem] = {}
         self._last_scan: tuple[int | None, _Scan] | None = None
+        self._synced_journal: tuple[int, int] | None = None  # journal (size, mtime) after our last transaction
+        self._swept_at = float("-inf")
         self._index = IndexBuilder(settings.stale_after_days)
         self._index_written: tuple | None = None  # (text, size, mtime_ns, inode) of our last MEMORY.md
         self._lock = None
@@ -209,6 +215,7 @@ class Layer:
         self._cache = fresh
         scan = _Scan(entries, malformed)
         self._last_scan = (directory_mtime, scan)
+        self._swept_at = time.monotonic()
         return scan
 
     def _load(self, path: Path, key: tuple[int, int, int]) -> _CacheItem | None:
@@ -283,18 +290,41 @@ class Layer:
         with self.locked():
             self._describe()
             self.journal.repair()
-            scan = self.scan()
-            tx = _Tx(self, scan, actor, session)
-            tx.sync_external()
+            quick = self._quick_scan()
+            tx = _Tx(self, quick or self.scan(), actor, session, full=quick is None)
+            if tx.full:
+                tx.sync_external()
             yield tx
             if tx.reindex:
-                self._write_index(tx.scan.entries.values())
+                self._write_index(tx.scan.entries, None if tx.full else tx.touched)
             elif tx.changed:
-                self._stamp(tx.scan.entries.values())
+                self._stamp(tx.scan.entries.values(), self._index.deadline if self._index.built else False)
             try:  # the scan now reflects every change this transaction made
                 self._last_scan = (os.stat(self.path).st_mtime_ns, tx.scan)
+                self._synced_journal = self.journal._stat_key()
             except OSError:
-                self._last_scan = None
+                self._last_scan = self._synced_journal = None
+
+    def _quick_scan(self) -> _Scan | None:
+        """The last transaction's scan, when it may stand in for a full sweep:
+        a large layer (> :data:`SWEEP_ALWAYS_MAX` files), swept less than
+        :data:`SWEEP_INTERVAL` s ago, with no file added, removed or renamed
+        and no event journaled by anyone else since. An in-place hand edit is
+        then journaled at the next sweep (within the interval) — or at once
+        when this transaction touches that file (:meth:`_Tx.fresh`)."""
+        last = self._last_scan
+        if (last is None or last[0] is None or self._synced_journal is None
+                or len(last[1].entries) <= SWEEP_ALWAYS_MAX
+                or time.monotonic() - self._swept_at > SWEEP_INTERVAL):
+            return None
+        try:
+            if os.stat(self.path).st_mtime_ns != last[0]:
+                return None
+        except OSError:
+            return None
+        if self.journal._stat_key() != self._synced_journal:
+            return None
+        return last[1]
 
     def _describe(self) -> None:
         path = self.meta / "layer.json"
@@ -304,10 +334,13 @@ class Layer:
 
     # ------------------------------------------------------------ the index
 
-    def _write_index(self, entries) -> None:
+    def _write_index(self, entries: dict, touched: set | None = None) -> None:
         now = now_utc()
-        records = {e.record.name: e.record for e in entries}
-        text = self._index.render(records, now)
+        if touched is None or not self._index.built:
+            text = self._index.render({n: e.record for n, e in entries.items()}, now)
+        else:
+            text = self._index.render_changed(
+                {n: (entries[n].record if n in entries else None) for n in touched}, now)
         target = self.path / INDEX_FILE
         if text:
             try:
@@ -322,7 +355,7 @@ class Layer:
         else:
             unlink(target)
             self._index_written = None
-        self._stamp(entries, self._index.deadline, now)
+        self._stamp(entries.values(), self._index.deadline, now)
 
     def _stamp(self, entries, deadline=False, now=None) -> None:
         now = now or now_utc()
@@ -342,6 +375,7 @@ class Layer:
     def refresh_index(self) -> None:
         """Rebuild ``MEMORY.md`` from the files (journaling hand edits first)."""
         with self._transaction("human") as tx:
+            tx.require_full()
             tx.reindex = True
 
     def index_text(self) -> str:
@@ -408,14 +442,42 @@ class Layer:
 class _Tx:
     """Changes applied inside one lock window of one layer."""
 
-    def __init__(self, layer: Layer, scan: _Scan, actor: str, session: str | None):
+    def __init__(self, layer: Layer, scan: _Scan, actor: str, session: str | None, full: bool = True):
         self.layer = layer
         self.scan = scan
         self.actor = actor
         self.session = session
+        self.full = full  # False: the last transaction's scan stands in (see Layer._quick_scan)
         self.changed = False
         self.reindex = False
+        self.touched: set[str] = set()
         self.events: list[Event] = []
+
+    def fresh(self, name: str) -> Entry | None:
+        """The entry of ``name`` as it is on disk now. After a full sweep that is
+        the scan's; otherwise the file is stat'ed and, if it changed in place,
+        re-read and its hand edit journaled first."""
+        entry = self.scan.entries.get(name)
+        if self.full or entry is None:
+            return entry
+        layer = self.layer
+        try:
+            st = os.stat(entry.path, follow_symlinks=False)
+        except FileNotFoundError:
+            st = None
+        cached = layer._cache.get(entry.path.name)
+        if st is not None and cached is not None and cached.key == (st.st_size, st.st_mtime_ns, st.st_ino):
+            return entry
+        self.require_full()  # it changed under us: do the whole sweep now
+        return self.scan.entries.get(name)
+
+    def require_full(self) -> None:
+        """Sweep every file and journal hand edits now (for operations over the whole layer)."""
+        if self.full:
+            return
+        self.scan = self.layer.scan()
+        self.full = True
+        self.sync_external()
 
     # ------------------------------------------------------------ primitives
 
@@ -473,6 +535,7 @@ class _Tx:
         event = layer.journal.append(self.actor, action, name, before, after, reason=reason,
                                      session=self.session, data=data)
         self.events.append(event)
+        self.touched.add(name)
         self.changed = True
         self.reindex = self.reindex or reindex
         return event
@@ -594,7 +657,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
     if old_name == name:
         raise InvalidInput("a memory cannot supersede itself")
     with layer._transaction(actor, session) as tx:
-        existing = tx.scan.entries.get(name)
+        existing = tx.fresh(name)
         if expect_digest is not False and (existing.digest if existing else None) != expect_digest:
             raise Conflict(f"memory {name!r} changed since it was read; re-read it and try again")
         tx.check_tombstones(description, body, name, list(guard))
@@ -631,7 +694,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
                                tuple(warnings), old.status, old.pinned, existing.digest)
         old_entry = None
         if old_name:
-            old_entry = tx.scan.entries.get(old_name)
+            old_entry = tx.fresh(old_name)
             if old_entry is None:
                 raise NotFound(f"cannot supersede {old_name!r}: no such memory in the {layer.scope} layer")
         event = tx.apply(name, record, action or ("update" if old else "create"), reason=reason)
@@ -652,7 +715,7 @@ def touch(layer: Layer, name: str, session: str | None = None, actor: str = "age
     from .index import is_stale
 
     with layer._transaction(actor, session) as tx:
-        entry = tx.scan.entries.get(name)
+        entry = tx.fresh(name)
         if entry is None:
             return
         was_stale = is_stale(entry.record, layer.settings.stale_after_days, now_utc())
@@ -666,7 +729,7 @@ def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
     be written again until a person lifts the tombstone. Raises :class:`NotFound`."""
     key = normalize_name(name).name
     with layer._transaction(actor, session) as tx:
-        entry = tx.scan.entries.get(key)
+        entry = tx.fresh(key)
         if entry is None:
             raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer — call memory_list to see names')
         stone = None
@@ -709,7 +772,7 @@ def prune(layer: Layer, older_than_days: int, *, actor: str, session: str | None
         return done
     with layer._transaction(actor, session) as tx:
         for candidate in candidates:
-            entry = tx.scan.entries.get(candidate.name)
+            entry = tx.fresh(candidate.name)
             if entry is None or entry.record.pinned:
                 continue  # changed since the dry run: leave it
             tx.apply(candidate.name, None, "prune", reason=f"older than {older_than_days} days")
@@ -724,6 +787,7 @@ def clear(layer: Layer, *, actor: str, session: str | None = None) -> int:
         return 0
     count = 0
     with layer._transaction(actor, session) as tx:
+        tx.require_full()
         for name in sorted(tx.scan.entries):
             tx.apply(name, None, "clear", reason="clear")
             count += 1
@@ -748,7 +812,7 @@ def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
     raw = data if clean == record else None
     with layer._transaction(actor, session) as tx:
         tx.check_tombstones(clean.description, clean.body, key, list(guard))
-        existing = tx.scan.entries.get(key)
+        existing = tx.fresh(key)
         if existing is not None and existing.digest == digest(data):
             return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
                                digest=existing.digest)
@@ -771,7 +835,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
     key = normalize_name(name).name
     with layer._transaction(actor, session) as tx:
-        entry = tx.scan.entries.get(key)
+        entry = tx.fresh(key)
         if entry is None:
             raise NotFound(f"no candidate called {key!r}; see `memdir review`")
         record = entry.record
@@ -785,8 +849,9 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         extra = dict(record.extra)
         target = extra.pop("candidate_for", None)
         now = now_utc().replace(microsecond=0)
-        if target and target in tx.scan.entries:
-            old = tx.scan.entries[target].record
+        target_entry = tx.fresh(target) if target else None
+        if target_entry is not None:
+            old = target_entry.record
             merged = old.with_(description=record.description, body=record.body, type=record.type,
                                title=record.title or old.title, updated=now, origin="human",
                                status="active")
@@ -806,7 +871,7 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
         raise InvalidInput(f"unknown flag {flag!r}")
     key = normalize_name(name).name
     with layer._transaction(actor, session) as tx:
-        entry = tx.scan.entries.get(key)
+        entry = tx.fresh(key)
         if entry is None:
             raise NotFound(f"memory not found: {key!r}")
         if getattr(entry.record, flag) == value:
