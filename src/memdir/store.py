@@ -1,77 +1,34 @@
-"""The write gateway: one layer directory and every change made to it (DESIGN §1.2).
+"""The write gateway: every validated operation on memories (DESIGN §1.2).
 
 Every writer — agent tool, MCP, CLI, panel, consolidation, importer, restore —
-ends in :meth:`Layer._apply`, and only inside :meth:`Layer._transaction`, which
-holds the layer's cross-process lock (``filelock``: an OS lock a killed holder
-releases). Inside the lock, in order: repair a torn journal tail, scan the
-files, journal hand edits made since the last event (``external-edit`` /
-``external-delete``), apply the change (sanitized, tombstone-checked, limited,
-written atomically, its bytes kept in ``objects/``, journaled), rebuild
-``MEMORY.md`` and stamp it.
-
-The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md``
-without parsing anything: its mtime equals the layer directory's mtime after
-the rebuild (any file added, removed or renamed behind memdir's back moves the
-directory's mtime), and its atime holds the next moment the index text could
-change (a day boundary, a valid-time edge). See :func:`index_is_fresh`.
+calls one of these functions. Each validates and sanitizes its input (limits,
+secret redaction, fence tags, control characters), then runs inside one
+:meth:`~memdir.layer.Layer.transaction` of the layer (the lock, the hand-edit
+sweep, the journal, the index), checks tombstones there and changes files only
+through :meth:`~memdir.layer.Transaction.apply`. There is no other path.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import stat
-import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from pathlib import Path
-from typing import Iterator
+from datetime import datetime
 
-from .errors import (
-    InvalidInput, LockTimeout, NotFound, Refused, StoreError, TombstoneRefused,
+from .errors import Conflict, InvalidInput, NotFound, Refused
+from .index import is_current, is_visible, ordered, whole_days
+from .journal import Event, Tombstone, digest, now_utc
+from .layer import (  # noqa: F401  (the layer's names are part of the gateway's surface)
+    ACTORS, SWEEP_ALWAYS_MAX, SWEEP_INTERVAL, Entry, HistoryEntry, Layer, Malformed, Transaction, index_is_fresh,
 )
-from .fsio import atomic_write, ensure_dir, read_bytes, unlink
-from .index import IndexBuilder, is_current, is_visible, next_change, ordered, whole_days
-from .journal import Event, Journal, Tombstone, digest, find_tombstone, now_utc
-from .memfile import (
-    ORIGINS, TYPES, MalformedMemory, MemoryRecord, format_time, parse, parse_time,
-    serialize,
-)
+from .memfile import TYPES, MalformedMemory, MemoryRecord, format_time, parse
 from .names import normalize_name
 from .redact import escape_fence_tags, redact
 from .settings import Settings
 
-from .layout import INDEX_FILE, META_DIR, STAMP_FILE, index_is_fresh
-ACTORS = ORIGINS  # who calls the gateway: human | agent | extracted | import
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
-# A layer this large skips the per-file hand-edit sweep between its own back-to-back
-# writes for at most SWEEP_INTERVAL seconds (one stat per file is the floor of a write).
-SWEEP_ALWAYS_MAX = 500
-SWEEP_INTERVAL = 2.0
 
 
 # ---------------------------------------------------------------- results
-
-
-@dataclass(frozen=True)
-class Malformed:
-    """A file in a layer that is not a readable memory."""
-
-    path: str
-    error: str
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A memory as found on disk: its record, file, digest and how it parsed."""
-
-    record: MemoryRecord
-    path: Path
-    digest: str
-    fallback: bool = False
-    no_frontmatter: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,472 +45,6 @@ class WriteResult:
     status: str = "active"
     pinned: bool = False
     digest: str | None = None
-
-
-@dataclass(frozen=True)
-class HistoryEntry:
-    """One content version of a memory (``digest`` None for a deletion)."""
-
-    version: int
-    seq: int
-    ts: str
-    actor: str
-    action: str
-    digest: str | None
-    description: str | None
-    reason: str | None
-
-
-@dataclass
-class _Scan:
-    entries: dict[str, Entry]
-    malformed: list[Malformed]
-
-
-@dataclass
-class _CacheItem:
-    key: tuple[int, int, int]
-    digest: str
-    entry: Entry | None
-    error: str | None
-
-
-def _stat_key(st: os.stat_result) -> tuple[int, int, int]:
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
-
-
-# ---------------------------------------------------------------- the layer
-
-
-class Layer:
-    """One layer directory (``_user`` or ``projects/<key>``) and its gateway.
-
-    ``scope`` is ``"user"`` or ``"project"``; ``root`` the project root a
-    project layer belongs to (recorded in ``.memdir/layer.json``). Reading
-    methods take no lock; every mutation goes through :meth:`_transaction`.
-    """
-
-    def __init__(self, path: Path, scope: str, settings: Settings, root: Path | None = None):
-        self.path = Path(path)
-        self.scope = scope
-        self.settings = settings
-        self.root = root
-        self.meta = self.path / META_DIR
-        self.journal = Journal(self.meta)
-        self._cache: dict[str, _CacheItem] = {}
-        self._last_scan: tuple[int | None, _Scan] | None = None
-        self._synced_journal: tuple[int, int] | None = None  # journal (size, mtime) after our last transaction
-        self._swept_at = float("-inf")
-        self._index = IndexBuilder(settings.stale_after_days)
-        self._index_written: tuple | None = None  # (text, size, mtime_ns, inode) of our last MEMORY.md
-        self._lock = None
-
-    def __repr__(self) -> str:
-        return f"Layer({self.scope!r}, {str(self.path)!r})"
-
-    # ------------------------------------------------------------ scanning
-
-    def scan(self) -> _Scan:
-        """Every memory of the layer by name, plus the files that are not
-        memories. Re-parses only files whose size/mtime/inode changed; costs
-        one ``lstat`` per file otherwise (this loop is the floor of a write's
-        cost on a large layer, so it is kept tight).
-
-        Skipped: dot-files (temp files, ``.memdir``), non-``.md`` files,
-        ``MEMORY.md``, symlinks and anything but regular files.
-        """
-        entries: dict[str, Entry] = {}
-        malformed: list[Malformed] = []
-        cache = self._cache
-        fresh: dict[str, _CacheItem] = {}
-        try:
-            directory_mtime = os.stat(self.path).st_mtime_ns
-            listing = os.scandir(self.path)
-        except FileNotFoundError:
-            self._cache = {}
-            scan = _Scan(entries, malformed)
-            self._last_scan = (None, scan)
-            return scan
-        except OSError as exc:
-            raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
-        is_regular = stat.S_ISREG
-        with listing:
-            for item in listing:
-                filename = item.name
-                if filename[0] == "." or not filename.endswith(".md") or (
-                        len(filename) == 9 and filename.upper() == "MEMORY.MD"):
-                    continue
-                try:
-                    st = item.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                if not is_regular(st.st_mode):
-                    continue
-                key = (st.st_size, st.st_mtime_ns, st.st_ino)
-                cached = cache.get(filename)
-                if cached is None or cached.key != key:
-                    cached = self._load(Path(item.path), key)
-                    if cached is None:
-                        continue
-                fresh[filename] = cached
-                entry = cached.entry
-                if entry is None:
-                    malformed.append(Malformed(item.path, cached.error or "unreadable"))
-                    continue
-                name = entry.record.name
-                other = entries.get(name)
-                if other is not None:
-                    # Two files normalize to one name: the file already named so wins,
-                    # else the smaller file name (directory order is arbitrary).
-                    other_name = other.path.name
-                    wins = filename == name + ".md" or (other_name != name + ".md" and filename < other_name)
-                    loser, winner = (other, filename) if wins else (entry, other_name)
-                    malformed.append(Malformed(str(loser.path), f"duplicate of {winner} (same name {name!r})"))
-                    if not wins:
-                        continue
-                entries[name] = entry
-        self._cache = fresh
-        scan = _Scan(entries, malformed)
-        self._last_scan = (directory_mtime, scan)
-        self._swept_at = time.monotonic()
-        return scan
-
-    def _load(self, path: Path, key: tuple[int, int, int]) -> _CacheItem | None:
-        data = read_bytes(path)
-        if data is None:
-            return None
-        try:
-            parsed = parse(data.decode("utf-8"), path.name[:-3])
-        except UnicodeDecodeError:
-            return _CacheItem(key, digest(data), None, "file is not valid UTF-8")
-        except MalformedMemory as exc:
-            return _CacheItem(key, digest(data), None, str(exc))
-        entry = Entry(parsed.record, path, digest(data), parsed.fallback, parsed.no_frontmatter)
-        return _CacheItem(key, entry.digest, entry, None)
-
-    def lookup(self, name: str) -> Entry | None:
-        """Which memory is called ``name`` (already normalized), from the last
-        scan while no file was added, removed or renamed since; for deciding
-        where a memory lives, not for reading its current text."""
-        last = getattr(self, "_last_scan", None)
-        if last is not None and last[0] is not None:
-            try:
-                if os.stat(self.path).st_mtime_ns == last[0]:
-                    return last[1].entries.get(name)
-            except OSError:
-                return None
-        return self.scan().entries.get(name)
-
-    def get(self, name: str) -> Entry | None:
-        """The memory called ``name`` (normalized first), or None."""
-        return self.scan().entries.get(normalize_name(name).name)
-
-    def tombstones(self) -> list[Tombstone]:
-        """Tombstones in force in this layer."""
-        return self.journal.tombstones()
-
-    # ------------------------------------------------------------ locking
-
-    @contextmanager
-    def locked(self):
-        """Hold the layer's cross-process lock (re-entrant in this process).
-
-        The gateway takes it for every mutation; a caller that must compare and
-        then write as one step (consolidation's compare-and-set) may hold it
-        across the gateway call. Raises :class:`LockTimeout`, :class:`StoreError`.
-        """
-        from filelock import FileLock, Timeout  # late: only mutations need it
-
-        ensure_dir(self.path)
-        ensure_dir(self.meta)
-        if self._lock is None:
-            self._lock = FileLock(str(self.meta / "lock"), timeout=self.settings.lock_timeout)
-        try:
-            self._lock.acquire()
-        except Timeout:
-            raise LockTimeout(
-                f"layer {self.path} is locked by another process (waited "
-                f"{self.settings.lock_timeout:g}s); try again"
-            ) from None
-        except OSError as exc:  # read-only file system, permissions
-            raise StoreError(f"cannot lock {self.path}: {exc.strerror or exc}") from None
-        try:
-            yield
-        finally:
-            self._lock.release()
-
-    @contextmanager
-    def _transaction(self, actor: str, session: str | None = None) -> Iterator["_Tx"]:
-        """The gateway's critical section; yields a :class:`_Tx` to apply changes through."""
-        if actor not in ACTORS:
-            raise InvalidInput(f"unknown actor {actor!r}")
-        with self.locked():
-            self._describe()
-            self.journal.repair()
-            quick = self._quick_scan()
-            tx = _Tx(self, quick or self.scan(), actor, session, full=quick is None)
-            if tx.full:
-                tx.sync_external()
-            yield tx
-            if tx.reindex:
-                self._write_index(tx.scan.entries, None if tx.full else tx.touched)
-            elif tx.changed:
-                self._stamp(tx.scan.entries.values(), self._index.deadline if self._index.built else False)
-            try:  # the scan now reflects every change this transaction made
-                self._last_scan = (os.stat(self.path).st_mtime_ns, tx.scan)
-                self._synced_journal = self.journal._stat_key()
-            except OSError:
-                self._last_scan = self._synced_journal = None
-
-    def _quick_scan(self) -> _Scan | None:
-        """The last transaction's scan, when it may stand in for a full sweep:
-        a large layer (> :data:`SWEEP_ALWAYS_MAX` files), swept less than
-        :data:`SWEEP_INTERVAL` s ago, with no file added, removed or renamed
-        and no event journaled by anyone else since. An in-place hand edit is
-        then journaled at the next sweep (within the interval) — or at once
-        when this transaction touches that file (:meth:`_Tx.fresh`)."""
-        last = self._last_scan
-        if (last is None or last[0] is None or self._synced_journal is None
-                or len(last[1].entries) <= SWEEP_ALWAYS_MAX
-                or time.monotonic() - self._swept_at > SWEEP_INTERVAL):
-            return None
-        try:
-            if os.stat(self.path).st_mtime_ns != last[0]:
-                return None
-        except OSError:
-            return None
-        if self.journal._stat_key() != self._synced_journal:
-            return None
-        return last[1]
-
-    def _describe(self) -> None:
-        path = self.meta / "layer.json"
-        if not path.exists():
-            info = {"kind": self.scope, "root": str(self.root) if self.root else None}
-            atomic_write(path, json.dumps(info, ensure_ascii=False).encode() + b"\n", sync_dir=False)
-
-    # ------------------------------------------------------------ the index
-
-    def _write_index(self, entries: dict, touched: set | None = None) -> None:
-        now = now_utc()
-        if touched is None or not self._index.built:
-            text = self._index.render({n: e.record for n, e in entries.items()}, now)
-        else:
-            text = self._index.render_changed(
-                {n: (entries[n].record if n in entries else None) for n in touched}, now)
-        target = self.path / INDEX_FILE
-        if text:
-            try:
-                on_disk = os.stat(target)
-                same = self._index_written == (text, on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino)
-            except OSError:
-                same = False
-            if not same:
-                atomic_write(target, text.encode("utf-8"), sync=False)  # derived: rebuilt if ever lost
-                on_disk = os.stat(target)
-                self._index_written = (text, on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino)
-        else:
-            unlink(target)
-            self._index_written = None
-        self._stamp(entries.values(), self._index.deadline, now)
-
-    def _stamp(self, entries, deadline=False, now=None) -> None:
-        now = now or now_utc()
-        if deadline is False:
-            deadline = next_change([e.record for e in entries], now, self.settings.stale_after_days)
-        deadline_ns = (int(deadline.timestamp() * 1e9) if deadline
-                       else int((now + timedelta(days=3650)).timestamp() * 1e9))
-        stamp = self.meta / STAMP_FILE
-        try:
-            if not stamp.exists():
-                stamp.touch(mode=0o600)
-            directory_ns = os.stat(self.path).st_mtime_ns
-            os.utime(stamp, ns=(deadline_ns, directory_ns))
-        except OSError as exc:
-            raise StoreError(f"cannot stamp the index of {self.path}: {exc.strerror or exc}") from None
-
-    def refresh_index(self) -> None:
-        """Rebuild ``MEMORY.md`` from the files (journaling hand edits first)."""
-        with self._transaction("human") as tx:
-            tx.require_full()
-            tx.reindex = True
-
-    def index_text(self) -> str:
-        """The current ``MEMORY.md`` text, rebuilt first when it is out of date."""
-        if not index_is_fresh(self.path, time.time_ns()):
-            if not self.path.exists():
-                return ""
-            self.refresh_index()
-        return (read_bytes(self.path / INDEX_FILE) or b"").decode("utf-8", "replace")
-
-    # ------------------------------------------------------------ history
-
-    def history(self, name: str) -> list[HistoryEntry]:
-        """Content versions of ``name``, oldest first (read bumps left out)."""
-        key = normalize_name(name).name
-        versions: list[HistoryEntry] = []
-        for event in self.journal.events():
-            if event.name != key or event.action in ("read", "receipt", "tombstone-lift"):
-                continue
-            description = None
-            if event.after:
-                try:
-                    description = parse(self.journal.get_object(event.after).decode("utf-8"), key).record.description
-                except (NotFound, MalformedMemory, UnicodeDecodeError):
-                    description = None
-            versions.append(HistoryEntry(len(versions) + 1, event.seq, event.ts, event.actor,
-                                         event.action, event.after, description, event.reason))
-        return versions
-
-    def version_bytes(self, name: str, version: int) -> bytes:
-        """The stored bytes of version ``version`` (1-based) of ``name``.
-        Raises :class:`NotFound` for an unknown version or a deletion."""
-        versions = self.history(name)
-        if not 1 <= version <= len(versions):
-            raise NotFound(f"memory {name!r} has no version {version} (it has {len(versions)})")
-        entry = versions[version - 1]
-        if entry.digest is None:
-            raise NotFound(f"version {version} of {name!r} is a deletion; pick another version")
-        return self.journal.get_object(entry.digest)
-
-    def records_as_of(self, moment: datetime) -> list[MemoryRecord]:
-        """What the layer held at ``moment``, rebuilt from the journal."""
-        heads: dict[str, str | None] = {}
-        for event in self.journal.events():
-            when = parse_time(event.ts)
-            if when is None or when > moment:
-                break
-            if event.name is not None and event.action not in ("receipt", "tombstone-lift"):
-                heads[event.name] = event.after
-        out = []
-        for name, key in sorted(heads.items()):
-            if key is None:
-                continue
-            try:
-                out.append(parse(self.journal.get_object(key).decode("utf-8"), name).record)
-            except (NotFound, MalformedMemory, UnicodeDecodeError):
-                continue
-        return out
-
-
-# ---------------------------------------------------------------- transactions
-
-
-class _Tx:
-    """Changes applied inside one lock window of one layer."""
-
-    def __init__(self, layer: Layer, scan: _Scan, actor: str, session: str | None, full: bool = True):
-        self.layer = layer
-        self.scan = scan
-        self.actor = actor
-        self.session = session
-        self.full = full  # False: the last transaction's scan stands in (see Layer._quick_scan)
-        self.changed = False
-        self.reindex = False
-        self.touched: set[str] = set()
-        self.events: list[Event] = []
-
-    def fresh(self, name: str) -> Entry | None:
-        """The entry of ``name`` as it is on disk now. After a full sweep that is
-        the scan's; otherwise the file is stat'ed and, if it changed in place,
-        re-read and its hand edit journaled first."""
-        entry = self.scan.entries.get(name)
-        if self.full or entry is None:
-            return entry
-        layer = self.layer
-        try:
-            st = os.stat(entry.path, follow_symlinks=False)
-        except FileNotFoundError:
-            st = None
-        cached = layer._cache.get(entry.path.name)
-        if st is not None and cached is not None and cached.key == (st.st_size, st.st_mtime_ns, st.st_ino):
-            return entry
-        self.require_full()  # it changed under us: do the whole sweep now
-        return self.scan.entries.get(name)
-
-    def require_full(self) -> None:
-        """Sweep every file and journal hand edits now (for operations over the whole layer)."""
-        if self.full:
-            return
-        self.scan = self.layer.scan()
-        self.full = True
-        self.sync_external()
-
-    # ------------------------------------------------------------ primitives
-
-    def sync_external(self) -> None:
-        """Journal every file whose bytes differ from its last journaled version."""
-        journal = self.layer.journal
-        heads = journal.heads()
-        entries = self.scan.entries
-        current = {name: entry.digest for name, entry in entries.items()}
-        # Set operations on dict views run in C: this stays cheap at 10,000 memories.
-        changed = sorted(name for name, _ in current.items() - heads.items())
-        gone = sorted(heads.keys() - current.keys())
-        for name in changed:
-            before = heads.get(name)
-            data = read_bytes(entries[name].path)
-            if data is None:
-                continue
-            journal.put_object(data)
-            self.events.append(journal.append("human", "external-edit", name, before, digest(data),
-                                              session=self.session))
-            self.reindex = True
-        for name in gone:
-            self.events.append(journal.append("human", "external-delete", name, heads.get(name), None,
-                                              session=self.session))
-            self.reindex = True
-
-    def apply(self, name: str, record: MemoryRecord | None, action: str, *,
-              reason: str | None = None, data: dict | None = None, raw: bytes | None = None,
-              reindex: bool = True) -> Event:
-        """Write (or, with ``record`` None, delete) one memory file, keep its bytes,
-        journal the event. The only place memdir changes a memory file."""
-        layer = self.layer
-        existing = self.scan.entries.get(name)
-        before = existing.digest if existing else None
-        target = layer.path / f"{name}.md"
-        if record is None:
-            if existing is None:
-                raise NotFound(f"memory not found: {name!r}")
-            unlink(existing.path)
-            del self.scan.entries[name]
-            after = None
-        else:
-            payload = raw if raw is not None else serialize(record).encode("utf-8")
-            after = layer.journal.put_object(payload)
-            atomic_write(target, payload)
-            if existing is not None and existing.path != target:
-                unlink(existing.path)  # a hand-named file (feedback_x.md) moves to its name
-            try:
-                written = record if raw is None else parse(payload.decode("utf-8"), name).record
-                entry = Entry(written, target, after)
-                layer._cache[target.name] = _CacheItem(_stat_key(os.stat(target)), after, entry, None)
-                self.scan.entries[name] = entry
-            except (OSError, MalformedMemory, UnicodeDecodeError) as exc:
-                raise StoreError(f"wrote {target} but cannot read it back: {exc}") from None
-        event = layer.journal.append(self.actor, action, name, before, after, reason=reason,
-                                     session=self.session, data=data)
-        self.events.append(event)
-        self.touched.add(name)
-        self.changed = True
-        self.reindex = self.reindex or reindex
-        return event
-
-    def check_tombstones(self, description: str, body: str, name: str,
-                         extra_stones: list[Tombstone] = ()) -> None:
-        """Refuse a value that was forgotten (and, for consolidation, a forgotten name)."""
-        stones = [*self.layer.tombstones(), *extra_stones]
-        stone = find_tombstone(stones, description, body)
-        if stone is None and self.actor == "extracted":
-            stone = next((s for s in stones if s.name == name), None)
-        if stone is not None:
-            raise TombstoneRefused(
-                f"refused: this value was forgotten (tombstone {stone.id}, memory {stone.name!r}, "
-                f"by {stone.actor}{': ' + stone.reason if stone.reason else ''}). "
-                f"A person can lift it with `memdir tombstone lift {stone.id}`",
-                stone.id,
-            )
 
 
 # ---------------------------------------------------------------- gateway ops
@@ -642,8 +133,6 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
     Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound`
     (``supersedes`` names no memory), :class:`Conflict`, :class:`LockTimeout`.
     """
-    from .errors import Conflict
-
     name, description, type, body, title, counts, warnings = prepare(
         layer.settings, name, description, type, body, title)
     # Known keys are the gateway's to set: a payload cannot smuggle origin or status in.
@@ -656,7 +145,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
     old_name = normalize_name(supersedes).name if supersedes else None
     if old_name == name:
         raise InvalidInput("a memory cannot supersede itself")
-    with layer._transaction(actor, session) as tx:
+    with layer.transaction(actor, session) as tx:
         existing = tx.fresh(name)
         if expect_digest is not False and (existing.digest if existing else None) != expect_digest:
             raise Conflict(f"memory {name!r} changed since it was read; re-read it and try again")
@@ -714,7 +203,7 @@ def touch(layer: Layer, name: str, session: str | None = None, actor: str = "age
     byte-stable for the provider's prompt cache (seed §A5)."""
     from .index import is_stale
 
-    with layer._transaction(actor, session) as tx:
+    with layer.transaction(actor, session) as tx:
         entry = tx.fresh(name)
         if entry is None:
             return
@@ -728,7 +217,7 @@ def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
     """Delete one memory; with ``tombstone`` (the default) its value may never
     be written again until a person lifts the tombstone. Raises :class:`NotFound`."""
     key = normalize_name(name).name
-    with layer._transaction(actor, session) as tx:
+    with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)
         if entry is None:
             raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer — call memory_list to see names')
@@ -770,7 +259,7 @@ def prune(layer: Layer, older_than_days: int, *, actor: str, session: str | None
     done = []
     if not candidates:
         return done
-    with layer._transaction(actor, session) as tx:
+    with layer.transaction(actor, session) as tx:
         for candidate in candidates:
             entry = tx.fresh(candidate.name)
             if entry is None or entry.record.pinned:
@@ -786,7 +275,7 @@ def clear(layer: Layer, *, actor: str, session: str | None = None) -> int:
     if not layer.path.exists():
         return 0
     count = 0
-    with layer._transaction(actor, session) as tx:
+    with layer.transaction(actor, session) as tx:
         tx.require_full()
         for name in sorted(tx.scan.entries):
             tx.apply(name, None, "clear", reason="clear")
@@ -810,7 +299,7 @@ def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
     clean = record.with_(description=_sanitize(record.description, counts), body=_sanitize(record.body, counts),
                          title=_sanitize(record.title, counts) if record.title else None)
     raw = data if clean == record else None
-    with layer._transaction(actor, session) as tx:
+    with layer.transaction(actor, session) as tx:
         tx.check_tombstones(clean.description, clean.body, key, list(guard))
         existing = tx.fresh(key)
         if existing is not None and existing.digest == digest(data):
@@ -834,7 +323,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
     if actor != "human":
         raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
     key = normalize_name(name).name
-    with layer._transaction(actor, session) as tx:
+    with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)
         if entry is None:
             raise NotFound(f"no candidate called {key!r}; see `memdir review`")
@@ -870,7 +359,7 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
     if flag not in ("pinned", "disabled"):
         raise InvalidInput(f"unknown flag {flag!r}")
     key = normalize_name(name).name
-    with layer._transaction(actor, session) as tx:
+    with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)
         if entry is None:
             raise NotFound(f"memory not found: {key!r}")
@@ -885,7 +374,7 @@ def lift_tombstone(layer: Layer, tombstone_id: str, *, actor: str, reason: str |
     """Lift a tombstone (human path only), journaled. Raises :class:`NotFound`."""
     if actor != "human":
         raise Refused("only a person can lift a tombstone (memdir tombstone lift)")
-    with layer._transaction(actor) as tx:
+    with layer.transaction(actor) as tx:
         stone = layer.journal.lift_tombstone(tombstone_id)
         tx.events.append(layer.journal.append(actor, "tombstone-lift", stone.name, None, None, reason=reason,
                                               data={"tombstone": stone.id}))
@@ -895,7 +384,7 @@ def lift_tombstone(layer: Layer, tombstone_id: str, *, actor: str, reason: str |
 
 def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str | None = None) -> Event:
     """Journal one consolidation receipt (no file changes)."""
-    with layer._transaction(actor, session) as tx:
+    with layer.transaction(actor, session) as tx:
         event = layer.journal.append(actor, "receipt", None, None, None, session=session, data=data)
         tx.events.append(event)
         tx.changed = True
