@@ -8,7 +8,7 @@ Figures:
   context_process   p50 wall time of `memdir context` as a fresh process vs `python3 -c pass`.
   write_p50         one write (lock, atomic file, journal, index rebuild) into a layer of
                     1,000 and of 10,000 memories (ratio 10k/1k); p95/max include the full
-                    hand-edit sweep a large layer does at least every 2 s (store.SWEEP_INTERVAL).
+                    hand-edit sweep a large layer does at least every 2 s (layer.SWEEP_INTERVAL).
   parallel_writes   8 processes × 100 writes into one layer: files present, writes/s.
 """
 

@@ -23,8 +23,9 @@ from typing import Any
 
 from . import context as context_mod
 from . import store
+from .layer import ACTORS, Entry, HistoryEntry, Layer, Malformed
 from .errors import InvalidInput, LockTimeout, NotFound, Refused, ScopeError, StoreError
-from .index import is_current, is_stale, ordered, score
+from .index import is_current, is_stale, is_visible, ordered, score
 from .journal import now_utc
 from .memfile import MemoryRecord, format_time, parse_time
 from .names import normalize_name
@@ -92,7 +93,7 @@ class ListResult:
     """``memories`` in index order per scope (user first) and files that are not memories."""
 
     memories: list[MemoryInfo]
-    malformed: list[store.Malformed] = field(default_factory=list)
+    malformed: list[Malformed] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {"memories": [m.to_dict() for m in self.memories],
@@ -128,7 +129,7 @@ class Memory:
 
     def __init__(self, home: Path, settings: Settings, project_root: Path | None,
                  project_error: str | None, actor: str = "agent", session: str | None = None):
-        if actor not in store.ACTORS:
+        if actor not in ACTORS:
             raise InvalidInput(f"unknown actor {actor!r}")
         self.home = home
         self.settings = settings
@@ -136,7 +137,7 @@ class Memory:
         self.project_error = project_error
         self.actor = actor
         self.session = session
-        self._layers: dict[str, store.Layer] = {}
+        self._layers: dict[str, Layer] = {}
 
     # ------------------------------------------------------------ opening
 
@@ -179,7 +180,7 @@ class Memory:
 
     # ------------------------------------------------------------ layers
 
-    def layer(self, scope: str) -> store.Layer:
+    def layer(self, scope: str) -> Layer:
         """The layer for ``scope``. Raises :class:`ScopeError` / :class:`InvalidInput`."""
         if scope not in SCOPES:
             raise InvalidInput(f"invalid scope: {scope!r} (expected 'project' or 'user')")
@@ -190,7 +191,7 @@ class Memory:
         if scope not in self._layers:
             path = (user_layer_dir(self.home) if scope == "user"
                     else project_layer_dir(self.home, self.project_root))
-            self._layers[scope] = store.Layer(path, scope, self.settings,
+            self._layers[scope] = Layer(path, scope, self.settings,
                                               self.project_root if scope == "project" else None)
         return self._layers[scope]
 
@@ -209,7 +210,7 @@ class Memory:
         self.layer(scope)  # validates
         return [scope]
 
-    def _find(self, name: str, scope: str | None) -> tuple[store.Layer, store.Entry]:
+    def _find(self, name: str, scope: str | None) -> tuple[Layer, Entry]:
         key = normalize_name(name).name
         for candidate in self._scopes_for(scope):
             layer = self.layer(candidate)
@@ -219,7 +220,7 @@ class Memory:
         where = f"the {scope} layer" if scope else "any layer"
         raise NotFound(f'memory not found: "{key}" in {where} (list the names with memory_list or `memdir list`)')
 
-    def _guard(self, target: store.Layer) -> list:
+    def _guard(self, target: Layer) -> list:
         stones = []
         for scope in self.scopes():
             layer = self.layer(scope)
@@ -290,7 +291,7 @@ class Memory:
         valid_t = _time_arg(valid_at, "valid_at")
         stale = self.settings.stale_after_days
         memories: list[MemoryInfo] = []
-        malformed: list[store.Malformed] = []
+        malformed: list[Malformed] = []
         for scope_name in self._scopes_for(scope):
             layer = self.layer(scope_name)
             if as_of_t is not None:
@@ -376,7 +377,7 @@ class Memory:
 
     # ------------------------------------------------------------ history and trust
 
-    def history(self, name: str, scope: str | None = None) -> list[store.HistoryEntry]:
+    def history(self, name: str, scope: str | None = None) -> list[HistoryEntry]:
         """Every content version of ``name`` (also of a deleted memory), oldest first."""
         for scope_name in self._scopes_for(scope):
             versions = self.layer(scope_name).history(name)
@@ -384,7 +385,7 @@ class Memory:
                 return versions
         raise NotFound(f"no history for {normalize_name(name).name!r}")
 
-    def _history_layer(self, name: str, scope: str | None) -> store.Layer:
+    def _history_layer(self, name: str, scope: str | None) -> Layer:
         for scope_name in self._scopes_for(scope):
             if self.layer(scope_name).history(name):
                 return self.layer(scope_name)
@@ -529,7 +530,7 @@ class Memory:
             records = [e.record for e in scan.entries.values()]
             layers.append({
                 "scope": scope_name, "path": str(layer.path), "memories": len(records),
-                "visible": sum(1 for r in records if store.is_visible(r, now, self.settings.stale_after_days)),
+                "visible": sum(1 for r in records if is_visible(r, now, self.settings.stale_after_days)),
                 "candidates": sum(1 for r in records if r.status == "candidate"),
                 "tombstones": len(layer.tombstones()),
                 "malformed": [{"path": m.path, "error": m.error} for m in scan.malformed],

@@ -161,7 +161,7 @@ def _layer_state(layer_dir: Path) -> tuple[int, int, int]:
 
 
 def _memory_files(layer_dir: Path) -> Iterable[os.DirEntry]:
-    # The same files the gateway reads (store.Layer._files).
+    # The same files the gateway reads (memdir.layer.Layer.scan).
     try:
         with os.scandir(layer_dir) as it:
             for item in it:

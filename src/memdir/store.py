@@ -15,12 +15,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .errors import Conflict, InvalidInput, NotFound, Refused
-from .index import is_current, is_visible, ordered, whole_days
+from .index import is_visible, ordered, whole_days
 from .journal import Event, Tombstone, digest, now_utc
-from .layer import (  # noqa: F401  (the layer's names are part of the gateway's surface)
-    ACTORS, SWEEP_ALWAYS_MAX, SWEEP_INTERVAL, Entry, HistoryEntry, Layer, Malformed, Transaction, index_is_fresh,
-)
-from .memfile import TYPES, MalformedMemory, MemoryRecord, format_time, parse
+from .layer import Layer
+from .memfile import TYPES, MalformedMemory, MemoryRecord, parse
 from .names import normalize_name
 from .redact import escape_fence_tags, redact
 from .settings import Settings
@@ -399,7 +397,6 @@ def visible_records(layer: Layer, now: datetime | None = None) -> list[MemoryRec
 
 
 __all__ = [
-    "Entry", "HistoryEntry", "Layer", "Malformed", "PruneCandidate", "WriteResult", "clear", "delete",
-    "index_is_fresh", "is_current", "lift_tombstone", "prepare", "prune", "prune_candidates", "receipt",
-    "restore", "set_flag", "set_status", "touch", "visible_records", "write", "format_time",
+    "PruneCandidate", "WriteResult", "clear", "delete", "lift_tombstone", "prepare", "prune", "prune_candidates",
+    "receipt", "restore", "set_flag", "set_status", "touch", "visible_records", "write",
 ]
