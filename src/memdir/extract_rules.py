@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
-from .consolidate import ExtractionContext, ExtractionResult, Proposal
+from .proposals import ExtractionContext, ExtractionResult, Proposal
 from .gate import is_question_or_hedge, sentence_rules, sentences
 from .names import normalize_name
 
@@ -225,7 +225,7 @@ def _body(kind: str, quote: str, when: datetime | None) -> str:
 
 
 class RulesExtractor:
-    """The offline :class:`~memdir.consolidate.Extractor` (``name = "rules"``).
+    """The offline :class:`~memdir.proposals.Extractor` (``name = "rules"``).
 
     ``extract`` returns ``create`` proposals only, at most
     ``context.max_proposals`` × 2 (the caller applies at most the setting),

@@ -25,7 +25,7 @@ import os
 import re
 from urllib.parse import urlparse
 
-from .consolidate import ExtractionContext, ExtractionResult, Proposal
+from .proposals import ExtractionContext, ExtractionResult, Proposal
 from .errors import InvalidInput, ModelError
 
 KEY_VARIABLES = ("DEEPSEEK_API_KEY", "OPENAI_API_KEY")
@@ -222,7 +222,7 @@ def read_proposals(items: list) -> tuple[list[Proposal], list[dict]]:
 
 
 class LLMExtractor:
-    """The model :class:`~memdir.consolidate.Extractor` (``name = "llm"``).
+    """The model :class:`~memdir.proposals.Extractor` (``name = "llm"``).
 
     ``settings`` supplies base URL, model, key variable, timeout (seconds)
     and max tokens; keyword arguments override them. Raises

@@ -1,0 +1,261 @@
+"""What consolidation passes around: proposals, the extractor protocol, outcomes
+and the report of a run (DESIGN §7).
+
+An :class:`Extractor` (the offline rules of :mod:`memdir.extract_rules`, the
+model of :mod:`memdir.llm`, or your own) turns a transcript and an
+:class:`ExtractionContext` into :class:`Proposal` s; :mod:`memdir.consolidate`
+applies them and records an :class:`Outcome` per proposal in a
+:class:`ConsolidationReport`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+from .errors import InvalidInput
+from .memfile import TYPES
+
+ACTIONS = ("create", "update", "supersede", "forget")
+
+
+# ---------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One change an extractor proposes.
+
+    ``action``: create | update | supersede | forget. ``name`` is the memory
+    to write (create, supersede); ``target`` the existing memory it changes
+    (update, supersede, forget) — exact name. ``scope`` user | project | None
+    (None: ``user`` for type user, else ``project``). ``evidence`` the
+    person's words it came from; ``turn`` their index in the transcript.
+    """
+
+    action: str
+    name: str | None = None
+    target: str | None = None
+    type: str = "project"
+    scope: str | None = None
+    description: str = ""
+    body: str = ""
+    title: str | None = None
+    importance: int | None = None
+    evidence: str | None = None
+    turn: int | None = None
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
+
+    @classmethod
+    def from_dict(cls, item: Any) -> "Proposal":
+        """A proposal from a model's JSON object, tolerant of aliases
+        (``op``/``kind`` for action, ``existing``/``existing_name`` for
+        target, ``content``/``text`` for body, ``add``/``new`` → create,
+        ``edit``/``modify``/``replace`` → update, ``delete``/``remove`` →
+        forget). Raises :class:`InvalidInput` when it cannot be one."""
+        if not isinstance(item, dict):
+            raise InvalidInput(f"a proposal must be an object, got {type(item).__name__}")
+        action = str(item.get("action") or item.get("op") or item.get("kind") or "").strip().lower()
+        action = {"add": "create", "new": "create", "edit": "update", "modify": "update", "replace": "update",
+                  "delete": "forget", "remove": "forget", "supersedes": "supersede"}.get(action, action)
+        if action not in ACTIONS:
+            raise InvalidInput(f"unknown action {action!r} (expected create, update, supersede or forget)")
+        text = lambda k: (str(item[k]).strip() if item.get(k) not in (None, "") else None)  # noqa: E731
+        target = text("target") or text("existing") or text("existing_name") or text("replaces")
+        name = text("name")
+        if action in ("update", "forget") and not target:
+            target, name = name, None if action == "forget" else name
+        if action != "create" and not target:
+            raise InvalidInput(f"{action} needs the exact name of an existing memory (target)")
+        if action == "create" and not name:
+            raise InvalidInput("create needs a name")
+        kind = (text("type") or "project").lower()
+        if kind not in TYPES:
+            kind = "project"
+        scope = (text("scope") or "").lower() or None
+        if scope not in (None, "user", "project"):
+            scope = None
+        importance = item.get("importance")
+        if isinstance(importance, bool) or not isinstance(importance, (int, float)):
+            importance = None
+        else:
+            importance = min(10, max(1, int(importance)))
+        description = text("description") or ""
+        body = text("body") or text("content") or text("text") or ""
+        if action != "forget" and not description:
+            raise InvalidInput(f"{action} needs a description")
+        return cls(action=action, name=name, target=target, type=kind, scope=scope, description=description,
+                   body=body, title=text("title"), importance=importance, evidence=text("evidence"))
+
+
+@dataclass(frozen=True)
+class ExistingMemory:
+    """A memory as the extractor is shown it (from the snapshot)."""
+
+    scope: str
+    name: str
+    type: str
+    description: str
+    origin: str | None
+    status: str
+    pinned: bool = False
+
+
+@dataclass(frozen=True)
+class ExtractionContext:
+    """What an extractor is given besides the transcript.
+
+    ``existing``: the session's memories (both layers, candidates included);
+    ``tombstones``: descriptions of forgotten values; ``workspace_text``: the
+    start of the workspace's AGENTS.md/CLAUDE.md (≤ 4,000 chars) — what those
+    already say must not be stored; ``max_proposals``: how many changes a run
+    applies; ``reference_time``: the time relative dates count from when a
+    message has none.
+    """
+
+    existing: tuple[ExistingMemory, ...] = ()
+    tombstones: tuple[str, ...] = ()
+    workspace_text: str = ""
+    max_proposals: int = 5
+    reference_time: datetime | None = None
+
+    def existing_descriptions(self) -> list[str]:
+        return [m.description for m in self.existing]
+
+
+@dataclass
+class ExtractionResult:
+    """An extractor's answer: ``proposals`` in its order, the ``raw`` reply
+    (models only), the ``model`` that answered, ``notes`` on what was left
+    out, and ``invalid`` items that could not be read as proposals."""
+
+    proposals: list[Proposal]
+    raw: str | None = None
+    model: str | None = None
+    notes: list[str] = field(default_factory=list)
+    invalid: list[dict] = field(default_factory=list)
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    """Turns a transcript into proposals. ``name`` identifies it in receipts
+    (``rules``, ``llm``); ``model`` the model used, if any. ``extract`` raises
+    :class:`~memdir.errors.ModelError` when it cannot give a usable answer —
+    never a partial list."""
+
+    name: str
+    model: str | None
+
+    def extract(self, transcript, context: ExtractionContext) -> ExtractionResult: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to one proposal.
+
+    ``result``: created | updated | superseded | forgotten | candidate |
+    unchanged | skipped-changed | skipped-locked | refused-tombstone | refused |
+    needs-review | not-found | invalid | over-limit — or, in a dry run,
+    ``would-create`` | ``would-update`` | ``would-supersede`` | ``would-forget`` |
+    ``would-candidate`` | ``would-unchanged``. ``name`` is the memory written (for a candidate: the
+    candidate's name), ``target`` the memory it changes.
+    """
+
+    index: int
+    action: str
+    result: str
+    name: str | None = None
+    target: str | None = None
+    scope: str | None = None
+    detail: str = ""
+
+    @property
+    def applied(self) -> bool:
+        return self.result in ("created", "updated", "superseded", "forgotten", "candidate")
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
+
+
+@dataclass
+class ConsolidationReport:
+    """The result of one run.
+
+    ``status``: off (mode off) | empty (no readable message) | seen (this
+    transcript was done before) |
+    gated (nothing durable) | ok (changes made) | noop (nothing to change) |
+    partial (something skipped because a target changed or was locked; a rerun
+    retries) | failed (the extractor failed; ``error`` says why) | dry-run.
+    """
+
+    status: str
+    transcript: dict
+    gate: Any = None
+    extractor: str | None = None
+    model: str | None = None
+    proposals: list[Proposal] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+    error: str | None = None
+    raw: str | None = None
+    notes: list[str] = field(default_factory=list)
+    invalid: list[dict] = field(default_factory=list)
+    max_proposals: int = 5
+    dry_run: bool = False
+    receipt: dict | None = None
+
+    @property
+    def applied(self) -> int:
+        return sum(1 for o in self.outcomes if o.applied)
+
+    def to_dict(self) -> dict:
+        return {"status": self.status, "dry_run": self.dry_run, "transcript": self.transcript,
+                "gate": self.gate.to_dict() if self.gate is not None else None,
+                "extractor": self.extractor, "model": self.model, "max_proposals": self.max_proposals,
+                "applied": self.applied, "proposals": [p.to_dict() for p in self.proposals],
+                "outcomes": [o.to_dict() for o in self.outcomes], "invalid": self.invalid,
+                "notes": self.notes, "error": self.error, "receipt": self.receipt}
+
+    def text(self, explain: bool = False) -> str:
+        """A human-readable account of the run."""
+        t = self.transcript
+        lines = [f"transcript: {t.get('source') or '(inline)'} ({t.get('format')}, {t.get('turns')} messages, "
+                 f"{t.get('user_turns')} from the person; digest {str(t.get('digest'))[:12]})"]
+        if self.gate is not None and (explain or not self.gate.fire):
+            lines.append(self.gate.explain())
+        messages = {
+            "off": "consolidation is off (consolidation_mode = off); nothing done",
+            "seen": "this transcript was consolidated before; nothing done",
+            "empty": "no message from the person or the assistant could be read; nothing done",
+            "gated": "nothing durable was said; no extraction",
+        }
+        if self.status in messages:
+            lines.append(messages[self.status])
+            return "\n".join(lines)
+        lines.append(f"extractor: {self.extractor}" + (f" (model {self.model})" if self.model else ""))
+        if self.error:
+            lines.append(f"failed: {self.error} — nothing was written")
+        for outcome in self.outcomes:
+            proposal = self.proposals[outcome.index]
+            what = proposal.action + " " + (outcome.target or "" if proposal.action != "create" else "")
+            shown = outcome.name or outcome.target or proposal.name or "?"
+            kind = proposal.type if proposal.action != "forget" else "-"
+            lines.append(f"{outcome.index + 1}. {what.strip()} → {shown} ({outcome.scope or '-'}/{kind}): "
+                         f"{outcome.result}" + (f" — {outcome.detail}" if outcome.detail else ""))
+            if proposal.description:
+                lines.append(f"   {proposal.description}")
+        for item in self.invalid:
+            lines.append(f"unreadable proposal: {item.get('error')}")
+        for note in self.notes if explain else ():
+            lines.append(f"note: {note}")
+        if not self.outcomes and not self.error:
+            lines.append("no proposals")
+        count = self.applied if not self.dry_run else sum(1 for o in self.outcomes
+                                                           if o.result.startswith("would-") and o.result not in
+                                                           ("would-unchanged",))
+        lines.append(f"{count} change(s) {'would be made' if self.dry_run else 'made'} (at most {self.max_proposals} per run)"
+                     + (f"; receipt #{self.receipt['seq']} in the {self.receipt['scope']} layer"
+                        if self.receipt else ""))
+        return "\n".join(lines)
