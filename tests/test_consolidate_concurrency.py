@@ -11,7 +11,7 @@ from tests.llm_server import ChatServer
 
 
 def test_other_process_writes_during_the_model_call_and_both_changes_survive(isolated_home, project, monkeypatch):
-    monkeypatch.setenv("DEEPSEEK_API_KEY", "test-key")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     with ChatServer() as server:
         mem = Memory.open(home=isolated_home, project=project, actor="human", llm_base_url=server.url,
                           llm_timeout=30, consolidation_extractor="llm")

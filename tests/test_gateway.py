@@ -28,7 +28,7 @@ CONTROLS = ["sk-button-primary-large", "0123456789abcdef0123456789abcdef01234567
 
 
 def test_secrets_are_redacted_on_disk_and_controls_kept(mem):
-    body = "\n".join(f"{kind}: {value}" for kind, value in SECRETS.items())
+    body = "\n".join(f"{kind} value {value}" for kind, value in SECRETS.items())
     result = mem.write("creds", "connect with " + SECRETS["uri-password"], "reference", body,
                        title="key " + SECRETS["aws-key"])
     assert result.redaction_kinds == {**{k: 1 for k in SECRETS}, "uri-password": 2, "aws-key": 2}
@@ -165,3 +165,27 @@ def test_a_project_that_does_not_exist_is_refused(isolated_home, tmp_path):
     with pytest.raises(ScopeError, match="not a directory"):
         Memory.open(home=isolated_home, project=a_file).write("x", "d", "project", "b")
     assert ghost.write("u", "user fact", "user", "b", scope="user").operation == "created"  # control
+
+
+def test_secrets_stated_in_words_are_redacted_even_in_names(mem):
+    result = mem.write("db password is hunter2-Xk9!pq", "the prod database password is hunter2-Xk9!pq",
+                       "project", "Connect with password: hunter2-Xk9!pq (密码是Abc12345)")
+    assert result.redaction_kinds == {"password": 4}
+    record = mem.read(result.name, count=False).record
+    assert "hunter2" not in result.name and "hunter2" not in record.description + record.body
+    assert record.body == "Connect with password: [REDACTED:password] (密码是[REDACTED:password])"
+    control = mem.write("token-note", "the token is stored in the vault", "project", "passwords are 8+ chars")
+    assert control.redactions == 0
+    blob = b"".join(p.read_bytes() for p in mem.layer("project").path.rglob("*") if p.is_file())
+    assert b"hunter2" not in blob and b"Abc12345" not in blob and b"stored in the vault" in blob
+
+
+def test_config_file_applies_and_an_unknown_key_only_warns(isolated_home, project, capsys):
+    from memdir import Memory
+
+    isolated_home.mkdir(parents=True, exist_ok=True)
+    (isolated_home / "config.toml").write_text("context_max_bytes = 2000\ntypo_setting = 1\n[limits]\nbody = 300\n")
+    mem = Memory.open(home=isolated_home, project=project)
+    assert (mem.settings.context_max_bytes, mem.settings.limit_body) == (2000, 300)
+    assert "unknown setting 'typo_setting' ignored" in capsys.readouterr().err
+    assert mem.write("x", "d", "project", "b" * 400).warnings == ("body cut from 400 to 300 characters",)

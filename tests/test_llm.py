@@ -30,7 +30,7 @@ def server():
 
 @pytest.fixture
 def llm_mem(isolated_home, project, server, monkeypatch):
-    monkeypatch.setenv("DEEPSEEK_API_KEY", "test-key-123")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key-123")
     return Memory.open(home=isolated_home, project=project, actor="human", llm_base_url=server.url,
                        llm_model="test-model", llm_timeout=10, consolidation_extractor="llm")
 
@@ -106,7 +106,7 @@ def test_seven_proposals_five_applied_two_reported(llm_mem, server):
     ({"sleep": 3, "content": OBJECT}, "did not answer within 1 s"),
 ], ids=["truncated", "empty", "http-500", "timeout"])
 def test_failures_write_nothing_and_leave_a_receipt(isolated_home, project, server, monkeypatch, reply, message):
-    monkeypatch.setenv("DEEPSEEK_API_KEY", "test-key-123")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key-123")
     mem = Memory.open(home=isolated_home, project=project, actor="human", llm_base_url=server.url,
                       llm_timeout=1, consolidation_extractor="llm")
     mem.as_actor("agent").write("keep-me", "An existing memory", "project", "untouched")
@@ -250,3 +250,19 @@ def test_the_model_never_sees_secrets_and_receipts_hold_none(llm_mem, server):
     data = b"".join(disk(llm_mem.home).values()) + (llm_mem.layer("project").meta / "journal.jsonl").read_bytes()
     assert b"CI uses a GitHub token" in data and b"[REDACTED:github-token]" in data
     assert key.encode() not in data and echoed.encode() not in data
+
+
+def test_a_key_only_goes_to_its_own_vendor():
+    from memdir.llm import api_key
+    from memdir.settings import Settings
+
+    deepseek = Settings()
+    other = Settings(llm_base_url="https://api.openai.com/v1")
+    only_openai = {"OPENAI_API_KEY": "sk-openai"}
+    only_deepseek = {"DEEPSEEK_API_KEY": "sk-deepseek"}
+    assert api_key(deepseek, only_openai) is None  # never sent to DeepSeek's host
+    assert api_key(deepseek, only_deepseek) == "sk-deepseek"
+    assert api_key(other, only_openai) == "sk-openai"
+    assert api_key(other, only_deepseek) is None
+    named = Settings(llm_api_key_env="MY_KEY")
+    assert api_key(named, {"MY_KEY": "k", **only_openai}) == "k"

@@ -107,7 +107,7 @@ def test_project_argument_is_refused(mem, tmp_path):
 def test_arguments_as_json_string(mem):
     out = call_tool(mem, "memory_write", json.dumps({"name": "j", "description": "from json",
                                                      "type": "user", "body": "b"}))
-    assert out == "Memory created: j (project)"
+    assert out == "Memory created: j (user)"
     assert call_tool(mem, "memory_read", "{not json").startswith("Error: memory_read: arguments are not valid JSON")
 
 
@@ -160,8 +160,8 @@ def test_prune_is_a_dry_run_unless_told(mem):
 
 
 def test_delete_history_restore(mem):
-    mem.call_tool("memory_write", {"name": "fact", "description": "first version", "type": "user", "body": "a"})
-    mem.call_tool("memory_write", {"name": "fact", "description": "second version", "type": "user", "body": "b"})
+    mem.call_tool("memory_write", {"name": "fact", "description": "first version", "type": "project", "body": "a"})
+    mem.call_tool("memory_write", {"name": "fact", "description": "second version", "type": "project", "body": "b"})
     hist = call_tool(mem, "memory_history", {"name": "fact"})
     assert hist.splitlines()[0] == "2 version(s) of fact:"
     assert "v1" in hist and "first version" in hist and "second version" in hist
@@ -181,12 +181,12 @@ def test_status_reports_malformed_files(mem):
     layer = mem.layer("project")
     layer.path.mkdir(parents=True, exist_ok=True)
     (layer.path / "bad.md").write_bytes(b"\xff\xfe not utf-8")
-    mem.call_tool("memory_write", {"name": "good", "description": "fine", "type": "user", "body": ""})
+    mem.call_tool("memory_write", {"name": "good", "description": "fine", "type": "project", "body": ""})
     status = call_tool(mem, "memory_status", {})
     assert "project: 1 memories" in status
     assert "! unreadable:" in status and "bad.md" in status and "not valid UTF-8" in status
     listed = call_tool(mem, "memory_list", {})
-    assert "- good (project/user) — fine" in listed and "bad.md" in listed
+    assert "- good (project/project) — fine" in listed and "bad.md" in listed
 
 
 def test_search_returns_hits_or_says_unavailable(mem):

@@ -187,7 +187,8 @@ class Memory:
         if scope == "user" and not self.settings.enable_user_scope:
             raise ScopeError("user scope is disabled by configuration (enable_user_scope = false); use 'project'")
         if scope == "project" and self.project_root is None:
-            raise ScopeError(f"project scope unavailable: {self.project_error}")
+            raise ScopeError(f"project scope unavailable: {self.project_error} "
+                             "(facts about the person can still be saved with scope 'user')")
         if scope not in self._layers:
             path = (user_layer_dir(self.home) if scope == "user"
                     else project_layer_dir(self.home, self.project_root))
@@ -238,6 +239,10 @@ class Memory:
               extra: dict | None = None, expect_digest: str | None | bool = False) -> store.WriteResult:
         """Create or update a memory (``memory_write``). See :func:`memdir.store.write`.
 
+        ``scope`` None: where the memory already is, else the user layer for
+        ``type="user"`` (facts about the person hold in every project), else
+        the project layer.
+
         Limits: title 80, description 160, body 2000 characters by default
         (cut, with a warning in the result). Secrets are redacted and counted.
         ``status="candidate"`` proposes without publishing. Raises
@@ -245,7 +250,8 @@ class Memory:
         """
         if scope is None:
             key = normalize_name(name).name
-            scope = next((s for s in self.scopes() if self.layer(s).lookup(key)), None) or "project"
+            scope = next((s for s in self.scopes() if self.layer(s).lookup(key)), None) or (
+                "user" if type == "user" and self.settings.enable_user_scope else "project")
         layer = self.layer(scope)
         return store.write(
             layer, actor=self.actor, name=name, description=description, type=type, body=body,

@@ -72,10 +72,14 @@ Answer with JSON only: {"proposals": [ ... ]} with at most {max} items, or {"pro
 
 
 def api_key(settings, environ=None) -> str | None:
-    """The API key: the variable named by ``llm_api_key_env``, else
-    ``DEEPSEEK_API_KEY``, else ``OPENAI_API_KEY``; None when none is set."""
+    """The API key: the variable named by ``llm_api_key_env``, else the one
+    that belongs to the endpoint — ``DEEPSEEK_API_KEY`` for DeepSeek's host,
+    ``OPENAI_API_KEY`` for any other — so a key is never sent to another
+    vendor's server. None when none is set."""
     environ = os.environ if environ is None else environ
-    names = ([settings.llm_api_key_env] if settings.llm_api_key_env else []) + list(KEY_VARIABLES)
+    host = (urlparse(settings.llm_base_url).hostname or "").lower()
+    own = KEY_VARIABLES[0] if host == "deepseek.com" or host.endswith(".deepseek.com") else KEY_VARIABLES[1]
+    names = ([settings.llm_api_key_env] if settings.llm_api_key_env else []) + [own]
     for name in names:
         value = environ.get(name, "").strip()
         if value:

@@ -2,9 +2,10 @@
 
 Secret kinds follow seed-behaviour §A7 (dsh-auto-memory v0.6), applied in that
 order with ASCII ``\\b``/``\\d`` semantics (so ``电话13812345678`` still matches),
-plus two memdir adds: PEM/OpenSSH private-key blocks and the password part of
-connection URIs (``postgres://admin:pw@host`` keeps user and host). Each match
-becomes ``[REDACTED:<kind>]``.
+plus memdir's adds: PEM/OpenSSH private-key blocks, the password part of
+connection URIs (``postgres://admin:pw@host`` keeps user and host), and a
+secret stated in words (``the password is hunter2-Xk9``, ``密码是…``; the value
+must hold a digit or a symbol). Each match becomes ``[REDACTED:<kind>]``.
 
 Fence-tag escaping lives in :mod:`memdir.fence` (the hot path needs it
 without these patterns); it is re-exported here.
@@ -46,6 +47,15 @@ _PATTERNS: tuple[tuple[str, re.Pattern], ...] = (
     ("uri-password", re.compile(
         r"\b([A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/@]+):([^\s@/]+)@", _A)),
     ("phone", re.compile(r"\b1[3-9]\d{9}\b", _A)),
+)
+# A secret stated in words: "the password is hunter2-Xk9", "api key: abc123…", "密码是…".
+# The value must look like a secret (a digit or a symbol in it), so "the token is
+# stored in the vault" stays as it is.
+_STATED = re.compile(
+    r"(?P<lead>\b(?:pass(?:word|wd|phrase)?|pwd|secret|api[ _-]?key|access[ _-]?token|auth[ _-]?token|token)"
+    r"\s*(?:is|was|=|:|：)\s*[\"'`]?|(?:密码|口令|密钥|令牌)\s*(?:是|为|:|：|=)\s*)"
+    r"(?P<value>(?=[^\s\"'`，。；]*[\d!@#$%^&*+=/_~-])[^\s\"'`，。；]{6,})",
+    re.I,
 )
 _ID_CARD = re.compile(r"\b\d{17}[\dXx]\b", _A)
 
@@ -89,4 +99,13 @@ def redact(text: str) -> Redaction:
         return "[REDACTED:id-card]"
 
     text = _ID_CARD.sub(id_replace, text)
+
+    def stated_replace(match: re.Match) -> str:
+        value = match.group("value").rstrip(".,;:!?)")
+        if value.startswith("[REDACTED:") or len(value) < 6:
+            return match.group(0)
+        counts["password"] = counts.get("password", 0) + 1
+        return match.group("lead") + "[REDACTED:password]" + match.group("value")[len(value):]
+
+    text = _STATED.sub(stated_replace, text)
     return Redaction(text, counts)

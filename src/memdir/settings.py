@@ -151,8 +151,8 @@ def load_settings(home: Path | None, overrides: dict | None = None, environ=None
     """Merge defaults, ``<home>/config.toml``, ``MEMDIR_*`` variables and
     ``overrides`` (``None`` values ignored) into a clamped :class:`Settings`.
 
-    Raises :class:`InvalidInput` for an unreadable config file, an unknown key
-    in it, or a value of the wrong type.
+    Raises :class:`InvalidInput` for an unreadable config file or a value of
+    the wrong type; an unknown key is ignored with a warning on stderr.
     """
     environ = os.environ if environ is None else environ
     types = {name: type(default) for name, default in DEFAULTS.items()}
@@ -168,7 +168,11 @@ def load_settings(home: Path | None, overrides: dict | None = None, environ=None
                 raise InvalidInput(f"{path}: {exc}") from None
             for name, value in _flatten(data).items():
                 if name not in types:
-                    raise InvalidInput(f"{path}: unknown setting {name!r}")
+                    # A typo must not switch memory off for every hook and server: say it, go on.
+                    import sys
+
+                    sys.stderr.write(f"memdir: warning: {path}: unknown setting {name!r} ignored\n")
+                    continue
                 merged[name] = value
     for name in types:
         env = environ.get("MEMDIR_" + name.upper())

@@ -87,6 +87,9 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
     Returns (name, description, type, body, title, redaction counts, warnings).
     Raises :class:`InvalidInput` for a bad name, type or an empty description.
     """
+    counts: dict[str, int] = {}
+    if isinstance(name, str):
+        name = _sanitize(name, counts)  # a secret in a name would end up in a file name
     normalized = normalize_name(name)
     if not isinstance(description, str) or not description.strip():
         raise InvalidInput("description is required and must not be empty")
@@ -99,7 +102,6 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
     if title is not None and not isinstance(title, str):
         raise InvalidInput("title must be a string")
     warnings: list[str] = []
-    counts: dict[str, int] = {}
     if normalized.name != name.strip() and normalized.title is None:
         warnings.append(f"name {name!r} was normalized to {normalized.name!r}")
     description, body = _printable(description, "description", warnings), _printable(body, "body", warnings)
