@@ -137,11 +137,15 @@ def _clamped(settings: Settings) -> Settings:
 
 
 def _flatten(data: dict, prefix: str = "") -> dict:
+    """``{"limits": {"body": 1}}`` → ``{"limit_body": 1}``: a table name, in the
+    singular or the plural, prefixes its keys."""
     flat = {}
     for key, value in data.items():
         name = f"{prefix}{key}".replace("-", "_")
         if isinstance(value, dict):
-            flat.update(_flatten(value, name + "_"))
+            for inner, item in _flatten(value, name + "_").items():
+                singular = name[:-1] + inner[len(name):] if name.endswith("s") else inner
+                flat[singular if singular in DEFAULTS and inner not in DEFAULTS else inner] = item
         else:
             flat[name] = value
     return flat
