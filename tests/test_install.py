@@ -166,3 +166,20 @@ def test_explicit_home_is_baked_into_the_commands(tmp_path, project):
     done = subprocess.run(command, shell=True, input=json.dumps({"cwd": str(project)}), capture_output=True,
                           text=True, timeout=60)
     assert "only-here" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_symlinked_settings_file_stays_a_symlink(tmp_path):
+    user_home = tmp_path / "userhome"
+    settings, _ = _seed(user_home)
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    real = dotfiles / "claude-settings.json"
+    real.write_bytes(settings.read_bytes())
+    settings.unlink()
+    settings.symlink_to(real)
+    original = real.read_bytes()
+    assert run_cli("install", "claude-code").returncode == 0
+    assert settings.is_symlink() and settings.resolve() == real.resolve()
+    assert "memdir.hooks" in real.read_text()
+    assert run_cli("uninstall", "claude-code").returncode == 0
+    assert settings.is_symlink() and real.read_bytes() == original

@@ -336,11 +336,13 @@ def apply(plan: Plan, memdir_home: Path) -> Plan:
             mode = path.stat().st_mode & 0o777
         except OSError:
             pass
+        # A settings file kept as a symlink (dotfiles) is written through, so the link stays.
+        target = path.resolve() if path.is_symlink() else path
         if change.after is None:
             unlink(path)
         else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, change.after)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(target, change.after)
             if mode is not None:
                 os.chmod(path, mode)
         if plan.action == "install":
