@@ -43,8 +43,12 @@ def test_consolidate_command_json_and_failure_exit_code(tmp_path, project):
                      env={"DEEPSEEK_API_KEY": "", "OPENAI_API_KEY": ""})
     assert failed.returncode == 1 and "no API key" in failed.stdout
     assert names(project) == ["docs-live-site"]
-    missing = run_cli("consolidate", tmp_path / "nope.jsonl", "--project", project)
-    assert missing.returncode == 2 and "no such transcript" in missing.stderr
+    missing = run_cli("consolidate", tmp_path / "nope.jsonl", "--project", project, "--json")
+    assert missing.returncode == 1 and "nope.jsonl does not exist" in missing.stderr
+    assert json.loads(missing.stdout) == {"error": f"transcript {tmp_path / 'nope.jsonl'} does not exist",
+                                          "kind": "InvalidInput"}
+    folder = run_cli("consolidate", tmp_path, "--project", project)
+    assert folder.returncode == 1 and "is a directory" in folder.stderr
 
 
 def test_queue_drain_uses_each_lines_cwd_and_logs(tmp_path, isolated_home):

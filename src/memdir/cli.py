@@ -506,6 +506,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except MemdirError as exc:
         print(f"memdir: {exc}", file=sys.stderr)
+        if getattr(args, "json", False):  # scripts reading stdout get one JSON document too
+            emit(args, {"error": str(exc), "kind": type(exc).__name__})
         return 1
     except KeyboardInterrupt:
         print("memdir: interrupted", file=sys.stderr)

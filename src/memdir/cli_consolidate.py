@@ -226,7 +226,10 @@ def cmd_consolidate(args) -> int:
     if not args.path:
         return _usage("give a transcript PATH (or --queue)")
     if not Path(args.path).is_file():
-        return _usage(f"no such transcript file: {args.path}")
+        from .errors import InvalidInput
+
+        what = "is a directory, not a transcript file" if Path(args.path).is_dir() else "does not exist"
+        raise InvalidInput(f"transcript {args.path} {what}")
     mem = open_memory(args)
     report = mem.consolidate(Path(args.path), dry_run=args.dry_run, extractor=args.extractor,
                              mode=args.mode, force=args.force)
