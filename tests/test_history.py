@@ -135,3 +135,10 @@ def test_large_layer_hand_edits_are_journaled_when_touched_or_within_the_interva
     assert [v.description for v in mem.history("seed-002")] == ["seed 2", "seed 2 edited"]
     index = (layer.path / "MEMORY.md").read_text()
     assert "- [seed-002](seed-002.md) — seed 2 edited" in index and "seed 1 rewritten by the agent" in index
+
+
+def test_history_right_after_a_hand_edit_shows_it(mem):
+    mem.write("note", "as written", "project", "b")
+    path = mem.layer("project").path / "note.md"
+    path.write_text(path.read_text().replace("as written", "as edited by hand"))
+    assert [v.description for v in mem.history("note")] == ["as written", "as edited by hand"]

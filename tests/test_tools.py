@@ -90,7 +90,7 @@ def test_domain_errors_become_error_text(mem):
     missing_arg = run_tool(mem, "memory_write", {"name": "x", "type": "user", "body": ""})
     assert missing_arg.is_error and "missing required argument 'description'" in missing_arg.text
     not_int = run_tool(mem, "memory_prune", {"older_than_days": "soon"})
-    assert not_int.is_error and "must be a integer" in not_int.text
+    assert not_int.is_error and "must be an integer" in not_int.text
 
 
 def test_project_argument_is_refused(mem, tmp_path):

@@ -383,8 +383,20 @@ class Memory:
 
     # ------------------------------------------------------------ history and trust
 
+    def _sync(self, scope: str | None) -> None:
+        """Journal hand edits first, so history shows them (best effort: a
+        read-only home still answers from the journal it has)."""
+        for scope_name in self._scopes_for(scope):
+            layer = self.layer(scope_name)
+            if layer.path.is_dir():
+                try:
+                    layer.refresh_index()
+                except (StoreError, LockTimeout):
+                    pass
+
     def history(self, name: str, scope: str | None = None) -> list[HistoryEntry]:
         """Every content version of ``name`` (also of a deleted memory), oldest first."""
+        self._sync(scope)
         for scope_name in self._scopes_for(scope):
             versions = self.layer(scope_name).history(name)
             if versions:

@@ -232,7 +232,8 @@ def _check_arguments(spec: ToolSpec, arguments) -> dict:
         if not ok and kind == "integer" and isinstance(value, str) and value.strip().isdigit():
             value, ok = int(value), True  # some models send numbers as strings
         if not ok:
-            raise InvalidInput(f"{spec.name}: {key!r} must be a {kind}, got {type(value).__name__}")
+            article = "an" if kind[:1] in "aeiou" else "a"
+            raise InvalidInput(f"{spec.name}: {key!r} must be {article} {kind}, got {type(value).__name__}")
         if "enum" in props[key] and value not in props[key]["enum"]:
             raise InvalidInput(f"{spec.name}: {key!r} must be one of {', '.join(props[key]['enum'])}")
         if kind == "integer":
@@ -361,7 +362,7 @@ def _search(mem, a: dict) -> str:
     hits = getattr(hits, "hits", hits)
     rows = [_hit_dict(h) for h in list(hits)[:k]]
     if not rows:
-        return f"No memories match {query!r}."
+        return f"No memories match {_cut(_one_line(query), 120)!r}."
     lines = [f"{len(rows)} result(s) for {query!r}:"]
     for row in rows:
         scope = row.get("scope", "?")
