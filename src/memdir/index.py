@@ -135,6 +135,7 @@ class IndexBuilder:
         self._records: dict[str, MemoryRecord] = {}
         self._keys: dict[str, tuple] = {}
         self._order: list[tuple] = []
+        self._ordered_lines: list[str] = []  # the index lines, parallel to _order
         self._lines: dict[str, str] = {}
         self._deadline: datetime | None = None
         self._built = False
@@ -154,6 +155,7 @@ class IndexBuilder:
                 self._keys[name] = key
                 self._lines[name] = index_line(record)
         self._order = sorted(self._keys.values())
+        self._ordered_lines = [self._lines[key[2]] for key in self._order]
         self._deadline = next_change(records.values(), now, self.stale_after_days)
         self._built = True
 
@@ -189,7 +191,9 @@ class IndexBuilder:
         for name in changes:
             key = self._keys.pop(name, None)
             if key is not None:
-                del self._order[bisect.bisect_left(self._order, key)]
+                at = bisect.bisect_left(self._order, key)
+                del self._order[at]
+                del self._ordered_lines[at]
                 del self._lines[name]
         for name, record in changes.items():
             if record is None:
@@ -197,18 +201,17 @@ class IndexBuilder:
             key = self._key(record, now)
             if key is not None:
                 self._keys[name] = key
-                self._lines[name] = index_line(record)
-                bisect.insort(self._order, key)
+                line = self._lines[name] = index_line(record)
+                at = bisect.bisect_left(self._order, key)
+                self._order.insert(at, key)
+                self._ordered_lines.insert(at, line)
             moment = next_change([record], now, self.stale_after_days)
             if moment is not None and (self._deadline is None or moment < self._deadline):
                 self._deadline = moment
         return self._text()
 
     def _text(self) -> str:
-        if not self._order:
-            return ""
-        lines = self._lines
-        return "\n".join(lines[key[2]] for key in self._order) + "\n"
+        return "\n".join(self._ordered_lines) + "\n" if self._ordered_lines else ""
 
     @property
     def deadline(self) -> datetime | None:
