@@ -170,16 +170,10 @@ def cmd_context(args) -> int:
 
 
 def cmd_status(args) -> int:
+    from .tools import status_text
+
     status = open_memory(args).status()
-    lines = [f"home: {status['home']}",
-             f"project: {status['project_root'] or '(none: ' + str(status['project_error']) + ')'}",
-             f"search: {status['search']}",
-             f"context: {status['context_bytes']} of {status['context_budget']} bytes"]
-    for layer in status["layers"]:
-        lines.append(f"{layer['scope']}: {layer['memories']} memories ({layer['visible']} in the index, "
-                     f"{layer['candidates']} candidates, {layer['tombstones']} tombstones, "
-                     f"{len(layer['malformed'])} malformed) — {layer['path']}")
-    emit(args, status, "\n".join(lines))
+    emit(args, status, status_text(status, max_malformed=50))
     return 0
 
 

@@ -423,7 +423,12 @@ def _restore(mem, a: dict) -> str:
 
 
 def _status(mem, a: dict) -> str:
-    status = mem.status()
+    return status_text(mem.status())
+
+
+def status_text(status: dict, max_malformed: int = 10) -> str:
+    """:meth:`Memory.status` as lines a person or a model reads (the CLI's
+    ``memdir status`` too); at most ``max_malformed`` unreadable files listed per layer."""
     lines = [f"home: {status['home']}",
              f"project: {status['project_root'] or '(none — ' + str(status['project_error']) + ')'}",
              f"search: {status['search']}",
@@ -431,10 +436,10 @@ def _status(mem, a: dict) -> str:
     for layer in status["layers"]:
         lines.append(f"{layer['scope']}: {layer['memories']} memories ({layer['visible']} in the index, "
                      f"{layer['candidates']} candidates, {layer['tombstones']} tombstones)")
-        for bad in layer["malformed"][:10]:
+        for bad in layer["malformed"][:max_malformed]:
             lines.append(f"  ! unreadable: {bad['path']}: {_cut(_one_line(bad['error']), SNIPPET)}")
-        if len(layer["malformed"]) > 10:
-            lines.append(f"  ! …and {len(layer['malformed']) - 10} more unreadable files")
+        if len(layer["malformed"]) > max_malformed:
+            lines.append(f"  ! …and {len(layer['malformed']) - max_malformed} more unreadable files")
     return "\n".join(lines)
 
 
