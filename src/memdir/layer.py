@@ -37,7 +37,7 @@ from .errors import InvalidInput, LockTimeout, NotFound, StoreError, TombstoneRe
 from .fsio import atomic_write, ensure_dir, read_bytes, unlink
 from .index import IndexBuilder, next_change
 from .journal import Event, Journal, Tombstone, digest, find_tombstone, now_utc
-from .layout import INDEX_FILE, META_DIR, STAMP_FILE, index_is_fresh
+from .layout import INDEX_FILE, META_DIR, STAMP_FILE
 from .memfile import ORIGINS, MalformedMemory, MemoryRecord, parse, parse_time, serialize
 from .names import normalize_name
 from .settings import Settings
@@ -225,10 +225,6 @@ class Layer:
                 return None
         return self.scan().entries.get(name)
 
-    def get(self, name: str) -> Entry | None:
-        """The memory called ``name`` (normalized first), or None."""
-        return self.scan().entries.get(normalize_name(name).name)
-
     def tombstones(self) -> list[Tombstone]:
         """Tombstones in force in this layer."""
         return self.journal.tombstones()
@@ -358,14 +354,6 @@ class Layer:
         with self.transaction("human") as tx:
             tx.require_full()
             tx.reindex = True
-
-    def index_text(self) -> str:
-        """The current ``MEMORY.md`` text, rebuilt first when it is out of date."""
-        if not index_is_fresh(self.path, time.time_ns()):
-            if not self.path.exists():
-                return ""
-            self.refresh_index()
-        return (read_bytes(self.path / INDEX_FILE) or b"").decode("utf-8", "replace")
 
     # ------------------------------------------------------------ history
 

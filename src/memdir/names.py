@@ -72,8 +72,3 @@ def normalize_name(raw: str) -> NormalizedName:
         )
     assert _VALID.match(slug), slug
     return NormalizedName(slug, title)
-
-
-def is_valid_name(name: str) -> bool:
-    """True when ``name`` is already a normalized, non-reserved memory name."""
-    return bool(_VALID.match(name)) and len(name) <= MAX_NAME_CHARS and name not in RESERVED

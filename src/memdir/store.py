@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .errors import Conflict, InvalidInput, NotFound, Refused
-from .index import is_visible, ordered, whole_days
+from .index import whole_days
 from .journal import Event, Tombstone, digest, now_utc
 from .layer import Layer
 from .memfile import TYPES, MalformedMemory, MemoryRecord, parse
@@ -391,14 +391,9 @@ def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str 
     return event
 
 
-def visible_records(layer: Layer, now: datetime | None = None) -> list[MemoryRecord]:
-    """The layer's indexed memories, in index order."""
-    now = now or now_utc()
-    records = [e.record for e in layer.scan().entries.values()]
-    return ordered([r for r in records if is_visible(r, now, layer.settings.stale_after_days)], now)
 
 
 __all__ = [
     "PruneCandidate", "WriteResult", "clear", "delete", "lift_tombstone", "prepare", "prune", "prune_candidates",
-    "receipt", "restore", "set_flag", "set_status", "touch", "visible_records", "write",
+    "receipt", "restore", "set_flag", "set_status", "touch", "write",
 ]
