@@ -54,7 +54,7 @@ def zipf_words(rng: random.Random, vocab: list[str], n: int) -> list[str]:
 
 
 def fill(layer_dir: Path, count: int, rng: random.Random, vocab: list[str]) -> None:
-    from memdir.memfile import MemoryRecord, serialize
+    from memdir.store.memfile import MemoryRecord, serialize
 
     layer_dir.mkdir(parents=True, exist_ok=True)
     for i in range(count):
@@ -75,7 +75,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def run(size: int, queries: int, seed: int) -> dict:
     from memdir import Memory
-    from memdir.searchindex import reindex
+    from memdir.search.fts import reindex
 
     rng = random.Random(seed)
     vocab = vocabulary(rng)

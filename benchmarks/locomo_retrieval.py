@@ -156,8 +156,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"skipped": f"no LoCoMo data at {args.data}"}))
         return 0
     sys.path.insert(0, str(REPO / "src"))
-    from memdir import Memory, vectors
-    from memdir.searchindex import prepare
+    from memdir import Memory
+    from memdir.search import vectors
+    from memdir.search.fts import prepare
 
     samples = json.loads(args.data.read_text(encoding="utf-8"))
     if args.conversations:

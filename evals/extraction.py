@@ -99,11 +99,11 @@ def source_side(memory_text: str, own: list[str], other: list[str]) -> str:
 
 def evaluate(path: Path, extractor_name: str, limit: int | None = None, examples: int = 0) -> dict:
     """Run one extractor over the dialogues of ``path``; return the figures."""
-    from memdir.consolidate import ExtractionContext, resolve_extractor
-    from memdir.errors import ModelError
-    from memdir.gate import check
-    from memdir.settings import load_settings
-    from memdir.transcripts import read_transcript
+    from memdir.consolidation.consolidate import ExtractionContext, resolve_extractor
+    from memdir.store.errors import ModelError
+    from memdir.consolidation.gate import check
+    from memdir.store.settings import load_settings
+    from memdir.consolidation.transcripts import read_transcript
 
     settings = load_settings(None)
     extractor = resolve_extractor(extractor_name, settings)
@@ -162,8 +162,8 @@ def main(argv=None) -> int:
     names = ["rules", "llm"] if args.extractor == "both" else [args.extractor]
     for name in names:
         if name == "llm":
-            from memdir.llm import api_key
-            from memdir.settings import load_settings
+            from memdir.consolidation.llm import api_key
+            from memdir.store.settings import load_settings
 
             if not api_key(load_settings(None)):
                 print("skipped llm: no API key (set DEEPSEEK_API_KEY or OPENAI_API_KEY)", file=sys.stderr)

@@ -8,8 +8,8 @@ import sys
 import textwrap
 
 from memdir import Memory
-from memdir.index import render_index
-from memdir.journal import now_utc
+from memdir.store.index import render_index
+from memdir.store.journal import now_utc
 from tests.conftest import run_cli
 
 WRITER = textwrap.dedent("""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memdir.gate import check, sentence_rules
-from memdir.transcripts import read_transcript
+from memdir.consolidation.gate import check, sentence_rules
+from memdir.consolidation.transcripts import read_transcript
 from tests.conftest import DATA, run_cli
 
 TRANSCRIPTS = DATA / "transcripts"

@@ -9,7 +9,8 @@ import subprocess
 import sys
 import time
 
-from memdir import Memory, hooks
+from memdir import Memory
+from memdir.integrations import hooks
 
 from .conftest import run_cli
 
@@ -113,10 +114,11 @@ def test_session_start_imports_only_the_core(mem, project):
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
     code = (
         "import io, json, sys\n"
-        "from memdir import hooks\n"
+        "from memdir.integrations import hooks\n"
         f"rc = hooks.handle('SessionStart', stdin=io.StringIO({json.dumps(json.dumps(_start_input(project)))}))\n"
-        "heavy = sorted(m for m in ('yaml', 'sqlite3', 'mcp', 'filelock', 'memdir.api', 'memdir.store', "
-        "'memdir.search', 'memdir.memfile') if m in sys.modules)\n"
+        "heavy = sorted(m for m in ('yaml', 'sqlite3', 'mcp', 'filelock', 'dataclasses', 'memdir.api', "
+        "'memdir.store.gateway', 'memdir.store.layer', 'memdir.store.memfile', 'memdir.search') "
+        "if m in sys.modules)\n"
         "print(json.dumps(heavy), file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -131,7 +133,7 @@ def test_user_prompt_submit_recall(mem, project):
                                       "prompt": "what port does dev postgresql listen on?"})
     assert done.returncode == 0
     try:
-        import memdir.search  # noqa: F401
+        import memdir.search.ranking  # noqa: F401
     except ImportError:
         assert done.stdout == "" and "search is not installed" in done.stderr
         return

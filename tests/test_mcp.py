@@ -8,9 +8,9 @@ import mcp_types as types
 from mcp import Client
 
 from memdir import Memory
-from memdir.mcp_server import MemoryServer, build_server
-from memdir.paths import project_key, project_layer_dir
-from memdir.tools import MAX_OUTPUT, READ_CHUNK
+from memdir.integrations.mcp_server import MemoryServer, build_server
+from memdir.store.paths import project_key, project_layer_dir
+from memdir.tools.handlers import MAX_OUTPUT, READ_CHUNK
 
 
 def _text(result) -> str:
@@ -20,7 +20,7 @@ def _text(result) -> str:
 
 def _search_available() -> bool:
     try:
-        import memdir.search  # noqa: F401
+        import memdir.search.ranking  # noqa: F401
     except ImportError:
         return False
     return True

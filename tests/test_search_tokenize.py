@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memdir.tokenize import document_text, fts_query, query_terms, tokens
+from memdir.search.tokenize import document_text, fts_query, query_terms, tokens
 
 
 def test_identifiers_kept_whole_and_split():

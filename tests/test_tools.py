@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from memdir import Memory
-from memdir.paths import project_layer_dir
-from memdir.tools import MAX_LIST, READ_CHUNK, TOOL_NAMES, TOOLS, call_tool, run_tool, tool_schemas
+from memdir.store.paths import project_layer_dir
+from memdir.tools.handlers import MAX_LIST, READ_CHUNK, TOOL_NAMES, TOOLS, call_tool, run_tool, tool_schemas
 
 EXPECTED = ["memory_write", "memory_read", "memory_list", "memory_search", "memory_delete", "memory_prune",
             "memory_delete_all", "memory_history", "memory_restore", "memory_status"]
@@ -14,7 +14,7 @@ EXPECTED = ["memory_write", "memory_read", "memory_list", "memory_search", "memo
 
 def _search_available() -> bool:
     try:
-        import memdir.search  # noqa: F401
+        import memdir.search.ranking  # noqa: F401
     except ImportError:
         return False
     return True

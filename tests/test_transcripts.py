@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from memdir.errors import InvalidInput
-from memdir.transcripts import (
+from memdir.store.errors import InvalidInput
+from memdir.consolidation.transcripts import (
     ASSISTANT_LIMIT, TOTAL_LIMIT, USER_LIMIT, Turn, bound, read_transcript, strip_injected,
 )
 from tests.conftest import DATA

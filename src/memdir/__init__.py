@@ -14,7 +14,7 @@ The names below are the public API; everything raises only
 
 from __future__ import annotations
 
-from .errors import (
+from .store.errors import (
     Conflict, ConfirmationRequired, InvalidInput, InvalidName, LockTimeout, MemdirError, ModelError,
     NotFound, Refused, ScopeError, StoreError, TombstoneRefused,
 )
@@ -35,11 +35,11 @@ def __getattr__(name: str):
 
         return Memory
     if name == "Settings":
-        from .settings import Settings
+        from .store.settings import Settings
 
         return Settings
     if name == "MemoryRecord":
-        from .memfile import MemoryRecord
+        from .store.memfile import MemoryRecord
 
         return MemoryRecord
     raise AttributeError(f"module 'memdir' has no attribute {name!r}")

@@ -2,6 +2,6 @@
 
 import sys
 
-from memdir.cli import main
+from memdir.integrations.cli import main
 
 sys.exit(main())

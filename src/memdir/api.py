@@ -21,16 +21,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from . import context as context_mod
-from . import store
-from .layer import ACTORS, Entry, HistoryEntry, Layer, Malformed
-from .errors import InvalidInput, LockTimeout, NotFound, Refused, ScopeError, StoreError
-from .index import is_current, is_stale, is_visible, ordered, score
-from .journal import now_utc
-from .memfile import MemoryRecord, format_time, parse_time
-from .names import normalize_name
-from .paths import canonical_project_root, project_layer_dir, resolve_home, user_layer_dir
-from .settings import Settings, load_settings
+from .store import context as context_mod
+from .store import gateway as store
+from .store.layer import ACTORS, Entry, HistoryEntry, Layer, Malformed
+from .store.errors import InvalidInput, LockTimeout, NotFound, Refused, ScopeError, StoreError
+from .store.index import is_current, is_stale, is_visible, ordered, score
+from .store.journal import now_utc
+from .store.memfile import MemoryRecord, format_time, parse_time
+from .store.names import normalize_name
+from .store.paths import canonical_project_root, project_layer_dir, resolve_home, user_layer_dir
+from .store.settings import Settings, load_settings
 
 SCOPES = ("user", "project")
 _LINK = re.compile(r"\[\[([^\[\]\n]{1,80})\]\]")
@@ -354,7 +354,7 @@ class Memory:
         lock window per layer (``memory_delete_all``). Needs ``confirm=True``.
         Tombstones stay. Returns ``{"scopes": [{"scope", "deleted"}]}``."""
         if confirm is not True:
-            from .errors import ConfirmationRequired
+            from .store.errors import ConfirmationRequired
 
             raise ConfirmationRequired("memory_delete_all requires confirm=true (destructive); ask the user first")
         out = []
@@ -476,7 +476,7 @@ class Memory:
         """Bring every layer of this home to a consistent state: cut torn journal
         tails, journal hand edits, rebuild ``MEMORY.md``. Returns what
         :meth:`verify` then says."""
-        from .store import Layer
+        from .store.layer import Layer
 
         for path in _all_layer_dirs(self.home):
             scope = "user" if path == user_layer_dir(self.home) else "project"
@@ -488,8 +488,8 @@ class Memory:
         Returns one dict per layer: ``{"layer", "ok", "events", "bad_seq", "error"}``."""
         out = []
         for path in _all_layer_dirs(self.home):
-            from .journal import Journal
-            from .layout import META_DIR
+            from .store.journal import Journal
+            from .store.layout import META_DIR
 
             result = Journal(path / META_DIR).verify()
             out.append({"layer": str(path), "ok": result.ok, "events": result.events,
@@ -501,7 +501,7 @@ class Memory:
     def search(self, query: str, k: int = 5, scope: str | None = None, *, include_muted: bool = False):
         """Ranked search over the session's memories (``memory_search``); see
         :func:`memdir.search.search`. Needs no extra; BM25 only without ``vectors``."""
-        from .search import search
+        from .search.ranking import search
 
         return search(self, query, k=k, scope=scope, include_muted=include_muted)
 
@@ -510,25 +510,25 @@ class Memory:
     def recall(self, prompt: str, k: int = 3, max_bytes: int | None = None) -> str:
         """The per-prompt recall block (``<memory_recall>``), or ``""``; see
         :func:`memdir.search.recall`."""
-        from .search import recall
+        from .search.ranking import recall
 
         return recall(self, prompt, k=k, max_bytes=max_bytes)
 
     def tool_schemas(self) -> list[dict]:
         """The memory tools as OpenAI-style function definitions; see :mod:`memdir.tools`."""
-        from .tools import tool_schemas
+        from .tools.handlers import tool_schemas
 
         return tool_schemas(self)
 
     def call_tool(self, name: str, arguments: dict | None = None) -> str:
         """Run one memory tool and return the text a model should see."""
-        from .tools import call_tool
+        from .tools.handlers import call_tool
 
         return call_tool(self, name, arguments or {})
 
     def consolidate(self, transcript, **options):
         """Turn a session transcript into memory changes; see :func:`memdir.consolidate.consolidate`."""
-        from .consolidate import consolidate
+        from .consolidation.consolidate import consolidate
 
         return consolidate(self, transcript, **options)
 
@@ -574,7 +574,7 @@ def _cwd() -> str | None:
 
 def _search_mode(settings: Settings) -> str:
     try:
-        from .search import search_mode
+        from .search.ranking import search_mode
     except ImportError:
         return "none"
     return search_mode(settings)

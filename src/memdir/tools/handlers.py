@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from .errors import InvalidInput, MemdirError
+from ..store.errors import InvalidInput, MemdirError
 
 READ_CHUNK = 8000        # characters of a body per memory_read call
 MAX_LIST = 100           # rows per memory_list page

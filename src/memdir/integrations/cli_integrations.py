@@ -31,8 +31,8 @@ def cmd_hook(args) -> int:
 def _where(args) -> dict:
     import os
 
-    from .errors import ScopeError
-    from .paths import canonical_project_root
+    from ..store.errors import ScopeError
+    from ..store.paths import canonical_project_root
 
     if args.scope != "project":
         return {}
@@ -49,7 +49,7 @@ def cmd_install(args) -> int:
     """``memdir install claude-code``: merge hooks and the MCP server into Claude Code's files."""
     from . import install
     from .cli import emit
-    from .paths import resolve_home
+    from ..store.paths import resolve_home
 
     memdir_home = resolve_home(args.home)
     runner = install.install if args.command == "install" else install.uninstall

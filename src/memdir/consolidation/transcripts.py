@@ -39,8 +39,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable
 
-from .errors import InvalidInput
-from .memfile import parse_time
+from ..store.errors import InvalidInput
+from ..store.memfile import parse_time
 
 USER_LIMIT = 2000
 ASSISTANT_LIMIT = 500

@@ -37,11 +37,11 @@ import mcp_types as types
 from mcp.server import Server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from . import __version__
-from .api import Memory
-from .errors import MemdirError, ScopeError
-from .paths import canonical_project_root
-from .tools import TOOLS, run_tool
+from .. import __version__
+from ..api import Memory
+from ..store.errors import MemdirError, ScopeError
+from ..store.paths import canonical_project_root
+from ..tools.handlers import TOOLS, run_tool
 
 log = logging.getLogger("memdir.mcp")
 ROOTS_TIMEOUT = 5.0  # seconds to wait for the client's roots/list answer

@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from .errors import InvalidInput
-from .memfile import TYPES
+from ..store.errors import InvalidInput
+from ..store.memfile import TYPES
 
 ACTIONS = ("create", "update", "supersede", "forget")
 

@@ -1,0 +1,212 @@
+"""Claude Code hook entry points: ``memdir hook claude-code EVENT``.
+
+Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
+``transcript_path``, ``cwd``, ``hook_event_name`` and per-event fields; see
+``reference/landscape.md`` §2.6) and reads JSON from its stdout.
+
+* ``SessionStart`` — prints ``{"hookSpecificOutput": {"hookEventName":
+  "SessionStart", "additionalContext": <context block>}}``. The block is
+  within Claude Code's 10,000-character ``additionalContext`` cap (the budget
+  setting is clamped to 10,000 bytes, and a UTF-8 byte is at most one
+  character). Runs on every session start, so it imports only the hot path
+  (:func:`memdir.context.session_block`: no YAML, no SQLite, no MCP).
+* ``UserPromptSubmit`` — the recall block for ``prompt`` in the same shape,
+  under ``recall_max_bytes``; nothing when search is not installed.
+* ``SessionEnd`` and ``PreCompact`` — append one line ``{"transcript_path",
+  "cwd", "session_id", "event", "ts"}`` to ``$MEMDIR_HOME/queue/consolidate.jsonl``
+  and start a detached ``memdir consolidate --queue`` that drains it; returns at
+  once (SessionEnd's whole budget is about 1.5 s).
+
+A memory problem never blocks the agent: malformed or empty stdin, a missing
+``cwd``, a broken store or any other failure ends with exit 0, nothing on
+stdout and one line on stderr.
+
+Run as ``python -m memdir.hooks claude-code EVENT [--home DIR]`` (what the
+installer writes: it skips the CLI's parser and extensions) or through
+``memdir hook``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact")
+ADDITIONAL_CONTEXT_CAP = 10_000  # characters; Claude Code hook output, additionalContext
+MAX_STDIN = 4 * 1024 * 1024      # bytes of hook input read; the JSON is small, a transcript is not sent
+QUEUE_FILE = ("queue", "consolidate.jsonl")
+LOG_FILE = ("logs", "consolidate.log")
+
+
+class HookSkip(Exception):
+    """Nothing to do, with the reason for the one stderr line."""
+
+
+def _input(stream) -> dict:
+    raw = stream.buffer.read(MAX_STDIN) if hasattr(stream, "buffer") else stream.read(MAX_STDIN)
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8", "replace")
+    if not raw.strip():
+        raise HookSkip("empty hook input on stdin")
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise HookSkip(f"hook input is not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise HookSkip("hook input is not a JSON object")
+    return data
+
+
+def _cwd(data: dict) -> str:
+    cwd = data.get("cwd")
+    if not isinstance(cwd, str) or not cwd.strip():
+        raise HookSkip("hook input has no cwd")
+    if not os.path.isdir(cwd):
+        raise HookSkip(f"cwd {cwd!r} is not a directory")
+    return cwd
+
+
+def _project_root(cwd: str):
+    """The project root of ``cwd``, or None when it is ``$HOME`` or ``/`` (user layer only)."""
+    from ..store.errors import ScopeError
+    from ..store.paths import canonical_project_root
+
+    try:
+        return canonical_project_root(cwd)
+    except ScopeError:
+        return None
+
+
+def _output(event: str, text: str) -> str:
+    if len(text) > ADDITIONAL_CONTEXT_CAP:  # cannot happen with clamped budgets; the cap is Claude Code's
+        text = text[:ADDITIONAL_CONTEXT_CAP]
+    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
+                      ensure_ascii=False)
+
+
+def session_start(data: dict, home) -> str:
+    """The SessionStart output JSON, or ``""`` when there is nothing to inject."""
+    from ..store.context import session_block
+    from ..store.settings import load_settings
+
+    root = _project_root(_cwd(data))
+    settings = load_settings(home)
+    block = session_block(home, root, settings, min(settings.context_max_bytes, ADDITIONAL_CONTEXT_CAP))
+    return _output("SessionStart", block) if block else ""
+
+
+def user_prompt_submit(data: dict, home) -> str:
+    """The UserPromptSubmit output JSON with the recall block for ``prompt``, or ``""``."""
+    prompt = data.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        return ""
+    from ..api import Memory
+
+    root = _project_root(_cwd(data))
+    session = data.get("session_id") if isinstance(data.get("session_id"), str) else None
+    mem = Memory.open(home=home, project=root, actor="agent", session=session, use_cwd=False)
+    budget = min(mem.settings.recall_max_bytes, ADDITIONAL_CONTEXT_CAP)
+    try:
+        block = mem.recall(prompt, max_bytes=budget)
+    except ImportError as exc:
+        raise HookSkip(f"recall unavailable: search is not installed ({exc})") from None
+    return _output("UserPromptSubmit", block) if block else ""
+
+
+def queue_consolidation(data: dict, home, event: str) -> str:
+    """Queue ``transcript_path`` for consolidation and start a detached drain.
+
+    The line is written with one ``write`` on an ``O_APPEND`` descriptor, so
+    concurrent hooks never interleave. The drain runs as
+    ``python -m memdir.cli --home HOME consolidate --queue`` in a new session
+    with stdin at the null device and its output appended to
+    ``logs/consolidate.log``. Returns ``""`` (Claude Code discards the output).
+    """
+    from ..store.settings import load_settings
+
+    transcript = data.get("transcript_path")
+    if not isinstance(transcript, str) or not transcript:
+        raise HookSkip("hook input has no transcript_path")
+    if load_settings(home).consolidation_mode == "off":
+        raise HookSkip("consolidation is off (consolidation_mode = off)")
+    cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
+    entry = {"transcript_path": transcript, "cwd": cwd,
+             "session_id": data.get("session_id") if isinstance(data.get("session_id"), str) else None,
+             "event": event, "ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
+    queue = os.path.join(home, *QUEUE_FILE)
+    logfile = os.path.join(home, *LOG_FILE)
+    for directory in (os.path.dirname(queue), os.path.dirname(logfile)):
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+    fd = os.open(queue, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, line)
+    finally:
+        os.close(fd)
+    spawn_drain(home, logfile)
+    return ""
+
+
+def spawn_drain(home, logfile: str) -> None:
+    """Start ``memdir consolidate --queue`` detached from this process."""
+    import subprocess
+
+    with open(logfile, "ab") as log:
+        os.chmod(logfile, 0o600)
+        subprocess.Popen(
+            [sys.executable, "-m", "memdir.cli", "--home", str(home), "consolidate", "--queue"],
+            stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True,
+        )
+
+
+def run(event: str, stdin=None, home=None) -> str:
+    """Handle one Claude Code hook ``event``; returns what to print on stdout
+    (``""`` for nothing). Raises :class:`HookSkip`, :class:`memdir.MemdirError`
+    or ``OSError``; :func:`main` turns every failure into exit 0."""
+    from ..store.paths import resolve_home
+
+    if event not in EVENTS:
+        raise HookSkip(f"unknown hook event {event!r} (handled: {', '.join(EVENTS)})")
+    data = _input(stdin if stdin is not None else sys.stdin)
+    home = resolve_home(home)
+    if event == "SessionStart":
+        return session_start(data, home)
+    if event == "UserPromptSubmit":
+        return user_prompt_submit(data, home)
+    return queue_consolidation(data, home, event)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m memdir.hooks claude-code EVENT [--home DIR]``. Always exit 0."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    home = None
+    if "--home" in argv:
+        i = argv.index("--home")
+        home = argv[i + 1] if i + 1 < len(argv) else None
+        del argv[i: i + 2]
+    if len(argv) != 2 or argv[0] != "claude-code":
+        print("memdir hook: usage: memdir hook claude-code EVENT [--home DIR]", file=sys.stderr)
+        return 0
+    return handle(argv[1], home=home)
+
+
+def handle(event: str, home=None, stdin=None) -> int:
+    """Run :func:`run`, print its output, and map every failure to one stderr line. Returns 0."""
+    try:
+        out = run(event, stdin=stdin, home=home)
+    except HookSkip as exc:
+        print(f"memdir hook {event}: {exc}", file=sys.stderr)
+        return 0
+    except Exception as exc:  # never block the agent on a memory problem
+        print(f"memdir hook {event}: skipped after an error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 0
+    if out:
+        sys.stdout.write(out + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

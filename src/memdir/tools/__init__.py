@@ -1,0 +1,1 @@
+"""memdir.tools."""
