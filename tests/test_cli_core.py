@@ -93,4 +93,6 @@ def test_a_deleted_working_directory_is_not_a_crash(tmp_path):
     out = subprocess.run([sys.executable, "-c", script, str(gone)], capture_output=True, text=True,
                          env=dict(os.environ))
     assert out.returncode == 0 and "Traceback" not in out.stderr
-    assert out.stdout.strip() == "No memories yet."
+    assert out.stdout.splitlines() == ["No memories yet.", "(project memories unavailable: the working directory "
+                                       "no longer exists; run inside a project directory, pass --project DIR "
+                                       "or set MEMDIR_PROJECT)"]

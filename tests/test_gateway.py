@@ -157,14 +157,16 @@ def test_control_characters_and_name_folding(mem):
 def test_a_project_that_does_not_exist_is_refused(isolated_home, tmp_path):
     from memdir import Memory, ScopeError
 
-    ghost = Memory.open(home=isolated_home, project=tmp_path / "no" / "such" / "dir")
     with pytest.raises(ScopeError, match="does not exist"):
-        ghost.write("x", "d", "project", "b")
+        Memory.open(home=isolated_home, project=tmp_path / "no" / "such" / "dir")
     a_file = tmp_path / "file.txt"
     a_file.write_text("x")
     with pytest.raises(ScopeError, match="not a directory"):
-        Memory.open(home=isolated_home, project=a_file).write("x", "d", "project", "b")
-    assert ghost.write("u", "user fact", "user", "b", scope="user").operation == "created"  # control
+        Memory.open(home=isolated_home, project=a_file)
+    assert not (isolated_home / "projects").exists()
+    (tmp_path / "real").mkdir()
+    assert Memory.open(home=isolated_home, project=tmp_path / "real").write(
+        "p", "project fact", "project", "b").operation == "created"  # control
 
 
 def test_secrets_stated_in_words_are_redacted_even_in_names(mem):

@@ -23,16 +23,17 @@ from typing import Any
 
 from .store import context as context_mod
 from .store import gateway as store
-from .store.layer import ACTORS, Entry, HistoryEntry, Layer, Malformed
+from .store.layer import Entry, HistoryEntry, Layer, Malformed
 from .store.errors import InvalidInput, LockTimeout, NotFound, Refused, ScopeError, StoreError
 from .store.index import is_current, is_stale, is_visible, ordered, score
 from .store.journal import now_utc
 from .store.memfile import MemoryRecord, format_time, parse_time
 from .store.names import normalize_name
-from .store.paths import canonical_project_root, project_layer_dir, resolve_home, user_layer_dir
-from .store.settings import Settings, load_settings
+from .store.paths import layer_dirs, user_layer_dir
+from .store.session import Session, open_session
+from .store.settings import Settings
+from .store.vocabulary import SCOPES
 
-SCOPES = ("user", "project")
 _LINK = re.compile(r"\[\[([^\[\]\n]{1,80})\]\]")
 MAX_LINKS = 3
 
@@ -127,17 +128,15 @@ class Memory:
     ``project`` for new memories.
     """
 
-    def __init__(self, home: Path, settings: Settings, project_root: Path | None,
-                 project_error: str | None, actor: str = "agent", session: str | None = None):
-        if actor not in ACTORS:
-            raise InvalidInput(f"unknown actor {actor!r}")
-        self.home = home
-        self.settings = settings
-        self.project_root = project_root
-        self.project_error = project_error
-        self.actor = actor
+    def __init__(self, session: Session):
         self.session = session
-        self._layers: dict[str, Layer] = {}
+
+    # The session's parts, for adapters that show them.
+    home = property(lambda self: self.session.home, doc="The memdir home (absolute).")
+    settings = property(lambda self: self.session.settings, doc="The merged :class:`Settings`.")
+    project_root = property(lambda self: self.session.project_root, doc="The canonical project root, or None.")
+    project_error = property(lambda self: self.session.project_error, doc="Why there is no project root.")
+    actor = property(lambda self: self.session.actor, doc="Who writes: human, agent, extracted or import.")
 
     # ------------------------------------------------------------ opening
 
@@ -147,69 +146,35 @@ class Memory:
              use_cwd: bool = True, **overrides: Any) -> "Memory":
         """Open the memory of ``project`` (a directory; default ``MEMDIR_PROJECT``,
         else the working directory when ``use_cwd``) under ``home`` (default
-        ``MEMDIR_HOME`` / ``$DSH_HOME/memory`` / the platform data dir).
+        ``MEMDIR_HOME`` / ``$DSH_HOME/memory`` / the platform data dir), as
+        ``actor``, for the agent session ``session`` (an id kept in the journal).
 
-        A project that cannot be used (none given, ``/`` or ``$HOME``) does not
-        fail here: project-scope calls then raise :class:`ScopeError` saying how
-        to set one, and the user layer still works. ``overrides`` are settings
-        (``context_max_bytes=…``) applied over config file and environment.
+        A project directory that does not exist is refused (:class:`ScopeError`).
+        ``$HOME``, ``/`` or no project at all do not fail here: project-scope
+        calls then raise :class:`ScopeError` saying how to set one, and the user
+        layer still works. ``overrides`` are settings (``context_max_bytes=…``)
+        applied over config file and environment. See
+        :func:`memdir.store.session.open_session`.
         """
-        home_path = resolve_home(home)
-        if settings is None:
-            settings = load_settings(home_path, overrides)
-        elif overrides:
-            settings = settings.replace(**overrides)
-        source = project if project not in (None, "") else os.environ.get("MEMDIR_PROJECT") or (
-            _cwd() if use_cwd else None)
-        root, error = None, None
-        try:
-            root = canonical_project_root(source) if source else None
-            if root is None:
-                error = "no project root is known; pass --project DIR or set MEMDIR_PROJECT"
-        except ScopeError as exc:
-            error = str(exc)
-        except OSError as exc:
-            error = f"cannot resolve project root {source!r}: {exc}"
-        return cls(home_path, settings, root, error, actor=actor, session=session)
+        return cls(open_session(home, project, actor=actor, session_id=session, settings=settings,
+                                overrides=overrides, use_cwd=use_cwd))
 
     def as_actor(self, actor: str) -> "Memory":
         """The same memory seen by another actor (e.g. consolidation's ``extracted``)."""
-        other = Memory(self.home, self.settings, self.project_root, self.project_error, actor, self.session)
-        other._layers = self._layers
-        return other
+        return Memory(self.session.as_actor(actor))
 
     # ------------------------------------------------------------ layers
 
     def layer(self, scope: str) -> Layer:
         """The layer for ``scope``. Raises :class:`ScopeError` / :class:`InvalidInput`."""
-        if scope not in SCOPES:
-            raise InvalidInput(f"invalid scope: {scope!r} (expected 'project' or 'user')")
-        if scope == "user" and not self.settings.enable_user_scope:
-            raise ScopeError("user scope is disabled by configuration (enable_user_scope = false); use 'project'")
-        if scope == "project" and self.project_root is None:
-            raise ScopeError(f"project scope unavailable: {self.project_error} "
-                             "(facts about the person can still be saved with scope 'user')")
-        if scope not in self._layers:
-            path = (user_layer_dir(self.home) if scope == "user"
-                    else project_layer_dir(self.home, self.project_root))
-            self._layers[scope] = Layer(path, scope, self.settings,
-                                              self.project_root if scope == "project" else None)
-        return self._layers[scope]
+        return self.session.layer(scope)
 
     def scopes(self) -> list[str]:
         """The scopes this session can use, user first."""
-        out = []
-        if self.settings.enable_user_scope:
-            out.append("user")
-        if self.project_root is not None:
-            out.append("project")
-        return out
+        return list(self.session.scopes())
 
     def _scopes_for(self, scope: str | None) -> list[str]:
-        if scope is None:
-            return self.scopes()
-        self.layer(scope)  # validates
-        return [scope]
+        return list(self.session.scopes_for(scope))
 
     def _find(self, name: str, scope: str | None) -> tuple[Layer, Entry]:
         key = normalize_name(name).name
@@ -257,7 +222,7 @@ class Memory:
             layer, actor=self.actor, name=name, description=description, type=type, body=body,
             title=title, pinned=pinned, disabled=disabled, importance=importance, status=status,
             valid_from=_time_arg(valid_from, "valid_from"), valid_until=_time_arg(valid_until, "valid_until"),
-            supersedes=supersedes, extra=extra, session=self.session, reason=reason, guard=self._guard(layer),
+            supersedes=supersedes, extra=extra, session=self.session.id, reason=reason, guard=self._guard(layer),
             expect_digest=expect_digest,
         )
 
@@ -267,7 +232,7 @@ class Memory:
         layer, entry = self._find(name, scope)
         if count:
             try:
-                store.touch(layer, entry.record.name, session=self.session, actor=self.actor)
+                store.touch(layer, entry.record.name, session=self.session.id, actor=self.actor)
                 entry = layer.scan().entries.get(entry.record.name, entry)
             except (StoreError, LockTimeout):
                 pass  # counting a read is best-effort (seed §A8): a read-only home still reads
@@ -322,14 +287,14 @@ class Memory:
         value is refused from then on, from every path, until a person lifts the
         tombstone. Returns ``{"name", "scope", "tombstone"}``. Raises :class:`NotFound`."""
         layer, entry = self._find(name, scope)
-        stone = store.delete(layer, entry.record.name, actor=self.actor, reason=reason, session=self.session)
+        stone = store.delete(layer, entry.record.name, actor=self.actor, reason=reason, session=self.session.id)
         return {"name": entry.record.name, "scope": layer.scope, "tombstone": stone.id if stone else None}
 
     def forget(self, name: str, scope: str | None = None, *, reason: str | None = None) -> dict:
         """"The user says this is wrong": delete with a tombstone, journaled as ``forget``."""
         layer, entry = self._find(name, scope)
         stone = store.delete(layer, entry.record.name, actor=self.actor, reason=reason or "forgotten",
-                             action="forget", session=self.session)
+                             action="forget", session=self.session.id)
         return {"name": entry.record.name, "scope": layer.scope, "tombstone": stone.id if stone else None}
 
     def prune(self, older_than_days: int, scope: str | None = None, *, dry_run: bool = True) -> dict:
@@ -343,7 +308,7 @@ class Memory:
             if dry_run:
                 found.extend(store.prune_candidates(layer, older_than_days))
             else:
-                done = store.prune(layer, older_than_days, actor=self.actor, session=self.session)
+                done = store.prune(layer, older_than_days, actor=self.actor, session=self.session.id)
                 found.extend(done)
                 deleted += len(done)
         return {"dry_run": dry_run, "deleted": deleted,
@@ -360,7 +325,7 @@ class Memory:
         out = []
         for scope_name in self._scopes_for(scope):
             out.append({"scope": scope_name, "deleted": store.clear(self.layer(scope_name), actor=self.actor,
-                                                                    session=self.session)})
+                                                                    session=self.session.id)})
         return {"scopes": out}
 
     # ------------------------------------------------------------ context
@@ -370,15 +335,7 @@ class Memory:
         fenced as data, with the memory policy, within ``max_bytes`` UTF-8
         bytes (default the ``context_max_bytes`` setting, 4096). ``""`` when
         there is nothing to show."""
-        budget = self.settings.context_max_bytes if max_bytes is None else int(max_bytes)
-        if budget < 1:
-            raise InvalidInput("max_bytes must be at least 1")
-        sections = []
-        for scope_name in self.scopes():
-            layer = self.layer(scope_name)
-            text = context_mod.read_index(layer.path, lambda _p, layer=layer: layer.refresh_index())
-            sections.append((scope_name, text))
-        return context_mod.render(sections, budget)
+        return context_mod.session_block(self.session, max_bytes)
 
 
     # ------------------------------------------------------------ history and trust
@@ -419,7 +376,7 @@ class Memory:
         (works for deleted memories). A tombstoned value stays refused."""
         layer = self._history_layer(name, scope)
         return store.restore(layer, name, int(version), actor=self.actor, guard=self._guard(layer),
-                             session=self.session)
+                             session=self.session.id)
 
     def tombstones(self, scope: str | None = None) -> list[dict]:
         """Tombstones in force: ``{"id", "scope", "name", "description", "actor", "reason", "ts"}``."""
@@ -450,35 +407,33 @@ class Memory:
         """Publish a candidate (a person only); a tombstoned value is refused."""
         layer, entry = self._find(name, scope)
         target = store.set_status(layer, entry.record.name, approve=True, actor=self.actor, reason=reason,
-                                  guard=self._guard(layer), session=self.session)
+                                  guard=self._guard(layer), session=self.session.id)
         return {"name": target, "scope": layer.scope, "approved": entry.record.name}
 
     def reject(self, name: str, scope: str | None = None, *, reason: str | None = None) -> dict:
         """Reject a candidate (a person only): its value is tombstoned."""
         layer, entry = self._find(name, scope)
         store.set_status(layer, entry.record.name, approve=False, actor=self.actor, reason=reason,
-                         session=self.session)
+                         session=self.session.id)
         return {"name": entry.record.name, "scope": layer.scope, "rejected": True}
 
     def pin(self, name: str, value: bool = True, scope: str | None = None) -> bool:
         """Pin or unpin; False when nothing changed."""
         layer, entry = self._find(name, scope)
         return store.set_flag(layer, entry.record.name, flag="pinned", value=value, actor=self.actor,
-                              session=self.session)
+                              session=self.session.id)
 
     def mute(self, name: str, value: bool = True, scope: str | None = None) -> bool:
         """Mute (hide from the index, keep listed) or unmute; False when nothing changed."""
         layer, entry = self._find(name, scope)
         return store.set_flag(layer, entry.record.name, flag="disabled", value=value, actor=self.actor,
-                              session=self.session)
+                              session=self.session.id)
 
     def repair(self) -> list[dict]:
         """Bring every layer of this home to a consistent state: cut torn journal
         tails, journal hand edits, rebuild ``MEMORY.md``. Returns what
         :meth:`verify` then says."""
-        from .store.layer import Layer
-
-        for path in _all_layer_dirs(self.home):
+        for path in layer_dirs(self.home):
             scope = "user" if path == user_layer_dir(self.home) else "project"
             Layer(path, scope, self.settings).refresh_index()
         return self.verify()
@@ -487,7 +442,7 @@ class Memory:
         """Check every layer's journal chain and objects under this home.
         Returns one dict per layer: ``{"layer", "ok", "events", "bad_seq", "error"}``."""
         out = []
-        for path in _all_layer_dirs(self.home):
+        for path in layer_dirs(self.home):
             from .store.journal import Journal
             from .store.layout import META_DIR
 
@@ -534,7 +489,7 @@ class Memory:
 
     def journal_receipt(self, scope: str, data: dict):
         """Journal one consolidation receipt in ``scope``'s layer (no file changes)."""
-        return store.receipt(self.layer(scope), data, actor=self.actor, session=self.session)
+        return store.receipt(self.layer(scope), data, actor=self.actor, session=self.session.id)
 
     # ------------------------------------------------------------ status
 
@@ -564,31 +519,12 @@ class Memory:
         }
 
 
-def _cwd() -> str | None:
-    """The working directory, or None when it was deleted under us."""
-    try:
-        return os.getcwd()
-    except OSError:
-        return None
-
-
 def _search_mode(settings: Settings) -> str:
     try:
         from .search.ranking import search_mode
     except ImportError:
         return "none"
     return search_mode(settings)
-
-
-def _all_layer_dirs(home: Path) -> list[Path]:
-    out = []
-    user = user_layer_dir(home)
-    if user.is_dir():
-        out.append(user)
-    projects = home / "projects"
-    if projects.is_dir():
-        out.extend(sorted(p for p in projects.iterdir() if p.is_dir()))
-    return out
 
 
 def _time_arg(value: str | datetime | None, label: str) -> datetime | None:

@@ -357,7 +357,7 @@ def consolidate(mem, transcript, *, dry_run: bool = False, extractor=None, mode:
     mode = mode or settings.consolidation_mode
     limit = min(20, max(1, int(max_proposals or settings.consolidation_max_proposals)))
     writer = mem.as_actor("extracted")
-    writer.session = mem.session or parsed.session_id
+    writer.session.id = mem.session.id or parsed.session_id
     report = ConsolidationReport("off", parsed.summary(), max_proposals=limit, dry_run=dry_run)
     if mode == "off":
         report.gate = gate_mod.check(parsed, "off")

@@ -111,8 +111,11 @@ def cmd_read(args) -> int:
 
 
 def cmd_list(args) -> int:
-    result = open_memory(args).list(args.scope, include_all=args.all, as_of=args.as_of, valid_at=args.valid_at)
+    mem = open_memory(args)
+    result = mem.list(args.scope, include_all=args.all, as_of=args.as_of, valid_at=args.valid_at)
     lines = [_memory_line(m) for m in result.memories] or ["No memories yet."]
+    if mem.project_root is None and args.scope != "user":
+        lines.append(f"(project memories unavailable: {mem.project_error})")
     for bad in result.malformed:
         lines.append(f"! malformed: {bad.path}: {bad.error}")
     emit(args, result.to_dict(), "\n".join(lines))
@@ -151,20 +154,11 @@ def cmd_clear(args) -> int:
 def cmd_context(args) -> int:
     # The hot path: no YAML, no facade unless an index must be rebuilt.
     from ..store.context import session_block
-    from ..store.paths import canonical_project_root, resolve_home
-    from ..store.settings import load_settings
-    from ..store.errors import ScopeError
+    from ..store.session import open_session
 
     if args.max_bytes is not None and args.max_bytes < 1:
         raise UsageError("--max-bytes must be at least 1")
-    home = resolve_home(args.home)
-    settings = load_settings(home)
-    try:
-        source = args.project or os.environ.get("MEMDIR_PROJECT") or os.getcwd()
-        root = canonical_project_root(source)
-    except (ScopeError, OSError):
-        root = None
-    block = session_block(home, root, settings, args.max_bytes)
+    block = session_block(open_session(args.home, args.project, actor="human"), args.max_bytes)
     emit(args, {"context": block, "bytes": len(block.encode("utf-8"))}, block)
     return 0
 

@@ -169,7 +169,7 @@ def find_transcripts(projects: Path, root: Path | None) -> list[tuple[Path, Path
     ``projects`` (subagent transcripts excluded) whose ``cwd`` resolves to
     ``root`` (every usable project when ``root`` is None), oldest first."""
     from ..store.errors import ScopeError
-    from ..store.paths import canonical_project_root
+    from ..store.session import project_root_of
 
     found = []
     if not projects.is_dir():
@@ -187,8 +187,8 @@ def find_transcripts(projects: Path, root: Path | None) -> list[tuple[Path, Path
         if not cwd:
             continue
         try:
-            session_root = canonical_project_root(cwd)
-        except (ScopeError, OSError):
+            session_root, _ = project_root_of(cwd)
+        except (ScopeError, OSError):  # the session's directory is gone or unusable
             continue
         if session_root is None or (root is not None and session_root != root):
             continue
@@ -207,12 +207,12 @@ def _usage(message: str) -> int:
 
 def cmd_consolidate(args) -> int:
     from .cli import emit, open_memory
-    from ..store.paths import resolve_home
+    from ..store.session import open_session
 
     if args.queue or args.detach:
         if args.path:
             return _usage("give a transcript PATH or --queue, not both")
-        home = resolve_home(args.home)
+        home = open_session(args.home, args.project, actor="human", use_cwd=False).home
         if args.detach:
             pid = spawn_drain(home, args.extractor)
             emit(args, {"detached": True, "pid": pid, "log": str(home / "logs" / LOG_FILE)},
@@ -247,22 +247,15 @@ def _progress(items, **kwargs):
 
 def cmd_ingest(args) -> int:
     from ..api import Memory
+    from ..store.errors import MemdirError
+    from ..store.session import open_session
     from .cli import emit
-    from ..store.errors import MemdirError, ScopeError
-    from ..store.paths import canonical_project_root, resolve_home
 
     if not args.claude_code:
         return _usage("say where from: --claude-code")
-    home = resolve_home(args.home)
-    root = None
-    if not args.all:
-        source = args.project or os.environ.get("MEMDIR_PROJECT") or os.getcwd()
-        try:
-            root = canonical_project_root(source)
-        except ScopeError as exc:
-            return _usage(f"{exc}; pass --project DIR or --all")
-        if root is None:
-            return _usage("no project root; pass --project DIR or --all")
+    session = open_session(args.home, args.project, actor="human")
+    home = session.home
+    root = None if args.all else session.project()
     projects = claude_projects_dir()
     found = find_transcripts(projects, root)
     counts: dict[str, int] = {}

@@ -28,33 +28,17 @@ def cmd_hook(args) -> int:
     return handle(args.event, home=args.home)
 
 
-def _where(args) -> dict:
-    import os
-
-    from ..store.errors import ScopeError
-    from ..store.paths import canonical_project_root
-
-    if args.scope != "project":
-        return {}
-    source = args.project or os.environ.get("MEMDIR_PROJECT") or os.getcwd()
-    try:
-        return {"project": canonical_project_root(source)}
-    except ScopeError as exc:
-        from .cli import UsageError
-
-        raise UsageError(f"--scope project: {exc}") from None
-
-
 def cmd_install(args) -> int:
     """``memdir install claude-code``: merge hooks and the MCP server into Claude Code's files."""
+    from ..store.session import open_session
     from . import install
     from .cli import emit
-    from ..store.paths import resolve_home
 
-    memdir_home = resolve_home(args.home)
+    session = open_session(args.home, args.project, actor="human")
+    where = {"project": session.project()} if args.scope == "project" else {}
     runner = install.install if args.command == "install" else install.uninstall
     extra = {"home": args.home} if args.command == "install" and args.home else {}
-    plan = runner(args.scope, memdir_home, dry_run=args.dry_run, **_where(args), **extra)
+    plan = runner(args.scope, session.home, dry_run=args.dry_run, **where, **extra)
     emit(args, plan.to_dict(), plan.report())
     return 0
 

@@ -59,24 +59,16 @@ def _input(stream) -> dict:
     return data
 
 
-def _cwd(data: dict) -> str:
+def _session(data: dict, home, actor: str = "agent"):
+    """The session of a hook: its project is the hook input's ``cwd`` (nothing
+    else: not MEMDIR_PROJECT, not this process's directory)."""
+    from ..store.session import open_session
+
     cwd = data.get("cwd")
     if not isinstance(cwd, str) or not cwd.strip():
         raise HookSkip("hook input has no cwd")
-    if not os.path.isdir(cwd):
-        raise HookSkip(f"cwd {cwd!r} is not a directory")
-    return cwd
-
-
-def _project_root(cwd: str):
-    """The project root of ``cwd``, or None when it is ``$HOME`` or ``/`` (user layer only)."""
-    from ..store.errors import ScopeError
-    from ..store.paths import canonical_project_root
-
-    try:
-        return canonical_project_root(cwd)
-    except ScopeError:
-        return None
+    session_id = data.get("session_id") if isinstance(data.get("session_id"), str) else None
+    return open_session(home, cwd, actor=actor, session_id=session_id, use_cwd=False)
 
 
 def _output(event: str, text: str) -> str:
@@ -89,11 +81,9 @@ def _output(event: str, text: str) -> str:
 def session_start(data: dict, home) -> str:
     """The SessionStart output JSON, or ``""`` when there is nothing to inject."""
     from ..store.context import session_block
-    from ..store.settings import load_settings
 
-    root = _project_root(_cwd(data))
-    settings = load_settings(home)
-    block = session_block(home, root, settings, min(settings.context_max_bytes, ADDITIONAL_CONTEXT_CAP))
+    session = _session(data, home)
+    block = session_block(session, min(session.settings.context_max_bytes, ADDITIONAL_CONTEXT_CAP))
     return _output("SessionStart", block) if block else ""
 
 
@@ -104,9 +94,7 @@ def user_prompt_submit(data: dict, home) -> str:
         return ""
     from ..api import Memory
 
-    root = _project_root(_cwd(data))
-    session = data.get("session_id") if isinstance(data.get("session_id"), str) else None
-    mem = Memory.open(home=home, project=root, actor="agent", session=session, use_cwd=False)
+    mem = Memory(_session(data, home))
     budget = min(mem.settings.recall_max_bytes, ADDITIONAL_CONTEXT_CAP)
     try:
         block = mem.recall(prompt, max_bytes=budget)
@@ -124,12 +112,14 @@ def queue_consolidation(data: dict, home, event: str) -> str:
     with stdin at the null device and its output appended to
     ``logs/consolidate.log``. Returns ``""`` (Claude Code discards the output).
     """
-    from ..store.settings import load_settings
+    from ..store.session import open_session
 
     transcript = data.get("transcript_path")
     if not isinstance(transcript, str) or not transcript:
         raise HookSkip("hook input has no transcript_path")
-    if load_settings(home).consolidation_mode == "off":
+    session = open_session(home, use_cwd=False)
+    home = session.home
+    if session.settings.consolidation_mode == "off":
         raise HookSkip("consolidation is off (consolidation_mode = off)")
     cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
     entry = {"transcript_path": transcript, "cwd": cwd,
@@ -165,12 +155,9 @@ def run(event: str, stdin=None, home=None) -> str:
     """Handle one Claude Code hook ``event``; returns what to print on stdout
     (``""`` for nothing). Raises :class:`HookSkip`, :class:`memdir.MemdirError`
     or ``OSError``; :func:`main` turns every failure into exit 0."""
-    from ..store.paths import resolve_home
-
     if event not in EVENTS:
         raise HookSkip(f"unknown hook event {event!r} (handled: {', '.join(EVENTS)})")
     data = _input(stdin if stdin is not None else sys.stdin)
-    home = resolve_home(home)
     if event == "SessionStart":
         return session_start(data, home)
     if event == "UserPromptSubmit":
@@ -194,9 +181,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def handle(event: str, home=None, stdin=None) -> int:
     """Run :func:`run`, print its output, and map every failure to one stderr line. Returns 0."""
+    from ..store.errors import MemdirError
+
     try:
         out = run(event, stdin=stdin, home=home)
-    except HookSkip as exc:
+    except (HookSkip, MemdirError) as exc:
         print(f"memdir hook {event}: {exc}", file=sys.stderr)
         return 0
     except Exception as exc:  # never block the agent on a memory problem

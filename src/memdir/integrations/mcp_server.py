@@ -40,7 +40,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from .. import __version__
 from ..api import Memory
 from ..store.errors import MemdirError, ScopeError
-from ..store.paths import canonical_project_root
+from ..store.session import open_session
 from ..tools.handlers import TOOLS, run_tool
 
 log = logging.getLogger("memdir.mcp")
@@ -122,13 +122,16 @@ class MemoryServer:
             path = _root_path(str(root.uri))
             if path is None:
                 continue
+            fb = self.fallback.session
             try:
-                canonical = canonical_project_root(path)
+                session = open_session(fb.home, path, actor="agent", settings=fb.settings, use_cwd=False)
             except ScopeError as exc:
                 log.warning("memdir: ignoring root %s: %s", root.uri, exc)
                 continue
-            fb = self.fallback
-            return Memory(fb.home, fb.settings, canonical, None, actor="agent")
+            if session.project_root is None:
+                log.warning("memdir: ignoring root %s: %s", root.uri, session.project_error)
+                continue
+            return Memory(session)
         return None
 
     async def call(self, ctx, params: types.CallToolRequestParams):

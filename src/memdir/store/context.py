@@ -145,27 +145,23 @@ def render_block(sections: list[tuple[str, str]], max_bytes: int = 4096, policy:
     return ""
 
 
-def session_block(home: Path, project_root: Path | None, settings, max_bytes: int | None = None) -> str:
-    """The context block of a session (user layer, then the project layer when
-    ``project_root`` is known) — the hot path of every hook. Loads the gateway
-    only to rebuild an index that went out of date."""
-    from .paths import project_layer_dir, user_layer_dir
+def session_block(session, max_bytes: int | None = None) -> str:
+    """The context block of a :class:`~memdir.store.session.Session`: the
+    user layer, then the project layer when the session has a project, within
+    ``max_bytes`` UTF-8 bytes (default the ``context_max_bytes`` setting). The
+    hot path of every hook and of :meth:`memdir.Memory.context`: it opens a
+    layer (and loads YAML) only to rebuild an index that went out of date.
+    Raises :class:`InvalidInput` for a budget below 1 byte."""
+    budget = session.settings.context_max_bytes if max_bytes is None else int(max_bytes)
+    if budget < 1:
+        from .errors import InvalidInput
 
-    layers = []
-    if settings.enable_user_scope:
-        layers.append(("user", user_layer_dir(home), None))
-    if project_root is not None:
-        layers.append(("project", project_layer_dir(home, project_root), project_root))
-
+        raise InvalidInput("max_bytes must be at least 1")
     sections = []
-    for scope, path, root in layers:
-        def rebuild(_path, scope=scope, path=path, root=root):
-            from .layer import Layer
-
-            Layer(path, scope, settings, root).refresh_index()
-
-        sections.append((scope, read_index(path, rebuild)))
-    return render(sections, settings.context_max_bytes if max_bytes is None else max_bytes)
+    for scope in session.scopes():
+        sections.append((scope, read_index(session.layer_dir(scope),
+                                           lambda _path, scope=scope: session.layer(scope).refresh_index())))
+    return render(sections, budget)
 
 
 def read_index(layer_dir: Path, rebuild) -> str:

@@ -38,11 +38,11 @@ from .fsio import atomic_write, ensure_dir, read_bytes, unlink
 from .index import IndexBuilder, next_change
 from .journal import Event, Journal, Tombstone, digest, find_tombstone, now_utc
 from .layout import INDEX_FILE, META_DIR, STAMP_FILE
-from .memfile import ORIGINS, MalformedMemory, MemoryRecord, parse, parse_time, serialize
+from .memfile import MalformedMemory, MemoryRecord, parse, parse_time, serialize
 from .names import normalize_name
 from .settings import Settings
+from .vocabulary import ACTORS
 
-ACTORS = ORIGINS  # who calls the gateway: human | agent | extracted | import
 # A layer this large skips the per-file hand-edit sweep between its own back-to-back
 # writes for at most SWEEP_INTERVAL seconds (one stat per file is the floor of a write).
 SWEEP_ALWAYS_MAX = 500

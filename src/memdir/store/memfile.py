@@ -25,11 +25,8 @@ import yaml
 
 from .errors import InvalidInput
 from .names import normalize_name
+from .vocabulary import ORIGINS, STATUSES, TYPE_IMPORTANCE, TYPES
 
-TYPES = ("user", "feedback", "project", "reference")
-STATUSES = ("active", "candidate", "superseded")
-ORIGINS = ("human", "agent", "extracted", "import")
-TYPE_IMPORTANCE = {"feedback": 8, "user": 7, "project": 6, "reference": 4}
 
 _KNOWN_ORDER = (
     "name", "title", "description", "type", "pinned", "disabled", "importance",

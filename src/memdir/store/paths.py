@@ -22,6 +22,9 @@ PROJECTS_DIR = "projects"
 MAX_KEY_BYTES = 100
 _SLUG_CHARS = 60
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
+NO_PROJECT = "no project root is known; run inside a project directory, pass --project DIR or set MEMDIR_PROJECT"
+CWD_GONE = ("the working directory no longer exists; run inside a project directory, "
+            "pass --project DIR or set MEMDIR_PROJECT")
 
 
 def resolve_home(explicit: str | os.PathLike | None = None) -> Path:
@@ -68,34 +71,42 @@ def _git_top(start: Path) -> Path | None:
     return None
 
 
-def canonical_project_root(path: str | os.PathLike) -> Path:
-    """Canonicalize a session directory into a project root.
+def project_dir(path: str | os.PathLike) -> Path:
+    """The canonical project root of a session directory: symlinks resolved,
+    then moved up to the top of its git work tree when there is one.
 
-    Resolves symlinks, then moves up to the top of the git work tree when there
-    is one. Raises :class:`ScopeError` when the directory does not exist or
-    the result is ``/`` or ``$HOME``: memdir refuses to treat a whole home
-    directory as one project.
+    Raises :class:`ScopeError` when ``path`` is empty, does not exist or is
+    not a directory. Does not judge the result (see :func:`refusal`).
     """
     raw = str(path).strip() if path is not None else ""
     if not raw:
-        raise ScopeError(
-            "no project root is known; pass --project DIR or set MEMDIR_PROJECT"
-        )
+        raise ScopeError(NO_PROJECT)
     root = Path(raw).expanduser().resolve()
     if not root.is_dir():
         raise ScopeError(
             f"project directory {raw!r} " + ("is not a directory" if root.exists() else "does not exist")
-            + "; pass an existing directory with --project or MEMDIR_PROJECT"
+            + "; give an existing directory (--project DIR or MEMDIR_PROJECT)"
         )
     top = _git_top(root)
-    if top is not None:
-        root = top
+    return top if top is not None else root
+
+
+def refusal(root: Path) -> str | None:
+    """Why ``root`` cannot be a project root, or None when it can: memdir
+    never treats ``/`` or the whole ``$HOME`` as one project (DESIGN §2)."""
     home = Path(os.path.expanduser("~")).resolve()
     if root == Path(root.anchor) or root == home:
-        raise ScopeError(
-            f"refusing to use {str(root)!r} as a project root (it is / or $HOME); "
-            "run inside a project directory, pass --project DIR or set MEMDIR_PROJECT"
-        )
+        return (f"refusing to use {str(root)!r} as a project root (it is / or $HOME); "
+                "run inside a project directory, pass --project DIR or set MEMDIR_PROJECT")
+    return None
+
+
+def canonical_project_root(path: str | os.PathLike) -> Path:
+    """:func:`project_dir`, refusing ``/`` and ``$HOME``. Raises :class:`ScopeError`."""
+    root = project_dir(path)
+    reason = refusal(root)
+    if reason:
+        raise ScopeError(reason)
     return root
 
 
@@ -125,3 +136,16 @@ def user_layer_dir(home: Path) -> Path:
 def project_layer_dir(home: Path, root: Path) -> Path:
     """``<home>/projects/<key>``: the layer of one canonical project root."""
     return home / PROJECTS_DIR / project_key(root)
+
+
+def layer_dirs(home: Path) -> list[Path]:
+    """Every layer directory that exists under ``home``: ``_user`` first, then
+    each ``projects/<key>`` in name order."""
+    out = []
+    user = user_layer_dir(home)
+    if user.is_dir():
+        out.append(user)
+    projects = Path(home) / PROJECTS_DIR
+    if projects.is_dir():
+        out.extend(sorted(p for p in projects.iterdir() if p.is_dir()))
+    return out
