@@ -24,8 +24,9 @@ Consolidation revises its own unreviewed memories in place; a change to a
 memory a person or the agent wrote becomes a separate ``candidate`` memory
 (``candidate_for: <target>``) that a person approves or rejects, so the
 original stays active meanwhile. A proposal identical to what is stored is a
-no-op. A proposal matching a tombstone, exactly or as a near-duplicate, is
-refused. Forgetting a memory a person or the agent wrote is left to a person.
+no-op. A proposal matching a tombstone (:mod:`memdir.store.tombstones`: the
+same value, words or fact, restated or reworded) is refused. Forgetting a
+memory a person or the agent wrote is left to a person.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from typing import Any
 from ..store.errors import (
     Conflict, InvalidInput, LockTimeout, ModelError, NotFound, ScopeError, TombstoneRefused,
 )
-from ..store.journal import Tombstone, near_tombstone, value_of, value_tokens
+from ..store.tombstones import Tombstone, match as match_tombstone
 from ..store.names import normalize_name
 from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is part of this API)
     ACTIONS, ConsolidationReport, ExistingMemory, ExtractionContext, ExtractionResult, Extractor, Outcome,
@@ -103,23 +104,6 @@ def _own(layer, entry) -> bool:
         return False
     history = layer.history(record.name)
     return bool(history) and history[-1].actor == "extracted"
-
-
-def _near_stone(stones: list[Tombstone], description: str, body: str) -> Tombstone | None:
-    """An exact or near-duplicate tombstone: Jaccard ≥ 0.6 of the word sets
-    (:func:`memdir.journal.near_tombstone`), or ≥ 60 % of a forgotten value's
-    words (at least 3) found in this value — a forgotten fact restated with
-    extra words around it is still that fact."""
-    stone = near_tombstone(stones, description, body)
-    if stone is not None:
-        return stone
-    for text in (value_of(description, body), value_of(description, "")):
-        tokens = set(value_tokens(text))
-        for stone in stones:
-            other = set(stone.tokens)
-            if len(other) >= 3 and len(tokens & other) / len(other) >= 0.6:
-                return stone
-    return None
 
 
 def _candidate_name(target: str, taken: dict, layer) -> tuple[str, str | None]:
@@ -260,9 +244,10 @@ def _apply(writer, snap: _Snapshot, index: int, p: Proposal, dry_run: bool) -> O
         if same is not None and action == "create":
             return fail(("would-" if dry_run else "") + "unchanged", f"identical to {same!r}", name=same,
                         scope=scope)
-        stone = _near_stone(snap.stones, desc, body)
-        if stone is not None:
-            return fail("refused-tombstone", f"matches forgotten value {stone.id} ({stone.name!r}); "
+        found = match_tombstone(snap.stones, desc, body)
+        if found is not None:
+            stone, why = found
+            return fail("refused-tombstone", f"{why} that was forgotten (tombstone {stone.id}, {stone.name!r}); "
                         f"a person can lift it with `memdir tombstone lift {stone.id}`",
                         name=name or target, target=target, scope=scope)
     own = entry is not None and _own(layer, entry)

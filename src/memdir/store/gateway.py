@@ -16,12 +16,13 @@ from datetime import datetime
 
 from .errors import Conflict, InvalidInput, NotFound, Refused
 from .index import whole_days
-from .journal import Event, Tombstone, digest, now_utc
+from .journal import Event, digest, now_utc
 from .layer import Layer
 from .memfile import TYPES, MalformedMemory, MemoryRecord, parse
 from .names import normalize_name
 from .redact import escape_fence_tags, redact
 from .settings import Settings
+from .tombstones import Tombstone
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
 
@@ -223,7 +224,7 @@ def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
             raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer — call memory_list to see names')
         stone = None
         if tombstone:
-            stone = layer.journal.add_tombstone(key, entry.record.description, entry.record.body, actor, reason)
+            stone = layer.tombstone_file.add(key, entry.record.description, entry.record.body, actor, reason)
         tx.apply(key, None, action, reason=reason, data={"tombstone": stone.id} if stone else None)
     return stone
 
@@ -331,7 +332,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         if record.status != "candidate":
             raise InvalidInput(f"{key!r} is {record.status}, not a candidate")
         if not approve:
-            stone = layer.journal.add_tombstone(key, record.description, record.body, actor, reason or "rejected")
+            stone = layer.tombstone_file.add(key, record.description, record.body, actor, reason or "rejected")
             tx.apply(key, None, "reject", reason=reason, data={"tombstone": stone.id})
             return key
         tx.check_tombstones(record.description, record.body, key, list(guard))
@@ -375,7 +376,7 @@ def lift_tombstone(layer: Layer, tombstone_id: str, *, actor: str, reason: str |
     if actor != "human":
         raise Refused("only a person can lift a tombstone (memdir tombstone lift)")
     with layer.transaction(actor) as tx:
-        stone = layer.journal.lift_tombstone(tombstone_id)
+        stone = layer.tombstone_file.lift(tombstone_id)
         tx.events.append(layer.journal.append(actor, "tombstone-lift", stone.name, None, None, reason=reason,
                                               data={"tombstone": stone.id}))
         tx.changed = True

@@ -1,4 +1,4 @@
-"""The journal, version objects and tombstones of one layer (DESIGN §5).
+"""The journal and version objects of one layer (DESIGN §5).
 
 * ``journal.jsonl``: one JSON object per line, append-only, hash-chained: each
   event's ``prev`` is the SHA-256 of the previous line's bytes (``null`` for the
@@ -6,7 +6,6 @@
   file change it records. A torn last line (a writer killed mid-append) is cut
   off and kept in ``journal.torn`` the next time the journal is opened.
 * ``objects/<sha256>``: the bytes of every version ever written, stored once.
-* ``tombstones.json``: forgotten values (normalized, hashed) with their names.
 
 The caller holds the layer lock for every method that writes.
 """
@@ -17,19 +16,12 @@ import hashlib
 import json
 import os
 import re
-import unicodedata
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from .errors import NotFound, StoreError
 from .fsio import atomic_write, ensure_dir, read_bytes
-
-_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
-                        "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
-_SPACE = re.compile(r"\s+")
-_WORD = re.compile(r"\w+")
-
 
 def digest(data: bytes) -> str:
     """SHA-256 hex of ``data``."""
@@ -42,35 +34,6 @@ def now_utc() -> datetime:
 
 def iso_micro(value: datetime) -> str:
     return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-# ---------------------------------------------------------------- normalization
-
-
-def normalize_value(text: str) -> str:
-    """The normalized form tombstones compare: NFKC, case-folded, zero-width and
-    other invisible characters removed, whitespace collapsed, trimmed."""
-    text = unicodedata.normalize("NFKC", text)
-    text = _INVISIBLE.sub("", text)
-    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
-    return _SPACE.sub(" ", text.casefold()).strip()
-
-
-def value_of(description: str, body: str) -> str:
-    """The normalized value of a memory: its description and body together."""
-    return normalize_value(f"{description}\n{body}")
-
-
-def value_tokens(normalized: str) -> list[str]:
-    """Short hashes of the words of a normalized value (for near-duplicate
-    checks without keeping the forgotten text in clear)."""
-    words = _WORD.findall(normalized)
-    grams = set(words)
-    # CJK has no spaces: fall back to character bigrams inside long word runs.
-    for word in words:
-        if len(word) > 1 and not word.isascii():
-            grams.update(word[i:i + 2] for i in range(len(word) - 1))
-    return sorted({hashlib.sha256(g.encode()).hexdigest()[:8] for g in grams})
 
 
 # ---------------------------------------------------------------- events
@@ -119,32 +82,16 @@ class VerifyResult:
     error: str | None = None
 
 
-@dataclass(frozen=True)
-class Tombstone:
-    """A forgotten value: ``digest`` of the normalized value, its name, who and why."""
-
-    id: str
-    name: str
-    digest: str
-    tokens: tuple[str, ...]
-    description: str
-    actor: str
-    reason: str | None
-    ts: str
-
-
 class Journal:
-    """Journal, objects and tombstones under ``<layer>/.memdir``."""
+    """Journal and objects under ``<layer>/.memdir``."""
 
     def __init__(self, meta_dir: Path):
         self.dir = meta_dir
         self.path = meta_dir / "journal.jsonl"
         self.objects = meta_dir / "objects"
-        self.tombstone_path = meta_dir / "tombstones.json"
         self._tail: tuple[tuple[int, int], int, str | None] | None = None  # (stat key, seq, hash)
         self._events_cache: tuple[tuple[int, int], list[Event]] | None = None
         self._heads_cache: dict[str, str | None] | None = None
-        self._tomb_cache: tuple[tuple[int, int], list[Tombstone]] | None = None
 
     # ------------------------------------------------------------ objects
 
@@ -358,81 +305,5 @@ class Journal:
             count += 1
         return VerifyResult(True, count)
 
-    # ------------------------------------------------------------ tombstones
-
-    def tombstones(self) -> list[Tombstone]:
-        """Tombstones in force, oldest first."""
-        try:
-            st = os.stat(self.tombstone_path)
-        except FileNotFoundError:
-            return []
-        key = (st.st_size, st.st_mtime_ns)
-        if self._tomb_cache and self._tomb_cache[0] == key:
-            return self._tomb_cache[1]
-        try:
-            raw = json.loads(read_bytes(self.tombstone_path) or b"[]")
-            stones = [Tombstone(**{**item, "tokens": tuple(item.get("tokens", ()))}) for item in raw]
-        except (ValueError, TypeError) as exc:
-            raise StoreError(f"{self.tombstone_path} is unreadable ({exc}); it is canonical, fix it by hand") from None
-        self._tomb_cache = (key, stones)
-        return stones
-
-    def _save_tombstones(self, stones: list[Tombstone]) -> None:
-        payload = json.dumps([asdict(s) for s in stones], ensure_ascii=False, indent=1).encode()
-        ensure_dir(self.dir)
-        atomic_write(self.tombstone_path, payload + b"\n")
-        self._tomb_cache = None
-
-    def add_tombstone(self, name: str, description: str, body: str, actor: str,
-                      reason: str | None) -> Tombstone:
-        """Record the tombstone of a value (idempotent per value). Under the lock."""
-        normalized = value_of(description, body)
-        key = digest(normalized.encode())
-        stones = self.tombstones()
-        for stone in stones:
-            if stone.digest == key:
-                return stone
-        stone = Tombstone(id="t-" + key[:12], name=name, digest=key,
-                          tokens=tuple(value_tokens(normalized)), description=description[:200],
-                          actor=actor, reason=reason, ts=iso_micro(now_utc()))
-        self._save_tombstones([*stones, stone])
-        return stone
-
-    def lift_tombstone(self, tombstone_id: str) -> Tombstone:
-        """Remove a tombstone by id. Raises :class:`NotFound`. Under the lock."""
-        stones = self.tombstones()
-        kept = [s for s in stones if s.id != tombstone_id]
-        if len(kept) == len(stones):
-            raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`")
-        self._save_tombstones(kept)
-        return next(s for s in stones if s.id == tombstone_id)
-
-
 # Journal actions that record no new content version of a memory.
 _NON_CONTENT = frozenset({"receipt", "tombstone-lift", "clear"})
-
-
-def find_tombstone(stones: list[Tombstone], description: str, body: str) -> Tombstone | None:
-    """The tombstone whose value equals ``description``+``body`` once normalized."""
-    key = digest(value_of(description, body).encode())
-    for stone in stones:
-        if stone.digest == key:
-            return stone
-    return None
-
-
-def near_tombstone(stones: list[Tombstone], description: str, body: str,
-                   threshold: float = 0.6) -> Tombstone | None:
-    """A tombstone whose word set overlaps this value's by Jaccard ≥ ``threshold``
-    (consolidation's near-duplicate refusal), or an exact match."""
-    exact = find_tombstone(stones, description, body)
-    if exact:
-        return exact
-    tokens = set(value_tokens(value_of(description, body)))
-    if not tokens:
-        return None
-    for stone in stones:
-        other = set(stone.tokens)
-        if other and len(tokens & other) / len(tokens | other) >= threshold:
-            return stone
-    return None

@@ -33,13 +33,15 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
 
-from .errors import InvalidInput, LockTimeout, NotFound, StoreError, TombstoneRefused
+from .errors import InvalidInput, LockTimeout, NotFound, StoreError
 from .fsio import atomic_write, ensure_dir, read_bytes, unlink
 from .index import IndexBuilder, next_change
-from .journal import Event, Journal, Tombstone, digest, find_tombstone, now_utc
+from .journal import Event, Journal, digest, now_utc
 from .layout import INDEX_FILE, META_DIR, STAMP_FILE
 from .memfile import MalformedMemory, MemoryRecord, parse, parse_time, serialize
 from .names import normalize_name
+from . import tombstones as tombstones_mod
+from .tombstones import Tombstone, TombstoneFile
 from .settings import Settings
 from .vocabulary import ACTORS
 
@@ -121,6 +123,7 @@ class Layer:
         self.root = root
         self.meta = self.path / META_DIR
         self.journal = Journal(self.meta)
+        self.tombstone_file = TombstoneFile(self.meta)
         self._cache: dict[str, _CacheItem] = {}
         self._last_scan: tuple[int | None, _Scan] | None = None
         self._synced_journal: tuple[int, int] | None = None  # journal (size, mtime) after our last transaction
@@ -227,7 +230,7 @@ class Layer:
 
     def tombstones(self) -> list[Tombstone]:
         """Tombstones in force in this layer."""
-        return self.journal.tombstones()
+        return self.tombstone_file.all()
 
     # ------------------------------------------------------------ locking
 
@@ -511,15 +514,8 @@ class Transaction:
 
     def check_tombstones(self, description: str, body: str, name: str,
                          extra_stones: list[Tombstone] = ()) -> None:
-        """Refuse a value that was forgotten (and, for consolidation, a forgotten name)."""
-        stones = [*self.layer.tombstones(), *extra_stones]
-        stone = find_tombstone(stones, description, body)
-        if stone is None and self.actor == "extracted":
-            stone = next((s for s in stones if s.name == name), None)
-        if stone is not None:
-            raise TombstoneRefused(
-                f"refused: this value was forgotten (tombstone {stone.id}, memory {stone.name!r}, "
-                f"by {stone.actor}{': ' + stone.reason if stone.reason else ''}). "
-                f"A person can lift it with `memdir tombstone lift {stone.id}`",
-                stone.id,
-            )
+        """Refuse a forgotten value (:func:`memdir.store.tombstones.check`), also
+        one forgotten in ``extra_stones`` (the session's other layers); for
+        consolidation, a forgotten name too."""
+        tombstones_mod.check([*self.layer.tombstones(), *extra_stones], description, body,
+                             name=name if self.actor == "extracted" else None)

@@ -1,0 +1,234 @@
+"""Tombstones: forgotten values that may not come back (DESIGN §5).
+
+Deleting or forgetting a memory leaves a tombstone of its *value* — the
+description and body — and its name. Every write path (agent tools, CLI,
+consolidation, restore, approve) asks :func:`check` before it writes, and a
+value that matches is refused until a person lifts the tombstone.
+
+What matches a tombstone (:func:`match`), from strictest to loosest:
+
+1. **the same value**: the SHA-256 of the normalized value (NFKC,
+   case-folded, invisible characters removed, whitespace collapsed) — so
+   case, spacing, full-width and zero-width variants are the same value;
+2. **the same words**: the value's word sequence (punctuation and markup
+   dropped) — a trailing period or ``**bold**`` does not make a new fact;
+3. **the forgotten fact restated**: the forgotten description's words (at
+   least :data:`MIN_FACT_WORDS`) appear, in order and together, anywhere in
+   the new value — with its body dropped, with another body, with words
+   around it;
+4. **the forgotten fact reworded**: the new description holds exactly the
+   forgotten description's content words (at least :data:`MIN_FACT_WORDS`),
+   in any order (``pg-main-01 is the production database``).
+
+A correction is not a near-duplicate: changing a number, a name or a word
+(``5433`` → ``5434``, Jest → Vitest) or saying the opposite (``not``,
+``never``, ``no longer``: negations are content words) gives a different
+fact, which is accepted. Consolidation also refuses a forgotten *name*
+(``name=`` in :func:`match`).
+
+Words: NFKC, case-folded runs of letters and digits; each CJK character is a
+word of its own. The tombstone keeps the forgotten description in clear (to
+show a person what was forgotten) and only digests of the full value.
+
+Stored per layer in ``.memdir/tombstones.json`` (:class:`TombstoneFile`),
+written atomically under the layer lock; tombstones survive prune, clear,
+reindex and restart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import unicodedata
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import NotFound, StoreError, TombstoneRefused
+from .fsio import atomic_write, ensure_dir, read_bytes
+
+FILE_NAME = "tombstones.json"
+MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
+_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+                        "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
+_SPACE = re.compile(r"\s+")
+_CJK = ("\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+        "\ua960-\ua97f\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002ebef")
+_WORD = re.compile(f"[{_CJK}]|[^\\W_{_CJK}]+")
+# Words that carry no fact of their own (rule 4). Negations are deliberately absent.
+_FILLER = frozenset("""
+a an the is are was were be been being am to of in on at for by with from as and or that this these
+those it its there here then than so such do does did has have had will would can could should may
+might must we our us you your i my me he she they them their his her also just very really
+""".split())
+
+
+def normalize_value(text: str) -> str:
+    """The normalized form a tombstone compares: NFKC, case-folded, zero-width
+    and other invisible characters removed, whitespace collapsed, trimmed."""
+    text = unicodedata.normalize("NFKC", text)
+    text = _INVISIBLE.sub("", text)
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    return _SPACE.sub(" ", text.casefold()).strip()
+
+
+def value_of(description: str, body: str) -> str:
+    """The normalized value of a memory: its description and body together."""
+    return normalize_value(f"{description}\n{body}")
+
+
+def words(text: str) -> tuple[str, ...]:
+    """The words of ``text`` after :func:`normalize_value`: runs of letters and
+    digits, each CJK character on its own."""
+    return tuple(_WORD.findall(normalize_value(text)))
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _words_digest(description: str, body: str) -> str:
+    return _digest(" ".join(words(f"{description}\n{body}")))
+
+
+@lru_cache(maxsize=4096)
+def _fact(description: str) -> tuple[str, frozenset]:
+    """(``\\x1f``-joined words, content-word set) of a forgotten description."""
+    seq = words(description)
+    return "\x1f" + "\x1f".join(seq) + "\x1f", frozenset(w for w in seq if w not in _FILLER)
+
+
+@dataclass(frozen=True)
+class Tombstone:
+    """A forgotten value: ``digest`` of the normalized value, ``words_digest``
+    of its word sequence (None for tombstones written before it existed), the
+    forgotten ``description`` in clear, the memory's ``name``, who forgot it
+    (``actor``), why and when (``ts``, ISO-8601 UTC)."""
+
+    id: str
+    name: str
+    digest: str
+    description: str
+    actor: str
+    reason: str | None
+    ts: str
+    words_digest: str | None = None
+
+
+def make(name: str, description: str, body: str, actor: str, reason: str | None) -> Tombstone:
+    """The tombstone of a value (not yet stored). Its id is ``t-`` + 12 hex of
+    the value digest, so the same value always gets the same id."""
+    key = _digest(value_of(description, body))
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return Tombstone(id="t-" + key[:12], name=name, digest=key, description=description, actor=actor,
+                     reason=reason, ts=now, words_digest=_words_digest(description, body))
+
+
+def match(stones, description: str, body: str, *, name: str | None = None) -> tuple[Tombstone, str] | None:
+    """The first tombstone in ``stones`` that ``description`` + ``body`` (and,
+    when given, ``name``) matches, with why (see the module docstring), or None."""
+    if not stones:
+        return None
+    key = _digest(value_of(description, body))
+    seq = words(f"{description}\n{body}")
+    joined = "\x1f" + "\x1f".join(seq) + "\x1f"
+    seq_digest = _digest(" ".join(seq))
+    own = frozenset(w for w in words(description) if w not in _FILLER)
+    for stone in stones:
+        if stone.digest == key:
+            return stone, "the same value"
+    for stone in stones:
+        if stone.words_digest is not None and stone.words_digest == seq_digest:
+            return stone, "the same words"
+    for stone in stones:
+        fact, content = _fact(stone.description)
+        if fact.count("\x1f") - 1 >= MIN_FACT_WORDS and fact in joined:
+            return stone, "the forgotten fact restated"
+        if len(content) >= MIN_FACT_WORDS and content == own:
+            return stone, "the forgotten fact reworded"
+    if name is not None:
+        for stone in stones:
+            if stone.name == name:
+                return stone, "a forgotten name"
+    return None
+
+
+def check(stones, description: str, body: str, *, name: str | None = None) -> None:
+    """Refuse a value that :func:`match` finds. Raises :class:`TombstoneRefused`
+    naming the tombstone, why it matched and how a person lifts it."""
+    found = match(stones, description, body, name=name)
+    if found is None:
+        return
+    stone, why = found
+    raise TombstoneRefused(
+        f"refused: this is {why} that was forgotten (tombstone {stone.id}, memory {stone.name!r}, "
+        f"by {stone.actor}{': ' + stone.reason if stone.reason else ''}). "
+        f"A person can lift it with `memdir tombstone lift {stone.id}`",
+        stone.id,
+    )
+
+
+class TombstoneFile:
+    """The tombstones of one layer, in ``<layer>/.memdir/tombstones.json``.
+    Reads are cached by the file's size and mtime; :meth:`add` and
+    :meth:`lift` are called under the layer lock."""
+
+    def __init__(self, meta_dir: Path):
+        self.path = Path(meta_dir) / FILE_NAME
+        self._cache: tuple[tuple[int, int], list[Tombstone]] | None = None
+
+    def all(self) -> list[Tombstone]:
+        """Tombstones in force, oldest first. Raises :class:`StoreError` for an
+        unreadable file (it is canonical: memdir never rewrites it blindly)."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise StoreError(f"cannot read {self.path}: {exc.strerror or exc}") from None
+        key = (st.st_size, st.st_mtime_ns)
+        if self._cache and self._cache[0] == key:
+            return self._cache[1]
+        try:
+            raw = json.loads(read_bytes(self.path) or b"[]")
+            stones = [Tombstone(id=item["id"], name=item["name"], digest=item["digest"],
+                                description=item.get("description", ""), actor=item.get("actor", ""),
+                                reason=item.get("reason"), ts=item.get("ts", ""),
+                                words_digest=item.get("words_digest")) for item in raw]
+        except (ValueError, TypeError, KeyError) as exc:
+            raise StoreError(f"{self.path} is unreadable ({exc}); it is canonical, fix it by hand") from None
+        self._cache = (key, stones)
+        return stones
+
+    def _save(self, stones: list[Tombstone]) -> None:
+        payload = json.dumps([asdict(s) for s in stones], ensure_ascii=False, indent=1).encode()
+        ensure_dir(self.path.parent)
+        atomic_write(self.path, payload + b"\n")
+        self._cache = None
+
+    def add(self, name: str, description: str, body: str, actor: str, reason: str | None) -> Tombstone:
+        """Record the tombstone of a value; the one already there when the same
+        value was forgotten before (idempotent)."""
+        stone = make(name, description, body, actor, reason)
+        stones = self.all()
+        for existing in stones:
+            if existing.digest == stone.digest:
+                return existing
+        self._save([*stones, stone])
+        return stone
+
+    def lift(self, tombstone_id: str) -> Tombstone:
+        """Remove the tombstone ``tombstone_id``. Raises :class:`NotFound`."""
+        stones = self.all()
+        kept = [s for s in stones if s.id != tombstone_id]
+        if len(kept) == len(stones):
+            raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`")
+        self._save(kept)
+        return next(s for s in stones if s.id == tombstone_id)
+
+
+__all__ = ["MIN_FACT_WORDS", "Tombstone", "TombstoneFile", "check", "make", "match", "normalize_value",
+           "value_of", "words"]

@@ -1,0 +1,154 @@
+"""One tombstone rule on every write path (memdir.store.tombstones): exact and
+near-duplicate values are refused, corrections are not."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memdir import Memory, TombstoneRefused
+from memdir.consolidation.proposals import ExtractionResult, Proposal
+from memdir.store.tombstones import make, match
+
+from .conftest import run_cli
+
+FORGOTTEN = ("Dev PostgreSQL listens on 5433", "Moved from 5432 on 2026-11-02 because the system cluster has it.")
+
+# (description, body) -> why it matches FORGOTTEN, or None when it is another fact.
+CASES = [
+    (FORGOTTEN, "the same value"),
+    (("DEV postgresql  listens on 5433", FORGOTTEN[1]), "the same value"),
+    (("Dev PostgreSQL listens on 5433.", FORGOTTEN[1]), "the same words"),
+    (("**Dev PostgreSQL** listens on 5433!", FORGOTTEN[1] + "..."), "the same words"),
+    (("Dev PostgreSQL listens on 5433", ""), "the forgotten fact restated"),  # body dropped
+    (("Dev PostgreSQL listens on 5433.", ""), "the forgotten fact restated"),
+    (("Dev PostgreSQL listens on 5433", "Ask ops before changing it."), "the forgotten fact restated"),
+    (("Note: dev PostgreSQL listens on 5433 (confirmed)", ""), "the forgotten fact restated"),
+    (("Ports", "Dev PostgreSQL listens on 5433; Redis on 6379."), "the forgotten fact restated"),
+    (("On 5433 the dev PostgreSQL listens", ""), "the forgotten fact reworded"),
+    # corrections and other facts are accepted
+    (("Dev PostgreSQL listens on 5434", FORGOTTEN[1]), None),
+    (("Dev PostgreSQL listens on 5434, not 5433", ""), None),
+    (("Dev PostgreSQL no longer listens on 5433", ""), None),
+    (("Dev MySQL listens on 5433", ""), None),
+    (("Dev PostgreSQL listens", ""), None),
+]
+
+
+@pytest.mark.parametrize(("value", "why"), CASES, ids=[c[0][0][:40] for c in CASES])
+def test_match_finds_near_duplicates_and_lets_corrections_through(value, why):
+    stone = make("db-port", *FORGOTTEN, "agent", None)
+    found = match([stone], *value)
+    assert (found[1] if found else None) == why
+
+
+def test_cjk_and_short_facts():
+    stone = make("lang", "用户偏好中文回答", "", "human", None)
+    assert match([stone], "用户偏好中文回答。", "")[1] == "the same words"
+    assert match([stone], "记住：用户偏好中文回答", "")[1] == "the forgotten fact restated"
+    assert match([stone], "用户偏好英文回答", "") is None  # control: another fact
+    short = make("pm", "Use pnpm", "Not npm.", "human", None)
+    assert match([short], "Use pnpm.", "Not npm")[1] == "the same words"
+    assert match([short], "Use pnpm", "in every repo") is None  # two words are too few to be a fact on their own
+
+
+def test_a_forgotten_name_is_refused_only_when_asked():
+    stone = make("staging-host", "Staging host is staging-7.internal", "", "agent", None)
+    assert match([stone], "Something else entirely", "", name="staging-host")[1] == "a forgotten name"
+    assert match([stone], "Something else entirely", "") is None
+
+
+def test_tombstones_written_before_words_digest_still_match(mem):
+    mem.write("fact", FORGOTTEN[0], "project", FORGOTTEN[1])
+    mem.forget("fact")
+    path = mem.layer("project").meta / "tombstones.json"
+    old = json.loads(path.read_text())
+    for item in old:  # the format of earlier versions: hashed tokens, no words digest
+        item.pop("words_digest")
+        item["tokens"] = ["0badc0de"]
+    path.write_text(json.dumps(old))
+    with pytest.raises(TombstoneRefused):
+        mem.write("again", FORGOTTEN[0], "project", "")  # restated: the description is in clear
+    with pytest.raises(TombstoneRefused):
+        mem.write("again", FORGOTTEN[0], "project", FORGOTTEN[1])  # the same value
+    assert mem.write("again", "Dev PostgreSQL listens on 5434", "project", "").operation == "created"
+
+
+# ---------------------------------------------------------------- every write path
+
+TRAILING_PERIOD = (FORGOTTEN[0] + ".", FORGOTTEN[1])
+BODY_DROPPED = (FORGOTTEN[0], "")
+CORRECTION = ("Dev PostgreSQL listens on 5434", "Moved again on 2026-11-20.")
+
+
+@pytest.fixture
+def forgotten(mem):
+    mem.write("db-port", FORGOTTEN[0], "project", FORGOTTEN[1])
+    mem.forget("db-port")
+    return mem.layer("project").tombstones()[0].id
+
+
+@pytest.mark.parametrize("variant", [TRAILING_PERIOD, BODY_DROPPED], ids=["trailing-period", "body-dropped"])
+def test_refused_through_the_api_the_cli_and_the_tools(forgotten, mem, project, variant):
+    with pytest.raises(TombstoneRefused) as refused:
+        mem.write("db-port", variant[0], "project", variant[1])
+    assert refused.value.tombstone_id == forgotten
+    human = Memory.open(project=project, actor="human")
+    with pytest.raises(TombstoneRefused):
+        human.write("another-name", variant[0], "user", variant[1])  # another layer of the session too
+    cli = run_cli("--project", project, "write", "db-port", "-d", variant[0], "-t", "project", "--body", variant[1])
+    assert cli.returncode == 1 and forgotten in cli.stderr and "memdir tombstone lift" in cli.stderr
+    tool = mem.call_tool("memory_write", {"name": "db-port", "description": variant[0], "type": "project",
+                                          "body": variant[1]})
+    assert tool.startswith("Error: refused:") and forgotten in tool
+    assert "db-port" not in {m.name for m in mem.list(include_all=True).memories}
+
+
+def test_a_different_fact_is_accepted_on_every_path(forgotten, mem, project):
+    assert mem.write("db-port", CORRECTION[0], "project", CORRECTION[1]).operation == "created"
+    cli = run_cli("--project", project, "write", "db-port-cli", "-d", CORRECTION[0] + " (cli)", "-t", "project")
+    assert cli.returncode == 0, cli.stderr
+    tool = mem.call_tool("memory_write", {"name": "db-port-tool", "description": CORRECTION[0] + " (tool)",
+                                          "type": "project", "body": ""})
+    assert tool == "Memory created: db-port-tool (project)"
+
+
+class _Proposer:
+    """An extractor that proposes fixed memories (the extractor protocol)."""
+
+    name, model = "fixed", None
+
+    def __init__(self, *proposals: Proposal):
+        self.proposals = list(proposals)
+
+    def extract(self, transcript, context):
+        return ExtractionResult(self.proposals)
+
+
+def test_consolidation_refuses_the_variants_and_keeps_the_correction(forgotten, mem):
+    extractor = _Proposer(
+        Proposal("create", name="pg-port", description=TRAILING_PERIOD[0], body=TRAILING_PERIOD[1]),
+        Proposal("create", name="pg-port-2", description=BODY_DROPPED[0]),
+        Proposal("create", name="pg-port-3", description=CORRECTION[0], body=CORRECTION[1]),
+    )
+    report = mem.consolidate([{"role": "user", "content": "Remember the dev database port."}],
+                             extractor=extractor, mode="always")
+    assert [o.result for o in report.outcomes] == ["refused-tombstone", "refused-tombstone", "created"]
+    assert forgotten in report.outcomes[0].detail
+
+
+def test_restore_and_approve_ask_the_same_rule(mem, project):
+    human = Memory.open(project=project, actor="human")
+    mem.write("notes", "Database notes", "project", FORGOTTEN[0] + " for now.")  # v1 mentions the fact
+    mem.write("notes", "Database notes", "project", "Nothing yet.")
+    mem.write("early", FORGOTTEN[0] + ".", "project", "", status="candidate")  # proposed before it was forgotten
+    mem.write("db-port", FORGOTTEN[0], "project", FORGOTTEN[1])
+    mem.forget("db-port")
+    with pytest.raises(TombstoneRefused):
+        mem.restore("notes", 1)
+    with pytest.raises(TombstoneRefused):
+        human.approve("early")
+    mem.write("late", CORRECTION[0], "project", "", status="candidate")
+    assert human.approve("late") is not None  # control: another fact is approved
+    assert mem.restore("notes", 2) is not None  # control: a version without the fact comes back
