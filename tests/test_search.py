@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -269,3 +270,33 @@ def test_an_exact_word_ranks_first_while_vectors_are_still_being_built(mem):
     results = mem.search("wombatizer", k=3)
     assert results[0].name == "mascot"
     assert all(r.score < results[0].score for r in results[1:])
+
+
+def test_search_list_read_and_context_agree_on_two_files_with_one_name(bm25, isolated_home, project):
+    """The index holds what the layer's scan yields: the file named db-port.md
+    wins over a hand-made DB_Port.md, in every reader."""
+    bm25.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.")
+    layer_dir = bm25.layer("project").path
+    (layer_dir / "DB_Port.md").write_text("---\nname: DB_Port\ndescription: Hand-made PostgreSQL note, port 9999\n"
+                                          "type: project\n---\n\nThe PostgreSQL port is 9999 (old notes).\n")
+    an_hour_ago = time.time() - 3600  # old enough that the index trusts its stat key and does not re-read it
+    os.utime(layer_dir / "DB_Port.md", (an_hour_ago, an_hour_ago))
+    listed = bm25.list()
+    assert [m.name for m in listed.memories] == ["db-port"]
+    assert [(os.path.basename(m.path), m.error) for m in listed.malformed] == [
+        ("DB_Port.md", "duplicate of db-port.md (same name 'db-port')")]
+    record = bm25.read("db-port", count=False).record
+    hits = bm25.search("postgresql port")
+    assert [(h.name, h.description, h.snippet) for h in hits] == [
+        ("db-port", record.description, record.body)]
+    assert "9999" not in bm25.context() and "5433" in bm25.context()
+    tool = bm25.call_tool("memory_search", {"query": "postgresql port"})
+    assert "Dev PostgreSQL listens on 5433" in tool and "9999" not in tool
+    # The winner goes by hand: the other file holds db-port now, in a fresh reader too.
+    (layer_dir / "db-port.md").unlink()
+    fresh = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    hits = fresh.search("postgresql port")  # first: this process has read no file yet
+    record = fresh.read("db-port", count=False).record
+    assert record.description == "Hand-made PostgreSQL note, port 9999"
+    assert [(h.name, h.description) for h in hits] == [("db-port", record.description)]
+    assert fresh.list().malformed == []

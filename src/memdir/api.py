@@ -23,7 +23,9 @@ from typing import Any
 
 from .store import context as context_mod
 from .store import gateway as store
-from .store.layer import Entry, HistoryEntry, Layer, Malformed
+from .store.history import HistoryEntry, history as layer_history, records_as_of, version_bytes
+from .store.layer import Layer
+from .store.scan import Entry, Malformed
 from .store.errors import InvalidInput, LockTimeout, NotFound, Refused, ScopeError, StoreError
 from .store.index import is_current, is_stale, is_visible, ordered, score
 from .store.journal import now_utc
@@ -266,7 +268,7 @@ class Memory:
         for scope_name in self._scopes_for(scope):
             layer = self.layer(scope_name)
             if as_of_t is not None:
-                records = layer.records_as_of(as_of_t)
+                records = records_as_of(layer, as_of_t)
             else:
                 scan = layer.scan()
                 malformed.extend(scan.malformed)
@@ -355,21 +357,21 @@ class Memory:
         """Every content version of ``name`` (also of a deleted memory), oldest first."""
         self._sync(scope)
         for scope_name in self._scopes_for(scope):
-            versions = self.layer(scope_name).history(name)
+            versions = layer_history(self.layer(scope_name), name)
             if versions:
                 return versions
         raise NotFound(f"no history for {normalize_name(name).name!r}")
 
     def _history_layer(self, name: str, scope: str | None) -> Layer:
         for scope_name in self._scopes_for(scope):
-            if self.layer(scope_name).history(name):
+            if layer_history(self.layer(scope_name), name):
                 return self.layer(scope_name)
         raise NotFound(f"no history for {normalize_name(name).name!r}")
 
     def show(self, name: str, version: int, scope: str | None = None) -> str:
         """The text of version ``version`` (1-based) of ``name``."""
         layer = self._history_layer(name, scope)
-        return layer.version_bytes(name, version).decode("utf-8", "replace")
+        return version_bytes(layer, name, version).decode("utf-8", "replace")
 
     def restore(self, name: str, version: int, scope: str | None = None) -> store.WriteResult:
         """Write version ``version`` of ``name`` back as a new journaled event

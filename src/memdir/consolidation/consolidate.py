@@ -102,7 +102,9 @@ def _own(layer, entry) -> bool:
     record = entry.record
     if record.origin != "extracted" or record.status not in ("active", "candidate"):
         return False
-    history = layer.history(record.name)
+    from ..store.history import history as layer_history
+
+    history = layer_history(layer, record.name)
     return bool(history) and history[-1].actor == "extracted"
 
 

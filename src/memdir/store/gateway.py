@@ -17,6 +17,7 @@ from datetime import datetime
 from .errors import Conflict, InvalidInput, NotFound, Refused
 from .index import whole_days
 from .journal import Event, digest, now_utc
+from .history import version_bytes
 from .layer import Layer
 from .memfile import TYPES, MalformedMemory, MemoryRecord, parse
 from .names import normalize_name
@@ -291,7 +292,7 @@ def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
     ``restore`` event. Works for a deleted memory too. A tombstoned value
     stays refused. Raises :class:`NotFound`, :class:`TombstoneRefused`."""
     key = normalize_name(name).name
-    data = layer.version_bytes(key, version)
+    data = version_bytes(layer, key, version)
     try:
         record = parse(data.decode("utf-8"), key).record
     except (UnicodeDecodeError, MalformedMemory) as exc:

@@ -118,7 +118,8 @@ class Journal:
 
     # ------------------------------------------------------------ appending
 
-    def _stat_key(self) -> tuple[int, int] | None:
+    def stat_key(self) -> tuple[int, int] | None:
+        """(size, mtime in ns) of the journal file, None when it does not exist yet."""
         try:
             st = os.stat(self.path)
         except FileNotFoundError:
@@ -165,7 +166,7 @@ class Journal:
 
     def _last(self) -> tuple[int, str | None]:
         """(seq, hash) of the last event; (0, None) for an empty journal."""
-        key = self._stat_key()
+        key = self.stat_key()
         if key is None:
             return 0, None
         if self._tail and self._tail[0] == key:
@@ -210,7 +211,7 @@ class Journal:
         except OSError as exc:
             raise StoreError(f"cannot append to {self.path}: {exc.strerror or exc}") from None
         key_before = self._tail[0] if self._tail else None
-        key = self._stat_key()
+        key = self.stat_key()
         if key is not None:
             self._tail = (key, event.seq, digest(line))
             # Keep the parsed-events cache in step instead of re-reading the file.
@@ -232,7 +233,7 @@ class Journal:
 
     def events(self) -> list[Event]:
         """Every complete event in order (a torn tail is ignored, not repaired)."""
-        key = self._stat_key()
+        key = self.stat_key()
         if key is None:
             return []
         if self._events_cache and self._events_cache[0] == key:

@@ -1,12 +1,13 @@
 """One layer directory and its critical section (DESIGN §1.2, §2).
 
 A :class:`Layer` is a directory of memory files (``_user`` or
-``projects/<key>``): it scans them (re-parsing only what changed), holds the
-layer's cross-process lock (``filelock``: an OS lock a killed holder
-releases), keeps ``MEMORY.md`` and its freshness stamp, and reads history
-from the journal. Its :meth:`Layer.transaction` is the critical section every
-change runs in; :meth:`Transaction.apply` is the only code that changes a
-memory file. Callers use the validated operations of :mod:`memdir.store`.
+``projects/<key>``): it scans them (:mod:`memdir.store.scan`, re-parsing
+only what changed), holds the layer's cross-process lock (``filelock``: an
+OS lock a killed holder releases), keeps ``MEMORY.md`` and its freshness
+stamp, and owns the layer's journal and tombstones. Its
+:meth:`Layer.transaction` is the critical section every change runs in;
+:meth:`Transaction.apply` is the only code that changes a memory file.
+Callers use the validated operations of :mod:`memdir.store.gateway`.
 
 Inside the lock, in order: repair a torn journal tail, scan the files,
 journal hand edits made since the last event (``external-edit`` /
@@ -18,28 +19,26 @@ without parsing anything: its mtime equals the layer directory's mtime after
 the rebuild (any file added, removed or renamed behind memdir's back moves the
 directory's mtime), and its atime holds the next moment the index text could
 change (a day boundary, a valid-time edge). See
-:func:`memdir.layout.index_is_fresh`.
+:func:`memdir.store.layout.index_is_fresh`.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import stat
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Mapping
 
 from .errors import InvalidInput, LockTimeout, NotFound, StoreError
 from .fsio import atomic_write, ensure_dir, read_bytes, unlink
 from .index import IndexBuilder, next_change
 from .journal import Event, Journal, digest, now_utc
 from .layout import INDEX_FILE, META_DIR, STAMP_FILE
-from .memfile import MalformedMemory, MemoryRecord, parse, parse_time, serialize
-from .names import normalize_name
+from .memfile import MalformedMemory, MemoryRecord, parse, serialize
+from .scan import Entry, FileState, Scan, count_files, load as load_file, scan as scan_layer, stat_key
 from . import tombstones as tombstones_mod
 from .tombstones import Tombstone, TombstoneFile
 from .settings import Settings
@@ -49,60 +48,6 @@ from .vocabulary import ACTORS
 # writes for at most SWEEP_INTERVAL seconds (one stat per file is the floor of a write).
 SWEEP_ALWAYS_MAX = 500
 SWEEP_INTERVAL = 2.0
-
-
-# ---------------------------------------------------------------- results
-
-
-@dataclass(frozen=True)
-class Malformed:
-    """A file in a layer that is not a readable memory."""
-
-    path: str
-    error: str
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A memory as found on disk: its record, file, digest and how it parsed."""
-
-    record: MemoryRecord
-    path: Path
-    digest: str
-    fallback: bool = False
-    no_frontmatter: bool = False
-
-
-@dataclass(frozen=True)
-class HistoryEntry:
-    """One content version of a memory (``digest`` None for a deletion)."""
-
-    version: int
-    seq: int
-    ts: str
-    actor: str
-    action: str
-    digest: str | None
-    description: str | None
-    reason: str | None
-
-
-@dataclass
-class _Scan:
-    entries: dict[str, Entry]
-    malformed: list[Malformed]
-
-
-@dataclass
-class _CacheItem:
-    key: tuple[int, int, int]
-    digest: str
-    entry: Entry | None
-    error: str | None
-
-
-def _stat_key(st: os.stat_result) -> tuple[int, int, int]:
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
 # ---------------------------------------------------------------- the layer
@@ -124,8 +69,8 @@ class Layer:
         self.meta = self.path / META_DIR
         self.journal = Journal(self.meta)
         self.tombstone_file = TombstoneFile(self.meta)
-        self._cache: dict[str, _CacheItem] = {}
-        self._last_scan: tuple[int | None, _Scan] | None = None
+        self._cache: dict[str, FileState] = {}
+        self._last_scan: tuple[int | None, Scan] | None = None
         self._synced_journal: tuple[int, int] | None = None  # journal (size, mtime) after our last transaction
         self._swept_at = float("-inf")
         self._index = IndexBuilder(settings.stale_after_days)
@@ -137,83 +82,31 @@ class Layer:
 
     # ------------------------------------------------------------ scanning
 
-    def scan(self) -> _Scan:
-        """Every memory of the layer by name, plus the files that are not
-        memories. Re-parses only files whose size/mtime/inode changed; costs
-        one ``lstat`` per file otherwise (this loop is the floor of a write's
-        cost on a large layer, so it is kept tight).
-
-        Skipped: dot-files (temp files, ``.memdir``), non-``.md`` files,
-        ``MEMORY.md``, symlinks and anything but regular files.
-        """
-        entries: dict[str, Entry] = {}
-        malformed: list[Malformed] = []
-        cache = self._cache
-        fresh: dict[str, _CacheItem] = {}
+    def scan(self, known: Mapping[str, tuple] | None = None, progress=None) -> Scan:
+        """Every memory of the layer by name, the files that are not memories,
+        and what was learned of each file (:func:`memdir.store.scan.scan`):
+        the one reader of a layer's files. Re-parses only files whose
+        size/mtime/inode changed since this layer object last read them.
+        Raises :class:`StoreError`."""
         try:
             directory_mtime = os.stat(self.path).st_mtime_ns
-            listing = os.scandir(self.path)
         except FileNotFoundError:
-            self._cache = {}
-            scan = _Scan(entries, malformed)
-            self._last_scan = (None, scan)
-            return scan
+            directory_mtime = None
         except OSError as exc:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
-        is_regular = stat.S_ISREG
-        with listing:
-            for item in listing:
-                filename = item.name
-                if filename[0] == "." or not filename.endswith(".md") or (
-                        len(filename) == 9 and filename.upper() == "MEMORY.MD"):
-                    continue
-                try:
-                    st = item.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                if not is_regular(st.st_mode):
-                    continue
-                key = (st.st_size, st.st_mtime_ns, st.st_ino)
-                cached = cache.get(filename)
-                if cached is None or cached.key != key:
-                    cached = self._load(Path(item.path), key)
-                    if cached is None:
-                        continue
-                fresh[filename] = cached
-                entry = cached.entry
-                if entry is None:
-                    malformed.append(Malformed(item.path, cached.error or "unreadable"))
-                    continue
-                name = entry.record.name
-                other = entries.get(name)
-                if other is not None:
-                    # Two files normalize to one name: the file already named so wins,
-                    # else the smaller file name (directory order is arbitrary).
-                    other_name = other.path.name
-                    wins = filename == name + ".md" or (other_name != name + ".md" and filename < other_name)
-                    loser, winner = (other, filename) if wins else (entry, other_name)
-                    malformed.append(Malformed(str(loser.path), f"duplicate of {winner} (same name {name!r})"))
-                    if not wins:
-                        continue
-                entries[name] = entry
-        self._cache = fresh
-        scan = _Scan(entries, malformed)
-        self._last_scan = (directory_mtime, scan)
-        self._swept_at = time.monotonic()
-        return scan
+        found, self._cache, complete = scan_layer(self.path, self._cache, known, progress)
+        if complete:  # a scan that did not read every memory must not stand in for a full one
+            self._last_scan = (directory_mtime, found)
+            self._swept_at = time.monotonic()
+        return found
 
-    def _load(self, path: Path, key: tuple[int, int, int]) -> _CacheItem | None:
-        data = read_bytes(path)
-        if data is None:
-            return None
-        try:
-            parsed = parse(data.decode("utf-8"), path.name[:-3])
-        except UnicodeDecodeError:
-            return _CacheItem(key, digest(data), None, "file is not valid UTF-8")
-        except MalformedMemory as exc:
-            return _CacheItem(key, digest(data), None, str(exc))
-        entry = Entry(parsed.record, path, digest(data), parsed.fallback, parsed.no_frontmatter)
-        return _CacheItem(key, entry.digest, entry, None)
+    def load(self, path: Path) -> FileState | None:
+        """Read and parse one memory file of this layer (:func:`memdir.store.scan.load`)."""
+        return load_file(path)
+
+    def file_count(self) -> int:
+        """How many memory files :meth:`scan` would look at (for progress bars)."""
+        return count_files(self.path)
 
     def lookup(self, name: str) -> Entry | None:
         """Which memory is called ``name`` (already normalized), from the last
@@ -281,11 +174,11 @@ class Layer:
                 self._stamp(tx.scan.entries.values(), self._index.deadline if self._index.built else False)
             try:  # the scan now reflects every change this transaction made
                 self._last_scan = (os.stat(self.path).st_mtime_ns, tx.scan)
-                self._synced_journal = self.journal._stat_key()
+                self._synced_journal = self.journal.stat_key()
             except OSError:
                 self._last_scan = self._synced_journal = None
 
-    def _quick_scan(self) -> _Scan | None:
+    def _quick_scan(self) -> Scan | None:
         """The last transaction's scan, when it may stand in for a full sweep:
         a large layer (> :data:`SWEEP_ALWAYS_MAX` files), swept less than
         :data:`SWEEP_INTERVAL` s ago, with no file added, removed or renamed
@@ -302,7 +195,7 @@ class Layer:
                 return None
         except OSError:
             return None
-        if self.journal._stat_key() != self._synced_journal:
+        if self.journal.stat_key() != self._synced_journal:
             return None
         return last[1]
 
@@ -358,55 +251,6 @@ class Layer:
             tx.require_full()
             tx.reindex = True
 
-    # ------------------------------------------------------------ history
-
-    def history(self, name: str) -> list[HistoryEntry]:
-        """Content versions of ``name``, oldest first (read bumps left out)."""
-        key = normalize_name(name).name
-        versions: list[HistoryEntry] = []
-        for event in self.journal.events():
-            if event.name != key or event.action in ("read", "receipt", "tombstone-lift"):
-                continue
-            description = None
-            if event.after:
-                try:
-                    description = parse(self.journal.get_object(event.after).decode("utf-8"), key).record.description
-                except (NotFound, MalformedMemory, UnicodeDecodeError):
-                    description = None
-            versions.append(HistoryEntry(len(versions) + 1, event.seq, event.ts, event.actor,
-                                         event.action, event.after, description, event.reason))
-        return versions
-
-    def version_bytes(self, name: str, version: int) -> bytes:
-        """The stored bytes of version ``version`` (1-based) of ``name``.
-        Raises :class:`NotFound` for an unknown version or a deletion."""
-        versions = self.history(name)
-        if not 1 <= version <= len(versions):
-            raise NotFound(f"memory {name!r} has no version {version} (it has {len(versions)})")
-        entry = versions[version - 1]
-        if entry.digest is None:
-            raise NotFound(f"version {version} of {name!r} is a deletion; pick another version")
-        return self.journal.get_object(entry.digest)
-
-    def records_as_of(self, moment: datetime) -> list[MemoryRecord]:
-        """What the layer held at ``moment``, rebuilt from the journal."""
-        heads: dict[str, str | None] = {}
-        for event in self.journal.events():
-            when = parse_time(event.ts)
-            if when is None or when > moment:
-                break
-            if event.name is not None and event.action not in ("receipt", "tombstone-lift"):
-                heads[event.name] = event.after
-        out = []
-        for name, key in sorted(heads.items()):
-            if key is None:
-                continue
-            try:
-                out.append(parse(self.journal.get_object(key).decode("utf-8"), name).record)
-            except (NotFound, MalformedMemory, UnicodeDecodeError):
-                continue
-        return out
-
 
 # ---------------------------------------------------------------- transactions
 
@@ -414,7 +258,7 @@ class Layer:
 class Transaction:
     """Changes applied inside one lock window of one layer."""
 
-    def __init__(self, layer: Layer, scan: _Scan, actor: str, session: str | None, full: bool = True):
+    def __init__(self, layer: Layer, scan: Scan, actor: str, session: str | None, full: bool = True):
         self.layer = layer
         self.scan = scan
         self.actor = actor
@@ -490,6 +334,8 @@ class Transaction:
                 raise NotFound(f"memory not found: {name!r}")
             unlink(existing.path)
             del self.scan.entries[name]
+            self.scan.files.pop(existing.path.name, None)
+            self.scan.names.pop(name, None)
             after = None
         else:
             payload = raw if raw is not None else serialize(record).encode("utf-8")
@@ -497,11 +343,14 @@ class Transaction:
             atomic_write(target, payload)
             if existing is not None and existing.path != target:
                 unlink(existing.path)  # a hand-named file (feedback_x.md) moves to its name
+                self.scan.files.pop(existing.path.name, None)
             try:
                 written = record if raw is None else parse(payload.decode("utf-8"), name).record
                 entry = Entry(written, target, after)
-                layer._cache[target.name] = _CacheItem(_stat_key(os.stat(target)), after, entry, None)
+                state = FileState(stat_key(os.stat(target)), after, name, None, entry)
+                layer._cache[target.name] = self.scan.files[target.name] = state
                 self.scan.entries[name] = entry
+                self.scan.names[name] = target.name
             except (OSError, MalformedMemory, UnicodeDecodeError) as exc:
                 raise StoreError(f"wrote {target} but cannot read it back: {exc}") from None
         event = layer.journal.append(self.actor, action, name, before, after, reason=reason,
@@ -519,3 +368,12 @@ class Transaction:
         consolidation, a forgotten name too."""
         tombstones_mod.check([*self.layer.tombstones(), *extra_stones], description, body,
                              name=name if self.actor == "extracted" else None)
+
+
+def home_layers(home: Path, settings: Settings) -> list[Layer]:
+    """A :class:`Layer` for every layer directory under ``home`` (user first,
+    then every project), for home-wide work: verify, repair, reindex."""
+    from .paths import layer_dirs, user_layer_dir
+
+    user = user_layer_dir(home)
+    return [Layer(path, "user" if path == user else "project", settings) for path in layer_dirs(home)]

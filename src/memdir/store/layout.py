@@ -7,11 +7,23 @@ context on every hook and step) needs only this module and :mod:`context`.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 INDEX_FILE = "MEMORY.md"
 META_DIR = ".memdir"
 STAMP_FILE = "index.stamp"
+# A file that may hold a memory: ``*.md``, not a dot-file (temp files, ``.memdir``),
+# not ``MEMORY.md`` in any case. A compiled pattern: the scan calls it once per file.
+_MEMORY_FILE = re.compile(r"(?!\.)(?!(?i:memory\.md)\Z).*\.md", re.S)
+memory_file_match = _MEMORY_FILE.fullmatch
+
+
+def is_memory_file_name(filename: str) -> bool:
+    """True for a file name that may hold a memory: ``*.md``, not a dot-file
+    (temp files, ``.memdir``) and not ``MEMORY.md`` in any case. (Whether it is
+    a regular file, not a symlink, is the scan's to check.)"""
+    return memory_file_match(filename) is not None
 
 
 def index_is_fresh(layer_dir: Path, now_ns: int) -> bool:

@@ -1,0 +1,202 @@
+"""Reading a layer's files: the one reader every other reader uses (DESIGN §3).
+
+:func:`scan` lists a layer directory and parses its memory files; the layer
+(:meth:`memdir.store.layer.Layer.scan`), and through it ``list``, ``read``,
+``MEMORY.md``, the context block and the search index, all see what it
+yields — so they agree on every name and text, duplicates and unreadable
+files included.
+
+* Memory files: ``*.md`` regular files, not dot-files (temp files,
+  ``.memdir``), not ``MEMORY.md``, not symlinks
+  (:func:`memdir.store.layout.is_memory_file_name`).
+* A file that does not parse is listed in :attr:`Scan.malformed` with the
+  reason and skipped; it never breaks the rest.
+* Two files whose names normalize to one memory name: the file named exactly
+  so (``db-port.md``) wins, else the smaller file name; the other is listed as
+  a duplicate of it.
+* A file is re-parsed only when its size, mtime or inode changed since it was
+  last read (``cache``), or since a derived index recorded it (``known``).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, NamedTuple
+
+from .errors import StoreError
+from .fsio import read_bytes
+from .journal import digest
+from .layout import is_memory_file_name, memory_file_match
+from .memfile import MalformedMemory, MemoryRecord, parse
+
+
+@dataclass(frozen=True)
+class Malformed:
+    """A file in a layer that is not a readable memory, and why (unreadable,
+    not a memory, or a duplicate of another file with the same name)."""
+
+    path: str
+    error: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A memory as found on disk: its record, file, digest (SHA-256 of the
+    bytes) and how it parsed (``fallback``: frontmatter that is not YAML, read
+    line by line; ``no_frontmatter``: plain Markdown)."""
+
+    record: MemoryRecord
+    path: Path
+    digest: str
+    fallback: bool = False
+    no_frontmatter: bool = False
+
+
+class FileState(NamedTuple):
+    """What a scan learned of one file: its stat ``key`` (size, mtime in ns,
+    inode), ``digest`` (SHA-256 of its bytes), the memory ``name`` it holds
+    (None when unreadable) or the ``error`` why not, and its parsed ``entry``
+    (None when unreadable, or when taken from ``known`` without reading).
+    (A named tuple: a scan makes one per file.)"""
+
+    key: tuple[int, int, int]
+    digest: str
+    name: str | None
+    error: str | None
+    entry: Entry | None = None
+
+
+@dataclass
+class Scan:
+    """What :func:`scan` found: ``entries``, every memory by name (with
+    ``known``, only those read); ``malformed``, the files that are not
+    memories; ``files``, what was learned of each memory file, by file name;
+    ``names``, the file that holds each memory, by name (every memory)."""
+
+    entries: dict[str, Entry]
+    malformed: list[Malformed]
+    files: dict[str, FileState]
+    names: dict[str, str]
+
+
+def stat_key(st: os.stat_result) -> tuple[int, int, int]:
+    """The (size, mtime in ns, inode) a scan compares to see a file changed."""
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def load(path: Path, key: tuple[int, int, int] | None = None) -> FileState | None:
+    """Read and parse one memory file; None when it is gone. ``key`` is its
+    stat key when the caller has it. Raises :class:`StoreError` when it
+    cannot be read."""
+    data = read_bytes(path)
+    if data is None:
+        return None
+    if key is None:
+        try:
+            key = stat_key(os.stat(path, follow_symlinks=False))
+        except OSError:
+            return None
+    try:
+        parsed = parse(data.decode("utf-8"), path.name[:-3])
+    except UnicodeDecodeError:
+        return FileState(key, digest(data), None, "file is not valid UTF-8")
+    except MalformedMemory as exc:
+        return FileState(key, digest(data), None, str(exc))
+    entry = Entry(parsed.record, path, digest(data), parsed.fallback, parsed.no_frontmatter)
+    return FileState(key, entry.digest, parsed.record.name, None, entry)
+
+
+def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tuple] | None = None,
+         progress=None) -> tuple[Scan, dict[str, FileState], bool]:
+    """Scan ``directory``: ``(what was found, the new cache, complete)``.
+
+    ``cache`` maps file names to the :class:`FileState` of the last scan; a
+    file whose stat key still matches is not read again (one ``lstat`` per
+    file: the floor of a write's cost on a large layer, so the loop is kept
+    tight). ``known`` (file name → ``(file name, size, mtime_ns, inode,
+    digest, name, error)``, as a derived index stored them) spares reading a
+    file whose size, mtime and inode still match; such a memory is in
+    :attr:`Scan.names` but not in :attr:`Scan.entries`, and ``complete`` is
+    False. ``progress(1)`` is called for each file read. A missing directory
+    is an empty layer. Raises :class:`StoreError`.
+    """
+    malformed: list[Malformed] = []
+    files: dict[str, FileState] = {}
+    read: dict[str, FileState] = {}
+    entries: dict[str, Entry] = {}
+    names: dict[str, str] = {}
+    complete = True
+    try:
+        listing = os.scandir(directory)
+    except FileNotFoundError:
+        return Scan(entries, malformed, files, names), read, True
+    except OSError as exc:
+        raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
+    is_regular = stat.S_ISREG
+    is_memory = memory_file_match  # the rule of layout.is_memory_file_name, as a C call
+    with listing:
+        for item in listing:
+            filename = item.name
+            if is_memory(filename) is None:
+                continue
+            try:
+                st = item.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if not is_regular(st.st_mode):
+                continue
+            key = (st.st_size, st.st_mtime_ns, st.st_ino)
+            state = cache.get(filename)
+            if state is None or state[0] != key:
+                hint = known.get(filename) if known else None
+                if hint is not None and hint[1:4] == key:
+                    state = FileState(key, hint[4], hint[5], hint[6])
+                    complete = complete and state[2] is None
+                else:
+                    state = load(Path(item.path), key)
+                    if state is None:
+                        continue
+                    if progress is not None:
+                        progress(1)
+                if state[2] is None or state[4] is not None:
+                    read[filename] = state
+            else:
+                read[filename] = state
+            files[filename] = state
+            name = state[2]
+            if name is None:
+                malformed.append(Malformed(item.path, state[3] or "unreadable"))
+                continue
+            other = names.get(name)
+            if other is not None:
+                # Two files normalize to one name: the file already named so wins,
+                # else the smaller file name (directory order is arbitrary).
+                wins = filename == name + ".md" or (other != name + ".md" and filename < other)
+                loser, winner = (other, filename) if wins else (filename, other)
+                malformed.append(Malformed(os.path.join(directory, loser),
+                                           f"duplicate of {winner} (same name {name!r})"))
+                if not wins:
+                    continue
+                entries.pop(name, None)
+            names[name] = filename
+            if state[4] is not None:
+                entries[name] = state[4]
+    return Scan(entries, malformed, files, names), read, complete
+
+
+def count_files(directory: Path) -> int:
+    """How many memory files :func:`scan` would look at (for progress bars)."""
+    try:
+        with os.scandir(directory) as listing:
+            return sum(1 for item in listing if is_memory_file_name(item.name)
+                       and item.is_file(follow_symlinks=False))
+    except FileNotFoundError:
+        return 0
+    except OSError as exc:
+        raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
+
+
+__all__ = ["Entry", "FileState", "Malformed", "Scan", "count_files", "load", "scan", "stat_key"]
