@@ -49,7 +49,7 @@ class Session:
     copies, so their scan caches serve every operation of the session.
     """
 
-    __slots__ = ("home", "settings", "project_root", "project_error", "actor", "id", "_layers")
+    __slots__ = ("home", "settings", "project_root", "project_error", "actor", "id", "_layers", "_dirs")
 
     def __init__(self, home: Path, settings: Settings, project_root: Path | None = None,
                  project_error: str | None = None, actor: str = "agent", id: str | None = None):
@@ -62,6 +62,7 @@ class Session:
         self.actor = actor
         self.id = id
         self._layers: dict = {}
+        self._dirs: dict = {}
 
     def __repr__(self) -> str:
         return (f"Session(home={str(self.home)!r}, project_root={str(self.project_root) if self.project_root else None!r}, "
@@ -72,7 +73,7 @@ class Session:
         ``extracted``); ``id`` replaces the session id when given."""
         other = Session(self.home, self.settings, self.project_root, self.project_error, actor,
                         self.id if id is None else id)
-        other._layers = self._layers
+        other._layers, other._dirs = self._layers, self._dirs
         return other
 
     # ------------------------------------------------------------ scopes
@@ -108,8 +109,12 @@ class Session:
 
     def layer_dir(self, scope: str) -> Path:
         """The directory of ``scope``'s layer (checked; not created)."""
-        self.check_scope(scope)
-        return user_layer_dir(self.home) if scope == "user" else project_layer_dir(self.home, self.project_root)
+        found = self._dirs.get(scope)
+        if found is None:
+            self.check_scope(scope)
+            found = self._dirs[scope] = (user_layer_dir(self.home) if scope == "user"
+                                         else project_layer_dir(self.home, self.project_root))
+        return found
 
     def layer(self, scope: str):
         """The :class:`~memdir.store.layer.Layer` of ``scope``, opened once per
