@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
             memories = [Memory.open(home=home, project=root, search_vectors=setting) for root in roots]
             prep = time.perf_counter()
             for mem in memories:  # index (and embed) before timing queries
-                prepare(mem)
+                prepare(mem.session)
             prep_seconds = time.perf_counter() - prep
             result = evaluate(memories, samples, fixes, mode)
             result["index_seconds"] = round(prep_seconds, 1)

@@ -23,6 +23,7 @@ SHIPPED = REPO / "examples" / "transcript.jsonl"
 def run(home: Path) -> None:
     """Consolidate the demo transcript into ``home`` and print the result."""
     from memdir import Memory
+    from memdir.tools import render
 
     home = Path(home)
     transcript = REAL if REAL.is_file() else SHIPPED
@@ -32,7 +33,7 @@ def run(home: Path) -> None:
 
     print(f"== consolidating {transcript.name} (rules extractor, offline)")
     report = mem.consolidate(transcript, extractor="rules")
-    print(report.text(explain=True))
+    print(render.consolidation(report, explain=True))
 
     print("\n== memories made")
     for outcome in report.outcomes:
@@ -54,7 +55,7 @@ def run(home: Path) -> None:
     print(mem.context())
 
     print("\n== the same transcript again")
-    print(mem.consolidate(transcript, extractor="rules").text())
+    print(render.consolidation(mem.consolidate(transcript, extractor="rules")))
 
 
 if __name__ == "__main__":

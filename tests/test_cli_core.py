@@ -9,8 +9,11 @@ def test_write_json_shape_and_body_from_stdin(project):
     out = run_cli("--project", project, "write", "db-port", "-d", "Dev DB on 5433", "-t", "project", "--json",
                   input="Body from stdin with AKIAIOSFODNN7EXAMPLE\n")
     assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout) == {"name": "db-port", "scope": "project", "operation": "created",
-                                      "redactions": 1, "warnings": [], "status": "active"}
+    written = json.loads(out.stdout)
+    assert written == {"name": "db-port", "scope": "project", "operation": "created", "redactions": 1,
+                       "redaction_kinds": {"aws-key": 1}, "warnings": [], "status": "active", "pinned": False,
+                       "digest": written["digest"]}
+    assert len(written["digest"]) == 64
     read = run_cli("--project", project, "read", "db-port", "--json")
     data = json.loads(read.stdout)
     assert data["body"] == "Body from stdin with [REDACTED:aws-key]"
@@ -44,11 +47,11 @@ def test_context_prune_clear_status(project):
     assert ctx.returncode == 0 and "- [a](a.md) — alpha fact" in ctx.stdout
     assert len(ctx.stdout.encode()) <= 2001
     prune = run_cli("--project", project, "prune", "--older-than", "1", "--json")
-    assert json.loads(prune.stdout) == {"dry_run": True, "deleted": 0, "candidates": []}
+    assert json.loads(prune.stdout) == {"dry_run": True, "older_than_days": 1, "deleted": 0, "candidates": []}
     status = json.loads(run_cli("--project", project, "status", "--json").stdout)
     assert [l["memories"] for l in status["layers"]] == [0, 1]
     cleared = run_cli("--project", project, "clear", "--scope", "project", "--yes", "--json")
-    assert json.loads(cleared.stdout) == {"scopes": [{"scope": "project", "deleted": 1}]}
+    assert json.loads(cleared.stdout) == {"layers": [{"scope": "project", "deleted": 1}]}
     assert run_cli("--project", project, "context").stdout == ""
 
 
@@ -96,3 +99,19 @@ def test_a_deleted_working_directory_is_not_a_crash(tmp_path):
     assert out.stdout.splitlines() == ["No memories yet.", "(project memories unavailable: the working directory "
                                        "no longer exists; run inside a project directory, pass --project DIR "
                                        "or set MEMDIR_PROJECT)"]
+
+
+def test_limits_in_help_and_tool_schemas_come_from_the_settings(isolated_home, project):
+    from memdir import Memory
+
+    default = run_cli("write", "--help").stdout
+    assert "≤ 160 characters" in default and "≤ 2000 characters" in default  # control: the defaults
+    isolated_home.mkdir(parents=True, exist_ok=True)
+    (isolated_home / "config.toml").write_text("[limits]\ndescription = 120\nbody = 4000\n", encoding="utf-8")
+    configured = run_cli("write", "--help").stdout
+    assert "≤ 120 characters" in configured and "≤ 4000 characters" in configured
+    assert "≤ 160" not in configured and "≤ 2000" not in configured
+    schema = {s["function"]["name"]: s["function"]["parameters"]["properties"]
+              for s in Memory.open(project=project).tool_schemas()}["memory_write"]
+    assert (schema["description"]["description"], schema["body"]["description"]) == (
+        "one line, ≤ 120 characters", "Markdown, ≤ 4000 characters")

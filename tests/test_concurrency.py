@@ -27,5 +27,5 @@ def test_two_processes_writing_200_each_lose_nothing(isolated_home, project):
     lines = (layer / "MEMORY.md").read_text().splitlines()
     assert len(lines) == 400
     assert {l.split("](")[1].split(".md)")[0] for l in lines} == {p.stem for p in files}
-    assert all(r["ok"] for r in mem.verify())
-    assert mem.verify()[0]["events"] == 400
+    assert mem.verify().ok
+    assert mem.verify().layers[0].events == 400

@@ -45,10 +45,10 @@ def test_fifty_sigkills_leave_a_verifiable_store(isolated_home, project):
     assert out.returncode == 0, out.stdout + out.stderr
     mem = Memory.open(home=isolated_home, project=project)
     listed = mem.list()
-    assert listed.malformed == []
+    assert listed.malformed == ()
     assert len(listed.memories) >= 1
     layer = mem.layer("project")
     records = [e.record for e in layer.scan().entries.values()]
     index_path = layer.path / "MEMORY.md"
     assert index_path.read_text(encoding="utf-8") == render_index(records, now_utc())
-    assert mem.verify()[0]["events"] >= 50
+    assert mem.verify().layers[0].events >= 50

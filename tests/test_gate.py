@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from memdir.tools import render
 from memdir.consolidation.gate import check, sentence_rules
 from memdir.consolidation.transcripts import read_transcript
 from tests.conftest import DATA, run_cli
@@ -76,11 +77,11 @@ def test_modes_and_explain():
     assert check(t, "gated").fire is False
     assert check(t, "always").fire is True
     assert check(t, "off").fire is False
-    assert "nothing durable" in check(t).explain()
+    assert "nothing durable" in render.gate(check(t))
     fired = read_transcript([{"role": "user", "content": "I prefer uv. Run the tests."}])
-    text = check(fired).explain()
+    text = render.gate(check(fired))
     assert text.splitlines() == ["gate: fired (preference)", "  turn 0 [preference] “I prefer” in: I prefer uv."]
-    assert check(t, "off").explain().startswith("gate: consolidation is off")
+    assert render.gate(check(t, "off")).startswith("gate: consolidation is off")
 
 
 @pytest.mark.skipif(not TRANSCRIPTS.is_dir(), reason="../shared/data/transcripts is absent")

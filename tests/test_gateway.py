@@ -66,7 +66,7 @@ def test_bad_input_is_refused_and_nothing_written(mem):
         args = {"name": "x", "description": "d", "type": "project", "body": "b", **kwargs}
         with pytest.raises(InvalidInput):
             mem.write(**args)
-    assert mem.list().memories == []
+    assert mem.list().memories == ()
     mem.write("x", "d", "project", "b")
     assert [m.name for m in mem.list().memories] == ["x"]
 
@@ -118,12 +118,12 @@ def test_prune_is_a_dry_run_by_default_and_keeps_pinned(mem):
     _age(mem, "old", 30)
     _age(mem, "old-pinned", 30)
     dry = mem.prune(30)
-    assert dry["dry_run"] is True and [c["name"] for c in dry["candidates"]] == ["old"]
-    assert dry["candidates"][0]["days_since_update"] == 30
+    assert dry.dry_run is True and [c.name for c in dry.candidates] == ["old"]
+    assert dry.candidates[0].days_since_update == 30
     assert {m.name for m in mem.list().memories} == {"old", "old-pinned", "fresh"}
-    assert mem.prune(31)["candidates"] == []
+    assert mem.prune(31).candidates == ()
     done = mem.prune(30, dry_run=False)
-    assert done["deleted"] == 1
+    assert done.deleted == 1
     assert {m.name for m in mem.list().memories} == {"old-pinned", "fresh"}
     with pytest.raises(InvalidInput):
         mem.prune(0)
@@ -133,10 +133,11 @@ def test_clear_needs_confirmation_and_empties_one_layer(mem):
     mem.write("p1", "project one", "project", "b")
     mem.write("u1", "user one", "user", "b", scope="user")
     from memdir import ConfirmationRequired
+    from memdir.store.results import ClearResult, LayerCount
 
     with pytest.raises(ConfirmationRequired):
         mem.clear("project")
-    assert mem.clear("project", confirm=True) == {"scopes": [{"scope": "project", "deleted": 1}]}
+    assert mem.clear("project", confirm=True) == ClearResult((LayerCount("project", 1),))
     assert [m.name for m in mem.list().memories] == ["u1"]
     assert not (mem.layer("project").path / "MEMORY.md").exists()
     assert (mem.layer("user").path / "MEMORY.md").exists()

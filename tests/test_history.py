@@ -17,9 +17,9 @@ def test_overwrite_delete_restore_and_a_corrupted_chain(mem, project):
     for text in ("first", "second", "third"):
         mem.write("fact", f"the {text} version", "project", f"body {text}")
     mem.delete("fact")
-    versions = mem.history("fact")
+    versions = mem.history("fact").versions
     assert [(v.version, v.action) for v in versions] == [(1, "create"), (2, "update"), (3, "update"), (4, "delete")]
-    v2 = mem.show("fact", 2)
+    v2 = mem.show("fact", 2).text
     assert "the second version" in v2
     result = mem.restore("fact", 2)
     assert result.operation == "created"
@@ -59,13 +59,13 @@ def test_hand_edit_then_write_keeps_the_hand_edit_as_its_own_version(mem):
     path = mem.layer("project").path / "edited.md"
     path.write_text(path.read_text().replace("original text", "fixed by a person"))
     mem.write("other", "unrelated write", "project", "b")
-    versions = mem.history("edited")
+    versions = mem.history("edited").versions
     assert [(v.action, v.actor, v.description) for v in versions] == [
         ("create", "agent", "original text"), ("external-edit", "human", "fixed by a person")]
     assert versions[1].digest != versions[0].digest
     path.unlink()
     mem.write("other", "another write", "project", "b")
-    assert mem.history("edited")[-1].action == "external-delete"
+    assert mem.history("edited").versions[-1].action == "external-delete"
 
 
 def test_as_of_before_and_after_a_correction(mem, project):
@@ -94,7 +94,7 @@ def test_restore_of_unknown_and_of_a_deletion_version(mem):
     with pytest.raises(NotFound, match="deletion"):
         mem.restore("x", 2)
     with pytest.raises(NotFound):
-        mem.history("never-existed")
+        mem.history("never-existed").versions
 
 
 def test_torn_tail_is_repaired_without_losing_events(mem, project):
@@ -126,13 +126,13 @@ def test_large_layer_hand_edits_are_journaled_when_touched_or_within_the_interva
     edited = layer.path / "seed-001.md"
     edited.write_text(edited.read_text().replace("seed 1\n", "seed 1 fixed by hand\n"))
     mem.write("seed-001", "seed 1 rewritten by the agent", "project", "b")  # touches the edited file
-    assert [v.action for v in mem.history("seed-001")] == ["external-edit", "external-edit", "update"]
-    assert mem.history("seed-001")[1].description == "seed 1 fixed by hand"
+    assert [v.action for v in mem.history("seed-001").versions] == ["external-edit", "external-edit", "update"]
+    assert mem.history("seed-001").versions[1].description == "seed 1 fixed by hand"
     other = layer.path / "seed-002.md"
     other.write_text(other.read_text().replace("seed 2\n", "seed 2 edited\n"))
     clock.sleep(0.6)
     mem.write("third", "a write after the interval", "project", "b")
-    assert [v.description for v in mem.history("seed-002")] == ["seed 2", "seed 2 edited"]
+    assert [v.description for v in mem.history("seed-002").versions] == ["seed 2", "seed 2 edited"]
     index = (layer.path / "MEMORY.md").read_text()
     assert "- [seed-002](seed-002.md) — seed 2 edited" in index and "seed 1 rewritten by the agent" in index
 
@@ -141,4 +141,4 @@ def test_history_right_after_a_hand_edit_shows_it(mem):
     mem.write("note", "as written", "project", "b")
     path = mem.layer("project").path / "note.md"
     path.write_text(path.read_text().replace("as written", "as edited by hand"))
-    assert [v.description for v in mem.history("note")] == ["as written", "as edited by hand"]
+    assert [v.description for v in mem.history("note").versions] == ["as written", "as edited by hand"]

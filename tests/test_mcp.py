@@ -10,20 +10,12 @@ from mcp import Client
 from memdir import Memory
 from memdir.integrations.mcp_server import MemoryServer, build_server
 from memdir.store.paths import project_key, project_layer_dir
-from memdir.tools.handlers import MAX_OUTPUT, READ_CHUNK
+from memdir.tools.specs import MAX_OUTPUT, READ_CHUNK
 
 
 def _text(result) -> str:
     assert len(result.content) == 1
     return result.content[0].text
-
-
-def _search_available() -> bool:
-    try:
-        import memdir.search.ranking  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 def _run(fn, *args):
@@ -60,7 +52,7 @@ def test_every_tool_instructions_and_errors(isolated_home, project):
             r = await call("memory_search", {"query": "postgresql"})
             assert not r.is_error and "db-port" in _text(r).splitlines()[1]
             r = await call("memory_history", {"name": "style"})
-            assert _text(r).startswith("1 version(s) of style:")
+            assert _text(r).startswith("1 version(s) of style (project):")
             r = await call("memory_write", {"name": "style", "description": "Spaces now", "type": "feedback",
                                             "body": "Use spaces."})
             assert _text(r) == "Memory updated: style (project)"
@@ -173,11 +165,8 @@ def test_large_store_stays_bounded(isolated_home, project, monkeypatch):
             for args in ({"query": "a"}, {"query": "a", "k": 20}):
                 found = await client.call_tool("memory_search", args)
                 assert len(_text(found)) <= MAX_OUTPUT
-                if _search_available():
-                    assert not found.is_error
-                    assert len(_text(found).splitlines()) <= 1 + 2 * args.get("k", 5)
-                else:
-                    assert "search is not available" in _text(found)
+                assert not found.is_error
+                assert len(_text(found).splitlines()) <= 1 + 2 * args.get("k", 5)
             read = _text(await client.call_tool("memory_read", {"name": "big"}))
             assert len(read) <= READ_CHUNK + 1000
             assert f"total size {size} characters" in read and f"offset={READ_CHUNK}" in read

@@ -6,17 +6,28 @@ import memdir
 from memdir import Memory, MemdirError, StoreError
 
 
-def test_all_names_resolve_and_are_the_documented_surface():
-    assert sorted(memdir.__all__) == sorted([
-        "Memory", "Settings", "MemoryRecord", "MemdirError", "InvalidInput", "InvalidName", "ScopeError",
-        "NotFound", "Refused", "TombstoneRefused", "ConfirmationRequired", "Conflict", "LockTimeout",
-        "StoreError", "ModelError", "__version__"])
-    for name in memdir.__all__:
-        assert getattr(memdir, name) is not None
-    for name in memdir.__all__:
-        obj = getattr(memdir, name)
-        if isinstance(obj, type) and issubclass(obj, Exception):
-            assert issubclass(obj, MemdirError)
+def test_all_is_exactly_what_the_package_exposes():
+    """``__all__`` is the public surface: every name in it resolves, and every
+    public name the package exposes (``dir``) is in it, subpackages aside."""
+    import types
+
+    exposed = {name for name in dir(memdir) if not name.startswith("_") or name == "__version__"}
+    modules = {name for name in exposed if isinstance(getattr(memdir, name), types.ModuleType)}
+    assert sorted(memdir.__all__) == sorted(exposed - modules)
+    assert modules <= {"store", "search", "consolidation", "tools", "integrations", "api", "cli", "hooks"}
+    assert "Memory" in memdir.__all__ and "MemdirError" in memdir.__all__  # control: the facade and the tree
+
+
+def test_every_exception_exposed_is_in_the_one_tree():
+    from memdir.store import errors
+
+    exposed = [getattr(memdir, name) for name in memdir.__all__]
+    exceptions = [obj for obj in exposed if isinstance(obj, type) and issubclass(obj, BaseException)]
+    assert exceptions and all(issubclass(obj, MemdirError) for obj in exceptions)
+    defined = {obj for obj in vars(errors).values() if isinstance(obj, type) and issubclass(obj, MemdirError)}
+    assert defined == set(exceptions)  # every error of the tree is public, and nothing else is
+    for exc in defined:  # and the tree drawn in errors.py names each one
+        assert exc.__name__ in errors.__doc__
 
 
 def test_a_home_that_is_a_file_gives_a_store_error(tmp_path, project):

@@ -41,7 +41,7 @@ def layer_with_real_files(mem):
 
 def test_real_files_are_listed_as_a_person_reads_them(mem, layer_with_real_files):
     result = mem.list()
-    assert result.malformed == []
+    assert result.malformed == ()
     got = {m.name: m for m in result.memories}
     assert len(got) == len(EXPECTED)
     for stem, (type_, description, title) in EXPECTED.items():

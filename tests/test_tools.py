@@ -6,18 +6,19 @@ import json
 
 from memdir import Memory
 from memdir.store.paths import project_layer_dir
-from memdir.tools.handlers import MAX_LIST, READ_CHUNK, TOOL_NAMES, TOOLS, call_tool, run_tool, tool_schemas
+from memdir.tools.handlers import run_tool as _run_tool
+from memdir.tools.specs import MAX_LIST, READ_CHUNK, TOOL_NAMES, tool_schemas, tool_specs
+
+
+def run_tool(mem, name, arguments=None):
+    return _run_tool(mem.session, name, arguments)
+
+
+def call_tool(mem, name, arguments=None):
+    return mem.call_tool(name, arguments)
 
 EXPECTED = ["memory_write", "memory_read", "memory_list", "memory_search", "memory_delete", "memory_prune",
             "memory_delete_all", "memory_history", "memory_restore", "memory_status"]
-
-
-def _search_available() -> bool:
-    try:
-        import memdir.search.ranking  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 def test_schemas_are_openai_function_definitions(mem):
@@ -39,7 +40,7 @@ def test_schemas_are_openai_function_definitions(mem):
 
 
 def test_annotations_mark_reads_and_destructive_tools():
-    hints = {t.name: t.annotations() for t in TOOLS}
+    hints = {t.name: t.annotations() for t in tool_specs()}
     assert {n for n, h in hints.items() if h["destructiveHint"]} == {"memory_delete", "memory_prune",
                                                                    "memory_delete_all"}
     assert {n for n, h in hints.items() if h["readOnlyHint"]} == {"memory_read", "memory_list", "memory_search",
@@ -156,14 +157,14 @@ def test_prune_is_a_dry_run_unless_told(mem):
     assert [m.name for m in mem.list().memories] == ["old"]
     done = call_tool(mem, "memory_prune", {"older_than_days": 30, "dry_run": False})
     assert done.startswith("Pruned 1 of 1 candidate(s)")
-    assert mem.list().memories == []
+    assert mem.list().memories == ()
 
 
 def test_delete_history_restore(mem):
     mem.call_tool("memory_write", {"name": "fact", "description": "first version", "type": "project", "body": "a"})
     mem.call_tool("memory_write", {"name": "fact", "description": "second version", "type": "project", "body": "b"})
     hist = call_tool(mem, "memory_history", {"name": "fact"})
-    assert hist.splitlines()[0] == "2 version(s) of fact:"
+    assert hist.splitlines()[0] == "2 version(s) of fact (project):"
     assert "v1" in hist and "first version" in hist and "second version" in hist
     shown = call_tool(mem, "memory_history", {"name": "fact", "version": 1})
     assert "description: first version" in shown
@@ -189,20 +190,15 @@ def test_status_reports_malformed_files(mem):
     assert "- good (project/project) — fine" in listed and "bad.md" in listed
 
 
-def test_search_returns_hits_or_says_unavailable(mem):
-    """Against the facade: hits once memdir.search exists; until then the clear
-    "not available" error (both branches assert specific values, no skip)."""
+def test_search_returns_the_best_hit_first(mem):
     mem.call_tool("memory_write", {"name": "db-port", "description": "Dev PostgreSQL listens on 5433",
                                    "type": "project", "body": "not 5432"})
     mem.call_tool("memory_write", {"name": "style", "description": "Use tabs", "type": "feedback", "body": "x"})
     out = run_tool(mem, "memory_search", {"query": "postgresql port"})
-    if _search_available():
-        assert not out.is_error
-        lines = out.text.splitlines()
-        assert lines[1] == "- db-port (project/project) — Dev PostgreSQL listens on 5433"  # best first
-    else:
-        assert out.is_error and "search is not available" in out.text
-        assert not run_tool(mem, "memory_list", {}).is_error  # control: other tools work
+    assert not out.is_error
+    lines = out.text.splitlines()
+    assert lines[0].endswith(" result(s) for 'postgresql port':")
+    assert lines[1] == "- db-port (project/project) — Dev PostgreSQL listens on 5433"
 
 
 def test_no_project_user_tools_still_work(isolated_home, tmp_path, monkeypatch):

@@ -17,7 +17,7 @@ WRONG = ("Staging host is staging-7.internal", "The staging box is staging-7.int
 def test_forgotten_value_is_refused_everywhere_and_a_new_fact_is_not(mem, project, isolated_home):
     mem.write("staging-host", *WRONG[:1], "project", WRONG[1])
     forgotten = mem.forget("staging-host", reason="user: that host is wrong")
-    assert forgotten["tombstone"].startswith("t-")
+    assert forgotten.tombstone.startswith("t-")
     variants = [
         WRONG,
         (WRONG[0].upper(), WRONG[1]),
@@ -33,7 +33,7 @@ def test_forgotten_value_is_refused_everywhere_and_a_new_fact_is_not(mem, projec
     with pytest.raises(TombstoneRefused):
         mem.write("in-user", WRONG[0], "user", WRONG[1], scope="user")  # other layer of the session
     cli = run_cli("--project", project, "write", "staging-host", "-d", WRONG[0], "-t", "project", "--body", WRONG[1])
-    assert cli.returncode == 1 and forgotten["tombstone"] in cli.stderr
+    assert cli.returncode == 1 and forgotten.tombstone in cli.stderr
     ok = mem.write("staging-host", "Staging host is staging-9.internal", "project", "Deploy to staging-9.")
     assert ok.operation == "created"  # control: the corrected fact is accepted
 
@@ -51,20 +51,20 @@ def test_forgotten_value_is_refused_everywhere_and_a_new_fact_is_not(mem, projec
         "try:\n    m.write('again', sys.argv[3], 'project', sys.argv[4])\n"
         "except TombstoneRefused as e:\n    print('refused', e.tombstone_id)\n"),
         str(isolated_home), str(project), *WRONG], capture_output=True, text=True)
-    assert fresh.stdout.strip() == f"refused {forgotten['tombstone']}"
-    stones = mem.tombstones()
-    assert [(s["id"], s["name"]) for s in stones] == [(forgotten["tombstone"], "staging-host")]
+    assert fresh.stdout.strip() == f"refused {forgotten.tombstone}"
+    stones = mem.tombstones().tombstones
+    assert [(s.id, s.name) for s in stones] == [(forgotten.tombstone, "staging-host")]
 
 
 def test_lifting_a_tombstone_is_for_people_and_is_journaled(mem, project, isolated_home):
     mem.write("x", "forget me", "project", "b")
-    stone = mem.delete("x")["tombstone"]
+    stone = mem.delete("x").tombstone
     with pytest.raises(Refused):
         mem.lift_tombstone(stone)  # the agent cannot
     out = run_cli("--project", project, "tombstone", "lift", stone)
     assert out.returncode == 0, out.stderr
     assert mem.write("x", "forget me", "project", "b").operation == "created"
-    assert mem.history("x")[-1].action == "create"
+    assert mem.history("x").versions[-1].action == "create"
     assert any(e.action == "tombstone-lift" for e in mem.layer("project").journal.events())
 
 
@@ -81,7 +81,7 @@ def test_laundering_through_a_candidate_is_refused(mem, isolated_home, project):
     with pytest.raises(TombstoneRefused):
         human.approve("early")
     mem.write("good", "water boils at 100 C at sea level", "project", "b", status="candidate")
-    assert human.approve("good")["name"] == "good"  # control
+    assert human.approve("good").name == "good"  # control
     assert [m.name for m in mem.list().memories] == ["good"]
 
 

@@ -8,15 +8,22 @@ index per layer is injected into the system prompt under a byte budget.
     >>> mem.write("db-port", "Dev DB listens on 5433", "project", "Moved on 2026-11-02.")
     >>> print(mem.context())
 
-The names below are the public API; everything raises only
-:class:`MemdirError` subclasses (see :mod:`memdir.errors`).
+The names in ``__all__`` are the public API (a test checks that the package
+exposes exactly these); everything raises only :class:`MemdirError`
+subclasses (the tree is drawn in :mod:`memdir.store.errors`). The packages
+and what each may import: ``docs/architecture.md``.
+
+    store          files, journal, tombstones, gateway, index, context, session
+    search         the FTS5 index, ranking, recall, optional vectors
+    consolidation  transcripts, gate, extractors, proposals, queue, ingest
+    tools          the tool table, running a tool, one renderer per result
+    api            the Memory facade
+    integrations   CLI, hooks, MCP server, installer
 """
 
-from __future__ import annotations
-
 from .store.errors import (
-    Conflict, ConfirmationRequired, InvalidInput, InvalidName, LockTimeout, MemdirError, ModelError,
-    NotFound, Refused, ScopeError, StoreError, TombstoneRefused,
+    Conflict, ConfirmationRequired, InstallError, InvalidInput, InvalidName, LockTimeout, MemdirError,
+    MissingExtra, ModelError, NotFound, Refused, ScopeError, StoreError, TombstoneRefused,
 )
 
 __version__ = "0.1.0"
@@ -24,22 +31,21 @@ __version__ = "0.1.0"
 __all__ = [
     "Memory", "Settings", "MemoryRecord", "MemdirError", "InvalidInput", "InvalidName", "ScopeError",
     "NotFound", "Refused", "TombstoneRefused", "ConfirmationRequired", "Conflict", "LockTimeout",
-    "StoreError", "ModelError", "__version__",
+    "StoreError", "ModelError", "MissingExtra", "InstallError", "__version__",
 ]
+
+# Imported on first use: `import memdir` stays cheap for the hooks; the facade loads YAML.
+_LAZY = {"Memory": "memdir.api", "Settings": "memdir.store.settings", "MemoryRecord": "memdir.store.memfile"}
 
 
 def __getattr__(name: str):
-    # Lazy: `import memdir` stays cheap for the hooks; the facade loads YAML.
-    if name == "Memory":
-        from .api import Memory
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'memdir' has no attribute {name!r}")
+    import importlib
 
-        return Memory
-    if name == "Settings":
-        from .store.settings import Settings
+    return getattr(importlib.import_module(module), name)
 
-        return Settings
-    if name == "MemoryRecord":
-        from .store.memfile import MemoryRecord
 
-        return MemoryRecord
-    raise AttributeError(f"module 'memdir' has no attribute {name!r}")
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -40,7 +40,10 @@ from ..store.errors import (
     Conflict, InvalidInput, LockTimeout, ModelError, NotFound, ScopeError, TombstoneRefused,
 )
 from ..store.tombstones import Tombstone, match as match_tombstone
+from ..store.gateway import prepare, receipt
 from ..store.names import normalize_name
+from ..store.operations import delete, write
+from ..store.session import Session
 from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is part of this API)
     ACTIONS, ConsolidationReport, ExistingMemory, ExtractionContext, ExtractionResult, Extractor, Outcome,
     Proposal,
@@ -162,50 +165,47 @@ class _Snapshot:
         return None
 
 
-def _snapshot(mem) -> _Snapshot:
+def _snapshot(session: Session) -> _Snapshot:
     entries, stones = {}, []
-    for scope in mem.scopes():
-        layer = mem.layer(scope)
-        entries[scope] = dict(layer.scan().entries)
+    for layer in session.layers():
+        entries[layer.scope] = dict(layer.scan().entries)
         stones.extend(layer.tombstones())
     return _Snapshot(entries, stones)
 
 
-def _receipt_scope(mem) -> str | None:
-    if mem.project_root is not None:
+def _receipt_scope(session: Session) -> str | None:
+    if session.project_root is not None:
         return "project"
-    return "user" if mem.settings.enable_user_scope else None
+    return "user" if session.settings.enable_user_scope else None
 
 
-def seen(mem, digest: str) -> bool:
+def seen(session: Session, digest: str) -> bool:
     """True when a finished receipt for this transcript digest is in the
     receipt layer (project, else user)."""
-    scope = _receipt_scope(mem)
+    scope = _receipt_scope(session)
     if scope is None:
         return False
-    for event in mem.layer(scope).journal.events():
+    for event in session.layer(scope).journal.events():
         if event.action == "receipt" and event.data.get("kind") == "consolidation":
             if event.data.get("transcript", {}).get("digest") == digest and event.data.get("status") in DONE:
                 return True
     return False
 
 
-def _journal(mem, report: ConsolidationReport) -> None:
-    scope = _receipt_scope(mem)
+def _journal(session: Session, report: ConsolidationReport) -> None:
+    scope = _receipt_scope(session)
     if scope is None or report.dry_run:
         return
     data = scrub({"kind": "consolidation", **report.to_dict(), "raw": (report.raw or "")[:RAW_LIMIT] or None})
     data.pop("receipt", None)
-    event = mem.journal_receipt(scope, data)
+    event = receipt(session.layer(scope), data, actor=session.actor, session=session.id)
     report.receipt = {"scope": scope, "seq": event.seq}
 
 
 # ---------------------------------------------------------------- applying
 
 
-def _apply(writer, snap: _Snapshot, index: int, p: Proposal, dry_run: bool) -> Outcome:
-    from ..store.gateway import prepare
-
+def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: bool) -> Outcome:
     settings = writer.settings
     scopes = writer.scopes()
     fail = lambda result, detail, **kw: Outcome(index, p.action, result, detail=detail, **kw)  # noqa: E731
@@ -283,26 +283,26 @@ def _apply(writer, snap: _Snapshot, index: int, p: Proposal, dry_run: bool) -> O
                             name=name, scope=scope)
             if candidate:
                 cname, cdigest = _candidate_name(target, current, layer)
-                writer.write(cname, p.description, kind, p.body, title=p.title, scope=scope,
+                write(writer, cname, p.description, kind, p.body, title=p.title, scope=scope,
                              importance=p.importance, status="candidate", reason=reason, expect_digest=cdigest,
                              extra={"candidate_for": target, "candidate_action": action})
                 return Outcome(index, p.action, "candidate", name=cname, target=target, scope=scope,
                                detail=f"waits for review (memdir approve {cname})")
             if action == "create":
-                writer.write(name, p.description, kind, p.body, title=p.title, scope=scope,
-                             importance=p.importance, reason=reason, expect_digest=None)
+                write(writer, name, p.description, kind, p.body, title=p.title, scope=scope,
+                      importance=p.importance, reason=reason, expect_digest=None)
                 return Outcome(index, p.action, "created", name=name, scope=scope)
             if action == "update":
-                writer.write(target, p.description, kind, p.body, title=p.title, scope=scope,
-                             importance=p.importance, reason=reason, expect_digest=entry.digest)
+                write(writer, target, p.description, kind, p.body, title=p.title, scope=scope,
+                      importance=p.importance, reason=reason, expect_digest=entry.digest)
                 return Outcome(index, p.action, "updated", name=target, target=target, scope=scope)
             if action == "supersede":
                 if name in current:
                     return fail("skipped-changed", f"{name!r} already exists", name=name, target=target, scope=scope)
-                writer.write(name, p.description, kind, p.body, title=p.title, scope=scope,
-                             importance=p.importance, supersedes=target, reason=reason, expect_digest=None)
+                write(writer, name, p.description, kind, p.body, title=p.title, scope=scope,
+                      importance=p.importance, supersedes=target, reason=reason, expect_digest=None)
                 return Outcome(index, p.action, "superseded", name=name, target=target, scope=scope)
-            writer.forget(target, scope, reason=reason)
+            delete(writer, target, scope, reason=reason, forget=True)
             return Outcome(index, p.action, "forgotten", target=target, scope=scope)
     except Conflict as exc:
         return fail("skipped-changed", str(exc), name=name, target=target, scope=scope)
@@ -317,10 +317,10 @@ def _apply(writer, snap: _Snapshot, index: int, p: Proposal, dry_run: bool) -> O
 # ---------------------------------------------------------------- the run
 
 
-def consolidate(mem, transcript, *, dry_run: bool = False, extractor=None, mode: str | None = None,
+def consolidate(session: Session, transcript, *, dry_run: bool = False, extractor=None, mode: str | None = None,
                 max_proposals: int | None = None, force: bool = False,
                 reference_time: datetime | None = None) -> ConsolidationReport:
-    """Consolidate one transcript into ``mem``'s layers.
+    """Consolidate one transcript into the layers of ``session``.
 
     ``transcript``: a path, text, bytes, message list or
     :class:`~memdir.transcripts.Transcript`. ``extractor``: ``"rules"``,
@@ -339,12 +339,11 @@ def consolidate(mem, transcript, *, dry_run: bool = False, extractor=None, mode:
     from ..store.journal import now_utc
     from .transcripts import read_transcript
 
-    settings = mem.settings
+    settings = session.settings
     parsed = _redacted(read_transcript(transcript))
     mode = mode or settings.consolidation_mode
     limit = min(20, max(1, int(max_proposals or settings.consolidation_max_proposals)))
-    writer = mem.as_actor("extracted")
-    writer.session.id = mem.session.id or parsed.session_id
+    writer = session.as_actor("extracted", session.id or parsed.session_id)
     report = ConsolidationReport("off", parsed.summary(), max_proposals=limit, dry_run=dry_run)
     if mode == "off":
         report.gate = gate_mod.check(parsed, "off")
@@ -368,7 +367,7 @@ def consolidate(mem, transcript, *, dry_run: bool = False, extractor=None, mode:
                        e.record.status, e.record.pinned)
         for scope, entries in snap.entries.items() for e in entries.values())
     context = ExtractionContext(existing, tuple(s.description for s in snap.stones),
-                                workspace_text(mem.project_root), limit, reference_time or now_utc())
+                                workspace_text(session.project_root), limit, reference_time or now_utc())
     try:
         result = chosen.extract(parsed, context)  # no lock is held here
     except ModelError as exc:

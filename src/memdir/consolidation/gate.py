@@ -150,18 +150,6 @@ class GateResult:
         return {"fire": self.fire, "mode": self.mode, "rules": self.rules,
                 "hits": [h.to_dict() for h in self.hits]}
 
-    def explain(self) -> str:
-        """Human-readable lines: which user line fired which rule."""
-        if self.mode == "off":
-            return "gate: consolidation is off (consolidation_mode = off)"
-        head = {"always": "gate: mode always — runs regardless",
-                "gated": "gate: fired" if self.fire else "gate: nothing durable found — no extraction"}[self.mode]
-        lines = [head + (f" ({', '.join(self.rules)})" if self.hits else "")]
-        for hit in self.hits:
-            short = hit.sentence if len(hit.sentence) <= 160 else hit.sentence[:159] + "…"
-            lines.append(f"  turn {hit.turn} [{hit.rule}] “{hit.cue.strip()}” in: {short}")
-        return "\n".join(lines)
-
 
 def clean_user_text(text: str) -> str:
     """The person's own words: fenced code, quoted, indented and log-looking

@@ -1,22 +1,25 @@
 """CLI commands that plug memdir into agents: ``mcp``, ``hook``, ``install``,
-``uninstall``. Registered through :data:`memdir.cli.EXTENSIONS`; every heavy
-import (the MCP SDK, the facade) happens inside a handler, so loading this
-module costs nothing on the ``memdir context`` / hook path.
+``uninstall``. Registered by :func:`memdir.integrations.cli.build_parser`;
+each starts the integration through its one entry function
+(:func:`.mcp_server.serve_stdio`, :func:`.hooks.handle`, :func:`.install.install`).
+Every heavy import (the MCP SDK, the facade) happens inside a handler, so
+loading this module costs nothing on the ``memdir context`` / hook path.
 """
 
 from __future__ import annotations
 
-import sys
+from ..store.vocabulary import SCOPES
 
 
 def cmd_mcp(args) -> int:
-    """``memdir mcp``: serve the memory tools over stdio (see :mod:`memdir.mcp_server`)."""
+    """``memdir mcp``: serve the memory tools over stdio (see :mod:`.mcp_server`)."""
     try:
         from .mcp_server import serve_stdio
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.split(".")[0] in ("mcp", "mcp_types"):
-            print("memdir mcp: the MCP SDK is not installed; pip install 'memdir[mcp]'", file=sys.stderr)
-            return 1
+            from ..store.errors import MissingExtra
+
+            raise MissingExtra("memdir mcp", "mcp", "mcp") from None
         raise
     return serve_stdio(args.home, args.project)
 
@@ -32,7 +35,7 @@ def cmd_install(args) -> int:
     """``memdir install claude-code``: merge hooks and the MCP server into Claude Code's files."""
     from ..store.session import open_session
     from . import install
-    from .cli import emit
+    from .cli_common import emit
 
     session = open_session(args.home, args.project, actor="human")
     where = {"project": session.project()} if args.scope == "project" else {}
@@ -43,7 +46,7 @@ def cmd_install(args) -> int:
     return 0
 
 
-def register(add, common) -> None:
+def register(add, settings) -> None:
     """Add ``mcp``, ``hook``, ``install`` and ``uninstall`` to the CLI."""
     p = add("mcp", cmd_mcp, "Serve the memory tools over MCP (stdio). Project: the client's roots, "
                             "else --project / MEMDIR_PROJECT, else the launch directory.")
@@ -55,7 +58,7 @@ def register(add, common) -> None:
                        ("uninstall", "Remove exactly what `memdir install` added.")):
         p = add(name, cmd_install, text)
         p.add_argument("agent", choices=("claude-code",))
-        p.add_argument("--scope", choices=("user", "project"), default="user",
+        p.add_argument("--scope", choices=SCOPES, default="user",
                        help="user: ~/.claude/settings.json and ~/.claude.json; project: .claude/settings.json "
                             "and .mcp.json in the project root (default: user)")
         p.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")

@@ -9,35 +9,35 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   within Claude Code's 10,000-character ``additionalContext`` cap (the budget
   setting is clamped to 10,000 bytes, and a UTF-8 byte is at most one
   character). Runs on every session start, so it imports only the hot path
-  (:func:`memdir.context.session_block`: no YAML, no SQLite, no MCP).
+  (:func:`memdir.store.context.session_block`: no YAML, no SQLite, no MCP).
 * ``UserPromptSubmit`` — the recall block for ``prompt`` in the same shape,
-  under ``recall_max_bytes``; nothing when search is not installed.
-* ``SessionEnd`` and ``PreCompact`` — append one line ``{"transcript_path",
-  "cwd", "session_id", "event", "ts"}`` to ``$MEMDIR_HOME/queue/consolidate.jsonl``
-  and start a detached ``memdir consolidate --queue`` that drains it; returns at
-  once (SessionEnd's whole budget is about 1.5 s).
+  under ``recall_max_bytes``; nothing (and a line naming the extra) when
+  search is not installed.
+* ``SessionEnd`` and ``PreCompact`` — queue the transcript for consolidation
+  and start a detached ``memdir consolidate --queue`` that drains it
+  (:mod:`memdir.consolidation.queue`); returns at once (SessionEnd's whole
+  budget is about 1.5 s).
+
+The project of every event is the hook input's ``cwd`` (the session rule of
+:func:`memdir.store.session.open_session`, with that directory alone).
 
 A memory problem never blocks the agent: malformed or empty stdin, a missing
 ``cwd``, a broken store or any other failure ends with exit 0, nothing on
 stdout and one line on stderr.
 
 Run as ``python -m memdir.hooks claude-code EVENT [--home DIR]`` (what the
-installer writes: it skips the CLI's parser and extensions) or through
-``memdir hook``.
+installer writes: the stable command path :mod:`memdir.hooks`, which skips
+the CLI's parser) or through ``memdir hook``.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sys
-import time
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact")
 ADDITIONAL_CONTEXT_CAP = 10_000  # characters; Claude Code hook output, additionalContext
 MAX_STDIN = 4 * 1024 * 1024      # bytes of hook input read; the JSON is small, a transcript is not sent
-QUEUE_FILE = ("queue", "consolidate.jsonl")
-LOG_FILE = ("logs", "consolidate.log")
 
 
 class HookSkip(Exception):
@@ -95,60 +95,27 @@ def user_prompt_submit(data: dict, home) -> str:
     from ..api import Memory
 
     mem = Memory(_session(data, home))
-    budget = min(mem.settings.recall_max_bytes, ADDITIONAL_CONTEXT_CAP)
-    try:
-        block = mem.recall(prompt, max_bytes=budget)
-    except ImportError as exc:
-        raise HookSkip(f"recall unavailable: search is not installed ({exc})") from None
+    block = mem.recall(prompt, max_bytes=min(mem.settings.recall_max_bytes, ADDITIONAL_CONTEXT_CAP))
     return _output("UserPromptSubmit", block) if block else ""
 
 
 def queue_consolidation(data: dict, home, event: str) -> str:
-    """Queue ``transcript_path`` for consolidation and start a detached drain.
-
-    The line is written with one ``write`` on an ``O_APPEND`` descriptor, so
-    concurrent hooks never interleave. The drain runs as
-    ``python -m memdir.cli --home HOME consolidate --queue`` in a new session
-    with stdin at the null device and its output appended to
-    ``logs/consolidate.log``. Returns ``""`` (Claude Code discards the output).
-    """
+    """Queue ``transcript_path`` for consolidation and start a detached drain
+    (:mod:`memdir.consolidation.queue`). Returns ``""`` (Claude Code discards
+    the output)."""
+    from ..consolidation import queue
     from ..store.session import open_session
 
     transcript = data.get("transcript_path")
     if not isinstance(transcript, str) or not transcript:
         raise HookSkip("hook input has no transcript_path")
     session = open_session(home, use_cwd=False)
-    home = session.home
     if session.settings.consolidation_mode == "off":
         raise HookSkip("consolidation is off (consolidation_mode = off)")
-    cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
-    entry = {"transcript_path": transcript, "cwd": cwd,
-             "session_id": data.get("session_id") if isinstance(data.get("session_id"), str) else None,
-             "event": event, "ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-    line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
-    queue = os.path.join(home, *QUEUE_FILE)
-    logfile = os.path.join(home, *LOG_FILE)
-    for directory in (os.path.dirname(queue), os.path.dirname(logfile)):
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-    fd = os.open(queue, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        os.write(fd, line)
-    finally:
-        os.close(fd)
-    spawn_drain(home, logfile)
+    text = lambda key: data.get(key) if isinstance(data.get(key), str) else None  # noqa: E731
+    queue.append(session.home, transcript, cwd=text("cwd"), session_id=text("session_id"), event=event)
+    queue.spawn_drain(session.home)
     return ""
-
-
-def spawn_drain(home, logfile: str) -> None:
-    """Start ``memdir consolidate --queue`` detached from this process."""
-    import subprocess
-
-    with open(logfile, "ab") as log:
-        os.chmod(logfile, 0o600)
-        subprocess.Popen(
-            [sys.executable, "-m", "memdir.cli", "--home", str(home), "consolidate", "--queue"],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True,
-        )
 
 
 def run(event: str, stdin=None, home=None) -> str:

@@ -40,7 +40,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..store.errors import InvalidInput, MemdirError
+from ..store.errors import InstallError, InvalidInput
 from ..store.fsio import atomic_write, read_bytes, unlink
 
 SERVER_NAME = "memdir"
@@ -53,10 +53,6 @@ HOOK_EVENTS: dict[str, tuple[str | None, int]] = {
     "SessionEnd": (None, 5),
 }
 MANIFEST = ("integrations", "claude-code.json")
-
-
-class InstallError(MemdirError):
-    """A settings file cannot be changed safely (not JSON, not an object, unreadable)."""
 
 
 @dataclass(frozen=True)

@@ -32,22 +32,19 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from operator import itemgetter
 import threading
 import time
 from datetime import datetime
+from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..store.errors import StoreError
 from ..store.layer import Layer, home_layers
 from ..store.scan import Entry
 from ..store.layout import META_DIR
-from .tokenize import document_text
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..api import Memory
-    from ..store.settings import Settings
+from ..store.session import Session
+from ..store.settings import Settings
+from .tokenize import document_text, require
 
 INDEX_DB = "index.sqlite"
 SCHEMA_VERSION = 2  # 2: rows per memory (the layer's scan), files table
@@ -290,29 +287,31 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
     return changed
 
 
-def sync(mem: Memory, scopes: list[str]) -> sqlite3.Connection:
-    """Bring the index in step with the layers of ``scopes``; returns the
-    connection. Raises :class:`StoreError` when the index cannot be used."""
-    conn = connect(mem.home)
+def sync(home: Path, layers: list[Layer]) -> sqlite3.Connection:
+    """Bring the index of ``home`` in step with ``layers``; returns the
+    connection. Raises :class:`MissingExtra` without the ``search`` extra,
+    :class:`StoreError` when the index cannot be used."""
+    require()
+    conn = connect(home)
     try:
-        for scope in scopes:
-            sync_layer(conn, mem.home, mem.layer(scope))
+        for layer in layers:
+            sync_layer(conn, home, layer)
     except sqlite3.Error as exc:
         raise StoreError(f"search index error: {exc}") from None
     return conn
 
 
-def prepare(mem: Memory, scope: str | None = None) -> int:
+def prepare(session: Session, scope: str | None = None) -> int:
     """Sync the session's layers and, in hybrid mode, embed what has no
     vector yet, so the next query pays for neither. Returns vectors embedded."""
     from . import vectors
 
-    scopes = mem._scopes_for(scope)
-    conn = sync(mem, scopes)
-    if not vectors.enabled(mem.settings):
+    layers = session.layers(scope)
+    conn = sync(session.home, layers)
+    if not vectors.enabled(session.settings):
         return 0
     try:
-        return vectors.embed_missing(conn, [layer_key(mem.home, mem.layer(s).path) for s in scopes])
+        return vectors.embed_missing(conn, [layer_key(session.home, layer.path) for layer in layers])
     except sqlite3.Error as exc:
         raise StoreError(f"search index error: {exc}") from None
 
@@ -326,6 +325,7 @@ def reindex(home: Path, settings: Settings, *, progress: bool = True) -> dict:
     enabled. ``progress`` draws a tqdm bar on stderr. Returns ``{"layers",
     "files", "memories", "vectors", "seconds", "mode"}``. Raises :class:`StoreError`."""
     from . import vectors
+    require()
     started = time.monotonic()
     home = Path(home)
     close_all()

@@ -68,9 +68,31 @@ MAX_QUERY_TERMS = 64  # longer queries (a whole prompt) keep their first distinc
 
 @lru_cache(maxsize=1)
 def _stemmer():
-    import snowballstemmer
+    try:
+        import snowballstemmer
+    except ImportError:
+        from ..store.errors import MissingExtra
 
+        raise MissingExtra("search", "search", "snowballstemmer") from None
     return snowballstemmer.stemmer("english")
+
+
+def available() -> bool:
+    """True when the tokenizer can run (the ``search`` extra is installed)."""
+    from ..store.errors import MissingExtra
+
+    try:
+        _stemmer()
+    except MissingExtra:
+        return False
+    return True
+
+
+def require() -> None:
+    """Check that the tokenizer can run: raises :class:`MissingExtra` naming
+    the ``search`` extra when ``snowballstemmer`` is not installed, before any
+    text is indexed or searched half-stemmed."""
+    _stemmer()
 
 
 @lru_cache(maxsize=65536)
@@ -138,4 +160,4 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["STOPWORDS", "document_text", "fts_query", "has_cjk", "query_terms", "stem", "tokens"]
+__all__ = ["STOPWORDS", "document_text", "fts_query", "has_cjk", "query_terms", "available", "require", "stem", "tokens"]

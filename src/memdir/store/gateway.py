@@ -11,7 +11,6 @@ through :meth:`~memdir.layer.Transaction.apply`. There is no other path.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import datetime
 
 from .errors import Conflict, InvalidInput, NotFound, Refused
@@ -19,6 +18,7 @@ from .index import whole_days
 from .journal import Event, digest, now_utc
 from .history import version_bytes
 from .layer import Layer
+from .results import PruneCandidate, WriteResult
 from .memfile import TYPES, MalformedMemory, MemoryRecord, parse
 from .names import normalize_name
 from .redact import escape_fence_tags, redact
@@ -26,25 +26,6 @@ from .settings import Settings
 from .tombstones import Tombstone
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
-
-
-# ---------------------------------------------------------------- results
-
-
-@dataclass(frozen=True)
-class WriteResult:
-    """What a write did: ``operation`` is created | updated | unchanged;
-    ``redactions`` counts secrets replaced; ``warnings`` name every cut."""
-
-    name: str
-    scope: str
-    operation: str
-    redactions: int = 0
-    redaction_kinds: dict = field(default_factory=dict)
-    warnings: tuple[str, ...] = ()
-    status: str = "active"
-    pinned: bool = False
-    digest: str | None = None
 
 
 # ---------------------------------------------------------------- gateway ops
@@ -228,14 +209,6 @@ def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
             stone = layer.tombstone_file.add(key, entry.record.description, entry.record.body, actor, reason)
         tx.apply(key, None, action, reason=reason, data={"tombstone": stone.id} if stone else None)
     return stone
-
-
-@dataclass(frozen=True)
-class PruneCandidate:
-    name: str
-    description: str
-    scope: str
-    days_since_update: int
 
 
 def prune_candidates(layer: Layer, older_than_days: int) -> list[PruneCandidate]:

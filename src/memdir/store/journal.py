@@ -72,7 +72,7 @@ class Event:
 
 
 @dataclass(frozen=True)
-class VerifyResult:
+class ChainCheck:
     """Outcome of a chain check: ``ok``, events checked, first bad seq and why."""
 
     ok: bool
@@ -267,44 +267,44 @@ class Journal:
         self._heads_cache = heads
         return heads
 
-    def verify(self) -> VerifyResult:
+    def verify(self) -> ChainCheck:
         """Check line syntax, seq order, the hash chain and every referenced
         object's digest. Returns the first failure, never raises for bad data."""
         data = read_bytes(self.path)
         if data is None:
-            return VerifyResult(True, 0)
+            return ChainCheck(True, 0)
         prev = None
         count = 0
         lines = data.split(b"\n")
         if lines and lines[-1] == b"":
             lines.pop()
         elif lines:
-            return VerifyResult(False, count, None, len(lines), "torn last line (no newline)")
+            return ChainCheck(False, count, None, len(lines), "torn last line (no newline)")
         for number, raw in enumerate(lines, start=1):
             try:
                 obj = json.loads(raw)
                 event = Event.from_json(obj)
             except (ValueError, KeyError, TypeError) as exc:
-                return VerifyResult(False, count, None, number, f"line {number} is not a valid event: {exc}")
+                return ChainCheck(False, count, None, number, f"line {number} is not a valid event: {exc}")
             if event.seq != count + 1:
-                return VerifyResult(False, count, event.seq, number,
+                return ChainCheck(False, count, event.seq, number,
                                     f"event seq {event.seq} out of order (expected {count + 1})")
             if event.prev != prev:
-                return VerifyResult(False, count, event.seq, number,
+                return ChainCheck(False, count, event.seq, number,
                                     f"event seq {event.seq}: prev hash does not match the line before")
             for key in (event.before, event.after):
                 if key is None:
                     continue
                 blob = read_bytes(self.objects / key)
                 if blob is None:
-                    return VerifyResult(False, count, event.seq, number,
+                    return ChainCheck(False, count, event.seq, number,
                                         f"event seq {event.seq}: object {key[:12]} is missing")
                 if digest(blob) != key:
-                    return VerifyResult(False, count, event.seq, number,
+                    return ChainCheck(False, count, event.seq, number,
                                         f"event seq {event.seq}: object {key[:12]} is corrupt")
             prev = digest(raw)
             count += 1
-        return VerifyResult(True, count)
+        return ChainCheck(True, count)
 
 # Journal actions that record no new content version of a memory.
 _NON_CONTENT = frozenset({"receipt", "tombstone-lift", "clear"})

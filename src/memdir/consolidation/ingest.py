@@ -1,0 +1,127 @@
+"""Ingest: consolidate the past sessions Claude Code kept on disk (DESIGN §7).
+
+Claude Code writes one JSONL transcript per session under
+``$CLAUDE_CONFIG_DIR/projects/<project>/<session>.jsonl`` (default
+``~/.claude/projects``; ``reference/landscape.md`` §2.5). Each transcript
+names its working directory (``cwd``), which gives its project root by the
+session rule (:func:`memdir.store.session.project_root_of`); subagent
+transcripts (one directory deeper) are left out. :func:`ingest` consolidates
+each transcript of a project (or of every project) into that project's
+layers; a transcript consolidated before is skipped by its receipt.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..store.errors import MemdirError, ScopeError
+from ..store.session import open_session, project_root_of
+from .consolidate import consolidate
+from .queue import Drained
+
+
+def claude_projects_dir(environ=None) -> Path:
+    """``$CLAUDE_CONFIG_DIR/projects``, default ``~/.claude/projects``."""
+    environ = os.environ if environ is None else environ
+    base = environ.get("CLAUDE_CONFIG_DIR") or str(Path.home() / ".claude")
+    return Path(base).expanduser() / "projects"
+
+
+def transcript_cwd(path: Path) -> str | None:
+    """The working directory recorded in a Claude Code transcript (the first
+    of its first 200 lines that has one), or None."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for number, raw in enumerate(handle):
+                if number > 200:
+                    break
+                if '"cwd"' not in raw:
+                    continue
+                try:
+                    cwd = json.loads(raw).get("cwd")
+                except (ValueError, AttributeError):
+                    continue
+                if cwd:
+                    return str(cwd)
+    except OSError:
+        return None
+    return None
+
+
+def find_transcripts(projects: Path, root: Path | None) -> list[tuple[Path, Path]]:
+    """``(transcript, project root)`` for every session transcript under
+    ``projects`` whose ``cwd`` is in project ``root`` (every usable project
+    when ``root`` is None), oldest first."""
+    if not projects.is_dir():
+        return []
+
+    def modified(path):
+        try:
+            return path.stat().st_mtime
+        except OSError:  # a dangling link or a file gone meanwhile: skipped below
+            return -1.0
+
+    found = []
+    for path in sorted(projects.glob("*/*.jsonl"), key=lambda p: (modified(p), str(p))):
+        cwd = transcript_cwd(path) if modified(path) >= 0 else None
+        if not cwd:
+            continue
+        try:
+            session_root, _ = project_root_of(cwd)
+        except (ScopeError, OSError):  # the session's directory is gone: nothing to file it under
+            continue
+        if session_root is None or (root is not None and session_root != root):
+            continue
+        found.append((path, session_root))
+    return found
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """An ingest: where transcripts were looked for (``projects_dir``), for
+    which ``project`` (None: every project), one :class:`Drained` row per
+    transcript, the ``counts`` per status and the ``changes`` made."""
+
+    projects_dir: str
+    project: str | None
+    transcripts: tuple[Drained, ...] = ()
+    counts: dict = field(default_factory=dict)
+    changes: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """False when a transcript failed or could not be consolidated."""
+        return not (self.counts.get("failed") or self.counts.get("error"))
+
+    def to_dict(self) -> dict:
+        return {"projects_dir": self.projects_dir, "project": self.project,
+                "transcripts": [row.to_dict() for row in self.transcripts], "counts": dict(self.counts),
+                "changes": self.changes}
+
+
+def ingest(home: Path, root: Path | None, *, projects: Path | None = None, extractor: str | None = None,
+           dry_run: bool = False, progress=lambda items: items) -> IngestResult:
+    """Consolidate every Claude Code transcript of project ``root`` (every
+    project when None) found under ``projects`` (default
+    :func:`claude_projects_dir`), each into its own project's layers.
+    ``progress`` wraps the list of transcripts (a progress bar). A failing
+    transcript is reported in its row, never fatal to the rest."""
+    projects = claude_projects_dir() if projects is None else projects
+    rows, counts, changes = [], {}, 0
+    for path, session_root in progress(find_transcripts(projects, root)):
+        try:
+            report = consolidate(open_session(home, session_root, actor="human", use_cwd=False), path,
+                                 extractor=extractor, dry_run=dry_run)
+            row = Drained(str(path), str(session_root), report.status, report.applied, report.error)
+            changes += report.applied
+        except MemdirError as exc:
+            row = Drained(str(path), str(session_root), "error", 0, str(exc))
+        counts[row.status] = counts.get(row.status, 0) + 1
+        rows.append(row)
+    return IngestResult(str(projects), str(root) if root else None, tuple(rows), counts, changes)
+
+
+__all__ = ["IngestResult", "claude_projects_dir", "find_transcripts", "ingest", "transcript_cwd"]

@@ -1,0 +1,179 @@
+"""The consolidation queue: transcripts waiting to be consolidated (DESIGN §10).
+
+Claude Code's SessionEnd and PreCompact hooks have about 1.5 s, far less than
+a model call, so they only :func:`append` a line to
+``$MEMDIR_HOME/queue/consolidate.jsonl`` and :func:`spawn_drain`: a detached
+``memdir consolidate --queue`` that :func:`drain` s the queue and logs one
+line per transcript to ``$MEMDIR_HOME/logs/consolidate.log``.
+
+* A line is ``{"transcript_path", "cwd", "session_id", "event", "ts"}``,
+  written with one ``write`` on an ``O_APPEND`` descriptor, so concurrent hooks
+  never interleave.
+* :func:`claim` moves the queue aside atomically (``consolidate.jsonl.<pid>.work``)
+  so hooks can keep appending while a drain runs, and picks up work files
+  whose drain died; a transcript queued twice is consolidated once (the
+  newest line wins), and consolidation itself skips a transcript it has a
+  receipt for.
+* Each line's project is its ``cwd`` (:func:`memdir.store.session.open_session`
+  with that directory alone).
+
+The hooks import this module: it loads nothing heavy until :func:`drain`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+QUEUE_FILE = "consolidate.jsonl"
+LOG_FILE = "consolidate.log"
+
+
+def queue_path(home: Path) -> Path:
+    """``$MEMDIR_HOME/queue/consolidate.jsonl``."""
+    return Path(home) / "queue" / QUEUE_FILE
+
+
+def log_path(home: Path) -> Path:
+    """``$MEMDIR_HOME/logs/consolidate.log``."""
+    return Path(home) / "logs" / LOG_FILE
+
+
+def _append_line(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+def append(home: Path, transcript_path: str, *, cwd: str | None = None, session_id: str | None = None,
+           event: str | None = None) -> None:
+    """Queue one transcript for consolidation (one atomic append). Raises ``OSError``."""
+    entry = {"transcript_path": transcript_path, "cwd": cwd, "session_id": session_id, "event": event,
+             "ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    _append_line(queue_path(home), (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+def log_line(home: Path, text: str) -> None:
+    """Append one timestamped line, secrets redacted, to the consolidation log (0600)."""
+    from ..store.journal import iso_micro, now_utc
+    from ..store.redact import redact
+
+    _append_line(log_path(home), f"{iso_micro(now_utc())} {redact(text).text}\n".encode("utf-8", "replace"))
+
+
+def spawn_drain(home: Path, extractor: str | None = None) -> int:
+    """Start ``memdir consolidate --queue`` detached from this process (its
+    own session on POSIX, a detached process on Windows; stdin the null
+    device, output appended to the log) and return its pid."""
+    import subprocess
+
+    logfile = log_path(home)
+    logfile.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    command = [sys.executable, "-m", "memdir", "consolidate", "--queue", "--home", str(home)]
+    if extractor:
+        command += ["--extractor", extractor]
+    detach = ({"start_new_session": True} if os.name == "posix"
+              else {"creationflags": getattr(subprocess, "DETACHED_PROCESS", 0)})
+    fd = os.open(logfile, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    with os.fdopen(fd, "ab") as log:
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, close_fds=True,
+                                   **detach)
+    return process.pid
+
+
+def claim(home: Path) -> list[Path]:
+    """Move the queue aside (atomically) so hooks can keep appending, and
+    pick up work files that a drain which died left behind. Returns the
+    files to drain."""
+    queue = queue_path(home)
+    claimed = []
+    for old in sorted(queue.parent.glob(QUEUE_FILE + ".*.work")) if queue.parent.is_dir() else []:
+        try:
+            os.kill(int(old.name.split(".")[-2]), 0)
+            continue  # its drain is still running
+        except (ValueError, ProcessLookupError):
+            claimed.append(old)
+        except PermissionError:
+            continue
+    work = queue.with_name(f"{QUEUE_FILE}.{os.getpid()}.work")
+    try:
+        os.replace(queue, work)
+        claimed.append(work)
+    except FileNotFoundError:
+        pass
+    return claimed
+
+
+class Drained:
+    """One transcript of a drain: its ``project`` (the queued ``cwd``), the
+    run's ``status`` (``error`` when it could not run), changes ``applied``
+    and the ``error``, if any. (A plain value class: the hooks import this
+    module, and ``dataclasses`` alone costs more than queueing a line.)"""
+
+    __slots__ = ("transcript_path", "project", "status", "applied", "error")
+
+    def __init__(self, transcript_path: str, project: str | None, status: str, applied: int = 0,
+                 error: str | None = None):
+        self.transcript_path, self.project, self.status = transcript_path, project, status
+        self.applied, self.error = applied, error
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Drained) and self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        return f"Drained({self.to_dict()!r})"
+
+    def to_dict(self) -> dict:
+        return {"transcript_path": self.transcript_path, "project": self.project, "status": self.status,
+                "applied": self.applied, "error": self.error}
+
+
+def drain(home: Path, *, extractor: str | None = None, dry_run: bool = False) -> list[Drained]:
+    """Consolidate every queued transcript once (the newest line per path
+    wins), as the person (actor ``human`` opening, ``extracted`` writing).
+    Each is logged; a bad line or a failing transcript is logged and
+    skipped, never fatal to the rest."""
+    from ..store.errors import MemdirError
+    from ..store.session import open_session
+    from .consolidate import consolidate
+
+    entries: dict[str, dict] = {}
+    files = claim(home)
+    for path in files:
+        for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if not raw.strip():
+                continue
+            try:
+                item = json.loads(raw)
+                entries[str(item["transcript_path"])] = item
+            except (ValueError, KeyError, TypeError):
+                log_line(home, "skipped a malformed queue line")
+    results = []
+    for transcript, item in entries.items():
+        cwd = item.get("cwd") or None
+        try:
+            session = open_session(home, cwd, actor="human", session_id=item.get("session_id"), use_cwd=False)
+            report = consolidate(session, transcript, extractor=extractor, dry_run=dry_run)
+            row = Drained(transcript, cwd, report.status, report.applied, report.error)
+        except MemdirError as exc:
+            row = Drained(transcript, cwd, "error", 0, str(exc))
+        except OSError as exc:
+            row = Drained(transcript, cwd, "error", 0, f"{exc.strerror or exc}")
+        log_line(home, f"{row.status} applied={row.applied} event={item.get('event')} {transcript}"
+                 + (f" error={row.error}" if row.error else ""))
+        results.append(row)
+    for path in files:
+        try:
+            path.unlink()
+        except OSError:
+            pass
+    return results
+
+
+__all__ = ["Drained", "append", "claim", "drain", "log_line", "log_path", "queue_path", "spawn_drain"]

@@ -1,0 +1,63 @@
+"""What every command module of the CLI shares: the usage error, opening
+the facade for ``--home``/``--project``, and printing a result (its text, or
+with ``--json`` its ``to_dict()``) and warnings."""
+
+from __future__ import annotations
+
+import sys
+
+from ..store.errors import InvalidInput
+
+
+class UsageError(Exception):
+    """Bad command-line usage: exit 2."""
+
+
+def open_memory(args, actor: str = "human"):
+    """The facade for the CLI's ``--home`` / ``--project`` (:func:`memdir.store.session.open_session`)."""
+    from ..api import Memory
+
+    return Memory.open(home=args.home, project=args.project, actor=actor)
+
+
+def emit(args, data, text: str | None = None) -> None:
+    """Print ``data`` (a typed result or a dict) as JSON with ``--json``, else ``text``."""
+    if getattr(args, "json", False):
+        import json
+
+        payload = data.to_dict() if hasattr(data, "to_dict") else data
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
+    elif text is not None:
+        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+
+
+def warn(lines: list[str]) -> None:
+    """Print ``memdir: <line>`` on stderr for each line."""
+    for line in lines:
+        print(f"memdir: {line}", file=sys.stderr)
+
+
+def read_body(args) -> str:
+    """The body of ``write``: ``--body``, ``--body-file`` (``-`` = stdin) or piped stdin; ``""`` otherwise."""
+    if args.body is not None and args.body_file is not None:
+        raise UsageError("give --body or --body-file, not both")
+    if args.body is not None:
+        return args.body
+    if args.body_file is not None and args.body_file != "-":
+        from pathlib import Path
+
+        try:
+            return Path(args.body_file).read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise InvalidInput(f"--body-file {args.body_file} is not valid UTF-8") from None
+        except OSError as exc:
+            raise InvalidInput(f"cannot read --body-file {args.body_file}: {exc.strerror or exc}") from None
+    if args.body_file == "-" or not sys.stdin.isatty():
+        try:
+            return sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidInput("the body on stdin is not valid UTF-8") from None
+    return ""
+
+
+__all__ = ["UsageError", "emit", "open_memory", "read_body", "warn"]

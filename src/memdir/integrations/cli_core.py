@@ -1,0 +1,225 @@
+"""The core commands of ``memdir``: write, read, list, delete/forget, prune,
+clear, status, doctor, verify, history, show, restore, tombstones, tombstone
+lift, review, approve/reject, pin/unpin, mute/unmute. (``context``, the hot
+path, lives in :mod:`.cli` itself.)
+
+Each handler opens the facade, calls one method and prints the result with
+its renderer (:mod:`memdir.tools.render`). Registered by
+:func:`memdir.integrations.cli.build_parser`; help texts take their limits
+from the settings.
+"""
+
+from __future__ import annotations
+
+from ..store.vocabulary import SCOPES, TYPES
+from ..tools import render
+from .cli_common import UsageError, emit, open_memory, read_body, warn
+
+
+def cmd_write(args) -> int:
+    result = open_memory(args).write(
+        args.name, args.description, args.type, read_body(args), title=args.title, scope=args.scope,
+        pinned=args.pinned, disabled=args.disabled, importance=args.importance,
+        status="candidate" if args.candidate else None, valid_from=args.valid_from,
+        valid_until=args.valid_until, supersedes=args.supersedes, reason=args.reason)
+    emit(args, result, render.write(result))
+    warn(render.warnings(result))
+    return 0
+
+
+def cmd_read(args) -> int:
+    result = open_memory(args).read(args.name, args.scope)
+    emit(args, result, render.read(result))
+    return 0
+
+
+def cmd_list(args) -> int:
+    result = open_memory(args).list(args.scope, include_all=args.all, as_of=args.as_of, valid_at=args.valid_at)
+    emit(args, result, render.listing(result))
+    return 0
+
+
+def cmd_delete(args) -> int:
+    mem = open_memory(args)
+    result = (mem.forget if args.command == "forget" else mem.delete)(args.name, args.scope, reason=args.reason)
+    emit(args, result, render.delete(result))
+    return 0
+
+
+def cmd_prune(args) -> int:
+    result = open_memory(args).prune(args.older_than, args.scope, dry_run=not args.apply)
+    emit(args, result, render.prune(result, apply="re-run with --apply to delete them"))
+    return 0
+
+
+def cmd_clear(args) -> int:
+    if not args.yes:
+        raise UsageError("clear deletes every memory of the scope; add --yes to confirm")
+    result = open_memory(args).clear(args.scope, confirm=True)
+    emit(args, result, render.clear(result))
+    return 0
+
+
+def cmd_status(args) -> int:
+    result = open_memory(args).status()
+    emit(args, result, render.status(result, max_malformed=50))
+    return 0
+
+
+def cmd_doctor(args) -> int:
+    result = open_memory(args).doctor()
+    emit(args, result, render.doctor(result))
+    return 0 if result.ok else 1
+
+
+def cmd_verify(args) -> int:
+    mem = open_memory(args)
+    result = mem.repair() if args.repair else mem.verify()
+    emit(args, result, render.verify(result))
+    return 0 if result.ok else 1
+
+
+def cmd_history(args) -> int:
+    result = open_memory(args).history(args.name, args.scope)
+    emit(args, result, render.history(result))
+    return 0
+
+
+def cmd_show(args) -> int:
+    result = open_memory(args).show(args.name, args.version, args.scope)
+    emit(args, result, render.version(result, header=False))  # the bare text, so it can be redirected
+    return 0
+
+
+def cmd_restore(args) -> int:
+    result = open_memory(args).restore(args.name, args.version, args.scope)
+    emit(args, result, render.restore(result))
+    return 0
+
+
+def cmd_tombstones(args) -> int:
+    result = open_memory(args).tombstones(args.scope)
+    emit(args, result, render.tombstones(result))
+    return 0
+
+
+def cmd_tombstone(args) -> int:
+    result = open_memory(args).lift_tombstone(args.id, reason=args.reason)
+    emit(args, result, render.lift(result))
+    return 0
+
+
+def cmd_review(args) -> int:
+    result = open_memory(args).review(args.scope)
+    emit(args, result, render.review(result))
+    return 0
+
+
+def cmd_decide(args) -> int:
+    mem = open_memory(args)
+    decide = mem.approve if args.command == "approve" else mem.reject
+    result = decide(args.name, args.scope, reason=args.reason)
+    emit(args, result, render.decision(result))
+    return 0
+
+
+def cmd_flag(args) -> int:
+    mem = open_memory(args)
+    value = not args.command.startswith("un")
+    result = (mem.pin if args.command.endswith("pin") else mem.mute)(args.name, value, args.scope)
+    emit(args, result, render.flag(result))
+    return 0
+
+
+def register(add, settings) -> None:
+    """Add the core commands to the parser (``add(name, handler, help)``
+    returns the subparser); limits in help texts come from ``settings``."""
+    import argparse
+
+    def scope_opt(p, help_text="user or project (default: where it is; new memories go to the user layer "
+                               "for -t user, else to the project)"):
+        p.add_argument("--scope", choices=SCOPES, help=help_text)
+
+    p = add("write", cmd_write, "Create or update a memory (body from --body, --body-file or stdin).")
+    p.add_argument("name", help="kebab-case name; other text is normalized (My Pref → my-pref)")
+    p.add_argument("--description", "-d", required=True,
+                   help=f"one line, ≤ {settings.limit_description} characters")
+    p.add_argument("--type", "-t", required=True, choices=TYPES)
+    p.add_argument("--body", "-b", help=f"Markdown body (≤ {settings.limit_body} characters)")
+    p.add_argument("--body-file", help="read the body from this file ('-' = stdin)")
+    p.add_argument("--title", help=f"display title, any language (≤ {settings.limit_title} characters)")
+    scope_opt(p)
+    p.add_argument("--pinned", action=argparse.BooleanOptionalAction, default=None, help="pin (leads the index)")
+    p.add_argument("--disabled", action=argparse.BooleanOptionalAction, default=None,
+                   help="mute (kept and listed, left out of the index)")
+    p.add_argument("--importance", type=int, help="1–10 (default by type: feedback 8, user 7, project 6, reference 4)")
+    p.add_argument("--candidate", action="store_true", help="propose it for review instead of publishing")
+    p.add_argument("--valid-from", help="ISO-8601 time the fact starts being true")
+    p.add_argument("--valid-until", help="ISO-8601 time the fact stops being true")
+    p.add_argument("--supersedes", help="name of the memory this one replaces")
+    p.add_argument("--reason", help="why (kept in the journal)")
+
+    p = add("read", cmd_read, "Print a memory (counts as a read).")
+    p.add_argument("name")
+    scope_opt(p)
+
+    p = add("list", cmd_list, "List memories, user layer first, in index order.")
+    scope_opt(p, "only this scope")
+    p.add_argument("--all", action="store_true", help="also candidates, superseded and expired memories")
+    p.add_argument("--as-of", help="what memdir believed at this time (rebuilt from the journal)")
+    p.add_argument("--valid-at", help="what was true in the world at this time")
+
+    for name, text in (("delete", "Delete a memory; its value is tombstoned and will not come back."),
+                       ("forget", "The user says this is wrong: delete it and tombstone its value.")):
+        p = add(name, cmd_delete, text)
+        p.add_argument("name")
+        scope_opt(p)
+        p.add_argument("--reason", help="why (kept with the tombstone)")
+
+    p = add("prune", cmd_prune, "Delete memories not updated for DAYS or more (dry run unless --apply).")
+    p.add_argument("--older-than", type=int, required=True, metavar="DAYS", help="whole days since update (≥ 1)")
+    p.add_argument("--apply", action="store_true", help="really delete (default: dry run)")
+    scope_opt(p, "only this scope")
+
+    p = add("clear", cmd_clear, "Delete every memory of a scope (tombstones stay).")
+    p.add_argument("--scope", choices=SCOPES, required=True)
+    p.add_argument("--yes", action="store_true", help="confirm")
+
+    add("status", cmd_status, "Show home, project, layers, search mode and context size.")
+    add("doctor", cmd_doctor, "Report malformed files, files read by the fallback, journal problems "
+                              "(exit 1 when there is a problem).")
+    p = add("verify", cmd_verify, "Check every layer's journal hash chain and version objects (exit 1 if bad).")
+    p.add_argument("--repair", action="store_true",
+                   help="first cut a torn last line (crash), journal hand edits and rebuild MEMORY.md")
+
+    p = add("history", cmd_history, "List the versions of a memory (also a deleted one).")
+    p.add_argument("name")
+    scope_opt(p)
+    p = add("show", cmd_show, "Print one version of a memory.")
+    p.add_argument("name")
+    p.add_argument("--version", type=int, required=True, help="version number from `memdir history`")
+    scope_opt(p)
+    p = add("restore", cmd_restore, "Write an old version back (a new journaled event).")
+    p.add_argument("name")
+    p.add_argument("--version", type=int, required=True)
+    scope_opt(p)
+
+    p = add("tombstones", cmd_tombstones, "List tombstones: values that were forgotten.")
+    scope_opt(p, "only this scope")
+    p = add("tombstone", cmd_tombstone, "Lift a tombstone so its value may be written again.")
+    p.add_argument("action", choices=("lift",))
+    p.add_argument("id", help="tombstone id (t-…) from `memdir tombstones`")
+    p.add_argument("--reason")
+
+    p = add("review", cmd_review, "List candidates waiting for a person's approval.")
+    scope_opt(p, "only this scope")
+    for name, text in (("approve", "Publish a candidate."), ("reject", "Reject a candidate (tombstones its value).")):
+        p = add(name, cmd_decide, text)
+        p.add_argument("name")
+        scope_opt(p)
+        p.add_argument("--reason")
+    for name, text in (("pin", "Pin a memory."), ("unpin", "Unpin a memory."),
+                       ("mute", "Mute a memory (out of the index, still listed)."), ("unmute", "Unmute a memory.")):
+        p = add(name, cmd_flag, text)
+        p.add_argument("name")
+        scope_opt(p)

@@ -1,0 +1,242 @@
+"""The memory operations of a session: what the ten tools do (DESIGN §7).
+
+Each function takes a :class:`~memdir.store.session.Session` — which layers
+it sees and who is acting — and returns a typed result
+(:mod:`memdir.store.results`). A name is looked for in the session's layers,
+user first; a write checks the tombstones of every layer of the session, so a
+value forgotten in one layer cannot come back through another. The changes
+themselves are made by the gateway (:mod:`memdir.store.gateway`).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from . import gateway
+from .errors import ConfirmationRequired, InvalidInput, LockTimeout, NotFound, StoreError
+from .history import history as layer_history, records_as_of, version_bytes
+from .index import is_current, ordered
+from .journal import now_utc
+from .layer import Layer
+from .memfile import parse_time
+from .names import normalize_name
+from .results import (
+    ClearResult, DeleteResult, HistoryResult, LayerCount, Link, ListResult, PruneResult, ReadResult,
+    RestoreResult, VersionResult, WriteResult, info_of,
+)
+from .scan import Entry
+from .session import Session
+from .tombstones import Tombstone
+
+_LINK = re.compile(r"\[\[([^\[\]\n]{1,80})\]\]")
+MAX_LINKS = 3  # linked memories listed by a read (DESIGN §7)
+
+
+# ---------------------------------------------------------------- lookup
+
+
+def find(session: Session, name: str, scope: str | None = None) -> tuple[Layer, Entry]:
+    """The layer and entry of memory ``name``: in ``scope``, or in the first
+    of the session's layers that has it (user first). Raises
+    :class:`NotFound`, :class:`InvalidName`, :class:`ScopeError`."""
+    key = normalize_name(name).name
+    for layer in session.layers(scope):
+        entry = layer.scan().entries.get(key)
+        if entry is not None:
+            return layer, entry
+    where = f"the {scope} layer" if scope else "any layer"
+    raise NotFound(f'memory not found: "{key}" in {where} (list the names with memory_list or `memdir list`)')
+
+
+def guard(session: Session, target: Layer) -> list[Tombstone]:
+    """The tombstones of the session's layers other than ``target``: a write
+    into one layer is refused for a value forgotten in another."""
+    return [stone for layer in session.layers() if layer is not target for stone in layer.tombstones()]
+
+
+def time_arg(value: str | datetime | None, label: str) -> datetime | None:
+    """A time argument: None/empty, a datetime, or text :func:`parse_time`
+    reads. Raises :class:`InvalidInput` naming ``label``."""
+    if value is None or value == "":
+        return None
+    parsed = parse_time(value)
+    if parsed is None:
+        raise InvalidInput(f"{label}: cannot read {value!r} as a time (use ISO-8601, e.g. 2026-11-30T12:00:00Z)")
+    return parsed
+
+
+# ---------------------------------------------------------------- the tools
+
+
+def write(session: Session, name: str, description: str, type: str = "project", body: str = "", *,
+          title: str | None = None, scope: str | None = None, pinned: bool | None = None,
+          disabled: bool | None = None, importance: int | None = None, status: str | None = None,
+          valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
+          supersedes: str | None = None, reason: str | None = None, extra: dict | None = None,
+          expect_digest: str | None | bool = False) -> WriteResult:
+    """Create or update a memory (``memory_write``); see :func:`memdir.store.gateway.write`.
+
+    ``scope`` None: where the memory already is, else the user layer for
+    ``type="user"`` (facts about the person hold in every project), else the
+    project layer. Limits come from the settings (title 80, description 160,
+    body 2000 characters by default; cut with a warning). Secrets are
+    redacted and counted. Raises :class:`InvalidInput`, :class:`ScopeError`,
+    :class:`TombstoneRefused`, :class:`Conflict`, :class:`LockTimeout`.
+    """
+    if scope is None:
+        key = normalize_name(name).name
+        scope = next((s for s in session.scopes() if session.layer(s).lookup(key)), None) or (
+            "user" if type == "user" and session.settings.enable_user_scope else "project")
+    layer = session.layer(scope)
+    return gateway.write(
+        layer, actor=session.actor, name=name, description=description, type=type, body=body, title=title,
+        pinned=pinned, disabled=disabled, importance=importance, status=status,
+        valid_from=time_arg(valid_from, "valid_from"), valid_until=time_arg(valid_until, "valid_until"),
+        supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=guard(session, layer),
+        expect_digest=expect_digest)
+
+
+def read(session: Session, name: str, scope: str | None = None, *, count: bool = True) -> ReadResult:
+    """A memory's full text (``memory_read``) and up to :data:`MAX_LINKS`
+    memories its body links with ``[[name]]``. ``count`` bumps ``reads`` and
+    ``last_read`` (best effort: a read-only home still reads). Raises :class:`NotFound`."""
+    layer, entry = find(session, name, scope)
+    if count:
+        try:
+            gateway.touch(layer, entry.record.name, session=session.id, actor=session.actor)
+            entry = layer.scan().entries.get(entry.record.name, entry)
+        except (StoreError, LockTimeout):
+            pass  # counting a read is best-effort (seed §A8)
+    linked: list[Link] = []
+    for match in _LINK.finditer(entry.record.body):
+        if len(linked) >= MAX_LINKS:
+            break
+        try:
+            _, other = find(session, match.group(1))
+        except (NotFound, InvalidInput):
+            continue
+        if other.record.name != entry.record.name and all(link.name != other.record.name for link in linked):
+            linked.append(Link(other.record.name, other.record.description))
+    return ReadResult(entry.record, layer.scope, tuple(linked))
+
+
+def list_memories(session: Session, scope: str | None = None, *, include_all: bool = False,
+                  as_of: str | datetime | None = None, valid_at: str | datetime | None = None) -> ListResult:
+    """Memories per scope, user first, in index order (``memory_list``).
+
+    Default: active and current memories, muted and stale ones included (they
+    are out of the index, not out of the store). ``include_all`` adds
+    candidates, superseded and expired ones. ``as_of`` shows what the journal
+    held at that time; ``valid_at`` what was true in the world then.
+    """
+    now = now_utc()
+    as_of_t = time_arg(as_of, "as_of")
+    valid_t = time_arg(valid_at, "valid_at")
+    stale = session.settings.stale_after_days
+    memories, malformed = [], []
+    for layer in session.layers(scope):
+        if as_of_t is not None:
+            records = records_as_of(layer, as_of_t)
+        else:
+            scan = layer.scan()
+            malformed.extend(scan.malformed)
+            records = [e.record for e in scan.entries.values()]
+        if valid_t is not None:
+            records = [r for r in records if r.status != "candidate"
+                       and (r.valid_from is None or r.valid_from <= valid_t)
+                       and (r.valid_until is None or valid_t < r.valid_until)]
+        elif not include_all:
+            records = [r for r in records if is_current(r, as_of_t or now)]
+        memories.extend(info_of(record, layer.scope, now, stale) for record in ordered(records, now))
+    unavailable = session.project_error if scope is None and session.project_root is None else None
+    return ListResult(tuple(memories), tuple(malformed), unavailable)
+
+
+def delete(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,
+           forget: bool = False) -> DeleteResult:
+    """Delete a memory and tombstone its value (``memory_delete``): the same
+    value is refused from then on, from every path, until a person lifts the
+    tombstone. ``forget``: "the user says this is wrong", journaled as
+    ``forget``. Raises :class:`NotFound`."""
+    layer, entry = find(session, name, scope)
+    action = "forget" if forget else "delete"
+    stone = gateway.delete(layer, entry.record.name, actor=session.actor, session=session.id, action=action,
+                           reason=reason or ("forgotten" if forget else None))
+    return DeleteResult(entry.record.name, layer.scope, stone.id if stone else None, action)
+
+
+def prune(session: Session, older_than_days: int, scope: str | None = None, *, dry_run: bool = True) -> PruneResult:
+    """Memories not updated for ≥ ``older_than_days`` whole days, pinned ones
+    kept (``memory_prune``); deleted (without tombstones) only when
+    ``dry_run`` is False. Raises :class:`InvalidInput`."""
+    found, deleted = [], 0
+    for layer in session.layers(scope):
+        if dry_run:
+            found.extend(gateway.prune_candidates(layer, older_than_days))
+        else:
+            done = gateway.prune(layer, older_than_days, actor=session.actor, session=session.id)
+            found.extend(done)
+            deleted += len(done)
+    return PruneResult(dry_run, older_than_days, tuple(found), deleted)
+
+
+def clear(session: Session, scope: str | None = None, *, confirm: bool = False) -> ClearResult:
+    """Delete every memory of ``scope`` (every scope of the session when
+    None), one lock window per layer (``memory_delete_all``); tombstones stay.
+    Raises :class:`ConfirmationRequired` unless ``confirm`` is True."""
+    if confirm is not True:
+        raise ConfirmationRequired("memory_delete_all requires confirm=true (destructive); ask the user first")
+    return ClearResult(tuple(LayerCount(layer.scope, gateway.clear(layer, actor=session.actor, session=session.id))
+                             for layer in session.layers(scope)))
+
+
+# ---------------------------------------------------------------- history
+
+
+def _sync(session: Session, scope: str | None) -> None:
+    """Journal hand edits first, so history shows them (best effort: a
+    read-only home still answers from the journal it has)."""
+    for layer in session.layers(scope):
+        if layer.path.is_dir():
+            try:
+                layer.refresh_index()
+            except (StoreError, LockTimeout):
+                pass
+
+
+def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Layer, list]:
+    for layer in session.layers(scope):
+        versions = layer_history(layer, name)
+        if versions:
+            return layer, versions
+    raise NotFound(f"no history for {normalize_name(name).name!r}")
+
+
+def history(session: Session, name: str, scope: str | None = None) -> HistoryResult:
+    """Every content version of ``name`` (also of a deleted memory), oldest
+    first, hand edits included. Raises :class:`NotFound`."""
+    _sync(session, scope)
+    layer, versions = _history_layer(session, name, scope)
+    return HistoryResult(normalize_name(name).name, layer.scope, tuple(versions))
+
+
+def show(session: Session, name: str, version: int, scope: str | None = None) -> VersionResult:
+    """The text of version ``version`` (1-based) of ``name``. Raises :class:`NotFound`."""
+    layer, _ = _history_layer(session, name, scope)
+    text = version_bytes(layer, name, version).decode("utf-8", "replace")
+    return VersionResult(normalize_name(name).name, layer.scope, version, text)
+
+
+def restore(session: Session, name: str, version: int, scope: str | None = None) -> RestoreResult:
+    """Write version ``version`` of ``name`` back as a new journaled event
+    (works for deleted memories); a tombstoned value stays refused. Raises
+    :class:`NotFound`, :class:`TombstoneRefused`."""
+    layer, _ = _history_layer(session, name, scope)
+    result = gateway.restore(layer, name, version, actor=session.actor, guard=guard(session, layer),
+                             session=session.id)
+    return RestoreResult(result.name, result.scope, version, result.operation, result.digest)
+
+
+__all__ = ["MAX_LINKS", "clear", "delete", "find", "guard", "history", "list_memories", "prune",
+           "read", "restore", "show", "time_arg", "write"]

@@ -1,0 +1,344 @@
+"""One text per result type: what a person (CLI) or a model (tools, MCP) reads.
+
+Each function takes a typed result (:mod:`memdir.store.results`, a search
+result, a consolidation report) and returns its text; the CLI and the tools
+print the same lines, adding only what differs by where they run (how to ask
+for more: a command-line flag or a tool argument). One-line fields are shown
+on one line (every run of whitespace collapsed) and long ones are cut with
+``…`` at :data:`LINE_CHARS` characters, so a hand-edited file cannot flood a
+terminal or a context window. Text goes through no other filter here: stored
+text was sanitized by the gateway.
+"""
+
+from __future__ import annotations
+
+from ..store.results import (
+    ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, LiftResult, ListResult,
+    MemoryInfo, PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList,
+    VerifyResult, VersionResult, WriteResult,
+)
+
+LINE_CHARS = 300  # characters of a description, error or snippet shown on one line
+
+
+def cut(text: str | None, limit: int = LINE_CHARS) -> str:
+    """``text`` on one line (whitespace collapsed), at most ``limit`` characters (``…`` marks a cut)."""
+    flat = " ".join((text or "").split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+# ---------------------------------------------------------------- memories
+
+
+def memory_line(m: MemoryInfo) -> str:
+    """``- name 📌 (scope/type) (auto-extracted) — description [state]``."""
+    pin = " 📌" if m.pinned else ""
+    state = "" if m.state == "active" else f" [{m.state}]"
+    origin = " (auto-extracted)" if m.origin == "extracted" else ""
+    return f"- {m.name}{pin} ({m.scope}/{m.type}){origin} — {cut(m.description)}{state}"
+
+
+def malformed_lines(items, limit: int | None = None, more: str = "") -> list[str]:
+    """``! unreadable: path: reason`` per file, at most ``limit``; ``more`` says where the rest are."""
+    shown = list(items) if limit is None else list(items)[:limit]
+    lines = [f"! unreadable: {item.path}: {cut(item.error)}" for item in shown]
+    if len(items) > len(shown):
+        lines.append(f"! …and {len(items) - len(shown)} more unreadable files{more}")
+    return lines
+
+
+def listing(result: ListResult, *, offset: int = 0, limit: int | None = None, more: str = "",
+            max_malformed: int | None = None) -> str:
+    """A memory list, in index order. With ``limit``, one page from ``offset``
+    with a header, and ``more`` (how to ask for the next page, ``{offset}``
+    filled in) when memories are left."""
+    total = len(result.memories)
+    if not total:
+        lines = ["No memories yet."]
+    elif limit is None:
+        lines = [memory_line(m) for m in result.memories]
+    else:
+        page = result.memories[offset: offset + limit]
+        lines = [f"Memories {offset + 1}–{offset + len(page)} of {total}:" if page
+                 else f"No memories at offset {offset} (there are {total})."]
+        lines += [memory_line(m) for m in page]
+        if offset + len(page) < total:
+            lines.append(f"…{total - offset - len(page)} more" + more.format(offset=offset + len(page)))
+    if result.unavailable:
+        lines.append(f"(project memories unavailable: {result.unavailable})")
+    lines += malformed_lines(result.malformed, max_malformed, " (see memory_status)")
+    return "\n".join(lines)
+
+
+def write(result: WriteResult) -> str:
+    """What a write did (warnings apart: :func:`warnings`)."""
+    text = f"Memory {result.operation}: {result.name} ({result.scope}{', pinned' if result.pinned else ''})"
+    if result.status == "candidate":
+        text += "\nSaved as a candidate: a person reviews it before it joins the index."
+    if result.redactions:
+        kinds = ", ".join(f"{k}×{v}" for k, v in sorted(result.redaction_kinds.items()))
+        text += f"\n{result.redactions} secret(s) were redacted before saving ({kinds})."
+    return text
+
+
+def warnings(result: WriteResult) -> list[str]:
+    """``warning: …`` per cut, normalization or removed character of a write."""
+    return [f"warning: {warning}" for warning in result.warnings]
+
+
+def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more: str = "") -> str:
+    """A memory's text: a header, the body (with ``chunk``, characters
+    ``offset`` to ``offset + chunk`` and ``more`` telling how to get the next
+    part, ``{offset}`` filled in), and the memories it links to."""
+    r = result.record
+    body = r.body
+    total = len(body)
+    part = body[offset: offset + chunk] if chunk is not None else body[offset:]
+    end = offset + len(part)
+    head = [f"--- name: {r.name}", f"description: {cut(r.description)}", f"type: {r.type}",
+            f"scope: {result.scope}"]
+    if r.title:
+        head.append(f"title: {cut(r.title)}")
+    if r.status != "active":
+        head.append(f"status: {r.status}")
+    if offset or end < total:
+        head.append(f"body: characters {offset}–{end} of {total}")
+    text = "\n".join(head) + "\n---\n\n" + part
+    if end < total:
+        text += (f"\n\n[truncated: {total - end} more characters; total size {total} characters"
+                 + more.format(offset=end) + "]")
+    if result.linked and offset == 0:
+        text += "\n\nLinked memories:\n" + "\n".join(f"- {link.name} — {cut(link.description)}"
+                                                     for link in result.linked)
+    return text
+
+
+def delete(result: DeleteResult) -> str:
+    """A deletion and the tombstone it left."""
+    return (f"Deleted memory: {result.name} ({result.scope}). Its value is tombstoned and will not be "
+            f"written again" + (f" (tombstone {result.tombstone})." if result.tombstone else "."))
+
+
+def prune(result: PruneResult, *, apply: str, limit: int | None = None) -> str:
+    """A prune's candidates; ``apply`` says how to really delete them (shown on a dry run)."""
+    cands = result.candidates
+    if result.dry_run:
+        head = (f"Prune dry-run: {len(cands)} candidate(s) not updated for {result.older_than_days}+ days"
+                + (f" — {apply}" if cands else "."))
+    else:
+        head = f"Pruned {result.deleted} of {len(cands)} candidate(s)" + ("" if cands else ".")
+    shown = cands if limit is None else cands[:limit]
+    lines = [head] + [f"- {c.name} ({c.scope}, {c.days_since_update}d since update) — {cut(c.description)}"
+                      for c in shown]
+    if len(cands) > len(shown):
+        lines.append(f"…and {len(cands) - len(shown)} more")
+    return "\n".join(lines)
+
+
+def clear(result: ClearResult) -> str:
+    """How many memories each layer lost."""
+    return "Deleted " + ", ".join(f"{c.deleted} in {c.scope}" for c in result.layers) + " (tombstones stay)."
+
+
+def history(result: HistoryResult, *, limit: int | None = None) -> str:
+    """The versions of a memory, oldest first (the last ``limit`` when given)."""
+    versions = result.versions
+    shown = versions if limit is None else versions[-limit:]
+    lines = [f"{len(versions)} version(s) of {result.name} ({result.scope})"
+             + (f", last {len(shown)} shown" if len(shown) < len(versions) else "") + ":"]
+    width = len(str(versions[-1].version)) if versions else 1
+    for v in shown:
+        what = "deleted" if v.digest is None else cut(v.description, 120)
+        lines.append(f"v{v.version:<{width}}  {v.ts}  {v.actor} {v.action}  {(v.digest or '-')[:12]}  — {what}")
+    return "\n".join(lines)
+
+
+def version(result: VersionResult, *, limit: int | None = None, header: bool = True) -> str:
+    """The text of one version (cut at ``limit`` characters), under a header line unless ``header`` is False."""
+    text = result.text if limit is None else cut_text(result.text, limit)
+    return f"Version {result.version} of {result.name}:\n\n{text}" if header else text
+
+
+def cut_text(text: str, limit: int) -> str:
+    """``text`` (lines kept) at most ``limit`` characters, ``…`` marking a cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def restore(result: RestoreResult) -> str:
+    """A restore."""
+    return f"Restored {result.name} to version {result.version} ({result.scope}, {result.operation})."
+
+
+# ---------------------------------------------------------------- trust
+
+
+def tombstones(result: TombstoneList) -> str:
+    """The tombstones in force, one per line."""
+    lines = [f"{s.id}  {s.scope:<7} {s.name}  by {s.actor}  {s.ts}  — {cut(s.description)}"
+             + (f"  ({cut(s.reason, 120)})" if s.reason else "") for s in result.tombstones]
+    return "\n".join(lines) or "No tombstones."
+
+
+def lift(result: LiftResult) -> str:
+    """A lifted tombstone."""
+    return f"Lifted tombstone {result.id} ({result.scope}, {result.name}): its value may be written again."
+
+
+def review(result: ReviewResult) -> str:
+    """Candidates waiting for a person."""
+    return "\n".join(memory_line(m) for m in result.candidates) or "No candidates waiting for review."
+
+
+def decision(result: Decision) -> str:
+    """An approval or a rejection."""
+    if result.approved:
+        return f"Approved {result.candidate} → {result.name} ({result.scope})"
+    return f"Rejected {result.name} ({result.scope}); its value is tombstoned"
+
+
+def flag(result: FlagResult) -> str:
+    """A pin, unpin, mute or unmute."""
+    verb = {"pinned": "pin", "disabled": "mute"}[result.flag]
+    return f"{verb if result.value else 'un' + verb}: {result.name}" + ("" if result.changed else " (already so)")
+
+
+# ---------------------------------------------------------------- maintenance
+
+
+def verify(result: VerifyResult) -> str:
+    """One line per layer's journal check."""
+    lines = [f"{'ok ' if c.ok else 'BAD'} {c.layer}: {c.events} events"
+             + ("" if c.ok else f" — first bad event: {c.error}") for c in result.layers]
+    return "\n".join(lines) or "no layers"
+
+
+def status(result: StatusResult, *, max_malformed: int = 10) -> str:
+    """Home, project, search mode, context size and each layer's counts, with
+    at most ``max_malformed`` unreadable files listed per layer."""
+    lines = [f"home: {result.home}",
+             f"project: {result.project_root or '(none — ' + str(result.project_error) + ')'}",
+             f"search: {result.search}",
+             f"context: {result.context_bytes} of {result.context_budget} bytes"]
+    for layer in result.layers:
+        lines.append(f"{layer.scope}: {layer.memories} memories ({layer.visible} in the index, "
+                     f"{layer.candidates} candidates, {layer.tombstones} tombstones)")
+        lines += ["  " + line for line in malformed_lines(layer.malformed, max_malformed)]
+    return "\n".join(lines)
+
+
+def doctor(result: DoctorResult) -> str:
+    """Every layer with its files that are not memories or were read leniently,
+    journal problems, the context size, then ``ok`` or the count of problems."""
+    lines = []
+    for layer in result.status.layers:
+        lines.append(f"{layer.scope} layer: {layer.path} — {layer.memories} memories")
+        lines += [f"  malformed: {bad.path}: {cut(bad.error)}" for bad in layer.malformed]
+        lines += [f"  read with the line fallback (frontmatter is not valid YAML): {p}" for p in layer.fallback_parsed]
+        lines += [f"  no frontmatter (listed under its file name): {p}" for p in layer.no_frontmatter]
+    lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
+    lines.append(f"context: {result.status.context_bytes} of {result.status.context_budget} bytes")
+    lines.append("ok" if result.ok else f"{len(result.problems)} problem(s)")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- search
+
+
+def search(results, query: str) -> str:
+    """Search hits, best first: a line per memory and its snippet."""
+    if not results:
+        return f"No memories match {cut(query, 120)!r}."
+    lines = [f"{len(results)} result(s) for {cut(query, 120)!r}:"]
+    for hit in results:
+        pin = " 📌" if hit.pinned else ""
+        lines.append(f"- {hit.name}{pin} ({hit.scope}/{hit.type}) — {cut(hit.description)}")
+        if hit.snippet:
+            lines.append(f"  {cut(hit.snippet)}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- consolidation
+
+
+def gate(result) -> str:
+    """A gate decision (:class:`memdir.consolidation.gate.GateResult`): which
+    of the person's lines fired which rule."""
+    if result.mode == "off":
+        return "gate: consolidation is off (consolidation_mode = off)"
+    head = {"always": "gate: mode always — runs regardless",
+            "gated": "gate: fired" if result.fire else "gate: nothing durable found — no extraction"}[result.mode]
+    lines = [head + (f" ({', '.join(result.rules)})" if result.hits else "")]
+    for hit in result.hits:
+        lines.append(f"  turn {hit.turn} [{hit.rule}] “{hit.cue.strip()}” in: {cut_text(hit.sentence, 160)}")
+    return "\n".join(lines)
+
+
+_RUN_MESSAGES = {
+    "off": "consolidation is off (consolidation_mode = off); nothing done",
+    "seen": "this transcript was consolidated before; nothing done",
+    "empty": "no message from the person or the assistant could be read; nothing done",
+    "gated": "nothing durable was said; no extraction",
+}
+
+
+def consolidation(report, *, explain: bool = False) -> str:
+    """A consolidation run (:class:`memdir.consolidation.proposals.ConsolidationReport`):
+    the transcript, the gate (always with ``explain``, else when it held the
+    run back), each proposal's outcome and the count of changes."""
+    t = report.transcript
+    lines = [f"transcript: {t.get('source') or '(inline)'} ({t.get('format')}, {t.get('turns')} messages, "
+             f"{t.get('user_turns')} from the person; digest {str(t.get('digest'))[:12]})"]
+    if report.gate is not None and (explain or not report.gate.fire):
+        lines.append(gate(report.gate))
+    if report.status in _RUN_MESSAGES:
+        lines.append(_RUN_MESSAGES[report.status])
+        return "\n".join(lines)
+    lines.append(f"extractor: {report.extractor}" + (f" (model {report.model})" if report.model else ""))
+    if report.error:
+        lines.append(f"failed: {report.error} — nothing was written")
+    for outcome in report.outcomes:
+        proposal = report.proposals[outcome.index]
+        what = proposal.action + " " + (outcome.target or "" if proposal.action != "create" else "")
+        shown = outcome.name or outcome.target or proposal.name or "?"
+        kind = proposal.type if proposal.action != "forget" else "-"
+        lines.append(f"{outcome.index + 1}. {what.strip()} → {shown} ({outcome.scope or '-'}/{kind}): "
+                     f"{outcome.result}" + (f" — {outcome.detail}" if outcome.detail else ""))
+        if proposal.description:
+            lines.append(f"   {cut(proposal.description)}")
+    lines += [f"unreadable proposal: {item.get('error')}" for item in report.invalid]
+    lines += [f"note: {note}" for note in (report.notes if explain else ())]
+    if not report.outcomes and not report.error:
+        lines.append("no proposals")
+    count = report.applied if not report.dry_run else sum(
+        1 for o in report.outcomes if o.result.startswith("would-") and o.result != "would-unchanged")
+    lines.append(f"{count} change(s) {'would be made' if report.dry_run else 'made'} "
+                 f"(at most {report.max_proposals} per run)"
+                 + (f"; receipt #{report.receipt['seq']} in the {report.receipt['scope']} layer"
+                    if report.receipt else ""))
+    return "\n".join(lines)
+
+
+def drain(rows) -> str:
+    """What a drain of the consolidation queue did, one line per transcript."""
+    lines = [f"{r.status}: {r.transcript_path} ({r.applied} change(s))" + (f" — {r.error}" if r.error else "")
+             for r in rows]
+    return "\n".join(lines) or "queue is empty"
+
+
+def ingest(result) -> str:
+    """An ingest of past transcripts: the counts, then each that failed."""
+    where = result.project or "every project"
+    text = (f"{len(result.transcripts)} transcript(s) for {where} under {result.projects_dir}: "
+            + (", ".join(f"{v} {k}" for k, v in sorted(result.counts.items())) or "none")
+            + f"; {result.changes} change(s)")
+    for row in result.transcripts:
+        if row.status in ("failed", "error", "partial"):
+            text += f"\n{row.status}: {row.transcript_path}" + (f" — {row.error}" if row.error else "")
+    return text
+
+
+__all__ = [
+    "LINE_CHARS", "clear", "consolidation", "cut", "cut_text", "decision", "delete", "doctor", "drain", "flag",
+    "gate", "history", "ingest", "lift", "listing", "malformed_lines", "memory_line", "prune", "read",
+    "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
+]

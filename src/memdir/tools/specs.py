@@ -1,0 +1,222 @@
+"""The memory tools a model calls: one table, shared by MCP and any harness (DESIGN §7).
+
+Each tool is a :class:`ToolSpec`: a name, a 2–5 line description (paid for in
+every session, so kept short), a JSON schema for its arguments and MCP
+annotations (``readOnlyHint`` on reads, ``destructiveHint`` on
+delete/prune/delete_all). The limits a description states come from the
+settings (:func:`tool_specs`), never from a number written here.
+:func:`check_arguments` validates a call against the schema; the project
+never comes from an argument (DESIGN §2), so ``project``, ``cwd`` and the
+like are refused by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..store.errors import InvalidInput
+from ..store.settings import Settings
+from ..store.vocabulary import SCOPES, TYPES
+
+READ_CHUNK = 8000        # characters of a body per memory_read call
+MAX_LIST = 100           # rows per memory_list page
+DEFAULT_LIST = 50
+MAX_SEARCH = 20          # hits per memory_search
+DEFAULT_SEARCH = 5
+MAX_HISTORY = 50         # versions shown by memory_history
+MAX_OUTPUT = 20_000      # characters of any tool output (final safety net)
+_SESSION_ARGS = ("project", "project_root", "cwd", "root", "path", "home")
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: what the model reads (``description``, ``schema``) and how
+    clients may treat it (``read_only``, ``destructive``, ``idempotent``)."""
+
+    name: str
+    title: str
+    description: str
+    schema: dict
+    read_only: bool = False
+    destructive: bool = False
+    idempotent: bool = False
+
+    def annotations(self) -> dict:
+        """MCP tool annotations (camelCase hint names, as on the wire)."""
+        return {"title": self.title, "readOnlyHint": self.read_only, "destructiveHint": self.destructive,
+                "idempotentHint": self.idempotent, "openWorldHint": False}
+
+    def function(self) -> dict:
+        """The OpenAI-style function definition: ``{"type": "function",
+        "function": {"name", "description", "parameters"}}``."""
+        return {"type": "function",
+                "function": {"name": self.name, "description": self.description, "parameters": self.schema}}
+
+
+def _schema(properties: dict, required: tuple[str, ...] = ()) -> dict:
+    return {"type": "object", "properties": properties, "required": list(required),
+            "additionalProperties": False}
+
+
+def tool_specs(settings: Settings | None = None) -> tuple[ToolSpec, ...]:
+    """The ten memory tools, their descriptions stating ``settings``' limits
+    (the defaults when None)."""
+    s = settings or Settings()
+    scope = {"type": "string", "enum": list(SCOPES),
+             "description": "user (about the person, every project) or project (this project)"}
+    name = {"type": "string", "description": "memory name (kebab-case, e.g. db-port)"}
+    return (
+        ToolSpec(
+            "memory_write", "Write memory",
+            "Save or update a long-term memory (same name = update). Types: user (who the person is), "
+            "feedback (how to work; end the body with **Why:** and **How to apply:** lines), project "
+            "(goals, decisions, deadlines as absolute dates), reference (outside resources).\n"
+            "Never store secrets or what the code and git already say. Link others with [[name]].",
+            _schema({"name": name,
+                     "description": {"type": "string", "description": f"one line, ≤ {s.limit_description} characters"},
+                     "type": {"type": "string", "enum": list(TYPES)},
+                     "body": {"type": "string", "description": f"Markdown, ≤ {s.limit_body} characters"},
+                     "title": {"type": "string",
+                               "description": f"optional display title, any language, ≤ {s.limit_title} characters"},
+                     "pinned": {"type": "boolean", "description": "keep at the top of the index"},
+                     "scope": scope}, ("name", "description", "type", "body")),
+            idempotent=True),
+        ToolSpec(
+            "memory_read", "Read memory",
+            "Read one memory's full text and the memories it links to. A long body comes in chunks: "
+            "when the result says truncated, call again with the offset it gives.",
+            _schema({"name": name, "scope": scope,
+                     "offset": {"type": "integer", "minimum": 0, "description": "character offset into the body"}},
+                    ("name",)),
+            read_only=True),
+        ToolSpec(
+            "memory_list", "List memories",
+            "List memories (user layer first, then project) with name, type and description, in index "
+            f"order. Paged: at most {MAX_LIST} per call; use offset to see more.",
+            _schema({"scope": scope,
+                     "offset": {"type": "integer", "minimum": 0},
+                     "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIST},
+                     "include_all": {"type": "boolean", "description": "also candidates, superseded, expired"}}),
+            read_only=True),
+        ToolSpec(
+            "memory_search", "Search memories",
+            "Find memories relevant to a query (words, identifiers, any language), best first. "
+            "Open a hit with memory_read.",
+            _schema({"query": {"type": "string"},
+                     "k": {"type": "integer", "minimum": 1, "maximum": MAX_SEARCH,
+                           "description": f"hits (default {DEFAULT_SEARCH})"},
+                     "scope": scope}, ("query",)),
+            read_only=True),
+        ToolSpec(
+            "memory_delete", "Delete memory",
+            "Delete a memory that is wrong or obsolete. Its value is tombstoned: the same fact cannot "
+            "be written again unless a person allows it. To correct a fact, delete it and write the new one.",
+            _schema({"name": name, "scope": scope,
+                     "reason": {"type": "string", "description": "why (kept in the journal)"}}, ("name",)),
+            destructive=True, idempotent=True),
+        ToolSpec(
+            "memory_prune", "Prune old memories",
+            "List (dry run, the default) or delete memories not updated for older_than_days days; "
+            "pinned ones are kept. Deletes only with dry_run: false — ask the user first.",
+            _schema({"older_than_days": {"type": "integer", "minimum": 1}, "scope": scope,
+                     "dry_run": {"type": "boolean", "description": "default true"}}, ("older_than_days",)),
+            destructive=True),
+        ToolSpec(
+            "memory_delete_all", "Delete all memories",
+            "Delete every memory of a scope (both scopes when none is given). Destructive: only when "
+            "the user asked for it, and only with confirm: true.",
+            _schema({"confirm": {"type": "boolean"}, "scope": scope}, ("confirm",)),
+            destructive=True),
+        ToolSpec(
+            "memory_history", "Memory history",
+            "List the saved versions of a memory (also of a deleted one); with version, show that "
+            "version's text. Use memory_restore to bring one back.",
+            _schema({"name": name, "scope": scope, "version": {"type": "integer", "minimum": 1}}, ("name",)),
+            read_only=True),
+        ToolSpec(
+            "memory_restore", "Restore memory version",
+            "Write an earlier version of a memory back (see memory_history for version numbers). "
+            "A value that was deliberately deleted stays refused.",
+            _schema({"name": name, "version": {"type": "integer", "minimum": 1}, "scope": scope},
+                    ("name", "version")),
+            idempotent=True),
+        ToolSpec(
+            "memory_status", "Memory status",
+            "Show where memories are stored, how many each layer holds, files that could not be read, "
+            "and how much of the context budget the index uses.",
+            _schema({}),
+            read_only=True),
+    )
+
+
+TOOL_NAMES = tuple(spec.name for spec in tool_specs())
+
+
+def get_tool(name: str, settings: Settings | None = None) -> ToolSpec:
+    """The :class:`ToolSpec` called ``name``. Raises :class:`InvalidInput`."""
+    for spec in tool_specs(settings):
+        if spec.name == name:
+            return spec
+    raise InvalidInput(f"unknown tool {name!r}; memory tools are: {', '.join(TOOL_NAMES)}")
+
+
+def tool_schemas(settings: Settings | None = None) -> list[dict]:
+    """The tools as OpenAI-style function definitions (``tools=`` of a chat
+    completion request), in table order."""
+    return [spec.function() for spec in tool_specs(settings)]
+
+
+def check_arguments(spec: ToolSpec, arguments) -> dict:
+    """The arguments of a call to ``spec``, checked against its schema: a dict
+    or a JSON string (as some APIs deliver it); numbers sent as strings are
+    read; a too-large page size is clamped. Raises :class:`InvalidInput`
+    naming the argument and what it must be."""
+    if arguments is None or arguments == "":
+        arguments = {}
+    if isinstance(arguments, str):
+        import json
+
+        try:
+            arguments = json.loads(arguments)
+        except ValueError as exc:
+            raise InvalidInput(f"{spec.name}: arguments are not valid JSON ({exc})") from None
+    if not isinstance(arguments, dict):
+        raise InvalidInput(f"{spec.name}: arguments must be a JSON object")
+    props = spec.schema["properties"]
+    for key in arguments:
+        if key in props:
+            continue
+        if key in _SESSION_ARGS:
+            raise InvalidInput(f"{spec.name}: the project comes from the session, not from an argument; "
+                               f"drop {key!r} (a person sets it with --project or MEMDIR_PROJECT)")
+        raise InvalidInput(f"{spec.name}: unknown argument {key!r}; allowed: {', '.join(props) or 'none'}")
+    for key in spec.schema["required"]:
+        if arguments.get(key) is None:
+            raise InvalidInput(f"{spec.name}: missing required argument {key!r}")
+    out = {}
+    for key, value in arguments.items():
+        if value is None:
+            continue
+        kind = props[key].get("type")
+        ok = {"string": isinstance(value, str),
+              "boolean": isinstance(value, bool),
+              "integer": isinstance(value, int) and not isinstance(value, bool)}.get(kind, True)
+        if not ok and kind == "integer" and isinstance(value, str) and value.strip().isdigit():
+            value, ok = int(value), True  # some models send numbers as strings
+        if not ok:
+            article = "an" if kind[:1] in "aeiou" else "a"
+            raise InvalidInput(f"{spec.name}: {key!r} must be {article} {kind}, got {type(value).__name__}")
+        if "enum" in props[key] and value not in props[key]["enum"]:
+            raise InvalidInput(f"{spec.name}: {key!r} must be one of {', '.join(props[key]['enum'])}")
+        if kind == "integer":
+            low, high = props[key].get("minimum"), props[key].get("maximum")
+            if low is not None and value < low:
+                raise InvalidInput(f"{spec.name}: {key!r} must be ≥ {low}")
+            if high is not None and value > high:
+                value = high  # a too-large page size is clamped, not an error
+        out[key] = value
+    return out
+
+
+__all__ = ["DEFAULT_LIST", "DEFAULT_SEARCH", "MAX_HISTORY", "MAX_LIST", "MAX_OUTPUT", "MAX_SEARCH", "READ_CHUNK",
+           "TOOL_NAMES", "ToolSpec", "check_arguments", "get_tool", "tool_schemas", "tool_specs"]
