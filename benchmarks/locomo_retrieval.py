@@ -118,7 +118,7 @@ def evaluate(memories: list, samples: list, fixes: dict, mode: str) -> dict:
             if not evidence:
                 continue
             started = time.perf_counter()
-            results = mem.memory_search(str(qa["question"]), k=max(KS))
+            results = mem.search(str(qa["question"]), k=max(KS))
             latencies.append((time.perf_counter() - started) * 1000)
             names = [r.name for r in results]
             bucket = per_cat.setdefault(category, {})

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from memdir import Memory
+from memdir import Memory, TombstoneRefused
 
 
 def banner(text: str) -> None:
@@ -86,19 +86,16 @@ def main() -> int:
         try:
             agent_shop.write("freeze", "Merge freeze from 2026-12-18 for the holiday release", "project",
                              "Only fixes after 2026-12-18. See [[db-port]].")
-        except Exception as exc:  # TombstoneRefused
-            print(f"  refused: {exc}")
-        for version in agent_shop.history("release-freeze"):
+        except TombstoneRefused as exc:
+            print(f"  {exc}")
+        for version in agent_shop.history("release-freeze").versions:
             print(f"  history v{version.version}: {version.action} by {version.actor} at {version.ts}")
 
         banner("4. Consolidation: a real Claude Code session becomes memories")
         sys.path.insert(0, str(Path(__file__).resolve().parent))
-        try:
-            import demo_consolidate
-        except ImportError as exc:
-            print(f"  (consolidation demo unavailable: {exc})")
-        else:
-            demo_consolidate.run(base / "home-consolidate")
+        import demo_consolidate
+
+        demo_consolidate.run(base / "home-consolidate")
     return 0
 
 

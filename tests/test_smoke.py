@@ -17,3 +17,22 @@ def test_cli_list_json(project, isolated_home):
     data = json.loads(listed.stdout)
     assert [m["name"] for m in data["memories"]] == ["x-y"]
     assert data["malformed"] == []
+
+
+def test_the_demo_runs_end_to_end():
+    """`make demo` as a person runs it: every step prints what it should."""
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    done = subprocess.run([sys.executable, str(REPO / "examples" / "demo.py")], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "blog's memory in shop-api's context? no (isolated)" in out
+    assert "blog's memory in blog's context?     yes" in out
+    assert "  refused: this is the same value that was forgotten (tombstone t-" in out
+    assert "  history v1: create by agent at " in out and "  history v2: forget by agent at " in out
+    assert "== memories made" in out and "this transcript was consolidated before; nothing done" in out
+    assert "Traceback" not in done.stderr

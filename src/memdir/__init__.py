@@ -26,7 +26,7 @@ from .store.errors import (
     MissingExtra, ModelError, NotFound, Refused, ScopeError, StoreError, TombstoneRefused,
 )
 
-__version__ = "0.1.0"
+from .store.version import VERSION as __version__
 
 __all__ = [
     "Memory", "Settings", "MemoryRecord", "MemdirError", "InvalidInput", "InvalidName", "ScopeError",

@@ -195,8 +195,6 @@ class Memory:
 
         return search(self.session, query, k=k, scope=scope, include_muted=include_muted)
 
-    memory_search = search
-
     def recall(self, prompt: str, k: int = 3, max_bytes: int | None = None) -> str:
         """The per-prompt recall block (``<memory_recall>``), or ``""``; see
         :func:`memdir.search.recall.recall`."""

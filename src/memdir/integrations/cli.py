@@ -144,9 +144,9 @@ def build_parser(only: str | None = None, settings=None):
                     "injected into the system prompt.",
         epilog="Run `memdir COMMAND --help` for a command's options. Errors exit 1, usage errors 2.",
     )
-    from .. import __version__
+    from ..store.version import VERSION
 
-    parser.add_argument("--version", action="version", version=f"memdir {__version__}")
+    parser.add_argument("--version", action="version", version=f"memdir {VERSION}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name, handler, help_text, **kw):

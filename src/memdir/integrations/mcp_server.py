@@ -37,7 +37,7 @@ import mcp_types as types
 from mcp.server import Server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from .. import __version__
+from ..store.version import VERSION
 from ..api import Memory
 from ..store.errors import MemdirError, ScopeError
 from ..store.session import open_session
@@ -170,7 +170,7 @@ def build_server(state: MemoryServer) -> Server:
     async def roots_changed(ctx, params) -> None:
         state.roots_changed()
 
-    server = Server("memdir", version=__version__, title="memdir memory",
+    server = Server("memdir", version=VERSION, title="memdir memory",
                     instructions=state.instructions(), on_list_tools=list_tools, on_call_tool=call_tool)
     # Registered directly: the constructor keyword warns that roots are deprecated in the
     # 2026-07-28 protocol, but clients on the handshake protocol still send it.

