@@ -2,11 +2,11 @@
 
 One run, in order:
 
-1. read and bound the transcript (:mod:`memdir.transcripts`) and redact
+1. read and bound the transcript (:mod:`memdir.consolidation.transcripts`) and redact
    secrets from it — nothing secret reaches an extractor, a model or a receipt;
 2. a transcript whose digest already has a finished receipt is done: nothing
    happens (the same transcript twice does nothing the second time);
-3. the gate (:mod:`memdir.gate`) decides whether anything durable was said;
+3. the gate (:mod:`memdir.consolidation.gate`) decides whether anything durable was said;
 4. snapshot every layer's memories (name → file digest) and tombstones, and
    call the extractor *without any lock held* — a model call can take a
    minute and other writers must not wait for it;
@@ -323,7 +323,7 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
     """Consolidate one transcript into the layers of ``session``.
 
     ``transcript``: a path, text, bytes, message list or
-    :class:`~memdir.transcripts.Transcript`. ``extractor``: ``"rules"``,
+    :class:`~memdir.consolidation.transcripts.Transcript`. ``extractor``: ``"rules"``,
     ``"llm"``, ``"auto"``, an :class:`Extractor`, or None (the setting).
     ``mode``: off | gated | always (default the setting). ``max_proposals``
     changes applied at most (default the setting, clamped to 1–20).

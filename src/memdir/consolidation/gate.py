@@ -118,7 +118,7 @@ RULE_NAMES = tuple(name for name, _ in RULES)
 class GateHit:
     """One sentence of one user turn that fired one rule.
 
-    ``turn`` indexes :attr:`memdir.transcripts.Transcript.turns`; ``sentence``
+    ``turn`` indexes :attr:`memdir.consolidation.transcripts.Transcript.turns`; ``sentence``
     is the cleaned sentence; ``cue`` the text that matched.
     """
 
@@ -190,7 +190,7 @@ def sentence_rules(sentence: str) -> list[tuple[str, str]]:
 
 
 def check(transcript, mode: str = "gated") -> GateResult:
-    """Run the gate over ``transcript`` (a :class:`~memdir.transcripts.Transcript`).
+    """Run the gate over ``transcript`` (a :class:`~memdir.consolidation.transcripts.Transcript`).
 
     Returns every hit whatever the mode (``--explain`` shows them); ``fire``
     follows ``mode``: ``off`` → False, ``always`` → True, ``gated`` → any hit.

@@ -14,7 +14,7 @@ workspace's AGENTS.md/CLAUDE.md, and the transcript, and asks for at most N
 proposals as JSON. The reply is parsed tolerantly (:func:`parse_reply`):
 ``<think>`` blocks, code fences and prose around the JSON are ignored; an
 object (``{"proposals": [...]}``, or one proposal) or a list is accepted. An
-empty, truncated or JSON-less reply raises :class:`~memdir.errors.ModelError`
+empty, truncated or JSON-less reply raises :class:`~memdir.store.errors.ModelError`
 — the run writes nothing and its receipt carries the error and raw reply.
 """
 
@@ -226,7 +226,7 @@ def read_proposals(items: list) -> tuple[list[Proposal], list[dict]]:
 
 
 class LLMExtractor:
-    """The model :class:`~memdir.proposals.Extractor` (``name = "llm"``).
+    """The model :class:`~memdir.consolidation.proposals.Extractor` (``name = "llm"``).
 
     ``settings`` supplies base URL, model, key variable, timeout (seconds)
     and max tokens; keyword arguments override them. Raises

@@ -1,9 +1,9 @@
 """What consolidation passes around: proposals, the extractor protocol, outcomes
 and the report of a run (DESIGN §7).
 
-An :class:`Extractor` (the offline rules of :mod:`memdir.extract_rules`, the
-model of :mod:`memdir.llm`, or your own) turns a transcript and an
-:class:`ExtractionContext` into :class:`Proposal` s; :mod:`memdir.consolidate`
+An :class:`Extractor` (the offline rules of :mod:`memdir.consolidation.rules`, the
+model of :mod:`memdir.consolidation.llm`, or your own) turns a transcript and an
+:class:`ExtractionContext` into :class:`Proposal` s; :mod:`memdir.consolidation.consolidate`
 applies them and records an :class:`Outcome` per proposal in a
 :class:`ConsolidationReport`.
 """
@@ -143,7 +143,7 @@ class ExtractionResult:
 class Extractor(Protocol):
     """Turns a transcript into proposals. ``name`` identifies it in receipts
     (``rules``, ``llm``); ``model`` the model used, if any. ``extract`` raises
-    :class:`~memdir.errors.ModelError` when it cannot give a usable answer —
+    :class:`~memdir.store.errors.ModelError` when it cannot give a usable answer —
     never a partial list."""
 
     name: str

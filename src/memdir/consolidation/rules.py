@@ -2,7 +2,7 @@
 
 No model, no network. It reads only the person's turns (never the
 assistant's text, never tool output) and keeps a sentence only when it is an
-explicit statement of one of these kinds (cues from :mod:`memdir.gate`):
+explicit statement of one of these kinds (cues from :mod:`memdir.consolidation.gate`):
 
 * a request to remember something → the remembered part, typed by what it is;
 * a standing rule ("always …", "never …", "only ever …") or a correction that
@@ -225,7 +225,7 @@ def _body(kind: str, quote: str, when: datetime | None) -> str:
 
 
 class RulesExtractor:
-    """The offline :class:`~memdir.proposals.Extractor` (``name = "rules"``).
+    """The offline :class:`~memdir.consolidation.proposals.Extractor` (``name = "rules"``).
 
     ``extract`` returns ``create`` proposals only, at most
     ``context.max_proposals`` × 2 (the caller applies at most the setting),

@@ -358,7 +358,7 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
     ``source`` is a path (``str``/``PathLike`` to an existing file), the text
     itself, bytes, a list of message dicts, or a :class:`Transcript` (returned
     as is). The format is detected from the content. Raises
-    :class:`~memdir.errors.InvalidInput` for an unreadable file or an
+    :class:`~memdir.store.errors.InvalidInput` for an unreadable file or an
     unsupported value.
     """
     if isinstance(source, Transcript):

@@ -2,7 +2,8 @@
 
 Built on the official ``mcp`` SDK's low-level :class:`mcp.server.Server`. The
 tools, their schemas and their text come from :mod:`memdir.tools`, so MCP and
-any other harness see the same thing. Tool calls run as actor ``agent``.
+any other harness see the same thing. Tool calls run as actor ``agent``, in a
+session built by :func:`memdir.store.session.open_session`.
 
 Project root, in order (DESIGN §2; never from a tool argument):
 
@@ -13,10 +14,11 @@ Project root, in order (DESIGN §2; never from a tool argument):
 3. the launch directory, unless it is ``$HOME`` or ``/`` — then project tools
    answer with an error saying how to set one, and user-layer tools still work.
 
-The server ``instructions`` carry the context block of the project known at
-start (sources 2–3): clients that show server instructions get the index with
-no tool call. Roots are only known after the handshake, so a root that differs
-from the launch directory affects tool calls, not the instructions.
+The server ``instructions`` name the tools (from the tool table) and carry the
+context block of the project known at start (sources 2–3). Roots are only
+known after the handshake, so a root that differs from the launch directory
+affects tool calls, not the instructions. (DESIGN §10 wants the guidance
+without the index there; that change is issue 11's.)
 
 Nothing but JSON-RPC reaches stdout: the SDK points fd 1 at stderr while it
 serves, setup runs with ``sys.stdout`` redirected to stderr, and logging goes

@@ -28,7 +28,7 @@ memories: the empty string, with no policy either.
 
 This module is on the hot path: it reads ``MEMORY.md`` files and imports
 nothing heavy. Only when an index is out of date does it load the gateway to
-rebuild it (see :func:`memdir.layout.index_is_fresh`).
+rebuild it (see :func:`memdir.store.layout.index_is_fresh`).
 """
 
 from __future__ import annotations

@@ -3,9 +3,13 @@
 Every writer — agent tool, MCP, CLI, panel, consolidation, importer, restore —
 calls one of these functions. Each validates and sanitizes its input (limits,
 secret redaction, fence tags, control characters), then runs inside one
-:meth:`~memdir.layer.Layer.transaction` of the layer (the lock, the hand-edit
-sweep, the journal, the index), checks tombstones there and changes files only
-through :meth:`~memdir.layer.Transaction.apply`. There is no other path.
+:meth:`~memdir.store.layer.Layer.transaction` of the layer (the lock, the hand-edit
+sweep, the journal, the index), checks tombstones there
+(:mod:`memdir.store.tombstones`: exact and near-duplicate values) and changes
+files only through :meth:`~memdir.store.layer.Transaction.apply`. There is no
+other path. The operations of a whole session (which layer, the other layers'
+tombstones, typed results) are :mod:`memdir.store.operations` and
+:mod:`memdir.store.trust`.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from .layer import Layer
 from .results import PruneCandidate, WriteResult
 from .memfile import TYPES, MalformedMemory, MemoryRecord, parse
 from .names import normalize_name
-from .redact import escape_fence_tags, redact
+from .fence import escape_fence_tags
+from .redact import redact
 from .settings import Settings
 from .tombstones import Tombstone
 
@@ -111,7 +116,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
     ``status`` may only ask for ``"candidate"``; origin is always ``actor``.
     ``guard`` adds tombstones of other layers to check. ``expect_digest``
     (when not False) is compare-and-set: the current file digest (None = must
-    not exist) — a mismatch raises :class:`~memdir.errors.Conflict`.
+    not exist) — a mismatch raises :class:`~memdir.store.errors.Conflict`.
 
     Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound`
     (``supersedes`` names no memory), :class:`Conflict`, :class:`LockTimeout`.

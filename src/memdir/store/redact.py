@@ -1,4 +1,4 @@
-"""Write-time sanitizing: secret redaction and fence-tag escaping.
+"""Write-time sanitizing: secret redaction.
 
 Secret kinds follow seed-behaviour §A7 (dsh-auto-memory v0.6), applied in that
 order with ASCII ``\\b``/``\\d`` semantics (so ``电话13812345678`` still matches),
@@ -7,15 +7,13 @@ connection URIs (``postgres://admin:pw@host`` keeps user and host), and a
 secret stated in words (``the password is hunter2-Xk9``, ``密码是…``; the value
 must hold a digit or a symbol). Each match becomes ``[REDACTED:<kind>]``.
 
-Fence-tag escaping lives in :mod:`memdir.fence` (the hot path needs it
-without these patterns); it is re-exported here.
+Fence-tag escaping lives in :mod:`memdir.store.fence` (the hot path needs it
+without these patterns).
 """
 
 from __future__ import annotations
 
 import re
-
-from .fence import escape_fence_tags, neutralize_braces  # noqa: F401  (re-export)
 
 _A = re.ASCII
 
