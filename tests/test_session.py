@@ -152,3 +152,27 @@ def test_symlinks_subdirectories_and_worktrees_share_one_layer(tmp_path, isolate
     other = tmp_path / "other"
     (other / ".git").mkdir(parents=True)
     assert open_session(isolated_home, other).layer_dir("project") != next(iter(where))  # control
+
+
+NEEDS_THE_PROJECT = {"write", "clear", "ingest", "install", "uninstall"}
+
+
+@pytest.mark.parametrize("command", [c for c in PROJECT_COMMANDS if c[0] != "mcp"], ids=lambda c: " ".join(c[:2]))
+def test_every_command_from_a_deleted_working_directory(command, tmp_path, isolated_home, capsys, monkeypatch):
+    """The user layer still answers; what needs the project says why it cannot — never a traceback."""
+    doomed = tmp_path / "doomed"
+    doomed.mkdir()
+    monkeypatch.chdir(doomed)
+    doomed.rmdir()
+    code = main(list(command))
+    captured = capsys.readouterr()
+    if command[0] in NEEDS_THE_PROJECT:
+        assert code == 1, captured.err
+        assert captured.err.startswith("memdir: ") and CWD_GONE in captured.err
+        assert len(captured.err.strip().splitlines()) == 1
+    else:
+        assert code in (0, 1), captured.err
+        assert "Traceback" not in captured.err and len(captured.err.strip().splitlines()) <= 1
+        if code == 1:  # a name looked for in the user layer alone
+            assert "not found" in captured.err or "no history" in captured.err or "no tombstone" in captured.err, \
+                captured.err
