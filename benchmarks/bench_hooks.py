@@ -8,6 +8,8 @@ cwd = a project with 2 layers × 200 memories):
   session_start       the installed command: `python -m memdir.hooks claude-code SessionStart`.
   session_start_cli   the same through the CLI: `python -m memdir.cli hook claude-code SessionStart`.
   session_end         `... SessionEnd`: queue one line and start the detached drain.
+  user_prompt_submit  `... UserPromptSubmit`: the recall block for a prompt (BM25; vectors off, so the
+                      figure is the index's freshness sweep and ranking, not a model load).
 Each line also gives the overhead over the baseline in milliseconds.
 """
 
@@ -72,14 +74,20 @@ def main() -> None:
         context = json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
         base_t = statistics.median(run_timed([py, "-c", "pass"], "", env, repeat))
         emit(figure="python_baseline", p50_ms=round(base_t * 1000, 1), runs=repeat)
+        prompt_input = json.dumps({**json.loads(start_input), "hook_event_name": "UserPromptSubmit",
+                                   "prompt": "which memory number is about topic 12?"})
         cases = (
-            ("session_start", [py, "-m", "memdir.hooks", "claude-code", "SessionStart"], start_input),
-            ("session_start_cli", [py, "-m", "memdir.cli", "hook", "claude-code", "SessionStart"], start_input),
+            ("session_start", [py, "-m", "memdir.hooks", "claude-code", "SessionStart"], start_input, env),
+            ("session_start_cli", [py, "-m", "memdir.cli", "hook", "claude-code", "SessionStart"], start_input,
+             env),
             ("session_end", [py, "-m", "memdir.hooks", "claude-code", "SessionEnd"],
-             start_input.replace("SessionStart", "SessionEnd")),
+             start_input.replace("SessionStart", "SessionEnd"), env),
+            ("user_prompt_submit", [py, "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"], prompt_input,
+             dict(env, MEMDIR_SEARCH_VECTORS="off")),
         )
-        for name, argv, payload in cases:
-            t = statistics.median(run_timed(argv, payload, env, repeat))
+        run_timed(cases[-1][1], prompt_input, cases[-1][3], 1)  # builds index.sqlite once
+        for name, argv, payload, case_env in cases:
+            t = statistics.median(run_timed(argv, payload, case_env, repeat))
             extra = {"context_chars": len(context)} if name == "session_start" else {}
             emit(figure=name, p50_ms=round(t * 1000, 1), over_baseline_ms=round((t - base_t) * 1000, 1),
                  ratio=round(t / base_t, 2), runs=repeat, **extra)

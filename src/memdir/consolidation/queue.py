@@ -139,10 +139,6 @@ def drain(home: Path, *, extractor: str | None = None, dry_run: bool = False) ->
     wins), as the person (actor ``human`` opening, ``extracted`` writing).
     Each is logged; a bad line or a failing transcript is logged and
     skipped, never fatal to the rest."""
-    from ..store.errors import MemdirError
-    from ..store.session import open_session
-    from .consolidate import consolidate
-
     entries: dict[str, dict] = {}
     files = claim(home)
     for path in files:
@@ -155,6 +151,10 @@ def drain(home: Path, *, extractor: str | None = None, dry_run: bool = False) ->
             except (ValueError, KeyError, TypeError):
                 log_line(home, "skipped a malformed queue line")
     results = []
+    if entries:  # loaded only when there is work: a drain of an empty queue stays cheap
+        from ..store.errors import MemdirError
+        from ..store.session import open_session
+        from .consolidate import consolidate
     for transcript, item in entries.items():
         cwd = item.get("cwd") or None
         try:

@@ -92,10 +92,10 @@ def user_prompt_submit(data: dict, home) -> str:
     prompt = data.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         return ""
-    from ..api import Memory
+    from ..search.recall import recall  # not the facade: a prompt hook loads only what recall needs
 
-    mem = Memory(_session(data, home))
-    block = mem.recall(prompt, max_bytes=min(mem.settings.recall_max_bytes, ADDITIONAL_CONTEXT_CAP))
+    session = _session(data, home)
+    block = recall(session, prompt, max_bytes=min(session.settings.recall_max_bytes, ADDITIONAL_CONTEXT_CAP))
     return _output("UserPromptSubmit", block) if block else ""
 
 

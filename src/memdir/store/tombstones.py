@@ -57,7 +57,7 @@ _INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180
 _SPACE = re.compile(r"\s+")
 _CJK = ("\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
         "\ua960-\ua97f\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002ebef")
-_WORD = re.compile(f"[{_CJK}]|[^\\W_{_CJK}]+")
+_WORD = f"[{_CJK}]|[^\\W_{_CJK}]+"  # compiled on first use (the class is large): see _words_pattern
 # Words that carry no fact of their own (rule 4). Negations are deliberately absent.
 _FILLER = frozenset("""
 a an the is are was were be been being am to of in on at for by with from as and or that this these
@@ -80,10 +80,15 @@ def value_of(description: str, body: str) -> str:
     return normalize_value(f"{description}\n{body}")
 
 
+@lru_cache(maxsize=1)
+def _words_pattern() -> re.Pattern:
+    return re.compile(_WORD)
+
+
 def words(text: str) -> tuple[str, ...]:
     """The words of ``text`` after :func:`normalize_value`: runs of letters and
     digits, each CJK character on its own."""
-    return tuple(_WORD.findall(normalize_value(text)))
+    return tuple(_words_pattern().findall(normalize_value(text)))
 
 
 def _digest(text: str) -> str:

@@ -12,11 +12,14 @@ text was sanitized by the gateway.
 
 from __future__ import annotations
 
-from ..store.results import (
-    ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, LiftResult, ListResult,
-    MemoryInfo, PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList,
-    VerifyResult, VersionResult, WriteResult,
-)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the renderer reads results by their attributes; importing them would load YAML
+    from ..store.results import (
+        ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, LiftResult, ListResult,
+        MemoryInfo, PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList,
+        VerifyResult, VersionResult, WriteResult,
+    )
 
 LINE_CHARS = 300  # characters of a description, error or snippet shown on one line
 
