@@ -98,7 +98,7 @@ def run(size: int, queries: int, seed: int) -> dict:
             results = mem.search(text, k=5)
             latencies.append((time.perf_counter() - t0) * 1000)
             hits += bool(results)
-        return {"memories": size, "indexed": report["memories"], "fill_s": round(fill_s, 1),
+        return {"memories": size, "indexed": report.memories, "fill_s": round(fill_s, 1),
                 "reindex_s": round(reindex_s, 2), "queries": queries, "answered": hits,
                 "p50_ms": round(percentile(latencies, 0.5), 2), "p95_ms": round(percentile(latencies, 0.95), 2)}
 

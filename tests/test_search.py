@@ -10,7 +10,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memdir import InvalidInput, Memory
-from memdir.search.ranking import RESULTS_MAX_BYTES, SNIPPET_CHARS, search_mode
+from memdir.search.fts import search_mode
+from memdir.search.ranking import RESULTS_MAX_BYTES, SNIPPET_CHARS
 from memdir.search.fts import db_path
 
 

@@ -244,7 +244,7 @@ class Memory:
 
 
 def _search_mode(settings: Settings) -> str:
-    from .search.ranking import search_mode
+    from .search.fts import search_mode
 
     return search_mode(settings)
 

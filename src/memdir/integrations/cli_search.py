@@ -38,13 +38,12 @@ def cmd_recall(args) -> int:
 def cmd_reindex(args) -> int:
     """``memdir reindex``: rebuild ``index.sqlite`` from the files (progress on stderr)."""
     from ..search.fts import reindex
+    from ..tools import render
     from .cli_common import emit, open_memory
 
     mem = open_memory(args)
-    report = reindex(mem.home, mem.settings, progress=not args.quiet and sys.stderr.isatty() or args.progress)
-    emit(args, report, f"indexed {report['memories']} memories from {report['files']} files in "
-                       f"{report['layers']} layers ({report['mode']}, {report['vectors']} vectors embedded) "
-                       f"in {report['seconds']:.2f}s")
+    result = reindex(mem.home, mem.settings, progress=not args.quiet and sys.stderr.isatty() or args.progress)
+    emit(args, result, render.reindex(result))
     return 0
 
 

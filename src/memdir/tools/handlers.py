@@ -116,7 +116,7 @@ def _restore(session: Session, a: dict) -> str:
 
 
 def _status(session: Session, a: dict) -> str:
-    from ..search.ranking import search_mode
+    from ..search.fts import search_mode
 
     return render.status(maintenance.status(session, search_mode(session.settings)))
 

@@ -260,6 +260,12 @@ def search(results, query: str) -> str:
     return "\n".join(lines)
 
 
+def reindex(result) -> str:
+    """A rebuilt search index (:class:`memdir.search.fts.ReindexResult`)."""
+    return (f"indexed {result.memories} memories from {result.files} files in {result.layers} layers "
+            f"({result.mode}, {result.vectors} vectors embedded) in {result.seconds:.2f}s")
+
+
 # ---------------------------------------------------------------- consolidation
 
 
@@ -342,6 +348,6 @@ def ingest(result) -> str:
 
 __all__ = [
     "LINE_CHARS", "clear", "consolidation", "cut", "cut_text", "decision", "delete", "doctor", "drain", "flag",
-    "gate", "history", "ingest", "lift", "listing", "malformed_lines", "memory_line", "prune", "read",
+    "gate", "history", "ingest", "lift", "reindex", "listing", "malformed_lines", "memory_line", "prune", "read",
     "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
 ]
