@@ -68,7 +68,7 @@ def test_real_transcripts_consolidate_with_the_rules_extractor(isolated_home, pr
     slit = mem.consolidate(TRANSCRIPTS / "claude-code-charslit.jsonl", extractor="rules")
     # The person corrected the agent, but never said what to do instead in a way the rules keep.
     assert slit.status == "noop" and slit.gate.rules == ["correction"]
-    assert [h.turn for h in slit.gate.hits] == [3, 22] and slit.outcomes == []
+    assert [h.turn for h in slit.gate.hits] == [3, 22] and slit.outcomes == ()
     assert sorted(memories(mem)) == ["extensive-notes-md-file-only"]
     receipts = [e for e in journal_lines(mem) if e["action"] == "receipt"]
     assert [(r["status"], r["extractor"], r["transcript"]["format"]) for r in receipts] == [
@@ -84,7 +84,7 @@ def test_same_transcript_twice_does_nothing_the_second_time(isolated_home, proje
     assert first.applied == 1
     before = all_bytes(isolated_home)
     second = mem.consolidate(TRANSCRIPTS / "claude-code-deepseek-ocr.jsonl", extractor="rules")
-    assert second.status == "seen" and second.outcomes == []
+    assert second.status == "seen" and second.outcomes == ()
     assert all_bytes(isolated_home) == before
 
 
@@ -131,7 +131,7 @@ def test_assistant_suggestions_and_tool_results_never_become_memories(isolated_h
     assert list(names) == ["docs-build-mkdocs"]  # the control: the person's own statement is kept
     assert not any("poetry" in (m.description + m.name).lower() for m in names.values())
     assert "Poetry" not in all_bytes(mem.layer("project").path).decode("utf-8", "replace")
-    assert report.transcript["skipped"] == {"tool_result": 1}
+    assert report.transcript.skipped == {"tool_result": 1}
 
 
 def test_chinese_statements_are_kept_with_a_title(isolated_home, project):

@@ -115,7 +115,7 @@ def test_failures_write_nothing_and_leave_a_receipt(isolated_home, project, serv
     started = time.monotonic()
     report = mem.consolidate(TRANSCRIPT)
     assert time.monotonic() - started < 3  # no retries, the timeout setting holds
-    assert report.status == "failed" and message in report.error and report.outcomes == []
+    assert report.status == "failed" and message in report.error and report.outcomes == ()
     assert disk(isolated_home) == before  # no partial write; the existing memory untouched
     (receipt,) = receipts(mem)
     assert receipt["status"] == "failed" and message in receipt["error"]

@@ -176,3 +176,49 @@ def test_every_command_from_a_deleted_working_directory(command, tmp_path, isola
         if code == 1:  # a name looked for in the user layer alone
             assert "not found" in captured.err or "no history" in captured.err or "no tombstone" in captured.err, \
                 captured.err
+
+
+def test_odd_project_and_home_values_get_the_session_message(tmp_path, isolated_home, capsys, monkeypatch):
+    with pytest.raises(ScopeError, match="is not a valid path"):
+        open_session(isolated_home, "/x\0y")
+    doomed = tmp_path / "doomed"
+    doomed.mkdir()
+    monkeypatch.chdir(doomed)
+    doomed.rmdir()
+    for argv, env in ((["--project", ".", "list"], {}), (["list"], {"MEMDIR_PROJECT": "sub"}),
+                      (["--home", "rel", "list"], {})):
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("memdir: ") and CWD_GONE in err and len(err.strip().splitlines()) == 1, err
+        for name in env:
+            monkeypatch.delenv(name)
+    assert main(["--home", str(isolated_home), "list"]) == 0  # control: an absolute home still answers
+
+
+def test_a_project_whose_name_is_not_utf8(tmp_path, isolated_home, capsys):
+    odd = tmp_path / os.fsdecode(b"proj-\xff")
+    (odd / ".git").mkdir(parents=True)
+    mem = Memory.open(home=isolated_home, project=odd, actor="human")
+    assert mem.write("p", "a project fact", "project", "").operation == "created"
+    assert "a project fact" in mem.context()
+    assert main(["--project", str(odd), "--json", "status"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert [layer["memories"] for layer in status["layers"]] == [0, 1]
+
+
+def test_hooks_need_an_absolute_cwd_for_every_event(project):
+    for event in ("SessionStart", "UserPromptSubmit", "SessionEnd"):
+        for cwd, reason in ((".", "is not an absolute path"), (None, "hook input has no cwd")):
+            payload = {"hook_event_name": event, "prompt": "x", "transcript_path": "/tmp/t.jsonl", "cwd": cwd}
+            done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", event],
+                                  input=json.dumps(payload), capture_output=True, text=True, timeout=60)
+            assert done.returncode == 0 and done.stdout == "" and reason in done.stderr, (event, cwd, done.stderr)
+
+
+def test_usage_errors_with_json_print_json_too(project):
+    done = run_cli("--project", project, "--json", "clear", "--scope", "project")
+    assert done.returncode == 2
+    assert json.loads(done.stdout) == {"error": "clear deletes every memory of the scope; add --yes to confirm",
+                                       "kind": "UsageError"}

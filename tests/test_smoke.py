@@ -32,7 +32,7 @@ def test_the_demo_runs_end_to_end():
     out = done.stdout
     assert "blog's memory in shop-api's context? no (isolated)" in out
     assert "blog's memory in blog's context?     yes" in out
-    assert "  refused: this is the same value that was forgotten (tombstone t-" in out
+    assert "  refused: this matches a forgotten value (the same value; tombstone t-" in out
     assert "  history v1: create by agent at " in out and "  history v2: forget by agent at " in out
     assert "== memories made" in out and "this transcript was consolidated before; nothing done" in out
     assert "Traceback" not in done.stderr

@@ -27,12 +27,16 @@ CASES = [
     (("Note: dev PostgreSQL listens on 5433 (confirmed)", ""), "the forgotten fact restated"),
     (("Ports", "Dev PostgreSQL listens on 5433; Redis on 6379."), "the forgotten fact restated"),
     (("On 5433 the dev PostgreSQL listens", ""), "the forgotten fact reworded"),
+    (("Dev PostgreSQL listens on 5433", "Another body altogether."), "the forgotten fact restated"),
     # corrections and other facts are accepted
     (("Dev PostgreSQL listens on 5434", FORGOTTEN[1]), None),
     (("Dev PostgreSQL listens on 5434, not 5433", ""), None),
     (("Dev PostgreSQL no longer listens on 5433", ""), None),
     (("Dev MySQL listens on 5433", ""), None),
     (("Dev PostgreSQL listens", ""), None),
+    (("It is not true that dev PostgreSQL listens on 5433", ""), None),
+    (("It is wrong that dev PostgreSQL listens on 5433", ""), None),
+    (("Dev PostgreSQL listens on 5433 no longer; it moved to 5434", ""), None),
 ]
 
 
@@ -43,6 +47,25 @@ def test_match_finds_near_duplicates_and_lets_corrections_through(value, why):
     assert (found[1] if found else None) == why
 
 
+@pytest.mark.parametrize(("forgotten", "reversed_"), [
+    ("Lint runs before build", "Build runs before lint"),
+    ("Frontend depends on backend API", "Backend API depends on frontend"),
+    ("Deploy to staging before production", "Deploy to production before staging"),
+    ("先测试后部署", "先部署后测试"),
+])
+def test_a_reversed_relation_is_a_correction(forgotten, reversed_):
+    stone = make("order", forgotten, "", "human", None)
+    assert match([stone], reversed_, "") is None
+    assert match([stone], forgotten + ".", "")[1] == "the same words"  # control
+
+
+def test_a_fact_turned_around_its_verb_is_reworded():
+    stone = make("prod-db", "The production database is pg-main-01.corp.example", "", "agent", None)
+    assert match([stone], "pg-main-01.corp.example is the production database", "")[1] == \
+        "the forgotten fact reworded"
+    assert match([stone], "pg-main-02.corp.example is the production database", "") is None  # control
+
+
 def test_cjk_and_short_facts():
     stone = make("lang", "用户偏好中文回答", "", "human", None)
     assert match([stone], "用户偏好中文回答。", "")[1] == "the same words"
@@ -50,12 +73,27 @@ def test_cjk_and_short_facts():
     assert match([stone], "用户偏好英文回答", "") is None  # control: another fact
     short = make("pm", "Use pnpm", "Not npm.", "human", None)
     assert match([short], "Use pnpm.", "Not npm")[1] == "the same words"
-    assert match([short], "Use pnpm", "in every repo") is None  # two words are too few to be a fact on their own
+    assert match([short], "Use pnpm", "")[1] == "the forgotten fact restated"  # the same line, body dropped
+    assert match([short], "Use pnpm", "in every repo")[1] == "the forgotten fact restated"
+    assert match([short], "Always use pnpm", "") is None  # two words are too few to be found inside other text
 
 
-def test_a_forgotten_name_is_refused_only_when_asked():
+def test_a_negation_before_the_old_words_makes_a_correction():
+    stone = make("pm", "Use pnpm for installs in this repo", "", "human", None)
+    for correction in ("Do not use pnpm for installs in this repo", "Never use pnpm for installs in this repo",
+                       "We no longer use pnpm for installs in this repo", "Don't use pnpm for installs in this repo"):
+        assert match([stone], correction, "") is None, correction
+    for restated in ("Please use pnpm for installs in this repo", "Use pnpm for installs in this repo. Not npm.",
+                     "Reminder"):
+        body = "Use pnpm for installs in this repo, always." if restated == "Reminder" else ""
+        assert match([stone], restated, body)[1] == "the forgotten fact restated", restated
+
+
+def test_a_forgotten_name_is_refused_for_consolidation_only():
     stone = make("staging-host", "Staging host is staging-7.internal", "", "agent", None)
-    assert match([stone], "Something else entirely", "", name="staging-host")[1] == "a forgotten name"
+    assert match([stone], "Something else entirely", "", name="staging-host", actor="extracted")[1] == \
+        "a forgotten name"
+    assert match([stone], "Something else entirely", "", name="staging-host", actor="agent") is None
     assert match([stone], "Something else entirely", "") is None
 
 
@@ -150,5 +188,18 @@ def test_restore_and_approve_ask_the_same_rule(mem, project):
     with pytest.raises(TombstoneRefused):
         human.approve("early")
     mem.write("late", CORRECTION[0], "project", "", status="candidate")
-    assert human.approve("late") is not None  # control: another fact is approved
-    assert mem.restore("notes", 2) is not None  # control: a version without the fact comes back
+    assert human.approve("late").approved is True  # control: another fact is approved
+    mem.write("notes", "Database notes", "project", "Something else.")
+    assert mem.restore("notes", 2).operation == "updated"  # control: a version without the fact comes back
+    assert mem.read("notes", count=False).record.body == "Nothing yet."
+
+
+def test_a_dry_run_and_a_real_run_agree_on_a_forgotten_name(forgotten, mem):
+    extractor = _Proposer(Proposal("create", name="db-port", description="Dev database notes", body="see wiki"),
+                          Proposal("create", name="db-notes", description="Dev database notes", body="see wiki"))
+    chat = [{"role": "user", "content": "Remember the dev database notes."}]
+    dry = mem.consolidate(chat, extractor=extractor, mode="always", dry_run=True)
+    real = mem.consolidate(chat, extractor=extractor, mode="always")
+    assert [o.result for o in dry.outcomes] == ["refused-tombstone", "would-create"]
+    assert [o.result for o in real.outcomes] == ["refused-tombstone", "created"]
+    assert "a forgotten name" in real.outcomes[0].detail

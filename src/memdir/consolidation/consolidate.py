@@ -31,7 +31,7 @@ memory a person or the agent wrote is left to a person.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,7 @@ from ..store.operations import delete, write
 from ..store.session import Session
 from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is part of this API)
     ACTIONS, ConsolidationReport, ExistingMemory, ExtractionContext, ExtractionResult, Extractor, Outcome,
-    Proposal,
+    Proposal, Receipt,
 )
 from ..store.redact import redact
 
@@ -192,14 +192,15 @@ def seen(session: Session, digest: str) -> bool:
     return False
 
 
-def _journal(session: Session, report: ConsolidationReport) -> None:
+def _journal(session: Session, report: ConsolidationReport) -> ConsolidationReport:
+    """Journal the run's receipt (not for a dry run); the report with where it went."""
     scope = _receipt_scope(session)
     if scope is None or report.dry_run:
-        return
+        return report
     data = scrub({"kind": "consolidation", **report.to_dict(), "raw": (report.raw or "")[:RAW_LIMIT] or None})
     data.pop("receipt", None)
     event = receipt(session.layer(scope), data, actor=session.actor, session=session.id)
-    report.receipt = {"scope": scope, "seq": event.seq}
+    return replace(report, receipt=Receipt(scope, event.seq))
 
 
 # ---------------------------------------------------------------- applying
@@ -246,10 +247,10 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
         if same is not None and action == "create":
             return fail(("would-" if dry_run else "") + "unchanged", f"identical to {same!r}", name=same,
                         scope=scope)
-        found = match_tombstone(snap.stones, desc, body)
+        found = match_tombstone(snap.stones, desc, body, name=name or target, actor="extracted")
         if found is not None:
             stone, why = found
-            return fail("refused-tombstone", f"{why} that was forgotten (tombstone {stone.id}, {stone.name!r}); "
+            return fail("refused-tombstone", f"matches a forgotten value ({why}; tombstone {stone.id}, {stone.name!r}); "
                         f"a person can lift it with `memdir tombstone lift {stone.id}`",
                         name=name or target, target=target, scope=scope)
     own = entry is not None and _own(layer, entry)
@@ -346,21 +347,16 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
     writer = session.as_actor("extracted", session.id or parsed.session_id)
     report = ConsolidationReport("off", parsed.summary(), max_proposals=limit, dry_run=dry_run)
     if mode == "off":
-        report.gate = gate_mod.check(parsed, "off")
-        return report
+        return replace(report, gate=gate_mod.check(parsed, "off"))
     if not parsed.turns:
-        report.status = "empty"  # nothing readable (empty, binary, only tool output): no receipt
-        return report
+        return replace(report, status="empty")  # nothing readable (empty, binary, only tool output): no receipt
     if not force and not dry_run and seen(writer, parsed.digest):
-        report.status = "seen"
-        return report
-    report.gate = gate_mod.check(parsed, mode)
+        return replace(report, status="seen")
+    report = replace(report, gate=gate_mod.check(parsed, mode))
     if not report.gate.fire:
-        report.status = "gated"
-        _journal(writer, report)  # a dry run journals nothing
-        return report
+        return _journal(writer, replace(report, status="gated"))  # a dry run journals nothing
     chosen = resolve_extractor(extractor, settings)
-    report.extractor, report.model = chosen.name, chosen.model
+    report = replace(report, extractor=chosen.name, model=chosen.model)
     snap = _snapshot(writer)
     existing = tuple(
         ExistingMemory(scope, e.record.name, e.record.type, e.record.description, e.record.origin,
@@ -371,36 +367,31 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
     try:
         result = chosen.extract(parsed, context)  # no lock is held here
     except ModelError as exc:
-        report.status, report.error = "failed", str(exc)
-        report.raw = getattr(exc, "raw", None)
-        _journal(writer, report)
-        return report
-    report.model = result.model or report.model
-    report.raw, report.notes, report.invalid = result.raw, list(result.notes), list(result.invalid)
-    report.proposals = list(result.proposals[:MAX_PARSED])
+        return _journal(writer, replace(report, status="failed", error=str(exc), raw=getattr(exc, "raw", None)))
+    proposals = tuple(result.proposals[:MAX_PARSED])
+    notes = list(result.notes)
     if len(result.proposals) > MAX_PARSED:
-        report.notes.append(f"{len(result.proposals) - MAX_PARSED} proposal(s) beyond {MAX_PARSED} ignored")
-    applied = 0
-    for index, proposal in enumerate(report.proposals):
+        notes.append(f"{len(result.proposals) - MAX_PARSED} proposal(s) beyond {MAX_PARSED} ignored")
+    outcomes, applied = [], 0
+    for index, proposal in enumerate(proposals):
         if applied >= limit:
-            report.outcomes.append(Outcome(index, proposal.action, "over-limit",
-                                           name=proposal.name, target=proposal.target,
-                                           detail=f"at most {limit} changes per run"))
+            outcomes.append(Outcome(index, proposal.action, "over-limit", name=proposal.name,
+                                    target=proposal.target, detail=f"at most {limit} changes per run"))
             continue
         outcome = _apply(writer, snap, index, proposal, dry_run)
-        report.outcomes.append(outcome)
+        outcomes.append(outcome)
         if outcome.applied or (dry_run and outcome.result.startswith("would-")
                                and outcome.result != "would-unchanged"):
             applied += 1
+    report = replace(report, model=result.model or report.model, raw=result.raw, notes=tuple(notes),
+                     invalid=tuple(result.invalid), proposals=proposals, outcomes=tuple(outcomes))
     if dry_run:
-        report.status = "dry-run"
-        return report
-    if any(o.result in ("skipped-changed", "skipped-locked") for o in report.outcomes):
-        report.status = "partial"
+        return replace(report, status="dry-run")
+    if any(o.result in ("skipped-changed", "skipped-locked") for o in outcomes):
+        status = "partial"
     else:
-        report.status = "ok" if report.applied else "noop"
-    _journal(writer, report)
-    return report
+        status = "ok" if report.applied else "noop"
+    return _journal(writer, replace(report, status=status))
 
 
 __all__ = ["ACTIONS", "ConsolidationReport", "ExistingMemory", "ExtractionContext", "ExtractionResult",

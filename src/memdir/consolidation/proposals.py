@@ -180,7 +180,15 @@ class Outcome:
         return {k: v for k, v in asdict(self).items() if v not in (None, "")}
 
 
-@dataclass
+@dataclass(frozen=True)
+class Receipt:
+    """Where a run's receipt was journaled: the layer ``scope`` and the event ``seq``."""
+
+    scope: str
+    seq: int
+
+
+@dataclass(frozen=True)
 class ConsolidationReport:
     """The result of one run.
 
@@ -189,31 +197,36 @@ class ConsolidationReport:
     gated (nothing durable) | ok (changes made) | noop (nothing to change) |
     partial (something skipped because a target changed or was locked; a rerun
     retries) | failed (the extractor failed; ``error`` says why) | dry-run.
+    ``transcript`` is a :class:`~memdir.consolidation.transcripts.TranscriptSummary`,
+    ``gate`` a :class:`~memdir.consolidation.gate.GateResult` (None when not
+    run), ``invalid`` the extractor's items that were not proposals (with
+    their ``error``), ``receipt`` where the run was journaled (None for a dry run).
     """
 
     status: str
-    transcript: dict
+    transcript: Any
     gate: Any = None
     extractor: str | None = None
     model: str | None = None
-    proposals: list[Proposal] = field(default_factory=list)
-    outcomes: list[Outcome] = field(default_factory=list)
+    proposals: tuple[Proposal, ...] = ()
+    outcomes: tuple[Outcome, ...] = ()
     error: str | None = None
     raw: str | None = None
-    notes: list[str] = field(default_factory=list)
-    invalid: list[dict] = field(default_factory=list)
+    notes: tuple[str, ...] = ()
+    invalid: tuple[dict, ...] = ()
     max_proposals: int = 5
     dry_run: bool = False
-    receipt: dict | None = None
+    receipt: Receipt | None = None
 
     @property
     def applied(self) -> int:
         return sum(1 for o in self.outcomes if o.applied)
 
     def to_dict(self) -> dict:
-        return {"status": self.status, "dry_run": self.dry_run, "transcript": self.transcript,
+        return {"status": self.status, "dry_run": self.dry_run, "transcript": self.transcript.to_dict(),
                 "gate": self.gate.to_dict() if self.gate is not None else None,
                 "extractor": self.extractor, "model": self.model, "max_proposals": self.max_proposals,
                 "applied": self.applied, "proposals": [p.to_dict() for p in self.proposals],
-                "outcomes": [o.to_dict() for o in self.outcomes], "invalid": self.invalid,
-                "notes": self.notes, "error": self.error, "receipt": self.receipt}
+                "outcomes": [o.to_dict() for o in self.outcomes], "invalid": list(self.invalid),
+                "notes": list(self.notes), "error": self.error,
+                "receipt": asdict(self.receipt) if self.receipt else None}

@@ -116,11 +116,33 @@ class Transcript:
 
         return replace(self, turns=tuple(turns))
 
-    def summary(self) -> dict:
-        """Counts for receipts and reports."""
+    def summary(self) -> "TranscriptSummary":
+        """What a report and a receipt say about this transcript."""
+        return TranscriptSummary(self.format, self.digest, self.source, self.session_id, len(self.turns),
+                                 sum(1 for t in self.turns if t.role == "user"), self.malformed,
+                                 dict(self.skipped), self.dropped)
+
+
+@dataclass(frozen=True)
+class TranscriptSummary:
+    """A transcript as a report shows it: its ``format`` and ``digest``, where
+    it came from (``source``, ``session_id``), how many messages were kept
+    (``turns``, ``user_turns`` from the person) and left out (``malformed``
+    lines, ``skipped`` by reason, ``dropped`` by the size bound)."""
+
+    format: str
+    digest: str
+    source: str | None
+    session_id: str | None
+    turns: int
+    user_turns: int
+    malformed: int = 0
+    skipped: dict = field(default_factory=dict)
+    dropped: int = 0
+
+    def to_dict(self) -> dict:
         return {"format": self.format, "digest": self.digest, "source": self.source,
-                "session_id": self.session_id, "turns": len(self.turns),
-                "user_turns": sum(1 for t in self.turns if t.role == "user"),
+                "session_id": self.session_id, "turns": self.turns, "user_turns": self.user_turns,
                 "malformed": self.malformed, "skipped": dict(self.skipped), "dropped": self.dropped}
 
 

@@ -172,6 +172,9 @@ _IGNORED = _Ignored()
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``memdir`` console script; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):  # a character the stream cannot encode prints as an escape, never fails
+            stream.reconfigure(errors="backslashreplace")
     args = _fast_context_args(argv)
     if args is None:
         command = _command_of(argv)
@@ -190,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.handler(args) or 0)
     except UsageError as exc:
         print(f"memdir: {exc}", file=sys.stderr)
+        if getattr(args, "json", False):
+            emit(args, {"error": str(exc), "kind": "UsageError"})
         return 2
     except MemdirError as exc:
         print(f"memdir: {exc}", file=sys.stderr)

@@ -33,6 +33,7 @@ the CLI's parser) or through ``memdir hook``.
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact")
@@ -67,6 +68,8 @@ def _session(data: dict, home, actor: str = "agent"):
     cwd = data.get("cwd")
     if not isinstance(cwd, str) or not cwd.strip():
         raise HookSkip("hook input has no cwd")
+    if not os.path.isabs(cwd):  # resolving it against this process's directory would pick a project at random
+        raise HookSkip(f"hook input cwd {cwd!r} is not an absolute path")
     session_id = data.get("session_id") if isinstance(data.get("session_id"), str) else None
     return open_session(home, cwd, actor=actor, session_id=session_id, use_cwd=False)
 
@@ -109,11 +112,10 @@ def queue_consolidation(data: dict, home, event: str) -> str:
     transcript = data.get("transcript_path")
     if not isinstance(transcript, str) or not transcript:
         raise HookSkip("hook input has no transcript_path")
-    session = open_session(home, use_cwd=False)
+    session = _session(data, home)  # the drain consolidates into this cwd's project
     if session.settings.consolidation_mode == "off":
         raise HookSkip("consolidation is off (consolidation_mode = off)")
-    text = lambda key: data.get(key) if isinstance(data.get(key), str) else None  # noqa: E731
-    queue.append(session.home, transcript, cwd=text("cwd"), session_id=text("session_id"), event=event)
+    queue.append(session.home, transcript, cwd=data["cwd"], session_id=session.id, event=event)
     queue.spawn_drain(session.home)
     return ""
 

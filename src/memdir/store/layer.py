@@ -203,7 +203,8 @@ class Layer:
         path = self.meta / "layer.json"
         if not path.exists():
             info = {"kind": self.scope, "root": str(self.root) if self.root else None}
-            atomic_write(path, json.dumps(info, ensure_ascii=False).encode() + b"\n", sync_dir=False)
+            # ASCII JSON: a root whose name is not UTF-8 is kept as \udcXX escapes, not refused.
+            atomic_write(path, json.dumps(info).encode() + b"\n", sync_dir=False)
 
     # ------------------------------------------------------------ the index
 
@@ -367,7 +368,7 @@ class Transaction:
         one forgotten in ``extra_stones`` (the session's other layers); for
         consolidation, a forgotten name too."""
         tombstones_mod.check([*self.layer.tombstones(), *extra_stones], description, body,
-                             name=name if self.actor == "extracted" else None)
+                             name=name, actor=self.actor)
 
 
 def home_layers(home: Path, settings: Settings) -> list[Layer]:

@@ -15,7 +15,7 @@ import os
 import re
 from pathlib import Path
 
-from .errors import ScopeError
+from .errors import InvalidInput, ScopeError
 
 USER_LAYER_DIR = "_user"
 PROJECTS_DIR = "projects"
@@ -27,20 +27,27 @@ CWD_GONE = ("the working directory no longer exists; run inside a project direct
             "pass --project DIR or set MEMDIR_PROJECT")
 
 
-def resolve_home(explicit: str | os.PathLike | None = None) -> Path:
+def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Path:
     """The memdir home: explicit argument, ``MEMDIR_HOME``, ``$DSH_HOME/memory``,
-    else ``platformdirs.user_data_dir("memdir")``. Returned absolute, not created."""
+    else ``platformdirs.user_data_dir("memdir")``. Returned absolute, not
+    created. ``environ`` defaults to ``os.environ``. Raises :class:`InvalidInput`
+    for a relative path that cannot be made absolute (the working directory
+    was deleted)."""
+    environ = os.environ if environ is None else environ
     if explicit:
-        return Path(explicit).expanduser().absolute()
-    env = os.environ.get("MEMDIR_HOME")
-    if env:
-        return Path(env).expanduser().absolute()
-    dsh = os.environ.get("DSH_HOME")
-    if dsh:
-        return (Path(dsh).expanduser() / "memory").absolute()
-    import platformdirs  # imported late: only this branch needs it
+        chosen = Path(explicit).expanduser()
+    elif environ.get("MEMDIR_HOME"):
+        chosen = Path(environ["MEMDIR_HOME"]).expanduser()
+    elif environ.get("DSH_HOME"):
+        chosen = Path(environ["DSH_HOME"]).expanduser() / "memory"
+    else:
+        import platformdirs  # imported late: only this branch needs it
 
-    return Path(platformdirs.user_data_dir("memdir", appauthor=False)).absolute()
+        chosen = Path(platformdirs.user_data_dir("memdir", appauthor=False))
+    try:
+        return chosen.absolute()
+    except OSError:
+        raise InvalidInput(f"cannot place the memdir home {str(chosen)!r}: {CWD_GONE}") from None
 
 
 def _git_top(start: Path) -> Path | None:
@@ -81,7 +88,12 @@ def project_dir(path: str | os.PathLike) -> Path:
     raw = str(path).strip() if path is not None else ""
     if not raw:
         raise ScopeError(NO_PROJECT)
-    root = Path(raw).expanduser().resolve()
+    try:
+        root = Path(raw).expanduser().resolve()
+    except ValueError:  # a NUL byte: no file system has such a directory
+        raise ScopeError(f"project directory {raw!r} is not a valid path") from None
+    except OSError:  # a relative path, and the working directory was deleted
+        raise ScopeError(f"project directory {raw!r} cannot be found: {CWD_GONE}") from None
     if not root.is_dir():
         raise ScopeError(
             f"project directory {raw!r} " + ("is not a directory" if root.exists() else "does not exist")

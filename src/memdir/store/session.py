@@ -158,7 +158,7 @@ def open_session(home: str | os.PathLike | None = None, project: str | os.PathLi
     directory, :class:`InvalidInput` for an unknown actor or unreadable settings.
     """
     environ = os.environ if environ is None else environ
-    home_path = resolve_home(home)
+    home_path = resolve_home(home, environ)
     if settings is None:
         settings = load_settings(home_path, overrides, environ)
     elif overrides:

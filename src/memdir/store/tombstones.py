@@ -12,19 +12,23 @@ What matches a tombstone (:func:`match`), from strictest to loosest:
    case, spacing, full-width and zero-width variants are the same value;
 2. **the same words**: the value's word sequence (punctuation and markup
    dropped) — a trailing period or ``**bold**`` does not make a new fact;
-3. **the forgotten fact restated**: the forgotten description's words (at
-   least :data:`MIN_FACT_WORDS`) appear, in order and together, anywhere in
-   the new value — with its body dropped, with another body, with words
-   around it;
-4. **the forgotten fact reworded**: the new description holds exactly the
-   forgotten description's content words (at least :data:`MIN_FACT_WORDS`),
-   in any order (``pg-main-01 is the production database``).
+3. **the forgotten fact restated**: the new description's words are the
+   forgotten description's (its body dropped or replaced), or the forgotten
+   description's words (at least :data:`MIN_FACT_WORDS`) appear, in order and
+   together, anywhere in the new value — with words around it;
+4. **the forgotten fact reworded**: the new description's content words
+   (fillers like *the*, *is*, *of* aside; at least :data:`MIN_FACT_WORDS`)
+   are the forgotten description's, turned around one point
+   (``pg-main-01 is the production database`` for ``The production database
+   is pg-main-01``) — a rotation, not any order, so ``Build runs before
+   lint`` is not ``Lint runs before build``.
 
 A correction is not a near-duplicate: changing a number, a name or a word
-(``5433`` → ``5434``, Jest → Vitest) or saying the opposite (``not``,
-``never``, ``no longer``: negations are content words) gives a different
-fact, which is accepted. Consolidation also refuses a forgotten *name*
-(``name=`` in :func:`match`).
+(``5433`` → ``5434``, Jest → Vitest), saying the opposite (``not``,
+``never``, ``no longer``: negations are content words) or reversing a
+relation gives a different fact, which is accepted — also when it quotes the
+old words after a negation ("Do not use pnpm …", "It is wrong that …") or
+before one ("… 5433 no longer"). Consolidation also refuses a forgotten *name*.
 
 Words: NFKC, case-folded runs of letters and digits; each CJK character is a
 word of its own. The tombstone keeps the forgotten description in clear (to
@@ -52,6 +56,15 @@ from .fsio import atomic_write, ensure_dir, read_bytes
 
 FILE_NAME = "tombstones.json"
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
+NEGATION_REACH = 3  # words before a restated fact in which a negation makes it a correction
+# Words that turn a restated fact into its correction ("don't" and "can't" split into "don"/"can" + "t").
+_NEGATIONS = frozenset("""
+not no never nor t cannot without stop stopped avoid neither none nobody nothing nowhere
+wrong false incorrect untrue outdated obsolete mistaken
+不 没 別 别 勿 非 无 無 未 错
+""".split())
+# Words right after a quoted fact that retract it ("… listens on 5433 no longer").
+_RETRACTIONS = frozenset("longer anymore wrong false incorrect untrue outdated obsolete".split())
 _INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
                         "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
 _SPACE = re.compile(r"\s+")
@@ -99,11 +112,18 @@ def _words_digest(description: str, body: str) -> str:
     return _digest(" ".join(words(f"{description}\n{body}")))
 
 
+def _joined(seq) -> str:
+    return "\x1f" + "\x1f".join(seq) + "\x1f"
+
+
 @lru_cache(maxsize=4096)
-def _fact(description: str) -> tuple[str, frozenset]:
-    """(``\\x1f``-joined words, content-word set) of a forgotten description."""
+def _fact(description: str) -> tuple[str, str, int]:
+    """Of a forgotten description: its ``\\x1f``-joined words, its content
+    words doubled (so a rotation of them is a substring), and how many
+    content words it has."""
     seq = words(description)
-    return "\x1f" + "\x1f".join(seq) + "\x1f", frozenset(w for w in seq if w not in _FILLER)
+    content = tuple(w for w in seq if w not in _FILLER)
+    return _joined(seq), _joined(content + content), len(content)
 
 
 @dataclass(frozen=True)
@@ -132,16 +152,38 @@ def make(name: str, description: str, body: str, actor: str, reason: str | None)
                      reason=reason, ts=now, words_digest=_words_digest(description, body))
 
 
-def match(stones, description: str, body: str, *, name: str | None = None) -> tuple[Tombstone, str] | None:
-    """The first tombstone in ``stones`` that ``description`` + ``body`` (and,
-    when given, ``name``) matches, with why (see the module docstring), or None."""
+def _restated(fact: str, seq: tuple[str, ...], joined: str) -> bool:
+    """True when the forgotten ``fact`` (``\x1f``-joined words) occurs in the
+    value (``joined``) not right after a negation: "Do not use pnpm …" or
+    "We no longer use pnpm …" corrects a forgotten "Use pnpm …", it does not
+    restate it."""
+    size = fact.count("\x1f") - 1
+    start = joined.find(fact)
+    while start >= 0:
+        before = joined.count("\x1f", 0, start)  # words before the match
+        after = seq[before + size: before + size + NEGATION_REACH]
+        if not (_NEGATIONS.intersection(seq[max(0, before - NEGATION_REACH): before])
+                or _RETRACTIONS.intersection(after)):
+            return True
+        start = joined.find(fact, start + 1)
+    return False
+
+
+def match(stones, description: str, body: str, *, name: str | None = None,
+          actor: str | None = None) -> tuple[Tombstone, str] | None:
+    """The first tombstone in ``stones`` that ``description`` + ``body``
+    matches, with why (see the module docstring), or None. For ``actor``
+    ``extracted`` (consolidation), a forgotten ``name`` matches too: a
+    proposal cannot bring a forgotten memory back under its old name."""
     if not stones:
         return None
     key = _digest(value_of(description, body))
     seq = words(f"{description}\n{body}")
     joined = "\x1f" + "\x1f".join(seq) + "\x1f"
     seq_digest = _digest(" ".join(seq))
-    own = frozenset(w for w in words(description) if w not in _FILLER)
+    own_seq = words(description)
+    own = tuple(w for w in own_seq if w not in _FILLER)
+    own_joined, own_content = _joined(own_seq), _joined(own)
     for stone in stones:
         if stone.digest == key:
             return stone, "the same value"
@@ -149,28 +191,30 @@ def match(stones, description: str, body: str, *, name: str | None = None) -> tu
         if stone.words_digest is not None and stone.words_digest == seq_digest:
             return stone, "the same words"
     for stone in stones:
-        fact, content = _fact(stone.description)
-        if fact.count("\x1f") - 1 >= MIN_FACT_WORDS and fact in joined:
+        fact, doubled, content_words = _fact(stone.description)
+        if fact == own_joined and own_seq:
             return stone, "the forgotten fact restated"
-        if len(content) >= MIN_FACT_WORDS and content == own:
+        if fact.count("\x1f") - 1 >= MIN_FACT_WORDS and _restated(fact, seq, joined):
+            return stone, "the forgotten fact restated"
+        if content_words >= MIN_FACT_WORDS and len(own) == content_words and own_content in doubled:
             return stone, "the forgotten fact reworded"
-    if name is not None:
+    if name is not None and actor == "extracted":
         for stone in stones:
             if stone.name == name:
                 return stone, "a forgotten name"
     return None
 
 
-def check(stones, description: str, body: str, *, name: str | None = None) -> None:
-    """Refuse a value that :func:`match` finds. Raises :class:`TombstoneRefused`
+def check(stones, description: str, body: str, *, name: str | None = None, actor: str | None = None) -> None:
+    """Refuse what :func:`match` finds. Raises :class:`TombstoneRefused`
     naming the tombstone, why it matched and how a person lifts it."""
-    found = match(stones, description, body, name=name)
+    found = match(stones, description, body, name=name, actor=actor)
     if found is None:
         return
     stone, why = found
     raise TombstoneRefused(
-        f"refused: this is {why} that was forgotten (tombstone {stone.id}, memory {stone.name!r}, "
-        f"by {stone.actor}{': ' + stone.reason if stone.reason else ''}). "
+        f"refused: this matches a forgotten value ({why}; tombstone {stone.id}, memory {stone.name!r}, "
+        f"forgotten by {stone.actor}{': ' + stone.reason if stone.reason else ''}). "
         f"A person can lift it with `memdir tombstone lift {stone.id}`",
         stone.id,
     )

@@ -295,8 +295,8 @@ def consolidation(report, *, explain: bool = False) -> str:
     the transcript, the gate (always with ``explain``, else when it held the
     run back), each proposal's outcome and the count of changes."""
     t = report.transcript
-    lines = [f"transcript: {t.get('source') or '(inline)'} ({t.get('format')}, {t.get('turns')} messages, "
-             f"{t.get('user_turns')} from the person; digest {str(t.get('digest'))[:12]})"]
+    lines = [f"transcript: {t.source or '(inline)'} ({t.format}, {t.turns} messages, "
+             f"{t.user_turns} from the person; digest {t.digest[:12]})"]
     if report.gate is not None and (explain or not report.gate.fire):
         lines.append(gate(report.gate))
     if report.status in _RUN_MESSAGES:
@@ -322,7 +322,7 @@ def consolidation(report, *, explain: bool = False) -> str:
         1 for o in report.outcomes if o.result.startswith("would-") and o.result != "would-unchanged")
     lines.append(f"{count} change(s) {'would be made' if report.dry_run else 'made'} "
                  f"(at most {report.max_proposals} per run)"
-                 + (f"; receipt #{report.receipt['seq']} in the {report.receipt['scope']} layer"
+                 + (f"; receipt #{report.receipt.seq} in the {report.receipt.scope} layer"
                     if report.receipt else ""))
     return "\n".join(lines)
 
