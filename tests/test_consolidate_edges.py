@@ -10,7 +10,7 @@ from tests.conftest import run_cli
 
 def test_missing_bare_file_name_is_an_error_not_text(mem, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(InvalidInput, match="no such transcript file"):
+    with pytest.raises(InvalidInput, match="does not exist"):
         mem.consolidate("session.jsonl")
 
 

@@ -6,7 +6,8 @@ import pytest
 
 from memdir import InvalidName, Memory, ScopeError
 from memdir.store.names import normalize_name
-from memdir.store.paths import canonical_project_root, project_key
+from memdir.store.paths import project_key
+from memdir.store.session import project_root_of
 
 
 def test_normalization_examples():
@@ -68,16 +69,15 @@ def test_symlink_and_git_subdir_share_the_root(tmp_path):
     (repo / "src" / "pkg").mkdir(parents=True)
     link = tmp_path / "link"
     link.symlink_to(repo)
-    assert canonical_project_root(repo / "src" / "pkg") == repo.resolve()
-    assert canonical_project_root(link) == repo.resolve()
-    assert project_key(canonical_project_root(link)) == project_key(canonical_project_root(repo))
+    assert project_root_of(repo / "src" / "pkg") == (repo.resolve(), None)
+    assert project_root_of(link) == (repo.resolve(), None)
 
 
 def test_home_and_root_are_refused_as_projects(tmp_path, isolated_home):
-    with pytest.raises(ScopeError, match="HOME"):
-        canonical_project_root(os.environ["HOME"])
-    with pytest.raises(ScopeError):
-        canonical_project_root("/")
+    root, reason = project_root_of(os.environ["HOME"])
+    assert root is None and "it is / or $HOME" in reason
+    assert project_root_of("/")[0] is None
+    assert project_root_of(tmp_path)[0] == tmp_path.resolve()  # control: another directory is a project
     mem = Memory.open(home=isolated_home, project=os.environ["HOME"])
     with pytest.raises(ScopeError, match="MEMDIR_PROJECT"):
         mem.write("x", "d", "project", "b")

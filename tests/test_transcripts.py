@@ -142,7 +142,7 @@ def test_real_claude_code_transcripts():
 
 
 def test_missing_transcript_file_is_an_error_not_an_empty_transcript(tmp_path):
-    with pytest.raises(InvalidInput, match="no such transcript file"):
+    with pytest.raises(InvalidInput, match="does not exist"):
         read_transcript(str(tmp_path / "gone.jsonl"))
     with pytest.raises(InvalidInput, match="cannot read transcript"):
         read_transcript(tmp_path / "gone.jsonl")

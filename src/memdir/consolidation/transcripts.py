@@ -387,11 +387,15 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
         return source
     path = None
     if isinstance(source, str) and not _is_file(source) and _looks_like_path(source):
-        raise InvalidInput(f"no such transcript file: {source}")
+        raise InvalidInput(f"transcript {source} does not exist")
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_file(source)):
         path = Path(source)
         try:
             source = path.read_bytes()
+        except FileNotFoundError:
+            raise InvalidInput(f"transcript {path} does not exist") from None
+        except IsADirectoryError:
+            raise InvalidInput(f"transcript {path} is a directory, not a transcript file") from None
         except OSError as exc:
             raise InvalidInput(f"cannot read transcript {path}: {exc.strerror or exc}") from None
     if isinstance(source, bytes):

@@ -33,19 +33,13 @@ def cmd_consolidate(args) -> int:
         if args.detach:
             pid = queue.spawn_drain(home, args.extractor)
             log = queue.log_path(home)
-            emit(args, {"detached": True, "pid": pid, "log": str(log)},
-                 f"draining the consolidation queue in the background (pid {pid}); log: {log}")
+            emit(args, {"detached": True, "pid": pid, "log": str(log)}, render.drain_started(pid, log))
             return 0
         rows = queue.drain(home, extractor=args.extractor, dry_run=args.dry_run)
         emit(args, {"results": [row.to_dict() for row in rows]}, render.drain(rows))
         return 0
     if not args.path:
         raise UsageError("give a transcript PATH (or --queue)")
-    if not Path(args.path).is_file():
-        from ..store.errors import InvalidInput
-
-        what = "is a directory, not a transcript file" if Path(args.path).is_dir() else "does not exist"
-        raise InvalidInput(f"transcript {args.path} {what}")
     report = open_memory(args).consolidate(Path(args.path), dry_run=args.dry_run, extractor=args.extractor,
                                            mode=args.mode, force=args.force)
     emit(args, report, render.consolidation(report, explain=args.explain))

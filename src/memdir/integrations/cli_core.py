@@ -11,7 +11,7 @@ from the settings.
 
 from __future__ import annotations
 
-from ..store.vocabulary import SCOPES, TYPES
+from ..store.vocabulary import SCOPES, TYPE_IMPORTANCE, TYPES
 from ..tools import render
 from .cli_common import UsageError, emit, open_memory, read_body, warn
 
@@ -62,7 +62,7 @@ def cmd_clear(args) -> int:
 
 def cmd_status(args) -> int:
     result = open_memory(args).status()
-    emit(args, result, render.status(result, max_malformed=50))
+    emit(args, result, render.status(result, max_malformed=50))  # a person's terminal; a model gets 10
     return 0
 
 
@@ -152,7 +152,8 @@ def register(add, settings) -> None:
     p.add_argument("--pinned", action=argparse.BooleanOptionalAction, default=None, help="pin (leads the index)")
     p.add_argument("--disabled", action=argparse.BooleanOptionalAction, default=None,
                    help="mute (kept and listed, left out of the index)")
-    p.add_argument("--importance", type=int, help="1–10 (default by type: feedback 8, user 7, project 6, reference 4)")
+    by_type = ", ".join(f"{kind} {value}" for kind, value in TYPE_IMPORTANCE.items())
+    p.add_argument("--importance", type=int, help=f"1–10 (default by type: {by_type})")
     p.add_argument("--candidate", action="store_true", help="propose it for review instead of publishing")
     p.add_argument("--valid-from", help="ISO-8601 time the fact starts being true")
     p.add_argument("--valid-until", help="ISO-8601 time the fact stops being true")

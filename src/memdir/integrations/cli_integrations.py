@@ -34,6 +34,7 @@ def cmd_hook(args) -> int:
 def cmd_install(args) -> int:
     """``memdir install claude-code``: merge hooks and the MCP server into Claude Code's files."""
     from ..store.session import open_session
+    from ..tools import render
     from . import install
     from .cli_common import emit
 
@@ -42,7 +43,7 @@ def cmd_install(args) -> int:
     runner = install.install if args.command == "install" else install.uninstall
     extra = {"home": args.home} if args.command == "install" and args.home else {}
     plan = runner(args.scope, session.home, dry_run=args.dry_run, **where, **extra)
-    emit(args, plan.to_dict(), plan.report())
+    emit(args, plan, render.install_plan(plan))
     return 0
 
 

@@ -51,14 +51,14 @@ def register(add, settings) -> None:
     """Add ``search``, ``recall`` and ``reindex`` to the ``memdir`` parser."""
     p = add("search", cmd_search, "Ranked search over the memories of the user and this project.")
     p.add_argument("query", help="words, identifiers or CJK text (no query syntax: everything is text)")
-    p.add_argument("-k", type=int, default=5, help="at most this many results (1–50, default 5)")
+    p.add_argument("-k", type=int, default=5, help="at most this many results (default %(default)s)")
     p.add_argument("--scope", choices=SCOPES, help="only this scope")
     p.add_argument("--include-muted", action="store_true", help="also muted memories")
 
     p = add("recall", cmd_recall, "Print the <memory_recall> block for a prompt (empty when nothing is relevant).")
     p.add_argument("text", nargs="*", help="the user's prompt (or use --prompt; default: read stdin)")
     p.add_argument("--prompt", help="the user's prompt (default: read stdin)")
-    p.add_argument("-k", type=int, default=3, help="at most this many memories (default 3)")
+    p.add_argument("-k", type=int, default=3, help="at most this many memories (default %(default)s)")
     p.add_argument("--max-bytes", type=int,
                    help=f"UTF-8 byte budget (default the recall_max_bytes setting, {settings.recall_max_bytes})")
 

@@ -107,7 +107,6 @@ def queue_consolidation(data: dict, home, event: str) -> str:
     (:mod:`memdir.consolidation.queue`). Returns ``""`` (Claude Code discards
     the output)."""
     from ..consolidation import queue
-    from ..store.session import open_session
 
     transcript = data.get("transcript_path")
     if not isinstance(transcript, str) or not transcript:

@@ -37,7 +37,7 @@ import re
 import shlex
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..store.errors import InstallError, InvalidInput
@@ -67,14 +67,16 @@ class FileChange:
     backup: Path | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Plan:
-    """What one install/uninstall run does; ``applied`` is False for a dry run."""
+    """What one install/uninstall run does: the files it ``changes`` and those
+    it leaves ``unchanged``; ``applied`` is False for a dry run. Its text is
+    :func:`memdir.tools.render.install_plan`."""
 
     action: str
     scope: str
-    changes: list[FileChange] = field(default_factory=list)
-    unchanged: list[Path] = field(default_factory=list)
+    changes: tuple[FileChange, ...] = ()
+    unchanged: tuple[Path, ...] = ()
     applied: bool = False
 
     def to_dict(self) -> dict:
@@ -82,22 +84,6 @@ class Plan:
                 "changed": [{"path": str(c.path), "backup": str(c.backup) if c.backup else None,
                              "removed": c.after is None, "diff": c.diff} for c in self.changes],
                 "unchanged": [str(p) for p in self.unchanged]}
-
-    def report(self) -> str:
-        """Human text: the diff of every change, then one line per file."""
-        lines = [c.diff.rstrip("\n") for c in self.changes if c.diff]
-        for c in self.changes:
-            what = ("would change" if not self.applied else "deleted (install had created it)"
-                    if c.after is None else "updated")
-            lines.append(f"{what}: {c.path}" + (f" (backup: {c.backup})" if c.backup else ""))
-        for p in self.unchanged:
-            lines.append(f"unchanged: {p}")
-        if not self.changes:
-            lines.append("nothing to do: " + ("memdir is already installed" if self.action == "install"
-                                               else "no memdir entries found"))
-        elif not self.applied:
-            lines.append("dry run: nothing was written")
-        return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- where
@@ -265,17 +251,17 @@ def plan_install(scope: str, *, user_home: Path | None = None, project: Path | N
     """Compute the install without writing. ``home`` is baked into the
     commands only when given (an explicit ``--home``). Raises :class:`InstallError`."""
     settings_path, mcp_path = targets(scope, user_home, project)
-    plan = Plan("install", scope)
+    changes, unchanged = [], []
     for path, merge in ((settings_path, lambda d: merge_hooks(d, home, python)),
                         (mcp_path, lambda d: merge_server(d, home, python))):
         raw, data = _load(path)
         merged = merge(data)
         if raw is not None and merged == data:
-            plan.unchanged.append(path)
+            unchanged.append(path)
             continue
         after = _dump(merged, raw)
-        plan.changes.append(FileChange(path, raw, after, _diff(path, raw, after)))
-    return plan
+        changes.append(FileChange(path, raw, after, _diff(path, raw, after)))
+    return Plan("install", scope, tuple(changes), tuple(unchanged))
 
 
 def plan_uninstall(scope: str, memdir_home: Path, *, user_home: Path | None = None,
@@ -283,14 +269,14 @@ def plan_uninstall(scope: str, memdir_home: Path, *, user_home: Path | None = No
     """Compute the uninstall without writing. Raises :class:`InstallError`."""
     settings_path, mcp_path = targets(scope, user_home, project)
     manifest = _read_manifest(memdir_home)
-    plan = Plan("uninstall", scope)
+    changes, unchanged = [], []
     for path, strip in ((settings_path, _strip_hooks), (mcp_path, strip_server)):
         raw, data = _load(path)
         if raw is None:
             continue
         stripped = strip(data)
         if stripped == data:
-            plan.unchanged.append(path)
+            unchanged.append(path)
             continue
         after = _dump(stripped, raw)
         record = manifest.get(str(path))
@@ -304,8 +290,8 @@ def plan_uninstall(scope: str, memdir_home: Path, *, user_home: Path | None = No
                         after = original  # byte-identical to before install
                 except (UnicodeDecodeError, ValueError):
                     pass
-        plan.changes.append(FileChange(path, raw, after, _diff(path, raw, after)))
-    return plan
+        changes.append(FileChange(path, raw, after, _diff(path, raw, after)))
+    return Plan("uninstall", scope, tuple(changes), tuple(unchanged))
 
 
 def _backup(path: Path, data: bytes) -> Path:
@@ -352,13 +338,11 @@ def apply(plan: Plan, memdir_home: Path) -> Plan:
         else:
             manifest.pop(str(path), None)
         done.append(FileChange(path, change.before, change.after, change.diff, backup))
-    plan.changes = done
     if done:
         mpath = _manifest_path(memdir_home)
         mpath.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         atomic_write(mpath, (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
-    plan.applied = True
-    return plan
+    return replace(plan, changes=tuple(done), applied=True)
 
 
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, **where) -> Plan:

@@ -52,11 +52,9 @@ ROOTS_KEY = "memdir-roots"
 
 
 def _root_path(uri: str) -> Path | None:
+    """The local path of a ``file://`` root; None for any other scheme."""
     parsed = urlparse(str(uri))
-    if parsed.scheme != "file":
-        return None
-    path = Path(unquote(parsed.path))
-    return path if path.is_dir() else None
+    return Path(unquote(parsed.path)) if parsed.scheme == "file" else None
 
 
 class MemoryServer:

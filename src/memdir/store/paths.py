@@ -83,7 +83,8 @@ def project_dir(path: str | os.PathLike) -> Path:
     then moved up to the top of its git work tree when there is one.
 
     Raises :class:`ScopeError` when ``path`` is empty, does not exist or is
-    not a directory. Does not judge the result (see :func:`refusal`).
+    not a directory. Does not judge the result (see :func:`refusal`); the
+    session rule that combines both is :func:`memdir.store.session.project_root_of`.
     """
     raw = str(path).strip() if path is not None else ""
     if not raw:
@@ -111,15 +112,6 @@ def refusal(root: Path) -> str | None:
         return (f"refusing to use {str(root)!r} as a project root (it is / or $HOME); "
                 "run inside a project directory, pass --project DIR or set MEMDIR_PROJECT")
     return None
-
-
-def canonical_project_root(path: str | os.PathLike) -> Path:
-    """:func:`project_dir`, refusing ``/`` and ``$HOME``. Raises :class:`ScopeError`."""
-    root = project_dir(path)
-    reason = refusal(root)
-    if reason:
-        raise ScopeError(reason)
-    return root
 
 
 def project_key(root: str | os.PathLike) -> str:

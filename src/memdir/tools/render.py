@@ -327,6 +327,11 @@ def consolidation(report, *, explain: bool = False) -> str:
     return "\n".join(lines)
 
 
+def drain_started(pid: int, log) -> str:
+    """A drain of the consolidation queue started in the background."""
+    return f"draining the consolidation queue in the background (pid {pid}); log: {log}"
+
+
 def drain(rows) -> str:
     """What a drain of the consolidation queue did, one line per transcript."""
     lines = [f"{r.status}: {r.transcript_path} ({r.applied} change(s))" + (f" — {r.error}" if r.error else "")
@@ -346,8 +351,29 @@ def ingest(result) -> str:
     return text
 
 
+# ---------------------------------------------------------------- integrations
+
+
+def install_plan(plan) -> str:
+    """An install or uninstall (:class:`memdir.integrations.install.Plan`):
+    the diff of every change, then one line per file."""
+    lines = [c.diff.rstrip("\n") for c in plan.changes if c.diff]
+    for c in plan.changes:
+        what = ("would change" if not plan.applied else "deleted (install had created it)"
+                if c.after is None else "updated")
+        lines.append(f"{what}: {c.path}" + (f" (backup: {c.backup})" if c.backup else ""))
+    lines += [f"unchanged: {p}" for p in plan.unchanged]
+    if not plan.changes:
+        lines.append("nothing to do: " + ("memdir is already installed" if plan.action == "install"
+                                           else "no memdir entries found"))
+    elif not plan.applied:
+        lines.append("dry run: nothing was written")
+    return "\n".join(lines)
+
+
 __all__ = [
-    "LINE_CHARS", "clear", "consolidation", "cut", "cut_text", "decision", "delete", "doctor", "drain", "flag",
+    "LINE_CHARS", "clear", "consolidation", "cut", "cut_text", "decision", "delete", "doctor", "drain",
+    "drain_started", "flag", "install_plan",
     "gate", "history", "ingest", "lift", "reindex", "listing", "malformed_lines", "memory_line", "prune", "read",
     "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
 ]
