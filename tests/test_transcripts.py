@@ -144,6 +144,8 @@ def test_real_claude_code_transcripts():
 def test_missing_transcript_file_is_an_error_not_an_empty_transcript(tmp_path):
     with pytest.raises(InvalidInput, match="does not exist"):
         read_transcript(str(tmp_path / "gone.jsonl"))
-    with pytest.raises(InvalidInput, match="cannot read transcript"):
+    with pytest.raises(InvalidInput, match="gone.jsonl does not exist"):
         read_transcript(tmp_path / "gone.jsonl")
+    with pytest.raises(InvalidInput, match="is a directory, not a transcript file"):
+        read_transcript(tmp_path)
     assert read_transcript("USER: just text.txt").turns[0].text == "just text.txt"
