@@ -70,7 +70,7 @@ def test_queue_drain_uses_each_lines_cwd_and_logs(tmp_path, isolated_home):
     assert [(r["transcript_path"], r["status"], r["applied"]) for r in results] == [
         (str(t1), "ok", 1), (str(t2), "ok", 1)]
     assert names(one) == ["service-one-listens-7001"] and names(two) == ["service-two-listens-7002"]
-    assert not queue.exists() and list(queue.parent.iterdir()) == []
+    assert not queue.exists() and [p.name for p in queue.parent.iterdir()] == ["drain.lock"]
     log = (isolated_home / "logs" / "consolidate.log").read_text()
     assert "skipped a malformed queue line" in log
     assert f"ok applied=1 event=SessionEnd {t1}" in log and f"ok applied=1 event=SessionEnd {t2}" in log

@@ -9,11 +9,13 @@ line per transcript to ``$MEMDIR_HOME/logs/consolidate.log``.
 * A line is ``{"transcript_path", "cwd", "session_id", "event", "ts"}``,
   written with one ``write`` on an ``O_APPEND`` descriptor, so concurrent hooks
   never interleave.
-* :func:`claim` moves the queue aside atomically (``consolidate.jsonl.<pid>.work``)
-  so hooks can keep appending while a drain runs, and picks up work files
-  whose drain died; a transcript queued twice is consolidated once (the
-  newest line wins), and consolidation itself skips a transcript it has a
-  receipt for.
+* One drain runs at a time (``queue/drain.lock``, an OS lock a killed drain
+  releases). It :func:`claim` s the queue by moving it aside atomically
+  (``consolidate.jsonl.<pid>.work``), so hooks can keep appending, together
+  with any work file a drain that died left behind, and drains again until
+  the queue stays empty. A drain that finds another one running leaves the
+  queue to it. A transcript queued twice is consolidated once (the newest
+  line wins), and consolidation itself skips a transcript it has a receipt for.
 * Each line's project is its ``cwd`` (:func:`memdir.store.session.open_session`
   with that directory alone).
 
@@ -88,19 +90,11 @@ def spawn_drain(home: Path, extractor: str | None = None) -> int:
 
 
 def claim(home: Path) -> list[Path]:
-    """Move the queue aside (atomically) so hooks can keep appending, and
-    pick up work files that a drain which died left behind. Returns the
-    files to drain."""
+    """Move the queue aside (atomically) so hooks can keep appending, and pick
+    up the work files a drain that died left behind. Call with the drain lock
+    held (then every other work file is an orphan). Returns the files to drain."""
     queue = queue_path(home)
-    claimed = []
-    for old in sorted(queue.parent.glob(QUEUE_FILE + ".*.work")) if queue.parent.is_dir() else []:
-        try:
-            os.kill(int(old.name.split(".")[-2]), 0)
-            continue  # its drain is still running
-        except (ValueError, ProcessLookupError):
-            claimed.append(old)
-        except PermissionError:
-            continue
+    claimed = sorted(queue.parent.glob(QUEUE_FILE + ".*.work")) if queue.parent.is_dir() else []
     work = queue.with_name(f"{QUEUE_FILE}.{os.getpid()}.work")
     try:
         os.replace(queue, work)
@@ -136,11 +130,33 @@ class Drained:
 
 def drain(home: Path, *, extractor: str | None = None, dry_run: bool = False) -> list[Drained]:
     """Consolidate every queued transcript once (the newest line per path
-    wins), as the person (actor ``human`` opening, ``extracted`` writing).
-    Each is logged; a bad line or a failing transcript is logged and
-    skipped, never fatal to the rest."""
+    wins), as the person (actor ``human`` opening, ``extracted`` writing),
+    until the queue stays empty. Each is logged; a bad line or a failing
+    transcript is logged and skipped, never fatal to the rest. Returns ``[]``
+    at once when another drain is running (it will take these lines too)."""
+    from filelock import FileLock, Timeout
+
+    lock_path = queue_path(home).parent / "drain.lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    lock = FileLock(str(lock_path))
+    results: list[Drained] = []
+    while True:
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            return results
+        try:
+            while files := claim(home):
+                results.extend(_drain_files(home, files, extractor, dry_run))
+        finally:
+            lock.release()
+        # A hook may have queued a line, and seen this lock, between the last claim and the release.
+        if not queue_path(home).exists():
+            return results
+
+
+def _drain_files(home: Path, files: list[Path], extractor: str | None, dry_run: bool) -> list[Drained]:
     entries: dict[str, dict] = {}
-    files = claim(home)
     for path in files:
         for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
             if not raw.strip():

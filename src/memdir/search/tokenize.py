@@ -28,21 +28,11 @@ import re
 import unicodedata
 from functools import lru_cache
 
-_CJK_RANGES = (
-    "\u1100-\u11ff"      # Hangul Jamo
-    "\u3040-\u30ff"      # Hiragana, Katakana
-    "\u3130-\u318f"      # Hangul compatibility Jamo
-    "\u31f0-\u31ff"      # Katakana phonetic extensions
-    "\u3400-\u4dbf"      # CJK extension A
-    "\u4e00-\u9fff"      # CJK unified ideographs
-    "\ua960-\ua97f"      # Hangul Jamo extended A
-    "\uac00-\ud7af"      # Hangul syllables
-    "\uf900-\ufaff"      # CJK compatibility ideographs
-    "\U00020000-\U0002ebef"  # CJK extensions B–F
-)
-_WORD_CHAR = f"[^\\W_{_CJK_RANGES}]"  # a letter or digit that is not CJK
-_SEGMENT = re.compile(f"(?P<cjk>[{_CJK_RANGES}]+)|(?P<word>{_WORD_CHAR}+(?:[_\\-]+{_WORD_CHAR}+)*)")
-_CJK_CHAR = re.compile(f"[{_CJK_RANGES}]")
+from ..store.vocabulary import CJK_RANGES
+
+_WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
+_SEGMENT = re.compile(f"(?P<cjk>[{CJK_RANGES}]+)|(?P<word>{_WORD_CHAR}+(?:[_\\-]+{_WORD_CHAR}+)*)")
+_CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
 _SEPARATORS = re.compile(r"[_\-]+")
 _CAMEL = re.compile(
     r"(?<=[a-z])(?=[A-Z])"          # getUser

@@ -53,6 +53,7 @@ from pathlib import Path
 
 from .errors import NotFound, StoreError, TombstoneRefused
 from .fsio import atomic_write, ensure_dir, read_bytes
+from .vocabulary import CJK_RANGES
 
 FILE_NAME = "tombstones.json"
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
@@ -68,9 +69,7 @@ _RETRACTIONS = frozenset("longer anymore wrong false incorrect untrue outdated o
 _INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
                         "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
 _SPACE = re.compile(r"\s+")
-_CJK = ("\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
-        "\ua960-\ua97f\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002ebef")
-_WORD = f"[{_CJK}]|[^\\W_{_CJK}]+"  # compiled on first use (the class is large): see _words_pattern
+_WORD = f"[{CJK_RANGES}]|[^\\W_{CJK_RANGES}]+"  # compiled on first use (the class is large): see _words_pattern
 # Words that carry no fact of their own (rule 4). Negations are deliberately absent.
 _FILLER = frozenset("""
 a an the is are was were be been being am to of in on at for by with from as and or that this these

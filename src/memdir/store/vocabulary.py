@@ -12,3 +12,18 @@ ACTORS = ORIGINS  # who calls the gateway is who the memory's origin names
 SCOPES = ("user", "project")
 # Default importance by type (seed-behaviour §A5); an unknown type orders as reference.
 TYPE_IMPORTANCE = {"feedback": 8, "user": 7, "project": 6, "reference": 4}
+
+# Scripts written without spaces between words: the tokenizer splits their runs into
+# character bigrams (search), tombstones compare them character by character.
+CJK_RANGES = (
+    "\u1100-\u11ff"      # Hangul Jamo
+    "\u3040-\u30ff"      # Hiragana, Katakana
+    "\u3130-\u318f"      # Hangul compatibility Jamo
+    "\u31f0-\u31ff"      # Katakana phonetic extensions
+    "\u3400-\u4dbf"      # CJK extension A
+    "\u4e00-\u9fff"      # CJK unified ideographs
+    "\ua960-\ua97f"      # Hangul Jamo extended A
+    "\uac00-\ud7af"      # Hangul syllables
+    "\uf900-\ufaff"      # CJK compatibility ideographs
+    "\U00020000-\U0002ebef"  # CJK extensions B–F
+)

@@ -1,0 +1,62 @@
+"""The consolidation queue (memdir.consolidation.queue): one drain at a time,
+orphaned work files picked up, nothing drained twice."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from memdir.consolidation import queue
+from memdir.store.session import open_session
+
+HOLD_THE_LOCK = """
+import sys, time
+from filelock import FileLock
+lock = FileLock(sys.argv[1])
+lock.acquire()
+print("held", flush=True)
+sys.stdin.readline()
+"""
+
+
+def _transcript(path, project, text):
+    line = {"type": "user", "timestamp": "2026-11-25T09:00:00Z", "sessionId": path.stem, "cwd": str(project),
+            "uuid": "u1", "message": {"role": "user", "content": text}}
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    return path
+
+
+def test_one_drain_at_a_time_and_the_running_one_takes_new_lines(tmp_path, isolated_home, project):
+    home = open_session(isolated_home, project).home
+    t1 = _transcript(tmp_path / "a.jsonl", project, "Remember that CI runs on Buildkite.")
+    queue.append(home, str(t1), cwd=str(project), session_id="a", event="SessionEnd")
+    lock_path = queue.queue_path(home).parent / "drain.lock"
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, str(lock_path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert queue.drain(home, extractor="rules") == []  # another drain runs: leave the queue to it
+        assert queue.queue_path(home).exists()
+    finally:
+        holder.stdin.write("\n")
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    rows = queue.drain(home, extractor="rules")
+    assert [(r.transcript_path, r.status, r.applied) for r in rows] == [(str(t1), "ok", 1)]
+    assert queue.drain(home, extractor="rules") == []  # control: nothing is drained twice
+
+
+def test_a_work_file_left_by_a_dead_drain_is_drained(tmp_path, isolated_home, project):
+    home = open_session(isolated_home, project).home
+    t1 = _transcript(tmp_path / "a.jsonl", project, "Remember that the staging host is stg-4.")
+    t2 = _transcript(tmp_path / "b.jsonl", project, "Remember that releases ship on Tuesdays.")
+    queue.append(home, str(t1), cwd=str(project), event="SessionEnd")
+    orphan = queue.queue_path(home).with_name(f"{queue.QUEUE_FILE}.99999999.work")
+    queue.queue_path(home).rename(orphan)  # as a drain killed mid-way leaves it
+    queue.append(home, str(t2), cwd=str(project), event="PreCompact")
+    rows = queue.drain(home, extractor="rules")
+    assert sorted((r.transcript_path, r.status) for r in rows) == [(str(t1), "ok"), (str(t2), "ok")]
+    assert not orphan.exists() and not queue.queue_path(home).exists()
+    log = queue.log_path(home).read_text(encoding="utf-8")
+    assert f"ok applied=1 event=SessionEnd {t1}" in log and f"ok applied=1 event=PreCompact {t2}" in log
