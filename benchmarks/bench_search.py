@@ -4,13 +4,13 @@ For each size (default 10,000 and 100,000 memories) a project layer is filled
 with memory files (Zipf-distributed English-like words, code identifiers and
 some CJK), then:
 
-* ``reindex_s``: ``memdir.searchindex.reindex`` of the whole home (target ≤ 20 s for
+* ``reindex_s``: ``memdir.search.fts.reindex`` of the whole home (target ≤ 20 s for
   10,000);
 * ``p50_ms``/``p95_ms``: in-process ``Memory.search(query, k=5)`` in BM25 mode
   over 300 queries of 1–4 words, the per-query freshness check included
   (targets: p50 ≤ 5 ms at 10,000, ≤ 30 ms at 100,000).
 
-The files are written with :func:`memdir.memfile.serialize` straight into the
+The files are written with :func:`memdir.store.memfile.serialize` straight into the
 layer directory — as a checkout or copy would put them — because the gateway
 journals and rebuilds ``MEMORY.md`` per write, which is not what is measured
 here. Prints one JSON line per size.

@@ -17,8 +17,9 @@ Project root, in order (DESIGN §2; never from a tool argument):
 The server ``instructions`` name the tools (from the tool table) and carry the
 context block of the project known at start (sources 2–3). Roots are only
 known after the handshake, so a root that differs from the launch directory
-affects tool calls, not the instructions. (DESIGN §10 wants the guidance
-without the index there; that change is issue 11's.)
+affects tool calls, not the instructions. (DESIGN §10 asks for the guidance
+alone there, the index reaching the prompt through the hook or the harness;
+not done yet.)
 
 Nothing but JSON-RPC reaches stdout: the SDK points fd 1 at stderr while it
 serves, setup runs with ``sys.stdout`` redirected to stderr, and logging goes

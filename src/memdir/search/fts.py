@@ -149,6 +149,8 @@ _sweep_lock = threading.Lock()
 
 
 def layer_key(home: Path, layer_dir: Path) -> str:
+    """How the index names a layer: its directory relative to the home
+    (``_user``, ``projects/<key>``), or the full path when it is elsewhere."""
     try:
         return Path(layer_dir).relative_to(home).as_posix()
     except ValueError:

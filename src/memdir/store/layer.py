@@ -112,7 +112,7 @@ class Layer:
         """Which memory is called ``name`` (already normalized), from the last
         scan while no file was added, removed or renamed since; for deciding
         where a memory lives, not for reading its current text."""
-        last = getattr(self, "_last_scan", None)
+        last = self._last_scan
         if last is not None and last[0] is not None:
             try:
                 if os.stat(self.path).st_mtime_ns == last[0]:

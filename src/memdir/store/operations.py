@@ -46,7 +46,16 @@ def find(session: Session, name: str, scope: str | None = None) -> tuple[Layer, 
         if entry is not None:
             return layer, entry
     where = f"the {scope} layer" if scope else "any layer"
-    raise NotFound(f'memory not found: "{key}" in {where} (list the names with memory_list or `memdir list`)')
+    raise NotFound(f'memory not found: "{key}" in {where} (list the names with memory_list or `memdir list`)'
+                   + unsearched(session, scope))
+
+
+def unsearched(session: Session, scope: str | None) -> str:
+    """What a "not found" adds when the project layer was not looked in (no
+    project root): ``""`` otherwise."""
+    if scope is None and session.project_root is None:
+        return f"; the project layer was not searched: {session.project_error}"
+    return ""
 
 
 def guard(session: Session, target: Layer) -> list[Tombstone]:
@@ -210,7 +219,7 @@ def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Laye
         versions = layer_history(layer, name)
         if versions:
             return layer, versions
-    raise NotFound(f"no history for {normalize_name(name).name!r}")
+    raise NotFound(f"no history for {normalize_name(name).name!r}" + unsearched(session, scope))
 
 
 def history(session: Session, name: str, scope: str | None = None) -> HistoryResult:
@@ -239,4 +248,4 @@ def restore(session: Session, name: str, version: int, scope: str | None = None)
 
 
 __all__ = ["MAX_LINKS", "clear", "delete", "find", "guard", "history", "list_memories", "prune",
-           "read", "restore", "show", "time_arg", "write"]
+           "read", "restore", "show", "time_arg", "unsearched", "write"]

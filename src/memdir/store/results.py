@@ -369,6 +369,7 @@ class DoctorResult(Result):
 
     @property
     def ok(self) -> bool:
+        """True when no problem was found (leniently read files are not problems)."""
         return not self.problems
 
     def to_dict(self) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from . import gateway
 from .errors import NotFound, Refused
-from .operations import find, guard, list_memories
+from .operations import find, guard, list_memories, unsearched
 from .results import Decision, FlagResult, LiftResult, ReviewResult, TombstoneInfo, TombstoneList
 from .session import Session
 
@@ -32,7 +32,7 @@ def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = 
         if any(stone.id == tombstone_id for stone in layer.tombstones()):
             stone = gateway.lift_tombstone(layer, tombstone_id, actor=session.actor, reason=reason)
             return LiftResult(stone.id, layer.scope, stone.name)
-    raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`")
+    raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`" + unsearched(session, None))
 
 
 def review(session: Session, scope: str | None = None) -> ReviewResult:

@@ -5,8 +5,27 @@ MCP annotations, argument checking), ``handlers`` (running a tool for a
 session), ``render`` (one text per result type, used by the tools and the
 CLI alike). Below the facade, so :meth:`memdir.Memory.call_tool` can use it.
 
-May import: the standard library, :mod:`memdir.store` and :mod:`memdir.search`.
+May import: the standard library and the packages below it (store, search,
+consolidation). The renderer reads results by their attributes and imports
+their types for annotations only, so loading it loads no YAML: the CLI's
+hook path renders with it.
 
-Must not import: api, integrations, consolidation (the renderer reads a
-consolidation report by its attributes).
+Must not import: api, integrations.
+
+``TOOLS`` (the table with the default limits) and ``tool_specs`` /
+``tool_schemas`` are re-exported here from :mod:`.specs`; running a tool is
+:func:`memdir.tools.handlers.run_tool` or :meth:`memdir.Memory.call_tool`.
 """
+
+__all__ = ["TOOLS", "TOOL_NAMES", "ToolSpec", "tool_schemas", "tool_specs"]
+
+
+def __getattr__(name: str):
+    # Loaded on first use: `from memdir.tools import render` (the CLI's hook path) stays light.
+    if name not in __all__:
+        raise AttributeError(f"module 'memdir.tools' has no attribute {name!r}")
+    from . import specs
+
+    if name == "TOOLS":
+        return specs.tool_specs()  # with the default limits; a session's own: tool_specs(session.settings)
+    return getattr(specs, name)
