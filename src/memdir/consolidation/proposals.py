@@ -123,6 +123,7 @@ class ExtractionContext:
     reference_time: datetime | None = None
 
     def existing_descriptions(self) -> list[str]:
+        """The descriptions of the existing memories, in order."""
         return [m.description for m in self.existing]
 
 

@@ -28,6 +28,7 @@ from .cli_common import UsageError, emit
 
 
 def cmd_context(args) -> int:
+    """``memdir context [--max-bytes N]``: the block injected into the system prompt."""
     # The hot path: no YAML, no facade unless an index must be rebuilt.
     from ..store.context import session_block
     from ..store.session import open_session

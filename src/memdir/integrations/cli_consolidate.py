@@ -21,6 +21,7 @@ from pathlib import Path
 
 
 def cmd_consolidate(args) -> int:
+    """``memdir consolidate PATH`` or ``--queue [--detach]`` (see the module docstring)."""
     from ..consolidation import queue
     from ..store.session import open_session
     from ..tools import render
@@ -58,6 +59,7 @@ def _progress_bar(disable: bool):
 
 
 def cmd_ingest(args) -> int:
+    """``memdir ingest --claude-code [--all]``: past Claude Code sessions (see the module docstring)."""
     from ..consolidation.ingest import ingest
     from ..store.session import open_session
     from ..tools import render

@@ -17,6 +17,7 @@ from .cli_common import UsageError, emit, open_memory, read_body, warn
 
 
 def cmd_write(args) -> int:
+    """``memdir write NAME -d … -t …``: create or update a memory (the body from --body, --body-file or stdin)."""
     result = open_memory(args).write(
         args.name, args.description, args.type, read_body(args), title=args.title, scope=args.scope,
         pinned=args.pinned, disabled=args.disabled, importance=args.importance,
@@ -28,18 +29,21 @@ def cmd_write(args) -> int:
 
 
 def cmd_read(args) -> int:
+    """``memdir read NAME``: a memory's text (counts as a read)."""
     result = open_memory(args).read(args.name, args.scope)
     emit(args, result, render.read(result))
     return 0
 
 
 def cmd_list(args) -> int:
+    """``memdir list``: memories in index order, user layer first."""
     result = open_memory(args).list(args.scope, include_all=args.all, as_of=args.as_of, valid_at=args.valid_at)
     emit(args, result, render.listing(result))
     return 0
 
 
 def cmd_delete(args) -> int:
+    """``memdir delete|forget NAME``: delete a memory, tombstoning its value."""
     mem = open_memory(args)
     result = (mem.forget if args.command == "forget" else mem.delete)(args.name, args.scope, reason=args.reason)
     emit(args, result, render.delete(result))
@@ -47,12 +51,14 @@ def cmd_delete(args) -> int:
 
 
 def cmd_prune(args) -> int:
+    """``memdir prune --older-than DAYS [--apply]``: old unpinned memories (a dry run unless --apply)."""
     result = open_memory(args).prune(args.older_than, args.scope, dry_run=not args.apply)
     emit(args, result, render.prune(result, apply="re-run with --apply to delete them"))
     return 0
 
 
 def cmd_clear(args) -> int:
+    """``memdir clear --scope S --yes``: delete every memory of a scope."""
     if not args.yes:
         raise UsageError("clear deletes every memory of the scope; add --yes to confirm")
     result = open_memory(args).clear(args.scope, confirm=True)
@@ -61,18 +67,21 @@ def cmd_clear(args) -> int:
 
 
 def cmd_status(args) -> int:
+    """``memdir status``: home, project, layers, search mode, context size."""
     result = open_memory(args).status()
     emit(args, result, render.status(result, max_malformed=50))  # a person's terminal; a model gets 10
     return 0
 
 
 def cmd_doctor(args) -> int:
+    """``memdir doctor``: status plus journal checks; exit 1 when there is a problem."""
     result = open_memory(args).doctor()
     emit(args, result, render.doctor(result))
     return 0 if result.ok else 1
 
 
 def cmd_verify(args) -> int:
+    """``memdir verify [--repair]``: every layer's journal chain; exit 1 when one is bad."""
     mem = open_memory(args)
     result = mem.repair() if args.repair else mem.verify()
     emit(args, result, render.verify(result))
@@ -80,42 +89,49 @@ def cmd_verify(args) -> int:
 
 
 def cmd_history(args) -> int:
+    """``memdir history NAME``: every version of a memory."""
     result = open_memory(args).history(args.name, args.scope)
     emit(args, result, render.history(result))
     return 0
 
 
 def cmd_show(args) -> int:
+    """``memdir show NAME --version N``: the stored text of one version."""
     result = open_memory(args).show(args.name, args.version, args.scope)
     emit(args, result, render.version(result, header=False))  # the bare text, so it can be redirected
     return 0
 
 
 def cmd_restore(args) -> int:
+    """``memdir restore NAME --version N``: write an old version back."""
     result = open_memory(args).restore(args.name, args.version, args.scope)
     emit(args, result, render.restore(result))
     return 0
 
 
 def cmd_tombstones(args) -> int:
+    """``memdir tombstones``: the values that were forgotten."""
     result = open_memory(args).tombstones(args.scope)
     emit(args, result, render.tombstones(result))
     return 0
 
 
 def cmd_tombstone(args) -> int:
+    """``memdir tombstone lift ID``: let a forgotten value be written again."""
     result = open_memory(args).lift_tombstone(args.id, reason=args.reason)
     emit(args, result, render.lift(result))
     return 0
 
 
 def cmd_review(args) -> int:
+    """``memdir review``: candidates waiting for a person."""
     result = open_memory(args).review(args.scope)
     emit(args, result, render.review(result))
     return 0
 
 
 def cmd_decide(args) -> int:
+    """``memdir approve|reject NAME``: a person's decision on a candidate."""
     mem = open_memory(args)
     decide = mem.approve if args.command == "approve" else mem.reject
     result = decide(args.name, args.scope, reason=args.reason)
@@ -124,6 +140,7 @@ def cmd_decide(args) -> int:
 
 
 def cmd_flag(args) -> int:
+    """``memdir pin|unpin|mute|unmute NAME``."""
     mem = open_memory(args)
     value = not args.command.startswith("un")
     result = (mem.pin if args.command.endswith("pin") else mem.mute)(args.name, value, args.scope)

@@ -29,10 +29,12 @@ def digest(data: bytes) -> str:
 
 
 def now_utc() -> datetime:
+    """The current time, timezone-aware UTC."""
     return datetime.now(timezone.utc)
 
 
 def iso_micro(value: datetime) -> str:
+    """``value`` as ISO-8601 UTC with microseconds: ``2026-11-02T09:14:00.123456Z``."""
     return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
