@@ -26,8 +26,6 @@ from .store.errors import (
     MissingExtra, ModelError, NotFound, Refused, ScopeError, StoreError, TombstoneRefused,
 )
 
-from .store.version import VERSION as __version__
-
 __all__ = [
     "Memory", "Settings", "MemoryRecord", "MemdirError", "InvalidInput", "InvalidName", "ScopeError",
     "NotFound", "Refused", "TombstoneRefused", "ConfirmationRequired", "Conflict", "LockTimeout",
@@ -35,16 +33,17 @@ __all__ = [
 ]
 
 # Imported on first use: `import memdir` stays cheap for the hooks; the facade loads YAML.
-_LAZY = {"Memory": "memdir.api", "Settings": "memdir.store.settings", "MemoryRecord": "memdir.store.memfile"}
+_LAZY = {"Memory": ("memdir.api", "Memory"), "Settings": ("memdir.store.settings", "Settings"),
+         "MemoryRecord": ("memdir.store.memfile", "MemoryRecord"), "__version__": ("memdir.store.version", "VERSION")}
 
 
 def __getattr__(name: str):
-    module = _LAZY.get(name)
-    if module is None:
+    if name not in _LAZY:
         raise AttributeError(f"module 'memdir' has no attribute {name!r}")
     import importlib
 
-    return getattr(importlib.import_module(module), name)
+    module, attribute = _LAZY[name]
+    return getattr(importlib.import_module(module), attribute)
 
 
 def __dir__() -> list[str]:
