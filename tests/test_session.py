@@ -186,13 +186,13 @@ def test_odd_project_and_home_values_get_the_session_message(tmp_path, isolated_
     doomed.mkdir()
     monkeypatch.chdir(doomed)
     doomed.rmdir()
-    for argv, env in ((["--project", ".", "list"], {}), (["list"], {"MEMDIR_PROJECT": "sub"}),
-                      (["--home", "rel", "list"], {})):
+    for argv, env, says in ((["--project", ".", "list"], {}, CWD_GONE), (["list"], {"MEMDIR_PROJECT": "sub"}, CWD_GONE),
+                            (["--home", "rel", "list"], {}, "give an absolute path (--home or MEMDIR_HOME)")):
         for name, value in env.items():
             monkeypatch.setenv(name, value)
         assert main(argv) == 1
         err = capsys.readouterr().err
-        assert err.startswith("memdir: ") and CWD_GONE in err and len(err.strip().splitlines()) == 1, err
+        assert err.startswith("memdir: ") and says in err and len(err.strip().splitlines()) == 1, err
         for name in env:
             monkeypatch.delenv(name)
     assert main(["--home", str(isolated_home), "list"]) == 0  # control: an absolute home still answers
@@ -223,3 +223,9 @@ def test_usage_errors_with_json_print_json_too(project):
     assert done.returncode == 2
     assert json.loads(done.stdout) == {"error": "clear deletes every memory of the scope; add --yes to confirm",
                                        "kind": "UsageError"}
+    parsed = run_cli("--json", "write", "x", "-d", "a fact", "-t", "bogus")  # refused by the parser itself
+    assert parsed.returncode == 2 and "invalid choice: 'bogus'" in parsed.stderr
+    assert json.loads(parsed.stdout)["kind"] == "UsageError" and "invalid choice: 'bogus'" in json.loads(
+        parsed.stdout)["error"]
+    plain = run_cli("write", "x", "-d", "a fact", "-t", "bogus")
+    assert plain.returncode == 2 and plain.stdout == ""  # control: without --json, stdout stays empty

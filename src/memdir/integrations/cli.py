@@ -43,6 +43,24 @@ def cmd_context(args) -> int:
 # ---------------------------------------------------------------- parsing
 
 
+class _ParseError(Exception):
+    """argparse refused the command line (its message, for ``--json``)."""
+
+
+def _parser_class():
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        """argparse, with its usage error raised (exit 2 stays main's to decide)."""
+
+        def error(self, message):
+            self.print_usage(sys.stderr)
+            print(f"{self.prog}: error: {message}", file=sys.stderr)
+            raise _ParseError(message)
+
+    return Parser
+
+
 class _Ignored:
     """Stands in for the subparsers ``build_parser(only=…)`` does not build."""
 
@@ -132,14 +150,15 @@ def build_parser(only: str | None = None, settings=None):
         from ..store.settings import Settings
 
         settings = Settings()
-    common = argparse.ArgumentParser(add_help=False)
+    Parser = _parser_class()
+    common = Parser(add_help=False)
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                         help="print one JSON document on stdout")
     common.add_argument("--home", default=argparse.SUPPRESS, help="memdir home (default: MEMDIR_HOME, "
                         "$DSH_HOME/memory, or the platform data dir)")
     common.add_argument("--project", default=argparse.SUPPRESS,
                         help="project directory (default: MEMDIR_PROJECT or the working directory)")
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="memdir", parents=[common],
         description="Long-term memory for LLM coding agents: Markdown memory files per layer "
                     "(the user, each project), a derived MEMORY.md index, and the context block "
@@ -170,6 +189,13 @@ def build_parser(only: str | None = None, settings=None):
 _IGNORED = _Ignored()
 
 
+def argparse_namespace(**values):
+    """A bare namespace for :func:`emit` when no command line was parsed."""
+    import types
+
+    return types.SimpleNamespace(**values)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``memdir`` console script; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -182,8 +208,12 @@ def main(argv: list[str] | None = None) -> int:
         parser = build_parser(command, _settings_for_help(argv))
         try:
             args = parser.parse_args(argv)
-        except SystemExit as exc:
+        except SystemExit as exc:  # --help, --version
             return int(exc.code or 0)
+        except _ParseError as exc:
+            if "--json" in argv:  # scripts reading stdout get one JSON document for a usage error too
+                emit(argparse_namespace(json=True), {"error": str(exc), "kind": "UsageError"})
+            return 2
     for name, default in (("home", None), ("project", None), ("json", False)):
         if not hasattr(args, name):
             setattr(args, name, default)

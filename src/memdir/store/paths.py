@@ -47,7 +47,8 @@ def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Pat
     try:
         return chosen.absolute()
     except OSError:
-        raise InvalidInput(f"cannot place the memdir home {str(chosen)!r}: {CWD_GONE}") from None
+        raise InvalidInput(f"cannot place the memdir home {str(chosen)!r}: it is a relative path and the working "
+                           "directory no longer exists; give an absolute path (--home or MEMDIR_HOME)") from None
 
 
 def _git_top(start: Path) -> Path | None:
