@@ -189,13 +189,6 @@ def build_parser(only: str | None = None, settings=None):
 _IGNORED = _Ignored()
 
 
-def argparse_namespace(**values):
-    """A bare namespace for :func:`emit` when no command line was parsed."""
-    import types
-
-    return types.SimpleNamespace(**values)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``memdir`` console script; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -205,14 +198,18 @@ def main(argv: list[str] | None = None) -> int:
     args = _fast_context_args(argv)
     if args is None:
         command = _command_of(argv)
-        parser = build_parser(command, _settings_for_help(argv))
+        # The limits help texts state: loaded only when help is shown (every command opens its own session).
+        wants_help = "-h" in argv or "--help" in argv
+        parser = build_parser(command, _settings_for_help(argv) if wants_help else None)
         try:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help, --version
             return int(exc.code or 0)
         except _ParseError as exc:
             if "--json" in argv:  # scripts reading stdout get one JSON document for a usage error too
-                emit(argparse_namespace(json=True), {"error": str(exc), "kind": "UsageError"})
+                import types
+
+                emit(types.SimpleNamespace(json=True), {"error": str(exc), "kind": "UsageError"})
             return 2
     for name, default in (("home", None), ("project", None), ("json", False)):
         if not hasattr(args, name):

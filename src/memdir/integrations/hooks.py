@@ -60,7 +60,7 @@ def _input(stream) -> dict:
     return data
 
 
-def _session(data: dict, home, actor: str = "agent"):
+def _session(data: dict, home):
     """The session of a hook: its project is the hook input's ``cwd`` (nothing
     else: not MEMDIR_PROJECT, not this process's directory)."""
     from ..store.session import open_session
@@ -71,7 +71,7 @@ def _session(data: dict, home, actor: str = "agent"):
     if not os.path.isabs(cwd):  # resolving it against this process's directory would pick a project at random
         raise HookSkip(f"hook input cwd {cwd!r} is not an absolute path")
     session_id = data.get("session_id") if isinstance(data.get("session_id"), str) else None
-    return open_session(home, cwd, actor=actor, session_id=session_id, use_cwd=False)
+    return open_session(home, cwd, actor="agent", session_id=session_id, use_cwd=False)
 
 
 def _output(event: str, text: str) -> str:
