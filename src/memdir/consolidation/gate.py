@@ -11,7 +11,9 @@ sentence fires a rule when it holds one of these cues, English or Chinese:
 rule           cues (examples)
 =============  ==========================================================
 remember       "remember that …", "keep in mind", "don't forget", "for
-               future reference", 记住, 别忘了
+               future reference", "put this into CLAUDE.md/AGENTS.md/the
+               memory", "write this down", "important: …", 记住, 别忘了,
+               把这个写进 CLAUDE.md, 重要：…
 correction     "that's wrong", "you're confusing …", "not X but Y", "use X
                instead", "I meant", 不对, 搞错, 不是…而是
 preference     "I prefer", "I'd rather", "I like/love/hate", "my favorite",
@@ -62,7 +64,13 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"|(?:^|[,;:]\s*|\b(?:please|pls|and|also)\s+)remember\s+(?:to|my|our|the|we|i)\b"
         r"|\bkeep in mind\b|\bdon'?t forget\b|\bdo not forget\b|\bfor future reference\b"
         r"|\bmake a note\b|\bsave (?:this|that) (?:to|in) (?:your )?memory\b"
-        r"|记住|记一下|记下来|别忘了|不要忘记|不要忘了", _I)),
+        r"|\b(?:put(?:ting)?|add(?:ing)?|writ(?:e|ing)|sav(?:e|ing)|record(?:ing)?|stor(?:e|ing)|keep(?:ing)?)\s+"
+        r"(?:this|that|it|these|those)\b[^.;]{0,40}?"
+        r"\b(?:in|into|to)\s+(?:the\s+|your\s+|our\s+)?(?:claude\.md|agents\.md|memory|memories)"
+        r"|\b(?:add|write|put)\s+(?:to|in|into)\s+(?:the\s+|your\s+)?(?:claude\.md|agents\.md|memory)\s*[:：]"
+        r"|\bwrite (?:this|that|it) down\b|^\**important\**\s*[:：]"
+        r"|记住|记一下|记下来|别忘了|不要忘记|不要忘了|把.{0,12}(?:记|写|加|存)(?:到|进|入)|(?:写|记|加)(?:到|进|入)"
+        r"(?:CLAUDE\.md|AGENTS\.md|记忆)|^重要[:：]", _I)),
     ("correction", re.compile(
         r"\bthat'?s (?:wrong|not right|incorrect|not what i)|\bthat is (?:wrong|not right|incorrect)"
         r"|\byou'?re (?:confusing|mixing up|wrong)|\byou (?:misunderst(?:and|ood)|got it wrong)"

@@ -39,6 +39,26 @@ _REMEMBER_LEAD = re.compile(
     r"(?:remember|memori[sz]e|note|keep in mind|don'?t forget|do not forget|for future reference|make a note)"
     r"(?:\s+(?:that|this))?\s*[:,-]?\s*"
     r"|^(?:请)?(?:记住|记一下|记下来|别忘了|不要忘记|不要忘了)[:：，,]?\s*", _I)
+# Asking to write something down: with its content after it ("important: X",
+# "add to CLAUDE.md: X") or pointing back at what the turn said ("put this into CLAUDE.md").
+_WRITE_DOWN = re.compile(
+    r"\b(?:put(?:ting)?|add(?:ing)?|writ(?:e|ing)|sav(?:e|ing)|record(?:ing)?|stor(?:e|ing)|keep(?:ing)?)\s+"
+    r"(?:this|that|it|these|those)\b.*?\b(?:in|into|to)\s+(?:the\s+|your\s+|our\s+)?"
+    r"(?:claude\.md|agents\.md|memory|memories)\b|\bwrite (?:this|that|it) down\b"
+    r"|\bremember (?:this|that)\s*[.!]?$|把.{0,12}(?:记|写|加|存)(?:到|进|入)(?:CLAUDE\.md|AGENTS\.md|记忆)?", _I)
+_WRITE_DOWN_LEAD = re.compile(
+    r"^\**(?:important|note)\**\s*[:：]\s*|^(?:please\s+|pls\s+)?(?:add|write|put)\s+(?:to|in|into)\s+"
+    r"(?:the\s+|your\s+)?(?:claude\.md|agents\.md|memory)\s*[:：]\s*|^重要[:：]\s*", _I)
+# Leading conjunctions and fillers: the statement starts with its subject.
+_FILLER = re.compile(
+    r"^(?:(?:and|so|also|but|oh|well|yeah|yes|ok(?:ay)?|alright|btw|fyi|anyway|plus|first of all|firstly|"
+    r"actually|now|hey|right|then|one more thing|another thing|last thing)\b[,.!:]?\s*|(?:please|pls|plz)\s+"
+    r"(?=always|never|use|don'?t|do not|keep|make)|(?:还有|另外|然后|那么|而且|对了)[，,]?\s*)+", _I)
+# This session's files and steps, not a standing rule.
+_TASK_ONLY = re.compile(
+    r"\bas you go\b|\b(?:for|in) (?:this|the current) (?:task|session|run|step|exercise)\b|\bfor now\b"
+    r"|\bthis time\b|\bat the end of this\b|\bright now\b|\bfor the moment\b|\bin an? \S+\.\w{1,5} file\b"
+    r"|这次|暂时|先这样", _I)
 _INSTEAD = re.compile(
     r"\binstead\b|\brather than\b|,?\s+not\s+\w+|\bnot\b.{1,60}\bbut\b|\bshould (?:be|use)\b"
     r"|不是.{1,30}(?:而是|是)|应该|改用|换成", _I)
@@ -49,7 +69,7 @@ a an the and or but so to of in on at by for with from as is are was were be bee
 these those there here i i'm i'd i've me my mine we we're our us you you're your please pls plz just also then
 than very really remember note keep mind don't dont do does did not no yes ok okay let let's lets make made go
 going get got want need would will shall should can could may might must about into over under again more
-most some any all every each which who what when where why how thing things stuff sure like love
+most some any all every each which who what when where why how thing things stuff sure like love re ve ll
 """.split())
 _WORD = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]+", _I)
 _PREFERENCE_VERBS = frozenset({"enjoy", "prefer", "hate", "dislike", "stand", "fan", "favorite", "favourite"})
@@ -182,33 +202,68 @@ def _capital(text: str) -> str:
 # ---------------------------------------------------------------- classification
 
 
+def strip_filler(text: str) -> str:
+    """``text`` without leading conjunctions and fillers ("And", "So", "first
+    of all,", "pls" before a rule, 另外), capitalized."""
+    return _capital(_FILLER.sub("", text.strip()).strip())
+
+
+def is_task_only(sentence: str) -> bool:
+    """True for an instruction about this session's files and steps ("as you
+    go", "for now", "in a notes.md file") rather than a standing rule."""
+    return bool(_TASK_ONLY.search(sentence))
+
+
+def write_down(sentences_of_turn: list[str], i: int) -> str | None:
+    """The content of an explicit request to write something down, sentence
+    ``i`` of a turn: what follows "important:"/"add to CLAUDE.md:", else —
+    for "put this into CLAUDE.md" — the turn's sentences before it (fillers
+    dropped, at most three). None when the sentence is no such request or
+    nothing is left."""
+    sentence = sentences_of_turn[i]
+    lead = _WRITE_DOWN_LEAD.match(sentence)
+    if lead and len(content_words(sentence[lead.end():])) >= 2:
+        return strip_filler(sentence[lead.end():])
+    if not _WRITE_DOWN.search(sentence):
+        return None
+    before = [strip_filler(s) for s in sentences_of_turn[:i]]
+    before = [s for s in before if len(content_words(s)) >= 2 and not is_question_or_hedge(s)]
+    if not before:
+        return None
+    return " ".join(s if s.endswith((".", "!", "。", "！")) else s + "." for s in before[-3:])
+
+
 def classify(sentence: str) -> tuple[str, str] | None:
     """``(kind, statement)`` for a sentence worth keeping, else None. ``kind``
     is the memory type (user, feedback, project); ``statement`` the person's
-    words without a leading "remember that"."""
+    words without a leading "remember that" or filler ("And", "So")."""
     rules = {rule for rule, _ in sentence_rules(sentence)}
-    if not rules:
+    if not rules or is_task_only(sentence):
         return None
-    statement = sentence
+    statement = strip_filler(sentence)
     if "remember" in rules:
-        statement = _REMEMBER_LEAD.sub("", sentence).strip()
+        statement = strip_filler(_REMEMBER_LEAD.sub("", statement).strip())
         if len(statement) < 4 or is_question_or_hedge(statement):
             return None
         inner = {rule for rule, _ in sentence_rules(statement)}
-        if inner & {"rule", "correction", "constraint"} and not _USER_SUBJECT.match(statement):
+        if inner & {"personal", "preference"} and _USER_SUBJECT.match(statement):
+            return "user", statement
+        if inner & {"rule", "correction", "constraint"}:
             return "feedback", statement
-        if inner & {"personal", "preference"} or _USER_SUBJECT.match(statement):
+        if _USER_SUBJECT.match(statement):
             return "user", statement
         return "project", statement
+    if rules & {"preference", "personal"} and not set(content_words(statement)) - _PREFERENCE_VERBS:
+        return None  # "I really enjoy it": nothing to remember without its object
+    if "preference" in rules and _USER_SUBJECT.match(statement):
+        return "user", statement  # a preference about the person: the user layer, in every project
     if "correction" in rules and _INSTEAD.search(sentence):
         return "feedback", statement
     if "rule" in rules:
         return "feedback", statement
-    if rules & {"preference", "personal"} and not set(content_words(statement)) - _PREFERENCE_VERBS:
-        return None  # "I really enjoy it": nothing to remember without its object
     if "preference" in rules:
-        return ("feedback" if not _USER_SUBJECT.match(sentence) else "user"), statement
-    if "personal" in rules and _USER_SUBJECT.match(sentence):
+        return "feedback", statement
+    if "personal" in rules and _USER_SUBJECT.match(statement):
         return "user", statement
     if rules & {"decision", "deadline"}:
         return "project", statement
@@ -224,28 +279,64 @@ def _body(kind: str, quote: str, when: datetime | None) -> str:
     return "\n".join(lines)
 
 
+def _kind_of(statement: str) -> str:
+    """The type of what a person asked to write down."""
+    inner = {rule for rule, _ in sentence_rules(statement)}
+    if inner & {"personal", "preference"} and _USER_SUBJECT.match(statement):
+        return "user"
+    return "feedback" if inner & {"rule", "correction", "constraint"} else "project"
+
+
+def statement_of(said: list[str], i: int) -> tuple[str, str] | None:
+    """``(kind, statement)`` for sentence ``i`` of a turn's sentences: an
+    explicit request to write something down (with its content), else
+    :func:`classify`. None when the sentence keeps nothing."""
+    content = write_down(said, i)
+    if content is not None:
+        if is_task_only(content) or len(content_words(content)) < 2:
+            return None
+        return _kind_of(content), content
+    return classify(said[i])
+
+
+class _Made:
+    """A proposal made in this run, as :func:`~memdir.consolidation.subjects.same_subject` sees it."""
+
+    def __init__(self, index: int, proposal: Proposal):
+        self.index, self.scope, self.name = index, "run", str(index)
+        self.description, self.body, self.status = proposal.description, "", "active"
+
+
 class RulesExtractor:
     """The offline :class:`~memdir.consolidation.proposals.Extractor` (``name = "rules"``).
 
-    ``extract`` returns ``create`` proposals only, at most
-    ``context.max_proposals`` × 2 (the caller applies at most the setting),
-    in transcript order. Never raises for text it cannot use: it just keeps
-    nothing.
+    ``extract`` returns at most ``context.max_proposals`` × 2 proposals (the
+    caller applies at most the setting), in transcript order: a ``create``
+    per kept statement, or an ``update`` of the existing memory on the same
+    subject (:func:`memdir.consolidation.subjects.same_subject`: names,
+    descriptions and bodies searched). A later statement on the subject of an
+    earlier one in the same session replaces it. Never raises for text it
+    cannot use: it just keeps nothing.
     """
 
     name = "rules"
     model = None
 
     def extract(self, transcript, context: ExtractionContext) -> ExtractionResult:
+        from .subjects import same_subject
+
         proposals: list[Proposal] = []
+        made: list[_Made] = []
         notes: list[str] = []
         names: set[str] = set()
         seen: set[str] = set()
         known = [set(content_words(d)) for d in context.existing_descriptions()]
         docs = set(content_words(context.workspace_text or ""))
+        by_name = {(m.scope, m.name): m for m in context.existing}
         for index, turn in transcript.user_turns():
-            for sentence in sentences(turn.text):
-                found = classify(sentence)
+            said = sentences(turn.text)
+            for i, sentence in enumerate(said):
+                found = statement_of(said, i)
                 if found is None:
                     continue
                 kind, statement = found
@@ -262,21 +353,38 @@ class RulesExtractor:
                     continue
                 when = turn.ts or context.reference_time
                 dated = absolutize(statement, when)
-                name = _name_for(statement)
-                base, n = name, 2
-                while name in names:
-                    name = f"{base[:44]}-{n}"
-                    n += 1
-                names.add(name)
                 scope = "user" if kind == "user" and not _HERE.search(statement) else "project"
-                proposals.append(Proposal(
-                    action="create", name=name, type=kind, scope=scope,
-                    description=_cut(_capital(dated), 160), body=_body(kind, dated, when),
-                    title=_title_for(statement), evidence=sentence, turn=index,
-                ))
+                description, body = _cut(_capital(dated), 160), _body(kind, dated, when)
+                earlier = same_subject(statement, made)
+                if earlier is not None:  # the session came back to this subject: the later word wins
+                    old = proposals[int(earlier[1])]
+                    proposals[int(earlier[1])] = Proposal(
+                        action=old.action, name=old.name, target=old.target, type=kind, scope=old.scope,
+                        description=description, body=body, title=_title_for(statement), evidence=sentence,
+                        turn=index)
+                    made[int(earlier[1])].description = description
+                    continue
+                target = same_subject(statement, context.existing)
+                if target is not None:
+                    existing = by_name[target]
+                    proposal = Proposal(action="update", target=existing.name, type=kind, scope=existing.scope,
+                                        description=description, body=body, title=_title_for(statement),
+                                        evidence=sentence, turn=index)
+                else:
+                    name = _name_for(statement)
+                    base, n = name, 2
+                    while name in names:
+                        name = f"{base[:44]}-{n}"
+                        n += 1
+                    names.add(name)
+                    proposal = Proposal(action="create", name=name, type=kind, scope=scope, description=description,
+                                        body=body, title=_title_for(statement), evidence=sentence, turn=index)
+                made.append(_Made(len(proposals), proposal))
+                proposals.append(proposal)
                 if len(proposals) >= context.max_proposals * 2:
                     return ExtractionResult(proposals, notes=notes)
         return ExtractionResult(proposals, notes=notes)
 
 
-__all__ = ["RulesExtractor", "absolutize", "classify", "content_words"]
+__all__ = ["RulesExtractor", "absolutize", "classify", "content_words", "is_task_only", "statement_of",
+           "strip_filler", "write_down"]

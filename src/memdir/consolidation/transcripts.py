@@ -18,7 +18,7 @@ Three formats, detected from the content:
   format, seed-behaviour §A11); a line without a prefix continues the message.
 
 Injected context is removed from every message: ``<memory_context>``,
-``<memory_recall>``, ``<system-reminder>`` and hook/command blocks, and user
+``<memory_recall>``, ``<memory_pending>``, ``<system-reminder>`` and hook/command blocks, and user
 messages that a harness wrote (Stop hook feedback, interruptions, slash
 command echoes) are dropped whole.
 
@@ -48,13 +48,13 @@ TOTAL_LIMIT = 24_000
 
 # Blocks a harness or memdir injects into a user message; never the person's words.
 _INJECTED = re.compile(
-    r"<(memory_context|memory_recall|system-reminder|user-prompt-submit-hook|local-command-stdout|"
+    r"<(memory_context|memory_recall|memory_pending|system-reminder|user-prompt-submit-hook|local-command-stdout|"
     r"local-command-stderr|command-name|command-message|command-args|command-stdout|bash-stdout|"
     r"bash-stderr|bash-input)\b[^>]*>.*?</\1\s*>",
     re.S | re.I,
 )
 # An opening tag left without its closing tag: everything after it is injected.
-_INJECTED_OPEN = re.compile(r"<(memory_context|memory_recall|system-reminder)\b[^>]*>.*\Z", re.S | re.I)
+_INJECTED_OPEN = re.compile(r"<(memory_context|memory_recall|memory_pending|system-reminder)\b[^>]*>.*\Z", re.S | re.I)
 # Whole user messages a harness writes on the person's behalf.
 _HARNESS_MESSAGE = re.compile(
     r"\A\s*(?:Stop hook feedback:|\[Request interrupted by user|Caveat: The messages below were generated"
