@@ -85,7 +85,7 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"|\bi'?m (?:a (?:big )?fan of|into)\b"
         r"|我(?:更|比较|很|最|不)?(?:喜欢|偏好|习惯|讨厌)|我的偏好", _I)),
     ("rule", re.compile(
-        r"(?:^|[,:;]\s*|\b(?:please|pls|and|you|we|should|must)\s+)(?:always|never)\s+\w+"
+        r"(?:^|[,:;]\s*|\b(?:please|pls|and|you|we|should|must|now|so|also|then|but|just)\s+)(?:always|never)\s+\w+"
         r"|\bfrom now on\b|\bgoing forward\b|\bin (?:the )?future\b|\bonly ever\b|\bevery time you\b"
         r"|\bwhenever you\b|\bdon'?t ever\b|\bdo not ever\b|\bas a rule\b"
         r"|以后(?:都|请|要|不要|别)|总是|始终|永远不要|一律|每次都|不要再|别再", _I)),
