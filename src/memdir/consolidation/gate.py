@@ -88,10 +88,12 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"(?:^|[,:;]\s*|\b(?:please|pls|and|you|we|should|must|now|so|also|then|but|just)\s+)(?:always|never)\s+\w+"
         r"|\bfrom now on\b|\bgoing forward\b|\bin (?:the )?future\b|\bonly ever\b|\bevery time you\b"
         r"|\bwhenever you\b|\bdon'?t ever\b|\bdo not ever\b|\bas a rule\b"
+        r"|^(?:please\s+)?(?:use|write|keep|put)\b[^.]{1,60}\b(?:in|for|on) (?:all|every|any)\b"
         r"|以后(?:都|请|要|不要|别)|总是|始终|永远不要|一律|每次都|不要再|别再", _I)),
     ("decision", re.compile(
         r"\bwe(?:'ve| have)? (?:decided|agreed|settled on|chose|picked)\b|\blet'?s (?:go with|use|stick with)\b"
         r"|\bwe(?:'re| are| will|'ll) (?:go(?:ing)? with|switch(?:ing)? to|moving to|stick(?:ing)? with)\b"
+        r"|\bwe(?:'re| are| will|'ll) (?:mov|switch|migrat)(?:e|ing) (?:the |our )?\w+(?: \w+)? (?:to|over to)\b"
         r"|\bthe decision is\b|\bdecision:"
         r"|我们决定|决定(?:用|使用|采用)|就用|定下来|选定", _I)),
     ("deadline", re.compile(

@@ -58,6 +58,7 @@ _FILLER = re.compile(
 _TASK_ONLY = re.compile(
     r"\bas you go\b|\b(?:for|in) (?:this|the current) (?:task|session|run|step|exercise)\b|\bfor now\b"
     r"|\bthis time\b|\bat the end of this\b|\bright now\b|\bfor the moment\b|\bin an? \S+\.\w{1,5} file\b"
+    r"|\bbefore moving on\b|\bthe next one\b"
     r"|这次|暂时|先这样", _I)
 _INSTEAD = re.compile(
     r"\binstead\b|\brather than\b|,?\s+not\s+\w+|\bnot\b.{1,60}\bbut\b|\bshould (?:be|use)\b"
@@ -265,7 +266,7 @@ def classify(sentence: str) -> tuple[str, str] | None:
         return "feedback", statement
     if "personal" in rules and _USER_SUBJECT.match(statement):
         return "user", statement
-    if rules & {"decision", "deadline"}:
+    if rules & {"decision", "deadline", "constraint"}:
         return "project", statement
     return None
 
@@ -287,16 +288,28 @@ def _kind_of(statement: str) -> str:
     return "feedback" if inner & {"rule", "correction", "constraint"} else "project"
 
 
+_SECRET_VALUE = re.compile(r"(?:\bis|\bare|[:=])\s*\[REDACTED:[^\]]*\]\W*$|^\W*\[REDACTED:[^\]]*\]\W*$")
+
+
 def statement_of(said: list[str], i: int) -> tuple[str, str] | None:
     """``(kind, statement)`` for sentence ``i`` of a turn's sentences: an
     explicit request to write something down (with its content), else
-    :func:`classify`. None when the sentence keeps nothing."""
+    :func:`classify`; a statement ending in ``;`` goes on with the next
+    sentence. None when the sentence keeps nothing — also when what it says
+    is a secret's value ("the deploy token is [REDACTED]": nothing left to keep)."""
     content = write_down(said, i)
     if content is not None:
         if is_task_only(content) or len(content_words(content)) < 2:
             return None
-        return _kind_of(content), content
-    return classify(said[i])
+        found = _kind_of(content), content
+    else:
+        found = classify(said[i])
+    if found is None or _SECRET_VALUE.search(found[1]):
+        return None
+    kind, statement = found
+    if statement.endswith((";", "；")) and i + 1 < len(said):
+        statement = f"{statement} {said[i + 1]}"
+    return kind, statement
 
 
 class _Made:

@@ -26,7 +26,7 @@ those there here i i'm me my we our us you your he she they them please pls plz 
 all any not no yes ok okay do does did doing have has had will would should shall can could may might must
 into about over under now from now still always never use uses used using run runs make makes want wants need
 needs say said tell told like when what which who how where why one ones thing things sure via per new old
-dev default our their re ve ll
+dev default our their re ve ll against between without within across too only even both each every
 user said stated why apply follow whenever applies ask before departing wants done work
 """.split())  # the last line: the frame the offline extractor puts around a quote
 MIN_SHARED = 2         # content words a statement shares with a memory on the same subject, at least
