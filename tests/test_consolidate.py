@@ -260,7 +260,7 @@ def test_demo_on_the_shipped_example_transcript(tmp_path, monkeypatch, capsys):
     spec = importlib.util.spec_from_file_location("demo_consolidate", REPO / "examples" / "demo_consolidate.py")
     demo = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(demo)
-    monkeypatch.setattr(demo, "REAL", tmp_path / "absent.jsonl")  # as where ../shared is missing
+    monkeypatch.setattr(demo, "REAL", [tmp_path / "absent.jsonl"])  # as where ../shared is missing
     demo.run(tmp_path / "demo")
     out = capsys.readouterr().out
     assert "consolidating transcript.jsonl" in out
@@ -271,3 +271,6 @@ def test_demo_on_the_shipped_example_transcript(tmp_path, monkeypatch, capsys):
         assert line in out
     assert "XML" not in out  # a tool result, not the person
     assert "<memory_context>" in out and "public-api-freeze-next-friday" in out.split("<memory_context>")[1]
+    agent = out.split("== agent mode")[1]
+    assert "extractor: agent" in agent and "<memory_pending>" in agent
+    assert agent.split("== the SessionStart after that")[1].count("<memory_pending>") in (0, 1)

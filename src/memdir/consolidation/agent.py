@@ -34,13 +34,13 @@ def _known(words: list[str], pools: list[set[str]]) -> bool:
 
 class AgentExtractor:
     """The agent :class:`~memdir.consolidation.proposals.Extractor` (``name =
-    "agent"``): no proposals, ``pending`` findings ``(rule, text)``."""
+    "agent"``): no proposals, ``pending`` findings ``(rule, text, date said)``."""
 
     name = "agent"
     model = None
 
     def extract(self, transcript, context: ExtractionContext) -> ExtractionResult:
-        found: list[tuple[int, int, str, str]] = []  # (priority, order, rule, text)
+        found: list[tuple] = []  # (priority, order, rule, text, date said)
         notes: list[str] = []
         pools = [set(content_words(d)) for d in context.existing_descriptions()]
         docs = set(content_words(context.workspace_text or ""))
@@ -67,12 +67,13 @@ class AgentExtractor:
                 inside = [f for f in found if f[3] in text]  # an earlier finding this one quotes in full
                 found = [f for f in found if f not in inside]
                 rank = min([PRIORITY.index(rule)] + [f[0] for f in inside])
-                found.append((rank, inside[0][1] if inside else order, PRIORITY[rank], text))
+                said_on = turn.ts.strftime("%Y-%m-%d") if turn.ts else None
+                found.append((rank, inside[0][1] if inside else order, PRIORITY[rank], text, said_on))
                 order += 1
         chosen = sorted(sorted(found)[:MAX_FINDINGS], key=lambda f: f[1])
         if len(found) > MAX_FINDINGS:
             notes.append(f"{len(found) - MAX_FINDINGS} weaker finding(s) left out (at most {MAX_FINDINGS})")
-        return ExtractionResult([], notes=notes, pending=[(rule, text) for _, _, rule, text in chosen])
+        return ExtractionResult([], notes=notes, pending=[(rule, text, said) for _, _, rule, text, said in chosen])
 
 
 __all__ = ["AgentExtractor", "MAX_FINDINGS"]

@@ -315,19 +315,20 @@ def _keep_pending(writer: Session, snap: _Snapshot, found, dry_run: bool, notes:
     from ..store import pending
 
     texts = []
-    for rule, text in found:
-        hit = match_tombstone(snap.stones, text, "", actor="extracted")
+    for item in found:
+        hit = match_tombstone(snap.stones, item[1], "", actor="extracted")
         if hit is not None:
-            notes.append(f"pending finding matches a forgotten value (tombstone {hit[0].id}), not kept: {text[:60]}")
+            notes.append(f"pending finding matches a forgotten value (tombstone {hit[0].id}), not kept: "
+                         f"{item[1][:60]}")
         else:
-            texts.append((rule, text))
+            texts.append(tuple(item))
     if not texts:
         return ()
     if writer.project_root is None:
         notes.append(f"{len(texts)} finding(s) not kept as pending: no project ({writer.project_error})")
         return ()
     if dry_run:
-        return tuple(t for _, t in texts)
+        return tuple(t[1] for t in texts)
     layer = writer.layer("project")
     with layer.locked():
         added = pending.add(layer.path, texts, writer.id)

@@ -135,7 +135,7 @@ class ExtractionResult:
     """An extractor's answer: ``proposals`` in its order, the ``raw`` reply
     (models only), the ``model`` that answered, ``notes`` on what was left
     out, ``invalid`` items that could not be read as proposals, and
-    ``pending`` — ``(rule, sentence)`` findings the agent extractor leaves
+    ``pending`` — ``(rule, sentence[, date said])`` findings the agent extractor leaves
     for the next session's agent (:mod:`memdir.store.pending`)."""
 
     proposals: list[Proposal]
@@ -143,7 +143,7 @@ class ExtractionResult:
     model: str | None = None
     notes: list[str] = field(default_factory=list)
     invalid: list[dict] = field(default_factory=list)
-    pending: list[tuple[str, str]] = field(default_factory=list)
+    pending: list[tuple] = field(default_factory=list)
 
 
 @runtime_checkable

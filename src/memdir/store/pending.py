@@ -8,7 +8,7 @@ fenced block (:func:`pending_block`) asking the agent to save what is durable
 with ``memory_write`` and ignore the rest.
 
 * ``<layer>/.memdir/pending.json`` — the items ``{"id", "text", "ts",
-  "session", "rule"}``; changed only under the layer lock
+  "session", "rule", "said"}``; changed only under the layer lock
   (:func:`add`, :func:`expire_covered`), always by an atomic replace.
 * ``<layer>/.memdir/pending-shown.jsonl`` — one line ``{"id", "session"}``
   per showing, appended with one ``write`` (O_APPEND) and no lock, so the
@@ -117,7 +117,7 @@ def render(items: list[dict]) -> str:
         return ""
     lines = [OPEN, NOTE]
     for item in items:
-        day = time.strftime("%Y-%m-%d", time.gmtime(float(item.get("ts") or 0)))
+        day = item.get("said") or time.strftime("%Y-%m-%d", time.gmtime(float(item.get("ts") or 0)))
         text = " ".join(item["text"].split())[:MAX_TEXT]
         lines.append(f"- ({day}) “{neutralize_braces(escape_fence_tags(text))}”")
     lines.append(CLOSE)
@@ -185,9 +185,10 @@ def _save(layer_dir: Path, items: list[dict]) -> None:
                  json.dumps({"items": items}, ensure_ascii=False, indent=1).encode("utf-8"))
 
 
-def add(layer_dir: Path, texts: list[tuple[str, str]], session: str | None) -> list[dict]:
-    """Keep ``(rule, text)`` findings as pending (call with the layer lock
-    held). Texts already pending are not added twice; expired items are
+def add(layer_dir: Path, texts: list[tuple], session: str | None) -> list[dict]:
+    """Keep ``(rule, text)`` or ``(rule, text, said)`` findings as pending
+    (``said``: the ``YYYY-MM-DD`` the person said it; call with the layer
+    lock held). Texts already pending are not added twice; expired items are
     dropped; the newest :data:`MAX_ITEMS` are kept. Returns the new items.
     Raises :class:`~memdir.store.errors.StoreError` when the disk refuses."""
     import hashlib
@@ -196,14 +197,15 @@ def add(layer_dir: Path, texts: list[tuple[str, str]], session: str | None) -> l
     keep = active(layer_dir, now)
     known = {" ".join(i["text"].lower().split()) for i in keep}
     new = []
-    for rule, text in texts:
+    for rule, text, *said in texts:
         text = " ".join(text.split())[:MAX_TEXT]
         key = text.lower()
         if not text or key in known:
             continue
         known.add(key)
         ident = hashlib.sha256(f"{now}:{text}".encode()).hexdigest()[:12]
-        new.append({"id": ident, "text": text, "ts": now, "session": session, "rule": rule})
+        new.append({"id": ident, "text": text, "ts": now, "session": session, "rule": rule,
+                    **({"said": str(said[0])[:10]} if said and said[0] else {})})
     if new or len(keep) != len(load(layer_dir)):
         _save(layer_dir, (keep + new)[-MAX_ITEMS:])
     return new
