@@ -85,7 +85,9 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"|\bi'?m (?:a (?:big )?fan of|into)\b"
         r"|我(?:更|比较|很|最|不)?(?:喜欢|偏好|习惯|讨厌)|我的偏好", _I)),
     ("rule", re.compile(
-        r"(?:^|[,:;]\s*|\b(?:please|pls|and|you|we|should|must|now|so|also|then|but|just)\s+)(?:always|never)\s+\w+"
+        r"(?:^|[,:;]\s*|\b(?:please|pls|and|you|we|should|must|now|so|also|then|but|just)\s+)(?:always|never)\s+"
+        r"(?!been\b|had\b|heard\b|tried\b|seen\b|done\b|gone\b|thought\b|met\b|was\b|were\b|did\b|really\b"
+        r"|educational\b|fun\b|good\b|nice\b|great\b|a\b|the\b)\w+"
         r"|\bfrom now on\b|\bgoing forward\b|\bin (?:the )?future\b|\bonly ever\b|\bevery time you\b"
         r"|\bwhenever you\b|\bdon'?t ever\b|\bdo not ever\b|\bas a rule\b"
         r"|^(?:please\s+)?(?:use|write|keep|put)\b[^.]{1,60}\b(?:in|for|on) (?:all|every|any)\b"
@@ -119,6 +121,15 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"|\bi(?:'m| am) (?:in (?:high school|college|school|university|grad school)|married|single|retired"
         r"|divorced|vegan|vegetarian|allergic)\b|\bi (?:play|study) (?:the |in )?\w{3,}"
         r"|\bi go to (?:school|college|university|church|the gym)\b|\bi used to (?:be|work|live)\b"
+        r"|^i(?:'m| am) (?:\d{1,2}|(?:almost|nearly|over|just|turning) \d{1,2})\b|\bjust turned \d{1,2}\b"
+        r"|^i (?:also |really |still |usually |often |mostly |just |currently )?(?:work|live|grew up|teach|breed|raise"
+        r"|volunteer|coach|instruct|collect|blog|travel|cook|bake|paint|sing|dance|hike|swim|fish|hunt|garden|knit"
+        r"|surf|ski|ride|have been|immigrated|moved|go|went|love|like|enjoy|am into|'m into)\b"
+        r"(?!\s+(?:this|that|it|its|it's|how|what|when|where|which|the way|your|you|them|these|those|here|there"
+        r"|on (?:it|this|that)|to (?:it|this|that)"
+        r"|with (?:it|this|that)|to see|to know|to hear|to try)\b)"
+        r"|^my (?:mom|mother|dad|father|brother|sister|siblings|grand\w+|boyfriend|girlfriend|partner|fiance\w*"
+        r"|best friend|friends?|favou?rite|job|hobby|hobbies|house|car|town|city|hometown|birthday)\b"
         r"|我是|我叫|我在.{1,12}(?:工作|上班|读书)|我的名字", _I)),
 )
 RULE_NAMES = tuple(name for name, _ in RULES)

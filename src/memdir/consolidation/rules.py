@@ -52,7 +52,9 @@ _WRITE_DOWN_LEAD = re.compile(
 # Leading conjunctions and fillers: the statement starts with its subject.
 _FILLER = re.compile(
     r"^(?:(?:and|so|also|but|oh|well|yeah|yes|ok(?:ay)?|alright|btw|fyi|anyway|plus|first of all|firstly|"
-    r"actually|now|hey|right|then|one more thing|another thing|last thing)\b[,.!:]?\s*|(?:please|pls|plz)\s+"
+    r"actually|now|hey|right|then|one more thing|another thing|last thing|same here|same as me|me too|cool|wow|"
+    r"nice|great|haha|lol|hi|hello|hey there|sure|true|thanks|thank you|that'?s (?:cool|great|awesome|nice))\b"
+    r"[,.!:]?\s*|(?:please|pls|plz)\s+"
     r"(?=always|never|use|don'?t|do not|keep|make)|(?:还有|另外|然后|那么|而且|对了)[，,]?\s*)+", _I)
 # This session's files and steps, not a standing rule.
 _TASK_ONLY = re.compile(
@@ -234,12 +236,54 @@ def write_down(sentences_of_turn: list[str], i: int) -> str | None:
     return " ".join(s if s.endswith((".", "!", "。", "！")) else s + "." for s in before[-3:])
 
 
+# A first-person statement about the person's life (MSC-style persona facts: "I breed horses",
+# "I'm half-Irish", "My mom is a nurse") — minus talk about the conversation, feelings of the
+# moment, and what the person did in this session (ran, pushed, changed, …).
+_FIRST_PERSON = re.compile(r"^(?:i|i'm|im|i've|i'd|my)\b", _I)
+_NOT_A_FACT = re.compile(
+    r"^(?:i|i'm|i am|i've|i'd|i was|my)\s+(?:(?:really|just|also|so|very|too|still|totally|actually)\s+)*"
+    r"(?:hope|think|thought|guess|know|see|saw|understand|mean|agree|wish|wonder|feel|felt|believe|bet|suppose"
+    r"|am sorry|sorry|glad|happy|excited|jealous|curious|afraid|good|great|well|fine|ok|okay|doing|not sure|sure"
+    r"|can'?t wait|could|would|will|should|can|might|must|need to|want to|wanted to|have to|had to|'ll|'d like"
+    r"|forgot|remember|ran|run|pushed|changed|updated|added|fixed|tried|got|made|did|do|does|used|installed"
+    r"|deleted|merged|opened|created|checked|looked|found|noticed|read|wrote|asked|said|told|meant|love it"
+    r"|hate it|like it|like that|love that|agree|disagree|understood|misunderstood|heard|was wondering"
+    r"|was thinking|going to|gonna|about to|on it|here|back|new here|bored|tired|well thanks|doing well"
+    r"|haven'?t|have not|don'?t know|do not know|didn'?t|did not|question|answer)\b"
+    r"|\b(?:you|your|yours|u)\b|\b(?:the|this|that) (?:code|test|tests|file|files|branch|fix|bug|build|repo|pr"
+    r"|commit|error|output|script|function|query)\b"
+    # the moment or an anecdote, not a standing fact: "I'm getting ready", "I once drove", "when I was"
+    r"|^(?:i'?m|im|i am)\s+(?:\w+ly\s+)?(?!working\b|living\b|studying\b|majoring\b)\w+ing\b"
+    r"|\b(?:once|today|tonight|right now|at the moment|this (?:morning|week|weekend)|yesterday|when i was)\b", _I)
+
+
+# Ends by pointing back at something said before ("I grew up there", "I have two of them"): no fact alone.
+_POINTS_BACK = re.compile(r"\b(?:it|there|that|them|those|this|one|ones|too|either|as well)\W*$", _I)
+
+
+def is_personal_fact(statement: str) -> bool:
+    """True for a first-person statement about the person's life worth
+    keeping as a ``user`` memory (at least three content words; not a
+    feeling of the moment, not about this conversation or this session's
+    work, not ending by pointing back at what was said before)."""
+    return (bool(_FIRST_PERSON.match(statement)) and not _NOT_A_FACT.search(statement)
+            and len(content_words(statement)) >= 3 and not _POINTS_BACK.search(statement)
+            and not is_question_or_hedge(statement))
+
+
+_QUESTION_TAIL = re.compile(r",\s*(?:and |but |so )?(?:what|where|how|who|which|when|why|do|does|did|are|is|have"
+                            r"|can|would|could|will)\b[^,]*\?$", _I)
+
+
 def classify(sentence: str) -> tuple[str, str] | None:
     """``(kind, statement)`` for a sentence worth keeping, else None. ``kind``
     is the memory type (user, feedback, project); ``statement`` the person's
-    words without a leading "remember that" or filler ("And", "So")."""
+    words without a leading "remember that" or filler ("And", "So"). A
+    statement followed by a question ("I hike in the mountains, where do you
+    go?") is kept without the question."""
+    sentence = _QUESTION_TAIL.sub(".", sentence.replace("\u2019", "'"))
     rules = {rule for rule, _ in sentence_rules(sentence)}
-    if not rules or is_task_only(sentence):
+    if is_task_only(sentence) or not (rules or is_personal_fact(strip_filler(sentence))):
         return None
     statement = strip_filler(sentence)
     if "remember" in rules:
@@ -268,6 +312,8 @@ def classify(sentence: str) -> tuple[str, str] | None:
         return "user", statement
     if rules & {"decision", "deadline", "constraint"}:
         return "project", statement
+    if is_personal_fact(statement):
+        return "user", statement
     return None
 
 
