@@ -118,3 +118,18 @@ def test_the_block_escapes_fence_tags_and_says_nothing_without_a_project(isolate
     assert block.count(pending.CLOSE) == 1 and "&lt;/memory_pending&gt;" in block and "{ {nothing}}" in block
     nowhere = Memory.open(home=isolated_home, project=None, actor="human", use_cwd=False)
     assert nowhere.pending() == ""
+
+
+def test_the_prompt_hook_shows_pending_to_a_session_that_has_not_seen_it(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02 from 5432.")
+    mem.consolidate([{"role": "user", "content": "Remember that the release is cut on Thursdays."}],
+                    extractor="agent")
+    payload = {"session_id": "resumed", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
+               "prompt": "which port does postgresql listen on?", "transcript_path": "/tmp/none.jsonl"}
+    done = hook("UserPromptSubmit", payload)
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "<memory_recall>" in context and "5433" in context  # the control: recall itself
+    assert "“Remember that the release is cut on Thursdays.”" in context.split("</memory_recall>")[1]
+    again = json.loads(hook("UserPromptSubmit", payload).stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "5433" in again and pending.OPEN not in again  # once per session

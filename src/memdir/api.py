@@ -18,6 +18,7 @@ review approve reject pin
 mute
 status doctor verify repair :mod:`memdir.store.maintenance`
 context                     :mod:`memdir.store.context`
+pending                     :mod:`memdir.store.pending`
 search recall               :mod:`memdir.search`
 consolidate                 :mod:`memdir.consolidation`
 tool_schemas call_tool      :mod:`memdir.tools`
