@@ -135,3 +135,18 @@ def test_truncation_and_redaction_appear_in_the_report_and_the_receipt(isolated_
     assert receipts[0]["outcomes"][0]["warnings"] == ["body cut from 10032 to 2000 characters"]
     assert receipts[1]["outcomes"][0]["warnings"] == ["1 secret(s) redacted"]
     assert key not in json.dumps(receipts)
+
+
+def test_a_transcript_cut_to_its_bounds_says_so(isolated_home, project):
+    from memdir.tools import render
+
+    mem = open_mem(isolated_home, project)
+    long = "Remember that the build cache lives in /var/cache/build. " + "Context line. " * 300
+    report = mem.consolidate(say(long, "Thanks."), extractor="rules")
+    assert (report.transcript.cut, report.transcript.dropped) == (1, 0)
+    assert "transcript bounded: 1 message(s) cut to the per-message limit, 0 oldest message(s) left out" in \
+        render.consolidation(report)
+    short = mem.consolidate(say("Remember that CI runs nightly at 02:00 UTC."), extractor="rules")
+    assert short.transcript.cut == 0 and "transcript bounded" not in render.consolidation(short)  # control
+    receipt = [e for e in journal_lines(mem) if e["action"] == "receipt"][0]
+    assert receipt["transcript"]["cut"] == 1

@@ -120,7 +120,7 @@ class Transcript:
         """What a report and a receipt say about this transcript."""
         return TranscriptSummary(self.format, self.digest, self.source, self.session_id, len(self.turns),
                                  sum(1 for t in self.turns if t.role == "user"), self.malformed,
-                                 dict(self.skipped), self.dropped)
+                                 dict(self.skipped), self.dropped, sum(1 for t in self.turns if t.cut))
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,8 @@ class TranscriptSummary:
     """A transcript as a report shows it: its ``format`` and ``digest``, where
     it came from (``source``, ``session_id``), how many messages were kept
     (``turns``, ``user_turns`` from the person) and left out (``malformed``
-    lines, ``skipped`` by reason, ``dropped`` by the size bound)."""
+    lines, ``skipped`` by reason, ``dropped`` by the size bound) and how many
+    kept messages were ``cut`` to the per-message bound)."""
 
     format: str
     digest: str
@@ -139,11 +140,13 @@ class TranscriptSummary:
     malformed: int = 0
     skipped: dict = field(default_factory=dict)
     dropped: int = 0
+    cut: int = 0
 
     def to_dict(self) -> dict:
         return {"format": self.format, "digest": self.digest, "source": self.source,
                 "session_id": self.session_id, "turns": self.turns, "user_turns": self.user_turns,
-                "malformed": self.malformed, "skipped": dict(self.skipped), "dropped": self.dropped}
+                "malformed": self.malformed, "skipped": dict(self.skipped), "dropped": self.dropped,
+                "cut": self.cut}
 
 
 # ---------------------------------------------------------------- cleaning

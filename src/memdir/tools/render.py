@@ -300,6 +300,9 @@ def consolidation(report, *, explain: bool = False) -> str:
     t = report.transcript
     lines = [f"transcript: {t.source or '(inline)'} ({t.format}, {t.turns} messages, "
              f"{t.user_turns} from the person; digest {t.digest[:12]})"]
+    if t.dropped or t.cut:
+        lines.append(f"transcript bounded: {t.cut} message(s) cut to the per-message limit, "
+                     f"{t.dropped} oldest message(s) left out")
     if report.gate is not None and (explain or not report.gate.fire):
         lines.append(gate(report.gate))
     if report.status in _RUN_MESSAGES:
