@@ -162,6 +162,20 @@ def evaluate(extractor: str, sessions: list[dict] | None = None, details: bool =
     return summary
 
 
+def unconfigured(extractor: str) -> str | None:
+    """Why ``extractor`` cannot run here (no key for a remote endpoint, no
+    command), or None."""
+    from memdir.consolidation.llm import _is_local, api_key
+    from memdir.store.settings import load_settings
+
+    settings = load_settings(None)
+    if extractor == "llm" and not api_key(settings) and not _is_local(settings.llm_base_url):
+        return f"no API key for {settings.llm_base_url} (set DEEPSEEK_API_KEY or OPENAI_API_KEY)"
+    if extractor == "command" and not settings.extractor_command.strip():
+        return "no extractor_command (set MEMDIR_EXTRACTOR_COMMAND)"
+    return None
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Score memdir's consolidation on coding sessions.")
     parser.add_argument("--extractor", choices=("rules", "llm", "command"), default="rules")
@@ -169,7 +183,12 @@ def main(argv=None) -> int:
     parser.add_argument("--msc", action="store_true", help="also print the MSC persona-fact figures (rules)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPO / "src"))
-    print(json.dumps(evaluate(args.extractor, details=args.details), ensure_ascii=False))
+    why = unconfigured(args.extractor)
+    if why:
+        print(f"skipped {args.extractor}: {why}", file=sys.stderr)
+        print(json.dumps({"eval": "consolidation", "extractor": args.extractor, "skipped": why}))
+    else:
+        print(json.dumps(evaluate(args.extractor, details=args.details), ensure_ascii=False))
     if args.msc:
         import importlib.util
 
