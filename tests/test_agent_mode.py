@@ -133,3 +133,17 @@ def test_the_prompt_hook_shows_pending_to_a_session_that_has_not_seen_it(isolate
     assert "“Remember that the release is cut on Thursdays.”" in context.split("</memory_recall>")[1]
     again = json.loads(hook("UserPromptSubmit", payload).stdout)["hookSpecificOutput"]["additionalContext"]
     assert "5433" in again and pending.OPEN not in again  # once per session
+
+
+def test_the_start_block_with_pending_stays_within_the_budget(isolated_home, project, monkeypatch):
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    for i in range(60):
+        mem.write(f"fact-{i:02d}", f"事实 {i} " + "词" * 40, "project", "")
+    said = [{"role": "user", "content": f"记住：第{i}条规则是" + "长" * 120 + "。"} for i in range(5)]
+    report = mem.consolidate(said, extractor="agent")
+    assert len(report.pending) == 3  # at most three findings
+    monkeypatch.setenv("MEMDIR_CONTEXT_MAX_BYTES", "4096")
+    context = start(project, "budget")
+    assert len(context.encode("utf-8")) <= 4096
+    assert "fact-00" in context and pending.OPEN in context  # both parts are there
+    assert pending.OPEN in start(project, "budget-2")

@@ -11,8 +11,8 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   character). Runs on every session start, so it imports only the hot path
   (:func:`memdir.store.context.session_block`: no YAML, no SQLite, no MCP).
   The agent extractor's pending findings of this project, if any, follow the
-  block (:func:`memdir.store.pending.session_pending`; the block's budget
-  shrinks by their size).
+  block (:func:`memdir.store.pending.session_pending`, at most half the
+  budget; the block's budget shrinks by their size).
 * ``UserPromptSubmit`` — the recall block for ``prompt`` in the same shape,
   under ``recall_max_bytes``, plus the pending findings when this session
   has not been shown them yet; nothing (and a line naming the extra) when
@@ -91,8 +91,10 @@ def session_start(data: dict, home) -> str:
     from ..store.pending import session_pending
 
     session = _session(data, home)
-    pending = session_pending(session)  # the agent extractor's findings, if any (no YAML, no SQLite)
-    budget = min(session.settings.context_max_bytes, ADDITIONAL_CONTEXT_CAP) - len(pending.encode("utf-8"))
+    budget = min(session.settings.context_max_bytes, ADDITIONAL_CONTEXT_CAP)
+    # The agent extractor's findings, if any (no YAML, no SQLite): at most half the budget, the index gets the rest.
+    pending = session_pending(session, max_bytes=budget // 2)
+    budget -= len(pending.encode("utf-8")) + 2 if pending else 0
     block = session_block(session, budget) if budget >= 1 else ""
     text = "\n\n".join(part for part in (block, pending) if part)
     return _output("SessionStart", text) if text else ""

@@ -125,17 +125,24 @@ def render(items: list[dict]) -> str:
 
 
 def pending_block(layer_dir: Path, session_id: str | None, *, once_per_session: bool = False,
-                  mark: bool = True) -> str:
+                  mark: bool = True, max_bytes: int | None = None) -> str:
     """The pending block of a project layer for one session, and (``mark``)
     the showing recorded. ``once_per_session``: ``""`` when this session was
     already shown these items (the recall path after the session start).
-    Never raises for a missing or unwritable layer: the block is a courtesy."""
+    ``max_bytes``: the block's UTF-8 size at most — the newest items that do
+    not fit are left for a later showing (not marked). Never raises for a
+    missing or unwritable layer: the block is a courtesy."""
     items = active(layer_dir)
     if not items:
         return ""
     if once_per_session and session_id:
         shown = showings(layer_dir)
         items = [i for i in items if session_id not in shown.get(i["id"], ())]
+        if not items:
+            return ""
+    if max_bytes is not None:
+        while items and len(render(items).encode("utf-8")) > max_bytes:
+            items = items[:-1]
         if not items:
             return ""
     if mark:
@@ -152,12 +159,14 @@ def pending_block(layer_dir: Path, session_id: str | None, *, once_per_session: 
     return render(items)
 
 
-def session_pending(session, *, once_per_session: bool = False, mark: bool = True) -> str:
+def session_pending(session, *, once_per_session: bool = False, mark: bool = True,
+                    max_bytes: int | None = None) -> str:
     """:func:`pending_block` of a :class:`~memdir.store.session.Session`'s
     project layer; ``""`` without a project."""
     if session.project_root is None:
         return ""
-    return pending_block(session.layer_dir("project"), session.id, once_per_session=once_per_session, mark=mark)
+    return pending_block(session.layer_dir("project"), session.id, once_per_session=once_per_session, mark=mark,
+                         max_bytes=max_bytes)
 
 
 # ---------------------------------------------------------------- changing (under the layer lock)
