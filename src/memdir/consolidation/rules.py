@@ -4,34 +4,41 @@ No model, no network. It reads only the person's turns (never the
 assistant's text, never tool output) and keeps a sentence only when it is an
 explicit statement of one of these kinds (cues from :mod:`memdir.consolidation.gate`):
 
-* a request to remember something → the remembered part, typed by what it is;
+* a request to remember or write something down ("remember …", "important:
+  …", "put this into CLAUDE.md", 记住, 把这个写进 CLAUDE.md) → its content —
+  for "put this into …" the turn's sentences before it — typed by what it is;
 * a standing rule ("always …", "never …", "only ever …") or a correction that
   says what to do instead ("use X, not Y", "X instead of Y") → ``feedback``;
-* a stated preference or a fact about the person ("I prefer …", "I'm a …")
-  → ``user`` (user layer: it holds in every project);
-* a decision or a deadline ("we decided …", "the deadline is …") → ``project``.
+* a preference or a fact about the person ("I prefer …", "I'm a …", a
+  first-person statement about their life) → ``user`` (user layer: it holds
+  in every project);
+* a decision, a deadline or a constraint ("we decided …", "the deadline is
+  …", "must stay …") → ``project``.
 
-Questions, hedges and hypotheticals are never kept (the gate's filter).
-Relative dates are made absolute from the message time ("next Friday" →
-"next Friday (2026-12-04)"; "next <weekday>" is that weekday in the following
-Monday-based week, "this/on/by <weekday>" the next such day from the message
-date). A statement the workspace's AGENTS.md/CLAUDE.md already says, or that
-an existing memory already holds, is left out. Every proposal is a ``create``:
-this extractor never targets an existing memory.
+Never kept: questions, hedges and hypotheticals (the gate's filter);
+instructions about this session's files and steps ("as you go", "for now",
+"in a notes.md file"); a statement whose point is a secret's value; what the
+workspace's AGENTS.md/CLAUDE.md or an existing memory already says. Leading
+conjunctions and fillers ("And", "So", "first of all,") are dropped. Relative
+dates are made absolute from the message time
+(:mod:`memdir.consolidation.dates`: "next Friday" → "next Friday (2026-12-04)").
+A statement on the subject of an existing memory
+(:func:`memdir.consolidation.subjects.same_subject`) becomes an ``update`` of
+it; a later statement on the subject of an earlier one in the session
+replaces it.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 
+from .dates import absolutize
 from .proposals import ExtractionContext, ExtractionResult, Proposal
 from .gate import is_question_or_hedge, sentence_rules, sentences
 from ..store.names import normalize_name
 
 _I = re.I
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 
 # Leading words that ask to remember rather than say the fact.
 _REMEMBER_LEAD = re.compile(
@@ -76,82 +83,6 @@ most some any all every each which who what when where why how thing things stuf
 """.split())
 _WORD = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]+", _I)
 _PREFERENCE_VERBS = frozenset({"enjoy", "prefer", "hate", "dislike", "stand", "fan", "favorite", "favourite"})
-
-
-# ---------------------------------------------------------------- dates
-
-
-def _day(ref: datetime, days: int) -> str:
-    return (ref + timedelta(days=days)).strftime("%Y-%m-%d")
-
-
-def _weekday_offset(ref: datetime, weekday: int, next_week: bool) -> int:
-    if next_week:
-        # "next Friday": the Friday of the following Monday-based week.
-        return (7 - ref.weekday()) + weekday
-    return (weekday - ref.weekday()) % 7
-
-
-_REL_EN = re.compile(
-    r"\b(the day after tomorrow|tomorrow|today|tonight|yesterday|next week|next month"
-    r"|in (\d{1,3}) (day|days|week|weeks)|end of (?:the )?(week|month)"
-    r"|(next|this|coming|on|by|until|before) (" + "|".join(_WEEKDAYS) + r"))\b(?! ?\(\d{4}-)", _I)
-_REL_ZH = re.compile(r"(后天|明天|今天|昨天|下个?月|(下|本|这)周([一二三四五六日天])|(\d{1,3})天后)")
-
-
-def absolutize(text: str, ref: datetime | None) -> str:
-    """``text`` with each relative date followed by its absolute date in
-    parentheses, computed from ``ref`` (the message time, UTC). Unchanged
-    when ``ref`` is None. Pure."""
-    if ref is None:
-        return text
-    ref = ref.astimezone(timezone.utc)
-
-    def en(match: re.Match) -> str:
-        word = match.group(0)
-        low = word.lower()
-        if low in ("today", "tonight"):
-            date = _day(ref, 0)
-        elif low == "tomorrow":
-            date = _day(ref, 1)
-        elif low == "the day after tomorrow":
-            date = _day(ref, 2)
-        elif low == "yesterday":
-            date = _day(ref, -1)
-        elif low == "next week":
-            date = "week of " + _day(ref, 7 - ref.weekday())
-        elif low == "next month":
-            year, month = (ref.year + 1, 1) if ref.month == 12 else (ref.year, ref.month + 1)
-            date = f"{year:04d}-{month:02d}"
-        elif match.group(2):
-            count = int(match.group(2))
-            date = _day(ref, count * (7 if match.group(3).lower().startswith("week") else 1))
-        elif match.group(4):
-            if match.group(4).lower() == "week":
-                date = _day(ref, (4 - ref.weekday()) % 7)
-            else:
-                first_next = (ref.replace(day=1) + timedelta(days=32)).replace(day=1)
-                date = (first_next - timedelta(days=1)).strftime("%Y-%m-%d")
-        else:
-            weekday = _WEEKDAYS.index(match.group(6).lower())
-            date = _day(ref, _weekday_offset(ref, weekday, match.group(5).lower() == "next"))
-        return f"{word} ({date})"
-
-    def zh(match: re.Match) -> str:
-        word = match.group(0)
-        fixed = {"今天": 0, "明天": 1, "后天": 2, "昨天": -1}
-        if word in fixed:
-            date = _day(ref, fixed[word])
-        elif word.startswith("下") and word.endswith("月"):
-            year, month = (ref.year + 1, 1) if ref.month == 12 else (ref.year, ref.month + 1)
-            date = f"{year:04d}-{month:02d}"
-        elif match.group(4):
-            date = _day(ref, int(match.group(4)))
-        else:
-            date = _day(ref, _weekday_offset(ref, _ZH_DAYS[match.group(3)], match.group(2) == "下"))
-        return f"{word}（{date}）"
-
-    return _REL_ZH.sub(zh, _REL_EN.sub(en, text))
 
 
 # ---------------------------------------------------------------- words
