@@ -147,3 +147,17 @@ def test_the_start_block_with_pending_stays_within_the_budget(isolated_home, pro
     assert len(context.encode("utf-8")) <= 4096
     assert "fact-00" in context and pending.OPEN in context  # both parts are there
     assert pending.OPEN in start(project, "budget-2")
+
+
+def test_a_broken_pending_file_never_breaks_the_start(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    meta = mem.layer("project").meta
+    (meta / pending.PENDING_FILE).write_text("{not json", encoding="utf-8")
+    (meta / pending.SHOWN_FILE).write_text('{"id": "x", "sess', encoding="utf-8")  # a torn line
+    context = start(project, "s")
+    assert "db-port" in context and pending.OPEN not in context
+    report = mem.consolidate([{"role": "user", "content": "Remember that the VPN is required for staging."}],
+                             extractor="agent")
+    assert report.pending == ("Remember that the VPN is required for staging.",)
+    assert "“Remember that the VPN is required for staging.”" in start(project, "t")

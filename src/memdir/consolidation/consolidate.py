@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..store.errors import (
-    Conflict, InvalidInput, LockTimeout, ModelError, NotFound, ScopeError, TombstoneRefused,
+    Conflict, InvalidInput, LockTimeout, ModelError, NotFound, ScopeError, StoreError, TombstoneRefused,
 )
 from ..store.tombstones import Tombstone, match as match_tombstone
 from ..store.gateway import prepare, receipt
@@ -330,8 +330,12 @@ def _keep_pending(writer: Session, snap: _Snapshot, found, dry_run: bool, notes:
     if dry_run:
         return tuple(t[1] for t in texts)
     layer = writer.layer("project")
-    with layer.locked():
-        added = pending.add(layer.path, texts, writer.id)
+    try:
+        with layer.locked():
+            added = pending.add(layer.path, texts, writer.id)
+    except (StoreError, LockTimeout) as exc:
+        notes.append(f"{len(texts)} finding(s) not kept as pending: {exc}")
+        return ()
     return tuple(item["text"] for item in added)
 
 

@@ -116,8 +116,11 @@ def _expire_pending(session: Session, memory_text: str) -> None:
     project_dir = session.layer_dir("project")
     if not (project_dir / pending.META_DIR / pending.PENDING_FILE).is_file():
         return  # the common case: nothing pending, no lock taken
-    with session.layer("project").locked():
-        pending.expire_covered(project_dir, memory_text)
+    try:
+        with session.layer("project").locked():
+            pending.expire_covered(project_dir, memory_text)
+    except (StoreError, LockTimeout):
+        pass  # the write is done; a pending item it covered then just expires by its showings
 
 
 def read(session: Session, name: str, scope: str | None = None, *, count: bool = True) -> ReadResult:
