@@ -84,6 +84,10 @@ def test_a_command_that_fails_or_prints_no_json_writes_nothing(isolated_home, pr
     report = open_mem(isolated_home, project, prose).consolidate(TRANSCRIPT, extractor="command")
     assert report.status == "failed" and report.error == "no JSON proposals found in the reply"
     assert report.raw == "I think the user wants a staging note.\n"
+    flood = fake_command(tmp_path, f"print('x' * 1_100_000)\nprint(json.dumps({REPLY!r}))")
+    report = open_mem(isolated_home, project, flood).consolidate(TRANSCRIPT, extractor="command")
+    assert report.status == "failed" and report.error.startswith("extractor_command printed 1100")
+    assert report.error.endswith("bytes (more than 1000000); nothing used")
     missing = open_mem(isolated_home, project, "/nonexistent/model-cli -p").consolidate(TRANSCRIPT,
                                                                                        extractor="command")
     assert missing.status == "failed" and "cannot run extractor_command '/nonexistent/model-cli'" in missing.error
