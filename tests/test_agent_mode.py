@@ -157,7 +157,17 @@ def test_a_broken_pending_file_never_breaks_the_start(isolated_home, project):
     (meta / pending.SHOWN_FILE).write_text('{"id": "x", "sess', encoding="utf-8")  # a torn line
     context = start(project, "s")
     assert "db-port" in context and pending.OPEN not in context
+    (meta / pending.PENDING_FILE).write_text(json.dumps({"items": [{"id": "x", "text": "hi", "ts": "soon"}]}))
+    assert "db-port" in start(project, "s") and pending.load(mem.layer("project").path)[0]["ts"] == 0.0
     report = mem.consolidate([{"role": "user", "content": "Remember that the VPN is required for staging."}],
                              extractor="agent")
     assert report.pending == ("Remember that the VPN is required for staging.",)
     assert "“Remember that the VPN is required for staging.”" in start(project, "t")
+
+
+def test_hand_edited_pending_items_render_safely():
+    items = [{"id": "a", "text": "Use\u202e uv\x1b[31m always\nplease", "ts": "not a time", "said": "2026-11-25"},
+             {"id": "b", "text": "Pin numpy below 2", "ts": 1.7e9}]
+    block = pending.render(items)
+    assert "- (2026-11-25) “Use uv[31m always please”" in block and "\u202e" not in block and "\x1b" not in block
+    assert "- (2023-11-14) “Pin numpy below 2”" in block  # the control: an ordinary item
