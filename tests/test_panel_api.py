@@ -5,6 +5,7 @@ passes), and edits treated exactly as `memdir write` treats them."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
@@ -62,6 +63,22 @@ def test_layers_lists_the_user_and_the_project_layer_with_budget(client, project
     assert data["unavailable"] == []
     page = client.get("/")
     assert page.status_code == 200 and f'href="/layer/{ref}"' in page.text and str(project.resolve()) in page.text
+
+
+def test_every_project_of_the_home_is_a_layer_and_a_gone_root_is_reported(client, store, tmp_path, ref):
+    other = tmp_path / "work" / "other"
+    (other / ".git").mkdir(parents=True)
+    Memory.open(home=store.home, project=other, actor="human").write("deploy", "Deploys go through Argo", "project")
+    gone = tmp_path / "work" / "gone"
+    (gone / ".git").mkdir(parents=True)
+    Memory.open(home=store.home, project=gone, actor="human").write("old", "An old project fact", "project")
+    shutil.rmtree(gone)
+    data = client.get("/api/layers").json()
+    other_ref = f"{project_key(other.resolve())}:project"
+    assert sorted(v["ref"] for v in data["layers"]) == sorted(["home:user", ref, other_ref])
+    assert [(u["root"], u["exists"]) for u in data["unavailable"]] == [(str(gone.resolve()), False)]
+    assert [m["name"] for m in client.get(f"/api/layers/{other_ref}/memories").json()["memories"]] == ["deploy"]
+    assert "Project layers whose root is gone" in client.get("/").text
 
 
 def test_layers_page_reports_malformed_files_and_a_full_budget(client, store, ref):

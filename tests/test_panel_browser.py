@@ -1,7 +1,7 @@
 """The web panel for real: `memdir panel` as a subprocess on 127.0.0.1, then
 Debian's Chromium driven by Playwright through a person's flows (see two
 layers, edit, pin, approve, reject, restore, lift), a screenshot of each page
-in the test's temp dir. Set MEMDIR_UPDATE_DOCS=1 to refresh docs/panel-layers.png.
+in the test's temp dir. Set UPDATE_PANEL_SCREENSHOT=1 to refresh docs/panel-layers.png.
 
 Chromium is never downloaded (no `playwright install`): `make test` installs
 Debian's package with apt when it can; without it the browser tests skip and
@@ -9,6 +9,7 @@ say why. The server tests need no browser."""
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import shutil
@@ -104,9 +105,26 @@ def test_no_token_warns_and_still_checks_the_host(store, isolated_home):
     assert "warning: --no-token" in stderr
 
 
-def test_a_bad_port_is_a_usage_error():
+def test_a_bad_port_is_a_usage_error_and_a_taken_one_a_clear_error(panel, isolated_home):
     result = run_cli("panel", "--port", "70000")
     assert result.returncode == 2 and "--port must be from 0 to 65535" in result.stderr
+    taken = panel.base.rsplit(":", 1)[1]
+    result = run_cli("--home", isolated_home, "--json", "panel", "--port", taken)
+    assert result.returncode == 1 and f"cannot listen on 127.0.0.1:{taken}" in result.stderr
+    assert json.loads(result.stdout)["kind"] == "InvalidInput"
+
+
+def test_json_prints_the_address_port_and_token(store, isolated_home):
+    proc = subprocess.Popen([sys.executable, "-m", "memdir.cli", "--home", str(isolated_home), "--json", "panel"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        info = json.loads(proc.stdout.readline())
+        assert info["url"] == f"http://127.0.0.1:{info['port']}/?token={info['token']}"
+        assert _get(info["url"].split("?")[0] + "api/layers", {"X-Memdir-Token": info["token"]})[0] == 200
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=20)
 
 
 # ---------------------------------------------------------------- the browser
@@ -145,12 +163,20 @@ def test_a_person_reviews_corrects_and_audits_in_the_browser(panel, browser_page
     assert page.locator("#layers tbody tr[data-ref]").count() == 2
     assert page.locator(f'tr[data-ref="{ref}"]').inner_text().count(str(store.project_root)) == 1
     page.screenshot(path=str(shots / "layers.png"), full_page=True)
-    if os.environ.get("MEMDIR_UPDATE_DOCS") == "1":
+    if os.environ.get("UPDATE_PANEL_SCREENSHOT") == "1":
         shutil.copy(shots / "layers.png", REPO / "docs" / "panel-layers.png")
 
     # A layer: pin ci-runner; it leads MEMORY.md.
     page.click(f'a[href="/layer/{ref}"]')
     page.screenshot(path=str(shots / "layer.png"), full_page=True)
+    rows = page.locator("#memories tbody tr[data-name]")
+    page.fill("[data-filter]", "postgres")
+    assert [r.get_attribute("data-name") for r in rows.all() if r.is_visible()] == ["db-port", "db-port-candidate"]
+    page.select_option("[data-filter-state]", "candidate")
+    assert [r.get_attribute("data-name") for r in rows.all() if r.is_visible()] == ["db-port-candidate"]
+    page.fill("[data-filter]", "")
+    page.select_option("[data-filter-state]", "")
+    assert len([r for r in rows.all() if r.is_visible()]) == 5
     index = store.layer("project").path / "MEMORY.md"
     assert "ci-runner" not in index.read_text().splitlines()[0]  # control
     page.locator('tr[data-name="ci-runner"] button', has_text="Pin").click()

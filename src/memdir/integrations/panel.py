@@ -60,10 +60,13 @@ def create_app(home=None, *, token: str | None, csrf: str | None = None, port: i
     return Guard(app, token=token, csrf=csrf, port=port)
 
 
-def serve(home=None, *, port: int = 0, open_browser: bool = False, no_token: bool = False, out=None) -> int:
+def serve(home=None, *, port: int = 0, open_browser: bool = False, no_token: bool = False, out=None,
+          as_json: bool = False) -> int:
     """Serve the panel on 127.0.0.1:``port`` (0: a free port) until
     interrupted; print its address with the token (``out``: a stream,
-    default stdout) and with ``open_browser`` open it. Returns 0."""
+    default stdout; ``as_json``: one JSON line ``{"url", "port", "token"}``)
+    and with ``open_browser`` open it. Returns 0. Raises
+    :class:`InvalidInput` when the port cannot be bound, :class:`MissingExtra`."""
     import socket
     import sys
 
@@ -89,7 +92,12 @@ def serve(home=None, *, port: int = 0, open_browser: bool = False, no_token: boo
     if no_token:
         print("memdir: warning: --no-token: any program of any user on this machine can read and change "
               "your memories through this panel", file=sys.stderr)
-    print(f"memdir panel: {url}", file=out, flush=True)
+    if as_json:
+        import json
+
+        print(json.dumps({"url": url, "port": port, "token": token}), file=out, flush=True)
+    else:
+        print(f"memdir panel: {url}", file=out, flush=True)
     if open_browser:
         import webbrowser
 

@@ -69,7 +69,7 @@ def layer(home: PanelHome, ref: str, query: str = "") -> LayerPage:
     expired too), in index order; with ``query``, ranked by the search."""
     mem, scope = home.resolve(ref)
     listing = mem.list(scope, include_all=True)
-    root = str(mem.project_root) if mem.project_root and scope != "user" else None
+    root = str(mem.project_root) if mem.project_root else None  # the user layer is listed under the session without one
     if not query.strip():
         return LayerPage(ref, scope, root, listing)
     try:
