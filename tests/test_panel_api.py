@@ -136,6 +136,18 @@ def test_a_memory_its_history_versions_and_diff(client, store, ref):
     assert store.read("db-port", count=False).record.reads == 0  # the panel's reads are not counted
 
 
+def test_stored_markup_is_shown_as_text_never_run(client, store, ref):
+    store.write("xss", 'Says <script>alert(1)</script> and <img src=x onerror=alert(2)>', "project",
+                "<iframe src=//attacker.example></iframe>")
+    for url in (f"/layer/{ref}", f"/layer/{ref}/m/xss", "/journal"):
+        page = client.get(url)
+        assert page.status_code == 200 and "<script>alert" not in page.text and "<img src=x" not in page.text
+        assert "script-src" not in page.headers["content-security-policy"]  # default-src 'self' covers scripts
+    page = client.get(f"/layer/{ref}/m/xss").text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "&lt;iframe src=//attacker.example&gt;" in page
+    assert page.count("<script") == 1  # control: the panel's own script tag is there
+
+
 def test_review_shows_each_candidate_beside_its_target(client):
     items = {i["candidate"]["name"]: i for i in client.get("/api/review").json()["candidates"]}
     assert set(items) == {"indent-style-candidate", "db-port-candidate"}
@@ -193,6 +205,7 @@ def test_pin_mute_delete_and_restore(client, store, ref):
         "name": "db-port", "scope": "project", "flag": "pinned", "value": True, "changed": True}
     assert store.layer("project").path.joinpath("MEMORY.md").read_text().splitlines()[0].startswith("- [")
     assert "db-port" in store.layer("project").path.joinpath("MEMORY.md").read_text().splitlines()[0]
+    assert "indent-style" in store.layer("project").path.joinpath("MEMORY.md").read_text()  # control
     assert post(client, f"{base}/indent-style/mute", {"value": True}).json()["result"]["value"] is True
     assert "indent-style" not in store.layer("project").path.joinpath("MEMORY.md").read_text()
     deleted = post(client, f"{base}/ci-runner/delete", {"reason": "wrong"}).json()

@@ -17,6 +17,7 @@ import json
 import types
 import typing
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -186,10 +187,11 @@ def routes(home) -> list[Route]:
     def endpoint(handler, mutation):
         async def run(request: Request):
             try:
+                # The store's work (files, locks) runs in a worker thread: a lock wait never stalls the event loop.
                 if mutation:
-                    data = handler(home, request, request.path_params, await _body(request))
+                    data = await run_in_threadpool(handler, home, request, request.path_params, await _body(request))
                 else:
-                    data = handler(home, request, request.path_params)
+                    data = await run_in_threadpool(handler, home, request, request.path_params)
             except MemdirError as exc:
                 return error_response(exc)
             return JSONResponse(data)

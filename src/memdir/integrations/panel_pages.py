@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
@@ -50,7 +51,7 @@ def routes(home, csrf: str) -> list[Route]:
     def page(template: str, build):
         async def run(request: Request):
             try:
-                context = build(request)
+                context = await run_in_threadpool(build, request)  # the store's work off the event loop
                 status = 200
             except MemdirError as exc:
                 status = next((code for kind, code in STATUS if isinstance(exc, kind)), 500)
