@@ -391,3 +391,30 @@ def test_openapi_documents_every_route(client):
                if r.split('"')[0] not in schema["components"]["schemas"]]
     assert refs > 10 and missing == []
     assert openapi() == schema
+
+
+# ---------------------------------------------------------------- what the sessions say, not the panel
+
+
+def test_the_layers_are_whatever_the_sessions_have(store, isolated_home, ref):
+    app = create_app(isolated_home, token=None, csrf=CSRF, port=PORT)
+    with TestClient(app, base_url=BASE) as c:
+        assert [v["ref"] for v in c.get("/api/layers").json()["layers"]] == ["home:user", ref]  # control
+    (isolated_home / "config.toml").write_text("enable_user_scope = false\n", encoding="utf-8")
+    app = create_app(isolated_home, token=None, csrf=CSRF, port=PORT)
+    with TestClient(app, base_url=BASE) as c:
+        assert [v["ref"] for v in c.get("/api/layers").json()["layers"]] == [ref]
+        missing = c.get("/api/layers/home:user/memories")
+        assert missing.status_code == 404 and "no layer 'user' in session 'home'" in missing.json()["error"]
+
+
+def test_without_the_panel_extra_the_error_names_it(isolated_home, monkeypatch):
+    import sys
+
+    from memdir.store.errors import MissingExtra
+
+    monkeypatch.setitem(sys.modules, "jinja2", None)  # as if not installed
+    with pytest.raises(MissingExtra, match=r"pip install 'memdir\[panel\]'"):
+        create_app(isolated_home, token=TOKEN)
+    monkeypatch.delitem(sys.modules, "jinja2")
+    assert create_app(isolated_home, token=TOKEN) is not None  # control

@@ -18,6 +18,7 @@ from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
 from ..store.errors import InvalidInput, MemdirError
+from ..store.memfile import format_time
 from ..store.vocabulary import TYPES
 from ..tools import render
 from . import panel_views as views
@@ -31,7 +32,8 @@ NAV = (("/", "Layers"), ("/review", "Review"), ("/tombstones", "Tombstones"), ("
 def _env() -> Environment:
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
-    env.globals.update(nav=NAV, warn_percent=WARN_PERCENT, types=TYPES, cut=render.cut)
+    env.globals.update(nav=NAV, warn_percent=WARN_PERCENT, types=TYPES, cut=render.cut,
+                       iso=lambda t: format_time(t) if t else "-")
     return env
 
 
