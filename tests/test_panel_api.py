@@ -224,7 +224,7 @@ def test_pin_mute_delete_and_restore(client, store, ref):
 def test_approve_reject_and_edit_then_approve(client, store, ref):
     base = f"/api/layers/{ref}/memories"
     approved = post(client, f"{base}/indent-style-candidate/approve").json()
-    assert approved["text"] == f"Approved indent-style-candidate → indent-style (project)"
+    assert approved["text"] == "Approved indent-style-candidate → indent-style (project)"
     assert store.read("indent-style", count=False).record.description == "Indent with 4 spaces, not tabs"
     rejected = post(client, f"{base}/db-port-candidate/reject", {"reason": "still 5433"}).json()
     assert rejected["result"]["approved"] is False

@@ -2,9 +2,8 @@
 
 :func:`status`, :func:`doctor` and :func:`journal` describe the session's
 layers; :func:`verify`, :func:`repair` and :func:`projects` work on every
-layer of the home. The
-search mode is passed in by the caller, so this module needs nothing from
-the search package.
+layer of the home. The search mode is passed in by the caller, so this
+module needs nothing from the search package.
 """
 
 from __future__ import annotations
