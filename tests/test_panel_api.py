@@ -81,6 +81,18 @@ def test_every_project_of_the_home_is_a_layer_and_a_gone_root_is_reported(client
     assert "Project layers whose root is gone" in client.get("/").text
 
 
+def test_a_root_that_now_leads_to_another_layer_is_reported_not_mixed_up(client, store, tmp_path):
+    sub = tmp_path / "plain" / "sub"
+    sub.mkdir(parents=True)
+    Memory.open(home=store.home, project=sub, actor="human").write("local", "A fact of the plain dir", "project")
+    listed = client.get("/api/layers").json()
+    assert f"{project_key(sub.resolve())}:project" in [v["ref"] for v in listed["layers"]]  # control
+    (tmp_path / "plain" / ".git").mkdir()  # sub is now inside a git work tree: its root moves up
+    listed = client.get("/api/layers").json()
+    assert f"{project_key(sub.resolve())}:project" not in [v["ref"] for v in listed["layers"]]
+    assert [(u["key"], u["root"]) for u in listed["unavailable"]] == [(project_key(sub.resolve()), str(sub.resolve()))]
+
+
 def test_layers_page_reports_malformed_files_and_a_full_budget(client, store, ref):
     (store.layer("project").path / "broken.md").write_text("---\nname: [unclosed\n---\nbody\n", encoding="utf-8")
     proj = client.get("/api/layers").json()["layers"][1]

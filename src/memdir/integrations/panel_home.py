@@ -64,33 +64,41 @@ class PanelHome:
         """The home's project layers (:func:`memdir.store.maintenance.projects`)."""
         return maintenance.projects(self.home).projects
 
+    def _open(self, info: ProjectInfo) -> Memory | None:
+        """The facade of project layer ``info``, or None when its root is gone
+        or no longer leads to this layer (moved into another git work tree,
+        become ``$HOME``…)."""
+        if not info.exists:
+            return None
+        try:
+            mem = Memory.open(self.home, info.root, actor="human", use_cwd=False, settings=self.settings)
+        except MemdirError:
+            return None
+        return mem if str(mem.session.layer_dir("project")) == info.path else None
+
     def memory(self, key: str) -> Memory:
         """The facade of session ``key`` (``home`` or a project key), as a
         person. Raises :class:`NotFound` for an unknown key or a project
-        whose root is gone."""
+        layer the panel cannot open (:meth:`unavailable`)."""
         if key == NO_PROJECT:
             return Memory.open(self.home, None, actor="human", use_cwd=False, settings=self.settings)
         for info in self.projects():
-            if info.key == key and info.exists:
-                return Memory.open(self.home, info.root, actor="human", use_cwd=False, settings=self.settings)
+            mem = self._open(info) if info.key == key else None
+            if mem is not None:
+                return mem
         raise NotFound(f"no project layer {key!r} with an existing project root under {self.home}")
 
     def sessions(self) -> list[tuple[str, Memory]]:
         """``(key, facade)`` for the session without a project, then every
-        project whose root still exists, in key order."""
+        project layer that can be opened, in key order."""
         out = [(NO_PROJECT, self.memory(NO_PROJECT))]
-        for info in self.projects():
-            if info.exists:
-                try:
-                    out.append((info.key, Memory.open(self.home, info.root, actor="human", use_cwd=False,
-                                                      settings=self.settings)))
-                except MemdirError:
-                    continue  # the root cannot be a project now (e.g. it became $HOME): listed as unavailable
+        out.extend((info.key, mem) for info in self.projects() if (mem := self._open(info)) is not None)
         return out
 
     def unavailable(self) -> list[ProjectInfo]:
-        """Project layers the panel cannot open: their root is unknown or gone."""
-        return [info for info in self.projects() if not info.exists]
+        """Project layers the panel cannot open: their root is unknown, gone,
+        or now leads to another layer."""
+        return [info for info in self.projects() if self._open(info) is None]
 
     def layers(self) -> list[tuple[str, Memory, str]]:
         """``(ref, facade, scope)`` for every layer of every session, each
