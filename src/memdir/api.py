@@ -17,6 +17,7 @@ tombstones lift_tombstone   :mod:`memdir.store.trust` (what a person decides)
 review approve reject pin
 mute
 status doctor verify repair :mod:`memdir.store.maintenance`
+journal
 context                     :mod:`memdir.store.context`
 pending                     :mod:`memdir.store.pending`
 search recall               :mod:`memdir.search`
@@ -39,7 +40,7 @@ from .store import maintenance, operations, trust
 from .store.context import session_block
 from .store.layer import Layer
 from .store.results import (
-    ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, LiftResult, ListResult,
+    ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, JournalResult, LiftResult, ListResult,
     PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList, VerifyResult,
     VersionResult, WriteResult,
 )
@@ -250,6 +251,11 @@ class Memory:
         """:meth:`status` plus every journal's check, with the problems found,
         and which consolidation extractor is in effect and why."""
         return maintenance.doctor(self.session, _search_mode(self.session.settings), _extractor(self.session.settings))
+
+    def journal(self, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
+                name: str | None = None, limit: int = 200) -> JournalResult:
+        """Journal events of the session's layers, newest first; see :func:`memdir.store.maintenance.journal`."""
+        return maintenance.journal(self.session, scope, actor=actor, action=action, name=name, limit=limit)
 
     def verify(self) -> VerifyResult:
         """Check every layer's journal chain and objects under this home."""
