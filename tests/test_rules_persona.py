@@ -1,4 +1,5 @@
-"""First-person statements by kind: the lead-in before a statement, feelings of the moment, hypotheticals."""
+"""First-person statements by kind: the lead-in before a statement, feelings of the moment, hypotheticals,
+statements with "I" left out."""
 
 from __future__ import annotations
 
@@ -45,6 +46,17 @@ def test_a_hypothetical_is_not_kept_the_fact_after_it_is():
     assert after_passing("I wish I were a student.") is None
     # control: asking for something is no hypothetical about the person
     assert not is_passing("I wish you would run the linter first.")
+
+
+def test_a_statement_with_i_left_out_is_the_persons():
+    assert classify("Grew up in Tallahassee.") == ("user", "Grew up in Tallahassee.")
+    assert classify("Yes, born and raised here in the Sierras.") == ("user", "Born and raised here in the Sierras.")
+    assert classify("Love sports, specifically tennis.") == ("user", "Love sports, specifically tennis.")
+    # controls: pointing back, a figure of speech, speaking to the other person, a report of this session's work
+    assert classify("Love it!") is None
+    assert classify("Like I said, use tabs.") is None
+    assert classify("Love your idea about the cache.") is None
+    assert classify("Moved the config to settings.py.") is None
 
 
 def test_consolidation_keeps_the_statement_in_the_user_layer_and_drops_the_mood(isolated_home, project):

@@ -18,6 +18,8 @@ are not, by kind:
 * :func:`after_passing` — a passing first clause followed by a fact ("I may
   not have finished college but I love to read", "I'm so excited, I love
   concerts") → the fact;
+* :func:`without_subject` — a statement with "I" left out, as people write
+  in chat ("Grew up in Tallahassee", "Love sports, specifically tennis");
 * :func:`own_clause` — a statement after a short lead-in that is not part of
   it ("Luckily I spend most of my time at work", "That is cool, I am a
   struggling artist", "No, I used to be a vet") → the statement.
@@ -81,6 +83,23 @@ _LEAD_CLAUSE = re.compile(
     r"|should|think|guess|hope|hopefully|wish|maybe|me|mine)\b", _I)
 
 
+# A statement about the person with "I" left out, as people write in chat: "Love sports, specifically
+# tennis", "Grew up in Tallahassee", "Born and raised in the Sierras", "Work as a lifeguard".
+_NO_SUBJECT = re.compile(
+    r"^(?:(?:just|also|really|recently|currently|actually|still)\s+)?(?:love|like|enjoy|grew up|born and raised"
+    r"|born in|raised in|live (?:in|on|with|near|by)|living in|work(?:ing)? (?:as|at|for)|studying|majoring in"
+    r"|graduated|got my (?:masters|degree|bachelors|phd|first job))\b"
+    r"(?!\s+(?:it|that|this|them|those|these|him|her|you|your|i said|when|how|what)\b)", _I)
+
+
+def without_subject(statement: str) -> bool:
+    """True for a statement about the person with "I" left out ("Love
+    sports, specifically tennis", "Grew up in Tallahassee"); not "Love it",
+    not "Like I said", not one that speaks to the other person."""
+    return (bool(_NO_SUBJECT.match(statement)) and not re.search(r"\b(?:you|your|u)\b", statement, _I)
+            and not _POINTS_BACK.search(statement))
+
+
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:] if text[:1].islower() else text
 
@@ -125,4 +144,4 @@ def own_clause(statement: str) -> str | None:
     return _capital(statement[match.start("who"):])
 
 
-__all__ = ["FIRST_PERSON", "after_passing", "is_life_statement", "is_passing", "own_clause"]
+__all__ = ["FIRST_PERSON", "after_passing", "is_life_statement", "is_passing", "own_clause", "without_subject"]

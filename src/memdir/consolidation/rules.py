@@ -11,7 +11,8 @@ explicit statement of one of these kinds (cues from :mod:`memdir.consolidation.g
   says what to do instead ("use X, not Y", "X instead of Y") → ``feedback``;
 * a preference or a fact about the person ("I prefer …", "I'm a …", a
   first-person statement about their life, also after a lead-in: "That is
-  great, I love hiking" → "I love hiking") → ``user`` (user layer: it holds
+  great, I love hiking" → "I love hiking") or with "I" left out ("Grew up in
+  Tallahassee") → ``user`` (user layer: it holds
   in every project); a feeling of the moment or a hypothetical ("I'm a
   little stressed", "I wish …", "I may …") is not one, whichever rule fired
   (:mod:`memdir.consolidation.persona`);
@@ -39,7 +40,7 @@ from datetime import datetime
 from .dates import absolutize
 from .proposals import ExtractionContext, ExtractionResult, Proposal
 from .gate import is_question_or_hedge, sentence_rules, sentences
-from .persona import FIRST_PERSON, after_passing, is_life_statement, is_passing, own_clause
+from .persona import FIRST_PERSON, after_passing, is_life_statement, is_passing, own_clause, without_subject
 from ..store.names import normalize_name
 
 _I = re.I
@@ -200,7 +201,11 @@ def classify(sentence: str) -> tuple[str, str] | None:
         return None
     if not rules and not is_personal_fact(statement):
         clause = own_clause(statement)  # "Luckily I spend most of my time at work": the statement
-        return ("user", clause) if clause and is_personal_fact(clause) and not is_passing(clause) else None
+        if clause and is_personal_fact(clause) and not is_passing(clause):
+            return "user", clause
+        if without_subject(statement) and len(content_words(statement)) >= 2 and not is_question_or_hedge(statement):
+            return "user", statement  # "Grew up in Tallahassee": the person's, "I" left out
+        return None
     if FIRST_PERSON.match(statement) and is_passing(statement) and "remember" not in rules:
         return None  # a feeling of the moment or a hypothetical, whichever rule fired
     if rules & {"preference", "personal"} and not FIRST_PERSON.match(statement):
