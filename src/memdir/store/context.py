@@ -22,8 +22,11 @@ The whole block fits ``max_bytes`` UTF-8 bytes: whole index lines are kept in
 order, a line that does not fit is skipped and the walk goes on (one long line
 cannot push out the rest), and a marker counts what was left out. Lines are
 never cut, so no UTF-8 character is ever broken. Stored text is escaped at
-render time — fence tags become ``&lt;…&gt;`` and ``{{`` becomes ``{ {`` — so a
-hand-edited file cannot close the fence or trigger template expansion. No
+render time — fence tags become ``&lt;…&gt;``, ``{{`` becomes ``{ {``, and
+every line holds no line break, control or bidi character
+(:func:`memdir.store.printable.one_line`) — so a hand-edited file cannot
+close the fence, forge an index line, drive a terminal or trigger template
+expansion. No
 memories: the empty string, with no policy either.
 
 This module is on the hot path: it reads ``MEMORY.md`` files and imports
@@ -39,6 +42,7 @@ from pathlib import Path
 
 from .layout import INDEX_FILE, index_is_fresh
 from .fence import escape_fence_tags, neutralize_braces
+from .printable import one_line
 
 OPEN = "<memory_context>"
 CLOSE = "</memory_context>"
@@ -98,7 +102,7 @@ def render_block(sections: list[tuple[str, str]], max_bytes: int = 4096, policy:
     """
     blocks: list[list[str]] = []
     for scope, text in sections:
-        lines = [neutralize_braces(escape_fence_tags(line)) for line in text.split("\n") if line.strip()]
+        lines = [neutralize_braces(escape_fence_tags(one_line(line))) for line in text.split("\n") if line.strip()]
         if lines:
             blocks.append([SECTION_TITLES.get(scope, f"## {scope} memories"), *lines])
     if not blocks:

@@ -71,11 +71,12 @@ def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True, sync: bool =
         fsync_dir(directory)
 
 
-def read_bytes(path: Path) -> bytes | None:
-    """The bytes of ``path``; None when it is missing or not a regular file."""
+def read_bytes(path: Path, limit: int = -1) -> bytes | None:
+    """The bytes of ``path`` (at most ``limit`` when given); None when it is
+    missing or not a regular file."""
     try:
         with open(path, "rb") as handle:
-            return handle.read()
+            return handle.read(limit)
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
     except OSError as exc:

@@ -94,7 +94,8 @@ class Layer:
             directory_mtime = None
         except OSError as exc:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
-        found, self._cache, complete = scan_layer(self.path, self._cache, known, progress)
+        found, self._cache, complete = scan_layer(self.path, self._cache, known, progress,
+                                                  self.settings.max_file_bytes)
         if complete:  # a scan that did not read every memory must not stand in for a full one
             self._last_scan = (directory_mtime, found)
             self._swept_at = time.monotonic()
@@ -102,7 +103,7 @@ class Layer:
 
     def load(self, path: Path) -> FileState | None:
         """Read and parse one memory file of this layer (:func:`memdir.store.scan.load`)."""
-        return load_file(path)
+        return load_file(path, max_bytes=self.settings.max_file_bytes)
 
     def file_count(self) -> int:
         """How many memory files :meth:`scan` would look at (for progress bars)."""

@@ -135,9 +135,9 @@ class ReadResult(Result):
 
 @dataclass(frozen=True)
 class WriteResult(Result):
-    """What a write did: ``operation`` is created | updated | unchanged;
-    ``redactions`` counts secrets replaced (``redaction_kinds`` by kind);
-    ``warnings`` name every cut and normalization; ``status`` and ``pinned``
+    """What a write did: ``operation`` is created | updated | reactivated
+    (a superseded memory made active again) | unchanged; ``redactions``
+    counts secrets replaced (``redaction_kinds`` by kind); ``warnings`` name every cut and normalization; ``status`` and ``pinned``
     are the memory's now; ``digest`` is its file's SHA-256."""
 
     name: str
