@@ -79,9 +79,9 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
     """Validate, cut and sanitize the text fields of a write.
 
     Returns (name, description, type, body, title, redaction counts, warnings).
-    ``title`` is the one given, else the name as written when it is not
-    already the normalized name (``C++ tips`` → name ``c-tips``, title
-    ``C++ tips``), without a trailing ``.md``.
+    ``title`` is the one given, else the name as written when it differs
+    from the normalized name by more than case (``C++ tips`` → name
+    ``c-tips``, title ``C++ tips``), without a trailing ``.md``.
     Raises :class:`InvalidInput` for a bad name, type or an empty description.
     """
     counts: dict[str, int] = {}
@@ -101,16 +101,16 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
     if title is not None and not isinstance(title, str):
         raise InvalidInput("title must be a string")
     written = raw_name(name)
+    keep = normalized.title is None and written.lower() != normalized.name  # more than case: worth a title
     if normalized.name != written and normalized.title is None:
-        warnings.append(f"name {name!r} was normalized to {normalized.name!r} (kept as the title)")
+        warnings.append(f"name {name!r} was normalized to {normalized.name!r}" + (" (kept as the title)" if keep else ""))
     description = _printable(description, "description", warnings)
     body = _printable(body, "body", warnings, one_line=False)
     description = _sanitize(_cut(description, settings.limit_description, "description", warnings), counts)
     body = _sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts)
     if not description:
         raise InvalidInput("description is required and must not be empty (it held only control characters)")
-    title = _printable(title or "", "title", warnings) or normalized.title or (
-        written if written != normalized.name else None)
+    title = _printable(title or "", "title", warnings) or normalized.title or (written if keep else None)
     if title:
         title = _sanitize(_cut(title, settings.limit_title, "title", warnings), counts)
     return normalized.name, description, type, body, title or None, counts, warnings

@@ -16,8 +16,8 @@ from .journal import Journal, now_utc
 from .layer import home_layers
 from .layout import META_DIR
 from .paths import layer_dirs
-from .results import DoctorResult, LayerCheck, LayerStatus, StatusResult, VerifyResult
-from .scan import Malformed
+from .results import DoctorResult, FileNote, LayerCheck, LayerStatus, StatusResult, VerifyResult
+from .scan import Entry, Malformed
 from .session import Session
 
 
@@ -57,11 +57,23 @@ def status(session: Session, search: str) -> StatusResult:
             candidates=sum(1 for r in records if r.status == "candidate"),
             tombstones=len(layer.tombstones()), malformed=tuple(scan.malformed),
             fallback_parsed=tuple(str(e.path) for e in scan.entries.values() if e.fallback),
-            no_frontmatter=tuple(str(e.path) for e in scan.entries.values() if e.no_frontmatter)))
+            no_frontmatter=tuple(str(e.path) for e in scan.entries.values() if e.no_frontmatter),
+            notes=tuple(FileNote(str(e.path), note) for e in sorted(scan.entries.values(), key=lambda e: e.path)
+                        for note in _notes(e))))
     block = session_block(session)
     return StatusResult(str(session.home), str(session.project_root) if session.project_root else None,
                         session.project_error if session.project_root is None else None, tuple(layers),
                         len(block.encode("utf-8")), session.settings.context_max_bytes, search)
+
+
+def _notes(entry: Entry) -> list[str]:
+    """How ``entry``'s file was read leniently, one note per leniency."""
+    notes = []
+    if entry.fallback:
+        notes.append("read with the line fallback (frontmatter is not valid YAML)")
+    if entry.no_frontmatter:
+        notes.append("no frontmatter (listed under its file name)")
+    return notes + list(entry.notes)
 
 
 def doctor(session: Session, search: str) -> DoctorResult:

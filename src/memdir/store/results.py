@@ -329,7 +329,9 @@ class VerifyResult(Result):
 class LayerStatus(Result):
     """One layer of the session: its path, counts, and the files that are not
     memories (``malformed``) or were read leniently (``fallback_parsed``:
-    frontmatter that is not YAML; ``no_frontmatter``: plain Markdown)."""
+    frontmatter that is not YAML; ``no_frontmatter``: plain Markdown;
+    ``notes``: every leniency by file, those two included — a foreign type
+    or status, a description taken from the title or body)."""
 
     scope: str
     path: str
@@ -340,6 +342,15 @@ class LayerStatus(Result):
     malformed: tuple[Malformed, ...] = ()
     fallback_parsed: tuple[str, ...] = ()
     no_frontmatter: tuple[str, ...] = ()
+    notes: tuple[FileNote, ...] = ()
+
+
+@dataclass(frozen=True)
+class FileNote(Result):
+    """A memory file read leniently, and how: a note for ``doctor``, not a problem."""
+
+    path: str
+    note: str
 
 
 @dataclass(frozen=True)

@@ -243,11 +243,12 @@ def doctor(result: DoctorResult) -> str:
     for layer in result.status.layers:
         lines.append(f"{layer.scope} layer: {layer.path} — {layer.memories} memories")
         lines += [f"  malformed: {cut(bad.path, 1000)}: {cut(bad.error)}" for bad in layer.malformed]
-        lines += [f"  read with the line fallback (frontmatter is not valid YAML): {p}" for p in layer.fallback_parsed]
-        lines += [f"  no frontmatter (listed under its file name): {p}" for p in layer.no_frontmatter]
+        lines += [f"  note: {cut(n.path, 1000)}: {cut(n.note)}" for n in layer.notes]
     lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
     lines.append(f"context: {result.status.context_bytes} of {result.status.context_budget} bytes")
-    lines.append("ok" if result.ok else f"{len(result.problems)} problem(s)")
+    notes = sum(len(layer.notes) for layer in result.status.layers)
+    lines.append(("ok" if result.ok else f"{len(result.problems)} problem(s)")
+                 + (f" ({notes} note{'s' if notes != 1 else ''}: files read leniently, not problems)" if notes else ""))
     return "\n".join(lines)
 
 
