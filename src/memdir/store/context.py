@@ -40,7 +40,7 @@ import os
 import time
 from pathlib import Path
 
-from .layout import INDEX_FILE, index_is_fresh
+from .layout import INDEX_FILE, index_is_fresh, symlink_refusal
 from .fence import escape_fence_tags, neutralize_braces
 from .printable import one_line
 
@@ -170,7 +170,13 @@ def session_block(session, max_bytes: int | None = None) -> str:
 
 def read_index(layer_dir: Path, rebuild) -> str:
     """``MEMORY.md`` of a layer, after ``rebuild(layer_dir)`` when it is out of
-    date. A missing layer is an empty index."""
+    date. A missing layer is an empty index. Raises :class:`StoreError` for a
+    layer with a symlink where memdir keeps its files (never followed)."""
+    refusal = symlink_refusal(layer_dir)
+    if refusal:
+        from .errors import StoreError
+
+        raise StoreError(refusal)
     if not index_is_fresh(layer_dir, time.time_ns()):
         if not layer_dir.is_dir():
             return ""
@@ -182,7 +188,7 @@ def read_index(layer_dir: Path, rebuild) -> str:
         cached = _READ.get(path)
         if cached is not None and cached[0] == key:
             return cached[1]
-        with open(path, "rb") as handle:
+        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb") as handle:
             text = handle.read().decode("utf-8", "replace")
     except OSError:
         return ""

@@ -14,7 +14,8 @@ from .context import session_block
 from .index import is_visible
 from .journal import Journal, now_utc
 from .layer import home_layers
-from .layout import META_DIR
+from .errors import StoreError
+from .layout import META_DIR, symlink_refusal
 from .paths import layer_dirs
 from .results import DoctorResult, FileNote, LayerCheck, LayerStatus, StatusResult, VerifyResult
 from .scan import Entry, Malformed
@@ -26,6 +27,10 @@ def verify(home: Path) -> VerifyResult:
     hash chain and every version object's digest. Never raises for bad data."""
     checks = []
     for path in layer_dirs(home):
+        refusal = symlink_refusal(path)
+        if refusal:  # never followed, not even to read
+            checks.append(LayerCheck(str(path), False, 0, None, None, refusal))
+            continue
         result = Journal(path / META_DIR).verify()
         checks.append(LayerCheck(str(path), result.ok, result.events, result.bad_seq, result.bad_line, result.error))
     return VerifyResult(tuple(checks))
@@ -49,7 +54,12 @@ def status(session: Session, search: str) -> StatusResult:
     stale = session.settings.stale_after_days
     layers = []
     for layer in session.layers():
-        scan = layer.scan()
+        try:
+            scan = layer.scan()
+        except StoreError as exc:  # a symlinked layer, an unreadable directory: a problem to report
+            layers.append(LayerStatus(scope=layer.scope, path=str(layer.path), memories=0, visible=0, candidates=0,
+                                      tombstones=0, malformed=(Malformed(str(layer.path), str(exc)),)))
+            continue
         records = [e.record for e in scan.entries.values()]
         layers.append(LayerStatus(
             scope=layer.scope, path=str(layer.path), memories=len(records),
@@ -60,7 +70,10 @@ def status(session: Session, search: str) -> StatusResult:
             no_frontmatter=tuple(str(e.path) for e in scan.entries.values() if e.no_frontmatter),
             notes=tuple(FileNote(str(e.path), note) for e in sorted(scan.entries.values(), key=lambda e: e.path)
                         for note in _notes(e))))
-    block = session_block(session)
+    try:
+        block = session_block(session)
+    except StoreError:
+        block = ""  # the layer that cannot be read is reported above
     return StatusResult(str(session.home), str(session.project_root) if session.project_root else None,
                         session.project_error if session.project_root is None else None, tuple(layers),
                         len(block.encode("utf-8")), session.settings.context_max_bytes, search)
