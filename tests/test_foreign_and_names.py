@@ -176,3 +176,41 @@ def test_a_file_without_description_is_readable(mem, project):
     _hand_written(mem, "bare", "---\ntype: project\n---\nThe staging box is staging-2.\n")
     out = _cli(project, "read", "bare")
     assert out.returncode == 0 and "description: The staging box is staging-2." in out.stdout
+
+
+# ---------------------------------------------------------------- consolidation asks the same rules
+
+
+class _Proposer:
+    """An extractor that proposes fixed changes (the extractor protocol; the model seam)."""
+
+    name, model = "fixed", None
+
+    def __init__(self, *proposals):
+        self.proposals = list(proposals)
+
+    def extract(self, transcript, context):
+        from memdir.consolidation.proposals import ExtractionResult
+
+        return ExtractionResult(self.proposals)
+
+
+def test_consolidation_neither_overwrites_a_look_alike_nor_writes_a_superseded_memory(mem):
+    from memdir.consolidation.proposals import Proposal
+
+    own = mem.as_actor("extracted")  # consolidation revises its own memories directly
+    own.write("C++ tips", "Prefer std::vector over raw arrays", "project")
+    own.write("db-port", "Dev DB on 5432", "project")
+    own.write("db-port-v2", "Dev DB on 5433", "project", supersedes="db-port")
+    extractor = _Proposer(
+        Proposal("create", name="C# tips", description="Use records for DTOs", type="project"),
+        Proposal("update", target="db-port", description="Dev DB on 5434", type="project"),
+        Proposal("create", name="c++ tips", description="Prefer std::span for views", type="project"),
+    )
+    report = mem.consolidate([{"role": "user", "content": "Remember these tips."}], extractor=extractor,
+                             mode="always")
+    assert [o.result for o in report.outcomes] == ["refused", "refused", "updated"]
+    assert "such as 'c-sharp-tips'" in report.outcomes[0].detail
+    assert "superseded by 'db-port-v2'" in report.outcomes[1].detail
+    assert mem.read("c-tips", count=False).record.description == "Prefer std::span for views"
+    assert mem.read("db-port", count=False).record.description == "Dev DB on 5432"

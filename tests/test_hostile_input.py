@@ -177,3 +177,19 @@ def test_a_file_over_the_ceiling_is_listed_as_too_large_and_never_read(mem, isol
     # Control: with the ceiling raised, the same file is a memory.
     raised = Memory.open(home=isolated_home, project=project, max_file_bytes=1_000_000)
     assert sorted(m.name for m in raised.list().memories) == ["big", "other", "small"]
+
+
+def test_json_output_and_errors_escape_what_the_text_strips(mem, project):
+    import json
+
+    _hand_written(mem, "esc", HOSTILE)
+    out = _cli(project, "read", "esc", "--json")
+    assert out.returncode == 0
+    assert "\x1b" not in out.stdout and "\u202e" not in out.stdout and "\\u202e" in out.stdout
+    assert json.loads(out.stdout)["body"].endswith("and lines \x1b[2J\x1b[31mred\u202e")  # the data, escaped
+    bad = mem.layer("project").path / "evil\x1b[2J.md"
+    bad.write_text("---\nname: x\ndescription: &a d\n---\n", encoding="utf-8")
+    listed = _cli(project, "list")
+    assert "\x1b" not in listed.stdout and "evil[2J.md" not in listed.stdout
+    assert any(line.startswith("! unreadable: ") and "evil.md: file name is not a memory name" in line
+               for line in listed.stdout.splitlines())

@@ -24,7 +24,7 @@ from .history import version_bytes
 from .layer import Layer
 from .results import PruneCandidate, WriteResult
 from .memfile import TYPES, MalformedMemory, MemoryRecord, parse
-from .names import distinct_name, normalize_name, raw_name, spelling
+from .names import name_taken, normalize_name, raw_name, same_name
 from .fence import escape_fence_tags
 from .printable import clean_body, clean_line
 from .redact import redact
@@ -164,12 +164,10 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
             raise Conflict(f"memory {name!r} changed since it was read; re-read it and try again")
         tx.check_tombstones(description, body, name, list(guard))
         old = existing.record if existing else None
-        if old is not None:
-            _same_memory(tx, asked, old)
+        if old is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
+            raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))
         if old is not None and old.status == "superseded" and not reactivate:
-            raise Refused(f"memory {name!r} was superseded by {old.superseded_by or 'a newer memory'!r}: write to "
-                          f"{old.superseded_by or 'that memory'!r} instead, or reactivate {name!r} explicitly "
-                          "(--reactivate / reactivate=true)")
+            raise Refused(superseded_refusal(old))
         reviving = old is not None and old.status == "superseded"
         edge = now_utc()  # valid-time edges keep microseconds; file times whole seconds
         now = edge.replace(microsecond=0)
@@ -222,23 +220,11 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
                        counts, tuple(warnings), record.status, record.pinned, event.after)
 
 
-def _same_memory(tx, asked: str, old: MemoryRecord) -> None:
-    """Refuse a write whose name, as written, is another name than the
-    existing memory's although both normalize to one file (``C# tips`` over
-    ``C++ tips``). The normalized name itself, or the same spelling
-    (:func:`memdir.store.names.spelling`) as the memory's name or title, is
-    the same memory. Raises :class:`Conflict`."""
-    written = raw_name(asked)
-    if written == old.name:
-        return
-    wanted = spelling(written)
-    if wanted in (spelling(old.name), spelling(old.title or "")):
-        return
-    suggestion = distinct_name(written, tx.scan.names)
-    shown = f"{old.title!r} ({old.name})" if old.title else repr(old.name)
-    raise Conflict(f"{written!r} normalizes to {old.name!r}, the file of the existing memory {shown}, which is "
-                   f"another name: choose a distinct name such as {suggestion!r} (or write {old.name!r} to "
-                   "update the existing memory)")
+def superseded_refusal(record: MemoryRecord) -> str:
+    """Why a write to the superseded ``record`` is refused: its successor, and how to reactivate it."""
+    successor = record.superseded_by or "a newer memory"
+    return (f"memory {record.name!r} was superseded by {successor!r}: write to {successor!r} instead, or "
+            f"reactivate {record.name!r} explicitly (--reactivate / reactivate=true)")
 
 
 def touch(layer: Layer, name: str, session: str | None = None, actor: str = "agent") -> None:
@@ -431,5 +417,5 @@ def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str 
 
 __all__ = [
     "PruneCandidate", "WriteResult", "clear", "delete", "lift_tombstone", "prepare", "prune", "prune_candidates",
-    "receipt", "restore", "set_flag", "set_status", "touch", "write",
+    "receipt", "restore", "set_flag", "set_status", "superseded_refusal", "touch", "write",
 ]

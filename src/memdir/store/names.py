@@ -102,6 +102,24 @@ def spelling(raw: str) -> str:
     return _SPELLING_IGNORED.sub("", folded.casefold())
 
 
+def same_name(raw: str, name: str, title: str | None) -> bool:
+    """True when ``raw`` (a name as written, normalizing to ``name``) names
+    the memory called ``name`` with ``title``: it is the normalized name
+    itself, or spelled like the name or the title (:func:`spelling`)."""
+    written = raw_name(raw)
+    return written == name or spelling(written) in (spelling(name), spelling(title or ""))
+
+
+def name_taken(raw: str, name: str, title: str | None, taken) -> str:
+    """The refusal for ``raw`` normalizing to the file of another memory
+    (``name``, ``title``), with a distinct name not in ``taken``."""
+    written = raw_name(raw)
+    shown = f"{title!r} ({name})" if title else repr(name)
+    return (f"{written!r} normalizes to {name!r}, the file of the existing memory {shown}, which is another "
+            f"name: choose a distinct name such as {distinct_name(written, taken)!r} (or write {name!r} to "
+            "update the existing memory)")
+
+
 def distinct_name(raw: str, taken) -> str:
     """A name for ``raw`` that normalizes to no name in ``taken`` (a container
     of normalized names): its symbols spelled out (``C# tips`` →
