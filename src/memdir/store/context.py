@@ -172,7 +172,7 @@ def read_index(layer_dir: Path, rebuild) -> str:
     """``MEMORY.md`` of a layer, after ``rebuild(layer_dir)`` when it is out of
     date. A missing layer is an empty index. Raises :class:`StoreError` for a
     layer with a symlink where memdir keeps its files (never followed)."""
-    refusal = symlink_refusal(layer_dir)
+    refusal = symlink_refusal(layer_dir, meta=False)
     if refusal:
         from .errors import StoreError
 

@@ -28,15 +28,18 @@ def is_memory_file_name(filename: str) -> bool:
     return memory_file_match(filename) is not None
 
 
-def symlink_refusal(layer_dir: Path) -> str | None:
+def symlink_refusal(layer_dir: Path, meta: bool = True) -> str | None:
     """Why ``layer_dir`` must not be used, or None: the layer directory, its
     ``.memdir``, ``MEMORY.md`` or a file memdir keeps in ``.memdir`` is a
     symbolic link. Followed, it would list, inject, index and rewrite files
     outside the layer, or append the journal elsewhere. (A memory file that is
-    a symlink is not a memory: the scan skips it.) A few ``lstat`` calls."""
-    meta = os.path.join(layer_dir, META_DIR)
-    for path in (str(layer_dir), meta, os.path.join(layer_dir, INDEX_FILE),
-                 *(os.path.join(meta, entry) for entry in META_ENTRIES)):
+    a symlink is not a memory: the scan skips it.) Ten ``lstat`` calls; with
+    ``meta`` False only the directory's (the hot path, which opens
+    ``MEMORY.md`` with ``O_NOFOLLOW`` and reads no meta file)."""
+    meta_dir = os.path.join(layer_dir, META_DIR)
+    paths = (str(layer_dir), meta_dir, os.path.join(layer_dir, INDEX_FILE),
+             *(os.path.join(meta_dir, entry) for entry in META_ENTRIES)) if meta else (str(layer_dir),)
+    for path in paths:
         if os.path.islink(path):
             try:
                 target = os.readlink(path)

@@ -46,6 +46,14 @@ class Malformed:
 
 
 @dataclass(frozen=True)
+class FileNote:
+    """A memory file read leniently, and how: a note for ``doctor``, not a problem."""
+
+    path: str
+    note: str
+
+
+@dataclass(frozen=True)
 class Entry:
     """A memory as found on disk: its record, file, digest (SHA-256 of the
     bytes) and how it parsed (``fallback``: frontmatter that is not YAML, read
@@ -220,4 +228,4 @@ def count_files(directory: Path) -> int:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
 
 
-__all__ = ["Entry", "FileState", "Malformed", "Scan", "count_files", "load", "scan", "stat_key"]
+__all__ = ["Entry", "FileNote", "FileState", "Malformed", "Scan", "count_files", "load", "scan", "stat_key"]
