@@ -52,7 +52,10 @@ def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True, sync: bool =
     and the temp file removed.
     """
     directory = path.parent
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=directory)
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=directory)
+    except OSError as exc:  # read-only layer, full disk, another user's directory
+        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from .errors import Conflict, InvalidInput, NotFound, Refused
+from .errors import Conflict, InvalidInput, NotFound, Refused, StoreError
 from .index import whole_days
 from .journal import Event, digest, now_utc
 from .history import version_bytes
@@ -181,6 +181,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
                 valid_until=min(old_entry.record.valid_until or edge, edge),
             )
             tx.apply(old_name, retired, "supersede", reason=f"superseded by {name}")
+    warnings.extend(tx.warnings)
     return WriteResult(name, layer.scope, "updated" if old else "created", sum(counts.values()),
                        counts, tuple(warnings), record.status, record.pinned, event.after)
 
@@ -197,7 +198,7 @@ def touch(layer: Layer, name: str, session: str | None = None, actor: str = "age
             return
         was_stale = is_stale(entry.record, layer.settings.stale_after_days, now_utc())
         record = entry.record.with_(reads=entry.record.reads + 1, last_read=now_utc().replace(microsecond=0))
-        tx.apply(name, record, "read", reindex=was_stale)
+        tx.apply(name, record, "read", reindex=was_stale, move=False)
 
 
 def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
@@ -209,10 +210,29 @@ def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
         entry = tx.fresh(key)
         if entry is None:
             raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer — call memory_list to see names')
-        stone = None
-        if tombstone:
-            stone = layer.tombstone_file.add(key, entry.record.description, entry.record.body, actor, reason)
-        tx.apply(key, None, action, reason=reason, data={"tombstone": stone.id} if stone else None)
+        if not tombstone:
+            tx.apply(key, None, action, reason=reason)
+            return None
+        return _delete_tombstoned(tx, key, entry.record, action, reason)
+
+
+def _delete_tombstoned(tx, key: str, record: MemoryRecord, action: str, reason: str | None) -> Tombstone:
+    """Tombstone the value, then delete (the journal line commits both). When
+    the delete fails the new tombstone is taken back; when the process is
+    killed in between, ``memdir verify`` names the tombstone no event refers
+    to and ``--repair`` removes it (the memory is still there: "before")."""
+    tombstones = tx.layer.tombstone_file
+    known = {stone.id for stone in tombstones.all()}
+    stone = tombstones.add(key, record.description, record.body, tx.actor, reason)
+    try:
+        tx.apply(key, None, action, reason=reason, data={"tombstone": stone.id})
+    except BaseException:
+        if stone.id not in known:
+            try:
+                tombstones.lift(stone.id)
+            except (StoreError, NotFound):
+                pass  # left for `memdir verify --repair`, which names and removes it
+        raise
     return stone
 
 
@@ -287,7 +307,7 @@ def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
                                digest=existing.digest)
         event = tx.apply(key, clean, "restore", raw=raw, reason=f"restore version {version}")
     return WriteResult(key, layer.scope, "updated" if existing else "created", sum(counts.values()), counts,
-                       (), clean.status, clean.pinned, event.after)
+                       tuple(tx.warnings), clean.status, clean.pinned, event.after)
 
 
 def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: str | None = None,
@@ -311,8 +331,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         if record.status != "candidate":
             raise InvalidInput(f"{key!r} is {record.status}, not a candidate")
         if not approve:
-            stone = layer.tombstone_file.add(key, record.description, record.body, actor, reason or "rejected")
-            tx.apply(key, None, "reject", reason=reason, data={"tombstone": stone.id})
+            _delete_tombstoned(tx, key, record, "reject", reason or "rejected")
             return key
         tx.check_tombstones(record.description, record.body, key, list(guard))
         extra = dict(record.extra)
@@ -346,7 +365,8 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
         if getattr(entry.record, flag) == value:
             return False
         tx.apply(key, entry.record.with_(**{flag: value}, updated=now_utc().replace(microsecond=0)),
-                 "pin" if flag == "pinned" else "mute", reason=f"{flag}={str(value).lower()}")
+                 ("pin" if flag == "pinned" else "mute") if value else ("unpin" if flag == "pinned" else "unmute"),
+                 reason=f"{flag}={str(value).lower()}")
         return True
 
 

@@ -12,6 +12,7 @@ The caller holds the layer lock for every method that writes.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -22,6 +23,9 @@ from pathlib import Path
 
 from .errors import NotFound, StoreError
 from .fsio import atomic_write, ensure_dir, read_bytes
+
+ANCHOR_FILE = "journal.anchor"
+
 
 def digest(data: bytes) -> str:
     """SHA-256 hex of ``data``."""
@@ -108,6 +112,10 @@ class Journal:
             # only take the newest object, which `memdir verify` then names.
             atomic_write(path, data, sync=False)
         return key
+
+    def has_object(self, key: str) -> bool:
+        """True when the bytes with digest ``key`` are stored."""
+        return bool(re.fullmatch(r"[0-9a-f]{64}", key or "")) and (self.objects / key).is_file()
 
     def get_object(self, key: str) -> bytes:
         """The bytes stored under ``key``. Raises :class:`NotFound`."""
@@ -203,15 +211,7 @@ class Journal:
         event = Event(seq + 1, iso_micro(ts or now_utc()), actor, action, name, before, after,
                       reason, session, prev, dict(data or {}))
         line = event.to_line()
-        try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-            try:
-                os.write(fd, line + b"\n")
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        except OSError as exc:
-            raise StoreError(f"cannot append to {self.path}: {exc.strerror or exc}") from None
+        self._write_line(line + b"\n")
         key_before = self._tail[0] if self._tail else None
         key = self.stat_key()
         if key is not None:
@@ -230,6 +230,81 @@ class Journal:
                 self._events_cache = None
                 self._heads_cache = None
         return event
+
+    def _write_line(self, payload: bytes) -> None:
+        """Append ``payload`` whole and fsync it — the commit point of every
+        change. A failed or short write (on a regular file: the disk is full)
+        is cut off again and raises :class:`StoreError`, so no torn line is
+        left for the next transaction to take for a hand edit."""
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise StoreError(f"cannot append to {self.path}: {exc.strerror or exc}") from None
+        try:
+            start = os.fstat(fd).st_size
+            written = os.write(fd, payload)
+            if written != len(payload):
+                raise OSError(errno.ENOSPC, f"short write ({written} of {len(payload)} bytes)")
+            os.fsync(fd)
+        except OSError as exc:
+            try:
+                os.ftruncate(fd, start)
+                os.fsync(fd)
+            except (OSError, UnboundLocalError):
+                pass  # the torn tail is cut by repair() before the next change
+            raise StoreError(f"cannot append to {self.path}: {exc.strerror or exc}") from None
+        finally:
+            os.close(fd)
+
+    # ------------------------------------------------------------ the anchor
+
+    def anchor(self) -> None:
+        """Keep the journal's head (last seq and the hash of its line) apart
+        from the journal, in ``journal.anchor``, so :meth:`check_anchor` names a
+        journal cut short, emptied, deleted or with its last line edited.
+        Written after each transaction; not fsynced (after a power loss it may
+        lag behind the journal, which the check accepts). Raises :class:`StoreError`."""
+        seq, line_hash = self._last()
+        payload = json.dumps({"seq": seq, "hash": line_hash}).encode() + b"\n"
+        try:
+            if read_bytes(self.dir / ANCHOR_FILE) == payload:
+                return
+        except StoreError:
+            pass
+        atomic_write(self.dir / ANCHOR_FILE, payload, sync=False)
+
+    def check_anchor(self) -> str | None:
+        """Why the journal does not reach its anchored head, or None when it
+        does (or no anchor was ever written). Never raises for bad data."""
+        try:
+            raw = read_bytes(self.dir / ANCHOR_FILE)
+        except StoreError as exc:
+            return str(exc)
+        if raw is None:
+            return None
+        try:
+            head = json.loads(raw)
+            seq, line_hash = int(head["seq"]), head["hash"]
+        except (ValueError, KeyError, TypeError):
+            return f"{ANCHOR_FILE} is unreadable"
+        if seq == 0:
+            return None
+        try:
+            data = read_bytes(self.path)
+        except StoreError as exc:
+            return str(exc)
+        if data is None:
+            return f"the journal is missing; its anchored head is event {seq}"
+        lines = [raw_line for raw_line in data.split(b"\n") if raw_line.strip()]
+        if not lines:
+            return f"the journal is empty; its anchored head is event {seq}"
+        if len(lines) < seq:
+            cut = seq - len(lines)
+            return (f"the journal ends at event {len(lines)} but its anchored head is event {seq}: "
+                    f"the last {cut} line{'s' if cut != 1 else ''} were removed")
+        if digest(lines[seq - 1]) != line_hash:
+            return f"event {seq} (the anchored head) was edited"
+        return None
 
     # ------------------------------------------------------------ reading
 
@@ -268,6 +343,10 @@ class Journal:
                     heads[event.name] = event.after
         self._heads_cache = heads
         return heads
+
+    def referenced(self) -> set[str]:
+        """Every object digest some event names (before or after)."""
+        return {key for event in self.events() for key in (event.before, event.after) if key}
 
     def verify(self) -> ChainCheck:
         """Check line syntax, seq order, the hash chain and every referenced

@@ -39,7 +39,7 @@ from .journal import Event, Journal, digest, now_utc
 from .layout import INDEX_FILE, META_DIR, STAMP_FILE
 from .memfile import MalformedMemory, MemoryRecord, parse, serialize
 from .scan import Entry, FileState, Scan, count_files, load as load_file, scan as scan_layer, stat_key
-from . import tombstones as tombstones_mod
+from . import commit, tombstones as tombstones_mod
 from .tombstones import Tombstone, TombstoneFile
 from .settings import Settings
 from .vocabulary import ACTORS
@@ -160,23 +160,60 @@ class Layer:
         """The gateway's critical section; yields a :class:`Transaction` to apply changes through."""
         if actor not in ACTORS:
             raise InvalidInput(f"unknown actor {actor!r}")
+        if not self._cache:
+            self._prescan()
         with self.locked():
             self._describe()
             self.journal.repair()
+            tampered = self.journal.check_anchor()
+            if tampered:
+                raise StoreError(f"{self.journal.path}: {tampered}; nothing was changed — run `memdir verify` "
+                                 f"(after restoring the journal, or to accept it as it is, remove "
+                                 f"{self.journal.dir / 'journal.anchor'})")
             quick = self._quick_scan()
             tx = Transaction(self, quick or self.scan(), actor, session, full=quick is None)
-            if tx.full:
-                tx.sync_external()
-            yield tx
+            try:
+                if tx.full:
+                    tx.sync_external()
+                yield tx
+            finally:
+                if tx.events or tx.reindex:
+                    self._derive(tx)
+
+    def _prescan(self) -> None:
+        """Parse the files before taking the lock (a cold process), so the
+        critical section only compares stat keys (best effort)."""
+        try:
+            self.scan()
+        except StoreError:
+            pass
+
+    def _derive(self, tx: "Transaction") -> None:
+        """After the commit: ``MEMORY.md``, its stamp and the journal anchor.
+        Derived files failing to update is a warning (the next operation
+        rebuilds them), never a failed change."""
+        try:
             if tx.reindex:
                 self._write_index(tx.scan.entries, None if tx.full else tx.touched)
             elif tx.changed:
                 self._stamp(tx.scan.entries.values(), self._index.deadline if self._index.built else False)
-            try:  # the scan now reflects every change this transaction made
-                self._last_scan = (os.stat(self.path).st_mtime_ns, tx.scan)
-                self._synced_journal = self.journal.stat_key()
+        except StoreError as exc:
+            tx.warnings.append(f"the change is saved, but {exc}; the index is rebuilt on the next operation")
+            self._index_written = None
+            self._index = IndexBuilder(self.settings.stale_after_days)
+            try:
+                os.unlink(self.meta / STAMP_FILE)  # never trust MEMORY.md that missed a change
             except OSError:
-                self._last_scan = self._synced_journal = None
+                pass
+        try:
+            self.journal.anchor()
+        except StoreError as exc:
+            tx.warnings.append(f"the change is saved, but the journal anchor was not updated: {exc}")
+        try:  # the scan now reflects every change this transaction made
+            self._last_scan = (os.stat(self.path).st_mtime_ns, tx.scan)
+            self._synced_journal = self.journal.stat_key()
+        except OSError:
+            self._last_scan = self._synced_journal = None
 
     def _quick_scan(self) -> Scan | None:
         """The last transaction's scan, when it may stand in for a full sweep:
@@ -269,6 +306,7 @@ class Transaction:
         self.reindex = False
         self.touched: set[str] = set()
         self.events: list[Event] = []
+        self.warnings: list[str] = []
 
     def fresh(self, name: str) -> Entry | None:
         """The entry of ``name`` as it is on disk now. After a full sweep that is
@@ -299,52 +337,70 @@ class Transaction:
     # ------------------------------------------------------------ primitives
 
     def sync_external(self) -> None:
-        """Journal every file whose bytes differ from its last journaled version."""
-        journal = self.layer.journal
-        heads = journal.heads()
-        entries = self.scan.entries
-        current = {name: entry.digest for name, entry in entries.items()}
-        # Set operations on dict views run in C: this stays cheap at 10,000 memories.
-        changed = sorted(name for name, _ in current.items() - heads.items())
-        gone = sorted(heads.keys() - current.keys())
-        for name in changed:
-            before = heads.get(name)
-            data = read_bytes(entries[name].path)
-            if data is None:
-                continue
-            journal.put_object(data)
-            self.events.append(journal.append("human", "external-edit", name, before, digest(data),
-                                              session=self.session))
-            self.reindex = True
-        for name in gone:
-            self.events.append(journal.append("human", "external-delete", name, heads.get(name), None,
-                                              session=self.session))
+        """Journal every file whose bytes differ from its last journaled version
+        (finishing or undoing a change a killed writer cut: :func:`memdir.store.commit.sweep`)."""
+        events, rescanned = commit.sweep(self.layer.journal, self.layer.path, self.scan.entries,
+                                         self.layer.scan, self.session)
+        if rescanned is not None:
+            self.scan = rescanned
+        if events:
+            self.events.extend(events)
             self.reindex = True
 
     def apply(self, name: str, record: MemoryRecord | None, action: str, *,
               reason: str | None = None, data: dict | None = None, raw: bytes | None = None,
-              reindex: bool = True) -> Event:
+              reindex: bool = True, move: bool = True) -> Event:
         """Write (or, with ``record`` None, delete) one memory file, keep its bytes,
-        journal the event. The only place memdir changes a memory file."""
+        journal the event — the commit (:mod:`memdir.store.commit`). The only
+        place memdir changes a memory file. Every file replaced or removed is
+        journaled first when its bytes are not the latest version of ``name``;
+        a delete removes the name's duplicate files too. ``move`` False keeps a
+        hand-named file where it is (counting a read renames nothing). When the
+        journal line cannot be written, the files are put back and
+        :class:`StoreError` is raised."""
         layer = self.layer
+        journal = layer.journal
         existing = self.scan.entries.get(name)
-        before = existing.digest if existing else None
-        target = layer.path / f"{name}.md"
+        if record is None and existing is None:
+            raise NotFound(f"memory not found: {name!r}")
+        target = existing.path if existing is not None and not move else layer.path / f"{name}.md"
         if record is None:
-            if existing is None:
-                raise NotFound(f"memory not found: {name!r}")
-            unlink(existing.path)
-            del self.scan.entries[name]
-            self.scan.files.pop(existing.path.name, None)
-            self.scan.names.pop(name, None)
-            after = None
+            doomed = [layer.path / f for f, state in self.scan.files.items()
+                      if state.name == name and f != existing.path.name] + [existing.path]
         else:
-            payload = raw if raw is not None else serialize(record).encode("utf-8")
-            after = layer.journal.put_object(payload)
-            atomic_write(target, payload)
-            if existing is not None and existing.path != target:
-                unlink(existing.path)  # a hand-named file (feedback_x.md) moves to its name
-                self.scan.files.pop(existing.path.name, None)
+            doomed = [target] + ([existing.path] if existing is not None and existing.path != target else [])
+        for path in doomed:
+            kept = commit.preserve(journal, name, path, self.session)
+            if kept is not None:
+                self.events.append(kept)
+        before = journal.heads().get(name)
+        staged: list[commit.Staged] = []
+        try:
+            if record is None:
+                after = None
+                for path in doomed:
+                    staged.append(commit.stage_remove(path))
+            else:
+                payload = raw if raw is not None else serialize(record).encode("utf-8")
+                after = journal.put_object(payload)
+                staged.append(commit.stage_write(target, payload))
+                for path in doomed[1:]:  # a hand-named file (feedback_x.md) moves to its name
+                    staged.append(commit.stage_remove(path))
+            event = journal.append(self.actor, action, name, before, after, reason=reason,
+                                   session=self.session, data=data)
+        except BaseException:
+            for step in reversed(staged):
+                step.undo()
+            raise
+        for step in staged:
+            step.done()
+        for path in doomed:
+            self.scan.files.pop(path.name, None)
+            layer._cache.pop(path.name, None)
+        if record is None:
+            del self.scan.entries[name]
+            self.scan.names.pop(name, None)
+        else:
             try:
                 written = record if raw is None else parse(payload.decode("utf-8"), name).record
                 entry = Entry(written, target, after)
@@ -353,9 +409,7 @@ class Transaction:
                 self.scan.entries[name] = entry
                 self.scan.names[name] = target.name
             except (OSError, MalformedMemory, UnicodeDecodeError) as exc:
-                raise StoreError(f"wrote {target} but cannot read it back: {exc}") from None
-        event = layer.journal.append(self.actor, action, name, before, after, reason=reason,
-                                     session=self.session, data=data)
+                self.warnings.append(f"wrote {target} but cannot read it back: {exc}")
         self.events.append(event)
         self.touched.add(name)
         self.changed = True
