@@ -137,6 +137,13 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
         existing = tx.fresh(name)
         if expect_digest is not False and (existing.digest if existing else None) != expect_digest:
             raise Conflict(f"memory {name!r} changed since it was read; re-read it and try again")
+        if status == "candidate" and existing is not None and existing.record.status != "candidate":
+            # A proposed change to a live memory waits beside it; the live one stays in force.
+            target, name = name, _candidate_name(tx, name)
+            extra = {**extra, "candidate_for": target}
+            existing = tx.fresh(name)
+            warnings.append(f"{target!r} stays as it is; the change waits for review as candidate {name!r} "
+                            f"(memdir review)")
         tx.check_tombstones(description, body, name, list(guard))
         old = existing.record if existing else None
         edge = now_utc()  # valid-time edges keep microseconds; file times whole seconds
@@ -184,6 +191,18 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
     warnings.extend(tx.warnings)
     return WriteResult(name, layer.scope, "updated" if old else "created", sum(counts.values()),
                        counts, tuple(warnings), record.status, record.pinned, event.after)
+
+
+def _candidate_name(tx, target: str) -> str:
+    """The name of a candidate proposing a change to ``target``: its pending
+    candidate, else the first free ``<target>-candidate[-N]``."""
+    for n in range(1, 100):
+        name = f"{target[:52]}-candidate" + (f"-{n}" if n > 1 else "")
+        entry = tx.fresh(name)
+        if entry is None or (entry.record.status == "candidate"
+                             and dict(entry.record.extra).get("candidate_for") == target):
+            return name
+    raise InvalidInput(f"too many candidates pending for {target!r}; review them first (memdir review)")
 
 
 def touch(layer: Layer, name: str, session: str | None = None, actor: str = "agent") -> None:

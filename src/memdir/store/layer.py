@@ -86,7 +86,7 @@ class Layer:
         """Every memory of the layer by name, the files that are not memories,
         and what was learned of each file (:func:`memdir.store.scan.scan`):
         the one reader of a layer's files. Re-parses only files whose
-        size/mtime/inode changed since this layer object last read them.
+        size/ctime/inode changed since this layer object last read them.
         Raises :class:`StoreError`."""
         try:
             directory_mtime = os.stat(self.path).st_mtime_ns
@@ -166,10 +166,8 @@ class Layer:
             self._describe()
             self.journal.repair()
             tampered = self.journal.check_anchor()
-            if tampered:
-                raise StoreError(f"{self.journal.path}: {tampered}; nothing was changed — run `memdir verify` "
-                                 f"(after restoring the journal, or to accept it as it is, remove "
-                                 f"{self.journal.dir / 'journal.anchor'})")
+            if tampered:  # never journal the files as hand edits over a journal that lost its head
+                raise StoreError(f"{self.journal.path}: {tampered}; nothing was changed (see `memdir verify`)")
             quick = self._quick_scan()
             tx = Transaction(self, quick or self.scan(), actor, session, full=quick is None)
             try:
@@ -283,11 +281,29 @@ class Layer:
         except OSError as exc:
             raise StoreError(f"cannot stamp the index of {self.path}: {exc.strerror or exc}") from None
 
-    def refresh_index(self) -> None:
-        """Rebuild ``MEMORY.md`` from the files (journaling hand edits first)."""
+    def refresh_index(self) -> list[str]:
+        """Rebuild ``MEMORY.md`` from the files (journaling hand edits first);
+        returns the warnings (a derived file that could not be written)."""
+        self._prescan()  # parse outside the lock; inside, only stat keys are compared
         with self.transaction("human") as tx:
             tx.require_full()
             tx.reindex = True
+        return tx.warnings
+
+    def current_index(self) -> str | None:
+        """Rebuild ``MEMORY.md`` (None), or — when the layer cannot be written
+        (a full disk, read-only, another user's, locked) — the index text
+        rendered from the files without writing anything. Raises
+        :class:`StoreError` when the layer cannot be read."""
+        from .index import render_index
+
+        try:
+            if not self.refresh_index():
+                return None
+        except (StoreError, LockTimeout):
+            pass
+        records = [entry.record for entry in self.scan().entries.values()]
+        return render_index(records, now_utc(), self.settings.stale_after_days)
 
 
 # ---------------------------------------------------------------- transactions
@@ -321,7 +337,7 @@ class Transaction:
         except FileNotFoundError:
             st = None
         cached = layer._cache.get(entry.path.name)
-        if st is not None and cached is not None and cached.key == (st.st_size, st.st_mtime_ns, st.st_ino):
+        if st is not None and cached is not None and cached.key == stat_key(st):
             return entry
         self.require_full()  # it changed under us: do the whole sweep now
         return self.scan.entries.get(name)
@@ -369,10 +385,10 @@ class Transaction:
                       if state.name == name and f != existing.path.name] + [existing.path]
         else:
             doomed = [target] + ([existing.path] if existing is not None and existing.path != target else [])
-        for path in doomed:
-            kept = commit.preserve(journal, name, path, self.session)
-            if kept is not None:
-                self.events.append(kept)
+        for kept in filter(None, (commit.preserve(journal, name, path, self.session) for path in doomed)):
+            self.events.append(kept)
+            self.warnings.append(f"text not in the journal (a hand edit, a file memdir cannot read) was kept "
+                                 f"as a version first (memdir history {name})")
         before = journal.heads().get(name)
         staged: list[commit.Staged] = []
         try:

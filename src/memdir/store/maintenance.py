@@ -10,33 +10,74 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .commit import remove_stale
 from .context import session_block
+from .errors import StoreError
 from .index import is_visible
 from .journal import Journal, now_utc
 from .layer import home_layers
 from .layout import META_DIR
 from .paths import layer_dirs
 from .results import DoctorResult, LayerCheck, LayerStatus, StatusResult, VerifyResult
+from .tombstones import TombstoneFile
 from .scan import Malformed
 from .session import Session
 
 
 def verify(home: Path) -> VerifyResult:
     """Check every layer's journal under ``home``: line syntax, sequence, the
-    hash chain and every version object's digest. Never raises for bad data."""
-    checks = []
-    for path in layer_dirs(home):
-        result = Journal(path / META_DIR).verify()
-        checks.append(LayerCheck(str(path), result.ok, result.events, result.bad_seq, result.bad_line, result.error))
-    return VerifyResult(tuple(checks))
+    hash chain, every version object's digest, the anchored head (a journal
+    cut short, emptied, deleted or with its last line edited) and tombstones
+    no journal event refers to (a delete killed before its commit). Never
+    raises for bad data."""
+    return VerifyResult(tuple(_check(path) for path in layer_dirs(home)))
+
+
+def _check(path: Path) -> LayerCheck:
+    journal = Journal(path / META_DIR)
+    result = journal.verify()
+    if not result.ok:
+        return LayerCheck(str(path), False, result.events, result.bad_seq, result.bad_line, result.error)
+    problem = journal.check_anchor()
+    if problem is None:
+        try:
+            orphans = orphan_tombstones(journal, TombstoneFile(path / META_DIR))
+        except StoreError as exc:
+            orphans, problem = [], str(exc)
+        if orphans:
+            problem = (f"tombstone {orphans[0].id} ({orphans[0].name}) belongs to no journaled delete "
+                       f"(a delete cut before its commit); `memdir verify --repair` removes it")
+    return LayerCheck(str(path), problem is None, result.events, error=problem)
+
+
+def orphan_tombstones(journal: Journal, tombstones: TombstoneFile) -> list:
+    """Tombstones no journal event refers to: saved by a delete that never
+    reached its journal line (the memory is still there). Raises :class:`StoreError`."""
+    stones = tombstones.all()
+    if not stones:
+        return []
+    named = {event.data.get("tombstone") for event in journal.events() if event.data}
+    return [stone for stone in stones if stone.id not in named]
 
 
 def repair(session: Session) -> VerifyResult:
     """Bring every layer of the home to a consistent state — cut torn journal
-    tails, journal hand edits, rebuild ``MEMORY.md`` — then :func:`verify`.
-    Raises :class:`LockTimeout`, :class:`StoreError`."""
+    tails, finish or undo changes a killed writer cut (tombstones of deletes
+    that never committed, files renamed aside, writes not journaled), remove
+    leftover temp files older than the lock timeout, journal hand edits,
+    rebuild ``MEMORY.md`` — then :func:`verify`. A layer whose journal lost
+    its anchored head or does not chain is left as it is (its files are not
+    journaled as hand edits over it) and stays reported. Raises
+    :class:`LockTimeout`, :class:`StoreError`."""
     for layer in home_layers(session.home, session.settings):
-        layer.refresh_index()
+        with layer.locked():
+            layer.journal.repair()
+            if layer.journal.check_anchor() or not layer.journal.verify().ok:
+                continue
+            for stone in orphan_tombstones(layer.journal, layer.tombstone_file):
+                layer.tombstone_file.lift(stone.id)
+            remove_stale(layer.path, session.settings.lock_timeout)
+            layer.refresh_index()
     checked = verify(session.home)
     return VerifyResult(checked.layers, repaired=True)
 
@@ -75,4 +116,4 @@ def doctor(session: Session, search: str) -> DoctorResult:
     return DoctorResult(current, checks, tuple(problems))
 
 
-__all__ = ["doctor", "repair", "status", "verify"]
+__all__ = ["doctor", "orphan_tombstones", "repair", "status", "verify"]

@@ -14,14 +14,17 @@ files included.
 * Two files whose names normalize to one memory name: the file named exactly
   so (``db-port.md``) wins, else the smaller file name; the other is listed as
   a duplicate of it.
-* A file is re-parsed only when its size, mtime or inode changed since it was
-  last read (``cache``), or since a derived index recorded it (``known``).
+* A file is re-parsed only when its size, ctime or inode changed since it was
+  last read (``cache``), or since a derived index recorded it (``known``); a
+  file changed in the last :data:`RACY_NS` is read again and its digest
+  compared (two edits within one clock tick keep the stat key).
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, NamedTuple
@@ -31,6 +34,9 @@ from .fsio import read_bytes
 from .journal import digest
 from .layout import is_memory_file_name, memory_file_match
 from .memfile import MalformedMemory, MemoryRecord, parse
+
+
+RACY_NS = 2_000_000_000  # a file changed this close to now may change again with the same stat key
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,7 @@ class Entry:
 
 
 class FileState(NamedTuple):
-    """What a scan learned of one file: its stat ``key`` (size, mtime in ns,
+    """What a scan learned of one file: its stat ``key`` (size, ctime in ns,
     inode), ``digest`` (SHA-256 of its bytes), the memory ``name`` it holds
     (None when unreadable) or the ``error`` why not, and its parsed ``entry``
     (None when unreadable, or when taken from ``known`` without reading).
@@ -83,8 +89,11 @@ class Scan:
 
 
 def stat_key(st: os.stat_result) -> tuple[int, int, int]:
-    """The (size, mtime in ns, inode) a scan compares to see a file changed."""
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
+    """The (size, ctime in ns, inode) a scan compares to see a file changed.
+    The change time, not the modification time: an edit that keeps the size
+    and sets the mtime back (an editor, ``touch -r``, a tool) still moves the
+    ctime, which no user call can set."""
+    return (st.st_size, st.st_ctime_ns, st.st_ino)
 
 
 def load(path: Path, key: tuple[int, int, int] | None = None) -> FileState | None:
@@ -116,9 +125,9 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
     ``cache`` maps file names to the :class:`FileState` of the last scan; a
     file whose stat key still matches is not read again (one ``lstat`` per
     file: the floor of a write's cost on a large layer, so the loop is kept
-    tight). ``known`` (file name → ``(file name, size, mtime_ns, inode,
+    tight). ``known`` (file name → ``(file name, size, ctime_ns, inode,
     digest, name, error)``, as a derived index stored them) spares reading a
-    file whose size, mtime and inode still match; such a memory is in
+    file whose size, ctime and inode still match; such a memory is in
     :attr:`Scan.names` but not in :attr:`Scan.entries`, and ``complete`` is
     False. ``progress(1)`` is called for each file read. A missing directory
     is an empty layer. Raises :class:`StoreError`.
@@ -136,6 +145,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
     except OSError as exc:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
     is_regular = stat.S_ISREG
+    racy_after = time.time_ns() - RACY_NS
     is_memory = memory_file_match  # the rule of layout.is_memory_file_name, as a C call
     with listing:
         for item in listing:
@@ -148,8 +158,14 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
                 continue
             if not is_regular(st.st_mode):
                 continue
-            key = (st.st_size, st.st_mtime_ns, st.st_ino)
+            key = (st.st_size, st.st_ctime_ns, st.st_ino)  # stat_key(st), inlined: once per file
             state = cache.get(filename)
+            if state is not None and state[0] == key and racy_after < key[1]:
+                # Changed within the clock's reach of now: a second edit in the same
+                # tick keeps the key, so the bytes decide (parsed again only if they differ).
+                data = read_bytes(Path(item.path))
+                if data is None or digest(data) != state[1]:
+                    state = None
             if state is None or state[0] != key:
                 hint = known.get(filename) if known else None
                 if hint is not None and hint[1:4] == key:
