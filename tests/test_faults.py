@@ -299,3 +299,228 @@ def test_memory_md_failing_is_a_warning_and_the_write_is_committed(mem, project,
     index = (mem.layer("project").path / "MEMORY.md").read_text()
     assert "db-port" in index and "db-url" in index  # control: rebuilt once the disk takes it
     assert [e.action for e in mem.layer("project").journal.events()] == ["create", "create"]
+
+
+# ---------------------------------------------------------------- a full disk
+
+
+class FullDisk:
+    """Every new file and every append refused with ENOSPC (the shim of a full disk)."""
+
+    def __init__(self, monkeypatch):
+        import tempfile
+
+        def no_space(*args, **kwargs):
+            COUNTS["faults_injected"] += 1
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        real_open = os.open
+
+        def opening(path, flags, *args, **kwargs):
+            if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT) and not str(path).endswith("lock"):
+                no_space()
+            return real_open(path, flags, *args, **kwargs)
+
+        monkeypatch.setattr(tempfile, "mkstemp", no_space)
+        monkeypatch.setattr(os, "open", opening)
+        monkeypatch.setattr(os, "write", no_space)
+        monkeypatch.setattr(os, "link", no_space)
+
+
+def test_on_a_full_disk_reads_answer_and_writes_fail_cleanly(mem, project, monkeypatch, capsys):
+    mem.write("db-port", "Dev DB on port 5433", "project", "See [[db-url]].")
+    mem.write("db-url", "Dev DB URL is postgres://localhost:5433/dev", "project")
+    mem.as_actor("human").write("editor", "The user edits with Helix", "user")
+    layer = mem.layer("project")
+    # A hand-written memory makes MEMORY.md stale: the context must be rendered from the files.
+    (layer.path / "by-hand.md").write_text("---\nname: by-hand\ndescription: Written by hand\ntype: project\n---\n")
+    files_before = file_bytes(mem.home)
+    journal_before = layer.journal.path.read_bytes()
+    from memdir.integrations import hooks
+    FullDisk(monkeypatch)
+    context = mem.context()
+    assert "Written by hand" in context and "The user edits with Helix" in context
+    assert [m.name for m in mem.list().memories] == ["editor", "by-hand", "db-port", "db-url"] or \
+        {m.name for m in mem.list().memories} == {"editor", "by-hand", "db-port", "db-url"}
+    read = mem.read("db-port")  # the read counter is best effort
+    assert read.record.description == "Dev DB on port 5433" and [l.name for l in read.linked] == ["db-url"]
+    assert [v.action for v in mem.history("db-port").versions] == ["create"]
+    monkeypatch.setattr(sys, "stdin", __import__("io").StringIO(json.dumps({"cwd": str(project)})))
+    assert hooks.handle("SessionStart", home=mem.home) == 0
+    assert "Written by hand" in json.loads(capsys.readouterr().out)["hookSpecificOutput"]["additionalContext"]
+    with pytest.raises(StoreError, match="No space left"):
+        mem.write("new-fact", "Staging is at staging.example.org", "project")
+    with pytest.raises(StoreError, match="No space left"):
+        mem.delete("db-url")
+    COUNTS["operations_cut"] += 2
+    monkeypatch.undo()
+    assert file_bytes(mem.home) == files_before and layer.journal.path.read_bytes() == journal_before
+    assert mem.tombstones().tombstones == ()
+    COUNTS["files_checked"] += len(files_before)
+    assert mem.write("new-fact", "Staging is at staging.example.org", "project").operation == "created"  # control
+
+
+# ---------------------------------------------------------------- another user's layer, read-only layers
+
+
+# When run as root, the child drops the capabilities that bypass file modes, so
+# the modes below bind it as they bind any other user.
+UNPRIVILEGED = (["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner", "--"]
+                if os.geteuid() == 0 else [])
+
+
+def _as_other_user(args, env, module="memdir.cli", input=""):
+    """Run memdir in a real subprocess bound by the file modes."""
+    return subprocess.run([*UNPRIVILEGED, sys.executable, "-m", module, *map(str, args)], capture_output=True,
+                          text=True, env={**os.environ, **env}, timeout=60, input=input)
+
+
+def _read_only(path, but_meta=False):
+    """Make ``path`` read-only (directories 0555, files 0444); its ``.memdir`` stays writable with ``but_meta``."""
+    for root, dirs, files in os.walk(path):
+        meta = but_meta and ".memdir" in root
+        os.chmod(root, 0o755 if meta else 0o555)
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o644 if meta else 0o444)
+
+
+def _writable(path):
+    for root, dirs, files in os.walk(path):
+        os.chmod(root, 0o755)
+
+
+@pytest.fixture
+def shared_home(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    yield home, project
+    _writable(tmp_path)
+
+
+def test_reads_of_another_users_layers_answer_and_an_unreadable_layer_is_skipped(shared_home):
+    home, project = shared_home
+    seed(home, project)
+    mem = Memory.open(home=home, project=project, actor="human")
+    project_layer, user_layer = mem.layer("project").path, mem.layer("user").path
+    (project_layer / "by-hand.md").write_text("---\nname: by-hand\ndescription: Written by hand\ntype: project\n---\n")
+    _read_only(project_layer)
+    os.chmod(user_layer, 0o000)  # a layer they cannot read at all
+    before = file_bytes(home)
+    env = {"MEMDIR_HOME": str(home), "HOME": str(home.parent)}
+    out = _as_other_user(["--project", project, "context"], env)
+    assert out.returncode == 0, out.stderr
+    assert "Written by hand" in out.stdout and "Processes run under pm2" in out.stdout
+    assert "Helix" not in out.stdout and "user layer" in out.stderr  # skipped, with a warning
+    out = _as_other_user(["--project", project, "list"], env)
+    assert out.returncode == 0 and "pm2" in out.stdout and "by-hand" in out.stdout, out.stderr
+    out = _as_other_user(["--project", project, "read", "pm2"], env)
+    assert out.returncode == 0 and "cluster mode" in out.stdout, out.stderr
+    out = _as_other_user(["--project", project, "history", "pm2"], env)
+    assert out.returncode == 0 and out.stdout.count("update") + out.stdout.count("create") >= 2, out.stdout
+    hook = _as_other_user(["claude-code", "SessionStart"], env, "memdir.hooks", json.dumps({"cwd": str(project)}))
+    assert hook.returncode == 0 and "Written by hand" in hook.stdout, hook.stderr
+    os.chmod(user_layer, 0o700)
+    _writable(home)
+    assert file_bytes(home) == before  # the reads wrote nothing
+    COUNTS["faults_injected"] += 5
+    COUNTS["files_checked"] += len(before)
+
+
+def test_a_delete_refused_by_a_read_only_layer_leaves_no_tombstone(shared_home):
+    """Item 3: with the layer read-only, `delete pm2` failed yet left pm2 tombstoned."""
+    home, project = shared_home
+    seed(home, project)
+    _read_only(mem_layer := Memory.open(home=home, project=project).layer("project").path, but_meta=True)
+    env = {"MEMDIR_HOME": str(home), "HOME": str(home.parent)}
+    out = _as_other_user(["--project", project, "delete", "pm2"], env)
+    assert out.returncode == 1 and "cannot remove" in out.stderr, out.stdout + out.stderr
+    COUNTS["faults_injected"] += 1
+    COUNTS["operations_cut"] += 1
+    _writable(mem_layer)
+    mem = Memory.open(home=home, project=project, actor="human")
+    assert mem.verify().ok
+    assert "pm2" in [m.name for m in mem.list().memories]
+    assert mem.tombstones().tombstones == ()
+    again = mem.write("pm2", "Processes run under pm2 in cluster mode", "project", "pm2 start -i max")
+    assert again.operation == "unchanged"
+    assert mem.delete("pm2").tombstone is not None  # control: with permissions back it deletes
+    assert "pm2" not in [m.name for m in mem.list().memories]
+
+
+# ---------------------------------------------------------------- the search index
+
+
+def test_a_busy_search_index_is_not_deleted(mem, isolated_home):
+    import sqlite3
+
+    from memdir.search import fts
+
+    mem.write("db-port", "Dev DB on port 5433", "project")
+    assert [hit.name for hit in mem.search("5433")] == ["db-port"]
+    fts.close_all()
+    path = fts.db_path(isolated_home)
+    inode = os.stat(path).st_ino
+    holder = sqlite3.connect(str(path), isolation_level=None)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    COUNTS["faults_injected"] += 1
+    try:
+        with pytest.raises(StoreError, match="locked|busy"):
+            fts.connect(isolated_home)
+        assert fts.is_corrupt(path) is False
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert os.stat(path).st_ino == inode  # the same file, not a rebuilt one
+    assert [hit.name for hit in mem.search("5433")] == ["db-port"]
+    fts.close_all()
+    path.write_bytes(b"this is not a database" * 100)  # control: a damaged file is rebuilt
+    for suffix in ("-wal", "-shm"):
+        try:
+            os.unlink(str(path) + suffix)
+        except FileNotFoundError:
+            pass
+    assert fts.is_corrupt(path) is True
+    assert [hit.name for hit in mem.search("5433")] == ["db-port"]
+
+
+# ---------------------------------------------------------------- the journal's head
+
+
+def _lines(path):
+    return path.read_bytes().splitlines(keepends=True)
+
+
+@pytest.mark.parametrize("tamper, named", [
+    ("cut-last", "the last 1 line were removed"),
+    ("cut-last-three", "the last 3 lines were removed"),
+    ("edit-last-actor", "was edited"),
+    ("empty", "the journal is empty"),
+    ("delete", "the journal is missing"),
+])
+def test_tampering_at_the_journal_head_is_named_and_not_repaired_over(mem, project, tamper, named):
+    for n in range(5):
+        mem.write(f"note-{n}", f"Note number {n} about the build", "project")
+    assert mem.verify().ok  # control: untouched, it checks out
+    journal = mem.layer("project").journal.path
+    lines = _lines(journal)
+    if tamper == "cut-last":
+        journal.write_bytes(b"".join(lines[:-1]))
+    elif tamper == "cut-last-three":
+        journal.write_bytes(b"".join(lines[:-3]))
+    elif tamper == "edit-last-actor":
+        journal.write_bytes(b"".join(lines[:-1]) + lines[-1].replace(b'"actor":"agent"', b'"actor":"human"'))
+    elif tamper == "empty":
+        journal.write_bytes(b"")
+    else:
+        journal.unlink()
+    COUNTS["faults_injected"] += 1
+    after_tamper = journal.read_bytes() if journal.exists() else None
+    check = mem.verify()
+    assert not check.ok
+    assert named in check.layers[-1].error, check.layers[-1].error
+    out = run_cli("--project", project, "verify", "--repair")
+    assert out.returncode == 1 and named in out.stdout, out.stdout
+    assert (journal.read_bytes() if journal.exists() else None) == after_tamper  # no hand edits journaled over it
+    with pytest.raises(StoreError, match=named.split(" ")[-1]):
+        Memory.open(home=mem.home, project=project).write("note-9", "Another note", "project")

@@ -134,6 +134,8 @@ class Journal:
             st = os.stat(self.path)
         except FileNotFoundError:
             return None
+        except OSError as exc:  # a layer this user cannot read
+            raise StoreError(f"cannot read {self.path}: {exc.strerror or exc}") from None
         return (st.st_size, st.st_mtime_ns)
 
     def repair(self) -> int:
