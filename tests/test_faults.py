@@ -57,6 +57,9 @@ OPS = {
     "reject": ("human", lambda m: m.reject("deploy-candidate")),
     "restore": ("human", lambda m: m.restore("pm2", 1)),
     "pin": ("human", lambda m: m.pin("plain")),
+    "approve": ("human", lambda m: m.approve("deploy-candidate")),
+    "supersede": ("agent", lambda m: m.write("pm2-v2", "Processes run under systemd now", "project", "units",
+                                             supersedes="pm2")),
     "read": ("agent", lambda m: m.read("plain")),
 }
 
@@ -136,6 +139,10 @@ POINTS = {
     "file-renamed-aside": lambda: _after(commit, "stage_remove", 1),
     "journal-line-torn": lambda: _torn(1),
     "journal-line-written": lambda: _after(Journal, "_write_line", 1),
+    # the second step of two-step changes (approve into a target, supersede)
+    "second-file-written": lambda: _after(commit, "stage_write", 2),
+    "second-file-renamed-aside": lambda: _after(commit, "stage_remove", 2),
+    "second-journal-line-torn": lambda: _torn(2),
     "index-written": lambda: _after(Layer, "_write_index", 1),
 }
 

@@ -183,14 +183,39 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
                 raise NotFound(f"cannot supersede {old_name!r}: no such memory in the {layer.scope} layer")
         event = tx.apply(name, record, action or ("update" if old else "create"), reason=reason)
         if old_entry is not None:
-            retired = old_entry.record.with_(
-                status="superseded", superseded_by=name, updated=now,
-                valid_until=min(old_entry.record.valid_until or edge, edge),
-            )
-            tx.apply(old_name, retired, "supersede", reason=f"superseded by {name}")
+            _retire(tx, old_entry.record, name, edge)
     warnings.extend(tx.warnings)
     return WriteResult(name, layer.scope, "updated" if old else "created", sum(counts.values()),
                        counts, tuple(warnings), record.status, record.pinned, event.after)
+
+
+def _retire(tx, old: MemoryRecord, successor: str, edge: datetime, reason: str = "") -> None:
+    retired = old.with_(status="superseded", superseded_by=successor, updated=edge.replace(microsecond=0),
+                        valid_until=min(old.valid_until or edge, edge))
+    tx.apply(old.name, retired, "supersede", reason=f"superseded by {successor}{reason}")
+
+
+def finish_interrupted(layer: Layer) -> int:
+    """Finish the second step of two-step changes a killed process cut after
+    the first (``memdir verify --repair``): a memory that ``supersedes`` an
+    active one retires it; a candidate whose proposed text its target already
+    holds (an approval) goes. Each is journaled. Returns how many were finished."""
+    finished = 0
+    with layer.transaction("human") as tx:
+        tx.require_full()
+        entries = tx.scan.entries
+        for name, entry in sorted(entries.items()):
+            record = entry.record
+            old = entries.get(record.supersedes or "")
+            if record.status == "active" and old is not None and old.record.status == "active":
+                _retire(tx, old.record, name, now_utc(), " (finished after an interruption)")
+                finished += 1
+            target = entries.get(dict(record.extra).get("candidate_for") or "")
+            if record.status == "candidate" and target is not None and target.record.status == "active" and (
+                    target.record.description, target.record.body) == (record.description, record.body):
+                tx.apply(name, None, "approve", reason=f"merged into {target.record.name} (finished)")
+                finished += 1
+    return finished
 
 
 def _candidate_name(tx, target: str) -> str:
@@ -414,5 +439,5 @@ def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str 
 
 __all__ = [
     "PruneCandidate", "WriteResult", "clear", "delete", "lift_tombstone", "prepare", "prune", "prune_candidates",
-    "receipt", "restore", "set_flag", "set_status", "touch", "write",
+    "finish_interrupted", "receipt", "restore", "set_flag", "set_status", "touch", "write",
 ]

@@ -13,6 +13,7 @@ from pathlib import Path
 from .commit import remove_stale
 from .context import session_block
 from .errors import StoreError
+from .gateway import finish_interrupted
 from .index import is_visible
 from .journal import Journal, now_utc
 from .layer import home_layers
@@ -65,7 +66,9 @@ def repair(session: Session) -> VerifyResult:
     tails, finish or undo changes a killed writer cut (tombstones of deletes
     that never committed, files renamed aside, writes not journaled), remove
     leftover temp files older than the lock timeout, journal hand edits,
-    rebuild ``MEMORY.md`` — then :func:`verify`. A layer whose journal lost
+    finish two-step changes cut between their steps
+    (:func:`memdir.store.gateway.finish_interrupted`), rebuild ``MEMORY.md``
+    — then :func:`verify`. A layer whose journal lost
     its anchored head or does not chain is left as it is (its files are not
     journaled as hand edits over it) and stays reported. Raises
     :class:`LockTimeout`, :class:`StoreError`."""
@@ -78,6 +81,7 @@ def repair(session: Session) -> VerifyResult:
                 layer.tombstone_file.lift(stone.id)
             remove_stale(layer.path, session.settings.lock_timeout)
             layer.refresh_index()
+            finish_interrupted(layer)
     checked = verify(session.home)
     return VerifyResult(checked.layers, repaired=True)
 
