@@ -499,7 +499,7 @@ def _lines(path):
 
 
 @pytest.mark.parametrize("tamper, named", [
-    ("cut-last", "the last 1 line were removed"),
+    ("cut-last", "the last 1 line was removed"),
     ("cut-last-three", "the last 3 lines were removed"),
     ("edit-last-actor", "was edited"),
     ("empty", "the journal is empty"),

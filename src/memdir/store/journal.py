@@ -25,6 +25,7 @@ from .errors import NotFound, StoreError
 from .fsio import atomic_write, ensure_dir, read_bytes
 
 ANCHOR_FILE = "journal.anchor"
+ANCHOR_BYTES = 256  # the anchor's fixed size: rewritten in place with one write
 
 
 def digest(data: bytes) -> str:
@@ -98,6 +99,7 @@ class Journal:
         self._tail: tuple[tuple[int, int], int, str | None] | None = None  # (stat key, seq, hash)
         self._events_cache: tuple[tuple[int, int], list[Event]] | None = None
         self._heads_cache: dict[str, str | None] | None = None
+        self._anchored: bytes | None = None  # the anchor this object last wrote
 
     # ------------------------------------------------------------ objects
 
@@ -261,52 +263,84 @@ class Journal:
     # ------------------------------------------------------------ the anchor
 
     def anchor(self) -> None:
-        """Keep the journal's head (last seq and the hash of its line) apart
-        from the journal, in ``journal.anchor``, so :meth:`check_anchor` names a
-        journal cut short, emptied, deleted or with its last line edited.
-        Written after each transaction; not fsynced (after a power loss it may
-        lag behind the journal, which the check accepts). Raises :class:`StoreError`."""
+        """Keep the journal's head — last seq, the hash of its line and the
+        journal's size after it — apart from the journal, in ``journal.anchor``,
+        so :meth:`check_anchor` names a journal cut short, emptied, deleted or
+        with its last line edited. Written after each transaction; not fsynced
+        (after a power loss it may lag behind the journal, which the check
+        accepts). Raises :class:`StoreError`."""
         seq, line_hash = self._last()
-        payload = json.dumps({"seq": seq, "hash": line_hash}).encode() + b"\n"
+        key = self.stat_key()
+        payload = json.dumps({"seq": seq, "hash": line_hash, "size": key[0] if key else 0}).encode()
+        payload = payload.ljust(ANCHOR_BYTES - 1) + b"\n"
+        if self._anchored == payload:
+            return
+        # Overwritten in place, one small write at offset 0 (no rename: this runs in
+        # every lock window). A write cut by a power loss leaves an anchor that does
+        # not parse, which the check takes as no anchor.
         try:
-            if read_bytes(self.dir / ANCHOR_FILE) == payload:
-                return
-        except StoreError:
-            pass
-        atomic_write(self.dir / ANCHOR_FILE, payload, sync=False)
+            fd = os.open(self.dir / ANCHOR_FILE, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            try:
+                os.pwrite(fd, payload, 0)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise StoreError(f"cannot write {self.dir / ANCHOR_FILE}: {exc.strerror or exc}") from None
+        self._anchored = payload
 
     def check_anchor(self) -> str | None:
         """Why the journal does not reach its anchored head, or None when it
-        does (or no anchor was ever written). Never raises for bad data."""
+        does (or no anchor was ever written). Reads one line, not the whole
+        journal: it runs before every change. Never raises for bad data."""
         try:
             raw = read_bytes(self.dir / ANCHOR_FILE)
-        except StoreError as exc:
-            return str(exc)
-        if raw is None:
+            if raw is None:
+                return None
+            try:
+                head = json.loads(raw)
+                seq, line_hash, size = int(head["seq"]), head["hash"], int(head["size"])
+            except (ValueError, KeyError, TypeError):
+                return None  # cut by a power loss mid-write: as if never anchored
+            if seq == 0:
+                return None
+            key = self.stat_key()
+            if key is None:
+                return f"the journal is missing; its anchored head is event {seq}"
+            if key[0] == 0:
+                return f"the journal is empty; its anchored head is event {seq}"
+            if key[0] < size:
+                last = self._last()[0] if self._last_line_complete() else None
+                cut = seq - last if last is not None else 0
+                if cut > 0:
+                    return (f"the journal ends at event {last} but its anchored head is event {seq}: "
+                            f"the last {cut} line{'s were' if cut != 1 else ' was'} removed")
+                return f"event {seq} (the anchored head) was edited"
+            if digest(self._line_ending_at(size)) != line_hash:
+                return f"event {seq} (the anchored head) was edited"
             return None
+        except (StoreError, OSError) as exc:
+            return f"cannot check the journal's head: {exc}"
+
+    def _last_line_complete(self) -> bool:
         try:
-            head = json.loads(raw)
-            seq, line_hash = int(head["seq"]), head["hash"]
-        except (ValueError, KeyError, TypeError):
-            return f"{ANCHOR_FILE} is unreadable"
-        if seq == 0:
-            return None
-        try:
-            data = read_bytes(self.path)
-        except StoreError as exc:
-            return str(exc)
-        if data is None:
-            return f"the journal is missing; its anchored head is event {seq}"
-        lines = [raw_line for raw_line in data.split(b"\n") if raw_line.strip()]
-        if not lines:
-            return f"the journal is empty; its anchored head is event {seq}"
-        if len(lines) < seq:
-            cut = seq - len(lines)
-            return (f"the journal ends at event {len(lines)} but its anchored head is event {seq}: "
-                    f"the last {cut} line{'s' if cut != 1 else ''} were removed")
-        if digest(lines[seq - 1]) != line_hash:
-            return f"event {seq} (the anchored head) was edited"
-        return None
+            self._last()
+            return True
+        except StoreError:
+            return False
+
+    def _line_ending_at(self, end: int) -> bytes:
+        """The journal line whose newline ends at byte ``end``."""
+        with open(self.path, "rb") as handle:
+            span = min(end, 4096)
+            while True:
+                handle.seek(end - span)
+                chunk = handle.read(span)
+                if not chunk.endswith(b"\n"):
+                    return chunk  # not a line boundary: cannot be the anchored line
+                index = chunk.rstrip(b"\n").rfind(b"\n")
+                if index >= 0 or span == end:
+                    return chunk[index + 1:].rstrip(b"\n")
+                span = min(end, span * 4)
 
     # ------------------------------------------------------------ reading
 

@@ -15,16 +15,13 @@ files included.
   so (``db-port.md``) wins, else the smaller file name; the other is listed as
   a duplicate of it.
 * A file is re-parsed only when its size, ctime or inode changed since it was
-  last read (``cache``), or since a derived index recorded it (``known``); a
-  file changed in the last :data:`RACY_NS` is read again and its digest
-  compared (two edits within one clock tick keep the stat key).
+  last read (``cache``), or since a derived index recorded it (``known``).
 """
 
 from __future__ import annotations
 
 import os
 import stat
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, NamedTuple
@@ -34,9 +31,6 @@ from .fsio import read_bytes
 from .journal import digest
 from .layout import is_memory_file_name, memory_file_match
 from .memfile import MalformedMemory, MemoryRecord, parse
-
-
-RACY_NS = 2_000_000_000  # a file changed this close to now may change again with the same stat key
 
 
 @dataclass(frozen=True)
@@ -145,7 +139,6 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
     except OSError as exc:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
     is_regular = stat.S_ISREG
-    racy_after = time.time_ns() - RACY_NS
     is_memory = memory_file_match  # the rule of layout.is_memory_file_name, as a C call
     with listing:
         for item in listing:
@@ -160,12 +153,6 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
                 continue
             key = (st.st_size, st.st_ctime_ns, st.st_ino)  # stat_key(st), inlined: once per file
             state = cache.get(filename)
-            if state is not None and state[0] == key and racy_after < key[1]:
-                # Changed within the clock's reach of now: a second edit in the same
-                # tick keeps the key, so the bytes decide (parsed again only if they differ).
-                data = read_bytes(Path(item.path))
-                if data is None or digest(data) != state[1]:
-                    state = None
             if state is None or state[0] != key:
                 hint = known.get(filename) if known else None
                 if hint is not None and hint[1:4] == key:
