@@ -40,7 +40,10 @@ def _check(path: Path) -> LayerCheck:
     if not result.ok:
         return LayerCheck(str(path), False, result.events, result.bad_seq, result.bad_line, result.error)
     problem = journal.check_anchor()
-    if problem is None:
+    if problem is not None:
+        problem += (f" (restore the journal from a backup; if it was cut on purpose, delete "
+                    f"{path / META_DIR / 'journal.anchor'} to accept it as it is)")
+    else:
         try:
             orphans = orphan_tombstones(journal, TombstoneFile(path / META_DIR))
         except StoreError as exc:
