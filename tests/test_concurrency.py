@@ -47,13 +47,14 @@ LOOPING_READER = textwrap.dedent("""
     print(reads, timeouts)
 """)
 
-COUNTING_WRITER = WRITER.replace('''        mem.write(f"{prefix}-{i:03d}", f"written by {prefix} number {i}", "project", "body")''', '''        try:
-            mem.write(f"{prefix}-{i:03d}", f"written by {prefix} number {i}", "project", "body")
-        except LockTimeout:
-            print("timeout", i)''').replace("from memdir import Memory", "from memdir import Memory\nfrom memdir.store.errors import LockTimeout")
+COUNTING_WRITER = WRITER.replace('''    mem.write(f"{prefix}-{i:03d}", f"written by {prefix} number {i}", "project", "body")''', '''    try:
+        mem.write(f"{prefix}-{i:03d}", f"written by {prefix} number {i}", "project", "body")
+    except LockTimeout:
+        print("timeout", i)''').replace("from memdir import Memory", "from memdir import Memory\nfrom memdir.store.errors import LockTimeout")
 
 
 def test_seven_writers_and_a_reader_loop_get_no_lock_timeouts(isolated_home, project, tmp_path):
+    assert "except LockTimeout" in COUNTING_WRITER  # the writers count timeouts instead of dying
     stop = tmp_path / "stop"
     env_timeout = {"MEMDIR_LOCK_TIMEOUT": "5"}
     import os

@@ -79,7 +79,6 @@ class Layer:
 
     def __repr__(self) -> str:
         return f"Layer({self.scope!r}, {str(self.path)!r})"
-
     # ------------------------------------------------------------ scanning
 
     def scan(self, known: Mapping[str, tuple] | None = None, progress=None) -> Scan:
@@ -128,7 +127,7 @@ class Layer:
     # ------------------------------------------------------------ locking
 
     @contextmanager
-    def locked(self):
+    def locked(self, wait: bool = True):
         """Hold the layer's cross-process lock (re-entrant in this process).
 
         The gateway takes it for every mutation; a caller that must compare and
@@ -142,7 +141,8 @@ class Layer:
         if self._lock is None:
             self._lock = FileLock(str(self.meta / "lock"), timeout=self.settings.lock_timeout)
         try:
-            self._lock.acquire()
+            # Polled every 5 ms: at filelock's 50 ms a releasing writer wins again and again (7 writers starved one).
+            self._lock.acquire(timeout=None if wait else 0, poll_interval=0.005)
         except Timeout:
             raise LockTimeout(
                 f"layer {self.path} is locked by another process (waited "
@@ -156,13 +156,13 @@ class Layer:
             self._lock.release()
 
     @contextmanager
-    def transaction(self, actor: str, session: str | None = None) -> Iterator["Transaction"]:
+    def transaction(self, actor: str, session: str | None = None, wait: bool = True) -> Iterator["Transaction"]:
         """The gateway's critical section; yields a :class:`Transaction` to apply changes through."""
         if actor not in ACTORS:
             raise InvalidInput(f"unknown actor {actor!r}")
         if not self._cache:
             self._prescan()
-        with self.locked():
+        with self.locked(wait):
             self._describe()
             self.journal.repair()
             tampered = self.journal.check_anchor()
@@ -179,8 +179,7 @@ class Layer:
                     self._derive(tx)
 
     def _prescan(self) -> None:
-        """Parse the files before taking the lock (a cold process), so the
-        critical section only compares stat keys (best effort)."""
+        """Parse the files before taking the lock, so the critical section only compares stat keys."""
         try:
             self.scan()
         except StoreError:
@@ -281,29 +280,28 @@ class Layer:
         except OSError as exc:
             raise StoreError(f"cannot stamp the index of {self.path}: {exc.strerror or exc}") from None
 
-    def refresh_index(self) -> list[str]:
+    def refresh_index(self, wait: bool = True) -> list[str]:
         """Rebuild ``MEMORY.md`` from the files (journaling hand edits first);
-        returns the warnings (a derived file that could not be written)."""
+        returns the warnings (a derived file that could not be written).
+        ``wait`` False: raise :class:`LockTimeout` at once when the lock is busy."""
         self._prescan()  # parse outside the lock; inside, only stat keys are compared
-        with self.transaction("human") as tx:
+        with self.transaction("human", wait=wait) as tx:
             tx.require_full()
             tx.reindex = True
         return tx.warnings
 
     def current_index(self) -> str | None:
         """Rebuild ``MEMORY.md`` (None), or — when the layer cannot be written
-        (a full disk, read-only, another user's, locked) — the index text
-        rendered from the files without writing anything. Raises
-        :class:`StoreError` when the layer cannot be read."""
-        from .index import render_index
-
+        (a full disk, read-only, another user's) or its lock is busy — the
+        index text rendered from the files without writing anything: a reader
+        never waits for, nor holds up, a writer. Raises :class:`StoreError`
+        when the layer cannot be read."""
         try:
-            if not self.refresh_index():
+            if not self.refresh_index(wait=False):
                 return None
         except (StoreError, LockTimeout):
             pass
-        records = [entry.record for entry in self.scan().entries.values()]
-        return render_index(records, now_utc(), self.settings.stale_after_days)
+        return self._index.render({n: e.record for n, e in self.scan().entries.items()}, now_utc())
 
 
 # ---------------------------------------------------------------- transactions
