@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import timedelta
 from pathlib import Path
 from typing import Iterator, Mapping
@@ -180,10 +180,8 @@ class Layer:
 
     def _prescan(self) -> None:
         """Parse the files before taking the lock, so the critical section only compares stat keys."""
-        try:
+        with suppress(StoreError):
             self.scan()
-        except StoreError:
-            pass
 
     def _derive(self, tx: "Transaction") -> None:
         """After the commit: ``MEMORY.md``, its stamp and the journal anchor.
@@ -196,12 +194,9 @@ class Layer:
                 self._stamp(tx.scan.entries.values(), self._index.deadline if self._index.built else False)
         except StoreError as exc:
             tx.warnings.append(f"the change is saved, but {exc}; the index is rebuilt on the next operation")
-            self._index_written = None
-            self._index = IndexBuilder(self.settings.stale_after_days)
-            try:
+            self._index_written, self._index = None, IndexBuilder(self.settings.stale_after_days)
+            with suppress(OSError):
                 os.unlink(self.meta / STAMP_FILE)  # never trust MEMORY.md that missed a change
-            except OSError:
-                pass
         try:
             self.journal.anchor()
         except StoreError as exc:
@@ -364,25 +359,21 @@ class Transaction:
     def apply(self, name: str, record: MemoryRecord | None, action: str, *,
               reason: str | None = None, data: dict | None = None, raw: bytes | None = None,
               reindex: bool = True, move: bool = True) -> Event:
-        """Write (or, with ``record`` None, delete) one memory file, keep its bytes,
-        journal the event — the commit (:mod:`memdir.store.commit`). The only
-        place memdir changes a memory file. Every file replaced or removed is
-        journaled first when its bytes are not the latest version of ``name``;
-        a delete removes the name's duplicate files too. ``move`` False keeps a
-        hand-named file where it is (counting a read renames nothing). When the
-        journal line cannot be written, the files are put back and
-        :class:`StoreError` is raised."""
+        """Write (or, with ``record`` None, delete with its duplicate files) one memory
+        file, keep its bytes, journal the event — the commit (:mod:`memdir.store.commit`;
+        bytes of files replaced or removed that are not the latest version are
+        journaled first). The only place memdir changes a memory file. ``move``
+        False keeps a hand-named file where it is. Raises :class:`StoreError`
+        (the files put back) when the journal line cannot be written."""
         layer = self.layer
         journal = layer.journal
         existing = self.scan.entries.get(name)
         if record is None and existing is None:
             raise NotFound(f"memory not found: {name!r}")
         target = existing.path if existing is not None and not move else layer.path / f"{name}.md"
-        if record is None:
-            doomed = [layer.path / f for f, state in self.scan.files.items()
-                      if state.name == name and f != existing.path.name] + [existing.path]
-        else:
-            doomed = [target] + ([existing.path] if existing is not None and existing.path != target else [])
+        doomed = ([layer.path / f for f, st in self.scan.files.items() if st.name == name and f != existing.path.name]
+                  + [existing.path]) if record is None else [target] + (
+                      [existing.path] if existing is not None and existing.path != target else [])
         for kept in filter(None, (commit.preserve(journal, name, path, self.session) for path in doomed)):
             self.events.append(kept)
             self.warnings.append(f"text not in the journal (a hand edit, a file memdir cannot read) was kept "
@@ -392,8 +383,7 @@ class Transaction:
         try:
             if record is None:
                 after = None
-                for path in doomed:
-                    staged.append(commit.stage_remove(path))
+                staged.extend(commit.stage_remove(path) for path in doomed)
             else:
                 payload = raw if raw is not None else serialize(record).encode("utf-8")
                 after = journal.put_object(payload)
@@ -437,6 +427,18 @@ class Transaction:
         consolidation, a forgotten name too."""
         tombstones_mod.check([*self.layer.tombstones(), *extra_stones], description, body,
                              name=name, actor=self.actor)
+
+
+def described_root(path: Path) -> str | None:
+    """The project root a layer directory records in ``.memdir/layer.json``
+    (written when the layer was first changed), or None: a user layer, or
+    no readable description."""
+    try:
+        info = json.loads((Path(path) / META_DIR / "layer.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    root = info.get("root") if isinstance(info, dict) else None
+    return root if isinstance(root, str) and root else None
 
 
 def home_layers(home: Path, settings: Settings) -> list[Layer]:
