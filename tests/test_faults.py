@@ -230,6 +230,21 @@ def test_a_kill_right_after_the_tombstone_is_named_and_repaired_to_before(tmp_pa
         mem.write("pm2", "Processes run under pm2 in cluster mode", "project", "pm2 start -i max")
 
 
+def test_an_old_file_renamed_aside_by_a_cut_delete_comes_back_not_removed_as_stale(tmp_path, project):
+    home = tmp_path / "home"
+    seed(home, project)
+    assert cut(home, project, "delete", "file-renamed-aside")
+    layer = Memory.open(home=home, project=project).layer("project")
+    aside = [p for p in layer.path.iterdir() if p.name.endswith(".del")]
+    assert [p.name.split(".")[1] for p in aside] == ["pm2"]
+    os.utime(aside[0], (time.time() - 3600, time.time() - 3600))  # written long ago, as memories are
+    assert Memory.open(home=home, project=project, actor="human").repair().ok
+    mem = Memory.open(home=home, project=project)
+    assert mem.read("pm2", count=False).record.description == "Processes run under pm2 in cluster mode"
+    assert mem.tombstones().tombstones == ()
+    assert [p for p in layer.path.iterdir() if p.name.endswith(".del")] == []
+
+
 def test_stale_temp_files_are_removed_by_repair_and_fresh_ones_kept(tmp_path, project, isolated_home):
     seed(isolated_home, project)
     layer = Memory.open(home=isolated_home, project=project).layer("project")

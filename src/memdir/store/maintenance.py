@@ -86,8 +86,8 @@ def repair(session: Session) -> VerifyResult:
                 continue
             for stone in orphan_tombstones(layer.journal, layer.tombstone_file):
                 layer.tombstone_file.lift(stone.id)
+            layer.refresh_index()  # first: a file renamed aside by a cut delete comes back
             remove_stale(layer.path, session.settings.lock_timeout)
-            layer.refresh_index()
             finish_interrupted(layer)
     checked = verify(session.home)
     return VerifyResult(checked.layers, repaired=True)
