@@ -6,6 +6,7 @@ context on every hook and step) needs only this module and :mod:`context`.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -75,3 +76,15 @@ def index_is_fresh(layer_dir: Path, now_ns: int) -> bool:
         return False
     # MEMORY.md edited in place after the rebuild (its mtime passes the stamp's ctime).
     return index.st_mtime_ns <= stamp.st_ctime_ns
+
+
+def described_root(path: Path) -> str | None:
+    """The project root a layer directory records in ``.memdir/layer.json``
+    (written when the layer was first changed), or None: a user layer, or
+    no readable description."""
+    try:
+        info = json.loads((Path(path) / META_DIR / "layer.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    root = info.get("root") if isinstance(info, dict) else None
+    return root if isinstance(root, str) and root else None
