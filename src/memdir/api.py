@@ -234,6 +234,12 @@ class Memory:
         """:meth:`status` plus every journal's check, with the problems found."""
         return maintenance.doctor(self.session, _search_mode(self.session.settings))
 
+    def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None):
+        """Re-key a moved project's layer to ``new`` (default this project); see :func:`memdir.store.relocate.move`."""
+        from .store import relocate
+
+        return relocate.move(self.session, old, new, reason=reason)
+
     def verify(self) -> VerifyResult:
         """Check every layer's journal chain and objects under this home."""
         return maintenance.verify(self.session.home)

@@ -225,9 +225,12 @@ def main(argv: list[str] | None = None) -> int:
             emit(args, {"error": str(exc), "kind": "UsageError"})
         return 2
     except MemdirError as exc:
-        print(f"memdir: {exc}", file=sys.stderr)
+        message = str(exc)
+        if message.startswith("memory not found"):  # the CLI's way to see names (a model's is memory_list)
+            message += " — `memdir list` shows the names"
+        print(f"memdir: {message}", file=sys.stderr)
         if getattr(args, "json", False):  # scripts reading stdout get one JSON document too
-            emit(args, {"error": str(exc), "kind": type(exc).__name__})
+            emit(args, {"error": message, "kind": type(exc).__name__})
         return 1
     except KeyboardInterrupt:
         print("memdir: interrupted", file=sys.stderr)

@@ -148,6 +148,13 @@ def cmd_flag(args) -> int:
     return 0
 
 
+def cmd_move_layer(args) -> int:
+    """``memdir move-layer OLD [NEW]``: give a moved project its memories back."""
+    result = open_memory(args).move_layer(args.old, args.new, reason=args.reason)
+    emit(args, result, render.layer_move(result))
+    return 0
+
+
 def register(add, settings) -> None:
     """Add the core commands to the parser (``add(name, handler, help)``
     returns the subparser); limits in help texts come from ``settings``."""
@@ -172,8 +179,10 @@ def register(add, settings) -> None:
     by_type = ", ".join(f"{kind} {value}" for kind, value in TYPE_IMPORTANCE.items())
     p.add_argument("--importance", type=int, help=f"1–10 (default by type: {by_type})")
     p.add_argument("--candidate", action="store_true", help="propose it for review instead of publishing")
-    p.add_argument("--valid-from", help="ISO-8601 time the fact starts being true")
-    p.add_argument("--valid-until", help="ISO-8601 time the fact stops being true")
+    p.add_argument("--valid-from", help="when the fact starts being true: ISO-8601 (2026-11-30T09:00+08:00); a time "
+                   "without a zone is local time; a date alone (2026-11-30) means from the start of that local day")
+    p.add_argument("--valid-until", help="when the fact stops being true: ISO-8601; a time without a zone is local "
+                   "time; a date alone (2025-03-31) means through the end of that local day. Stored in UTC")
     p.add_argument("--supersedes", help="name of the memory this one replaces")
     p.add_argument("--reason", help="why (kept in the journal)")
 
@@ -209,6 +218,12 @@ def register(add, settings) -> None:
     p = add("verify", cmd_verify, "Check every layer's journal hash chain and version objects (exit 1 if bad).")
     p.add_argument("--repair", action="store_true",
                    help="first cut a torn last line (crash), journal hand edits and rebuild MEMORY.md")
+
+    p = add("move-layer", cmd_move_layer, "A project moved or was renamed: re-key its old layer to the new "
+            "place (journaled; refuses a target that already has memories). `memdir doctor` lists orphaned layers.")
+    p.add_argument("old", help="the old layer's key (from `memdir doctor`) or the project's old path")
+    p.add_argument("new", nargs="?", help="the project's new directory (default: --project or the working directory)")
+    p.add_argument("--reason", help="why (kept in the journal)")
 
     p = add("history", cmd_history, "List the versions of a memory (also a deleted one).")
     p.add_argument("name")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from pathlib import Path
 
 from .errors import Conflict, InvalidInput, NotFound, Refused
 from .index import whole_days
@@ -92,6 +93,9 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
     warnings: list[str] = []
     if normalized.name != name.strip() and normalized.title is None:
         warnings.append(f"name {name!r} was normalized to {normalized.name!r}")
+    elif normalized.title is not None:  # as a Latin name's normalization is said, so is this one
+        warnings.append(f"name {name!r} has no letters a-z or digits; saved as {normalized.name!r} with "
+                        f"{name.strip()!r} as its title (either name finds it)")
     description, body = _printable(description, "description", warnings), _printable(body, "body", warnings)
     description = _sanitize(_cut(description.strip(), settings.limit_description, "description", warnings), counts)
     body = _sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts)
@@ -208,7 +212,7 @@ def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
     with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)
         if entry is None:
-            raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer — call memory_list to see names')
+            raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer')
         stone = None
         if tombstone:
             stone = layer.tombstone_file.add(key, entry.record.description, entry.record.body, actor, reason)
@@ -371,9 +375,42 @@ def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str 
     return event
 
 
+def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", reason: str | None = None,
+               info: dict | None = None) -> Event:
+    """Re-key a project layer to the project ``root`` (a moved or renamed
+    project): under the layer's lock, journal a ``move`` event, rename the
+    layer directory to ``target`` and record ``root`` (and ``info``, the new
+    root's :func:`memdir.store.relocate.identity`) in its ``layer.json``.
+    ``target`` must not exist (the caller clears an empty one). Raises
+    :class:`Conflict` when it does, :class:`StoreError`."""
+    import json
+    import os
+
+    from .errors import StoreError
+    from .fsio import atomic_write
+
+    with layer.transaction(actor) as tx:
+        if target.exists():
+            raise Conflict(f"{target} exists; memdir does not overwrite a layer")
+        info_path = layer.meta / "layer.json"
+        try:
+            old = json.loads(info_path.read_text(encoding="ascii"))
+        except (OSError, ValueError):
+            old = {}
+        event = layer.journal.append(actor, "move", None, None, None, reason=reason,
+                                     data={"from_root": old.get("root"), "to_root": str(root),
+                                           "from_key": layer.path.name, "to_key": target.name})
+        tx.events.append(event)
+        atomic_write(info_path, json.dumps({**old, **(info or {}), "kind": "project", "root": str(root)}).encode() + b"\n")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.rename(layer.path, target)
+        except OSError as exc:
+            raise StoreError(f"cannot move {layer.path} to {target}: {exc.strerror or exc}") from None
+    return event
 
 
 __all__ = [
     "PruneCandidate", "WriteResult", "clear", "delete", "lift_tombstone", "prepare", "prune", "prune_candidates",
-    "receipt", "restore", "set_flag", "set_status", "touch", "write",
+    "move_layer", "receipt", "restore", "set_flag", "set_status", "touch", "write",
 ]

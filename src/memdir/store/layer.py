@@ -203,6 +203,10 @@ class Layer:
         path = self.meta / "layer.json"
         if not path.exists():
             info = {"kind": self.scope, "root": str(self.root) if self.root else None}
+            if self.root is not None:  # what finds this layer again if the project moves (store.relocate)
+                from .paths import identity
+
+                info.update(identity(self.root))
             # ASCII JSON: a root whose name is not UTF-8 is kept as \udcXX escapes, not refused.
             atomic_write(path, json.dumps(info).encode() + b"\n", sync_dir=False)
 

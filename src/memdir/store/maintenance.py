@@ -66,13 +66,27 @@ def status(session: Session, search: str) -> StatusResult:
 
 def doctor(session: Session, search: str) -> DoctorResult:
     """:func:`status` plus :func:`verify`, with the problems found: files that
-    are not memories and journals that do not check out. Files read leniently
+    are not memories, journals that do not check out, settings that could not
+    be read, orphaned layers (:func:`memdir.store.relocate.orphans`); and
+    notes (a context budget the hooks clamp). Files read leniently
     are reported by the status, not counted as problems."""
+    from .context import HOOK_CONTEXT_MAX_CHARS
+    from .relocate import orphans
+
     current = status(session, search)
     checks = verify(session.home).layers
     problems = [bad for layer in current.layers for bad in layer.malformed]
     problems += [Malformed(check.layer, f"journal: {check.error}") for check in checks if not check.ok]
-    return DoctorResult(current, checks, tuple(problems))
+    problems += [Malformed("settings", warning) for warning in session.settings.warnings]
+    notes = []
+    if session.settings.context_max_bytes > HOOK_CONTEXT_MAX_CHARS:
+        notes.append(f"context_max_bytes {session.settings.context_max_bytes} is above the "
+                     f"{HOOK_CONTEXT_MAX_CHARS} characters Claude Code shows in full; the hooks inject at most "
+                     f"{HOOK_CONTEXT_MAX_CHARS}")
+    found = orphans(session.home, session.project_root)
+    problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({o.memories} memories)")
+                 for o in found]
+    return DoctorResult(current, checks, tuple(problems), tuple(notes), tuple(found))
 
 
 __all__ = ["doctor", "repair", "status", "verify"]

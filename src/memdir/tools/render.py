@@ -32,12 +32,18 @@ def cut(text: str | None, limit: int = LINE_CHARS) -> str:
 # ---------------------------------------------------------------- memories
 
 
+def kind(scope: str, type: str) -> str:
+    """``(type: feedback; layer: project)``: what kind of memory, and which
+    layer (the user's, shared by every project, or this project's) holds it."""
+    return f"(type: {type}; layer: {scope})"
+
+
 def memory_line(m: MemoryInfo) -> str:
-    """``- name 📌 (scope/type) (auto-extracted) — description [state]``."""
+    """``- name 📌 (type: T; layer: L) (auto-extracted) — description [state]``."""
     pin = " 📌" if m.pinned else ""
     state = "" if m.state == "active" else f" [{m.state}]"
     origin = " (auto-extracted)" if m.origin == "extracted" else ""
-    return f"- {m.name}{pin} ({m.scope}/{m.type}){origin} — {cut(m.description)}{state}"
+    return f"- {m.name}{pin} {kind(m.scope, m.type)}{origin} — {cut(m.description)}{state}"
 
 
 def malformed_lines(items, limit: int | None = None, more: str = "") -> list[str]:
@@ -73,10 +79,13 @@ def listing(result: ListResult, *, offset: int = 0, limit: int | None = None, mo
 
 
 def write(result: WriteResult) -> str:
-    """What a write did (warnings apart: :func:`warnings`)."""
-    text = f"Memory {result.operation}: {result.name} ({result.scope}{', pinned' if result.pinned else ''})"
+    """What a write did (warnings apart: :func:`warnings`). A candidate is
+    said to be one: it is not a memory of the index until a person approves it."""
+    what = "Candidate" if result.status == "candidate" else "Memory"
+    text = f"{what} {result.operation}: {result.name} ({result.scope}{', pinned' if result.pinned else ''})"
     if result.status == "candidate":
-        text += "\nSaved as a candidate: a person reviews it before it joins the index."
+        text += (f"\nIt waits for a person's review (memdir review; memdir approve {result.name}) "
+                 "before it joins the index.")
     if result.redactions:
         kinds = ", ".join(f"{k}×{v}" for k, v in sorted(result.redaction_kinds.items()))
         text += f"\n{result.redactions} secret(s) were redacted before saving ({kinds})."
@@ -97,15 +106,15 @@ def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more:
     total = len(body)
     part = body[offset: offset + chunk] if chunk is not None else body[offset:]
     end = offset + len(part)
-    head = [f"--- name: {r.name}", f"description: {cut(r.description)}", f"type: {r.type}",
-            f"scope: {result.scope}"]
+    head = [f"name: {r.name}", f"description: {cut(r.description)}", f"type: {r.type}",
+            f"layer: {result.scope}"]
     if r.title:
         head.append(f"title: {cut(r.title)}")
     if r.status != "active":
         head.append(f"status: {r.status}")
     if offset or end < total:
         head.append(f"body: characters {offset}–{end} of {total}")
-    text = "\n".join(head) + "\n---\n\n" + part
+    text = "\n".join(head) + "\n\n" + part
     if end < total:
         text += (f"\n\n[truncated: {total - end} more characters; total size {total} characters"
                  + more.format(offset=end) + "]")
@@ -149,9 +158,12 @@ def history(result: HistoryResult, *, limit: int | None = None) -> str:
     lines = [f"{len(versions)} version(s) of {result.name} ({result.scope})"
              + (f", last {len(shown)} shown" if len(shown) < len(versions) else "") + ":"]
     width = len(str(versions[-1].version)) if versions else 1
-    for v in shown:
+    actor_w = max((len(v.actor) for v in shown), default=0)
+    action_w = max((len(v.action) for v in shown), default=0)
+    for v in shown:  # every column padded to its widest value, so the columns line up
         what = "deleted" if v.digest is None else cut(v.description, 120)
-        lines.append(f"v{v.version:<{width}}  {v.ts}  {v.actor} {v.action}  {(v.digest or '-')[:12]}  — {what}")
+        lines.append(f"v{v.version:<{width}}  {v.ts}  {v.actor:<{actor_w}}  {v.action:<{action_w}}  "
+                     f"{(v.digest or '-')[:12]:<12}  — {what}")
     return "\n".join(lines)
 
 
@@ -238,9 +250,21 @@ def doctor(result: DoctorResult) -> str:
         lines += [f"  read with the line fallback (frontmatter is not valid YAML): {p}" for p in layer.fallback_parsed]
         lines += [f"  no frontmatter (listed under its file name): {p}" for p in layer.no_frontmatter]
     lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
+    lines += [f"settings: {cut(p.error)}" for p in result.problems if p.path == "settings"]
+    for o in result.orphans:
+        lines.append(f"orphaned layer {o.key}: {o.memories} memories of {o.root}, which no longer exists"
+                     + (f" — belongs to {o.belongs_to} ({o.because}): memdir move-layer {o.key} {o.belongs_to}"
+                        if o.belongs_to else " — memdir move-layer KEY NEW_PROJECT_DIR re-keys it"))
     lines.append(f"context: {result.status.context_bytes} of {result.status.context_budget} bytes")
+    lines += [f"note: {note}" for note in result.notes]
     lines.append("ok" if result.ok else f"{len(result.problems)} problem(s)")
     return "\n".join(lines)
+
+
+def layer_move(result) -> str:
+    """A re-keyed layer (:class:`memdir.store.relocate.LayerMove`)."""
+    return (f"Moved layer {result.moved_from} → {result.moved_to}: {result.memories} memories now belong to "
+            f"{result.root}.")
 
 
 # ---------------------------------------------------------------- search
@@ -253,7 +277,7 @@ def search(results, query: str) -> str:
     lines = [f"{len(results)} result(s) for {cut(query, 120)!r}:"]
     for hit in results:
         pin = " 📌" if hit.pinned else ""
-        lines.append(f"- {hit.name}{pin} ({hit.scope}/{hit.type}) — {cut(hit.description)}")
+        lines.append(f"- {hit.name}{pin} {kind(hit.scope, hit.type)} — {cut(hit.description)}")
         if hit.snippet:
             lines.append(f"  {cut(hit.snippet)}")
     return "\n".join(lines)
@@ -308,8 +332,8 @@ def consolidation(report, *, explain: bool = False) -> str:
         proposal = report.proposals[outcome.index]
         what = proposal.action + " " + (outcome.target or "" if proposal.action != "create" else "")
         shown = outcome.name or outcome.target or proposal.name or "?"
-        kind = proposal.type if proposal.action != "forget" else "-"
-        lines.append(f"{outcome.index + 1}. {what.strip()} → {shown} ({outcome.scope or '-'}/{kind}): "
+        kind_ = proposal.type if proposal.action != "forget" else "-"
+        lines.append(f"{outcome.index + 1}. {what.strip()} → {shown} (type: {kind_}; layer: {outcome.scope or '-'}): "
                      f"{outcome.result}" + (f" — {outcome.detail}" if outcome.detail else ""))
         if proposal.description:
             lines.append(f"   {cut(proposal.description)}")
@@ -321,7 +345,8 @@ def consolidation(report, *, explain: bool = False) -> str:
         1 for o in report.outcomes if o.result.startswith("would-") and o.result != "would-unchanged")
     lines.append(f"{count} change(s) {'would be made' if report.dry_run else 'made'} "
                  f"(at most {report.max_proposals} per run)"
-                 + (f"; receipt #{report.receipt.seq} in the {report.receipt.scope} layer"
+                 + (f"; the run is recorded in the {report.receipt.scope} layer's journal "
+                    f"(event {report.receipt.seq}, so this transcript is not consolidated twice)"
                     if report.receipt else ""))
     return "\n".join(lines)
 
@@ -358,10 +383,16 @@ def install_plan(plan) -> str:
     the diff of every change, then one line per file."""
     lines = [c.diff.rstrip("\n") for c in plan.changes if c.diff]
     for c in plan.changes:
-        what = ("would change" if not plan.applied else "deleted (install had created it)"
-                if c.after is None else "updated")
-        lines.append(f"{what}: {c.path}" + (f" (backup: {c.backup})" if c.backup else ""))
+        if c.after is None:
+            what = "deleted (install had created it)"
+        elif c.before is None:
+            what = "created"
+        else:
+            what = "restored" if plan.action == "uninstall" and c.backup is None else "updated"
+        lines.append(("would be " if not plan.applied else "") + f"{what}: {c.path}"
+                     + (f" (backup: {c.backup})" if c.backup else ""))
     lines += [f"unchanged: {p}" for p in plan.unchanged]
+    lines += [f"note: {note}" for note in getattr(plan, "notes", ())]
     if not plan.changes:
         lines.append("nothing to do: " + ("memdir is already installed" if plan.action == "install"
                                            else "no memdir entries found"))
@@ -372,7 +403,7 @@ def install_plan(plan) -> str:
 
 __all__ = [
     "LINE_CHARS", "clear", "consolidation", "cut", "cut_text", "decision", "delete", "doctor", "drain",
-    "drain_started", "flag", "install_plan",
+    "drain_started", "flag", "install_plan", "kind", "layer_move",
     "gate", "history", "ingest", "lift", "reindex", "listing", "malformed_lines", "memory_line", "prune", "read",
     "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
 ]
