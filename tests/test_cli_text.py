@@ -83,3 +83,11 @@ def test_a_refused_proposal_says_refused_once(isolated_home, project, tmp_path):
 
 def test_kind_is_one_text_for_list_search_and_consolidation():
     assert render.kind("user", "feedback") == "(type: feedback; layer: user)"
+
+
+def test_write_help_says_one_rule_for_where_a_memory_goes():
+    text = " ".join(run_cli("write", "--help").stdout.split())
+    assert "user: who the person is (saved in the user layer, seen in every project)" in text
+    assert "(these three are saved in the project layer)" in text
+    assert "new memories go to the user layer for -t user, else to the project" in text
+    assert "--home HOME memdir home, an absolute path" in text

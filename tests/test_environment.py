@@ -17,7 +17,7 @@ GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init
 def _repo(path, remote=None):
     path.mkdir(parents=True)
     subprocess.run([*GIT, "init", "-q", str(path)], check=True)
-    (path / "README").write_text("x")
+    (path / "README").write_text(path.name)  # distinct content: two repositories made in one second differ
     subprocess.run([*GIT, "-C", str(path), "add", "README"], check=True)
     subprocess.run([*GIT, "-C", str(path), "commit", "-qm", "first"], check=True)
     if remote:
@@ -139,3 +139,18 @@ def test_a_calendar_date_means_the_whole_local_day(isolated_home, project):
     assert "valid_until: 2025-03-31T17:00:00Z" in next((isolated_home / "projects").glob("*/promo.md")).read_text()
     helped = run_cli("write", "--help").stdout
     assert "a date alone (2025-03-31) means through the end of that local day" in " ".join(helped.split())
+
+
+def test_a_moved_repository_without_a_remote_is_found_by_its_first_commit(tmp_path, isolated_home):
+    old = _repo(tmp_path / "tool")
+    first = subprocess.run(["git", "-C", str(old), "rev-list", "--max-parents=0", "HEAD"], capture_output=True,
+                           text=True, check=True).stdout.strip()
+    Memory.open(home=isolated_home, project=old, actor="human").write("x", "a fact", "project", "")
+    new = tmp_path / "tool-renamed"
+    shutil.move(str(old), str(new))
+    doctor = run_cli("doctor", "--project", new).stdout
+    assert f"belongs to {new} (same first commit {first})" in doctor
+    unrelated = _repo(tmp_path / "unrelated")  # control: another repository is not claimed
+    doctor = run_cli("doctor", "--project", unrelated).stdout
+    assert "orphaned layer" in doctor and "belongs to" not in doctor
+    assert "memdir move-layer KEY NEW_PROJECT_DIR re-keys it" in doctor

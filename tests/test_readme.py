@@ -67,3 +67,22 @@ def test_every_memdir_line_of_the_shell_snippets_runs(tmp_path, isolated_home):
             ran.append(command)
     assert len(ran) >= 17 and "memdir read db-port" in ran and "memdir uninstall claude-code" in ran
     assert all(any(command.startswith(prefix) for prefix in NOT_RUN) for command in skipped), skipped
+
+
+def test_every_setting_and_memdir_variable_is_in_the_readme():
+    from memdir.store.settings import DEFAULTS
+
+    settings = README[README.index("## Settings"):README.index("## Benchmarks")]
+    # every setting, in the table (each is also MEMDIR_<NAME>); before: search_vectors was missing
+    for name in DEFAULTS:
+        assert f"`{name}`" in settings, name
+    assert "`MEMDIR_<NAME>`" in settings and "MEMDIR_SEARCH_VECTORS=off" in settings
+    # every other MEMDIR_ variable the code reads, in the table of variables
+    used = set()
+    for path in (REPO / "src").rglob("*.py"):
+        used |= set(re.findall(r"MEMDIR_[A-Z_]*[A-Z]", path.read_text(encoding="utf-8")))
+    others = used - {"MEMDIR_" + name.upper() for name in DEFAULTS}
+    assert others == {"MEMDIR_HOME", "MEMDIR_PROJECT", "MEMDIR_LOG_LEVEL"}
+    for variable in others | {"DSH_HOME"}:
+        assert f"| `{variable}` |" in settings, variable
+    assert "DSH agent harness" in settings  # $DSH_HOME is explained, not only named

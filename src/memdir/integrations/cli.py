@@ -154,8 +154,8 @@ def build_parser(only: str | None = None, settings=None):
     common = Parser(add_help=False)
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                         help="print one JSON document on stdout")
-    common.add_argument("--home", default=argparse.SUPPRESS, help="memdir home (default: MEMDIR_HOME, "
-                        "$DSH_HOME/memory, or the platform data dir)")
+    common.add_argument("--home", default=argparse.SUPPRESS, help="memdir home, an absolute path (default: "
+                        "MEMDIR_HOME, $DSH_HOME/memory, or the platform data dir)")
     common.add_argument("--project", default=argparse.SUPPRESS,
                         help="project directory (default: MEMDIR_PROJECT or the working directory)")
     parser = Parser(
@@ -195,6 +195,13 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # a character the stream cannot encode prints as an escape, never fails
             stream.reconfigure(errors="backslashreplace")
+    if _command_of(argv) == "hook" and not ({"-h", "--help"} & set(argv)):
+        # Claude Code runs `memdir hook …` (project-scope installs) on every event: skip argparse.
+        from .hooks import main as hook_main
+
+        rest = list(argv)
+        rest.remove("hook")
+        return hook_main(rest)
     args = _fast_context_args(argv)
     if args is None:
         command = _command_of(argv)

@@ -165,10 +165,14 @@ def register(add, settings) -> None:
         p.add_argument("--scope", choices=SCOPES, help=help_text)
 
     p = add("write", cmd_write, "Create or update a memory (body from --body, --body-file or stdin).")
-    p.add_argument("name", help="kebab-case name; other text is normalized (My Pref → my-pref)")
+    p.add_argument("name", help="kebab-case name; other text is normalized (My Pref → my-pref; a name with no "
+                   "letters a-z, such as 部署流程, becomes m-<hash> and is kept as the title)")
     p.add_argument("--description", "-d", required=True,
                    help=f"one line, ≤ {settings.limit_description} characters")
-    p.add_argument("--type", "-t", required=True, choices=TYPES)
+    p.add_argument("--type", "-t", required=True, choices=TYPES,
+                   help="user: who the person is (saved in the user layer, seen in every project); feedback: how "
+                        "to work; project: goals, decisions, deadlines of this project; reference: outside "
+                        "resources (these three are saved in the project layer)")
     p.add_argument("--body", "-b", help=f"Markdown body (≤ {settings.limit_body} characters)")
     p.add_argument("--body-file", help="read the body from this file ('-' = stdin)")
     p.add_argument("--title", help=f"display title, any language (≤ {settings.limit_title} characters)")

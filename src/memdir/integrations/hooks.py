@@ -176,10 +176,15 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m memdir.hooks claude-code EVENT [--home DIR]``. Always exit 0."""
     argv = list(sys.argv[1:] if argv is None else argv)
     home = None
-    if "--home" in argv:
-        i = argv.index("--home")
-        home = argv[i + 1] if i + 1 < len(argv) else None
-        del argv[i: i + 2]
+    for i, token in enumerate(argv):
+        if token.startswith("--home="):
+            home = token[len("--home="):]
+            del argv[i]
+            break
+        if token == "--home":
+            home = argv[i + 1] if i + 1 < len(argv) else None
+            del argv[i: i + 2]
+            break
     if len(argv) != 2 or argv[0] != "claude-code":
         print("memdir hook: usage: memdir hook claude-code EVENT [--home DIR]", file=sys.stderr)
         return 0

@@ -22,7 +22,7 @@ PROJECTS_DIR = "projects"
 MAX_KEY_BYTES = 100
 _SLUG_CHARS = 60
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
-GIT_TIMEOUT = 2.0  # seconds for `git rev-list`; a layer is described once, when it is made
+GIT_TIMEOUT = 5.0  # seconds for `git rev-list`; asked once per layer, when it is made
 _REMOTE = re.compile(r'^\s*\[remote "origin"\]\s*$(.*?)^\s*\[', re.M | re.S)
 _URL = re.compile(r"^\s*url\s*=\s*(.+?)\s*$", re.M)
 NO_PROJECT = "no project root is known; run inside a project directory, pass --project DIR or set MEMDIR_PROJECT"
