@@ -153,4 +153,15 @@ def test_a_moved_repository_without_a_remote_is_found_by_its_first_commit(tmp_pa
     unrelated = _repo(tmp_path / "unrelated")  # control: another repository is not claimed
     doctor = run_cli("doctor", "--project", unrelated).stdout
     assert "orphaned layer" in doctor and "belongs to" not in doctor
-    assert "memdir move-layer KEY NEW_PROJECT_DIR re-keys it" in doctor
+    assert "NEW_PROJECT_DIR re-keys it (or delete the layer's directory if that project is gone for good)" in doctor
+
+
+def test_a_hand_written_date_in_a_file_is_the_whole_local_day(isolated_home, project):
+    layer = isolated_home / "projects"
+    Memory.open(home=isolated_home, project=project, actor="human").write("seed", "a seed", "project", "")
+    folder = next(layer.iterdir())
+    (folder / "promo.md").write_text("---\nname: promo\ndescription: Spring promo\ntype: project\n"
+                                     "valid_until: 2025-03-31\n---\nbody\n")
+    env = {"TZ": "America/Los_Angeles"}
+    assert "promo" in run_cli("list", "--valid-at", "2025-03-31T20:00", "--project", project, env=env).stdout
+    assert "promo" not in run_cli("list", "--valid-at", "2025-04-01T00:01", "--project", project, env=env).stdout

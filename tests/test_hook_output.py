@@ -88,3 +88,18 @@ def test_hook_and_cli_survive_a_cp1252_or_gbk_console(isolated_home, project):
             if args == ("list",):
                 assert "\\U0001f4cc" in text  # the pin, escaped rather than a crash
                 assert ("部署前先跑迁移" if encoding == "gbk" else "\\u90e8\\u7f72") in text
+
+
+def test_the_prompt_hook_stays_under_both_limits_at_its_ceiling(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    for i in range(30):
+        mem.write(f"deploy-{i:02d}", f"Deploy step {i} of the release", "project", ('say "deploy" ' * 150).strip())
+    payload = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
+                          "prompt": "how do we deploy the release?"})
+    done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
+                          input=payload.encode(), capture_output=True, timeout=60,
+                          env=dict(os.environ, MEMDIR_RECALL_MAX_BYTES="8192", MEMDIR_SEARCH_VECTORS="off"))
+    out = done.stdout.decode("utf-8")
+    context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert "deploy-" in context and '\\"deploy\\"' in out  # control: recalled bodies, their quotes escaped
+    assert len(out) <= 10_000 and len(context) <= 8_000

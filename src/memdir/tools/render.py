@@ -254,7 +254,8 @@ def doctor(result: DoctorResult) -> str:
     for o in result.orphans:
         lines.append(f"orphaned layer {o.key}: {o.memories} memories of {o.root}, which no longer exists"
                      + (f" — belongs to {o.belongs_to} ({o.because}): memdir move-layer {o.key} {o.belongs_to}"
-                        if o.belongs_to else " — memdir move-layer KEY NEW_PROJECT_DIR re-keys it"))
+                        if o.belongs_to else f" — memdir move-layer {o.key} NEW_PROJECT_DIR re-keys it (or delete "
+                        "the layer's directory if that project is gone for good)"))
     lines.append(f"context: {result.status.context_bytes} of {result.status.context_budget} bytes")
     lines += [f"note: {note}" for note in result.notes]
     lines.append("ok" if result.ok else f"{len(result.problems)} problem(s)")
