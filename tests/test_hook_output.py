@@ -103,3 +103,15 @@ def test_the_prompt_hook_stays_under_both_limits_at_its_ceiling(isolated_home, p
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert "deploy-" in context and '\\"deploy\\"' in out  # control: recalled bodies, their quotes escaped
     assert len(out) <= 10_000 and len(context) <= 8_000
+
+
+def test_the_pending_block_counts_against_the_same_limits(isolated_home, project):
+    from memdir.store import pending
+
+    mem = _fill(isolated_home, project, 120, quote=True)
+    said = [{"role": "user", "content": f'Remember that rule {i} says "{"quote " * 40}".'} for i in range(3)]
+    assert mem.consolidate(said, extractor="agent").pending
+    out = _start(project, {"MEMDIR_CONTEXT_MAX_BYTES": "10000"}).stdout.decode("utf-8")
+    context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert pending.OPEN in context and "fact-000" in context  # control: both blocks are there
+    assert len(out) <= 10_000 and len(context) <= 8_000

@@ -10,8 +10,12 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   so an agent learns when to save its first memory. Runs on every session
   start, so it imports only the hot path
   (:func:`memdir.store.context.session_block`: no YAML, no SQLite, no MCP).
+  The agent extractor's pending findings of this project, if any, follow the
+  block (:func:`memdir.store.pending.session_pending`, at most half the
+  budget; the block's budget shrinks by their size).
 * ``UserPromptSubmit`` — the recall block for ``prompt`` in the same shape,
-  under ``recall_max_bytes``; nothing (and a line naming the extra) when
+  under ``recall_max_bytes``, plus the pending findings when this session
+  has not been shown them yet; nothing (and a line naming the extra) when
   search is not installed.
 * ``SessionEnd`` and ``PreCompact`` — queue the transcript for consolidation
   and start a detached ``memdir consolidate --queue`` that drains it
@@ -117,16 +121,27 @@ def hook_output(event: str, render, max_bytes: int) -> str:
 
 def session_start(data: dict, home) -> str:
     """The SessionStart output JSON (see :func:`hook_output`): the context
-    block, or the guidance alone when no memory is saved yet; ``""`` when not
-    even that fits the budget."""
+    block — or, with no memory saved yet, the guidance alone — followed by the
+    agent extractor's pending findings of this project, if any (at most half
+    the budget; the block gets the rest). ``""`` when nothing fits."""
     from ..store.context import guidance_block, session_block
+    from ..store.pending import session_pending
 
     session = _session(data, home)
 
     def render(budget: int) -> str:
-        return session_block(session, budget) or guidance_block(budget)
+        # The findings, if any (no YAML, no SQLite): at most half the budget, the index gets the rest.
+        pending = session_pending(session, max_bytes=budget // 2, mark=False)
+        rest = budget - (len(pending.encode("utf-8")) + 2 if pending else 0)
+        block = (session_block(session, rest) or guidance_block(rest)) if rest >= 1 else ""
+        shown["budget"] = budget
+        return "\n\n".join(part for part in (block, pending) if part)
 
-    return hook_output("SessionStart", render, session.settings.context_max_bytes)
+    shown: dict = {}
+    out = hook_output("SessionStart", render, session.settings.context_max_bytes)
+    if out:  # mark as shown exactly the findings that were printed, once
+        session_pending(session, max_bytes=shown["budget"] // 2, mark=True)
+    return out
 
 
 def user_prompt_submit(data: dict, home) -> str:
@@ -136,9 +151,23 @@ def user_prompt_submit(data: dict, home) -> str:
         return ""
     from ..search.recall import recall  # not the facade: a prompt hook loads only what recall needs
 
+    from ..store.pending import session_pending
+
     session = _session(data, home)
-    return hook_output("UserPromptSubmit", lambda budget: recall(session, prompt, max_bytes=budget),
-                       session.settings.recall_max_bytes)
+
+    def render(budget: int) -> str:
+        # Pending findings the session start did not show in this session (a resumed or hook-less start).
+        pending = session_pending(session, once_per_session=True, max_bytes=budget // 2, mark=False)
+        rest = budget - (len(pending.encode("utf-8")) + 2 if pending else 0)
+        block = recall(session, prompt, max_bytes=rest) if rest >= 1 else ""
+        shown["budget"] = budget
+        return "\n\n".join(part for part in (block, pending) if part)
+
+    shown: dict = {}
+    out = hook_output("UserPromptSubmit", render, session.settings.recall_max_bytes)
+    if out:  # mark as shown the findings that were printed (recall is not run again)
+        session_pending(session, once_per_session=True, max_bytes=shown["budget"] // 2, mark=True)
+    return out
 
 
 def queue_consolidation(data: dict, home, event: str) -> str:
