@@ -55,8 +55,12 @@ def test_moved_project_orphans_are_listed_and_move_layer_rekeys(tmp_path, isolat
     mem.write("ci", "CI runs on every push", "project", "")
     new = tmp_path / "proj2"
     shutil.move(str(old), str(new))
-    # before: "No memories yet." and doctor "ok"
-    assert run_cli("list", "--project", new).stdout.strip() == "No memories yet."
+    # before: "No memories yet." and doctor "ok", nothing else
+    listed = run_cli("list", "--project", new)
+    assert listed.stdout.strip() == "No memories yet."
+    assert listed.stderr == ("memdir: 1 layer(s) of projects that no longer exist hold memories (2 in all); if this "
+                             "project moved, `memdir doctor` shows which is its own and `memdir move-layer` brings "
+                             "it here\n")
     doctor = run_cli("doctor", "--project", new)
     key = next(p.name for p in (isolated_home / "projects").iterdir())
     assert doctor.returncode == 1
@@ -65,8 +69,8 @@ def test_moved_project_orphans_are_listed_and_move_layer_rekeys(tmp_path, isolat
     moved = run_cli("move-layer", key, "--project", new)
     assert moved.returncode == 0, moved.stderr
     assert f"2 memories now belong to {new}" in moved.stdout
-    listed = run_cli("list", "--project", new).stdout
-    assert "db-port" in listed and "ci" in listed
+    listed = run_cli("list", "--project", new)
+    assert "db-port" in listed.stdout and "ci" in listed.stdout and listed.stderr == ""  # control: no hint now
     after = run_cli("doctor", "--project", new)
     assert after.returncode == 0 and "orphaned" not in after.stdout and after.stdout.strip().endswith("ok")
     events = [json.loads(line) for line in (isolated_home / "projects").glob("*/.memdir/journal.jsonl").__next__()

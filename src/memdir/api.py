@@ -254,6 +254,13 @@ class Memory:
 
         return relocate.move(self.session, old, new, reason=reason)
 
+    def orphans(self, match: bool = False) -> list:
+        """Project layers whose project no longer exists; with ``match``, each
+        compared with this project (asks git). See :func:`memdir.store.relocate.orphans`."""
+        from .store import relocate
+
+        return relocate.orphans(self.session.home, self.session.project_root if match else None)
+
     def verify(self) -> VerifyResult:
         """Check every layer's journal chain and objects under this home."""
         return maintenance.verify(self.session.home)

@@ -37,8 +37,16 @@ def cmd_read(args) -> int:
 
 def cmd_list(args) -> int:
     """``memdir list``: memories in index order, user layer first."""
-    result = open_memory(args).list(args.scope, include_all=args.all, as_of=args.as_of, valid_at=args.valid_at)
+    mem = open_memory(args)
+    result = mem.list(args.scope, include_all=args.all, as_of=args.as_of, valid_at=args.valid_at)
     emit(args, result, render.listing(result))
+    if not result.memories and mem.project_root is not None:
+        # A moved or renamed project starts empty: say where its memories may be.
+        found = [o for o in mem.orphans() if o.memories]
+        if found:
+            warn([f"{len(found)} layer(s) of projects that no longer exist hold memories ("
+                  f"{sum(o.memories for o in found)} in all); if this project moved, `memdir doctor` shows "
+                  "which is its own and `memdir move-layer` brings it here"])
     return 0
 
 
