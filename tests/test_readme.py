@@ -17,6 +17,7 @@ from .conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 NOT_RUN = ("make ", "pip install", "python benchmarks/", "python evals/")
+SERVERS = ("memdir panel", "memdir mcp")  # serve until stopped: their line is checked against their --help
 
 
 def _blocks(language: str) -> list[str]:
@@ -61,8 +62,15 @@ def test_every_memdir_line_of_the_shell_snippets_runs(tmp_path, isolated_home):
             if not command.startswith("memdir "):
                 skipped.append(command)
                 continue
-            done = subprocess.run(shlex.split(command), cwd=project, capture_output=True, text=True, timeout=120,
-                                  env=env)
+            if command.startswith(SERVERS):  # every option the line names is one the command takes
+                words = shlex.split(command)
+                done = subprocess.run(words[:2] + ["--help"], cwd=project, capture_output=True, text=True,
+                                      timeout=120, env=env)
+                options = re.findall(r"--[a-z][a-z-]*", command)
+                assert options and all(option in done.stdout for option in options), (command, done.stdout)
+            else:
+                done = subprocess.run(shlex.split(command), cwd=project, capture_output=True, text=True, timeout=120,
+                                      env=env)
             assert done.returncode == 0, (command, done.stdout, done.stderr)
             ran.append(command)
     assert len(ran) >= 17 and "memdir read db-port" in ran and "memdir uninstall claude-code" in ran

@@ -17,6 +17,7 @@ tombstones lift_tombstone   :mod:`memdir.store.trust` (what a person decides)
 review approve reject pin
 mute
 status doctor verify repair :mod:`memdir.store.maintenance`
+journal
 context                     :mod:`memdir.store.context`
 pending                     :mod:`memdir.store.pending`
 search recall               :mod:`memdir.search`
@@ -39,7 +40,7 @@ from .store import maintenance, operations, trust
 from .store.context import session_block
 from .store.layer import Layer
 from .store.results import (
-    ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, LiftResult, ListResult,
+    ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, JournalResult, LiftResult, ListResult,
     PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList, VerifyResult,
     VersionResult, WriteResult,
 )
@@ -200,11 +201,14 @@ class Memory:
         """The per-prompt recall block (``<memory_recall>``), or ``""``; see
         :func:`memdir.search.recall.recall`. Followed by the agent
         extractor's pending findings (``<memory_pending>``) of this project
-        when this session has not been shown them yet (:meth:`pending`)."""
+        when this session has not been shown them yet (:meth:`pending`; only
+        an agent's recall counts as a showing)."""
         from .search.recall import recall
 
         block = recall(self.session, prompt, k=k, max_bytes=max_bytes)
-        return "\n\n".join(part for part in (block, self.pending(once_per_session=True)) if part)
+        # Only an agent's recall counts as a showing: a person looking (memdir recall) does not use one up.
+        shown = self.pending(once_per_session=True, mark=self.session.actor == "agent")
+        return "\n\n".join(part for part in (block, shown) if part)
 
     def pending(self, *, once_per_session: bool = False, mark: bool = True) -> str:
         """The ``<memory_pending>`` block of this project, or ``""``: what the
@@ -256,10 +260,13 @@ class Memory:
 
     def orphans(self, match: bool = False) -> list:
         """Project layers whose project no longer exists; with ``match``, each
-        compared with this project (asks git). See :func:`memdir.store.relocate.orphans`."""
-        from .store import relocate
+        compared with this project (asks git). See :func:`memdir.store.maintenance.orphans`."""
+        return maintenance.orphans(self.session.home, self.session.project_root if match else None)
 
-        return relocate.orphans(self.session.home, self.session.project_root if match else None)
+    def journal(self, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
+                name: str | None = None, limit: int = 200) -> JournalResult:
+        """Journal events of the session's layers, newest first; see :func:`memdir.store.maintenance.journal`."""
+        return maintenance.journal(self.session, scope, actor=actor, action=action, name=name, limit=limit)
 
     def verify(self) -> VerifyResult:
         """Check every layer's journal chain and objects under this home."""

@@ -3,7 +3,7 @@
 A project layer is keyed on its canonical root (:func:`memdir.store.paths.project_key`),
 so ``mv proj proj2`` or a fresh clone elsewhere starts an empty layer and the
 old one — whose ``layer.json`` names a root that no longer exists — is
-orphaned. :func:`orphans` lists those layers with their memory counts and,
+orphaned. :func:`memdir.store.maintenance.orphans` lists those layers with their memory counts and,
 where it can tell, the project they belong to: the same git remote URL
 (``remote.origin.url``) or the same first commit, as recorded in ``layer.json``
 when the layer was made (:func:`memdir.store.paths.identity`). :func:`move` re-keys a layer to a
@@ -68,22 +68,16 @@ def _match(info: dict, ours: dict) -> str | None:
     return None
 
 
-def orphans(home: Path, project_root: Path | None = None) -> list[OrphanLayer]:
-    """Every project layer under ``home`` whose recorded root no longer is a
-    directory, in key order. With ``project_root``, each is matched against
-    that project's :func:`identity`."""
-    base = Path(home) / PROJECTS_DIR
-    if not base.is_dir():
-        return []
+def orphans_of(gone, project_root: Path | None = None) -> list[OrphanLayer]:
+    """:class:`OrphanLayer` for each :class:`~memdir.store.results.ProjectInfo`
+    in ``gone`` (layers whose recorded root no longer exists: the rule is
+    :func:`memdir.store.maintenance.projects`), with its memory count; with
+    ``project_root``, each matched against that project's :func:`identity`."""
     ours = identity(project_root) if project_root is not None else {}
     found = []
-    for layer in sorted(p for p in base.iterdir() if p.is_dir()):
-        info = _info(layer)
-        root = info.get("root")
-        if not root or Path(root).is_dir():
-            continue
-        because = _match(info, ours) if project_root is not None else None
-        found.append(OrphanLayer(layer.name, root, _memory_files(layer),
+    for info in gone:
+        because = _match(_info(Path(info.path)), ours) if project_root is not None else None
+        found.append(OrphanLayer(info.key, info.root, _memory_files(Path(info.path)),
                                  str(project_root) if because else None, because))
     return found
 
@@ -129,4 +123,4 @@ def move(session, old: str, new: str | None = None, *, reason: str | None = None
     return LayerMove(source.name, target.name, str(root), count)
 
 
-__all__ = ["LayerMove", "OrphanLayer", "move", "orphans"]
+__all__ = ["LayerMove", "OrphanLayer", "move", "orphans_of"]
