@@ -27,7 +27,7 @@ def test_a_cjk_name_gets_the_warning_a_latin_name_gets(project):
                            "with '部署流程' as its title (either name finds it)\n")
     assert "name: m-c3f8ff75a0" in run_cli("read", "部署流程", "--project", project).stdout
     latin = run_cli("write", "My Pref", "-d", "a preference", "-t", "project", "--project", project)
-    assert latin.stderr == "memdir: warning: name 'My Pref' was normalized to 'my-pref'\n"  # control
+    assert latin.stderr == "memdir: warning: name 'My Pref' was normalized to 'my-pref' (kept as the title)\n"  # control
 
 
 def test_history_columns_line_up(isolated_home, project):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import sys
 
 from ..store.errors import MemdirError
+from ..store.printable import printable
 from .cli_common import UsageError, emit
 
 
@@ -233,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
             emit(args, {"error": str(exc), "kind": "UsageError"})
         return 2
     except MemdirError as exc:
-        message = str(exc)
+        message = printable(str(exc))  # it may quote a file name or a value
         if message.startswith("memory not found"):  # the CLI's way to see names (a model's is memory_list)
             message += " — `memdir list` shows the names"
         print(f"memdir: {message}", file=sys.stderr)

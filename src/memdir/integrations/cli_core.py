@@ -12,7 +12,7 @@ from the settings.
 from __future__ import annotations
 
 from ..store.vocabulary import SCOPES, TYPE_IMPORTANCE, TYPES
-from ..tools import render
+from ..tools import render, render_setup
 from .cli_common import UsageError, emit, open_memory, read_body, warn
 
 
@@ -22,7 +22,8 @@ def cmd_write(args) -> int:
         args.name, args.description, args.type, read_body(args), title=args.title, scope=args.scope,
         pinned=args.pinned, disabled=args.disabled, importance=args.importance,
         status="candidate" if args.candidate else None, valid_from=args.valid_from,
-        valid_until=args.valid_until, supersedes=args.supersedes, reason=args.reason)
+        valid_until=args.valid_until, supersedes=args.supersedes, reason=args.reason,
+        reactivate=args.reactivate)
     emit(args, result, render.write(result))
     warn(render.warnings(result))
     return 0
@@ -159,7 +160,7 @@ def cmd_flag(args) -> int:
 def cmd_move_layer(args) -> int:
     """``memdir move-layer OLD [NEW]``: give a moved project its memories back."""
     result = open_memory(args).move_layer(args.old, args.new, reason=args.reason)
-    emit(args, result, render.layer_move(result))
+    emit(args, result, render_setup.layer_move(result))
     return 0
 
 
@@ -196,6 +197,8 @@ def register(add, settings) -> None:
     p.add_argument("--valid-until", help="when the fact stops being true: ISO-8601; a time without a zone is local "
                    "time; a date alone (2025-03-31) means through the end of that local day. Stored in UTC")
     p.add_argument("--supersedes", help="name of the memory this one replaces")
+    p.add_argument("--reactivate", action="store_true",
+                   help="write to a superseded memory and make it active again (journaled)")
     p.add_argument("--reason", help="why (kept in the journal)")
 
     p = add("read", cmd_read, "Print a memory (counts as a read).")

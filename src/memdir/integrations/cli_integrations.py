@@ -34,7 +34,7 @@ def cmd_hook(args) -> int:
 def cmd_install(args) -> int:
     """``memdir install claude-code``: merge hooks and the MCP server into Claude Code's files."""
     from ..store.session import open_session
-    from ..tools import render
+    from ..tools import render_setup
     from . import install
     from .cli_common import emit
 
@@ -54,7 +54,7 @@ def cmd_install(args) -> int:
         extra["home"] = str(session.home)  # Claude Code's hooks and server must find this home without MEMDIR_HOME
     runner = install.install if args.command == "install" else install.uninstall
     plan = runner(scope, session.home, dry_run=args.dry_run, **where, **extra)
-    emit(args, plan, render.install_plan(plan))
+    emit(args, plan, render_setup.install_plan(plan))
     return 0
 
 

@@ -87,7 +87,7 @@ class FileChange:
 class Plan:
     """What one install/uninstall run does: the files it ``changes`` and those
     it leaves ``unchanged``; ``applied`` is False for a dry run. Its text is
-    :func:`memdir.tools.render.install_plan`."""
+    :func:`memdir.tools.render_setup.install_plan`."""
 
     action: str
     scope: str
