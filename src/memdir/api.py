@@ -187,13 +187,22 @@ class Memory:
         there is nothing to show. See :func:`memdir.store.context.session_block`."""
         return session_block(self.session, max_bytes)
 
-    def search(self, query: str, k: int = 5, scope: str | None = None, *, include_muted: bool = False) -> list:
+    def search(self, query: str, k: int = 5, scope: str | None = None, *, include_muted: bool = False,
+               type: str | list[str] | None = None, origin: str | list[str] | None = None,
+               pinned: bool | None = None, since: str | None = None, until: str | None = None,
+               offset: int = 0, min_score: float | None = None) -> list:
         """Ranked search over the session's memories (``memory_search``): a
-        list of :class:`~memdir.search.ranking.SearchResult`, best first. Needs
-        the ``search`` extra (:class:`MissingExtra` otherwise)."""
-        from .search.ranking import search
+        list of :class:`~memdir.search.ranking.SearchResult` scoring at least
+        the relevance threshold (or ``min_score``), best first, after
+        ``offset``; ``type``/``origin``/``pinned``/``since``/``until`` filter
+        (see :class:`~memdir.search.ranking.Filters`). Needs the ``search``
+        extra (:class:`MissingExtra` otherwise)."""
+        from .search.ranking import Filters, search
+        from .search.relevance import THRESHOLD
 
-        return search(self.session, query, k=k, scope=scope, include_muted=include_muted)
+        filters = Filters.parse(type, origin, pinned, since, until)
+        return search(self.session, query, k=k, scope=scope, include_muted=include_muted, filters=filters,
+                      offset=offset, min_score=THRESHOLD if min_score is None else min_score)
 
     def recall(self, prompt: str, k: int = 3, max_bytes: int | None = None) -> str:
         """The per-prompt recall block (``<memory_recall>``), or ``""``; see
@@ -201,6 +210,14 @@ class Memory:
         from .search.recall import recall
 
         return recall(self.session, prompt, k=k, max_bytes=max_bytes)
+
+    def recall_result(self, prompt: str, k: int = 3, max_bytes: int | None = None):
+        """The recall block and the memories in it
+        (:class:`~memdir.search.recall.RecallResult`); see
+        :func:`memdir.search.recall.recall_result`."""
+        from .search.recall import recall_result
+
+        return recall_result(self.session, prompt, k=k, max_bytes=max_bytes)
 
     # ------------------------------------------------------------ tools and consolidation
 
@@ -228,11 +245,11 @@ class Memory:
 
     def status(self) -> StatusResult:
         """Home, project, per-layer counts, unreadable files and budget use."""
-        return maintenance.status(self.session, _search_mode(self.session.settings))
+        return maintenance.status(self.session, _search_state(self.session))
 
     def doctor(self) -> DoctorResult:
         """:meth:`status` plus every journal's check, with the problems found."""
-        return maintenance.doctor(self.session, _search_mode(self.session.settings))
+        return maintenance.doctor(self.session, _search_state(self.session))
 
     def verify(self) -> VerifyResult:
         """Check every layer's journal chain and objects under this home."""
@@ -243,10 +260,10 @@ class Memory:
         return maintenance.repair(self.session)
 
 
-def _search_mode(settings: Settings) -> str:
-    from .search.fts import search_mode
+def _search_state(session: Session) -> str:
+    from .search.embedder import search_state
 
-    return search_mode(settings)
+    return search_state(session)
 
 
 __all__ = ["Memory"]
