@@ -17,7 +17,9 @@ tombstones lift_tombstone   :mod:`memdir.store.trust` (what a person decides)
 review approve reject pin
 mute
 status doctor verify repair :mod:`memdir.store.maintenance`
+journal
 context                     :mod:`memdir.store.context`
+pending                     :mod:`memdir.store.pending`
 search recall               :mod:`memdir.search`
 consolidate                 :mod:`memdir.consolidation`
 tool_schemas call_tool      :mod:`memdir.tools`
@@ -38,7 +40,7 @@ from .store import maintenance, operations, trust
 from .store.context import session_block
 from .store.layer import Layer
 from .store.results import (
-    ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, LiftResult, ListResult,
+    ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, JournalResult, LiftResult, ListResult,
     PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList, VerifyResult,
     VersionResult, WriteResult,
 )
@@ -206,18 +208,33 @@ class Memory:
 
     def recall(self, prompt: str, k: int = 3, max_bytes: int | None = None) -> str:
         """The per-prompt recall block (``<memory_recall>``), or ``""``; see
-        :func:`memdir.search.recall.recall`."""
-        from .search.recall import recall
+        :func:`memdir.search.recall.recall`. Followed by the agent
+        extractor's pending findings (``<memory_pending>``) of this project
+        when this session has not been shown them yet (:meth:`pending`)."""
+        return self.recall_result(prompt, k=k, max_bytes=max_bytes).block
 
-        return recall(self.session, prompt, k=k, max_bytes=max_bytes)
+    def pending(self, *, once_per_session: bool = False, mark: bool = True) -> str:
+        """The ``<memory_pending>`` block of this project, or ``""``: what the
+        person said in an earlier session that the agent extractor left for
+        the agent to save (:mod:`memdir.store.pending`). ``mark`` counts the
+        showing (an item expires after two sessions or a covering write)."""
+        from .store.pending import session_pending
+
+        return session_pending(self.session, once_per_session=once_per_session, mark=mark)
 
     def recall_result(self, prompt: str, k: int = 3, max_bytes: int | None = None):
-        """The recall block and the memories in it
-        (:class:`~memdir.search.recall.RecallResult`); see
+        """:meth:`recall` with the memories recalled: a
+        :class:`~memdir.search.recall.RecallResult` whose ``block`` is what
+        :meth:`recall` returns (the pending block included) and whose
+        ``memories`` are those of the recall block; see
         :func:`memdir.search.recall.recall_result`."""
+        from dataclasses import replace
+
         from .search.recall import recall_result
 
-        return recall_result(self.session, prompt, k=k, max_bytes=max_bytes)
+        result = recall_result(self.session, prompt, k=k, max_bytes=max_bytes)
+        pending = self.pending(once_per_session=True)
+        return replace(result, block="\n\n".join(p for p in (result.block, pending) if p)) if pending else result
 
     # ------------------------------------------------------------ tools and consolidation
 
@@ -248,8 +265,14 @@ class Memory:
         return maintenance.status(self.session, _search_state(self.session))
 
     def doctor(self) -> DoctorResult:
-        """:meth:`status` plus every journal's check, with the problems found."""
-        return maintenance.doctor(self.session, _search_state(self.session))
+        """:meth:`status` plus every journal's check, with the problems found,
+        and which consolidation extractor is in effect and why."""
+        return maintenance.doctor(self.session, _search_state(self.session), _extractor(self.session.settings))
+
+    def journal(self, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
+                name: str | None = None, limit: int = 200) -> JournalResult:
+        """Journal events of the session's layers, newest first; see :func:`memdir.store.maintenance.journal`."""
+        return maintenance.journal(self.session, scope, actor=actor, action=action, name=name, limit=limit)
 
     def verify(self) -> VerifyResult:
         """Check every layer's journal chain and objects under this home."""
@@ -264,6 +287,16 @@ def _search_state(session: Session) -> str:
     from .search.embedder import search_state
 
     return search_state(session)
+
+
+def _extractor(settings: Settings) -> str:
+    from .consolidation.extractors import describe
+    from .store.errors import InvalidInput
+
+    try:
+        return describe(settings)
+    except InvalidInput as exc:
+        return f"none: {exc}"
 
 
 __all__ = ["Memory"]

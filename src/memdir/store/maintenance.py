@@ -1,9 +1,9 @@
-"""Maintenance: status, health checks, journal verification and repair (DESIGN §5).
+"""Maintenance: status, health checks, the journal, verification and repair (DESIGN §5).
 
-:func:`status` and :func:`doctor` describe the session's layers;
-:func:`verify` and :func:`repair` work on every layer of the home. The
-search mode is passed in by the caller, so this module needs nothing from
-the search package.
+:func:`status`, :func:`doctor` and :func:`journal` describe the session's
+layers; :func:`verify`, :func:`repair` and :func:`projects` work on every
+layer of the home. The search mode is passed in by the caller, so this
+module needs nothing from the search package.
 """
 
 from __future__ import annotations
@@ -11,12 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from .context import session_block
+from .errors import InvalidInput
 from .index import is_visible
 from .journal import Journal, now_utc
-from .layer import home_layers
+from .history import numbered_events
+from .layer import described_root, home_layers
 from .layout import META_DIR
-from .paths import layer_dirs
-from .results import DoctorResult, LayerCheck, LayerStatus, StatusResult, VerifyResult
+from .paths import PROJECTS_DIR, layer_dirs
+from .results import (
+    DoctorResult, JournalEntry, JournalResult, LayerCheck, LayerStatus, ProjectInfo, ProjectList, StatusResult,
+    VerifyResult,
+)
 from .scan import Malformed
 from .session import Session
 
@@ -41,10 +46,11 @@ def repair(session: Session) -> VerifyResult:
     return VerifyResult(checked.layers, repaired=True)
 
 
-def status(session: Session, search: str) -> StatusResult:
+def status(session: Session, search: str, extractor: str = "") -> StatusResult:
     """Home, project (or why there is none), per-layer counts, unreadable and
     leniently read files, and the context block's size against its budget.
-    ``search`` is the search mode to report (``bm25``, ``hybrid (…)``, …)."""
+    ``search`` is the search mode to report (``bm25``, ``hybrid (…)``, …);
+    ``extractor`` the consolidation extractor in effect and why."""
     now = now_utc()
     stale = session.settings.stale_after_days
     layers = []
@@ -61,18 +67,52 @@ def status(session: Session, search: str) -> StatusResult:
     block = session_block(session)
     return StatusResult(str(session.home), str(session.project_root) if session.project_root else None,
                         session.project_error if session.project_root is None else None, tuple(layers),
-                        len(block.encode("utf-8")), session.settings.context_max_bytes, search)
+                        len(block.encode("utf-8")), session.settings.context_max_bytes, search, extractor)
 
 
-def doctor(session: Session, search: str) -> DoctorResult:
+def doctor(session: Session, search: str, extractor: str = "") -> DoctorResult:
     """:func:`status` plus :func:`verify`, with the problems found: files that
     are not memories and journals that do not check out. Files read leniently
     are reported by the status, not counted as problems."""
-    current = status(session, search)
+    current = status(session, search, extractor)
     checks = verify(session.home).layers
     problems = [bad for layer in current.layers for bad in layer.malformed]
     problems += [Malformed(check.layer, f"journal: {check.error}") for check in checks if not check.ok]
     return DoctorResult(current, checks, tuple(problems))
 
 
-__all__ = ["doctor", "repair", "status", "verify"]
+def journal(session: Session, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
+            name: str | None = None, limit: int = 200) -> JournalResult:
+    """The journal events of the session's layers (or ``scope``'s), newest
+    first (by time, then layer order), those of ``actor``, ``action`` and
+    memory ``name`` only when given (exact matches), at most ``limit``
+    (1–10000). Each carries the version of its memory it produced. Raises
+    :class:`InvalidInput` for a bad limit, :class:`ScopeError`."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10000:
+        raise InvalidInput(f"limit must be an integer from 1 to 10000 (got {limit!r})")
+    found = []
+    for order, layer in enumerate(session.layers(scope)):
+        for event, version in numbered_events(layer):
+            if (actor and event.actor != actor) or (action and event.action != action) or (name and event.name != name):
+                continue
+            found.append((event.ts, -order, JournalEntry(layer.scope, event.seq, event.ts, event.actor, event.action,
+                                                         event.name, event.reason, event.session, event.before,
+                                                         event.after, version)))
+    found.sort(key=lambda item: (item[0], item[1], item[2].seq), reverse=True)
+    return JournalResult(tuple(item[2] for item in found[:limit]), len(found))
+
+
+def projects(home: Path) -> ProjectList:
+    """Every project layer under ``home`` with the root it records and
+    whether that directory still exists (a moved or deleted project's layer
+    stays until a person clears it)."""
+    out = []
+    for path in layer_dirs(home):
+        if path.parent.name != PROJECTS_DIR:
+            continue
+        root = described_root(path)
+        out.append(ProjectInfo(path.name, str(path), root, bool(root) and Path(root).is_dir()))
+    return ProjectList(tuple(out))
+
+
+__all__ = ["doctor", "journal", "projects", "repair", "status", "verify"]

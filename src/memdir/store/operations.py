@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from . import gateway
+from . import gateway, pending
 from .errors import ConfirmationRequired, InvalidInput, LockTimeout, NotFound, StoreError
 from .history import history as layer_history, records_as_of, version_bytes
 from .index import is_current, ordered
@@ -98,12 +98,29 @@ def write(session: Session, name: str, description: str, type: str = "project", 
         scope = next((s for s in session.scopes() if session.layer(s).lookup(key)), None) or (
             "user" if type == "user" and session.settings.enable_user_scope else "project")
     layer = session.layer(scope)
-    return gateway.write(
+    result = gateway.write(
         layer, actor=session.actor, name=name, description=description, type=type, body=body, title=title,
         pinned=pinned, disabled=disabled, importance=importance, status=status,
         valid_from=time_arg(valid_from, "valid_from"), valid_until=time_arg(valid_until, "valid_until"),
         supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=guard(session, layer),
         expect_digest=expect_digest)
+    if result.status == "active" and result.operation != "unchanged":
+        _expire_pending(session, f"{result.name} {description} {body}")
+    return result
+
+
+def _expire_pending(session: Session, memory_text: str) -> None:
+    """A write that covers a pending finding of this project ends it (:mod:`memdir.store.pending`)."""
+    if session.project_root is None:
+        return
+    project_dir = session.layer_dir("project")
+    if not (project_dir / pending.META_DIR / pending.PENDING_FILE).is_file():
+        return  # the common case: nothing pending, no lock taken
+    try:
+        with session.layer("project").locked():
+            pending.expire_covered(project_dir, memory_text)
+    except (StoreError, LockTimeout):
+        pass  # the write is done; a pending item it covered then just expires by its showings
 
 
 def read(session: Session, name: str, scope: str | None = None, *, count: bool = True) -> ReadResult:
@@ -127,7 +144,7 @@ def read(session: Session, name: str, scope: str | None = None, *, count: bool =
             continue
         if other.record.name != entry.record.name and all(link.name != other.record.name for link in linked):
             linked.append(Link(other.record.name, other.record.description))
-    return ReadResult(entry.record, layer.scope, tuple(linked))
+    return ReadResult(entry.record, layer.scope, tuple(linked), entry.digest)
 
 
 def list_memories(session: Session, scope: str | None = None, *, include_all: bool = False,

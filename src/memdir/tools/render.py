@@ -15,7 +15,8 @@ from __future__ import annotations
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing on the CLI's hook path
 if TYPE_CHECKING:  # the renderer reads results by their attributes; importing them would load YAML
     from ..store.results import (
-        ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, LiftResult, ListResult,
+        ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, JournalResult, LiftResult,
+        ListResult,
         MemoryInfo, PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList,
         VerifyResult, VersionResult, WriteResult,
     )
@@ -161,6 +162,25 @@ def version(result: VersionResult, *, limit: int | None = None, header: bool = T
     return f"Version {result.version} of {result.name}:\n\n{text}" if header else text
 
 
+def diff(older: VersionResult, newer: VersionResult) -> str:
+    """A unified diff from one version of a memory to another (``--- vA`` / ``+++ vB``); ``""`` when equal."""
+    import difflib
+
+    return "".join(difflib.unified_diff(
+        older.text.splitlines(keepends=True), newer.text.splitlines(keepends=True),
+        fromfile=f"{older.name} v{older.version}", tofile=f"{newer.name} v{newer.version}"))
+
+
+def journal(result: JournalResult) -> str:
+    """Journal events, newest first, one per line (``vN`` for the version an event produced)."""
+    lines = [f"{e.ts}  {e.scope:<7} #{e.seq:<5} {e.actor:<9} {e.action:<14} {e.name or '-'}"
+             + (f" v{e.version}" if e.version else "") + (f"  ({cut(e.reason, 120)})" if e.reason else "")
+             for e in result.entries]
+    if result.total > len(result.entries):
+        lines.append(f"…{result.total - len(result.entries)} older event(s) not shown")
+    return "\n".join(lines) or "No journal events."
+
+
 def cut_text(text: str, limit: int) -> str:
     """``text`` (lines kept) at most ``limit`` characters, ``…`` marking a cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -221,6 +241,8 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
              f"project: {result.project_root or '(none — ' + str(result.project_error) + ')'}",
              f"search: {result.search}",
              f"context: {result.context_bytes} of {result.context_budget} bytes"]
+    if result.extractor:
+        lines.append(f"consolidation extractor: {result.extractor}")
     for layer in result.layers:
         lines.append(f"{layer.scope}: {layer.memories} memories ({layer.visible} in the index, "
                      f"{layer.candidates} candidates, {layer.tombstones} tombstones)")
@@ -239,6 +261,8 @@ def doctor(result: DoctorResult) -> str:
         lines += [f"  no frontmatter (listed under its file name): {p}" for p in layer.no_frontmatter]
     lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
     lines.append(f"context: {result.status.context_bytes} of {result.status.context_budget} bytes")
+    if result.status.extractor:
+        lines.append(f"consolidation extractor: {result.status.extractor}")
     lines.append("ok" if result.ok else f"{len(result.problems)} problem(s)")
     return "\n".join(lines)
 
@@ -298,6 +322,9 @@ def consolidation(report, *, explain: bool = False) -> str:
     t = report.transcript
     lines = [f"transcript: {t.source or '(inline)'} ({t.format}, {t.turns} messages, "
              f"{t.user_turns} from the person; digest {t.digest[:12]})"]
+    if t.dropped or t.cut:
+        lines.append(f"transcript bounded: {t.cut} message(s) cut to the per-message limit, "
+                     f"{t.dropped} oldest message(s) left out")
     if report.gate is not None and (explain or not report.gate.fire):
         lines.append(gate(report.gate))
     if report.status in _RUN_MESSAGES:
@@ -315,9 +342,16 @@ def consolidation(report, *, explain: bool = False) -> str:
                      f"{outcome.result}" + (f" — {outcome.detail}" if outcome.detail else ""))
         if proposal.description:
             lines.append(f"   {cut(proposal.description)}")
+        lines += [f"   warning: {w}" for w in outcome.warnings]
     lines += [f"unreadable proposal: {item.get('error')}" for item in report.invalid]
+    if report.redactions:
+        lines.append(f"{report.redactions} secret(s) redacted from the transcript before extraction")
+    if report.pending:
+        lines.append(f"kept for the next session's agent ({len(report.pending)} pending, "
+                     f"{'not written: dry run' if report.dry_run else 'shown at its start'}):")
+        lines += [f"   “{cut(text)}”" for text in report.pending]
     lines += [f"note: {note}" for note in (report.notes if explain else ())]
-    if not report.outcomes and not report.error:
+    if not report.outcomes and not report.error and not report.pending:
         lines.append("no proposals")
     count = report.applied if not report.dry_run else sum(
         1 for o in report.outcomes if o.result.startswith("would-") and o.result != "would-unchanged")
