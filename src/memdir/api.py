@@ -106,12 +106,14 @@ class Memory:
               disabled: bool | None = None, importance: int | None = None, status: str | None = None,
               valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
               supersedes: str | None = None, reason: str | None = None,
-              extra: dict | None = None, expect_digest: str | None | bool = False) -> WriteResult:
+              extra: dict | None = None, expect_digest: str | None | bool = False,
+              reactivate: bool = False) -> WriteResult:
         """Create or update a memory (``memory_write``); see :func:`memdir.store.operations.write`."""
         return operations.write(
             self.session, name, description, type, body, title=title, scope=scope, pinned=pinned,
             disabled=disabled, importance=importance, status=status, valid_from=valid_from,
-            valid_until=valid_until, supersedes=supersedes, reason=reason, extra=extra, expect_digest=expect_digest)
+            valid_until=valid_until, supersedes=supersedes, reason=reason, extra=extra, expect_digest=expect_digest,
+            reactivate=reactivate)
 
     def read(self, name: str, scope: str | None = None, *, count: bool = True) -> ReadResult:
         """A memory's full text and its links (``memory_read``); see :func:`memdir.store.operations.read`."""
@@ -210,7 +212,8 @@ class Memory:
         """The per-prompt recall block (``<memory_recall>``), or ``""``; see
         :func:`memdir.search.recall.recall`. Followed by the agent
         extractor's pending findings (``<memory_pending>``) of this project
-        when this session has not been shown them yet (:meth:`pending`)."""
+        when this session has not been shown them yet (:meth:`pending`; only
+        an agent's recall counts as a showing)."""
         return self.recall_result(prompt, k=k, max_bytes=max_bytes).block
 
     def pending(self, *, once_per_session: bool = False, mark: bool = True) -> str:
@@ -233,7 +236,8 @@ class Memory:
         from .search.recall import recall_result
 
         result = recall_result(self.session, prompt, k=k, max_bytes=max_bytes)
-        pending = self.pending(once_per_session=True)
+        # Only an agent's recall counts as a showing: a person looking (memdir recall) does not use one up.
+        pending = self.pending(once_per_session=True, mark=self.session.actor == "agent")
         return replace(result, block="\n\n".join(p for p in (result.block, pending) if p)) if pending else result
 
     # ------------------------------------------------------------ tools and consolidation

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 
 from ..store.errors import InvalidInput
 from ..store.fence import escape_fence_tags, neutralize_braces
+from ..store.printable import one_line, printable
 from ..store.session import Session
 from .ranking import POOL_MIN, ranked
 
@@ -85,7 +86,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
         chosen.append(hit)
     if not chosen:
         return RecallResult("")
-    clean = lambda s: neutralize_braces(escape_fence_tags(s))
+    clean = lambda s: neutralize_braces(escape_fence_tags(printable(s)))  # no control or bidi character
     head = f"{RECALL_OPEN}\n{RECALL_NOTE}\n"
     tail = f"{RECALL_CLOSE}"
     parts: list[str] = []
@@ -94,7 +95,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     for hit in chosen:
         row = hit.row
         scope = scope_of.get(row[1], row[1])
-        title = clean(f"## {row[2]} ({scope}/{row[3]}) — {' '.join(row[5].split())}")
+        title = clean(f"## {row[2]} ({scope}/{row[3]}) — {one_line(row[5])}")
         body = clean(row[6].strip())
         section = f"\n{title}\n{body}\n"
         size = len(section.encode("utf-8"))
