@@ -49,6 +49,17 @@ def _printable(value: str, label: str, warnings: list[str], *, one_line: bool = 
     return cleaned
 
 
+def reason_text(settings: Settings, reason: str | None) -> str | None:
+    """A reason for the journal (a delete, a lift, a decision) as a one-line
+    field is kept: printable on one line, cut to the description limit
+    (``limit_description``, 160 characters by default), secrets redacted.
+    None or empty → None."""
+    if not reason:
+        return None
+    text = _printable(reason, "reason", [])
+    return sanitize(_cut(text, settings.limit_description, "reason", []), {}) or None
+
+
 def sanitize(value: str, counts: dict) -> str:
     """``value`` with secrets redacted and fence tags escaped; adds each redaction kind's count to ``counts``."""
     result = redact(value)

@@ -10,6 +10,8 @@ STATUSES = ("active", "candidate", "superseded")
 ORIGINS = ("human", "agent", "extracted", "import")
 ACTORS = ORIGINS  # who calls the gateway is who the memory's origin names
 SCOPES = ("user", "project")
+# Optional fields a write may empty (``clear``) instead of keeping the old value.
+CLEARABLE = frozenset({"title", "importance", "valid_from", "valid_until"})
 # Default importance by type (seed-behaviour §A5); an unknown type orders as reference.
 TYPE_IMPORTANCE = {"feedback": 8, "user": 7, "project": 6, "reference": 4}
 
