@@ -8,7 +8,6 @@ loading this module costs nothing on the ``memdir context`` / hook path.
 
 from __future__ import annotations
 
-from ..store.vocabulary import SCOPES
 
 
 def cmd_mcp(args) -> int:
@@ -59,7 +58,7 @@ def register(add, settings) -> None:
                        ("uninstall", "Remove exactly what `memdir install` added.")):
         p = add(name, cmd_install, text)
         p.add_argument("agent", choices=("claude-code",))
-        p.add_argument("--scope", choices=SCOPES, default="user",
+        p.add_argument("--scope", choices=("user", "project"), default="user",
                        help="user: ~/.claude/settings.json and ~/.claude.json; project: .claude/settings.json "
                             "and .mcp.json in the project root (default: user)")
         p.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")

@@ -32,7 +32,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Iterator, Mapping
 
-from .errors import InvalidInput, LockTimeout, NotFound, StoreError
+from .conflicts import CONFLICT
+from .errors import Conflict, InvalidInput, LockTimeout, NotFound, StoreError
 from .fsio import atomic_write, ensure_dir, read_bytes, unlink
 from .index import IndexBuilder, next_change
 from .journal import Event, Journal, digest, now_utc
@@ -67,6 +68,7 @@ class Layer:
         self.settings = settings
         self.root = root
         self.meta = self.path / META_DIR
+        self.index_path = self.path / INDEX_FILE  # derived; the team layer keeps it out of the repository
         self.journal = Journal(self.meta)
         self.tombstone_file = TombstoneFile(self.meta)
         self._cache: dict[str, FileState] = {}
@@ -124,6 +126,11 @@ class Layer:
     def tombstones(self) -> list[Tombstone]:
         """Tombstones in force in this layer."""
         return self.tombstone_file.all()
+
+    def admit(self, actor: str, record: MemoryRecord) -> None:
+        """Refuse a record this layer must not hold (nothing here; the team
+        layer refuses text that still looks like a credential). Called by
+        :meth:`Transaction.apply` before every file write."""
 
     # ------------------------------------------------------------ locking
 
@@ -215,7 +222,7 @@ class Layer:
         else:
             text = self._index.render_changed(
                 {n: (entries[n].record if n in entries else None) for n in touched}, now)
-        target = self.path / INDEX_FILE
+        target = self.index_path
         if text:
             try:
                 on_disk = os.stat(target)
@@ -330,6 +337,12 @@ class Transaction:
         existing = self.scan.entries.get(name)
         before = existing.digest if existing else None
         target = layer.path / f"{name}.md"
+        state = self.scan.files.get(target.name)
+        if state is not None and state.error == CONFLICT and action != "resolve":
+            raise Conflict(f"{target} has an unresolved merge conflict; settle it first "
+                           f"(memdir team resolve {name} --ours|--theirs, or edit it by hand)")
+        if record is not None:
+            layer.admit(self.actor, record)
         if record is None:
             if existing is None:
                 raise NotFound(f"memory not found: {name!r}")

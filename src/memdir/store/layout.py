@@ -26,7 +26,7 @@ def is_memory_file_name(filename: str) -> bool:
     return memory_file_match(filename) is not None
 
 
-def index_is_fresh(layer_dir: Path, now_ns: int) -> bool:
+def index_is_fresh(layer_dir: Path, now_ns: int, meta_dir: Path | None = None) -> bool:
     """True when ``MEMORY.md`` of ``layer_dir`` still equals what a rebuild
     would write: no file added, removed or renamed since the last rebuild
     (the stamp's mtime equals the directory's), ``MEMORY.md`` not edited since
@@ -38,13 +38,14 @@ def index_is_fresh(layer_dir: Path, now_ns: int) -> bool:
     """
     try:
         directory = os.stat(layer_dir)
-        stamp = os.stat(os.path.join(layer_dir, META_DIR, STAMP_FILE))
+        stamp = os.stat(os.path.join(meta_dir, STAMP_FILE) if meta_dir is not None
+                        else os.path.join(layer_dir, META_DIR, STAMP_FILE))
     except OSError:
         return False
     if stamp.st_mtime_ns != directory.st_mtime_ns or now_ns >= stamp.st_atime_ns:
         return False
     try:
-        index = os.stat(os.path.join(layer_dir, INDEX_FILE))
+        index = os.stat(os.path.join(meta_dir if meta_dir is not None else layer_dir, INDEX_FILE))
     except FileNotFoundError:
         return True
     except OSError:

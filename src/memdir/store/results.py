@@ -200,11 +200,14 @@ class ClearResult(Result):
 
 @dataclass(frozen=True)
 class HistoryResult(Result):
-    """Every content version of ``name`` in ``scope``, oldest first."""
+    """Every content version of ``name`` in ``scope``, oldest first; for a
+    team memory also ``commits``, git's commits of its file, newest first
+    (:class:`memdir.store.git.Commit`)."""
 
     name: str
     scope: str
     versions: tuple[HistoryEntry, ...]
+    commits: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -227,6 +230,7 @@ class RestoreResult(Result):
     version: int
     operation: str
     digest: str | None = None
+    commit: str | None = None  # a team memory restored from this git commit (``version`` is then 0)
 
 
 # ---------------------------------------------------------------- trust

@@ -57,6 +57,7 @@ DEFAULTS: dict[str, object] = {
     "llm_timeout": 60.0,
     "llm_max_tokens": 2048,
     "search_vectors": "auto",  # auto | on | off
+    "team_dir": ".claude/memory",  # the team layer, relative to the repository root
 }
 
 

@@ -1,0 +1,46 @@
+"""The team commands of ``memdir``: ``team init|status|resolve`` and
+``promote NAME --to team``. Each opens the facade as a person, calls one
+method and prints its renderer's text (:mod:`memdir.tools.render_team`)."""
+
+from __future__ import annotations
+
+from ..tools import render_team
+from .cli_common import UsageError, emit, open_memory
+
+
+def cmd_team(args) -> int:
+    """``memdir team init|status|resolve NAME --ours|--theirs``."""
+    mem = open_memory(args)
+    if args.action == "init":
+        result = mem.team_init()
+        emit(args, result, render_team.team_init(result))
+    elif args.action == "status":
+        result = mem.team_status()
+        emit(args, result, render_team.team_status(result))
+    else:
+        if not args.name or args.side is None:
+            raise UsageError("team resolve needs NAME and --ours or --theirs")
+        result = mem.team_resolve(args.name, args.side)
+        emit(args, result, render_team.resolved(result))
+    return 0
+
+
+def cmd_promote(args) -> int:
+    """``memdir promote NAME --to team``: move a personal project memory into the team layer."""
+    result = open_memory(args).promote(args.name)
+    emit(args, result, render_team.promoted(result))
+    return 0
+
+
+def register(add, settings) -> None:
+    """Add the team commands to the parser (``add(name, handler, help)``)."""
+    p = add("team", cmd_team, f"The team layer in the repository ({settings.team_dir}): init creates or adopts "
+                              "it, status shows what is not committed, resolve settles a merge conflict.")
+    p.add_argument("action", choices=("init", "status", "resolve"))
+    p.add_argument("name", nargs="?", help="the memory to resolve")
+    p.add_argument("--ours", dest="side", action="store_const", const="ours", help="keep our side of each hunk")
+    p.add_argument("--theirs", dest="side", action="store_const", const="theirs",
+                   help="keep their side of each hunk")
+    p = add("promote", cmd_promote, "Move a personal project memory into the team layer (then commit it).")
+    p.add_argument("name")
+    p.add_argument("--to", choices=("team",), required=True)

@@ -1,0 +1,54 @@
+"""The texts of the team layer's results (:mod:`memdir.store.teamops`) and
+of an import (:mod:`memdir.store.imports`), for the CLI and any other
+adapter; the same conventions as :mod:`memdir.tools.render`."""
+
+from __future__ import annotations
+
+from .render import cut
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..store.teamops import Promoted, Resolved, TeamInit, TeamStatus
+
+
+def team_init(result: TeamInit) -> str:
+    """What ``team init`` created or adopted, and what to commit."""
+    lines = [f"Team memory directory: {result.path}"]
+    if result.adopted:
+        lines.append(f"Adopted {result.adopted} memory file(s) already there, unchanged.")
+    lines.append("Created: " + ", ".join(result.created) if result.created else "Nothing to create: it was set up.")
+    lines.append("Commit it (git add the directory, git commit): memdir never commits or pushes.")
+    return "\n".join(lines)
+
+
+def team_status(result: TeamStatus) -> str:
+    """Uncommitted team memory changes, conflicts and pending candidates."""
+    lines = [f"Team memory: {result.path}"]
+    if result.changes:
+        lines.append(f"{len(result.changes)} change(s) not committed (git status):")
+        lines += [f"  {c.state:<10} {cut(c.path, 200)}" for c in result.changes]
+    else:
+        lines.append("Nothing to commit: the team memories match git.")
+    for path in result.conflicts:
+        lines.append(f"  unresolved merge conflict: {cut(path, 200)} (memdir team resolve NAME --ours|--theirs)")
+    if result.pending:
+        lines.append(f"{len(result.pending)} candidate(s) for the team wait for your review (memdir review): "
+                     + ", ".join(result.pending))
+    return "\n".join(lines)
+
+
+def resolved(result: Resolved) -> str:
+    """A settled merge conflict."""
+    return (f"Resolved {result.name}: kept {result.side} ({result.path}). "
+            "Now `git add` it and commit the merge.")
+
+
+def promoted(result: Promoted) -> str:
+    """A project memory moved into the team layer."""
+    text = f"Promoted {result.name} to the team layer ({result.path}, {result.operation}); commit it to share it."
+    if result.redactions:
+        text += f"\n{result.redactions} secret(s) were redacted before saving."
+    return text
+
+
+__all__ = ["promoted", "resolved", "team_init", "team_status"]
