@@ -18,6 +18,7 @@ review approve reject pin
 mute
 team_init team_status       :mod:`memdir.store.teamops` (the team layer)
 team_resolve promote
+import_from                 :mod:`memdir.store.imports` (readers: :mod:`memdir.store.importers`)
 status doctor verify repair :mod:`memdir.store.maintenance`
 context                     :mod:`memdir.store.context`
 search recall               :mod:`memdir.search`
@@ -36,7 +37,8 @@ import os
 from datetime import datetime
 from typing import Any
 
-from .store import maintenance, operations, teamops, trust
+from .store import imports, maintenance, operations, teamops, trust
+from .store.imports import ImportReport
 from .store.context import session_block
 from .store.layer import Layer
 from .store.results import (
@@ -167,6 +169,18 @@ class Memory:
     def team_resolve(self, name: str, side: str) -> Resolved:
         """Settle a team memory's merge conflict by ``side`` (``ours`` | ``theirs``)."""
         return teamops.resolve(self.session, name, side)
+
+    def import_from(self, kind: str, path: str | None = None, *, scope: str | None = None, dry_run: bool = False,
+                    progress=None) -> ImportReport:
+        """Import memories from another system (``claude-code``, ``dsh``, ``dir``,
+        ``mcp-memory``, ``basic-memory``) as origin ``import``; idempotent, through
+        the tombstones, never overwriting a changed memory. ``progress(n)`` is
+        told of each item. See :mod:`memdir.store.imports`."""
+        where, items = imports.gather(self.session, kind, path)
+        if progress is not None and hasattr(progress, "total"):
+            progress.total = len(items)
+        return imports.run(self.session, kind, where, items, scope=scope, dry_run=dry_run,
+                           progress=getattr(progress, "update", progress))
 
     def promote(self, name: str) -> Promoted:
         """Move a personal project memory into the team layer (a person only)."""

@@ -51,4 +51,19 @@ def promoted(result: Promoted) -> str:
     return text
 
 
-__all__ = ["promoted", "resolved", "team_init", "team_status"]
+def import_report(result, *, max_lines: int = 200) -> str:
+    """An import: one line per item that did something or was skipped (the
+    first ``max_lines``), then the counts by result."""
+    lines = [("Dry run — nothing written. " if result.dry_run else "") + f"Import from {result.kind}: {result.source}"]
+    shown = [o for o in result.outcomes if o.result.removeprefix("would-") != "unchanged"]
+    for o in shown[:max_lines]:
+        where = f"{o.name} ({o.scope})" if o.name else "-"
+        lines.append(f"  {o.result:<16} {where}  ← {cut(o.source, 120)}" + (f"  — {cut(o.detail, 200)}" if o.detail else ""))
+    if len(shown) > max_lines:
+        lines.append(f"  …{len(shown) - max_lines} more")
+    counts = {k: result.count(k) for k in ("imported", "updated", "candidate", "unchanged", "skipped")}
+    lines.append(", ".join(f"{v} {k}" for k, v in counts.items()) + ".")
+    return "\n".join(lines)
+
+
+__all__ = ["import_report", "promoted", "resolved", "team_init", "team_status"]
