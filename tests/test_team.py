@@ -311,3 +311,80 @@ def test_team_dir_setting_moves_the_layer(tmp_path):
 
     with pytest.raises(InvalidInput):
         Memory.open(home=tmp_path / "h", project=root, actor="human", team_dir="../outside").team_init()
+
+
+def test_consolidation_and_the_tools_only_propose_for_the_team(clones):
+    from memdir.consolidation.proposals import ExtractionResult, Proposal
+
+    class Proposer:
+        name, model = "fixed", None
+
+        def extract(self, transcript, context):
+            return ExtractionResult([
+                Proposal("update", target="ci", description="CI runs on GitHub Actions and Buildkite"),
+                Proposal("create", name="deploy-day", scope="team", description="Deploys happen on Tuesdays"),
+                Proposal("create", name="my-branch", description="Working on the billing branch"),
+            ])
+
+    a, _ = clones
+    a.memory().write("ci", "CI runs on GitHub Actions", "project", scope="team")
+    a.commit_all("ci")
+    before = (a.team_dir / "ci.md").read_bytes()
+    report = a.memory().consolidate([{"role": "user", "content": "Remember: CI also runs on Buildkite."}],
+                                    extractor=Proposer(), mode="always")
+    assert [(o.result, o.scope) for o in report.outcomes] == [
+        ("candidate", "team"), ("created", "team"), ("created", "project")]
+    assert report.outcomes[1].detail == "" and git(a.root, "status", "--porcelain").stdout == ""
+    assert (a.team_dir / "ci.md").read_bytes() == before
+    person = a.memory()
+    pending = sorted(m.name for m in person.review().candidates)
+    assert "deploy-day" in pending and any(n.startswith("ci") for n in pending)
+    candidate = next(n for n in pending if n.startswith("ci"))
+    assert person.approve(candidate).name == "ci"
+    assert "Buildkite" in (a.team_dir / "ci.md").read_text()
+    # the tools: a write for the team is a candidate, a delete is refused, the schema offers the scope
+    agent = a.memory(actor="agent")
+    text = agent.call_tool("memory_write", {"name": "lint", "description": "Lint with ruff", "type": "project",
+                                            "body": "", "scope": "team"})
+    assert "candidate" in text and not (a.team_dir / "lint.md").exists()
+    refused = agent.call_tool("memory_delete", {"name": "ci"})
+    assert refused.startswith("Error:") and "person" in refused and (a.team_dir / "ci.md").exists()
+    write_schema = next(s for s in agent.tool_schemas() if s["function"]["name"] == "memory_write")
+    assert "team" in write_schema["function"]["parameters"]["properties"]["scope"]["enum"]
+
+
+def test_session_start_shows_the_team_section_and_imports_only_the_core(clones):
+    import json
+    import subprocess
+    import sys
+
+    a, _ = clones
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
+    payload = {"session_id": "s1", "transcript_path": "/tmp/none.jsonl", "cwd": str(a.root),
+               "hook_event_name": "SessionStart", "source": "startup"}
+    code = (
+        "import io, json, sys\n"
+        "from memdir.integrations import hooks\n"
+        f"hooks.handle('SessionStart', stdin=io.StringIO({json.dumps(json.dumps(payload))}))\n"
+        "heavy = sorted(m for m in ('yaml', 'sqlite3', 'filelock', 'memdir.store.layer', 'memdir.store.team',"
+        " 'memdir.store.git') if m in sys.modules)\n"
+        "print(json.dumps(heavy), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**__import__("os").environ, "MEMDIR_HOME": str(a.home)})
+    assert "## Team memories" in done.stdout and "Dev PostgreSQL listens on 5433" in done.stdout
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == []
+
+
+def test_verify_checks_the_team_journal_too(clones):
+    a, _ = clones
+    mem = a.memory()
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
+    mem.write("db-port", "Dev PostgreSQL listens on 5434", "project", scope="team")
+    checked = mem.verify()
+    team_checks = [c for c in checked.layers if "/team/" in c.layer]
+    assert team_checks and all(c.ok for c in team_checks) and checked.ok
+    journal = a.home / "team"
+    path = next(journal.rglob("journal.jsonl"))
+    path.write_bytes(path.read_bytes().replace(b'"create"', b'"delete"', 1))  # the first line: the chain breaks
+    assert not mem.verify().ok

@@ -15,18 +15,21 @@ from .index import is_visible
 from .journal import Journal, now_utc
 from .layer import home_layers
 from .layout import META_DIR
-from .paths import layer_dirs
+from .paths import layer_dirs, team_journal_dirs
 from .results import DoctorResult, LayerCheck, LayerStatus, StatusResult, VerifyResult
 from .scan import Malformed
 from .session import Session
 
 
 def verify(home: Path) -> VerifyResult:
-    """Check every layer's journal under ``home``: line syntax, sequence, the
-    hash chain and every version object's digest. Never raises for bad data."""
+    """Check every layer's journal under ``home`` (the team layers' local
+    journals too): line syntax, sequence, the hash chain and every version
+    object's digest. Never raises for bad data."""
     checks = []
-    for path in layer_dirs(home):
-        result = Journal(path / META_DIR).verify()
+    journals = [(path, path / META_DIR) for path in layer_dirs(home)]
+    journals += [(path, path) for path in team_journal_dirs(home)]  # the team layers' local side
+    for path, meta in journals:
+        result = Journal(meta).verify()
         checks.append(LayerCheck(str(path), result.ok, result.events, result.bad_seq, result.bad_line, result.error))
     return VerifyResult(tuple(checks))
 

@@ -175,3 +175,18 @@ def team_meta_dir(home: Path, root: Path) -> Path:
     ``MEMORY.md``, the candidates waiting for this person), keyed like a
     project layer so it never enters the repository."""
     return home / TEAM_DIR / project_key(root)
+
+
+def team_journal_dirs(home: Path) -> list[Path]:
+    """Every directory under ``<home>/team`` that holds a team layer's local
+    journal: each ``team/<key>`` and its ``candidates/.memdir``, in name order."""
+    base = Path(home) / TEAM_DIR
+    if not base.is_dir():
+        return []
+    out = []
+    for key in sorted(p for p in base.iterdir() if p.is_dir()):
+        out.append(key)
+        candidates = key / "candidates" / ".memdir"
+        if candidates.is_dir():
+            out.append(candidates)
+    return out
