@@ -206,6 +206,10 @@ def test_the_agent_never_changes_the_team_directory(clones):
     assert (a.team_dir / "ci.md").read_bytes() == before  # a read counts nothing in the repository
     with pytest.raises(Refused):
         agent.delete("ci")
+    agent.write("scratch", "Scratch note of the agent", "project", scope="project")
+    assert [c.scope for c in agent.clear(confirm=True).layers] == ["user", "project"]  # the team's is not the agent's
+    with pytest.raises(Refused):
+        agent.clear("team", confirm=True)
     assert agent.write("ci", "CI runs on Buildkite", "project").status == "candidate"  # where it is: team
     assert (a.team_dir / "ci.md").read_bytes() == before
     assert git(a.root, "status", "--porcelain").stdout == ""

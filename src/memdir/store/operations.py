@@ -64,6 +64,14 @@ def guard(session: Session, target: Layer) -> list[Tombstone]:
     return [stone for layer in session.layers() if layer is not target for stone in layer.tombstones()]
 
 
+def writable(session: Session, scope: str | None) -> list[Layer]:
+    """The layers an operation over a whole scope changes: the team layer
+    only for a person, or when asked by name (then the team layer refuses
+    anyone else, saying why)."""
+    return [layer for layer in session.layers(scope)
+            if layer.scope != "team" or scope == "team" or session.actor == "human"]
+
+
 def time_arg(value: str | datetime | None, label: str) -> datetime | None:
     """A time argument: None/empty, a datetime, or text :func:`parse_time`
     reads. Raises :class:`InvalidInput` naming ``label``."""
@@ -191,7 +199,7 @@ def prune(session: Session, older_than_days: int, scope: str | None = None, *, d
     kept (``memory_prune``); deleted (without tombstones) only when
     ``dry_run`` is False. Raises :class:`InvalidInput`."""
     found, deleted = [], 0
-    for layer in session.layers(scope):
+    for layer in writable(session, scope):
         if dry_run:
             found.extend(gateway.prune_candidates(layer, older_than_days))
         else:
@@ -208,7 +216,7 @@ def clear(session: Session, scope: str | None = None, *, confirm: bool = False) 
     if confirm is not True:
         raise ConfirmationRequired("memory_delete_all requires confirm=true (destructive); ask the user first")
     return ClearResult(tuple(LayerCount(layer.scope, gateway.clear(layer, actor=session.actor, session=session.id))
-                             for layer in session.layers(scope)))
+                             for layer in writable(session, scope)))
 
 
 # ---------------------------------------------------------------- history
@@ -268,4 +276,4 @@ def restore(session: Session, name: str, version: int | None = None, scope: str 
 
 
 __all__ = ["MAX_LINKS", "clear", "delete", "find", "guard", "history", "list_memories", "prune",
-           "read", "restore", "show", "time_arg", "unsearched", "write"]
+           "read", "restore", "show", "time_arg", "unsearched", "writable", "write"]
