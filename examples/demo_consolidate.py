@@ -1,49 +1,70 @@
-"""Demo: consolidate a real Claude Code session transcript into a fresh memdir home.
+"""Demo: consolidate real Claude Code session transcripts into a fresh memdir home.
 
-``run(home)`` reads ``../shared/data/transcripts/claude-code-deepseek-ocr.jsonl``
-(a real session; or, where ``../shared`` is absent, ``examples/transcript.jsonl``),
-consolidates it with the offline rules extractor (no model, no network) into a
-project layer under ``home``, and prints what the gate saw, the memories made,
-the project's ``MEMORY.md`` and the context block a new session would get.
+``run(home)`` reads the two real sessions in ``../shared/data/transcripts/``
+(or, where ``../shared`` is absent, ``examples/transcript.jsonl``):
+
+1. consolidates them with the offline rules extractor (no model, no network)
+   into a project layer under ``home`` and prints what the gate saw, the
+   memories made, the project's ``MEMORY.md`` and the context block a new
+   session would get;
+2. consolidates the same session with the agent extractor, as the Claude Code
+   hooks do when no API key or command is set: nothing is written, the
+   person's sentences wait as pending, and the next SessionStart hook's
+   ``additionalContext`` carries the ``<memory_pending>`` block — until the
+   agent saves the fact with ``memory_write``.
+
 ``make demo`` calls it with a temporary directory; run it alone with
 ``python examples/demo_consolidate.py``.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-REAL = REPO.parent / "shared" / "data" / "transcripts" / "claude-code-deepseek-ocr.jsonl"
+REAL_DIR = REPO.parent / "shared" / "data" / "transcripts"
+REAL = [REAL_DIR / "claude-code-deepseek-ocr.jsonl", REAL_DIR / "claude-code-charslit.jsonl"]
 SHIPPED = REPO / "examples" / "transcript.jsonl"
 
 
+def _session_start(home: Path, project: Path, session_id: str) -> str:
+    """The SessionStart hook's additionalContext, as Claude Code would receive it."""
+    from memdir.integrations import hooks
+
+    out = hooks.session_start({"cwd": str(project), "session_id": session_id,
+                               "hook_event_name": "SessionStart"}, home)
+    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+
+
 def run(home: Path) -> None:
-    """Consolidate the demo transcript into ``home`` and print the result."""
+    """Consolidate the demo transcripts into ``home`` and print the result."""
     from memdir import Memory
     from memdir.tools import render
 
     home = Path(home)
-    transcript = REAL if REAL.is_file() else SHIPPED
+    transcripts = [t for t in REAL if t.is_file()] or [SHIPPED]
     project = home / "demo-project"
     (project / ".git").mkdir(parents=True, exist_ok=True)
     mem = Memory.open(home=home / "memdir", project=project, actor="human")
 
-    print(f"== consolidating {transcript.name} (rules extractor, offline)")
-    report = mem.consolidate(transcript, extractor="rules")
-    print(render.consolidation(report, explain=True))
+    for transcript in transcripts:
+        print(f"== consolidating {transcript.name} (rules extractor, offline)")
+        report = mem.consolidate(transcript, extractor="rules")
+        print(render.consolidation(report, explain=True))
 
-    print("\n== memories made")
-    for outcome in report.outcomes:
-        if not outcome.applied:
-            continue
-        result = mem.read(outcome.name, outcome.scope, count=False)
-        record = result.record
-        print(f"--- {record.name} ({outcome.scope}/{record.type}, origin {record.origin}, {record.status})")
-        print(f"description: {record.description}")
-        print(record.body)
+        print("\n== memories made")
+        for outcome in report.outcomes:
+            if not outcome.applied:
+                continue
+            result = mem.read(outcome.name, outcome.scope, count=False)
+            record = result.record
+            print(f"--- {record.name} ({outcome.scope}/{record.type}, origin {record.origin}, {record.status})")
+            print(f"description: {record.description}")
+            print(record.body)
+        print()
 
     for scope in mem.scopes():
         index = mem.layer(scope).path / "MEMORY.md"
@@ -55,7 +76,31 @@ def run(home: Path) -> None:
     print(mem.context())
 
     print("\n== the same transcript again")
-    print(render.consolidation(mem.consolidate(transcript, extractor="rules")))
+    print(render.consolidation(mem.consolidate(transcripts[-1], extractor="rules")))
+
+    print("\n== agent mode: no model call; the next session's agent is asked to save")
+    other = home / "agent-project"
+    (other / ".git").mkdir(parents=True, exist_ok=True)
+    person = Memory.open(home=home / "memdir", project=other, actor="human")
+    report = person.consolidate(transcripts[-1], extractor="agent")
+    print(render.consolidation(report))
+    print("\n== the next SessionStart hook's additionalContext")
+    print(_session_start(home / "memdir", other, "next-session"))
+    agent = Memory.open(home=home / "memdir", project=other, session="next-session")
+    durable = report.pending[-1] if report.pending else "(nothing pending)"
+    if "spectral orders" in durable:  # the real session: the agent writes the fact in its own words
+        payload = {"name": "single-order-data", "type": "project",
+                   "description": "All data in this project is single-order; lines are not spectral orders",
+                   "body": "Slit direction is roughly vertical (modulo curve and deltas); the dispersion "
+                           "(wavelength) direction is horizontal. Said by the user on 2025-11-23."}
+    else:
+        payload = {"name": "saved-finding", "type": "project", "description": durable[:150], "body": durable}
+    print("\n== the agent saves what is durable (memory_write) and ignores the rest")
+    print(agent.call_tool("memory_write", payload))
+    after = _session_start(home / "memdir", other, "session-after")
+    print("\n== the SessionStart after that: the saved finding is no longer pending"
+          + (" (what the agent ignored is shown once more, then expires)" if "<memory_pending>" in after else ""))
+    print(after)
 
 
 if __name__ == "__main__":

@@ -90,7 +90,8 @@ def test_real_transcripts_gate_decisions():
     assert ocr.fire and [(h.rule, h.turn, h.cue) for h in ocr.hits] == [("rule", 3, "only ever")]
     slit = check(read_transcript(TRANSCRIPTS / "claude-code-charslit.jsonl"))
     assert slit.fire and [(h.rule, h.turn, h.cue) for h in slit.hits] == [
-        ("correction", 3, "you misunderstand"), ("correction", 22, "you're confusing")]
+        ("correction", 3, "you misunderstand"), ("correction", 22, "you're confusing"),
+        ("remember", 22, "putting this info as *important* into CLAUDE.md")]
 
 
 def test_cli_explain_prints_which_line_fired_which_rule(tmp_path, project):

@@ -38,3 +38,14 @@ def test_the_demo_runs_end_to_end():
     assert "  Bob's agent: refused: this matches a forgotten value" in out
     assert "== memories made" in out and "this transcript was consolidated before; nothing done" in out
     assert "Traceback" not in done.stderr
+    from tests.conftest import DATA
+
+    if (DATA / "transcripts").is_dir():  # the real sessions: rules keep the fact the person asked to write down
+        assert "== consolidating claude-code-deepseek-ocr.jsonl (rules extractor, offline)" in out
+        assert "== consolidating claude-code-charslit.jsonl (rules extractor, offline)" in out
+        assert "--- confusing-lines-spectral-orders-data (project/feedback, origin extracted, active)" in out
+        assert "extensive-notes" not in out  # the one-off task instruction is not a memory
+        pending = out.split("== the next SessionStart hook's additionalContext")[1].split("== the agent saves")[0]
+        assert "<memory_pending>" in pending and "All data here is single order." in pending
+        after = out.split("== the SessionStart after that")[1]
+        assert "single-order-data" in after and "spectral orders. All data" not in after

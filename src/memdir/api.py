@@ -21,6 +21,7 @@ team_resolve promote
 import_from                 :mod:`memdir.store.imports` (readers: :mod:`memdir.store.importers`)
 status doctor verify repair :mod:`memdir.store.maintenance`
 context                     :mod:`memdir.store.context`
+pending                     :mod:`memdir.store.pending`
 search recall               :mod:`memdir.search`
 consolidate                 :mod:`memdir.consolidation`
 tool_schemas call_tool      :mod:`memdir.tools`
@@ -235,10 +236,22 @@ class Memory:
 
     def recall(self, prompt: str, k: int = 3, max_bytes: int | None = None) -> str:
         """The per-prompt recall block (``<memory_recall>``), or ``""``; see
-        :func:`memdir.search.recall.recall`."""
+        :func:`memdir.search.recall.recall`. Followed by the agent
+        extractor's pending findings (``<memory_pending>``) of this project
+        when this session has not been shown them yet (:meth:`pending`)."""
         from .search.recall import recall
 
-        return recall(self.session, prompt, k=k, max_bytes=max_bytes)
+        block = recall(self.session, prompt, k=k, max_bytes=max_bytes)
+        return "\n\n".join(part for part in (block, self.pending(once_per_session=True)) if part)
+
+    def pending(self, *, once_per_session: bool = False, mark: bool = True) -> str:
+        """The ``<memory_pending>`` block of this project, or ``""``: what the
+        person said in an earlier session that the agent extractor left for
+        the agent to save (:mod:`memdir.store.pending`). ``mark`` counts the
+        showing (an item expires after two sessions or a covering write)."""
+        from .store.pending import session_pending
+
+        return session_pending(self.session, once_per_session=once_per_session, mark=mark)
 
     # ------------------------------------------------------------ tools and consolidation
 
@@ -269,8 +282,9 @@ class Memory:
         return maintenance.status(self.session, _search_mode(self.session.settings))
 
     def doctor(self) -> DoctorResult:
-        """:meth:`status` plus every journal's check, with the problems found."""
-        return maintenance.doctor(self.session, _search_mode(self.session.settings))
+        """:meth:`status` plus every journal's check, with the problems found,
+        and which consolidation extractor is in effect and why."""
+        return maintenance.doctor(self.session, _search_mode(self.session.settings), _extractor(self.session.settings))
 
     def verify(self) -> VerifyResult:
         """Check every layer's journal chain and objects under this home."""
@@ -285,6 +299,16 @@ def _search_mode(settings: Settings) -> str:
     from .search.fts import search_mode
 
     return search_mode(settings)
+
+
+def _extractor(settings: Settings) -> str:
+    from .consolidation.extractors import describe
+    from .store.errors import InvalidInput
+
+    try:
+        return describe(settings)
+    except InvalidInput as exc:
+        return f"none: {exc}"
 
 
 __all__ = ["Memory"]

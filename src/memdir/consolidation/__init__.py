@@ -2,8 +2,11 @@
 
 ``transcripts`` (reading Claude Code JSONL, message lists, plain text),
 ``gate`` (is anything durable said?), ``proposals`` (what extractors return,
-outcomes, the report), the extractors ``rules`` (offline) and ``llm`` (any
-OpenAI-compatible model), ``consolidate`` (one run: snapshot, extract
+outcomes, the report), ``subjects`` (what a statement is about; drift), the
+extractors ``rules`` (offline), ``llm`` (any OpenAI-compatible model),
+``command`` (a command the person configures) and ``agent`` (findings left
+pending for the next session's agent), ``extractors`` (which one ``auto``
+picks and why), ``consolidate`` (one run: snapshot, extract
 without a lock, apply under compare-and-set, receipt), ``queue`` (what the
 hooks queue and a detached drain consolidates) and ``ingest`` (past Claude
 Code sessions).

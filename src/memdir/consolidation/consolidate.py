@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..store.errors import (
-    Conflict, InvalidInput, LockTimeout, ModelError, NotFound, ScopeError, TombstoneRefused,
+    Conflict, InvalidInput, LockTimeout, ModelError, NotFound, ScopeError, StoreError, TombstoneRefused,
 )
 from ..store.tombstones import Tombstone, match as match_tombstone
 from ..store.gateway import prepare, receipt
@@ -49,13 +49,15 @@ from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is 
     Proposal, Receipt,
 )
 from ..store.redact import redact
+from .extractors import resolve_extractor
+from .subjects import drifts
 
 MAX_PARSED = 50          # proposals read from one reply at most; the rest are ignored (reported)
 RAW_LIMIT = 20_000       # characters of the raw reply kept in the receipt
 WORKSPACE_LIMIT = 4_000  # characters of AGENTS.md/CLAUDE.md given to the extractor
 WORKSPACE_FILES = ("AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
 # Receipt statuses after which the same transcript is not consolidated again.
-DONE = ("ok", "noop", "gated")
+DONE = ("ok", "noop", "gated", "pending")
 
 
 # ---------------------------------------------------------------- helpers
@@ -73,9 +75,15 @@ def scrub(value: Any) -> Any:
 
 
 def _redacted(transcript):
+    """The transcript with secrets redacted, and how many were."""
     from .transcripts import Turn
 
-    return transcript.with_turns(Turn(t.role, redact(t.text).text, t.ts, t.cut) for t in transcript.turns)
+    turns, count = [], 0
+    for t in transcript.turns:
+        result = redact(t.text)
+        count += sum(result.counts.values())
+        turns.append(Turn(t.role, result.text, t.ts, t.cut))
+    return transcript.with_turns(turns), count
 
 
 def workspace_text(root: Path | None, limit: int = WORKSPACE_LIMIT) -> str:
@@ -123,30 +131,6 @@ def _candidate_name(target: str, taken: dict, layer) -> tuple[str, str | None]:
         if extra.get("candidate_for") == target and _own(layer, entry):
             return name, entry.digest
     raise InvalidInput(f"too many candidates pending for {target!r}; review them first (memdir review)")
-
-
-def resolve_extractor(spec, settings) -> Extractor:
-    """The extractor for ``spec``: an :class:`Extractor` object, ``"rules"``,
-    ``"llm"``, or ``"auto"``/None (the setting; ``auto`` = ``llm`` when an API
-    key is set, else ``rules``). Raises :class:`InvalidInput`."""
-    if spec is not None and not isinstance(spec, str):
-        if not isinstance(spec, Extractor):
-            raise InvalidInput("extractor must have name, model and extract(transcript, context)")
-        return spec
-    choice = (spec or settings.consolidation_extractor or "auto").lower()
-    if choice == "auto":
-        from .llm import api_key
-
-        choice = "llm" if api_key(settings) else "rules"
-    if choice == "rules":
-        from .rules import RulesExtractor
-
-        return RulesExtractor()
-    if choice == "llm":
-        from .llm import LLMExtractor
-
-        return LLMExtractor(settings)
-    raise InvalidInput(f"unknown extractor {choice!r} (expected rules, llm or auto)")
 
 
 # ---------------------------------------------------------------- snapshot and receipts
@@ -234,8 +218,8 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
     layer = writer.layer(scope)
     if action != "forget":
         try:
-            _, desc, kind, body, title, _, _ = prepare(settings, name or target, p.description, p.type, p.body,
-                                                       p.title)
+            _, desc, kind, body, title, counts, warnings = prepare(settings, name or target, p.description,
+                                                                   p.type, p.body, p.title)
         except InvalidInput as exc:
             return fail("invalid", str(exc), name=name, target=target, scope=scope)
         old = entry.record if entry is not None else None
@@ -253,11 +237,18 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
             return fail("refused-tombstone", f"matches a forgotten value ({why}; tombstone {stone.id}, {stone.name!r}); "
                         f"a person can lift it with `memdir tombstone lift {stone.id}`",
                         name=name or target, target=target, scope=scope)
+    else:
+        counts, warnings = {}, []
+    notes = tuple(warnings) + ((f"{sum(counts.values())} secret(s) redacted",) if counts else ())
     own = entry is not None and _own(layer, entry)
+    drift = None
+    if action == "update" and own:
+        drift = drifts(entry.record.description, entry.record.body, desc, body)
     if action == "forget" and not own:
         return fail("needs-review", f"{target!r} was written by {entry.record.origin or 'a person'}; "
                     f"only a person forgets it (memdir forget {target})", target=target, scope=scope)
-    candidate = action in ("update", "supersede") and not own
+    # A change to what a person or the agent wrote, or an update that drifts off the memory's topic, waits for review.
+    candidate = action in ("update", "supersede") and (not own or drift is not None)
     if action == "supersede" and own:
         name = name if name and name != target else f"{target[:58]}-v2"
     planned = {"create": "created", "update": "updated", "supersede": "superseded", "forget": "forgotten"}[action]
@@ -267,7 +258,7 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
         verb = {"created": "create", "updated": "update", "superseded": "supersede", "forgotten": "forget",
                 "candidate": "candidate"}[planned]
         return Outcome(index, p.action, "would-" + verb, name=name if action != "update" else target,
-                       target=target, scope=scope)
+                       target=target, scope=scope, detail=drift or "", warnings=notes)
     reason = "consolidation" + (f": {p.evidence[:120]}" if p.evidence else "")
     try:
         # Holding the layer lock across check and write makes the re-check and
@@ -288,21 +279,23 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
                              importance=p.importance, status="candidate", reason=reason, expect_digest=cdigest,
                              extra={"candidate_for": target, "candidate_action": action})
                 return Outcome(index, p.action, "candidate", name=cname, target=target, scope=scope,
-                               detail=f"waits for review (memdir approve {cname})")
+                               detail=(f"{drift}; " if drift else "") + f"waits for review (memdir approve {cname})",
+                               warnings=notes)
             if action == "create":
                 write(writer, name, p.description, kind, p.body, title=p.title, scope=scope,
                       importance=p.importance, reason=reason, expect_digest=None)
-                return Outcome(index, p.action, "created", name=name, scope=scope)
+                return Outcome(index, p.action, "created", name=name, scope=scope, warnings=notes)
             if action == "update":
                 write(writer, target, p.description, kind, p.body, title=p.title, scope=scope,
                       importance=p.importance, reason=reason, expect_digest=entry.digest)
-                return Outcome(index, p.action, "updated", name=target, target=target, scope=scope)
+                return Outcome(index, p.action, "updated", name=target, target=target, scope=scope, warnings=notes)
             if action == "supersede":
                 if name in current:
                     return fail("skipped-changed", f"{name!r} already exists", name=name, target=target, scope=scope)
                 write(writer, name, p.description, kind, p.body, title=p.title, scope=scope,
                       importance=p.importance, supersedes=target, reason=reason, expect_digest=None)
-                return Outcome(index, p.action, "superseded", name=name, target=target, scope=scope)
+                return Outcome(index, p.action, "superseded", name=name, target=target, scope=scope,
+                               warnings=notes)
             delete(writer, target, scope, reason=reason, forget=True)
             return Outcome(index, p.action, "forgotten", target=target, scope=scope)
     except Conflict as exc:
@@ -315,12 +308,43 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
         return fail("invalid", str(exc), name=name, target=target, scope=scope)
 
 
+def _keep_pending(writer: Session, snap: _Snapshot, found, dry_run: bool, notes: list) -> tuple[str, ...]:
+    """Keep the agent extractor's findings as pending in the project layer
+    (:mod:`memdir.store.pending`): those matching a tombstone are dropped
+    (noted). Returns the texts kept (in a dry run: that would be kept)."""
+    from ..store import pending
+
+    texts = []
+    for item in found:
+        hit = match_tombstone(snap.stones, item[1], "", actor="extracted")
+        if hit is not None:
+            notes.append(f"pending finding matches a forgotten value (tombstone {hit[0].id}), not kept: "
+                         f"{item[1][:60]}")
+        else:
+            texts.append(tuple(item))
+    if not texts:
+        return ()
+    if writer.project_root is None:
+        notes.append(f"{len(texts)} finding(s) not kept as pending: no project ({writer.project_error})")
+        return ()
+    if dry_run:
+        return tuple(t[1] for t in texts)
+    layer = writer.layer("project")
+    try:
+        with layer.locked():
+            added = pending.add(layer.path, texts, writer.id)
+    except (StoreError, LockTimeout) as exc:
+        notes.append(f"{len(texts)} finding(s) not kept as pending: {exc}")
+        return ()
+    return tuple(item["text"] for item in added)
+
+
 # ---------------------------------------------------------------- the run
 
 
 def consolidate(session: Session, transcript, *, dry_run: bool = False, extractor=None, mode: str | None = None,
                 max_proposals: int | None = None, force: bool = False,
-                reference_time: datetime | None = None) -> ConsolidationReport:
+                reference_time: datetime | None = None, under_hooks: bool = False) -> ConsolidationReport:
     """Consolidate one transcript into the layers of ``session``.
 
     ``transcript``: a path, text, bytes, message list or
@@ -331,6 +355,9 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
     ``dry_run``: decide everything, write nothing (no receipt). ``force``: run
     even when this transcript was done before. ``reference_time``: the time
     relative dates count from when a message has none (default now).
+    ``under_hooks``: the transcript was queued by the Claude Code hooks (``auto``
+    then picks the agent extractor when no key or command is set;
+    :mod:`memdir.consolidation.extractors`).
 
     Returns a :class:`ConsolidationReport`; an extractor failure is reported
     (status ``failed``, journaled), not raised. Raises :class:`InvalidInput`
@@ -341,11 +368,11 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
     from .transcripts import read_transcript
 
     settings = session.settings
-    parsed = _redacted(read_transcript(transcript))
+    parsed, secrets = _redacted(read_transcript(transcript))
     mode = mode or settings.consolidation_mode
     limit = min(20, max(1, int(max_proposals or settings.consolidation_max_proposals)))
     writer = session.as_actor("extracted", session.id or parsed.session_id)
-    report = ConsolidationReport("off", parsed.summary(), max_proposals=limit, dry_run=dry_run)
+    report = ConsolidationReport("off", parsed.summary(), max_proposals=limit, dry_run=dry_run, redactions=secrets)
     if mode == "off":
         return replace(report, gate=gate_mod.check(parsed, "off"))
     if not parsed.turns:
@@ -355,12 +382,12 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
     report = replace(report, gate=gate_mod.check(parsed, mode))
     if not report.gate.fire:
         return _journal(writer, replace(report, status="gated"))  # a dry run journals nothing
-    chosen = resolve_extractor(extractor, settings)
+    chosen = resolve_extractor(extractor, settings, under_hooks=under_hooks)
     report = replace(report, extractor=chosen.name, model=chosen.model)
     snap = _snapshot(writer)
     existing = tuple(
         ExistingMemory(scope, e.record.name, e.record.type, e.record.description, e.record.origin,
-                       e.record.status, e.record.pinned)
+                       e.record.status, e.record.pinned, e.record.body)
         for scope, entries in snap.entries.items() for e in entries.values())
     context = ExtractionContext(existing, tuple(s.description for s in snap.stones),
                                 workspace_text(session.project_root), limit, reference_time or now_utc())
@@ -383,14 +410,15 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
         if outcome.applied or (dry_run and outcome.result.startswith("would-")
                                and outcome.result != "would-unchanged"):
             applied += 1
+    kept = _keep_pending(writer, snap, result.pending, dry_run, notes)
     report = replace(report, model=result.model or report.model, raw=result.raw, notes=tuple(notes),
-                     invalid=tuple(result.invalid), proposals=proposals, outcomes=tuple(outcomes))
+                     invalid=tuple(result.invalid), proposals=proposals, outcomes=tuple(outcomes), pending=kept)
     if dry_run:
         return replace(report, status="dry-run")
     if any(o.result in ("skipped-changed", "skipped-locked") for o in outcomes):
         status = "partial"
     else:
-        status = "ok" if report.applied else "noop"
+        status = "ok" if report.applied else ("pending" if kept else "noop")
     return _journal(writer, replace(report, status=status))
 
 

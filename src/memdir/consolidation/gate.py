@@ -11,7 +11,9 @@ sentence fires a rule when it holds one of these cues, English or Chinese:
 rule           cues (examples)
 =============  ==========================================================
 remember       "remember that …", "keep in mind", "don't forget", "for
-               future reference", 记住, 别忘了
+               future reference", "put this into CLAUDE.md/AGENTS.md/the
+               memory", "write this down", "important: …", 记住, 别忘了,
+               把这个写进 CLAUDE.md, 重要：…
 correction     "that's wrong", "you're confusing …", "not X but Y", "use X
                instead", "I meant", 不对, 搞错, 不是…而是
 preference     "I prefer", "I'd rather", "I like/love/hate", "my favorite",
@@ -62,7 +64,13 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"|(?:^|[,;:]\s*|\b(?:please|pls|and|also)\s+)remember\s+(?:to|my|our|the|we|i)\b"
         r"|\bkeep in mind\b|\bdon'?t forget\b|\bdo not forget\b|\bfor future reference\b"
         r"|\bmake a note\b|\bsave (?:this|that) (?:to|in) (?:your )?memory\b"
-        r"|记住|记一下|记下来|别忘了|不要忘记|不要忘了", _I)),
+        r"|\b(?:put(?:ting)?|add(?:ing)?|writ(?:e|ing)|sav(?:e|ing)|record(?:ing)?|stor(?:e|ing)|keep(?:ing)?)\s+"
+        r"(?:this|that|it|these|those)\b[^.;]{0,40}?"
+        r"\b(?:in|into|to)\s+(?:the\s+|your\s+|our\s+)?(?:claude\.md|agents\.md|memory|memories)"
+        r"|\b(?:add|write|put)\s+(?:to|in|into)\s+(?:the\s+|your\s+)?(?:claude\.md|agents\.md|memory)\s*[:：]"
+        r"|\bwrite (?:this|that|it) down\b|^\**important\**\s*[:：]"
+        r"|记住|记一下|记下来|别忘了|不要忘记|不要忘了|把.{0,12}(?:记|写|加|存)(?:到|进|入)|(?:写|记|加)(?:到|进|入)"
+        r"(?:CLAUDE\.md|AGENTS\.md|记忆)|^重要[:：]", _I)),
     ("correction", re.compile(
         r"\bthat'?s (?:wrong|not right|incorrect|not what i)|\bthat is (?:wrong|not right|incorrect)"
         r"|\byou'?re (?:confusing|mixing up|wrong)|\byou (?:misunderst(?:and|ood)|got it wrong)"
@@ -77,13 +85,17 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"|\bi'?m (?:a (?:big )?fan of|into)\b"
         r"|我(?:更|比较|很|最|不)?(?:喜欢|偏好|习惯|讨厌)|我的偏好", _I)),
     ("rule", re.compile(
-        r"(?:^|[,:;]\s*|\b(?:please|pls|and|you|we|should|must)\s+)(?:always|never)\s+\w+"
+        r"(?:^|[,:;]\s*|\b(?:please|pls|and|you|we|should|must|now|so|also|then|but|just)\s+)(?:always|never)\s+"
+        r"(?!been\b|had\b|heard\b|tried\b|seen\b|done\b|gone\b|thought\b|met\b|was\b|were\b|did\b|really\b"
+        r"|educational\b|fun\b|good\b|nice\b|great\b|a\b|the\b)\w+"
         r"|\bfrom now on\b|\bgoing forward\b|\bin (?:the )?future\b|\bonly ever\b|\bevery time you\b"
         r"|\bwhenever you\b|\bdon'?t ever\b|\bdo not ever\b|\bas a rule\b"
+        r"|^(?:please\s+)?(?:use|write|keep|put)\b[^.]{1,60}\b(?:in|for|on) (?:all|every|any)\b"
         r"|以后(?:都|请|要|不要|别)|总是|始终|永远不要|一律|每次都|不要再|别再", _I)),
     ("decision", re.compile(
         r"\bwe(?:'ve| have)? (?:decided|agreed|settled on|chose|picked)\b|\blet'?s (?:go with|use|stick with)\b"
         r"|\bwe(?:'re| are| will|'ll) (?:go(?:ing)? with|switch(?:ing)? to|moving to|stick(?:ing)? with)\b"
+        r"|\bwe(?:'re| are| will|'ll) (?:mov|switch|migrat)(?:e|ing) (?:the |our )?\w+(?: \w+)? (?:to|over to)\b"
         r"|\bthe decision is\b|\bdecision:"
         r"|我们决定|决定(?:用|使用|采用)|就用|定下来|选定", _I)),
     ("deadline", re.compile(
@@ -109,6 +121,15 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"|\bi(?:'m| am) (?:in (?:high school|college|school|university|grad school)|married|single|retired"
         r"|divorced|vegan|vegetarian|allergic)\b|\bi (?:play|study) (?:the |in )?\w{3,}"
         r"|\bi go to (?:school|college|university|church|the gym)\b|\bi used to (?:be|work|live)\b"
+        r"|^i(?:'m| am) (?:\d{1,2}|(?:almost|nearly|over|just|turning) \d{1,2})\b|\bjust turned \d{1,2}\b"
+        r"|^i (?:also |really |still |usually |often |mostly |just |currently )?(?:work|live|grew up|teach|breed|raise"
+        r"|volunteer|coach|instruct|collect|blog|travel|cook|bake|paint|sing|dance|hike|swim|fish|hunt|garden|knit"
+        r"|surf|ski|ride|have been|immigrated|moved|go|went|love|like|enjoy|am into|'m into)\b"
+        r"(?!\s+(?:this|that|it|its|it's|how|what|when|where|which|the way|your|you|them|these|those|here|there"
+        r"|on (?:it|this|that)|to (?:it|this|that)"
+        r"|with (?:it|this|that)|to see|to know|to hear|to try)\b)"
+        r"|^my (?:mom|mother|dad|father|brother|sister|siblings|grand\w+|boyfriend|girlfriend|partner|fiance\w*"
+        r"|best friend|friends?|favou?rite|job|hobby|hobbies|house|car|town|city|hometown|birthday)\b"
         r"|我是|我叫|我在.{1,12}(?:工作|上班|读书)|我的名字", _I)),
 )
 RULE_NAMES = tuple(name for name, _ in RULES)

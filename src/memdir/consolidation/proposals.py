@@ -93,7 +93,9 @@ class Proposal:
 
 @dataclass(frozen=True)
 class ExistingMemory:
-    """A memory as the extractor is shown it (from the snapshot)."""
+    """A memory as the extractor is shown it (from the snapshot); ``body``
+    for matching the subject of a statement (the model prompt shows names and
+    descriptions only)."""
 
     scope: str
     name: str
@@ -102,6 +104,7 @@ class ExistingMemory:
     origin: str | None
     status: str
     pinned: bool = False
+    body: str = ""
 
 
 @dataclass(frozen=True)
@@ -131,13 +134,16 @@ class ExtractionContext:
 class ExtractionResult:
     """An extractor's answer: ``proposals`` in its order, the ``raw`` reply
     (models only), the ``model`` that answered, ``notes`` on what was left
-    out, and ``invalid`` items that could not be read as proposals."""
+    out, ``invalid`` items that could not be read as proposals, and
+    ``pending`` — ``(rule, sentence[, date said])`` findings the agent extractor leaves
+    for the next session's agent (:mod:`memdir.store.pending`)."""
 
     proposals: list[Proposal]
     raw: str | None = None
     model: str | None = None
     notes: list[str] = field(default_factory=list)
     invalid: list[dict] = field(default_factory=list)
+    pending: list[tuple] = field(default_factory=list)
 
 
 @runtime_checkable
@@ -162,7 +168,8 @@ class Outcome:
     needs-review | not-found | invalid | over-limit — or, in a dry run,
     ``would-create`` | ``would-update`` | ``would-supersede`` | ``would-forget`` |
     ``would-candidate`` | ``would-unchanged``. ``name`` is the memory written (for a candidate: the
-    candidate's name), ``target`` the memory it changes.
+    candidate's name), ``target`` the memory it changes. ``warnings`` name
+    every cut (limits), removed character and redacted secret of the write.
     """
 
     index: int
@@ -172,13 +179,15 @@ class Outcome:
     target: str | None = None
     scope: str | None = None
     detail: str = ""
+    warnings: tuple[str, ...] = ()
 
     @property
     def applied(self) -> bool:
         return self.result in ("created", "updated", "superseded", "forgotten", "candidate")
 
     def to_dict(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items()
+                if v not in (None, "", ())}
 
 
 @dataclass(frozen=True)
@@ -197,7 +206,10 @@ class ConsolidationReport:
     transcript was done before) |
     gated (nothing durable) | ok (changes made) | noop (nothing to change) |
     partial (something skipped because a target changed or was locked; a rerun
-    retries) | failed (the extractor failed; ``error`` says why) | dry-run.
+    retries) | pending (nothing written; findings kept for the next session's
+    agent, ``pending``) | failed (the extractor failed; ``error`` says why) | dry-run.
+    ``redactions`` counts secrets redacted from the transcript before any
+    extractor saw it.
     ``transcript`` is a :class:`~memdir.consolidation.transcripts.TranscriptSummary`,
     ``gate`` a :class:`~memdir.consolidation.gate.GateResult` (None when not
     run), ``invalid`` the extractor's items that were not proposals (with
@@ -218,6 +230,8 @@ class ConsolidationReport:
     max_proposals: int = 5
     dry_run: bool = False
     receipt: Receipt | None = None
+    pending: tuple[str, ...] = ()
+    redactions: int = 0
 
     @property
     def applied(self) -> int:
@@ -229,5 +243,6 @@ class ConsolidationReport:
                 "extractor": self.extractor, "model": self.model, "max_proposals": self.max_proposals,
                 "applied": self.applied, "proposals": [p.to_dict() for p in self.proposals],
                 "outcomes": [o.to_dict() for o in self.outcomes], "invalid": list(self.invalid),
-                "notes": list(self.notes), "error": self.error,
+                "notes": list(self.notes), "error": self.error, "pending": list(self.pending),
+                "redactions": self.redactions,
                 "receipt": asdict(self.receipt) if self.receipt else None}

@@ -4,34 +4,41 @@ No model, no network. It reads only the person's turns (never the
 assistant's text, never tool output) and keeps a sentence only when it is an
 explicit statement of one of these kinds (cues from :mod:`memdir.consolidation.gate`):
 
-* a request to remember something → the remembered part, typed by what it is;
+* a request to remember or write something down ("remember …", "important:
+  …", "put this into CLAUDE.md", 记住, 把这个写进 CLAUDE.md) → its content —
+  for "put this into …" the turn's sentences before it — typed by what it is;
 * a standing rule ("always …", "never …", "only ever …") or a correction that
   says what to do instead ("use X, not Y", "X instead of Y") → ``feedback``;
-* a stated preference or a fact about the person ("I prefer …", "I'm a …")
-  → ``user`` (user layer: it holds in every project);
-* a decision or a deadline ("we decided …", "the deadline is …") → ``project``.
+* a preference or a fact about the person ("I prefer …", "I'm a …", a
+  first-person statement about their life) → ``user`` (user layer: it holds
+  in every project);
+* a decision, a deadline or a constraint ("we decided …", "the deadline is
+  …", "must stay …") → ``project``.
 
-Questions, hedges and hypotheticals are never kept (the gate's filter).
-Relative dates are made absolute from the message time ("next Friday" →
-"next Friday (2026-12-04)"; "next <weekday>" is that weekday in the following
-Monday-based week, "this/on/by <weekday>" the next such day from the message
-date). A statement the workspace's AGENTS.md/CLAUDE.md already says, or that
-an existing memory already holds, is left out. Every proposal is a ``create``:
-this extractor never targets an existing memory.
+Never kept: questions, hedges and hypotheticals (the gate's filter);
+instructions about this session's files and steps ("as you go", "for now",
+"in a notes.md file"); a statement whose point is a secret's value; what the
+workspace's AGENTS.md/CLAUDE.md or an existing memory already says. Leading
+conjunctions and fillers ("And", "So", "first of all,") are dropped. Relative
+dates are made absolute from the message time
+(:mod:`memdir.consolidation.dates`: "next Friday" → "next Friday (2026-12-04)").
+A statement on the subject of an existing memory
+(:func:`memdir.consolidation.subjects.same_subject`) becomes an ``update`` of
+it; a later statement on the subject of an earlier one in the session
+replaces it.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 
+from .dates import absolutize
 from .proposals import ExtractionContext, ExtractionResult, Proposal
 from .gate import is_question_or_hedge, sentence_rules, sentences
 from ..store.names import normalize_name
 
 _I = re.I
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 
 # Leading words that ask to remember rather than say the fact.
 _REMEMBER_LEAD = re.compile(
@@ -39,6 +46,29 @@ _REMEMBER_LEAD = re.compile(
     r"(?:remember|memori[sz]e|note|keep in mind|don'?t forget|do not forget|for future reference|make a note)"
     r"(?:\s+(?:that|this))?\s*[:,-]?\s*"
     r"|^(?:请)?(?:记住|记一下|记下来|别忘了|不要忘记|不要忘了)[:：，,]?\s*", _I)
+# Asking to write something down: with its content after it ("important: X",
+# "add to CLAUDE.md: X") or pointing back at what the turn said ("put this into CLAUDE.md").
+_WRITE_DOWN = re.compile(
+    r"\b(?:put(?:ting)?|add(?:ing)?|writ(?:e|ing)|sav(?:e|ing)|record(?:ing)?|stor(?:e|ing)|keep(?:ing)?)\s+"
+    r"(?:this|that|it|these|those)\b.*?\b(?:in|into|to)\s+(?:the\s+|your\s+|our\s+)?"
+    r"(?:claude\.md|agents\.md|memory|memories)\b|\bwrite (?:this|that|it) down\b"
+    r"|\bremember (?:this|that)\s*[.!]?$|把.{0,12}(?:记|写|加|存)(?:到|进|入)(?:CLAUDE\.md|AGENTS\.md|记忆)?", _I)
+_WRITE_DOWN_LEAD = re.compile(
+    r"^\**(?:important|note)\**\s*[:：]\s*|^(?:please\s+|pls\s+)?(?:add|write|put)\s+(?:to|in|into)\s+"
+    r"(?:the\s+|your\s+)?(?:claude\.md|agents\.md|memory)\s*[:：]\s*|^重要[:：]\s*", _I)
+# Leading conjunctions and fillers: the statement starts with its subject.
+_FILLER = re.compile(
+    r"^(?:(?:and|so|also|but|oh|well|yeah|yes|ok(?:ay)?|alright|btw|fyi|anyway|plus|first of all|firstly|"
+    r"actually|now|hey|right|then|one more thing|another thing|last thing|same here|same as me|me too|cool|wow|"
+    r"nice|great|haha|lol|hi|hello|hey there|sure|true|thanks|thank you|that'?s (?:cool|great|awesome|nice))\b"
+    r"[,.!:]?\s*|(?:please|pls|plz)\s+"
+    r"(?=always|never|use|don'?t|do not|keep|make)|(?:还有|另外|然后|那么|而且|对了)[，,]?\s*)+", _I)
+# This session's files and steps, not a standing rule.
+_TASK_ONLY = re.compile(
+    r"\bas you go\b|\b(?:for|in) (?:this|the current) (?:task|session|run|step|exercise)\b|\bfor now\b"
+    r"|\bthis time\b|\bat the end of this\b|\bright now\b|\bfor the moment\b|\bin an? \S+\.\w{1,5} file\b"
+    r"|\bbefore moving on\b|\bthe next one\b"
+    r"|这次|暂时|先这样", _I)
 _INSTEAD = re.compile(
     r"\binstead\b|\brather than\b|,?\s+not\s+\w+|\bnot\b.{1,60}\bbut\b|\bshould (?:be|use)\b"
     r"|不是.{1,30}(?:而是|是)|应该|改用|换成", _I)
@@ -49,86 +79,10 @@ a an the and or but so to of in on at by for with from as is are was were be bee
 these those there here i i'm i'd i've me my mine we we're our us you you're your please pls plz just also then
 than very really remember note keep mind don't dont do does did not no yes ok okay let let's lets make made go
 going get got want need would will shall should can could may might must about into over under again more
-most some any all every each which who what when where why how thing things stuff sure like love
+most some any all every each which who what when where why how thing things stuff sure like love re ve ll
 """.split())
 _WORD = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]+", _I)
 _PREFERENCE_VERBS = frozenset({"enjoy", "prefer", "hate", "dislike", "stand", "fan", "favorite", "favourite"})
-
-
-# ---------------------------------------------------------------- dates
-
-
-def _day(ref: datetime, days: int) -> str:
-    return (ref + timedelta(days=days)).strftime("%Y-%m-%d")
-
-
-def _weekday_offset(ref: datetime, weekday: int, next_week: bool) -> int:
-    if next_week:
-        # "next Friday": the Friday of the following Monday-based week.
-        return (7 - ref.weekday()) + weekday
-    return (weekday - ref.weekday()) % 7
-
-
-_REL_EN = re.compile(
-    r"\b(the day after tomorrow|tomorrow|today|tonight|yesterday|next week|next month"
-    r"|in (\d{1,3}) (day|days|week|weeks)|end of (?:the )?(week|month)"
-    r"|(next|this|coming|on|by|until|before) (" + "|".join(_WEEKDAYS) + r"))\b(?! ?\(\d{4}-)", _I)
-_REL_ZH = re.compile(r"(后天|明天|今天|昨天|下个?月|(下|本|这)周([一二三四五六日天])|(\d{1,3})天后)")
-
-
-def absolutize(text: str, ref: datetime | None) -> str:
-    """``text`` with each relative date followed by its absolute date in
-    parentheses, computed from ``ref`` (the message time, UTC). Unchanged
-    when ``ref`` is None. Pure."""
-    if ref is None:
-        return text
-    ref = ref.astimezone(timezone.utc)
-
-    def en(match: re.Match) -> str:
-        word = match.group(0)
-        low = word.lower()
-        if low in ("today", "tonight"):
-            date = _day(ref, 0)
-        elif low == "tomorrow":
-            date = _day(ref, 1)
-        elif low == "the day after tomorrow":
-            date = _day(ref, 2)
-        elif low == "yesterday":
-            date = _day(ref, -1)
-        elif low == "next week":
-            date = "week of " + _day(ref, 7 - ref.weekday())
-        elif low == "next month":
-            year, month = (ref.year + 1, 1) if ref.month == 12 else (ref.year, ref.month + 1)
-            date = f"{year:04d}-{month:02d}"
-        elif match.group(2):
-            count = int(match.group(2))
-            date = _day(ref, count * (7 if match.group(3).lower().startswith("week") else 1))
-        elif match.group(4):
-            if match.group(4).lower() == "week":
-                date = _day(ref, (4 - ref.weekday()) % 7)
-            else:
-                first_next = (ref.replace(day=1) + timedelta(days=32)).replace(day=1)
-                date = (first_next - timedelta(days=1)).strftime("%Y-%m-%d")
-        else:
-            weekday = _WEEKDAYS.index(match.group(6).lower())
-            date = _day(ref, _weekday_offset(ref, weekday, match.group(5).lower() == "next"))
-        return f"{word} ({date})"
-
-    def zh(match: re.Match) -> str:
-        word = match.group(0)
-        fixed = {"今天": 0, "明天": 1, "后天": 2, "昨天": -1}
-        if word in fixed:
-            date = _day(ref, fixed[word])
-        elif word.startswith("下") and word.endswith("月"):
-            year, month = (ref.year + 1, 1) if ref.month == 12 else (ref.year, ref.month + 1)
-            date = f"{year:04d}-{month:02d}"
-        elif match.group(4):
-            date = _day(ref, int(match.group(4)))
-        else:
-            date = _day(ref, _weekday_offset(ref, _ZH_DAYS[match.group(3)], match.group(2) == "下"))
-        return f"{word}（{date}）"
-
-    return _REL_ZH.sub(zh, _REL_EN.sub(en, text))
 
 
 # ---------------------------------------------------------------- words
@@ -182,36 +136,115 @@ def _capital(text: str) -> str:
 # ---------------------------------------------------------------- classification
 
 
+def strip_filler(text: str) -> str:
+    """``text`` without leading conjunctions and fillers ("And", "So", "first
+    of all,", "pls" before a rule, 另外), capitalized."""
+    return _capital(_FILLER.sub("", text.strip()).strip())
+
+
+def is_task_only(sentence: str) -> bool:
+    """True for an instruction about this session's files and steps ("as you
+    go", "for now", "in a notes.md file") rather than a standing rule."""
+    return bool(_TASK_ONLY.search(sentence))
+
+
+def write_down(sentences_of_turn: list[str], i: int) -> str | None:
+    """The content of an explicit request to write something down, sentence
+    ``i`` of a turn: what follows "important:"/"add to CLAUDE.md:", else —
+    for "put this into CLAUDE.md" — the turn's sentences before it (fillers
+    dropped, at most three). None when the sentence is no such request or
+    nothing is left."""
+    sentence = sentences_of_turn[i]
+    lead = _WRITE_DOWN_LEAD.match(sentence)
+    if lead and len(content_words(sentence[lead.end():])) >= 2:
+        return strip_filler(sentence[lead.end():])
+    if not _WRITE_DOWN.search(sentence):
+        return None
+    before = [strip_filler(s) for s in sentences_of_turn[:i]]
+    before = [s for s in before if len(content_words(s)) >= 2 and not is_question_or_hedge(s)]
+    if not before:
+        return None
+    return " ".join(s if s.endswith((".", "!", "。", "！")) else s + "." for s in before[-3:])
+
+
+# A first-person statement about the person's life (MSC-style persona facts: "I breed horses",
+# "I'm half-Irish", "My mom is a nurse") — minus talk about the conversation, feelings of the
+# moment, and what the person did in this session (ran, pushed, changed, …).
+_FIRST_PERSON = re.compile(r"^(?:i|i'm|im|i've|i'd|my)\b", _I)
+_NOT_A_FACT = re.compile(
+    r"^(?:i|i'm|i am|i've|i'd|i was|my)\s+(?:(?:really|just|also|so|very|too|still|totally|actually)\s+)*"
+    r"(?:hope|think|thought|guess|know|see|saw|understand|mean|agree|wish|wonder|feel|felt|believe|bet|suppose"
+    r"|am sorry|sorry|glad|happy|excited|jealous|curious|afraid|good|great|well|fine|ok|okay|doing|not sure|sure"
+    r"|can'?t wait|could|would|will|should|can|might|must|need to|want to|wanted to|have to|had to|'ll|'d like"
+    r"|forgot|remember|ran|run|pushed|changed|updated|added|fixed|tried|got|made|did|do|does|used|installed"
+    r"|deleted|merged|opened|created|checked|looked|found|noticed|read|wrote|asked|said|told|meant|love it"
+    r"|hate it|like it|like that|love that|agree|disagree|understood|misunderstood|heard|was wondering"
+    r"|was thinking|going to|gonna|about to|on it|here|back|new here|bored|tired|well thanks|doing well"
+    r"|haven'?t|have not|don'?t know|do not know|didn'?t|did not|question|answer)\b"
+    r"|\b(?:you|your|yours|u)\b|\b(?:the|this|that) (?:code|test|tests|file|files|branch|fix|bug|build|repo|pr"
+    r"|commit|error|output|script|function|query)\b"
+    # the moment or an anecdote, not a standing fact: "I'm getting ready", "I once drove", "when I was"
+    r"|^(?:i'?m|im|i am)\s+(?:\w+ly\s+)?(?!working\b|living\b|studying\b|majoring\b)\w+ing\b"
+    r"|\b(?:once|today|tonight|right now|at the moment|this (?:morning|week|weekend)|yesterday|when i was)\b", _I)
+
+
+# Ends by pointing back at something said before ("I grew up there", "I have two of them"): no fact alone.
+_POINTS_BACK = re.compile(r"\b(?:it|there|that|them|those|this|one|ones|too|either|as well)\W*$", _I)
+
+
+def is_personal_fact(statement: str) -> bool:
+    """True for a first-person statement about the person's life worth
+    keeping as a ``user`` memory (at least three content words; not a
+    feeling of the moment, not about this conversation or this session's
+    work, not ending by pointing back at what was said before)."""
+    return (bool(_FIRST_PERSON.match(statement)) and not _NOT_A_FACT.search(statement)
+            and len(content_words(statement)) >= 3 and not _POINTS_BACK.search(statement)
+            and not is_question_or_hedge(statement))
+
+
+_QUESTION_TAIL = re.compile(r",\s*(?:and |but |so )?(?:what|where|how|who|which|when|why|do|does|did|are|is|have"
+                            r"|can|would|could|will)\b[^,]*\?$", _I)
+
+
 def classify(sentence: str) -> tuple[str, str] | None:
     """``(kind, statement)`` for a sentence worth keeping, else None. ``kind``
     is the memory type (user, feedback, project); ``statement`` the person's
-    words without a leading "remember that"."""
+    words without a leading "remember that" or filler ("And", "So"). A
+    statement followed by a question ("I hike in the mountains, where do you
+    go?") is kept without the question."""
+    sentence = _QUESTION_TAIL.sub(".", sentence.replace("\u2019", "'"))
     rules = {rule for rule, _ in sentence_rules(sentence)}
-    if not rules:
+    if is_task_only(sentence) or not (rules or is_personal_fact(strip_filler(sentence))):
         return None
-    statement = sentence
+    statement = strip_filler(sentence)
     if "remember" in rules:
-        statement = _REMEMBER_LEAD.sub("", sentence).strip()
+        statement = strip_filler(_REMEMBER_LEAD.sub("", statement).strip())
         if len(statement) < 4 or is_question_or_hedge(statement):
             return None
         inner = {rule for rule, _ in sentence_rules(statement)}
-        if inner & {"rule", "correction", "constraint"} and not _USER_SUBJECT.match(statement):
+        if inner & {"personal", "preference"} and _USER_SUBJECT.match(statement):
+            return "user", statement
+        if inner & {"rule", "correction", "constraint"}:
             return "feedback", statement
-        if inner & {"personal", "preference"} or _USER_SUBJECT.match(statement):
+        if _USER_SUBJECT.match(statement):
             return "user", statement
         return "project", statement
+    if rules & {"preference", "personal"} and not set(content_words(statement)) - _PREFERENCE_VERBS:
+        return None  # "I really enjoy it": nothing to remember without its object
+    if "preference" in rules and _USER_SUBJECT.match(statement):
+        return "user", statement  # a preference about the person: the user layer, in every project
     if "correction" in rules and _INSTEAD.search(sentence):
         return "feedback", statement
     if "rule" in rules:
         return "feedback", statement
-    if rules & {"preference", "personal"} and not set(content_words(statement)) - _PREFERENCE_VERBS:
-        return None  # "I really enjoy it": nothing to remember without its object
     if "preference" in rules:
-        return ("feedback" if not _USER_SUBJECT.match(sentence) else "user"), statement
-    if "personal" in rules and _USER_SUBJECT.match(sentence):
+        return "feedback", statement
+    if "personal" in rules and _USER_SUBJECT.match(statement):
         return "user", statement
-    if rules & {"decision", "deadline"}:
+    if rules & {"decision", "deadline", "constraint"}:
         return "project", statement
+    if is_personal_fact(statement):
+        return "user", statement
     return None
 
 
@@ -224,28 +257,76 @@ def _body(kind: str, quote: str, when: datetime | None) -> str:
     return "\n".join(lines)
 
 
+def _kind_of(statement: str) -> str:
+    """The type of what a person asked to write down."""
+    inner = {rule for rule, _ in sentence_rules(statement)}
+    if inner & {"personal", "preference"} and _USER_SUBJECT.match(statement):
+        return "user"
+    return "feedback" if inner & {"rule", "correction", "constraint"} else "project"
+
+
+_SECRET_VALUE = re.compile(r"(?:\bis|\bare|[:=])\s*\[REDACTED:[^\]]*\]\W*$|^\W*\[REDACTED:[^\]]*\]\W*$")
+
+
+def statement_of(said: list[str], i: int) -> tuple[str, str] | None:
+    """``(kind, statement)`` for sentence ``i`` of a turn's sentences: an
+    explicit request to write something down (with its content), else
+    :func:`classify`; a statement ending in ``;`` goes on with the next
+    sentence. None when the sentence keeps nothing — also when what it says
+    is a secret's value ("the deploy token is [REDACTED]": nothing left to keep)."""
+    content = write_down(said, i)
+    if content is not None:
+        if is_task_only(content) or len(content_words(content)) < 2:
+            return None
+        found = _kind_of(content), content
+    else:
+        found = classify(said[i])
+    if found is None or _SECRET_VALUE.search(found[1]):
+        return None
+    kind, statement = found
+    if statement.endswith((";", "；")) and i + 1 < len(said):
+        statement = f"{statement} {said[i + 1]}"
+    return kind, statement
+
+
+class _Made:
+    """A proposal made in this run, as :func:`~memdir.consolidation.subjects.same_subject` sees it."""
+
+    def __init__(self, index: int, proposal: Proposal):
+        self.index, self.scope, self.name = index, "run", str(index)
+        self.description, self.body, self.status = proposal.description, "", "active"
+
+
 class RulesExtractor:
     """The offline :class:`~memdir.consolidation.proposals.Extractor` (``name = "rules"``).
 
-    ``extract`` returns ``create`` proposals only, at most
-    ``context.max_proposals`` × 2 (the caller applies at most the setting),
-    in transcript order. Never raises for text it cannot use: it just keeps
-    nothing.
+    ``extract`` returns at most ``context.max_proposals`` × 2 proposals (the
+    caller applies at most the setting), in transcript order: a ``create``
+    per kept statement, or an ``update`` of the existing memory on the same
+    subject (:func:`memdir.consolidation.subjects.same_subject`: names,
+    descriptions and bodies searched). A later statement on the subject of an
+    earlier one in the same session replaces it. Never raises for text it
+    cannot use: it just keeps nothing.
     """
 
     name = "rules"
     model = None
 
     def extract(self, transcript, context: ExtractionContext) -> ExtractionResult:
+        from .subjects import same_subject
+
         proposals: list[Proposal] = []
+        made: list[_Made] = []
         notes: list[str] = []
         names: set[str] = set()
         seen: set[str] = set()
         known = [set(content_words(d)) for d in context.existing_descriptions()]
         docs = set(content_words(context.workspace_text or ""))
+        by_name = {(m.scope, m.name): m for m in context.existing}
         for index, turn in transcript.user_turns():
-            for sentence in sentences(turn.text):
-                found = classify(sentence)
+            said = sentences(turn.text)
+            for i, sentence in enumerate(said):
+                found = statement_of(said, i)
                 if found is None:
                     continue
                 kind, statement = found
@@ -262,21 +343,38 @@ class RulesExtractor:
                     continue
                 when = turn.ts or context.reference_time
                 dated = absolutize(statement, when)
-                name = _name_for(statement)
-                base, n = name, 2
-                while name in names:
-                    name = f"{base[:44]}-{n}"
-                    n += 1
-                names.add(name)
                 scope = "user" if kind == "user" and not _HERE.search(statement) else "project"
-                proposals.append(Proposal(
-                    action="create", name=name, type=kind, scope=scope,
-                    description=_cut(_capital(dated), 160), body=_body(kind, dated, when),
-                    title=_title_for(statement), evidence=sentence, turn=index,
-                ))
+                description, body = _cut(_capital(dated), 160), _body(kind, dated, when)
+                earlier = same_subject(statement, made)
+                if earlier is not None:  # the session came back to this subject: the later word wins
+                    old = proposals[int(earlier[1])]
+                    proposals[int(earlier[1])] = Proposal(
+                        action=old.action, name=old.name, target=old.target, type=kind, scope=old.scope,
+                        description=description, body=body, title=_title_for(statement), evidence=sentence,
+                        turn=index)
+                    made[int(earlier[1])].description = description
+                    continue
+                target = same_subject(statement, context.existing)
+                if target is not None:
+                    existing = by_name[target]
+                    proposal = Proposal(action="update", target=existing.name, type=kind, scope=existing.scope,
+                                        description=description, body=body, title=_title_for(statement),
+                                        evidence=sentence, turn=index)
+                else:
+                    name = _name_for(statement)
+                    base, n = name, 2
+                    while name in names:
+                        name = f"{base[:44]}-{n}"
+                        n += 1
+                    names.add(name)
+                    proposal = Proposal(action="create", name=name, type=kind, scope=scope, description=description,
+                                        body=body, title=_title_for(statement), evidence=sentence, turn=index)
+                made.append(_Made(len(proposals), proposal))
+                proposals.append(proposal)
                 if len(proposals) >= context.max_proposals * 2:
                     return ExtractionResult(proposals, notes=notes)
         return ExtractionResult(proposals, notes=notes)
 
 
-__all__ = ["RulesExtractor", "absolutize", "classify", "content_words"]
+__all__ = ["RulesExtractor", "absolutize", "classify", "content_words", "is_task_only", "statement_of",
+           "strip_filler", "write_down"]

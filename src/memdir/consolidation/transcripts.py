@@ -18,7 +18,7 @@ Three formats, detected from the content:
   format, seed-behaviour §A11); a line without a prefix continues the message.
 
 Injected context is removed from every message: ``<memory_context>``,
-``<memory_recall>``, ``<system-reminder>`` and hook/command blocks, and user
+``<memory_recall>``, ``<memory_pending>``, ``<system-reminder>`` and hook/command blocks, and user
 messages that a harness wrote (Stop hook feedback, interruptions, slash
 command echoes) are dropped whole.
 
@@ -48,13 +48,13 @@ TOTAL_LIMIT = 24_000
 
 # Blocks a harness or memdir injects into a user message; never the person's words.
 _INJECTED = re.compile(
-    r"<(memory_context|memory_recall|system-reminder|user-prompt-submit-hook|local-command-stdout|"
+    r"<(memory_context|memory_recall|memory_pending|system-reminder|user-prompt-submit-hook|local-command-stdout|"
     r"local-command-stderr|command-name|command-message|command-args|command-stdout|bash-stdout|"
     r"bash-stderr|bash-input)\b[^>]*>.*?</\1\s*>",
     re.S | re.I,
 )
 # An opening tag left without its closing tag: everything after it is injected.
-_INJECTED_OPEN = re.compile(r"<(memory_context|memory_recall|system-reminder)\b[^>]*>.*\Z", re.S | re.I)
+_INJECTED_OPEN = re.compile(r"<(memory_context|memory_recall|memory_pending|system-reminder)\b[^>]*>.*\Z", re.S | re.I)
 # Whole user messages a harness writes on the person's behalf.
 _HARNESS_MESSAGE = re.compile(
     r"\A\s*(?:Stop hook feedback:|\[Request interrupted by user|Caveat: The messages below were generated"
@@ -120,7 +120,7 @@ class Transcript:
         """What a report and a receipt say about this transcript."""
         return TranscriptSummary(self.format, self.digest, self.source, self.session_id, len(self.turns),
                                  sum(1 for t in self.turns if t.role == "user"), self.malformed,
-                                 dict(self.skipped), self.dropped)
+                                 dict(self.skipped), self.dropped, sum(1 for t in self.turns if t.cut))
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,8 @@ class TranscriptSummary:
     """A transcript as a report shows it: its ``format`` and ``digest``, where
     it came from (``source``, ``session_id``), how many messages were kept
     (``turns``, ``user_turns`` from the person) and left out (``malformed``
-    lines, ``skipped`` by reason, ``dropped`` by the size bound)."""
+    lines, ``skipped`` by reason, ``dropped`` by the size bound) and how many
+    kept messages were ``cut`` to the per-message bound)."""
 
     format: str
     digest: str
@@ -139,11 +140,13 @@ class TranscriptSummary:
     malformed: int = 0
     skipped: dict = field(default_factory=dict)
     dropped: int = 0
+    cut: int = 0
 
     def to_dict(self) -> dict:
         return {"format": self.format, "digest": self.digest, "source": self.source,
                 "session_id": self.session_id, "turns": self.turns, "user_turns": self.user_turns,
-                "malformed": self.malformed, "skipped": dict(self.skipped), "dropped": self.dropped}
+                "malformed": self.malformed, "skipped": dict(self.skipped), "dropped": self.dropped,
+                "cut": self.cut}
 
 
 # ---------------------------------------------------------------- cleaning

@@ -1,6 +1,6 @@
 """CLI commands ``memdir consolidate`` and ``memdir ingest``.
 
-* ``memdir consolidate PATH [--dry-run] [--extractor rules|llm|auto] [--explain] [--json]``
+* ``memdir consolidate PATH [--dry-run] [--extractor auto|rules|llm|command|agent] [--explain] [--json]``
   consolidates one transcript into the session's layers and prints what it did
   (or, with ``--dry-run``, would do). Exit 1 when the extractor failed.
 * ``memdir consolidate --queue [--detach]`` drains the queue the Claude Code
@@ -81,8 +81,10 @@ def register(add, settings) -> None:
             "or USER:/ASSISTANT: text); --queue drains what the hooks queued.")
     p.add_argument("path", nargs="?", help="transcript file")
     p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
-    p.add_argument("--extractor", choices=("rules", "llm", "auto"),
-                   help="rules (offline), llm (OpenAI-compatible model) or auto (llm when a key is set)")
+    p.add_argument("--extractor", choices=("auto", "rules", "llm", "command", "agent"),
+                   help="rules (offline), llm (OpenAI-compatible model), command (extractor_command), agent "
+                        "(findings wait for the next session's agent) or auto (llm with a key, else command "
+                        "when set, else agent under the Claude Code hooks, else rules)")
     p.add_argument("--explain", action="store_true", help="show which of the person's lines fired which gate rule")
     p.add_argument("--mode", choices=("off", "gated", "always"), help="override consolidation_mode for this run")
     p.add_argument("--force", action="store_true", help="run even if this transcript was consolidated before")
@@ -94,5 +96,5 @@ def register(add, settings) -> None:
     p.add_argument("--claude-code", action="store_true",
                    help="read ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects)")
     p.add_argument("--all", action="store_true", help="every project, each into its own layer")
-    p.add_argument("--extractor", choices=("rules", "llm", "auto"))
+    p.add_argument("--extractor", choices=("auto", "rules", "llm", "command", "agent"))
     p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")

@@ -10,8 +10,12 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   setting is clamped to 10,000 bytes, and a UTF-8 byte is at most one
   character). Runs on every session start, so it imports only the hot path
   (:func:`memdir.store.context.session_block`: no YAML, no SQLite, no MCP).
+  The agent extractor's pending findings of this project, if any, follow the
+  block (:func:`memdir.store.pending.session_pending`, at most half the
+  budget; the block's budget shrinks by their size).
 * ``UserPromptSubmit`` — the recall block for ``prompt`` in the same shape,
-  under ``recall_max_bytes``; nothing (and a line naming the extra) when
+  under ``recall_max_bytes``, plus the pending findings when this session
+  has not been shown them yet; nothing (and a line naming the extra) when
   search is not installed.
 * ``SessionEnd`` and ``PreCompact`` — queue the transcript for consolidation
   and start a detached ``memdir consolidate --queue`` that drains it
@@ -84,10 +88,16 @@ def _output(event: str, text: str) -> str:
 def session_start(data: dict, home) -> str:
     """The SessionStart output JSON, or ``""`` when there is nothing to inject."""
     from ..store.context import session_block
+    from ..store.pending import session_pending
 
     session = _session(data, home)
-    block = session_block(session, min(session.settings.context_max_bytes, ADDITIONAL_CONTEXT_CAP))
-    return _output("SessionStart", block) if block else ""
+    budget = min(session.settings.context_max_bytes, ADDITIONAL_CONTEXT_CAP)
+    # The agent extractor's findings, if any (no YAML, no SQLite): at most half the budget, the index gets the rest.
+    pending = session_pending(session, max_bytes=budget // 2)
+    budget -= len(pending.encode("utf-8")) + 2 if pending else 0
+    block = session_block(session, budget) if budget >= 1 else ""
+    text = "\n\n".join(part for part in (block, pending) if part)
+    return _output("SessionStart", text) if text else ""
 
 
 def user_prompt_submit(data: dict, home) -> str:
@@ -97,9 +107,13 @@ def user_prompt_submit(data: dict, home) -> str:
         return ""
     from ..search.recall import recall  # not the facade: a prompt hook loads only what recall needs
 
+    from ..store.pending import session_pending
+
     session = _session(data, home)
     block = recall(session, prompt, max_bytes=min(session.settings.recall_max_bytes, ADDITIONAL_CONTEXT_CAP))
-    return _output("UserPromptSubmit", block) if block else ""
+    # Pending findings the session start did not show in this session (a resumed or hook-less start).
+    text = "\n\n".join(part for part in (block, session_pending(session, once_per_session=True)) if part)
+    return _output("UserPromptSubmit", text) if text else ""
 
 
 def queue_consolidation(data: dict, home, event: str) -> str:

@@ -1,6 +1,6 @@
 """Escaping that keeps stored text inside the fence it is injected in.
 
-* :func:`escape_fence_tags` turns any ``memory_context``/``memory_recall`` tag
+* :func:`escape_fence_tags` turns any ``memory_context``/``memory_recall``/``memory_pending`` tag
   (any case, spaces, attributes, newlines inside: ``</Memory_Context >``,
   ``<memory_context foo=bar>``, ``</memory_context\n>``; seed-behaviour §A7)
   into ``&lt;…&gt;``, so stored text can never open or close the fence.
@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 
-_FENCE_TAG = re.compile(r"<\s*/?\s*memory_(?:context|recall)[^>]*>", re.I)
+_FENCE_TAG = re.compile(r"<\s*/?\s*memory_(?:context|recall|pending)[^>]*>", re.I)
 
 
 def escape_fence_tags(text: str) -> str:
-    """Escape every ``memory_context``/``memory_recall`` tag as ``&lt;…&gt;``."""
+    """Escape every ``memory_context``/``memory_recall``/``memory_pending`` tag as ``&lt;…&gt;``."""
     return _FENCE_TAG.sub(lambda m: m.group(0).replace("<", "&lt;").replace(">", "&gt;"), text)
 
 

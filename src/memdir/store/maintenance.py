@@ -44,10 +44,11 @@ def repair(session: Session) -> VerifyResult:
     return VerifyResult(checked.layers, repaired=True)
 
 
-def status(session: Session, search: str) -> StatusResult:
+def status(session: Session, search: str, extractor: str = "") -> StatusResult:
     """Home, project (or why there is none), per-layer counts, unreadable and
     leniently read files, and the context block's size against its budget.
-    ``search`` is the search mode to report (``bm25``, ``hybrid (…)``, …)."""
+    ``search`` is the search mode to report (``bm25``, ``hybrid (…)``, …);
+    ``extractor`` the consolidation extractor in effect and why."""
     now = now_utc()
     stale = session.settings.stale_after_days
     layers = []
@@ -64,14 +65,14 @@ def status(session: Session, search: str) -> StatusResult:
     block = session_block(session)
     return StatusResult(str(session.home), str(session.project_root) if session.project_root else None,
                         session.project_error if session.project_root is None else None, tuple(layers),
-                        len(block.encode("utf-8")), session.settings.context_max_bytes, search)
+                        len(block.encode("utf-8")), session.settings.context_max_bytes, search, extractor)
 
 
-def doctor(session: Session, search: str) -> DoctorResult:
+def doctor(session: Session, search: str, extractor: str = "") -> DoctorResult:
     """:func:`status` plus :func:`verify`, with the problems found: files that
     are not memories and journals that do not check out. Files read leniently
     are reported by the status, not counted as problems."""
-    current = status(session, search)
+    current = status(session, search, extractor)
     checks = verify(session.home).layers
     problems = [bad for layer in current.layers for bad in layer.malformed]
     problems += [Malformed(check.layer, f"journal: {check.error}") for check in checks if not check.ok]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from . import gateway, teamops
+from . import gateway, pending, teamops
 from .errors import ConfirmationRequired, InvalidInput, LockTimeout, NotFound, StoreError
 from .history import history as layer_history, records_as_of, version_bytes
 from .index import is_current, ordered
@@ -115,12 +115,29 @@ def write(session: Session, name: str, description: str, type: str = "project", 
             valid_until=time_arg(valid_until, "valid_until"), supersedes=supersedes, extra=extra, reason=reason,
             expect_digest=expect_digest)
     layer = session.layer(scope)
-    return gateway.write(
+    result = gateway.write(
         layer, actor=session.actor, name=name, description=description, type=type, body=body, title=title,
         pinned=pinned, disabled=disabled, importance=importance, status=status,
         valid_from=time_arg(valid_from, "valid_from"), valid_until=time_arg(valid_until, "valid_until"),
         supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=guard(session, layer),
         expect_digest=expect_digest)
+    if result.status == "active" and result.operation != "unchanged":
+        _expire_pending(session, f"{result.name} {description} {body}")
+    return result
+
+
+def _expire_pending(session: Session, memory_text: str) -> None:
+    """A write that covers a pending finding of this project ends it (:mod:`memdir.store.pending`)."""
+    if session.project_root is None:
+        return
+    project_dir = session.layer_dir("project")
+    if not (project_dir / pending.META_DIR / pending.PENDING_FILE).is_file():
+        return  # the common case: nothing pending, no lock taken
+    try:
+        with session.layer("project").locked():
+            pending.expire_covered(project_dir, memory_text)
+    except (StoreError, LockTimeout):
+        pass  # the write is done; a pending item it covered then just expires by its showings
 
 
 def read(session: Session, name: str, scope: str | None = None, *, count: bool = True) -> ReadResult:

@@ -350,7 +350,8 @@ class LayerStatus(Result):
 class StatusResult(Result):
     """Where memories live and how the session stands: home, project root (or
     why there is none), per-layer status, the injected context's size in
-    UTF-8 bytes against its budget, and the search mode."""
+    UTF-8 bytes against its budget, the search mode, and the consolidation
+    extractor in effect with why (``extractor``)."""
 
     home: str
     project_root: str | None
@@ -359,6 +360,7 @@ class StatusResult(Result):
     context_bytes: int
     context_budget: int
     search: str
+    extractor: str = ""
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ CLAMPS: dict[str, tuple[float, float]] = {
     "consolidation_max_proposals": (1, 20),
     "llm_max_tokens": (64, 8192),
     "llm_timeout": (1, 600),
+    "extractor_command_timeout": (1, 600),
 }
 
 
@@ -50,12 +51,14 @@ DEFAULTS: dict[str, object] = {
     "lock_timeout": 10.0,
     "consolidation_mode": "gated",  # off | gated | always
     "consolidation_max_proposals": 5,
-    "consolidation_extractor": "auto",  # auto | rules | llm
+    "consolidation_extractor": "auto",  # auto | rules | llm | command | agent
     "llm_base_url": "https://api.deepseek.com",
     "llm_model": "deepseek-chat",
     "llm_api_key_env": "",  # empty: DEEPSEEK_API_KEY, then OPENAI_API_KEY
     "llm_timeout": 60.0,
     "llm_max_tokens": 2048,
+    "extractor_command": "",  # e.g. "claude -p" or "llm -m my-model": the prompt on stdin, JSON on stdout
+    "extractor_command_timeout": 120.0,
     "search_vectors": "auto",  # auto | on | off
     "team_dir": ".claude/memory",  # the team layer, relative to the repository root
 }

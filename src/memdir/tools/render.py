@@ -228,6 +228,8 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
              f"project: {result.project_root or '(none — ' + str(result.project_error) + ')'}",
              f"search: {result.search}",
              f"context: {result.context_bytes} of {result.context_budget} bytes"]
+    if result.extractor:
+        lines.append(f"consolidation extractor: {result.extractor}")
     for layer in result.layers:
         lines.append(f"{layer.scope}: {layer.memories} memories ({layer.visible} in the index, "
                      f"{layer.candidates} candidates, {layer.tombstones} tombstones)")
@@ -246,6 +248,8 @@ def doctor(result: DoctorResult) -> str:
         lines += [f"  no frontmatter (listed under its file name): {p}" for p in layer.no_frontmatter]
     lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
     lines.append(f"context: {result.status.context_bytes} of {result.status.context_budget} bytes")
+    if result.status.extractor:
+        lines.append(f"consolidation extractor: {result.status.extractor}")
     lines.append("ok" if result.ok else f"{len(result.problems)} problem(s)")
     return "\n".join(lines)
 
@@ -303,6 +307,9 @@ def consolidation(report, *, explain: bool = False) -> str:
     t = report.transcript
     lines = [f"transcript: {t.source or '(inline)'} ({t.format}, {t.turns} messages, "
              f"{t.user_turns} from the person; digest {t.digest[:12]})"]
+    if t.dropped or t.cut:
+        lines.append(f"transcript bounded: {t.cut} message(s) cut to the per-message limit, "
+                     f"{t.dropped} oldest message(s) left out")
     if report.gate is not None and (explain or not report.gate.fire):
         lines.append(gate(report.gate))
     if report.status in _RUN_MESSAGES:
@@ -320,9 +327,16 @@ def consolidation(report, *, explain: bool = False) -> str:
                      f"{outcome.result}" + (f" — {outcome.detail}" if outcome.detail else ""))
         if proposal.description:
             lines.append(f"   {cut(proposal.description)}")
+        lines += [f"   warning: {w}" for w in outcome.warnings]
     lines += [f"unreadable proposal: {item.get('error')}" for item in report.invalid]
+    if report.redactions:
+        lines.append(f"{report.redactions} secret(s) redacted from the transcript before extraction")
+    if report.pending:
+        lines.append(f"kept for the next session's agent ({len(report.pending)} pending, "
+                     f"{'not written: dry run' if report.dry_run else 'shown at its start'}):")
+        lines += [f"   “{cut(text)}”" for text in report.pending]
     lines += [f"note: {note}" for note in (report.notes if explain else ())]
-    if not report.outcomes and not report.error:
+    if not report.outcomes and not report.error and not report.pending:
         lines.append("no proposals")
     count = report.applied if not report.dry_run else sum(
         1 for o in report.outcomes if o.result.startswith("would-") and o.result != "would-unchanged")

@@ -1,0 +1,127 @@
+"""The command extractor end to end: a real subprocess reads the prompt and prints proposals."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from memdir import Memory
+from memdir.consolidation.extractors import choose, describe
+from memdir.store.settings import load_settings
+from tests.conftest import run_cli
+
+KEY = "sk-live" + "Q1w2E3r4T5y6U7i8O9p0A1s2D3"
+TRANSCRIPT = [
+    {"role": "user", "content": f"Remember that the staging API is at staging-7.internal; its key is {KEY}."},
+    {"role": "assistant", "content": "Noted."},
+]
+REPLY = {"proposals": [{"action": "create", "name": "staging-api", "type": "project",
+                        "description": "The staging API is at staging-7.internal",
+                        "body": "Said by the user.", "evidence": "Remember that the staging API…"}]}
+
+
+def fake_command(tmp_path: Path, body: str) -> str:
+    """A command line running a Python script whose source is ``body`` (stdin saved to prompt.txt first)."""
+    script = tmp_path / "fake_model.py"
+    script.write_text("import sys, time, json, pathlib\n"
+                      f"prompt = sys.stdin.read()\npathlib.Path({str(tmp_path / 'prompt.txt')!r}).write_text(prompt)\n"
+                      + body, encoding="utf-8")
+    return f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+
+
+def open_mem(home, project, command: str, **overrides) -> Memory:
+    return Memory.open(home=home, project=project, actor="human", extractor_command=command, **overrides)
+
+
+def test_a_command_with_prose_around_the_json_creates_the_memory(isolated_home, project, tmp_path):
+    reply = "Sure! Here is what I would keep:\n```json\n" + json.dumps(REPLY) + "\n```\nAnything else?"
+    mem = open_mem(isolated_home, project, fake_command(tmp_path, f"print({reply!r})"))
+    report = mem.consolidate(TRANSCRIPT, extractor="command")
+    assert report.status == "ok" and report.extractor == "command"
+    assert [(o.result, o.name) for o in report.outcomes] == [("created", "staging-api")]
+    assert mem.read("staging-api", count=False).record.origin == "extracted"
+    prompt = (tmp_path / "prompt.txt").read_text()
+    # the command got the model extractor's prompt, with the secret redacted before it saw the text
+    assert "You maintain the long-term memory of a coding assistant" in prompt
+    assert "staging-7.internal" in prompt and "[REDACTED:" in prompt and KEY not in prompt
+    assert report.redactions == 1
+
+
+def test_a_command_that_hangs_is_killed_at_the_timeout(isolated_home, project, tmp_path):
+    marker = tmp_path / "child.pid"
+    body = ("import subprocess\n"
+            f"child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+            f"pathlib.Path({str(marker)!r}).write_text(str(child.pid))\n"
+            "time.sleep(60)\n")
+    mem = open_mem(isolated_home, project, fake_command(tmp_path, body), extractor_command_timeout=2)
+    started = time.monotonic()
+    report = mem.consolidate(TRANSCRIPT, extractor="command")
+    assert time.monotonic() - started < 30
+    assert report.status == "failed" and report.applied == 0
+    assert report.error == "extractor_command did not finish within 2 s (extractor_command_timeout)"
+    assert mem.list().memories == ()
+    child = int(marker.read_text())
+    for _ in range(50):  # the whole process group was killed, the grandchild too
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the command's child survived")
+
+
+def test_a_command_that_fails_or_prints_no_json_writes_nothing(isolated_home, project, tmp_path):
+    failing = fake_command(tmp_path, f"print('model overloaded; token {KEY}', file=sys.stderr)\nsys.exit(3)")
+    report = open_mem(isolated_home, project, failing).consolidate(TRANSCRIPT, extractor="command")
+    assert report.status == "failed"
+    assert report.error.startswith("extractor_command exited with status 3: model overloaded; token [REDACTED:")
+    prose = fake_command(tmp_path, "print('I think the user wants a staging note.')")
+    report = open_mem(isolated_home, project, prose).consolidate(TRANSCRIPT, extractor="command")
+    assert report.status == "failed" and report.error == "no JSON proposals found in the reply"
+    assert report.raw == "I think the user wants a staging note.\n"
+    flood = fake_command(tmp_path, f"print('x' * 1_100_000)\nprint(json.dumps({REPLY!r}))")
+    report = open_mem(isolated_home, project, flood).consolidate(TRANSCRIPT, extractor="command")
+    assert report.status == "failed" and report.error.startswith("extractor_command printed 1100")
+    assert report.error.endswith("bytes (more than 1000000); nothing used")
+    missing = open_mem(isolated_home, project, "/nonexistent/model-cli -p").consolidate(TRANSCRIPT,
+                                                                                       extractor="command")
+    assert missing.status == "failed" and "cannot run extractor_command '/nonexistent/model-cli'" in missing.error
+    mem = open_mem(isolated_home, project, prose)
+    assert mem.list().memories == ()
+    # control: the same store with a good command does get the memory
+    good = open_mem(isolated_home, project, fake_command(tmp_path, f"print(json.dumps({REPLY!r}))"))
+    assert good.consolidate(TRANSCRIPT, extractor="command", force=True).applied == 1
+
+
+def test_the_cli_runs_the_command_from_the_setting(isolated_home, project, tmp_path):
+    transcript = tmp_path / "t.json"
+    transcript.write_text(json.dumps(TRANSCRIPT))
+    env = {"MEMDIR_EXTRACTOR_COMMAND": fake_command(tmp_path, f"print(json.dumps({REPLY!r}))")}
+    done = run_cli("--project", project, "--json", "consolidate", transcript, env=env)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["extractor"] == "command" and out["outcomes"][0]["result"] == "created"  # auto → command
+    doctor = run_cli("--project", project, "doctor", env=env)
+    assert "consolidation extractor: command (auto: extractor_command is set)" in doctor.stdout
+
+
+def test_auto_picks_key_then_command_then_agent_under_hooks_then_rules():
+    plain = load_settings(None, environ={})
+    command = load_settings(None, environ={"MEMDIR_EXTRACTOR_COMMAND": "llm -m mine"})
+    keyed = {"DEEPSEEK_API_KEY": "k-123"}
+    assert choose(plain, environ={}) == ("rules", "auto: no API key, no extractor_command, "
+                                                  "not under the Claude Code hooks")
+    assert choose(plain, under_hooks=True, environ={})[0] == "agent"
+    assert choose(command, under_hooks=True, environ={}) == ("command", "auto: extractor_command is set")
+    assert choose(command, environ=keyed) == ("llm", "auto: an API key is set for https://api.deepseek.com")
+    fixed = load_settings(None, environ={"MEMDIR_CONSOLIDATION_EXTRACTOR": "rules"})
+    assert choose(fixed, under_hooks=True, environ=keyed) == ("rules", "consolidation_extractor = rules")
+    assert describe(plain, environ={}) == (
+        "rules (auto: no API key, no extractor_command, not under the Claude Code hooks); for sessions the "
+        "Claude Code hooks queue: agent (auto: the session came from the Claude Code hooks; the next "
+        "session's agent saves)")

@@ -1,0 +1,152 @@
+"""What the offline rules keep, updates instead of near-duplicates, and the drift guard."""
+
+from __future__ import annotations
+
+import json
+
+from memdir import Memory
+from memdir.consolidation.proposals import ExtractionResult, Proposal
+from memdir.consolidation.rules import classify, strip_filler, write_down
+from memdir.consolidation.subjects import drifts, same_subject
+from tests.test_consolidate import journal_lines, memories
+
+
+def open_mem(home, project) -> Memory:
+    return Memory.open(home=home, project=project, actor="human")
+
+
+def say(*texts: str) -> list[dict]:
+    return [{"role": "user", "content": t} for t in texts]
+
+
+def test_a_preference_about_the_person_goes_to_the_user_layer_without_its_conjunction(isolated_home, project):
+    mem = open_mem(isolated_home, project)
+    report = mem.consolidate(say("And I prefer answers in Chinese from now on."), extractor="rules")
+    assert [(o.result, o.name, o.scope) for o in report.outcomes] == [
+        ("created", "prefer-answers-chinese-now", "user")]
+    record = mem.read("prefer-answers-chinese-now", count=False).record
+    assert record.type == "user" and record.description == "I prefer answers in Chinese from now on."
+    assert strip_filler("so, first of all, pls always use uv") == "Always use uv"
+    assert strip_filler("另外，我们决定用 PostgreSQL") == "我们决定用 PostgreSQL"
+
+
+def test_explicit_write_down_requests_keep_their_content(isolated_home, project):
+    said = ["yeah, no.", "first of all, you're confusing lines with spectral orders.", "all data here is single order.",
+            "pls start by putting this info as *important* into CLAUDE.md.", "then look again at the plots."]
+    assert write_down(said, 3) == "You're confusing lines with spectral orders. All data here is single order."
+    assert write_down(["Important: the GPU box is arm64, not x86."], 0) == "The GPU box is arm64, not x86."
+    assert write_down(["add to CLAUDE.md: run ruff before committing"], 0) == "Run ruff before committing"
+    assert write_down(["then look again at the plots."], 0) is None  # control: no request, nothing
+    mem = open_mem(isolated_home, project)
+    report = mem.consolidate(say("所有数据都是单阶光谱。把这个写进 CLAUDE.md。", "重要：发布前必须跑 make check。"),
+                             extractor="rules")
+    assert [(o.result, o.scope) for o in report.outcomes] == [("created", "project"), ("created", "project")]
+    described = sorted(m.description for m in memories(mem).values())
+    assert described == ["发布前必须跑 make check。", "所有数据都是单阶光谱。"]
+
+
+def test_task_only_instructions_are_not_kept_standing_rules_are(isolated_home, project):
+    assert classify("Make extensive notes as you go in a notes.md file which you should only ever append to.") is None
+    assert classify("For now, never touch the vendored code.") is None
+    mem = open_mem(isolated_home, project)
+    report = mem.consolidate(say("Make extensive notes as you go in a notes.md file which you should only ever "
+                                 "append to.", "Always run make check before pushing."), extractor="rules")
+    assert [(o.result, o.name) for o in report.outcomes] == [("created", "always-run-check-before-pushing")]
+
+
+def test_a_statement_on_an_existing_subject_updates_it_instead_of_a_near_duplicate(isolated_home, project):
+    mem = open_mem(isolated_home, project)
+    mem.write("db-port", "Dev PostgreSQL listens on 5434", "project", "Moved in November.")
+    mem.write("no-mocks-db", "Integration tests must hit a real database, not mocks", "feedback",
+              "**Why:** mocks hid a broken migration.\n**How to apply:** every integration test.")
+    report = mem.consolidate(say("Remember that the dev PostgreSQL now listens on port 5435.",
+                                 "Now always run integration tests against the real database.",
+                                 "Always pin numpy below 2."), extractor="rules")
+    got = [(o.action, o.result, o.target, o.name) for o in report.outcomes]
+    # a person wrote both: the updates wait for review as candidates; the unrelated rule is a new memory
+    assert got == [("update", "candidate", "db-port", "db-port-candidate"),
+                   ("update", "candidate", "no-mocks-db", "no-mocks-db-candidate"),
+                   ("create", "created", None, "always-pin-numpy-below-2")]
+    assert sorted(memories(mem)) == ["always-pin-numpy-below-2", "db-port", "db-port-candidate", "no-mocks-db",
+                                     "no-mocks-db-candidate"]
+    assert mem.read("db-port", count=False).record.description == "Dev PostgreSQL listens on 5434"  # until approved
+    assert mem.read("db-port-candidate", count=False).record.description == (
+        "The dev PostgreSQL now listens on port 5435.")
+
+
+def test_subjects_tell_one_service_from_another():
+    class M:
+        def __init__(self, name, description, body=""):
+            self.scope, self.name, self.description, self.body, self.status = "project", name, description, body, "active"
+
+    services = [M("service-alpha-port", "Service alpha runs on port 8001")]
+    assert same_subject("Service bravo runs on port 8002", services) is None
+    assert same_subject("Service alpha now runs on port 8009", services) == ("project", "service-alpha-port")
+
+
+class Scripted:
+    """An extractor that proposes what the test says (a fake at the model seam)."""
+
+    name, model = "scripted", None
+
+    def __init__(self, *proposals):
+        self.proposals = list(proposals)
+
+    def extract(self, transcript, context):
+        return ExtractionResult(self.proposals)
+
+
+def test_updates_that_drift_off_topic_or_double_the_body_become_candidates(isolated_home, project):
+    mem = open_mem(isolated_home, project)
+    base = "Run the unit tests with pytest -x; the slow suite is marked slow."
+    create = Proposal("create", name="pytest-usage", description="Tests run with pytest -x", body=base)
+    assert mem.consolidate(say("Always use pytest."), extractor=Scripted(create)).outcomes[0].result == "created"
+    facts = ["The user walks the dog at 7am.", "The user's sister lives in Lyon.", "Lunch is at noon.",
+             "The office plant needs water on Fridays.", "The user collects stamps."]
+    results = []
+    for n, fact in enumerate(facts):
+        update = Proposal("update", target="pytest-usage", description="Tests run with pytest -x",
+                          body=base + " " + fact)
+        report = mem.consolidate(say(f"Always use pytest {n}."), extractor=Scripted(update))
+        results.append((report.outcomes[0].result, report.outcomes[0].detail.split(";")[0]))
+    assert results[0] == ("candidate", "the update changes the memory's topic (similarity 0.00 < 0.2)")
+    assert {r for r, _ in results} == {"candidate"}
+    assert mem.read("pytest-usage", count=False).record.body == base  # never about dogs
+    related = Proposal("update", target="pytest-usage", description="Tests run with pytest -x",
+                       body=base + " Use pytest -n auto for the slow suite.")
+    assert mem.consolidate(say("Always use pytest -n."), extractor=Scripted(related)).outcomes[0].result == "updated"
+    assert drifts("a", "short body", "a", "short body " * 3).startswith("the update more than doubles the body")
+
+
+def test_truncation_and_redaction_appear_in_the_report_and_the_receipt(isolated_home, project):
+    mem = open_mem(isolated_home, project)
+    key = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4"
+    long = Proposal("create", name="long-note", description="A long note", body="word " * 2000 + key)
+    report = mem.consolidate(say("Remember the long note."), extractor=Scripted(long))
+    outcome = report.outcomes[0]
+    assert outcome.result == "created"
+    assert outcome.warnings == ("body cut from 10032 to 2000 characters",)
+    assert "warning: body cut from 10032 to 2000 characters" in __import__("memdir.tools.render").tools.render \
+        .consolidation(report)
+    secret = Proposal("create", name="token-note", description=f"The CI token is {key}", body="")
+    report = mem.consolidate(say("Remember the token."), extractor=Scripted(secret))
+    assert report.outcomes[0].warnings == ("1 secret(s) redacted",)
+    receipts = [e for e in journal_lines(mem) if e["action"] == "receipt"]
+    assert receipts[0]["outcomes"][0]["warnings"] == ["body cut from 10032 to 2000 characters"]
+    assert receipts[1]["outcomes"][0]["warnings"] == ["1 secret(s) redacted"]
+    assert key not in json.dumps(receipts)
+
+
+def test_a_transcript_cut_to_its_bounds_says_so(isolated_home, project):
+    from memdir.tools import render
+
+    mem = open_mem(isolated_home, project)
+    long = "Remember that the build cache lives in /var/cache/build. " + "Context line. " * 300
+    report = mem.consolidate(say(long, "Thanks."), extractor="rules")
+    assert (report.transcript.cut, report.transcript.dropped) == (1, 0)
+    assert "transcript bounded: 1 message(s) cut to the per-message limit, 0 oldest message(s) left out" in \
+        render.consolidation(report)
+    short = mem.consolidate(say("Remember that CI runs nightly at 02:00 UTC."), extractor="rules")
+    assert short.transcript.cut == 0 and "transcript bounded" not in render.consolidation(short)  # control
+    receipt = [e for e in journal_lines(mem) if e["action"] == "receipt"][0]
+    assert receipt["transcript"]["cut"] == 1
