@@ -21,7 +21,7 @@ THIRD_PARTY = {
     "consolidation": {"openai"},
     "tools": set(),
     "api": set(),
-    "integrations": {"mcp", "mcp_types", "anyio"},
+    "integrations": {"mcp", "mcp_types", "anyio", "starlette", "jinja2", "uvicorn"},
 }
 ENTRY_POINTS = {"memdir", "memdir.__main__", "memdir.cli", "memdir.hooks"}
 MAX_LINES = 450

@@ -20,6 +20,7 @@ team_init team_status       :mod:`memdir.store.teamops` (the team layer)
 team_resolve promote
 import_from                 :mod:`memdir.store.imports` (readers: :mod:`memdir.store.importers`)
 status doctor verify repair :mod:`memdir.store.maintenance`
+journal
 context                     :mod:`memdir.store.context`
 pending                     :mod:`memdir.store.pending`
 search recall               :mod:`memdir.search`
@@ -43,7 +44,7 @@ from .store.imports import ImportReport
 from .store.context import session_block
 from .store.layer import Layer
 from .store.results import (
-    ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, LiftResult, ListResult,
+    ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, JournalResult, LiftResult, ListResult,
     PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList, VerifyResult,
     VersionResult, WriteResult,
 )
@@ -285,6 +286,11 @@ class Memory:
         """:meth:`status` plus every journal's check, with the problems found,
         and which consolidation extractor is in effect and why."""
         return maintenance.doctor(self.session, _search_mode(self.session.settings), _extractor(self.session.settings))
+
+    def journal(self, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
+                name: str | None = None, limit: int = 200) -> JournalResult:
+        """Journal events of the session's layers, newest first; see :func:`memdir.store.maintenance.journal`."""
+        return maintenance.journal(self.session, scope, actor=actor, action=action, name=name, limit=limit)
 
     def verify(self) -> VerifyResult:
         """Check every layer's journal chain and objects under this home."""

@@ -10,7 +10,8 @@ the human path: what it writes has origin ``human``.
 This module parses and dispatches; the commands live in :mod:`.cli_core`
 (the store's commands), :mod:`.cli_search` (``search``/``recall``/``reindex``),
 :mod:`.cli_integrations` (``mcp``/``hook``/``install``/``uninstall``) and
-:mod:`.cli_consolidate` (``consolidate``/``ingest``), each registering its
+:mod:`.cli_consolidate` (``consolidate``/``ingest``) and :mod:`.cli_panel`
+(``panel``), each registering its
 own options. ``memdir context`` is the hot path: it is handled here, without
 ``argparse`` (:func:`_fast_context_args`) and without YAML unless an index
 must be rebuilt.
@@ -144,7 +145,7 @@ def build_parser(only: str | None = None, settings=None):
     ``settings`` gives the limits the help texts state (default: the defaults)."""
     import argparse
 
-    from . import cli_consolidate, cli_core, cli_integrations, cli_search, cli_team
+    from . import cli_consolidate, cli_core, cli_integrations, cli_panel, cli_search, cli_team
 
     if settings is None:
         from ..store.settings import Settings
@@ -179,7 +180,7 @@ def build_parser(only: str | None = None, settings=None):
 
     p = add("context", cmd_context, "Print the context block injected into the system prompt.")
     p.add_argument("--max-bytes", type=int, help=f"UTF-8 byte budget (default {settings.context_max_bytes})")
-    for module in (cli_core, cli_search, cli_integrations, cli_consolidate, cli_team):
+    for module in (cli_core, cli_search, cli_integrations, cli_consolidate, cli_panel, cli_team):
         module.register(add, settings)
     if only is not None and only not in sub.choices:
         return build_parser(None, settings)  # an unknown command: the full parser names the real ones

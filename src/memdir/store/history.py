@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .errors import NotFound
+from .journal import Event
 from .layer import Layer
 from .memfile import MalformedMemory, MemoryRecord, parse, parse_time
 from .names import normalize_name
@@ -36,13 +37,33 @@ class HistoryEntry:
     reason: str | None
 
 
+def is_version(event: Event) -> bool:
+    """Whether a journal event recorded a content version of a memory (a
+    write, edit, deletion, restore…), not a read, receipt or tombstone lift."""
+    return event.name is not None and event.action not in _NOT_VERSIONS
+
+
+def numbered_events(layer: Layer) -> list[tuple[Event, int | None]]:
+    """Every event of ``layer``'s journal, oldest first, with the version
+    number of its memory it produced (1-based, as :func:`history` counts),
+    or None when it is not a content version."""
+    counts: dict[str, int] = {}
+    out: list[tuple[Event, int | None]] = []
+    for event in layer.journal.events():
+        number = None
+        if is_version(event):
+            number = counts[event.name] = counts.get(event.name, 0) + 1
+        out.append((event, number))
+    return out
+
+
 def history(layer: Layer, name: str) -> list[HistoryEntry]:
     """Content versions of ``name`` in ``layer``, oldest first; ``[]`` when it
     never existed there. Raises :class:`InvalidName`."""
     key = normalize_name(name).name
     versions: list[HistoryEntry] = []
     for event in layer.journal.events():
-        if event.name != key or event.action in _NOT_VERSIONS:
+        if event.name != key or not is_version(event):
             continue
         description = None
         if event.after:
@@ -87,4 +108,4 @@ def records_as_of(layer: Layer, moment: datetime) -> list[MemoryRecord]:
     return out
 
 
-__all__ = ["HistoryEntry", "history", "records_as_of", "version_bytes"]
+__all__ = ["HistoryEntry", "history", "is_version", "numbered_events", "records_as_of", "version_bytes"]

@@ -384,6 +384,18 @@ class Transaction:
                              name=name, actor=self.actor)
 
 
+def described_root(path: Path) -> str | None:
+    """The project root a layer directory records in ``.memdir/layer.json``
+    (written when the layer was first changed), or None: a user layer, or
+    no readable description."""
+    try:
+        info = json.loads((Path(path) / META_DIR / "layer.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    root = info.get("root") if isinstance(info, dict) else None
+    return root if isinstance(root, str) and root else None
+
+
 def home_layers(home: Path, settings: Settings) -> list[Layer]:
     """A :class:`Layer` for every layer directory under ``home`` (user first,
     then every project), for home-wide work: verify, repair, reindex."""

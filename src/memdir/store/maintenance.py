@@ -1,9 +1,9 @@
-"""Maintenance: status, health checks, journal verification and repair (DESIGN §5).
+"""Maintenance: status, health checks, the journal, verification and repair (DESIGN §5).
 
-:func:`status` and :func:`doctor` describe the session's layers;
-:func:`verify` and :func:`repair` work on every layer of the home. The
-search mode is passed in by the caller, so this module needs nothing from
-the search package.
+:func:`status`, :func:`doctor` and :func:`journal` describe the session's
+layers; :func:`verify`, :func:`repair` and :func:`projects` work on every
+layer of the home. The search mode is passed in by the caller, so this
+module needs nothing from the search package.
 """
 
 from __future__ import annotations
@@ -11,12 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from .context import session_block
+from .errors import InvalidInput
 from .index import is_visible
 from .journal import Journal, now_utc
-from .layer import home_layers
+from .history import numbered_events
+from .layer import described_root, home_layers
 from .layout import META_DIR
-from .paths import layer_dirs, team_journal_dirs
-from .results import DoctorResult, LayerCheck, LayerStatus, StatusResult, VerifyResult
+from .paths import PROJECTS_DIR, layer_dirs, team_journal_dirs
+from .results import (
+    DoctorResult, JournalEntry, JournalResult, LayerCheck, LayerStatus, ProjectInfo, ProjectList, StatusResult,
+    VerifyResult,
+)
 from .scan import Malformed
 from .session import Session
 
@@ -79,4 +84,38 @@ def doctor(session: Session, search: str, extractor: str = "") -> DoctorResult:
     return DoctorResult(current, checks, tuple(problems))
 
 
-__all__ = ["doctor", "repair", "status", "verify"]
+def journal(session: Session, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
+            name: str | None = None, limit: int = 200) -> JournalResult:
+    """The journal events of the session's layers (or ``scope``'s), newest
+    first (by time, then layer order), those of ``actor``, ``action`` and
+    memory ``name`` only when given (exact matches), at most ``limit``
+    (1–10000). Each carries the version of its memory it produced. Raises
+    :class:`InvalidInput` for a bad limit, :class:`ScopeError`."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10000:
+        raise InvalidInput(f"limit must be an integer from 1 to 10000 (got {limit!r})")
+    found = []
+    for order, layer in enumerate(session.layers(scope)):
+        for event, version in numbered_events(layer):
+            if (actor and event.actor != actor) or (action and event.action != action) or (name and event.name != name):
+                continue
+            found.append((event.ts, -order, JournalEntry(layer.scope, event.seq, event.ts, event.actor, event.action,
+                                                         event.name, event.reason, event.session, event.before,
+                                                         event.after, version)))
+    found.sort(key=lambda item: (item[0], item[1], item[2].seq), reverse=True)
+    return JournalResult(tuple(item[2] for item in found[:limit]), len(found))
+
+
+def projects(home: Path) -> ProjectList:
+    """Every project layer under ``home`` with the root it records and
+    whether that directory still exists (a moved or deleted project's layer
+    stays until a person clears it)."""
+    out = []
+    for path in layer_dirs(home):
+        if path.parent.name != PROJECTS_DIR:
+            continue
+        root = described_root(path)
+        out.append(ProjectInfo(path.name, str(path), root, bool(root) and Path(root).is_dir()))
+    return ProjectList(tuple(out))
+
+
+__all__ = ["doctor", "journal", "projects", "repair", "status", "verify"]

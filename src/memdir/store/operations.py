@@ -161,7 +161,7 @@ def read(session: Session, name: str, scope: str | None = None, *, count: bool =
             continue
         if other.record.name != entry.record.name and all(link.name != other.record.name for link in linked):
             linked.append(Link(other.record.name, other.record.description))
-    return ReadResult(entry.record, layer.scope, tuple(linked))
+    return ReadResult(entry.record, layer.scope, tuple(linked), entry.digest)
 
 
 def list_memories(session: Session, scope: str | None = None, *, include_all: bool = False,

@@ -61,7 +61,8 @@ def state_of(record: MemoryRecord, now: datetime, stale_after_days: int = 0) -> 
 class MemoryInfo(Result):
     """A memory as list, review and search show it. ``importance`` is the
     effective one (type default when unset); ``state`` is :func:`state_of`;
-    times are ISO-8601 UTC strings."""
+    times are ISO-8601 UTC strings; ``candidate_for``: the memory a candidate
+    would change when approved (None: a new memory)."""
 
     name: str
     scope: str
@@ -80,6 +81,9 @@ class MemoryInfo(Result):
     valid_until: str | None = None
     supersedes: str | None = None
     superseded_by: str | None = None
+    reads: int = 0
+    last_read: str | None = None
+    candidate_for: str | None = None
 
 
 def info_of(record: MemoryRecord, scope: str, now: datetime, stale_after_days: int = 0) -> MemoryInfo:
@@ -92,7 +96,13 @@ def info_of(record: MemoryRecord, scope: str, now: datetime, stale_after_days: i
         state=state_of(record, now, stale_after_days), origin=record.origin,
         created=fmt(record.created), updated=fmt(record.updated), valid_from=fmt(record.valid_from),
         valid_until=fmt(record.valid_until), supersedes=record.supersedes, superseded_by=record.superseded_by,
+        reads=record.reads, last_read=fmt(record.last_read), candidate_for=_text_or_none(
+            dict(record.extra).get("candidate_for")) if record.status == "candidate" else None,
     )
+
+
+def _text_or_none(value) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 @dataclass(frozen=True)
@@ -116,12 +126,14 @@ class Link(Result):
 
 @dataclass(frozen=True)
 class ReadResult(Result):
-    """A memory's full text (``record``), the ``scope`` it was found in and up
-    to 3 memories it links to."""
+    """A memory's full text (``record``), the ``scope`` it was found in, up
+    to 3 memories it links to, and the SHA-256 ``digest`` of its file as read
+    (what a compare-and-set write expects)."""
 
     record: MemoryRecord
     scope: str
     linked: tuple[Link, ...] = ()
+    digest: str | None = None
 
     def to_dict(self) -> dict:
         r = self.record
@@ -130,7 +142,7 @@ class ReadResult(Result):
                 "disabled": r.disabled, "status": r.status, "origin": r.origin,
                 "created": format_time(r.created) if r.created else None,
                 "updated": format_time(r.updated) if r.updated else None,
-                "reads": r.reads, "linked": [link.to_dict() for link in self.linked]}
+                "reads": r.reads, "linked": [link.to_dict() for link in self.linked], "digest": self.digest}
 
 
 @dataclass(frozen=True)
@@ -295,6 +307,57 @@ class FlagResult(Result):
     flag: str
     value: bool
     changed: bool
+
+
+# ---------------------------------------------------------------- journal and home
+
+
+@dataclass(frozen=True)
+class JournalEntry(Result):
+    """One journal event of a layer: ``seq``, ``ts`` (ISO-8601 UTC), who
+    (``actor``) did what (``action``) to which memory (``name``), why, in
+    which agent ``session``; ``before``/``after`` digests of the file bytes;
+    ``version``: the version of ``name`` it produced (see ``memdir history``),
+    None when it is no content version (a read, a receipt, a lift)."""
+
+    scope: str
+    seq: int
+    ts: str
+    actor: str
+    action: str
+    name: str | None
+    reason: str | None
+    session: str | None
+    before: str | None
+    after: str | None
+    version: int | None
+
+
+@dataclass(frozen=True)
+class JournalResult(Result):
+    """Journal events, newest first, and how many matched before the limit cut (``total``)."""
+
+    entries: tuple[JournalEntry, ...]
+    total: int
+
+
+@dataclass(frozen=True)
+class ProjectInfo(Result):
+    """A project layer of a home: its ``key`` (directory name), ``path``, the
+    project ``root`` its description records (None: unknown) and whether
+    that directory still ``exists``."""
+
+    key: str
+    path: str
+    root: str | None
+    exists: bool
+
+
+@dataclass(frozen=True)
+class ProjectList(Result):
+    """Every project layer of a home, in key order."""
+
+    projects: tuple[ProjectInfo, ...]
 
 
 # ---------------------------------------------------------------- maintenance

@@ -15,7 +15,8 @@ from __future__ import annotations
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing on the CLI's hook path
 if TYPE_CHECKING:  # the renderer reads results by their attributes; importing them would load YAML
     from ..store.results import (
-        ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, LiftResult, ListResult,
+        ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, JournalResult, LiftResult,
+        ListResult,
         MemoryInfo, PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList,
         VerifyResult, VersionResult, WriteResult,
     )
@@ -163,6 +164,25 @@ def version(result: VersionResult, *, limit: int | None = None, header: bool = T
     """The text of one version (cut at ``limit`` characters), under a header line unless ``header`` is False."""
     text = result.text if limit is None else cut_text(result.text, limit)
     return f"Version {result.version} of {result.name}:\n\n{text}" if header else text
+
+
+def diff(older: VersionResult, newer: VersionResult) -> str:
+    """A unified diff from one version of a memory to another (``--- vA`` / ``+++ vB``); ``""`` when equal."""
+    import difflib
+
+    return "".join(difflib.unified_diff(
+        older.text.splitlines(keepends=True), newer.text.splitlines(keepends=True),
+        fromfile=f"{older.name} v{older.version}", tofile=f"{newer.name} v{newer.version}"))
+
+
+def journal(result: JournalResult) -> str:
+    """Journal events, newest first, one per line (``vN`` for the version an event produced)."""
+    lines = [f"{e.ts}  {e.scope:<7} #{e.seq:<5} {e.actor:<9} {e.action:<14} {e.name or '-'}"
+             + (f" v{e.version}" if e.version else "") + (f"  ({cut(e.reason, 120)})" if e.reason else "")
+             for e in result.entries]
+    if result.total > len(result.entries):
+        lines.append(f"…{result.total - len(result.entries)} older event(s) not shown")
+    return "\n".join(lines) or "No journal events."
 
 
 def cut_text(text: str, limit: int) -> str:

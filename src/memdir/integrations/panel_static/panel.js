@@ -1,0 +1,89 @@
+// memdir panel: sends a person's changes to the JSON API (with the page's CSRF token) and shows the answer.
+"use strict";
+(function () {
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const message = document.getElementById("message");
+
+  function show(text, isError) {
+    message.textContent = text;
+    message.className = isError ? "message error" : "message";
+    message.hidden = !text;
+  }
+
+  async function post(url, body) {
+    const response = await fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
+      body: JSON.stringify(body || {}),
+    });
+    let data = {};
+    try { data = await response.json(); } catch (e) { data = {error: response.statusText}; }
+    if (!response.ok) { throw new Error(data.error || ("HTTP " + response.status)); }
+    return data;
+  }
+
+  function remember(data) {  // shown once after the reload
+    const lines = [data.text].concat(data.warnings || []);
+    sessionStorage.setItem("memdir-message", lines.filter(Boolean).join("\n"));
+  }
+
+  const kept = sessionStorage.getItem("memdir-message");
+  if (kept) { show(kept, false); sessionStorage.removeItem("memdir-message"); }
+
+  document.addEventListener("click", async function (event) {
+    const button = event.target.closest("button[data-post]");
+    if (!button) { return; }
+    event.preventDefault();
+    if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) { return; }
+    button.disabled = true;
+    try {
+      const data = await post(button.dataset.post, button.dataset.body ? JSON.parse(button.dataset.body) : {});
+      remember(data);
+      window.location.reload();
+    } catch (error) {
+      show(error.message, true);
+      button.disabled = false;
+    }
+  });
+
+  document.querySelectorAll("form[data-json]").forEach(function (form) {
+    form.addEventListener("submit", async function (event) {
+      event.preventDefault();
+      const fields = {};
+      new FormData(form).forEach(function (value, key) { fields[key] = value; });
+      const edit = {};
+      for (const [key, value] of Object.entries(fields)) {
+        if (key === "importance") { edit[key] = value === "" ? null : Number(value); }
+        else if (key === "expect_digest") { if (value !== "") { edit[key] = value; } }
+        else if (key === "valid_from" || key === "valid_until" || key === "title") { edit[key] = value === "" ? null : value; }
+        else { edit[key] = value; }
+      }
+      const errorBox = form.querySelector("[data-error]");
+      errorBox.hidden = true;
+      try {
+        const data = form.dataset.approve
+          ? await post(form.dataset.json + "/approve", {edit: edit})
+          : await post(form.dataset.json, edit);
+        remember(data);
+        window.location.href = form.dataset.next.replace("{name}", encodeURIComponent(data.result.name));
+      } catch (error) {
+        errorBox.textContent = error.message;
+        errorBox.hidden = false;
+      }
+    });
+  });
+
+  function filterRows(table) {
+    const text = (document.querySelector('[data-filter="#' + table.id + '"]') || {}).value || "";
+    const state = (document.querySelector('[data-filter-state="#' + table.id + '"]') || {}).value || "";
+    const needle = text.trim().toLowerCase();
+    table.querySelectorAll("tbody tr[data-name]").forEach(function (row) {
+      const hit = (!needle || row.textContent.toLowerCase().includes(needle)) && (!state || row.dataset.state === state);
+      row.hidden = !hit;
+    });
+  }
+  document.querySelectorAll("[data-filter], [data-filter-state]").forEach(function (input) {
+    const table = document.querySelector(input.dataset.filter || input.dataset.filterState);
+    input.addEventListener("input", function () { filterRows(table); });
+  });
+})();
