@@ -392,3 +392,19 @@ def test_verify_checks_the_team_journal_too(clones):
     path = next(journal.rglob("journal.jsonl"))
     path.write_bytes(path.read_bytes().replace(b'"create"', b'"delete"', 1))  # the first line: the chain breaks
     assert not mem.verify().ok
+
+
+def test_the_panel_lists_the_team_layer_of_a_clone_that_only_pulled_it(clones):
+    from memdir.integrations.panel_home import PanelHome
+    from memdir.store.settings import Settings
+
+    a, b = clones
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
+    a.commit_all("db port")
+    a.push()
+    b.pull()
+    assert "5433" in b.memory().context()  # B's home now knows the repository by its team layer only
+    views = PanelHome(b.home, Settings()).views()
+    team = [v for v in views if v.scope == "team"]
+    assert len(team) == 1 and team[0].status.memories == 1
+    assert [v.scope for v in views if v.ref.startswith(team[0].ref.split(":")[0])] == ["team", "project"]

@@ -106,8 +106,9 @@ def journal(session: Session, scope: str | None = None, *, actor: str | None = N
 
 
 def projects(home: Path) -> ProjectList:
-    """Every project layer under ``home`` with the root it records and
-    whether that directory still exists (a moved or deleted project's layer
+    """Every project layer under ``home`` (and every repository known only
+    by its team layer) with the root it records and whether that directory
+    still exists (a moved or deleted project's layer
     stays until a person clears it)."""
     out = []
     for path in layer_dirs(home):
@@ -115,7 +116,27 @@ def projects(home: Path) -> ProjectList:
             continue
         root = described_root(path)
         out.append(ProjectInfo(path.name, str(path), root, bool(root) and Path(root).is_dir()))
-    return ProjectList(tuple(out))
+    # A repository whose only memories here are its team layer's (a clone that only pulled them).
+    keys = {info.key for info in out}
+    for path in team_journal_dirs(home):
+        if path.name != ".memdir" and path.name not in keys:
+            root = _team_root(path)
+            # its (empty) personal project layer is where it would be: the same key
+            out.append(ProjectInfo(path.name, str(Path(home) / PROJECTS_DIR / path.name), root,
+                                   bool(root) and Path(root).is_dir()))
+    return ProjectList(tuple(sorted(out, key=lambda info: info.key)))
+
+
+def _team_root(path: Path) -> str | None:
+    """The repository root a team layer's local side records (its ``layer.json``)."""
+    import json
+
+    try:
+        info = json.loads((path / "layer.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    root = info.get("root") if isinstance(info, dict) else None
+    return root if isinstance(root, str) and root else None
 
 
 __all__ = ["doctor", "journal", "projects", "repair", "status", "verify"]
