@@ -85,6 +85,9 @@ def test_pending_expires_after_two_sessions_and_recall_shows_it_once_per_session
     agent = Memory.open(home=isolated_home, project=project, session="a")
     assert agent.recall("answers in which language?") == ""  # already shown at this session's start
     assert "Chinese" in start(project, "a")  # the same session again: still one showing
+    looking = Memory.open(home=isolated_home, project=project, actor="human")
+    for _ in range(3):  # a person looking (memdir recall) does not use up a showing
+        assert "Chinese" in looking.recall("hello")
     other = Memory.open(home=isolated_home, project=project, session="b")
     assert "“I prefer answers in Chinese from now on.”" in other.recall("hello")  # a session with no start hook
     assert pending.OPEN not in start(project, "c")  # shown in two sessions: expired

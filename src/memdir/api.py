@@ -239,11 +239,14 @@ class Memory:
         """The per-prompt recall block (``<memory_recall>``), or ``""``; see
         :func:`memdir.search.recall.recall`. Followed by the agent
         extractor's pending findings (``<memory_pending>``) of this project
-        when this session has not been shown them yet (:meth:`pending`)."""
+        when this session has not been shown them yet (:meth:`pending`; only
+        an agent's recall counts as a showing)."""
         from .search.recall import recall
 
         block = recall(self.session, prompt, k=k, max_bytes=max_bytes)
-        return "\n\n".join(part for part in (block, self.pending(once_per_session=True)) if part)
+        # Only an agent's recall counts as a showing: a person looking (memdir recall) does not use one up.
+        shown = self.pending(once_per_session=True, mark=self.session.actor == "agent")
+        return "\n\n".join(part for part in (block, shown) if part)
 
     def pending(self, *, once_per_session: bool = False, mark: bool = True) -> str:
         """The ``<memory_pending>`` block of this project, or ``""``: what the
