@@ -194,6 +194,8 @@ def test_an_agent_proposal_for_the_team_stays_out_of_the_repository_until_approv
     assert "Deploys happen on Tuesdays" in team_section(person.context())
     assert [c.state for c in person.team_status().changes] == ["untracked"]  # left for the person to commit
     assert person.review().candidates == ()
+    asked = person.write("freeze", "Merge freeze from 2026-12-18", "project", scope="team", status="candidate")
+    assert asked.status == "candidate" and not (a.team_dir / "freeze.md").exists()  # a candidate stays home
 
 
 def test_the_agent_never_changes_the_team_directory(clones):

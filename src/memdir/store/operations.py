@@ -96,8 +96,8 @@ def write(session: Session, name: str, description: str, type: str = "project", 
 
     ``scope`` None: where the memory already is, else the user layer for
     ``type="user"`` (facts about the person hold in every project), else the
-    project layer. A write for the team layer by anyone but a person is a
-    candidate kept in the person's home (:func:`memdir.store.teamops.propose`).
+    project layer. A write for the team layer by anyone but a person (or
+    asked as a candidate) is a candidate kept in the person's home (:func:`memdir.store.teamops.propose`).
     Limits come from the settings (title 80, description 160,
     body 2000 characters by default; cut with a warning). Secrets are
     redacted and counted. Raises :class:`InvalidInput`, :class:`ScopeError`,
@@ -107,7 +107,7 @@ def write(session: Session, name: str, description: str, type: str = "project", 
         key = normalize_name(name).name
         scope = next((s for s in session.scopes() if session.layer(s).lookup(key)), None) or (
             "user" if type == "user" and session.settings.enable_user_scope else "project")
-    if scope == "team" and session.actor != "human":
+    if scope == "team" and (session.actor != "human" or status == "candidate"):
         session.check_scope("team")  # the agent and consolidation propose; a person approves (DESIGN §2)
         return teamops.propose(
             session, name, description, type, body, title=title, pinned=pinned, disabled=disabled,
