@@ -64,14 +64,14 @@ class TeamLayer(Layer):
         self.journal = Journal(self.meta)
         self.tombstone_file = TombstoneDir(self.path / TOMBSTONE_DIR)
 
-    def transaction(self, actor: str, session: str | None = None):
+    def transaction(self, actor: str, session: str | None = None, **options):
         """:meth:`Layer.transaction` for a person only: the agent's tools and
         consolidation propose team memories as candidates (:func:`candidate_layer`).
         Raises :class:`Refused` for any other actor."""
         if actor != "human":
             raise Refused("the team layer is written by a person only; an agent's or consolidation's change "
                           "for the team is kept as a candidate until a person approves it (memdir review)")
-        return super().transaction(actor, session)
+        return super().transaction(actor, session, **options)
 
     def admit(self, actor: str, record: MemoryRecord) -> None:
         """Refuse text that still looks like a credential after redaction:
