@@ -87,7 +87,7 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool) -> ImportOutco
         return ImportOutcome(item.source, name, scope, "skipped",
                              f"forgotten ({found[1]}; tombstone {found[0].id})")
     layer = session.layer(scope)
-    entry = layer.scan().entries.get(name)
+    entry = layer.lookup(name)  # the last scan while no file came or went: a long import stays linear
     fields = dict(title=title, scope=scope, extra=dict(item.extra), reason=f"import from {item.source}")
     if entry is None:
         result = "candidate" if scope == "team" else "imported"
