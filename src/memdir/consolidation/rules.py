@@ -10,8 +10,12 @@ explicit statement of one of these kinds (cues from :mod:`memdir.consolidation.g
 * a standing rule ("always …", "never …", "only ever …") or a correction that
   says what to do instead ("use X, not Y", "X instead of Y") → ``feedback``;
 * a preference or a fact about the person ("I prefer …", "I'm a …", a
-  first-person statement about their life) → ``user`` (user layer: it holds
-  in every project);
+  first-person statement about their life, also after a lead-in: "That is
+  great, I love hiking" → "I love hiking") or with "I" left out ("Grew up in
+  Tallahassee") → ``user`` (user layer: it holds
+  in every project); a feeling of the moment or a hypothetical ("I'm a
+  little stressed", "I wish …", "I may …") is not one, whichever rule fired
+  (:mod:`memdir.consolidation.persona`);
 * a decision, a deadline or a constraint ("we decided …", "the deadline is
   …", "must stay …") → ``project``.
 
@@ -36,6 +40,7 @@ from datetime import datetime
 from .dates import absolutize
 from .proposals import ExtractionContext, ExtractionResult, Proposal
 from .gate import is_question_or_hedge, sentence_rules, sentences
+from .persona import FIRST_PERSON, after_passing, is_life_statement, is_passing, own_clause, without_subject
 from ..store.names import normalize_name
 
 _I = re.I
@@ -167,38 +172,13 @@ def write_down(sentences_of_turn: list[str], i: int) -> str | None:
     return " ".join(s if s.endswith((".", "!", "。", "！")) else s + "." for s in before[-3:])
 
 
-# A first-person statement about the person's life (MSC-style persona facts: "I breed horses",
-# "I'm half-Irish", "My mom is a nurse") — minus talk about the conversation, feelings of the
-# moment, and what the person did in this session (ran, pushed, changed, …).
-_FIRST_PERSON = re.compile(r"^(?:i|i'm|im|i've|i'd|my)\b", _I)
-_NOT_A_FACT = re.compile(
-    r"^(?:i|i'm|i am|i've|i'd|i was|my)\s+(?:(?:really|just|also|so|very|too|still|totally|actually)\s+)*"
-    r"(?:hope|think|thought|guess|know|see|saw|understand|mean|agree|wish|wonder|feel|felt|believe|bet|suppose"
-    r"|am sorry|sorry|glad|happy|excited|jealous|curious|afraid|good|great|well|fine|ok|okay|doing|not sure|sure"
-    r"|can'?t wait|could|would|will|should|can|might|must|need to|want to|wanted to|have to|had to|'ll|'d like"
-    r"|forgot|remember|ran|run|pushed|changed|updated|added|fixed|tried|got|made|did|do|does|used|installed"
-    r"|deleted|merged|opened|created|checked|looked|found|noticed|read|wrote|asked|said|told|meant|love it"
-    r"|hate it|like it|like that|love that|agree|disagree|understood|misunderstood|heard|was wondering"
-    r"|was thinking|going to|gonna|about to|on it|here|back|new here|bored|tired|well thanks|doing well"
-    r"|haven'?t|have not|don'?t know|do not know|didn'?t|did not|question|answer)\b"
-    r"|\b(?:you|your|yours|u)\b|\b(?:the|this|that) (?:code|test|tests|file|files|branch|fix|bug|build|repo|pr"
-    r"|commit|error|output|script|function|query)\b"
-    # the moment or an anecdote, not a standing fact: "I'm getting ready", "I once drove", "when I was"
-    r"|^(?:i'?m|im|i am)\s+(?:\w+ly\s+)?(?!working\b|living\b|studying\b|majoring\b)\w+ing\b"
-    r"|\b(?:once|today|tonight|right now|at the moment|this (?:morning|week|weekend)|yesterday|when i was)\b", _I)
-
-
-# Ends by pointing back at something said before ("I grew up there", "I have two of them"): no fact alone.
-_POINTS_BACK = re.compile(r"\b(?:it|there|that|them|those|this|one|ones|too|either|as well)\W*$", _I)
-
-
 def is_personal_fact(statement: str) -> bool:
     """True for a first-person statement about the person's life worth
     keeping as a ``user`` memory (at least three content words; not a
     feeling of the moment, not about this conversation or this session's
-    work, not ending by pointing back at what was said before)."""
-    return (bool(_FIRST_PERSON.match(statement)) and not _NOT_A_FACT.search(statement)
-            and len(content_words(statement)) >= 3 and not _POINTS_BACK.search(statement)
+    work, not ending by pointing back at what was said before:
+    :func:`memdir.consolidation.persona.is_life_statement`)."""
+    return (is_life_statement(statement) and len(content_words(statement)) >= 3
             and not is_question_or_hedge(statement))
 
 
@@ -213,10 +193,24 @@ def classify(sentence: str) -> tuple[str, str] | None:
     statement followed by a question ("I hike in the mountains, where do you
     go?") is kept without the question."""
     sentence = _QUESTION_TAIL.sub(".", sentence.replace("\u2019", "'"))
+    # "I may not have finished college but I love to read", "I'm so excited, I love concerts": the fact
+    sentence = after_passing(strip_filler(sentence)) or sentence
     rules = {rule for rule, _ in sentence_rules(sentence)}
-    if is_task_only(sentence) or not (rules or is_personal_fact(strip_filler(sentence))):
-        return None
     statement = strip_filler(sentence)
+    if is_task_only(sentence):
+        return None
+    if not rules and not is_personal_fact(statement):
+        clause = own_clause(statement)  # "Luckily I spend most of my time at work": the statement
+        if clause and is_personal_fact(clause) and not is_passing(clause):
+            return "user", clause
+        if without_subject(statement) and len(content_words(statement)) >= 2 and not is_question_or_hedge(statement):
+            return "user", statement  # "Grew up in Tallahassee": the person's, "I" left out
+        return None
+    if FIRST_PERSON.match(statement) and is_passing(statement) and "remember" not in rules:
+        return None  # a feeling of the moment or a hypothetical, whichever rule fired
+    if rules & {"preference", "personal"} and not FIRST_PERSON.match(statement):
+        clause = own_clause(statement)  # "That is great, I love nature also": the person's own part
+        statement = clause if clause and not is_passing(clause) else statement
     if "remember" in rules:
         statement = strip_filler(_REMEMBER_LEAD.sub("", statement).strip())
         if len(statement) < 4 or is_question_or_hedge(statement):

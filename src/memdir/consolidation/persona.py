@@ -1,0 +1,147 @@
+"""First-person statements about the person's life, for the offline extractor.
+
+MSC-style persona facts ("I breed horses", "I'm half-Irish", "My mom is a
+nurse") are kept as ``user`` memories by :mod:`memdir.consolidation.rules`.
+This module says which first-person sentences are such statements and which
+are not, by kind:
+
+* :func:`is_life_statement` — starts with the person (I, I'm, my, …); not talk
+  about this conversation or this session's work ("I see", "I ran the
+  tests", "the build"); not the moment or an anecdote ("I'm getting ready",
+  "I once drove", "today"); not ending by pointing back at what was said
+  before ("I grew up there");
+* :func:`is_passing` — a feeling of the moment ("I'm a little stressed
+  actually", "I am so done with winter", "I am pretty tired") or a
+  hypothetical ("I wish I were a student", "I may send them a card",
+  "I dunno if …", "I'll bet …", "I'll have to see …"): true now or maybe, not
+  a fact to keep;
+* :func:`after_passing` — a passing first clause followed by a fact ("I may
+  not have finished college but I love to read", "I'm so excited, I love
+  concerts") → the fact;
+* :func:`without_subject` — a statement with "I" left out, as people write
+  in chat ("Grew up in Tallahassee", "Love sports, specifically tennis");
+* :func:`own_clause` — a statement after a short lead-in that is not part of
+  it ("Luckily I spend most of my time at work", "That is cool, I am a
+  struggling artist", "No, I used to be a vet") → the statement.
+
+Pure functions over one sentence (whitespace already collapsed, curly
+apostrophes straightened by the caller); English only — a Chinese sentence
+is never one of these kinds. The kinds were fitted on the even-numbered
+dialogues of MSC and checked on the odd ones (``evals/extraction.py``).
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.I
+
+FIRST_PERSON = re.compile(r"^(?:i|i'm|im|i've|i'd|my)\b", _I)
+_NOT_A_FACT = re.compile(
+    r"^(?:i|i'm|i am|i've|i'd|i was|my)\s+(?:(?:really|just|also|so|very|too|still|totally|actually)\s+)*"
+    r"(?:hope|think|thought|guess|know|see|saw|understand|mean|agree|wish|wonder|feel|felt|believe|bet|suppose"
+    r"|am sorry|sorry|glad|happy|excited|jealous|curious|afraid|good|great|well|fine|ok|okay|doing|not sure|sure"
+    r"|can'?t wait|could|would|will|should|can|might|must|need to|want to|wanted to|have to|had to|'ll|'d like"
+    r"|forgot|remember|ran|run|pushed|changed|updated|added|fixed|tried|got|made|did|do|does|used|installed"
+    r"|deleted|merged|opened|created|checked|looked|found|noticed|read|wrote|asked|said|told|meant|love it"
+    r"|hate it|like it|like that|love that|agree|disagree|understood|misunderstood|heard|was wondering"
+    r"|was thinking|going to|gonna|about to|on it|here|back|new here|bored|tired|well thanks|doing well"
+    r"|haven'?t|have not|don'?t know|do not know|didn'?t|did not|question|answer)\b"
+    r"|\b(?:you|your|yours|u)\b|\b(?:the|this|that) (?:code|test|tests|file|files|branch|fix|bug|build|repo|pr"
+    r"|commit|error|output|script|function|query)\b"
+    # the moment or an anecdote, not a standing fact: "I'm getting ready", "I once drove", "when I was"
+    r"|^(?:i'?m|im|i am)\s+(?:\w+ly\s+)?(?!working\b|living\b|studying\b|majoring\b)\w+ing\b"
+    r"|\b(?:once|today|tonight|right now|at the moment|this (?:morning|week|weekend)|yesterday|when i was)\b", _I)
+# Ends by pointing back at something said before ("I grew up there", "I have two of them"): no fact alone.
+_POINTS_BACK = re.compile(r"\b(?:it|there|that|them|those|this|one|ones|too|either|as well)\W*$", _I)
+
+# A feeling of the moment: "I'm a little stressed actually", "I am so done with winter" (not "tired of X",
+# which is a standing complaint).
+_MOOD = re.compile(
+    r"^(?:i'?m|im|i am)\s+(?:(?:a little|a bit|so|pretty|very|really|just|kind of|kinda|totally|sooo?)\s+)?"
+    r"(?:tired|stressed|worried|jealous|glad|fed up|done with|sad|bored|excited|nervous|upset|angry|sick|hungry"
+    r"|exhausted|thrilled|bummed|curious|confused|great|good|fine|ok|okay|doing)\b(?!\s+(?:of|at|with)\b)", _I)
+# A hypothetical or a guess: "I wish I were …", "I may …", "I dunno if …", "I'll bet …", "I'll have to see …".
+# ("I wish you would …" asks for something: not this kind.)
+_HYPOTHETICAL = re.compile(
+    r"^(?:i|i'?m|im)\s+(?:\w+\s+)?(?:wish(?!\s+(?:you|u)\b)|dunno|bet|suppose|may|might)\b"
+    r"|^i'?ll (?:bet|have to (?:see|look|try|check|think))\b|^i'?d like to think\b", _I)
+# Where a passing first clause ends and a first-person statement begins: "…, I …", "… but I …".
+_THEN_I = re.compile(r"(?:,\s*(?:but\s+|and\s+|so\s+)?|\s+but\s+)(?=(?:i|i'm|im|i've|my)\b)", _I)
+
+# A lead-in before the statement: a few words ending in punctuation ("That is cool, I …"), or only
+# interjections and sentence adverbs ("Luckily I …", "Yeah I …").
+_LEAD_IN = re.compile(r"^(?P<lead>(?:[\w'-]+[,!.:;-]*\s+){1,4}?)(?P<who>(?:i|i'm|im|i've|i'd|my)\b)", _I)
+_LEAD_WORDS = frozenset("""
+oh ah yes yeah yea yep no nope nah well ok okay hi hello hey cool nice neat great good awesome wow sweet darn
+pleasure sure true right lol haha hehe hmm um sorry thanks luckily unfortunately honestly personally sadly
+sometimes usually often weekends also plus anyway besides lately currently now then though actually
+""".split())
+# A lead-in that is a clause of its own (someone else, a condition, a hedge): the rest is not the person's fact.
+_LEAD_CLAUSE = re.compile(
+    r"\b(?:you|your|u|he|she|they|we|if|when|because|as|but|not|never|who|what|where|how|why|would|could"
+    r"|should|think|guess|hope|hopefully|wish|maybe|me|mine)\b", _I)
+
+
+# A statement about the person with "I" left out, as people write in chat: "Love sports, specifically
+# tennis", "Grew up in Tallahassee", "Born and raised in the Sierras", "Work as a lifeguard".
+_NO_SUBJECT = re.compile(
+    r"^(?:(?:just|also|really|recently|currently|actually|still)\s+)?(?:love|like|enjoy|grew up|born and raised"
+    r"|born in|raised in|live (?:in|on|with|near|by)|living in|work(?:ing)? (?:as|at|for)|studying|majoring in"
+    r"|graduated|got my (?:masters|degree|bachelors|phd|first job))\b"
+    r"(?!\s+(?:it|that|this|them|those|these|him|her|you|your|i said|when|how|what)\b)", _I)
+
+
+def without_subject(statement: str) -> bool:
+    """True for a statement about the person with "I" left out ("Love
+    sports, specifically tennis", "Grew up in Tallahassee"); not "Love it",
+    not "Like I said", not one that speaks to the other person."""
+    return (bool(_NO_SUBJECT.match(statement)) and not re.search(r"\b(?:you|your|u)\b", statement, _I)
+            and not _POINTS_BACK.search(statement))
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:] if text[:1].islower() else text
+
+
+def is_life_statement(statement: str) -> bool:
+    """True when ``statement`` starts with the person and is about their life
+    (see the module docstring); how much it must say is the caller's rule."""
+    return (bool(FIRST_PERSON.match(statement)) and not _NOT_A_FACT.search(statement)
+            and not _POINTS_BACK.search(statement))
+
+
+def is_passing(statement: str) -> bool:
+    """True for a first-person feeling of the moment or a hypothetical
+    ("I'm a little stressed actually", "I wish my husband was that woke",
+    "I may send my parents a post card")."""
+    return bool(_MOOD.match(statement) or _HYPOTHETICAL.match(statement))
+
+
+def after_passing(statement: str) -> str | None:
+    """The first-person statement after a passing first clause (a feeling
+    of the moment or a hypothetical) joined by a comma or "but" ("I may not
+    have finished college but I love to read" → "I love to read"; "I'm so
+    excited, I love concerts" → "I love concerts"), else None."""
+    if not is_passing(statement):
+        return None
+    parts = _THEN_I.split(statement, maxsplit=1)
+    return _capital(parts[1]) if len(parts) == 2 and not is_passing(parts[1]) else None
+
+
+def own_clause(statement: str) -> str | None:
+    """The first-person statement after a short lead-in (at most four words,
+    ending in punctuation or made of interjections and sentence adverbs, and
+    not a clause of its own), capitalized; None when there is none."""
+    match = _LEAD_IN.match(statement)
+    if not match:
+        return None
+    lead = match.group("lead").strip()
+    if _LEAD_CLAUSE.search(lead):
+        return None
+    if lead[-1] not in ",!.:;-" and not all(w in _LEAD_WORDS for w in re.findall(r"[\w'-]+", lead.lower())):
+        return None
+    return _capital(statement[match.start("who"):])
+
+
+__all__ = ["FIRST_PERSON", "after_passing", "is_life_statement", "is_passing", "own_clause", "without_subject"]

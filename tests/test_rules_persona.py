@@ -1,0 +1,70 @@
+"""First-person statements by kind: the lead-in before a statement, feelings of the moment, hypotheticals,
+statements with "I" left out."""
+
+from __future__ import annotations
+
+from memdir import Memory
+from memdir.consolidation.persona import after_passing, is_passing, own_clause
+from memdir.consolidation.rules import classify
+
+
+def test_a_statement_after_a_lead_in_is_kept_without_it():
+    assert classify("Luckily I spend most of my time at work and school.") == (
+        "user", "I spend most of my time at work and school.")
+    assert classify("Nah, I have an airboat but my dream is a camaro.") == (
+        "user", "I have an airboat but my dream is a camaro.")
+    assert own_clause("That is cool, I am a struggling artist.") == "I am a struggling artist."
+    # control: a lead-in that is a clause of its own (someone else, a condition) keeps nothing
+    assert own_clause("When he left I moved to a new city.") is None
+    assert classify("Yeah he said I should quit my job.") is None
+    assert classify("Just finished feeding my pet racoon.") is None  # "my" as the object, not the subject
+
+
+def test_a_preference_after_a_lead_in_is_the_persons_not_a_project_rule():
+    # was ("feedback", "That is great, I love hiking in the mountains.")
+    assert classify("That is great, I love hiking in the mountains.") == ("user", "I love hiking in the mountains.")
+    assert classify("I love hiking in the mountains.") == ("user", "I love hiking in the mountains.")  # control
+
+
+def test_a_feeling_of_the_moment_is_not_kept_whichever_rule_fires():
+    assert classify("I'm a little stressed actually.") is None
+    assert classify("I am so done with winter.") is None
+    assert classify("I am pretty tired.") is None
+    assert is_passing("I'm a little jealous, my sister lives in Hawaii.")
+    # controls: a trait, a skill and a standing feeling about something are kept
+    assert classify("I am so proud of my three kids.") == ("user", "I am so proud of my three kids.")
+    assert classify("I'm pretty good at painting landscapes.") == ("user", "I'm pretty good at painting landscapes.")
+    assert not is_passing("I'm tired of long commutes.")
+
+
+def test_a_hypothetical_is_not_kept_the_fact_after_it_is():
+    assert classify("I wish my husband was that woke.") is None  # the personal rule fires on "my husband"
+    assert classify("I may send my parents a post card.") is None
+    assert classify("I'll have to see if anyone can watch my children.") is None
+    assert classify("I may not have finished college but I love to read.") == ("user", "I love to read.")
+    assert classify("I'm so excited, I love concerts.") == ("user", "I love concerts.")
+    assert after_passing("I wish I were a student.") is None
+    # control: asking for something is no hypothetical about the person
+    assert not is_passing("I wish you would run the linter first.")
+
+
+def test_a_statement_with_i_left_out_is_the_persons():
+    assert classify("Grew up in Tallahassee.") == ("user", "Grew up in Tallahassee.")
+    assert classify("Yes, born and raised here in the Sierras.") == ("user", "Born and raised here in the Sierras.")
+    assert classify("Love sports, specifically tennis.") == ("user", "Love sports, specifically tennis.")
+    # controls: pointing back, a figure of speech, speaking to the other person, a report of this session's work
+    assert classify("Love it!") is None
+    assert classify("Like I said, use tabs.") is None
+    assert classify("Love your idea about the cache.") is None
+    assert classify("Moved the config to settings.py.") is None
+
+
+def test_consolidation_keeps_the_statement_in_the_user_layer_and_drops_the_mood(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    text = "That is great, I love hiking in the mountains. I'm a little stressed actually."
+    said = [{"role": "user", "content": text}]
+    report = mem.consolidate(said, extractor="rules")
+    assert [(o.result, o.scope) for o in report.outcomes] == [("created", "user")]
+    record = mem.read(report.outcomes[0].name, count=False).record
+    assert record.type == "user" and record.description == "I love hiking in the mountains."
+    assert "stressed" not in record.body
