@@ -146,11 +146,12 @@ def test_clear_needs_confirmation_and_empties_one_layer(mem):
 def test_control_characters_and_name_folding(mem):
     result = mem.write("Café Notes", "bell\x07 esc\x1b[31mRED", "project", "tab\tand\nnewline\x00")
     assert result.name == "cafe-notes"
-    assert result.warnings == ("name 'Café Notes' was normalized to 'cafe-notes'",
-                               "2 control character(s) removed from the description",
-                               "1 control character(s) removed from the body")
+    assert result.warnings == ("name 'Café Notes' was normalized to 'cafe-notes' (kept as the title)",
+                               "2 control or bidi character(s) removed from the description",
+                               "1 control or bidi character(s) removed from the body")
     record = mem.read("cafe-notes", count=False).record
-    assert (record.description, record.body) == ("bell esc[31mRED", "tab\tand\nnewline")
+    # The escape sequence goes whole (no stray "[31m"); tab and newline stay in the body.
+    assert (record.title, record.description, record.body) == ("Café Notes", "bell escRED", "tab\tand\nnewline")
     with pytest.raises(InvalidInput, match="not valid Unicode"):
         mem.write("bad", "d", "project", "broken \udcff surrogate")
 

@@ -151,7 +151,7 @@ def test_large_store_stays_bounded(isolated_home, project, monkeypatch):
         (layer.path / f"note-{i:03d}.md").write_text(
             f"---\nname: note-{i:03d}\ndescription: a note about area {i} and a detail\ntype: project\n---\n"
             f"a body with a few words, number {i}\n", encoding="utf-8")
-    body = ("a " * 50 + "\n") * 10_500  # ~1 MB, written by hand past the body limit
+    body = ("a " * 50 + "\n") * 2_000  # ~200 KB (under the 256 KiB file ceiling), past the body limit
     (layer.path / "big.md").write_text(f"---\nname: big\ndescription: a big one\ntype: reference\n---\n{body}",
                                        encoding="utf-8")
     size = len(body.strip())

@@ -94,7 +94,8 @@ def test_a_root_that_now_leads_to_another_layer_is_reported_not_mixed_up(client,
 
 
 def test_layers_page_reports_malformed_files_and_a_full_budget(client, store, ref):
-    (store.layer("project").path / "broken.md").write_text("---\nname: [unclosed\n---\nbody\n", encoding="utf-8")
+    (store.layer("project").path / "broken.md").write_text("---\ndescription: &a d\n---\nbody\n",
+                                                           encoding="utf-8")  # a YAML anchor: never read
     proj = client.get("/api/layers").json()["layers"][1]
     assert [m["path"].rsplit("/", 1)[1] for m in proj["status"]["malformed"]] == ["broken.md"]
     page = client.get("/").text

@@ -231,7 +231,8 @@ def test_one_connection_per_thread(bm25):
 
 def test_malformed_file_is_left_out_and_reported_elsewhere(bm25):
     bm25.write("good", "a readable memory", "project", "otters hold hands while sleeping")
-    (bm25.layer("project").path / "broken.md").write_text("---\ntype: nonsense\n---\notters\n", encoding="utf-8")
+    (bm25.layer("project").path / "broken.md").write_text("---\ndescription: &a otters\n---\notters\n",
+                                                          encoding="utf-8")  # a YAML anchor: refused
     assert names(bm25.search("otters")) == ["good"]
     assert names(bm25.search("otters sleeping")) == ["good"]
     assert any(m.path.endswith("broken.md") for m in bm25.list().malformed)

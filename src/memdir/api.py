@@ -112,12 +112,14 @@ class Memory:
               disabled: bool | None = None, importance: int | None = None, status: str | None = None,
               valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
               supersedes: str | None = None, reason: str | None = None,
-              extra: dict | None = None, expect_digest: str | None | bool = False) -> WriteResult:
+              extra: dict | None = None, expect_digest: str | None | bool = False,
+              reactivate: bool = False) -> WriteResult:
         """Create or update a memory (``memory_write``); see :func:`memdir.store.operations.write`."""
         return operations.write(
             self.session, name, description, type, body, title=title, scope=scope, pinned=pinned,
             disabled=disabled, importance=importance, status=status, valid_from=valid_from,
-            valid_until=valid_until, supersedes=supersedes, reason=reason, extra=extra, expect_digest=expect_digest)
+            valid_until=valid_until, supersedes=supersedes, reason=reason, extra=extra, expect_digest=expect_digest,
+            reactivate=reactivate)
 
     def read(self, name: str, scope: str | None = None, *, count: bool = True) -> ReadResult:
         """A memory's full text and its links (``memory_read``); see :func:`memdir.store.operations.read`."""

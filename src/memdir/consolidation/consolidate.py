@@ -37,11 +37,12 @@ from pathlib import Path
 from typing import Any
 
 from ..store.errors import (
-    Conflict, InvalidInput, LockTimeout, ModelError, NotFound, ScopeError, StoreError, TombstoneRefused,
+    Conflict, InvalidInput, LockTimeout, ModelError, NotFound, Refused, ScopeError, StoreError,
+    TombstoneRefused,
 )
 from ..store.tombstones import Tombstone, match as match_tombstone
-from ..store.gateway import prepare, receipt
-from ..store.names import normalize_name
+from ..store.gateway import prepare, receipt, superseded_refusal
+from ..store.names import name_taken, normalize_name, same_name
 from ..store.operations import delete, write
 from ..store.session import Session
 from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is part of this API)
@@ -208,13 +209,19 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
         if scope is None:
             return fail("refused", "no usable layer: the project scope needs a project root", name=name)
         if name in snap.entries.get(scope, {}):
-            # An exact name that already exists: the proposal updates it (never a similarity guess).
+            # An exact name that already exists: the proposal updates it (never a similarity guess),
+            # unless it is another name that only normalizes alike (C# tips over C++ tips).
             action, target, entry = "update", name, snap.entries[scope][name]
+            if not same_name(p.name, entry.record.name, entry.record.title):
+                return fail("refused", name_taken(p.name, entry.record.name, entry.record.title,
+                                                  snap.entries[scope]), name=name, scope=scope)
     else:
         found = snap.find(target, p.scope)
         if found is None:
             return fail("not-found", f"no memory named {target!r}", target=target)
         scope, entry = found
+        if action != "forget" and entry.record.status == "superseded":  # the successor is what to change
+            return fail("refused", superseded_refusal(entry.record), target=target, scope=scope)
     layer = writer.layer(scope)
     if action != "forget":
         try:
@@ -304,6 +311,8 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
         return fail("refused-tombstone", str(exc), name=name or target, target=target, scope=scope)
     except LockTimeout as exc:
         return fail("skipped-locked", str(exc), name=name, target=target, scope=scope)
+    except Refused as exc:  # a superseded target: the successor is named in the detail
+        return fail("refused", str(exc), name=name, target=target, scope=scope)
     except (InvalidInput, NotFound, ScopeError) as exc:
         return fail("invalid", str(exc), name=name, target=target, scope=scope)
 

@@ -45,7 +45,9 @@ def log_path(home: Path) -> Path:
 
 
 def _append_line(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    from ..store.fsio import ensure_dir  # late: the hook that queues imports little
+
+    ensure_dir(path.parent)
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
         os.write(fd, data)
@@ -76,7 +78,9 @@ def spawn_drain(home: Path, extractor: str | None = None) -> int:
     import subprocess
 
     logfile = log_path(home)
-    logfile.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    from ..store.fsio import ensure_dir  # late: the hook that queues imports little
+
+    ensure_dir(logfile.parent)
     command = [sys.executable, "-m", "memdir", "consolidate", "--queue", "--home", str(home)]
     if extractor:
         command += ["--extractor", extractor]
@@ -137,8 +141,10 @@ def drain(home: Path, *, extractor: str | None = None, dry_run: bool = False) ->
     from filelock import FileLock, Timeout
 
     lock_path = queue_path(home).parent / "drain.lock"
-    lock_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    lock = FileLock(str(lock_path))
+    from ..store.fsio import ensure_dir  # late: the hook that queues imports little
+
+    ensure_dir(lock_path.parent)
+    lock = FileLock(str(lock_path), mode=0o600)
     results: list[Drained] = []
     while True:
         try:

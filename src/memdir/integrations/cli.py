@@ -22,6 +22,7 @@ from __future__ import annotations
 import sys
 
 from ..store.errors import MemdirError
+from ..store.printable import printable
 from .cli_common import UsageError, emit
 
 
@@ -226,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
             emit(args, {"error": str(exc), "kind": "UsageError"})
         return 2
     except MemdirError as exc:
-        print(f"memdir: {exc}", file=sys.stderr)
+        print(f"memdir: {printable(str(exc))}", file=sys.stderr)  # it may quote a file name or a value
         if getattr(args, "json", False):  # scripts reading stdout get one JSON document too
             emit(args, {"error": str(exc), "kind": type(exc).__name__})
         return 1

@@ -4,9 +4,13 @@ with ``--json`` its ``to_dict()``) and warnings."""
 
 from __future__ import annotations
 
+import re
 import sys
 
 from ..store.errors import InvalidInput
+from ..store.printable import BIDI_CONTROLS
+
+_UNSAFE_JSON = re.compile(f"[\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
 
 
 class UsageError(Exception):
@@ -26,7 +30,9 @@ def emit(args, data, text: str | None = None) -> None:
         import json
 
         payload = data.to_dict() if hasattr(data, "to_dict") else data
-        sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
+        text = json.dumps(payload, ensure_ascii=False, indent=2, default=str)
+        # JSON escapes C0 controls itself; C1, bidi controls and U+2028/2029 are escaped too (same JSON).
+        sys.stdout.write(_UNSAFE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
     elif text is not None:
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
 

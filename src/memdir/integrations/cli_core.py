@@ -22,7 +22,8 @@ def cmd_write(args) -> int:
         args.name, args.description, args.type, read_body(args), title=args.title, scope=args.scope,
         pinned=args.pinned, disabled=args.disabled, importance=args.importance,
         status="candidate" if args.candidate else None, valid_from=args.valid_from,
-        valid_until=args.valid_until, supersedes=args.supersedes, reason=args.reason)
+        valid_until=args.valid_until, supersedes=args.supersedes, reason=args.reason,
+        reactivate=args.reactivate)
     emit(args, result, render.write(result))
     warn(render.warnings(result))
     return 0
@@ -177,6 +178,8 @@ def register(add, settings) -> None:
     p.add_argument("--valid-from", help="ISO-8601 time the fact starts being true")
     p.add_argument("--valid-until", help="ISO-8601 time the fact stops being true")
     p.add_argument("--supersedes", help="name of the memory this one replaces")
+    p.add_argument("--reactivate", action="store_true",
+                   help="write to a superseded memory and make it active again (journaled)")
     p.add_argument("--reason", help="why (kept in the journal)")
 
     p = add("read", cmd_read, "Print a memory (counts as a read).")

@@ -40,6 +40,7 @@ from operator import itemgetter
 from pathlib import Path
 
 from ..store.errors import StoreError
+from ..store.fsio import NOFOLLOW, ensure_dir
 from ..store.layer import Layer, home_layers
 from ..store.scan import Entry
 from ..store.layout import META_DIR
@@ -103,7 +104,9 @@ def connect(home: Path) -> sqlite3.Connection:
         return conn
     for attempt in (1, 2):
         try:
-            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            ensure_dir(path.parent)
+            # Created 0600 before SQLite opens it: SQLite gives its -wal and -shm (memory text) the same mode.
+            os.close(os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, 0o600))
             conn = sqlite3.connect(str(path), timeout=5.0, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA busy_timeout = 5000")
             conn.execute("PRAGMA journal_mode = WAL")

@@ -14,6 +14,7 @@ import sqlite3
 
 from ..store.errors import InvalidInput, StoreError
 from ..store.fence import escape_fence_tags, neutralize_braces
+from ..store.printable import one_line, printable
 from ..store.session import Session
 from .fts import FIELDS, connect
 from .ranking import POOL_MIN, ranked
@@ -83,13 +84,13 @@ def recall(session: Session, prompt: str, k: int = 3, max_bytes: int | None = No
         raise StoreError(f"search index error: {exc}") from None
     if not chosen:
         return ""
-    clean = lambda s: neutralize_braces(escape_fence_tags(s))
+    clean = lambda s: neutralize_braces(escape_fence_tags(printable(s)))  # no control or bidi character
     head = f"{RECALL_OPEN}\n{RECALL_NOTE}\n"
     tail = f"{RECALL_CLOSE}"
     parts: list[str] = []
     used = len((head + tail).encode("utf-8"))
     for row in chosen:
-        title = clean(f"## {row[2]} ({scope_of.get(row[1], row[1])}/{row[3]}) — {' '.join(row[5].split())}")
+        title = clean(f"## {row[2]} ({scope_of.get(row[1], row[1])}/{row[3]}) — {one_line(row[5])}")
         body = clean(row[6].strip())
         section = f"\n{title}\n{body}\n"
         size = len(section.encode("utf-8"))

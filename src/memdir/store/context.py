@@ -26,8 +26,11 @@ The whole block fits ``max_bytes`` UTF-8 bytes: whole index lines are kept in
 order, a line that does not fit is skipped and the walk goes on (one long line
 cannot push out the rest), and a marker counts what was left out. Lines are
 never cut, so no UTF-8 character is ever broken. Stored text is escaped at
-render time — fence tags become ``&lt;…&gt;`` and ``{{`` becomes ``{ {`` — so a
-hand-edited file cannot close the fence or trigger template expansion. No
+render time — fence tags become ``&lt;…&gt;``, ``{{`` becomes ``{ {``, and
+every line holds no line break, control or bidi character
+(:func:`memdir.store.printable.one_line`) — so a hand-edited file cannot
+close the fence, forge an index line, drive a terminal or trigger template
+expansion. No
 memories: the empty string, with no policy either.
 
 This module is on the hot path: it reads ``MEMORY.md`` files and imports
@@ -41,8 +44,9 @@ import os
 import time
 from pathlib import Path
 
-from .layout import INDEX_FILE, index_is_fresh
+from .layout import INDEX_FILE, index_is_fresh, symlink_refusal
 from .fence import escape_fence_tags, neutralize_braces
+from .printable import one_line
 
 OPEN = "<memory_context>"
 CLOSE = "</memory_context>"
@@ -103,7 +107,7 @@ def render_block(sections: list[tuple[str, str]], max_bytes: int = 4096, policy:
     """
     blocks: list[list[str]] = []
     for scope, text in sections:
-        lines = [neutralize_braces(escape_fence_tags(line)) for line in text.split("\n") if line.strip()]
+        lines = [neutralize_braces(escape_fence_tags(one_line(line))) for line in text.split("\n") if line.strip()]
         if lines:
             blocks.append([SECTION_TITLES.get(scope, f"## {scope} memories"), *lines])
     if not blocks:
@@ -174,7 +178,14 @@ def session_block(session, max_bytes: int | None = None) -> str:
 def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None) -> str:
     """``MEMORY.md`` of a layer, after ``rebuild(layer_dir)`` when it is out of
     date. A missing layer is an empty index. ``meta_dir``: where the index
-    lives when not in the layer directory (the team layer's)."""
+    lives when not in the layer directory (the team layer's). Raises
+    :class:`StoreError` for a layer with a symlink where memdir keeps its
+    files (never followed)."""
+    refusal = symlink_refusal(layer_dir, meta=False)
+    if refusal:
+        from .errors import StoreError
+
+        raise StoreError(refusal)
     if not index_is_fresh(layer_dir, time.time_ns(), meta_dir):
         if not layer_dir.is_dir():
             return ""
@@ -186,7 +197,7 @@ def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None) -> str:
         cached = _READ.get(path)
         if cached is not None and cached[0] == key:
             return cached[1]
-        with open(path, "rb") as handle:
+        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb") as handle:
             text = handle.read().decode("utf-8", "replace")
     except OSError:
         return ""

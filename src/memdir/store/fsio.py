@@ -2,7 +2,9 @@
 
 Every write: a unique temp file in the same directory (so ``os.replace`` is an
 atomic rename), flush, fsync, ``os.replace``, then fsync of the directory so the
-rename itself survives a crash (POSIX). Directories are 0700, files 0600.
+rename itself survives a crash (POSIX). Directories are 0700, files 0600 —
+every directory memdir creates, parents included (``MEMDIR_HOME``,
+``projects/``).
 Temp files are named ``.<name>.<random>.tmp``; readers skip dot-files, so a
 temp file left behind by a killed writer is never read as a memory.
 """
@@ -16,12 +18,22 @@ from pathlib import Path
 from .errors import StoreError
 
 TEMP_SUFFIX = ".tmp"
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # open flag: a symlink where a meta file should be fails, never followed
 
 
 def ensure_dir(path: Path) -> Path:
-    """Create ``path`` (and parents) with mode 0700 if missing; return it."""
+    """Create ``path`` and every missing parent with mode 0700; return it.
+    (``mkdir(parents=True)`` would create the parents with the process's
+    default mode, 0755 under the usual umask.) Raises :class:`StoreError`."""
+    path = Path(path)
+    missing = []
+    probe = path
+    while not probe.is_dir() and probe != probe.parent:
+        missing.append(probe)
+        probe = probe.parent
     try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for directory in reversed(missing):
+            directory.mkdir(mode=0o700, exist_ok=True)
     except OSError as exc:
         raise StoreError(f"cannot create directory {path}: {exc.strerror or exc}") from None
     return path
@@ -71,11 +83,12 @@ def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True, sync: bool =
         fsync_dir(directory)
 
 
-def read_bytes(path: Path) -> bytes | None:
-    """The bytes of ``path``; None when it is missing or not a regular file."""
+def read_bytes(path: Path, limit: int = -1) -> bytes | None:
+    """The bytes of ``path`` (at most ``limit`` when given); None when it is
+    missing or not a regular file."""
     try:
         with open(path, "rb") as handle:
-            return handle.read()
+            return handle.read(limit)
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
     except OSError as exc:

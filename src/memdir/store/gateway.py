@@ -2,7 +2,8 @@
 
 Every writer — agent tool, MCP, CLI, panel, consolidation, importer, restore —
 calls one of these functions. Each validates and sanitizes its input (limits,
-secret redaction, fence tags, control characters), then runs inside one
+secret redaction, fence tags, line breaks in one-line fields, control and
+bidi-override characters: :mod:`memdir.store.printable`), then runs inside one
 :meth:`~memdir.store.layer.Layer.transaction` of the layer (the lock, the hand-edit
 sweep, the journal, the index), checks tombstones there
 (:mod:`memdir.store.tombstones`: exact and near-duplicate values) and changes
@@ -14,7 +15,6 @@ tombstones, typed results) are :mod:`memdir.store.operations` and
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 
 from .errors import Conflict, InvalidInput, NotFound, Refused
@@ -24,8 +24,9 @@ from .history import version_bytes
 from .layer import Layer
 from .results import PruneCandidate, WriteResult
 from .memfile import TYPES, MalformedMemory, MemoryRecord, parse
-from .names import normalize_name
+from .names import name_taken, normalize_name, raw_name, same_name
 from .fence import escape_fence_tags
+from .printable import clean_body, clean_line
 from .redact import redact
 from .settings import Settings
 from .tombstones import Tombstone
@@ -43,21 +44,26 @@ def _cut(value: str, limit: int, label: str, warnings: list[str]) -> str:
     return value
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def _printable(value: str, label: str, warnings: list[str]) -> str:
-    """Drop terminal control characters (ESC, BEL, NUL…; tab and newline stay)
-    so a memory cannot drive the terminal of the person reading it. Raises
+def _printable(value: str, label: str, warnings: list[str], *, one_line: bool = True) -> str:
+    """``value`` as the printable rule wants it (:mod:`memdir.store.printable`):
+    a one-line field with its line breaks collapsed to spaces, any field
+    without terminal escapes, control or bidi-override characters (a body
+    keeps tabs and newlines); each change is a warning. Raises
     :class:`InvalidInput` for text that is not valid Unicode (lone surrogates)."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise InvalidInput(f"{label} is not valid Unicode text (undecodable bytes?)") from None
-    value = value.replace("\r\n", "\n")
-    cleaned, count = _CONTROL.subn("", value)
+    if not one_line:
+        cleaned, count = clean_body(value)
+        if count:
+            warnings.append(f"{count} control or bidi character(s) removed from the {label}")
+        return cleaned
+    cleaned, breaks, count = clean_line(value)
+    if breaks:
+        warnings.append(f"{breaks} line break(s) in the {label} collapsed to spaces (it is one line)")
     if count:
-        warnings.append(f"{count} control character(s) removed from the {label}")
+        warnings.append(f"{count} control or bidi character(s) removed from the {label}")
     return cleaned
 
 
@@ -73,11 +79,16 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
     """Validate, cut and sanitize the text fields of a write.
 
     Returns (name, description, type, body, title, redaction counts, warnings).
+    ``title`` is the one given, else the name as written when it differs
+    from the normalized name by more than case (``C++ tips`` → name
+    ``c-tips``, title ``C++ tips``), without a trailing ``.md``.
     Raises :class:`InvalidInput` for a bad name, type or an empty description.
     """
     counts: dict[str, int] = {}
+    warnings: list[str] = []
     if isinstance(name, str):
         name = _sanitize(name, counts)  # a secret in a name would end up in a file name
+        name = _printable(name, "name", warnings)
     normalized = normalize_name(name)
     if not isinstance(description, str) or not description.strip():
         raise InvalidInput("description is required and must not be empty")
@@ -89,13 +100,17 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
         raise InvalidInput("body must be a string")
     if title is not None and not isinstance(title, str):
         raise InvalidInput("title must be a string")
-    warnings: list[str] = []
-    if normalized.name != name.strip() and normalized.title is None:
-        warnings.append(f"name {name!r} was normalized to {normalized.name!r}")
-    description, body = _printable(description, "description", warnings), _printable(body, "body", warnings)
-    description = _sanitize(_cut(description.strip(), settings.limit_description, "description", warnings), counts)
+    written = raw_name(name)
+    keep = normalized.title is None and written.lower() != normalized.name  # more than case: worth a title
+    if normalized.name != written and normalized.title is None:
+        warnings.append(f"name {name!r} was normalized to {normalized.name!r}" + (" (kept as the title)" if keep else ""))
+    description = _printable(description, "description", warnings)
+    body = _printable(body, "body", warnings, one_line=False)
+    description = _sanitize(_cut(description, settings.limit_description, "description", warnings), counts)
     body = _sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts)
-    title = _printable((title or "").strip(), "title", warnings) or normalized.title
+    if not description:
+        raise InvalidInput("description is required and must not be empty (it held only control characters)")
+    title = _printable(title or "", "title", warnings) or normalized.title or (written if keep else None)
     if title:
         title = _sanitize(_cut(title, settings.limit_title, "title", warnings), counts)
     return normalized.name, description, type, body, title or None, counts, warnings
@@ -107,7 +122,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
           valid_from: datetime | None = None, valid_until: datetime | None = None,
           supersedes: str | None = None, extra: dict | None = None, session: str | None = None,
           reason: str | None = None, guard: list[Tombstone] = (), expect_digest: str | None | bool = False,
-          action: str | None = None) -> WriteResult:
+          action: str | None = None, reactivate: bool = False) -> WriteResult:
     """Create or update one memory through the gateway.
 
     Unspecified flags (``pinned``, ``disabled``, ``importance``, ``title``,
@@ -118,9 +133,19 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
     (when not False) is compare-and-set: the current file digest (None = must
     not exist) — a mismatch raises :class:`~memdir.store.errors.Conflict`.
 
+    A name written differently from the existing memory's that normalizes to
+    the same file (``C# tips`` over ``C++ tips``) raises :class:`Conflict`
+    naming the existing memory and a distinct name; the same spelling or the
+    normalized name itself updates (:func:`memdir.store.names.spelling`). A
+    superseded memory is refused (:class:`Refused`, naming its successor)
+    unless ``reactivate``: it is then active again, journaled as ``reactivate``.
+
     Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound`
-    (``supersedes`` names no memory), :class:`Conflict`, :class:`LockTimeout`.
+    (``supersedes`` names no memory), :class:`Conflict`, :class:`Refused`,
+    :class:`LockTimeout`.
     """
+    asked = name
+    given_title = title
     name, description, type, body, title, counts, warnings = prepare(
         layer.settings, name, description, type, body, title)
     # Known keys are the gateway's to set: a payload cannot smuggle origin or status in.
@@ -139,6 +164,11 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
             raise Conflict(f"memory {name!r} changed since it was read; re-read it and try again")
         tx.check_tombstones(description, body, name, list(guard))
         old = existing.record if existing else None
+        if old is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
+            raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))
+        if old is not None and old.status == "superseded" and not reactivate:
+            raise Refused(superseded_refusal(old))
+        reviving = old is not None and old.status == "superseded"
         edge = now_utc()  # valid-time edges keep microseconds; file times whole seconds
         now = edge.replace(microsecond=0)
         if status == "candidate":
@@ -149,7 +179,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
             new_status = "active"
         record = MemoryRecord(
             name=name, description=description, type=type, body=body,
-            title=title if title is not None else (old.title if old else None),
+            title=title if given_title is not None or old is None or not old.title else old.title,
             pinned=pinned if pinned is not None else (old.pinned if old else False),
             disabled=disabled if disabled is not None else (old.disabled if old else False),
             importance=importance if importance is not None else (old.importance if old else None),
@@ -161,10 +191,13 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
             status=new_status,
             valid_from=valid_from if valid_from is not None else (
                 old.valid_from if old else (edge if old_name else None)),
-            valid_until=valid_until if valid_until is not None else (old.valid_until if old else None),
+            valid_until=valid_until if valid_until is not None else (
+                None if reviving and old.valid_until and old.valid_until <= edge else
+                (old.valid_until if old else None)),
             supersedes=old_name or (old.supersedes if old else None),
             superseded_by=None if new_status == "active" else (old.superseded_by if old else None),
             extra=tuple({**dict(old.extra if old else ()), **(extra or {})}.items()),
+            extra_source=old.extra_source if old else (),
         )
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
             return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
@@ -174,15 +207,24 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
             old_entry = tx.fresh(old_name)
             if old_entry is None:
                 raise NotFound(f"cannot supersede {old_name!r}: no such memory in the {layer.scope} layer")
-        event = tx.apply(name, record, action or ("update" if old else "create"), reason=reason)
+        event = tx.apply(name, record, action or ("reactivate" if reviving else "update" if old else "create"),
+                         reason=reason or (f"reactivated (was superseded by {old.superseded_by})" if reviving else None))
         if old_entry is not None:
             retired = old_entry.record.with_(
                 status="superseded", superseded_by=name, updated=now,
                 valid_until=min(old_entry.record.valid_until or edge, edge),
             )
             tx.apply(old_name, retired, "supersede", reason=f"superseded by {name}")
-    return WriteResult(name, layer.scope, "updated" if old else "created", sum(counts.values()),
+    operation = "reactivated" if reviving else "updated" if old else "created"
+    return WriteResult(name, layer.scope, operation, sum(counts.values()),
                        counts, tuple(warnings), record.status, record.pinned, event.after)
+
+
+def superseded_refusal(record: MemoryRecord) -> str:
+    """Why a write to the superseded ``record`` is refused: its successor, and how to reactivate it."""
+    successor = record.superseded_by or "a newer memory"
+    return (f"memory {record.name!r} was superseded by {successor!r}: write to {successor!r} instead, or "
+            f"reactivate {record.name!r} explicitly (--reactivate / reactivate=true)")
 
 
 def touch(layer: Layer, name: str, session: str | None = None, actor: str = "agent") -> None:
@@ -385,5 +427,5 @@ def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str 
 
 __all__ = [
     "PruneCandidate", "WriteResult", "clear", "delete", "lift_tombstone", "prepare", "prune", "prune_candidates",
-    "receipt", "restore", "restore_bytes", "set_flag", "set_status", "touch", "write",
+    "receipt", "restore", "restore_bytes", "set_flag", "set_status", "superseded_refusal", "touch", "write",
 ]

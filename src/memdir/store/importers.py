@@ -118,7 +118,12 @@ def read_markdown(path: Path, source: str, scope: str | None = None) -> Item | S
     try:
         record = parse(text, stem).record
         extra = {k: v for k, v in record.extra if k != "metadata"}
-        return Item(source, name, record.description, record.type, record.body, record.title, scope, extra)
+        kind = record.type
+        if kind not in TYPES:  # read as written; written as memdir's vocabulary, the original kept
+            extra["original_type"], kind = kind, "reference"
+        if record.status not in ("active", "candidate", "superseded"):
+            extra["original_status"] = record.status
+        return Item(source, name, record.description, kind, record.body, record.title, scope, extra)
     except MalformedMemory:
         pass
     try:

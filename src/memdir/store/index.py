@@ -5,7 +5,9 @@ visible, their order, each line's text, and the next moment the rendered text
 could change (so a cached index knows when it has gone out of date).
 
 Line: ``- [<title or name>](<name>.md)[ 📌][ (auto-extracted)] — <description>``,
-newlines in values collapsed to spaces, lines joined with ``\\n`` plus a final
+every line break in values collapsed to a space and control and bidi
+characters dropped (:func:`memdir.store.printable.one_line`), lines joined
+with ``\\n`` plus a final
 ``\\n``, no heading. Order: pinned first, then importance × 0.995^whole days
 since last read/update, then name.
 """
@@ -13,15 +15,14 @@ since last read/update, then name.
 from __future__ import annotations
 
 import math
-import re
 from datetime import datetime, timedelta
 from typing import Iterable
 
 from .memfile import MemoryRecord
+from .printable import one_line as _flat
 
 DAY = timedelta(days=1)
 DECAY = 0.995
-_NEWLINES = re.compile(r"\s*[\r\n]+\s*")
 _MAX_DEADLINE = datetime.max.replace(tzinfo=None)
 
 
@@ -75,8 +76,9 @@ def ordered(records: Iterable[MemoryRecord], now: datetime) -> list[MemoryRecord
 
 
 def one_line(text: str) -> str:
-    """Collapse newlines (and the spaces around them) into single spaces."""
-    return _NEWLINES.sub(" ", text).strip()
+    """``text`` on one line (:func:`memdir.store.printable.one_line`): every
+    line break collapsed, no control or bidi character."""
+    return _flat(text)
 
 
 def index_line(record: MemoryRecord) -> str:

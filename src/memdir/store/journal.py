@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .errors import NotFound, StoreError
-from .fsio import atomic_write, ensure_dir, read_bytes
+from .fsio import NOFOLLOW, atomic_write, ensure_dir, read_bytes
 
 def digest(data: bytes) -> str:
     """SHA-256 hex of ``data``."""
@@ -154,7 +154,8 @@ class Journal:
                     position = start
                 handle.seek(cut)
                 torn = handle.read()
-                with open(self.dir / "journal.torn", "ab") as keep:
+                keep_fd = os.open(self.dir / "journal.torn", os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
+                with open(keep_fd, "ab") as keep:
                     keep.write(torn + b"\n")
                 handle.truncate(cut)
                 handle.flush()
@@ -204,7 +205,7 @@ class Journal:
                       reason, session, prev, dict(data or {}))
         line = event.to_line()
         try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
             try:
                 os.write(fd, line + b"\n")
                 os.fsync(fd)

@@ -37,7 +37,7 @@ from .errors import Conflict, InvalidInput, LockTimeout, NotFound, StoreError
 from .fsio import atomic_write, ensure_dir, read_bytes, unlink
 from .index import IndexBuilder, next_change
 from .journal import Event, Journal, digest, now_utc
-from .layout import INDEX_FILE, META_DIR, STAMP_FILE
+from .layout import INDEX_FILE, META_DIR, STAMP_FILE, symlink_refusal
 from .memfile import MalformedMemory, MemoryRecord, parse, serialize
 from .scan import Entry, FileState, Scan, count_files, load as load_file, scan as scan_layer, stat_key
 from . import tombstones as tombstones_mod
@@ -89,22 +89,32 @@ class Layer:
         and what was learned of each file (:func:`memdir.store.scan.scan`):
         the one reader of a layer's files. Re-parses only files whose
         size/mtime/inode changed since this layer object last read them.
-        Raises :class:`StoreError`."""
+        Raises :class:`StoreError`, also for a layer with a symlink where
+        memdir keeps its files (:func:`memdir.store.layout.symlink_refusal`)."""
+        self.refuse_symlinks()
         try:
             directory_mtime = os.stat(self.path).st_mtime_ns
         except FileNotFoundError:
             directory_mtime = None
         except OSError as exc:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
-        found, self._cache, complete = scan_layer(self.path, self._cache, known, progress)
+        found, self._cache, complete = scan_layer(self.path, self._cache, known, progress,
+                                                  self.settings.max_file_bytes)
         if complete:  # a scan that did not read every memory must not stand in for a full one
             self._last_scan = (directory_mtime, found)
             self._swept_at = time.monotonic()
         return found
 
+    def refuse_symlinks(self) -> None:
+        """Raise :class:`StoreError` when the layer directory, ``.memdir``,
+        ``MEMORY.md`` or a meta file is a symlink (never followed)."""
+        reason = symlink_refusal(self.path)
+        if reason:
+            raise StoreError(reason)
+
     def load(self, path: Path) -> FileState | None:
         """Read and parse one memory file of this layer (:func:`memdir.store.scan.load`)."""
-        return load_file(path)
+        return load_file(path, max_bytes=self.settings.max_file_bytes)
 
     def file_count(self) -> int:
         """How many memory files :meth:`scan` would look at (for progress bars)."""
@@ -144,10 +154,11 @@ class Layer:
         """
         from filelock import FileLock, Timeout  # late: only mutations need it
 
+        self.refuse_symlinks()
         ensure_dir(self.path)
         ensure_dir(self.meta)
         if self._lock is None:
-            self._lock = FileLock(str(self.meta / "lock"), timeout=self.settings.lock_timeout)
+            self._lock = FileLock(str(self.meta / "lock"), timeout=self.settings.lock_timeout, mode=0o600)
         try:
             self._lock.acquire()
         except Timeout:

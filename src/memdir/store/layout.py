@@ -13,6 +13,8 @@ from pathlib import Path
 INDEX_FILE = "MEMORY.md"
 META_DIR = ".memdir"
 STAMP_FILE = "index.stamp"
+# What memdir keeps inside a layer's META_DIR; none of it may be a symlink (see symlink_refusal).
+META_ENTRIES = ("journal.jsonl", "journal.torn", STAMP_FILE, "lock", "layer.json", "tombstones.json", "objects")
 # A file that may hold a memory: ``*.md``, not a dot-file (temp files, ``.memdir``),
 # not ``MEMORY.md`` in any case. A compiled pattern: the scan calls it once per file.
 _MEMORY_FILE = re.compile(r"(?!\.)(?!(?i:memory\.md)\Z).*\.md", re.S)
@@ -24,6 +26,28 @@ def is_memory_file_name(filename: str) -> bool:
     (temp files, ``.memdir``) and not ``MEMORY.md`` in any case. (Whether it is
     a regular file, not a symlink, is the scan's to check.)"""
     return memory_file_match(filename) is not None
+
+
+def symlink_refusal(layer_dir: Path, meta: bool = True) -> str | None:
+    """Why ``layer_dir`` must not be used, or None: the layer directory, its
+    ``.memdir``, ``MEMORY.md`` or a file memdir keeps in ``.memdir`` is a
+    symbolic link. Followed, it would list, inject, index and rewrite files
+    outside the layer, or append the journal elsewhere. (A memory file that is
+    a symlink is not a memory: the scan skips it.) Ten ``lstat`` calls; with
+    ``meta`` False only the directory's (the hot path, which opens
+    ``MEMORY.md`` with ``O_NOFOLLOW`` and reads no meta file)."""
+    meta_dir = os.path.join(layer_dir, META_DIR)
+    paths = (str(layer_dir), meta_dir, os.path.join(layer_dir, INDEX_FILE),
+             *(os.path.join(meta_dir, entry) for entry in META_ENTRIES)) if meta else (str(layer_dir),)
+    for path in paths:
+        if os.path.islink(path):
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            return (f"{path} is a symbolic link (to {target}); memdir does not follow symlinks in a layer: "
+                    "replace it with the real directory or file")
+    return None
 
 
 def index_is_fresh(layer_dir: Path, now_ns: int, meta_dir: Path | None = None) -> bool:

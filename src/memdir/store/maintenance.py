@@ -11,18 +11,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from .context import session_block
-from .errors import InvalidInput
+from .errors import InvalidInput, StoreError
 from .index import is_visible
 from .journal import Journal, now_utc
 from .history import numbered_events
 from .layer import described_root, home_layers
-from .layout import META_DIR
+from .layout import META_DIR, symlink_refusal
 from .paths import PROJECTS_DIR, layer_dirs, team_journal_dirs
 from .results import (
-    DoctorResult, JournalEntry, JournalResult, LayerCheck, LayerStatus, ProjectInfo, ProjectList, StatusResult,
-    VerifyResult,
+    DoctorResult, FileNote, JournalEntry, JournalResult, LayerCheck, LayerStatus, ProjectInfo, ProjectList,
+    StatusResult, VerifyResult,
 )
-from .scan import Malformed
+from .scan import Entry, Malformed
 from .session import Session
 
 
@@ -34,6 +34,10 @@ def verify(home: Path) -> VerifyResult:
     journals = [(path, path / META_DIR) for path in layer_dirs(home)]
     journals += [(path, path) for path in team_journal_dirs(home)]  # the team layers' local side
     for path, meta in journals:
+        refusal = symlink_refusal(path) if meta != path else None
+        if refusal:  # never followed, not even to read
+            checks.append(LayerCheck(str(path), False, 0, None, None, refusal))
+            continue
         result = Journal(meta).verify()
         checks.append(LayerCheck(str(path), result.ok, result.events, result.bad_seq, result.bad_line, result.error))
     return VerifyResult(tuple(checks))
@@ -58,7 +62,12 @@ def status(session: Session, search: str, extractor: str = "") -> StatusResult:
     stale = session.settings.stale_after_days
     layers = []
     for layer in session.layers():
-        scan = layer.scan()
+        try:
+            scan = layer.scan()
+        except StoreError as exc:  # a symlinked layer, an unreadable directory: a problem to report
+            layers.append(LayerStatus(scope=layer.scope, path=str(layer.path), memories=0, visible=0, candidates=0,
+                                      tombstones=0, malformed=(Malformed(str(layer.path), str(exc)),)))
+            continue
         records = [e.record for e in scan.entries.values()]
         layers.append(LayerStatus(
             scope=layer.scope, path=str(layer.path), memories=len(records),
@@ -66,11 +75,26 @@ def status(session: Session, search: str, extractor: str = "") -> StatusResult:
             candidates=sum(1 for r in records if r.status == "candidate"),
             tombstones=len(layer.tombstones()), malformed=tuple(scan.malformed),
             fallback_parsed=tuple(str(e.path) for e in scan.entries.values() if e.fallback),
-            no_frontmatter=tuple(str(e.path) for e in scan.entries.values() if e.no_frontmatter)))
-    block = session_block(session)
+            no_frontmatter=tuple(str(e.path) for e in scan.entries.values() if e.no_frontmatter),
+            notes=tuple(FileNote(str(e.path), note) for e in sorted(scan.entries.values(), key=lambda e: e.path)
+                        for note in _notes(e))))
+    try:
+        block = session_block(session)
+    except StoreError:
+        block = ""  # the layer that cannot be read is reported above
     return StatusResult(str(session.home), str(session.project_root) if session.project_root else None,
                         session.project_error if session.project_root is None else None, tuple(layers),
                         len(block.encode("utf-8")), session.settings.context_max_bytes, search, extractor)
+
+
+def _notes(entry: Entry) -> list[str]:
+    """How ``entry``'s file was read leniently, one note per leniency."""
+    notes = []
+    if entry.fallback:
+        notes.append("read with the line fallback (frontmatter is not valid YAML)")
+    if entry.no_frontmatter:
+        notes.append("no frontmatter (listed under its file name)")
+    return notes + list(entry.notes)
 
 
 def doctor(session: Session, search: str, extractor: str = "") -> DoctorResult:

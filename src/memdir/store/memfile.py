@@ -12,6 +12,15 @@ frontmatter is not valid YAML — a fallback that reads plain ``key: value``
 lines. A file with no frontmatter at all is read under its file stem with its
 first heading as description. Scalars are read from YAML's node tree, so
 ``name: no`` is the string ``no`` and ``pinned: "false"`` is false.
+
+Foreign vocabulary is read, not refused (DESIGN §3): a type outside the four
+is kept as written (it orders as ``reference``), a status outside memdir's is
+kept in the file while the memory counts as active, a missing description
+falls back to the title or the body's first line, and unknown keys are
+written back byte for byte. Each such leniency is a note on the parsed file
+(``doctor`` lists them). Refused whatever else: YAML anchors and aliases
+(``&a``/``*a``, which can expand a few hundred bytes into gigabytes) and a
+frontmatter over :data:`MAX_FRONTMATTER_BYTES`.
 """
 
 from __future__ import annotations
@@ -24,8 +33,14 @@ from typing import Any
 import yaml
 
 from .errors import InvalidInput
+from .frontmatter import (
+    MAX_FRONTMATTER_BYTES, Hostile, MalformedMemory, as_written, construct, first_heading, flag, integer,
+    read_lines, read_yaml, split, text_of,
+)
 from .names import normalize_name
+from .printable import one_line
 from .vocabulary import ORIGINS, STATUSES, TYPE_IMPORTANCE, TYPES
+
 
 
 _KNOWN_ORDER = (
@@ -36,18 +51,11 @@ _KNOWN_ORDER = (
 _TIME_KEYS = ("created", "updated", "last_read", "valid_from", "valid_until")
 _ALIASES = {"lastRead": "last_read", "lastread": "last_read", "validFrom": "valid_from",
             "validUntil": "valid_until", "supersededBy": "superseded_by"}
-_NULLS = ("", "~", "null", "Null", "NULL")
 
-try:  # the C loader/dumper are several times faster; the pure ones are identical in output
-    _Loader = yaml.CSafeLoader
+try:  # the C dumper is several times faster; the pure one is identical in output
     _DumperBase = yaml.CSafeDumper
 except AttributeError:  # pragma: no cover - libyaml missing
-    _Loader = yaml.SafeLoader
     _DumperBase = yaml.SafeDumper
-
-
-class MalformedMemory(InvalidInput):
-    """A file that cannot be read as a memory; ``str()`` is the reason."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +64,11 @@ class MemoryRecord:
 
     ``scope`` is not stored in the file: it is the layer the file lives in.
     Times are timezone-aware UTC datetimes; ``extra`` keeps unknown frontmatter
-    keys, in order, so a rewrite does not drop what another tool wrote.
+    keys, in order, so a rewrite does not drop what another tool wrote, and
+    ``extra_source`` their text as read (key, value read, text), so a rewrite
+    that leaves a value alone writes its bytes back unchanged.
+    ``written_status`` is a status outside memdir's vocabulary as the file
+    wrote it (``draft``): the memory is ``active``, the file keeps the word.
     """
 
     name: str
@@ -78,6 +90,8 @@ class MemoryRecord:
     supersedes: str | None = None
     superseded_by: str | None = None
     extra: tuple[tuple[str, Any], ...] = field(default=(), compare=True)
+    extra_source: tuple[tuple[str, Any, str], ...] = field(default=(), compare=False, repr=False)
+    written_status: str | None = field(default=None, compare=False)
 
     @property
     def display_title(self) -> str:
@@ -98,11 +112,14 @@ class MemoryRecord:
 @dataclass(frozen=True)
 class ParsedFile:
     """A parsed file: the record plus how it was read (``fallback`` = not valid
-    YAML, read line by line; ``no_frontmatter`` = plain Markdown)."""
+    YAML, read line by line; ``no_frontmatter`` = plain Markdown) and
+    ``notes``: each leniency used (a foreign type or status, a description
+    taken from elsewhere), for ``doctor``."""
 
     record: MemoryRecord
     fallback: bool = False
     no_frontmatter: bool = False
+    notes: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------- times
@@ -179,152 +196,29 @@ def serialize(record: MemoryRecord) -> str:
         data["reads"] = record.reads
     if record.origin:
         data["origin"] = record.origin
-    data["status"] = record.status
+    data["status"] = record.written_status if record.status == "active" and record.written_status else record.status
     for key in ("valid_from", "valid_until", "supersedes", "superseded_by"):
         if getattr(record, key) is not None:
             data[key] = getattr(record, key)
+    sources = {key: (value, text) for key, value, text in record.extra_source}
+    verbatim = []
     for key, value in record.extra:
-        if key not in data:
+        if key in data:
+            continue
+        source = sources.get(key)
+        if source is not None and source[0] == value:
+            verbatim.append(source[1])  # unchanged: its bytes as the other tool wrote them
+        else:
             data[key] = value
     head = yaml.dump(
         data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1 << 30,
         default_flow_style=False,
-    )
+    ) + "".join(verbatim)
     body = record.body.strip()
     return f"---\n{head}---\n\n{body}\n" if body else f"---\n{head}---\n"
 
 
 # ---------------------------------------------------------------- parse
-
-
-def _split(text: str) -> tuple[str, str] | None:
-    """(frontmatter, body) or None when the text does not open with ``---``."""
-    if not text.startswith("---\n") and text != "---":
-        return None
-    lines = text.split("\n")
-    for index in range(1, len(lines)):
-        if lines[index].rstrip() == "---":
-            return "\n".join(lines[1:index]), "\n".join(lines[index + 1:])
-    raise MalformedMemory("frontmatter opened with --- but never closed")
-
-
-def _scalar_text(node) -> str | None:
-    """The text of a scalar node; None for a YAML null (plain ``~``/``null``/empty)."""
-    if not isinstance(node, yaml.ScalarNode):
-        return None
-    if node.style in (None, "") and node.value in _NULLS:
-        return None
-    return node.value
-
-
-def _read_yaml(front: str) -> dict[str, Any]:
-    """Frontmatter as {key: node-or-value}: known keys keep their YAML node."""
-    try:
-        root = yaml.compose(front, Loader=_Loader)
-    except yaml.YAMLError as exc:
-        raise MalformedMemory(f"frontmatter is not valid YAML: {str(exc).splitlines()[0]}") from None
-    if root is None:
-        return {}
-    if not isinstance(root, yaml.MappingNode):
-        raise MalformedMemory("frontmatter is not a YAML mapping")
-    out: dict[str, Any] = {}
-    for key_node, value_node in root.value:
-        if not isinstance(key_node, yaml.ScalarNode):
-            continue
-        out[key_node.value] = value_node
-    return out
-
-
-def _read_lines(front: str) -> dict[str, Any]:
-    """Fallback for frontmatter that is not valid YAML: plain ``key: value``
-    lines, one level of nesting (``metadata:`` then indented lines)."""
-    out: dict[str, Any] = {}
-    parent: dict[str, Any] | None = None
-    for line in front.split("\n"):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        indented = line[:1] in (" ", "\t")
-        key, sep, value = line.strip().partition(":")
-        if not sep or not key:
-            continue
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        if indented and parent is not None:
-            parent[key.strip()] = value
-        elif not value:
-            parent = {}
-            out[key.strip()] = parent
-        else:
-            parent = None
-            out[key.strip()] = value
-    return out
-
-
-def _as_written(value: Any, lines: list[str]) -> str | None:
-    """The text a person reads on the line, for a one-line plain scalar YAML
-    would change: a leading ``!`` read as a tag, a `` #`` read as a comment."""
-    text = _text(value)
-    if (isinstance(value, yaml.ScalarNode) and value.style in (None, "")
-            and value.start_mark.line == value.end_mark.line and value.start_mark.line < len(lines)):
-        raw = lines[value.start_mark.line][value.start_mark.column:].rstrip()
-        if raw and raw != text and (raw.startswith("!") or " #" in raw):
-            return raw
-    return text
-
-
-def _text(value: Any) -> str | None:
-    if isinstance(value, yaml.Node):
-        return _scalar_text(value)
-    if value is None:
-        return None
-    return str(value)
-
-
-def _construct(node: Any) -> Any:
-    """A Python value for an unknown key, with dates and yes/no kept as text."""
-    if not isinstance(node, yaml.Node):
-        return node
-    if isinstance(node, yaml.ScalarNode):
-        text = _scalar_text(node)
-        if text is None:
-            return None
-        if node.style in (None, ""):
-            if text in ("true", "True", "TRUE"):
-                return True
-            if text in ("false", "False", "FALSE"):
-                return False
-            if re.fullmatch(r"[-+]?\d+", text):
-                return int(text)
-        return text
-    if isinstance(node, yaml.SequenceNode):
-        return [_construct(item) for item in node.value]
-    if isinstance(node, yaml.MappingNode):
-        return {str(_construct(k)): _construct(v) for k, v in node.value}
-    return None
-
-
-def _flag(value: Any) -> bool:
-    text = _text(value)
-    return text is not None and text.strip().lower() == "true"
-
-
-def _int(value: Any) -> int | None:
-    text = _text(value)
-    if text is None or not re.fullmatch(r"\s*\d{1,9}\s*", text):
-        return None
-    return int(text)
-
-
-def _first_heading(body: str) -> str:
-    for line in body.split("\n"):
-        stripped = line.strip()
-        if stripped.startswith("#"):
-            return stripped.lstrip("#").strip()
-    for line in body.split("\n"):
-        if line.strip():
-            return line.strip().lstrip(">").strip()
-    return ""
 
 
 def _type_from_stem(stem: str) -> str:
@@ -339,9 +233,11 @@ def parse(text: str, stem: str) -> ParsedFile:
 
     The record's ``name`` is always the normalized file stem (the file name is
     the key). A frontmatter ``name`` that differs is kept as ``title`` when the
-    file has none. Raises :class:`MalformedMemory` with the reason when the file
-    is not a usable memory (empty, unclosed frontmatter, no description, unknown
-    type or status, a stem that is not a name).
+    file has none. Title and description are read as one line
+    (:func:`memdir.store.printable.one_line`). Raises :class:`MalformedMemory`
+    with the reason when the file is not a usable memory (empty, unclosed
+    frontmatter, YAML anchors or aliases, frontmatter over the cap, nothing to
+    describe it by, a stem that is not a name).
     """
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -352,20 +248,23 @@ def parse(text: str, stem: str) -> ParsedFile:
         name = normalize_name(stem).name
     except InvalidInput as exc:
         raise MalformedMemory(f"file name is not a memory name: {exc}") from None
-    split = _split(text)
-    if split is None:
+    parts = split(text)
+    if parts is None:
         body = text.strip()
-        description = _first_heading(body)
+        description = one_line(first_heading(body))
         if not description:
             raise MalformedMemory("no frontmatter and no text to describe it")
         return ParsedFile(MemoryRecord(name=name, description=description[:500], body=body),
                           no_frontmatter=True)
-    front, body = split
+    front, body = parts
     fallback = False
+    sources: dict[str, str] = {}
     try:
-        data = _read_yaml(front)
+        data, sources = read_yaml(front)
+    except Hostile:
+        raise
     except MalformedMemory:
-        data = _read_lines(front)
+        data = read_lines(front)
         fallback = True
         if not data:
             raise
@@ -380,21 +279,24 @@ def parse(text: str, stem: str) -> ParsedFile:
         meta_map = meta
 
     lines = front.split("\n")
-    description = (_as_written(data.get("description"), lines) or "").strip()
-    if not description:
-        raise MalformedMemory("description is missing or empty")
-    type_text = _text(data.get("type")) or _text(meta_map.get("type")) or _type_from_stem(stem)
-    type_text = type_text.strip().lower()
-    if type_text not in TYPES:
-        raise MalformedMemory(f"type {type_text!r} is not one of {', '.join(TYPES)}")
-    status = (_text(data.get("status")) or "active").strip().lower()
+    notes: list[str] = []
+    type_written = one_line(text_of(data.get("type")) or text_of(meta_map.get("type")))
+    type_text = type_written.lower() if type_written.lower() in TYPES else type_written
+    if not type_text:
+        type_text = _type_from_stem(stem)
+    elif type_text not in TYPES:
+        notes.append(f"type {type_text!r} is not one of {', '.join(TYPES)}: kept, ordered as reference")
+    status_written = one_line(text_of(data.get("status")) or text_of(meta_map.get("status")))
+    status = status_written.lower() or "active"
+    written_status = None
     if status not in STATUSES:
-        raise MalformedMemory(f"status {status!r} is not one of {', '.join(STATUSES)}")
-    origin = (_text(data.get("origin")) or "").strip().lower() or None
+        notes.append(f"status {status_written!r} is not one of {', '.join(STATUSES)}: kept, read as active")
+        status, written_status = "active", status_written
+    origin = (text_of(data.get("origin")) or "").strip().lower() or None
     if origin not in ORIGINS:
         origin = None
-    title = (_as_written(data.get("title"), lines) or "").strip() or None
-    declared = (_as_written(data.get("name"), lines) or "").strip()
+    title = one_line(as_written(data.get("title"), lines)) or None
+    declared = one_line(as_written(data.get("name"), lines))
     if not title and declared and declared != name:
         try:
             declared_norm = normalize_name(declared)
@@ -402,32 +304,41 @@ def parse(text: str, stem: str) -> ParsedFile:
             declared_norm = None
         if declared_norm is None or declared_norm.name != name or declared_norm.title:
             title = declared
-    importance = _int(data.get("importance"))
+    description = one_line(as_written(data.get("description"), lines))
+    if not description:
+        description = title or one_line(first_heading(body))[:500]
+        if not description:
+            raise MalformedMemory("no description, title or text to describe it")
+        notes.append("no description: " + ("the title stands in" if title else "the body's first line stands in"))
+    importance = integer(data.get("importance"))
     if importance is not None and not 1 <= importance <= 10:
         importance = None
     extra = tuple(
-        (key, _construct(value)) for key, value in data.items()
+        (key, construct(value)) for key, value in data.items()
         if key not in _KNOWN_ORDER and key not in _ALIASES
     )
+    extra_source = tuple((key, value, sources[key]) for key, value in extra if key in sources)
     record = MemoryRecord(
         name=name,
         description=description,
         type=type_text,
         body=body.strip(),
         title=title,
-        pinned=_flag(data.get("pinned")),
-        disabled=_flag(data.get("disabled")),
+        pinned=flag(data.get("pinned")),
+        disabled=flag(data.get("disabled")),
         importance=importance,
-        created=parse_time(_text(data.get("created"))),
-        updated=parse_time(_text(data.get("updated")) or _text(meta_map.get("modified"))),
-        last_read=parse_time(_text(data.get("last_read"))),
-        reads=_int(data.get("reads")) or 0,
+        created=parse_time(text_of(data.get("created"))),
+        updated=parse_time(text_of(data.get("updated")) or text_of(meta_map.get("modified"))),
+        last_read=parse_time(text_of(data.get("last_read"))),
+        reads=integer(data.get("reads")) or 0,
         origin=origin,
         status=status,
-        valid_from=parse_time(_text(data.get("valid_from"))),
-        valid_until=parse_time(_text(data.get("valid_until"))),
-        supersedes=(_text(data.get("supersedes")) or None),
-        superseded_by=(_text(data.get("superseded_by")) or None),
+        valid_from=parse_time(text_of(data.get("valid_from"))),
+        valid_until=parse_time(text_of(data.get("valid_until"))),
+        supersedes=(text_of(data.get("supersedes")) or None),
+        superseded_by=(text_of(data.get("superseded_by")) or None),
         extra=extra,
+        extra_source=extra_source,
+        written_status=written_status,
     )
-    return ParsedFile(record, fallback=fallback)
+    return ParsedFile(record, fallback=fallback, notes=tuple(notes))

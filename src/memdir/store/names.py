@@ -9,8 +9,16 @@ Rules (seed-behaviour §A3, with DESIGN §3's fixes):
 * a name with no ASCII letter or digit (``中文记忆``) gets a stable slug
   ``m-<10 hex of SHA-256 of the trimmed original>`` and the original is kept as
   the memory's ``title``;
+* a trailing ``.md`` in any case names the same memory (``my-rules.md`` is
+  ``my-rules``: the index links file names and models call them so);
 * ``memory`` (collides with ``MEMORY.md`` on case-insensitive file systems) and
   the Windows device names are reserved; control characters are rejected.
+
+Two raw names that normalize to one file name are **the same name** only when
+they are spelled alike (:func:`spelling`: differing in case, accents, spaces,
+``-`` and ``_`` only). ``C++ tips`` and ``C# tips`` both give ``c-tips`` but
+are different names: the gateway refuses the second rather than overwrite
+the first, and :func:`distinct_name` suggests another.
 """
 
 from __future__ import annotations
@@ -26,6 +34,11 @@ MAX_NAME_CHARS = 64
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 _VALID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_MD_SUFFIX = re.compile(r"\.md\Z", re.I)
+_SPELLING_IGNORED = re.compile(r"[\s_\-]+")
+# Symbols spelled out when two names differ only in them (C++ / C#).
+_SPELLED = {"+": " plus ", "#": " sharp ", "&": " and ", "@": " at ", "%": " percent ", "*": " star ",
+            ".": " dot ", "/": " slash ", "=": " equals ", "<": " lt ", ">": " gt "}
 RESERVED = frozenset(
     {"memory", "con", "prn", "aux", "nul"}
     | {f"com{i}" for i in range(10)}
@@ -52,7 +65,7 @@ def normalize_name(raw: str) -> NormalizedName:
     """
     if not isinstance(raw, str):
         raise InvalidName(f"memory name must be a string (got {type(raw).__name__})")
-    text = raw.strip()
+    text = raw_name(raw)
     if not text:
         raise InvalidName("memory name is empty")
     if _CONTROL.search(text):
@@ -72,3 +85,54 @@ def normalize_name(raw: str) -> NormalizedName:
         )
     assert _VALID.match(slug), slug
     return NormalizedName(slug, title)
+
+
+def raw_name(raw: str) -> str:
+    """The name as written, trimmed, without a trailing ``.md`` (any case)."""
+    text = raw.strip()
+    stem = _MD_SUFFIX.sub("", text).strip()
+    return stem if stem else text
+
+
+def spelling(raw: str) -> str:
+    """What two raw names must share to be the same name: the raw name
+    without ``.md``, accents folded, case-folded, with spaces, ``-`` and
+    ``_`` dropped (``DB Port`` = ``db-port``; ``C++ tips`` ≠ ``C# tips``)."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", raw_name(raw)) if not unicodedata.combining(c))
+    return _SPELLING_IGNORED.sub("", folded.casefold())
+
+
+def same_name(raw: str, name: str, title: str | None) -> bool:
+    """True when ``raw`` (a name as written, normalizing to ``name``) names
+    the memory called ``name`` with ``title``: it is the normalized name
+    itself, or spelled like the name or the title (:func:`spelling`)."""
+    written = raw_name(raw)
+    return written == name or spelling(written) in (spelling(name), spelling(title or ""))
+
+
+def name_taken(raw: str, name: str, title: str | None, taken) -> str:
+    """The refusal for ``raw`` normalizing to the file of another memory
+    (``name``, ``title``), with a distinct name not in ``taken``."""
+    written = raw_name(raw)
+    shown = f"{title!r} ({name})" if title else repr(name)
+    return (f"{written!r} normalizes to {name!r}, the file of the existing memory {shown}, which is another "
+            f"name: choose a distinct name such as {distinct_name(written, taken)!r} (or write {name!r} to "
+            "update the existing memory)")
+
+
+def distinct_name(raw: str, taken) -> str:
+    """A name for ``raw`` that normalizes to no name in ``taken`` (a container
+    of normalized names): its symbols spelled out (``C# tips`` →
+    ``c-sharp-tips``), else a ``-2``, ``-3``… suffix."""
+    spelled = "".join(_SPELLED.get(c, c) for c in raw_name(raw))
+    try:
+        candidate = normalize_name(spelled).name
+    except InvalidName:
+        candidate = None
+    if candidate is not None and candidate not in taken:
+        return candidate
+    base = normalize_name(raw).name[:MAX_NAME_CHARS - 4]
+    number = 2
+    while f"{base}-{number}" in taken:
+        number += 1
+    return f"{base}-{number}"

@@ -41,13 +41,27 @@ def find(session: Session, name: str, scope: str | None = None) -> tuple[Layer, 
     of the session's layers that has it (user first). Raises
     :class:`NotFound`, :class:`InvalidName`, :class:`ScopeError`."""
     key = normalize_name(name).name
-    for layer in session.layers(scope):
+    layers = session.layers(scope)
+    for layer in layers:
         entry = layer.scan().entries.get(key)
         if entry is not None:
             return layer, entry
+    # The index shows a memory by its title (a hand-written file's `name:` that is not its
+    # file stem): a model that calls it by that title means that memory, when only one has it.
+    for layer in layers:
+        titled = [e for e in layer.scan().entries.values() if e.record.title and _titled(e.record.title, key)]
+        if len(titled) == 1:
+            return layer, titled[0]
     where = f"the {scope} layer" if scope else "any layer"
     raise NotFound(f'memory not found: "{key}" in {where} (list the names with memory_list or `memdir list`)'
                    + unsearched(session, scope))
+
+
+def _titled(title: str, key: str) -> bool:
+    try:
+        return normalize_name(title).name == key
+    except InvalidInput:
+        return False
 
 
 def unsearched(session: Session, scope: str | None) -> str:
@@ -91,7 +105,7 @@ def write(session: Session, name: str, description: str, type: str = "project", 
           disabled: bool | None = None, importance: int | None = None, status: str | None = None,
           valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
           supersedes: str | None = None, reason: str | None = None, extra: dict | None = None,
-          expect_digest: str | None | bool = False) -> WriteResult:
+          expect_digest: str | None | bool = False, reactivate: bool = False) -> WriteResult:
     """Create or update a memory (``memory_write``); see :func:`memdir.store.gateway.write`.
 
     ``scope`` None: where the memory already is, else the user layer for
@@ -101,7 +115,9 @@ def write(session: Session, name: str, description: str, type: str = "project", 
     Limits come from the settings (title 80, description 160,
     body 2000 characters by default; cut with a warning). Secrets are
     redacted and counted. Raises :class:`InvalidInput`, :class:`ScopeError`,
-    :class:`TombstoneRefused`, :class:`Conflict`, :class:`LockTimeout`.
+    :class:`TombstoneRefused`, :class:`Conflict` (another name normalizing to
+    the same file), :class:`Refused` (a superseded memory, unless
+    ``reactivate``), :class:`LockTimeout`.
     """
     if scope is None:
         key = normalize_name(name).name
@@ -120,7 +136,7 @@ def write(session: Session, name: str, description: str, type: str = "project", 
         pinned=pinned, disabled=disabled, importance=importance, status=status,
         valid_from=time_arg(valid_from, "valid_from"), valid_until=time_arg(valid_until, "valid_until"),
         supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=guard(session, layer),
-        expect_digest=expect_digest)
+        expect_digest=expect_digest, reactivate=reactivate is True)
     if result.status == "active" and result.operation != "unchanged":
         _expire_pending(session, f"{result.name} {description} {body}")
     return result

@@ -17,7 +17,7 @@ from pathlib import Path
 from .history import HistoryEntry
 from .index import is_current, is_stale
 from .memfile import MemoryRecord, format_time
-from .scan import Malformed
+from .scan import FileNote, Malformed
 
 
 def _plain(value):
@@ -147,9 +147,9 @@ class ReadResult(Result):
 
 @dataclass(frozen=True)
 class WriteResult(Result):
-    """What a write did: ``operation`` is created | updated | unchanged;
-    ``redactions`` counts secrets replaced (``redaction_kinds`` by kind);
-    ``warnings`` name every cut and normalization; ``status`` and ``pinned``
+    """What a write did: ``operation`` is created | updated | reactivated
+    (a superseded memory made active again) | unchanged; ``redactions``
+    counts secrets replaced (``redaction_kinds`` by kind); ``warnings`` name every cut and normalization; ``status`` and ``pinned``
     are the memory's now; ``digest`` is its file's SHA-256."""
 
     name: str
@@ -396,7 +396,9 @@ class VerifyResult(Result):
 class LayerStatus(Result):
     """One layer of the session: its path, counts, and the files that are not
     memories (``malformed``) or were read leniently (``fallback_parsed``:
-    frontmatter that is not YAML; ``no_frontmatter``: plain Markdown)."""
+    frontmatter that is not YAML; ``no_frontmatter``: plain Markdown;
+    ``notes``: every leniency by file, those two included — a foreign type
+    or status, a description taken from the title or body)."""
 
     scope: str
     path: str
@@ -407,6 +409,7 @@ class LayerStatus(Result):
     malformed: tuple[Malformed, ...] = ()
     fallback_parsed: tuple[str, ...] = ()
     no_frontmatter: tuple[str, ...] = ()
+    notes: tuple[FileNote, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,9 @@ files included.
   conflict" (:mod:`memdir.store.conflicts`) and skipped.
 * A file that does not parse is listed in :attr:`Scan.malformed` with the
   reason and skipped; it never breaks the rest.
+* A file over the size ceiling (the ``max_file_bytes`` setting, default
+  256 KiB) is listed as too large without being read: never parsed,
+  indexed or versioned whole.
 * Two files whose names normalize to one memory name: the file named exactly
   so (``db-port.md``) wins, else the smaller file name; the other is listed as
   a duplicate of it.
@@ -46,16 +49,26 @@ class Malformed:
 
 
 @dataclass(frozen=True)
+class FileNote:
+    """A memory file read leniently, and how: a note for ``doctor``, not a problem."""
+
+    path: str
+    note: str
+
+
+@dataclass(frozen=True)
 class Entry:
     """A memory as found on disk: its record, file, digest (SHA-256 of the
     bytes) and how it parsed (``fallback``: frontmatter that is not YAML, read
-    line by line; ``no_frontmatter``: plain Markdown)."""
+    line by line; ``no_frontmatter``: plain Markdown; ``notes``: the
+    leniencies used, :attr:`memdir.store.memfile.ParsedFile.notes`)."""
 
     record: MemoryRecord
     path: Path
     digest: str
     fallback: bool = False
     no_frontmatter: bool = False
+    notes: tuple[str, ...] = ()
 
 
 class FileState(NamedTuple):
@@ -90,18 +103,33 @@ def stat_key(st: os.stat_result) -> tuple[int, int, int]:
     return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def load(path: Path, key: tuple[int, int, int] | None = None) -> FileState | None:
+DEFAULT_MAX_FILE_BYTES = 256 * 1024  # the ``max_file_bytes`` setting's default
+
+
+def too_large(size: int, max_bytes: int) -> str:
+    """The reason a file of ``size`` bytes is not read."""
+    return (f"file is too large ({size} bytes, over the {max_bytes}-byte ceiling set by max_file_bytes); "
+            "not read, indexed or versioned")
+
+
+def load(path: Path, key: tuple[int, int, int] | None = None,
+         max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> FileState | None:
     """Read and parse one memory file; None when it is gone. ``key`` is its
-    stat key when the caller has it. Raises :class:`StoreError` when it
+    stat key when the caller has it. A file over ``max_bytes`` is not read
+    (its state says it is too large). Raises :class:`StoreError` when it
     cannot be read."""
-    data = read_bytes(path)
-    if data is None:
-        return None
     if key is None:
         try:
             key = stat_key(os.stat(path, follow_symlinks=False))
         except OSError:
             return None
+    if key[0] > max_bytes:
+        return FileState(key, "", None, too_large(key[0], max_bytes))
+    data = read_bytes(path, max_bytes + 1)
+    if data is None:
+        return None
+    if len(data) > max_bytes:  # grew since the stat
+        return FileState(key, "", None, too_large(len(data), max_bytes))
     if has_conflict(data):  # git left both sides in the file: not a memory until a person settles it
         return FileState(key, digest(data), None, CONFLICT)
     try:
@@ -110,12 +138,12 @@ def load(path: Path, key: tuple[int, int, int] | None = None) -> FileState | Non
         return FileState(key, digest(data), None, "file is not valid UTF-8")
     except MalformedMemory as exc:
         return FileState(key, digest(data), None, str(exc))
-    entry = Entry(parsed.record, path, digest(data), parsed.fallback, parsed.no_frontmatter)
+    entry = Entry(parsed.record, path, digest(data), parsed.fallback, parsed.no_frontmatter, parsed.notes)
     return FileState(key, entry.digest, parsed.record.name, None, entry)
 
 
 def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tuple] | None = None,
-         progress=None) -> tuple[Scan, dict[str, FileState], bool]:
+         progress=None, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> tuple[Scan, dict[str, FileState], bool]:
     """Scan ``directory``: ``(what was found, the new cache, complete)``.
 
     ``cache`` maps file names to the :class:`FileState` of the last scan; a
@@ -126,7 +154,8 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
     file whose size, mtime and inode still match; such a memory is in
     :attr:`Scan.names` but not in :attr:`Scan.entries`, and ``complete`` is
     False. ``progress(1)`` is called for each file read. A missing directory
-    is an empty layer. Raises :class:`StoreError`.
+    is an empty layer. Files over ``max_bytes`` are listed as too large,
+    unread. Raises :class:`StoreError`.
     """
     malformed: list[Malformed] = []
     files: dict[str, FileState] = {}
@@ -161,7 +190,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
                     state = FileState(key, hint[4], hint[5], hint[6])
                     complete = complete and state[2] is None
                 else:
-                    state = load(Path(item.path), key)
+                    state = load(Path(item.path), key, max_bytes)
                     if state is None:
                         continue
                     if progress is not None:
@@ -204,4 +233,4 @@ def count_files(directory: Path) -> int:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
 
 
-__all__ = ["Entry", "FileState", "Malformed", "Scan", "count_files", "load", "scan", "stat_key"]
+__all__ = ["Entry", "FileNote", "FileState", "Malformed", "Scan", "count_files", "load", "scan", "stat_key"]

@@ -32,6 +32,7 @@ CLAMPS: dict[str, tuple[float, float]] = {
     "limit_body": (200, 20_000),
     "stale_after_days": (0, 36_500),
     "lock_timeout": (0.1, 120),
+    "max_file_bytes": (16 * 1024, 16 * 1024 * 1024),
     "consolidation_max_proposals": (1, 20),
     "llm_max_tokens": (64, 8192),
     "llm_timeout": (1, 600),
@@ -49,6 +50,7 @@ DEFAULTS: dict[str, object] = {
     "stale_after_days": 0,
     "enable_user_scope": True,
     "lock_timeout": 10.0,
+    "max_file_bytes": 256 * 1024,  # a memory file larger than this is listed as too large, never read
     "consolidation_mode": "gated",  # off | gated | always
     "consolidation_max_proposals": 5,
     "consolidation_extractor": "auto",  # auto | rules | llm | command | agent

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..store import maintenance, operations
 from ..store.errors import InvalidInput, MemdirError
+from ..store.printable import printable
 from ..store.session import Session
 from . import render
 from .specs import (
@@ -51,6 +52,7 @@ def run_tool(session: Session, name: str, arguments: dict | str | None = None) -
 
 
 def _bounded(text: str) -> str:
+    text = printable(text)  # an error can quote a file name or a value: no control reaches the model
     if len(text) <= MAX_OUTPUT:
         return text
     marker = f"\n…(output cut at {MAX_OUTPUT} characters)"
@@ -62,7 +64,7 @@ def _bounded(text: str) -> str:
 
 def _write(session: Session, a: dict) -> str:
     result = operations.write(session, a["name"], a["description"], a["type"], a["body"], title=a.get("title"),
-                              scope=a.get("scope"), pinned=a.get("pinned"))
+                              scope=a.get("scope"), pinned=a.get("pinned"), reactivate=a.get("reactivate") is True)
     return "\n".join([render.write(result), *render.warnings(result)])
 
 

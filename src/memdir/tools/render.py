@@ -6,11 +6,18 @@ print the same lines, adding only what differs by where they run (how to ask
 for more: a command-line flag or a tool argument). One-line fields are shown
 on one line (every run of whitespace collapsed) and long ones are cut with
 ``…`` at :data:`LINE_CHARS` characters, so a hand-edited file cannot flood a
-terminal or a context window. Text goes through no other filter here: stored
-text was sanitized by the gateway.
+terminal or a context window.
+
+Stored text was sanitized by the gateway, but a hand-edited file was not:
+every renderer's output goes through :func:`memdir.store.printable.printable`
+(no terminal escape, control or bidi-override character; tabs and newlines
+stay), and every one-line field through :func:`cut` (no line break of any
+kind), so nothing stored can drive the terminal or forge a line.
 """
 
 from __future__ import annotations
+
+from ..store.printable import one_line, printable
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing on the CLI's hook path
 if TYPE_CHECKING:  # the renderer reads results by their attributes; importing them would load YAML
@@ -25,8 +32,9 @@ LINE_CHARS = 300  # characters of a description, error or snippet shown on one l
 
 
 def cut(text: str | None, limit: int = LINE_CHARS) -> str:
-    """``text`` on one line (whitespace collapsed), at most ``limit`` characters (``…`` marks a cut)."""
-    flat = " ".join((text or "").split())
+    """``text`` on one line (every line break and run of whitespace collapsed,
+    no control or bidi character), at most ``limit`` characters (``…`` marks a cut)."""
+    flat = " ".join(one_line(text).split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
@@ -44,7 +52,7 @@ def memory_line(m: MemoryInfo) -> str:
 def malformed_lines(items, limit: int | None = None, more: str = "") -> list[str]:
     """``! unreadable: path: reason`` per file, at most ``limit``; ``more`` says where the rest are."""
     shown = list(items) if limit is None else list(items)[:limit]
-    lines = [f"! unreadable: {item.path}: {cut(item.error)}" for item in shown]
+    lines = [f"! unreadable: {cut(item.path, 1000)}: {cut(item.error)}" for item in shown]
     if len(items) > len(shown):
         lines.append(f"! …and {len(items) - len(shown)} more unreadable files{more}")
     return lines
@@ -263,14 +271,15 @@ def doctor(result: DoctorResult) -> str:
     lines = []
     for layer in result.status.layers:
         lines.append(f"{layer.scope} layer: {layer.path} — {layer.memories} memories")
-        lines += [f"  malformed: {bad.path}: {cut(bad.error)}" for bad in layer.malformed]
-        lines += [f"  read with the line fallback (frontmatter is not valid YAML): {p}" for p in layer.fallback_parsed]
-        lines += [f"  no frontmatter (listed under its file name): {p}" for p in layer.no_frontmatter]
+        lines += [f"  malformed: {cut(bad.path, 1000)}: {cut(bad.error)}" for bad in layer.malformed]
+        lines += [f"  note: {cut(n.path, 1000)}: {cut(n.note)}" for n in layer.notes]
     lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
     lines.append(f"context: {result.status.context_bytes} of {result.status.context_budget} bytes")
     if result.status.extractor:
         lines.append(f"consolidation extractor: {result.status.extractor}")
-    lines.append("ok" if result.ok else f"{len(result.problems)} problem(s)")
+    notes = sum(len(layer.notes) for layer in result.status.layers)
+    lines.append(("ok" if result.ok else f"{len(result.problems)} problem(s)")
+                 + (f" ({notes} note{'s' if notes != 1 else ''}: files read leniently, not problems)" if notes else ""))
     return "\n".join(lines)
 
 
@@ -417,3 +426,22 @@ __all__ = [
     "gate", "history", "ingest", "lift", "reindex", "listing", "malformed_lines", "memory_line", "prune", "read",
     "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
 ]
+
+
+def _printable_output(renderer):
+    """``renderer`` with its text (or each of its lines) passed through
+    :func:`memdir.store.printable.printable`."""
+    def rendered(*args, **kwargs):
+        out = renderer(*args, **kwargs)
+        return [printable(line) for line in out] if isinstance(out, list) else printable(out)
+
+    rendered.__name__ = rendered.__qualname__ = renderer.__name__
+    rendered.__doc__, rendered.__wrapped__ = renderer.__doc__, renderer
+    return rendered
+
+
+# Every renderer, wrapped once here so none can forget: the one place output is made printable.
+for _name in __all__:
+    if _name not in ("LINE_CHARS", "cut", "cut_text"):
+        globals()[_name] = _printable_output(globals()[_name])
+del _name

@@ -80,6 +80,8 @@ def tool_specs(settings: Settings | None = None) -> tuple[ToolSpec, ...]:
                      "title": {"type": "string",
                                "description": f"optional display title, any language, ≤ {s.limit_title} characters"},
                      "pinned": {"type": "boolean", "description": "keep at the top of the index"},
+                     "reactivate": {"type": "boolean",
+                                    "description": "make a superseded memory active again (only when asked)"},
                      "scope": scope}, ("name", "description", "type", "body")),
             idempotent=True),
         ToolSpec(

@@ -1,0 +1,99 @@
+"""What stored text may carry to a terminal or a prompt (DESIGN §3, §1.5).
+
+Two rules, applied at write time by the gateway (with a warning) and again
+by every renderer — ``MEMORY.md``, the context block, the tools' and the
+CLI's text — so a hand-edited file is held to them too:
+
+* **One-line fields** (name, title, description, and anything shown on one
+  line) never hold a line break of any kind a common reader splits on:
+  ``\\r \\n \\v \\f``, the file/group/record separators ``\\x1c``–``\\x1e``
+  (Python's ``str.splitlines``), U+0085 NEL, U+2028 LINE SEPARATOR and
+  U+2029 PARAGRAPH SEPARATOR. :func:`one_line` collapses each run of them,
+  with the spaces around it, into one space.
+* **Nothing rendered carries a control character or a bidi override**:
+  terminal escape sequences (``ESC [ 31 m``, ``ESC ] … BEL``) are dropped
+  whole, every other C0 control but tab and newline, DEL, every C1 control,
+  and the bidi embeddings, overrides and isolates (U+202A–U+202E,
+  U+2066–U+2069: "Trojan Source", CVE-2021-42574). Bodies keep tabs and
+  newlines; their other line breaks become ``\\n`` (:func:`printable`).
+
+Pure functions with no imports beyond ``re``: the hot path (the context
+block on every hook) uses them.
+"""
+
+from __future__ import annotations
+
+import re
+
+LINE_BREAKS = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+# A whole terminal escape sequence: CSI (ESC [ or the C1 CSI), OSC/DCS/APC/PM strings
+# up to their terminator, or a two-character escape. Dropped whole, so `ESC[2J`
+# does not leave `[2J` behind.
+_ESCAPE = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
+    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[ -~]?"
+)
+_BREAKS = re.compile(f"[ \t]*[{LINE_BREAKS}]+[ \t]*")
+_BODY_BREAKS = re.compile("\r\n|[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+# Controls a body may not keep (tab and newline stay), DEL, C1, bidi controls.
+_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
+# Anything either rule would change: one C-level search decides the fast path.
+_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{LINE_BREAKS}{BIDI_CONTROLS}]")
+_UNSAFE_BODY = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}\u2028\u2029]")
+
+
+def is_clean_line(text: str) -> bool:
+    """True when ``text`` holds no line break, control or bidi control."""
+    return _UNSAFE.search(text) is None
+
+
+def one_line(text: str | None) -> str:
+    """``text`` safe to show on one line: every run of line breaks (and the
+    spaces and tabs around it) becomes one space, escape sequences, other
+    controls and bidi controls are dropped, ends are stripped. ``None`` → ``""``."""
+    if not text:
+        return ""
+    if _UNSAFE.search(text) is None:
+        return text.strip()
+    text = _ESCAPE.sub("", text)
+    text = _BREAKS.sub(" ", text)
+    return _CONTROLS.sub("", text).strip()
+
+
+def printable(text: str | None) -> str:
+    """Multi-line ``text`` safe for a terminal or a prompt: every line break
+    becomes ``\\n``, escape sequences, other controls (tab and newline stay)
+    and bidi controls are dropped. ``None`` → ``""``."""
+    if not text:
+        return ""
+    if _UNSAFE_BODY.search(text) is None:
+        return text
+    text = _ESCAPE.sub("", text)
+    text = _BODY_BREAKS.sub("\n", text)
+    return _CONTROLS.sub("", text)
+
+
+def clean_line(text: str) -> tuple[str, int, int]:
+    """``(one_line(text), line breaks collapsed, other characters removed)``:
+    the gateway's form, so a write can say what it changed."""
+    if _UNSAFE.search(text) is None:
+        return text.strip(), 0, 0
+    breaks = sum(1 for _ in re.finditer(f"[{LINE_BREAKS}]+", text.strip()))
+    removed = sum(1 for c in text if c not in LINE_BREAKS and _CONTROLS.match(c))
+    return one_line(text), breaks, removed
+
+
+def clean_body(text: str) -> tuple[str, int]:
+    """``(printable(text), characters removed or changed)`` for the gateway.
+    A ``\\r\\n`` pair becoming ``\\n`` is not counted (a Windows line end)."""
+    text = text.replace("\r\n", "\n")
+    cleaned = printable(text)
+    if cleaned == text:
+        return text, 0
+    return cleaned, max(1, len(_UNSAFE_BODY.findall(text)))
+
+
+__all__ = ["BIDI_CONTROLS", "LINE_BREAKS", "clean_body", "clean_line", "is_clean_line", "one_line", "printable"]
