@@ -198,3 +198,22 @@ def test_bad_import_arguments_say_why(project):
         mem.import_from("dir", str(project / "nope"))
     with pytest.raises(NotFound, match="dsh-auto-memory"):
         mem.import_from("dsh")
+
+
+def test_an_import_reports_progress_per_item(tmp_path, project):
+    notes = tmp_path / "many"
+    notes.mkdir()
+    for i in range(30):
+        (notes / f"n{i}.md").write_text(f"---\nname: n{i}\ntype: project\ndescription: Note number {i}\n---\n")
+    (notes / "bad.md").write_text(MALFORMED)
+
+    class Bar:  # what the CLI passes: a tqdm bar (total set, update per item)
+        total, done = None, 0
+
+        def update(self, n=1):
+            self.done += n
+
+    bar = Bar()
+    report = Memory.open(project=project, actor="human").import_from("dir", str(notes), progress=bar)
+    assert (bar.total, bar.done) == (31, 31)
+    assert (report.count("imported"), report.count("skipped")) == (30, 1)
