@@ -54,3 +54,12 @@ def run_cli(*args, input: str | None = "", env: dict | None = None, cwd=None) ->
         [sys.executable, "-m", "memdir.cli", *map(str, args)], input=input, capture_output=True,
         text=True, env=full_env, cwd=cwd, timeout=120,
     )
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print the fault-injection counts (tests/test_faults.py, issue 10) as one JSON line."""
+    import json
+
+    module = sys.modules.get("tests.test_faults")
+    if module is not None and module.COUNTS["faults_injected"]:
+        terminalreporter.write_line("memdir faults: " + json.dumps(module.COUNTS))

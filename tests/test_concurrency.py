@@ -29,3 +29,74 @@ def test_two_processes_writing_200_each_lose_nothing(isolated_home, project):
     assert {l.split("](")[1].split(".md)")[0] for l in lines} == {p.stem for p in files}
     assert mem.verify().ok
     assert mem.verify().layers[0].events == 400
+
+
+LOOPING_READER = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from memdir import Memory
+    from memdir.store.errors import LockTimeout
+    home, project, stop = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+    reads = timeouts = 0
+    while not stop.exists():
+        try:
+            Memory.open(home=home, project=project).context()  # a cold process each time: parses every file
+            reads += 1
+        except LockTimeout:
+            timeouts += 1
+    print(reads, timeouts)
+""")
+
+COUNTING_WRITER = WRITER.replace('''    mem.write(f"{prefix}-{i:03d}", f"written by {prefix} number {i}", "project", "body")''', '''    try:
+        mem.write(f"{prefix}-{i:03d}", f"written by {prefix} number {i}", "project", "body")
+    except LockTimeout:
+        print("timeout", i)''').replace("from memdir import Memory", "from memdir import Memory\nfrom memdir.store.errors import LockTimeout")
+
+
+def test_seven_writers_and_a_reader_loop_get_no_lock_timeouts(isolated_home, project, tmp_path):
+    assert "except LockTimeout" in COUNTING_WRITER  # the writers count timeouts instead of dying
+    stop = tmp_path / "stop"
+    env_timeout = {"MEMDIR_LOCK_TIMEOUT": "5"}
+    import os
+
+    env = {**os.environ, **env_timeout}
+    reader = subprocess.Popen([sys.executable, "-c", LOOPING_READER, str(isolated_home), str(project), str(stop)],
+                              stdout=subprocess.PIPE, text=True, env=env)
+    writers = [subprocess.Popen([sys.executable, "-c", COUNTING_WRITER, str(isolated_home), str(project),
+                                 f"w{n}", "30"], stdout=subprocess.PIPE, text=True, env=env) for n in range(7)]
+    outputs = [w.communicate(timeout=300)[0] for w in writers]
+    stop.touch()
+    reads, timeouts = map(int, reader.communicate(timeout=60)[0].split())
+    assert [w.returncode for w in writers] == [0] * 7
+    assert "timeout" not in "".join(outputs) and timeouts == 0
+    assert reads >= 1
+    from memdir import Memory
+
+    mem = Memory.open(home=isolated_home, project=project)
+    assert len(mem.list().memories) == 7 * 30  # nothing lost
+    assert mem.verify().ok
+
+
+def test_a_cold_index_rebuild_parses_outside_the_lock(isolated_home, project):
+    from memdir import Memory
+    from memdir.store import scan
+
+    mem = Memory.open(home=isolated_home, project=project)
+    for n in range(40):
+        mem.write(f"note-{n:02d}", f"Note {n} about the build", "project")
+    layer = Memory.open(home=isolated_home, project=project).layer("project")  # a cold layer object
+    (layer.path / "by-hand.md").write_text("---\nname: by-hand\ndescription: Written by hand\ntype: project\n---\n")
+    inside, outside = [], []
+    real_parse = scan.parse
+
+    def parse(*args, **kwargs):
+        (inside if layer._lock is not None and layer._lock.is_locked else outside).append(1)
+        return real_parse(*args, **kwargs)
+
+    scan.parse = parse
+    try:
+        layer.refresh_index()
+    finally:
+        scan.parse = real_parse
+    assert len(outside) == 41 and inside == []
+    assert "by-hand" in (layer.path / "MEMORY.md").read_text()

@@ -16,6 +16,7 @@ WRITER = textwrap.dedent("""
     import os, sys, itertools
     from memdir import Memory
     mem = Memory.open(home=sys.argv[1], project=sys.argv[2])
+    mem.write("first", f"the first write of {os.getpid()}", "project")  # one acknowledged write per process
     print("ready", flush=True)
     for i in itertools.count():
         mem.write(f"note-{i % 7}", f"note {i % 7} revision {i} of {os.getpid()}", "project", "body " * (i % 50))

@@ -37,7 +37,7 @@ def llm_mem(isolated_home, project, server, monkeypatch):
 
 def disk(home: Path) -> dict:
     return {str(p.relative_to(home)): p.read_bytes() for p in sorted(home.rglob("*"))
-            if p.is_file() and p.name not in ("journal.jsonl", "lock", "index.stamp")}
+            if p.is_file() and p.name not in ("journal.jsonl", "journal.anchor", "lock", "index.stamp")}
 
 
 def receipts(mem) -> list[dict]:

@@ -41,7 +41,8 @@ from ..store.errors import (
     TombstoneRefused,
 )
 from ..store.tombstones import Tombstone, match as match_tombstone
-from ..store.gateway import prepare, receipt, superseded_refusal
+from ..store.fields import prepare
+from ..store.gateway import receipt, superseded_refusal
 from ..store.names import name_taken, normalize_name, same_name
 from ..store.operations import delete, write
 from ..store.session import Session

@@ -19,7 +19,7 @@ Keeping in step, per layer, cheapest first:
 * two stats per query — the layer directory (any file created, removed or
   renamed, which every gateway write is) and its journal (every mutation
   appends) — compared with what the last sync saw;
-* a scan (one ``stat`` per file; only files whose size/mtime/inode differ
+* a scan (one ``stat`` per file; only files whose size/ctime/inode differ
   from the ``files`` table are read and parsed) when those differ,
   when the last sync was too close to the filesystem's clock tick to trust
   ("racy" mtimes, as in git), always for layers of at most
@@ -73,7 +73,7 @@ def _create(conn: sqlite3.Connection) -> None:
             key TEXT PRIMARY KEY, dir_mtime_ns INTEGER, journal_size INTEGER,
             journal_mtime_ns INTEGER, files INTEGER, settled INTEGER);
         CREATE TABLE IF NOT EXISTS files (
-            layer TEXT NOT NULL, file TEXT NOT NULL, size INTEGER, mtime_ns INTEGER, ino INTEGER,
+            layer TEXT NOT NULL, file TEXT NOT NULL, size INTEGER, mtime_ns INTEGER, ino INTEGER,  -- mtime_ns: the ctime (scan.stat_key)
             digest TEXT, name TEXT, error TEXT, PRIMARY KEY (layer, file));
         CREATE TABLE IF NOT EXISTS docs (
             id INTEGER PRIMARY KEY, layer TEXT NOT NULL, name TEXT NOT NULL, file TEXT NOT NULL,
@@ -91,10 +91,39 @@ def _create(conn: sqlite3.Connection) -> None:
     """)
 
 
+class StaleSchema(sqlite3.DatabaseError):
+    """The index was built by another version of memdir: rebuilt from the files."""
+
+
+# SQLite result codes that mean the file itself is damaged or not a database.
+_CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+
+
+def is_corrupt(path: Path) -> bool:
+    """True only when ``PRAGMA quick_check`` says the index file is damaged
+    (or not a database at all); False when it is fine or cannot be checked
+    now (busy, locked, an I/O error, a full disk) — those never justify
+    deleting it."""
+    try:
+        check = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1.0)
+    except sqlite3.Error:
+        return False
+    try:
+        rows = check.execute("PRAGMA quick_check").fetchall()
+        return rows != [("ok",)]
+    except sqlite3.DatabaseError as exc:
+        return getattr(exc, "sqlite_errorcode", None) in _CORRUPT_CODES or (
+            getattr(exc, "sqlite_errorcode", None) is None and "malformed" in str(exc))
+    finally:
+        check.close()
+
+
 def connect(home: Path) -> sqlite3.Connection:
     """This thread's connection to ``<home>/index.sqlite`` (WAL, 5 s busy
-    timeout), created on first use. A file that is not a readable index of this
-    schema is deleted and recreated: it is derived. Raises :class:`StoreError`."""
+    timeout), created on first use. A file that ``PRAGMA quick_check`` finds
+    damaged, or an index of another schema, is deleted and recreated: it is
+    derived. Busy, locked and I/O errors are reported, never a reason to
+    delete it. Raises :class:`StoreError`."""
     path = db_path(home)
     cache = getattr(_local, "conns", None)
     if cache is None:
@@ -113,7 +142,7 @@ def connect(home: Path) -> sqlite3.Connection:
             conn.execute("PRAGMA synchronous = NORMAL")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, SCHEMA_VERSION):
-                raise sqlite3.DatabaseError(f"index schema {version}, expected {SCHEMA_VERSION}")
+                raise StaleSchema(f"index schema {version}, expected {SCHEMA_VERSION}")
             _create(conn)
             os.chmod(path, 0o600)
             break
@@ -121,7 +150,8 @@ def connect(home: Path) -> sqlite3.Connection:
             if conn is not None:
                 conn.close()
                 conn = None
-            if attempt == 2:
+            # Busy, locked, I/O errors, a full disk: the index is fine, only unavailable now.
+            if attempt == 2 or not (isinstance(exc, StaleSchema) or is_corrupt(path)):
                 raise StoreError(f"cannot open the search index {path}: {exc}") from None
             # Derived data: a corrupt or foreign file is rebuilt from the memory files.
             for suffix in ("", "-wal", "-shm"):

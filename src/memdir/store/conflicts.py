@@ -60,4 +60,17 @@ def resolve(data: bytes, side: str) -> bytes:
     return b"".join(out)
 
 
-__all__ = ["CONFLICT", "has_conflict", "resolve"]
+def refuse_overwrite(state, path, action: str) -> None:
+    """Refuse to replace or remove ``path`` while its scan ``state`` (a
+    :class:`~memdir.store.scan.FileState` or None) says it holds an
+    unresolved merge conflict; only ``action`` ``resolve`` may. Raises
+    :class:`~memdir.store.errors.Conflict` saying how to settle it."""
+    if state is not None and state.error == CONFLICT and action != "resolve":
+        from .errors import Conflict
+
+        name = str(path).replace("\\", "/").rsplit("/", 1)[-1][:-3]
+        raise Conflict(f"{path} has an unresolved merge conflict; settle it first "
+                       f"(memdir team resolve {name} --ours|--theirs, or edit it by hand)")
+
+
+__all__ = ["CONFLICT", "has_conflict", "refuse_overwrite", "resolve"]

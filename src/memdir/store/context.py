@@ -154,14 +154,17 @@ def render_block(sections: list[tuple[str, str]], max_bytes: int = 4096, policy:
     return ""
 
 
-def session_block(session, max_bytes: int | None = None) -> str:
+def session_block(session, max_bytes: int | None = None, warn=None) -> str:
     """The context block of a :class:`~memdir.store.session.Session`: the
     user layer, then the team layer (in the repository) and the project layer
     when the session has a project, within
     ``max_bytes`` UTF-8 bytes (default the ``context_max_bytes`` setting). The
     hot path of every hook and of :meth:`memdir.Memory.context`: it opens a
     layer (and loads YAML) only to rebuild an index that went out of date.
-    Raises :class:`InvalidInput` for a budget below 1 byte."""
+    It never needs to write: a layer that cannot be written is rendered from
+    its files; one that cannot be read is left out and ``warn(message)`` told
+    (default: one line on stderr). Raises :class:`InvalidInput` for a budget
+    below 1 byte."""
     budget = session.settings.context_max_bytes if max_bytes is None else int(max_bytes)
     if budget < 1:
         from .errors import InvalidInput
@@ -169,16 +172,27 @@ def session_block(session, max_bytes: int | None = None) -> str:
         raise InvalidInput("max_bytes must be at least 1")
     sections = []
     for scope in session.scopes():
-        sections.append((scope, read_index(session.layer_dir(scope),
-                                           lambda _path, scope=scope: session.layer(scope).refresh_index(),
-                                           session.meta_dir(scope))))
+        try:
+            sections.append((scope, read_index(session.layer_dir(scope),
+                                               lambda _path, scope=scope: session.layer(scope).current_index(),
+                                               session.meta_dir(scope))))
+        except Exception as exc:  # noqa: BLE001 — one unreadable layer never blanks the others
+            (warn or _warn)(f"the {scope} layer was left out of the context: {exc}")
     return render(sections, budget)
+
+
+def _warn(message: str) -> None:
+    import sys
+
+    print(f"memdir: warning: {message}", file=sys.stderr)
 
 
 def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None) -> str:
     """``MEMORY.md`` of a layer, after ``rebuild(layer_dir)`` when it is out of
-    date. A missing layer is an empty index. ``meta_dir``: where the index
-    lives when not in the layer directory (the team layer's). Raises
+    date; when the rebuild could not write the file (a full disk, a read-only
+    or another user's layer), ``rebuild`` returns the index text itself. A
+    missing layer is an empty index. ``meta_dir``: where the index lives when
+    not in the layer directory (the team layer's). Raises what ``rebuild`` raises, and
     :class:`StoreError` for a layer with a symlink where memdir keeps its
     files (never followed)."""
     refusal = symlink_refusal(layer_dir, meta=False)
@@ -189,7 +203,9 @@ def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None) -> str:
     if not index_is_fresh(layer_dir, time.time_ns(), meta_dir):
         if not layer_dir.is_dir():
             return ""
-        rebuild(layer_dir)
+        text = rebuild(layer_dir)
+        if text is not None:
+            return text
     path = (meta_dir if meta_dir is not None else layer_dir) / INDEX_FILE
     try:
         st = os.stat(path)

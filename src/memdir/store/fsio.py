@@ -28,10 +28,10 @@ def ensure_dir(path: Path) -> Path:
     path = Path(path)
     missing = []
     probe = path
-    while not probe.is_dir() and probe != probe.parent:
-        missing.append(probe)
-        probe = probe.parent
     try:
+        while not probe.is_dir() and probe != probe.parent:  # is_dir raises for EACCES
+            missing.append(probe)
+            probe = probe.parent
         for directory in reversed(missing):
             directory.mkdir(mode=0o700, exist_ok=True)
     except OSError as exc:
@@ -64,7 +64,10 @@ def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True, sync: bool =
     and the temp file removed.
     """
     directory = path.parent
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=directory)
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=directory)
+    except OSError as exc:  # read-only layer, full disk, another user's directory
+        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

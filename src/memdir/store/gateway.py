@@ -17,103 +17,21 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .errors import Conflict, InvalidInput, NotFound, Refused
+from .errors import Conflict, InvalidInput, NotFound, Refused, StoreError
 from .index import whole_days
 from .journal import Event, digest, now_utc
 from .history import version_bytes
 from .layer import Layer
 from .results import PruneCandidate, WriteResult
-from .memfile import TYPES, MalformedMemory, MemoryRecord, parse
-from .names import name_taken, normalize_name, raw_name, same_name
-from .fence import escape_fence_tags
-from .printable import clean_body, clean_line
-from .redact import redact
-from .settings import Settings
+from .memfile import MalformedMemory, MemoryRecord, parse
+from .names import name_taken, normalize_name, same_name
+from .fields import prepare, sanitize
 from .tombstones import Tombstone
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
 
 
 # ---------------------------------------------------------------- gateway ops
-
-
-def _cut(value: str, limit: int, label: str, warnings: list[str]) -> str:
-    if len(value) > limit:
-        warnings.append(f"{label} cut from {len(value)} to {limit} characters")
-        return value[:limit]
-    return value
-
-
-def _printable(value: str, label: str, warnings: list[str], *, one_line: bool = True) -> str:
-    """``value`` as the printable rule wants it (:mod:`memdir.store.printable`):
-    a one-line field with its line breaks collapsed to spaces, any field
-    without terminal escapes, control or bidi-override characters (a body
-    keeps tabs and newlines); each change is a warning. Raises
-    :class:`InvalidInput` for text that is not valid Unicode (lone surrogates)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise InvalidInput(f"{label} is not valid Unicode text (undecodable bytes?)") from None
-    if not one_line:
-        cleaned, count = clean_body(value)
-        if count:
-            warnings.append(f"{count} control or bidi character(s) removed from the {label}")
-        return cleaned
-    cleaned, breaks, count = clean_line(value)
-    if breaks:
-        warnings.append(f"{breaks} line break(s) in the {label} collapsed to spaces (it is one line)")
-    if count:
-        warnings.append(f"{count} control or bidi character(s) removed from the {label}")
-    return cleaned
-
-
-def _sanitize(value: str, counts: dict) -> str:
-    result = redact(value)
-    for kind, count in result.counts.items():
-        counts[kind] = counts.get(kind, 0) + count
-    return escape_fence_tags(result.text)
-
-
-def prepare(settings: Settings, name: str, description: str, type: str, body: str,
-            title: str | None) -> tuple[str, str, str, str, str | None, dict, list[str]]:
-    """Validate, cut and sanitize the text fields of a write.
-
-    Returns (name, description, type, body, title, redaction counts, warnings).
-    ``title`` is the one given, else the name as written when it differs
-    from the normalized name by more than case (``C++ tips`` → name
-    ``c-tips``, title ``C++ tips``), without a trailing ``.md``.
-    Raises :class:`InvalidInput` for a bad name, type or an empty description.
-    """
-    counts: dict[str, int] = {}
-    warnings: list[str] = []
-    if isinstance(name, str):
-        name = _sanitize(name, counts)  # a secret in a name would end up in a file name
-        name = _printable(name, "name", warnings)
-    normalized = normalize_name(name)
-    if not isinstance(description, str) or not description.strip():
-        raise InvalidInput("description is required and must not be empty")
-    if type not in TYPES:
-        raise InvalidInput(f"type must be one of {', '.join(TYPES)} (got {type!r})")
-    if body is None:
-        body = ""
-    if not isinstance(body, str):
-        raise InvalidInput("body must be a string")
-    if title is not None and not isinstance(title, str):
-        raise InvalidInput("title must be a string")
-    written = raw_name(name)
-    keep = normalized.title is None and written.lower() != normalized.name  # more than case: worth a title
-    if normalized.name != written and normalized.title is None:
-        warnings.append(f"name {name!r} was normalized to {normalized.name!r}" + (" (kept as the title)" if keep else ""))
-    description = _printable(description, "description", warnings)
-    body = _printable(body, "body", warnings, one_line=False)
-    description = _sanitize(_cut(description, settings.limit_description, "description", warnings), counts)
-    body = _sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts)
-    if not description:
-        raise InvalidInput("description is required and must not be empty (it held only control characters)")
-    title = _printable(title or "", "title", warnings) or normalized.title or (written if keep else None)
-    if title:
-        title = _sanitize(_cut(title, settings.limit_title, "title", warnings), counts)
-    return normalized.name, description, type, body, title or None, counts, warnings
 
 
 def write(layer: Layer, *, actor: str, name: str, description: str, type: str, body: str = "",
@@ -162,6 +80,14 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
         existing = tx.fresh(name)
         if expect_digest is not False and (existing.digest if existing else None) != expect_digest:
             raise Conflict(f"memory {name!r} changed since it was read; re-read it and try again")
+        if status == "candidate" and existing is not None and existing.record.status != "candidate":
+            # A proposed change to a live memory waits beside it; the live one stays in force.
+            target, name = name, _candidate_name(tx, name)
+            asked = name
+            extra = {**extra, "candidate_for": target}
+            existing = tx.fresh(name)
+            warnings.append(f"{target!r} stays as it is; the change waits for review as candidate {name!r} "
+                            f"(memdir review)")
         tx.check_tombstones(description, body, name, list(guard))
         old = existing.record if existing else None
         if old is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
@@ -210,11 +136,8 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
         event = tx.apply(name, record, action or ("reactivate" if reviving else "update" if old else "create"),
                          reason=reason or (f"reactivated (was superseded by {old.superseded_by})" if reviving else None))
         if old_entry is not None:
-            retired = old_entry.record.with_(
-                status="superseded", superseded_by=name, updated=now,
-                valid_until=min(old_entry.record.valid_until or edge, edge),
-            )
-            tx.apply(old_name, retired, "supersede", reason=f"superseded by {name}")
+            _retire(tx, old_entry.record, name, edge)
+    warnings.extend(tx.warnings)
     operation = "reactivated" if reviving else "updated" if old else "created"
     return WriteResult(name, layer.scope, operation, sum(counts.values()),
                        counts, tuple(warnings), record.status, record.pinned, event.after)
@@ -225,6 +148,47 @@ def superseded_refusal(record: MemoryRecord) -> str:
     successor = record.superseded_by or "a newer memory"
     return (f"memory {record.name!r} was superseded by {successor!r}: write to {successor!r} instead, or "
             f"reactivate {record.name!r} explicitly (--reactivate / reactivate=true)")
+
+
+def _retire(tx, old: MemoryRecord, successor: str, edge: datetime, reason: str = "") -> None:
+    retired = old.with_(status="superseded", superseded_by=successor, updated=edge.replace(microsecond=0),
+                        valid_until=min(old.valid_until or edge, edge))
+    tx.apply(old.name, retired, "supersede", reason=f"superseded by {successor}{reason}")
+
+
+def finish_interrupted(layer: Layer) -> int:
+    """Finish the second step of two-step changes a killed process cut after
+    the first (``memdir verify --repair``): a memory that ``supersedes`` an
+    active one retires it; a candidate whose proposed text its target already
+    holds (an approval) goes. Each is journaled. Returns how many were finished."""
+    finished = 0
+    with layer.transaction("human") as tx:
+        tx.require_full()
+        entries = tx.scan.entries
+        for name, entry in sorted(entries.items()):
+            record = entry.record
+            old = entries.get(record.supersedes or "")
+            if record.status == "active" and old is not None and old.record.status == "active":
+                _retire(tx, old.record, name, now_utc(), " (finished after an interruption)")
+                finished += 1
+            target = entries.get(dict(record.extra).get("candidate_for") or "")
+            if record.status == "candidate" and target is not None and target.record.status == "active" and (
+                    target.record.description, target.record.body) == (record.description, record.body):
+                tx.apply(name, None, "approve", reason=f"merged into {target.record.name} (finished)")
+                finished += 1
+    return finished
+
+
+def _candidate_name(tx, target: str) -> str:
+    """The name of a candidate proposing a change to ``target``: its pending
+    candidate, else the first free ``<target>-candidate[-N]``."""
+    for n in range(1, 100):
+        name = f"{target[:52]}-candidate" + (f"-{n}" if n > 1 else "")
+        entry = tx.fresh(name)
+        if entry is None or (entry.record.status == "candidate"
+                             and dict(entry.record.extra).get("candidate_for") == target):
+            return name
+    raise InvalidInput(f"too many candidates pending for {target!r}; review them first (memdir review)")
 
 
 def touch(layer: Layer, name: str, session: str | None = None, actor: str = "agent") -> None:
@@ -239,7 +203,7 @@ def touch(layer: Layer, name: str, session: str | None = None, actor: str = "age
             return
         was_stale = is_stale(entry.record, layer.settings.stale_after_days, now_utc())
         record = entry.record.with_(reads=entry.record.reads + 1, last_read=now_utc().replace(microsecond=0))
-        tx.apply(name, record, "read", reindex=was_stale)
+        tx.apply(name, record, "read", reindex=was_stale, move=False)
 
 
 def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
@@ -251,10 +215,29 @@ def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
         entry = tx.fresh(key)
         if entry is None:
             raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer — call memory_list to see names')
-        stone = None
-        if tombstone:
-            stone = layer.tombstone_file.add(key, entry.record.description, entry.record.body, actor, reason)
-        tx.apply(key, None, action, reason=reason, data={"tombstone": stone.id} if stone else None)
+        if not tombstone:
+            tx.apply(key, None, action, reason=reason)
+            return None
+        return _delete_tombstoned(tx, key, entry.record, action, reason)
+
+
+def _delete_tombstoned(tx, key: str, record: MemoryRecord, action: str, reason: str | None) -> Tombstone:
+    """Tombstone the value, then delete (the journal line commits both). When
+    the delete fails the new tombstone is taken back; when the process is
+    killed in between, ``memdir verify`` names the tombstone no event refers
+    to and ``--repair`` removes it (the memory is still there: "before")."""
+    tombstones = tx.layer.tombstone_file
+    known = {stone.id for stone in tombstones.all()}
+    stone = tombstones.add(key, record.description, record.body, tx.actor, reason)
+    try:
+        tx.apply(key, None, action, reason=reason, data={"tombstone": stone.id})
+    except BaseException:
+        if stone.id not in known:
+            try:
+                tombstones.lift(stone.id)
+            except (StoreError, NotFound):
+                pass  # left for `memdir verify --repair`, which names and removes it
+        raise
     return stone
 
 
@@ -328,8 +311,8 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
     except (UnicodeDecodeError, MalformedMemory) as exc:
         raise Refused(f"{label} of {key!r} is not a readable memory ({exc})") from None
     counts: dict[str, int] = {}
-    clean = record.with_(description=_sanitize(record.description, counts), body=_sanitize(record.body, counts),
-                         title=_sanitize(record.title, counts) if record.title else None)
+    clean = record.with_(description=sanitize(record.description, counts), body=sanitize(record.body, counts),
+                         title=sanitize(record.title, counts) if record.title else None)
     raw = data if clean == record else None
     with layer.transaction(actor, session) as tx:
         tx.check_tombstones(clean.description, clean.body, key, list(guard))
@@ -339,7 +322,7 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
                                digest=existing.digest)
         event = tx.apply(key, clean, "restore", raw=raw, reason=f"restore {label}")
     return WriteResult(key, layer.scope, "updated" if existing else "created", sum(counts.values()), counts,
-                       (), clean.status, clean.pinned, event.after)
+                       tuple(tx.warnings), clean.status, clean.pinned, event.after)
 
 
 def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: str | None = None,
@@ -363,8 +346,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         if record.status != "candidate":
             raise InvalidInput(f"{key!r} is {record.status}, not a candidate")
         if not approve:
-            stone = layer.tombstone_file.add(key, record.description, record.body, actor, reason or "rejected")
-            tx.apply(key, None, "reject", reason=reason, data={"tombstone": stone.id})
+            _delete_tombstoned(tx, key, record, "reject", reason or "rejected")
             return key
         tx.check_tombstones(record.description, record.body, key, list(guard))
         extra = dict(record.extra)
@@ -398,7 +380,8 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
         if getattr(entry.record, flag) == value:
             return False
         tx.apply(key, entry.record.with_(**{flag: value}, updated=now_utc().replace(microsecond=0)),
-                 "pin" if flag == "pinned" else "mute", reason=f"{flag}={str(value).lower()}")
+                 ("pin" if flag == "pinned" else "mute") if value else ("unpin" if flag == "pinned" else "unmute"),
+                 reason=f"{flag}={str(value).lower()}")
         return True
 
 
@@ -426,6 +409,7 @@ def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str 
 
 
 __all__ = [
-    "PruneCandidate", "WriteResult", "clear", "delete", "lift_tombstone", "prepare", "prune", "prune_candidates",
-    "receipt", "restore", "restore_bytes", "set_flag", "set_status", "superseded_refusal", "touch", "write",
+    "PruneCandidate", "WriteResult", "clear", "delete", "lift_tombstone", "prune", "prune_candidates",
+    "finish_interrupted", "receipt", "restore", "restore_bytes", "set_flag", "set_status", "superseded_refusal",
+    "touch", "write",
 ]

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import InvalidInput, MemdirError, NotFound, TombstoneRefused
-from .gateway import prepare
+from .fields import prepare
 from .importers import Item, Skip
 from .operations import write
 from .results import Result

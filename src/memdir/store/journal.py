@@ -12,6 +12,7 @@ The caller holds the layer lock for every method that writes.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -22,6 +23,10 @@ from pathlib import Path
 
 from .errors import NotFound, StoreError
 from .fsio import NOFOLLOW, atomic_write, ensure_dir, read_bytes
+
+ANCHOR_FILE = "journal.anchor"
+ANCHOR_BYTES = 256  # the anchor's fixed size: rewritten in place with one write
+
 
 def digest(data: bytes) -> str:
     """SHA-256 hex of ``data``."""
@@ -94,6 +99,7 @@ class Journal:
         self._tail: tuple[tuple[int, int], int, str | None] | None = None  # (stat key, seq, hash)
         self._events_cache: tuple[tuple[int, int], list[Event]] | None = None
         self._heads_cache: dict[str, str | None] | None = None
+        self._anchored: bytes | None = None  # the anchor this object last wrote
 
     # ------------------------------------------------------------ objects
 
@@ -108,6 +114,10 @@ class Journal:
             # only take the newest object, which `memdir verify` then names.
             atomic_write(path, data, sync=False)
         return key
+
+    def has_object(self, key: str) -> bool:
+        """True when the bytes with digest ``key`` are stored."""
+        return bool(re.fullmatch(r"[0-9a-f]{64}", key or "")) and (self.objects / key).is_file()
 
     def get_object(self, key: str) -> bytes:
         """The bytes stored under ``key``. Raises :class:`NotFound`."""
@@ -126,6 +136,8 @@ class Journal:
             st = os.stat(self.path)
         except FileNotFoundError:
             return None
+        except OSError as exc:  # a layer this user cannot read
+            raise StoreError(f"cannot read {self.path}: {exc.strerror or exc}") from None
         return (st.st_size, st.st_mtime_ns)
 
     def repair(self) -> int:
@@ -204,15 +216,7 @@ class Journal:
         event = Event(seq + 1, iso_micro(ts or now_utc()), actor, action, name, before, after,
                       reason, session, prev, dict(data or {}))
         line = event.to_line()
-        try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
-            try:
-                os.write(fd, line + b"\n")
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        except OSError as exc:
-            raise StoreError(f"cannot append to {self.path}: {exc.strerror or exc}") from None
+        self._write_line(line + b"\n")
         key_before = self._tail[0] if self._tail else None
         key = self.stat_key()
         if key is not None:
@@ -231,6 +235,113 @@ class Journal:
                 self._events_cache = None
                 self._heads_cache = None
         return event
+
+    def _write_line(self, payload: bytes) -> None:
+        """Append ``payload`` whole and fsync it — the commit point of every
+        change. A failed or short write (on a regular file: the disk is full)
+        is cut off again and raises :class:`StoreError`, so no torn line is
+        left for the next transaction to take for a hand edit."""
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
+        except OSError as exc:
+            raise StoreError(f"cannot append to {self.path}: {exc.strerror or exc}") from None
+        try:
+            start = os.fstat(fd).st_size
+            written = os.write(fd, payload)
+            if written != len(payload):
+                raise OSError(errno.ENOSPC, f"short write ({written} of {len(payload)} bytes)")
+            os.fsync(fd)
+        except OSError as exc:
+            try:
+                os.ftruncate(fd, start)
+                os.fsync(fd)
+            except (OSError, UnboundLocalError):
+                pass  # the torn tail is cut by repair() before the next change
+            raise StoreError(f"cannot append to {self.path}: {exc.strerror or exc}") from None
+        finally:
+            os.close(fd)
+
+    # ------------------------------------------------------------ the anchor
+
+    def anchor(self) -> None:
+        """Keep the journal's head — last seq, the hash of its line and the
+        journal's size after it — apart from the journal, in ``journal.anchor``,
+        so :meth:`check_anchor` names a journal cut short, emptied, deleted or
+        with its last line edited. Written after each transaction; not fsynced
+        (after a power loss it may lag behind the journal, which the check
+        accepts). Raises :class:`StoreError`."""
+        seq, line_hash = self._last()
+        key = self.stat_key()
+        payload = json.dumps({"seq": seq, "hash": line_hash, "size": key[0] if key else 0}).encode()
+        payload = payload.ljust(ANCHOR_BYTES - 1) + b"\n"
+        if self._anchored == payload:
+            return
+        # Overwritten in place, one small write at offset 0 (no rename: this runs in
+        # every lock window). A write cut by a power loss leaves an anchor that does
+        # not parse, which the check takes as no anchor.
+        try:
+            fd = os.open(self.dir / ANCHOR_FILE, os.O_WRONLY | os.O_CREAT | NOFOLLOW, 0o600)
+            try:
+                os.pwrite(fd, payload, 0)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise StoreError(f"cannot write {self.dir / ANCHOR_FILE}: {exc.strerror or exc}") from None
+        self._anchored = payload
+
+    def check_anchor(self) -> str | None:
+        """Why the journal does not reach its anchored head, or None when it
+        does (or no anchor was ever written). Reads one line, not the whole
+        journal: it runs before every change. Never raises for bad data."""
+        try:
+            raw = read_bytes(self.dir / ANCHOR_FILE)
+            if raw is None:
+                return None
+            try:
+                head = json.loads(raw)
+                seq, line_hash, size = int(head["seq"]), head["hash"], int(head["size"])
+            except (ValueError, KeyError, TypeError):
+                return None  # cut by a power loss mid-write: as if never anchored
+            if seq == 0:
+                return None
+            key = self.stat_key()
+            if key is None:
+                return f"the journal is missing; its anchored head is event {seq}"
+            if key[0] == 0:
+                return f"the journal is empty; its anchored head is event {seq}"
+            if key[0] < size:
+                last = self._last()[0] if self._last_line_complete() else None
+                cut = seq - last if last is not None else 0
+                if cut > 0:
+                    return (f"the journal ends at event {last} but its anchored head is event {seq}: "
+                            f"the last {cut} line{'s were' if cut != 1 else ' was'} removed")
+                return f"event {seq} (the anchored head) was edited"
+            if digest(self._line_ending_at(size)) != line_hash:
+                return f"event {seq} (the anchored head) was edited"
+            return None
+        except (StoreError, OSError) as exc:
+            return f"cannot check the journal's head: {exc}"
+
+    def _last_line_complete(self) -> bool:
+        try:
+            self._last()
+            return True
+        except StoreError:
+            return False
+
+    def _line_ending_at(self, end: int) -> bytes:
+        """The journal line whose newline ends at byte ``end``."""
+        with open(self.path, "rb") as handle:
+            span = min(end, 4096)
+            while True:
+                handle.seek(end - span)
+                chunk = handle.read(span)
+                if not chunk.endswith(b"\n"):
+                    return chunk  # not a line boundary: cannot be the anchored line
+                index = chunk.rstrip(b"\n").rfind(b"\n")
+                if index >= 0 or span == end:
+                    return chunk[index + 1:].rstrip(b"\n")
+                span = min(end, span * 4)
 
     # ------------------------------------------------------------ reading
 
@@ -269,6 +380,10 @@ class Journal:
                     heads[event.name] = event.after
         self._heads_cache = heads
         return heads
+
+    def referenced(self) -> set[str]:
+        """Every object digest some event names (before or after)."""
+        return {key for event in self.events() for key in (event.before, event.after) if key}
 
     def verify(self) -> ChainCheck:
         """Check line syntax, seq order, the hash chain and every referenced

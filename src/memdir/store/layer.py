@@ -1,13 +1,12 @@
 """One layer directory and its critical section (DESIGN §1.2, §2).
 
-A :class:`Layer` is a directory of memory files (``_user`` or
-``projects/<key>``): it scans them (:mod:`memdir.store.scan`, re-parsing
-only what changed), holds the layer's cross-process lock (``filelock``: an
-OS lock a killed holder releases), keeps ``MEMORY.md`` and its freshness
-stamp, and owns the layer's journal and tombstones. Its
-:meth:`Layer.transaction` is the critical section every change runs in;
-:meth:`Transaction.apply` is the only code that changes a memory file.
-Callers use the validated operations of :mod:`memdir.store.gateway`.
+A :class:`Layer` is a directory of memory files (``_user``, ``projects/<key>``; the team
+layer: :mod:`memdir.store.team`): it scans them (:mod:`memdir.store.scan`, re-parsing only
+what changed), holds the layer's cross-process lock (``filelock``: an OS lock a killed
+holder releases), keeps ``MEMORY.md`` and its freshness stamp, and owns the layer's journal
+and tombstones. Its :meth:`Layer.transaction` is the critical section every change runs in;
+:meth:`Transaction.apply` is the only code that changes a memory file (never one git left
+with conflict markers). Callers use the validated operations of :mod:`memdir.store.gateway`.
 
 Inside the lock, in order: repair a torn journal tail, scan the files,
 journal hand edits made since the last event (``external-edit`` /
@@ -27,20 +26,20 @@ from __future__ import annotations
 import json
 import os
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import timedelta
 from pathlib import Path
 from typing import Iterator, Mapping
 
-from .conflicts import CONFLICT
-from .errors import Conflict, InvalidInput, LockTimeout, NotFound, StoreError
-from .fsio import atomic_write, ensure_dir, read_bytes, unlink
+from .conflicts import refuse_overwrite
+from .errors import InvalidInput, LockTimeout, NotFound, StoreError
+from .fsio import atomic_write, ensure_dir, unlink
 from .index import IndexBuilder, next_change
-from .journal import Event, Journal, digest, now_utc
+from .journal import Event, Journal, now_utc
 from .layout import INDEX_FILE, META_DIR, STAMP_FILE, symlink_refusal
 from .memfile import MalformedMemory, MemoryRecord, parse, serialize
 from .scan import Entry, FileState, Scan, count_files, load as load_file, scan as scan_layer, stat_key
-from . import tombstones as tombstones_mod
+from . import commit, tombstones as tombstones_mod
 from .tombstones import Tombstone, TombstoneFile
 from .settings import Settings
 from .vocabulary import ACTORS
@@ -68,7 +67,6 @@ class Layer:
         self.settings = settings
         self.root = root
         self.meta = self.path / META_DIR
-        self.index_path = self.path / INDEX_FILE  # derived; the team layer keeps it out of the repository
         self.journal = Journal(self.meta)
         self.tombstone_file = TombstoneFile(self.meta)
         self._cache: dict[str, FileState] = {}
@@ -81,14 +79,13 @@ class Layer:
 
     def __repr__(self) -> str:
         return f"Layer({self.scope!r}, {str(self.path)!r})"
-
     # ------------------------------------------------------------ scanning
 
     def scan(self, known: Mapping[str, tuple] | None = None, progress=None) -> Scan:
         """Every memory of the layer by name, the files that are not memories,
         and what was learned of each file (:func:`memdir.store.scan.scan`):
         the one reader of a layer's files. Re-parses only files whose
-        size/mtime/inode changed since this layer object last read them.
+        size/ctime/inode changed since this layer object last read them.
         Raises :class:`StoreError`, also for a layer with a symlink where
         memdir keeps its files (:func:`memdir.store.layout.symlink_refusal`)."""
         self.refuse_symlinks()
@@ -137,15 +134,10 @@ class Layer:
         """Tombstones in force in this layer."""
         return self.tombstone_file.all()
 
-    def admit(self, actor: str, record: MemoryRecord) -> None:
-        """Refuse a record this layer must not hold (nothing here; the team
-        layer refuses text that still looks like a credential). Called by
-        :meth:`Transaction.apply` before every file write."""
-
     # ------------------------------------------------------------ locking
 
     @contextmanager
-    def locked(self):
+    def locked(self, wait: bool = True):
         """Hold the layer's cross-process lock (re-entrant in this process).
 
         The gateway takes it for every mutation; a caller that must compare and
@@ -160,7 +152,8 @@ class Layer:
         if self._lock is None:
             self._lock = FileLock(str(self.meta / "lock"), timeout=self.settings.lock_timeout, mode=0o600)
         try:
-            self._lock.acquire()
+            # Polled every 5 ms: at filelock's 50 ms a releasing writer wins again and again (7 writers starved one).
+            self._lock.acquire(timeout=None if wait else 0, poll_interval=0.005)
         except Timeout:
             raise LockTimeout(
                 f"layer {self.path} is locked by another process (waited "
@@ -174,27 +167,56 @@ class Layer:
             self._lock.release()
 
     @contextmanager
-    def transaction(self, actor: str, session: str | None = None) -> Iterator["Transaction"]:
+    def transaction(self, actor: str, session: str | None = None, wait: bool = True) -> Iterator["Transaction"]:
         """The gateway's critical section; yields a :class:`Transaction` to apply changes through."""
         if actor not in ACTORS:
             raise InvalidInput(f"unknown actor {actor!r}")
-        with self.locked():
+        if not self._cache:
+            self._prescan()
+        with self.locked(wait):
             self._describe()
             self.journal.repair()
+            tampered = self.journal.check_anchor()
+            if tampered:  # never journal the files as hand edits over a journal that lost its head
+                raise StoreError(f"{self.journal.path}: {tampered}; nothing was changed (see `memdir verify`)")
             quick = self._quick_scan()
             tx = Transaction(self, quick or self.scan(), actor, session, full=quick is None)
-            if tx.full:
-                tx.sync_external()
-            yield tx
+            try:
+                if tx.full:
+                    tx.sync_external()
+                yield tx
+            finally:
+                if tx.events or tx.reindex:
+                    self._derive(tx)
+
+    def _prescan(self) -> None:
+        """Parse the files before taking the lock, so the critical section only compares stat keys."""
+        with suppress(StoreError):
+            self.scan()
+
+    def _derive(self, tx: "Transaction") -> None:
+        """After the commit: ``MEMORY.md``, its stamp and the journal anchor.
+        Derived files failing to update is a warning (the next operation
+        rebuilds them), never a failed change."""
+        try:
             if tx.reindex:
                 self._write_index(tx.scan.entries, None if tx.full else tx.touched)
             elif tx.changed:
                 self._stamp(tx.scan.entries.values(), self._index.deadline if self._index.built else False)
-            try:  # the scan now reflects every change this transaction made
-                self._last_scan = (os.stat(self.path).st_mtime_ns, tx.scan)
-                self._synced_journal = self.journal.stat_key()
-            except OSError:
-                self._last_scan = self._synced_journal = None
+        except StoreError as exc:
+            tx.warnings.append(f"the change is saved, but {exc}; the index is rebuilt on the next operation")
+            self._index_written, self._index = None, IndexBuilder(self.settings.stale_after_days)
+            with suppress(OSError):
+                os.unlink(self.meta / STAMP_FILE)  # never trust MEMORY.md that missed a change
+        try:
+            self.journal.anchor()
+        except StoreError as exc:
+            tx.warnings.append(f"the change is saved, but the journal anchor was not updated: {exc}")
+        try:  # the scan now reflects every change this transaction made
+            self._last_scan = (os.stat(self.path).st_mtime_ns, tx.scan)
+            self._synced_journal = self.journal.stat_key()
+        except OSError:
+            self._last_scan = self._synced_journal = None
 
     def _quick_scan(self) -> Scan | None:
         """The last transaction's scan, when it may stand in for a full sweep:
@@ -233,7 +255,7 @@ class Layer:
         else:
             text = self._index.render_changed(
                 {n: (entries[n].record if n in entries else None) for n in touched}, now)
-        target = self.index_path
+        target = self.meta.parent / INDEX_FILE  # the layer directory's; the team layer's is in the home
         if text:
             try:
                 on_disk = os.stat(target)
@@ -264,11 +286,28 @@ class Layer:
         except OSError as exc:
             raise StoreError(f"cannot stamp the index of {self.path}: {exc.strerror or exc}") from None
 
-    def refresh_index(self) -> None:
-        """Rebuild ``MEMORY.md`` from the files (journaling hand edits first)."""
-        with self.transaction("human") as tx:
+    def refresh_index(self, wait: bool = True) -> list[str]:
+        """Rebuild ``MEMORY.md`` from the files (journaling hand edits first);
+        returns the warnings (a derived file that could not be written).
+        ``wait`` False: raise :class:`LockTimeout` at once when the lock is busy."""
+        self._prescan()  # parse outside the lock; inside, only stat keys are compared
+        with self.transaction("human", wait=wait) as tx:
             tx.require_full()
             tx.reindex = True
+        return tx.warnings
+
+    def current_index(self) -> str | None:
+        """Rebuild ``MEMORY.md`` (None), or — when the layer cannot be written
+        (a full disk, read-only, another user's) or its lock is busy — the
+        index text rendered from the files without writing anything: a reader
+        never waits for, nor holds up, a writer. Raises :class:`StoreError`
+        when the layer cannot be read."""
+        try:
+            if not self.refresh_index(wait=False):
+                return None
+        except (StoreError, LockTimeout):
+            pass
+        return self._index.render({n: e.record for n, e in self.scan().entries.items()}, now_utc())
 
 
 # ---------------------------------------------------------------- transactions
@@ -287,6 +326,7 @@ class Transaction:
         self.reindex = False
         self.touched: set[str] = set()
         self.events: list[Event] = []
+        self.warnings: list[str] = []
 
     def fresh(self, name: str) -> Entry | None:
         """The entry of ``name`` as it is on disk now. After a full sweep that is
@@ -301,7 +341,7 @@ class Transaction:
         except FileNotFoundError:
             st = None
         cached = layer._cache.get(entry.path.name)
-        if st is not None and cached is not None and cached.key == (st.st_size, st.st_mtime_ns, st.st_ino):
+        if st is not None and cached is not None and cached.key == stat_key(st):
             return entry
         self.require_full()  # it changed under us: do the whole sweep now
         return self.scan.entries.get(name)
@@ -317,58 +357,66 @@ class Transaction:
     # ------------------------------------------------------------ primitives
 
     def sync_external(self) -> None:
-        """Journal every file whose bytes differ from its last journaled version."""
-        journal = self.layer.journal
-        heads = journal.heads()
-        entries = self.scan.entries
-        current = {name: entry.digest for name, entry in entries.items()}
-        # Set operations on dict views run in C: this stays cheap at 10,000 memories.
-        changed = sorted(name for name, _ in current.items() - heads.items())
-        gone = sorted(heads.keys() - current.keys())
-        for name in changed:
-            before = heads.get(name)
-            data = read_bytes(entries[name].path)
-            if data is None:
-                continue
-            journal.put_object(data)
-            self.events.append(journal.append("human", "external-edit", name, before, digest(data),
-                                              session=self.session))
-            self.reindex = True
-        for name in gone:
-            self.events.append(journal.append("human", "external-delete", name, heads.get(name), None,
-                                              session=self.session))
+        """Journal every file whose bytes differ from its last journaled version
+        (finishing or undoing a change a killed writer cut: :func:`memdir.store.commit.sweep`)."""
+        events, rescanned = commit.sweep(self.layer.journal, self.layer.path, self.scan.entries,
+                                         self.layer.scan, self.session)
+        if rescanned is not None:
+            self.scan = rescanned
+        if events:
+            self.events.extend(events)
             self.reindex = True
 
     def apply(self, name: str, record: MemoryRecord | None, action: str, *,
               reason: str | None = None, data: dict | None = None, raw: bytes | None = None,
-              reindex: bool = True) -> Event:
-        """Write (or, with ``record`` None, delete) one memory file, keep its bytes,
-        journal the event. The only place memdir changes a memory file."""
+              reindex: bool = True, move: bool = True) -> Event:
+        """Write (or, with ``record`` None, delete with its duplicate files) one memory
+        file, keep its bytes, journal the event — the commit (:mod:`memdir.store.commit`;
+        bytes of files replaced or removed that are not the latest version are
+        journaled first). The only place memdir changes a memory file. ``move``
+        False keeps a hand-named file where it is. Raises :class:`StoreError`
+        (the files put back) when the journal line cannot be written."""
         layer = self.layer
+        journal = layer.journal
         existing = self.scan.entries.get(name)
-        before = existing.digest if existing else None
-        target = layer.path / f"{name}.md"
-        state = self.scan.files.get(target.name)
-        if state is not None and state.error == CONFLICT and action != "resolve":
-            raise Conflict(f"{target} has an unresolved merge conflict; settle it first "
-                           f"(memdir team resolve {name} --ours|--theirs, or edit it by hand)")
-        if record is not None:
-            layer.admit(self.actor, record)
+        if record is None and existing is None:
+            raise NotFound(f"memory not found: {name!r}")
+        target = existing.path if existing is not None and not move else layer.path / f"{name}.md"
+        refuse_overwrite(self.scan.files.get(f"{name}.md"), layer.path / f"{name}.md", action)
+        doomed = ([layer.path / f for f, st in self.scan.files.items() if st.name == name and f != existing.path.name]
+                  + [existing.path]) if record is None else [target] + (
+                      [existing.path] if existing is not None and existing.path != target else [])
+        for kept in filter(None, (commit.preserve(journal, name, path, self.session) for path in doomed)):
+            self.events.append(kept)
+            self.warnings.append(f"text not in the journal (a hand edit, a file memdir cannot read) was kept "
+                                 f"as a version first (memdir history {name})")
+        before = journal.heads().get(name)
+        staged: list[commit.Staged] = []
+        try:
+            if record is None:
+                after = None
+                staged.extend(commit.stage_remove(path) for path in doomed)
+            else:
+                payload = raw if raw is not None else serialize(record).encode("utf-8")
+                after = journal.put_object(payload)
+                staged.append(commit.stage_write(target, payload))
+                for path in doomed[1:]:  # a hand-named file (feedback_x.md) moves to its name
+                    staged.append(commit.stage_remove(path))
+            event = journal.append(self.actor, action, name, before, after, reason=reason,
+                                   session=self.session, data=data)
+        except BaseException:
+            for step in reversed(staged):
+                step.undo()
+            raise
+        for step in staged:
+            step.done()
+        for path in doomed:
+            self.scan.files.pop(path.name, None)
+            layer._cache.pop(path.name, None)
         if record is None:
-            if existing is None:
-                raise NotFound(f"memory not found: {name!r}")
-            unlink(existing.path)
             del self.scan.entries[name]
-            self.scan.files.pop(existing.path.name, None)
             self.scan.names.pop(name, None)
-            after = None
         else:
-            payload = raw if raw is not None else serialize(record).encode("utf-8")
-            after = layer.journal.put_object(payload)
-            atomic_write(target, payload)
-            if existing is not None and existing.path != target:
-                unlink(existing.path)  # a hand-named file (feedback_x.md) moves to its name
-                self.scan.files.pop(existing.path.name, None)
             try:
                 written = record if raw is None else parse(payload.decode("utf-8"), name).record
                 entry = Entry(written, target, after)
@@ -377,9 +425,7 @@ class Transaction:
                 self.scan.entries[name] = entry
                 self.scan.names[name] = target.name
             except (OSError, MalformedMemory, UnicodeDecodeError) as exc:
-                raise StoreError(f"wrote {target} but cannot read it back: {exc}") from None
-        event = layer.journal.append(self.actor, action, name, before, after, reason=reason,
-                                     session=self.session, data=data)
+                self.warnings.append(f"wrote {target} but cannot read it back: {exc}")
         self.events.append(event)
         self.touched.add(name)
         self.changed = True
@@ -393,18 +439,6 @@ class Transaction:
         consolidation, a forgotten name too."""
         tombstones_mod.check([*self.layer.tombstones(), *extra_stones], description, body,
                              name=name, actor=self.actor)
-
-
-def described_root(path: Path) -> str | None:
-    """The project root a layer directory records in ``.memdir/layer.json``
-    (written when the layer was first changed), or None: a user layer, or
-    no readable description."""
-    try:
-        info = json.loads((Path(path) / META_DIR / "layer.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    root = info.get("root") if isinstance(info, dict) else None
-    return root if isinstance(root, str) and root else None
 
 
 def home_layers(home: Path, settings: Settings) -> list[Layer]:

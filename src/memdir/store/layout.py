@@ -6,6 +6,7 @@ context on every hook and step) needs only this module and :mod:`context`.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -50,7 +51,7 @@ def symlink_refusal(layer_dir: Path, meta: bool = True) -> str | None:
     return None
 
 
-def index_is_fresh(layer_dir: Path, now_ns: int, meta_dir: Path | None = None) -> bool:
+def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None) -> bool:
     """True when ``MEMORY.md`` of ``layer_dir`` still equals what a rebuild
     would write: no file added, removed or renamed since the last rebuild
     (the stamp's mtime equals the directory's), ``MEMORY.md`` not edited since
@@ -62,17 +63,28 @@ def index_is_fresh(layer_dir: Path, now_ns: int, meta_dir: Path | None = None) -
     """
     try:
         directory = os.stat(layer_dir)
-        stamp = os.stat(os.path.join(meta_dir, STAMP_FILE) if meta_dir is not None
-                        else os.path.join(layer_dir, META_DIR, STAMP_FILE))
+        stamp = os.stat(os.path.join(index_dir or layer_dir, META_DIR, STAMP_FILE))
     except OSError:
         return False
     if stamp.st_mtime_ns != directory.st_mtime_ns or now_ns >= stamp.st_atime_ns:
         return False
     try:
-        index = os.stat(os.path.join(meta_dir if meta_dir is not None else layer_dir, INDEX_FILE))
+        index = os.stat(os.path.join(index_dir or layer_dir, INDEX_FILE))
     except FileNotFoundError:
         return True
     except OSError:
         return False
     # MEMORY.md edited in place after the rebuild (its mtime passes the stamp's ctime).
     return index.st_mtime_ns <= stamp.st_ctime_ns
+
+
+def described_root(path: Path) -> str | None:
+    """The project root a layer directory records in ``.memdir/layer.json``
+    (written when the layer was first changed), or None: a user layer, or
+    no readable description."""
+    try:
+        info = json.loads((Path(path) / META_DIR / "layer.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    root = info.get("root") if isinstance(info, dict) else None
+    return root if isinstance(root, str) and root else None

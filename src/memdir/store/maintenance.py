@@ -10,45 +10,100 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .commit import remove_stale
 from .context import session_block
 from .errors import InvalidInput, StoreError
+from .gateway import finish_interrupted
 from .index import is_visible
 from .journal import Journal, now_utc
 from .history import numbered_events
-from .layer import described_root, home_layers
-from .layout import META_DIR, symlink_refusal
-from .paths import PROJECTS_DIR, layer_dirs, team_journal_dirs
+from .layer import home_layers
+from .layout import META_DIR, described_root, symlink_refusal
+from .paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, team_journal_dirs
 from .results import (
     DoctorResult, FileNote, JournalEntry, JournalResult, LayerCheck, LayerStatus, ProjectInfo, ProjectList,
     StatusResult, VerifyResult,
 )
 from .scan import Entry, Malformed
 from .session import Session
+from .tombstones import TombstoneFile
 
 
 def verify(home: Path) -> VerifyResult:
     """Check every layer's journal under ``home`` (the team layers' local
-    journals too): line syntax, sequence, the hash chain and every version
-    object's digest. Never raises for bad data."""
-    checks = []
-    journals = [(path, path / META_DIR) for path in layer_dirs(home)]
-    journals += [(path, path) for path in team_journal_dirs(home)]  # the team layers' local side
-    for path, meta in journals:
-        refusal = symlink_refusal(path) if meta != path else None
-        if refusal:  # never followed, not even to read
-            checks.append(LayerCheck(str(path), False, 0, None, None, refusal))
-            continue
-        result = Journal(meta).verify()
-        checks.append(LayerCheck(str(path), result.ok, result.events, result.bad_seq, result.bad_line, result.error))
-    return VerifyResult(tuple(checks))
+    journals too): line syntax, sequence, the
+    hash chain, every version object's digest, the anchored head (a journal
+    cut short, emptied, deleted or with its last line edited) and tombstones
+    no journal event refers to (a delete killed before its commit). Never
+    raises for bad data."""
+    checks = [_check(path) for path in layer_dirs(home)]
+    return VerifyResult(tuple(checks + [_check_team(path) for path in team_journal_dirs(home)]))
+
+
+def _check_team(meta: Path) -> LayerCheck:
+    """A team layer's local journal (its meta directory in the home): chain,
+    objects, anchor. Its tombstones are the repository's, mostly forgotten
+    by other people, so no journal here refers to them: no orphan check."""
+    journal = Journal(meta)
+    result = journal.verify()
+    problem = result.error if not result.ok else journal.check_anchor()
+    return LayerCheck(str(meta.parent), problem is None, result.events, result.bad_seq, result.bad_line, problem)
+
+
+def _check(path: Path) -> LayerCheck:
+    refusal = symlink_refusal(path)
+    if refusal:  # never followed, not even to read
+        return LayerCheck(str(path), False, 0, None, None, refusal)
+    journal = Journal(path / META_DIR)
+    result = journal.verify()
+    if not result.ok:
+        return LayerCheck(str(path), False, result.events, result.bad_seq, result.bad_line, result.error)
+    problem = journal.check_anchor()
+    if problem is not None:
+        problem += (f" (restore the journal from a backup; if it was cut on purpose, delete "
+                    f"{path / META_DIR / 'journal.anchor'} to accept it as it is)")
+    else:
+        try:
+            orphans = orphan_tombstones(journal, TombstoneFile(path / META_DIR))
+        except StoreError as exc:
+            orphans, problem = [], str(exc)
+        if orphans:
+            problem = (f"tombstone {orphans[0].id} ({orphans[0].name}) belongs to no journaled delete "
+                       f"(a delete cut before its commit); `memdir verify --repair` removes it")
+    return LayerCheck(str(path), problem is None, result.events, error=problem)
+
+
+def orphan_tombstones(journal: Journal, tombstones: TombstoneFile) -> list:
+    """Tombstones no journal event refers to: saved by a delete that never
+    reached its journal line (the memory is still there). Raises :class:`StoreError`."""
+    stones = tombstones.all()
+    if not stones:
+        return []
+    named = {event.data.get("tombstone") for event in journal.events() if event.data}
+    return [stone for stone in stones if stone.id not in named]
 
 
 def repair(session: Session) -> VerifyResult:
     """Bring every layer of the home to a consistent state — cut torn journal
-    tails, journal hand edits, rebuild ``MEMORY.md`` — then :func:`verify`.
-    Raises :class:`LockTimeout`, :class:`StoreError`."""
+    tails, finish or undo changes a killed writer cut (tombstones of deletes
+    that never committed, files renamed aside, writes not journaled), remove
+    leftover temp files older than the lock timeout, journal hand edits,
+    finish two-step changes cut between their steps
+    (:func:`memdir.store.gateway.finish_interrupted`), rebuild ``MEMORY.md``
+    — then :func:`verify`. A layer whose journal lost
+    its anchored head or does not chain is left as it is (its files are not
+    journaled as hand edits over it) and stays reported. Raises
+    :class:`LockTimeout`, :class:`StoreError`."""
     for layer in home_layers(session.home, session.settings):
-        layer.refresh_index()
+        with layer.locked():
+            layer.journal.repair()
+            if layer.journal.check_anchor() or not layer.journal.verify().ok:
+                continue
+            for stone in orphan_tombstones(layer.journal, layer.tombstone_file):
+                layer.tombstone_file.lift(stone.id)
+            layer.refresh_index()  # first: a file renamed aside by a cut delete comes back
+            remove_stale(layer.path, session.settings.lock_timeout)
+            finish_interrupted(layer)
     checked = verify(session.home)
     return VerifyResult(checked.layers, repaired=True)
 
@@ -142,25 +197,14 @@ def projects(home: Path) -> ProjectList:
         out.append(ProjectInfo(path.name, str(path), root, bool(root) and Path(root).is_dir()))
     # A repository whose only memories here are its team layer's (a clone that only pulled them).
     keys = {info.key for info in out}
-    for path in team_journal_dirs(home):
-        if path.name != ".memdir" and path.name not in keys:
-            root = _team_root(path)
+    for meta in team_journal_dirs(home):
+        path = meta.parent
+        if path.parent.name == TEAM_DIR and path.name not in keys:
+            root = described_root(path)
             # its (empty) personal project layer is where it would be: the same key
             out.append(ProjectInfo(path.name, str(Path(home) / PROJECTS_DIR / path.name), root,
                                    bool(root) and Path(root).is_dir()))
     return ProjectList(tuple(sorted(out, key=lambda info: info.key)))
 
 
-def _team_root(path: Path) -> str | None:
-    """The repository root a team layer's local side records (its ``layer.json``)."""
-    import json
-
-    try:
-        info = json.loads((path / "layer.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    root = info.get("root") if isinstance(info, dict) else None
-    return root if isinstance(root, str) and root else None
-
-
-__all__ = ["doctor", "journal", "projects", "repair", "status", "verify"]
+__all__ = ["doctor", "journal", "orphan_tombstones", "projects", "repair", "status", "verify"]

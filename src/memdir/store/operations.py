@@ -25,7 +25,7 @@ from .results import (
     ClearResult, DeleteResult, HistoryResult, LayerCount, Link, ListResult, PruneResult, ReadResult,
     RestoreResult, VersionResult, WriteResult, info_of,
 )
-from .scan import Entry
+from .scan import Entry, Malformed
 from .session import Session
 from .tombstones import Tombstone
 
@@ -42,16 +42,25 @@ def find(session: Session, name: str, scope: str | None = None) -> tuple[Layer, 
     :class:`NotFound`, :class:`InvalidName`, :class:`ScopeError`."""
     key = normalize_name(name).name
     layers = session.layers(scope)
+    readable = []
+    unreadable = None
     for layer in layers:
-        entry = layer.scan().entries.get(key)
+        try:
+            entry = layer.scan().entries.get(key)
+        except StoreError as exc:  # one unreadable layer never hides the others
+            unreadable = exc
+            continue
+        readable.append(layer)
         if entry is not None:
             return layer, entry
     # The index shows a memory by its title (a hand-written file's `name:` that is not its
     # file stem): a model that calls it by that title means that memory, when only one has it.
-    for layer in layers:
+    for layer in readable:
         titled = [e for e in layer.scan().entries.values() if e.record.title and _titled(e.record.title, key)]
         if len(titled) == 1:
             return layer, titled[0]
+    if unreadable is not None and scope is not None:
+        raise unreadable
     where = f"the {scope} layer" if scope else "any layer"
     raise NotFound(f'memory not found: "{key}" in {where} (list the names with memory_list or `memdir list`)'
                    + unsearched(session, scope))
@@ -193,12 +202,18 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
     as_of_t = time_arg(as_of, "as_of")
     valid_t = time_arg(valid_at, "valid_at")
     stale = session.settings.stale_after_days
-    memories, malformed = [], []
-    for layer in session.layers(scope):
+    memories, malformed, failed = [], [], []
+    layers = session.layers(scope)
+    for layer in layers:
         if as_of_t is not None:
             records = records_as_of(layer, as_of_t)
         else:
-            scan = layer.scan()
+            try:
+                scan = layer.scan()
+            except StoreError as exc:  # listed as unreadable; the other layers are still listed
+                failed.append(exc)
+                malformed.append(Malformed(str(layer.path), f"layer skipped: {exc}"))
+                continue
             malformed.extend(scan.malformed)
             records = [e.record for e in scan.entries.values()]
             if layer.scope == "team" and include_all:
@@ -210,6 +225,8 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
         elif not include_all:
             records = [r for r in records if is_current(r, as_of_t or now)]
         memories.extend(info_of(record, layer.scope, now, stale) for record in ordered(records, now))
+    if failed and len(failed) == len(layers):
+        raise failed[0]
     unavailable = session.project_error if scope is None and session.project_root is None else None
     return ListResult(tuple(memories), tuple(malformed), unavailable)
 
@@ -268,7 +285,10 @@ def _sync(session: Session, scope: str | None) -> None:
 
 def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Layer, list]:
     for layer in session.layers(scope):
-        versions = layer_history(layer, name)
+        try:
+            versions = layer_history(layer, name)
+        except StoreError:
+            continue  # an unreadable layer: the others still answer
         if versions:
             return layer, versions
     raise NotFound(f"no history for {normalize_name(name).name!r}" + unsearched(session, scope))

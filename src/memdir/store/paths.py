@@ -178,15 +178,12 @@ def team_meta_dir(home: Path, root: Path) -> Path:
 
 
 def team_journal_dirs(home: Path) -> list[Path]:
-    """Every directory under ``<home>/team`` that holds a team layer's local
-    journal: each ``team/<key>`` and its ``candidates/.memdir``, in name order."""
+    """The ``.memdir`` of every team layer's local side under ``<home>/team``
+    (each ``team/<key>`` and its ``candidates``), in name order."""
     base = Path(home) / TEAM_DIR
     if not base.is_dir():
         return []
     out = []
     for key in sorted(p for p in base.iterdir() if p.is_dir()):
-        out.append(key)
-        candidates = key / "candidates" / ".memdir"
-        if candidates.is_dir():
-            out.append(candidates)
+        out += [meta for meta in (key / ".memdir", key / "candidates" / ".memdir") if meta.is_dir()]
     return out

@@ -19,7 +19,7 @@ files included.
 * Two files whose names normalize to one memory name: the file named exactly
   so (``db-port.md``) wins, else the smaller file name; the other is listed as
   a duplicate of it.
-* A file is re-parsed only when its size, mtime or inode changed since it was
+* A file is re-parsed only when its size, ctime or inode changed since it was
   last read (``cache``), or since a derived index recorded it (``known``).
 """
 
@@ -72,7 +72,7 @@ class Entry:
 
 
 class FileState(NamedTuple):
-    """What a scan learned of one file: its stat ``key`` (size, mtime in ns,
+    """What a scan learned of one file: its stat ``key`` (size, ctime in ns,
     inode), ``digest`` (SHA-256 of its bytes), the memory ``name`` it holds
     (None when unreadable) or the ``error`` why not, and its parsed ``entry``
     (None when unreadable, or when taken from ``known`` without reading).
@@ -99,8 +99,11 @@ class Scan:
 
 
 def stat_key(st: os.stat_result) -> tuple[int, int, int]:
-    """The (size, mtime in ns, inode) a scan compares to see a file changed."""
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
+    """The (size, ctime in ns, inode) a scan compares to see a file changed.
+    The change time, not the modification time: an edit that keeps the size
+    and sets the mtime back (an editor, ``touch -r``, a tool) still moves the
+    ctime, which no user call can set."""
+    return (st.st_size, st.st_ctime_ns, st.st_ino)
 
 
 DEFAULT_MAX_FILE_BYTES = 256 * 1024  # the ``max_file_bytes`` setting's default
@@ -149,9 +152,9 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
     ``cache`` maps file names to the :class:`FileState` of the last scan; a
     file whose stat key still matches is not read again (one ``lstat`` per
     file: the floor of a write's cost on a large layer, so the loop is kept
-    tight). ``known`` (file name → ``(file name, size, mtime_ns, inode,
+    tight). ``known`` (file name → ``(file name, size, ctime_ns, inode,
     digest, name, error)``, as a derived index stored them) spares reading a
-    file whose size, mtime and inode still match; such a memory is in
+    file whose size, ctime and inode still match; such a memory is in
     :attr:`Scan.names` but not in :attr:`Scan.entries`, and ``complete`` is
     False. ``progress(1)`` is called for each file read. A missing directory
     is an empty layer. Files over ``max_bytes`` are listed as too large,
@@ -182,7 +185,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
                 continue
             if not is_regular(st.st_mode):
                 continue
-            key = (st.st_size, st.st_mtime_ns, st.st_ino)
+            key = (st.st_size, st.st_ctime_ns, st.st_ino)  # stat_key(st), inlined: once per file
             state = cache.get(filename)
             if state is None or state[0] != key:
                 hint = known.get(filename) if known else None

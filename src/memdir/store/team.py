@@ -24,12 +24,14 @@ What the team layer adds to a :class:`~memdir.store.layer.Layer`:
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import Refused
 from .fsio import atomic_write, ensure_dir
 from .journal import Journal
 from .layer import Layer
+from .layout import META_DIR
 from .memfile import MemoryRecord
 from .paths import team_files_dir, team_meta_dir
 from .redact import looks_like_credential
@@ -57,23 +59,33 @@ class TeamLayer(Layer):
     repository), journal, objects, lock and ``MEMORY.md`` in ``meta`` (in
     the home), tombstones in ``path/tombstones``. See the module docstring."""
 
-    def __init__(self, path: Path, meta: Path, settings: Settings, root: Path):
+    def __init__(self, path: Path, local: Path, settings: Settings, root: Path):
         super().__init__(path, "team", settings, root)
-        self.meta = Path(meta)
-        self.index_path = self.meta / "MEMORY.md"
+        self.meta = Path(local) / META_DIR  # MEMORY.md next to it, in ``local``: out of the repository
         self.journal = Journal(self.meta)
         self.tombstone_file = TombstoneDir(self.path / TOMBSTONE_DIR)
 
+    @contextmanager
     def transaction(self, actor: str, session: str | None = None, **options):
         """:meth:`Layer.transaction` for a person only: the agent's tools and
         consolidation propose team memories as candidates (:func:`candidate_layer`).
-        Raises :class:`Refused` for any other actor."""
+        Every record written is checked by :meth:`admit` first. Raises
+        :class:`Refused` for any other actor."""
         if actor != "human":
             raise Refused("the team layer is written by a person only; an agent's or consolidation's change "
                           "for the team is kept as a candidate until a person approves it (memdir review)")
-        return super().transaction(actor, session, **options)
+        with super().transaction(actor, session, **options) as tx:
+            apply = tx.apply
 
-    def admit(self, actor: str, record: MemoryRecord) -> None:
+            def admitted(name, record, action, **kw):
+                if record is not None:
+                    self.admit(record)
+                return apply(name, record, action, **kw)
+
+            tx.apply = admitted
+            yield tx
+
+    def admit(self, record: MemoryRecord) -> None:
         """Refuse text that still looks like a credential after redaction:
         the team layer is committed and shared."""
         for label, text in (("name", record.name), ("title", record.title or ""),
@@ -85,7 +97,8 @@ class TeamLayer(Layer):
 
 
 def team_layer(home: Path, root: Path, settings: Settings) -> TeamLayer:
-    """The :class:`TeamLayer` of the repository at ``root``."""
+    """The :class:`TeamLayer` of the repository at ``root`` (its local side:
+    :func:`memdir.store.paths.team_meta_dir`)."""
     return TeamLayer(team_files_dir(root, settings.team_dir), team_meta_dir(home, root), settings, root)
 
 

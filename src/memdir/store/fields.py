@@ -1,0 +1,99 @@
+"""Fields of a write: validated, cut to their limits and sanitized before the gateway stores them.
+
+One rule for every writer (:mod:`memdir.store.gateway` calls :func:`prepare`;
+consolidation calls it to report what a proposal would become): names are
+normalized (:mod:`memdir.store.names`), one-line fields lose line breaks and
+every field loses terminal escapes, controls and bidi overrides
+(:mod:`memdir.store.printable`), secrets are redacted
+(:mod:`memdir.store.redact`) and fence tags escaped (:mod:`memdir.store.fence`).
+"""
+
+from __future__ import annotations
+
+from .errors import InvalidInput
+from .fence import escape_fence_tags
+from .memfile import TYPES
+from .names import normalize_name, raw_name
+from .printable import clean_body, clean_line
+from .redact import redact
+from .settings import Settings
+
+
+def _cut(value: str, limit: int, label: str, warnings: list[str]) -> str:
+    if len(value) > limit:
+        warnings.append(f"{label} cut from {len(value)} to {limit} characters")
+        return value[:limit]
+    return value
+
+
+def _printable(value: str, label: str, warnings: list[str], *, one_line: bool = True) -> str:
+    """``value`` as the printable rule wants it (:mod:`memdir.store.printable`):
+    a one-line field with its line breaks collapsed to spaces, any field
+    without terminal escapes, control or bidi-override characters (a body
+    keeps tabs and newlines); each change is a warning. Raises
+    :class:`InvalidInput` for text that is not valid Unicode (lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(f"{label} is not valid Unicode text (undecodable bytes?)") from None
+    if not one_line:
+        cleaned, count = clean_body(value)
+        if count:
+            warnings.append(f"{count} control or bidi character(s) removed from the {label}")
+        return cleaned
+    cleaned, breaks, count = clean_line(value)
+    if breaks:
+        warnings.append(f"{breaks} line break(s) in the {label} collapsed to spaces (it is one line)")
+    if count:
+        warnings.append(f"{count} control or bidi character(s) removed from the {label}")
+    return cleaned
+
+
+def sanitize(value: str, counts: dict) -> str:
+    """``value`` with secrets redacted and fence tags escaped; adds each redaction kind's count to ``counts``."""
+    result = redact(value)
+    for kind, count in result.counts.items():
+        counts[kind] = counts.get(kind, 0) + count
+    return escape_fence_tags(result.text)
+
+
+def prepare(settings: Settings, name: str, description: str, type: str, body: str,
+            title: str | None) -> tuple[str, str, str, str, str | None, dict, list[str]]:
+    """Validate, cut and sanitize the text fields of a write.
+
+    Returns (name, description, type, body, title, redaction counts, warnings).
+    ``title`` is the one given, else the name as written when it differs
+    from the normalized name by more than case (``C++ tips`` → name
+    ``c-tips``, title ``C++ tips``), without a trailing ``.md``.
+    Raises :class:`InvalidInput` for a bad name, type or an empty description.
+    """
+    counts: dict[str, int] = {}
+    warnings: list[str] = []
+    if isinstance(name, str):
+        name = sanitize(name, counts)  # a secret in a name would end up in a file name
+        name = _printable(name, "name", warnings)
+    normalized = normalize_name(name)
+    if not isinstance(description, str) or not description.strip():
+        raise InvalidInput("description is required and must not be empty")
+    if type not in TYPES:
+        raise InvalidInput(f"type must be one of {', '.join(TYPES)} (got {type!r})")
+    if body is None:
+        body = ""
+    if not isinstance(body, str):
+        raise InvalidInput("body must be a string")
+    if title is not None and not isinstance(title, str):
+        raise InvalidInput("title must be a string")
+    written = raw_name(name)
+    keep = normalized.title is None and written.lower() != normalized.name  # more than case: worth a title
+    if normalized.name != written and normalized.title is None:
+        warnings.append(f"name {name!r} was normalized to {normalized.name!r}" + (" (kept as the title)" if keep else ""))
+    description = _printable(description, "description", warnings)
+    body = _printable(body, "body", warnings, one_line=False)
+    description = sanitize(_cut(description, settings.limit_description, "description", warnings), counts)
+    body = sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts)
+    if not description:
+        raise InvalidInput("description is required and must not be empty (it held only control characters)")
+    title = _printable(title or "", "title", warnings) or normalized.title or (written if keep else None)
+    if title:
+        title = sanitize(_cut(title, settings.limit_title, "title", warnings), counts)
+    return normalized.name, description, type, body, title or None, counts, warnings
