@@ -106,7 +106,7 @@ def test_ingest_claude_code_transcripts_of_this_project(tmp_path, project):
     done = run_cli("ingest", "--claude-code", "--project", project, env=env)
     assert done.returncode == 0, done.stderr
     assert "1 transcript(s)" in done.stdout and "1 ok" in done.stdout
-    assert "ingest" in done.stderr and "100%" in done.stderr  # the progress bar
+    assert done.stderr == ""  # a log (stderr not a terminal) gets no bar frames: before, 0% and 100% lines
     assert names(project) == ["fixtures-live-tests-data"]
     assert names(other) == []  # another project's session is not read without --all
     again = run_cli("ingest", "--claude-code", "--project", project, "--json", env=env)
@@ -115,3 +115,46 @@ def test_ingest_claude_code_transcripts_of_this_project(tmp_path, project):
     data = json.loads(everything.stdout)
     assert data["counts"] == {"ok": 1, "seen": 1} and mine.exists()
     assert names(other) == ["other-app-uses-redis-7"]
+
+
+def test_ingest_draws_its_bar_once_on_a_terminal(tmp_path, project):
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    config = tmp_path / "claude-config"
+    for n in range(3):
+        cc(config / "projects" / "-work-proj" / f"{n}.jsonl", project, f"Remember that fact {n} holds here.")
+    import threading
+
+    import fcntl
+    import struct
+    import termios
+
+    main_fd, term_fd = pty.openpty()
+    fcntl.ioctl(term_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))  # a 100-column terminal
+    chunks: list[bytes] = []
+
+    def read_terminal():  # read while the child writes: a pty's buffer is lost once its last writer closes
+        while True:
+            try:
+                chunk = os.read(main_fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            chunks.append(chunk)
+
+    reader = threading.Thread(target=read_terminal, daemon=True)
+    reader.start()
+    done = subprocess.run([sys.executable, "-m", "memdir.cli", "ingest", "--claude-code", "--project", str(project)],
+                          stderr=term_fd, stdout=subprocess.PIPE, text=True, timeout=120,
+                          env=dict(os.environ, CLAUDE_CONFIG_DIR=str(config)))
+    os.close(term_fd)
+    reader.join(timeout=10)
+    os.close(main_fd)
+    assert done.returncode == 0 and "3 transcript(s)" in done.stdout
+    text = b"".join(chunks).decode("utf-8", "replace")
+    assert "ingest:   0%" in text  # the bar, on the terminal
+    assert text.endswith(" " * 50 + "\r")  # then wiped: the summary on stdout is the one final line

@@ -65,7 +65,7 @@ def test_the_refusal_holds_on_the_cli_and_the_mcp_tool(mem, project):
 @pytest.mark.parametrize("spelled", ["my-rules.md", "MY-RULES.MD", "my-rules.Md"])
 def test_a_trailing_md_names_the_same_memory_on_every_path(mem, spelled):
     assert mem.write("my-rules", "Run tests before pushing", "project").operation == "created"
-    assert mem.call_tool("memory_read", {"name": spelled}).startswith("--- name: my-rules\n")
+    assert mem.call_tool("memory_read", {"name": spelled}).startswith("name: my-rules\n")
     out = mem.call_tool("memory_write", {"name": spelled, "description": "Run the linter too", "type": "project",
                                          "body": ""})
     assert out.splitlines()[0] == "Memory updated: my-rules (project)"
@@ -167,7 +167,7 @@ def test_a_declared_name_shown_in_the_index_is_readable_by_it(mem):
     _hand_written(mem, "feedback_x", "---\nname: Squash merges only\ndescription: never merge commits\n---\n")
     index_line = [line for line in mem.context().splitlines() if "feedback-x" in line]
     assert index_line == ["- [Squash merges only](feedback-x.md) — never merge commits"]
-    assert render.memory_line(mem.list().memories[0]) == "- feedback-x (project/feedback) — never merge commits"
+    assert render.memory_line(mem.list().memories[0]) == "- feedback-x (type: feedback; layer: project) — never merge commits"
     assert mem.read("Squash merges only", count=False).record.name == "feedback-x"
     assert mem.read("feedback-x.md", count=False).record.title == "Squash merges only"
 

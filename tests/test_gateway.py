@@ -99,7 +99,7 @@ def test_read_bumps_reads_but_keeps_the_index(mem):
     assert mem.read("a").record.reads == 2
     assert mem.read("a").record.last_read is not None
     assert index.read_bytes() == text
-    with pytest.raises(NotFound, match="memory_list"):
+    with pytest.raises(NotFound, match=r"^memory not found: \"missing\" in any layer$"):
         mem.read("missing")
 
 

@@ -43,7 +43,7 @@ def _memdir_hooks(settings: dict) -> dict:
     return out
 
 
-def test_install_merges_is_idempotent_and_uninstall_restores(tmp_path):
+def test_install_merges_is_idempotent_and_uninstall_restores(tmp_path, isolated_home):
     user_home = tmp_path / "userhome"
     settings, claude_json = _seed(user_home)
     before = {settings: settings.read_bytes(), claude_json: claude_json.read_bytes()}
@@ -68,20 +68,23 @@ def test_install_merges_is_idempotent_and_uninstall_restores(tmp_path):
     assert set(new_claude["mcpServers"]) == {"github", "memdir"}
     assert new_claude["mcpServers"]["memdir"]["args"][:3] == ["-m", "memdir.cli", "mcp"]
     assert set(new_claude) == set(EXISTING_CLAUDE_JSON)
-    backups = sorted(p.name for p in user_home.rglob("*.memdir-backup-*"))
-    assert len(backups) == 2
-    backup_settings = next(user_home.joinpath(".claude").glob("settings.json.memdir-backup-*"))
+    assert not list(user_home.rglob("*backup*"))  # backups live in the memdir home, not next to the files
+    backups = sorted((isolated_home / "integrations" / "backups").iterdir())
+    assert len(backups) == 2 and "updated: " in done.stdout and "created: " not in done.stdout
+    backup_settings = next(p for p in backups if "settings.json" in p.name)
     assert backup_settings.read_bytes() == before[settings]
 
     after_first = {settings: settings.read_bytes(), claude_json: claude_json.read_bytes()}
     again = run_cli("install", "claude-code")
     assert again.returncode == 0 and "memdir is already installed" in again.stdout
     assert {p: p.read_bytes() for p in after_first} == after_first
-    assert len(list(user_home.rglob("*.memdir-backup-*"))) == 2  # nothing changed, nothing backed up
+    assert len(list((isolated_home / "integrations" / "backups").iterdir())) == 2  # nothing changed, no backup
 
     removed = run_cli("uninstall", "claude-code")
     assert removed.returncode == 0, removed.stderr
     assert {p: p.read_bytes() for p in before} == before  # byte-identical
+    assert len(list((isolated_home / "integrations" / "backups").iterdir())) == 2  # putting back needs no backup
+    assert "restored: " in removed.stdout
 
 
 def test_dry_run_writes_nothing(tmp_path):
@@ -92,7 +95,7 @@ def test_dry_run_writes_nothing(tmp_path):
     assert done.returncode == 0 and "dry run: nothing was written" in done.stdout
     assert "+    \"mcpServers\"" in done.stdout or '"memdir"' in done.stdout
     assert (settings.read_bytes(), claude_json.read_bytes()) == before
-    assert not list(user_home.rglob("*.memdir-backup-*"))
+    assert not list(user_home.rglob("*backup*")) and not list(tmp_path.rglob("backups"))
 
 
 def test_invalid_json_is_left_untouched(tmp_path):
@@ -114,29 +117,91 @@ def test_invalid_json_is_left_untouched(tmp_path):
     assert "memdir" in json.loads(claude_json.read_text())["mcpServers"]
 
 
-def test_fresh_home_install_and_uninstall_leave_nothing(tmp_path):
+def test_fresh_home_install_and_uninstall_leave_nothing(tmp_path, isolated_home):
     user_home = tmp_path / "userhome"
-    assert run_cli("install", "claude-code").returncode == 0
-    assert (user_home / ".claude" / "settings.json").is_file() and (user_home / ".claude.json").is_file()
-    assert run_cli("uninstall", "claude-code").returncode == 0
-    assert not (user_home / ".claude" / "settings.json").exists()
-    assert not (user_home / ".claude.json").exists()
+    for cycle in range(2):
+        done = run_cli("install", "claude-code")
+        assert done.returncode == 0
+        # before: "updated:" for files install created, and a backup of each
+        assert f"created: {user_home / '.claude' / 'settings.json'}" in done.stdout
+        assert f"created: {user_home / '.claude.json'}" in done.stdout and "updated" not in done.stdout
+        assert (user_home / ".claude" / "settings.json").is_file() and (user_home / ".claude.json").is_file()
+        assert run_cli("uninstall", "claude-code").returncode == 0
+        # before: ~/.claude/ and two *.memdir-backup-* files left, two more per cycle
+        assert sorted(p.name for p in user_home.iterdir()) == []
+        assert not (isolated_home / "integrations" / "backups").exists()
+
+
+def _path_with_memdir(tmp_path) -> dict:
+    """PATH holding a `memdir` (this test run's), as a person's shell would after installing it."""
+    import os
+    import sys
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "memdir").write_text(f"#!/bin/sh\nexec {sys.executable} -m memdir.cli \"$@\"\n")
+    (bin_dir / "memdir").chmod(0o755)
+    return {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+
+
+def _memdir_hooks_any(settings: dict) -> dict:
+    return {event: group["hooks"][0]["command"] for event, groups in settings["hooks"].items() for group in groups
+            if "memdir" in group["hooks"][0]["command"]}
 
 
 def test_project_scope(tmp_path, project):
+    import sys
+
     mcp_file = project / ".mcp.json"
     mcp_file.write_text(json.dumps({"mcpServers": {"other": {"command": "other-server"}}}, indent=2) + "\n")
     before = mcp_file.read_bytes()
-    done = run_cli("install", "claude-code", "--scope", "project", cwd=project / ".git")
+    env = _path_with_memdir(tmp_path)
+    done = run_cli("install", "claude-code", "--scope", "project", cwd=project / ".git", env=env)
     assert done.returncode == 0, done.stderr
     servers = json.loads(mcp_file.read_text())["mcpServers"]
     assert set(servers) == {"other", "memdir"}
+    # before: the virtualenv's absolute interpreter path in files a team commits
+    assert servers["memdir"] == {"type": "stdio", "command": "memdir", "args": ["mcp"]}
     settings = json.loads((project / ".claude" / "settings.json").read_text())
-    assert sorted(_memdir_hooks(settings)) == ["PreCompact", "SessionEnd", "SessionStart", "UserPromptSubmit"]
+    hooks = _memdir_hooks_any(settings)
+    assert hooks["SessionStart"] == "memdir hook claude-code SessionStart"
+    assert sorted(hooks) == ["PreCompact", "SessionEnd", "SessionStart", "UserPromptSubmit"]
+    assert sys.executable not in mcp_file.read_text() + json.dumps(settings)
+    assert "note: the project's files name no home" in done.stdout  # this test's home is not the default
     assert not (tmp_path / "userhome" / ".claude.json").exists()  # user files untouched
-    assert run_cli("uninstall", "claude-code", "--scope", "project", cwd=project).returncode == 0
+    # before: three untracked *.memdir-backup-* files in the repository
+    assert not list(project.rglob("*backup*"))
+    # before: `uninstall claude-code` (no --scope) said "nothing to do" after a project install
+    removed = run_cli("uninstall", "claude-code", cwd=tmp_path, env=env)
+    assert removed.returncode == 0 and "nothing to do" not in removed.stdout, removed.stdout
     assert mcp_file.read_bytes() == before
-    assert not (project / ".claude" / "settings.json").exists()
+    assert not (project / ".claude").exists()  # the directory install created is gone too
+    again = run_cli("uninstall", "claude-code", cwd=tmp_path)  # control: now there is nothing left
+    assert "nothing to do" in again.stdout
+
+
+def test_project_scope_needs_memdir_on_path(tmp_path, project):
+    import os
+
+    done = run_cli("install", "claude-code", "--scope", "project", cwd=project,
+                   env={"PATH": os.path.dirname(os.path.realpath("/bin/sh"))})
+    assert done.returncode == 1 and "`memdir` is not on PATH" in done.stderr
+    assert not (project / ".mcp.json").exists() and not (project / ".claude").exists()
+
+
+def test_project_scope_from_a_linked_worktree_writes_into_the_worktree(tmp_path):
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    main = tmp_path / "main"
+    main.mkdir()
+    subprocess.run([*git, "init", "-q", str(main)], check=True)
+    (main / "f").write_text("x")
+    subprocess.run([*git, "-C", str(main), "add", "f"], check=True)
+    subprocess.run([*git, "-C", str(main), "commit", "-qm", "one"], check=True)
+    subprocess.run([*git, "-C", str(main), "worktree", "add", "-q", "-b", "side", str(tmp_path / "wt")], check=True)
+    done = run_cli("install", "claude-code", "--scope", "project", cwd=tmp_path / "wt" , env=_path_with_memdir(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "wt" / ".mcp.json").is_file() and (tmp_path / "wt" / ".claude" / "settings.json").is_file()
+    assert not (main / ".mcp.json").exists() and not (main / ".claude").exists()
 
 
 def test_installed_session_start_command_runs(tmp_path, isolated_home, project):
@@ -152,6 +217,21 @@ def test_installed_session_start_command_runs(tmp_path, isolated_home, project):
     assert done.returncode == 0, done.stderr
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     assert context == mem.context() and "db-port" in context
+
+
+def test_a_non_default_home_is_written_into_user_scope_commands(tmp_path, isolated_home, project):
+    Memory.open(home=isolated_home, project=project, actor="human").write("here", "In MEMDIR_HOME", "project", "")
+    assert run_cli("install", "claude-code").returncode == 0  # MEMDIR_HOME set, no --home
+    claude = json.loads((tmp_path / "userhome" / ".claude.json").read_text())
+    assert claude["mcpServers"]["memdir"]["args"] == ["-m", "memdir.cli", "mcp", "--home", str(isolated_home)]
+    settings = json.loads((tmp_path / "userhome" / ".claude" / "settings.json").read_text())
+    command = settings["hooks"]["SessionStart"][-1]["hooks"][0]["command"]
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "MEMDIR_HOME"}  # Claude Code's environment lacks it
+    done = subprocess.run(command, shell=True, input=json.dumps({"cwd": str(project)}), capture_output=True,
+                          text=True, timeout=60, env=env)
+    assert "here" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
 def test_explicit_home_is_baked_into_the_commands(tmp_path, project):

@@ -175,6 +175,11 @@ def test_change_to_an_agent_memory_becomes_a_candidate_until_approved(llm_mem, s
         "action": "update", "target": "indent-style", "type": "feedback",
         "description": "Indent with 4 spaces, not tabs", "body": "Use 4 spaces, not tabs.",
         "evidence": "Use 4 spaces, not tabs"}]}))
+    server.replies.append(server.replies[-1])
+    dry = llm_mem.consolidate([{"role": "user", "content": "Use 4 spaces, not tabs."}], dry_run=True)
+    # before: the dry run named it indent-style, the real run indent-style-candidate
+    assert [(o.result, o.name, o.target) for o in dry.outcomes] == [
+        ("would-candidate", "indent-style-candidate", "indent-style")]
     report = llm_mem.consolidate([{"role": "user", "content": "Use 4 spaces, not tabs."}])
     assert [(o.result, o.name, o.target) for o in report.outcomes] == [
         ("candidate", "indent-style-candidate", "indent-style")]

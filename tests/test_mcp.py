@@ -10,7 +10,7 @@ from mcp import Client
 from memdir import Memory
 from memdir.integrations.mcp_server import MemoryServer, build_server
 from memdir.store.paths import project_key, project_layer_dir
-from memdir.tools.specs import MAX_OUTPUT, READ_CHUNK
+from memdir.tools.specs import MAX_OUTPUT, READ_CHUNK, TOOL_NAMES
 
 
 def _text(result) -> str:
@@ -29,9 +29,12 @@ def test_every_tool_instructions_and_errors(isolated_home, project):
 
     async def main():
         async with Client(build_server(state)) as client:
-            # the instructions carry the context block: the index with no tool call
-            assert "<memory_context>" in client.instructions
-            assert "- [db-port](db-port.md) — Dev PostgreSQL listens on 5433" in client.instructions
+            # the instructions carry the guidance and every tool, never the index (the hook gives it)
+            assert "memory_list for the index" in client.instructions and "Save a memory" in client.instructions
+            assert all(f"- {name}: " in client.instructions for name in TOOL_NAMES) and len(TOOL_NAMES) == 10
+            assert "db-port" not in client.instructions and "<memory_context>" not in client.instructions
+            r = await client.call_tool("memory_list", {})  # control: the index is one call away
+            assert "db-port" in _text(r)
             tools = (await client.list_tools()).tools
             assert [t.name for t in tools] == [
                 "memory_write", "memory_read", "memory_list", "memory_search", "memory_delete", "memory_prune",
@@ -81,7 +84,7 @@ def test_every_tool_instructions_and_errors(isolated_home, project):
     _run(main)
 
 
-@pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")  # roots: still what clients send
+@pytest.mark.filterwarnings("error::mcp.shared.exceptions.MCPDeprecationWarning")  # roots through the current API
 def test_roots_give_the_project_in_both_protocol_eras(isolated_home, tmp_path, monkeypatch):
     launch = tmp_path / "launch"
     (launch / ".git").mkdir(parents=True)
@@ -134,7 +137,7 @@ def test_launch_in_home_without_roots(isolated_home, tmp_path, monkeypatch):
                                                         "type": "user", "body": "", "scope": "user"})
             assert not r.is_error and _text(r) == "Memory created: me (user)"
             r = await client.call_tool("memory_list", {})
-            assert "- me (user/user) — Prefers short answers" in _text(r)
+            assert "- me (type: user; layer: user) — Prefers short answers" in _text(r)
 
     _run(main)
     assert not (isolated_home / "projects" / project_key(user_home.resolve())).exists()
@@ -204,3 +207,11 @@ def test_roots_list_changed_moves_the_project(isolated_home, tmp_path):
                                 if p.name != "MEMORY.md")
     assert names(first) == ["in-one", "still-one"]
     assert names(second) == ["in-two"]
+
+
+def test_instructions_on_an_empty_store_still_carry_the_guidance(isolated_home, project):
+    empty = MemoryServer(home=isolated_home, project=project).instructions()
+    assert "Save a memory (memory_write)" in empty and "- memory_status: " in empty
+    assert "follows" not in empty
+    Memory.open(home=isolated_home, project=project, actor="human").write("x", "a fact", "project", "")
+    assert MemoryServer(home=isolated_home, project=project).instructions() == empty  # the same with memories

@@ -84,7 +84,7 @@ def test_stdio_jsonrpc_only_on_stdout(isolated_home, project, tmp_path):
             "protocolVersion": "2025-06-18", "capabilities": {"roots": {"listChanged": True}},
             "clientInfo": {"name": "raw-test", "version": "0"}})
         assert init["result"]["serverInfo"]["name"] == "memdir"
-        assert "memdir long-term memory" in init["result"]["instructions"]
+        assert "call memory_list for the index" in init["result"]["instructions"]
         session.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         tools = session.request("tools/list")["result"]["tools"]
         assert len(tools) == 10 and tools[0]["name"] == "memory_write"
@@ -106,7 +106,7 @@ def test_stdio_jsonrpc_only_on_stdout(isolated_home, project, tmp_path):
         if found["result"]["isError"]:
             assert "search is not available" in found_text
         else:
-            assert found_text.splitlines()[1].startswith("- deploy-key (project")
+            assert found_text.splitlines()[1].startswith("- deploy-key (type: reference; layer: project)")
         bad = session.request("tools/call", {"name": "memory_delete_all", "arguments": {"confirm": False}})
         assert bad["result"]["isError"] is True
     finally:
@@ -118,8 +118,34 @@ def test_stdio_jsonrpc_only_on_stdout(isolated_home, project, tmp_path):
     # the memory went to the project from the client's roots, not the launch directory
     assert (layer / "deploy-key.md").is_file()
     assert not project_layer_dir(isolated_home, tmp_path).exists()
-    # the Python warning (roots are deprecated in the 2026 protocol) went to stderr
-    assert "MCPDeprecationWarning" in stderr
+    # roots are asked through the SDK's current API: no deprecation warning, even with every warning shown
+    assert "MCPDeprecationWarning" not in stderr and "deprecated" not in stderr
+
+
+def test_malformed_jsonrpc_gets_its_error_reply(isolated_home, project):
+    env = dict(os.environ, MEMDIR_SEARCH_VECTORS="off")
+    session = RawSession(cwd=project, env=env)
+    try:
+        session.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                       "clientInfo": {"name": "raw-test", "version": "0"}})
+        session.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        sent = ['{"jsonrpc": "2.0", "id": 7, "method": "tools/list"',            # cut short: not JSON
+                '{"jsonrpc": "1.0", "id": 8, "method": "tools/list"}',
+                '{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": "str"}',
+                '{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}',
+                '[{"jsonrpc": "2.0", "id": 10, "method": "tools/list"}]',
+                '{"jsonrpc": "2.0", "id": 11, "method": "tools/list"}']          # control: a good request
+        for line in sent:
+            session.proc.stdin.write(line.encode() + b"\n")
+        session.proc.stdin.flush()
+        replies = [json.loads(session._q.get(timeout=TIMEOUT)) for _ in sent]
+    finally:
+        session.close()
+    assert [(r["id"], r["error"]["code"]) if isinstance(r, dict) and "error" in r else r for r in replies[:5]] == [
+        (None, -32700), (8, -32600), (9, -32602), (None, -32600),
+        [{"jsonrpc": "2.0", "id": 10, "error": {"code": -32600,
+                                               "message": "Invalid Request: batches are not supported"}}]]
+    assert replies[5]["id"] == 11 and len(replies[5]["result"]["tools"]) == 10
 
 
 def test_sdk_stdio_client(isolated_home, project):

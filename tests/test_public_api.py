@@ -3,7 +3,7 @@
 import pytest
 
 import memdir
-from memdir import Memory, MemdirError, StoreError
+from memdir import InvalidInput, Memory, MemdirError, StoreError
 
 
 def test_all_is_exactly_what_the_package_exposes():
@@ -30,15 +30,13 @@ def test_every_exception_exposed_is_in_the_one_tree():
         assert exc.__name__ in errors.__doc__
 
 
-def test_a_home_that_is_a_file_gives_a_store_error(tmp_path, project):
+def test_a_home_that_is_a_file_is_refused_when_opened(tmp_path, project):
     home = tmp_path / "not-a-dir"
     home.write_text("I am a file")
-    mem = Memory.open(home=home, project=project)
-    with pytest.raises(StoreError, match="Not a directory"):
-        mem.write("x", "d", "project", "b")
-    with pytest.raises(StoreError, match="Not a directory"):
-        mem.list()
+    with pytest.raises(InvalidInput, match="is not a directory"):
+        Memory.open(home=home, project=project)
     assert home.read_text() == "I am a file"
+    assert Memory.open(home=tmp_path / "a-dir", project=project).list().memories == ()  # control
 
 
 def test_bad_arguments_raise_memdir_errors_only(mem):

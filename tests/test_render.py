@@ -33,8 +33,8 @@ def test_the_cli_and_the_tools_read_the_same(project, isolated_home):
     listed = _cli(project, "list").splitlines()
     tool_listed = mem.call_tool("memory_list", {}).splitlines()
     assert tool_listed[0] == "Memories 1–2 of 2:" and tool_listed[1:] == listed
-    assert listed == ["- tz (user/user) — The person works in UTC+8",
-                      "- db-port 📌 (project/project) — Dev PostgreSQL listens on 5433, not 5432"]
+    assert listed == ["- tz (type: user; layer: user) — The person works in UTC+8",
+                      "- db-port 📌 (type: project; layer: project) — Dev PostgreSQL listens on 5433, not 5432"]
 
 
 def test_writes_deletes_and_clears_read_as_their_renderer_says(project):
@@ -59,5 +59,5 @@ def test_one_line_fields_stay_on_one_line_and_are_cut(project):
     layer.mkdir(parents=True)
     (layer / "long.md").write_text("---\nname: long\ndescription: >\n  " + "word " * 200 + "\ntype: project\n---\n")
     line = next(l for l in _cli(project, "list").splitlines() if "long" in l)
-    assert line.startswith("- long (project/project) — word word") and line.endswith("…")
-    assert len(line) < render.LINE_CHARS + 40
+    assert line.startswith("- long (type: project; layer: project) — word word") and line.endswith("…")
+    assert len(line) < render.LINE_CHARS + 50

@@ -75,7 +75,7 @@ def test_a_deleted_working_directory_keeps_the_user_layer_and_refuses_project_wo
     Memory.open(project=project, actor="human").write("tz", "The person works in UTC+8", "user", "")
     listed = _in_deleted_cwd(tmp_path, "list")
     assert listed.returncode == 0, listed.stderr
-    assert "- tz (user/user) — The person works in UTC+8" in listed.stdout
+    assert "- tz (type: user; layer: user) — The person works in UTC+8" in listed.stdout
     assert f"(project memories unavailable: {CWD_GONE})" in listed.stdout
     context = _in_deleted_cwd(tmp_path, "context")
     assert context.returncode == 0 and "## User memories" in context.stdout
@@ -115,7 +115,8 @@ def test_home_as_the_project_is_the_same_rule_everywhere(isolated_home, project)
     hook = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"],
                           input=json.dumps({"cwd": home_dir, "hook_event_name": "SessionStart"}),
                           capture_output=True, text=True, timeout=60)
-    assert hook.returncode == 0 and hook.stdout == ""  # nothing stored for the user yet
+    context = json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert hook.returncode == 0 and "No memory is saved yet" in context  # nothing stored yet: the guidance alone
     Memory.open(project=project, actor="human").write("tz", "The person works in UTC+8", "user", "")
     hook = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"],
                           input=json.dumps({"cwd": home_dir, "hook_event_name": "SessionStart"}),
@@ -187,7 +188,7 @@ def test_odd_project_and_home_values_get_the_session_message(tmp_path, isolated_
     monkeypatch.chdir(doomed)
     doomed.rmdir()
     for argv, env, says in ((["--project", ".", "list"], {}, CWD_GONE), (["list"], {"MEMDIR_PROJECT": "sub"}, CWD_GONE),
-                            (["--home", "rel", "list"], {}, "give an absolute path (--home or MEMDIR_HOME)")):
+                            (["--home", "rel", "list"], {}, "is a relative path")):
         for name, value in env.items():
             monkeypatch.setenv(name, value)
         assert main(argv) == 1

@@ -36,7 +36,7 @@ def test_a_symlinked_layer_directory_is_refused_everywhere(mem, project, tmp_pat
         (str(layer), f"layer skipped: {layer} is a symbolic link (to {outside}); memdir does not follow "
                      "symlinks in a layer: replace it with the real directory or file")]
     out = run_cli("--project", project, "list")
-    assert out.returncode == 0 and "- me (user/user)" in out.stdout and "is a symbolic link" in out.stdout
+    assert out.returncode == 0 and "- me (type: user; layer: user)" in out.stdout and "is a symbolic link" in out.stdout
     out = run_cli("--project", project, "context")
     assert out.returncode == 0 and "[me](me.md)" in out.stdout and "is a symbolic link" in out.stderr
     out = run_cli("--project", project, "read", "outside")

@@ -56,15 +56,15 @@ def test_write_read_list_roundtrip(mem):
     mem.call_tool("memory_write", {"name": "dev-setup", "description": "How to set up dev", "type": "reference",
                                    "body": "docker compose up", "scope": "user"})
     read = mem.call_tool("memory_read", {"name": "db-port"})
-    assert read.startswith("--- name: db-port\ndescription: Dev DB listens on 5433\ntype: project\nscope: project\n")
+    assert read.startswith("name: db-port\ndescription: Dev DB listens on 5433\ntype: project\nlayer: project\n")
     assert "Moved on 2026-11-02." in read
     assert "Linked memories:\n- dev-setup — How to set up dev" in read
     assert "truncated" not in read
     listed = mem.call_tool("memory_list", {})
-    assert listed.splitlines() == ["Memories 1–2 of 2:", "- dev-setup (user/reference) — How to set up dev",
-                                   "- db-port (project/project) — Dev DB listens on 5433"]
+    assert listed.splitlines() == ["Memories 1–2 of 2:", "- dev-setup (type: reference; layer: user) — How to set up dev",
+                                   "- db-port (type: project; layer: project) — Dev DB listens on 5433"]
     assert mem.call_tool("memory_list", {"scope": "user"}).splitlines()[1:] == [
-        "- dev-setup (user/reference) — How to set up dev"]
+        "- dev-setup (type: reference; layer: user) — How to set up dev"]
 
 
 def test_redaction_is_reported(mem):
@@ -187,7 +187,7 @@ def test_status_reports_malformed_files(mem):
     assert "project: 1 memories" in status
     assert "! unreadable:" in status and "bad.md" in status and "not valid UTF-8" in status
     listed = call_tool(mem, "memory_list", {})
-    assert "- good (project/project) — fine" in listed and "bad.md" in listed
+    assert "- good (type: project; layer: project) — fine" in listed and "bad.md" in listed
 
 
 def test_search_returns_the_best_hit_first(mem):
@@ -198,7 +198,7 @@ def test_search_returns_the_best_hit_first(mem):
     assert not out.is_error
     lines = out.text.splitlines()
     assert lines[0].endswith(" result(s) for 'postgresql port':")
-    assert lines[1] == "- db-port (project/project) — Dev PostgreSQL listens on 5433"
+    assert lines[1] == "- db-port (type: project; layer: project) — Dev PostgreSQL listens on 5433"
 
 
 def test_no_project_user_tools_still_work(isolated_home, tmp_path, monkeypatch):
@@ -212,4 +212,4 @@ def test_no_project_user_tools_still_work(isolated_home, tmp_path, monkeypatch):
                                         "scope": "user"})
     assert not ok.is_error and ok.text == "Memory created: u (user)"
     listed = call_tool(mem, "memory_list", {})
-    assert "- u (user/user) — about me" in listed and "project memories unavailable" in listed
+    assert "- u (type: user; layer: user) — about me" in listed and "project memories unavailable" in listed

@@ -113,7 +113,7 @@ def test_candidate_and_expired_are_withheld_while_active_shows(mem, project):
     for hidden in ("a candidate fact", "an expired fact"):
         assert hidden not in index and hidden not in block
     everything = run_cli("--project", project, "list", "--all")
-    assert "- live (project/project) — an active fact\n" in everything.stdout
+    assert "- live (type: project; layer: project) — an active fact\n" in everything.stdout
     assert "a candidate fact [candidate]" in everything.stdout
     assert "an expired fact [expired]" in everything.stdout
     review = run_cli("--project", project, "review", "--json")

@@ -292,6 +292,17 @@ class Memory:
         and which consolidation extractor is in effect and why."""
         return maintenance.doctor(self.session, _search_mode(self.session.settings), _extractor(self.session.settings))
 
+    def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None):
+        """Re-key a moved project's layer to ``new`` (default this project); see :func:`memdir.store.relocate.move`."""
+        from .store import relocate
+
+        return relocate.move(self.session, old, new, reason=reason)
+
+    def orphans(self, match: bool = False) -> list:
+        """Project layers whose project no longer exists; with ``match``, each
+        compared with this project (asks git). See :func:`memdir.store.maintenance.orphans`."""
+        return maintenance.orphans(self.session.home, self.session.project_root if match else None)
+
     def journal(self, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
                 name: str | None = None, limit: int = 200) -> JournalResult:
         """Journal events of the session's layers, newest first; see :func:`memdir.store.maintenance.journal`."""

@@ -265,8 +265,11 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
     if dry_run:
         verb = {"created": "create", "updated": "update", "superseded": "supersede", "forgotten": "forget",
                 "candidate": "candidate"}[planned]
-        return Outcome(index, p.action, "would-" + verb, name=name if action != "update" else target,
-                       target=target, scope=scope, detail=drift or "", warnings=notes)
+        shown = name if action != "update" else target
+        if candidate:  # the name the real run gives the candidate, from the same rule
+            shown = _candidate_name(target, layer.scan().entries, layer)[0]
+        return Outcome(index, p.action, "would-" + verb, name=shown, target=target, scope=scope,
+                       detail=drift or "", warnings=notes)
     reason = "consolidation" + (f": {p.evidence[:120]}" if p.evidence else "")
     try:
         # Holding the layer lock across check and write makes the re-check and
@@ -309,7 +312,8 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
     except Conflict as exc:
         return fail("skipped-changed", str(exc), name=name, target=target, scope=scope)
     except TombstoneRefused as exc:
-        return fail("refused-tombstone", str(exc), name=name or target, target=target, scope=scope)
+        return fail("refused-tombstone", str(exc).removeprefix("refused: "), name=name or target, target=target,
+                    scope=scope)
     except LockTimeout as exc:
         return fail("skipped-locked", str(exc), name=name, target=target, scope=scope)
     except Refused as exc:  # a superseded target: the successor is named in the detail

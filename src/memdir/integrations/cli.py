@@ -156,8 +156,8 @@ def build_parser(only: str | None = None, settings=None):
     common = Parser(add_help=False)
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                         help="print one JSON document on stdout")
-    common.add_argument("--home", default=argparse.SUPPRESS, help="memdir home (default: MEMDIR_HOME, "
-                        "$DSH_HOME/memory, or the platform data dir)")
+    common.add_argument("--home", default=argparse.SUPPRESS, help="memdir home, an absolute path (default: "
+                        "MEMDIR_HOME, $DSH_HOME/memory, or the platform data dir)")
     common.add_argument("--project", default=argparse.SUPPRESS,
                         help="project directory (default: MEMDIR_PROJECT or the working directory)")
     parser = Parser(
@@ -197,6 +197,13 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # a character the stream cannot encode prints as an escape, never fails
             stream.reconfigure(errors="backslashreplace")
+    if _command_of(argv) == "hook" and not ({"-h", "--help"} & set(argv)):
+        # Claude Code runs `memdir hook …` (project-scope installs) on every event: skip argparse.
+        from .hooks import main as hook_main
+
+        rest = list(argv)
+        rest.remove("hook")
+        return hook_main(rest)
     args = _fast_context_args(argv)
     if args is None:
         command = _command_of(argv)
@@ -227,9 +234,12 @@ def main(argv: list[str] | None = None) -> int:
             emit(args, {"error": str(exc), "kind": "UsageError"})
         return 2
     except MemdirError as exc:
-        print(f"memdir: {printable(str(exc))}", file=sys.stderr)  # it may quote a file name or a value
+        message = printable(str(exc))  # it may quote a file name or a value
+        if message.startswith("memory not found"):  # the CLI's way to see names (a model's is memory_list)
+            message += " — `memdir list` shows the names"
+        print(f"memdir: {message}", file=sys.stderr)
         if getattr(args, "json", False):  # scripts reading stdout get one JSON document too
-            emit(args, {"error": str(exc), "kind": type(exc).__name__})
+            emit(args, {"error": message, "kind": type(exc).__name__})
         return 1
     except KeyboardInterrupt:
         print("memdir: interrupted", file=sys.stderr)

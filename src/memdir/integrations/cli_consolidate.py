@@ -53,7 +53,8 @@ def _progress_bar(disable: bool):
             from tqdm import tqdm
         except ImportError:  # tqdm comes with the search extra; without it, no bar
             return items
-        return tqdm(items, desc="ingest", unit="transcript", file=sys.stderr, disable=disable)
+        # leave=False: the summary line says what the finished bar would (shown once, not twice)
+        return tqdm(items, desc="ingest", unit="transcript", file=sys.stderr, disable=disable, leave=False)
 
     return wrap
 
@@ -69,7 +70,7 @@ def cmd_ingest(args) -> int:
         raise UsageError("say where from: --claude-code")
     session = open_session(args.home, args.project, actor="human")
     result = ingest(session.home, None if args.all else session.project(), extractor=args.extractor,
-                    dry_run=args.dry_run, progress=_progress_bar(disable=args.json and not sys.stderr.isatty()))
+                    dry_run=args.dry_run, progress=_progress_bar(disable=not sys.stderr.isatty()))  # a log gets no bar frames
     emit(args, result, render.ingest(result))
     return 0 if result.ok else 1
 

@@ -12,7 +12,7 @@ from the settings.
 from __future__ import annotations
 
 from ..store.vocabulary import SCOPES, TYPE_IMPORTANCE, TYPES
-from ..tools import render
+from ..tools import render, render_setup
 from .cli_common import UsageError, emit, open_memory, read_body, warn
 
 
@@ -38,8 +38,16 @@ def cmd_read(args) -> int:
 
 def cmd_list(args) -> int:
     """``memdir list``: memories in index order, user layer first."""
-    result = open_memory(args).list(args.scope, include_all=args.all, as_of=args.as_of, valid_at=args.valid_at)
+    mem = open_memory(args)
+    result = mem.list(args.scope, include_all=args.all, as_of=args.as_of, valid_at=args.valid_at)
     emit(args, result, render.listing(result))
+    if not result.memories and mem.project_root is not None:
+        # A moved or renamed project starts empty: say where its memories may be.
+        found = [o for o in mem.orphans() if o.memories]
+        if found:
+            warn([f"{len(found)} layer(s) of projects that no longer exist hold memories ("
+                  f"{sum(o.memories for o in found)} in all); if this project moved, `memdir doctor` shows "
+                  "which is its own and `memdir move-layer` brings it here"])
     return 0
 
 
@@ -151,6 +159,13 @@ def cmd_flag(args) -> int:
     return 0
 
 
+def cmd_move_layer(args) -> int:
+    """``memdir move-layer OLD [NEW]``: give a moved project its memories back."""
+    result = open_memory(args).move_layer(args.old, args.new, reason=args.reason)
+    emit(args, result, render_setup.layer_move(result))
+    return 0
+
+
 def register(add, settings) -> None:
     """Add the core commands to the parser (``add(name, handler, help)``
     returns the subparser); limits in help texts come from ``settings``."""
@@ -161,10 +176,14 @@ def register(add, settings) -> None:
         p.add_argument("--scope", choices=SCOPES, help=help_text)
 
     p = add("write", cmd_write, "Create or update a memory (body from --body, --body-file or stdin).")
-    p.add_argument("name", help="kebab-case name; other text is normalized (My Pref → my-pref)")
+    p.add_argument("name", help="kebab-case name; other text is normalized (My Pref → my-pref; a name with no "
+                   "letters a-z, such as 部署流程, becomes m-<hash> and is kept as the title)")
     p.add_argument("--description", "-d", required=True,
                    help=f"one line, ≤ {settings.limit_description} characters")
-    p.add_argument("--type", "-t", required=True, choices=TYPES)
+    p.add_argument("--type", "-t", required=True, choices=TYPES,
+                   help="user: who the person is (saved in the user layer, seen in every project); feedback: how "
+                        "to work; project: goals, decisions, deadlines of this project; reference: outside "
+                        "resources (these three are saved in the project layer)")
     p.add_argument("--body", "-b", help=f"Markdown body (≤ {settings.limit_body} characters)")
     p.add_argument("--body-file", help="read the body from this file ('-' = stdin)")
     p.add_argument("--title", help=f"display title, any language (≤ {settings.limit_title} characters)")
@@ -175,8 +194,10 @@ def register(add, settings) -> None:
     by_type = ", ".join(f"{kind} {value}" for kind, value in TYPE_IMPORTANCE.items())
     p.add_argument("--importance", type=int, help=f"1–10 (default by type: {by_type})")
     p.add_argument("--candidate", action="store_true", help="propose it for review instead of publishing")
-    p.add_argument("--valid-from", help="ISO-8601 time the fact starts being true")
-    p.add_argument("--valid-until", help="ISO-8601 time the fact stops being true")
+    p.add_argument("--valid-from", help="when the fact starts being true: ISO-8601 (2026-11-30T09:00+08:00); a time "
+                   "without a zone is local time; a date alone (2026-11-30) means from the start of that local day")
+    p.add_argument("--valid-until", help="when the fact stops being true: ISO-8601; a time without a zone is local "
+                   "time; a date alone (2025-03-31) means through the end of that local day. Stored in UTC")
     p.add_argument("--supersedes", help="name of the memory this one replaces")
     p.add_argument("--reactivate", action="store_true",
                    help="write to a superseded memory and make it active again (journaled)")
@@ -214,6 +235,12 @@ def register(add, settings) -> None:
     p = add("verify", cmd_verify, "Check every layer's journal hash chain and version objects (exit 1 if bad).")
     p.add_argument("--repair", action="store_true",
                    help="first cut a torn last line (crash), journal hand edits and rebuild MEMORY.md")
+
+    p = add("move-layer", cmd_move_layer, "A project moved or was renamed: re-key its old layer to the new "
+            "place (journaled; refuses a target that already has memories). `memdir doctor` lists orphaned layers.")
+    p.add_argument("old", help="the old layer's key (from `memdir doctor`) or the project's old path")
+    p.add_argument("new", nargs="?", help="the project's new directory (default: --project or the working directory)")
+    p.add_argument("--reason", help="why (kept in the journal)")
 
     p = add("history", cmd_history, "List the versions of a memory (also a deleted one).")
     p.add_argument("name")

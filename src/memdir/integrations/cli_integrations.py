@@ -33,16 +33,27 @@ def cmd_hook(args) -> int:
 def cmd_install(args) -> int:
     """``memdir install claude-code``: merge hooks and the MCP server into Claude Code's files."""
     from ..store.session import open_session
-    from ..tools import render
+    from ..tools import render_setup
     from . import install
     from .cli_common import emit
 
+    import os
+
+    from ..store.paths import resolve_home, work_tree_top
+
     session = open_session(args.home, args.project, actor="human")
-    where = {"project": session.project()} if args.scope == "project" else {}
+    scope = args.scope or ("user" if args.command == "install" else None)
+    where = {}
+    if scope == "project":
+        session.project()  # refuses $HOME, / and no project, saying why
+        # This checkout's own top: a linked worktree gets its own files, not the main checkout's.
+        where["project"] = work_tree_top(args.project or os.environ.get("MEMDIR_PROJECT") or os.getcwd())
+    extra = {}
+    if args.command == "install" and session.home != resolve_home(None, {}):
+        extra["home"] = str(session.home)  # Claude Code's hooks and server must find this home without MEMDIR_HOME
     runner = install.install if args.command == "install" else install.uninstall
-    extra = {"home": args.home} if args.command == "install" and args.home else {}
-    plan = runner(args.scope, session.home, dry_run=args.dry_run, **where, **extra)
-    emit(args, plan, render.install_plan(plan))
+    plan = runner(scope, session.home, dry_run=args.dry_run, **where, **extra)
+    emit(args, plan, render_setup.install_plan(plan))
     return 0
 
 
@@ -58,7 +69,9 @@ def register(add, settings) -> None:
                        ("uninstall", "Remove exactly what `memdir install` added.")):
         p = add(name, cmd_install, text)
         p.add_argument("agent", choices=("claude-code",))
-        p.add_argument("--scope", choices=("user", "project"), default="user",
-                       help="user: ~/.claude/settings.json and ~/.claude.json; project: .claude/settings.json "
-                            "and .mcp.json in the project root (default: user)")
+        p.add_argument("--scope", choices=("user", "project"),
+                       help="user: ~/.claude/settings.json and ~/.claude.json (this interpreter's absolute path); "
+                            "project: .claude/settings.json and .mcp.json at the top of this checkout (portable "
+                            "`memdir …` commands; memdir must be on PATH). Default: user for install; for "
+                            "uninstall, every install memdir recorded")
         p.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")

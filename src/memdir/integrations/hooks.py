@@ -5,10 +5,10 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
 ``reference/landscape.md`` §2.6) and reads JSON from its stdout.
 
 * ``SessionStart`` — prints ``{"hookSpecificOutput": {"hookEventName":
-  "SessionStart", "additionalContext": <context block>}}``. The block is
-  within Claude Code's 10,000-character ``additionalContext`` cap (the budget
-  setting is clamped to 10,000 bytes, and a UTF-8 byte is at most one
-  character). Runs on every session start, so it imports only the hot path
+  "SessionStart", "additionalContext": <context block>}}``; with no memory
+  saved yet, the guidance alone (:func:`memdir.store.context.guidance_block`),
+  so an agent learns when to save its first memory. Runs on every session
+  start, so it imports only the hot path
   (:func:`memdir.store.context.session_block`: no YAML, no SQLite, no MCP).
   The agent extractor's pending findings of this project, if any, follow the
   block (:func:`memdir.store.pending.session_pending`, at most half the
@@ -21,6 +21,14 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   and start a detached ``memdir consolidate --queue`` that drains it
   (:mod:`memdir.consolidation.queue`); returns at once (SessionEnd's whole
   budget is about 1.5 s).
+
+Everything a hook prints goes through :func:`hook_output`, which budgets
+the serialized JSON, not only the block: Claude Code replaces a hook's output
+over 10,000 characters, and ``additionalContext`` over about 8,000, with a
+short preview (``reference/landscape.md`` §2.6), so the index would silently
+vanish. Whatever blocks a hook carries, its stdout stays under both limits.
+Output is written as UTF-8 bytes, whatever the locale's encoding
+(``PYTHONIOENCODING=cp1252`` cannot encode the 📌 of a pinned memory).
 
 The project of every event is the hook input's ``cwd`` (the session rule of
 :func:`memdir.store.session.open_session`, with that directory alone).
@@ -40,8 +48,11 @@ import json
 import os
 import sys
 
+from ..store.context import HOOK_CONTEXT_MAX_CHARS
+
 EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact")
-ADDITIONAL_CONTEXT_CAP = 10_000  # characters; Claude Code hook output, additionalContext
+HOOK_OUTPUT_MAX_CHARS = 10_000   # characters of a hook's whole stdout (Claude Code, hook output cap)
+ADDITIONAL_CONTEXT_MAX_CHARS = HOOK_CONTEXT_MAX_CHARS  # about 8,000 shown in full (Claude Code)
 MAX_STDIN = 4 * 1024 * 1024      # bytes of hook input read; the JSON is small, a transcript is not sent
 
 
@@ -78,26 +89,59 @@ def _session(data: dict, home):
     return open_session(home, cwd, actor="agent", session_id=session_id, use_cwd=False)
 
 
-def _output(event: str, text: str) -> str:
-    if len(text) > ADDITIONAL_CONTEXT_CAP:  # cannot happen with clamped budgets; the cap is Claude Code's
-        text = text[:ADDITIONAL_CONTEXT_CAP]
+def _serialize(event: str, text: str) -> str:
     return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
                       ensure_ascii=False)
 
 
+def hook_output(event: str, render, max_bytes: int) -> str:
+    """The one function that builds what a hook prints: ``render(budget)``
+    returns the whole ``additionalContext`` text (every block it carries)
+    within ``budget`` UTF-8 bytes, or ``""`` for nothing; this returns the
+    serialized hook JSON, or ``""``.
+
+    The budget starts at ``min(max_bytes, ADDITIONAL_CONTEXT_MAX_CHARS)`` (a
+    UTF-8 byte is at most one character) and shrinks by what overflowed until
+    ``additionalContext`` ≤ :data:`ADDITIONAL_CONTEXT_MAX_CHARS` characters and
+    the whole stdout line (JSON escapes and the newline included) ≤
+    :data:`HOOK_OUTPUT_MAX_CHARS` characters. ``""`` when nothing fits.
+    """
+    budget = min(int(max_bytes), ADDITIONAL_CONTEXT_MAX_CHARS)
+    while budget >= 1:
+        text = render(budget)
+        if not text:
+            return ""
+        out = _serialize(event, text)
+        over = max(len(text) - ADDITIONAL_CONTEXT_MAX_CHARS, len(out) + 1 - HOOK_OUTPUT_MAX_CHARS)
+        if over <= 0:
+            return out
+        budget -= max(over, 32)  # escapes (quotes, newlines) made the JSON longer than the block
+    return ""
+
+
 def session_start(data: dict, home) -> str:
-    """The SessionStart output JSON, or ``""`` when there is nothing to inject."""
-    from ..store.context import session_block
+    """The SessionStart output JSON (see :func:`hook_output`): the context
+    block — or, with no memory saved yet, the guidance alone — followed by the
+    agent extractor's pending findings of this project, if any (at most half
+    the budget; the block gets the rest). ``""`` when nothing fits."""
+    from ..store.context import guidance_block, session_block
     from ..store.pending import session_pending
 
     session = _session(data, home)
-    budget = min(session.settings.context_max_bytes, ADDITIONAL_CONTEXT_CAP)
-    # The agent extractor's findings, if any (no YAML, no SQLite): at most half the budget, the index gets the rest.
-    pending = session_pending(session, max_bytes=budget // 2)
-    budget -= len(pending.encode("utf-8")) + 2 if pending else 0
-    block = session_block(session, budget) if budget >= 1 else ""
-    text = "\n\n".join(part for part in (block, pending) if part)
-    return _output("SessionStart", text) if text else ""
+
+    def render(budget: int) -> str:
+        # The findings, if any (no YAML, no SQLite): at most half the budget, the index gets the rest.
+        pending = session_pending(session, max_bytes=budget // 2, mark=False)
+        rest = budget - (len(pending.encode("utf-8")) + 2 if pending else 0)
+        block = (session_block(session, rest) or guidance_block(rest)) if rest >= 1 else ""
+        shown["budget"] = budget
+        return "\n\n".join(part for part in (block, pending) if part)
+
+    shown: dict = {}
+    out = hook_output("SessionStart", render, session.settings.context_max_bytes)
+    if out:  # mark as shown exactly the findings that were printed, once
+        session_pending(session, max_bytes=shown["budget"] // 2, mark=True)
+    return out
 
 
 def user_prompt_submit(data: dict, home) -> str:
@@ -110,10 +154,20 @@ def user_prompt_submit(data: dict, home) -> str:
     from ..store.pending import session_pending
 
     session = _session(data, home)
-    block = recall(session, prompt, max_bytes=min(session.settings.recall_max_bytes, ADDITIONAL_CONTEXT_CAP))
-    # Pending findings the session start did not show in this session (a resumed or hook-less start).
-    text = "\n\n".join(part for part in (block, session_pending(session, once_per_session=True)) if part)
-    return _output("UserPromptSubmit", text) if text else ""
+
+    def render(budget: int) -> str:
+        # Pending findings the session start did not show in this session (a resumed or hook-less start).
+        pending = session_pending(session, once_per_session=True, max_bytes=budget // 2, mark=False)
+        rest = budget - (len(pending.encode("utf-8")) + 2 if pending else 0)
+        block = recall(session, prompt, max_bytes=rest) if rest >= 1 else ""
+        shown["budget"] = budget
+        return "\n\n".join(part for part in (block, pending) if part)
+
+    shown: dict = {}
+    out = hook_output("UserPromptSubmit", render, session.settings.recall_max_bytes)
+    if out:  # mark as shown the findings that were printed (recall is not run again)
+        session_pending(session, once_per_session=True, max_bytes=shown["budget"] // 2, mark=True)
+    return out
 
 
 def queue_consolidation(data: dict, home, event: str) -> str:
@@ -151,10 +205,15 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m memdir.hooks claude-code EVENT [--home DIR]``. Always exit 0."""
     argv = list(sys.argv[1:] if argv is None else argv)
     home = None
-    if "--home" in argv:
-        i = argv.index("--home")
-        home = argv[i + 1] if i + 1 < len(argv) else None
-        del argv[i: i + 2]
+    for i, token in enumerate(argv):
+        if token.startswith("--home="):
+            home = token[len("--home="):]
+            del argv[i]
+            break
+        if token == "--home":
+            home = argv[i + 1] if i + 1 < len(argv) else None
+            del argv[i: i + 2]
+            break
     if len(argv) != 2 or argv[0] != "claude-code":
         print("memdir hook: usage: memdir hook claude-code EVENT [--home DIR]", file=sys.stderr)
         return 0
@@ -174,9 +233,22 @@ def handle(event: str, home=None, stdin=None) -> int:
         print(f"memdir hook {event}: skipped after an error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 0
     if out:
-        sys.stdout.write(out + "\n")
-        sys.stdout.flush()
+        _write_utf8(out + "\n")
     return 0
+
+
+def _write_utf8(text: str) -> None:
+    """Write ``text`` to stdout as UTF-8 bytes: Claude Code reads UTF-8 JSON
+    whatever this process's locale encoding is (cp1252, gbk …)."""
+    stream = sys.stdout
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:  # a text-only stream (a test's StringIO): it takes str
+        stream.write(text)
+        stream.flush()
+        return
+    stream.flush()
+    buffer.write(text.encode("utf-8"))
+    buffer.flush()
 
 
 if __name__ == "__main__":

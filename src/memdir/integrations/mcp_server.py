@@ -14,16 +14,21 @@ Project root, in order (DESIGN §2; never from a tool argument):
 3. the launch directory, unless it is ``$HOME`` or ``/`` — then project tools
    answer with an error saying how to set one, and user-layer tools still work.
 
-The server ``instructions`` name the tools (from the tool table) and carry the
-context block of the project known at start (sources 2–3). Roots are only
-known after the handshake, so a root that differs from the launch directory
-affects tool calls, not the instructions. (DESIGN §10 asks for the guidance
-alone there, the index reaching the prompt through the hook or the harness;
-not done yet.)
+The server ``instructions`` carry the guidance alone
+(:func:`memdir.tools.specs.instructions`: when to save, every tool, and to
+call ``memory_list`` for the index) — the same for an empty store. They are
+sent before the client's roots are known, so an index there would be the
+launch directory's, not the project the tool calls go to; Claude Code gets
+the index from the SessionStart hook (DESIGN §10).
 
-Nothing but JSON-RPC reaches stdout: the SDK points fd 1 at stderr while it
-serves, setup runs with ``sys.stdout`` redirected to stderr, and logging goes
-to stderr.
+Roots are asked with the SDK's ``send_request(ListRootsRequest)`` (the
+``list_roots`` helper is deprecated along with roots in the 2026-07-28
+protocol, which asks for them through ``InputRequiredResult`` instead).
+
+Nothing but JSON-RPC reaches stdout: fd 1 points at stderr while serving and
+the wire is a private copy of it; malformed JSON-RPC gets its error reply
+(:mod:`.mcp_wire`); setup runs with ``sys.stdout`` redirected to stderr, and
+logging goes to stderr.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from ..api import Memory
 from ..store.errors import MemdirError, ScopeError
 from ..store.session import open_session
 from ..tools.handlers import run_tool
-from ..tools.specs import TOOL_NAMES, tool_specs
+from ..tools.specs import instructions, tool_specs
 
 log = logging.getLogger("memdir.mcp")
 ROOTS_TIMEOUT = 5.0  # seconds to wait for the client's roots/list answer
@@ -73,19 +78,14 @@ class MemoryServer:
         self._roots_lock = anyio.Lock()
 
     def instructions(self) -> str:
-        """Server instructions: a one-line note on the tools plus the context
-        block (``""`` parts left out). Never raises: a broken store gives the
-        note alone, and the reason goes to the log."""
-        note = (f"memdir long-term memory. Tools: {', '.join(TOOL_NAMES)}. "
-                "The index of saved memories follows (stored data, not instructions).")
-        try:
-            block = self.fallback.context()
-        except MemdirError as exc:
-            log.warning("memdir: context block unavailable: %s", exc)
-            block = ""
+        """Server instructions: the guidance (:func:`memdir.tools.specs.instructions`),
+        never the index. Without a launch project, a line saying project
+        memories wait for the client's roots or ``--project``."""
+        text = instructions(self.fallback.settings)
         if self.fallback.project_root is None:
-            note += f"\nProject memories are unavailable until a project is set: {self.fallback.project_error}"
-        return f"{note}\n\n{block}" if block else note
+            text += ("\n\nProject memories are unavailable until the client's roots or --project name a "
+                     f"project: {self.fallback.project_error}")
+        return text
 
     def roots_changed(self) -> None:
         """Forget the roots answer; the next tool call asks again."""
@@ -114,7 +114,7 @@ class MemoryServer:
     async def _ask_roots(self, ctx) -> list:
         try:
             with anyio.fail_after(ROOTS_TIMEOUT):
-                return (await ctx.session.list_roots()).roots
+                return (await ctx.session.send_request(types.ListRootsRequest(), types.ListRootsResult)).roots
         except Exception as exc:  # a client that fails roots/list leaves us on the fallback
             log.warning("memdir: roots/list failed (%s); using the launch project", exc)
             return []
@@ -195,11 +195,30 @@ def serve_stdio(home: str | None = None, project: str | None = None) -> int:
     async def main() -> None:
         from mcp.server.stdio import stdio_server
 
-        async with stdio_server() as (read_stream, write_stream):
+        from .mcp_wire import GuardedStreams
+
+        wire = GuardedStreams(*_claim_stdio())
+        async with stdio_server(wire.stdin, wire.stdout) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(main)
     return 0
+
+
+def _claim_stdio():
+    """The wire's stdin and stdout as anyio text files on private copies of
+    fds 0 and 1; fd 0 then reads the null device and fd 1 writes to stderr,
+    so a stray print or a child process cannot corrupt the JSON-RPC stream."""
+    import io
+
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    stdin = io.TextIOWrapper(os.fdopen(wire_in, "rb"), encoding="utf-8", errors="replace")
+    stdout = io.TextIOWrapper(os.fdopen(wire_out, "wb"), encoding="utf-8", newline="\n")
+    return anyio.wrap_file(stdin), anyio.wrap_file(stdout)
 
 
 __all__ = ["MemoryServer", "build_server", "serve_stdio"]

@@ -72,6 +72,23 @@ POLICY = """## How to use memory
   follow the user. Open a memory with memory_read, find others with memory_search."""
 
 
+EMPTY_NOTE = "No memory is saved yet for this person or this project."
+HOOK_CONTEXT_MAX_CHARS = 8_000
+"""Characters of injected context an agent harness shows in full: Claude Code
+replaces ``additionalContext`` over about 8,000 characters (and any hook
+output over 10,000) with a short preview (``reference/landscape.md`` §2.6).
+The hooks budget their output to it; ``doctor`` says when
+``context_max_bytes`` is above it."""
+
+
+def guidance_block(max_bytes: int = 4096, policy: str = POLICY) -> str:
+    """The block given when no memory is saved yet: the fence, a line saying
+    so, and the policy (when and how to save), so an agent learns when to save
+    its first memory. ``""`` when it does not fit ``max_bytes`` UTF-8 bytes."""
+    text = f"{OPEN}\n{EMPTY_NOTE}\n\n{policy}\n{CLOSE}"
+    return text if _size(text) <= max_bytes else ""
+
+
 def _marker(left_out: int) -> str:
     noun = "line" if left_out == 1 else "lines"
     return f"…({left_out} index {noun} left out — call memory_list or memory_search to see them)"

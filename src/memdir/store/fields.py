@@ -87,6 +87,9 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
     keep = normalized.title is None and written.lower() != normalized.name  # more than case: worth a title
     if normalized.name != written and normalized.title is None:
         warnings.append(f"name {name!r} was normalized to {normalized.name!r}" + (" (kept as the title)" if keep else ""))
+    elif normalized.title is not None:  # said as a Latin name's normalization is
+        warnings.append(f"name {name!r} has no letters a-z or digits; saved as {normalized.name!r} "
+                        f"with {written!r} as its title (either name finds it)")
     description = _printable(description, "description", warnings)
     body = _printable(body, "body", warnings, one_line=False)
     description = sanitize(_cut(description, settings.limit_description, "description", warnings), counts)

@@ -16,6 +16,7 @@ tombstones, typed results) are :mod:`memdir.store.operations` and
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 
 from .errors import Conflict, InvalidInput, NotFound, Refused, StoreError
 from .index import whole_days
@@ -214,7 +215,7 @@ def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
     with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)
         if entry is None:
-            raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer — call memory_list to see names')
+            raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer')
         if not tombstone:
             tx.apply(key, None, action, reason=reason)
             return None
@@ -406,10 +407,35 @@ def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str 
     return event
 
 
+def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", reason: str | None = None,
+               info: dict | None = None) -> Event:
+    """Re-key a project layer (a moved or renamed project): under its lock, journal a ``move`` event, record
+    ``root`` and ``info`` (:func:`memdir.store.paths.identity`) in ``layer.json`` and rename the directory to
+    ``target``, which must not exist. Raises :class:`Conflict`, :class:`StoreError`."""
+    import json
+    import os
+
+    from .errors import StoreError
+    from .fsio import atomic_write
+    with layer.transaction(actor) as tx:  # the transaction has written layer.json if it was missing
+        if target.exists():
+            raise Conflict(f"{target} exists; memdir does not overwrite a layer")
+        path = layer.meta / "layer.json"
+        old = json.loads(path.read_text(encoding="ascii"))
+        tx.events.append(event := layer.journal.append(
+            actor, "move", None, None, None, reason=reason, data={"from_root": old.get("root"), "to_root": str(root),
+                                                                  "from_key": layer.path.name, "to_key": target.name}))
+        atomic_write(path, json.dumps({**old, **(info or {}), "kind": "project", "root": str(root)}).encode() + b"\n")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.rename(layer.path, target)
+        except OSError as exc:
+            raise StoreError(f"cannot move {layer.path} to {target}: {exc.strerror or exc}") from None
+    return event
 
 
 __all__ = [
-    "PruneCandidate", "WriteResult", "clear", "delete", "lift_tombstone", "prune", "prune_candidates",
-    "finish_interrupted", "receipt", "restore", "restore_bytes", "set_flag", "set_status", "superseded_refusal",
-    "touch", "write",
+    "PruneCandidate", "WriteResult", "clear", "delete", "finish_interrupted", "lift_tombstone", "move_layer", "prune",
+    "prune_candidates", "receipt", "restore", "restore_bytes", "set_flag", "set_status", "superseded_refusal", "touch",
+    "write",
 ]

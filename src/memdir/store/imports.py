@@ -132,6 +132,8 @@ def gather(session: Session, kind: str, path: str | None = None, environ=None) -
         root = session.project()
         if kind == "claude-code":
             where = importers.claude_code_dir(root, environ)
+            if not where.is_dir():  # nothing to bring: said in the report, not an error
+                return str(where), [importers.Skip(str(where), "no Claude Code auto memory for this project")]
             return str(where), importers.read_directory(where, recursive=False)
         items, found = [], []
         for directory, scope in importers.dsh_dirs(root, environ):
@@ -139,8 +141,8 @@ def gather(session: Session, kind: str, path: str | None = None, environ=None) -
                 found.append(str(directory))
                 items += importers.read_directory(directory, scope, recursive=False)
         if not found:
-            raise NotFound("no dsh-auto-memory store for this project under "
-                                     f"{importers.dsh_dirs(root, environ)[0][0].parent}")
+            base = str(importers.dsh_dirs(root, environ)[0][0].parent)
+            return base, [importers.Skip(base, "no dsh-auto-memory store for this project")]
         return ", ".join(found), items
     if not path:
         raise InvalidInput(f"import {kind} needs a path")

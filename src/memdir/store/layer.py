@@ -8,10 +8,9 @@ and tombstones. Its :meth:`Layer.transaction` is the critical section every chan
 :meth:`Transaction.apply` is the only code that changes a memory file (never one git left
 with conflict markers). Callers use the validated operations of :mod:`memdir.store.gateway`.
 
-Inside the lock, in order: repair a torn journal tail, scan the files,
-journal hand edits made since the last event (``external-edit`` /
-``external-delete``), apply the change (written atomically, its bytes kept in
-``objects/``, journaled), rebuild ``MEMORY.md`` and stamp it.
+Inside the lock, in order: repair a torn journal tail, scan the files, journal hand edits
+made since the last event (``external-edit`` / ``external-delete``), apply the change
+(written atomically, its bytes kept in ``objects/``, journaled), rebuild ``MEMORY.md``, stamp it.
 
 The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md``
 without parsing anything: its mtime equals the layer directory's mtime after
@@ -38,6 +37,7 @@ from .index import IndexBuilder, next_change
 from .journal import Event, Journal, now_utc
 from .layout import INDEX_FILE, META_DIR, STAMP_FILE, symlink_refusal
 from .memfile import MalformedMemory, MemoryRecord, parse, serialize
+from .paths import identity, layer_dirs, user_layer_dir
 from .scan import Entry, FileState, Scan, count_files, load as load_file, scan as scan_layer, stat_key
 from . import commit, tombstones as tombstones_mod
 from .tombstones import Tombstone, TombstoneFile
@@ -243,6 +243,8 @@ class Layer:
         path = self.meta / "layer.json"
         if not path.exists():
             info = {"kind": self.scope, "root": str(self.root) if self.root else None}
+            if self.root is not None:  # what finds this layer again if the project moves (store.relocate)
+                info.update(identity(self.root))
             # ASCII JSON: a root whose name is not UTF-8 is kept as \udcXX escapes, not refused.
             atomic_write(path, json.dumps(info).encode() + b"\n", sync_dir=False)
 
@@ -444,7 +446,5 @@ class Transaction:
 def home_layers(home: Path, settings: Settings) -> list[Layer]:
     """A :class:`Layer` for every layer directory under ``home`` (user first,
     then every project), for home-wide work: verify, repair, reindex."""
-    from .paths import layer_dirs, user_layer_dir
-
     user = user_layer_dir(home)
     return [Layer(path, "user" if path == user else "project", settings) for path in layer_dirs(home)]

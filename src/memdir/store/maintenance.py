@@ -154,13 +154,26 @@ def _notes(entry: Entry) -> list[str]:
 
 def doctor(session: Session, search: str, extractor: str = "") -> DoctorResult:
     """:func:`status` plus :func:`verify`, with the problems found: files that
-    are not memories and journals that do not check out. Files read leniently
+    are not memories, journals that do not check out, settings that could not
+    be read, orphaned layers (:func:`memdir.store.relocate.orphans`); and
+    notes (a context budget the hooks clamp). Files read leniently
     are reported by the status, not counted as problems."""
+    from .context import HOOK_CONTEXT_MAX_CHARS
+
     current = status(session, search, extractor)
     checks = verify(session.home).layers
     problems = [bad for layer in current.layers for bad in layer.malformed]
     problems += [Malformed(check.layer, f"journal: {check.error}") for check in checks if not check.ok]
-    return DoctorResult(current, checks, tuple(problems))
+    problems += [Malformed("settings", warning) for warning in session.settings.warnings]
+    notes = []
+    if session.settings.context_max_bytes > HOOK_CONTEXT_MAX_CHARS:
+        notes.append(f"context_max_bytes {session.settings.context_max_bytes} is above the "
+                     f"{HOOK_CONTEXT_MAX_CHARS} characters Claude Code shows in full; the hooks inject at most "
+                     f"{HOOK_CONTEXT_MAX_CHARS}")
+    found = orphans(session.home, session.project_root)
+    problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({o.memories} memories)")
+                 for o in found]
+    return DoctorResult(current, checks, tuple(problems), tuple(notes), tuple(found))
 
 
 def journal(session: Session, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
@@ -207,4 +220,14 @@ def projects(home: Path) -> ProjectList:
     return ProjectList(tuple(sorted(out, key=lambda info: info.key)))
 
 
-__all__ = ["doctor", "journal", "orphan_tombstones", "projects", "repair", "status", "verify"]
+def orphans(home: Path, project_root: Path | None = None) -> list:
+    """The project layers of :func:`projects` whose recorded root is gone, as
+    :class:`memdir.store.relocate.OrphanLayer` (memory count; with
+    ``project_root``, whether it is that project's, by git remote or first
+    commit)."""
+    from .relocate import orphans_of
+
+    return orphans_of([p for p in projects(home).projects if p.root and not p.exists], project_root)
+
+
+__all__ = ["doctor", "journal", "orphan_tombstones", "orphans", "projects", "repair", "status", "verify"]

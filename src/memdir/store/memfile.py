@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import yaml
@@ -132,14 +132,22 @@ def format_time(value: datetime) -> str:
     return value.strftime("%Y-%m-%dT%H:%M:%S.%fZ" if value.microsecond else "%Y-%m-%dT%H:%M:%SZ")
 
 
-def parse_time(value: Any) -> datetime | None:
-    """Read a time: ISO-8601 (naive = UTC, ``Z``, offsets, fractions), a date,
-    or epoch milliseconds (seconds when the number is too small to be ms).
-    Returns None for anything else; never raises."""
+def parse_time(value: Any, *, end_of_day: bool = False) -> datetime | None:
+    """Read a time: ISO-8601 (``Z``, offsets, fractions), a date, or epoch
+    milliseconds (seconds when the number is too small to be ms). Returns an
+    aware datetime, or None for anything else; never raises.
+
+    DESIGN §3: a time without a zone is local time (the ``TZ`` of this
+    process), and a date alone means that whole local day — its first
+    instant, or with ``end_of_day`` (a ``valid_until``) the first instant of
+    the next local day, so the fact holds through the day's last second.
+    ``TZ=America/Los_Angeles`` and ``2025-03-31`` as ``valid_until`` give
+    ``2025-04-01T07:00:00Z``, not ``2025-03-31T00:00:00Z`` (expired at 17:00
+    the day before, local time)."""
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+        return value if value.tzinfo else value.astimezone()
     text = str(value).strip()
     if not text:
         return None
@@ -156,9 +164,11 @@ def parse_time(value: Any) -> datetime | None:
         text = text[:-1] + "+00:00"
     try:
         parsed = datetime.fromisoformat(text.replace(" ", "T", 1) if "T" not in text else text)
-    except ValueError:
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text) and end_of_day:
+            parsed += timedelta(days=1)  # naive: the next local midnight, whatever DST does that night
+        return parsed if parsed.tzinfo else parsed.astimezone()
+    except (ValueError, OverflowError, OSError):
         return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
 
 
 # ---------------------------------------------------------------- serialize
@@ -334,7 +344,7 @@ def parse(text: str, stem: str) -> ParsedFile:
         origin=origin,
         status=status,
         valid_from=parse_time(text_of(data.get("valid_from"))),
-        valid_until=parse_time(text_of(data.get("valid_until"))),
+        valid_until=parse_time(text_of(data.get("valid_until")), end_of_day=True),
         supersedes=(text_of(data.get("supersedes")) or None),
         superseded_by=(text_of(data.get("superseded_by")) or None),
         extra=extra,

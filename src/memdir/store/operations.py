@@ -62,8 +62,7 @@ def find(session: Session, name: str, scope: str | None = None) -> tuple[Layer, 
     if unreadable is not None and scope is not None:
         raise unreadable
     where = f"the {scope} layer" if scope else "any layer"
-    raise NotFound(f'memory not found: "{key}" in {where} (list the names with memory_list or `memdir list`)'
-                   + unsearched(session, scope))
+    raise NotFound(f'memory not found: "{key}" in {where}' + unsearched(session, scope))
 
 
 def _titled(title: str, key: str) -> bool:
@@ -97,12 +96,15 @@ def writable(session: Session, scope: str | None) -> list[Layer]:
 
 def time_arg(value: str | datetime | None, label: str) -> datetime | None:
     """A time argument: None/empty, a datetime, or text :func:`parse_time`
-    reads. Raises :class:`InvalidInput` naming ``label``."""
+    reads (no zone = local time; a date alone = that whole local day, so a
+    ``valid_until`` date ends with the day). Raises :class:`InvalidInput`
+    naming ``label``."""
     if value is None or value == "":
         return None
-    parsed = parse_time(value)
+    parsed = parse_time(value, end_of_day=label == "valid_until")
     if parsed is None:
-        raise InvalidInput(f"{label}: cannot read {value!r} as a time (use ISO-8601, e.g. 2026-11-30T12:00:00Z)")
+        raise InvalidInput(f"{label}: cannot read {value!r} as a time (use ISO-8601, e.g. 2026-11-30T12:00:00Z, "
+                           "or a date, 2026-11-30)")
     return parsed
 
 

@@ -22,6 +22,9 @@ PROJECTS_DIR = "projects"
 MAX_KEY_BYTES = 100
 _SLUG_CHARS = 60
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
+GIT_TIMEOUT = 5.0  # seconds for `git rev-list`; asked once per layer, when it is made
+_REMOTE = re.compile(r'^\s*\[remote "origin"\]\s*$(.*?)^\s*\[', re.M | re.S)
+_URL = re.compile(r"^\s*url\s*=\s*(.+?)\s*$", re.M)
 NO_PROJECT = "no project root is known; run inside a project directory, pass --project DIR or set MEMDIR_PROJECT"
 CWD_GONE = ("the working directory no longer exists; run inside a project directory, "
             "pass --project DIR or set MEMDIR_PROJECT")
@@ -29,31 +32,46 @@ CWD_GONE = ("the working directory no longer exists; run inside a project direct
 
 def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Path:
     """The memdir home: explicit argument, ``MEMDIR_HOME``, ``$DSH_HOME/memory``,
-    else ``platformdirs.user_data_dir("memdir")``. Returned absolute, not
-    created. ``environ`` defaults to ``os.environ``. Raises :class:`InvalidInput`
-    for a relative path that cannot be made absolute (the working directory
-    was deleted)."""
+    else ``platformdirs.user_data_dir("memdir")``. ``~`` is expanded; the
+    result is absolute, not created.
+
+    Raises :class:`InvalidInput` for a path that would put memories somewhere
+    nobody meant: a relative path (run from two directories it makes two
+    homes, one perhaps inside a git repository), a ``$`` left unexpanded
+    (``${CLAUDE_PROJECT_DIR}/mem`` would become a directory of that name), or
+    an existing file that is not a directory. ``environ`` defaults to
+    ``os.environ``.
+    """
     environ = os.environ if environ is None else environ
     if explicit:
-        chosen = Path(explicit).expanduser()
+        raw, source = str(explicit), "--home"
     elif environ.get("MEMDIR_HOME"):
-        chosen = Path(environ["MEMDIR_HOME"]).expanduser()
+        raw, source = environ["MEMDIR_HOME"], "MEMDIR_HOME"
     elif environ.get("DSH_HOME"):
-        chosen = Path(environ["DSH_HOME"]).expanduser() / "memory"
+        raw, source = os.path.join(environ["DSH_HOME"], "memory"), "DSH_HOME"
     else:
         import platformdirs  # imported late: only this branch needs it
 
-        chosen = Path(platformdirs.user_data_dir("memdir", appauthor=False))
-    try:
-        return chosen.absolute()
-    except OSError:
-        raise InvalidInput(f"cannot place the memdir home {str(chosen)!r}: it is a relative path and the working "
-                           "directory no longer exists; give an absolute path (--home or MEMDIR_HOME)") from None
+        raw, source = platformdirs.user_data_dir("memdir", appauthor=False), "the platform data dir"
+    chosen = Path(raw).expanduser()
+    if "$" in str(chosen):
+        raise InvalidInput(f"the memdir home {raw!r} ({source}) holds a '$' that no shell expanded; "
+                           "give the absolute path itself")
+    if not chosen.is_absolute():
+        raise InvalidInput(f"the memdir home {raw!r} ({source}) is a relative path, which would put a different "
+                           "home in every directory memdir runs from; give an absolute path")
+    if chosen.exists() and not chosen.is_dir():
+        raise InvalidInput(f"the memdir home {raw!r} ({source}) is not a directory; give a directory "
+                           "(it is created when missing)")
+    return chosen
 
 
 def _git_top(start: Path) -> Path | None:
-    """The top of the git work tree holding ``start``; for a linked worktree, the
-    main checkout (so worktrees of one repository share a layer)."""
+    """The top of the git work tree holding ``start``; for a linked worktree,
+    the repository's common git directory's owner — the main checkout when
+    it is ``<main>/.git``, else (a bare repository, ``git -C repo.git
+    worktree add``) the common git directory itself — so every worktree of
+    one repository shares a layer."""
     for candidate in (start, *start.parents):
         dotgit = candidate / ".git"
         if dotgit.is_dir():
@@ -73,10 +91,21 @@ def _git_top(start: Path) -> Path | None:
                         common_dir = (gitdir / common.read_text().strip()).resolve()
                     except OSError:
                         return candidate
-                    if common_dir.name == ".git":
-                        return common_dir.parent
+                    return common_dir.parent if common_dir.name == ".git" else common_dir
             return candidate
     return None
+
+
+def work_tree_top(path: str | os.PathLike) -> Path:
+    """The top of the git work tree holding ``path`` itself — for a linked
+    worktree, that worktree, not the checkout it shares a layer with — or
+    ``path`` resolved when it is in no work tree. Where files that belong to
+    this checkout go (the installer's project-scope files)."""
+    start = Path(path).expanduser().resolve()
+    for candidate in (start, *start.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return start
 
 
 def project_dir(path: str | os.PathLike) -> Path:
@@ -131,6 +160,53 @@ def project_key(root: str | os.PathLike) -> str:
     key = f"{slug}-{digest}"
     assert len(key.encode()) <= MAX_KEY_BYTES
     return key
+
+
+def _git_dir(root: Path) -> Path | None:
+    dotgit = root / ".git"
+    if dotgit.is_dir():
+        return dotgit
+    if dotgit.is_file():
+        text = dotgit.read_text(encoding="utf-8", errors="replace").strip()
+        if text.startswith("gitdir:"):
+            gitdir = Path(text[7:].strip())
+            gitdir = gitdir if gitdir.is_absolute() else (root / gitdir).resolve()
+            common = gitdir / "commondir"
+            if common.is_file():
+                return (gitdir / common.read_text().strip()).resolve()
+            return gitdir
+    if (root / "HEAD").is_file() and (root / "objects").is_dir():  # a bare repository
+        return root
+    return None
+
+
+def identity(root: Path) -> dict:
+    """What identifies the repository at ``root`` wherever it is cloned or
+    moved: ``{"remote": origin's URL, "first_commit": hash}``, each present
+    only when known. Reads ``.git/config``; asks ``git`` for the first
+    commit (no git, no commits, a timeout: left out). Never raises. Recorded
+    in a project layer's ``layer.json`` when it is made, so
+    :mod:`memdir.store.relocate` can tell where a moved project went."""
+    import subprocess  # late: only a new layer asks
+
+    found: dict = {}
+    try:
+        gitdir = _git_dir(Path(root))
+        if gitdir is None:
+            return found
+        config = (gitdir / "config").read_text(encoding="utf-8", errors="replace") + "\n["
+        section = _REMOTE.search(config)
+        url = _URL.search(section.group(1)) if section else None
+        if url:
+            found["remote"] = url.group(1)
+        done = subprocess.run(["git", "--git-dir", str(gitdir), "rev-list", "--max-parents=0", "HEAD"],
+                              capture_output=True, text=True, timeout=GIT_TIMEOUT)
+        first = done.stdout.split()
+        if done.returncode == 0 and first:
+            found["first_commit"] = sorted(first)[0]
+    except (OSError, ValueError, subprocess.SubprocessError):
+        pass
+    return found
 
 
 def user_layer_dir(home: Path) -> Path:

@@ -212,9 +212,7 @@ class ClearResult(Result):
 
 @dataclass(frozen=True)
 class HistoryResult(Result):
-    """Every content version of ``name`` in ``scope``, oldest first; for a
-    team memory also ``commits``, git's commits of its file, newest first
-    (:class:`memdir.store.git.Commit`)."""
+    """Every content version of ``name`` in ``scope``, oldest first; ``commits``: a team memory's, from git."""
 
     name: str
     scope: str
@@ -438,12 +436,15 @@ class DoctorResult(Result):
     status: StatusResult
     journal: tuple[LayerCheck, ...]
     problems: tuple[Malformed, ...]
+    notes: tuple[str, ...] = ()
+    orphans: tuple = ()  # memdir.store.relocate.OrphanLayer, one per layer of a vanished project
 
     @property
     def ok(self) -> bool:
-        """True when no problem was found (leniently read files are not problems)."""
+        """True when no problem was found (leniently read files and notes are not problems)."""
         return not self.problems
 
     def to_dict(self) -> dict:
         return {**self.status.to_dict(), "journal": [c.to_dict() for c in self.journal],
-                "problems": [asdict(p) for p in self.problems], "ok": self.ok}
+                "problems": [asdict(p) for p in self.problems], "notes": list(self.notes),
+                "orphans": [o.to_dict() for o in self.orphans], "ok": self.ok}

@@ -14,6 +14,13 @@ config file cannot make the injected context or a model call unbounded.
     mode = "gated"
 
 Environment: ``MEMDIR_<FIELD>`` upper-case, e.g. ``MEMDIR_CONTEXT_MAX_BYTES``.
+
+A broken ``config.toml`` (a TOML syntax error, an unknown key, a value of the
+wrong type) or a bad ``MEMDIR_*`` value must not turn memory off for every
+hook and server: what cannot be read falls back to its default, one warning
+per problem goes to stderr once per process, and the warnings stay on
+:attr:`Settings.warnings` for ``memdir doctor``. Only an explicit argument
+with a bad value is an error (:class:`InvalidInput`).
 """
 
 from __future__ import annotations
@@ -76,14 +83,16 @@ class Settings:
     more than rendering the context.)
     """
 
-    __slots__ = tuple(DEFAULTS)
+    __slots__ = (*DEFAULTS, "warnings")
 
-    def __init__(self, **values):
+    def __init__(self, warnings: tuple[str, ...] = (), **values):
         unknown = set(values) - set(DEFAULTS)
         if unknown:
             raise InvalidInput(f"unknown setting(s): {', '.join(sorted(unknown))}")
         for name, default in DEFAULTS.items():
             object.__setattr__(self, name, values.get(name, default))
+        # What could not be read and fell back to a default (shown by doctor); not a setting.
+        object.__setattr__(self, "warnings", tuple(warnings))
 
     def __setattr__(self, name, value):
         raise AttributeError("Settings are immutable; use .replace(...)")
@@ -102,8 +111,8 @@ class Settings:
         return {n: getattr(self, n) for n in DEFAULTS}
 
     def replace(self, **changes) -> "Settings":
-        """A copy with ``changes`` applied and clamped."""
-        return _clamped(Settings(**{**self.as_dict(), **changes}))
+        """A copy with ``changes`` applied and clamped (the warnings kept)."""
+        return _clamped(Settings(self.warnings, **{**self.as_dict(), **changes}))
 
 
 def _coerce(name: str, value, target_type):
@@ -139,7 +148,7 @@ def _clamped(settings: Settings) -> Settings:
         raise InvalidInput(
             f"consolidation_mode must be off, gated or always (got {settings.consolidation_mode!r})"
         )
-    return Settings(**{**settings.as_dict(), **changes}) if changes else settings
+    return Settings(settings.warnings, **{**settings.as_dict(), **changes}) if changes else settings
 
 
 def _flatten(data: dict, prefix: str = "") -> dict:
@@ -157,16 +166,33 @@ def _flatten(data: dict, prefix: str = "") -> dict:
     return flat
 
 
+_WARNED: set[str] = set()
+
+
+def _warn(warnings: list[str], text: str) -> None:
+    """Keep ``text`` for doctor and print it on stderr, once per process."""
+    warnings.append(text)
+    if text not in _WARNED:
+        import sys
+
+        _WARNED.add(text)
+        sys.stderr.write(f"memdir: warning: {text}\n")
+
+
 def load_settings(home: Path | None, overrides: dict | None = None, environ=None) -> Settings:
     """Merge defaults, ``<home>/config.toml``, ``MEMDIR_*`` variables and
     ``overrides`` (``None`` values ignored) into a clamped :class:`Settings`.
 
-    Raises :class:`InvalidInput` for an unreadable config file or a value of
-    the wrong type; an unknown key is ignored with a warning on stderr.
+    What cannot be read in the file or the environment — a TOML syntax error
+    (the whole file), an unknown key, a value of the wrong type, an unknown
+    ``consolidation_mode`` — falls back to the default with a warning (see
+    the module docstring). Raises :class:`InvalidInput` only for a bad
+    ``overrides`` value or name.
     """
     environ = os.environ if environ is None else environ
     types = {name: type(default) for name, default in DEFAULTS.items()}
-    merged: dict = {}
+    warnings: list[str] = []
+    sourced: list[tuple[str, str, object]] = []  # (where, name, raw value), later sources win
     if home is not None:
         path = Path(home) / "config.toml"
         if path.is_file():
@@ -175,23 +201,30 @@ def load_settings(home: Path | None, overrides: dict | None = None, environ=None
             try:
                 data = tomllib.loads(path.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-                raise InvalidInput(f"{path}: {exc}") from None
+                _warn(warnings, f"{path} cannot be read ({exc}); using the defaults for every setting in it")
+                data = {}
             for name, value in _flatten(data).items():
                 if name not in types:
-                    # A typo must not switch memory off for every hook and server: say it, go on.
-                    import sys
-
-                    sys.stderr.write(f"memdir: warning: {path}: unknown setting {name!r} ignored\n")
+                    _warn(warnings, f"{path}: unknown setting {name!r} ignored")
                     continue
-                merged[name] = value
+                sourced.append((str(path), name, value))
     for name in types:
         env = environ.get("MEMDIR_" + name.upper())
         if env is not None and env != "":
-            merged[name] = env
+            sourced.append(("MEMDIR_" + name.upper(), name, env))
+    values: dict = {}
+    for where, name, value in sourced:
+        try:
+            values[name] = _coerce(name, value, types[name])
+        except InvalidInput as exc:
+            _warn(warnings, f"{where}: {exc}; using {values.get(name, DEFAULTS[name])!r}")
+    if values.get("consolidation_mode", "gated") not in ("off", "gated", "always"):
+        _warn(warnings, f"consolidation_mode must be off, gated or always (got {values['consolidation_mode']!r}); "
+                        "using 'gated'")
+        values["consolidation_mode"] = "gated"
     for name, value in (overrides or {}).items():
         if value is not None:
             if name not in types:
                 raise InvalidInput(f"unknown setting {name!r}")
-            merged[name] = value
-    values = {name: _coerce(name, value, types[name]) for name, value in merged.items()}
-    return _clamped(Settings(**values))
+            values[name] = _coerce(name, value, types[name])
+    return _clamped(Settings(tuple(warnings), **values))

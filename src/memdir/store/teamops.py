@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from . import gateway, git
 from .conflicts import CONFLICT, resolve as resolve_bytes
-from .errors import InvalidInput, NotFound, Refused
+from .errors import InvalidInput, NotFound, Refused, StoreError
 from .memfile import MalformedMemory, parse
 from .names import normalize_name
 from .results import Decision, RestoreResult, Result, WriteResult
@@ -37,12 +37,14 @@ class TeamInit(Result):
 class TeamStatus(Result):
     """The team directory ``path``, its uncommitted ``changes`` (from ``git
     status``: :class:`memdir.store.git.Change`), files with an unresolved
-    merge ``conflicts``, and this person's ``pending`` candidate names."""
+    merge ``conflicts``, this person's ``pending`` candidate names, and
+    ``git_error`` when git could not answer."""
 
     path: str
     changes: tuple
     conflicts: tuple[str, ...]
     pending: tuple[str, ...]
+    git_error: str | None = None  # why git could not say what is uncommitted
 
 
 @dataclass(frozen=True)
@@ -93,10 +95,13 @@ def status(session: Session) -> TeamStatus:
     :class:`ScopeError`, :class:`StoreError` (git failed)."""
     session.check_scope("team")
     layer = _team(session)
-    changes = git.status(session.project_root, layer.path)
+    try:
+        changes, git_error = git.status(session.project_root, layer.path), None
+    except StoreError as exc:  # not a git work tree (yet), or no git: the rest still answers
+        changes, git_error = [], str(exc)
     conflicts = tuple(m.path for m in layer.scan().malformed if m.error == CONFLICT)
     pending = tuple(sorted(_candidates(session).scan().entries))
-    return TeamStatus(str(layer.path), tuple(changes), conflicts, pending)
+    return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error)
 
 
 def _stem_name(path: str) -> str | None:

@@ -47,7 +47,8 @@ def run_tool(session: Session, name: str, arguments: dict | str | None = None) -
         args = check_arguments(spec, arguments)
         text = _HANDLERS[name](session, args)
     except MemdirError as exc:
-        return ToolOutput(_bounded(f"Error: {exc}"), True)
+        hint = " — call memory_list to see the names" if str(exc).startswith("memory not found") else ""
+        return ToolOutput(_bounded(f"Error: {exc}{hint}"), True)
     return ToolOutput(_bounded(text))
 
 

@@ -41,12 +41,18 @@ def cut(text: str | None, limit: int = LINE_CHARS) -> str:
 # ---------------------------------------------------------------- memories
 
 
+def kind(scope: str, type: str) -> str:
+    """``(type: feedback; layer: project)``: what kind of memory, and which
+    layer (the user's, shared by every project, or this project's) holds it."""
+    return f"(type: {type}; layer: {scope})"
+
+
 def memory_line(m: MemoryInfo) -> str:
-    """``- name 📌 (scope/type) (auto-extracted) — description [state]``."""
+    """``- name 📌 (type: T; layer: L) (auto-extracted) — description [state]``."""
     pin = " 📌" if m.pinned else ""
     state = "" if m.state == "active" else f" [{m.state}]"
     origin = " (auto-extracted)" if m.origin == "extracted" else ""
-    return f"- {m.name}{pin} ({m.scope}/{m.type}){origin} — {cut(m.description)}{state}"
+    return f"- {m.name}{pin} {kind(m.scope, m.type)}{origin} — {cut(m.description)}{state}"
 
 
 def malformed_lines(items, limit: int | None = None, more: str = "") -> list[str]:
@@ -82,10 +88,13 @@ def listing(result: ListResult, *, offset: int = 0, limit: int | None = None, mo
 
 
 def write(result: WriteResult) -> str:
-    """What a write did (warnings apart: :func:`warnings`)."""
-    text = f"Memory {result.operation}: {result.name} ({result.scope}{', pinned' if result.pinned else ''})"
+    """What a write did (warnings apart: :func:`warnings`). A candidate is
+    said to be one: it is not a memory of the index until a person approves it."""
+    what = "Candidate" if result.status == "candidate" else "Memory"
+    text = f"{what} {result.operation}: {result.name} ({result.scope}{', pinned' if result.pinned else ''})"
     if result.status == "candidate":
-        text += "\nSaved as a candidate: a person reviews it before it joins the index."
+        text += (f"\nIt waits for a person's review (memdir review; memdir approve {result.name}) "
+                 "before it joins the index.")
     if result.redactions:
         kinds = ", ".join(f"{k}×{v}" for k, v in sorted(result.redaction_kinds.items()))
         text += f"\n{result.redactions} secret(s) were redacted before saving ({kinds})."
@@ -106,15 +115,15 @@ def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more:
     total = len(body)
     part = body[offset: offset + chunk] if chunk is not None else body[offset:]
     end = offset + len(part)
-    head = [f"--- name: {r.name}", f"description: {cut(r.description)}", f"type: {r.type}",
-            f"scope: {result.scope}"]
+    head = [f"name: {r.name}", f"description: {cut(r.description)}", f"type: {r.type}",
+            f"layer: {result.scope}"]
     if r.title:
         head.append(f"title: {cut(r.title)}")
     if r.status != "active":
         head.append(f"status: {r.status}")
     if offset or end < total:
         head.append(f"body: characters {offset}–{end} of {total}")
-    text = "\n".join(head) + "\n---\n\n" + part
+    text = "\n".join(head) + "\n\n" + part
     if end < total:
         text += (f"\n\n[truncated: {total - end} more characters; total size {total} characters"
                  + more.format(offset=end) + "]")
@@ -158,9 +167,12 @@ def history(result: HistoryResult, *, limit: int | None = None) -> str:
     lines = [f"{len(versions)} version(s) of {result.name} ({result.scope})"
              + (f", last {len(shown)} shown" if len(shown) < len(versions) else "") + ":"]
     width = len(str(versions[-1].version)) if versions else 1
-    for v in shown:
+    actor_w = max((len(v.actor) for v in shown), default=0)
+    action_w = max((len(v.action) for v in shown), default=0)
+    for v in shown:  # every column padded to its widest value, so the columns line up
         what = "deleted" if v.digest is None else cut(v.description, 120)
-        lines.append(f"v{v.version:<{width}}  {v.ts}  {v.actor} {v.action}  {(v.digest or '-')[:12]}  — {what}")
+        lines.append(f"v{v.version:<{width}}  {v.ts}  {v.actor:<{actor_w}}  {v.action:<{action_w}}  "
+                     f"{(v.digest or '-')[:12]:<12}  — {what}")
     if result.scope == "team":
         lines.append(f"{len(result.commits)} git commit(s) of its file, newest first"
                      + (" (restore one with --commit ID):" if result.commits else "."))
@@ -274,9 +286,16 @@ def doctor(result: DoctorResult) -> str:
         lines += [f"  malformed: {cut(bad.path, 1000)}: {cut(bad.error)}" for bad in layer.malformed]
         lines += [f"  note: {cut(n.path, 1000)}: {cut(n.note)}" for n in layer.notes]
     lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
+    lines += [f"settings: {cut(p.error)}" for p in result.problems if p.path == "settings"]
+    for o in result.orphans:
+        lines.append(f"orphaned layer {o.key}: {o.memories} memories of {o.root}, which no longer exists"
+                     + (f" — belongs to {o.belongs_to} ({o.because}): memdir move-layer {o.key} {o.belongs_to}"
+                        if o.belongs_to else f" — memdir move-layer {o.key} NEW_PROJECT_DIR re-keys it (or delete "
+                        "the layer's directory if that project is gone for good)"))
     lines.append(f"context: {result.status.context_bytes} of {result.status.context_budget} bytes")
     if result.status.extractor:
         lines.append(f"consolidation extractor: {result.status.extractor}")
+    lines += [f"note: {note}" for note in result.notes]
     notes = sum(len(layer.notes) for layer in result.status.layers)
     lines.append(("ok" if result.ok else f"{len(result.problems)} problem(s)")
                  + (f" ({notes} note{'s' if notes != 1 else ''}: files read leniently, not problems)" if notes else ""))
@@ -293,7 +312,7 @@ def search(results, query: str) -> str:
     lines = [f"{len(results)} result(s) for {cut(query, 120)!r}:"]
     for hit in results:
         pin = " 📌" if hit.pinned else ""
-        lines.append(f"- {hit.name}{pin} ({hit.scope}/{hit.type}) — {cut(hit.description)}")
+        lines.append(f"- {hit.name}{pin} {kind(hit.scope, hit.type)} — {cut(hit.description)}")
         if hit.snippet:
             lines.append(f"  {cut(hit.snippet)}")
     return "\n".join(lines)
@@ -351,8 +370,8 @@ def consolidation(report, *, explain: bool = False) -> str:
         proposal = report.proposals[outcome.index]
         what = proposal.action + " " + (outcome.target or "" if proposal.action != "create" else "")
         shown = outcome.name or outcome.target or proposal.name or "?"
-        kind = proposal.type if proposal.action != "forget" else "-"
-        lines.append(f"{outcome.index + 1}. {what.strip()} → {shown} ({outcome.scope or '-'}/{kind}): "
+        kind_ = proposal.type if proposal.action != "forget" else "-"
+        lines.append(f"{outcome.index + 1}. {what.strip()} → {shown} (type: {kind_}; layer: {outcome.scope or '-'}): "
                      f"{outcome.result}" + (f" — {outcome.detail}" if outcome.detail else ""))
         if proposal.description:
             lines.append(f"   {cut(proposal.description)}")
@@ -371,7 +390,8 @@ def consolidation(report, *, explain: bool = False) -> str:
         1 for o in report.outcomes if o.result.startswith("would-") and o.result != "would-unchanged")
     lines.append(f"{count} change(s) {'would be made' if report.dry_run else 'made'} "
                  f"(at most {report.max_proposals} per run)"
-                 + (f"; receipt #{report.receipt.seq} in the {report.receipt.scope} layer"
+                 + (f"; the run is recorded in the {report.receipt.scope} layer's journal "
+                    f"(event {report.receipt.seq}, so this transcript is not consolidated twice)"
                     if report.receipt else ""))
     return "\n".join(lines)
 
@@ -400,29 +420,9 @@ def ingest(result) -> str:
     return text
 
 
-# ---------------------------------------------------------------- integrations
-
-
-def install_plan(plan) -> str:
-    """An install or uninstall (:class:`memdir.integrations.install.Plan`):
-    the diff of every change, then one line per file."""
-    lines = [c.diff.rstrip("\n") for c in plan.changes if c.diff]
-    for c in plan.changes:
-        what = ("would change" if not plan.applied else "deleted (install had created it)"
-                if c.after is None else "updated")
-        lines.append(f"{what}: {c.path}" + (f" (backup: {c.backup})" if c.backup else ""))
-    lines += [f"unchanged: {p}" for p in plan.unchanged]
-    if not plan.changes:
-        lines.append("nothing to do: " + ("memdir is already installed" if plan.action == "install"
-                                           else "no memdir entries found"))
-    elif not plan.applied:
-        lines.append("dry run: nothing was written")
-    return "\n".join(lines)
-
-
 __all__ = [
     "LINE_CHARS", "clear", "consolidation", "cut", "cut_text", "decision", "delete", "doctor", "drain",
-    "drain_started", "flag", "install_plan",
+    "drain_started", "flag", "kind",
     "gate", "history", "ingest", "lift", "reindex", "listing", "malformed_lines", "memory_line", "prune", "read",
     "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
 ]

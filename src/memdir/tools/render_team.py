@@ -24,7 +24,9 @@ def team_init(result: TeamInit) -> str:
 def team_status(result: TeamStatus) -> str:
     """Uncommitted team memory changes, conflicts and pending candidates."""
     lines = [f"Team memory: {result.path}"]
-    if result.changes:
+    if result.git_error:
+        lines.append(f"Cannot tell what is not committed: {cut(result.git_error, 200)}")
+    elif result.changes:
         lines.append(f"{len(result.changes)} change(s) not committed (git status):")
         lines += [f"  {c.state:<10} {cut(c.path, 200)}" for c in result.changes]
     else:

@@ -1,0 +1,128 @@
+"""The stdio wire of ``memdir mcp``: a thin layer around the MCP SDK's transport
+that answers malformed JSON-RPC instead of dropping it.
+
+The SDK's stdio reader turns a line it cannot validate into an exception that
+no one answers, so a client waiting on that id hangs. :func:`check_line`
+decides, from the raw line, what JSON-RPC 2.0 calls for (§5.1 error codes):
+
+* not JSON → ``-32700`` (id null);
+* a batch (an array; MCP since 2025-06-18 has no batches), a non-object,
+  ``"jsonrpc"`` other than ``"2.0"``, an id that is neither a string nor an
+  integer, or no ``method`` on something that is not a response → ``-32600``
+  (with the request's id when it has a usable one; a batch gets an array,
+  one error per element);
+* ``params`` that is not an object → ``-32602`` (a notification: dropped,
+  since it gets no reply).
+
+Anything else goes to the SDK unchanged. Replies are written to the same
+stdout as the SDK's, one whole line at a time under one lock, so frames never
+interleave.
+"""
+
+from __future__ import annotations
+
+import json
+
+PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
+
+
+def _error(code: int, message: str, id=None) -> dict:
+    return {"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}
+
+
+def _usable_id(value) -> bool:
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _check(message) -> dict | None:
+    """The error reply one decoded message calls for, or None when it may go on."""
+    if not isinstance(message, dict):
+        return _error(INVALID_REQUEST, "Invalid Request: a JSON-RPC message is a JSON object")
+    has_id = "id" in message
+    id = message.get("id") if has_id and _usable_id(message.get("id")) else None
+    if message.get("jsonrpc") != "2.0":
+        return _error(INVALID_REQUEST, f"Invalid Request: jsonrpc must be \"2.0\", not {message.get('jsonrpc')!r}", id)
+    if has_id and message["id"] is not None and not _usable_id(message["id"]):
+        return _error(INVALID_REQUEST, "Invalid Request: id must be a string or an integer")
+    if "method" not in message:
+        if has_id and ("result" in message or "error" in message):
+            return None  # a response to one of our requests
+        return _error(INVALID_REQUEST, "Invalid Request: no method", id)
+    if not isinstance(message["method"], str):
+        return _error(INVALID_REQUEST, "Invalid Request: method must be a string", id)
+    if "params" in message and not isinstance(message["params"], dict):
+        if not has_id:
+            return {}  # a notification gets no reply, even an error
+        return _error(INVALID_PARAMS, "Invalid params: params must be an object", id)
+    return None
+
+
+def check_line(line: str):
+    """What to do with one raw stdin line: None to pass it to the SDK, ``{}``
+    or ``""`` to drop it, else the reply (a dict, or a list for a batch)."""
+    if not line.strip():
+        return ""
+    try:
+        message = json.loads(line)
+    except ValueError as exc:
+        return _error(PARSE_ERROR, f"Parse error: {exc}")
+    if isinstance(message, list):
+        if not message:
+            return _error(INVALID_REQUEST, "Invalid Request: empty batch")
+        replies = []
+        for item in message:
+            reply = _check(item) or _error(INVALID_REQUEST, "Invalid Request: batches are not supported",
+                                           item.get("id") if isinstance(item, dict) and _usable_id(item.get("id"))
+                                           else None)
+            if reply and (not isinstance(item, dict) or "id" in item):
+                replies.append(reply)
+        return replies or ""
+    return _check(message)
+
+
+class GuardedStreams:
+    """The stdin and stdout the SDK's :func:`mcp.server.stdio.stdio_server`
+    serves, wrapped: :attr:`stdin` yields only lines :func:`check_line` lets
+    through (answering the others itself), :attr:`stdout` writes whole lines
+    under the lock the answers share. ``stdin``/``stdout``: anyio text files."""
+
+    def __init__(self, stdin, stdout):
+        import anyio
+
+        self._in, self._out, self._lock = stdin, stdout, anyio.Lock()
+        self.stdin, self.stdout = _Lines(self), _Out(self)
+
+    async def write(self, text: str) -> None:
+        async with self._lock:
+            await self._out.write(text)
+            await self._out.flush()
+
+
+class _Out:
+    def __init__(self, guard: GuardedStreams):
+        self._guard = guard
+
+    async def write(self, text: str) -> None:
+        await self._guard.write(text)
+
+    async def flush(self) -> None:
+        return None  # every write was flushed under the lock
+
+
+class _Lines:
+    def __init__(self, guard: GuardedStreams):
+        self._guard = guard
+
+    def __aiter__(self):
+        return self._lines()
+
+    async def _lines(self):
+        async for line in self._guard._in:
+            verdict = check_line(line)
+            if verdict is None:
+                yield line
+            elif verdict:
+                await self._guard.write(json.dumps(verdict) + "\n")
+
+
+__all__ = ["GuardedStreams", "check_line", "INVALID_PARAMS", "INVALID_REQUEST", "PARSE_ERROR"]
