@@ -15,13 +15,24 @@ layer directory — as a checkout or copy would put them — because the gateway
 journals and rebuilds ``MEMORY.md`` per write, which is not what is measured
 here. Prints one JSON line per size.
 
+With ``--embed N`` (the ``vectors`` extra installed) it measures embedding
+throughput instead, on N notes of 400 English words, in this process and in a
+child without ``OPENBLAS_CORETYPE``: one line per way of embedding —
+``capped`` (what memdir embeds: title, description and the start of the body,
+at most ``EMBED_TOKENS`` model tokens, batches of ``BATCH``) and ``full``
+(the 1,500 characters embedded before the cap, on a quarter of the notes) —
+with notes per second of wall time and per CPU-second of this process (the
+machine is shared: per CPU-second × 2 is what 2 free cores give).
+
     python benchmarks/bench_search.py [--sizes 10000,100000] [--queries 300]
+    python benchmarks/bench_search.py --embed 64
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import tempfile
@@ -103,13 +114,59 @@ def run(size: int, queries: int, seed: int) -> dict:
                 "p50_ms": round(percentile(latencies, 0.5), 2), "p95_ms": round(percentile(latencies, 0.95), 2)}
 
 
+ENGLISH = ("service request database cache server client deploy build test release queue worker job schedule "
+           "config option setting value default user account session token login password key secret backup "
+           "restore disk memory network latency timeout retry error warning log metric alert dashboard report "
+           "team meeting review change commit branch merge feature bug fix issue ticket customer order payment").split()
+
+
+def embed_throughput(count: int, seed: int) -> list[dict]:
+    """Notes per second of the capped and the full memory text (see the module docstring)."""
+    import os
+
+    from memdir.search import vectors
+
+    rng = random.Random(seed)
+    notes = [(f"note {i}", " ".join(rng.choice(ENGLISH) for _ in range(12)),
+              " ".join(rng.choice(ENGLISH) for _ in range(400))) for i in range(count)]
+    vectors.embed(["warm up"])
+    out = []
+    for way, sample in (("capped", notes), ("full", notes[:max(1, count // 4)])):
+        wall, cpu = time.perf_counter(), time.process_time()
+        for start in range(0, len(sample), vectors.BATCH):
+            chunk = sample[start:start + vectors.BATCH]
+            if way == "capped":
+                texts = [vectors.memory_text(t, d, b) for t, d, b in chunk]
+            else:
+                texts = ["\n".join((t, d, b))[:vectors.EMBED_CHARS] for t, d, b in chunk]
+            vectors.embed(texts)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        out.append({"figure": "embed", "way": way, "notes": len(sample), "words": 400,
+                    "tokens": vectors._model().token_count(texts[0]), "notes_per_s": round(len(sample) / wall, 1),
+                    "notes_per_cpu_s": round(len(sample) / cpu, 1),
+                    "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE")})
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10000,100000", help="comma list of store sizes")
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--embed", type=int, default=0, help="measure embedding throughput on this many notes")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPO / "src"))
+    if args.embed:
+        for line in embed_throughput(args.embed, args.seed):
+            print(json.dumps(line), flush=True)
+        if not args.child and "OPENBLAS_CORETYPE" in os.environ:
+            import subprocess
+
+            env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
+            subprocess.run([sys.executable, __file__, "--embed", str(args.embed), "--seed", str(args.seed),
+                            "--child"], env=env, check=True)
+        return 0
     for size in (int(s) for s in args.sizes.split(",") if s.strip()):
         print(json.dumps(run(size, args.queries, args.seed)), flush=True)
     return 0

@@ -6,7 +6,9 @@ home, one project per conversation, written with ``Memory.write``: name
 body ``Speaker (session date): text [shares a photo: caption]``. Each question of categories 1–4 (multi-hop, temporal,
 open-domain, single-hop) goes through ``Memory.memory_search`` in that
 conversation's project; the evidence turns it should find are the question's
-``evidence`` ids.
+``evidence`` ids. Search runs with ``min_score=0``: recall@k measures the
+ranking, not the relevance threshold (a question often shares few words with
+the turn that answers it).
 
 Printed as JSON lines on stdout: one ``load`` line (write throughput), then per
 mode (``bm25``; ``hybrid`` when the ``vectors`` extra is installed) one line
@@ -118,7 +120,7 @@ def evaluate(memories: list, samples: list, fixes: dict, mode: str) -> dict:
             if not evidence:
                 continue
             started = time.perf_counter()
-            results = mem.search(str(qa["question"]), k=max(KS))
+            results = mem.search(str(qa["question"]), k=max(KS), min_score=0.0)  # the ranking, not the cut
             latencies.append((time.perf_counter() - started) * 1000)
             names = [r.name for r in results]
             bucket = per_cat.setdefault(category, {})

@@ -95,7 +95,7 @@ def test_the_prompt_hook_stays_under_both_limits_at_its_ceiling(isolated_home, p
     for i in range(30):
         mem.write(f"deploy-{i:02d}", f"Deploy step {i} of the release", "project", ('say "deploy" ' * 150).strip())
     payload = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
-                          "prompt": "how do we deploy the release?"})
+                          "prompt": "release deploy steps"})
     done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
                           input=payload.encode(), capture_output=True, timeout=60,
                           env=dict(os.environ, MEMDIR_RECALL_MAX_BYTES="8192", MEMDIR_SEARCH_VECTORS="off"))

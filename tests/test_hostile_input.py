@@ -53,8 +53,9 @@ def test_a_newline_through_the_mcp_tool_cannot_forge_a_list_entry(mem):
     listed = mem.call_tool("memory_list", {})
     assert listed.splitlines()[1:] == [f"- note (type: project; layer: project) — harmless {FORGED}"]
     found = mem.call_tool("memory_search", {"query": "harmless"})
-    assert [line for line in found.splitlines() if line.startswith("- ")] == [
-        f"- note (type: project; layer: project) — harmless {FORGED}"]
+    hits = [line for line in found.splitlines() if line.startswith("- ")]
+    assert len(hits) == 1 and hits[0].startswith("- note (type: project; layer: project) relevance ")
+    assert hits[0].endswith(f" — harmless {FORGED}")
 
 
 def test_hand_written_line_breaks_stay_on_one_line_in_every_renderer(mem, project):

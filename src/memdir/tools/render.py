@@ -305,14 +305,16 @@ def doctor(result: DoctorResult) -> str:
 # ---------------------------------------------------------------- search
 
 
-def search(results, query: str) -> str:
-    """Search hits, best first: a line per memory and its snippet."""
+def search(results, query: str, offset: int = 0) -> str:
+    """Search hits, best first: a line per memory (with its relevance score,
+    0–1) and its snippet; ``offset`` is how many better hits were skipped."""
     if not results:
-        return f"No memories match {cut(query, 120)!r}."
-    lines = [f"{len(results)} result(s) for {cut(query, 120)!r}:"]
+        return f"No memories match {cut(query, 120)!r}" + (f" after the first {offset}." if offset else ".")
+    after = f", after the first {offset}" if offset else ""
+    lines = [f"{len(results)} result(s) for {cut(query, 120)!r}{after}:"]
     for hit in results:
         pin = " 📌" if hit.pinned else ""
-        lines.append(f"- {hit.name}{pin} {kind(hit.scope, hit.type)} — {cut(hit.description)}")
+        lines.append(f"- {hit.name}{pin} {kind(hit.scope, hit.type)} relevance {hit.score:.2f} — {cut(hit.description)}")
         if hit.snippet:
             lines.append(f"  {cut(hit.snippet)}")
     return "\n".join(lines)

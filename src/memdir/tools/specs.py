@@ -16,12 +16,13 @@ from dataclasses import dataclass
 
 from ..store.errors import InvalidInput
 from ..store.settings import Settings
-from ..store.vocabulary import SCOPES, TYPES
+from ..store.vocabulary import ORIGINS, SCOPES, TYPES
 
 READ_CHUNK = 8000        # characters of a body per memory_read call
 MAX_LIST = 100           # rows per memory_list page
 DEFAULT_LIST = 50
 MAX_SEARCH = 20          # hits per memory_search
+MAX_OFFSET = 1000        # hits memory_search may skip (the search's own limit)
 DEFAULT_SEARCH = 5
 MAX_HISTORY = 50         # versions shown by memory_history
 MAX_OUTPUT = 20_000      # characters of any tool output (final safety net)
@@ -103,12 +104,19 @@ def tool_specs(settings: Settings | None = None) -> tuple[ToolSpec, ...]:
             read_only=True),
         ToolSpec(
             "memory_search", "Search memories",
-            "Find memories relevant to a query (words, identifiers, any language), best first. "
-            "Open a hit with memory_read.",
+            "Find memories relevant to a query (words, identifiers, any language), best first; nothing "
+            "when none is relevant. Filters narrow before ranking. Open a hit with memory_read.",
             _schema({"query": {"type": "string"},
                      "k": {"type": "integer", "minimum": 1, "maximum": MAX_SEARCH,
                            "description": f"hits (default {DEFAULT_SEARCH})"},
-                     "scope": scope}, ("query",)),
+                     "scope": scope,
+                     "type": {"type": "string", "enum": list(TYPES), "description": "only this memory type"},
+                     "origin": {"type": "string", "enum": list(ORIGINS), "description": "only this origin"},
+                     "pinned": {"type": "boolean", "description": "only pinned (true) or unpinned (false)"},
+                     "since": {"type": "string", "description": "updated on or after (ISO date, 2026-11-01)"},
+                     "until": {"type": "string", "description": "updated on or before (ISO date)"},
+                     "offset": {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET,
+                                "description": "skip this many hits (paging)"}}, ("query",)),
             read_only=True),
         ToolSpec(
             "memory_delete", "Delete memory",

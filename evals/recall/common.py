@@ -1,0 +1,61 @@
+"""Shared by run.py and fit.py: the labelled prompts, the store they run on, the halves.
+
+The store is a temporary home with one project layer holding the memory files
+of ``memories/`` (written for this evaluation, in the style of real projects)
+and the real Claude Code memory files of ``../shared/data/claude-code-memory/``
+(read from there, never copied into the repository; without that folder the
+evaluation runs on ``memories/`` alone and says so on stderr). A real file
+``<owner>__<repo>/<path with / as __>`` is placed as its last path part, so
+its memory name is that part's stem as memdir reads it
+(``feedback_docker_env_file_gotchas.md`` → ``feedback-docker-env-file-gotchas``).
+
+``prompts.jsonl``: one object per line — ``prompt``, ``expect`` (the names of
+the memories it needs; ``[]`` when it needs none) and ``kind`` (``lexical``:
+shares words with the memory; ``paraphrase``: says it without its words;
+``none``). Line *i* (from 0) is in the ``fit`` half when *i* is even, else in
+the ``heldout`` half.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+REAL = REPO.parent / "shared" / "data" / "claude-code-memory"
+sys.path.insert(0, str(REPO / "src"))
+
+
+def prompts(split: str = "all") -> list[dict]:
+    """The labelled prompts of ``split`` (``fit``, ``heldout`` or ``all``)."""
+    rows = [json.loads(line) for line in (HERE / "prompts.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    for i, row in enumerate(rows):
+        row["half"] = "fit" if i % 2 == 0 else "heldout"
+    return rows if split == "all" else [r for r in rows if r["half"] == split]
+
+
+def build_store(base: Path, vectors: str):
+    """A :class:`memdir.Memory` on a fresh home under ``base`` whose project
+    layer holds every evaluation memory, indexed (and embedded in the
+    foreground when ``vectors`` is ``on``)."""
+    from memdir import Memory
+    from memdir.search.fts import prepare
+
+    project = base / "proj"
+    (project / ".git").mkdir(parents=True)
+    mem = Memory.open(home=base / "home", project=project, search_vectors=vectors, actor="human")
+    layer = mem.layer("project").path
+    layer.mkdir(parents=True, exist_ok=True)
+    for path in sorted((HERE / "memories").glob("*.md")):
+        shutil.copy(path, layer / path.name)
+    if REAL.is_dir():
+        for path in sorted(REAL.rglob("*.md")):
+            if not path.name.endswith("MEMORY.md"):
+                shutil.copy(path, layer / path.name.split("__")[-1])
+    else:
+        print(f"note: {REAL} not found; running on memories/ alone", file=sys.stderr)
+    prepare(mem.session)
+    return mem

@@ -1,0 +1,123 @@
+"""Fit the relevance model's coefficients on the ``fit`` half of the recall evaluation.
+
+    python evals/recall/fit.py [--positive-weight W] [--l2 L]
+
+For every prompt of the ``fit`` half, every candidate memory search finds
+(BM25 and dense, no threshold) is one example: its evidence
+(:class:`memdir.search.relevance.Evidence`) and whether the prompt needs it.
+Two logistic regressions are fitted by Newton's method with an L2 penalty on standardized features —
+``lexical`` (coverage, head coverage, matched and missing weight) on all examples and
+``hybrid`` (the same plus the cosine, its gap and lead) on those with a vector — and printed as
+JSON, in the form of :data:`memdir.search.relevance.LEXICAL` / ``HYBRID``,
+to be pasted there. The coefficient of ``complete`` is a fixed prior
+(:data:`COMPLETE_PRIOR`): the prompts hold few one-word searches, and a
+search whose every word one memory holds must find it in any store. ``--positive-weight`` weighs the needed memories'
+examples (there is about one per prompt among dozens of candidates).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from common import build_store, prompts
+
+LEXICAL = ("coverage", "head", "mass", "complete")
+HYBRID = ("coverage", "head", "mass", "complete", "cosine", "gap", "lead")
+
+
+def examples(mem, rows) -> list[list[tuple[dict, int]]]:
+    """Per prompt, each candidate's features and label."""
+    from memdir.search.ranking import ranked
+
+    out = []
+    for row in rows:
+        hits, _terms, _scope = ranked(mem.session, row["prompt"], pool=50, min_score=0.0)
+        out.append([(hit.evidence.features(), int(hit.row[2] in row["expect"])) for hit in hits])
+    return out
+
+
+def outcome(groups, rows, lexical: dict, hybrid: dict, k: int = 3) -> tuple[float, float]:
+    """(hit rate, false-recall rate) of recall's rule — at most ``k`` hits
+    scoring ≥ the threshold — with these coefficients."""
+    from memdir.search import relevance
+
+    def z(model, f):
+        return model["bias"] + sum(w * f.get(n, 0.0) for n, w in model.items() if n != "bias")
+
+    hits = positives = false = negatives = 0
+    for group, row in zip(groups, rows):
+        scored = sorted(((max(z(lexical, f), z(hybrid, f)) if "cosine" in f else z(lexical, f), y)
+                         for f, y in group), reverse=True)
+        chosen = [y for s, y in scored[:k] if 1 / (1 + np.exp(-s)) >= relevance.THRESHOLD]
+        if row["expect"]:
+            positives += 1
+            hits += any(chosen)
+        else:
+            negatives += 1
+            false += bool(chosen)
+    return hits / max(1, positives), false / max(1, negatives)
+
+
+COMPLETE_PRIOR = 6.0  # fixed, not fitted: a search whose every word a memory holds asked for that memory
+
+
+def fit(data, names, positive_weight: float, l2: float) -> dict:
+    offset = np.array([COMPLETE_PRIOR * f.get("complete", 0.0) for f, _ in data])
+    names = tuple(n for n in names if n != "complete")
+    raw = np.array([[f.get(n, 0.0) for n in names] for f, _ in data])
+    mean, scale = raw.mean(axis=0), raw.std(axis=0) + 1e-9  # the penalty acts on standardized features
+    x = np.hstack([np.ones((len(raw), 1)), (raw - mean) / scale])
+    y = np.array([label for _, label in data], dtype=float)
+    w = np.where(y > 0, positive_weight, 1.0)
+    beta = np.zeros(x.shape[1])
+    penalty = np.diag([0.0] + [l2] * len(names))
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-(x @ beta + offset)))
+        grad = x.T @ (w * (p - y)) + penalty @ beta
+        hess = (x * (w * p * (1 - p))[:, None]).T @ x + penalty
+        step = np.linalg.solve(hess, grad)
+        beta -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    coef = beta[1:] / scale
+    bias = beta[0] - float(coef @ mean)
+    return {"bias": round(float(bias), 3), **{n: round(float(b), 3) for n, b in zip(names, coef)},
+            "complete": COMPLETE_PRIOR}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positive-weight", type=float, default=1.0)
+    parser.add_argument("--l2", type=float, default=0.1)
+    parser.add_argument("--choose", action="store_true",
+                        help="try positive weights 1–8 and penalties 0.3–3; keep the best hit − 3·false recall"
+                             " on the fit half")
+    args = parser.parse_args()
+    rows = prompts("fit")
+    with tempfile.TemporaryDirectory() as tmp:
+        mem = build_store(Path(tmp), "on")
+        groups = examples(mem, rows)
+    data = [item for group in groups for item in group]
+    dense = [(f, y) for f, y in data if "cosine" in f]
+    grid = [(pw, l2) for pw in (1, 2, 3, 5, 8) for l2 in (0.3, 1, 3)] if args.choose else \
+        [(args.positive_weight, args.l2)]
+    best = None
+    for pw, l2 in grid:
+        lexical, hybrid = fit(data, LEXICAL, pw, l2), fit(dense, HYBRID, pw, l2)
+        hit, false = outcome(groups, rows, lexical, hybrid)
+        line = {"positive_weight": pw, "l2": l2, "fit_hit_rate": round(hit, 3), "fit_false_recall": round(false, 3)}
+        if best is None or hit - 3 * false > best[0]:
+            best = (hit - 3 * false, {**line, "LEXICAL": lexical, "HYBRID": hybrid})
+        if args.choose:
+            print(json.dumps(line))
+    print(json.dumps({"examples": len(data), "positives": sum(y for _, y in data), "with_vectors": len(dense),
+                      **best[1]}))
+
+
+if __name__ == "__main__":
+    main()

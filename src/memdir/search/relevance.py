@@ -1,0 +1,209 @@
+"""Relevance: one calibrated score per hit, and the one threshold below which nothing is returned.
+
+The score of a memory for a query is an estimate of the probability that the
+memory is what the query needs — the output of a logistic model over
+evidence that means the same in a store of 8 memories and of 100,000:
+
+* **coverage** — the share of the query's term weight found in the memory's
+  *head* (name, title, description) together with its *best passage* (the
+  :data:`PASSAGE_TOKENS`-token window of the body holding the most query
+  weight). A long body is judged by its best passage, never by its length,
+  so a 100 KB log does not match every prompt;
+* **head coverage** — the share found in the head alone;
+* **matched weight** — ``ln(1 + Σ weight of the matched terms)``: two common
+  words matched fully are weaker evidence than five rare ones;
+* **dense cosine** — with the ``vectors`` extra, the cosine between the
+  query's and the memory's multilingual-e5-small embeddings, and its **gap**
+  above the median cosine of the query over the memories in scope (e5's
+  cosines crowd into 0.75–0.95; how far one memory stands out of the crowd
+  is what tells a paraphrase from a short prompt that is near everything),
+  and its **lead** over the nearest other memory (negative when another is
+  nearer);
+* **missing weight** — ``ln(1 + Σ weight of the query terms not found)``:
+  what the memory does not explain of the query, and the **query weight**
+  ``ln(1 + Σ weight of all its terms)``;
+* **complete** — 1 when the query is keywords alone (no stopword, no
+  filler: ``zebra``, ``ci-box-2 runner``) and the memory holds every one of
+  them, else 0. Its coefficient is a fixed prior, not fitted (the prompts of
+  the evaluation hold few one-word searches): a search whose every word one
+  memory holds asked for that memory, in any store. A sentence such as "run
+  the tests again" is never complete.
+
+A term's weight is its IDF against the store plus :data:`BACKGROUND_DOCS`
+imagined memories that hold none of the query's terms:
+``ln(1 + (N + B − n + 0.5)/(n + 0.5))``. The background keeps a term
+absent from a small store from outweighing the present ones (without it, in
+8 memories an absent term weighs about 5× a present one). CJK bigrams that no
+memory holds (mostly pairs that straddle a word boundary) and chat filler
+(:data:`FILLER`: "thanks", "ok", "continue", …) weigh :data:`SOFT_WEIGHT` of a
+term.
+
+Two fitted models share the scale: a *lexical* one (coverage, head coverage,
+matched weight) and a *hybrid* one (the same plus the cosine). A memory with a
+current vector scores the larger of the two — dense similarity can carry a
+hit alone when it is high enough, and never lowers an exact match — and a
+memory without one (vectors off, or not embedded yet) scores the lexical
+model: so a partly embedded store ranks what is not embedded exactly as BM25
+coverage alone would, on the same scale.
+
+The coefficients were fitted on the training half of ``evals/recall``
+(``python evals/recall/fit.py --choose``: positive weight 1, L2 0.3); the held-out half is what
+``evals/recall/run.py`` reports. :data:`THRESHOLD` = 0.5: a hit is returned
+(by search and recall alike) when the model puts its chance of being the
+needed memory at one in two or better.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_left
+from dataclasses import dataclass
+
+PASSAGE_TOKENS = 64
+BACKGROUND_DOCS = 100
+SOFT_WEIGHT = 0.25
+THRESHOLD = 0.5
+
+# Fitted by evals/recall/fit.py on the training half (see the module docstring).
+LEXICAL = {"bias": -9.447, "coverage": 0.013, "head": 3.243, "mass": 3.396, "complete": 6.0}
+HYBRID = {"bias": -8.414, "coverage": -5.498, "head": 1.284, "mass": 2.929, "cosine": 2.889, "gap": 12.087,
+          "lead": 59.084, "complete": 6.0}
+
+# Prompt filler: words that say how a conversation goes, not what it is about.
+FILLER = frozenset("""
+thank thanks ok okay yes yeah yep nope pleas pleas great nice cool good fine perfect sure done work continu
+go ahead proceed again agre right lgtm awesom
+谢谢 继续 可以 好的 あり りが がと とう 続け けて くだ ださ さい 고마 마워 계속 감사 danke weiter bitt
+""".split())
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the score of one memory rests on: ``coverage`` and ``head`` in
+    [0, 1], ``mass`` ≥ 0, ``cosine`` in [−1, 1] or None (no current vector),
+    ``matched`` the query terms found (head or best passage)."""
+
+    coverage: float
+    head: float
+    mass: float
+    cosine: float | None
+    matched: tuple[str, ...]
+    gap: float = 0.0
+    missing: float = 0.0
+    query: float = 0.0
+    complete: float = 0.0
+    lead: float = 0.0
+
+    def features(self) -> dict[str, float]:
+        """The model's inputs by name (``cosine`` and ``gap`` only when there is a cosine)."""
+        out = {"coverage": self.coverage, "head": self.head, "mass": self.mass, "missing": self.missing,
+               "query": self.query, "complete": self.complete}
+        if self.cosine is not None:
+            out["cosine"] = self.cosine
+            out["gap"] = self.gap
+            out["lead"] = self.lead
+        return out
+
+
+def _sigmoid(z: float) -> float:
+    if z < -60:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def _linear(model: dict[str, float], features: dict[str, float]) -> float:
+    return model["bias"] + sum(w * features.get(name, 0.0) for name, w in model.items() if name != "bias")
+
+
+def score(evidence: Evidence) -> float:
+    """The calibrated relevance in [0, 1]: the lexical model, or the larger of
+    the lexical and hybrid models when the memory has a current vector."""
+    features = evidence.features()
+    z = _linear(LEXICAL, features)
+    if evidence.cosine is not None:
+        z = max(z, _linear(HYBRID, features))
+    return _sigmoid(z)
+
+
+def soft_terms(terms: list[str], doc_freq: dict[str, int] | None = None) -> set[str]:
+    """The terms of a query that weigh :data:`SOFT_WEIGHT`: filler; bigrams of
+    hiragana alone (Japanese inflections and particles) when the query has
+    other terms; and, when ``doc_freq`` is given, CJK bigrams that no memory
+    holds (mostly pairs that straddle a word boundary)."""
+    from .tokenize import has_cjk
+
+    kana = {t for t in terms if _HIRAGANA.fullmatch(t)}
+    out = {t for t in terms if t in FILLER}
+    if len(kana) < len(terms):
+        out |= kana
+    if doc_freq is not None:
+        out |= {t for t in terms if doc_freq.get(t, 0) == 0 and has_cjk(t)}
+    return out
+
+
+_HIRAGANA = re.compile("[\u3040-\u309f]+")
+
+
+def term_weights(terms: list[str], doc_freq: dict[str, int], total_docs: int) -> dict[str, float]:
+    """Each query term's weight: IDF against the store plus
+    :data:`BACKGROUND_DOCS`, × :data:`SOFT_WEIGHT` for :func:`soft_terms`."""
+    n_all = total_docs + BACKGROUND_DOCS
+    softened = soft_terms(terms, doc_freq)
+    out = {}
+    for term in terms:
+        n = doc_freq.get(term, 0)
+        weight = math.log(1 + (n_all - n + 0.5) / (n + 0.5))
+        out[term] = weight * SOFT_WEIGHT if term in softened else weight
+    return out
+
+
+def best_passage(body_tokens: list[str], weights: dict[str, float], width: int = PASSAGE_TOKENS) -> set[str]:
+    """The query terms found in the ``width``-token window of ``body_tokens``
+    that holds the most distinct query weight (empty when none occurs).
+    Linear in the number of query-term occurrences."""
+    hits = [(i, tok) for i, tok in enumerate(body_tokens) if tok in weights]
+    if not hits:
+        return set()
+    positions = [i for i, _ in hits]
+    best: set[str] = set()
+    best_weight = -1.0
+    for start, (pos, _tok) in enumerate(hits):
+        end = bisect_left(positions, pos + width, lo=start)
+        found = {tok for _, tok in hits[start:end]}
+        weight = sum(weights[t] for t in found)
+        if weight > best_weight:
+            best, best_weight = found, weight
+        if len(found) == len(weights):
+            break
+    return best
+
+
+def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list[str], strong: set[str],
+             keywords: bool,
+             cosine: float | None, median: float | None = None, top: tuple[float, float] | None = None,
+             ) -> Evidence:
+    """The :class:`Evidence` of one memory for a query whose terms weigh
+    ``weights`` (see :func:`term_weights`); ``median`` is the query's median
+    cosine over the memories in scope, ``top`` its two highest; ``strong``
+    the query terms that are not soft, ``keywords`` True when the query is
+    keywords alone (see the module docstring)."""
+    whole = sum(weights.values())
+    gap = 0.0 if cosine is None or median is None else cosine - median
+    lead = 0.0
+    if cosine is not None and top is not None:
+        lead = max(-0.1, min(0.1, cosine - (top[1] if cosine >= top[0] else top[0])))
+    head = {t for t in weights if t in head_tokens}
+    found = head | best_passage(body_tokens, weights)
+    if whole <= 0:
+        return Evidence(0.0, 0.0, 0.0, cosine, (), gap, 0.0, lead)
+    matched = sum(weights[t] for t in found)
+    return Evidence(coverage=matched / whole, head=sum(weights[t] for t in head) / whole,
+                    mass=math.log1p(matched), cosine=cosine,
+                    matched=tuple(t for t in weights if t in found), gap=gap, missing=math.log1p(max(0.0, whole - matched)), query=math.log1p(whole),
+                    complete=float(keywords and bool(strong) and strong <= found),
+                    lead=lead)
+
+
+__all__ = ["BACKGROUND_DOCS", "Evidence", "FILLER", "HYBRID", "LEXICAL", "PASSAGE_TOKENS", "SOFT_WEIGHT",
+           "THRESHOLD", "best_passage", "evidence", "score", "soft_terms", "term_weights"]
