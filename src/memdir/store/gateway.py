@@ -28,7 +28,7 @@ from .layer import Layer
 from .results import PruneCandidate, WriteResult
 from .memfile import MalformedMemory, MemoryRecord, parse
 from .names import name_taken, normalize_name, same_name
-from .fields import prepare, reason_text, sanitize
+from .fields import prepare, reason_text, sanitize, superseded_refusal
 from .tombstones import Tombstone
 from .vocabulary import CLEARABLE
 
@@ -48,29 +48,24 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
           clear: tuple[str, ...] = ()) -> WriteResult:
     """Create or update one memory through the gateway.
 
-    Unspecified flags (``pinned``, ``disabled``, ``importance``, ``title``,
-    valid times) inherit the existing values; ``created`` is kept, ``updated``
-    set now; an identical write changes nothing on disk (``unchanged``).
-    ``status`` may only ask for ``"candidate"``; origin is always ``actor``.
-    ``guard`` adds tombstones of other layers to check. ``expect_digest``
-    (when not False) is compare-and-set: the current file digest (None = must
+    Unspecified flags (``pinned``, ``disabled``, ``importance``, ``title``, valid times) inherit the existing
+    values; ``created`` is kept, ``updated`` set now; an identical write changes nothing on disk (``unchanged``).
+    ``status`` may only ask for ``"candidate"``; origin is always ``actor``. ``guard`` adds tombstones of other
+    layers to check. ``expect_digest`` (when not False) is compare-and-set: the current file digest (None = must
     not exist) — a mismatch raises :class:`~memdir.store.errors.Conflict`.
 
-    A name written differently from the existing memory's that normalizes to
-    the same file (``C# tips`` over ``C++ tips``) raises :class:`Conflict`
-    naming the existing memory and a distinct name; the same spelling or the
-    normalized name itself updates (:func:`memdir.store.names.spelling`). A
-    superseded memory is refused (:class:`Refused`, naming its successor)
-    unless ``reactivate``: it is then active again, journaled as ``reactivate``.
+    A name written differently from the existing memory's that normalizes to the same file (``C# tips`` over
+    ``C++ tips``) raises :class:`Conflict` naming the existing memory and a distinct name; the same spelling or
+    the normalized name itself updates (:func:`memdir.store.names.spelling`). A superseded memory is refused
+    (:class:`Refused`, naming its successor) unless ``reactivate``: it is then active again (``reactivate``).
 
     ``rename_from``: move that memory to the free ``name`` (else :class:`Conflict`), fields not given keeping
     its values, ``expect_digest`` being its; an active one is superseded by ``name``, a candidate moves.
     A candidate's ``supersedes`` is a proposal, carried out on approval (:func:`set_status`).
     ``clear``: fields emptied, not inherited (of :data:`CLEARABLE`).
 
-    Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound`
-    (``supersedes`` names no memory), :class:`Conflict`, :class:`Refused`,
-    :class:`LockTimeout`.
+    Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound` (``supersedes`` names no
+    memory), :class:`Conflict`, :class:`Refused`, :class:`LockTimeout`.
     """
     asked = name
     given_title = title
@@ -166,13 +161,6 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
     operation = "reactivated" if reviving else "renamed" if rename_from is not None else "updated" if old else "created"
     return WriteResult(name, layer.scope, operation, sum(counts.values()),
                        counts, tuple(warnings), record.status, record.pinned, event.after)
-
-
-def superseded_refusal(record: MemoryRecord) -> str:
-    """Why a write to the superseded ``record`` is refused: its successor, and how to reactivate it."""
-    successor = record.superseded_by or "a newer memory"
-    return (f"memory {record.name!r} was superseded by {successor!r}: write to {successor!r} instead, or "
-            f"reactivate {record.name!r} explicitly (--reactivate / reactivate=true)")
 
 
 def _retire(tx, old: MemoryRecord, successor: str, edge: datetime, reason: str = "") -> None:
@@ -317,11 +305,21 @@ def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
     ``restore`` event. Works for a deleted memory too. A tombstoned value
     stays refused. Raises :class:`NotFound`, :class:`TombstoneRefused`."""
     key = normalize_name(name).name
-    data = version_bytes(layer, key, version)
+    return restore_bytes(layer, key, version_bytes(layer, key, version), f"version {version}", actor=actor,
+                         guard=guard, session=session)
+
+
+def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: str = "human",
+                  guard: list[Tombstone] = (), session: str | None = None) -> WriteResult:
+    """Write ``data`` (an earlier version of memory ``name``, from the
+    journal or from git; ``label`` says which) back as a ``restore`` event:
+    byte for byte unless redaction changes it. Raises :class:`Refused`
+    (not a readable memory), :class:`TombstoneRefused`."""
+    key = normalize_name(name).name
     try:
         record = parse(data.decode("utf-8"), key).record
     except (UnicodeDecodeError, MalformedMemory) as exc:
-        raise Refused(f"version {version} of {key!r} is not a readable memory ({exc})") from None
+        raise Refused(f"{label} of {key!r} is not a readable memory ({exc})") from None
     counts: dict[str, int] = {}
     clean = record.with_(description=sanitize(record.description, counts), body=sanitize(record.body, counts),
                          title=sanitize(record.title, counts) if record.title else None)
@@ -332,7 +330,7 @@ def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
         if existing is not None and existing.digest == digest(data):
             return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
                                digest=existing.digest)
-        event = tx.apply(key, clean, "restore", raw=raw, reason=f"restore version {version}")
+        event = tx.apply(key, clean, "restore", raw=raw, reason=f"restore {label}")
     return WriteResult(key, layer.scope, "updated" if existing else "created", sum(counts.values()), counts,
                        tuple(tx.warnings), clean.status, clean.pinned, event.after)
 
@@ -446,5 +444,6 @@ def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", 
 
 __all__ = [
     "PruneCandidate", "WriteResult", "clear", "delete", "finish_interrupted", "lift_tombstone", "move_layer", "prune",
-    "prune_candidates", "receipt", "restore", "set_flag", "set_status", "superseded_refusal", "touch", "write",
+    "prune_candidates", "receipt", "restore", "restore_bytes", "set_flag", "set_status", "superseded_refusal", "touch",
+    "write",
 ]
