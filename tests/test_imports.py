@@ -217,3 +217,94 @@ def test_an_import_reports_progress_per_item(tmp_path, project):
     report = Memory.open(project=project, actor="human").import_from("dir", str(notes), progress=bar)
     assert (bar.total, bar.done) == (31, 31)
     assert (report.count("imported"), report.count("skipped")) == (30, 1)
+
+
+def test_names_that_collide_after_normalization_get_distinct_names_and_a_rerun_changes_nothing(tmp_path, project):
+    mem = Memory.open(project=project, actor="human")
+    notes = tmp_path / "collide"
+    (notes / "sub").mkdir(parents=True)
+    files = {"Foo Bar.md": "Alpha fact", "foo-bar.md": "Beta fact", "FOO_BAR.md": "Gamma fact",
+             "sub/foo-bar.md": "Delta fact", "föö-bär.md": "Epsilon fact", "foo-bar-.md": "Zeta fact",
+             "distinct.md": "Control fact"}
+    for rel, text in files.items():
+        (notes / rel).write_text(f"---\ndescription: {text} about the build\ntype: project\n---\n")
+    report = mem.import_from("dir", str(notes))
+    assert report.count("imported") == 7 and report.count("updated") == 0
+    names = {o.source: o.name for o in report.outcomes}
+    assert names["distinct.md"] == "distinct"  # control: a unique name is kept as it is
+    assert sorted(n for s, n in names.items() if s != "distinct.md") == [
+        "foo-bar", "foo-bar-2", "foo-bar-3", "foo-bar-4", "foo-bar-5", "foo-bar-6"]
+    assert {mem.read(n).record.description.split()[0] for n in names.values()} == {t.split()[0] for t in files.values()}
+    again = mem.import_from("dir", str(notes))
+    assert again.count("unchanged") == 7, [(o.source, o.result, o.detail) for o in again.outcomes]
+    assert {o.source: o.name for o in again.outcomes} == names  # the same item, the same memory
+
+
+def test_mcp_and_basic_memory_collisions_keep_every_item(tmp_path, project):
+    mem = Memory.open(project=project, actor="human")
+    graph = tmp_path / "memory.json"
+    graph.write_text("\n".join(json.dumps(x) for x in [
+        {"type": "entity", "name": "Alice", "entityType": "person", "observations": ["Owns billing"]},
+        {"type": "entity", "name": "alice", "entityType": "service", "observations": ["Runs the queue"]},
+        {"type": "entity", "name": "Bob", "entityType": "person", "observations": "not a list"},
+    ]) + "\n")
+    report = mem.import_from("mcp-memory", str(graph))
+    assert outcomes(report)["entity Alice"] == ("imported", "alice")
+    assert outcomes(report)["entity alice"] == ("imported", "alice-2")
+    assert mem.read("alice-2").record.description == "alice (service): Runs the queue"
+    bob = [o for o in report.outcomes if "Bob" in o.source]
+    assert bob and bob[0].result == "skipped" and "observations" in bob[0].detail
+    assert mem.import_from("mcp-memory", str(graph)).count("unchanged") == 2
+    bm = tmp_path / "bm"
+    bm.mkdir()
+    for stem, text in (("a", "First note text"), ("b", "Second note text")):
+        (bm / f"{stem}.md").write_text(f"---\ntitle: T {stem}\ntype: note\npermalink: notes/shared\n---\n{text}\n")
+    report = mem.import_from("basic-memory", str(bm))
+    assert sorted(o.name for o in report.outcomes) == ["shared", "shared-2"]
+    assert mem.import_from("basic-memory", str(bm)).count("unchanged") == 2
+
+
+def test_symlinks_skipped_in_an_imported_directory_are_reported(tmp_path, project):
+    mem = Memory.open(project=project, actor="human")
+    notes = tmp_path / "linked"
+    notes.mkdir()
+    (tmp_path / "outside.md").write_text("---\ndescription: Outside fact\ntype: project\n---\n")
+    (notes / "inside.md").write_text("---\ndescription: Inside fact\ntype: project\n---\n")
+    (notes / "link.md").symlink_to(tmp_path / "outside.md")
+    report = mem.import_from("dir", str(notes))
+    assert outcomes(report)["inside.md"] == ("imported", "inside")
+    assert outcomes(report)["link.md"][0] == "skipped"
+    assert "symbolic link" in [o.detail for o in report.outcomes if o.source == "link.md"][0]
+
+
+def test_an_edited_then_forgotten_memory_never_comes_back_through_import(tmp_path, project, monkeypatch):
+    config, _ = claude_home(tmp_path, project)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    mem = Memory.open(project=project, actor="human")
+    mem.import_from("claude-code")
+    mem.write("oncall", "On-call rotation moved to Opsgenie", "reference")  # edited by a person...
+    mem.forget("oncall")  # ...then forgotten: the tombstone holds the edited value
+    report = outcomes(mem.import_from("claude-code"))
+    assert report["oncall.md"][0] == "skipped"
+    detail = [o.detail for o in mem.import_from("claude-code").outcomes if o.source == "oncall.md"][0]
+    assert "a forgotten name" in detail
+    assert "oncall" not in [m.name for m in mem.list().memories]
+    assert report["release-train.md"] == ("unchanged", "release-train")  # control: the others are still there
+
+
+def test_import_dsh_keeps_a_disabled_memory_muted(tmp_path, project, monkeypatch):
+    dsh = tmp_path / "dsh"
+    proj = dsh / "memory" / dsh_key(str(project))
+    proj.mkdir(parents=True)
+    (proj / "old-ci.md").write_text("---\nname: old-ci\ntype: project\nstatus: disabled\n"
+                                    "description: CI ran on Jenkins\n---\n")
+    (proj / "ci.md").write_text("---\nname: ci\ntype: project\ndescription: CI runs on GitHub Actions\n---\n")
+    monkeypatch.setenv("DSH_HOME", str(dsh))
+    mem = Memory.open(home=tmp_path / "h", project=project, actor="human")
+    report = outcomes(mem.import_from("dsh"))
+    assert report["old-ci.md"] == ("imported", "old-ci") and report["ci.md"] == ("imported", "ci")
+    assert mem.read("old-ci").record.disabled is True
+    assert mem.read("ci").record.disabled is False  # control
+    block = mem.context()
+    assert "CI runs on GitHub Actions" in block and "Jenkins" not in block
+    assert mem.import_from("dsh").count("unchanged") == 2

@@ -49,7 +49,9 @@ _LINK = re.compile(r"\[\[([^\[\]\n|]{1,120})(\|[^\]\n]*)?\]\]")
 class Item:
     """One memory to import: ``source`` (where it came from, for the report),
     its ``name``, ``description``, ``type``, ``body``, ``title``, the
-    ``scope`` it belongs in (None: the import's) and ``extra`` keys to keep."""
+    ``scope`` it belongs in (None: the import's), ``extra`` keys to keep and
+    whether it was muted at its source (``disabled``: dsh's ``status:
+    disabled``, or ``disabled: true``)."""
 
     source: str
     name: str
@@ -59,6 +61,7 @@ class Item:
     title: str | None = None
     scope: str | None = None
     extra: dict = field(default_factory=dict)
+    disabled: bool = False
 
 
 @dataclass(frozen=True)
@@ -121,9 +124,11 @@ def read_markdown(path: Path, source: str, scope: str | None = None) -> Item | S
         kind = record.type
         if kind not in TYPES:  # read as written; written as memdir's vocabulary, the original kept
             extra["original_type"], kind = kind, "reference"
-        if record.status not in ("active", "candidate", "superseded"):
-            extra["original_status"] = record.status
-        return Item(source, name, record.description, kind, record.body, record.title, scope, extra)
+        written = (record.written_status or record.status).strip().lower()
+        if written not in ("active", "candidate", "superseded"):
+            extra["original_status"] = record.written_status or record.status
+        return Item(source, name, record.description, kind, record.body, record.title, scope, extra,
+                    record.disabled or written == "disabled")
     except MalformedMemory:
         pass
     try:
@@ -143,13 +148,14 @@ def read_markdown(path: Path, source: str, scope: str | None = None) -> Item | S
     for key in ("status", "tags", "permalink", "originSessionId"):
         if front.get(key) is not None:
             extra["original_" + key if key == "status" else key] = front[key]
+    muted = str(front.get("status") or "").strip().lower() == "disabled" or front.get("disabled") is True
     return Item(source, name, description.split("\n")[0], kind, body.strip(), str(title) if title else None,
-                scope, extra)
+                scope, extra, muted)
 
 
 def read_directory(root: Path, scope: str | None = None, *, recursive: bool = True) -> list[Item | Skip]:
-    """Every memory file under ``root`` (``MEMORY.md``, dot-files and
-    symlinks aside), in path order. Raises :class:`NotFound` for a missing
+    """Every memory file under ``root`` (``MEMORY.md`` and dot-files aside;
+    a symbolic link is a :class:`Skip`), in path order. Raises :class:`NotFound` for a missing
     directory."""
     root = Path(root)
     if not root.is_dir():
@@ -159,7 +165,11 @@ def read_directory(root: Path, scope: str | None = None, *, recursive: bool = Tr
         dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if recursive else []
         for filename in sorted(files):
             path = Path(current) / filename
-            if is_memory_file_name(filename) and not path.is_symlink():
+            if not is_memory_file_name(filename):
+                continue
+            if path.is_symlink():  # never followed out of the directory; said in the report
+                out.append(Skip(str(path.relative_to(root)), "a symbolic link (not followed)"))
+            else:
                 out.append(read_markdown(path, str(path.relative_to(root)), scope))
     return out
 
@@ -249,6 +259,9 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
             out.append(Skip(f"line {number}", "not JSON"))
             continue
         if isinstance(obj, dict) and obj.get("type") == "entity" and obj.get("name"):
+            if obj.get("observations") is not None and not isinstance(obj["observations"], list):
+                out.append(Skip(f"entity {obj['name']}", "its observations are not a list"))
+                continue
             entities.setdefault(str(obj["name"]), {"entityType": obj.get("entityType"), "observations": []})
             entities[str(obj["name"])]["observations"] += [str(o) for o in obj.get("observations") or []]
         elif isinstance(obj, dict) and obj.get("type") == "relation" and obj.get("from") and obj.get("to"):

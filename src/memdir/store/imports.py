@@ -82,13 +82,15 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool) -> ImportOutco
     except InvalidInput as exc:
         return ImportOutcome(item.source, item.name, scope, "skipped", str(exc))
     stones = [stone for layer in session.layers() for stone in layer.tombstones()]
-    found = match(stones, description, body)
+    found = match(stones, description, body, name=name, actor="import")
     if found is not None:
         return ImportOutcome(item.source, name, scope, "skipped",
                              f"forgotten ({found[1]}; tombstone {found[0].id})")
     layer = session.layer(scope)
     entry = layer.lookup(name)  # the last scan while no file came or went: a long import stays linear
     fields = dict(title=title, scope=scope, extra=dict(item.extra), reason=f"import from {item.source}")
+    if item.disabled:
+        fields["disabled"] = True  # muted where it came from (dsh ``status: disabled``): muted here
     if entry is None:
         result = "candidate" if scope == "team" else "imported"
         if not dry_run and write(session, name, description, kind, body, **fields).operation == "unchanged":
@@ -154,6 +156,40 @@ def gather(session: Session, kind: str, path: str | None = None, environ=None) -
     return str(target), importers.read_basic_memory(target)
 
 
+def distinct_names(items: list, target) -> list:
+    """``items`` with every name unique per layer: when several items
+    normalize to the same name (``Foo Bar.md``, ``foo-bar.md``, entities
+    ``Alice`` and ``alice``), the first in source order keeps it and the
+    next ones get ``<name>-2``, ``<name>-3``… (the smallest suffix no other
+    item uses), noted in ``extra['import_renamed_from']``. Deterministic for
+    the same source, so a second run maps each item to the same memory.
+    ``target(item)`` is the scope the item goes to."""
+    from dataclasses import replace
+
+    taken = {(target(i), i.name) for i in items if isinstance(i, Item)}
+    seen: set = set()
+    out = []
+    for item in items:
+        if isinstance(item, Item):
+            key = (target(item), item.name)
+            if key in seen:
+                n = 2
+                while (key[0], _suffixed(item.name, n)) in taken:
+                    n += 1
+                renamed = _suffixed(item.name, n)
+                taken.add((key[0], renamed))
+                item = replace(item, name=renamed, extra={**item.extra, "import_renamed_from": item.name})
+                key = (key[0], renamed)
+            seen.add(key)
+        out.append(item)
+    return out
+
+
+def _suffixed(name: str, n: int) -> str:
+    tail = f"-{n}"
+    return name[:64 - len(tail)].rstrip("-") + tail
+
+
 def run(session: Session, kind: str, source: str, items: list, *, scope: str | None = None,
         dry_run: bool = False, progress=None) -> ImportReport:
     """Import ``items`` (:class:`Item` and :class:`Skip` values from a reader)
@@ -163,14 +199,19 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
     layer is unavailable; every per-item problem is an outcome instead."""
     importer = session.as_actor("import")
     outcomes = []
-    for item in items:
+    for item in distinct_names(items, lambda i: scope or i.scope or ("user" if i.type == "user" else "project")):
         if isinstance(item, Skip):
             outcomes.append(ImportOutcome(item.source, None, None, "skipped", item.reason))
         else:
             target = scope or item.scope or ("user" if item.type == "user" else "project")
             importer.check_scope(target)
             try:
-                outcomes.append(_one(importer, item, target, dry_run))
+                done = _one(importer, item, target, dry_run)
+                if item.extra.get("import_renamed_from"):
+                    note = f"the name {item.extra['import_renamed_from']!r} is taken by an earlier item of this source"
+                    done = ImportOutcome(done.source, done.name, done.scope, done.result,
+                                         f"{note}; {done.detail}" if done.detail else note)
+                outcomes.append(done)
             except TombstoneRefused as exc:
                 outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", str(exc)))
             except MemdirError as exc:  # one bad item never stops the rest
@@ -180,4 +221,4 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
     return ImportReport(kind, source, dry_run, tuple(outcomes))
 
 
-__all__ = ["KINDS", "ImportOutcome", "ImportReport", "gather", "run"]
+__all__ = ["KINDS", "ImportOutcome", "ImportReport", "distinct_names", "gather", "run"]

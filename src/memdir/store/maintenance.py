@@ -26,7 +26,7 @@ from .results import (
 )
 from .scan import Entry, Malformed
 from .session import Session
-from .tombstones import TombstoneFile
+from .tombstones import TombstoneFile, unreadable_tombstones
 
 
 def verify(home: Path) -> VerifyResult:
@@ -128,7 +128,8 @@ def status(session: Session, search: str, extractor: str = "") -> StatusResult:
             scope=layer.scope, path=str(layer.path), memories=len(records),
             visible=sum(1 for r in records if is_visible(r, now, stale)),
             candidates=sum(1 for r in records if r.status == "candidate"),
-            tombstones=len(layer.tombstones()), malformed=tuple(scan.malformed),
+            tombstones=len(layer.tombstones()),
+            malformed=tuple(scan.malformed) + tuple(Malformed(path, why) for path, why in unreadable_tombstones(layer.tombstone_file)),
             fallback_parsed=tuple(str(e.path) for e in scan.entries.values() if e.fallback),
             no_frontmatter=tuple(str(e.path) for e in scan.entries.values() if e.no_frontmatter),
             notes=tuple(FileNote(str(e.path), note) for e in sorted(scan.entries.values(), key=lambda e: e.path)

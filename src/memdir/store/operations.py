@@ -27,7 +27,7 @@ from .results import (
 )
 from .scan import Entry, Malformed
 from .session import Session
-from .tombstones import Tombstone
+from .tombstones import Tombstone, unreadable_tombstones
 
 _LINK = re.compile(r"\[\[([^\[\]\n]{1,80})\]\]")
 MAX_LINKS = 3  # linked memories listed by a read (DESIGN §7)
@@ -220,6 +220,7 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
                 malformed.append(Malformed(str(layer.path), f"layer skipped: {exc}"))
                 continue
             malformed.extend(scan.malformed)
+            malformed.extend(Malformed(path, why) for path, why in unreadable_tombstones(layer.tombstone_file))
             records = [e.record for e in scan.entries.values()]
             if layer.scope == "team" and include_all:
                 records += teamops.pending(session)  # candidates for the team, waiting in the home

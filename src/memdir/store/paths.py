@@ -240,9 +240,34 @@ def team_files_dir(root: Path, team_dir: str) -> Path:
     ``.claude/memory``) under the repository root ``root``. Raises
     :class:`InvalidInput` for an absolute ``team_dir`` or one leaving the root."""
     rel = Path(str(team_dir).strip() or ".claude/memory")
-    if rel.is_absolute() or ".." in rel.parts or str(team_dir).startswith(("/", "\\")):
-        raise InvalidInput(f"team_dir must be a path inside the repository, relative to its root (got {team_dir!r})")
-    return root / rel
+    if (rel.is_absolute() or ".." in rel.parts or str(team_dir).startswith(("/", "\\"))
+            or str(team_dir).strip().startswith("~")):
+        raise InvalidInput(f"team_dir must be a path inside the repository, relative to its root (got {team_dir!r}; "
+                           "'~' is not expanded)")
+    path = Path(root) / rel
+    problem = team_dir_problem(Path(root), path)
+    if problem:
+        raise ScopeError(problem)
+    return path
+
+
+def team_dir_problem(root: Path, path: Path) -> str | None:
+    """Why the team directory ``path`` cannot be used, or None: it (or one
+    of its ancestors below the repository root ``root``, or its
+    ``tombstones`` directory) is a symbolic link, or its real path is not
+    inside the real path of ``root``. Memories are never read, written or
+    deleted outside the repository through a link."""
+    current = Path(root)
+    for part in path.relative_to(root).parts + ("tombstones",):
+        current = current / part
+        if current.is_symlink():
+            return (f"the team directory {path} passes through a symbolic link ({current} -> "
+                    f"{os.readlink(current)}); memdir does not read or write team memories through a link "
+                    "(replace it by a real directory inside the repository)")
+    real_root = os.path.realpath(root)
+    if os.path.commonpath([real_root, os.path.realpath(path)]) != real_root:
+        return f"the team directory {path} is outside the repository {root}"
+    return None
 
 
 def team_meta_dir(home: Path, root: Path) -> Path:

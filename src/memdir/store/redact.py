@@ -5,7 +5,23 @@ order with ASCII ``\\b``/``\\d`` semantics (so ``电话13812345678`` still match
 plus memdir's adds: PEM/OpenSSH private-key blocks, the password part of
 connection URIs (``postgres://admin:pw@host`` keeps user and host), and a
 secret stated in words (``the password is hunter2-Xk9``, ``密码是…``; the value
-must hold a digit or a symbol). Each match becomes ``[REDACTED:<kind>]``.
+must hold a digit or a symbol), an environment or configuration assignment
+to a secret-named key (``export DB_PASSWORD=…``, ``SECRET_KEY='…'``,
+``DEPLOY_TOKEN: …``; the key is kept, the value goes) and the ``-p<password>``
+of a ``mysql``/``mysqldump``/``mysqladmin`` command line. Each match becomes
+``[REDACTED:<kind>]``.
+
+Which assignments count (false positives kept low on purpose): the key is
+one word joined by ``_`` (any case) ending in ``_PASSWORD``, ``_PASSWD``,
+``_PWD``, ``_TOKEN``, ``_KEY`` or ``_SECRET`` (``SECRET_*`` and
+``*_SECRET_*`` too), or is a bare ``PASSWORD``/``PASSWD``/``SECRET``; a bare
+``KEY=value`` or ``TOKEN=value`` (common in docs for any key) is left alone.
+A value that refers to a secret instead of holding it stays: ``$VAR``,
+``${VAR}``, ``%VAR%``, ``<placeholder>``, a call or lookup (``os.environ[…]``,
+``getenv(…)``), and a value of fewer than 4 characters. The value must also
+hold a digit or a symbol, except after ``=`` with an upper-case key and 8+
+characters (``SECRET_KEY=abcdefghij``): so ``sort_key = lambda x: x`` and
+``primary_key=True`` in code stay as they are.
 
 Fence-tag escaping lives in :mod:`memdir.store.fence` (the hot path needs it
 without these patterns).
@@ -50,12 +66,20 @@ _PATTERNS: tuple[tuple[str, re.Pattern], ...] = (
 # The value must look like a secret (a digit or a symbol in it), so "the token is
 # stored in the vault" stays as it is.
 _STATED = re.compile(
-    r"(?P<lead>\b(?:pass(?:word|wd|phrase)?|pwd|secret|api[ _-]?key|access[ _-]?token|auth[ _-]?token|token)"
+    r"(?P<lead>\b(?:pass(?:word|wd|phrase)?|pwd|pw|secret|api[ _-]?key|access[ _-]?token|auth[ _-]?token|token)"
     r"\s*(?:is|was|=|:|：)\s*[\"'`]?|(?:密码|口令|密钥|令牌)\s*(?:是|为|:|：|=)\s*)"
     r"(?P<value>(?=[^\s\"'`，。；]*[\d!@#$%^&*+=/_~-])[^\s\"'`，。；]{6,})",
     re.I,
 )
 _ID_CARD = re.compile(r"\b\d{17}[\dXx]\b", _A)
+_ENV_KEY = (r"(?:[A-Za-z][A-Za-z0-9]*_)*(?:[A-Za-z0-9]+_(?:PASSWORD|PASSWD|PWD|TOKEN|KEY|SECRET)"
+            r"|SECRET(?:_[A-Za-z0-9]+)*|PASSWORD|PASSWD)")
+_ENV_ASSIGN = re.compile(
+    r"(?<![A-Za-z0-9_.$-])(?P<key>" + _ENV_KEY + r")(?![A-Za-z0-9_])"
+    r"(?P<sep>[ \t]*(?P<op>=|:)[ \t]*)(?P<q>[\"']?)"
+    r"(?P<value>(?![$%<{(\[*])[^\s\"'`]{4,}?)(?P=q)(?=[\s,;)}\]]|$)", re.I | _A)
+_VALUE_REFERENCE = re.compile(r"[(\[]|^(?:os\.|process\.env|env\.|ENV\[)", re.I)
+_MYSQL_PASSWORD = re.compile(r"(?P<lead>\bmysql(?:dump|admin|import|show|check)?\b[^\n]*?[ \t])-p(?P<value>[^\s'\"]+)", _A)
 
 
 class Redaction:
@@ -106,6 +130,23 @@ def redact(text: str) -> Redaction:
         return match.group("lead") + "[REDACTED:password]" + match.group("value")[len(value):]
 
     text = _STATED.sub(stated_replace, text)
+
+    def env_replace(match: re.Match) -> str:
+        value = match.group("value")
+        plain = not re.search(r"[\d!@#$%^&*+=/_~-]", value)
+        if (value.startswith("[REDACTED:") or _VALUE_REFERENCE.search(value)
+                or (plain and (match.group("op") == ":" or not match.group("key").isupper() or len(value) < 8))):
+            return match.group(0)
+        counts["env-secret"] = counts.get("env-secret", 0) + 1
+        return f"{match.group('key')}{match.group('sep')}{match.group('q')}[REDACTED:env-secret]{match.group('q')}"
+
+    text = _ENV_ASSIGN.sub(env_replace, text)
+
+    def mysql_replace(match: re.Match) -> str:
+        counts["password"] = counts.get("password", 0) + 1
+        return match.group("lead") + "-p[REDACTED:password]"
+
+    text = _MYSQL_PASSWORD.sub(mysql_replace, text)
     return Redaction(text, counts)
 
 

@@ -92,7 +92,12 @@ class Session:
     def has_team(self) -> bool:
         """True when the project's repository has a team directory (the
         ``team_dir`` setting; created by ``memdir team init``)."""
-        return self.project_root is not None and self.layer_dir("team").is_dir()
+        if self.project_root is None:
+            return False
+        try:
+            return self.layer_dir("team").is_dir()
+        except ScopeError:  # a linked team directory is no team layer; using it says why
+            return False
 
     def check_scope(self, scope: str) -> str:
         """``scope`` when this session can use it. Raises :class:`InvalidInput`

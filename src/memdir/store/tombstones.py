@@ -172,8 +172,10 @@ def match(stones, description: str, body: str, *, name: str | None = None,
           actor: str | None = None) -> tuple[Tombstone, str] | None:
     """The first tombstone in ``stones`` that ``description`` + ``body``
     matches, with why (see the module docstring), or None. For ``actor``
-    ``extracted`` (consolidation), a forgotten ``name`` matches too: a
-    proposal cannot bring a forgotten memory back under its old name."""
+    ``extracted`` (consolidation) or ``import``, a forgotten ``name``
+    matches too: a proposal or a re-import cannot bring a forgotten memory
+    back under its old name (its source text may differ from the edited
+    value that was forgotten)."""
     if not stones:
         return None
     key = _digest(value_of(description, body))
@@ -197,7 +199,7 @@ def match(stones, description: str, body: str, *, name: str | None = None,
             return stone, "the forgotten fact restated"
         if content_words >= MIN_FACT_WORDS and len(own) == content_words and own_content in doubled:
             return stone, "the forgotten fact reworded"
-    if name is not None and actor == "extracted":
+    if name is not None and actor in ("extracted", "import"):
         for stone in stones:
             if stone.name == name:
                 return stone, "a forgotten name"
@@ -306,32 +308,50 @@ class TombstoneDir:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
 
     def all(self) -> list[Tombstone]:
-        """Tombstones in force, oldest first. Raises :class:`StoreError` naming
-        a file that does not read as a tombstone (fix or remove it by hand)."""
+        """Tombstones in force, oldest first (by id for files without a
+        time). A file that does not read as a tombstone (not JSON, not an
+        object, a merge conflict left in it) is skipped and named in
+        :meth:`problems`: it never blocks the others or an unrelated write."""
         listing = self._listing()
         key = tuple(listing)
         if self._cache and self._cache[0] == key:
             return self._cache[1]
-        stones = []
+        stones, problems = [], []
         for filename, _ in listing:
             path = self.path / filename
             try:
-                stones.append(_stone_of(json.loads(read_bytes(path) or b"{}")))
+                item = json.loads(read_bytes(path) or b"{}")
+                if not isinstance(item, dict):
+                    raise ValueError(f"a JSON {type(item).__name__}, not an object")
+                stones.append(_stone_of(item))
             except (ValueError, TypeError, KeyError) as exc:
-                raise StoreError(f"{path} is not a readable tombstone ({exc}); fix or remove it by hand") from None
+                problems.append((str(path), f"not a readable tombstone ({exc}); it is not applied — fix or "
+                                            "remove it by hand (a merge conflict: keep one side)"))
         stones.sort(key=lambda s: (s.ts, s.id))
         self._cache = (key, stones)
+        self._problems = problems
         return stones
+
+    def problems(self) -> list[tuple[str, str]]:
+        """``(path, why)`` of each file in the directory that is not a
+        readable tombstone (see :meth:`all`)."""
+        self.all()
+        return list(getattr(self, "_problems", []))
 
     def add(self, name: str, description: str, body: str, actor: str, reason: str | None) -> Tombstone:
         """Record a value's tombstone in a file of its own (idempotent: the
-        one already there for the same value is returned)."""
+        one already there for the same value is returned). The file holds
+        only what follows from the value and its name (id, name, digests,
+        description), never who or when (the local journal keeps those):
+        two people forgetting the same fact add byte-identical files, which
+        git merges cleanly."""
         stone = make(name, description, body, actor, reason)
         for existing in self.all():
             if existing.digest == stone.digest:
                 return existing
         ensure_dir(self.path)
-        payload = json.dumps(asdict(stone), ensure_ascii=False, indent=1).encode()
+        content = {k: v for k, v in asdict(stone).items() if k not in ("actor", "reason", "ts")}
+        payload = json.dumps(content, ensure_ascii=False, indent=1, sort_keys=True).encode()
         atomic_write(self.path / f"{stone.id}.json", payload + b"\n")
         self._cache = None
         return stone
@@ -354,5 +374,13 @@ class TombstoneDir:
         raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`")
 
 
+def unreadable_tombstones(store) -> list[tuple[str, str]]:
+    """``(path, why)`` of each tombstone file of ``store`` that does not read
+    (a :class:`TombstoneDir`'s; a :class:`TombstoneFile` reports through
+    the errors it raises)."""
+    problems = getattr(store, "problems", None)
+    return problems() if problems else []
+
+
 __all__ = ["MIN_FACT_WORDS", "Tombstone", "TombstoneDir", "TombstoneFile", "check", "make", "match", "normalize_value",
-           "value_of", "words"]
+           "unreadable_tombstones", "value_of", "words"]
