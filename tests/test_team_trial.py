@@ -151,3 +151,89 @@ def test_an_unreadable_tombstone_is_reported_and_never_blocks_writes(clones, bad
     reason = [m.error for m in listed.malformed if "t-broken" in m.path][0]
     assert "not a readable tombstone" in reason and "list indices" not in reason
     assert any("t-broken" in p.path for p in mem.doctor().problems)
+
+
+def _team_repo(tmp_path):
+    root = tmp_path / "repo"
+    git(tmp_path, "init", "-q", str(root))
+    mem = Memory.open(home=tmp_path / "h", project=root, actor="human")
+    mem.team_init()
+    mem.write("ci", "CI runs on GitHub Actions", "project", scope="team")
+    return root, root / ".claude" / "memory", mem
+
+
+NESTED = ("---\nname: db\ndescription: Dev database port\ntype: project\n---\n<<<<<<< HEAD\n<<<<<<< HEAD\n5433\n"
+          "=======\n5434\n>>>>>>> a\n=======\n6543\n>>>>>>> b\n")
+LONE = "---\nname: db\ndescription: Dev database port is 5433\ntype: project\n---\n<<<<<<< HEAD\nport 5433\n"
+FENCED = ("---\nname: merge-help\ndescription: How a git conflict looks in a file\ntype: reference\n---\n"
+          "Git writes this:\n\n```\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> branch\n```\nPick one side.\n")
+
+
+def test_nested_markers_are_refused_by_resolve_and_nothing_changes(tmp_path):
+    from memdir.store.errors import InvalidInput
+
+    root, team, mem = _team_repo(tmp_path)
+    (team / "db.md").write_text(NESTED)
+    assert [m.error for m in mem.list().malformed] == ["unresolved merge conflict"]
+    with pytest.raises(InvalidInput, match="do not make whole hunks.*nested"):
+        mem.team_resolve("db", "ours")
+    assert (team / "db.md").read_text() == NESTED  # nothing changed, nothing said "Resolved"
+    (team / "db.md").write_text(NESTED.replace("<<<<<<< HEAD\n<<<<<<< HEAD\n5433\n=======\n5434\n>>>>>>> a\n",
+                                               "<<<<<<< HEAD\n5433\n"))
+    assert mem.team_resolve("db", "ours").side == "ours"  # control: a whole hunk resolves
+    assert "<<<<<<<" not in (team / "db.md").read_text() and "5433" in (team / "db.md").read_text()
+
+
+def test_a_lone_opening_marker_is_a_conflict_and_never_injected(tmp_path):
+    root, team, mem = _team_repo(tmp_path)
+    (team / "db.md").write_text(LONE)
+    assert [m.error for m in mem.list().malformed] == ["unresolved merge conflict"]
+    block = mem.context()
+    assert "CI runs on GitHub Actions" in block and "5433" not in block
+
+
+def test_markers_inside_a_fenced_code_block_are_a_memory(tmp_path):
+    root, team, mem = _team_repo(tmp_path)
+    (team / "merge-help.md").write_text(FENCED)
+    (team / "db.md").write_text(FENCED.replace("```\n<<<<<<< HEAD", "<<<<<<< HEAD").replace("branch\n```", "branch"))
+    listed = mem.list()
+    assert "merge-help" in [m.name for m in listed.memories]
+    assert [m.path.endswith("db.md") for m in listed.malformed] == [True]  # control: unfenced, a conflict
+    assert "How a git conflict looks in a file" in mem.context()
+
+
+def test_team_status_names_the_memory_to_resolve(tmp_path):
+    from tests.conftest import run_cli
+
+    root, team, mem = _team_repo(tmp_path)
+    (team / "db.md").write_text(LONE.replace("port 5433\n", "5433\n=======\n5434\n>>>>>>> b\n"))
+    out = run_cli("team", "status", "--project", root, env={"MEMDIR_HOME": str(tmp_path / "h")}).stdout
+    assert "memdir team resolve db --ours|--theirs" in out and "resolve NAME" not in out
+
+
+def test_team_init_adds_its_entries_to_an_adopted_gitignore(tmp_path):
+    root = tmp_path / "repo"
+    git(tmp_path, "init", "-q", str(root))
+    team = root / ".claude" / "memory"
+    team.mkdir(parents=True)
+    (team / ".gitignore").write_text("scratch/\nMEMORY.md\n")
+    mem = Memory.open(home=tmp_path / "h", project=root, actor="human")
+    created = mem.team_init().created
+    text = (team / ".gitignore").read_text()
+    assert text.startswith("scratch/\nMEMORY.md\n")  # its own lines kept
+    assert text.count("MEMORY.md") == 1 and ".memdir/" in text and "*.sqlite" in text
+    assert any(c.startswith(".gitignore (added .memdir/") for c in created)
+    assert mem.team_init().created == ()  # a second init adds nothing
+
+
+def test_an_unscoped_delete_of_a_name_in_team_and_project_asks_for_the_scope(tmp_path):
+    from memdir.store.errors import InvalidInput
+
+    root, team, mem = _team_repo(tmp_path)
+    mem.write("ci", "My own CI notes for this checkout", "project", scope="project")
+    with pytest.raises(InvalidInput, match="--scope team or --scope project"):
+        mem.delete("ci")
+    assert (team / "ci.md").is_file() and list((team / "tombstones").glob("t-*.json")) == []
+    assert mem.delete("ci", scope="project").scope == "project"  # control: a scope settles it
+    assert (team / "ci.md").is_file() and list((team / "tombstones").glob("t-*.json")) == []
+    assert mem.delete("ci").scope == "team"  # no longer ambiguous

@@ -2,10 +2,20 @@
 
 A memory file that git left with conflict markers — ``<<<<<<< ours``,
 ``=======`` (and ``||||||| base`` in diff3 style), ``>>>>>>> theirs`` at the
-start of lines, in that order — is not a memory: the scan lists it with the
-reason :data:`CONFLICT`, so it is never injected, searched or listed as a
-memory, and no write replaces it (:meth:`memdir.store.layer.Transaction.apply`)
+start of lines — is not a memory: the scan lists it with the reason
+:data:`CONFLICT`, so it is never injected, searched or listed as a memory,
+and no write replaces it (:meth:`memdir.store.layer.Transaction.apply`)
 until a person settles it, by hand or with :func:`resolve`.
+
+Markers count at the start of a line and outside fenced code (a line
+opening with three or more backticks or tildes, up to three spaces in,
+toggles a fence; lines inside a conflict hunk do not): a memory that shows
+conflict markers in a code block is a memory. An opening or closing marker
+line (``<<<<<<<``/``>>>>>>>``) outside fences marks the file as conflicted
+even without the rest of its hunk (a half-settled file is not a memory
+either); a lone ``=======`` is a Markdown heading underline, not a marker.
+:func:`resolve` settles only what parses as whole, non-nested hunks and
+says why otherwise.
 """
 
 from __future__ import annotations
@@ -13,46 +23,70 @@ from __future__ import annotations
 import re
 
 CONFLICT = "unresolved merge conflict"
-_OPEN, _BASE, _SPLIT, _CLOSE = b"<<<<<<<", b"|||||||", b"=======", b">>>>>>>"
-_MARKER = re.compile(rb"^(<{7}|\|{7}|={7}|>{7})(?:[ \t][^\r\n]*)?\r?$", re.M)
+_MARKER = re.compile(rb"^(<{7}|\|{7}|={7}|>{7})(?:[ \t][^\r\n]*)?\r?\n?$")
+_FENCE = re.compile(rb"^ {0,3}(`{3,}|~{3,})")
+
+
+def _lines(data: bytes):
+    """``(line, marker kind or None)`` for every line of ``data``, where the
+    kind is ``b"<"``, ``b"|"``, ``b"="`` or ``b">"`` for a marker line that
+    counts (see the module docstring). Fences toggle only outside hunks."""
+    fence = None  # the fence opener's character run while inside fenced code
+    in_hunk = False
+    for line in data.splitlines(keepends=True):
+        match = _MARKER.match(line)
+        kind = match.group(1)[:1] if match else None
+        if fence is not None and not in_hunk:
+            opened = _FENCE.match(line)
+            if opened and opened.group(1)[:1] == fence[:1] and len(opened.group(1)) >= len(fence) \
+                    and not line.strip().lstrip(b"`~"):
+                fence = None
+            yield line, None
+            continue
+        if kind == b"<":
+            in_hunk = True
+        elif kind == b">":
+            in_hunk = False
+        elif kind is None and not in_hunk:
+            opened = _FENCE.match(line)
+            if opened:
+                fence = opened.group(1)
+        yield line, kind
 
 
 def has_conflict(data: bytes) -> bool:
-    """True when ``data`` holds a whole conflict hunk: an opening, a
-    separator and a closing marker line, in that order."""
-    if _OPEN not in data:  # the common case costs one substring search
+    """True when ``data`` holds an opening (``<<<<<<<``) or closing
+    (``>>>>>>>``) conflict marker line outside fenced code."""
+    if b"<<<<<<<" not in data and b">>>>>>>" not in data:  # the common case: two substring searches
         return False
-    seen = [m.group(1)[:1] for m in _MARKER.finditer(data)]
-    try:
-        start = seen.index(b"<")
-        middle = seen.index(b"=", start)
-        seen.index(b">", middle)
-    except ValueError:
-        return False
-    return True
+    return any(kind in (b"<", b">") for _, kind in _lines(data))
 
 
 def resolve(data: bytes, side: str) -> bytes:
     """``data`` with every conflict hunk replaced by one side: ``"ours"``
     (the lines between ``<<<<<<<`` and ``|||||||``/``=======``) or
     ``"theirs"`` (between ``=======`` and ``>>>>>>>``). Text outside the
-    hunks is kept byte for byte. Raises ValueError for another side or an
-    unterminated hunk."""
+    hunks (fenced code included) is kept byte for byte. Raises ValueError
+    for another side, or for markers that do not make whole hunks: a hunk
+    opened inside another (nested markers), a separator or closing marker
+    out of order, a hunk never closed — such a file is settled by hand."""
     if side not in ("ours", "theirs"):
         raise ValueError(f"side must be 'ours' or 'theirs' (got {side!r})")
     out: list[bytes] = []
     state = None  # None outside a hunk; "ours", "base", "theirs" inside
-    for line in data.splitlines(keepends=True):
-        match = _MARKER.match(line)
-        kind = match.group(1)[:1] if match else None
+    for number, (line, kind) in enumerate(_lines(data), 1):
         if kind == b"<" and state is None:
             state = "ours"
+        elif kind == b"<":
+            raise ValueError(f"line {number}: a conflict hunk opens inside another (nested markers)")
         elif kind == b"|" and state == "ours":
             state = "base"
         elif kind == b"=" and state in ("ours", "base"):
             state = "theirs"
         elif kind == b">" and state == "theirs":
             state = None
+        elif kind in (b"|", b">") or (kind == b"=" and state is not None):
+            raise ValueError(f"line {number}: a {kind.decode() * 7} marker out of order")
         elif state is None or state == side:
             out.append(line)
     if state is not None:

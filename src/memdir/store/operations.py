@@ -242,7 +242,15 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
     """Delete a memory and tombstone its value (``memory_delete``): the same
     value is refused from then on, from every path, until a person lifts the
     tombstone. ``forget``: "the user says this is wrong", journaled as
-    ``forget``. Raises :class:`NotFound`."""
+    ``forget``. Without ``scope``, a name held by both the team and the
+    project layer is refused (one is shared, one personal: say which).
+    Raises :class:`NotFound`, :class:`InvalidInput`."""
+    if scope is None and session.has_team():
+        key = normalize_name(name).name
+        holders = [s for s in ("team", "project") if session.layer(s).lookup(key) is not None]
+        if len(holders) > 1:
+            raise InvalidInput(f"{key!r} is both a team memory and a personal project memory; say which to "
+                               "delete with --scope team or --scope project")
     layer, entry = find(session, name, scope)
     action = "forget" if forget else "delete"
     stone = gateway.delete(layer, entry.record.name, actor=session.actor, session=session.id, action=action,

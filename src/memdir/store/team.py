@@ -114,7 +114,8 @@ def candidate_layer(home: Path, root: Path, settings: Settings) -> Layer:
 def init(path: Path) -> list[str]:
     """Create the team directory, or adopt the one there: add a README (only
     when the directory holds none), ``.gitignore``, ``.gitattributes`` and
-    ``tombstones/`` where missing. Never renames or rewrites a file that is
+    ``tombstones/`` where missing; an existing ``.gitignore`` gets memdir's
+    entries it lacks appended (its own lines are kept). Never renames or rewrites a file that is
     there. Returns the paths created (relative to ``path``)."""
     created = []
     ensure_dir(path)
@@ -124,6 +125,14 @@ def init(path: Path) -> list[str]:
         if not target.exists():
             atomic_write(target, text.encode("utf-8"))
             created.append(name)
+        elif name == ".gitignore":  # adopted: memdir's entries are added, the others kept as they are
+            have = target.read_bytes().decode("utf-8", "replace")
+            lines = {line.strip() for line in have.splitlines()}
+            missing = [line for line in text.splitlines()[1:] if line not in lines]
+            if missing:
+                atomic_write(target, (have + ("" if have.endswith("\n") or not have else "\n")
+                                      + text.splitlines()[0] + "\n" + "\n".join(missing) + "\n").encode("utf-8"))
+                created.append(f".gitignore (added {', '.join(missing)})")
     tombs = path / TOMBSTONE_DIR
     if not tombs.is_dir():
         ensure_dir(tombs)

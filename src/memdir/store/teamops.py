@@ -139,6 +139,10 @@ def resolve(session: Session, name: str, side: str) -> Resolved:
     data = path.read_bytes()
     try:
         chosen = resolve_bytes(data, side)
+    except ValueError as exc:
+        raise InvalidInput(f"cannot resolve {path.name}: its conflict markers do not make whole hunks ({exc}); "
+                           "nothing was changed — edit it by hand") from None
+    try:
         record = parse(chosen.decode("utf-8"), key).record
     except (ValueError, MalformedMemory, UnicodeDecodeError) as exc:
         raise InvalidInput(f"{side} side of {path.name} is not a readable memory ({exc}); edit it by hand") from None

@@ -32,7 +32,8 @@ def team_status(result: TeamStatus) -> str:
     else:
         lines.append("Nothing to commit: the team memories match git.")
     for path in result.conflicts:
-        lines.append(f"  unresolved merge conflict: {cut(path, 200)} (memdir team resolve NAME --ours|--theirs)")
+        name = path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
+        lines.append(f"  unresolved merge conflict: {cut(path, 200)} (memdir team resolve {name} --ours|--theirs)")
     if result.pending:
         lines.append(f"{len(result.pending)} candidate(s) for the team wait for your review (memdir review): "
                      + ", ".join(result.pending))
