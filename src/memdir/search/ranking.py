@@ -39,7 +39,7 @@ from ..store.fence import escape_fence_tags
 from ..store.vocabulary import ORIGINS, TYPES
 from . import relevance
 from .fts import layer_key, sync
-from .tokenize import STOPWORDS, fts_query, query_terms, tokens
+from .tokenize import MAX_QUERY_CHARS, STOPWORDS, fts_query, query_terms, tokens
 
 
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
@@ -333,6 +333,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     ``min_score``, best first; query terms; layer key → scope)``."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string")
+    query = query[:MAX_QUERY_CHARS]  # a pasted log as a prompt: its first terms are the query
     in_scope = session.layers(scope)
     scope_of = {layer_key(session.home, layer.path): layer.scope for layer in in_scope}
     layers = list(scope_of)
@@ -375,8 +376,12 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
     ``filters`` further), best first, after skipping ``offset`` (0–1000), all
     together at most ``max_bytes`` of JSON. Only hits scoring at least
     ``min_score`` (default the relevance threshold) — so a query nothing fits
-    gives ``[]``. Raises :class:`InvalidInput`, :class:`ScopeError`,
-    :class:`StoreError`."""
+    gives ``[]``. Raises :class:`InvalidInput` (also for a query over
+    :data:`~memdir.search.tokenize.MAX_QUERY_CHARS` characters),
+    :class:`ScopeError`, :class:`StoreError`."""
+    if isinstance(query, str) and len(query) > MAX_QUERY_CHARS:
+        raise InvalidInput(f"query is {len(query)} characters; at most {MAX_QUERY_CHARS} are searched "
+                           "(search for its key words)")
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise InvalidInput(f"k must be a positive integer (got {k!r})")
     if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= MAX_OFFSET:
