@@ -193,9 +193,11 @@ def register(add, settings) -> None:
     p.add_argument("--importance", type=int, help=f"1–10 (default by type: {by_type})")
     p.add_argument("--candidate", action="store_true", help="propose it for review instead of publishing")
     p.add_argument("--valid-from", help="when the fact starts being true: ISO-8601 (2026-11-30T09:00+08:00); a time "
-                   "without a zone is local time; a date alone (2026-11-30) means from the start of that local day")
-    p.add_argument("--valid-until", help="when the fact stops being true: ISO-8601; a time without a zone is local "
-                   "time; a date alone (2025-03-31) means through the end of that local day. Stored in UTC")
+                   "without a zone is local time; a date alone (2026-11-30) means from the start of that local day; "
+                   "stored converted to UTC (…Z); years 1000–9998")
+    p.add_argument("--valid-until", help="when the fact stops being true, read like --valid-from; a date alone "
+                   "(2025-03-31) means through the end of that local day. Must be after --valid-from; a time "
+                   "already past is kept with a warning (expired at once)")
     p.add_argument("--supersedes", help="name of the memory this one replaces")
     p.add_argument("--reactivate", action="store_true",
                    help="write to a superseded memory and make it active again (journaled)")

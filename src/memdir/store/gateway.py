@@ -24,7 +24,7 @@ from .journal import Event, digest, now_utc
 from .history import version_bytes
 from .layer import Layer
 from .results import PruneCandidate, WriteResult
-from .memfile import MalformedMemory, MemoryRecord, parse
+from .memfile import MalformedMemory, MemoryRecord, format_time, parse
 from .names import name_taken, normalize_name, same_name
 from .fields import prepare, sanitize
 from .tombstones import Tombstone
@@ -126,6 +126,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
             extra=tuple({**dict(old.extra if old else ()), **(extra or {})}.items()),
             extra_source=old.extra_source if old else (),
         )
+        _check_valid_time(record, valid_from, valid_until, edge, warnings)
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
             return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
                                tuple(warnings), old.status, old.pinned, existing.digest)
@@ -149,6 +150,21 @@ def superseded_refusal(record: MemoryRecord) -> str:
     successor = record.superseded_by or "a newer memory"
     return (f"memory {record.name!r} was superseded by {successor!r}: write to {successor!r} instead, or "
             f"reactivate {record.name!r} explicitly (--reactivate / reactivate=true)")
+
+
+def _check_valid_time(record: MemoryRecord, valid_from, valid_until, now: datetime, warnings: list[str]) -> None:
+    """The valid-time rule of a write that sets ``valid_from`` or ``valid_until``:
+    an empty interval (from at or after until) is refused; an end already
+    past is kept with a warning (the memory is expired at once)."""
+    if valid_from is None and valid_until is None:
+        return
+    start, end = record.valid_from, record.valid_until
+    if start is not None and end is not None and start >= end:
+        raise InvalidInput(f"valid_from {format_time(start)} is not before valid_until {format_time(end)}: "
+                           "the memory would never hold")
+    if valid_until is not None and end <= now:
+        warnings.append(f"valid_until {format_time(end)} is already past: the memory is expired at once "
+                        "(kept, but left out of the index and of recall)")
 
 
 def _retire(tx, old: MemoryRecord, successor: str, edge: datetime, reason: str = "") -> None:

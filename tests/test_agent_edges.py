@@ -1,0 +1,69 @@
+"""Edges a trial as a new user found after issue 11: out-of-range and
+contradictory valid times, a layer moved away from a project that still exists,
+hooks installed twice, tracebacks on odd input, a read-only home, a worktree of
+a submodule, uninstall after a hand edit (issue 11 follow-up, items 4–10)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+from memdir import Memory
+
+from .conftest import run_cli
+
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main",
+       "-c", "protocol.file.allow=always"]
+
+
+def _file(home, name):
+    return next(home.glob(f"projects/*/{name}.md")).read_text()
+
+
+def _write(project, name, *args, env=None):
+    return run_cli("write", name, "-d", f"{name} fact", "-t", "project", *args, "--project", project, env=env)
+
+
+def test_out_of_range_years_are_refused_and_four_digit_years_round_trip(isolated_home, project):
+    for value in ("0001-01-01", "9999-12-31"):
+        for tz in ("UTC", "America/Los_Angeles"):
+            done = _write(project, "promo", "--valid-until", value, env={"TZ": tz})
+            # before: 0001-01-01 wrote "!!timestamp 1-01-02T00:00:00Z" (never expires); 9999-12-31 "cannot read"
+            assert done.returncode != 0 and "Traceback" not in done.stderr
+            assert f"valid_until: the year must be from 1000 to 9998 (got '{value}')" in done.stderr, done.stderr
+    assert not list(isolated_home.glob("projects/*/promo.md"))
+    done = _write(project, "promo", "--valid-from", "1000-01-01T00:00Z", env={"TZ": "UTC"})  # control: in range
+    assert done.returncode == 0, done.stderr
+    assert "valid_from: 1000-01-01T00:00:00Z" in _file(isolated_home, "promo")
+    from memdir.store.memfile import format_time, parse_time
+
+    assert format_time(parse_time("0999-05-01T00:00:00Z")) == "0999-05-01T00:00:00Z"
+
+
+def test_valid_from_after_valid_until_is_refused_and_a_past_end_warns(isolated_home, project):
+    done = _write(project, "promo", "--valid-from", "2030-01-01T00:00Z", "--valid-until", "2029-01-01T00:00Z")
+    assert done.returncode != 0
+    assert "valid_from 2030-01-01T00:00:00Z is not before valid_until 2029-01-01T00:00:00Z" in done.stderr
+    assert not list(isolated_home.glob("projects/*/promo.md"))
+    done = _write(project, "promo", "--valid-until", "2020-01-01T00:00Z", "--json")
+    assert done.returncode == 0, done.stderr
+    warnings = json.loads(done.stdout)["warnings"]
+    assert any("valid_until 2020-01-01T00:00:00Z is already past" in w for w in warnings)
+    done = _write(project, "later", "--valid-until", "2090-01-01T00:00Z", "--json")  # control: a future end
+    assert json.loads(done.stdout)["warnings"] == []
+
+
+def test_a_local_time_in_a_daylight_saving_gap_says_how_it_was_read(isolated_home, project):
+    env = {"TZ": "America/New_York"}
+    done = _write(project, "gap", "--valid-from", "2026-03-08T02:30", "--json", env=env)
+    assert done.returncode == 0, done.stderr
+    warnings = json.loads(done.stdout)["warnings"]
+    assert warnings == ["valid_from: 2026-03-08T02:30 does not exist in local time (a daylight-saving gap); "
+                        "read as 2026-03-08T01:30:00-05:00"]
+    assert "valid_from: 2026-03-08T06:30:00Z" in _file(isolated_home, "gap")
+    done = _write(project, "nogap", "--valid-from", "2026-03-08T04:30", "--json", env=env)  # control: exists
+    assert json.loads(done.stdout)["warnings"] == []
+    helped = " ".join(run_cli("write", "--help").stdout.split())
+    assert "stored converted to UTC" in helped and "Must be after --valid-from" in helped
