@@ -67,3 +67,20 @@ def test_a_local_time_in_a_daylight_saving_gap_says_how_it_was_read(isolated_hom
     assert json.loads(done.stdout)["warnings"] == []
     helped = " ".join(run_cli("write", "--help").stdout.split())
     assert "stored converted to UTC" in helped and "Must be after --valid-from" in helped
+
+
+def test_move_layer_refuses_the_layer_of_a_project_that_still_exists(tmp_path, isolated_home):
+    p2 = tmp_path / "p2"
+    (p2 / ".git").mkdir(parents=True)
+    Memory.open(home=isolated_home, project=p2, actor="human").write("deploy", "Deploy with make ship", "project", "")
+    shutil.copytree(p2, tmp_path / "p3")
+    key = next((isolated_home / "projects").iterdir()).name
+    done = run_cli("move-layer", key, cwd=tmp_path / "p3")
+    # before: p2's memories moved to p3, p2 left with none
+    assert done.returncode != 0
+    assert f"layer {key} belongs to {p2}, which still exists" in done.stderr and "--force" in done.stderr
+    assert [m.name for m in Memory.open(home=isolated_home, project=p2).list().memories] == ["deploy"]
+    done = run_cli("move-layer", key, "--force", cwd=tmp_path / "p3")  # control: asked for, it moves
+    assert done.returncode == 0, done.stderr
+    assert [m.name for m in Memory.open(home=isolated_home, project=tmp_path / "p3").list().memories] == ["deploy"]
+    assert Memory.open(home=isolated_home, project=p2).list().memories == ()

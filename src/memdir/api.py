@@ -273,11 +273,12 @@ class Memory:
         and which consolidation extractor is in effect and why."""
         return maintenance.doctor(self.session, _search_state(self.session), _extractor(self.session.settings))
 
-    def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None):
-        """Re-key a moved project's layer to ``new`` (default this project); see :func:`memdir.store.relocate.move`."""
+    def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None, force: bool = False):
+        """Re-key a moved project's layer to ``new`` (default this project); ``force`` also takes the layer of a
+        project that still exists; see :func:`memdir.store.relocate.move`."""
         from .store import relocate
 
-        return relocate.move(self.session, old, new, reason=reason)
+        return relocate.move(self.session, old, new, reason=reason, force=force)
 
     def orphans(self, match: bool = False) -> list:
         """Project layers whose project no longer exists; with ``match``, each

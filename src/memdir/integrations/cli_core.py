@@ -159,7 +159,7 @@ def cmd_flag(args) -> int:
 
 def cmd_move_layer(args) -> int:
     """``memdir move-layer OLD [NEW]``: give a moved project its memories back."""
-    result = open_memory(args).move_layer(args.old, args.new, reason=args.reason)
+    result = open_memory(args).move_layer(args.old, args.new, reason=args.reason, force=args.force)
     emit(args, result, render_setup.layer_move(result))
     return 0
 
@@ -241,6 +241,8 @@ def register(add, settings) -> None:
     p.add_argument("old", help="the old layer's key (from `memdir doctor`) or the project's old path")
     p.add_argument("new", nargs="?", help="the project's new directory (default: --project or the working directory)")
     p.add_argument("--reason", help="why (kept in the journal)")
+    p.add_argument("--force", action="store_true",
+                   help="move it even though the old project directory still exists (a copy, not a move)")
 
     p = add("history", cmd_history, "List the versions of a memory (also a deleted one).")
     p.add_argument("name")
