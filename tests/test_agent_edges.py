@@ -84,3 +84,45 @@ def test_move_layer_refuses_the_layer_of_a_project_that_still_exists(tmp_path, i
     assert done.returncode == 0, done.stderr
     assert [m.name for m in Memory.open(home=isolated_home, project=tmp_path / "p3").list().memories] == ["deploy"]
     assert Memory.open(home=isolated_home, project=p2).list().memories == ()
+
+
+def _path_with_memdir(tmp_path) -> dict:
+    import sys
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "memdir").write_text(f"#!/bin/sh\nexec {sys.executable} -m memdir.cli \"$@\"\n")
+    (bin_dir / "memdir").chmod(0o755)
+    return {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+
+
+def test_hooks_in_both_scopes_are_warned_at_install_and_in_doctor(tmp_path, project):
+    env = _path_with_memdir(tmp_path)
+    first = run_cli("install", "claude-code", "--scope", "user", cwd=project, env=env)
+    assert first.returncode == 0 and "registered twice" not in first.stdout  # control: one scope only
+    assert "registered twice" not in run_cli("doctor", cwd=project, env=env).stdout
+    second = run_cli("install", "claude-code", "--scope", "project", cwd=project, env=env)
+    assert second.returncode == 0, second.stderr
+    # before: no word of it; the context was injected twice from two homes
+    said = (f"memdir's hooks are registered twice, in {tmp_path / 'userhome' / '.claude' / 'settings.json'} "
+            f"(user scope) and {project / '.claude' / 'settings.json'} (project scope)")
+    assert said in " ".join(second.stdout.split())
+    assert said in " ".join(run_cli("doctor", cwd=project, env=env).stdout.split())
+    run_cli("uninstall", "claude-code", "--scope", "user", cwd=project, env=env)
+    assert "registered twice" not in run_cli("doctor", cwd=project, env=env).stdout  # control: one left
+
+
+def test_uninstall_after_settings_json_was_deleted_by_hand_cleans_up(tmp_path, isolated_home):
+    user_home = tmp_path / "userhome"
+    assert run_cli("install", "claude-code").returncode == 0
+    (user_home / ".claude" / "settings.json").unlink()
+    done = run_cli("uninstall", "claude-code")
+    assert done.returncode == 0, done.stderr
+    # before: ~/.claude/ left behind with a stale record; a second run said "nothing to do"
+    assert f"already gone (its install record" in done.stdout and f"deleted (install had created it): " \
+        f"{user_home / '.claude.json'}" in done.stdout
+    assert sorted(p.name for p in user_home.iterdir()) == []
+    manifest = json.loads((isolated_home / "integrations" / "claude-code.json").read_text())
+    assert manifest == {}
+    again = run_cli("uninstall", "claude-code")  # control: now there is truly nothing left
+    assert "nothing to do" in again.stdout

@@ -84,7 +84,17 @@ def cmd_status(args) -> int:
 
 def cmd_doctor(args) -> int:
     """``memdir doctor``: status plus journal checks; exit 1 when there is a problem."""
-    result = open_memory(args).doctor()
+    mem = open_memory(args)
+    result = mem.doctor()
+    from ..store.paths import work_tree_top
+    from .install_scopes import hooked_scopes, twice
+
+    root = mem.session.project_root
+    doubled = twice(hooked_scopes(None, work_tree_top(root) if root else None))
+    if doubled:
+        from dataclasses import replace
+
+        result = replace(result, notes=(*result.notes, doubled))
     emit(args, result, render.doctor(result))
     return 0 if result.ok else 1
 
