@@ -126,3 +126,38 @@ def test_uninstall_after_settings_json_was_deleted_by_hand_cleans_up(tmp_path, i
     assert manifest == {}
     again = run_cli("uninstall", "claude-code")  # control: now there is truly nothing left
     assert "nothing to do" in again.stdout
+
+
+def test_undecodable_arguments_get_a_clear_error_even_with_json(isolated_home, project):
+    import sys
+
+    for args in ([b"\xff\xfe", b"-t", b"project", b"-d", b"x"], [b"ok", b"-t", b"project", b"-d", b"a\xffb"]):
+        done = subprocess.run([sys.executable, "-m", "memdir.cli", "write", *args, b"--json"], capture_output=True,
+                              cwd=project, timeout=60)
+        err = done.stderr.decode()
+        # before: UnicodeEncodeError (surrogates) traceback, even with --json
+        assert done.returncode == 1 and "Traceback" not in err and "is not valid Unicode text" in err, err
+        assert json.loads(done.stdout)["kind"] in ("InvalidName", "InvalidInput")
+    from memdir.store.errors import InvalidInput
+
+    try:  # the API refuses the same name with a clear error
+        Memory.open(home=isolated_home, project=project).write("\udcff\udcfe", "x", "project", "")
+        raise AssertionError("accepted")
+    except InvalidInput as exc:
+        assert "not valid Unicode text" in str(exc)
+    ok = run_cli("write", "café", "-t", "project", "-d", "x", "--project", project, "--json")  # control
+    assert ok.returncode == 0 and json.loads(ok.stdout)["name"] == "cafe"
+
+
+def test_a_home_with_an_unknown_user_or_surrounding_spaces_is_refused(tmp_path, project):
+    for value, said in (("~nosuchuser/x", "starts with a '~' that names no known user's home"),
+                        (f"{tmp_path}/x ", "begins or ends with whitespace"),
+                        (f" {tmp_path}/x", "begins or ends with whitespace")):
+        done = run_cli("list", "--json", cwd=project, env={"MEMDIR_HOME": value})
+        # before: RuntimeError traceback; a second home '/tmp/x '; a leading space called "relative"
+        assert done.returncode == 1 and "Traceback" not in done.stderr and said in done.stderr, done.stderr
+        assert said in json.loads(done.stdout)["error"]
+        assert said in run_cli("list", "--home", value, cwd=project).stderr
+    assert not (tmp_path / "x ").exists()
+    ok = run_cli("list", cwd=project, env={"MEMDIR_HOME": f"{tmp_path}/x"})  # control: the same path, trimmed
+    assert ok.returncode == 0 and "No memories" in ok.stdout

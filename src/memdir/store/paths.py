@@ -39,7 +39,8 @@ def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Pat
     nobody meant: a relative path (run from two directories it makes two
     homes, one perhaps inside a git repository), a ``$`` left unexpanded
     (``${CLAUDE_PROJECT_DIR}/mem`` would become a directory of that name), or
-    an existing file that is not a directory. ``environ`` defaults to
+    an existing file that is not a directory, a ``~user`` that names no
+    user, whitespace around the path. ``environ`` defaults to
     ``os.environ``.
     """
     environ = os.environ if environ is None else environ
@@ -53,7 +54,14 @@ def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Pat
         import platformdirs  # imported late: only this branch needs it
 
         raw, source = platformdirs.user_data_dir("memdir", appauthor=False), "the platform data dir"
-    chosen = Path(raw).expanduser()
+    if raw != raw.strip():
+        raise InvalidInput(f"the memdir home {raw!r} ({source}) begins or ends with whitespace, which would make "
+                           "a second home beside the one meant; give the path without surrounding spaces")
+    try:
+        chosen = Path(raw).expanduser()
+    except RuntimeError:  # ~nosuchuser, or ~ with no HOME
+        raise InvalidInput(f"the memdir home {raw!r} ({source}) starts with a '~' that names no known user's home; "
+                           "give an absolute path") from None
     if "$" in str(chosen):
         raise InvalidInput(f"the memdir home {raw!r} ({source}) holds a '$' that no shell expanded; "
                            "give the absolute path itself")
