@@ -161,3 +161,38 @@ def test_a_home_with_an_unknown_user_or_surrounding_spaces_is_refused(tmp_path, 
     assert not (tmp_path / "x ").exists()
     ok = run_cli("list", cwd=project, env={"MEMDIR_HOME": f"{tmp_path}/x"})  # control: the same path, trimmed
     assert ok.returncode == 0 and "No memories" in ok.stdout
+
+
+def test_a_read_only_home_without_an_index_still_searches_and_recalls(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    Memory.open(home=home, project=project, actor="human").write(
+        "deploy", "How the service is deployed", "project", "Run make ship from the release branch, then tag it.")
+    for suffix in ("", "-wal", "-shm"):
+        (home / f"index.sqlite{suffix}").unlink(missing_ok=True)
+    sealed = [p for p in [home, *home.rglob("*")] if p.is_dir()]
+    drop = (["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner", "--"] if os.geteuid() == 0 else [])
+    env = {**os.environ, "MEMDIR_HOME": str(home), "MEMDIR_SEARCH_VECTORS": "off"}
+    import sys
+
+    for folder in sealed:
+        folder.chmod(0o555)
+    try:
+        run = [*drop, sys.executable, "-m", "memdir.cli", "--project", str(project)]
+        found = subprocess.run([*run, "search", "deploy"], capture_output=True, text=True, env=env, timeout=60)
+        # before: exit 1, "cannot open the search index … Permission denied"
+        assert found.returncode == 0 and "deploy" in found.stdout, found.stderr
+        assert "searching an in-memory index built from the memory files" in found.stderr
+        prompt = json.dumps({"cwd": str(project), "hook_event_name": "UserPromptSubmit", "session_id": "s",
+                             "prompt": "how is the service deployed? make ship?"})
+        hook = subprocess.run([*drop, sys.executable, "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
+                              input=prompt, capture_output=True, text=True, env=env, timeout=60)
+        assert hook.returncode == 0 and "make ship" in hook.stdout, hook.stderr  # before: nothing injected
+        doctor = subprocess.run([*run, "doctor"], capture_output=True, text=True, env=env, timeout=60)
+        assert "note: the search index" in doctor.stdout and "cannot be created" in doctor.stdout
+        assert not (home / "index.sqlite").exists()
+    finally:
+        for folder in sealed:
+            folder.chmod(0o755)
+    doctor = run_cli("doctor", "--project", project, env={"MEMDIR_HOME": str(home)})  # control: writable again
+    assert "cannot be created" not in doctor.stdout + doctor.stderr

@@ -33,6 +33,7 @@ the user layer and its own project's layer, never another project's.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -271,7 +272,11 @@ class Memory:
     def doctor(self) -> DoctorResult:
         """:meth:`status` plus every journal's check, with the problems found,
         and which consolidation extractor is in effect and why."""
-        return maintenance.doctor(self.session, _search_state(self.session), _extractor(self.session.settings))
+        result = maintenance.doctor(self.session, _search_state(self.session), _extractor(self.session.settings))
+        from .search.fts import in_memory
+
+        reason = in_memory(self.session.home)  # a read-only home: search scans the files in memory
+        return result if reason is None else replace(result, notes=(*result.notes, reason))
 
     def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None, force: bool = False):
         """Re-key a moved project's layer to ``new`` (default this project); ``force`` also takes the layer of a
