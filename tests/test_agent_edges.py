@@ -196,3 +196,24 @@ def test_a_read_only_home_without_an_index_still_searches_and_recalls(tmp_path):
             folder.chmod(0o755)
     doctor = run_cli("doctor", "--project", project, env={"MEMDIR_HOME": str(home)})  # control: writable again
     assert "cannot be created" not in doctor.stdout + doctor.stderr
+
+
+def test_a_linked_worktree_of_a_submodule_shares_the_submodule_checkouts_layer(tmp_path, isolated_home):
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    for args in (["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "lib"]):
+        subprocess.run([*GIT, "-C", str(lib), *args], check=True)
+    sup = tmp_path / "super"
+    sup.mkdir()
+    subprocess.run([*GIT, "-C", str(sup), "init", "-q"], check=True)
+    subprocess.run([*GIT, "-C", str(sup), "submodule", "add", "-q", str(lib), "sm"], check=True, capture_output=True)
+    subprocess.run([*GIT, "-C", str(sup / "sm"), "worktree", "add", "-q", str(tmp_path / "w1")], check=True,
+                   capture_output=True)
+    Memory.open(home=isolated_home, project=sup / "sm", actor="human").write("sm-fact", "A submodule fact", "project",
+                                                                             "")
+    in_worktree = Memory.open(home=isolated_home, project=tmp_path / "w1")
+    # before: keyed on super/.git/modules/sm, a layer of its own with no memories
+    assert in_worktree.session.project_root == (sup / "sm").resolve()
+    assert [m.name for m in in_worktree.list().memories] == ["sm-fact"]
+    in_super = Memory.open(home=isolated_home, project=sup)  # control: the superproject keeps its own layer
+    assert in_super.session.project_root == sup.resolve() and in_super.list().memories == ()
