@@ -249,12 +249,16 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, tuple]:
     return {r[0]: r for r in rows}
 
 
-def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[str, list]) -> dict[int, float]:
+def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[str, list],
+           embed_query: bool) -> dict[int, float]:
     """``{id: cosine}`` of the visible memories that have a vector; starts
-    the background embedder when some have none. ``{}`` without vectors."""
+    the background embedder when some have none. ``{}`` without vectors.
+    With ``embed_query`` False the cosines come from a warm process
+    (:mod:`memdir.search.warm`) or not at all: this process never loads the
+    model or numpy."""
     from . import embedder, vectors
 
-    if not vectors.enabled(session.settings):
+    if not vectors.wanted(session.settings):
         return {}
     embedded, total = vectors.pending(conn, layers)
     if embedded < total:
@@ -264,6 +268,14 @@ def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[s
     clause, args = where
     allowed = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE {clause}", args)}
     if not allowed:
+        return {}
+    if not embed_query:
+        from . import warm
+
+        generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
+        cosines = warm.ask(session.home, query, layers, generation) or {}
+        return {i: c for i, c in cosines.items() if i in allowed}
+    if not vectors.importable():
         return {}
     try:
         return vectors.similarities(conn, session.home, vectors.query_vector(query), layers, allowed)
@@ -327,10 +339,13 @@ def _result(hit: Hit, scope_of: dict[str, str], terms: list[str]) -> SearchResul
 
 
 def ranked(session: Session, query: str, *, pool: int, scope: str | None = None, include_muted: bool = False,
-           filters: Filters | None = None, min_score: float = relevance.THRESHOLD,
+           filters: Filters | None = None, min_score: float = relevance.THRESHOLD, embed_query: bool = True,
            ) -> tuple[list[Hit], list[str], dict[str, str]]:
     """The ranking behind :func:`search` and recall: ``(hits scoring at least
-    ``min_score``, best first; query terms; layer key → scope)``."""
+    ``min_score``, best first; query terms; layer key → scope)``.
+    ``embed_query`` False (a fresh prompt hook): the query's dense cosines
+    come from a warm process when one answers, else the ranking is lexical
+    (:mod:`memdir.search.warm`)."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string")
     in_scope = session.layers(scope)
@@ -345,7 +360,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         try:
             total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
             lexical = _bm25_rows(conn, _discriminating(conn, terms, total, _doc_freq(conn, terms)), where, pool)
-            cosines = _dense(conn, session, query, layers, where) if query.strip() else {}
+            cosines = _dense(conn, session, query, layers, where, embed_query) if query.strip() else {}
             rows = {row[0]: row for row in lexical}
             nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))

