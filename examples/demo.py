@@ -5,6 +5,7 @@
 2. We look at what lands on disk: the files, MEMORY.md, `memdir list`.
 3. We print the context block injected into project A's system prompt and
    check that project B's memories are not in it.
+   A team memory travels between two clones of a repository through git.
 4. A finished Claude Code session transcript is consolidated into memories.
 Nothing outside the temporary directory is touched.
 """
@@ -22,6 +23,54 @@ from memdir import Memory, TombstoneRefused
 
 def banner(text: str) -> None:
     print(f"\n\033[1m== {text} ==\033[0m" if sys.stdout.isatty() else f"\n== {text} ==")
+
+
+def git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True,
+                          env={**os.environ, "GIT_AUTHOR_NAME": "Ann", "GIT_AUTHOR_EMAIL": "ann@example.com",
+                               "GIT_COMMITTER_NAME": "Ann", "GIT_COMMITTER_EMAIL": "ann@example.com"})
+    return done.stdout
+
+
+def team_demo(base: Path) -> bool:
+    """Ann writes a team memory in her clone, commits and pushes; Bob pulls and
+    his agent sees it; Ann forgets it, Bob pulls, and Bob's agent cannot write it back."""
+    remote, ann_dir, bob_dir = base / "team.git", base / "ann" / "shop", base / "bob" / "shop"
+    git(base, "init", "-q", "--bare", "-b", "main", str(remote))
+    git(base, "clone", "-q", str(remote), str(ann_dir))
+    git(ann_dir, "checkout", "-q", "-b", "main")
+    ann = Memory.open(home=base / "ann-home", project=ann_dir, actor="human")
+    print(f"  ann$ memdir team init  → {ann.team_init().path.replace(str(base), '…')}")
+    ann.write("deploy-window", "Production deploys only Tuesday and Thursday mornings", "project",
+              "Agreed in the 2026-11 retro.", scope="team")
+    print("  ann$ memdir write deploy-window --scope team")
+    for change in ann.team_status().changes:
+        print(f"  ann$ memdir team status → {change.state} {change.path}")
+    git(ann_dir, "add", "-A")
+    git(ann_dir, "commit", "-q", "-m", "team memory: deploy window")
+    git(ann_dir, "push", "-q", "origin", "main")
+    print("  ann$ git commit && git push")
+    git(base, "clone", "-q", str(remote), str(bob_dir))
+    bob = Memory.open(home=base / "bob-home", project=bob_dir)  # Bob's agent, Bob's own home
+    section = bob.context().split("## Team memories", 1)[-1].split("\n## ", 1)[0]
+    print("  bob$ git clone; his agent's context, team section:")
+    print("  " + section.strip().replace("\n", "\n  "))
+    if "Production deploys only Tuesday" not in section:
+        print("  the team memory did NOT reach Bob")
+        return False
+    ann.forget("deploy-window", reason="deploys are continuous now")
+    git(ann_dir, "add", "-A")
+    git(ann_dir, "commit", "-q", "-m", "forget the deploy window")
+    git(ann_dir, "push", "-q", "origin", "main")
+    git(bob_dir, "pull", "-q", "origin", "main")
+    print("  ann$ memdir forget deploy-window; git commit && git push;  bob$ git pull")
+    try:
+        bob.write("deploys", "Production deploys only Tuesday and Thursday mornings", "project")
+        print("  Bob's agent wrote the forgotten fact back: tombstone NOT honoured")
+        return False
+    except TombstoneRefused as exc:
+        print(f"  Bob's agent: {str(exc)[:100]}…")
+    return True
 
 
 def main() -> int:
@@ -90,6 +139,10 @@ def main() -> int:
             print(f"  {exc}")
         for version in agent_shop.history("release-freeze").versions:
             print(f"  history v{version.version}: {version.action} by {version.actor} at {version.ts}")
+
+        banner("Team memory travels through git: two clones, two homes")
+        if not team_demo(base):
+            return 1
 
         banner("4. Consolidation: a real Claude Code session becomes memories")
         sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -34,6 +34,8 @@ def test_the_demo_runs_end_to_end():
     assert "blog's memory in blog's context?     yes" in out
     assert "  refused: this matches a forgotten value (the same value; tombstone t-" in out
     assert "  history v1: create by agent at " in out and "  history v2: forget by agent at " in out
+    assert "- [deploy-window](deploy-window.md) — Production deploys only Tuesday and Thursday mornings" in out
+    assert "  Bob's agent: refused: this matches a forgotten value" in out
     assert "== memories made" in out and "this transcript was consolidated before; nothing done" in out
     assert "Traceback" not in done.stderr
     from tests.conftest import DATA

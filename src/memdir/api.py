@@ -16,6 +16,9 @@ show restore
 tombstones lift_tombstone   :mod:`memdir.store.trust` (what a person decides)
 review approve reject pin
 mute
+team_init team_status       :mod:`memdir.store.teamops` (the team layer)
+team_resolve promote
+import_from                 :mod:`memdir.store.imports` (readers: :mod:`memdir.store.importers`)
 status doctor verify repair :mod:`memdir.store.maintenance`
 journal
 context                     :mod:`memdir.store.context`
@@ -36,7 +39,8 @@ import os
 from datetime import datetime
 from typing import Any
 
-from .store import maintenance, operations, trust
+from .store import imports, maintenance, operations, teamops, trust
+from .store.imports import ImportReport
 from .store.context import session_block
 from .store.layer import Layer
 from .store.results import (
@@ -45,6 +49,7 @@ from .store.results import (
     VersionResult, WriteResult,
 )
 from .store.session import Session, open_session
+from .store.teamops import Promoted, Resolved, TeamInit, TeamStatus
 from .store.settings import Settings
 
 
@@ -52,7 +57,8 @@ class Memory:
     """Long-term memory for one session: the user layer plus one project layer.
 
     Open with :meth:`open`. Every method raises only :class:`memdir.MemdirError`
-    subclasses. Scopes are ``"user"`` and ``"project"``; ``scope=None`` means
+    subclasses. Scopes are ``"user"``, ``"team"`` (the repository's shared
+    layer, when it has one) and ``"project"``; ``scope=None`` means
     "where it already is" for reads and updates (user first, then project) and
     ``project`` for new memories (``user`` for ``type="user"``).
     """
@@ -148,9 +154,41 @@ class Memory:
         """The text of version ``version`` (1-based) of ``name``."""
         return operations.show(self.session, name, version, scope)
 
-    def restore(self, name: str, version: int, scope: str | None = None) -> RestoreResult:
-        """Write version ``version`` of ``name`` back (``memory_restore``); a tombstoned value stays refused."""
-        return operations.restore(self.session, name, version, scope)
+    def restore(self, name: str, version: int | None = None, scope: str | None = None, *,
+                commit: str | None = None) -> RestoreResult:
+        """Write version ``version`` of ``name`` back (``memory_restore``), or a
+        team memory as git holds it at ``commit``; a tombstoned value stays refused."""
+        return operations.restore(self.session, name, version, scope, commit=commit)
+
+    # ------------------------------------------------------------ the team layer
+
+    def team_init(self) -> TeamInit:
+        """Create or adopt the repository's team directory; see :func:`memdir.store.teamops.init`."""
+        return teamops.init(self.session)
+
+    def team_status(self) -> TeamStatus:
+        """Team memories changed and not committed (``git status``), conflicts, pending candidates."""
+        return teamops.status(self.session)
+
+    def team_resolve(self, name: str, side: str) -> Resolved:
+        """Settle a team memory's merge conflict by ``side`` (``ours`` | ``theirs``)."""
+        return teamops.resolve(self.session, name, side)
+
+    def import_from(self, kind: str, path: str | None = None, *, scope: str | None = None, dry_run: bool = False,
+                    progress=None) -> ImportReport:
+        """Import memories from another system (``claude-code``, ``dsh``, ``dir``,
+        ``mcp-memory``, ``basic-memory``) as origin ``import``; idempotent, through
+        the tombstones, never overwriting a changed memory. ``progress(n)`` is
+        told of each item. See :mod:`memdir.store.imports`."""
+        where, items = imports.gather(self.session, kind, path)
+        if progress is not None and hasattr(progress, "total"):
+            progress.total = len(items)
+        return imports.run(self.session, kind, where, items, scope=scope, dry_run=dry_run,
+                           progress=getattr(progress, "update", progress))
+
+    def promote(self, name: str) -> Promoted:
+        """Move a personal project memory into the team layer (a person only)."""
+        return teamops.promote(self.session, name)
 
     # ------------------------------------------------------------ what a person decides
 

@@ -146,7 +146,7 @@ def build_parser(only: str | None = None, settings=None):
     ``settings`` gives the limits the help texts state (default: the defaults)."""
     import argparse
 
-    from . import cli_consolidate, cli_core, cli_integrations, cli_panel, cli_search
+    from . import cli_consolidate, cli_core, cli_integrations, cli_panel, cli_search, cli_team
 
     if settings is None:
         from ..store.settings import Settings
@@ -181,7 +181,7 @@ def build_parser(only: str | None = None, settings=None):
 
     p = add("context", cmd_context, "Print the context block injected into the system prompt.")
     p.add_argument("--max-bytes", type=int, help=f"UTF-8 byte budget (default {settings.context_max_bytes})")
-    for module in (cli_core, cli_search, cli_integrations, cli_consolidate, cli_panel):
+    for module in (cli_core, cli_search, cli_integrations, cli_consolidate, cli_panel, cli_team):
         module.register(add, settings)
     if only is not None and only not in sub.choices:
         return build_parser(None, settings)  # an unknown command: the full parser names the real ones

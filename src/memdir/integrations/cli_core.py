@@ -113,7 +113,9 @@ def cmd_show(args) -> int:
 
 def cmd_restore(args) -> int:
     """``memdir restore NAME --version N``: write an old version back."""
-    result = open_memory(args).restore(args.name, args.version, args.scope)
+    if (args.version is None) == (args.commit is None):
+        raise UsageError("give --version N (from memdir history) or --commit ID (a team memory's git commit)")
+    result = open_memory(args).restore(args.name, args.version, args.scope, commit=args.commit)
     emit(args, result, render.restore(result))
     return 0
 
@@ -169,8 +171,8 @@ def register(add, settings) -> None:
     returns the subparser); limits in help texts come from ``settings``."""
     import argparse
 
-    def scope_opt(p, help_text="user or project (default: where it is; new memories go to the user layer "
-                               "for -t user, else to the project)"):
+    def scope_opt(p, help_text="user, team or project (default: where it is; new memories go to the user "
+                               "layer for -t user, else to the project)"):
         p.add_argument("--scope", choices=SCOPES, help=help_text)
 
     p = add("write", cmd_write, "Create or update a memory (body from --body, --body-file or stdin).")
@@ -249,7 +251,8 @@ def register(add, settings) -> None:
     scope_opt(p)
     p = add("restore", cmd_restore, "Write an old version back (a new journaled event).")
     p.add_argument("name")
-    p.add_argument("--version", type=int, required=True)
+    p.add_argument("--version", type=int)
+    p.add_argument("--commit", help="a team memory as git holds it at this commit (from memdir history)")
     scope_opt(p)
 
     p = add("tombstones", cmd_tombstones, "List tombstones: values that were forgotten.")

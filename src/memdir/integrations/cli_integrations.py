@@ -8,7 +8,6 @@ loading this module costs nothing on the ``memdir context`` / hook path.
 
 from __future__ import annotations
 
-from ..store.vocabulary import SCOPES
 
 
 def cmd_mcp(args) -> int:
@@ -70,7 +69,7 @@ def register(add, settings) -> None:
                        ("uninstall", "Remove exactly what `memdir install` added.")):
         p = add(name, cmd_install, text)
         p.add_argument("agent", choices=("claude-code",))
-        p.add_argument("--scope", choices=SCOPES,
+        p.add_argument("--scope", choices=("user", "project"),
                        help="user: ~/.claude/settings.json and ~/.claude.json (this interpreter's absolute path); "
                             "project: .claude/settings.json and .mcp.json at the top of this checkout (portable "
                             "`memdir …` commands; memdir must be on PATH). Default: user for install; for "

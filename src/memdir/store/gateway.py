@@ -296,11 +296,21 @@ def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
     ``restore`` event. Works for a deleted memory too. A tombstoned value
     stays refused. Raises :class:`NotFound`, :class:`TombstoneRefused`."""
     key = normalize_name(name).name
-    data = version_bytes(layer, key, version)
+    return restore_bytes(layer, key, version_bytes(layer, key, version), f"version {version}", actor=actor,
+                         guard=guard, session=session)
+
+
+def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: str = "human",
+                  guard: list[Tombstone] = (), session: str | None = None) -> WriteResult:
+    """Write ``data`` (an earlier version of memory ``name``, from the
+    journal or from git; ``label`` says which) back as a ``restore`` event:
+    byte for byte unless redaction changes it. Raises :class:`Refused`
+    (not a readable memory), :class:`TombstoneRefused`."""
+    key = normalize_name(name).name
     try:
         record = parse(data.decode("utf-8"), key).record
     except (UnicodeDecodeError, MalformedMemory) as exc:
-        raise Refused(f"version {version} of {key!r} is not a readable memory ({exc})") from None
+        raise Refused(f"{label} of {key!r} is not a readable memory ({exc})") from None
     counts: dict[str, int] = {}
     clean = record.with_(description=sanitize(record.description, counts), body=sanitize(record.body, counts),
                          title=sanitize(record.title, counts) if record.title else None)
@@ -311,7 +321,7 @@ def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
         if existing is not None and existing.digest == digest(data):
             return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
                                digest=existing.digest)
-        event = tx.apply(key, clean, "restore", raw=raw, reason=f"restore version {version}")
+        event = tx.apply(key, clean, "restore", raw=raw, reason=f"restore {label}")
     return WriteResult(key, layer.scope, "updated" if existing else "created", sum(counts.values()), counts,
                        tuple(tx.warnings), clean.status, clean.pinned, event.after)
 
@@ -426,5 +436,6 @@ def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", 
 
 __all__ = [
     "PruneCandidate", "WriteResult", "clear", "delete", "finish_interrupted", "lift_tombstone", "move_layer", "prune",
-    "prune_candidates", "receipt", "restore", "set_flag", "set_status", "superseded_refusal", "touch", "write",
+    "prune_candidates", "receipt", "restore", "restore_bytes", "set_flag", "set_status", "superseded_refusal", "touch",
+    "write",
 ]

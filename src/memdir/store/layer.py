@@ -1,18 +1,16 @@
 """One layer directory and its critical section (DESIGN §1.2, §2).
 
-A :class:`Layer` is a directory of memory files (``_user`` or
-``projects/<key>``): it scans them (:mod:`memdir.store.scan`, re-parsing
-only what changed), holds the layer's cross-process lock (``filelock``: an
-OS lock a killed holder releases), keeps ``MEMORY.md`` and its freshness
-stamp, and owns the layer's journal and tombstones. Its
-:meth:`Layer.transaction` is the critical section every change runs in;
-:meth:`Transaction.apply` is the only code that changes a memory file.
-Callers use the validated operations of :mod:`memdir.store.gateway`.
+A :class:`Layer` is a directory of memory files (``_user``, ``projects/<key>``; the team
+layer: :mod:`memdir.store.team`): it scans them (:mod:`memdir.store.scan`, re-parsing only
+what changed), holds the layer's cross-process lock (``filelock``: an OS lock a killed
+holder releases), keeps ``MEMORY.md`` and its freshness stamp, and owns the layer's journal
+and tombstones. Its :meth:`Layer.transaction` is the critical section every change runs in;
+:meth:`Transaction.apply` is the only code that changes a memory file (never one git left
+with conflict markers). Callers use the validated operations of :mod:`memdir.store.gateway`.
 
-Inside the lock, in order: repair a torn journal tail, scan the files,
-journal hand edits made since the last event (``external-edit`` /
-``external-delete``), apply the change (written atomically, its bytes kept in
-``objects/``, journaled), rebuild ``MEMORY.md`` and stamp it.
+Inside the lock, in order: repair a torn journal tail, scan the files, journal hand edits
+made since the last event (``external-edit`` / ``external-delete``), apply the change
+(written atomically, its bytes kept in ``objects/``, journaled), rebuild ``MEMORY.md``, stamp it.
 
 The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md``
 without parsing anything: its mtime equals the layer directory's mtime after
@@ -32,6 +30,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Iterator, Mapping
 
+from .conflicts import refuse_overwrite
 from .errors import InvalidInput, LockTimeout, NotFound, StoreError
 from .fsio import atomic_write, ensure_dir, unlink
 from .index import IndexBuilder, next_change
@@ -258,7 +257,7 @@ class Layer:
         else:
             text = self._index.render_changed(
                 {n: (entries[n].record if n in entries else None) for n in touched}, now)
-        target = self.path / INDEX_FILE
+        target = self.meta.parent / INDEX_FILE  # the layer directory's; the team layer's is in the home
         if text:
             try:
                 on_disk = os.stat(target)
@@ -385,6 +384,7 @@ class Transaction:
         if record is None and existing is None:
             raise NotFound(f"memory not found: {name!r}")
         target = existing.path if existing is not None and not move else layer.path / f"{name}.md"
+        refuse_overwrite(self.scan.files.get(f"{name}.md"), layer.path / f"{name}.md", action)
         doomed = ([layer.path / f for f, st in self.scan.files.items() if st.name == name and f != existing.path.name]
                   + [existing.path]) if record is None else [target] + (
                       [existing.path] if existing is not None and existing.path != target else [])

@@ -51,7 +51,7 @@ def symlink_refusal(layer_dir: Path, meta: bool = True) -> str | None:
     return None
 
 
-def index_is_fresh(layer_dir: Path, now_ns: int) -> bool:
+def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None) -> bool:
     """True when ``MEMORY.md`` of ``layer_dir`` still equals what a rebuild
     would write: no file added, removed or renamed since the last rebuild
     (the stamp's mtime equals the directory's), ``MEMORY.md`` not edited since
@@ -63,13 +63,13 @@ def index_is_fresh(layer_dir: Path, now_ns: int) -> bool:
     """
     try:
         directory = os.stat(layer_dir)
-        stamp = os.stat(os.path.join(layer_dir, META_DIR, STAMP_FILE))
+        stamp = os.stat(os.path.join(index_dir or layer_dir, META_DIR, STAMP_FILE))
     except OSError:
         return False
     if stamp.st_mtime_ns != directory.st_mtime_ns or now_ns >= stamp.st_atime_ns:
         return False
     try:
-        index = os.stat(os.path.join(layer_dir, INDEX_FILE))
+        index = os.stat(os.path.join(index_dir or layer_dir, INDEX_FILE))
     except FileNotFoundError:
         return True
     except OSError:

@@ -19,7 +19,7 @@ from .journal import Journal, now_utc
 from .history import numbered_events
 from .layer import home_layers
 from .layout import META_DIR, described_root, symlink_refusal
-from .paths import PROJECTS_DIR, layer_dirs
+from .paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, team_journal_dirs
 from .results import (
     DoctorResult, FileNote, JournalEntry, JournalResult, LayerCheck, LayerStatus, ProjectInfo, ProjectList,
     StatusResult, VerifyResult,
@@ -30,12 +30,24 @@ from .tombstones import TombstoneFile
 
 
 def verify(home: Path) -> VerifyResult:
-    """Check every layer's journal under ``home``: line syntax, sequence, the
+    """Check every layer's journal under ``home`` (the team layers' local
+    journals too): line syntax, sequence, the
     hash chain, every version object's digest, the anchored head (a journal
     cut short, emptied, deleted or with its last line edited) and tombstones
     no journal event refers to (a delete killed before its commit). Never
     raises for bad data."""
-    return VerifyResult(tuple(_check(path) for path in layer_dirs(home)))
+    checks = [_check(path) for path in layer_dirs(home)]
+    return VerifyResult(tuple(checks + [_check_team(path) for path in team_journal_dirs(home)]))
+
+
+def _check_team(meta: Path) -> LayerCheck:
+    """A team layer's local journal (its meta directory in the home): chain,
+    objects, anchor. Its tombstones are the repository's, mostly forgotten
+    by other people, so no journal here refers to them: no orphan check."""
+    journal = Journal(meta)
+    result = journal.verify()
+    problem = result.error if not result.ok else journal.check_anchor()
+    return LayerCheck(str(meta.parent), problem is None, result.events, result.bad_seq, result.bad_line, problem)
 
 
 def _check(path: Path) -> LayerCheck:
@@ -186,8 +198,9 @@ def journal(session: Session, scope: str | None = None, *, actor: str | None = N
 
 
 def projects(home: Path) -> ProjectList:
-    """Every project layer under ``home`` with the root it records and
-    whether that directory still exists (a moved or deleted project's layer
+    """Every project layer under ``home`` (and every repository known only
+    by its team layer) with the root it records and whether that directory
+    still exists (a moved or deleted project's layer
     stays until a person clears it)."""
     out = []
     for path in layer_dirs(home):
@@ -195,7 +208,16 @@ def projects(home: Path) -> ProjectList:
             continue
         root = described_root(path)
         out.append(ProjectInfo(path.name, str(path), root, bool(root) and Path(root).is_dir()))
-    return ProjectList(tuple(out))
+    # A repository whose only memories here are its team layer's (a clone that only pulled them).
+    keys = {info.key for info in out}
+    for meta in team_journal_dirs(home):
+        path = meta.parent
+        if path.parent.name == TEAM_DIR and path.name not in keys:
+            root = described_root(path)
+            # its (empty) personal project layer is where it would be: the same key
+            out.append(ProjectInfo(path.name, str(Path(home) / PROJECTS_DIR / path.name), root,
+                                   bool(root) and Path(root).is_dir()))
+    return ProjectList(tuple(sorted(out, key=lambda info: info.key)))
 
 
 def orphans(home: Path, project_root: Path | None = None) -> list:

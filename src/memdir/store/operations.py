@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from . import gateway, pending
+from . import gateway, pending, teamops
 from .errors import ConfirmationRequired, InvalidInput, LockTimeout, NotFound, StoreError
 from .history import history as layer_history, records_as_of, version_bytes
 from .index import is_current, ordered
@@ -86,6 +86,14 @@ def guard(session: Session, target: Layer) -> list[Tombstone]:
     return [stone for layer in session.layers() if layer is not target for stone in layer.tombstones()]
 
 
+def writable(session: Session, scope: str | None) -> list[Layer]:
+    """The layers an operation over a whole scope changes: the team layer
+    only for a person, or when asked by name (then the team layer refuses
+    anyone else, saying why)."""
+    return [layer for layer in session.layers(scope)
+            if layer.scope != "team" or scope == "team" or session.actor == "human"]
+
+
 def time_arg(value: str | datetime | None, label: str) -> datetime | None:
     """A time argument: None/empty, a datetime, or text :func:`parse_time`
     reads (no zone = local time; a date alone = that whole local day, so a
@@ -113,7 +121,9 @@ def write(session: Session, name: str, description: str, type: str = "project", 
 
     ``scope`` None: where the memory already is, else the user layer for
     ``type="user"`` (facts about the person hold in every project), else the
-    project layer. Limits come from the settings (title 80, description 160,
+    project layer. A write for the team layer by anyone but a person (or
+    asked as a candidate) is a candidate kept in the person's home (:func:`memdir.store.teamops.propose`).
+    Limits come from the settings (title 80, description 160,
     body 2000 characters by default; cut with a warning). Secrets are
     redacted and counted. Raises :class:`InvalidInput`, :class:`ScopeError`,
     :class:`TombstoneRefused`, :class:`Conflict` (another name normalizing to
@@ -124,6 +134,13 @@ def write(session: Session, name: str, description: str, type: str = "project", 
         key = normalize_name(name).name
         scope = next((s for s in session.scopes() if session.layer(s).lookup(key)), None) or (
             "user" if type == "user" and session.settings.enable_user_scope else "project")
+    if scope == "team" and (session.actor != "human" or status == "candidate"):
+        session.check_scope("team")  # the agent and consolidation propose; a person approves (DESIGN §2)
+        return teamops.propose(
+            session, name, description, type, body, title=title, pinned=pinned, disabled=disabled,
+            importance=importance, valid_from=time_arg(valid_from, "valid_from"),
+            valid_until=time_arg(valid_until, "valid_until"), supersedes=supersedes, extra=extra, reason=reason,
+            expect_digest=expect_digest)
     layer = session.layer(scope)
     result = gateway.write(
         layer, actor=session.actor, name=name, description=description, type=type, body=body, title=title,
@@ -155,7 +172,7 @@ def read(session: Session, name: str, scope: str | None = None, *, count: bool =
     memories its body links with ``[[name]]``. ``count`` bumps ``reads`` and
     ``last_read`` (best effort: a read-only home still reads). Raises :class:`NotFound`."""
     layer, entry = find(session, name, scope)
-    if count:
+    if count and layer.scope != "team":  # a read must not change a file committed to the repository
         try:
             gateway.touch(layer, entry.record.name, session=session.id, actor=session.actor)
             entry = layer.scan().entries.get(entry.record.name, entry)
@@ -201,6 +218,8 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
                 continue
             malformed.extend(scan.malformed)
             records = [e.record for e in scan.entries.values()]
+            if layer.scope == "team" and include_all:
+                records += teamops.pending(session)  # candidates for the team, waiting in the home
         if valid_t is not None:
             records = [r for r in records if r.status != "candidate"
                        and (r.valid_from is None or r.valid_from <= valid_t)
@@ -232,7 +251,7 @@ def prune(session: Session, older_than_days: int, scope: str | None = None, *, d
     kept (``memory_prune``); deleted (without tombstones) only when
     ``dry_run`` is False. Raises :class:`InvalidInput`."""
     found, deleted = [], 0
-    for layer in session.layers(scope):
+    for layer in writable(session, scope):
         if dry_run:
             found.extend(gateway.prune_candidates(layer, older_than_days))
         else:
@@ -249,7 +268,7 @@ def clear(session: Session, scope: str | None = None, *, confirm: bool = False) 
     if confirm is not True:
         raise ConfirmationRequired("memory_delete_all requires confirm=true (destructive); ask the user first")
     return ClearResult(tuple(LayerCount(layer.scope, gateway.clear(layer, actor=session.actor, session=session.id))
-                             for layer in session.layers(scope)))
+                             for layer in writable(session, scope)))
 
 
 # ---------------------------------------------------------------- history
@@ -282,7 +301,8 @@ def history(session: Session, name: str, scope: str | None = None) -> HistoryRes
     first, hand edits included. Raises :class:`NotFound`."""
     _sync(session, scope)
     layer, versions = _history_layer(session, name, scope)
-    return HistoryResult(normalize_name(name).name, layer.scope, tuple(versions))
+    commits = teamops.commits(session, layer, name) if layer.scope == "team" else ()
+    return HistoryResult(normalize_name(name).name, layer.scope, tuple(versions), commits)
 
 
 def show(session: Session, name: str, version: int, scope: str | None = None) -> VersionResult:
@@ -292,10 +312,18 @@ def show(session: Session, name: str, version: int, scope: str | None = None) ->
     return VersionResult(normalize_name(name).name, layer.scope, version, text)
 
 
-def restore(session: Session, name: str, version: int, scope: str | None = None) -> RestoreResult:
+def restore(session: Session, name: str, version: int | None = None, scope: str | None = None, *,
+            commit: str | None = None) -> RestoreResult:
     """Write version ``version`` of ``name`` back as a new journaled event
-    (works for deleted memories); a tombstoned value stays refused. Raises
-    :class:`NotFound`, :class:`TombstoneRefused`."""
+    (works for deleted memories); a tombstoned value stays refused. With
+    ``commit``: the team memory as git holds it at that commit. Raises
+    :class:`NotFound`, :class:`TombstoneRefused`, :class:`InvalidInput`."""
+    if commit is not None:
+        if version is not None:
+            raise InvalidInput("give a version or a commit, not both")
+        return teamops.restore_commit(session, name, commit)
+    if version is None:
+        raise InvalidInput("restore needs a version (memdir history NAME lists them) or a git commit")
     layer, _ = _history_layer(session, name, scope)
     result = gateway.restore(layer, name, version, actor=session.actor, guard=guard(session, layer),
                              session=session.id)
@@ -303,4 +331,4 @@ def restore(session: Session, name: str, version: int, scope: str | None = None)
 
 
 __all__ = ["MAX_LINKS", "clear", "delete", "find", "guard", "history", "list_memories", "prune",
-           "read", "restore", "show", "time_arg", "unsearched", "write"]
+           "read", "restore", "show", "time_arg", "unsearched", "writable", "write"]

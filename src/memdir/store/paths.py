@@ -230,3 +230,36 @@ def layer_dirs(home: Path) -> list[Path]:
     if projects.is_dir():
         out.extend(sorted(p for p in projects.iterdir() if p.is_dir()))
     return out
+
+
+TEAM_DIR = "team"  # under the home: the local side of each repository's team layer
+
+
+def team_files_dir(root: Path, team_dir: str) -> Path:
+    """The team layer's memory files: ``team_dir`` (the setting, default
+    ``.claude/memory``) under the repository root ``root``. Raises
+    :class:`InvalidInput` for an absolute ``team_dir`` or one leaving the root."""
+    rel = Path(str(team_dir).strip() or ".claude/memory")
+    if rel.is_absolute() or ".." in rel.parts or str(team_dir).startswith(("/", "\\")):
+        raise InvalidInput(f"team_dir must be a path inside the repository, relative to its root (got {team_dir!r})")
+    return root / rel
+
+
+def team_meta_dir(home: Path, root: Path) -> Path:
+    """``<home>/team/<key>``: this machine's side of the team layer of the
+    repository at ``root`` (journal, version objects, lock, derived
+    ``MEMORY.md``, the candidates waiting for this person), keyed like a
+    project layer so it never enters the repository."""
+    return home / TEAM_DIR / project_key(root)
+
+
+def team_journal_dirs(home: Path) -> list[Path]:
+    """The ``.memdir`` of every team layer's local side under ``<home>/team``
+    (each ``team/<key>`` and its ``candidates``), in name order."""
+    base = Path(home) / TEAM_DIR
+    if not base.is_dir():
+        return []
+    out = []
+    for key in sorted(p for p in base.iterdir() if p.is_dir()):
+        out += [meta for meta in (key / ".memdir", key / "candidates" / ".memdir") if meta.is_dir()]
+    return out

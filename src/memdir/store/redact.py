@@ -107,3 +107,39 @@ def redact(text: str) -> Redaction:
 
     text = _STATED.sub(stated_replace, text)
     return Redaction(text, counts)
+
+
+# A credential that no pattern above names: an assignment to a secret-ish key, or a long
+# random-looking token (letters of both cases and digits, high entropy). Hex digests
+# (commit ids, checksums) are not credentials and are left alone.
+_ASSIGNED = re.compile(
+    r"(?i)\b(?:api[_-]?key|secret|token|passw(?:or)?d|passwd|pwd|credentials?|private[_-]?key|access[_-]?key)"
+    r"\s*[:=]\s*['\"]?(?!\[REDACTED:)[^\s'\"]{8,}", _A)
+_TOKEN = re.compile(r"[A-Za-z0-9+/_\-]{32,}={0,2}", _A)
+
+
+def _entropy(token: str) -> float:
+    import math
+
+    counts: dict[str, int] = {}
+    for ch in token:
+        counts[ch] = counts.get(ch, 0) + 1
+    return -sum(c / len(token) * math.log2(c / len(token)) for c in counts.values())
+
+
+def looks_like_credential(text: str) -> str | None:
+    """Why ``text`` (already redacted) still looks like it holds a
+    credential, or None: a value assigned to a secret-named key
+    (``api_key = …``, ``password: …``), or a token of 32+ characters mixing
+    upper case, lower case and digits with more than 4 bits of entropy per
+    character. Stricter than :func:`redact`, which must not eat ordinary
+    text; used to refuse writes that would enter a shared repository."""
+    found = _ASSIGNED.search(text)
+    if found:
+        return f"a value assigned to a secret-named key ({found.group(0).split()[0][:24]}…)"
+    for match in _TOKEN.finditer(text):
+        token = match.group(0)
+        if (any(c.isupper() for c in token) and any(c.islower() for c in token)
+                and any(c.isdigit() for c in token) and _entropy(token) > 4.0):
+            return f"a random-looking token of {len(token)} characters ({token[:4]}…)"
+    return None

@@ -212,11 +212,12 @@ class ClearResult(Result):
 
 @dataclass(frozen=True)
 class HistoryResult(Result):
-    """Every content version of ``name`` in ``scope``, oldest first."""
+    """Every content version of ``name`` in ``scope``, oldest first; ``commits``: a team memory's, from git."""
 
     name: str
     scope: str
     versions: tuple[HistoryEntry, ...]
+    commits: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -239,6 +240,7 @@ class RestoreResult(Result):
     version: int
     operation: str
     digest: str | None = None
+    commit: str | None = None  # a team memory restored from this git commit (``version`` is then 0)
 
 
 # ---------------------------------------------------------------- trust

@@ -9,6 +9,8 @@ files included.
 * Memory files: ``*.md`` regular files, not dot-files (temp files,
   ``.memdir``), not ``MEMORY.md``, not symlinks
   (:func:`memdir.store.layout.is_memory_file_name`).
+* A file with merge conflict markers is listed as an "unresolved merge
+  conflict" (:mod:`memdir.store.conflicts`) and skipped.
 * A file that does not parse is listed in :attr:`Scan.malformed` with the
   reason and skipped; it never breaks the rest.
 * A file over the size ceiling (the ``max_file_bytes`` setting, default
@@ -29,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, NamedTuple
 
+from .conflicts import CONFLICT, has_conflict
 from .errors import StoreError
 from .fsio import read_bytes
 from .journal import digest
@@ -130,6 +133,8 @@ def load(path: Path, key: tuple[int, int, int] | None = None,
         return None
     if len(data) > max_bytes:  # grew since the stat
         return FileState(key, "", None, too_large(len(data), max_bytes))
+    if has_conflict(data):  # git left both sides in the file: not a memory until a person settles it
+        return FileState(key, digest(data), None, CONFLICT)
     try:
         parsed = parse(data.decode("utf-8"), path.name[:-3])
     except UnicodeDecodeError:

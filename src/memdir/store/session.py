@@ -36,7 +36,10 @@ import os
 from pathlib import Path
 
 from .errors import InvalidInput, ScopeError
-from .paths import CWD_GONE, NO_PROJECT, project_dir, project_layer_dir, refusal, resolve_home, user_layer_dir
+from .paths import (
+    CWD_GONE, NO_PROJECT, project_dir, project_layer_dir, refusal, resolve_home, team_files_dir, team_meta_dir,
+    user_layer_dir,
+)
 from .settings import Settings, load_settings
 from .vocabulary import ACTORS, SCOPES
 
@@ -79,20 +82,31 @@ class Session:
     # ------------------------------------------------------------ scopes
 
     def scopes(self) -> tuple[str, ...]:
-        """The scopes this session can use, user first."""
+        """The scopes this session can use, in context order: user, team
+        (when the repository has a team directory), project."""
         user = ("user",) if self.settings.enable_user_scope else ()
-        return user + (("project",) if self.project_root is not None else ())
+        if self.project_root is None:
+            return user
+        return user + (("team",) if self.has_team() else ()) + ("project",)
+
+    def has_team(self) -> bool:
+        """True when the project's repository has a team directory (the
+        ``team_dir`` setting; created by ``memdir team init``)."""
+        return self.project_root is not None and self.layer_dir("team").is_dir()
 
     def check_scope(self, scope: str) -> str:
         """``scope`` when this session can use it. Raises :class:`InvalidInput`
         for an unknown scope, :class:`ScopeError` for an unusable one."""
         if scope not in SCOPES:
-            raise InvalidInput(f"invalid scope: {scope!r} (expected 'project' or 'user')")
+            raise InvalidInput(f"invalid scope: {scope!r} (expected 'project', 'team' or 'user')")
         if scope == "user" and not self.settings.enable_user_scope:
             raise ScopeError("user scope is disabled by configuration (enable_user_scope = false); use 'project'")
-        if scope == "project" and self.project_root is None:
+        if scope in ("project", "team") and self.project_root is None:
             raise ScopeError(f"project scope unavailable: {self.project_error} "
                              "(facts about the person can still be saved with scope 'user')")
+        if scope == "team" and not self.layer_dir("team").is_dir():
+            raise ScopeError(f"team scope unavailable: {self.layer_dir('team')} does not exist; "
+                             "a person creates it with `memdir team init` (then commits it)")
         return scope
 
     def scopes_for(self, scope: str | None) -> tuple[str, ...]:
@@ -111,15 +125,30 @@ class Session:
         """The directory of ``scope``'s layer (checked; not created)."""
         found = self._dirs.get(scope)
         if found is None:
+            if scope == "team":
+                if self.project_root is None:
+                    self.check_scope(scope)
+                found = self._dirs[scope] = team_files_dir(self.project_root, self.settings.team_dir)
+                return found
             self.check_scope(scope)
             found = self._dirs[scope] = (user_layer_dir(self.home) if scope == "user"
                                          else project_layer_dir(self.home, self.project_root))
         return found
 
+    def meta_dir(self, scope: str) -> Path | None:
+        """Where ``scope``'s derived index and stamp live when not in its
+        layer directory (the team layer's: in the home); None otherwise."""
+        return team_meta_dir(self.home, self.project_root) if scope == "team" else None
+
     def layer(self, scope: str):
         """The :class:`~memdir.store.layer.Layer` of ``scope``, opened once per
         session. Raises :class:`InvalidInput`, :class:`ScopeError`."""
         found = self._layers.get(scope)
+        if found is None and scope == "team":
+            from .team import team_layer  # late, as below
+
+            self.check_scope(scope)
+            found = self._layers[scope] = team_layer(self.home, self.project_root, self.settings)
         if found is None:
             from .layer import Layer  # late: YAML and locking load only when a layer is used
 
@@ -128,7 +157,7 @@ class Session:
         return found
 
     def layers(self, scope: str | None = None) -> list:
-        """The layers of :meth:`scopes_for` ``scope``, user first."""
+        """The layers of :meth:`scopes_for` ``scope``: user, team, project."""
         return [self.layer(s) for s in self.scopes_for(scope)]
 
 

@@ -69,6 +69,7 @@ DEFAULTS: dict[str, object] = {
     "extractor_command": "",  # e.g. "claude -p" or "llm -m my-model": the prompt on stdin, JSON on stdout
     "extractor_command_timeout": 120.0,
     "search_vectors": "auto",  # auto | on | off
+    "team_dir": ".claude/memory",  # the team layer, relative to the repository root
 }
 
 

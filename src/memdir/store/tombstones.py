@@ -278,5 +278,81 @@ class TombstoneFile:
         return next(s for s in stones if s.id == tombstone_id)
 
 
-__all__ = ["MIN_FACT_WORDS", "Tombstone", "TombstoneFile", "check", "make", "match", "normalize_value",
+def _stone_of(item: dict) -> Tombstone:
+    return Tombstone(id=item["id"], name=item["name"], digest=item["digest"],
+                     description=item.get("description", ""), actor=item.get("actor", ""),
+                     reason=item.get("reason"), ts=item.get("ts", ""), words_digest=item.get("words_digest"))
+
+
+class TombstoneDir:
+    """Tombstones kept one small JSON file each (``<directory>/<id>.json``):
+    the team layer's, inside the repository, so two people's tombstones
+    merge in git without a conflict (each adds its own file; lifting one
+    removes its file). Same interface as :class:`TombstoneFile`; reads are
+    cached by the directory's mtime and the files' stat keys."""
+
+    def __init__(self, directory: Path):
+        self.path = Path(directory)
+        self._cache: tuple[tuple, list[Tombstone]] | None = None
+
+    def _listing(self) -> list[tuple[str, tuple[int, int]]]:
+        try:
+            with os.scandir(self.path) as items:
+                return sorted((i.name, (i.stat().st_size, i.stat().st_mtime_ns)) for i in items
+                              if i.name.endswith(".json") and not i.name.startswith(".") and i.is_file())
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
+
+    def all(self) -> list[Tombstone]:
+        """Tombstones in force, oldest first. Raises :class:`StoreError` naming
+        a file that does not read as a tombstone (fix or remove it by hand)."""
+        listing = self._listing()
+        key = tuple(listing)
+        if self._cache and self._cache[0] == key:
+            return self._cache[1]
+        stones = []
+        for filename, _ in listing:
+            path = self.path / filename
+            try:
+                stones.append(_stone_of(json.loads(read_bytes(path) or b"{}")))
+            except (ValueError, TypeError, KeyError) as exc:
+                raise StoreError(f"{path} is not a readable tombstone ({exc}); fix or remove it by hand") from None
+        stones.sort(key=lambda s: (s.ts, s.id))
+        self._cache = (key, stones)
+        return stones
+
+    def add(self, name: str, description: str, body: str, actor: str, reason: str | None) -> Tombstone:
+        """Record a value's tombstone in a file of its own (idempotent: the
+        one already there for the same value is returned)."""
+        stone = make(name, description, body, actor, reason)
+        for existing in self.all():
+            if existing.digest == stone.digest:
+                return existing
+        ensure_dir(self.path)
+        payload = json.dumps(asdict(stone), ensure_ascii=False, indent=1).encode()
+        atomic_write(self.path / f"{stone.id}.json", payload + b"\n")
+        self._cache = None
+        return stone
+
+    def lift(self, tombstone_id: str) -> Tombstone:
+        """Remove the file of tombstone ``tombstone_id``. Raises :class:`NotFound`."""
+        for stone in self.all():
+            if stone.id == tombstone_id:
+                for filename, _ in self._listing():
+                    path = self.path / filename
+                    try:
+                        if json.loads(read_bytes(path) or b"{}").get("id") == tombstone_id:
+                            os.unlink(path)
+                    except (ValueError, AttributeError):
+                        continue
+                    except OSError as exc:
+                        raise StoreError(f"cannot remove {path}: {exc.strerror or exc}") from None
+                self._cache = None
+                return stone
+        raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`")
+
+
+__all__ = ["MIN_FACT_WORDS", "Tombstone", "TombstoneDir", "TombstoneFile", "check", "make", "match", "normalize_value",
            "value_of", "words"]

@@ -9,7 +9,7 @@ an agent's session cannot approve, reject or lift.
 
 from __future__ import annotations
 
-from . import gateway
+from . import gateway, teamops
 from .errors import NotFound, Refused
 from .operations import find, guard, list_memories, unsearched
 from .results import Decision, FlagResult, LiftResult, ReviewResult, TombstoneInfo, TombstoneList
@@ -41,9 +41,29 @@ def review(session: Session, scope: str | None = None) -> ReviewResult:
     return ReviewResult(tuple(m for m in listed.memories if m.status == "candidate"))
 
 
+def _team_decision(session: Session, name: str, scope: str | None, *, approve: bool,
+                   reason: str | None) -> Decision | None:
+    """A decision on a team candidate waiting in the home, when ``name`` is
+    one and no candidate of that name waits in another layer in scope."""
+    if scope not in (None, "team"):
+        return None
+    if scope is None:
+        try:
+            _, entry = find(session, name)
+            if entry.record.status == "candidate":
+                return None
+        except NotFound:
+            pass
+    return teamops.decide(session, name, approve=approve, reason=reason)
+
+
 def approve(session: Session, name: str, scope: str | None = None, *, reason: str | None = None) -> Decision:
-    """Publish a candidate (a person only); a tombstoned value is refused.
+    """Publish a candidate (a person only); a tombstoned value is refused. A
+    team candidate is written into the team directory, for the person to commit.
     Raises :class:`Refused`, :class:`NotFound`, :class:`TombstoneRefused`."""
+    team = _team_decision(session, name, scope, approve=True, reason=reason)
+    if team is not None:
+        return team
     layer, entry = find(session, name, scope)
     target = gateway.set_status(layer, entry.record.name, approve=True, actor=session.actor, reason=reason,
                                 guard=guard(session, layer), session=session.id)
@@ -53,6 +73,9 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
 def reject(session: Session, name: str, scope: str | None = None, *, reason: str | None = None) -> Decision:
     """Reject a candidate (a person only): it is deleted and its value
     tombstoned. Raises :class:`Refused`, :class:`NotFound`."""
+    team = _team_decision(session, name, scope, approve=False, reason=reason)
+    if team is not None:
+        return team
     layer, entry = find(session, name, scope)
     gateway.set_status(layer, entry.record.name, approve=False, actor=session.actor, reason=reason,
                        session=session.id)

@@ -9,7 +9,11 @@ STATUSES = ("active", "candidate", "superseded")
 # Who wrote a memory: set by the gateway from the calling path, never from the payload.
 ORIGINS = ("human", "agent", "extracted", "import")
 ACTORS = ORIGINS  # who calls the gateway is who the memory's origin names
-SCOPES = ("user", "project")
+# Layers, in the order the context block shows them: the person, the team (in the repository), the
+# person's own notes on this project.
+SCOPES = ("user", "team", "project")
+# Systems `memdir import` reads (memdir.store.importers).
+IMPORT_SOURCES = ("claude-code", "dsh", "dir", "mcp-memory", "basic-memory")
 # Default importance by type (seed-behaviour §A5); an unknown type orders as reference.
 TYPE_IMPORTANCE = {"feedback": 8, "user": 7, "project": 6, "reference": 4}
 

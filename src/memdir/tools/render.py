@@ -173,6 +173,10 @@ def history(result: HistoryResult, *, limit: int | None = None) -> str:
         what = "deleted" if v.digest is None else cut(v.description, 120)
         lines.append(f"v{v.version:<{width}}  {v.ts}  {v.actor:<{actor_w}}  {v.action:<{action_w}}  "
                      f"{(v.digest or '-')[:12]:<12}  — {what}")
+    if result.scope == "team":
+        lines.append(f"{len(result.commits)} git commit(s) of its file, newest first"
+                     + (" (restore one with --commit ID):" if result.commits else "."))
+        lines += [f"{c.commit[:12]}  {c.date}  {cut(c.author, 80)}  — {cut(c.message, 120)}" for c in result.commits]
     return "\n".join(lines)
 
 
@@ -208,6 +212,9 @@ def cut_text(text: str, limit: int) -> str:
 
 def restore(result: RestoreResult) -> str:
     """A restore."""
+    if result.commit:
+        return (f"Restored {result.name} as of git commit {result.commit[:12]} ({result.scope}, {result.operation}); "
+                "commit it to share it.")
     return f"Restored {result.name} to version {result.version} ({result.scope}, {result.operation})."
 
 

@@ -64,7 +64,8 @@ def tool_specs(settings: Settings | None = None) -> tuple[ToolSpec, ...]:
     (the defaults when None)."""
     s = settings or Settings()
     scope = {"type": "string", "enum": list(SCOPES),
-             "description": "user (about the person, every project) or project (this project)"}
+             "description": "user (about the person, every project), team (shared in the repository; "
+                            "your writes there wait for a person's review) or project (this project)"}
     name = {"type": "string", "description": "memory name (kebab-case, e.g. db-port)"}
     return (
         ToolSpec(

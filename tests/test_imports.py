@@ -1,0 +1,219 @@
+"""Imports from other systems (issue 15): a fake Claude Code home, a fake dsh store,
+directories, the MCP memory server's graph and a basic-memory project, built here."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from memdir import Memory
+from memdir.store.importers import claude_code_dir, dsh_key
+from tests.conftest import run_cli
+
+FOREIGN = ("---\nname: Testing Feedback\nmetadata:\n  type: feedback\ndescription: Integration tests hit a real "
+           "database, not mocks\n---\nMocks hid a broken migration last quarter.\n**Why:** prod parity\n"
+           "**How to apply:** use the docker db in tests\n")
+UNKNOWN_TYPE = "---\nname: oncall\ntype: runbook\nstatus: draft\ndescription: On-call rotation is in PagerDuty\n---\nAsk in #ops.\n"
+NO_DESCRIPTION = "---\ntype: project\n---\n# Release train\nReleases are cut every second Thursday.\n"
+MALFORMED = "---\nname: broken\ndescription: [unclosed\n"
+FORGOTTEN = "---\nname: staging-host\ntype: project\ndescription: Staging host is staging-7.internal.example.com\n---\n"
+
+
+def claude_home(tmp_path, root):
+    """A fake ~/.claude with this project's auto memory, as Claude Code names it."""
+    config = tmp_path / "claude-config"
+    memory = config / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(root)) / "memory"
+    memory.mkdir(parents=True)
+    (memory / "MEMORY.md").write_text("- [Testing](feedback_testing.md) — tests\n")
+    (memory / "feedback_testing.md").write_text(FOREIGN)
+    (memory / "oncall.md").write_text(UNKNOWN_TYPE)
+    (memory / "release-train.md").write_text(NO_DESCRIPTION)
+    (memory / "broken.md").write_text(MALFORMED)
+    (memory / "staging-host.md").write_text(FORGOTTEN)
+    return config, memory
+
+
+def forget_staging(mem):
+    mem.write("staging-host", "Staging host is staging-7.internal.example.com", "project")
+    mem.forget("staging-host")
+
+
+def outcomes(report):
+    return {o.source: (o.result, o.name) for o in report.outcomes}
+
+
+def test_claude_code_directory_follows_its_naming_rule(tmp_path, monkeypatch):
+    root = tmp_path / "home" / "u" / "my_app"
+    assert claude_code_dir(root, {}, home=tmp_path).name == "memory"
+    assert claude_code_dir(root, {}, home=tmp_path).parent.name == re.sub(r"[^A-Za-z0-9]", "-", str(root))
+    assert claude_code_dir(root, {"CLAUDE_CONFIG_DIR": str(tmp_path / "c")}) == (
+        tmp_path / "c" / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(root)) / "memory")
+    assert claude_code_dir(root, {"CLAUDE_CONFIG_DIR": str(tmp_path / "c"), "CLAUDE_CODE_PROJECT_DIR_NAME": "fixed"}) \
+        == tmp_path / "c" / "projects" / "fixed" / "memory"
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "settings.json").write_text(json.dumps({"autoMemoryDirectory": str(tmp_path / "elsewhere")}))
+    assert claude_code_dir(root, {"CLAUDE_CONFIG_DIR": str(tmp_path / "c")}) == tmp_path / "elsewhere"
+
+
+def test_import_claude_code_is_lenient_idempotent_and_honours_tombstones(tmp_path, project, monkeypatch):
+    config, _ = claude_home(tmp_path, project)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    mem = Memory.open(project=project, actor="human")
+    forget_staging(mem)
+    dry = mem.import_from("claude-code", dry_run=True)
+    assert dry.count("imported") == 3 and mem.list().memories == ()  # a dry run writes nothing
+    report = mem.import_from("claude-code")
+    got = outcomes(report)
+    assert got["feedback_testing.md"] == ("imported", "feedback-testing")
+    assert got["oncall.md"] == ("imported", "oncall")
+    assert got["release-train.md"] == ("imported", "release-train")
+    assert got["broken.md"][0] == "skipped"
+    stale = next(o for o in report.outcomes if o.source == "staging-host.md")
+    assert stale.result == "skipped" and stale.detail.startswith("forgotten (the same")
+    assert "MEMORY.md" not in got
+    listed = {m.name: m for m in mem.list().memories}
+    assert set(listed) == {"feedback-testing", "oncall", "release-train"}
+    assert listed["feedback-testing"].type == "feedback" and listed["oncall"].type == "reference"
+    assert listed["release-train"].description == "Release train"
+    assert mem.read("oncall").record.origin == "import"
+    assert dict(mem.read("oncall").record.extra)["original_type"] == "runbook"
+    events = [e for e in mem.layer("project").journal.events() if e.action == "create"]
+    assert {e.actor for e in events if e.name != "staging-host"} == {"import"}
+    before = {p.name: p.read_bytes() for p in mem.layer("project").path.glob("*.md")}
+    again = mem.import_from("claude-code")
+    assert again.count("imported") == again.count("updated") == again.count("candidate") == 0
+    assert again.count("unchanged") == 3
+    assert {p.name: p.read_bytes() for p in mem.layer("project").path.glob("*.md")} == before
+    text = run_cli("import", "claude-code", "--project", project,
+                   env={"CLAUDE_CONFIG_DIR": str(config)}).stdout
+    assert "0 imported, 0 updated, 0 candidate, 3 unchanged, 2 skipped." in text
+
+
+def test_a_person_change_is_never_overwritten_by_a_later_import(tmp_path, project, monkeypatch):
+    config, memory = claude_home(tmp_path, project)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    mem = Memory.open(project=project, actor="human")
+    mem.import_from("claude-code")
+    mem.write("oncall", "On-call rotation moved to Opsgenie", "reference")  # a person's change
+    (memory / "oncall.md").write_text(UNKNOWN_TYPE.replace("PagerDuty", "PagerDuty (EU)"))
+    (memory / "release-train.md").write_text(NO_DESCRIPTION.replace("second", "third"))  # untouched here
+    report = outcomes(mem.import_from("claude-code"))
+    assert report["oncall.md"] == ("candidate", "oncall-import")
+    assert report["release-train.md"] == ("updated", "release-train")
+    assert mem.read("oncall").record.description == "On-call rotation moved to Opsgenie"
+    assert [c.name for c in mem.review().candidates] == ["oncall-import"]
+    assert "third Thursday" in mem.read("release-train").record.body
+
+
+def test_import_dsh_reads_the_user_and_project_layers_by_the_seed_key(tmp_path, project, monkeypatch):
+    dsh = tmp_path / "dsh"
+    user = dsh / "memory" / "_user"
+    proj = dsh / "memory" / dsh_key(str(project))
+    user.mkdir(parents=True)
+    proj.mkdir(parents=True)
+    (user / "editor.md").write_text("---\nname: editor\ntype: user\ndescription: Uses Helix as editor\n"
+                                    "pinned: true\n---\n")
+    (user / "MEMORY.md").write_text("- [editor](editor.md) — Uses Helix\n")
+    (proj / "db-port.md").write_text("---\nname: db-port\ntype: project\ndescription: Dev DB on 5433\n"
+                                     "created: 1764000000000\n---\nbody\n")
+    (proj / "bad.md").write_text(MALFORMED)
+    (proj / "staging-host.md").write_text(FORGOTTEN)
+    (dsh / "memory" / "--some-other-project--").mkdir()
+    (dsh / "memory" / "--some-other-project--" / "x.md").write_text("---\nname: x\ntype: project\ndescription: other\n---\n")
+    monkeypatch.setenv("DSH_HOME", str(dsh))
+    mem = Memory.open(home=tmp_path / "memhome2", project=project, actor="human")
+    forget_staging(mem)
+    report = mem.import_from("dsh")
+    got = {(o.name, o.scope, o.result) for o in report.outcomes if o.result != "skipped"}
+    assert got == {("editor", "user", "imported"), ("db-port", "project", "imported")}
+    assert report.count("skipped") == 2
+    assert [m.name for m in mem.list("user").memories] == ["editor"]
+    assert [m.name for m in mem.list("project").memories] == ["db-port"]  # not the other project's
+    assert mem.import_from("dsh").count("unchanged") == 2
+
+
+def test_import_dir_mcp_memory_and_basic_memory(tmp_path, project):
+    mem = Memory.open(project=project, actor="human")
+    notes = tmp_path / "repo-notes" / "docs" / "memory"
+    (notes / "sub").mkdir(parents=True)
+    (notes / "deploy.md").write_text("---\nname: deploy\ndescription: Deploy with make ship\ntype: project\n---\n")
+    (notes / "sub" / "style.md").write_text("# Style\nUse black for Python.\n")
+    report = mem.import_from("dir", str(notes))
+    assert {(o.name, o.result) for o in report.outcomes} == {("deploy", "imported"), ("style", "imported")}
+    graph = tmp_path / "memory.json"
+    graph.write_text("\n".join(json.dumps(x) for x in [
+        {"type": "entity", "name": "Alice_Chen", "entityType": "person", "observations": ["Leads the API team"]},
+        {"type": "entity", "name": "Billing API", "entityType": "service", "observations": ["Written in Go"]},
+        {"type": "relation", "from": "Alice_Chen", "to": "Billing API", "relationType": "owns"},
+    ]) + "\nnot json\n")
+    report = mem.import_from("mcp-memory", str(graph))
+    assert outcomes(report)["entity Alice_Chen"] == ("imported", "alice-chen")
+    assert outcomes(report)["line 4"][0] == "skipped"
+    alice = mem.read("alice-chen").record
+    assert alice.description == "Alice_Chen (person): Leads the API team"
+    assert "- owns [[billing-api]]" in alice.body
+    assert [link.name for link in mem.read("alice-chen").linked] == ["billing-api"]
+    bm = tmp_path / "bm"
+    (bm / "notes").mkdir(parents=True)
+    (bm / "notes" / "coffee.md").write_text(
+        "---\ntitle: Coffee Brewing\ntype: note\npermalink: notes/coffee-brewing\ntags: [coffee]\n---\n"
+        "# Coffee Brewing\n\n## Observations\n- [method] Pour over gives more clarity #brewing\n\n"
+        "## Relations\n- relates_to [[Tea Notes]]\n")
+    (bm / "notes" / "tea.md").write_text("---\ntitle: Tea Notes\ntype: note\npermalink: notes/tea-notes\n---\nGreen tea at 80C.\n")
+    report = mem.import_from("basic-memory", str(bm))
+    assert {o.name for o in report.outcomes} == {"coffee-brewing", "tea-notes"}
+    coffee = mem.read("coffee-brewing").record
+    assert coffee.description == "Pour over gives more clarity #brewing"
+    assert "[[tea-notes]]" in coffee.body
+    assert mem.import_from("basic-memory", str(bm)).count("unchanged") == 2
+
+
+def test_an_import_for_the_team_makes_candidates_in_the_home(tmp_path):
+    from tests.teamgit import git, shared_repository
+
+    a, _ = shared_repository(tmp_path)
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "ci.md").write_text("---\nname: ci\ntype: project\ndescription: CI runs on Buildkite\n---\n")
+    mem = a.memory()
+    report = mem.import_from("dir", str(notes), scope="team")
+    assert outcomes(report)["ci.md"] == ("candidate", "ci")
+    assert not (a.team_dir / "ci.md").exists() and git(a.root, "status", "--porcelain").stdout == ""
+    assert mem.import_from("dir", str(notes), scope="team").count("unchanged") == 1
+    mem.approve("ci")
+    assert (a.team_dir / "ci.md").is_file()
+
+
+def test_bad_import_arguments_say_why(project):
+    mem = Memory.open(project=project, actor="human")
+    from memdir.store.errors import InvalidInput, NotFound
+
+    with pytest.raises(InvalidInput, match="unknown import source"):
+        mem.import_from("evernote")
+    with pytest.raises(InvalidInput, match="needs a path"):
+        mem.import_from("dir")
+    with pytest.raises(NotFound):
+        mem.import_from("dir", str(project / "nope"))
+    nothing = mem.import_from("dsh")  # no store: nothing to bring, said in the report
+    assert [(o.result, o.detail) for o in nothing.outcomes] == [("skipped", "no dsh-auto-memory store for this project")]
+
+
+def test_an_import_reports_progress_per_item(tmp_path, project):
+    notes = tmp_path / "many"
+    notes.mkdir()
+    for i in range(30):
+        (notes / f"n{i}.md").write_text(f"---\nname: n{i}\ntype: project\ndescription: Note number {i}\n---\n")
+    (notes / "bad.md").write_text(MALFORMED)
+
+    class Bar:  # what the CLI passes: a tqdm bar (total set, update per item)
+        total, done = None, 0
+
+        def update(self, n=1):
+            self.done += n
+
+    bar = Bar()
+    report = Memory.open(project=project, actor="human").import_from("dir", str(notes), progress=bar)
+    assert (bar.total, bar.done) == (31, 31)
+    assert (report.count("imported"), report.count("skipped")) == (30, 1)
