@@ -14,7 +14,8 @@ background embedder (:mod:`memdir.search.embedder`) does, or ``memdir
 reindex`` in the foreground. What is embedded per memory is its title,
 description and the start of its body, capped at :data:`EMBED_TOKENS` model
 tokens (:func:`memory_text`); the query alone is embedded on the prompt path
-(≈ 10–50 ms).
+(≈ 10–50 ms), by a warm process when the caller is a fresh prompt hook
+(:mod:`memdir.search.warm`).
 
 Similarity is the dot product of L2-normalized vectors over every visible
 memory in scope (brute force: 10,000 memories take about a millisecond); the
