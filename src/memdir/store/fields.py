@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .errors import InvalidInput
 from .fence import escape_fence_tags
-from .memfile import TYPES
+from .memfile import TYPES, MemoryRecord
 from .names import normalize_name, raw_name
 from .printable import clean_body, clean_line
 from .redact import redact
@@ -47,6 +47,24 @@ def _printable(value: str, label: str, warnings: list[str], *, one_line: bool = 
     if count:
         warnings.append(f"{count} control or bidi character(s) removed from the {label}")
     return cleaned
+
+
+def reason_text(settings: Settings, reason: str | None) -> str | None:
+    """A reason for the journal (a delete, a lift, a decision) as a one-line
+    field is kept: printable on one line, cut to the description limit
+    (``limit_description``, 160 characters by default), secrets redacted.
+    None or empty → None."""
+    if not reason:
+        return None
+    text = _printable(reason, "reason", [])
+    return sanitize(_cut(text, settings.limit_description, "reason", []), {}) or None
+
+
+def superseded_refusal(record: MemoryRecord) -> str:
+    """Why a write to the superseded ``record`` is refused: its successor, and how to reactivate it."""
+    successor = record.superseded_by or "a newer memory"
+    return (f"memory {record.name!r} was superseded by {successor!r}: write to {successor!r} instead, or "
+            f"reactivate {record.name!r} explicitly (--reactivate / reactivate=true)")
 
 
 def sanitize(value: str, counts: dict) -> str:

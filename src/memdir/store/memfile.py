@@ -38,7 +38,7 @@ from .frontmatter import (
     read_lines, read_yaml, split, text_of,
 )
 from .names import normalize_name
-from .printable import one_line
+from .printable import display_title, one_line
 from .vocabulary import ORIGINS, STATUSES, TYPE_IMPORTANCE, TYPES
 
 
@@ -95,8 +95,8 @@ class MemoryRecord:
 
     @property
     def display_title(self) -> str:
-        """The title when there is one, else the name."""
-        return self.title or self.name
+        """The title when there is one, else the name, on one line (:func:`memdir.store.printable.display_title`)."""
+        return display_title(self.title, self.name)
 
     @property
     def effective_importance(self) -> int:

@@ -116,8 +116,10 @@ def write(session: Session, name: str, description: str, type: str = "project", 
           disabled: bool | None = None, importance: int | None = None, status: str | None = None,
           valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
           supersedes: str | None = None, reason: str | None = None, extra: dict | None = None,
-          expect_digest: str | None | bool = False, reactivate: bool = False) -> WriteResult:
-    """Create or update a memory (``memory_write``); see :func:`memdir.store.gateway.write`.
+          expect_digest: str | None | bool = False, reactivate: bool = False,
+          rename_from: str | None = None, clear: tuple[str, ...] = ()) -> WriteResult:
+    """Create or update a memory (``memory_write``); see :func:`memdir.store.gateway.write`
+    (``rename_from``: rename that memory to ``name``; ``clear``: fields to empty).
 
     ``scope`` None: where the memory already is, else the user layer for
     ``type="user"`` (facts about the person hold in every project), else the
@@ -131,7 +133,7 @@ def write(session: Session, name: str, description: str, type: str = "project", 
     ``reactivate``), :class:`LockTimeout`.
     """
     if scope is None:
-        key = normalize_name(name).name
+        key = normalize_name(rename_from or name).name
         scope = next((s for s in session.scopes() if session.layer(s).lookup(key)), None) or (
             "user" if type == "user" and session.settings.enable_user_scope else "project")
     if scope == "team" and (session.actor != "human" or status == "candidate"):
@@ -147,7 +149,8 @@ def write(session: Session, name: str, description: str, type: str = "project", 
         pinned=pinned, disabled=disabled, importance=importance, status=status,
         valid_from=time_arg(valid_from, "valid_from"), valid_until=time_arg(valid_until, "valid_until"),
         supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=guard(session, layer),
-        expect_digest=expect_digest, reactivate=reactivate is True)
+        expect_digest=expect_digest, reactivate=reactivate is True, rename_from=rename_from,
+        clear=tuple(clear))
     if result.status == "active" and result.operation != "unchanged":
         _expire_pending(session, f"{result.name} {description} {body}")
     return result
