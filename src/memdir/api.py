@@ -36,6 +36,7 @@ the user layer and its own project's layer, never another project's.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -312,13 +313,18 @@ class Memory:
     def doctor(self) -> DoctorResult:
         """:meth:`status` plus every journal's check, with the problems found,
         and which consolidation extractor is in effect and why."""
-        return maintenance.doctor(self.session, _search_state(self.session), _extractor(self.session.settings))
+        result = maintenance.doctor(self.session, _search_state(self.session), _extractor(self.session.settings))
+        from .search.fts import in_memory
 
-    def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None):
-        """Re-key a moved project's layer to ``new`` (default this project); see :func:`memdir.store.relocate.move`."""
+        reason = in_memory(self.session.home)  # a read-only home: search scans the files in memory
+        return result if reason is None else replace(result, notes=(*result.notes, reason))
+
+    def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None, force: bool = False):
+        """Re-key a moved project's layer to ``new`` (default this project); ``force`` also takes the layer of a
+        project that still exists; see :func:`memdir.store.relocate.move`."""
         from .store import relocate
 
-        return relocate.move(self.session, old, new, reason=reason)
+        return relocate.move(self.session, old, new, reason=reason, force=force)
 
     def orphans(self, match: bool = False) -> list:
         """Project layers whose project no longer exists; with ``match``, each

@@ -84,7 +84,17 @@ def cmd_status(args) -> int:
 
 def cmd_doctor(args) -> int:
     """``memdir doctor``: status plus journal checks; exit 1 when there is a problem."""
-    result = open_memory(args).doctor()
+    mem = open_memory(args)
+    result = mem.doctor()
+    from ..store.paths import work_tree_top
+    from .install_scopes import hooked_scopes, twice
+
+    root = mem.session.project_root
+    doubled = twice(hooked_scopes(None, work_tree_top(root) if root else None))
+    if doubled:
+        from dataclasses import replace
+
+        result = replace(result, notes=(*result.notes, doubled))
     emit(args, result, render.doctor(result))
     return 0 if result.ok else 1
 
@@ -171,7 +181,7 @@ def cmd_flag(args) -> int:
 
 def cmd_move_layer(args) -> int:
     """``memdir move-layer OLD [NEW]``: give a moved project its memories back."""
-    result = open_memory(args).move_layer(args.old, args.new, reason=args.reason)
+    result = open_memory(args).move_layer(args.old, args.new, reason=args.reason, force=args.force)
     emit(args, result, render_setup.layer_move(result))
     return 0
 
@@ -205,9 +215,11 @@ def register(add, settings) -> None:
     p.add_argument("--importance", type=int, help=f"1–10 (default by type: {by_type})")
     p.add_argument("--candidate", action="store_true", help="propose it for review instead of publishing")
     p.add_argument("--valid-from", help="when the fact starts being true: ISO-8601 (2026-11-30T09:00+08:00); a time "
-                   "without a zone is local time; a date alone (2026-11-30) means from the start of that local day")
-    p.add_argument("--valid-until", help="when the fact stops being true: ISO-8601; a time without a zone is local "
-                   "time; a date alone (2025-03-31) means through the end of that local day. Stored in UTC")
+                   "without a zone is local time; a date alone (2026-11-30) means from the start of that local day; "
+                   "stored converted to UTC (…Z); years 1000–9998")
+    p.add_argument("--valid-until", help="when the fact stops being true, read like --valid-from; a date alone "
+                   "(2025-03-31) means through the end of that local day. Must be after --valid-from; a time "
+                   "already past is kept with a warning (expired at once)")
     p.add_argument("--clear", action="append", choices=sorted(CLEARABLE), metavar="FIELD",
                    help="empty an optional field instead of keeping it (repeatable; one of "
                    f"{', '.join(sorted(CLEARABLE))}; --title '' clears the title too)")
@@ -254,6 +266,8 @@ def register(add, settings) -> None:
     p.add_argument("old", help="the old layer's key (from `memdir doctor`) or the project's old path")
     p.add_argument("new", nargs="?", help="the project's new directory (default: --project or the working directory)")
     p.add_argument("--reason", help="why (kept in the journal)")
+    p.add_argument("--force", action="store_true",
+                   help="move it even though the old project directory still exists (a copy, not a move)")
 
     p = add("history", cmd_history, "List the versions of a memory (also a deleted one).")
     p.add_argument("name")

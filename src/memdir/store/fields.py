@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .errors import InvalidInput
 from .fence import escape_fence_tags
-from .memfile import TYPES, MemoryRecord
+from .memfile import TYPES, MemoryRecord, format_time
 from .names import normalize_name, raw_name
 from .printable import clean_body, clean_line
 from .redact import redact
@@ -58,6 +58,23 @@ def reason_text(settings: Settings, reason: str | None) -> str | None:
         return None
     text = _printable(reason, "reason", [])
     return sanitize(_cut(text, settings.limit_description, "reason", []), {}) or None
+
+
+def check_valid_time(record: MemoryRecord, valid_from, valid_until, now, warnings: list[str]) -> None:
+    """The valid-time rule of a write that sets ``valid_from`` or
+    ``valid_until`` (aware datetimes; ``record`` the memory as it will be
+    written): an empty interval (from at or after until) is refused with
+    :class:`InvalidInput`; an end already past ``now`` is kept with a
+    warning appended to ``warnings`` (the memory is expired at once)."""
+    if valid_from is None and valid_until is None:
+        return
+    start, end = record.valid_from, record.valid_until
+    if start is not None and end is not None and start >= end:
+        raise InvalidInput(f"valid_from {format_time(start)} is not before valid_until {format_time(end)}: "
+                           "the memory would never hold")
+    if valid_until is not None and end is not None and end <= now:
+        warnings.append(f"valid_until {format_time(end)} is already past: the memory is expired at once "
+                        "(kept, but left out of the index and of recall)")
 
 
 def superseded_refusal(record: MemoryRecord) -> str:

@@ -28,7 +28,7 @@ from .layer import Layer
 from .results import PruneCandidate, WriteResult
 from .memfile import MalformedMemory, MemoryRecord, parse
 from .names import name_taken, normalize_name, same_name
-from .fields import prepare, reason_text, sanitize, superseded_refusal
+from .fields import check_valid_time, prepare, reason_text, sanitize, superseded_refusal
 from .tombstones import Tombstone
 from .vocabulary import CLEARABLE
 
@@ -142,6 +142,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
             extra_source=old.extra_source if old else (),
         )
         record = record.with_(**{field: None for field in clear})
+        check_valid_time(record, valid_from, valid_until, edge, warnings)
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
             return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
                                tuple(warnings), old.status, old.pinned, existing.digest)
