@@ -11,8 +11,8 @@ CLI's text — so a hand-edited file is held to them too:
   U+2029 PARAGRAPH SEPARATOR. :func:`one_line` collapses each run of them,
   with the spaces around it, into one space.
 * **Nothing rendered carries a control character or a bidi override**:
-  terminal escape sequences (``ESC [ 31 m``, ``ESC ] … BEL``) are dropped
-  whole, every other C0 control but tab and newline, DEL, every C1 control,
+  terminal escape sequences (``ESC [ 31 m``, ``ESC ] … BEL`` terminated on
+  its line) are dropped whole, an unterminated string introducer alone, every other C0 control but tab and newline, DEL, every C1 control,
   and the bidi embeddings, overrides and isolates (U+202A–U+202E,
   U+2066–U+2069: "Trojan Source", CVE-2021-42574). Bodies keep tabs and
   newlines; their other line breaks become ``\\n`` (:func:`printable`).
@@ -28,12 +28,14 @@ import re
 LINE_BREAKS = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
-# A whole terminal escape sequence: CSI (ESC [ or the C1 CSI), OSC/DCS/APC/PM strings
-# up to their terminator, or a two-character escape. Dropped whole, so `ESC[2J`
-# does not leave `[2J` behind.
+# A whole terminal escape sequence: CSI (ESC [ or the C1 CSI), an OSC/DCS/APC/PM
+# string with its terminator on the same line, or a two-character escape. Dropped
+# whole, so `ESC[2J` does not leave `[2J` behind. A string introducer without a
+# terminator on its line is dropped alone: its text stays (an unterminated
+# `ESC ]` must never swallow the rest of a body — issue 10).
 _ESCAPE = re.compile(
     r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
-    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])(?:[^\x07\x1b\x9c" + LINE_BREAKS + r"]*(?:\x07|\x1b\\|\x9c))?"
     r"|\x1b[ -~]?"
 )
 _BREAKS = re.compile(f"[ \t]*[{LINE_BREAKS}]+[ \t]*")
