@@ -425,4 +425,4 @@ class Journal:
         return ChainCheck(True, count)
 
 # Journal actions that record no new content version of a memory.
-_NON_CONTENT = frozenset({"receipt", "tombstone-lift", "clear"})
+_NON_CONTENT = frozenset({"receipt", "tombstone-lift"})
