@@ -20,7 +20,7 @@ from .index import is_current, ordered
 from .journal import now_utc
 from .layer import Layer
 from .memfile import parse_time
-from .names import normalize_name
+from .names import normalize_name, same_name
 from .results import (
     ClearResult, DeleteResult, HistoryResult, LayerCount, Link, ListResult, PruneResult, ReadResult,
     RestoreResult, VersionResult, WriteResult, info_of,
@@ -43,7 +43,7 @@ def find(session: Session, name: str, scope: str | None = None) -> tuple[Layer, 
     key = normalize_name(name).name
     layers = session.layers(scope)
     readable = []
-    unreadable = None
+    unreadable = other = None
     for layer in layers:
         try:
             entry = layer.scan().entries.get(key)
@@ -51,18 +51,43 @@ def find(session: Session, name: str, scope: str | None = None) -> tuple[Layer, 
             unreadable = exc
             continue
         readable.append(layer)
+        if entry is not None and not same_name(name, entry.record.name, entry.record.title):
+            other = other or entry  # `C# tips` is not `C++ tips`, though both normalize to c-tips
+            continue
         if entry is not None:
             return layer, entry
     # The index shows a memory by its title (a hand-written file's `name:` that is not its
     # file stem): a model that calls it by that title means that memory, when only one has it.
     for layer in readable:
-        titled = [e for e in layer.scan().entries.values() if e.record.title and _titled(e.record.title, key)]
+        titled = [e for e in layer.scan().entries.values() if e.record.title and _titled(e.record.title, key)
+                  and same_name(name, e.record.name, e.record.title)]
         if len(titled) == 1:
             return layer, titled[0]
     if unreadable is not None and scope is not None:
         raise unreadable
     where = f"the {scope} layer" if scope else "any layer"
+    if other is not None:
+        raise NotFound(_other_name(name, other))
     raise NotFound(f'memory not found: "{key}" in {where}' + unsearched(session, scope))
+
+
+def _other_name(name: str, entry: Entry) -> str:
+    record = entry.record
+    shown = f"{record.title!r} ({record.name})" if record.title else repr(record.name)
+    return (f"memory not found: {name.strip()!r}; its file name {record.name!r} belongs to the memory {shown}, "
+            f"which is another name (use {record.name!r} to mean that one)")
+
+
+def _spelled_as_other(layer: Layer, name: str) -> str | None:
+    """The refusal when ``name`` normalizes to a live memory of ``layer`` it
+    does not name (:func:`memdir.store.names.same_name`), else None."""
+    try:
+        entry = layer.scan().entries.get(normalize_name(name).name)
+    except StoreError:
+        return None
+    if entry is not None and not same_name(name, entry.record.name, entry.record.title):
+        return _other_name(name, entry)
+    return None
 
 
 def _titled(title: str, key: str) -> bool:
@@ -286,13 +311,20 @@ def _sync(session: Session, scope: str | None) -> None:
 
 
 def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Layer, list]:
+    other = None
     for layer in session.layers(scope):
+        refusal = _spelled_as_other(layer, name)
+        if refusal is not None:
+            other = other or refusal
+            continue
         try:
             versions = layer_history(layer, name)
         except StoreError:
             continue  # an unreadable layer: the others still answer
         if versions:
             return layer, versions
+    if other is not None:
+        raise NotFound(other)
     raise NotFound(f"no history for {normalize_name(name).name!r}" + unsearched(session, scope))
 
 
