@@ -144,10 +144,10 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
                        counts, tuple(warnings), record.status, record.pinned, event.after)
 
 
-def superseded_refusal(record: MemoryRecord) -> str:
-    """Why a write to the superseded ``record`` is refused: its successor, and how to reactivate it."""
+def superseded_refusal(record: MemoryRecord, doing: str = "write to") -> str:
+    """Why ``doing`` (write to, pin…) the superseded ``record`` is refused: its successor, how to reactivate it."""
     successor = record.superseded_by or "a newer memory"
-    return (f"memory {record.name!r} was superseded by {successor!r}: write to {successor!r} instead, or "
+    return (f"memory {record.name!r} was superseded by {successor!r}: {doing} {successor!r} instead, or "
             f"reactivate {record.name!r} explicitly (--reactivate / reactivate=true)")
 
 
@@ -291,21 +291,24 @@ def clear(layer: Layer, *, actor: str, session: str | None = None) -> int:
 
 
 def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
-            guard: list[Tombstone] = (), session: str | None = None) -> WriteResult:
+            guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False) -> WriteResult:
     """Write version ``version`` of ``name`` back, byte for byte, as a new
     ``restore`` event. Works for a deleted memory too. A tombstoned value
-    stays refused. Raises :class:`NotFound`, :class:`TombstoneRefused`."""
+    stays refused; so does an active version over a superseded memory unless
+    ``reactivate``. Raises :class:`NotFound`, :class:`TombstoneRefused`, :class:`Refused`."""
     key = normalize_name(name).name
     return restore_bytes(layer, key, version_bytes(layer, key, version), f"version {version}", actor=actor,
-                         guard=guard, session=session)
+                         guard=guard, session=session, reactivate=reactivate)
 
 
 def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: str = "human",
-                  guard: list[Tombstone] = (), session: str | None = None) -> WriteResult:
+                  guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False) -> WriteResult:
     """Write ``data`` (an earlier version of memory ``name``, from the
     journal or from git; ``label`` says which) back as a ``restore`` event:
-    byte for byte unless redaction changes it. Raises :class:`Refused`
-    (not a readable memory), :class:`TombstoneRefused`."""
+    byte for byte unless redaction changes it. A version that is not
+    superseded, over a memory that is, needs ``reactivate`` (the rule of
+    :func:`write`). Raises :class:`Refused` (not a readable memory, superseded),
+    :class:`TombstoneRefused`."""
     key = normalize_name(name).name
     try:
         record = parse(data.decode("utf-8"), key).record
@@ -318,6 +321,9 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
     with layer.transaction(actor, session) as tx:
         tx.check_tombstones(clean.description, clean.body, key, list(guard))
         existing = tx.fresh(key)
+        if (existing is not None and existing.record.status == "superseded" and clean.status != "superseded"
+                and not reactivate):
+            raise Refused(superseded_refusal(existing.record, "restore a version of"))
         if existing is not None and existing.digest == digest(data):
             return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
                                digest=existing.digest)
@@ -370,7 +376,8 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
 def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
              session: str | None = None) -> bool:
     """Pin/unpin or mute/unmute a memory (``flag`` = ``pinned`` | ``disabled``).
-    Returns False when it already had that value."""
+    Returns False when it already had that value. Pinning or muting a
+    superseded memory raises :class:`Refused` (its successor is the one in force)."""
     if flag not in ("pinned", "disabled"):
         raise InvalidInput(f"unknown flag {flag!r}")
     key = normalize_name(name).name
@@ -380,6 +387,8 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
             raise NotFound(f"memory not found: {key!r}")
         if getattr(entry.record, flag) == value:
             return False
+        if value and entry.record.status == "superseded":
+            raise Refused(superseded_refusal(entry.record, "pin" if flag == "pinned" else "mute"))
         tx.apply(key, entry.record.with_(**{flag: value}, updated=now_utc().replace(microsecond=0)),
                  ("pin" if flag == "pinned" else "mute") if value else ("unpin" if flag == "pinned" else "unmute"),
                  reason=f"{flag}={str(value).lower()}")

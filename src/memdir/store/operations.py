@@ -345,7 +345,7 @@ def show(session: Session, name: str, version: int, scope: str | None = None) ->
 
 
 def restore(session: Session, name: str, version: int | None = None, scope: str | None = None, *,
-            commit: str | None = None) -> RestoreResult:
+            commit: str | None = None, reactivate: bool = False) -> RestoreResult:
     """Write version ``version`` of ``name`` back as a new journaled event
     (works for deleted memories); a tombstoned value stays refused. With
     ``commit``: the team memory as git holds it at that commit. Raises
@@ -358,7 +358,7 @@ def restore(session: Session, name: str, version: int | None = None, scope: str 
         raise InvalidInput("restore needs a version (memdir history NAME lists them) or a git commit")
     layer, _ = _history_layer(session, name, scope)
     result = gateway.restore(layer, name, version, actor=session.actor, guard=guard(session, layer),
-                             session=session.id)
+                             session=session.id, reactivate=reactivate)
     return RestoreResult(result.name, result.scope, version, result.operation, result.digest)
 
 
