@@ -26,6 +26,7 @@ from .results import (
 )
 from .scan import Entry, Malformed
 from .session import Session
+from .tombcheck import describe, restore_tombstones, tombstone_drift
 from .tombstones import TombstoneFile
 
 
@@ -33,8 +34,9 @@ def verify(home: Path) -> VerifyResult:
     """Check every layer's journal under ``home`` (the team layers' local
     journals too): line syntax, sequence, the
     hash chain, every version object's digest, the anchored head (a journal
-    cut short, emptied, deleted or with its last line edited) and tombstones
-    no journal event refers to (a delete killed before its commit). Never
+    cut short, emptied, deleted or with its last line edited), tombstones
+    no journal event refers to (a delete killed before its commit) and
+    tombstones the journal records that are missing or edited. Never
     raises for bad data."""
     checks = [_check(path) for path in layer_dirs(home)]
     return VerifyResult(tuple(checks + [_check_team(path) for path in team_journal_dirs(home)]))
@@ -64,10 +66,13 @@ def _check(path: Path) -> LayerCheck:
                     f"{path / META_DIR / 'journal.anchor'} to accept it as it is)")
     else:
         try:
-            orphans = orphan_tombstones(journal, TombstoneFile(path / META_DIR))
+            stones = TombstoneFile(path / META_DIR)
+            orphans, drift = orphan_tombstones(journal, stones), tombstone_drift(journal, stones)
         except StoreError as exc:
-            orphans, problem = [], str(exc)
-        if orphans:
+            orphans, drift, problem = [], [], str(exc)
+        if drift:
+            problem = describe(drift[0]) + (f" (and {len(drift) - 1} more)" if len(drift) > 1 else "")
+        elif orphans:
             problem = (f"tombstone {orphans[0].id} ({orphans[0].name}) belongs to no journaled delete "
                        f"(a delete cut before its commit); `memdir verify --repair` removes it")
     return LayerCheck(str(path), problem is None, result.events, error=problem)
@@ -101,6 +106,7 @@ def repair(session: Session) -> VerifyResult:
                 continue
             for stone in orphan_tombstones(layer.journal, layer.tombstone_file):
                 layer.tombstone_file.lift(stone.id)
+            restore_tombstones(layer.journal, layer.tombstone_file)
             layer.refresh_index()  # first: a file renamed aside by a cut delete comes back
             remove_stale(layer.path, session.settings.lock_timeout)
             finish_interrupted(layer)
