@@ -8,6 +8,7 @@ module needs nothing from the search package.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from .commit import remove_stale
@@ -24,7 +25,7 @@ from .results import (
     DoctorResult, FileNote, JournalEntry, JournalResult, LayerCheck, LayerStatus, ProjectInfo, ProjectList,
     StatusResult, VerifyResult,
 )
-from .scan import Entry, Malformed
+from .scan import Entry, Malformed, count_files
 from .session import Session
 from .tombcheck import describe, restore_tombstones, tombstone_drift
 from .tombstones import TombstoneFile
@@ -64,6 +65,8 @@ def _check(path: Path) -> LayerCheck:
     if problem is not None:
         problem += (f" (restore the journal from a backup; if it was cut on purpose, delete "
                     f"{path / META_DIR / 'journal.anchor'} to accept it as it is)")
+    elif (problem := journal.anchor_refusal(write=False) or _unjournaled(path, result.events)) is not None:
+        pass
     else:
         try:
             stones = TombstoneFile(path / META_DIR)
@@ -76,6 +79,24 @@ def _check(path: Path) -> LayerCheck:
             problem = (f"tombstone {orphans[0].id} ({orphans[0].name}) belongs to no journaled delete "
                        f"(a delete cut before its commit); `memdir verify --repair` removes it")
     return LayerCheck(str(path), problem is None, result.events, error=problem)
+
+
+def _unjournaled(path: Path, events: int) -> str | None:
+    """Why a layer with no journal event is not fine: it holds version
+    objects (the journal and its anchor were deleted), or memory files while
+    memdir has described it (``layer.json``: the journal was, once)."""
+    if events:
+        return None
+    try:
+        with os.scandir(path / META_DIR / "objects") as listing:
+            objects = sum(1 for item in listing if not item.name.startswith("."))
+    except OSError:
+        objects = 0
+    files = count_files(path) if (path / META_DIR / "layer.json").is_file() else 0
+    if not objects and not files:
+        return None
+    return (f"the journal is missing but the layer holds {objects} version object(s) and {files} memory file(s): "
+            f"it was deleted with its anchor (restore {path / META_DIR / 'journal.jsonl'} from a backup)")
 
 
 def orphan_tombstones(journal: Journal, tombstones: TombstoneFile) -> list:
