@@ -39,8 +39,8 @@ def verify(home: Path) -> VerifyResult:
     no journal event refers to (a delete killed before its commit) and
     tombstones the journal records that are missing or edited. Never
     raises for bad data."""
-    checks = [_check(path) for path in layer_dirs(home)]
-    return VerifyResult(tuple(checks + [_check_team(path) for path in team_journal_dirs(home)]))
+    checks = [_check(_check_layer, path) for path in layer_dirs(home)]
+    return VerifyResult(tuple(checks + [_check(_check_team, path) for path in team_journal_dirs(home)]))
 
 
 def _check_team(meta: Path) -> LayerCheck:
@@ -53,7 +53,16 @@ def _check_team(meta: Path) -> LayerCheck:
     return LayerCheck(str(meta.parent), problem is None, result.events, result.bad_seq, result.bad_line, problem)
 
 
-def _check(path: Path) -> LayerCheck:
+def _check(check, path: Path) -> LayerCheck:
+    """``check(path)``; a layer that cannot be read is reported as such, and the others still checked."""
+    try:
+        return check(path)
+    except (StoreError, OSError) as exc:
+        where = path.parent if check is _check_team else path
+        return LayerCheck(str(where), False, 0, error=f"cannot check this layer: {getattr(exc, 'strerror', None) or exc}")
+
+
+def _check_layer(path: Path) -> LayerCheck:
     refusal = symlink_refusal(path)
     if refusal:  # never followed, not even to read
         return LayerCheck(str(path), False, 0, None, None, refusal)
@@ -118,21 +127,29 @@ def repair(session: Session) -> VerifyResult:
     (:func:`memdir.store.gateway.finish_interrupted`), rebuild ``MEMORY.md``
     — then :func:`verify`. A layer whose journal lost
     its anchored head or does not chain is left as it is (its files are not
-    journaled as hand edits over it) and stays reported. Raises
-    :class:`LockTimeout`, :class:`StoreError`."""
+    journaled as hand edits over it) and stays reported; so does a layer
+    this user cannot read or write (the others are still repaired). Raises
+    :class:`LockTimeout`."""
     for layer in home_layers(session.home, session.settings):
-        with layer.locked():
-            layer.journal.repair()
-            if layer.journal.check_anchor() or not layer.journal.verify().ok:
-                continue
-            for stone in orphan_tombstones(layer.journal, layer.tombstone_file):
-                layer.tombstone_file.lift(stone.id)
-            restore_tombstones(layer.journal, layer.tombstone_file)
-            layer.refresh_index()  # first: a file renamed aside by a cut delete comes back
-            remove_stale(layer.path, session.settings.lock_timeout)
-            finish_interrupted(layer)
+        try:
+            _repair_layer(layer, session.settings.lock_timeout)
+        except StoreError:
+            continue  # reported by the verify below
     checked = verify(session.home)
     return VerifyResult(checked.layers, repaired=True)
+
+
+def _repair_layer(layer, lock_timeout: float) -> None:
+    with layer.locked():
+        layer.journal.repair()
+        if layer.journal.check_anchor() or not layer.journal.verify().ok:
+            return
+        for stone in orphan_tombstones(layer.journal, layer.tombstone_file):
+            layer.tombstone_file.lift(stone.id)
+        restore_tombstones(layer.journal, layer.tombstone_file)
+        layer.refresh_index()  # first: a file renamed aside by a cut delete comes back
+        remove_stale(layer.path, lock_timeout)
+        finish_interrupted(layer)
 
 
 def status(session: Session, search: str, extractor: str = "") -> StatusResult:

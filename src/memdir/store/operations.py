@@ -11,6 +11,7 @@ themselves are made by the gateway (:mod:`memdir.store.gateway`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 
 from . import gateway, pending, teamops
@@ -105,10 +106,27 @@ def unsearched(session: Session, scope: str | None) -> str:
     return ""
 
 
-def guard(session: Session, target: Layer) -> list[Tombstone]:
+class Guard(list):
+    """The tombstones :func:`guard` found; ``skipped`` says which layers could not be read."""
+
+    skipped: tuple[str, ...] = ()
+
+
+def guard(session: Session, target: Layer) -> Guard:
     """The tombstones of the session's layers other than ``target``: a write
-    into one layer is refused for a value forgotten in another."""
-    return [stone for layer in session.layers() if layer is not target for stone in layer.tombstones()]
+    into one layer is refused for a value forgotten in another. A layer that
+    cannot be read (another user's) is skipped, named in ``skipped``: it must
+    not block writes to the layers this user owns."""
+    stones, skipped = Guard(), []
+    for layer in session.layers():
+        if layer is target:
+            continue
+        try:
+            stones.extend(layer.tombstones())
+        except StoreError as exc:
+            skipped.append(f"the {layer.scope} layer's tombstones were not checked: {exc}")
+    stones.skipped = tuple(skipped)
+    return stones
 
 
 def writable(session: Session, scope: str | None) -> list[Layer]:
@@ -167,12 +185,15 @@ def write(session: Session, name: str, description: str, type: str = "project", 
             valid_until=time_arg(valid_until, "valid_until"), supersedes=supersedes, extra=extra, reason=reason,
             expect_digest=expect_digest)
     layer = session.layer(scope)
+    stones = guard(session, layer)
     result = gateway.write(
         layer, actor=session.actor, name=name, description=description, type=type, body=body, title=title,
         pinned=pinned, disabled=disabled, importance=importance, status=status,
         valid_from=time_arg(valid_from, "valid_from"), valid_until=time_arg(valid_until, "valid_until"),
-        supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=guard(session, layer),
+        supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=stones,
         expect_digest=expect_digest, reactivate=reactivate is True)
+    if stones.skipped:
+        result = replace(result, warnings=result.warnings + stones.skipped)
     if result.status == "active" and result.operation != "unchanged":
         _expire_pending(session, f"{result.name} {description} {body}")
     return result
@@ -183,8 +204,11 @@ def _expire_pending(session: Session, memory_text: str) -> None:
     if session.project_root is None:
         return
     project_dir = session.layer_dir("project")
-    if not (project_dir / pending.META_DIR / pending.PENDING_FILE).is_file():
-        return  # the common case: nothing pending, no lock taken
+    try:
+        if not (project_dir / pending.META_DIR / pending.PENDING_FILE).is_file():
+            return  # the common case: nothing pending, no lock taken
+    except OSError:
+        return  # a project layer this user cannot read: nothing of it to expire
     try:
         with session.layer("project").locked():
             pending.expire_covered(project_dir, memory_text)
