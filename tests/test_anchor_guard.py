@@ -65,3 +65,17 @@ def test_a_layer_never_written_by_memdir_verifies(isolated_home, project):
     path.mkdir(parents=True)
     (path / "hand.md").write_text("---\nname: hand\ndescription: by hand\ntype: project\n---\n")
     assert mem.verify().ok  # nothing journaled yet, nothing lost: fine
+
+
+@pytest.mark.parametrize("scope", ["project", "user"])
+def test_a_layer_replaced_by_a_file_is_reported(mem, scope):
+    mem.write("editor", "The user edits with Helix", "user")
+    path = mem.layer(scope).path
+    other = mem.layer("user" if scope == "project" else "project").path
+    import shutil
+
+    shutil.rmtree(path)
+    path.write_text("not a layer")
+    checks = {c.layer: c for c in mem.verify().layers}
+    assert not checks[str(path)].ok and "is not a directory: a layer was replaced by a file" in checks[str(path)].error
+    assert checks[str(other)].ok  # control: the other layer is checked and fine

@@ -20,7 +20,7 @@ from .journal import Journal, now_utc
 from .history import numbered_events
 from .layer import home_layers
 from .layout import META_DIR, described_root, symlink_refusal
-from .paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, team_journal_dirs
+from .paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, team_journal_dirs, user_layer_dir
 from .results import (
     DoctorResult, FileNote, JournalEntry, JournalResult, LayerCheck, LayerStatus, ProjectInfo, ProjectList,
     StatusResult, VerifyResult,
@@ -39,8 +39,22 @@ def verify(home: Path) -> VerifyResult:
     no journal event refers to (a delete killed before its commit) and
     tombstones the journal records that are missing or edited. Never
     raises for bad data."""
-    checks = [_check(_check_layer, path) for path in layer_dirs(home)]
+    checks = [_check(_check_layer, path) for path in layer_dirs(home)] + _not_directories(home)
     return VerifyResult(tuple(checks + [_check(_check_team, path) for path in team_journal_dirs(home)]))
+
+
+def _not_directories(home: Path) -> list[LayerCheck]:
+    """A layer's place (``_user``, ``projects/<key>``) holding something that
+    is not a directory: a layer replaced by a file is reported, never skipped."""
+    places = [user_layer_dir(home)]
+    try:
+        with os.scandir(Path(home) / PROJECTS_DIR) as listing:
+            places += [Path(item.path) for item in listing if not item.name.startswith(".")]
+    except OSError:
+        pass
+    return [LayerCheck(str(path), False, 0, error=f"{path} is not a directory: a layer was replaced by a file "
+                                                  "(restore the layer directory from a backup, or remove it)")
+            for path in places if os.path.lexists(path) and not path.is_dir()]
 
 
 def _check_team(meta: Path) -> LayerCheck:
