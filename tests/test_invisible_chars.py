@@ -44,3 +44,14 @@ def test_a_hand_edited_title_shows_without_its_hidden_characters(mem, project):
 def test_joiners_and_bodies_keep_what_scripts_need():
     assert one_line("日本語\u200dの") == "日本語\u200dの" and one_line("می\u200cخواهم") == "می\u200cخواهم"
     assert printable("a\u200bb") == "a\u200bb"  # a body keeps a zero-width space (Thai, Khmer line breaking)
+
+
+def test_duplicate_frontmatter_keys_are_a_doctor_note(mem, project):
+    path = mem.layer("project").path
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "dup.md").write_text("---\nname: dup\ndescription: first\ndescription: second\ntype: project\n---\nb\n")
+    (path / "one.md").write_text("---\nname: one\ndescription: only once\ntype: project\n---\nb\n")
+    out = run_cli("--project", project, "doctor").stdout
+    assert "dup.md: frontmatter key 'description' is written more than once: the last one is read" in out
+    assert "one.md" not in out  # control: a file with each key once has no note
+    assert mem.read("dup", count=False).record.description == "second"
