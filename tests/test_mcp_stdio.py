@@ -165,3 +165,43 @@ def test_sdk_stdio_client(isolated_home, project):
     anyio.run(main)
     assert (project_layer_dir(isolated_home, project) / "ci.md").is_file()
     assert (isolated_home / "_user" / "lang.md").is_file()
+
+
+def test_hostile_messages_get_a_reply_and_the_server_lives_on(isolated_home, project):
+    from memdir.integrations.mcp_wire import MAX_LINE_CHARS
+    from memdir.search.tokenize import MAX_QUERY_CHARS
+
+    env = dict(os.environ, MEMDIR_SEARCH_VECTORS="off")
+    session = RawSession(cwd=project, env=env)
+    try:
+        session.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                       "clientInfo": {"name": "raw-test", "version": "0"}})
+        session.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        deep = "[" * 100_000 + "]" * 100_000
+        sent = ['{"jsonrpc": "2.0", "id": 20, "method": "tools/call", "params": {"name": "memory_search", '
+                '"arguments": {"query": ' + deep + '}}}',
+                '{"jsonrpc": "2.0", "id": 21, "method": "tools/call", "params": {"name": "memory_search", '
+                '"arguments": {"query": "\\ud800x"}}}',
+                '{"jsonrpc": "2.0", "id": null, "method": "tools/list"}',
+                '{"jsonrpc": "2.0", "id": 22, "method": "tools/call", "params": {"name": "memory_search", '
+                '"arguments": {"query": "' + "x" * (MAX_LINE_CHARS + 10) + '"}}}',
+                json.dumps({"jsonrpc": "2.0", "id": 23, "method": "tools/call",
+                            "params": {"name": "memory_search", "arguments": {"query": "port " * MAX_QUERY_CHARS}}}),
+                '{"jsonrpc": "2.0", "id": 24, "method": "tools/list"}']          # control: a good request
+        for line in sent:
+            session.proc.stdin.write(line.encode() + b"\n")
+        session.proc.stdin.flush()
+        replies = [json.loads(session._q.get(timeout=TIMEOUT)) for _ in sent]
+        alive = session.proc.poll() is None
+    finally:
+        session.close()
+    # before: RecursionError killed the server (exit 1); no reply to the surrogate or the null id
+    assert alive
+    assert [(r["id"], r["error"]["code"]) for r in replies[:4]] == [
+        (None, -32700), (21, -32602), (None, -32600), (None, -32600)]
+    assert "nested too deeply" in replies[0]["error"]["message"]
+    assert "surrogate" in replies[1]["error"]["message"]
+    assert f"at most {MAX_LINE_CHARS}" in replies[3]["error"]["message"]
+    assert replies[4]["id"] == 23 and replies[4]["result"]["isError"]
+    assert f"at most {MAX_QUERY_CHARS}" in replies[4]["result"]["content"][0]["text"]
+    assert replies[5]["id"] == 24 and len(replies[5]["result"]["tools"]) == 10

@@ -395,7 +395,8 @@ def test_openapi_documents_every_route(client):
     assert documented == {(method, path) for method, path, *_ in ROUTES}
     write = schema["components"]["schemas"]["WriteResult"]["properties"]
     assert write["warnings"] == {"type": "array", "items": {"type": "string"}}
-    assert write["digest"] == {"type": "string", "nullable": True}
+    assert write["digest"] == {"anyOf": [{"type": "string"}, {"type": "null"}]}  # 3.1: JSON Schema, no nullable
+    assert '"nullable"' not in json.dumps(schema)
     edit = schema["paths"]["/api/layers/{ref}/memories/{name}"]["post"]
     assert set(edit["requestBody"]["content"]["application/json"]["schema"]["properties"]) >= {
         "name", "title", "description", "type", "body", "importance", "valid_from", "valid_until"}

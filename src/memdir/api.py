@@ -36,6 +36,7 @@ the user layer and its own project's layer, never another project's.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -113,13 +114,15 @@ class Memory:
               valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
               supersedes: str | None = None, reason: str | None = None,
               extra: dict | None = None, expect_digest: str | None | bool = False,
-              reactivate: bool = False) -> WriteResult:
-        """Create or update a memory (``memory_write``); see :func:`memdir.store.operations.write`."""
+              reactivate: bool = False, rename_from: str | None = None, clear: tuple[str, ...] = ()) -> WriteResult:
+        """Create or update a memory (``memory_write``); see :func:`memdir.store.operations.write`
+        (``rename_from``: rename that memory to ``name``, keeping what is not given; ``clear``: the
+        optional fields to empty, of ``title``, ``importance``, ``valid_from``, ``valid_until``)."""
         return operations.write(
             self.session, name, description, type, body, title=title, scope=scope, pinned=pinned,
             disabled=disabled, importance=importance, status=status, valid_from=valid_from,
             valid_until=valid_until, supersedes=supersedes, reason=reason, extra=extra, expect_digest=expect_digest,
-            reactivate=reactivate)
+            reactivate=reactivate, rename_from=rename_from, clear=clear)
 
     def read(self, name: str, scope: str | None = None, *, count: bool = True) -> ReadResult:
         """A memory's full text and its links (``memory_read``); see :func:`memdir.store.operations.read`."""
@@ -197,9 +200,10 @@ class Memory:
         """The tombstones in force; see :func:`memdir.store.trust.tombstones`."""
         return trust.tombstones(self.session, scope)
 
-    def lift_tombstone(self, tombstone_id: str, *, reason: str | None = None) -> LiftResult:
-        """Lift a tombstone (a person only); see :func:`memdir.store.trust.lift_tombstone`."""
-        return trust.lift_tombstone(self.session, tombstone_id, reason=reason)
+    def lift_tombstone(self, tombstone_id: str, *, reason: str | None = None, scope: str | None = None) -> LiftResult:
+        """Lift a tombstone (a person only) of any layer, or of ``scope``'s only;
+        see :func:`memdir.store.trust.lift_tombstone`."""
+        return trust.lift_tombstone(self.session, tombstone_id, reason=reason, scope=scope)
 
     def review(self, scope: str | None = None) -> ReviewResult:
         """Candidates waiting for a person."""
@@ -310,13 +314,18 @@ class Memory:
     def doctor(self) -> DoctorResult:
         """:meth:`status` plus every journal's check, with the problems found,
         and which consolidation extractor is in effect and why."""
-        return maintenance.doctor(self.session, _search_state(self.session), _extractor(self.session.settings))
+        result = maintenance.doctor(self.session, _search_state(self.session), _extractor(self.session.settings))
+        from .search.fts import in_memory
 
-    def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None):
-        """Re-key a moved project's layer to ``new`` (default this project); see :func:`memdir.store.relocate.move`."""
+        reason = in_memory(self.session.home)  # a read-only home: search scans the files in memory
+        return result if reason is None else replace(result, notes=(*result.notes, reason))
+
+    def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None, force: bool = False):
+        """Re-key a moved project's layer to ``new`` (default this project); ``force`` also takes the layer of a
+        project that still exists; see :func:`memdir.store.relocate.move`."""
         from .store import relocate
 
-        return relocate.move(self.session, old, new, reason=reason)
+        return relocate.move(self.session, old, new, reason=reason, force=force)
 
     def orphans(self, match: bool = False) -> list:
         """Project layers whose project no longer exists; with ``match``, each

@@ -191,6 +191,12 @@ def build_parser(only: str | None = None, settings=None):
 _IGNORED = _Ignored()
 
 
+def _json_args():
+    import types
+
+    return types.SimpleNamespace(json=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``memdir`` console script; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -216,9 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             return int(exc.code or 0)
         except _ParseError as exc:
             if "--json" in argv:  # scripts reading stdout get one JSON document for a usage error too
-                import types
-
-                emit(types.SimpleNamespace(json=True), {"error": str(exc), "kind": "UsageError"})
+                emit(_json_args(), {"error": str(exc), "kind": "UsageError"})
             return 2
     for name, default in (("home", None), ("project", None), ("json", False)):
         if not hasattr(args, name):

@@ -1,5 +1,5 @@
 """The core commands of ``memdir``: write, read, list, delete/forget, prune,
-clear, status, doctor, verify, history, show, restore, tombstones, tombstone
+clear, status, doctor, verify, history, journal, show, restore, tombstones, tombstone
 lift, review, approve/reject, pin/unpin, mute/unmute. (``context``, the hot
 path, lives in :mod:`.cli` itself.)
 
@@ -11,7 +11,7 @@ from the settings.
 
 from __future__ import annotations
 
-from ..store.vocabulary import SCOPES, TYPE_IMPORTANCE, TYPES
+from ..store.vocabulary import CLEARABLE, SCOPES, TYPE_IMPORTANCE, TYPES
 from ..tools import render, render_setup
 from .cli_common import UsageError, emit, open_memory, read_body, warn
 
@@ -23,7 +23,7 @@ def cmd_write(args) -> int:
         pinned=args.pinned, disabled=args.disabled, importance=args.importance,
         status="candidate" if args.candidate else None, valid_from=args.valid_from,
         valid_until=args.valid_until, supersedes=args.supersedes, reason=args.reason,
-        reactivate=args.reactivate)
+        reactivate=args.reactivate, clear=tuple(args.clear or ()))
     emit(args, result, render.write(result))
     warn(render.warnings(result))
     return 0
@@ -84,7 +84,17 @@ def cmd_status(args) -> int:
 
 def cmd_doctor(args) -> int:
     """``memdir doctor``: status plus journal checks; exit 1 when there is a problem."""
-    result = open_memory(args).doctor()
+    mem = open_memory(args)
+    result = mem.doctor()
+    from ..store.paths import work_tree_top
+    from .install_scopes import hooked_scopes, twice
+
+    root = mem.session.project_root
+    doubled = twice(hooked_scopes(None, work_tree_top(root) if root else None))
+    if doubled:
+        from dataclasses import replace
+
+        result = replace(result, notes=(*result.notes, doubled))
     emit(args, result, render.doctor(result))
     return 0 if result.ok else 1
 
@@ -101,6 +111,16 @@ def cmd_history(args) -> int:
     """``memdir history NAME``: every version of a memory."""
     result = open_memory(args).history(args.name, args.scope)
     emit(args, result, render.history(result))
+    return 0
+
+
+def cmd_journal(args) -> int:
+    """``memdir journal [--actor A] [--action X] [--name N] [--limit K]``: journal events, newest first."""
+    if args.limit < 1:
+        raise UsageError("--limit must be at least 1")
+    result = open_memory(args).journal(args.scope, actor=args.actor, action=args.action, name=args.name,
+                                       limit=args.limit)
+    emit(args, result, render.journal(result))
     return 0
 
 
@@ -162,7 +182,7 @@ def cmd_flag(args) -> int:
 
 def cmd_move_layer(args) -> int:
     """``memdir move-layer OLD [NEW]``: give a moved project its memories back."""
-    result = open_memory(args).move_layer(args.old, args.new, reason=args.reason)
+    result = open_memory(args).move_layer(args.old, args.new, reason=args.reason, force=args.force)
     emit(args, result, render_setup.layer_move(result))
     return 0
 
@@ -196,10 +216,15 @@ def register(add, settings) -> None:
     p.add_argument("--importance", type=int, help=f"1–10 (default by type: {by_type})")
     p.add_argument("--candidate", action="store_true", help="propose it for review instead of publishing")
     p.add_argument("--valid-from", help="when the fact starts being true: ISO-8601 (2026-11-30T09:00+08:00); a time "
-                   "without a zone is local time; a date alone (2026-11-30) means from the start of that local day")
-    p.add_argument("--valid-until", help="when the fact stops being true: ISO-8601; a time without a zone is local "
-                   "time; a date alone (2025-03-31) means through the end of that local day. Stored in UTC")
-    p.add_argument("--supersedes", help="name of the memory this one replaces")
+                   "without a zone is local time; a date alone (2026-11-30) means from the start of that local day; "
+                   "stored converted to UTC (…Z); years 1000–9998")
+    p.add_argument("--valid-until", help="when the fact stops being true, read like --valid-from; a date alone "
+                   "(2025-03-31) means through the end of that local day. Must be after --valid-from; a time "
+                   "already past is kept with a warning (expired at once)")
+    p.add_argument("--clear", action="append", choices=sorted(CLEARABLE), metavar="FIELD",
+                   help="empty an optional field instead of keeping it (repeatable; one of "
+                   f"{', '.join(sorted(CLEARABLE))}; --title '' clears the title too)")
+    p.add_argument("--supersedes", help="name of the memory this one replaces (with --candidate: once approved)")
     p.add_argument("--reactivate", action="store_true",
                    help="write to a superseded memory and make it active again (journaled)")
     p.add_argument("--reason", help="why (kept in the journal)")
@@ -242,10 +267,18 @@ def register(add, settings) -> None:
     p.add_argument("old", help="the old layer's key (from `memdir doctor`) or the project's old path")
     p.add_argument("new", nargs="?", help="the project's new directory (default: --project or the working directory)")
     p.add_argument("--reason", help="why (kept in the journal)")
+    p.add_argument("--force", action="store_true",
+                   help="move it even though the old project directory still exists (a copy, not a move)")
 
     p = add("history", cmd_history, "List the versions of a memory (also a deleted one).")
     p.add_argument("name")
     scope_opt(p)
+    p = add("journal", cmd_journal, "List journal events of the layers, newest first (as the panel's journal page).")
+    scope_opt(p)
+    p.add_argument("--actor", help="only this actor's events (human, agent, extracted, import)")
+    p.add_argument("--action", help="only this action (create, update, delete, approve, tombstone-lift, …)")
+    p.add_argument("--name", help="only this memory's events")
+    p.add_argument("--limit", type=int, default=50, help="at most this many events (default 50)")
     p = add("show", cmd_show, "Print one version of a memory.")
     p.add_argument("name")
     p.add_argument("--version", type=int, required=True, help="version number from `memdir history`")

@@ -53,6 +53,17 @@ def cmd_install(args) -> int:
         extra["home"] = str(session.home)  # Claude Code's hooks and server must find this home without MEMDIR_HOME
     runner = install.install if args.command == "install" else install.uninstall
     plan = runner(scope, session.home, dry_run=args.dry_run, **where, **extra)
+    if args.command == "install":
+        from dataclasses import replace
+
+        from .install_scopes import hooked_scopes, twice
+
+        checkout = where.get("project") or (work_tree_top(session.project_root) if session.project_root else None)
+        scopes = hooked_scopes(None, checkout)
+        if scope not in [s for s, _ in scopes]:  # a dry run: what the install would add
+            scopes.append((scope, install.targets(scope, None, checkout)[0]))
+        if twice(scopes):
+            plan = replace(plan, notes=(*plan.notes, twice(scopes)))
     emit(args, plan, render_setup.install_plan(plan))
     return 0
 

@@ -159,7 +159,9 @@ def user_prompt_submit(data: dict, home) -> str:
         # Pending findings the session start did not show in this session (a resumed or hook-less start).
         pending = session_pending(session, once_per_session=True, max_bytes=budget // 2, mark=False)
         rest = budget - (len(pending.encode("utf-8")) + 2 if pending else 0)
-        block = recall(session, prompt, max_bytes=rest) if rest >= 1 else ""
+        # A fresh process never loads the embedding model: a warm one (the MCP server) embeds the prompt
+        # when it runs, else recall is lexical (memdir.search.warm).
+        block = recall(session, prompt, max_bytes=rest, embed_query=False) if rest >= 1 else ""
         shown["budget"] = budget
         return "\n\n".join(part for part in (block, pending) if part)
 

@@ -330,6 +330,8 @@ def plan_uninstall(scope: str | None, memdir_home: Path, *, user_home: Path | No
         seen.add(path)
         raw, data = _load(path)
         if raw is None:
+            if isinstance(manifest.get(str(path)), dict):  # deleted by hand: forget it, clear the dirs install made
+                changes.append(FileChange(path, None, None, ""))
             continue
         stripped = _strip_for(path)(data)
         if stripped == data:

@@ -25,6 +25,10 @@ Roots are asked with the SDK's ``send_request(ListRootsRequest)`` (the
 ``list_roots`` helper is deprecated along with roots in the 2026-07-28
 protocol, which asks for them through ``InputRequiredResult`` instead).
 
+While it runs, the server is also the home's warm process
+(:mod:`memdir.search.warm`): fresh prompt hooks ask it for the prompt's dense
+cosines over ``<home>/search.sock`` instead of loading the embedding model.
+
 Nothing but JSON-RPC reaches stdout: fd 1 points at stderr while serving and
 the wire is a private copy of it; malformed JSON-RPC gets its error reply
 (:mod:`.mcp_wire`); setup runs with ``sys.stdout`` redirected to stderr, and
@@ -201,7 +205,15 @@ def serve_stdio(home: str | None = None, project: str | None = None) -> int:
         async with stdio_server(wire.stdin, wire.stdout) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
-    anyio.run(main)
+    # This long-lived process embeds prompts for the fresh prompt hooks of its home (memdir.search.warm).
+    from ..search.warm import serve
+
+    warm = serve(state.fallback.home, state.fallback.settings)
+    try:
+        anyio.run(main)
+    finally:
+        if warm is not None:
+            warm.close()
     return 0
 
 

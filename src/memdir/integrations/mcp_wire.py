@@ -12,7 +12,12 @@ decides, from the raw line, what JSON-RPC 2.0 calls for (§5.1 error codes):
   (with the request's id when it has a usable one; a batch gets an array,
   one error per element);
 * ``params`` that is not an object → ``-32602`` (a notification: dropped,
-  since it gets no reply).
+  since it gets no reply);
+* JSON nested deeper than Python's parser goes → ``-32700``; a string with a
+  lone UTF-16 surrogate (``"\\ud800"``, not Unicode text) → ``-32602``;
+  ``"id": null`` (MCP: an id is never null) → ``-32600`` with id null;
+* a line over :data:`MAX_LINE_CHARS` → ``-32600`` (id null), read and
+  dropped in chunks so it never sits in memory whole.
 
 Anything else goes to the SDK unchanged. Replies are written to the same
 stdout as the SDK's, one whole line at a time under one lock, so frames never
@@ -24,6 +29,9 @@ from __future__ import annotations
 import json
 
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
+MAX_LINE_CHARS = 4 * 1024 * 1024
+"""Characters of one JSON-RPC message: far above any tool call (a memory body
+is at most 20,000 characters, a query 4,096) and small enough to parse at once."""
 
 
 def _error(code: int, message: str, id=None) -> dict:
@@ -46,8 +54,10 @@ def _check(message) -> dict | None:
         return _error(INVALID_REQUEST, "Invalid Request: id must be a string or an integer")
     if "method" not in message:
         if has_id and ("result" in message or "error" in message):
-            return None  # a response to one of our requests
+            return None if message["id"] is not None else ""  # a response (to a request of ours, or to nothing)
         return _error(INVALID_REQUEST, "Invalid Request: no method", id)
+    if has_id and message["id"] is None:
+        return _error(INVALID_REQUEST, "Invalid Request: id must be a string or an integer, not null")
     if not isinstance(message["method"], str):
         return _error(INVALID_REQUEST, "Invalid Request: method must be a string", id)
     if "params" in message and not isinstance(message["params"], dict):
@@ -62,10 +72,24 @@ def check_line(line: str):
     or ``""`` to drop it, else the reply (a dict, or a list for a batch)."""
     if not line.strip():
         return ""
+    if len(line) > MAX_LINE_CHARS:
+        return _too_long(len(line))
     try:
         message = json.loads(line)
     except ValueError as exc:
         return _error(PARSE_ERROR, f"Parse error: {exc}")
+    except RecursionError:
+        return _error(PARSE_ERROR, "Parse error: the JSON is nested too deeply")
+    try:
+        json.dumps(message, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        id = message.get("id") if isinstance(message, dict) and _usable_id(message.get("id")) else None
+        if isinstance(message, dict) and "id" not in message:
+            return ""  # a notification gets no reply
+        return _error(INVALID_PARAMS, "Invalid params: a string holds a lone UTF-16 surrogate "
+                                      "(such as \\ud800), which is not Unicode text", id)
+    except RecursionError:
+        return _error(PARSE_ERROR, "Parse error: the JSON is nested too deeply")
     if isinstance(message, list):
         if not message:
             return _error(INVALID_REQUEST, "Invalid Request: empty batch")
@@ -78,6 +102,11 @@ def check_line(line: str):
                 replies.append(reply)
         return replies or ""
     return _check(message)
+
+
+def _too_long(size: int) -> dict:
+    return _error(INVALID_REQUEST, f"Invalid Request: a message of {size} or more characters; "
+                                   f"at most {MAX_LINE_CHARS} are read")
 
 
 class GuardedStreams:
@@ -117,7 +146,20 @@ class _Lines:
         return self._lines()
 
     async def _lines(self):
-        async for line in self._guard._in:
+        import anyio
+
+        reader = self._guard._in.wrapped
+        while True:
+            line = await anyio.to_thread.run_sync(reader.readline, MAX_LINE_CHARS + 1)
+            if not line:
+                return
+            if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
+                size = len(line)
+                while line and not line.endswith("\n"):  # drop the rest of the line, a chunk at a time
+                    line = await anyio.to_thread.run_sync(reader.readline, MAX_LINE_CHARS)
+                    size += len(line)
+                await self._guard.write(json.dumps(_too_long(size)) + "\n")
+                continue
             verdict = check_line(line)
             if verdict is None:
                 yield line

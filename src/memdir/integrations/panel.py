@@ -44,7 +44,8 @@ def create_app(home=None, *, token: str | None, csrf: str | None = None, port: i
     the token cookie. Raises :class:`MissingExtra` without the ``panel`` extra."""
     _require_extra()
     from starlette.applications import Starlette
-    from starlette.routing import Mount
+    from starlette.responses import Response
+    from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
     from . import panel_api, panel_pages
@@ -54,7 +55,8 @@ def create_app(home=None, *, token: str | None, csrf: str | None = None, port: i
     panel_home = PanelHome(base.home, base.settings)
     csrf = csrf or new_token()
     app = Starlette(routes=[*panel_api.routes(panel_home), *panel_pages.routes(panel_home, csrf),
-                            Mount("/static", StaticFiles(directory=STATIC), name="static")])
+                            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+                            Route("/favicon.ico", lambda request: Response(status_code=204))])  # no icon, no 404
     app.state.home = panel_home
     app.state.csrf = csrf
     return Guard(app, token=token, csrf=csrf, port=port)

@@ -24,6 +24,7 @@ from starlette.routing import Route
 
 from ..store import results as results_mod
 from ..store.errors import Conflict, InvalidInput, LockTimeout, MemdirError, MissingExtra, NotFound, Refused, ScopeError
+from ..store.vocabulary import CLEARABLE
 from ..store.history import HistoryEntry
 from ..store.memfile import format_time
 from ..store.scan import Malformed
@@ -50,6 +51,8 @@ async def _body(request: Request):
         return json.loads(raw)
     except ValueError as exc:
         raise InvalidInput(f"the request body is not JSON: {exc}") from None
+    except RecursionError:
+        raise InvalidInput("the request body nests too deeply to be an edit") from None
 
 
 def _change(result, text) -> dict:
@@ -154,31 +157,70 @@ def _lift(home, request, p, body):
 
 # ---------------------------------------------------------------- the table
 
+S, I, B = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _null(schema: dict) -> dict:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def _obj(props: dict, *base: str) -> dict:
+    """An object with exactly ``props`` (all required), merged with the components named in ``base``."""
+    own = {"type": "object", "properties": props, "required": sorted(props)}
+    return {"allOf": [*(_ref(b) for b in base), own]} if base else own
+
+
+def _arr(item: dict) -> dict:
+    return {"type": "array", "items": item}
+
+
+def _changed(result: str) -> dict:
+    return {"type": "object", "required": ["result", "text"], "properties": {
+        "result": _ref(result), "text": S, "warnings": _arr(S)}}
+
+
 M = "/api/layers/{ref}/memories/{name}"
-# (method, path, handler, summary, request body fields or None, result type for the schema or None)
+NS = _null(S)
+JOURNAL_QUERY = (("layer", S, False, "a layer ref: its events only"), ("actor", S, False, "human | agent | …"),
+                 ("action", S, False, "create | update | delete | …"), ("name", S, False, "one memory's events"),
+                 ("limit", I, False, "at most this many events (default 200)"))
+# (method, path, handler, summary, request body fields or None, 200 response schema, query parameters)
 ROUTES = (
-    ("GET", "/api/layers", _layers, "Every layer: status, malformed files, context budget use", None, "LayerStatus"),
+    ("GET", "/api/layers", _layers, "Every layer: status, malformed files, context budget use", None,
+     _obj({"layers": _arr(_ref("LayerView")), "unavailable": _arr(_ref("ProjectInfo"))}), ()),
     ("GET", "/api/layers/{ref}/memories", _memories, "A layer's memories in index order; ?q= searches", None,
-     "ListResult"),
-    ("GET", M, _memory, "A memory's full text and current digest (not counted as a read)", None, "ReadResult"),
-    ("POST", M, _edit, "Edit a memory through the write gateway (as `memdir write`)", views.EDIT_FIELDS,
-     "WriteResult"),
-    ("POST", M + "/pin", _pin, "Pin (value true) or unpin a memory", {"value": bool}, "FlagResult"),
-    ("POST", M + "/mute", _mute, "Mute (value true) or unmute a memory", {"value": bool}, "FlagResult"),
-    ("POST", M + "/delete", _delete, "Delete a memory; its value is tombstoned", {"reason": str}, "DeleteResult"),
-    ("GET", M + "/history", _history, "Every version of a memory, oldest first", None, "HistoryResult"),
-    ("GET", M + "/versions/{version}", _version, "The stored text of one version", None, "VersionResult"),
-    ("GET", M + "/diff", _diff, "A unified diff between versions ?a= and ?b=", None, None),
-    ("POST", M + "/restore", _restore, "Write an old version back", {"version": int}, "RestoreResult"),
-    ("GET", "/api/review", _review, "Candidates beside the memory they would change", None, "ReviewResult"),
-    ("POST", M + "/approve", _approve, "Approve a candidate, optionally after editing it", {"reason": str, "edit": dict},
-     "Decision"),
-    ("POST", M + "/reject", _reject, "Reject a candidate; its value is tombstoned", {"reason": str}, "Decision"),
-    ("GET", "/api/tombstones", _tombstones, "Every tombstone in force", None, "TombstoneList"),
-    ("POST", "/api/layers/{ref}/tombstones/{id}/lift", _lift, "Lift a tombstone (journaled)", {"reason": str},
-     "LiftResult"),
-    ("GET", "/api/journal", _journal, "Journal events, newest first; ?layer= ?actor= ?action= ?name= ?limit=",
-     None, "JournalResult"),
+     _obj({"ref": S, "scope": S, "root": NS, "query": S, "error": NS}, "ListResult"),
+     (("q", S, False, "search words: the memories found, best first"),)),
+    ("GET", M, _memory, "A memory's full text and current digest (not counted as a read)", None,
+     _obj({"ref": S, "importance": _null(I), "valid_from": NS, "valid_until": NS}, "ReadResult"), ()),
+    ("POST", M, _edit, "Edit or rename a memory through the write gateway (as `memdir write`); \"\" clears an "
+     "optional field", views.EDIT_FIELDS, _changed("WriteResult"), ()),
+    ("POST", M + "/pin", _pin, "Pin (value true) or unpin a memory", {"value": bool}, _changed("FlagResult"), ()),
+    ("POST", M + "/mute", _mute, "Mute (value true) or unmute a memory", {"value": bool}, _changed("FlagResult"), ()),
+    ("POST", M + "/delete", _delete, "Delete a memory; its value is tombstoned", {"reason": str},
+     _changed("DeleteResult"), ()),
+    ("GET", M + "/history", _history, "Every version of a memory, oldest first", None, _ref("HistoryResult"), ()),
+    ("GET", M + "/versions/{version}", _version, "The stored text of one version", None, _ref("VersionResult"), ()),
+    ("GET", M + "/diff", _diff, "A unified diff between versions ?a= and ?b=", None,
+     _obj({"name": S, "a": I, "b": I, "diff": S}), (("a", I, True, "a version"), ("b", I, True, "another"))),
+    ("POST", M + "/restore", _restore, "Write an old version back", {"version": int}, _changed("RestoreResult"), ()),
+    ("GET", "/api/review", _review, "Candidates beside the memory they would change or replace", None,
+     _obj({"candidates": _arr(_obj({"ref": S, "candidate": _ref("MemoryInfo"), "text": _ref("ReadResult"),
+                                    "target": _null(_ref("ReadResult"))}))}), ()),
+    ("POST", M + "/approve", _approve, "Approve a candidate, optionally after editing it",
+     {"reason": str, "edit": dict}, _changed("Decision"), ()),
+    ("POST", M + "/reject", _reject, "Reject a candidate; its value is tombstoned", {"reason": str},
+     _changed("Decision"), ()),
+    ("GET", "/api/tombstones", _tombstones, "Every tombstone in force", None,
+     _obj({"tombstones": _arr(_obj({"ref": S}, "TombstoneInfo"))}), ()),
+    ("POST", "/api/layers/{ref}/tombstones/{id}/lift", _lift, "Lift a tombstone of that layer (journaled)",
+     {"reason": str}, _changed("LiftResult"), ()),
+    ("GET", "/api/journal", _journal, "Journal events of every layer, newest first", None,
+     _obj({"entries": _arr(_obj({"ref": S}, "JournalEntry")), "total": I}), JOURNAL_QUERY),
 )
 
 
@@ -210,53 +252,72 @@ def _schema(hint) -> dict:
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
         inner = [a for a in args if a is not type(None)]
-        return {**_schema(inner[0]), "nullable": True} if len(inner) == 1 else {}
+        return _null(_schema(inner[0])) if len(inner) == 1 else {}
     if origin in (tuple, list):
         return {"type": "array", "items": _schema(args[0]) if args else {}}
+    if origin is dict or hint is dict:
+        return {"type": "object"}
     if dataclasses.is_dataclass(hint):  # a result type, or a record whose JSON form its result's to_dict() gives
-        return ({"$ref": f"#/components/schemas/{hint.__name__}"} if hint in _component_types() else {"type": "object"})
-    return {str: {"type": "string"}, int: {"type": "integer"}, bool: {"type": "boolean"},
-            float: {"type": "number"}, dict: {"type": "object"}}.get(hint, {})
+        return _ref(hint.__name__) if hint in _component_types() else {"type": "object"}
+    return {str: S, int: I, bool: B, float: {"type": "number"}}.get(hint, {})
 
 
 def _component_types() -> list:
     return [*(obj for obj in vars(results_mod).values()
-              if isinstance(obj, type) and dataclasses.is_dataclass(obj) and issubclass(obj, results_mod.Result)),
-            HistoryEntry, Malformed]
+              if isinstance(obj, type) and dataclasses.is_dataclass(obj) and issubclass(obj, results_mod.Result)
+              and "to_dict" not in vars(obj)), HistoryEntry, Malformed]
 
 
 def _components() -> dict:
+    """A schema per result type whose JSON form is its fields (``asdict``), plus the forms built by hand."""
     out = {}
     for kind in _component_types():
         hints = typing.get_type_hints(kind)
+        props = {f.name: _schema(hints[f.name]) for f in dataclasses.fields(kind)}
         out[kind.__name__] = {"type": "object", "description": (kind.__doc__ or "").split("\n\n")[0].strip(),
-                              "properties": {f.name: _schema(hints[f.name]) for f in dataclasses.fields(kind)}}
-    out["Error"] = {"type": "object", "properties": {"error": {"type": "string"}, "kind": {"type": "string"}}}
+                              "properties": props, "required": sorted(props)}
+    record = {"name": S, "scope": S, "type": S, "title": NS, "description": S, "body": S, "pinned": B,
+              "disabled": B, "status": S, "origin": NS, "created": NS, "updated": NS, "reads": I,
+              "linked": _arr({"type": "object"}), "digest": NS}
+    out["ReadResult"] = {"type": "object", "description": "A memory's full text (ReadResult.to_dict).",
+                         "properties": record, "required": sorted(record)}
+    view = {"ref": S, "scope": S, "root": NS, "status": _ref("LayerStatus"), "context_bytes": I,
+            "context_budget": I, "budget_percent": I}
+    out["LayerView"] = {"type": "object", "description": "A layer as the panel lists it.", "properties": view,
+                        "required": sorted(view)}
+    out["Error"] = {"type": "object", "required": ["error", "kind"], "properties": {"error": S, "kind": S}}
     return out
 
 
+def _body_field(key: str, kind) -> dict:
+    accepted = [_schema(kind), {"type": "null"}]
+    if key in CLEARABLE:
+        accepted.append({"const": ""})  # "" empties the field
+    return {"anyOf": accepted}
+
+
 def openapi() -> dict:
-    """The OpenAPI 3.1 document of :data:`ROUTES`: parameters, request
-    bodies, the result type of each route (the dataclasses of
-    :mod:`memdir.store.results` as components) and the error shape."""
+    """The OpenAPI 3.1 document of :data:`ROUTES`: path and query
+    parameters, request bodies, the 200 response of each route (the result
+    dataclasses of :mod:`memdir.store.results` as components) and the error
+    shape. ``tests/test_panel_trial.py`` validates real responses against it."""
     paths: dict = {}
-    for method, path, _handler, summary, body, result in ROUTES:
-        op = {"summary": summary, "parameters": [
-            {"name": part[1:-1], "in": "path", "required": True, "schema": {"type": "string"}}
-            for part in path.split("/") if part.startswith("{")],
-            "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": (
-                {"$ref": f"#/components/schemas/{result}"} if result and method == "GET" else {"type": "object",
-                 "properties": {"result": {"$ref": f"#/components/schemas/{result}"} if result else {},
-                                "text": {"type": "string"}}})}}},
-                **{str(code): {"description": kind.__name__, "content": {"application/json": {
-                    "schema": {"$ref": "#/components/schemas/Error"}}}} for kind, code in STATUS},
-                "403": {"description": "Not loopback, foreign Origin, no token, or a change without JSON and CSRF"}}}
+    for method, path, _handler, summary, body, response, query in ROUTES:
+        params = [{"name": part[1:-1], "in": "path", "required": True, "schema": S}
+                  for part in path.split("/") if part.startswith("{")]
+        params += [{"name": name, "in": "query", "required": required, "schema": schema, "description": text}
+                   for name, schema, required, text in query]
+        op = {"summary": summary, "parameters": params, "responses": {
+            "200": {"description": "OK", "content": {"application/json": {"schema": response}}},
+            **{str(code): {"description": kind.__name__, "content": {"application/json": {"schema": _ref("Error")}}}
+               for kind, code in STATUS},
+            "403": {"description": "Not loopback, foreign Origin, no token, or a change without JSON and CSRF"}}}
         if body is not None:
             op["requestBody"] = {"required": True, "content": {"application/json": {"schema": {
                 "type": "object", "additionalProperties": False,
-                "properties": {k: {**_schema(v), "nullable": True} for k, v in body.items()}}}}}
-            op["parameters"].append({"name": "X-CSRF-Token", "in": "header", "required": True,
-                                     "schema": {"type": "string"}})
+                "properties": {k: _body_field(k, v) for k, v in body.items()}}}}}
+            op["parameters"].append({"name": "X-CSRF-Token", "in": "header", "required": True, "schema": S})
+            op["responses"]["413"] = {"description": "The body is over the size limit"}
         paths.setdefault(path, {})[method.lower()] = op
     return {"openapi": "3.1.0", "info": {"title": "memdir panel", "version": VERSION,
                                          "description": "Review, correct and audit memdir memories."},

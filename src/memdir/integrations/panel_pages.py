@@ -19,6 +19,7 @@ from starlette.routing import Route
 
 from ..store.errors import InvalidInput, MemdirError
 from ..store.memfile import format_time
+from ..store.printable import display_title, one_line, printable
 from ..store.vocabulary import TYPES
 from ..tools import render
 from . import panel_views as views
@@ -32,6 +33,9 @@ NAV = (("/", "Layers"), ("/review", "Review"), ("/tombstones", "Tombstones"), ("
 def _env() -> Environment:
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
+    # Stored text as the store shows it (no controls, no bidi overrides), a memory by its display title.
+    env.filters.update(line=one_line, text=printable)
+    env.globals.update(shown=display_title)
     env.globals.update(nav=NAV, warn_percent=WARN_PERCENT, types=TYPES, cut=render.cut,
                        iso=lambda t: format_time(t) if t else "-")
     return env

@@ -5,8 +5,10 @@ make their browser send requests there. :class:`Guard`, a plain ASGI
 middleware, answers 403 to every request that is not from the panel's own
 page or a local script:
 
-* ``Host`` must name a loopback host (``127.0.0.1``, ``localhost``,
-  ``::1``): a DNS-rebinding page arrives with its own host name.
+* ``Host`` must be exactly a loopback host (``127.0.0.1``, ``localhost``,
+  ``[::1]``) with at most a numeric port: a DNS-rebinding page arrives with
+  its own host name. ``Host``, ``Origin``, ``Sec-Fetch-Site`` and the token
+  headers may each come once (a second copy is refused, not ignored).
 * ``Origin``, when sent, must be the panel's own (``http``, a loopback host,
   the ``Host``'s port); ``Sec-Fetch-Site``, when sent, must be
   ``same-origin`` or ``none`` (another port on localhost is "same-site").
@@ -16,20 +18,31 @@ page or a local script:
   (``memdir panel --no-token``) skips this check only.
 * a mutation (any method but GET/HEAD/OPTIONS) must carry a JSON body
   (``Content-Type: application/json``) and the ``X-CSRF-Token`` header the
-  pages hold: an HTML form from another site can send neither.
+  pages hold: an HTML form from another site can send neither; its body
+  may hold at most :data:`MAX_BODY` bytes (413 beyond).
+
+The token redirect's address is the request's own path as sent (percent-
+encoded), leading slashes collapsed to one: ``//evil.example/`` stays on
+the panel.
 """
 
 from __future__ import annotations
 
 import hmac
 import json
+import re
 import secrets
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+MAX_BODY = 4 * 1024 * 1024  # bytes of a request body: a memory is a few KB; a JSON edit of one fits many times
+# A Host value the panel answers: a loopback name, then at most ":" and a port number.
+_HOST = re.compile(r"(127\.0\.0\.1|localhost|\[::1\])(?::([0-9]{1,5}))?")
 TOKEN_HEADER = "x-memdir-token"
 CSRF_HEADER = "x-csrf-token"
+# Headers a check reads: a second copy could hide a foreign value behind an allowed one.
+_SINGLE = frozenset({"host", "origin", "sec-fetch-site", TOKEN_HEADER, CSRF_HEADER, "content-type", "content-length"})
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def new_token() -> str:
@@ -44,15 +57,14 @@ def cookie_name(port: int) -> str:
 
 
 def split_host(value: str) -> tuple[str, int | None]:
-    """``("127.0.0.1", 8765)`` from a ``Host`` value (``[::1]:80`` too);
-    the port is None when absent or not a number."""
-    value = value.strip().lower()
-    if value.startswith("["):
-        name, _, rest = value[1:].partition("]")
-        port = rest[1:] if rest.startswith(":") else ""
-    else:
-        name, _, port = value.partition(":")
-    return name, (int(port) if port.isdigit() else None)
+    """``("127.0.0.1", 8765)`` from a ``Host`` value (``[::1]:80`` → ``("::1", 80)``);
+    the port is None when absent. Anything but a loopback name with at most a
+    numeric port (``127.0.0.1:1@evil``, ``[::1``, ``localhost:1:2``) gives
+    ``("", None)``: no host the panel answers."""
+    found = _HOST.fullmatch(value.strip().lower())
+    if found is None:
+        return "", None
+    return found.group(1).strip("[]"), (int(found.group(2)) if found.group(2) else None)
 
 
 def origin_allowed(origin: str, host: str) -> bool:
@@ -86,17 +98,25 @@ class Guard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
-        why = self.refusal(scope, headers)
+        pairs = [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope.get("headers", ())]
+        headers = dict(pairs)
+        twice = sorted({k for k, _ in pairs if k in _SINGLE and sum(1 for n, _ in pairs if n == k) > 1})
+        why = f"header(s) sent more than once: {', '.join(twice)}" if twice else self.refusal(scope, headers)
         if why:
             return await _reply(send, 403, {"error": why, "kind": "Forbidden"})
         query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
         if self.token is not None and "token" in query and scope["method"] in SAFE_METHODS:
             # First visit: keep the token in a cookie and drop it from the address bar and history.
             rest = urlencode({k: v for k, v in query.items() if k != "token"})
-            location = scope.get("path", "/") + (f"?{rest}" if rest else "")
+            location = redirect_path(scope) + (f"?{rest}" if rest else "")
             cookie = f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict"
             return await _reply(send, 303, None, [(b"location", location.encode()), (b"set-cookie", cookie.encode())])
+        if scope["method"] not in SAFE_METHODS:
+            body = await _read_body(headers, receive)
+            if body is None:
+                return await _reply(send, 413, {"error": f"the request body is larger than {MAX_BODY} bytes",
+                                                "kind": "TooLarge"})
+            receive = _replay(body)
         return await self.app(scope, receive, send)
 
     def refusal(self, scope, headers: dict) -> str | None:
@@ -130,6 +150,48 @@ class Guard:
         return _same(query.get("token"), self.token)
 
 
+def redirect_path(scope) -> str:
+    """The path of the token redirect: the request's own as sent (``raw_path``,
+    else the decoded one re-encoded), every byte outside visible ASCII
+    percent-encoded and leading slashes collapsed to one, so the address
+    can only name a page of the panel."""
+    raw = scope.get("raw_path") or quote(scope.get("path", "/")).encode()
+    text = quote(raw.decode("latin-1"), safe="/%:@!$&'()*+,;=-._~")
+    return "/" + text.lstrip("/")
+
+
+async def _read_body(headers: dict, receive) -> bytes | None:
+    """The whole request body, or None when it is (or says it is) over :data:`MAX_BODY`."""
+    declared = headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        return None
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def _replay(body: bytes):
+    sent = False
+
+    async def receive():
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return {"type": "http.disconnect"}
+    return receive
+
+
 async def _reply(send, status: int, payload: dict | None, headers: list | None = None) -> None:
     body = json.dumps(payload).encode() if payload is not None else b""
     head = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
@@ -138,5 +200,5 @@ async def _reply(send, status: int, payload: dict | None, headers: list | None =
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["CSRF_HEADER", "Guard", "LOOPBACK", "TOKEN_HEADER", "cookie_name", "new_token", "origin_allowed",
-           "split_host"]
+__all__ = ["CSRF_HEADER", "Guard", "LOOPBACK", "MAX_BODY", "TOKEN_HEADER", "cookie_name", "new_token",
+           "origin_allowed", "redirect_path", "split_host"]

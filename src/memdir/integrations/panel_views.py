@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..store.errors import InvalidInput, MemdirError, NotFound
+from ..store.vocabulary import CLEARABLE
 from ..store.results import (
     HistoryResult, JournalEntry, ListResult, MemoryInfo, ReadResult, TombstoneInfo, VersionResult,
 )
@@ -29,7 +30,8 @@ EDIT_FIELDS = {"name": str, "title": str, "description": str, "type": str, "body
 
 def fields(body, allowed: dict) -> dict:
     """The keys of a JSON object ``body`` checked against ``allowed`` (key →
-    JSON type; null is always accepted). Raises :class:`InvalidInput`."""
+    JSON type; null is always accepted, and ``""`` for a key of
+    :data:`CLEARABLE`, meaning "empty it"). Raises :class:`InvalidInput`."""
     if not isinstance(body, dict):
         raise InvalidInput("the request body must be a JSON object")
     unknown = sorted(set(body) - set(allowed))
@@ -37,9 +39,12 @@ def fields(body, allowed: dict) -> dict:
         raise InvalidInput(f"unknown field(s): {', '.join(unknown)} (expected {', '.join(sorted(allowed))})")
     for key, kind in allowed.items():
         value = body.get(key)
-        if value is not None and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
+        if value is None or (value == "" and key in CLEARABLE):
+            continue
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            clears = ' (or "" to clear it)' if key in CLEARABLE else ""
             raise InvalidInput(f"{key} must be {'an integer' if kind is int else 'a ' + kind.__name__}"
-                               f"{' or true/false' if kind is bool else ''}")
+                               f"{' or true/false' if kind is bool else ''}{clears}")
     return body
 
 
@@ -110,7 +115,7 @@ def memory(home: PanelHome, ref: str, name: str, version: int | None = None,
     history = mem.history(read.record.name if read else name, scope)
     key = history.name
     digest = read.digest if read else None
-    shown = mem.show(key, version, scope) if version else None
+    shown = mem.show(key, version, scope) if version is not None else None
     text = render.diff(mem.show(key, diff[0], scope), mem.show(key, diff[1], scope)) if diff else None
     return MemoryPage(ref, scope, key, read, history, digest, shown, text, diff)
 
@@ -118,7 +123,8 @@ def memory(home: PanelHome, ref: str, name: str, version: int | None = None,
 @dataclass(frozen=True)
 class ReviewItem:
     """A candidate in layer ``ref`` (``info``, its full text ``candidate``)
-    beside the memory it would change (``target``; None for a new memory)."""
+    beside the memory it would change or, with ``supersedes``, replace
+    (``target``; None for a new memory)."""
 
     ref: str
     info: MemoryInfo
@@ -132,9 +138,9 @@ def review(home: PanelHome) -> list[ReviewItem]:
     for ref, mem, scope in home.layers():
         for info in mem.review(scope).candidates:
             target = None
-            if info.candidate_for:
+            if info.candidate_for or info.supersedes:  # the memory it changes, or would retire on approval
                 try:
-                    target = mem.read(info.candidate_for, scope, count=False)
+                    target = mem.read(info.candidate_for or info.supersedes, scope, count=False)
                 except NotFound:
                     target = None  # the memory it would change is gone: approving creates it anew
             out.append(ReviewItem(ref, info, mem.read(info.name, scope, count=False), target))
@@ -177,24 +183,31 @@ def journal(home: PanelHome, layer_ref: str = "", actor: str = "", action: str =
 
 
 def edit(home: PanelHome, ref: str, name: str, body) -> tuple:
-    """Write the edited fields of memory ``name`` (``EDIT_FIELDS``; a field
-    left out keeps its value) through the same facade call as ``memdir
-    write``. A new ``name`` writes the memory under it and marks the old one
-    superseded by it. A candidate stays a candidate until approved.
-    ``expect_digest`` (the version the person edited) refuses the edit when
-    the memory changed meanwhile. Raises what the write raises."""
+    """Write the edited fields of memory ``name`` (``EDIT_FIELDS``) through
+    the same facade call as ``memdir write``: a field left out (or null)
+    keeps its value; ``""`` empties an optional one (title, importance,
+    valid_from, valid_until). A new ``name`` renames the memory (the new
+    name must be free: :class:`Conflict`), keeping every setting not given.
+    A candidate stays a candidate until approved. ``expect_digest`` (the
+    version the person edited) refuses the edit when the memory changed
+    meanwhile, on a rename too. Raises what the write raises."""
     data = fields(body, EDIT_FIELDS)
     mem, scope = home.resolve(ref)
     current = mem.read(name, scope, count=False).record
     new_name = data.get("name") or current.name
     renamed = new_name != current.name
+
+    def given(key):  # None: keep; "" was asked to clear
+        value = data.get(key)
+        return None if value == "" else value
+
     result = mem.write(
-        new_name, data.get("description", current.description), data.get("type") or current.type,
-        data.get("body", current.body), title=data.get("title"), scope=scope, importance=data.get("importance"),
-        status="candidate" if current.status == "candidate" else None,
-        valid_from=data.get("valid_from") or None, valid_until=data.get("valid_until") or None,
-        supersedes=current.name if renamed else None, reason=data.get("reason") or None,
-        expect_digest=data["expect_digest"] if "expect_digest" in data and not renamed else False)
+        new_name, data.get("description") or current.description, data.get("type") or current.type,
+        current.body if data.get("body") is None else data["body"], title=given("title"), scope=scope,
+        importance=given("importance"), status="candidate" if current.status == "candidate" else None,
+        valid_from=given("valid_from"), valid_until=given("valid_until"), reason=data.get("reason") or None,
+        rename_from=current.name if renamed else None, clear=tuple(k for k in sorted(CLEARABLE) if data.get(k) == ""),
+        expect_digest=data["expect_digest"] if data.get("expect_digest") is not None else False)
     return result, render.write(result)
 
 
@@ -240,10 +253,10 @@ def decide(home: PanelHome, ref: str, name: str, approve: bool, body) -> tuple:
 
 
 def lift(home: PanelHome, ref: str, tombstone_id: str, body) -> tuple:
-    """Lift a tombstone of layer ``ref`` (journaled as the person's action)."""
+    """Lift a tombstone of layer ``ref`` — of that layer only (journaled as the person's action)."""
     reason = fields(body, {"reason": str}).get("reason")
-    mem, _ = home.resolve(ref)
-    result = mem.lift_tombstone(tombstone_id, reason=reason or None)
+    mem, scope = home.resolve(ref)
+    result = mem.lift_tombstone(tombstone_id, reason=reason or None, scope=scope)
     return result, render.lift(result)
 
 

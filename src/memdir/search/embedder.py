@@ -106,9 +106,15 @@ def search_state(session: Session) -> str:
 
     from ..store.errors import StoreError
     from . import vectors
-    from .fts import layer_key, search_mode, sync
+    from .fts import connect, in_memory, layer_key, search_mode, sync
 
     mode = search_mode(session.settings)
+    try:
+        connect(session.home)
+    except (StoreError, sqlite3.Error, OSError):
+        pass  # reported by the search that needs it
+    if in_memory(session.home):
+        return f"{mode}; {in_memory(session.home)}"
     if not mode.startswith("hybrid"):
         return mode
     try:

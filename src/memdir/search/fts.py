@@ -30,6 +30,7 @@ Keeping in step, per layer, cheapest first:
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import threading
@@ -41,6 +42,7 @@ from pathlib import Path
 
 from ..store.errors import StoreError
 from ..store.fsio import NOFOLLOW, ensure_dir
+from .fts_support import fallback_reason, open_in_memory, progress_bar as _bar
 from ..store.layer import Layer, home_layers
 from ..store.scan import Entry
 from ..store.layout import META_DIR
@@ -162,9 +164,17 @@ def connect(home: Path) -> sqlite3.Connection:
                 except OSError as err:
                     raise StoreError(f"cannot replace the search index {path}: {err}") from None
         except OSError as exc:
-            raise StoreError(f"cannot open the search index {path}: {exc}") from None
+            if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS) or path.exists():
+                raise StoreError(f"cannot open the search index {path}: {exc}") from None
+            conn = open_in_memory(path, exc, _create)
+            break
     cache[path] = conn
     return conn
+
+
+def in_memory(home: Path) -> str | None:
+    """Why the index of ``home`` is kept in memory in this process, or None."""
+    return fallback_reason(db_path(home))
 
 
 def close_all() -> None:
@@ -420,25 +430,5 @@ def reindex(home: Path, settings: Settings, *, progress: bool = True) -> Reindex
                          search_mode(settings))
 
 
-class _NoBar:
-    def update(self, n: int = 1) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _bar(total: int, label: str, enabled: bool):
-    if not enabled:
-        return _NoBar()
-    import sys
-
-    try:
-        from tqdm import tqdm
-    except ImportError:  # tqdm comes with the search extra; without it, no bar
-        return _NoBar()
-    return tqdm(total=total, desc=label, unit="file", file=sys.stderr, leave=False)
-
-
-__all__ = ["FIELDS", "INDEX_DB", "ReindexResult", "close_all", "connect", "db_path", "layer_key", "prepare", "search_mode",
+__all__ = ["FIELDS", "INDEX_DB", "ReindexResult", "close_all", "connect", "db_path", "in_memory", "layer_key", "prepare", "search_mode",
            "reindex", "sync", "sync_layer"]

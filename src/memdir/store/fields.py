@@ -10,9 +10,9 @@ every field loses terminal escapes, controls and bidi overrides
 
 from __future__ import annotations
 
-from .errors import InvalidInput
+from .errors import InvalidInput, Refused
 from .fence import escape_fence_tags
-from .memfile import TYPES
+from .memfile import TYPES, MemoryRecord, format_time
 from .names import normalize_name, raw_name
 from .printable import clean_body, clean_line
 from .redact import redact
@@ -47,6 +47,50 @@ def _printable(value: str, label: str, warnings: list[str], *, one_line: bool = 
     if count:
         warnings.append(f"{count} control or bidi character(s) removed from the {label}")
     return cleaned
+
+
+def reason_text(settings: Settings, reason: str | None) -> str | None:
+    """A reason for the journal (a delete, a lift, a decision) as a one-line
+    field is kept: printable on one line, cut to the description limit
+    (``limit_description``, 160 characters by default), secrets redacted.
+    None or empty → None."""
+    if not reason:
+        return None
+    text = _printable(reason, "reason", [])
+    return sanitize(_cut(text, settings.limit_description, "reason", []), {}) or None
+
+
+def check_valid_time(record: MemoryRecord, valid_from, valid_until, now, warnings: list[str]) -> None:
+    """The valid-time rule of a write that sets ``valid_from`` or
+    ``valid_until`` (aware datetimes; ``record`` the memory as it will be
+    written): an empty interval (from at or after until) is refused with
+    :class:`InvalidInput`; an end already past ``now`` is kept with a
+    warning appended to ``warnings`` (the memory is expired at once)."""
+    if valid_from is None and valid_until is None:
+        return
+    start, end = record.valid_from, record.valid_until
+    if start is not None and end is not None and start >= end:
+        raise InvalidInput(f"valid_from {format_time(start)} is not before valid_until {format_time(end)}: "
+                           "the memory would never hold")
+    if valid_until is not None and end is not None and end <= now:
+        warnings.append(f"valid_until {format_time(end)} is already past: the memory is expired at once "
+                        "(kept, but left out of the index and of recall)")
+
+
+def superseded_refusal(record: MemoryRecord, doing: str = "write to") -> str:
+    """Why ``doing`` (write to, restore a version of, pin, mute) the superseded
+    ``record`` is refused: its successor, and how to reactivate it."""
+    successor = record.superseded_by or "a newer memory"
+    return (f"memory {record.name!r} was superseded by {successor!r}: {doing} {successor!r} instead, or "
+            f"reactivate {record.name!r} explicitly (--reactivate / reactivate=true)")
+
+
+def refuse_superseded(entry, refuse: bool, doing: str) -> None:
+    """Raise :class:`Refused` (:func:`superseded_refusal`) when ``refuse`` and
+    ``entry`` (a scan entry or None) holds a superseded memory: restoring an
+    active version over it, pinning or muting it (issue 10)."""
+    if refuse and entry is not None and entry.record.status == "superseded":
+        raise Refused(superseded_refusal(entry.record, doing))
 
 
 def sanitize(value: str, counts: dict) -> str:

@@ -15,6 +15,8 @@ tombstones, typed results) are :mod:`memdir.store.operations` and
 
 from __future__ import annotations
 
+import json
+import os
 from datetime import datetime
 from pathlib import Path
 
@@ -26,8 +28,9 @@ from .layer import Layer
 from .results import PruneCandidate, WriteResult
 from .memfile import MalformedMemory, MemoryRecord, parse
 from .names import name_taken, normalize_name, same_name
-from .fields import prepare, sanitize
+from .fields import check_valid_time, prepare, reason_text, refuse_superseded, sanitize, superseded_refusal
 from .tombstones import Tombstone
+from .vocabulary import CLEARABLE
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
 
@@ -41,27 +44,28 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
           valid_from: datetime | None = None, valid_until: datetime | None = None,
           supersedes: str | None = None, extra: dict | None = None, session: str | None = None,
           reason: str | None = None, guard: list[Tombstone] = (), expect_digest: str | None | bool = False,
-          action: str | None = None, reactivate: bool = False) -> WriteResult:
+          action: str | None = None, reactivate: bool = False, rename_from: str | None = None,
+          clear: tuple[str, ...] = ()) -> WriteResult:
     """Create or update one memory through the gateway.
 
-    Unspecified flags (``pinned``, ``disabled``, ``importance``, ``title``,
-    valid times) inherit the existing values; ``created`` is kept, ``updated``
-    set now; an identical write changes nothing on disk (``unchanged``).
-    ``status`` may only ask for ``"candidate"``; origin is always ``actor``.
-    ``guard`` adds tombstones of other layers to check. ``expect_digest``
-    (when not False) is compare-and-set: the current file digest (None = must
+    Unspecified flags (``pinned``, ``disabled``, ``importance``, ``title``, valid times) inherit the existing
+    values; ``created`` is kept, ``updated`` set now; an identical write changes nothing on disk (``unchanged``).
+    ``status`` may only ask for ``"candidate"``; origin is always ``actor``. ``guard`` adds tombstones of other
+    layers to check. ``expect_digest`` (when not False) is compare-and-set: the current file digest (None = must
     not exist) — a mismatch raises :class:`~memdir.store.errors.Conflict`.
 
-    A name written differently from the existing memory's that normalizes to
-    the same file (``C# tips`` over ``C++ tips``) raises :class:`Conflict`
-    naming the existing memory and a distinct name; the same spelling or the
-    normalized name itself updates (:func:`memdir.store.names.spelling`). A
-    superseded memory is refused (:class:`Refused`, naming its successor)
-    unless ``reactivate``: it is then active again, journaled as ``reactivate``.
+    A name written differently from the existing memory's that normalizes to the same file (``C# tips`` over
+    ``C++ tips``) raises :class:`Conflict` naming the existing memory and a distinct name; the same spelling or
+    the normalized name itself updates (:func:`memdir.store.names.spelling`). A superseded memory is refused
+    (:class:`Refused`, naming its successor) unless ``reactivate``: it is then active again (``reactivate``).
 
-    Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound`
-    (``supersedes`` names no memory), :class:`Conflict`, :class:`Refused`,
-    :class:`LockTimeout`.
+    ``rename_from``: move that memory to the free ``name`` (else :class:`Conflict`), fields not given keeping
+    its values, ``expect_digest`` being its; an active one is superseded by ``name``, a candidate moves.
+    A candidate's ``supersedes`` is a proposal, carried out on approval (:func:`set_status`).
+    ``clear``: fields emptied, not inherited (of :data:`CLEARABLE`).
+
+    Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound` (``supersedes`` names no
+    memory), :class:`Conflict`, :class:`Refused`, :class:`LockTimeout`.
     """
     asked = name
     given_title = title
@@ -72,15 +76,26 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
     if importance is not None:
         if isinstance(importance, bool) or not isinstance(importance, int) or not 1 <= importance <= 10:
             raise InvalidInput(f"importance must be an integer from 1 to 10 (got {importance!r})")
+    if set(clear) - CLEARABLE:
+        raise InvalidInput(f"only {', '.join(sorted(CLEARABLE))} can be cleared (got {', '.join(clear)})")
     if status not in (None, "active", "candidate"):
         raise InvalidInput(f"status can be asked as 'candidate' only (got {status!r})")
     old_name = normalize_name(supersedes).name if supersedes else None
     if old_name == name:
         raise InvalidInput("a memory cannot supersede itself")
     with layer.transaction(actor, session) as tx:
-        existing = tx.fresh(name)
-        if expect_digest is not False and (existing.digest if existing else None) != expect_digest:
-            raise Conflict(f"memory {name!r} changed since it was read; re-read it and try again")
+        existing = source = tx.fresh(name)
+        if rename_from is not None:
+            existing, source = None, tx.fresh(normalize_name(rename_from).name)
+            if source is None:
+                raise NotFound(f"cannot rename {rename_from!r}: no such memory in the {layer.scope} layer")
+            if tx.fresh(name) is not None:
+                raise Conflict(f"a memory called {name!r} exists; choose another name, or edit {name!r} itself")
+            old_name = None if source.record.status == "candidate" else source.record.name
+            status = "candidate" if old_name is None else status  # a candidate moves, staying one
+        if expect_digest is not False and (source.digest if source else None) != expect_digest:
+            raise Conflict(f"memory {source.record.name if source else name!r} changed since it was read; "
+                           "re-read it and try again")
         if status == "candidate" and existing is not None and existing.record.status != "candidate":
             # A proposed change to a live memory waits beside it; the live one stays in force.
             target, name = name, _candidate_name(tx, name)
@@ -90,11 +105,10 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
             warnings.append(f"{target!r} stays as it is; the change waits for review as candidate {name!r} "
                             f"(memdir review)")
         tx.check_tombstones(description, body, name, list(guard))
-        old = existing.record if existing else None
-        if old is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
+        old = source.record if source else None  # what fields not given keep
+        if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))
-        if old is not None and old.status == "superseded" and not reactivate:
-            raise Refused(superseded_refusal(old))
+        refuse_superseded(source, not reactivate, "write to")
         reviving = old is not None and old.status == "superseded"
         edge = now_utc()  # valid-time edges keep microseconds; file times whole seconds
         now = edge.replace(microsecond=0)
@@ -126,6 +140,8 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
             extra=tuple({**dict(old.extra if old else ()), **(extra or {})}.items()),
             extra_source=old.extra_source if old else (),
         )
+        record = record.with_(**{field: None for field in clear})
+        check_valid_time(record, valid_from, valid_until, edge, warnings)
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
             return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
                                tuple(warnings), old.status, old.pinned, existing.digest)
@@ -134,21 +150,17 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
             old_entry = tx.fresh(old_name)
             if old_entry is None:
                 raise NotFound(f"cannot supersede {old_name!r}: no such memory in the {layer.scope} layer")
-        event = tx.apply(name, record, action or ("reactivate" if reviving else "update" if old else "create"),
+        event = tx.apply(name, record, action or ("reactivate" if reviving else "rename" if rename_from is not None
+                                                  else "update" if old else "create"),
                          reason=reason or (f"reactivated (was superseded by {old.superseded_by})" if reviving else None))
-        if old_entry is not None:
+        if rename_from is not None and old_name is None:
+            tx.apply(source.record.name, None, "rename", reason=f"renamed to {name}")  # a candidate moves
+        if old_entry is not None and new_status == "active":  # a candidate's is retired on approval
             _retire(tx, old_entry.record, name, edge)
     warnings.extend(tx.warnings)
-    operation = "reactivated" if reviving else "updated" if old else "created"
+    operation = "reactivated" if reviving else "renamed" if rename_from is not None else "updated" if old else "created"
     return WriteResult(name, layer.scope, operation, sum(counts.values()),
                        counts, tuple(warnings), record.status, record.pinned, event.after)
-
-
-def superseded_refusal(record: MemoryRecord, doing: str = "write to") -> str:
-    """Why ``doing`` (write to, pin…) the superseded ``record`` is refused: its successor, how to reactivate it."""
-    successor = record.superseded_by or "a newer memory"
-    return (f"memory {record.name!r} was superseded by {successor!r}: {doing} {successor!r} instead, or "
-            f"reactivate {record.name!r} explicitly (--reactivate / reactivate=true)")
 
 
 def _retire(tx, old: MemoryRecord, successor: str, edge: datetime, reason: str = "") -> None:
@@ -181,8 +193,8 @@ def finish_interrupted(layer: Layer) -> int:
 
 
 def _candidate_name(tx, target: str) -> str:
-    """The name of a candidate proposing a change to ``target``: its pending
-    candidate, else the first free ``<target>-candidate[-N]``."""
+    """The name of a candidate proposing a change to ``target``: its pending candidate, else the first free
+    ``<target>-candidate[-N]``."""
     for n in range(1, 100):
         name = f"{target[:52]}-candidate" + (f"-{n}" if n > 1 else "")
         entry = tx.fresh(name)
@@ -193,9 +205,8 @@ def _candidate_name(tx, target: str) -> str:
 
 
 def touch(layer: Layer, name: str, session: str | None = None, actor: str = "agent") -> None:
-    """Count a read: ``reads`` + 1 and ``last_read`` = now. The index is rebuilt
-    only when the read revives a stale memory, so the injected text stays
-    byte-stable for the provider's prompt cache (seed §A5)."""
+    """Count a read: ``reads`` + 1 and ``last_read`` = now. The index is rebuilt only when the read revives a
+    stale memory, so the injected text stays byte-stable for the provider's prompt cache (seed §A5)."""
     from .index import is_stale
 
     with layer.transaction(actor, session) as tx:
@@ -209,9 +220,9 @@ def touch(layer: Layer, name: str, session: str | None = None, actor: str = "age
 
 def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
            tombstone: bool = True, action: str = "delete", session: str | None = None) -> Tombstone | None:
-    """Delete one memory; with ``tombstone`` (the default) its value may never
-    be written again until a person lifts the tombstone. Raises :class:`NotFound`."""
-    key = normalize_name(name).name
+    """Delete one memory; with ``tombstone`` (the default) its value may never be written again until a person
+    lifts the tombstone. Raises :class:`NotFound`."""
+    key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
     with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)
         if entry is None:
@@ -223,9 +234,8 @@ def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
 
 
 def _delete_tombstoned(tx, key: str, record: MemoryRecord, action: str, reason: str | None) -> Tombstone:
-    """Tombstone the value, then delete (the journal line commits both). When
-    the delete fails the new tombstone is taken back; when the process is
-    killed in between, ``memdir verify`` names the tombstone no event refers
+    """Tombstone the value, then delete (the journal line commits both). When the delete fails the new tombstone
+    is taken back; when the process is killed in between, ``memdir verify`` names the tombstone no event refers
     to and ``--repair`` removes it (the memory is still there: "before")."""
     tombstones = tx.layer.tombstone_file
     known = {stone.id for stone in tombstones.all()}
@@ -261,8 +271,7 @@ def prune_candidates(layer: Layer, older_than_days: int) -> list[PruneCandidate]
 
 def prune(layer: Layer, older_than_days: int, *, actor: str, session: str | None = None) -> list[PruneCandidate]:
     """Delete (without tombstones) what :func:`prune_candidates` lists; returns the deleted."""
-    candidates = prune_candidates(layer, older_than_days)
-    done = []
+    candidates, done = prune_candidates(layer, older_than_days), []
     if not candidates:
         return done
     with layer.transaction(actor, session) as tx:
@@ -276,8 +285,8 @@ def prune(layer: Layer, older_than_days: int, *, actor: str, session: str | None
 
 
 def clear(layer: Layer, *, actor: str, session: str | None = None) -> int:
-    """Delete every memory of the layer in one lock window (no tombstones;
-    tombstones already recorded stay). Returns how many were deleted."""
+    """Delete every memory of the layer in one lock window (no tombstones; tombstones already recorded stay).
+    Returns how many were deleted."""
     if not layer.path.exists():
         return 0
     count = 0
@@ -292,10 +301,8 @@ def clear(layer: Layer, *, actor: str, session: str | None = None) -> int:
 
 def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
             guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False) -> WriteResult:
-    """Write version ``version`` of ``name`` back, byte for byte, as a new
-    ``restore`` event. Works for a deleted memory too. A tombstoned value
-    stays refused; so does an active version over a superseded memory unless
-    ``reactivate``. Raises :class:`NotFound`, :class:`TombstoneRefused`, :class:`Refused`."""
+    """Write version ``version`` of ``name`` back, byte for byte, as a new ``restore`` event
+    (:func:`restore_bytes`). Works for a deleted memory too. Raises :class:`NotFound`."""
     key = normalize_name(name).name
     return restore_bytes(layer, key, version_bytes(layer, key, version), f"version {version}", actor=actor,
                          guard=guard, session=session, reactivate=reactivate)
@@ -305,10 +312,8 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
                   guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False) -> WriteResult:
     """Write ``data`` (an earlier version of memory ``name``, from the
     journal or from git; ``label`` says which) back as a ``restore`` event:
-    byte for byte unless redaction changes it. A version that is not
-    superseded, over a memory that is, needs ``reactivate`` (the rule of
-    :func:`write`). Raises :class:`Refused` (not a readable memory, superseded),
-    :class:`TombstoneRefused`."""
+    byte for byte unless redaction changes it; over a superseded memory only with ``reactivate``.
+    Raises :class:`Refused` (not a readable memory, superseded), :class:`TombstoneRefused`."""
     key = normalize_name(name).name
     try:
         record = parse(data.decode("utf-8"), key).record
@@ -321,9 +326,7 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
     with layer.transaction(actor, session) as tx:
         tx.check_tombstones(clean.description, clean.body, key, list(guard))
         existing = tx.fresh(key)
-        if (existing is not None and existing.record.status == "superseded" and clean.status != "superseded"
-                and not reactivate):
-            raise Refused(superseded_refusal(existing.record, "restore a version of"))
+        refuse_superseded(existing, clean.status != "superseded" and not reactivate, "restore a version of")
         if existing is not None and existing.digest == digest(data):
             return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
                                digest=existing.digest)
@@ -344,7 +347,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
     """
     if actor != "human":
         raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
-    key = normalize_name(name).name
+    key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
     with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)
         if entry is None:
@@ -370,14 +373,16 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
             return target
         tx.apply(key, record.with_(status="active", origin="human", updated=now, extra=tuple(extra.items())),
                  "approve", reason=reason)
+        replaced = tx.fresh(record.supersedes) if record.supersedes else None
+        if replaced is not None and replaced.record.status == "active":  # the candidate's proposal takes effect
+            _retire(tx, replaced.record, key, now_utc())
         return key
 
 
 def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
              session: str | None = None) -> bool:
     """Pin/unpin or mute/unmute a memory (``flag`` = ``pinned`` | ``disabled``).
-    Returns False when it already had that value. Pinning or muting a
-    superseded memory raises :class:`Refused` (its successor is the one in force)."""
+    Returns False when it already had that value; :class:`Refused` for a superseded memory."""
     if flag not in ("pinned", "disabled"):
         raise InvalidInput(f"unknown flag {flag!r}")
     key = normalize_name(name).name
@@ -387,8 +392,7 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
             raise NotFound(f"memory not found: {key!r}")
         if getattr(entry.record, flag) == value:
             return False
-        if value and entry.record.status == "superseded":
-            raise Refused(superseded_refusal(entry.record, "pin" if flag == "pinned" else "mute"))
+        refuse_superseded(entry, value, "pin" if flag == "pinned" else "mute")
         tx.apply(key, entry.record.with_(**{flag: value}, updated=now_utc().replace(microsecond=0)),
                  ("pin" if flag == "pinned" else "mute") if value else ("unpin" if flag == "pinned" else "unmute"),
                  reason=f"{flag}={str(value).lower()}")
@@ -401,8 +405,8 @@ def lift_tombstone(layer: Layer, tombstone_id: str, *, actor: str, reason: str |
         raise Refused("only a person can lift a tombstone (memdir tombstone lift)")
     with layer.transaction(actor) as tx:
         stone = layer.tombstone_file.lift(tombstone_id)
-        tx.events.append(layer.journal.append(actor, "tombstone-lift", stone.name, None, None, reason=reason,
-                                              data={"tombstone": stone.id}))
+        tx.events.append(layer.journal.append(actor, "tombstone-lift", stone.name, None, None, data={
+            "tombstone": stone.id}, reason=reason_text(layer.settings, reason)))
         tx.changed = True
     return stone
 
@@ -421,10 +425,6 @@ def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", 
     """Re-key a project layer (a moved or renamed project): under its lock, journal a ``move`` event, record
     ``root`` and ``info`` (:func:`memdir.store.paths.identity`) in ``layer.json`` and rename the directory to
     ``target``, which must not exist. Raises :class:`Conflict`, :class:`StoreError`."""
-    import json
-    import os
-
-    from .errors import StoreError
     from .fsio import atomic_write
     with layer.transaction(actor) as tx:  # the transaction has written layer.json if it was missing
         if target.exists():

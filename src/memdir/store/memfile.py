@@ -38,7 +38,7 @@ from .frontmatter import (
     read_lines, read_yaml, split, text_of,
 )
 from .names import normalize_name
-from .printable import one_line
+from .printable import display_title, one_line
 from .vocabulary import ORIGINS, STATUSES, TYPE_IMPORTANCE, TYPES
 
 
@@ -95,8 +95,8 @@ class MemoryRecord:
 
     @property
     def display_title(self) -> str:
-        """The title when there is one, else the name."""
-        return self.title or self.name
+        """The title when there is one, else the name, on one line (:func:`memdir.store.printable.display_title`)."""
+        return display_title(self.title, self.name)
 
     @property
     def effective_importance(self) -> int:
@@ -128,8 +128,33 @@ class ParsedFile:
 def format_time(value: datetime) -> str:
     """ISO-8601 UTC with a ``Z``: ``2026-11-02T09:14:00Z``; microseconds only
     when the time has them (valid-time edges set by a supersede)."""
-    value = value.astimezone(timezone.utc)
-    return value.strftime("%Y-%m-%dT%H:%M:%S.%fZ" if value.microsecond else "%Y-%m-%dT%H:%M:%SZ")
+    value = value.astimezone(timezone.utc)  # the year zero-padded: strftime writes year 1 as "1-01-02"
+    return f"{value.year:04d}" + value.strftime("-%m-%dT%H:%M:%S.%fZ" if value.microsecond else "-%m-%dT%H:%M:%SZ")
+
+
+MIN_YEAR, MAX_YEAR = 1000, 9998
+"""Years a time argument may name (:func:`time_note`): four digits, with
+room for the end of a local day and any UTC offset at either end."""
+
+
+def time_note(value: Any, parsed: datetime) -> tuple[str, str]:
+    """``(refusal, note)`` for a time argument ``value`` read as ``parsed``
+    (see :func:`parse_time`): a refusal when its year is outside
+    :data:`MIN_YEAR`–:data:`MAX_YEAR`; a note when a local time without a zone
+    does not exist (a daylight-saving gap) and was read one way. ``""`` when
+    there is nothing to say."""
+    if not MIN_YEAR <= parsed.astimezone(timezone.utc).year <= MAX_YEAR:
+        return f"the year must be from {MIN_YEAR} to {MAX_YEAR} (got {value!r})", ""
+    if isinstance(value, str) and "T" in value.strip().replace(" ", "T", 1) and not re.search(
+            r"(Z|z|[+-]\d{2}(:?\d{2})?)$", value.strip()):
+        try:
+            naive = datetime.fromisoformat(value.strip().replace(" ", "T", 1))
+        except ValueError:
+            return "", ""
+        if naive.tzinfo is None and parsed.astimezone().replace(tzinfo=None) != naive:
+            return "", (f"{value} does not exist in local time (a daylight-saving gap); "
+                        f"read as {parsed.astimezone().isoformat()}")
+    return "", ""
 
 
 def parse_time(value: Any, *, end_of_day: bool = False) -> datetime | None:

@@ -63,7 +63,8 @@ def normalize_name(raw: str) -> NormalizedName:
     had to be derived from a hash, the original as ``title``.
 
     Raises :class:`InvalidName` for a non-string, an empty name, a name holding
-    control characters (``a\\x00b``) or a reserved name (``memory``, ``CON``…).
+    control characters (``a\\x00b``) or a lone surrogate (bytes that were
+    not UTF-8), or a reserved name (``memory``, ``CON``…).
     """
     if not isinstance(raw, str):
         raise InvalidName(f"memory name must be a string (got {type(raw).__name__})")
@@ -72,6 +73,8 @@ def normalize_name(raw: str) -> NormalizedName:
         raise InvalidName("memory name is empty")
     if _CONTROL.search(text):
         raise InvalidName(f"memory name must not contain control characters (got {raw!r})")
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        raise InvalidName(f"memory name is not valid Unicode text (undecodable bytes? got {raw!r})")
     # Accents fold to their base letter (Café → cafe) before the slug is cut.
     folded = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     slug = _NON_SLUG.sub("-", folded.lower()).strip("-")[:MAX_NAME_CHARS].strip("-")

@@ -20,7 +20,7 @@ from .history import history as layer_history, records_as_of, version_bytes
 from .index import is_current, ordered
 from .journal import now_utc
 from .layer import Layer
-from .memfile import parse_time
+from .memfile import MAX_YEAR, MIN_YEAR, parse_time, time_note
 from .names import normalize_name, same_name
 from .results import (
     ClearResult, DeleteResult, HistoryResult, LayerCount, Link, ListResult, PruneResult, ReadResult,
@@ -137,17 +137,27 @@ def writable(session: Session, scope: str | None) -> list[Layer]:
             if layer.scope != "team" or scope == "team" or session.actor == "human"]
 
 
-def time_arg(value: str | datetime | None, label: str) -> datetime | None:
+def time_arg(value: str | datetime | None, label: str, notes: list[str] | None = None) -> datetime | None:
     """A time argument: None/empty, a datetime, or text :func:`parse_time`
     reads (no zone = local time; a date alone = that whole local day, so a
-    ``valid_until`` date ends with the day). Raises :class:`InvalidInput`
-    naming ``label``."""
+    ``valid_until`` date ends with the day). A local time in a
+    daylight-saving gap is read one way and said in ``notes``
+    (:func:`memfile.time_note`). Raises :class:`InvalidInput` naming
+    ``label``, also for a year outside 1000–9998."""
     if value is None or value == "":
         return None
     parsed = parse_time(value, end_of_day=label == "valid_until")
+    year = re.match(r"\s*([+-]?\d+)-", value) if isinstance(value, str) else None
+    if parsed is None and year and not MIN_YEAR <= int(year.group(1)) <= MAX_YEAR:
+        raise InvalidInput(f"{label}: the year must be from {MIN_YEAR} to {MAX_YEAR} (got {value!r})")
     if parsed is None:
         raise InvalidInput(f"{label}: cannot read {value!r} as a time (use ISO-8601, e.g. 2026-11-30T12:00:00Z, "
                            "or a date, 2026-11-30)")
+    refusal, note = time_note(value, parsed)
+    if refusal:
+        raise InvalidInput(f"{label}: {refusal}")
+    if note and notes is not None:
+        notes.append(f"{label}: {note}")
     return parsed
 
 
@@ -159,8 +169,10 @@ def write(session: Session, name: str, description: str, type: str = "project", 
           disabled: bool | None = None, importance: int | None = None, status: str | None = None,
           valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
           supersedes: str | None = None, reason: str | None = None, extra: dict | None = None,
-          expect_digest: str | None | bool = False, reactivate: bool = False) -> WriteResult:
-    """Create or update a memory (``memory_write``); see :func:`memdir.store.gateway.write`.
+          expect_digest: str | None | bool = False, reactivate: bool = False,
+          rename_from: str | None = None, clear: tuple[str, ...] = ()) -> WriteResult:
+    """Create or update a memory (``memory_write``); see :func:`memdir.store.gateway.write`
+    (``rename_from``: rename that memory to ``name``; ``clear``: fields to empty).
 
     ``scope`` None: where the memory already is, else the user layer for
     ``type="user"`` (facts about the person hold in every project), else the
@@ -174,7 +186,7 @@ def write(session: Session, name: str, description: str, type: str = "project", 
     ``reactivate``), :class:`LockTimeout`.
     """
     if scope is None:
-        key = normalize_name(name).name
+        key = normalize_name(rename_from or name).name
         scope = next((s for s in session.scopes() if session.layer(s).lookup(key)), None) or (
             "user" if type == "user" and session.settings.enable_user_scope else "project")
     if scope == "team" and (session.actor != "human" or status == "candidate"):
@@ -185,15 +197,17 @@ def write(session: Session, name: str, description: str, type: str = "project", 
             valid_until=time_arg(valid_until, "valid_until"), supersedes=supersedes, extra=extra, reason=reason,
             expect_digest=expect_digest)
     layer = session.layer(scope)
+    notes: list[str] = []
     stones = guard(session, layer)
     result = gateway.write(
         layer, actor=session.actor, name=name, description=description, type=type, body=body, title=title,
         pinned=pinned, disabled=disabled, importance=importance, status=status,
-        valid_from=time_arg(valid_from, "valid_from"), valid_until=time_arg(valid_until, "valid_until"),
+        valid_from=time_arg(valid_from, "valid_from", notes), valid_until=time_arg(valid_until, "valid_until", notes),
         supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=stones,
-        expect_digest=expect_digest, reactivate=reactivate is True)
-    if stones.skipped:
-        result = replace(result, warnings=result.warnings + stones.skipped)
+        expect_digest=expect_digest, reactivate=reactivate is True, rename_from=rename_from,
+        clear=tuple(clear))
+    if notes or stones.skipped:
+        result = replace(result, warnings=(*notes, *result.warnings, *stones.skipped))
     if result.status == "active" and result.operation != "unchanged":
         _expire_pending(session, f"{result.name} {description} {body}")
     return result

@@ -39,7 +39,8 @@ def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Pat
     nobody meant: a relative path (run from two directories it makes two
     homes, one perhaps inside a git repository), a ``$`` left unexpanded
     (``${CLAUDE_PROJECT_DIR}/mem`` would become a directory of that name), or
-    an existing file that is not a directory. ``environ`` defaults to
+    an existing file that is not a directory, a ``~user`` that names no
+    user, whitespace around the path. ``environ`` defaults to
     ``os.environ``.
     """
     environ = os.environ if environ is None else environ
@@ -53,7 +54,14 @@ def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Pat
         import platformdirs  # imported late: only this branch needs it
 
         raw, source = platformdirs.user_data_dir("memdir", appauthor=False), "the platform data dir"
-    chosen = Path(raw).expanduser()
+    if raw != raw.strip():
+        raise InvalidInput(f"the memdir home {raw!r} ({source}) begins or ends with whitespace, which would make "
+                           "a second home beside the one meant; give the path without surrounding spaces")
+    try:
+        chosen = Path(raw).expanduser()
+    except RuntimeError:  # ~nosuchuser, or ~ with no HOME
+        raise InvalidInput(f"the memdir home {raw!r} ({source}) starts with a '~' that names no known user's home; "
+                           "give an absolute path") from None
     if "$" in str(chosen):
         raise InvalidInput(f"the memdir home {raw!r} ({source}) holds a '$' that no shell expanded; "
                            "give the absolute path itself")
@@ -70,8 +78,9 @@ def _git_top(start: Path) -> Path | None:
     """The top of the git work tree holding ``start``; for a linked worktree,
     the repository's common git directory's owner — the main checkout when
     it is ``<main>/.git``, else (a bare repository, ``git -C repo.git
-    worktree add``) the common git directory itself — so every worktree of
-    one repository shares a layer."""
+    worktree add``) the checkout its ``core.worktree`` names (a submodule's
+    ``.git/modules/sm`` → the submodule checkout) or the common git
+    directory itself — so every worktree of one repository shares a layer."""
     for candidate in (start, *start.parents):
         dotgit = candidate / ".git"
         if dotgit.is_dir():
@@ -91,8 +100,29 @@ def _git_top(start: Path) -> Path | None:
                         common_dir = (gitdir / common.read_text().strip()).resolve()
                     except OSError:
                         return candidate
-                    return common_dir.parent if common_dir.name == ".git" else common_dir
+                    if common_dir.name == ".git":
+                        return common_dir.parent
+                    return _core_worktree(common_dir) or common_dir
             return candidate
+    return None
+
+
+def _core_worktree(git_dir: Path) -> Path | None:
+    """The checkout a git directory names with ``core.worktree`` (a
+    submodule's ``<super>/.git/modules/sm`` names ``<super>/sm``), resolved
+    against ``git_dir``; None when it names none or that is no directory."""
+    try:
+        text = (git_dir / "config").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    section = ""
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            section = line.strip("[]").strip().lower()
+        elif section == "core" and line.split("=")[0].strip().lower() == "worktree" and "=" in line:
+            owner = (git_dir / line.split("=", 1)[1].strip().strip('"')).resolve()
+            return owner if owner.is_dir() else None
     return None
 
 

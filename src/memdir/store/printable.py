@@ -70,6 +70,12 @@ def one_line(text: str | None) -> str:
     return _LINE_CONTROLS.sub("", text).strip()
 
 
+def display_title(title: str | None, name: str) -> str:
+    """What a memory is shown as (index line, listings, panel): its title when
+    it has one, else its name, on one line (:func:`one_line`)."""
+    return one_line(title or name)
+
+
 def printable(text: str | None) -> str:
     """Multi-line ``text`` safe for a terminal or a prompt: every line break
     becomes ``\\n``, escape sequences, other controls (tab and newline stay)
@@ -103,4 +109,5 @@ def clean_body(text: str) -> tuple[str, int]:
     return cleaned, max(1, len(_UNSAFE_BODY.findall(text)))
 
 
-__all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "clean_body", "clean_line", "is_clean_line", "one_line", "printable"]
+__all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "clean_body", "clean_line", "display_title", "is_clean_line",
+           "one_line", "printable"]

@@ -18,7 +18,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import Conflict, NotFound, StoreError
+from .errors import Conflict, NotFound, Refused, StoreError
+from .layout import described_root
 from .paths import PROJECTS_DIR, identity, project_dir, project_key, project_layer_dir
 from .results import Result
 
@@ -93,12 +94,15 @@ def _source(home: Path, old: str) -> Path:
                    "or the project's old path)")
 
 
-def move(session, old: str, new: str | None = None, *, reason: str | None = None) -> LayerMove:
+def move(session, old: str, new: str | None = None, *, reason: str | None = None, force: bool = False) -> LayerMove:
     """Re-key the project layer ``old`` (key or old root) to the project
     ``new`` (a directory; default the session's project). An existing
     target layer with no memories and no journal is replaced; one that holds
-    either is refused (:class:`Conflict`). Raises :class:`NotFound`, :class:`ScopeError`,
-    :class:`Conflict`, :class:`StoreError`."""
+    either is refused (:class:`Conflict`). A layer whose recorded root still
+    exists belongs to a living project (``new`` is a copy of it, not its new
+    place): refused (:class:`Refused`) unless ``force``. Raises
+    :class:`NotFound`, :class:`ScopeError`, :class:`Conflict`,
+    :class:`Refused`, :class:`StoreError`."""
     from .gateway import move_layer
     from .layer import Layer
 
@@ -113,6 +117,13 @@ def move(session, old: str, new: str | None = None, *, reason: str | None = None
         if _memory_files(target) or (journal.is_file() and journal.stat().st_size):
             raise Conflict(f"the project {root} already has a layer with memories ({target}); memdir does not "
                            "overwrite it — move or clear its memories first")
+    recorded = described_root(source)
+    if recorded and Path(recorded).is_dir() and not force:
+        raise Refused(f"layer {source.name} belongs to {recorded}, which still exists: moving it would take that "
+                      f"project's {_memory_files(source)} memories away from it. To start {root} with some of "
+                      "them, copy them (memdir read NAME there, memdir write here); to move the layer anyway, "
+                      "pass --force")
+    if target.exists():
         try:
             shutil.rmtree(target)
         except OSError as exc:

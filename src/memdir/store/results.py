@@ -147,7 +147,7 @@ class ReadResult(Result):
 
 @dataclass(frozen=True)
 class WriteResult(Result):
-    """What a write did: ``operation`` is created | updated | reactivated
+    """What a write did: ``operation`` is created | updated | renamed | reactivated
     (a superseded memory made active again) | unchanged; ``redactions``
     counts secrets replaced (``redaction_kinds`` by kind); ``warnings`` name every cut and normalization; ``status`` and ``pinned``
     are the memory's now; ``digest`` is its file's SHA-256."""

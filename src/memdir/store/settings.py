@@ -21,18 +21,32 @@ hook and server: what cannot be read falls back to its default, one warning
 per problem goes to stderr once per process, and the warnings stay on
 :attr:`Settings.warnings` for ``memdir doctor``. Only an explicit argument
 with a bad value is an error (:class:`InvalidInput`).
+
+The file and the environment are read by one rule (:func:`_coerce`): an int
+setting takes a whole number (``3.7`` is refused in both, never truncated), a
+float setting a finite one (``nan``, ``inf`` refused), a choice setting one of
+:data:`CHOICES`; a number outside :data:`CLAMPS` is clamped with a warning.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
 from .errors import InvalidInput
 
+CONTEXT_MIN_BYTES = 1536
+"""Floor of ``context_max_bytes``: the frame, the note, the heading and the
+policy of the context block take about 1,300 UTF-8 bytes (the guidance block
+given on an empty store about 1,150), so a smaller budget would inject
+nothing at all; this leaves room for the left-out marker and a few index
+lines. ``tests/test_settings_validation.py`` checks it against
+:mod:`memdir.store.context`."""
+
 # field -> (minimum, hard ceiling)
 CLAMPS: dict[str, tuple[float, float]] = {
-    "context_max_bytes": (256, 10_000),  # Claude Code caps additionalContext at 10,000 chars
+    "context_max_bytes": (CONTEXT_MIN_BYTES, 10_000),  # Claude Code caps additionalContext at 10,000 chars
     "recall_max_bytes": (128, 8192),
     "limit_title": (16, 200),
     "limit_description": (40, 500),
@@ -70,6 +84,12 @@ DEFAULTS: dict[str, object] = {
     "extractor_command_timeout": 120.0,
     "search_vectors": "auto",  # auto | on | off
     "team_dir": ".claude/memory",  # the team layer, relative to the repository root
+}
+
+# field -> the values it accepts; for search_vectors a boolean word (true, no, …) means on or off.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "consolidation_mode": ("off", "gated", "always"),
+    "search_vectors": ("auto", "on", "off"),
 }
 
 
@@ -116,38 +136,73 @@ class Settings:
 
 
 def _coerce(name: str, value, target_type):
-    try:
-        if target_type is bool:
-            if isinstance(value, bool):
-                return value
-            text = str(value).strip().lower()
-            if text in ("1", "true", "yes", "on"):
-                return True
-            if text in ("0", "false", "no", "off"):
-                return False
-            raise ValueError(value)
-        if target_type is int:
-            if isinstance(value, bool):
-                raise ValueError(value)
-            return int(value)
+    """``value`` (a TOML value or an environment string) as ``target_type``,
+    by the same rule for both: an int setting takes a whole number only
+    (``3.7`` is refused, not truncated), a float setting a finite number
+    (``nan`` and ``inf`` are refused), a choice setting one of :data:`CHOICES`.
+    Raises :class:`InvalidInput` naming the setting."""
+    def refuse(why: str = ""):
+        return InvalidInput(f"setting {name}: cannot read {value!r} as {target_type.__name__}{why}")
+
+    if target_type is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise refuse()
+    if target_type in (int, float):
+        if isinstance(value, bool):
+            raise refuse()
+        try:
+            number = float(value.strip()) if isinstance(value, str) else float(value)
+        except (TypeError, ValueError, OverflowError):
+            raise refuse() from None
+        if not math.isfinite(number):
+            raise refuse(" (it must be a finite number)")
         if target_type is float:
-            return float(value)
-        return str(value)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"setting {name}: cannot read {value!r} as {target_type.__name__}") from None
+            return number
+        if not number.is_integer():
+            raise refuse(" (it must be a whole number)")
+        return int(number)
+    if not isinstance(value, (str, bool)):
+        raise refuse()
+    text = str(value)
+    if name in CHOICES:
+        text = text.strip().lower()
+        text = {"true": "on", "yes": "on", "1": "on", "false": "off", "no": "off", "0": "off"}.get(text, text) \
+            if "on" in CHOICES[name] else text
+        if text not in CHOICES[name]:
+            raise InvalidInput(f"setting {name} must be {', '.join(CHOICES[name][:-1])} or {CHOICES[name][-1]} "
+                               f"(got {value!r})")
+    return text
+
+
+def _bounded(name: str, value):
+    """``(value within CLAMPS, text saying how it was clamped or "")``."""
+    if name not in CLAMPS:
+        return value, ""
+    low, high = CLAMPS[name]
+    bounded = type(value)(min(max(value, low), high))
+    if bounded == value:
+        return value, ""
+    side = "below the minimum" if value < low else "above the maximum"
+    return bounded, f"setting {name}: {value!r} is {side} {type(value)(low if value < low else high)!r}; using {bounded!r}"
 
 
 def _clamped(settings: Settings) -> Settings:
     changes = {}
-    for name, (low, high) in CLAMPS.items():
+    for name in CLAMPS:
         value = getattr(settings, name)
-        bounded = min(max(value, low), high)
+        bounded, _ = _bounded(name, value)
         if bounded != value:
-            changes[name] = type(value)(bounded)
-    if settings.consolidation_mode not in ("off", "gated", "always"):
-        raise InvalidInput(
-            f"consolidation_mode must be off, gated or always (got {settings.consolidation_mode!r})"
-        )
+            changes[name] = bounded
+    for name, allowed in CHOICES.items():
+        if getattr(settings, name) not in allowed:
+            raise InvalidInput(f"{name} must be {', '.join(allowed[:-1])} or {allowed[-1]} "
+                               f"(got {getattr(settings, name)!r})")
     return Settings(settings.warnings, **{**settings.as_dict(), **changes}) if changes else settings
 
 
@@ -195,19 +250,12 @@ def load_settings(home: Path | None, overrides: dict | None = None, environ=None
     sourced: list[tuple[str, str, object]] = []  # (where, name, raw value), later sources win
     if home is not None:
         path = Path(home) / "config.toml"
-        if path.is_file():
-            import tomllib
-
-            try:
-                data = tomllib.loads(path.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-                _warn(warnings, f"{path} cannot be read ({exc}); using the defaults for every setting in it")
-                data = {}
-            for name, value in _flatten(data).items():
-                if name not in types:
-                    _warn(warnings, f"{path}: unknown setting {name!r} ignored")
-                    continue
-                sourced.append((str(path), name, value))
+        data = _read_config(path, warnings)
+        for name, value in _flatten(data).items():
+            if name not in types:
+                _warn(warnings, f"{path}: unknown setting {name!r} ignored")
+                continue
+            sourced.append((str(path), name, value))
     for name in types:
         env = environ.get("MEMDIR_" + name.upper())
         if env is not None and env != "":
@@ -215,16 +263,37 @@ def load_settings(home: Path | None, overrides: dict | None = None, environ=None
     values: dict = {}
     for where, name, value in sourced:
         try:
-            values[name] = _coerce(name, value, types[name])
+            coerced = _coerce(name, value, types[name])
         except InvalidInput as exc:
             _warn(warnings, f"{where}: {exc}; using {values.get(name, DEFAULTS[name])!r}")
-    if values.get("consolidation_mode", "gated") not in ("off", "gated", "always"):
-        _warn(warnings, f"consolidation_mode must be off, gated or always (got {values['consolidation_mode']!r}); "
-                        "using 'gated'")
-        values["consolidation_mode"] = "gated"
+            continue
+        values[name], clamped = _bounded(name, coerced)
+        if clamped:
+            _warn(warnings, f"{where}: {clamped}")
     for name, value in (overrides or {}).items():
         if value is not None:
             if name not in types:
                 raise InvalidInput(f"unknown setting {name!r}")
             values[name] = _coerce(name, value, types[name])
     return _clamped(Settings(tuple(warnings), **values))
+
+
+def _read_config(path: Path, warnings: list[str]) -> dict:
+    """The table of ``config.toml`` at ``path``; ``{}`` when there is none,
+    with a warning when something is there that cannot be read (a directory,
+    a dangling symlink, bad TOML, bad UTF-8)."""
+    if not os.path.lexists(path):
+        return {}
+    if path.is_symlink() and not path.exists():
+        _warn(warnings, f"{path} is a symlink to {os.readlink(path)!r}, which does not exist; using the defaults")
+        return {}
+    if not path.is_file():
+        _warn(warnings, f"{path} is not a file; using the defaults")
+        return {}
+    import tomllib
+
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        _warn(warnings, f"{path} cannot be read ({exc}); using the defaults for every setting in it")
+        return {}

@@ -23,15 +23,19 @@ def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
         for layer in session.layers(scope) for stone in layer.tombstones()))
 
 
-def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = None) -> LiftResult:
+def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = None,
+                   scope: str | None = None) -> LiftResult:
     """Lift a tombstone so its value may be written again (a person only),
-    journaled. Raises :class:`Refused`, :class:`NotFound`."""
+    journaled; with ``scope``, only a tombstone of that layer. Raises
+    :class:`Refused`, :class:`NotFound`, :class:`ScopeError`."""
     if session.actor != "human":
         raise Refused("only a person can lift a tombstone (memdir tombstone lift ID)")
-    for layer in session.layers():
+    for layer in [session.layer(scope)] if scope else session.layers():
         if any(stone.id == tombstone_id for stone in layer.tombstones()):
             stone = gateway.lift_tombstone(layer, tombstone_id, actor=session.actor, reason=reason)
             return LiftResult(stone.id, layer.scope, stone.name)
+    if scope:
+        raise NotFound(f"no tombstone {tombstone_id!r} in the {scope} layer")
     raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`" + unsearched(session, None))
 
 

@@ -14,6 +14,8 @@ ACTORS = ORIGINS  # who calls the gateway is who the memory's origin names
 SCOPES = ("user", "team", "project")
 # Systems `memdir import` reads (memdir.store.importers).
 IMPORT_SOURCES = ("claude-code", "dsh", "dir", "mcp-memory", "basic-memory")
+# Optional fields a write may empty (``clear``) instead of keeping the old value.
+CLEARABLE = frozenset({"title", "importance", "valid_from", "valid_until"})
 # Default importance by type (seed-behaviour §A5); an unknown type orders as reference.
 TYPE_IMPORTANCE = {"feedback": 8, "user": 7, "project": 6, "reference": 4}
 

@@ -20,7 +20,9 @@ def install_plan(plan) -> str:
     the diff of every change, then one line per file."""
     lines = [c.diff.rstrip("\n") for c in plan.changes if c.diff]
     for c in plan.changes:
-        if c.after is None:
+        if c.after is None and c.before is None:
+            what = "already gone (its install record and the empty folders install made are cleared)"
+        elif c.after is None:
             what = "deleted (install had created it)"
         elif c.before is None:
             what = "created"

@@ -53,9 +53,9 @@
       new FormData(form).forEach(function (value, key) { fields[key] = value; });
       const edit = {};
       for (const [key, value] of Object.entries(fields)) {
-        if (key === "importance") { edit[key] = value === "" ? null : Number(value); }
+        // An emptied title, importance or valid time is sent as "": the API clears it.
+        if (key === "importance") { edit[key] = value === "" ? "" : Number(value); }
         else if (key === "expect_digest") { if (value !== "") { edit[key] = value; } }
-        else if (key === "valid_from" || key === "valid_until" || key === "title") { edit[key] = value === "" ? null : value; }
         else { edit[key] = value; }
       }
       const errorBox = form.querySelector("[data-error]");

@@ -1,0 +1,230 @@
+"""A warm process embeds prompts for fresh ones, over a local socket.
+
+Loading numpy and the embedding model costs a fresh process far more than
+the rest of a prompt hook (≈ 110 ms to import numpy, 1.5 s to load the
+model, 10–50 ms per query on a loaded 2-core machine). A long-lived process
+that already has them — the MCP server of a Claude Code session
+(:mod:`memdir.integrations.mcp_server`) — serves them instead:
+
+* :class:`WarmServer` listens on the Unix socket ``<home>/search.sock``
+  (one server per home: a second one waits and takes over when the first
+  is gone). It loads the model when first asked — a server whose home never
+  sees a prompt hook costs nothing — and answers "not ready" (no cosines)
+  until it has. Each connection sends one JSON
+  line ``{"query": str, "layers": [layer key, …], "generation": int}`` and
+  gets one JSON line back: ``{"generation": int, "ids": [doc id, …],
+  "cosines": [float, …]}`` — the dense cosine of every memory of those layers
+  that has a current vector (:func:`memdir.search.vectors.similarities`),
+  read from the same ``index.sqlite``.
+* :func:`ask` is the fresh process's side. It returns None — and the caller
+  ranks lexically, never loading the model itself — when no server listens
+  (connecting fails at once), when none answers within
+  :data:`ANSWER_TIMEOUT`, when the server is still loading its model, or
+  when the server's index generation is not the caller's (its doc ids
+  might not be the caller's).
+
+The socket lives in the home directory (private to its user); a home whose
+socket path would not fit ``sockaddr_un`` (about 100 bytes) or a platform
+without Unix sockets has no warm process, and recall there is lexical in a
+fresh process. The ranking rule stays :mod:`memdir.search.relevance`'s:
+this module only moves cosines between processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+from pathlib import Path
+
+SOCKET_NAME = "search.sock"
+CONNECT_TIMEOUT = 0.05  # seconds for a local connect: a listening server accepts at once
+ANSWER_TIMEOUT = 0.5  # seconds for the answer (one query embedding on a loaded machine)
+RETRY_BIND = 10.0  # seconds between a waiting server's attempts to take the socket over
+MAX_REQUEST = 64 * 1024  # bytes of one request line
+
+
+def socket_path(home: Path) -> Path | None:
+    """``<home>/search.sock``, or None when Unix sockets are missing or the
+    path is too long for ``sockaddr_un``."""
+    path = Path(home) / SOCKET_NAME
+    if not hasattr(socket, "AF_UNIX") or len(os.fsencode(str(path))) > 100:
+        return None
+    return path
+
+
+def _read_line(sock: socket.socket, limit: int) -> bytes:
+    data = b""
+    while b"\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+        if len(data) > limit:
+            raise ValueError("message too long")
+    return data.split(b"\n", 1)[0]
+
+
+def ask(home: Path, query: str, layers: list[str], generation: int) -> dict[int, float] | None:
+    """``{doc id: cosine}`` from the warm process of ``home`` for ``query``
+    over ``layers`` at index ``generation``; None when no warm process
+    answers in time or its index is at another generation. Never raises."""
+    path = socket_path(home)
+    if path is None:
+        return None
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(CONNECT_TIMEOUT)
+            sock.connect(str(path))
+            sock.settimeout(ANSWER_TIMEOUT)
+            request = {"query": query, "layers": list(layers), "generation": int(generation)}
+            sock.sendall(json.dumps(request).encode("utf-8") + b"\n")
+            answer = json.loads(_read_line(sock, 64 * 1024 * 1024))
+        if answer.get("generation") != generation or "ids" not in answer:
+            return None
+        return dict(zip((int(i) for i in answer["ids"]), (float(c) for c in answer["cosines"])))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return None
+
+
+def _answer(home: Path, request: dict) -> dict:
+    """The answer to one request (runs in the server's thread, model loaded)."""
+    from . import vectors
+    from .fts import connect
+
+    query, layers = request.get("query"), request.get("layers")
+    conn = connect(home)
+    conn.execute("BEGIN")
+    try:
+        generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
+        if generation != request.get("generation") or not layers:
+            return {"generation": generation}
+        cosines = vectors.similarities(conn, home, vectors.query_vector(query), layers)
+    finally:
+        conn.execute("COMMIT")
+    return {"generation": generation, "ids": list(cosines), "cosines": [round(c, 6) for c in cosines.values()]}
+
+
+class WarmServer:
+    """Serves query cosines for ``home`` on its socket from a daemon thread.
+
+    :meth:`start` returns at once; the thread binds (or, while another live
+    server holds the socket, retries every :data:`RETRY_BIND` s) and sets
+    ``listening``; the first request starts loading the model in another
+    thread, which sets ``warm`` when done (``failed`` when the engine cannot
+    load: the server then answers nothing). :meth:`close` stops it and
+    removes the socket if it is still this server's."""
+
+    def __init__(self, home: Path):
+        self.home = Path(home)
+        self.path = socket_path(self.home)
+        self.listening = threading.Event()
+        self.warm = threading.Event()
+        self.failed = False
+        self.answered = 0  # requests answered with cosines
+        self._loader: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._sock: socket.socket | None = None
+        self._inode: int | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> "WarmServer":
+        """Start the serving thread (nothing when there is no socket path)."""
+        if self.path is not None:
+            self._thread = threading.Thread(target=self._run, name="memdir-warm", daemon=True)
+            self._thread.start()
+        return self
+
+    def _bind(self) -> bool:
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+                probe.settimeout(CONNECT_TIMEOUT)
+                probe.connect(str(self.path))
+            return False  # another server answers
+        except OSError:
+            pass
+        try:
+            self.path.unlink(missing_ok=True)  # a socket left by a process that died
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.bind(str(self.path))
+            sock.listen(16)
+            sock.settimeout(0.5)
+            self._inode = os.stat(self.path).st_ino
+        except OSError:
+            return False
+        self._sock = sock
+        self.listening.set()
+        return True
+
+    def _load(self) -> None:
+        from . import vectors
+
+        try:
+            if vectors.importable():
+                vectors.query_vector("warm up")
+                self.warm.set()
+                return
+        except Exception:  # no engine: fresh processes rank lexically
+            pass
+        self.failed = True
+
+    def _run(self) -> None:
+        while not self._stop.is_set() and not self._bind():
+            self._stop.wait(RETRY_BIND)
+        while not self._stop.is_set():
+            try:
+                client, _ = self._sock.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                break
+            with client:
+                self._serve_one(client)
+
+    def _serve_one(self, client: socket.socket) -> None:
+        try:
+            client.settimeout(1.0)
+            request = json.loads(_read_line(client, MAX_REQUEST))
+            query, layers = request.get("query"), request.get("layers")
+            if not isinstance(query, str) or not isinstance(layers, list) or not all(
+                    isinstance(x, str) for x in layers):
+                answer = {"error": "bad request"}
+            elif not self.warm.is_set():
+                if self._loader is None:
+                    self._loader = threading.Thread(target=self._load, name="memdir-warm-load", daemon=True)
+                    self._loader.start()
+                answer = {"error": "model not loaded" if self.failed else "loading the model"}
+            else:
+                answer = _answer(self.home, request)
+                self.answered += "ids" in answer
+            client.sendall(json.dumps(answer).encode("utf-8") + b"\n")
+        except Exception:  # one bad or broken request must not stop the server
+            return
+
+    def close(self) -> None:
+        """Stop serving and remove the socket file if it is still this server's."""
+        self._stop.set()
+        if self._sock is not None:
+            self._sock.close()
+            try:
+                if os.stat(self.path).st_ino == self._inode:
+                    self.path.unlink()
+            except OSError:
+                pass
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+
+
+def serve(home: Path, settings) -> WarmServer | None:
+    """Start a :class:`WarmServer` for ``home`` when dense retrieval is
+    installed and not turned off in ``settings`` (:func:`memdir.search.vectors.wanted`;
+    nothing is imported otherwise); returns it, or None."""
+    from . import vectors
+
+    if not vectors.wanted(settings) or socket_path(home) is None:
+        return None
+    return WarmServer(home).start()
+
+
+__all__ = ["ANSWER_TIMEOUT", "SOCKET_NAME", "WarmServer", "ask", "serve", "socket_path"]

