@@ -58,3 +58,17 @@ def test_cli_and_mcp_restore_say_what_to_do(retired, isolated_home, project):
 
     anyio.run(main)
     assert retired.read("pm2", count=False).record.status == "active"
+
+
+def test_approving_a_change_to_a_superseded_memory_is_refused(isolated_home, project):
+    human = Memory.open(home=isolated_home, project=project, actor="human")
+    agent = Memory.open(home=isolated_home, project=project, actor="agent")
+    human.write("pm2", "Processes run under pm2", "project", "pm2 start")
+    proposed = agent.write("pm2", "Processes run under pm2 in cluster mode", "project", "pm2 start -i max",
+                           status="candidate")
+    assert proposed.name == "pm2-candidate" and proposed.status == "candidate"
+    human.write("pm2-v2", "Processes run under systemd", "project", "units", supersedes="pm2")
+    with pytest.raises(Refused, match=SAYS + ": approve a change to 'pm2-v2' instead"):
+        human.approve("pm2-candidate")
+    assert human.read("pm2", count=False).record.status == "superseded"
+    assert human.read("pm2-candidate", count=False).record.status == "candidate"  # still waiting for review

@@ -340,11 +340,10 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
     """Approve or reject a candidate (a person's decision).
 
     Approve: the candidate becomes active — or, when it proposes a change to
-    another memory (``candidate_for``), that memory takes its content and the
-    candidate file goes. A tombstoned value is refused even here. Reject:
-    the value is tombstoned and the candidate deleted. Returns the name of the
-    memory that now holds the content (approve) or the rejected name.
-    """
+    another memory (``candidate_for``, not superseded), that memory takes its content
+    and the candidate file goes. A tombstoned value is refused even here. Reject: the
+    value is tombstoned and the candidate deleted. Returns the name of the memory that
+    now holds the content (approve) or the rejected name."""
     if actor != "human":
         raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
     key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
@@ -363,6 +362,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         target = extra.pop("candidate_for", None)
         now = now_utc().replace(microsecond=0)
         target_entry = tx.fresh(target) if target else None
+        refuse_superseded(target_entry, True, "approve a change to")
         if target_entry is not None:
             old = target_entry.record
             merged = old.with_(description=record.description, body=record.body, type=record.type,
