@@ -158,10 +158,11 @@ class Memory:
         return operations.show(self.session, name, version, scope)
 
     def restore(self, name: str, version: int | None = None, scope: str | None = None, *,
-                commit: str | None = None) -> RestoreResult:
+                commit: str | None = None, reactivate: bool = False) -> RestoreResult:
         """Write version ``version`` of ``name`` back (``memory_restore``), or a
-        team memory as git holds it at ``commit``; a tombstoned value stays refused."""
-        return operations.restore(self.session, name, version, scope, commit=commit)
+        team memory as git holds it at ``commit``; a tombstoned value stays refused,
+        an active version over a superseded memory needs ``reactivate``."""
+        return operations.restore(self.session, name, version, scope, commit=commit, reactivate=reactivate)
 
     # ------------------------------------------------------------ the team layer
 

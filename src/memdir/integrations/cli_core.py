@@ -135,7 +135,8 @@ def cmd_restore(args) -> int:
     """``memdir restore NAME --version N``: write an old version back."""
     if (args.version is None) == (args.commit is None):
         raise UsageError("give --version N (from memdir history) or --commit ID (a team memory's git commit)")
-    result = open_memory(args).restore(args.name, args.version, args.scope, commit=args.commit)
+    result = open_memory(args).restore(args.name, args.version, args.scope, commit=args.commit,
+                                       reactivate=args.reactivate)
     emit(args, result, render.restore(result))
     return 0
 
@@ -286,6 +287,8 @@ def register(add, settings) -> None:
     p.add_argument("name")
     p.add_argument("--version", type=int)
     p.add_argument("--commit", help="a team memory as git holds it at this commit (from memdir history)")
+    p.add_argument("--reactivate", action="store_true",
+                   help="restore an active version over a memory that was superseded (it becomes active again)")
     scope_opt(p)
 
     p = add("tombstones", cmd_tombstones, "List tombstones: values that were forgotten.")

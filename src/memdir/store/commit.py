@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
 import time
 from pathlib import Path
 
@@ -49,7 +50,7 @@ def preserve(journal: Journal, name: str, path: Path, session: str | None) -> Ev
     """Journal the bytes ``path`` holds now as an ``external-edit`` of ``name``
     when they are not the journal's latest version of that name; the event, or
     None when there was nothing to keep. Raises :class:`StoreError`."""
-    data = read_bytes(path)
+    data = read_bytes(path, follow=False)  # a symlink's outside target is never copied into objects/
     if data is None:
         return None
     key = digest(data)
@@ -59,6 +60,23 @@ def preserve(journal: Journal, name: str, path: Path, session: str | None) -> Ev
     journal.put_object(data)
     return journal.append("human", "external-edit", name, head, key, session=session,
                           reason=f"kept before memdir changed {path.name}")
+
+
+def refuse_special(path: Path) -> None:
+    """Raise :class:`StoreError` when ``path`` exists and is neither a regular
+    file nor a symlink (a FIFO, a socket, a device, a directory): memdir
+    never opens, replaces or removes one."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot check {path}: {exc.strerror or exc}") from None
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+                else "a directory" if stat.S_ISDIR(mode) else "a device")
+        raise StoreError(f"{path} is {kind}, not a memory file; memdir does not open or replace it: "
+                         "remove it, or choose another name")
 
 
 def _side_name(path: Path, suffix: str) -> Path:
@@ -98,13 +116,14 @@ def stage_write(path: Path, payload: bytes) -> Staged:
     hard link (no copy, no space) so the change can be undone. Raises
     :class:`StoreError`; nothing changed then."""
     keep = old = None
+    refuse_special(path)
     if os.path.lexists(path):
         keep = _side_name(path, BACKUP_SUFFIX)
         try:
             os.link(path, keep, follow_symlinks=False)
         except OSError:  # no hard links here (some network file systems): keep the bytes instead
             keep = None
-            old = read_bytes(path)
+            old = read_bytes(path, follow=False)
     try:
         atomic_write(path, payload)
     except StoreError:
@@ -121,6 +140,7 @@ def stage_remove(path: Path) -> Staged:
     """Rename ``path`` aside (``.<file>.<random>.del``) so the removal can be
     undone until it is journaled. Raises :class:`StoreError` (read-only
     layer, permissions); nothing changed then."""
+    refuse_special(path)
     aside = _side_name(path, ASIDE_SUFFIX)
     try:
         os.rename(path, aside)

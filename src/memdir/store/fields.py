@@ -10,7 +10,7 @@ every field loses terminal escapes, controls and bidi overrides
 
 from __future__ import annotations
 
-from .errors import InvalidInput
+from .errors import InvalidInput, Refused
 from .fence import escape_fence_tags
 from .memfile import TYPES, MemoryRecord, format_time
 from .names import normalize_name, raw_name
@@ -77,11 +77,20 @@ def check_valid_time(record: MemoryRecord, valid_from, valid_until, now, warning
                         "(kept, but left out of the index and of recall)")
 
 
-def superseded_refusal(record: MemoryRecord) -> str:
-    """Why a write to the superseded ``record`` is refused: its successor, and how to reactivate it."""
+def superseded_refusal(record: MemoryRecord, doing: str = "write to") -> str:
+    """Why ``doing`` (write to, restore a version of, pin, mute) the superseded
+    ``record`` is refused: its successor, and how to reactivate it."""
     successor = record.superseded_by or "a newer memory"
-    return (f"memory {record.name!r} was superseded by {successor!r}: write to {successor!r} instead, or "
+    return (f"memory {record.name!r} was superseded by {successor!r}: {doing} {successor!r} instead, or "
             f"reactivate {record.name!r} explicitly (--reactivate / reactivate=true)")
+
+
+def refuse_superseded(entry, refuse: bool, doing: str) -> None:
+    """Raise :class:`Refused` (:func:`superseded_refusal`) when ``refuse`` and
+    ``entry`` (a scan entry or None) holds a superseded memory: restoring an
+    active version over it, pinning or muting it (issue 10)."""
+    if refuse and entry is not None and entry.record.status == "superseded":
+        raise Refused(superseded_refusal(entry.record, doing))
 
 
 def sanitize(value: str, counts: dict) -> str:

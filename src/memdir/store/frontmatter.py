@@ -73,24 +73,28 @@ def refuse_hostile(front: str) -> None:
         return  # not YAML: the line fallback reads it, and it knows no aliases
 
 
-def read_yaml(front: str) -> tuple[dict[str, Any], dict[str, str]]:
+def read_yaml(front: str) -> tuple[dict[str, Any], dict[str, str], tuple[str, ...]]:
     """Frontmatter as {key: node-or-value}: known keys keep their YAML node;
-    and the source text of each top-level key of a block mapping (from its
-    line to the next key's line)."""
+    the source text of each top-level key of a block mapping (from its
+    line to the next key's line); and the keys written more than once (the
+    last one is read, as YAML loaders do)."""
     refuse_hostile(front)
     try:
         root = yaml.compose(front, Loader=_Loader)
     except yaml.YAMLError as exc:
         raise MalformedMemory(f"frontmatter is not valid YAML: {str(exc).splitlines()[0]}") from None
     if root is None:
-        return {}, {}
+        return {}, {}, ()
     if not isinstance(root, yaml.MappingNode):
         raise MalformedMemory("frontmatter is not a YAML mapping")
     out: dict[str, Any] = {}
     starts: list[tuple[str, int]] = []
+    twice: list[str] = []
     for key_node, value_node in root.value:
         if not isinstance(key_node, yaml.ScalarNode):
             continue
+        if key_node.value in out and key_node.value not in twice:
+            twice.append(key_node.value)
         out[key_node.value] = value_node
         starts.append((key_node.value, key_node.start_mark.line if key_node.start_mark.column == 0 else -1))
     sources: dict[str, str] = {}
@@ -101,7 +105,7 @@ def read_yaml(front: str) -> tuple[dict[str, Any], dict[str, str]]:
             text = "\n".join(lines[line:end]).rstrip()
             if text:
                 sources[key] = text + "\n"
-    return out, sources
+    return out, sources, tuple(twice)
 
 
 def read_lines(front: str) -> dict[str, Any]:

@@ -11,7 +11,9 @@ temp file left behind by a killed writer is never read as a memory.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -86,16 +88,31 @@ def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True, sync: bool =
         fsync_dir(directory)
 
 
-def read_bytes(path: Path, limit: int = -1) -> bytes | None:
+def read_bytes(path: Path, limit: int = -1, *, follow: bool = True) -> bytes | None:
     """The bytes of ``path`` (at most ``limit`` when given); None when it is
-    missing or not a regular file."""
+    missing or not a regular file (a FIFO, a device, a socket is never read:
+    opened non-blocking and checked with ``fstat`` first, so it cannot hang);
+    with ``follow`` False also None for a symlink (never read through)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | (0 if follow else NOFOLLOW)
     try:
-        with open(path, "rb") as handle:
-            return handle.read(limit)
+        fd = os.open(path, flags)
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
     except OSError as exc:
+        if exc.errno == errno.ELOOP and not follow:
+            return None  # a symlink
         raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=True) as handle:
+            fd = -1
+            return handle.read(limit)
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
 
 
 def unlink(path: Path) -> bool:

@@ -28,7 +28,7 @@ from .layer import Layer
 from .results import PruneCandidate, WriteResult
 from .memfile import MalformedMemory, MemoryRecord, parse
 from .names import name_taken, normalize_name, same_name
-from .fields import check_valid_time, prepare, reason_text, sanitize, superseded_refusal
+from .fields import check_valid_time, prepare, reason_text, refuse_superseded, sanitize, superseded_refusal
 from .tombstones import Tombstone
 from .vocabulary import CLEARABLE
 
@@ -108,8 +108,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
         old = source.record if source else None  # what fields not given keep
         if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))
-        if old is not None and old.status == "superseded" and not reactivate:
-            raise Refused(superseded_refusal(old))
+        refuse_superseded(source, not reactivate, "write to")
         reviving = old is not None and old.status == "superseded"
         edge = now_utc()  # valid-time edges keep microseconds; file times whole seconds
         now = edge.replace(microsecond=0)
@@ -301,21 +300,20 @@ def clear(layer: Layer, *, actor: str, session: str | None = None) -> int:
 
 
 def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
-            guard: list[Tombstone] = (), session: str | None = None) -> WriteResult:
-    """Write version ``version`` of ``name`` back, byte for byte, as a new
-    ``restore`` event. Works for a deleted memory too. A tombstoned value
-    stays refused. Raises :class:`NotFound`, :class:`TombstoneRefused`."""
+            guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False) -> WriteResult:
+    """Write version ``version`` of ``name`` back, byte for byte, as a new ``restore`` event
+    (:func:`restore_bytes`). Works for a deleted memory too. Raises :class:`NotFound`."""
     key = normalize_name(name).name
     return restore_bytes(layer, key, version_bytes(layer, key, version), f"version {version}", actor=actor,
-                         guard=guard, session=session)
+                         guard=guard, session=session, reactivate=reactivate)
 
 
 def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: str = "human",
-                  guard: list[Tombstone] = (), session: str | None = None) -> WriteResult:
+                  guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False) -> WriteResult:
     """Write ``data`` (an earlier version of memory ``name``, from the
     journal or from git; ``label`` says which) back as a ``restore`` event:
-    byte for byte unless redaction changes it. Raises :class:`Refused`
-    (not a readable memory), :class:`TombstoneRefused`."""
+    byte for byte unless redaction changes it; over a superseded memory only with ``reactivate``.
+    Raises :class:`Refused` (not a readable memory, superseded), :class:`TombstoneRefused`."""
     key = normalize_name(name).name
     try:
         record = parse(data.decode("utf-8"), key).record
@@ -328,6 +326,7 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
     with layer.transaction(actor, session) as tx:
         tx.check_tombstones(clean.description, clean.body, key, list(guard))
         existing = tx.fresh(key)
+        refuse_superseded(existing, clean.status != "superseded" and not reactivate, "restore a version of")
         if existing is not None and existing.digest == digest(data):
             return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
                                digest=existing.digest)
@@ -341,11 +340,10 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
     """Approve or reject a candidate (a person's decision).
 
     Approve: the candidate becomes active — or, when it proposes a change to
-    another memory (``candidate_for``), that memory takes its content and the
-    candidate file goes. A tombstoned value is refused even here. Reject:
-    the value is tombstoned and the candidate deleted. Returns the name of the
-    memory that now holds the content (approve) or the rejected name.
-    """
+    another memory (``candidate_for``, not superseded), that memory takes its content
+    and the candidate file goes. A tombstoned value is refused even here. Reject: the
+    value is tombstoned and the candidate deleted. Returns the name of the memory that
+    now holds the content (approve) or the rejected name."""
     if actor != "human":
         raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
     key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
@@ -364,6 +362,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         target = extra.pop("candidate_for", None)
         now = now_utc().replace(microsecond=0)
         target_entry = tx.fresh(target) if target else None
+        refuse_superseded(target_entry, True, "approve a change to")
         if target_entry is not None:
             old = target_entry.record
             merged = old.with_(description=record.description, body=record.body, type=record.type,
@@ -383,7 +382,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
 def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
              session: str | None = None) -> bool:
     """Pin/unpin or mute/unmute a memory (``flag`` = ``pinned`` | ``disabled``).
-    Returns False when it already had that value."""
+    Returns False when it already had that value; :class:`Refused` for a superseded memory."""
     if flag not in ("pinned", "disabled"):
         raise InvalidInput(f"unknown flag {flag!r}")
     key = normalize_name(name).name
@@ -393,6 +392,7 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
             raise NotFound(f"memory not found: {key!r}")
         if getattr(entry.record, flag) == value:
             return False
+        refuse_superseded(entry, value, "pin" if flag == "pinned" else "mute")
         tx.apply(key, entry.record.with_(**{flag: value}, updated=now_utc().replace(microsecond=0)),
                  ("pin" if flag == "pinned" else "mute") if value else ("unpin" if flag == "pinned" else "unmute"),
                  reason=f"{flag}={str(value).lower()}")

@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -289,6 +290,27 @@ class Journal:
             raise StoreError(f"cannot write {self.dir / ANCHOR_FILE}: {exc.strerror or exc}") from None
         self._anchored = payload
 
+    def anchor_refusal(self, write: bool = True) -> str | None:
+        """Why ``journal.anchor`` cannot be kept (not a regular file, not writable;
+        ``write`` False asks only :func:`os.access`), or None. A change is refused
+        then: a journal whose head is not anchored could be cut unnoticed."""
+        path = self.dir / ANCHOR_FILE
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return f"cannot check {path}: {exc.strerror or exc}"
+        if not stat.S_ISREG(st.st_mode):
+            return f"{path} is not a regular file; memdir keeps the journal's anchored head there: remove it"
+        if not write:
+            return None if os.access(path, os.W_OK) else f"{path} is not writable: make it writable (chmod u+w)"
+        try:
+            os.close(os.open(path, os.O_WRONLY | NOFOLLOW | getattr(os, "O_NONBLOCK", 0)))
+        except OSError as exc:
+            return f"cannot write {path}: {exc.strerror or exc}; make it writable (chmod u+w)"
+        return None
+
     def check_anchor(self) -> str | None:
         """Why the journal does not reach its anchored head, or None when it
         does (or no anchor was ever written). Reads one line, not the whole
@@ -425,4 +447,4 @@ class Journal:
         return ChainCheck(True, count)
 
 # Journal actions that record no new content version of a memory.
-_NON_CONTENT = frozenset({"receipt", "tombstone-lift", "clear"})
+_NON_CONTENT = frozenset({"receipt", "tombstone-lift"})

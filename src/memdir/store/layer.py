@@ -12,12 +12,10 @@ Inside the lock, in order: repair a torn journal tail, scan the files, journal h
 made since the last event (``external-edit`` / ``external-delete``), apply the change
 (written atomically, its bytes kept in ``objects/``, journaled), rebuild ``MEMORY.md``, stamp it.
 
-The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md``
-without parsing anything: its mtime equals the layer directory's mtime after
-the rebuild (any file added, removed or renamed behind memdir's back moves the
-directory's mtime), and its atime holds the next moment the index text could
-change (a day boundary, a valid-time edge). See
-:func:`memdir.store.layout.index_is_fresh`.
+The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md`` without parsing
+anything: its mtime equals the layer directory's mtime after the rebuild (any file added,
+removed or renamed behind memdir's back moves the directory's mtime), and its atime holds the
+next moment the index text could change (a day boundary, a valid-time edge): ``index_is_fresh``.
 """
 
 from __future__ import annotations
@@ -179,6 +177,8 @@ class Layer:
             tampered = self.journal.check_anchor()
             if tampered:  # never journal the files as hand edits over a journal that lost its head
                 raise StoreError(f"{self.journal.path}: {tampered}; nothing was changed (see `memdir verify`)")
+            if unanchored := self.journal.anchor_refusal():
+                raise StoreError(f"{unanchored}; nothing was changed")
             quick = self._quick_scan()
             tx = Transaction(self, quick or self.scan(), actor, session, full=quick is None)
             try:

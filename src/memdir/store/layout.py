@@ -15,7 +15,7 @@ INDEX_FILE = "MEMORY.md"
 META_DIR = ".memdir"
 STAMP_FILE = "index.stamp"
 # What memdir keeps inside a layer's META_DIR; none of it may be a symlink (see symlink_refusal).
-META_ENTRIES = ("journal.jsonl", "journal.torn", STAMP_FILE, "lock", "layer.json", "tombstones.json", "objects")
+META_ENTRIES = ("journal.jsonl", "journal.anchor", "journal.torn", STAMP_FILE, "lock", "layer.json", "tombstones.json", "objects")
 # A file that may hold a memory: ``*.md``, not a dot-file (temp files, ``.memdir``),
 # not ``MEMORY.md`` in any case. A compiled pattern: the scan calls it once per file.
 _MEMORY_FILE = re.compile(r"(?!\.)(?!(?i:memory\.md)\Z).*\.md", re.S)

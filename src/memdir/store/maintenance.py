@@ -8,6 +8,7 @@ module needs nothing from the search package.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from .commit import remove_stale
@@ -19,13 +20,14 @@ from .journal import Journal, now_utc
 from .history import numbered_events
 from .layer import home_layers
 from .layout import META_DIR, described_root, symlink_refusal
-from .paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, team_journal_dirs
+from .paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, team_journal_dirs, user_layer_dir
 from .results import (
     DoctorResult, FileNote, JournalEntry, JournalResult, LayerCheck, LayerStatus, ProjectInfo, ProjectList,
     StatusResult, VerifyResult,
 )
-from .scan import Entry, Malformed
+from .scan import Entry, Malformed, count_files
 from .session import Session
+from .tombcheck import describe, restore_tombstones, tombstone_drift
 from .tombstones import TombstoneFile, unreadable_tombstones
 
 
@@ -33,11 +35,26 @@ def verify(home: Path) -> VerifyResult:
     """Check every layer's journal under ``home`` (the team layers' local
     journals too): line syntax, sequence, the
     hash chain, every version object's digest, the anchored head (a journal
-    cut short, emptied, deleted or with its last line edited) and tombstones
-    no journal event refers to (a delete killed before its commit). Never
+    cut short, emptied, deleted or with its last line edited), tombstones
+    no journal event refers to (a delete killed before its commit) and
+    tombstones the journal records that are missing or edited. Never
     raises for bad data."""
-    checks = [_check(path) for path in layer_dirs(home)]
-    return VerifyResult(tuple(checks + [_check_team(path) for path in team_journal_dirs(home)]))
+    checks = [_check(_check_layer, path) for path in layer_dirs(home)] + _not_directories(home)
+    return VerifyResult(tuple(checks + [_check(_check_team, path) for path in team_journal_dirs(home)]))
+
+
+def _not_directories(home: Path) -> list[LayerCheck]:
+    """A layer's place (``_user``, ``projects/<key>``) holding something that
+    is not a directory: a layer replaced by a file is reported, never skipped."""
+    places = [user_layer_dir(home)]
+    try:
+        with os.scandir(Path(home) / PROJECTS_DIR) as listing:
+            places += [Path(item.path) for item in listing if not item.name.startswith(".")]
+    except OSError:
+        pass
+    return [LayerCheck(str(path), False, 0, error=f"{path} is not a directory: a layer was replaced by a file "
+                                                  "(restore the layer directory from a backup, or remove it)")
+            for path in places if os.path.lexists(path) and not path.is_dir()]
 
 
 def _check_team(meta: Path) -> LayerCheck:
@@ -50,7 +67,16 @@ def _check_team(meta: Path) -> LayerCheck:
     return LayerCheck(str(meta.parent), problem is None, result.events, result.bad_seq, result.bad_line, problem)
 
 
-def _check(path: Path) -> LayerCheck:
+def _check(check, path: Path) -> LayerCheck:
+    """``check(path)``; a layer that cannot be read is reported as such, and the others still checked."""
+    try:
+        return check(path)
+    except (StoreError, OSError) as exc:
+        where = path.parent if check is _check_team else path
+        return LayerCheck(str(where), False, 0, error=f"cannot check this layer: {getattr(exc, 'strerror', None) or exc}")
+
+
+def _check_layer(path: Path) -> LayerCheck:
     refusal = symlink_refusal(path)
     if refusal:  # never followed, not even to read
         return LayerCheck(str(path), False, 0, None, None, refusal)
@@ -62,15 +88,38 @@ def _check(path: Path) -> LayerCheck:
     if problem is not None:
         problem += (f" (restore the journal from a backup; if it was cut on purpose, delete "
                     f"{path / META_DIR / 'journal.anchor'} to accept it as it is)")
+    elif (problem := journal.anchor_refusal(write=False) or _unjournaled(path, result.events)) is not None:
+        pass
     else:
         try:
-            orphans = orphan_tombstones(journal, TombstoneFile(path / META_DIR))
+            stones = TombstoneFile(path / META_DIR)
+            orphans, drift = orphan_tombstones(journal, stones), tombstone_drift(journal, stones)
         except StoreError as exc:
-            orphans, problem = [], str(exc)
-        if orphans:
+            orphans, drift, problem = [], [], str(exc)
+        if drift:
+            problem = describe(drift[0]) + (f" (and {len(drift) - 1} more)" if len(drift) > 1 else "")
+        elif orphans:
             problem = (f"tombstone {orphans[0].id} ({orphans[0].name}) belongs to no journaled delete "
                        f"(a delete cut before its commit); `memdir verify --repair` removes it")
     return LayerCheck(str(path), problem is None, result.events, error=problem)
+
+
+def _unjournaled(path: Path, events: int) -> str | None:
+    """Why a layer with no journal event is not fine: it holds version
+    objects (the journal and its anchor were deleted), or memory files while
+    memdir has described it (``layer.json``: the journal was, once)."""
+    if events:
+        return None
+    try:
+        with os.scandir(path / META_DIR / "objects") as listing:
+            objects = sum(1 for item in listing if not item.name.startswith("."))
+    except OSError:
+        objects = 0
+    files = count_files(path) if (path / META_DIR / "layer.json").is_file() else 0
+    if not objects and not files:
+        return None
+    return (f"the journal is missing but the layer holds {objects} version object(s) and {files} memory file(s): "
+            f"it was deleted with its anchor (restore {path / META_DIR / 'journal.jsonl'} from a backup)")
 
 
 def orphan_tombstones(journal: Journal, tombstones: TombstoneFile) -> list:
@@ -92,20 +141,29 @@ def repair(session: Session) -> VerifyResult:
     (:func:`memdir.store.gateway.finish_interrupted`), rebuild ``MEMORY.md``
     — then :func:`verify`. A layer whose journal lost
     its anchored head or does not chain is left as it is (its files are not
-    journaled as hand edits over it) and stays reported. Raises
-    :class:`LockTimeout`, :class:`StoreError`."""
+    journaled as hand edits over it) and stays reported; so does a layer
+    this user cannot read or write (the others are still repaired). Raises
+    :class:`LockTimeout`."""
     for layer in home_layers(session.home, session.settings):
-        with layer.locked():
-            layer.journal.repair()
-            if layer.journal.check_anchor() or not layer.journal.verify().ok:
-                continue
-            for stone in orphan_tombstones(layer.journal, layer.tombstone_file):
-                layer.tombstone_file.lift(stone.id)
-            layer.refresh_index()  # first: a file renamed aside by a cut delete comes back
-            remove_stale(layer.path, session.settings.lock_timeout)
-            finish_interrupted(layer)
+        try:
+            _repair_layer(layer, session.settings.lock_timeout)
+        except StoreError:
+            continue  # reported by the verify below
     checked = verify(session.home)
     return VerifyResult(checked.layers, repaired=True)
+
+
+def _repair_layer(layer, lock_timeout: float) -> None:
+    with layer.locked():
+        layer.journal.repair()
+        if layer.journal.check_anchor() or not layer.journal.verify().ok:
+            return
+        for stone in orphan_tombstones(layer.journal, layer.tombstone_file):
+            layer.tombstone_file.lift(stone.id)
+        restore_tombstones(layer.journal, layer.tombstone_file)
+        layer.refresh_index()  # first: a file renamed aside by a cut delete comes back
+        remove_stale(layer.path, lock_timeout)
+        finish_interrupted(layer)
 
 
 def status(session: Session, search: str, extractor: str = "") -> StatusResult:

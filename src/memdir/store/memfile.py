@@ -294,8 +294,9 @@ def parse(text: str, stem: str) -> ParsedFile:
     front, body = parts
     fallback = False
     sources: dict[str, str] = {}
+    twice: tuple[str, ...] = ()
     try:
-        data, sources = read_yaml(front)
+        data, sources, twice = read_yaml(front)
     except Hostile:
         raise
     except MalformedMemory:
@@ -314,7 +315,7 @@ def parse(text: str, stem: str) -> ParsedFile:
         meta_map = meta
 
     lines = front.split("\n")
-    notes: list[str] = []
+    notes: list[str] = [f"frontmatter key {key!r} is written more than once: the last one is read" for key in twice]
     type_written = one_line(text_of(data.get("type")) or text_of(meta_map.get("type")))
     type_text = type_written.lower() if type_written.lower() in TYPES else type_written
     if not type_text:

@@ -29,11 +29,13 @@ import unicodedata
 from dataclasses import dataclass
 
 from .errors import InvalidName
+from .printable import INVISIBLE
 
 MAX_NAME_CHARS = 64
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 _VALID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_INVISIBLE = dict.fromkeys(map(ord, INVISIBLE))
 _MD_SUFFIX = re.compile(r"\.md\Z", re.I)
 _SPELLING_IGNORED = re.compile(r"[\s_\-]+")
 # Symbols spelled out when two names differ only in them (C++ / C#).
@@ -91,8 +93,9 @@ def normalize_name(raw: str) -> NormalizedName:
 
 
 def raw_name(raw: str) -> str:
-    """The name as written, trimmed, without a trailing ``.md`` (any case)."""
-    text = raw.strip()
+    """The name as written, trimmed, without a trailing ``.md`` (any case) and
+    without invisible characters (``部署\u200b流程`` is ``部署流程``)."""
+    text = raw.translate(_INVISIBLE).strip()
     stem = _MD_SUFFIX.sub("", text).strip()
     return stem if stem else text
 

@@ -11,6 +11,7 @@ themselves are made by the gateway (:mod:`memdir.store.gateway`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 
 from . import gateway, pending, teamops
@@ -20,7 +21,7 @@ from .index import is_current, ordered
 from .journal import now_utc
 from .layer import Layer
 from .memfile import MAX_YEAR, MIN_YEAR, parse_time, time_note
-from .names import normalize_name
+from .names import normalize_name, same_name
 from .results import (
     ClearResult, DeleteResult, HistoryResult, LayerCount, Link, ListResult, PruneResult, ReadResult,
     RestoreResult, VersionResult, WriteResult, info_of,
@@ -43,7 +44,7 @@ def find(session: Session, name: str, scope: str | None = None) -> tuple[Layer, 
     key = normalize_name(name).name
     layers = session.layers(scope)
     readable = []
-    unreadable = None
+    unreadable = other = None
     for layer in layers:
         try:
             entry = layer.scan().entries.get(key)
@@ -51,18 +52,43 @@ def find(session: Session, name: str, scope: str | None = None) -> tuple[Layer, 
             unreadable = exc
             continue
         readable.append(layer)
+        if entry is not None and not same_name(name, entry.record.name, entry.record.title):
+            other = other or entry  # `C# tips` is not `C++ tips`, though both normalize to c-tips
+            continue
         if entry is not None:
             return layer, entry
     # The index shows a memory by its title (a hand-written file's `name:` that is not its
     # file stem): a model that calls it by that title means that memory, when only one has it.
     for layer in readable:
-        titled = [e for e in layer.scan().entries.values() if e.record.title and _titled(e.record.title, key)]
+        titled = [e for e in layer.scan().entries.values() if e.record.title and _titled(e.record.title, key)
+                  and same_name(name, e.record.name, e.record.title)]
         if len(titled) == 1:
             return layer, titled[0]
     if unreadable is not None and scope is not None:
         raise unreadable
     where = f"the {scope} layer" if scope else "any layer"
+    if other is not None:
+        raise NotFound(_other_name(name, other))
     raise NotFound(f'memory not found: "{key}" in {where}' + unsearched(session, scope))
+
+
+def _other_name(name: str, entry: Entry) -> str:
+    record = entry.record
+    shown = f"{record.title!r} ({record.name})" if record.title else repr(record.name)
+    return (f"memory not found: {name.strip()!r}; its file name {record.name!r} belongs to the memory {shown}, "
+            f"which is another name (use {record.name!r} to mean that one)")
+
+
+def _spelled_as_other(layer: Layer, name: str) -> str | None:
+    """The refusal when ``name`` normalizes to a live memory of ``layer`` it
+    does not name (:func:`memdir.store.names.same_name`), else None."""
+    try:
+        entry = layer.scan().entries.get(normalize_name(name).name)
+    except StoreError:
+        return None
+    if entry is not None and not same_name(name, entry.record.name, entry.record.title):
+        return _other_name(name, entry)
+    return None
 
 
 def _titled(title: str, key: str) -> bool:
@@ -80,10 +106,27 @@ def unsearched(session: Session, scope: str | None) -> str:
     return ""
 
 
-def guard(session: Session, target: Layer) -> list[Tombstone]:
+class Guard(list):
+    """The tombstones :func:`guard` found; ``skipped`` says which layers could not be read."""
+
+    skipped: tuple[str, ...] = ()
+
+
+def guard(session: Session, target: Layer) -> Guard:
     """The tombstones of the session's layers other than ``target``: a write
-    into one layer is refused for a value forgotten in another."""
-    return [stone for layer in session.layers() if layer is not target for stone in layer.tombstones()]
+    into one layer is refused for a value forgotten in another. A layer that
+    cannot be read (another user's) is skipped, named in ``skipped``: it must
+    not block writes to the layers this user owns."""
+    stones, skipped = Guard(), []
+    for layer in session.layers():
+        if layer is target:
+            continue
+        try:
+            stones.extend(layer.tombstones())
+        except StoreError as exc:
+            skipped.append(f"the {layer.scope} layer's tombstones were not checked: {exc}")
+    stones.skipped = tuple(skipped)
+    return stones
 
 
 def writable(session: Session, scope: str | None) -> list[Layer]:
@@ -155,17 +198,16 @@ def write(session: Session, name: str, description: str, type: str = "project", 
             expect_digest=expect_digest)
     layer = session.layer(scope)
     notes: list[str] = []
+    stones = guard(session, layer)
     result = gateway.write(
         layer, actor=session.actor, name=name, description=description, type=type, body=body, title=title,
         pinned=pinned, disabled=disabled, importance=importance, status=status,
         valid_from=time_arg(valid_from, "valid_from", notes), valid_until=time_arg(valid_until, "valid_until", notes),
-        supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=guard(session, layer),
+        supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=stones,
         expect_digest=expect_digest, reactivate=reactivate is True, rename_from=rename_from,
         clear=tuple(clear))
-    if notes:
-        import dataclasses
-
-        result = dataclasses.replace(result, warnings=(*notes, *result.warnings))
+    if notes or stones.skipped:
+        result = replace(result, warnings=(*notes, *result.warnings, *stones.skipped))
     if result.status == "active" and result.operation != "unchanged":
         _expire_pending(session, f"{result.name} {description} {body}")
     return result
@@ -176,8 +218,11 @@ def _expire_pending(session: Session, memory_text: str) -> None:
     if session.project_root is None:
         return
     project_dir = session.layer_dir("project")
-    if not (project_dir / pending.META_DIR / pending.PENDING_FILE).is_file():
-        return  # the common case: nothing pending, no lock taken
+    try:
+        if not (project_dir / pending.META_DIR / pending.PENDING_FILE).is_file():
+            return  # the common case: nothing pending, no lock taken
+    except OSError:
+        return  # a project layer this user cannot read: nothing of it to expire
     try:
         with session.layer("project").locked():
             pending.expire_covered(project_dir, memory_text)
@@ -313,13 +358,20 @@ def _sync(session: Session, scope: str | None) -> None:
 
 
 def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Layer, list]:
+    other = None
     for layer in session.layers(scope):
+        refusal = _spelled_as_other(layer, name)
+        if refusal is not None:
+            other = other or refusal
+            continue
         try:
             versions = layer_history(layer, name)
         except StoreError:
             continue  # an unreadable layer: the others still answer
         if versions:
             return layer, versions
+    if other is not None:
+        raise NotFound(other)
     raise NotFound(f"no history for {normalize_name(name).name!r}" + unsearched(session, scope))
 
 
@@ -340,7 +392,7 @@ def show(session: Session, name: str, version: int, scope: str | None = None) ->
 
 
 def restore(session: Session, name: str, version: int | None = None, scope: str | None = None, *,
-            commit: str | None = None) -> RestoreResult:
+            commit: str | None = None, reactivate: bool = False) -> RestoreResult:
     """Write version ``version`` of ``name`` back as a new journaled event
     (works for deleted memories); a tombstoned value stays refused. With
     ``commit``: the team memory as git holds it at that commit. Raises
@@ -353,7 +405,7 @@ def restore(session: Session, name: str, version: int | None = None, scope: str 
         raise InvalidInput("restore needs a version (memdir history NAME lists them) or a git commit")
     layer, _ = _history_layer(session, name, scope)
     result = gateway.restore(layer, name, version, actor=session.actor, guard=guard(session, layer),
-                             session=session.id)
+                             session=session.id, reactivate=reactivate)
     return RestoreResult(result.name, result.scope, version, result.operation, result.digest)
 
 

@@ -5,14 +5,14 @@ by every renderer — ``MEMORY.md``, the context block, the tools' and the
 CLI's text — so a hand-edited file is held to them too:
 
 * **One-line fields** (name, title, description, and anything shown on one
-  line) never hold a line break of any kind a common reader splits on:
+  line) hold no invisible character (:data:`INVISIBLE`) and never a line break of any kind a common reader splits on:
   ``\\r \\n \\v \\f``, the file/group/record separators ``\\x1c``–``\\x1e``
   (Python's ``str.splitlines``), U+0085 NEL, U+2028 LINE SEPARATOR and
   U+2029 PARAGRAPH SEPARATOR. :func:`one_line` collapses each run of them,
   with the spaces around it, into one space.
 * **Nothing rendered carries a control character or a bidi override**:
-  terminal escape sequences (``ESC [ 31 m``, ``ESC ] … BEL``) are dropped
-  whole, every other C0 control but tab and newline, DEL, every C1 control,
+  terminal escape sequences (``ESC [ 31 m``, ``ESC ] … BEL`` terminated on
+  its line) are dropped whole, an unterminated string introducer alone, every other C0 control but tab and newline, DEL, every C1 control,
   and the bidi embeddings, overrides and isolates (U+202A–U+202E,
   U+2066–U+2069: "Trojan Source", CVE-2021-42574). Bodies keep tabs and
   newlines; their other line breaks become ``\\n`` (:func:`printable`).
@@ -27,21 +27,28 @@ import re
 
 LINE_BREAKS = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+# Characters that show as nothing: bidi marks (LRM, RLM, ALM), zero-width space, word
+# joiner, BOM. Dropped from one-line fields (names, titles, descriptions), so two titles
+# that look alike are alike; bodies keep them (some scripts need them). ZWJ/ZWNJ stay.
+INVISIBLE = "\u200b\u200e\u200f\u061c\u2060\ufeff"
 
-# A whole terminal escape sequence: CSI (ESC [ or the C1 CSI), OSC/DCS/APC/PM strings
-# up to their terminator, or a two-character escape. Dropped whole, so `ESC[2J`
-# does not leave `[2J` behind.
+# A whole terminal escape sequence: CSI (ESC [ or the C1 CSI), an OSC/DCS/APC/PM
+# string with its terminator on the same line, or a two-character escape. Dropped
+# whole, so `ESC[2J` does not leave `[2J` behind. A string introducer without a
+# terminator on its line is dropped alone: its text stays (an unterminated
+# `ESC ]` must never swallow the rest of a body — issue 10).
 _ESCAPE = re.compile(
     r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
-    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])(?:[^\x07\x1b\x9c" + LINE_BREAKS + r"]*(?:\x07|\x1b\\|\x9c))?"
     r"|\x1b[ -~]?"
 )
 _BREAKS = re.compile(f"[ \t]*[{LINE_BREAKS}]+[ \t]*")
 _BODY_BREAKS = re.compile("\r\n|[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 # Controls a body may not keep (tab and newline stay), DEL, C1, bidi controls.
 _CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
+_LINE_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{INVISIBLE}]")
 # Anything either rule would change: one C-level search decides the fast path.
-_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{LINE_BREAKS}{BIDI_CONTROLS}]")
+_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{LINE_BREAKS}{BIDI_CONTROLS}{INVISIBLE}]")
 _UNSAFE_BODY = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}\u2028\u2029]")
 
 
@@ -60,7 +67,7 @@ def one_line(text: str | None) -> str:
         return text.strip()
     text = _ESCAPE.sub("", text)
     text = _BREAKS.sub(" ", text)
-    return _CONTROLS.sub("", text).strip()
+    return _LINE_CONTROLS.sub("", text).strip()
 
 
 def display_title(title: str | None, name: str) -> str:
@@ -88,7 +95,7 @@ def clean_line(text: str) -> tuple[str, int, int]:
     if _UNSAFE.search(text) is None:
         return text.strip(), 0, 0
     breaks = sum(1 for _ in re.finditer(f"[{LINE_BREAKS}]+", text.strip()))
-    removed = sum(1 for c in text if c not in LINE_BREAKS and _CONTROLS.match(c))
+    removed = sum(1 for c in text if c not in LINE_BREAKS and _LINE_CONTROLS.match(c))
     return one_line(text), breaks, removed
 
 
@@ -102,5 +109,5 @@ def clean_body(text: str) -> tuple[str, int]:
     return cleaned, max(1, len(_UNSAFE_BODY.findall(text)))
 
 
-__all__ = ["BIDI_CONTROLS", "LINE_BREAKS", "clean_body", "clean_line", "display_title", "is_clean_line", "one_line",
-           "printable"]
+__all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "clean_body", "clean_line", "display_title", "is_clean_line",
+           "one_line", "printable"]

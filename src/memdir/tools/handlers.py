@@ -119,7 +119,8 @@ def _history(session: Session, a: dict) -> str:
 
 
 def _restore(session: Session, a: dict) -> str:
-    return render.restore(operations.restore(session, a["name"], a["version"], a.get("scope")))
+    return render.restore(operations.restore(session, a["name"], a["version"], a.get("scope"),
+                                             reactivate=a.get("reactivate") is True))
 
 
 def _status(session: Session, a: dict) -> str:

@@ -148,8 +148,10 @@ def tool_specs(settings: Settings | None = None) -> tuple[ToolSpec, ...]:
             "memory_restore", "Restore memory version",
             "Write an earlier version of a memory back (see memory_history for version numbers). "
             "A value that was deliberately deleted stays refused.",
-            _schema({"name": name, "version": {"type": "integer", "minimum": 1}, "scope": scope},
-                    ("name", "version")),
+            _schema({"name": name, "version": {"type": "integer", "minimum": 1},
+                     "reactivate": {"type": "boolean",
+                                    "description": "restore over a superseded memory, making it active (only when asked)"},
+                     "scope": scope}, ("name", "version")),
             idempotent=True),
         ToolSpec(
             "memory_status", "Memory status",

@@ -1,0 +1,81 @@
+"""The journal anchor cannot be switched off (issue 10, trial item 6): a
+``journal.anchor`` that is a symlink or not a regular, writable file refuses
+every change (like the other meta files) and is reported by verify and
+doctor; a journal deleted together with its anchor, while version objects and
+memory files remain, is named — never "ok, 0 events"."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from memdir import Memory
+from memdir.store.errors import StoreError
+from tests.conftest import run_cli
+
+
+@pytest.fixture
+def mem(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    mem.write("port", "Dev DB listens on 5433", "project")
+    assert mem.verify().ok  # control
+    return mem
+
+
+@pytest.mark.parametrize("kind", ["symlink", "directory"])
+def test_an_anchor_that_is_not_a_regular_file_refuses_writes_and_is_reported(mem, project, tmp_path, kind):
+    anchor = mem.layer("project").meta / "journal.anchor"
+    anchor.unlink()
+    if kind == "symlink":
+        os.symlink(tmp_path / "elsewhere", anchor)
+        says = "journal.anchor is a symbolic link"
+    else:
+        anchor.mkdir()
+        says = "journal.anchor is not a regular file"
+    seen = len(mem.layer("project").journal.events())
+    with pytest.raises(StoreError, match=says):
+        mem.write("runner", "Tests run with pytest", "project")
+    assert len(mem.layer("project").journal.events()) == seen and not (mem.layer("project").path / "runner.md").exists()
+    out = run_cli("--project", project, "write", "runner", "-d", "Tests run with pytest", "-t", "project")
+    assert out.returncode != 0 and says in out.stderr
+    doctor = run_cli("--project", project, "doctor")
+    assert says in doctor.stdout + doctor.stderr
+    assert not mem.verify().ok
+    # Control: with the anchor a file again, the same write goes through.
+    anchor.unlink() if kind == "symlink" else anchor.rmdir()
+    assert mem.write("runner", "Tests run with pytest", "project").operation == "created"
+    assert mem.verify().ok
+
+
+def test_a_journal_deleted_with_its_anchor_is_named(mem, project):
+    meta = mem.layer("project").meta
+    (meta / "journal.jsonl").unlink()
+    (meta / "journal.anchor").unlink()
+    check = mem.verify().layers[0]
+    assert not check.ok and check.events == 0
+    assert "the journal is missing but the layer holds 1 version object(s) and 1 memory file(s)" in check.error
+    out = run_cli("--project", project, "verify")
+    assert out.returncode != 0 and "the journal is missing" in out.stdout + out.stderr
+
+
+def test_a_layer_never_written_by_memdir_verifies(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    path = mem.layer("project").path
+    path.mkdir(parents=True)
+    (path / "hand.md").write_text("---\nname: hand\ndescription: by hand\ntype: project\n---\n")
+    assert mem.verify().ok  # nothing journaled yet, nothing lost: fine
+
+
+@pytest.mark.parametrize("scope", ["project", "user"])
+def test_a_layer_replaced_by_a_file_is_reported(mem, scope):
+    mem.write("editor", "The user edits with Helix", "user")
+    path = mem.layer(scope).path
+    other = mem.layer("user" if scope == "project" else "project").path
+    import shutil
+
+    shutil.rmtree(path)
+    path.write_text("not a layer")
+    checks = {c.layer: c for c in mem.verify().layers}
+    assert not checks[str(path)].ok and "is not a directory: a layer was replaced by a file" in checks[str(path)].error
+    assert checks[str(other)].ok  # control: the other layer is checked and fine

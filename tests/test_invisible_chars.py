@@ -1,0 +1,57 @@
+"""Invisible characters in one-line fields (issue 10, trial item 9): bidi
+marks (U+200E, U+200F, U+061C), zero-width space (U+200B), word joiner
+(U+2060) and BOM are dropped from names, titles and descriptions at write and
+by every renderer, so memories that look alike are one memory; joiners a
+script needs (ZWJ) stay, and bodies keep them."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir import Memory
+from memdir.store.printable import INVISIBLE, one_line, printable
+from tests.conftest import run_cli
+
+
+def test_names_that_differ_only_by_invisible_characters_are_one_memory(mem):
+    first = mem.write("部署流程", "Deploy: build, test, ship", "project")
+    for hidden in ("部署\u200b流程", "部署\u2060流程", "\u200e部署流程\u200f"):
+        again = mem.write(hidden, "Deploy: build, test, ship", "project")
+        assert (again.name, again.operation) == (first.name, "unchanged")
+    assert [(m.name, m.title) for m in mem.list().memories] == [(first.name, "部署流程")]
+    assert mem.read("部署\u200b流程", count=False).record.name == first.name
+    # Control: a visibly different name is another memory.
+    assert mem.write("部署流程二", "Second deploy path", "project").name != first.name
+
+
+@pytest.mark.parametrize("mark", list(INVISIBLE))
+def test_titles_and_descriptions_lose_invisible_marks_with_a_warning(mem, mark):
+    result = mem.write("price", f"costs {mark}5{mark} dollars", "project", title=f"Pri{mark}ce")
+    record = mem.read("price", count=False).record
+    assert (record.title, record.description) == ("Price", "costs 5 dollars")
+    assert any("removed from the description" in w for w in result.warnings)
+
+
+def test_a_hand_edited_title_shows_without_its_hidden_characters(mem, project):
+    path = mem.layer("project").path
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "a.md").write_text("---\nname: a\ntitle: \"部署\\u200b流程\"\ndescription: d\ntype: project\n---\n",
+                               encoding="utf-8")
+    out = run_cli("--project", project, "context").stdout
+    assert "[部署流程](a.md)" in out and "\u200b" not in out
+
+
+def test_joiners_and_bodies_keep_what_scripts_need():
+    assert one_line("日本語\u200dの") == "日本語\u200dの" and one_line("می\u200cخواهم") == "می\u200cخواهم"
+    assert printable("a\u200bb") == "a\u200bb"  # a body keeps a zero-width space (Thai, Khmer line breaking)
+
+
+def test_duplicate_frontmatter_keys_are_a_doctor_note(mem, project):
+    path = mem.layer("project").path
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "dup.md").write_text("---\nname: dup\ndescription: first\ndescription: second\ntype: project\n---\nb\n")
+    (path / "one.md").write_text("---\nname: one\ndescription: only once\ntype: project\n---\nb\n")
+    out = run_cli("--project", project, "doctor").stdout
+    assert "dup.md: frontmatter key 'description' is written more than once: the last one is read" in out
+    assert "one.md" not in out  # control: a file with each key once has no note
+    assert mem.read("dup", count=False).record.description == "second"

@@ -1,0 +1,56 @@
+"""Files that are not regular files where a memory may be (issue 10, trial
+items 7 and 9): a FIFO named like a memory never hangs a write (nor holds the
+layer lock): it is refused with a clear error; a symlinked ``x.md`` is never
+read through, so its outside target is not copied into ``objects/``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from memdir import Memory
+from memdir.store.errors import StoreError
+from memdir.store.fsio import read_bytes
+
+FIFO_SAYS = "fifo.md is a FIFO, not a memory file; memdir does not open or replace it"
+
+
+@pytest.fixture
+def mem(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    mem.write("port", "Dev DB listens on 5433", "project")
+    return mem
+
+
+def test_a_fifo_named_like_a_memory_is_refused_without_hanging(mem, project):
+    layer = mem.layer("project")
+    os.mkfifo(layer.path / "fifo.md")
+    out = subprocess.run([sys.executable, "-m", "memdir.cli", "--project", str(project), "write", "fifo",
+                          "-d", "over a fifo", "-t", "project"], capture_output=True, text=True, timeout=30)
+    assert out.returncode != 0 and FIFO_SAYS in out.stderr
+    with pytest.raises(StoreError, match=FIFO_SAYS):
+        mem.write("fifo", "over a fifo", "project")
+    assert (layer.path / "fifo.md").is_fifo()  # left as it was
+    # Control: the lock is free and the layer otherwise works; reads do not hang either.
+    assert mem.write("runner", "Tests run with pytest", "project").operation == "created"
+    assert [m.name for m in mem.list().memories] == ["port", "runner"]
+    assert read_bytes(layer.path / "fifo.md") is None
+
+
+def test_writing_over_a_symlinked_memory_never_copies_its_target(mem, tmp_path):
+    layer = mem.layer("project")
+    outside = tmp_path / "outside.md"
+    outside.write_text("---\nname: s\ndescription: a secret kept outside\ntype: project\n---\n")
+    os.symlink(outside, layer.path / "s.md")
+    assert mem.write("s", "over a symlink", "project").operation == "created"
+    stored = [p.read_bytes() for p in (layer.meta / "objects").iterdir()]
+    assert not any(b"a secret kept outside" in data for data in stored)
+    assert any(b"over a symlink" in data for data in stored)  # control: the write's own bytes are kept
+    assert "a secret kept outside" in outside.read_text()  # the target is untouched
+    assert not (layer.path / "s.md").is_symlink()
+    assert read_bytes(layer.path / "s.md", follow=False) is not None
+    os.symlink(outside, tmp_path / "link")
+    assert read_bytes(tmp_path / "link", follow=False) is None and read_bytes(tmp_path / "link") is not None
