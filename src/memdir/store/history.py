@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .errors import NotFound
-from .journal import Event
+from .journal import NON_CONTENT, Event
 from .layer import Layer
 from .memfile import MalformedMemory, MemoryRecord, parse, parse_time
 from .names import normalize_name
 
-_NOT_VERSIONS = ("read", "receipt", "tombstone-lift")
+# A counted read rewrites the file (reads, last_read) but is no version a person would restore.
+_NOT_VERSIONS = NON_CONTENT | {"read"}
 
 
 @dataclass(frozen=True)

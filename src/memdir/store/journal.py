@@ -227,7 +227,7 @@ class Journal:
                     self._events_cache[1][-1].seq if self._events_cache[1] else 0):
                 self._events_cache[1].append(event)
                 self._events_cache = (key, self._events_cache[1])
-                if self._heads_cache is not None and event.name is not None and event.action not in _NON_CONTENT:
+                if self._heads_cache is not None and event.name is not None and event.action not in NON_CONTENT:
                     if event.after is None:
                         self._heads_cache.pop(event.name, None)
                     else:
@@ -395,7 +395,7 @@ class Journal:
             return self._heads_cache
         heads: dict[str, str | None] = {}
         for event in events:
-            if event.name is not None and event.action not in _NON_CONTENT:
+            if event.name is not None and event.action not in NON_CONTENT:
                 if event.after is None:
                     heads.pop(event.name, None)
                 else:
@@ -446,5 +446,5 @@ class Journal:
             count += 1
         return ChainCheck(True, count)
 
-# Journal actions that record no new content version of a memory.
-_NON_CONTENT = frozenset({"receipt", "tombstone-lift"})
+# Journal actions that record no new content version of a memory (history shows none of them).
+NON_CONTENT = frozenset({"receipt", "tombstone-lift"})
