@@ -36,5 +36,13 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
 
+# The property tests under the long hypothesis profile (thousands of examples, random), then
+# fault injection at scale: SIGKILLs, ENOSPC at every write, permission flips (issue 13).
+# Reproduce a fault run with `$(BIN)/python fuzz/faults_at_scale.py --seed N`.
+.PHONY: fuzz
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_properties.py
+	$(BIN)/python fuzz/faults_at_scale.py
+
 clean:
 	rm -rf $(VENV) build src/*.egg-info

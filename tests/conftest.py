@@ -63,3 +63,23 @@ def pytest_terminal_summary(terminalreporter):
     module = sys.modules.get("tests.test_faults")
     if module is not None and module.COUNTS["faults_injected"]:
         terminalreporter.write_line("memdir faults: " + json.dumps(module.COUNTS))
+
+
+# ---------------------------------------------------------------- hypothesis profiles (issue 13, item 3)
+
+from hypothesis import HealthCheck, settings as _hypothesis  # noqa: E402
+
+# "ci" (the default, in `make test`): a fixed, derandomized run that is the same on every
+# machine and quick; "fuzz" (`make fuzz`, HYPOTHESIS_PROFILE=fuzz): 50× the examples, random.
+_hypothesis.register_profile("ci", max_examples=100, derandomize=True, deadline=None, database=None,
+                             print_blob=True, suppress_health_check=[HealthCheck.too_slow,
+                                                                     HealthCheck.function_scoped_fixture])
+_hypothesis.register_profile("fuzz", parent=_hypothesis.get_profile("ci"), max_examples=5000, derandomize=False)
+_hypothesis.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def scaled(share: float):
+    """Hypothesis settings running ``share`` × the profile's ``max_examples``
+    (at least 1): a costly property runs fewer examples than a pure one, and
+    every property grows with the profile."""
+    return _hypothesis(max_examples=max(1, int(_hypothesis.default.max_examples * share)))

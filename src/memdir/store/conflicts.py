@@ -107,4 +107,19 @@ def refuse_overwrite(state, path, action: str) -> None:
                        f"(memdir team resolve {name} --ours|--theirs, or edit it by hand)")
 
 
-__all__ = ["CONFLICT", "has_conflict", "refuse_overwrite", "resolve"]
+def refuse_markers(payload: bytes, name: str) -> bytes:
+    """``payload`` (the bytes about to become memory ``name``'s file) when it
+    holds no conflict marker that counts (:func:`has_conflict`); else raises
+    :class:`~memdir.store.errors.InvalidInput`: such a file would be read back
+    as an unresolved merge conflict, not as the memory a write acknowledged
+    (issue 13). Markers inside fenced code are text and pass."""
+    if has_conflict(payload):
+        from .errors import InvalidInput
+
+        raise InvalidInput(f"the text of {name!r} holds a merge conflict marker line (<<<<<<< or >>>>>>> at the "
+                           "start of a line, outside fenced code): a file with one is not a memory; put the "
+                           "lines in a fenced code block (```) or indent them")
+    return payload
+
+
+__all__ = ["CONFLICT", "has_conflict", "refuse_markers", "refuse_overwrite", "resolve"]

@@ -93,12 +93,19 @@ def refuse_superseded(entry, refuse: bool, doing: str) -> None:
         raise Refused(superseded_refusal(entry.record, doing))
 
 
-def sanitize(value: str, counts: dict) -> str:
-    """``value`` with secrets redacted and fence tags escaped; adds each redaction kind's count to ``counts``."""
+def sanitize(value: str, counts: dict, label: str = "", warnings: list[str] | None = None) -> str:
+    """``value`` with secrets redacted and fence tags escaped; adds each
+    redaction kind's count to ``counts`` and, given ``warnings``, says there
+    when a fence tag of the ``label`` field was escaped (a write never changes
+    text without saying so — issue 13)."""
     result = redact(value)
     for kind, count in result.counts.items():
         counts[kind] = counts.get(kind, 0) + count
-    return escape_fence_tags(result.text)
+    escaped = escape_fence_tags(result.text)
+    if warnings is not None and escaped != result.text:
+        warnings.append(f"memory_context/memory_recall/memory_pending tag(s) in the {label} escaped as &lt;…&gt; "
+                        "(stored text never opens or closes the fence it is injected in)")
+    return escaped
 
 
 def prepare(settings: Settings, name: str, description: str, type: str, body: str,
@@ -114,7 +121,7 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
     counts: dict[str, int] = {}
     warnings: list[str] = []
     if isinstance(name, str):
-        name = sanitize(name, counts)  # a secret in a name would end up in a file name
+        name = sanitize(name, counts, "name", warnings)  # a secret in a name would end up in a file name
         name = _printable(name, "name", warnings)
     normalized = normalize_name(name)
     if not isinstance(description, str) or not description.strip():
@@ -136,11 +143,12 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
                         f"with {written!r} as its title (either name finds it)")
     description = _printable(description, "description", warnings)
     body = _printable(body, "body", warnings, one_line=False)
-    description = sanitize(_cut(description, settings.limit_description, "description", warnings), counts)
-    body = sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts)
+    description = sanitize(_cut(description, settings.limit_description, "description", warnings), counts,
+                           "description", warnings)
+    body = sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts, "body", warnings)
     if not description:
         raise InvalidInput("description is required and must not be empty (it held only control characters)")
     title = _printable(title or "", "title", warnings) or normalized.title or (written if keep else None)
     if title:
-        title = sanitize(_cut(title, settings.limit_title, "title", warnings), counts)
+        title = sanitize(_cut(title, settings.limit_title, "title", warnings), counts, "title", warnings)
     return normalized.name, description, type, body, title or None, counts, warnings

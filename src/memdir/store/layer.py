@@ -28,7 +28,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Iterator, Mapping
 
-from .conflicts import refuse_overwrite
+from .conflicts import refuse_markers, refuse_overwrite
 from .errors import InvalidInput, LockTimeout, NotFound, StoreError
 from .fsio import atomic_write, ensure_dir, unlink
 from .index import IndexBuilder, next_change
@@ -399,7 +399,7 @@ class Transaction:
                 after = None
                 staged.extend(commit.stage_remove(path) for path in doomed)
             else:
-                payload = raw if raw is not None else serialize(record).encode("utf-8")
+                payload = refuse_markers(raw if raw is not None else serialize(record).encode("utf-8"), name)
                 after = journal.put_object(payload)
                 staged.append(commit.stage_write(target, payload))
                 for path in doomed[1:]:  # a hand-named file (feedback_x.md) moves to its name

@@ -12,7 +12,10 @@ Rules (seed-behaviour §A3, with DESIGN §3's fixes):
 * a trailing ``.md`` in any case names the same memory (``my-rules.md`` is
   ``my-rules``: the index links file names and models call them so);
 * ``memory`` (collides with ``MEMORY.md`` on case-insensitive file systems) and
-  the Windows device names are reserved; control characters are rejected.
+  the Windows device names are reserved; control characters (C0, DEL, C1) and
+  bidi controls are rejected, on every path alike (a write that dropped a C1 or
+  bidi control from a name left a memory its own spelling could not read —
+  issue 13).
 
 Two raw names that normalize to one file name are **the same name** only when
 they are spelled alike (:func:`spelling`: differing in case, accents, spaces,
@@ -29,12 +32,12 @@ import unicodedata
 from dataclasses import dataclass
 
 from .errors import InvalidName
-from .printable import INVISIBLE
+from .printable import BIDI_CONTROLS, INVISIBLE
 
 MAX_NAME_CHARS = 64
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 _VALID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
 _INVISIBLE = dict.fromkeys(map(ord, INVISIBLE))
 _MD_SUFFIX = re.compile(r"\.md\Z", re.I)
 _SPELLING_IGNORED = re.compile(r"[\s_\-]+")
@@ -63,8 +66,9 @@ def normalize_name(raw: str) -> NormalizedName:
     had to be derived from a hash, the original as ``title``.
 
     Raises :class:`InvalidName` for a non-string, an empty name, a name holding
-    control characters (``a\\x00b``) or a lone surrogate (bytes that were
-    not UTF-8), or a reserved name (``memory``, ``CON``…).
+    control characters (``a\\x00b``, ``a\\x85b``), bidi controls
+    (``a\\u202eb``) or a lone surrogate (bytes that were not UTF-8), or a
+    reserved name (``memory``, ``CON``…).
     """
     if not isinstance(raw, str):
         raise InvalidName(f"memory name must be a string (got {type(raw).__name__})")
@@ -72,7 +76,7 @@ def normalize_name(raw: str) -> NormalizedName:
     if not text:
         raise InvalidName("memory name is empty")
     if _CONTROL.search(text):
-        raise InvalidName(f"memory name must not contain control characters (got {raw!r})")
+        raise InvalidName(f"memory name must not contain control or bidi characters (got {raw!r})")
     if any("\ud800" <= c <= "\udfff" for c in text):
         raise InvalidName(f"memory name is not valid Unicode text (undecodable bytes? got {raw!r})")
     # Accents fold to their base letter (Café → cafe) before the slug is cut.
