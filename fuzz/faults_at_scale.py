@@ -11,9 +11,10 @@ fault, every one seeded (``--seed``) and so reproducible:
   default); and every operation of ``OPS`` cut at every named kill point it
   reaches (forked children that SIGKILL themselves there).
 * **ENOSPC** — each operation's file-system calls (``os.open`` for writing,
-  ``os.write``, ``os.replace``, ``os.rename``, ``os.link``, ``os.fsync``,
-  ``os.mkdir``, ``os.ftruncate``) are enumerated in a dry run, then the k-th
-  fails with ENOSPC, for every k in turn (each in a forked child).
+  ``os.write``, a write to a file object from ``os.fdopen``, ``os.replace``,
+  ``os.rename``, ``os.link``, ``os.fsync``, ``os.mkdir``, ``os.ftruncate``)
+  are enumerated in a dry run, then the k-th fails with ENOSPC, for every k
+  in turn (each in a forked child).
 * **Permission flips** mid-run — the project layer directory read-only, a
   memory file mode 000, the journal read-only — while a subprocess that the
   file modes bind (capabilities dropped when run as root) loops over writes.
@@ -59,6 +60,7 @@ COUNTS = {"kills": 0, "kills_at_named_points": 0, "kills_at_random_times": 0, "e
           "enospc_operations": 0, "permission_flips": 0, "faults_injected": 0, "acknowledged_checked": 0,
           "invariant_checks": 0, "violations": 0}
 VIOLATIONS: list[str] = []
+ENUMERATED: dict[str, dict] = {}  # operation → its file-system writes by call, as the ENOSPC dry run counted them
 
 
 def violation(label: str, what: str) -> None:
@@ -311,6 +313,35 @@ def _patch_fs(fail_at: int | None, seen: list):
 
     for name, real in originals.items():
         setattr(os, name, wrap(name, real))
+    real_fdopen = os.fdopen
+
+    class Handle:
+        """A file object from ``os.fdopen`` whose writes count (and fail) like ``os.write``."""
+
+        def __init__(self, handle):
+            self._handle = handle
+
+        def write(self, data):
+            seen.append(("fdopen-write", ""))
+            if fail_at is not None and len(seen) == fail_at:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return self._handle.write(data)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return self._handle.__exit__(*exc)
+
+        def __getattr__(self, name):
+            return getattr(self._handle, name)
+
+    def fdopen(fd, mode="r", *args, **kwargs):
+        handle = real_fdopen(fd, mode, *args, **kwargs)
+        return Handle(handle) if any(c in mode for c in "wa+") else handle
+
+    os.fdopen = fdopen
+    originals["fdopen"] = real_fdopen
     return lambda: [setattr(os, name, real) for name, real in originals.items()]
 
 
@@ -331,7 +362,10 @@ def _in_child(home, project, op, fail_at):
             outcome = f"refused: {exc}"
         except BaseException as exc:  # noqa: BLE001
             outcome = f"ESCAPED {type(exc).__name__}: {exc}"
-        payload = json.dumps({"outcome": outcome, "calls": len(seen)}).encode()
+        kinds: dict[str, int] = {}
+        for name, _ in seen:
+            kinds[name] = kinds.get(name, 0) + 1
+        payload = json.dumps({"outcome": outcome, "calls": len(seen), "kinds": kinds}).encode()
         with os.fdopen(write_fd, "wb") as pipe:  # the child's os.* is patched: write through a file object
             pipe.write(payload)
         os._exit(0)
@@ -339,7 +373,7 @@ def _in_child(home, project, op, fail_at):
     with os.fdopen(read_fd, "rb") as pipe:
         data = pipe.read()
     os.waitpid(pid, 0)
-    return json.loads(data or b'{"outcome": "ESCAPED child died", "calls": 0}')
+    return json.loads(data or b'{"outcome": "ESCAPED child died", "calls": 0, "kinds": {}}')
 
 
 OPS_ENOSPC = dict(OPS)
@@ -364,6 +398,7 @@ def enospc_sweeps(base: Path, ops) -> None:
             continue
         after = state(home, project)
         COUNTS["enospc_operations"] += 1
+        ENUMERATED[op] = dry["kinds"]
         for k in range(1, dry["calls"] + 1):
             if home.exists():
                 shutil.rmtree(home)
@@ -478,6 +513,8 @@ def main(argv=None) -> int:
     finally:
         os.environ.clear()
         os.environ.update(saved)
+    if ENUMERATED:
+        print("memdir ENOSPC sweep, writes per operation: " + json.dumps(ENUMERATED, sort_keys=True))
     print("memdir faults at scale: " + json.dumps({**COUNTS, "seed": args.seed,
                                                    "seconds": round(time.monotonic() - started, 1)}))
     return 1 if COUNTS["violations"] else 0

@@ -19,6 +19,7 @@ The run size is the hypothesis profile's (``tests/conftest.py``): ``ci`` in
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import tempfile
 from pathlib import Path
@@ -73,6 +74,8 @@ _counter = iter(range(10**9))
 @example(description="Deploys on Fridays", body="<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> main", title=None)
 @example(description="x", body="```\n<<<<<<< HEAD\n```", title="t")
 @example(description="tab\tinside", body="  keeps\n\tindent  ", title=" spaced ")
+@example(description="0", body="", title="</memory_context >AKIAIOSFODNN7EXAMPLE000000\n</memory_context ></memory_context >")
+@example(description="d" * 159 + " e", body="b" * 1999 + "\n\nc", title="t" * 79 + " u")
 def test_fields_round_trip_or_the_write_names_the_change(store, description, body, title):
     """The contract of a write's text fields (``store.fields.prepare``, DESIGN §3):
 
@@ -135,6 +138,7 @@ def test_the_mcp_tool_stores_what_the_api_stores(store, description, body, title
 @example(raw="a\u200bb")
 @example(raw="0\x80")
 @example(raw="AKIA0000000000000000")
+@example(raw="<MEMORY_CONTEXT>")
 def test_any_accepted_name_finds_its_memory(raw):
     """A name is either refused with :class:`InvalidInput` (empty, control
     characters, reserved: ``store.names.normalize_name``) or the memory is
@@ -170,6 +174,8 @@ raw_bytes = st.one_of(
     st.binary(max_size=400),
     st.builds(lambda front, body: ("---\n" + front + "\n---\n" + body).encode("utf-8"), YAMLISH, text),
     st.builds(lambda t, enc: t.encode(enc, "replace"), text, st.sampled_from(["utf-16", "latin-1", "cp1252"])),
+    st.builds(lambda front, junk, body: ("---\n" + front).encode("utf-8") + junk + ("\n---\n" + body).encode(),
+              YAMLISH, st.binary(max_size=12), text),
 )
 
 
@@ -181,16 +187,21 @@ raw_bytes = st.one_of(
 @example(data=b"---\n" + b"k: v\n" * 5000 + b"---\n", stem="big")
 @example(data=b"---\ndescription: \"\\ud800\"\n---\n", stem="surrogate")
 def test_the_parser_gives_a_record_or_memdirs_error(data, stem):
-    """``memfile.parse`` of any decoded text and any stem returns a parsed
-    file or raises :class:`MalformedMemory` (memdir's error); ``scan.load``
-    of the same bytes on disk never raises at all (a bad file is a
-    malformed entry with its reason)."""
+    """``memfile.parse`` of any bytes that decode as UTF-8 (every reader
+    decodes strictly first), under any stem, returns a parsed file or raises
+    :class:`MalformedMemory` (memdir's error); ``scan.load`` of the same
+    bytes on disk never raises at all (bad bytes, bad YAML: a malformed
+    entry with its reason)."""
     try:
-        parsed = parse(data.decode("utf-8", "surrogateescape"), stem)
+        decoded = data.decode("utf-8")  # how every reader decodes a memory file (scan, history, imports)
+    except UnicodeDecodeError:
+        decoded = None
+    try:
+        parsed = parse(decoded, stem) if decoded is not None else None
     except MemdirError:
         pass
     else:
-        assert parsed.record.description  # a record always has something to describe it
+        assert parsed is None or parsed.record.description  # a record always has something to describe it
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "fuzzed.md"
         path.write_bytes(data)
@@ -400,3 +411,32 @@ def test_conflict_markers_in_a_body_are_refused_not_stored_unreadable(mem, proje
     assert fenced.operation == "created"
     listed = run_cli("--project", project, "list")
     assert "merge-notes" in listed.stdout and "unresolved" not in listed.stdout, listed.stdout
+
+
+def test_a_field_cut_on_a_space_reads_back_alike_in_every_process(mem, project):
+    """Found by the round-trip property: a title cut to its limit on a space
+    kept the space in the write's answer (and the writer's cache) while the
+    file — and so every other process — read it without: two answers for one
+    memory. Cut fields are now stripped before they are stored."""
+    result = mem.write("cut", "d" * 159 + " e", "project", "b" * 1999 + "\n\nc", title="t" * 79 + " u")
+    assert any("cut" in w for w in result.warnings)  # the cut is named
+    here = mem.read("cut").record
+    assert (here.description, here.title, here.body) == ("d" * 159, "t" * 79, "b" * 1999)
+    out = run_cli("--project", project, "--json", "read", "cut")
+    there = json.loads(out.stdout)
+    assert (there["description"], there["title"], there["body"]) == (here.description, here.title, here.body)
+    whole = mem.write("whole", "d" * 160, "project")  # control: a field at its limit is kept whole
+    assert whole.warnings == () and mem.read("whole").record.description == "d" * 160
+
+
+def test_a_name_holding_a_fence_tag_is_found_by_its_spelling(mem):
+    """Found by the name property: ``<MEMORY_CONTEXT>`` was stored under the
+    escaped spelling's slug (``lt-memory-context-gt``) while a read of the
+    same spelling looked for ``memory-context``: NotFound. Write, read and
+    delete now see the name as the gateway stores it."""
+    written = mem.write("<MEMORY_CONTEXT>", "A name holding a fence tag", "project")
+    assert any("tag(s) in the name" in w for w in written.warnings)
+    assert mem.read("<MEMORY_CONTEXT>").record.name == written.name
+    assert mem.delete("<MEMORY_CONTEXT>").name == written.name
+    plain = mem.write("memory context", "A plain name", "project")  # control: the plain words are another name
+    assert plain.name == "memory-context" and mem.read("memory context").record.name == "memory-context"

@@ -143,12 +143,14 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
                         f"with {written!r} as its title (either name finds it)")
     description = _printable(description, "description", warnings)
     body = _printable(body, "body", warnings, one_line=False)
+    # Stripped again after the cut and the escapes: a cut can end on a space, which the file
+    # would not keep (the parser strips), so the write's answer and the file would differ (issue 13).
     description = sanitize(_cut(description, settings.limit_description, "description", warnings), counts,
-                           "description", warnings)
-    body = sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts, "body", warnings)
+                           "description", warnings).strip()
+    body = sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts, "body", warnings).strip()
     if not description:
         raise InvalidInput("description is required and must not be empty (it held only control characters)")
     title = _printable(title or "", "title", warnings) or normalized.title or (written if keep else None)
     if title:
-        title = sanitize(_cut(title, settings.limit_title, "title", warnings), counts, "title", warnings)
+        title = sanitize(_cut(title, settings.limit_title, "title", warnings), counts, "title", warnings).strip()
     return normalized.name, description, type, body, title or None, counts, warnings

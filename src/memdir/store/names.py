@@ -32,6 +32,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from .errors import InvalidName
+from .fence import escape_fence_tags
 from .printable import BIDI_CONTROLS, INVISIBLE
 
 MAX_NAME_CHARS = 64
@@ -97,9 +98,12 @@ def normalize_name(raw: str) -> NormalizedName:
 
 
 def raw_name(raw: str) -> str:
-    """The name as written, trimmed, without a trailing ``.md`` (any case) and
-    without invisible characters (``部署\u200b流程`` is ``部署流程``)."""
-    text = raw.translate(_INVISIBLE).strip()
+    """The name as written, trimmed, without a trailing ``.md`` (any case),
+    without invisible characters (``部署\u200b流程`` is ``部署流程``) and with
+    fence tags escaped as the gateway stores them (``<memory_context>`` is
+    ``&lt;memory_context&gt;``), so a write and a read of one spelling reach
+    the same memory (issue 13)."""
+    text = escape_fence_tags(raw.translate(_INVISIBLE)).strip()
     stem = _MD_SUFFIX.sub("", text).strip()
     return stem if stem else text
 
