@@ -19,10 +19,11 @@ fault, every one seeded (``--seed``) and so reproducible:
   memory file mode 000, the journal read-only — while a subprocess that the
   file modes bind (capabilities dropped when run as root) loops over writes.
 
-After each fault every invariant is checked: every memory file parses;
-``repair()`` leaves a journal that ``verify()`` passes; ``MEMORY.md`` equals
-the index rendered from the files; the search index's rows equal the files
-after one query, and that query finds a memory it names; an operation
+After each fault every invariant is checked, in this order: every memory
+file parses; ``MEMORY.md`` equals the index rendered from the files once
+the context was read; the search index's rows equal the files after one
+query, and that query finds a memory it names (both before any repair);
+``repair()`` leaves a journal that ``verify()`` passes; an operation
 acknowledged before the fault has its bytes in the journal's history (and,
 for a cut or a failed operation, the store is exactly as before or as after
 it); nothing outside memdir's error tree escaped. Prints one JSON line of
@@ -102,18 +103,12 @@ def check(label: str, home: Path, project: Path, acked: list[dict] = ()) -> None
         for filename, got in _loaded(layer).items():
             inv(got is not None and got.entry is not None, f"{layer.scope}/{filename} does not parse: "
                 f"{got.error if got else 'vanished'}")
-    try:  # 2. the journal verifies after the standard repair
-        repaired = mem.repair()
-        inv(repaired.ok, f"repair left problems: {repaired.to_dict()}")
-        inv(mem.verify().ok, f"verify after repair: {mem.verify().to_dict()}")
-    except Exception as exc:  # noqa: BLE001
-        inv(False, f"repair/verify raised {type(exc).__name__}: {exc}")
     try:
         mem.context()  # the hot path brings a stale MEMORY.md up to date
     except Exception as exc:  # noqa: BLE001
         inv(False, f"context raised {type(exc).__name__}: {exc}")
     probe = None
-    for layer in layers:  # 3. MEMORY.md = f(files)
+    for layer in layers:  # 2. MEMORY.md = f(files), before any repair
         records = [got.entry.record for got in _loaded(layer).values() if got is not None and got.entry]
         index = layer.path / "MEMORY.md"
         text = index.read_text(encoding="utf-8") if index.exists() else ""
@@ -122,7 +117,7 @@ def check(label: str, home: Path, project: Path, acked: list[dict] = ()) -> None
         active = [r for r in records if r.status == "active" and not r.disabled and r.description.split()]
         if active and probe is None:
             probe = active[-1]
-    try:  # 4. search repairs itself on the next query, and its rows = f(files)
+    try:  # 3. search repairs itself on the next query, and its rows = f(files)
         hits = mem.search(probe.description, k=20) if probe else []
         inv(probe is None or probe.name in [h.name for h in hits], f"search for {probe and probe.name!r} missed it")
         fts.close_all()
@@ -140,6 +135,12 @@ def check(label: str, home: Path, project: Path, acked: list[dict] = ()) -> None
             conn.close()
     except MemdirError as exc:
         inv(False, f"search raised {exc}")
+    try:  # 4. the journal verifies after the standard repair
+        repaired = mem.repair()
+        inv(repaired.ok, f"repair left problems: {repaired.to_dict()}")
+        inv(mem.verify().ok, f"verify after repair: {mem.verify().to_dict()}")
+    except Exception as exc:  # noqa: BLE001
+        inv(False, f"repair/verify raised {type(exc).__name__}: {exc}")
     journaled: dict[str, set] = {}
     for layer in layers:  # 5. nothing acknowledged is lost
         journal = Journal(layer.meta)
@@ -189,14 +190,13 @@ def named_cuts(base: Path, rng: random.Random) -> None:
         COUNTS["kills_at_named_points"] += 1
         COUNTS["faults_injected"] += 1
         label = f"kill {op} at {point}"
-        Memory.open(home=home, project=project, actor="human").repair()
+        check(label, home, project)  # the invariants first, then (repaired) before-or-after
         now = state(home, project)
         COUNTS["invariant_checks"] += 2
         if now not in (before, afters[op]):
             violation(label, "the store is neither as before nor as after the operation")
         if count_lost(home, old):
             violation(label, "bytes of a memory file are lost")
-        check(label, home, project)
 
 
 # ---------------------------------------------------------------- SIGKILL: loops at random times
@@ -411,7 +411,7 @@ def enospc_sweeps(base: Path, ops) -> None:
             COUNTS["invariant_checks"] += 3
             if got["outcome"].startswith("ESCAPED"):
                 violation(label, got["outcome"])
-            Memory.open(home=home, project=project, actor="human").repair()
+            check(label, home, project)  # the invariants first, then (repaired) before-or-after
             now = state(home, project)
             if got["outcome"] == "ok" and now != after and op != "read":
                 violation(label, "acknowledged, but the store is not as after the operation")
@@ -419,7 +419,6 @@ def enospc_sweeps(base: Path, ops) -> None:
                 violation(label, "the store is neither as before nor as after the operation")
             if count_lost(home, old):
                 violation(label, "bytes of a memory file are lost")
-            check(label, home, project)
 
 
 # ---------------------------------------------------------------- permission flips mid-run

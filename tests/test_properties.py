@@ -51,8 +51,9 @@ pieces = st.one_of(st.sampled_from(TRICKY), st.text(max_size=8))
 text = st.one_of(st.text(max_size=60), st.lists(pieces, max_size=12).map("".join))
 
 
-def _store() -> Memory:
-    root = Path(tempfile.mkdtemp(prefix="memdir-prop-"))
+def _store(root) -> Memory:
+    """A memory store (home and project) under the directory ``root``."""
+    root = Path(root)
     (root / "proj" / ".git").mkdir(parents=True)
     return Memory.open(home=root / "home", project=root / "proj", actor="agent")
 
@@ -61,8 +62,8 @@ def _store() -> Memory:
 
 
 @pytest.fixture(scope="module")
-def store():
-    return _store()
+def store(tmp_path_factory):
+    return _store(tmp_path_factory.mktemp("fields"))
 
 
 _counter = iter(range(10**9))
@@ -147,7 +148,11 @@ def test_any_accepted_name_finds_its_memory(raw):
     counts in ``redactions`` (the secret is then stored nowhere, not even as
     a name); when the normalized name differs from the spelling by more
     than case, the write says so in a warning."""
-    mem = _store()
+    with tempfile.TemporaryDirectory(prefix="memdir-names-") as root:
+        _name_round_trip(_store(root), raw)
+
+
+def _name_round_trip(mem: Memory, raw: str) -> None:
     try:
         result = mem.write(raw, "A memory under a generated name", "project")
     except MemdirError:
@@ -210,8 +215,8 @@ def test_the_parser_gives_a_record_or_memdirs_error(data, stem):
 
 
 @pytest.fixture(scope="module")
-def fuzzed_store():
-    mem = _store()
+def fuzzed_store(tmp_path_factory):
+    mem = _store(tmp_path_factory.mktemp("fuzzed"))
     mem.write("db-port", "Dev DB on port 5433", "project", "See [[fuzzed]].")
     mem.as_actor("human").write("editor", "The user edits with Helix", "user")
     return mem
@@ -284,8 +289,8 @@ def test_the_context_block_never_exceeds_its_budget(secs, max_bytes):
 
 
 @pytest.fixture(scope="module")
-def full_store():
-    mem = _store()
+def full_store(tmp_path_factory):
+    mem = _store(tmp_path_factory.mktemp("full"))
     for n in range(40):
         mem.write(f"fact-{n}", f"Fact number {n} about the deploy " + "é" * (n % 7) * 10, "project", "body")
     mem.as_actor("human").write("editor", "The user edits with Helix", "user")
