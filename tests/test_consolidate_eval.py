@@ -1,4 +1,5 @@
-"""The MSC extraction eval runs and its scorer behaves (figures are reported, not asserted as targets)."""
+"""The MSC extraction eval runs, its scorer behaves, and the rules extractor's MSC figures do not fall below
+the last measured ones (both scorers; issue 12 — the target is precision ≥ 0.9 with recall ≥ 0.5)."""
 
 from __future__ import annotations
 
@@ -89,3 +90,13 @@ def test_msc_halves_split_the_dialogues_by_parity(tmp_path):
     assert [(r["half"], r["dialogues"]) for r in rows] == [("even", 2), ("odd", 1), ("all", 3)]
     assert rows[0]["facts"] + rows[1]["facts"] == rows[2]["facts"] > 0
     assert rows[0]["memories"] + rows[1]["memories"] == rows[2]["memories"]
+
+
+@pytest.mark.skipif(not MSC.is_file(), reason="../shared/data/msc is absent")
+def test_rules_on_all_msc_dialogues_keep_the_measured_figures():
+    # measured at this commit (all 501 dialogues, one run; the rules are deterministic): 0.8475 / 0.5208,
+    # the first scorer 0.8524 / 0.5272 (before issue 12's last round: 0.8364 / 0.5235 and 0.8456 / 0.5302)
+    result = load_eval().evaluate(MSC, "rules")
+    assert result["dialogues"] == 501 and result["other_speaker"] == 0
+    assert result["precision"] >= 0.8475 and result["recall"] >= 0.52
+    assert result["seed_scorer"]["precision"] >= 0.8524 and result["seed_scorer"]["recall"] >= 0.527

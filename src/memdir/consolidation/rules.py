@@ -14,8 +14,12 @@ explicit statement of one of these kinds (cues from :mod:`memdir.consolidation.g
   great, I love hiking" → "I love hiking") or with "I" left out ("Grew up in
   Tallahassee") → ``user`` (user layer: it holds
   in every project); a feeling of the moment or a hypothetical ("I'm a
-  little stressed", "I wish …", "I may …") is not one, whichever rule fired
-  (:mod:`memdir.consolidation.persona`);
+  little stressed", "I wish …", "I may …", "I hear they …") is not one, nor a
+  statement that only points back at what was said before ("I love him!",
+  "It's my favorite activity") or a fragment ("My best friend."), whichever
+  rule fired (:mod:`memdir.consolidation.persona`); the person's own taste
+  ("Punk is my favorite") is ``user``, a preference about the work
+  ``feedback``;
 * a decision, a deadline or a constraint ("we decided …", "the deadline is
   …", "must stay …") → ``project``.
 
@@ -40,7 +44,8 @@ from datetime import datetime
 from .dates import absolutize
 from .proposals import ExtractionContext, ExtractionResult, Proposal
 from .gate import is_question_or_hedge, sentence_rules, sentences
-from .persona import FIRST_PERSON, after_passing, is_life_statement, is_passing, own_clause, without_subject
+from .persona import (FIRST_PERSON, after_passing, is_fragment, is_life_statement, is_passing, own_clause,
+                      points_back, without_subject)
 from ..store.names import normalize_name
 
 _I = re.I
@@ -78,6 +83,10 @@ _INSTEAD = re.compile(
     r"\binstead\b|\brather than\b|,?\s+not\s+\w+|\bnot\b.{1,60}\bbut\b|\bshould (?:be|use)\b"
     r"|不是.{1,30}(?:而是|是)|应该|改用|换成", _I)
 _USER_SUBJECT = re.compile(r"^(?:i\b|i'm\b|i'd\b|i've\b|my\b|我)", _I)
+# A preference that is the person's own taste, and one about how the work is done (to the agent, the code).
+_OWN_TASTE = re.compile(r"\bmy (?:all[- ]time )?favou?rite\b|\bi (?:\w+ )?(?:like|love|enjoy|prefer|hate)\b"
+                        r"|\bi'?m (?:really )?into\b|我", _I)
+_TO_THE_WORK = re.compile(r"\b(?:you|your|u|please|pls|use|using|code|commits?|tests?|answers?|replies|docs?)\b", _I)
 _HERE = re.compile(r"\b(?:this|the) (?:project|repo|repository|codebase|code base)\b|\bhere\b|本项目|这个项目", _I)
 _STOP = frozenset("""
 a an the and or but so to of in on at by for with from as is are was were be been being it its it's this that
@@ -186,7 +195,26 @@ _QUESTION_TAIL = re.compile(r",\s*(?:and |but |so )?(?:what|where|how|who|which|
                             r"|can|would|could|will)\b[^,]*\?$", _I)
 
 
+_STANDING = frozenset({"remember", "rule", "correction", "constraint", "decision", "deadline"})
+
+
 def classify(sentence: str) -> tuple[str, str] | None:
+    """``(kind, statement)`` for a sentence worth keeping, else None (see
+    :func:`_classify`). A statement about the person or their taste that
+    only points back at what was said before ("I love him!", "It's my
+    favorite activity": :func:`memdir.consolidation.persona.points_back`) or
+    is a fragment ("My best friend.": :func:`~memdir.consolidation.persona.is_fragment`)
+    keeps nothing, whichever rule fired — a standing rule, correction,
+    decision or a request to remember is not judged so."""
+    found = _classify(sentence)
+    if found is None or found[0] == "project":
+        return found
+    if (points_back(found[1]) or is_fragment(found[1])) and not {r for r, _ in sentence_rules(sentence)} & _STANDING:
+        return None
+    return found
+
+
+def _classify(sentence: str) -> tuple[str, str] | None:
     """``(kind, statement)`` for a sentence worth keeping, else None. ``kind``
     is the memory type (user, feedback, project); ``statement`` the person's
     words without a leading "remember that" or filler ("And", "So"). A
@@ -231,8 +259,8 @@ def classify(sentence: str) -> tuple[str, str] | None:
         return "feedback", statement
     if "rule" in rules:
         return "feedback", statement
-    if "preference" in rules:
-        return "feedback", statement
+    if "preference" in rules:  # "Punk is my favorite", "In my spare time I enjoy gardening": the person's taste
+        return ("user" if _OWN_TASTE.search(statement) and not _TO_THE_WORK.search(statement) else "feedback"), statement
     if "personal" in rules and _USER_SUBJECT.match(statement):
         return "user", statement
     if rules & {"decision", "deadline", "constraint"}:
