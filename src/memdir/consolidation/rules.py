@@ -43,7 +43,7 @@ from datetime import datetime
 
 from .dates import absolutize
 from .proposals import ExtractionContext, ExtractionResult, Proposal
-from .gate import is_question_or_hedge, sentence_rules, sentences
+from .gate import confirmed_suggestion, is_question_or_hedge, sentence_rules, sentences
 from .persona import (FIRST_PERSON, after_passing, is_fragment, is_life_statement, is_passing, own_clause,
                       points_back, without_subject)
 from ..store.names import normalize_name
@@ -263,16 +263,17 @@ def _classify(sentence: str) -> tuple[str, str] | None:
         return ("user" if _OWN_TASTE.search(statement) and not _TO_THE_WORK.search(statement) else "feedback"), statement
     if "personal" in rules and _USER_SUBJECT.match(statement):
         return "user", statement
-    if rules & {"decision", "deadline", "constraint"}:
+    if rules & {"decision", "deadline", "constraint", "schedule"}:
         return "project", statement
     if is_personal_fact(statement):
         return "user", statement
     return None
 
 
-def _body(kind: str, quote: str, when: datetime | None) -> str:
+def _body(kind: str, quote: str, when: datetime | None, confirmed: bool = False) -> str:
     stamp = f" on {when.strftime('%Y-%m-%d')}" if when else ""
-    lines = [f"The user said{stamp}: “{quote}”"]
+    lines = [f"The user confirmed{stamp} the assistant's proposal: “{quote}”" if confirmed
+             else f"The user said{stamp}: “{quote}”"]
     if kind == "feedback":
         lines += ["", f"**Why:** the user stated this{stamp} as how they want the work done.",
                   "**How to apply:** follow it whenever this applies; ask before departing from it."]
@@ -311,6 +312,21 @@ def statement_of(said: list[str], i: int) -> tuple[str, str] | None:
     return kind, statement
 
 
+def turn_statements(transcript, index: int) -> list[tuple[str, tuple[str, str] | None]]:
+    """``(evidence, (kind, statement) or None)`` for each sentence of the
+    person's turn ``index`` (:func:`statement_of`) — or, when the whole turn
+    is a bare yes to the assistant's proposal of a standing rule
+    (:func:`memdir.consolidation.gate.confirmed_suggestion`), one item: the
+    turn and ``("confirmed", the proposal as a statement)``; a proposal about
+    this session's steps only keeps nothing."""
+    turn = transcript.turns[index]
+    confirmed = confirmed_suggestion(transcript, index)
+    if confirmed is not None:
+        return [] if is_task_only(confirmed) else [(turn.text.strip(), ("confirmed", confirmed))]
+    said = sentences(turn.text)
+    return [(sentence, statement_of(said, i)) for i, sentence in enumerate(said)]
+
+
 class _Made:
     """A proposal made in this run, as :func:`~memdir.consolidation.subjects.same_subject` sees it."""
 
@@ -346,12 +362,12 @@ class RulesExtractor:
         docs = set(content_words(context.workspace_text or ""))
         by_name = {(m.scope, m.name): m for m in context.existing}
         for index, turn in transcript.user_turns():
-            said = sentences(turn.text)
-            for i, sentence in enumerate(said):
-                found = statement_of(said, i)
+            for sentence, found in turn_statements(transcript, index):
                 if found is None:
                     continue
                 kind, statement = found
+                confirmed = kind == "confirmed"  # the assistant's proposal, the person's yes
+                kind = "feedback" if confirmed else kind
                 words = content_words(statement)
                 key = " ".join(words)
                 if not words or key in seen:
@@ -366,7 +382,7 @@ class RulesExtractor:
                 when = turn.ts or context.reference_time
                 dated = absolutize(statement, when)
                 scope = "user" if kind == "user" and not _HERE.search(statement) else "project"
-                description, body = _cut(_capital(dated), 160), _body(kind, dated, when)
+                description, body = _cut(_capital(dated), 160), _body(kind, dated, when, confirmed)
                 earlier = same_subject(statement, made)
                 if earlier is not None:  # the session came back to this subject: the later word wins
                     old = proposals[int(earlier[1])]
@@ -399,4 +415,4 @@ class RulesExtractor:
 
 
 __all__ = ["RulesExtractor", "absolutize", "classify", "content_words", "is_task_only", "statement_of",
-           "strip_filler", "write_down"]
+           "strip_filler", "turn_statements", "write_down"]
