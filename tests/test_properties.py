@@ -140,6 +140,8 @@ def test_the_mcp_tool_stores_what_the_api_stores(store, description, body, title
 @example(raw="0\x80")
 @example(raw="AKIA0000000000000000")
 @example(raw="<MEMORY_CONTEXT>")
+@example(raw="<memory_context>" * 4)
+@example(raw="C++ tips " * 12)
 def test_any_accepted_name_finds_its_memory(raw):
     """A name is either refused with :class:`InvalidInput` (empty, control
     characters, reserved: ``store.names.normalize_name``) or the memory is
@@ -445,3 +447,16 @@ def test_a_name_holding_a_fence_tag_is_found_by_its_spelling(mem):
     assert mem.delete("<MEMORY_CONTEXT>").name == written.name
     plain = mem.write("memory context", "A plain name", "project")  # control: the plain words are another name
     assert plain.name == "memory-context" and mem.read("memory context").record.name == "memory-context"
+
+
+def test_a_long_name_kept_as_a_cut_title_is_found_by_its_full_spelling(mem):
+    """Found by the name property: ``"C++ tips " * 12`` was written (title =
+    the name as written, cut to the 80-character title limit) but a read of
+    the same spelling compared it with the cut title: "another name"."""
+    raw = "C++ tips " * 12
+    written = mem.write(raw, "Tips about C++", "project")
+    assert len(mem.read(written.name).record.title) == 80
+    assert mem.read(raw).record.name == written.name
+    other = "C# tips " * 12  # control: the same slug spelled otherwise is still another name
+    with pytest.raises(MemdirError, match="another name|distinct name"):
+        mem.read(other)
