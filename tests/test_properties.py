@@ -142,6 +142,7 @@ def test_the_mcp_tool_stores_what_the_api_stores(store, description, body, title
 @example(raw="<MEMORY_CONTEXT>")
 @example(raw="<memory_context>" * 4)
 @example(raw="C++ tips " * 12)
+@example(raw=":\u2028:")
 def test_any_accepted_name_finds_its_memory(raw):
     """A name is either refused with :class:`InvalidInput` (empty, control
     characters, reserved: ``store.names.normalize_name``) or the memory is
@@ -383,11 +384,12 @@ def test_a_fence_tag_escaped_by_a_write_is_named_in_its_warnings(mem):
     assert plain.warnings == () and mem.read("plain").record.description == "a memory_context b"
 
 
-@pytest.mark.parametrize("raw", ["0\x80", "a\u202eb", "db\x85port", "x\u2066y"])
+@pytest.mark.parametrize("raw", ["0\x80", "a\u202eb", "db\x85port", "x\u2066y", ":\u2028:"])
 def test_a_name_with_a_c1_or_bidi_control_is_refused_on_every_path(mem, project, raw):
     """Found by the name property: ``0\\x80`` was written as memory ``0`` (the
     control dropped with a warning) but ``read("0\\x80")`` then answered
-    NotFound — its own spelling could not reach it. Now the name is refused
+    NotFound — its own spelling could not reach it (``:\u2028:`` too, under
+    ``make fuzz``: the write hashed ``: :``). Now the name is refused
     with :class:`InvalidName` by write, read and delete, and by the CLI."""
     from memdir.store.errors import InvalidName
 
@@ -397,7 +399,7 @@ def test_a_name_with_a_c1_or_bidi_control_is_refused_on_every_path(mem, project,
     assert mem.list().memories == ()
     out = run_cli("--project", project, "write", raw, "-d", "A memory", "-t", "project")
     assert out.returncode != 0 and "control or bidi" in out.stderr, out.stdout + out.stderr
-    clean = raw.translate({0x80: None, 0x202E: None, 0x85: None, 0x2066: None})  # control: without it, it works
+    clean = raw.translate({0x80: None, 0x202E: None, 0x85: None, 0x2066: None, 0x2028: None})  # control: without it
     written = mem.write(clean, "A memory", "project")
     assert mem.read(clean).record.name == written.name
 

@@ -12,8 +12,8 @@ Rules (seed-behaviour §A3, with DESIGN §3's fixes):
 * a trailing ``.md`` in any case names the same memory (``my-rules.md`` is
   ``my-rules``: the index links file names and models call them so);
 * ``memory`` (collides with ``MEMORY.md`` on case-insensitive file systems) and
-  the Windows device names are reserved; control characters (C0, DEL, C1) and
-  bidi controls are rejected, on every path alike (a write that dropped a C1 or
+  the Windows device names are reserved; control characters (C0, DEL, C1),
+  line breaks (U+2028, U+2029 too) and bidi controls are rejected, on every path alike (a write that dropped a C1 or
   bidi control from a name left a memory its own spelling could not read —
   issue 13).
 
@@ -39,7 +39,7 @@ MAX_NAME_CHARS = 64
 MIN_CUT_TITLE = 16  # the smallest title limit (settings: limit_title 16–200)
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 _VALID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
+_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")  # C0, DEL, C1, line/paragraph separators, bidi
 _INVISIBLE = dict.fromkeys(map(ord, INVISIBLE))
 _MD_SUFFIX = re.compile(r"\.md\Z", re.I)
 _SPELLING_IGNORED = re.compile(r"[\s_\-]+")
@@ -78,7 +78,7 @@ def normalize_name(raw: str) -> NormalizedName:
     if not text:
         raise InvalidName("memory name is empty")
     if _CONTROL.search(text):
-        raise InvalidName(f"memory name must not contain control or bidi characters (got {raw!r})")
+        raise InvalidName(f"memory name must not contain control or bidi characters or line breaks (got {raw!r})")
     if any("\ud800" <= c <= "\udfff" for c in text):
         raise InvalidName(f"memory name is not valid Unicode text (undecodable bytes? got {raw!r})")
     # Accents fold to their base letter (Café → cafe) before the slug is cut.
