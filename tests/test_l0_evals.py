@@ -82,10 +82,12 @@ def test_a_pinned_project_memory_is_not_pushed_out_by_the_user_section(isolated_
 
 def test_stale_eviction(l0, tmp_path):
     got = l0.stale_eviction(tmp_path)
-    assert got["shown"] == ["b-aged-read", "c-fresh", "d-legacy"] and got["hidden"] == ["a-aged-unread"]
+    assert got["shown"] == ["b-aged-read", "c-fresh", "d-legacy", "e-aged-pinned"]
+    assert got["hidden"] == ["a-aged-unread"]
     assert got["listed"] == {"a-aged-unread": "stale", "b-aged-read": "active", "c-fresh": "active",
-                             "d-legacy": "active"}  # hidden from the index, never from the list
-    assert (got["files_on_disk"], got["files_written"], got["misfires"]) == (4, 4, 0)
+                             "d-legacy": "active", "e-aged-pinned": "active"}  # hidden from the index, not the list
+    assert (got["files_on_disk"], got["files_written"], got["misfires"]) == (5, 5, 0)
+    assert got["index_unchanged_by_a_read"] is True
     assert got["revive"] == {"context_bytes_before": 0, "index_file_before": False, "shown_after_read": True,
                              "reads": 1, "shown_after_reageing": True, "file_kept": True}
     assert got["falloff"] == {"memories": 40, "aged": 20, "stale_after_days": 30, "index_lines": 20,
@@ -100,6 +102,7 @@ def test_link_expansion(l0, tmp_path):
     assert got["self_and_missing"] == {"linked": ["c-note"], "truncated": False}
     assert got["malformed"] == {"linked": [], "truncated": False}
     assert got["well_formed"] == {"linked": ["bad-name-note"], "truncated": False}  # control for the malformed
+    assert got["withheld"] == {"linked": ["new-note"], "truncated": False}  # candidate, superseded skipped
     many = got["many"]
     assert (many["links_in_body"], many["linked"], many["truncated"]) == (182, 3, True)
     assert many["block_bytes"] == 1548 and many["block_bytes"] <= many["bound_bytes"] == 1866

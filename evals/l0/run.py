@@ -25,14 +25,18 @@ own policy text, so memdir's differ and the shape is what carries over.
   (the seed asserts ≥ 80 %) and given importance 10.
 * ``stale_eviction`` — ``stale_after_days`` 90, memories last changed 200 days
   ago: aged and never read (hidden), aged but read once (kept), fresh (kept),
-  a legacy file without times (kept); files on disk, misfires; then a store
+  a legacy file without times (kept), aged and pinned (kept); files on disk,
+  misfires; a read of a memory that was not stale leaves ``MEMORY.md``
+  untouched (bytes and mtime: the provider's prompt cache); then a store
   whose only memory is aged and unread (no ``MEMORY.md``, empty context), read
   once (back in the index), aged again (still there: a read counts for good);
   and the seed's falloff: 40 memories, 20 aged 60 days, ``stale_after_days`` 30.
 * ``link_expansion`` — ``memory_read``'s ``[[links]]``: one link; four links
   plus a repeat (three listed, ``truncated``); a link to itself and to a
   missing name (skipped); ``[[BAD NAME]]`` (not a link, while ``[[bad-name]]``
-  is); the largest linked block three 160-character CJK descriptions make.
+  is); links to a candidate and a superseded memory (skipped: withheld from the
+  index, as from the links); the largest linked block three 160-character CJK
+  descriptions make.
 """
 
 from __future__ import annotations
@@ -176,7 +180,7 @@ def probe_retention(root: Path, n: int = 60, probe_every: int = 4) -> dict:
 
 
 def _hand_written(mem: Memory, scope: str, name: str, description: str, *, changed: datetime | None = None,
-                  reads: int | None = None, last_read: datetime | None = None) -> Path:
+                  reads: int | None = None, last_read: datetime | None = None, pinned: bool = False) -> Path:
     """A memory file as a person's editor or an older tool leaves it (times
     set by hand; none at all for a legacy file), put in place by rename."""
     stamp = (lambda t: t.strftime("%Y-%m-%dT%H:%M:%SZ"))
@@ -187,6 +191,8 @@ def _hand_written(mem: Memory, scope: str, name: str, description: str, *, chang
         lines.append(f"reads: {reads}")
     if last_read is not None:
         lines.append(f"last_read: {stamp(last_read)}")
+    if pinned:
+        lines.append("pinned: true")
     layer_dir = mem.session.layer_dir(scope)
     layer_dir.mkdir(parents=True, exist_ok=True)
     staged = layer_dir.parent / f".{name}.staged"
@@ -206,19 +212,25 @@ def stale_eviction(root: Path, stale_after_days: int = 90, age_days: int = 200) 
     _hand_written(mem, "project", "a-aged-unread", "Aged, never read", changed=aged, reads=0)
     _hand_written(mem, "project", "b-aged-read", "Aged, read once", changed=aged, reads=1, last_read=aged)
     _hand_written(mem, "project", "d-legacy", "Legacy file without times")
-    expected = {"a-aged-unread": False, "b-aged-read": True, "c-fresh": True, "d-legacy": True}
+    _hand_written(mem, "project", "e-aged-pinned", "Aged, never read, pinned", changed=aged, reads=0, pinned=True)
+    expected = {"a-aged-unread": False, "b-aged-read": True, "c-fresh": True, "d-legacy": True,
+                "e-aged-pinned": True}
     block = mem.context(MAX_BYTES)
     shown = set(index_names(block))
     index_file = set(index_names((mem.session.layer_dir("project") / INDEX_FILE).read_text(encoding="utf-8")))
     listed = {m.name: m.state for m in mem.list("project").memories}
     on_disk = sorted(p.stem for p in mem.session.layer_dir("project").glob("*.md") if p.name != INDEX_FILE)
     misfires = sum((name in shown) != visible or (name in index_file) != visible for name, visible in expected.items())
+    index_path = mem.session.layer_dir("project") / INDEX_FILE
+    index_before = (index_path.read_bytes(), index_path.stat().st_mtime_ns)
+    mem.read("c-fresh")  # a read of a memory that was not stale: the index (and the prompt cache) stay as they were
+    index_after_read = (index_path.read_bytes(), index_path.stat().st_mtime_ns)
 
     lone = open_memory(root / "revive", stale_after_days=stale_after_days)
     path = _hand_written(lone, "project", "lone-aged", "The only memory, aged and unread", changed=aged, reads=0)
     before = lone.context(MAX_BYTES)
-    index_path = lone.session.layer_dir("project") / INDEX_FILE
-    index_before = index_path.exists()
+    lone_index = lone.session.layer_dir("project") / INDEX_FILE
+    lone_index_before = lone_index.exists()
     lone.read("lone-aged")  # memory_read: counts a read
     after_read = "lone-aged" in index_names(lone.context(MAX_BYTES))
     reads = lone.read("lone-aged", count=False).record.reads
@@ -238,7 +250,8 @@ def stale_eviction(root: Path, stale_after_days: int = 90, age_days: int = 200) 
     return {"eval": "stale_eviction", "stale_after_days": stale_after_days, "age_days": age_days,
             "shown": sorted(shown), "hidden": sorted(set(expected) - shown), "listed": listed,
             "files_on_disk": len(on_disk), "files_written": len(expected), "misfires": misfires,
-            "revive": {"context_bytes_before": _size(before), "index_file_before": index_before,
+            "index_unchanged_by_a_read": index_after_read == index_before,
+            "revive": {"context_bytes_before": _size(before), "index_file_before": lone_index_before,
                        "shown_after_read": after_read, "reads": reads, "shown_after_reageing": after_reageing,
                        "file_kept": path.exists()},
             "falloff": {"memories": 40, "aged": 20, "stale_after_days": 30, "index_lines": falloff_lines,
@@ -267,6 +280,10 @@ def link_expansion(root: Path) -> dict:
         "malformed": links("malformed", "[[BAD NAME]] [[bad name]] [[Bad-Name]] [[bad-name-note|x]] [[]]"),
         "well_formed": links("well-formed", "[[bad-name-note]]"),
     }
+    mem.write("maybe-note", "Target maybe, a candidate nobody approved", "project", "m", status="candidate")
+    mem.write("old-note", "Target old", "project", "o")
+    mem.write("new-note", "Target new", "project", "n", supersedes="old-note")
+    cases["withheld"] = links("withheld", "[[maybe-note]] [[old-note]] [[new-note]]")
     wide = "界" * 160  # the longest description, three bytes a character
     for i in range(6):
         mem.write(f"wide-{i}", wide, "project", "w")

@@ -81,7 +81,7 @@ def test_laundering_sequence_supersede_restate_corroborate(forgotten, isolated_h
         args = {"name": "staging-host", "type": "project", **kwargs}
         with pytest.raises(TombstoneRefused):
             mem.write(args.pop("name"), WRONG[0] + ".", args.pop("type"), WRONG[1], **args)
-    # corroborate: two later sessions say it again; the person approves a candidate proposed before
+    # corroborate: two later sessions say it again
     others = ("Remember that the build cache lives on cache-3.internal.",
               "Remember that the docs site is built with mkdocs.")
     for i, other in enumerate(others):
@@ -98,8 +98,17 @@ def test_laundering_sequence_supersede_restate_corroborate(forgotten, isolated_h
     visible = surfaces(mem, "staging host")
     assert all("staging-7" not in text for text in visible.values()), visible
     assert "staging-9" in visible["context"] and "staging-9" in visible["search"]  # control
+    # corroborate by review: a candidate proposed before its value was forgotten cannot be approved after
+    mem.write("early", "Release train leaves on Wednesdays", "project", "r", status="candidate")
+    mem.write("train", "Release train leaves on Wednesdays", "project", "r")
+    mem.forget("train")
+    mem.write("later", "Release train leaves on Thursdays", "project", "r", status="candidate")
+    reviewer = person(isolated_home, project)
+    with pytest.raises(TombstoneRefused):
+        reviewer.approve("early")
+    assert reviewer.approve("later").approved is True  # control: another candidate is approved
     # only a person lifts it, and then the value is accepted again
-    stone = mem.tombstones().tombstones[0].id
+    stone = next(s.id for s in mem.tombstones().tombstones if s.name == "staging-host")
     with pytest.raises(Refused):
         mem.lift_tombstone(stone)
     assert person(isolated_home, project).lift_tombstone(stone).id == stone

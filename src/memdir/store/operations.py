@@ -236,8 +236,9 @@ def _expire_pending(session: Session, memory_text: str) -> None:
 def read(session: Session, name: str, scope: str | None = None, *, count: bool = True) -> ReadResult:
     """A memory's full text (``memory_read``) and up to :data:`MAX_LINKS`
     memories its body links with ``[[name]]`` (:data:`_LINK`), in the order
-    first linked: a link to itself, a repeat and a name no layer of the
-    session holds are skipped and do not count; ``truncated`` says that more
+    first linked: a link to itself, a repeat, a name no layer of the session
+    holds and a memory withheld from the index (a candidate, superseded or
+    expired) are skipped and do not count; ``truncated`` says that more
     linked memories exist than are listed. ``count`` bumps ``reads`` and
     ``last_read`` (best effort: a read-only home still reads). Raises :class:`NotFound`."""
     layer, entry = find(session, name, scope)
@@ -255,7 +256,7 @@ def _links(session: Session, record) -> tuple[tuple[Link, ...], bool]:
     """The first :data:`MAX_LINKS` memories ``record``'s body links to, and
     whether a further one exists (the walk stops at the first beyond)."""
     linked: list[Link] = []
-    seen = {record.name}
+    seen, now = {record.name}, now_utc()
     for match in _LINK.finditer(record.body):
         if match.group(1) in seen:
             continue
@@ -264,8 +265,8 @@ def _links(session: Session, record) -> tuple[tuple[Link, ...], bool]:
             _, other = find(session, match.group(1))
         except (NotFound, InvalidInput):
             continue
-        if other.record.name in {record.name, *(link.name for link in linked)}:
-            continue  # found by title: still itself or one already listed
+        if other.record.name in {record.name, *(link.name for link in linked)} or not is_current(other.record, now):
+            continue  # found by title: itself or one already listed; or not current, as the index says
         if len(linked) == MAX_LINKS:
             return tuple(linked), True
         linked.append(Link(other.record.name, other.record.description))
