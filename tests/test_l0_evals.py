@@ -100,8 +100,9 @@ def test_link_expansion(l0, tmp_path):
     assert got["four_and_repeat"] == {"linked": ["b-note", "c-note", "d-note"], "truncated": True}
     assert got["three_exact"] == {"linked": ["b-note", "c-note", "d-note"], "truncated": False}  # control
     assert got["self_and_missing"] == {"linked": ["c-note"], "truncated": False}
+    # before issue 13 any [[text]] was normalized into a name: [[BAD NAME]] linked the memory bad-name
     assert got["malformed"] == {"linked": [], "truncated": False}
-    assert got["well_formed"] == {"linked": ["bad-name-note"], "truncated": False}  # control for the malformed
+    assert got["well_formed"] == {"linked": ["bad-name"], "truncated": False}  # control for the malformed
     assert got["withheld"] == {"linked": ["new-note"], "truncated": False}  # candidate, superseded skipped
     many = got["many"]
     assert (many["links_in_body"], many["linked"], many["truncated"]) == (182, 3, True)

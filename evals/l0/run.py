@@ -33,8 +33,8 @@ own policy text, so memdir's differ and the shape is what carries over.
   and the seed's falloff: 40 memories, 20 aged 60 days, ``stale_after_days`` 30.
 * ``link_expansion`` — ``memory_read``'s ``[[links]]``: one link; four links
   plus a repeat (three listed, ``truncated``); a link to itself and to a
-  missing name (skipped); ``[[BAD NAME]]`` (not a link, while ``[[bad-name]]``
-  is); links to a candidate and a superseded memory (skipped: withheld from the
+  missing name (skipped); ``[[BAD NAME]]`` (not a link to the memory
+  ``bad-name``, while ``[[bad-name]]`` is); links to a candidate and a superseded memory (skipped: withheld from the
   index, as from the links); the largest linked block three 160-character CJK
   descriptions make.
 """
@@ -264,8 +264,9 @@ def stale_eviction(root: Path, stale_after_days: int = 90, age_days: int = 200) 
 def link_expansion(root: Path) -> dict:
     """Check ④: the memories ``memory_read`` lists from a body's ``[[links]]``."""
     mem = open_memory(root)
-    for name in ("b", "c", "d", "e", "bad-name"):
+    for name in ("b", "c", "d", "e"):
         mem.write(f"{name}-note", f"Target {name}", "project", f"Target {name}.")
+    mem.write("bad-name", "Target bad-name", "project", "The name a malformed link would normalize to.")
 
     def links(name: str, body: str) -> dict:
         mem.write(name, f"Links of {name}", "project", body)
@@ -277,8 +278,8 @@ def link_expansion(root: Path) -> dict:
         "four_and_repeat": links("hub", "[[b-note]] [[c-note]] [[b-note]] [[d-note]] [[e-note]]"),
         "three_exact": links("three", "[[b-note]] [[c-note]] [[d-note]]"),
         "self_and_missing": links("selfish", "[[selfish]] [[no-such-note]] [[c-note]]"),
-        "malformed": links("malformed", "[[BAD NAME]] [[bad name]] [[Bad-Name]] [[bad-name-note|x]] [[]]"),
-        "well_formed": links("well-formed", "[[bad-name-note]]"),
+        "malformed": links("malformed", "[[BAD NAME]] [[bad name]] [[Bad-Name]] [[bad_name]] [[bad-name|x]] [[]]"),
+        "well_formed": links("well-formed", "[[bad-name]]"),
     }
     mem.write("maybe-note", "Target maybe, a candidate nobody approved", "project", "m", status="candidate")
     mem.write("old-note", "Target old", "project", "o")
