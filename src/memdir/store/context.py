@@ -145,10 +145,10 @@ def render_block(sections: list[tuple[str, str]], max_bytes: int = 4096, policy:
         total_lines = sum(len(b) - 1 for b in blocks)
         # Reserve room for the widest marker this render could need.
         budget = max_bytes - fixed - _size("\n" + _marker(total_lines))
-        chosen = _choose(blocks, budget)
-        kept_blocks = ["\n".join([block[0], ""] + [line for i, line in enumerate(block[1:]) if (b, i) in chosen])
-                       for b, block in enumerate(blocks) if any((b, i) in chosen for i in range(len(block) - 1))]
-        left_out = total_lines - len(chosen)
+        kept = _choose(blocks, budget)
+        kept_blocks = ["\n".join([block[0], ""] + [line for line, keep in zip(block[1:], flags) if keep])
+                       for block, flags in zip(blocks, kept) if any(flags)]
+        left_out = total_lines - sum(map(sum, kept))
         if kept_blocks:
             body = "\n\n".join(kept_blocks) + "\n" + _marker(left_out)
             text = f"{head}\n\n{body}{tail}"
@@ -164,23 +164,24 @@ def _pinned(line: str) -> bool:
     return found is not None and line.startswith(PIN_MARK, found.end())
 
 
-def _choose(blocks: list[list[str]], budget: int) -> set[tuple[int, int]]:
-    """Which index lines fit ``budget`` bytes (``(section, line)`` pairs):
+def _choose(blocks: list[list[str]], budget: int) -> list[list[bool]]:
+    """Which index lines fit ``budget`` bytes (per section, per line):
     pinned lines of every section first, then the others, each walk in
     section and line order; a line that does not fit is skipped and the walk
     goes on. A section's title costs its bytes with its first kept line."""
-    lines = [(b, i, line) for b, block in enumerate(blocks) for i, line in enumerate(block[1:])]
-    lines.sort(key=lambda item: not _pinned(item[2]))  # stable: order kept within pinned and unpinned
-    chosen: set[tuple[int, int]] = set()
-    opened: set[int] = set()
+    kept = [[False] * (len(block) - 1) for block in blocks]
+    pinned = [[PIN_MARK in line and _pinned(line) for line in block[1:]] for block in blocks]
     used = 0
-    for b, i, line in lines:
-        cost = _size(line) + 1 + (0 if b in opened else _size("\n\n" + blocks[b][0] + "\n"))
-        if used + cost <= budget:
-            chosen.add((b, i))
-            opened.add(b)
-            used += cost
-    return chosen
+    for want in ((True, False) if any(map(any, pinned)) else (False,)):
+        for b, block in enumerate(blocks):
+            opened = any(kept[b])
+            for i, line in enumerate(block[1:]):
+                if kept[b][i] or (want and not pinned[b][i]):
+                    continue
+                cost = _size(line) + 1 + (0 if opened else _size("\n\n" + block[0] + "\n"))
+                if used + cost <= budget:
+                    kept[b][i], opened, used = True, True, used + cost
+    return kept
 
 
 def session_block(session, max_bytes: int | None = None, warn=None) -> str:
