@@ -42,7 +42,8 @@ def test_cross_project_absent_on_every_read_path(isolated_home, projects):
     assert tools[0][0] and "not found" in tools[0][1]
     assert all(DESC_A not in text and f"{SECRET_A}:5432" not in text for _, text in tools)
     assert VALUE_B in tools[3][1] and "staging-db-b" in tools[2][1]  # control
-    assert SECRET_A not in session_start(b) and VALUE_B in session_start(b)
+    start_b = session_start(b)
+    assert SECRET_A not in start_b and VALUE_B in start_b
     assert SECRET_A in session_start(a)  # control: the hook of A's session shows it
     cli = run_cli("--project", b, "search", SECRET_A, "--json")
     assert cli.returncode == 0 and json.loads(cli.stdout)["results"] == []
