@@ -75,11 +75,23 @@ def tables(lines: list[dict]) -> list[str]:
     """Markdown tables: one per shape of line, in the order shapes first appear.
     One line of many keys is shown as key | value rows."""
     groups: dict[tuple, list[dict]] = {}
+    captions: dict[tuple, str] = {}
     for line in lines:
-        flat = flatten(line)
+        kind = next((f"{key} {line[key]}" for key in ("eval", "figure", "bench", "compare", "system")
+                     if isinstance(line.get(key), str)), "line")
+        nested = {key: value for key, value in line.items()
+                  if isinstance(value, list) and value and all(isinstance(v, dict) for v in value)}
+        flat = flatten({key: value for key, value in line.items() if key not in nested})
         groups.setdefault(tuple(flat), []).append(flat)
+        for key, items in nested.items():  # e.g. an eval's "points": a table of their own
+            for item in items:
+                row = flatten(item)
+                shape = (f"{kind}: {key}",) + tuple(row)
+                captions[shape] = f"*{kind}: `{key}`*\n\n"
+                groups.setdefault(shape, []).append(row)
     out = []
-    for keys, rows in groups.items():
+    for shape, rows in groups.items():
+        keys = shape[1:] if shape in captions else shape
         if len(rows) == 1 and len(keys) > 6:
             body = ["| figure | value |", "|---|---|"] + [f"| {key} | {cell(rows[0][key])} |" for key in keys]
         else:
@@ -87,7 +99,7 @@ def tables(lines: list[dict]) -> list[str]:
             body += ["| " + " | ".join(cell(row[key]) for key in keys) + " |" for row in rows[:MAX_ROWS]]
             if len(rows) > MAX_ROWS:
                 body.append(f"\n({len(rows) - MAX_ROWS} more rows in the .jsonl file)")
-        out.append("\n".join(body))
+        out.append(captions.get(shape, "") + "\n".join(body))
     return out
 
 
@@ -105,11 +117,32 @@ def _lines_where(runs: dict, **match) -> list[dict]:
             if all(line.get(key) == value for key, value in match.items())]
 
 
+def budget_points(runs: dict) -> list[dict]:
+    """The budget curve's points, sorted by ``memories``, from either shape an
+    eval may print: one line per point (``memories``, ``injected_bytes``) or one
+    line holding ``points`` (``memories``, ``bytes`` or ``injected_bytes``) and
+    ``empty_store_bytes``; each point ``{"memories", "injected_bytes",
+    "lines_kept", "marker", "max_bytes"}`` (``None`` where not given)."""
+    out = []
+    for line in _lines_where(runs, eval="budget_curve"):
+        limit = line.get("max_bytes")
+        points = line["points"] if isinstance(line.get("points"), list) else [line]
+        if "empty_store_bytes" in line:
+            out.append({"memories": 0, "injected_bytes": line["empty_store_bytes"], "lines_kept": 0,
+                        "marker": False, "max_bytes": limit})
+        for point in (p for p in points if isinstance(p, dict) and "memories" in p):
+            size = point.get("injected_bytes", point.get("bytes"))
+            if size is not None:
+                out.append({"memories": point["memories"], "injected_bytes": size,
+                            "lines_kept": point.get("lines_kept"), "marker": point.get("marker"),
+                            "max_bytes": point.get("max_bytes", limit)})
+    return sorted(out, key=lambda p: p["memories"])
+
+
 def plots(docs: Path, runs: dict) -> dict[str, str]:
     """Draw the curves whose lines are stored; ``{file name: note}`` where the
     note is '' for a drawn plot, else why there is none."""
-    budget = sorted((l for l in _lines_where(runs, eval="budget_curve") if "memories" in l),
-                    key=lambda l: l["memories"])
+    budget = budget_points(runs)
     search = sorted((l for l in runs.get("bench_search", ([], None))[0] if "p50_ms" in l and "memories" in l),
                     key=lambda l: l["memories"])
     sweep = _lines_where(runs, eval="recall_sweep")
@@ -138,7 +171,7 @@ def plots(docs: Path, runs: dict) -> dict[str, str]:
         fig, ax = plt.subplots(figsize=(6.4, 3.6))
         xs = [l["memories"] for l in budget]
         ax.plot(xs, [l["injected_bytes"] for l in budget], "o-", label="injected bytes")
-        limits = {l["max_bytes"] for l in budget if "max_bytes" in l} or {4096}
+        limits = {l["max_bytes"] for l in budget if l["max_bytes"]} or {4096}
         for limit in limits:
             ax.axhline(limit, color="red", linestyle="--", linewidth=1, label=f"max_bytes {limit:,}")
         for l in budget:
@@ -148,9 +181,9 @@ def plots(docs: Path, runs: dict) -> dict[str, str]:
         ax.set_xscale("symlog", linthresh=10)
         ax.set_xlabel("memories in the layer")
         ax.set_ylabel("bytes of the context block")
-        if any("lines_kept" in l for l in budget):
+        if any(l["lines_kept"] is not None for l in budget):
             twin = ax.twinx()
-            twin.plot(xs, [l.get("lines_kept", 0) for l in budget], "s:", color="gray", label="index lines kept")
+            twin.plot(xs, [l["lines_kept"] or 0 for l in budget], "s:", color="gray", label="index lines kept")
             twin.set_ylabel("index lines kept")
             twin.legend(loc="lower right", fontsize=8)
         ax.legend(loc="upper left", fontsize=8)

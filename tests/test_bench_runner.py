@@ -57,9 +57,10 @@ def scratch(tmp_path: Path) -> Path:
         ''')
     script(root, "evals/curve/run.py", '''
         import json
-        for n, size, kept, marker in ((0, 0, 0, False), (20, 1800, 21, False), (200, 4090, 60, True)):
-            print(json.dumps({"eval": "budget_curve", "memories": n, "injected_bytes": size,
-                              "lines_kept": kept, "marker": marker, "max_bytes": 4096}))
+        points = [{"memories": n, "bytes": size, "lines_kept": kept, "marker": marker}
+                  for n, size, kept, marker in ((20, 1800, 21, False), (200, 4090, 60, True))]
+        print(json.dumps({"eval": "budget_curve", "max_bytes": 4096, "empty_store_bytes": 0, "points": points,
+                          "never_over_budget": True}))
         ''')
     return root
 
@@ -104,9 +105,25 @@ def test_curves_drawn_from_stored_lines(scratch: Path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     doc = (scratch / "docs" / "benchmarks.md").read_text()
     assert "](bench-budget-curve.png)" in doc
+    # the eval's list of points is a table of its own, the rest of its line another
+    assert "*eval budget_curve: `points`*" in doc and "| 200 | 4,090 | 60 | yes |" in doc
+    assert "| budget_curve | 4,096 | 0 | yes |" in doc
     # no bench_search lines here: said, not drawn (the control for the drawn one above)
     assert not (scratch / "docs" / "bench-search-latency.png").exists()
     assert "not drawn: no bench_search lines" in doc
+
+
+def test_budget_points_from_either_shape():
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    import _report
+
+    nested = {"eval": "budget_curve", "max_bytes": 4096, "empty_store_bytes": 0,
+              "points": [{"memories": 50, "bytes": 3000, "lines_kept": 51, "marker": False}]}
+    flat = {"eval": "budget_curve", "memories": 20, "injected_bytes": 1800, "lines_kept": 21, "marker": False}
+    other = {"eval": "probe_retention", "memories": 60, "bytes": 999}
+    points = _report.budget_points({"a": ([nested, other], {}), "b": ([flat], {})})
+    assert [(p["memories"], p["injected_bytes"], p["max_bytes"]) for p in points] == [
+        (0, 0, 4096), (20, 1800, None), (50, 3000, 4096)]
 
 
 def test_only_reruns_one_and_keeps_the_others(scratch: Path):
