@@ -73,7 +73,9 @@ def load_text(meta: dict) -> str:
 
 def tables(lines: list[dict]) -> list[str]:
     """Markdown tables: one per shape of line, in the order shapes first appear.
-    One line of many keys is shown as key | value rows."""
+    One line of many keys is shown as key | value rows, a few lines of very
+    many keys as one column per line; a list of objects inside a line (an
+    eval's ``points``) is a table of its own."""
     groups: dict[tuple, list[dict]] = {}
     captions: dict[tuple, str] = {}
     for line in lines:
@@ -94,6 +96,10 @@ def tables(lines: list[dict]) -> list[str]:
         keys = shape[1:] if shape in captions else shape
         if len(rows) == 1 and len(keys) > 6:
             body = ["| figure | value |", "|---|---|"] + [f"| {key} | {cell(rows[0][key])} |" for key in keys]
+        elif len(keys) > 12 and len(rows) <= 6:  # wide lines (nested figures): one column per line
+            body = ["| figure | " + " | ".join(f"line {i}" for i in range(1, len(rows) + 1)) + " |",
+                    "|---|" + "---|" * len(rows)]
+            body += [f"| {key} | " + " | ".join(cell(row[key]) for row in rows) + " |" for key in keys]
         else:
             body = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
             body += ["| " + " | ".join(cell(row[key]) for key in keys) + " |" for row in rows[:MAX_ROWS]]
@@ -244,7 +250,9 @@ def write(root: Path, specs: list, folder: Path, invocation: str) -> Path:
            "`compare_basic_memory` (memdir side by side with basic-memory) runs only when basic-memory's "
            "virtualenv `.bench/basic-memory` exists — `python benchmarks/compare_basic_memory.py --install` "
            "builds it (it needs a Python ≥ 3.12; see that script's help); otherwise its section says it "
-           "was skipped.", ""]
+           "was skipped. `make bench` runs it at 1,000 notes only: basic-memory indexes a few notes per "
+           "second here (its `ingest_s` below), so 10,000 notes take the better part of an hour — "
+           "`python benchmarks/compare_basic_memory.py --sizes 10000` runs them.", ""]
     if latest:
         m = latest["machine"]
         commits = sorted({meta.get("commit") or "?" for meta in metas})
