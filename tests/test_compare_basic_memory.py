@@ -24,17 +24,34 @@ def test_without_the_virtualenv_it_is_skipped_with_the_reason(tmp_path: Path):
         {"skipped": "basic-memory", "reason": f"no virtualenv at {tmp_path / 'none'}; run with --install to create it"}]
 
 
+def fake_python(path: Path, new_enough: bool) -> str:
+    """An executable answering the script's version check as a Python < or ≥ 3.12 would."""
+    path.write_text(f"#!/bin/sh\necho {new_enough}\n")
+    path.chmod(0o755)
+    return str(path)
+
+
 def test_install_without_a_new_enough_python_says_so(tmp_path: Path):
-    done = subprocess.run([sys.executable, str(SCRIPT), "--install", "--python", sys.executable, "--venv",
-                           str(tmp_path / "none")], capture_output=True, text=True, timeout=60,
-                          env={"PATH": "/nonexistent"})
+    old = fake_python(tmp_path / "python-old", False)
+    done = subprocess.run([sys.executable, str(SCRIPT), "--install", "--python", old, "--venv",
+                           str(tmp_path / "venv")], capture_output=True, text=True, timeout=60,
+                          env={"PATH": str(tmp_path / "empty")})
     assert done.returncode == 0, done.stderr
     line = json.loads(done.stdout)
-    if sys.version_info >= (3, 12):  # this interpreter would do: it is not refused
-        assert "no Python" not in done.stdout
-    else:
-        assert line["skipped"] == "basic-memory" and "no Python >= 3.12 found" in line["reason"]
-    assert not (tmp_path / "none").exists()
+    assert line["skipped"] == "basic-memory" and "no Python >= 3.12 found" in line["reason"]
+    assert not (tmp_path / "venv").exists()
+
+
+def test_find_python_takes_the_first_new_enough(tmp_path: Path, monkeypatch):
+    import compare_basic_memory as compare
+
+    old, new = fake_python(tmp_path / "python-old", False), fake_python(tmp_path / "python-new", True)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.setenv("BASIC_MEMORY_PYTHON", new)
+    assert compare.find_python(old) == new  # the given one is too old: the environment's is taken
+    assert compare.find_python(new) == new
+    monkeypatch.delenv("BASIC_MEMORY_PYTHON")
+    assert compare.find_python(old) is None
 
 
 def test_memdir_side_finds_the_planted_needles(tmp_path: Path):
