@@ -1,4 +1,5 @@
-"""The MSC extraction eval runs and its scorer behaves (figures are reported, not asserted as targets)."""
+"""The MSC extraction eval runs, its scorer behaves, and the rules extractor's MSC figures do not fall below
+the last measured ones (both scorers; issue 12 — the target is precision ≥ 0.9 with recall ≥ 0.5)."""
 
 from __future__ import annotations
 
@@ -28,12 +29,51 @@ def test_scorer_words_and_matching():
     assert ev.source_side("I drive a red truck", own, other) == "other"
 
 
+def test_the_same_word_gets_the_same_stem_on_both_sides():
+    ev = load_eval()
+    # the first scorer's suffix stripper: one word, two stems (kept as seed_words, reported beside)
+    assert ev.seed_words("movies") == {"movi"} and ev.seed_words("movie") == {"movie"}
+    assert ev.seed_words("shopping") == {"shopp"} and ev.seed_words("shop") == {"shop"}
+    assert ev.seed_words("cats") == {"cats"} and ev.seed_words("cat") == {"cat"}
+    assert ev.words("movies") == ev.words("movie") == {"movi"}
+    assert ev.words("shopping") == ev.words("shop") == {"shop"}
+    assert ev.words("cats") == ev.words("cat") == {"cat"}
+    assert ev.words("hiking") == ev.words("hikes") == {"hike"}
+    # a fact the first scorer missed for the stems alone, matched now
+    fact, memory = "I like to watch movies.", "I watch a movie every week."
+    assert not ev.seed_matches(ev.seed_words(fact), ev.seed_words(memory))
+    assert ev.matches(ev.words(fact), ev.words(memory))
+
+
+def test_contractions_negations_apostrophes_and_numbers_read_alike():
+    ev = load_eval()
+    assert ev.seed_words("I'll") == {"ill"} and ev.words("I'll") == set()  # not the word "ill"
+    assert ev.words("I feel ill") == {"feel", "ill"}  # control: the word itself stays
+    assert ev.words("I don't own a car") == ev.words("I do not own a car") == {"not", "own", "car"}
+    assert ev.seed_words("I don't own a car") != ev.seed_words("I do not own a car")
+    assert ev.words("My mom\u2019s car") == ev.words("my mom's car") == {"mom", "car"}
+    assert ev.words("I have two dogs") == ev.words("I have 2 dogs") == {"2", "dog"}
+
+
+def test_a_shared_verb_alone_is_not_a_shared_subject():
+    ev = load_eval()
+    fact, memory = ev.words("I love pizza."), ev.words("My mom loves parrots.")
+    assert fact & memory == {"like"}
+    assert ev.seed_matches(fact, memory)  # the first scorer: a match through "like" alone
+    assert not ev.matches(fact, memory)
+    assert ev.matches(fact, ev.words("I really enjoy pizza"))  # control: the subject shared
+    assert not ev.matches(ev.words("I do not eat meat."), ev.words("I don't have a car."))
+    assert ev.matches(ev.words("I do not eat meat."), ev.words("I don't eat meat"))
+
+
 @pytest.mark.skipif(not MSC.is_file(), reason="../shared/data/msc is absent")
 def test_rules_on_msc_never_draw_from_the_other_speaker():
     result = load_eval().evaluate(MSC, "rules", limit=25)
     assert result["dialogues"] == 25 and result["speakers"] == 50
     assert result["memories"] > 0 and result["other_speaker"] == 0
     assert 0 < result["precision"] <= 1 and 0 < result["recall"] <= 1
+    seed = result["seed_scorer"]  # the first scorer, on the same proposals
+    assert seed["facts"] == result["facts"] and 0 < seed["precision"] <= 1 and 0 < seed["recall"] <= 1
 
 
 @pytest.mark.skipif(not MSC.is_file(), reason="../shared/data/msc is absent")
@@ -50,3 +90,13 @@ def test_msc_halves_split_the_dialogues_by_parity(tmp_path):
     assert [(r["half"], r["dialogues"]) for r in rows] == [("even", 2), ("odd", 1), ("all", 3)]
     assert rows[0]["facts"] + rows[1]["facts"] == rows[2]["facts"] > 0
     assert rows[0]["memories"] + rows[1]["memories"] == rows[2]["memories"]
+
+
+@pytest.mark.skipif(not MSC.is_file(), reason="../shared/data/msc is absent")
+def test_rules_on_all_msc_dialogues_keep_the_measured_figures():
+    # measured at this commit (all 501 dialogues, one run; the rules are deterministic): 0.8475 / 0.5208,
+    # the first scorer 0.8524 / 0.5272 (before issue 12's last round: 0.8364 / 0.5235 and 0.8456 / 0.5302)
+    result = load_eval().evaluate(MSC, "rules")
+    assert result["dialogues"] == 501 and result["other_speaker"] == 0
+    assert result["precision"] >= 0.8475 and result["recall"] >= 0.52
+    assert result["seed_scorer"]["precision"] >= 0.8524 and result["seed_scorer"]["recall"] >= 0.527

@@ -150,3 +150,55 @@ def test_a_transcript_cut_to_its_bounds_says_so(isolated_home, project):
     assert short.transcript.cut == 0 and "transcript bounded" not in render.consolidation(short)  # control
     receipt = [e for e in journal_lines(mem) if e["action"] == "receipt"][0]
     assert receipt["transcript"]["cut"] == 1
+
+
+NODE = [{"role": "user", "content": "CI failed on the Node step again."},
+        {"role": "assistant", "content": "The runners pick Node 22. Should we pin Node 20 in .nvmrc for every "
+                                         "environment from now on?"}]
+
+
+def test_a_bare_yes_to_a_proposed_standing_rule_keeps_the_rule(isolated_home, project):
+    from memdir.consolidation.gate import check
+    from memdir.consolidation.transcripts import read_transcript
+
+    mem = open_mem(isolated_home, project)
+    said = NODE + [{"role": "user", "content": "yes, do that"}]
+    assert [(h.rule, h.sentence) for h in check(read_transcript(said)).hits] == [
+        ("confirmed", "Pin Node 20 in .nvmrc for every environment from now on.")]
+    # the agent mode waits with the same proposal (a dry run: nothing kept)
+    assert mem.consolidate(said, extractor="agent", dry_run=True).pending == (
+        "Pin Node 20 in .nvmrc for every environment from now on.",)
+    report = mem.consolidate(said, extractor="rules")
+    assert [(o.result, o.scope) for o in report.outcomes] == [("created", "project")]
+    record = mem.read(report.outcomes[0].name, count=False).record
+    assert record.type == "feedback"
+    assert record.description == "Pin Node 20 in .nvmrc for every environment from now on."
+    assert "The user confirmed" in record.body and "assistant's proposal" in record.body
+
+
+def test_no_yes_no_rule_the_assistants_proposal_alone_or_a_one_off_step_keep_nothing(isolated_home, project):
+    mem = open_mem(isolated_home, project)
+    assert mem.consolidate(NODE, extractor="rules").outcomes == ()  # the assistant's words alone
+    step = [{"role": "user", "content": "The tests are flaky."},
+            {"role": "assistant", "content": "Should I rerun the tests?"}, {"role": "user", "content": "yes"}]
+    assert mem.consolidate(step, extractor="rules").outcomes == ()  # a one-off step, confirmed
+    more = NODE + [{"role": "user", "content": "yes, and fix the flaky login test while you are at it"}]
+    assert mem.consolidate(more, extractor="rules").outcomes == ()  # not a bare yes: the person's own words
+    asked = [{"role": "user", "content": "CI failed."},
+             {"role": "assistant", "content": "Should we pin Node 20 for this build only?"},
+             {"role": "user", "content": "yes, do that"}]
+    assert mem.consolidate(asked, extractor="rules").outcomes == ()  # no standing rule in the proposal
+
+
+def test_a_recurring_fact_about_a_thing_is_kept_without_a_cue_word(isolated_home, project):
+    mem = open_mem(isolated_home, project)
+    report = mem.consolidate(say("The staging DB is empty again.",
+                                 "Yeah, btw the staging database gets wiped every Sunday night, so reseed it on "
+                                 "Mondays."), extractor="rules")
+    assert [(o.result, o.scope) for o in report.outcomes] == [("created", "project")]
+    record = mem.read(report.outcomes[0].name, count=False).record
+    assert record.type == "project"
+    assert record.description == "The staging database gets wiped every Sunday night, so reseed it on Mondays."
+    # controls: the same recurrence about the person, or asked, is no project fact
+    assert classify("Does the backup run every night?") is None
+    assert classify("I swim in the lake every morning.") == ("user", "I swim in the lake every morning.")

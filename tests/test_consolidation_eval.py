@@ -46,7 +46,10 @@ def test_the_rules_row_meets_the_targets():
     row = json.loads(done.stdout)
     assert row["eval"] == "consolidation" and row["extractor"] == "rules" and row["sessions"] >= 30
     assert row["skipped"] == 0 and row["failed"] == 0
-    assert row["precision"] >= 0.85 and row["recall"] >= 0.6
+    assert row["precision"] >= 0.85 and row["recall"] >= 0.6  # the issue's target
+    # measured (the rules are deterministic): 1.0 / 1.0 since the casual recurring fact and the bare "yes, do
+    # that" to a proposed standing rule are kept (before: 1.0 / 0.9394, both missed)
+    assert row["precision"] == 1.0 and row["recall"] == 1.0 and row["pollution"] == 0
     assert row["secrets"] == 0 and row["secret_files"] == 0 and row["resurrections"] == 0
     assert row["duplicates"] == 0
 

@@ -68,3 +68,60 @@ def test_consolidation_keeps_the_statement_in_the_user_layer_and_drops_the_mood(
     record = mem.read(report.outcomes[0].name, count=False).record
     assert record.type == "user" and record.description == "I love hiking in the mountains."
     assert "stressed" not in record.body
+
+
+def test_a_statement_that_only_points_back_keeps_nothing_whichever_rule_fires():
+    from memdir.consolidation.persona import points_back
+
+    # a preference whose object is only a pronoun or a quantifier (the preference/personal rules fire)
+    assert classify("I love him!") is None
+    assert classify("I enjoy both.") is None
+    assert classify("I love doing that anyway.") is None
+    # a favorite named by "it"/"that", the same as what was said before
+    assert classify("It's my favorite activity.") is None
+    assert classify("It is one of my favorite hobbies.") is None
+    assert classify("My mother did the same.") is None
+    assert points_back("I use to be in that same situation.")
+    # controls: the same shapes with what they are about are kept, as the person's
+    assert classify("I love hiking with my dog.") == ("user", "I love hiking with my dog.")
+    assert classify("Hiking is my favorite activity.") == ("user", "Hiking is my favorite activity.")
+    assert classify("My mother is a nurse.") == ("user", "My mother is a nurse.")
+    # a standing rule is not judged so: "do the same" in a rule is kept
+    assert classify("From now on, always do the same.") == ("feedback", "From now on, always do the same.")
+
+
+def test_a_fragment_is_no_statement():
+    from memdir.consolidation.persona import is_fragment
+
+    assert classify("My favorite colour.") is None
+    assert classify("My best friend.") is None
+    assert is_fragment("My new cut and color.")
+    # controls: with a verb it is a statement
+    assert classify("My favorite colour is green.") == ("user", "My favorite colour is green.")
+    assert not is_fragment("My grandkids love mexican food.")
+    assert not is_fragment("My dad works nights.")
+
+
+def test_hearsay_a_guess_a_hope_and_what_the_person_is_doing_now_are_passing():
+    assert classify("I hear they have great vegan food in hawaii.") is None
+    assert classify("I don't think 40 is old.") is None
+    assert classify("I figure it would be harder with a laptop.") is None
+    assert classify("I hope to keep illustrating books in the future.") is None
+    assert classify("I'm just taking a break for the night.") is None
+    assert classify("I was going into full counsellor mode there, haha.") is None
+    # the fact after a passing first clause is kept
+    assert classify("I understand that, but I like sports.") == ("user", "I like sports.")
+    # controls: a standing fact in the same shapes
+    assert classify("I hear music in my head all day since the accident.") == (
+        "user", "I hear music in my head all day since the accident.")
+    assert classify("I'm still living with my parents.") == ("user", "I'm still living with my parents.")
+    assert not is_passing("I was born in Ohio.")
+
+
+def test_the_persons_own_taste_is_a_user_memory_not_feedback():
+    # was ("feedback", …): a person's taste filed as a rule about the work
+    assert classify("Punk is my favorite.") == ("user", "Punk is my favorite.")
+    assert classify("In my spare time I enjoy gardening.") == ("user", "In my spare time I enjoy gardening.")
+    # control: a preference about how the work is done stays feedback
+    assert classify("Vim is my favorite editor, use it for the docs.") == (
+        "feedback", "Vim is my favorite editor, use it for the docs.")

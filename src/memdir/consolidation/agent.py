@@ -14,18 +14,21 @@ content (:func:`memdir.consolidation.rules.write_down`); instructions about
 this session's files and steps are left out; what the workspace's
 AGENTS.md/CLAUDE.md or an existing memory already says is left out. When more
 than :data:`MAX_FINDINGS` remain, the strongest rules win (remember, then
-correction, rule, preference, constraint, decision, deadline, personal), in
-transcript order.
+correction, confirmed, rule, preference, constraint, decision, deadline,
+schedule, personal), in transcript order. A bare yes to the assistant's
+proposal of a standing rule gives the proposal as a statement
+(:func:`memdir.consolidation.gate.confirmed_suggestion`).
 """
 
 from __future__ import annotations
 
-from .gate import sentence_rules, sentences
+from .gate import confirmed_suggestion, sentence_rules, sentences
 from .proposals import ExtractionContext, ExtractionResult
 from .rules import content_words, is_task_only, strip_filler, write_down
 
 MAX_FINDINGS = 3
-PRIORITY = ("remember", "correction", "rule", "preference", "constraint", "decision", "deadline", "personal")
+PRIORITY = ("remember", "correction", "confirmed", "rule", "preference", "constraint", "decision", "deadline",
+            "schedule", "personal")
 
 
 def _known(words: list[str], pools: list[set[str]]) -> bool:
@@ -47,11 +50,14 @@ class AgentExtractor:
         order = 0
         for index, turn in transcript.user_turns():
             said = sentences(turn.text)
+            confirmed = confirmed_suggestion(transcript, index)
+            if confirmed is not None:  # a bare yes to the assistant's proposal: the proposal is the finding
+                said = [] if is_task_only(confirmed) else [confirmed]
             for i, sentence in enumerate(said):
-                rules = [rule for rule, _ in sentence_rules(sentence)]
+                rules = ["confirmed"] if confirmed else [rule for rule, _ in sentence_rules(sentence)]
                 if not rules:
                     continue
-                text = write_down(said, i)
+                text = write_down(said, i) if not confirmed else None
                 if text is None:
                     if is_task_only(sentence):
                         notes.append(f"turn {index}: about this session only: {sentence[:80]}")

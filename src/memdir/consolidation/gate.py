@@ -3,7 +3,8 @@
 A deterministic, cheap check that runs before any model call (the idea of
 deepseek-memory's gate, seed-behaviour §C; the cues echo the seed policy's
 "what to persist" list, §A11). Only the person's own turns are read — never
-the assistant's, never tool output. Each user turn is cleaned (code blocks,
+the assistant's (except the one question a bare "yes" answers: ``confirmed``
+below), never tool output. Each user turn is cleaned (code blocks,
 quoted, indented and log lines removed), split into sentences, and a
 sentence fires a rule when it holds one of these cues, English or Chinese:
 
@@ -26,6 +27,12 @@ deadline       "deadline", "due by", "by Friday", "freeze on 2026-12-01",
 constraint     "must not", "not allowed", "we can't use", "has to stay",
                必须, 不允许, 禁止, 只能
 personal       "I'm a …", "I work at/as", "I live in", "my name is", 我是, 我叫
+schedule       a thing that recurs: "the staging database gets wiped every
+               Sunday night", "our certs rotate monthly"
+confirmed      a bare "yes, do that" to the assistant's question proposing
+               a standing rule ("Should we pin Node 20 … from now on?"):
+               the hit's sentence is the proposal as a statement
+               (:func:`confirmed_suggestion`)
 =============  ==========================================================
 
 It is biased to under-trigger: questions, hedged or hypothetical sentences
@@ -109,6 +116,11 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"|\bwe (?:can'?t|cannot|can not) use\b|\b(?:has|have) to (?:stay|be|run|use|remain)\b"
         r"|\bis required\b|\bare required\b|\bnever (?:commit|push|deploy|touch|edit|delete)\b"
         r"|必须|不允许|禁止|只能|不得", _I)),
+    ("schedule", re.compile(
+        r"^(?:(?:yeah|yes|ok(?:ay)?|so|and|also|oh|btw|fyi|note)\b[,.!:]?\s+)*(?:the|our)\s+[^,.;!?]{1,60}?"
+        r"(?:\b(?:every|each)\s+(?:other\s+)?(?:day|night|morning|evening|week|weekend|month|quarter|year|hour"
+        r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b|\b(?:nightly|hourly|daily|weekly|monthly)\b"
+        r"|\bon (?:mon|tues|wednes|thurs|fri|satur|sun)days\b)", _I)),
     ("personal", re.compile(
         r"\bi'?m an? (?!bit\b|little\b|lot\b|few\b|second\b|moment\b)\w+|\bi am an? (?!bit\b|little\b)\w+"
         r"|\bi work (?:at|as|for|in|on)\b|\bi live in\b|\bmy name is\b|\bi'?m from\b|\bi am from\b"
@@ -132,7 +144,43 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"|best friend|friends?|favou?rite|job|hobby|hobbies|house|car|town|city|hometown|birthday)\b"
         r"|我是|我叫|我在.{1,12}(?:工作|上班|读书)|我的名字", _I)),
 )
-RULE_NAMES = tuple(name for name, _ in RULES)
+RULE_NAMES = tuple(name for name, _ in RULES) + ("confirmed",)
+
+# The person's whole turn says yes, and nothing else: "yes, do that", "sure, go ahead", "好的".
+_CONFIRMATION = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup|sure|ok(?:ay)?|agreed|exactly|please|pls|great|perfect|good idea|sounds good"
+    r"|go ahead|do it|do that|do so|please do|let'?s do (?:it|that))[\s,.!]*){1,4}$"
+    r"|^(?:是的?|好的?|可以|行|对)[。！!，, ]*(?:就这么办|照做吧?|去做吧|做吧)?[。！!]*$", _I)
+# The assistant proposing something as a question: "Should we pin …?", "Do you want me to …?"
+_PROPOSAL = re.compile(r"^(?:(?:so|then),?\s+)?(?:should|shall) (?:we|i)\s+|^(?:do you want|would you like) (?:me|us) to\s+"
+                       r"|^want me to\s+", _I)
+
+
+def confirmed_suggestion(transcript, index: int) -> str | None:
+    """The standing rule the person confirmed, or None. Turn ``index`` of
+    ``transcript`` must be the person's and say only yes ("yes, do that",
+    "sure, go ahead", 好的); the turn before it the assistant's, whose last
+    question proposes something ("Should we pin Node 20 in .nvmrc for every
+    environment from now on?") that fires a standing rule (rule, constraint
+    or decision) once put as a statement — that statement is returned ("Pin
+    Node 20 in .nvmrc for every environment from now on."). A yes to a
+    one-off step ("Should I rerun the tests?") confirms nothing durable."""
+    turn = transcript.turns[index]
+    if turn.role != "user" or index == 0 or transcript.turns[index - 1].role != "assistant":
+        return None
+    if not _CONFIRMATION.match(re.sub(r"\s+", " ", clean_user_text(turn.text)).strip()):
+        return None
+    asked = [s for s in _SPLIT.split(transcript.turns[index - 1].text) if s.strip().endswith("?")]
+    if not asked:
+        return None
+    question = re.sub(r"\s+", " ", asked[-1]).strip()
+    lead = _PROPOSAL.match(question)
+    if not lead:
+        return None
+    statement = question[lead.end():].rstrip("? ").strip()
+    statement = statement[:1].upper() + statement[1:] + "."
+    rules = {rule for rule, _ in sentence_rules(statement)}
+    return statement if rules & {"rule", "constraint", "decision"} else None
 
 
 @dataclass(frozen=True)
@@ -222,6 +270,9 @@ def check(transcript, mode: str = "gated") -> GateResult:
         raise InvalidInput(f"consolidation mode must be off, gated or always (got {mode!r})")
     hits: list[GateHit] = []
     for index, turn in transcript.user_turns():
+        confirmed = confirmed_suggestion(transcript, index)
+        if confirmed is not None:
+            hits.append(GateHit("confirmed", index, confirmed, turn.text.strip()))
         for sentence in sentences(turn.text):
             for rule, cue in sentence_rules(sentence):
                 hits.append(GateHit(rule, index, sentence, cue))
@@ -229,5 +280,5 @@ def check(transcript, mode: str = "gated") -> GateResult:
     return GateResult(fire, mode, tuple(hits))
 
 
-__all__ = ["GateHit", "GateResult", "RULES", "RULE_NAMES", "check", "clean_user_text", "is_question_or_hedge",
-           "sentence_rules", "sentences"]
+__all__ = ["GateHit", "GateResult", "RULES", "RULE_NAMES", "check", "clean_user_text", "confirmed_suggestion",
+           "is_question_or_hedge", "sentence_rules", "sentences"]

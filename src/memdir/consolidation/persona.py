@@ -11,10 +11,16 @@ are not, by kind:
   "I once drove", "today"); not ending by pointing back at what was said
   before ("I grew up there");
 * :func:`is_passing` — a feeling of the moment ("I'm a little stressed
-  actually", "I am so done with winter", "I am pretty tired") or a
-  hypothetical ("I wish I were a student", "I may send them a card",
-  "I dunno if …", "I'll bet …", "I'll have to see …"): true now or maybe, not
-  a fact to keep;
+  actually", "I am so done with winter", "I am pretty tired"), a
+  hypothetical, a guess or hearsay ("I wish I were a student", "I may send
+  them a card", "I dunno if …", "I'll bet …", "I'll have to see …", "I hope
+  to …", "I don't think …", "I hear they have …") or what the person is doing
+  right now ("I'm just taking a break", "I was going into …"): true now or
+  maybe, not a fact to keep;
+* :func:`points_back` — says nothing alone because what it is about was said
+  before ("I love him!", "I enjoy both.", "It's my favorite activity", "My
+  mother did the same"); :func:`is_fragment` — a noun phrase with no verb
+  ("My best friend.");
 * :func:`after_passing` — a passing first clause followed by a fact ("I may
   not have finished college but I love to read", "I'm so excited, I love
   concerts") → the fact;
@@ -61,11 +67,18 @@ _MOOD = re.compile(
     r"^(?:i'?m|im|i am)\s+(?:(?:a little|a bit|so|pretty|very|really|just|kind of|kinda|totally|sooo?)\s+)?"
     r"(?:tired|stressed|worried|jealous|glad|fed up|done with|sad|bored|excited|nervous|upset|angry|sick|hungry"
     r"|exhausted|thrilled|bummed|curious|confused|great|good|fine|ok|okay|doing)\b(?!\s+(?:of|at|with)\b)", _I)
-# A hypothetical or a guess: "I wish I were …", "I may …", "I dunno if …", "I'll bet …", "I'll have to see …".
+# A hypothetical, a guess or hearsay: "I wish I were …", "I may …", "I dunno if …", "I'll bet …", "I'll have to
+# see …", "I hope to …", "I figure it would …", "I don't think …", "I hear they have …", "I think I will …".
 # ("I wish you would …" asks for something: not this kind.)
 _HYPOTHETICAL = re.compile(
-    r"^(?:i|i'?m|im)\s+(?:\w+\s+)?(?:wish(?!\s+(?:you|u)\b)|dunno|bet|suppose|may|might)\b"
+    r"^(?:i|i'?m|im)\s+(?:\w+\s+)?(?:wish(?!\s+(?:you|u)\b)|dunno|bet|suppose|may|might|hope|figured?|reckon"
+    r"|hear(?:d)? (?:that|they|it|there|about|of|good)|(?:don'?t|do not) think|think i(?:'ll| will| would|'d)"
+    r"|understand(?: that)?,)"
     r"|^i'?ll (?:bet|have to (?:see|look|try|check|think))\b|^i'?d like to think\b", _I)
+# What the person is doing at the moment: "I'm just taking a break", "I'm still packing", "I was going into …".
+# ("I'm still living with my parents", "I'm still working at the mill" are standing facts: not this kind.)
+_DOING_NOW = re.compile(r"^(?:i'?m|im|i am)\s+(?:just|still|busy|now)\s+(?!living\b|working\b|studying\b|majoring\b)"
+                        r"\w+ing\b|^i was\s+(?:\w+ly\s+|just\s+|still\s+)?\w+ing\b", _I)
 # Where a passing first clause ends and a first-person statement begins: "…, I …", "… but I …".
 _THEN_I = re.compile(r"(?:,\s*(?:but\s+|and\s+|so\s+)?|\s+but\s+)(?=(?:i|i'm|im|i've|my)\b)", _I)
 
@@ -92,6 +105,48 @@ _NO_SUBJECT = re.compile(
     r"(?!\s+(?:it|that|this|them|those|these|him|her|you|your|i said|when|how|what)\b)", _I)
 
 
+# A preference whose object is only a word pointing back or a quantifier: "I love him!", "I enjoy both.",
+# "I love doing that anyway", "Man I love." — nothing to remember without what it points at.
+_VAGUE_WORDS = (r"(?:him|her|them|it|that|this|those|these|there|here|everything|anything|everyone|everybody|all"
+                r"|both|each|either|one|ones|so|much|mostly|anyway|too|as|well|a|lot|really|just|about|being|doing"
+                r"|out|with|the|more|most|of|kinds?|sorts?|things?|stuff|ways?)")
+_VAGUE_PREFERENCE = re.compile(
+    r"^(?:[\w']+[,!.]?\s+)?(?:i|i'?m|im)\s+(?:(?:really|also|just|do|still|so|totally|absolutely|truly|kinda"
+    r"|kind of|don'?t|do not)\s+)*(?:love|like|enjoy|hate|prefer|adore|dislike)\b"
+    r"(?:\s+(?:to\s+)?" + _VAGUE_WORDS + r"\b)*\W*$", _I)
+# "It's my favorite activity", "It is one of my favorite hobbies": the favorite is what "it" points at.
+_POINTED_FAVORITE = re.compile(
+    r"^(?:cause |because )?(?:it|that|this|they|these|those)(?:'s|s| is| are|'re)?\s+(?:one of\s+)?"
+    r"my\s+favou?rite(?:\s+\w+)?\W*$", _I)
+# "My mother did the same", "I use to be in that same situation": the same as what the other person said.
+_SAME_AS = re.compile(r"\b(?:the|that) same(?:\s+(?:way|thing|situation|boat))?\W*$|\bthe same way until\b"
+                      r"|\bin that same\b", _I)
+
+
+# A noun phrase alone after "My": "My favorite colour.", "My best friend." — a fragment, not a statement.
+_MY_PHRASE = re.compile(r"^my\s+((?:[\w'-]+\s+){0,3}[\w'-]+)\W*$", _I)
+_VERB_LIKE = re.compile(r"(?:is|are|was|were|am|has|have|had|do|does|did|can|will|would|love|like|enjoy|hate|want"
+                        r"|need|live|work|go|play|\w+s|\w+ed|\w+'s)$", _I)
+
+
+def is_fragment(statement: str) -> bool:
+    """True for a noun phrase after "My" with no verb ("My favorite
+    colour.", "My best friend."): it names something, it says nothing."""
+    match = _MY_PHRASE.match(statement)
+    return bool(match) and not any(_VERB_LIKE.match(w) for w in match.group(1).split()[1:])
+
+
+def points_back(statement: str) -> bool:
+    """True for a statement that says nothing alone because what it is about
+    was said before: a preference whose object is only a pronoun or a
+    quantifier ("I love him!", "I enjoy both.", "I love doing that anyway"),
+    a favorite named by "it"/"that" ("It's my favorite activity"), the same
+    as something said before ("My mother did the same"), or one ending by
+    pointing back ("I grew up there", "I have two of them")."""
+    return bool(_VAGUE_PREFERENCE.match(statement) or _POINTED_FAVORITE.match(statement)
+                or _SAME_AS.search(statement))
+
+
 def without_subject(statement: str) -> bool:
     """True for a statement about the person with "I" left out ("Love
     sports, specifically tennis", "Grew up in Tallahassee"); not "Love it",
@@ -112,10 +167,12 @@ def is_life_statement(statement: str) -> bool:
 
 
 def is_passing(statement: str) -> bool:
-    """True for a first-person feeling of the moment or a hypothetical
-    ("I'm a little stressed actually", "I wish my husband was that woke",
-    "I may send my parents a post card")."""
-    return bool(_MOOD.match(statement) or _HYPOTHETICAL.match(statement))
+    """True for a first-person feeling of the moment, a hypothetical, a
+    guess or hearsay, or what the person is doing right now ("I'm a little
+    stressed actually", "I wish my husband was that woke", "I may send my
+    parents a post card", "I hear they have great food there", "I'm just
+    taking a break for the night")."""
+    return bool(_MOOD.match(statement) or _HYPOTHETICAL.match(statement) or _DOING_NOW.match(statement))
 
 
 def after_passing(statement: str) -> str | None:
@@ -144,4 +201,5 @@ def own_clause(statement: str) -> str | None:
     return _capital(statement[match.start("who"):])
 
 
-__all__ = ["FIRST_PERSON", "after_passing", "is_life_statement", "is_passing", "own_clause", "without_subject"]
+__all__ = ["FIRST_PERSON", "after_passing", "is_fragment", "is_life_statement", "is_passing", "own_clause", "points_back",
+           "without_subject"]

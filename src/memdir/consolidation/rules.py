@@ -14,8 +14,12 @@ explicit statement of one of these kinds (cues from :mod:`memdir.consolidation.g
   great, I love hiking" → "I love hiking") or with "I" left out ("Grew up in
   Tallahassee") → ``user`` (user layer: it holds
   in every project); a feeling of the moment or a hypothetical ("I'm a
-  little stressed", "I wish …", "I may …") is not one, whichever rule fired
-  (:mod:`memdir.consolidation.persona`);
+  little stressed", "I wish …", "I may …", "I hear they …") is not one, nor a
+  statement that only points back at what was said before ("I love him!",
+  "It's my favorite activity") or a fragment ("My best friend."), whichever
+  rule fired (:mod:`memdir.consolidation.persona`); the person's own taste
+  ("Punk is my favorite") is ``user``, a preference about the work
+  ``feedback``;
 * a decision, a deadline or a constraint ("we decided …", "the deadline is
   …", "must stay …") → ``project``.
 
@@ -39,8 +43,9 @@ from datetime import datetime
 
 from .dates import absolutize
 from .proposals import ExtractionContext, ExtractionResult, Proposal
-from .gate import is_question_or_hedge, sentence_rules, sentences
-from .persona import FIRST_PERSON, after_passing, is_life_statement, is_passing, own_clause, without_subject
+from .gate import confirmed_suggestion, is_question_or_hedge, sentence_rules, sentences
+from .persona import (FIRST_PERSON, after_passing, is_fragment, is_life_statement, is_passing, own_clause,
+                      points_back, without_subject)
 from ..store.names import normalize_name
 
 _I = re.I
@@ -78,6 +83,10 @@ _INSTEAD = re.compile(
     r"\binstead\b|\brather than\b|,?\s+not\s+\w+|\bnot\b.{1,60}\bbut\b|\bshould (?:be|use)\b"
     r"|不是.{1,30}(?:而是|是)|应该|改用|换成", _I)
 _USER_SUBJECT = re.compile(r"^(?:i\b|i'm\b|i'd\b|i've\b|my\b|我)", _I)
+# A preference that is the person's own taste, and one about how the work is done (to the agent, the code).
+_OWN_TASTE = re.compile(r"\bmy (?:all[- ]time )?favou?rite\b|\bi (?:\w+ )?(?:like|love|enjoy|prefer|hate)\b"
+                        r"|\bi'?m (?:really )?into\b|我", _I)
+_TO_THE_WORK = re.compile(r"\b(?:you|your|u|please|pls|use|using|code|commits?|tests?|answers?|replies|docs?)\b", _I)
 _HERE = re.compile(r"\b(?:this|the) (?:project|repo|repository|codebase|code base)\b|\bhere\b|本项目|这个项目", _I)
 _STOP = frozenset("""
 a an the and or but so to of in on at by for with from as is are was were be been being it its it's this that
@@ -186,7 +195,26 @@ _QUESTION_TAIL = re.compile(r",\s*(?:and |but |so )?(?:what|where|how|who|which|
                             r"|can|would|could|will)\b[^,]*\?$", _I)
 
 
+_STANDING = frozenset({"remember", "rule", "correction", "constraint", "decision", "deadline"})
+
+
 def classify(sentence: str) -> tuple[str, str] | None:
+    """``(kind, statement)`` for a sentence worth keeping, else None (see
+    :func:`_classify`). A statement about the person or their taste that
+    only points back at what was said before ("I love him!", "It's my
+    favorite activity": :func:`memdir.consolidation.persona.points_back`) or
+    is a fragment ("My best friend.": :func:`~memdir.consolidation.persona.is_fragment`)
+    keeps nothing, whichever rule fired — a standing rule, correction,
+    decision or a request to remember is not judged so."""
+    found = _classify(sentence)
+    if found is None or found[0] == "project":
+        return found
+    if (points_back(found[1]) or is_fragment(found[1])) and not {r for r, _ in sentence_rules(sentence)} & _STANDING:
+        return None
+    return found
+
+
+def _classify(sentence: str) -> tuple[str, str] | None:
     """``(kind, statement)`` for a sentence worth keeping, else None. ``kind``
     is the memory type (user, feedback, project); ``statement`` the person's
     words without a leading "remember that" or filler ("And", "So"). A
@@ -231,20 +259,21 @@ def classify(sentence: str) -> tuple[str, str] | None:
         return "feedback", statement
     if "rule" in rules:
         return "feedback", statement
-    if "preference" in rules:
-        return "feedback", statement
+    if "preference" in rules:  # "Punk is my favorite", "In my spare time I enjoy gardening": the person's taste
+        return ("user" if _OWN_TASTE.search(statement) and not _TO_THE_WORK.search(statement) else "feedback"), statement
     if "personal" in rules and _USER_SUBJECT.match(statement):
         return "user", statement
-    if rules & {"decision", "deadline", "constraint"}:
+    if rules & {"decision", "deadline", "constraint", "schedule"}:
         return "project", statement
     if is_personal_fact(statement):
         return "user", statement
     return None
 
 
-def _body(kind: str, quote: str, when: datetime | None) -> str:
+def _body(kind: str, quote: str, when: datetime | None, confirmed: bool = False) -> str:
     stamp = f" on {when.strftime('%Y-%m-%d')}" if when else ""
-    lines = [f"The user said{stamp}: “{quote}”"]
+    lines = [f"The user confirmed{stamp} the assistant's proposal: “{quote}”" if confirmed
+             else f"The user said{stamp}: “{quote}”"]
     if kind == "feedback":
         lines += ["", f"**Why:** the user stated this{stamp} as how they want the work done.",
                   "**How to apply:** follow it whenever this applies; ask before departing from it."]
@@ -283,6 +312,21 @@ def statement_of(said: list[str], i: int) -> tuple[str, str] | None:
     return kind, statement
 
 
+def turn_statements(transcript, index: int) -> list[tuple[str, tuple[str, str] | None]]:
+    """``(evidence, (kind, statement) or None)`` for each sentence of the
+    person's turn ``index`` (:func:`statement_of`) — or, when the whole turn
+    is a bare yes to the assistant's proposal of a standing rule
+    (:func:`memdir.consolidation.gate.confirmed_suggestion`), one item: the
+    turn and ``("confirmed", the proposal as a statement)``; a proposal about
+    this session's steps only keeps nothing."""
+    turn = transcript.turns[index]
+    confirmed = confirmed_suggestion(transcript, index)
+    if confirmed is not None:
+        return [] if is_task_only(confirmed) else [(turn.text.strip(), ("confirmed", confirmed))]
+    said = sentences(turn.text)
+    return [(sentence, statement_of(said, i)) for i, sentence in enumerate(said)]
+
+
 class _Made:
     """A proposal made in this run, as :func:`~memdir.consolidation.subjects.same_subject` sees it."""
 
@@ -318,12 +362,12 @@ class RulesExtractor:
         docs = set(content_words(context.workspace_text or ""))
         by_name = {(m.scope, m.name): m for m in context.existing}
         for index, turn in transcript.user_turns():
-            said = sentences(turn.text)
-            for i, sentence in enumerate(said):
-                found = statement_of(said, i)
+            for sentence, found in turn_statements(transcript, index):
                 if found is None:
                     continue
                 kind, statement = found
+                confirmed = kind == "confirmed"  # the assistant's proposal, the person's yes
+                kind = "feedback" if confirmed else kind
                 words = content_words(statement)
                 key = " ".join(words)
                 if not words or key in seen:
@@ -338,7 +382,7 @@ class RulesExtractor:
                 when = turn.ts or context.reference_time
                 dated = absolutize(statement, when)
                 scope = "user" if kind == "user" and not _HERE.search(statement) else "project"
-                description, body = _cut(_capital(dated), 160), _body(kind, dated, when)
+                description, body = _cut(_capital(dated), 160), _body(kind, dated, when, confirmed)
                 earlier = same_subject(statement, made)
                 if earlier is not None:  # the session came back to this subject: the later word wins
                     old = proposals[int(earlier[1])]
@@ -371,4 +415,4 @@ class RulesExtractor:
 
 
 __all__ = ["RulesExtractor", "absolutize", "classify", "content_words", "is_task_only", "statement_of",
-           "strip_filler", "write_down"]
+           "strip_filler", "turn_statements", "write_down"]
