@@ -128,11 +128,12 @@ def machine() -> dict:
 
 
 def commit(root: Path) -> str | None:
-    """The repository's short HEAD, with ``+dirty`` when files differ from it."""
+    """The repository's short HEAD, with ``+dirty`` when tracked files outside
+    ``docs/`` (where this runner writes) differ from it."""
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
                               text=True, timeout=30).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!docs"], cwd=root,
                                capture_output=True, text=True, timeout=30).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None

@@ -150,3 +150,21 @@ def test_unknown_name_is_refused(scratch: Path):
     assert not (scratch / "docs" / "benchmarks.md").exists()
     listed = runner(scratch, "--list").stdout.splitlines()
     assert [line.split()[0] for line in listed if "bench_good" in line] == ["bench_good"]  # control: known, listed
+
+
+def test_commit_is_dirty_only_for_changes_outside_docs(scratch: Path):
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    import run_all
+
+    git = lambda *a: subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *a], cwd=scratch,  # noqa: E731
+                                    check=True, capture_output=True, text=True).stdout.strip()
+    (scratch / "docs").mkdir()
+    (scratch / "docs" / "benchmarks.md").write_text("old figures\n")
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "start")
+    head = git("rev-parse", "--short", "HEAD")
+    (scratch / "docs" / "benchmarks.md").write_text("new figures\n")  # what the runner itself rewrites
+    assert run_all.commit(scratch) == head
+    (scratch / "benchmarks" / "bench_good.py").write_text("print('changed')\n")  # the code measured
+    assert run_all.commit(scratch) == head + "+dirty"
