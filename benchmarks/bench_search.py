@@ -16,16 +16,31 @@ journals and rebuilds ``MEMORY.md`` per write, which is not what is measured
 here. Prints one JSON line per size.
 
 With ``--embed N`` (the ``vectors`` extra installed) it measures embedding
-throughput instead, on N notes of 400 English words, in this process and in a
-child without ``OPENBLAS_CORETYPE``: one line per way of embedding —
-``capped`` (what memdir embeds: title, description and the start of the body,
-at most ``EMBED_TOKENS`` model tokens, batches of ``BATCH``) and ``full``
-(the 1,500 characters embedded before the cap, on a quarter of the notes) —
-with notes per second of wall time and per CPU-second of this process (the
-machine is shared: per CPU-second × 2 is what 2 free cores give).
+throughput instead, on N notes of 400 English words (a title, a 12-word
+description, the body), one JSON line per way of embedding:
+
+* ``store`` — the background embedder's own path end to end
+  (:func:`memdir.search.embedder.run` on a home whose index holds the N
+  notes: SQLite reads, the token cap, batches of ``BATCH``, one commit per
+  batch);
+* ``capped`` — :func:`memdir.search.vectors.memory_text` + ``embed`` alone
+  (title, description and start of the body, at most ``EMBED_TOKENS`` model
+  tokens), and ``full`` — the 1,500 characters looked at before the cap, on a
+  quarter of the notes.
+
+Each line gives notes per second of wall time and per CPU-second of this
+process (all its threads), the engine's thread count, the 1-minute load
+average before and after, and ``free_2core_s_per_1000``: the seconds 1,000
+notes take on two otherwise idle cores, derived as 1000 / (2 × notes per
+CPU-second). That derivation holds because the engine's CPU cost per note does
+not depend on its thread count (``--threads 1`` and ``--threads 2`` give the
+same notes per CPU-second: no spinning, no duplicated work). The machine is
+shared, so wall time alone says little; the run is repeated in a child
+without ``OPENBLAS_CORETYPE`` when that is set (the engine links no BLAS:
+the figures should not move).
 
     python benchmarks/bench_search.py [--sizes 10000,100000] [--queries 300]
-    python benchmarks/bench_search.py --embed 64
+    python benchmarks/bench_search.py --embed 1000 [--threads 1]
 """
 
 from __future__ import annotations
@@ -120,18 +135,63 @@ ENGLISH = ("service request database cache server client deploy build test relea
            "team meeting review change commit branch merge feature bug fix issue ticket customer order payment").split()
 
 
-def embed_throughput(count: int, seed: int) -> list[dict]:
-    """Notes per second of the capped and the full memory text (see the module docstring)."""
-    import os
+def _notes(count: int, seed: int) -> list[tuple[str, str, str]]:
+    rng = random.Random(seed)
+    return [(f"note {i}", " ".join(rng.choice(ENGLISH) for _ in range(12)),
+             " ".join(rng.choice(ENGLISH) for _ in range(400))) for i in range(count)]
 
+
+def _line(way: str, notes: int, wall: float, cpu: float, load: float, tokens: int) -> dict:
     from memdir.search import vectors
 
-    rng = random.Random(seed)
-    notes = [(f"note {i}", " ".join(rng.choice(ENGLISH) for _ in range(12)),
-              " ".join(rng.choice(ENGLISH) for _ in range(400))) for i in range(count)]
+    return {"figure": "embed", "way": way, "notes": notes, "words": 400, "tokens": tokens,
+            "notes_per_s": round(notes / wall, 1), "notes_per_cpu_s": round(notes / cpu, 1),
+            "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+            "free_2core_s_per_1000": round(1000 / (2 * notes / cpu), 1),
+            "threads": int(os.environ.get("OMP_NUM_THREADS") or len(os.sched_getaffinity(0))),
+            "batch": vectors.BATCH, "embed_tokens": vectors.EMBED_TOKENS,
+            "load_before": round(load, 2), "load_after": round(os.getloadavg()[0], 2),
+            "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE")}
+
+
+def embed_store(count: int, seed: int) -> dict:
+    """The background embedder's path on a home holding ``count`` notes."""
+    from memdir import Memory
+    from memdir.search import embedder, vectors
+    from memdir.search.fts import connect, sync
+    from memdir.store.memfile import MemoryRecord, serialize
+
+    with tempfile.TemporaryDirectory(prefix="memdir-bench-") as tmp:
+        root = Path(tmp) / "proj"
+        (root / ".git").mkdir(parents=True)
+        mem = Memory.open(home=Path(tmp) / "home", project=root, search_vectors="auto")
+        layer = mem.layer("project").path
+        layer.mkdir(parents=True, exist_ok=True)
+        for i, (title, description, body) in enumerate(_notes(count, seed)):
+            record = MemoryRecord(name=f"n{i:05d}", description=description, type="project", body=body,
+                                  origin="human")
+            (layer / f"n{i:05d}.md").write_text(serialize(record), encoding="utf-8")
+        sync(mem.home, mem.session.layers())
+        vectors.embed(["warm up"])  # the model load is not embedding
+        load = os.getloadavg()[0]
+        wall, cpu = time.perf_counter(), time.process_time()
+        done = embedder.run(mem.home)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        assert done == count, (done, count)
+        assert vectors.pending(connect(mem.home)) == (count, count)
+        tokens = vectors._model().token_count(vectors.memory_text(*_notes(1, seed)[0]))
+        return _line("store", count, wall, cpu, load, tokens)
+
+
+def embed_throughput(count: int, seed: int) -> list[dict]:
+    """Notes per second of the capped and the full memory text (see the module docstring)."""
+    from memdir.search import vectors
+
+    notes = _notes(count, seed)
     vectors.embed(["warm up"])
     out = []
     for way, sample in (("capped", notes), ("full", notes[:max(1, count // 4)])):
+        load = os.getloadavg()[0]
         wall, cpu = time.perf_counter(), time.process_time()
         for start in range(0, len(sample), vectors.BATCH):
             chunk = sample[start:start + vectors.BATCH]
@@ -141,10 +201,7 @@ def embed_throughput(count: int, seed: int) -> list[dict]:
                 texts = ["\n".join((t, d, b))[:vectors.EMBED_CHARS] for t, d, b in chunk]
             vectors.embed(texts)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        out.append({"figure": "embed", "way": way, "notes": len(sample), "words": 400,
-                    "tokens": vectors._model().token_count(texts[0]), "notes_per_s": round(len(sample) / wall, 1),
-                    "notes_per_cpu_s": round(len(sample) / cpu, 1),
-                    "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE")})
+        out.append(_line(way, len(sample), wall, cpu, load, vectors._model().token_count(texts[0])))
     return out
 
 
@@ -154,18 +211,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--embed", type=int, default=0, help="measure embedding throughput on this many notes")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="the engine's OpenMP threads (default: every core this process may use)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPO / "src"))
     if args.embed:
-        for line in embed_throughput(args.embed, args.seed):
+        if args.threads:
+            os.environ["OMP_NUM_THREADS"] = str(args.threads)  # read when the engine loads
+        print(json.dumps(embed_store(args.embed, args.seed)), flush=True)
+        for line in embed_throughput(min(args.embed, 256), args.seed):
             print(json.dumps(line), flush=True)
         if not args.child and "OPENBLAS_CORETYPE" in os.environ:
             import subprocess
 
             env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
             subprocess.run([sys.executable, __file__, "--embed", str(args.embed), "--seed", str(args.seed),
-                            "--child"], env=env, check=True)
+                            "--threads", str(args.threads), "--child"], env=env, check=True)
         return 0
     for size in (int(s) for s in args.sizes.split(",") if s.strip()):
         print(json.dumps(run(size, args.queries, args.seed)), flush=True)

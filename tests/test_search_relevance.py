@@ -224,3 +224,19 @@ def test_below_the_threshold_dense_rank_is_fused_in_above_it_the_score_decides()
     assert [h.row[2] for h in _below_by_rank(plain)] == ["a", "b", "c", "d"]
     high = [hit(h.row[2], 0.9 - i / 100, h.evidence.cosine) for i, h in enumerate(hits)]
     assert [h.row[2] for h in _below_by_rank(high)] == ["a", "b", "c", "d"]
+
+
+def test_median_is_the_statistics_median():
+    import random
+    import statistics
+
+    from memdir.search.relevance import median
+
+    rng = random.Random(3)
+    for n in (1, 2, 3, 4, 7, 10, 41):
+        values = [rng.uniform(-1, 1) for _ in range(n)]
+        assert median(values) == statistics.median(values)
+    assert median([0.9, 0.1, 0.5, 0.7]) == pytest.approx(0.6)
+    assert median(iter([0.2])) == 0.2
+    with pytest.raises(ValueError):
+        median([])

@@ -203,3 +203,12 @@ def test_a_dry_run_and_a_real_run_agree_on_a_forgotten_name(forgotten, mem):
     assert [o.result for o in dry.outcomes] == ["refused-tombstone", "would-create"]
     assert [o.result for o in real.outcomes] == ["refused-tombstone", "created"]
     assert "a forgotten name" in real.outcomes[0].detail
+
+
+def test_look_alike_letters_in_a_latin_word_are_the_same_value_and_other_scripts_keep_theirs():
+    stone = make("host", "Staging host is staging-7.internal", "", "agent", None)
+    assert match([stone], "St\u0430ging h\u03bfst is st\u0430ging-7.intern\u0430l", "")[1] == "the same value"
+    assert match([stone], "Staging host is staging-9.internal", "") is None  # control: another fact
+    russian = make("note", "Сервер стоит в серверной", "", "agent", None)  # Cyrillic words stay Cyrillic
+    assert match([russian], "сервер стоит в серверной", "")[1] == "the same value"
+    assert match([russian], "Cepвep стоит в серверной", "") is None  # look-alikes read as Latin, never as Cyrillic

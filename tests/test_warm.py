@@ -49,7 +49,8 @@ def _store(home: Path, project: Path) -> Memory:
 
 
 def _hook(home: Path, project: Path, prompt: str) -> tuple[str, bool]:
-    """The hook's recall context and whether its process imported numpy."""
+    """The hook's recall context and whether its process imported numpy (or
+    ``statistics``, whose ``fractions``/``decimal`` cost a fresh hook ≈ 15–30 ms)."""
     payload = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
                           "prompt": prompt})
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "memdir.hooks", "claude-code",
@@ -58,7 +59,8 @@ def _hook(home: Path, project: Path, prompt: str) -> tuple[str, bool]:
     assert done.returncode == 0
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] if done.stdout else ""
-    return context, "numpy" in imported
+    assert "memdir.search.ranking" in imported  # the control: -X importtime lists what recall loads
+    return context, bool({"numpy", "statistics"} & imported)
 
 
 def _wait_warm(home: Path, layers: list[str], generation: int) -> dict[int, float]:

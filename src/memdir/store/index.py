@@ -20,6 +20,7 @@ from typing import Iterable
 
 from .memfile import MemoryRecord
 from .printable import one_line as _flat
+from .vocabulary import PIN_MARK
 
 DAY = timedelta(days=1)
 DECAY = 0.995
@@ -84,7 +85,7 @@ def one_line(text: str) -> str:
 def index_line(record: MemoryRecord) -> str:
     """The index line of one memory."""
     title = one_line(record.display_title).replace("]", "\\]")
-    marks = (" 📌" if record.pinned else "") + (" (auto-extracted)" if record.origin == "extracted" else "")
+    marks = (PIN_MARK if record.pinned else "") + (" (auto-extracted)" if record.origin == "extracted" else "")
     return f"- [{title}]({record.name}.md){marks} — {one_line(record.description)}"
 
 

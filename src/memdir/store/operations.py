@@ -30,7 +30,10 @@ from .scan import Entry, Malformed
 from .session import Session
 from .tombstones import Tombstone, unreadable_tombstones
 
-_LINK = re.compile(r"\[\[([^\[\]\n]{1,80})\]\]")
+_LINK = re.compile(r"\[\[([a-z0-9]+(?:-[a-z0-9]+)*)\]\]")
+"""A link in a body: ``[[name]]`` with a memory name exactly as stored
+(kebab-case, seed §A13); anything else (``[[BAD NAME]]``, ``[[a|b]]``) is
+text, not a link."""
 MAX_LINKS = 3  # linked memories listed by a read (DESIGN §7)
 
 
@@ -232,7 +235,11 @@ def _expire_pending(session: Session, memory_text: str) -> None:
 
 def read(session: Session, name: str, scope: str | None = None, *, count: bool = True) -> ReadResult:
     """A memory's full text (``memory_read``) and up to :data:`MAX_LINKS`
-    memories its body links with ``[[name]]``. ``count`` bumps ``reads`` and
+    memories its body links with ``[[name]]`` (:data:`_LINK`), in the order
+    first linked: a link to itself, a repeat, a name no layer of the session
+    holds and a memory withheld from the index (a candidate, superseded or
+    expired) are skipped and do not count; ``truncated`` says that more
+    linked memories exist than are listed. ``count`` bumps ``reads`` and
     ``last_read`` (best effort: a read-only home still reads). Raises :class:`NotFound`."""
     layer, entry = find(session, name, scope)
     if count and layer.scope != "team":  # a read must not change a file committed to the repository
@@ -241,17 +248,29 @@ def read(session: Session, name: str, scope: str | None = None, *, count: bool =
             entry = layer.scan().entries.get(entry.record.name, entry)
         except (StoreError, LockTimeout):
             pass  # counting a read is best-effort (seed §A8)
+    linked, truncated = _links(session, entry.record)
+    return ReadResult(entry.record, layer.scope, linked, entry.digest, truncated)
+
+
+def _links(session: Session, record) -> tuple[tuple[Link, ...], bool]:
+    """The first :data:`MAX_LINKS` memories ``record``'s body links to, and
+    whether a further one exists (the walk stops at the first beyond)."""
     linked: list[Link] = []
-    for match in _LINK.finditer(entry.record.body):
-        if len(linked) >= MAX_LINKS:
-            break
+    seen, now = {record.name}, now_utc()
+    for match in _LINK.finditer(record.body):
+        if match.group(1) in seen:
+            continue
+        seen.add(match.group(1))
         try:
             _, other = find(session, match.group(1))
         except (NotFound, InvalidInput):
             continue
-        if other.record.name != entry.record.name and all(link.name != other.record.name for link in linked):
-            linked.append(Link(other.record.name, other.record.description))
-    return ReadResult(entry.record, layer.scope, tuple(linked), entry.digest)
+        if other.record.name in {record.name, *(link.name for link in linked)} or not is_current(other.record, now):
+            continue  # found by title: itself or one already listed; or not current, as the index says
+        if len(linked) == MAX_LINKS:
+            return tuple(linked), True
+        linked.append(Link(other.record.name, other.record.description))
+    return tuple(linked), False
 
 
 def list_memories(session: Session, scope: str | None = None, *, include_all: bool = False,

@@ -126,14 +126,14 @@ class Link(Result):
 
 @dataclass(frozen=True)
 class ReadResult(Result):
-    """A memory's full text (``record``), the ``scope`` it was found in, up
-    to 3 memories it links to, and the SHA-256 ``digest`` of its file as read
-    (what a compare-and-set write expects)."""
+    """A memory's full text (``record``), the ``scope`` it was found in, up to 3 memories it links to
+    (``truncated``: more than those), the SHA-256 ``digest`` of its file as read (what a compare-and-set expects)."""
 
     record: MemoryRecord
     scope: str
     linked: tuple[Link, ...] = ()
     digest: str | None = None
+    truncated: bool = False
 
     def to_dict(self) -> dict:
         r = self.record
@@ -141,8 +141,8 @@ class ReadResult(Result):
                 "description": r.description, "body": r.body, "pinned": r.pinned,
                 "disabled": r.disabled, "status": r.status, "origin": r.origin,
                 "created": format_time(r.created) if r.created else None,
-                "updated": format_time(r.updated) if r.updated else None,
-                "reads": r.reads, "linked": [link.to_dict() for link in self.linked], "digest": self.digest}
+                "updated": format_time(r.updated) if r.updated else None, "reads": r.reads,
+                "linked": [link.to_dict() for link in self.linked], "truncated": self.truncated, "digest": self.digest}
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,10 @@ value that matches is refused until a person lifts the tombstone.
 What matches a tombstone (:func:`match`), from strictest to loosest:
 
 1. **the same value**: the SHA-256 of the normalized value (NFKC,
-   case-folded, invisible characters removed, whitespace collapsed) — so
-   case, spacing, full-width and zero-width variants are the same value;
+   case-folded, invisible characters removed, whitespace collapsed, and in a
+   word that mixes scripts the Cyrillic and Greek letters that look like Latin
+   ones read as those: :func:`normalize_value`) — so case, spacing,
+   full-width, zero-width and look-alike variants are the same value;
 2. **the same words**: the value's word sequence (punctuation and markup
    dropped) — a trailing period or ``**bold**`` does not make a new fact;
 3. **the forgotten fact restated**: the new description's words are the
@@ -69,6 +71,17 @@ _RETRACTIONS = frozenset("longer anymore wrong false incorrect untrue outdated o
 _INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
                         "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
 _SPACE = re.compile(r"\s+")
+# Cyrillic and Greek letters drawn like a Latin letter (after NFKC; the common rows of Unicode's
+# confusables, UTS #39), read as that letter inside a word that also holds Latin letters: "Stаging"
+# with a Cyrillic а is "Staging". A word wholly in one script is left as written, so Russian or Greek
+# text keeps its own letters (and the digests its tombstones were made with).
+_LOOKALIKE = str.maketrans(
+    "аАвВеЕёЁіІјЈкКмМнНоОрРсСтТуУхХѕЅԁһԛԜԝӏ"
+    "αΑβΒεΕζΖηΗιΙκΚμΜνΝοΟρΡτΤυΥχΧ",
+    "aAbBeEeEiIjJkKmMhHoOpPcCtTyYxXsSdhqWwl"
+    "aAbBeEzZnHiIkKuMvNoOpPtTuYxX")
+_LETTERS = re.compile(r"[^\W\d_]+")
+_LATIN = re.compile(r"[a-zA-Z\u00c0-\u024f]")
 _WORD = f"[{CJK_RANGES}]|[^\\W_{CJK_RANGES}]+"  # compiled on first use (the class is large): see _words_pattern
 # Words that carry no fact of their own (rule 4). Negations are deliberately absent.
 _FILLER = frozenset("""
@@ -79,12 +92,20 @@ might must we our us you your i my me he she they them their his her also just v
 
 
 def normalize_value(text: str) -> str:
-    """The normalized form a tombstone compares: NFKC, case-folded, zero-width
-    and other invisible characters removed, whitespace collapsed, trimmed."""
+    """The normalized form a tombstone compares: NFKC, zero-width and other
+    invisible characters removed, look-alike letters in a mixed-script word
+    read as Latin (:data:`_LOOKALIKE`), case-folded, whitespace collapsed, trimmed."""
     text = unicodedata.normalize("NFKC", text)
     text = _INVISIBLE.sub("", text)
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    text = _LETTERS.sub(_unmix, text)
     return _SPACE.sub(" ", text.casefold()).strip()
+
+
+def _unmix(word: re.Match) -> str:
+    """A word of Latin letters with look-alike Cyrillic or Greek ones among them, in Latin letters."""
+    text = word.group()
+    return text if text.isascii() or not _LATIN.search(text) else text.translate(_LOOKALIKE)
 
 
 def value_of(description: str, body: str) -> str:

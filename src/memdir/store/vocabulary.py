@@ -16,6 +16,9 @@ SCOPES = ("user", "team", "project")
 IMPORT_SOURCES = ("claude-code", "dsh", "dir", "mcp-memory", "basic-memory")
 # Optional fields a write may empty (``clear``) instead of keeping the old value.
 CLEARABLE = frozenset({"title", "importance", "valid_from", "valid_until"})
+# How an index line (MEMORY.md) marks a pinned memory, right after its ``(<name>.md)`` link; the
+# context block keeps pinned lines first when it must leave lines out (memdir.store.context).
+PIN_MARK = " \U0001f4cc"
 # Default importance by type (seed-behaviour §A5); an unknown type orders as reference.
 TYPE_IMPORTANCE = {"feedback": 8, "user": 7, "project": 6, "reference": 4}
 

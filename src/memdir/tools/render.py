@@ -128,8 +128,9 @@ def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more:
         text += (f"\n\n[truncated: {total - end} more characters; total size {total} characters"
                  + more.format(offset=end) + "]")
     if result.linked and offset == 0:
-        text += "\n\nLinked memories:\n" + "\n".join(f"- {link.name} — {cut(link.description)}"
-                                                     for link in result.linked)
+        more_links = ["- …and more: the body links to further memories"] if result.truncated else []
+        text += "\n\nLinked memories:\n" + "\n".join([f"- {link.name} — {cut(link.description)}"
+                                                      for link in result.linked] + more_links)
     return text
 
 

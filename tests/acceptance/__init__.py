@@ -1,0 +1,1 @@
+"""Acceptance tests for the memory-atlas properties (issue 13 item 2)."""
