@@ -33,8 +33,15 @@ browser:
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
-bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_core.py
+# Every benchmark and eval, then docs/benchmarks.md (benchmarks/run_all.py --help; --only NAME reruns one).
+BENCH_STAMP := $(VENV)/.bench-installed
+
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	$(BIN)/python benchmarks/run_all.py
 
 # The property tests under the long hypothesis profile (thousands of examples, random), then
 # fault injection at scale: SIGKILLs, ENOSPC at every write, permission flips (issue 13).
