@@ -140,12 +140,16 @@ def connect(home: Path) -> sqlite3.Connection:
             os.close(os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, 0o600))
             conn = sqlite3.connect(str(path), timeout=5.0, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA busy_timeout = 5000")
-            conn.execute("PRAGMA journal_mode = WAL")
+            # Opening an index that is already WAL and of this schema writes nothing, so it never waits
+            # for the write lock a long sync holds (a busy machine once made four threads fail here).
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, SCHEMA_VERSION):
                 raise StaleSchema(f"index schema {version}, expected {SCHEMA_VERSION}")
-            _create(conn)
+            if version == 0:
+                _create(conn)
             os.chmod(path, 0o600)
             break
         except sqlite3.DatabaseError as exc:
