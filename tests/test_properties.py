@@ -145,7 +145,8 @@ def test_the_mcp_tool_stores_what_the_api_stores(store, description, body, title
 @example(raw=":\u2028:")
 def test_any_accepted_name_finds_its_memory(raw):
     """A name is either refused with :class:`InvalidInput` (empty, control
-    characters, reserved: ``store.names.normalize_name``) or the memory is
+    characters, reserved: ``store.names.normalize_name``; too long to be kept
+    whole as the title: ``store.fields.prepare``) or the memory is
     found again by that very spelling and by the normalized name the write
     answered — unless the name held a secret, which the write redacts and
     counts in ``redactions`` (the secret is then stored nowhere, not even as
@@ -451,14 +452,25 @@ def test_a_name_holding_a_fence_tag_is_found_by_its_spelling(mem):
     assert plain.name == "memory-context" and mem.read("memory context").record.name == "memory-context"
 
 
-def test_a_long_name_kept_as_a_cut_title_is_found_by_its_full_spelling(mem):
+def test_a_name_the_title_limit_would_cut_is_refused_and_long_names_never_share_a_memory(mem):
     """Found by the name property: ``"C++ tips " * 12`` was written (title =
-    the name as written, cut to the 80-character title limit) but a read of
-    the same spelling compared it with the cut title: "another name"."""
-    raw = "C++ tips " * 12
-    written = mem.write(raw, "Tips about C++", "project")
-    assert len(mem.read(written.name).record.title) == 80
-    assert mem.read(raw).record.name == written.name
-    other = "C# tips " * 12  # control: the same slug spelled otherwise is still another name
-    with pytest.raises(MemdirError, match="another name|distinct name"):
-        mem.read(other)
+    the name as written, cut to the 80-character title limit) and a read of
+    the same spelling compared it with the cut title: "another name". A prefix
+    rule fixed that read but let a second long name sharing the first 80
+    characters overwrite, read and delete the first (breaker trial). The write
+    refuses such a name instead; an exact spelling is the only match."""
+    from memdir.store.errors import InvalidName
+
+    stem = "Deployment checklist for the staging cluster in region eu-west with blue green rollout steps"
+    for raw in ("C++ tips " * 12, stem + " and database migrations first", stem + " and cache warmup afterwards"):
+        with pytest.raises(InvalidName, match="too long .*limit_title"):
+            mem.write(raw, "a long name", "project")
+    assert tuple(mem.list().memories) == ()  # nothing written
+    fits = "C++ tips for the build: " + "x" * 50  # 74 characters, kept whole as the title (control)
+    written = mem.write(fits, "Tips about C++", "project")
+    assert mem.read(written.name).record.title == fits
+    assert mem.read(fits).record.name == written.name
+    mem.write("db-port-settings-production", "A", "project", "port 5432", title="DB port settings")
+    with pytest.raises(MemdirError, match="another name|distinct name"):  # a title's prefix is not the name
+        mem.write("DB port settings: production", "B", "project", "port 6543")
+    assert mem.read("db-port-settings-production").record.body == "port 5432"

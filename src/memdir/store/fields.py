@@ -10,10 +10,10 @@ every field loses terminal escapes, controls and bidi overrides
 
 from __future__ import annotations
 
-from .errors import InvalidInput, Refused
+from .errors import InvalidInput, InvalidName, Refused
 from .fence import escape_fence_tags
 from .memfile import TYPES, MemoryRecord, format_time
-from .names import normalize_name, raw_name
+from .names import normalize_name, raw_name, same_name
 from .printable import clean_body, clean_line
 from .redact import redact
 from .settings import Settings
@@ -116,7 +116,9 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
     ``title`` is the one given, else the name as written when it differs
     from the normalized name by more than case (``C++ tips`` → name
     ``c-tips``, title ``C++ tips``), without a trailing ``.md``.
-    Raises :class:`InvalidInput` for a bad name, type or an empty description.
+    Raises :class:`InvalidInput` for a bad name, type or an empty description, and
+    :class:`InvalidName` for a name kept as the title that the title limit would cut
+    (its own spelling could not find the memory again).
     """
     counts: dict[str, int] = {}
     warnings: list[str] = []
@@ -150,7 +152,15 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
     body = sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts, "body", warnings).strip()
     if not description:
         raise InvalidInput("description is required and must not be empty (it held only control characters)")
-    title = _printable(title or "", "title", warnings) or normalized.title or (written if keep else None)
+    given = _printable(title or "", "title", warnings)
+    title = given or normalized.title or (written if keep else None)
     if title:
         title = sanitize(_cut(title, settings.limit_title, "title", warnings), counts, "title", warnings).strip()
+    if not given and title and not same_name(name, normalized.name, title):
+        # The name as written is kept as the title only to find the memory again by it: one the title
+        # limit cuts could not be found by its own spelling, and two such names would share a file.
+        raise InvalidName(
+            f"memory name {written[:40] + '…' if len(written) > 40 else written!r} is too long "
+            f"({len(written)} characters): names are kept as titles of at most {settings.limit_title} characters "
+            "(limit_title) and this one would be cut; choose a shorter name and put the detail in the description")
     return normalized.name, description, type, body, title or None, counts, warnings

@@ -36,7 +36,6 @@ from .fence import escape_fence_tags
 from .printable import BIDI_CONTROLS, INVISIBLE
 
 MAX_NAME_CHARS = 64
-MIN_CUT_TITLE = 16  # the smallest title limit (settings: limit_title 16–200)
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 _VALID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")  # C0, DEL, C1, line/paragraph separators, bidi
@@ -120,15 +119,12 @@ def spelling(raw: str) -> str:
 def same_name(raw: str, name: str, title: str | None) -> bool:
     """True when ``raw`` (a name as written, normalizing to ``name``) names
     the memory called ``name`` with ``title``: it is the normalized name
-    itself, or spelled like the name or the title (:func:`spelling`), or the
-    title is the beginning of its spelling and at least
-    :data:`MIN_CUT_TITLE` characters long — a long name kept as the title was
-    cut to the title limit, and its full spelling must still find it (issue 13)."""
+    itself, or spelled like the name or the title (:func:`spelling`).
+    Exact, never a prefix: two long names sharing their first characters are
+    two names (a write refuses a name the title limit would cut —
+    :func:`memdir.store.fields.prepare`)."""
     written = raw_name(raw)
-    mine = spelling(written)
-    if written == name or mine in (spelling(name), spelling(title or "")):
-        return True
-    return bool(title) and len(title) >= MIN_CUT_TITLE and mine.startswith(spelling(title))
+    return written == name or spelling(written) in (spelling(name), spelling(title or ""))
 
 
 def name_taken(raw: str, name: str, title: str | None, taken) -> str:
