@@ -52,7 +52,8 @@ from .fence import escape_fence_tags, neutralize_braces
 from .printable import one_line
 from .vocabulary import PIN_MARK
 
-_LINK_END = re.compile(r"(?<!\\)\]\([a-z0-9-]+\.md\)")
+# An index line's link: its text holds escaped characters (``\\]``, ``\\\\``) and no bare ``]``.
+_LINK = re.compile(r"- \[(?:[^\\\]]|\\.)*\]\([a-z0-9-]+\.md\)")
 
 OPEN = "<memory_context>"
 CLOSE = "</memory_context>"
@@ -159,8 +160,9 @@ def render_block(sections: list[tuple[str, str]], max_bytes: int = 4096, policy:
 
 def _pinned(line: str) -> bool:
     """Whether an index line marks its memory pinned (:data:`PIN_MARK` right
-    after the first unescaped ``](<name>.md)``; a title's ``]`` is escaped)."""
-    found = _LINK_END.search(line)
+    after the line's link ``- [<title>](<name>.md)``; a title's ``]``
+    and ``\\`` are escaped by :func:`memdir.store.index.index_line`)."""
+    found = _LINK.match(line)
     return found is not None and line.startswith(PIN_MARK, found.end())
 
 

@@ -84,7 +84,8 @@ def one_line(text: str) -> str:
 
 def index_line(record: MemoryRecord) -> str:
     """The index line of one memory."""
-    title = one_line(record.display_title).replace("]", "\\]")
+    # Backslashes first, then brackets: a title ending in "\\" cannot unescape the link's "]".
+    title = one_line(record.display_title).replace("\\", "\\\\").replace("]", "\\]")
     marks = (PIN_MARK if record.pinned else "") + (" (auto-extracted)" if record.origin == "extracted" else "")
     return f"- [{title}]({record.name}.md){marks} — {one_line(record.description)}"
 
