@@ -33,12 +33,12 @@ from dataclasses import dataclass
 
 from .errors import InvalidName
 from .fence import escape_fence_tags
-from .printable import BIDI_CONTROLS, INVISIBLE
+from .printable import BIDI_CONTROLS, INVISIBLE, TAGS
 
 MAX_NAME_CHARS = 64
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 _VALID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")  # C0, DEL, C1, line/paragraph separators, bidi
+_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}{TAGS}]")  # C0, DEL, C1, line/paragraph separators, bidi
 _INVISIBLE = dict.fromkeys(map(ord, INVISIBLE))
 _MD_SUFFIX = re.compile(r"\.md\Z", re.I)
 _SPELLING_IGNORED = re.compile(r"[\s_\-]+")

@@ -14,7 +14,8 @@ CLI's text — so a hand-edited file is held to them too:
   terminal escape sequences (``ESC [ 31 m``, ``ESC ] … BEL`` terminated on
   its line) are dropped whole, an unterminated string introducer alone, every other C0 control but tab and newline, DEL, every C1 control,
   and the bidi embeddings, overrides and isolates (U+202A–U+202E,
-  U+2066–U+2069: "Trojan Source", CVE-2021-42574). Bodies keep tabs and
+  U+2066–U+2069: "Trojan Source", CVE-2021-42574) and the Unicode tag
+  characters (:data:`TAGS`, "ASCII smuggling"). Bodies keep tabs and
   newlines; their other line breaks become ``\\n`` (:func:`printable`).
 
 Pure functions with no imports beyond ``re``: the hot path (the context
@@ -27,6 +28,9 @@ import re
 
 LINE_BREAKS = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+# Unicode tag characters (U+E0000-U+E007F): invisible copies of ASCII that some models read
+# ("ASCII smuggling"), so hidden instructions could ride in a title or body. Never rendered.
+TAGS = "\U000e0000-\U000e007f"
 # Characters that show as nothing: bidi marks (LRM, RLM, ALM), zero-width space, word
 # joiner, BOM. Dropped from one-line fields (names, titles, descriptions), so two titles
 # that look alike are alike; bodies keep them (some scripts need them). ZWJ/ZWNJ stay.
@@ -45,11 +49,11 @@ _ESCAPE = re.compile(
 _BREAKS = re.compile(f"[ \t]*[{LINE_BREAKS}]+[ \t]*")
 _BODY_BREAKS = re.compile("\r\n|[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 # Controls a body may not keep (tab and newline stay), DEL, C1, bidi controls.
-_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
-_LINE_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{INVISIBLE}]")
+_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{TAGS}]")
+_LINE_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{INVISIBLE}{TAGS}]")
 # Anything either rule would change: one C-level search decides the fast path.
-_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{LINE_BREAKS}{BIDI_CONTROLS}{INVISIBLE}]")
-_UNSAFE_BODY = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}\u2028\u2029]")
+_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{LINE_BREAKS}{BIDI_CONTROLS}{INVISIBLE}{TAGS}]")
+_UNSAFE_BODY = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{TAGS}\u2028\u2029]")
 
 
 def is_clean_line(text: str) -> bool:
