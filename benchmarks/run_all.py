@@ -76,7 +76,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("bench_team", "benchmarks/bench_team.py"),
     Spec("bench_hostile", "benchmarks/bench_hostile.py"),
     Spec("bench_search", "benchmarks/bench_search.py", ("--sizes", "100,1000,10000"), 1800),
-    Spec("bench_search_embed", "benchmarks/bench_search.py", ("--embed", "64"), 1200),
+    Spec("bench_search_embed", "benchmarks/bench_search.py", ("--embed", "1000"), 2400),  # issue 14: 1,000 notes
     Spec("bench_recall", "benchmarks/bench_recall.py", (), 2400),
     Spec("eval_recall", "evals/recall/run.py", ("--split", "heldout", "--vectors", "on")),
     Spec("eval_recall_bm25", "evals/recall/run.py", ("--split", "heldout", "--vectors", "off")),
