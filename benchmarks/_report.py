@@ -268,6 +268,8 @@ def write(root: Path, specs: list, folder: Path, invocation: str) -> Path:
             out.append(f"| [{spec.name}](#{spec.name}) | not run yet | | | | |")
             continue
         status = meta["status"] + (f": {meta['reason']}" if meta.get("reason") else "")
+        if meta.get("last_attempt"):
+            status += f" (latest attempt {meta['last_attempt'].get('status')})"
         load = load_text(meta)
         out.append(f"| [{spec.name}](#{spec.name}) | {cell(status)} | {len(lines)} | {cell(meta.get('seconds'))} "
                    f"| {meta['started']} | {load} |")
@@ -295,6 +297,11 @@ def write(root: Path, specs: list, folder: Path, invocation: str) -> Path:
                 + (f", load {load_text(meta)}" if meta.get("load_start") else "")
                 + (f", commit {meta.get('commit')}" if meta.get("commit") else ""),
                 f"- status: **{meta['status']}**" + (f" — {meta['reason']}" if meta.get("reason") else "")]
+        if meta.get("last_attempt"):
+            tried = meta["last_attempt"]
+            out.append(f"- latest attempt: **{tried.get('status')}** on {tried.get('started')}"
+                       + (f" — {tried['reason']}" if tried.get("reason") else "")
+                       + "; the figures below are from the last successful run above")
         if latest and meta.get("machine") and meta["machine"] != latest["machine"]:
             out.append(f"- machine: {cell(meta['machine'])}")
         out.append("")

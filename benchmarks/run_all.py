@@ -5,7 +5,7 @@
     python benchmarks/run_all.py --render             # the document from the stored lines only
     python benchmarks/run_all.py --list               # the table below, and what would run
 
-This file is the runner, not a benchmark: it is never run by itself. What runs
+This file is the runner, not a benchmark: it never runs itself as one of the runs. What runs
 is :data:`SPECS` — one row per run, with the script's arguments, a timeout and,
 for a run that needs something this machine may lack, the path it needs —
 plus every ``benchmarks/*.py`` (but this file and ``_``-prefixed helpers) and
@@ -17,7 +17,8 @@ Each run's standard output is kept as it was printed: its JSON lines in
 seconds, status, exit code, load average at start and end, the machine, the
 commit, the last lines of stderr, any non-JSON lines) in
 ``docs/benchmarks/<name>.meta.json``. ``--only`` replaces those two files for
-the runs it names and renders the document from the stored files of all the
+the runs it names (a run that fails or is skipped keeps the last good figures
+and is shown as the latest attempt) and renders the document from the stored files of all the
 others, so figures of a rerun sit beside those of the last full run, each
 with its own date and command. A run that fails, times out (the process
 group is killed) or is skipped is recorded in the document with the reason;
@@ -31,6 +32,7 @@ line as it arrives. The document and its plots are written by
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -231,9 +233,23 @@ def command_text(command: list[str], root: Path) -> str:
 
 
 def store(out: Outcome, folder: Path) -> None:
-    """Write ``<name>.jsonl`` and ``<name>.meta.json`` into ``folder``."""
+    """Write ``<name>.jsonl`` and ``<name>.meta.json`` into ``folder``.
+
+    A run that did not succeed (failed, timed out, skipped, missing) never
+    replaces stored figures of a successful one: those stay, and their meta
+    gains ``last_attempt`` (status, reason, start) for the document to show."""
     folder.mkdir(parents=True, exist_ok=True)
     name = out.meta["name"]
+    old_meta = folder / f"{name}.meta.json"
+    if out.meta["status"] != "ok" and old_meta.is_file():
+        try:
+            previous = json.loads(old_meta.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            previous = None
+        if previous and previous.get("status") == "ok" and (folder / f"{name}.jsonl").stat().st_size:
+            previous["last_attempt"] = {key: out.meta.get(key) for key in ("status", "reason", "started", "commit")}
+            old_meta.write_text(json.dumps(previous, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            return
     (folder / f"{name}.jsonl").write_text("".join(json.dumps(line, ensure_ascii=False) + "\n"
                                                   for line in out.lines), encoding="utf-8")
     (folder / f"{name}.meta.json").write_text(json.dumps(out.meta, indent=1, ensure_ascii=False) + "\n",
@@ -261,6 +277,11 @@ def main(argv: list[str] | None = None) -> int:
             state = "" if (root / spec.script).is_file() else "  (missing)"
             print(f"{spec.name:22} {spec.timeout:>5} s  {' '.join([spec.script, *spec.args])}{state}")
         return 0
+    missing = [module for module in ("yaml", "filelock", "platformdirs", "matplotlib")
+               if importlib.util.find_spec(module) is None]
+    if missing and not args.render:
+        parser.error(f"this interpreter ({sys.executable}) lacks {', '.join(missing)}: every run would fail; "
+                     "use `make bench` or .venv/bin/python benchmarks/run_all.py")
     folder = root / "docs" / "benchmarks"
     chosen = [] if args.render else [spec for spec in specs if not only or spec.name in only]
     say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731

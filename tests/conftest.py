@@ -68,13 +68,16 @@ def pytest_terminal_summary(terminalreporter):
 # ---------------------------------------------------------------- hypothesis profiles (issue 13, item 3)
 
 from hypothesis import HealthCheck, settings as _hypothesis  # noqa: E402
+from hypothesis.database import DirectoryBasedExampleDatabase  # noqa: E402
 
 # "ci" (the default, in `make test`): a fixed, derandomized run that is the same on every
 # machine and quick; "fuzz" (`make fuzz`, HYPOTHESIS_PROFILE=fuzz): 50× the examples, random.
 _hypothesis.register_profile("ci", max_examples=100, derandomize=True, deadline=None, database=None,
                              print_blob=True, suppress_health_check=[HealthCheck.too_slow,
                                                                      HealthCheck.function_scoped_fixture])
-_hypothesis.register_profile("fuzz", parent=_hypothesis.get_profile("ci"), max_examples=5000, derandomize=False)
+# The long run keeps what it finds (.hypothesis/, git-ignored) so a failure replays on the next run.
+_hypothesis.register_profile("fuzz", parent=_hypothesis.get_profile("ci"), max_examples=5000, derandomize=False,
+                             database=DirectoryBasedExampleDatabase(".hypothesis/examples"))
 _hypothesis.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 

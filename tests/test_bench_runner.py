@@ -168,3 +168,35 @@ def test_commit_is_dirty_only_for_changes_outside_docs(scratch: Path):
     assert run_all.commit(scratch) == head
     (scratch / "benchmarks" / "bench_good.py").write_text("print('changed')\n")  # the code measured
     assert run_all.commit(scratch) == head + "+dirty"
+
+
+def test_a_failed_rerun_keeps_the_last_good_figures_and_says_so(scratch: Path):
+    """New-user trial: a rerun with a broken interpreter or without basic-memory replaced the committed
+    figures (and deleted a plot); a run that does not succeed now leaves the last good lines in place."""
+    assert runner(scratch, "--only", "bench_good").returncode == 0
+    folder = scratch / "docs" / "benchmarks"
+    good = (folder / "bench_good.jsonl").read_text()
+    assert "p50_ms" in good  # control: the good figures are stored
+    script(scratch, "benchmarks/bench_good.py", '''
+        import sys
+        print("ImportError: no module named yaml", file=sys.stderr)
+        sys.exit(1)
+        ''')
+    assert runner(scratch, "--only", "bench_good").returncode == 0
+    assert (folder / "bench_good.jsonl").read_text() == good
+    meta = json.loads((folder / "bench_good.meta.json").read_text())
+    assert (meta["status"], meta["last_attempt"]["status"]) == ("ok", "failed")
+    doc = (scratch / "docs" / "benchmarks.md").read_text()
+    assert "ok (latest attempt failed)" in doc and "latest attempt: **failed**" in doc and "4.25" in doc
+
+
+def test_an_interpreter_without_memdirs_dependencies_is_refused(scratch: Path, tmp_path: Path):
+    """Run by a Python lacking the project's dependencies, every run would fail: the runner refuses."""
+    bare = tmp_path / "bare-venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True, timeout=120)
+    done = subprocess.run([str(bare / "bin" / "python"), str(RUNNER), "--root", str(scratch), "--only",
+                           "bench_good"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "lacks yaml" in done.stderr and "make bench" in done.stderr
+    assert not (scratch / "docs" / "benchmarks" / "bench_good.jsonl").exists()
+    assert runner(scratch, "--only", "bench_good").returncode == 0  # control: the project's interpreter runs it
+    assert (scratch / "docs" / "benchmarks" / "bench_good.jsonl").is_file()
