@@ -286,7 +286,7 @@ def write(root: Path, specs: list, folder: Path, invocation: str) -> Path:
     for spec in specs:
         lines, meta = runs[spec.name]
         out += [f"## {spec.name}", ""]
-        what = purpose(root, spec.script)
+        what = spec.about or purpose(root, spec.script)
         if what:
             out += [f"*{what}* (`{spec.script}`)", ""]
         if meta is None:

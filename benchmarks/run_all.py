@@ -60,7 +60,8 @@ class Spec:
     """One run: ``name`` (the files' stem and the document's heading),
     ``script`` (path from the repository root), ``args``, ``timeout`` in
     seconds, ``needs`` (paths from the repository root that must exist, else
-    the run is skipped with ``why_skipped``)."""
+    the run is skipped with ``why_skipped``), ``about`` (what the run
+    measures, when not the first line of the script's docstring)."""
 
     name: str
     script: str
@@ -68,6 +69,7 @@ class Spec:
     timeout: int = 900
     needs: tuple[str, ...] = ()
     why_skipped: str = ""
+    about: str = ""
 
 
 # The one table of per-script arguments. Order = the document's order.
@@ -78,7 +80,9 @@ SPECS: tuple[Spec, ...] = (
     Spec("bench_team", "benchmarks/bench_team.py"),
     Spec("bench_hostile", "benchmarks/bench_hostile.py"),
     Spec("bench_search", "benchmarks/bench_search.py", ("--sizes", "100,1000,10000"), 1800),
-    Spec("bench_search_embed", "benchmarks/bench_search.py", ("--embed", "1000"), 2400),  # issue 14: 1,000 notes
+    Spec("bench_search_embed", "benchmarks/bench_search.py", ("--embed", "1000"), 2400,
+         about="Embedding throughput of the background embedder on 1,000 notes of 400 words (issue 14: ≤ 60 s on "
+               "2 cores): notes/s, notes per CPU-second, with and without OPENBLAS_CORETYPE."),
     Spec("bench_recall", "benchmarks/bench_recall.py", (), 2400),
     Spec("eval_recall", "evals/recall/run.py", ("--split", "heldout", "--vectors", "on")),
     Spec("eval_recall_bm25", "evals/recall/run.py", ("--split", "heldout", "--vectors", "off")),
@@ -305,9 +309,9 @@ def main(argv: list[str] | None = None) -> int:
 def make_invocation(only: list[str], render: bool) -> str:
     """How the document was last written, for its header."""
     if render:
-        return "python benchmarks/run_all.py --render"
+        return ".venv/bin/python benchmarks/run_all.py --render"
     if only:
-        return "python benchmarks/run_all.py " + " ".join(f"--only {name}" for name in only)
+        return ".venv/bin/python benchmarks/run_all.py " + " ".join(f"--only {name}" for name in only)
     return "make bench (= .venv/bin/python benchmarks/run_all.py)"
 
 
