@@ -83,3 +83,14 @@ def test_unicode_tag_characters_never_reach_the_context(mem, project):
     assert (printable(f"a{hidden}b"), one_line(f"a{hidden}b")) == ("ab", "ab")
     with pytest.raises(InvalidName, match="control or bidi"):  # a name holding them is refused
         mem.write(f"deploy{hidden}", "d", "project")
+
+
+@pytest.mark.parametrize("hidden", ["\u00ad", "\u2061", "\u115f", "\u3164", "\U0001d173", "\u034f"])
+def test_other_invisible_characters_do_not_make_a_look_alike_name(mem, hidden):
+    """Breaker trial: a soft hyphen, an invisible operator, a Hangul filler or a musical format mark
+    made a second memory whose title looked exactly like the first, which the plain spelling missed."""
+    first = mem.write("部署流程", "Deploy: build, test, ship", "project")
+    again = mem.write(f"部署{hidden}流程", "Deploy: build, test, ship", "project")
+    assert (again.name, again.operation) == (first.name, "unchanged")
+    assert [m.name for m in mem.list().memories] == [first.name]
+    assert mem.write("部署流程二", "Second deploy path", "project").name != first.name  # control
