@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import re
 
+from .errors import InvalidInput
+
 CONFLICT = "unresolved merge conflict"
 _MARKER = re.compile(rb"^(<{7}|\|{7}|={7}|>{7})(?:[ \t][^\r\n]*)?\r?\n?$")
 _FENCE = re.compile(rb"^ {0,3}(`{3,}|~{3,})")
@@ -114,8 +116,6 @@ def refuse_markers(payload: bytes, name: str) -> bytes:
     as an unresolved merge conflict, not as the memory a write acknowledged
     (issue 13). Markers inside fenced code are text and pass."""
     if has_conflict(payload):
-        from .errors import InvalidInput
-
         raise InvalidInput(f"the text of {name!r} holds a merge conflict marker line (<<<<<<< or >>>>>>> at the "
                            "start of a line, outside fenced code): a file with one is not a memory; put the "
                            "lines in a fenced code block (```) or indent them")

@@ -55,6 +55,7 @@ from pathlib import Path
 
 from .errors import NotFound, StoreError, TombstoneRefused
 from .fsio import atomic_write, ensure_dir, read_bytes
+from .printable import BIDI_CONTROLS, INVISIBLE
 from .vocabulary import CJK_RANGES
 
 FILE_NAME = "tombstones.json"
@@ -68,8 +69,10 @@ wrong false incorrect untrue outdated obsolete mistaken
 """.split())
 # Words right after a quoted fact that retract it ("… listens on 5433 no longer").
 _RETRACTIONS = frozenset("longer anymore wrong false incorrect untrue outdated obsolete".split())
-_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
-                        "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
+# What a value drops before it is compared: what one-line fields drop (printable.INVISIBLE), the bidi
+# controls, and the joiners and selectors fields keep for their scripts (ZWNJ, ZWJ, Mongolian free
+# variation selectors, variation selectors) — a fact is the same fact without them.
+_INVISIBLE = re.compile(f"[{INVISIBLE}{BIDI_CONTROLS}\u180b-\u180f\u200c\u200d\u2065\ufe00-\ufe0f]")
 _SPACE = re.compile(r"\s+")
 # Cyrillic and Greek letters drawn like a Latin letter (after NFKC; the common rows of Unicode's
 # confusables, UTS #39), read as that letter inside a word that also holds Latin letters: "Stаging"
