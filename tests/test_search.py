@@ -234,6 +234,36 @@ def test_one_connection_per_thread(bm25):
     assert counts == [20] * 40
 
 
+def test_threads_opening_a_new_index_together_all_get_it(tmp_path):
+    """Switching a new index to WAL returned SQLITE_BUSY at once to a thread opening it at the same
+    moment (CI failed on it once in 20 runs): every opener now waits its turn."""
+    import threading
+
+    from memdir.search import fts
+
+    for trial in range(100):
+        home = tmp_path / f"home-{trial}"
+        start, failures, tables = threading.Barrier(8), [], []
+
+        def opener():
+            start.wait()
+            try:
+                conn = fts.connect(home)
+                tables.append(conn.execute("SELECT count(*) FROM meta").fetchone()[0])
+            except Exception as exc:
+                failures.append(exc)
+            finally:
+                fts.close_all()
+
+        threads = [threading.Thread(target=opener) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        assert tables == [1] * 8  # the schema made once, by one of them
+
+
 def test_malformed_file_is_left_out_and_reported_elsewhere(bm25):
     bm25.write("good", "a readable memory", "project", "otters hold hands while sleeping")
     (bm25.layer("project").path / "broken.md").write_text("---\ndescription: &a otters\n---\notters\n",

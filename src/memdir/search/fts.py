@@ -42,7 +42,7 @@ from pathlib import Path
 
 from ..store.errors import StoreError
 from ..store.fsio import NOFOLLOW, ensure_dir
-from .fts_support import fallback_reason, open_in_memory, progress_bar as _bar
+from .fts_support import fallback_reason, open_in_memory, progress_bar as _bar, while_busy as _while_busy
 from ..store.layer import Layer, home_layers
 from ..store.scan import Entry
 from ..store.layout import META_DIR
@@ -70,7 +70,12 @@ def db_path(home: Path) -> Path:
 
 
 def _create(conn: sqlite3.Connection) -> None:
+    # One write transaction taken before anything is read: two connections creating the same new index
+    # wait for each other, where a read-then-write would fail at once on a stale snapshot.
+    if conn.in_transaction:
+        conn.rollback()
     conn.executescript(f"""
+        BEGIN IMMEDIATE;
         CREATE TABLE IF NOT EXISTS layers (
             key TEXT PRIMARY KEY, dir_mtime_ns INTEGER, journal_size INTEGER,
             journal_mtime_ns INTEGER, files INTEGER, settled INTEGER);
@@ -90,6 +95,7 @@ def _create(conn: sqlite3.Connection) -> None:
         CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER);
         INSERT OR IGNORE INTO meta VALUES ('generation', 0);
         PRAGMA user_version = {SCHEMA_VERSION};
+        COMMIT;
     """)
 
 
@@ -143,13 +149,13 @@ def connect(home: Path) -> sqlite3.Connection:
             # Opening an index that is already WAL and of this schema writes nothing, so it never waits
             # for the write lock a long sync holds (a busy machine once made four threads fail here).
             if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-                conn.execute("PRAGMA journal_mode = WAL")
+                _while_busy(lambda: conn.execute("PRAGMA journal_mode = WAL"))
             conn.execute("PRAGMA synchronous = NORMAL")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, SCHEMA_VERSION):
                 raise StaleSchema(f"index schema {version}, expected {SCHEMA_VERSION}")
             if version == 0:
-                _create(conn)
+                _while_busy(lambda: _create(conn))
             os.chmod(path, 0o600)
             break
         except sqlite3.DatabaseError as exc:
