@@ -9,7 +9,7 @@ import pytest
 
 from memdir import Memory, TombstoneRefused
 from memdir.consolidation.proposals import ExtractionResult, Proposal
-from memdir.store.tombstones import make, match
+from memdir.store.tombstones import make, match, normalize_value
 
 from .conftest import run_cli
 
@@ -209,6 +209,36 @@ def test_look_alike_letters_in_a_latin_word_are_the_same_value_and_other_scripts
     stone = make("host", "Staging host is staging-7.internal", "", "agent", None)
     assert match([stone], "St\u0430ging h\u03bfst is st\u0430ging-7.intern\u0430l", "")[1] == "the same value"
     assert match([stone], "Staging host is staging-9.internal", "") is None  # control: another fact
-    russian = make("note", "Сервер стоит в серверной", "", "agent", None)  # Cyrillic words stay Cyrillic
+    russian = make("note", "Сервер стоит в серверной", "", "agent", None)
     assert match([russian], "сервер стоит в серверной", "")[1] == "the same value"
-    assert match([russian], "Cepвep стоит в серверной", "") is None  # look-alikes read as Latin, never as Cyrillic
+    # The other way round: Latin look-alikes inside Russian words (C, e, p; o in "стоит") are the same value.
+    assert match([russian], "Cepвep стoит в серверной", "")[1] == "the same value"
+    assert match([russian], "Сервер стоит в подвале", "") is None  # control: another Russian fact
+
+
+LOOK_ALIKES = {
+    "IPA script g and a": "Sta\u0261ing host is st\u0251ging-7.internal",
+    "dotless i and small capital I": "Stag\u0131ng host is staging-7.\u026anternal",
+    "Armenian o": "Staging h\u0585st is staging-7.internal",
+    "Cyrillic komi sje": "Sta\u050ding host is staging-7.internal",
+    "a word wholly in Cyrillic": "Staging \u04bb\u043e\u0455\u0442 is staging-7.internal",
+    "a word wholly in Greek and Cyrillic capitals": "STAGING HOST \u0399\u0405 STAGING-7.INTERNAL",
+    "Cherokee capitals": "\u13daTAGING HOST IS \u13daTAGING-7.INTERNAL",
+}
+
+
+@pytest.mark.parametrize("forged", LOOK_ALIKES.values(), ids=LOOK_ALIKES.keys())
+def test_every_look_alike_kind_is_the_same_value(forged):
+    """Found by the breaker after issue 13: IPA, Armenian and Komi letters, and whole words in another
+    script, got past a tombstone (only Cyrillic and Greek letters inside a Latin word were read as Latin)."""
+    stone = make("host", "Staging host is staging-7.internal", "", "agent", None)
+    assert match([stone], forged, "")[1] == "the same value"
+    assert match([stone], forged.replace("7", "9"), "") is None  # control: the same letters, another fact
+
+
+def test_look_alike_reading_keeps_case_folding_and_plain_words():
+    # Greek Ν/ν are drawn like N and v: a word holding them is not read as ASCII, so its two cases stay one value.
+    stone = make("greek", "ΝΕΟΣ ΚΟΣΜΟΣ", "", "agent", None)
+    assert match([stone], "νεος κοσμος", "")[1] == "the same value"
+    assert normalize_value("Café Straße 部署 Москвы") == "café strasse 部署 москвы"  # nothing to read: as written
+    assert normalize_value("ΑΡΙ kapı Ꭺdmin ɡit pօstgres \u057Dse Москвa") == "api kapi admin git postgres use mockba"

@@ -149,6 +149,9 @@ ATTACKS = {
     "look-alike-i": "Staging host is staging-7.\u0456nternal",  # one Cyrillic і
     "look-alike-S": "\u0405taging host is staging-7.internal",  # Cyrillic Ѕ
     "look-alike-greek": "Staging h\u03bfst is staging-7.internal",  # Greek ο
+    "look-alike-ipa": "Sta\u0261ing host is staging-7.internal",  # IPA script g
+    "look-alike-armenian": "Staging h\u0585st is staging-7.internal",  # Armenian օ
+    "look-alike-whole-word": "Staging \u04bb\u043e\u0455\u0442 is staging-7.internal",  # "host" all Cyrillic
 }
 
 

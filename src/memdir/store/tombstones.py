@@ -8,9 +8,9 @@ value that matches is refused until a person lifts the tombstone.
 What matches a tombstone (:func:`match`), from strictest to loosest:
 
 1. **the same value**: the SHA-256 of the normalized value (NFKC,
-   case-folded, invisible characters removed, whitespace collapsed, and in a
-   word that mixes scripts the Cyrillic and Greek letters that look like Latin
-   ones read as those: :func:`normalize_value`) — so case, spacing,
+   case-folded, invisible characters removed, whitespace collapsed, and a word
+   made with letters drawn like those of another script read in one script:
+   :func:`normalize_value`, :mod:`memdir.store.lookalike`) — so case, spacing,
    full-width, zero-width and look-alike variants are the same value;
 2. **the same words**: the value's word sequence (punctuation and markup
    dropped) — a trailing period or ``**bold**`` does not make a new fact;
@@ -55,6 +55,7 @@ from pathlib import Path
 
 from .errors import NotFound, StoreError, TombstoneRefused
 from .fsio import atomic_write, ensure_dir, read_bytes
+from .lookalike import unmix
 from .printable import BIDI_CONTROLS, INVISIBLE
 from .vocabulary import CJK_RANGES
 
@@ -74,17 +75,6 @@ _RETRACTIONS = frozenset("longer anymore wrong false incorrect untrue outdated o
 # variation selectors, variation selectors) — a fact is the same fact without them.
 _INVISIBLE = re.compile(f"[{INVISIBLE}{BIDI_CONTROLS}\u180b-\u180f\u200c\u200d\u2065\ufe00-\ufe0f]")
 _SPACE = re.compile(r"\s+")
-# Cyrillic and Greek letters drawn like a Latin letter (after NFKC; the common rows of Unicode's
-# confusables, UTS #39), read as that letter inside a word that also holds Latin letters: "Stаging"
-# with a Cyrillic а is "Staging". A word wholly in one script is left as written, so Russian or Greek
-# text keeps its own letters (and the digests its tombstones were made with).
-_LOOKALIKE = str.maketrans(
-    "аАвВеЕёЁіІјЈкКмМнНоОрРсСтТуУхХѕЅԁһԛԜԝӏ"
-    "αΑβΒεΕζΖηΗιΙκΚμΜνΝοΟρΡτΤυΥχΧ",
-    "aAbBeEeEiIjJkKmMhHoOpPcCtTyYxXsSdhqWwl"
-    "aAbBeEzZnHiIkKuMvNoOpPtTuYxX")
-_LETTERS = re.compile(r"[^\W\d_]+")
-_LATIN = re.compile(r"[a-zA-Z\u00c0-\u024f]")
 _WORD = f"[{CJK_RANGES}]|[^\\W_{CJK_RANGES}]+"  # compiled on first use (the class is large): see _words_pattern
 # Words that carry no fact of their own (rule 4). Negations are deliberately absent.
 _FILLER = frozenset("""
@@ -96,19 +86,14 @@ might must we our us you your i my me he she they them their his her also just v
 
 def normalize_value(text: str) -> str:
     """The normalized form a tombstone compares: NFKC, zero-width and other
-    invisible characters removed, look-alike letters in a mixed-script word
-    read as Latin (:data:`_LOOKALIKE`), case-folded, whitespace collapsed, trimmed."""
+    invisible characters removed, a word made with look-alike letters read
+    in one script (:func:`memdir.store.lookalike.unmix`), case-folded,
+    whitespace collapsed, trimmed."""
     text = unicodedata.normalize("NFKC", text)
     text = _INVISIBLE.sub("", text)
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
-    text = _LETTERS.sub(_unmix, text)
+    text = unmix(text)
     return _SPACE.sub(" ", text.casefold()).strip()
-
-
-def _unmix(word: re.Match) -> str:
-    """A word of Latin letters with look-alike Cyrillic or Greek ones among them, in Latin letters."""
-    text = word.group()
-    return text if text.isascii() or not _LATIN.search(text) else text.translate(_LOOKALIKE)
 
 
 def value_of(description: str, body: str) -> str:
