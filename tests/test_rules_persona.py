@@ -125,3 +125,12 @@ def test_the_persons_own_taste_is_a_user_memory_not_feedback():
     # control: a preference about how the work is done stays feedback
     assert classify("Vim is my favorite editor, use it for the docs.") == (
         "feedback", "Vim is my favorite editor, use it for the docs.")
+
+
+def test_running_something_of_ones_own_is_a_fact_running_this_sessions_work_is_not():
+    """"run" sat among the session-work verbs, so "I run a bakery downtown" kept nothing (noticed at issue 12)."""
+    assert classify("I run a bakery downtown.") == ("user", "I run a bakery downtown.")
+    assert classify("I run every day before work.") == ("user", "I run every day before work.")
+    assert classify("I run the tests now.") is None  # this session's work
+    assert classify("I ran the tests.") is None
+    assert classify("I run it again.") is None  # points back

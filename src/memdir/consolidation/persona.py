@@ -48,7 +48,7 @@ _NOT_A_FACT = re.compile(
     r"(?:hope|think|thought|guess|know|see|saw|understand|mean|agree|wish|wonder|feel|felt|believe|bet|suppose"
     r"|am sorry|sorry|glad|happy|excited|jealous|curious|afraid|good|great|well|fine|ok|okay|doing|not sure|sure"
     r"|can'?t wait|could|would|will|should|can|might|must|need to|want to|wanted to|have to|had to|'ll|'d like"
-    r"|forgot|remember|ran|run|pushed|changed|updated|added|fixed|tried|got|made|did|do|does|used|installed"
+    r"|forgot|remember|ran|pushed|changed|updated|added|fixed|tried|got|made|did|do|does|used|installed"
     r"|deleted|merged|opened|created|checked|looked|found|noticed|read|wrote|asked|said|told|meant|love it"
     r"|hate it|like it|like that|love that|agree|disagree|understood|misunderstood|heard|was wondering"
     r"|was thinking|going to|gonna|about to|on it|here|back|new here|bored|tired|well thanks|doing well"
