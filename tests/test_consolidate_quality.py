@@ -202,3 +202,6 @@ def test_a_recurring_fact_about_a_thing_is_kept_without_a_cue_word(isolated_home
     # controls: the same recurrence about the person, or asked, is no project fact
     assert classify("Does the backup run every night?") is None
     assert classify("I swim in the lake every morning.") == ("user", "I swim in the lake every morning.")
+    # people or pets recurring are chatter, not a fact of the project (it made a project memory before)
+    assert mem.consolidate(say("The kids play outside every day."), extractor="rules").outcomes == ()
+    assert classify("Our certs rotate monthly.") == ("project", "Our certs rotate monthly.")  # control

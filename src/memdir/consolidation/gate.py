@@ -117,7 +117,10 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"|\bis required\b|\bare required\b|\bnever (?:commit|push|deploy|touch|edit|delete)\b"
         r"|必须|不允许|禁止|只能|不得", _I)),
     ("schedule", re.compile(
-        r"^(?:(?:yeah|yes|ok(?:ay)?|so|and|also|oh|btw|fyi|note)\b[,.!:]?\s+)*(?:the|our)\s+[^,.;!?]{1,60}?"
+        r"^(?:(?:yeah|yes|ok(?:ay)?|so|and|also|oh|btw|fyi|note)\b[,.!:]?\s+)*(?:the|our)\s+"
+        # …a thing of the work, not people or pets ("The kids play outside every day" is chatter).
+        r"(?!(?:kids?|children|family|baby|boys|girls|dogs?|cats?|pets?|wife|husband|parents|friends|neighbou?rs)\b)"
+        r"[^,.;!?]{1,60}?"
         r"(?:\b(?:every|each)\s+(?:other\s+)?(?:day|night|morning|evening|week|weekend|month|quarter|year|hour"
         r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b|\b(?:nightly|hourly|daily|weekly|monthly)\b"
         r"|\bon (?:mon|tues|wednes|thurs|fri|satur|sun)days\b)", _I)),
