@@ -147,3 +147,15 @@ def test_run_py_prints_one_json_object_per_eval(tmp_path):
     lines = [json.loads(line) for line in out.stdout.splitlines()]
     assert [line["eval"] for line in lines] == ["stale_eviction", "link_expansion"]
     assert lines[0]["misfires"] == 0 and lines[1]["four_and_repeat"]["truncated"] is True
+
+
+def test_an_eval_that_raises_loses_no_other_line(l0, monkeypatch, capsys):
+    def broken(tmp):
+        raise RuntimeError("budget exceeded")
+
+    evals = dict(l0.EVALS)
+    monkeypatch.setattr(l0, "EVALS", {"broken": broken, "link_expansion": evals["link_expansion"]})
+    assert l0.main([]) == 1
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0] == {"eval": "broken", "error": "RuntimeError: budget exceeded"}
+    assert lines[1]["eval"] == "link_expansion" and lines[1]["four_and_repeat"]["truncated"] is True  # still ran

@@ -304,15 +304,25 @@ EVALS = {"budget_curve": budget_curve, "probe_retention": probe_retention, "stal
          "link_expansion": link_expansion}
 
 
-def run(names=None) -> list[dict]:
-    """Every eval (or those in ``names``), each in its own temp directory."""
-    results = []
+def results(names=None, keep_going: bool = False):
+    """Yield each eval's result (or those in ``names``) as it finishes, each
+    in its own temp directory. With ``keep_going`` an eval that raises yields
+    ``{"eval": name, "error": "<type>: <message>"}`` and the others still run."""
     for name, function in EVALS.items():
         if names and name not in names:
             continue
         with tempfile.TemporaryDirectory(prefix=f"memdir-l0-{name}-") as tmp:
-            results.append(function(Path(tmp)))
-    return results
+            try:
+                yield function(Path(tmp))
+            except Exception as exc:
+                if not keep_going:
+                    raise
+                yield {"eval": name, "error": f"{type(exc).__name__}: {exc}"}
+
+
+def run(names=None) -> list[dict]:
+    """Every eval (or those in ``names``): the list of their results."""
+    return list(results(names))
 
 
 def main(argv=None) -> int:
@@ -321,9 +331,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     for name in ("MEMDIR_HOME", "MEMDIR_PROJECT"):
         os.environ.pop(name, None)
-    for result in run(args.only):
+    failed = 0
+    for result in results(args.only, keep_going=True):  # one line as each finishes; a failure loses no other
+        failed += "error" in result
         print(json.dumps(result, ensure_ascii=False), flush=True)
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
