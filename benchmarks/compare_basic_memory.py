@@ -283,8 +283,10 @@ def measure(system: System, queries: list[str], needles, notes: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000", help="comma list of note counts")
-    parser.add_argument("--needles", type=int, default=50)
-    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--needles", type=int, default=50,
+                        help="notes holding one unique fact each, queried for hit@1/@5 (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=11,
+                        help="random seed of the generated notes and needles: same seed, same workload (default %(default)s)")
     parser.add_argument("--install", action="store_true", help="create the basic-memory virtualenv first")
     parser.add_argument("--python", help="interpreter ≥ 3.12 for the virtualenv (with --install)")
     parser.add_argument("--version", default=PIN, help="basic-memory version to install (default %(default)s)")
