@@ -224,6 +224,13 @@ LOOK_ALIKES = {
     "a word wholly in Cyrillic": "Staging \u04bb\u043e\u0455\u0442 is staging-7.internal",
     "a word wholly in Greek and Cyrillic capitals": "STAGING HOST \u0399\u0405 STAGING-7.INTERNAL",
     "Cherokee capitals": "\u13daTAGING HOST IS \u13daTAGING-7.INTERNAL",
+    # second breaker pass
+    "a combining dot on i": "Stagi\u0307ng host is staging-7.internal",
+    "dotless i with a combining dot": "Stag\u0131\u0307ng host is staging-7.internal",
+    "Lisu capitals": "\ua4e2TAGING HOST IS STAGING-7.INTERNAL",
+    "Cherokee small letter": "St\uab7aging host is staging-7.internal",
+    "Lisu full stop": "Staging host is staging-7\ua4f8internal",
+    "Coptic o and IPA open e": "Staging h\u2c9fst is staging-7.int\u025brnal",
 }
 
 
@@ -236,9 +243,23 @@ def test_every_look_alike_kind_is_the_same_value(forged):
     assert match([stone], forged.replace("7", "9"), "") is None  # control: the same letters, another fact
 
 
+def test_words_wholly_in_look_alike_capitals_and_russian_words_with_latin_letters_are_the_same_value():
+    """Second breaker pass: Greek capitals Η Ν Μ made a word the table skipped ("ΗΤΤΡ"), and the majority of a
+    word's letters picked Latin for "Пpoдakшh" (Latin p o a k h among П д ш)."""
+    acronyms = make("minio", "Use HTTP for the MINIO endpoint", "", "agent", None)
+    assert match([acronyms], "Use \u0397\u03a4\u03a4\u03a1 for the \u039c\u0399\u039d\u0399\u039f endpoint", "")[1] == \
+        "the same value"
+    assert match([acronyms], "Use HTTPS for the MINIO endpoint", "") is None  # control: another fact
+    russian = make("prod", "Сервер продакшн находится в Москве", "", "agent", None)
+    assert match([russian], "Сервер Пpoдakшh haxoдитcя в Москве", "")[1] == "the same value"
+    assert match([russian], "Сервер продакшн находится в Казани", "") is None  # control
+
+
 def test_look_alike_reading_keeps_case_folding_and_plain_words():
     # Greek Ν/ν are drawn like N and v: a word holding them is not read as ASCII, so its two cases stay one value.
     stone = make("greek", "ΝΕΟΣ ΚΟΣΜΟΣ", "", "agent", None)
     assert match([stone], "νεος κοσμος", "")[1] == "the same value"
+    assert normalize_value("ημερα") == normalize_value("ΗΜΕΡΑ") == "hmepa"  # read in capitals: one value
+    assert normalize_value("νet") == "vet"  # a small ν among Latin letters is a v
     assert normalize_value("Café Straße 部署 Москвы") == "café strasse 部署 москвы"  # nothing to read: as written
     assert normalize_value("ΑΡΙ kapı Ꭺdmin ɡit pօstgres \u057Dse Москвa") == "api kapi admin git postgres use mockba"

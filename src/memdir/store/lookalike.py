@@ -8,14 +8,21 @@ Latin a. :func:`unmix` reads each word (a run of letters) by two rules:
 
 1. a word whose every letter is ASCII or drawn like an ASCII letter is
    written in those ASCII letters ("ΑΡΙ" → "API", "Москва" → "Mockba",
-   "kapı" → "kapi") — unless it holds a letter whose capital and small forms
+   "kapı" → "kapi"). A word holding a letter whose capital and small forms
    look like two different ASCII letters (Greek Η/η, Μ/μ, Ν/ν, Υ/υ,
-   Cyrillic Ӏ/ӏ), where folding before case folding would make the two
-   cases of one word differ;
+   Cyrillic Ӏ/ӏ) is read in capitals when it is in one script or all in
+   capitals ("ΗΤΤΡ" → "HTTP"; "ημερα" and "ΗΜΕΡΑ" agree), and by rule 2
+   otherwise (so the ν of "νet" is a v);
 2. any other word whose letters come from more than one script class is
-   written in the script most of its letters belong to (Latin, Cyrillic or
-   Greek; Latin when they tie or none of the three leads), each other letter
-   mapped through its look-alike ("Мoсквы" → "Москвы").
+   written in the script of its letters that have no look-alike when they
+   share one ("Пpoдakшh" → "Продакшн"), else in the script most of its
+   letters belong to (Latin, Cyrillic or Greek; Latin when they tie or none
+   of the three leads), each other letter mapped through its look-alike
+   ("Мoсквы" → "Москвы"; Greek Π and Cyrillic П map to each other).
+
+Before the words are read, a combining mark left after NFKC on a Latin,
+Cyrillic or Greek letter is dropped ("stagi\u0307ng" is "staging"), and the
+braille blank and the Lisu full stop and comma read as a space, "." and ",".
 
 Every other word — Russian, Greek or Chinese with a letter that has no
 look-alike, accented Latin — is left exactly as written. Both rules look at
@@ -25,8 +32,8 @@ memdir that kept whole-script words as written get other digests; their
 tombstones still match by their description, kept in clear.
 
 The pairs are the common rows of Unicode's confusables list (UTS #39,
-``confusables.txt``) for Cyrillic, Greek, Armenian, Cherokee and the Latin
-letters of the IPA and small-capital blocks, each mapped to the ASCII letter
+``confusables.txt``) for Cyrillic, Greek, Armenian, Cherokee, Coptic, Lisu
+and the Latin letters of the IPA and small-capital blocks, each mapped to the ASCII letter
 it is drawn like, read before case folding (capital Greek Ν is N, small ν is
 v). Not the whole list: a letter with no row here stays as it is.
 """
@@ -44,11 +51,23 @@ _ROWS = {
               "aAbBeEzZnHiIkKuMvNoOpPtTuYxXy"),
     "ARMENIAN": ("օՕսՍհոցզՏԼա", "oOuUhngqSLw"),
     "CHEROKEE": ("ᎪᏴᏟᎬᏀᎻᎫᏦᏞᎷᏢᏚᎢᏙᏔᏃᎥ", "ABCEGHJKLMPSTVWZi"),
+    "COPTIC": ("ⲟⲞⲣⲤ", "oOcC"),
+    "LISU": ("ꓐꓑꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴ", "BPDTGKJCZFMNLSVHWXYAEIOU"),
     # Latin letters outside ASCII drawn like an ASCII one: IPA, small capitals, dotless i and j.
-    "LATIN-LOOKALIKE": ("ɡɑıɪɩʏɢʜʟɴʀᴀʙᴄᴅᴇᴊᴋᴍᴏᴘᴛᴜᴠᴡᴢꜱȷ", "gaiiiyghlnrabcdejkmoptuvwzsj"),
+    "LATIN-LOOKALIKE": ("ɡɑıɪɩʏɢʜʟɴʀᴀʙᴄᴅᴇᴊᴋᴍᴏᴘᴛᴜᴠᴡᴢꜱȷɛ", "gaiiiyghlnrabcdejkmoptuvwzsje"),
 }
 _TO_ASCII = {letter: ascii_ for letters, images in _ROWS.values() for letter, ascii_ in zip(letters, images)}
 _CLASS = {letter: script for script, (letters, _) in _ROWS.items() for letter in letters}
+for _letter, _ascii in zip(*_ROWS["CHEROKEE"]):  # Cherokee small letters: drawn like small capitals
+    if _letter.lower() != _letter:
+        _TO_ASCII[_letter.lower()], _CLASS[_letter.lower()] = _ascii.lower(), "CHEROKEE"
+# Cyrillic and Greek letters drawn alike with no ASCII letter between them.
+_CROSS = {"CYRILLIC": dict(zip("ΠπΓΦ", "ПпГФ")), "GREEK": dict(zip("ПпГФ", "ΠπΓΦ"))}
+# Marks that combine with any letter (diacritics, overlays): after NFKC only those without a precomposed
+# letter are left, and after a Latin, Cyrillic or Greek letter they only disguise it ("stagi\u0307ng").
+_MARKS = re.compile(r"(?<=[^\W\d_])[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+# Characters drawn like a space or a punctuation mark: the braille blank, Lisu full stop and comma.
+_PUNCTUATION = str.maketrans({"\u2800": " ", "\ua4f8": ".", "\ua4f9": ","})
 # ASCII letter -> the Cyrillic or Greek letter drawn like it (the first row that has one).
 _FROM_ASCII = {script: {} for script in ("CYRILLIC", "GREEK")}
 for _script, _table in _FROM_ASCII.items():
@@ -73,31 +92,58 @@ def script_class(letter: str) -> str:
     return name.split(" ", 1)[0] if name else "UNKNOWN"
 
 
-def _fold(word: str) -> str:
-    if word.isascii():
-        return word
-    images = [ch if ch.isascii() else _TO_ASCII.get(ch) for ch in word]
-    if None not in images and _CASE_SPLIT.isdisjoint(word):
-        return "".join(images)
-    classes = [script_class(ch) for ch in word]
-    if len(set(classes)) < 2:
-        return word
+def _images(word: str) -> str | None:
+    """``word`` in the ASCII letters its letters are drawn like, or None."""
+    out = []
+    for ch in word:
+        ascii_ = ch if ch.isascii() else _TO_ASCII.get(ch)
+        if ascii_ is None:
+            return None
+        out.append(ascii_)
+    return "".join(out)
+
+
+def _target(word: str, classes: list[str]) -> str:
+    # A letter with no look-alike shows which script the word is written in ("Пpoдakшh": П, д, ш).
+    anchors = {cls for ch, cls in zip(word, classes)
+               if cls in _TARGETS and not ch.isascii() and ch not in _TO_ASCII}
+    if len(anchors) == 1:
+        return anchors.pop()
     counts = {target: 0 for target in _TARGETS}
     for cls in classes:
         key = "LATIN" if cls == "LATIN-LOOKALIKE" else cls
         if key in counts:
             counts[key] += 1
-    target = max(_TARGETS, key=lambda t: (counts[t], t == "LATIN"))
+    return max(_TARGETS, key=lambda t: (counts[t], t == "LATIN"))
+
+
+def _fold(word: str) -> str:
+    if word.isascii():
+        return word
+    classes = [script_class(ch) for ch in word]
+    single = len(set(classes)) < 2
+    if _CASE_SPLIT.isdisjoint(word):
+        images = _images(word)
+    elif single or word == word.upper():
+        # Read in capitals, so both cases of one word agree and "ΗΤΤΡ" is HTTP.
+        images = _images(word.upper())
+    else:
+        images = None  # a mixed word in small letters: its ν is a v, read letter by letter below
+    if images is not None:
+        return images
+    if single:
+        return word
+    target = _target(word, classes)
     out = []
     for ch, cls in zip(word, classes):
         if cls == target:
             out.append(ch)
             continue
         ascii_ = _TO_ASCII.get(ch, ch if ch.isascii() else None)
-        if ascii_ is None:
-            out.append(ch)
-        elif target == "LATIN":
-            out.append(ascii_)
+        if target == "LATIN":
+            out.append(ch if ascii_ is None else ascii_)
+        elif ascii_ is None:
+            out.append(_CROSS[target].get(ch, ch))
         else:
             out.append(_FROM_ASCII[target].get(ascii_, ch))
     return "".join(out)
@@ -107,6 +153,7 @@ def unmix(text: str) -> str:
     """``text`` with every mixed-script word written in its main script (see
     the module docstring); other words, digits and punctuation unchanged.
     Expects NFKC text and is applied before case folding. Never raises."""
+    text = _MARKS.sub("", text).translate(_PUNCTUATION)
     return _LETTERS.sub(lambda m: _fold(m.group()), text)
 
 
