@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # (letters, the ASCII letters they are drawn like), one row per script class.
 _ROWS = {
@@ -117,6 +118,7 @@ def _target(word: str, classes: list[str]) -> str:
     return max(_TARGETS, key=lambda t: (counts[t], t == "LATIN"))
 
 
+@lru_cache(maxsize=8192)  # words repeat: a value's Russian text folds each once
 def _fold(word: str) -> str:
     if word.isascii():
         return word
