@@ -231,6 +231,9 @@ LOOK_ALIKES = {
     "Cherokee small letter": "St\uab7aging host is staging-7.internal",
     "Lisu full stop": "Staging host is staging-7\ua4f8internal",
     "Coptic o and IPA open e": "Staging h\u2c9fst is staging-7.int\u025brnal",
+    "a CJK one as the hyphen": "Staging host is staging\u4e007.internal",
+    "an Arabic zero as the dot": "Staging host is staging-7\u0660internal",
+    "a non-breaking hyphen": "Staging host is staging\u20117.internal",
 }
 
 
@@ -263,3 +266,22 @@ def test_look_alike_reading_keeps_case_folding_and_plain_words():
     assert normalize_value("νet") == "vet"  # a small ν among Latin letters is a v
     assert normalize_value("Café Straße 部署 Москвы") == "café strasse 部署 москвы"  # nothing to read: as written
     assert normalize_value("ΑΡΙ kapı Ꭺdmin ɡit pօstgres \u057Dse Москвa") == "api kapi admin git postgres use mockba"
+
+
+CORRECTIONS = [  # (forgotten, its correction): one sign changes the fact (breaker, second pass: all were refused)
+    ("Cron jobs run in UTC+3 on the build box", "Cron jobs run in UTC-3 on the build box"),
+    ("The plugin is written in C++ for speed", "The plugin is written in C# for speed"),
+    ("Deploy scripts need chmod +x before use", "Deploy scripts need chmod -x before use"),
+    ("The service needs node >= 18 to start", "The service needs node <= 18 to start"),
+    ("The client uses retry -1 for uploads", "The client uses retry 1 for uploads"),
+]
+
+
+@pytest.mark.parametrize("forgotten, correction", CORRECTIONS)
+def test_a_changed_sign_is_a_correction_and_markup_around_the_value_is_not(forgotten, correction):
+    stone = make("fact", forgotten, "", "agent", None)
+    assert match([stone], correction, "") is None
+    # controls: the forgotten value under markup or with its minus drawn as U+2212 is still refused
+    for dressed in (f"- {forgotten}", f"+ {forgotten}", f"> {forgotten}", f"# {forgotten}", f"**{forgotten}**",
+                    forgotten.replace("-", "\u2212")):
+        assert match([stone], dressed, "") is not None, dressed

@@ -21,8 +21,11 @@ Latin a. :func:`unmix` reads each word (a run of letters) by two rules:
    ("Мoсквы" → "Москвы"; Greek Π and Cyrillic П map to each other).
 
 Before the words are read, a combining mark left after NFKC on a Latin,
-Cyrillic or Greek letter is dropped ("stagi\u0307ng" is "staging"), and the
-braille blank and the Lisu full stop and comma read as a space, "." and ",".
+Cyrillic or Greek letter is dropped ("stagi\\u0307ng" is "staging"); the
+braille blank, the Lisu full stop and comma, the hyphens and the minus sign
+read as a space, ".", "," and "-"; and between ASCII letters or digits a
+CJK or Hangul stroke drawn like a dash reads as "-" ("staging一7") and an
+Arabic zero drawn like a dot as "." ("7\\u0660internal").
 
 Every other word — Russian, Greek or Chinese with a letter that has no
 look-alike, accented Latin — is left exactly as written. Both rules look at
@@ -67,8 +70,14 @@ _CROSS = {"CYRILLIC": dict(zip("ΠπΓΦ", "ПпГФ")), "GREEK": dict(zip("Пп
 # Marks that combine with any letter (diacritics, overlays): after NFKC only those without a precomposed
 # letter are left, and after a Latin, Cyrillic or Greek letter they only disguise it ("stagi\u0307ng").
 _MARKS = re.compile(r"(?<=[^\W\d_])[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
-# Characters drawn like a space or a punctuation mark: the braille blank, Lisu full stop and comma.
-_PUNCTUATION = str.maketrans({"\u2800": " ", "\ua4f8": ".", "\ua4f9": ","})
+# Characters drawn like a space or a punctuation mark: the braille blank, Lisu full stop and comma, the
+# hyphens and the minus sign.
+_PUNCTUATION = str.maketrans({"\u2800": " ", "\ua4f8": ".", "\ua4f9": ",", "\u2010": "-", "\u2011": "-",
+                              "\u2012": "-", "\u2013": "-", "\u2212": "-"})
+# Between ASCII letters or digits, CJK and Hangul strokes drawn like a dash ("staging一7") and Arabic zeros
+# drawn like a dot ("7٠internal").
+_DASH_LIKE = re.compile(r"(?<=[A-Za-z0-9])[\u4e00\u30fc\u3161\u2f00\u2500](?=[A-Za-z0-9])")
+_DOT_LIKE = re.compile(r"(?<=[A-Za-z0-9])[\u0660\u06f0](?=[A-Za-z])")
 # ASCII letter -> the Cyrillic or Greek letter drawn like it (the first row that has one).
 _FROM_ASCII = {script: {} for script in ("CYRILLIC", "GREEK")}
 for _script, _table in _FROM_ASCII.items():
@@ -156,6 +165,7 @@ def unmix(text: str) -> str:
     the module docstring); other words, digits and punctuation unchanged.
     Expects NFKC text and is applied before case folding. Never raises."""
     text = _MARKS.sub("", text).translate(_PUNCTUATION)
+    text = _DOT_LIKE.sub(".", _DASH_LIKE.sub("-", text))
     return _LETTERS.sub(lambda m: _fold(m.group()), text)
 
 

@@ -75,7 +75,11 @@ _RETRACTIONS = frozenset("longer anymore wrong false incorrect untrue outdated o
 # variation selectors, variation selectors) — a fact is the same fact without them.
 _INVISIBLE = re.compile(f"[{INVISIBLE}{BIDI_CONTROLS}\u180b-\u180f\u200c\u200d\u2065\ufe00-\ufe0f]")
 _SPACE = re.compile(r"\s+")
-_WORD = f"[{CJK_RANGES}]|[^\\W_{CJK_RANGES}]+"  # compiled on first use (the class is large): see _words_pattern
+# Signs that change a fact, so they are words too: comparisons (">= 18", "< 5"), "++" and "#" after a letter
+# (C++, C#), "+" before anything ("UTC+3", "chmod +x") and "-" starting a word ("retry -1", "chmod -x") —
+# not a list's "- " or "+ ", a heading's "#", a quote's ">" or the hyphen inside "staging-7".
+_SIGNS = r"[<>!=]=|[<>](?=\s?\d)|(?<=[^\W\d_])(?:\+\+|#)|\+(?=\S)|(?:(?<=\s)|^)-(?=\w)"
+_WORD = f"[{CJK_RANGES}]|[^\\W_{CJK_RANGES}]+|{_SIGNS}"  # compiled on first use (the class is large): see _words_pattern
 # Words that carry no fact of their own (rule 4). Negations are deliberately absent.
 _FILLER = frozenset("""
 a an the is are was were be been being am to of in on at for by with from as and or that this these
@@ -108,7 +112,8 @@ def _words_pattern() -> re.Pattern:
 
 def words(text: str) -> tuple[str, ...]:
     """The words of ``text`` after :func:`normalize_value`: runs of letters and
-    digits, each CJK character on its own."""
+    digits, each CJK character on its own, and the signs that change a fact
+    (:data:`_SIGNS`: ``>=``, ``C++``/``C#``, ``+3``, ``-1``)."""
     return tuple(_words_pattern().findall(normalize_value(text)))
 
 
