@@ -33,7 +33,9 @@ old words after a negation ("Do not use pnpm …", "It is wrong that …") or
 before one ("… 5433 no longer"). Consolidation also refuses a forgotten *name*.
 
 Words: NFKC, case-folded runs of letters and digits; each CJK character is a
-word of its own. The tombstone keeps the forgotten description in clear (to
+word of its own; and the signs that change a fact (``>=``, ``C++``, ``C#``,
+``UTC+3``, ``-1``) — so a correction that changes only a sign is accepted,
+while list, heading and quote markup still add no word. The tombstone keeps the forgotten description in clear (to
 show a person what was forgotten) and only digests of the full value.
 
 Stored per layer in ``.memdir/tombstones.json`` (:class:`TombstoneFile`),
