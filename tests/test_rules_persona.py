@@ -134,3 +134,10 @@ def test_running_something_of_ones_own_is_a_fact_running_this_sessions_work_is_n
     assert classify("I run the tests now.") is None  # this session's work
     assert classify("I ran the tests.") is None
     assert classify("I run it again.") is None  # points back
+
+
+def test_a_question_back_to_the_other_person_is_dropped_the_statement_before_it_kept():
+    assert classify("My fav band is 21 pilots, you like them?") == ("user", "My fav band is 21 pilots.")
+    assert classify("I own a jeep do you drive?") == ("user", "I own a jeep.")
+    assert classify("Do you drive?") is None  # control: a question alone keeps nothing
+    assert classify("You like them?") is None

@@ -192,7 +192,8 @@ def is_personal_fact(statement: str) -> bool:
 
 
 _QUESTION_TAIL = re.compile(r",\s*(?:and |but |so )?(?:what|where|how|who|which|when|why|do|does|did|are|is|have"
-                            r"|can|would|could|will)\b[^,]*\?$", _I)
+                            r"|can|would|could|will|you)\b[^,]*\?$"
+                            r"|\s+(?:do|did|are|have|would|can|will) (?:you|u)\b[^,]*\?$", _I)
 
 
 _STANDING = frozenset({"remember", "rule", "correction", "constraint", "decision", "deadline"})
