@@ -215,3 +215,25 @@ def test_instructions_on_an_empty_store_still_carry_the_guidance(isolated_home, 
     assert "follows" not in empty
     Memory.open(home=isolated_home, project=project, actor="human").write("x", "a fact", "project", "")
     assert MemoryServer(home=isolated_home, project=project).instructions() == empty  # the same with memories
+
+
+def test_memory_write_renames_with_rename_from(isolated_home, project):
+    """The API and the panel could rename; the agent's tool could not (noticed at issue 13)."""
+    seeded = Memory.open(home=isolated_home, project=project)
+    seeded.write("ci", "CI runs on GitHub Actions", "project", "Workflows in .github/workflows.")
+    state = MemoryServer(home=isolated_home, project=project)
+
+    async def main():
+        async with Client(build_server(state)) as client:
+            r = await client.call_tool("memory_write", {
+                "name": "ci-runner", "rename_from": "ci", "description": "CI runs on GitHub Actions",
+                "type": "project", "body": "Workflows in .github/workflows."})
+            assert not r.is_error and _text(r) == "Memory renamed: ci-runner (project)"
+            r = await client.call_tool("memory_write", {
+                "name": "other", "rename_from": "no-such", "description": "x", "type": "project", "body": ""})
+            assert r.is_error and "cannot rename 'no-such'" in _text(r)
+
+    _run(main)
+    names = [m.name for m in seeded.list().memories]
+    assert names == ["ci-runner"]  # renamed, not copied: the old name is gone
+    assert seeded.read("ci-runner", count=False).record.body == "Workflows in .github/workflows."

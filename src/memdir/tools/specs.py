@@ -83,6 +83,8 @@ def tool_specs(settings: Settings | None = None) -> tuple[ToolSpec, ...]:
                      "pinned": {"type": "boolean", "description": "keep at the top of the index"},
                      "reactivate": {"type": "boolean",
                                     "description": "make a superseded memory active again (only when asked)"},
+                     "rename_from": {"type": "string",
+                                     "description": "current name of a memory to rename to name"},
                      "scope": scope}, ("name", "description", "type", "body")),
             idempotent=True),
         ToolSpec(
