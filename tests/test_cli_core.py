@@ -115,3 +115,17 @@ def test_limits_in_help_and_tool_schemas_come_from_the_settings(isolated_home, p
               for s in Memory.open(project=project).tool_schemas()}["memory_write"]
     assert (schema["description"]["description"], schema["body"]["description"]) == (
         "one line, ≤ 120 characters", "Markdown, ≤ 4000 characters")
+
+
+def test_write_rename_from(project):
+    assert run_cli("--project", project, "write", "ci", "-d", "CI runs on GitHub Actions", "-t", "project",
+                   "--body", "Workflows live in .github.").returncode == 0
+    out = run_cli("--project", project, "write", "ci-runner", "--rename-from", "ci", "-d", "CI runs on GitHub Actions",
+                  "-t", "project", "--body", "Workflows live in .github.", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["operation"] == "renamed"
+    listed = run_cli("--project", project, "list", "--json")
+    assert [m["name"] for m in json.loads(listed.stdout)["memories"]] == ["ci-runner"]  # the old name is gone
+    missing = run_cli("--project", project, "write", "x-y", "--rename-from", "no-such", "-d", "d", "-t", "project",
+                      "--body", "b")
+    assert missing.returncode == 1 and "cannot rename 'no-such'" in missing.stderr

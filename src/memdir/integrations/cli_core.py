@@ -23,7 +23,7 @@ def cmd_write(args) -> int:
         pinned=args.pinned, disabled=args.disabled, importance=args.importance,
         status="candidate" if args.candidate else None, valid_from=args.valid_from,
         valid_until=args.valid_until, supersedes=args.supersedes, reason=args.reason,
-        reactivate=args.reactivate, clear=tuple(args.clear or ()))
+        reactivate=args.reactivate, rename_from=args.rename_from, clear=tuple(args.clear or ()))
     emit(args, result, render.write(result))
     warn(render.warnings(result))
     return 0
@@ -227,6 +227,8 @@ def register(add, settings) -> None:
     p.add_argument("--supersedes", help="name of the memory this one replaces (with --candidate: once approved)")
     p.add_argument("--reactivate", action="store_true",
                    help="write to a superseded memory and make it active again (journaled)")
+    p.add_argument("--rename-from", metavar="OLD",
+                   help="rename the memory OLD to NAME (NAME must be free)")
     p.add_argument("--reason", help="why (kept in the journal)")
 
     p = add("read", cmd_read, "Print a memory (counts as a read).")
