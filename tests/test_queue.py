@@ -60,3 +60,53 @@ def test_a_work_file_left_by_a_dead_drain_is_drained(tmp_path, isolated_home, pr
     assert not orphan.exists() and not queue.queue_path(home).exists()
     log = queue.log_path(home).read_text(encoding="utf-8")
     assert f"ok applied=1 event=SessionEnd {t1}" in log and f"ok applied=1 event=PreCompact {t2}" in log
+
+
+# A hook paused at one point of queue.append (the sleep patched in where it pauses), in its own process.
+PAUSED_HOOK = """
+import os, sys, time
+from pathlib import Path
+from memdir.consolidation import queue
+where, home = sys.argv[1], Path(sys.argv[2])
+if where == "write":  # between opening the queue and writing the line
+    real = os.write
+    def slow(fd, data):
+        print("paused", flush=True); time.sleep(1.0); return real(fd, data)
+    os.write = slow
+else:  # between opening the queue and locking it
+    import fcntl
+    real = fcntl.flock
+    def slow(fd, op):
+        print("paused", flush=True); time.sleep(1.0); return real(fd, op)
+    fcntl.flock = slow
+queue.append(home, "/tmp/late.jsonl", cwd="/tmp", session_id="late", event="SessionEnd")
+print("queued", flush=True)
+"""
+
+
+def _drain_lines(home):
+    """What a drain reads: claim, read every file, delete them (as queue._drain_files does)."""
+    lines = []
+    for path in queue.claim(home):
+        lines += [json.loads(raw)["session_id"] for raw in path.read_text(encoding="utf-8").splitlines()]
+        path.unlink()
+    return lines
+
+
+def test_a_line_queued_while_a_drain_moves_the_queue_is_never_lost(tmp_path):
+    """A hook that opened the queue just before a drain moved it aside wrote its line into the drain's work
+    file after the drain had read it; the drain then deleted the file (flaky-test hunt, read in the code)."""
+    for where in ("write", "lock"):
+        home = tmp_path / where
+        queue.append(home, "/tmp/early.jsonl", session_id="early", event="SessionEnd")
+        hook = subprocess.Popen([sys.executable, "-c", PAUSED_HOOK, where, str(home)], stdout=subprocess.PIPE,
+                                text=True)
+        try:
+            assert hook.stdout.readline().strip() == "paused"
+            first = _drain_lines(home)  # the drain runs while the hook is paused
+        finally:
+            out, _ = hook.communicate(timeout=30)
+        assert out.splitlines()[-1] == "queued"  # (paused again in "lock": it found the queue moved, retried)
+        second = _drain_lines(home)
+        assert sorted(first + second) == ["early", "late"], where  # the late line is read once, by one drain
+        assert "early" in first  # control: the drain did run while the hook was paused

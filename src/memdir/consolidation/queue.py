@@ -8,7 +8,9 @@ line per transcript to ``$MEMDIR_HOME/logs/consolidate.log``.
 
 * A line is ``{"transcript_path", "cwd", "session_id", "event", "ts"}``,
   written with one ``write`` on an ``O_APPEND`` descriptor, so concurrent hooks
-  never interleave.
+  never interleave, under a shared ``flock`` and only while the file is still
+  the queue; a drain that moves the queue aside takes that lock exclusively
+  before reading it, so a line is never written into a file already read.
 * One drain runs at a time (``queue/drain.lock``, an OS lock a killed drain
   releases). It :func:`claim` s the queue by moving it aside atomically
   (``consolidate.jsonl.<pid>.work``), so hooks can keep appending, together
@@ -24,11 +26,17 @@ The hooks import this module: it loads nothing heavy until :func:`drain`.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
 import time
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
 
 QUEUE_FILE = "consolidate.jsonl"
 LOG_FILE = "consolidate.log"
@@ -55,12 +63,60 @@ def _append_line(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
+def _is_queue(fd: int, path: Path) -> bool:
+    """True while the open file ``fd`` is still the queue at ``path`` (not
+    moved aside by a drain, not deleted after it)."""
+    here = os.fstat(fd)
+    try:
+        there = os.stat(path)
+    except FileNotFoundError:
+        return False
+    return here.st_nlink > 0 and (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
+def _append_queued(path: Path, data: bytes) -> None:
+    """Append ``data`` to the queue so no drain can lose it: the line is
+    written under a shared lock, only while the file is still the queue; a
+    drain takes the lock exclusively after moving the queue aside, so it
+    reads only after every line already headed there is written (a hook
+    paused between opening the queue and writing once wrote into a work file
+    the drain had read and deleted)."""
+    from ..store.fsio import ensure_dir  # late: the hook that queues imports little
+
+    ensure_dir(path.parent)
+    for _ in range(100):  # each retry means a drain moved the queue in between: rare, never many
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            if fcntl is None:  # no flock (Windows): the queue cannot be moved while a hook has it open
+                os.write(fd, data)
+                return
+            fcntl.flock(fd, fcntl.LOCK_SH)
+            if _is_queue(fd, path):
+                os.write(fd, data)
+                return
+        finally:
+            os.close(fd)
+    raise OSError(errno.EAGAIN, "the consolidation queue kept moving while a line was queued", str(path))
+
+
+def _settle(path: Path) -> None:
+    """Wait until no hook is writing into ``path`` (a queue just moved aside)."""
+    if fcntl is None:
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
 def append(home: Path, transcript_path: str, *, cwd: str | None = None, session_id: str | None = None,
            event: str | None = None) -> None:
-    """Queue one transcript for consolidation (one atomic append). Raises ``OSError``."""
+    """Queue one transcript for consolidation (one atomic append under the
+    queue's shared lock: :func:`_append_queued`). Raises ``OSError``."""
     entry = {"transcript_path": transcript_path, "cwd": cwd, "session_id": session_id, "event": event,
              "ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-    _append_line(queue_path(home), (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
+    _append_queued(queue_path(home), (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
 def log_line(home: Path, text: str) -> None:
@@ -105,6 +161,8 @@ def claim(home: Path) -> list[Path]:
         claimed.append(work)
     except FileNotFoundError:
         pass
+    for path in claimed:
+        _settle(path)  # a line a hook is writing into it lands before the drain reads
     return claimed
 
 
