@@ -91,7 +91,7 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 
 def script_class(letter: str) -> str:
     """The script class of one letter: ``LATIN``, ``CYRILLIC``, ``GREEK``,
-    ``ARMENIAN``, ``CHEROKEE``, ``LATIN-LOOKALIKE`` (a non-ASCII Latin letter
+    ``ARMENIAN``, ``CHEROKEE``, ``COPTIC``, ``LISU``, ``LATIN-LOOKALIKE`` (a non-ASCII Latin letter
     drawn like an ASCII one: ``ɡ``, ``ı``, ``ᴏ``) or the first word of its
     Unicode name for any other script ("CJK", "HANGUL", …)."""
     if letter in _CLASS:
@@ -161,8 +161,9 @@ def _fold(word: str) -> str:
 
 
 def unmix(text: str) -> str:
-    """``text`` with every mixed-script word written in its main script (see
-    the module docstring); other words, digits and punctuation unchanged.
+    """``text`` with look-alike marks and punctuation read as what they
+    imitate and every word made with look-alike letters read in one script
+    (rules 1 and 2 of the module docstring); other words and digits unchanged.
     Expects NFKC text and is applied before case folding. Never raises."""
     text = _MARKS.sub("", text).translate(_PUNCTUATION)
     text = _DOT_LIKE.sub(".", _DASH_LIKE.sub("-", text))
