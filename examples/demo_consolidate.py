@@ -42,7 +42,7 @@ def _session_start(home: Path, project: Path, session_id: str) -> str:
 def run(home: Path) -> None:
     """Consolidate the demo transcripts into ``home`` and print the result."""
     from memdir import Memory
-    from memdir.tools import render
+    from memdir.tools import render_consolidation as render
 
     home = Path(home)
     transcripts = [t for t in REAL if t.is_file()] or [SHIPPED]

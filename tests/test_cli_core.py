@@ -114,7 +114,7 @@ def test_limits_in_help_and_tool_schemas_come_from_the_settings(isolated_home, p
     schema = {s["function"]["name"]: s["function"]["parameters"]["properties"]
               for s in Memory.open(project=project).tool_schemas()}["memory_write"]
     assert (schema["description"]["description"], schema["body"]["description"]) == (
-        "one line, ≤ 120 characters", "Markdown, ≤ 4000 characters")
+        "one line, ≤ 120 characters (required for a new memory)", 'Markdown, ≤ 4000 characters ("" empties it)')
 
 
 def test_write_rename_from(project):

@@ -126,8 +126,8 @@ def test_truncation_and_redaction_appear_in_the_report_and_the_receipt(isolated_
     outcome = report.outcomes[0]
     assert outcome.result == "created"
     assert outcome.warnings == ("body cut from 10032 to 2000 characters",)
-    assert "warning: body cut from 10032 to 2000 characters" in __import__("memdir.tools.render").tools.render \
-        .consolidation(report)
+    assert "warning: body cut from 10032 to 2000 characters" in __import__("memdir.tools.render_consolidation").tools \
+        .render_consolidation.consolidation(report)
     secret = Proposal("create", name="token-note", description=f"The CI token is {key}", body="")
     report = mem.consolidate(say("Remember the token."), extractor=Scripted(secret))
     assert report.outcomes[0].warnings == ("1 secret(s) redacted",)
@@ -138,7 +138,7 @@ def test_truncation_and_redaction_appear_in_the_report_and_the_receipt(isolated_
 
 
 def test_a_transcript_cut_to_its_bounds_says_so(isolated_home, project):
-    from memdir.tools import render
+    from memdir.tools import render_consolidation as render
 
     mem = open_mem(isolated_home, project)
     long = "Remember that the build cache lives in /var/cache/build. " + "Context line. " * 300

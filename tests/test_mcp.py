@@ -42,7 +42,7 @@ def test_every_tool_instructions_and_errors(isolated_home, project):
             hints = {t.name: t.annotations for t in tools}
             assert hints["memory_delete_all"].destructive_hint is True
             assert hints["memory_read"].read_only_hint is True and hints["memory_write"].read_only_hint is False
-            assert tools[0].input_schema["required"] == ["name", "description", "type", "body"]
+            assert tools[0].input_schema["required"] == ["name"]  # an update keeps what is left out
 
             call = client.call_tool
             r = await call("memory_write", {"name": "style", "description": "Tabs, not spaces", "type": "feedback",

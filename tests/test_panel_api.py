@@ -209,6 +209,11 @@ def test_a_rename_supersedes_the_old_name(client, store, ref):
     everything = {m.name: m for m in store.list(include_all=True).memories}
     assert everything["ci-runner"].status == "superseded" and everything["ci-runner"].superseded_by == "ci-host"
     assert everything["ci-host"].description == "CI runs on the self-hosted runner"
+    assert store.read("ci-host", count=False).record.body == "Label: self-hosted-x64."  # kept: no body given
+    r = post(client, f"/api/layers/{ref}/memories/ci-host", {"description": "CI runs on runner pool B"})
+    assert r.status_code == 200 and store.read("ci-host", count=False).record.body == "Label: self-hosted-x64."
+    post(client, f"/api/layers/{ref}/memories/ci-host", {"body": "Pool B."})  # control: a body given replaces
+    assert store.read("ci-host", count=False).record.body == "Pool B."
 
 
 def test_pin_mute_delete_and_restore(client, store, ref):

@@ -35,10 +35,13 @@ def test_the_python_snippet_runs_as_written(tmp_path, isolated_home):
     project = tmp_path / "app"
     (project / ".git").mkdir(parents=True)
     _transcript(project / "session.jsonl")
-    done = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True, text=True, timeout=120,
-                          env=dict(os.environ, MEMDIR_SEARCH_VECTORS="off"))
+    # what the snippet's recall gave, on a store holding only the memory it wrote
+    shown = "\nprint('recalled:', [m.name for m in mem.recall_result(user_prompt).memories])"
+    done = subprocess.run([sys.executable, "-c", code + shown], cwd=project, capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, MEMDIR_SEARCH_VECTORS="off"))
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "ok 1\n", done.stdout  # report.status and report.applied: the VPN fact was saved
+    # report.status and report.applied: the VPN fact was saved; the recall found the indent memory
+    assert done.stdout == "ok 1\nrecalled: ['indent-style']\n", done.stdout
     assert list((isolated_home / "projects").glob("*/indent-style.md"))  # the tool call wrote it
 
 
@@ -72,6 +75,8 @@ def test_every_memdir_line_of_the_shell_snippets_runs(tmp_path, isolated_home):
                 done = subprocess.run(shlex.split(command), cwd=project, capture_output=True, text=True, timeout=120,
                                       env=env)
             assert done.returncode == 0, (command, done.stdout, done.stderr)
+            if command.startswith("memdir recall "):  # what it shows is what a user sees: the memory written above
+                assert [m["name"] for m in json.loads(done.stdout)["memories"]] == ["db-port"], done.stdout
             ran.append(command)
     assert len(ran) >= 17 and "memdir read db-port" in ran and "memdir uninstall claude-code" in ran
     assert all(any(command.startswith(prefix) for prefix in NOT_RUN) for command in skipped), skipped

@@ -108,7 +108,7 @@ class Memory:
 
     # ------------------------------------------------------------ the tools
 
-    def write(self, name: str, description: str, type: str = "project", body: str = "", *,
+    def write(self, name: str, description: str | None = None, type: str | None = None, body: str | None = None, *,
               title: str | None = None, scope: str | None = None, pinned: bool | None = None,
               disabled: bool | None = None, importance: int | None = None, status: str | None = None,
               valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
@@ -117,7 +117,9 @@ class Memory:
               reactivate: bool = False, rename_from: str | None = None, clear: tuple[str, ...] = ()) -> WriteResult:
         """Create or update a memory (``memory_write``); see :func:`memdir.store.operations.write`
         (``rename_from``: rename that memory to ``name``, keeping what is not given; ``clear``: the
-        optional fields to empty, of ``title``, ``importance``, ``valid_from``, ``valid_until``)."""
+        optional fields to empty, of ``title``, ``importance``, ``valid_from``, ``valid_until``). A
+        description, type or body left None keeps the memory's; a new memory needs a description
+        (type ``project`` by default); ``body=""`` empties the body."""
         return operations.write(
             self.session, name, description, type, body, title=title, scope=scope, pinned=pinned,
             disabled=disabled, importance=importance, status=status, valid_from=valid_from,

@@ -43,8 +43,11 @@ def warn(lines: list[str]) -> None:
         print(f"memdir: {line}", file=sys.stderr)
 
 
-def read_body(args) -> str:
-    """The body of ``write``: ``--body``, ``--body-file`` (``-`` = stdin) or piped stdin; ``""`` otherwise."""
+def read_body(args) -> str | None:
+    """The body of ``write``: ``--body``, ``--body-file`` (``-`` = stdin) or piped stdin; None (not given:
+    an update keeps the memory's body, :func:`memdir.store.fields.inherit`) otherwise, and for piped
+    stdin that holds only white space (a script's or hook's empty stdin is no body); ``--body ''`` is
+    given, and empties it."""
     if args.body is not None and args.body_file is not None:
         raise UsageError("give --body or --body-file, not both")
     if args.body is not None:
@@ -60,10 +63,11 @@ def read_body(args) -> str:
             raise InvalidInput(f"cannot read --body-file {args.body_file}: {exc.strerror or exc}") from None
     if args.body_file == "-" or not sys.stdin.isatty():
         try:
-            return sys.stdin.buffer.read().decode("utf-8")
+            text = sys.stdin.buffer.read().decode("utf-8")
         except UnicodeDecodeError:
             raise InvalidInput("the body on stdin is not valid UTF-8") from None
-    return ""
+        return text if args.body_file == "-" or text.strip() else None
+    return None
 
 
 __all__ = ["UsageError", "emit", "open_memory", "read_body", "warn"]

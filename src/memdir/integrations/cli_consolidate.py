@@ -24,7 +24,7 @@ def cmd_consolidate(args) -> int:
     """``memdir consolidate PATH`` or ``--queue [--detach]`` (see the module docstring)."""
     from ..consolidation import queue
     from ..store.session import open_session
-    from ..tools import render
+    from ..tools import render_consolidation
     from .cli_common import UsageError, emit, open_memory
 
     if args.queue or args.detach:
@@ -34,16 +34,16 @@ def cmd_consolidate(args) -> int:
         if args.detach:
             pid = queue.spawn_drain(home, args.extractor)
             log = queue.log_path(home)
-            emit(args, {"detached": True, "pid": pid, "log": str(log)}, render.drain_started(pid, log))
+            emit(args, {"detached": True, "pid": pid, "log": str(log)}, render_consolidation.drain_started(pid, log))
             return 0
         rows = queue.drain(home, extractor=args.extractor, dry_run=args.dry_run)
-        emit(args, {"results": [row.to_dict() for row in rows]}, render.drain(rows))
+        emit(args, {"results": [row.to_dict() for row in rows]}, render_consolidation.drain(rows))
         return 0
     if not args.path:
         raise UsageError("give a transcript PATH (or --queue)")
     report = open_memory(args).consolidate(Path(args.path), dry_run=args.dry_run, extractor=args.extractor,
                                            mode=args.mode, force=args.force)
-    emit(args, report, render.consolidation(report, explain=args.explain))
+    emit(args, report, render_consolidation.consolidation(report, explain=args.explain))
     return 1 if report.status == "failed" else 0
 
 
@@ -63,7 +63,7 @@ def cmd_ingest(args) -> int:
     """``memdir ingest --claude-code [--all]``: past Claude Code sessions (see the module docstring)."""
     from ..consolidation.ingest import ingest
     from ..store.session import open_session
-    from ..tools import render
+    from ..tools import render_consolidation
     from .cli_common import UsageError, emit
 
     if not args.claude_code:
@@ -71,7 +71,7 @@ def cmd_ingest(args) -> int:
     session = open_session(args.home, args.project, actor="human")
     result = ingest(session.home, None if args.all else session.project(), extractor=args.extractor,
                     dry_run=args.dry_run, progress=_progress_bar(disable=not sys.stderr.isatty()))  # a log gets no bar frames
-    emit(args, result, render.ingest(result))
+    emit(args, result, render_consolidation.ingest(result))
     return 0 if result.ok else 1
 
 

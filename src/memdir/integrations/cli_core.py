@@ -196,16 +196,21 @@ def register(add, settings) -> None:
                                "layer for -t user, else to the project)"):
         p.add_argument("--scope", choices=SCOPES, help=help_text)
 
-    p = add("write", cmd_write, "Create or update a memory (body from --body, --body-file or stdin).")
+    p = add("write", cmd_write, "Create or update a memory (body from --body, --body-file or stdin). A new "
+            "memory needs -d (and -t, else it is project); an update or a rename (--rename-from) keeps the description, type, body "
+            "and every other field not given (--body '' empties the body, --clear FIELD an optional field).")
     p.add_argument("name", help="kebab-case name; other text is normalized (My Pref → my-pref; a name with no "
                    "letters a-z, such as 部署流程, becomes m-<hash> and is kept as the title)")
-    p.add_argument("--description", "-d", required=True,
-                   help=f"one line, ≤ {settings.limit_description} characters")
-    p.add_argument("--type", "-t", required=True, choices=TYPES,
+    p.add_argument("--description", "-d",
+                   help=f"one line, ≤ {settings.limit_description} characters (required for a new memory; "
+                   "an update without it keeps the memory's)")
+    p.add_argument("--type", "-t", choices=TYPES,
                    help="user: who the person is (saved in the user layer, seen in every project); feedback: how "
                         "to work; project: goals, decisions, deadlines of this project; reference: outside "
-                        "resources (these three are saved in the project layer)")
-    p.add_argument("--body", "-b", help=f"Markdown body (≤ {settings.limit_body} characters)")
+                        "resources (these three are saved in the project layer). An update without it keeps the "
+                        "memory's type; a new memory without it is project")
+    p.add_argument("--body", "-b", help=f"Markdown body (≤ {settings.limit_body} characters); without "
+                   "--body, --body-file or piped stdin an update keeps the body, --body '' empties it")
     p.add_argument("--body-file", help="read the body from this file ('-' = stdin)")
     p.add_argument("--title", help=f"display title, any language (≤ {settings.limit_title} characters)")
     scope_opt(p)
@@ -228,7 +233,8 @@ def register(add, settings) -> None:
     p.add_argument("--reactivate", action="store_true",
                    help="write to a superseded memory and make it active again (journaled)")
     p.add_argument("--rename-from", metavar="OLD",
-                   help="rename the memory OLD to NAME (NAME must be free)")
+                   help="rename the memory OLD to NAME (NAME must be free); fields not given are kept, and "
+                   "OLD is kept as superseded by NAME (memdir read OLD says so)")
     p.add_argument("--reason", help="why (kept in the journal)")
 
     p = add("read", cmd_read, "Print a memory (counts as a read).")

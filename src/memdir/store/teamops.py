@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from . import gateway, git
 from .conflicts import CONFLICT, resolve as resolve_bytes
 from .errors import InvalidInput, NotFound, Refused, StoreError
+from .fields import inherit
 from .memfile import MalformedMemory, parse
 from .names import normalize_name
 from .results import Decision, RestoreResult, Result, WriteResult
@@ -156,10 +157,15 @@ def resolve(session: Session, name: str, side: str) -> Resolved:
     return Resolved(key, side, str(layer.path / f"{key}.md"), event.after or "")
 
 
-def propose(session: Session, name: str, description: str, type: str, body: str, **fields) -> WriteResult:
+def propose(session: Session, name: str, description: str | None, type: str | None, body: str | None,
+            **fields) -> WriteResult:
     """What the agent or consolidation writes for the team: a candidate in
     this person's home, never a file in the repository, checked against
-    every layer's tombstones. ``fields`` as :func:`memdir.store.gateway.write`."""
+    every layer's tombstones. ``fields`` as :func:`memdir.store.gateway.write`;
+    a text field not given keeps the team memory's (:func:`memdir.store.fields.inherit`)."""
+    if None in (description, type, body):
+        entry = session.layer("team").scan().entries.get(normalize_name(name).name)
+        description, type, body = inherit(entry.record if entry else None, description, type, body)
     layer = _candidates(session)
     guard = [stone for other in session.layers() for stone in other.tombstones()]
     expect = fields.pop("expect_digest", False)

@@ -73,19 +73,24 @@ def tool_specs(settings: Settings | None = None) -> tuple[ToolSpec, ...]:
             "Save or update a long-term memory (same name = update). Types: user (who the person is), "
             "feedback (how to work; end the body with **Why:** and **How to apply:** lines), project "
             "(goals, decisions, deadlines as absolute dates), reference (outside resources).\n"
-            "Never store secrets or what the code and git already say. Link others with [[name]].",
+            "Never store secrets or what the code and git already say. Link others with [[name]].\n"
+            "An update or rename keeps what is left out.",
             _schema({"name": name,
-                     "description": {"type": "string", "description": f"one line, ≤ {s.limit_description} characters"},
-                     "type": {"type": "string", "enum": list(TYPES)},
-                     "body": {"type": "string", "description": f"Markdown, ≤ {s.limit_body} characters"},
+                     "description": {"type": "string", "description": f"one line, ≤ {s.limit_description} characters"
+                                     " (required for a new memory)"},
+                     "type": {"type": "string", "enum": list(TYPES),
+                              "description": "left out: kept (project for a new memory)"},
+                     "body": {"type": "string", "description": f"Markdown, ≤ {s.limit_body} characters"
+                              " (\"\" empties it)"},
                      "title": {"type": "string",
                                "description": f"optional display title, any language, ≤ {s.limit_title} characters"},
                      "pinned": {"type": "boolean", "description": "keep at the top of the index"},
                      "reactivate": {"type": "boolean",
                                     "description": "make a superseded memory active again (only when asked)"},
                      "rename_from": {"type": "string",
-                                     "description": "current name of a memory to rename to name"},
-                     "scope": scope}, ("name", "description", "type", "body")),
+                                     "description": "current name of a memory to rename to name "
+                                                    "(what is left out is kept)"},
+                     "scope": scope}, ("name",)),
             idempotent=True),
         ToolSpec(
             "memory_read", "Read memory",

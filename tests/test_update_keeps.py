@@ -1,0 +1,163 @@
+"""An update or a rename that leaves out a description, type or body keeps the memory's
+(:func:`memdir.store.fields.inherit`), on every path: the CLI (a real subprocess), the MCP
+server (the SDK's in-memory client), the Python API and the panel's edit. A given body replaces
+(the positive controls); ``body=""`` empties it."""
+
+from __future__ import annotations
+
+import json
+
+import anyio
+import pytest
+from mcp import Client
+
+from memdir import Memory
+from memdir.integrations.mcp_server import MemoryServer, build_server
+from memdir.store.errors import InvalidInput
+from tests.conftest import run_cli
+
+BODY = "Moved on 2026-11-02 because 5432 is taken by the system cluster."
+
+
+def _read(project, name):
+    out = run_cli("--project", project, "read", name, "--json")
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def _importance(project, name):
+    listed = json.loads(run_cli("--project", project, "list", "--json").stdout)["memories"]
+    return {m["name"]: m["importance"] for m in listed}[name]
+
+
+def _seed_cli(project):
+    out = run_cli("--project", project, "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t",
+                  "reference", "--body", BODY, "--importance", "9", "--title", "DB port")
+    assert out.returncode == 0, out.stderr
+
+
+def test_cli_update_without_body_keeps_it(project):
+    _seed_cli(project)
+    # run_cli pipes an empty stdin, as a script or a hook would: that is no body
+    out = run_cli("--project", project, "write", "db-port", "-d", "Dev DB port is 5433")
+    assert out.returncode == 0 and out.stdout.strip() == "Memory updated: db-port (project)", out.stderr
+    data = _read(project, "db-port")
+    assert (data["description"], data["body"], data["type"], data["title"]) == (
+        "Dev DB port is 5433", BODY, "reference", "DB port")
+    assert _importance(project, "db-port") == 9
+    # positive control: a body given replaces it
+    out = run_cli("--project", project, "write", "db-port", "--body", "Now 5434.")
+    assert out.returncode == 0, out.stderr
+    data = _read(project, "db-port")
+    assert (data["description"], data["body"]) == ("Dev DB port is 5433", "Now 5434.")
+    # a body on stdin replaces it too; --body '' empties it
+    assert run_cli("--project", project, "write", "db-port", input="From stdin.\n").returncode == 0
+    assert _read(project, "db-port")["body"] == "From stdin."
+    assert run_cli("--project", project, "write", "db-port", "--body", "").returncode == 0
+    assert _read(project, "db-port")["body"] == ""
+
+
+def test_cli_rename_without_anything_else_keeps_every_field(project):
+    _seed_cli(project)
+    out = run_cli("--project", project, "write", "dev-db-port", "--rename-from", "db-port")
+    assert out.returncode == 0 and out.stdout.strip() == "Memory renamed: dev-db-port (project)", out.stderr
+    data = _read(project, "dev-db-port")
+    assert (data["description"], data["body"], data["type"]) == ("Dev PostgreSQL listens on 5433", BODY, "reference")
+    assert _importance(project, "dev-db-port") == 9
+    # the old name says where it went
+    old = run_cli("--project", project, "read", "db-port")
+    assert "status: superseded by dev-db-port" in old.stdout.splitlines()
+    # control: a rename with a body given takes it
+    out = run_cli("--project", project, "write", "pg-port", "--rename-from", "dev-db-port", "--body", "New body.")
+    assert out.returncode == 0, out.stderr
+    assert (_read(project, "pg-port")["body"], _read(project, "pg-port")["type"]) == ("New body.", "reference")
+
+
+def test_cli_new_memory_needs_a_description(project):
+    out = run_cli("--project", project, "write", "fresh", "--body", "text")
+    assert out.returncode == 1 and "description is required for a new memory" in out.stderr
+    assert run_cli("--project", project, "read", "fresh").returncode == 1  # nothing written
+    # control: with -d it is created, of type project by default
+    out = run_cli("--project", project, "write", "fresh", "-d", "a fresh fact", "--body", "text")
+    assert out.returncode == 0, out.stderr
+    assert (_read(project, "fresh")["type"], _read(project, "fresh")["body"]) == ("project", "text")
+
+
+def test_cli_rename_to_the_same_name_says_so(project):
+    _seed_cli(project)
+    out = run_cli("--project", project, "write", "db-port", "--rename-from", "db-port")
+    assert out.returncode == 1
+    assert "'db-port' is already called 'db-port': a rename needs a different new name" in out.stderr
+    # control: a taken other name is the "exists" refusal
+    run_cli("--project", project, "write", "other", "-d", "another fact")
+    out = run_cli("--project", project, "write", "other", "--rename-from", "db-port")
+    assert out.returncode == 1 and "a memory called 'other' exists" in out.stderr
+
+
+def test_type_change_across_layers_is_refused_clearly(mem):
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", BODY)
+    with pytest.raises(InvalidInput, match="is in the project layer, but type 'user' belongs in the user layer"):
+        mem.write("db-port", type="user")
+    with pytest.raises(InvalidInput, match="belongs in the user layer"):
+        mem.write("my-db-port", type="user", rename_from="db-port")
+    assert mem.read("db-port", count=False).record.type == "project"  # nothing changed
+    # controls: the scope said keeps it where it is; a new user memory goes to the user layer
+    result = mem.write("db-port", type="user", scope="project")
+    assert (result.scope, mem.read("db-port", count=False).record.type) == ("project", "user")
+    assert mem.write("editor", "Uses Helix", "user").scope == "user"
+    with pytest.raises(InvalidInput, match="is in the user layer, but type 'feedback' belongs in the project"):
+        mem.write("editor", type="feedback")
+
+
+def test_api_update_and_rename_keep_the_body(mem):
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "reference", BODY)
+    assert mem.write("db-port", "Dev DB port is 5433").operation == "updated"
+    record = mem.read("db-port", count=False).record
+    assert (record.description, record.type, record.body) == ("Dev DB port is 5433", "reference", BODY)
+    assert mem.write("pg-port", rename_from="db-port").operation == "renamed"
+    assert mem.read("pg-port", count=False).record.body == BODY
+    mem.write("pg-port", body="Replaced.")  # control
+    assert mem.read("pg-port", count=False).record.body == "Replaced."
+    with pytest.raises(InvalidInput, match="description must not be empty"):
+        mem.write("pg-port", "")  # a description cannot be emptied
+    with pytest.raises(InvalidInput, match="description is required for a new memory"):
+        mem.write("brand-new")
+
+
+def test_mcp_update_and_rename_keep_the_body(isolated_home, project):
+    state = MemoryServer(home=isolated_home, project=project)
+
+    async def main():
+        async with Client(build_server(state)) as client:
+            call = client.call_tool
+            r = await call("memory_write", {"name": "db-port", "description": "Dev PostgreSQL listens on 5433",
+                                            "type": "reference", "body": BODY})
+            assert not r.is_error
+            r = await call("memory_write", {"name": "db-port", "description": "Dev DB port is 5433"})
+            assert not r.is_error and r.content[0].text == "Memory updated: db-port (project)"
+            r = await call("memory_write", {"name": "pg-port", "rename_from": "db-port"})
+            assert not r.is_error and r.content[0].text == "Memory renamed: pg-port (project)"
+            r = await call("memory_read", {"name": "pg-port"})
+            text = r.content[0].text
+            assert "description: Dev DB port is 5433" in text and "type: reference" in text and BODY in text
+            r = await call("memory_write", {"name": "pg-port", "body": "Replaced."})  # control
+            assert not r.is_error
+            r = await call("memory_read", {"name": "pg-port"})
+            assert r.content[0].text.endswith("\n\nReplaced.") and BODY not in r.content[0].text
+            r = await call("memory_write", {"name": "new-one", "body": "x"})
+            assert r.is_error and "description is required for a new memory" in r.content[0].text
+
+    anyio.run(main)
+
+
+def test_team_proposal_without_body_keeps_the_team_memory_body(isolated_home, project):
+    (project / ".claude" / "memory").mkdir(parents=True)
+    person = Memory.open(home=isolated_home, project=project, actor="human")
+    person.write("ci", "CI runs on GitHub Actions", "project", "Workflows live in .github.", scope="team")
+    agent = Memory.open(home=isolated_home, project=project, actor="agent")
+    result = agent.write("ci", "CI runs on Forgejo Actions", scope="team")
+    assert result.status == "candidate"
+    from memdir.store import teamops
+
+    proposed = {r.name: r for r in teamops.pending(agent.session)}[result.name]
+    assert (proposed.description, proposed.body) == ("CI runs on Forgejo Actions", "Workflows live in .github.")
