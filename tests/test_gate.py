@@ -80,7 +80,7 @@ def test_modes_and_explain():
     assert "nothing durable" in render.gate(check(t))
     fired = read_transcript([{"role": "user", "content": "I prefer uv. Run the tests."}])
     text = render.gate(check(fired))
-    assert text.splitlines() == ["gate: fired (preference)", "  turn 0 [preference] “I prefer” in: I prefer uv."]
+    assert text.splitlines() == ["gate: fired (preference)", "  turn 1 [preference] “I prefer” in: I prefer uv."]
     assert render.gate(check(t, "off")).startswith("gate: consolidation is off")
 
 
@@ -100,7 +100,7 @@ def test_cli_explain_prints_which_line_fired_which_rule(tmp_path, project):
                     encoding="utf-8")
     done = run_cli("consolidate", path, "--dry-run", "--explain", "--project", project)
     assert done.returncode == 0, done.stderr
-    assert "turn 2 [preference] “I prefer” in: I prefer uv for packaging." in done.stdout
+    assert "turn 3 [preference] “I prefer” in: I prefer uv for packaging." in done.stdout  # counted from 1
     assert "Always use tabs" not in done.stdout.split("extractor:")[0]
 
 

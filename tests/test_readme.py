@@ -16,7 +16,7 @@ import sys
 from .conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
-NOT_RUN = ("make ", "pip install", ".venv/bin/python benchmarks/", ".venv/bin/python evals/")
+NOT_RUN = ("make ", "python3 -m venv ", "pip install", ".venv/bin/python benchmarks/", ".venv/bin/python evals/")
 SERVERS = ("memdir panel", "memdir mcp")  # serve until stopped: their line is checked against their --help
 
 

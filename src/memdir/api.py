@@ -310,8 +310,9 @@ class Memory:
     # ------------------------------------------------------------ maintenance
 
     def status(self) -> StatusResult:
-        """Home, project, per-layer counts, unreadable files and budget use."""
-        return maintenance.status(self.session, _search_state(self.session))
+        """Home, project, per-layer counts, unreadable files, budget use, the search state and the
+        consolidation extractor in effect (the same line as :meth:`doctor`)."""
+        return maintenance.status(self.session, _search_state(self.session), _extractor(self.session.settings))
 
     def doctor(self) -> DoctorResult:
         """:meth:`status` plus every journal's check, with the problems found,
@@ -355,13 +356,9 @@ def _search_state(session: Session) -> str:
 
 
 def _extractor(settings: Settings) -> str:
-    from .consolidation.extractors import describe
-    from .store.errors import InvalidInput
+    from .consolidation.extractors import in_effect
 
-    try:
-        return describe(settings)
-    except InvalidInput as exc:
-        return f"none: {exc}"
+    return in_effect(settings)
 
 
 __all__ = ["Memory"]

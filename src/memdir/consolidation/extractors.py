@@ -55,6 +55,15 @@ def describe(settings, environ=None) -> str:
     return f"{here} ({why}); for sessions the Claude Code hooks queue: {hooked} ({hooked_why})"
 
 
+def in_effect(settings) -> str:
+    """:func:`describe`, or ``"none: <why>"`` when the setting names no extractor: what
+    ``memdir status`` and ``memdir doctor`` (and ``memory_status``) show. Never raises."""
+    try:
+        return describe(settings)
+    except InvalidInput as exc:
+        return f"none: {exc}"
+
+
 def resolve_extractor(spec, settings, *, under_hooks: bool = False) -> Extractor:
     """The extractor for ``spec``: an :class:`Extractor` object, one of
     :data:`NAMES`, or ``"auto"``/None (the setting, then :func:`choose`).
@@ -85,4 +94,4 @@ def resolve_extractor(spec, settings, *, under_hooks: bool = False) -> Extractor
     raise InvalidInput(f"unknown extractor {choice!r} (expected {', '.join(CHOICES)})")
 
 
-__all__ = ["CHOICES", "NAMES", "choose", "describe", "resolve_extractor"]
+__all__ = ["CHOICES", "NAMES", "choose", "describe", "in_effect", "resolve_extractor"]

@@ -11,7 +11,7 @@ from the settings.
 
 from __future__ import annotations
 
-from ..store.vocabulary import CLEARABLE, SCOPES, TYPE_IMPORTANCE, TYPES
+from ..store.vocabulary import CLEARABLE, JOURNAL_ACTIONS, SCOPES, TYPE_IMPORTANCE, TYPES
 from ..tools import render, render_setup
 from .cli_common import UsageError, emit, open_memory, read_body, warn
 
@@ -284,7 +284,8 @@ def register(add, settings) -> None:
     p = add("journal", cmd_journal, "List journal events of the layers, newest first (as the panel's journal page).")
     scope_opt(p)
     p.add_argument("--actor", help="only this actor's events (human, agent, extracted, import)")
-    p.add_argument("--action", help="only this action (create, update, delete, approve, tombstone-lift, …)")
+    p.add_argument("--action", choices=JOURNAL_ACTIONS, metavar="ACTION",
+                   help="only this action: " + ", ".join(JOURNAL_ACTIONS))
     p.add_argument("--name", help="only this memory's events")
     p.add_argument("--limit", type=int, default=50, help="at most this many events (default 50)")
     p = add("show", cmd_show, "Print one version of a memory.")
@@ -304,7 +305,7 @@ def register(add, settings) -> None:
     p = add("tombstone", cmd_tombstone, "Lift a tombstone so its value may be written again.")
     p.add_argument("action", choices=("lift",))
     p.add_argument("id", help="tombstone id (t-…) from `memdir tombstones`")
-    p.add_argument("--reason")
+    p.add_argument("--reason", help="why it may be written again (kept in the journal)")
 
     p = add("review", cmd_review, "List candidates waiting for a person's approval.")
     scope_opt(p, "only this scope")

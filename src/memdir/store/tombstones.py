@@ -229,9 +229,10 @@ def check(stones, description: str, body: str, *, name: str | None = None, actor
     if found is None:
         return
     stone, why = found
+    reason = stone.reason if stone.reason and stone.reason.strip().lower() != "forgotten" else ""  # the default
     raise TombstoneRefused(
         f"refused: this matches a forgotten value ({why}; tombstone {stone.id}, memory {stone.name!r}, "
-        f"forgotten by {stone.actor}{': ' + stone.reason if stone.reason else ''}). "
+        f"forgotten by {stone.actor}{': ' + reason if reason else ''}). "
         f"A person can lift it with `memdir tombstone lift {stone.id}`",
         stone.id,
     )

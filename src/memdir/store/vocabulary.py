@@ -16,6 +16,10 @@ SCOPES = ("user", "team", "project")
 IMPORT_SOURCES = ("claude-code", "dsh", "dir", "mcp-memory", "basic-memory")
 # Optional fields a write may empty (``clear``) instead of keeping the old value.
 CLEARABLE = frozenset({"title", "importance", "valid_from", "valid_until"})
+# Every action a journal event can have (memdir journal --action filters by one of them).
+JOURNAL_ACTIONS = ("create", "update", "rename", "reactivate", "supersede", "read", "delete", "forget", "prune",
+                   "clear", "restore", "approve", "reject", "promote", "resolve", "pin", "unpin", "mute", "unmute",
+                   "external-edit", "external-delete", "tombstone-lift", "receipt", "move")
 # How an index line (MEMORY.md) marks a pinned memory, right after its ``(<name>.md)`` link; the
 # context block keeps pinned lines first when it must leave lines out (memdir.store.context).
 PIN_MARK = " \U0001f4cc"

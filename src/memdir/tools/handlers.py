@@ -125,9 +125,10 @@ def _restore(session: Session, a: dict) -> str:
 
 
 def _status(session: Session, a: dict) -> str:
+    from ..consolidation.extractors import in_effect
     from ..search.embedder import search_state
 
-    return render.status(maintenance.status(session, search_state(session)))
+    return render.status(maintenance.status(session, search_state(session), in_effect(session.settings)))
 
 
 _HANDLERS = {

@@ -11,14 +11,15 @@ from .render import _printable_output, cut, cut_text
 
 def gate(result) -> str:
     """A gate decision (:class:`memdir.consolidation.gate.GateResult`): which
-    of the person's lines fired which rule."""
+    of the person's lines fired which rule (messages counted from 1, as people count;
+    the result's ``turn`` is the 0-based index)."""
     if result.mode == "off":
         return "gate: consolidation is off (consolidation_mode = off)"
     head = {"always": "gate: mode always — runs regardless",
             "gated": "gate: fired" if result.fire else "gate: nothing durable found — no extraction"}[result.mode]
     lines = [head + (f" ({', '.join(result.rules)})" if result.hits else "")]
     for hit in result.hits:
-        lines.append(f"  turn {hit.turn} [{hit.rule}] “{hit.cue.strip()}” in: {cut_text(hit.sentence, 160)}")
+        lines.append(f"  turn {hit.turn + 1} [{hit.rule}] “{hit.cue.strip()}” in: {cut_text(hit.sentence, 160)}")
     return "\n".join(lines)
 
 

@@ -1,0 +1,67 @@
+"""Small CLI answers a new user met: a bad --action, the tombstone refusal's wording, help texts,
+the extractor in `memdir status --json`, turns counted from 1 (real subprocesses)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memdir.store.errors import InvalidInput
+from memdir.store.vocabulary import JOURNAL_ACTIONS
+from tests.conftest import run_cli
+
+
+def test_journal_action_must_be_one_the_journal_has(project, mem):
+    run_cli("--project", project, "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project")
+    bogus = run_cli("--project", project, "journal", "--action", "bogus")
+    assert bogus.returncode == 2 and bogus.stdout == ""
+    assert "invalid choice: 'bogus'" in bogus.stderr and "create" in bogus.stderr and "tombstone-lift" in bogus.stderr
+    # control: a real action lists its event; a real action no event has is an empty answer, not an error
+    create = run_cli("--project", project, "journal", "--action", "create", "--json")
+    assert create.returncode == 0 and [e["name"] for e in json.loads(create.stdout)["entries"]] == ["db-port"]
+    none = run_cli("--project", project, "journal", "--action", "reject")
+    assert none.returncode == 0 and none.stdout.strip() == "No journal events."
+    with pytest.raises(InvalidInput, match="action must be one of create, update, "):  # the API says it too
+        mem.journal(action="bogus")
+    assert "only this action: create, update, rename," in " ".join(run_cli("journal", "--help").stdout.split())
+
+
+def test_every_action_in_the_vocabulary_is_distinct():
+    assert len(set(JOURNAL_ACTIONS)) == len(JOURNAL_ACTIONS) and "tombstone-lift" in JOURNAL_ACTIONS
+
+
+def test_tombstone_refusal_reads_well(project):
+    run_cli("--project", project, "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project")
+    run_cli("--project", project, "forget", "db-port")
+    again = run_cli("--project", project, "write", "db-port2", "-d", "Dev PostgreSQL listens on 5433")
+    assert again.returncode == 1 and "forgotten by human)." in again.stderr, again.stderr
+    assert "forgotten by human: forgotten" not in again.stderr
+    # control: a reason that says something is kept
+    run_cli("--project", project, "write", "ci", "-d", "CI runs on Jenkins", "-t", "project")
+    run_cli("--project", project, "forget", "ci", "--reason", "we moved to GitHub Actions")
+    again = run_cli("--project", project, "write", "ci2", "-d", "CI runs on Jenkins")
+    assert again.returncode == 1 and "forgotten by human: we moved to GitHub Actions)." in again.stderr
+
+
+def test_tombstone_reason_has_help():
+    out = run_cli("tombstone", "--help")
+    assert out.returncode == 0 and "why it may be written again (kept in the journal)" in " ".join(out.stdout.split())
+
+
+def test_status_json_names_the_extractor_doctor_names(project):
+    run_cli("--project", project, "write", "a", "-d", "alpha fact", "-t", "project")
+    status = json.loads(run_cli("--project", project, "status", "--json").stdout)
+    doctor = json.loads(run_cli("--project", project, "doctor", "--json").stdout)
+    assert status["extractor"].startswith("rules (auto: no API key")
+    assert status["extractor"] == doctor["extractor"]
+    text = run_cli("--project", project, "status").stdout
+    assert "consolidation extractor: rules (auto" in text
+
+
+def test_explain_counts_turns_from_one(project, tmp_path):
+    transcript = tmp_path / "t.txt"
+    transcript.write_text("USER: hi there\nASSISTANT: hello\nUSER: I prefer uv for packaging.\n", encoding="utf-8")
+    out = run_cli("--project", project, "consolidate", transcript, "--dry-run", "--explain", "--extractor", "rules")
+    assert out.returncode == 0, out.stderr
+    assert "  turn 3 [preference] “I prefer” in: I prefer uv for packaging." in out.stdout.splitlines()
