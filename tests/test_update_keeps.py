@@ -161,3 +161,46 @@ def test_team_proposal_without_body_keeps_the_team_memory_body(isolated_home, pr
 
     proposed = {r.name: r for r in teamops.pending(agent.session)}[result.name]
     assert (proposed.description, proposed.body) == ("CI runs on Forgejo Actions", "Workflows live in .github.")
+
+
+def test_a_consolidation_update_without_a_body_keeps_it(isolated_home, project):
+    """A model's update proposal that gives no body (``Proposal.from_dict``) keeps the memory's body,
+    applied (consolidation's own memory) or as a candidate (a person's memory)."""
+    from memdir.consolidation.proposals import ExtractionResult, Proposal
+
+    class Scripted:
+        name, model = "scripted", None
+
+        def __init__(self, *proposals):
+            self.proposals = list(proposals)
+
+        def extract(self, transcript, context):
+            return ExtractionResult(self.proposals)
+
+    say = lambda text: [{"role": "user", "content": text}]  # noqa: E731
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    create = Proposal("create", name="pytest-usage", description="Tests run with pytest -x",
+                      body="Run the unit tests with pytest -x; the slow suite is marked slow.")
+    assert mem.consolidate(say("Always use pytest."), extractor=Scripted(create)).outcomes[0].result == "created"
+    update = Proposal.from_dict({"action": "update", "target": "pytest-usage",
+                                 "description": "Tests run with pytest -x -q"})
+    assert update.body is None
+    outcome = mem.consolidate(say("Always use pytest quietly."), extractor=Scripted(update)).outcomes[0]
+    assert outcome.result == "updated", outcome
+    record = mem.read("pytest-usage", count=False).record
+    assert (record.description, record.body) == (
+        "Tests run with pytest -x -q", "Run the unit tests with pytest -x; the slow suite is marked slow.")
+    # a person's memory: the update waits as a candidate that carries the body
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", BODY)
+    update = Proposal.from_dict({"action": "update", "target": "db-port", "description": "Dev PostgreSQL is on 5433"})
+    outcome = mem.consolidate(say("Remember: dev PostgreSQL is on 5433."), extractor=Scripted(update)).outcomes[0]
+    assert outcome.result == "candidate", outcome
+    assert mem.read(outcome.name, count=False).record.body == BODY
+    # control: an update with a body replaces it
+    new_body = "Run the unit tests with pytest -x -q; the slow suite is marked slow."
+    update = Proposal.from_dict({"action": "update", "target": "pytest-usage", "description": "Tests run with pytest",
+                                 "body": new_body})
+    outcome = mem.consolidate(say("Always use pytest -q."), extractor=Scripted(update)).outcomes[0]
+    assert outcome.result == "updated", outcome
+    assert mem.read("pytest-usage", count=False).record.body == new_body
+    assert Proposal.from_dict({"action": "create", "name": "x", "description": "d"}).body == ""  # a create: empty

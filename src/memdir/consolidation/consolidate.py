@@ -41,7 +41,7 @@ from ..store.errors import (
     TombstoneRefused,
 )
 from ..store.tombstones import Tombstone, match as match_tombstone
-from ..store.fields import prepare
+from ..store.fields import inherit, prepare
 from ..store.gateway import receipt, superseded_refusal
 from ..store.names import name_taken, normalize_name, same_name
 from ..store.operations import delete, write
@@ -231,6 +231,8 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
         except InvalidInput as exc:
             return fail("invalid", str(exc), name=name, target=target, scope=scope)
         old = entry.record if entry is not None else None
+        if body is None:  # an update without a body keeps the memory's, as every update does
+            desc, kind, body = inherit(old, desc, kind, body)
         if old is not None and (old.description, old.body, old.type) == (desc, body, kind) and action == "update":
             return fail(("would-" if dry_run else "") + "unchanged", "identical to what is stored",
                         name=target, target=target, scope=scope)
@@ -286,7 +288,7 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
                             name=name, scope=scope)
             if candidate:
                 cname, cdigest = _candidate_name(target, current, layer)
-                write(writer, cname, p.description, kind, p.body, title=p.title, scope=scope,
+                write(writer, cname, p.description, kind, body if p.body is None else p.body, title=p.title, scope=scope,
                              importance=p.importance, status="candidate", reason=reason, expect_digest=cdigest,
                              extra={"candidate_for": target, "candidate_action": action})
                 return Outcome(index, p.action, "candidate", name=cname, target=target, scope=scope,

@@ -32,6 +32,8 @@ class Proposal:
     (update, supersede, forget) — exact name. ``scope`` user | project | None
     (None: ``user`` for type user, else ``project``). ``evidence`` the
     person's words it came from; ``turn`` their index in the transcript.
+    ``body`` None: an update that gave no body, which keeps the memory's
+    (:func:`memdir.store.fields.inherit`).
     """
 
     action: str
@@ -40,7 +42,7 @@ class Proposal:
     type: str = "project"
     scope: str | None = None
     description: str = ""
-    body: str = ""
+    body: str | None = ""
     title: str | None = None
     importance: int | None = None
     evidence: str | None = None
@@ -84,7 +86,7 @@ class Proposal:
         else:
             importance = min(10, max(1, int(importance)))
         description = text("description") or ""
-        body = text("body") or text("content") or text("text") or ""
+        body = text("body") or text("content") or text("text") or (None if action == "update" else "")
         if action != "forget" and not description:
             raise InvalidInput(f"{action} needs a description")
         return cls(action=action, name=name, target=target, type=kind, scope=scope, description=description,
