@@ -204,3 +204,40 @@ def test_a_consolidation_update_without_a_body_keeps_it(isolated_home, project):
     assert outcome.result == "updated", outcome
     assert mem.read("pytest-usage", count=False).record.body == new_body
     assert Proposal.from_dict({"action": "create", "name": "x", "description": "d"}).body == ""  # a create: empty
+
+
+def test_a_consolidation_update_without_a_type_keeps_it(isolated_home, project):
+    """A model's update that leaves out the type keeps the memory's (feedback stays feedback, a person's
+    user memory's candidate stays user) instead of turning into ``project``; a given type replaces."""
+    from memdir.consolidation.proposals import ExtractionResult, Proposal
+
+    class Scripted:
+        name, model = "scripted", None
+
+        def __init__(self, *proposals):
+            self.proposals = list(proposals)
+
+        def extract(self, transcript, context):
+            return ExtractionResult(self.proposals)
+
+    say = lambda text: [{"role": "user", "content": "Remember: " + text}]  # noqa: E731
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    create = Proposal("create", name="test-style", type="feedback", description="Run pytest quietly", body="Use -q.")
+    assert mem.consolidate(say("Always pytest -q."), extractor=Scripted(create)).outcomes[0].result == "created"
+    update = Proposal.from_dict({"action": "update", "target": "test-style", "description": "Run pytest quietly always",
+                                 "body": "Use -q always."})
+    assert update.type is None
+    assert mem.consolidate(say("Always pytest -q, always."), extractor=Scripted(update)).outcomes[0].result == "updated"
+    assert mem.read("test-style", count=False).record.type == "feedback"
+    mem.write("my-os", "Runs Debian", "user", "Debian 13 on the laptop.")
+    update = Proposal.from_dict({"action": "update", "target": "my-os", "description": "Runs Debian testing"})
+    outcome = mem.consolidate(say("I run Debian testing."), extractor=Scripted(update)).outcomes[0]
+    assert (outcome.result, outcome.scope) == ("candidate", "user"), outcome
+    candidate = mem.read(outcome.name, count=False).record
+    assert (candidate.type, candidate.body) == ("user", "Debian 13 on the laptop.")
+    # control: a given type replaces, and a create without one is project
+    update = Proposal.from_dict({"action": "update", "target": "test-style", "type": "reference",
+                                 "description": "Run pytest quietly always", "body": "Use -q always."})
+    assert mem.consolidate(say("pytest docs."), extractor=Scripted(update)).outcomes[0].result == "updated"
+    assert mem.read("test-style", count=False).record.type == "reference"
+    assert Proposal.from_dict({"action": "create", "name": "x", "description": "d"}).type == "project"

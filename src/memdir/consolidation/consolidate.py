@@ -231,7 +231,7 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
         except InvalidInput as exc:
             return fail("invalid", str(exc), name=name, target=target, scope=scope)
         old = entry.record if entry is not None else None
-        if body is None:  # an update without a body keeps the memory's, as every update does
+        if old is not None and None in (kind, body):  # what a proposal leaves out keeps the memory's
             desc, kind, body = inherit(old, desc, kind, body)
         if old is not None and (old.description, old.body, old.type) == (desc, body, kind) and action == "update":
             return fail(("would-" if dry_run else "") + "unchanged", "identical to what is stored",

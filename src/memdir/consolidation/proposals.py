@@ -33,13 +33,14 @@ class Proposal:
     (None: ``user`` for type user, else ``project``). ``evidence`` the
     person's words it came from; ``turn`` their index in the transcript.
     ``body`` None: an update that gave no body, which keeps the memory's
-    (:func:`memdir.store.fields.inherit`).
+    (:func:`memdir.store.fields.inherit`); ``type`` None: an update or a
+    supersede that gave no type, which keeps the target's (a create's is ``project``).
     """
 
     action: str
     name: str | None = None
     target: str | None = None
-    type: str = "project"
+    type: str | None = "project"
     scope: str | None = None
     description: str = ""
     body: str | None = ""
@@ -74,9 +75,9 @@ class Proposal:
             raise InvalidInput(f"{action} needs the exact name of an existing memory (target)")
         if action == "create" and not name:
             raise InvalidInput("create needs a name")
-        kind = (text("type") or "project").lower()
-        if kind not in TYPES:
-            kind = "project"
+        kind = (text("type") or "").lower()
+        if kind not in TYPES:  # left out (or unknown): an update or supersede keeps the target's type
+            kind = "project" if action == "create" else None
         scope = (text("scope") or "").lower() or None
         if scope not in (None, "user", "project"):
             scope = None

@@ -53,7 +53,7 @@ def consolidation(report, *, explain: bool = False) -> str:
         proposal = report.proposals[outcome.index]
         what = proposal.action + " " + (outcome.target or "" if proposal.action != "create" else "")
         shown = outcome.name or outcome.target or proposal.name or "?"
-        kind_ = proposal.type if proposal.action != "forget" else "-"
+        kind_ = (proposal.type or "kept") if proposal.action != "forget" else "-"
         lines.append(f"{outcome.index + 1}. {what.strip()} → {shown} (type: {kind_}; layer: {outcome.scope or '-'}): "
                      f"{outcome.result}" + (f" — {outcome.detail}" if outcome.detail else ""))
         if proposal.description:
