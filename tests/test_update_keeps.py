@@ -241,3 +241,26 @@ def test_a_consolidation_update_without_a_type_keeps_it(isolated_home, project):
     assert mem.consolidate(say("pytest docs."), extractor=Scripted(update)).outcomes[0].result == "updated"
     assert mem.read("test-style", count=False).record.type == "reference"
     assert Proposal.from_dict({"action": "create", "name": "x", "description": "d"}).type == "project"
+
+
+def test_an_agent_cannot_propose_a_team_rename_as_a_new_memory(isolated_home, project):
+    """The agent's rename of a team memory was proposed as a new memory with an empty body (rename_from
+    dropped on the way to the candidate): it is refused, naming who can do it; a person's rename works."""
+    from memdir.store import teamops
+    from memdir.store.errors import Refused
+
+    (project / ".claude" / "memory").mkdir(parents=True)
+    person = Memory.open(home=isolated_home, project=project, actor="human")
+    person.write("ci", "CI runs on GitHub Actions", "project", "Workflows live in .github.", scope="team")
+    agent = Memory.open(home=isolated_home, project=project, actor="agent")
+    for fields in ({}, {"description": "CI renamed"}):
+        with pytest.raises(Refused, match="renaming 'ci' to 'ci-pipeline' in the team layer is a person's change"):
+            agent.write("ci-pipeline", rename_from="ci", scope="team", **fields)
+    with pytest.raises(Refused, match="clearing importance in the team layer"):
+        agent.write("ci", scope="team", clear=("importance",))
+    assert teamops.pending(agent.session) == []
+    # control: the agent's update is a candidate that keeps the body; a person's rename keeps it too
+    assert agent.write("ci", importance=5, scope="team").status == "candidate"
+    assert [(r.name, r.body) for r in teamops.pending(agent.session)] == [("ci", "Workflows live in .github.")]
+    assert person.write("ci-pipeline", rename_from="ci", scope="team").operation == "renamed"
+    assert person.read("ci-pipeline", count=False).record.body == "Workflows live in .github."

@@ -208,7 +208,7 @@ def write(session: Session, name: str, description: str | None = None, type: str
             session, name, description, type, body, title=title, pinned=pinned, disabled=disabled,
             importance=importance, valid_from=time_arg(valid_from, "valid_from"),
             valid_until=time_arg(valid_until, "valid_until"), supersedes=supersedes, extra=extra, reason=reason,
-            expect_digest=expect_digest)
+            expect_digest=expect_digest, rename_from=rename_from, clear=tuple(clear))
     layer = session.layer(scope)
     notes: list[str] = []
     stones = guard(session, layer)

@@ -158,11 +158,17 @@ def resolve(session: Session, name: str, side: str) -> Resolved:
 
 
 def propose(session: Session, name: str, description: str | None, type: str | None, body: str | None,
-            **fields) -> WriteResult:
+            rename_from: str | None = None, clear: tuple[str, ...] = (), **fields) -> WriteResult:
     """What the agent or consolidation writes for the team: a candidate in
     this person's home, never a file in the repository, checked against
     every layer's tombstones. ``fields`` as :func:`memdir.store.gateway.write`;
-    a text field not given keeps the team memory's (:func:`memdir.store.fields.inherit`)."""
+    a text field not given keeps the team memory's (:func:`memdir.store.fields.inherit`).
+    A rename (``rename_from``) or a ``clear`` of a team memory is a person's change: :class:`Refused`
+    (a candidate cannot carry it, and it would otherwise be proposed as a new memory or dropped)."""
+    if rename_from is not None or clear:
+        what = f"renaming {rename_from!r} to {name!r}" if rename_from is not None else f"clearing {', '.join(clear)}"
+        raise Refused(f"{what} in the team layer is a person's change; a candidate cannot propose it "
+                      "(a person runs it with scope team)")
     if None in (description, type, body):
         entry = session.layer("team").scan().entries.get(normalize_name(name).name)
         description, type, body = inherit(entry.record if entry else None, description, type, body)
