@@ -264,3 +264,20 @@ def test_an_agent_cannot_propose_a_team_rename_as_a_new_memory(isolated_home, pr
     assert [(r.name, r.body) for r in teamops.pending(agent.session)] == [("ci", "Workflows live in .github.")]
     assert person.write("ci-pipeline", rename_from="ci", scope="team").operation == "renamed"
     assert person.read("ci-pipeline", count=False).record.body == "Workflows live in .github."
+
+
+def test_a_second_proposal_for_a_live_memory_changes_the_pending_candidate(isolated_home, project):
+    """A further proposal for a live memory with a candidate pending was refused with a name conflict
+    ('live-candidate' normalizes to 'live'); it now changes the pending candidate, keeping what it left out."""
+    person = Memory.open(home=isolated_home, project=project, actor="human")
+    agent = Memory.open(home=isolated_home, project=project, actor="agent")
+    person.write("style", "Tabs, not spaces", "feedback", "Use tabs.")
+    first = agent.write("style", "Tabs, never spaces", status="candidate")
+    second = agent.write("style", importance=4, status="candidate")
+    third = agent.write("style", body="Use tabs everywhere.", status="candidate")
+    assert first.name == second.name == third.name == "style-candidate"
+    record = person.read("style-candidate", count=False).record
+    assert (record.description, record.type, record.body, record.importance, record.status) == (
+        "Tabs, never spaces", "feedback", "Use tabs everywhere.", 4, "candidate")
+    live = person.read("style", count=False).record  # control: the live memory stays as it is
+    assert (live.description, live.body, live.importance) == ("Tabs, not spaces", "Use tabs.", None)

@@ -104,6 +104,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
             asked = name
             extra = {**extra, "candidate_for": target}
             existing = tx.fresh(name)
+            source = existing or source  # a pending proposal is what a further one changes and keeps
             warnings.append(f"{target!r} stays as it is; the change waits for review as candidate {name!r} "
                             f"(memdir review)")
         old = source.record if source else None  # what fields not given keep
