@@ -281,3 +281,16 @@ def test_a_second_proposal_for_a_live_memory_changes_the_pending_candidate(isola
         "Tabs, never spaces", "feedback", "Use tabs everywhere.", 4, "candidate")
     live = person.read("style", count=False).record  # control: the live memory stays as it is
     assert (live.description, live.body, live.importance) == ("Tabs, not spaces", "Use tabs.", None)
+
+
+def test_a_rename_that_also_names_supersedes_is_refused(project):
+    """``--rename-from A --supersedes B`` renamed A and silently left B active; it is refused, nothing written."""
+    for name, description in (("sa", "Deploys on Fridays"), ("sb", "Deploys on Mondays")):
+        assert run_cli("--project", project, "write", name, "-d", description).returncode == 0
+    out = run_cli("--project", project, "write", "sc", "--rename-from", "sa", "--supersedes", "sb")
+    assert out.returncode == 1 and "give rename_from or supersedes, not both" in out.stderr, out
+    assert _read(project, "sa")["status"] == "active" and _read(project, "sb")["status"] == "active"
+    assert run_cli("--project", project, "read", "sc").returncode == 1
+    # control: the rename alone goes through
+    assert run_cli("--project", project, "write", "sc", "--rename-from", "sa").returncode == 0
+    assert _read(project, "sc")["description"] == "Deploys on Fridays"

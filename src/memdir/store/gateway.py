@@ -80,6 +80,8 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
         raise InvalidInput(f"only {', '.join(sorted(CLEARABLE))} can be cleared (got {', '.join(clear)})")
     if status not in (None, "active", "candidate"):
         raise InvalidInput(f"status can be asked as 'candidate' only (got {status!r})")
+    if rename_from is not None and supersedes:  # the rename's old name is what it supersedes
+        raise InvalidInput("give rename_from or supersedes, not both: a rename supersedes the old name itself")
     old_name = normalize_name(supersedes).name if supersedes else None
     if old_name == name:
         raise InvalidInput("a memory cannot supersede itself")
