@@ -90,7 +90,8 @@ def test_domain_errors_become_error_text(mem):
     bad_type = run_tool(mem, "memory_write", {"name": "x", "description": "d", "type": "fact", "body": ""})
     assert bad_type.is_error and "'type' must be one of user, feedback, project, reference" in bad_type.text
     missing_arg = run_tool(mem, "memory_write", {"name": "x", "type": "user", "body": ""})
-    assert missing_arg.is_error and missing_arg.text == "Error: description is required for a new memory"
+    assert missing_arg.is_error and missing_arg.text == (
+        "Error: description is required for a new memory (there is no memory 'x' to update)")
     missing_name = run_tool(mem, "memory_write", {"description": "d"})
     assert missing_name.is_error and "missing required argument 'name'" in missing_name.text
     not_int = run_tool(mem, "memory_prune", {"older_than_days": "soon"})

@@ -168,18 +168,21 @@ def prepare(settings: Settings, name: str, description: str | None, type: str | 
     return normalized.name, description, type, body, title or None, counts, warnings
 
 
-def inherit(old: MemoryRecord | None, description: str | None, type: str | None, body: str | None) -> tuple[str, str, str]:
+def inherit(old: MemoryRecord | None, description: str | None, type: str | None, body: str | None,
+            name: str | None = None) -> tuple[str, str, str]:
     """What a write keeps of the memory it updates or renames (``old``, a record, or None for a new
     memory) when a text field is not given (None): the one rule for every path (CLI, MCP, API, panel).
 
     Not given, an update or a rename keeps ``old``'s description, type and body; a new memory gets type
     ``project`` and an empty body, and must be given a description. A given value replaces: ``""`` as
     the body empties it (a description cannot be emptied). Returns (description, type, body); raises
-    :class:`InvalidInput` for a new memory without a description.
+    :class:`InvalidInput` for a new memory without a description (naming ``name``, the memory asked
+    for, so a mistyped name reads as one).
     """
     if old is None:
         if description is None:
-            raise InvalidInput("description is required for a new memory")
+            raise InvalidInput("description is required for a new memory"
+                               + (f" (there is no memory {name!r} to update)" if name else ""))
         return description, type or "project", body or ""
     if description is None and not old.description:
         raise InvalidInput(f"memory {old.name!r} has no description; give one")

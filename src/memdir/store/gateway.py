@@ -110,7 +110,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
             warnings.append(f"{target!r} stays as it is; the change waits for review as candidate {name!r} "
                             f"(memdir review)")
         old = source.record if source else None  # what fields not given keep
-        description, type, body = inherit(old, description, type, body)
+        description, type, body = inherit(old, description, type, body, name)
         tx.check_tombstones(description, body, name, list(guard))
         if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))

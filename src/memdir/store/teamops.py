@@ -171,7 +171,8 @@ def propose(session: Session, name: str, description: str | None, type: str | No
                       "(a person runs it with scope team)")
     if None in (description, type, body):
         entry = session.layer("team").scan().entries.get(normalize_name(name).name)
-        description, type, body = inherit(entry.record if entry else None, description, type, body)
+        description, type, body = inherit(entry.record if entry else None, description, type, body,
+                                          normalize_name(name).name)
     layer = _candidates(session)
     guard = [stone for other in session.layers() for stone in other.tombstones()]
     expect = fields.pop("expect_digest", False)
