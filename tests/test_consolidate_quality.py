@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 
 from memdir import Memory
-from memdir.consolidation.proposals import ExtractionResult, Proposal
+from memdir.consolidation.proposals import Proposal
 from memdir.consolidation.rules import classify, strip_filler, write_down
 from memdir.consolidation.subjects import drifts, same_subject
+from tests.scripted import Scripted
 from tests.test_consolidate import journal_lines, memories
 
 
@@ -82,18 +83,6 @@ def test_subjects_tell_one_service_from_another():
     services = [M("service-alpha-port", "Service alpha runs on port 8001")]
     assert same_subject("Service bravo runs on port 8002", services) is None
     assert same_subject("Service alpha now runs on port 8009", services) == ("project", "service-alpha-port")
-
-
-class Scripted:
-    """An extractor that proposes what the test says (a fake at the model seam)."""
-
-    name, model = "scripted", None
-
-    def __init__(self, *proposals):
-        self.proposals = list(proposals)
-
-    def extract(self, transcript, context):
-        return ExtractionResult(self.proposals)
 
 
 def test_updates_that_drift_off_topic_or_double_the_body_become_candidates(isolated_home, project):

@@ -15,6 +15,7 @@ from memdir import Memory
 from memdir.integrations.mcp_server import MemoryServer, build_server
 from memdir.store.errors import InvalidInput
 from tests.conftest import run_cli
+from tests.scripted import Scripted
 
 BODY = "Moved on 2026-11-02 because 5432 is taken by the system cluster."
 
@@ -167,16 +168,7 @@ def test_team_proposal_without_body_keeps_the_team_memory_body(isolated_home, pr
 def test_a_consolidation_update_without_a_body_keeps_it(isolated_home, project):
     """A model's update proposal that gives no body (``Proposal.from_dict``) keeps the memory's body,
     applied (consolidation's own memory) or as a candidate (a person's memory)."""
-    from memdir.consolidation.proposals import ExtractionResult, Proposal
-
-    class Scripted:
-        name, model = "scripted", None
-
-        def __init__(self, *proposals):
-            self.proposals = list(proposals)
-
-        def extract(self, transcript, context):
-            return ExtractionResult(self.proposals)
+    from memdir.consolidation.proposals import Proposal
 
     say = lambda text: [{"role": "user", "content": text}]  # noqa: E731
     mem = Memory.open(home=isolated_home, project=project, actor="human")
