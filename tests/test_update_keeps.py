@@ -202,16 +202,7 @@ def test_a_consolidation_update_without_a_body_keeps_it(isolated_home, project):
 def test_a_consolidation_update_without_a_type_keeps_it(isolated_home, project):
     """A model's update that leaves out the type keeps the memory's (feedback stays feedback, a person's
     user memory's candidate stays user) instead of turning into ``project``; a given type replaces."""
-    from memdir.consolidation.proposals import ExtractionResult, Proposal
-
-    class Scripted:
-        name, model = "scripted", None
-
-        def __init__(self, *proposals):
-            self.proposals = list(proposals)
-
-        def extract(self, transcript, context):
-            return ExtractionResult(self.proposals)
+    from memdir.consolidation.proposals import Proposal
 
     say = lambda text: [{"role": "user", "content": "Remember: " + text}]  # noqa: E731
     mem = Memory.open(home=isolated_home, project=project, actor="human")
