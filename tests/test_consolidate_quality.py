@@ -194,3 +194,23 @@ def test_a_recurring_fact_about_a_thing_is_kept_without_a_cue_word(isolated_home
     # people or pets recurring are chatter, not a fact of the project (it made a project memory before)
     assert mem.consolidate(say("The kids play outside every day."), extractor="rules").outcomes == ()
     assert classify("Our certs rotate monthly.") == ("project", "Our certs rotate monthly.")  # control
+
+
+def test_a_rules_update_keeps_the_memorys_type(isolated_home, project):
+    """The rules extractor's update of an existing memory keeps that memory's type: a correction
+    ("now … never …", which the rules read as feedback) of a project fact stays a project fact,
+    with a project body; a standing rule updating a feedback memory stays feedback (control)."""
+    mem = Memory.open(home=isolated_home, project=project, actor="agent")
+    mem.write("dev-db-port", description="Dev PostgreSQL listens on 5434", type="project", body="Moved in May.")
+    mem.write("db-tests", description="Integration tests hit the real database, never mocks", type="feedback",
+              body="No mocks.")
+    port = mem.consolidate(say("Important: the dev PostgreSQL now listens on port 5433, never 5434."),
+                           extractor="rules").outcomes
+    rule = mem.consolidate(say("Remember: integration tests always hit the real database, never mocks, no exceptions."),
+                           extractor="rules").outcomes
+    assert [(o.action, o.target) for o in port + rule] == [("update", "dev-db-port"), ("update", "db-tests")]
+    moved = mem.read(port[0].name, count=False).record
+    assert (moved.type, moved.description) == ("project", "The dev PostgreSQL now listens on port 5433, never 5434.")
+    assert "**Why:**" not in moved.body and "5433" in moved.body
+    kept = mem.read(rule[0].name, count=False).record
+    assert kept.type == "feedback" and "**Why:**" in kept.body

@@ -396,8 +396,9 @@ class RulesExtractor:
                 target = same_subject(statement, context.existing)
                 if target is not None:
                     existing = by_name[target]
-                    proposal = Proposal(action="update", target=existing.name, type=kind, scope=existing.scope,
-                                        description=description, body=body, title=_title_for(statement),
+                    # an update keeps the memory's type (Proposal.type None): a rule's guess does not retype it
+                    proposal = Proposal(action="update", target=existing.name, type=None, scope=existing.scope,
+                                        description=description, body=_body(existing.type, dated, when, confirmed), title=_title_for(statement),
                                         evidence=sentence, turn=index)
                 else:
                     name = _name_for(statement)
