@@ -110,6 +110,22 @@ def test_the_cli_runs_the_command_from_the_setting(isolated_home, project, tmp_p
     assert "consolidation extractor: command (auto: extractor_command is set)" in doctor.stdout
 
 
+def test_a_chosen_extractor_that_cannot_run_says_so():
+    """``consolidation_extractor = command`` with no ``extractor_command`` (or ``llm`` with no key) is
+    still the choice, and its reason — what status and doctor print — says consolidation fails until it
+    is set; with the command or key set the reason is the plain setting (controls)."""
+    key = {"DEEPSEEK_API_KEY": "k-123"}
+    bare = load_settings(None, environ={"MEMDIR_CONSOLIDATION_EXTRACTOR": "command"})
+    assert choose(bare, environ={}) == (
+        "command", "consolidation_extractor = command, but extractor_command is not set: consolidation fails until it is")
+    ready = load_settings(None, environ={"MEMDIR_CONSOLIDATION_EXTRACTOR": "command", "MEMDIR_EXTRACTOR_COMMAND": "llm"})
+    assert choose(ready, environ={}) == ("command", "consolidation_extractor = command")
+    model = load_settings(None, environ={"MEMDIR_CONSOLIDATION_EXTRACTOR": "llm"})
+    assert choose(model, environ={}) == ("llm", "consolidation_extractor = llm, but no API key is set for "
+                                                "https://api.deepseek.com: consolidation fails until one is")
+    assert choose(model, environ=key) == ("llm", "consolidation_extractor = llm")
+
+
 def test_auto_picks_key_then_command_then_agent_under_hooks_then_rules():
     plain = load_settings(None, environ={})
     command = load_settings(None, environ={"MEMDIR_EXTRACTOR_COMMAND": "llm -m mine"})
