@@ -195,9 +195,9 @@ def write(session: Session, name: str, description: str | None = None, type: str
     if scope is None:
         key = normalize_name(rename_from or name).name
         implied = "user" if type == "user" and session.settings.enable_user_scope else "project"
-        scope = next((s for s in session.scopes() if session.layer(s).lookup(key)), None) or implied
-        entry = session.layer(scope).lookup(key)
-        if type is not None and scope in ("user", "project") and scope != implied and entry.record.type != type:
+        scope, entry = next(((s, e) for s in session.scopes() if (e := session.layer(s).lookup(key))), (implied, None))
+        if type is not None and entry is not None and scope in ("user", "project") and scope != implied \
+                and entry.record.type != type:
             raise InvalidInput(
                 f"memory {key!r} is in the {scope} layer, but type {type!r} belongs in the {implied} layer: "
                 f"give scope {scope!r} to keep it where it is, or write it in the {implied} layer "
@@ -343,7 +343,7 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
     layer, entry = find(session, name, scope)
     action = "forget" if forget else "delete"
     stone = gateway.delete(layer, entry.record.name, actor=session.actor, session=session.id, action=action,
-                           reason=reason or ("forgotten" if forget else None))
+                           reason=reason)  # the journal's action already says "forget"
     return DeleteResult(entry.record.name, layer.scope, stone.id if stone else None, action)
 
 

@@ -229,7 +229,8 @@ def check(stones, description: str, body: str, *, name: str | None = None, actor
     if found is None:
         return
     stone, why = found
-    reason = stone.reason if stone.reason and stone.reason.strip().lower() != "forgotten" else ""  # the default
+    # Tombstones that older versions made by a forget carry the reason "forgotten", a default that says nothing.
+    reason = stone.reason if stone.reason and stone.reason.strip().lower() != "forgotten" else ""
     raise TombstoneRefused(
         f"refused: this matches a forgotten value ({why}; tombstone {stone.id}, memory {stone.name!r}, "
         f"forgotten by {stone.actor}{': ' + reason if reason else ''}). "
