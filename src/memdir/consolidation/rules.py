@@ -398,8 +398,8 @@ class RulesExtractor:
                     existing = by_name[target]
                     # an update keeps the memory's type (Proposal.type None): a rule's guess does not retype it
                     proposal = Proposal(action="update", target=existing.name, type=None, scope=existing.scope,
-                                        description=description, body=_body(existing.type, dated, when, confirmed), title=_title_for(statement),
-                                        evidence=sentence, turn=index)
+                                        description=description, body=_body(existing.type, dated, when, confirmed),
+                                        title=_title_for(statement), evidence=sentence, turn=index)
                 else:
                     name = _name_for(statement)
                     base, n = name, 2

@@ -197,7 +197,8 @@ def register(add, settings) -> None:
         p.add_argument("--scope", choices=SCOPES, help=help_text)
 
     p = add("write", cmd_write, "Create or update a memory (body from --body, --body-file or stdin). A new "
-            "memory needs -d (and -t, else it is project); an update or a rename (--rename-from) keeps the description, type, body "
+            "memory needs -d (and -t, else it is project); an update or a rename (--rename-from) keeps the "
+            "description, type, body "
             "and every other field not given (--body '' empties the body, --clear FIELD an optional field).")
     p.add_argument("name", help="kebab-case name; other text is normalized (My Pref → my-pref; a name with no "
                    "letters a-z, such as 部署流程, becomes m-<hash> and is kept as the title)")

@@ -64,8 +64,8 @@ def _bounded(text: str) -> str:
 
 
 def _write(session: Session, a: dict) -> str:
-    result = operations.write(session, a["name"], a.get("description"), a.get("type"), a.get("body"), title=a.get("title"),
-                              scope=a.get("scope"), pinned=a.get("pinned"), reactivate=a.get("reactivate") is True,
+    result = operations.write(session, a["name"], a.get("description"), a.get("type"), a.get("body"),
+                              title=a.get("title"), scope=a.get("scope"), pinned=a.get("pinned"), reactivate=a.get("reactivate") is True,
                               rename_from=a.get("rename_from"))
     return "\n".join([render.write(result), *render.warnings(result)])
 
