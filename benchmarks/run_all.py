@@ -91,6 +91,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("eval_extraction", "evals/extraction.py", ("--extractor", "rules"), 900,
          ("../shared/data/msc/personasummary-session1-test.jsonl",), "the MSC data is not in ../shared/data/msc"),
     Spec("eval_msc_halves", "evals/msc_halves.py", ("--extractor", "rules")),
+    Spec("eval_msc_labels", "evals/msc_labels.py", ()),
     Spec("locomo_retrieval", "benchmarks/locomo_retrieval.py",
          ("--data", LOCOMO, "--fix-audit", "../shared/data/locomo/audit-errors.json"), 5400,
          (LOCOMO, "../shared/data/locomo/audit-errors.json"), "the LoCoMo data is not in ../shared/data/locomo"),

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python evals/msc_labels.py [--labels evals/data/msc_labels.jsonl]
+    python evals/msc_labels.py [--labels evals/data/msc_labels*.jsonl]
 
 ``evals/data/msc_labels.jsonl`` holds 400 memories drawn at random from the
 rules extractor's 3,108 MSC proposals (at the commit and with the seed in
@@ -13,7 +13,14 @@ scorer's verdict (instructions: ``msc_labels.md``): ``S`` states a gold fact
 the speaker the gold left out, ``N`` not a memory (chit-chat, the moment, a
 statement that means nothing without the conversation).
 
-Prints one JSON object:
+Each sample has a ``.meta.json`` beside it: the commit whose proposals
+were sampled, how, and that population's size and scorer matches. The
+``calibration`` sample (``msc_labels.jsonl``, at c7dbe20) chose the meaning
+scorer's threshold; the ``check`` sample (``msc_labels_check.jsonl``, drawn
+afresh from a later extractor and labelled by two other annotators) checks
+it and the extractor's changes made while looking at the first.
+
+Prints one JSON object per sample:
 
 * ``annotators``: label counts, agreement and Cohen's kappa on S / not S;
 * ``scorers``: for the lexical rule (persona lines as written), the lexical
@@ -21,13 +28,16 @@ Prints one JSON object:
   of items where the scorer's "matches a fact" equals "both annotators said
   S", with its false matches and misses — on all items, and on the even
   (calibration) and odd (check) items;
-* ``chosen_threshold``: the threshold with the best agreement on the even
-  items (the lowest of ties), and its agreement on the odd ones;
+* ``chosen_threshold`` (calibration only): the threshold with the best
+  agreement on the even items (the lowest of ties), and its agreement on
+  the odd ones;
 * ``precision_estimate``: the labelled extractor's precision against the
-  gold facts as the annotators read them, post-stratified on the lexical
-  scorer's verdict (known for all 3,108 memories: P(S | match) and
+  gold facts as the annotators read them, post-stratified on a scorer's
+  verdict (known for every memory of the population: P(S | match) and
   P(S | no match) from the sample, weighted by the population's shares),
-  with a 95 % normal interval — per annotator and for both agreeing.
+  with a 95 % normal interval — by the lexical and by the meaning verdict,
+  per annotator and for both agreeing; ``sample_precision`` the plain
+  share of S.
 """
 
 from __future__ import annotations
@@ -81,15 +91,13 @@ def post_stratified(verdict: list[bool], truth: list[bool], share: float) -> dic
             "p_s_given_match": round(p1, 4), "p_s_given_no_match": round(p0, 4)}
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description="MSC scorers against blind labels; the precision the labels give.")
-    parser.add_argument("--labels", type=Path, default=HERE / "data" / "msc_labels.jsonl")
-    args = parser.parse_args(argv)
-    ev = _scorer_module()
-    rows = [json.loads(line) for line in args.labels.read_text(encoding="utf-8").splitlines() if line.strip()]
-    meta = json.loads(args.labels.with_suffix(".meta.json").read_text(encoding="utf-8"))
-    said = {who: [row["labels"][who]["label"] == "S" for row in rows] for who in ("A", "B")}
-    both = [a and b for a, b in zip(said["A"], said["B"])]
+def report(path: Path, ev) -> dict:
+    """The figures of one labelled sample (see the module docstring)."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    meta = json.loads(path.with_suffix(".meta.json").read_text(encoding="utf-8"))
+    who = sorted(rows[0]["labels"])
+    said = {w: [row["labels"][w]["label"] == "S" for row in rows] for w in who}
+    both = [all(said[w][i] for w in who) for i in range(len(rows))]
     atoms = [[a for f in row["gold_facts"] for a in ev.atomic_facts(f) if ev.words(a)] for row in rows]
     lexical = [any(ev.matches(ev.words(f), ev.words(row["memory"])) for f in row["gold_facts"] if ev.words(f))
                for row in rows]
@@ -99,28 +107,48 @@ def main(argv=None) -> int:
     closest = [max((meaning.similarity(f, row["memory"]) for f in facts), default=0.0)
                for row, facts in zip(rows, atoms)]
     everyone, even, odd = range(len(rows)), range(0, len(rows), 2), range(1, len(rows), 2)
-    scorers = {"lexical": agreement(lexical, both, everyone), "atomic": agreement(atomic, both, everyone)}
     sweep = {}
     for threshold in THRESHOLDS:
         predicted = [a or c >= threshold for a, c in zip(atomic, closest)]
         sweep[threshold] = {"all": agreement(predicted, both, everyone), "even": agreement(predicted, both, even),
                             "odd": agreement(predicted, both, odd)}
-    best = max(THRESHOLDS, key=lambda t: (sweep[t]["even"]["agreement"], -t))
+    in_use = [a or c >= ev.MEANING_THRESHOLD for a, c in zip(atomic, closest)]
     population = meta["population"]
-    share = population["lexical_correct"] / population["memories"]
-    counts = {who: {label: sum(row["labels"][who]["label"] == label for row in rows) for label in "SDN"}
-              for who in ("A", "B")}
-    print(json.dumps({
-        "eval": "msc-labels", "labels": str(args.labels), "items": len(rows), "labelled_commit": meta["commit"],
-        "annotators": {"counts": counts, "agreement": agreement(said["A"], said["B"], everyone)["agreement"],
-                       "kappa": kappa(said["A"], said["B"])},
-        "scorers": {**scorers, "meaning": {str(t): v for t, v in sweep.items()}},
-        "chosen_threshold": {"threshold": best, "even": sweep[best]["even"], "odd": sweep[best]["odd"],
-                             "in_use": ev.MEANING_THRESHOLD},
-        "precision_estimate": {who: post_stratified(lexical, truth, share)
-                               for who, truth in (("A", said["A"]), ("B", said["B"]), ("both", both))},
-        "sample_share_lexical_match": round(sum(lexical) / len(rows), 4), "population_share_lexical_match": round(share, 4),
-    }, ensure_ascii=False))
+    out = {
+        "eval": "msc-labels", "labels": path.name, "role": meta["role"], "items": len(rows),
+        "labelled_commit": meta["commit"], "population_memories": population["memories"],
+        "annotators": {"counts": {w: {label: sum(row["labels"][w]["label"] == label for row in rows) for label in "SDN"}
+                                  for w in who},
+                       "agreement": agreement(said[who[0]], said[who[1]], everyone)["agreement"],
+                       "kappa": kappa(said[who[0]], said[who[1]])},
+        "scorers": {"lexical": agreement(lexical, both, everyone), "atomic": agreement(atomic, both, everyone),
+                    f"meaning_{ev.MEANING_THRESHOLD}": agreement(in_use, both, everyone)},
+    }
+    if meta["role"] == "calibration":
+        best = max(THRESHOLDS, key=lambda t: (sweep[t]["even"]["agreement"], -t))
+        out["meaning_sweep"] = {str(t): v for t, v in sweep.items()}
+        out["chosen_threshold"] = {"threshold": best, "even": sweep[best]["even"], "odd": sweep[best]["odd"],
+                                   "in_use": ev.MEANING_THRESHOLD}
+    shares = {"lexical": (lexical, population["lexical_correct"] / population["memories"]),
+              "meaning": (in_use, population["meaning_correct"] / population["memories"])}
+    out["precision_estimate"] = {
+        f"by_{name}_verdict": {w: post_stratified(verdict, truth, share)
+                               for w, truth in [*((w, said[w]) for w in who), ("both", both)]}
+        for name, (verdict, share) in shares.items()}
+    out["sample_precision"] = {w: round(sum(said[w]) / len(rows), 4) for w in who} | {
+        "both": round(sum(both) / len(rows), 4)}
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="MSC scorers against blind labels; the precision the labels give.")
+    parser.add_argument("--labels", type=Path, nargs="*",
+                        default=sorted((HERE / "data").glob("msc_labels*.jsonl")),
+                        help="labelled samples (default: every evals/data/msc_labels*.jsonl)")
+    args = parser.parse_args(argv)
+    ev = _scorer_module()
+    for path in args.labels:
+        print(json.dumps(report(path, ev), ensure_ascii=False), flush=True)
     return 0
 
 
