@@ -278,7 +278,8 @@ def _components() -> dict:
                               "properties": props, "required": sorted(props)}
     record = {"name": S, "scope": S, "type": S, "title": NS, "description": S, "body": S, "pinned": B,
               "disabled": B, "status": S, "origin": NS, "created": NS, "updated": NS, "reads": I,
-              "linked": _arr({"type": "object"}), "truncated": B, "digest": NS}
+              "linked": _arr({"type": "object"}), "truncated": B, "digest": NS,
+              "successor": _null(_obj({"name": S, "via": _arr(S), "state": S, "tombstone": NS}))}
     out["ReadResult"] = {"type": "object", "description": "A memory's full text (ReadResult.to_dict).",
                          "properties": record, "required": sorted(record)}
     view = {"ref": S, "scope": S, "root": NS, "status": _ref("LayerStatus"), "context_bytes": I,

@@ -11,7 +11,7 @@ What an update keeps of a field not given is :func:`inherit`; a candidate's name
 
 from __future__ import annotations
 
-from .errors import InvalidInput, InvalidName, Refused
+from .errors import InvalidInput, InvalidName
 from .fence import escape_fence_tags
 from .memfile import TYPES, MemoryRecord, format_time
 from .names import normalize_name, raw_name, same_name
@@ -76,22 +76,6 @@ def check_valid_time(record: MemoryRecord, valid_from, valid_until, now, warning
     if valid_until is not None and end is not None and end <= now:
         warnings.append(f"valid_until {format_time(end)} is already past: the memory is expired at once "
                         "(kept, but left out of the index and of recall)")
-
-
-def superseded_refusal(record: MemoryRecord, doing: str = "write to") -> str:
-    """Why ``doing`` (write to, restore a version of, pin, mute) the superseded
-    ``record`` is refused: its successor, and how to reactivate it."""
-    successor = record.superseded_by or "a newer memory"
-    return (f"memory {record.name!r} was superseded by {successor!r}: {doing} {successor!r} instead, or "
-            f"reactivate {record.name!r} explicitly (--reactivate / reactivate=true)")
-
-
-def refuse_superseded(entry, refuse: bool, doing: str) -> None:
-    """Raise :class:`Refused` (:func:`superseded_refusal`) when ``refuse`` and
-    ``entry`` (a scan entry or None) holds a superseded memory: restoring an
-    active version over it, pinning or muting it (issue 10)."""
-    if refuse and entry is not None and entry.record.status == "superseded":
-        raise Refused(superseded_refusal(entry.record, doing))
 
 
 def sanitize(value: str, counts: dict, label: str = "", warnings: list[str] | None = None) -> str:

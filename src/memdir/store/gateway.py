@@ -20,7 +20,7 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from .errors import Conflict, InvalidInput, NotFound, Refused, StoreError
+from .errors import Conflict, InvalidInput, NotFound, Refused, StoreError, TombstoneRefused
 from .index import whole_days
 from .journal import Event, digest, now_utc
 from .history import version_bytes
@@ -28,7 +28,8 @@ from .layer import Layer
 from .results import PruneCandidate, WriteResult
 from .memfile import MalformedMemory, MemoryRecord, parse
 from .names import name_taken, normalize_name, same_name
-from .fields import candidate_name, check_valid_time, inherit, prepare, reason_text, refuse_superseded, sanitize, superseded_refusal
+from .fields import candidate_name, check_valid_time, inherit, prepare, reason_text, sanitize
+from .succession import explain_tombstone, refuse_superseded
 from .tombstones import Tombstone
 from .vocabulary import CLEARABLE
 
@@ -111,10 +112,13 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
                             f"(memdir review)")
         old = source.record if source else None  # what fields not given keep
         description, type, body = inherit(old, description, type, body, name)
-        tx.check_tombstones(description, body, name, list(guard))
+        try:
+            tx.check_tombstones(description, body, name, list(guard))
+        except TombstoneRefused as exc:  # a superseded memory whose deleted successor left it
+            raise explain_tombstone(exc, source, tx) from None
         if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))
-        refuse_superseded(source, not reactivate, "write to")
+        refuse_superseded(source, not reactivate, "write to", tx)
         reviving = old is not None and old.status == "superseded"
         edge = now_utc()  # valid-time edges keep microseconds; file times whole seconds
         now = edge.replace(microsecond=0)
@@ -320,7 +324,7 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
     with layer.transaction(actor, session) as tx:
         tx.check_tombstones(clean.description, clean.body, key, list(guard))
         existing = tx.fresh(key)
-        refuse_superseded(existing, clean.status != "superseded" and not reactivate, "restore a version of")
+        refuse_superseded(existing, clean.status != "superseded" and not reactivate, "restore a version of", tx)
         if existing is not None and existing.digest == digest(data):
             return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
                                digest=existing.digest)
@@ -356,7 +360,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         target = extra.pop("candidate_for", None)
         now = now_utc().replace(microsecond=0)
         target_entry = tx.fresh(target) if target else None
-        refuse_superseded(target_entry, True, "approve a change to")
+        refuse_superseded(target_entry, True, "approve a change to", tx)
         if target_entry is not None:
             old = target_entry.record
             merged = old.with_(description=record.description, body=record.body, type=record.type,
@@ -386,7 +390,7 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
             raise NotFound(f"memory not found: {key!r}")
         if getattr(entry.record, flag) == value:
             return False
-        refuse_superseded(entry, value, "pin" if flag == "pinned" else "mute")
+        refuse_superseded(entry, value, "pin" if flag == "pinned" else "mute", tx)
         tx.apply(key, entry.record.with_(**{flag: value}, updated=now_utc().replace(microsecond=0)),
                  ("pin" if flag == "pinned" else "mute") if value else ("unpin" if flag == "pinned" else "unmute"),
                  reason=f"{flag}={str(value).lower()}")
@@ -439,6 +443,5 @@ def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", 
 
 __all__ = [
     "PruneCandidate", "WriteResult", "clear", "delete", "finish_interrupted", "lift_tombstone", "move_layer", "prune",
-    "prune_candidates", "receipt", "restore", "restore_bytes", "set_flag", "set_status", "superseded_refusal", "touch",
-    "write",
+    "prune_candidates", "receipt", "restore", "restore_bytes", "set_flag", "set_status", "touch", "write",
 ]

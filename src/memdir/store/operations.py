@@ -28,6 +28,7 @@ from .results import (
 )
 from .scan import Entry, Malformed
 from .session import Session
+from .succession import successor
 from .tombstones import Tombstone, unreadable_tombstones
 
 _LINK = re.compile(r"\[\[([a-z0-9]+(?:-[a-z0-9]+)*)\]\]")
@@ -259,7 +260,8 @@ def read(session: Session, name: str, scope: str | None = None, *, count: bool =
         except (StoreError, LockTimeout):
             pass  # counting a read is best-effort (seed §A8)
     linked, truncated = _links(session, entry.record)
-    return ReadResult(entry.record, layer.scope, linked, entry.digest, truncated)
+    return ReadResult(entry.record, layer.scope, linked, entry.digest, truncated,
+                      successor(entry.record, layer.lookup, layer.tombstones))
 
 
 def _links(session: Session, record) -> tuple[tuple[Link, ...], bool]:
