@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from memdir.store.errors import InvalidInput
+from memdir.store.errors import InvalidInput, NotFound
 from memdir.store.vocabulary import JOURNAL_ACTIONS
 from tests.conftest import run_cli
 
@@ -65,3 +65,24 @@ def test_explain_counts_turns_from_one(project, tmp_path):
     out = run_cli("--project", project, "consolidate", transcript, "--dry-run", "--explain", "--extractor", "rules")
     assert out.returncode == 0, out.stderr
     assert "  turn 3 [preference] “I prefer” in: I prefer uv for packaging." in out.stdout.splitlines()
+
+
+def test_rename_of_a_missing_memory_names_every_layer_looked_in(project, mem):
+    out = run_cli("--project", project, "write", "ci-runner", "--rename-from", "missing")
+    assert out.returncode == 1 and out.stderr == (
+        "memdir: cannot rename 'missing': no such memory in the user or project layer\n")
+    with pytest.raises(NotFound, match=r"^cannot rename 'missing': no such memory in the user or project layer$"):
+        mem.write("ci-runner", rename_from="missing")
+    assert "no such memory in the user or project layer" in mem.call_tool(
+        "memory_write", {"name": "ci-runner", "rename_from": "missing"})
+    # a scope given is the one layer looked in
+    out = run_cli("--project", project, "write", "ci-runner", "--rename-from", "missing", "--scope", "user")
+    assert out.returncode == 1 and out.stderr.endswith("no such memory in the user layer\n")
+    # with a team layer, it is looked in too
+    (project / ".claude" / "memory").mkdir(parents=True)
+    out = run_cli("--project", project, "write", "ci-runner", "--rename-from", "missing")
+    assert out.stderr.endswith("no such memory in the user, team or project layer\n")
+    # control: a memory that exists in the user layer is found there and renamed
+    run_cli("--project", project, "write", "editor", "-d", "Uses Helix", "-t", "user")
+    out = run_cli("--project", project, "write", "editor-choice", "--rename-from", "editor")
+    assert out.returncode == 0 and out.stdout.strip() == "Memory renamed: editor-choice (user)", out.stderr

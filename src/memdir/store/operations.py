@@ -197,6 +197,9 @@ def write(session: Session, name: str, description: str | None = None, type: str
         key = normalize_name(rename_from or name).name
         implied = "user" if type == "user" and session.settings.enable_user_scope else "project"
         scope, entry = next(((s, e) for s in session.scopes() if (e := session.layer(s).lookup(key))), (implied, None))
+        if entry is None and rename_from is not None and (looked := session.scopes()):  # each, not one
+            raise NotFound(f"cannot rename {rename_from!r}: no such memory in the "
+                           f"{' or '.join(filter(None, (', '.join(looked[:-1]), looked[-1])))} layer")
         if type is not None and entry is not None and scope in ("user", "project") and scope != implied \
                 and entry.record.type != type:
             raise InvalidInput(
