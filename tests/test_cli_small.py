@@ -8,7 +8,7 @@ import json
 import pytest
 
 from memdir.store.errors import InvalidInput, NotFound
-from memdir.store.vocabulary import JOURNAL_ACTIONS
+from memdir.store.vocabulary import ACTORS, JOURNAL_ACTIONS
 from tests.conftest import run_cli
 
 
@@ -86,3 +86,22 @@ def test_rename_of_a_missing_memory_names_every_layer_looked_in(project, mem):
     run_cli("--project", project, "write", "editor", "-d", "Uses Helix", "-t", "user")
     out = run_cli("--project", project, "write", "editor-choice", "--rename-from", "editor")
     assert out.returncode == 0 and out.stdout.strip() == "Memory renamed: editor-choice (user)", out.stderr
+
+
+def test_journal_actor_must_be_one_the_journal_has(project, mem):
+    run_cli("--project", project, "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project")
+    bogus = run_cli("--project", project, "journal", "--actor", "bogus")
+    assert bogus.returncode == 2 and bogus.stdout == ""
+    assert ("argument --actor: invalid choice: 'bogus' (choose from 'human', 'agent', 'extracted', 'import')"
+            in bogus.stderr)
+    with pytest.raises(InvalidInput, match=r"^actor must be one of human, agent, extracted, import \(got 'bogus'\)$"):
+        mem.journal(actor="bogus")
+    # control: a real actor lists its events; a real actor with none is an empty answer, not an error
+    human = run_cli("--project", project, "journal", "--actor", "human", "--json")
+    assert human.returncode == 0 and [e["name"] for e in json.loads(human.stdout)["entries"]] == ["db-port"]
+    none = run_cli("--project", project, "journal", "--actor", "import")
+    assert none.returncode == 0 and none.stdout.strip() == "No journal events."
+    assert [e.actor for e in mem.journal(actor="human").entries] == ["human"]
+    assert "only this actor's events: human, agent, extracted, import" in " ".join(
+        run_cli("journal", "--help").stdout.split())
+    assert set(ACTORS) == {"human", "agent", "extracted", "import"}

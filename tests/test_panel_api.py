@@ -227,6 +227,13 @@ def test_a_renamed_twice_memory_names_its_live_end(client, store, ref):
     assert client.get(f"/api/layers/{ref}/memories/ci-pool").json()["successor"] is None
 
 
+def test_journal_refuses_an_unknown_actor(client):
+    r = client.get("/api/journal", params={"actor": "bogus"})
+    assert r.status_code == 400 and r.json() == {
+        "error": "actor must be one of human, agent, extracted, import (got 'bogus')", "kind": "InvalidInput"}
+    assert client.get("/api/journal", params={"actor": "extracted"}).status_code == 200  # control
+
+
 def test_pin_mute_delete_and_restore(client, store, ref):
     base = f"/api/layers/{ref}/memories"
     pinned = post(client, f"{base}/db-port/pin", {"value": True}).json()

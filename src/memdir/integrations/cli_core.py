@@ -11,7 +11,7 @@ from the settings.
 
 from __future__ import annotations
 
-from ..store.vocabulary import CLEARABLE, JOURNAL_ACTIONS, SCOPES, TYPE_IMPORTANCE, TYPES
+from ..store.vocabulary import ACTORS, CLEARABLE, JOURNAL_ACTIONS, SCOPES, TYPE_IMPORTANCE, TYPES
 from ..tools import render, render_setup
 from .cli_common import UsageError, emit, open_memory, read_body, warn
 
@@ -284,7 +284,7 @@ def register(add, settings) -> None:
     scope_opt(p)
     p = add("journal", cmd_journal, "List journal events of the layers, newest first (as the panel's journal page).")
     scope_opt(p)
-    p.add_argument("--actor", help="only this actor's events (human, agent, extracted, import)")
+    p.add_argument("--actor", choices=ACTORS, metavar="ACTOR", help="only this actor's events: " + ", ".join(ACTORS))
     p.add_argument("--action", choices=JOURNAL_ACTIONS, metavar="ACTION",
                    help="only this action: " + ", ".join(JOURNAL_ACTIONS))
     p.add_argument("--name", help="only this memory's events")

@@ -24,7 +24,7 @@ from starlette.routing import Route
 
 from ..store import results as results_mod
 from ..store.errors import Conflict, InvalidInput, LockTimeout, MemdirError, MissingExtra, NotFound, Refused, ScopeError
-from ..store.vocabulary import CLEARABLE
+from ..store.vocabulary import ACTORS, CLEARABLE
 from ..store.history import HistoryEntry
 from ..store.memfile import format_time
 from ..store.scan import Malformed
@@ -185,7 +185,7 @@ def _changed(result: str) -> dict:
 
 M = "/api/layers/{ref}/memories/{name}"
 NS = _null(S)
-JOURNAL_QUERY = (("layer", S, False, "a layer ref: its events only"), ("actor", S, False, "human | agent | …"),
+JOURNAL_QUERY = (("layer", S, False, "a layer ref: its events only"), ("actor", S, False, " | ".join(ACTORS)),
                  ("action", S, False, "create | update | delete | …"), ("name", S, False, "one memory's events"),
                  ("limit", I, False, "at most this many events (default 200)"))
 # (method, path, handler, summary, request body fields or None, 200 response schema, query parameters)
