@@ -105,3 +105,54 @@ def test_journal_actor_must_be_one_the_journal_has(project, mem):
     assert "only this actor's events: human, agent, extracted, import" in " ".join(
         run_cli("journal", "--help").stdout.split())
     assert set(ACTORS) == {"human", "agent", "extracted", "import"}
+
+
+def test_an_empty_body_file_does_not_erase_a_body(project, tmp_path):
+    body = "Moved on 2026-11-02 because 5432 is taken."
+    run_cli("--project", project, "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "--body", body)
+    for stdin in ("", "\n  \n"):  # a producer that failed in the pipe
+        out = run_cli("--project", project, "write", "db-port", "-d", "Dev DB port is 5433", "--body-file", "-",
+                      input=stdin)
+        assert out.returncode == 1 and out.stdout == ""
+        assert out.stderr == ("memdir: stdin was empty; to empty the body say --body '' (body=\"\"). "
+                              "Nothing was written: memory 'db-port' keeps its body\n")
+    empty = tmp_path / "empty.md"
+    empty.write_text("", encoding="utf-8")
+    out = run_cli("--project", project, "write", "db-port", "--body-file", empty)
+    assert out.returncode == 1 and out.stderr.startswith(f"memdir: --body-file {empty} was empty; to empty the body")
+    out = run_cli("--project", project, "write", "db-port-v2", "--rename-from", "db-port", "--body-file", "-")
+    assert out.returncode == 1 and "stdin was empty" in out.stderr  # a rename keeps the body the same way
+    data = json.loads(run_cli("--project", project, "read", "db-port", "--json").stdout)
+    assert (data["description"], data["body"], data["status"]) == ("Dev PostgreSQL listens on 5433", body, "active")
+    journal = json.loads(run_cli("--project", project, "journal", "--json").stdout)["entries"]
+    assert [e["action"] for e in journal] == ["read", "create"]  # the read just made; no update, no rename
+    # controls: a body on stdin replaces it; --body '' empties it; a new memory may have an empty body-file
+    out = run_cli("--project", project, "write", "db-port", "--body-file", "-", input="From stdin.\n")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(run_cli("--project", project, "read", "db-port", "--json").stdout)["body"] == "From stdin."
+    assert run_cli("--project", project, "write", "db-port", "--body", "").returncode == 0
+    assert json.loads(run_cli("--project", project, "read", "db-port", "--json").stdout)["body"] == ""
+    out = run_cli("--project", project, "write", "ci", "-d", "CI runs on Jenkins", "--body-file", "-")
+    assert out.returncode == 0 and out.stdout.strip() == "Memory created: ci (project)", out.stderr
+    out = run_cli("--project", project, "write", "ci", "-d", "CI runs on Forgejo", "--body-file", "-")
+    assert out.returncode == 0, out.stderr  # an empty body stays empty: nothing is erased
+    help_text = " ".join(run_cli("write", "--help").stdout.split())
+    assert "an empty one is refused for a memory that has a body (say --body '' to empty it)" in help_text
+
+
+def test_the_api_refuses_an_empty_streamed_body_for_a_memory_with_a_body(mem, isolated_home, project):
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved in November.")
+    with pytest.raises(InvalidInput, match=r"^stdin was empty; to empty the body say --body ''"):
+        mem.write("db-port", body="", body_source="stdin")
+    assert mem.read("db-port", count=False).record.body == "Moved in November."
+    assert mem.write("db-port", body="").operation == "updated"  # control: an empty body given empties it
+    assert mem.read("db-port", count=False).record.body == ""
+    # the team layer's proposals (the agent's candidates) keep the rule
+    from memdir import Memory
+
+    (project / ".claude" / "memory").mkdir(parents=True)
+    Memory.open(home=isolated_home, project=project, actor="human").write(
+        "ci", "CI runs on GitHub Actions", "project", "Workflows live in .github.", scope="team")
+    with pytest.raises(InvalidInput, match="stdin was empty"):
+        mem.write("ci", body="\n", scope="team", body_source="stdin")
+    assert mem.write("ci", body="Workflows moved.", scope="team", body_source="stdin").status == "candidate"

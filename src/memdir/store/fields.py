@@ -153,7 +153,7 @@ def prepare(settings: Settings, name: str, description: str | None, type: str | 
 
 
 def inherit(old: MemoryRecord | None, description: str | None, type: str | None, body: str | None,
-            name: str | None = None) -> tuple[str, str, str]:
+            name: str | None = None, body_source: str | None = None) -> tuple[str, str, str]:
     """What a write keeps of the memory it updates or renames (``old``, a record, or None for a new
     memory) when a text field is not given (None): the one rule for every path (CLI, MCP, API, panel).
 
@@ -162,6 +162,11 @@ def inherit(old: MemoryRecord | None, description: str | None, type: str | None,
     the body empties it (a description cannot be emptied). Returns (description, type, body); raises
     :class:`InvalidInput` for a new memory without a description (naming ``name``, the memory asked
     for, so a mistyped name reads as one).
+
+    ``body_source`` names where a body read from a stream came from (``stdin``, ``--body-file F``): an
+    empty (or white-space) one is refused with :class:`InvalidInput` when ``old`` has a body — a producer
+    that failed in a pipe must not erase it; only a body given as such (``--body ''``, ``body=""``)
+    empties it. For a new memory an empty stream is an empty body.
     """
     if old is None:
         if description is None:
@@ -170,6 +175,9 @@ def inherit(old: MemoryRecord | None, description: str | None, type: str | None,
         return description, type or "project", body or ""
     if description is None and not old.description:
         raise InvalidInput(f"memory {old.name!r} has no description; give one")
+    if body_source and body is not None and not body.strip() and old.body:
+        raise InvalidInput(f"{body_source} was empty; to empty the body say --body '' (body=\"\"). "
+                           f"Nothing was written: memory {old.name!r} keeps its body")
     return (old.description if description is None else description, old.type if type is None else type,
             old.body if body is None else body)
 

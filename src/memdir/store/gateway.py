@@ -46,7 +46,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
           supersedes: str | None = None, extra: dict | None = None, session: str | None = None,
           reason: str | None = None, guard: list[Tombstone] = (), expect_digest: str | None | bool = False,
           action: str | None = None, reactivate: bool = False, rename_from: str | None = None,
-          clear: tuple[str, ...] = ()) -> WriteResult:
+          clear: tuple[str, ...] = (), body_source: str | None = None) -> WriteResult:
     """Create or update one memory through the gateway.
 
     Unspecified (None) fields inherit the existing values: ``description``, ``type`` and ``body``
@@ -63,7 +63,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
     ``rename_from``: move that memory to the free ``name`` (else :class:`Conflict`), fields not given keeping
     its values, ``expect_digest`` being its; an active one is superseded by ``name``, a candidate moves.
     A candidate's ``supersedes`` is a proposal, carried out on approval (:func:`set_status`).
-    ``clear``: fields emptied, not inherited (of :data:`CLEARABLE`).
+    ``clear``: fields emptied, not inherited (of :data:`CLEARABLE`); ``body_source``: see :func:`inherit`.
 
     Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound` (``supersedes`` names no
     memory), :class:`Conflict`, :class:`Refused`, :class:`LockTimeout`.
@@ -111,7 +111,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
             warnings.append(f"{target!r} stays as it is; the change waits for review as candidate {name!r} "
                             f"(memdir review)")
         old = source.record if source else None  # what fields not given keep
-        description, type, body = inherit(old, description, type, body, name)
+        description, type, body = inherit(old, description, type, body, name, body_source)
         try:
             tx.check_tombstones(description, body, name, list(guard))
         except TombstoneRefused as exc:  # a superseded memory whose deleted successor left it

@@ -174,12 +174,12 @@ def write(session: Session, name: str, description: str | None = None, type: str
           disabled: bool | None = None, importance: int | None = None, status: str | None = None,
           valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
           supersedes: str | None = None, reason: str | None = None, extra: dict | None = None,
-          expect_digest: str | None | bool = False, reactivate: bool = False,
-          rename_from: str | None = None, clear: tuple[str, ...] = ()) -> WriteResult:
+          expect_digest: str | None | bool = False, reactivate: bool = False, rename_from: str | None = None,
+          clear: tuple[str, ...] = (), body_source: str | None = None) -> WriteResult:
     """Create or update a memory (``memory_write``); see :func:`memdir.store.gateway.write`
     (``rename_from``: rename that memory to ``name``; ``clear``: fields to empty). A description, type or
     body not given (None) keeps the memory's (:func:`memdir.store.fields.inherit`: a new memory needs a
-    description and is of type ``project``); ``body=""`` empties the body.
+    description and is of type ``project``); ``body=""`` empties the body (an empty ``body_source`` stream not).
 
     ``scope`` None: where the memory already is, else the user layer for
     ``type="user"`` (facts about the person hold in every project), else the
@@ -212,7 +212,7 @@ def write(session: Session, name: str, description: str | None = None, type: str
             session, name, description, type, body, title=title, pinned=pinned, disabled=disabled,
             importance=importance, valid_from=time_arg(valid_from, "valid_from"),
             valid_until=time_arg(valid_until, "valid_until"), supersedes=supersedes, extra=extra, reason=reason,
-            expect_digest=expect_digest, rename_from=rename_from, clear=tuple(clear))
+            expect_digest=expect_digest, rename_from=rename_from, clear=tuple(clear), body_source=body_source)
     layer = session.layer(scope)
     notes: list[str] = []
     stones = guard(session, layer)
@@ -222,7 +222,7 @@ def write(session: Session, name: str, description: str | None = None, type: str
         valid_from=time_arg(valid_from, "valid_from", notes), valid_until=time_arg(valid_until, "valid_until", notes),
         supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=stones,
         expect_digest=expect_digest, reactivate=reactivate is True, rename_from=rename_from,
-        clear=tuple(clear))
+        clear=tuple(clear), body_source=body_source)
     if notes or stones.skipped:
         result = replace(result, warnings=(*notes, *result.warnings, *stones.skipped))
     if result.status == "active" and result.operation != "unchanged":
