@@ -290,9 +290,11 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
                             name=name, scope=scope)
             if candidate:
                 cname, cdigest = _candidate_name(target, current, layer)
-                write(writer, cname, p.description, kind, body if p.body is None else p.body, title=p.title, scope=scope,
-                             importance=p.importance, status="candidate", reason=reason, expect_digest=cdigest,
-                             extra={"candidate_for": target, "candidate_action": action})
+                # The candidate is a new file: it is given the prepared body, which is the target's when
+                # the proposal leaves it out (the gateway would give a new file an empty one).
+                write(writer, cname, p.description, kind, body, title=p.title, scope=scope,
+                      importance=p.importance, status="candidate", reason=reason, expect_digest=cdigest,
+                      extra={"candidate_for": target, "candidate_action": action})
                 return Outcome(index, p.action, "candidate", name=cname, target=target, scope=scope,
                                detail=(f"{drift}; " if drift else "") + f"waits for review (memdir approve {cname})",
                                warnings=notes)
