@@ -68,7 +68,7 @@ def test_a_shared_verb_alone_is_not_a_shared_subject():
 
 @pytest.mark.skipif(not MSC.is_file(), reason="../shared/data/msc is absent")
 def test_rules_on_msc_never_draw_from_the_other_speaker():
-    result = load_eval().evaluate(MSC, "rules", limit=25)
+    result = load_eval().evaluate(MSC, "rules", limit=25, meaning=False)
     assert result["dialogues"] == 25 and result["speakers"] == 50
     assert result["memories"] > 0 and result["other_speaker"] == 0
     assert 0 < result["precision"] <= 1 and 0 < result["recall"] <= 1
@@ -94,9 +94,52 @@ def test_msc_halves_split_the_dialogues_by_parity(tmp_path):
 
 @pytest.mark.skipif(not MSC.is_file(), reason="../shared/data/msc is absent")
 def test_rules_on_all_msc_dialogues_keep_the_measured_figures():
-    # measured at this commit (all 501 dialogues, one run; the rules are deterministic): 0.8475 / 0.5208,
-    # the first scorer 0.8524 / 0.5272 (before issue 12's last round: 0.8364 / 0.5235 and 0.8456 / 0.5302)
-    result = load_eval().evaluate(MSC, "rules")
+    # measured at this commit (all 501 dialogues, one run; the rules are deterministic): 0.8522 / 0.5184, on atomic
+    # facts 0.861 / 0.5216, the first scorer 0.8571 / 0.5246. Recall fell from 0.5251 when statements about a
+    # pronoun ("I have been there three times.") stopped being kept alone: the lexical rule credited them, both
+    # blind annotators of evals/data/msc_labels.jsonl did not.
+    result = load_eval().evaluate(MSC, "rules", meaning=False)
     assert result["dialogues"] == 501 and result["other_speaker"] == 0
-    assert result["precision"] >= 0.8475 and result["recall"] >= 0.52
-    assert result["seed_scorer"]["precision"] >= 0.8524 and result["seed_scorer"]["recall"] >= 0.527
+    assert result["precision"] >= 0.8522 and result["recall"] >= 0.5184
+    assert result["atomic"]["precision"] >= 0.861 and result["atomic"]["recall"] >= 0.5216
+    assert result["seed_scorer"]["precision"] >= 0.8571 and result["seed_scorer"]["recall"] >= 0.5246
+
+
+def test_a_compound_persona_line_is_split_into_its_facts():
+    ev = load_eval()
+    assert ev.atomic_facts("I am 42 and I love horses.") == ["I am 42", "I love horses."]
+    assert ev.atomic_facts("Track is my favorite sport, I won my last track meet.") == [
+        "Track is my favorite sport", "I won my last track meet."]
+    assert ev.atomic_facts("I am 30 years old.") == ["I am 30."]
+    # controls: one fact with "and" inside stays whole
+    assert ev.atomic_facts("I like to read and write.") == ["I like to read and write."]
+    assert ev.atomic_facts("I have 5 grandchildren (3 girls and 2 boys).") == ["I have 5 grandchildren (3 girls and 2 boys)."]
+    # the half a memory states matches the half, not the whole line
+    line, memory = "I own a condo near the beach and I love the ocean.", ev.words("I love the ocean.")
+    assert not ev.matches(ev.words(line), memory)
+    assert any(ev.matches(ev.words(part), memory) for part in ev.atomic_facts(line))
+
+
+def test_label_statistics():
+    spec = importlib.util.spec_from_file_location("msc_labels", REPO / "evals" / "msc_labels.py")
+    labels = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(labels)
+    yes, no = True, False
+    assert labels.kappa([yes, yes, no, no], [yes, yes, no, no]) == 1.0
+    assert labels.kappa([yes, no, yes, no], [yes, yes, no, no]) == 0.0
+    assert labels.agreement([yes, yes, no], [yes, no, yes], range(3)) == {
+        "agreement": 0.3333, "false_matches": 1, "misses": 1, "n": 3}
+    # 3 of 4 matched items are S, 1 of 2 unmatched; the population has 90 % matched: 0.9·0.75 + 0.1·0.5
+    estimate = labels.post_stratified([yes, yes, yes, yes, no, no], [yes, yes, yes, no, yes, no], 0.9)
+    assert estimate["estimate"] == 0.725 and estimate["p_s_given_match"] == 0.75
+    assert estimate["p_s_given_no_match"] == 0.5 and 0 < estimate["plus_minus"] < 1
+
+
+def test_the_meaning_scorer_matches_a_paraphrase_and_not_a_shared_word():
+    scorer = load_eval().MeaningScorer()
+    fact, paraphrase, other = "Eating salad gives me gas.", "My salad makes me gassy.", "I like to eat meat."
+    scorer.embed([fact, paraphrase, other, "I like animals.", "I love all people."])
+    assert not load_eval().matches(load_eval().words(fact), load_eval().words(paraphrase))  # lexically a miss
+    assert scorer.matches(fact, paraphrase)
+    assert not scorer.matches(fact, other)  # control: another food fact
+    assert not scorer.matches("I like animals.", "I love all people.")  # a shared verb, not the same claim

@@ -141,3 +141,31 @@ def test_a_question_back_to_the_other_person_is_dropped_the_statement_before_it_
     assert classify("I own a jeep do you drive?") == ("user", "I own a jeep.")
     assert classify("Do you drive?") is None  # control: a question alone keeps nothing
     assert classify("You like them?") is None
+
+
+def test_a_statement_about_a_pronoun_is_one_that_refers_back():
+    from memdir.consolidation.persona import refers_back
+
+    for said in ("He is my favorite artist.", "I enjoy learning them.", "I have been there three times.",
+                 "Me, I enjoy their food.", "I actually have five!", "I go every once in awhile.",
+                 "I've been three times it is that lovely!"):
+        assert refers_back(said), said
+    # controls: what the pronoun stands for is named before it, or there is no pronoun to stand for anything
+    for said in ("I love hamburgers too much to give them up.", "There are three dogs in my house.",
+                 "I have five kids.", "I go to the gym every day.", "I have been to Hawaii three times.",
+                 "My sister lives in Ohio and I visit her often."):
+        assert not refers_back(said), said
+
+
+def test_a_statement_that_refers_back_is_joined_to_the_sentence_it_needs_or_keeps_nothing(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    said = [{"role": "user", "content": "Have you listened to Sufjan Stevens? He is my favorite artist."},
+            {"role": "assistant", "content": "I went to Hawaii last year."},
+            {"role": "user", "content": "I have been there three times. I have been to Japan twice."},
+            {"role": "user", "content": "I love my profession. I find it keeps me focused."}]
+    report = mem.consolidate(said, extractor="rules")
+    described = sorted(mem.read(o.name, count=False).record.description for o in report.outcomes)
+    assert described == ["Have you listened to Sufjan Stevens? He is my favorite artist.",  # the sentence it needs
+                         "I have been to Japan twice.",  # control: the statement beside the dropped one
+                         "I love my profession. I find it keeps me focused."]  # one memory, not two
+    # "there" was Hawaii, the other speaker's word: "I have been there three times." keeps nothing

@@ -21,6 +21,9 @@ are not, by kind:
   before ("I love him!", "I enjoy both.", "It's my favorite activity", "My
   mother did the same"); :func:`is_fragment` — a noun phrase with no verb
   ("My best friend.");
+* :func:`refers_back` — about a pronoun that stands for something said
+  before it ("I enjoy learning them", "He is my favorite artist"): the
+  extractor joins it to the sentence before it, or keeps nothing;
 * :func:`after_passing` — a passing first clause followed by a fact ("I may
   not have finished college but I love to read", "I'm so excited, I love
   concerts") → the fact;
@@ -147,6 +150,53 @@ def points_back(statement: str) -> bool:
                 or _SAME_AS.search(statement))
 
 
+# A pronoun that needs something said before it: "I enjoy learning them", "He is my favorite artist".
+_BACK_PRONOUN = re.compile(r"\b(?:it|them|their|him|her|he|she|they|those|these"
+                          r"|there(?!\s+(?:is|are|was|were|'s)\b))\b", _I)
+# What is had or done is left out: "I actually have five!", "I have a bunch.", "I go every once in awhile."
+_LEFT_OUT = re.compile(r"^\W*i\s+(?:(?:actually|just|only|also|still|do|did)\s+)*(?:have|own|had|got)\s+(?:only\s+)?"
+                       r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|some|many|a bunch|a lot"
+                       r"|lots|plenty)\W*$"
+                       r"|^\W*i\s+(?:(?:usually|just|only|also|still|really)\s+)*(?:go|visit|went|do)\s+"
+                       r"(?:every|once|as much|as often|a lot|often|sometimes|all the time|quite often|regularly)\b"
+                       r"|^\W*i(?:'ve| have)\s+(?:only\s+|just\s+)?been\s+(?:once|twice|\w+ times)\b", _I)
+_LEADING_PRONOUN = re.compile(r"^\W*(?:me,\s*)?(?:he|she|they|it|those|these)\b(?!'s my fav)"
+                              r"|^\W*there\b(?!\s+(?:is|are|was|were|'s)\b)", _I)
+# Words that cannot be what a later pronoun stands for: function words, verbs, adverbs.
+_NOT_AN_ANTECEDENT = frozenset("""
+i i'm im i've i'd i'll me my myself a an the and or but so to of in on at by for with from as is are am was were be
+been being do does did don't dont didn't not no never have has had having get got go goes going went gone love loved
+loves like liked likes enjoy enjoyed enjoys adore hate hated take took taken care find found see saw seen visit visited
+learn learned learnt want wanted work worked eat ate know knew listen listened watch watched read train trained use used
+make made need try tried buy bought play played keep kept give gave prefer think thought feel felt look looked miss
+missed sing sang own owned raise raised help helped call called spend spent live lived stay stayed grow grew grown born
+came come really very too also always usually often sometimes just still even actually definitely quite all much more
+most lot lots here near far well then now again every once awhile can could will would should must might may totally
+pretty especially mostly mainly
+""".split())
+
+
+def refers_back(statement: str) -> bool:
+    """True when what ``statement`` is about is a pronoun standing for
+    something it does not name: it opens with one ("He is my favorite
+    artist.", "It is mild and not spicy.", not "There are three dogs …"), or
+    every word before its first one is a function word, a verb or an adverb
+    ("I enjoy learning them.", "I have been there three times.", "Me, I enjoy
+    their food."; not "I love hamburgers too much to give them up."), or
+    what is had or done is left out ("I actually have five!", "I go every
+    once in awhile.", "I've been three times"). The
+    caller joins it to the sentence before it or keeps nothing."""
+    if _LEADING_PRONOUN.match(statement) or _LEFT_OUT.match(statement):
+        return True
+    match = _BACK_PRONOUN.search(statement)
+    if not match:
+        return False
+    head = re.findall(r"[a-z][a-z'-]*", statement[:match.start()].lower())
+    # a word in -ing just before the pronoun is its verb ("learning them"), not its antecedent
+    return all(word in _NOT_AN_ANTECEDENT or (word.endswith("ing") and n == len(head) - 1)
+               for n, word in enumerate(head))
+
+
 def without_subject(statement: str) -> bool:
     """True for a statement about the person with "I" left out ("Love
     sports, specifically tennis", "Grew up in Tallahassee"); not "Love it",
@@ -202,4 +252,4 @@ def own_clause(statement: str) -> str | None:
 
 
 __all__ = ["FIRST_PERSON", "after_passing", "is_fragment", "is_life_statement", "is_passing", "own_clause", "points_back",
-           "without_subject"]
+           "refers_back", "without_subject"]

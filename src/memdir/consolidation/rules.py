@@ -45,7 +45,7 @@ from .dates import absolutize
 from .proposals import ExtractionContext, ExtractionResult, Proposal
 from .gate import confirmed_suggestion, is_question_or_hedge, sentence_rules, sentences
 from .persona import (FIRST_PERSON, after_passing, is_fragment, is_life_statement, is_passing, own_clause,
-                      points_back, without_subject)
+                      points_back, refers_back, without_subject)
 from ..store.names import normalize_name
 
 _I = re.I
@@ -325,7 +325,31 @@ def turn_statements(transcript, index: int) -> list[tuple[str, tuple[str, str] |
     if confirmed is not None:
         return [] if is_task_only(confirmed) else [(turn.text.strip(), ("confirmed", confirmed))]
     said = sentences(turn.text)
-    return [(sentence, statement_of(said, i)) for i, sentence in enumerate(said)]
+    return _with_antecedents(said, [(sentence, statement_of(said, i)) for i, sentence in enumerate(said)])
+
+
+def _with_antecedents(said: list[str], items: list) -> list:
+    """``items`` with each statement about the person that is about a
+    pronoun (:func:`memdir.consolidation.persona.refers_back`: "I enjoy
+    learning them.") joined to the sentence before it in the same turn —
+    to that sentence's own statement when it made one — so the memory says
+    what the pronoun stands for; when the turn opens with it, or the sentence
+    before says too little (fewer than three content words), it keeps
+    nothing: what it stands for was the other speaker's."""
+    out: list = []
+    for i, (sentence, found) in enumerate(items):
+        if found is None or found[0] != "user" or not refers_back(found[1]):
+            out.append((sentence, found))
+            continue
+        before, kept = out[i - 1] if i else (None, None)
+        if kept is not None and kept[0] == "user":
+            out[i - 1] = (f"{before} {sentence}", ("user", f"{kept[1]} {found[1]}"))
+            out.append((sentence, None))
+        elif i and len(content_words(said[i - 1])) >= 3:
+            out.append((f"{said[i - 1]} {sentence}", ("user", f"{_capital(strip_filler(said[i - 1]))} {found[1]}")))
+        else:
+            out.append((sentence, None))
+    return out
 
 
 class _Made:

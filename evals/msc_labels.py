@@ -1,0 +1,128 @@
+"""How well the MSC scorers agree with blind labels, and the precision the labels give.
+
+Usage::
+
+    python evals/msc_labels.py [--labels evals/data/msc_labels.jsonl]
+
+``evals/data/msc_labels.jsonl`` holds 400 memories drawn at random from the
+rules extractor's 3,108 MSC proposals (at the commit and with the seed in
+``msc_labels.meta.json``), each labelled by two annotators who saw the
+memory, the utterance it came from and the speaker's gold facts — never a
+scorer's verdict (instructions: ``msc_labels.md``): ``S`` states a gold fact
+(in other words, or one part of a compound line), ``D`` a lasting fact about
+the speaker the gold left out, ``N`` not a memory (chit-chat, the moment, a
+statement that means nothing without the conversation).
+
+Prints one JSON object:
+
+* ``annotators``: label counts, agreement and Cohen's kappa on S / not S;
+* ``scorers``: for the lexical rule (persona lines as written), the lexical
+  rule on atomic facts, and the meaning scorer at each threshold, the share
+  of items where the scorer's "matches a fact" equals "both annotators said
+  S", with its false matches and misses — on all items, and on the even
+  (calibration) and odd (check) items;
+* ``chosen_threshold``: the threshold with the best agreement on the even
+  items (the lowest of ties), and its agreement on the odd ones;
+* ``precision_estimate``: the labelled extractor's precision against the
+  gold facts as the annotators read them, post-stratified on the lexical
+  scorer's verdict (known for all 3,108 memories: P(S | match) and
+  P(S | no match) from the sample, weighted by the population's shares),
+  with a 95 % normal interval — per annotator and for both agreeing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+THRESHOLDS = (0.86, 0.88, 0.89, 0.895, 0.9, 0.905, 0.91, 0.92, 0.93, 0.95)
+
+
+def _scorer_module():
+    spec = importlib.util.spec_from_file_location("extraction_eval", HERE / "extraction.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def agreement(predicted: list[bool], truth: list[bool], items) -> dict:
+    """``{agreement, false_matches, misses, n}`` of ``predicted`` against
+    ``truth`` over the indices ``items``."""
+    items = list(items)
+    return {"agreement": round(sum(predicted[i] == truth[i] for i in items) / len(items), 4),
+            "false_matches": sum(predicted[i] and not truth[i] for i in items),
+            "misses": sum(truth[i] and not predicted[i] for i in items), "n": len(items)}
+
+
+def kappa(a: list[bool], b: list[bool]) -> float:
+    """Cohen's kappa of two annotators' yes/no labels."""
+    n = len(a)
+    observed = sum(x == y for x, y in zip(a, b)) / n
+    pa, pb = sum(a) / n, sum(b) / n
+    expected = pa * pb + (1 - pa) * (1 - pb)
+    return round((observed - expected) / (1 - expected), 4) if expected < 1 else 1.0
+
+
+def post_stratified(verdict: list[bool], truth: list[bool], share: float) -> dict:
+    """Precision estimated from a labelled sample, post-stratified on a
+    scorer's verdict whose population ``share`` of matches is known:
+    ``share·P(S|match) + (1-share)·P(S|no match)``, with the 95 % half-width
+    of the normal interval."""
+    hit = [t for v, t in zip(verdict, truth) if v]
+    miss = [t for v, t in zip(verdict, truth) if not v]
+    p1, p0 = sum(hit) / len(hit), sum(miss) / len(miss)
+    variance = share ** 2 * p1 * (1 - p1) / len(hit) + (1 - share) ** 2 * p0 * (1 - p0) / len(miss)
+    return {"estimate": round(share * p1 + (1 - share) * p0, 4), "plus_minus": round(1.96 * math.sqrt(variance), 4),
+            "p_s_given_match": round(p1, 4), "p_s_given_no_match": round(p0, 4)}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="MSC scorers against blind labels; the precision the labels give.")
+    parser.add_argument("--labels", type=Path, default=HERE / "data" / "msc_labels.jsonl")
+    args = parser.parse_args(argv)
+    ev = _scorer_module()
+    rows = [json.loads(line) for line in args.labels.read_text(encoding="utf-8").splitlines() if line.strip()]
+    meta = json.loads(args.labels.with_suffix(".meta.json").read_text(encoding="utf-8"))
+    said = {who: [row["labels"][who]["label"] == "S" for row in rows] for who in ("A", "B")}
+    both = [a and b for a, b in zip(said["A"], said["B"])]
+    atoms = [[a for f in row["gold_facts"] for a in ev.atomic_facts(f) if ev.words(a)] for row in rows]
+    lexical = [any(ev.matches(ev.words(f), ev.words(row["memory"])) for f in row["gold_facts"] if ev.words(f))
+               for row in rows]
+    atomic = [any(ev.matches(ev.words(f), ev.words(row["memory"])) for f in facts) for row, facts in zip(rows, atoms)]
+    meaning = ev.MeaningScorer()
+    meaning.embed([t for row, facts in zip(rows, atoms) for t in (*facts, row["memory"])])
+    closest = [max((meaning.similarity(f, row["memory"]) for f in facts), default=0.0)
+               for row, facts in zip(rows, atoms)]
+    everyone, even, odd = range(len(rows)), range(0, len(rows), 2), range(1, len(rows), 2)
+    scorers = {"lexical": agreement(lexical, both, everyone), "atomic": agreement(atomic, both, everyone)}
+    sweep = {}
+    for threshold in THRESHOLDS:
+        predicted = [a or c >= threshold for a, c in zip(atomic, closest)]
+        sweep[threshold] = {"all": agreement(predicted, both, everyone), "even": agreement(predicted, both, even),
+                            "odd": agreement(predicted, both, odd)}
+    best = max(THRESHOLDS, key=lambda t: (sweep[t]["even"]["agreement"], -t))
+    population = meta["population"]
+    share = population["lexical_correct"] / population["memories"]
+    counts = {who: {label: sum(row["labels"][who]["label"] == label for row in rows) for label in "SDN"}
+              for who in ("A", "B")}
+    print(json.dumps({
+        "eval": "msc-labels", "labels": str(args.labels), "items": len(rows), "labelled_commit": meta["commit"],
+        "annotators": {"counts": counts, "agreement": agreement(said["A"], said["B"], everyone)["agreement"],
+                       "kappa": kappa(said["A"], said["B"])},
+        "scorers": {**scorers, "meaning": {str(t): v for t, v in sweep.items()}},
+        "chosen_threshold": {"threshold": best, "even": sweep[best]["even"], "odd": sweep[best]["odd"],
+                             "in_use": ev.MEANING_THRESHOLD},
+        "precision_estimate": {who: post_stratified(lexical, truth, share)
+                               for who, truth in (("A", said["A"]), ("B", said["B"]), ("both", both))},
+        "sample_share_lexical_match": round(sum(lexical) / len(rows), 4), "population_share_lexical_match": round(share, 4),
+    }, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
