@@ -74,6 +74,9 @@ def test_cli_a_renamed_then_forgotten_memory_says_its_successor_was_deleted(proj
                                  f"`memdir tombstone lift {stone}`, then reactivate 'db-port'")
     assert "'db-port' was superseded by 'pg-port', which was deleted and its value forgotten, and 'db-port' " \
            "holds that value too" in out.stderr
+    out = _cli(project, "restore", "db-port", "--version", "1", "--reactivate")  # restoring it: the same
+    assert out.returncode == 1 and f"`memdir tombstone lift {stone}`, then reactivate 'db-port'" in out.stderr
+    assert "'db-port' was superseded by 'pg-port', which was deleted" in out.stderr
     assert _status(project, "db-port").startswith("status: superseded by pg-port (deleted")  # nothing written
 
     # the way back works as said: lift, then reactivate

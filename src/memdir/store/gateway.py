@@ -20,7 +20,7 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from .errors import Conflict, InvalidInput, NotFound, Refused, StoreError, TombstoneRefused
+from .errors import Conflict, InvalidInput, NotFound, Refused, StoreError
 from .index import whole_days
 from .journal import Event, digest, now_utc
 from .history import version_bytes
@@ -29,7 +29,7 @@ from .results import PruneCandidate, WriteResult
 from .memfile import MalformedMemory, MemoryRecord, parse
 from .names import name_taken, normalize_name, same_name
 from .fields import candidate_name, check_valid_time, inherit, prepare, reason_text, sanitize
-from .succession import explain_tombstone, refuse_superseded
+from .succession import check_tombstones, refuse_superseded
 from .tombstones import Tombstone
 from .vocabulary import CLEARABLE
 
@@ -112,10 +112,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
                             f"(memdir review)")
         old = source.record if source else None  # what fields not given keep
         description, type, body = inherit(old, description, type, body, name, body_source)
-        try:
-            tx.check_tombstones(description, body, name, list(guard))
-        except TombstoneRefused as exc:  # a superseded memory whose deleted successor left it
-            raise explain_tombstone(exc, source, tx) from None
+        check_tombstones(tx, source, description, body, name, guard)  # told why when source's successor left it
         if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))
         refuse_superseded(source, not reactivate, "write to", tx)
@@ -322,8 +319,8 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
                          title=sanitize(record.title, counts) if record.title else None)
     raw = data if clean == record else None
     with layer.transaction(actor, session) as tx:
-        tx.check_tombstones(clean.description, clean.body, key, list(guard))
         existing = tx.fresh(key)
+        check_tombstones(tx, existing, clean.description, clean.body, key, guard)
         refuse_superseded(existing, clean.status != "superseded" and not reactivate, "restore a version of", tx)
         if existing is not None and existing.digest == digest(data):
             return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
