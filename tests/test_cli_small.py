@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from memdir.store.errors import InvalidInput
-from memdir.store.vocabulary import JOURNAL_ACTIONS
+from memdir.store.errors import InvalidInput, NotFound
+from memdir.store.vocabulary import ACTORS, JOURNAL_ACTIONS
 from tests.conftest import run_cli
 
 
@@ -65,3 +65,94 @@ def test_explain_counts_turns_from_one(project, tmp_path):
     out = run_cli("--project", project, "consolidate", transcript, "--dry-run", "--explain", "--extractor", "rules")
     assert out.returncode == 0, out.stderr
     assert "  turn 3 [preference] “I prefer” in: I prefer uv for packaging." in out.stdout.splitlines()
+
+
+def test_rename_of_a_missing_memory_names_every_layer_looked_in(project, mem):
+    out = run_cli("--project", project, "write", "ci-runner", "--rename-from", "missing")
+    assert out.returncode == 1 and out.stderr == (
+        "memdir: cannot rename 'missing': no such memory in the user or project layer\n")
+    with pytest.raises(NotFound, match=r"^cannot rename 'missing': no such memory in the user or project layer$"):
+        mem.write("ci-runner", rename_from="missing")
+    assert "no such memory in the user or project layer" in mem.call_tool(
+        "memory_write", {"name": "ci-runner", "rename_from": "missing"})
+    # a scope given is the one layer looked in
+    out = run_cli("--project", project, "write", "ci-runner", "--rename-from", "missing", "--scope", "user")
+    assert out.returncode == 1 and out.stderr.endswith("no such memory in the user layer\n")
+    # with a team layer, it is looked in too
+    (project / ".claude" / "memory").mkdir(parents=True)
+    out = run_cli("--project", project, "write", "ci-runner", "--rename-from", "missing")
+    assert out.stderr.endswith("no such memory in the user, team or project layer\n")
+    # control: a memory that exists in the user layer is found there and renamed
+    run_cli("--project", project, "write", "editor", "-d", "Uses Helix", "-t", "user")
+    out = run_cli("--project", project, "write", "editor-choice", "--rename-from", "editor")
+    assert out.returncode == 0 and out.stdout.strip() == "Memory renamed: editor-choice (user)", out.stderr
+
+
+def test_journal_actor_must_be_one_the_journal_has(project, mem):
+    run_cli("--project", project, "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project")
+    bogus = run_cli("--project", project, "journal", "--actor", "bogus")
+    assert bogus.returncode == 2 and bogus.stdout == ""
+    assert ("argument --actor: invalid choice: 'bogus' (choose from 'human', 'agent', 'extracted', 'import')"
+            in bogus.stderr)
+    with pytest.raises(InvalidInput, match=r"^actor must be one of human, agent, extracted, import \(got 'bogus'\)$"):
+        mem.journal(actor="bogus")
+    # control: a real actor lists its events; a real actor with none is an empty answer, not an error
+    human = run_cli("--project", project, "journal", "--actor", "human", "--json")
+    assert human.returncode == 0 and [e["name"] for e in json.loads(human.stdout)["entries"]] == ["db-port"]
+    none = run_cli("--project", project, "journal", "--actor", "import")
+    assert none.returncode == 0 and none.stdout.strip() == "No journal events."
+    assert [e.actor for e in mem.journal(actor="human").entries] == ["human"]
+    assert "only this actor's events: human, agent, extracted, import" in " ".join(
+        run_cli("journal", "--help").stdout.split())
+    assert set(ACTORS) == {"human", "agent", "extracted", "import"}
+
+
+def test_an_empty_body_file_does_not_erase_a_body(project, tmp_path):
+    body = "Moved on 2026-11-02 because 5432 is taken."
+    run_cli("--project", project, "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "--body", body)
+    for stdin in ("", "\n  \n"):  # a producer that failed in the pipe
+        out = run_cli("--project", project, "write", "db-port", "-d", "Dev DB port is 5433", "--body-file", "-",
+                      input=stdin)
+        assert out.returncode == 1 and out.stdout == ""
+        assert out.stderr == ("memdir: stdin was empty; to empty the body say --body '' (body=\"\"). "
+                              "Nothing was written: memory 'db-port' keeps its body\n")
+    empty = tmp_path / "empty.md"
+    empty.write_text("", encoding="utf-8")
+    out = run_cli("--project", project, "write", "db-port", "--body-file", empty)
+    assert out.returncode == 1 and out.stderr.startswith(f"memdir: --body-file {empty} was empty; to empty the body")
+    out = run_cli("--project", project, "write", "db-port-v2", "--rename-from", "db-port", "--body-file", "-")
+    assert out.returncode == 1 and "stdin was empty" in out.stderr  # a rename keeps the body the same way
+    data = json.loads(run_cli("--project", project, "read", "db-port", "--json").stdout)
+    assert (data["description"], data["body"], data["status"]) == ("Dev PostgreSQL listens on 5433", body, "active")
+    journal = json.loads(run_cli("--project", project, "journal", "--json").stdout)["entries"]
+    assert [e["action"] for e in journal] == ["read", "create"]  # the read just made; no update, no rename
+    # controls: a body on stdin replaces it; --body '' empties it; a new memory may have an empty body-file
+    out = run_cli("--project", project, "write", "db-port", "--body-file", "-", input="From stdin.\n")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(run_cli("--project", project, "read", "db-port", "--json").stdout)["body"] == "From stdin."
+    assert run_cli("--project", project, "write", "db-port", "--body", "").returncode == 0
+    assert json.loads(run_cli("--project", project, "read", "db-port", "--json").stdout)["body"] == ""
+    out = run_cli("--project", project, "write", "ci", "-d", "CI runs on Jenkins", "--body-file", "-")
+    assert out.returncode == 0 and out.stdout.strip() == "Memory created: ci (project)", out.stderr
+    out = run_cli("--project", project, "write", "ci", "-d", "CI runs on Forgejo", "--body-file", "-")
+    assert out.returncode == 0, out.stderr  # an empty body stays empty: nothing is erased
+    help_text = " ".join(run_cli("write", "--help").stdout.split())
+    assert "an empty one is refused for a memory that has a body (say --body '' to empty it)" in help_text
+
+
+def test_the_api_refuses_an_empty_streamed_body_for_a_memory_with_a_body(mem, isolated_home, project):
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved in November.")
+    with pytest.raises(InvalidInput, match=r"^stdin was empty; to empty the body say --body ''"):
+        mem.write("db-port", body="", body_source="stdin")
+    assert mem.read("db-port", count=False).record.body == "Moved in November."
+    assert mem.write("db-port", body="").operation == "updated"  # control: an empty body given empties it
+    assert mem.read("db-port", count=False).record.body == ""
+    # the team layer's proposals (the agent's candidates) keep the rule
+    from memdir import Memory
+
+    (project / ".claude" / "memory").mkdir(parents=True)
+    Memory.open(home=isolated_home, project=project, actor="human").write(
+        "ci", "CI runs on GitHub Actions", "project", "Workflows live in .github.", scope="team")
+    with pytest.raises(InvalidInput, match="stdin was empty"):
+        mem.write("ci", body="\n", scope="team", body_source="stdin")
+    assert mem.write("ci", body="Workflows moved.", scope="team", body_source="stdin").status == "candidate"

@@ -216,6 +216,24 @@ def test_a_rename_supersedes_the_old_name(client, store, ref):
     assert store.read("ci-host", count=False).record.body == "Pool B."
 
 
+def test_a_renamed_twice_memory_names_its_live_end(client, store, ref):
+    post(client, f"/api/layers/{ref}/memories/ci-runner", {"name": "ci-host"})
+    post(client, f"/api/layers/{ref}/memories/ci-host", {"name": "ci-pool"})
+    page = client.get(f"/layer/{ref}/m/ci-runner").text
+    assert "<dd>superseded by ci-pool (via ci-host)</dd>" in page
+    assert "<dd>superseded by ci-pool</dd>" in client.get(f"/layer/{ref}/m/ci-host").text  # control: direct
+    read = client.get(f"/api/layers/{ref}/memories/ci-runner").json()
+    assert read["successor"] == {"name": "ci-pool", "via": ["ci-host"], "state": "active", "tombstone": None}
+    assert client.get(f"/api/layers/{ref}/memories/ci-pool").json()["successor"] is None
+
+
+def test_journal_refuses_an_unknown_actor(client):
+    r = client.get("/api/journal", params={"actor": "bogus"})
+    assert r.status_code == 400 and r.json() == {
+        "error": "actor must be one of human, agent, extracted, import (got 'bogus')", "kind": "InvalidInput"}
+    assert client.get("/api/journal", params={"actor": "extracted"}).status_code == 200  # control
+
+
 def test_pin_mute_delete_and_restore(client, store, ref):
     base = f"/api/layers/{ref}/memories"
     pinned = post(client, f"{base}/db-port/pin", {"value": True}).json()

@@ -114,17 +114,19 @@ class Memory:
               valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
               supersedes: str | None = None, reason: str | None = None,
               extra: dict | None = None, expect_digest: str | None | bool = False,
-              reactivate: bool = False, rename_from: str | None = None, clear: tuple[str, ...] = ()) -> WriteResult:
+              reactivate: bool = False, rename_from: str | None = None, clear: tuple[str, ...] = (),
+              body_source: str | None = None) -> WriteResult:
         """Create or update a memory (``memory_write``); see :func:`memdir.store.operations.write`
         (``rename_from``: rename that memory to ``name``, keeping what is not given; ``clear``: the
         optional fields to empty, of ``title``, ``importance``, ``valid_from``, ``valid_until``). A
         description, type or body left None keeps the memory's; a new memory needs a description
-        (type ``project`` by default); ``body=""`` empties the body."""
+        (type ``project`` by default); ``body=""`` empties the body. ``body_source``: where a body read
+        from a stream came from (``stdin``), so an empty one is refused for a memory that has a body."""
         return operations.write(
             self.session, name, description, type, body, title=title, scope=scope, pinned=pinned,
             disabled=disabled, importance=importance, status=status, valid_from=valid_from,
             valid_until=valid_until, supersedes=supersedes, reason=reason, extra=extra, expect_digest=expect_digest,
-            reactivate=reactivate, rename_from=rename_from, clear=clear)
+            reactivate=reactivate, rename_from=rename_from, clear=clear, body_source=body_source)
 
     def read(self, name: str, scope: str | None = None, *, count: bool = True) -> ReadResult:
         """A memory's full text and its links (``memory_read``); see :func:`memdir.store.operations.read`."""

@@ -42,7 +42,8 @@ from ..store.errors import (
 )
 from ..store.tombstones import Tombstone, match as match_tombstone
 from ..store.fields import inherit, prepare
-from ..store.gateway import receipt, superseded_refusal
+from ..store.gateway import receipt
+from ..store.succession import successor, superseded_refusal
 from ..store.names import name_taken, normalize_name, same_name
 from ..store.operations import delete, write
 from ..store.session import Session
@@ -222,7 +223,8 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
             return fail("not-found", f"no memory named {target!r}", target=target)
         scope, entry = found
         if action != "forget" and entry.record.status == "superseded":  # the successor is what to change
-            return fail("refused", superseded_refusal(entry.record), target=target, scope=scope)
+            found = successor(entry.record, snap.entries[scope].get, writer.layer(scope).tombstones)
+            return fail("refused", superseded_refusal(entry.record, found), target=target, scope=scope)
     layer = writer.layer(scope)
     if action != "forget":
         try:
@@ -288,9 +290,11 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
                             name=name, scope=scope)
             if candidate:
                 cname, cdigest = _candidate_name(target, current, layer)
-                write(writer, cname, p.description, kind, body if p.body is None else p.body, title=p.title, scope=scope,
-                             importance=p.importance, status="candidate", reason=reason, expect_digest=cdigest,
-                             extra={"candidate_for": target, "candidate_action": action})
+                # The candidate is a new file: it is given the prepared body, which is the target's when
+                # the proposal leaves it out (the gateway would give a new file an empty one).
+                write(writer, cname, p.description, kind, body, title=p.title, scope=scope,
+                      importance=p.importance, status="candidate", reason=reason, expect_digest=cdigest,
+                      extra={"candidate_for": target, "candidate_action": action})
                 return Outcome(index, p.action, "candidate", name=cname, target=target, scope=scope,
                                detail=(f"{drift}; " if drift else "") + f"waits for review (memdir approve {cname})",
                                warnings=notes)

@@ -43,11 +43,21 @@ def warn(lines: list[str]) -> None:
         print(f"memdir: {line}", file=sys.stderr)
 
 
+def body_source(args) -> str | None:
+    """Where ``write``'s body is read from a stream (``stdin`` for ``--body-file -``, ``--body-file F``),
+    for :func:`memdir.store.fields.inherit`: an empty one does not empty a memory's body (a failed
+    producer in a pipe); None for ``--body`` (``--body ''`` empties) and for piped stdin (empty: no body)."""
+    if args.body_file is None or args.body is not None:
+        return None
+    return "stdin" if args.body_file == "-" else f"--body-file {args.body_file}"
+
+
 def read_body(args) -> str | None:
     """The body of ``write``: ``--body``, ``--body-file`` (``-`` = stdin) or piped stdin; None (not given:
     an update keeps the memory's body, :func:`memdir.store.fields.inherit`) otherwise, and for piped
     stdin that holds only white space (a script's or hook's empty stdin is no body); ``--body ''`` is
-    given, and empties it."""
+    given, and empties it; an empty ``--body-file`` is given too, but refused for a memory that has a
+    body (:func:`body_source`)."""
     if args.body is not None and args.body_file is not None:
         raise UsageError("give --body or --body-file, not both")
     if args.body is not None:
@@ -70,4 +80,4 @@ def read_body(args) -> str | None:
     return None
 
 
-__all__ = ["UsageError", "emit", "open_memory", "read_body", "warn"]
+__all__ = ["UsageError", "body_source", "emit", "open_memory", "read_body", "warn"]

@@ -11,9 +11,9 @@ from the settings.
 
 from __future__ import annotations
 
-from ..store.vocabulary import CLEARABLE, JOURNAL_ACTIONS, SCOPES, TYPE_IMPORTANCE, TYPES
+from ..store.vocabulary import ACTORS, CLEARABLE, JOURNAL_ACTIONS, SCOPES, TYPE_IMPORTANCE, TYPES
 from ..tools import render, render_setup
-from .cli_common import UsageError, emit, open_memory, read_body, warn
+from .cli_common import UsageError, body_source, emit, open_memory, read_body, warn
 
 
 def cmd_write(args) -> int:
@@ -23,7 +23,8 @@ def cmd_write(args) -> int:
         pinned=args.pinned, disabled=args.disabled, importance=args.importance,
         status="candidate" if args.candidate else None, valid_from=args.valid_from,
         valid_until=args.valid_until, supersedes=args.supersedes, reason=args.reason,
-        reactivate=args.reactivate, rename_from=args.rename_from, clear=tuple(args.clear or ()))
+        reactivate=args.reactivate, rename_from=args.rename_from, clear=tuple(args.clear or ()),
+        body_source=body_source(args))
     emit(args, result, render.write(result))
     warn(render.warnings(result))
     return 0
@@ -212,7 +213,8 @@ def register(add, settings) -> None:
                         "memory's type; a new memory without it is project")
     p.add_argument("--body", "-b", help=f"Markdown body (≤ {settings.limit_body} characters); without "
                    "--body, --body-file or piped stdin an update keeps the body, --body '' empties it")
-    p.add_argument("--body-file", help="read the body from this file ('-' = stdin)")
+    p.add_argument("--body-file", help="read the body from this file ('-' = stdin); an empty one is refused "
+                   "for a memory that has a body (say --body '' to empty it)")
     p.add_argument("--title", help=f"display title, any language (≤ {settings.limit_title} characters)")
     scope_opt(p)
     p.add_argument("--pinned", action=argparse.BooleanOptionalAction, default=None, help="pin (leads the index)")
@@ -284,7 +286,7 @@ def register(add, settings) -> None:
     scope_opt(p)
     p = add("journal", cmd_journal, "List journal events of the layers, newest first (as the panel's journal page).")
     scope_opt(p)
-    p.add_argument("--actor", help="only this actor's events (human, agent, extracted, import)")
+    p.add_argument("--actor", choices=ACTORS, metavar="ACTOR", help="only this actor's events: " + ", ".join(ACTORS))
     p.add_argument("--action", choices=JOURNAL_ACTIONS, metavar="ACTION",
                    help="only this action: " + ", ".join(JOURNAL_ACTIONS))
     p.add_argument("--name", help="only this memory's events")

@@ -24,7 +24,7 @@ from starlette.routing import Route
 
 from ..store import results as results_mod
 from ..store.errors import Conflict, InvalidInput, LockTimeout, MemdirError, MissingExtra, NotFound, Refused, ScopeError
-from ..store.vocabulary import CLEARABLE
+from ..store.vocabulary import ACTORS, CLEARABLE
 from ..store.history import HistoryEntry
 from ..store.memfile import format_time
 from ..store.scan import Malformed
@@ -185,7 +185,7 @@ def _changed(result: str) -> dict:
 
 M = "/api/layers/{ref}/memories/{name}"
 NS = _null(S)
-JOURNAL_QUERY = (("layer", S, False, "a layer ref: its events only"), ("actor", S, False, "human | agent | …"),
+JOURNAL_QUERY = (("layer", S, False, "a layer ref: its events only"), ("actor", S, False, " | ".join(ACTORS)),
                  ("action", S, False, "create | update | delete | …"), ("name", S, False, "one memory's events"),
                  ("limit", I, False, "at most this many events (default 200)"))
 # (method, path, handler, summary, request body fields or None, 200 response schema, query parameters)
@@ -278,7 +278,8 @@ def _components() -> dict:
                               "properties": props, "required": sorted(props)}
     record = {"name": S, "scope": S, "type": S, "title": NS, "description": S, "body": S, "pinned": B,
               "disabled": B, "status": S, "origin": NS, "created": NS, "updated": NS, "reads": I,
-              "linked": _arr({"type": "object"}), "truncated": B, "digest": NS}
+              "linked": _arr({"type": "object"}), "truncated": B, "digest": NS,
+              "successor": _null(_obj({"name": S, "via": _arr(S), "state": S, "tombstone": NS}))}
     out["ReadResult"] = {"type": "object", "description": "A memory's full text (ReadResult.to_dict).",
                          "properties": record, "required": sorted(record)}
     view = {"ref": S, "scope": S, "root": NS, "status": _ref("LayerStatus"), "context_bytes": I,

@@ -11,7 +11,7 @@ What an update keeps of a field not given is :func:`inherit`; a candidate's name
 
 from __future__ import annotations
 
-from .errors import InvalidInput, InvalidName, Refused
+from .errors import InvalidInput, InvalidName
 from .fence import escape_fence_tags
 from .memfile import TYPES, MemoryRecord, format_time
 from .names import normalize_name, raw_name, same_name
@@ -76,22 +76,6 @@ def check_valid_time(record: MemoryRecord, valid_from, valid_until, now, warning
     if valid_until is not None and end is not None and end <= now:
         warnings.append(f"valid_until {format_time(end)} is already past: the memory is expired at once "
                         "(kept, but left out of the index and of recall)")
-
-
-def superseded_refusal(record: MemoryRecord, doing: str = "write to") -> str:
-    """Why ``doing`` (write to, restore a version of, pin, mute) the superseded
-    ``record`` is refused: its successor, and how to reactivate it."""
-    successor = record.superseded_by or "a newer memory"
-    return (f"memory {record.name!r} was superseded by {successor!r}: {doing} {successor!r} instead, or "
-            f"reactivate {record.name!r} explicitly (--reactivate / reactivate=true)")
-
-
-def refuse_superseded(entry, refuse: bool, doing: str) -> None:
-    """Raise :class:`Refused` (:func:`superseded_refusal`) when ``refuse`` and
-    ``entry`` (a scan entry or None) holds a superseded memory: restoring an
-    active version over it, pinning or muting it (issue 10)."""
-    if refuse and entry is not None and entry.record.status == "superseded":
-        raise Refused(superseded_refusal(entry.record, doing))
 
 
 def sanitize(value: str, counts: dict, label: str = "", warnings: list[str] | None = None) -> str:
@@ -169,7 +153,7 @@ def prepare(settings: Settings, name: str, description: str | None, type: str | 
 
 
 def inherit(old: MemoryRecord | None, description: str | None, type: str | None, body: str | None,
-            name: str | None = None) -> tuple[str, str, str]:
+            name: str | None = None, body_source: str | None = None) -> tuple[str, str, str]:
     """What a write keeps of the memory it updates or renames (``old``, a record, or None for a new
     memory) when a text field is not given (None): the one rule for every path (CLI, MCP, API, panel).
 
@@ -178,6 +162,11 @@ def inherit(old: MemoryRecord | None, description: str | None, type: str | None,
     the body empties it (a description cannot be emptied). Returns (description, type, body); raises
     :class:`InvalidInput` for a new memory without a description (naming ``name``, the memory asked
     for, so a mistyped name reads as one).
+
+    ``body_source`` names where a body read from a stream came from (``stdin``, ``--body-file F``): an
+    empty (or white-space) one is refused with :class:`InvalidInput` when ``old`` has a body — a producer
+    that failed in a pipe must not erase it; only a body given as such (``--body ''``, ``body=""``)
+    empties it. For a new memory an empty stream is an empty body.
     """
     if old is None:
         if description is None:
@@ -186,6 +175,9 @@ def inherit(old: MemoryRecord | None, description: str | None, type: str | None,
         return description, type or "project", body or ""
     if description is None and not old.description:
         raise InvalidInput(f"memory {old.name!r} has no description; give one")
+    if body_source and body is not None and not body.strip() and old.body:
+        raise InvalidInput(f"{body_source} was empty; to empty the body say --body '' (body=\"\"). "
+                           f"Nothing was written: memory {old.name!r} keeps its body")
     return (old.description if description is None else description, old.type if type is None else type,
             old.body if body is None else body)
 

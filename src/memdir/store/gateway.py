@@ -28,7 +28,8 @@ from .layer import Layer
 from .results import PruneCandidate, WriteResult
 from .memfile import MalformedMemory, MemoryRecord, parse
 from .names import name_taken, normalize_name, same_name
-from .fields import candidate_name, check_valid_time, inherit, prepare, reason_text, refuse_superseded, sanitize, superseded_refusal
+from .fields import candidate_name, check_valid_time, inherit, prepare, reason_text, sanitize
+from .succession import check_tombstones, refuse_superseded
 from .tombstones import Tombstone
 from .vocabulary import CLEARABLE
 
@@ -45,7 +46,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
           supersedes: str | None = None, extra: dict | None = None, session: str | None = None,
           reason: str | None = None, guard: list[Tombstone] = (), expect_digest: str | None | bool = False,
           action: str | None = None, reactivate: bool = False, rename_from: str | None = None,
-          clear: tuple[str, ...] = ()) -> WriteResult:
+          clear: tuple[str, ...] = (), body_source: str | None = None) -> WriteResult:
     """Create or update one memory through the gateway.
 
     Unspecified (None) fields inherit the existing values: ``description``, ``type`` and ``body``
@@ -62,7 +63,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
     ``rename_from``: move that memory to the free ``name`` (else :class:`Conflict`), fields not given keeping
     its values, ``expect_digest`` being its; an active one is superseded by ``name``, a candidate moves.
     A candidate's ``supersedes`` is a proposal, carried out on approval (:func:`set_status`).
-    ``clear``: fields emptied, not inherited (of :data:`CLEARABLE`).
+    ``clear``: fields emptied, not inherited (of :data:`CLEARABLE`); ``body_source``: see :func:`inherit`.
 
     Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound` (``supersedes`` names no
     memory), :class:`Conflict`, :class:`Refused`, :class:`LockTimeout`.
@@ -110,11 +111,11 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
             warnings.append(f"{target!r} stays as it is; the change waits for review as candidate {name!r} "
                             f"(memdir review)")
         old = source.record if source else None  # what fields not given keep
-        description, type, body = inherit(old, description, type, body, name)
-        tx.check_tombstones(description, body, name, list(guard))
+        description, type, body = inherit(old, description, type, body, name, body_source)
+        check_tombstones(tx, source, description, body, name, guard)  # told why when source's successor left it
         if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))
-        refuse_superseded(source, not reactivate, "write to")
+        refuse_superseded(source, not reactivate, "write to", tx)
         reviving = old is not None and old.status == "superseded"
         edge = now_utc()  # valid-time edges keep microseconds; file times whole seconds
         now = edge.replace(microsecond=0)
@@ -318,9 +319,9 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
                          title=sanitize(record.title, counts) if record.title else None)
     raw = data if clean == record else None
     with layer.transaction(actor, session) as tx:
-        tx.check_tombstones(clean.description, clean.body, key, list(guard))
         existing = tx.fresh(key)
-        refuse_superseded(existing, clean.status != "superseded" and not reactivate, "restore a version of")
+        check_tombstones(tx, existing, clean.description, clean.body, key, guard)
+        refuse_superseded(existing, clean.status != "superseded" and not reactivate, "restore a version of", tx)
         if existing is not None and existing.digest == digest(data):
             return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
                                digest=existing.digest)
@@ -356,7 +357,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         target = extra.pop("candidate_for", None)
         now = now_utc().replace(microsecond=0)
         target_entry = tx.fresh(target) if target else None
-        refuse_superseded(target_entry, True, "approve a change to")
+        refuse_superseded(target_entry, True, "approve a change to", tx)
         if target_entry is not None:
             old = target_entry.record
             merged = old.with_(description=record.description, body=record.body, type=record.type,
@@ -386,7 +387,7 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
             raise NotFound(f"memory not found: {key!r}")
         if getattr(entry.record, flag) == value:
             return False
-        refuse_superseded(entry, value, "pin" if flag == "pinned" else "mute")
+        refuse_superseded(entry, value, "pin" if flag == "pinned" else "mute", tx)
         tx.apply(key, entry.record.with_(**{flag: value}, updated=now_utc().replace(microsecond=0)),
                  ("pin" if flag == "pinned" else "mute") if value else ("unpin" if flag == "pinned" else "unmute"),
                  reason=f"{flag}={str(value).lower()}")
@@ -439,6 +440,5 @@ def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", 
 
 __all__ = [
     "PruneCandidate", "WriteResult", "clear", "delete", "finish_interrupted", "lift_tombstone", "move_layer", "prune",
-    "prune_candidates", "receipt", "restore", "restore_bytes", "set_flag", "set_status", "superseded_refusal", "touch",
-    "write",
+    "prune_candidates", "receipt", "restore", "restore_bytes", "set_flag", "set_status", "touch", "write",
 ]

@@ -71,6 +71,20 @@ def is_visible(record: MemoryRecord, now: datetime, stale_after_days: int = 0) -
     return is_current(record, now) and not record.disabled and not is_stale(record, stale_after_days, now)
 
 
+def state_of(record: MemoryRecord, now: datetime, stale_after_days: int = 0) -> str:
+    """Where a memory stands: its status when not active (candidate,
+    superseded), else expired | not-yet-valid | muted | stale | active."""
+    if record.status != "active":
+        return record.status
+    if not is_current(record, now):
+        return "expired" if record.valid_until and record.valid_until <= now else "not-yet-valid"
+    if record.disabled:
+        return "muted"
+    if is_stale(record, stale_after_days, now):
+        return "stale"
+    return "active"
+
+
 def ordered(records: Iterable[MemoryRecord], now: datetime) -> list[MemoryRecord]:
     """Pinned first, then score descending, then name ascending."""
     return sorted(records, key=lambda r: (not r.pinned, -score(r, now), r.name))

@@ -29,7 +29,7 @@ from .scan import Entry, Malformed, count_files
 from .session import Session
 from .tombcheck import describe, restore_tombstones, tombstone_drift
 from .tombstones import TombstoneFile, unreadable_tombstones
-from .vocabulary import JOURNAL_ACTIONS
+from .vocabulary import ACTORS, JOURNAL_ACTIONS
 
 
 def verify(home: Path) -> VerifyResult:
@@ -242,12 +242,15 @@ def journal(session: Session, scope: str | None = None, *, actor: str | None = N
     first (by time, then layer order), those of ``actor``, ``action`` and
     memory ``name`` only when given (exact matches), at most ``limit``
     (1–10000). Each carries the version of its memory it produced. Raises
-    :class:`InvalidInput` for a bad limit or an action not of
-    :data:`~memdir.store.vocabulary.JOURNAL_ACTIONS`, :class:`ScopeError`."""
+    :class:`InvalidInput` for a bad limit, an action not of
+    :data:`~memdir.store.vocabulary.JOURNAL_ACTIONS` or an actor not of
+    :data:`~memdir.store.vocabulary.ACTORS` (who journals an event), :class:`ScopeError`."""
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10000:
         raise InvalidInput(f"limit must be an integer from 1 to 10000 (got {limit!r})")
     if action and action not in JOURNAL_ACTIONS:
         raise InvalidInput(f"action must be one of {', '.join(JOURNAL_ACTIONS)} (got {action!r})")
+    if actor and actor not in ACTORS:
+        raise InvalidInput(f"actor must be one of {', '.join(ACTORS)} (got {actor!r})")
     found = []
     for order, layer in enumerate(session.layers(scope)):
         for event, version in numbered_events(layer):

@@ -28,6 +28,7 @@ from .results import (
 )
 from .scan import Entry, Malformed
 from .session import Session
+from .succession import successor
 from .tombstones import Tombstone, unreadable_tombstones
 
 _LINK = re.compile(r"\[\[([a-z0-9]+(?:-[a-z0-9]+)*)\]\]")
@@ -173,12 +174,12 @@ def write(session: Session, name: str, description: str | None = None, type: str
           disabled: bool | None = None, importance: int | None = None, status: str | None = None,
           valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
           supersedes: str | None = None, reason: str | None = None, extra: dict | None = None,
-          expect_digest: str | None | bool = False, reactivate: bool = False,
-          rename_from: str | None = None, clear: tuple[str, ...] = ()) -> WriteResult:
+          expect_digest: str | None | bool = False, reactivate: bool = False, rename_from: str | None = None,
+          clear: tuple[str, ...] = (), body_source: str | None = None) -> WriteResult:
     """Create or update a memory (``memory_write``); see :func:`memdir.store.gateway.write`
     (``rename_from``: rename that memory to ``name``; ``clear``: fields to empty). A description, type or
     body not given (None) keeps the memory's (:func:`memdir.store.fields.inherit`: a new memory needs a
-    description and is of type ``project``); ``body=""`` empties the body.
+    description and is of type ``project``); ``body=""`` empties the body (an empty ``body_source`` stream not).
 
     ``scope`` None: where the memory already is, else the user layer for
     ``type="user"`` (facts about the person hold in every project), else the
@@ -196,6 +197,9 @@ def write(session: Session, name: str, description: str | None = None, type: str
         key = normalize_name(rename_from or name).name
         implied = "user" if type == "user" and session.settings.enable_user_scope else "project"
         scope, entry = next(((s, e) for s in session.scopes() if (e := session.layer(s).lookup(key))), (implied, None))
+        if entry is None and rename_from is not None and (looked := session.scopes()):  # each, not one
+            raise NotFound(f"cannot rename {rename_from!r}: no such memory in the "
+                           f"{' or '.join(filter(None, (', '.join(looked[:-1]), looked[-1])))} layer")
         if type is not None and entry is not None and scope in ("user", "project") and scope != implied \
                 and entry.record.type != type:
             raise InvalidInput(
@@ -208,7 +212,7 @@ def write(session: Session, name: str, description: str | None = None, type: str
             session, name, description, type, body, title=title, pinned=pinned, disabled=disabled,
             importance=importance, valid_from=time_arg(valid_from, "valid_from"),
             valid_until=time_arg(valid_until, "valid_until"), supersedes=supersedes, extra=extra, reason=reason,
-            expect_digest=expect_digest, rename_from=rename_from, clear=tuple(clear))
+            expect_digest=expect_digest, rename_from=rename_from, clear=tuple(clear), body_source=body_source)
     layer = session.layer(scope)
     notes: list[str] = []
     stones = guard(session, layer)
@@ -218,7 +222,7 @@ def write(session: Session, name: str, description: str | None = None, type: str
         valid_from=time_arg(valid_from, "valid_from", notes), valid_until=time_arg(valid_until, "valid_until", notes),
         supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=stones,
         expect_digest=expect_digest, reactivate=reactivate is True, rename_from=rename_from,
-        clear=tuple(clear))
+        clear=tuple(clear), body_source=body_source)
     if notes or stones.skipped:
         result = replace(result, warnings=(*notes, *result.warnings, *stones.skipped))
     if result.status == "active" and result.operation != "unchanged":
@@ -259,7 +263,8 @@ def read(session: Session, name: str, scope: str | None = None, *, count: bool =
         except (StoreError, LockTimeout):
             pass  # counting a read is best-effort (seed §A8)
     linked, truncated = _links(session, entry.record)
-    return ReadResult(entry.record, layer.scope, linked, entry.digest, truncated)
+    return ReadResult(entry.record, layer.scope, linked, entry.digest, truncated,
+                      successor(entry.record, layer.lookup, layer.tombstones))
 
 
 def _links(session: Session, record) -> tuple[tuple[Link, ...], bool]:

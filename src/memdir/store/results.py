@@ -15,9 +15,10 @@ from datetime import datetime
 from pathlib import Path
 
 from .history import HistoryEntry
-from .index import is_current, is_stale
+from .index import state_of
 from .memfile import MemoryRecord, format_time
 from .scan import FileNote, Malformed
+from .succession import Successor
 
 
 def _plain(value):
@@ -43,24 +44,10 @@ class Result:
 # ---------------------------------------------------------------- memories
 
 
-def state_of(record: MemoryRecord, now: datetime, stale_after_days: int = 0) -> str:
-    """Where a memory stands: its status when not active (candidate,
-    superseded), else expired | not-yet-valid | muted | stale | active."""
-    if record.status != "active":
-        return record.status
-    if not is_current(record, now):
-        return "expired" if record.valid_until and record.valid_until <= now else "not-yet-valid"
-    if record.disabled:
-        return "muted"
-    if is_stale(record, stale_after_days, now):
-        return "stale"
-    return "active"
-
-
 @dataclass(frozen=True)
 class MemoryInfo(Result):
     """A memory as list, review and search show it. ``importance`` is the
-    effective one (type default when unset); ``state`` is :func:`state_of`;
+    effective one (type default when unset); ``state`` is :func:`memdir.store.index.state_of`;
     times are ISO-8601 UTC strings; ``candidate_for``: the memory a candidate
     would change when approved (None: a new memory)."""
 
@@ -127,13 +114,15 @@ class Link(Result):
 @dataclass(frozen=True)
 class ReadResult(Result):
     """A memory's full text (``record``), the ``scope`` it was found in, up to 3 memories it links to
-    (``truncated``: more than those), the SHA-256 ``digest`` of its file as read (what a compare-and-set expects)."""
+    (``truncated``: more than those), the SHA-256 ``digest`` of its file as read (what a compare-and-set expects),
+    and for a superseded memory where its chain of successors ends (:func:`memdir.store.succession.successor`)."""
 
     record: MemoryRecord
     scope: str
     linked: tuple[Link, ...] = ()
     digest: str | None = None
     truncated: bool = False
+    successor: Successor | None = None
 
     def to_dict(self) -> dict:
         r = self.record
@@ -142,7 +131,8 @@ class ReadResult(Result):
                 "disabled": r.disabled, "status": r.status, "origin": r.origin,
                 "created": format_time(r.created) if r.created else None,
                 "updated": format_time(r.updated) if r.updated else None, "reads": r.reads,
-                "linked": [link.to_dict() for link in self.linked], "truncated": self.truncated, "digest": self.digest}
+                "linked": [link.to_dict() for link in self.linked], "truncated": self.truncated, "digest": self.digest,
+                "successor": self.successor.to_dict() if self.successor else None}
 
 
 @dataclass(frozen=True)

@@ -169,10 +169,11 @@ def propose(session: Session, name: str, description: str | None, type: str | No
         what = f"renaming {rename_from!r} to {name!r}" if rename_from is not None else f"clearing {', '.join(clear)}"
         raise Refused(f"{what} in the team layer is a person's change; a candidate cannot propose it "
                       "(a person runs it with scope team)")
-    if None in (description, type, body):
+    body_source = fields.pop("body_source", None)
+    if None in (description, type, body) or body_source:
         entry = session.layer("team").scan().entries.get(normalize_name(name).name)
         description, type, body = inherit(entry.record if entry else None, description, type, body,
-                                          normalize_name(name).name)
+                                          normalize_name(name).name, body_source)
     layer = _candidates(session)
     guard = [stone for other in session.layers() for stone in other.tombstones()]
     expect = fields.pop("expect_digest", False)

@@ -120,7 +120,7 @@ def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more:
     if r.title:
         head.append(f"title: {cut(r.title)}")
     if r.status != "active":
-        by = f" by {r.superseded_by}" if r.status == "superseded" and r.superseded_by else ""
+        by = f" by {result.successor.phrase()}" if r.status == "superseded" and result.successor else ""
         head.append(f"status: {r.status}{by}")
     if offset or end < total:
         head.append(f"body: characters {offset}–{end} of {total}")

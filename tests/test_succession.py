@@ -1,0 +1,199 @@
+"""Where a superseded memory's successors lead (:mod:`memdir.store.succession`), on every path: the CLI
+(real subprocesses), the Python API, the MCP server (the SDK's in-memory client) and consolidation.
+
+A chain a → b → c names its live end c (via b); a successor that was deleted is said to be, with its
+tombstone and the way back (reactivate, after `memdir tombstone lift` when the value is the forgotten one);
+a chain that loops (a hand edit) ends instead of running forever."""
+
+from __future__ import annotations
+
+import json
+
+import anyio
+import pytest
+from mcp import Client
+
+from memdir import Memory
+from memdir.consolidation.proposals import Proposal
+from memdir.integrations.mcp_server import MemoryServer, build_server
+from memdir.store.errors import Refused, TombstoneRefused
+from tests.conftest import run_cli
+from tests.scripted import Scripted
+
+FACT = "Dev PostgreSQL listens on 5433"
+
+
+def _cli(project, *args, **kw):
+    return run_cli("--project", project, *args, **kw)
+
+
+def _status(project, name):
+    out = _cli(project, "read", name)
+    assert out.returncode == 0, out.stderr
+    return next(line for line in out.stdout.splitlines() if line.startswith("status: "))
+
+
+def _tombstone(project):
+    stones = json.loads(_cli(project, "tombstones", "--json").stdout)["tombstones"]
+    assert len(stones) == 1, stones
+    return stones[0]["id"]
+
+
+# ---------------------------------------------------------------- 1. a successor that was deleted
+
+
+def test_cli_a_renamed_then_forgotten_memory_says_its_successor_was_deleted(project):
+    assert _cli(project, "write", "db-port", "-d", FACT, "-b", "Moved in November.").returncode == 0
+    assert _cli(project, "write", "pg-port", "--rename-from", "db-port").returncode == 0
+    # control, before the delete: the live successor is named, and a write is sent to it
+    assert _status(project, "db-port") == "status: superseded by pg-port"
+    out = _cli(project, "write", "db-port", "-d", "Dev DB port is 5434")
+    assert out.returncode == 1 and "write to 'pg-port' instead" in out.stderr
+
+    assert _cli(project, "forget", "pg-port").returncode == 0
+    stone = _tombstone(project)
+    assert _status(project, "db-port") == f"status: superseded by pg-port (deleted, tombstone {stone})"
+    read = json.loads(_cli(project, "read", "db-port", "--json").stdout)
+    assert read["successor"] == {"name": "pg-port", "via": [], "state": "deleted", "tombstone": stone}
+
+    # a write with new text: no "write to 'pg-port' instead" (it is gone); the way back is said
+    out = _cli(project, "write", "db-port", "-d", "Dev DB port is 5434")
+    assert out.returncode == 1 and "instead" not in out.stderr
+    assert out.stderr == (
+        f"memdir: memory 'db-port' was superseded by 'pg-port', which was deleted and its value forgotten "
+        f"(tombstone {stone}): to write to 'db-port', reactivate it explicitly (--reactivate / reactivate=true); "
+        f"if 'db-port' holds that value too, a person first lifts the tombstone with "
+        f"`memdir tombstone lift {stone}`\n")
+
+    # reactivating it as it is: refused by pg-port's tombstone (the forgotten fact is db-port's text too),
+    # and the refusal says why and how
+    out = _cli(project, "write", "db-port", "--reactivate")
+    assert out.returncode == 1
+    assert out.stderr.startswith(f"memdir: refused: this matches a forgotten value (the same value; tombstone {stone}, "
+                                 "memory 'pg-port', forgotten by human). A person can lift it with "
+                                 f"`memdir tombstone lift {stone}`, then reactivate 'db-port'")
+    assert "'db-port' was superseded by 'pg-port', which was deleted and its value forgotten, and 'db-port' " \
+           "holds that value too" in out.stderr
+    out = _cli(project, "restore", "db-port", "--version", "1", "--reactivate")  # restoring it: the same
+    assert out.returncode == 1 and f"`memdir tombstone lift {stone}`, then reactivate 'db-port'" in out.stderr
+    assert "'db-port' was superseded by 'pg-port', which was deleted" in out.stderr
+    assert _status(project, "db-port").startswith("status: superseded by pg-port (deleted")  # nothing written
+
+    # the way back works as said: lift, then reactivate
+    assert _cli(project, "tombstone", "lift", stone).returncode == 0
+    out = _cli(project, "write", "db-port", "--reactivate")
+    assert out.returncode == 0 and out.stdout.strip() == "Memory reactivated: db-port (project)", out.stderr
+    assert json.loads(_cli(project, "read", "db-port", "--json").stdout)["successor"] is None
+
+
+def test_a_deleted_successor_of_another_value_needs_no_lift(mem):
+    mem.write("ci", "CI runs on Jenkins", "project")
+    mem.write("ci-runner", rename_from="ci")
+    mem.write("ci-runner", "CI runs on Jenkins at ci.example.org")  # the successor's text moved on
+    stone = mem.delete("ci-runner").tombstone
+    found = mem.read("ci", count=False).successor
+    assert (found.name, found.state, found.tombstone, found.phrase()) == (
+        "ci-runner", "deleted", stone, f"ci-runner (deleted, tombstone {stone})")
+    with pytest.raises(Refused, match="which was deleted and its value forgotten"):
+        mem.write("ci", body="x")
+    assert mem.write("ci", reactivate=True).operation == "reactivated"  # its own text is no forgotten value
+
+
+def test_a_successor_deleted_by_hand_is_deleted_without_a_tombstone(mem):
+    mem.write("ci", "CI runs on Jenkins", "project")
+    mem.write("ci-runner", rename_from="ci")
+    (mem.layer("project").path / "ci-runner.md").unlink()
+    found = mem.read("ci", count=False).successor
+    assert (found.state, found.tombstone, found.phrase()) == ("deleted", None, "ci-runner (deleted)")
+    with pytest.raises(Refused) as caught:
+        mem.write("ci", "CI runs on Forgejo")
+    assert str(caught.value) == ("memory 'ci' was superseded by 'ci-runner', which was deleted: to write to 'ci', "
+                                 "reactivate it explicitly (--reactivate / reactivate=true)")
+
+
+# ---------------------------------------------------------------- 2. a chain names its live end
+
+
+def test_cli_a_chain_names_its_live_end(project):
+    assert _cli(project, "write", "ci", "-d", "CI runs on Jenkins").returncode == 0
+    assert _cli(project, "write", "ci-runner", "--rename-from", "ci").returncode == 0
+    assert _cli(project, "write", "ci-agent", "--rename-from", "ci-runner").returncode == 0
+    assert _cli(project, "write", "ci-host", "--rename-from", "ci-agent").returncode == 0
+    assert _status(project, "ci") == "status: superseded by ci-host (via ci-runner, ci-agent)"
+    assert _status(project, "ci-agent") == "status: superseded by ci-host"  # control: a direct successor
+    out = _cli(project, "write", "ci", "-d", "CI runs on Forgejo")
+    assert out.returncode == 1 and out.stderr == (
+        "memdir: memory 'ci' was superseded by 'ci-host' (via 'ci-runner', 'ci-agent'): write to 'ci-host' "
+        "instead, or reactivate 'ci' explicitly (--reactivate / reactivate=true)\n")
+    out = _cli(project, "pin", "ci-runner")
+    assert out.returncode == 1 and "superseded by 'ci-host' (via 'ci-agent'): pin 'ci-host' instead" in out.stderr
+    read = json.loads(_cli(project, "read", "ci", "--json").stdout)
+    assert read["successor"] == {"name": "ci-host", "via": ["ci-runner", "ci-agent"], "state": "active",
+                                 "tombstone": None}
+    # the end of the chain deleted: named as deleted, with the memories passed
+    assert _cli(project, "delete", "ci-host").returncode == 0
+    assert _status(project, "ci") == (f"status: superseded by ci-host (via ci-runner, ci-agent; deleted, "
+                                      f"tombstone {_tombstone(project)})")
+
+
+def test_mcp_read_and_write_name_the_live_end(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project)
+    mem.write("ci", "CI runs on Jenkins", "project")
+    mem.write("ci-runner", rename_from="ci")
+    mem.write("ci-agent", rename_from="ci-runner")
+    state = MemoryServer(home=isolated_home, project=project)
+
+    async def main():
+        async with Client(build_server(state)) as client:
+            r = await client.call_tool("memory_read", {"name": "ci"})
+            assert "status: superseded by ci-agent (via ci-runner)" in r.content[0].text.splitlines()
+            r = await client.call_tool("memory_write", {"name": "ci", "description": "CI runs on Forgejo"})
+            assert r.is_error and "'ci' was superseded by 'ci-agent' (via 'ci-runner'): write to 'ci-agent' " \
+                                  "instead" in r.content[0].text
+            r = await client.call_tool("memory_write", {"name": "ci-agent", "description": "CI runs on Forgejo"})
+            assert not r.is_error  # control: the live end takes the write
+
+    anyio.run(main)
+
+
+def test_consolidation_names_the_live_end(mem):
+    own = mem.as_actor("extracted")
+    own.write("ci", "CI runs on Jenkins", "project")
+    own.write("ci-runner", rename_from="ci")
+    own.write("ci-agent", rename_from="ci-runner")
+    update = Proposal("update", target="ci", description="CI runs on Forgejo", type="project")
+    report = mem.consolidate([{"role": "user", "content": "CI moved to Forgejo."}], extractor=Scripted(update),
+                             mode="always")
+    outcome = report.outcomes[0]
+    assert outcome.result == "refused", outcome
+    assert "'ci' was superseded by 'ci-agent' (via 'ci-runner'): write to 'ci-agent' instead" in outcome.detail
+    assert mem.read("ci-agent", count=False).record.description == "CI runs on Jenkins"  # nothing written
+
+
+def test_a_loop_of_successors_ends(mem):
+    mem.write("a-fact", "Alpha fact", "project")
+    mem.write("b-fact", rename_from="a-fact")
+    mem.write("c-fact", rename_from="b-fact")
+    # a hand edit closes the loop: c-fact superseded by a-fact
+    path = mem.layer("project").path / "c-fact.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("status: active", "status: superseded\nsuperseded_by: a-fact"), encoding="utf-8")
+    assert mem.read("c-fact", count=False).record.superseded_by == "a-fact"
+    found = mem.read("a-fact", count=False).successor
+    assert (found.name, found.state, found.phrase()) == ("b-fact", "loop", "b-fact (its successors loop back)")
+    with pytest.raises(Refused, match="'a-fact' was superseded by 'b-fact', whose successors loop back to it"):
+        mem.write("a-fact", "Alpha fact, restated")
+    assert mem.write("a-fact", "Alpha fact, restated", reactivate=True).operation == "reactivated"
+    # control: with a-fact active again the loop is broken, and b-fact's chain ends there, its live end
+    found = mem.read("b-fact", count=False).successor
+    assert (found.name, found.via, found.state) == ("a-fact", ("c-fact",), "active")
+
+
+def test_the_tombstone_refusal_is_unchanged_for_a_memory_that_is_not_superseded(mem):
+    mem.write("db-port", FACT, "project")
+    stone = mem.forget("db-port").tombstone
+    with pytest.raises(TombstoneRefused) as caught:
+        mem.write("db-port-again", FACT)
+    assert str(caught.value) == (f"refused: this matches a forgotten value (the same value; tombstone {stone}, "
+                                 f"memory 'db-port', forgotten by agent). A person can lift it with "
+                                 f"`memdir tombstone lift {stone}`")
