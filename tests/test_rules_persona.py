@@ -148,12 +148,14 @@ def test_a_statement_about_a_pronoun_is_one_that_refers_back():
 
     for said in ("He is my favorite artist.", "I enjoy learning them.", "I have been there three times.",
                  "Me, I enjoy their food.", "I actually have five!", "I go every once in awhile.",
-                 "I've been three times it is that lovely!"):
+                 "I've been three times it is that lovely!", "I have 5, one is a pizza slice.",
+                 "I invented it myself.", "Those have to be a handful as well!"):
         assert refers_back(said), said
     # controls: what the pronoun stands for is named before it, or there is no pronoun to stand for anything
     for said in ("I love hamburgers too much to give them up.", "There are three dogs in my house.",
                  "I have five kids.", "I go to the gym every day.", "I have been to Hawaii three times.",
-                 "My sister lives in Ohio and I visit her often."):
+                 "My sister lives in Ohio and I visit her often.", "I visited Paris and loved it.",
+                 "I love my bed, it is comfy."):
         assert not refers_back(said), said
 
 
@@ -169,3 +171,16 @@ def test_a_statement_that_refers_back_is_joined_to_the_sentence_it_needs_or_keep
                          "I have been to Japan twice.",  # control: the statement beside the dropped one
                          "I love my profession. I find it keeps me focused."]  # one memory, not two
     # "there" was Hawaii, the other speaker's word: "I have been there three times." keeps nothing
+
+
+def test_a_standing_rule_about_a_pronoun_is_joined_or_kept_never_dropped(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    said = [{"role": "assistant", "content": "The integration tests are slow."},
+            {"role": "user", "content": "They must always run before a release."},
+            {"role": "user", "content": "We deploy the billing service on Fridays. It must never run migrations "
+                                        "during business hours."}]
+    report = mem.consolidate(said, extractor="rules")
+    described = sorted(mem.read(o.name, count=False).record.description for o in report.outcomes)
+    assert "They must always run before a release." in described  # opens the turn: kept as it is, a rule
+    assert any(d.startswith("We deploy the billing service on Fridays. It must never run migrations")
+               for d in described), described  # joined to the sentence that names it

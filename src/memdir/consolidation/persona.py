@@ -156,7 +156,7 @@ _BACK_PRONOUN = re.compile(r"\b(?:it|them|their|him|her|he|she|they|those|these"
 # What is had or done is left out: "I actually have five!", "I have a bunch.", "I go every once in awhile."
 _LEFT_OUT = re.compile(r"^\W*i\s+(?:(?:actually|just|only|also|still|do|did)\s+)*(?:have|own|had|got)\s+(?:only\s+)?"
                        r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|some|many|a bunch|a lot"
-                       r"|lots|plenty)\W*$"
+                       r"|lots|plenty)(?:\W*$|\s*,)"
                        r"|^\W*i\s+(?:(?:usually|just|only|also|still|really)\s+)*(?:go|visit|went|do)\s+"
                        r"(?:every|once|as much|as often|a lot|often|sometimes|all the time|quite often|regularly)\b"
                        r"|^\W*i(?:'ve| have)\s+(?:only\s+|just\s+)?been\s+(?:once|twice|\w+ times)\b", _I)
@@ -192,9 +192,9 @@ def refers_back(statement: str) -> bool:
     if not match:
         return False
     head = re.findall(r"[a-z][a-z'-]*", statement[:match.start()].lower())
-    # a word in -ing just before the pronoun is its verb ("learning them"), not its antecedent
+    # a word in -ing just before the pronoun is its verb ("learning them"), one in -ed a verb ("I invented it")
     return all(word in _NOT_AN_ANTECEDENT or (word.endswith("ing") and n == len(head) - 1)
-               for n, word in enumerate(head))
+               or (word.endswith("ed") and len(word) > 4) for n, word in enumerate(head))
 
 
 def without_subject(statement: str) -> bool:

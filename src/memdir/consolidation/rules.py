@@ -332,23 +332,27 @@ def _with_antecedents(said: list[str], items: list) -> list:
     """``items`` with each statement about the person that is about a
     pronoun (:func:`memdir.consolidation.persona.refers_back`: "I enjoy
     learning them.") joined to the sentence before it in the same turn —
-    to that sentence's own statement when it made one — so the memory says
-    what the pronoun stands for; when the turn opens with it, or the sentence
-    before says too little (fewer than three content words), it keeps
-    nothing: what it stands for was the other speaker's."""
+    to that sentence's own statement of the same kind when it made one — so
+    the memory says what the pronoun stands for. When the turn opens with
+    it, or the sentence before says too little (fewer than three content
+    words), a statement about the person keeps nothing (what it stands for
+    was the other speaker's) and a standing rule or request to remember is
+    kept as it is."""
     out: list = []
     for i, (sentence, found) in enumerate(items):
-        if found is None or found[0] != "user" or not refers_back(found[1]):
+        if found is None or not refers_back(found[1]):
             out.append((sentence, found))
             continue
+        kind = found[0]
         before, kept = out[i - 1] if i else (None, None)
-        if kept is not None and kept[0] == "user":
-            out[i - 1] = (f"{before} {sentence}", ("user", f"{kept[1]} {found[1]}"))
+        if kept is not None and kept[0] == kind:
+            out[i - 1] = (f"{before} {sentence}", (kind, f"{kept[1]} {found[1]}"))
             out.append((sentence, None))
         elif i and len(content_words(said[i - 1])) >= 3:
-            out.append((f"{said[i - 1]} {sentence}", ("user", f"{_capital(strip_filler(said[i - 1]))} {found[1]}")))
+            out.append((f"{said[i - 1]} {sentence}", (kind, f"{_capital(strip_filler(said[i - 1]))} {found[1]}")))
         else:
-            out.append((sentence, None))
+            standing = kind == "confirmed" or {rule for rule, _ in sentence_rules(sentence)} & _STANDING
+            out.append((sentence, found if standing else None))
     return out
 
 
