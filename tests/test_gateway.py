@@ -13,6 +13,7 @@ SECRETS = {
     "openai-key": "sk-proj-" + "a1B2c3D4e5" * 4 + "f6G7h8I9",
     "github-token": "ghp_" + "A1b2C3d4E5f6G7h8I9j0" + "K1l2M3n4O5p6Q7r8",
     "aws-key": "AKIAIOSFODNN7EXAMPLE",
+    "stripe-key": "sk_live_" + "51HqLyjWDarjtT1zdp7dcXYZ",
     "google-key": "AIzaSyA1B2C3D4E5F6G7H8I9J0K1L2M3N4O5P6Q",
     "bearer": "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
     "private-key": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----",
@@ -20,10 +21,10 @@ SECRETS = {
     "phone": "13812345678",
     "id-card": "110101199003078670",
 }
-SECRET_BYTES = ["a1B2c3D4e5", "A1b2C3d4E5f6G7h8I9j0", "AKIAIOSFODNN7EXAMPLE", "AIzaSyA1B2C3D4",
+SECRET_BYTES = ["a1B2c3D4e5", "51HqLyjWDarjtT1zdp7dcXYZ", "A1b2C3d4E5f6G7h8I9j0", "AKIAIOSFODNN7EXAMPLE", "AIzaSyA1B2C3D4",
                 "dozjgNryP4J3jVmNHl0w5N", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ", "pw123",
                 "13812345678", "110101199003078670"]
-CONTROLS = ["sk-button-primary-large", "0123456789abcdef0123456789abcdef01234567",
+CONTROLS = ["sk-button-primary-large", "pk_live_51HqLyjWDarjtT1zdp7dcPUBLIC", "0123456789abcdef0123456789abcdef01234567",
             "普通的 PostgreSQL 15432 端口说明", "11010119900307867X"]
 
 

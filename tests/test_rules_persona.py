@@ -184,3 +184,35 @@ def test_a_standing_rule_about_a_pronoun_is_joined_or_kept_never_dropped(isolate
     assert "They must always run before a release." in described  # opens the turn: kept as it is, a rule
     assert any(d.startswith("We deploy the billing service on Fridays. It must never run migrations")
                for d in described), described  # joined to the sentence that names it
+
+
+def test_a_rule_about_a_pronoun_is_not_joined_to_a_sentence_holding_a_secret(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    key = "sk_live_" + "51HqLyjWDarjtT1zdp7dcXYZabc123"
+    said = [{"role": "user", "content": f"The payments sandbox key {key} is shared by the team. Always use it for "
+                                        "the checkout tests."},
+            {"role": "user", "content": "My token is sk-proj-" + "a1B2c3D4e5" * 3 + ". Always use it for builds."},
+            {"role": "user", "content": "We deploy the billing service on Fridays. It must never run migrations "
+                                        "during business hours."}]
+    report = mem.consolidate(said, extractor="rules")
+    described = sorted(mem.read(o.name, count=False).record.description for o in report.outcomes)
+    # the rule is kept as it is, without the sentence holding the secret (nor its [REDACTED:…] stand-in)
+    assert described == ["Always use it for builds.", "Always use it for the checkout tests.",
+                         "We deploy the billing service on Fridays. It must never run migrations during business "
+                         "hours."], described  # control: a sentence without a secret is still joined
+    blob = b"".join(p.read_bytes() for p in isolated_home.rglob("*") if p.is_file())
+    assert b"51HqLyjWDarjtT1zdp7dcXYZ" not in blob and b"a1B2c3D4e5" not in blob and b"REDACTED" not in blob
+    assert b"checkout tests" in blob  # control: the same files were read
+
+
+def test_a_rule_written_as_a_list_item_is_kept_without_its_marker(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    said = [{"role": "user", "content": "Team rules:\n- Always run the tests with -x.\n* Never push to main directly."
+                                        "\n• We lint Python with ruff in CI. Always use it with --fix locally."},
+            {"role": "user", "content": "Always answer in English."}]  # control: a rule that is no list item
+    report = mem.consolidate(said, extractor="rules")
+    kept = sorted((mem.read(o.name, count=False).record.type, mem.read(o.name, count=False).record.description)
+                  for o in report.outcomes)
+    assert kept == [("feedback", "Always answer in English."), ("feedback", "Always run the tests with -x."),
+                    ("feedback", "Never push to main directly."),
+                    ("feedback", "We lint Python with ruff in CI. Always use it with --fix locally.")], kept

@@ -56,6 +56,7 @@ _LOG_LINE = re.compile(r"^.*(?:Traceback|Error:|Exception|^\s*at \S+\(|^\s*File 
 
 # Sentence ends: Western punctuation followed by space/end, CJK punctuation, newlines.
 _SPLIT = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
+_LIST_MARKER = re.compile(r"^[-*•]\s+")  # "- Always run tests with -x." is the rule, not "- Always …"
 
 _QUESTION_START = re.compile(
     r"^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|do|does|did|is|are|"
@@ -233,10 +234,11 @@ def clean_user_text(text: str) -> str:
 
 
 def sentences(text: str) -> list[str]:
-    """Sentences of cleaned user text, whitespace collapsed, empties dropped."""
+    """Sentences of cleaned user text, whitespace collapsed, a list item's
+    marker (``- ``, ``* ``, ``• ``) dropped, empties dropped."""
     out = []
     for part in _SPLIT.split(clean_user_text(text)):
-        part = re.sub(r"\s+", " ", part).strip()
+        part = _LIST_MARKER.sub("", re.sub(r"\s+", " ", part).strip())
         if len(part) >= 4 or (part and not part.isascii() and len(part) >= 2):
             out.append(part)
     return out

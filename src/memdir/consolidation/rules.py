@@ -335,9 +335,10 @@ def _with_antecedents(said: list[str], items: list) -> list:
     to that sentence's own statement of the same kind when it made one — so
     the memory says what the pronoun stands for. When the turn opens with
     it, or the sentence before says too little (fewer than three content
-    words), a statement about the person keeps nothing (what it stands for
-    was the other speaker's) and a standing rule or request to remember is
-    kept as it is."""
+    words) or held a secret (redacted: it is no antecedent, and a memory
+    must not carry it), a statement about the person keeps nothing (what it
+    stands for was the other speaker's) and a standing rule or request to
+    remember is kept as it is."""
     out: list = []
     for i, (sentence, found) in enumerate(items):
         if found is None or not refers_back(found[1]):
@@ -348,7 +349,7 @@ def _with_antecedents(said: list[str], items: list) -> list:
         if kept is not None and kept[0] == kind:
             out[i - 1] = (f"{before} {sentence}", (kind, f"{kept[1]} {found[1]}"))
             out.append((sentence, None))
-        elif i and len(content_words(said[i - 1])) >= 3:
+        elif i and len(content_words(said[i - 1])) >= 3 and "[REDACTED:" not in said[i - 1]:
             out.append((f"{said[i - 1]} {sentence}", (kind, f"{_capital(strip_filler(said[i - 1]))} {found[1]}")))
         else:
             standing = kind == "confirmed" or {rule for rule, _ in sentence_rules(sentence)} & _STANDING

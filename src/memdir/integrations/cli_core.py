@@ -285,7 +285,7 @@ def register(add, settings) -> None:
     p.add_argument("name")
     scope_opt(p)
     p = add("journal", cmd_journal, "List journal events of the layers, newest first (as the panel's journal page).")
-    scope_opt(p)
+    scope_opt(p, "only this layer's events (default: every layer)")
     p.add_argument("--actor", choices=ACTORS, metavar="ACTOR", help="only this actor's events: " + ", ".join(ACTORS))
     p.add_argument("--action", choices=JOURNAL_ACTIONS, metavar="ACTION",
                    help="only this action: " + ", ".join(JOURNAL_ACTIONS))

@@ -2,8 +2,9 @@
 
 Secret kinds follow seed-behaviour §A7 (dsh-auto-memory v0.6), applied in that
 order with ASCII ``\\b``/``\\d`` semantics (so ``电话13812345678`` still matches),
-plus memdir's adds: PEM/OpenSSH private-key blocks, the password part of
-connection URIs (``postgres://admin:pw@host`` keeps user and host), and a
+plus memdir's adds: PEM/OpenSSH private-key blocks, Stripe secret and
+restricted keys (``sk_live_…``, ``rk_test_…``; not the publishable ``pk_…``),
+the password part of connection URIs (``postgres://admin:pw@host`` keeps user and host), and a
 secret stated in words (``the password is hunter2-Xk9``, ``密码是…``; the value
 must hold a digit or a symbol), an environment or configuration assignment
 to a secret-named key (``export DB_PASSWORD=…``, ``SECRET_KEY='…'``,
@@ -53,6 +54,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern], ...] = (
     ("github-token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b|\bgithub_pat_[A-Za-z0-9_]{20,}\b", _A)),
     ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{20,}\b", _A)),
     ("openai-key", re.compile(r"\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}\b", _A)),
+    ("stripe-key", re.compile(r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b", _A)),
     ("bearer", re.compile(
         r"\bbearer\s+(?:eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]+){0,2}"
         r"|[A-Za-z0-9_-]{16,}[=+/][A-Za-z0-9_\-=/+]{10,})", _A | re.I)),
