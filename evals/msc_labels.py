@@ -17,8 +17,12 @@ Each sample has a ``.meta.json`` beside it: the commit whose proposals
 were sampled, how, and that population's size and scorer matches. The
 ``calibration`` sample (``msc_labels.jsonl``, at c7dbe20) chose the meaning
 scorer's threshold; the ``check`` sample (``msc_labels_check.jsonl``, drawn
-afresh from a later extractor and labelled by two other annotators) checks
-it and the extractor's changes made while looking at the first.
+afresh at f0236e9 and labelled by two other annotators) checked it and the
+extractor's change made while looking at the first; the ``test`` sample
+(``msc_labels_test.jsonl``, drawn at b9b01cd, after a last change made while
+looking at the check sample, and labelled by two more) measures the
+extractor as it is. Every sample was labelled blind; only ``test`` is
+untouched by development.
 
 Prints one JSON object per sample:
 
@@ -42,7 +46,10 @@ Prints one JSON object per sample:
   P(S | no match) from the sample, weighted by the population's shares),
   with a 95 % normal interval — by the lexical and by the meaning verdict,
   per annotator and for both agreeing; ``sample_precision`` the plain
-  share of S.
+  share of S;
+* ``keep_precision_estimate``: the same estimate (on the meaning verdict)
+  of the share a person would keep — S or D: the gold as written plus the
+  lasting facts its annotators left out, which the labels measure.
 """
 
 from __future__ import annotations
@@ -140,6 +147,11 @@ def report(path: Path, ev) -> dict:
         f"by_{name}_verdict": {w: post_stratified(verdict, truth, share)
                                for w, truth in [*((w, said[w]) for w in who), ("both", both)]}
         for name, (verdict, share) in shares.items()}
+    kept = {w: [row["labels"][w]["label"] in ("S", "D") for row in rows] for w in who}
+    kept_both = [all(kept[w][i] for w in who) for i in range(len(rows))]
+    verdict, share = shares["meaning"]
+    out["keep_precision_estimate"] = {w: post_stratified(verdict, truth, share)
+                                      for w, truth in [*((w, kept[w]) for w in who), ("both", kept_both)]}
     out["sample_precision"] = {w: round(sum(said[w]) / len(rows), 4) for w in who} | {
         "both": round(sum(both) / len(rows), 4)}
     return out
