@@ -26,7 +26,7 @@ untouched by development.
 
 Prints one JSON object per sample:
 
-* ``labels`` (the file), ``role`` (calibration or check), ``items``,
+* ``labels`` (the file), ``role`` (calibration, check or test), ``items``,
   ``labelled_commit`` and ``population_memories``: the commit whose
   proposals were sampled and how many it made — the estimates below are
   that commit's extractor's, not necessarily the current one's
