@@ -216,3 +216,38 @@ def test_a_rule_written_as_a_list_item_is_kept_without_its_marker(isolated_home,
     assert kept == [("feedback", "Always answer in English."), ("feedback", "Always run the tests with -x."),
                     ("feedback", "Never push to main directly."),
                     ("feedback", "We lint Python with ruff in CI. Always use it with --fix locally.")], kept
+
+
+def _kept(text: str) -> list:
+    from memdir.consolidation.rules import turn_statements
+    from memdir.consolidation.transcripts import read_transcript
+
+    transcript = read_transcript([{"role": "user", "content": text}, {"role": "assistant", "content": "ok"}])
+    return [found for _, found in turn_statements(transcript, 0) if found]
+
+
+def test_a_request_to_remember_this_keeps_what_came_before_it():
+    assert _kept("We pin Node to 20.11 in this repo. Remember this for later.") == [
+        ("project", "We pin Node to 20.11 in this repo.")]  # was ("project", "For later.")
+    assert _kept("The CI cache lives in the ci-cache bucket on S3. Please remember it.") == [
+        ("project", "The CI cache lives in the ci-cache bucket on S3.")]  # was nothing
+    assert _kept("以后所有的提交信息都用英文写。记住这一点。")[0][1] == "以后所有的提交信息都用英文写。"  # was "这一点。"
+    # control: a request with its content after it keeps that content
+    assert _kept("Remember that the API integration tests are slow.") == [
+        ("project", "The API integration tests are slow.")]
+
+
+def test_a_rule_joined_to_a_long_sentence_keeps_its_own_words_whole():
+    from memdir.consolidation.wording import DESCRIPTION_LIMIT, joined
+
+    long = ("We maintain the legacy payments reconciliation service in services/recon, which talks to the old "
+            "Oracle warehouse through a hand-written JDBC bridge that nobody else understands anymore.")
+    (kind, statement), = _kept(f"{long} It must never be deployed on Fridays.")
+    assert kind == "feedback" and statement.endswith("warehouse… It must never be deployed on Fridays.")
+    assert len(statement) <= DESCRIPTION_LIMIT and statement.startswith("We maintain the legacy payments")
+    assert joined("We use pytest.", "Always run it with -x.") == "We use pytest. Always run it with -x."  # fits
+
+
+def test_a_rule_about_a_pronoun_with_nothing_of_its_own_keeps_nothing():
+    assert _kept("Always do it.") == []
+    assert _kept("Never push it to main.") == [("feedback", "Never push it to main.")]  # control

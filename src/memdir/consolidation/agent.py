@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from .gate import confirmed_suggestion, sentence_rules, sentences
 from .proposals import ExtractionContext, ExtractionResult
-from .rules import content_words, is_task_only, strip_filler, write_down
+from .rules import is_task_only, strip_filler, write_down
+from .wording import content_words
 
 MAX_FINDINGS = 3
 PRIORITY = ("remember", "correction", "confirmed", "rule", "preference", "constraint", "decision", "deadline",

@@ -43,6 +43,8 @@ from __future__ import annotations
 
 import re
 
+from .wording import capital
+
 _I = re.I
 
 FIRST_PERSON = re.compile(r"^(?:i|i'm|im|i've|i'd|my)\b", _I)
@@ -172,7 +174,8 @@ make made need try tried buy bought play played keep kept give gave prefer think
 missed sing sang own owned raise raised help helped call called spend spent live lived stay stayed grow grew grown born
 came come really very too also always usually often sometimes just still even actually definitely quite all much more
 most lot lots here near far well then now again every once awhile can could will would should must might may totally
-pretty especially mostly mainly
+pretty especially mostly mainly always never please run runs push commit deploy lint rebase follow share print
+maintain regenerate install merge
 """.split())
 
 
@@ -205,10 +208,6 @@ def without_subject(statement: str) -> bool:
             and not _POINTS_BACK.search(statement))
 
 
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:] if text[:1].islower() else text
-
-
 def is_life_statement(statement: str) -> bool:
     """True when ``statement`` starts with the person and is about their life
     (see the module docstring); how much it must say is the caller's rule."""
@@ -233,7 +232,7 @@ def after_passing(statement: str) -> str | None:
     if not is_passing(statement):
         return None
     parts = _THEN_I.split(statement, maxsplit=1)
-    return _capital(parts[1]) if len(parts) == 2 and not is_passing(parts[1]) else None
+    return capital(parts[1]) if len(parts) == 2 and not is_passing(parts[1]) else None
 
 
 def own_clause(statement: str) -> str | None:
@@ -248,7 +247,7 @@ def own_clause(statement: str) -> str | None:
         return None
     if lead[-1] not in ",!.:;-" and not all(w in _LEAD_WORDS for w in re.findall(r"[\w'-]+", lead.lower())):
         return None
-    return _capital(statement[match.start("who"):])
+    return capital(statement[match.start("who"):])
 
 
 __all__ = ["FIRST_PERSON", "after_passing", "is_fragment", "is_life_statement", "is_passing", "own_clause", "points_back",

@@ -44,9 +44,9 @@ from datetime import datetime
 from .dates import absolutize
 from .proposals import ExtractionContext, ExtractionResult, Proposal
 from .gate import confirmed_suggestion, is_question_or_hedge, sentence_rules, sentences
+from .wording import DESCRIPTION_LIMIT, capital, content_words, cut, joined, name_for, title_for
 from .persona import (FIRST_PERSON, after_passing, is_fragment, is_life_statement, is_passing, own_clause,
                       points_back, refers_back, without_subject)
-from ..store.names import normalize_name
 
 _I = re.I
 
@@ -62,7 +62,9 @@ _WRITE_DOWN = re.compile(
     r"\b(?:put(?:ting)?|add(?:ing)?|writ(?:e|ing)|sav(?:e|ing)|record(?:ing)?|stor(?:e|ing)|keep(?:ing)?)\s+"
     r"(?:this|that|it|these|those)\b.*?\b(?:in|into|to)\s+(?:the\s+|your\s+|our\s+)?"
     r"(?:claude\.md|agents\.md|memory|memories)\b|\bwrite (?:this|that|it) down\b"
-    r"|\bremember (?:this|that)\s*[.!]?$|把.{0,12}(?:记|写|加|存)(?:到|进|入)(?:CLAUDE\.md|AGENTS\.md|记忆)?", _I)
+    r"|\b(?:remember|memori[sz]e|note|keep in mind|don'?t forget) (?:this|that|it)"
+    r"(?: for (?:later|the future|next time|future reference))?\s*[.!]?$"
+    r"|把.{0,12}(?:记|写|加|存)(?:到|进|入)(?:CLAUDE\.md|AGENTS\.md|记忆)?|记住(?:这一点|这点|这个)[。！!]?$", _I)
 _WRITE_DOWN_LEAD = re.compile(
     r"^\**(?:important|note)\**\s*[:：]\s*|^(?:please\s+|pls\s+)?(?:add|write|put)\s+(?:to|in|into)\s+"
     r"(?:the\s+|your\s+)?(?:claude\.md|agents\.md|memory)\s*[:：]\s*|^重要[:：]\s*", _I)
@@ -88,63 +90,7 @@ _OWN_TASTE = re.compile(r"\bmy (?:all[- ]time )?favou?rite\b|\bi (?:\w+ )?(?:lik
                         r"|\bi'?m (?:really )?into\b|我", _I)
 _TO_THE_WORK = re.compile(r"\b(?:you|your|u|please|pls|use|using|code|commits?|tests?|answers?|replies|docs?)\b", _I)
 _HERE = re.compile(r"\b(?:this|the) (?:project|repo|repository|codebase|code base)\b|\bhere\b|本项目|这个项目", _I)
-_STOP = frozenset("""
-a an the and or but so to of in on at by for with from as is are was were be been being it its it's this that
-these those there here i i'm i'd i've me my mine we we're our us you you're your please pls plz just also then
-than very really remember note keep mind don't dont do does did not no yes ok okay let let's lets make made go
-going get got want need would will shall should can could may might must about into over under again more
-most some any all every each which who what when where why how thing things stuff sure like love re ve ll
-""".split())
-_WORD = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]+", _I)
 _PREFERENCE_VERBS = frozenset({"enjoy", "prefer", "hate", "dislike", "stand", "fan", "favorite", "favourite"})
-
-
-# ---------------------------------------------------------------- words
-
-
-def content_words(text: str) -> list[str]:
-    """Lower-case words of ``text`` without stop words, in order, de-duplicated;
-    CJK runs become character bigrams."""
-    out: list[str] = []
-    for token in _WORD.findall(text.lower()):
-        if not token.isascii():
-            grams = [token[i:i + 2] for i in range(len(token) - 1)] or [token]
-            out.extend(g for g in grams if g not in out)
-        elif token not in _STOP and token not in out and (len(token) > 1 or token.isdigit()):
-            out.append(token)
-    return out
-
-
-def _name_for(statement: str) -> str:
-    words = [w for w in _WORD.findall(statement.lower()) if w.isascii()]
-    picked: list[str] = []
-    for word in words:
-        if word in _STOP or word in picked or (len(word) < 2 and not word.isdigit()):
-            continue
-        picked.append(word)
-        if len(picked) == 5:
-            break
-    if picked:
-        return "-".join(picked)[:48].strip("-")
-    return normalize_name(statement[:24]).name  # CJK: a stable hashed slug, the text kept as title
-
-
-def _title_for(statement: str) -> str | None:
-    if statement.isascii():
-        return None
-    return statement[:40].rstrip("，。,.;；：: ") or None
-
-
-def _cut(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    head = text[:limit - 1]
-    space = head.rfind(" ")
-    return (head[:space] if space > limit // 2 else head).rstrip(" ,;:") + "…"
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:] if text[:1].islower() else text
 
 
 # ---------------------------------------------------------------- classification
@@ -153,7 +99,7 @@ def _capital(text: str) -> str:
 def strip_filler(text: str) -> str:
     """``text`` without leading conjunctions and fillers ("And", "So", "first
     of all,", "pls" before a rule, 另外), capitalized."""
-    return _capital(_FILLER.sub("", text.strip()).strip())
+    return capital(_FILLER.sub("", text.strip()).strip())
 
 
 def is_task_only(sentence: str) -> bool:
@@ -338,7 +284,8 @@ def _with_antecedents(said: list[str], items: list) -> list:
     words) or held a secret (redacted: it is no antecedent, and a memory
     must not carry it), a statement about the person keeps nothing (what it
     stands for was the other speaker's) and a standing rule or request to
-    remember is kept as it is."""
+    remember is kept as it is — when it has two content words of its own
+    ("Never push it to main.", not "Always do it.")."""
     out: list = []
     for i, (sentence, found) in enumerate(items):
         if found is None or not refers_back(found[1]):
@@ -347,13 +294,14 @@ def _with_antecedents(said: list[str], items: list) -> list:
         kind = found[0]
         before, kept = out[i - 1] if i else (None, None)
         if kept is not None and kept[0] == kind:
-            out[i - 1] = (f"{before} {sentence}", (kind, f"{kept[1]} {found[1]}"))
+            out[i - 1] = (f"{before} {sentence}", (kind, joined(kept[1], found[1])))
             out.append((sentence, None))
         elif i and len(content_words(said[i - 1])) >= 3 and "[REDACTED:" not in said[i - 1]:
-            out.append((f"{said[i - 1]} {sentence}", (kind, f"{_capital(strip_filler(said[i - 1]))} {found[1]}")))
+            out.append((f"{said[i - 1]} {sentence}", (kind, joined(strip_filler(said[i - 1]), found[1]))))
         else:
             standing = kind == "confirmed" or {rule for rule, _ in sentence_rules(sentence)} & _STANDING
-            out.append((sentence, found if standing else None))
+            # "Always do it.": a rule with nothing of its own left to say keeps nothing either
+            out.append((sentence, found if standing and len(content_words(found[1])) >= 2 else None))
     return out
 
 
@@ -412,13 +360,13 @@ class RulesExtractor:
                 when = turn.ts or context.reference_time
                 dated = absolutize(statement, when)
                 scope = "user" if kind == "user" and not _HERE.search(statement) else "project"
-                description, body = _cut(_capital(dated), 160), _body(kind, dated, when, confirmed)
+                description, body = cut(capital(dated), DESCRIPTION_LIMIT), _body(kind, dated, when, confirmed)
                 earlier = same_subject(statement, made)
                 if earlier is not None:  # the session came back to this subject: the later word wins
                     old = proposals[int(earlier[1])]
                     proposals[int(earlier[1])] = Proposal(
                         action=old.action, name=old.name, target=old.target, type=kind, scope=old.scope,
-                        description=description, body=body, title=_title_for(statement), evidence=sentence,
+                        description=description, body=body, title=title_for(statement), evidence=sentence,
                         turn=index)
                     made[int(earlier[1])].description = description
                     continue
@@ -428,16 +376,16 @@ class RulesExtractor:
                     # an update keeps the memory's type (Proposal.type None): a rule's guess does not retype it
                     proposal = Proposal(action="update", target=existing.name, type=None, scope=existing.scope,
                                         description=description, body=_body(existing.type, dated, when, confirmed),
-                                        title=_title_for(statement), evidence=sentence, turn=index)
+                                        title=title_for(statement), evidence=sentence, turn=index)
                 else:
-                    name = _name_for(statement)
+                    name = name_for(statement)
                     base, n = name, 2
                     while name in names:
                         name = f"{base[:44]}-{n}"
                         n += 1
                     names.add(name)
                     proposal = Proposal(action="create", name=name, type=kind, scope=scope, description=description,
-                                        body=body, title=_title_for(statement), evidence=sentence, turn=index)
+                                        body=body, title=title_for(statement), evidence=sentence, turn=index)
                 made.append(_Made(len(proposals), proposal))
                 proposals.append(proposal)
                 if len(proposals) >= context.max_proposals * 2:
