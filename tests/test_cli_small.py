@@ -170,3 +170,57 @@ def test_journal_scope_help_says_it_filters_and_defaults_to_every_layer(project)
         ("project", "db-port"), ("user", "editor")]
     user = run_cli("--project", project, "journal", "--scope", "user", "--action", "create", "--json")
     assert [e["name"] for e in json.loads(user.stdout)["entries"]] == ["editor"]
+
+
+def test_read_of_a_deleted_memory_says_it_was_deleted_and_where_its_versions_are(project, mem):
+    run_cli("--project", project, "write", "beta", "-d", "Beta uses port 8080")
+    deleted = run_cli("--project", project, "delete", "beta", "--json")
+    assert deleted.returncode == 0, deleted.stderr
+    stone = json.loads(deleted.stdout)["tombstone"]
+    said = f'memory "beta" was deleted from the project layer (tombstone {stone}); `memdir history beta` shows its versions'
+    out = run_cli("--project", project, "read", "beta")
+    assert out.returncode == 1 and out.stderr == f"memdir: {said}\n"
+    with pytest.raises(NotFound) as caught:
+        mem.read("beta")
+    assert str(caught.value) == said
+    assert mem.call_tool("memory_read", {"name": "beta"}) == f"Error: {said}"
+    # the command it names does show the versions, the deletion last
+    history = run_cli("--project", project, "history", "beta")
+    assert history.returncode == 0 and "  human  delete  " in history.stdout.splitlines()[-1]
+    # forget says so; once the tombstone is lifted, no id is told
+    mem.write("gamma", "Gamma runs nightly")
+    gone = mem.forget("gamma")
+    assert str(pytest.raises(NotFound, mem.read, "gamma").value) == (
+        f'memory "gamma" was deleted (by forget) from the project layer (tombstone {gone.tombstone}); '
+        "`memdir history gamma` shows its versions")
+    lift = run_cli("--project", project, "tombstone", "lift", gone.tombstone)
+    assert lift.returncode == 0, lift.stderr
+    assert str(pytest.raises(NotFound, mem.read, "gamma").value) == (
+        'memory "gamma" was deleted (by forget) from the project layer; `memdir history gamma` shows its versions')
+    # control: a name no layer ever held keeps the plain message and the hint to list the names
+    out = run_cli("--project", project, "read", "neverwas")
+    assert out.returncode == 1 and out.stderr == (
+        'memdir: memory not found: "neverwas" in any layer — `memdir list` shows the names\n')
+    assert mem.call_tool("memory_read", {"name": "neverwas"}) == (
+        'Error: memory not found: "neverwas" in any layer — call memory_list to see the names')
+    # control: written again, it is read again
+    mem.write("beta", "Beta uses port 9090")
+    assert mem.read("beta").record.description == "Beta uses port 9090"
+
+
+def test_rename_from_a_memory_of_another_layer_names_that_layer(project, mem):
+    run_cli("--project", project, "write", "nb", "-d", "Notebook kernel is python3")
+    said = ("cannot rename 'nb': no such memory in the user layer "
+            "('nb' is in the project layer: drop --scope or say --scope project)")
+    out = run_cli("--project", project, "write", "nb2", "--rename-from", "nb", "--scope", "user")
+    assert out.returncode == 1 and out.stderr == f"memdir: {said}\n"
+    with pytest.raises(NotFound) as caught:
+        mem.write("nb2", rename_from="nb", scope="user")
+    assert str(caught.value) == said
+    assert mem.call_tool("memory_write", {"name": "nb2", "rename_from": "nb", "scope": "user"}) == f"Error: {said}"
+    # control: a name no layer holds keeps the plain refusal
+    out = run_cli("--project", project, "write", "nb2", "--rename-from", "nbx", "--scope", "user")
+    assert out.returncode == 1 and out.stderr == "memdir: cannot rename 'nbx': no such memory in the user layer\n"
+    # control: the scope the hint names renames it
+    out = run_cli("--project", project, "write", "nb2", "--rename-from", "nb", "--scope", "project")
+    assert out.returncode == 0 and out.stdout.strip() == "Memory renamed: nb2 (project)", out.stderr

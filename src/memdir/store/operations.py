@@ -20,6 +20,7 @@ from .history import history as layer_history, records_as_of, version_bytes
 from .index import is_current, ordered
 from .journal import now_utc
 from .layer import Layer
+from .missing import deleted, other_name, rename_missing, renamed_elsewhere
 from .memfile import MAX_YEAR, MIN_YEAR, parse_time, time_note
 from .names import normalize_name, same_name
 from .results import (
@@ -41,10 +42,11 @@ MAX_LINKS = 3  # linked memories listed by a read (DESIGN §7)
 # ---------------------------------------------------------------- lookup
 
 
-def find(session: Session, name: str, scope: str | None = None) -> tuple[Layer, Entry]:
+def find(session: Session, name: str, scope: str | None = None, *, explain: bool = True) -> tuple[Layer, Entry]:
     """The layer and entry of memory ``name``: in ``scope``, or in the first
     of the session's layers that has it (user first). Raises
-    :class:`NotFound`, :class:`InvalidName`, :class:`ScopeError`."""
+    :class:`NotFound` (with ``explain``, a deleted memory is told as deleted:
+    :func:`memdir.store.missing.deleted`), :class:`InvalidName`, :class:`ScopeError`."""
     key = normalize_name(name).name
     layers = session.layers(scope)
     readable = []
@@ -72,15 +74,9 @@ def find(session: Session, name: str, scope: str | None = None) -> tuple[Layer, 
         raise unreadable
     where = f"the {scope} layer" if scope else "any layer"
     if other is not None:
-        raise NotFound(_other_name(name, other))
-    raise NotFound(f'memory not found: "{key}" in {where}' + unsearched(session, scope))
-
-
-def _other_name(name: str, entry: Entry) -> str:
-    record = entry.record
-    shown = f"{record.title!r} ({record.name})" if record.title else repr(record.name)
-    return (f"memory not found: {name.strip()!r}; its file name {record.name!r} belongs to the memory {shown}, "
-            f"which is another name (use {record.name!r} to mean that one)")
+        raise NotFound(other_name(name, other))
+    raise NotFound((explain and deleted(readable, key))
+                   or f'memory not found: "{key}" in {where}' + unsearched(session, scope))
 
 
 def _spelled_as_other(layer: Layer, name: str) -> str | None:
@@ -91,7 +87,7 @@ def _spelled_as_other(layer: Layer, name: str) -> str | None:
     except StoreError:
         return None
     if entry is not None and not same_name(name, entry.record.name, entry.record.title):
-        return _other_name(name, entry)
+        return other_name(name, entry)
     return None
 
 
@@ -197,9 +193,8 @@ def write(session: Session, name: str, description: str | None = None, type: str
         key = normalize_name(rename_from or name).name
         implied = "user" if type == "user" and session.settings.enable_user_scope else "project"
         scope, entry = next(((s, e) for s in session.scopes() if (e := session.layer(s).lookup(key))), (implied, None))
-        if entry is None and rename_from is not None and (looked := session.scopes()):  # each, not one
-            raise NotFound(f"cannot rename {rename_from!r}: no such memory in the "
-                           f"{' or '.join(filter(None, (', '.join(looked[:-1]), looked[-1])))} layer")
+        if entry is None and rename_from is not None and session.scopes():  # each, not one
+            raise rename_missing(rename_from, session.scopes())
         if type is not None and entry is not None and scope in ("user", "project") and scope != implied \
                 and entry.record.type != type:
             raise InvalidInput(
@@ -216,13 +211,17 @@ def write(session: Session, name: str, description: str | None = None, type: str
     layer = session.layer(scope)
     notes: list[str] = []
     stones = guard(session, layer)
-    result = gateway.write(
-        layer, actor=session.actor, name=name, description=description, type=type, body=body, title=title,
-        pinned=pinned, disabled=disabled, importance=importance, status=status,
-        valid_from=time_arg(valid_from, "valid_from", notes), valid_until=time_arg(valid_until, "valid_until", notes),
-        supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=stones,
-        expect_digest=expect_digest, reactivate=reactivate is True, rename_from=rename_from,
-        clear=tuple(clear), body_source=body_source)
+    try:
+        result = gateway.write(
+            layer, actor=session.actor, name=name, description=description, type=type, body=body, title=title,
+            pinned=pinned, disabled=disabled, importance=importance, status=status,
+            valid_from=time_arg(valid_from, "valid_from", notes),
+            valid_until=time_arg(valid_until, "valid_until", notes),
+            supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=stones,
+            expect_digest=expect_digest, reactivate=reactivate is True, rename_from=rename_from,
+            clear=tuple(clear), body_source=body_source)
+    except NotFound as exc:  # a rename from a memory of another layer than the one asked says which
+        raise (renamed_elsewhere(exc, session, rename_from, scope) if rename_from else exc) from None
     if notes or stones.skipped:
         result = replace(result, warnings=(*notes, *result.warnings, *stones.skipped))
     if result.status == "active" and result.operation != "unchanged":
@@ -277,7 +276,7 @@ def _links(session: Session, record) -> tuple[tuple[Link, ...], bool]:
             continue
         seen.add(match.group(1))
         try:
-            _, other = find(session, match.group(1))
+            _, other = find(session, match.group(1), explain=False)
         except (NotFound, InvalidInput):
             continue
         if other.record.name in {record.name, *(link.name for link in linked)} or not is_current(other.record, now):
