@@ -47,6 +47,33 @@ def test_secrets_are_redacted_on_disk_and_controls_kept(mem):
     assert "[REDACTED:private-key]" in record.body
 
 
+# An env-style assignment ending a sentence: the full stop stays outside the value, the secret goes whole.
+SENTENCE_ENDS = {
+    "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY. Never commit it.":
+        "export AWS_SECRET_ACCESS_KEY=[REDACTED:env-secret]. Never commit it.",
+    "Set DB_PASSWORD=Tr0ub4dor&3.": "Set DB_PASSWORD=[REDACTED:env-secret].",
+    "DEPLOY_TOKEN='gh-Deploy-77'. Rotate it.": "DEPLOY_TOKEN='[REDACTED:env-secret]'. Rotate it.",
+    # controls: dots inside a value are the value's, redacted with it
+    "export DB_PASSWORD=s3cr3t.v4lue.x9 now": "export DB_PASSWORD=[REDACTED:env-secret] now",
+    "export DB_PASSWORD=s3cr3t.v4lue.x9. Rotate it.": "export DB_PASSWORD=[REDACTED:env-secret]. Rotate it.",
+    "API_TOKEN=a.b.c.d-9.e": "API_TOKEN=[REDACTED:env-secret]",
+}
+
+
+@pytest.mark.parametrize("text", sorted(SENTENCE_ENDS))
+def test_a_full_stop_ending_the_sentence_is_not_part_of_a_redacted_value(mem, text):
+    from memdir.store.redact import redact
+
+    assert redact(text).text == SENTENCE_ENDS[text]
+    result = mem.write("setup-note", "How the keys are set", "reference", text)
+    assert result.redaction_kinds == {"env-secret": 1}
+    assert mem.read("setup-note", count=False).record.body == SENTENCE_ENDS[text]
+    blob = b"".join(p.read_bytes() for p in mem.layer("project").path.rglob("*") if p.is_file())
+    for secret in ("bPxRfiCYEXAMPLEKEY", "Tr0ub4dor", "gh-Deploy-77", "v4lue", "a.b.c.d-9"):
+        assert secret.encode() not in blob, secret
+    assert b"[REDACTED:env-secret]" in blob  # positive control: the redacted value is stored
+
+
 def test_limits_cut_with_warnings(mem):
     result = mem.write("long", "d" * 200, "project", "b" * 2500, title="t" * 100)
     assert result.warnings == ("description cut from 200 to 160 characters",

@@ -8,7 +8,8 @@ the password part of connection URIs (``postgres://admin:pw@host`` keeps user an
 secret stated in words (``the password is hunter2-Xk9``, ``密码是…``; the value
 must hold a digit or a symbol), an environment or configuration assignment
 to a secret-named key (``export DB_PASSWORD=…``, ``SECRET_KEY='…'``,
-``DEPLOY_TOKEN: …``; the key is kept, the value goes) and the ``-p<password>``
+``DEPLOY_TOKEN: …``; the key is kept, the value goes; a full stop ending
+the sentence, before a space or the end, is not part of the value) and the ``-p<password>``
 of a ``mysql``/``mysqldump``/``mysqladmin`` command line. Each match becomes
 ``[REDACTED:<kind>]``.
 
@@ -79,7 +80,7 @@ _ENV_KEY = (r"(?:[A-Za-z][A-Za-z0-9]*_)*(?:[A-Za-z0-9]+_(?:PASSWORD|PASSWD|PWD|T
 _ENV_ASSIGN = re.compile(
     r"(?<![A-Za-z0-9_.$-])(?P<key>" + _ENV_KEY + r")(?![A-Za-z0-9_])"
     r"(?P<sep>[ \t]*(?P<op>=|:)[ \t]*)(?P<q>[\"']?)"
-    r"(?P<value>(?![$%<{(\[*])[^\s\"'`]{4,}?)(?P=q)(?=[\s,;)}\]]|$)", re.I | _A)
+    r"(?P<value>(?![$%<{(\[*])[^\s\"'`]{4,}?)(?P=q)(?=[\s,;)}\]]|\.?$|\.\s)", re.I | _A)
 _VALUE_REFERENCE = re.compile(r"[(\[]|^(?:os\.|process\.env|env\.|ENV\[)", re.I)
 _MYSQL_PASSWORD = re.compile(r"(?P<lead>\bmysql(?:dump|admin|import|show|check)?\b[^\n]*?[ \t])-p(?P<value>[^\s'\"]+)", _A)
 
