@@ -44,6 +44,7 @@ from datetime import datetime
 from .dates import absolutize
 from .proposals import ExtractionContext, ExtractionResult, Proposal
 from .gate import confirmed_suggestion, is_question_or_hedge, sentence_rules, sentences
+from ..store.redact import holds_redaction
 from .wording import DESCRIPTION_LIMIT, capital, content_words, cut, joined, name_for, title_for
 from .persona import (FIRST_PERSON, after_passing, is_fragment, is_life_statement, is_passing, own_clause,
                       points_back, refers_back, without_subject)
@@ -296,7 +297,7 @@ def _with_antecedents(said: list[str], items: list) -> list:
         if kept is not None and kept[0] == kind:
             out[i - 1] = (f"{before} {sentence}", (kind, joined(kept[1], found[1])))
             out.append((sentence, None))
-        elif i and len(content_words(said[i - 1])) >= 3 and "[REDACTED:" not in said[i - 1]:
+        elif i and len(content_words(said[i - 1])) >= 3 and not holds_redaction(said[i - 1]):
             out.append((f"{said[i - 1]} {sentence}", (kind, joined(strip_filler(said[i - 1]), found[1]))))
         else:
             standing = kind == "confirmed" or {rule for rule, _ in sentence_rules(sentence)} & _STANDING

@@ -101,6 +101,14 @@ class Redaction:
         return sum(self.counts.values())
 
 
+PLACEHOLDER = "[REDACTED:"  # how every redaction begins: [REDACTED:<kind>]
+
+
+def holds_redaction(text: str) -> bool:
+    """True when ``text`` holds a redaction placeholder (:func:`redact` replaced a secret in it)."""
+    return PLACEHOLDER in text
+
+
 def redact(text: str) -> Redaction:
     """Replace secrets in ``text`` with ``[REDACTED:<kind>]``. Pure."""
     counts: dict[str, int] = {}
@@ -127,7 +135,7 @@ def redact(text: str) -> Redaction:
 
     def stated_replace(match: re.Match) -> str:
         value = match.group("value").rstrip(".,;:!?)")
-        if value.startswith("[REDACTED:") or len(value) < 6:
+        if value.startswith(PLACEHOLDER) or len(value) < 6:
             return match.group(0)
         counts["password"] = counts.get("password", 0) + 1
         return match.group("lead") + "[REDACTED:password]" + match.group("value")[len(value):]
@@ -137,7 +145,7 @@ def redact(text: str) -> Redaction:
     def env_replace(match: re.Match) -> str:
         value = match.group("value")
         plain = not re.search(r"[\d!@#$%^&*+=/_~-]", value)
-        if (value.startswith("[REDACTED:") or _VALUE_REFERENCE.search(value)
+        if (value.startswith(PLACEHOLDER) or _VALUE_REFERENCE.search(value)
                 or (plain and (match.group("op") == ":" or not match.group("key").isupper() or len(value) < 8))):
             return match.group(0)
         counts["env-secret"] = counts.get("env-secret", 0) + 1
