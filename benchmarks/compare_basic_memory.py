@@ -105,7 +105,7 @@ def workload(base: Path, notes: int, needles: int, seed: int) -> tuple[Path, Pat
     """memdir's project layer and basic-memory's folder holding the same
     notes; returns them and ``(needle name, question, keywords)``."""
     from memdir import Memory
-    from memdir.store.memfile import parse
+    from memdir.files.memfile import parse
 
     project = base / "memdir-project"
     (project / ".git").mkdir(parents=True)

@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(REPO / "src"))
     from memdir import Memory
     from memdir.search import vectors
-    from memdir.search.fts import prepare
+    from memdir.search.sync import prepare
 
     samples = json.loads(args.data.read_text(encoding="utf-8"))
     if args.conversations:

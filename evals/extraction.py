@@ -291,9 +291,9 @@ def evaluate(path: Path, extractor_name: str, limit: int | None = None, examples
     is installed, else it is left out with the reason); ``seed_scorer`` the
     first scorer's figures."""
     from memdir.consolidation.consolidate import ExtractionContext, resolve_extractor
-    from memdir.store.errors import ModelError
+    from memdir.errors import ModelError
     from memdir.consolidation.gate import check
-    from memdir.store.settings import load_settings
+    from memdir.settings import load_settings
     from memdir.consolidation.transcripts import read_transcript
 
     settings = load_settings(None)
@@ -369,8 +369,8 @@ def main(argv=None) -> int:
     names = ["rules", "llm"] if args.extractor == "both" else [args.extractor]
     for name in names:
         if name == "llm":
-            from memdir.consolidation.llm import api_key
-            from memdir.store.settings import load_settings
+            from memdir.consolidation.extractors.llm import api_key
+            from memdir.settings import load_settings
 
             if not api_key(load_settings(None)):
                 print("skipped llm: no API key (set DEEPSEEK_API_KEY or OPENAI_API_KEY)", file=sys.stderr)

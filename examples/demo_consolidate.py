@@ -32,7 +32,7 @@ SHIPPED = REPO / "examples" / "transcript.jsonl"
 
 def _session_start(home: Path, project: Path, session_id: str) -> str:
     """The SessionStart hook's additionalContext, as Claude Code would receive it."""
-    from memdir.integrations import hooks
+    from memdir.integrations.claude_code import hooks
 
     out = hooks.session_start({"cwd": str(project), "session_id": session_id,
                                "hook_event_name": "SessionStart"}, home)
@@ -42,7 +42,7 @@ def _session_start(home: Path, project: Path, session_id: str) -> str:
 def run(home: Path) -> None:
     """Consolidate the demo transcripts into ``home`` and print the result."""
     from memdir import Memory
-    from memdir.tools import render_consolidation as render
+    from memdir.render import consolidation as render
 
     home = Path(home)
     transcripts = [t for t in REAL if t.is_file()] or [SHIPPED]

@@ -50,11 +50,11 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from memdir import Memory  # noqa: E402
-from memdir.search import fts  # noqa: E402
-from memdir.store.errors import MemdirError  # noqa: E402
-from memdir.store.index import render_index  # noqa: E402
-from memdir.store.journal import Journal, now_utc  # noqa: E402
-from memdir.store.scan import load  # noqa: E402
+from memdir.search import index as fts  # noqa: E402
+from memdir.errors import MemdirError  # noqa: E402
+from memdir.layer.index import render_index  # noqa: E402
+from memdir.layer.journal import Journal, now_utc  # noqa: E402
+from memdir.files.scan import load  # noqa: E402
 from tests.test_faults import OPS, POINTS, UNPRIVILEGED, count_lost, cut, file_bytes, seed, state  # noqa: E402
 
 COUNTS = {"kills": 0, "kills_at_named_points": 0, "kills_at_random_times": 0, "enospc_faults": 0,
@@ -204,7 +204,7 @@ def named_cuts(base: Path, rng: random.Random) -> None:
 LOOP = textwrap.dedent("""
     import json, os, sys
     from memdir import Memory
-    from memdir.store.errors import MemdirError
+    from memdir.errors import MemdirError
     home, project, kind, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     mem = Memory.open(home=home, project=project, actor="human")
     def ack(**fields):

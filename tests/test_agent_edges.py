@@ -37,7 +37,7 @@ def test_out_of_range_years_are_refused_and_four_digit_years_round_trip(isolated
     done = _write(project, "promo", "--valid-from", "1000-01-01T00:00Z", env={"TZ": "UTC"})  # control: in range
     assert done.returncode == 0, done.stderr
     assert "valid_from: 1000-01-01T00:00:00Z" in _file(isolated_home, "promo")
-    from memdir.store.memfile import format_time, parse_time
+    from memdir.files.memfile import format_time, parse_time
 
     assert format_time(parse_time("0999-05-01T00:00:00Z")) == "0999-05-01T00:00:00Z"
 
@@ -138,7 +138,7 @@ def test_undecodable_arguments_get_a_clear_error_even_with_json(isolated_home, p
         # before: UnicodeEncodeError (surrogates) traceback, even with --json
         assert done.returncode == 1 and "Traceback" not in err and "is not valid Unicode text" in err, err
         assert json.loads(done.stdout)["kind"] in ("InvalidName", "InvalidInput")
-    from memdir.store.errors import InvalidInput
+    from memdir.errors import InvalidInput
 
     try:  # the API refuses the same name with a clear error
         Memory.open(home=isolated_home, project=project).write("\udcff\udcfe", "x", "project", "")

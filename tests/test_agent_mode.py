@@ -9,7 +9,7 @@ import sys
 import time
 
 from memdir import Memory
-from memdir.store import pending
+from memdir.prompt import pending
 from tests.test_consolidate import cc_transcript
 
 REMEMBER = "Remember that the staging server is staging-7.internal and deploys need a VPN."

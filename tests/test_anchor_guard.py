@@ -11,7 +11,7 @@ import os
 import pytest
 
 from memdir import Memory
-from memdir.store.errors import StoreError
+from memdir.errors import StoreError
 from tests.conftest import run_cli
 
 

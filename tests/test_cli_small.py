@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from memdir.store.errors import InvalidInput, NotFound
-from memdir.store.vocabulary import ACTORS, JOURNAL_ACTIONS
+from memdir.errors import InvalidInput, NotFound
+from memdir.vocabulary import ACTORS, JOURNAL_ACTIONS
 from tests.conftest import run_cli
 
 

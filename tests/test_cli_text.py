@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from memdir import Memory
-from memdir.tools import render
+from memdir.render import memories as render
 
 from .conftest import run_cli
 

@@ -1,7 +1,7 @@
 """A name that normalizes to another memory's file never reaches that memory
 (issue 10, trial item 3): read, delete, forget, history, restore, pin and mute
-look names up by one rule (:func:`memdir.store.operations.find` with
-:func:`memdir.store.names.same_name`), on the API, the CLI and the MCP tools."""
+look names up by one rule (:func:`memdir.operations.lookup.find` with
+:func:`memdir.text.names.same_name`), on the API, the CLI and the MCP tools."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from mcp import Client
 
 from memdir import Memory
-from memdir.integrations.mcp_server import MemoryServer, build_server
-from memdir.store.errors import Conflict, NotFound
+from memdir.integrations.mcp.server import MemoryServer, build_server
+from memdir.errors import Conflict, NotFound
 from tests.conftest import run_cli
 
 OTHER = "its file name 'c-tips' belongs to the memory 'C++ tips' (c-tips), which is another name"

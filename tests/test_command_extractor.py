@@ -11,7 +11,7 @@ from pathlib import Path
 
 from memdir import Memory
 from memdir.consolidation.extractors import choose, describe
-from memdir.store.settings import load_settings
+from memdir.settings import load_settings
 from tests.conftest import run_cli
 
 KEY = "sk-live" + "Q1w2E3r4T5y6U7i8O9p0A1s2D3"

@@ -35,7 +35,7 @@ LOOPING_READER = textwrap.dedent("""
     import sys, time
     from pathlib import Path
     from memdir import Memory
-    from memdir.store.errors import LockTimeout
+    from memdir.errors import LockTimeout
     home, project, stop = sys.argv[1], sys.argv[2], Path(sys.argv[3])
     reads = timeouts = 0
     while not stop.exists():
@@ -50,7 +50,7 @@ LOOPING_READER = textwrap.dedent("""
 COUNTING_WRITER = WRITER.replace('''    mem.write(f"{prefix}-{i:03d}", f"written by {prefix} number {i}", "project", "body")''', '''    try:
         mem.write(f"{prefix}-{i:03d}", f"written by {prefix} number {i}", "project", "body")
     except LockTimeout:
-        print("timeout", i)''').replace("from memdir import Memory", "from memdir import Memory\nfrom memdir.store.errors import LockTimeout")
+        print("timeout", i)''').replace("from memdir import Memory", "from memdir import Memory\nfrom memdir.errors import LockTimeout")
 
 
 def test_seven_writers_and_a_reader_loop_get_no_lock_timeouts(isolated_home, project, tmp_path):
@@ -79,7 +79,7 @@ def test_seven_writers_and_a_reader_loop_get_no_lock_timeouts(isolated_home, pro
 
 def test_a_cold_index_rebuild_parses_outside_the_lock(isolated_home, project):
     from memdir import Memory
-    from memdir.store import scan
+    from memdir.files import scan
 
     mem = Memory.open(home=isolated_home, project=project)
     for n in range(40):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memdir import Memory
-from memdir.consolidation.rules import absolutize, classify
+from memdir.consolidation.extractors.rules import absolutize, classify
 from tests.conftest import DATA
 
 TRANSCRIPTS = DATA / "transcripts"

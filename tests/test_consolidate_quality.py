@@ -6,8 +6,8 @@ import json
 
 from memdir import Memory
 from memdir.consolidation.proposals import Proposal
-from memdir.consolidation.rules import classify, strip_filler, write_down
-from memdir.consolidation.subjects import drifts, same_subject
+from memdir.consolidation.extractors.rules import classify, strip_filler, write_down
+from memdir.consolidation.extractors.subjects import drifts, same_subject
 from tests.scripted import Scripted
 from tests.test_consolidate import journal_lines, memories
 
@@ -115,8 +115,9 @@ def test_truncation_and_redaction_appear_in_the_report_and_the_receipt(isolated_
     outcome = report.outcomes[0]
     assert outcome.result == "created"
     assert outcome.warnings == ("body cut from 10032 to 2000 characters",)
-    assert "warning: body cut from 10032 to 2000 characters" in __import__("memdir.tools.render_consolidation").tools \
-        .render_consolidation.consolidation(report)
+    from memdir.render import consolidation as render_consolidation
+
+    assert "warning: body cut from 10032 to 2000 characters" in render_consolidation.consolidation(report)
     secret = Proposal("create", name="token-note", description=f"The CI token is {key}", body="")
     report = mem.consolidate(say("Remember the token."), extractor=Scripted(secret))
     assert report.outcomes[0].warnings == ("1 secret(s) redacted",)
@@ -127,7 +128,7 @@ def test_truncation_and_redaction_appear_in_the_report_and_the_receipt(isolated_
 
 
 def test_a_transcript_cut_to_its_bounds_says_so(isolated_home, project):
-    from memdir.tools import render_consolidation as render
+    from memdir.render import consolidation as render
 
     mem = open_mem(isolated_home, project)
     long = "Remember that the build cache lives in /var/cache/build. " + "Context line. " * 300

@@ -8,8 +8,8 @@ import sys
 import textwrap
 
 from memdir import Memory
-from memdir.store.index import render_index
-from memdir.store.journal import now_utc
+from memdir.layer.index import render_index
+from memdir.layer.journal import now_utc
 from tests.conftest import run_cli
 
 WRITER = textwrap.dedent("""

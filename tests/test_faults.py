@@ -25,11 +25,12 @@ import time
 import pytest
 
 from memdir import Memory
-from memdir.store import commit
-from memdir.store.errors import StoreError
-from memdir.store.journal import Journal, digest
-from memdir.store.layer import Layer
-from memdir.store.tombstones import TombstoneFile
+from memdir.layer import commit
+from memdir.errors import StoreError
+from memdir.layer.journal import Journal
+from memdir.files.fsio import digest
+from memdir.layer.layer import Layer
+from memdir.tombstones.stones import TombstoneFile
 from tests.conftest import run_cli
 
 COUNTS = {"faults_injected": 0, "operations_cut": 0, "files_checked": 0, "lost": 0}
@@ -358,7 +359,7 @@ def test_on_a_full_disk_reads_answer_and_writes_fail_cleanly(mem, project, monke
     (layer.path / "by-hand.md").write_text("---\nname: by-hand\ndescription: Written by hand\ntype: project\n---\n")
     files_before = file_bytes(mem.home)
     journal_before = layer.journal.path.read_bytes()
-    from memdir.integrations import hooks
+    from memdir.integrations.claude_code import hooks
     FullDisk(monkeypatch)
     context = mem.context()
     assert "Written by hand" in context and "The user edits with Helix" in context
@@ -475,7 +476,7 @@ def test_a_delete_refused_by_a_read_only_layer_leaves_no_tombstone(shared_home):
 def test_a_busy_search_index_is_not_deleted(mem, isolated_home):
     import sqlite3
 
-    from memdir.search import fts
+    from memdir.search import index as fts
 
     mem.write("db-port", "Dev DB on port 5433", "project")
     assert [hit.name for hit in mem.search("5433")] == ["db-port"]

@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from memdir import Conflict, Refused
-from memdir.tools import render
+from memdir.render import memories as render
 
 from .conftest import DATA, run_cli
 

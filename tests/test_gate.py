@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memdir.tools import render_consolidation as render
+from memdir.render import consolidation as render
 from memdir.consolidation.gate import check, sentence_rules
 from memdir.consolidation.transcripts import read_transcript
 from tests.conftest import DATA, run_cli

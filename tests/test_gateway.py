@@ -6,8 +6,8 @@ from datetime import timedelta
 import pytest
 
 from memdir import InvalidInput, NotFound
-from memdir.store.journal import now_utc
-from memdir.store.memfile import format_time
+from memdir.layer.journal import now_utc
+from memdir.files.memfile import format_time
 
 SECRETS = {
     "openai-key": "sk-proj-" + "a1B2c3D4e5" * 4 + "f6G7h8I9",
@@ -62,7 +62,7 @@ SENTENCE_ENDS = {
 
 @pytest.mark.parametrize("text", sorted(SENTENCE_ENDS))
 def test_a_full_stop_ending_the_sentence_is_not_part_of_a_redacted_value(mem, text):
-    from memdir.store.redact import redact
+    from memdir.text.redact import redact
 
     assert redact(text).text == SENTENCE_ENDS[text]
     result = mem.write("setup-note", "How the keys are set", "reference", text)
@@ -161,7 +161,7 @@ def test_clear_needs_confirmation_and_empties_one_layer(mem):
     mem.write("p1", "project one", "project", "b")
     mem.write("u1", "user one", "user", "b", scope="user")
     from memdir import ConfirmationRequired
-    from memdir.store.results import ClearResult, LayerCount
+    from memdir.results import ClearResult, LayerCount
 
     with pytest.raises(ConfirmationRequired):
         mem.clear("project")

@@ -73,7 +73,7 @@ def test_as_of_before_and_after_a_correction(mem, project):
     import time
 
     time.sleep(0.05)
-    from memdir.store.journal import now_utc
+    from memdir.layer.journal import now_utc
 
     between = now_utc()
     time.sleep(0.05)
@@ -82,7 +82,7 @@ def test_as_of_before_and_after_a_correction(mem, project):
     after = mem.list().memories
     assert [m.description for m in before] == ["Deploys happen on Friday"]
     assert [m.description for m in after] == ["Deploys happen on Tuesday"]
-    from memdir.store.memfile import format_time
+    from memdir.files.memfile import format_time
 
     cli = run_cli("--project", project, "list", "--as-of", format_time(between), "--json")
     assert [m["description"] for m in json.loads(cli.stdout)["memories"]] == ["Deploys happen on Friday"]
@@ -114,7 +114,7 @@ def test_torn_tail_is_repaired_without_losing_events(mem, project):
 def test_large_layer_hand_edits_are_journaled_when_touched_or_within_the_interval(mem, monkeypatch):
     import time as clock
 
-    from memdir.store import layer as layer_module
+    from memdir.layer import layer as layer_module
 
     layer = mem.layer("project")
     layer.path.mkdir(parents=True)

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from memdir import Memory
-from memdir.integrations import hooks
+from memdir.integrations.claude_code import hooks
 
 from .conftest import run_cli
 
@@ -106,7 +106,7 @@ def test_the_prompt_hook_stays_under_both_limits_at_its_ceiling(isolated_home, p
 
 
 def test_the_pending_block_counts_against_the_same_limits(isolated_home, project):
-    from memdir.store import pending
+    from memdir.prompt import pending
 
     mem = _fill(isolated_home, project, 120, quote=True)
     said = [{"role": "user", "content": f'Remember that rule {i} says "{"quote " * 40}".'} for i in range(3)]

@@ -10,7 +10,7 @@ import sys
 import time
 
 from memdir import Memory
-from memdir.integrations import hooks
+from memdir.integrations.claude_code import hooks
 
 from .conftest import run_cli
 
@@ -124,10 +124,11 @@ def test_session_start_imports_only_the_core(mem, project):
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
     code = (
         "import io, json, sys\n"
-        "from memdir.integrations import hooks\n"
+        "from memdir.integrations.claude_code import hooks\n"
         f"rc = hooks.handle('SessionStart', stdin=io.StringIO({json.dumps(json.dumps(_start_input(project)))}))\n"
         "heavy = sorted(m for m in ('yaml', 'sqlite3', 'mcp', 'filelock', 'dataclasses', 'memdir.api', "
-        "'memdir.store.gateway', 'memdir.store.layer', 'memdir.store.memfile', 'memdir.search') "
+        "'memdir.gateway', 'memdir.layer', 'memdir.files.memfile', 'memdir.files.scan', 'memdir.operations', "
+        "'memdir.tombstones', 'memdir.search') "
         "if m in sys.modules)\n"
         "print(json.dumps(heavy), file=sys.stderr)\n"
     )

@@ -9,9 +9,9 @@ import os
 import pytest
 
 from memdir import Memory
-from memdir.store.context import render_block
-from memdir.store.printable import LINE_BREAKS, one_line, printable
-from memdir.tools import render
+from memdir.prompt.context import render_block
+from memdir.text.printable import LINE_BREAKS, one_line, printable
+from memdir.render import memories as render
 
 from .conftest import run_cli
 

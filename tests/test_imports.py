@@ -9,7 +9,7 @@ import re
 import pytest
 
 from memdir import Memory
-from memdir.store.importers import claude_code_dir, dsh_key
+from memdir.importing.sources import claude_code_dir, dsh_key
 from tests.conftest import run_cli
 
 FOREIGN = ("---\nname: Testing Feedback\nmetadata:\n  type: feedback\ndescription: Integration tests hit a real "
@@ -188,7 +188,7 @@ def test_an_import_for_the_team_makes_candidates_in_the_home(tmp_path):
 
 def test_bad_import_arguments_say_why(project):
     mem = Memory.open(project=project, actor="human")
-    from memdir.store.errors import InvalidInput, NotFound
+    from memdir.errors import InvalidInput, NotFound
 
     with pytest.raises(InvalidInput, match="unknown import source"):
         mem.import_from("evernote")

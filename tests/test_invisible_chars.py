@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from memdir import Memory
-from memdir.store.errors import InvalidName
-from memdir.store.printable import INVISIBLE, one_line, printable
+from memdir.errors import InvalidName
+from memdir.text.printable import INVISIBLE, one_line, printable
 from tests.conftest import run_cli
 
 

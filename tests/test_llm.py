@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from memdir import Memory
-from memdir.store.errors import ModelError
-from memdir.consolidation.llm import parse_reply
+from memdir.errors import ModelError
+from memdir.consolidation.extractors.llm import parse_reply
 from tests.llm_server import ChatServer
 
 TRANSCRIPT = [
@@ -258,8 +258,8 @@ def test_the_model_never_sees_secrets_and_receipts_hold_none(llm_mem, server):
 
 
 def test_a_key_only_goes_to_its_own_vendor():
-    from memdir.consolidation.llm import api_key
-    from memdir.store.settings import Settings
+    from memdir.consolidation.extractors.llm import api_key
+    from memdir.settings import Settings
 
     deepseek = Settings()
     other = Settings(llm_base_url="https://api.openai.com/v1")

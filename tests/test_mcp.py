@@ -8,8 +8,8 @@ import mcp_types as types
 from mcp import Client
 
 from memdir import Memory
-from memdir.integrations.mcp_server import MemoryServer, build_server
-from memdir.store.paths import project_key, project_layer_dir
+from memdir.integrations.mcp.server import MemoryServer, build_server
+from memdir.paths import project_key, project_layer_dir
 from memdir.tools.specs import MAX_OUTPUT, READ_CHUNK, TOOL_NAMES
 
 

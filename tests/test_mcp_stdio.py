@@ -12,7 +12,7 @@ import threading
 import anyio
 from mcp import Client, StdioServerParameters
 
-from memdir.store.paths import project_layer_dir
+from memdir.paths import project_layer_dir
 
 TIMEOUT = 30
 
@@ -168,7 +168,7 @@ def test_sdk_stdio_client(isolated_home, project):
 
 
 def test_hostile_messages_get_a_reply_and_the_server_lives_on(isolated_home, project):
-    from memdir.integrations.mcp_wire import MAX_LINE_CHARS
+    from memdir.integrations.mcp.wire import MAX_LINE_CHARS
     from memdir.search.tokenize import MAX_QUERY_CHARS
 
     env = dict(os.environ, MEMDIR_SEARCH_VECTORS="off")

@@ -4,8 +4,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from memdir.store.index import index_line
-from memdir.store.memfile import MalformedMemory, parse, serialize
+from memdir.layer.index import index_line
+from memdir.files.memfile import MalformedMemory, parse, serialize
 
 TRICKY_DESCRIPTIONS = [
     "key: value with: colons",
@@ -78,7 +78,7 @@ def test_unknown_type_is_kept_and_unclosed_frontmatter_is_malformed():
 
 
 def test_serialize_is_valid_yaml_and_round_trips():
-    from memdir.store.memfile import MemoryRecord
+    from memdir.files.memfile import MemoryRecord
 
     rec = MemoryRecord(name="db-port", description="on: yes # no", type="project", body="b",
                        created=datetime(2026, 11, 2, 9, 14, tzinfo=timezone.utc), pinned=True, importance=9,

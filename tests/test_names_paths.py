@@ -5,9 +5,9 @@ import os
 import pytest
 
 from memdir import InvalidName, Memory, ScopeError
-from memdir.store.names import normalize_name
-from memdir.store.paths import project_key
-from memdir.store.session import project_root_of
+from memdir.text.names import normalize_name
+from memdir.paths import project_key
+from memdir.session import project_root_of
 
 
 def test_normalization_examples():

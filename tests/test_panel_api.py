@@ -15,9 +15,9 @@ pytest.importorskip("httpx", reason="httpx (Starlette's test client) is not inst
 from starlette.testclient import TestClient  # noqa: E402
 
 from memdir import Memory  # noqa: E402
-from memdir.integrations.panel import create_app  # noqa: E402
-from memdir.integrations.panel_api import ROUTES, openapi  # noqa: E402
-from memdir.store.paths import project_key  # noqa: E402
+from memdir.integrations.panel.app import create_app  # noqa: E402
+from memdir.integrations.panel.api import ROUTES, openapi  # noqa: E402
+from memdir.paths import project_key  # noqa: E402
 from tests.conftest import run_cli  # noqa: E402
 from tests.panel_store import build  # noqa: E402
 
@@ -448,7 +448,7 @@ def test_the_layers_are_whatever_the_sessions_have(store, isolated_home, ref):
 def test_without_the_panel_extra_the_error_names_it(isolated_home, monkeypatch):
     import sys
 
-    from memdir.store.errors import MissingExtra
+    from memdir.errors import MissingExtra
 
     monkeypatch.setitem(sys.modules, "jinja2", None)  # as if not installed
     with pytest.raises(MissingExtra, match=r"pip install 'memdir\[panel\]'"):

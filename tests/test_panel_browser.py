@@ -24,7 +24,7 @@ import pytest
 
 pytest.importorskip("starlette", reason="the panel extra is not installed (pip install 'memdir[panel]')")
 
-from memdir.store.paths import project_key  # noqa: E402
+from memdir.paths import project_key  # noqa: E402
 from tests.conftest import REPO, run_cli  # noqa: E402
 from tests.panel_store import build  # noqa: E402
 

@@ -29,10 +29,10 @@ from hypothesis import example, given, strategies as st
 
 from memdir import Memory
 from memdir.search import tokenize
-from memdir.store import context as context_block
-from memdir.store.errors import MemdirError
-from memdir.store.memfile import parse
-from memdir.store.scan import load
+from memdir.prompt import context as context_block
+from memdir.errors import MemdirError
+from memdir.files.memfile import parse
+from memdir.files.scan import load
 from tests.conftest import run_cli, scaled
 
 # Pieces that have broken (or could break) a layer of memdir; mixed with arbitrary text.
@@ -392,7 +392,7 @@ def test_a_name_with_a_c1_or_bidi_control_is_refused_on_every_path(mem, project,
     NotFound — its own spelling could not reach it (``:\u2028:`` too, under
     ``make fuzz``: the write hashed ``: :``). Now the name is refused
     with :class:`InvalidName` by write, read and delete, and by the CLI."""
-    from memdir.store.errors import InvalidName
+    from memdir.errors import InvalidName
 
     for call in (lambda: mem.write(raw, "A memory", "project"), lambda: mem.read(raw), lambda: mem.delete(raw)):
         with pytest.raises(InvalidName, match="control or bidi"):
@@ -459,7 +459,7 @@ def test_a_name_the_title_limit_would_cut_is_refused_and_long_names_never_share_
     rule fixed that read but let a second long name sharing the first 80
     characters overwrite, read and delete the first (breaker trial). The write
     refuses such a name instead; an exact spelling is the only match."""
-    from memdir.store.errors import InvalidName
+    from memdir.errors import InvalidName
 
     stem = "Deployment checklist for the staging cluster in region eu-west with blue green rollout steps"
     for raw in ("C++ tips " * 12, stem + " and database migrations first", stem + " and cache warmup afterwards"):

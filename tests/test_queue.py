@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from memdir.consolidation import queue
-from memdir.store.session import open_session
+from memdir.session import open_session
 
 HOLD_THE_LOCK = """
 import sys, time

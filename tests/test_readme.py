@@ -83,7 +83,7 @@ def test_every_memdir_line_of_the_shell_snippets_runs(tmp_path, isolated_home):
 
 
 def test_every_setting_and_memdir_variable_is_in_the_readme():
-    from memdir.store.settings import DEFAULTS
+    from memdir.settings import DEFAULTS
 
     settings = README[README.index("## Settings"):README.index("## Benchmarks")]
     # every setting, in the table (each is also MEMDIR_<NAME>); before: search_vectors was missing

@@ -4,8 +4,8 @@ model calls print the same text for the same result."""
 from __future__ import annotations
 
 from memdir import Memory
-from memdir.store.results import DeleteResult, LayerCount, ClearResult
-from memdir.tools import render
+from memdir.results import DeleteResult, LayerCount, ClearResult
+from memdir.render import memories as render
 
 from .conftest import run_cli
 

@@ -4,8 +4,8 @@ statements with "I" left out."""
 from __future__ import annotations
 
 from memdir import Memory
-from memdir.consolidation.persona import after_passing, is_passing, own_clause
-from memdir.consolidation.rules import classify
+from memdir.consolidation.extractors.persona import after_passing, is_passing, own_clause
+from memdir.consolidation.extractors.rules import classify
 
 
 def test_a_statement_after_a_lead_in_is_kept_without_it():
@@ -71,7 +71,7 @@ def test_consolidation_keeps_the_statement_in_the_user_layer_and_drops_the_mood(
 
 
 def test_a_statement_that_only_points_back_keeps_nothing_whichever_rule_fires():
-    from memdir.consolidation.persona import points_back
+    from memdir.consolidation.extractors.persona import points_back
 
     # a preference whose object is only a pronoun or a quantifier (the preference/personal rules fire)
     assert classify("I love him!") is None
@@ -91,7 +91,7 @@ def test_a_statement_that_only_points_back_keeps_nothing_whichever_rule_fires():
 
 
 def test_a_fragment_is_no_statement():
-    from memdir.consolidation.persona import is_fragment
+    from memdir.consolidation.extractors.persona import is_fragment
 
     assert classify("My favorite colour.") is None
     assert classify("My best friend.") is None
@@ -144,7 +144,7 @@ def test_a_question_back_to_the_other_person_is_dropped_the_statement_before_it_
 
 
 def test_a_statement_about_a_pronoun_is_one_that_refers_back():
-    from memdir.consolidation.persona import refers_back
+    from memdir.consolidation.extractors.persona import refers_back
 
     for said in ("He is my favorite artist.", "I enjoy learning them.", "I have been there three times.",
                  "Me, I enjoy their food.", "I actually have five!", "I go every once in awhile.",
@@ -219,7 +219,7 @@ def test_a_rule_written_as_a_list_item_is_kept_without_its_marker(isolated_home,
 
 
 def _kept(text: str) -> list:
-    from memdir.consolidation.rules import turn_statements
+    from memdir.consolidation.extractors.rules import turn_statements
     from memdir.consolidation.transcripts import read_transcript
 
     transcript = read_transcript([{"role": "user", "content": text}, {"role": "assistant", "content": "ok"}])
@@ -238,7 +238,7 @@ def test_a_request_to_remember_this_keeps_what_came_before_it():
 
 
 def test_a_rule_joined_to_a_long_sentence_keeps_its_own_words_whole():
-    from memdir.consolidation.wording import DESCRIPTION_LIMIT, joined
+    from memdir.consolidation.extractors.wording import DESCRIPTION_LIMIT, joined
 
     long = ("We maintain the legacy payments reconciliation service in services/recon, which talks to the old "
             "Oracle warehouse through a hand-written JDBC bridge that nobody else understands anymore.")

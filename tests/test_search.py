@@ -10,9 +10,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memdir import InvalidInput, Memory
-from memdir.search.fts import search_mode
+from memdir.search.sync import search_mode
 from memdir.search.ranking import RESULTS_MAX_BYTES, SNIPPET_CHARS
-from memdir.search.fts import db_path
+from memdir.search.index import db_path
 
 
 @pytest.fixture
@@ -129,7 +129,7 @@ def test_index_is_derived(bm25, isolated_home):
     bm25.write("db-port", "Dev PostgreSQL listens on 5433", "project", "moved off 5432 on 2026-11-02")
     assert names(bm25.search("postgresql")) == ["db-port"]
     assert db_path(isolated_home).is_file()
-    from memdir.search.fts import close_all
+    from memdir.search.index import close_all
 
     close_all()
     for suffix in ("", "-wal", "-shm"):
@@ -239,7 +239,7 @@ def test_threads_opening_a_new_index_together_all_get_it(tmp_path):
     moment (CI failed on it once in 20 runs): every opener now waits its turn."""
     import threading
 
-    from memdir.search import fts
+    from memdir.search import index as fts
 
     for trial in range(100):
         home = tmp_path / f"home-{trial}"
@@ -275,7 +275,7 @@ def test_malformed_file_is_left_out_and_reported_elsewhere(bm25):
 
 def test_unusable_index_raises_store_error(bm25, isolated_home):
     from memdir import StoreError
-    from memdir.search.fts import close_all
+    from memdir.search.index import close_all
 
     bm25.write("one", "first memory", "project", "alpha")
     close_all()

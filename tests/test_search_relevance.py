@@ -8,7 +8,7 @@ import pytest
 
 from memdir import InvalidInput, Memory
 from memdir.search import relevance
-from memdir.search.fts import prepare
+from memdir.search.sync import prepare
 
 from .conftest import run_cli
 

@@ -1,5 +1,5 @@
 """One session rule for every entry point: missing projects, deleted working
-directories, $HOME, symlinks and git worktrees (memdir.store.session)."""
+directories, $HOME, symlinks and git worktrees (memdir.session)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import sys
 import pytest
 
 from memdir import Memory, ScopeError
-from memdir.integrations.cli import main
-from memdir.store.paths import CWD_GONE, project_layer_dir
-from memdir.store.session import open_session
+from memdir.integrations.cli.main import main
+from memdir.paths import CWD_GONE, project_layer_dir
+from memdir.session import open_session
 
 from .conftest import run_cli
 

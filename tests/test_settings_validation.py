@@ -13,8 +13,8 @@ import sys
 import pytest
 
 from memdir import Memory
-from memdir.store import context
-from memdir.store.settings import CONTEXT_MIN_BYTES, load_settings
+from memdir.prompt import context
+from memdir.settings import CONTEXT_MIN_BYTES, load_settings
 
 from .conftest import run_cli
 

@@ -12,8 +12,8 @@ import sys
 import pytest
 
 from memdir import Memory
-from memdir.store.errors import StoreError
-from memdir.store.fsio import read_bytes
+from memdir.errors import StoreError
+from memdir.files.fsio import read_bytes
 
 FIFO_SAYS = "fifo.md is a FIFO, not a memory file; memdir does not open or replace it"
 

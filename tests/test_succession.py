@@ -1,4 +1,4 @@
-"""Where a superseded memory's successors lead (:mod:`memdir.store.succession`), on every path: the CLI
+"""Where a superseded memory's successors lead (:mod:`memdir.layer.succession`), on every path: the CLI
 (real subprocesses), the Python API, the MCP server (the SDK's in-memory client) and consolidation.
 
 A chain a → b → c names its live end c (via b); a successor that was deleted is said to be, with its
@@ -15,8 +15,8 @@ from mcp import Client
 
 from memdir import Memory
 from memdir.consolidation.proposals import Proposal
-from memdir.integrations.mcp_server import MemoryServer, build_server
-from memdir.store.errors import Refused, TombstoneRefused
+from memdir.integrations.mcp.server import MemoryServer, build_server
+from memdir.errors import Refused, TombstoneRefused
 from tests.conftest import run_cli
 from tests.scripted import Scripted
 

@@ -9,7 +9,7 @@ import stat
 import pytest
 
 from memdir import Memory, StoreError
-from memdir.store.journal import Journal
+from memdir.layer.journal import Journal
 
 from .conftest import run_cli
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memdir import Memory
-from memdir.store.errors import Conflict, Refused, TombstoneRefused
+from memdir.errors import Conflict, Refused, TombstoneRefused
 from tests.conftest import run_cli
 from tests.teamgit import git, shared_repository
 from tests.test_consolidate import cc_transcript
@@ -298,7 +298,7 @@ def test_init_adopts_an_existing_directory_as_it_is(tmp_path):
 def test_without_a_team_directory_there_is_no_team_scope(tmp_path, project):
     mem = Memory.open(home=tmp_path / "h", project=project, actor="human")
     assert mem.scopes() == ["user", "project"]
-    from memdir.store.errors import ScopeError
+    from memdir.errors import ScopeError
 
     with pytest.raises(ScopeError, match="team init"):
         mem.write("x", "Some fact for the team", "project", scope="team")
@@ -313,7 +313,7 @@ def test_team_dir_setting_moves_the_layer(tmp_path):
     mem.team_init()
     mem.write("x", "A fact kept in docs/memory", "project", scope="team")
     assert (root / "docs" / "memory" / "x.md").is_file() and not (root / ".claude").exists()
-    from memdir.store.errors import InvalidInput
+    from memdir.errors import InvalidInput
 
     with pytest.raises(InvalidInput):
         Memory.open(home=tmp_path / "h", project=root, actor="human", team_dir="../outside").team_init()
@@ -370,10 +370,10 @@ def test_session_start_shows_the_team_section_and_imports_only_the_core(clones):
                "hook_event_name": "SessionStart", "source": "startup"}
     code = (
         "import io, json, sys\n"
-        "from memdir.integrations import hooks\n"
+        "from memdir.integrations.claude_code import hooks\n"
         f"hooks.handle('SessionStart', stdin=io.StringIO({json.dumps(json.dumps(payload))}))\n"
-        "heavy = sorted(m for m in ('yaml', 'sqlite3', 'filelock', 'memdir.store.layer', 'memdir.store.team',"
-        " 'memdir.store.git') if m in sys.modules)\n"
+        "heavy = sorted(m for m in ('yaml', 'sqlite3', 'filelock', 'memdir.layer.layer', 'memdir.layer.team',"
+        " 'memdir.git') if m in sys.modules)\n"
         "print(json.dumps(heavy), file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
@@ -397,8 +397,8 @@ def test_verify_checks_the_team_journal_too(clones):
 
 
 def test_the_panel_lists_the_team_layer_of_a_clone_that_only_pulled_it(clones):
-    from memdir.integrations.panel_home import PanelHome
-    from memdir.store.settings import Settings
+    from memdir.integrations.panel.home import PanelHome
+    from memdir.settings import Settings
 
     a, b = clones
     a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from memdir import Memory
-from memdir.store.errors import Refused
-from memdir.store.redact import redact
+from memdir.errors import Refused
+from memdir.text.redact import redact
 from tests.teamgit import git, shared_repository
 
 
@@ -63,7 +63,7 @@ FACT = "---\nname: outside\ndescription: A fact kept outside the repository\ntyp
 
 @pytest.mark.parametrize("link", [".claude", ".claude/memory", ".claude/memory/tombstones"])
 def test_a_team_directory_through_a_symbolic_link_is_never_read_written_or_deleted(tmp_path, link):
-    from memdir.store.errors import ScopeError
+    from memdir.errors import ScopeError
 
     root = tmp_path / "repo"
     git(tmp_path, "init", "-q", str(root))
@@ -96,7 +96,7 @@ def test_a_team_directory_through_a_symbolic_link_is_never_read_written_or_delet
 
 
 def test_a_real_team_directory_still_works_and_a_tilde_team_dir_is_refused(tmp_path):
-    from memdir.store.errors import InvalidInput
+    from memdir.errors import InvalidInput
 
     root = tmp_path / "repo"
     git(tmp_path, "init", "-q", str(root))
@@ -133,7 +133,7 @@ def test_two_people_forgetting_the_same_fact_merge_cleanly(clones):
 
 @pytest.mark.parametrize("bad", [b"{not json", b"[]", b"<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> theirs\n"])
 def test_an_unreadable_tombstone_is_reported_and_never_blocks_writes(clones, bad):
-    from memdir.store.errors import TombstoneRefused
+    from memdir.errors import TombstoneRefused
 
     a, _ = clones
     mem = a.memory()
@@ -170,7 +170,7 @@ FENCED = ("---\nname: merge-help\ndescription: How a git conflict looks in a fil
 
 
 def test_nested_markers_are_refused_by_resolve_and_nothing_changes(tmp_path):
-    from memdir.store.errors import InvalidInput
+    from memdir.errors import InvalidInput
 
     root, team, mem = _team_repo(tmp_path)
     (team / "db.md").write_text(NESTED)
@@ -227,7 +227,7 @@ def test_team_init_adds_its_entries_to_an_adopted_gitignore(tmp_path):
 
 
 def test_an_unscoped_delete_of_a_name_in_team_and_project_asks_for_the_scope(tmp_path):
-    from memdir.store.errors import InvalidInput
+    from memdir.errors import InvalidInput
 
     root, team, mem = _team_repo(tmp_path)
     mem.write("ci", "My own CI notes for this checkout", "project", scope="project")

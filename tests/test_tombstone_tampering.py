@@ -10,7 +10,7 @@ import json
 import pytest
 
 from memdir import Memory
-from memdir.store.errors import TombstoneRefused
+from memdir.errors import TombstoneRefused
 from tests.conftest import run_cli
 
 

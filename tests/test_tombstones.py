@@ -1,4 +1,4 @@
-"""One tombstone rule on every write path (memdir.store.tombstones): exact and
+"""One tombstone rule on every write path (memdir.tombstones.match): exact and
 near-duplicate values are refused, corrections are not."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from memdir import Memory, TombstoneRefused
 from memdir.consolidation.proposals import ExtractionResult, Proposal
-from memdir.store.tombstones import make, match, normalize_value
+from memdir.tombstones.match import make, match, normalize_value
 
 from .conftest import run_cli
 

@@ -6,7 +6,7 @@ import json
 import re
 
 from memdir import Memory
-from memdir.store.paths import project_layer_dir
+from memdir.paths import project_layer_dir
 from memdir.tools.handlers import run_tool as _run_tool
 from memdir.tools.specs import MAX_LIST, READ_CHUNK, TOOL_NAMES, tool_schemas, tool_specs
 

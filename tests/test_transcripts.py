@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from memdir.store.errors import InvalidInput
+from memdir.errors import InvalidInput
 from memdir.consolidation.transcripts import (
     ASSISTANT_LIMIT, TOTAL_LIMIT, USER_LIMIT, Turn, bound, read_transcript, strip_injected,
 )

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from memdir.store.printable import one_line, printable
+from memdir.text.printable import one_line, printable
 
 from .conftest import run_cli
 

@@ -1,5 +1,5 @@
 """An update or a rename that leaves out a description, type or body keeps the memory's
-(:func:`memdir.store.fields.inherit`), on every path: the CLI (a real subprocess), the MCP
+(:func:`memdir.gateway.fields.inherit`), on every path: the CLI (a real subprocess), the MCP
 server (the SDK's in-memory client), the Python API and the panel's edit. A given body replaces
 (the positive controls); ``body=""`` empties it."""
 
@@ -12,8 +12,8 @@ import pytest
 from mcp import Client
 
 from memdir import Memory
-from memdir.integrations.mcp_server import MemoryServer, build_server
-from memdir.store.errors import InvalidInput
+from memdir.integrations.mcp.server import MemoryServer, build_server
+from memdir.errors import InvalidInput
 from tests.conftest import run_cli
 from tests.scripted import Scripted
 
@@ -159,7 +159,7 @@ def test_team_proposal_without_body_keeps_the_team_memory_body(isolated_home, pr
     agent = Memory.open(home=isolated_home, project=project, actor="agent")
     result = agent.write("ci", "CI runs on Forgejo Actions", scope="team")
     assert result.status == "candidate"
-    from memdir.store import teamops
+    from memdir.operations import team as teamops
 
     proposed = {r.name: r for r in teamops.pending(agent.session)}[result.name]
     assert (proposed.description, proposed.body) == ("CI runs on Forgejo Actions", "Workflows live in .github.")
@@ -230,8 +230,8 @@ def test_a_consolidation_update_without_a_type_keeps_it(isolated_home, project):
 def test_an_agent_cannot_propose_a_team_rename_as_a_new_memory(isolated_home, project):
     """The agent's rename of a team memory was proposed as a new memory with an empty body (rename_from
     dropped on the way to the candidate): it is refused, naming who can do it; a person's rename works."""
-    from memdir.store import teamops
-    from memdir.store.errors import Refused
+    from memdir.operations import team as teamops
+    from memdir.errors import Refused
 
     (project / ".claude" / "memory").mkdir(parents=True)
     person = Memory.open(home=isolated_home, project=project, actor="human")

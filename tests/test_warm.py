@@ -38,7 +38,7 @@ def short_home(monkeypatch):
 
 
 def _store(home: Path, project: Path) -> Memory:
-    from memdir.search.fts import prepare
+    from memdir.search.sync import prepare
 
     mem = Memory.open(home=home, project=project, search_vectors="on")
     mem.write("backups", "database backups", "project", "Database backups run nightly at 02:00 to the cold bucket.")
@@ -74,7 +74,8 @@ def _wait_warm(home: Path, layers: list[str], generation: int) -> dict[int, floa
 
 
 def _index(mem: Memory) -> tuple[list[str], int]:
-    from memdir.search.fts import layer_key, sync
+    from memdir.search.index import layer_key
+    from memdir.search.sync import sync
 
     layers = mem.session.layers()
     conn = sync(mem.home, layers)
@@ -112,7 +113,7 @@ def test_prompt_hook_answers_without_and_with_a_warm_process(short_home, project
 
 
 def test_warm_cosines_are_the_in_process_ones_at_the_same_generation(short_home, project):
-    from memdir.search.fts import sync
+    from memdir.search.sync import sync
 
     mem = _store(short_home, project)
     layers, generation = _index(mem)

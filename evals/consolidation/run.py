@@ -134,7 +134,7 @@ def evaluate(extractor: str, sessions: list[dict] | None = None, details: bool =
     """Score ``extractor`` over ``sessions`` (default all); the summary, with
     per-session rows under ``sessions`` when ``details``."""
     from memdir.consolidation.extractors import resolve_extractor
-    from memdir.store.settings import load_settings
+    from memdir.settings import load_settings
 
     sessions = load_sessions() if sessions is None else sessions
     model = resolve_extractor(extractor, load_settings(None)).model
@@ -165,8 +165,8 @@ def evaluate(extractor: str, sessions: list[dict] | None = None, details: bool =
 def unconfigured(extractor: str) -> str | None:
     """Why ``extractor`` cannot run here (no key for a remote endpoint, no
     command), or None."""
-    from memdir.consolidation.llm import _is_local, api_key
-    from memdir.store.settings import load_settings
+    from memdir.consolidation.extractors.llm import _is_local, api_key
+    from memdir.settings import load_settings
 
     settings = load_settings(None)
     if extractor == "llm" and not api_key(settings) and not _is_local(settings.llm_base_url):

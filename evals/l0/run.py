@@ -54,8 +54,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "src"))
 
 from memdir import Memory  # noqa: E402
-from memdir.store.layout import INDEX_FILE  # noqa: E402
-from memdir.tools import render  # noqa: E402
+from memdir.files.layout import INDEX_FILE  # noqa: E402
+from memdir.render import memories as render  # noqa: E402
 
 MAX_BYTES = 4096
 CURVE = (20, 50, 100, 200, 1000)

@@ -42,7 +42,7 @@ def build_store(base: Path, vectors: str):
     layer holds every evaluation memory, indexed (and embedded in the
     foreground when ``vectors`` is ``on``)."""
     from memdir import Memory
-    from memdir.search.fts import prepare
+    from memdir.search.sync import prepare
 
     project = base / "proj"
     (project / ".git").mkdir(parents=True)

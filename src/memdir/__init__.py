@@ -10,7 +10,7 @@ index per layer is injected into the system prompt under a byte budget.
 
 The names in ``__all__`` are the public API (a test checks that the package
 exposes exactly these); everything raises only :class:`MemdirError`
-subclasses (the tree is drawn in :mod:`memdir.store.errors`). The packages
+subclasses (the tree is drawn in :mod:`memdir.errors`). The packages
 and what each may import: ``docs/architecture.md``.
 
     store          files, journal, tombstones, gateway, index, context, session
@@ -21,9 +21,9 @@ and what each may import: ``docs/architecture.md``.
     integrations   CLI, hooks, MCP server, installer
 """
 
-from .store.errors import (
-    Conflict, ConfirmationRequired, InstallError, InvalidInput, InvalidName, LockTimeout, MemdirError,
-    MissingExtra, ModelError, NotFound, Refused, ScopeError, StoreError, TombstoneRefused,
+from .errors import (
+    Conflict, ConfirmationRequired, InstallError, InvalidInput, InvalidName, LockTimeout, MemdirError, MissingExtra,
+    ModelError, NotFound, Refused, ScopeError, StoreError, TombstoneRefused,
 )
 
 __all__ = [
@@ -33,8 +33,8 @@ __all__ = [
 ]
 
 # Imported on first use: `import memdir` stays cheap for the hooks; the facade loads YAML.
-_LAZY = {"Memory": ("memdir.api", "Memory"), "Settings": ("memdir.store.settings", "Settings"),
-         "MemoryRecord": ("memdir.store.memfile", "MemoryRecord"), "__version__": ("memdir.store.version", "VERSION")}
+_LAZY = {"Memory": ("memdir.api", "Memory"), "Settings": ("memdir.settings", "Settings"),
+         "MemoryRecord": ("memdir.files.memfile", "MemoryRecord"), "__version__": ("memdir.version", "VERSION")}
 
 
 def __getattr__(name: str):

@@ -2,6 +2,6 @@
 
 import sys
 
-from memdir.integrations.cli import main
+from memdir.integrations.cli.main import main
 
 sys.exit(main())

@@ -2,27 +2,27 @@
 
 Every adapter — the CLI, the hooks, the MCP server, any other harness — talks
 to memdir through a :class:`Memory`. It holds a
-:class:`~memdir.store.session.Session` (home, settings, project root, actor,
-session id; built by :func:`~memdir.store.session.open_session`, the one rule
+:class:`~memdir.session.Session` (home, settings, project root, actor,
+session id; built by :func:`~memdir.session.open_session`, the one rule
 for all of them) and forwards each method to the module that owns the
-operation, which returns a typed result (:mod:`memdir.store.results`):
+operation, which returns a typed result (:mod:`memdir.results`):
 
 ==========================  ===========================================
 methods                     module
 ==========================  ===========================================
-write read list delete      :mod:`memdir.store.operations` (the tools)
+write read list delete      :mod:`memdir.operations.memories` (the tools)
 forget prune clear history
 show restore
-tombstones lift_tombstone   :mod:`memdir.store.trust` (what a person decides)
+tombstones lift_tombstone   :mod:`memdir.operations.trust` (what a person decides)
 review approve reject pin
 mute
-team_init team_status       :mod:`memdir.store.teamops` (the team layer)
+team_init team_status       :mod:`memdir.operations.team` (the team layer)
 team_resolve promote
-import_from                 :mod:`memdir.store.imports` (readers: :mod:`memdir.store.importers`)
-status doctor verify repair :mod:`memdir.store.maintenance`
+import_from                 :mod:`memdir.importing.run` (readers: :mod:`memdir.importing.sources`)
+status doctor verify repair :mod:`memdir.operations.maintenance`
 journal
-context                     :mod:`memdir.store.context`
-pending                     :mod:`memdir.store.pending`
+context                     :mod:`memdir.prompt.context`
+pending                     :mod:`memdir.prompt.pending`
 search recall               :mod:`memdir.search`
 consolidate                 :mod:`memdir.consolidation`
 tool_schemas call_tool      :mod:`memdir.tools`
@@ -40,18 +40,19 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from .store import imports, maintenance, operations, teamops, trust
-from .store.imports import ImportReport
-from .store.context import session_block
-from .store.layer import Layer
-from .store.results import (
-    ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, JournalResult, LiftResult, ListResult,
-    PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList, VerifyResult,
+from .importing import run as imports
+from .operations import maintenance, memories as operations, team as teamops, trust
+from .importing.run import ImportReport
+from .prompt.context import session_block
+from .layer.layer import Layer
+from .results import (
+    ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, JournalResult, LiftResult,
+    ListResult, PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList, VerifyResult,
     VersionResult, WriteResult,
 )
-from .store.session import Session, open_session
-from .store.teamops import Promoted, Resolved, TeamInit, TeamStatus
-from .store.settings import Settings
+from .session import Session, open_session
+from .operations.team import Promoted, Resolved, TeamInit, TeamStatus
+from .settings import Settings
 
 
 class Memory:
@@ -89,7 +90,7 @@ class Memory:
         calls then raise :class:`ScopeError` saying how to set one, and the user
         layer still works. ``overrides`` are settings (``context_max_bytes=…``)
         applied over config file and environment. See
-        :func:`memdir.store.session.open_session`.
+        :func:`memdir.session.open_session`.
         """
         return cls(open_session(home, project, actor=actor, session_id=session, settings=settings,
                                 overrides=overrides, use_cwd=use_cwd))
@@ -116,7 +117,7 @@ class Memory:
               extra: dict | None = None, expect_digest: str | None | bool = False,
               reactivate: bool = False, rename_from: str | None = None, clear: tuple[str, ...] = (),
               body_source: str | None = None) -> WriteResult:
-        """Create or update a memory (``memory_write``); see :func:`memdir.store.operations.write`
+        """Create or update a memory (``memory_write``); see :func:`memdir.operations.memories.write`
         (``rename_from``: rename that memory to ``name``, keeping what is not given; ``clear``: the
         optional fields to empty, of ``title``, ``importance``, ``valid_from``, ``valid_until``). A
         description, type or body left None keeps the memory's; a new memory needs a description
@@ -129,16 +130,16 @@ class Memory:
             reactivate=reactivate, rename_from=rename_from, clear=clear, body_source=body_source)
 
     def read(self, name: str, scope: str | None = None, *, count: bool = True) -> ReadResult:
-        """A memory's full text and its links (``memory_read``); see :func:`memdir.store.operations.read`."""
+        """A memory's full text and its links (``memory_read``); see :func:`memdir.operations.memories.read`."""
         return operations.read(self.session, name, scope, count=count)
 
     def list(self, scope: str | None = None, *, include_all: bool = False,
              as_of: str | datetime | None = None, valid_at: str | datetime | None = None) -> ListResult:
-        """Memories in index order (``memory_list``); see :func:`memdir.store.operations.list_memories`."""
+        """Memories in index order (``memory_list``); see :func:`memdir.operations.memories.list_memories`."""
         return operations.list_memories(self.session, scope, include_all=include_all, as_of=as_of, valid_at=valid_at)
 
     def delete(self, name: str, scope: str | None = None, *, reason: str | None = None) -> DeleteResult:
-        """Delete a memory, tombstoning its value (``memory_delete``); see :func:`memdir.store.operations.delete`."""
+        """Delete a memory, tombstoning its value (``memory_delete``); see :func:`memdir.operations.memories.delete`."""
         return operations.delete(self.session, name, scope, reason=reason)
 
     def forget(self, name: str, scope: str | None = None, *, reason: str | None = None) -> DeleteResult:
@@ -171,7 +172,7 @@ class Memory:
     # ------------------------------------------------------------ the team layer
 
     def team_init(self) -> TeamInit:
-        """Create or adopt the repository's team directory; see :func:`memdir.store.teamops.init`."""
+        """Create or adopt the repository's team directory; see :func:`memdir.operations.team.init`."""
         return teamops.init(self.session)
 
     def team_status(self) -> TeamStatus:
@@ -187,7 +188,7 @@ class Memory:
         """Import memories from another system (``claude-code``, ``dsh``, ``dir``,
         ``mcp-memory``, ``basic-memory``) as origin ``import``; idempotent, through
         the tombstones, never overwriting a changed memory. ``progress(n)`` is
-        told of each item. See :mod:`memdir.store.imports`."""
+        told of each item. See :mod:`memdir.importing.run`."""
         where, items = imports.gather(self.session, kind, path)
         if progress is not None and hasattr(progress, "total"):
             progress.total = len(items)
@@ -201,12 +202,12 @@ class Memory:
     # ------------------------------------------------------------ what a person decides
 
     def tombstones(self, scope: str | None = None) -> TombstoneList:
-        """The tombstones in force; see :func:`memdir.store.trust.tombstones`."""
+        """The tombstones in force; see :func:`memdir.operations.trust.tombstones`."""
         return trust.tombstones(self.session, scope)
 
     def lift_tombstone(self, tombstone_id: str, *, reason: str | None = None, scope: str | None = None) -> LiftResult:
         """Lift a tombstone (a person only) of any layer, or of ``scope``'s only;
-        see :func:`memdir.store.trust.lift_tombstone`."""
+        see :func:`memdir.operations.trust.lift_tombstone`."""
         return trust.lift_tombstone(self.session, tombstone_id, reason=reason, scope=scope)
 
     def review(self, scope: str | None = None) -> ReviewResult:
@@ -235,7 +236,7 @@ class Memory:
         """The context block for the system prompt: user then project index,
         fenced as data, with the memory policy, within ``max_bytes`` UTF-8
         bytes (default the ``context_max_bytes`` setting, 4096). ``""`` when
-        there is nothing to show. See :func:`memdir.store.context.session_block`."""
+        there is nothing to show. See :func:`memdir.prompt.context.session_block`."""
         return session_block(self.session, max_bytes)
 
     def search(self, query: str, k: int = 5, scope: str | None = None, *, include_muted: bool = False,
@@ -266,9 +267,9 @@ class Memory:
     def pending(self, *, once_per_session: bool = False, mark: bool = True) -> str:
         """The ``<memory_pending>`` block of this project, or ``""``: what the
         person said in an earlier session that the agent extractor left for
-        the agent to save (:mod:`memdir.store.pending`). ``mark`` counts the
+        the agent to save (:mod:`memdir.prompt.pending`). ``mark`` counts the
         showing (an item expires after two sessions or a covering write)."""
-        from .store.pending import session_pending
+        from .prompt.pending import session_pending
 
         return session_pending(self.session, once_per_session=once_per_session, mark=mark)
 
@@ -320,26 +321,26 @@ class Memory:
         """:meth:`status` plus every journal's check, with the problems found,
         and which consolidation extractor is in effect and why."""
         result = maintenance.doctor(self.session, _search_state(self.session), _extractor(self.session.settings))
-        from .search.fts import in_memory
+        from .search.index import in_memory
 
         reason = in_memory(self.session.home)  # a read-only home: search scans the files in memory
         return result if reason is None else replace(result, notes=(*result.notes, reason))
 
     def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None, force: bool = False):
         """Re-key a moved project's layer to ``new`` (default this project); ``force`` also takes the layer of a
-        project that still exists; see :func:`memdir.store.relocate.move`."""
-        from .store import relocate
+        project that still exists; see :func:`memdir.operations.relocate.move`."""
+        from .operations import relocate
 
         return relocate.move(self.session, old, new, reason=reason, force=force)
 
     def orphans(self, match: bool = False) -> list:
         """Project layers whose project no longer exists; with ``match``, each
-        compared with this project (asks git). See :func:`memdir.store.maintenance.orphans`."""
+        compared with this project (asks git). See :func:`memdir.operations.maintenance.orphans`."""
         return maintenance.orphans(self.session.home, self.session.project_root if match else None)
 
     def journal(self, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
                 name: str | None = None, limit: int = 200) -> JournalResult:
-        """Journal events of the session's layers, newest first; see :func:`memdir.store.maintenance.journal`."""
+        """Journal events of the session's layers, newest first; see :func:`memdir.operations.maintenance.journal`."""
         return maintenance.journal(self.session, scope, actor=actor, action=action, name=name, limit=limit)
 
     def verify(self) -> VerifyResult:

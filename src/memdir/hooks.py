@@ -2,12 +2,12 @@
 
 ``memdir install claude-code`` writes this command into Claude Code's
 settings, so it must not move when the code does. The hooks themselves are
-:mod:`memdir.integrations.hooks`.
+:mod:`memdir.integrations.claude_code.hooks`.
 """
 
 import sys
 
-from memdir.integrations.hooks import main
+from memdir.integrations.claude_code.hooks import main
 
 if __name__ == "__main__":
     sys.exit(main())

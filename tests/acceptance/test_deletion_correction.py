@@ -8,7 +8,7 @@ import json
 from datetime import timedelta
 
 from memdir import Memory
-from memdir.store.journal import now_utc
+from memdir.layer.journal import now_utc
 
 from ..llm_server import ChatServer
 from .conftest import agent, mcp_calls, prompt_recall, run_cli, session_start, surfaces, transcript

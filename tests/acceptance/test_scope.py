@@ -9,7 +9,7 @@ import io
 import json
 
 from memdir.consolidation import queue
-from memdir.integrations import hooks
+from memdir.integrations.claude_code import hooks
 
 from .conftest import agent, index_text, mcp_calls, run_cli, session_start, surfaces, transcript
 

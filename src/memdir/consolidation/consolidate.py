@@ -24,7 +24,7 @@ Consolidation revises its own unreviewed memories in place; a change to a
 memory a person or the agent wrote becomes a separate ``candidate`` memory
 (``candidate_for: <target>``) that a person approves or rejects, so the
 original stays active meanwhile. A proposal identical to what is stored is a
-no-op. A proposal matching a tombstone (:mod:`memdir.store.tombstones`: the
+no-op. A proposal matching a tombstone (:mod:`memdir.tombstones.match`: the
 same value, words or fact, restated or reworded) is refused. Forgetting a
 memory a person or the agent wrote is left to a person.
 """
@@ -36,24 +36,23 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..store.errors import (
-    Conflict, InvalidInput, LockTimeout, ModelError, NotFound, Refused, ScopeError, StoreError,
-    TombstoneRefused,
+from ..errors import (
+    Conflict, InvalidInput, LockTimeout, ModelError, NotFound, Refused, ScopeError, StoreError, TombstoneRefused,
 )
-from ..store.tombstones import Tombstone, match as match_tombstone
-from ..store.fields import inherit, prepare
-from ..store.gateway import receipt
-from ..store.succession import successor, superseded_refusal
-from ..store.names import name_taken, normalize_name, same_name
-from ..store.operations import delete, write
-from ..store.session import Session
+from ..tombstones.match import Tombstone, match as match_tombstone
+from ..gateway.fields import inherit, prepare
+from ..gateway.changes import receipt
+from ..layer.succession import successor, superseded_refusal
+from ..text.names import name_taken, normalize_name, same_name
+from ..operations.memories import delete, write
+from ..session import Session
 from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is part of this API)
     ACTIONS, ConsolidationReport, ExistingMemory, ExtractionContext, ExtractionResult, Extractor, Outcome,
     Proposal, Receipt,
 )
-from ..store.redact import redact
+from ..text.redact import redact
 from .extractors import resolve_extractor
-from .subjects import drifts
+from .extractors.subjects import drifts
 
 MAX_PARSED = 50          # proposals read from one reply at most; the rest are ignored (reported)
 RAW_LIMIT = 20_000       # characters of the raw reply kept in the receipt
@@ -116,7 +115,7 @@ def _own(layer, entry) -> bool:
     record = entry.record
     if record.origin != "extracted" or record.status not in ("active", "candidate"):
         return False
-    from ..store.history import history as layer_history
+    from ..layer.history import history as layer_history
 
     history = layer_history(layer, record.name)
     return bool(history) and history[-1].actor == "extracted"
@@ -330,9 +329,9 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
 
 def _keep_pending(writer: Session, snap: _Snapshot, found, dry_run: bool, notes: list) -> tuple[str, ...]:
     """Keep the agent extractor's findings as pending in the project layer
-    (:mod:`memdir.store.pending`): those matching a tombstone are dropped
+    (:mod:`memdir.prompt.pending`): those matching a tombstone are dropped
     (noted). Returns the texts kept (in a dry run: that would be kept)."""
-    from ..store import pending
+    from ..prompt import pending
 
     texts = []
     for item in found:
@@ -384,7 +383,7 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
     for an unreadable transcript or bad option.
     """
     from . import gate as gate_mod
-    from ..store.journal import now_utc
+    from ..layer.journal import now_utc
     from .transcripts import read_transcript
 
     settings = session.settings

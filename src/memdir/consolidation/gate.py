@@ -270,7 +270,7 @@ def check(transcript, mode: str = "gated") -> GateResult:
     follows ``mode``: ``off`` → False, ``always`` → True, ``gated`` → any hit.
     """
     if mode not in ("off", "gated", "always"):
-        from ..store.errors import InvalidInput
+        from ..errors import InvalidInput
 
         raise InvalidInput(f"consolidation mode must be off, gated or always (got {mode!r})")
     hits: list[GateHit] = []

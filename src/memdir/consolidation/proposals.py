@@ -1,8 +1,8 @@
 """What consolidation passes around: proposals, the extractor protocol, outcomes
 and the report of a run (DESIGN §7).
 
-An :class:`Extractor` (the offline rules of :mod:`memdir.consolidation.rules`, the
-model of :mod:`memdir.consolidation.llm`, or your own) turns a transcript and an
+An :class:`Extractor` (the offline rules of :mod:`memdir.consolidation.extractors.rules`, the
+model of :mod:`memdir.consolidation.extractors.llm`, or your own) turns a transcript and an
 :class:`ExtractionContext` into :class:`Proposal` s; :mod:`memdir.consolidation.consolidate`
 applies them and records an :class:`Outcome` per proposal in a
 :class:`ConsolidationReport`.
@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from ..store.errors import InvalidInput
-from ..store.memfile import TYPES
+from ..errors import InvalidInput
+from ..files.memfile import TYPES
 
 ACTIONS = ("create", "update", "supersede", "forget")
 
@@ -33,7 +33,7 @@ class Proposal:
     (None: ``user`` for type user, else ``project``). ``evidence`` the
     person's words it came from; ``turn`` their index in the transcript.
     ``body`` None: an update that gave no body, which keeps the memory's
-    (:func:`memdir.store.fields.inherit`); ``type`` None: an update or a
+    (:func:`memdir.gateway.fields.inherit`); ``type`` None: an update or a
     supersede that gave no type, which keeps the target's (a create's is ``project``).
     """
 
@@ -139,7 +139,7 @@ class ExtractionResult:
     (models only), the ``model`` that answered, ``notes`` on what was left
     out, ``invalid`` items that could not be read as proposals, and
     ``pending`` — ``(rule, sentence[, date said])`` findings the agent extractor leaves
-    for the next session's agent (:mod:`memdir.store.pending`)."""
+    for the next session's agent (:mod:`memdir.prompt.pending`)."""
 
     proposals: list[Proposal]
     raw: str | None = None
@@ -153,7 +153,7 @@ class ExtractionResult:
 class Extractor(Protocol):
     """Turns a transcript into proposals. ``name`` identifies it in receipts
     (``rules``, ``llm``); ``model`` the model used, if any. ``extract`` raises
-    :class:`~memdir.store.errors.ModelError` when it cannot give a usable answer —
+    :class:`~memdir.errors.ModelError` when it cannot give a usable answer —
     never a partial list."""
 
     name: str

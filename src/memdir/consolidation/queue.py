@@ -18,7 +18,7 @@ line per transcript to ``$MEMDIR_HOME/logs/consolidate.log``.
   the queue stays empty. A drain that finds another one running leaves the
   queue to it. A transcript queued twice is consolidated once (the newest
   line wins), and consolidation itself skips a transcript it has a receipt for.
-* Each line's project is its ``cwd`` (:func:`memdir.store.session.open_session`
+* Each line's project is its ``cwd`` (:func:`memdir.session.open_session`
   with that directory alone).
 
 The hooks import this module: it loads nothing heavy until :func:`drain`.
@@ -53,7 +53,7 @@ def log_path(home: Path) -> Path:
 
 
 def _append_line(path: Path, data: bytes) -> None:
-    from ..store.fsio import ensure_dir  # late: the hook that queues imports little
+    from ..files.fsio import ensure_dir  # late: the hook that queues imports little
 
     ensure_dir(path.parent)
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -81,7 +81,7 @@ def _append_queued(path: Path, data: bytes) -> None:
     reads only after every line already headed there is written (a hook
     paused between opening the queue and writing once wrote into a work file
     the drain had read and deleted)."""
-    from ..store.fsio import ensure_dir  # late: the hook that queues imports little
+    from ..files.fsio import ensure_dir  # late: the hook that queues imports little
 
     ensure_dir(path.parent)
     for _ in range(100):  # each retry means a drain moved the queue in between: rare, never many
@@ -121,8 +121,8 @@ def append(home: Path, transcript_path: str, *, cwd: str | None = None, session_
 
 def log_line(home: Path, text: str) -> None:
     """Append one timestamped line, secrets redacted, to the consolidation log (0600)."""
-    from ..store.journal import iso_micro, now_utc
-    from ..store.redact import redact
+    from ..layer.journal import iso_micro, now_utc
+    from ..text.redact import redact
 
     _append_line(log_path(home), f"{iso_micro(now_utc())} {redact(text).text}\n".encode("utf-8", "replace"))
 
@@ -134,7 +134,7 @@ def spawn_drain(home: Path, extractor: str | None = None) -> int:
     import subprocess
 
     logfile = log_path(home)
-    from ..store.fsio import ensure_dir  # late: the hook that queues imports little
+    from ..files.fsio import ensure_dir  # late: the hook that queues imports little
 
     ensure_dir(logfile.parent)
     command = [sys.executable, "-m", "memdir", "consolidate", "--queue", "--home", str(home)]
@@ -199,7 +199,7 @@ def drain(home: Path, *, extractor: str | None = None, dry_run: bool = False) ->
     from filelock import FileLock, Timeout
 
     lock_path = queue_path(home).parent / "drain.lock"
-    from ..store.fsio import ensure_dir  # late: the hook that queues imports little
+    from ..files.fsio import ensure_dir  # late: the hook that queues imports little
 
     ensure_dir(lock_path.parent)
     lock = FileLock(str(lock_path), mode=0o600)
@@ -232,8 +232,8 @@ def _drain_files(home: Path, files: list[Path], extractor: str | None, dry_run: 
                 log_line(home, "skipped a malformed queue line")
     results = []
     if entries:  # loaded only when there is work: a drain of an empty queue stays cheap
-        from ..store.errors import MemdirError
-        from ..store.session import open_session
+        from ..errors import MemdirError
+        from ..session import open_session
         from .consolidate import consolidate
     for transcript, item in entries.items():
         cwd = item.get("cwd") or None

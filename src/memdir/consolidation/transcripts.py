@@ -39,8 +39,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..store.errors import InvalidInput
-from ..store.memfile import parse_time
+from ..errors import InvalidInput
+from ..files.memfile import parse_time
 
 USER_LIMIT = 2000
 ASSISTANT_LIMIT = 500
@@ -383,7 +383,7 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
     ``source`` is a path (``str``/``PathLike`` to an existing file), the text
     itself, bytes, a list of message dicts, or a :class:`Transcript` (returned
     as is). The format is detected from the content. Raises
-    :class:`~memdir.store.errors.InvalidInput` for an unreadable file or an
+    :class:`~memdir.errors.InvalidInput` for an unreadable file or an
     unsupported value.
     """
     if isinstance(source, Transcript):

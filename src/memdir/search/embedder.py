@@ -11,7 +11,7 @@ the progress and queries use each batch as soon as it lands), and exits when
 none is left. Until a memory has its vector it is ranked by the lexical
 model alone (:mod:`memdir.search.relevance`), on the same scale.
 
-``memdir reindex`` and :func:`memdir.search.fts.prepare` embed in the
+``memdir reindex`` and :func:`memdir.search.index.prepare` embed in the
 foreground instead.
 """
 
@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..store.session import Session
+from ..session import Session
 
 LOCK_FILE = "embed.lock"
 LOG_FILE = "embed.log"
@@ -78,7 +78,7 @@ def run(home: Path) -> int:
     from filelock import FileLock, Timeout
 
     from . import vectors
-    from .fts import connect
+    from .index import connect
 
     lock = FileLock(str(Path(home) / LOCK_FILE))
     try:
@@ -107,9 +107,10 @@ def search_state(session: Session) -> str:
     index that cannot be read reports the mode alone."""
     import sqlite3
 
-    from ..store.errors import StoreError
+    from ..errors import StoreError
     from . import vectors
-    from .fts import connect, in_memory, layer_key, search_mode, sync
+    from .index import connect, in_memory, layer_key
+    from .sync import search_mode, sync
 
     mode = search_mode(session.settings)
     try:

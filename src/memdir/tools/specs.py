@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..store.errors import InvalidInput
-from ..store.settings import Settings
-from ..store.vocabulary import ORIGINS, SCOPES, TYPES
+from ..errors import InvalidInput
+from ..settings import Settings
+from ..vocabulary import ORIGINS, SCOPES, TYPES
 
 READ_CHUNK = 8000        # characters of a body per memory_read call
 MAX_LIST = 100           # rows per memory_list page
@@ -174,12 +174,12 @@ TOOL_NAMES = tuple(spec.name for spec in tool_specs())
 
 def instructions(settings: Settings | None = None) -> str:
     """What an MCP client puts in the model's prompt at connection time: the
-    guidance (when to save — the policy of :mod:`memdir.store.context` — and
+    guidance (when to save — the policy of :mod:`memdir.prompt.context` — and
     one line per tool, from this table), and where the index is: the model
     calls ``memory_list``. Never the index itself: it is sent before the
     client's roots name the project, and Claude Code's SessionStart hook
     already injects it (DESIGN §10). The same whatever the store holds."""
-    from ..store.context import POLICY
+    from ..prompt.context import POLICY
 
     def first_sentence(text: str) -> str:
         head = text.split("\n")[0]

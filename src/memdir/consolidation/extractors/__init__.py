@@ -1,0 +1,103 @@
+"""Which extractor a consolidation run uses, and why (DESIGN §7).
+
+Four extractors, all behind :class:`~memdir.consolidation.proposals.Extractor`:
+
+* ``llm`` — an OpenAI-compatible model (:mod:`memdir.consolidation.extractors.llm`);
+* ``command`` — the prompt through a command the person configured
+  (:mod:`memdir.consolidation.extractors.command`);
+* ``agent`` — no model call: the gate's findings wait as pending for the next
+  session's agent (:mod:`memdir.consolidation.extractors.agent`);
+* ``rules`` — offline rules (:mod:`memdir.consolidation.extractors.rules`).
+
+``auto`` (the default of ``consolidation_extractor``) picks, in order: an API
+key is set → ``llm``; ``extractor_command`` is set → ``command``; the
+transcript came from the Claude Code hooks → ``agent`` (the agent that reads
+the next session start is the model the person already pays for); else
+``rules``. :func:`choose` says which and why; ``memdir doctor`` shows it.
+"""
+
+from __future__ import annotations
+
+from ...errors import InvalidInput
+from ..proposals import Extractor
+
+NAMES = ("rules", "llm", "command", "agent")
+CHOICES = ("auto",) + NAMES
+
+
+def choose(settings, *, under_hooks: bool = False, environ=None) -> tuple[str, str]:
+    """``(extractor, reason)`` for the ``consolidation_extractor`` setting.
+    ``under_hooks``: the transcript was queued by the Claude Code hooks.
+    Raises :class:`InvalidInput` for an unknown setting."""
+    setting = (settings.consolidation_extractor or "auto").strip().lower()
+    if setting not in CHOICES:
+        raise InvalidInput(f"unknown extractor {setting!r} (expected {', '.join(CHOICES)})")
+    from .llm import api_key
+
+    if setting != "auto":
+        why = f"consolidation_extractor = {setting}"
+        if setting == "command" and not (settings.extractor_command or "").strip():
+            why += ", but extractor_command is not set: consolidation fails until it is"
+        if setting == "llm" and not api_key(settings, environ):
+            why += f", but no API key is set for {settings.llm_base_url}: consolidation fails until one is"
+        return setting, why
+
+    if api_key(settings, environ):
+        return "llm", f"auto: an API key is set for {settings.llm_base_url}"
+    if (settings.extractor_command or "").strip():
+        return "command", "auto: extractor_command is set"
+    if under_hooks:
+        return "agent", "auto: the session came from the Claude Code hooks; the next session's agent saves"
+    return "rules", "auto: no API key, no extractor_command, not under the Claude Code hooks"
+
+
+def describe(settings, environ=None) -> str:
+    """One line for ``memdir doctor``: the extractor in effect for a
+    transcript given on the command line and for one the hooks queue."""
+    here, why = choose(settings, environ=environ)
+    hooked, hooked_why = choose(settings, under_hooks=True, environ=environ)
+    if hooked == here:
+        return f"{here} ({why})"
+    return f"{here} ({why}); for sessions the Claude Code hooks queue: {hooked} ({hooked_why})"
+
+
+def in_effect(settings) -> str:
+    """:func:`describe`, or ``"none: <why>"`` when the setting names no extractor: what
+    ``memdir status`` and ``memdir doctor`` (and ``memory_status``) show. Never raises."""
+    try:
+        return describe(settings)
+    except InvalidInput as exc:
+        return f"none: {exc}"
+
+
+def resolve_extractor(spec, settings, *, under_hooks: bool = False) -> Extractor:
+    """The extractor for ``spec``: an :class:`Extractor` object, one of
+    :data:`NAMES`, or ``"auto"``/None (the setting, then :func:`choose`).
+    Raises :class:`InvalidInput`."""
+    if spec is not None and not isinstance(spec, str):
+        if not isinstance(spec, Extractor):
+            raise InvalidInput("extractor must have name, model and extract(transcript, context)")
+        return spec
+    choice = (spec or "auto").strip().lower()
+    if choice == "auto":
+        choice, _ = choose(settings, under_hooks=under_hooks)
+    if choice == "rules":
+        from .rules import RulesExtractor
+
+        return RulesExtractor()
+    if choice == "llm":
+        from .llm import LLMExtractor
+
+        return LLMExtractor(settings)
+    if choice == "command":
+        from .command import CommandExtractor
+
+        return CommandExtractor(settings)
+    if choice == "agent":
+        from .agent import AgentExtractor
+
+        return AgentExtractor()
+    raise InvalidInput(f"unknown extractor {choice!r} (expected {', '.join(CHOICES)})")
+
+
+__all__ = ["CHOICES", "NAMES", "choose", "describe", "in_effect", "resolve_extractor"]

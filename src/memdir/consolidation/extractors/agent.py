@@ -1,0 +1,86 @@
+"""The agent extractor: no model call of its own — the next session's agent saves (DESIGN §7).
+
+At session end the gate's findings — the person's own sentences that fired
+it, already redacted, at most :data:`MAX_FINDINGS` — are returned as
+``pending``; the run keeps them in the project layer
+(:mod:`memdir.prompt.pending`) and the next session start of that project
+shows them in a fenced block asking the agent to save what is durable with
+``memory_write``. Nothing is written as a memory here, so nothing enters the
+index; what the agent then writes goes through the gateway and its
+tombstones like any write.
+
+Which sentences: an explicit request to write something down gives its
+content (:func:`memdir.consolidation.extractors.rules.write_down`); instructions about
+this session's files and steps are left out; what the workspace's
+AGENTS.md/CLAUDE.md or an existing memory already says is left out. When more
+than :data:`MAX_FINDINGS` remain, the strongest rules win (remember, then
+correction, confirmed, rule, preference, constraint, decision, deadline,
+schedule, personal), in transcript order. A bare yes to the assistant's
+proposal of a standing rule gives the proposal as a statement
+(:func:`memdir.consolidation.gate.confirmed_suggestion`).
+"""
+
+from __future__ import annotations
+
+from ..gate import confirmed_suggestion, sentence_rules, sentences
+from ..proposals import ExtractionContext, ExtractionResult
+from .rules import is_task_only, strip_filler, write_down
+from .wording import content_words
+
+MAX_FINDINGS = 3
+PRIORITY = ("remember", "correction", "confirmed", "rule", "preference", "constraint", "decision", "deadline",
+            "schedule", "personal")
+
+
+def _known(words: list[str], pools: list[set[str]]) -> bool:
+    return any(len(words) >= 2 and sum(w in pool for w in words) / len(words) >= 0.8 for pool in pools)
+
+
+class AgentExtractor:
+    """The agent :class:`~memdir.consolidation.proposals.Extractor` (``name =
+    "agent"``): no proposals, ``pending`` findings ``(rule, text, date said)``."""
+
+    name = "agent"
+    model = None
+
+    def extract(self, transcript, context: ExtractionContext) -> ExtractionResult:
+        found: list[tuple] = []  # (priority, order, rule, text, date said)
+        notes: list[str] = []
+        pools = [set(content_words(d)) for d in context.existing_descriptions()]
+        docs = set(content_words(context.workspace_text or ""))
+        order = 0
+        for index, turn in transcript.user_turns():
+            said = sentences(turn.text)
+            confirmed = confirmed_suggestion(transcript, index)
+            if confirmed is not None:  # a bare yes to the assistant's proposal: the proposal is the finding
+                said = [] if is_task_only(confirmed) else [confirmed]
+            for i, sentence in enumerate(said):
+                rules = ["confirmed"] if confirmed else [rule for rule, _ in sentence_rules(sentence)]
+                if not rules:
+                    continue
+                text = write_down(said, i) if not confirmed else None
+                if text is None:
+                    if is_task_only(sentence):
+                        notes.append(f"turn {index}: about this session only: {sentence[:80]}")
+                        continue
+                    text = strip_filler(sentence)
+                words = content_words(text)
+                if not words or any(text in f[3] for f in found):
+                    continue
+                if _known(words, pools + ([docs] if docs else [])):
+                    notes.append(f"turn {index}: already in memory or AGENTS.md/CLAUDE.md: {text[:80]}")
+                    continue
+                rule = min(rules, key=PRIORITY.index)
+                inside = [f for f in found if f[3] in text]  # an earlier finding this one quotes in full
+                found = [f for f in found if f not in inside]
+                rank = min([PRIORITY.index(rule)] + [f[0] for f in inside])
+                said_on = turn.ts.strftime("%Y-%m-%d") if turn.ts else None
+                found.append((rank, inside[0][1] if inside else order, PRIORITY[rank], text, said_on))
+                order += 1
+        chosen = sorted(sorted(found)[:MAX_FINDINGS], key=lambda f: f[1])
+        if len(found) > MAX_FINDINGS:
+            notes.append(f"{len(found) - MAX_FINDINGS} weaker finding(s) left out (at most {MAX_FINDINGS})")
+        return ExtractionResult([], notes=notes, pending=[(rule, text, said) for _, _, rule, text, said in chosen])
+
+
+__all__ = ["AgentExtractor", "MAX_FINDINGS"]

@@ -1,0 +1,294 @@
+"""The model extractor: any OpenAI-compatible chat-completions endpoint.
+
+Uses the ``openai`` package (the ``llm`` extra), imported only when a model
+is actually called. Defaults (all settable, DESIGN §9): ``llm_base_url``
+``https://api.deepseek.com``, ``llm_model`` ``deepseek-chat``, the key from
+the variable named by ``llm_api_key_env``, else ``DEEPSEEK_API_KEY``, else
+``OPENAI_API_KEY``; ``llm_timeout`` seconds per call (no retries: a failed
+run is retried by the next consolidation, not inside this one) and
+``llm_max_tokens`` for the reply.
+
+The prompt gives the model the session's existing memory names and
+descriptions, the forgotten (tombstoned) values, the start of the
+workspace's AGENTS.md/CLAUDE.md, and the transcript, and asks for at most N
+proposals as JSON. The reply is parsed tolerantly (:func:`parse_reply`):
+``<think>`` blocks, code fences and prose around the JSON are ignored; an
+object (``{"proposals": [...]}``, or one proposal) or a list is accepted. An
+empty, truncated or JSON-less reply raises :class:`~memdir.errors.ModelError`
+— the run writes nothing and its receipt carries the error and raw reply.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from urllib.parse import urlparse
+
+from ..proposals import ExtractionContext, ExtractionResult, Proposal
+from ...errors import InvalidInput, ModelError
+
+KEY_VARIABLES = ("DEEPSEEK_API_KEY", "OPENAI_API_KEY")
+_THINK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.S | re.I)
+_THINK_OPEN = re.compile(r"\A\s*<think(?:ing)?>", re.I)
+_FENCE = re.compile(r"```[a-zA-Z0-9_-]*[ \t]*\n?(.*?)```", re.S)
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+_CONTAINERS = ("proposals", "memories", "changes", "actions", "items", "decisions", "results", "data")
+
+SYSTEM_PROMPT = """You maintain the long-term memory of a coding assistant. After a session ends you read
+its transcript and decide which durable facts deserve a memory file, so that future sessions
+start out knowing them.
+
+Keep only what will still matter in a later session:
+- what the person asked to be remembered;
+- corrections of how the assistant worked, with what to do instead, and standing rules
+  ("always", "never", "from now on") -> type "feedback";
+- stated preferences and facts about the person (role, expertise, habits) -> type "user";
+- decisions, deadlines (as absolute dates: convert "next Friday" using the message date),
+  constraints and goals of the project -> type "project";
+- pointers to outside resources worth returning to -> type "reference".
+
+Never keep: one-off task details, what the code, git history or the workspace files below
+already say, anything only the assistant suggested that the person did not confirm, tool
+output, secrets (keys, passwords, tokens), or any value listed as forgotten (not even
+reworded).
+
+Proposals (JSON objects):
+- {"action": "create", "name": "kebab-case-english", "type": "user|feedback|project|reference",
+   "scope": "project|user", "description": "one line, at most 160 characters",
+   "body": "the fact in the person's words; feedback ends with **Why:** and **How to apply:** lines",
+   "evidence": "the person's words it comes from"}
+- {"action": "update", "target": "<exact existing name>", ...same fields...} to correct or extend
+  an existing memory;
+- {"action": "supersede", "target": "<exact existing name>", "name": "new-name", ...} when a new
+  fact replaces an old one;
+- {"action": "forget", "target": "<exact existing name>"} when the person said it is wrong.
+Use scope "user" only for facts about the person that hold in every project. Write names in
+English kebab-case; write description and body in the transcript's language. Name targets
+exactly as listed; never invent one. Prefer updating an existing memory to creating a
+near-duplicate. Be conservative: most sessions need zero or one proposal.
+
+Answer with JSON only: {"proposals": [ ... ]} with at most {max} items, or {"proposals": []}."""
+
+
+def api_key(settings, environ=None) -> str | None:
+    """The API key: the variable named by ``llm_api_key_env``, else the one
+    that belongs to the endpoint — ``DEEPSEEK_API_KEY`` for DeepSeek's host,
+    ``OPENAI_API_KEY`` for any other — so a key is never sent to another
+    vendor's server. None when none is set."""
+    environ = os.environ if environ is None else environ
+    host = (urlparse(settings.llm_base_url).hostname or "").lower()
+    own = KEY_VARIABLES[0] if host == "deepseek.com" or host.endswith(".deepseek.com") else KEY_VARIABLES[1]
+    names = ([settings.llm_api_key_env] if settings.llm_api_key_env else []) + [own]
+    for name in names:
+        value = environ.get(name, "").strip()
+        if value:
+            return value
+    return None
+
+
+def _is_local(url: str) -> bool:
+    host = (urlparse(url).hostname or "").lower()
+    return host in ("localhost", "127.0.0.1", "::1") or host.endswith(".localhost")
+
+
+# ---------------------------------------------------------------- prompt
+
+
+def _fence_safe(text: str) -> str:
+    return re.sub(r"<\s*/?\s*transcript\b[^>]*>", lambda m: m.group(0).replace("<", "&lt;"), text, flags=re.I)
+
+
+def build_messages(transcript, context: ExtractionContext) -> list[dict]:
+    """The chat messages for one extraction: a system prompt and one user
+    message with the existing memories, forgotten values, workspace files and
+    the transcript (each message dated when the transcript has times)."""
+    existing = "\n".join(
+        f"- {m.name} [{m.scope}, {m.type}, by {m.origin or 'unknown'}"
+        f"{', candidate' if m.status == 'candidate' else ''}{', pinned' if m.pinned else ''}] — {m.description}"
+        for m in context.existing) or "(none)"
+    forgotten = "\n".join(f"- {d}" for d in context.tombstones) or "(none)"
+    lines = []
+    for turn in transcript.turns:
+        stamp = f" [{turn.ts.strftime('%Y-%m-%d')}]" if turn.ts else ""
+        lines.append(f"{turn.role.upper()}{stamp}: {turn.text}")
+    today = context.reference_time.strftime("%Y-%m-%d") if context.reference_time else "unknown"
+    user = (f"Existing memories (name [scope, type, author] — description):\n{existing}\n\n"
+            f"Forgotten values (never store these again, not even reworded):\n{forgotten}\n\n"
+            f"Workspace instructions already loaded every session (do not repeat them):\n"
+            f"{context.workspace_text or '(none)'}\n\n"
+            f"Today is {today}. At most {context.max_proposals} proposals.\n\n"
+            f"<transcript>\n{_fence_safe(chr(10).join(lines))}\n</transcript>")
+    return [{"role": "system", "content": SYSTEM_PROMPT.replace("{max}", str(context.max_proposals))},
+            {"role": "user", "content": user}]
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def _spans(text: str):
+    """Balanced ``{…}``/``[…]`` spans at top level, in order, strings respected.
+    Yields ``(start, end)``; ``end`` None for a span still open at the end."""
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] not in "{[":
+            i += 1
+            continue
+        depth, j, in_string, escape = 0, i, False, False
+        while j < n:
+            ch = text[j]
+            if in_string:
+                if escape:
+                    escape = False
+                elif ch == "\\":
+                    escape = True
+                elif ch == '"':
+                    in_string = False
+            elif ch == '"':
+                in_string = True
+            elif ch in "{[":
+                depth += 1
+            elif ch in "}]":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        if j >= n:
+            yield i, None
+            return
+        yield i, j + 1
+        i = j + 1
+
+
+def _items(value) -> list | None:
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict):
+        for key in _CONTAINERS:
+            if isinstance(value.get(key), list):
+                return value[key]
+        if "action" in value or "op" in value:
+            return [value]
+    return None
+
+
+def parse_reply(text: str | None) -> list:
+    """The list of proposal objects in a model reply.
+
+    Accepts ``<think>…</think>`` before the answer, code fences, prose around
+    the JSON, a list, ``{"proposals": [...]}`` (or ``memories``/``changes``/…),
+    or a single proposal object; trailing commas are forgiven. Raises
+    :class:`ModelError` for an empty reply, a reply with only thinking, or no
+    complete JSON (a truncated reply is never half-used).
+    """
+    if text is None or not text.strip():
+        raise ModelError("the model returned an empty reply")
+    body = _THINK.sub("", text)
+    if _THINK_OPEN.match(body):
+        raise ModelError("the reply is only an unfinished <think> block (truncated?)")
+    fenced = _FENCE.findall(body)
+    candidates = [f for f in fenced if f.strip()] + [body]
+    truncated = False
+    for chunk in candidates:
+        for start, end in _spans(chunk):
+            if end is None:
+                truncated = True
+                break
+            raw = chunk[start:end]
+            for attempt in (raw, _TRAILING_COMMA.sub(r"\1", raw)):
+                try:
+                    value = json.loads(attempt)
+                except ValueError:
+                    continue
+                items = _items(value)
+                if items is not None:
+                    return items
+                break
+    if truncated:
+        raise ModelError("the reply's JSON is cut off (truncated; raise llm_max_tokens?)")
+    raise ModelError("no JSON proposals found in the reply")
+
+
+def read_proposals(items: list) -> tuple[list[Proposal], list[dict]]:
+    """Proposals from parsed items, and ``{"item", "error"}`` for each item
+    that is not one (kept for the receipt, never applied)."""
+    good, bad = [], []
+    for item in items:
+        try:
+            good.append(Proposal.from_dict(item))
+        except InvalidInput as exc:
+            bad.append({"item": item if isinstance(item, (dict, str, int, float)) else str(item),
+                        "error": str(exc)})
+    return good, bad
+
+
+# ---------------------------------------------------------------- the extractor
+
+
+class LLMExtractor:
+    """The model :class:`~memdir.consolidation.proposals.Extractor` (``name = "llm"``).
+
+    ``settings`` supplies base URL, model, key variable, timeout (seconds)
+    and max tokens; keyword arguments override them. Raises
+    :class:`ModelError` from :meth:`extract` when the key is missing (a
+    non-local endpoint), the call fails (HTTP error, timeout, connection) or
+    the reply is unusable.
+    """
+
+    name = "llm"
+
+    def __init__(self, settings, *, base_url: str | None = None, model: str | None = None,
+                 api_key_value: str | None = None, timeout: float | None = None,
+                 max_tokens: int | None = None):
+        self.base_url = base_url or settings.llm_base_url
+        self.model = model or settings.llm_model
+        self.timeout = float(timeout or settings.llm_timeout)
+        self.max_tokens = int(max_tokens or settings.llm_max_tokens)
+        self._key = api_key_value or api_key(settings)
+
+    def complete(self, messages: list[dict]) -> tuple[str, str | None]:
+        """One chat completion: ``(reply text, finish_reason)``. Raises :class:`ModelError`."""
+        key = self._key
+        if not key:
+            if not _is_local(self.base_url):
+                raise ModelError(f"no API key for {self.base_url}: set DEEPSEEK_API_KEY or OPENAI_API_KEY "
+                                 f"(or llm_api_key_env), or use --extractor rules")
+            key = "local"  # a local server needs none; the client insists on a value
+        try:
+            import openai
+        except ImportError:
+            raise ModelError("the llm extractor needs the openai package: pip install 'memdir[llm]'") from None
+        client = openai.OpenAI(base_url=self.base_url, api_key=key, timeout=self.timeout, max_retries=0)
+        try:
+            response = client.chat.completions.create(model=self.model, messages=messages,
+                                                      max_tokens=self.max_tokens, temperature=0)
+        except openai.APITimeoutError:
+            raise ModelError(f"the model did not answer within {self.timeout:g} s ({self.base_url})") from None
+        except openai.APIStatusError as exc:
+            raise ModelError(f"the model endpoint answered HTTP {exc.status_code} ({self.base_url})") from None
+        except openai.APIConnectionError as exc:
+            raise ModelError(f"cannot reach {self.base_url}: {exc}") from None
+        except openai.OpenAIError as exc:
+            raise ModelError(f"model call failed: {exc}") from None
+        choices = getattr(response, "choices", None) or []
+        if not choices:
+            raise ModelError("the model returned no choices")
+        message = choices[0].message
+        return (getattr(message, "content", None) or ""), getattr(choices[0], "finish_reason", None)
+
+    def extract(self, transcript, context: ExtractionContext) -> ExtractionResult:
+        """Ask the model; return its proposals (the caller caps how many apply)."""
+        text, finish = self.complete(build_messages(transcript, context))
+        try:
+            items = parse_reply(text)
+        except ModelError as parse_error:
+            error = parse_error
+            if finish == "length":
+                error = ModelError(f"the reply hit llm_max_tokens ({self.max_tokens}) and its JSON is incomplete")
+            error.raw = text
+            raise error from None
+        proposals, invalid = read_proposals(items)
+        return ExtractionResult(proposals, raw=text, model=self.model, invalid=invalid)
+
+
+__all__ = ["LLMExtractor", "SYSTEM_PROMPT", "api_key", "build_messages", "parse_reply", "read_proposals"]

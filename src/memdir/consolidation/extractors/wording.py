@@ -1,0 +1,98 @@
+"""The words of a statement, and how a statement becomes a memory's name, title and description.
+
+Shared by the offline extractor (:mod:`memdir.consolidation.extractors.rules`), the
+agent mode's pending items (:mod:`memdir.consolidation.extractors.agent`) and
+:mod:`memdir.consolidation.extractors.persona`: which words carry content (stop words
+dropped; a CJK run read as character bigrams), a name from the first five of
+them, and a description cut at a word to at most :data:`DESCRIPTION_LIMIT`
+characters — a statement joined to the sentence it needs
+(:func:`joined`) keeps its own words whole and shortens the sentence before it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...text.names import normalize_name
+
+# A description's length in characters (an index line stays one short line).
+DESCRIPTION_LIMIT = 160
+
+STOP_WORDS = frozenset("""
+a an the and or but so to of in on at by for with from as is are was were be been being it its it's this that
+these those there here i i'm i'd i've me my mine we we're our us you you're your please pls plz just also then
+than very really remember note keep mind don't dont do does did not no yes ok okay let let's lets make made go
+going get got want need would will shall should can could may might must about into over under again more
+most some any all every each which who what when where why how thing things stuff sure like love re ve ll
+""".split())
+WORD = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]+", re.I)
+
+
+def content_words(text: str) -> list[str]:
+    """Lower-case words of ``text`` without stop words, in order, de-duplicated;
+    CJK runs become character bigrams."""
+    out: list[str] = []
+    for token in WORD.findall(text.lower()):
+        if not token.isascii():
+            grams = [token[i:i + 2] for i in range(len(token) - 1)] or [token]
+            out.extend(g for g in grams if g not in out)
+        elif token not in STOP_WORDS and token not in out and (len(token) > 1 or token.isdigit()):
+            out.append(token)
+    return out
+
+
+def name_for(statement: str) -> str:
+    """A memory name from the first five content words of ``statement``
+    (ASCII, at most 48 characters); for CJK text a stable hashed slug
+    (:func:`memdir.text.names.normalize_name`), the text kept as the title."""
+    words = [w for w in WORD.findall(statement.lower()) if w.isascii()]
+    picked: list[str] = []
+    for word in words:
+        if word in STOP_WORDS or word in picked or (len(word) < 2 and not word.isdigit()):
+            continue
+        picked.append(word)
+        if len(picked) == 5:
+            break
+    if picked:
+        return "-".join(picked)[:48].strip("-")
+    return normalize_name(statement[:24]).name
+
+
+def title_for(statement: str) -> str | None:
+    """The title of a memory whose name cannot carry its words: the first 40
+    characters of a non-ASCII statement; None for ASCII."""
+    if statement.isascii():
+        return None
+    return statement[:40].rstrip("，。,.;；：: ") or None
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a word (when one
+    falls in the second half), ending in "…"; unchanged when it fits."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit - 1]
+    space = head.rfind(" ")
+    return (head[:space] if space > limit // 2 else head).rstrip(" ,;:") + "…"
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter upper-cased (when it is lower-case)."""
+    return text[:1].upper() + text[1:] if text[:1].islower() else text
+
+
+def joined(before: str, statement: str, limit: int = DESCRIPTION_LIMIT) -> str:
+    """``before`` and ``statement`` as one text, capitalized; when the two
+    run past ``limit`` characters, ``before`` is shortened (:func:`cut`) so
+    ``statement`` — the rule or fact itself — stays whole ("We maintain the
+    legacy payments service in services/recon, which… It must never be
+    deployed on Fridays."). A ``statement`` longer than half the limit
+    leaves ``before`` whole (the description is then cut at its end)."""
+    room = limit - len(statement) - 1
+    if len(before) > room and room >= limit // 2:
+        before = cut(before, room)
+    return capital(f"{before} {statement}")
+
+
+__all__ = ["DESCRIPTION_LIMIT", "STOP_WORDS", "WORD", "capital", "content_words", "cut", "joined", "name_for",
+           "title_for"]

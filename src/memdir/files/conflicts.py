@@ -1,0 +1,125 @@
+"""Merge conflict markers in memory files (DESIGN §2, the team layer).
+
+A memory file that git left with conflict markers — ``<<<<<<< ours``,
+``=======`` (and ``||||||| base`` in diff3 style), ``>>>>>>> theirs`` at the
+start of lines — is not a memory: the scan lists it with the reason
+:data:`CONFLICT`, so it is never injected, searched or listed as a memory,
+and no write replaces it (:meth:`memdir.layer.layer.Transaction.apply`)
+until a person settles it, by hand or with :func:`resolve`.
+
+Markers count at the start of a line and outside fenced code (a line
+opening with three or more backticks or tildes, up to three spaces in,
+toggles a fence; lines inside a conflict hunk do not): a memory that shows
+conflict markers in a code block is a memory. An opening or closing marker
+line (``<<<<<<<``/``>>>>>>>``) outside fences marks the file as conflicted
+even without the rest of its hunk (a half-settled file is not a memory
+either); a lone ``=======`` is a Markdown heading underline, not a marker.
+:func:`resolve` settles only what parses as whole, non-nested hunks and
+says why otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import InvalidInput
+
+CONFLICT = "unresolved merge conflict"
+_MARKER = re.compile(rb"^(<{7}|\|{7}|={7}|>{7})(?:[ \t][^\r\n]*)?\r?\n?$")
+_FENCE = re.compile(rb"^ {0,3}(`{3,}|~{3,})")
+
+
+def _lines(data: bytes):
+    """``(line, marker kind or None)`` for every line of ``data``, where the
+    kind is ``b"<"``, ``b"|"``, ``b"="`` or ``b">"`` for a marker line that
+    counts (see the module docstring). Fences toggle only outside hunks."""
+    fence = None  # the fence opener's character run while inside fenced code
+    in_hunk = False
+    for line in data.splitlines(keepends=True):
+        match = _MARKER.match(line)
+        kind = match.group(1)[:1] if match else None
+        if fence is not None and not in_hunk:
+            opened = _FENCE.match(line)
+            if opened and opened.group(1)[:1] == fence[:1] and len(opened.group(1)) >= len(fence) \
+                    and not line.strip().lstrip(b"`~"):
+                fence = None
+            yield line, None
+            continue
+        if kind == b"<":
+            in_hunk = True
+        elif kind == b">":
+            in_hunk = False
+        elif kind is None and not in_hunk:
+            opened = _FENCE.match(line)
+            if opened:
+                fence = opened.group(1)
+        yield line, kind
+
+
+def has_conflict(data: bytes) -> bool:
+    """True when ``data`` holds an opening (``<<<<<<<``) or closing
+    (``>>>>>>>``) conflict marker line outside fenced code."""
+    if b"<<<<<<<" not in data and b">>>>>>>" not in data:  # the common case: two substring searches
+        return False
+    return any(kind in (b"<", b">") for _, kind in _lines(data))
+
+
+def resolve(data: bytes, side: str) -> bytes:
+    """``data`` with every conflict hunk replaced by one side: ``"ours"``
+    (the lines between ``<<<<<<<`` and ``|||||||``/``=======``) or
+    ``"theirs"`` (between ``=======`` and ``>>>>>>>``). Text outside the
+    hunks (fenced code included) is kept byte for byte. Raises ValueError
+    for another side, or for markers that do not make whole hunks: a hunk
+    opened inside another (nested markers), a separator or closing marker
+    out of order, a hunk never closed — such a file is settled by hand."""
+    if side not in ("ours", "theirs"):
+        raise ValueError(f"side must be 'ours' or 'theirs' (got {side!r})")
+    out: list[bytes] = []
+    state = None  # None outside a hunk; "ours", "base", "theirs" inside
+    for number, (line, kind) in enumerate(_lines(data), 1):
+        if kind == b"<" and state is None:
+            state = "ours"
+        elif kind == b"<":
+            raise ValueError(f"line {number}: a conflict hunk opens inside another (nested markers)")
+        elif kind == b"|" and state == "ours":
+            state = "base"
+        elif kind == b"=" and state in ("ours", "base"):
+            state = "theirs"
+        elif kind == b">" and state == "theirs":
+            state = None
+        elif kind in (b"|", b">") or (kind == b"=" and state is not None):
+            raise ValueError(f"line {number}: a {kind.decode() * 7} marker out of order")
+        elif state is None or state == side:
+            out.append(line)
+    if state is not None:
+        raise ValueError("a conflict hunk is not closed (no >>>>>>> line)")
+    return b"".join(out)
+
+
+def refuse_overwrite(state, path, action: str) -> None:
+    """Refuse to replace or remove ``path`` while its scan ``state`` (a
+    :class:`~memdir.files.scan.FileState` or None) says it holds an
+    unresolved merge conflict; only ``action`` ``resolve`` may. Raises
+    :class:`~memdir.errors.Conflict` saying how to settle it."""
+    if state is not None and state.error == CONFLICT and action != "resolve":
+        from ..errors import Conflict
+
+        name = str(path).replace("\\", "/").rsplit("/", 1)[-1][:-3]
+        raise Conflict(f"{path} has an unresolved merge conflict; settle it first "
+                       f"(memdir team resolve {name} --ours|--theirs, or edit it by hand)")
+
+
+def refuse_markers(payload: bytes, name: str) -> bytes:
+    """``payload`` (the bytes about to become memory ``name``'s file) when it
+    holds no conflict marker that counts (:func:`has_conflict`); else raises
+    :class:`~memdir.errors.InvalidInput`: such a file would be read back
+    as an unresolved merge conflict, not as the memory a write acknowledged
+    (issue 13). Markers inside fenced code are text and pass."""
+    if has_conflict(payload):
+        raise InvalidInput(f"the text of {name!r} holds a merge conflict marker line (<<<<<<< or >>>>>>> at the "
+                           "start of a line, outside fenced code): a file with one is not a memory; put the "
+                           "lines in a fenced code block (```) or indent them")
+    return payload
+
+
+__all__ = ["CONFLICT", "has_conflict", "refuse_markers", "refuse_overwrite", "resolve"]

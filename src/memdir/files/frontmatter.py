@@ -1,0 +1,206 @@
+"""Reading frontmatter: YAML nodes, the line fallback, and what is refused (DESIGN §3).
+
+The YAML is composed into nodes, never constructed, so scalars keep their
+text (``name: no`` stays ``no``) and nothing is expanded. Refused before any
+node is built (:class:`Hostile`; no line fallback for these): a frontmatter
+over :data:`MAX_FRONTMATTER_BYTES` and any YAML anchor or alias (``&a`` /
+``*a``), which lets a few hundred bytes expand into gigabytes. Frontmatter
+that is not YAML at all (about 2 % of real Claude Code files) is read as plain
+``key: value`` lines by :func:`read_lines`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from ..errors import InvalidInput
+
+MAX_FRONTMATTER_BYTES = 16 * 1024  # real frontmatter is under 1 KB; a cap keeps parsing bounded
+_NULLS = ("", "~", "null", "Null", "NULL")
+
+try:  # the C loader is several times faster; the pure one gives the same nodes
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - libyaml missing
+    _Loader = yaml.SafeLoader
+
+
+class MalformedMemory(InvalidInput):
+    """A file that cannot be read as a memory; ``str()`` is the reason."""
+
+
+class Hostile(MalformedMemory):
+    """Frontmatter refused outright (anchors, aliases, size): no line fallback either."""
+
+
+def split(text: str) -> tuple[str, str] | None:
+    """(frontmatter, body) or None when the text does not open with ``---``."""
+    if not text.startswith("---\n") and text != "---":
+        return None
+    lines = text.split("\n")
+    for index in range(1, len(lines)):
+        if lines[index].rstrip() == "---":
+            return "\n".join(lines[1:index]), "\n".join(lines[index + 1:])
+    raise MalformedMemory("frontmatter opened with --- but never closed")
+
+
+def _scalar_text(node) -> str | None:
+    """The text of a scalar node; None for a YAML null (plain ``~``/``null``/empty)."""
+    if not isinstance(node, yaml.ScalarNode):
+        return None
+    if node.style in (None, "") and node.value in _NULLS:
+        return None
+    return node.value
+
+
+def refuse_hostile(front: str) -> None:
+    """Raise :class:`_Hostile` for frontmatter over the size cap or holding a
+    YAML anchor or alias. Tokens only (no node is built), in milliseconds
+    whatever the nesting; skipped when no ``&`` or ``*`` occurs at all."""
+    size = len(front.encode("utf-8", "surrogatepass"))
+    if size > MAX_FRONTMATTER_BYTES:
+        raise Hostile(f"frontmatter is {size} bytes, over the {MAX_FRONTMATTER_BYTES}-byte cap")
+    if "&" not in front and "*" not in front:
+        return
+    try:
+        for token in yaml.scan(front, Loader=_Loader):
+            if isinstance(token, (yaml.AnchorToken, yaml.AliasToken)):
+                raise Hostile("frontmatter uses YAML anchors or aliases (&name / *name), "
+                               "which memdir refuses to expand")
+    except yaml.YAMLError:
+        return  # not YAML: the line fallback reads it, and it knows no aliases
+
+
+def read_yaml(front: str) -> tuple[dict[str, Any], dict[str, str], tuple[str, ...]]:
+    """Frontmatter as {key: node-or-value}: known keys keep their YAML node;
+    the source text of each top-level key of a block mapping (from its
+    line to the next key's line); and the keys written more than once (the
+    last one is read, as YAML loaders do)."""
+    refuse_hostile(front)
+    try:
+        root = yaml.compose(front, Loader=_Loader)
+    except yaml.YAMLError as exc:
+        raise MalformedMemory(f"frontmatter is not valid YAML: {str(exc).splitlines()[0]}") from None
+    if root is None:
+        return {}, {}, ()
+    if not isinstance(root, yaml.MappingNode):
+        raise MalformedMemory("frontmatter is not a YAML mapping")
+    out: dict[str, Any] = {}
+    starts: list[tuple[str, int]] = []
+    twice: list[str] = []
+    for key_node, value_node in root.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            continue
+        if key_node.value in out and key_node.value not in twice:
+            twice.append(key_node.value)
+        out[key_node.value] = value_node
+        starts.append((key_node.value, key_node.start_mark.line if key_node.start_mark.column == 0 else -1))
+    sources: dict[str, str] = {}
+    lines = front.split("\n")
+    if not root.flow_style and all(line >= 0 for _, line in starts):
+        for index, (key, line) in enumerate(starts):
+            end = starts[index + 1][1] if index + 1 < len(starts) else len(lines)
+            text = "\n".join(lines[line:end]).rstrip()
+            if text:
+                sources[key] = text + "\n"
+    return out, sources, tuple(twice)
+
+
+def read_lines(front: str) -> dict[str, Any]:
+    """Fallback for frontmatter that is not valid YAML: plain ``key: value``
+    lines, one level of nesting (``metadata:`` then indented lines)."""
+    out: dict[str, Any] = {}
+    parent: dict[str, Any] | None = None
+    for line in front.split("\n"):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indented = line[:1] in (" ", "\t")
+        key, sep, value = line.strip().partition(":")
+        if not sep or not key:
+            continue
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        if indented and parent is not None:
+            parent[key.strip()] = value
+        elif not value:
+            parent = {}
+            out[key.strip()] = parent
+        else:
+            parent = None
+            out[key.strip()] = value
+    return out
+
+
+def as_written(value: Any, lines: list[str]) -> str | None:
+    """The text a person reads on the line, for a one-line plain scalar YAML
+    would change: a leading ``!`` read as a tag, a `` #`` read as a comment."""
+    text = text_of(value)
+    if (isinstance(value, yaml.ScalarNode) and value.style in (None, "")
+            and value.start_mark.line == value.end_mark.line and value.start_mark.line < len(lines)):
+        raw = lines[value.start_mark.line][value.start_mark.column:].rstrip()
+        if raw and raw != text and (raw.startswith("!") or " #" in raw):
+            return raw
+    return text
+
+
+def text_of(value: Any) -> str | None:
+    if isinstance(value, yaml.Node):
+        return _scalar_text(value)
+    if value is None:
+        return None
+    return str(value)
+
+
+def construct(node: Any) -> Any:
+    """A Python value for an unknown key, with dates and yes/no kept as text."""
+    if not isinstance(node, yaml.Node):
+        return node
+    if isinstance(node, yaml.ScalarNode):
+        text = _scalar_text(node)
+        if text is None:
+            return None
+        if node.style in (None, ""):
+            if text in ("true", "True", "TRUE"):
+                return True
+            if text in ("false", "False", "FALSE"):
+                return False
+            if re.fullmatch(r"[-+]?\d+", text):
+                return int(text)
+        return text
+    if isinstance(node, yaml.SequenceNode):
+        return [construct(item) for item in node.value]
+    if isinstance(node, yaml.MappingNode):
+        return {str(construct(k)): construct(v) for k, v in node.value}
+    return None
+
+
+def flag(value: Any) -> bool:
+    text = text_of(value)
+    return text is not None and text.strip().lower() == "true"
+
+
+def integer(value: Any) -> int | None:
+    text = text_of(value)
+    if text is None or not re.fullmatch(r"\s*\d{1,9}\s*", text):
+        return None
+    return int(text)
+
+
+def first_heading(body: str) -> str:
+    for line in body.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            return stripped.lstrip("#").strip()
+    for line in body.split("\n"):
+        if line.strip():
+            return line.strip().lstrip(">").strip()
+    return ""
+
+
+__all__ = [
+    "MAX_FRONTMATTER_BYTES", "Hostile", "MalformedMemory", "as_written", "construct", "first_heading", "flag",
+    "integer", "read_lines", "read_yaml", "refuse_hostile", "split", "text_of",
+]

@@ -1,0 +1,380 @@
+"""One memory file: the record, and parsing and serializing it (DESIGN §3).
+
+A file is ``---\\n`` + YAML frontmatter + ``---\\n\\n`` + Markdown body + ``\\n``.
+Writing always emits valid YAML from PyYAML's serializer: strings YAML would
+retype (``no``, ``null``, dates, numbers, ``#``, ``: ``) are quoted, UTF-8 with
+no BOM, ``\\n`` line ends, times as ISO-8601 UTC (``2026-11-02T09:14:00Z``).
+
+Reading accepts what the seeds and Claude Code write: ``type`` at the top level
+or under ``metadata:``, epoch-millisecond or ISO-8601 times (naive = UTC), CRLF,
+a UTF-8 BOM, folded scalars, and — because about 2 % of real Claude Code
+frontmatter is not valid YAML — a fallback that reads plain ``key: value``
+lines. A file with no frontmatter at all is read under its file stem with its
+first heading as description. Scalars are read from YAML's node tree, so
+``name: no`` is the string ``no`` and ``pinned: "false"`` is false.
+
+Foreign vocabulary is read, not refused (DESIGN §3): a type outside the four
+is kept as written (it orders as ``reference``), a status outside memdir's is
+kept in the file while the memory counts as active, a missing description
+falls back to the title or the body's first line, and unknown keys are
+written back byte for byte. Each such leniency is a note on the parsed file
+(``doctor`` lists them). Refused whatever else: YAML anchors and aliases
+(``&a``/``*a``, which can expand a few hundred bytes into gigabytes) and a
+frontmatter over :data:`MAX_FRONTMATTER_BYTES`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import yaml
+
+from ..errors import InvalidInput
+from .frontmatter import (
+    MAX_FRONTMATTER_BYTES, Hostile, MalformedMemory, as_written, construct, first_heading, flag, integer, read_lines,
+    read_yaml, split, text_of,
+)
+from ..text.names import normalize_name
+from ..text.printable import display_title, one_line
+from ..vocabulary import ORIGINS, STATUSES, TYPE_IMPORTANCE, TYPES
+
+
+
+_KNOWN_ORDER = (
+    "name", "title", "description", "type", "pinned", "disabled", "importance",
+    "created", "updated", "last_read", "reads", "origin", "status",
+    "valid_from", "valid_until", "supersedes", "superseded_by",
+)
+_TIME_KEYS = ("created", "updated", "last_read", "valid_from", "valid_until")
+_ALIASES = {"lastRead": "last_read", "lastread": "last_read", "validFrom": "valid_from",
+            "validUntil": "valid_until", "supersededBy": "superseded_by"}
+
+try:  # the C dumper is several times faster; the pure one is identical in output
+    _DumperBase = yaml.CSafeDumper
+except AttributeError:  # pragma: no cover - libyaml missing
+    _DumperBase = yaml.SafeDumper
+
+
+@dataclass(frozen=True)
+class MemoryRecord:
+    """A memory as stored in one file.
+
+    ``scope`` is not stored in the file: it is the layer the file lives in.
+    Times are timezone-aware UTC datetimes; ``extra`` keeps unknown frontmatter
+    keys, in order, so a rewrite does not drop what another tool wrote, and
+    ``extra_source`` their text as read (key, value read, text), so a rewrite
+    that leaves a value alone writes its bytes back unchanged.
+    ``written_status`` is a status outside memdir's vocabulary as the file
+    wrote it (``draft``): the memory is ``active``, the file keeps the word.
+    """
+
+    name: str
+    description: str
+    type: str = "reference"
+    body: str = ""
+    title: str | None = None
+    pinned: bool = False
+    disabled: bool = False
+    importance: int | None = None
+    created: datetime | None = None
+    updated: datetime | None = None
+    last_read: datetime | None = None
+    reads: int = 0
+    origin: str | None = None
+    status: str = "active"
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    supersedes: str | None = None
+    superseded_by: str | None = None
+    extra: tuple[tuple[str, Any], ...] = field(default=(), compare=True)
+    extra_source: tuple[tuple[str, Any, str], ...] = field(default=(), compare=False, repr=False)
+    written_status: str | None = field(default=None, compare=False)
+
+    @property
+    def display_title(self) -> str:
+        """The title when there is one, else the name, on one line (:func:`memdir.text.printable.display_title`)."""
+        return display_title(self.title, self.name)
+
+    @property
+    def effective_importance(self) -> int:
+        """Explicit importance, else the type default (feedback 8, user 7,
+        project 6, reference 4; seed-behaviour §A5)."""
+        return self.importance if self.importance is not None else TYPE_IMPORTANCE.get(self.type, 4)
+
+    def with_(self, **changes) -> "MemoryRecord":
+        """A copy with ``changes``."""
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    """A parsed file: the record plus how it was read (``fallback`` = not valid
+    YAML, read line by line; ``no_frontmatter`` = plain Markdown) and
+    ``notes``: each leniency used (a foreign type or status, a description
+    taken from elsewhere), for ``doctor``."""
+
+    record: MemoryRecord
+    fallback: bool = False
+    no_frontmatter: bool = False
+    notes: tuple[str, ...] = ()
+
+
+# ---------------------------------------------------------------- times
+
+
+def format_time(value: datetime) -> str:
+    """ISO-8601 UTC with a ``Z``: ``2026-11-02T09:14:00Z``; microseconds only
+    when the time has them (valid-time edges set by a supersede)."""
+    value = value.astimezone(timezone.utc)  # the year zero-padded: strftime writes year 1 as "1-01-02"
+    return f"{value.year:04d}" + value.strftime("-%m-%dT%H:%M:%S.%fZ" if value.microsecond else "-%m-%dT%H:%M:%SZ")
+
+
+MIN_YEAR, MAX_YEAR = 1000, 9998
+"""Years a time argument may name (:func:`time_note`): four digits, with
+room for the end of a local day and any UTC offset at either end."""
+
+
+def time_note(value: Any, parsed: datetime) -> tuple[str, str]:
+    """``(refusal, note)`` for a time argument ``value`` read as ``parsed``
+    (see :func:`parse_time`): a refusal when its year is outside
+    :data:`MIN_YEAR`–:data:`MAX_YEAR`; a note when a local time without a zone
+    does not exist (a daylight-saving gap) and was read one way. ``""`` when
+    there is nothing to say."""
+    if not MIN_YEAR <= parsed.astimezone(timezone.utc).year <= MAX_YEAR:
+        return f"the year must be from {MIN_YEAR} to {MAX_YEAR} (got {value!r})", ""
+    if isinstance(value, str) and "T" in value.strip().replace(" ", "T", 1) and not re.search(
+            r"(Z|z|[+-]\d{2}(:?\d{2})?)$", value.strip()):
+        try:
+            naive = datetime.fromisoformat(value.strip().replace(" ", "T", 1))
+        except ValueError:
+            return "", ""
+        if naive.tzinfo is None and parsed.astimezone().replace(tzinfo=None) != naive:
+            return "", (f"{value} does not exist in local time (a daylight-saving gap); "
+                        f"read as {parsed.astimezone().isoformat()}")
+    return "", ""
+
+
+def parse_time(value: Any, *, end_of_day: bool = False) -> datetime | None:
+    """Read a time: ISO-8601 (``Z``, offsets, fractions), a date, or epoch
+    milliseconds (seconds when the number is too small to be ms). Returns an
+    aware datetime, or None for anything else; never raises.
+
+    DESIGN §3: a time without a zone is local time (the ``TZ`` of this
+    process), and a date alone means that whole local day — its first
+    instant, or with ``end_of_day`` (a ``valid_until``) the first instant of
+    the next local day, so the fact holds through the day's last second.
+    ``TZ=America/Los_Angeles`` and ``2025-03-31`` as ``valid_until`` give
+    ``2025-04-01T07:00:00Z``, not ``2025-03-31T00:00:00Z`` (expired at 17:00
+    the day before, local time)."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.astimezone()
+    text = str(value).strip()
+    if not text:
+        return None
+    if re.fullmatch(r"\d{1,16}(\.\d+)?", text):
+        number = float(text)
+        if number <= 0:
+            return None
+        seconds = number / 1000 if number >= 1e11 else number
+        try:
+            return datetime.fromtimestamp(seconds, tz=timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            return None
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(text.replace(" ", "T", 1) if "T" not in text else text)
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text) and end_of_day:
+            parsed += timedelta(days=1)  # naive: the next local midnight, whatever DST does that night
+        return parsed if parsed.tzinfo else parsed.astimezone()
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
+# ---------------------------------------------------------------- serialize
+
+
+class _Dumper(_DumperBase):
+    def ignore_aliases(self, data):  # never `&id001`/`*id001`: equal times are written out twice
+        return True
+
+
+def _represent_time(dumper, value: datetime):
+    return dumper.represent_scalar("tag:yaml.org,2002:timestamp", format_time(value))
+
+
+_Dumper.add_representer(datetime, _represent_time)
+
+
+def serialize(record: MemoryRecord) -> str:
+    """The exact text of ``record``'s file. Pure; deterministic for equal records."""
+    data: dict[str, Any] = {"name": record.name}
+    if record.title:
+        data["title"] = record.title
+    data["description"] = record.description
+    data["type"] = record.type
+    if record.pinned:
+        data["pinned"] = True
+    if record.disabled:
+        data["disabled"] = True
+    if record.importance is not None:
+        data["importance"] = record.importance
+    for key in ("created", "updated", "last_read"):
+        if getattr(record, key) is not None:
+            data[key] = getattr(record, key)
+    if record.reads:
+        data["reads"] = record.reads
+    if record.origin:
+        data["origin"] = record.origin
+    data["status"] = record.written_status if record.status == "active" and record.written_status else record.status
+    for key in ("valid_from", "valid_until", "supersedes", "superseded_by"):
+        if getattr(record, key) is not None:
+            data[key] = getattr(record, key)
+    sources = {key: (value, text) for key, value, text in record.extra_source}
+    verbatim = []
+    for key, value in record.extra:
+        if key in data:
+            continue
+        source = sources.get(key)
+        if source is not None and source[0] == value:
+            verbatim.append(source[1])  # unchanged: its bytes as the other tool wrote them
+        else:
+            data[key] = value
+    head = yaml.dump(
+        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1 << 30,
+        default_flow_style=False,
+    ) + "".join(verbatim)
+    body = record.body.strip()
+    return f"---\n{head}---\n\n{body}\n" if body else f"---\n{head}---\n"
+
+
+# ---------------------------------------------------------------- parse
+
+
+def _type_from_stem(stem: str) -> str:
+    """Claude Code names files ``feedback_x.md``, ``project_y.md``…: with no
+    ``type`` key, the prefix is what a person reads; else ``reference`` (seed)."""
+    head = re.split(r"[_\-]", stem.lower(), maxsplit=1)[0]
+    return head if head in TYPES else "reference"
+
+
+def parse(text: str, stem: str) -> ParsedFile:
+    """Parse the text of a file whose stem is ``stem`` into a record.
+
+    The record's ``name`` is always the normalized file stem (the file name is
+    the key). A frontmatter ``name`` that differs is kept as ``title`` when the
+    file has none. Title and description are read as one line
+    (:func:`memdir.text.printable.one_line`). Raises :class:`MalformedMemory`
+    with the reason when the file is not a usable memory (empty, unclosed
+    frontmatter, YAML anchors or aliases, frontmatter over the cap, nothing to
+    describe it by, a stem that is not a name).
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.strip():
+        raise MalformedMemory("file is empty")
+    try:
+        name = normalize_name(stem).name
+    except InvalidInput as exc:
+        raise MalformedMemory(f"file name is not a memory name: {exc}") from None
+    parts = split(text)
+    if parts is None:
+        body = text.strip()
+        description = one_line(first_heading(body))
+        if not description:
+            raise MalformedMemory("no frontmatter and no text to describe it")
+        return ParsedFile(MemoryRecord(name=name, description=description[:500], body=body),
+                          no_frontmatter=True)
+    front, body = parts
+    fallback = False
+    sources: dict[str, str] = {}
+    twice: tuple[str, ...] = ()
+    try:
+        data, sources, twice = read_yaml(front)
+    except Hostile:
+        raise
+    except MalformedMemory:
+        data = read_lines(front)
+        fallback = True
+        if not data:
+            raise
+    for alias, key in _ALIASES.items():
+        if alias in data and key not in data:
+            data[key] = data.pop(alias)
+    meta = data.get("metadata")
+    meta_map: dict[str, Any] = {}
+    if isinstance(meta, yaml.MappingNode):
+        meta_map = {k.value: v for k, v in meta.value if isinstance(k, yaml.ScalarNode)}
+    elif isinstance(meta, dict):
+        meta_map = meta
+
+    lines = front.split("\n")
+    notes: list[str] = [f"frontmatter key {key!r} is written more than once: the last one is read" for key in twice]
+    type_written = one_line(text_of(data.get("type")) or text_of(meta_map.get("type")))
+    type_text = type_written.lower() if type_written.lower() in TYPES else type_written
+    if not type_text:
+        type_text = _type_from_stem(stem)
+    elif type_text not in TYPES:
+        notes.append(f"type {type_text!r} is not one of {', '.join(TYPES)}: kept, ordered as reference")
+    status_written = one_line(text_of(data.get("status")) or text_of(meta_map.get("status")))
+    status = status_written.lower() or "active"
+    written_status = None
+    if status not in STATUSES:
+        notes.append(f"status {status_written!r} is not one of {', '.join(STATUSES)}: kept, read as active")
+        status, written_status = "active", status_written
+    origin = (text_of(data.get("origin")) or "").strip().lower() or None
+    if origin not in ORIGINS:
+        origin = None
+    title = one_line(as_written(data.get("title"), lines)) or None
+    declared = one_line(as_written(data.get("name"), lines))
+    if not title and declared and declared != name:
+        try:
+            declared_norm = normalize_name(declared)
+        except InvalidInput:
+            declared_norm = None
+        if declared_norm is None or declared_norm.name != name or declared_norm.title:
+            title = declared
+    description = one_line(as_written(data.get("description"), lines))
+    if not description:
+        description = title or one_line(first_heading(body))[:500]
+        if not description:
+            raise MalformedMemory("no description, title or text to describe it")
+        notes.append("no description: " + ("the title stands in" if title else "the body's first line stands in"))
+    importance = integer(data.get("importance"))
+    if importance is not None and not 1 <= importance <= 10:
+        importance = None
+    extra = tuple(
+        (key, construct(value)) for key, value in data.items()
+        if key not in _KNOWN_ORDER and key not in _ALIASES
+    )
+    extra_source = tuple((key, value, sources[key]) for key, value in extra if key in sources)
+    record = MemoryRecord(
+        name=name,
+        description=description,
+        type=type_text,
+        body=body.strip(),
+        title=title,
+        pinned=flag(data.get("pinned")),
+        disabled=flag(data.get("disabled")),
+        importance=importance,
+        created=parse_time(text_of(data.get("created"))),
+        updated=parse_time(text_of(data.get("updated")) or text_of(meta_map.get("modified"))),
+        last_read=parse_time(text_of(data.get("last_read"))),
+        reads=integer(data.get("reads")) or 0,
+        origin=origin,
+        status=status,
+        valid_from=parse_time(text_of(data.get("valid_from"))),
+        valid_until=parse_time(text_of(data.get("valid_until")), end_of_day=True),
+        supersedes=(text_of(data.get("supersedes")) or None),
+        superseded_by=(text_of(data.get("superseded_by")) or None),
+        extra=extra,
+        extra_source=extra_source,
+        written_status=written_status,
+    )
+    return ParsedFile(record, fallback=fallback, notes=tuple(notes))

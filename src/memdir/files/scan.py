@@ -1,0 +1,239 @@
+"""Reading a layer's files: the one reader every other reader uses (DESIGN §3).
+
+:func:`scan` lists a layer directory and parses its memory files; the layer
+(:meth:`memdir.layer.layer.Layer.scan`), and through it ``list``, ``read``,
+``MEMORY.md``, the context block and the search index, all see what it
+yields — so they agree on every name and text, duplicates and unreadable
+files included.
+
+* Memory files: ``*.md`` regular files, not dot-files (temp files,
+  ``.memdir``), not ``MEMORY.md``, not symlinks
+  (:func:`memdir.files.layout.is_memory_file_name`).
+* A file with merge conflict markers is listed as an "unresolved merge
+  conflict" (:mod:`memdir.files.conflicts`) and skipped.
+* A file that does not parse is listed in :attr:`Scan.malformed` with the
+  reason and skipped; it never breaks the rest.
+* A file over the size ceiling (the ``max_file_bytes`` setting, default
+  256 KiB) is listed as too large without being read: never parsed,
+  indexed or versioned whole.
+* Two files whose names normalize to one memory name: the file named exactly
+  so (``db-port.md``) wins, else the smaller file name; the other is listed as
+  a duplicate of it.
+* A file is re-parsed only when its size, ctime or inode changed since it was
+  last read (``cache``), or since a derived index recorded it (``known``).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, NamedTuple
+
+from .conflicts import CONFLICT, has_conflict
+from ..errors import StoreError
+from .fsio import read_bytes
+from .fsio import digest
+from .layout import is_memory_file_name, memory_file_match
+from .memfile import MalformedMemory, MemoryRecord, parse
+
+
+@dataclass(frozen=True)
+class Malformed:
+    """A file in a layer that is not a readable memory, and why (unreadable,
+    not a memory, or a duplicate of another file with the same name)."""
+
+    path: str
+    error: str
+
+
+@dataclass(frozen=True)
+class FileNote:
+    """A memory file read leniently, and how: a note for ``doctor``, not a problem."""
+
+    path: str
+    note: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A memory as found on disk: its record, file, digest (SHA-256 of the
+    bytes) and how it parsed (``fallback``: frontmatter that is not YAML, read
+    line by line; ``no_frontmatter``: plain Markdown; ``notes``: the
+    leniencies used, :attr:`memdir.files.memfile.ParsedFile.notes`)."""
+
+    record: MemoryRecord
+    path: Path
+    digest: str
+    fallback: bool = False
+    no_frontmatter: bool = False
+    notes: tuple[str, ...] = ()
+
+
+class FileState(NamedTuple):
+    """What a scan learned of one file: its stat ``key`` (size, ctime in ns,
+    inode), ``digest`` (SHA-256 of its bytes), the memory ``name`` it holds
+    (None when unreadable) or the ``error`` why not, and its parsed ``entry``
+    (None when unreadable, or when taken from ``known`` without reading).
+    (A named tuple: a scan makes one per file.)"""
+
+    key: tuple[int, int, int]
+    digest: str
+    name: str | None
+    error: str | None
+    entry: Entry | None = None
+
+
+@dataclass
+class Scan:
+    """What :func:`scan` found: ``entries``, every memory by name (with
+    ``known``, only those read); ``malformed``, the files that are not
+    memories; ``files``, what was learned of each memory file, by file name;
+    ``names``, the file that holds each memory, by name (every memory)."""
+
+    entries: dict[str, Entry]
+    malformed: list[Malformed]
+    files: dict[str, FileState]
+    names: dict[str, str]
+
+
+def stat_key(st: os.stat_result) -> tuple[int, int, int]:
+    """The (size, ctime in ns, inode) a scan compares to see a file changed.
+    The change time, not the modification time: an edit that keeps the size
+    and sets the mtime back (an editor, ``touch -r``, a tool) still moves the
+    ctime, which no user call can set."""
+    return (st.st_size, st.st_ctime_ns, st.st_ino)
+
+
+DEFAULT_MAX_FILE_BYTES = 256 * 1024  # the ``max_file_bytes`` setting's default
+
+
+def too_large(size: int, max_bytes: int) -> str:
+    """The reason a file of ``size`` bytes is not read."""
+    return (f"file is too large ({size} bytes, over the {max_bytes}-byte ceiling set by max_file_bytes); "
+            "not read, indexed or versioned")
+
+
+def load(path: Path, key: tuple[int, int, int] | None = None,
+         max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> FileState | None:
+    """Read and parse one memory file; None when it is gone. ``key`` is its
+    stat key when the caller has it. A file over ``max_bytes`` is not read
+    (its state says it is too large). Raises :class:`StoreError` when it
+    cannot be read."""
+    if key is None:
+        try:
+            key = stat_key(os.stat(path, follow_symlinks=False))
+        except OSError:
+            return None
+    if key[0] > max_bytes:
+        return FileState(key, "", None, too_large(key[0], max_bytes))
+    data = read_bytes(path, max_bytes + 1)
+    if data is None:
+        return None
+    if len(data) > max_bytes:  # grew since the stat
+        return FileState(key, "", None, too_large(len(data), max_bytes))
+    if has_conflict(data):  # git left both sides in the file: not a memory until a person settles it
+        return FileState(key, digest(data), None, CONFLICT)
+    try:
+        parsed = parse(data.decode("utf-8"), path.name[:-3])
+    except UnicodeDecodeError:
+        return FileState(key, digest(data), None, "file is not valid UTF-8")
+    except MalformedMemory as exc:
+        return FileState(key, digest(data), None, str(exc))
+    entry = Entry(parsed.record, path, digest(data), parsed.fallback, parsed.no_frontmatter, parsed.notes)
+    return FileState(key, entry.digest, parsed.record.name, None, entry)
+
+
+def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tuple] | None = None,
+         progress=None, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> tuple[Scan, dict[str, FileState], bool]:
+    """Scan ``directory``: ``(what was found, the new cache, complete)``.
+
+    ``cache`` maps file names to the :class:`FileState` of the last scan; a
+    file whose stat key still matches is not read again (one ``lstat`` per
+    file: the floor of a write's cost on a large layer, so the loop is kept
+    tight). ``known`` (file name → ``(file name, size, ctime_ns, inode,
+    digest, name, error)``, as a derived index stored them) spares reading a
+    file whose size, ctime and inode still match; such a memory is in
+    :attr:`Scan.names` but not in :attr:`Scan.entries`, and ``complete`` is
+    False. ``progress(1)`` is called for each file read. A missing directory
+    is an empty layer. Files over ``max_bytes`` are listed as too large,
+    unread. Raises :class:`StoreError`.
+    """
+    malformed: list[Malformed] = []
+    files: dict[str, FileState] = {}
+    read: dict[str, FileState] = {}
+    entries: dict[str, Entry] = {}
+    names: dict[str, str] = {}
+    complete = True
+    try:
+        listing = os.scandir(directory)
+    except FileNotFoundError:
+        return Scan(entries, malformed, files, names), read, True
+    except OSError as exc:
+        raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
+    is_regular = stat.S_ISREG
+    is_memory = memory_file_match  # the rule of layout.is_memory_file_name, as a C call
+    with listing:
+        for item in listing:
+            filename = item.name
+            if is_memory(filename) is None:
+                continue
+            try:
+                st = item.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if not is_regular(st.st_mode):
+                continue
+            key = (st.st_size, st.st_ctime_ns, st.st_ino)  # stat_key(st), inlined: once per file
+            state = cache.get(filename)
+            if state is None or state[0] != key:
+                hint = known.get(filename) if known else None
+                if hint is not None and hint[1:4] == key:
+                    state = FileState(key, hint[4], hint[5], hint[6])
+                    complete = complete and state[2] is None
+                else:
+                    state = load(Path(item.path), key, max_bytes)
+                    if state is None:
+                        continue
+                    if progress is not None:
+                        progress(1)
+                if state[2] is None or state[4] is not None:
+                    read[filename] = state
+            else:
+                read[filename] = state
+            files[filename] = state
+            name = state[2]
+            if name is None:
+                malformed.append(Malformed(item.path, state[3] or "unreadable"))
+                continue
+            other = names.get(name)
+            if other is not None:
+                # Two files normalize to one name: the file already named so wins,
+                # else the smaller file name (directory order is arbitrary).
+                wins = filename == name + ".md" or (other != name + ".md" and filename < other)
+                loser, winner = (other, filename) if wins else (filename, other)
+                malformed.append(Malformed(os.path.join(directory, loser),
+                                           f"duplicate of {winner} (same name {name!r})"))
+                if not wins:
+                    continue
+                entries.pop(name, None)
+            names[name] = filename
+            if state[4] is not None:
+                entries[name] = state[4]
+    return Scan(entries, malformed, files, names), read, complete
+
+
+def count_files(directory: Path) -> int:
+    """How many memory files :func:`scan` would look at (for progress bars)."""
+    try:
+        with os.scandir(directory) as listing:
+            return sum(1 for item in listing if is_memory_file_name(item.name)
+                       and item.is_file(follow_symlinks=False))
+    except FileNotFoundError:
+        return 0
+    except OSError as exc:
+        raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
+
+
+__all__ = ["Entry", "FileNote", "FileState", "Malformed", "Scan", "count_files", "load", "scan", "stat_key"]

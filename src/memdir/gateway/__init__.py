@@ -1,0 +1,11 @@
+"""The write gateway: the one path every change to a memory takes (DESIGN §1.2).
+
+``fields`` (the fields of a write: validated, cut to their limits, redacted;
+what an update keeps), ``changes`` (every validated change to a layer: write,
+delete, restore, status, flags, prune, clear, tombstone lift, receipts).
+
+May import: the standard library and the packages before it (base modules,
+text, files, tombstones, layer, session, results).
+
+Must not import: prompt, operations and every package after them.
+"""

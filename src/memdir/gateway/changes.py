@@ -1,0 +1,445 @@
+"""The write gateway: every validated operation on memories (DESIGN §1.2).
+
+Every writer — agent tool, MCP, CLI, panel, consolidation, importer, restore —
+calls one of these functions. Each validates and sanitizes its input (limits,
+secret redaction, fence tags, line breaks in one-line fields, control and
+bidi-override characters: :mod:`memdir.text.printable`), then runs inside one
+:meth:`~memdir.layer.layer.Layer.transaction` of the layer (the lock, the hand-edit
+sweep, the journal, the index), checks tombstones there
+(:mod:`memdir.tombstones.match`: exact and near-duplicate values) and changes
+files only through :meth:`~memdir.layer.layer.Transaction.apply`. There is no
+other path. The operations of a whole session (which layer, the other layers'
+tombstones, typed results) are :mod:`memdir.operations.memories` and
+:mod:`memdir.operations.trust`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime
+from pathlib import Path
+
+from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
+from ..layer.index import whole_days
+from ..layer.journal import Event, now_utc
+from ..files.fsio import digest
+from ..layer.history import version_bytes
+from ..layer.layer import Layer
+from ..results import PruneCandidate, WriteResult
+from ..files.memfile import MalformedMemory, MemoryRecord, parse
+from ..text.names import name_taken, normalize_name, same_name
+from .fields import candidate_name, check_valid_time, inherit, prepare, reason_text, sanitize
+from ..layer.succession import check_tombstones, refuse_superseded
+from ..tombstones.match import Tombstone
+from ..vocabulary import CLEARABLE
+
+_RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
+
+
+# ---------------------------------------------------------------- gateway ops
+
+
+def write(layer: Layer, *, actor: str, name: str, description: str | None, type: str | None, body: str | None = None,
+          title: str | None = None, pinned: bool | None = None, disabled: bool | None = None,
+          importance: int | None = None, status: str | None = None,
+          valid_from: datetime | None = None, valid_until: datetime | None = None,
+          supersedes: str | None = None, extra: dict | None = None, session: str | None = None,
+          reason: str | None = None, guard: list[Tombstone] = (), expect_digest: str | None | bool = False,
+          action: str | None = None, reactivate: bool = False, rename_from: str | None = None,
+          clear: tuple[str, ...] = (), body_source: str | None = None) -> WriteResult:
+    """Create or update one memory through the gateway.
+
+    Unspecified (None) fields inherit the existing values: ``description``, ``type`` and ``body``
+    (:func:`memdir.gateway.fields.inherit`), flags (``pinned``, ``disabled``, ``importance``, ``title``, valid times); ``created`` is kept, ``updated`` set now; an identical write changes nothing on disk (``unchanged``).
+    ``status`` may only ask for ``"candidate"``; origin is always ``actor``. ``guard`` adds tombstones of other
+    layers to check. ``expect_digest`` (when not False) is compare-and-set: the current file digest (None = must
+    not exist) — a mismatch raises :class:`~memdir.errors.Conflict`.
+
+    A name written differently from the existing memory's that normalizes to the same file (``C# tips`` over
+    ``C++ tips``) raises :class:`Conflict` naming the existing memory and a distinct name; the same spelling or
+    the normalized name itself updates (:func:`memdir.text.names.spelling`). A superseded memory is refused
+    (:class:`Refused`, naming its successor) unless ``reactivate``: it is then active again (``reactivate``).
+
+    ``rename_from``: move that memory to the free ``name`` (else :class:`Conflict`), fields not given keeping
+    its values, ``expect_digest`` being its; an active one is superseded by ``name``, a candidate moves.
+    A candidate's ``supersedes`` is a proposal, carried out on approval (:func:`set_status`).
+    ``clear``: fields emptied, not inherited (of :data:`CLEARABLE`); ``body_source``: see :func:`inherit`.
+
+    Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound` (``supersedes`` names no
+    memory), :class:`Conflict`, :class:`Refused`, :class:`LockTimeout`.
+    """
+    asked = name
+    given_title = title
+    name, description, type, body, title, counts, warnings = prepare(
+        layer.settings, name, description, type, body, title)
+    # Known keys are the gateway's to set: a payload cannot smuggle origin or status in.
+    extra = {k: v for k, v in (extra or {}).items() if k not in _RESERVED_KEYS}
+    if importance is not None:
+        if isinstance(importance, bool) or not isinstance(importance, int) or not 1 <= importance <= 10:
+            raise InvalidInput(f"importance must be an integer from 1 to 10 (got {importance!r})")
+    if set(clear) - CLEARABLE:
+        raise InvalidInput(f"only {', '.join(sorted(CLEARABLE))} can be cleared (got {', '.join(clear)})")
+    if status not in (None, "active", "candidate"):
+        raise InvalidInput(f"status can be asked as 'candidate' only (got {status!r})")
+    if rename_from is not None and supersedes:  # the rename's old name is what it supersedes
+        raise InvalidInput("give rename_from or supersedes, not both: a rename supersedes the old name itself")
+    old_name = normalize_name(supersedes).name if supersedes else None
+    if old_name == name:
+        raise InvalidInput("a memory cannot supersede itself")
+    with layer.transaction(actor, session) as tx:
+        existing = source = tx.fresh(name)
+        if rename_from is not None:
+            existing, source = None, tx.fresh(normalize_name(rename_from).name)
+            if source is None:
+                raise NotFound(f"cannot rename {rename_from!r}: no such memory in the {layer.scope} layer")
+            if source.record.name == name:
+                raise InvalidInput(f"{rename_from!r} is already called {name!r}: a rename needs a different new name")
+            if tx.fresh(name) is not None:
+                raise Conflict(f"a memory called {name!r} exists; choose another name, or edit {name!r} itself")
+            old_name = None if source.record.status == "candidate" else source.record.name
+            status = "candidate" if old_name is None else status  # a candidate moves, staying one
+        if expect_digest is not False and (source.digest if source else None) != expect_digest:
+            raise Conflict(f"memory {source.record.name if source else name!r} changed since it was read; "
+                           "re-read it and try again")
+        if status == "candidate" and existing is not None and existing.record.status != "candidate":
+            # A proposed change to a live memory waits beside it; the live one stays in force.
+            target, name = name, candidate_name(tx, name)
+            asked = name
+            extra = {**extra, "candidate_for": target}
+            existing = tx.fresh(name)
+            source = existing or source  # a pending proposal is what a further one changes and keeps
+            warnings.append(f"{target!r} stays as it is; the change waits for review as candidate {name!r} "
+                            f"(memdir review)")
+        old = source.record if source else None  # what fields not given keep
+        description, type, body = inherit(old, description, type, body, name, body_source)
+        check_tombstones(tx, source, description, body, name, guard)  # told why when source's successor left it
+        if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
+            raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))
+        refuse_superseded(source, not reactivate, "write to", tx)
+        reviving = old is not None and old.status == "superseded"
+        edge = now_utc()  # valid-time edges keep microseconds; file times whole seconds
+        now = edge.replace(microsecond=0)
+        if status == "candidate":
+            new_status = "candidate"
+        elif old is not None and old.status == "candidate" and actor != "human":
+            new_status = "candidate"  # only a person promotes a candidate
+        else:
+            new_status = "active"
+        record = MemoryRecord(
+            name=name, description=description, type=type, body=body,
+            title=title if given_title is not None or old is None or not old.title else old.title,
+            pinned=pinned if pinned is not None else (old.pinned if old else False),
+            disabled=disabled if disabled is not None else (old.disabled if old else False),
+            importance=importance if importance is not None else (old.importance if old else None),
+            created=(old.created if old and old.created else now),
+            updated=now,
+            last_read=old.last_read if old else None,
+            reads=old.reads if old else 0,
+            origin=actor,
+            status=new_status,
+            valid_from=valid_from if valid_from is not None else (
+                old.valid_from if old else (edge if old_name else None)),
+            valid_until=valid_until if valid_until is not None else (
+                None if reviving and old.valid_until and old.valid_until <= edge else
+                (old.valid_until if old else None)),
+            supersedes=old_name or (old.supersedes if old else None),
+            superseded_by=None if new_status == "active" else (old.superseded_by if old else None),
+            extra=tuple({**dict(old.extra if old else ()), **(extra or {})}.items()),
+            extra_source=old.extra_source if old else (),
+        )
+        record = record.with_(**{field: None for field in clear})
+        check_valid_time(record, valid_from, valid_until, edge, warnings)
+        if old is not None and record.with_(updated=old.updated, created=old.created) == old:
+            return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
+                               tuple(warnings), old.status, old.pinned, existing.digest)
+        old_entry = None
+        if old_name:
+            old_entry = tx.fresh(old_name)
+            if old_entry is None:
+                raise NotFound(f"cannot supersede {old_name!r}: no such memory in the {layer.scope} layer")
+        event = tx.apply(name, record, action or ("reactivate" if reviving else "rename" if rename_from is not None
+                                                  else "update" if old else "create"),
+                         reason=reason or (f"reactivated (was superseded by {old.superseded_by})" if reviving else None))
+        if rename_from is not None and old_name is None:
+            tx.apply(source.record.name, None, "rename", reason=f"renamed to {name}")  # a candidate moves
+        if old_entry is not None and new_status == "active":  # a candidate's is retired on approval
+            _retire(tx, old_entry.record, name, edge)
+    warnings.extend(tx.warnings)
+    operation = "reactivated" if reviving else "renamed" if rename_from is not None else "updated" if old else "created"
+    return WriteResult(name, layer.scope, operation, sum(counts.values()),
+                       counts, tuple(warnings), record.status, record.pinned, event.after)
+
+
+def _retire(tx, old: MemoryRecord, successor: str, edge: datetime, reason: str = "") -> None:
+    retired = old.with_(status="superseded", superseded_by=successor, updated=edge.replace(microsecond=0),
+                        valid_until=min(old.valid_until or edge, edge))
+    tx.apply(old.name, retired, "supersede", reason=f"superseded by {successor}{reason}")
+
+
+def finish_interrupted(layer: Layer) -> int:
+    """Finish the second step of two-step changes a killed process cut after
+    the first (``memdir verify --repair``): a memory that ``supersedes`` an
+    active one retires it; a candidate whose proposed text its target already
+    holds (an approval) goes. Each is journaled. Returns how many were finished."""
+    finished = 0
+    with layer.transaction("human") as tx:
+        tx.require_full()
+        entries = tx.scan.entries
+        for name, entry in sorted(entries.items()):
+            record = entry.record
+            old = entries.get(record.supersedes or "")
+            if record.status == "active" and old is not None and old.record.status == "active":
+                _retire(tx, old.record, name, now_utc(), " (finished after an interruption)")
+                finished += 1
+            target = entries.get(dict(record.extra).get("candidate_for") or "")
+            if record.status == "candidate" and target is not None and target.record.status == "active" and (
+                    target.record.description, target.record.body) == (record.description, record.body):
+                tx.apply(name, None, "approve", reason=f"merged into {target.record.name} (finished)")
+                finished += 1
+    return finished
+
+
+def touch(layer: Layer, name: str, session: str | None = None, actor: str = "agent") -> None:
+    """Count a read: ``reads`` + 1 and ``last_read`` = now. The index is rebuilt only when the read revives a
+    stale memory, so the injected text stays byte-stable for the provider's prompt cache (seed §A5)."""
+    from ..layer.index import is_stale
+
+    with layer.transaction(actor, session) as tx:
+        entry = tx.fresh(name)
+        if entry is None:
+            return
+        was_stale = is_stale(entry.record, layer.settings.stale_after_days, now_utc())
+        record = entry.record.with_(reads=entry.record.reads + 1, last_read=now_utc().replace(microsecond=0))
+        tx.apply(name, record, "read", reindex=was_stale, move=False)
+
+
+def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
+           tombstone: bool = True, action: str = "delete", session: str | None = None) -> Tombstone | None:
+    """Delete one memory; with ``tombstone`` (the default) its value may never be written again until a person
+    lifts the tombstone. Raises :class:`NotFound`."""
+    key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
+    with layer.transaction(actor, session) as tx:
+        entry = tx.fresh(key)
+        if entry is None:
+            raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer')
+        if not tombstone:
+            tx.apply(key, None, action, reason=reason)
+            return None
+        return _delete_tombstoned(tx, key, entry.record, action, reason)
+
+
+def _delete_tombstoned(tx, key: str, record: MemoryRecord, action: str, reason: str | None) -> Tombstone:
+    """Tombstone the value, then delete (the journal line commits both). When the delete fails the new tombstone
+    is taken back; when the process is killed in between, ``memdir verify`` names the tombstone no event refers
+    to and ``--repair`` removes it (the memory is still there: "before")."""
+    tombstones = tx.layer.tombstone_file
+    known = {stone.id for stone in tombstones.all()}
+    stone = tombstones.add(key, record.description, record.body, tx.actor, reason)
+    try:
+        tx.apply(key, None, action, reason=reason, data={"tombstone": stone.id})
+    except BaseException:
+        if stone.id not in known:
+            try:
+                tombstones.lift(stone.id)
+            except (StoreError, NotFound):
+                pass  # left for `memdir verify --repair`, which names and removes it
+        raise
+    return stone
+
+
+def prune_candidates(layer: Layer, older_than_days: int) -> list[PruneCandidate]:
+    """Unpinned memories whose last update is ≥ ``older_than_days`` whole days old."""
+    if isinstance(older_than_days, bool) or not isinstance(older_than_days, int) or older_than_days < 1:
+        raise InvalidInput("older_than_days must be an integer >= 1")
+    now = now_utc()
+    out = []
+    for entry in layer.scan().entries.values():
+        record = entry.record
+        stamp = record.updated or record.created
+        if stamp is None or record.pinned:
+            continue
+        days = whole_days(stamp, now)
+        if days >= older_than_days:
+            out.append(PruneCandidate(record.name, record.description, layer.scope, days))
+    return sorted(out, key=lambda c: c.name)
+
+
+def prune(layer: Layer, older_than_days: int, *, actor: str, session: str | None = None) -> list[PruneCandidate]:
+    """Delete (without tombstones) what :func:`prune_candidates` lists; returns the deleted."""
+    candidates, done = prune_candidates(layer, older_than_days), []
+    if not candidates:
+        return done
+    with layer.transaction(actor, session) as tx:
+        for candidate in candidates:
+            entry = tx.fresh(candidate.name)
+            if entry is None or entry.record.pinned:
+                continue  # changed since the dry run: leave it
+            tx.apply(candidate.name, None, "prune", reason=f"older than {older_than_days} days")
+            done.append(candidate)
+    return done
+
+
+def clear(layer: Layer, *, actor: str, session: str | None = None) -> int:
+    """Delete every memory of the layer in one lock window (no tombstones; tombstones already recorded stay).
+    Returns how many were deleted."""
+    if not layer.path.exists():
+        return 0
+    count = 0
+    with layer.transaction(actor, session) as tx:
+        tx.require_full()
+        for name in sorted(tx.scan.entries):
+            tx.apply(name, None, "clear", reason="clear")
+            count += 1
+        tx.reindex = True
+    return count
+
+
+def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
+            guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False) -> WriteResult:
+    """Write version ``version`` of ``name`` back, byte for byte, as a new ``restore`` event
+    (:func:`restore_bytes`). Works for a deleted memory too. Raises :class:`NotFound`."""
+    key = normalize_name(name).name
+    return restore_bytes(layer, key, version_bytes(layer, key, version), f"version {version}", actor=actor,
+                         guard=guard, session=session, reactivate=reactivate)
+
+
+def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: str = "human",
+                  guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False) -> WriteResult:
+    """Write ``data`` (an earlier version of memory ``name``, from the
+    journal or from git; ``label`` says which) back as a ``restore`` event:
+    byte for byte unless redaction changes it; over a superseded memory only with ``reactivate``.
+    Raises :class:`Refused` (not a readable memory, superseded), :class:`TombstoneRefused`."""
+    key = normalize_name(name).name
+    try:
+        record = parse(data.decode("utf-8"), key).record
+    except (UnicodeDecodeError, MalformedMemory) as exc:
+        raise Refused(f"{label} of {key!r} is not a readable memory ({exc})") from None
+    counts: dict[str, int] = {}
+    clean = record.with_(description=sanitize(record.description, counts), body=sanitize(record.body, counts),
+                         title=sanitize(record.title, counts) if record.title else None)
+    raw = data if clean == record else None
+    with layer.transaction(actor, session) as tx:
+        existing = tx.fresh(key)
+        check_tombstones(tx, existing, clean.description, clean.body, key, guard)
+        refuse_superseded(existing, clean.status != "superseded" and not reactivate, "restore a version of", tx)
+        if existing is not None and existing.digest == digest(data):
+            return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
+                               digest=existing.digest)
+        event = tx.apply(key, clean, "restore", raw=raw, reason=f"restore {label}")
+    return WriteResult(key, layer.scope, "updated" if existing else "created", sum(counts.values()), counts,
+                       tuple(tx.warnings), clean.status, clean.pinned, event.after)
+
+
+def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: str | None = None,
+               guard: list[Tombstone] = (), session: str | None = None) -> str:
+    """Approve or reject a candidate (a person's decision).
+
+    Approve: the candidate becomes active — or, when it proposes a change to
+    another memory (``candidate_for``, not superseded), that memory takes its content
+    and the candidate file goes. A tombstoned value is refused even here. Reject: the
+    value is tombstoned and the candidate deleted. Returns the name of the memory that
+    now holds the content (approve) or the rejected name."""
+    if actor != "human":
+        raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
+    key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
+    with layer.transaction(actor, session) as tx:
+        entry = tx.fresh(key)
+        if entry is None:
+            raise NotFound(f"no candidate called {key!r}; see `memdir review`")
+        record = entry.record
+        if record.status != "candidate":
+            raise InvalidInput(f"{key!r} is {record.status}, not a candidate")
+        if not approve:
+            _delete_tombstoned(tx, key, record, "reject", reason or "rejected")
+            return key
+        tx.check_tombstones(record.description, record.body, key, list(guard))
+        extra = dict(record.extra)
+        target = extra.pop("candidate_for", None)
+        now = now_utc().replace(microsecond=0)
+        target_entry = tx.fresh(target) if target else None
+        refuse_superseded(target_entry, True, "approve a change to", tx)
+        if target_entry is not None:
+            old = target_entry.record
+            merged = old.with_(description=record.description, body=record.body, type=record.type,
+                               title=record.title or old.title, updated=now, origin="human",
+                               status="active")
+            tx.apply(target, merged, "approve", reason=reason, data={"candidate": key})
+            tx.apply(key, None, "approve", reason=f"merged into {target}")
+            return target
+        tx.apply(key, record.with_(status="active", origin="human", updated=now, extra=tuple(extra.items())),
+                 "approve", reason=reason)
+        replaced = tx.fresh(record.supersedes) if record.supersedes else None
+        if replaced is not None and replaced.record.status == "active":  # the candidate's proposal takes effect
+            _retire(tx, replaced.record, key, now_utc())
+        return key
+
+
+def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
+             session: str | None = None) -> bool:
+    """Pin/unpin or mute/unmute a memory (``flag`` = ``pinned`` | ``disabled``).
+    Returns False when it already had that value; :class:`Refused` for a superseded memory."""
+    if flag not in ("pinned", "disabled"):
+        raise InvalidInput(f"unknown flag {flag!r}")
+    key = normalize_name(name).name
+    with layer.transaction(actor, session) as tx:
+        entry = tx.fresh(key)
+        if entry is None:
+            raise NotFound(f"memory not found: {key!r}")
+        if getattr(entry.record, flag) == value:
+            return False
+        refuse_superseded(entry, value, "pin" if flag == "pinned" else "mute", tx)
+        tx.apply(key, entry.record.with_(**{flag: value}, updated=now_utc().replace(microsecond=0)),
+                 ("pin" if flag == "pinned" else "mute") if value else ("unpin" if flag == "pinned" else "unmute"),
+                 reason=f"{flag}={str(value).lower()}")
+        return True
+
+
+def lift_tombstone(layer: Layer, tombstone_id: str, *, actor: str, reason: str | None = None) -> Tombstone:
+    """Lift a tombstone (human path only), journaled. Raises :class:`NotFound`."""
+    if actor != "human":
+        raise Refused("only a person can lift a tombstone (memdir tombstone lift)")
+    with layer.transaction(actor) as tx:
+        stone = layer.tombstone_file.lift(tombstone_id)
+        tx.events.append(layer.journal.append(actor, "tombstone-lift", stone.name, None, None, data={
+            "tombstone": stone.id}, reason=reason_text(layer.settings, reason)))
+        tx.changed = True
+    return stone
+
+
+def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str | None = None) -> Event:
+    """Journal one consolidation receipt (no file changes)."""
+    with layer.transaction(actor, session) as tx:
+        event = layer.journal.append(actor, "receipt", None, None, None, session=session, data=data)
+        tx.events.append(event)
+        tx.changed = True
+    return event
+
+
+def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", reason: str | None = None,
+               info: dict | None = None) -> Event:
+    """Re-key a project layer (a moved or renamed project): under its lock, journal a ``move`` event, record
+    ``root`` and ``info`` (:func:`memdir.paths.identity`) in ``layer.json`` and rename the directory to
+    ``target``, which must not exist. Raises :class:`Conflict`, :class:`StoreError`."""
+    from ..files.fsio import atomic_write
+    with layer.transaction(actor) as tx:  # the transaction has written layer.json if it was missing
+        if target.exists():
+            raise Conflict(f"{target} exists; memdir does not overwrite a layer")
+        path = layer.meta / "layer.json"
+        old = json.loads(path.read_text(encoding="ascii"))
+        tx.events.append(event := layer.journal.append(
+            actor, "move", None, None, None, reason=reason, data={"from_root": old.get("root"), "to_root": str(root),
+                                                                  "from_key": layer.path.name, "to_key": target.name}))
+        atomic_write(path, json.dumps({**old, **(info or {}), "kind": "project", "root": str(root)}).encode() + b"\n")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.rename(layer.path, target)
+        except OSError as exc:
+            raise StoreError(f"cannot move {layer.path} to {target}: {exc.strerror or exc}") from None
+    return event
+
+
+__all__ = [
+    "PruneCandidate", "WriteResult", "clear", "delete", "finish_interrupted", "lift_tombstone", "move_layer", "prune",
+    "prune_candidates", "receipt", "restore", "restore_bytes", "set_flag", "set_status", "touch", "write",
+]

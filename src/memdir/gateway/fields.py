@@ -1,0 +1,194 @@
+"""Fields of a write: validated, cut to their limits and sanitized before the gateway stores them.
+
+One rule for every writer (:mod:`memdir.gateway.changes` calls :func:`prepare`;
+consolidation calls it to report what a proposal would become): names are
+normalized (:mod:`memdir.text.names`), one-line fields lose line breaks and
+every field loses terminal escapes, controls and bidi overrides
+(:mod:`memdir.text.printable`), secrets are redacted
+(:mod:`memdir.text.redact`) and fence tags escaped (:mod:`memdir.text.fence`).
+What an update keeps of a field not given is :func:`inherit`; a candidate's name :func:`candidate_name`.
+"""
+
+from __future__ import annotations
+
+from ..errors import InvalidInput, InvalidName
+from ..text.fence import escape_fence_tags
+from ..files.memfile import TYPES, MemoryRecord, format_time
+from ..text.names import normalize_name, raw_name, same_name
+from ..text.printable import clean_body, clean_line
+from ..text.redact import redact
+from ..settings import Settings
+
+
+def _cut(value: str, limit: int, label: str, warnings: list[str]) -> str:
+    if len(value) > limit:
+        warnings.append(f"{label} cut from {len(value)} to {limit} characters")
+        return value[:limit]
+    return value
+
+
+def _printable(value: str, label: str, warnings: list[str], *, one_line: bool = True) -> str:
+    """``value`` as the printable rule wants it (:mod:`memdir.text.printable`):
+    a one-line field with its line breaks collapsed to spaces, any field
+    without terminal escapes, control or bidi-override characters (a body
+    keeps tabs and newlines); each change is a warning. Raises
+    :class:`InvalidInput` for text that is not valid Unicode (lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(f"{label} is not valid Unicode text (undecodable bytes?)") from None
+    if not one_line:
+        cleaned, count = clean_body(value)
+        if count:
+            warnings.append(f"{count} control or bidi character(s) removed from the {label}")
+        return cleaned
+    cleaned, breaks, count = clean_line(value)
+    if breaks:
+        warnings.append(f"{breaks} line break(s) in the {label} collapsed to spaces (it is one line)")
+    if count:
+        warnings.append(f"{count} control or bidi character(s) removed from the {label}")
+    return cleaned
+
+
+def reason_text(settings: Settings, reason: str | None) -> str | None:
+    """A reason for the journal (a delete, a lift, a decision) as a one-line
+    field is kept: printable on one line, cut to the description limit
+    (``limit_description``, 160 characters by default), secrets redacted.
+    None or empty → None."""
+    if not reason:
+        return None
+    text = _printable(reason, "reason", [])
+    return sanitize(_cut(text, settings.limit_description, "reason", []), {}) or None
+
+
+def check_valid_time(record: MemoryRecord, valid_from, valid_until, now, warnings: list[str]) -> None:
+    """The valid-time rule of a write that sets ``valid_from`` or
+    ``valid_until`` (aware datetimes; ``record`` the memory as it will be
+    written): an empty interval (from at or after until) is refused with
+    :class:`InvalidInput`; an end already past ``now`` is kept with a
+    warning appended to ``warnings`` (the memory is expired at once)."""
+    if valid_from is None and valid_until is None:
+        return
+    start, end = record.valid_from, record.valid_until
+    if start is not None and end is not None and start >= end:
+        raise InvalidInput(f"valid_from {format_time(start)} is not before valid_until {format_time(end)}: "
+                           "the memory would never hold")
+    if valid_until is not None and end is not None and end <= now:
+        warnings.append(f"valid_until {format_time(end)} is already past: the memory is expired at once "
+                        "(kept, but left out of the index and of recall)")
+
+
+def sanitize(value: str, counts: dict, label: str = "", warnings: list[str] | None = None) -> str:
+    """``value`` with secrets redacted and fence tags escaped; adds each
+    redaction kind's count to ``counts`` and, given ``warnings``, says there
+    when a fence tag of the ``label`` field was escaped (a write never changes
+    text without saying so — issue 13)."""
+    result = redact(value)
+    for kind, count in result.counts.items():
+        counts[kind] = counts.get(kind, 0) + count
+    escaped = escape_fence_tags(result.text)
+    if warnings is not None and escaped != result.text:
+        warnings.append(f"memory_context/memory_recall/memory_pending tag(s) in the {label} escaped as &lt;…&gt; "
+                        "(stored text never opens or closes the fence it is injected in)")
+    return escaped
+
+
+def prepare(settings: Settings, name: str, description: str | None, type: str | None, body: str | None,
+            title: str | None) -> tuple[str, str | None, str | None, str | None, str | None, dict, list[str]]:
+    """Validate, cut and sanitize the text fields of a write.
+
+    Returns (name, description, type, body, title, redaction counts, warnings).
+    A description, type or body of None (not given) stays None: :func:`inherit` decides what it keeps.
+    ``title`` is the one given, else the name as written when it differs
+    from the normalized name by more than case (``C++ tips`` → name
+    ``c-tips``, title ``C++ tips``), without a trailing ``.md``.
+    Raises :class:`InvalidInput` for a bad name, type or an empty description, and
+    :class:`InvalidName` for a name kept as the title that the title limit would cut
+    (its own spelling could not find the memory again).
+    """
+    counts: dict[str, int] = {}
+    warnings: list[str] = []
+    if isinstance(name, str):
+        name = sanitize(name, counts, "name", warnings)  # a secret in a name would end up in a file name
+        name = _printable(name, "name", warnings)
+    normalized = normalize_name(name)
+    if description is not None and (not isinstance(description, str) or not description.strip()):
+        raise InvalidInput("description must not be empty (leave it out to keep the memory's)")
+    if type is not None and type not in TYPES:
+        raise InvalidInput(f"type must be one of {', '.join(TYPES)} (got {type!r})")
+    if body is not None and not isinstance(body, str):
+        raise InvalidInput("body must be a string")
+    if title is not None and not isinstance(title, str):
+        raise InvalidInput("title must be a string")
+    written = raw_name(name)
+    keep = normalized.title is None and written.lower() != normalized.name  # more than case: worth a title
+    if normalized.name != written and normalized.title is None:
+        warnings.append(f"name {name!r} was normalized to {normalized.name!r}" + (" (kept as the title)" if keep else ""))
+    elif normalized.title is not None:  # said as a Latin name's normalization is
+        warnings.append(f"name {name!r} has no letters a-z or digits; saved as {normalized.name!r} "
+                        f"with {written!r} as its title (either name finds it)")
+    # Stripped again after the cut and the escapes: a cut can end on a space, which the file
+    # would not keep (the parser strips), so the write's answer and the file would differ (issue 13).
+    if description is not None:
+        description = _printable(description, "description", warnings)
+        description = sanitize(_cut(description, settings.limit_description, "description", warnings), counts,
+                               "description", warnings).strip()
+        if not description:
+            raise InvalidInput("description must not be empty (it held only control characters)")
+    if body is not None:
+        body = _printable(body, "body", warnings, one_line=False)
+        body = sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts, "body", warnings).strip()
+    given = _printable(title or "", "title", warnings)
+    title = given or normalized.title or (written if keep else None)
+    if title:
+        title = sanitize(_cut(title, settings.limit_title, "title", warnings), counts, "title", warnings).strip()
+    if not given and title and not same_name(name, normalized.name, title):
+        # The name as written is kept as the title only to find the memory again by it: one the title
+        # limit cuts could not be found by its own spelling, and two such names would share a file.
+        raise InvalidName(
+            f"memory name {written[:40] + '…' if len(written) > 40 else written!r} is too long "
+            f"({len(written)} characters): names are kept as titles of at most {settings.limit_title} characters "
+            "(limit_title) and this one would be cut; choose a shorter name and put the detail in the description")
+    return normalized.name, description, type, body, title or None, counts, warnings
+
+
+def inherit(old: MemoryRecord | None, description: str | None, type: str | None, body: str | None,
+            name: str | None = None, body_source: str | None = None) -> tuple[str, str, str]:
+    """What a write keeps of the memory it updates or renames (``old``, a record, or None for a new
+    memory) when a text field is not given (None): the one rule for every path (CLI, MCP, API, panel).
+
+    Not given, an update or a rename keeps ``old``'s description, type and body; a new memory gets type
+    ``project`` and an empty body, and must be given a description. A given value replaces: ``""`` as
+    the body empties it (a description cannot be emptied). Returns (description, type, body); raises
+    :class:`InvalidInput` for a new memory without a description (naming ``name``, the memory asked
+    for, so a mistyped name reads as one).
+
+    ``body_source`` names where a body read from a stream came from (``stdin``, ``--body-file F``): an
+    empty (or white-space) one is refused with :class:`InvalidInput` when ``old`` has a body — a producer
+    that failed in a pipe must not erase it; only a body given as such (``--body ''``, ``body=""``)
+    empties it. For a new memory an empty stream is an empty body.
+    """
+    if old is None:
+        if description is None:
+            raise InvalidInput("description is required for a new memory"
+                               + (f" (there is no memory {name!r} to update)" if name else ""))
+        return description, type or "project", body or ""
+    if description is None and not old.description:
+        raise InvalidInput(f"memory {old.name!r} has no description; give one")
+    if body_source and body is not None and not body.strip() and old.body:
+        raise InvalidInput(f"{body_source} was empty; to empty the body say --body '' (body=\"\"). "
+                           f"Nothing was written: memory {old.name!r} keeps its body")
+    return (old.description if description is None else description, old.type if type is None else type,
+            old.body if body is None else body)
+
+
+def candidate_name(tx, target: str) -> str:
+    """The name of a candidate proposing a change to ``target``: its pending candidate, else the first free
+    ``<target>-candidate[-N]``."""
+    for n in range(1, 100):
+        name = f"{target[:52]}-candidate" + (f"-{n}" if n > 1 else "")
+        entry = tx.fresh(name)
+        if entry is None or (entry.record.status == "candidate"
+                             and dict(entry.record.extra).get("candidate_for") == target):
+            return name
+    raise InvalidInput(f"too many candidates pending for {target!r}; review them first (memdir review)")

@@ -1,0 +1,224 @@
+"""Importing memories from other systems (DESIGN §7, the importer).
+
+:func:`run` writes what a reader of :mod:`memdir.importing.sources` found,
+through the gateway, as actor ``import`` (the memories' origin), one memory
+at a time, and reports each outcome:
+
+* **imported**: new here;
+* **updated**: it was imported before, nobody changed it since (the last
+  event of its name in the journal is an ``import`` write of the bytes on
+  disk), and the source changed;
+* **candidate**: a person (or the agent) changed it since, or wrote it: the
+  imported text waits for review as ``<name>-import``, nothing is overwritten;
+* **unchanged**: the same text is already there (a second run changes nothing);
+* **skipped**: unreadable, or a forgotten value (a tombstone of any layer of
+  the session refuses it: the fact does not come back).
+
+A team-scope import is made of candidates in the person's home (the team
+layer is written by a person only). ``dry_run`` decides the same outcomes
+and writes nothing. ``progress(n)`` is told of each item handled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import InvalidInput, MemdirError, NotFound, TombstoneRefused
+from ..gateway.fields import prepare
+from .sources import Item, Skip
+from ..operations.memories import write
+from ..results import Result
+from ..session import Session
+from ..tombstones.match import match
+from ..vocabulary import IMPORT_SOURCES
+
+_CANDIDATE_SUFFIX = "-import"
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    """What happened to one item: its ``source``, the memory ``name`` and
+    ``scope`` (None when skipped before either was known), the ``result``
+    (imported | updated | candidate | unchanged | skipped, ``would-…`` in a
+    dry run) and ``detail`` (why)."""
+
+    source: str
+    name: str | None
+    scope: str | None
+    result: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class ImportReport(Result):
+    """An import of ``kind`` from ``source``: every outcome, in source order,
+    and the counts by result."""
+
+    kind: str
+    source: str
+    dry_run: bool
+    outcomes: tuple[ImportOutcome, ...]
+
+    def count(self, result: str) -> int:
+        """How many outcomes are ``result`` (``would-`` prefixes ignored)."""
+        return sum(1 for o in self.outcomes if o.result.removeprefix("would-") == result)
+
+
+def _imported_unchanged(layer, name: str, digest: str) -> bool:
+    """True when the last journal event of ``name`` is an import that wrote
+    exactly the bytes now on disk (nobody changed it since)."""
+    last = None
+    for event in layer.journal.events():
+        if event.name == name and event.action not in ("read", "receipt", "tombstone-lift"):
+            last = event
+    return last is not None and last.actor == "import" and last.after == digest
+
+
+def _one(session: Session, item: Item, scope: str, dry_run: bool) -> ImportOutcome:
+    would = "would-" if dry_run else ""
+    try:
+        name, description, kind, body, title, _, _ = prepare(session.settings, item.name, item.description,
+                                                             item.type, item.body, item.title)
+    except InvalidInput as exc:
+        return ImportOutcome(item.source, item.name, scope, "skipped", str(exc))
+    stones = [stone for layer in session.layers() for stone in layer.tombstones()]
+    found = match(stones, description, body, name=name, actor="import")
+    if found is not None:
+        return ImportOutcome(item.source, name, scope, "skipped",
+                             f"forgotten ({found[1]}; tombstone {found[0].id})")
+    layer = session.layer(scope)
+    entry = layer.lookup(name)  # the last scan while no file came or went: a long import stays linear
+    fields = dict(title=title, scope=scope, extra=dict(item.extra), reason=f"import from {item.source}")
+    if item.disabled:
+        fields["disabled"] = True  # muted where it came from (dsh ``status: disabled``): muted here
+    if entry is None:
+        result = "candidate" if scope == "team" else "imported"
+        if not dry_run and write(session, name, description, kind, body, **fields).operation == "unchanged":
+            result = "unchanged"  # the same team candidate waits already
+        return ImportOutcome(item.source, name, scope, would + result,
+                             "waits for a person's review (memdir review)" if result == "candidate" else "")
+    old = entry.record
+    if (old.description, old.body, old.type) == (description, body, kind):
+        return ImportOutcome(item.source, name, scope, would + "unchanged", "the same text is already there")
+    if scope != "team" and old.origin == "import" and _imported_unchanged(layer, name, entry.digest):
+        if not dry_run:
+            write(session, name, description, kind, body, **fields)
+        return ImportOutcome(item.source, name, scope, would + "updated", "the source changed")
+    candidate = f"{name[:64 - len(_CANDIDATE_SUFFIX)]}{_CANDIDATE_SUFFIX}"
+    if not dry_run:
+        fields["extra"] = {**fields["extra"], "candidate_for": name}
+        done = write(session, candidate, description, kind, body, status="candidate", **fields)
+        if done.operation == "unchanged":
+            return ImportOutcome(item.source, candidate, scope, "unchanged", "the same candidate waits already")
+    return ImportOutcome(item.source, candidate, scope, would + "candidate",
+                         f"{name!r} was changed since the last import; review it (memdir review)")
+
+
+KINDS = IMPORT_SOURCES
+
+
+def gather(session: Session, kind: str, path: str | None = None, environ=None) -> tuple[str, list]:
+    """``(where it was read, the items)`` of source ``kind`` (:data:`KINDS`):
+    ``claude-code`` and ``dsh`` find the session project's directories
+    themselves; ``dir``, ``mcp-memory`` and ``basic-memory`` read ``path``.
+    Raises :class:`InvalidInput`, :class:`NotFound`, :class:`ScopeError`."""
+    from pathlib import Path
+
+    from . import sources as importers
+
+    if kind not in KINDS:
+        raise InvalidInput(f"unknown import source {kind!r} (expected one of {', '.join(KINDS)})")
+    if kind in ("claude-code", "dsh"):
+        if path:
+            raise InvalidInput(f"import {kind} finds its directories from the project; give no path")
+        root = session.project()
+        if kind == "claude-code":
+            where = importers.claude_code_dir(root, environ)
+            if not where.is_dir():  # nothing to bring: said in the report, not an error
+                return str(where), [importers.Skip(str(where), "no Claude Code auto memory for this project")]
+            return str(where), importers.read_directory(where, recursive=False)
+        items, found = [], []
+        for directory, scope in importers.dsh_dirs(root, environ):
+            if directory.is_dir():
+                found.append(str(directory))
+                items += importers.read_directory(directory, scope, recursive=False)
+        if not found:
+            base = str(importers.dsh_dirs(root, environ)[0][0].parent)
+            return base, [importers.Skip(base, "no dsh-auto-memory store for this project")]
+        return ", ".join(found), items
+    if not path:
+        raise InvalidInput(f"import {kind} needs a path")
+    target = Path(path).expanduser()
+    if kind == "dir":
+        return str(target), importers.read_directory(target)
+    if kind == "mcp-memory":
+        return str(target), importers.read_mcp_memory(target)
+    return str(target), importers.read_basic_memory(target)
+
+
+def distinct_names(items: list, target) -> list:
+    """``items`` with every name unique per layer: when several items
+    normalize to the same name (``Foo Bar.md``, ``foo-bar.md``, entities
+    ``Alice`` and ``alice``), the first in source order keeps it and the
+    next ones get ``<name>-2``, ``<name>-3``… (the smallest suffix no other
+    item uses), noted in ``extra['import_renamed_from']``. Deterministic for
+    the same source, so a second run maps each item to the same memory.
+    ``target(item)`` is the scope the item goes to."""
+    from dataclasses import replace
+
+    taken = {(target(i), i.name) for i in items if isinstance(i, Item)}
+    seen: set = set()
+    out = []
+    for item in items:
+        if isinstance(item, Item):
+            key = (target(item), item.name)
+            if key in seen:
+                n = 2
+                while (key[0], _suffixed(item.name, n)) in taken:
+                    n += 1
+                renamed = _suffixed(item.name, n)
+                taken.add((key[0], renamed))
+                item = replace(item, name=renamed, extra={**item.extra, "import_renamed_from": item.name})
+                key = (key[0], renamed)
+            seen.add(key)
+        out.append(item)
+    return out
+
+
+def _suffixed(name: str, n: int) -> str:
+    tail = f"-{n}"
+    return name[:64 - len(tail)].rstrip("-") + tail
+
+
+def run(session: Session, kind: str, source: str, items: list, *, scope: str | None = None,
+        dry_run: bool = False, progress=None) -> ImportReport:
+    """Import ``items`` (:class:`Item` and :class:`Skip` values from a reader)
+    into the session's layers as actor ``import``: each item's own scope,
+    else ``scope``, else ``user`` for type user and ``project`` otherwise.
+    See the module docstring. Raises :class:`ScopeError` when a needed
+    layer is unavailable; every per-item problem is an outcome instead."""
+    importer = session.as_actor("import")
+    outcomes = []
+    for item in distinct_names(items, lambda i: scope or i.scope or ("user" if i.type == "user" else "project")):
+        if isinstance(item, Skip):
+            outcomes.append(ImportOutcome(item.source, None, None, "skipped", item.reason))
+        else:
+            target = scope or item.scope or ("user" if item.type == "user" else "project")
+            importer.check_scope(target)
+            try:
+                done = _one(importer, item, target, dry_run)
+                if item.extra.get("import_renamed_from"):
+                    note = f"the name {item.extra['import_renamed_from']!r} is taken by an earlier item of this source"
+                    done = ImportOutcome(done.source, done.name, done.scope, done.result,
+                                         f"{note}; {done.detail}" if done.detail else note)
+                outcomes.append(done)
+            except TombstoneRefused as exc:
+                outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", str(exc)))
+            except MemdirError as exc:  # one bad item never stops the rest
+                outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", str(exc)))
+        if progress is not None:
+            progress(1)
+    return ImportReport(kind, source, dry_run, tuple(outcomes))
+
+
+__all__ = ["KINDS", "ImportOutcome", "ImportReport", "distinct_names", "gather", "run"]

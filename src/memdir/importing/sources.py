@@ -1,0 +1,324 @@
+"""Reading memories kept by other systems, for :mod:`memdir.importing.run`.
+
+Each reader turns a foreign store into :class:`Item` values — what one memory
+would be — and :class:`Skip` values for what cannot be read (with the reason).
+Readers are lenient: a file memdir's own parser refuses (a type or status
+outside memdir's vocabulary, ``type`` under ``metadata:``, no description)
+is read by a second, forgiving pass; an unknown type becomes ``reference``
+and is kept as ``original_type``. Nothing here writes.
+
+Sources:
+
+* **Claude Code auto memory** (landscape §2.2): ``<config>/projects/<project>/memory/``
+  where ``<config>`` is ``$CLAUDE_CONFIG_DIR`` or ``~/.claude`` and
+  ``<project>`` is ``$CLAUDE_CODE_PROJECT_DIR_NAME`` or the repository root
+  with every character outside ``[A-Za-z0-9]`` replaced by ``-``; an
+  ``autoMemoryDirectory`` in ``<config>/settings.json`` (absolute or ``~/``)
+  replaces the whole path.
+* **dsh-auto-memory** (seed-behaviour §A4): ``$DSH_HOME/memory/_user/`` and
+  ``$DSH_HOME/memory/--<key>--/`` (``$DSH_HOME`` defaults to ``~/.dsh``).
+* **A directory of Markdown memory files** (``memory/``, ``docs/memory/``,
+  ``.claude/agent-memory/<agent>/``…), read recursively.
+* **The reference MCP memory server**'s ``memory.json``: JSON lines of
+  entities (``name``, ``entityType``, ``observations``) and relations
+  (``from``, ``to``, ``relationType``): one memory per entity, relations as
+  ``[[links]]``.
+* **basic-memory** projects: Markdown notes with frontmatter (``title``,
+  ``permalink``, ``tags``), observations ``- [category] text`` and relations
+  ``- relation [[Target]]``; links are rewritten to memdir names.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InvalidInput, NotFound
+from ..files.layout import is_memory_file_name
+from ..files.memfile import TYPES, MalformedMemory, parse
+from ..text.names import normalize_name
+
+MAX_FILE_BYTES = 256 * 1024  # a larger file is not a memory; it is skipped with that reason
+_LINK = re.compile(r"\[\[([^\[\]\n|]{1,120})(\|[^\]\n]*)?\]\]")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One memory to import: ``source`` (where it came from, for the report),
+    its ``name``, ``description``, ``type``, ``body``, ``title``, the
+    ``scope`` it belongs in (None: the import's), ``extra`` keys to keep and
+    whether it was muted at its source (``disabled``: dsh's ``status:
+    disabled``, or ``disabled: true``)."""
+
+    source: str
+    name: str
+    description: str
+    type: str
+    body: str = ""
+    title: str | None = None
+    scope: str | None = None
+    extra: dict = field(default_factory=dict)
+    disabled: bool = False
+
+
+@dataclass(frozen=True)
+class Skip:
+    """Something found that is not imported, and why."""
+
+    source: str
+    reason: str
+
+
+# ---------------------------------------------------------------- one Markdown file
+
+
+def _forgiving(text: str, stem: str) -> tuple[dict, str]:
+    """Frontmatter (as a dict) and body, without memdir's rules."""
+    import yaml
+
+    text = text.lstrip("\ufeff").replace("\r\n", "\n")
+    if not text.startswith("---\n"):
+        return {}, text
+    end = text.find("\n---", 4)
+    if end < 0:
+        raise MalformedMemory("frontmatter opened with --- but never closed")
+    try:
+        front = yaml.safe_load(text[4:end]) or {}
+    except yaml.YAMLError as exc:
+        raise MalformedMemory(f"frontmatter is not valid YAML: {str(exc).splitlines()[0]}") from None
+    if not isinstance(front, dict):
+        raise MalformedMemory("frontmatter is not a YAML mapping")
+    return front, text[end + 4:].lstrip("\n")
+
+
+def _first_line(body: str) -> str:
+    for line in body.split("\n"):
+        stripped = line.strip().lstrip("#>-* ").strip()
+        if stripped:
+            return stripped
+    return ""
+
+
+def read_markdown(path: Path, source: str, scope: str | None = None) -> Item | Skip:
+    """One Markdown memory file as an :class:`Item` (or why not: a
+    :class:`Skip`). Its name is the normalized file stem."""
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            return Skip(source, f"larger than {MAX_FILE_BYTES} bytes")
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return Skip(source, "not valid UTF-8")
+    except OSError as exc:
+        return Skip(source, f"unreadable: {exc.strerror or exc}")
+    stem = path.name[:-3]
+    try:
+        name = normalize_name(stem).name
+    except InvalidInput as exc:
+        return Skip(source, str(exc))
+    try:
+        record = parse(text, stem).record
+        extra = {k: v for k, v in record.extra if k != "metadata"}
+        kind = record.type
+        if kind not in TYPES:  # read as written; written as memdir's vocabulary, the original kept
+            extra["original_type"], kind = kind, "reference"
+        written = (record.written_status or record.status).strip().lower()
+        if written not in ("active", "candidate", "superseded"):
+            extra["original_status"] = record.written_status or record.status
+        return Item(source, name, record.description, kind, record.body, record.title, scope, extra,
+                    record.disabled or written == "disabled")
+    except MalformedMemory:
+        pass
+    try:
+        front, body = _forgiving(text, stem)
+    except MalformedMemory as exc:
+        return Skip(source, str(exc))
+    meta = front.get("metadata") if isinstance(front.get("metadata"), dict) else {}
+    kind = str(front.get("type") or meta.get("type") or "reference").strip().lower()
+    extra = {}
+    if kind not in TYPES:
+        extra["original_type"] = kind
+        kind = "reference"
+    title = front.get("title") or (front.get("name") if front.get("name") != stem else None)
+    description = str(front.get("description") or meta.get("description") or title or _first_line(body)).strip()
+    if not description:
+        return Skip(source, "empty: no description, title or text")
+    for key in ("status", "tags", "permalink", "originSessionId"):
+        if front.get(key) is not None:
+            extra["original_" + key if key == "status" else key] = front[key]
+    muted = str(front.get("status") or "").strip().lower() == "disabled" or front.get("disabled") is True
+    return Item(source, name, description.split("\n")[0], kind, body.strip(), str(title) if title else None,
+                scope, extra, muted)
+
+
+def read_directory(root: Path, scope: str | None = None, *, recursive: bool = True) -> list[Item | Skip]:
+    """Every memory file under ``root`` (``MEMORY.md`` and dot-files aside;
+    a symbolic link is a :class:`Skip`), in path order. Raises :class:`NotFound` for a missing
+    directory."""
+    root = Path(root)
+    if not root.is_dir():
+        raise NotFound(f"no directory {str(root)!r} to import from")
+    out: list[Item | Skip] = []
+    for current, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if recursive else []
+        for filename in sorted(files):
+            path = Path(current) / filename
+            if not is_memory_file_name(filename):
+                continue
+            if path.is_symlink():  # never followed out of the directory; said in the report
+                out.append(Skip(str(path.relative_to(root)), "a symbolic link (not followed)"))
+            else:
+                out.append(read_markdown(path, str(path.relative_to(root)), scope))
+    return out
+
+
+# ---------------------------------------------------------------- Claude Code, dsh
+
+
+def claude_code_dir(root: Path, environ=None, home: Path | None = None) -> Path:
+    """The auto memory directory Claude Code keeps for the project at
+    ``root`` (see the module docstring)."""
+    environ = os.environ if environ is None else environ
+    home = Path(home or os.path.expanduser("~"))
+    config = Path(environ.get("CLAUDE_CONFIG_DIR") or home / ".claude").expanduser()
+    try:
+        settings = json.loads((config / "settings.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        settings = {}
+    custom = settings.get("autoMemoryDirectory") if isinstance(settings, dict) else None
+    if isinstance(custom, str) and (custom.startswith("~/") or os.path.isabs(custom)):
+        return Path(os.path.expanduser(custom) if custom.startswith("~/") else custom)
+    project = environ.get("CLAUDE_CODE_PROJECT_DIR_NAME") or re.sub(r"[^A-Za-z0-9]", "-", str(root))
+    return config / "projects" / project / "memory"
+
+
+def dsh_key(cwd: str) -> str:
+    """dsh-auto-memory's project key of ``cwd`` (seed-behaviour §A4):
+    ``D:\\work\\proj`` → ``--D-work-proj--``, ``a b`` → ``--a~0020b--``."""
+    if not cwd:
+        raise InvalidInput("a dsh project key needs a directory")
+    out, previous_sep = [], False
+    raw = cwd.encode("utf-16-le", "surrogatepass")
+    for i in range(0, len(raw), 2):
+        unit = int.from_bytes(raw[i:i + 2], "little")
+        ch = chr(unit)
+        if ch in "/\\:":
+            if not previous_sep:
+                out.append("-")
+            previous_sep = True
+            continue
+        previous_sep = False
+        if ch.isascii() and (ch.isalnum() or ch in "._-"):
+            out.append(ch)
+        else:
+            out.append(f"~{unit:04X}")
+    slug = "".join(out).lstrip("-") or "root"
+    return f"--{slug[:251]}--"
+
+
+def dsh_dirs(root: Path, environ=None, home: Path | None = None) -> list[tuple[Path, str]]:
+    """The dsh-auto-memory directories to import for the project at
+    ``root``: ``(path, scope)`` for the user layer and the project's."""
+    environ = os.environ if environ is None else environ
+    dsh_home = Path(environ.get("DSH_HOME") or Path(home or os.path.expanduser("~")) / ".dsh").expanduser()
+    base = dsh_home / "memory"
+    return [(base / "_user", "user"), (base / dsh_key(str(root)), "project")]
+
+
+# ---------------------------------------------------------------- MCP memory, basic-memory
+
+
+def _slug(text: str) -> str | None:
+    try:
+        return normalize_name(str(text)).name
+    except InvalidInput:
+        return None
+
+
+def read_mcp_memory(path: Path) -> list[Item | Skip]:
+    """The reference MCP memory server's knowledge graph file: one memory per
+    entity (its observations as the body), each relation a ``[[link]]`` line
+    in the body of its ``from`` entity. Raises :class:`NotFound`."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise NotFound(f"no file {str(path)!r} to import from") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise NotFound(f"cannot read {str(path)!r}: {exc}") from None
+    entities: dict[str, dict] = {}
+    relations: list[dict] = []
+    out: list[Item | Skip] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            out.append(Skip(f"line {number}", "not JSON"))
+            continue
+        if isinstance(obj, dict) and obj.get("type") == "entity" and obj.get("name"):
+            if obj.get("observations") is not None and not isinstance(obj["observations"], list):
+                out.append(Skip(f"entity {obj['name']}", "its observations are not a list"))
+                continue
+            entities.setdefault(str(obj["name"]), {"entityType": obj.get("entityType"), "observations": []})
+            entities[str(obj["name"])]["observations"] += [str(o) for o in obj.get("observations") or []]
+        elif isinstance(obj, dict) and obj.get("type") == "relation" and obj.get("from") and obj.get("to"):
+            relations.append(obj)
+        else:
+            out.append(Skip(f"line {number}", "neither an entity nor a relation"))
+    for entity, data in entities.items():
+        name = _slug(entity)
+        if name is None:
+            out.append(Skip(entity, "the entity name cannot be a memory name"))
+            continue
+        kind = str(data["entityType"] or "thing")
+        observations = data["observations"]
+        links = [f"- {r.get('relationType') or 'related to'} [[{_slug(r['to']) or r['to']}]]"
+                 for r in relations if r["from"] == entity]
+        body = "\n".join([f"- {o}" for o in observations] + ([""] + links if links else []))
+        description = f"{entity} ({kind})" + (f": {observations[0]}" if observations else "")
+        out.append(Item(f"entity {entity}", name, description.split("\n")[0], "reference", body,
+                        entity if entity != name else None, None, {"entity_type": kind}))
+    return out
+
+
+def read_basic_memory(root: Path) -> list[Item | Skip]:
+    """A basic-memory project directory: one memory per note, named by its
+    ``permalink`` (else its file stem), ``[[Title]]`` links rewritten to
+    memdir names, the first observation (else the first line) as the
+    description. Raises :class:`NotFound`."""
+    found = read_directory(root)
+
+    def final_name(item: Item) -> str:
+        permalink = str(item.extra.get("permalink") or "").rsplit("/", 1)[-1]
+        return (_slug(permalink) if permalink else None) or item.name
+
+    titles = {}
+    for item in found:
+        if isinstance(item, Item):
+            titles[(item.title or item.name).strip().lower()] = final_name(item)
+    out: list[Item | Skip] = []
+    for item in found:
+        if isinstance(item, Skip):
+            out.append(item)
+            continue
+
+        def relink(match: re.Match) -> str:
+            target = titles.get(match.group(1).strip().lower())
+            return f"[[{target or _slug(match.group(1)) or match.group(1)}]]"
+
+        body = _LINK.sub(relink, item.body)
+        observation = re.search(r"^- \[[^\]]+\]\s*(.+)$", body, re.M)
+        description = item.description
+        if item.extra.get("original_type") or description == item.title:
+            description = observation.group(1).strip() if observation else _first_line(body) or description
+        extra = {k: v for k, v in item.extra.items() if k in ("tags", "permalink", "original_type")}
+        out.append(Item(item.source, final_name(item), description, item.type, body,
+                        item.title, item.scope, extra))
+    return out
+
+
+__all__ = ["Item", "Skip", "claude_code_dir", "dsh_dirs", "dsh_key", "read_basic_memory", "read_directory",
+           "read_markdown", "read_mcp_memory"]

@@ -1,0 +1,257 @@
+"""Claude Code hook entry points: ``memdir hook claude-code EVENT``.
+
+Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
+``transcript_path``, ``cwd``, ``hook_event_name`` and per-event fields; see
+``reference/landscape.md`` §2.6) and reads JSON from its stdout.
+
+* ``SessionStart`` — prints ``{"hookSpecificOutput": {"hookEventName":
+  "SessionStart", "additionalContext": <context block>}}``; with no memory
+  saved yet, the guidance alone (:func:`memdir.prompt.context.guidance_block`),
+  so an agent learns when to save its first memory. Runs on every session
+  start, so it imports only the hot path
+  (:func:`memdir.prompt.context.session_block`: no YAML, no SQLite, no MCP).
+  The agent extractor's pending findings of this project, if any, follow the
+  block (:func:`memdir.prompt.pending.session_pending`, at most half the
+  budget; the block's budget shrinks by their size).
+* ``UserPromptSubmit`` — the recall block for ``prompt`` in the same shape,
+  under ``recall_max_bytes``, plus the pending findings when this session
+  has not been shown them yet; nothing (and a line naming the extra) when
+  search is not installed.
+* ``SessionEnd`` and ``PreCompact`` — queue the transcript for consolidation
+  and start a detached ``memdir consolidate --queue`` that drains it
+  (:mod:`memdir.consolidation.queue`); returns at once (SessionEnd's whole
+  budget is about 1.5 s).
+
+Everything a hook prints goes through :func:`hook_output`, which budgets
+the serialized JSON, not only the block: Claude Code replaces a hook's output
+over 10,000 characters, and ``additionalContext`` over about 8,000, with a
+short preview (``reference/landscape.md`` §2.6), so the index would silently
+vanish. Whatever blocks a hook carries, its stdout stays under both limits.
+Output is written as UTF-8 bytes, whatever the locale's encoding
+(``PYTHONIOENCODING=cp1252`` cannot encode the 📌 of a pinned memory).
+
+The project of every event is the hook input's ``cwd`` (the session rule of
+:func:`memdir.session.open_session`, with that directory alone).
+
+A memory problem never blocks the agent: malformed or empty stdin, a missing
+``cwd``, a broken store or any other failure ends with exit 0, nothing on
+stdout and one line on stderr.
+
+Run as ``python -m memdir.hooks claude-code EVENT [--home DIR]`` (what the
+installer writes: the stable command path :mod:`memdir.hooks`, which skips
+the CLI's parser) or through ``memdir hook``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from ...prompt.context import HOOK_CONTEXT_MAX_CHARS
+
+EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact")
+HOOK_OUTPUT_MAX_CHARS = 10_000   # characters of a hook's whole stdout (Claude Code, hook output cap)
+ADDITIONAL_CONTEXT_MAX_CHARS = HOOK_CONTEXT_MAX_CHARS  # about 8,000 shown in full (Claude Code)
+MAX_STDIN = 4 * 1024 * 1024      # bytes of hook input read; the JSON is small, a transcript is not sent
+
+
+class HookSkip(Exception):
+    """Nothing to do, with the reason for the one stderr line."""
+
+
+def _input(stream) -> dict:
+    raw = stream.buffer.read(MAX_STDIN) if hasattr(stream, "buffer") else stream.read(MAX_STDIN)
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8", "replace")
+    if not raw.strip():
+        raise HookSkip("empty hook input on stdin")
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise HookSkip(f"hook input is not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise HookSkip("hook input is not a JSON object")
+    return data
+
+
+def _session(data: dict, home):
+    """The session of a hook: its project is the hook input's ``cwd`` (nothing
+    else: not MEMDIR_PROJECT, not this process's directory)."""
+    from ...session import open_session
+
+    cwd = data.get("cwd")
+    if not isinstance(cwd, str) or not cwd.strip():
+        raise HookSkip("hook input has no cwd")
+    if not os.path.isabs(cwd):  # resolving it against this process's directory would pick a project at random
+        raise HookSkip(f"hook input cwd {cwd!r} is not an absolute path")
+    session_id = data.get("session_id") if isinstance(data.get("session_id"), str) else None
+    return open_session(home, cwd, actor="agent", session_id=session_id, use_cwd=False)
+
+
+def _serialize(event: str, text: str) -> str:
+    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
+                      ensure_ascii=False)
+
+
+def hook_output(event: str, render, max_bytes: int) -> str:
+    """The one function that builds what a hook prints: ``render(budget)``
+    returns the whole ``additionalContext`` text (every block it carries)
+    within ``budget`` UTF-8 bytes, or ``""`` for nothing; this returns the
+    serialized hook JSON, or ``""``.
+
+    The budget starts at ``min(max_bytes, ADDITIONAL_CONTEXT_MAX_CHARS)`` (a
+    UTF-8 byte is at most one character) and shrinks by what overflowed until
+    ``additionalContext`` ≤ :data:`ADDITIONAL_CONTEXT_MAX_CHARS` characters and
+    the whole stdout line (JSON escapes and the newline included) ≤
+    :data:`HOOK_OUTPUT_MAX_CHARS` characters. ``""`` when nothing fits.
+    """
+    budget = min(int(max_bytes), ADDITIONAL_CONTEXT_MAX_CHARS)
+    while budget >= 1:
+        text = render(budget)
+        if not text:
+            return ""
+        out = _serialize(event, text)
+        over = max(len(text) - ADDITIONAL_CONTEXT_MAX_CHARS, len(out) + 1 - HOOK_OUTPUT_MAX_CHARS)
+        if over <= 0:
+            return out
+        budget -= max(over, 32)  # escapes (quotes, newlines) made the JSON longer than the block
+    return ""
+
+
+def session_start(data: dict, home) -> str:
+    """The SessionStart output JSON (see :func:`hook_output`): the context
+    block — or, with no memory saved yet, the guidance alone — followed by the
+    agent extractor's pending findings of this project, if any (at most half
+    the budget; the block gets the rest). ``""`` when nothing fits."""
+    from ...prompt.context import guidance_block, session_block
+    from ...prompt.pending import session_pending
+
+    session = _session(data, home)
+
+    def render(budget: int) -> str:
+        # The findings, if any (no YAML, no SQLite): at most half the budget, the index gets the rest.
+        pending = session_pending(session, max_bytes=budget // 2, mark=False)
+        rest = budget - (len(pending.encode("utf-8")) + 2 if pending else 0)
+        block = (session_block(session, rest) or guidance_block(rest)) if rest >= 1 else ""
+        shown["budget"] = budget
+        return "\n\n".join(part for part in (block, pending) if part)
+
+    shown: dict = {}
+    out = hook_output("SessionStart", render, session.settings.context_max_bytes)
+    if out:  # mark as shown exactly the findings that were printed, once
+        session_pending(session, max_bytes=shown["budget"] // 2, mark=True)
+    return out
+
+
+def user_prompt_submit(data: dict, home) -> str:
+    """The UserPromptSubmit output JSON with the recall block for ``prompt``, or ``""``."""
+    prompt = data.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        return ""
+    from ...search.recall import recall  # not the facade: a prompt hook loads only what recall needs
+
+    from ...prompt.pending import session_pending
+
+    session = _session(data, home)
+
+    def render(budget: int) -> str:
+        # Pending findings the session start did not show in this session (a resumed or hook-less start).
+        pending = session_pending(session, once_per_session=True, max_bytes=budget // 2, mark=False)
+        rest = budget - (len(pending.encode("utf-8")) + 2 if pending else 0)
+        # A fresh process never loads the embedding model: a warm one (the MCP server) embeds the prompt
+        # when it runs, else recall is lexical (memdir.search.warm).
+        block = recall(session, prompt, max_bytes=rest, embed_query=False) if rest >= 1 else ""
+        shown["budget"] = budget
+        return "\n\n".join(part for part in (block, pending) if part)
+
+    shown: dict = {}
+    out = hook_output("UserPromptSubmit", render, session.settings.recall_max_bytes)
+    if out:  # mark as shown the findings that were printed (recall is not run again)
+        session_pending(session, once_per_session=True, max_bytes=shown["budget"] // 2, mark=True)
+    return out
+
+
+def queue_consolidation(data: dict, home, event: str) -> str:
+    """Queue ``transcript_path`` for consolidation and start a detached drain
+    (:mod:`memdir.consolidation.queue`). Returns ``""`` (Claude Code discards
+    the output)."""
+    from ...consolidation import queue
+
+    transcript = data.get("transcript_path")
+    if not isinstance(transcript, str) or not transcript:
+        raise HookSkip("hook input has no transcript_path")
+    session = _session(data, home)  # the drain consolidates into this cwd's project
+    if session.settings.consolidation_mode == "off":
+        raise HookSkip("consolidation is off (consolidation_mode = off)")
+    queue.append(session.home, transcript, cwd=data["cwd"], session_id=session.id, event=event)
+    queue.spawn_drain(session.home)
+    return ""
+
+
+def run(event: str, stdin=None, home=None) -> str:
+    """Handle one Claude Code hook ``event``; returns what to print on stdout
+    (``""`` for nothing). Raises :class:`HookSkip`, :class:`memdir.MemdirError`
+    or ``OSError``; :func:`main` turns every failure into exit 0."""
+    if event not in EVENTS:
+        raise HookSkip(f"unknown hook event {event!r} (handled: {', '.join(EVENTS)})")
+    data = _input(stdin if stdin is not None else sys.stdin)
+    if event == "SessionStart":
+        return session_start(data, home)
+    if event == "UserPromptSubmit":
+        return user_prompt_submit(data, home)
+    return queue_consolidation(data, home, event)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m memdir.hooks claude-code EVENT [--home DIR]``. Always exit 0."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    home = None
+    for i, token in enumerate(argv):
+        if token.startswith("--home="):
+            home = token[len("--home="):]
+            del argv[i]
+            break
+        if token == "--home":
+            home = argv[i + 1] if i + 1 < len(argv) else None
+            del argv[i: i + 2]
+            break
+    if len(argv) != 2 or argv[0] != "claude-code":
+        print("memdir hook: usage: memdir hook claude-code EVENT [--home DIR]", file=sys.stderr)
+        return 0
+    return handle(argv[1], home=home)
+
+
+def handle(event: str, home=None, stdin=None) -> int:
+    """Run :func:`run`, print its output, and map every failure to one stderr line. Returns 0."""
+    from ...errors import MemdirError
+
+    try:
+        out = run(event, stdin=stdin, home=home)
+    except (HookSkip, MemdirError) as exc:
+        print(f"memdir hook {event}: {exc}", file=sys.stderr)
+        return 0
+    except Exception as exc:  # never block the agent on a memory problem
+        print(f"memdir hook {event}: skipped after an error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 0
+    if out:
+        _write_utf8(out + "\n")
+    return 0
+
+
+def _write_utf8(text: str) -> None:
+    """Write ``text`` to stdout as UTF-8 bytes: Claude Code reads UTF-8 JSON
+    whatever this process's locale encoding is (cp1252, gbk …)."""
+    stream = sys.stdout
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:  # a text-only stream (a test's StringIO): it takes str
+        stream.write(text)
+        stream.flush()
+        return
+    stream.flush()
+    buffer.write(text.encode("utf-8"))
+    buffer.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

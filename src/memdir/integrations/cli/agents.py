@@ -1,0 +1,88 @@
+"""CLI commands that plug memdir into agents: ``mcp``, ``hook``, ``install``,
+``uninstall``. Registered by :func:`memdir.integrations.cli.main.build_parser`;
+each starts the integration through its one entry function
+(:func:`.mcp_server.serve_stdio`, :func:`.hooks.handle`, :func:`.install.install`).
+Every heavy import (the MCP SDK, the facade) happens inside a handler, so
+loading this module costs nothing on the ``memdir context`` / hook path.
+"""
+
+from __future__ import annotations
+
+
+
+def cmd_mcp(args) -> int:
+    """``memdir mcp``: serve the memory tools over stdio (see :mod:`.mcp_server`)."""
+    try:
+        from ..mcp.server import serve_stdio
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.split(".")[0] in ("mcp", "mcp_types"):
+            from ...errors import MissingExtra
+
+            raise MissingExtra("memdir mcp", "mcp", "mcp") from None
+        raise
+    return serve_stdio(args.home, args.project)
+
+
+def cmd_hook(args) -> int:
+    """``memdir hook claude-code EVENT``: one Claude Code hook (always exit 0)."""
+    from ..claude_code.hooks import handle
+
+    return handle(args.event, home=args.home)
+
+
+def cmd_install(args) -> int:
+    """``memdir install claude-code``: merge hooks and the MCP server into Claude Code's files."""
+    from ...session import open_session
+    from ...render import setup as render_setup
+    from ..claude_code import install
+    from .common import emit
+
+    import os
+
+    from ...paths import resolve_home, work_tree_top
+
+    session = open_session(args.home, args.project, actor="human")
+    scope = args.scope or ("user" if args.command == "install" else None)
+    where = {}
+    if scope == "project":
+        session.project()  # refuses $HOME, / and no project, saying why
+        # This checkout's own top: a linked worktree gets its own files, not the main checkout's.
+        where["project"] = work_tree_top(args.project or os.environ.get("MEMDIR_PROJECT") or os.getcwd())
+    extra = {}
+    if args.command == "install" and session.home != resolve_home(None, {}):
+        extra["home"] = str(session.home)  # Claude Code's hooks and server must find this home without MEMDIR_HOME
+    runner = install.install if args.command == "install" else install.uninstall
+    plan = runner(scope, session.home, dry_run=args.dry_run, **where, **extra)
+    if args.command == "install":
+        from dataclasses import replace
+
+        from ..claude_code.scopes import hooked_scopes, twice
+
+        checkout = where.get("project") or (work_tree_top(session.project_root) if session.project_root else None)
+        scopes = hooked_scopes(None, checkout)
+        if scope not in [s for s, _ in scopes]:  # a dry run: what the install would add
+            scopes.append((scope, install.targets(scope, None, checkout)[0]))
+        if twice(scopes):
+            plan = replace(plan, notes=(*plan.notes, twice(scopes)))
+    emit(args, plan, render_setup.install_plan(plan))
+    return 0
+
+
+def register(add, settings) -> None:
+    """Add ``mcp``, ``hook``, ``install`` and ``uninstall`` to the CLI."""
+    p = add("mcp", cmd_mcp, "Serve the memory tools over MCP (stdio). Project: the client's roots, "
+                            "else --project / MEMDIR_PROJECT, else the launch directory.")
+    p = add("hook", cmd_hook, "Run one Claude Code hook (reads the hook JSON on stdin; never fails).")
+    p.add_argument("agent", choices=("claude-code",))
+    p.add_argument("event", help="SessionStart, UserPromptSubmit, SessionEnd or PreCompact")
+    for name, text in (("install", "Register memdir's hooks and MCP server with Claude Code (backs up "
+                                   "each file it changes and prints the diff)."),
+                       ("uninstall", "Remove exactly what `memdir install` added.")):
+        p = add(name, cmd_install, text)
+        p.add_argument("agent", choices=("claude-code",))
+        p.add_argument("--scope", choices=("user", "project"),
+                       help="user: ~/.claude/settings.json and ~/.claude.json (this interpreter's absolute path); "
+                            "project: .claude/settings.json and .mcp.json at the top of this checkout (portable "
+                            "`memdir …` commands; memdir must be on PATH). Default: user for install; for "
+                            "uninstall, every install memdir recorded")
+        p.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")

@@ -1,0 +1,83 @@
+"""What every command module of the CLI shares: the usage error, opening
+the facade for ``--home``/``--project``, and printing a result (its text, or
+with ``--json`` its ``to_dict()``) and warnings."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from ...errors import InvalidInput
+from ...text.printable import BIDI_CONTROLS
+
+_UNSAFE_JSON = re.compile(f"[\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
+
+
+class UsageError(Exception):
+    """Bad command-line usage: exit 2."""
+
+
+def open_memory(args, actor: str = "human"):
+    """The facade for the CLI's ``--home`` / ``--project`` (:func:`memdir.session.open_session`)."""
+    from ...api import Memory
+
+    return Memory.open(home=args.home, project=args.project, actor=actor)
+
+
+def emit(args, data, text: str | None = None) -> None:
+    """Print ``data`` (a typed result or a dict) as JSON with ``--json``, else ``text``."""
+    if getattr(args, "json", False):
+        import json
+
+        payload = data.to_dict() if hasattr(data, "to_dict") else data
+        text = json.dumps(payload, ensure_ascii=False, indent=2, default=str)
+        # JSON escapes C0 controls itself; C1, bidi controls and U+2028/2029 are escaped too (same JSON).
+        sys.stdout.write(_UNSAFE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+    elif text is not None:
+        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+
+
+def warn(lines: list[str]) -> None:
+    """Print ``memdir: <line>`` on stderr for each line."""
+    for line in lines:
+        print(f"memdir: {line}", file=sys.stderr)
+
+
+def body_source(args) -> str | None:
+    """Where ``write``'s body is read from a stream (``stdin`` for ``--body-file -``, ``--body-file F``),
+    for :func:`memdir.gateway.fields.inherit`: an empty one does not empty a memory's body (a failed
+    producer in a pipe); None for ``--body`` (``--body ''`` empties) and for piped stdin (empty: no body)."""
+    if args.body_file is None or args.body is not None:
+        return None
+    return "stdin" if args.body_file == "-" else f"--body-file {args.body_file}"
+
+
+def read_body(args) -> str | None:
+    """The body of ``write``: ``--body``, ``--body-file`` (``-`` = stdin) or piped stdin; None (not given:
+    an update keeps the memory's body, :func:`memdir.gateway.fields.inherit`) otherwise, and for piped
+    stdin that holds only white space (a script's or hook's empty stdin is no body); ``--body ''`` is
+    given, and empties it; an empty ``--body-file`` is given too, but refused for a memory that has a
+    body (:func:`body_source`)."""
+    if args.body is not None and args.body_file is not None:
+        raise UsageError("give --body or --body-file, not both")
+    if args.body is not None:
+        return args.body
+    if args.body_file is not None and args.body_file != "-":
+        from pathlib import Path
+
+        try:
+            return Path(args.body_file).read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise InvalidInput(f"--body-file {args.body_file} is not valid UTF-8") from None
+        except OSError as exc:
+            raise InvalidInput(f"cannot read --body-file {args.body_file}: {exc.strerror or exc}") from None
+    if args.body_file == "-" or not sys.stdin.isatty():
+        try:
+            text = sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidInput("the body on stdin is not valid UTF-8") from None
+        return text if args.body_file == "-" or text.strip() else None
+    return None
+
+
+__all__ = ["UsageError", "body_source", "emit", "open_memory", "read_body", "warn"]

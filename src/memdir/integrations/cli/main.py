@@ -1,0 +1,263 @@
+"""``memdir``: the command line, a thin translation onto the :class:`~memdir.Memory` facade.
+
+Each command parses its options, calls one facade method, prints the result's
+text (:mod:`memdir.render.memories`, the same text the tools give a model) or,
+with ``--json``, the result's ``to_dict()`` as one JSON document, and maps
+errors: a message on stderr and exit 1 for a memdir error (with ``--json``,
+also ``{"error", "kind"}`` on stdout), exit 2 for a usage error. The CLI is
+the human path: what it writes has origin ``human``.
+
+This module parses and dispatches; the commands live in :mod:`.cli_core`
+(the store's commands), :mod:`.cli_search` (``search``/``recall``/``reindex``),
+:mod:`.cli_integrations` (``mcp``/``hook``/``install``/``uninstall``) and
+:mod:`.cli_consolidate` (``consolidate``/``ingest``) and :mod:`.cli_panel`
+(``panel``), each registering its
+own options. ``memdir context`` is the hot path: it is handled here, without
+``argparse`` (:func:`_fast_context_args`) and without YAML unless an index
+must be rebuilt.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ...errors import MemdirError
+from ...text.printable import printable
+from .common import UsageError, emit
+
+
+# ---------------------------------------------------------------- the hot path
+
+
+def cmd_context(args) -> int:
+    """``memdir context [--max-bytes N]``: the block injected into the system prompt."""
+    # The hot path: no YAML, no facade unless an index must be rebuilt.
+    from ...prompt.context import session_block
+    from ...session import open_session
+
+    if args.max_bytes is not None and args.max_bytes < 1:
+        raise UsageError("--max-bytes must be at least 1")
+    block = session_block(open_session(args.home, args.project, actor="human"), args.max_bytes)
+    emit(args, {"context": block, "bytes": len(block.encode("utf-8"))}, block)
+    return 0
+
+
+# ---------------------------------------------------------------- parsing
+
+
+class _ParseError(Exception):
+    """argparse refused the command line (its message, for ``--json``)."""
+
+
+def _parser_class():
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        """argparse, with its usage error raised (exit 2 stays main's to decide)."""
+
+        def error(self, message):
+            self.print_usage(sys.stderr)
+            print(f"{self.prog}: error: {message}", file=sys.stderr)
+            raise _ParseError(message)
+
+    return Parser
+
+
+class _Ignored:
+    """Stands in for the subparsers ``build_parser(only=…)`` does not build."""
+
+    def add_argument(self, *args, **kwargs):
+        return None
+
+    def set_defaults(self, **kwargs):
+        return None
+
+
+def _global_option(argv: list[str], name: str) -> str | None:
+    """The value of ``--home``/``--project`` in ``argv`` (either form), or None."""
+    for index, token in enumerate(argv):
+        if token == name and index + 1 < len(argv):
+            return argv[index + 1]
+        if token.startswith(name + "="):
+            return token[len(name) + 1:]
+    return None
+
+
+def _command_of(argv: list[str]) -> str | None:
+    """The subcommand named in ``argv`` (skipping global options), or None."""
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token in ("--home", "--project"):
+            skip = True
+        elif not token.startswith("-"):
+            return token
+    return None
+
+
+def _fast_context_args(argv: list[str]):
+    """``memdir [--home H] [--project P] context [--max-bytes N] [--json]``
+    parsed without argparse (whose import alone costs more than the render),
+    or None for anything else — help, errors and every other command take
+    the full parser."""
+    import types
+
+    values = {"home": None, "project": None, "max_bytes": None, "json": False}
+    seen_command = False
+    tokens = iter(argv)
+    for token in tokens:
+        name, eq, inline = token.partition("=")
+        if token == "context" and not seen_command:
+            seen_command = True
+        elif token == "--json":
+            values["json"] = True
+        elif name in ("--home", "--project", "--max-bytes") and (name != "--max-bytes" or seen_command):
+            value = inline if eq else next(tokens, None)
+            if value is None or (not eq and value.startswith("-") and name != "--max-bytes"):
+                return None
+            if name == "--max-bytes":
+                try:
+                    value = int(value)
+                except ValueError:
+                    return None
+            values[name[2:].replace("-", "_")] = value
+        else:
+            return None
+    return types.SimpleNamespace(command="context", handler=cmd_context, **values) if seen_command else None
+
+
+def _settings_for_help(argv: list[str]):
+    """The settings whose limits the help texts state: those of the home the
+    command line names; the defaults when they cannot be read (the command
+    itself then reports why)."""
+    from ...session import open_session
+    from ...settings import Settings
+
+    try:
+        return open_session(_global_option(argv, "--home"), use_cwd=False).settings
+    except MemdirError:
+        return Settings()
+
+
+def build_parser(only: str | None = None, settings=None):
+    """The whole parser; with ``only``, just that command's subparser (skips
+    building forty others: ``memdir hook`` runs in a hook's time budget).
+    ``settings`` gives the limits the help texts state (default: the defaults)."""
+    import argparse
+
+    from . import (
+        consolidation as cli_consolidate, memories as cli_core, agents as cli_integrations, panel as cli_panel,
+        search as cli_search, team as cli_team,
+    )
+
+    if settings is None:
+        from ...settings import Settings
+
+        settings = Settings()
+    Parser = _parser_class()
+    common = Parser(add_help=False)
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                        help="print one JSON document on stdout")
+    common.add_argument("--home", default=argparse.SUPPRESS, help="memdir home, an absolute path (default: "
+                        "MEMDIR_HOME, $DSH_HOME/memory, or the platform data dir)")
+    common.add_argument("--project", default=argparse.SUPPRESS,
+                        help="project directory (default: MEMDIR_PROJECT or the working directory)")
+    parser = Parser(
+        prog="memdir", parents=[common],
+        description="Long-term memory for LLM coding agents: Markdown memory files per layer "
+                    "(the user, each project), a derived MEMORY.md index, and the context block "
+                    "injected into the system prompt.",
+        epilog="Run `memdir COMMAND --help` for a command's options. Errors exit 1, usage errors 2.",
+    )
+    from ...version import VERSION
+
+    parser.add_argument("--version", action="version", version=f"memdir {VERSION}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def add(name, handler, help_text, **kw):
+        if only is not None and name != only:
+            return _IGNORED  # absorbs the options, registers nothing
+        p = sub.add_parser(name, parents=[common], help=help_text, description=help_text, **kw)
+        p.set_defaults(handler=handler)
+        return p
+
+    p = add("context", cmd_context, "Print the context block injected into the system prompt.")
+    p.add_argument("--max-bytes", type=int, help=f"UTF-8 byte budget (default {settings.context_max_bytes})")
+    for module in (cli_core, cli_search, cli_integrations, cli_consolidate, cli_panel, cli_team):
+        module.register(add, settings)
+    if only is not None and only not in sub.choices:
+        return build_parser(None, settings)  # an unknown command: the full parser names the real ones
+    return parser
+
+
+_IGNORED = _Ignored()
+
+
+def _json_args():
+    import types
+
+    return types.SimpleNamespace(json=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``memdir`` console script; returns the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):  # a character the stream cannot encode prints as an escape, never fails
+            stream.reconfigure(errors="backslashreplace")
+    if _command_of(argv) == "hook" and not ({"-h", "--help"} & set(argv)):
+        # Claude Code runs `memdir hook …` (project-scope installs) on every event: skip argparse.
+        from ..claude_code.hooks import main as hook_main
+
+        rest = list(argv)
+        rest.remove("hook")
+        return hook_main(rest)
+    args = _fast_context_args(argv)
+    if args is None:
+        command = _command_of(argv)
+        # The limits help texts state: loaded only when help is shown (every command opens its own session).
+        wants_help = "-h" in argv or "--help" in argv
+        parser = build_parser(command, _settings_for_help(argv) if wants_help else None)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help, --version
+            return int(exc.code or 0)
+        except _ParseError as exc:
+            if "--json" in argv:  # scripts reading stdout get one JSON document for a usage error too
+                emit(_json_args(), {"error": str(exc), "kind": "UsageError"})
+            return 2
+    for name, default in (("home", None), ("project", None), ("json", False)):
+        if not hasattr(args, name):
+            setattr(args, name, default)
+    if not getattr(args, "handler", None):
+        build_parser(settings=_settings_for_help(argv)).print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.handler(args) or 0)
+    except UsageError as exc:
+        print(f"memdir: {exc}", file=sys.stderr)
+        if getattr(args, "json", False):
+            emit(args, {"error": str(exc), "kind": "UsageError"})
+        return 2
+    except MemdirError as exc:
+        message = printable(str(exc))  # it may quote a file name or a value
+        if message.startswith("memory not found"):  # the CLI's way to see names (a model's is memory_list)
+            message += " — `memdir list` shows the names"
+        print(f"memdir: {message}", file=sys.stderr)
+        if getattr(args, "json", False):  # scripts reading stdout get one JSON document too
+            emit(args, {"error": message, "kind": type(exc).__name__})
+        return 1
+    except KeyboardInterrupt:
+        print("memdir: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    # Run the canonical module, not this __main__ copy, so that the commands'
+    # UsageError is the class main() catches.
+    from memdir.integrations.cli.main import main as _main
+
+    sys.exit(_main())

@@ -1,0 +1,324 @@
+"""The core commands of ``memdir``: write, read, list, delete/forget, prune,
+clear, status, doctor, verify, history, journal, show, restore, tombstones, tombstone
+lift, review, approve/reject, pin/unpin, mute/unmute. (``context``, the hot
+path, lives in :mod:`.cli` itself.)
+
+Each handler opens the facade, calls one method and prints the result with
+its renderer (:mod:`memdir.render.memories`). Registered by
+:func:`memdir.integrations.cli.main.build_parser`; help texts take their limits
+from the settings.
+"""
+
+from __future__ import annotations
+
+from ...vocabulary import ACTORS, CLEARABLE, JOURNAL_ACTIONS, SCOPES, TYPE_IMPORTANCE, TYPES
+from ...render import memories as render, setup as render_setup
+from .common import UsageError, body_source, emit, open_memory, read_body, warn
+
+
+def cmd_write(args) -> int:
+    """``memdir write NAME -d … -t …``: create or update a memory (the body from --body, --body-file or stdin)."""
+    result = open_memory(args).write(
+        args.name, args.description, args.type, read_body(args), title=args.title, scope=args.scope,
+        pinned=args.pinned, disabled=args.disabled, importance=args.importance,
+        status="candidate" if args.candidate else None, valid_from=args.valid_from,
+        valid_until=args.valid_until, supersedes=args.supersedes, reason=args.reason,
+        reactivate=args.reactivate, rename_from=args.rename_from, clear=tuple(args.clear or ()),
+        body_source=body_source(args))
+    emit(args, result, render.write(result))
+    warn(render.warnings(result))
+    return 0
+
+
+def cmd_read(args) -> int:
+    """``memdir read NAME``: a memory's text (counts as a read)."""
+    result = open_memory(args).read(args.name, args.scope)
+    emit(args, result, render.read(result))
+    return 0
+
+
+def cmd_list(args) -> int:
+    """``memdir list``: memories in index order, user layer first."""
+    mem = open_memory(args)
+    result = mem.list(args.scope, include_all=args.all, as_of=args.as_of, valid_at=args.valid_at)
+    emit(args, result, render.listing(result))
+    if not result.memories and mem.project_root is not None:
+        # A moved or renamed project starts empty: say where its memories may be.
+        found = [o for o in mem.orphans() if o.memories]
+        if found:
+            warn([f"{len(found)} layer(s) of projects that no longer exist hold memories ("
+                  f"{sum(o.memories for o in found)} in all); if this project moved, `memdir doctor` shows "
+                  "which is its own and `memdir move-layer` brings it here"])
+    return 0
+
+
+def cmd_delete(args) -> int:
+    """``memdir delete|forget NAME``: delete a memory, tombstoning its value."""
+    mem = open_memory(args)
+    result = (mem.forget if args.command == "forget" else mem.delete)(args.name, args.scope, reason=args.reason)
+    emit(args, result, render.delete(result))
+    return 0
+
+
+def cmd_prune(args) -> int:
+    """``memdir prune --older-than DAYS [--apply]``: old unpinned memories (a dry run unless --apply)."""
+    result = open_memory(args).prune(args.older_than, args.scope, dry_run=not args.apply)
+    emit(args, result, render.prune(result, apply="re-run with --apply to delete them"))
+    return 0
+
+
+def cmd_clear(args) -> int:
+    """``memdir clear --scope S --yes``: delete every memory of a scope."""
+    if not args.yes:
+        raise UsageError("clear deletes every memory of the scope; add --yes to confirm")
+    result = open_memory(args).clear(args.scope, confirm=True)
+    emit(args, result, render.clear(result))
+    return 0
+
+
+def cmd_status(args) -> int:
+    """``memdir status``: home, project, layers, search mode, context size."""
+    result = open_memory(args).status()
+    emit(args, result, render.status(result, max_malformed=50))  # a person's terminal; a model gets 10
+    return 0
+
+
+def cmd_doctor(args) -> int:
+    """``memdir doctor``: status plus journal checks; exit 1 when there is a problem."""
+    mem = open_memory(args)
+    result = mem.doctor()
+    from ...paths import work_tree_top
+    from ..claude_code.scopes import hooked_scopes, twice
+
+    root = mem.session.project_root
+    doubled = twice(hooked_scopes(None, work_tree_top(root) if root else None))
+    if doubled:
+        from dataclasses import replace
+
+        result = replace(result, notes=(*result.notes, doubled))
+    emit(args, result, render.doctor(result))
+    return 0 if result.ok else 1
+
+
+def cmd_verify(args) -> int:
+    """``memdir verify [--repair]``: every layer's journal chain; exit 1 when one is bad."""
+    mem = open_memory(args)
+    result = mem.repair() if args.repair else mem.verify()
+    emit(args, result, render.verify(result))
+    return 0 if result.ok else 1
+
+
+def cmd_history(args) -> int:
+    """``memdir history NAME``: every version of a memory."""
+    result = open_memory(args).history(args.name, args.scope)
+    emit(args, result, render.history(result))
+    return 0
+
+
+def cmd_journal(args) -> int:
+    """``memdir journal [--actor A] [--action X] [--name N] [--limit K]``: journal events, newest first."""
+    if args.limit < 1:
+        raise UsageError("--limit must be at least 1")
+    result = open_memory(args).journal(args.scope, actor=args.actor, action=args.action, name=args.name,
+                                       limit=args.limit)
+    emit(args, result, render.journal(result))
+    return 0
+
+
+def cmd_show(args) -> int:
+    """``memdir show NAME --version N``: the stored text of one version."""
+    result = open_memory(args).show(args.name, args.version, args.scope)
+    emit(args, result, render.version(result, header=False))  # the bare text, so it can be redirected
+    return 0
+
+
+def cmd_restore(args) -> int:
+    """``memdir restore NAME --version N``: write an old version back."""
+    if (args.version is None) == (args.commit is None):
+        raise UsageError("give --version N (from memdir history) or --commit ID (a team memory's git commit)")
+    result = open_memory(args).restore(args.name, args.version, args.scope, commit=args.commit,
+                                       reactivate=args.reactivate)
+    emit(args, result, render.restore(result))
+    return 0
+
+
+def cmd_tombstones(args) -> int:
+    """``memdir tombstones``: the values that were forgotten."""
+    result = open_memory(args).tombstones(args.scope)
+    emit(args, result, render.tombstones(result))
+    return 0
+
+
+def cmd_tombstone(args) -> int:
+    """``memdir tombstone lift ID``: let a forgotten value be written again."""
+    result = open_memory(args).lift_tombstone(args.id, reason=args.reason)
+    emit(args, result, render.lift(result))
+    return 0
+
+
+def cmd_review(args) -> int:
+    """``memdir review``: candidates waiting for a person."""
+    result = open_memory(args).review(args.scope)
+    emit(args, result, render.review(result))
+    return 0
+
+
+def cmd_decide(args) -> int:
+    """``memdir approve|reject NAME``: a person's decision on a candidate."""
+    mem = open_memory(args)
+    decide = mem.approve if args.command == "approve" else mem.reject
+    result = decide(args.name, args.scope, reason=args.reason)
+    emit(args, result, render.decision(result))
+    return 0
+
+
+def cmd_flag(args) -> int:
+    """``memdir pin|unpin|mute|unmute NAME``."""
+    mem = open_memory(args)
+    value = not args.command.startswith("un")
+    result = (mem.pin if args.command.endswith("pin") else mem.mute)(args.name, value, args.scope)
+    emit(args, result, render.flag(result))
+    return 0
+
+
+def cmd_move_layer(args) -> int:
+    """``memdir move-layer OLD [NEW]``: give a moved project its memories back."""
+    result = open_memory(args).move_layer(args.old, args.new, reason=args.reason, force=args.force)
+    emit(args, result, render_setup.layer_move(result))
+    return 0
+
+
+def register(add, settings) -> None:
+    """Add the core commands to the parser (``add(name, handler, help)``
+    returns the subparser); limits in help texts come from ``settings``."""
+    import argparse
+
+    def scope_opt(p, help_text="user, team or project (default: where it is; new memories go to the user "
+                               "layer for -t user, else to the project)"):
+        p.add_argument("--scope", choices=SCOPES, help=help_text)
+
+    p = add("write", cmd_write, "Create or update a memory (body from --body, --body-file or stdin). A new "
+            "memory needs -d (and -t, else it is project); an update or a rename (--rename-from) keeps the "
+            "description, type, body "
+            "and every other field not given (--body '' empties the body, --clear FIELD an optional field).")
+    p.add_argument("name", help="kebab-case name; other text is normalized (My Pref → my-pref; a name with no "
+                   "letters a-z, such as 部署流程, becomes m-<hash> and is kept as the title)")
+    p.add_argument("--description", "-d",
+                   help=f"one line, ≤ {settings.limit_description} characters (required for a new memory; "
+                   "an update without it keeps the memory's)")
+    p.add_argument("--type", "-t", choices=TYPES,
+                   help="user: who the person is (saved in the user layer, seen in every project); feedback: how "
+                        "to work; project: goals, decisions, deadlines of this project; reference: outside "
+                        "resources (these three are saved in the project layer). An update without it keeps the "
+                        "memory's type; a new memory without it is project")
+    p.add_argument("--body", "-b", help=f"Markdown body (≤ {settings.limit_body} characters); without "
+                   "--body, --body-file or piped stdin an update keeps the body, --body '' empties it")
+    p.add_argument("--body-file", help="read the body from this file ('-' = stdin); an empty one is refused "
+                   "for a memory that has a body (say --body '' to empty it)")
+    p.add_argument("--title", help=f"display title, any language (≤ {settings.limit_title} characters)")
+    scope_opt(p)
+    p.add_argument("--pinned", action=argparse.BooleanOptionalAction, default=None, help="pin (leads the index)")
+    p.add_argument("--disabled", action=argparse.BooleanOptionalAction, default=None,
+                   help="mute (kept and listed, left out of the index)")
+    by_type = ", ".join(f"{kind} {value}" for kind, value in TYPE_IMPORTANCE.items())
+    p.add_argument("--importance", type=int, help=f"1–10 (default by type: {by_type})")
+    p.add_argument("--candidate", action="store_true", help="propose it for review instead of publishing")
+    p.add_argument("--valid-from", help="when the fact starts being true: ISO-8601 (2026-11-30T09:00+08:00); a time "
+                   "without a zone is local time; a date alone (2026-11-30) means from the start of that local day; "
+                   "stored converted to UTC (…Z); years 1000–9998")
+    p.add_argument("--valid-until", help="when the fact stops being true, read like --valid-from; a date alone "
+                   "(2025-03-31) means through the end of that local day. Must be after --valid-from; a time "
+                   "already past is kept with a warning (expired at once)")
+    p.add_argument("--clear", action="append", choices=sorted(CLEARABLE), metavar="FIELD",
+                   help="empty an optional field instead of keeping it (repeatable; one of "
+                   f"{', '.join(sorted(CLEARABLE))}; --title '' clears the title too)")
+    p.add_argument("--supersedes", help="name of the memory this one replaces (with --candidate: once approved)")
+    p.add_argument("--reactivate", action="store_true",
+                   help="write to a superseded memory and make it active again (journaled)")
+    p.add_argument("--rename-from", metavar="OLD",
+                   help="rename the memory OLD to NAME (NAME must be free); fields not given are kept, and "
+                   "OLD is kept as superseded by NAME (memdir read OLD says so)")
+    p.add_argument("--reason", help="why (kept in the journal)")
+
+    p = add("read", cmd_read, "Print a memory (counts as a read).")
+    p.add_argument("name")
+    scope_opt(p)
+
+    p = add("list", cmd_list, "List memories, user layer first, in index order.")
+    scope_opt(p, "only this scope")
+    p.add_argument("--all", action="store_true", help="also candidates, superseded and expired memories")
+    p.add_argument("--as-of", help="what memdir believed at this time (rebuilt from the journal)")
+    p.add_argument("--valid-at", help="what was true in the world at this time")
+
+    for name, text in (("delete", "Delete a memory; its value is tombstoned and will not come back."),
+                       ("forget", "The user says this is wrong: delete it and tombstone its value.")):
+        p = add(name, cmd_delete, text)
+        p.add_argument("name")
+        scope_opt(p)
+        p.add_argument("--reason", help="why (kept with the tombstone)")
+
+    p = add("prune", cmd_prune, "Delete memories not updated for DAYS or more (dry run unless --apply).")
+    p.add_argument("--older-than", type=int, required=True, metavar="DAYS", help="whole days since update (≥ 1)")
+    p.add_argument("--apply", action="store_true", help="really delete (default: dry run)")
+    scope_opt(p, "only this scope")
+
+    p = add("clear", cmd_clear, "Delete every memory of a scope (tombstones stay).")
+    p.add_argument("--scope", choices=SCOPES, required=True)
+    p.add_argument("--yes", action="store_true", help="confirm")
+
+    add("status", cmd_status, "Show home, project, layers, search mode and context size.")
+    add("doctor", cmd_doctor, "Report malformed files, files read by the fallback, journal problems "
+                              "(exit 1 when there is a problem).")
+    p = add("verify", cmd_verify, "Check every layer's journal hash chain and version objects (exit 1 if bad).")
+    p.add_argument("--repair", action="store_true",
+                   help="first cut a torn last line (crash), journal hand edits and rebuild MEMORY.md")
+
+    p = add("move-layer", cmd_move_layer, "A project moved or was renamed: re-key its old layer to the new "
+            "place (journaled; refuses a target that already has memories). `memdir doctor` lists orphaned layers.")
+    p.add_argument("old", help="the old layer's key (from `memdir doctor`) or the project's old path")
+    p.add_argument("new", nargs="?", help="the project's new directory (default: --project or the working directory)")
+    p.add_argument("--reason", help="why (kept in the journal)")
+    p.add_argument("--force", action="store_true",
+                   help="move it even though the old project directory still exists (a copy, not a move)")
+
+    p = add("history", cmd_history, "List the versions of a memory (also a deleted one).")
+    p.add_argument("name")
+    scope_opt(p)
+    p = add("journal", cmd_journal, "List journal events of the layers, newest first (as the panel's journal page).")
+    scope_opt(p, "only this layer's events (default: every layer)")
+    p.add_argument("--actor", choices=ACTORS, metavar="ACTOR", help="only this actor's events: " + ", ".join(ACTORS))
+    p.add_argument("--action", choices=JOURNAL_ACTIONS, metavar="ACTION",
+                   help="only this action: " + ", ".join(JOURNAL_ACTIONS))
+    p.add_argument("--name", help="only this memory's events")
+    p.add_argument("--limit", type=int, default=50, help="at most this many events (default 50)")
+    p = add("show", cmd_show, "Print one version of a memory.")
+    p.add_argument("name")
+    p.add_argument("--version", type=int, required=True, help="version number from `memdir history`")
+    scope_opt(p)
+    p = add("restore", cmd_restore, "Write an old version back (a new journaled event).")
+    p.add_argument("name")
+    p.add_argument("--version", type=int)
+    p.add_argument("--commit", help="a team memory as git holds it at this commit (from memdir history)")
+    p.add_argument("--reactivate", action="store_true",
+                   help="restore an active version over a memory that was superseded (it becomes active again)")
+    scope_opt(p)
+
+    p = add("tombstones", cmd_tombstones, "List tombstones: values that were forgotten.")
+    scope_opt(p, "only this scope")
+    p = add("tombstone", cmd_tombstone, "Lift a tombstone so its value may be written again.")
+    p.add_argument("action", choices=("lift",))
+    p.add_argument("id", help="tombstone id (t-…) from `memdir tombstones`")
+    p.add_argument("--reason", help="why it may be written again (kept in the journal)")
+
+    p = add("review", cmd_review, "List candidates waiting for a person's approval.")
+    scope_opt(p, "only this scope")
+    for name, text in (("approve", "Publish a candidate."), ("reject", "Reject a candidate (tombstones its value).")):
+        p = add(name, cmd_decide, text)
+        p.add_argument("name")
+        scope_opt(p)
+        p.add_argument("--reason")
+    for name, text in (("pin", "Pin a memory."), ("unpin", "Unpin a memory."),
+                       ("mute", "Mute a memory (out of the index, still listed)."), ("unmute", "Unmute a memory.")):
+        p = add(name, cmd_flag, text)
+        p.add_argument("name")
+        scope_opt(p)

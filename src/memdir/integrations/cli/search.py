@@ -1,0 +1,84 @@
+"""CLI commands for search and recall: ``search``, ``recall``, ``reindex``.
+
+Registered by :func:`memdir.integrations.cli.main.build_parser`; each handler opens
+the facade, calls one search function and prints its rendered text. Imports
+of the search machinery stay inside the handlers so ``memdir context`` stays fast.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ...vocabulary import ORIGINS, SCOPES, TYPES
+
+
+def cmd_search(args) -> int:
+    """``memdir search QUERY``: ranked hits (``--json``: ``{"query", "offset", "results"}``, each result
+    with name, scope, type, score and why)."""
+    from ...render import memories as render
+    from .common import emit, open_memory
+
+    results = open_memory(args).search(
+        args.query, k=args.k, scope=args.scope, include_muted=args.include_muted, type=args.type,
+        origin=args.origin, pinned=args.pinned, since=args.since, until=args.until, offset=args.offset)
+    emit(args, {"query": args.query, "offset": args.offset, "results": [r.to_dict() for r in results]},
+         render.search(results, args.query, offset=args.offset))
+    return 0
+
+
+def cmd_recall(args) -> int:
+    """``memdir recall --prompt TEXT``: the recall block, or nothing (``--json``: ``{"recall", "bytes",
+    "memories"}``, each memory with name, scope, type, score and why)."""
+    from .common import UsageError, emit, open_memory
+
+    if args.prompt is not None and args.text:
+        raise UsageError("give the prompt once: as text or with --prompt")
+    mem = open_memory(args)
+    prompt = args.prompt if args.prompt is not None else (" ".join(args.text) if args.text else sys.stdin.read())
+    result = mem.recall_result(prompt, k=args.k, max_bytes=args.max_bytes)
+    emit(args, result.to_dict(), result.block)
+    return 0
+
+
+def cmd_reindex(args) -> int:
+    """``memdir reindex``: rebuild ``index.sqlite`` from the files (progress on stderr)."""
+    from ...search.sync import reindex
+    from ...render import memories as render
+    from .common import emit, open_memory
+
+    mem = open_memory(args)
+    result = reindex(mem.home, mem.settings, progress=not args.quiet and sys.stderr.isatty() or args.progress)
+    emit(args, result, render.reindex(result))
+    return 0
+
+
+def register(add, settings) -> None:
+    """Add ``search``, ``recall`` and ``reindex`` to the ``memdir`` parser."""
+    p = add("search", cmd_search, "Ranked search over the memories of the user and this project: only hits whose relevance"
+                         " (0–1) reaches the threshold, so nothing when nothing fits.")
+    p.add_argument("query", help="words, identifiers or CJK text (no query syntax: everything is text)")
+    p.add_argument("-k", type=int, default=5, help="at most this many results (default %(default)s)")
+    p.add_argument("--scope", choices=SCOPES, help="only this scope")
+    p.add_argument("--include-muted", action="store_true", help="also muted memories")
+    p.add_argument("--type", action="append", choices=TYPES, help="only this memory type (repeatable)")
+    p.add_argument("--origin", action="append", choices=ORIGINS, help="only this origin (repeatable)")
+    p.add_argument("--pinned", dest="pinned", action="store_const", const=True, help="only pinned memories")
+    p.add_argument("--unpinned", dest="pinned", action="store_const", const=False,
+                   help="only unpinned memories (the last of --pinned/--unpinned counts)")
+    p.add_argument("--since", help="updated on or after this ISO date or time (2026-11-01)")
+    p.add_argument("--until", help="updated on or before this ISO date or time")
+    p.add_argument("--offset", type=int, default=0, help="skip this many hits (paging; default 0)")
+
+    p = add("recall", cmd_recall, "Print the <memory_recall> block for a prompt (empty when nothing is relevant): "
+            "the bodies of the memories relevant enough that memdir search returns them. A memory "
+            "whose body is empty or only repeats its description is left out (the index in the context block "
+            "already says it; memdir search still finds it).")
+    p.add_argument("text", nargs="*", help="the user's prompt (or use --prompt; default: read stdin)")
+    p.add_argument("--prompt", help="the user's prompt (default: read stdin)")
+    p.add_argument("-k", type=int, default=3, help="at most this many memories (default %(default)s)")
+    p.add_argument("--max-bytes", type=int,
+                   help=f"UTF-8 byte budget (default the recall_max_bytes setting, {settings.recall_max_bytes})")
+
+    p = add("reindex", cmd_reindex, "Rebuild the search index (index.sqlite) from the memory files.")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--progress", action="store_true", help="progress bar even when stderr is not a terminal")

@@ -1,0 +1,76 @@
+"""The team and import commands of ``memdir``: ``team init|status|resolve``,
+``promote NAME --to team`` and ``import SOURCE``. Each opens the facade as a person, calls one
+method and prints its renderer's text (:mod:`memdir.render.team`)."""
+
+from __future__ import annotations
+
+import sys
+
+from ...vocabulary import IMPORT_SOURCES, SCOPES
+from ...render import team as render_team
+from .common import UsageError, emit, open_memory
+
+
+def cmd_team(args) -> int:
+    """``memdir team init|status|resolve NAME --ours|--theirs``."""
+    mem = open_memory(args)
+    if args.action == "init":
+        result = mem.team_init()
+        emit(args, result, render_team.team_init(result))
+    elif args.action == "status":
+        result = mem.team_status()
+        emit(args, result, render_team.team_status(result))
+    else:
+        if not args.name or args.side is None:
+            raise UsageError("team resolve needs NAME and --ours or --theirs")
+        result = mem.team_resolve(args.name, args.side)
+        emit(args, result, render_team.resolved(result))
+    return 0
+
+
+def cmd_promote(args) -> int:
+    """``memdir promote NAME --to team``: move a personal project memory into the team layer."""
+    result = open_memory(args).promote(args.name)
+    emit(args, result, render_team.promoted(result))
+    return 0
+
+
+def cmd_import(args) -> int:
+    """``memdir import SOURCE [PATH] [--scope S] [--dry-run]``: memories from another system."""
+    bar = None
+    try:
+        from tqdm import tqdm  # the search extra brings it; without it, no bar
+
+        bar = tqdm(total=0, desc="importing", unit="memory", file=sys.stderr, leave=False, disable=None)
+    except ImportError:
+        pass
+    try:
+        result = open_memory(args).import_from(args.source, args.path, scope=args.scope, dry_run=args.dry_run,
+                                                progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    emit(args, result, render_team.import_report(result))
+    return 0
+
+
+def register(add, settings) -> None:
+    """Add the team commands to the parser (``add(name, handler, help)``)."""
+    p = add("team", cmd_team, f"The team layer in the repository ({settings.team_dir}): init creates or adopts "
+                              "it, status shows what is not committed, resolve settles a merge conflict.")
+    p.add_argument("action", choices=("init", "status", "resolve"))
+    p.add_argument("name", nargs="?", help="the memory to resolve")
+    p.add_argument("--ours", dest="side", action="store_const", const="ours", help="keep our side of each hunk")
+    p.add_argument("--theirs", dest="side", action="store_const", const="theirs",
+                   help="keep their side of each hunk")
+    p = add("promote", cmd_promote, "Move a personal project memory into the team layer (then commit it).")
+    p.add_argument("name")
+    p.add_argument("--to", choices=("team",), required=True)
+    p = add("import", cmd_import, "Import memories from another system: claude-code (this project's auto "
+                                  "memory), dsh (a dsh-auto-memory store), dir PATH (Markdown memory files), "
+                                  "mcp-memory FILE (the MCP memory server's memory.json), basic-memory DIR. "
+                                  "Idempotent; forgotten facts stay out; changed memories get candidates.")
+    p.add_argument("source", choices=IMPORT_SOURCES)
+    p.add_argument("path", nargs="?", help="the directory or file (dir, mcp-memory, basic-memory)")
+    p.add_argument("--scope", choices=SCOPES, help="where the memories go (team: as candidates for review)")
+    p.add_argument("--dry-run", action="store_true", help="report what would happen, write nothing")

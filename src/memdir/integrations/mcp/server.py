@@ -1,0 +1,236 @@
+"""``memdir mcp``: the memory tools as an MCP server over stdio (DESIGN §10).
+
+Built on the official ``mcp`` SDK's low-level :class:`mcp.server.Server`. The
+tools, their schemas and their text come from :mod:`memdir.tools`, so MCP and
+any other harness see the same thing. Tool calls run as actor ``agent``, in a
+session built by :func:`memdir.session.open_session`.
+
+Project root, in order (DESIGN §2; never from a tool argument):
+
+1. the client's MCP roots, when the client declares the roots capability —
+   asked on the first tool call and again after ``roots/list_changed``; the
+   first ``file://`` root that is a usable project wins;
+2. ``--project`` / ``MEMDIR_PROJECT``;
+3. the launch directory, unless it is ``$HOME`` or ``/`` — then project tools
+   answer with an error saying how to set one, and user-layer tools still work.
+
+The server ``instructions`` carry the guidance alone
+(:func:`memdir.tools.specs.instructions`: when to save, every tool, and to
+call ``memory_list`` for the index) — the same for an empty store. They are
+sent before the client's roots are known, so an index there would be the
+launch directory's, not the project the tool calls go to; Claude Code gets
+the index from the SessionStart hook (DESIGN §10).
+
+Roots are asked with the SDK's ``send_request(ListRootsRequest)`` (the
+``list_roots`` helper is deprecated along with roots in the 2026-07-28
+protocol, which asks for them through ``InputRequiredResult`` instead).
+
+While it runs, the server is also the home's warm process
+(:mod:`memdir.search.warm`): fresh prompt hooks ask it for the prompt's dense
+cosines over ``<home>/search.sock`` instead of loading the embedding model.
+
+Nothing but JSON-RPC reaches stdout: fd 1 points at stderr while serving and
+the wire is a private copy of it; malformed JSON-RPC gets its error reply
+(:mod:`.mcp_wire`); setup runs with ``sys.stdout`` redirected to stderr, and
+logging goes to stderr.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import anyio
+import mcp_types as types
+from mcp.server import Server
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from ...version import VERSION
+from ...api import Memory
+from ...errors import MemdirError, ScopeError
+from ...session import open_session
+from ...tools.handlers import run_tool
+from ...tools.specs import instructions, tool_specs
+
+log = logging.getLogger("memdir.mcp")
+ROOTS_TIMEOUT = 5.0  # seconds to wait for the client's roots/list answer
+ROOTS_KEY = "memdir-roots"
+
+
+def _root_path(uri: str) -> Path | None:
+    """The local path of a ``file://`` root; None for any other scheme."""
+    parsed = urlparse(str(uri))
+    return Path(unquote(parsed.path)) if parsed.scheme == "file" else None
+
+
+class MemoryServer:
+    """The state behind one ``memdir mcp`` process: the home, the fallback
+    project and the project learned from the client's roots.
+
+    ``home``/``project`` as for :meth:`memdir.Memory.open`. Raises only
+    :class:`MemdirError` (an unreadable config file).
+    """
+
+    def __init__(self, home: str | os.PathLike | None = None, project: str | os.PathLike | None = None):
+        self.fallback = Memory.open(home=home, project=project, actor="agent")
+        self._from_roots: Memory | None = None
+        self._roots_checked = False
+        self._roots_lock = anyio.Lock()
+
+    def instructions(self) -> str:
+        """Server instructions: the guidance (:func:`memdir.tools.specs.instructions`),
+        never the index. Without a launch project, a line saying project
+        memories wait for the client's roots or ``--project``."""
+        text = instructions(self.fallback.settings)
+        if self.fallback.project_root is None:
+            text += ("\n\nProject memories are unavailable until the client's roots or --project name a "
+                     f"project: {self.fallback.project_error}")
+        return text
+
+    def roots_changed(self) -> None:
+        """Forget the roots answer; the next tool call asks again."""
+        self._roots_checked = False
+
+    async def memory_for(self, ctx, params=None):
+        """The :class:`Memory` for a tool call: from the client's roots when it
+        offers them, else the fallback. On the 2026-07-28 protocol, where a
+        server cannot send requests of its own, the first call returns an
+        ``InputRequiredResult`` asking for the roots; the client retries with
+        them (``input_responses``)."""
+        async with self._roots_lock:
+            if not self._roots_checked:
+                answer = (getattr(params, "input_responses", None) or {}).get(ROOTS_KEY)
+                caps = ctx.session.client_capabilities
+                offers_roots = caps is not None and caps.roots is not None
+                if isinstance(answer, types.ListRootsResult):
+                    self._from_roots = self._adopt(answer.roots)
+                elif offers_roots and ctx.session.protocol_version in MODERN_PROTOCOL_VERSIONS:
+                    return types.InputRequiredResult(input_requests={ROOTS_KEY: types.ListRootsRequest()})
+                elif offers_roots and ctx.session.can_send_request:
+                    self._from_roots = self._adopt(await self._ask_roots(ctx))
+                self._roots_checked = True
+        return self._from_roots or self.fallback
+
+    async def _ask_roots(self, ctx) -> list:
+        try:
+            with anyio.fail_after(ROOTS_TIMEOUT):
+                return (await ctx.session.send_request(types.ListRootsRequest(), types.ListRootsResult)).roots
+        except Exception as exc:  # a client that fails roots/list leaves us on the fallback
+            log.warning("memdir: roots/list failed (%s); using the launch project", exc)
+            return []
+
+    def _adopt(self, roots) -> Memory | None:
+        for root in roots:
+            path = _root_path(str(root.uri))
+            if path is None:
+                continue
+            fb = self.fallback.session
+            try:
+                session = open_session(fb.home, path, actor="agent", settings=fb.settings, use_cwd=False)
+            except ScopeError as exc:
+                log.warning("memdir: ignoring root %s: %s", root.uri, exc)
+                continue
+            if session.project_root is None:
+                log.warning("memdir: ignoring root %s: %s", root.uri, session.project_error)
+                continue
+            return Memory(session)
+        return None
+
+    async def call(self, ctx, params: types.CallToolRequestParams):
+        """Run one tool. Domain errors and unexpected failures both come back
+        as ``isError`` results (the latter logged with a traceback)."""
+        mem = await self.memory_for(ctx, params)
+        if isinstance(mem, types.InputRequiredResult):
+            return mem
+        name, arguments = params.name, params.arguments
+        try:
+            # Run inline: calls on one connection are short, and the layers' scan
+            # caches are not shared across threads.
+            output = run_tool(mem.session, name, arguments or {})
+        except Exception as exc:  # a bug must not take the server down
+            log.exception("memdir: %s failed", name)
+            return types.CallToolResult(
+                content=[types.TextContent(text=f"Error: internal error in {name}: {type(exc).__name__}: {exc}")],
+                is_error=True)
+        return types.CallToolResult(content=[types.TextContent(text=output.text)], is_error=output.is_error)
+
+
+def build_server(state: MemoryServer) -> Server:
+    """The SDK :class:`Server` exposing the memory tools (:func:`memdir.tools.specs.tool_specs`,
+    stating the session's limits) for ``state``."""
+    tools = [types.Tool(name=t.name, title=t.title, description=t.description, input_schema=t.schema,
+                        annotations=types.ToolAnnotations.model_validate(t.annotations()))
+             for t in tool_specs(state.fallback.settings)]
+
+    async def list_tools(ctx, params) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        return await state.call(ctx, params)
+
+    async def roots_changed(ctx, params) -> None:
+        state.roots_changed()
+
+    server = Server("memdir", version=VERSION, title="memdir memory",
+                    instructions=state.instructions(), on_list_tools=list_tools, on_call_tool=call_tool)
+    # Registered directly: the constructor keyword warns that roots are deprecated in the
+    # 2026-07-28 protocol, but clients on the handshake protocol still send it.
+    server.add_notification_handler("notifications/roots/list_changed", types.NotificationParams, roots_changed)
+    return server
+
+
+def serve_stdio(home: str | None = None, project: str | None = None) -> int:
+    """Run the server on stdin/stdout until the client closes stdin. Returns
+    the exit code (1 when the store cannot be opened)."""
+    logging.basicConfig(stream=sys.stderr, level=os.environ.get("MEMDIR_LOG_LEVEL", "WARNING").upper(),
+                        format="%(levelname)s %(name)s: %(message)s")
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            state = MemoryServer(home, project)
+            server = build_server(state)
+        except MemdirError as exc:
+            print(f"memdir mcp: {exc}", file=sys.stderr)
+            return 1
+
+    async def main() -> None:
+        from mcp.server.stdio import stdio_server
+
+        from .wire import GuardedStreams
+
+        wire = GuardedStreams(*_claim_stdio())
+        async with stdio_server(wire.stdin, wire.stdout) as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    # This long-lived process embeds prompts for the fresh prompt hooks of its home (memdir.search.warm).
+    from ...search.warm import serve
+
+    warm = serve(state.fallback.home, state.fallback.settings)
+    try:
+        anyio.run(main)
+    finally:
+        if warm is not None:
+            warm.close()
+    return 0
+
+
+def _claim_stdio():
+    """The wire's stdin and stdout as anyio text files on private copies of
+    fds 0 and 1; fd 0 then reads the null device and fd 1 writes to stderr,
+    so a stray print or a child process cannot corrupt the JSON-RPC stream."""
+    import io
+
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    stdin = io.TextIOWrapper(os.fdopen(wire_in, "rb"), encoding="utf-8", errors="replace")
+    stdout = io.TextIOWrapper(os.fdopen(wire_out, "wb"), encoding="utf-8", newline="\n")
+    return anyio.wrap_file(stdin), anyio.wrap_file(stdout)
+
+
+__all__ = ["MemoryServer", "build_server", "serve_stdio"]

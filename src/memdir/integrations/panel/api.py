@@ -1,0 +1,330 @@
+"""The web panel's JSON API under ``/api/`` and its OpenAPI schema.
+
+Every route answers one JSON document: a read gives the typed results'
+``to_dict()`` forms (what ``memdir … --json`` prints); a change gives
+``{"result": …, "text": …}``, the text being the line ``memdir`` prints
+(:mod:`memdir.render.memories`) and, for a write, ``"warnings"`` (every cut and
+normalization). A memdir error becomes ``{"error", "kind"}`` with a 4xx
+status (:data:`STATUS`). Changes are POSTs with a JSON body and the CSRF
+header (:mod:`.panel_security`). :data:`ROUTES` is the one table the router
+and the schema at ``/api/openapi.json`` are both built from.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from ... import results as results_mod
+from ...errors import Conflict, InvalidInput, LockTimeout, MemdirError, MissingExtra, NotFound, Refused, ScopeError
+from ...vocabulary import ACTORS, CLEARABLE
+from ...layer.history import HistoryEntry
+from ...files.memfile import format_time
+from ...files.scan import Malformed
+from ...version import VERSION
+from ...render import memories as render
+from . import views
+
+# The HTTP status of each memdir error (the first base class listed that matches).
+STATUS = ((NotFound, 404), (Conflict, 409), (Refused, 409), (InvalidInput, 400), (ScopeError, 400),
+          (LockTimeout, 503), (MissingExtra, 501))
+
+
+def error_response(exc: MemdirError) -> JSONResponse:
+    """``{"error", "kind"}`` with the status :data:`STATUS` gives (500 for others)."""
+    status = next((code for kind, code in STATUS if isinstance(exc, kind)), 500)
+    return JSONResponse({"error": str(exc), "kind": type(exc).__name__}, status_code=status)
+
+
+async def _body(request: Request):
+    raw = await request.body()
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except ValueError as exc:
+        raise InvalidInput(f"the request body is not JSON: {exc}") from None
+    except RecursionError:
+        raise InvalidInput("the request body nests too deeply to be an edit") from None
+
+
+def _change(result, text) -> dict:
+    out = {"result": result.to_dict(), "text": text}
+    if hasattr(result, "warnings"):
+        out["warnings"] = list(render.warnings(result))
+    return out
+
+
+# ---------------------------------------------------------------- handlers: request → view → JSON
+
+
+def _layers(home, request, p):
+    return {"layers": [view.to_dict() for view in views.layers(home)],
+            "unavailable": [info.to_dict() for info in home.unavailable()]}
+
+
+def _memories(home, request, p):
+    page = views.layer(home, p["ref"], request.query_params.get("q", ""))
+    return {"ref": page.ref, "scope": page.scope, "root": page.root, "query": page.query, "error": page.error,
+            **page.listing.to_dict()}
+
+
+def _memory(home, request, p):
+    page = views.memory(home, p["ref"], p["name"])
+    if page.read is None:
+        raise NotFound(f"memory {page.name!r} was deleted; its history can restore it")
+    record = page.read.record
+    return {"ref": page.ref, **page.read.to_dict(), "importance": record.importance,
+            "valid_from": format_time(record.valid_from) if record.valid_from else None,
+            "valid_until": format_time(record.valid_until) if record.valid_until else None, "digest": page.digest}
+
+
+def _history(home, request, p):
+    return views.memory(home, p["ref"], p["name"]).history.to_dict()
+
+
+def _version(home, request, p):
+    return views.memory(home, p["ref"], p["name"], version=_int(p["version"], "version")).shown.to_dict()
+
+
+def _diff(home, request, p):
+    a, b = (_int(request.query_params.get(k, ""), k) for k in ("a", "b"))
+    page = views.memory(home, p["ref"], p["name"], diff=(a, b))
+    return {"name": page.name, "a": a, "b": b, "diff": page.diff}
+
+
+def _review(home, request, p):
+    return {"candidates": [{"ref": item.ref, "candidate": item.info.to_dict(), "text": item.candidate.to_dict(),
+                            "target": item.target.to_dict() if item.target else None} for item in views.review(home)]}
+
+
+def _tombstones(home, request, p):
+    return {"tombstones": [{"ref": ref, **stone.to_dict()} for ref, stone in views.tombstones(home)]}
+
+
+def _journal(home, request, p):
+    q = request.query_params
+    page = views.journal(home, q.get("layer", ""), q.get("actor", ""), q.get("action", ""), q.get("name", ""),
+                         _int(q.get("limit", "200"), "limit"))
+    return {"entries": [{"ref": ref, **entry.to_dict()} for ref, entry in page.entries], "total": page.total}
+
+
+def _int(text: str, label: str) -> int:
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"{label} must be an integer (got {text!r})") from None
+
+
+def _edit(home, request, p, body):
+    return _change(*views.edit(home, p["ref"], p["name"], body))
+
+
+def _pin(home, request, p, body):
+    return _change(*views.flag(home, p["ref"], p["name"], "pin", body))
+
+
+def _mute(home, request, p, body):
+    return _change(*views.flag(home, p["ref"], p["name"], "mute", body))
+
+
+def _delete(home, request, p, body):
+    return _change(*views.delete(home, p["ref"], p["name"], body))
+
+
+def _restore(home, request, p, body):
+    return _change(*views.restore(home, p["ref"], p["name"], body))
+
+
+def _approve(home, request, p, body):
+    return _change(*views.decide(home, p["ref"], p["name"], True, body))
+
+
+def _reject(home, request, p, body):
+    return _change(*views.decide(home, p["ref"], p["name"], False, body))
+
+
+def _lift(home, request, p, body):
+    return _change(*views.lift(home, p["ref"], p["id"], body))
+
+
+# ---------------------------------------------------------------- the table
+
+S, I, B = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _null(schema: dict) -> dict:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def _obj(props: dict, *base: str) -> dict:
+    """An object with exactly ``props`` (all required), merged with the components named in ``base``."""
+    own = {"type": "object", "properties": props, "required": sorted(props)}
+    return {"allOf": [*(_ref(b) for b in base), own]} if base else own
+
+
+def _arr(item: dict) -> dict:
+    return {"type": "array", "items": item}
+
+
+def _changed(result: str) -> dict:
+    return {"type": "object", "required": ["result", "text"], "properties": {
+        "result": _ref(result), "text": S, "warnings": _arr(S)}}
+
+
+M = "/api/layers/{ref}/memories/{name}"
+NS = _null(S)
+JOURNAL_QUERY = (("layer", S, False, "a layer ref: its events only"), ("actor", S, False, " | ".join(ACTORS)),
+                 ("action", S, False, "create | update | delete | …"), ("name", S, False, "one memory's events"),
+                 ("limit", I, False, "at most this many events (default 200)"))
+# (method, path, handler, summary, request body fields or None, 200 response schema, query parameters)
+ROUTES = (
+    ("GET", "/api/layers", _layers, "Every layer: status, malformed files, context budget use", None,
+     _obj({"layers": _arr(_ref("LayerView")), "unavailable": _arr(_ref("ProjectInfo"))}), ()),
+    ("GET", "/api/layers/{ref}/memories", _memories, "A layer's memories in index order; ?q= searches", None,
+     _obj({"ref": S, "scope": S, "root": NS, "query": S, "error": NS}, "ListResult"),
+     (("q", S, False, "search words: the memories found, best first"),)),
+    ("GET", M, _memory, "A memory's full text and current digest (not counted as a read)", None,
+     _obj({"ref": S, "importance": _null(I), "valid_from": NS, "valid_until": NS}, "ReadResult"), ()),
+    ("POST", M, _edit, "Edit or rename a memory through the write gateway (as `memdir write`); \"\" clears an "
+     "optional field", views.EDIT_FIELDS, _changed("WriteResult"), ()),
+    ("POST", M + "/pin", _pin, "Pin (value true) or unpin a memory", {"value": bool}, _changed("FlagResult"), ()),
+    ("POST", M + "/mute", _mute, "Mute (value true) or unmute a memory", {"value": bool}, _changed("FlagResult"), ()),
+    ("POST", M + "/delete", _delete, "Delete a memory; its value is tombstoned", {"reason": str},
+     _changed("DeleteResult"), ()),
+    ("GET", M + "/history", _history, "Every version of a memory, oldest first", None, _ref("HistoryResult"), ()),
+    ("GET", M + "/versions/{version}", _version, "The stored text of one version", None, _ref("VersionResult"), ()),
+    ("GET", M + "/diff", _diff, "A unified diff between versions ?a= and ?b=", None,
+     _obj({"name": S, "a": I, "b": I, "diff": S}), (("a", I, True, "a version"), ("b", I, True, "another"))),
+    ("POST", M + "/restore", _restore, "Write an old version back", {"version": int}, _changed("RestoreResult"), ()),
+    ("GET", "/api/review", _review, "Candidates beside the memory they would change or replace", None,
+     _obj({"candidates": _arr(_obj({"ref": S, "candidate": _ref("MemoryInfo"), "text": _ref("ReadResult"),
+                                    "target": _null(_ref("ReadResult"))}))}), ()),
+    ("POST", M + "/approve", _approve, "Approve a candidate, optionally after editing it",
+     {"reason": str, "edit": dict}, _changed("Decision"), ()),
+    ("POST", M + "/reject", _reject, "Reject a candidate; its value is tombstoned", {"reason": str},
+     _changed("Decision"), ()),
+    ("GET", "/api/tombstones", _tombstones, "Every tombstone in force", None,
+     _obj({"tombstones": _arr(_obj({"ref": S}, "TombstoneInfo"))}), ()),
+    ("POST", "/api/layers/{ref}/tombstones/{id}/lift", _lift, "Lift a tombstone of that layer (journaled)",
+     {"reason": str}, _changed("LiftResult"), ()),
+    ("GET", "/api/journal", _journal, "Journal events of every layer, newest first", None,
+     _obj({"entries": _arr(_obj({"ref": S}, "JournalEntry")), "total": I}), JOURNAL_QUERY),
+)
+
+
+def routes(home) -> list[Route]:
+    """The Starlette routes of :data:`ROUTES` plus ``/api/openapi.json``, bound to ``home``."""
+    def endpoint(handler, mutation):
+        async def run(request: Request):
+            try:
+                # The store's work (files, locks) runs in a worker thread: a lock wait never stalls the event loop.
+                if mutation:
+                    data = await run_in_threadpool(handler, home, request, request.path_params, await _body(request))
+                else:
+                    data = await run_in_threadpool(handler, home, request, request.path_params)
+            except MemdirError as exc:
+                return error_response(exc)
+            return JSONResponse(data)
+        return run
+
+    out = [Route(path, endpoint(handler, method == "POST"), methods=[method], name=f"{method} {path}")
+           for method, path, handler, *_ in ROUTES]
+    out.append(Route("/api/openapi.json", lambda request: JSONResponse(openapi()), methods=["GET"]))
+    return out
+
+
+# ---------------------------------------------------------------- OpenAPI
+
+
+def _schema(hint) -> dict:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in args if a is not type(None)]
+        return _null(_schema(inner[0])) if len(inner) == 1 else {}
+    if origin in (tuple, list):
+        return {"type": "array", "items": _schema(args[0]) if args else {}}
+    if origin is dict or hint is dict:
+        return {"type": "object"}
+    if dataclasses.is_dataclass(hint):  # a result type, or a record whose JSON form its result's to_dict() gives
+        return _ref(hint.__name__) if hint in _component_types() else {"type": "object"}
+    return {str: S, int: I, bool: B, float: {"type": "number"}}.get(hint, {})
+
+
+def _component_types() -> list:
+    return [*(obj for obj in vars(results_mod).values()
+              if isinstance(obj, type) and dataclasses.is_dataclass(obj) and issubclass(obj, results_mod.Result)
+              and "to_dict" not in vars(obj)), HistoryEntry, Malformed]
+
+
+def _components() -> dict:
+    """A schema per result type whose JSON form is its fields (``asdict``), plus the forms built by hand."""
+    out = {}
+    for kind in _component_types():
+        hints = typing.get_type_hints(kind)
+        props = {f.name: _schema(hints[f.name]) for f in dataclasses.fields(kind)}
+        out[kind.__name__] = {"type": "object", "description": (kind.__doc__ or "").split("\n\n")[0].strip(),
+                              "properties": props, "required": sorted(props)}
+    record = {"name": S, "scope": S, "type": S, "title": NS, "description": S, "body": S, "pinned": B,
+              "disabled": B, "status": S, "origin": NS, "created": NS, "updated": NS, "reads": I,
+              "linked": _arr({"type": "object"}), "truncated": B, "digest": NS,
+              "successor": _null(_obj({"name": S, "via": _arr(S), "state": S, "tombstone": NS}))}
+    out["ReadResult"] = {"type": "object", "description": "A memory's full text (ReadResult.to_dict).",
+                         "properties": record, "required": sorted(record)}
+    view = {"ref": S, "scope": S, "root": NS, "status": _ref("LayerStatus"), "context_bytes": I,
+            "context_budget": I, "budget_percent": I}
+    out["LayerView"] = {"type": "object", "description": "A layer as the panel lists it.", "properties": view,
+                        "required": sorted(view)}
+    out["Error"] = {"type": "object", "required": ["error", "kind"], "properties": {"error": S, "kind": S}}
+    return out
+
+
+def _body_field(key: str, kind) -> dict:
+    accepted = [_schema(kind), {"type": "null"}]
+    if key in CLEARABLE:
+        accepted.append({"const": ""})  # "" empties the field
+    return {"anyOf": accepted}
+
+
+def openapi() -> dict:
+    """The OpenAPI 3.1 document of :data:`ROUTES`: path and query
+    parameters, request bodies, the 200 response of each route (the result
+    dataclasses of :mod:`memdir.results` as components) and the error
+    shape. ``tests/test_panel_trial.py`` validates real responses against it."""
+    paths: dict = {}
+    for method, path, _handler, summary, body, response, query in ROUTES:
+        params = [{"name": part[1:-1], "in": "path", "required": True, "schema": S}
+                  for part in path.split("/") if part.startswith("{")]
+        params += [{"name": name, "in": "query", "required": required, "schema": schema, "description": text}
+                   for name, schema, required, text in query]
+        op = {"summary": summary, "parameters": params, "responses": {
+            "200": {"description": "OK", "content": {"application/json": {"schema": response}}},
+            **{str(code): {"description": kind.__name__, "content": {"application/json": {"schema": _ref("Error")}}}
+               for kind, code in STATUS},
+            "403": {"description": "Not loopback, foreign Origin, no token, or a change without JSON and CSRF"}}}
+        if body is not None:
+            op["requestBody"] = {"required": True, "content": {"application/json": {"schema": {
+                "type": "object", "additionalProperties": False,
+                "properties": {k: _body_field(k, v) for k, v in body.items()}}}}}
+            op["parameters"].append({"name": "X-CSRF-Token", "in": "header", "required": True, "schema": S})
+            op["responses"]["413"] = {"description": "The body is over the size limit"}
+        paths.setdefault(path, {})[method.lower()] = op
+    return {"openapi": "3.1.0", "info": {"title": "memdir panel", "version": VERSION,
+                                         "description": "Review, correct and audit memdir memories."},
+            "paths": paths, "components": {"schemas": _components(), "securitySchemes": {
+                "token": {"type": "apiKey", "in": "header", "name": "X-Memdir-Token"}}},
+            "security": [{"token": []}]}
+
+
+__all__ = ["ROUTES", "STATUS", "error_response", "openapi", "routes"]

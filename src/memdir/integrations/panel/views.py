@@ -1,0 +1,262 @@
+"""What each page and API route of the web panel asks the store, and what it changes.
+
+Each function takes the :class:`~.panel_home.PanelHome`, calls the facade of
+the layer's session (:mod:`memdir.api`, so the same operations, gateway,
+limits, redaction and tombstone checks as the CLI and the tools) and returns
+the typed results (:mod:`memdir.results`). Both the HTML pages and the
+JSON API are made from these; nothing here decides a rule of the store. A
+change returns ``(result, text)``: the text is the renderer's
+(:mod:`memdir.render.memories`), the same line ``memdir`` prints.
+
+Request bodies are checked for their JSON shape only (which keys, which
+JSON types); every value is judged by the operation it is handed to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...errors import InvalidInput, MemdirError, NotFound
+from ...vocabulary import CLEARABLE
+from ...results import HistoryResult, JournalEntry, ListResult, MemoryInfo, ReadResult, TombstoneInfo, VersionResult
+from ...render import memories as render
+from .home import LayerView, PanelHome
+
+EDIT_FIELDS = {"name": str, "title": str, "description": str, "type": str, "body": str, "importance": int,
+               "valid_from": str, "valid_until": str, "expect_digest": str, "reason": str}
+
+
+def fields(body, allowed: dict) -> dict:
+    """The keys of a JSON object ``body`` checked against ``allowed`` (key →
+    JSON type; null is always accepted, and ``""`` for a key of
+    :data:`CLEARABLE`, meaning "empty it"). Raises :class:`InvalidInput`."""
+    if not isinstance(body, dict):
+        raise InvalidInput("the request body must be a JSON object")
+    unknown = sorted(set(body) - set(allowed))
+    if unknown:
+        raise InvalidInput(f"unknown field(s): {', '.join(unknown)} (expected {', '.join(sorted(allowed))})")
+    for key, kind in allowed.items():
+        value = body.get(key)
+        if value is None or (value == "" and key in CLEARABLE):
+            continue
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            clears = ' (or "" to clear it)' if key in CLEARABLE else ""
+            raise InvalidInput(f"{key} must be {'an integer' if kind is int else 'a ' + kind.__name__}"
+                               f"{' or true/false' if kind is bool else ''}{clears}")
+    return body
+
+
+# ---------------------------------------------------------------- reading
+
+
+def layers(home: PanelHome) -> list[LayerView]:
+    """Every layer of the home with its status and budget use."""
+    return home.views()
+
+
+@dataclass(frozen=True)
+class LayerPage:
+    """One layer's memories in index order (``listing``), or the ones a
+    search for ``query`` found, best first; ``error``: why a search failed."""
+
+    ref: str
+    scope: str
+    root: str | None
+    listing: ListResult
+    query: str = ""
+    error: str | None = None
+
+
+def layer(home: PanelHome, ref: str, query: str = "") -> LayerPage:
+    """Layer ``ref``'s memories, all states (candidates, muted, superseded,
+    expired too), in index order; with ``query``, ranked by the search."""
+    mem, scope = home.resolve(ref)
+    listing = mem.list(scope, include_all=True)
+    root = str(mem.project_root) if mem.project_root else None  # the user layer is listed under the session without one
+    if not query.strip():
+        return LayerPage(ref, scope, root, listing)
+    try:
+        hits = mem.search(query, k=100, scope=scope, include_muted=True)
+    except MemdirError as exc:  # the search extra missing, a bad query: shown above the full list
+        return LayerPage(ref, scope, root, listing, query, str(exc))
+    by_name = {m.name: m for m in listing.memories}
+    found = tuple(by_name[h.name] for h in hits if h.name in by_name)
+    return LayerPage(ref, scope, root, ListResult(found, listing.malformed, listing.unavailable), query)
+
+
+@dataclass(frozen=True)
+class MemoryPage:
+    """A memory (``read``, not counted as a read; None once deleted), its
+    ``history``, the ``digest`` of its current version (for compare-and-set),
+    one version's text (``shown``) and a diff between two versions (``diff``)."""
+
+    ref: str
+    scope: str
+    name: str
+    read: ReadResult | None
+    history: HistoryResult
+    digest: str | None
+    shown: VersionResult | None = None
+    diff: str | None = None
+    diff_of: tuple[int, int] | None = None
+
+
+def memory(home: PanelHome, ref: str, name: str, version: int | None = None,
+           diff: tuple[int, int] | None = None) -> MemoryPage:
+    """The memory page's data; a deleted memory still has its history (to
+    restore from). Raises :class:`NotFound` for a name with no history."""
+    mem, scope = home.resolve(ref)
+    try:
+        read = mem.read(name, scope, count=False)
+    except NotFound:
+        read = None
+    history = mem.history(read.record.name if read else name, scope)
+    key = history.name
+    digest = read.digest if read else None
+    shown = mem.show(key, version, scope) if version is not None else None
+    text = render.diff(mem.show(key, diff[0], scope), mem.show(key, diff[1], scope)) if diff else None
+    return MemoryPage(ref, scope, key, read, history, digest, shown, text, diff)
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    """A candidate in layer ``ref`` (``info``, its full text ``candidate``)
+    beside the memory it would change or, with ``supersedes``, replace
+    (``target``; None for a new memory)."""
+
+    ref: str
+    info: MemoryInfo
+    candidate: ReadResult
+    target: ReadResult | None
+
+
+def review(home: PanelHome) -> list[ReviewItem]:
+    """Every candidate of every layer, beside what it would change."""
+    out = []
+    for ref, mem, scope in home.layers():
+        for info in mem.review(scope).candidates:
+            target = None
+            if info.candidate_for or info.supersedes:  # the memory it changes, or would retire on approval
+                try:
+                    target = mem.read(info.candidate_for or info.supersedes, scope, count=False)
+                except NotFound:
+                    target = None  # the memory it would change is gone: approving creates it anew
+            out.append(ReviewItem(ref, info, mem.read(info.name, scope, count=False), target))
+    return out
+
+
+def tombstones(home: PanelHome) -> list[tuple[str, TombstoneInfo]]:
+    """``(ref, tombstone)`` for every tombstone in force, per layer."""
+    return [(ref, stone) for ref, mem, scope in home.layers() for stone in mem.tombstones(scope).tombstones]
+
+
+@dataclass(frozen=True)
+class JournalPage:
+    """Journal events of the chosen layers, newest first, each with its
+    layer's ref; ``total`` matched before ``limit``."""
+
+    entries: tuple[tuple[str, JournalEntry], ...]
+    total: int
+    refs: tuple[str, ...]
+
+
+def journal(home: PanelHome, layer_ref: str = "", actor: str = "", action: str = "", name: str = "",
+            limit: int = 200) -> JournalPage:
+    """The journal page: every layer's events (or ``layer_ref``'s), filtered
+    by ``actor``, ``action`` and memory ``name`` when given."""
+    all_layers = home.layers()
+    chosen = [item for item in all_layers if not layer_ref or item[0] == layer_ref]
+    if layer_ref and not chosen:
+        home.resolve(layer_ref)  # raises NotFound naming the layer
+    found, total = [], 0
+    for ref, mem, scope in chosen:
+        result = mem.journal(scope, actor=actor or None, action=action or None, name=name or None, limit=limit)
+        total += result.total
+        found.extend((ref, entry) for entry in result.entries)
+    found.sort(key=lambda item: (item[1].ts, item[1].seq), reverse=True)
+    return JournalPage(tuple(found[:limit]), total, tuple(item[0] for item in all_layers))
+
+
+# ---------------------------------------------------------------- changing
+
+
+def edit(home: PanelHome, ref: str, name: str, body) -> tuple:
+    """Write the edited fields of memory ``name`` (``EDIT_FIELDS``) through
+    the same facade call as ``memdir write``: a field left out (or null)
+    keeps its value; ``""`` empties an optional one (title, importance,
+    valid_from, valid_until). A new ``name`` renames the memory (the new
+    name must be free: :class:`Conflict`), keeping every setting not given.
+    A candidate stays a candidate until approved. ``expect_digest`` (the
+    version the person edited) refuses the edit when the memory changed
+    meanwhile, on a rename too. Raises what the write raises."""
+    data = fields(body, EDIT_FIELDS)
+    mem, scope = home.resolve(ref)
+    current = mem.read(name, scope, count=False).record
+    new_name = data.get("name") or current.name
+    renamed = new_name != current.name
+
+    def given(key):  # None: keep; "" was asked to clear
+        value = data.get(key)
+        return None if value == "" else value
+
+    result = mem.write(
+        new_name, data.get("description") or None, data.get("type") or None, data.get("body"),
+        title=given("title"), scope=scope,
+        importance=given("importance"), status="candidate" if current.status == "candidate" else None,
+        valid_from=given("valid_from"), valid_until=given("valid_until"), reason=data.get("reason") or None,
+        rename_from=current.name if renamed else None, clear=tuple(k for k in sorted(CLEARABLE) if data.get(k) == ""),
+        expect_digest=data["expect_digest"] if data.get("expect_digest") is not None else False)
+    return result, render.write(result)
+
+
+def flag(home: PanelHome, ref: str, name: str, which: str, body) -> tuple:
+    """Pin (``which="pin"``) or mute (``"mute"``) a memory, or undo it with ``{"value": false}``."""
+    value = fields(body, {"value": bool}).get("value", True)
+    mem, scope = home.resolve(ref)
+    result = (mem.pin if which == "pin" else mem.mute)(name, value, scope)
+    return result, render.flag(result)
+
+
+def delete(home: PanelHome, ref: str, name: str, body) -> tuple:
+    """Delete a memory; its value is tombstoned (``{"reason": …}`` kept with the tombstone)."""
+    reason = fields(body, {"reason": str}).get("reason")
+    mem, scope = home.resolve(ref)
+    result = mem.delete(name, scope, reason=reason or None)
+    return result, render.delete(result)
+
+
+def restore(home: PanelHome, ref: str, name: str, body) -> tuple:
+    """Write version ``{"version": N}`` of a memory back (a tombstoned value stays refused)."""
+    version = fields(body, {"version": int}).get("version")
+    if version is None:
+        raise InvalidInput("version is required")
+    mem, scope = home.resolve(ref)
+    result = mem.restore(name, version, scope)
+    return result, render.restore(result)
+
+
+def decide(home: PanelHome, ref: str, name: str, approve: bool, body) -> tuple:
+    """Approve or reject a candidate. ``{"edit": {…}}`` (approve only) first
+    writes the edited fields (as :func:`edit`, the candidate staying one),
+    then approves what was written; ``reason`` is journaled."""
+    data = fields(body, {"reason": str, "edit": dict})
+    mem, scope = home.resolve(ref)
+    if data.get("edit"):
+        if not approve:
+            raise InvalidInput("edit-then-approve only: a rejected candidate is not edited")
+        edited, _ = edit(home, ref, name, data["edit"])
+        name = edited.name
+    result = (mem.approve if approve else mem.reject)(name, scope, reason=data.get("reason") or None)
+    return result, render.decision(result)
+
+
+def lift(home: PanelHome, ref: str, tombstone_id: str, body) -> tuple:
+    """Lift a tombstone of layer ``ref`` — of that layer only (journaled as the person's action)."""
+    reason = fields(body, {"reason": str}).get("reason")
+    mem, scope = home.resolve(ref)
+    result = mem.lift_tombstone(tombstone_id, reason=reason or None, scope=scope)
+    return result, render.lift(result)
+
+
+__all__ = ["EDIT_FIELDS", "JournalPage", "LayerPage", "MemoryPage", "ReviewItem", "decide", "delete", "edit",
+           "fields", "flag", "journal", "layer", "layers", "lift", "memory", "restore", "review", "tombstones"]

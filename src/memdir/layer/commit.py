@@ -1,0 +1,259 @@
+"""How one memory file change is made, committed or undone (DESIGN §1.3, §5).
+
+A change is **committed exactly when its journal line is written and
+synced**. Everything before that line can be undone; everything after it is
+bookkeeping that a later operation (or ``memdir verify --repair``) finishes.
+:meth:`memdir.layer.layer.Transaction.apply` runs these steps under the
+layer lock:
+
+1. :func:`preserve`: every file the change will replace or remove is read
+   now; bytes that are not the journal's latest version of that name (a hand
+   edit, a file memdir cannot parse, a duplicate) are journaled first as an
+   ``external-edit`` with their object, so nothing on disk is lost without a
+   version to restore.
+2. :func:`stage_write` / :func:`stage_remove`: the new bytes replace the file
+   (the old file kept as a hard link ``.<file>.<random>.bak``), or the file is
+   renamed aside to ``.<file>.<random>.del``. Both fail before anything
+   changed on a read-only layer.
+3. the journal line — the commit. When it cannot be written, :meth:`Staged.undo`
+   puts every file back as it was and the operation fails.
+4. :meth:`Staged.done` drops the backups.
+
+After a crash, the next operation on the layer (under the lock) finishes or
+undoes what was cut (:func:`restore_aside` and the hand-edit sweep of
+:meth:`~memdir.layer.layer.Transaction.sync_external`): a file renamed aside
+but not journaled as deleted comes back ("before"); bytes the gateway wrote
+(their object is stored) but did not journal are journaled with the origin the
+file states ("after"). Backups and temp files left by a killed writer are
+dot-files no reader sees; :func:`remove_stale` deletes them once they are
+older than the lock timeout.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import stat
+import time
+from pathlib import Path
+
+from ..errors import StoreError
+from ..files.fsio import TEMP_SUFFIX, atomic_write, read_bytes
+from .journal import Event, Journal
+from ..files.fsio import digest
+
+BACKUP_SUFFIX = ".bak"
+ASIDE_SUFFIX = ".del"
+LEFTOVER_SUFFIXES = (TEMP_SUFFIX, BACKUP_SUFFIX, ASIDE_SUFFIX)
+
+
+def preserve(journal: Journal, name: str, path: Path, session: str | None) -> Event | None:
+    """Journal the bytes ``path`` holds now as an ``external-edit`` of ``name``
+    when they are not the journal's latest version of that name; the event, or
+    None when there was nothing to keep. Raises :class:`StoreError`."""
+    data = read_bytes(path, follow=False)  # a symlink's outside target is never copied into objects/
+    if data is None:
+        return None
+    key = digest(data)
+    head = journal.heads().get(name)
+    if key == head:
+        return None
+    journal.put_object(data)
+    return journal.append("human", "external-edit", name, head, key, session=session,
+                          reason=f"kept before memdir changed {path.name}")
+
+
+def refuse_special(path: Path) -> None:
+    """Raise :class:`StoreError` when ``path`` exists and is neither a regular
+    file nor a symlink (a FIFO, a socket, a device, a directory): memdir
+    never opens, replaces or removes one."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot check {path}: {exc.strerror or exc}") from None
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+                else "a directory" if stat.S_ISDIR(mode) else "a device")
+        raise StoreError(f"{path} is {kind}, not a memory file; memdir does not open or replace it: "
+                         "remove it, or choose another name")
+
+
+def _side_name(path: Path, suffix: str) -> Path:
+    return path.with_name(f".{path.name}.{secrets.token_hex(6)}{suffix}")
+
+
+class Staged:
+    """One file change made but not committed: :meth:`undo` puts the old
+    state back, :meth:`done` drops what was kept for that."""
+
+    def __init__(self, path: Path, keep: Path | None, old: bytes | None, removed: bool):
+        self.path, self.keep, self.old, self.removed = path, keep, old, removed
+
+    def undo(self) -> None:
+        """Put the file back as it was (best effort: never raises)."""
+        try:
+            if self.keep is not None:
+                os.replace(self.keep, self.path)
+            elif self.old is not None:
+                atomic_write(self.path, self.old)
+            elif not self.removed:
+                os.unlink(self.path)  # it was created by this change
+        except (OSError, StoreError):
+            pass
+
+    def done(self) -> None:
+        """Drop the backup (best effort: a leftover is removed by :func:`remove_stale`)."""
+        if self.keep is not None:
+            try:
+                os.unlink(self.keep)
+            except OSError:
+                pass
+
+
+def stage_write(path: Path, payload: bytes) -> Staged:
+    """Replace ``path`` with ``payload`` atomically, keeping the old file as a
+    hard link (no copy, no space) so the change can be undone. Raises
+    :class:`StoreError`; nothing changed then."""
+    keep = old = None
+    refuse_special(path)
+    if os.path.lexists(path):
+        keep = _side_name(path, BACKUP_SUFFIX)
+        try:
+            os.link(path, keep, follow_symlinks=False)
+        except OSError:  # no hard links here (some network file systems): keep the bytes instead
+            keep = None
+            old = read_bytes(path, follow=False)
+    try:
+        atomic_write(path, payload)
+    except StoreError:
+        if keep is not None:
+            try:
+                os.unlink(keep)
+            except OSError:
+                pass
+        raise
+    return Staged(path, keep, old, removed=False)
+
+
+def stage_remove(path: Path) -> Staged:
+    """Rename ``path`` aside (``.<file>.<random>.del``) so the removal can be
+    undone until it is journaled. Raises :class:`StoreError` (read-only
+    layer, permissions); nothing changed then."""
+    refuse_special(path)
+    aside = _side_name(path, ASIDE_SUFFIX)
+    try:
+        os.rename(path, aside)
+    except OSError as exc:
+        raise StoreError(f"cannot remove {path}: {exc.strerror or exc}") from None
+    return Staged(path, aside, None, removed=True)
+
+
+def leftovers(directory: Path, suffixes: tuple[str, ...] = LEFTOVER_SUFFIXES) -> list[Path]:
+    """Dot-files memdir leaves behind when killed mid-change (temp files,
+    backups, files renamed aside) in ``directory``."""
+    try:
+        with os.scandir(directory) as listing:
+            return [Path(item.path) for item in listing
+                    if item.name.startswith(".") and item.name.endswith(suffixes) and item.name.count(".") >= 3
+                    and item.is_file(follow_symlinks=False)]
+    except OSError:
+        return []
+
+
+def restore_aside(directory: Path, heads: dict[str, str], gone: list[str]) -> list[str]:
+    """Files renamed aside by a delete that was never journaled, put back:
+    for each name in ``gone`` (journaled as present, no file now) whose latest
+    version's bytes are held by a ``.<file>.<random>.del``, rename it back.
+    Returns the file names restored. Call under the layer lock."""
+    asides = leftovers(directory, (ASIDE_SUFFIX,))
+    if not asides or not gone:
+        return []
+    by_digest: dict[str, Path] = {}
+    for path in asides:
+        data = read_bytes(path)
+        if data is not None:
+            by_digest[digest(data)] = path
+    restored = []
+    for name in gone:
+        path = by_digest.pop(heads.get(name) or "", None)
+        if path is None:
+            continue
+        original = path.name[1:].rsplit(".", 2)[0]
+        target = directory / original
+        if os.path.lexists(target):
+            continue
+        try:
+            os.rename(path, target)
+            restored.append(original)
+        except OSError:
+            continue
+    return restored
+
+
+def sweep(journal: Journal, directory: Path, entries: dict, rescan, session: str | None):
+    """Journal every memory whose bytes differ from its journaled version:
+    ``(events, new scan or None)``. ``entries`` are a scan's (name → entry);
+    ``rescan()`` scans again. Under the layer lock, in this order:
+
+    * a name journaled as present whose file is gone, with its bytes in a
+      ``.del`` file (a delete killed before its journal line): the file is
+      renamed back, and the layer rescanned;
+    * bytes whose object is stored but that no event names (a write killed
+      before its journal line): journaled as that write, with the origin the
+      file states;
+    * anything else (a person's editor, another tool): ``external-edit`` by
+      ``human``; a file gone: ``external-delete``.
+    """
+    from ..vocabulary import ACTORS
+
+    heads = journal.heads()
+    scan = None
+    current = {name: entry.digest for name, entry in entries.items()}
+    # Set operations on dict views run in C: this stays cheap at 10,000 memories.
+    gone = sorted(heads.keys() - current.keys())
+    if gone and restore_aside(directory, heads, gone):
+        scan = rescan()
+        entries = scan.entries
+        current = {name: entry.digest for name, entry in entries.items()}
+        gone = sorted(heads.keys() - current.keys())
+    changed = sorted(name for name, _ in current.items() - heads.items())
+    referenced = journal.referenced() if changed else set()
+    events = []
+    for name in changed:
+        before = heads.get(name)
+        data = read_bytes(entries[name].path)
+        if data is None:
+            continue
+        key = digest(data)
+        origin = entries[name].record.origin
+        if key not in referenced and journal.has_object(key) and origin in ACTORS:
+            events.append(journal.append(origin, "update" if before else "create", name, before, key,
+                                         session=session, reason="interrupted write, completed"))
+        else:
+            journal.put_object(data)
+            events.append(journal.append("human", "external-edit", name, before, key, session=session))
+    for name in gone:
+        events.append(journal.append("human", "external-delete", name, heads.get(name), None, session=session))
+    return events, scan
+
+
+def remove_stale(directory: Path, older_than: float) -> list[Path]:
+    """Delete leftovers (:func:`leftovers`) of ``directory`` and its
+    ``.memdir/objects`` older than ``older_than`` seconds; returns them."""
+    removed = []
+    cutoff = time.time() - older_than
+    for folder in (directory, directory / ".memdir", directory / ".memdir" / "objects"):
+        for path in leftovers(folder):
+            try:
+                if os.lstat(path).st_mtime < cutoff:
+                    os.unlink(path)
+                    removed.append(path)
+            except OSError:
+                continue
+    return removed
+
+
+__all__ = ["ASIDE_SUFFIX", "BACKUP_SUFFIX", "Staged", "leftovers", "preserve", "remove_stale",
+           "restore_aside", "stage_remove", "stage_write", "sweep"]

@@ -1,0 +1,102 @@
+"""Tombstones checked against the journal (DESIGN §5; issue 10, trial item 5).
+
+Every delete that tombstones a value (``delete``, ``forget``, ``reject``)
+names its tombstone in its journal line (``data.tombstone``) and keeps the
+deleted bytes as the event's ``before`` object; a ``tombstone-lift`` names the
+tombstone it lifted. Replaying those events gives the tombstones that must be
+in force, each rebuildable from its object. :func:`tombstone_drift` compares
+that with ``tombstones.json``: a tombstone missing (the file deleted, emptied
+or cut) or edited (its digest or name changed) is named, and
+:func:`restore_tombstones` puts the journal's back (``memdir verify --repair``).
+Tombstones no event names are the orphans of :mod:`memdir.operations.maintenance`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..errors import NotFound
+from .journal import Journal
+from ..files.memfile import MalformedMemory, parse
+from ..tombstones.match import Tombstone, make
+from ..tombstones.stones import TombstoneFile
+
+
+@dataclass(frozen=True)
+class Drift:
+    """One tombstone the journal says is in force that ``tombstones.json``
+    lacks (``problem`` "missing") or holds changed ("edited");
+    ``rebuilt`` is the tombstone rebuilt from the journal (None when its
+    object is gone)."""
+
+    id: str
+    name: str
+    seq: int
+    problem: str
+    rebuilt: Tombstone | None
+
+
+def expected(journal: Journal) -> dict[str, tuple]:
+    """Tombstone id → the event that recorded it, for every tombstone the
+    journal says is in force (recorded by a delete, not lifted since)."""
+    live: dict[str, tuple] = {}
+    for event in journal.events():
+        stone = (event.data or {}).get("tombstone")
+        if not isinstance(stone, str):
+            continue
+        if event.action == "tombstone-lift":
+            live.pop(stone, None)
+        elif event.after is None and event.before:
+            live.setdefault(stone, event)
+    return live
+
+
+def _rebuild(journal: Journal, stone_id: str, event) -> Tombstone | None:
+    try:
+        record = parse(journal.get_object(event.before).decode("utf-8"), event.name).record
+    except (NotFound, MalformedMemory, UnicodeDecodeError):
+        return None
+    stone = make(event.name, record.description, record.body, event.actor, event.reason)
+    if stone.id != stone_id:
+        return None  # an older rule made it: cannot be rebuilt byte for byte
+    return replace(stone, ts=event.ts)
+
+
+def tombstone_drift(journal: Journal, tombstones: TombstoneFile) -> list[Drift]:
+    """Tombstones journaled as in force that ``tombstones.json`` lacks or holds
+    edited, oldest first. Raises :class:`StoreError` (unreadable file)."""
+    held = {stone.id: stone for stone in tombstones.all()}
+    out = []
+    for stone_id, event in expected(journal).items():
+        have = held.get(stone_id)
+        rebuilt = _rebuild(journal, stone_id, event)
+        if have is None:
+            out.append(Drift(stone_id, event.name, event.seq, "missing", rebuilt))
+        elif not have.digest.startswith(stone_id[2:]) or (
+                rebuilt is not None and (have.digest, have.name) != (rebuilt.digest, rebuilt.name)):
+            out.append(Drift(stone_id, event.name, event.seq, "edited", rebuilt))
+    return out
+
+
+def describe(drift: Drift) -> str:
+    """One sentence for ``memdir verify``."""
+    fix = ("`memdir verify --repair` restores it from the journal" if drift.rebuilt is not None
+           else "its version object is gone: forget the value again (memdir forget)")
+    what = "is missing from" if drift.problem == "missing" else "was edited in"
+    return (f"tombstone {drift.id} ({drift.name}), recorded by the journal's event seq {drift.seq}, "
+            f"{what} tombstones.json; {fix}")
+
+
+def restore_tombstones(journal: Journal, tombstones: TombstoneFile) -> list[str]:
+    """Put back every drifted tombstone the journal can rebuild (call under
+    the layer lock); returns their ids."""
+    drift = [d for d in tombstone_drift(journal, tombstones) if d.rebuilt is not None]
+    if not drift:
+        return []
+    fixed = {d.id: d.rebuilt for d in drift}
+    stones = [fixed.pop(s.id, s) for s in tombstones.all()]
+    tombstones._save(stones + list(fixed.values()))
+    return [d.id for d in drift]
+
+
+__all__ = ["Drift", "describe", "expected", "restore_tombstones", "tombstone_drift"]

@@ -1,0 +1,112 @@
+"""History: the versions of a memory and what a layer held at a moment (DESIGN §4, §5).
+
+Read from a layer's journal and version objects only, so a deleted memory
+keeps its history and ``--as-of`` answers "what did memdir believe then".
+Read counts (``read`` events), consolidation receipts and tombstone lifts
+are not content versions and are left out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..errors import NotFound
+from .journal import NON_CONTENT, Event
+from .layer import Layer
+from ..files.memfile import MalformedMemory, MemoryRecord, parse, parse_time
+from ..text.names import normalize_name
+
+# A counted read rewrites the file (reads, last_read) but is no version a person would restore.
+_NOT_VERSIONS = NON_CONTENT | {"read"}
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One content version of a memory: its 1-based ``version``, the journal
+    ``seq`` and ``ts`` (ISO-8601 UTC), who (``actor``) did what (``action``),
+    the ``digest`` of the bytes (None for a deletion), the ``description`` it
+    had and the ``reason`` given."""
+
+    version: int
+    seq: int
+    ts: str
+    actor: str
+    action: str
+    digest: str | None
+    description: str | None
+    reason: str | None
+
+
+def is_version(event: Event) -> bool:
+    """Whether a journal event recorded a content version of a memory (a
+    write, edit, deletion, restore…), not a read, receipt or tombstone lift."""
+    return event.name is not None and event.action not in _NOT_VERSIONS
+
+
+def numbered_events(layer: Layer) -> list[tuple[Event, int | None]]:
+    """Every event of ``layer``'s journal, oldest first, with the version
+    number of its memory it produced (1-based, as :func:`history` counts),
+    or None when it is not a content version."""
+    counts: dict[str, int] = {}
+    out: list[tuple[Event, int | None]] = []
+    for event in layer.journal.events():
+        number = None
+        if is_version(event):
+            number = counts[event.name] = counts.get(event.name, 0) + 1
+        out.append((event, number))
+    return out
+
+
+def history(layer: Layer, name: str) -> list[HistoryEntry]:
+    """Content versions of ``name`` in ``layer``, oldest first; ``[]`` when it
+    never existed there. Raises :class:`InvalidName`."""
+    key = normalize_name(name).name
+    versions: list[HistoryEntry] = []
+    for event in layer.journal.events():
+        if event.name != key or not is_version(event):
+            continue
+        description = None
+        if event.after:
+            try:
+                description = parse(layer.journal.get_object(event.after).decode("utf-8"), key).record.description
+            except (NotFound, MalformedMemory, UnicodeDecodeError):
+                description = None  # a lost or unreadable object: the version is listed without it
+        versions.append(HistoryEntry(len(versions) + 1, event.seq, event.ts, event.actor,
+                                     event.action, event.after, description, event.reason))
+    return versions
+
+
+def version_bytes(layer: Layer, name: str, version: int) -> bytes:
+    """The stored bytes of version ``version`` (1-based) of ``name``.
+    Raises :class:`NotFound` for an unknown version or a deletion."""
+    versions = history(layer, name)
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= len(versions):
+        raise NotFound(f"memory {name!r} has no version {version} (it has {len(versions)})")
+    entry = versions[version - 1]
+    if entry.digest is None:
+        raise NotFound(f"version {version} of {name!r} is a deletion; pick another version")
+    return layer.journal.get_object(entry.digest)
+
+
+def records_as_of(layer: Layer, moment: datetime) -> list[MemoryRecord]:
+    """What ``layer`` held at ``moment``, rebuilt from the journal, by name."""
+    heads: dict[str, str | None] = {}
+    for event in layer.journal.events():
+        when = parse_time(event.ts)
+        if when is None or when > moment:
+            break
+        if event.name is not None and event.action not in ("receipt", "tombstone-lift"):
+            heads[event.name] = event.after
+    out = []
+    for name, key in sorted(heads.items()):
+        if key is None:
+            continue
+        try:
+            out.append(parse(layer.journal.get_object(key).decode("utf-8"), name).record)
+        except (NotFound, MalformedMemory, UnicodeDecodeError):
+            continue
+    return out
+
+
+__all__ = ["HistoryEntry", "history", "is_version", "numbered_events", "records_as_of", "version_bytes"]

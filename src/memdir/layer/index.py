@@ -1,0 +1,237 @@
+"""``MEMORY.md``: the one-line-per-memory index of a layer (DESIGN §6, seed §A5).
+
+Pure functions of the records and the current time: which memories are
+visible, their order, each line's text, and the next moment the rendered text
+could change (so a cached index knows when it has gone out of date).
+
+Line: ``- [<title or name>](<name>.md)[ 📌][ (auto-extracted)] — <description>``,
+every line break in values collapsed to a space and control and bidi
+characters dropped (:func:`memdir.text.printable.one_line`), lines joined
+with ``\\n`` plus a final
+``\\n``, no heading. Order: pinned first, then importance × 0.995^whole days
+since last read/update, then name.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+from typing import Iterable
+
+from ..files.memfile import MemoryRecord
+from ..text.printable import one_line as _flat
+from ..vocabulary import PIN_MARK
+
+DAY = timedelta(days=1)
+DECAY = 0.995
+_MAX_DEADLINE = datetime.max.replace(tzinfo=None)
+
+
+def _anchor(record: MemoryRecord) -> datetime | None:
+    return record.last_read or record.updated or record.created
+
+
+def whole_days(since: datetime, now: datetime) -> int:
+    """Whole days from ``since`` to ``now``, never negative."""
+    return max(0, math.floor((now - since).total_seconds() / 86400))
+
+
+def score(record: MemoryRecord, now: datetime) -> float:
+    """importance × 0.995^whole days since last read (else update, else creation)."""
+    anchor = _anchor(record)
+    if anchor is None:
+        return float(record.effective_importance)
+    return record.effective_importance * DECAY ** whole_days(anchor, now)
+
+
+def is_stale(record: MemoryRecord, stale_after_days: int, now: datetime) -> bool:
+    """Unread, unpinned and not updated for more than ``stale_after_days`` days
+    (seed §A5: strictly greater; 0 disables; files without times never go stale)."""
+    if stale_after_days <= 0 or record.pinned or record.reads > 0:
+        return False
+    updated = record.updated or record.created
+    if updated is None:
+        return False
+    return (now - updated).total_seconds() > stale_after_days * 86400
+
+
+def is_current(record: MemoryRecord, now: datetime) -> bool:
+    """Active and inside its valid time (``valid_from`` ≤ now < ``valid_until``)."""
+    if record.status != "active":
+        return False
+    if record.valid_until is not None and record.valid_until <= now:
+        return False
+    if record.valid_from is not None and record.valid_from > now:
+        return False
+    return True
+
+
+def is_visible(record: MemoryRecord, now: datetime, stale_after_days: int = 0) -> bool:
+    """In the index: current, not muted, not stale."""
+    return is_current(record, now) and not record.disabled and not is_stale(record, stale_after_days, now)
+
+
+def state_of(record: MemoryRecord, now: datetime, stale_after_days: int = 0) -> str:
+    """Where a memory stands: its status when not active (candidate,
+    superseded), else expired | not-yet-valid | muted | stale | active."""
+    if record.status != "active":
+        return record.status
+    if not is_current(record, now):
+        return "expired" if record.valid_until and record.valid_until <= now else "not-yet-valid"
+    if record.disabled:
+        return "muted"
+    if is_stale(record, stale_after_days, now):
+        return "stale"
+    return "active"
+
+
+def ordered(records: Iterable[MemoryRecord], now: datetime) -> list[MemoryRecord]:
+    """Pinned first, then score descending, then name ascending."""
+    return sorted(records, key=lambda r: (not r.pinned, -score(r, now), r.name))
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line (:func:`memdir.text.printable.one_line`): every
+    line break collapsed, no control or bidi character."""
+    return _flat(text)
+
+
+def index_line(record: MemoryRecord) -> str:
+    """The index line of one memory."""
+    # Backslashes first, then brackets: a title ending in "\\" cannot unescape the link's "]".
+    title = one_line(record.display_title).replace("\\", "\\\\").replace("]", "\\]")
+    marks = (PIN_MARK if record.pinned else "") + (" (auto-extracted)" if record.origin == "extracted" else "")
+    return f"- [{title}]({record.name}.md){marks} — {one_line(record.description)}"
+
+
+def render_index(records: Iterable[MemoryRecord], now: datetime, stale_after_days: int = 0) -> str:
+    """The whole ``MEMORY.md`` text; ``""`` when nothing is visible."""
+    visible = [r for r in records if is_visible(r, now, stale_after_days)]
+    if not visible:
+        return ""
+    return "\n".join(index_line(r) for r in ordered(visible, now)) + "\n"
+
+
+def next_change(records: Iterable[MemoryRecord], now: datetime, stale_after_days: int = 0) -> datetime | None:
+    """The earliest moment after ``now`` at which :func:`render_index` could
+    give other text: a whole-day boundary of some memory's score, a valid-time
+    edge, or a memory turning stale. None when nothing will ever change."""
+    best: datetime | None = None
+
+    def consider(moment: datetime | None) -> None:
+        nonlocal best
+        if moment is not None and moment > now and (best is None or moment < best):
+            best = moment
+
+    for record in records:
+        anchor = _anchor(record)
+        if anchor is not None:
+            consider(anchor + DAY * (whole_days(anchor, now) + 1))
+        consider(record.valid_until)
+        consider(record.valid_from)
+        if stale_after_days > 0 and not record.pinned and record.reads == 0:
+            updated = record.updated or record.created
+            if updated is not None:
+                consider(updated + DAY * stale_after_days + timedelta(microseconds=1))
+    return best
+
+
+class IndexBuilder:
+    """Incremental :func:`render_index` for one layer.
+
+    Re-rendering 10,000 lines on every write would cost more than the write.
+    Between two moments at which any memory's visibility or whole-day score
+    can change (:func:`next_change`), the order of unchanged records is fixed,
+    so only the records that changed (compared by identity: the scan reuses
+    record objects of unchanged files) are re-keyed and moved. Past that
+    moment everything is rebuilt. The output always equals
+    ``render_index(records, now, stale_after_days)``.
+    """
+
+    def __init__(self, stale_after_days: int = 0):
+        self.stale_after_days = stale_after_days
+        self._records: dict[str, MemoryRecord] = {}
+        self._keys: dict[str, tuple] = {}
+        self._order: list[tuple] = []
+        self._ordered_lines: list[str] = []  # the index lines, parallel to _order
+        self._lines: dict[str, str] = {}
+        self._deadline: datetime | None = None
+        self._built = False
+
+    def _key(self, record: MemoryRecord, now: datetime) -> tuple | None:
+        if not is_visible(record, now, self.stale_after_days):
+            return None
+        return (not record.pinned, -score(record, now), record.name)
+
+    def _rebuild(self, records: dict[str, MemoryRecord], now: datetime) -> None:
+        self._records = dict(records)
+        self._keys = {}
+        self._lines = {}
+        for name, record in records.items():
+            key = self._key(record, now)
+            if key is not None:
+                self._keys[name] = key
+                self._lines[name] = index_line(record)
+        self._order = sorted(self._keys.values())
+        self._ordered_lines = [self._lines[key[2]] for key in self._order]
+        self._deadline = next_change(records.values(), now, self.stale_after_days)
+        self._built = True
+
+    @property
+    def built(self) -> bool:
+        """True once a full render has been done (so :meth:`render_changed` may be used)."""
+        return self._built
+
+    def render(self, records: dict[str, MemoryRecord], now: datetime) -> str:
+        """The ``MEMORY.md`` text for ``records`` (name → record) at ``now``."""
+        if not self._built or (self._deadline is not None and now >= self._deadline):
+            self._rebuild(records, now)
+            return self._text()
+        old = self._records
+        changes = {n: r for n, r in records.items() if old.get(n) is not r}
+        changes.update((n, None) for n in old.keys() - records.keys())
+        return self.render_changed(changes, now)
+
+    def render_changed(self, changes: dict[str, MemoryRecord | None], now: datetime) -> str:
+        """The text after only ``changes`` (name → new record, None = gone)
+        since the last render; the other records are the ones last seen."""
+        import bisect
+
+        records = self._records
+        for name, record in changes.items():
+            if record is None:
+                records.pop(name, None)
+            else:
+                records[name] = record
+        if not self._built or (self._deadline is not None and now >= self._deadline):
+            self._rebuild(records, now)
+            return self._text()
+        for name in changes:
+            key = self._keys.pop(name, None)
+            if key is not None:
+                at = bisect.bisect_left(self._order, key)
+                del self._order[at]
+                del self._ordered_lines[at]
+                del self._lines[name]
+        for name, record in changes.items():
+            if record is None:
+                continue
+            key = self._key(record, now)
+            if key is not None:
+                self._keys[name] = key
+                line = self._lines[name] = index_line(record)
+                at = bisect.bisect_left(self._order, key)
+                self._order.insert(at, key)
+                self._ordered_lines.insert(at, line)
+            moment = next_change([record], now, self.stale_after_days)
+            if moment is not None and (self._deadline is None or moment < self._deadline):
+                self._deadline = moment
+        return self._text()
+
+    def _text(self) -> str:
+        return "\n".join(self._ordered_lines) + "\n" if self._ordered_lines else ""
+
+    @property
+    def deadline(self) -> datetime | None:
+        """The next moment the text could change without any file changing."""
+        return self._deadline

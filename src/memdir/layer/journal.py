@@ -1,0 +1,444 @@
+"""The journal and version objects of one layer (DESIGN §5).
+
+* ``journal.jsonl``: one JSON object per line, append-only, hash-chained: each
+  event's ``prev`` is the SHA-256 of the previous line's bytes (``null`` for the
+  first). Appended under the layer lock in the same critical section as the
+  file change it records. A torn last line (a writer killed mid-append) is cut
+  off and kept in ``journal.torn`` the next time the journal is opened.
+* ``objects/<sha256>``: the bytes of every version ever written, stored once.
+
+The caller holds the layer lock for every method that writes.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import stat
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ..errors import NotFound, StoreError
+from ..files.fsio import NOFOLLOW, atomic_write, digest, ensure_dir, read_bytes
+
+ANCHOR_FILE = "journal.anchor"
+ANCHOR_BYTES = 256  # the anchor's fixed size: rewritten in place with one write
+
+
+def now_utc() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(timezone.utc)
+
+
+def iso_micro(value: datetime) -> str:
+    """``value`` as ISO-8601 UTC with microseconds: ``2026-11-02T09:14:00.123456Z``."""
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+# ---------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class Event:
+    """One journal line. ``before``/``after`` are object digests (None = absent)."""
+
+    seq: int
+    ts: str
+    actor: str
+    action: str
+    name: str | None
+    before: str | None
+    after: str | None
+    reason: str | None
+    session: str | None
+    prev: str | None
+    data: dict = field(default_factory=dict)
+
+    def to_line(self) -> bytes:
+        record = {k: v for k, v in asdict(self).items() if k != "data"}
+        record.update(self.data)
+        return json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode()
+
+    @classmethod
+    def from_json(cls, obj: dict) -> "Event":
+        known = {"seq", "ts", "actor", "action", "name", "before", "after", "reason", "session", "prev"}
+        return cls(
+            seq=int(obj["seq"]), ts=str(obj["ts"]), actor=str(obj.get("actor", "")),
+            action=str(obj["action"]), name=obj.get("name"), before=obj.get("before"),
+            after=obj.get("after"), reason=obj.get("reason"), session=obj.get("session"),
+            prev=obj.get("prev"), data={k: v for k, v in obj.items() if k not in known},
+        )
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    """Outcome of a chain check: ``ok``, events checked, first bad seq and why."""
+
+    ok: bool
+    events: int
+    bad_seq: int | None = None
+    bad_line: int | None = None
+    error: str | None = None
+
+
+class Journal:
+    """Journal and objects under ``<layer>/.memdir``."""
+
+    def __init__(self, meta_dir: Path):
+        self.dir = meta_dir
+        self.path = meta_dir / "journal.jsonl"
+        self.objects = meta_dir / "objects"
+        self._tail: tuple[tuple[int, int], int, str | None] | None = None  # (stat key, seq, hash)
+        self._events_cache: tuple[tuple[int, int], list[Event]] | None = None
+        self._heads_cache: dict[str, str | None] | None = None
+        self._anchored: bytes | None = None  # the anchor this object last wrote
+
+    # ------------------------------------------------------------ objects
+
+    def put_object(self, data: bytes) -> str:
+        """Store ``data`` once under its SHA-256; return the digest."""
+        key = digest(data)
+        path = self.objects / key
+        if not path.exists():
+            ensure_dir(self.objects)
+            # No fsync: the object duplicates bytes the memory file (fsynced) holds at
+            # this moment, and a process crash keeps the page cache; a power loss can
+            # only take the newest object, which `memdir verify` then names.
+            atomic_write(path, data, sync=False)
+        return key
+
+    def has_object(self, key: str) -> bool:
+        """True when the bytes with digest ``key`` are stored."""
+        return bool(re.fullmatch(r"[0-9a-f]{64}", key or "")) and (self.objects / key).is_file()
+
+    def get_object(self, key: str) -> bytes:
+        """The bytes stored under ``key``. Raises :class:`NotFound`."""
+        if not re.fullmatch(r"[0-9a-f]{64}", key or ""):
+            raise NotFound(f"no version object {key!r}")
+        data = read_bytes(self.objects / key)
+        if data is None:
+            raise NotFound(f"version object {key} is missing from {self.objects}")
+        return data
+
+    # ------------------------------------------------------------ appending
+
+    def stat_key(self) -> tuple[int, int] | None:
+        """(size, mtime in ns) of the journal file, None when it does not exist yet."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:  # a layer this user cannot read
+            raise StoreError(f"cannot read {self.path}: {exc.strerror or exc}") from None
+        return (st.st_size, st.st_mtime_ns)
+
+    def repair(self) -> int:
+        """Cut a torn last line off (kept in ``journal.torn``); return bytes cut.
+        Call under the layer lock."""
+        try:
+            with open(self.path, "rb+") as handle:
+                size = handle.seek(0, os.SEEK_END)
+                if size == 0:
+                    return 0
+                handle.seek(size - 1)
+                if handle.read(1) == b"\n":
+                    return 0
+                # Find the last newline; everything after it is a torn append.
+                block = 1 << 16
+                position = size
+                cut = 0
+                while position > 0:
+                    start = max(0, position - block)
+                    handle.seek(start)
+                    chunk = handle.read(position - start)
+                    index = chunk.rfind(b"\n")
+                    if index >= 0:
+                        cut = start + index + 1
+                        break
+                    position = start
+                handle.seek(cut)
+                torn = handle.read()
+                keep_fd = os.open(self.dir / "journal.torn", os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
+                with open(keep_fd, "ab") as keep:
+                    keep.write(torn + b"\n")
+                handle.truncate(cut)
+                handle.flush()
+                os.fsync(handle.fileno())
+                self._tail = None
+                return len(torn)
+        except FileNotFoundError:
+            return 0
+        except OSError as exc:
+            raise StoreError(f"cannot repair {self.path}: {exc.strerror or exc}") from None
+
+    def _last(self) -> tuple[int, str | None]:
+        """(seq, hash) of the last event; (0, None) for an empty journal."""
+        key = self.stat_key()
+        if key is None:
+            return 0, None
+        if self._tail and self._tail[0] == key:
+            return self._tail[1], self._tail[2]
+        with open(self.path, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            span = min(size, 1 << 16)
+            while True:
+                handle.seek(size - span)
+                chunk = handle.read(span).rstrip(b"\n")
+                index = chunk.rfind(b"\n")
+                if index >= 0 or span == size:
+                    line = chunk[index + 1:]
+                    break
+                span = min(size, span * 4)
+        if not line:
+            return 0, None
+        try:
+            seq = int(json.loads(line)["seq"])
+        except (ValueError, KeyError, TypeError):
+            raise StoreError(f"{self.path}: last event is not valid JSON; run memdir verify") from None
+        result = (seq, digest(line))
+        self._tail = (key, result[0], result[1])
+        return result
+
+    def append(self, actor: str, action: str, name: str | None, before: str | None,
+               after: str | None, reason: str | None = None, session: str | None = None,
+               data: dict | None = None, ts: datetime | None = None) -> Event:
+        """Append one event (fsync'd) and return it. Call under the layer lock."""
+        ensure_dir(self.dir)
+        seq, prev = self._last()
+        event = Event(seq + 1, iso_micro(ts or now_utc()), actor, action, name, before, after,
+                      reason, session, prev, dict(data or {}))
+        line = event.to_line()
+        self._write_line(line + b"\n")
+        key_before = self._tail[0] if self._tail else None
+        key = self.stat_key()
+        if key is not None:
+            self._tail = (key, event.seq, digest(line))
+            # Keep the parsed-events cache in step instead of re-reading the file.
+            if self._events_cache and self._events_cache[0] == key_before and seq == (
+                    self._events_cache[1][-1].seq if self._events_cache[1] else 0):
+                self._events_cache[1].append(event)
+                self._events_cache = (key, self._events_cache[1])
+                if self._heads_cache is not None and event.name is not None and event.action not in NON_CONTENT:
+                    if event.after is None:
+                        self._heads_cache.pop(event.name, None)
+                    else:
+                        self._heads_cache[event.name] = event.after
+            else:
+                self._events_cache = None
+                self._heads_cache = None
+        return event
+
+    def _write_line(self, payload: bytes) -> None:
+        """Append ``payload`` whole and fsync it — the commit point of every
+        change. A failed or short write (on a regular file: the disk is full)
+        is cut off again and raises :class:`StoreError`, so no torn line is
+        left for the next transaction to take for a hand edit."""
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
+        except OSError as exc:
+            raise StoreError(f"cannot append to {self.path}: {exc.strerror or exc}") from None
+        try:
+            start = os.fstat(fd).st_size
+            written = os.write(fd, payload)
+            if written != len(payload):
+                raise OSError(errno.ENOSPC, f"short write ({written} of {len(payload)} bytes)")
+            os.fsync(fd)
+        except OSError as exc:
+            try:
+                os.ftruncate(fd, start)
+                os.fsync(fd)
+            except (OSError, UnboundLocalError):
+                pass  # the torn tail is cut by repair() before the next change
+            raise StoreError(f"cannot append to {self.path}: {exc.strerror or exc}") from None
+        finally:
+            os.close(fd)
+
+    # ------------------------------------------------------------ the anchor
+
+    def anchor(self) -> None:
+        """Keep the journal's head — last seq, the hash of its line and the
+        journal's size after it — apart from the journal, in ``journal.anchor``,
+        so :meth:`check_anchor` names a journal cut short, emptied, deleted or
+        with its last line edited. Written after each transaction; not fsynced
+        (after a power loss it may lag behind the journal, which the check
+        accepts). Raises :class:`StoreError`."""
+        seq, line_hash = self._last()
+        key = self.stat_key()
+        payload = json.dumps({"seq": seq, "hash": line_hash, "size": key[0] if key else 0}).encode()
+        payload = payload.ljust(ANCHOR_BYTES - 1) + b"\n"
+        if self._anchored == payload:
+            return
+        # Overwritten in place, one small write at offset 0 (no rename: this runs in
+        # every lock window). A write cut by a power loss leaves an anchor that does
+        # not parse, which the check takes as no anchor.
+        try:
+            fd = os.open(self.dir / ANCHOR_FILE, os.O_WRONLY | os.O_CREAT | NOFOLLOW, 0o600)
+            try:
+                os.pwrite(fd, payload, 0)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise StoreError(f"cannot write {self.dir / ANCHOR_FILE}: {exc.strerror or exc}") from None
+        self._anchored = payload
+
+    def anchor_refusal(self, write: bool = True) -> str | None:
+        """Why ``journal.anchor`` cannot be kept (not a regular file, not writable;
+        ``write`` False asks only :func:`os.access`), or None. A change is refused
+        then: a journal whose head is not anchored could be cut unnoticed."""
+        path = self.dir / ANCHOR_FILE
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return f"cannot check {path}: {exc.strerror or exc}"
+        if not stat.S_ISREG(st.st_mode):
+            return f"{path} is not a regular file; memdir keeps the journal's anchored head there: remove it"
+        if not write:
+            return None if os.access(path, os.W_OK) else f"{path} is not writable: make it writable (chmod u+w)"
+        try:
+            os.close(os.open(path, os.O_WRONLY | NOFOLLOW | getattr(os, "O_NONBLOCK", 0)))
+        except OSError as exc:
+            return f"cannot write {path}: {exc.strerror or exc}; make it writable (chmod u+w)"
+        return None
+
+    def check_anchor(self) -> str | None:
+        """Why the journal does not reach its anchored head, or None when it
+        does (or no anchor was ever written). Reads one line, not the whole
+        journal: it runs before every change. Never raises for bad data."""
+        try:
+            raw = read_bytes(self.dir / ANCHOR_FILE)
+            if raw is None:
+                return None
+            try:
+                head = json.loads(raw)
+                seq, line_hash, size = int(head["seq"]), head["hash"], int(head["size"])
+            except (ValueError, KeyError, TypeError):
+                return None  # cut by a power loss mid-write: as if never anchored
+            if seq == 0:
+                return None
+            key = self.stat_key()
+            if key is None:
+                return f"the journal is missing; its anchored head is event {seq}"
+            if key[0] == 0:
+                return f"the journal is empty; its anchored head is event {seq}"
+            if key[0] < size:
+                last = self._last()[0] if self._last_line_complete() else None
+                cut = seq - last if last is not None else 0
+                if cut > 0:
+                    return (f"the journal ends at event {last} but its anchored head is event {seq}: "
+                            f"the last {cut} line{'s were' if cut != 1 else ' was'} removed")
+                return f"event {seq} (the anchored head) was edited"
+            if digest(self._line_ending_at(size)) != line_hash:
+                return f"event {seq} (the anchored head) was edited"
+            return None
+        except (StoreError, OSError) as exc:
+            return f"cannot check the journal's head: {exc}"
+
+    def _last_line_complete(self) -> bool:
+        try:
+            self._last()
+            return True
+        except StoreError:
+            return False
+
+    def _line_ending_at(self, end: int) -> bytes:
+        """The journal line whose newline ends at byte ``end``."""
+        with open(self.path, "rb") as handle:
+            span = min(end, 4096)
+            while True:
+                handle.seek(end - span)
+                chunk = handle.read(span)
+                if not chunk.endswith(b"\n"):
+                    return chunk  # not a line boundary: cannot be the anchored line
+                index = chunk.rstrip(b"\n").rfind(b"\n")
+                if index >= 0 or span == end:
+                    return chunk[index + 1:].rstrip(b"\n")
+                span = min(end, span * 4)
+
+    # ------------------------------------------------------------ reading
+
+    def events(self) -> list[Event]:
+        """Every complete event in order (a torn tail is ignored, not repaired)."""
+        key = self.stat_key()
+        if key is None:
+            return []
+        if self._events_cache and self._events_cache[0] == key:
+            return self._events_cache[1]
+        self._heads_cache = None
+        events = []
+        data = read_bytes(self.path) or b""
+        for raw in data.split(b"\n"):
+            if not raw.strip():
+                continue
+            try:
+                events.append(Event.from_json(json.loads(raw)))
+            except (ValueError, KeyError, TypeError):
+                continue  # verify() reports it; readers skip it
+        self._events_cache = (key, events)
+        return events
+
+    def heads(self) -> dict[str, str]:
+        """name → digest of the last recorded version, for names not deleted.
+        The returned dict is shared: do not modify it."""
+        events = self.events()
+        if self._heads_cache is not None:
+            return self._heads_cache
+        heads: dict[str, str | None] = {}
+        for event in events:
+            if event.name is not None and event.action not in NON_CONTENT:
+                if event.after is None:
+                    heads.pop(event.name, None)
+                else:
+                    heads[event.name] = event.after
+        self._heads_cache = heads
+        return heads
+
+    def referenced(self) -> set[str]:
+        """Every object digest some event names (before or after)."""
+        return {key for event in self.events() for key in (event.before, event.after) if key}
+
+    def verify(self) -> ChainCheck:
+        """Check line syntax, seq order, the hash chain and every referenced
+        object's digest. Returns the first failure, never raises for bad data."""
+        data = read_bytes(self.path)
+        if data is None:
+            return ChainCheck(True, 0)
+        prev = None
+        count = 0
+        lines = data.split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        elif lines:
+            return ChainCheck(False, count, None, len(lines), "torn last line (no newline)")
+        for number, raw in enumerate(lines, start=1):
+            try:
+                obj = json.loads(raw)
+                event = Event.from_json(obj)
+            except (ValueError, KeyError, TypeError) as exc:
+                return ChainCheck(False, count, None, number, f"line {number} is not a valid event: {exc}")
+            if event.seq != count + 1:
+                return ChainCheck(False, count, event.seq, number,
+                                    f"event seq {event.seq} out of order (expected {count + 1})")
+            if event.prev != prev:
+                return ChainCheck(False, count, event.seq, number,
+                                    f"event seq {event.seq}: prev hash does not match the line before")
+            for key in (event.before, event.after):
+                if key is None:
+                    continue
+                blob = read_bytes(self.objects / key)
+                if blob is None:
+                    return ChainCheck(False, count, event.seq, number,
+                                        f"event seq {event.seq}: object {key[:12]} is missing")
+                if digest(blob) != key:
+                    return ChainCheck(False, count, event.seq, number,
+                                        f"event seq {event.seq}: object {key[:12]} is corrupt")
+            prev = digest(raw)
+            count += 1
+        return ChainCheck(True, count)
+
+# Journal actions that record no new content version of a memory (history shows none of them).
+NON_CONTENT = frozenset({"receipt", "tombstone-lift"})

@@ -1,0 +1,318 @@
+"""One layer directory and its critical section (DESIGN §1.2, §2).
+
+A :class:`Layer` is a directory of memory files (``_user``, ``projects/<key>``; the team
+layer: :mod:`memdir.layer.team`): it scans them (:mod:`memdir.files.scan`, re-parsing only
+what changed), holds the layer's cross-process lock (``filelock``: an OS lock a killed
+holder releases), keeps ``MEMORY.md`` and its freshness stamp, and owns the layer's journal
+and tombstones. Its :meth:`Layer.transaction` is the critical section every change runs in;
+:meth:`Transaction.apply` is the only code that changes a memory file (never one git left
+with conflict markers). Callers use the validated operations of :mod:`memdir.gateway.changes`.
+
+Inside the lock, in order: repair a torn journal tail, scan the files, journal hand edits
+made since the last event (``external-edit`` / ``external-delete``), apply the change
+(written atomically, its bytes kept in ``objects/``, journaled), rebuild ``MEMORY.md``, stamp it.
+
+The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md`` without parsing
+anything: its mtime equals the layer directory's mtime after the rebuild (any file added,
+removed or renamed behind memdir's back moves the directory's mtime), and its atime holds the
+next moment the index text could change (a day boundary, a valid-time edge): ``index_is_fresh``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from contextlib import contextmanager, suppress
+from datetime import timedelta
+from pathlib import Path
+from typing import Iterator, Mapping
+
+from ..errors import InvalidInput, LockTimeout, StoreError
+from ..files.fsio import atomic_write, ensure_dir, unlink
+from .index import IndexBuilder, next_change
+from .journal import Journal, now_utc
+from .transaction import Transaction
+from ..files.layout import INDEX_FILE, META_DIR, STAMP_FILE, symlink_refusal
+from ..paths import identity, layer_dirs, user_layer_dir
+from ..files.scan import Entry, FileState, Scan, count_files, load as load_file, scan as scan_layer
+from ..tombstones.match import Tombstone
+from ..tombstones.stones import TombstoneFile
+from ..settings import Settings
+from ..vocabulary import ACTORS
+
+# A layer this large skips the per-file hand-edit sweep between its own back-to-back
+# writes for at most SWEEP_INTERVAL seconds (one stat per file is the floor of a write).
+SWEEP_ALWAYS_MAX = 500
+SWEEP_INTERVAL = 2.0
+
+
+# ---------------------------------------------------------------- the layer
+
+
+class Layer:
+    """One layer directory (``_user`` or ``projects/<key>``) and its gateway.
+
+    ``scope`` is ``"user"`` or ``"project"``; ``root`` the project root a
+    project layer belongs to (recorded in ``.memdir/layer.json``). Reading
+    methods take no lock; every mutation goes through :meth:`transaction`.
+    """
+
+    def __init__(self, path: Path, scope: str, settings: Settings, root: Path | None = None):
+        self.path = Path(path)
+        self.scope = scope
+        self.settings = settings
+        self.root = root
+        self.meta = self.path / META_DIR
+        self.journal = Journal(self.meta)
+        self.tombstone_file = TombstoneFile(self.meta)
+        self.files: dict[str, FileState] = {}  # what the last scan learned of each file, by file name
+        self._last_scan: tuple[int | None, Scan] | None = None
+        self._synced_journal: tuple[int, int] | None = None  # journal (size, mtime) after our last transaction
+        self._swept_at = float("-inf")
+        self._index = IndexBuilder(settings.stale_after_days)
+        self._index_written: tuple | None = None  # (text, size, mtime_ns, inode) of our last MEMORY.md
+        self._lock = None
+
+    def __repr__(self) -> str:
+        return f"Layer({self.scope!r}, {str(self.path)!r})"
+    # ------------------------------------------------------------ scanning
+
+    def scan(self, known: Mapping[str, tuple] | None = None, progress=None) -> Scan:
+        """Every memory of the layer by name, the files that are not memories,
+        and what was learned of each file (:func:`memdir.files.scan.scan`):
+        the one reader of a layer's files. Re-parses only files whose
+        size/ctime/inode changed since this layer object last read them.
+        Raises :class:`StoreError`, also for a layer with a symlink where
+        memdir keeps its files (:func:`memdir.files.layout.symlink_refusal`)."""
+        self.refuse_symlinks()
+        try:
+            directory_mtime = os.stat(self.path).st_mtime_ns
+        except FileNotFoundError:
+            directory_mtime = None
+        except OSError as exc:
+            raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
+        found, self.files, complete = scan_layer(self.path, self.files, known, progress,
+                                                  self.settings.max_file_bytes)
+        if complete:  # a scan that did not read every memory must not stand in for a full one
+            self._last_scan = (directory_mtime, found)
+            self._swept_at = time.monotonic()
+        return found
+
+    def refuse_symlinks(self) -> None:
+        """Raise :class:`StoreError` when the layer directory, ``.memdir``,
+        ``MEMORY.md`` or a meta file is a symlink (never followed)."""
+        reason = symlink_refusal(self.path)
+        if reason:
+            raise StoreError(reason)
+
+    def load(self, path: Path) -> FileState | None:
+        """Read and parse one memory file of this layer (:func:`memdir.files.scan.load`)."""
+        return load_file(path, max_bytes=self.settings.max_file_bytes)
+
+    def file_count(self) -> int:
+        """How many memory files :meth:`scan` would look at (for progress bars)."""
+        return count_files(self.path)
+
+    def lookup(self, name: str) -> Entry | None:
+        """Which memory is called ``name`` (already normalized), from the last
+        scan while no file was added, removed or renamed since; for deciding
+        where a memory lives, not for reading its current text."""
+        last = self._last_scan
+        if last is not None and last[0] is not None:
+            try:
+                if os.stat(self.path).st_mtime_ns == last[0]:
+                    return last[1].entries.get(name)
+            except OSError:
+                return None
+        return self.scan().entries.get(name)
+
+    def tombstones(self) -> list[Tombstone]:
+        """Tombstones in force in this layer."""
+        return self.tombstone_file.all()
+
+    # ------------------------------------------------------------ locking
+
+    @contextmanager
+    def locked(self, wait: bool = True):
+        """Hold the layer's cross-process lock (re-entrant in this process).
+
+        The gateway takes it for every mutation; a caller that must compare and
+        then write as one step (consolidation's compare-and-set) may hold it
+        across the gateway call. Raises :class:`LockTimeout`, :class:`StoreError`.
+        """
+        from filelock import FileLock, Timeout  # late: only mutations need it
+
+        self.refuse_symlinks()
+        ensure_dir(self.path)
+        ensure_dir(self.meta)
+        if self._lock is None:
+            self._lock = FileLock(str(self.meta / "lock"), timeout=self.settings.lock_timeout, mode=0o600)
+        try:
+            # Polled every 5 ms: at filelock's 50 ms a releasing writer wins again and again (7 writers starved one).
+            self._lock.acquire(timeout=None if wait else 0, poll_interval=0.005)
+        except Timeout:
+            raise LockTimeout(
+                f"layer {self.path} is locked by another process (waited "
+                f"{self.settings.lock_timeout:g}s); try again"
+            ) from None
+        except OSError as exc:  # read-only file system, permissions
+            raise StoreError(f"cannot lock {self.path}: {exc.strerror or exc}") from None
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+    @contextmanager
+    def transaction(self, actor: str, session: str | None = None, wait: bool = True) -> Iterator["Transaction"]:
+        """The gateway's critical section; yields a :class:`Transaction` to apply changes through."""
+        if actor not in ACTORS:
+            raise InvalidInput(f"unknown actor {actor!r}")
+        if not self.files:
+            self._prescan()
+        with self.locked(wait):
+            self._describe()
+            self.journal.repair()
+            tampered = self.journal.check_anchor()
+            if tampered:  # never journal the files as hand edits over a journal that lost its head
+                raise StoreError(f"{self.journal.path}: {tampered}; nothing was changed (see `memdir verify`)")
+            if unanchored := self.journal.anchor_refusal():
+                raise StoreError(f"{unanchored}; nothing was changed")
+            quick = self._quick_scan()
+            tx = Transaction(self, quick or self.scan(), actor, session, full=quick is None)
+            try:
+                if tx.full:
+                    tx.sync_external()
+                yield tx
+            finally:
+                if tx.events or tx.reindex:
+                    self._derive(tx)
+
+    def _prescan(self) -> None:
+        """Parse the files before taking the lock, so the critical section only compares stat keys."""
+        with suppress(StoreError):
+            self.scan()
+
+    def _derive(self, tx: "Transaction") -> None:
+        """After the commit: ``MEMORY.md``, its stamp and the journal anchor.
+        Derived files failing to update is a warning (the next operation
+        rebuilds them), never a failed change."""
+        try:
+            if tx.reindex:
+                self._write_index(tx.scan.entries, None if tx.full else tx.touched)
+            elif tx.changed:
+                self._stamp(tx.scan.entries.values(), self._index.deadline if self._index.built else False)
+        except StoreError as exc:
+            tx.warnings.append(f"the change is saved, but {exc}; the index is rebuilt on the next operation")
+            self._index_written, self._index = None, IndexBuilder(self.settings.stale_after_days)
+            with suppress(OSError):
+                os.unlink(self.meta / STAMP_FILE)  # never trust MEMORY.md that missed a change
+        try:
+            self.journal.anchor()
+        except StoreError as exc:
+            tx.warnings.append(f"the change is saved, but the journal anchor was not updated: {exc}")
+        try:  # the scan now reflects every change this transaction made
+            self._last_scan = (os.stat(self.path).st_mtime_ns, tx.scan)
+            self._synced_journal = self.journal.stat_key()
+        except OSError:
+            self._last_scan = self._synced_journal = None
+
+    def _quick_scan(self) -> Scan | None:
+        """The last transaction's scan, when it may stand in for a full sweep:
+        a large layer (> :data:`SWEEP_ALWAYS_MAX` files), swept less than
+        :data:`SWEEP_INTERVAL` s ago, with no file added, removed or renamed
+        and no event journaled by anyone else since. An in-place hand edit is
+        then journaled at the next sweep (within the interval) — or at once
+        when this transaction touches that file (:meth:`Transaction.fresh`)."""
+        last = self._last_scan
+        if (last is None or last[0] is None or self._synced_journal is None
+                or len(last[1].entries) <= SWEEP_ALWAYS_MAX
+                or time.monotonic() - self._swept_at > SWEEP_INTERVAL):
+            return None
+        try:
+            if os.stat(self.path).st_mtime_ns != last[0]:
+                return None
+        except OSError:
+            return None
+        if self.journal.stat_key() != self._synced_journal:
+            return None
+        return last[1]
+
+    def _describe(self) -> None:
+        path = self.meta / "layer.json"
+        if not path.exists():
+            info = {"kind": self.scope, "root": str(self.root) if self.root else None}
+            if self.root is not None:  # what finds this layer again if the project moves (store.relocate)
+                info.update(identity(self.root))
+            # ASCII JSON: a root whose name is not UTF-8 is kept as \udcXX escapes, not refused.
+            atomic_write(path, json.dumps(info).encode() + b"\n", sync_dir=False)
+
+    # ------------------------------------------------------------ the index
+
+    def _write_index(self, entries: dict, touched: set | None = None) -> None:
+        now = now_utc()
+        if touched is None or not self._index.built:
+            text = self._index.render({n: e.record for n, e in entries.items()}, now)
+        else:
+            text = self._index.render_changed(
+                {n: (entries[n].record if n in entries else None) for n in touched}, now)
+        target = self.meta.parent / INDEX_FILE  # the layer directory's; the team layer's is in the home
+        if text:
+            try:
+                on_disk = os.stat(target)
+                same = self._index_written == (text, on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino)
+            except OSError:
+                same = False
+            if not same:
+                atomic_write(target, text.encode("utf-8"), sync=False)  # derived: rebuilt if ever lost
+                on_disk = os.stat(target)
+                self._index_written = (text, on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino)
+        else:
+            unlink(target)
+            self._index_written = None
+        self._stamp(entries.values(), self._index.deadline, now)
+
+    def _stamp(self, entries, deadline=False, now=None) -> None:
+        now = now or now_utc()
+        if deadline is False:
+            deadline = next_change([e.record for e in entries], now, self.settings.stale_after_days)
+        deadline_ns = (int(deadline.timestamp() * 1e9) if deadline
+                       else int((now + timedelta(days=3650)).timestamp() * 1e9))
+        stamp = self.meta / STAMP_FILE
+        try:
+            if not stamp.exists():
+                stamp.touch(mode=0o600)
+            directory_ns = os.stat(self.path).st_mtime_ns
+            os.utime(stamp, ns=(deadline_ns, directory_ns))
+        except OSError as exc:
+            raise StoreError(f"cannot stamp the index of {self.path}: {exc.strerror or exc}") from None
+
+    def refresh_index(self, wait: bool = True) -> list[str]:
+        """Rebuild ``MEMORY.md`` from the files (journaling hand edits first);
+        returns the warnings (a derived file that could not be written).
+        ``wait`` False: raise :class:`LockTimeout` at once when the lock is busy."""
+        self._prescan()  # parse outside the lock; inside, only stat keys are compared
+        with self.transaction("human", wait=wait) as tx:
+            tx.require_full()
+            tx.reindex = True
+        return tx.warnings
+
+    def current_index(self) -> str | None:
+        """Rebuild ``MEMORY.md`` (None), or — when the layer cannot be written
+        (a full disk, read-only, another user's) or its lock is busy — the
+        index text rendered from the files without writing anything: a reader
+        never waits for, nor holds up, a writer. Raises :class:`StoreError`
+        when the layer cannot be read."""
+        try:
+            if not self.refresh_index(wait=False):
+                return None
+        except (StoreError, LockTimeout):
+            pass
+        return self._index.render({n: e.record for n, e in self.scan().entries.items()}, now_utc())
+
+
+def home_layers(home: Path, settings: Settings) -> list[Layer]:
+    """A :class:`Layer` for every layer directory under ``home`` (user first,
+    then every project), for home-wide work: verify, repair, reindex."""
+    user = user_layer_dir(home)
+    return [Layer(path, "user" if path == user else "project", settings) for path in layer_dirs(home)]

@@ -1,0 +1,144 @@
+"""The team layer: memory kept inside the project's repository (DESIGN §2).
+
+The files live in ``<repository root>/<team_dir>`` (the ``team_dir`` setting,
+default ``.claude/memory``) and travel with git; everything derived or
+personal stays on this machine under ``<home>/team/<key>``
+(:func:`memdir.paths.team_meta_dir`): the journal and version objects
+(what *this* machine changed — git's history is the shared one), the lock,
+``MEMORY.md`` and its stamp, and the candidates the agent or consolidation
+proposed for the team, waiting for this person's approval.
+
+What the team layer adds to a :class:`~memdir.layer.layer.Layer`:
+
+* only a person writes it (``human``): an agent's or consolidation's change
+  is a candidate in the home (:func:`candidate_layer`), never a file in the
+  repository;
+* text that still looks like a credential after redaction is refused
+  (:func:`memdir.text.redact.looks_like_credential`);
+* tombstones are one file each in ``<team_dir>/tombstones/``
+  (:class:`~memdir.tombstones.stones.TombstoneDir`), so they merge;
+* a directory that already holds memory files is adopted as it is
+  (:func:`init` adds only what is missing: a README line, ``.gitignore``,
+  ``.gitattributes``).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..errors import Refused
+from ..files.fsio import atomic_write, ensure_dir
+from .journal import Journal
+from .layer import Layer
+from ..files.layout import META_DIR
+from ..files.memfile import MemoryRecord
+from ..paths import team_files_dir, team_meta_dir
+from ..text.redact import looks_like_credential
+from ..settings import Settings
+from ..tombstones.stones import TombstoneDir, TombstoneFile
+
+TOMBSTONE_DIR = "tombstones"
+CANDIDATE_DIR = "candidates"
+README = "README"  # no .md: a memory file it is not
+README_TEXT = ("# Team memory\n\n"
+               "Shared long-term memory of this repository for coding agents (memdir's team layer): one memory "
+               "per Markdown file, tombstones of forgotten facts in `tombstones/`. Review and commit changes "
+               "like code.\n")
+# Derived files are regenerated on every machine and never merged; memdir writes none of them
+# here (MEMORY.md and the search index live in the home), the lines guard against copies.
+GITIGNORE_TEXT = ("# memdir: derived or local files, regenerated, never committed\n"
+                  "MEMORY.md\n.memdir/\n.*.tmp\n*.sqlite\n")
+GITATTRIBUTES_TEXT = ("# memdir: tombstones are one file each (they merge); MEMORY.md is derived\n"
+                      "MEMORY.md linguist-generated=true -diff\n"
+                      "tombstones/*.json linguist-generated=true\n")
+
+
+class TeamLayer(Layer):
+    """The team layer of one repository: files in ``path`` (inside the
+    repository), journal, objects, lock and ``MEMORY.md`` in ``meta`` (in
+    the home), tombstones in ``path/tombstones``. See the module docstring."""
+
+    def __init__(self, path: Path, local: Path, settings: Settings, root: Path):
+        super().__init__(path, "team", settings, root)
+        self.meta = Path(local) / META_DIR  # MEMORY.md next to it, in ``local``: out of the repository
+        self.journal = Journal(self.meta)
+        self.tombstone_file = TombstoneDir(self.path / TOMBSTONE_DIR)
+
+    @contextmanager
+    def transaction(self, actor: str, session: str | None = None, **options):
+        """:meth:`Layer.transaction` for a person only: the agent's tools and
+        consolidation propose team memories as candidates (:func:`candidate_layer`).
+        Every record written is checked by :meth:`admit` first. Raises
+        :class:`Refused` for any other actor."""
+        if actor != "human":
+            raise Refused("the team layer is written by a person only; an agent's or consolidation's change "
+                          "for the team is kept as a candidate until a person approves it (memdir review)")
+        with super().transaction(actor, session, **options) as tx:
+            apply = tx.apply
+
+            def admitted(name, record, action, **kw):
+                if record is not None:
+                    self.admit(record)
+                return apply(name, record, action, **kw)
+
+            tx.apply = admitted
+            yield tx
+
+    def admit(self, record: MemoryRecord) -> None:
+        """Refuse text that still looks like a credential after redaction:
+        the team layer is committed and shared."""
+        for label, text in (("name", record.name), ("title", record.title or ""),
+                            ("description", record.description), ("body", record.body)):
+            why = looks_like_credential(text)
+            if why:
+                raise Refused(f"refused for the team layer: the {label} still looks like a credential ({why}); "
+                              "remove it — the team layer is committed to the repository")
+
+
+def team_layer(home: Path, root: Path, settings: Settings) -> TeamLayer:
+    """The :class:`TeamLayer` of the repository at ``root`` (its local side:
+    :func:`memdir.paths.team_meta_dir`)."""
+    return TeamLayer(team_files_dir(root, settings.team_dir), team_meta_dir(home, root), settings, root)
+
+
+def candidate_layer(home: Path, root: Path, settings: Settings) -> Layer:
+    """Where this person's pending team candidates wait, in the home (never
+    in the repository): a layer of scope ``team`` whose memories are all
+    candidates."""
+    layer = Layer(team_meta_dir(home, root) / CANDIDATE_DIR, "team", settings, root)
+    layer.tombstone_file = TombstoneFile(layer.meta)
+    return layer
+
+
+def init(path: Path) -> list[str]:
+    """Create the team directory, or adopt the one there: add a README (only
+    when the directory holds none), ``.gitignore``, ``.gitattributes`` and
+    ``tombstones/`` where missing; an existing ``.gitignore`` gets memdir's
+    entries it lacks appended (its own lines are kept). Never renames or rewrites a file that is
+    there. Returns the paths created (relative to ``path``)."""
+    created = []
+    ensure_dir(path)
+    for name, text in ((README, README_TEXT), (".gitignore", GITIGNORE_TEXT),
+                       (".gitattributes", GITATTRIBUTES_TEXT)):
+        target = path / name
+        if not target.exists():
+            atomic_write(target, text.encode("utf-8"))
+            created.append(name)
+        elif name == ".gitignore":  # adopted: memdir's entries are added, the others kept as they are
+            have = target.read_bytes().decode("utf-8", "replace")
+            lines = {line.strip() for line in have.splitlines()}
+            missing = [line for line in text.splitlines()[1:] if line not in lines]
+            if missing:
+                atomic_write(target, (have + ("" if have.endswith("\n") or not have else "\n")
+                                      + text.splitlines()[0] + "\n" + "\n".join(missing) + "\n").encode("utf-8"))
+                created.append(f".gitignore (added {', '.join(missing)})")
+    tombs = path / TOMBSTONE_DIR
+    if not tombs.is_dir():
+        ensure_dir(tombs)
+        atomic_write(tombs / ".gitkeep", b"")
+        created.append(TOMBSTONE_DIR + "/")
+    return created
+
+
+__all__ = ["CANDIDATE_DIR", "TOMBSTONE_DIR", "TeamLayer", "candidate_layer", "init", "team_layer"]

@@ -1,0 +1,148 @@
+"""A transaction: the changes applied inside one lock window of one layer (DESIGN §1.2, §5).
+
+:meth:`memdir.layer.layer.Layer.transaction` opens one; :meth:`Transaction.apply`
+is the only code that changes a memory file (through :mod:`memdir.layer.commit`).
+A transaction refers to its :class:`~memdir.layer.layer.Layer` without importing
+it: the layer imports this module.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import NotFound
+from ..files.conflicts import refuse_markers, refuse_overwrite
+from ..files.memfile import MalformedMemory, MemoryRecord, parse, serialize
+from ..files.scan import Entry, FileState, Scan, stat_key
+from ..tombstones import match as tombstones_mod
+from ..tombstones.match import Tombstone
+from . import commit
+from .journal import Event
+
+
+class Transaction:
+    """Changes applied inside one lock window of one layer."""
+
+    def __init__(self, layer: "Layer", scan: Scan, actor: str, session: str | None, full: bool = True):
+        self.layer = layer
+        self.scan = scan
+        self.actor = actor
+        self.session = session
+        self.full = full  # False: the last transaction's scan stands in (see Layer._quick_scan)
+        self.changed = False
+        self.reindex = False
+        self.touched: set[str] = set()
+        self.events: list[Event] = []
+        self.warnings: list[str] = []
+
+    def fresh(self, name: str) -> Entry | None:
+        """The entry of ``name`` as it is on disk now. After a full sweep that is
+        the scan's; otherwise the file is stat'ed and, if it changed in place,
+        re-read and its hand edit journaled first."""
+        entry = self.scan.entries.get(name)
+        if self.full or entry is None:
+            return entry
+        layer = self.layer
+        try:
+            st = os.stat(entry.path, follow_symlinks=False)
+        except FileNotFoundError:
+            st = None
+        cached = layer.files.get(entry.path.name)
+        if st is not None and cached is not None and cached.key == stat_key(st):
+            return entry
+        self.require_full()  # it changed under us: do the whole sweep now
+        return self.scan.entries.get(name)
+
+    def require_full(self) -> None:
+        """Sweep every file and journal hand edits now (for operations over the whole layer)."""
+        if self.full:
+            return
+        self.scan = self.layer.scan()
+        self.full = True
+        self.sync_external()
+
+    # ------------------------------------------------------------ primitives
+
+    def sync_external(self) -> None:
+        """Journal every file whose bytes differ from its last journaled version
+        (finishing or undoing a change a killed writer cut: :func:`memdir.layer.commit.sweep`)."""
+        events, rescanned = commit.sweep(self.layer.journal, self.layer.path, self.scan.entries,
+                                         self.layer.scan, self.session)
+        if rescanned is not None:
+            self.scan = rescanned
+        if events:
+            self.events.extend(events)
+            self.reindex = True
+
+    def apply(self, name: str, record: MemoryRecord | None, action: str, *,
+              reason: str | None = None, data: dict | None = None, raw: bytes | None = None,
+              reindex: bool = True, move: bool = True) -> Event:
+        """Write (or, with ``record`` None, delete with its duplicate files) one memory
+        file, keep its bytes, journal the event — the commit (:mod:`memdir.layer.commit`;
+        bytes of files replaced or removed that are not the latest version are
+        journaled first). The only place memdir changes a memory file. ``move``
+        False keeps a hand-named file where it is. Raises :class:`StoreError`
+        (the files put back) when the journal line cannot be written."""
+        layer = self.layer
+        journal = layer.journal
+        existing = self.scan.entries.get(name)
+        if record is None and existing is None:
+            raise NotFound(f"memory not found: {name!r}")
+        target = existing.path if existing is not None and not move else layer.path / f"{name}.md"
+        refuse_overwrite(self.scan.files.get(f"{name}.md"), layer.path / f"{name}.md", action)
+        doomed = ([layer.path / f for f, st in self.scan.files.items() if st.name == name and f != existing.path.name]
+                  + [existing.path]) if record is None else [target] + (
+                      [existing.path] if existing is not None and existing.path != target else [])
+        for kept in filter(None, (commit.preserve(journal, name, path, self.session) for path in doomed)):
+            self.events.append(kept)
+            self.warnings.append(f"text not in the journal (a hand edit, a file memdir cannot read) was kept "
+                                 f"as a version first (memdir history {name})")
+        before = journal.heads().get(name)
+        staged: list[commit.Staged] = []
+        try:
+            if record is None:
+                after = None
+                staged.extend(commit.stage_remove(path) for path in doomed)
+            else:
+                payload = refuse_markers(raw if raw is not None else serialize(record).encode("utf-8"), name)
+                after = journal.put_object(payload)
+                staged.append(commit.stage_write(target, payload))
+                for path in doomed[1:]:  # a hand-named file (feedback_x.md) moves to its name
+                    staged.append(commit.stage_remove(path))
+            event = journal.append(self.actor, action, name, before, after, reason=reason,
+                                   session=self.session, data=data)
+        except BaseException:
+            for step in reversed(staged):
+                step.undo()
+            raise
+        for step in staged:
+            step.done()
+        for path in doomed:
+            self.scan.files.pop(path.name, None)
+            layer.files.pop(path.name, None)
+        if record is None:
+            del self.scan.entries[name]
+            self.scan.names.pop(name, None)
+        else:
+            try:
+                written = record if raw is None else parse(payload.decode("utf-8"), name).record
+                entry = Entry(written, target, after)
+                state = FileState(stat_key(os.stat(target)), after, name, None, entry)
+                layer.files[target.name] = self.scan.files[target.name] = state
+                self.scan.entries[name] = entry
+                self.scan.names[name] = target.name
+            except (OSError, MalformedMemory, UnicodeDecodeError) as exc:
+                self.warnings.append(f"wrote {target} but cannot read it back: {exc}")
+        self.events.append(event)
+        self.touched.add(name)
+        self.changed = True
+        self.reindex = self.reindex or reindex
+        return event
+
+    def check_tombstones(self, description: str, body: str, name: str,
+                         extra_stones: list[Tombstone] = ()) -> None:
+        """Refuse a forgotten value (:func:`memdir.tombstones.match.check`), also
+        one forgotten in ``extra_stones`` (the session's other layers); for
+        consolidation, a forgotten name too."""
+        tombstones_mod.check([*self.layer.tombstones(), *extra_stones], description, body,
+                             name=name, actor=self.actor)

@@ -1,0 +1,173 @@
+"""Which memory a name means, which tombstones guard a write, and what a "not found" says.
+
+:func:`find` is the one lookup of a name in a session's layers (user first;
+a name that only normalizes like another memory's is not that memory; a
+hand-written file's title stands in for its name when only one has it).
+:func:`guard` gives the tombstones of the session's other layers a write into
+one layer must also respect. A "not found" says more than "not found" (one
+place for the CLI, the API and the tools): a memory the journal saw deleted is told as deleted, with the tombstone its deletion left (when that is
+still in force) and where its versions are; a rename from a memory that is in another layer than the one
+asked names that layer; a name that normalizes to another memory's file says so. A name no layer ever held keeps the plain "memory not found".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..errors import InvalidInput, NotFound, StoreError
+from ..layer.history import is_version
+from ..layer.layer import Layer
+from ..text.names import normalize_name, same_name
+from ..session import Session
+from ..files.scan import Entry
+
+
+def find(session: Session, name: str, scope: str | None = None, *, explain: bool = True) -> tuple[Layer, Entry]:
+    """The layer and entry of memory ``name``: in ``scope``, or in the first
+    of the session's layers that has it (user first). Raises
+    :class:`NotFound` (with ``explain``, a deleted memory is told as deleted:
+    :func:`deleted`), :class:`InvalidName`, :class:`ScopeError`."""
+    key = normalize_name(name).name
+    layers = session.layers(scope)
+    readable = []
+    unreadable = other = None
+    for layer in layers:
+        try:
+            entry = layer.scan().entries.get(key)
+        except StoreError as exc:  # one unreadable layer never hides the others
+            unreadable = exc
+            continue
+        readable.append(layer)
+        if entry is not None and not same_name(name, entry.record.name, entry.record.title):
+            other = other or entry  # `C# tips` is not `C++ tips`, though both normalize to c-tips
+            continue
+        if entry is not None:
+            return layer, entry
+    # The index shows a memory by its title (a hand-written file's `name:` that is not its
+    # file stem): a model that calls it by that title means that memory, when only one has it.
+    for layer in readable:
+        titled = [e for e in layer.scan().entries.values() if e.record.title and _titled(e.record.title, key)
+                  and same_name(name, e.record.name, e.record.title)]
+        if len(titled) == 1:
+            return layer, titled[0]
+    if unreadable is not None and scope is not None:
+        raise unreadable
+    where = f"the {scope} layer" if scope else "any layer"
+    if other is not None:
+        raise NotFound(other_name(name, other))
+    raise NotFound((explain and deleted(readable, key))
+                   or f'memory not found: "{key}" in {where}' + unsearched(session, scope))
+
+
+def spelled_as_other(layer: Layer, name: str) -> str | None:
+    """The refusal when ``name`` normalizes to a live memory of ``layer`` it
+    does not name (:func:`memdir.text.names.same_name`), else None."""
+    try:
+        entry = layer.scan().entries.get(normalize_name(name).name)
+    except StoreError:
+        return None
+    if entry is not None and not same_name(name, entry.record.name, entry.record.title):
+        return other_name(name, entry)
+    return None
+
+
+def _titled(title: str, key: str) -> bool:
+    try:
+        return normalize_name(title).name == key
+    except InvalidInput:
+        return False
+
+
+def unsearched(session: Session, scope: str | None) -> str:
+    """What a "not found" adds when the project layer was not looked in (no
+    project root): ``""`` otherwise."""
+    if scope is None and session.project_root is None:
+        return f"; the project layer was not searched: {session.project_error}"
+    return ""
+
+
+class Guard(list):
+    """The tombstones :func:`guard` found; ``skipped`` says which layers could not be read."""
+
+    skipped: tuple[str, ...] = ()
+
+
+def guard(session: Session, target: Layer) -> Guard:
+    """The tombstones of the session's layers other than ``target``: a write
+    into one layer is refused for a value forgotten in another. A layer that
+    cannot be read (another user's) is skipped, named in ``skipped``: it must
+    not block writes to the layers this user owns."""
+    stones, skipped = Guard(), []
+    for layer in session.layers():
+        if layer is target:
+            continue
+        try:
+            stones.extend(layer.tombstones())
+        except StoreError as exc:
+            skipped.append(f"the {layer.scope} layer's tombstones were not checked: {exc}")
+    stones.skipped = tuple(skipped)
+    return stones
+
+
+def writable(session: Session, scope: str | None) -> list[Layer]:
+    """The layers an operation over a whole scope changes: the team layer
+    only for a person, or when asked by name (then the team layer refuses
+    anyone else, saying why)."""
+    return [layer for layer in session.layers(scope)
+            if layer.scope != "team" or scope == "team" or session.actor == "human"]
+
+
+def deleted(layers: Iterable[Layer], key: str) -> str | None:
+    """The message for ``key`` (a normalized name) when the last content version the journal of one of
+    ``layers`` (first that has it) holds of it is a deletion: ``memory "beta" was deleted from the project
+    layer (tombstone t-…); `memdir history beta` shows its versions`` (the tombstone only while it is in
+    force). None when no layer's journal shows ``key`` deleted (never there, or living). A layer whose
+    journal or tombstones cannot be read is passed over."""
+    for layer in layers:
+        try:
+            last = next((e for e in reversed(layer.journal.events()) if e.name == key and is_version(e)), None)
+            if last is None or last.after is not None:
+                continue
+            stone = last.data.get("tombstone")
+            if stone and not any(s.id == stone for s in layer.tombstones()):
+                stone = None  # lifted since: the value may come back, no id to tell
+        except (StoreError, OSError):
+            continue
+        how = "" if last.action == "delete" else f" (by {last.action})"
+        return (f'memory "{key}" was deleted{how} from the {layer.scope} layer'
+                + (f" (tombstone {stone})" if stone else "") + f"; `memdir history {key}` shows its versions")
+    return None
+
+
+def other_name(name: str, entry: Entry) -> str:
+    """The refusal when ``name`` normalizes to the file of a memory (``entry``) it does not name
+    (:func:`memdir.text.names.same_name`: ``C# tips`` is not ``C++ tips``)."""
+    record = entry.record
+    shown = f"{record.title!r} ({record.name})" if record.title else repr(record.name)
+    return (f"memory not found: {name.strip()!r}; its file name {record.name!r} belongs to the memory {shown}, "
+            f"which is another name (use {record.name!r} to mean that one)")
+
+
+def rename_missing(rename_from: str, looked: tuple[str, ...]) -> NotFound:
+    """The refusal of a rename from ``rename_from``, which none of the ``looked`` scopes holds (each
+    named: ``user or project``, ``user, team or project``)."""
+    where = " or ".join(filter(None, (", ".join(looked[:-1]), looked[-1])))
+    return NotFound(f"cannot rename {rename_from!r}: no such memory in the {where} layer")
+
+
+def renamed_elsewhere(exc: NotFound, session, rename_from: str, scope: str) -> NotFound:
+    """``exc`` (a rename from ``rename_from`` refused as missing in ``scope``), told which other layer of
+    ``session`` holds it: ``('nb' is in the project layer: drop --scope or say --scope project)``;
+    ``exc`` itself when no other layer does."""
+    key = normalize_name(rename_from).name
+    for other in session.scopes():
+        try:
+            found = other != scope and session.layer(other).lookup(key) is not None
+        except (StoreError, OSError):
+            continue
+        if found:
+            return NotFound(f"{exc} ({key!r} is in the {other} layer: drop --scope or say --scope {other})")
+    return exc
+
+
+__all__ = ["deleted", "other_name", "rename_missing", "renamed_elsewhere"]

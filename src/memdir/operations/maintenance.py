@@ -1,0 +1,299 @@
+"""Maintenance: status, health checks, the journal, verification and repair (DESIGN §5).
+
+:func:`status`, :func:`doctor` and :func:`journal` describe the session's
+layers; :func:`verify`, :func:`repair` and :func:`projects` work on every
+layer of the home. The search mode is passed in by the caller, so this
+module needs nothing from the search package.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..layer.commit import remove_stale
+from ..prompt.context import session_block
+from ..errors import InvalidInput, StoreError
+from ..gateway.changes import finish_interrupted
+from ..layer.index import is_visible
+from ..layer.journal import Journal, now_utc
+from ..layer.history import numbered_events
+from ..layer.layer import home_layers
+from ..files.layout import META_DIR, described_root, symlink_refusal
+from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, team_journal_dirs, user_layer_dir
+from ..results import (
+    DoctorResult, FileNote, JournalEntry, JournalResult, LayerCheck, LayerStatus, ProjectInfo, ProjectList,
+    StatusResult, VerifyResult,
+)
+from ..files.scan import Entry, Malformed, count_files
+from ..session import Session
+from ..layer.drift import describe, restore_tombstones, tombstone_drift
+from ..tombstones.stones import TombstoneFile, unreadable_tombstones
+from ..vocabulary import ACTORS, JOURNAL_ACTIONS
+
+
+def verify(home: Path) -> VerifyResult:
+    """Check every layer's journal under ``home`` (the team layers' local
+    journals too): line syntax, sequence, the
+    hash chain, every version object's digest, the anchored head (a journal
+    cut short, emptied, deleted or with its last line edited), tombstones
+    no journal event refers to (a delete killed before its commit) and
+    tombstones the journal records that are missing or edited. Never
+    raises for bad data."""
+    checks = [_check(_check_layer, path) for path in layer_dirs(home)] + _not_directories(home)
+    return VerifyResult(tuple(checks + [_check(_check_team, path) for path in team_journal_dirs(home)]))
+
+
+def _not_directories(home: Path) -> list[LayerCheck]:
+    """A layer's place (``_user``, ``projects/<key>``) holding something that
+    is not a directory: a layer replaced by a file is reported, never skipped."""
+    places = [user_layer_dir(home)]
+    try:
+        with os.scandir(Path(home) / PROJECTS_DIR) as listing:
+            places += [Path(item.path) for item in listing if not item.name.startswith(".")]
+    except OSError:
+        pass
+    return [LayerCheck(str(path), False, 0, error=f"{path} is not a directory: a layer was replaced by a file "
+                                                  "(restore the layer directory from a backup, or remove it)")
+            for path in places if os.path.lexists(path) and not path.is_dir()]
+
+
+def _check_team(meta: Path) -> LayerCheck:
+    """A team layer's local journal (its meta directory in the home): chain,
+    objects, anchor. Its tombstones are the repository's, mostly forgotten
+    by other people, so no journal here refers to them: no orphan check."""
+    journal = Journal(meta)
+    result = journal.verify()
+    problem = result.error if not result.ok else journal.check_anchor()
+    return LayerCheck(str(meta.parent), problem is None, result.events, result.bad_seq, result.bad_line, problem)
+
+
+def _check(check, path: Path) -> LayerCheck:
+    """``check(path)``; a layer that cannot be read is reported as such, and the others still checked."""
+    try:
+        return check(path)
+    except (StoreError, OSError) as exc:
+        where = path.parent if check is _check_team else path
+        return LayerCheck(str(where), False, 0, error=f"cannot check this layer: {getattr(exc, 'strerror', None) or exc}")
+
+
+def _check_layer(path: Path) -> LayerCheck:
+    refusal = symlink_refusal(path)
+    if refusal:  # never followed, not even to read
+        return LayerCheck(str(path), False, 0, None, None, refusal)
+    journal = Journal(path / META_DIR)
+    result = journal.verify()
+    if not result.ok:
+        return LayerCheck(str(path), False, result.events, result.bad_seq, result.bad_line, result.error)
+    problem = journal.check_anchor()
+    if problem is not None:
+        problem += (f" (restore the journal from a backup; if it was cut on purpose, delete "
+                    f"{path / META_DIR / 'journal.anchor'} to accept it as it is)")
+    elif (problem := journal.anchor_refusal(write=False) or _unjournaled(path, result.events)) is not None:
+        pass
+    else:
+        try:
+            stones = TombstoneFile(path / META_DIR)
+            orphans, drift = orphan_tombstones(journal, stones), tombstone_drift(journal, stones)
+        except StoreError as exc:
+            orphans, drift, problem = [], [], str(exc)
+        if drift:
+            problem = describe(drift[0]) + (f" (and {len(drift) - 1} more)" if len(drift) > 1 else "")
+        elif orphans:
+            problem = (f"tombstone {orphans[0].id} ({orphans[0].name}) belongs to no journaled delete "
+                       f"(a delete cut before its commit); `memdir verify --repair` removes it")
+    return LayerCheck(str(path), problem is None, result.events, error=problem)
+
+
+def _unjournaled(path: Path, events: int) -> str | None:
+    """Why a layer with no journal event is not fine: it holds version
+    objects (the journal and its anchor were deleted), or memory files while
+    memdir has described it (``layer.json``: the journal was, once)."""
+    if events:
+        return None
+    try:
+        with os.scandir(path / META_DIR / "objects") as listing:
+            objects = sum(1 for item in listing if not item.name.startswith("."))
+    except OSError:
+        objects = 0
+    files = count_files(path) if (path / META_DIR / "layer.json").is_file() else 0
+    if not objects and not files:
+        return None
+    return (f"the journal is missing but the layer holds {objects} version object(s) and {files} memory file(s): "
+            f"it was deleted with its anchor (restore {path / META_DIR / 'journal.jsonl'} from a backup)")
+
+
+def orphan_tombstones(journal: Journal, tombstones: TombstoneFile) -> list:
+    """Tombstones no journal event refers to: saved by a delete that never
+    reached its journal line (the memory is still there). Raises :class:`StoreError`."""
+    stones = tombstones.all()
+    if not stones:
+        return []
+    named = {event.data.get("tombstone") for event in journal.events() if event.data}
+    return [stone for stone in stones if stone.id not in named]
+
+
+def repair(session: Session) -> VerifyResult:
+    """Bring every layer of the home to a consistent state — cut torn journal
+    tails, finish or undo changes a killed writer cut (tombstones of deletes
+    that never committed, files renamed aside, writes not journaled), remove
+    leftover temp files older than the lock timeout, journal hand edits,
+    finish two-step changes cut between their steps
+    (:func:`memdir.gateway.changes.finish_interrupted`), rebuild ``MEMORY.md``
+    — then :func:`verify`. A layer whose journal lost
+    its anchored head or does not chain is left as it is (its files are not
+    journaled as hand edits over it) and stays reported; so does a layer
+    this user cannot read or write (the others are still repaired). Raises
+    :class:`LockTimeout`."""
+    for layer in home_layers(session.home, session.settings):
+        try:
+            _repair_layer(layer, session.settings.lock_timeout)
+        except StoreError:
+            continue  # reported by the verify below
+    checked = verify(session.home)
+    return VerifyResult(checked.layers, repaired=True)
+
+
+def _repair_layer(layer, lock_timeout: float) -> None:
+    with layer.locked():
+        layer.journal.repair()
+        if layer.journal.check_anchor() or not layer.journal.verify().ok:
+            return
+        for stone in orphan_tombstones(layer.journal, layer.tombstone_file):
+            layer.tombstone_file.lift(stone.id)
+        restore_tombstones(layer.journal, layer.tombstone_file)
+        layer.refresh_index()  # first: a file renamed aside by a cut delete comes back
+        remove_stale(layer.path, lock_timeout)
+        finish_interrupted(layer)
+
+
+def status(session: Session, search: str, extractor: str = "") -> StatusResult:
+    """Home, project (or why there is none), per-layer counts, unreadable and
+    leniently read files, and the context block's size against its budget.
+    ``search`` is the search mode to report (``bm25``, ``hybrid (…)``, …);
+    ``extractor`` the consolidation extractor in effect and why."""
+    now = now_utc()
+    stale = session.settings.stale_after_days
+    layers = []
+    for layer in session.layers():
+        try:
+            scan = layer.scan()
+        except StoreError as exc:  # a symlinked layer, an unreadable directory: a problem to report
+            layers.append(LayerStatus(scope=layer.scope, path=str(layer.path), memories=0, visible=0, candidates=0,
+                                      tombstones=0, malformed=(Malformed(str(layer.path), str(exc)),)))
+            continue
+        records = [e.record for e in scan.entries.values()]
+        layers.append(LayerStatus(
+            scope=layer.scope, path=str(layer.path), memories=len(records),
+            visible=sum(1 for r in records if is_visible(r, now, stale)),
+            candidates=sum(1 for r in records if r.status == "candidate"),
+            tombstones=len(layer.tombstones()),
+            malformed=tuple(scan.malformed) + tuple(Malformed(path, why) for path, why in unreadable_tombstones(layer.tombstone_file)),
+            fallback_parsed=tuple(str(e.path) for e in scan.entries.values() if e.fallback),
+            no_frontmatter=tuple(str(e.path) for e in scan.entries.values() if e.no_frontmatter),
+            notes=tuple(FileNote(str(e.path), note) for e in sorted(scan.entries.values(), key=lambda e: e.path)
+                        for note in _notes(e))))
+    try:
+        block = session_block(session)
+    except StoreError:
+        block = ""  # the layer that cannot be read is reported above
+    return StatusResult(str(session.home), str(session.project_root) if session.project_root else None,
+                        session.project_error if session.project_root is None else None, tuple(layers),
+                        len(block.encode("utf-8")), session.settings.context_max_bytes, search, extractor)
+
+
+def _notes(entry: Entry) -> list[str]:
+    """How ``entry``'s file was read leniently, one note per leniency."""
+    notes = []
+    if entry.fallback:
+        notes.append("read with the line fallback (frontmatter is not valid YAML)")
+    if entry.no_frontmatter:
+        notes.append("no frontmatter (listed under its file name)")
+    return notes + list(entry.notes)
+
+
+def doctor(session: Session, search: str, extractor: str = "") -> DoctorResult:
+    """:func:`status` plus :func:`verify`, with the problems found: files that
+    are not memories, journals that do not check out, settings that could not
+    be read, orphaned layers (:func:`memdir.operations.relocate.orphans`); and
+    notes (a context budget the hooks clamp). Files read leniently
+    are reported by the status, not counted as problems."""
+    from ..prompt.context import HOOK_CONTEXT_MAX_CHARS
+
+    current = status(session, search, extractor)
+    checks = verify(session.home).layers
+    problems = [bad for layer in current.layers for bad in layer.malformed]
+    problems += [Malformed(check.layer, f"journal: {check.error}") for check in checks if not check.ok]
+    problems += [Malformed("settings", warning) for warning in session.settings.warnings]
+    notes = []
+    if session.settings.context_max_bytes > HOOK_CONTEXT_MAX_CHARS:
+        notes.append(f"context_max_bytes {session.settings.context_max_bytes} is above the "
+                     f"{HOOK_CONTEXT_MAX_CHARS} characters Claude Code shows in full; the hooks inject at most "
+                     f"{HOOK_CONTEXT_MAX_CHARS}")
+    found = orphans(session.home, session.project_root)
+    problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({o.memories} memories)")
+                 for o in found]
+    return DoctorResult(current, checks, tuple(problems), tuple(notes), tuple(found))
+
+
+def journal(session: Session, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
+            name: str | None = None, limit: int = 200) -> JournalResult:
+    """The journal events of the session's layers (or ``scope``'s), newest
+    first (by time, then layer order), those of ``actor``, ``action`` and
+    memory ``name`` only when given (exact matches), at most ``limit``
+    (1–10000). Each carries the version of its memory it produced. Raises
+    :class:`InvalidInput` for a bad limit, an action not of
+    :data:`~memdir.vocabulary.JOURNAL_ACTIONS` or an actor not of
+    :data:`~memdir.vocabulary.ACTORS` (who journals an event), :class:`ScopeError`."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10000:
+        raise InvalidInput(f"limit must be an integer from 1 to 10000 (got {limit!r})")
+    if action and action not in JOURNAL_ACTIONS:
+        raise InvalidInput(f"action must be one of {', '.join(JOURNAL_ACTIONS)} (got {action!r})")
+    if actor and actor not in ACTORS:
+        raise InvalidInput(f"actor must be one of {', '.join(ACTORS)} (got {actor!r})")
+    found = []
+    for order, layer in enumerate(session.layers(scope)):
+        for event, version in numbered_events(layer):
+            if (actor and event.actor != actor) or (action and event.action != action) or (name and event.name != name):
+                continue
+            found.append((event.ts, -order, JournalEntry(layer.scope, event.seq, event.ts, event.actor, event.action,
+                                                         event.name, event.reason, event.session, event.before,
+                                                         event.after, version)))
+    found.sort(key=lambda item: (item[0], item[1], item[2].seq), reverse=True)
+    return JournalResult(tuple(item[2] for item in found[:limit]), len(found))
+
+
+def projects(home: Path) -> ProjectList:
+    """Every project layer under ``home`` (and every repository known only
+    by its team layer) with the root it records and whether that directory
+    still exists (a moved or deleted project's layer
+    stays until a person clears it)."""
+    out = []
+    for path in layer_dirs(home):
+        if path.parent.name != PROJECTS_DIR:
+            continue
+        root = described_root(path)
+        out.append(ProjectInfo(path.name, str(path), root, bool(root) and Path(root).is_dir()))
+    # A repository whose only memories here are its team layer's (a clone that only pulled them).
+    keys = {info.key for info in out}
+    for meta in team_journal_dirs(home):
+        path = meta.parent
+        if path.parent.name == TEAM_DIR and path.name not in keys:
+            root = described_root(path)
+            # its (empty) personal project layer is where it would be: the same key
+            out.append(ProjectInfo(path.name, str(Path(home) / PROJECTS_DIR / path.name), root,
+                                   bool(root) and Path(root).is_dir()))
+    return ProjectList(tuple(sorted(out, key=lambda info: info.key)))
+
+
+def orphans(home: Path, project_root: Path | None = None) -> list:
+    """The project layers of :func:`projects` whose recorded root is gone, as
+    :class:`memdir.operations.relocate.OrphanLayer` (memory count; with
+    ``project_root``, whether it is that project's, by git remote or first
+    commit)."""
+    from .relocate import orphans_of
+
+    return orphans_of([p for p in projects(home).projects if p.root and not p.exists], project_root)
+
+
+__all__ = ["doctor", "journal", "orphan_tombstones", "orphans", "projects", "repair", "status", "verify"]

@@ -1,0 +1,350 @@
+"""The memory operations of a session: what the ten tools do (DESIGN §7).
+
+Each function takes a :class:`~memdir.session.Session` — which layers
+it sees and who is acting — and returns a typed result
+(:mod:`memdir.results`). A name is looked for in the session's layers,
+user first; a write checks the tombstones of every layer of the session, so a
+value forgotten in one layer cannot come back through another. The changes
+themselves are made by the gateway (:mod:`memdir.gateway.changes`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import datetime
+
+from ..gateway import changes as gateway
+from ..prompt import pending
+from . import team as teamops
+from ..errors import ConfirmationRequired, InvalidInput, LockTimeout, NotFound, StoreError
+from ..layer.history import history as layer_history, records_as_of, version_bytes
+from ..layer.index import is_current, ordered
+from ..layer.journal import now_utc
+from ..layer.layer import Layer
+from .lookup import find, guard, rename_missing, renamed_elsewhere, spelled_as_other, unsearched, writable
+from ..files.memfile import MAX_YEAR, MIN_YEAR, parse_time, time_note
+from ..text.names import normalize_name
+from ..results import (
+    ClearResult, DeleteResult, HistoryResult, LayerCount, Link, ListResult, PruneResult, ReadResult, RestoreResult,
+    VersionResult, WriteResult, info_of,
+)
+from ..files.scan import Malformed
+from ..session import Session
+from ..layer.succession import successor
+from ..tombstones.stones import unreadable_tombstones
+
+_LINK = re.compile(r"\[\[([a-z0-9]+(?:-[a-z0-9]+)*)\]\]")
+"""A link in a body: ``[[name]]`` with a memory name exactly as stored
+(kebab-case, seed §A13); anything else (``[[BAD NAME]]``, ``[[a|b]]``) is
+text, not a link."""
+MAX_LINKS = 3  # linked memories listed by a read (DESIGN §7)
+
+
+def time_arg(value: str | datetime | None, label: str, notes: list[str] | None = None) -> datetime | None:
+    """A time argument: None/empty, a datetime, or text :func:`parse_time`
+    reads (no zone = local time; a date alone = that whole local day, so a
+    ``valid_until`` date ends with the day). A local time in a
+    daylight-saving gap is read one way and said in ``notes``
+    (:func:`memfile.time_note`). Raises :class:`InvalidInput` naming
+    ``label``, also for a year outside 1000–9998."""
+    if value is None or value == "":
+        return None
+    parsed = parse_time(value, end_of_day=label == "valid_until")
+    year = re.match(r"\s*([+-]?\d+)-", value) if isinstance(value, str) else None
+    if parsed is None and year and not MIN_YEAR <= int(year.group(1)) <= MAX_YEAR:
+        raise InvalidInput(f"{label}: the year must be from {MIN_YEAR} to {MAX_YEAR} (got {value!r})")
+    if parsed is None:
+        raise InvalidInput(f"{label}: cannot read {value!r} as a time (use ISO-8601, e.g. 2026-11-30T12:00:00Z, "
+                           "or a date, 2026-11-30)")
+    refusal, note = time_note(value, parsed)
+    if refusal:
+        raise InvalidInput(f"{label}: {refusal}")
+    if note and notes is not None:
+        notes.append(f"{label}: {note}")
+    return parsed
+
+
+# ---------------------------------------------------------------- the tools
+
+
+def write(session: Session, name: str, description: str | None = None, type: str | None = None,
+          body: str | None = None, *,
+          title: str | None = None, scope: str | None = None, pinned: bool | None = None,
+          disabled: bool | None = None, importance: int | None = None, status: str | None = None,
+          valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
+          supersedes: str | None = None, reason: str | None = None, extra: dict | None = None,
+          expect_digest: str | None | bool = False, reactivate: bool = False, rename_from: str | None = None,
+          clear: tuple[str, ...] = (), body_source: str | None = None) -> WriteResult:
+    """Create or update a memory (``memory_write``); see :func:`memdir.gateway.changes.write`
+    (``rename_from``: rename that memory to ``name``; ``clear``: fields to empty). A description, type or
+    body not given (None) keeps the memory's (:func:`memdir.gateway.fields.inherit`: a new memory needs a
+    description and is of type ``project``); ``body=""`` empties the body (an empty ``body_source`` stream not).
+
+    ``scope`` None: where the memory already is, else the user layer for
+    ``type="user"`` (facts about the person hold in every project), else the
+    project layer. A type change that would put the memory in the other of these two
+    layers is refused (:class:`InvalidInput`) unless ``scope`` says which. A write for the team layer by anyone but a person (or
+    asked as a candidate) is a candidate kept in the person's home (:func:`memdir.operations.team.propose`).
+    Limits come from the settings (title 80, description 160,
+    body 2000 characters by default; cut with a warning). Secrets are
+    redacted and counted. Raises :class:`InvalidInput`, :class:`ScopeError`,
+    :class:`TombstoneRefused`, :class:`Conflict` (another name normalizing to
+    the same file), :class:`Refused` (a superseded memory, unless
+    ``reactivate``), :class:`LockTimeout`.
+    """
+    if scope is None:
+        key = normalize_name(rename_from or name).name
+        implied = "user" if type == "user" and session.settings.enable_user_scope else "project"
+        scope, entry = next(((s, e) for s in session.scopes() if (e := session.layer(s).lookup(key))), (implied, None))
+        if entry is None and rename_from is not None and session.scopes():  # each, not one
+            raise rename_missing(rename_from, session.scopes())
+        if type is not None and entry is not None and scope in ("user", "project") and scope != implied \
+                and entry.record.type != type:
+            raise InvalidInput(
+                f"memory {key!r} is in the {scope} layer, but type {type!r} belongs in the {implied} layer: "
+                f"give scope {scope!r} to keep it where it is, or write it in the {implied} layer "
+                f"(scope {implied!r}) and delete it from the {scope} layer")
+    if scope == "team" and (session.actor != "human" or status == "candidate"):
+        session.check_scope("team")  # the agent and consolidation propose; a person approves (DESIGN §2)
+        return teamops.propose(
+            session, name, description, type, body, title=title, pinned=pinned, disabled=disabled,
+            importance=importance, valid_from=time_arg(valid_from, "valid_from"),
+            valid_until=time_arg(valid_until, "valid_until"), supersedes=supersedes, extra=extra, reason=reason,
+            expect_digest=expect_digest, rename_from=rename_from, clear=tuple(clear), body_source=body_source)
+    layer = session.layer(scope)
+    notes: list[str] = []
+    stones = guard(session, layer)
+    try:
+        result = gateway.write(
+            layer, actor=session.actor, name=name, description=description, type=type, body=body, title=title,
+            pinned=pinned, disabled=disabled, importance=importance, status=status,
+            valid_from=time_arg(valid_from, "valid_from", notes),
+            valid_until=time_arg(valid_until, "valid_until", notes),
+            supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=stones,
+            expect_digest=expect_digest, reactivate=reactivate is True, rename_from=rename_from,
+            clear=tuple(clear), body_source=body_source)
+    except NotFound as exc:  # a rename from a memory of another layer than the one asked says which
+        raise (renamed_elsewhere(exc, session, rename_from, scope) if rename_from else exc) from None
+    if notes or stones.skipped:
+        result = replace(result, warnings=(*notes, *result.warnings, *stones.skipped))
+    if result.status == "active" and result.operation != "unchanged":
+        _expire_pending(session, f"{result.name} {description or ''} {body or ''}")
+    return result
+
+
+def _expire_pending(session: Session, memory_text: str) -> None:
+    """A write that covers a pending finding of this project ends it (:mod:`memdir.prompt.pending`)."""
+    if session.project_root is None:
+        return
+    project_dir = session.layer_dir("project")
+    try:
+        if not (project_dir / pending.META_DIR / pending.PENDING_FILE).is_file():
+            return  # the common case: nothing pending, no lock taken
+    except OSError:
+        return  # a project layer this user cannot read: nothing of it to expire
+    try:
+        with session.layer("project").locked():
+            pending.expire_covered(project_dir, memory_text)
+    except (StoreError, LockTimeout):
+        pass  # the write is done; a pending item it covered then just expires by its showings
+
+
+def read(session: Session, name: str, scope: str | None = None, *, count: bool = True) -> ReadResult:
+    """A memory's full text (``memory_read``) and up to :data:`MAX_LINKS`
+    memories its body links with ``[[name]]`` (:data:`_LINK`), in the order
+    first linked: a link to itself, a repeat, a name no layer of the session
+    holds and a memory withheld from the index (a candidate, superseded or
+    expired) are skipped and do not count; ``truncated`` says that more
+    linked memories exist than are listed. ``count`` bumps ``reads`` and
+    ``last_read`` (best effort: a read-only home still reads). Raises :class:`NotFound`."""
+    layer, entry = find(session, name, scope)
+    if count and layer.scope != "team":  # a read must not change a file committed to the repository
+        try:
+            gateway.touch(layer, entry.record.name, session=session.id, actor=session.actor)
+            entry = layer.scan().entries.get(entry.record.name, entry)
+        except (StoreError, LockTimeout):
+            pass  # counting a read is best-effort (seed §A8)
+    linked, truncated = _links(session, entry.record)
+    return ReadResult(entry.record, layer.scope, linked, entry.digest, truncated,
+                      successor(entry.record, layer.lookup, layer.tombstones))
+
+
+def _links(session: Session, record) -> tuple[tuple[Link, ...], bool]:
+    """The first :data:`MAX_LINKS` memories ``record``'s body links to, and
+    whether a further one exists (the walk stops at the first beyond)."""
+    linked: list[Link] = []
+    seen, now = {record.name}, now_utc()
+    for match in _LINK.finditer(record.body):
+        if match.group(1) in seen:
+            continue
+        seen.add(match.group(1))
+        try:
+            _, other = find(session, match.group(1), explain=False)
+        except (NotFound, InvalidInput):
+            continue
+        if other.record.name in {record.name, *(link.name for link in linked)} or not is_current(other.record, now):
+            continue  # found by title: itself or one already listed; or not current, as the index says
+        if len(linked) == MAX_LINKS:
+            return tuple(linked), True
+        linked.append(Link(other.record.name, other.record.description))
+    return tuple(linked), False
+
+
+def list_memories(session: Session, scope: str | None = None, *, include_all: bool = False,
+                  as_of: str | datetime | None = None, valid_at: str | datetime | None = None) -> ListResult:
+    """Memories per scope, user first, in index order (``memory_list``).
+
+    Default: active and current memories, muted and stale ones included (they
+    are out of the index, not out of the store). ``include_all`` adds
+    candidates, superseded and expired ones. ``as_of`` shows what the journal
+    held at that time; ``valid_at`` what was true in the world then.
+    """
+    now = now_utc()
+    as_of_t = time_arg(as_of, "as_of")
+    valid_t = time_arg(valid_at, "valid_at")
+    stale = session.settings.stale_after_days
+    memories, malformed, failed = [], [], []
+    layers = session.layers(scope)
+    for layer in layers:
+        if as_of_t is not None:
+            records = records_as_of(layer, as_of_t)
+        else:
+            try:
+                scan = layer.scan()
+            except StoreError as exc:  # listed as unreadable; the other layers are still listed
+                failed.append(exc)
+                malformed.append(Malformed(str(layer.path), f"layer skipped: {exc}"))
+                continue
+            malformed.extend(scan.malformed)
+            malformed.extend(Malformed(path, why) for path, why in unreadable_tombstones(layer.tombstone_file))
+            records = [e.record for e in scan.entries.values()]
+            if layer.scope == "team" and include_all:
+                records += teamops.pending(session)  # candidates for the team, waiting in the home
+        if valid_t is not None:
+            records = [r for r in records if r.status != "candidate"
+                       and (r.valid_from is None or r.valid_from <= valid_t)
+                       and (r.valid_until is None or valid_t < r.valid_until)]
+        elif not include_all:
+            records = [r for r in records if is_current(r, as_of_t or now)]
+        memories.extend(info_of(record, layer.scope, now, stale) for record in ordered(records, now))
+    if failed and len(failed) == len(layers):
+        raise failed[0]
+    unavailable = session.project_error if scope is None and session.project_root is None else None
+    return ListResult(tuple(memories), tuple(malformed), unavailable)
+
+
+def delete(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,
+           forget: bool = False) -> DeleteResult:
+    """Delete a memory and tombstone its value (``memory_delete``): the same
+    value is refused from then on, from every path, until a person lifts the
+    tombstone. ``forget``: "the user says this is wrong", journaled as
+    ``forget``. Without ``scope``, a name held by both the team and the
+    project layer is refused (one is shared, one personal: say which).
+    Raises :class:`NotFound`, :class:`InvalidInput`."""
+    if scope is None and session.has_team():
+        key = normalize_name(name).name
+        holders = [s for s in ("team", "project") if session.layer(s).lookup(key) is not None]
+        if len(holders) > 1:
+            raise InvalidInput(f"{key!r} is both a team memory and a personal project memory; say which to "
+                               "delete with --scope team or --scope project")
+    layer, entry = find(session, name, scope)
+    action = "forget" if forget else "delete"
+    stone = gateway.delete(layer, entry.record.name, actor=session.actor, session=session.id, action=action,
+                           reason=reason)  # the journal's action already says "forget"
+    return DeleteResult(entry.record.name, layer.scope, stone.id if stone else None, action)
+
+
+def prune(session: Session, older_than_days: int, scope: str | None = None, *, dry_run: bool = True) -> PruneResult:
+    """Memories not updated for ≥ ``older_than_days`` whole days, pinned ones
+    kept (``memory_prune``); deleted (without tombstones) only when
+    ``dry_run`` is False. Raises :class:`InvalidInput`."""
+    found, deleted = [], 0
+    for layer in writable(session, scope):
+        if dry_run:
+            found.extend(gateway.prune_candidates(layer, older_than_days))
+        else:
+            done = gateway.prune(layer, older_than_days, actor=session.actor, session=session.id)
+            found.extend(done)
+            deleted += len(done)
+    return PruneResult(dry_run, older_than_days, tuple(found), deleted)
+
+
+def clear(session: Session, scope: str | None = None, *, confirm: bool = False) -> ClearResult:
+    """Delete every memory of ``scope`` (every scope of the session when
+    None), one lock window per layer (``memory_delete_all``); tombstones stay.
+    Raises :class:`ConfirmationRequired` unless ``confirm`` is True."""
+    if confirm is not True:
+        raise ConfirmationRequired("memory_delete_all requires confirm=true (destructive); ask the user first")
+    return ClearResult(tuple(LayerCount(layer.scope, gateway.clear(layer, actor=session.actor, session=session.id))
+                             for layer in writable(session, scope)))
+
+
+# ---------------------------------------------------------------- history
+
+
+def _sync(session: Session, scope: str | None) -> None:
+    """Journal hand edits first, so history shows them (best effort: a
+    read-only home still answers from the journal it has)."""
+    for layer in session.layers(scope):
+        if layer.path.is_dir():
+            try:
+                layer.refresh_index()
+            except (StoreError, LockTimeout):
+                pass
+
+
+def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Layer, list]:
+    other = None
+    for layer in session.layers(scope):
+        refusal = spelled_as_other(layer, name)
+        if refusal is not None:
+            other = other or refusal
+            continue
+        try:
+            versions = layer_history(layer, name)
+        except StoreError:
+            continue  # an unreadable layer: the others still answer
+        if versions:
+            return layer, versions
+    if other is not None:
+        raise NotFound(other)
+    raise NotFound(f"no history for {normalize_name(name).name!r}" + unsearched(session, scope))
+
+
+def history(session: Session, name: str, scope: str | None = None) -> HistoryResult:
+    """Every content version of ``name`` (also of a deleted memory), oldest
+    first, hand edits included. Raises :class:`NotFound`."""
+    _sync(session, scope)
+    layer, versions = _history_layer(session, name, scope)
+    commits = teamops.commits(session, layer, name) if layer.scope == "team" else ()
+    return HistoryResult(normalize_name(name).name, layer.scope, tuple(versions), commits)
+
+
+def show(session: Session, name: str, version: int, scope: str | None = None) -> VersionResult:
+    """The text of version ``version`` (1-based) of ``name``. Raises :class:`NotFound`."""
+    layer, _ = _history_layer(session, name, scope)
+    text = version_bytes(layer, name, version).decode("utf-8", "replace")
+    return VersionResult(normalize_name(name).name, layer.scope, version, text)
+
+
+def restore(session: Session, name: str, version: int | None = None, scope: str | None = None, *,
+            commit: str | None = None, reactivate: bool = False) -> RestoreResult:
+    """Write version ``version`` of ``name`` back as a new journaled event
+    (works for deleted memories); a tombstoned value stays refused. With
+    ``commit``: the team memory as git holds it at that commit. Raises
+    :class:`NotFound`, :class:`TombstoneRefused`, :class:`InvalidInput`."""
+    if commit is not None:
+        if version is not None:
+            raise InvalidInput("give a version or a commit, not both")
+        return teamops.restore_commit(session, name, commit)
+    if version is None:
+        raise InvalidInput("restore needs a version (memdir history NAME lists them) or a git commit")
+    layer, _ = _history_layer(session, name, scope)
+    result = gateway.restore(layer, name, version, actor=session.actor, guard=guard(session, layer),
+                             session=session.id, reactivate=reactivate)
+    return RestoreResult(result.name, result.scope, version, result.operation, result.digest)
+
+
+__all__ = ["MAX_LINKS", "clear", "delete", "find", "guard", "history", "list_memories", "prune",
+           "read", "restore", "show", "time_arg", "unsearched", "writable", "write"]

@@ -1,0 +1,137 @@
+"""Moved and renamed projects: orphaned layers, and re-keying one.
+
+A project layer is keyed on its canonical root (:func:`memdir.paths.project_key`),
+so ``mv proj proj2`` or a fresh clone elsewhere starts an empty layer and the
+old one — whose ``layer.json`` names a root that no longer exists — is
+orphaned. :func:`memdir.operations.maintenance.orphans` lists those layers with their memory counts and,
+where it can tell, the project they belong to: the same git remote URL
+(``remote.origin.url``) or the same first commit, as recorded in ``layer.json``
+when the layer was made (:func:`memdir.paths.identity`). :func:`move` re-keys a layer to a
+new root through :func:`memdir.gateway.changes.move_layer` (journaled), refusing
+to overwrite a target that holds memories.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import Conflict, NotFound, Refused, StoreError
+from ..files.layout import described_root
+from ..paths import PROJECTS_DIR, identity, project_dir, project_key, project_layer_dir
+from ..results import Result
+
+
+
+@dataclass(frozen=True)
+class OrphanLayer(Result):
+    """A project layer whose recorded root is gone: its key (directory
+    name), the root it names, how many memory files it holds, and
+    ``belongs_to``/``because`` when the session's project has the same
+    remote URL or first commit (else None)."""
+
+    key: str
+    root: str | None
+    memories: int
+    belongs_to: str | None = None
+    because: str | None = None
+
+
+@dataclass(frozen=True)
+class LayerMove(Result):
+    """A re-keyed layer: the keys ``moved_from`` and ``moved_to``, the new
+    project ``root`` and the count of memory files that moved."""
+
+    moved_from: str
+    moved_to: str
+    root: str
+    memories: int
+
+
+def _info(layer: Path) -> dict:
+    try:
+        data = json.loads((layer / ".memdir" / "layer.json").read_text(encoding="ascii"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _memory_files(layer: Path) -> int:
+    return sum(1 for p in layer.glob("*.md") if p.name != "MEMORY.md")
+
+
+def _match(info: dict, ours: dict) -> str | None:
+    for key, label in (("remote", "same git remote"), ("first_commit", "same first commit")):
+        if info.get(key) and info.get(key) == ours.get(key):
+            return f"{label} {info[key]}"
+    return None
+
+
+def orphans_of(gone, project_root: Path | None = None) -> list[OrphanLayer]:
+    """:class:`OrphanLayer` for each :class:`~memdir.results.ProjectInfo`
+    in ``gone`` (layers whose recorded root no longer exists: the rule is
+    :func:`memdir.operations.maintenance.projects`), with its memory count; with
+    ``project_root``, each matched against that project's :func:`identity`."""
+    ours = identity(project_root) if project_root is not None else {}
+    found = []
+    for info in gone:
+        because = _match(_info(Path(info.path)), ours) if project_root is not None else None
+        found.append(OrphanLayer(info.key, info.root, _memory_files(Path(info.path)),
+                                 str(project_root) if because else None, because))
+    return found
+
+
+def _source(home: Path, old: str) -> Path:
+    """The layer named by ``old``: a key under ``projects/``, or the old
+    project root (its key computed as memdir does)."""
+    base = Path(home) / PROJECTS_DIR
+    for candidate in (base / old, base / project_key(old.rstrip("/\\") or old)):
+        if candidate.is_dir() and candidate.parent == base:
+            return candidate
+    raise NotFound(f"no project layer {old!r} under {base} (give a layer key from `memdir doctor` "
+                   "or the project's old path)")
+
+
+def move(session, old: str, new: str | None = None, *, reason: str | None = None, force: bool = False) -> LayerMove:
+    """Re-key the project layer ``old`` (key or old root) to the project
+    ``new`` (a directory; default the session's project). An existing
+    target layer with no memories and no journal is replaced; one that holds
+    either is refused (:class:`Conflict`). A layer whose recorded root still
+    exists belongs to a living project (``new`` is a copy of it, not its new
+    place): refused (:class:`Refused`) unless ``force``. Raises
+    :class:`NotFound`, :class:`ScopeError`, :class:`Conflict`,
+    :class:`Refused`, :class:`StoreError`."""
+    from ..gateway.changes import move_layer
+    from ..layer.layer import Layer
+
+    home = session.home
+    source = _source(home, old)
+    root = project_dir(new) if new else session.project()
+    target = project_layer_dir(home, root)
+    if target == source:
+        raise Conflict(f"layer {source.name} already belongs to {root}")
+    if target.exists():
+        journal = target / ".memdir" / "journal.jsonl"
+        if _memory_files(target) or (journal.is_file() and journal.stat().st_size):
+            raise Conflict(f"the project {root} already has a layer with memories ({target}); memdir does not "
+                           "overwrite it — move or clear its memories first")
+    recorded = described_root(source)
+    if recorded and Path(recorded).is_dir() and not force:
+        raise Refused(f"layer {source.name} belongs to {recorded}, which still exists: moving it would take that "
+                      f"project's {_memory_files(source)} memories away from it. To start {root} with some of "
+                      "them, copy them (memdir read NAME there, memdir write here); to move the layer anyway, "
+                      "pass --force")
+    if target.exists():
+        try:
+            shutil.rmtree(target)
+        except OSError as exc:
+            raise StoreError(f"cannot clear the empty layer {target}: {exc.strerror or exc}") from None
+    count = _memory_files(source)
+    move_layer(Layer(source, "project", session.settings), target, root, actor=session.actor, reason=reason,
+               info=identity(root))
+    return LayerMove(source.name, target.name, str(root), count)
+
+
+__all__ = ["LayerMove", "OrphanLayer", "move", "orphans_of"]

@@ -1,0 +1,274 @@
+"""What a person does with the team layer (DESIGN §2, :mod:`memdir.layer.team`).
+
+``init`` creates or adopts the team directory; ``status`` reads ``git
+status`` of it; ``resolve`` settles a merge conflict by one side;
+``promote`` moves a personal project memory into the team layer; the agent's
+and consolidation's writes for the team become candidates in the home
+(:func:`propose`) until a person approves them (:func:`approve`); ``commits``
+and :func:`restore_commit` read git's history of a team memory. memdir never
+commits or pushes: every change here is left for the person to commit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..gateway import changes as gateway
+from .. import git
+from ..files.conflicts import CONFLICT, resolve as resolve_bytes
+from ..errors import InvalidInput, NotFound, Refused, StoreError
+from ..gateway.fields import inherit
+from ..files.memfile import MalformedMemory, parse
+from ..text.names import normalize_name
+from ..results import Decision, RestoreResult, Result, WriteResult
+from ..session import Session
+from ..layer.team import candidate_layer, init as init_dir
+
+
+@dataclass(frozen=True)
+class TeamInit(Result):
+    """The team directory ``path``: ``created`` (files added), ``adopted``
+    (memory files already there, left as they are)."""
+
+    path: str
+    created: tuple[str, ...]
+    adopted: int
+
+
+@dataclass(frozen=True)
+class TeamStatus(Result):
+    """The team directory ``path``, its uncommitted ``changes`` (from ``git
+    status``: :class:`memdir.git.Change`), files with an unresolved
+    merge ``conflicts``, this person's ``pending`` candidate names, and
+    ``git_error`` when git could not answer."""
+
+    path: str
+    changes: tuple
+    conflicts: tuple[str, ...]
+    pending: tuple[str, ...]
+    git_error: str | None = None  # why git could not say what is uncommitted
+
+
+@dataclass(frozen=True)
+class Resolved(Result):
+    """A conflict settled: ``name`` now holds ``side`` (ours | theirs)."""
+
+    name: str
+    side: str
+    path: str
+    digest: str
+
+
+@dataclass(frozen=True)
+class Promoted(Result):
+    """The personal project memory ``name`` moved into the team layer."""
+
+    name: str
+    path: str
+    operation: str
+    redactions: int
+
+
+def _team(session: Session):
+    return session.layer("team")
+
+
+def _candidates(session: Session):
+    session.project()
+    return candidate_layer(session.home, session.project_root, session.settings)
+
+
+def init(session: Session) -> TeamInit:
+    """Create the team directory of the session's repository, or adopt it
+    as it is (see :func:`memdir.layer.team.init`). A person only. Raises
+    :class:`ScopeError` without a project, :class:`Refused` for an agent."""
+    if session.actor != "human":
+        raise Refused("only a person creates the team layer (memdir team init)")
+    session.project()
+    path = session.layer_dir("team")
+    created = init_dir(path)
+    adopted = len(_team(session).scan().names)
+    return TeamInit(str(path), tuple(created), adopted)
+
+
+def status(session: Session) -> TeamStatus:
+    """The team memories changed and not yet committed, the files with an
+    unresolved merge conflict and this person's pending candidates. Raises
+    :class:`ScopeError`, :class:`StoreError` (git failed)."""
+    session.check_scope("team")
+    layer = _team(session)
+    try:
+        changes, git_error = git.status(session.project_root, layer.path), None
+    except StoreError as exc:  # not a git work tree (yet), or no git: the rest still answers
+        changes, git_error = [], str(exc)
+    conflicts = tuple(m.path for m in layer.scan().malformed if m.error == CONFLICT)
+    pending = tuple(sorted(_candidates(session).scan().entries))
+    return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error)
+
+
+def _stem_name(path: str) -> str | None:
+    from pathlib import Path
+
+    try:
+        return normalize_name(Path(path).stem).name
+    except InvalidInput:
+        return None
+
+
+def _conflicted(layer, name: str):
+    for bad in layer.scan().malformed:
+        if bad.error == CONFLICT and _stem_name(bad.path) == name:
+            return bad
+    return None
+
+
+def resolve(session: Session, name: str, side: str) -> Resolved:
+    """Settle the merge conflict of team memory ``name`` by keeping ``side``
+    (``ours`` | ``theirs``) of every hunk; the conflicted bytes are kept in
+    the journal first. A person only; the result is left to commit. Raises
+    :class:`NotFound` (no conflict), :class:`InvalidInput` (the side does not
+    make a memory), :class:`TombstoneRefused`."""
+    if side not in ("ours", "theirs"):
+        raise InvalidInput(f"side must be ours or theirs (got {side!r})")
+    layer = _team(session)
+    key = normalize_name(name).name
+    bad = _conflicted(layer, key)
+    if bad is None:
+        raise NotFound(f"no unresolved merge conflict for {key!r} in {layer.path} (see memdir team status)")
+    from pathlib import Path
+
+    path = Path(bad.path)
+    data = path.read_bytes()
+    try:
+        chosen = resolve_bytes(data, side)
+    except ValueError as exc:
+        raise InvalidInput(f"cannot resolve {path.name}: its conflict markers do not make whole hunks ({exc}); "
+                           "nothing was changed — edit it by hand") from None
+    try:
+        record = parse(chosen.decode("utf-8"), key).record
+    except (ValueError, MalformedMemory, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"{side} side of {path.name} is not a readable memory ({exc}); edit it by hand") from None
+    with layer.transaction(session.actor, session.id) as tx:
+        kept = layer.journal.put_object(data)
+        tx.check_tombstones(record.description, record.body, key)
+        event = tx.apply(key, record.with_(name=key), "resolve", raw=chosen, reason=f"merge conflict: kept {side}",
+                         data={"conflicted": kept})
+        if path.name != f"{key}.md":
+            path.unlink(missing_ok=True)
+    return Resolved(key, side, str(layer.path / f"{key}.md"), event.after or "")
+
+
+def propose(session: Session, name: str, description: str | None, type: str | None, body: str | None,
+            rename_from: str | None = None, clear: tuple[str, ...] = (), **fields) -> WriteResult:
+    """What the agent or consolidation writes for the team: a candidate in
+    this person's home, never a file in the repository, checked against
+    every layer's tombstones. ``fields`` as :func:`memdir.gateway.changes.write`;
+    a text field not given keeps the team memory's (:func:`memdir.gateway.fields.inherit`).
+    A rename (``rename_from``) or a ``clear`` of a team memory is a person's change: :class:`Refused`
+    (a candidate cannot carry it, and it would otherwise be proposed as a new memory or dropped)."""
+    if rename_from is not None or clear:
+        what = f"renaming {rename_from!r} to {name!r}" if rename_from is not None else f"clearing {', '.join(clear)}"
+        raise Refused(f"{what} in the team layer is a person's change; a candidate cannot propose it "
+                      "(a person runs it with scope team)")
+    body_source = fields.pop("body_source", None)
+    if None in (description, type, body) or body_source:
+        entry = session.layer("team").scan().entries.get(normalize_name(name).name)
+        description, type, body = inherit(entry.record if entry else None, description, type, body,
+                                          normalize_name(name).name, body_source)
+    layer = _candidates(session)
+    guard = [stone for other in session.layers() for stone in other.tombstones()]
+    expect = fields.pop("expect_digest", False)
+    result = gateway.write(layer, actor=session.actor, name=name, description=description, type=type, body=body,
+                           status="candidate", session=session.id, guard=guard,
+                           expect_digest=expect if expect is None else False, **fields)
+    return result
+
+
+def pending(session: Session) -> list:
+    """This person's candidates for the team, by name order (records)."""
+    if session.project_root is None:
+        return []
+    scan = _candidates(session).scan()
+    return [scan.entries[name].record for name in sorted(scan.entries)]
+
+
+def decide(session: Session, name: str, *, approve: bool, reason: str | None = None) -> Decision | None:
+    """Approve (write it into the team directory as a person's memory, to be
+    committed) or reject (tombstone it in the home) the team candidate
+    ``name``; None when there is no such candidate. A person only."""
+    if session.actor != "human":
+        raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
+    if session.project_root is None:
+        return None
+    layer = _candidates(session)
+    key = normalize_name(name).name
+    entry = layer.scan().entries.get(key)
+    if entry is None:
+        return None
+    if not approve:
+        gateway.set_status(layer, key, approve=False, actor="human", reason=reason, session=session.id)
+        return Decision(key, "team", key, False)
+    record = entry.record
+    extra = dict(record.extra)
+    target = extra.pop("candidate_for", None) or key
+    extra.pop("candidate_action", None)
+    team = _team(session)
+    guard = [stone for other in session.layers() if other is not team for stone in other.tombstones()]
+    gateway.write(team, actor="human", name=target, description=record.description, type=record.type,
+                  body=record.body, title=record.title, importance=record.importance, extra=extra,
+                  session=session.id, reason=reason or f"approved team candidate {key}", guard=guard,
+                  action="approve")
+    gateway.delete(layer, key, actor="human", tombstone=False, action="approve", reason=f"approved into {target}",
+                   session=session.id)
+    return Decision(target, "team", key, True)
+
+
+def promote(session: Session, name: str) -> Promoted:
+    """Move the personal project memory ``name`` into the team layer (a
+    person only): written through the gateway (redaction, the credential
+    check, tombstones), then removed from the project layer without a
+    tombstone. Raises :class:`Refused`, :class:`NotFound`, :class:`ScopeError`."""
+    if session.actor != "human":
+        raise Refused("only a person promotes a memory to the team layer (memdir promote NAME --to team)")
+    source = session.layer("project")
+    key = normalize_name(name).name
+    entry = source.scan().entries.get(key)
+    if entry is None:
+        raise NotFound(f"no project memory {key!r} to promote (memdir list --scope project)")
+    record = entry.record
+    if record.status == "candidate":
+        raise Refused(f"{key!r} is a candidate; approve it first")
+    team = _team(session)
+    result = gateway.write(team, actor="human", name=key, description=record.description, type=record.type,
+                           body=record.body, title=record.title, pinned=record.pinned, importance=record.importance,
+                           valid_from=record.valid_from, valid_until=record.valid_until, extra=dict(record.extra),
+                           session=session.id, reason="promoted from the project layer",
+                           guard=source.tombstones(), action="promote")
+    gateway.delete(source, key, actor="human", tombstone=False, action="promote", reason="promoted to the team layer",
+                   session=session.id)
+    return Promoted(key, str(team.path / f"{key}.md"), result.operation, result.redactions)
+
+
+def commits(session: Session, layer, name: str) -> tuple:
+    """git's commits of team memory ``name``'s file, newest first (``()``
+    when git has none)."""
+    return tuple(git.log(session.project_root, layer.path / f"{normalize_name(name).name}.md"))
+
+
+def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
+    """Write team memory ``name`` back as it was at git ``commit``, through
+    the gateway (a new local version, to be committed). Raises
+    :class:`NotFound`, :class:`TombstoneRefused`, :class:`Refused`."""
+    layer = _team(session)
+    key = normalize_name(name).name
+    if not commit or commit.startswith("-"):
+        raise InvalidInput(f"not a commit: {commit!r}")
+    data = git.show(session.project_root, commit, layer.path / f"{key}.md")
+    guard = [stone for other in session.layers() if other is not layer for stone in other.tombstones()]
+    result = gateway.restore_bytes(layer, key, data, f"git commit {commit[:12]}", actor=session.actor,
+                                   guard=guard, session=session.id)
+    return RestoreResult(result.name, "team", 0, result.operation, result.digest, commit)
+
+
+__all__ = ["Promoted", "Resolved", "TeamInit", "TeamStatus", "commits", "decide", "init", "pending", "promote",
+           "propose", "resolve", "restore_commit", "status"]

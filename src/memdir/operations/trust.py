@@ -1,0 +1,101 @@
+"""Trust: what only a person decides (DESIGN §4, §5).
+
+Candidates wait for a person's review (:func:`approve`, :func:`reject`);
+only a person lifts a tombstone; pins and mutes are flags on a memory. Each
+function takes a :class:`~memdir.session.Session` and returns a typed
+result (:mod:`memdir.results`). The gateway checks the actor again:
+an agent's session cannot approve, reject or lift.
+"""
+
+from __future__ import annotations
+
+from ..gateway import changes as gateway
+from . import team as teamops
+from ..errors import NotFound, Refused
+from .lookup import find, guard, unsearched
+from .memories import list_memories
+from ..results import Decision, FlagResult, LiftResult, ReviewResult, TombstoneInfo, TombstoneList
+from ..session import Session
+
+
+def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
+    """The tombstones in force in the session's layers (or ``scope``'s), oldest first per layer."""
+    return TombstoneList(tuple(
+        TombstoneInfo(stone.id, layer.scope, stone.name, stone.description, stone.actor, stone.reason, stone.ts)
+        for layer in session.layers(scope) for stone in layer.tombstones()))
+
+
+def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = None,
+                   scope: str | None = None) -> LiftResult:
+    """Lift a tombstone so its value may be written again (a person only),
+    journaled; with ``scope``, only a tombstone of that layer. Raises
+    :class:`Refused`, :class:`NotFound`, :class:`ScopeError`."""
+    if session.actor != "human":
+        raise Refused("only a person can lift a tombstone (memdir tombstone lift ID)")
+    for layer in [session.layer(scope)] if scope else session.layers():
+        if any(stone.id == tombstone_id for stone in layer.tombstones()):
+            stone = gateway.lift_tombstone(layer, tombstone_id, actor=session.actor, reason=reason)
+            return LiftResult(stone.id, layer.scope, stone.name)
+    if scope:
+        raise NotFound(f"no tombstone {tombstone_id!r} in the {scope} layer")
+    raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`" + unsearched(session, None))
+
+
+def review(session: Session, scope: str | None = None) -> ReviewResult:
+    """Candidates waiting for a person, per scope, in index order."""
+    listed = list_memories(session, scope, include_all=True)
+    return ReviewResult(tuple(m for m in listed.memories if m.status == "candidate"))
+
+
+def _team_decision(session: Session, name: str, scope: str | None, *, approve: bool,
+                   reason: str | None) -> Decision | None:
+    """A decision on a team candidate waiting in the home, when ``name`` is
+    one and no candidate of that name waits in another layer in scope."""
+    if scope not in (None, "team"):
+        return None
+    if scope is None:
+        try:
+            _, entry = find(session, name)
+            if entry.record.status == "candidate":
+                return None
+        except NotFound:
+            pass
+    return teamops.decide(session, name, approve=approve, reason=reason)
+
+
+def approve(session: Session, name: str, scope: str | None = None, *, reason: str | None = None) -> Decision:
+    """Publish a candidate (a person only); a tombstoned value is refused. A
+    team candidate is written into the team directory, for the person to commit.
+    Raises :class:`Refused`, :class:`NotFound`, :class:`TombstoneRefused`."""
+    team = _team_decision(session, name, scope, approve=True, reason=reason)
+    if team is not None:
+        return team
+    layer, entry = find(session, name, scope)
+    target = gateway.set_status(layer, entry.record.name, approve=True, actor=session.actor, reason=reason,
+                                guard=guard(session, layer), session=session.id)
+    return Decision(target, layer.scope, entry.record.name, True)
+
+
+def reject(session: Session, name: str, scope: str | None = None, *, reason: str | None = None) -> Decision:
+    """Reject a candidate (a person only): it is deleted and its value
+    tombstoned. Raises :class:`Refused`, :class:`NotFound`."""
+    team = _team_decision(session, name, scope, approve=False, reason=reason)
+    if team is not None:
+        return team
+    layer, entry = find(session, name, scope)
+    gateway.set_status(layer, entry.record.name, approve=False, actor=session.actor, reason=reason,
+                       session=session.id)
+    return Decision(entry.record.name, layer.scope, entry.record.name, False)
+
+
+def set_flag(session: Session, name: str, flag: str, value: bool = True, scope: str | None = None) -> FlagResult:
+    """Pin (``flag="pinned"``: leads the index) or mute (``"disabled"``: kept
+    and listed, out of the index) a memory, or undo it. Raises :class:`NotFound`,
+    :class:`InvalidInput`."""
+    layer, entry = find(session, name, scope)
+    changed = gateway.set_flag(layer, entry.record.name, flag=flag, value=value, actor=session.actor,
+                               session=session.id)
+    return FlagResult(entry.record.name, layer.scope, flag, value, changed)
+
+
+__all__ = ["approve", "lift_tombstone", "reject", "review", "set_flag", "tombstones"]

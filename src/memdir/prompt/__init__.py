@@ -1,0 +1,11 @@
+"""What is injected into the agent's prompt: the context block and the pending findings (DESIGN §6, §7).
+
+``context`` (the ``<memory_context>`` block within its byte budget),
+``pending`` (the agent extractor's findings, the ``<memory_pending>`` block).
+Both are on the hooks' hot path: no YAML, no SQLite, no locking.
+
+May import: the standard library and the packages before it; on the hot path
+only the base modules, ``text`` and ``files.layout``/``files.fsio``.
+
+Must not import: operations and every package after it.
+"""

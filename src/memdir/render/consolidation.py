@@ -1,0 +1,110 @@
+"""The texts of consolidation: a gate decision, a run (its report), a drain
+of the queue and an ingest of past transcripts. Kept apart from :mod:`.render`
+(the texts of memories and their operations) for size; made printable by the
+same wrapper.
+"""
+
+from __future__ import annotations
+
+from .memories import _printable_output, cut, cut_text
+
+
+def gate(result) -> str:
+    """A gate decision (:class:`memdir.consolidation.gate.GateResult`): which
+    of the person's lines fired which rule (messages counted from 1, as people count;
+    the result's ``turn`` is the 0-based index)."""
+    if result.mode == "off":
+        return "gate: consolidation is off (consolidation_mode = off)"
+    head = {"always": "gate: mode always — runs regardless",
+            "gated": "gate: fired" if result.fire else "gate: nothing durable found — no extraction"}[result.mode]
+    lines = [head + (f" ({', '.join(result.rules)})" if result.hits else "")]
+    for hit in result.hits:
+        lines.append(f"  turn {hit.turn + 1} [{hit.rule}] “{hit.cue.strip()}” in: {cut_text(hit.sentence, 160)}")
+    return "\n".join(lines)
+
+
+_RUN_MESSAGES = {
+    "off": "consolidation is off (consolidation_mode = off); nothing done",
+    "seen": "this transcript was consolidated before; nothing done",
+    "empty": "no message from the person or the assistant could be read; nothing done",
+    "gated": "nothing durable was said; no extraction",
+}
+
+
+def consolidation(report, *, explain: bool = False) -> str:
+    """A consolidation run (:class:`memdir.consolidation.proposals.ConsolidationReport`):
+    the transcript, the gate (always with ``explain``, else when it held the
+    run back), each proposal's outcome and the count of changes."""
+    t = report.transcript
+    lines = [f"transcript: {t.source or '(inline)'} ({t.format}, {t.turns} messages, "
+             f"{t.user_turns} from the person; digest {t.digest[:12]})"]
+    if t.dropped or t.cut:
+        lines.append(f"transcript bounded: {t.cut} message(s) cut to the per-message limit, "
+                     f"{t.dropped} oldest message(s) left out")
+    if report.gate is not None and (explain or not report.gate.fire):
+        lines.append(gate(report.gate))
+    if report.status in _RUN_MESSAGES:
+        lines.append(_RUN_MESSAGES[report.status])
+        return "\n".join(lines)
+    lines.append(f"extractor: {report.extractor}" + (f" (model {report.model})" if report.model else ""))
+    if report.error:
+        lines.append(f"failed: {report.error} — nothing was written")
+    for outcome in report.outcomes:
+        proposal = report.proposals[outcome.index]
+        what = proposal.action + " " + (outcome.target or "" if proposal.action != "create" else "")
+        shown = outcome.name or outcome.target or proposal.name or "?"
+        kind_ = (proposal.type or "kept") if proposal.action != "forget" else "-"
+        lines.append(f"{outcome.index + 1}. {what.strip()} → {shown} (type: {kind_}; layer: {outcome.scope or '-'}): "
+                     f"{outcome.result}" + (f" — {outcome.detail}" if outcome.detail else ""))
+        if proposal.description:
+            lines.append(f"   {cut(proposal.description)}")
+        lines += [f"   warning: {w}" for w in outcome.warnings]
+    lines += [f"unreadable proposal: {item.get('error')}" for item in report.invalid]
+    if report.redactions:
+        lines.append(f"{report.redactions} secret(s) redacted from the transcript before extraction")
+    if report.pending:
+        lines.append(f"kept for the next session's agent ({len(report.pending)} pending, "
+                     f"{'not written: dry run' if report.dry_run else 'shown at its start'}):")
+        lines += [f"   “{cut(text)}”" for text in report.pending]
+    lines += [f"note: {note}" for note in (report.notes if explain else ())]
+    if not report.outcomes and not report.error and not report.pending:
+        lines.append("no proposals")
+    count = report.applied if not report.dry_run else sum(
+        1 for o in report.outcomes if o.result.startswith("would-") and o.result != "would-unchanged")
+    lines.append(f"{count} change(s) {'would be made' if report.dry_run else 'made'} "
+                 f"(at most {report.max_proposals} per run)"
+                 + (f"; the run is recorded in the {report.receipt.scope} layer's journal "
+                    f"(event {report.receipt.seq}, so this transcript is not consolidated twice)"
+                    if report.receipt else ""))
+    return "\n".join(lines)
+
+
+def drain_started(pid: int, log) -> str:
+    """A drain of the consolidation queue started in the background."""
+    return f"draining the consolidation queue in the background (pid {pid}); log: {log}"
+
+
+def drain(rows) -> str:
+    """What a drain of the consolidation queue did, one line per transcript."""
+    lines = [f"{r.status}: {r.transcript_path} ({r.applied} change(s))" + (f" — {r.error}" if r.error else "")
+             for r in rows]
+    return "\n".join(lines) or "queue is empty"
+
+
+def ingest(result) -> str:
+    """An ingest of past transcripts: the counts, then each that failed."""
+    where = result.project or "every project"
+    text = (f"{len(result.transcripts)} transcript(s) for {where} under {result.projects_dir}: "
+            + (", ".join(f"{v} {k}" for k, v in sorted(result.counts.items())) or "none")
+            + f"; {result.changes} change(s)")
+    for row in result.transcripts:
+        if row.status in ("failed", "error", "partial"):
+            text += f"\n{row.status}: {row.transcript_path}" + (f" — {row.error}" if row.error else "")
+    return text
+
+
+__all__ = ["consolidation", "drain", "drain_started", "gate", "ingest"]
+
+for _name in __all__:
+    globals()[_name] = _printable_output(globals()[_name])
+del _name

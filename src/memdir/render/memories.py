@@ -1,0 +1,353 @@
+"""One text per result type: what a person (CLI) or a model (tools, MCP) reads.
+
+Each function takes a typed result (:mod:`memdir.results`, a search
+result) and returns its text (a consolidation's: :mod:`.render_consolidation`); the CLI and the tools
+print the same lines, adding only what differs by where they run (how to ask
+for more: a command-line flag or a tool argument). One-line fields are shown
+on one line (every run of whitespace collapsed) and long ones are cut with
+``…`` at :data:`LINE_CHARS` characters, so a hand-edited file cannot flood a
+terminal or a context window.
+
+Stored text was sanitized by the gateway, but a hand-edited file was not:
+every renderer's output goes through :func:`memdir.text.printable.printable`
+(no terminal escape, control or bidi-override character; tabs and newlines
+stay), and every one-line field through :func:`cut` (no line break of any
+kind), so nothing stored can drive the terminal or forge a line.
+"""
+
+from __future__ import annotations
+
+from ..text.printable import one_line, printable
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing on the CLI's hook path
+if TYPE_CHECKING:  # the renderer reads results by their attributes; importing them would load YAML
+    from ..results import (
+        ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, JournalResult, LiftResult,
+        ListResult, MemoryInfo, PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList,
+        VerifyResult, VersionResult, WriteResult,
+    )
+
+LINE_CHARS = 300  # characters of a description, error or snippet shown on one line
+
+
+def cut(text: str | None, limit: int = LINE_CHARS) -> str:
+    """``text`` on one line (every line break and run of whitespace collapsed,
+    no control or bidi character), at most ``limit`` characters (``…`` marks a cut)."""
+    flat = " ".join(one_line(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+# ---------------------------------------------------------------- memories
+
+
+def kind(scope: str, type: str) -> str:
+    """``(type: feedback; layer: project)``: what kind of memory, and which
+    layer (the user's, shared by every project, or this project's) holds it."""
+    return f"(type: {type}; layer: {scope})"
+
+
+def memory_line(m: MemoryInfo) -> str:
+    """``- name 📌 (type: T; layer: L) (auto-extracted) — description [state]``."""
+    pin = " 📌" if m.pinned else ""
+    state = "" if m.state == "active" else f" [{m.state}]"
+    origin = " (auto-extracted)" if m.origin == "extracted" else ""
+    return f"- {m.name}{pin} {kind(m.scope, m.type)}{origin} — {cut(m.description)}{state}"
+
+
+def malformed_lines(items, limit: int | None = None, more: str = "") -> list[str]:
+    """``! unreadable: path: reason`` per file, at most ``limit``; ``more`` says where the rest are."""
+    shown = list(items) if limit is None else list(items)[:limit]
+    lines = [f"! unreadable: {cut(item.path, 1000)}: {cut(item.error)}" for item in shown]
+    if len(items) > len(shown):
+        lines.append(f"! …and {len(items) - len(shown)} more unreadable files{more}")
+    return lines
+
+
+def listing(result: ListResult, *, offset: int = 0, limit: int | None = None, more: str = "",
+            max_malformed: int | None = None) -> str:
+    """A memory list, in index order. With ``limit``, one page from ``offset``
+    with a header, and ``more`` (how to ask for the next page, ``{offset}``
+    filled in) when memories are left."""
+    total = len(result.memories)
+    if not total:
+        lines = ["No memories yet."]
+    elif limit is None:
+        lines = [memory_line(m) for m in result.memories]
+    else:
+        page = result.memories[offset: offset + limit]
+        lines = [f"Memories {offset + 1}–{offset + len(page)} of {total}:" if page
+                 else f"No memories at offset {offset} (there are {total})."]
+        lines += [memory_line(m) for m in page]
+        if offset + len(page) < total:
+            lines.append(f"…{total - offset - len(page)} more" + more.format(offset=offset + len(page)))
+    if result.unavailable:
+        lines.append(f"(project memories unavailable: {result.unavailable})")
+    lines += malformed_lines(result.malformed, max_malformed, " (see memory_status)")
+    return "\n".join(lines)
+
+
+def write(result: WriteResult) -> str:
+    """What a write did (warnings apart: :func:`warnings`). A candidate is
+    said to be one: it is not a memory of the index until a person approves it."""
+    what = "Candidate" if result.status == "candidate" else "Memory"
+    text = f"{what} {result.operation}: {result.name} ({result.scope}{', pinned' if result.pinned else ''})"
+    if result.status == "candidate":
+        text += (f"\nIt waits for a person's review (memdir review; memdir approve {result.name}) "
+                 "before it joins the index.")
+    if result.redactions:
+        kinds = ", ".join(f"{k}×{v}" for k, v in sorted(result.redaction_kinds.items()))
+        text += f"\n{result.redactions} secret(s) were redacted before saving ({kinds})."
+    return text
+
+
+def warnings(result: WriteResult) -> list[str]:
+    """``warning: …`` per cut, normalization or removed character of a write."""
+    return [f"warning: {warning}" for warning in result.warnings]
+
+
+def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more: str = "") -> str:
+    """A memory's text: a header, the body (with ``chunk``, characters
+    ``offset`` to ``offset + chunk`` and ``more`` telling how to get the next
+    part, ``{offset}`` filled in), and the memories it links to."""
+    r = result.record
+    body = r.body
+    total = len(body)
+    part = body[offset: offset + chunk] if chunk is not None else body[offset:]
+    end = offset + len(part)
+    head = [f"name: {r.name}", f"description: {cut(r.description)}", f"type: {r.type}",
+            f"layer: {result.scope}"]
+    if r.title:
+        head.append(f"title: {cut(r.title)}")
+    if r.status != "active":
+        by = f" by {result.successor.phrase()}" if r.status == "superseded" and result.successor else ""
+        head.append(f"status: {r.status}{by}")
+    if offset or end < total:
+        head.append(f"body: characters {offset}–{end} of {total}")
+    text = "\n".join(head) + "\n\n" + part
+    if end < total:
+        text += (f"\n\n[truncated: {total - end} more characters; total size {total} characters"
+                 + more.format(offset=end) + "]")
+    if result.linked and offset == 0:
+        more_links = ["- …and more: the body links to further memories"] if result.truncated else []
+        text += "\n\nLinked memories:\n" + "\n".join([f"- {link.name} — {cut(link.description)}"
+                                                      for link in result.linked] + more_links)
+    return text
+
+
+def delete(result: DeleteResult) -> str:
+    """A deletion and the tombstone it left."""
+    return (f"Deleted memory: {result.name} ({result.scope}). Its value is tombstoned and will not be "
+            f"written again" + (f" (tombstone {result.tombstone})." if result.tombstone else "."))
+
+
+def prune(result: PruneResult, *, apply: str, limit: int | None = None) -> str:
+    """A prune's candidates; ``apply`` says how to really delete them (shown on a dry run)."""
+    cands = result.candidates
+    if result.dry_run:
+        head = (f"Prune dry-run: {len(cands)} candidate(s) not updated for {result.older_than_days}+ days"
+                + (f" — {apply}" if cands else "."))
+    else:
+        head = f"Pruned {result.deleted} of {len(cands)} candidate(s)" + ("" if cands else ".")
+    shown = cands if limit is None else cands[:limit]
+    lines = [head] + [f"- {c.name} ({c.scope}, {c.days_since_update}d since update) — {cut(c.description)}"
+                      for c in shown]
+    if len(cands) > len(shown):
+        lines.append(f"…and {len(cands) - len(shown)} more")
+    return "\n".join(lines)
+
+
+def clear(result: ClearResult) -> str:
+    """How many memories each layer lost."""
+    return "Deleted " + ", ".join(f"{c.deleted} in {c.scope}" for c in result.layers) + " (tombstones stay)."
+
+
+def history(result: HistoryResult, *, limit: int | None = None) -> str:
+    """The versions of a memory, oldest first (the last ``limit`` when given)."""
+    versions = result.versions
+    shown = versions if limit is None else versions[-limit:]
+    lines = [f"{len(versions)} version(s) of {result.name} ({result.scope})"
+             + (f", last {len(shown)} shown" if len(shown) < len(versions) else "") + ":"]
+    width = len(str(versions[-1].version)) if versions else 1
+    actor_w = max((len(v.actor) for v in shown), default=0)
+    action_w = max((len(v.action) for v in shown), default=0)
+    for v in shown:  # every column padded to its widest value, so the columns line up
+        what = "deleted" if v.digest is None else cut(v.description, 120)
+        lines.append(f"v{v.version:<{width}}  {v.ts}  {v.actor:<{actor_w}}  {v.action:<{action_w}}  "
+                     f"{(v.digest or '-')[:12]:<12}  — {what}")
+    if result.scope == "team":
+        lines.append(f"{len(result.commits)} git commit(s) of its file, newest first"
+                     + (" (restore one with --commit ID):" if result.commits else "."))
+        lines += [f"{c.commit[:12]}  {c.date}  {cut(c.author, 80)}  — {cut(c.message, 120)}" for c in result.commits]
+    return "\n".join(lines)
+
+
+def version(result: VersionResult, *, limit: int | None = None, header: bool = True) -> str:
+    """The text of one version (cut at ``limit`` characters), under a header line unless ``header`` is False."""
+    text = result.text if limit is None else cut_text(result.text, limit)
+    return f"Version {result.version} of {result.name}:\n\n{text}" if header else text
+
+
+def diff(older: VersionResult, newer: VersionResult) -> str:
+    """A unified diff from one version of a memory to another (``--- vA`` / ``+++ vB``); ``""`` when equal."""
+    import difflib
+
+    return "".join(difflib.unified_diff(
+        older.text.splitlines(keepends=True), newer.text.splitlines(keepends=True),
+        fromfile=f"{older.name} v{older.version}", tofile=f"{newer.name} v{newer.version}"))
+
+
+def journal(result: JournalResult) -> str:
+    """Journal events, newest first, one per line (``vN`` for the version an event produced)."""
+    lines = [f"{e.ts}  {e.scope:<7} #{e.seq:<5} {e.actor:<9} {e.action:<14} {e.name or '-'}"
+             + (f" v{e.version}" if e.version else "") + (f"  ({cut(e.reason, 120)})" if e.reason else "")
+             for e in result.entries]
+    if result.total > len(result.entries):
+        lines.append(f"…{result.total - len(result.entries)} older event(s) not shown")
+    return "\n".join(lines) or "No journal events."
+
+
+def cut_text(text: str, limit: int) -> str:
+    """``text`` (lines kept) at most ``limit`` characters, ``…`` marking a cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def restore(result: RestoreResult) -> str:
+    """A restore."""
+    if result.commit:
+        return (f"Restored {result.name} as of git commit {result.commit[:12]} ({result.scope}, {result.operation}); "
+                "commit it to share it.")
+    return f"Restored {result.name} to version {result.version} ({result.scope}, {result.operation})."
+
+
+# ---------------------------------------------------------------- trust
+
+
+def tombstones(result: TombstoneList) -> str:
+    """The tombstones in force, one per line."""
+    lines = [f"{s.id}  {s.scope:<7} {s.name}  by {s.actor}  {s.ts}  — {cut(s.description)}"
+             + (f"  ({cut(s.reason, 120)})" if s.reason else "") for s in result.tombstones]
+    return "\n".join(lines) or "No tombstones."
+
+
+def lift(result: LiftResult) -> str:
+    """A lifted tombstone."""
+    return f"Lifted tombstone {result.id} ({result.scope}, {result.name}): its value may be written again."
+
+
+def review(result: ReviewResult) -> str:
+    """Candidates waiting for a person."""
+    return "\n".join(memory_line(m) for m in result.candidates) or "No candidates waiting for review."
+
+
+def decision(result: Decision) -> str:
+    """An approval or a rejection."""
+    if result.approved:
+        return f"Approved {result.candidate} → {result.name} ({result.scope})"
+    return f"Rejected {result.name} ({result.scope}); its value is tombstoned"
+
+
+def flag(result: FlagResult) -> str:
+    """A pin, unpin, mute or unmute."""
+    verb = {"pinned": "pin", "disabled": "mute"}[result.flag]
+    return f"{verb if result.value else 'un' + verb}: {result.name}" + ("" if result.changed else " (already so)")
+
+
+# ---------------------------------------------------------------- maintenance
+
+
+def verify(result: VerifyResult) -> str:
+    """One line per layer's journal check."""
+    lines = [f"{'ok ' if c.ok else 'BAD'} {c.layer}: {c.events} events"
+             + ("" if c.ok else f" — first bad event: {c.error}") for c in result.layers]
+    return "\n".join(lines) or "no layers"
+
+
+def status(result: StatusResult, *, max_malformed: int = 10) -> str:
+    """Home, project, search mode, context size and each layer's counts, with
+    at most ``max_malformed`` unreadable files listed per layer."""
+    lines = [f"home: {result.home}",
+             f"project: {result.project_root or '(none — ' + str(result.project_error) + ')'}",
+             f"search: {result.search}",
+             f"context: {result.context_bytes} of {result.context_budget} bytes"]
+    if result.extractor:
+        lines.append(f"consolidation extractor: {result.extractor}")
+    for layer in result.layers:
+        lines.append(f"{layer.scope}: {layer.memories} memories ({layer.visible} in the index, "
+                     f"{layer.candidates} candidates, {layer.tombstones} tombstones)")
+        lines += ["  " + line for line in malformed_lines(layer.malformed, max_malformed)]
+    return "\n".join(lines)
+
+
+def doctor(result: DoctorResult) -> str:
+    """Every layer with its files that are not memories or were read leniently,
+    journal problems, the context size, then ``ok`` or the count of problems."""
+    lines = []
+    for layer in result.status.layers:
+        lines.append(f"{layer.scope} layer: {layer.path} — {layer.memories} memories")
+        lines += [f"  malformed: {cut(bad.path, 1000)}: {cut(bad.error)}" for bad in layer.malformed]
+        lines += [f"  note: {cut(n.path, 1000)}: {cut(n.note)}" for n in layer.notes]
+    lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
+    lines += [f"settings: {cut(p.error)}" for p in result.problems if p.path == "settings"]
+    for o in result.orphans:
+        lines.append(f"orphaned layer {o.key}: {o.memories} memories of {o.root}, which no longer exists"
+                     + (f" — belongs to {o.belongs_to} ({o.because}): memdir move-layer {o.key} {o.belongs_to}"
+                        if o.belongs_to else f" — memdir move-layer {o.key} NEW_PROJECT_DIR re-keys it (or delete "
+                        "the layer's directory if that project is gone for good)"))
+    lines.append(f"context: {result.status.context_bytes} of {result.status.context_budget} bytes")
+    if result.status.extractor:
+        lines.append(f"consolidation extractor: {result.status.extractor}")
+    lines += [f"note: {note}" for note in result.notes]
+    notes = sum(len(layer.notes) for layer in result.status.layers)
+    lines.append(("ok" if result.ok else f"{len(result.problems)} problem(s)")
+                 + (f" ({notes} note{'s' if notes != 1 else ''}: files read leniently, not problems)" if notes else ""))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- search
+
+
+def search(results, query: str, offset: int = 0) -> str:
+    """Search hits, best first: a line per memory (with its relevance score,
+    0–1) and its snippet; ``offset`` is how many better hits were skipped."""
+    if not results:
+        return f"No memories match {cut(query, 120)!r}" + (f" after the first {offset}." if offset else ".")
+    after = f", after the first {offset}" if offset else ""
+    lines = [f"{len(results)} result(s) for {cut(query, 120)!r}{after}:"]
+    for hit in results:
+        pin = " 📌" if hit.pinned else ""
+        lines.append(f"- {hit.name}{pin} {kind(hit.scope, hit.type)} relevance {hit.score:.2f} — {cut(hit.description)}")
+        if hit.snippet:
+            lines.append(f"  {cut(hit.snippet)}")
+    return "\n".join(lines)
+
+
+def reindex(result) -> str:
+    """A rebuilt search index (:class:`memdir.search.index.ReindexResult`)."""
+    return (f"indexed {result.memories} memories from {result.files} files in {result.layers} layers "
+            f"({result.mode}, {result.vectors} vectors embedded) in {result.seconds:.2f}s")
+
+
+__all__ = [
+    "LINE_CHARS", "clear", "cut", "cut_text", "decision", "delete", "doctor", "flag", "kind",
+    "history", "lift", "reindex", "listing", "malformed_lines", "memory_line", "prune", "read",
+    "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
+]
+
+
+def _printable_output(renderer):
+    """``renderer`` with its text (or each of its lines) passed through
+    :func:`memdir.text.printable.printable`."""
+    def rendered(*args, **kwargs):
+        out = renderer(*args, **kwargs)
+        return [printable(line) for line in out] if isinstance(out, list) else printable(out)
+
+    rendered.__name__ = rendered.__qualname__ = renderer.__name__
+    rendered.__doc__, rendered.__wrapped__ = renderer.__doc__, renderer
+    return rendered
+
+
+# Every renderer, wrapped once here so none can forget: the one place output is made printable.
+for _name in __all__:
+    if _name not in ("LINE_CHARS", "cut", "cut_text"):
+        globals()[_name] = _printable_output(globals()[_name])
+del _name

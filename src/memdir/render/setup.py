@@ -1,0 +1,46 @@
+"""The texts of setting memdir up: an install or uninstall into an agent
+(:mod:`memdir.integrations.claude_code.install`) and a layer re-keyed to a moved project
+(:mod:`memdir.operations.relocate`). Kept apart from :mod:`.render` (the texts of
+memories and their operations) for size; made printable by the same wrapper.
+"""
+
+from __future__ import annotations
+
+from .memories import _printable_output
+
+
+def layer_move(result) -> str:
+    """A re-keyed layer (:class:`memdir.operations.relocate.LayerMove`)."""
+    return (f"Moved layer {result.moved_from} → {result.moved_to}: {result.memories} memories now belong to "
+            f"{result.root}.")
+
+
+def install_plan(plan) -> str:
+    """An install or uninstall (:class:`memdir.integrations.claude_code.install.Plan`):
+    the diff of every change, then one line per file."""
+    lines = [c.diff.rstrip("\n") for c in plan.changes if c.diff]
+    for c in plan.changes:
+        if c.after is None and c.before is None:
+            what = "already gone (its install record and the empty folders install made are cleared)"
+        elif c.after is None:
+            what = "deleted (install had created it)"
+        elif c.before is None:
+            what = "created"
+        else:
+            what = "restored" if plan.action == "uninstall" and c.backup is None else "updated"
+        lines.append(("would be " if not plan.applied else "") + f"{what}: {c.path}"
+                     + (f" (backup: {c.backup})" if c.backup else ""))
+    lines += [f"unchanged: {p}" for p in plan.unchanged]
+    lines += [f"note: {note}" for note in getattr(plan, "notes", ())]
+    if not plan.changes:
+        lines.append("nothing to do: " + ("memdir is already installed" if plan.action == "install"
+                                           else "no memdir entries found"))
+    elif not plan.applied:
+        lines.append("dry run: nothing was written")
+    return "\n".join(lines)
+
+
+install_plan = _printable_output(install_plan)
+layer_move = _printable_output(layer_move)
+
+__all__ = ["install_plan", "layer_move"]

@@ -1,0 +1,72 @@
+"""The texts of the team layer's results (:mod:`memdir.operations.team`) and
+of an import (:mod:`memdir.importing.run`), for the CLI and any other
+adapter; the same conventions as :mod:`memdir.render.memories`."""
+
+from __future__ import annotations
+
+from .memories import cut
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..operations.team import Promoted, Resolved, TeamInit, TeamStatus
+
+
+def team_init(result: TeamInit) -> str:
+    """What ``team init`` created or adopted, and what to commit."""
+    lines = [f"Team memory directory: {result.path}"]
+    if result.adopted:
+        lines.append(f"Adopted {result.adopted} memory file(s) already there, unchanged.")
+    lines.append("Created: " + ", ".join(result.created) if result.created else "Nothing to create: it was set up.")
+    lines.append("Commit it (git add the directory, git commit): memdir never commits or pushes.")
+    return "\n".join(lines)
+
+
+def team_status(result: TeamStatus) -> str:
+    """Uncommitted team memory changes, conflicts and pending candidates."""
+    lines = [f"Team memory: {result.path}"]
+    if result.git_error:
+        lines.append(f"Cannot tell what is not committed: {cut(result.git_error, 200)}")
+    elif result.changes:
+        lines.append(f"{len(result.changes)} change(s) not committed (git status):")
+        lines += [f"  {c.state:<10} {cut(c.path, 200)}" for c in result.changes]
+    else:
+        lines.append("Nothing to commit: the team memories match git.")
+    for path in result.conflicts:
+        name = path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
+        lines.append(f"  unresolved merge conflict: {cut(path, 200)} (memdir team resolve {name} --ours|--theirs)")
+    if result.pending:
+        lines.append(f"{len(result.pending)} candidate(s) for the team wait for your review (memdir review): "
+                     + ", ".join(result.pending))
+    return "\n".join(lines)
+
+
+def resolved(result: Resolved) -> str:
+    """A settled merge conflict."""
+    return (f"Resolved {result.name}: kept {result.side} ({result.path}). "
+            "Now `git add` it and commit the merge.")
+
+
+def promoted(result: Promoted) -> str:
+    """A project memory moved into the team layer."""
+    text = f"Promoted {result.name} to the team layer ({result.path}, {result.operation}); commit it to share it."
+    if result.redactions:
+        text += f"\n{result.redactions} secret(s) were redacted before saving."
+    return text
+
+
+def import_report(result, *, max_lines: int = 200) -> str:
+    """An import: one line per item that did something or was skipped (the
+    first ``max_lines``), then the counts by result."""
+    lines = [("Dry run — nothing written. " if result.dry_run else "") + f"Import from {result.kind}: {result.source}"]
+    shown = [o for o in result.outcomes if o.result.removeprefix("would-") != "unchanged"]
+    for o in shown[:max_lines]:
+        where = f"{o.name} ({o.scope})" if o.name else "-"
+        lines.append(f"  {o.result:<16} {where}  ← {cut(o.source, 120)}" + (f"  — {cut(o.detail, 200)}" if o.detail else ""))
+    if len(shown) > max_lines:
+        lines.append(f"  …{len(shown) - max_lines} more")
+    counts = {k: result.count(k) for k in ("imported", "updated", "candidate", "unchanged", "skipped")}
+    lines.append(", ".join(f"{v} {k}" for k, v in counts.items()) + ".")
+    return "\n".join(lines)
+
+
+__all__ = ["import_report", "promoted", "resolved", "team_init", "team_status"]

@@ -1,0 +1,440 @@
+"""Typed results of every operation (DESIGN §8).
+
+Each operation of :mod:`memdir.operations.memories`, :mod:`memdir.operations.trust`
+and :mod:`memdir.operations.maintenance` returns one of these frozen dataclasses.
+``to_dict()`` is their JSON form (what ``--json`` prints): times as ISO-8601
+UTC strings, tuples as lists. The text a person or a model reads is made from
+them by one renderer per type (:mod:`memdir.render.memories`); adapters never
+read a result by key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from .layer.history import HistoryEntry
+from .layer.index import state_of
+from .files.memfile import MemoryRecord, format_time
+from .files.scan import FileNote, Malformed
+from .layer.succession import Successor
+
+
+def _plain(value):
+    if isinstance(value, datetime):
+        return format_time(value)
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+class Result:
+    """Base of the typed results: :meth:`to_dict` gives the JSON form."""
+
+    def to_dict(self) -> dict:
+        """Every field by name, JSON-ready (times ISO-8601 UTC, paths as text)."""
+        return _plain(asdict(self))
+
+
+# ---------------------------------------------------------------- memories
+
+
+@dataclass(frozen=True)
+class MemoryInfo(Result):
+    """A memory as list, review and search show it. ``importance`` is the
+    effective one (type default when unset); ``state`` is :func:`memdir.layer.index.state_of`;
+    times are ISO-8601 UTC strings; ``candidate_for``: the memory a candidate
+    would change when approved (None: a new memory)."""
+
+    name: str
+    scope: str
+    type: str
+    description: str
+    title: str | None
+    pinned: bool
+    disabled: bool
+    importance: int
+    status: str
+    state: str
+    origin: str | None
+    created: str | None
+    updated: str | None
+    valid_from: str | None = None
+    valid_until: str | None = None
+    supersedes: str | None = None
+    superseded_by: str | None = None
+    reads: int = 0
+    last_read: str | None = None
+    candidate_for: str | None = None
+
+
+def info_of(record: MemoryRecord, scope: str, now: datetime, stale_after_days: int = 0) -> MemoryInfo:
+    """The :class:`MemoryInfo` of a record found in ``scope`` at ``now``."""
+    fmt = lambda t: format_time(t) if t else None  # noqa: E731
+    return MemoryInfo(
+        name=record.name, scope=scope, type=record.type, description=record.description,
+        title=record.title, pinned=record.pinned, disabled=record.disabled,
+        importance=record.effective_importance, status=record.status,
+        state=state_of(record, now, stale_after_days), origin=record.origin,
+        created=fmt(record.created), updated=fmt(record.updated), valid_from=fmt(record.valid_from),
+        valid_until=fmt(record.valid_until), supersedes=record.supersedes, superseded_by=record.superseded_by,
+        reads=record.reads, last_read=fmt(record.last_read), candidate_for=_text_or_none(
+            dict(record.extra).get("candidate_for")) if record.status == "candidate" else None,
+    )
+
+
+def _text_or_none(value) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+@dataclass(frozen=True)
+class ListResult(Result):
+    """``memories`` in index order, user layer first; ``malformed`` files that
+    are not memories; ``unavailable``: why the project layer is not listed
+    (no project root), when a listing of every scope left it out."""
+
+    memories: tuple[MemoryInfo, ...]
+    malformed: tuple[Malformed, ...] = ()
+    unavailable: str | None = None
+
+
+@dataclass(frozen=True)
+class Link(Result):
+    """A memory linked from a body with ``[[name]]``."""
+
+    name: str
+    description: str
+
+
+@dataclass(frozen=True)
+class ReadResult(Result):
+    """A memory's full text (``record``), the ``scope`` it was found in, up to 3 memories it links to
+    (``truncated``: more than those), the SHA-256 ``digest`` of its file as read (what a compare-and-set expects),
+    and for a superseded memory where its chain of successors ends (:func:`memdir.layer.succession.successor`)."""
+
+    record: MemoryRecord
+    scope: str
+    linked: tuple[Link, ...] = ()
+    digest: str | None = None
+    truncated: bool = False
+    successor: Successor | None = None
+
+    def to_dict(self) -> dict:
+        r = self.record
+        return {"name": r.name, "scope": self.scope, "type": r.type, "title": r.title,
+                "description": r.description, "body": r.body, "pinned": r.pinned,
+                "disabled": r.disabled, "status": r.status, "origin": r.origin,
+                "created": format_time(r.created) if r.created else None,
+                "updated": format_time(r.updated) if r.updated else None, "reads": r.reads,
+                "linked": [link.to_dict() for link in self.linked], "truncated": self.truncated, "digest": self.digest,
+                "successor": self.successor.to_dict() if self.successor else None}
+
+
+@dataclass(frozen=True)
+class WriteResult(Result):
+    """What a write did: ``operation`` is created | updated | renamed | reactivated
+    (a superseded memory made active again) | unchanged; ``redactions``
+    counts secrets replaced (``redaction_kinds`` by kind); ``warnings`` name every cut and normalization; ``status`` and ``pinned``
+    are the memory's now; ``digest`` is its file's SHA-256."""
+
+    name: str
+    scope: str
+    operation: str
+    redactions: int = 0
+    redaction_kinds: dict = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+    status: str = "active"
+    pinned: bool = False
+    digest: str | None = None
+
+
+@dataclass(frozen=True)
+class DeleteResult(Result):
+    """A deleted memory; ``tombstone`` is the id of the tombstone its value
+    left; ``action`` is delete or forget."""
+
+    name: str
+    scope: str
+    tombstone: str | None
+    action: str = "delete"
+
+
+@dataclass(frozen=True)
+class PruneCandidate(Result):
+    """A memory prune would delete: not pinned, not updated for ``days_since_update`` days."""
+
+    name: str
+    description: str
+    scope: str
+    days_since_update: int
+
+
+@dataclass(frozen=True)
+class PruneResult(Result):
+    """A prune: the ``candidates`` older than ``older_than_days``; with
+    ``dry_run`` False, how many were ``deleted`` (no tombstones)."""
+
+    dry_run: bool
+    older_than_days: int
+    candidates: tuple[PruneCandidate, ...]
+    deleted: int = 0
+
+
+@dataclass(frozen=True)
+class LayerCount(Result):
+    """How many memories one layer lost."""
+
+    scope: str
+    deleted: int
+
+
+@dataclass(frozen=True)
+class ClearResult(Result):
+    """A clear: per layer, how many memories were deleted (tombstones stay)."""
+
+    layers: tuple[LayerCount, ...]
+
+
+@dataclass(frozen=True)
+class HistoryResult(Result):
+    """Every content version of ``name`` in ``scope``, oldest first; ``commits``: a team memory's, from git."""
+
+    name: str
+    scope: str
+    versions: tuple[HistoryEntry, ...]
+    commits: tuple = ()
+
+
+@dataclass(frozen=True)
+class VersionResult(Result):
+    """The stored text of one version of a memory."""
+
+    name: str
+    scope: str
+    version: int
+    text: str
+
+
+@dataclass(frozen=True)
+class RestoreResult(Result):
+    """A restore: version ``version`` of ``name`` written back; ``operation``
+    is created (it had been deleted) | updated | unchanged."""
+
+    name: str
+    scope: str
+    version: int
+    operation: str
+    digest: str | None = None
+    commit: str | None = None  # a team memory restored from this git commit (``version`` is then 0)
+
+
+# ---------------------------------------------------------------- trust
+
+
+@dataclass(frozen=True)
+class TombstoneInfo(Result):
+    """A tombstone in force: its ``id``, the ``scope`` it lives in, the
+    memory ``name``, the forgotten ``description``, who forgot it, why, when."""
+
+    id: str
+    scope: str
+    name: str
+    description: str
+    actor: str
+    reason: str | None
+    ts: str
+
+
+@dataclass(frozen=True)
+class TombstoneList(Result):
+    """The tombstones in force, per layer, oldest first."""
+
+    tombstones: tuple[TombstoneInfo, ...]
+
+
+@dataclass(frozen=True)
+class LiftResult(Result):
+    """A lifted tombstone: its value may be written again."""
+
+    id: str
+    scope: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ReviewResult(Result):
+    """Candidates waiting for a person, per scope, in index order."""
+
+    candidates: tuple[MemoryInfo, ...]
+
+
+@dataclass(frozen=True)
+class Decision(Result):
+    """A person's decision on the candidate ``candidate``: approved (``name``
+    is the memory that now holds its content) or rejected (its value is
+    tombstoned; ``name`` is the candidate's)."""
+
+    name: str
+    scope: str
+    candidate: str
+    approved: bool
+
+
+@dataclass(frozen=True)
+class FlagResult(Result):
+    """A pin or mute: ``flag`` (pinned | disabled) set to ``value``;
+    ``changed`` False when it already was."""
+
+    name: str
+    scope: str
+    flag: str
+    value: bool
+    changed: bool
+
+
+# ---------------------------------------------------------------- journal and home
+
+
+@dataclass(frozen=True)
+class JournalEntry(Result):
+    """One journal event of a layer: ``seq``, ``ts`` (ISO-8601 UTC), who
+    (``actor``) did what (``action``) to which memory (``name``), why, in
+    which agent ``session``; ``before``/``after`` digests of the file bytes;
+    ``version``: the version of ``name`` it produced (see ``memdir history``),
+    None when it is no content version (a read, a receipt, a lift)."""
+
+    scope: str
+    seq: int
+    ts: str
+    actor: str
+    action: str
+    name: str | None
+    reason: str | None
+    session: str | None
+    before: str | None
+    after: str | None
+    version: int | None
+
+
+@dataclass(frozen=True)
+class JournalResult(Result):
+    """Journal events, newest first, and how many matched before the limit cut (``total``)."""
+
+    entries: tuple[JournalEntry, ...]
+    total: int
+
+
+@dataclass(frozen=True)
+class ProjectInfo(Result):
+    """A project layer of a home: its ``key`` (directory name), ``path``, the
+    project ``root`` its description records (None: unknown) and whether
+    that directory still ``exists``."""
+
+    key: str
+    path: str
+    root: str | None
+    exists: bool
+
+
+@dataclass(frozen=True)
+class ProjectList(Result):
+    """Every project layer of a home, in key order."""
+
+    projects: tuple[ProjectInfo, ...]
+
+
+# ---------------------------------------------------------------- maintenance
+
+
+@dataclass(frozen=True)
+class LayerCheck(Result):
+    """One layer's journal check: ``ok``, ``events`` checked, and the first
+    bad event (``bad_seq``, ``bad_line``) and why (``error``)."""
+
+    layer: str
+    ok: bool
+    events: int
+    bad_seq: int | None = None
+    bad_line: int | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class VerifyResult(Result):
+    """Every layer of a home, checked (after a repair when ``repaired``)."""
+
+    layers: tuple[LayerCheck, ...]
+    repaired: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """True when every layer checked clean."""
+        return all(check.ok for check in self.layers)
+
+    def to_dict(self) -> dict:
+        return {"ok": self.ok, "repaired": self.repaired, "layers": [c.to_dict() for c in self.layers]}
+
+
+@dataclass(frozen=True)
+class LayerStatus(Result):
+    """One layer of the session: its path, counts, and the files that are not
+    memories (``malformed``) or were read leniently (``fallback_parsed``:
+    frontmatter that is not YAML; ``no_frontmatter``: plain Markdown;
+    ``notes``: every leniency by file, those two included — a foreign type
+    or status, a description taken from the title or body)."""
+
+    scope: str
+    path: str
+    memories: int
+    visible: int
+    candidates: int
+    tombstones: int
+    malformed: tuple[Malformed, ...] = ()
+    fallback_parsed: tuple[str, ...] = ()
+    no_frontmatter: tuple[str, ...] = ()
+    notes: tuple[FileNote, ...] = ()
+
+
+@dataclass(frozen=True)
+class StatusResult(Result):
+    """Where memories live and how the session stands: home, project root (or
+    why there is none), per-layer status, the injected context's size in
+    UTF-8 bytes against its budget, the search mode, and the consolidation
+    extractor in effect with why (``extractor``)."""
+
+    home: str
+    project_root: str | None
+    project_error: str | None
+    layers: tuple[LayerStatus, ...]
+    context_bytes: int
+    context_budget: int
+    search: str
+    extractor: str = ""
+
+
+@dataclass(frozen=True)
+class DoctorResult(Result):
+    """A health check: the session's :class:`StatusResult`, every layer's
+    journal check, and the ``problems`` found (unreadable files, broken
+    journals); ``ok`` when there are none."""
+
+    status: StatusResult
+    journal: tuple[LayerCheck, ...]
+    problems: tuple[Malformed, ...]
+    notes: tuple[str, ...] = ()
+    orphans: tuple = ()  # memdir.operations.relocate.OrphanLayer, one per layer of a vanished project
+
+    @property
+    def ok(self) -> bool:
+        """True when no problem was found (leniently read files and notes are not problems)."""
+        return not self.problems
+
+    def to_dict(self) -> dict:
+        return {**self.status.to_dict(), "journal": [c.to_dict() for c in self.journal],
+                "problems": [asdict(p) for p in self.problems], "notes": list(self.notes),
+                "orphans": [o.to_dict() for o in self.orphans], "ok": self.ok}

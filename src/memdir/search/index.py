@@ -1,0 +1,232 @@
+"""The search index: ``$MEMDIR_HOME/index.sqlite``, its schema and its connections.
+
+SQLite FTS5 (standard library). It indexes exactly what the layer's own
+reader yields (:meth:`memdir.layer.layer.Layer.scan`): one ``docs`` row per
+memory (layer key, name, the file that holds it, title, description, body,
+type, status and flags) with its ``fts`` text, and the optional dense vectors
+of :mod:`memdir.search.vectors`. So search, list, read and the context block
+agree on every name and text, duplicate and malformed files included. A
+``files`` table keeps what the scan learned of each file (stat key, digest,
+name or error), so a fresh process reads only files that changed.
+
+It is *derived*: a damaged file or one of another schema is deleted and
+rebuilt; where ``index.sqlite`` cannot be created (a read-only home) an
+in-memory index stands in. WAL mode, a busy timeout, one connection per
+thread. Keeping it in step with the files is :mod:`memdir.search.sync`.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sqlite3
+import sys
+import threading
+import time
+from pathlib import Path
+
+from ..errors import StoreError
+from ..files.fsio import NOFOLLOW, ensure_dir
+
+INDEX_DB = "index.sqlite"
+SCHEMA_VERSION = 3  # 2: rows per memory (the layer's scan), files table; 3: origin column
+FIELDS = ("name", "title", "description", "body")
+
+
+# ---------------------------------------------------------------- the database
+
+
+_local = threading.local()
+
+
+def db_path(home: Path) -> Path:
+    """``<home>/index.sqlite``."""
+    return Path(home) / INDEX_DB
+
+
+def _create(conn: sqlite3.Connection) -> None:
+    # One write transaction taken before anything is read: two connections creating the same new index
+    # wait for each other, where a read-then-write would fail at once on a stale snapshot.
+    if conn.in_transaction:
+        conn.rollback()
+    conn.executescript(f"""
+        BEGIN IMMEDIATE;
+        CREATE TABLE IF NOT EXISTS layers (
+            key TEXT PRIMARY KEY, dir_mtime_ns INTEGER, journal_size INTEGER,
+            journal_mtime_ns INTEGER, files INTEGER, settled INTEGER);
+        CREATE TABLE IF NOT EXISTS files (
+            layer TEXT NOT NULL, file TEXT NOT NULL, size INTEGER, mtime_ns INTEGER, ino INTEGER,  -- mtime_ns: the ctime (scan.stat_key)
+            digest TEXT, name TEXT, error TEXT, PRIMARY KEY (layer, file));
+        CREATE TABLE IF NOT EXISTS docs (
+            id INTEGER PRIMARY KEY, layer TEXT NOT NULL, name TEXT NOT NULL, file TEXT NOT NULL,
+            digest TEXT, type TEXT, origin TEXT, status TEXT, disabled INTEGER, pinned INTEGER,
+            valid_from REAL, valid_until REAL, updated REAL,
+            title TEXT, description TEXT, body TEXT, UNIQUE (layer, name));
+        CREATE INDEX IF NOT EXISTS docs_layer ON docs (layer, status);
+        CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+            {", ".join(FIELDS)}, tokenize = 'unicode61 remove_diacritics 0');
+        CREATE VIRTUAL TABLE IF NOT EXISTS fts_terms USING fts5vocab(fts, 'row');
+        CREATE TABLE IF NOT EXISTS vectors (id INTEGER PRIMARY KEY, digest TEXT, model TEXT, vec BLOB);
+        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER);
+        INSERT OR IGNORE INTO meta VALUES ('generation', 0);
+        PRAGMA user_version = {SCHEMA_VERSION};
+        COMMIT;
+    """)
+
+
+class StaleSchema(sqlite3.DatabaseError):
+    """The index was built by another version of memdir: rebuilt from the files."""
+
+
+# SQLite result codes that mean the file itself is damaged or not a database.
+_CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+
+
+def is_corrupt(path: Path) -> bool:
+    """True only when ``PRAGMA quick_check`` says the index file is damaged
+    (or not a database at all); False when it is fine or cannot be checked
+    now (busy, locked, an I/O error, a full disk) — those never justify
+    deleting it."""
+    try:
+        check = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1.0)
+    except sqlite3.Error:
+        return False
+    try:
+        rows = check.execute("PRAGMA quick_check").fetchall()
+        return rows != [("ok",)]
+    except sqlite3.DatabaseError as exc:
+        return getattr(exc, "sqlite_errorcode", None) in _CORRUPT_CODES or (
+            getattr(exc, "sqlite_errorcode", None) is None and "malformed" in str(exc))
+    finally:
+        check.close()
+
+
+def connect(home: Path) -> sqlite3.Connection:
+    """This thread's connection to ``<home>/index.sqlite`` (WAL, 5 s busy
+    timeout), created on first use. A file that ``PRAGMA quick_check`` finds
+    damaged, or an index of another schema, is deleted and recreated: it is
+    derived. Busy, locked and I/O errors are reported, never a reason to
+    delete it. Raises :class:`StoreError`."""
+    path = db_path(home)
+    cache = getattr(_local, "conns", None)
+    if cache is None:
+        cache = _local.conns = {}
+    conn = cache.get(path)
+    if conn is not None:
+        return conn
+    for attempt in (1, 2):
+        try:
+            ensure_dir(path.parent)
+            # Created 0600 before SQLite opens it: SQLite gives its -wal and -shm (memory text) the same mode.
+            os.close(os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, 0o600))
+            conn = sqlite3.connect(str(path), timeout=5.0, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA busy_timeout = 5000")
+            # Opening an index that is already WAL and of this schema writes nothing, so it never waits
+            # for the write lock a long sync holds (a busy machine once made four threads fail here).
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                while_busy(lambda: conn.execute("PRAGMA journal_mode = WAL"))
+            conn.execute("PRAGMA synchronous = NORMAL")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA_VERSION):
+                raise StaleSchema(f"index schema {version}, expected {SCHEMA_VERSION}")
+            if version == 0:
+                while_busy(lambda: _create(conn))
+            os.chmod(path, 0o600)
+            break
+        except sqlite3.DatabaseError as exc:
+            if conn is not None:
+                conn.close()
+                conn = None
+            # Busy, locked, I/O errors, a full disk: the index is fine, only unavailable now.
+            if attempt == 2 or not (isinstance(exc, StaleSchema) or is_corrupt(path)):
+                raise StoreError(f"cannot open the search index {path}: {exc}") from None
+            # Derived data: a corrupt or foreign file is rebuilt from the memory files.
+            for suffix in ("", "-wal", "-shm"):
+                try:
+                    os.unlink(str(path) + suffix)
+                except FileNotFoundError:
+                    pass
+                except OSError as err:
+                    raise StoreError(f"cannot replace the search index {path}: {err}") from None
+        except OSError as exc:
+            if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS) or path.exists():
+                raise StoreError(f"cannot open the search index {path}: {exc}") from None
+            conn = open_in_memory(path, exc, _create)
+            break
+    cache[path] = conn
+    return conn
+
+
+def in_memory(home: Path) -> str | None:
+    """Why the index of ``home`` is kept in memory in this process, or None."""
+    return fallback_reason(db_path(home))
+
+
+def close_all() -> None:
+    """Close this thread's index connections (tests, long-lived servers)."""
+    for conn in getattr(_local, "conns", {}).values():
+        conn.close()
+    _local.conns = {}
+
+
+def layer_key(home: Path, layer_dir: Path) -> str:
+    """How the index names a layer: its directory relative to the home
+    (``_user``, ``projects/<key>``), or the full path when it is elsewhere."""
+    try:
+        return Path(layer_dir).relative_to(home).as_posix()
+    except ValueError:
+        return Path(layer_dir).as_posix()
+
+
+# ---------------------------------------------------------------- when the file cannot be used
+
+
+_REASONS: dict[Path, str] = {}
+
+
+def open_in_memory(path: Path, exc: OSError, create) -> sqlite3.Connection:
+    """An index in memory for a home where ``path`` (its ``index.sqlite``)
+    cannot be created — a read-only home, another user's — made by
+    ``create(conn)`` and filled from the memory files by the same sync, so
+    search and recall still answer, at the cost of a full scan per process.
+    Warned once on stderr; :func:`fallback_reason` says why (doctor)."""
+    reason = (f"the search index {path} cannot be created ({exc.strerror or exc}); searching an in-memory index "
+              "built from the memory files instead (each process scans them again)")
+    if path not in _REASONS:
+        sys.stderr.write(f"memdir: warning: {reason}\n")
+    _REASONS[path] = reason
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    create(conn)
+    return conn
+
+
+_BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED (the low byte of an extended code)
+
+
+def while_busy(step, seconds: float = 5.0) -> None:
+    """Run ``step`` (one setup statement of a new index) again while SQLite
+    says the file is busy, for up to ``seconds``. Switching to WAL returns
+    SQLITE_BUSY at once when another connection opens the same new file,
+    without calling the busy handler: six threads opening a fresh index
+    together failed 1 time in 20 before this."""
+    deadline = time.monotonic() + seconds
+    pause = 0.002
+    while True:
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as exc:
+            code = getattr(exc, "sqlite_errorcode", None)
+            if code is None or code & 0xFF not in _BUSY_CODES or time.monotonic() >= deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
+
+
+def fallback_reason(path: Path) -> str | None:
+    """Why the index at ``path`` is kept in memory in this process, or None."""
+    return _REASONS.get(Path(path))
+
+
+__all__ = ["FIELDS", "INDEX_DB", "SCHEMA_VERSION", "close_all", "connect", "db_path", "fallback_reason", "in_memory",
+           "is_corrupt", "layer_key", "open_in_memory", "while_busy"]

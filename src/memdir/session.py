@@ -1,0 +1,214 @@
+"""The session: who is asking, about which project, under which home and settings.
+
+Every entry point — the CLI, the hooks, the MCP server, the installer, ingest,
+the consolidation queue and the Python API — builds its :class:`Session` with
+:func:`open_session`, so there is one rule, with one message per case, for
+where memories live (DESIGN §2, §9):
+
+* **home**: the explicit argument (``--home``), else ``MEMDIR_HOME``, else
+  ``$DSH_HOME/memory``, else the platform data dir (:func:`paths.resolve_home`).
+* **settings**: defaults < ``config.toml`` < ``MEMDIR_*`` < overrides, read
+  here and nowhere below (:func:`settings.load_settings`).
+* **project root**, from the first source given: the explicit ``project``
+  (``--project``, a hook's ``cwd``, an MCP root), then — unless the caller's
+  project comes from its input alone (``use_cwd=False``: hooks, the queue,
+  ingest) — ``MEMDIR_PROJECT`` and the working directory. Symlinks are resolved and the root
+  moves up to the top of its git work tree (:func:`paths.project_dir`).
+
+  - A source that is not an existing directory is refused at once
+    (:class:`ScopeError`): a mistyped ``--project`` must not quietly show
+    the user layer alone.
+  - A deleted working directory, ``$HOME``, ``/`` or no source at all leave
+    the session without a project: the user layer works, and every
+    project-scope operation raises :class:`ScopeError` with the reason.
+
+* **actor**: who writes (``human``, ``agent``, ``extracted``, ``import``);
+  it becomes each memory's ``origin`` and decides what may be done.
+
+The hook path imports this module: it loads no YAML, no SQLite and no
+locking until a layer is opened (:meth:`Session.layer`). The class is a
+hand-written value class rather than a dataclass for the same reason.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .errors import InvalidInput, ScopeError
+from .paths import (
+    CWD_GONE, NO_PROJECT, project_dir, project_layer_dir, refusal, resolve_home, team_files_dir, team_meta_dir,
+    user_layer_dir,
+)
+from .settings import Settings, load_settings
+from .vocabulary import ACTORS, SCOPES
+
+
+class Session:
+    """One caller's view of the store: ``home`` (absolute), ``settings``,
+    ``project_root`` (canonical) or ``project_error`` (why there is none),
+    ``actor`` and ``id`` (the agent's session id, kept in the journal; may be
+    None). Layers are opened on first use and shared by :meth:`as_actor`
+    copies, so their scan caches serve every operation of the session.
+    """
+
+    __slots__ = ("home", "settings", "project_root", "project_error", "actor", "id", "_layers", "_dirs")
+
+    def __init__(self, home: Path, settings: Settings, project_root: Path | None = None,
+                 project_error: str | None = None, actor: str = "agent", id: str | None = None):
+        if actor not in ACTORS:
+            raise InvalidInput(f"unknown actor {actor!r} (expected one of {', '.join(ACTORS)})")
+        self.home = Path(home)
+        self.settings = settings
+        self.project_root = project_root
+        self.project_error = None if project_root is not None else (project_error or NO_PROJECT)
+        self.actor = actor
+        self.id = id
+        self._layers: dict = {}
+        self._dirs: dict = {}
+
+    def __repr__(self) -> str:
+        return (f"Session(home={str(self.home)!r}, project_root={str(self.project_root) if self.project_root else None!r}, "
+                f"actor={self.actor!r})")
+
+    def as_actor(self, actor: str, id: str | None = None) -> "Session":
+        """The same session seen by another actor (consolidation writes as
+        ``extracted``); ``id`` replaces the session id when given."""
+        other = Session(self.home, self.settings, self.project_root, self.project_error, actor,
+                        self.id if id is None else id)
+        other._layers, other._dirs = self._layers, self._dirs
+        return other
+
+    # ------------------------------------------------------------ scopes
+
+    def scopes(self) -> tuple[str, ...]:
+        """The scopes this session can use, in context order: user, team
+        (when the repository has a team directory), project."""
+        user = ("user",) if self.settings.enable_user_scope else ()
+        if self.project_root is None:
+            return user
+        return user + (("team",) if self.has_team() else ()) + ("project",)
+
+    def has_team(self) -> bool:
+        """True when the project's repository has a team directory (the
+        ``team_dir`` setting; created by ``memdir team init``)."""
+        if self.project_root is None:
+            return False
+        try:
+            return self.layer_dir("team").is_dir()
+        except ScopeError:  # a linked team directory is no team layer; using it says why
+            return False
+
+    def check_scope(self, scope: str) -> str:
+        """``scope`` when this session can use it. Raises :class:`InvalidInput`
+        for an unknown scope, :class:`ScopeError` for an unusable one."""
+        if scope not in SCOPES:
+            raise InvalidInput(f"invalid scope: {scope!r} (expected 'project', 'team' or 'user')")
+        if scope == "user" and not self.settings.enable_user_scope:
+            raise ScopeError("user scope is disabled by configuration (enable_user_scope = false); use 'project'")
+        if scope in ("project", "team") and self.project_root is None:
+            raise ScopeError(f"project scope unavailable: {self.project_error} "
+                             "(facts about the person can still be saved with scope 'user')")
+        if scope == "team" and not self.layer_dir("team").is_dir():
+            raise ScopeError(f"team scope unavailable: {self.layer_dir('team')} does not exist; "
+                             "a person creates it with `memdir team init` (then commits it)")
+        return scope
+
+    def scopes_for(self, scope: str | None) -> tuple[str, ...]:
+        """``scope`` alone (checked), or every scope of the session for None."""
+        return self.scopes() if scope is None else (self.check_scope(scope),)
+
+    def project(self) -> Path:
+        """The project root. Raises :class:`ScopeError` saying why there is none."""
+        if self.project_root is None:
+            raise ScopeError(str(self.project_error))
+        return self.project_root
+
+    # ------------------------------------------------------------ layers
+
+    def layer_dir(self, scope: str) -> Path:
+        """The directory of ``scope``'s layer (checked; not created)."""
+        found = self._dirs.get(scope)
+        if found is None:
+            if scope == "team":
+                if self.project_root is None:
+                    self.check_scope(scope)
+                found = self._dirs[scope] = team_files_dir(self.project_root, self.settings.team_dir)
+                return found
+            self.check_scope(scope)
+            found = self._dirs[scope] = (user_layer_dir(self.home) if scope == "user"
+                                         else project_layer_dir(self.home, self.project_root))
+        return found
+
+    def meta_dir(self, scope: str) -> Path | None:
+        """Where ``scope``'s derived index and stamp live when not in its
+        layer directory (the team layer's: in the home); None otherwise."""
+        return team_meta_dir(self.home, self.project_root) if scope == "team" else None
+
+    def layer(self, scope: str):
+        """The :class:`~memdir.layer.layer.Layer` of ``scope``, opened once per
+        session. Raises :class:`InvalidInput`, :class:`ScopeError`."""
+        found = self._layers.get(scope)
+        if found is None and scope == "team":
+            from .layer.team import team_layer  # late, as below
+
+            self.check_scope(scope)
+            found = self._layers[scope] = team_layer(self.home, self.project_root, self.settings)
+        if found is None:
+            from .layer.layer import Layer  # late: YAML and locking load only when a layer is used
+
+            found = self._layers[scope] = Layer(self.layer_dir(scope), scope, self.settings,
+                                                self.project_root if scope == "project" else None)
+        return found
+
+    def layers(self, scope: str | None = None) -> list:
+        """The layers of :meth:`scopes_for` ``scope``: user, team, project."""
+        return [self.layer(s) for s in self.scopes_for(scope)]
+
+
+def project_root_of(source: str | os.PathLike) -> tuple[Path | None, str | None]:
+    """``(root, None)`` for a directory that can be a project, ``(None,
+    reason)`` for ``$HOME`` or ``/``. Raises :class:`ScopeError` when
+    ``source`` is not an existing directory."""
+    root = project_dir(source)
+    reason = refusal(root)
+    return (None, reason) if reason else (root, None)
+
+
+def open_session(home: str | os.PathLike | None = None, project: str | os.PathLike | None = None, *,
+                 actor: str = "agent", session_id: str | None = None, settings: Settings | None = None,
+                 overrides: dict | None = None, use_cwd: bool = True, environ=None) -> Session:
+    """The session of one entry point (see the module docstring for the rules).
+
+    ``project``: the explicit project directory (None or ``""``: none given).
+    ``use_cwd``: with no ``project``, fall back to ``MEMDIR_PROJECT`` and then
+    the working directory (False for hooks, the queue and ingest, whose
+    project comes from their input alone). ``settings``:
+    already merged settings (``overrides`` then apply on top); otherwise they
+    are loaded from ``home``. ``environ``: the environment (default
+    ``os.environ``).
+
+    Raises :class:`ScopeError` for a project source that is not an existing
+    directory, :class:`InvalidInput` for an unknown actor or unreadable settings.
+    """
+    environ = os.environ if environ is None else environ
+    home_path = resolve_home(home, environ)
+    if settings is None:
+        settings = load_settings(home_path, overrides, environ)
+    elif overrides:
+        settings = settings.replace(**{k: v for k, v in overrides.items() if v is not None})
+    source = project if project not in (None, "") else None
+    if source is None and use_cwd:
+        source = environ.get("MEMDIR_PROJECT") or None
+    root, error = None, None
+    if source is None and use_cwd:
+        try:
+            source = os.getcwd()
+        except OSError:  # the directory was deleted under us: no project, but the user layer works
+            error = CWD_GONE
+    if source is not None:
+        root, error = project_root_of(source)
+    return Session(home_path, settings, root, error or NO_PROJECT, actor, session_id)
+
+
+__all__ = ["Session", "open_session", "project_root_of"]

@@ -1,0 +1,155 @@
+"""Memory names: the kebab-case file stem every memory is addressed by.
+
+Rules (seed-behaviour §A3, with DESIGN §3's fixes):
+
+* trim, fold accents (NFKD, combining marks dropped: ``Café`` → ``cafe``),
+  lower-case, every run outside ``[a-z0-9]`` becomes one ``-``, strip
+  ``-`` at both ends, cut to 64 characters, strip a ``-`` the cut exposed (the
+  seed threw there);
+* a name with no ASCII letter or digit (``中文记忆``) gets a stable slug
+  ``m-<10 hex of SHA-256 of the trimmed original>`` and the original is kept as
+  the memory's ``title``;
+* a trailing ``.md`` in any case names the same memory (``my-rules.md`` is
+  ``my-rules``: the index links file names and models call them so);
+* ``memory`` (collides with ``MEMORY.md`` on case-insensitive file systems) and
+  the Windows device names are reserved; control characters (C0, DEL, C1),
+  line breaks (U+2028, U+2029 too) and bidi controls are rejected, on every path alike (a write that dropped a C1 or
+  bidi control from a name left a memory its own spelling could not read —
+  issue 13).
+
+Two raw names that normalize to one file name are **the same name** only when
+they are spelled alike (:func:`spelling`: differing in case, accents, spaces,
+``-`` and ``_`` only). ``C++ tips`` and ``C# tips`` both give ``c-tips`` but
+are different names: the gateway refuses the second rather than overwrite
+the first, and :func:`distinct_name` suggests another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from ..errors import InvalidName
+from .fence import escape_fence_tags
+from .printable import BIDI_CONTROLS, INVISIBLE, TAGS
+
+MAX_NAME_CHARS = 64
+_NON_SLUG = re.compile(r"[^a-z0-9]+")
+_VALID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}{TAGS}]")  # C0, DEL, C1, line/paragraph separators, bidi
+_INVISIBLE = dict.fromkeys(map(ord, INVISIBLE))
+_MD_SUFFIX = re.compile(r"\.md\Z", re.I)
+_SPELLING_IGNORED = re.compile(r"[\s_\-]+")
+# Symbols spelled out when two names differ only in them (C++ / C#).
+_SPELLED = {"+": " plus ", "#": " sharp ", "&": " and ", "@": " at ", "%": " percent ", "*": " star ",
+            ".": " dot ", "/": " slash ", "=": " equals ", "<": " lt ", ">": " gt "}
+RESERVED = frozenset(
+    {"memory", "con", "prn", "aux", "nul"}
+    | {f"com{i}" for i in range(10)}
+    | {f"lpt{i}" for i in range(10)}
+)
+
+
+@dataclass(frozen=True)
+class NormalizedName:
+    """A normalized name and, for hash slugs, the original text to keep as title."""
+
+    name: str
+    title: str | None = None
+
+
+def normalize_name(raw: str) -> NormalizedName:
+    """Normalize ``raw`` to a memory name.
+
+    Returns the kebab-case name (≤ 64 chars, ``[a-z0-9-]``) and, when the name
+    had to be derived from a hash, the original as ``title``.
+
+    Raises :class:`InvalidName` for a non-string, an empty name, a name holding
+    control characters (``a\\x00b``, ``a\\x85b``), bidi controls
+    (``a\\u202eb``) or a lone surrogate (bytes that were not UTF-8), or a
+    reserved name (``memory``, ``CON``…).
+    """
+    if not isinstance(raw, str):
+        raise InvalidName(f"memory name must be a string (got {type(raw).__name__})")
+    text = raw_name(raw)
+    if not text:
+        raise InvalidName("memory name is empty")
+    if _CONTROL.search(text):
+        raise InvalidName(f"memory name must not contain control or bidi characters or line breaks (got {raw!r})")
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        raise InvalidName(f"memory name is not valid Unicode text (undecodable bytes? got {raw!r})")
+    # Accents fold to their base letter (Café → cafe) before the slug is cut.
+    folded = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    slug = _NON_SLUG.sub("-", folded.lower()).strip("-")[:MAX_NAME_CHARS].strip("-")
+    title = None
+    if not slug:
+        # Nothing ASCII survives (an all-CJK name): derive a stable slug, keep the words.
+        slug = "m-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+        title = text
+    if slug in RESERVED:
+        raise InvalidName(
+            f"memory name {raw!r} is reserved ({slug!r} collides with MEMORY.md or a "
+            "Windows device name); choose another name"
+        )
+    assert _VALID.match(slug), slug
+    return NormalizedName(slug, title)
+
+
+def raw_name(raw: str) -> str:
+    """The name as written, trimmed, without a trailing ``.md`` (any case),
+    without invisible characters (``部署\u200b流程`` is ``部署流程``) and with
+    fence tags escaped as the gateway stores them (``<memory_context>`` is
+    ``&lt;memory_context&gt;``), so a write and a read of one spelling reach
+    the same memory (issue 13)."""
+    text = escape_fence_tags(raw.translate(_INVISIBLE)).strip()
+    stem = _MD_SUFFIX.sub("", text).strip()
+    return stem if stem else text
+
+
+def spelling(raw: str) -> str:
+    """What two raw names must share to be the same name: the raw name
+    without ``.md``, accents folded, case-folded, with spaces, ``-`` and
+    ``_`` dropped (``DB Port`` = ``db-port``; ``C++ tips`` ≠ ``C# tips``)."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", raw_name(raw)) if not unicodedata.combining(c))
+    return _SPELLING_IGNORED.sub("", folded.casefold())
+
+
+def same_name(raw: str, name: str, title: str | None) -> bool:
+    """True when ``raw`` (a name as written, normalizing to ``name``) names
+    the memory called ``name`` with ``title``: it is the normalized name
+    itself, or spelled like the name or the title (:func:`spelling`).
+    Exact, never a prefix: two long names sharing their first characters are
+    two names (a write refuses a name the title limit would cut —
+    :func:`memdir.gateway.fields.prepare`)."""
+    written = raw_name(raw)
+    return written == name or spelling(written) in (spelling(name), spelling(title or ""))
+
+
+def name_taken(raw: str, name: str, title: str | None, taken) -> str:
+    """The refusal for ``raw`` normalizing to the file of another memory
+    (``name``, ``title``), with a distinct name not in ``taken``."""
+    written = raw_name(raw)
+    shown = f"{title!r} ({name})" if title else repr(name)
+    return (f"{written!r} normalizes to {name!r}, the file of the existing memory {shown}, which is another "
+            f"name: choose a distinct name such as {distinct_name(written, taken)!r} (or write {name!r} to "
+            "update the existing memory)")
+
+
+def distinct_name(raw: str, taken) -> str:
+    """A name for ``raw`` that normalizes to no name in ``taken`` (a container
+    of normalized names): its symbols spelled out (``C# tips`` →
+    ``c-sharp-tips``), else a ``-2``, ``-3``… suffix."""
+    spelled = "".join(_SPELLED.get(c, c) for c in raw_name(raw))
+    try:
+        candidate = normalize_name(spelled).name
+    except InvalidName:
+        candidate = None
+    if candidate is not None and candidate not in taken:
+        return candidate
+    base = normalize_name(raw).name[:MAX_NAME_CHARS - 4]
+    number = 2
+    while f"{base}-{number}" in taken:
+        number += 1
+    return f"{base}-{number}"

@@ -1,0 +1,197 @@
+"""Write-time sanitizing: secret redaction.
+
+Secret kinds follow seed-behaviour §A7 (dsh-auto-memory v0.6), applied in that
+order with ASCII ``\\b``/``\\d`` semantics (so ``电话13812345678`` still matches),
+plus memdir's adds: PEM/OpenSSH private-key blocks, Stripe secret and
+restricted keys (``sk_live_…``, ``rk_test_…``; not the publishable ``pk_…``),
+the password part of connection URIs (``postgres://admin:pw@host`` keeps user and host), and a
+secret stated in words (``the password is hunter2-Xk9``, ``密码是…``; the value
+must hold a digit or a symbol), an environment or configuration assignment
+to a secret-named key (``export DB_PASSWORD=…``, ``SECRET_KEY='…'``,
+``DEPLOY_TOKEN: …``; the key is kept, the value goes; a full stop ending
+the sentence, before a space or the end, is not part of the value) and the ``-p<password>``
+of a ``mysql``/``mysqldump``/``mysqladmin`` command line. Each match becomes
+``[REDACTED:<kind>]``.
+
+Which assignments count (false positives kept low on purpose): the key is
+one word joined by ``_`` (any case) ending in ``_PASSWORD``, ``_PASSWD``,
+``_PWD``, ``_TOKEN``, ``_KEY`` or ``_SECRET`` (``SECRET_*`` and
+``*_SECRET_*`` too), or is a bare ``PASSWORD``/``PASSWD``/``SECRET``; a bare
+``KEY=value`` or ``TOKEN=value`` (common in docs for any key) is left alone.
+A value that refers to a secret instead of holding it stays: ``$VAR``,
+``${VAR}``, ``%VAR%``, ``<placeholder>``, a call or lookup (``os.environ[…]``,
+``getenv(…)``), and a value of fewer than 4 characters. The value must also
+hold a digit or a symbol, except after ``=`` with an upper-case key and 8+
+characters (``SECRET_KEY=abcdefghij``): so ``sort_key = lambda x: x`` and
+``primary_key=True`` in code stay as they are.
+
+Fence-tag escaping lives in :mod:`memdir.text.fence` (the hot path needs it
+without these patterns).
+"""
+
+from __future__ import annotations
+
+import re
+
+_A = re.ASCII
+
+# GB 11643-1999 resident ID: weights for the first 17 digits, check characters by sum mod 11.
+_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_ID_CHECK = "10X98765432"
+
+
+def id_card_valid(number: str) -> bool:
+    """True when an 18-character mainland resident ID passes the GB 11643 check digit."""
+    if len(number) != 18 or not number[:17].isdigit():
+        return False
+    total = sum(int(d) * w for d, w in zip(number[:17], _ID_WEIGHTS))
+    return _ID_CHECK[total % 11] == number[17].upper()
+
+
+_PATTERNS: tuple[tuple[str, re.Pattern], ...] = (
+    ("private-key", re.compile(
+        r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)", re.S)),
+    ("aws-key", re.compile(r"\bAKIA[0-9A-Z]{16}\b", _A)),
+    ("github-token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b|\bgithub_pat_[A-Za-z0-9_]{20,}\b", _A)),
+    ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{20,}\b", _A)),
+    ("openai-key", re.compile(r"\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}\b", _A)),
+    ("stripe-key", re.compile(r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b", _A)),
+    ("bearer", re.compile(
+        r"\bbearer\s+(?:eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]+){0,2}"
+        r"|[A-Za-z0-9_-]{16,}[=+/][A-Za-z0-9_\-=/+]{10,})", _A | re.I)),
+    ("slack-token", re.compile(r"\bxox[bposa]-[0-9A-Za-z-]{10,}\b", _A)),
+    ("google-key", re.compile(r"\bAIza[0-9A-Za-z_-]{30,}\b", _A)),
+    ("uri-password", re.compile(
+        r"\b([A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/@]+):([^\s@/]+)@", _A)),
+    ("phone", re.compile(r"\b1[3-9]\d{9}\b", _A)),
+)
+# A secret stated in words: "the password is hunter2-Xk9", "api key: abc123…", "密码是…".
+# The value must look like a secret (a digit or a symbol in it), so "the token is
+# stored in the vault" stays as it is.
+_STATED = re.compile(
+    r"(?P<lead>\b(?:pass(?:word|wd|phrase)?|pwd|pw|secret|api[ _-]?key|access[ _-]?token|auth[ _-]?token|token)"
+    r"\s*(?:is|was|=|:|：)\s*[\"'`]?|(?:密码|口令|密钥|令牌)\s*(?:是|为|:|：|=)\s*)"
+    r"(?P<value>(?=[^\s\"'`，。；]*[\d!@#$%^&*+=/_~-])[^\s\"'`，。；]{6,})",
+    re.I,
+)
+_ID_CARD = re.compile(r"\b\d{17}[\dXx]\b", _A)
+_ENV_KEY = (r"(?:[A-Za-z][A-Za-z0-9]*_)*(?:[A-Za-z0-9]+_(?:PASSWORD|PASSWD|PWD|TOKEN|KEY|SECRET)"
+            r"|SECRET(?:_[A-Za-z0-9]+)*|PASSWORD|PASSWD)")
+_ENV_ASSIGN = re.compile(
+    r"(?<![A-Za-z0-9_.$-])(?P<key>" + _ENV_KEY + r")(?![A-Za-z0-9_])"
+    r"(?P<sep>[ \t]*(?P<op>=|:)[ \t]*)(?P<q>[\"']?)"
+    r"(?P<value>(?![$%<{(\[*])[^\s\"'`]{4,}?)(?P=q)(?=[\s,;)}\]]|\.?$|\.\s)", re.I | _A)
+_VALUE_REFERENCE = re.compile(r"[(\[]|^(?:os\.|process\.env|env\.|ENV\[)", re.I)
+_MYSQL_PASSWORD = re.compile(r"(?P<lead>\bmysql(?:dump|admin|import|show|check)?\b[^\n]*?[ \t])-p(?P<value>[^\s'\"]+)", _A)
+
+
+class Redaction:
+    """The redacted text and how many secrets of each kind were replaced.
+    (A plain class: this module is on the hook path, where ``dataclasses``
+    would cost more to import than the whole render.)"""
+
+    __slots__ = ("text", "counts")
+
+    def __init__(self, text: str, counts: dict):
+        self.text = text
+        self.counts = counts
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+PLACEHOLDER = "[REDACTED:"  # how every redaction begins: [REDACTED:<kind>]
+
+
+def holds_redaction(text: str) -> bool:
+    """True when ``text`` holds a redaction placeholder (:func:`redact` replaced a secret in it)."""
+    return PLACEHOLDER in text
+
+
+def redact(text: str) -> Redaction:
+    """Replace secrets in ``text`` with ``[REDACTED:<kind>]``. Pure."""
+    counts: dict[str, int] = {}
+
+    def sub(kind: str, pattern: re.Pattern, value: str) -> str:
+        def replace(match: re.Match) -> str:
+            counts[kind] = counts.get(kind, 0) + 1
+            if kind == "uri-password":
+                return f"{match.group(1)}:[REDACTED:{kind}]@"
+            return f"[REDACTED:{kind}]"
+
+        return pattern.sub(replace, value)
+
+    for kind, pattern in _PATTERNS:
+        text = sub(kind, pattern, text)
+
+    def id_replace(match: re.Match) -> str:
+        if not id_card_valid(match.group(0)):
+            return match.group(0)
+        counts["id-card"] = counts.get("id-card", 0) + 1
+        return "[REDACTED:id-card]"
+
+    text = _ID_CARD.sub(id_replace, text)
+
+    def stated_replace(match: re.Match) -> str:
+        value = match.group("value").rstrip(".,;:!?)")
+        if value.startswith(PLACEHOLDER) or len(value) < 6:
+            return match.group(0)
+        counts["password"] = counts.get("password", 0) + 1
+        return match.group("lead") + "[REDACTED:password]" + match.group("value")[len(value):]
+
+    text = _STATED.sub(stated_replace, text)
+
+    def env_replace(match: re.Match) -> str:
+        value = match.group("value")
+        plain = not re.search(r"[\d!@#$%^&*+=/_~-]", value)
+        if (value.startswith(PLACEHOLDER) or _VALUE_REFERENCE.search(value)
+                or (plain and (match.group("op") == ":" or not match.group("key").isupper() or len(value) < 8))):
+            return match.group(0)
+        counts["env-secret"] = counts.get("env-secret", 0) + 1
+        return f"{match.group('key')}{match.group('sep')}{match.group('q')}[REDACTED:env-secret]{match.group('q')}"
+
+    text = _ENV_ASSIGN.sub(env_replace, text)
+
+    def mysql_replace(match: re.Match) -> str:
+        counts["password"] = counts.get("password", 0) + 1
+        return match.group("lead") + "-p[REDACTED:password]"
+
+    text = _MYSQL_PASSWORD.sub(mysql_replace, text)
+    return Redaction(text, counts)
+
+
+# A credential that no pattern above names: an assignment to a secret-ish key, or a long
+# random-looking token (letters of both cases and digits, high entropy). Hex digests
+# (commit ids, checksums) are not credentials and are left alone.
+_ASSIGNED = re.compile(
+    r"(?i)\b(?:api[_-]?key|secret|token|passw(?:or)?d|passwd|pwd|credentials?|private[_-]?key|access[_-]?key)"
+    r"\s*[:=]\s*['\"]?(?!\[REDACTED:)[^\s'\"]{8,}", _A)
+_TOKEN = re.compile(r"[A-Za-z0-9+/_\-]{32,}={0,2}", _A)
+
+
+def _entropy(token: str) -> float:
+    import math
+
+    counts: dict[str, int] = {}
+    for ch in token:
+        counts[ch] = counts.get(ch, 0) + 1
+    return -sum(c / len(token) * math.log2(c / len(token)) for c in counts.values())
+
+
+def looks_like_credential(text: str) -> str | None:
+    """Why ``text`` (already redacted) still looks like it holds a
+    credential, or None: a value assigned to a secret-named key
+    (``api_key = …``, ``password: …``), or a token of 32+ characters mixing
+    upper case, lower case and digits with more than 4 bits of entropy per
+    character. Stricter than :func:`redact`, which must not eat ordinary
+    text; used to refuse writes that would enter a shared repository."""
+    found = _ASSIGNED.search(text)
+    if found:
+        return f"a value assigned to a secret-named key ({found.group(0).split()[0][:24]}…)"
+    for match in _TOKEN.finditer(text):
+        token = match.group(0)
+        if (any(c.isupper() for c in token) and any(c.islower() for c in token)
+                and any(c.isdigit() for c in token) and _entropy(token) > 4.0):
+            return f"a random-looking token of {len(token)} characters ({token[:4]}…)"
+    return None

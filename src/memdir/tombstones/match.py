@@ -1,0 +1,236 @@
+"""Tombstones: forgotten values that may not come back (DESIGN §5).
+
+Deleting or forgetting a memory leaves a tombstone of its *value* — the
+description and body — and its name. Every write path (agent tools, CLI,
+consolidation, restore, approve) asks :func:`check` before it writes, and a
+value that matches is refused until a person lifts the tombstone.
+
+What matches a tombstone (:func:`match`), from strictest to loosest:
+
+1. **the same value**: the SHA-256 of the normalized value (NFKC,
+   case-folded, invisible characters removed, whitespace collapsed, and a word
+   made with letters drawn like those of another script read in one script:
+   :func:`normalize_value`, :mod:`memdir.tombstones.lookalike`) — so case, spacing,
+   full-width, zero-width and look-alike variants are the same value;
+2. **the same words**: the value's word sequence (punctuation and markup
+   dropped) — a trailing period or ``**bold**`` does not make a new fact;
+3. **the forgotten fact restated**: the new description's words are the
+   forgotten description's (its body dropped or replaced), or the forgotten
+   description's words (at least :data:`MIN_FACT_WORDS`) appear, in order and
+   together, anywhere in the new value — with words around it;
+4. **the forgotten fact reworded**: the new description's content words
+   (fillers like *the*, *is*, *of* aside; at least :data:`MIN_FACT_WORDS`)
+   are the forgotten description's, turned around one point
+   (``pg-main-01 is the production database`` for ``The production database
+   is pg-main-01``) — a rotation, not any order, so ``Build runs before
+   lint`` is not ``Lint runs before build``.
+
+A correction is not a near-duplicate: changing a number, a name or a word
+(``5433`` → ``5434``, Jest → Vitest), saying the opposite (``not``,
+``never``, ``no longer``: negations are content words) or reversing a
+relation gives a different fact, which is accepted — also when it quotes the
+old words after a negation ("Do not use pnpm …", "It is wrong that …") or
+before one ("… 5433 no longer"). Consolidation also refuses a forgotten *name*.
+
+Words: NFKC, case-folded runs of letters and digits; each CJK character is a
+word of its own; and the signs that change a fact (``>=``, ``C++``, ``C#``,
+``UTC+3``, ``-1``) — so a correction that changes only a sign is accepted,
+while list, heading and quote markup still add no word. The tombstone keeps the forgotten description in clear (to
+show a person what was forgotten) and only digests of the full value.
+
+Where tombstones are kept (a layer's ``.memdir/tombstones.json``, the team
+layer's one file each) is :mod:`memdir.tombstones.stones`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from functools import lru_cache
+
+from ..errors import TombstoneRefused
+from .lookalike import unmix
+from ..text.printable import BIDI_CONTROLS, INVISIBLE
+from ..vocabulary import CJK_RANGES
+
+MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
+NEGATION_REACH = 3  # words before a restated fact in which a negation makes it a correction
+# Words that turn a restated fact into its correction ("don't" and "can't" split into "don"/"can" + "t").
+_NEGATIONS = frozenset("""
+not no never nor t cannot without stop stopped avoid neither none nobody nothing nowhere
+wrong false incorrect untrue outdated obsolete mistaken
+不 没 別 别 勿 非 无 無 未 错
+""".split())
+# Words right after a quoted fact that retract it ("… listens on 5433 no longer").
+_RETRACTIONS = frozenset("longer anymore wrong false incorrect untrue outdated obsolete".split())
+# What a value drops before it is compared: what one-line fields drop (printable.INVISIBLE), the bidi
+# controls, and the joiners and selectors fields keep for their scripts (ZWNJ, ZWJ, Mongolian free
+# variation selectors, variation selectors) — a fact is the same fact without them.
+_INVISIBLE = re.compile(f"[{INVISIBLE}{BIDI_CONTROLS}\u180b-\u180f\u200c\u200d\u2065\ufe00-\ufe0f]")
+_SPACE = re.compile(r"\s+")
+# Signs that change a fact, so they are words too: comparisons (">= 18", "< 5"), "++" and "#" after a letter
+# (C++, C#), "+" before anything ("UTC+3", "chmod +x") and "-" starting a word ("retry -1", "chmod -x") —
+# not a list's "- " or "+ ", a heading's "#", a quote's ">" or the hyphen inside "staging-7".
+_SIGNS = r"[<>!=]=|[<>](?=\s?\d)|(?<=[^\W\d_])(?:\+\+|#)|\+(?=\S)|(?:(?<=\s)|^)-(?=\w)"
+_WORD = f"[{CJK_RANGES}]|[^\\W_{CJK_RANGES}]+|{_SIGNS}"  # compiled on first use (the class is large): see _words_pattern
+# Words that carry no fact of their own (rule 4). Negations are deliberately absent.
+_FILLER = frozenset("""
+a an the is are was were be been being am to of in on at for by with from as and or that this these
+those it its there here then than so such do does did has have had will would can could should may
+might must we our us you your i my me he she they them their his her also just very really
+""".split())
+
+
+def normalize_value(text: str) -> str:
+    """The normalized form a tombstone compares: NFKC, zero-width and other
+    invisible characters removed, a word made with look-alike letters read
+    in one script (:func:`memdir.tombstones.lookalike.unmix`), case-folded,
+    whitespace collapsed, trimmed."""
+    text = unicodedata.normalize("NFKC", text)
+    text = _INVISIBLE.sub("", text)
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    text = unmix(text)
+    return _SPACE.sub(" ", text.casefold()).strip()
+
+
+def value_of(description: str, body: str) -> str:
+    """The normalized value of a memory: its description and body together."""
+    return normalize_value(f"{description}\n{body}")
+
+
+@lru_cache(maxsize=1)
+def _words_pattern() -> re.Pattern:
+    return re.compile(_WORD)
+
+
+def words(text: str) -> tuple[str, ...]:
+    """The words of ``text`` after :func:`normalize_value`: runs of letters and
+    digits, each CJK character on its own, and the signs that change a fact
+    (:data:`_SIGNS`: ``>=``, ``C++``/``C#``, ``+3``, ``-1``)."""
+    return tuple(_words_pattern().findall(normalize_value(text)))
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _words_digest(description: str, body: str) -> str:
+    return _digest(" ".join(words(f"{description}\n{body}")))
+
+
+def _joined(seq) -> str:
+    return "\x1f" + "\x1f".join(seq) + "\x1f"
+
+
+@lru_cache(maxsize=4096)
+def _fact(description: str) -> tuple[str, str, int]:
+    """Of a forgotten description: its ``\\x1f``-joined words, its content
+    words doubled (so a rotation of them is a substring), and how many
+    content words it has."""
+    seq = words(description)
+    content = tuple(w for w in seq if w not in _FILLER)
+    return _joined(seq), _joined(content + content), len(content)
+
+
+@dataclass(frozen=True)
+class Tombstone:
+    """A forgotten value: ``digest`` of the normalized value, ``words_digest``
+    of its word sequence (None for tombstones written before it existed), the
+    forgotten ``description`` in clear, the memory's ``name``, who forgot it
+    (``actor``), why and when (``ts``, ISO-8601 UTC)."""
+
+    id: str
+    name: str
+    digest: str
+    description: str
+    actor: str
+    reason: str | None
+    ts: str
+    words_digest: str | None = None
+
+
+def make(name: str, description: str, body: str, actor: str, reason: str | None) -> Tombstone:
+    """The tombstone of a value (not yet stored). Its id is ``t-`` + 12 hex of
+    the value digest, so the same value always gets the same id."""
+    key = _digest(value_of(description, body))
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return Tombstone(id="t-" + key[:12], name=name, digest=key, description=description, actor=actor,
+                     reason=reason, ts=now, words_digest=_words_digest(description, body))
+
+
+def _restated(fact: str, seq: tuple[str, ...], joined: str) -> bool:
+    """True when the forgotten ``fact`` (``\x1f``-joined words) occurs in the
+    value (``joined``) not right after a negation: "Do not use pnpm …" or
+    "We no longer use pnpm …" corrects a forgotten "Use pnpm …", it does not
+    restate it."""
+    size = fact.count("\x1f") - 1
+    start = joined.find(fact)
+    while start >= 0:
+        before = joined.count("\x1f", 0, start)  # words before the match
+        after = seq[before + size: before + size + NEGATION_REACH]
+        if not (_NEGATIONS.intersection(seq[max(0, before - NEGATION_REACH): before])
+                or _RETRACTIONS.intersection(after)):
+            return True
+        start = joined.find(fact, start + 1)
+    return False
+
+
+def match(stones, description: str, body: str, *, name: str | None = None,
+          actor: str | None = None) -> tuple[Tombstone, str] | None:
+    """The first tombstone in ``stones`` that ``description`` + ``body``
+    matches, with why (see the module docstring), or None. For ``actor``
+    ``extracted`` (consolidation) or ``import``, a forgotten ``name``
+    matches too: a proposal or a re-import cannot bring a forgotten memory
+    back under its old name (its source text may differ from the edited
+    value that was forgotten)."""
+    if not stones:
+        return None
+    key = _digest(value_of(description, body))
+    seq = words(f"{description}\n{body}")
+    joined = "\x1f" + "\x1f".join(seq) + "\x1f"
+    seq_digest = _digest(" ".join(seq))
+    own_seq = words(description)
+    own = tuple(w for w in own_seq if w not in _FILLER)
+    own_joined, own_content = _joined(own_seq), _joined(own)
+    for stone in stones:
+        if stone.digest == key:
+            return stone, "the same value"
+    for stone in stones:
+        if stone.words_digest is not None and stone.words_digest == seq_digest:
+            return stone, "the same words"
+    for stone in stones:
+        fact, doubled, content_words = _fact(stone.description)
+        if fact == own_joined and own_seq:
+            return stone, "the forgotten fact restated"
+        if fact.count("\x1f") - 1 >= MIN_FACT_WORDS and _restated(fact, seq, joined):
+            return stone, "the forgotten fact restated"
+        if content_words >= MIN_FACT_WORDS and len(own) == content_words and own_content in doubled:
+            return stone, "the forgotten fact reworded"
+    if name is not None and actor in ("extracted", "import"):
+        for stone in stones:
+            if stone.name == name:
+                return stone, "a forgotten name"
+    return None
+
+
+def check(stones, description: str, body: str, *, name: str | None = None, actor: str | None = None) -> None:
+    """Refuse what :func:`match` finds. Raises :class:`TombstoneRefused`
+    naming the tombstone, why it matched and how a person lifts it."""
+    found = match(stones, description, body, name=name, actor=actor)
+    if found is None:
+        return
+    stone, why = found
+    # Tombstones that older versions made by a forget carry the reason "forgotten", a default that says nothing.
+    reason = stone.reason if stone.reason and stone.reason.strip().lower() != "forgotten" else ""
+    raise TombstoneRefused(
+        f"refused: this matches a forgotten value ({why}; tombstone {stone.id}, memory {stone.name!r}, "
+        f"forgotten by {stone.actor}{': ' + reason if reason else ''}). "
+        f"A person can lift it with `memdir tombstone lift {stone.id}`",
+        stone.id,
+    )
+
+
+__all__ = ["MIN_FACT_WORDS", "Tombstone", "check", "make", "match", "normalize_value", "value_of", "words"]

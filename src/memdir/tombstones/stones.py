@@ -1,0 +1,186 @@
+"""The tombstone files: where a layer keeps its forgotten values (DESIGN §5, §11).
+
+A personal layer keeps its tombstones in one file, ``.memdir/tombstones.json``
+(:class:`TombstoneFile`), written atomically under the layer lock; the team
+layer keeps one small file per tombstone inside the repository
+(:class:`TombstoneDir`), so two people's tombstones merge in git. Both have
+the same interface (``all``, ``add``, ``lift``); tombstones survive prune,
+clear, reindex and restart. What a tombstone matches is :mod:`.match`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict
+from pathlib import Path
+
+from ..errors import NotFound, StoreError
+from ..files.fsio import atomic_write, ensure_dir, read_bytes
+from .match import Tombstone, make
+
+FILE_NAME = "tombstones.json"
+
+
+class TombstoneFile:
+    """The tombstones of one layer, in ``<layer>/.memdir/tombstones.json``.
+    Reads are cached by the file's size and mtime; :meth:`add` and
+    :meth:`lift` are called under the layer lock."""
+
+    def __init__(self, meta_dir: Path):
+        self.path = Path(meta_dir) / FILE_NAME
+        self._cache: tuple[tuple[int, int], list[Tombstone]] | None = None
+
+    def all(self) -> list[Tombstone]:
+        """Tombstones in force, oldest first. Raises :class:`StoreError` for an
+        unreadable file (it is canonical: memdir never rewrites it blindly)."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise StoreError(f"cannot read {self.path}: {exc.strerror or exc}") from None
+        key = (st.st_size, st.st_mtime_ns)
+        if self._cache and self._cache[0] == key:
+            return self._cache[1]
+        try:
+            raw = json.loads(read_bytes(self.path) or b"[]")
+            stones = [Tombstone(id=item["id"], name=item["name"], digest=item["digest"],
+                                description=item.get("description", ""), actor=item.get("actor", ""),
+                                reason=item.get("reason"), ts=item.get("ts", ""),
+                                words_digest=item.get("words_digest")) for item in raw]
+        except (ValueError, TypeError, KeyError) as exc:
+            raise StoreError(f"{self.path} is unreadable ({exc}); it is canonical, fix it by hand") from None
+        self._cache = (key, stones)
+        return stones
+
+    def _save(self, stones: list[Tombstone]) -> None:
+        payload = json.dumps([asdict(s) for s in stones], ensure_ascii=False, indent=1).encode()
+        ensure_dir(self.path.parent)
+        atomic_write(self.path, payload + b"\n")
+        self._cache = None
+
+    def add(self, name: str, description: str, body: str, actor: str, reason: str | None) -> Tombstone:
+        """Record the tombstone of a value; the one already there when the same
+        value was forgotten before (idempotent)."""
+        stone = make(name, description, body, actor, reason)
+        stones = self.all()
+        for existing in stones:
+            if existing.digest == stone.digest:
+                return existing
+        self._save([*stones, stone])
+        return stone
+
+    def lift(self, tombstone_id: str) -> Tombstone:
+        """Remove the tombstone ``tombstone_id``. Raises :class:`NotFound`."""
+        stones = self.all()
+        kept = [s for s in stones if s.id != tombstone_id]
+        if len(kept) == len(stones):
+            raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`")
+        self._save(kept)
+        return next(s for s in stones if s.id == tombstone_id)
+
+
+def _stone_of(item: dict) -> Tombstone:
+    return Tombstone(id=item["id"], name=item["name"], digest=item["digest"],
+                     description=item.get("description", ""), actor=item.get("actor", ""),
+                     reason=item.get("reason"), ts=item.get("ts", ""), words_digest=item.get("words_digest"))
+
+
+class TombstoneDir:
+    """Tombstones kept one small JSON file each (``<directory>/<id>.json``):
+    the team layer's, inside the repository, so two people's tombstones
+    merge in git without a conflict (each adds its own file; lifting one
+    removes its file). Same interface as :class:`TombstoneFile`; reads are
+    cached by the directory's mtime and the files' stat keys."""
+
+    def __init__(self, directory: Path):
+        self.path = Path(directory)
+        self._cache: tuple[tuple, list[Tombstone]] | None = None
+
+    def _listing(self) -> list[tuple[str, tuple[int, int]]]:
+        try:
+            with os.scandir(self.path) as items:
+                return sorted((i.name, (i.stat().st_size, i.stat().st_mtime_ns)) for i in items
+                              if i.name.endswith(".json") and not i.name.startswith(".") and i.is_file())
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
+
+    def all(self) -> list[Tombstone]:
+        """Tombstones in force, oldest first (by id for files without a
+        time). A file that does not read as a tombstone (not JSON, not an
+        object, a merge conflict left in it) is skipped and named in
+        :meth:`problems`: it never blocks the others or an unrelated write."""
+        listing = self._listing()
+        key = tuple(listing)
+        if self._cache and self._cache[0] == key:
+            return self._cache[1]
+        stones, problems = [], []
+        for filename, _ in listing:
+            path = self.path / filename
+            try:
+                item = json.loads(read_bytes(path) or b"{}")
+                if not isinstance(item, dict):
+                    raise ValueError(f"a JSON {type(item).__name__}, not an object")
+                stones.append(_stone_of(item))
+            except (ValueError, TypeError, KeyError) as exc:
+                problems.append((str(path), f"not a readable tombstone ({exc}); it is not applied — fix or "
+                                            "remove it by hand (a merge conflict: keep one side)"))
+        stones.sort(key=lambda s: (s.ts, s.id))
+        self._cache = (key, stones)
+        self._problems = problems
+        return stones
+
+    def problems(self) -> list[tuple[str, str]]:
+        """``(path, why)`` of each file in the directory that is not a
+        readable tombstone (see :meth:`all`)."""
+        self.all()
+        return list(getattr(self, "_problems", []))
+
+    def add(self, name: str, description: str, body: str, actor: str, reason: str | None) -> Tombstone:
+        """Record a value's tombstone in a file of its own (idempotent: the
+        one already there for the same value is returned). The file holds
+        only what follows from the value and its name (id, name, digests,
+        description), never who or when (the local journal keeps those):
+        two people forgetting the same fact add byte-identical files, which
+        git merges cleanly."""
+        stone = make(name, description, body, actor, reason)
+        for existing in self.all():
+            if existing.digest == stone.digest:
+                return existing
+        ensure_dir(self.path)
+        content = {k: v for k, v in asdict(stone).items() if k not in ("actor", "reason", "ts")}
+        payload = json.dumps(content, ensure_ascii=False, indent=1, sort_keys=True).encode()
+        atomic_write(self.path / f"{stone.id}.json", payload + b"\n")
+        self._cache = None
+        return stone
+
+    def lift(self, tombstone_id: str) -> Tombstone:
+        """Remove the file of tombstone ``tombstone_id``. Raises :class:`NotFound`."""
+        for stone in self.all():
+            if stone.id == tombstone_id:
+                for filename, _ in self._listing():
+                    path = self.path / filename
+                    try:
+                        if json.loads(read_bytes(path) or b"{}").get("id") == tombstone_id:
+                            os.unlink(path)
+                    except (ValueError, AttributeError):
+                        continue
+                    except OSError as exc:
+                        raise StoreError(f"cannot remove {path}: {exc.strerror or exc}") from None
+                self._cache = None
+                return stone
+        raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`")
+
+
+def unreadable_tombstones(store) -> list[tuple[str, str]]:
+    """``(path, why)`` of each tombstone file of ``store`` that does not read
+    (a :class:`TombstoneDir`'s; a :class:`TombstoneFile` reports through
+    the errors it raises)."""
+    problems = getattr(store, "problems", None)
+    return problems() if problems else []
+
+
+__all__ = ["FILE_NAME", "TombstoneDir", "TombstoneFile", "unreadable_tombstones"]

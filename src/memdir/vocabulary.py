@@ -1,0 +1,42 @@
+"""The words memory files and operations use (DESIGN §3, §4).
+
+Kept in a module of its own, with no imports, so the hook path (which needs
+the scopes and actors but not YAML) can use them.
+"""
+
+TYPES = ("user", "feedback", "project", "reference")
+STATUSES = ("active", "candidate", "superseded")
+# Who wrote a memory: set by the gateway from the calling path, never from the payload.
+ORIGINS = ("human", "agent", "extracted", "import")
+ACTORS = ORIGINS  # who calls the gateway is who the memory's origin names
+# Layers, in the order the context block shows them: the person, the team (in the repository), the
+# person's own notes on this project.
+SCOPES = ("user", "team", "project")
+# Systems `memdir import` reads (memdir.importing.sources).
+IMPORT_SOURCES = ("claude-code", "dsh", "dir", "mcp-memory", "basic-memory")
+# Optional fields a write may empty (``clear``) instead of keeping the old value.
+CLEARABLE = frozenset({"title", "importance", "valid_from", "valid_until"})
+# Every action a journal event can have (memdir journal --action filters by one of them).
+JOURNAL_ACTIONS = ("create", "update", "rename", "reactivate", "supersede", "read", "delete", "forget", "prune",
+                   "clear", "restore", "approve", "reject", "promote", "resolve", "pin", "unpin", "mute", "unmute",
+                   "external-edit", "external-delete", "tombstone-lift", "receipt", "move")
+# How an index line (MEMORY.md) marks a pinned memory, right after its ``(<name>.md)`` link; the
+# context block keeps pinned lines first when it must leave lines out (memdir.prompt.context).
+PIN_MARK = " \U0001f4cc"
+# Default importance by type (seed-behaviour §A5); an unknown type orders as reference.
+TYPE_IMPORTANCE = {"feedback": 8, "user": 7, "project": 6, "reference": 4}
+
+# Scripts written without spaces between words: the tokenizer splits their runs into
+# character bigrams (search), tombstones compare them character by character.
+CJK_RANGES = (
+    "\u1100-\u11ff"      # Hangul Jamo
+    "\u3040-\u30ff"      # Hiragana, Katakana
+    "\u3130-\u318f"      # Hangul compatibility Jamo
+    "\u31f0-\u31ff"      # Katakana phonetic extensions
+    "\u3400-\u4dbf"      # CJK extension A
+    "\u4e00-\u9fff"      # CJK unified ideographs
+    "\ua960-\ua97f"      # Hangul Jamo extended A
+    "\uac00-\ud7af"      # Hangul syllables
+    "\uf900-\ufaff"      # CJK compatibility ideographs
+    "\U00020000-\U0002ebef"  # CJK extensions B–F
+)
