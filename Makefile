@@ -48,7 +48,7 @@ bench: $(BENCH_STAMP)
 # Reproduce a fault run with `$(BIN)/python fuzz/faults_at_scale.py --seed N`.
 .PHONY: fuzz
 fuzz: $(STAMP)
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_properties.py
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q -p no:cacheprovider tests/properties/test_properties.py
 	$(BIN)/python fuzz/faults_at_scale.py
 
 clean:

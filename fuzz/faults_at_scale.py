@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fault injection at scale (issue 13, item 4): ``make fuzz`` runs it; it also runs alone.
 
-Built on the fault module of the edge issue, ``tests/test_faults.py`` (its
+Built on the fault module of the edge issue, ``tests/faults/test_faults.py`` (its
 operations ``OPS``, named kill points ``POINTS`` and ``cut``, ``seed``,
 ``state``, ``count_lost`` and the unprivileged runner), with three kinds of
 fault, every one seeded (``--seed``) and so reproducible:
@@ -55,7 +55,7 @@ from memdir.errors import MemdirError  # noqa: E402
 from memdir.layer.index import render_index  # noqa: E402
 from memdir.layer.journal import Journal, now_utc  # noqa: E402
 from memdir.files.scan import load  # noqa: E402
-from tests.test_faults import OPS, POINTS, UNPRIVILEGED, count_lost, cut, file_bytes, seed, state  # noqa: E402
+from tests.faults.test_faults import OPS, POINTS, UNPRIVILEGED, count_lost, cut, file_bytes, seed, state  # noqa: E402
 
 COUNTS = {"kills": 0, "kills_at_named_points": 0, "kills_at_random_times": 0, "enospc_faults": 0,
           "enospc_operations": 0, "permission_flips": 0, "faults_injected": 0, "acknowledged_checked": 0,

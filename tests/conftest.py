@@ -57,10 +57,10 @@ def run_cli(*args, input: str | None = "", env: dict | None = None, cwd=None) ->
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Print the fault-injection counts (tests/test_faults.py, issue 10) as one JSON line."""
+    """Print the fault-injection counts (tests/faults/test_faults.py, issue 10) as one JSON line."""
     import json
 
-    module = sys.modules.get("tests.test_faults")
+    module = sys.modules.get("tests.faults.test_faults")
     if module is not None and module.COUNTS["faults_injected"]:
         terminalreporter.write_line("memdir faults: " + json.dumps(module.COUNTS))
 

@@ -8,7 +8,7 @@ Deterministic, no model, a few seconds. Each eval builds a fresh home and
 project under a temp directory and drives memdir through its public API
 (:class:`memdir.Memory`: ``write``, ``read``, ``list``, ``context``) and the
 files a person or an older tool leaves in a layer; it prints one JSON object
-per line, each with an ``"eval"`` key and its figures. ``tests/test_l0_evals.py``
+per line, each with an ``"eval"`` key and its figures. ``tests/scripts/test_l0_evals.py``
 runs the same functions and asserts every figure, so ``make test`` fails when
 one regresses. The evals are those of the seed (``reference/seed-behaviour.md``
 §A17, checks ①–④); the seed's byte figures (4065/4048/4018/3940) depend on its

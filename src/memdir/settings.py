@@ -41,7 +41,7 @@ CONTEXT_MIN_BYTES = 1536
 policy of the context block take about 1,300 UTF-8 bytes (the guidance block
 given on an empty store about 1,150), so a smaller budget would inject
 nothing at all; this leaves room for the left-out marker and a few index
-lines. ``tests/test_settings_validation.py`` checks it against
+lines. ``tests/base/test_settings.py`` checks it against
 :mod:`memdir.prompt.context`."""
 
 # field -> (minimum, hard ceiling)

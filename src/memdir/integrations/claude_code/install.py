@@ -150,7 +150,11 @@ def check_on_path(environ=None) -> str:
 # ---------------------------------------------------------------- JSON edits
 
 
-def _load(path: Path) -> tuple[bytes | None, dict]:
+def read_settings(path: Path) -> tuple[bytes | None, dict]:
+    """The bytes of a Claude Code settings file (None when absent) and its JSON
+    object (``{}`` for an absent or empty file). Raises :class:`InstallError`
+    for an unreadable file or one that is not a JSON object: memdir never
+    rewrites what it cannot read."""
     try:
         raw = read_bytes(path)
     except OSError as exc:
@@ -175,7 +179,8 @@ def _dump(data: dict, raw: bytes | None) -> bytes:
     return (json.dumps(data, indent=_indent(raw), ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _is_ours(hook: dict) -> bool:
+def is_memdir_hook(hook: dict) -> bool:
+    """True for a hook entry whose command is one memdir installs (:data:`HOOK_MARKERS`)."""
     return isinstance(hook, dict) and any(marker in str(hook.get("command", "")) for marker in HOOK_MARKERS)
 
 
@@ -193,8 +198,8 @@ def _strip_hooks(settings: dict) -> dict:
         kept = []
         for group in groups:
             inner = group.get("hooks") if isinstance(group, dict) else None
-            if isinstance(inner, list) and any(_is_ours(h) for h in inner):
-                rest = [h for h in inner if not _is_ours(h)]
+            if isinstance(inner, list) and any(is_memdir_hook(h) for h in inner):
+                rest = [h for h in inner if not is_memdir_hook(h)]
                 if not rest:
                     continue
                 group = {**group, "hooks": rest}
@@ -222,7 +227,7 @@ def merge_hooks(settings: dict, home: str | None = None, python: str | None = No
             isinstance(current.get(e), list) and g in current[e] for e, g in wanted.items()):
         ours = sum(1 for groups in current.values() if isinstance(groups, list) for grp in groups
                    if isinstance(grp, dict) and isinstance(grp.get("hooks"), list)
-                   and any(_is_ours(h) for h in grp["hooks"]))
+                   and any(is_memdir_hook(h) for h in grp["hooks"]))
         if ours == len(wanted):
             return settings
     out = _strip_hooks(settings)
@@ -298,7 +303,7 @@ def plan_install(scope: str, *, user_home: Path | None = None, project: Path | N
     changes, unchanged = [], []
     for path, merge in ((settings_path, lambda d: merge_hooks(d, home, python, portable)),
                         (mcp_path, lambda d: merge_server(d, home, python, portable))):
-        raw, data = _load(path)
+        raw, data = read_settings(path)
         merged = merge(data)
         if raw is not None and merged == data:
             unchanged.append(path)
@@ -328,7 +333,7 @@ def plan_uninstall(scope: str | None, memdir_home: Path, *, user_home: Path | No
         if path in seen:
             continue
         seen.add(path)
-        raw, data = _load(path)
+        raw, data = read_settings(path)
         if raw is None:
             if isinstance(manifest.get(str(path)), dict):  # deleted by hand: forget it, clear the dirs install made
                 changes.append(FileChange(path, None, None, ""))

@@ -16,7 +16,7 @@ def hooked_scopes(user_home: Path | None = None, project: Path | None = None) ->
     memdir hook (the project scope only with ``project``). A file that cannot
     be read counts as holding none; one path shared by both scopes (a project
     at the home directory) counts once."""
-    from .install import InstallError, _is_ours, _load, targets
+    from .install import InstallError, is_memdir_hook, read_settings, targets
 
     found: list[tuple[str, Path]] = []
     for scope in ("user", "project") if project is not None else ("user",):
@@ -24,12 +24,12 @@ def hooked_scopes(user_home: Path | None = None, project: Path | None = None) ->
         if any(path == seen for _, seen in found):
             continue
         try:
-            _, data = _load(path)
+            _, data = read_settings(path)
         except InstallError:
             continue
         hooks = data.get("hooks")
         groups = [g for v in hooks.values() if isinstance(v, list) for g in v] if isinstance(hooks, dict) else []
-        if any(_is_ours(h) for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+        if any(is_memdir_hook(h) for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list)
                for h in g["hooks"]):
             found.append((scope, path))
     return found

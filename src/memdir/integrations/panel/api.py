@@ -301,7 +301,7 @@ def openapi() -> dict:
     """The OpenAPI 3.1 document of :data:`ROUTES`: path and query
     parameters, request bodies, the 200 response of each route (the result
     dataclasses of :mod:`memdir.results` as components) and the error
-    shape. ``tests/test_panel_trial.py`` validates real responses against it."""
+    shape. ``tests/integrations/panel/test_trial.py`` validates real responses against it."""
     paths: dict = {}
     for method, path, _handler, summary, body, response, query in ROUTES:
         params = [{"name": part[1:-1], "in": "path", "required": True, "schema": S}

@@ -1,0 +1,171 @@
+"""The agent's environment: homes that are not absolute paths, moved projects,
+worktrees of a bare repository, a broken config.toml (issue 11, items 2–4, 6)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+from memdir import Memory
+
+from tests.conftest import run_cli
+
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"]
+
+
+def _repo(path, remote=None):
+    path.mkdir(parents=True)
+    subprocess.run([*GIT, "init", "-q", str(path)], check=True)
+    (path / "README").write_text(path.name)  # distinct content: two repositories made in one second differ
+    subprocess.run([*GIT, "-C", str(path), "add", "README"], check=True)
+    subprocess.run([*GIT, "-C", str(path), "commit", "-qm", "first"], check=True)
+    if remote:
+        subprocess.run([*GIT, "-C", str(path), "remote", "add", "origin", remote], check=True)
+    return path
+
+
+def test_relative_or_unexpanded_home_is_refused(tmp_path, project):
+    (tmp_path / "a").mkdir()
+    for value, said in ((".memdir-home", "is a relative path"),
+                        ("${CLAUDE_PROJECT_DIR}/mem", "holds a '$' that no shell expanded")):
+        for args, env in ((("list",), {"MEMDIR_HOME": value}), (("--home", value, "list"), {})):
+            done = run_cli(*args, "--project", project, env=env, cwd=tmp_path / "a")
+            assert done.returncode == 1 and said in done.stderr and "Traceback" not in done.stderr
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == []  # no home was made in the working directory
+    # control: ~ is expanded, and an absolute path works
+    done = run_cli("--home", "~/memhome", "write", "x", "-d", "a fact", "-t", "project", "--project", project)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "userhome" / "memhome" / "projects").is_dir()
+
+
+def test_home_that_is_a_file_is_one_clear_error_for_every_command(tmp_path, project):
+    home = tmp_path / "home-file"
+    home.write_text("x")
+    for args in (("context",), ("list",), ("status",), ("search", "x")):
+        done = run_cli("--home", home, *args, "--project", project)
+        assert done.returncode == 1 and "is not a directory" in done.stderr, (args, done.stderr)
+    assert run_cli("--home", tmp_path / "h", "list", "--project", project).returncode == 0  # control
+
+
+def test_moved_project_orphans_are_listed_and_move_layer_rekeys(tmp_path, isolated_home):
+    old = _repo(tmp_path / "proj", remote="git@example.com:team/proj.git")
+    mem = Memory.open(home=isolated_home, project=old, actor="human")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    mem.write("ci", "CI runs on every push", "project", "")
+    new = tmp_path / "proj2"
+    shutil.move(str(old), str(new))
+    # before: "No memories yet." and doctor "ok", nothing else
+    listed = run_cli("list", "--project", new)
+    assert listed.stdout.strip() == "No memories yet."
+    assert listed.stderr == ("memdir: 1 layer(s) of projects that no longer exist hold memories (2 in all); if this "
+                             "project moved, `memdir doctor` shows which is its own and `memdir move-layer` brings "
+                             "it here\n")
+    doctor = run_cli("doctor", "--project", new)
+    key = next(p.name for p in (isolated_home / "projects").iterdir())
+    assert doctor.returncode == 1
+    assert (f"orphaned layer {key}: 2 memories of {old}, which no longer exists — belongs to {new} "
+            "(same git remote git@example.com:team/proj.git)") in doctor.stdout
+    moved = run_cli("move-layer", key, "--project", new)
+    assert moved.returncode == 0, moved.stderr
+    assert f"2 memories now belong to {new}" in moved.stdout
+    listed = run_cli("list", "--project", new)
+    assert "db-port" in listed.stdout and "ci" in listed.stdout and listed.stderr == ""  # control: no hint now
+    after = run_cli("doctor", "--project", new)
+    assert after.returncode == 0 and "orphaned" not in after.stdout and after.stdout.strip().endswith("ok")
+    events = [json.loads(line) for line in (isolated_home / "projects").glob("*/.memdir/journal.jsonl").__next__()
+              .read_text().splitlines()]
+    assert events[-1]["action"] == "move" and events[-1]["to_root"] == str(new)
+    assert run_cli("verify").returncode == 0
+
+
+def test_move_layer_refuses_a_target_with_memories(tmp_path, isolated_home):
+    old, new = _repo(tmp_path / "a"), _repo(tmp_path / "b")
+    Memory.open(home=isolated_home, project=old, actor="human").write("x", "a fact of a", "project", "")
+    Memory.open(home=isolated_home, project=new, actor="human").write("y", "a fact of b", "project", "")
+    done = run_cli("move-layer", str(old), str(new))
+    assert done.returncode == 1 and "already has a layer with memories" in done.stderr
+    assert [m.name for m in Memory.open(home=isolated_home, project=new).list().memories] == ["y"]
+    assert [m.name for m in Memory.open(home=isolated_home, project=old).list().memories] == ["x"]  # untouched
+
+
+def test_worktrees_of_a_bare_repository_share_one_layer(tmp_path, isolated_home):
+    src = _repo(tmp_path / "src")
+    bare = tmp_path / "repo.git"
+    subprocess.run([*GIT, "clone", "-q", "--bare", str(src), str(bare)], check=True)
+    for name, branch in (("w1", "b1"), ("w2", "b2")):
+        subprocess.run([*GIT, "-C", str(bare), "worktree", "add", "-q", "-b", branch, str(tmp_path / name)],
+                       check=True)
+    Memory.open(home=isolated_home, project=tmp_path / "w1", actor="human").write("x", "shared fact", "project", "")
+    w2 = Memory.open(home=isolated_home, project=tmp_path / "w2")
+    assert [m.name for m in w2.list().memories] == ["x"]
+    assert w2.project_root == bare.resolve()
+    other = Memory.open(home=isolated_home, project=src)  # control: another repository has its own layer
+    assert other.list().memories == ()
+
+
+def test_broken_config_falls_back_to_defaults_and_doctor_says_so(isolated_home, project):
+    isolated_home.mkdir(parents=True)
+    Memory.open(home=isolated_home, project=project, actor="human").write("x", "a fact", "project", "")
+    for text, said in (("context_max_bytes = [not toml", "cannot be read"),
+                       ('context_max_bytes = "lots"\nrecall_max_bytes = 999', "cannot read 'lots' as int"),
+                       ('[consolidation]\nmode = "sometimes"', "consolidation_mode must be off, gated or always")):
+        (isolated_home / "config.toml").write_text(text)
+        listed = run_cli("list", "--project", project)
+        assert listed.returncode == 0 and "- x (type: project; layer: project)" in listed.stdout
+        assert said in listed.stderr and len(listed.stderr.splitlines()) == 1  # warned once
+        doctor = run_cli("doctor", "--project", project)
+        assert doctor.returncode == 1 and f"settings: " in doctor.stdout and said in doctor.stdout
+    settings = Memory.open(home=isolated_home, project=project).settings
+    assert settings.consolidation_mode == "gated"
+    (isolated_home / "config.toml").write_text("recall_max_bytes = 999\n")  # control: a good file applies
+    assert Memory.open(home=isolated_home, project=project).settings.recall_max_bytes == 999
+    assert run_cli("doctor", "--project", project).returncode == 0
+
+
+def test_a_calendar_date_means_the_whole_local_day(isolated_home, project):
+    env = {"TZ": "America/Los_Angeles"}
+    done = run_cli("write", "promo", "-d", "Spring promo code SPRING25", "-t", "project", "--valid-until",
+                   "2025-03-31", "--project", project, env=env)
+    assert done.returncode == 0, done.stderr
+    text = next((isolated_home / "projects").glob("*/promo.md")).read_text()
+    # before: 2025-03-31T00:00:00Z — expired at 17:00 on March 30, local time
+    assert "valid_until: 2025-04-01T07:00:00Z" in text
+    for at in ("2025-03-30T18:00", "2025-03-31T23:30"):  # local times: after 17:00 the day before, and late on the day
+        assert "promo" in run_cli("list", "--valid-at", at, "--project", project, env=env).stdout, at
+    late = run_cli("list", "--valid-at", "2025-04-01T00:30", "--project", project, env=env).stdout
+    assert "promo" not in late and "No memories" in late  # control: the next local day it has expired
+    done = run_cli("write", "promo", "-d", "Spring promo code SPRING25", "-t", "project", "--valid-until",
+                   "2025-03-31T17:00", "--project", project, env=env)  # a time without a zone is local
+    assert "valid_until: 2025-04-01T00:00:00Z" in next((isolated_home / "projects").glob("*/promo.md")).read_text()
+    done = run_cli("write", "promo", "-d", "Spring promo code SPRING25", "-t", "project", "--valid-until",
+                   "2025-03-31T17:00Z", "--project", project, env=env)  # control: a zone given is kept
+    assert "valid_until: 2025-03-31T17:00:00Z" in next((isolated_home / "projects").glob("*/promo.md")).read_text()
+    helped = run_cli("write", "--help").stdout
+    assert "a date alone (2025-03-31) means through the end of that local day" in " ".join(helped.split())
+
+
+def test_a_moved_repository_without_a_remote_is_found_by_its_first_commit(tmp_path, isolated_home):
+    old = _repo(tmp_path / "tool")
+    first = subprocess.run(["git", "-C", str(old), "rev-list", "--max-parents=0", "HEAD"], capture_output=True,
+                           text=True, check=True).stdout.strip()
+    Memory.open(home=isolated_home, project=old, actor="human").write("x", "a fact", "project", "")
+    new = tmp_path / "tool-renamed"
+    shutil.move(str(old), str(new))
+    doctor = run_cli("doctor", "--project", new).stdout
+    assert f"belongs to {new} (same first commit {first})" in doctor
+    unrelated = _repo(tmp_path / "unrelated")  # control: another repository is not claimed
+    doctor = run_cli("doctor", "--project", unrelated).stdout
+    assert "orphaned layer" in doctor and "belongs to" not in doctor
+    assert "NEW_PROJECT_DIR re-keys it (or delete the layer's directory if that project is gone for good)" in doctor
+
+
+def test_a_hand_written_date_in_a_file_is_the_whole_local_day(isolated_home, project):
+    layer = isolated_home / "projects"
+    Memory.open(home=isolated_home, project=project, actor="human").write("seed", "a seed", "project", "")
+    folder = next(layer.iterdir())
+    (folder / "promo.md").write_text("---\nname: promo\ndescription: Spring promo\ntype: project\n"
+                                     "valid_until: 2025-03-31\n---\nbody\n")
+    env = {"TZ": "America/Los_Angeles"}
+    assert "promo" in run_cli("list", "--valid-at", "2025-03-31T20:00", "--project", project, env=env).stdout
+    assert "promo" not in run_cli("list", "--valid-at", "2025-04-01T00:01", "--project", project, env=env).stdout

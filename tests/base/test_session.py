@@ -1,0 +1,232 @@
+"""One session rule for every entry point: missing projects, deleted working
+directories, $HOME, symlinks and git worktrees (memdir.session)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from memdir import Memory, ScopeError
+from memdir.integrations.cli.main import main
+from memdir.paths import CWD_GONE, project_layer_dir
+from memdir.session import open_session
+
+from tests.conftest import run_cli
+
+# Every command that reads or writes a project, with the arguments it needs.
+PROJECT_COMMANDS = [
+    ["write", "x", "-d", "a fact", "-t", "project", "--body", "b"],
+    ["read", "x"], ["list"], ["delete", "x"], ["forget", "x"], ["prune", "--older-than", "1"],
+    ["clear", "--scope", "project", "--yes"], ["context"], ["status"], ["doctor"], ["verify"],
+    ["history", "x"], ["show", "x", "--version", "1"], ["restore", "x", "--version", "1"],
+    ["tombstones"], ["tombstone", "lift", "t-000000000000"], ["review"], ["approve", "x"], ["reject", "x"],
+    ["pin", "x"], ["unpin", "x"], ["mute", "x"], ["unmute", "x"], ["search", "port"], ["recall", "port"],
+    ["reindex", "--quiet"], ["consolidate", "--queue"], ["ingest", "--claude-code"],
+    ["install", "claude-code", "--scope", "project"], ["uninstall", "claude-code", "--scope", "project"],
+    ["mcp"],
+]
+
+
+@pytest.mark.parametrize("command", PROJECT_COMMANDS, ids=lambda c: " ".join(c[:2]))
+def test_a_missing_project_directory_is_refused_by_every_command(command, tmp_path, isolated_home, capsys):
+    ghost = tmp_path / "no" / "such" / "project"
+    code = main(["--project", str(ghost), *command])
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert f"project directory '{ghost}' does not exist" in err
+    assert not (isolated_home / "projects").exists()  # nothing created for it
+
+
+def test_a_missing_project_is_refused_with_json_and_an_existing_one_works(tmp_path, project):
+    ghost = tmp_path / "ghost"
+    done = run_cli("--project", ghost, "--json", "list")
+    assert done.returncode == 1
+    assert json.loads(done.stdout) == {
+        "error": f"project directory '{ghost}' does not exist; give an existing directory "
+                 "(--project DIR or MEMDIR_PROJECT)", "kind": "ScopeError"}
+    ok = run_cli("--project", project, "--json", "list")  # control
+    assert ok.returncode == 0 and json.loads(ok.stdout) == {"memories": [], "malformed": [], "unavailable": None}
+
+
+def test_memdir_project_pointing_nowhere_is_refused_too(tmp_path, isolated_home):
+    with pytest.raises(ScopeError, match="does not exist"):
+        open_session(isolated_home, environ={"MEMDIR_PROJECT": str(tmp_path / "gone")})
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    with pytest.raises(ScopeError, match="is not a directory"):
+        Memory.open(home=isolated_home, project=a_file)
+
+
+def _in_deleted_cwd(tmp_path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run the CLI from a working directory that is deleted before memdir starts."""
+    doomed = tmp_path / "doomed"
+    doomed.mkdir()
+    script = (f"cd {doomed} && rmdir {doomed} && exec {sys.executable} -m memdir "
+              + " ".join(f"'{a}'" for a in args))
+    full = dict(os.environ, **(env or {}))
+    return subprocess.run(["/bin/sh", "-c", script], capture_output=True, text=True, env=full, timeout=120)
+
+
+def test_a_deleted_working_directory_keeps_the_user_layer_and_refuses_project_work(tmp_path, project):
+    Memory.open(project=project, actor="human").write("tz", "The person works in UTC+8", "user", "")
+    listed = _in_deleted_cwd(tmp_path, "list")
+    assert listed.returncode == 0, listed.stderr
+    assert "- tz (type: user; layer: user) — The person works in UTC+8" in listed.stdout
+    assert f"(project memories unavailable: {CWD_GONE})" in listed.stdout
+    context = _in_deleted_cwd(tmp_path, "context")
+    assert context.returncode == 0 and "## User memories" in context.stdout
+    assert "## Project memories" not in context.stdout
+    for command in (["write", "p", "-d", "a project fact", "-t", "project"], ["ingest", "--claude-code"],
+                    ["install", "claude-code", "--scope", "project"]):
+        done = _in_deleted_cwd(tmp_path, *command)
+        assert done.returncode == 1, (command, done.stderr)
+        assert CWD_GONE in done.stderr and "Traceback" not in done.stderr, command
+    control = _in_deleted_cwd(tmp_path, "--project", str(project), "write", "p", "-d", "a project fact",
+                              "-t", "project")
+    assert control.returncode == 0 and control.stdout.strip() == "Memory created: p (project)"
+
+
+def test_a_deleted_working_directory_in_the_api(tmp_path, isolated_home):
+    doomed = tmp_path / "doomed"
+    doomed.mkdir()
+    here = os.getcwd()
+    os.chdir(doomed)
+    try:
+        doomed.rmdir()
+        mem = Memory.open(home=isolated_home)
+    finally:
+        os.chdir(here)
+    assert mem.project_root is None and mem.project_error == CWD_GONE
+    with pytest.raises(ScopeError, match="working directory no longer exists"):
+        mem.write("p", "a project fact", "project", "")
+    assert mem.write("u", "a user fact", "user", "").scope == "user"  # control
+
+
+def test_home_as_the_project_is_the_same_rule_everywhere(isolated_home, project):
+    home_dir = os.environ["HOME"]
+    session = open_session(isolated_home, home_dir)
+    assert session.project_root is None and "it is / or $HOME" in session.project_error
+    done = run_cli("--project", home_dir, "write", "p", "-d", "a project fact", "-t", "project")
+    assert done.returncode == 1 and "it is / or $HOME" in done.stderr
+    hook = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"],
+                          input=json.dumps({"cwd": home_dir, "hook_event_name": "SessionStart"}),
+                          capture_output=True, text=True, timeout=60)
+    context = json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert hook.returncode == 0 and "No memory is saved yet" in context  # nothing stored yet: the guidance alone
+    Memory.open(project=project, actor="human").write("tz", "The person works in UTC+8", "user", "")
+    hook = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"],
+                          input=json.dumps({"cwd": home_dir, "hook_event_name": "SessionStart"}),
+                          capture_output=True, text=True, timeout=60)
+    context = json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "The person works in UTC+8" in context and "## Project memories" not in context
+
+
+def test_a_hook_from_a_missing_directory_skips_with_the_same_message(tmp_path):
+    ghost = tmp_path / "gone"
+    hook = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"],
+                          input=json.dumps({"cwd": str(ghost), "hook_event_name": "SessionStart"}),
+                          capture_output=True, text=True, timeout=60)
+    assert hook.returncode == 0 and hook.stdout == ""
+    assert hook.stderr.strip() == (f"memdir hook SessionStart: project directory '{ghost}' does not exist; "
+                                   "give an existing directory (--project DIR or MEMDIR_PROJECT)")
+
+
+def test_symlinks_subdirectories_and_worktrees_share_one_layer(tmp_path, isolated_home):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"]
+    subprocess.run([*git, "init", "-q", str(repo)], check=True)
+    (repo / "src").mkdir()
+    (repo / "README").write_text("x")
+    subprocess.run([*git, "-C", str(repo), "add", "README"], check=True)
+    subprocess.run([*git, "-C", str(repo), "commit", "-q", "-m", "one"], check=True)
+    subprocess.run([*git, "-C", str(repo), "worktree", "add", "-q", str(tmp_path / "wt"), "-b", "side"],
+                   check=True)
+    (tmp_path / "link").symlink_to(repo)
+    where = {str(open_session(isolated_home, place).layer_dir("project"))
+             for place in (repo, repo / "src", tmp_path / "link", tmp_path / "wt")}
+    assert where == {str(project_layer_dir(isolated_home, repo.resolve()))}
+    other = tmp_path / "other"
+    (other / ".git").mkdir(parents=True)
+    assert open_session(isolated_home, other).layer_dir("project") != next(iter(where))  # control
+
+
+NEEDS_THE_PROJECT = {"write", "clear", "ingest", "install", "uninstall"}
+# Commands that look a name up: from a deleted directory only the user layer is searched, and it is empty.
+LOOK_UP_A_NAME = {"read", "delete", "forget", "history", "show", "restore", "tombstone", "approve", "reject",
+                  "pin", "unpin", "mute", "unmute"}
+
+
+@pytest.mark.parametrize("command", [c for c in PROJECT_COMMANDS if c[0] != "mcp"], ids=lambda c: " ".join(c[:2]))
+def test_every_command_from_a_deleted_working_directory(command, tmp_path, isolated_home, capsys, monkeypatch):
+    """The user layer still answers; what needs the project says why it cannot — never a traceback."""
+    doomed = tmp_path / "doomed"
+    doomed.mkdir()
+    monkeypatch.chdir(doomed)
+    doomed.rmdir()
+    code = main(list(command))
+    err = capsys.readouterr().err
+    if command[0] in NEEDS_THE_PROJECT:
+        assert code == 1 and err.startswith("memdir: ") and CWD_GONE in err, err
+    elif command[0] in LOOK_UP_A_NAME:
+        assert code == 1 and err.startswith("memdir: ") and CWD_GONE in err, err  # says the project was not searched
+        assert "not found" in err or "no history" in err or "no tombstone" in err, err
+    else:
+        assert (code, err) == (0, ""), command
+    assert len(err.strip().splitlines()) <= 1
+
+
+def test_odd_project_and_home_values_get_the_session_message(tmp_path, isolated_home, capsys, monkeypatch):
+    with pytest.raises(ScopeError, match="is not a valid path"):
+        open_session(isolated_home, "/x\0y")
+    doomed = tmp_path / "doomed"
+    doomed.mkdir()
+    monkeypatch.chdir(doomed)
+    doomed.rmdir()
+    for argv, env, says in ((["--project", ".", "list"], {}, CWD_GONE), (["list"], {"MEMDIR_PROJECT": "sub"}, CWD_GONE),
+                            (["--home", "rel", "list"], {}, "is a relative path")):
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("memdir: ") and says in err and len(err.strip().splitlines()) == 1, err
+        for name in env:
+            monkeypatch.delenv(name)
+    assert main(["--home", str(isolated_home), "list"]) == 0  # control: an absolute home still answers
+
+
+def test_a_project_whose_name_is_not_utf8(tmp_path, isolated_home, capsys):
+    odd = tmp_path / os.fsdecode(b"proj-\xff")
+    (odd / ".git").mkdir(parents=True)
+    mem = Memory.open(home=isolated_home, project=odd, actor="human")
+    assert mem.write("p", "a project fact", "project", "").operation == "created"
+    assert "a project fact" in mem.context()
+    assert main(["--project", str(odd), "--json", "status"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert [layer["memories"] for layer in status["layers"]] == [0, 1]
+
+
+def test_hooks_need_an_absolute_cwd_for_every_event(project):
+    for event in ("SessionStart", "UserPromptSubmit", "SessionEnd"):
+        for cwd, reason in ((".", "is not an absolute path"), (None, "hook input has no cwd")):
+            payload = {"hook_event_name": event, "prompt": "x", "transcript_path": "/tmp/t.jsonl", "cwd": cwd}
+            done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", event],
+                                  input=json.dumps(payload), capture_output=True, text=True, timeout=60)
+            assert done.returncode == 0 and done.stdout == "" and reason in done.stderr, (event, cwd, done.stderr)
+
+
+def test_usage_errors_with_json_print_json_too(project):
+    done = run_cli("--project", project, "--json", "clear", "--scope", "project")
+    assert done.returncode == 2
+    assert json.loads(done.stdout) == {"error": "clear deletes every memory of the scope; add --yes to confirm",
+                                       "kind": "UsageError"}
+    parsed = run_cli("--json", "write", "x", "-d", "a fact", "-t", "bogus")  # refused by the parser itself
+    assert parsed.returncode == 2 and "invalid choice: 'bogus'" in parsed.stderr
+    assert json.loads(parsed.stdout)["kind"] == "UsageError" and "invalid choice: 'bogus'" in json.loads(
+        parsed.stdout)["error"]
+    plain = run_cli("write", "x", "-d", "a fact", "-t", "bogus")
+    assert plain.returncode == 2 and plain.stdout == ""  # control: without --json, stdout stays empty

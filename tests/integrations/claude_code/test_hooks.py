@@ -1,0 +1,193 @@
+"""Claude Code hooks: `memdir hook claude-code EVENT` as Claude Code runs it."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+
+from memdir import Memory
+from memdir.integrations.claude_code import hooks
+
+from tests.conftest import run_cli
+
+
+def _hook(event: str, payload, env=None, via_cli=True) -> subprocess.CompletedProcess:
+    text = payload if isinstance(payload, str) else json.dumps(payload)
+    if via_cli:
+        return run_cli("hook", "claude-code", event, input=text, env=env)
+    full = dict(os.environ, **(env or {}))
+    return subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", event], input=text,
+                          capture_output=True, text=True, env=full, timeout=60)
+
+
+def _start_input(cwd) -> dict:
+    return {"session_id": "abc123", "transcript_path": "/tmp/none.jsonl", "cwd": str(cwd),
+            "hook_event_name": "SessionStart", "source": "startup", "model": "claude-sonnet-5"}
+
+
+def test_session_start_prints_the_context(mem, project):
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02.")
+    mem.write("lang", "Prefers answers in English", "user", "", scope="user")
+    for via_cli in (True, False):
+        done = _hook("SessionStart", _start_input(project), via_cli=via_cli)
+        assert done.returncode == 0 and done.stderr == ""
+        out = json.loads(done.stdout)
+        assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+        context = out["hookSpecificOutput"]["additionalContext"]
+        assert context == mem.context()
+        assert "- [db-port](db-port.md) — Dev PostgreSQL listens on 5433" in context
+        assert context.index("## User memories") < context.index("## Project memories")
+
+
+def test_session_start_from_a_subdirectory_uses_the_git_root(mem, project):
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    sub = project / "src" / "pkg"
+    sub.mkdir(parents=True)
+    done = _hook("SessionStart", _start_input(sub), via_cli=False)
+    assert "db-port" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_session_start_stays_within_the_cap(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    layer = mem.layer("project")
+    layer.path.mkdir(parents=True)
+    for i in range(400):
+        (layer.path / f"fact-{i:03d}.md").write_text(
+            f"---\nname: fact-{i:03d}\ndescription: 事实 {i} " + "词" * 60 + "\ntype: project\n---\nx\n",
+            encoding="utf-8")
+    done = _hook("SessionStart", _start_input(project), env={"MEMDIR_CONTEXT_MAX_BYTES": "50000"}, via_cli=False)
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert len(context) <= hooks.ADDITIONAL_CONTEXT_MAX_CHARS == 8_000 and len(done.stdout) <= 10_000
+    assert "fact-000" in context and "index lines left out" in context
+
+
+def test_session_start_with_empty_store_gives_the_guidance(project, mem):
+    done = _hook("SessionStart", _start_input(project), via_cli=False)
+    assert done.returncode == 0 and done.stderr == ""
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "No memory is saved yet" in context and "Save a memory (memory_write)" in context
+    assert "## Project memories" not in context  # control: once a memory exists, the index replaces it
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    context = json.loads(_hook("SessionStart", _start_input(project), via_cli=False).stdout)[
+        "hookSpecificOutput"]["additionalContext"]
+    assert "## Project memories" in context and "No memory is saved yet" not in context
+
+
+def test_bad_input_never_blocks(project, mem):
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    cases = {
+        "garbage": "this is not json {",
+        "empty": "",
+        "list": "[1, 2]",
+        "no cwd": json.dumps({"session_id": "x", "hook_event_name": "SessionStart"}),
+        "missing dir": json.dumps({"cwd": str(project / "gone"), "hook_event_name": "SessionStart"}),
+    }
+    for label, payload in cases.items():
+        for via_cli in (True, False):
+            done = _hook("SessionStart", payload, via_cli=via_cli)
+            assert done.returncode == 0, label
+            assert done.stdout == "", label
+            assert len(done.stderr.strip().splitlines()) == 1 and "memdir hook SessionStart" in done.stderr, label
+    # positive control: the same store with good input does print the context
+    assert "db-port" in _hook("SessionStart", _start_input(project)).stdout
+
+
+def test_broken_store_never_blocks(isolated_home, project, mem):
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    (isolated_home / "config.toml").write_text("context_max_bytes = [not toml", encoding="utf-8")
+    done = _hook("SessionStart", _start_input(project), via_cli=False)
+    # a broken config.toml falls back to the defaults: memory stays on, one warning line
+    assert done.returncode == 0 and "db-port" in done.stdout
+    assert "config.toml" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    (isolated_home / "config.toml").unlink()
+    done = _hook("SessionStart", _start_input(project), via_cli=False)
+    assert "db-port" in done.stdout and done.stderr == ""
+    # a home that is a file, not a directory: nothing printed, one line saying why
+    (project / "home-file").write_text("x")
+    done = _hook("SessionStart", _start_input(project), env={"MEMDIR_HOME": str(project / "home-file")},
+                 via_cli=False)
+    assert done.returncode == 0 and done.stdout == "" and "is not a directory" in done.stderr
+
+
+def test_unknown_event_and_usage(project):
+    done = _hook("Stop", _start_input(project))
+    assert done.returncode == 0 and done.stdout == "" and "unknown hook event" in done.stderr
+    bad = subprocess.run([sys.executable, "-m", "memdir.hooks", "nope"], input="", capture_output=True, text=True)
+    assert bad.returncode == 0 and bad.stdout == "" and "usage" in bad.stderr
+
+
+def test_session_start_imports_only_the_core(mem, project):
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    code = (
+        "import io, json, sys\n"
+        "from memdir.integrations.claude_code import hooks\n"
+        f"rc = hooks.handle('SessionStart', stdin=io.StringIO({json.dumps(json.dumps(_start_input(project)))}))\n"
+        "heavy = sorted(m for m in ('yaml', 'sqlite3', 'mcp', 'filelock', 'dataclasses', 'memdir.api', "
+        "'memdir.gateway', 'memdir.layer', 'memdir.files.memfile', 'memdir.files.scan', 'memdir.operations', "
+        "'memdir.tombstones', 'memdir.search') "
+        "if m in sys.modules)\n"
+        "print(json.dumps(heavy), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "db-port" in done.stdout  # it did render the context
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == []
+
+
+def test_user_prompt_submit_recall(mem, project):
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.")
+    mem.write("style", "Indent with tabs", "feedback", "Tabs.")
+    done = _hook("UserPromptSubmit", {**_start_input(project), "hook_event_name": "UserPromptSubmit",
+                                      "prompt": "what port does dev postgresql listen on?"})
+    assert done.returncode == 0
+    out = json.loads(done.stdout)["hookSpecificOutput"]
+    assert out["hookEventName"] == "UserPromptSubmit"
+    assert "<memory_recall>" in out["additionalContext"] and "5433" in out["additionalContext"]
+    assert len(out["additionalContext"].encode()) <= mem.settings.recall_max_bytes
+    empty = _hook("UserPromptSubmit", {**_start_input(project), "prompt": "   "})
+    assert empty.returncode == 0 and empty.stdout == ""
+
+
+def test_session_end_queues_the_transcript(isolated_home, project, monkeypatch):
+    spawned = []
+    from memdir.consolidation import queue
+
+    monkeypatch.setattr(queue, "spawn_drain", lambda home, extractor=None: spawned.append((str(home), extractor)))
+    payload = {"session_id": "s-1", "transcript_path": str(project / "t.jsonl"), "cwd": str(project),
+               "hook_event_name": "SessionEnd", "reason": "other"}
+    for event in ("SessionEnd", "PreCompact"):
+        assert hooks.handle(event, stdin=io.StringIO(json.dumps(payload))) == 0
+    lines = (isolated_home / "queue" / "consolidate.jsonl").read_text().splitlines()
+    entries = [json.loads(line) for line in lines]
+    assert [e["event"] for e in entries] == ["SessionEnd", "PreCompact"]
+    assert set(entries[0]) == {"transcript_path", "cwd", "session_id", "event", "ts"}
+    assert entries[0]["transcript_path"] == str(project / "t.jsonl") and entries[0]["session_id"] == "s-1"
+    assert len(spawned) == 2 and spawned[0][0] == str(isolated_home)
+    assert oct((isolated_home / "queue" / "consolidate.jsonl").stat().st_mode & 0o777) == "0o600"
+    # no transcript: nothing queued, nothing started
+    assert hooks.handle("SessionEnd", stdin=io.StringIO(json.dumps({"cwd": str(project)}))) == 0
+    assert len((isolated_home / "queue" / "consolidate.jsonl").read_text().splitlines()) == 2 and len(spawned) == 2
+
+
+def test_session_end_subprocess_detaches(isolated_home, project):
+    payload = {"session_id": "s-2", "transcript_path": str(project / "t.jsonl"), "cwd": str(project),
+               "hook_event_name": "SessionEnd"}
+    done = _hook("SessionEnd", payload, via_cli=False)
+    assert done.returncode == 0 and done.stdout == "" and done.stderr == ""
+    log = isolated_home / "logs" / "consolidate.log"
+    assert log.is_file()
+    # the detached drain (memdir consolidate --queue) picks the line up and logs the transcript
+    deadline = time.monotonic() + 30
+    while str(project / "t.jsonl") not in log.read_text(errors="replace") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert str(project / "t.jsonl") in log.read_text(errors="replace")
+
+
+def test_consolidation_off_queues_nothing(isolated_home, project):
+    payload = {"transcript_path": str(project / "t.jsonl"), "cwd": str(project)}
+    done = _hook("SessionEnd", payload, env={"MEMDIR_CONSOLIDATION_MODE": "off"}, via_cli=False)
+    assert done.returncode == 0 and done.stdout == "" and "consolidation is off" in done.stderr
+    assert not (isolated_home / "queue").exists()

@@ -1,0 +1,412 @@
+"""The team layer with real git: a bare remote, two clones, two MEMDIR_HOMEs (issue 15)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir import Memory
+from memdir.errors import Conflict, Refused, TombstoneRefused
+from tests.conftest import run_cli
+from tests.teamgit import git, shared_repository
+from tests.consolidation.test_consolidate import cc_transcript
+
+
+@pytest.fixture
+def clones(tmp_path):
+    return shared_repository(tmp_path)
+
+
+def team_section(block: str) -> str:
+    """The team section of a context block ('' when there is none)."""
+    if "## Team memories" not in block:
+        return ""
+    return block.split("## Team memories", 1)[1].split("\n## ", 1)[0]
+
+
+def test_a_team_memory_travels_from_one_clone_to_the_other(clones):
+    a, b = clones
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433, not 5432", "project",
+                     "Moved on 2026-11-02: 5432 is the system cluster.", scope="team")
+    assert (a.team_dir / "db-port.md").is_file()
+    assert "5433" not in b.memory().context()  # not pulled yet
+    a.commit_all("team memory: db port")
+    a.push()
+    b.pull()
+    block = b.memory().context()
+    assert "- [db-port](db-port.md) — Dev PostgreSQL listens on 5433, not 5432" in team_section(block)
+    assert block.index("## Team memories") < block.index("## How to use memory")
+    hits = b.memory().search("postgres port")
+    assert [(h.name, h.scope) for h in hits] == [("db-port", "team")]
+    listed = b.memory().list()
+    assert [(m.name, m.scope) for m in listed.memories] == [("db-port", "team")]
+    assert b.memory().read("db-port").scope == "team"
+    # Nothing derived or local entered the repository: MEMORY.md and the journal live in the home.
+    assert not (b.team_dir / "MEMORY.md").exists() and not (b.team_dir / ".memdir").exists()
+    assert (b.home / "team").is_dir()
+
+
+def test_the_team_section_sits_between_user_and_project_within_one_budget(clones):
+    a, _ = clones
+    mem = a.memory()
+    mem.write("editor", "The person uses Helix", "user")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
+    mem.write("my-notes", "I am refactoring the billing module", "project", scope="project")
+    block = mem.context()
+    assert block.index("## User memories") < block.index("## Team memories") < block.index("## Project memories")
+    small = mem.context(max_bytes=380)
+    assert len(small.encode()) <= 380 and "left out" in small and "## User memories" in small
+
+
+def test_forgetting_propagates_and_a_different_fact_is_accepted(clones, tmp_path):
+    a, b = clones
+    a.memory().write("staging-host", "Staging host is staging-7.internal.example.com", "project",
+                     "Deploy previews go there.", scope="team")
+    a.commit_all("team: staging host")
+    a.push()
+    b.pull()
+    assert "staging-7" in b.memory().context()
+    forgotten = a.memory().forget("staging-host", reason="the host was retired")
+    stone_file = a.team_dir / "tombstones" / f"{forgotten.tombstone}.json"
+    assert stone_file.is_file() and not (a.team_dir / "staging-host.md").exists()
+    a.commit_all("forget the staging host")
+    a.push()
+    b.pull()
+    agent = b.memory(actor="agent")
+    assert "staging-7" not in agent.context()
+    with pytest.raises(TombstoneRefused):
+        agent.write("staging", "Staging host is staging-7.internal.example.com", "project", scope="project")
+    with pytest.raises(TombstoneRefused):  # reworded
+        agent.write("staging-2", "staging-7.internal.example.com is the staging host", "project", scope="project")
+    with pytest.raises(TombstoneRefused):  # proposed for the team too
+        agent.write("staging-3", "Staging host is staging-7.internal.example.com", "project", scope="team")
+    assert agent.write("build-server", "The build server is ci-3.internal.example.com", "project",
+                       scope="project").operation == "created"  # control
+    transcript = cc_transcript(
+        tmp_path / "s.jsonl",
+        ("user", "Remember that the staging host is staging-7.internal.example.com.", "2026-11-25T09:00:00Z"),
+        ("user", "Remember that the deploy window is Tuesday.", "2026-11-25T09:05:00Z"))
+    report = b.memory().consolidate(transcript, extractor="rules")
+    outcome = {report.proposals[o.index].description: o.result for o in report.outcomes}
+    assert outcome["The staging host is staging-7.internal.example.com."] == "refused-tombstone"
+    assert "created" in outcome.values()  # the other fact
+    # A person lifts it in B's clone and commits: the tombstone file goes.
+    b.memory().lift_tombstone(forgotten.tombstone)
+    assert not (b.team_dir / "tombstones" / stone_file.name).exists()
+    assert any(c.path.endswith(stone_file.name) and c.state == "deleted" for c in b.memory().team_status().changes)
+
+
+def test_tombstones_of_two_people_merge_without_conflict(clones):
+    a, b = clones
+    mem = a.memory()
+    mem.write("one", "Fact one about the build cache", "project", scope="team")
+    mem.write("two", "Fact two about the release train", "project", scope="team")
+    a.commit_all("two facts")
+    a.push()
+    b.pull()
+    a.memory().forget("one")
+    a.commit_all("forget one")
+    b.memory().forget("two")
+    b.commit_all("forget two")
+    a.push()
+    merged = b.pull(check=False)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    stones = b.memory().tombstones("team").tombstones
+    assert sorted(s.name for s in stones) == ["one", "two"]
+
+
+def test_a_merge_conflict_is_reported_never_injected_or_overwritten_and_resolve_settles_it(clones):
+    a, b = clones
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
+    a.memory().write("ci", "CI runs on GitHub Actions", "project", scope="team")
+    a.commit_all("team memories")
+    a.push()
+    b.pull()
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5434 since December", "project", scope="team")
+    a.commit_all("A: port 5434")
+    a.push()
+    b.memory().write("db-port", "Dev PostgreSQL listens on 6543 in the container", "project", scope="team")
+    b.commit_all("B: port 6543")
+    pulled = b.pull(check=False)
+    assert pulled.returncode != 0  # a real conflict
+    assert b"<<<<<<<" in (b.team_dir / "db-port.md").read_bytes()
+    mem = b.memory()
+    listed = mem.list()
+    assert [(m.path.endswith("db-port.md"), m.error) for m in listed.malformed] == [(True, "unresolved merge conflict")]
+    block = mem.context()
+    assert "CI runs on GitHub Actions" in team_section(block)  # control: the rest is shown
+    assert "5434" not in block and "6543" not in block and "db-port" not in block
+    assert [h.name for h in mem.search("PostgreSQL")] == []
+    assert any("db-port.md" in path for path in mem.team_status().conflicts)
+    conflicted = (b.team_dir / "db-port.md").read_bytes()
+    with pytest.raises(Conflict, match="unresolved merge conflict"):
+        mem.write("db-port", "Dev PostgreSQL listens on 7000", "project", scope="team")
+    assert (b.team_dir / "db-port.md").read_bytes() == conflicted
+    done = mem.team_resolve("db-port", "theirs")
+    assert done.side == "theirs"
+    text = (b.team_dir / "db-port.md").read_text()
+    assert "5434 since December" in text and "6543" not in text and "<<<<<<<" not in text
+    assert "Dev PostgreSQL listens on 5434 since December" in team_section(mem.context())
+    # The conflicted bytes were kept in the local journal first.
+    events = [e for e in mem.layer("team").journal.events() if e.action == "resolve"]
+    assert mem.layer("team").journal.get_object(events[-1].data["conflicted"]) == conflicted
+
+
+def test_resolve_ours_from_the_command_line(clones):
+    a, b = clones
+    a.memory().write("lint", "Lint with ruff", "project", scope="team")
+    a.commit_all("lint")
+    a.push()
+    b.pull()
+    a.memory().write("lint", "Lint with ruff and mypy", "project", scope="team")
+    a.commit_all("A")
+    a.push()
+    b.memory().write("lint", "Lint with flake8", "project", scope="team")
+    b.commit_all("B")
+    b.pull(check=False)
+    env = {"MEMDIR_HOME": str(b.home)}
+    status = run_cli("team", "status", "--project", b.root, env=env)
+    assert "unresolved merge conflict" in status.stdout and "lint.md" in status.stdout
+    done = run_cli("team", "resolve", "lint", "--ours", "--project", b.root, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "Lint with flake8" in (b.team_dir / "lint.md").read_text()
+    bad = run_cli("team", "resolve", "lint", "--ours", "--project", b.root, env=env)
+    assert bad.returncode == 1 and "no unresolved merge conflict" in bad.stderr
+
+
+def test_an_agent_proposal_for_the_team_stays_out_of_the_repository_until_approved(clones):
+    a, _ = clones
+    agent = a.memory(actor="agent")
+    result = agent.write("deploy-day", "Deploys happen on Tuesdays", "project", scope="team")
+    assert result.status == "candidate"
+    assert not (a.team_dir / "deploy-day.md").exists()
+    assert git(a.root, "status", "--porcelain").stdout == ""  # the repository did not change
+    assert list((a.home / "team").rglob("deploy-day.md"))  # it waits in the person's home
+    assert "Deploys happen" not in agent.context()
+    person = a.memory()
+    assert [m.name for m in person.review().candidates] == ["deploy-day"]
+    assert person.team_status().pending == ("deploy-day",)
+    with pytest.raises(Refused):
+        agent.approve("deploy-day")
+    decision = person.approve("deploy-day")
+    assert (decision.name, decision.scope, decision.approved) == ("deploy-day", "team", True)
+    assert (a.team_dir / "deploy-day.md").is_file()
+    assert "origin: human" in (a.team_dir / "deploy-day.md").read_text()
+    assert "Deploys happen on Tuesdays" in team_section(person.context())
+    assert [c.state for c in person.team_status().changes] == ["untracked"]  # left for the person to commit
+    assert person.review().candidates == ()
+    asked = person.write("freeze", "Merge freeze from 2026-12-18", "project", scope="team", status="candidate")
+    assert asked.status == "candidate" and not (a.team_dir / "freeze.md").exists()  # a candidate stays home
+
+
+def test_the_agent_never_changes_the_team_directory(clones):
+    a, _ = clones
+    a.memory().write("ci", "CI runs on GitHub Actions", "project", scope="team")
+    a.commit_all("ci")
+    agent = a.memory(actor="agent")
+    before = (a.team_dir / "ci.md").read_bytes()
+    assert agent.read("ci").record.description == "CI runs on GitHub Actions"
+    assert (a.team_dir / "ci.md").read_bytes() == before  # a read counts nothing in the repository
+    with pytest.raises(Refused):
+        agent.delete("ci")
+    agent.write("scratch", "Scratch note of the agent", "project", scope="project")
+    assert [c.scope for c in agent.clear(confirm=True).layers] == ["user", "project"]  # the team's is not the agent's
+    with pytest.raises(Refused):
+        agent.clear("team", confirm=True)
+    assert agent.write("ci", "CI runs on Buildkite", "project").status == "candidate"  # where it is: team
+    assert (a.team_dir / "ci.md").read_bytes() == before
+    assert git(a.root, "status", "--porcelain").stdout == ""
+
+
+def test_history_shows_git_commits_and_restore_works_from_a_commit(clones):
+    a, b = clones
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
+    a.commit_all("db port is 5433")
+    first = git(a.root, "rev-parse", "HEAD").stdout.strip()
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5434", "project", scope="team")
+    a.commit_all("db port moved to 5434")
+    a.push()
+    b.pull()
+    history = b.memory().history("db-port")
+    assert [(c.author, c.message) for c in history.commits] == [("A", "db port moved to 5434"),
+                                                               ("A", "db port is 5433")]
+    assert history.commits[1].commit == first
+    assert history.versions[-1].description == "Dev PostgreSQL listens on 5434"  # the local journal
+    out = run_cli("history", "db-port", "--project", b.root, env={"MEMDIR_HOME": str(b.home)})
+    assert "git commit(s)" in out.stdout and "db port is 5433" in out.stdout and first[:12] in out.stdout
+    restored = b.memory().restore("db-port", commit=first)
+    assert (restored.commit, restored.operation) == (first, "updated")
+    assert "5433" in (b.team_dir / "db-port.md").read_text()
+    # and from the local journal
+    local = b.memory().history("db-port").versions
+    b.memory().restore("db-port", local[0].version)
+    assert "5434" in (b.team_dir / "db-port.md").read_text()
+
+
+def test_team_writes_are_redacted_and_credentials_refused(clones):
+    a, _ = clones
+    mem = a.memory()
+    saved = mem.write("aws", "The deploy user key is AKIAABCDEFGHIJKLMNOP", "reference", scope="team")
+    assert saved.redactions == 1
+    assert "AKIAABCDEFGHIJKLMNOP" not in (a.team_dir / "aws.md").read_text()
+    with pytest.raises(Refused, match="credential"):
+        mem.write("svc", "Service settings", "reference", "db password: correcthorsebatterystaple", scope="team")
+    with pytest.raises(Refused, match="credential"):
+        mem.write("tok", "Upload token", "reference", "use Zq8rT2mXw9LpV4sK7dNc1aGhY3bE6fJ0 for uploads", scope="team")
+    assert not (a.team_dir / "svc.md").exists() and not (a.team_dir / "tok.md").exists()
+    # The same text is allowed in the personal project layer (redaction only): the refusal is the team's.
+    assert mem.write("tok", "Upload token", "reference", "use Zq8rT2mXw9LpV4sK7dNc1aGhY3bE6fJ0 for uploads",
+                     scope="project").operation == "created"
+    assert mem.write("sha", "Fixed in commit 3f9a1c2e4b5d6f708192a3b4c5d6e7f8091a2b3c", "project",
+                     scope="team").operation == "created"  # a commit id is not a credential
+
+
+def test_promote_moves_a_personal_memory_into_the_team_layer(clones):
+    a, _ = clones
+    mem = a.memory()
+    mem.write("ports", "Service ports are listed in infra/ports.md", "reference", scope="project")
+    mem.write("mine", "I prefer small commits", "project", scope="project")
+    assert not (a.team_dir / "ports.md").exists()  # nothing goes there on its own
+    done = mem.promote("ports")
+    assert done.operation == "created" and (a.team_dir / "ports.md").is_file()
+    assert [m.name for m in mem.list("project").memories] == ["mine"]
+    assert [m.name for m in mem.list("team").memories] == ["ports"]
+    with pytest.raises(Refused):
+        a.memory(actor="agent").promote("mine")
+    assert not (a.team_dir / "mine.md").exists()
+
+
+def test_init_adopts_an_existing_directory_as_it_is(tmp_path):
+    root = tmp_path / "repo"
+    git(tmp_path, "init", "-q", str(root))
+    team = root / ".claude" / "memory"
+    team.mkdir(parents=True)
+    hand = b"---\nname: Build Notes\nmetadata:\n  type: reference\ndescription: make build uses ninja\n---\nBody.\n"
+    (team / "build_notes.md").write_bytes(hand)
+    (team / "MEMORY.md").write_bytes(b"- [Build](build_notes.md)\n")
+    mem = Memory.open(home=tmp_path / "h", project=root, actor="human")
+    result = mem.team_init()
+    assert result.adopted == 1 and "README" in result.created and ".gitignore" in result.created
+    assert (team / "build_notes.md").read_bytes() == hand
+    assert "make build uses ninja" in team_section(mem.context())
+    assert (team / "build_notes.md").read_bytes() == hand  # reading renamed and rewrote nothing
+    assert (team / "MEMORY.md").read_bytes() == b"- [Build](build_notes.md)\n"
+    assert "MEMORY.md" in (team / ".gitignore").read_text()
+    again = mem.team_init()
+    assert again.created == ()
+
+
+def test_without_a_team_directory_there_is_no_team_scope(tmp_path, project):
+    mem = Memory.open(home=tmp_path / "h", project=project, actor="human")
+    assert mem.scopes() == ["user", "project"]
+    from memdir.errors import ScopeError
+
+    with pytest.raises(ScopeError, match="team init"):
+        mem.write("x", "Some fact for the team", "project", scope="team")
+    mem.team_init()
+    assert mem.scopes() == ["user", "team", "project"]
+
+
+def test_team_dir_setting_moves_the_layer(tmp_path):
+    root = tmp_path / "repo"
+    git(tmp_path, "init", "-q", str(root))
+    mem = Memory.open(home=tmp_path / "h", project=root, actor="human", team_dir="docs/memory")
+    mem.team_init()
+    mem.write("x", "A fact kept in docs/memory", "project", scope="team")
+    assert (root / "docs" / "memory" / "x.md").is_file() and not (root / ".claude").exists()
+    from memdir.errors import InvalidInput
+
+    with pytest.raises(InvalidInput):
+        Memory.open(home=tmp_path / "h", project=root, actor="human", team_dir="../outside").team_init()
+
+
+def test_consolidation_and_the_tools_only_propose_for_the_team(clones):
+    from memdir.consolidation.proposals import ExtractionResult, Proposal
+
+    class Proposer:
+        name, model = "fixed", None
+
+        def extract(self, transcript, context):
+            return ExtractionResult([
+                Proposal("update", target="ci", description="CI runs on GitHub Actions and Buildkite"),
+                Proposal("create", name="deploy-day", scope="team", description="Deploys happen on Tuesdays"),
+                Proposal("create", name="my-branch", description="Working on the billing branch"),
+            ])
+
+    a, _ = clones
+    a.memory().write("ci", "CI runs on GitHub Actions", "project", scope="team")
+    a.commit_all("ci")
+    before = (a.team_dir / "ci.md").read_bytes()
+    report = a.memory().consolidate([{"role": "user", "content": "Remember: CI also runs on Buildkite."}],
+                                    extractor=Proposer(), mode="always")
+    assert [(o.result, o.scope) for o in report.outcomes] == [
+        ("candidate", "team"), ("created", "team"), ("created", "project")]
+    assert report.outcomes[1].detail == "" and git(a.root, "status", "--porcelain").stdout == ""
+    assert (a.team_dir / "ci.md").read_bytes() == before
+    person = a.memory()
+    pending = sorted(m.name for m in person.review().candidates)
+    assert "deploy-day" in pending and any(n.startswith("ci") for n in pending)
+    candidate = next(n for n in pending if n.startswith("ci"))
+    assert person.approve(candidate).name == "ci"
+    assert "Buildkite" in (a.team_dir / "ci.md").read_text()
+    # the tools: a write for the team is a candidate, a delete is refused, the schema offers the scope
+    agent = a.memory(actor="agent")
+    text = agent.call_tool("memory_write", {"name": "lint", "description": "Lint with ruff", "type": "project",
+                                            "body": "", "scope": "team"})
+    assert "candidate" in text.lower() and not (a.team_dir / "lint.md").exists()
+    refused = agent.call_tool("memory_delete", {"name": "ci"})
+    assert refused.startswith("Error:") and "person" in refused and (a.team_dir / "ci.md").exists()
+    write_schema = next(s for s in agent.tool_schemas() if s["function"]["name"] == "memory_write")
+    assert "team" in write_schema["function"]["parameters"]["properties"]["scope"]["enum"]
+
+
+def test_session_start_shows_the_team_section_and_imports_only_the_core(clones):
+    import json
+    import subprocess
+    import sys
+
+    a, _ = clones
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
+    payload = {"session_id": "s1", "transcript_path": "/tmp/none.jsonl", "cwd": str(a.root),
+               "hook_event_name": "SessionStart", "source": "startup"}
+    code = (
+        "import io, json, sys\n"
+        "from memdir.integrations.claude_code import hooks\n"
+        f"hooks.handle('SessionStart', stdin=io.StringIO({json.dumps(json.dumps(payload))}))\n"
+        "heavy = sorted(m for m in ('yaml', 'sqlite3', 'filelock', 'memdir.layer.layer', 'memdir.layer.team',"
+        " 'memdir.git') if m in sys.modules)\n"
+        "print(json.dumps(heavy), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**__import__("os").environ, "MEMDIR_HOME": str(a.home)})
+    assert "## Team memories" in done.stdout and "Dev PostgreSQL listens on 5433" in done.stdout
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == []
+
+
+def test_verify_checks_the_team_journal_too(clones):
+    a, _ = clones
+    mem = a.memory()
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
+    mem.write("db-port", "Dev PostgreSQL listens on 5434", "project", scope="team")
+    checked = mem.verify()
+    team_checks = [c for c in checked.layers if "/team/" in c.layer]
+    assert team_checks and all(c.ok for c in team_checks) and checked.ok
+    journal = a.home / "team"
+    path = next(journal.rglob("journal.jsonl"))
+    path.write_bytes(path.read_bytes().replace(b'"create"', b'"delete"', 1))  # the first line: the chain breaks
+    assert not mem.verify().ok
+
+
+def test_the_panel_lists_the_team_layer_of_a_clone_that_only_pulled_it(clones):
+    from memdir.integrations.panel.home import PanelHome
+    from memdir.settings import Settings
+
+    a, b = clones
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
+    a.commit_all("db port")
+    a.push()
+    b.pull()
+    assert "5433" in b.memory().context()  # B's home now knows the repository by its team layer only
+    views = PanelHome(b.home, Settings()).views()
+    team = [v for v in views if v.scope == "team"]
+    assert len(team) == 1 and team[0].status.memories == 1
+    assert [v.scope for v in views if v.ref.startswith(team[0].ref.split(":")[0])] == ["team", "project"]

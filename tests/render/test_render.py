@@ -1,0 +1,63 @@
+"""One renderer per result type: the CLI (a real subprocess) and the tools a
+model calls print the same text for the same result."""
+
+from __future__ import annotations
+
+from memdir import Memory
+from memdir.results import DeleteResult, LayerCount, ClearResult
+from memdir.render import memories as render
+
+from tests.conftest import run_cli
+
+
+def _cli(project, *args) -> str:
+    done = run_cli("--project", project, *args, env={"MEMDIR_SEARCH_VECTORS": "off"})
+    assert done.returncode == 0, done.stderr
+    return done.stdout.rstrip("\n")
+
+
+def test_the_cli_and_the_tools_read_the_same(project, isolated_home):
+    mem = Memory.open(project=project, search_vectors="off")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02. See [[tz]].")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433, not 5432", "project", "Moved on 2026-11-02. See [[tz]].",
+              pinned=True)
+    mem.write("tz", "The person works in UTC+8", "user", "")
+    cases = [
+        (("history", "db-port"), ("memory_history", {"name": "db-port"})),
+        (("read", "db-port"), ("memory_read", {"name": "db-port"})),
+        (("search", "postgresql port"), ("memory_search", {"query": "postgresql port"})),
+        (("status",), ("memory_status", {})),
+    ]
+    for cli_args, (tool, arguments) in cases:
+        assert _cli(project, *cli_args) == mem.call_tool(tool, arguments), tool
+    listed = _cli(project, "list").splitlines()
+    tool_listed = mem.call_tool("memory_list", {}).splitlines()
+    assert tool_listed[0] == "Memories 1–2 of 2:" and tool_listed[1:] == listed
+    assert listed == ["- tz (type: user; layer: user) — The person works in UTC+8",
+                      "- db-port 📌 (type: project; layer: project) — Dev PostgreSQL listens on 5433, not 5432"]
+
+
+def test_writes_deletes_and_clears_read_as_their_renderer_says(project):
+    mem = Memory.open(project=project, search_vectors="off")
+    cli = _cli(project, "write", "a", "-d", "first fact", "-t", "project")
+    tool = mem.call_tool("memory_write", {"name": "b", "description": "second fact", "type": "project", "body": ""})
+    assert (cli, tool) == ("Memory created: a (project)", "Memory created: b (project)")
+    stone_a = _cli(project, "delete", "a")
+    tool = mem.call_tool("memory_delete", {"name": "b"})
+    ids = {s.name: s.id for s in mem.tombstones().tombstones}
+    assert stone_a == render.delete(DeleteResult("a", "project", ids["a"]))
+    assert tool == render.delete(DeleteResult("b", "project", ids["b"]))
+    assert tool == f"Deleted memory: b (project). Its value is tombstoned and will not be written again (tombstone {ids['b']})."
+    mem.write("c", "third fact", "project", "")
+    assert _cli(project, "clear", "--scope", "project", "--yes") == render.clear(ClearResult((LayerCount("project", 1),)))
+    assert render.clear(ClearResult((LayerCount("project", 1),))) == "Deleted 1 in project (tombstones stay)."
+
+
+def test_one_line_fields_stay_on_one_line_and_are_cut(project):
+    mem = Memory.open(project=project)
+    layer = mem.layer("project").path
+    layer.mkdir(parents=True)
+    (layer / "long.md").write_text("---\nname: long\ndescription: >\n  " + "word " * 200 + "\ntype: project\n---\n")
+    line = next(l for l in _cli(project, "list").splitlines() if "long" in l)
+    assert line.startswith("- long (type: project; layer: project) — word word") and line.endswith("…")
+    assert len(line) < render.LINE_CHARS + 50

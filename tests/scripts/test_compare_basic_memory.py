@@ -1,0 +1,76 @@
+"""benchmarks/compare_basic_memory.py: without basic-memory's virtualenv it says
+why and exits 0; memdir's side of the workload runs through memdir's real CLI and
+MCP server and finds the planted needles (basic-memory's side needs Python ≥ 3.12
+and minutes, so it runs under `make bench`, not here)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO  # noqa: E402
+SCRIPT = REPO / "benchmarks" / "compare_basic_memory.py"
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+
+def test_without_the_virtualenv_it_is_skipped_with_the_reason(tmp_path: Path):
+    done = subprocess.run([sys.executable, str(SCRIPT), "--sizes", "10", "--venv", str(tmp_path / "none")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [
+        {"skipped": "basic-memory", "reason": f"no virtualenv at {tmp_path / 'none'}; run with --install to create it"}]
+
+
+def fake_python(path: Path, new_enough: bool) -> str:
+    """An executable answering the script's version check as a Python < or ≥ 3.12 would."""
+    path.write_text(f"#!/bin/sh\necho {new_enough}\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_install_without_a_new_enough_python_says_so(tmp_path: Path):
+    old = fake_python(tmp_path / "python-old", False)
+    done = subprocess.run([sys.executable, str(SCRIPT), "--install", "--python", old, "--venv",
+                           str(tmp_path / "venv")], capture_output=True, text=True, timeout=60,
+                          env={"PATH": str(tmp_path / "empty")})
+    assert done.returncode == 0, done.stderr
+    line = json.loads(done.stdout)
+    assert line["skipped"] == "basic-memory" and "no Python >= 3.12 found" in line["reason"]
+    assert not (tmp_path / "venv").exists()
+
+
+def test_find_python_takes_the_first_new_enough(tmp_path: Path, monkeypatch):
+    import compare_basic_memory as compare
+
+    old, new = fake_python(tmp_path / "python-old", False), fake_python(tmp_path / "python-new", True)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.setenv("BASIC_MEMORY_PYTHON", new)
+    assert compare.find_python(old) == new  # the given one is too old: the environment's is taken
+    assert compare.find_python(new) == new
+    monkeypatch.delenv("BASIC_MEMORY_PYTHON")
+    assert compare.find_python(old) is None
+
+
+def test_memdir_side_finds_the_planted_needles(tmp_path: Path):
+    import compare_basic_memory as compare
+
+    project, folder, needles = compare.workload(tmp_path, notes=40, needles=4, seed=3)
+    # the same notes for both systems: basic-memory's copy holds each needle's fact
+    assert len(list(folder.glob("n*.md"))) == 40
+    name, question, keywords = needles[0]
+    converted = (folder / f"{name}.md").read_text()
+    assert converted.startswith(f"---\ntitle: {name}\ntype: note\n---\n\n# {name}\n")
+    assert keywords.split()[0] in converted and "backup key rotates every" in converted
+    rng = random.Random(1)
+    queries = [q for row in needles for q in row[1:]] + [rng.choice(compare.WORDS) for _ in range(5)]
+    figures = compare.measure(compare.memdir_system(tmp_path, project), queries, needles, notes=40)
+    assert figures["system"] == "memdir" and figures["queries"] == 13
+    assert figures["keyword_hit1"] == 1.0 and figures["question_hit5"] == 1.0
+    for key in ("ingest_s", "search_p50_ms", "write_ms", "cli_cold_ms", "mcp_cold_ms", "mcp_peak_rss_mb",
+                "ingest_peak_rss_mb"):
+        assert figures[key] > 0, key
+    written = sorted(p.name for p in project.parent.rglob("written-*.md"))
+    assert written == [f"written-{i}.md" for i in range(5)]  # the five MCP writes landed as memory files

@@ -1,0 +1,101 @@
+"""Every snippet of README.md runs as written (issue 11): the Python block in a
+temp project, and every `memdir …` line of the shell blocks through the real
+CLI, in order, on a temp home. Lines that are not memdir commands (`make`,
+`pip install`, the benchmark scripts) are listed and left out on purpose:
+they build environments or run for minutes."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+from tests.conftest import REPO
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+NOT_RUN = ("make ", "python3 -m venv ", "pip install", ".venv/bin/python benchmarks/", ".venv/bin/python evals/")
+SERVERS = ("memdir panel", "memdir mcp")  # serve until stopped: their line is checked against their --help
+
+
+def _blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", README, re.S)
+
+
+def _transcript(path):
+    lines = [{"type": "user", "message": {"role": "user", "content": "Remember: the staging deploy needs VPN."}},
+             {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "Noted."}]}}]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+
+def test_the_python_snippet_runs_as_written(tmp_path, isolated_home):
+    (code,) = _blocks("python")
+    project = tmp_path / "app"
+    (project / ".git").mkdir(parents=True)
+    _transcript(project / "session.jsonl")
+    # what the snippet's recall gave, on a store holding only the memory it wrote
+    shown = "\nprint('recalled:', [m.name for m in mem.recall_result(user_prompt).memories])"
+    done = subprocess.run([sys.executable, "-c", code + shown], cwd=project, capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, MEMDIR_SEARCH_VECTORS="off"))
+    assert done.returncode == 0, done.stderr
+    # report.status and report.applied: the VPN fact was saved; the recall found the indent memory
+    assert done.stdout == "ok 1\nrecalled: ['indent-style']\n", done.stdout
+    assert list((isolated_home / "projects").glob("*/indent-style.md"))  # the tool call wrote it
+
+
+def test_every_memdir_line_of_the_shell_snippets_runs(tmp_path, isolated_home):
+    project = tmp_path / "app"
+    (project / ".git").mkdir(parents=True)
+    _transcript(project / "session.jsonl")
+    env = dict(os.environ, MEMDIR_SEARCH_VECTORS="off", CLAUDE_CONFIG_DIR=str(tmp_path / "claude"))
+    bin_dir = tmp_path / "bin"  # `memdir` on PATH, as after `pip install`
+    bin_dir.mkdir()
+    (bin_dir / "memdir").write_text(f"#!/bin/sh\nexec {sys.executable} -m memdir.cli \"$@\"\n")
+    (bin_dir / "memdir").chmod(0o755)
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
+    ran, skipped = [], []
+    for block in _blocks("sh"):
+        for line in block.splitlines():
+            command = line.split("#", 1)[0].strip()  # no snippet quotes a '#'
+
+            if not command:
+                continue
+            if not command.startswith("memdir "):
+                skipped.append(command)
+                continue
+            if command.startswith(SERVERS):  # every option the line names is one the command takes
+                words = shlex.split(command)
+                done = subprocess.run(words[:2] + ["--help"], cwd=project, capture_output=True, text=True,
+                                      timeout=120, env=env)
+                options = re.findall(r"--[a-z][a-z-]*", command)
+                assert options and all(option in done.stdout for option in options), (command, done.stdout)
+            else:
+                done = subprocess.run(shlex.split(command), cwd=project, capture_output=True, text=True, timeout=120,
+                                      env=env)
+            assert done.returncode == 0, (command, done.stdout, done.stderr)
+            if command.startswith("memdir recall "):  # what it shows is what a user sees: the memory written above
+                assert [m["name"] for m in json.loads(done.stdout)["memories"]] == ["db-port"], done.stdout
+            ran.append(command)
+    assert len(ran) >= 17 and "memdir read db-port" in ran and "memdir uninstall claude-code" in ran
+    assert all(any(command.startswith(prefix) for prefix in NOT_RUN) for command in skipped), skipped
+
+
+def test_every_setting_and_memdir_variable_is_in_the_readme():
+    from memdir.settings import DEFAULTS
+
+    settings = README[README.index("## Settings"):README.index("## Benchmarks")]
+    # every setting, in the table (each is also MEMDIR_<NAME>); before: search_vectors was missing
+    for name in DEFAULTS:
+        assert f"`{name}`" in settings, name
+    assert "`MEMDIR_<NAME>`" in settings and "MEMDIR_SEARCH_VECTORS=off" in settings
+    # every other MEMDIR_ variable the code reads, in the table of variables
+    used = set()
+    for path in (REPO / "src").rglob("*.py"):
+        used |= set(re.findall(r"MEMDIR_[A-Z_]*[A-Z]", path.read_text(encoding="utf-8")))
+    others = used - {"MEMDIR_" + name.upper() for name in DEFAULTS}
+    assert others == {"MEMDIR_HOME", "MEMDIR_PROJECT", "MEMDIR_LOG_LEVEL"}
+    for variable in others | {"DSH_HOME"}:
+        assert f"| `{variable}` |" in settings, variable
+    assert "DSH agent harness" in settings  # $DSH_HOME is explained, not only named
