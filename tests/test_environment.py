@@ -4,10 +4,13 @@ worktrees of a bare repository, a broken config.toml (issue 11, items 2–4, 6).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 
-from memdir import Memory
+import pytest
+
+from memdir import Memory, ScopeError
 
 from .conftest import run_cli
 
@@ -169,3 +172,26 @@ def test_a_hand_written_date_in_a_file_is_the_whole_local_day(isolated_home, pro
     env = {"TZ": "America/Los_Angeles"}
     assert "promo" in run_cli("list", "--valid-at", "2025-03-31T20:00", "--project", project, env=env).stdout
     assert "promo" not in run_cli("list", "--valid-at", "2025-04-01T00:01", "--project", project, env=env).stdout
+
+
+def test_move_layer_refuses_home_as_open_does(tmp_path, isolated_home):
+    old = _repo(tmp_path / "gone")
+    Memory.open(home=isolated_home, project=old, actor="human").write("x", "a fact of gone", "project", "")
+    shutil.rmtree(old)  # the project is gone: its layer is an orphan anyone may re-key
+    key = next((isolated_home / "projects").iterdir()).name
+    home = os.environ["HOME"]
+    said = (f"refusing to use {home!r} as a project root (it is / or $HOME); run inside a project directory, "
+            "pass --project DIR or set MEMDIR_PROJECT")
+    assert Memory.open(home=isolated_home, project=home).project_error == said
+    mem = Memory.open(home=isolated_home, project=tmp_path, actor="human")
+    # before: the layer moved to the key of $HOME, which no session can open
+    with pytest.raises(ScopeError) as refused:
+        mem.move_layer(key, home)
+    assert str(refused.value) == said
+    done = run_cli("move-layer", key, home, cwd=tmp_path)
+    assert done.returncode == 1 and done.stderr == f"memdir: {said}\n"
+    assert [p.name for p in (isolated_home / "projects").iterdir()] == [key]  # nothing moved
+    new = _repo(tmp_path / "new")  # control: a real project directory takes the layer
+    moved = mem.move_layer(key, new)
+    assert moved.moved_from == key and moved.memories == 1
+    assert [m.name for m in Memory.open(home=isolated_home, project=new).list().memories] == ["x"]

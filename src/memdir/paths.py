@@ -144,7 +144,7 @@ def project_dir(path: str | os.PathLike) -> Path:
 
     Raises :class:`ScopeError` when ``path`` is empty, does not exist or is
     not a directory. Does not judge the result (see :func:`refusal`); the
-    session rule that combines both is :func:`memdir.session.project_root_of`.
+    rule that combines both is :func:`project_root_of`.
     """
     raw = str(path).strip() if path is not None else ""
     if not raw:
@@ -172,6 +172,49 @@ def refusal(root: Path) -> str | None:
         return (f"refusing to use {str(root)!r} as a project root (it is / or $HOME); "
                 "run inside a project directory, pass --project DIR or set MEMDIR_PROJECT")
     return None
+
+
+def project_source(project: str | os.PathLike | None = None, *, use_cwd: bool = True,
+                   environ=None) -> tuple[str | os.PathLike | None, str | None]:
+    """Where a session's project comes from, first given wins: ``project``
+    (``--project``, a hook's ``cwd``, an MCP root; None or ``""``: none),
+    then — with ``use_cwd`` — ``MEMDIR_PROJECT`` and the working directory
+    (DESIGN §2). ``(source, None)``, or ``(None, reason)`` when no source is
+    given or the working directory was deleted (:data:`CWD_GONE`). The
+    source is not checked: :func:`project_root_of` judges it. ``environ``
+    defaults to ``os.environ``."""
+    if project not in (None, ""):
+        return project, None
+    if not use_cwd:
+        return None, NO_PROJECT
+    environ = os.environ if environ is None else environ
+    if environ.get("MEMDIR_PROJECT"):
+        return environ["MEMDIR_PROJECT"], None
+    try:
+        return os.getcwd(), None
+    except OSError:  # the directory was deleted under us: no project, but the user layer works
+        return None, CWD_GONE
+
+
+def project_root_of(source: str | os.PathLike) -> tuple[Path | None, str | None]:
+    """The project root of the directory ``source``: ``(root, None)`` for a
+    directory that can be a project (canonical, see :func:`project_dir`),
+    ``(None, reason)`` for ``$HOME`` or ``/`` (:func:`refusal`). Raises
+    :class:`ScopeError` when ``source`` is not an existing directory."""
+    root = project_dir(source)
+    reason = refusal(root)
+    return (None, reason) if reason else (root, None)
+
+
+def project_root(source: str | os.PathLike) -> Path:
+    """The project root of the directory ``source``, for a caller that needs
+    one (re-keying a layer to it): as :func:`project_root_of`, and
+    :class:`ScopeError` with the same message a session gets for ``$HOME``
+    or ``/``."""
+    root, reason = project_root_of(source)
+    if root is None:
+        raise ScopeError(str(reason))
+    return root
 
 
 def project_key(root: str | os.PathLike) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import Conflict, NotFound, Refused, StoreError
 from ..files.layout import described_root
-from ..paths import PROJECTS_DIR, identity, project_dir, project_key, project_layer_dir
+from ..paths import PROJECTS_DIR, identity, project_key, project_layer_dir, project_root
 from ..results import Result
 
 
@@ -108,7 +108,7 @@ def move(session, old: str, new: str | None = None, *, reason: str | None = None
 
     home = session.home
     source = _source(home, old)
-    root = project_dir(new) if new else session.project()
+    root = project_root(new) if new else session.project()  # $HOME and / refused as a session refuses them
     target = project_layer_dir(home, root)
     if target == source:
         raise Conflict(f"layer {source.name} already belongs to {root}")
