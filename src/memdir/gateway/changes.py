@@ -419,7 +419,7 @@ def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str 
 def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", reason: str | None = None,
                info: dict | None = None) -> Event:
     """Re-key a project layer (a moved or renamed project): under its lock, journal a ``move`` event, record
-    ``root`` and ``info`` (:func:`memdir.paths.identity`) in ``layer.json`` and rename the directory to
+    ``root`` and ``info`` (:func:`memdir.git.identity`) in ``layer.json`` and rename the directory to
     ``target``, which must not exist. Raises :class:`Conflict`, :class:`StoreError`."""
     from ..files.fsio import atomic_write
     with layer.transaction(actor) as tx:  # the transaction has written layer.json if it was missing

@@ -34,7 +34,8 @@ from .index import IndexBuilder, next_change
 from .journal import Journal, now_utc
 from .transaction import Transaction
 from ..files.layout import INDEX_FILE, META_DIR, STAMP_FILE, symlink_refusal
-from ..paths import identity, layer_dirs, user_layer_dir
+from ..git import identity
+from ..paths import layer_dirs, user_layer_dir
 from ..files.scan import Entry, FileState, Scan, count_files, load as load_file, scan as scan_layer
 from ..tombstones.match import Tombstone
 from ..tombstones.stones import TombstoneFile

@@ -6,7 +6,7 @@ old one — whose ``layer.json`` names a root that no longer exists — is
 orphaned. :func:`memdir.operations.maintenance.orphans` lists those layers with their memory counts and,
 where it can tell, the project they belong to: the same git remote URL
 (``remote.origin.url``) or the same first commit, as recorded in ``layer.json``
-when the layer was made (:func:`memdir.paths.identity`). :func:`move` re-keys a layer to a
+when the layer was made (:func:`memdir.git.identity`). :func:`move` re-keys a layer to a
 new root through :func:`memdir.gateway.changes.move_layer` (journaled), refusing
 to overwrite a target that holds memories.
 """
@@ -20,7 +20,8 @@ from pathlib import Path
 
 from ..errors import Conflict, NotFound, Refused, StoreError
 from ..files.layout import described_root
-from ..paths import PROJECTS_DIR, identity, project_key, project_layer_dir, project_root
+from ..git import identity
+from ..paths import PROJECTS_DIR, project_key, project_layer_dir, project_root
 from ..results import Result
 
 
