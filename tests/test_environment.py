@@ -195,3 +195,22 @@ def test_move_layer_refuses_home_as_open_does(tmp_path, isolated_home):
     moved = mem.move_layer(key, new)
     assert moved.moved_from == key and moved.memories == 1
     assert [m.name for m in Memory.open(home=isolated_home, project=new).list().memories] == ["x"]
+
+
+def test_an_orphaned_layer_counts_its_memories_only(tmp_path, isolated_home):
+    old = _repo(tmp_path / "gone")
+    mem = Memory.open(home=isolated_home, project=old, actor="human")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    mem.write("ci", "CI runs on every push", "project", "")
+    layer = next((isolated_home / "projects").iterdir())
+    assert (layer / "MEMORY.md").is_file()  # the derived index sits beside the memories
+    (layer / ".hidden.md").write_text("---\nname: hidden\ndescription: an editor's backup\n---\n")
+    (layer / "Memory.md").write_text("# an index in another case\n")
+    shutil.rmtree(old)
+    # before: 4 (the dot-file and Memory.md counted as memories)
+    assert [(o.key, o.memories) for o in Memory.open(home=isolated_home, project=tmp_path).orphans()] == [
+        (layer.name, 2)]
+    doctor = run_cli("doctor", "--project", tmp_path)
+    assert f"orphaned layer {layer.name}: 2 memories of {old}, which no longer exists" in doctor.stdout
+    moved = Memory.open(home=isolated_home, project=_repo(tmp_path / "new"), actor="human").move_layer(layer.name)
+    assert moved.memories == 2

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..errors import Conflict, NotFound, Refused, StoreError
 from ..files.layout import described_root
+from ..files.scan import count_files
 from ..git import identity
 from ..paths import PROJECTS_DIR, project_key, project_layer_dir, project_root
 from ..results import Result
@@ -60,7 +61,10 @@ def _info(layer: Path) -> dict:
 
 
 def _memory_files(layer: Path) -> int:
-    return sum(1 for p in layer.glob("*.md") if p.name != "MEMORY.md")
+    try:
+        return count_files(layer)  # the scan's rule: not MEMORY.md, not a dot-file, not a link
+    except StoreError:  # an unreadable layer lists as holding none: the listing of the others must not fail
+        return 0
 
 
 def _match(info: dict, ours: dict) -> str | None:
