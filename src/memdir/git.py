@@ -76,12 +76,9 @@ def identity(root: Path) -> dict:
     found: dict = {}
     try:
         gitdir = git_dir_of(Path(root))
-        if gitdir is not None:
-            gitdir = common_dir_of(gitdir) or gitdir
-        elif (Path(root) / "HEAD").is_file() and (Path(root) / "objects").is_dir():  # a bare repository
-            gitdir = Path(root)
-        else:
+        if gitdir is None:
             return found
+        gitdir = common_dir_of(gitdir) or gitdir  # a linked worktree's: the repository's own
         config = (gitdir / "config").read_text(encoding="utf-8", errors="replace") + "\n["
         section = _REMOTE.search(config)
         url = _URL.search(section.group(1)) if section else None

@@ -71,22 +71,24 @@ def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Pat
     return chosen
 
 
-def git_dir_of(work_tree: Path) -> Path | None:
-    """The git directory of the work tree ``work_tree``: its ``.git``
-    directory, or the directory its ``.git`` file names (``gitdir: <path>``,
-    relative to ``work_tree``: a linked worktree's or a submodule's); None
-    when it has no ``.git`` or the file names none. The one reader of a
-    ``.git`` file. Raises :class:`OSError` when the file cannot be read."""
-    dotgit = Path(work_tree) / ".git"
+def git_dir_of(path: Path) -> Path | None:
+    """The git directory of the repository at ``path``: its ``.git``
+    directory, the directory its ``.git`` file names (``gitdir: <path>``,
+    relative to ``path``: a linked worktree's or a submodule's), or ``path``
+    itself when it is a bare repository (``HEAD`` and ``objects/``); None
+    otherwise. The one reader of a ``.git`` file. Raises :class:`OSError`
+    when the file cannot be read."""
+    dotgit = Path(path) / ".git"
     if dotgit.is_dir():
         return dotgit
-    if not dotgit.is_file():
-        return None
-    text = dotgit.read_text(encoding="utf-8", errors="replace").strip()
-    if not text.startswith("gitdir:"):
-        return None
-    gitdir = Path(text[len("gitdir:"):].strip())
-    return gitdir if gitdir.is_absolute() else (Path(work_tree) / gitdir).resolve()
+    if dotgit.is_file():
+        text = dotgit.read_text(encoding="utf-8", errors="replace").strip()
+        if text.startswith("gitdir:"):
+            gitdir = Path(text[len("gitdir:"):].strip())
+            return gitdir if gitdir.is_absolute() else (Path(path) / gitdir).resolve()
+    if (Path(path) / "HEAD").is_file() and (Path(path) / "objects").is_dir():
+        return Path(path)
+    return None
 
 
 def common_dir_of(git_dir: Path) -> Path | None:
