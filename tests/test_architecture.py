@@ -139,3 +139,13 @@ def test_each_base_module_imports_only_the_base_modules_before_it():
                     wrong.append(f"memdir.{name} imports {target}")
     assert wrong == []
     assert ("git", "paths") in seen  # control: the walk sees the imports between base modules
+
+
+def test_the_files_of_a_layers_meta_directory_are_named_only_in_files_layout():
+    from memdir.files.layout import META_ENTRIES
+
+    names = [name for name in META_ENTRIES if "." in name]  # "lock" and "objects" are words too common to scan
+    found = sorted({f"{module}: {name}" for module, path in _modules() for name in names
+                    if f'"{name}"' in (text := path.read_text(encoding="utf-8")) or f"'{name}'" in text})
+    assert found == [f"memdir.files.layout: {name}" for name in sorted(names)]  # each named once, in its home
+    assert {"journal.jsonl", "layer.json", "tombstones.json"} <= set(names)  # control: the names are scanned

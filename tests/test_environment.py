@@ -214,3 +214,30 @@ def test_an_orphaned_layer_counts_its_memories_only(tmp_path, isolated_home):
     assert f"orphaned layer {layer.name}: 2 memories of {old}, which no longer exists" in doctor.stdout
     moved = Memory.open(home=isolated_home, project=_repo(tmp_path / "new"), actor="human").move_layer(layer.name)
     assert moved.memories == 2
+
+
+def test_a_project_whose_name_is_not_utf8_keeps_its_layer_through_doctor_orphans_and_move_layer(tmp_path,
+                                                                                               isolated_home):
+    old, new = os.fsencode(tmp_path) + b"/proj-\xff", os.fsencode(tmp_path) + b"/moved-\xfe"
+    os.makedirs(old + b"/.git")
+    old_dir, new_dir = os.fsdecode(old), os.fsdecode(new)  # as Python names them: surrogate escapes
+    Memory.open(home=isolated_home, project=old_dir, actor="human").write("x", "a fact", "project", "")
+    layer = next((isolated_home / "projects").iterdir())
+    # ASCII JSON: the byte that is not UTF-8 kept as an escape of its surrogate
+    assert (layer / ".memdir" / "layer.json").read_bytes() == (
+        b'{"kind": "project", "root": "' + os.fsencode(tmp_path) + b'/proj-\\udcff"}\n')
+    assert run_cli("doctor", "--project", old_dir).returncode == 0
+    shutil.move(old, new)
+    shown = old_dir.encode("utf-8", "backslashreplace").decode()  # how a terminal shows it
+    doctor = run_cli("doctor", "--project", new_dir)
+    assert f"orphaned layer {layer.name}: 1 memories of {shown}, which no longer exists" in doctor.stdout
+    orphans = Memory.open(home=isolated_home, project=new_dir).orphans()
+    assert [(o.key, o.root, o.memories) for o in orphans] == [(layer.name, old_dir, 1)]
+    # before: a traceback (the journal could not hold the root), nothing moved
+    moved = run_cli("move-layer", layer.name, "--project", new_dir)
+    assert moved.returncode == 0 and "Traceback" not in moved.stderr, moved.stderr
+    assert [m.name for m in Memory.open(home=isolated_home, project=new_dir).list().memories] == ["x"]
+    info = json.loads((isolated_home / "projects").glob("*moved*/.memdir/layer.json").__next__().read_bytes())
+    assert info["root"] == new_dir
+    assert run_cli("doctor", "--project", new_dir).stdout.strip().endswith("ok")
+    assert run_cli("verify").returncode == 0

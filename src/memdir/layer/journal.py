@@ -23,8 +23,8 @@ from pathlib import Path
 
 from ..errors import NotFound, StoreError
 from ..files.fsio import NOFOLLOW, atomic_write, digest, ensure_dir, read_bytes
+from ..files.layout import ANCHOR_FILE, JOURNAL_FILE, OBJECTS_DIR, TORN_FILE
 
-ANCHOR_FILE = "journal.anchor"
 ANCHOR_BYTES = 256  # the anchor's fixed size: rewritten in place with one write
 
 
@@ -58,9 +58,16 @@ class Event:
     data: dict = field(default_factory=dict)
 
     def to_line(self) -> bytes:
+        """The event as one JSON object in UTF-8, without the newline. A lone
+        surrogate (a path whose name is not UTF-8, as Python decodes it:
+        a moved project's root) cannot be UTF-8: that line is ASCII JSON,
+        the surrogate kept as a ``\\udcXX`` escape that reads back the same."""
         record = {k: v for k, v in asdict(self).items() if k != "data"}
         record.update(self.data)
-        return json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode()
+        try:
+            return json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode()
+        except UnicodeEncodeError:
+            return json.dumps(record, separators=(",", ":"), sort_keys=False).encode()
 
     @classmethod
     def from_json(cls, obj: dict) -> "Event":
@@ -89,8 +96,8 @@ class Journal:
 
     def __init__(self, meta_dir: Path):
         self.dir = meta_dir
-        self.path = meta_dir / "journal.jsonl"
-        self.objects = meta_dir / "objects"
+        self.path = meta_dir / JOURNAL_FILE
+        self.objects = meta_dir / OBJECTS_DIR
         self._tail: tuple[tuple[int, int], int, str | None] | None = None  # (stat key, seq, hash)
         self._events_cache: tuple[tuple[int, int], list[Event]] | None = None
         self._heads_cache: dict[str, str | None] | None = None
@@ -161,7 +168,7 @@ class Journal:
                     position = start
                 handle.seek(cut)
                 torn = handle.read()
-                keep_fd = os.open(self.dir / "journal.torn", os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
+                keep_fd = os.open(self.dir / TORN_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
                 with open(keep_fd, "ab") as keep:
                     keep.write(torn + b"\n")
                 handle.truncate(cut)

@@ -20,7 +20,6 @@ next moment the index text could change (a day boundary, a valid-time edge): ``i
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from contextlib import contextmanager, suppress
@@ -33,7 +32,9 @@ from ..files.fsio import atomic_write, ensure_dir, unlink
 from .index import IndexBuilder, next_change
 from .journal import Journal, now_utc
 from .transaction import Transaction
-from ..files.layout import INDEX_FILE, META_DIR, STAMP_FILE, symlink_refusal
+from ..files.layout import (
+    INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, symlink_refusal, write_layer_info,
+)
 from ..git import identity
 from ..paths import layer_dirs, user_layer_dir
 from ..files.scan import Entry, FileState, Scan, count_files, load as load_file, scan as scan_layer
@@ -148,7 +149,7 @@ class Layer:
         ensure_dir(self.path)
         ensure_dir(self.meta)
         if self._lock is None:
-            self._lock = FileLock(str(self.meta / "lock"), timeout=self.settings.lock_timeout, mode=0o600)
+            self._lock = FileLock(str(self.meta / LOCK_FILE), timeout=self.settings.lock_timeout, mode=0o600)
         try:
             # Polled every 5 ms: at filelock's 50 ms a releasing writer wins again and again (7 writers starved one).
             self._lock.acquire(timeout=None if wait else 0, poll_interval=0.005)
@@ -240,13 +241,11 @@ class Layer:
         return last[1]
 
     def _describe(self) -> None:
-        path = self.meta / "layer.json"
-        if not path.exists():
+        if not (self.meta / LAYER_FILE).exists():
             info = {"kind": self.scope, "root": str(self.root) if self.root else None}
-            if self.root is not None:  # what finds this layer again if the project moves (store.relocate)
+            if self.root is not None:  # what finds this layer again if the project moves (operations.relocate)
                 info.update(identity(self.root))
-            # ASCII JSON: a root whose name is not UTF-8 is kept as \udcXX escapes, not refused.
-            atomic_write(path, json.dumps(info).encode() + b"\n", sync_dir=False)
+            write_layer_info(self.meta, info, sync_dir=False)
 
     # ------------------------------------------------------------ the index
 

@@ -13,13 +13,12 @@ to overwrite a target that holds memories.
 
 from __future__ import annotations
 
-import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import Conflict, NotFound, Refused, StoreError
-from ..files.layout import described_root
+from ..files.layout import JOURNAL_FILE, META_DIR, described_root, read_layer_info
 from ..files.scan import count_files
 from ..git import identity
 from ..paths import PROJECTS_DIR, project_key, project_layer_dir, project_root
@@ -52,14 +51,6 @@ class LayerMove(Result):
     memories: int
 
 
-def _info(layer: Path) -> dict:
-    try:
-        data = json.loads((layer / ".memdir" / "layer.json").read_text(encoding="ascii"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def _memory_files(layer: Path) -> int:
     try:
         return count_files(layer)  # the scan's rule: not MEMORY.md, not a dot-file, not a link
@@ -82,7 +73,7 @@ def orphans_of(gone, project_root: Path | None = None) -> list[OrphanLayer]:
     ours = identity(project_root) if project_root is not None else {}
     found = []
     for info in gone:
-        because = _match(_info(Path(info.path)), ours) if project_root is not None else None
+        because = _match(read_layer_info(Path(info.path) / META_DIR) or {}, ours) if project_root is not None else None
         found.append(OrphanLayer(info.key, info.root, _memory_files(Path(info.path)),
                                  str(project_root) if because else None, because))
     return found
@@ -118,7 +109,7 @@ def move(session, old: str, new: str | None = None, *, reason: str | None = None
     if target == source:
         raise Conflict(f"layer {source.name} already belongs to {root}")
     if target.exists():
-        journal = target / ".memdir" / "journal.jsonl"
+        journal = target / META_DIR / JOURNAL_FILE
         if _memory_files(target) or (journal.is_file() and journal.stat().st_size):
             raise Conflict(f"the project {root} already has a layer with memories ({target}); memdir does not "
                            "overwrite it — move or clear its memories first")

@@ -32,7 +32,7 @@ from operator import itemgetter
 from pathlib import Path
 
 from ..errors import StoreError
-from ..files.layout import META_DIR
+from ..files.layout import JOURNAL_FILE, META_DIR
 from ..files.scan import Entry
 from ..layer.layer import Layer, home_layers
 from ..session import Session
@@ -58,7 +58,7 @@ def _layer_state(layer_dir: Path) -> tuple[int, int, int]:
     except OSError:
         return (0, 0, 0)
     try:
-        journal = os.stat(layer_dir / META_DIR / "journal.jsonl")
+        journal = os.stat(layer_dir / META_DIR / JOURNAL_FILE)
         return (directory, journal.st_size, journal.st_mtime_ns)
     except OSError:
         return (directory, 0, 0)
