@@ -43,10 +43,20 @@ from ..tombstones.stones import TombstoneFile
 from ..settings import Settings
 from ..vocabulary import ACTORS
 
-# A layer this large skips the per-file hand-edit sweep between its own back-to-back
-# writes for at most SWEEP_INTERVAL seconds (one stat per file is the floor of a write).
+# A layer of more files than this skips the per-file hand-edit sweep between back-to-back
+# writes (and the search index's syncs) for at most SWEEP_INTERVAL seconds: one stat per
+# file is the floor of a write. Read at call time (sweep_can_wait), so a test may patch them.
 SWEEP_ALWAYS_MAX = 500
 SWEEP_INTERVAL = 2.0
+
+
+def sweep_can_wait(files: int, elapsed: float) -> bool:
+    """Whether a layer of ``files`` memory files, last swept ``elapsed``
+    seconds ago (``inf``: never in this process), may skip its sweep for
+    in-place hand edits: only a large layer (more than
+    :data:`SWEEP_ALWAYS_MAX` files) within :data:`SWEEP_INTERVAL` seconds.
+    The one policy of the layer's writes and the search index's syncs."""
+    return files > SWEEP_ALWAYS_MAX and elapsed < SWEEP_INTERVAL
 
 
 # ---------------------------------------------------------------- the layer
@@ -221,15 +231,14 @@ class Layer:
 
     def _quick_scan(self) -> Scan | None:
         """The last transaction's scan, when it may stand in for a full sweep:
-        a large layer (> :data:`SWEEP_ALWAYS_MAX` files), swept less than
-        :data:`SWEEP_INTERVAL` s ago, with no file added, removed or renamed
-        and no event journaled by anyone else since. An in-place hand edit is
-        then journaled at the next sweep (within the interval) — or at once
-        when this transaction touches that file (:meth:`Transaction.fresh`)."""
+        a large layer swept a moment ago (:func:`sweep_can_wait`), with no
+        file added, removed or renamed and no event journaled by anyone else
+        since. An in-place hand edit is then journaled at the next sweep
+        (within the interval) — or at once when this transaction touches that
+        file (:meth:`Transaction.fresh`)."""
         last = self._last_scan
         if (last is None or last[0] is None or self._synced_journal is None
-                or len(last[1].entries) <= SWEEP_ALWAYS_MAX
-                or time.monotonic() - self._swept_at > SWEEP_INTERVAL):
+                or not sweep_can_wait(len(last[1].entries), time.monotonic() - self._swept_at)):
             return None
         try:
             if os.stat(self.path).st_mtime_ns != last[0]:
