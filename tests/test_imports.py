@@ -325,3 +325,24 @@ def test_a_foreign_file_whose_yaml_aliases_expand_is_skipped_not_expanded(tmp_pa
     assert read_markdown(plain, "plain.md") == Item(
         "plain.md", "plain", "Paging goes to PagerDuty", "reference", "", None, None,
         {"original_type": "runbook", "original_status": "draft", "tags": ["ops", "oncall"]}, True)
+
+
+def test_a_read_between_two_imports_is_no_change_as_history_counts_none(tmp_path, project):
+    source = tmp_path / "notes"
+    source.mkdir()
+    (source / "oncall.md").write_text("---\ntype: project\ndescription: On-call is in PagerDuty\n---\n")
+    (source / "deploy.md").write_text("---\ntype: project\ndescription: Deploys go out on Tuesdays\n---\n")
+    mem = Memory.open(project=project, actor="human")
+    assert [o.result for o in mem.import_from("dir", str(source)).outcomes] == ["imported", "imported"]
+    Memory.open(project=project).read("oncall")  # an agent's counted read: the file's reads go up
+    mem.write("deploy", "Deploys go out on Wednesdays", "project")  # control: a person's change
+    assert [v.action for v in mem.history("oncall").versions] == ["create"]  # the read is no version
+    (source / "oncall.md").write_text("---\ntype: project\ndescription: On-call is in Opsgenie\n---\n")
+    (source / "deploy.md").write_text("---\ntype: project\ndescription: Deploys go out on Thursdays\n---\n")
+    report = outcomes(mem.import_from("dir", str(source)))
+    # before: ("candidate", "oncall-import"): the read was taken for a person's change
+    assert report["oncall.md"] == ("updated", "oncall")
+    assert report["deploy.md"] == ("candidate", "deploy-import")
+    assert mem.read("oncall", count=False).record.description == "On-call is in Opsgenie"
+    assert [(v.version, v.action, v.actor) for v in mem.history("oncall").versions] == [
+        (1, "create", "import"), (2, "update", "import")]

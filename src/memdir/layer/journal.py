@@ -80,6 +80,30 @@ class Event:
         )
 
 
+# Journal actions that record no bytes of a memory (its head stays what it was): a
+# consolidation receipt, a tombstone lift.
+BYTELESS = frozenset({"receipt", "tombstone-lift"})
+# ... and those that record bytes but no content version: a counted read rewrites the file
+# (reads, last_read), which is no version a person would restore or an import would mind.
+NOT_VERSIONS = BYTELESS | {"read"}
+
+
+def records_bytes(event: Event) -> bool:
+    """Whether ``event`` records what a memory's file holds after it
+    (``after``: its bytes' digest, None for a deletion): every event naming a
+    memory but a receipt or a tombstone lift (:data:`BYTELESS`). The
+    journal's heads and a layer's past (``--as-of``) follow these."""
+    return event.name is not None and event.action not in BYTELESS
+
+
+def changes_content(event: Event) -> bool:
+    """Whether ``event`` is a content version of its memory (a write, edit,
+    deletion, restore, flag…): :func:`records_bytes`, and not a counted read
+    (:data:`NOT_VERSIONS`). History numbers these; an import asks whether
+    the last one was its own."""
+    return event.name is not None and event.action not in NOT_VERSIONS
+
+
 @dataclass(frozen=True)
 class ChainCheck:
     """Outcome of a chain check: ``ok``, events checked, first bad seq and why."""
@@ -228,7 +252,7 @@ class Journal:
                     self._events_cache[1][-1].seq if self._events_cache[1] else 0):
                 self._events_cache[1].append(event)
                 self._events_cache = (key, self._events_cache[1])
-                if self._heads_cache is not None and event.name is not None and event.action not in NON_CONTENT:
+                if self._heads_cache is not None and records_bytes(event):
                     if event.after is None:
                         self._heads_cache.pop(event.name, None)
                     else:
@@ -396,7 +420,7 @@ class Journal:
             return self._heads_cache
         heads: dict[str, str | None] = {}
         for event in events:
-            if event.name is not None and event.action not in NON_CONTENT:
+            if records_bytes(event):
                 if event.after is None:
                     heads.pop(event.name, None)
                 else:
@@ -446,6 +470,3 @@ class Journal:
             prev = digest(raw)
             count += 1
         return ChainCheck(True, count)
-
-# Journal actions that record no new content version of a memory (history shows none of them).
-NON_CONTENT = frozenset({"receipt", "tombstone-lift"})
