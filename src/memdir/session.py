@@ -190,7 +190,8 @@ def open_session(home: str | os.PathLike | None = None, project: str | os.PathLi
         settings = load_settings(home_path, overrides, environ)
     elif overrides:
         settings = settings.replace(**{k: v for k, v in overrides.items() if v is not None})
-    root, (source, error) = None, project_source(project, use_cwd=use_cwd, environ=environ)
+    source, error = project_source(project, use_cwd=use_cwd, environ=environ)
+    root = None
     if source is not None:
         root, error = project_root_of(source)
     return Session(home_path, settings, root, error or NO_PROJECT, actor, session_id)
