@@ -1,23 +1,95 @@
-"""Reading git for the team layer: status, the commits of a file, a file at a commit.
+"""Reading git: a repository's identity, status, the commits of a file, a file at a commit.
 
 memdir reads git and never writes it: no ``commit``, ``push``, ``add`` or
-``checkout`` is ever run (DESIGN §2, the team layer). Each call runs the
-``git`` program in the repository root with a timeout; a missing ``git``, a
-directory that is not a repository or a failing command raise
-:class:`StoreError` with git's own message.
+``checkout`` is ever run (DESIGN §2, the team layer). Every command goes
+through :func:`run`: the ``git`` program in one directory, with one timeout
+and one environment (nothing in it may point git at another repository, no
+prompt, no optional lock, messages in English); a missing ``git``, a directory
+that is not a repository or a failing command raise :class:`StoreError` with
+git's own message. Where a repository's files are (the ``.git`` file of a
+worktree or submodule) is :mod:`memdir.paths`'s rule.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import NotFound, StoreError
+from .paths import common_dir_of, git_dir_of
 
 TIMEOUT = 30.0  # seconds for one git command
+# What would make git read another repository than the one it runs in: the variables
+# `git rev-parse --local-env-vars` lists (git itself clears them when it enters a submodule).
+# They are set when memdir runs from a hook of another repository, or left in a shell.
+LOCAL_ENV_VARS = frozenset({
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+    "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE",
+    "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX", "GIT_INTERNAL_SUPER_PREFIX",
+    "GIT_SHALLOW_FILE", "GIT_COMMON_DIR",
+})
 _SEP = "\x1f"
+_REMOTE = re.compile(r'^\s*\[remote "origin"\]\s*$(.*?)^\s*\[', re.M | re.S)
+_URL = re.compile(r"^\s*url\s*=\s*(.+?)\s*$", re.M)
+
+
+def environment() -> dict[str, str]:
+    """The environment every git command runs with: this process's, without
+    :data:`LOCAL_ENV_VARS`, with ``GIT_TERMINAL_PROMPT=0`` (never wait for a
+    password), ``GIT_OPTIONAL_LOCKS=0`` (``status`` does not rewrite the
+    index: memdir never writes git) and ``LC_ALL=C`` (git's messages as
+    written, whatever the locale)."""
+    env = {name: value for name, value in os.environ.items() if name not in LOCAL_ENV_VARS}
+    env.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
+    return env
+
+
+def run(where: Path, *args: str, binary: bool = False) -> str | bytes:
+    """The output of ``git -C where ARGS`` (text, undecodable bytes replaced;
+    bytes with ``binary``), run with :func:`environment` and at most
+    :data:`TIMEOUT` seconds. ``where`` is a work tree or a git directory.
+    Raises :class:`StoreError`: git missing, timed out, or exited non-zero
+    (its last line of stderr)."""
+    try:
+        done = subprocess.run(["git", "-C", str(where), *args], capture_output=True, timeout=TIMEOUT,
+                              env=environment())
+    except FileNotFoundError:
+        raise StoreError("git is not installed (the team layer reads its status and history from git)") from None
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise StoreError(f"git {args[0]} failed: {exc}") from None
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise StoreError(f"git {args[0]} failed: {message[-1] if message else done.returncode}")
+    return done.stdout if binary else done.stdout.decode("utf-8", "replace")
+
+
+def identity(root: Path) -> dict:
+    """What identifies the repository at ``root`` wherever it is cloned or
+    moved: ``{"remote": origin's URL, "first_commit": hash}``, each present
+    only when known. Reads the common git directory's ``config``; asks git
+    for the first commit (no git, no commits, a timeout: left out). Never
+    raises. Recorded in a project layer's ``layer.json`` when it is made, so
+    :mod:`memdir.operations.relocate` can tell where a moved project went."""
+    found: dict = {}
+    try:
+        gitdir = git_dir_of(Path(root))
+        if gitdir is None:
+            return found
+        gitdir = common_dir_of(gitdir) or gitdir  # a linked worktree's: the repository's own
+        config = (gitdir / "config").read_text(encoding="utf-8", errors="replace") + "\n["
+        section = _REMOTE.search(config)
+        url = _URL.search(section.group(1)) if section else None
+        if url:
+            found["remote"] = url.group(1)
+        first = run(gitdir, "rev-list", "--max-parents=0", "HEAD").split()
+        if first:
+            found["first_commit"] = sorted(first)[0]
+    except (OSError, ValueError, StoreError):
+        pass
+    return found
 
 
 @dataclass(frozen=True)
@@ -43,20 +115,6 @@ class Change:
     code: str
 
 
-def _git(root: Path, *args: str, binary: bool = False):
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
-    try:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=TIMEOUT, env=env)
-    except FileNotFoundError:
-        raise StoreError("git is not installed (the team layer reads its status and history from git)") from None
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise StoreError(f"git {args[0]} failed: {exc}") from None
-    if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise StoreError(f"git {args[0]} failed: {message[-1] if message else done.returncode}")
-    return done.stdout if binary else done.stdout.decode("utf-8", "replace")
-
-
 def _state(code: str) -> str:
     if code in ("DD", "AU", "UD", "UA", "DU", "AA", "UU"):
         return "conflicted"
@@ -72,7 +130,7 @@ def status(root: Path, path: Path) -> list[Change]:
     """What ``git status`` says of ``path`` (a directory in the repository at
     ``root``): every changed, new, deleted or conflicted file, ignored files
     left out. Raises :class:`StoreError`."""
-    out = _git(root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", str(path))
+    out = run(root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", str(path))
     changes = []
     items = out.split("\0")
     i = 0
@@ -92,7 +150,7 @@ def log(root: Path, path: Path) -> list[Commit]:
     """The commits that changed ``path``, newest first (renames followed).
     ``[]`` when git has none (new, uncommitted or not a repository)."""
     try:
-        out = _git(root, "log", "--follow", f"--format=%H{_SEP}%an{_SEP}%aI{_SEP}%s", "--", str(path))
+        out = run(root, "log", "--follow", f"--format=%H{_SEP}%an{_SEP}%aI{_SEP}%s", "--", str(path))
     except StoreError:
         return []
     commits = []
@@ -108,9 +166,11 @@ def show(root: Path, commit: str, path: Path) -> bytes:
     has no such file there."""
     rel = Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
     try:
-        return _git(root, "show", f"{commit}:{rel}", binary=True)
+        return run(root, "show", f"{commit}:{rel}", binary=True)
     except StoreError as exc:
         raise NotFound(f"git has no {rel} at {commit!r} ({exc})") from None
 
 
-__all__ = ["Change", "Commit", "log", "show", "status"]
+__all__ = [
+    "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "environment", "identity", "log", "run", "show", "status",
+]

@@ -22,9 +22,6 @@ PROJECTS_DIR = "projects"
 MAX_KEY_BYTES = 100
 _SLUG_CHARS = 60
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
-GIT_TIMEOUT = 5.0  # seconds for `git rev-list`; asked once per layer, when it is made
-_REMOTE = re.compile(r'^\s*\[remote "origin"\]\s*$(.*?)^\s*\[', re.M | re.S)
-_URL = re.compile(r"^\s*url\s*=\s*(.+?)\s*$", re.M)
 NO_PROJECT = "no project root is known; run inside a project directory, pass --project DIR or set MEMDIR_PROJECT"
 CWD_GONE = ("the working directory no longer exists; run inside a project directory, "
             "pass --project DIR or set MEMDIR_PROJECT")
@@ -74,6 +71,37 @@ def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Pat
     return chosen
 
 
+def git_dir_of(path: Path) -> Path | None:
+    """The git directory of the repository at ``path``: its ``.git``
+    directory, the directory its ``.git`` file names (``gitdir: <path>``,
+    relative to ``path``: a linked worktree's or a submodule's), or ``path``
+    itself when it is a bare repository (``HEAD`` and ``objects/``); None
+    otherwise. The one reader of a ``.git`` file. Raises :class:`OSError`
+    when the file cannot be read."""
+    dotgit = Path(path) / ".git"
+    if dotgit.is_dir():
+        return dotgit
+    if dotgit.is_file():
+        text = dotgit.read_text(encoding="utf-8", errors="replace").strip()
+        if text.startswith("gitdir:"):
+            gitdir = Path(text[len("gitdir:"):].strip())
+            return gitdir if gitdir.is_absolute() else (Path(path) / gitdir).resolve()
+    if (Path(path) / "HEAD").is_file() and (Path(path) / "objects").is_dir():
+        return Path(path)
+    return None
+
+
+def common_dir_of(git_dir: Path) -> Path | None:
+    """The repository's common git directory that a linked worktree's git
+    directory ``git_dir`` names in its ``commondir`` file (resolved against
+    ``git_dir``); None when it names none (a main checkout's, a submodule's).
+    Raises :class:`OSError` when the file cannot be read."""
+    common = Path(git_dir) / "commondir"
+    if not common.is_file():
+        return None
+    return (Path(git_dir) / common.read_text().strip()).resolve()
+
+
 def _git_top(start: Path) -> Path | None:
     """The top of the git work tree holding ``start``; for a linked worktree,
     the repository's common git directory's owner — the main checkout when
@@ -87,23 +115,15 @@ def _git_top(start: Path) -> Path | None:
             return candidate
         if dotgit.is_file():
             try:
-                text = dotgit.read_text(encoding="utf-8", errors="replace").strip()
+                gitdir = git_dir_of(candidate)
+                common_dir = common_dir_of(gitdir) if gitdir is not None else None
             except OSError:
                 return candidate
-            if text.startswith("gitdir:"):
-                gitdir = Path(text[len("gitdir:"):].strip())
-                if not gitdir.is_absolute():
-                    gitdir = (candidate / gitdir).resolve()
-                common = gitdir / "commondir"
-                if common.is_file():
-                    try:
-                        common_dir = (gitdir / common.read_text().strip()).resolve()
-                    except OSError:
-                        return candidate
-                    if common_dir.name == ".git":
-                        return common_dir.parent
-                    return _core_worktree(common_dir) or common_dir
-            return candidate
+            if common_dir is None:  # no linked worktree: this checkout is the top
+                return candidate
+            if common_dir.name == ".git":
+                return common_dir.parent
+            return _core_worktree(common_dir) or common_dir
     return None
 
 
@@ -144,7 +164,7 @@ def project_dir(path: str | os.PathLike) -> Path:
 
     Raises :class:`ScopeError` when ``path`` is empty, does not exist or is
     not a directory. Does not judge the result (see :func:`refusal`); the
-    session rule that combines both is :func:`memdir.session.project_root_of`.
+    rule that combines both is :func:`project_root_of`.
     """
     raw = str(path).strip() if path is not None else ""
     if not raw:
@@ -174,6 +194,49 @@ def refusal(root: Path) -> str | None:
     return None
 
 
+def project_source(project: str | os.PathLike | None = None, *, use_cwd: bool = True,
+                   environ=None) -> tuple[str | os.PathLike | None, str | None]:
+    """Where a session's project comes from, first given wins: ``project``
+    (``--project``, a hook's ``cwd``, an MCP root; None or ``""``: none),
+    then — with ``use_cwd`` — ``MEMDIR_PROJECT`` and the working directory
+    (DESIGN §2). ``(source, None)``, or ``(None, reason)`` when no source is
+    given or the working directory was deleted (:data:`CWD_GONE`). The
+    source is not checked: :func:`project_root_of` judges it. ``environ``
+    defaults to ``os.environ``."""
+    if project not in (None, ""):
+        return project, None
+    if not use_cwd:
+        return None, NO_PROJECT
+    environ = os.environ if environ is None else environ
+    if environ.get("MEMDIR_PROJECT"):
+        return environ["MEMDIR_PROJECT"], None
+    try:
+        return os.getcwd(), None
+    except OSError:  # the directory was deleted under us: no project, but the user layer works
+        return None, CWD_GONE
+
+
+def project_root_of(source: str | os.PathLike) -> tuple[Path | None, str | None]:
+    """The project root of the directory ``source``: ``(root, None)`` for a
+    directory that can be a project (canonical, see :func:`project_dir`),
+    ``(None, reason)`` for ``$HOME`` or ``/`` (:func:`refusal`). Raises
+    :class:`ScopeError` when ``source`` is not an existing directory."""
+    root = project_dir(source)
+    reason = refusal(root)
+    return (None, reason) if reason else (root, None)
+
+
+def project_root(source: str | os.PathLike) -> Path:
+    """The project root of the directory ``source``, for a caller that needs
+    one (re-keying a layer to it): as :func:`project_root_of`, and
+    :class:`ScopeError` with the same message a session gets for ``$HOME``
+    or ``/``."""
+    root, reason = project_root_of(source)
+    if root is None:
+        raise ScopeError(str(reason))
+    return root
+
+
 def project_key(root: str | os.PathLike) -> str:
     """The layer directory name for a canonical project root.
 
@@ -190,53 +253,6 @@ def project_key(root: str | os.PathLike) -> str:
     key = f"{slug}-{digest}"
     assert len(key.encode()) <= MAX_KEY_BYTES
     return key
-
-
-def _git_dir(root: Path) -> Path | None:
-    dotgit = root / ".git"
-    if dotgit.is_dir():
-        return dotgit
-    if dotgit.is_file():
-        text = dotgit.read_text(encoding="utf-8", errors="replace").strip()
-        if text.startswith("gitdir:"):
-            gitdir = Path(text[7:].strip())
-            gitdir = gitdir if gitdir.is_absolute() else (root / gitdir).resolve()
-            common = gitdir / "commondir"
-            if common.is_file():
-                return (gitdir / common.read_text().strip()).resolve()
-            return gitdir
-    if (root / "HEAD").is_file() and (root / "objects").is_dir():  # a bare repository
-        return root
-    return None
-
-
-def identity(root: Path) -> dict:
-    """What identifies the repository at ``root`` wherever it is cloned or
-    moved: ``{"remote": origin's URL, "first_commit": hash}``, each present
-    only when known. Reads ``.git/config``; asks ``git`` for the first
-    commit (no git, no commits, a timeout: left out). Never raises. Recorded
-    in a project layer's ``layer.json`` when it is made, so
-    :mod:`memdir.operations.relocate` can tell where a moved project went."""
-    import subprocess  # late: only a new layer asks
-
-    found: dict = {}
-    try:
-        gitdir = _git_dir(Path(root))
-        if gitdir is None:
-            return found
-        config = (gitdir / "config").read_text(encoding="utf-8", errors="replace") + "\n["
-        section = _REMOTE.search(config)
-        url = _URL.search(section.group(1)) if section else None
-        if url:
-            found["remote"] = url.group(1)
-        done = subprocess.run(["git", "--git-dir", str(gitdir), "rev-list", "--max-parents=0", "HEAD"],
-                              capture_output=True, text=True, timeout=GIT_TIMEOUT)
-        first = done.stdout.split()
-        if done.returncode == 0 and first:
-            found["first_commit"] = sorted(first)[0]
-    except (OSError, ValueError, subprocess.SubprocessError):
-        pass
-    return found
 
 
 def user_layer_dir(home: Path) -> Path:

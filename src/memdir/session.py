@@ -13,7 +13,9 @@ where memories live (DESIGN §2, §9):
   (``--project``, a hook's ``cwd``, an MCP root), then — unless the caller's
   project comes from its input alone (``use_cwd=False``: hooks, the queue,
   ingest) — ``MEMDIR_PROJECT`` and the working directory. Symlinks are resolved and the root
-  moves up to the top of its git work tree (:func:`paths.project_dir`).
+  moves up to the top of its git work tree. The rule is :mod:`memdir.paths`'
+  (:func:`~memdir.paths.project_source`, :func:`~memdir.paths.project_root_of`);
+  a session asks it.
 
   - A source that is not an existing directory is refused at once
     (:class:`ScopeError`): a mistyped ``--project`` must not quietly show
@@ -37,7 +39,7 @@ from pathlib import Path
 
 from .errors import InvalidInput, ScopeError
 from .paths import (
-    CWD_GONE, NO_PROJECT, project_dir, project_layer_dir, refusal, resolve_home, team_files_dir, team_meta_dir,
+    NO_PROJECT, project_layer_dir, project_root_of, project_source, resolve_home, team_files_dir, team_meta_dir,
     user_layer_dir,
 )
 from .settings import Settings, load_settings
@@ -166,15 +168,6 @@ class Session:
         return [self.layer(s) for s in self.scopes_for(scope)]
 
 
-def project_root_of(source: str | os.PathLike) -> tuple[Path | None, str | None]:
-    """``(root, None)`` for a directory that can be a project, ``(None,
-    reason)`` for ``$HOME`` or ``/``. Raises :class:`ScopeError` when
-    ``source`` is not an existing directory."""
-    root = project_dir(source)
-    reason = refusal(root)
-    return (None, reason) if reason else (root, None)
-
-
 def open_session(home: str | os.PathLike | None = None, project: str | os.PathLike | None = None, *,
                  actor: str = "agent", session_id: str | None = None, settings: Settings | None = None,
                  overrides: dict | None = None, use_cwd: bool = True, environ=None) -> Session:
@@ -197,18 +190,11 @@ def open_session(home: str | os.PathLike | None = None, project: str | os.PathLi
         settings = load_settings(home_path, overrides, environ)
     elif overrides:
         settings = settings.replace(**{k: v for k, v in overrides.items() if v is not None})
-    source = project if project not in (None, "") else None
-    if source is None and use_cwd:
-        source = environ.get("MEMDIR_PROJECT") or None
-    root, error = None, None
-    if source is None and use_cwd:
-        try:
-            source = os.getcwd()
-        except OSError:  # the directory was deleted under us: no project, but the user layer works
-            error = CWD_GONE
+    source, error = project_source(project, use_cwd=use_cwd, environ=environ)
+    root = None
     if source is not None:
         root, error = project_root_of(source)
     return Session(home_path, settings, root, error or NO_PROJECT, actor, session_id)
 
 
-__all__ = ["Session", "open_session", "project_root_of"]
+__all__ = ["Session", "open_session"]

@@ -4,10 +4,13 @@ worktrees of a bare repository, a broken config.toml (issue 11, items 2–4, 6).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 
-from memdir import Memory
+import pytest
+
+from memdir import Memory, ScopeError
 
 from tests.conftest import run_cli
 
@@ -169,3 +172,72 @@ def test_a_hand_written_date_in_a_file_is_the_whole_local_day(isolated_home, pro
     env = {"TZ": "America/Los_Angeles"}
     assert "promo" in run_cli("list", "--valid-at", "2025-03-31T20:00", "--project", project, env=env).stdout
     assert "promo" not in run_cli("list", "--valid-at", "2025-04-01T00:01", "--project", project, env=env).stdout
+
+
+def test_move_layer_refuses_home_as_open_does(tmp_path, isolated_home):
+    old = _repo(tmp_path / "gone")
+    Memory.open(home=isolated_home, project=old, actor="human").write("x", "a fact of gone", "project", "")
+    shutil.rmtree(old)  # the project is gone: its layer is an orphan anyone may re-key
+    key = next((isolated_home / "projects").iterdir()).name
+    home = os.environ["HOME"]
+    said = (f"refusing to use {home!r} as a project root (it is / or $HOME); run inside a project directory, "
+            "pass --project DIR or set MEMDIR_PROJECT")
+    assert Memory.open(home=isolated_home, project=home).project_error == said
+    mem = Memory.open(home=isolated_home, project=tmp_path, actor="human")
+    # before: the layer moved to the key of $HOME, which no session can open
+    with pytest.raises(ScopeError) as refused:
+        mem.move_layer(key, home)
+    assert str(refused.value) == said
+    done = run_cli("move-layer", key, home, cwd=tmp_path)
+    assert done.returncode == 1 and done.stderr == f"memdir: {said}\n"
+    assert [p.name for p in (isolated_home / "projects").iterdir()] == [key]  # nothing moved
+    new = _repo(tmp_path / "new")  # control: a real project directory takes the layer
+    moved = mem.move_layer(key, new)
+    assert moved.moved_from == key and moved.memories == 1
+    assert [m.name for m in Memory.open(home=isolated_home, project=new).list().memories] == ["x"]
+
+
+def test_an_orphaned_layer_counts_its_memories_only(tmp_path, isolated_home):
+    old = _repo(tmp_path / "gone")
+    mem = Memory.open(home=isolated_home, project=old, actor="human")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    mem.write("ci", "CI runs on every push", "project", "")
+    layer = next((isolated_home / "projects").iterdir())
+    assert (layer / "MEMORY.md").is_file()  # the derived index sits beside the memories
+    (layer / ".hidden.md").write_text("---\nname: hidden\ndescription: an editor's backup\n---\n")
+    (layer / "Memory.md").write_text("# an index in another case\n")
+    shutil.rmtree(old)
+    # before: 4 (the dot-file and Memory.md counted as memories)
+    assert [(o.key, o.memories) for o in Memory.open(home=isolated_home, project=tmp_path).orphans()] == [
+        (layer.name, 2)]
+    doctor = run_cli("doctor", "--project", tmp_path)
+    assert f"orphaned layer {layer.name}: 2 memories of {old}, which no longer exists" in doctor.stdout
+    moved = Memory.open(home=isolated_home, project=_repo(tmp_path / "new"), actor="human").move_layer(layer.name)
+    assert moved.memories == 2
+
+
+def test_a_project_whose_name_is_not_utf8_keeps_its_layer_through_doctor_orphans_and_move_layer(tmp_path,
+                                                                                               isolated_home):
+    old, new = os.fsencode(tmp_path) + b"/proj-\xff", os.fsencode(tmp_path) + b"/moved-\xfe"
+    os.makedirs(old + b"/.git")
+    old_dir, new_dir = os.fsdecode(old), os.fsdecode(new)  # as Python names them: surrogate escapes
+    Memory.open(home=isolated_home, project=old_dir, actor="human").write("x", "a fact", "project", "")
+    layer = next((isolated_home / "projects").iterdir())
+    # ASCII JSON: the byte that is not UTF-8 kept as an escape of its surrogate
+    assert (layer / ".memdir" / "layer.json").read_bytes() == (
+        b'{"kind": "project", "root": "' + os.fsencode(tmp_path) + b'/proj-\\udcff"}\n')
+    assert run_cli("doctor", "--project", old_dir).returncode == 0
+    shutil.move(old, new)
+    shown = old_dir.encode("utf-8", "backslashreplace").decode()  # how a terminal shows it
+    doctor = run_cli("doctor", "--project", new_dir)
+    assert f"orphaned layer {layer.name}: 1 memories of {shown}, which no longer exists" in doctor.stdout
+    orphans = Memory.open(home=isolated_home, project=new_dir).orphans()
+    assert [(o.key, o.root, o.memories) for o in orphans] == [(layer.name, old_dir, 1)]
+    # before: a traceback (the journal could not hold the root), nothing moved
+    moved = run_cli("move-layer", layer.name, "--project", new_dir)
+    assert moved.returncode == 0 and "Traceback" not in moved.stderr, moved.stderr
+    assert [m.name for m in Memory.open(home=isolated_home, project=new_dir).list().memories] == ["x"]
+    info = json.loads((isolated_home / "projects").glob("*moved*/.memdir/layer.json").__next__().read_bytes())
+    assert info["root"] == new_dir
+    assert run_cli("doctor", "--project", new_dir).stdout.strip().endswith("ok")
+    assert run_cli("verify").returncode == 0

@@ -6,8 +6,7 @@ import pytest
 
 from memdir import InvalidName, Memory, ScopeError
 from memdir.text.names import normalize_name
-from memdir.paths import project_key
-from memdir.session import project_root_of
+from memdir.paths import project_key, project_root_of
 
 
 def test_normalization_examples():

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from memdir import Memory
-from memdir.importing.sources import claude_code_dir, dsh_key
+from memdir.importing.sources import Item, Skip, claude_code_dir, dsh_key, read_markdown
 from tests.conftest import run_cli
 
 FOREIGN = ("---\nname: Testing Feedback\nmetadata:\n  type: feedback\ndescription: Integration tests hit a real "
@@ -308,3 +308,41 @@ def test_import_dsh_keeps_a_disabled_memory_muted(tmp_path, project, monkeypatch
     block = mem.context()
     assert "CI runs on GitHub Actions" in block and "Jenkins" not in block
     assert mem.import_from("dsh").count("unchanged") == 2
+
+
+def test_a_foreign_file_whose_yaml_aliases_expand_is_skipped_not_expanded(tmp_path):
+    levels = ["a: &a [" + ", ".join(['"x"'] * 10) + "]"]
+    for name, below in zip("bcde", "abcd"):
+        levels.append(f"{name}: &{name} [" + ", ".join([f"*{below}"] * 10) + "]")
+    laughs = tmp_path / "laughs.md"
+    laughs.write_text("---\n" + "\n".join(levels) + "\ndescription: *e\n---\nbody\n", encoding="utf-8")
+    # before: an Item whose description was 522,220 characters (100,000 "x" and the lists around them)
+    assert read_markdown(laughs, "laughs.md") == Skip(
+        "laughs.md", "frontmatter uses YAML anchors or aliases (&name / *name), which memdir refuses to expand")
+    plain = tmp_path / "plain.md"  # control: a file only the forgiving pass reads (its description under metadata)
+    plain.write_text("---\nmetadata:\n  type: runbook\n  description: Paging goes to PagerDuty\nstatus: draft\n"
+                     "tags: [ops, oncall]\ndisabled: true\n---\n", encoding="utf-8")
+    assert read_markdown(plain, "plain.md") == Item(
+        "plain.md", "plain", "Paging goes to PagerDuty", "reference", "", None, None,
+        {"original_type": "runbook", "original_status": "draft", "tags": ["ops", "oncall"]}, True)
+
+
+def test_a_read_between_two_imports_is_no_change_as_history_counts_none(tmp_path, project):
+    source = tmp_path / "notes"
+    source.mkdir()
+    (source / "oncall.md").write_text("---\ntype: project\ndescription: On-call is in PagerDuty\n---\n")
+    (source / "deploy.md").write_text("---\ntype: project\ndescription: Deploys go out on Tuesdays\n---\n")
+    mem = Memory.open(project=project, actor="human")
+    assert [o.result for o in mem.import_from("dir", str(source)).outcomes] == ["imported", "imported"]
+    Memory.open(project=project).read("oncall")  # an agent's counted read: the file's reads go up
+    mem.write("deploy", "Deploys go out on Wednesdays", "project")  # control: a person's change
+    assert [v.action for v in mem.history("oncall").versions] == ["create"]  # the read is no version
+    (source / "oncall.md").write_text("---\ntype: project\ndescription: On-call is in Opsgenie\n---\n")
+    (source / "deploy.md").write_text("---\ntype: project\ndescription: Deploys go out on Thursdays\n---\n")
+    report = outcomes(mem.import_from("dir", str(source)))
+    # before: ("candidate", "oncall-import"): the read was taken for a person's change
+    assert report["oncall.md"] == ("updated", "oncall")
+    assert report["deploy.md"] == ("candidate", "deploy-import")
+    assert mem.read("oncall", count=False).record.description == "On-call is in Opsgenie"
+    assert [(v.version, v.action, v.actor) for v in mem.history("oncall").versions] == [
+        (1, "create", "import"), (2, "update", "import")]

@@ -410,3 +410,21 @@ def test_the_panel_lists_the_team_layer_of_a_clone_that_only_pulled_it(clones):
     team = [v for v in views if v.scope == "team"]
     assert len(team) == 1 and team[0].status.memories == 1
     assert [v.scope for v in views if v.ref.startswith(team[0].ref.split(":")[0])] == ["team", "project"]
+
+
+def test_git_is_read_in_the_project_even_when_the_environment_names_another_repository(clones, tmp_path,
+                                                                                        monkeypatch):
+    a, _ = clones
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
+    a.commit_all("db port is 5433")
+    other = tmp_path / "other"
+    git(tmp_path, "init", "-q", str(other))
+    # As git sets them when memdir runs from a hook of another repository (before: git read that one).
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(other))
+    monkeypatch.setenv("GIT_INDEX_FILE", str(other / ".git" / "index"))
+    history = a.memory().history("db-port")
+    assert [(c.author, c.message) for c in history.commits] == [("A", "db port is 5433")]
+    (a.team_dir / "db-port.md").write_text((a.team_dir / "db-port.md").read_text().replace("5433", "5434"))
+    assert [(c.path, c.state) for c in a.memory().team_status().changes] == [(".claude/memory/db-port.md",
+                                                                             "modified")]

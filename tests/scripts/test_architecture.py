@@ -18,7 +18,9 @@ SRC = Path(memdir.__file__).parent
 # results, api); the base modules share the first unit.
 ORDER = ("base", "text", "files", "tombstones", "layer", "session", "results", "gateway", "prompt",
          "operations", "importing", "search", "consolidation", "render", "tools", "api", "integrations")
-BASE = {"errors", "vocabulary", "version", "settings", "git", "paths"}
+# The base modules, in their own order: each imports only those before it (git reads the
+# `.git` file through paths; paths never runs git, so the hooks' hot path loads no subprocess).
+BASE = ("errors", "vocabulary", "version", "settings", "paths", "git")
 THIRD_PARTY = {
     "base": {"platformdirs"},
     "files": {"yaml"},
@@ -124,3 +126,26 @@ def test_the_architecture_document_names_every_module():
                if name not in ENTRY_POINTS and path.name != "__init__.py" and name.rsplit(".", 1)[1] not in doc]
     assert missing == []
     assert "transaction" in doc and "integrations" in doc  # control: a module and a package
+
+
+def test_each_base_module_imports_only_the_base_modules_before_it():
+    seen, wrong = set(), []
+    for name in BASE:
+        for target in _imports(f"memdir.{name}", SRC / f"{name}.py"):
+            other = target.split(".")[1] if target.startswith("memdir.") else None
+            if other in BASE:
+                seen.add((name, other))
+                if BASE.index(other) >= BASE.index(name):
+                    wrong.append(f"memdir.{name} imports {target}")
+    assert wrong == []
+    assert ("git", "paths") in seen  # control: the walk sees the imports between base modules
+
+
+def test_the_files_of_a_layers_meta_directory_are_named_only_in_files_layout():
+    from memdir.files.layout import META_ENTRIES
+
+    names = [name for name in META_ENTRIES if "." in name]  # "lock" and "objects" are words too common to scan
+    found = sorted({f"{module}: {name}" for module, path in _modules() for name in names
+                    if f'"{name}"' in (text := path.read_text(encoding="utf-8")) or f"'{name}'" in text})
+    assert found == [f"memdir.files.layout: {name}" for name in sorted(names)]  # each named once, in its home
+    assert {"journal.jsonl", "layer.json", "tombstones.json"} <= set(names)  # control: the names are scanned

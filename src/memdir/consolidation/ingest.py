@@ -4,7 +4,7 @@ Claude Code writes one JSONL transcript per session under
 ``$CLAUDE_CONFIG_DIR/projects/<project>/<session>.jsonl`` (default
 ``~/.claude/projects``; ``reference/landscape.md`` §2.5). Each transcript
 names its working directory (``cwd``), which gives its project root by the
-session rule (:func:`memdir.session.project_root_of`); subagent
+session rule (:func:`memdir.paths.project_root_of`); subagent
 transcripts (one directory deeper) are left out. :func:`ingest` consolidates
 each transcript of a project (or of every project) into that project's
 layers; a transcript consolidated before is skipped by its receipt.
@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import MemdirError, ScopeError
-from ..session import open_session, project_root_of
+from ..paths import project_root_of
+from ..session import open_session
 from .consolidate import consolidate
 from .queue import Drained
 

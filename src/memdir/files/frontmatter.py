@@ -134,6 +134,27 @@ def read_lines(front: str) -> dict[str, Any]:
     return out
 
 
+def read_plain(front: str) -> dict[str, Any]:
+    """Frontmatter as plain Python values (:func:`construct`: text, ``int``,
+    ``bool``, ``None``, lists and dicts; dates and ``yes``/``no`` kept as
+    text), for a lenient reader of other systems' files that does not take
+    memdir's vocabulary (:mod:`memdir.importing.sources`). The same safety as
+    a layer's reader: raises :class:`Hostile` for anchors, aliases or
+    frontmatter over :data:`MAX_FRONTMATTER_BYTES`; frontmatter that is not
+    YAML is read by :func:`read_lines`. Raises :class:`MalformedMemory` when
+    neither reads a mapping out of it."""
+    try:
+        nodes, _, _ = read_yaml(front)
+    except Hostile:
+        raise
+    except MalformedMemory:
+        lines = read_lines(front)
+        if not lines:
+            raise
+        return lines
+    return {key: construct(value) for key, value in nodes.items()}
+
+
 def as_written(value: Any, lines: list[str]) -> str | None:
     """The text a person reads on the line, for a one-line plain scalar YAML
     would change: a leading ``!`` read as a tag, a `` #`` read as a comment."""
@@ -202,5 +223,5 @@ def first_heading(body: str) -> str:
 
 __all__ = [
     "MAX_FRONTMATTER_BYTES", "Hostile", "MalformedMemory", "as_written", "construct", "first_heading", "flag",
-    "integer", "read_lines", "read_yaml", "refuse_hostile", "split", "text_of",
+    "integer", "read_lines", "read_plain", "read_yaml", "refuse_hostile", "split", "text_of",
 ]

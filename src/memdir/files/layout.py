@@ -1,7 +1,11 @@
-"""File names inside a layer and the index freshness check.
+"""File names inside a layer, its ``layer.json`` and the index freshness check.
 
-Kept free of YAML and locking imports: the hot path (rendering the injected
-context on every hook and step) needs only this module and :mod:`context`.
+Every file memdir keeps in a layer's ``.memdir`` is named here and nowhere
+else (:data:`META_ENTRIES`); ``layer.json`` (what a layer is: its kind, the
+project root it belongs to, the repository's identity) has its one reader
+and one writer here. Kept free of YAML and locking imports: the hot path
+(rendering the injected context on every hook and step) needs only this
+module and :mod:`context`.
 """
 
 from __future__ import annotations
@@ -13,9 +17,17 @@ from pathlib import Path
 
 INDEX_FILE = "MEMORY.md"
 META_DIR = ".memdir"
-STAMP_FILE = "index.stamp"
 # What memdir keeps inside a layer's META_DIR; none of it may be a symlink (see symlink_refusal).
-META_ENTRIES = ("journal.jsonl", "journal.anchor", "journal.torn", STAMP_FILE, "lock", "layer.json", "tombstones.json", "objects")
+JOURNAL_FILE = "journal.jsonl"    # the hash-chained events (memdir.layer.journal)
+ANCHOR_FILE = "journal.anchor"    # the journal's size and last hash, kept apart from it
+TORN_FILE = "journal.torn"        # a torn last line cut off the journal, kept
+STAMP_FILE = "index.stamp"        # MEMORY.md's freshness stamp (index_is_fresh)
+LOCK_FILE = "lock"                # the layer's cross-process lock
+LAYER_FILE = "layer.json"         # what the layer is (read_layer_info, write_layer_info)
+TOMBSTONES_FILE = "tombstones.json"  # a personal layer's tombstones (memdir.tombstones.stones)
+OBJECTS_DIR = "objects"           # every version's bytes, by digest
+META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, LAYER_FILE, TOMBSTONES_FILE,
+                OBJECTS_DIR)
 # A file that may hold a memory: ``*.md``, not a dot-file (temp files, ``.memdir``),
 # not ``MEMORY.md`` in any case. A compiled pattern: the scan calls it once per file.
 _MEMORY_FILE = re.compile(r"(?!\.)(?!(?i:memory\.md)\Z).*\.md", re.S)
@@ -78,13 +90,37 @@ def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None) 
     return index.st_mtime_ns <= stamp.st_ctime_ns
 
 
+def read_layer_info(meta_dir: Path) -> dict | None:
+    """What ``<meta_dir>/layer.json`` says of its layer: ``kind`` (its
+    scope), ``root`` (a project layer's canonical project root, else None)
+    and, when known, the repository's ``remote`` and ``first_commit``
+    (:func:`memdir.git.identity`). None when there is no such file, it
+    cannot be read or is not a JSON object. Reads what every version wrote:
+    ASCII JSON (a root whose name is not UTF-8 as ``\\udcXX`` escapes), and
+    UTF-8 or bytes that are not UTF-8 (decoded as Python decodes a path), so
+    the root comes back as the same ``str`` the session had."""
+    try:
+        with open(os.path.join(meta_dir, LAYER_FILE), "rb") as handle:
+            info = json.loads(handle.read().decode("utf-8", "surrogateescape"))
+    except (OSError, ValueError):
+        return None
+    return info if isinstance(info, dict) else None
+
+
+def write_layer_info(meta_dir: Path, info: dict, *, sync_dir: bool = True) -> None:
+    """Write ``info`` (see :func:`read_layer_info`) as ``<meta_dir>/layer.json``,
+    atomically (:func:`memdir.files.fsio.atomic_write`; ``sync_dir`` False
+    leaves the directory's fsync to the journal line that follows). One
+    encoding: ASCII JSON and a newline, so a root whose name is not UTF-8 is
+    kept as ``\\udcXX`` escapes, never refused. Raises :class:`StoreError`."""
+    from .fsio import atomic_write  # late: the hot path never writes
+
+    atomic_write(Path(meta_dir) / LAYER_FILE, json.dumps(info).encode("ascii") + b"\n", sync_dir=sync_dir)
+
+
 def described_root(path: Path) -> str | None:
     """The project root a layer directory records in ``.memdir/layer.json``
     (written when the layer was first changed), or None: a user layer, or
     no readable description."""
-    try:
-        info = json.loads((Path(path) / META_DIR / "layer.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    root = info.get("root") if isinstance(info, dict) else None
+    root = (read_layer_info(Path(path) / META_DIR) or {}).get("root")
     return root if isinstance(root, str) and root else None

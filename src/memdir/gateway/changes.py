@@ -15,7 +15,6 @@ tombstones, typed results) are :mod:`memdir.operations.memories` and
 
 from __future__ import annotations
 
-import json
 import os
 from datetime import datetime
 from pathlib import Path
@@ -24,6 +23,7 @@ from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
 from ..layer.index import whole_days
 from ..layer.journal import Event, now_utc
 from ..files.fsio import digest
+from ..files.layout import read_layer_info, write_layer_info
 from ..layer.history import version_bytes
 from ..layer.layer import Layer
 from ..results import PruneCandidate, WriteResult
@@ -419,18 +419,16 @@ def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str 
 def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", reason: str | None = None,
                info: dict | None = None) -> Event:
     """Re-key a project layer (a moved or renamed project): under its lock, journal a ``move`` event, record
-    ``root`` and ``info`` (:func:`memdir.paths.identity`) in ``layer.json`` and rename the directory to
+    ``root`` and ``info`` (:func:`memdir.git.identity`) in ``layer.json`` and rename the directory to
     ``target``, which must not exist. Raises :class:`Conflict`, :class:`StoreError`."""
-    from ..files.fsio import atomic_write
     with layer.transaction(actor) as tx:  # the transaction has written layer.json if it was missing
         if target.exists():
             raise Conflict(f"{target} exists; memdir does not overwrite a layer")
-        path = layer.meta / "layer.json"
-        old = json.loads(path.read_text(encoding="ascii"))
+        old = read_layer_info(layer.meta) or {}
         tx.events.append(event := layer.journal.append(
             actor, "move", None, None, None, reason=reason, data={"from_root": old.get("root"), "to_root": str(root),
                                                                   "from_key": layer.path.name, "to_key": target.name}))
-        atomic_write(path, json.dumps({**old, **(info or {}), "kind": "project", "root": str(root)}).encode() + b"\n")
+        write_layer_info(layer.meta, {**old, **(info or {}), "kind": "project", "root": str(root)})
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             os.rename(layer.path, target)

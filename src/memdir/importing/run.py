@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from ..errors import InvalidInput, MemdirError, NotFound, TombstoneRefused
 from ..gateway.fields import prepare
+from ..layer.journal import changes_content, records_bytes
 from .sources import Item, Skip
 from ..operations.memories import write
 from ..results import Result
@@ -65,13 +66,16 @@ class ImportReport(Result):
 
 
 def _imported_unchanged(layer, name: str, digest: str) -> bool:
-    """True when the last journal event of ``name`` is an import that wrote
-    exactly the bytes now on disk (nobody changed it since)."""
-    last = None
+    """True when the last content version of ``name`` (as history counts
+    them: a counted read is none) is an import's, and the journal's last
+    bytes of it are those on disk (no hand edit since)."""
+    last, head = None, None
     for event in layer.journal.events():
-        if event.name == name and event.action not in ("read", "receipt", "tombstone-lift"):
-            last = event
-    return last is not None and last.actor == "import" and last.after == digest
+        if event.name == name and records_bytes(event):
+            head = event.after
+            if changes_content(event):
+                last = event
+    return last is not None and last.actor == "import" and head == digest
 
 
 def _one(session: Session, item: Item, scope: str, dry_run: bool) -> ImportOutcome:

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InvalidInput, NotFound
+from ..files.frontmatter import read_plain, split
 from ..files.layout import is_memory_file_name
 from ..files.memfile import TYPES, MalformedMemory, parse
 from ..text.names import normalize_name
@@ -75,23 +76,16 @@ class Skip:
 # ---------------------------------------------------------------- one Markdown file
 
 
-def _forgiving(text: str, stem: str) -> tuple[dict, str]:
-    """Frontmatter (as a dict) and body, without memdir's rules."""
-    import yaml
-
+def _forgiving(text: str) -> tuple[dict, str]:
+    """Frontmatter (plain values) and body, without memdir's vocabulary but
+    with its safety: anchors, aliases and oversize frontmatter are refused
+    (:func:`memdir.files.frontmatter.read_plain`). Raises :class:`MalformedMemory`."""
     text = text.lstrip("\ufeff").replace("\r\n", "\n")
-    if not text.startswith("---\n"):
+    parts = split(text)
+    if parts is None:
         return {}, text
-    end = text.find("\n---", 4)
-    if end < 0:
-        raise MalformedMemory("frontmatter opened with --- but never closed")
-    try:
-        front = yaml.safe_load(text[4:end]) or {}
-    except yaml.YAMLError as exc:
-        raise MalformedMemory(f"frontmatter is not valid YAML: {str(exc).splitlines()[0]}") from None
-    if not isinstance(front, dict):
-        raise MalformedMemory("frontmatter is not a YAML mapping")
-    return front, text[end + 4:].lstrip("\n")
+    front, body = parts
+    return read_plain(front), body.lstrip("\n")
 
 
 def _first_line(body: str) -> str:
@@ -132,7 +126,7 @@ def read_markdown(path: Path, source: str, scope: str | None = None) -> Item | S
     except MalformedMemory:
         pass
     try:
-        front, body = _forgiving(text, stem)
+        front, body = _forgiving(text)
     except MalformedMemory as exc:
         return Skip(source, str(exc))
     meta = front.get("metadata") if isinstance(front.get("metadata"), dict) else {}

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..files.fsio import TEMP_SUFFIX, atomic_write, read_bytes
+from ..files.layout import META_DIR, OBJECTS_DIR
 from .journal import Event, Journal
 from ..files.fsio import digest
 
@@ -244,7 +245,7 @@ def remove_stale(directory: Path, older_than: float) -> list[Path]:
     ``.memdir/objects`` older than ``older_than`` seconds; returns them."""
     removed = []
     cutoff = time.time() - older_than
-    for folder in (directory, directory / ".memdir", directory / ".memdir" / "objects"):
+    for folder in (directory, directory / META_DIR, directory / META_DIR / OBJECTS_DIR):
         for path in leftovers(folder):
             try:
                 if os.lstat(path).st_mtime < cutoff:

@@ -3,7 +3,7 @@
 Read from a layer's journal and version objects only, so a deleted memory
 keeps its history and ``--as-of`` answers "what did memdir believe then".
 Read counts (``read`` events), consolidation receipts and tombstone lifts
-are not content versions and are left out.
+are not content versions and are left out (:func:`memdir.layer.journal.changes_content`).
 """
 
 from __future__ import annotations
@@ -12,13 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..errors import NotFound
-from .journal import NON_CONTENT, Event
+from .journal import Event, changes_content, records_bytes
 from .layer import Layer
 from ..files.memfile import MalformedMemory, MemoryRecord, parse, parse_time
 from ..text.names import normalize_name
-
-# A counted read rewrites the file (reads, last_read) but is no version a person would restore.
-_NOT_VERSIONS = NON_CONTENT | {"read"}
 
 
 @dataclass(frozen=True)
@@ -38,12 +35,6 @@ class HistoryEntry:
     reason: str | None
 
 
-def is_version(event: Event) -> bool:
-    """Whether a journal event recorded a content version of a memory (a
-    write, edit, deletion, restore…), not a read, receipt or tombstone lift."""
-    return event.name is not None and event.action not in _NOT_VERSIONS
-
-
 def numbered_events(layer: Layer) -> list[tuple[Event, int | None]]:
     """Every event of ``layer``'s journal, oldest first, with the version
     number of its memory it produced (1-based, as :func:`history` counts),
@@ -52,7 +43,7 @@ def numbered_events(layer: Layer) -> list[tuple[Event, int | None]]:
     out: list[tuple[Event, int | None]] = []
     for event in layer.journal.events():
         number = None
-        if is_version(event):
+        if changes_content(event):
             number = counts[event.name] = counts.get(event.name, 0) + 1
         out.append((event, number))
     return out
@@ -64,7 +55,7 @@ def history(layer: Layer, name: str) -> list[HistoryEntry]:
     key = normalize_name(name).name
     versions: list[HistoryEntry] = []
     for event in layer.journal.events():
-        if event.name != key or not is_version(event):
+        if event.name != key or not changes_content(event):
             continue
         description = None
         if event.after:
@@ -96,7 +87,7 @@ def records_as_of(layer: Layer, moment: datetime) -> list[MemoryRecord]:
         when = parse_time(event.ts)
         if when is None or when > moment:
             break
-        if event.name is not None and event.action not in ("receipt", "tombstone-lift"):
+        if records_bytes(event):
             heads[event.name] = event.after
     out = []
     for name, key in sorted(heads.items()):
@@ -109,4 +100,4 @@ def records_as_of(layer: Layer, moment: datetime) -> list[MemoryRecord]:
     return out
 
 
-__all__ = ["HistoryEntry", "history", "is_version", "numbered_events", "records_as_of", "version_bytes"]
+__all__ = ["HistoryEntry", "history", "numbered_events", "records_as_of", "version_bytes"]

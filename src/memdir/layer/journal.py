@@ -23,8 +23,8 @@ from pathlib import Path
 
 from ..errors import NotFound, StoreError
 from ..files.fsio import NOFOLLOW, atomic_write, digest, ensure_dir, read_bytes
+from ..files.layout import ANCHOR_FILE, JOURNAL_FILE, OBJECTS_DIR, TORN_FILE
 
-ANCHOR_FILE = "journal.anchor"
 ANCHOR_BYTES = 256  # the anchor's fixed size: rewritten in place with one write
 
 
@@ -58,9 +58,16 @@ class Event:
     data: dict = field(default_factory=dict)
 
     def to_line(self) -> bytes:
+        """The event as one JSON object in UTF-8, without the newline. A lone
+        surrogate (a path whose name is not UTF-8, as Python decodes it:
+        a moved project's root) cannot be UTF-8: that line is ASCII JSON,
+        the surrogate kept as a ``\\udcXX`` escape that reads back the same."""
         record = {k: v for k, v in asdict(self).items() if k != "data"}
         record.update(self.data)
-        return json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode()
+        try:
+            return json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode()
+        except UnicodeEncodeError:
+            return json.dumps(record, separators=(",", ":"), sort_keys=False).encode()
 
     @classmethod
     def from_json(cls, obj: dict) -> "Event":
@@ -71,6 +78,30 @@ class Event:
             after=obj.get("after"), reason=obj.get("reason"), session=obj.get("session"),
             prev=obj.get("prev"), data={k: v for k, v in obj.items() if k not in known},
         )
+
+
+# Journal actions that record no bytes of a memory (its head stays what it was): a
+# consolidation receipt, a tombstone lift.
+BYTELESS = frozenset({"receipt", "tombstone-lift"})
+# ... and those that record bytes but no content version: a counted read rewrites the file
+# (reads, last_read), which is no version a person would restore or an import would mind.
+NOT_VERSIONS = BYTELESS | {"read"}
+
+
+def records_bytes(event: Event) -> bool:
+    """Whether ``event`` records what a memory's file holds after it
+    (``after``: its bytes' digest, None for a deletion): every event naming a
+    memory but a receipt or a tombstone lift (:data:`BYTELESS`). The
+    journal's heads and a layer's past (``--as-of``) follow these."""
+    return event.name is not None and event.action not in BYTELESS
+
+
+def changes_content(event: Event) -> bool:
+    """Whether ``event`` is a content version of its memory (a write, edit,
+    deletion, restore, flag…): :func:`records_bytes`, and not a counted read
+    (:data:`NOT_VERSIONS`). History numbers these; an import asks whether
+    the last one was its own."""
+    return event.name is not None and event.action not in NOT_VERSIONS
 
 
 @dataclass(frozen=True)
@@ -89,8 +120,8 @@ class Journal:
 
     def __init__(self, meta_dir: Path):
         self.dir = meta_dir
-        self.path = meta_dir / "journal.jsonl"
-        self.objects = meta_dir / "objects"
+        self.path = meta_dir / JOURNAL_FILE
+        self.objects = meta_dir / OBJECTS_DIR
         self._tail: tuple[tuple[int, int], int, str | None] | None = None  # (stat key, seq, hash)
         self._events_cache: tuple[tuple[int, int], list[Event]] | None = None
         self._heads_cache: dict[str, str | None] | None = None
@@ -161,7 +192,7 @@ class Journal:
                     position = start
                 handle.seek(cut)
                 torn = handle.read()
-                keep_fd = os.open(self.dir / "journal.torn", os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
+                keep_fd = os.open(self.dir / TORN_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
                 with open(keep_fd, "ab") as keep:
                     keep.write(torn + b"\n")
                 handle.truncate(cut)
@@ -221,7 +252,7 @@ class Journal:
                     self._events_cache[1][-1].seq if self._events_cache[1] else 0):
                 self._events_cache[1].append(event)
                 self._events_cache = (key, self._events_cache[1])
-                if self._heads_cache is not None and event.name is not None and event.action not in NON_CONTENT:
+                if self._heads_cache is not None and records_bytes(event):
                     if event.after is None:
                         self._heads_cache.pop(event.name, None)
                     else:
@@ -389,7 +420,7 @@ class Journal:
             return self._heads_cache
         heads: dict[str, str | None] = {}
         for event in events:
-            if event.name is not None and event.action not in NON_CONTENT:
+            if records_bytes(event):
                 if event.after is None:
                     heads.pop(event.name, None)
                 else:
@@ -439,6 +470,3 @@ class Journal:
             prev = digest(raw)
             count += 1
         return ChainCheck(True, count)
-
-# Journal actions that record no new content version of a memory (history shows none of them).
-NON_CONTENT = frozenset({"receipt", "tombstone-lift"})

@@ -20,7 +20,6 @@ next moment the index text could change (a day boundary, a valid-time edge): ``i
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from contextlib import contextmanager, suppress
@@ -33,18 +32,31 @@ from ..files.fsio import atomic_write, ensure_dir, unlink
 from .index import IndexBuilder, next_change
 from .journal import Journal, now_utc
 from .transaction import Transaction
-from ..files.layout import INDEX_FILE, META_DIR, STAMP_FILE, symlink_refusal
-from ..paths import identity, layer_dirs, user_layer_dir
+from ..files.layout import (
+    INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, symlink_refusal, write_layer_info,
+)
+from ..git import identity
+from ..paths import layer_dirs, user_layer_dir
 from ..files.scan import Entry, FileState, Scan, count_files, load as load_file, scan as scan_layer
 from ..tombstones.match import Tombstone
 from ..tombstones.stones import TombstoneFile
 from ..settings import Settings
 from ..vocabulary import ACTORS
 
-# A layer this large skips the per-file hand-edit sweep between its own back-to-back
-# writes for at most SWEEP_INTERVAL seconds (one stat per file is the floor of a write).
+# A layer of more files than this skips the per-file hand-edit sweep between back-to-back
+# writes (and the search index's syncs) for at most SWEEP_INTERVAL seconds: one stat per
+# file is the floor of a write. Read at call time (sweep_can_wait), so a test may patch them.
 SWEEP_ALWAYS_MAX = 500
 SWEEP_INTERVAL = 2.0
+
+
+def sweep_can_wait(files: int, elapsed: float) -> bool:
+    """Whether a layer of ``files`` memory files, last swept ``elapsed``
+    seconds ago (``inf``: never in this process), may skip its sweep for
+    in-place hand edits: only a large layer (more than
+    :data:`SWEEP_ALWAYS_MAX` files) within :data:`SWEEP_INTERVAL` seconds.
+    The one policy of the layer's writes and the search index's syncs."""
+    return files > SWEEP_ALWAYS_MAX and elapsed < SWEEP_INTERVAL
 
 
 # ---------------------------------------------------------------- the layer
@@ -147,7 +159,7 @@ class Layer:
         ensure_dir(self.path)
         ensure_dir(self.meta)
         if self._lock is None:
-            self._lock = FileLock(str(self.meta / "lock"), timeout=self.settings.lock_timeout, mode=0o600)
+            self._lock = FileLock(str(self.meta / LOCK_FILE), timeout=self.settings.lock_timeout, mode=0o600)
         try:
             # Polled every 5 ms: at filelock's 50 ms a releasing writer wins again and again (7 writers starved one).
             self._lock.acquire(timeout=None if wait else 0, poll_interval=0.005)
@@ -219,15 +231,14 @@ class Layer:
 
     def _quick_scan(self) -> Scan | None:
         """The last transaction's scan, when it may stand in for a full sweep:
-        a large layer (> :data:`SWEEP_ALWAYS_MAX` files), swept less than
-        :data:`SWEEP_INTERVAL` s ago, with no file added, removed or renamed
-        and no event journaled by anyone else since. An in-place hand edit is
-        then journaled at the next sweep (within the interval) — or at once
-        when this transaction touches that file (:meth:`Transaction.fresh`)."""
+        a large layer swept a moment ago (:func:`sweep_can_wait`), with no
+        file added, removed or renamed and no event journaled by anyone else
+        since. An in-place hand edit is then journaled at the next sweep
+        (within the interval) — or at once when this transaction touches that
+        file (:meth:`Transaction.fresh`)."""
         last = self._last_scan
         if (last is None or last[0] is None or self._synced_journal is None
-                or len(last[1].entries) <= SWEEP_ALWAYS_MAX
-                or time.monotonic() - self._swept_at > SWEEP_INTERVAL):
+                or not sweep_can_wait(len(last[1].entries), time.monotonic() - self._swept_at)):
             return None
         try:
             if os.stat(self.path).st_mtime_ns != last[0]:
@@ -239,13 +250,11 @@ class Layer:
         return last[1]
 
     def _describe(self) -> None:
-        path = self.meta / "layer.json"
-        if not path.exists():
+        if not (self.meta / LAYER_FILE).exists():
             info = {"kind": self.scope, "root": str(self.root) if self.root else None}
-            if self.root is not None:  # what finds this layer again if the project moves (store.relocate)
+            if self.root is not None:  # what finds this layer again if the project moves (operations.relocate)
                 info.update(identity(self.root))
-            # ASCII JSON: a root whose name is not UTF-8 is kept as \udcXX escapes, not refused.
-            atomic_write(path, json.dumps(info).encode() + b"\n", sync_dir=False)
+            write_layer_info(self.meta, info, sync_dir=False)
 
     # ------------------------------------------------------------ the index
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..errors import InvalidInput, NotFound, StoreError
-from ..layer.history import is_version
+from ..layer.journal import changes_content
 from ..layer.layer import Layer
 from ..text.names import normalize_name, same_name
 from ..session import Session
@@ -125,7 +125,7 @@ def deleted(layers: Iterable[Layer], key: str) -> str | None:
     journal or tombstones cannot be read is passed over."""
     for layer in layers:
         try:
-            last = next((e for e in reversed(layer.journal.events()) if e.name == key and is_version(e)), None)
+            last = next((e for e in reversed(layer.journal.events()) if e.name == key and changes_content(e)), None)
             if last is None or last.after is not None:
                 continue
             stone = last.data.get("tombstone")

@@ -19,7 +19,9 @@ from ..layer.index import is_visible
 from ..layer.journal import Journal, now_utc
 from ..layer.history import numbered_events
 from ..layer.layer import home_layers
-from ..files.layout import META_DIR, described_root, symlink_refusal
+from ..files.layout import (
+    ANCHOR_FILE, JOURNAL_FILE, LAYER_FILE, META_DIR, OBJECTS_DIR, described_root, symlink_refusal,
+)
 from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, team_journal_dirs, user_layer_dir
 from ..results import (
     DoctorResult, FileNote, JournalEntry, JournalResult, LayerCheck, LayerStatus, ProjectInfo, ProjectList,
@@ -88,7 +90,7 @@ def _check_layer(path: Path) -> LayerCheck:
     problem = journal.check_anchor()
     if problem is not None:
         problem += (f" (restore the journal from a backup; if it was cut on purpose, delete "
-                    f"{path / META_DIR / 'journal.anchor'} to accept it as it is)")
+                    f"{path / META_DIR / ANCHOR_FILE} to accept it as it is)")
     elif (problem := journal.anchor_refusal(write=False) or _unjournaled(path, result.events)) is not None:
         pass
     else:
@@ -112,15 +114,15 @@ def _unjournaled(path: Path, events: int) -> str | None:
     if events:
         return None
     try:
-        with os.scandir(path / META_DIR / "objects") as listing:
+        with os.scandir(path / META_DIR / OBJECTS_DIR) as listing:
             objects = sum(1 for item in listing if not item.name.startswith("."))
     except OSError:
         objects = 0
-    files = count_files(path) if (path / META_DIR / "layer.json").is_file() else 0
+    files = count_files(path) if (path / META_DIR / LAYER_FILE).is_file() else 0
     if not objects and not files:
         return None
     return (f"the journal is missing but the layer holds {objects} version object(s) and {files} memory file(s): "
-            f"it was deleted with its anchor (restore {path / META_DIR / 'journal.jsonl'} from a backup)")
+            f"it was deleted with its anchor (restore {path / META_DIR / JOURNAL_FILE} from a backup)")
 
 
 def orphan_tombstones(journal: Journal, tombstones: TombstoneFile) -> list:

@@ -6,21 +6,22 @@ old one — whose ``layer.json`` names a root that no longer exists — is
 orphaned. :func:`memdir.operations.maintenance.orphans` lists those layers with their memory counts and,
 where it can tell, the project they belong to: the same git remote URL
 (``remote.origin.url``) or the same first commit, as recorded in ``layer.json``
-when the layer was made (:func:`memdir.paths.identity`). :func:`move` re-keys a layer to a
+when the layer was made (:func:`memdir.git.identity`). :func:`move` re-keys a layer to a
 new root through :func:`memdir.gateway.changes.move_layer` (journaled), refusing
 to overwrite a target that holds memories.
 """
 
 from __future__ import annotations
 
-import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import Conflict, NotFound, Refused, StoreError
-from ..files.layout import described_root
-from ..paths import PROJECTS_DIR, identity, project_dir, project_key, project_layer_dir
+from ..files.layout import JOURNAL_FILE, META_DIR, described_root, read_layer_info
+from ..files.scan import count_files
+from ..git import identity
+from ..paths import PROJECTS_DIR, project_key, project_layer_dir, project_root
 from ..results import Result
 
 
@@ -50,16 +51,11 @@ class LayerMove(Result):
     memories: int
 
 
-def _info(layer: Path) -> dict:
-    try:
-        data = json.loads((layer / ".memdir" / "layer.json").read_text(encoding="ascii"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def _memory_files(layer: Path) -> int:
-    return sum(1 for p in layer.glob("*.md") if p.name != "MEMORY.md")
+    try:
+        return count_files(layer)  # the scan's rule: not MEMORY.md, not a dot-file, not a link
+    except StoreError:  # an unreadable layer lists as holding none: the listing of the others must not fail
+        return 0
 
 
 def _match(info: dict, ours: dict) -> str | None:
@@ -77,7 +73,7 @@ def orphans_of(gone, project_root: Path | None = None) -> list[OrphanLayer]:
     ours = identity(project_root) if project_root is not None else {}
     found = []
     for info in gone:
-        because = _match(_info(Path(info.path)), ours) if project_root is not None else None
+        because = _match(read_layer_info(Path(info.path) / META_DIR) or {}, ours) if project_root is not None else None
         found.append(OrphanLayer(info.key, info.root, _memory_files(Path(info.path)),
                                  str(project_root) if because else None, because))
     return found
@@ -108,12 +104,12 @@ def move(session, old: str, new: str | None = None, *, reason: str | None = None
 
     home = session.home
     source = _source(home, old)
-    root = project_dir(new) if new else session.project()
+    root = project_root(new) if new else session.project()  # $HOME and / refused as a session refuses them
     target = project_layer_dir(home, root)
     if target == source:
         raise Conflict(f"layer {source.name} already belongs to {root}")
     if target.exists():
-        journal = target / ".memdir" / "journal.jsonl"
+        journal = target / META_DIR / JOURNAL_FILE
         if _memory_files(target) or (journal.is_file() and journal.stat().st_size):
             raise Conflict(f"the project {root} already has a layer with memories ({target}); memdir does not "
                            "overwrite it — move or clear its memories first")

@@ -13,10 +13,10 @@ Keeping in step, per layer, cheapest first:
 * a scan (one ``stat`` per file; only files whose size/ctime/inode differ
   from the ``files`` table are read and parsed) when those differ,
   when the last sync was too close to the filesystem's clock tick to trust
-  ("racy" mtimes, as in git), always for layers of at most
-  :data:`SWEEP_ALWAYS_MAX` files, and otherwise at least every
-  :data:`SWEEP_INTERVAL` seconds and at the first query of a process — an
-  in-place hand edit of a file in a large layer is seen within that interval.
+  ("racy" mtimes, as in git), and otherwise as the layer's writes sweep
+  (:func:`memdir.layer.layer.sweep_can_wait`): always for a small layer, at
+  least every few seconds and at the first query of a process for a large one
+  — an in-place hand edit of a file in a large layer is seen within that interval.
 """
 
 from __future__ import annotations
@@ -32,16 +32,14 @@ from operator import itemgetter
 from pathlib import Path
 
 from ..errors import StoreError
-from ..files.layout import META_DIR
+from ..files.layout import JOURNAL_FILE, META_DIR
 from ..files.scan import Entry
-from ..layer.layer import Layer, home_layers
+from ..layer.layer import Layer, home_layers, sweep_can_wait
 from ..session import Session
 from ..settings import Settings
 from .index import FIELDS, close_all, connect, db_path, layer_key
 from .tokenize import available, document_text, require
 
-SWEEP_ALWAYS_MAX = 500
-SWEEP_INTERVAL = 2.0
 RACY_NS = 2_000_000_000  # mtimes this close to "now" may not show a later change
 
 
@@ -58,7 +56,7 @@ def _layer_state(layer_dir: Path) -> tuple[int, int, int]:
     except OSError:
         return (0, 0, 0)
     try:
-        journal = os.stat(layer_dir / META_DIR / "journal.jsonl")
+        journal = os.stat(layer_dir / META_DIR / JOURNAL_FILE)
         return (directory, journal.st_size, journal.st_mtime_ns)
     except OSError:
         return (directory, 0, 0)
@@ -116,7 +114,7 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
     now_mono = time.monotonic()
     if not force and row is not None and tuple(row[:3]) == state and row[4]:
         last = _swept.get(marker)
-        if row[3] > SWEEP_ALWAYS_MAX and last is not None and now_mono - last < SWEEP_INTERVAL:
+        if sweep_can_wait(row[3], float("inf") if last is None else now_mono - last):
             return 0
     known = _known(conn, key)
     scan = layer.scan(known=known, progress=progress)

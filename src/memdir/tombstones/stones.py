@@ -17,9 +17,8 @@ from pathlib import Path
 
 from ..errors import NotFound, StoreError
 from ..files.fsio import atomic_write, ensure_dir, read_bytes
+from ..files.layout import TOMBSTONES_FILE
 from .match import Tombstone, make
-
-FILE_NAME = "tombstones.json"
 
 
 class TombstoneFile:
@@ -28,7 +27,7 @@ class TombstoneFile:
     :meth:`lift` are called under the layer lock."""
 
     def __init__(self, meta_dir: Path):
-        self.path = Path(meta_dir) / FILE_NAME
+        self.path = Path(meta_dir) / TOMBSTONES_FILE
         self._cache: tuple[tuple[int, int], list[Tombstone]] | None = None
 
     def all(self) -> list[Tombstone]:
@@ -183,4 +182,4 @@ def unreadable_tombstones(store) -> list[tuple[str, str]]:
     return problems() if problems else []
 
 
-__all__ = ["FILE_NAME", "TombstoneDir", "TombstoneFile", "unreadable_tombstones"]
+__all__ = ["TombstoneDir", "TombstoneFile", "unreadable_tombstones"]

@@ -37,9 +37,7 @@ def cmd_install(args) -> int:
     from ..claude_code import install
     from .common import emit
 
-    import os
-
-    from ...paths import resolve_home, work_tree_top
+    from ...paths import project_source, resolve_home, work_tree_top
 
     session = open_session(args.home, args.project, actor="human")
     scope = args.scope or ("user" if args.command == "install" else None)
@@ -47,7 +45,7 @@ def cmd_install(args) -> int:
     if scope == "project":
         session.project()  # refuses $HOME, / and no project, saying why
         # This checkout's own top: a linked worktree gets its own files, not the main checkout's.
-        where["project"] = work_tree_top(args.project or os.environ.get("MEMDIR_PROJECT") or os.getcwd())
+        where["project"] = work_tree_top(project_source(args.project)[0])
     extra = {}
     if args.command == "install" and session.home != resolve_home(None, {}):
         extra["home"] = str(session.home)  # Claude Code's hooks and server must find this home without MEMDIR_HOME
