@@ -54,16 +54,11 @@ from functools import lru_cache
 from ..errors import TombstoneRefused
 from .lookalike import unmix
 from ..text.printable import BIDI_CONTROLS, INVISIBLE
+from ..text.words import FUNCTION_WORDS, NEGATIONS
 from ..vocabulary import CJK_RANGES
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
 NEGATION_REACH = 3  # words before a restated fact in which a negation makes it a correction
-# Words that turn a restated fact into its correction ("don't" and "can't" split into "don"/"can" + "t").
-_NEGATIONS = frozenset("""
-not no never nor t cannot without stop stopped avoid neither none nobody nothing nowhere
-wrong false incorrect untrue outdated obsolete mistaken
-不 没 別 别 勿 非 无 無 未 错
-""".split())
 # Words right after a quoted fact that retract it ("… listens on 5433 no longer").
 _RETRACTIONS = frozenset("longer anymore wrong false incorrect untrue outdated obsolete".split())
 # What a value drops before it is compared: what one-line fields drop (printable.INVISIBLE), the bidi
@@ -76,12 +71,11 @@ _SPACE = re.compile(r"\s+")
 # not a list's "- " or "+ ", a heading's "#", a quote's ">" or the hyphen inside "staging-7".
 _SIGNS = r"[<>!=]=|[<>](?=\s?\d)|(?<=[^\W\d_])(?:\+\+|#)|\+(?=\S)|(?:(?<=\s)|^)-(?=\w)"
 _WORD = f"[{CJK_RANGES}]|[^\\W_{CJK_RANGES}]+|{_SIGNS}"  # compiled on first use (the class is large): see _words_pattern
-# Words that carry no fact of their own (rule 4). Negations are deliberately absent.
-_FILLER = frozenset("""
-a an the is are was were be been being am to of in on at for by with from as and or that this these
-those it its there here then than so such do does did has have had will would can could should may
-might must we our us you your i my me he she they them their his her also just very really
-""".split())
+# Words that carry no fact of their own (rule 4): the function words (memdir.text.words) but the
+# negations — "not" and "never" make a correction — and _FACT_WORDS, function words that still carry part
+# of a fact here (a question, a quantity, a contrast, a direction; "shall" never was filler), plus "such".
+_FACT_WORDS = frozenset("what when where which who why how all any but into about shall".split())
+_FILLER = FUNCTION_WORDS - NEGATIONS - _FACT_WORDS | {"such"}
 
 
 def normalize_value(text: str) -> str:
@@ -171,7 +165,7 @@ def _restated(fact: str, seq: tuple[str, ...], joined: str) -> bool:
     while start >= 0:
         before = joined.count("\x1f", 0, start)  # words before the match
         after = seq[before + size: before + size + NEGATION_REACH]
-        if not (_NEGATIONS.intersection(seq[max(0, before - NEGATION_REACH): before])
+        if not (NEGATIONS.intersection(seq[max(0, before - NEGATION_REACH): before])
                 or _RETRACTIONS.intersection(after)):
             return True
         start = joined.find(fact, start + 1)
