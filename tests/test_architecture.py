@@ -124,3 +124,10 @@ def test_the_architecture_document_names_every_module():
                if name not in ENTRY_POINTS and path.name != "__init__.py" and name.rsplit(".", 1)[1] not in doc]
     assert missing == []
     assert "transaction" in doc and "integrations" in doc  # control: a module and a package
+
+
+def test_the_redaction_placeholder_is_written_only_in_its_home():
+    """``[REDACTED:`` is built and matched through :mod:`memdir.text.redact` (placeholder(), PLACEHOLDER_PATTERN,
+    holds_redaction()); a copy elsewhere drifts (one matched a person's own "[REDACTED: ssn]")."""
+    found = sorted(name for name, path in _modules() if "[REDACTED:" in path.read_text(encoding="utf-8"))
+    assert found == ["memdir.text.redact"]  # the home holds it: the walk reads the files
