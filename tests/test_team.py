@@ -143,6 +143,16 @@ def test_a_refusal_by_a_team_tombstone_says_where_the_value_was_forgotten(tmp_pa
     assert str(caught.value) == (
         f"refused: this matches a forgotten value (the same value; tombstone {own}, memory 'preview', "
         f"forgotten by human: retired). A person can lift it with `memdir tombstone lift {own}`")
+    # where a tombstone was read is never written: both files keep the fields they always kept
+    import json
+
+    team_file = json.loads((root / ".claude" / "memory" / "tombstones" / f"{stone}.json").read_text())
+    assert sorted(team_file) == ["description", "digest", "id", "name", "words_digest"]
+    files = list(home.rglob("tombstones.json"))
+    assert len(files) == 1  # the project layer's: the team layer keeps its tombstones in the repository
+    personal = json.loads(files[0].read_text())
+    assert [sorted(item) for item in personal] == [
+        ["actor", "description", "digest", "id", "name", "reason", "ts", "words_digest"]]
 
 
 def test_a_merge_conflict_is_reported_never_injected_or_overwritten_and_resolve_settles_it(clones):
