@@ -52,12 +52,19 @@ class TombstoneRefused(Refused):
     """The value matches a tombstone: it was forgotten and may not come back.
 
     ``tombstone_id`` names the tombstone; a person lifts it with
-    ``memdir tombstone lift <id>``.
+    ``memdir tombstone lift <id>``. ``stone`` is the tombstone itself (a
+    ``memdir.tombstones.match.Tombstone``; memdir always sets it) and
+    ``why`` how the value matched it (``the same value``, ``the forgotten
+    fact reworded``…): what a caller tells from them is rendered by
+    ``memdir.tombstones.match`` (``refusal``, ``outcome``), never parsed
+    back from the message.
     """
 
-    def __init__(self, message: str, tombstone_id: str = ""):
+    def __init__(self, message: str, tombstone_id: str = "", *, stone: object = None, why: str = ""):
         super().__init__(message)
         self.tombstone_id = tombstone_id
+        self.stone = stone
+        self.why = why
 
 
 class ConfirmationRequired(Refused):

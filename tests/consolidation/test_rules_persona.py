@@ -205,6 +205,28 @@ def test_a_rule_about_a_pronoun_is_not_joined_to_a_sentence_holding_a_secret(iso
     assert b"checkout tests" in blob  # control: the same files were read
 
 
+def test_a_persons_own_bracketed_text_is_not_taken_for_a_redacted_secret(isolated_home, project):
+    """"[REDACTED: ssn]" typed by the person is not a placeholder redaction made (no such kind, a space):
+    a statement ending in it is kept, and it is a sentence a later "it" can stand for; a real secret's
+    stand-in ([REDACTED:github-token]) still keeps nothing, and is no antecedent."""
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" + "K1l2M3n4O5p6Q7r8"
+    said = [{"role": "user", "content": "Remember that the audit log's stand-in for a social security number is "
+                                        "[REDACTED: ssn]."},
+            {"role": "user", "content": f"Remember that the staging deploy token is {token}."}]
+    report = mem.consolidate(said, extractor="rules")
+    described = [mem.read(o.name, count=False).record.description for o in report.outcomes]
+    assert described == ["The audit log's stand-in for a social security number is [REDACTED: ssn]."], described
+    blob = b"".join(p.read_bytes() for p in isolated_home.rglob("*") if p.is_file())
+    assert b"K1l2M3n4O5p6Q7r8" not in blob  # the secret itself is nowhere
+    assert b"[REDACTED: ssn]" in blob  # control: the same files were read
+    rule = "Always use it in new log lines."
+    assert _kept(f"Our audit log's stand-in for a social security number is [REDACTED: ssn]. {rule}") == [
+        ("feedback", f"Our audit log's stand-in for a social security number is [REDACTED: ssn]. {rule}")]
+    assert _kept(f"Our audit log's stand-in for a social security number is [REDACTED:phone]. {rule}") == [
+        ("feedback", rule)]  # control: a real placeholder is no antecedent
+
+
 def test_a_rule_written_as_a_list_item_is_kept_without_its_marker(isolated_home, project):
     mem = Memory.open(home=isolated_home, project=project, actor="human")
     said = [{"role": "user", "content": "Team rules:\n- Always run the tests with -x.\n* Never push to main directly."

@@ -74,6 +74,21 @@ def test_a_full_stop_ending_the_sentence_is_not_part_of_a_redacted_value(mem, te
     assert b"[REDACTED:env-secret]" in blob  # positive control: the redacted value is stored
 
 
+def test_a_redaction_placeholder_is_one_redact_makes_not_a_persons_lookalike():
+    from memdir.text.redact import KINDS, holds_redaction, placeholder, redact
+
+    body = "\n".join(f"{kind} value {value}" for kind, value in SECRETS.items())
+    stated = "the password is hunter2-Xk9; export DB_PASSWORD=Tr0ub4dor&3 now; mysql -u root -pS3cret! db"
+    done = redact(body + "\n" + stated)
+    assert set(done.counts) <= set(KINDS) and len(done.counts) == len(SECRETS) + 2  # every kind it made is known
+    for kind in done.counts:
+        assert placeholder(kind) in done.text and holds_redaction(placeholder(kind)), kind
+    assert placeholder("aws-key") == "[REDACTED:aws-key]"
+    for typed in ("[REDACTED: ssn]", "[REDACTED:]", "[REDACTED:ssn]", "a [REDACTED: phone] here"):
+        assert not holds_redaction(typed), typed
+    assert holds_redaction("postgres://admin:[REDACTED:uri-password]@db")  # control: inside a URI too
+
+
 def test_limits_cut_with_warnings(mem):
     result = mem.write("long", "d" * 200, "project", "b" * 2500, title="t" * 100)
     assert result.warnings == ("description cut from 200 to 160 characters",

@@ -71,7 +71,10 @@ def test_import_claude_code_is_lenient_idempotent_and_honours_tombstones(tmp_pat
     assert got["release-train.md"] == ("imported", "release-train")
     assert got["broken.md"][0] == "skipped"
     stale = next(o for o in report.outcomes if o.source == "staging-host.md")
-    assert stale.result == "skipped" and stale.detail.startswith("forgotten (the same")
+    stone = mem.tombstones().tombstones[0].id
+    assert stale.result == "skipped" and stale.detail == (  # the line consolidation gives a proposal too
+        f"matches a forgotten value (the same value; tombstone {stone}, 'staging-host'); "
+        f"a person can lift it with `memdir tombstone lift {stone}`")
     assert "MEMORY.md" not in got
     listed = {m.name: m for m in mem.list().memories}
     assert set(listed) == {"feedback-testing", "oncall", "release-train"}

@@ -114,6 +114,47 @@ def test_tombstones_of_two_people_merge_without_conflict(clones):
     assert sorted(s.name for s in stones) == ["one", "two"]
 
 
+def test_a_refusal_by_a_team_tombstone_says_where_the_value_was_forgotten(tmp_path):
+    """A team tombstone's file keeps no actor nor reason (so two people's merge): its refusal says it
+    was forgotten in the team layer — it read "forgotten by )." — while a personal tombstone's still
+    names who forgot it and why."""
+    root, home = tmp_path / "app", tmp_path / "home"
+    git(tmp_path, "init", "-q", "-b", "main", str(root))
+    cli = ("--home", home, "--project", root)
+    assert run_cli(*cli, "team", "init").returncode == 0
+    fact = "The staging database host is pg-stage-3.internal"
+    assert run_cli(*cli, "write", "db-host", "-d", fact, "-t", "project", "--scope", "team").returncode == 0
+    forgot = run_cli(*cli, "forget", "db-host", "--scope", "team", "--reason", "the host was retired")
+    assert forgot.returncode == 0, forgot.stderr
+    stone = Memory.open(home=home, project=root, actor="human").tombstones("team").tombstones[0].id
+    agent = Memory.open(home=home, project=root, actor="agent")
+    with pytest.raises(TombstoneRefused) as caught:
+        agent.write("db-host", fact, "project", scope="team")
+    assert str(caught.value) == (
+        f"refused: this matches a forgotten value (the same value; tombstone {stone}, memory 'db-host', "
+        f"forgotten in the team layer). A person can lift it with `memdir tombstone lift {stone}`")
+    # control: a personal layer's tombstone still names who forgot it, and why
+    mine = "The preview host is preview-9.internal"
+    assert run_cli(*cli, "write", "preview", "-d", mine, "-t", "project", "--scope", "project").returncode == 0
+    assert run_cli(*cli, "forget", "preview", "--scope", "project", "--reason", "retired").returncode == 0
+    own = Memory.open(home=home, project=root, actor="human").tombstones("project").tombstones[0].id
+    with pytest.raises(TombstoneRefused) as caught:
+        agent.write("preview", mine, "project", scope="project")
+    assert str(caught.value) == (
+        f"refused: this matches a forgotten value (the same value; tombstone {own}, memory 'preview', "
+        f"forgotten by human: retired). A person can lift it with `memdir tombstone lift {own}`")
+    # where a tombstone was read is never written: both files keep the fields they always kept
+    import json
+
+    team_file = json.loads((root / ".claude" / "memory" / "tombstones" / f"{stone}.json").read_text())
+    assert sorted(team_file) == ["description", "digest", "id", "name", "words_digest"]
+    files = list(home.rglob("tombstones.json"))
+    assert len(files) == 1  # the project layer's: the team layer keeps its tombstones in the repository
+    personal = json.loads(files[0].read_text())
+    assert [sorted(item) for item in personal] == [
+        ["actor", "description", "digest", "id", "name", "reason", "ts", "words_digest"]]
+
+
 def test_a_merge_conflict_is_reported_never_injected_or_overwritten_and_resolve_settles_it(clones):
     a, b = clones
     a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")

@@ -149,3 +149,10 @@ def test_the_files_of_a_layers_meta_directory_are_named_only_in_files_layout():
                     if f'"{name}"' in (text := path.read_text(encoding="utf-8")) or f"'{name}'" in text})
     assert found == [f"memdir.files.layout: {name}" for name in sorted(names)]  # each named once, in its home
     assert {"journal.jsonl", "layer.json", "tombstones.json"} <= set(names)  # control: the names are scanned
+
+
+def test_the_redaction_placeholder_is_written_only_in_its_home():
+    """``[REDACTED:`` is built and matched through :mod:`memdir.text.redact` (placeholder(), PLACEHOLDER_PATTERN,
+    holds_redaction()); a copy elsewhere drifts (one matched a person's own "[REDACTED: ssn]")."""
+    found = sorted(name for name, path in _modules() if "[REDACTED:" in path.read_text(encoding="utf-8"))
+    assert found == ["memdir.text.redact"]  # the home holds it: the walk reads the files

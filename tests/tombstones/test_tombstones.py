@@ -97,6 +97,24 @@ def test_a_forgotten_name_is_refused_for_consolidation_only():
     assert match([stone], "Something else entirely", "") is None
 
 
+def test_who_forgot_a_value_is_told_truly_when_the_tombstone_file_does_not_say():
+    from dataclasses import replace
+
+    from memdir.tombstones.match import forgotten_by, outcome, refusal
+
+    stone = make("db-host", "The staging database host is pg-stage-3", "", "human", "the host was retired")
+    assert forgotten_by(stone) == "forgotten by human: the host was retired"
+    assert forgotten_by(replace(stone, reason="forgotten")) == "forgotten by human"  # an old default says nothing
+    assert forgotten_by(replace(stone, actor="", reason=None, ts="", team=True)) == "forgotten in the team layer"
+    assert forgotten_by(replace(stone, actor="")) == "forgotten by an unknown actor: the host was retired"
+    assert refusal(stone, "the same value") == (
+        f"refused: this matches a forgotten value (the same value; tombstone {stone.id}, memory 'db-host', "
+        f"forgotten by human: the host was retired). A person can lift it with `memdir tombstone lift {stone.id}`")
+    assert outcome(stone, "the same words") == (
+        f"matches a forgotten value (the same words; tombstone {stone.id}, 'db-host'); "
+        f"a person can lift it with `memdir tombstone lift {stone.id}`")
+
+
 def test_tombstones_written_before_words_digest_still_match(mem):
     mem.write("fact", FORGOTTEN[0], "project", FORGOTTEN[1])
     mem.forget("fact")

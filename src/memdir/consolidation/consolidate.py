@@ -39,7 +39,7 @@ from typing import Any
 from ..errors import (
     Conflict, InvalidInput, LockTimeout, ModelError, NotFound, Refused, ScopeError, StoreError, TombstoneRefused,
 )
-from ..tombstones.match import Tombstone, match as match_tombstone
+from ..tombstones.match import Tombstone, match as match_tombstone, outcome
 from ..gateway.fields import inherit, prepare
 from ..gateway.changes import receipt
 from ..layer.succession import successor, superseded_refusal
@@ -244,10 +244,7 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
                         scope=scope)
         found = match_tombstone(snap.stones, desc, body, name=name or target, actor="extracted")
         if found is not None:
-            stone, why = found
-            return fail("refused-tombstone", f"matches a forgotten value ({why}; tombstone {stone.id}, {stone.name!r}); "
-                        f"a person can lift it with `memdir tombstone lift {stone.id}`",
-                        name=name or target, target=target, scope=scope)
+            return fail("refused-tombstone", outcome(*found), name=name or target, target=target, scope=scope)
     else:
         counts, warnings = {}, []
     notes = tuple(warnings) + ((f"{sum(counts.values())} secret(s) redacted",) if counts else ())
@@ -317,7 +314,7 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
     except Conflict as exc:
         return fail("skipped-changed", str(exc), name=name, target=target, scope=scope)
     except TombstoneRefused as exc:
-        return fail("refused-tombstone", str(exc).removeprefix("refused: "), name=name or target, target=target,
+        return fail("refused-tombstone", outcome(exc.stone, exc.why), name=name or target, target=target,
                     scope=scope)
     except LockTimeout as exc:
         return fail("skipped-locked", str(exc), name=name, target=target, scope=scope)
@@ -337,8 +334,7 @@ def _keep_pending(writer: Session, snap: _Snapshot, found, dry_run: bool, notes:
     for item in found:
         hit = match_tombstone(snap.stones, item[1], "", actor="extracted")
         if hit is not None:
-            notes.append(f"pending finding matches a forgotten value (tombstone {hit[0].id}), not kept: "
-                         f"{item[1][:60]}")
+            notes.append(f"pending finding not kept ({item[1][:60]}): {outcome(*hit)}")
         else:
             texts.append(tuple(item))
     if not texts:

@@ -31,7 +31,7 @@ from ..files.memfile import MalformedMemory, MemoryRecord, parse
 from ..text.names import name_taken, normalize_name, same_name
 from .fields import candidate_name, check_valid_time, inherit, prepare, reason_text, sanitize
 from ..layer.succession import check_tombstones, refuse_superseded
-from ..tombstones.match import Tombstone
+from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone
 from ..vocabulary import CLEARABLE
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
@@ -398,7 +398,7 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
 def lift_tombstone(layer: Layer, tombstone_id: str, *, actor: str, reason: str | None = None) -> Tombstone:
     """Lift a tombstone (human path only), journaled. Raises :class:`NotFound`."""
     if actor != "human":
-        raise Refused("only a person can lift a tombstone (memdir tombstone lift)")
+        raise Refused(ONLY_A_PERSON_LIFTS)
     with layer.transaction(actor) as tx:
         stone = layer.tombstone_file.lift(tombstone_id)
         tx.events.append(layer.journal.append(actor, "tombstone-lift", stone.name, None, None, data={

@@ -30,7 +30,7 @@ from .sources import Item, Skip
 from ..operations.memories import write
 from ..results import Result
 from ..session import Session
-from ..tombstones.match import match
+from ..tombstones.match import match, outcome
 from ..vocabulary import IMPORT_SOURCES
 
 _CANDIDATE_SUFFIX = "-import"
@@ -88,8 +88,7 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool) -> ImportOutco
     stones = [stone for layer in session.layers() for stone in layer.tombstones()]
     found = match(stones, description, body, name=name, actor="import")
     if found is not None:
-        return ImportOutcome(item.source, name, scope, "skipped",
-                             f"forgotten ({found[1]}; tombstone {found[0].id})")
+        return ImportOutcome(item.source, name, scope, "skipped", outcome(*found))
     layer = session.layer(scope)
     entry = layer.lookup(name)  # the last scan while no file came or went: a long import stays linear
     fields = dict(title=title, scope=scope, extra=dict(item.extra), reason=f"import from {item.source}")
@@ -217,7 +216,7 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
                                          f"{note}; {done.detail}" if done.detail else note)
                 outcomes.append(done)
             except TombstoneRefused as exc:
-                outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", str(exc)))
+                outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", outcome(exc.stone, exc.why)))
             except MemdirError as exc:  # one bad item never stops the rest
                 outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", str(exc)))
         if progress is not None:

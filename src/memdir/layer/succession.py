@@ -19,6 +19,7 @@ from typing import Callable, Iterable
 from ..errors import InvalidInput, Refused, TombstoneRefused
 from ..files.memfile import MemoryRecord
 from ..text.names import normalize_name
+from ..tombstones.match import lift_command
 
 REACTIVATE = "--reactivate / reactivate=true"
 
@@ -106,7 +107,7 @@ def superseded_refusal(record: MemoryRecord, found: Successor | None, doing: str
     back = f"to {doing} {name!r}, reactivate it explicitly ({REACTIVATE})"
     if found.state == "deleted":
         stone = (f" and its value forgotten (tombstone {found.tombstone}): {back}; if {name!r} holds that "
-                 f"value too, a person first lifts the tombstone with `memdir tombstone lift {found.tombstone}`"
+                 f"value too, a person first lifts the tombstone with `{lift_command(found.tombstone)}`"
                  ) if found.tombstone else f": {back}"
         return f"memory {name!r} was superseded by {found.name!r}{via}, which was deleted" + stone
     if found.state == "loop":
@@ -138,7 +139,8 @@ def explain_tombstone(exc: TombstoneRefused, entry, tx) -> TombstoneRefused:
     via = f" (via {', '.join(repr(n) for n in found.via)})" if found.via else ""
     return TombstoneRefused(
         f"{exc}, then reactivate {name!r} ({REACTIVATE}): {name!r} was superseded by {found.name!r}{via}, "
-        f"which was deleted and its value forgotten, and {name!r} holds that value too", exc.tombstone_id)
+        f"which was deleted and its value forgotten, and {name!r} holds that value too", exc.tombstone_id,
+        stone=exc.stone, why=exc.why)
 
 
 def check_tombstones(tx, entry, description: str, body: str, name: str, guard: list = ()) -> None:

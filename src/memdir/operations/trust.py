@@ -16,6 +16,7 @@ from .lookup import find, guard, unsearched
 from .memories import list_memories
 from ..results import Decision, FlagResult, LiftResult, ReviewResult, TombstoneInfo, TombstoneList
 from ..session import Session
+from ..tombstones.match import ONLY_A_PERSON_LIFTS
 
 
 def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
@@ -31,7 +32,7 @@ def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = 
     journaled; with ``scope``, only a tombstone of that layer. Raises
     :class:`Refused`, :class:`NotFound`, :class:`ScopeError`."""
     if session.actor != "human":
-        raise Refused("only a person can lift a tombstone (memdir tombstone lift ID)")
+        raise Refused(ONLY_A_PERSON_LIFTS)
     for layer in [session.layer(scope)] if scope else session.layers():
         if any(stone.id == tombstone_id for stone in layer.tombstones()):
             stone = gateway.lift_tombstone(layer, tombstone_id, actor=session.actor, reason=reason)

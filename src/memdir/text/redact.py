@@ -102,23 +102,35 @@ class Redaction:
 
 
 PLACEHOLDER = "[REDACTED:"  # how every redaction begins: [REDACTED:<kind>]
+# Every kind :func:`redact` names, in the order it applies them.
+KINDS = (*(kind for kind, _ in _PATTERNS), "id-card", "password", "env-secret")
+# A placeholder :func:`redact` makes, as a regular expression to embed in another: one of :data:`KINDS`,
+# no space. A person's own "[REDACTED: ssn]" is text, not a redaction.
+PLACEHOLDER_PATTERN = re.escape(PLACEHOLDER) + "(?:" + "|".join(map(re.escape, KINDS)) + r")\]"
+_PLACEHOLDER = re.compile(PLACEHOLDER_PATTERN)
+
+
+def placeholder(kind: str) -> str:
+    """What stands for a secret of ``kind`` (one of :data:`KINDS`) once redacted: ``[REDACTED:<kind>]``."""
+    return f"{PLACEHOLDER}{kind}]"
 
 
 def holds_redaction(text: str) -> bool:
-    """True when ``text`` holds a redaction placeholder (:func:`redact` replaced a secret in it)."""
-    return PLACEHOLDER in text
+    """True when ``text`` holds a placeholder :func:`redact` makes (a secret was replaced in it);
+    bracketed text of the person's that only looks alike (``[REDACTED: ssn]``) is not one."""
+    return PLACEHOLDER in text and _PLACEHOLDER.search(text) is not None
 
 
 def redact(text: str) -> Redaction:
-    """Replace secrets in ``text`` with ``[REDACTED:<kind>]``. Pure."""
+    """Replace secrets in ``text`` with their :func:`placeholder`. Pure."""
     counts: dict[str, int] = {}
 
     def sub(kind: str, pattern: re.Pattern, value: str) -> str:
         def replace(match: re.Match) -> str:
             counts[kind] = counts.get(kind, 0) + 1
             if kind == "uri-password":
-                return f"{match.group(1)}:[REDACTED:{kind}]@"
-            return f"[REDACTED:{kind}]"
+                return f"{match.group(1)}:{placeholder(kind)}@"
+            return placeholder(kind)
 
         return pattern.sub(replace, value)
 
@@ -129,7 +141,7 @@ def redact(text: str) -> Redaction:
         if not id_card_valid(match.group(0)):
             return match.group(0)
         counts["id-card"] = counts.get("id-card", 0) + 1
-        return "[REDACTED:id-card]"
+        return placeholder("id-card")
 
     text = _ID_CARD.sub(id_replace, text)
 
@@ -138,7 +150,7 @@ def redact(text: str) -> Redaction:
         if value.startswith(PLACEHOLDER) or len(value) < 6:
             return match.group(0)
         counts["password"] = counts.get("password", 0) + 1
-        return match.group("lead") + "[REDACTED:password]" + match.group("value")[len(value):]
+        return match.group("lead") + placeholder("password") + match.group("value")[len(value):]
 
     text = _STATED.sub(stated_replace, text)
 
@@ -149,13 +161,13 @@ def redact(text: str) -> Redaction:
                 or (plain and (match.group("op") == ":" or not match.group("key").isupper() or len(value) < 8))):
             return match.group(0)
         counts["env-secret"] = counts.get("env-secret", 0) + 1
-        return f"{match.group('key')}{match.group('sep')}{match.group('q')}[REDACTED:env-secret]{match.group('q')}"
+        return f"{match.group('key')}{match.group('sep')}{match.group('q')}{placeholder('env-secret')}{match.group('q')}"
 
     text = _ENV_ASSIGN.sub(env_replace, text)
 
     def mysql_replace(match: re.Match) -> str:
         counts["password"] = counts.get("password", 0) + 1
-        return match.group("lead") + "-p[REDACTED:password]"
+        return match.group("lead") + "-p" + placeholder("password")
 
     text = _MYSQL_PASSWORD.sub(mysql_replace, text)
     return Redaction(text, counts)
@@ -166,7 +178,7 @@ def redact(text: str) -> Redaction:
 # (commit ids, checksums) are not credentials and are left alone.
 _ASSIGNED = re.compile(
     r"(?i)\b(?:api[_-]?key|secret|token|passw(?:or)?d|passwd|pwd|credentials?|private[_-]?key|access[_-]?key)"
-    r"\s*[:=]\s*['\"]?(?!\[REDACTED:)[^\s'\"]{8,}", _A)
+    r"\s*[:=]\s*['\"]?(?!" + re.escape(PLACEHOLDER) + r")[^\s'\"]{8,}", _A)
 _TOKEN = re.compile(r"[A-Za-z0-9+/_\-]{32,}={0,2}", _A)
 
 

@@ -38,6 +38,12 @@ word of its own; and the signs that change a fact (``>=``, ``C++``, ``C#``,
 while list, heading and quote markup still add no word. The tombstone keeps the forgotten description in clear (to
 show a person what was forgotten) and only digests of the full value.
 
+What a refusal says is here too, in one place: :func:`refusal` (the message a
+person reads), :func:`outcome` (the line of an item a consolidation or an
+import leaves out) and :data:`ONLY_A_PERSON_LIFTS`; a refused write raises
+:class:`TombstoneRefused` carrying the tombstone and how it matched, so no
+caller composes or parses that text again.
+
 Where tombstones are kept (a layer's ``.memdir/tombstones.json``, the team
 layer's one file each) is :mod:`memdir.tombstones.stones`.
 """
@@ -47,23 +53,18 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 
 from ..errors import TombstoneRefused
 from .lookalike import unmix
 from ..text.printable import BIDI_CONTROLS, INVISIBLE
+from ..text.words import FUNCTION_WORDS, NEGATIONS
 from ..vocabulary import CJK_RANGES
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
 NEGATION_REACH = 3  # words before a restated fact in which a negation makes it a correction
-# Words that turn a restated fact into its correction ("don't" and "can't" split into "don"/"can" + "t").
-_NEGATIONS = frozenset("""
-not no never nor t cannot without stop stopped avoid neither none nobody nothing nowhere
-wrong false incorrect untrue outdated obsolete mistaken
-不 没 別 别 勿 非 无 無 未 错
-""".split())
 # Words right after a quoted fact that retract it ("… listens on 5433 no longer").
 _RETRACTIONS = frozenset("longer anymore wrong false incorrect untrue outdated obsolete".split())
 # What a value drops before it is compared: what one-line fields drop (printable.INVISIBLE), the bidi
@@ -76,12 +77,11 @@ _SPACE = re.compile(r"\s+")
 # not a list's "- " or "+ ", a heading's "#", a quote's ">" or the hyphen inside "staging-7".
 _SIGNS = r"[<>!=]=|[<>](?=\s?\d)|(?<=[^\W\d_])(?:\+\+|#)|\+(?=\S)|(?:(?<=\s)|^)-(?=\w)"
 _WORD = f"[{CJK_RANGES}]|[^\\W_{CJK_RANGES}]+|{_SIGNS}"  # compiled on first use (the class is large): see _words_pattern
-# Words that carry no fact of their own (rule 4). Negations are deliberately absent.
-_FILLER = frozenset("""
-a an the is are was were be been being am to of in on at for by with from as and or that this these
-those it its there here then than so such do does did has have had will would can could should may
-might must we our us you your i my me he she they them their his her also just very really
-""".split())
+# Words that carry no fact of their own (rule 4): the function words (memdir.text.words) but the
+# negations — "not" and "never" make a correction — and _FACT_WORDS, function words that still carry part
+# of a fact here (a question, a quantity, a contrast, a direction; "shall" never was filler), plus "such".
+_FACT_WORDS = frozenset("what when where which who why how all any but into about shall".split())
+_FILLER = FUNCTION_WORDS - NEGATIONS - _FACT_WORDS | {"such"}
 
 
 def normalize_value(text: str) -> str:
@@ -140,7 +140,10 @@ class Tombstone:
     """A forgotten value: ``digest`` of the normalized value, ``words_digest``
     of its word sequence (None for tombstones written before it existed), the
     forgotten ``description`` in clear, the memory's ``name``, who forgot it
-    (``actor``), why and when (``ts``, ISO-8601 UTC)."""
+    (``actor``), why and when (``ts``, ISO-8601 UTC). ``team`` is True for a
+    tombstone read from the team layer, whose files keep no actor, reason or
+    time (:class:`memdir.tombstones.stones.TombstoneDir`); it is where the
+    tombstone was read, never stored."""
 
     id: str
     name: str
@@ -150,6 +153,11 @@ class Tombstone:
     reason: str | None
     ts: str
     words_digest: str | None = None
+    team: bool = field(default=False, compare=False)
+
+    def stored(self) -> dict:
+        """The fields a tombstone file keeps: all but :attr:`team`."""
+        return {k: v for k, v in asdict(self).items() if k != "team"}
 
 
 def make(name: str, description: str, body: str, actor: str, reason: str | None) -> Tombstone:
@@ -171,7 +179,7 @@ def _restated(fact: str, seq: tuple[str, ...], joined: str) -> bool:
     while start >= 0:
         before = joined.count("\x1f", 0, start)  # words before the match
         after = seq[before + size: before + size + NEGATION_REACH]
-        if not (_NEGATIONS.intersection(seq[max(0, before - NEGATION_REACH): before])
+        if not (NEGATIONS.intersection(seq[max(0, before - NEGATION_REACH): before])
                 or _RETRACTIONS.intersection(after)):
             return True
         start = joined.find(fact, start + 1)
@@ -216,21 +224,53 @@ def match(stones, description: str, body: str, *, name: str | None = None,
     return None
 
 
-def check(stones, description: str, body: str, *, name: str | None = None, actor: str | None = None) -> None:
-    """Refuse what :func:`match` finds. Raises :class:`TombstoneRefused`
-    naming the tombstone, why it matched and how a person lifts it."""
-    found = match(stones, description, body, name=name, actor=actor)
-    if found is None:
-        return
-    stone, why = found
+def lift_command(tombstone_id: str = "ID") -> str:
+    """The command a person lifts a tombstone with: ``memdir tombstone lift t-…``."""
+    return f"memdir tombstone lift {tombstone_id}"
+
+
+# Why anyone but a person is refused the lift (the gateway and the operation both ask).
+ONLY_A_PERSON_LIFTS = f"only a person can lift a tombstone ({lift_command()})"
+
+
+def forgotten_by(stone: Tombstone) -> str:
+    """Who forgot ``stone``'s value and why, as a refusal tells it: ``forgotten
+    by human: the host was retired``; ``forgotten in the team layer`` for a
+    team tombstone (its file keeps no actor nor reason); ``forgotten by an
+    unknown actor`` for a tombstone file that lost its actor."""
     # Tombstones that older versions made by a forget carry the reason "forgotten", a default that says nothing.
     reason = stone.reason if stone.reason and stone.reason.strip().lower() != "forgotten" else ""
-    raise TombstoneRefused(
-        f"refused: this matches a forgotten value ({why}; tombstone {stone.id}, memory {stone.name!r}, "
-        f"forgotten by {stone.actor}{': ' + reason if reason else ''}). "
-        f"A person can lift it with `memdir tombstone lift {stone.id}`",
-        stone.id,
-    )
+    if stone.actor:
+        who = f"forgotten by {stone.actor}"
+    else:
+        who = "forgotten in the team layer" if stone.team else "forgotten by an unknown actor"
+    return who + (f": {reason}" if reason else "")
 
 
-__all__ = ["MIN_FACT_WORDS", "Tombstone", "check", "make", "match", "normalize_value", "value_of", "words"]
+def refusal(stone: Tombstone, why: str) -> str:
+    """The message a refused write shows a person: the tombstone, how the
+    value matched it (``why``, from :func:`match`), who forgot it
+    (:func:`forgotten_by`) and how a person lifts it."""
+    return (f"refused: this matches a forgotten value ({why}; tombstone {stone.id}, memory {stone.name!r}, "
+            f"{forgotten_by(stone)}). A person can lift it with `{lift_command(stone.id)}`")
+
+
+def outcome(stone: Tombstone, why: str) -> str:
+    """The short line of an item a batch leaves out for a tombstone (a
+    consolidation proposal, an imported memory, a pending finding): how it
+    matched and how a person lifts it."""
+    return (f"matches a forgotten value ({why}; tombstone {stone.id}, {stone.name!r}); "
+            f"a person can lift it with `{lift_command(stone.id)}`")
+
+
+def check(stones, description: str, body: str, *, name: str | None = None, actor: str | None = None) -> None:
+    """Refuse what :func:`match` finds. Raises :class:`TombstoneRefused`
+    (its message :func:`refusal`; ``stone`` and ``why`` set)."""
+    found = match(stones, description, body, name=name, actor=actor)
+    if found is not None:
+        stone, why = found
+        raise TombstoneRefused(refusal(stone, why), stone.id, stone=stone, why=why)
+
+
+__all__ = ["MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "Tombstone", "check", "forgotten_by", "lift_command", "make",
+           "match", "normalize_value", "outcome", "refusal", "value_of", "words"]

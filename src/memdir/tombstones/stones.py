@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import NotFound, StoreError
@@ -54,7 +54,7 @@ class TombstoneFile:
         return stones
 
     def _save(self, stones: list[Tombstone]) -> None:
-        payload = json.dumps([asdict(s) for s in stones], ensure_ascii=False, indent=1).encode()
+        payload = json.dumps([s.stored() for s in stones], ensure_ascii=False, indent=1).encode()
         ensure_dir(self.path.parent)
         atomic_write(self.path, payload + b"\n")
         self._cache = None
@@ -83,7 +83,8 @@ class TombstoneFile:
 def _stone_of(item: dict) -> Tombstone:
     return Tombstone(id=item["id"], name=item["name"], digest=item["digest"],
                      description=item.get("description", ""), actor=item.get("actor", ""),
-                     reason=item.get("reason"), ts=item.get("ts", ""), words_digest=item.get("words_digest"))
+                     reason=item.get("reason"), ts=item.get("ts", ""), words_digest=item.get("words_digest"),
+                     team=True)
 
 
 class TombstoneDir:
@@ -145,12 +146,12 @@ class TombstoneDir:
         description), never who or when (the local journal keeps those):
         two people forgetting the same fact add byte-identical files, which
         git merges cleanly."""
-        stone = make(name, description, body, actor, reason)
+        stone = replace(make(name, description, body, actor, reason), team=True)
         for existing in self.all():
             if existing.digest == stone.digest:
                 return existing
         ensure_dir(self.path)
-        content = {k: v for k, v in asdict(stone).items() if k not in ("actor", "reason", "ts")}
+        content = {k: v for k, v in stone.stored().items() if k not in ("actor", "reason", "ts")}
         payload = json.dumps(content, ensure_ascii=False, indent=1, sort_keys=True).encode()
         atomic_write(self.path / f"{stone.id}.json", payload + b"\n")
         self._cache = None

@@ -44,7 +44,7 @@ from datetime import datetime
 from .dates import absolutize
 from ..proposals import ExtractionContext, ExtractionResult, Proposal
 from ..gate import confirmed_suggestion, is_question_or_hedge, sentence_rules, sentences
-from ...text.redact import holds_redaction
+from ...text.redact import PLACEHOLDER_PATTERN, holds_redaction
 from .wording import DESCRIPTION_LIMIT, capital, content_words, cut, joined, name_for, title_for
 from .persona import (
     FIRST_PERSON, after_passing, is_fragment, is_life_statement, is_passing, own_clause, points_back, refers_back,
@@ -238,7 +238,7 @@ def _kind_of(statement: str) -> str:
     return "feedback" if inner & {"rule", "correction", "constraint"} else "project"
 
 
-_SECRET_VALUE = re.compile(r"(?:\bis|\bare|[:=])\s*\[REDACTED:[^\]]*\]\W*$|^\W*\[REDACTED:[^\]]*\]\W*$")
+_SECRET_VALUE = re.compile(rf"(?:\bis|\bare|[:=])\s*{PLACEHOLDER_PATTERN}\W*$|^\W*{PLACEHOLDER_PATTERN}\W*$")
 
 
 def statement_of(said: list[str], i: int) -> tuple[str, str] | None:

@@ -19,16 +19,21 @@ from __future__ import annotations
 
 import re
 
+from ...text.words import CHAT_WORDS, FUNCTION_WORDS
+
 _WORD = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]+", re.I)
-_STOP = frozenset("""
-a an the and or but so to of in on at by for with from as is are was were be been being it its this that these
-those there here i i'm me my we our us you your he she they them please pls plz just also then than very really
-all any not no yes ok okay do does did doing have has had will would should shall can could may might must
-into about over under now from now still always never use uses used using run runs make makes want wants need
-needs say said tell told like when what which who how where why one ones thing things sure via per new old
-dev default our their re ve ll against between without within across too only even both each every
-user said stated why apply follow whenever applies ask before departing wants done work
-""".split())  # the last line: the frame the offline extractor puts around a quote
+# Words that say nothing of a subject: the function words (memdir.text.words) and chat words, but
+# _COUNTED (function words the subject figures were measured with as content), plus _VAGUE (verbs, adverbs
+# and nouns any statement may hold; "ll", "re", "ve" are what is left of we'll, you're, I've) and _FRAME
+# (what the offline extractor puts around a quote).
+_COUNTED = frozenset("am her his".split())
+_VAGUE = frozenset("""
+across against always between both default dev doing each even every like ll make makes need needs never
+new now old one ones only over per re run runs say said sure still tell thing things told too under use used
+uses using ve via want wants within without
+""".split())
+_FRAME = frozenset("user said stated apply follow whenever applies ask before departing wants done work".split())
+_STOP = FUNCTION_WORDS - _COUNTED | CHAT_WORDS | _VAGUE | _FRAME
 MIN_SHARED = 2         # content words a statement shares with a memory on the same subject, at least
 SUBJECT_SHARE = 0.75   # … and this share of the statement's (or the memory's description's) words
 DRIFT_SIMILARITY = 0.2  # below this, an update is about something else

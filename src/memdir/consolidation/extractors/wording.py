@@ -14,17 +14,22 @@ from __future__ import annotations
 import re
 
 from ...text.names import normalize_name
+from ...text.words import CHAT_WORDS, FUNCTION_WORDS
 
 # A description's length in characters (an index line stays one short line).
 DESCRIPTION_LIMIT = 160
 
-STOP_WORDS = frozenset("""
-a an the and or but so to of in on at by for with from as is are was were be been being it its it's this that
-these those there here i i'm i'd i've me my mine we we're our us you you're your please pls plz just also then
-than very really remember note keep mind don't dont do does did not no yes ok okay let let's lets make made go
-going get got want need would will shall should can could may might must about into over under again more
-most some any all every each which who what when where why how thing things stuff sure like love re ve ll
+# The words a statement's content, and a memory's name, leave out: the function words
+# (memdir.text.words) and chat words, but _COUNTED (he, she, they, have: a memory about someone keeps them,
+# as it always has), plus _EMPTY (what a request to remember says around its content: "remember",
+# "note", "keep in mind", "let's", "I like", "stuff"; "dont", "lets" written without the apostrophe;
+# "ll", "re", "ve" what is left of we'll, you're, I've). WORD splits at an apostrophe, so no entry holds one.
+_COUNTED = frozenset("am had has have he her his she their them they".split())
+_EMPTY = frozenset("""
+again dont each every get go going got keep let lets like ll love made make mind mine more most need note
+over re remember some stuff sure thing things under ve want
 """.split())
+STOP_WORDS = FUNCTION_WORDS - _COUNTED | CHAT_WORDS | _EMPTY
 WORD = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]+", re.I)
 
 
