@@ -40,7 +40,7 @@ from ..errors import (
     Conflict, InvalidInput, LockTimeout, ModelError, NotFound, Refused, ScopeError, StoreError, TombstoneRefused,
 )
 from ..tombstones.match import Tombstone, match as match_tombstone
-from ..gateway.fields import inherit, prepare
+from ..gateway.fields import MemoryChange, inherit, prepare
 from ..gateway.changes import receipt
 from ..layer.succession import successor, superseded_refusal
 from ..text.names import name_taken, normalize_name, same_name
@@ -291,25 +291,25 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
                 cname, cdigest = _candidate_name(target, current, layer)
                 # The candidate is a new file: it is given the prepared body, which is the target's when
                 # the proposal leaves it out (the gateway would give a new file an empty one).
-                write(writer, cname, p.description, kind, body, title=p.title, scope=scope,
-                      importance=p.importance, status="candidate", reason=reason, expect_digest=cdigest,
-                      extra={"candidate_for": target, "candidate_action": action})
+                write(writer, MemoryChange(cname, p.description, kind, body, title=p.title, importance=p.importance,
+                                           status="candidate", reason=reason, expect_digest=cdigest,
+                                           extra={"candidate_for": target, "candidate_action": action}), scope)
                 return Outcome(index, p.action, "candidate", name=cname, target=target, scope=scope,
                                detail=(f"{drift}; " if drift else "") + f"waits for review (memdir approve {cname})",
                                warnings=notes)
             if action == "create":
-                write(writer, name, p.description, kind, p.body, title=p.title, scope=scope,
-                      importance=p.importance, reason=reason, expect_digest=None)
+                write(writer, MemoryChange(name, p.description, kind, p.body, title=p.title, importance=p.importance,
+                                           reason=reason, expect_digest=None), scope)
                 return Outcome(index, p.action, "created", name=name, scope=scope, warnings=notes)
             if action == "update":
-                write(writer, target, p.description, kind, p.body, title=p.title, scope=scope,
-                      importance=p.importance, reason=reason, expect_digest=entry.digest)
+                write(writer, MemoryChange(target, p.description, kind, p.body, title=p.title, importance=p.importance,
+                                           reason=reason, expect_digest=entry.digest), scope)
                 return Outcome(index, p.action, "updated", name=target, target=target, scope=scope, warnings=notes)
             if action == "supersede":
                 if name in current:
                     return fail("skipped-changed", f"{name!r} already exists", name=name, target=target, scope=scope)
-                write(writer, name, p.description, kind, p.body, title=p.title, scope=scope,
-                      importance=p.importance, supersedes=target, reason=reason, expect_digest=None)
+                write(writer, MemoryChange(name, p.description, kind, p.body, title=p.title, importance=p.importance,
+                                           supersedes=target, reason=reason, expect_digest=None), scope)
                 return Outcome(index, p.action, "superseded", name=name, target=target, scope=scope,
                                warnings=notes)
             delete(writer, target, scope, reason=reason, forget=True)

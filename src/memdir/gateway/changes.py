@@ -29,7 +29,7 @@ from ..layer.layer import Layer
 from ..results import PruneCandidate, WriteResult
 from ..files.memfile import MalformedMemory, MemoryRecord, parse
 from ..text.names import name_taken, normalize_name, same_name
-from .fields import candidate_name, check_valid_time, inherit, prepare, reason_text, sanitize
+from .fields import MemoryChange, candidate_name, check_valid_time, inherit, prepare, reason_text, sanitize
 from ..layer.succession import check_tombstones, refuse_superseded
 from ..tombstones.match import Tombstone
 from ..vocabulary import CLEARABLE
@@ -40,21 +40,18 @@ _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "sc
 # ---------------------------------------------------------------- gateway ops
 
 
-def write(layer: Layer, *, actor: str, name: str, description: str | None, type: str | None, body: str | None = None,
-          title: str | None = None, pinned: bool | None = None, disabled: bool | None = None,
-          importance: int | None = None, status: str | None = None,
-          valid_from: datetime | None = None, valid_until: datetime | None = None,
-          supersedes: str | None = None, extra: dict | None = None, session: str | None = None,
-          reason: str | None = None, guard: list[Tombstone] = (), expect_digest: str | None | bool = False,
-          action: str | None = None, reactivate: bool = False, rename_from: str | None = None,
-          clear: tuple[str, ...] = (), body_source: str | None = None) -> WriteResult:
-    """Create or update one memory through the gateway.
+def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None = None,
+          guard: list[Tombstone] = (), action: str | None = None) -> WriteResult:
+    """Create or update one memory through the gateway, as ``change`` asks (:class:`MemoryChange`:
+    its fields, and what a field not given keeps), written by ``actor`` for agent session ``session``.
 
     Unspecified (None) fields inherit the existing values: ``description``, ``type`` and ``body``
     (:func:`memdir.gateway.fields.inherit`), flags (``pinned``, ``disabled``, ``importance``, ``title``, valid times); ``created`` is kept, ``updated`` set now; an identical write changes nothing on disk (``unchanged``).
     ``status`` may only ask for ``"candidate"``; origin is always ``actor``. ``guard`` adds tombstones of other
-    layers to check. ``expect_digest`` (when not False) is compare-and-set: the current file digest (None = must
-    not exist) — a mismatch raises :class:`~memdir.errors.Conflict`.
+    layers to check (:func:`memdir.operations.lookup.guard`); ``action`` names the journal event (default
+    create, update, rename or reactivate). ``expect_digest`` (when not False) is compare-and-set: the current
+    file digest (None = must not exist) — a mismatch raises :class:`~memdir.errors.Conflict`. The valid
+    times must be datetimes here (text is read by :func:`memdir.operations.memories.write`).
 
     A name written differently from the existing memory's that normalizes to the same file (``C# tips`` over
     ``C++ tips``) raises :class:`Conflict` naming the existing memory and a distinct name; the same spelling or
@@ -69,12 +66,17 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
     Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound` (``supersedes`` names no
     memory), :class:`Conflict`, :class:`Refused`, :class:`LockTimeout`.
     """
+    name, description, type, body, title = change.name, change.description, change.type, change.body, change.title
+    pinned, disabled, importance, status = change.pinned, change.disabled, change.importance, change.status
+    valid_from, valid_until, supersedes = change.valid_from, change.valid_until, change.supersedes
+    reason, expect_digest, reactivate = change.reason, change.expect_digest, change.reactivate is True
+    rename_from, clear = change.rename_from, change.clear
     asked = name
     given_title = title
     name, description, type, body, title, counts, warnings = prepare(
         layer.settings, name, description, type, body, title)
     # Known keys are the gateway's to set: a payload cannot smuggle origin or status in.
-    extra = {k: v for k, v in (extra or {}).items() if k not in _RESERVED_KEYS}
+    extra = {k: v for k, v in change.extra if k not in _RESERVED_KEYS}
     if importance is not None:
         if isinstance(importance, bool) or not isinstance(importance, int) or not 1 <= importance <= 10:
             raise InvalidInput(f"importance must be an integer from 1 to 10 (got {importance!r})")
@@ -112,7 +114,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
             warnings.append(f"{target!r} stays as it is; the change waits for review as candidate {name!r} "
                             f"(memdir review)")
         old = source.record if source else None  # what fields not given keep
-        description, type, body = inherit(old, description, type, body, name, body_source)
+        description, type, body = inherit(old, description, type, body, name, change.body_source)
         check_tombstones(tx, source, description, body, name, guard)  # told why when source's successor left it
         if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))

@@ -7,9 +7,16 @@ every field loses terminal escapes, controls and bidi overrides
 (:mod:`memdir.text.printable`), secrets are redacted
 (:mod:`memdir.text.redact`) and fence tags escaped (:mod:`memdir.text.fence`).
 What an update keeps of a field not given is :func:`inherit`; a candidate's name :func:`candidate_name`.
+What a write asks is one value, :class:`MemoryChange`, declared here once for every level
+(the ``Memory`` facade, :mod:`memdir.operations.memories`, the gateway).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields as dataclass_fields
+from datetime import datetime
+from typing import Any
 
 from ..errors import InvalidInput, InvalidName
 from ..text.fence import escape_fence_tags
@@ -18,6 +25,86 @@ from ..text.names import normalize_name, raw_name, same_name
 from ..text.printable import clean_body, clean_line
 from ..text.redact import redact
 from ..settings import Settings
+from ..vocabulary import CLEARABLE
+
+
+@dataclass(frozen=True)
+class MemoryChange:
+    """One write of one memory, as a caller asks it: the value every writer builds (the CLI, the
+    API, the tools, the panel, team proposals, consolidation, imports) and every level passes on
+    unchanged (``Memory.write`` → :func:`memdir.operations.memories.write` →
+    :func:`memdir.gateway.changes.write`). Who writes (the actor), the agent session id, which
+    tombstones guard the write and the journal action come from the calling path, never from
+    here: a payload cannot set them.
+
+    A field left at its default (None) is not given: an update keeps the memory's value
+    (:func:`inherit` for ``description``, ``type``, ``body``; the flags, ``title``,
+    ``importance`` and the valid times likewise); a new memory needs a ``description`` and
+    is of type ``project``.
+
+    ``name`` the memory (a raw name, normalized by :func:`prepare`); ``description`` one line
+    (``limit_description``), ``type`` of :data:`memdir.vocabulary.TYPES`, ``body`` Markdown
+    (``""`` empties it), ``title`` one line; ``pinned`` / ``disabled`` (mute); ``importance`` an
+    integer 1–10; ``status`` None or ``"candidate"`` (propose it for review); ``valid_from`` /
+    ``valid_until`` aware datetimes, or text :func:`memdir.operations.memories.time_arg` reads
+    (the gateway takes datetimes only); ``supersedes`` the name of the memory this one replaces;
+    ``extra`` further frontmatter keys (a mapping, kept as ``(key, value)`` pairs; the keys of
+    :class:`~memdir.files.memfile.MemoryRecord` are the gateway's own and dropped); ``reason``
+    for the journal; ``expect_digest`` compare-and-set (False: no check; None: the memory must
+    not exist; a digest: the file must hold it, else :class:`~memdir.errors.Conflict`);
+    ``reactivate`` a superseded memory (only ``True`` counts); ``rename_from`` the memory to
+    move to ``name``; ``clear`` the optional fields to empty (of :data:`CLEARABLE`);
+    ``body_source`` where a body read from a stream came from (``stdin``), see :func:`inherit`.
+
+    Raises :class:`InvalidInput` when ``extra`` is not a mapping or ``clear`` not a collection
+    of field names; every other check is the gateway's (:func:`memdir.gateway.changes.write`).
+    """
+
+    name: str
+    description: str | None = None
+    type: str | None = None
+    body: str | None = None
+    title: str | None = None
+    pinned: bool | None = None
+    disabled: bool | None = None
+    importance: int | None = None
+    status: str | None = None
+    valid_from: str | datetime | None = None
+    valid_until: str | datetime | None = None
+    supersedes: str | None = None
+    extra: tuple[tuple[str, Any], ...] = ()
+    reason: str | None = None
+    expect_digest: str | None | bool = False
+    reactivate: bool = False
+    rename_from: str | None = None
+    clear: tuple[str, ...] = ()
+    body_source: str | None = None
+
+    def __post_init__(self) -> None:
+        extra = self.extra or ()
+        if isinstance(extra, Mapping):
+            extra = tuple(extra.items())
+        elif not isinstance(extra, tuple) or not all(isinstance(p, tuple) and len(p) == 2 for p in extra):
+            raise InvalidInput(f"extra must be a mapping of frontmatter keys to values (got {type(extra).__name__})")
+        clear = self.clear or ()
+        if isinstance(clear, str) or not all(isinstance(f, str) for f in clear):
+            raise InvalidInput(f"clear must be a list of field names, of {', '.join(sorted(CLEARABLE))} "
+                               f"(got {clear!r})")
+        object.__setattr__(self, "extra", extra)
+        object.__setattr__(self, "clear", tuple(clear))
+
+    @classmethod
+    def of(cls, name: str, description: str | None = None, type: str | None = None, body: str | None = None,
+           **fields: Any) -> "MemoryChange":
+        """The change a keyword call asks (``Memory.write(name, description, type, body, title=…)``).
+        Raises :class:`InvalidInput` naming each keyword that is no field of a change (a misspelt
+        ``importanse=5`` is refused, never dropped)."""
+        known = [f.name for f in dataclass_fields(cls)]
+        unknown = sorted(set(fields) - set(known))
+        if unknown:
+            raise InvalidInput(f"unknown field(s) for a write: {', '.join(unknown)} (a write takes "
+                               f"{', '.join(known)}, and scope)")
+        return cls(name, description, type, body, **fields)
 
 
 def _cut(value: str, limit: int, label: str, warnings: list[str]) -> str:

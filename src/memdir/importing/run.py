@@ -21,10 +21,10 @@ and writes nothing. ``progress(n)`` is told of each item handled.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import InvalidInput, MemdirError, NotFound, TombstoneRefused
-from ..gateway.fields import prepare
+from ..gateway.fields import MemoryChange, prepare
 from .sources import Item, Skip
 from ..operations.memories import write
 from ..results import Result
@@ -88,12 +88,12 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool) -> ImportOutco
                              f"forgotten ({found[1]}; tombstone {found[0].id})")
     layer = session.layer(scope)
     entry = layer.lookup(name)  # the last scan while no file came or went: a long import stays linear
-    fields = dict(title=title, scope=scope, extra=dict(item.extra), reason=f"import from {item.source}")
-    if item.disabled:
-        fields["disabled"] = True  # muted where it came from (dsh ``status: disabled``): muted here
+    # Muted where it came from (dsh ``status: disabled``): muted here.
+    change = MemoryChange(name, description, kind, body, title=title, disabled=True if item.disabled else None,
+                          extra=item.extra, reason=f"import from {item.source}")
     if entry is None:
         result = "candidate" if scope == "team" else "imported"
-        if not dry_run and write(session, name, description, kind, body, **fields).operation == "unchanged":
+        if not dry_run and write(session, change, scope).operation == "unchanged":
             result = "unchanged"  # the same team candidate waits already
         return ImportOutcome(item.source, name, scope, would + result,
                              "waits for a person's review (memdir review)" if result == "candidate" else "")
@@ -102,12 +102,12 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool) -> ImportOutco
         return ImportOutcome(item.source, name, scope, would + "unchanged", "the same text is already there")
     if scope != "team" and old.origin == "import" and _imported_unchanged(layer, name, entry.digest):
         if not dry_run:
-            write(session, name, description, kind, body, **fields)
+            write(session, change, scope)
         return ImportOutcome(item.source, name, scope, would + "updated", "the source changed")
     candidate = f"{name[:64 - len(_CANDIDATE_SUFFIX)]}{_CANDIDATE_SUFFIX}"
     if not dry_run:
-        fields["extra"] = {**fields["extra"], "candidate_for": name}
-        done = write(session, candidate, description, kind, body, status="candidate", **fields)
+        done = write(session, replace(change, name=candidate, status="candidate",
+                                      extra={**item.extra, "candidate_for": name}), scope)
         if done.operation == "unchanged":
             return ImportOutcome(item.source, candidate, scope, "unchanged", "the same candidate waits already")
     return ImportOutcome(item.source, candidate, scope, would + "candidate",
@@ -164,8 +164,6 @@ def distinct_names(items: list, target) -> list:
     item uses), noted in ``extra['import_renamed_from']``. Deterministic for
     the same source, so a second run maps each item to the same memory.
     ``target(item)`` is the scope the item goes to."""
-    from dataclasses import replace
-
     taken = {(target(i), i.name) for i in items if isinstance(i, Item)}
     seen: set = set()
     out = []
