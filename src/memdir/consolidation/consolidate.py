@@ -44,6 +44,7 @@ from ..gateway.fields import MemoryChange, inherit, prepare
 from ..gateway.changes import receipt
 from ..layer.succession import successor, superseded_refusal
 from ..text.names import name_taken, normalize_name, same_name
+from ..operations.lookup import guard
 from ..operations.memories import delete, write
 from ..session import Session
 from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is part of this API)
@@ -142,6 +143,7 @@ def _candidate_name(target: str, taken: dict, layer) -> tuple[str, str | None]:
 class _Snapshot:
     entries: dict            # scope -> {name: Entry}
     stones: list[Tombstone]
+    skipped: tuple[str, ...] = ()  # layers whose tombstones could not be read (lookup.guard), a warning each
 
     def find(self, name: str, scope: str | None) -> tuple[str, Any] | None:
         scopes = [scope] if scope in self.entries else list(self.entries)
@@ -152,11 +154,9 @@ class _Snapshot:
 
 
 def _snapshot(session: Session) -> _Snapshot:
-    entries, stones = {}, []
-    for layer in session.layers():
-        entries[layer.scope] = dict(layer.scan().entries)
-        stones.extend(layer.tombstones())
-    return _Snapshot(entries, stones)
+    entries = {layer.scope: dict(layer.scan().entries) for layer in session.layers()}
+    stones = guard(session)  # every layer's: a proposal's layer is chosen after
+    return _Snapshot(entries, list(stones), stones.skipped)
 
 
 def _receipt_scope(session: Session) -> str | None:
@@ -251,6 +251,8 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
     else:
         counts, warnings = {}, []
     notes = tuple(warnings) + ((f"{sum(counts.values())} secret(s) redacted",) if counts else ())
+    if action != "forget":
+        notes += snap.skipped  # checked without the tombstones of a layer that could not be read
     own = entry is not None and _own(layer, entry)
     drift = None
     if action == "update" and own:

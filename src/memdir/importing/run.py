@@ -12,7 +12,9 @@ at a time, and reports each outcome:
   imported text waits for review as ``<name>-import``, nothing is overwritten;
 * **unchanged**: the same text is already there (a second run changes nothing);
 * **skipped**: unreadable, or a forgotten value (a tombstone of any layer of
-  the session refuses it: the fact does not come back).
+  the session refuses it: the fact does not come back; a layer whose
+  tombstones cannot be read is passed over, said in the report's warnings,
+  as for any write: :func:`memdir.operations.lookup.guard`).
 
 A team-scope import is made of candidates in the person's home (the team
 layer is written by a person only). ``dry_run`` decides the same outcomes
@@ -26,10 +28,11 @@ from dataclasses import dataclass, replace
 from ..errors import InvalidInput, MemdirError, NotFound, TombstoneRefused
 from ..gateway.fields import MemoryChange, prepare
 from .sources import Item, Skip
+from ..operations.lookup import guard
 from ..operations.memories import write
 from ..results import Result
 from ..session import Session
-from ..tombstones.match import match
+from ..tombstones.match import Tombstone, match
 from ..vocabulary import IMPORT_SOURCES
 
 _CANDIDATE_SUFFIX = "-import"
@@ -52,12 +55,14 @@ class ImportOutcome:
 @dataclass(frozen=True)
 class ImportReport(Result):
     """An import of ``kind`` from ``source``: every outcome, in source order,
-    and the counts by result."""
+    and the counts by result; ``warnings`` for the whole import (a layer whose
+    tombstones could not be read, so were not checked)."""
 
     kind: str
     source: str
     dry_run: bool
     outcomes: tuple[ImportOutcome, ...]
+    warnings: tuple[str, ...] = ()
 
     def count(self, result: str) -> int:
         """How many outcomes are ``result`` (``would-`` prefixes ignored)."""
@@ -74,14 +79,13 @@ def _imported_unchanged(layer, name: str, digest: str) -> bool:
     return last is not None and last.actor == "import" and last.after == digest
 
 
-def _one(session: Session, item: Item, scope: str, dry_run: bool) -> ImportOutcome:
+def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[Tombstone]) -> ImportOutcome:
     would = "would-" if dry_run else ""
     try:
         name, description, kind, body, title, _, _ = prepare(session.settings, item.name, item.description,
                                                              item.type, item.body, item.title)
     except InvalidInput as exc:
         return ImportOutcome(item.source, item.name, scope, "skipped", str(exc))
-    stones = [stone for layer in session.layers() for stone in layer.tombstones()]
     found = match(stones, description, body, name=name, actor="import")
     if found is not None:
         return ImportOutcome(item.source, name, scope, "skipped",
@@ -196,6 +200,7 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
     See the module docstring. Raises :class:`ScopeError` when a needed
     layer is unavailable; every per-item problem is an outcome instead."""
     importer = session.as_actor("import")
+    stones = guard(importer)  # every layer's, read once: an import makes no tombstones
     outcomes = []
     for item in distinct_names(items, lambda i: scope or i.scope or ("user" if i.type == "user" else "project")):
         if isinstance(item, Skip):
@@ -204,7 +209,7 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
             target = scope or item.scope or ("user" if item.type == "user" else "project")
             importer.check_scope(target)
             try:
-                done = _one(importer, item, target, dry_run)
+                done = _one(importer, item, target, dry_run, stones)
                 if item.extra.get("import_renamed_from"):
                     note = f"the name {item.extra['import_renamed_from']!r} is taken by an earlier item of this source"
                     done = ImportOutcome(done.source, done.name, done.scope, done.result,
@@ -216,7 +221,7 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
                 outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", str(exc)))
         if progress is not None:
             progress(1)
-    return ImportReport(kind, source, dry_run, tuple(outcomes))
+    return ImportReport(kind, source, dry_run, tuple(outcomes), stones.skipped)
 
 
 __all__ = ["KINDS", "ImportOutcome", "ImportReport", "distinct_names", "gather", "run"]

@@ -23,6 +23,7 @@ from ..text.names import normalize_name
 from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
 from ..layer.team import candidate_layer, init as init_dir
+from .lookup import guard
 
 
 @dataclass(frozen=True)
@@ -180,9 +181,9 @@ def propose(session: Session, change: MemoryChange) -> WriteResult:
     proposal = replace(change, description=description, type=type, body=body, status="candidate",
                        reactivate=False, body_source=None,
                        expect_digest=change.expect_digest if change.expect_digest is None else False)
-    guard = [stone for other in session.layers() for stone in other.tombstones()]
-    result = gateway.write(layer, proposal, actor=session.actor, session=session.id, guard=guard)
-    return result
+    stones = guard(session, layer)  # every layer's: the candidate layer is outside the session's
+    result = gateway.write(layer, proposal, actor=session.actor, session=session.id, guard=stones)
+    return replace(result, warnings=(*result.warnings, *stones.skipped)) if stones.skipped else result
 
 
 def pending(session: Session) -> list:
@@ -214,11 +215,10 @@ def decide(session: Session, name: str, *, approve: bool, reason: str | None = N
     target = extra.pop("candidate_for", None) or key
     extra.pop("candidate_action", None)
     team = _team(session)
-    guard = [stone for other in session.layers() if other is not team for stone in other.tombstones()]
     approved = MemoryChange(target, record.description, record.type, record.body, title=record.title,
                             importance=record.importance, extra=extra,
                             reason=reason or f"approved team candidate {key}")
-    gateway.write(team, approved, actor="human", session=session.id, guard=guard, action="approve")
+    gateway.write(team, approved, actor="human", session=session.id, guard=guard(session, team), action="approve")
     gateway.delete(layer, key, actor="human", tombstone=False, action="approve", reason=f"approved into {target}",
                    session=session.id)
     return Decision(target, "team", key, True)
@@ -227,8 +227,9 @@ def decide(session: Session, name: str, *, approve: bool, reason: str | None = N
 def promote(session: Session, name: str) -> Promoted:
     """Move the personal project memory ``name`` into the team layer (a
     person only): written through the gateway (redaction, the credential
-    check, tombstones), then removed from the project layer without a
-    tombstone. Raises :class:`Refused`, :class:`NotFound`, :class:`ScopeError`."""
+    check, every layer's tombstones as for any write into the team layer:
+    :func:`memdir.operations.lookup.guard`), then removed from the project
+    layer without a tombstone. Raises :class:`Refused`, :class:`NotFound`, :class:`ScopeError`."""
     if session.actor != "human":
         raise Refused("only a person promotes a memory to the team layer (memdir promote NAME --to team)")
     source = session.layer("project")
@@ -244,7 +245,7 @@ def promote(session: Session, name: str) -> Promoted:
                             pinned=record.pinned, importance=record.importance, valid_from=record.valid_from,
                             valid_until=record.valid_until, extra=record.extra,
                             reason="promoted from the project layer")
-    result = gateway.write(team, promoted, actor="human", session=session.id, guard=source.tombstones(),
+    result = gateway.write(team, promoted, actor="human", session=session.id, guard=guard(session, team),
                            action="promote")
     gateway.delete(source, key, actor="human", tombstone=False, action="promote", reason="promoted to the team layer",
                    session=session.id)
@@ -266,9 +267,8 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
     if not commit or commit.startswith("-"):
         raise InvalidInput(f"not a commit: {commit!r}")
     data = git.show(session.project_root, commit, layer.path / f"{key}.md")
-    guard = [stone for other in session.layers() if other is not layer for stone in other.tombstones()]
     result = gateway.restore_bytes(layer, key, data, f"git commit {commit[:12]}", actor=session.actor,
-                                   guard=guard, session=session.id)
+                                   guard=guard(session, layer), session=session.id)
     return RestoreResult(result.name, "team", 0, result.operation, result.digest, commit)
 
 
