@@ -40,10 +40,10 @@ from ..errors import (
     Conflict, InvalidInput, LockTimeout, ModelError, NotFound, Refused, ScopeError, StoreError, TombstoneRefused,
 )
 from ..tombstones.match import Tombstone, match as match_tombstone
-from ..gateway.fields import MemoryChange, inherit, prepare
+from ..gateway.fields import MemoryChange, candidate_name, free_name, inherit, name_taken, prepare
 from ..gateway.changes import receipt
 from ..layer.succession import successor, superseded_refusal
-from ..text.names import name_taken, normalize_name, same_name
+from ..text.names import normalize_name, same_name
 from ..operations.lookup import guard
 from ..operations.memories import delete, write
 from ..session import Session
@@ -123,17 +123,15 @@ def _own(layer, entry) -> bool:
 
 
 def _candidate_name(target: str, taken: dict, layer) -> tuple[str, str | None]:
-    """The name of the candidate proposing a change to ``target`` and its
+    """The name of the candidate proposing a change to ``target`` (:func:`candidate_name`) and its
     current digest (None: new). Reuses consolidation's own pending candidate."""
-    for n in range(1, 10):
-        name = f"{target[:52]}-candidate" + (f"-{n}" if n > 1 else "")
+    def other(name: str) -> bool:
         entry = taken.get(name)
-        if entry is None:
-            return name, None
-        extra = dict(entry.record.extra)
-        if extra.get("candidate_for") == target and _own(layer, entry):
-            return name, entry.digest
-    raise InvalidInput(f"too many candidates pending for {target!r}; review them first (memdir review)")
+        return entry is not None and not (dict(entry.record.extra).get("candidate_for") == target
+                                          and _own(layer, entry))
+
+    name = candidate_name(target, other)
+    return name, taken[name].digest if name in taken else None
 
 
 # ---------------------------------------------------------------- snapshot and receipts
@@ -263,7 +261,7 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
     # A change to what a person or the agent wrote, or an update that drifts off the memory's topic, waits for review.
     candidate = action in ("update", "supersede") and (not own or drift is not None)
     if action == "supersede" and own:
-        name = name if name and name != target else f"{target[:58]}-v2"
+        name = name if name and name != target else free_name(target, "v2")
     planned = {"create": "created", "update": "updated", "supersede": "superseded", "forget": "forgotten"}[action]
     if candidate:
         planned = "candidate"

@@ -28,8 +28,10 @@ from ..layer.history import version_bytes
 from ..layer.layer import Layer
 from ..results import PruneCandidate, WriteResult
 from ..files.memfile import MalformedMemory, MemoryRecord, parse
-from ..text.names import name_taken, normalize_name, same_name
-from .fields import MemoryChange, candidate_name, check_valid_time, inherit, prepare, reason_text, sanitize
+from ..text.names import normalize_name, same_name
+from .fields import (
+    MemoryChange, candidate_name, check_valid_time, inherit, name_taken, prepare, reason_text, sanitize,
+)
 from ..layer.succession import check_tombstones, refuse_superseded
 from ..tombstones.match import Tombstone
 from ..vocabulary import CLEARABLE
@@ -106,7 +108,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
                            "re-read it and try again")
         if status == "candidate" and existing is not None and existing.record.status != "candidate":
             # A proposed change to a live memory waits beside it; the live one stays in force.
-            target, name = name, candidate_name(tx, name)
+            target = name
+            name = candidate_name(target, lambda free: _other_than_proposal(tx.fresh(free), target))
             asked = name
             extra = {**extra, "candidate_for": target}
             existing = tx.fresh(name)
@@ -171,6 +174,13 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     operation = "reactivated" if reviving else "renamed" if rename_from is not None else "updated" if old else "created"
     return WriteResult(name, layer.scope, operation, sum(counts.values()),
                        counts, tuple(warnings), record.status, record.pinned, event.after)
+
+
+def _other_than_proposal(entry, target: str) -> bool:
+    """True when ``entry`` (a scan entry or None) holds a name a proposal for ``target`` cannot take:
+    a memory that is not a pending candidate for ``target`` (that one the proposal changes)."""
+    return entry is not None and not (entry.record.status == "candidate"
+                                      and dict(entry.record.extra).get("candidate_for") == target)
 
 
 def _retire(tx, old: MemoryRecord, successor: str, edge: datetime, reason: str = "") -> None:

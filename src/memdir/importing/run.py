@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..errors import InvalidInput, MemdirError, NotFound, TombstoneRefused
-from ..gateway.fields import MemoryChange, prepare
+from ..gateway.fields import MemoryChange, free_name, prepare
 from .sources import Item, Skip
 from ..operations.lookup import guard
 from ..operations.memories import write
@@ -35,7 +35,7 @@ from ..session import Session
 from ..tombstones.match import Tombstone, match
 from ..vocabulary import IMPORT_SOURCES
 
-_CANDIDATE_SUFFIX = "-import"
+_CANDIDATE_SUFFIX = "import"
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[T
         if not dry_run:
             write(session, change, scope)
         return ImportOutcome(item.source, name, scope, would + "updated", "the source changed")
-    candidate = f"{name[:64 - len(_CANDIDATE_SUFFIX)]}{_CANDIDATE_SUFFIX}"
+    candidate = free_name(name, _CANDIDATE_SUFFIX)  # one per name: a re-import changes the pending one
     if not dry_run:
         done = write(session, replace(change, name=candidate, status="candidate",
                                       extra={**item.extra, "candidate_for": name}), scope)
@@ -165,7 +165,8 @@ def distinct_names(items: list, target) -> list:
     normalize to the same name (``Foo Bar.md``, ``foo-bar.md``, entities
     ``Alice`` and ``alice``), the first in source order keeps it and the
     next ones get ``<name>-2``, ``<name>-3``… (the smallest suffix no other
-    item uses), noted in ``extra['import_renamed_from']``. Deterministic for
+    item uses, :func:`memdir.gateway.fields.free_name`), noted in
+    ``extra['import_renamed_from']``. Deterministic for
     the same source, so a second run maps each item to the same memory.
     ``target(item)`` is the scope the item goes to."""
     taken = {(target(i), i.name) for i in items if isinstance(i, Item)}
@@ -175,21 +176,13 @@ def distinct_names(items: list, target) -> list:
         if isinstance(item, Item):
             key = (target(item), item.name)
             if key in seen:
-                n = 2
-                while (key[0], _suffixed(item.name, n)) in taken:
-                    n += 1
-                renamed = _suffixed(item.name, n)
+                renamed = free_name(item.name, "", lambda name: (key[0], name) in taken)
                 taken.add((key[0], renamed))
                 item = replace(item, name=renamed, extra={**item.extra, "import_renamed_from": item.name})
                 key = (key[0], renamed)
             seen.add(key)
         out.append(item)
     return out
-
-
-def _suffixed(name: str, n: int) -> str:
-    tail = f"-{n}"
-    return name[:64 - len(tail)].rstrip("-") + tail
 
 
 def run(session: Session, kind: str, source: str, items: list, *, scope: str | None = None,
