@@ -38,7 +38,7 @@ def test_the_rule_cuts_the_base_for_the_whole_tail_and_numbers_from_2():
     eleventh = free_name(RELEASE, "candidate", lambda name: not name.endswith("-11"))  # ten taken before it
     assert eleventh == "release-notes-are-drafted-from-merged-pull-requests-candidate-11"
     assert valid(eleventh) and len(eleventh) == 64
-    assert free_name(BACKUP, "v2", lambda name: False) == "the-nightly-staging-database-backup-is-kept-for-two-weeks-in-v2"
+    assert free_name(BACKUP, "v2") == "the-nightly-staging-database-backup-is-kept-for-two-weeks-in-v2"  # no taken
     assert free_name("db-port", "candidate", lambda name: True, most=3) is None  # the caller says why
 
 
