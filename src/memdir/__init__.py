@@ -27,13 +27,14 @@ from .errors import (
 )
 
 __all__ = [
-    "Memory", "Settings", "MemoryRecord", "MemdirError", "InvalidInput", "InvalidName", "ScopeError",
+    "Memory", "MemoryChange", "Settings", "MemoryRecord", "MemdirError", "InvalidInput", "InvalidName", "ScopeError",
     "NotFound", "Refused", "TombstoneRefused", "ConfirmationRequired", "Conflict", "LockTimeout",
     "StoreError", "ModelError", "MissingExtra", "InstallError", "__version__",
 ]
 
 # Imported on first use: `import memdir` stays cheap for the hooks; the facade loads YAML.
-_LAZY = {"Memory": ("memdir.api", "Memory"), "Settings": ("memdir.settings", "Settings"),
+_LAZY = {"Memory": ("memdir.api", "Memory"), "MemoryChange": ("memdir.gateway.fields", "MemoryChange"),
+         "Settings": ("memdir.settings", "Settings"),
          "MemoryRecord": ("memdir.files.memfile", "MemoryRecord"), "__version__": ("memdir.version", "VERSION")}
 
 

@@ -10,9 +10,9 @@ operation, which returns a typed result (:mod:`memdir.results`):
 ==========================  ===========================================
 methods                     module
 ==========================  ===========================================
-write read list delete      :mod:`memdir.operations.memories` (the tools)
-forget prune clear history
-show restore
+write apply read list       :mod:`memdir.operations.memories` (the tools)
+delete forget prune clear
+history show restore
 tombstones lift_tombstone   :mod:`memdir.operations.trust` (what a person decides)
 review approve reject pin
 mute
@@ -40,6 +40,8 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from .errors import InvalidInput
+from .gateway.fields import MemoryChange
 from .importing import run as imports
 from .operations import maintenance, memories as operations, team as teamops, trust
 from .importing.run import ImportReport
@@ -110,24 +112,22 @@ class Memory:
     # ------------------------------------------------------------ the tools
 
     def write(self, name: str, description: str | None = None, type: str | None = None, body: str | None = None, *,
-              title: str | None = None, scope: str | None = None, pinned: bool | None = None,
-              disabled: bool | None = None, importance: int | None = None, status: str | None = None,
-              valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
-              supersedes: str | None = None, reason: str | None = None,
-              extra: dict | None = None, expect_digest: str | None | bool = False,
-              reactivate: bool = False, rename_from: str | None = None, clear: tuple[str, ...] = (),
-              body_source: str | None = None) -> WriteResult:
-        """Create or update a memory (``memory_write``); see :func:`memdir.operations.memories.write`
-        (``rename_from``: rename that memory to ``name``, keeping what is not given; ``clear``: the
-        optional fields to empty, of ``title``, ``importance``, ``valid_from``, ``valid_until``). A
-        description, type or body left None keeps the memory's; a new memory needs a description
-        (type ``project`` by default); ``body=""`` empties the body. ``body_source``: where a body read
-        from a stream came from (``stdin``), so an empty one is refused for a memory that has a body."""
-        return operations.write(
-            self.session, name, description, type, body, title=title, scope=scope, pinned=pinned,
-            disabled=disabled, importance=importance, status=status, valid_from=valid_from,
-            valid_until=valid_until, supersedes=supersedes, reason=reason, extra=extra, expect_digest=expect_digest,
-            reactivate=reactivate, rename_from=rename_from, clear=clear, body_source=body_source)
+              scope: str | None = None, **fields: Any) -> WriteResult:
+        """Create or update a memory (``memory_write``): ``mem.write("db-port", "Dev PostgreSQL listens on
+        5433", "project", "body", scope="user")``. ``fields`` are those of :class:`~memdir.MemoryChange`
+        (``title``, ``pinned``, ``importance``, ``status``, ``valid_until``, ``rename_from``, ``clear``…);
+        an unknown one raises :class:`InvalidInput` naming it. A description, type or body left None keeps
+        the memory's; a new memory needs a description (type ``project`` by default); ``body=""`` empties
+        the body. See :meth:`apply` and :func:`memdir.operations.memories.write`."""
+        return operations.write(self.session, MemoryChange.of(name, description, type, body, **fields), scope)
+
+    def apply(self, change: MemoryChange, scope: str | None = None) -> WriteResult:
+        """Write a prepared :class:`~memdir.MemoryChange` into ``scope`` (None: where the memory is, else
+        by its type), as :meth:`write` does. Raises :class:`InvalidInput` when ``change`` is not one."""
+        if not isinstance(change, MemoryChange):
+            raise InvalidInput(f"apply takes a MemoryChange (got {type(change).__name__}); "
+                               "Memory.write takes the fields as keywords")
+        return operations.write(self.session, change, scope)
 
     def read(self, name: str, scope: str | None = None, *, count: bool = True) -> ReadResult:
         """A memory's full text and its links (``memory_read``); see :func:`memdir.operations.memories.read`."""

@@ -60,3 +60,38 @@ def test_bad_arguments_raise_memdir_errors_only(mem):
         with pytest.raises(MemdirError):
             call()
     assert [m.name for m in mem.list().memories] == ["ok"]  # nothing lost on the way
+
+
+def test_a_write_is_one_change_value_and_an_unknown_field_is_named(mem):
+    """The fields of a write are declared once (``memdir.MemoryChange``): the facade's keywords, a
+    prepared change (``Memory.apply``) and the levels below take that value; a misspelt keyword is an
+    :class:`InvalidInput` naming it, never a bare TypeError, and nothing is written."""
+    import dataclasses
+    import inspect
+
+    from memdir.gateway import changes as gateway
+    from memdir.operations import memories as operations
+
+    with pytest.raises(InvalidInput, match=r"unknown field\(s\) for a write: colour, importanse \(a write takes"):
+        mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "b", importanse=5, colour="red")
+    assert mem.list().memories == ()
+    # control: the right spelling writes, and a prepared change writes through the same path
+    written = mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved.", importance=5, scope="project")
+    assert (written.name, written.scope, written.operation) == ("db-port", "project", "created")
+    change = memdir.MemoryChange("db-port", body="Moved on 2026-11-02.", pinned=True, extra={"ticket": "OPS-7"})
+    assert change.extra == (("ticket", "OPS-7"),)
+    applied = mem.apply(change, "project")
+    assert (applied.operation, applied.pinned) == ("updated", True)
+    record = mem.read("db-port", count=False).record
+    assert (record.description, record.body, record.importance, record.pinned, dict(record.extra)) == (
+        "Dev PostgreSQL listens on 5433", "Moved on 2026-11-02.", 5, True, {"ticket": "OPS-7"})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        change.name = "other"
+    with pytest.raises(InvalidInput, match="apply takes a MemoryChange"):
+        mem.apply({"name": "x", "description": "d"})
+    with pytest.raises(InvalidInput, match="extra must be a mapping"):
+        memdir.MemoryChange("x", "d", extra="ticket")
+    # no level below re-declares the fields: each takes the one value
+    assert list(inspect.signature(operations.write).parameters) == ["session", "change", "scope"]
+    assert list(inspect.signature(gateway.write).parameters) == ["layer", "change", "actor", "session", "guard",
+                                                                 "action"]

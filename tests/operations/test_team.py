@@ -316,6 +316,27 @@ def test_promote_moves_a_personal_memory_into_the_team_layer(clones):
     assert not (a.team_dir / "mine.md").exists()
 
 
+def test_promote_is_guarded_by_every_layer_s_tombstones_as_a_write_to_the_team_is(clones):
+    """A value forgotten in the user layer is refused when promoted into the team layer, as a person's
+    write of it there is (one rule: :func:`memdir.operations.lookup.guard`); promote checked the project
+    layer's tombstones only."""
+    a, _ = clones
+    mem = a.memory()
+    mem.write("ports", "Service ports are listed in infra/ports.md", "reference", "See the table.", scope="project")
+    mem.write("ports-mine", "Service ports are listed in infra/ports.md", "reference", "See the table.",
+              scope="user")
+    mem.forget("ports-mine", "user")
+    with pytest.raises(TombstoneRefused):
+        mem.write("ports", "Service ports are listed in infra/ports.md", "reference", "See the table.", scope="team")
+    with pytest.raises(TombstoneRefused):
+        mem.promote("ports")
+    assert not (a.team_dir / "ports.md").exists()
+    assert [m.name for m in mem.list("project").memories] == ["ports"]  # nothing lost on the way
+    # control: a value no layer forgot is promoted
+    mem.write("build", "make build uses ninja", "reference", scope="project")
+    assert mem.promote("build").operation == "created" and (a.team_dir / "build.md").is_file()
+
+
 def test_init_adopts_an_existing_directory_as_it_is(tmp_path):
     root = tmp_path / "repo"
     git(tmp_path, "init", "-q", str(root))

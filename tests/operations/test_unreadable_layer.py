@@ -11,6 +11,8 @@ import os
 import pytest
 
 from memdir import Memory
+from memdir.errors import TombstoneRefused
+from tests.conftest import run_cli
 from tests.faults.test_faults import _as_other_user
 
 
@@ -60,3 +62,81 @@ def test_doctor_and_verify_report_every_layer(locked_out, command):
         assert f"ok  {mem.layer('user').path}: 1 events" in out.stdout
     else:
         assert "user layer:" in out.stdout and "1 memories" in out.stdout
+
+
+# ---------------------------------------------------------------- one layer's tombstones unreadable
+
+FORGOTTEN = ("Dev PostgreSQL listens on 5433", "Moved from 5432 on 2026-11-02: the system cluster has it.")
+SKIPPED = "the user layer's tombstones were not checked: "
+
+
+@pytest.fixture
+def garbled_stones(tmp_path):
+    """A home whose user layer's ``tombstones.json`` is not JSON, beside a readable forgotten value
+    in the project layer and a team layer: every write path must proceed past the unreadable layer
+    with a warning (as a plain write does), and still refuse the value the readable one forgot."""
+    home, project = tmp_path / "home", tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    person = Memory.open(home=home, project=project, actor="human")
+    person.team_init()
+    person.write("editor", "The user edits with Helix", "user")
+    person.write("db-port", *FORGOTTEN[:1], "project", FORGOTTEN[1])
+    person.forget("db-port")
+    (person.layer("user").meta / "tombstones.json").write_text("not json")
+    return home, project, person
+
+
+def test_a_plain_write_proceeds_past_unreadable_tombstones_with_a_warning(garbled_stones):
+    home, project, person = garbled_stones
+    agent = Memory.open(home=home, project=project, actor="agent")
+    result = agent.write("ci", "CI runs on Forgejo Actions", "project", "Workflows live in .forgejo.")
+    assert (result.name, result.scope, result.operation) == ("ci", "project", "created")
+    assert [w for w in result.warnings if w.startswith(SKIPPED)]
+    with pytest.raises(TombstoneRefused):  # control: the readable project tombstone still refuses
+        agent.write("port", FORGOTTEN[0], "project", FORGOTTEN[1])
+
+
+def test_a_team_proposal_proceeds_past_unreadable_tombstones_with_a_warning(garbled_stones):
+    home, project, person = garbled_stones
+    agent = Memory.open(home=home, project=project, actor="agent")
+    result = agent.write("ci", "CI runs on Forgejo Actions", "project", "Workflows live in .forgejo.", scope="team")
+    assert (result.name, result.status, result.operation) == ("ci", "candidate", "created")
+    assert [w for w in result.warnings if w.startswith(SKIPPED)]
+    assert [c.name for c in person.review("team").candidates] == ["ci"]
+    with pytest.raises(TombstoneRefused):  # control: the project layer's tombstone guards the team too
+        agent.write("port", FORGOTTEN[0], "project", FORGOTTEN[1], scope="team")
+
+
+def test_an_import_proceeds_past_unreadable_tombstones_with_a_warning(garbled_stones, tmp_path):
+    home, project, person = garbled_stones
+    source = tmp_path / "exported"
+    source.mkdir()
+    (source / "ci.md").write_text("---\nname: ci\ndescription: CI runs on Forgejo Actions\ntype: project\n---\n"
+                                  "Workflows live in .forgejo.\n")
+    (source / "port.md").write_text(f"---\nname: port\ndescription: {FORGOTTEN[0]}\ntype: project\n---\n"
+                                    f"{FORGOTTEN[1]}\n")
+    out = run_cli("--project", project, "import", "dir", source, env={"MEMDIR_HOME": str(home)})
+    assert out.returncode == 0, out.stderr
+    assert "imported         ci (project)" in out.stdout
+    assert "1 imported, 0 updated, 0 candidate, 0 unchanged, 1 skipped." in out.stdout
+    assert f"memdir: warning: {SKIPPED}" in out.stderr
+    # control: the item holding the value the project layer forgot is skipped as forgotten
+    assert "skipped          port (project)" in out.stdout and "matches a forgotten value (" in out.stdout
+    assert person.read("ci", count=False).record.description == "CI runs on Forgejo Actions"
+
+
+def test_consolidation_proceeds_past_unreadable_tombstones_with_a_warning(garbled_stones):
+    from memdir.consolidation.proposals import Proposal
+    from tests.scripted import Scripted
+
+    home, project, person = garbled_stones
+    proposals = Scripted(Proposal("create", name="pytest-usage", description="Tests run with pytest -x",
+                                  body="Run the unit tests with pytest -x."),
+                         Proposal("create", name="port", description=FORGOTTEN[0], body=FORGOTTEN[1]))
+    report = person.consolidate([{"role": "user", "content": "Remember: always run pytest -x."}],
+                                extractor=proposals)
+    created, refused = report.outcomes
+    assert (created.result, created.name, created.scope) == ("created", "pytest-usage", "project")
+    assert [w for w in created.warnings if w.startswith(SKIPPED)]
+    assert refused.result == "refused-tombstone"  # control: the readable tombstone still refuses
+    assert person.read("pytest-usage", count=False).record.description == "Tests run with pytest -x"

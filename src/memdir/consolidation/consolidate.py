@@ -40,10 +40,11 @@ from ..errors import (
     Conflict, InvalidInput, LockTimeout, ModelError, NotFound, Refused, ScopeError, StoreError, TombstoneRefused,
 )
 from ..tombstones.match import Tombstone, match as match_tombstone, outcome
-from ..gateway.fields import inherit, prepare
+from ..gateway.fields import MemoryChange, candidate_name, free_name, inherit, name_taken, prepare
 from ..gateway.changes import receipt
 from ..layer.succession import successor, superseded_refusal
-from ..text.names import name_taken, normalize_name, same_name
+from ..text.names import normalize_name, same_name
+from ..operations.lookup import guard
 from ..operations.memories import delete, write
 from ..session import Session
 from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is part of this API)
@@ -122,17 +123,15 @@ def _own(layer, entry) -> bool:
 
 
 def _candidate_name(target: str, taken: dict, layer) -> tuple[str, str | None]:
-    """The name of the candidate proposing a change to ``target`` and its
+    """The name of the candidate proposing a change to ``target`` (:func:`candidate_name`) and its
     current digest (None: new). Reuses consolidation's own pending candidate."""
-    for n in range(1, 10):
-        name = f"{target[:52]}-candidate" + (f"-{n}" if n > 1 else "")
+    def other(name: str) -> bool:
         entry = taken.get(name)
-        if entry is None:
-            return name, None
-        extra = dict(entry.record.extra)
-        if extra.get("candidate_for") == target and _own(layer, entry):
-            return name, entry.digest
-    raise InvalidInput(f"too many candidates pending for {target!r}; review them first (memdir review)")
+        return entry is not None and not (dict(entry.record.extra).get("candidate_for") == target
+                                          and _own(layer, entry))
+
+    name = candidate_name(target, other)
+    return name, taken[name].digest if name in taken else None
 
 
 # ---------------------------------------------------------------- snapshot and receipts
@@ -142,6 +141,7 @@ def _candidate_name(target: str, taken: dict, layer) -> tuple[str, str | None]:
 class _Snapshot:
     entries: dict            # scope -> {name: Entry}
     stones: list[Tombstone]
+    skipped: tuple[str, ...] = ()  # layers whose tombstones could not be read (lookup.guard), a warning each
 
     def find(self, name: str, scope: str | None) -> tuple[str, Any] | None:
         scopes = [scope] if scope in self.entries else list(self.entries)
@@ -152,11 +152,9 @@ class _Snapshot:
 
 
 def _snapshot(session: Session) -> _Snapshot:
-    entries, stones = {}, []
-    for layer in session.layers():
-        entries[layer.scope] = dict(layer.scan().entries)
-        stones.extend(layer.tombstones())
-    return _Snapshot(entries, stones)
+    entries = {layer.scope: dict(layer.scan().entries) for layer in session.layers()}
+    stones = guard(session)  # every layer's: a proposal's layer is chosen after
+    return _Snapshot(entries, list(stones), stones.skipped)
 
 
 def _receipt_scope(session: Session) -> str | None:
@@ -248,6 +246,8 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
     else:
         counts, warnings = {}, []
     notes = tuple(warnings) + ((f"{sum(counts.values())} secret(s) redacted",) if counts else ())
+    if action != "forget":
+        notes += snap.skipped  # checked without the tombstones of a layer that could not be read
     own = entry is not None and _own(layer, entry)
     drift = None
     if action == "update" and own:
@@ -258,7 +258,7 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
     # A change to what a person or the agent wrote, or an update that drifts off the memory's topic, waits for review.
     candidate = action in ("update", "supersede") and (not own or drift is not None)
     if action == "supersede" and own:
-        name = name if name and name != target else f"{target[:58]}-v2"
+        name = name if name and name != target else free_name(target, "v2")
     planned = {"create": "created", "update": "updated", "supersede": "superseded", "forget": "forgotten"}[action]
     if candidate:
         planned = "candidate"
@@ -288,25 +288,25 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
                 cname, cdigest = _candidate_name(target, current, layer)
                 # The candidate is a new file: it is given the prepared body, which is the target's when
                 # the proposal leaves it out (the gateway would give a new file an empty one).
-                write(writer, cname, p.description, kind, body, title=p.title, scope=scope,
-                      importance=p.importance, status="candidate", reason=reason, expect_digest=cdigest,
-                      extra={"candidate_for": target, "candidate_action": action})
+                write(writer, MemoryChange(cname, p.description, kind, body, title=p.title, importance=p.importance,
+                                           status="candidate", reason=reason, expect_digest=cdigest,
+                                           extra={"candidate_for": target, "candidate_action": action}), scope)
                 return Outcome(index, p.action, "candidate", name=cname, target=target, scope=scope,
                                detail=(f"{drift}; " if drift else "") + f"waits for review (memdir approve {cname})",
                                warnings=notes)
             if action == "create":
-                write(writer, name, p.description, kind, p.body, title=p.title, scope=scope,
-                      importance=p.importance, reason=reason, expect_digest=None)
+                write(writer, MemoryChange(name, p.description, kind, p.body, title=p.title, importance=p.importance,
+                                           reason=reason, expect_digest=None), scope)
                 return Outcome(index, p.action, "created", name=name, scope=scope, warnings=notes)
             if action == "update":
-                write(writer, target, p.description, kind, p.body, title=p.title, scope=scope,
-                      importance=p.importance, reason=reason, expect_digest=entry.digest)
+                write(writer, MemoryChange(target, p.description, kind, p.body, title=p.title, importance=p.importance,
+                                           reason=reason, expect_digest=entry.digest), scope)
                 return Outcome(index, p.action, "updated", name=target, target=target, scope=scope, warnings=notes)
             if action == "supersede":
                 if name in current:
                     return fail("skipped-changed", f"{name!r} already exists", name=name, target=target, scope=scope)
-                write(writer, name, p.description, kind, p.body, title=p.title, scope=scope,
-                      importance=p.importance, supersedes=target, reason=reason, expect_digest=None)
+                write(writer, MemoryChange(name, p.description, kind, p.body, title=p.title, importance=p.importance,
+                                           supersedes=target, reason=reason, expect_digest=None), scope)
                 return Outcome(index, p.action, "superseded", name=name, target=target, scope=scope,
                                warnings=notes)
             delete(writer, target, scope, reason=reason, forget=True)

@@ -172,7 +172,8 @@ class Outcome:
     ``would-create`` | ``would-update`` | ``would-supersede`` | ``would-forget`` |
     ``would-candidate`` | ``would-unchanged``. ``name`` is the memory written (for a candidate: the
     candidate's name), ``target`` the memory it changes. ``warnings`` name
-    every cut (limits), removed character and redacted secret of the write.
+    every cut (limits), removed character and redacted secret of the write,
+    and a layer whose tombstones could not be read, so were not checked.
     """
 
     index: int

@@ -28,8 +28,10 @@ from ..layer.history import version_bytes
 from ..layer.layer import Layer
 from ..results import PruneCandidate, WriteResult
 from ..files.memfile import MalformedMemory, MemoryRecord, parse
-from ..text.names import name_taken, normalize_name, same_name
-from .fields import candidate_name, check_valid_time, inherit, prepare, reason_text, sanitize
+from ..text.names import normalize_name, same_name
+from .fields import (
+    MemoryChange, candidate_name, check_valid_time, inherit, name_taken, prepare, reason_text, sanitize,
+)
 from ..layer.succession import check_tombstones, refuse_superseded
 from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone
 from ..vocabulary import CLEARABLE
@@ -40,21 +42,18 @@ _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "sc
 # ---------------------------------------------------------------- gateway ops
 
 
-def write(layer: Layer, *, actor: str, name: str, description: str | None, type: str | None, body: str | None = None,
-          title: str | None = None, pinned: bool | None = None, disabled: bool | None = None,
-          importance: int | None = None, status: str | None = None,
-          valid_from: datetime | None = None, valid_until: datetime | None = None,
-          supersedes: str | None = None, extra: dict | None = None, session: str | None = None,
-          reason: str | None = None, guard: list[Tombstone] = (), expect_digest: str | None | bool = False,
-          action: str | None = None, reactivate: bool = False, rename_from: str | None = None,
-          clear: tuple[str, ...] = (), body_source: str | None = None) -> WriteResult:
-    """Create or update one memory through the gateway.
+def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None = None,
+          guard: list[Tombstone] = (), action: str | None = None) -> WriteResult:
+    """Create or update one memory through the gateway, as ``change`` asks (:class:`MemoryChange`:
+    its fields, and what a field not given keeps), written by ``actor`` for agent session ``session``.
 
     Unspecified (None) fields inherit the existing values: ``description``, ``type`` and ``body``
     (:func:`memdir.gateway.fields.inherit`), flags (``pinned``, ``disabled``, ``importance``, ``title``, valid times); ``created`` is kept, ``updated`` set now; an identical write changes nothing on disk (``unchanged``).
     ``status`` may only ask for ``"candidate"``; origin is always ``actor``. ``guard`` adds tombstones of other
-    layers to check. ``expect_digest`` (when not False) is compare-and-set: the current file digest (None = must
-    not exist) — a mismatch raises :class:`~memdir.errors.Conflict`.
+    layers to check (:func:`memdir.operations.lookup.guard`); ``action`` names the journal event (default
+    create, update, rename or reactivate). ``expect_digest`` (when not False) is compare-and-set: the current
+    file digest (None = must not exist) — a mismatch raises :class:`~memdir.errors.Conflict`. The valid
+    times must be datetimes here (text is read by :func:`memdir.operations.memories.write`).
 
     A name written differently from the existing memory's that normalizes to the same file (``C# tips`` over
     ``C++ tips``) raises :class:`Conflict` naming the existing memory and a distinct name; the same spelling or
@@ -69,12 +68,17 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
     Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound` (``supersedes`` names no
     memory), :class:`Conflict`, :class:`Refused`, :class:`LockTimeout`.
     """
+    name, description, type, body, title = change.name, change.description, change.type, change.body, change.title
+    pinned, disabled, importance, status = change.pinned, change.disabled, change.importance, change.status
+    valid_from, valid_until, supersedes = change.valid_from, change.valid_until, change.supersedes
+    reason, expect_digest, reactivate = change.reason, change.expect_digest, change.reactivate is True
+    rename_from, clear = change.rename_from, change.clear
     asked = name
     given_title = title
     name, description, type, body, title, counts, warnings = prepare(
         layer.settings, name, description, type, body, title)
     # Known keys are the gateway's to set: a payload cannot smuggle origin or status in.
-    extra = {k: v for k, v in (extra or {}).items() if k not in _RESERVED_KEYS}
+    extra = {k: v for k, v in change.extra if k not in _RESERVED_KEYS}
     if importance is not None:
         if isinstance(importance, bool) or not isinstance(importance, int) or not 1 <= importance <= 10:
             raise InvalidInput(f"importance must be an integer from 1 to 10 (got {importance!r})")
@@ -104,7 +108,8 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
                            "re-read it and try again")
         if status == "candidate" and existing is not None and existing.record.status != "candidate":
             # A proposed change to a live memory waits beside it; the live one stays in force.
-            target, name = name, candidate_name(tx, name)
+            target = name
+            name = candidate_name(target, lambda free: _other_than_proposal(tx.fresh(free), target))
             asked = name
             extra = {**extra, "candidate_for": target}
             existing = tx.fresh(name)
@@ -112,7 +117,7 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
             warnings.append(f"{target!r} stays as it is; the change waits for review as candidate {name!r} "
                             f"(memdir review)")
         old = source.record if source else None  # what fields not given keep
-        description, type, body = inherit(old, description, type, body, name, body_source)
+        description, type, body = inherit(old, description, type, body, name, change.body_source)
         check_tombstones(tx, source, description, body, name, guard)  # told why when source's successor left it
         if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))
@@ -169,6 +174,13 @@ def write(layer: Layer, *, actor: str, name: str, description: str | None, type:
     operation = "reactivated" if reviving else "renamed" if rename_from is not None else "updated" if old else "created"
     return WriteResult(name, layer.scope, operation, sum(counts.values()),
                        counts, tuple(warnings), record.status, record.pinned, event.after)
+
+
+def _other_than_proposal(entry, target: str) -> bool:
+    """True when ``entry`` (a scan entry or None) holds a name a proposal for ``target`` cannot take:
+    a memory that is not a pending candidate for ``target`` (that one the proposal changes)."""
+    return entry is not None and not (entry.record.status == "candidate"
+                                      and dict(entry.record.extra).get("candidate_for") == target)
 
 
 def _retire(tx, old: MemoryRecord, successor: str, edge: datetime, reason: str = "") -> None:

@@ -6,18 +6,106 @@ normalized (:mod:`memdir.text.names`), one-line fields lose line breaks and
 every field loses terminal escapes, controls and bidi overrides
 (:mod:`memdir.text.printable`), secrets are redacted
 (:mod:`memdir.text.redact`) and fence tags escaped (:mod:`memdir.text.fence`).
-What an update keeps of a field not given is :func:`inherit`; a candidate's name :func:`candidate_name`.
+What an update keeps of a field not given is :func:`inherit`. A free variant of a name (a candidate's,
+``-v2``, ``-import``, a colliding name's ``-2``) is :func:`free_name`, for every writer.
+What a write asks is one value, :class:`MemoryChange`, declared here once for every level
+(the ``Memory`` facade, :mod:`memdir.operations.memories`, the gateway).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Container, Mapping
+from dataclasses import dataclass, fields as dataclass_fields
+from datetime import datetime
+from typing import Any
+
 from ..errors import InvalidInput, InvalidName
 from ..text.fence import escape_fence_tags
 from ..files.memfile import TYPES, MemoryRecord, format_time
-from ..text.names import normalize_name, raw_name, same_name
+from ..text.names import MAX_NAME_CHARS, normalize_name, raw_name, same_name
 from ..text.printable import clean_body, clean_line
 from ..text.redact import redact
 from ..settings import Settings
+from ..vocabulary import CLEARABLE
+
+
+@dataclass(frozen=True)
+class MemoryChange:
+    """One write of one memory, as a caller asks it: the value every writer builds (the CLI, the
+    API, the tools, the panel, team proposals, consolidation, imports) and every level passes on
+    unchanged (``Memory.write`` → :func:`memdir.operations.memories.write` →
+    :func:`memdir.gateway.changes.write`). Who writes (the actor), the agent session id, which
+    tombstones guard the write and the journal action come from the calling path, never from
+    here: a payload cannot set them.
+
+    A field left at its default (None) is not given: an update keeps the memory's value
+    (:func:`inherit` for ``description``, ``type``, ``body``; the flags, ``title``,
+    ``importance`` and the valid times likewise); a new memory needs a ``description`` and
+    is of type ``project``.
+
+    ``name`` the memory (a raw name, normalized by :func:`prepare`); ``description`` one line
+    (``limit_description``), ``type`` of :data:`memdir.vocabulary.TYPES`, ``body`` Markdown
+    (``""`` empties it), ``title`` one line; ``pinned`` / ``disabled`` (mute); ``importance`` an
+    integer 1–10; ``status`` None or ``"candidate"`` (propose it for review); ``valid_from`` /
+    ``valid_until`` aware datetimes, or text :func:`memdir.operations.memories.time_arg` reads
+    (the gateway takes datetimes only); ``supersedes`` the name of the memory this one replaces;
+    ``extra`` further frontmatter keys (a mapping, kept as ``(key, value)`` pairs; the keys of
+    :class:`~memdir.files.memfile.MemoryRecord` are the gateway's own and dropped); ``reason``
+    for the journal; ``expect_digest`` compare-and-set (False: no check; None: the memory must
+    not exist; a digest: the file must hold it, else :class:`~memdir.errors.Conflict`);
+    ``reactivate`` a superseded memory (only ``True`` counts); ``rename_from`` the memory to
+    move to ``name``; ``clear`` the optional fields to empty (of :data:`CLEARABLE`);
+    ``body_source`` where a body read from a stream came from (``stdin``), see :func:`inherit`.
+
+    Raises :class:`InvalidInput` when ``extra`` is not a mapping or ``clear`` not a collection
+    of field names; every other check is the gateway's (:func:`memdir.gateway.changes.write`).
+    """
+
+    name: str
+    description: str | None = None
+    type: str | None = None
+    body: str | None = None
+    title: str | None = None
+    pinned: bool | None = None
+    disabled: bool | None = None
+    importance: int | None = None
+    status: str | None = None
+    valid_from: str | datetime | None = None
+    valid_until: str | datetime | None = None
+    supersedes: str | None = None
+    extra: tuple[tuple[str, Any], ...] = ()
+    reason: str | None = None
+    expect_digest: str | None | bool = False
+    reactivate: bool = False
+    rename_from: str | None = None
+    clear: tuple[str, ...] = ()
+    body_source: str | None = None
+
+    def __post_init__(self) -> None:
+        extra = self.extra or ()
+        if isinstance(extra, Mapping):
+            extra = tuple(extra.items())
+        elif not isinstance(extra, tuple) or not all(isinstance(p, tuple) and len(p) == 2 for p in extra):
+            raise InvalidInput(f"extra must be a mapping of frontmatter keys to values (got {type(extra).__name__})")
+        clear = self.clear or ()
+        if isinstance(clear, str) or not all(isinstance(f, str) for f in clear):
+            raise InvalidInput(f"clear must be a list of field names, of {', '.join(sorted(CLEARABLE))} "
+                               f"(got {clear!r})")
+        object.__setattr__(self, "extra", extra)
+        object.__setattr__(self, "clear", tuple(clear))
+
+    @classmethod
+    def of(cls, name: str, description: str | None = None, type: str | None = None, body: str | None = None,
+           **fields: Any) -> "MemoryChange":
+        """The change a keyword call asks (``Memory.write(name, description, type, body, title=…)``).
+        Raises :class:`InvalidInput` naming each keyword that is no field of a change (a misspelt
+        ``importanse=5`` is refused, never dropped)."""
+        known = [f.name for f in dataclass_fields(cls)]
+        unknown = sorted(set(fields) - set(known))
+        if unknown:
+            raise InvalidInput(f"unknown field(s) for a write: {', '.join(unknown)} (a write takes "
+                               f"{', '.join(known)}, and scope)")
+        return cls(name, description, type, body, **fields)
 
 
 def _cut(value: str, limit: int, label: str, warnings: list[str]) -> str:
@@ -182,13 +270,70 @@ def inherit(old: MemoryRecord | None, description: str | None, type: str | None,
             old.body if body is None else body)
 
 
-def candidate_name(tx, target: str) -> str:
-    """The name of a candidate proposing a change to ``target``: its pending candidate, else the first free
-    ``<target>-candidate[-N]``."""
-    for n in range(1, 100):
-        name = f"{target[:52]}-candidate" + (f"-{n}" if n > 1 else "")
-        entry = tx.fresh(name)
-        if entry is None or (entry.record.status == "candidate"
-                             and dict(entry.record.extra).get("candidate_for") == target):
+# ---------------------------------------------------------------- free names
+
+
+MAX_CANDIDATES = 99  # candidates pending for one memory before a further proposal is refused
+# Symbols spelled out when two names differ only in them (C++ / C#).
+_SPELLED = {"+": " plus ", "#": " sharp ", "&": " and ", "@": " at ", "%": " percent ", "*": " star ",
+            ".": " dot ", "/": " slash ", "=": " equals ", "<": " lt ", ">": " gt "}
+
+
+def free_name(base: str, suffix: str, taken: Callable[[str], bool] | None = None, *,
+              most: int | None = None) -> str | None:
+    """The first of ``<base>-<suffix>``, ``<base>-<suffix>-2``, ``<base>-<suffix>-3``… (with an empty
+    ``suffix``: ``<base>``, ``<base>-2``…) that ``taken`` (a predicate on a name; None: nothing is taken)
+    does not hold: the one rule of every free variant of a name — a candidate's
+    (:func:`candidate_name`), consolidation's ``-v2``, an import's ``-import`` candidate and its
+    colliding names, the distinct name a refusal suggests (:func:`distinct_name`).
+
+    ``base`` is a normalized name (:func:`memdir.text.names.normalize_name`). It is cut for the whole
+    tail, so that every name stays within :data:`~memdir.text.names.MAX_NAME_CHARS` (64) characters,
+    and a ``-`` the cut leaves at its end is dropped: the result is a valid normalized name, its own
+    normalization (``-candidate-11`` after a 64-character base keeps 51 of its characters). Returns
+    None when the first ``most`` names are all taken (the caller says why); ``most`` None: no bound,
+    so ``taken`` must hold finitely many names."""
+    number = 1
+    while most is None or number <= most:
+        tail = (f"-{suffix}" if suffix else "") + (f"-{number}" if number > 1 else "")
+        name = base[:MAX_NAME_CHARS - len(tail)].rstrip("-") + tail
+        if taken is None or not taken(name):
             return name
-    raise InvalidInput(f"too many candidates pending for {target!r}; review them first (memdir review)")
+        number += 1
+    return None
+
+
+def candidate_name(target: str, taken: Callable[[str], bool]) -> str:
+    """The name of a candidate proposing a change to memory ``target`` (a normalized name): the first
+    ``<target>-candidate[-N]`` (:func:`free_name`) that ``taken`` does not hold — a caller lets its own
+    pending candidate for ``target`` through, so a further proposal changes it. Raises
+    :class:`InvalidInput` when :data:`MAX_CANDIDATES` are pending."""
+    name = free_name(target, "candidate", taken, most=MAX_CANDIDATES)
+    if name is None:
+        raise InvalidInput(f"too many candidates pending for {target!r}; review them first (memdir review)")
+    return name
+
+
+def distinct_name(raw: str, taken: Container[str]) -> str:
+    """A name for ``raw`` that normalizes to no name in ``taken`` (a container of normalized names,
+    holding ``raw``'s own): its symbols spelled out (``C# tips`` → ``c-sharp-tips``), else the
+    first free ``-2``, ``-3``… variant (:func:`free_name`)."""
+    spelled = "".join(_SPELLED.get(c, c) for c in raw_name(raw))
+    try:
+        candidate = normalize_name(spelled).name
+    except InvalidName:
+        candidate = None
+    if candidate is not None and candidate not in taken:
+        return candidate
+    base = normalize_name(raw).name
+    return free_name(base, "", lambda name: name == base or name in taken)
+
+
+def name_taken(raw: str, name: str, title: str | None, taken: Container[str]) -> str:
+    """The refusal for ``raw`` normalizing to the file of another memory
+    (``name``, ``title``), with a distinct name not in ``taken`` (:func:`distinct_name`)."""
+    written = raw_name(raw)
+    shown = f"{title!r} ({name})" if title else repr(name)
+    return (f"{written!r} normalizes to {name!r}, the file of the existing memory {shown}, which is another "
+            f"name: choose a distinct name such as {distinct_name(written, taken)!r} (or write {name!r} to "
+            "update the existing memory)")

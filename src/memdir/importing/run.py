@@ -12,7 +12,9 @@ at a time, and reports each outcome:
   imported text waits for review as ``<name>-import``, nothing is overwritten;
 * **unchanged**: the same text is already there (a second run changes nothing);
 * **skipped**: unreadable, or a forgotten value (a tombstone of any layer of
-  the session refuses it: the fact does not come back).
+  the session refuses it: the fact does not come back; a layer whose
+  tombstones cannot be read is passed over, said in the report's warnings,
+  as for any write: :func:`memdir.operations.lookup.guard`).
 
 A team-scope import is made of candidates in the person's home (the team
 layer is written by a person only). ``dry_run`` decides the same outcomes
@@ -21,19 +23,20 @@ and writes nothing. ``progress(n)`` is told of each item handled.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import InvalidInput, MemdirError, NotFound, TombstoneRefused
-from ..gateway.fields import prepare
+from ..gateway.fields import MemoryChange, free_name, prepare
 from ..layer.journal import changes_content, records_bytes
 from .sources import Item, Skip
+from ..operations.lookup import guard
 from ..operations.memories import write
 from ..results import Result
 from ..session import Session
-from ..tombstones.match import match, outcome
+from ..tombstones.match import Tombstone, match, outcome
 from ..vocabulary import IMPORT_SOURCES
 
-_CANDIDATE_SUFFIX = "-import"
+_CANDIDATE_SUFFIX = "import"
 
 
 @dataclass(frozen=True)
@@ -53,12 +56,14 @@ class ImportOutcome:
 @dataclass(frozen=True)
 class ImportReport(Result):
     """An import of ``kind`` from ``source``: every outcome, in source order,
-    and the counts by result."""
+    and the counts by result; ``warnings`` for the whole import (a layer whose
+    tombstones could not be read, so were not checked)."""
 
     kind: str
     source: str
     dry_run: bool
     outcomes: tuple[ImportOutcome, ...]
+    warnings: tuple[str, ...] = ()
 
     def count(self, result: str) -> int:
         """How many outcomes are ``result`` (``would-`` prefixes ignored)."""
@@ -78,25 +83,24 @@ def _imported_unchanged(layer, name: str, digest: str) -> bool:
     return last is not None and last.actor == "import" and head == digest
 
 
-def _one(session: Session, item: Item, scope: str, dry_run: bool) -> ImportOutcome:
+def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[Tombstone]) -> ImportOutcome:
     would = "would-" if dry_run else ""
     try:
         name, description, kind, body, title, _, _ = prepare(session.settings, item.name, item.description,
                                                              item.type, item.body, item.title)
     except InvalidInput as exc:
         return ImportOutcome(item.source, item.name, scope, "skipped", str(exc))
-    stones = [stone for layer in session.layers() for stone in layer.tombstones()]
     found = match(stones, description, body, name=name, actor="import")
     if found is not None:
         return ImportOutcome(item.source, name, scope, "skipped", outcome(*found))
     layer = session.layer(scope)
     entry = layer.lookup(name)  # the last scan while no file came or went: a long import stays linear
-    fields = dict(title=title, scope=scope, extra=dict(item.extra), reason=f"import from {item.source}")
-    if item.disabled:
-        fields["disabled"] = True  # muted where it came from (dsh ``status: disabled``): muted here
+    # Muted where it came from (dsh ``status: disabled``): muted here.
+    change = MemoryChange(name, description, kind, body, title=title, disabled=True if item.disabled else None,
+                          extra=item.extra, reason=f"import from {item.source}")
     if entry is None:
         result = "candidate" if scope == "team" else "imported"
-        if not dry_run and write(session, name, description, kind, body, **fields).operation == "unchanged":
+        if not dry_run and write(session, change, scope).operation == "unchanged":
             result = "unchanged"  # the same team candidate waits already
         return ImportOutcome(item.source, name, scope, would + result,
                              "waits for a person's review (memdir review)" if result == "candidate" else "")
@@ -105,12 +109,12 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool) -> ImportOutco
         return ImportOutcome(item.source, name, scope, would + "unchanged", "the same text is already there")
     if scope != "team" and old.origin == "import" and _imported_unchanged(layer, name, entry.digest):
         if not dry_run:
-            write(session, name, description, kind, body, **fields)
+            write(session, change, scope)
         return ImportOutcome(item.source, name, scope, would + "updated", "the source changed")
-    candidate = f"{name[:64 - len(_CANDIDATE_SUFFIX)]}{_CANDIDATE_SUFFIX}"
+    candidate = free_name(name, _CANDIDATE_SUFFIX)  # one per name: a re-import changes the pending one
     if not dry_run:
-        fields["extra"] = {**fields["extra"], "candidate_for": name}
-        done = write(session, candidate, description, kind, body, status="candidate", **fields)
+        done = write(session, replace(change, name=candidate, status="candidate",
+                                      extra={**item.extra, "candidate_for": name}), scope)
         if done.operation == "unchanged":
             return ImportOutcome(item.source, candidate, scope, "unchanged", "the same candidate waits already")
     return ImportOutcome(item.source, candidate, scope, would + "candidate",
@@ -164,11 +168,10 @@ def distinct_names(items: list, target) -> list:
     normalize to the same name (``Foo Bar.md``, ``foo-bar.md``, entities
     ``Alice`` and ``alice``), the first in source order keeps it and the
     next ones get ``<name>-2``, ``<name>-3``… (the smallest suffix no other
-    item uses), noted in ``extra['import_renamed_from']``. Deterministic for
+    item uses, :func:`memdir.gateway.fields.free_name`), noted in
+    ``extra['import_renamed_from']``. Deterministic for
     the same source, so a second run maps each item to the same memory.
     ``target(item)`` is the scope the item goes to."""
-    from dataclasses import replace
-
     taken = {(target(i), i.name) for i in items if isinstance(i, Item)}
     seen: set = set()
     out = []
@@ -176,21 +179,13 @@ def distinct_names(items: list, target) -> list:
         if isinstance(item, Item):
             key = (target(item), item.name)
             if key in seen:
-                n = 2
-                while (key[0], _suffixed(item.name, n)) in taken:
-                    n += 1
-                renamed = _suffixed(item.name, n)
+                renamed = free_name(item.name, "", lambda name: (key[0], name) in taken)
                 taken.add((key[0], renamed))
                 item = replace(item, name=renamed, extra={**item.extra, "import_renamed_from": item.name})
                 key = (key[0], renamed)
             seen.add(key)
         out.append(item)
     return out
-
-
-def _suffixed(name: str, n: int) -> str:
-    tail = f"-{n}"
-    return name[:64 - len(tail)].rstrip("-") + tail
 
 
 def run(session: Session, kind: str, source: str, items: list, *, scope: str | None = None,
@@ -201,6 +196,7 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
     See the module docstring. Raises :class:`ScopeError` when a needed
     layer is unavailable; every per-item problem is an outcome instead."""
     importer = session.as_actor("import")
+    stones = guard(importer)  # every layer's, read once: an import makes no tombstones
     outcomes = []
     for item in distinct_names(items, lambda i: scope or i.scope or ("user" if i.type == "user" else "project")):
         if isinstance(item, Skip):
@@ -209,7 +205,7 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
             target = scope or item.scope or ("user" if item.type == "user" else "project")
             importer.check_scope(target)
             try:
-                done = _one(importer, item, target, dry_run)
+                done = _one(importer, item, target, dry_run, stones)
                 if item.extra.get("import_renamed_from"):
                     note = f"the name {item.extra['import_renamed_from']!r} is taken by an earlier item of this source"
                     done = ImportOutcome(done.source, done.name, done.scope, done.result,
@@ -221,7 +217,7 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
                 outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", str(exc)))
         if progress is not None:
             progress(1)
-    return ImportReport(kind, source, dry_run, tuple(outcomes))
+    return ImportReport(kind, source, dry_run, tuple(outcomes), stones.skipped)
 
 
 __all__ = ["KINDS", "ImportOutcome", "ImportReport", "distinct_names", "gather", "run"]

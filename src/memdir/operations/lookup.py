@@ -92,11 +92,16 @@ class Guard(list):
     skipped: tuple[str, ...] = ()
 
 
-def guard(session: Session, target: Layer) -> Guard:
+def guard(session: Session, target: Layer | None = None) -> Guard:
     """The tombstones of the session's layers other than ``target``: a write
-    into one layer is refused for a value forgotten in another. A layer that
-    cannot be read (another user's) is skipped, named in ``skipped``: it must
-    not block writes to the layers this user owns."""
+    into one layer is refused for a value forgotten in another (``target``'s
+    own are checked in its transaction). ``target`` None, or a layer outside
+    the session (a team candidate in the home): every layer's — for a check
+    made before the layer is chosen (consolidation, imports). The one rule of
+    every write path (the tools, team proposals and decisions, imports,
+    consolidation). A layer whose tombstones cannot be read (another user's,
+    a damaged file) is skipped, named in ``skipped`` as a warning for the
+    result: it must not block writes to the layers this user owns."""
     stones, skipped = Guard(), []
     for layer in session.layers():
         if layer is target:

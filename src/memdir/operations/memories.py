@@ -15,6 +15,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from ..gateway import changes as gateway
+from ..gateway.fields import MemoryChange
 from ..prompt import pending
 from . import team as teamops
 from ..errors import ConfirmationRequired, InvalidInput, LockTimeout, NotFound, StoreError
@@ -68,31 +69,28 @@ def time_arg(value: str | datetime | None, label: str, notes: list[str] | None =
 # ---------------------------------------------------------------- the tools
 
 
-def write(session: Session, name: str, description: str | None = None, type: str | None = None,
-          body: str | None = None, *,
-          title: str | None = None, scope: str | None = None, pinned: bool | None = None,
-          disabled: bool | None = None, importance: int | None = None, status: str | None = None,
-          valid_from: str | datetime | None = None, valid_until: str | datetime | None = None,
-          supersedes: str | None = None, reason: str | None = None, extra: dict | None = None,
-          expect_digest: str | None | bool = False, reactivate: bool = False, rename_from: str | None = None,
-          clear: tuple[str, ...] = (), body_source: str | None = None) -> WriteResult:
-    """Create or update a memory (``memory_write``); see :func:`memdir.gateway.changes.write`
-    (``rename_from``: rename that memory to ``name``; ``clear``: fields to empty). A description, type or
-    body not given (None) keeps the memory's (:func:`memdir.gateway.fields.inherit`: a new memory needs a
-    description and is of type ``project``); ``body=""`` empties the body (an empty ``body_source`` stream not).
+def write(session: Session, change: MemoryChange, scope: str | None = None) -> WriteResult:
+    """Create or update a memory (``memory_write``) as ``change`` asks (:class:`MemoryChange`); see
+    :func:`memdir.gateway.changes.write` (``rename_from``: rename that memory to ``name``; ``clear``: fields
+    to empty). A description, type or body not given (None) keeps the memory's
+    (:func:`memdir.gateway.fields.inherit`: a new memory needs a description and is of type ``project``);
+    ``body=""`` empties the body (an empty ``body_source`` stream not). Valid times given as text are read
+    here (:func:`time_arg`); a note on how one was read is a warning of the result.
 
     ``scope`` None: where the memory already is, else the user layer for
     ``type="user"`` (facts about the person hold in every project), else the
     project layer. A type change that would put the memory in the other of these two
     layers is refused (:class:`InvalidInput`) unless ``scope`` says which. A write for the team layer by anyone but a person (or
     asked as a candidate) is a candidate kept in the person's home (:func:`memdir.operations.team.propose`).
-    Limits come from the settings (title 80, description 160,
+    The tombstones of the session's other layers guard the write (:func:`guard`); one that cannot be read is
+    skipped, said in the warnings. Limits come from the settings (title 80, description 160,
     body 2000 characters by default; cut with a warning). Secrets are
     redacted and counted. Raises :class:`InvalidInput`, :class:`ScopeError`,
     :class:`TombstoneRefused`, :class:`Conflict` (another name normalizing to
     the same file), :class:`Refused` (a superseded memory, unless
     ``reactivate``), :class:`LockTimeout`.
     """
+    name, type, rename_from = change.name, change.type, change.rename_from
     if scope is None:
         key = normalize_name(rename_from or name).name
         implied = "user" if type == "user" and session.settings.enable_user_scope else "project"
@@ -105,32 +103,27 @@ def write(session: Session, name: str, description: str | None = None, type: str
                 f"memory {key!r} is in the {scope} layer, but type {type!r} belongs in the {implied} layer: "
                 f"give scope {scope!r} to keep it where it is, or write it in the {implied} layer "
                 f"(scope {implied!r}) and delete it from the {scope} layer")
-    if scope == "team" and (session.actor != "human" or status == "candidate"):
+    if scope == "team" and (session.actor != "human" or change.status == "candidate"):
         session.check_scope("team")  # the agent and consolidation propose; a person approves (DESIGN §2)
-        return teamops.propose(
-            session, name, description, type, body, title=title, pinned=pinned, disabled=disabled,
-            importance=importance, valid_from=time_arg(valid_from, "valid_from"),
-            valid_until=time_arg(valid_until, "valid_until"), supersedes=supersedes, extra=extra, reason=reason,
-            expect_digest=expect_digest, rename_from=rename_from, clear=tuple(clear), body_source=body_source)
+        return teamops.propose(session, _timed(change))
     layer = session.layer(scope)
     notes: list[str] = []
     stones = guard(session, layer)
     try:
-        result = gateway.write(
-            layer, actor=session.actor, name=name, description=description, type=type, body=body, title=title,
-            pinned=pinned, disabled=disabled, importance=importance, status=status,
-            valid_from=time_arg(valid_from, "valid_from", notes),
-            valid_until=time_arg(valid_until, "valid_until", notes),
-            supersedes=supersedes, extra=extra, session=session.id, reason=reason, guard=stones,
-            expect_digest=expect_digest, reactivate=reactivate is True, rename_from=rename_from,
-            clear=tuple(clear), body_source=body_source)
+        result = gateway.write(layer, _timed(change, notes), actor=session.actor, session=session.id, guard=stones)
     except NotFound as exc:  # a rename from a memory of another layer than the one asked says which
         raise (renamed_elsewhere(exc, session, rename_from, scope) if rename_from else exc) from None
     if notes or stones.skipped:
         result = replace(result, warnings=(*notes, *result.warnings, *stones.skipped))
     if result.status == "active" and result.operation != "unchanged":
-        _expire_pending(session, f"{result.name} {description or ''} {body or ''}")
+        _expire_pending(session, f"{result.name} {change.description or ''} {change.body or ''}")
     return result
+
+
+def _timed(change: MemoryChange, notes: list[str] | None = None) -> MemoryChange:
+    """``change`` with its valid times read (:func:`time_arg`), how each was read added to ``notes``."""
+    return replace(change, valid_from=time_arg(change.valid_from, "valid_from", notes),
+                   valid_until=time_arg(change.valid_until, "valid_until", notes))
 
 
 def _expire_pending(session: Session, memory_text: str) -> None:

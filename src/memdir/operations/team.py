@@ -11,18 +11,19 @@ commits or pushes: every change here is left for the person to commit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..gateway import changes as gateway
 from .. import git
 from ..files.conflicts import CONFLICT, resolve as resolve_bytes
 from ..errors import InvalidInput, NotFound, Refused, StoreError
-from ..gateway.fields import inherit
+from ..gateway.fields import MemoryChange, inherit
 from ..files.memfile import MalformedMemory, parse
 from ..text.names import normalize_name
 from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
 from ..layer.team import candidate_layer, init as init_dir
+from .lookup import guard
 
 
 @dataclass(frozen=True)
@@ -158,30 +159,31 @@ def resolve(session: Session, name: str, side: str) -> Resolved:
     return Resolved(key, side, str(layer.path / f"{key}.md"), event.after or "")
 
 
-def propose(session: Session, name: str, description: str | None, type: str | None, body: str | None,
-            rename_from: str | None = None, clear: tuple[str, ...] = (), **fields) -> WriteResult:
-    """What the agent or consolidation writes for the team: a candidate in
-    this person's home, never a file in the repository, checked against
-    every layer's tombstones. ``fields`` as :func:`memdir.gateway.changes.write`;
-    a text field not given keeps the team memory's (:func:`memdir.gateway.fields.inherit`).
-    A rename (``rename_from``) or a ``clear`` of a team memory is a person's change: :class:`Refused`
-    (a candidate cannot carry it, and it would otherwise be proposed as a new memory or dropped)."""
-    if rename_from is not None or clear:
-        what = f"renaming {rename_from!r} to {name!r}" if rename_from is not None else f"clearing {', '.join(clear)}"
+def propose(session: Session, change: MemoryChange) -> WriteResult:
+    """What the agent or consolidation writes for the team (``change``, its valid times datetimes): a
+    candidate in this person's home, never a file in the repository, checked against every layer's
+    tombstones. A text field not given keeps the team memory's (:func:`memdir.gateway.fields.inherit`);
+    ``status``, ``reactivate`` and an ``expect_digest`` other than None (the candidate must be new) are
+    not the proposer's to set. A rename (``rename_from``) or a ``clear`` of a team memory is a person's
+    change: :class:`Refused` (a candidate cannot carry it, and it would otherwise be proposed as a new
+    memory or dropped)."""
+    name, description, type, body = change.name, change.description, change.type, change.body
+    if change.rename_from is not None or change.clear:
+        what = (f"renaming {change.rename_from!r} to {name!r}" if change.rename_from is not None
+                else f"clearing {', '.join(change.clear)}")
         raise Refused(f"{what} in the team layer is a person's change; a candidate cannot propose it "
                       "(a person runs it with scope team)")
-    body_source = fields.pop("body_source", None)
-    if None in (description, type, body) or body_source:
+    if None in (description, type, body) or change.body_source:
         entry = session.layer("team").scan().entries.get(normalize_name(name).name)
         description, type, body = inherit(entry.record if entry else None, description, type, body,
-                                          normalize_name(name).name, body_source)
+                                          normalize_name(name).name, change.body_source)
     layer = _candidates(session)
-    guard = [stone for other in session.layers() for stone in other.tombstones()]
-    expect = fields.pop("expect_digest", False)
-    result = gateway.write(layer, actor=session.actor, name=name, description=description, type=type, body=body,
-                           status="candidate", session=session.id, guard=guard,
-                           expect_digest=expect if expect is None else False, **fields)
-    return result
+    proposal = replace(change, description=description, type=type, body=body, status="candidate",
+                       reactivate=False, body_source=None,
+                       expect_digest=change.expect_digest if change.expect_digest is None else False)
+    stones = guard(session, layer)  # every layer's: the candidate layer is outside the session's
+    result = gateway.write(layer, proposal, actor=session.actor, session=session.id, guard=stones)
+    return replace(result, warnings=(*result.warnings, *stones.skipped)) if stones.skipped else result
 
 
 def pending(session: Session) -> list:
@@ -213,11 +215,10 @@ def decide(session: Session, name: str, *, approve: bool, reason: str | None = N
     target = extra.pop("candidate_for", None) or key
     extra.pop("candidate_action", None)
     team = _team(session)
-    guard = [stone for other in session.layers() if other is not team for stone in other.tombstones()]
-    gateway.write(team, actor="human", name=target, description=record.description, type=record.type,
-                  body=record.body, title=record.title, importance=record.importance, extra=extra,
-                  session=session.id, reason=reason or f"approved team candidate {key}", guard=guard,
-                  action="approve")
+    approved = MemoryChange(target, record.description, record.type, record.body, title=record.title,
+                            importance=record.importance, extra=extra,
+                            reason=reason or f"approved team candidate {key}")
+    gateway.write(team, approved, actor="human", session=session.id, guard=guard(session, team), action="approve")
     gateway.delete(layer, key, actor="human", tombstone=False, action="approve", reason=f"approved into {target}",
                    session=session.id)
     return Decision(target, "team", key, True)
@@ -226,8 +227,9 @@ def decide(session: Session, name: str, *, approve: bool, reason: str | None = N
 def promote(session: Session, name: str) -> Promoted:
     """Move the personal project memory ``name`` into the team layer (a
     person only): written through the gateway (redaction, the credential
-    check, tombstones), then removed from the project layer without a
-    tombstone. Raises :class:`Refused`, :class:`NotFound`, :class:`ScopeError`."""
+    check, every layer's tombstones as for any write into the team layer:
+    :func:`memdir.operations.lookup.guard`), then removed from the project
+    layer without a tombstone. Raises :class:`Refused`, :class:`NotFound`, :class:`ScopeError`."""
     if session.actor != "human":
         raise Refused("only a person promotes a memory to the team layer (memdir promote NAME --to team)")
     source = session.layer("project")
@@ -239,11 +241,12 @@ def promote(session: Session, name: str) -> Promoted:
     if record.status == "candidate":
         raise Refused(f"{key!r} is a candidate; approve it first")
     team = _team(session)
-    result = gateway.write(team, actor="human", name=key, description=record.description, type=record.type,
-                           body=record.body, title=record.title, pinned=record.pinned, importance=record.importance,
-                           valid_from=record.valid_from, valid_until=record.valid_until, extra=dict(record.extra),
-                           session=session.id, reason="promoted from the project layer",
-                           guard=source.tombstones(), action="promote")
+    promoted = MemoryChange(key, record.description, record.type, record.body, title=record.title,
+                            pinned=record.pinned, importance=record.importance, valid_from=record.valid_from,
+                            valid_until=record.valid_until, extra=record.extra,
+                            reason="promoted from the project layer")
+    result = gateway.write(team, promoted, actor="human", session=session.id, guard=guard(session, team),
+                           action="promote")
     gateway.delete(source, key, actor="human", tombstone=False, action="promote", reason="promoted to the team layer",
                    session=session.id)
     return Promoted(key, str(team.path / f"{key}.md"), result.operation, result.redactions)
@@ -264,9 +267,8 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
     if not commit or commit.startswith("-"):
         raise InvalidInput(f"not a commit: {commit!r}")
     data = git.show(session.project_root, commit, layer.path / f"{key}.md")
-    guard = [stone for other in session.layers() if other is not layer for stone in other.tombstones()]
     result = gateway.restore_bytes(layer, key, data, f"git commit {commit[:12]}", actor=session.actor,
-                                   guard=guard, session=session.id)
+                                   guard=guard(session, layer), session=session.id)
     return RestoreResult(result.name, "team", 0, result.operation, result.digest, commit)
 
 

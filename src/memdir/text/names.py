@@ -21,7 +21,7 @@ Two raw names that normalize to one file name are **the same name** only when
 they are spelled alike (:func:`spelling`: differing in case, accents, spaces,
 ``-`` and ``_`` only). ``C++ tips`` and ``C# tips`` both give ``c-tips`` but
 are different names: the gateway refuses the second rather than overwrite
-the first, and :func:`distinct_name` suggests another.
+the first, and :func:`memdir.gateway.fields.distinct_name` suggests another.
 """
 
 from __future__ import annotations
@@ -42,9 +42,6 @@ _CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}{TAGS}]") 
 _INVISIBLE = dict.fromkeys(map(ord, INVISIBLE))
 _MD_SUFFIX = re.compile(r"\.md\Z", re.I)
 _SPELLING_IGNORED = re.compile(r"[\s_\-]+")
-# Symbols spelled out when two names differ only in them (C++ / C#).
-_SPELLED = {"+": " plus ", "#": " sharp ", "&": " and ", "@": " at ", "%": " percent ", "*": " star ",
-            ".": " dot ", "/": " slash ", "=": " equals ", "<": " lt ", ">": " gt "}
 RESERVED = frozenset(
     {"memory", "con", "prn", "aux", "nul"}
     | {f"com{i}" for i in range(10)}
@@ -125,31 +122,3 @@ def same_name(raw: str, name: str, title: str | None) -> bool:
     :func:`memdir.gateway.fields.prepare`)."""
     written = raw_name(raw)
     return written == name or spelling(written) in (spelling(name), spelling(title or ""))
-
-
-def name_taken(raw: str, name: str, title: str | None, taken) -> str:
-    """The refusal for ``raw`` normalizing to the file of another memory
-    (``name``, ``title``), with a distinct name not in ``taken``."""
-    written = raw_name(raw)
-    shown = f"{title!r} ({name})" if title else repr(name)
-    return (f"{written!r} normalizes to {name!r}, the file of the existing memory {shown}, which is another "
-            f"name: choose a distinct name such as {distinct_name(written, taken)!r} (or write {name!r} to "
-            "update the existing memory)")
-
-
-def distinct_name(raw: str, taken) -> str:
-    """A name for ``raw`` that normalizes to no name in ``taken`` (a container
-    of normalized names): its symbols spelled out (``C# tips`` →
-    ``c-sharp-tips``), else a ``-2``, ``-3``… suffix."""
-    spelled = "".join(_SPELLED.get(c, c) for c in raw_name(raw))
-    try:
-        candidate = normalize_name(spelled).name
-    except InvalidName:
-        candidate = None
-    if candidate is not None and candidate not in taken:
-        return candidate
-    base = normalize_name(raw).name[:MAX_NAME_CHARS - 4]
-    number = 2
-    while f"{base}-{number}" in taken:
-        number += 1
-    return f"{base}-{number}"

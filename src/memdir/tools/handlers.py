@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..operations import maintenance, memories as operations
+from ..gateway.fields import MemoryChange
 from ..errors import InvalidInput, MemdirError
 from ..text.printable import printable
 from ..session import Session
@@ -64,9 +65,10 @@ def _bounded(text: str) -> str:
 
 
 def _write(session: Session, a: dict) -> str:
-    result = operations.write(session, a["name"], a.get("description"), a.get("type"), a.get("body"),
-                              title=a.get("title"), scope=a.get("scope"), pinned=a.get("pinned"), reactivate=a.get("reactivate") is True,
-                              rename_from=a.get("rename_from"))
+    change = MemoryChange(a["name"], a.get("description"), a.get("type"), a.get("body"), title=a.get("title"),
+                          pinned=a.get("pinned"), reactivate=a.get("reactivate") is True,
+                          rename_from=a.get("rename_from"))
+    result = operations.write(session, change, a.get("scope"))
     return "\n".join([render.write(result), *render.warnings(result)])
 
 

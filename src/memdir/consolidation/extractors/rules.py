@@ -44,6 +44,7 @@ from datetime import datetime
 from .dates import absolutize
 from ..proposals import ExtractionContext, ExtractionResult, Proposal
 from ..gate import confirmed_suggestion, is_question_or_hedge, sentence_rules, sentences
+from ...gateway.fields import free_name
 from ...text.redact import PLACEHOLDER_PATTERN, holds_redaction
 from .wording import DESCRIPTION_LIMIT, capital, content_words, cut, joined, name_for, title_for
 from .persona import (
@@ -381,11 +382,7 @@ class RulesExtractor:
                                         description=description, body=_body(existing.type, dated, when, confirmed),
                                         title=title_for(statement), evidence=sentence, turn=index)
                 else:
-                    name = name_for(statement)
-                    base, n = name, 2
-                    while name in names:
-                        name = f"{base[:44]}-{n}"
-                        n += 1
+                    name = free_name(name_for(statement), "", names.__contains__)  # another subject, same words
                     names.add(name)
                     proposal = Proposal(action="create", name=name, type=kind, scope=scope, description=description,
                                         body=body, title=title_for(statement), evidence=sentence, turn=index)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import sys
 
 from ...vocabulary import IMPORT_SOURCES, SCOPES
-from ...render import team as render_team
-from .common import UsageError, emit, open_memory
+from ...render import memories as render_memories, team as render_team
+from .common import UsageError, emit, open_memory, warn
 
 
 def cmd_team(args) -> int:
@@ -51,6 +51,7 @@ def cmd_import(args) -> int:
         if bar is not None:
             bar.close()
     emit(args, result, render_team.import_report(result))
+    warn(render_memories.warnings(result))  # a layer whose tombstones were not checked, as a write says it
     return 0
 
 
