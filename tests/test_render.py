@@ -61,3 +61,51 @@ def test_one_line_fields_stay_on_one_line_and_are_cut(project):
     line = next(l for l in _cli(project, "list").splitlines() if "long" in l)
     assert line.startswith("- long (type: project; layer: project) — word word") and line.endswith("…")
     assert len(line) < render.LINE_CHARS + 50
+
+
+def test_an_import_from_a_directory_named_with_an_escape_prints_no_escape(tmp_path, project):
+    """``memdir import dir "$D"`` with ``ESC[2J`` (clear screen) in the name of D: the report quotes
+    the directory, without the escape, and says what was imported."""
+    notes = tmp_path / "notes\x1b[2Jhere"
+    notes.mkdir()
+    (notes / "db-port.md").write_text("---\nname: db-port\ntype: project\ndescription: Dev DB listens on 5433\n---\n")
+    out = _cli(project, "import", "dir", notes)
+    assert "\x1b" not in out
+    assert f"Import from dir: {tmp_path / 'noteshere'}" in out  # control: the name, the escape sequence dropped
+    assert "imported" in out and "db-port (project)" in out and "1 imported" in out
+
+
+def test_every_public_function_of_every_render_module_is_made_printable():
+    """A new renderer cannot forget it: each public function defined in a module of
+    :mod:`memdir.render` is the wrapper of :func:`memdir.render.printable_output`."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import memdir.render
+
+    found, bare = [], []
+    for info in pkgutil.iter_modules(memdir.render.__path__):
+        module = importlib.import_module(f"memdir.render.{info.name}")
+        for name, function in inspect.getmembers(module, inspect.isfunction):
+            if function.__module__ == module.__name__ and not name.startswith("_"):
+                found.append(f"{info.name}.{name}")
+                if not getattr(function, "made_printable", False):
+                    bare.append(f"{info.name}.{name}")
+    assert bare == []
+    # control: the walk sees the renderers of every module, the one that had been left out too
+    assert {"memories.listing", "team.import_report", "setup.layer_move", "consolidation.gate"} <= set(found)
+    assert memdir.render.team.import_report.__wrapped__.__name__ == "import_report"
+
+
+def test_a_renderer_drops_escapes_from_a_text_and_from_each_line_of_a_list():
+    from memdir.render import printable_output
+
+    @printable_output
+    def text(value):
+        """A renderer."""
+        return value
+
+    assert text("a\x1b[2Jb\u202ec\tok\nnext") == "abc\tok\nnext"
+    assert text(["x\x1b]0;title\x07y", "plain"]) == ["xy", "plain"]
+    assert (text.__name__, text.__doc__, text.__module__) == ("text", "A renderer.", __name__)
