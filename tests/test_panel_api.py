@@ -145,6 +145,7 @@ def test_a_memory_its_history_versions_and_diff(client, store, ref):
     assert "-description: Dev PostgreSQL listens on 5433" in diff and "+description: Dev PostgreSQL listens on 5434" in diff
     page = client.get(f"/layer/{ref}/m/db-port", params={"a": 1, "b": 2}).text
     assert "Diff v1 → v2" in page and "5433" in page
+    assert "<small>(type: project; layer: project)</small>" in page  # the one label (memdir.vocabulary.kind_label)
     assert client.get(f"/api/layers/{ref}/memories/nope").status_code == 404
     assert store.read("db-port", count=False).record.reads == 0  # the panel's reads are not counted
 

@@ -3,6 +3,8 @@ model calls print the same text for the same result."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from memdir import Memory
 from memdir.results import DeleteResult, LayerCount, ClearResult
 from memdir.render import memories as render
@@ -109,3 +111,35 @@ def test_a_renderer_drops_escapes_from_a_text_and_from_each_line_of_a_list():
     assert text("a\x1b[2Jb\u202ec\tok\nnext") == "abc\tok\nnext"
     assert text(["x\x1b]0;title\x07y", "plain"]) == ["xy", "plain"]
     assert (text.__name__, text.__doc__, text.__module__) == ("text", "A renderer.", __name__)
+
+
+def test_the_label_and_the_pin_mark_are_spelled_in_one_place():
+    """``(type: T; layer: L)`` and the pin mark have one home, :mod:`memdir.vocabulary`;
+    every text (renderers, the recall block, consolidation, the panel's templates) asks it."""
+    import memdir
+
+    src = Path(memdir.__file__).parent
+    spelled = {"(type: ": set(), "\U0001f4cc": set(), "\\U0001f4cc": set()}
+    for path in src.rglob("*"):
+        if path.suffix in (".py", ".html", ".js", ".css"):
+            text = path.read_text(encoding="utf-8")
+            for literal, where in spelled.items():
+                if literal in text:
+                    where.add(path.relative_to(src).as_posix())
+    assert spelled == {"(type: ": {"vocabulary.py"}, "\U0001f4cc": set(), "\\U0001f4cc": {"vocabulary.py"}}
+
+
+def test_the_recall_block_the_cli_and_a_consolidation_report_show_the_one_label(project):
+    from memdir.render.consolidation import consolidation
+    from memdir.vocabulary import PIN_MARK, kind_label
+
+    mem = Memory.open(project=project, actor="human", search_vectors="off")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.", pinned=True)
+    block = mem.recall("which port is postgresql on")
+    assert "## db-port (type: project; layer: project) — Dev PostgreSQL listens on 5433" in block
+    assert kind_label("project", "project") == "(type: project; layer: project)" and PIN_MARK == " 📌"
+    assert _cli(project, "list") == "- db-port 📌 (type: project; layer: project) — Dev PostgreSQL listens on 5433"
+    report = mem.consolidate("USER: From now on always use 4 spaces in this repo, never tabs.\nASSISTANT: ok\n",
+                             extractor="rules", mode="always", dry_run=True)
+    assert "1. create → now-always-use-4-spaces (type: feedback; layer: project): would-create" in \
+        consolidation(report).splitlines()

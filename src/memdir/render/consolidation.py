@@ -6,6 +6,7 @@ of the queue and an ingest of past transcripts. Kept apart from :mod:`.render`
 
 from __future__ import annotations
 
+from ..vocabulary import kind_label
 from . import printable_output
 from .memories import cut, cut_text
 
@@ -57,7 +58,7 @@ def consolidation(report, *, explain: bool = False) -> str:
         what = proposal.action + " " + (outcome.target or "" if proposal.action != "create" else "")
         shown = outcome.name or outcome.target or proposal.name or "?"
         kind_ = (proposal.type or "kept") if proposal.action != "forget" else "-"
-        lines.append(f"{outcome.index + 1}. {what.strip()} → {shown} (type: {kind_}; layer: {outcome.scope or '-'}): "
+        lines.append(f"{outcome.index + 1}. {what.strip()} → {shown} {kind_label(kind_, outcome.scope or '-')}: "
                      f"{outcome.result}" + (f" — {outcome.detail}" if outcome.detail else ""))
         if proposal.description:
             lines.append(f"   {cut(proposal.description)}")

@@ -19,6 +19,7 @@ drive the terminal or forge a line.
 from __future__ import annotations
 
 from ..text.printable import one_line
+from ..vocabulary import PIN_MARK, kind_label
 from . import printable_output
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing on the CLI's hook path
@@ -44,19 +45,14 @@ def cut(text: str | None, limit: int = LINE_CHARS) -> str:
 
 
 @printable_output
-def kind(scope: str, type: str) -> str:
-    """``(type: feedback; layer: project)``: what kind of memory, and which
-    layer (the user's, shared by every project, or this project's) holds it."""
-    return f"(type: {type}; layer: {scope})"
-
-
-@printable_output
 def memory_line(m: MemoryInfo) -> str:
-    """``- name 📌 (type: T; layer: L) (auto-extracted) — description [state]``."""
-    pin = " 📌" if m.pinned else ""
+    """A memory on one line: ``- name``, the pin mark when pinned
+    (:data:`~memdir.vocabulary.PIN_MARK`), its :func:`~memdir.vocabulary.kind_label`,
+    `` (auto-extracted)`` when extracted, ``— description``, `` [state]`` when not active."""
+    pin = PIN_MARK if m.pinned else ""
     state = "" if m.state == "active" else f" [{m.state}]"
     origin = " (auto-extracted)" if m.origin == "extracted" else ""
-    return f"- {m.name}{pin} {kind(m.scope, m.type)}{origin} — {cut(m.description)}{state}"
+    return f"- {m.name}{pin} {kind_label(m.type, m.scope)}{origin} — {cut(m.description)}{state}"
 
 
 @printable_output
@@ -342,8 +338,8 @@ def search(results, query: str, offset: int = 0) -> str:
     after = f", after the first {offset}" if offset else ""
     lines = [f"{len(results)} result(s) for {cut(query, 120)!r}{after}:"]
     for hit in results:
-        pin = " 📌" if hit.pinned else ""
-        lines.append(f"- {hit.name}{pin} {kind(hit.scope, hit.type)} relevance {hit.score:.2f} — {cut(hit.description)}")
+        pin = PIN_MARK if hit.pinned else ""
+        lines.append(f"- {hit.name}{pin} {kind_label(hit.type, hit.scope)} relevance {hit.score:.2f} — {cut(hit.description)}")
         if hit.snippet:
             lines.append(f"  {cut(hit.snippet)}")
     return "\n".join(lines)
@@ -357,7 +353,7 @@ def reindex(result) -> str:
 
 
 __all__ = [
-    "LINE_CHARS", "clear", "cut", "cut_text", "decision", "delete", "doctor", "flag", "kind",
+    "LINE_CHARS", "clear", "cut", "cut_text", "decision", "delete", "doctor", "flag",
     "history", "lift", "reindex", "listing", "malformed_lines", "memory_line", "prune", "read",
     "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
 ]

@@ -16,6 +16,7 @@ from ..errors import InvalidInput
 from ..text.fence import escape_fence_tags, neutralize_braces
 from ..text.printable import one_line, printable
 from ..session import Session
+from ..vocabulary import kind_label
 from .ranking import POOL_MIN, ranked
 
 RECALL_OPEN, RECALL_CLOSE = "<memory_recall>", "</memory_recall>"
@@ -97,7 +98,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     for hit in chosen:
         row = hit.row
         scope = scope_of.get(row[1], row[1])
-        title = clean(f"## {row[2]} (type: {row[3]}; layer: {scope}) — {one_line(row[5])}")
+        title = clean(f"## {row[2]} {kind_label(row[3], scope)} — {one_line(row[5])}")
         body = clean(row[6].strip())
         section = f"\n{title}\n{body}\n"
         size = len(section.encode("utf-8"))

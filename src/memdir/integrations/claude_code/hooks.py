@@ -28,7 +28,7 @@ over 10,000 characters, and ``additionalContext`` over about 8,000, with a
 short preview (``reference/landscape.md`` §2.6), so the index would silently
 vanish. Whatever blocks a hook carries, its stdout stays under both limits.
 Output is written as UTF-8 bytes, whatever the locale's encoding
-(``PYTHONIOENCODING=cp1252`` cannot encode the 📌 of a pinned memory).
+(``PYTHONIOENCODING=cp1252`` cannot encode the pin mark of a pinned memory).
 
 The project of every event is the hook input's ``cwd`` (the session rule of
 :func:`memdir.session.open_session`, with that directory alone).
