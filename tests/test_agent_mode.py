@@ -10,6 +10,7 @@ import time
 
 from memdir import Memory
 from memdir.prompt import pending
+from tests.conftest import run_cli
 from tests.test_consolidate import cc_transcript
 
 REMEMBER = "Remember that the staging server is staging-7.internal and deploys need a VPN."
@@ -174,3 +175,53 @@ def test_hand_edited_pending_items_render_safely():
     block = pending.render(items)
     assert "- (2026-11-25) “Use uv always please”" in block and "\u202e" not in block and "\x1b" not in block
     assert "- (2023-11-14) “Pin numpy below 2”" in block  # the control: an ordinary item
+
+
+def _recall_store(isolated_home, project) -> None:
+    """A memory recall finds (its body longer than any budget below) and one pending finding."""
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project",
+              "Moved on 2026-11-02 from 5432. " + "The old port stays reserved for the replica. " * 40)
+    report = mem.consolidate([{"role": "user", "content": "Remember that the release is cut on Thursdays."}],
+                             extractor="agent")
+    assert report.pending == ("Remember that the release is cut on Thursdays.",)
+
+
+PORT_PROMPT = "which port does postgresql listen on?"
+THURSDAYS = "“Remember that the release is cut on Thursdays.”"
+
+
+def test_recall_result_keeps_recall_and_pending_within_one_budget(isolated_home, project):
+    _recall_store(isolated_home, project)
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    tight = mem.recall_result(PORT_PROMPT, max_bytes=600)
+    assert len(tight.block.encode("utf-8")) <= 600
+    assert tight.block.startswith("<memory_recall>") and [m.name for m in tight.memories] == ["db-port"]
+    roomy = mem.recall_result(PORT_PROMPT, max_bytes=1800)  # control: room for both, the findings after recall
+    assert len(roomy.block.encode("utf-8")) <= 1800
+    assert "</memory_recall>\n\n<memory_pending>" in roomy.block and THURSDAYS in roomy.block
+    assert [m.name for m in roomy.memories] == ["db-port"]
+
+
+def test_memdir_recall_max_bytes_bounds_recall_and_pending_together(isolated_home, project):
+    _recall_store(isolated_home, project)
+    env = {"MEMDIR_SEARCH_VECTORS": "off"}
+    tight = run_cli("recall", "--max-bytes", "600", "--json", "--prompt", PORT_PROMPT, "--project", project, env=env)
+    assert tight.returncode == 0, tight.stderr
+    data = json.loads(tight.stdout)
+    assert data["bytes"] == len(data["recall"].encode("utf-8")) <= 600 and "db-port" in data["recall"]
+    roomy = run_cli("recall", "--max-bytes", "1800", "--json", "--prompt", PORT_PROMPT, "--project", project, env=env)
+    data = json.loads(roomy.stdout)  # control: both blocks when the budget allows
+    assert data["bytes"] <= 1800 and "<memory_recall>" in data["recall"] and THURSDAYS in data["recall"]
+
+
+def test_the_prompt_hook_keeps_recall_and_pending_within_one_budget(isolated_home, project, monkeypatch):
+    _recall_store(isolated_home, project)
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+    payload = {"cwd": str(project), "hook_event_name": "UserPromptSubmit", "prompt": PORT_PROMPT}
+    for budget, session in ((600, "tight"), (1800, "roomy")):
+        monkeypatch.setenv("MEMDIR_RECALL_MAX_BYTES", str(budget))
+        done = hook("UserPromptSubmit", {**payload, "session_id": session})
+        context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+        assert len(context.encode("utf-8")) <= budget and context.startswith("<memory_recall>"), budget
+    assert "</memory_recall>\n\n<memory_pending>" in context and THURSDAYS in context  # control: 1800 holds both

@@ -261,7 +261,8 @@ class Memory:
         :func:`memdir.search.recall.recall`. Followed by the agent
         extractor's pending findings (``<memory_pending>``) of this project
         when this session has not been shown them yet (:meth:`pending`; only
-        an agent's recall counts as a showing)."""
+        an agent's recall counts as a showing), the two within ``max_bytes``
+        UTF-8 bytes together (default the ``recall_max_bytes`` setting)."""
         return self.recall_result(prompt, k=k, max_bytes=max_bytes).block
 
     def pending(self, *, once_per_session: bool = False, mark: bool = True) -> str:
@@ -276,17 +277,12 @@ class Memory:
     def recall_result(self, prompt: str, k: int = 3, max_bytes: int | None = None):
         """:meth:`recall` with the memories recalled: a
         :class:`~memdir.search.recall.RecallResult` whose ``block`` is what
-        :meth:`recall` returns (the pending block included) and whose
-        ``memories`` are those of the recall block; see
-        :func:`memdir.search.recall.recall_result`."""
-        from dataclasses import replace
+        :meth:`recall` returns (the pending block included, both within
+        ``max_bytes``) and whose ``memories`` are those of the recall block;
+        see :func:`memdir.search.recall.recall_with_pending`."""
+        from .search.recall import recall_with_pending
 
-        from .search.recall import recall_result
-
-        result = recall_result(self.session, prompt, k=k, max_bytes=max_bytes)
-        # Only an agent's recall counts as a showing: a person looking (memdir recall) does not use one up.
-        pending = self.pending(once_per_session=True, mark=self.session.actor == "agent")
-        return replace(result, block="\n\n".join(p for p in (result.block, pending) if p)) if pending else result
+        return recall_with_pending(self.session, prompt, k=k, max_bytes=max_bytes)
 
     # ------------------------------------------------------------ tools and consolidation
 
