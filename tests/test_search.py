@@ -372,3 +372,22 @@ def test_search_with_only_the_core_dependencies_names_the_extra(mem, isolated_ho
         "status: unavailable (pip install 'memdir[search]')",
         "read: Dev PostgreSQL listens on 5433"]  # control: the store itself works
     assert [h.name for h in mem.search("postgresql port")] == ["db-port"]  # control: with the extra, it searches
+
+
+def test_a_hit_names_its_memory_fields_and_cannot_be_read_by_position(bm25):
+    from dataclasses import FrozenInstanceError
+
+    from memdir.search.ranking import IndexedMemory, ranked
+
+    bm25.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432.", pinned=True)
+    bm25.write("tz", "The person works in UTC+8", "user", "")
+    hits, _terms, scope_of = ranked(bm25.session, "postgresql port", pool=10)
+    memory = hits[0].memory
+    assert isinstance(memory, IndexedMemory)
+    assert (memory.name, memory.type, memory.description, memory.body, memory.pinned, scope_of[memory.layer]) == (
+        "db-port", "project", "Dev PostgreSQL listens on 5433", "Moved from 5432.", 1, "project")
+    assert memory.bm25 > 0 and memory.title is None and memory.updated > 0  # the column order matches the SQL
+    with pytest.raises(TypeError):
+        memory[2]  # no positional reading left
+    with pytest.raises(FrozenInstanceError):
+        memory.name = "other"

@@ -91,8 +91,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     for hit in hits:
         if len(chosen) >= k:
             break
-        row = hit.row
-        body, description = (row[6] or "").strip(), row[5].strip()
+        body, description = (hit.memory.body or "").strip(), hit.memory.description.strip()
         if not body or " ".join(body.split()) == " ".join(description.split()):
             continue  # the index line already says all of it
         chosen.append(hit)
@@ -105,15 +104,15 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     memories: list[RecalledMemory] = []
     used = len((head + tail).encode("utf-8"))
     for hit in chosen:
-        row = hit.row
-        scope = scope_of.get(row[1], row[1])
-        title = clean(f"## {row[2]} {kind_label(row[3], scope)} — {one_line(row[5])}")
-        body = clean(row[6].strip())
+        m = hit.memory
+        scope = scope_of.get(m.layer, m.layer)
+        title = clean(f"## {m.name} {kind_label(m.type, scope)} — {one_line(m.description)}")
+        body = clean(m.body.strip())
         section = f"\n{title}\n{body}\n"
         size = len(section.encode("utf-8"))
         cut = False
         if used + size > budget:
-            marker = f"…(cut; memory_read {row[2]} for the rest)"
+            marker = f"…(cut; memory_read {m.name} for the rest)"
             room = budget - used - len(f"\n{title}\n\n{marker}\n".encode())
             if room < 64:
                 continue
@@ -121,7 +120,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
             size = len(section.encode("utf-8"))
             cut = True
         parts.append(section)
-        memories.append(RecalledMemory(row[2], scope, row[3], round(hit.score, 4), hit.why(), cut))
+        memories.append(RecalledMemory(m.name, scope, m.type, round(hit.score, 4), hit.why(), cut))
         used += size
     if not parts:
         return RecallResult("")
