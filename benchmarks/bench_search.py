@@ -113,7 +113,7 @@ def run(size: int, queries: int, seed: int) -> dict:
         fill(mem.layer("project").path, size, rng, vocab)
         fill_s = time.perf_counter() - started
         started = time.perf_counter()
-        report = reindex(mem.home, mem.settings, progress=False)
+        report = reindex(mem.home, mem.settings)
         reindex_s = time.perf_counter() - started
         texts = [" ".join(zipf_words(rng, vocab, rng.randint(1, 3)) +
                           ([rng.choice(IDENTIFIERS)] if rng.random() < 0.2 else [])) for _ in range(queries)]

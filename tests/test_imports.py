@@ -207,15 +207,10 @@ def test_an_import_reports_progress_per_item(tmp_path, project):
         (notes / f"n{i}.md").write_text(f"---\nname: n{i}\ntype: project\ndescription: Note number {i}\n---\n")
     (notes / "bad.md").write_text(MALFORMED)
 
-    class Bar:  # what the CLI passes: a tqdm bar (total set, update per item)
-        total, done = None, 0
-
-        def update(self, n=1):
-            self.done += n
-
-    bar = Bar()
-    report = Memory.open(project=project, actor="human").import_from("dir", str(notes), progress=bar)
-    assert (bar.total, bar.done) == (31, 31)
+    told = []  # the progress protocol (memdir.render.progress): progress(done, total)
+    report = Memory.open(project=project, actor="human").import_from(
+        "dir", str(notes), progress=lambda done, total: told.append((done, total)))
+    assert told == [(n, 31) for n in range(32)]  # 0 as it starts, then one call per item
     assert (report.count("imported"), report.count("skipped")) == (30, 1)
 
 

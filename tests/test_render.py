@@ -143,3 +143,29 @@ def test_the_recall_block_the_cli_and_a_consolidation_report_show_the_one_label(
                              extractor="rules", mode="always", dry_run=True)
     assert "1. create → now-always-use-4-spaces (type: feedback; layer: project): would-create" in \
         consolidation(report).splitlines()
+
+
+def test_a_progress_bar_follows_the_protocol_and_is_silent_when_not_shown(capsys, monkeypatch):
+    from memdir.render.progress import ProgressBar
+
+    with ProgressBar("importing", "memory", show=False) as hidden:
+        for done in range(4):
+            hidden(done, 3)
+    assert capsys.readouterr().err == ""
+    with ProgressBar("importing", "memory", show=True) as bar:  # control: shown, it draws on stderr
+        bar(0, 0)
+        bar(2, 5)  # the total learned late
+        assert (bar._bar.n, bar._bar.total) == (2, 5)
+        bar(1, 2)  # a second phase starts over
+        assert (bar._bar.n, bar._bar.total) == (1, 2)
+        bar(2, 2)  # done: cleared, so the next bar takes its line
+        assert bar._bar is None
+    err = capsys.readouterr().err
+    assert "importing" in err and "memory" in err
+    with ProgressBar("never", "file", show=True):
+        pass  # never called: never drawn
+    assert capsys.readouterr().err == ""
+    monkeypatch.setitem(__import__("sys").modules, "tqdm", None)  # without the search extra: no bar, no error
+    with ProgressBar("importing", "memory", show=True) as bare:
+        bare(1, 3)
+    assert capsys.readouterr().err == "" and bare.show is False

@@ -187,13 +187,11 @@ class Memory:
                     progress=None) -> ImportReport:
         """Import memories from another system (``claude-code``, ``dsh``, ``dir``,
         ``mcp-memory``, ``basic-memory``) as origin ``import``; idempotent, through
-        the tombstones, never overwriting a changed memory. ``progress(n)`` is
-        told of each item. See :mod:`memdir.importing.run`."""
+        the tombstones, never overwriting a changed memory. ``progress(done, total)``
+        is told of each item (the protocol of :mod:`memdir.render.progress`).
+        See :mod:`memdir.importing.run`."""
         where, items = imports.gather(self.session, kind, path)
-        if progress is not None and hasattr(progress, "total"):
-            progress.total = len(items)
-        return imports.run(self.session, kind, where, items, scope=scope, dry_run=dry_run,
-                           progress=getattr(progress, "update", progress))
+        return imports.run(self.session, kind, where, items, scope=scope, dry_run=dry_run, progress=progress)
 
     def promote(self, name: str) -> Promoted:
         """Move a personal project memory into the team layer (a person only)."""

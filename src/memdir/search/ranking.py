@@ -268,7 +268,8 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
     if not ids:
         return {}
     marks = ",".join("?" * len(ids))
-    found = (IndexedMemory(*row) for row in conn.execute(f"SELECT {_COLUMNS}, 0.0 FROM docs d WHERE d.id IN ({marks})", ids))
+    rows = conn.execute(f"SELECT {_COLUMNS}, 0.0 FROM docs d WHERE d.id IN ({marks})", ids)
+    found = (IndexedMemory(*row) for row in rows)
     return {memory.id: memory for memory in found}
 
 
@@ -468,6 +469,6 @@ def _json(data) -> str:
 
 
 __all__ = [
-    "FIELD_WEIGHTS", "Filters", "Hit", "IndexedMemory", "MAX_OFFSET", "PIN_BOOST", "RECENCY_BOOST", "RECENCY_HALF_LIFE_DAYS",
-    "SearchResult", "boost", "ranked", "search", "snippet",
+    "FIELD_WEIGHTS", "Filters", "Hit", "IndexedMemory", "MAX_OFFSET", "PIN_BOOST", "RECENCY_BOOST",
+    "RECENCY_HALF_LIFE_DAYS", "SearchResult", "boost", "ranked", "search", "snippet",
 ]

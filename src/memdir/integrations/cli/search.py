@@ -44,10 +44,14 @@ def cmd_reindex(args) -> int:
     """``memdir reindex``: rebuild ``index.sqlite`` from the files (progress on stderr)."""
     from ...search.sync import reindex
     from ...render import memories as render
+    from ...render.progress import ProgressBar
     from .common import emit, open_memory
 
     mem = open_memory(args)
-    result = reindex(mem.home, mem.settings, progress=not args.quiet and sys.stderr.isatty() or args.progress)
+    show = True if args.progress else False if args.quiet else None  # None: when stderr is a terminal
+    with ProgressBar("indexing", "file", show=show) as files, \
+            ProgressBar("embedding", "memory", show=show) as embedded:
+        result = reindex(mem.home, mem.settings, progress=files, embed_progress=embedded)
     emit(args, result, render.reindex(result))
     return 0
 
