@@ -169,3 +169,18 @@ def test_a_progress_bar_follows_the_protocol_and_is_silent_when_not_shown(capsys
     with ProgressBar("importing", "memory", show=True) as bare:
         bare(1, 3)
     assert capsys.readouterr().err == "" and bare.show is False
+
+
+def test_status_and_doctor_are_composed_once_for_the_facade_the_tool_and_the_cli(project):
+    from memdir.tools.handlers import doctor, status
+
+    mem = Memory.open(project=project, search_vectors="off", consolidation_extractor="rules")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432.")
+    whole = status(mem.session)
+    assert mem.status() == whole
+    assert (whole.search, whole.extractor) == ("bm25", "rules (consolidation_extractor = rules)")
+    assert mem.call_tool("memory_status", {}) == render.status(whole, max_malformed=10)
+    checked = mem.doctor(notes=("hooks registered twice",))
+    assert checked.status == whole and checked.notes == ("hooks registered twice",)
+    assert doctor(mem.session).notes == () and checked.ok  # control: no note unless one is given
+    assert "note: hooks registered twice" in render.doctor(checked).splitlines()

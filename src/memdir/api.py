@@ -19,8 +19,9 @@ mute
 team_init team_status       :mod:`memdir.operations.team` (the team layer)
 team_resolve promote
 import_from                 :mod:`memdir.importing.run` (readers: :mod:`memdir.importing.sources`)
-status doctor verify repair :mod:`memdir.operations.maintenance`
-journal
+status doctor               :mod:`memdir.tools.handlers` (the store's status with search's and
+                            consolidation's parts)
+verify repair journal       :mod:`memdir.operations.maintenance`
 context                     :mod:`memdir.prompt.context`
 pending                     :mod:`memdir.prompt.pending`
 search recall               :mod:`memdir.search`
@@ -36,7 +37,6 @@ the user layer and its own project's layer, never another project's.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -246,13 +246,11 @@ class Memory:
         the relevance threshold (or ``min_score``), best first, after
         ``offset``; ``type``/``origin``/``pinned``/``since``/``until`` filter
         (see :class:`~memdir.search.ranking.Filters`). Needs the ``search``
-        extra (:class:`MissingExtra` otherwise)."""
-        from .search.ranking import Filters, search
-        from .search.relevance import THRESHOLD
+        extra (:class:`MissingExtra` otherwise). See :func:`memdir.search.ranking.find`."""
+        from .search.ranking import find
 
-        filters = Filters.parse(type, origin, pinned, since, until)
-        return search(self.session, query, k=k, scope=scope, include_muted=include_muted, filters=filters,
-                      offset=offset, min_score=THRESHOLD if min_score is None else min_score)
+        return find(self.session, query, k=k, scope=scope, include_muted=include_muted, type=type, origin=origin,
+                    pinned=pinned, since=since, until=until, offset=offset, min_score=min_score)
 
     def recall(self, prompt: str, k: int = 3, max_bytes: int | None = None) -> str:
         """The per-prompt recall block (``<memory_recall>``), or ``""``; see
@@ -308,17 +306,20 @@ class Memory:
 
     def status(self) -> StatusResult:
         """Home, project, per-layer counts, unreadable files, budget use, the search state and the
-        consolidation extractor in effect (the same line as :meth:`doctor`)."""
-        return maintenance.status(self.session, _search_state(self.session), _extractor(self.session.settings))
+        consolidation extractor in effect (the same line as :meth:`doctor`); see
+        :func:`memdir.tools.handlers.status`."""
+        from .tools.handlers import status
 
-    def doctor(self) -> DoctorResult:
+        return status(self.session)
+
+    def doctor(self, notes: tuple[str, ...] = ()) -> DoctorResult:
         """:meth:`status` plus every journal's check, with the problems found,
-        and which consolidation extractor is in effect and why."""
-        result = maintenance.doctor(self.session, _search_state(self.session), _extractor(self.session.settings))
-        from .search.index import in_memory
+        which consolidation extractor is in effect and why, and ``notes`` an
+        integration adds (Claude Code hooks registered twice); see
+        :func:`memdir.tools.handlers.doctor`."""
+        from .tools.handlers import doctor
 
-        reason = in_memory(self.session.home)  # a read-only home: search scans the files in memory
-        return result if reason is None else replace(result, notes=(*result.notes, reason))
+        return doctor(self.session, tuple(notes))
 
     def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None, force: bool = False):
         """Re-key a moved project's layer to ``new`` (default this project); ``force`` also takes the layer of a
@@ -345,17 +346,6 @@ class Memory:
         """Cut torn journal tails, journal hand edits, rebuild every ``MEMORY.md``; then verify."""
         return maintenance.repair(self.session)
 
-
-def _search_state(session: Session) -> str:
-    from .search.embedder import search_state
-
-    return search_state(session)
-
-
-def _extractor(settings: Settings) -> str:
-    from .consolidation.extractors import in_effect
-
-    return in_effect(settings)
 
 
 __all__ = ["Memory"]

@@ -462,6 +462,21 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
     return out
 
 
+def find(session: Session, query: str, k: int = 5, scope: str | None = None, *, include_muted: bool = False,
+         type: str | list[str] | None = None, origin: str | list[str] | None = None, pinned: bool | None = None,
+         since: str | None = None, until: str | None = None, offset: int = 0,
+         min_score: float | None = None) -> list[SearchResult]:
+    """:func:`search` from the arguments a person or a model gives (the
+    facade's :meth:`memdir.Memory.search`, the ``memory_search`` tool):
+    ``type``/``origin`` a name or a list of them, ``pinned``, ``since``/
+    ``until`` ISO-8601 dates or times (:meth:`Filters.parse`), ``min_score``
+    None for the relevance threshold. Raises :class:`InvalidInput`,
+    :class:`ScopeError`, :class:`StoreError`, :class:`MissingExtra`."""
+    filters = Filters.parse(type, origin, pinned, since, until)
+    return search(session, query, k=k, scope=scope, include_muted=include_muted, filters=filters, offset=offset,
+                  min_score=relevance.THRESHOLD if min_score is None else min_score)
+
+
 def _json(data) -> str:
     import json
 
@@ -470,5 +485,5 @@ def _json(data) -> str:
 
 __all__ = [
     "FIELD_WEIGHTS", "Filters", "Hit", "IndexedMemory", "MAX_OFFSET", "PIN_BOOST", "RECENCY_BOOST",
-    "RECENCY_HALF_LIFE_DAYS", "SearchResult", "boost", "ranked", "search", "snippet",
+    "RECENCY_HALF_LIFE_DAYS", "SearchResult", "boost", "find", "ranked", "search", "snippet",
 ]
