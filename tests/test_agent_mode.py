@@ -59,7 +59,7 @@ def test_remember_at_session_end_is_pending_at_the_next_start_until_a_write_cove
     assert f"“{REMEMBER}”" in block  # the person's own sentence
     assert "notes.md" not in block  # the task-only instruction is not offered
     # pending is not memory: not in the index, the list or search
-    layer = mem.layer("project")
+    layer = mem.session.layer("project")
     assert "staging" not in (layer.path / "MEMORY.md").read_text()
     assert [m.name for m in mem.list().memories] == ["db-port"]
     assert mem.search("staging server vpn") == []
@@ -93,7 +93,7 @@ def test_pending_expires_after_two_sessions_and_recall_shows_it_once_per_session
     assert "“I prefer answers in Chinese from now on.”" in other.recall("hello")  # a session with no start hook
     assert pending.OPEN not in start(project, "c")  # shown in two sessions: expired
     # the receipt says what was kept
-    receipts = [json.loads(x) for x in (mem.layer("project").meta / "journal.jsonl").read_text().splitlines()]
+    receipts = [json.loads(x) for x in (mem.session.layer("project").meta / "journal.jsonl").read_text().splitlines()]
     assert receipts[-1]["status"] == "pending" and receipts[-1]["pending"] == [
         "I prefer answers in Chinese from now on."]
 
@@ -156,13 +156,13 @@ def test_the_start_block_with_pending_stays_within_the_budget(isolated_home, pro
 def test_a_broken_pending_file_never_breaks_the_start(isolated_home, project):
     mem = Memory.open(home=isolated_home, project=project, actor="human")
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
-    meta = mem.layer("project").meta
+    meta = mem.session.layer("project").meta
     (meta / pending.PENDING_FILE).write_text("{not json", encoding="utf-8")
     (meta / pending.SHOWN_FILE).write_text('{"id": "x", "sess', encoding="utf-8")  # a torn line
     context = start(project, "s")
     assert "db-port" in context and pending.OPEN not in context
     (meta / pending.PENDING_FILE).write_text(json.dumps({"items": [{"id": "x", "text": "hi", "ts": "soon"}]}))
-    assert "db-port" in start(project, "s") and pending.load(mem.layer("project").path)[0]["ts"] == 0.0
+    assert "db-port" in start(project, "s") and pending.load(mem.session.layer("project").path)[0]["ts"] == 0.0
     report = mem.consolidate([{"role": "user", "content": "Remember that the VPN is required for staging."}],
                              extractor="agent")
     assert report.pending == ("Remember that the VPN is required for staging.",)

@@ -79,13 +79,13 @@ def test_import_claude_code_is_lenient_idempotent_and_honours_tombstones(tmp_pat
     assert listed["release-train"].description == "Release train"
     assert mem.read("oncall").record.origin == "import"
     assert dict(mem.read("oncall").record.extra)["original_type"] == "runbook"
-    events = [e for e in mem.layer("project").journal.events() if e.action == "create"]
+    events = [e for e in mem.session.layer("project").journal.events() if e.action == "create"]
     assert {e.actor for e in events if e.name != "staging-host"} == {"import"}
-    before = {p.name: p.read_bytes() for p in mem.layer("project").path.glob("*.md")}
+    before = {p.name: p.read_bytes() for p in mem.session.layer("project").path.glob("*.md")}
     again = mem.import_from("claude-code")
     assert again.count("imported") == again.count("updated") == again.count("candidate") == 0
     assert again.count("unchanged") == 3
-    assert {p.name: p.read_bytes() for p in mem.layer("project").path.glob("*.md")} == before
+    assert {p.name: p.read_bytes() for p in mem.session.layer("project").path.glob("*.md")} == before
     text = run_cli("import", "claude-code", "--project", project,
                    env={"CLAUDE_CONFIG_DIR": str(config)}).stdout
     assert "0 imported, 0 updated, 0 candidate, 3 unchanged, 2 skipped." in text

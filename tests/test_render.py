@@ -57,7 +57,7 @@ def test_writes_deletes_and_clears_read_as_their_renderer_says(project):
 
 def test_one_line_fields_stay_on_one_line_and_are_cut(project):
     mem = Memory.open(project=project)
-    layer = mem.layer("project").path
+    layer = mem.session.layer("project").path
     layer.mkdir(parents=True)
     (layer / "long.md").write_text("---\nname: long\ndescription: >\n  " + "word " * 200 + "\ntype: project\n---\n")
     line = next(l for l in _cli(project, "list").splitlines() if "long" in l)

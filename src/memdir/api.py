@@ -38,13 +38,12 @@ from __future__ import annotations
 
 import os
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .importing import run as imports
 from .operations import maintenance, memories as operations, team as teamops, trust
 from .importing.run import ImportReport
 from .prompt.context import session_block
-from .layer.layer import Layer
 from .results import (
     ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, JournalResult, LiftResult,
     ListResult, PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList, VerifyResult,
@@ -53,6 +52,12 @@ from .results import (
 from .session import Session, open_session
 from .operations.team import Promoted, Resolved, TeamInit, TeamStatus
 from .settings import Settings
+
+if TYPE_CHECKING:  # loaded on first use by the methods that return them (a CLI command pays for its own)
+    from .consolidation.proposals import ConsolidationReport
+    from .operations.relocate import LayerMove, OrphanLayer
+    from .search.ranking import SearchResult
+    from .search.recall import RecallResult
 
 
 class Memory:
@@ -98,10 +103,6 @@ class Memory:
     def as_actor(self, actor: str) -> "Memory":
         """The same memory seen by another actor (e.g. consolidation's ``extracted``)."""
         return Memory(self.session.as_actor(actor))
-
-    def layer(self, scope: str) -> Layer:
-        """The layer for ``scope``. Raises :class:`ScopeError` / :class:`InvalidInput`."""
-        return self.session.layer(scope)
 
     def scopes(self) -> list[str]:
         """The scopes this session can use, user first."""
@@ -240,7 +241,7 @@ class Memory:
     def search(self, query: str, k: int = 5, scope: str | None = None, *, include_muted: bool = False,
                type: str | list[str] | None = None, origin: str | list[str] | None = None,
                pinned: bool | None = None, since: str | None = None, until: str | None = None,
-               offset: int = 0, min_score: float | None = None) -> list:
+               offset: int = 0, min_score: float | None = None) -> list[SearchResult]:
         """Ranked search over the session's memories (``memory_search``): a
         list of :class:`~memdir.search.ranking.SearchResult` scoring at least
         the relevance threshold (or ``min_score``), best first, after
@@ -270,7 +271,7 @@ class Memory:
 
         return session_pending(self.session, once_per_session=once_per_session, mark=mark)
 
-    def recall_result(self, prompt: str, k: int = 3, max_bytes: int | None = None):
+    def recall_result(self, prompt: str, k: int = 3, max_bytes: int | None = None) -> RecallResult:
         """:meth:`recall` with the memories recalled: a
         :class:`~memdir.search.recall.RecallResult` whose ``block`` is what
         :meth:`recall` returns (the pending block included, both within
@@ -295,7 +296,7 @@ class Memory:
 
         return run_tool(self.session, name, arguments).text
 
-    def consolidate(self, transcript, **options):
+    def consolidate(self, transcript, **options) -> ConsolidationReport:
         """Turn a session transcript into memory changes; see
         :func:`memdir.consolidation.consolidate.consolidate`."""
         from .consolidation.consolidate import consolidate
@@ -321,14 +322,15 @@ class Memory:
 
         return doctor(self.session, tuple(notes))
 
-    def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None, force: bool = False):
+    def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None,
+                   force: bool = False) -> LayerMove:
         """Re-key a moved project's layer to ``new`` (default this project); ``force`` also takes the layer of a
         project that still exists; see :func:`memdir.operations.relocate.move`."""
         from .operations import relocate
 
         return relocate.move(self.session, old, new, reason=reason, force=force)
 
-    def orphans(self, match: bool = False) -> list:
+    def orphans(self, match: bool = False) -> list[OrphanLayer]:
         """Project layers whose project no longer exists; with ``match``, each
         compared with this project (asks git). See :func:`memdir.operations.maintenance.orphans`."""
         return maintenance.orphans(self.session.home, self.session.project_root if match else None)
