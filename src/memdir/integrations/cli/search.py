@@ -81,7 +81,8 @@ def register(add, settings) -> None:
     p.add_argument("--prompt", help="the user's prompt (default: read stdin)")
     p.add_argument("-k", type=int, default=3, help="at most this many memories (default %(default)s)")
     p.add_argument("--max-bytes", type=int,
-                   help=f"UTF-8 byte budget (default the recall_max_bytes setting, {settings.recall_max_bytes})")
+                   help="UTF-8 byte budget of the recall block and the pending findings after it, together "
+                        f"(default the recall_max_bytes setting, {settings.recall_max_bytes})")
 
     p = add("reindex", cmd_reindex, "Rebuild the search index (index.sqlite) from the memory files.")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
