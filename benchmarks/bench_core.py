@@ -60,7 +60,7 @@ def bench_context(base: Path) -> None:
     fill(mem, 200, "user", "u")
     fill(mem, 200, "project", "p")
     mem.context()
-    paths = [mem.layer(s).path / "MEMORY.md" for s in ("user", "project")]
+    paths = [mem.session.layer(s).path / "MEMORY.md" for s in ("user", "project")]
 
     def read_two():
         for path in paths:
@@ -98,7 +98,7 @@ def bench_writes(base: Path, sizes: list[int]) -> None:
         project = base / f"w{size}"
         (project / ".git").mkdir(parents=True)
         mem = Memory.open(home=base / f"home-w{size}", project=project)
-        layer = mem.layer("project")
+        layer = mem.session.layer("project")
         layer.path.mkdir(parents=True)
         # Seed the layer the way a person's editor would, then let the gateway adopt the files once.
         for i in range(size):
@@ -139,7 +139,7 @@ def bench_parallel(base: Path, procs: int = 8, each: int = 100) -> None:
     elapsed = time.perf_counter() - start
     mem = Memory.open(home=home, project=project)
     present = len(mem.list().memories)
-    lines = len((mem.layer("project").path / "MEMORY.md").read_text().splitlines())
+    lines = len((mem.session.layer("project").path / "MEMORY.md").read_text().splitlines())
     emit(bench="parallel_writes", processes=procs, writes=procs * each, exit_codes_ok=codes == [0] * procs,
          files=present, index_lines=lines, lost=procs * each - present,
          writes_per_s=round(procs * each / elapsed, 1), seconds=round(elapsed, 2))

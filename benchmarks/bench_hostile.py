@@ -49,7 +49,7 @@ def run(base: Path) -> None:
     os.environ["MEMDIR_HOME"] = str(base / "home")
     mem = Memory.open(home=base / "home", project=project, search_vectors="off")
     mem.write("ok", "a plain memory about zebras", "project", "zebra")
-    layer = mem.layer("project").path
+    layer = mem.session.layer("project").path
     (layer / "lol.md").write_text(LAUGHS, encoding="utf-8")
     start = time.perf_counter()
     listed = mem.list()
@@ -68,7 +68,7 @@ def run(base: Path) -> None:
     start = time.perf_counter()
     mem.context()
     context_s = time.perf_counter() - start
-    objects = mem.layer("project").meta / "objects"
+    objects = mem.session.layer("project").meta / "objects"
     print(json.dumps({"bench": "huge_file", "file_bytes": big.stat().st_size, "first_search_ms": ms(search_s),
                       "context_ms": ms(context_s), "hits": [h.name for h in hits],
                       "largest_object_bytes": max((p.stat().st_size for p in objects.iterdir()), default=0),

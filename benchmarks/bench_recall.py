@@ -115,7 +115,7 @@ def main() -> None:
         (project / ".git").mkdir(parents=True)
         home = base / "home"
         mem = Memory.open(home=home, project=project, search_vectors="on", actor="human")
-        questions = build(mem.layer("project").path, args.notes, args.needles, rng)
+        questions = build(mem.session.layer("project").path, args.notes, args.needles, rng)
         sync(home, mem.session.layers())
         wall, cpu = time.perf_counter(), time.process_time()
         embedded = prepare(mem.session)

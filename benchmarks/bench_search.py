@@ -110,10 +110,10 @@ def run(size: int, queries: int, seed: int) -> dict:
         (root / ".git").mkdir(parents=True)
         mem = Memory.open(home=Path(tmp) / "home", project=root, search_vectors="off")
         started = time.perf_counter()
-        fill(mem.layer("project").path, size, rng, vocab)
+        fill(mem.session.layer("project").path, size, rng, vocab)
         fill_s = time.perf_counter() - started
         started = time.perf_counter()
-        report = reindex(mem.home, mem.settings, progress=False)
+        report = reindex(mem.home, mem.settings)
         reindex_s = time.perf_counter() - started
         texts = [" ".join(zipf_words(rng, vocab, rng.randint(1, 3)) +
                           ([rng.choice(IDENTIFIERS)] if rng.random() < 0.2 else [])) for _ in range(queries)]
@@ -166,7 +166,7 @@ def embed_store(count: int, seed: int) -> dict:
         root = Path(tmp) / "proj"
         (root / ".git").mkdir(parents=True)
         mem = Memory.open(home=Path(tmp) / "home", project=root, search_vectors="auto")
-        layer = mem.layer("project").path
+        layer = mem.session.layer("project").path
         layer.mkdir(parents=True, exist_ok=True)
         for i, (title, description, body) in enumerate(_notes(count, seed)):
             record = MemoryRecord(name=f"n{i:05d}", description=description, type="project", body=body,

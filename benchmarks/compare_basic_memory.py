@@ -110,7 +110,7 @@ def workload(base: Path, notes: int, needles: int, seed: int) -> tuple[Path, Pat
     project = base / "memdir-project"
     (project / ".git").mkdir(parents=True)
     mem = Memory.open(home=base / "memdir-home", project=project, search_vectors="off")
-    layer = mem.layer("project").path
+    layer = mem.session.layer("project").path
     questions = build(layer, notes, needles, random.Random(seed))
     folder = base / "bm-notes"
     folder.mkdir()

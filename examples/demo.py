@@ -109,7 +109,7 @@ def main() -> int:
         banner("2. On disk: one Markdown file per memory, plus a derived MEMORY.md per layer")
         for path in sorted(p for p in home.rglob("*") if p.is_file() and ".memdir" not in p.parts):
             print(f"  {path.relative_to(home)}")
-        shop_layer = agent_shop.layer("project").path
+        shop_layer = agent_shop.session.layer("project").path
         print(f"\n  --- {shop_layer.relative_to(home)}/db-port.md ---")
         print("  " + (shop_layer / "db-port.md").read_text().replace("\n", "\n  "))
         print(f"  --- {shop_layer.relative_to(home)}/MEMORY.md ---")

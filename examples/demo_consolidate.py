@@ -67,7 +67,7 @@ def run(home: Path) -> None:
         print()
 
     for scope in mem.scopes():
-        index = mem.layer(scope).path / "MEMORY.md"
+        index = mem.session.layer(scope).path / "MEMORY.md"
         if index.is_file():
             print(f"\n== {scope} MEMORY.md ({index})")
             print(index.read_text(encoding="utf-8").rstrip())

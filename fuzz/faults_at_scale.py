@@ -75,7 +75,7 @@ def violation(label: str, what: str) -> None:
 
 def _layers(home: Path, project: Path):
     mem = Memory.open(home=home, project=project, actor="human")
-    return mem, [mem.layer(scope) for scope in ("user", "project")]
+    return mem, [mem.session.layer(scope) for scope in ("user", "project")]
 
 
 def _loaded(layer) -> dict:
@@ -284,7 +284,7 @@ def random_kills(base: Path, rng: random.Random, kills: int) -> None:
         if names:  # a consolidated memory acknowledged: journaled under its name
             journaled = set()
             for scope in ("user", "project"):
-                journaled |= {e.name for e in Journal(Memory.open(home=home, project=project).layer(scope).meta)
+                journaled |= {e.name for e in Journal(Memory.open(home=home, project=project).session.layer(scope).meta)
                               .events()}
             COUNTS["invariant_checks"] += 1
             COUNTS["acknowledged_checked"] += len(names)
@@ -445,7 +445,7 @@ def permission_flips(base: Path, rng: random.Random, rounds: int) -> None:
         loop_kind = LOOP_KINDS[n % len(LOOP_KINDS)]
         home = base / f"home-{n}"
         _prepare_loop_store(home, project)
-        layer = Memory.open(home=home, project=project).layer("project")
+        layer = Memory.open(home=home, project=project).session.layer("project")
         proc = subprocess.Popen([*UNPRIVILEGED, sys.executable, "-c", LOOP, str(home), str(project), loop_kind,
                                  str(n * 1000)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 cwd=REPO, env={**os.environ, "MEMDIR_HOME": str(home)})

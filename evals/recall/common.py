@@ -47,7 +47,7 @@ def build_store(base: Path, vectors: str):
     project = base / "proj"
     (project / ".git").mkdir(parents=True)
     mem = Memory.open(home=base / "home", project=project, search_vectors=vectors, actor="human")
-    layer = mem.layer("project").path
+    layer = mem.session.layer("project").path
     layer.mkdir(parents=True, exist_ok=True)
     for path in sorted((HERE / "memories").glob("*.md")):
         shutil.copy(path, layer / path.name)

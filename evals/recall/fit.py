@@ -48,7 +48,7 @@ def examples(mem, rows) -> list[list[tuple[dict, int]]]:
     out = []
     for row in rows:
         hits, _terms, _scope = ranked(mem.session, row["prompt"], pool=50, min_score=0.0)
-        out.append([(hit.evidence.features(), int(hit.row[2] in row["expect"])) for hit in hits])
+        out.append([(hit.evidence.features(), int(hit.memory.name in row["expect"])) for hit in hits])
     return out
 
 

@@ -9,8 +9,9 @@ index per layer is injected into the system prompt under a byte budget.
     >>> print(mem.context())
 
 The names in ``__all__`` are the public API (a test checks that the package
-exposes exactly these); everything raises only :class:`MemdirError`
-subclasses (the tree is drawn in :mod:`memdir.errors`). The packages
+exposes exactly these): the facade, its settings, a memory's record, the
+error tree and every result type a :class:`Memory` method returns; everything
+raises only :class:`MemdirError` subclasses (the tree is drawn in :mod:`memdir.errors`). The packages
 and what each may import: ``docs/architecture.md``.
 
     store          files, journal, tombstones, gateway, index, context, session
@@ -26,16 +27,32 @@ from .errors import (
     ModelError, NotFound, Refused, ScopeError, StoreError, TombstoneRefused,
 )
 
+# What a Memory method returns, by the module that defines it (tests/test_public_api.py checks the list is whole).
+_RESULTS = {
+    "memdir.results": (
+        "ClearResult", "Decision", "DeleteResult", "DoctorResult", "FlagResult", "HistoryResult", "JournalResult",
+        "LiftResult", "ListResult", "PruneResult", "ReadResult", "RestoreResult", "ReviewResult", "StatusResult",
+        "TombstoneList", "VerifyResult", "VersionResult", "WriteResult"),
+    "memdir.operations.team": ("Promoted", "Resolved", "TeamInit", "TeamStatus"),
+    "memdir.operations.relocate": ("LayerMove", "OrphanLayer"),
+    "memdir.importing.run": ("ImportReport",),
+    "memdir.search.ranking": ("SearchResult",),
+    "memdir.search.recall": ("RecallResult",),
+    "memdir.consolidation.proposals": ("ConsolidationReport",),
+}
+
 __all__ = [
     "Memory", "MemoryChange", "Settings", "MemoryRecord", "MemdirError", "InvalidInput", "InvalidName", "ScopeError",
     "NotFound", "Refused", "TombstoneRefused", "ConfirmationRequired", "Conflict", "LockTimeout",
     "StoreError", "ModelError", "MissingExtra", "InstallError", "__version__",
+    *(name for names in _RESULTS.values() for name in names),
 ]
 
 # Imported on first use: `import memdir` stays cheap for the hooks; the facade loads YAML.
 _LAZY = {"Memory": ("memdir.api", "Memory"), "MemoryChange": ("memdir.gateway.fields", "MemoryChange"),
          "Settings": ("memdir.settings", "Settings"),
-         "MemoryRecord": ("memdir.files.memfile", "MemoryRecord"), "__version__": ("memdir.version", "VERSION")}
+         "MemoryRecord": ("memdir.files.memfile", "MemoryRecord"), "__version__": ("memdir.version", "VERSION"),
+         **{name: (module, name) for module, names in _RESULTS.items() for name in names}}
 
 
 def __getattr__(name: str):

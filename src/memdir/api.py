@@ -19,8 +19,9 @@ mute
 team_init team_status       :mod:`memdir.operations.team` (the team layer)
 team_resolve promote
 import_from                 :mod:`memdir.importing.run` (readers: :mod:`memdir.importing.sources`)
-status doctor verify repair :mod:`memdir.operations.maintenance`
-journal
+status doctor               :mod:`memdir.tools.handlers` (the store's status with search's and
+                            consolidation's parts)
+verify repair journal       :mod:`memdir.operations.maintenance`
 context                     :mod:`memdir.prompt.context`
 pending                     :mod:`memdir.prompt.pending`
 search recall               :mod:`memdir.search`
@@ -36,9 +37,8 @@ the user layer and its own project's layer, never another project's.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidInput
 from .gateway.fields import MemoryChange
@@ -46,7 +46,6 @@ from .importing import run as imports
 from .operations import maintenance, memories as operations, team as teamops, trust
 from .importing.run import ImportReport
 from .prompt.context import session_block
-from .layer.layer import Layer
 from .results import (
     ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, JournalResult, LiftResult,
     ListResult, PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList, VerifyResult,
@@ -55,6 +54,12 @@ from .results import (
 from .session import Session, open_session
 from .operations.team import Promoted, Resolved, TeamInit, TeamStatus
 from .settings import Settings
+
+if TYPE_CHECKING:  # loaded on first use by the methods that return them (a CLI command pays for its own)
+    from .consolidation.proposals import ConsolidationReport
+    from .operations.relocate import LayerMove, OrphanLayer
+    from .search.ranking import SearchResult
+    from .search.recall import RecallResult
 
 
 class Memory:
@@ -100,10 +105,6 @@ class Memory:
     def as_actor(self, actor: str) -> "Memory":
         """The same memory seen by another actor (e.g. consolidation's ``extracted``)."""
         return Memory(self.session.as_actor(actor))
-
-    def layer(self, scope: str) -> Layer:
-        """The layer for ``scope``. Raises :class:`ScopeError` / :class:`InvalidInput`."""
-        return self.session.layer(scope)
 
     def scopes(self) -> list[str]:
         """The scopes this session can use, user first."""
@@ -187,13 +188,11 @@ class Memory:
                     progress=None) -> ImportReport:
         """Import memories from another system (``claude-code``, ``dsh``, ``dir``,
         ``mcp-memory``, ``basic-memory``) as origin ``import``; idempotent, through
-        the tombstones, never overwriting a changed memory. ``progress(n)`` is
-        told of each item. See :mod:`memdir.importing.run`."""
+        the tombstones, never overwriting a changed memory. ``progress(done, total)``
+        is told of each item (the protocol of :mod:`memdir.render.progress`).
+        See :mod:`memdir.importing.run`."""
         where, items = imports.gather(self.session, kind, path)
-        if progress is not None and hasattr(progress, "total"):
-            progress.total = len(items)
-        return imports.run(self.session, kind, where, items, scope=scope, dry_run=dry_run,
-                           progress=getattr(progress, "update", progress))
+        return imports.run(self.session, kind, where, items, scope=scope, dry_run=dry_run, progress=progress)
 
     def promote(self, name: str) -> Promoted:
         """Move a personal project memory into the team layer (a person only)."""
@@ -242,26 +241,25 @@ class Memory:
     def search(self, query: str, k: int = 5, scope: str | None = None, *, include_muted: bool = False,
                type: str | list[str] | None = None, origin: str | list[str] | None = None,
                pinned: bool | None = None, since: str | None = None, until: str | None = None,
-               offset: int = 0, min_score: float | None = None) -> list:
+               offset: int = 0, min_score: float | None = None) -> list[SearchResult]:
         """Ranked search over the session's memories (``memory_search``): a
         list of :class:`~memdir.search.ranking.SearchResult` scoring at least
         the relevance threshold (or ``min_score``), best first, after
         ``offset``; ``type``/``origin``/``pinned``/``since``/``until`` filter
         (see :class:`~memdir.search.ranking.Filters`). Needs the ``search``
-        extra (:class:`MissingExtra` otherwise)."""
-        from .search.ranking import Filters, search
-        from .search.relevance import THRESHOLD
+        extra (:class:`MissingExtra` otherwise). See :func:`memdir.search.ranking.find`."""
+        from .search.ranking import find
 
-        filters = Filters.parse(type, origin, pinned, since, until)
-        return search(self.session, query, k=k, scope=scope, include_muted=include_muted, filters=filters,
-                      offset=offset, min_score=THRESHOLD if min_score is None else min_score)
+        return find(self.session, query, k=k, scope=scope, include_muted=include_muted, type=type, origin=origin,
+                    pinned=pinned, since=since, until=until, offset=offset, min_score=min_score)
 
     def recall(self, prompt: str, k: int = 3, max_bytes: int | None = None) -> str:
         """The per-prompt recall block (``<memory_recall>``), or ``""``; see
         :func:`memdir.search.recall.recall`. Followed by the agent
         extractor's pending findings (``<memory_pending>``) of this project
         when this session has not been shown them yet (:meth:`pending`; only
-        an agent's recall counts as a showing)."""
+        an agent's recall counts as a showing), the two within ``max_bytes``
+        UTF-8 bytes together (default the ``recall_max_bytes`` setting)."""
         return self.recall_result(prompt, k=k, max_bytes=max_bytes).block
 
     def pending(self, *, once_per_session: bool = False, mark: bool = True) -> str:
@@ -273,20 +271,15 @@ class Memory:
 
         return session_pending(self.session, once_per_session=once_per_session, mark=mark)
 
-    def recall_result(self, prompt: str, k: int = 3, max_bytes: int | None = None):
+    def recall_result(self, prompt: str, k: int = 3, max_bytes: int | None = None) -> RecallResult:
         """:meth:`recall` with the memories recalled: a
         :class:`~memdir.search.recall.RecallResult` whose ``block`` is what
-        :meth:`recall` returns (the pending block included) and whose
-        ``memories`` are those of the recall block; see
-        :func:`memdir.search.recall.recall_result`."""
-        from dataclasses import replace
+        :meth:`recall` returns (the pending block included, both within
+        ``max_bytes``) and whose ``memories`` are those of the recall block;
+        see :func:`memdir.search.recall.recall_with_pending`."""
+        from .search.recall import recall_with_pending
 
-        from .search.recall import recall_result
-
-        result = recall_result(self.session, prompt, k=k, max_bytes=max_bytes)
-        # Only an agent's recall counts as a showing: a person looking (memdir recall) does not use one up.
-        pending = self.pending(once_per_session=True, mark=self.session.actor == "agent")
-        return replace(result, block="\n\n".join(p for p in (result.block, pending) if p)) if pending else result
+        return recall_with_pending(self.session, prompt, k=k, max_bytes=max_bytes)
 
     # ------------------------------------------------------------ tools and consolidation
 
@@ -303,7 +296,7 @@ class Memory:
 
         return run_tool(self.session, name, arguments).text
 
-    def consolidate(self, transcript, **options):
+    def consolidate(self, transcript, **options) -> ConsolidationReport:
         """Turn a session transcript into memory changes; see
         :func:`memdir.consolidation.consolidate.consolidate`."""
         from .consolidation.consolidate import consolidate
@@ -314,26 +307,30 @@ class Memory:
 
     def status(self) -> StatusResult:
         """Home, project, per-layer counts, unreadable files, budget use, the search state and the
-        consolidation extractor in effect (the same line as :meth:`doctor`)."""
-        return maintenance.status(self.session, _search_state(self.session), _extractor(self.session.settings))
+        consolidation extractor in effect (the same line as :meth:`doctor`); see
+        :func:`memdir.tools.handlers.status`."""
+        from .tools.handlers import status
 
-    def doctor(self) -> DoctorResult:
+        return status(self.session)
+
+    def doctor(self, notes: tuple[str, ...] = ()) -> DoctorResult:
         """:meth:`status` plus every journal's check, with the problems found,
-        and which consolidation extractor is in effect and why."""
-        result = maintenance.doctor(self.session, _search_state(self.session), _extractor(self.session.settings))
-        from .search.index import in_memory
+        which consolidation extractor is in effect and why, and ``notes`` an
+        integration adds (Claude Code hooks registered twice); see
+        :func:`memdir.tools.handlers.doctor`."""
+        from .tools.handlers import doctor
 
-        reason = in_memory(self.session.home)  # a read-only home: search scans the files in memory
-        return result if reason is None else replace(result, notes=(*result.notes, reason))
+        return doctor(self.session, tuple(notes))
 
-    def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None, force: bool = False):
+    def move_layer(self, old: str, new: str | None = None, *, reason: str | None = None,
+                   force: bool = False) -> LayerMove:
         """Re-key a moved project's layer to ``new`` (default this project); ``force`` also takes the layer of a
         project that still exists; see :func:`memdir.operations.relocate.move`."""
         from .operations import relocate
 
         return relocate.move(self.session, old, new, reason=reason, force=force)
 
-    def orphans(self, match: bool = False) -> list:
+    def orphans(self, match: bool = False) -> list[OrphanLayer]:
         """Project layers whose project no longer exists; with ``match``, each
         compared with this project (asks git). See :func:`memdir.operations.maintenance.orphans`."""
         return maintenance.orphans(self.session.home, self.session.project_root if match else None)
@@ -351,17 +348,6 @@ class Memory:
         """Cut torn journal tails, journal hand edits, rebuild every ``MEMORY.md``; then verify."""
         return maintenance.repair(self.session)
 
-
-def _search_state(session: Session) -> str:
-    from .search.embedder import search_state
-
-    return search_state(session)
-
-
-def _extractor(settings: Settings) -> str:
-    from .consolidation.extractors import in_effect
-
-    return in_effect(settings)
 
 
 __all__ = ["Memory"]

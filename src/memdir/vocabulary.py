@@ -20,9 +20,21 @@ CLEARABLE = frozenset({"title", "importance", "valid_from", "valid_until"})
 JOURNAL_ACTIONS = ("create", "update", "rename", "reactivate", "supersede", "read", "delete", "forget", "prune",
                    "clear", "restore", "approve", "reject", "promote", "resolve", "pin", "unpin", "mute", "unmute",
                    "external-edit", "external-delete", "tombstone-lift", "receipt", "move")
-# How an index line (MEMORY.md) marks a pinned memory, right after its ``(<name>.md)`` link; the
-# context block keeps pinned lines first when it must leave lines out (memdir.prompt.context).
+# How a pinned memory is marked wherever it is shown, right after its name: an index line
+# (MEMORY.md, after its ``(<name>.md)`` link; the context block keeps pinned lines first when it must
+# leave lines out, memdir.prompt.context), a listing, a search hit, the panel. The one spelling.
 PIN_MARK = " \U0001f4cc"
+
+
+def kind_label(type: str, scope: str) -> str:
+    """``(type: feedback; layer: project)``: the label every text puts after a
+    memory's name — what kind of memory it is, and which layer (the person's,
+    the team's, this project's) holds it. The one spelling, for the CLI and the
+    tools (:mod:`memdir.render`), the recall block (:mod:`memdir.search.recall`)
+    and the panel; here, below all of them, so each can import it."""
+    return f"(type: {type}; layer: {scope})"
+
+
 # Default importance by type (seed-behaviour §A5); an unknown type orders as reference.
 TYPE_IMPORTANCE = {"feedback": 8, "user": 7, "project": 6, "reference": 4}
 

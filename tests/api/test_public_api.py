@@ -95,3 +95,65 @@ def test_a_write_is_one_change_value_and_an_unknown_field_is_named(mem):
     assert list(inspect.signature(operations.write).parameters) == ["session", "change", "scope"]
     assert list(inspect.signature(gateway.write).parameters) == ["layer", "change", "actor", "session", "guard",
                                                                  "action"]
+
+
+def _annotation_names() -> dict:
+    """The names ``memdir.api`` annotates with: its module globals plus what it imports
+    under ``TYPE_CHECKING`` (the result types of modules it loads on first use)."""
+    import ast
+    import importlib
+    from pathlib import Path
+
+    from memdir import api
+
+    names = dict(vars(api))
+    for node in ast.walk(ast.parse(Path(api.__file__).read_text(encoding="utf-8"))):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for imported in node.body:
+                module = importlib.import_module("." * imported.level + imported.module, "memdir")
+                names.update({alias.asname or alias.name: getattr(module, alias.name) for alias in imported.names})
+    return names
+
+
+def test_memdir_exports_every_result_type_a_memory_method_returns():
+    import inspect
+    import typing
+
+    names = _annotation_names()
+    returned, unannotated = {}, []
+    for attribute, member in vars(Memory).items():
+        function = getattr(member, "__func__", member)
+        if attribute.startswith("_") or not inspect.isfunction(function):
+            continue
+        hints = typing.get_type_hints(function, globalns=names)
+        if "return" not in hints:
+            unannotated.append(attribute)
+            continue
+        for kind in (hints["return"], *typing.get_args(hints["return"])):
+            if isinstance(kind, type) and kind.__module__.startswith("memdir."):
+                returned[kind.__name__] = kind
+    assert unannotated == []  # every method says what it returns, so the walk sees it
+    # control: the walk finds the results of the store, search, consolidation, the team layer and a move
+    assert {"WriteResult", "SearchResult", "RecallResult", "ConsolidationReport", "TeamStatus", "LayerMove",
+            "Memory"} <= set(returned)
+    missing = [name for name, kind in returned.items()
+               if name not in memdir.__all__ or getattr(memdir, name) is not kind]
+    assert missing == []
+
+
+def test_importing_memdir_loads_no_result_module():
+    """The result types are exported lazily: ``import memdir`` (the hooks) loads none of their modules."""
+    import subprocess
+    import sys
+
+    code = ("import sys, memdir; print(sorted(m for m in sys.modules if m.startswith('memdir')));"
+            "memdir.SearchResult; print('memdir.search.ranking' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines() == ["['memdir', 'memdir.errors']", "True"]  # control: first use loads it
+
+
+def test_the_facade_hands_out_no_layer_engine(mem):
+    """A layer's transaction can change files without the gateway's checks: the facade has no ``layer()``."""
+    assert not hasattr(Memory, "layer")
+    layer = mem.session.layer("project")  # control: the engine is the session's, for tests and the store itself
+    assert (layer.scope, layer.path) == ("project", mem.session.layer_dir("project"))

@@ -26,7 +26,7 @@ def test_rejected_names(bad):
 
 
 def test_hostile_names_each_make_exactly_one_file_inside_the_layer(mem, tmp_path):
-    layer_dir = mem.layer("project").path
+    layer_dir = mem.session.layer("project").path
     outside_before = sorted(p for p in tmp_path.rglob("*") if layer_dir not in p.parents and p != layer_dir)
     expected = {"A/B experiment": "a-b-experiment.md", "../../etc/passwd": "etc-passwd.md", "notes.": "notes.md"}
     for raw, filename in expected.items():

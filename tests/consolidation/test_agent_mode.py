@@ -10,6 +10,7 @@ import time
 
 from memdir import Memory
 from memdir.prompt import pending
+from tests.conftest import run_cli
 from tests.consolidation.test_consolidate import cc_transcript
 
 REMEMBER = "Remember that the staging server is staging-7.internal and deploys need a VPN."
@@ -58,7 +59,7 @@ def test_remember_at_session_end_is_pending_at_the_next_start_until_a_write_cove
     assert f"“{REMEMBER}”" in block  # the person's own sentence
     assert "notes.md" not in block  # the task-only instruction is not offered
     # pending is not memory: not in the index, the list or search
-    layer = mem.layer("project")
+    layer = mem.session.layer("project")
     assert "staging" not in (layer.path / "MEMORY.md").read_text()
     assert [m.name for m in mem.list().memories] == ["db-port"]
     assert mem.search("staging server vpn") == []
@@ -92,7 +93,7 @@ def test_pending_expires_after_two_sessions_and_recall_shows_it_once_per_session
     assert "“I prefer answers in Chinese from now on.”" in other.recall("hello")  # a session with no start hook
     assert pending.OPEN not in start(project, "c")  # shown in two sessions: expired
     # the receipt says what was kept
-    receipts = [json.loads(x) for x in (mem.layer("project").meta / "journal.jsonl").read_text().splitlines()]
+    receipts = [json.loads(x) for x in (mem.session.layer("project").meta / "journal.jsonl").read_text().splitlines()]
     assert receipts[-1]["status"] == "pending" and receipts[-1]["pending"] == [
         "I prefer answers in Chinese from now on."]
 
@@ -155,13 +156,13 @@ def test_the_start_block_with_pending_stays_within_the_budget(isolated_home, pro
 def test_a_broken_pending_file_never_breaks_the_start(isolated_home, project):
     mem = Memory.open(home=isolated_home, project=project, actor="human")
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
-    meta = mem.layer("project").meta
+    meta = mem.session.layer("project").meta
     (meta / pending.PENDING_FILE).write_text("{not json", encoding="utf-8")
     (meta / pending.SHOWN_FILE).write_text('{"id": "x", "sess', encoding="utf-8")  # a torn line
     context = start(project, "s")
     assert "db-port" in context and pending.OPEN not in context
     (meta / pending.PENDING_FILE).write_text(json.dumps({"items": [{"id": "x", "text": "hi", "ts": "soon"}]}))
-    assert "db-port" in start(project, "s") and pending.load(mem.layer("project").path)[0]["ts"] == 0.0
+    assert "db-port" in start(project, "s") and pending.load(mem.session.layer("project").path)[0]["ts"] == 0.0
     report = mem.consolidate([{"role": "user", "content": "Remember that the VPN is required for staging."}],
                              extractor="agent")
     assert report.pending == ("Remember that the VPN is required for staging.",)
@@ -174,3 +175,53 @@ def test_hand_edited_pending_items_render_safely():
     block = pending.render(items)
     assert "- (2026-11-25) “Use uv always please”" in block and "\u202e" not in block and "\x1b" not in block
     assert "- (2023-11-14) “Pin numpy below 2”" in block  # the control: an ordinary item
+
+
+def _recall_store(isolated_home, project) -> None:
+    """A memory recall finds (its body longer than any budget below) and one pending finding."""
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project",
+              "Moved on 2026-11-02 from 5432. " + "The old port stays reserved for the replica. " * 40)
+    report = mem.consolidate([{"role": "user", "content": "Remember that the release is cut on Thursdays."}],
+                             extractor="agent")
+    assert report.pending == ("Remember that the release is cut on Thursdays.",)
+
+
+PORT_PROMPT = "which port does postgresql listen on?"
+THURSDAYS = "“Remember that the release is cut on Thursdays.”"
+
+
+def test_recall_result_keeps_recall_and_pending_within_one_budget(isolated_home, project):
+    _recall_store(isolated_home, project)
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    tight = mem.recall_result(PORT_PROMPT, max_bytes=600)
+    assert len(tight.block.encode("utf-8")) <= 600
+    assert tight.block.startswith("<memory_recall>") and [m.name for m in tight.memories] == ["db-port"]
+    roomy = mem.recall_result(PORT_PROMPT, max_bytes=1800)  # control: room for both, the findings after recall
+    assert len(roomy.block.encode("utf-8")) <= 1800
+    assert "</memory_recall>\n\n<memory_pending>" in roomy.block and THURSDAYS in roomy.block
+    assert [m.name for m in roomy.memories] == ["db-port"]
+
+
+def test_memdir_recall_max_bytes_bounds_recall_and_pending_together(isolated_home, project):
+    _recall_store(isolated_home, project)
+    env = {"MEMDIR_SEARCH_VECTORS": "off"}
+    tight = run_cli("recall", "--max-bytes", "600", "--json", "--prompt", PORT_PROMPT, "--project", project, env=env)
+    assert tight.returncode == 0, tight.stderr
+    data = json.loads(tight.stdout)
+    assert data["bytes"] == len(data["recall"].encode("utf-8")) <= 600 and "db-port" in data["recall"]
+    roomy = run_cli("recall", "--max-bytes", "1800", "--json", "--prompt", PORT_PROMPT, "--project", project, env=env)
+    data = json.loads(roomy.stdout)  # control: both blocks when the budget allows
+    assert data["bytes"] <= 1800 and "<memory_recall>" in data["recall"] and THURSDAYS in data["recall"]
+
+
+def test_the_prompt_hook_keeps_recall_and_pending_within_one_budget(isolated_home, project, monkeypatch):
+    _recall_store(isolated_home, project)
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+    payload = {"cwd": str(project), "hook_event_name": "UserPromptSubmit", "prompt": PORT_PROMPT}
+    for budget, session in ((600, "tight"), (1800, "roomy")):
+        monkeypatch.setenv("MEMDIR_RECALL_MAX_BYTES", str(budget))
+        done = hook("UserPromptSubmit", {**payload, "session_id": session})
+        context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+        assert len(context.encode("utf-8")) <= budget and context.startswith("<memory_recall>"), budget
+    assert "</memory_recall>\n\n<memory_pending>" in context and THURSDAYS in context  # control: 1800 holds both

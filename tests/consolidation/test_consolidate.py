@@ -40,7 +40,7 @@ def all_bytes(root: Path) -> bytes:
 
 
 def journal_lines(mem, scope="project") -> list[dict]:
-    path = mem.layer(scope).meta / "journal.jsonl"
+    path = mem.session.layer(scope).meta / "journal.jsonl"
     return [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
 
 
@@ -130,7 +130,7 @@ def test_assistant_suggestions_and_tool_results_never_become_memories(isolated_h
     names = memories(mem)
     assert list(names) == ["docs-build-mkdocs"]  # the control: the person's own statement is kept
     assert not any("poetry" in (m.description + m.name).lower() for m in names.values())
-    assert "Poetry" not in all_bytes(mem.layer("project").path).decode("utf-8", "replace")
+    assert "Poetry" not in all_bytes(mem.session.layer("project").path).decode("utf-8", "replace")
     assert report.transcript.skipped == {"tool_result": 1}
 
 
@@ -181,7 +181,7 @@ def test_modes_off_gated_always_and_dry_run(isolated_home, project):
     mem = open_mem(isolated_home, project)
     plain = [{"role": "user", "content": "Run the tests and fix what fails."}]
     assert mem.consolidate(plain, extractor="rules", mode="off").status == "off"
-    assert not (mem.layer("project").meta / "journal.jsonl").exists()
+    assert not (mem.session.layer("project").meta / "journal.jsonl").exists()
     gated = mem.consolidate(plain, extractor="rules")
     assert gated.status == "gated" and gated.extractor is None
     assert [e["status"] for e in journal_lines(mem) if e["action"] == "receipt"] == ["gated"]
@@ -221,7 +221,7 @@ def test_forgotten_fact_is_not_recreated_under_any_name(isolated_home, project, 
     everything = memories(mem)
     assert "build-server-ci-3-internal" in everything
     assert not any("staging-7" in m.description for m in everything.values())
-    files = b"".join(p.read_bytes() for p in mem.layer("project").path.glob("*.md"))
+    files = b"".join(p.read_bytes() for p in mem.session.layer("project").path.glob("*.md"))
     assert b"ci-3.internal" in files and b"staging-7" not in files
 
 

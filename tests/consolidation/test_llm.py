@@ -41,7 +41,7 @@ def disk(home: Path) -> dict:
 
 
 def receipts(mem) -> list[dict]:
-    path = mem.layer("project").meta / "journal.jsonl"
+    path = mem.session.layer("project").meta / "journal.jsonl"
     return [e for e in map(json.loads, path.read_text().splitlines()) if e["action"] == "receipt"]
 
 
@@ -252,7 +252,7 @@ def test_the_model_never_sees_secrets_and_receipts_hold_none(llm_mem, server):
     assert report.status == "ok"
     prompt = server.prompt()
     assert "[REDACTED:openai-key]" in prompt and key not in prompt
-    data = b"".join(disk(llm_mem.home).values()) + (llm_mem.layer("project").meta / "journal.jsonl").read_bytes()
+    data = b"".join(disk(llm_mem.home).values()) + (llm_mem.session.layer("project").meta / "journal.jsonl").read_bytes()
     assert b"CI uses a GitHub token" in data and b"[REDACTED:github-token]" in data
     assert key.encode() not in data and echoed.encode() not in data
 

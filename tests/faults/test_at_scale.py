@@ -54,7 +54,7 @@ def test_the_checker_flags_each_broken_invariant(faults, isolated_home, project,
     mem, ack = _store(isolated_home, project)
     faults.check("clean", isolated_home, project, [ack])  # control: a sound store has no violation
     assert faults.COUNTS["violations"] == 0 and faults.COUNTS["invariant_checks"] >= 8
-    TAMPERING[tamper](mem.layer("project"), faults, monkeypatch)
+    TAMPERING[tamper](mem.session.layer("project"), faults, monkeypatch)
     faults.check(tamper, isolated_home, project, [ack])
     assert faults.COUNTS["violations"] >= 1, tamper
     assert all(v.startswith(tamper) for v in faults.VIOLATIONS)

@@ -21,7 +21,7 @@ def test_two_processes_writing_200_each_lose_nothing(isolated_home, project):
     from memdir import Memory
 
     mem = Memory.open(home=isolated_home, project=project)
-    layer = mem.layer("project").path
+    layer = mem.session.layer("project").path
     files = [p for p in layer.glob("*.md") if p.name != "MEMORY.md"]
     assert len(files) == 400
     lines = (layer / "MEMORY.md").read_text().splitlines()
@@ -84,7 +84,7 @@ def test_a_cold_index_rebuild_parses_outside_the_lock(isolated_home, project):
     mem = Memory.open(home=isolated_home, project=project)
     for n in range(40):
         mem.write(f"note-{n:02d}", f"Note {n} about the build", "project")
-    layer = Memory.open(home=isolated_home, project=project).layer("project")  # a cold layer object
+    layer = Memory.open(home=isolated_home, project=project).session.layer("project")  # a cold layer object
     (layer.path / "by-hand.md").write_text("---\nname: by-hand\ndescription: Written by hand\ntype: project\n---\n")
     inside, outside = [], []
     real_parse = scan.parse

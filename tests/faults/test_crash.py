@@ -48,7 +48,7 @@ def test_fifty_sigkills_leave_a_verifiable_store(isolated_home, project):
     listed = mem.list()
     assert listed.malformed == ()
     assert len(listed.memories) >= 1
-    layer = mem.layer("project")
+    layer = mem.session.layer("project")
     records = [e.record for e in layer.scan().entries.values()]
     index_path = layer.path / "MEMORY.md"
     assert index_path.read_text(encoding="utf-8") == render_index(records, now_utc())

@@ -70,7 +70,7 @@ def state(home, project) -> dict:
     mem = Memory.open(home=home, project=project, actor="human")
     out = {}
     for scope in ("user", "project"):
-        layer = mem.layer(scope)
+        layer = mem.session.layer(scope)
         out[scope] = {n: (e.record.description, e.record.body, e.record.status, e.record.pinned, e.record.disabled)
                       for n, e in layer.scan().entries.items()}
         out[scope + "-tombstones"] = sorted((s.name, s.digest) for s in layer.tombstones())
@@ -196,9 +196,9 @@ def test_a_kill_at_any_point_repairs_to_before_or_after(tmp_path, project, op):
                                       for p in home.rglob(".*") if p.name.endswith((".del", ".bak")))
         # The next write after the repair journals no hand edit: the repair left nothing behind.
         mem = Memory.open(home=home, project=project, actor="agent")
-        seen = len(mem.layer("project").journal.events())
+        seen = len(mem.session.layer("project").journal.events())
         mem.write("after-cut", "A write after the cut", "project")
-        assert [e.action for e in mem.layer("project").journal.events()][seen:] == ["create"], point
+        assert [e.action for e in mem.session.layer("project").journal.events()][seen:] == ["create"], point
     assert cuts >= 3, op
 
 
@@ -209,7 +209,7 @@ def test_a_kill_after_the_file_replace_keeps_the_origin_the_file_states(tmp_path
     mem = Memory.open(home=home, project=project, actor="human")
     assert mem.verify().ok  # nothing is wrong with the journal itself
     mem.repair()
-    last = mem.layer("project").journal.events()[-1]
+    last = mem.session.layer("project").journal.events()[-1]
     assert (last.name, last.actor, last.action) == ("plain", "agent", "update")
     assert mem.read("plain", count=False).record.description == "The CI cache lives in GCS now"
 
@@ -235,7 +235,7 @@ def test_an_old_file_renamed_aside_by_a_cut_delete_comes_back_not_removed_as_sta
     home = tmp_path / "home"
     seed(home, project)
     assert cut(home, project, "delete", "file-renamed-aside")
-    layer = Memory.open(home=home, project=project).layer("project")
+    layer = Memory.open(home=home, project=project).session.layer("project")
     aside = [p for p in layer.path.iterdir() if p.name.endswith(".del")]
     assert [p.name.split(".")[1] for p in aside] == ["pm2"]
     os.utime(aside[0], (time.time() - 3600, time.time() - 3600))  # written long ago, as memories are
@@ -248,7 +248,7 @@ def test_an_old_file_renamed_aside_by_a_cut_delete_comes_back_not_removed_as_sta
 
 def test_stale_temp_files_are_removed_by_repair_and_fresh_ones_kept(tmp_path, project, isolated_home):
     seed(isolated_home, project)
-    layer = Memory.open(home=isolated_home, project=project).layer("project")
+    layer = Memory.open(home=isolated_home, project=project).session.layer("project")
     old = layer.path / ".plain.md.abc123.tmp"
     new = layer.path / ".plain.md.def456.tmp"
     old_object = layer.meta / "objects" / ".0a1b.x9.tmp"
@@ -270,7 +270,7 @@ def test_stale_temp_files_are_removed_by_repair_and_fresh_ones_kept(tmp_path, pr
 
 def test_a_short_journal_write_fails_the_write_and_leaves_everything_as_it_was(mem, monkeypatch):
     mem.write("plain", "The CI cache lives in S3", "project", "bucket ci-cache")
-    layer = mem.layer("project")
+    layer = mem.session.layer("project")
     file_before = (layer.path / "plain.md").read_bytes()
     journal_before = layer.journal.path.read_bytes()
     real_write = os.write
@@ -319,9 +319,9 @@ def test_memory_md_failing_is_a_warning_and_the_write_is_committed(mem, project,
     assert "Dev DB on port 5433" in mem.context()  # rendered from the files meanwhile
     monkeypatch.setattr(os, "replace", real_replace)
     assert mem.write("db-url", "Dev DB URL is postgres://localhost:5433/dev", "project").warnings == ()
-    index = (mem.layer("project").path / "MEMORY.md").read_text()
+    index = (mem.session.layer("project").path / "MEMORY.md").read_text()
     assert "db-port" in index and "db-url" in index  # control: rebuilt once the disk takes it
-    assert [e.action for e in mem.layer("project").journal.events()] == ["create", "create"]
+    assert [e.action for e in mem.session.layer("project").journal.events()] == ["create", "create"]
 
 
 # ---------------------------------------------------------------- a full disk
@@ -354,7 +354,7 @@ def test_on_a_full_disk_reads_answer_and_writes_fail_cleanly(mem, project, monke
     mem.write("db-port", "Dev DB on port 5433", "project", "See [[db-url]].")
     mem.write("db-url", "Dev DB URL is postgres://localhost:5433/dev", "project")
     mem.as_actor("human").write("editor", "The user edits with Helix", "user")
-    layer = mem.layer("project")
+    layer = mem.session.layer("project")
     # A hand-written memory makes MEMORY.md stale: the context must be rendered from the files.
     (layer.path / "by-hand.md").write_text("---\nname: by-hand\ndescription: Written by hand\ntype: project\n---\n")
     files_before = file_bytes(mem.home)
@@ -424,7 +424,7 @@ def test_reads_of_another_users_layers_answer_and_an_unreadable_layer_is_skipped
     home, project = shared_home
     seed(home, project)
     mem = Memory.open(home=home, project=project, actor="human")
-    project_layer, user_layer = mem.layer("project").path, mem.layer("user").path
+    project_layer, user_layer = mem.session.layer("project").path, mem.session.layer("user").path
     (project_layer / "by-hand.md").write_text("---\nname: by-hand\ndescription: Written by hand\ntype: project\n---\n")
     _read_only(project_layer)
     os.chmod(user_layer, 0o000)  # a layer they cannot read at all
@@ -453,7 +453,7 @@ def test_a_delete_refused_by_a_read_only_layer_leaves_no_tombstone(shared_home):
     """Item 3: with the layer read-only, `delete pm2` failed yet left pm2 tombstoned."""
     home, project = shared_home
     seed(home, project)
-    _read_only(mem_layer := Memory.open(home=home, project=project).layer("project").path, but_meta=True)
+    _read_only(mem_layer := Memory.open(home=home, project=project).session.layer("project").path, but_meta=True)
     env = {"MEMDIR_HOME": str(home), "HOME": str(home.parent)}
     out = _as_other_user(["--project", project, "delete", "pm2"], env)
     assert out.returncode == 1 and "cannot remove" in out.stderr, out.stdout + out.stderr
@@ -525,7 +525,7 @@ def test_tampering_at_the_journal_head_is_named_and_not_repaired_over(mem, proje
     for n in range(5):
         mem.write(f"note-{n}", f"Note number {n} about the build", "project")
     assert mem.verify().ok  # control: untouched, it checks out
-    journal = mem.layer("project").journal.path
+    journal = mem.session.layer("project").journal.path
     lines = _lines(journal)
     if tamper == "cut-last":
         journal.write_bytes(b"".join(lines[:-1]))

@@ -21,7 +21,7 @@ def _cli(project, *args):
 
 
 def _hand_written(mem, stem: str, text: str):
-    path = mem.layer("project").path
+    path = mem.session.layer("project").path
     path.mkdir(parents=True, exist_ok=True)
     (path / f"{stem}.md").write_text(text, encoding="utf-8")
     return path / f"{stem}.md"
@@ -91,7 +91,7 @@ def test_writing_a_superseded_memory_is_refused_or_reactivated(mem, project):
     record = mem.read("db-port", count=False).record
     assert (record.status, record.superseded_by, record.valid_until) == ("active", None, None)
     assert "- [db-port](db-port.md) — Dev DB back on 5432" in mem.context()
-    events = [json.loads(line) for line in (mem.layer("project").meta / "journal.jsonl").read_text().splitlines()]
+    events = [json.loads(line) for line in (mem.session.layer("project").meta / "journal.jsonl").read_text().splitlines()]
     assert [e["action"] for e in events if e["name"] == "db-port"][-1] == "reactivate"
 
 
@@ -149,7 +149,7 @@ SOURCE = DATA / "claude-code-memory"
 @pytest.mark.skipif(not SOURCE.is_dir(), reason=f"{SOURCE} is absent (shared data not laid out)")
 def test_real_files_keep_their_unknown_keys_byte_for_byte(mem):
     real = SOURCE / "1000ssam__claude-config" / "memory__reference_notion-formula-api-relation.md"
-    layer = mem.layer("project").path
+    layer = mem.session.layer("project").path
     layer.mkdir(parents=True)
     shutil.copy(real, layer / "reference_notion-formula-api-relation.md")
     original = real.read_text(encoding="utf-8")

@@ -31,7 +31,7 @@ def test_tricky_descriptions_round_trip_through_the_api(mem, description):
     assert got.body == body
     line = index_line(got)
     assert "\n" not in line
-    text = (mem.layer("project").path / "MEMORY.md").read_text(encoding="utf-8")
+    text = (mem.session.layer("project").path / "MEMORY.md").read_text(encoding="utf-8")
     assert text.count("\n") == 1 and text.startswith("- [tricky](tricky.md) — ")
 
 
@@ -91,7 +91,7 @@ def test_serialize_is_valid_yaml_and_round_trips():
 
 def test_equal_times_are_not_written_as_yaml_aliases(mem):
     mem.write("same-times", "created equals updated", "project", "b")
-    text = (mem.layer("project").path / "same-times.md").read_text()
+    text = (mem.session.layer("project").path / "same-times.md").read_text()
     assert "&id" not in text and "*id" not in text
     created = next(l for l in text.splitlines() if l.startswith("created: "))
     updated = next(l for l in text.splitlines() if l.startswith("updated: "))

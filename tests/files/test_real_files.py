@@ -30,7 +30,7 @@ EXPECTED = {
 
 @pytest.fixture
 def layer_with_real_files(mem):
-    layer = mem.layer("project").path
+    layer = mem.session.layer("project").path
     layer.mkdir(parents=True)
     for path in SOURCE.glob("*/*"):
         stem = path.name.split("__")[-1]

@@ -26,7 +26,7 @@ def mem(isolated_home, project):
 
 
 def test_a_fifo_named_like_a_memory_is_refused_without_hanging(mem, project):
-    layer = mem.layer("project")
+    layer = mem.session.layer("project")
     os.mkfifo(layer.path / "fifo.md")
     out = subprocess.run([sys.executable, "-m", "memdir.cli", "--project", str(project), "write", "fifo",
                           "-d", "over a fifo", "-t", "project"], capture_output=True, text=True, timeout=30)
@@ -41,7 +41,7 @@ def test_a_fifo_named_like_a_memory_is_refused_without_hanging(mem, project):
 
 
 def test_writing_over_a_symlinked_memory_never_copies_its_target(mem, tmp_path):
-    layer = mem.layer("project")
+    layer = mem.session.layer("project")
     outside = tmp_path / "outside.md"
     outside.write_text("---\nname: s\ndescription: a secret kept outside\ntype: project\n---\n")
     os.symlink(outside, layer.path / "s.md")

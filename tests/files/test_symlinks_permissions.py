@@ -26,7 +26,7 @@ def test_a_symlinked_layer_directory_is_refused_everywhere(mem, project, tmp_pat
     outside = _outside(tmp_path)
     before = (outside / "outside.md").read_bytes()
     mem.write("me", "Prefers short answers", "user")  # control: the user layer is listed once the link goes
-    layer = mem.layer("project").path
+    layer = mem.session.layer("project").path
     layer.parent.mkdir(parents=True, exist_ok=True)
     layer.symlink_to(outside, target_is_directory=True)
     # A layer that cannot be used is skipped with the reason (issue 10, item 5); the others answer.
@@ -60,7 +60,7 @@ def test_a_symlinked_layer_directory_is_refused_everywhere(mem, project, tmp_pat
                                   "MEMORY.md", ".memdir"])
 def test_a_symlinked_meta_file_is_refused(mem, tmp_path, meta):
     mem.write("db-port", "Dev DB on 5433", "project")
-    layer = mem.layer("project").path
+    layer = mem.session.layer("project").path
     target = tmp_path / "victim"
     if meta == ".memdir":
         os.rename(layer / ".memdir", target)
@@ -104,7 +104,7 @@ def test_everything_memdir_creates_is_private(tmp_path, project, monkeypatch):
         mem = Memory.open(home=home, project=project, search_vectors="off")
         mem.write("db-port", "Dev DB on 5433", "project", "the body names otters")
         mem.write("me", "Prefers short answers", "user")
-        with open(mem.layer("project").meta / "journal.jsonl", "ab") as journal:
+        with open(mem.session.layer("project").meta / "journal.jsonl", "ab") as journal:
             journal.write(b'{"torn')  # a torn tail: the next write keeps it in journal.torn
         mem.write("db-port", "Dev DB on 5434", "project", "the body still names otters")
         assert [hit.name for hit in mem.search("otters")] == ["db-port"]  # the index's connection stays open

@@ -36,7 +36,7 @@ def test_secrets_are_redacted_on_disk_and_controls_kept(mem):
     assert result.redactions == sum(result.redaction_kinds.values())
     controls = mem.write("controls", "ordinary text", "reference", "\n".join(CONTROLS))
     assert controls.redactions == 0
-    layer = mem.layer("project").path
+    layer = mem.session.layer("project").path
     blob = b"".join(p.read_bytes() for p in layer.rglob("*") if p.is_file())
     for secret in SECRET_BYTES:
         assert secret.encode() not in blob, secret
@@ -68,7 +68,7 @@ def test_a_full_stop_ending_the_sentence_is_not_part_of_a_redacted_value(mem, te
     result = mem.write("setup-note", "How the keys are set", "reference", text)
     assert result.redaction_kinds == {"env-secret": 1}
     assert mem.read("setup-note", count=False).record.body == SENTENCE_ENDS[text]
-    blob = b"".join(p.read_bytes() for p in mem.layer("project").path.rglob("*") if p.is_file())
+    blob = b"".join(p.read_bytes() for p in mem.session.layer("project").path.rglob("*") if p.is_file())
     for secret in ("bPxRfiCYEXAMPLEKEY", "Tr0ub4dor", "gh-Deploy-77", "v4lue", "a.b.c.d-9"):
         assert secret.encode() not in blob, secret
     assert b"[REDACTED:env-secret]" in blob  # positive control: the redacted value is stored
@@ -118,7 +118,7 @@ def test_update_inherits_flags_and_identical_write_is_unchanged(mem):
     first = mem.write("style", "Use tabs", "feedback", "b", pinned=True, importance=9, title="Style")
     assert first.operation == "created"
     created = mem.read("style", count=False).record.created
-    path = mem.layer("project").path / "style.md"
+    path = mem.session.layer("project").path / "style.md"
     before = path.read_bytes()
     stat = os.stat(path)
     again = mem.write("style", "Use tabs", "feedback", "b")
@@ -136,7 +136,7 @@ def test_update_inherits_flags_and_identical_write_is_unchanged(mem):
 def test_read_bumps_reads_but_keeps_the_index(mem):
     mem.write("a", "first", "project", "b")
     mem.write("b", "second", "project", "b")
-    index = mem.layer("project").path / "MEMORY.md"
+    index = mem.session.layer("project").path / "MEMORY.md"
     text = index.read_bytes()
     assert mem.read("a").record.reads == 1
     assert mem.read("a").record.reads == 2
@@ -148,7 +148,7 @@ def test_read_bumps_reads_but_keeps_the_index(mem):
 
 def _age(mem, name, days):
     """Rewrite a memory's times as a person editing the file would."""
-    path = mem.layer("project").path / f"{name}.md"
+    path = mem.session.layer("project").path / f"{name}.md"
     old = format_time(now_utc() - timedelta(days=days, hours=1))
     lines = [f"updated: {old}" if l.startswith("updated:") else f"created: {old}" if l.startswith("created:") else l
              for l in path.read_text().split("\n")]
@@ -182,8 +182,8 @@ def test_clear_needs_confirmation_and_empties_one_layer(mem):
         mem.clear("project")
     assert mem.clear("project", confirm=True) == ClearResult((LayerCount("project", 1),))
     assert [m.name for m in mem.list().memories] == ["u1"]
-    assert not (mem.layer("project").path / "MEMORY.md").exists()
-    assert (mem.layer("user").path / "MEMORY.md").exists()
+    assert not (mem.session.layer("project").path / "MEMORY.md").exists()
+    assert (mem.session.layer("user").path / "MEMORY.md").exists()
 
 
 def test_control_characters_and_name_folding(mem):
@@ -223,7 +223,7 @@ def test_secrets_stated_in_words_are_redacted_even_in_names(mem):
     assert record.body == "Connect with password: [REDACTED:password] (密码是[REDACTED:password])"
     control = mem.write("token-note", "the token is stored in the vault", "project", "passwords are 8+ chars")
     assert control.redactions == 0
-    blob = b"".join(p.read_bytes() for p in mem.layer("project").path.rglob("*") if p.is_file())
+    blob = b"".join(p.read_bytes() for p in mem.session.layer("project").path.rglob("*") if p.is_file())
     assert b"hunter2" not in blob and b"Abc12345" not in blob and b"stored in the vault" in blob
 
 

@@ -31,7 +31,7 @@ LITNOTE = b"---\ntype: litnote\ntags:\n  - reading\n  - ml\n---\nSummary of the 
 
 def kept(mem: Memory, scope: str, name: str, data: bytes) -> bool:
     """``data`` is on disk in the layer, or a version of ``name`` holds it."""
-    layer = mem.layer(scope)
+    layer = mem.session.layer(scope)
     on_disk = any(p.read_bytes() == data for p in layer.path.glob("*.md"))
     versions = history(layer, name)
     return on_disk or any(v.digest == digest(data) and version_bytes(layer, name, v.version) == data
@@ -39,7 +39,7 @@ def kept(mem: Memory, scope: str, name: str, data: bytes) -> bool:
 
 
 def place(mem: Memory, filename: str, data: bytes, scope: str = "project") -> None:
-    layer = mem.layer(scope)
+    layer = mem.session.layer(scope)
     layer.path.mkdir(parents=True, exist_ok=True)
     (layer.path / filename).write_bytes(data)
 
@@ -59,7 +59,7 @@ def test_cli_write_over_a_hand_written_file_keeps_its_bytes(mem, project, data):
         assert "history research-notes" in out.stdout + out.stderr
     else:  # read leniently (foreign vocabulary): an update of that memory, its hand edit journaled first
         assert out.stdout == "Memory updated: research-notes (project)\n"
-        assert [v.action for v in history(mem.layer("project"), "research-notes")][-2:] == ["external-edit", "update"]
+        assert [v.action for v in history(mem.session.layer("project"), "research-notes")][-2:] == ["external-edit", "update"]
 
 
 def test_agent_tool_write_over_an_unreadable_file_keeps_its_bytes(mem):
@@ -91,7 +91,7 @@ def test_consolidation_over_an_unreadable_file_keeps_its_bytes(isolated_home, pr
 
 def test_restore_over_an_unreadable_file_keeps_its_bytes(mem):
     mem.write("pm2", "Processes run under pm2", "project")
-    mem.layer("project")  # the same layer object throughout
+    mem.session.layer("project")  # the same layer object throughout
     mem.as_actor("human").delete("pm2")
     mem.as_actor("human").lift_tombstone(mem.tombstones().tombstones[0].id)
     place(mem, "pm2.md", FOREIGN)
@@ -109,7 +109,7 @@ def test_a_read_never_overwrites_a_malformed_file_beside_a_valid_one(mem, projec
     place(mem, "DB_Port.md", valid)
     out = run_cli("--project", project, "read", "db-port")
     assert out.returncode == 0 and "Dev DB on 5433" in out.stdout  # the valid file answers
-    path = mem.layer("project").path
+    path = mem.session.layer("project").path
     assert (path / "db-port.md").read_bytes() == FOREIGN  # untouched by the read counter
     # A write to that name does replace it — after journaling its bytes.
     out = run_cli("--project", project, "write", "db-port", "-d", "Dev DB on 5434", "--type", "project")
@@ -148,7 +148,7 @@ def test_prune_and_clear_take_duplicates_with_them_and_keep_their_bytes(mem, ope
     else:
         human.clear(confirm=True)
         assert [m.name for m in mem.list().memories] == []
-    assert sorted(p.name for p in mem.layer("project").path.glob("*.md") if p.name != "MEMORY.md") == (
+    assert sorted(p.name for p in mem.session.layer("project").path.glob("*.md") if p.name != "MEMORY.md") == (
         ["fresh.md"] if operation == "prune" else [])
     assert kept(mem, "project", "old-note", old) and kept(mem, "project", "old-note", dup)
 
@@ -156,7 +156,7 @@ def test_prune_and_clear_take_duplicates_with_them_and_keep_their_bytes(mem, ope
 def test_approve_over_a_hand_edited_target_keeps_the_edit(mem):
     mem.as_actor("human").write("deploy", "Deploys run on Fridays", "project")
     mem.write("deploy", "Deploys run on Thursdays", "project", status="candidate")
-    path = mem.layer("project").path / "deploy.md"
+    path = mem.session.layer("project").path / "deploy.md"
     edited = path.read_bytes().replace(b"Fridays", b"Mondays")
     path.write_bytes(edited)
     decision = mem.as_actor("human").approve("deploy-candidate")
@@ -172,7 +172,7 @@ def test_a_same_size_same_mtime_hand_edit_is_seen_by_list_and_search(mem):
     mem.write("db-port", "Dev DB on port 5433", "project", "The dev database listens on 5433.")
     assert mem.list().memories[0].description == "Dev DB on port 5433"  # warm the caches
     assert [hit.name for hit in mem.search("5433")] == ["db-port"]
-    path = mem.layer("project").path / "db-port.md"
+    path = mem.session.layer("project").path / "db-port.md"
     st = os.stat(path)
     path.write_bytes(path.read_bytes().replace(b"5433", b"6543"))
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))  # size and mtime as before
@@ -203,6 +203,6 @@ def test_unpin_and_unmute_are_journaled_as_such(mem):
     for call in (lambda: mem.pin("db-port"), lambda: mem.pin("db-port", False),
                  lambda: mem.mute("db-port"), lambda: mem.mute("db-port", False)):
         call()
-    actions = [e.action for e in mem.layer("project").journal.events()]
+    actions = [e.action for e in mem.session.layer("project").journal.events()]
     assert actions[-4:] == ["pin", "unpin", "mute", "unmute"]
-    assert [v.action for v in history(mem.layer("project"), "db-port")][-4:] == ["pin", "unpin", "mute", "unmute"]
+    assert [v.action for v in history(mem.session.layer("project"), "db-port")][-4:] == ["pin", "unpin", "mute", "unmute"]

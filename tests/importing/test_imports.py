@@ -82,13 +82,13 @@ def test_import_claude_code_is_lenient_idempotent_and_honours_tombstones(tmp_pat
     assert listed["release-train"].description == "Release train"
     assert mem.read("oncall").record.origin == "import"
     assert dict(mem.read("oncall").record.extra)["original_type"] == "runbook"
-    events = [e for e in mem.layer("project").journal.events() if e.action == "create"]
+    events = [e for e in mem.session.layer("project").journal.events() if e.action == "create"]
     assert {e.actor for e in events if e.name != "staging-host"} == {"import"}
-    before = {p.name: p.read_bytes() for p in mem.layer("project").path.glob("*.md")}
+    before = {p.name: p.read_bytes() for p in mem.session.layer("project").path.glob("*.md")}
     again = mem.import_from("claude-code")
     assert again.count("imported") == again.count("updated") == again.count("candidate") == 0
     assert again.count("unchanged") == 3
-    assert {p.name: p.read_bytes() for p in mem.layer("project").path.glob("*.md")} == before
+    assert {p.name: p.read_bytes() for p in mem.session.layer("project").path.glob("*.md")} == before
     text = run_cli("import", "claude-code", "--project", project,
                    env={"CLAUDE_CONFIG_DIR": str(config)}).stdout
     assert "0 imported, 0 updated, 0 candidate, 3 unchanged, 2 skipped." in text
@@ -210,15 +210,10 @@ def test_an_import_reports_progress_per_item(tmp_path, project):
         (notes / f"n{i}.md").write_text(f"---\nname: n{i}\ntype: project\ndescription: Note number {i}\n---\n")
     (notes / "bad.md").write_text(MALFORMED)
 
-    class Bar:  # what the CLI passes: a tqdm bar (total set, update per item)
-        total, done = None, 0
-
-        def update(self, n=1):
-            self.done += n
-
-    bar = Bar()
-    report = Memory.open(project=project, actor="human").import_from("dir", str(notes), progress=bar)
-    assert (bar.total, bar.done) == (31, 31)
+    told = []  # the progress protocol (memdir.render.progress): progress(done, total)
+    report = Memory.open(project=project, actor="human").import_from(
+        "dir", str(notes), progress=lambda done, total: told.append((done, total)))
+    assert told == [(n, 31) for n in range(32)]  # 0 as it starts, then one call per item
     assert (report.count("imported"), report.count("skipped")) == (30, 1)
 
 

@@ -25,7 +25,7 @@ def mem(isolated_home, project):
 
 @pytest.mark.parametrize("kind", ["symlink", "directory"])
 def test_an_anchor_that_is_not_a_regular_file_refuses_writes_and_is_reported(mem, project, tmp_path, kind):
-    anchor = mem.layer("project").meta / "journal.anchor"
+    anchor = mem.session.layer("project").meta / "journal.anchor"
     anchor.unlink()
     if kind == "symlink":
         os.symlink(tmp_path / "elsewhere", anchor)
@@ -33,10 +33,10 @@ def test_an_anchor_that_is_not_a_regular_file_refuses_writes_and_is_reported(mem
     else:
         anchor.mkdir()
         says = "journal.anchor is not a regular file"
-    seen = len(mem.layer("project").journal.events())
+    seen = len(mem.session.layer("project").journal.events())
     with pytest.raises(StoreError, match=says):
         mem.write("runner", "Tests run with pytest", "project")
-    assert len(mem.layer("project").journal.events()) == seen and not (mem.layer("project").path / "runner.md").exists()
+    assert len(mem.session.layer("project").journal.events()) == seen and not (mem.session.layer("project").path / "runner.md").exists()
     out = run_cli("--project", project, "write", "runner", "-d", "Tests run with pytest", "-t", "project")
     assert out.returncode != 0 and says in out.stderr
     doctor = run_cli("--project", project, "doctor")
@@ -49,7 +49,7 @@ def test_an_anchor_that_is_not_a_regular_file_refuses_writes_and_is_reported(mem
 
 
 def test_a_journal_deleted_with_its_anchor_is_named(mem, project):
-    meta = mem.layer("project").meta
+    meta = mem.session.layer("project").meta
     (meta / "journal.jsonl").unlink()
     (meta / "journal.anchor").unlink()
     check = mem.verify().layers[0]
@@ -61,7 +61,7 @@ def test_a_journal_deleted_with_its_anchor_is_named(mem, project):
 
 def test_a_layer_never_written_by_memdir_verifies(isolated_home, project):
     mem = Memory.open(home=isolated_home, project=project, actor="human")
-    path = mem.layer("project").path
+    path = mem.session.layer("project").path
     path.mkdir(parents=True)
     (path / "hand.md").write_text("---\nname: hand\ndescription: by hand\ntype: project\n---\n")
     assert mem.verify().ok  # nothing journaled yet, nothing lost: fine
@@ -70,8 +70,8 @@ def test_a_layer_never_written_by_memdir_verifies(isolated_home, project):
 @pytest.mark.parametrize("scope", ["project", "user"])
 def test_a_layer_replaced_by_a_file_is_reported(mem, scope):
     mem.write("editor", "The user edits with Helix", "user")
-    path = mem.layer(scope).path
-    other = mem.layer("user" if scope == "project" else "project").path
+    path = mem.session.layer(scope).path
+    other = mem.session.layer("user" if scope == "project" else "project").path
     import shutil
 
     shutil.rmtree(path)

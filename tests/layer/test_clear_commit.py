@@ -24,7 +24,7 @@ def test_reads_and_repair_after_clear_journal_nothing(isolated_home, project):
         mem.write(name, f"{name} fact", "project")
     mem.write("u", "a user fact", "user")
     assert run_cli("--project", project, "clear", "--scope", "project", "--yes").returncode == 0
-    layer = mem.layer("project")
+    layer = mem.session.layer("project")
     assert _actions(layer)[-2:] == [("clear", "a"), ("clear", "b")]  # control: clear is journaled per memory
     seen = len(layer.journal.events())
     out = run_cli("--project", project, "history", "a")
@@ -76,7 +76,7 @@ def test_a_kill_at_every_file_operation_of_clear_repairs_each_memory_to_before_o
         cuts += 1
         mem = Memory.open(home=home, project=project, actor="human")
         assert mem.repair().ok, n
-        layer = mem.layer("project")
+        layer = mem.session.layer("project")
         now = state(home, project)["project"]
         assert all(now[name] == before[name] for name in now), n  # each one kept is as it was
         heads = {k: v for k, v in layer.journal.heads().items() if v}

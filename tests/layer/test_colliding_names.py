@@ -30,11 +30,11 @@ def cpp(isolated_home, project):
 
 @pytest.mark.parametrize("op", ["read", "delete", "forget", "history", "pin", "mute"])
 def test_the_colliding_spelling_is_not_found_and_the_memory_is_untouched(cpp, op):
-    seen = len(cpp.layer("project").journal.events())
+    seen = len(cpp.session.layer("project").journal.events())
     with pytest.raises(NotFound, match=re.escape(OTHER)):
         getattr(cpp, op)("C# tips")
-    assert len(cpp.layer("project").journal.events()) == seen
-    assert cpp.layer("project").tombstones() == []
+    assert len(cpp.session.layer("project").journal.events()) == seen
+    assert cpp.session.layer("project").tombstones() == []
     # Control: each spelling of the memory itself still reaches it.
     for spelled in ("C++ tips", "c-tips", "c++ Tips"):
         assert cpp.read(spelled, count=False).record.description == "Use RAII for every resource"

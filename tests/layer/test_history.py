@@ -9,7 +9,7 @@ from tests.conftest import run_cli
 
 
 def _journal(mem, scope="project"):
-    path = mem.layer(scope).path / ".memdir" / "journal.jsonl"
+    path = mem.session.layer(scope).path / ".memdir" / "journal.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
@@ -23,14 +23,14 @@ def test_overwrite_delete_restore_and_a_corrupted_chain(mem, project):
     assert "the second version" in v2
     result = mem.restore("fact", 2)
     assert result.operation == "created"
-    path = mem.layer("project").path / "fact.md"
+    path = mem.session.layer("project").path / "fact.md"
     assert path.read_text(encoding="utf-8") == v2  # byte for byte
     events = _journal(mem)
     assert [e["action"] for e in events] == ["create", "update", "update", "delete", "restore"]
     assert events[0]["prev"] is None and all(e["prev"] for e in events[1:])
     assert run_cli("--project", project, "verify").returncode == 0
 
-    journal = mem.layer("project").path / ".memdir" / "journal.jsonl"
+    journal = mem.session.layer("project").path / ".memdir" / "journal.jsonl"
     data = bytearray(journal.read_bytes())
     data[data.index(b'"update"') + 2] ^= 0x01  # one byte of the second event
     journal.write_bytes(bytes(data))
@@ -56,7 +56,7 @@ def test_history_restore_through_the_cli(project):
 
 def test_hand_edit_then_write_keeps_the_hand_edit_as_its_own_version(mem):
     mem.write("edited", "original text", "project", "body")
-    path = mem.layer("project").path / "edited.md"
+    path = mem.session.layer("project").path / "edited.md"
     path.write_text(path.read_text().replace("original text", "fixed by a person"))
     mem.write("other", "unrelated write", "project", "b")
     versions = mem.history("edited").versions
@@ -100,7 +100,7 @@ def test_restore_of_unknown_and_of_a_deletion_version(mem):
 def test_torn_tail_is_repaired_without_losing_events(mem, project):
     mem.write("a", "a value", "project", "b")
     mem.write("b", "b value", "project", "b")
-    journal = mem.layer("project").path / ".memdir" / "journal.jsonl"
+    journal = mem.session.layer("project").path / ".memdir" / "journal.jsonl"
     with open(journal, "ab") as handle:
         handle.write(b'{"seq":3,"ts":"2026-')  # a writer killed mid-append
     assert run_cli("--project", project, "verify").returncode == 1
@@ -116,7 +116,7 @@ def test_large_layer_hand_edits_are_journaled_when_touched_or_within_the_interva
 
     from memdir.layer import layer as layer_module
 
-    layer = mem.layer("project")
+    layer = mem.session.layer("project")
     layer.path.mkdir(parents=True)
     for i in range(layer_module.SWEEP_ALWAYS_MAX + 20):
         (layer.path / f"seed-{i:03d}.md").write_text(f"---\nname: seed-{i:03d}\ndescription: seed {i}\n---\n\nb\n")
@@ -139,6 +139,6 @@ def test_large_layer_hand_edits_are_journaled_when_touched_or_within_the_interva
 
 def test_history_right_after_a_hand_edit_shows_it(mem):
     mem.write("note", "as written", "project", "b")
-    path = mem.layer("project").path / "note.md"
+    path = mem.session.layer("project").path / "note.md"
     path.write_text(path.read_text().replace("as written", "as edited by hand"))
     assert [v.description for v in mem.history("note").versions] == ["as written", "as edited by hand"]

@@ -102,7 +102,7 @@ def test_a_deleted_successor_of_another_value_needs_no_lift(mem):
 def test_a_successor_deleted_by_hand_is_deleted_without_a_tombstone(mem):
     mem.write("ci", "CI runs on Jenkins", "project")
     mem.write("ci-runner", rename_from="ci")
-    (mem.layer("project").path / "ci-runner.md").unlink()
+    (mem.session.layer("project").path / "ci-runner.md").unlink()
     found = mem.read("ci", count=False).successor
     assert (found.state, found.tombstone, found.phrase()) == ("deleted", None, "ci-runner (deleted)")
     with pytest.raises(Refused) as caught:
@@ -175,7 +175,7 @@ def test_a_loop_of_successors_ends(mem):
     mem.write("b-fact", rename_from="a-fact")
     mem.write("c-fact", rename_from="b-fact")
     # a hand edit closes the loop: c-fact superseded by a-fact
-    path = mem.layer("project").path / "c-fact.md"
+    path = mem.session.layer("project").path / "c-fact.md"
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("status: active", "status: superseded\nsuperseded_by: a-fact"), encoding="utf-8")
     assert mem.read("c-fact", count=False).record.superseded_by == "a-fact"

@@ -188,8 +188,8 @@ def test_a_merge_conflict_is_reported_never_injected_or_overwritten_and_resolve_
     assert "5434 since December" in text and "6543" not in text and "<<<<<<<" not in text
     assert "Dev PostgreSQL listens on 5434 since December" in team_section(mem.context())
     # The conflicted bytes were kept in the local journal first.
-    events = [e for e in mem.layer("team").journal.events() if e.action == "resolve"]
-    assert mem.layer("team").journal.get_object(events[-1].data["conflicted"]) == conflicted
+    events = [e for e in mem.session.layer("team").journal.events() if e.action == "resolve"]
+    assert mem.session.layer("team").journal.get_object(events[-1].data["conflicted"]) == conflicted
 
 
 def test_resolve_ours_from_the_command_line(clones):

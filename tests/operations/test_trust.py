@@ -44,7 +44,7 @@ def test_forgotten_value_is_refused_everywhere_and_a_new_fact_is_not(mem, projec
     mem.prune(1, dry_run=False)
     Memory.open(home=isolated_home, project=project).clear("user", confirm=True)
     (isolated_home / "index.sqlite").unlink(missing_ok=True)
-    mem.layer("project").refresh_index()
+    mem.session.layer("project").refresh_index()
     fresh = subprocess.run([sys.executable, "-c", (
         "import sys; from memdir import Memory, TombstoneRefused\n"
         "m = Memory.open(home=sys.argv[1], project=sys.argv[2])\n"
@@ -65,7 +65,7 @@ def test_lifting_a_tombstone_is_for_people_and_is_journaled(mem, project, isolat
     assert out.returncode == 0, out.stderr
     assert mem.write("x", "forget me", "project", "b").operation == "created"
     assert mem.history("x").versions[-1].action == "create"
-    assert any(e.action == "tombstone-lift" for e in mem.layer("project").journal.events())
+    assert any(e.action == "tombstone-lift" for e in mem.session.layer("project").journal.events())
 
 
 def test_laundering_through_a_candidate_is_refused(mem, isolated_home, project):
@@ -106,7 +106,7 @@ def test_candidate_and_expired_are_withheld_while_active_shows(mem, project):
     mem.write("maybe", "a candidate fact", "project", "b", status="candidate")
     past = format_time(now_utc() - timedelta(days=1))
     mem.write("over", "an expired fact", "project", "b", valid_until=past)
-    index = (mem.layer("project").path / "MEMORY.md").read_text()
+    index = (mem.session.layer("project").path / "MEMORY.md").read_text()
     block = mem.context()
     names = [m.name for m in mem.list().memories]
     assert "an active fact" in index and "an active fact" in block and names == ["live"]

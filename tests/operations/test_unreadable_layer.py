@@ -23,7 +23,7 @@ def locked_out(tmp_path):
     mem = Memory.open(home=home, project=project, actor="human")
     mem.write("port", "Dev DB listens on 5433", "project")
     mem.write("editor", "The user edits with Helix", "user")
-    layer = mem.layer("project").path
+    layer = mem.session.layer("project").path
     if os.geteuid() == 0:
         for root, dirs, files in os.walk(layer):
             for item in [root, *(os.path.join(root, f) for f in files)]:
@@ -59,7 +59,7 @@ def test_doctor_and_verify_report_every_layer(locked_out, command):
     assert "cannot check this layer" in text and str(layer) in text
     # Control: the readable user layer is still checked and reported.
     if command[0] == "verify":
-        assert f"ok  {mem.layer('user').path}: 1 events" in out.stdout
+        assert f"ok  {mem.session.layer("user").path}: 1 events" in out.stdout
     else:
         assert "user layer:" in out.stdout and "1 memories" in out.stdout
 
@@ -82,7 +82,7 @@ def garbled_stones(tmp_path):
     person.write("editor", "The user edits with Helix", "user")
     person.write("db-port", *FORGOTTEN[:1], "project", FORGOTTEN[1])
     person.forget("db-port")
-    (person.layer("user").meta / "tombstones.json").write_text("not json")
+    (person.session.layer("user").meta / "tombstones.json").write_text("not json")
     return home, project, person
 
 

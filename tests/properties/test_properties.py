@@ -96,7 +96,7 @@ def test_fields_round_trip_or_the_write_names_the_change(store, description, bod
     except MemdirError:
         return  # refused with memdir's own error: allowed (anything else fails the test)
     record = store.read(name, count=False).record
-    path = store.layer("project").path / f"{name}.md"
+    path = store.session.layer("project").path / f"{name}.md"
     parsed = parse(path.read_bytes().decode("utf-8"), name).record
     assert (parsed.description, parsed.body, parsed.title) == (record.description, record.body, record.title)
     named = bool(result.warnings) or result.redactions > 0
@@ -233,7 +233,7 @@ def test_a_fuzzed_file_in_a_layer_breaks_no_read_path(fuzzed_store, data):
     list, read, context, search and verify return (the file is a memory or
     a malformed entry) and the other memories are still there."""
     mem = fuzzed_store
-    (mem.layer("project").path / "fuzzed.md").write_bytes(data)
+    (mem.session.layer("project").path / "fuzzed.md").write_bytes(data)
     listed = mem.list()
     names = {m.name for m in listed.memories}
     assert {"db-port", "editor"} <= names
@@ -317,7 +317,7 @@ def test_the_context_of_a_store_stays_in_budget(full_store, max_bytes):
         return
     out = full_store.context(max_bytes)
     assert len(out.encode("utf-8")) <= max_bytes
-    indexes = [(scope, (full_store.layer(scope).path / "MEMORY.md").read_text(encoding="utf-8"))
+    indexes = [(scope, (full_store.session.layer(scope).path / "MEMORY.md").read_text(encoding="utf-8"))
                for scope in ("user", "project")]
     assert (out != "") == _fits_one_line(indexes, max_bytes), (max_bytes, out)
 
@@ -416,7 +416,7 @@ def test_conflict_markers_in_a_body_are_refused_not_stored_unreadable(mem, proje
         mem.write("merge-notes", "How we settle merges", "project", hunk)
     out = run_cli("--project", project, "write", "merge-notes", "-d", "How we settle merges", "-t", "project", "-b", hunk)
     assert out.returncode != 0 and "merge conflict marker" in out.stderr, out.stdout + out.stderr
-    assert not (mem.layer("project").path / "merge-notes.md").exists() and mem.verify().ok
+    assert not (mem.session.layer("project").path / "merge-notes.md").exists() and mem.verify().ok
     fenced = mem.write("merge-notes", "How we settle merges", "project", f"```\n{hunk}\n```")  # control
     assert fenced.operation == "created"
     listed = run_cli("--project", project, "list")

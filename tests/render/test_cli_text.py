@@ -82,7 +82,9 @@ def test_a_refused_proposal_says_refused_once(isolated_home, project, tmp_path):
 
 
 def test_kind_is_one_text_for_list_search_and_consolidation():
-    assert render.kind("user", "feedback") == "(type: feedback; layer: user)"
+    from memdir.vocabulary import kind_label
+
+    assert kind_label("feedback", "user") == "(type: feedback; layer: user)"
 
 
 def test_write_help_says_one_rule_for_where_a_memory_goes():

@@ -3,6 +3,8 @@ model calls print the same text for the same result."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from memdir import Memory
 from memdir.results import DeleteResult, LayerCount, ClearResult
 from memdir.render import memories as render
@@ -55,9 +57,130 @@ def test_writes_deletes_and_clears_read_as_their_renderer_says(project):
 
 def test_one_line_fields_stay_on_one_line_and_are_cut(project):
     mem = Memory.open(project=project)
-    layer = mem.layer("project").path
+    layer = mem.session.layer("project").path
     layer.mkdir(parents=True)
     (layer / "long.md").write_text("---\nname: long\ndescription: >\n  " + "word " * 200 + "\ntype: project\n---\n")
     line = next(l for l in _cli(project, "list").splitlines() if "long" in l)
     assert line.startswith("- long (type: project; layer: project) — word word") and line.endswith("…")
     assert len(line) < render.LINE_CHARS + 50
+
+
+def test_an_import_from_a_directory_named_with_an_escape_prints_no_escape(tmp_path, project):
+    """``memdir import dir "$D"`` with ``ESC[2J`` (clear screen) in the name of D: the report quotes
+    the directory, without the escape, and says what was imported."""
+    notes = tmp_path / "notes\x1b[2Jhere"
+    notes.mkdir()
+    (notes / "db-port.md").write_text("---\nname: db-port\ntype: project\ndescription: Dev DB listens on 5433\n---\n")
+    out = _cli(project, "import", "dir", notes)
+    assert "\x1b" not in out
+    assert f"Import from dir: {tmp_path / 'noteshere'}" in out  # control: the name, the escape sequence dropped
+    assert "imported" in out and "db-port (project)" in out and "1 imported" in out
+
+
+def test_every_public_function_of_every_render_module_is_made_printable():
+    """A new renderer cannot forget it: each public function defined in a module of
+    :mod:`memdir.render` is the wrapper of :func:`memdir.render.printable_output`."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import memdir.render
+
+    found, bare = [], []
+    for info in pkgutil.iter_modules(memdir.render.__path__):
+        module = importlib.import_module(f"memdir.render.{info.name}")
+        for name, function in inspect.getmembers(module, inspect.isfunction):
+            if function.__module__ == module.__name__ and not name.startswith("_"):
+                found.append(f"{info.name}.{name}")
+                if not getattr(function, "made_printable", False):
+                    bare.append(f"{info.name}.{name}")
+    assert bare == []
+    # control: the walk sees the renderers of every module, the one that had been left out too
+    assert {"memories.listing", "team.import_report", "setup.layer_move", "consolidation.gate"} <= set(found)
+    assert memdir.render.team.import_report.__wrapped__.__name__ == "import_report"
+
+
+def test_a_renderer_drops_escapes_from_a_text_and_from_each_line_of_a_list():
+    from memdir.render import printable_output
+
+    @printable_output
+    def text(value):
+        """A renderer."""
+        return value
+
+    assert text("a\x1b[2Jb\u202ec\tok\nnext") == "abc\tok\nnext"
+    assert text(["x\x1b]0;title\x07y", "plain"]) == ["xy", "plain"]
+    assert (text.__name__, text.__doc__, text.__module__) == ("text", "A renderer.", __name__)
+
+
+def test_the_label_and_the_pin_mark_are_spelled_in_one_place():
+    """``(type: T; layer: L)`` and the pin mark have one home, :mod:`memdir.vocabulary`;
+    every text (renderers, the recall block, consolidation, the panel's templates) asks it."""
+    import memdir
+
+    src = Path(memdir.__file__).parent
+    spelled = {"(type: ": set(), "\U0001f4cc": set(), "\\U0001f4cc": set()}
+    for path in src.rglob("*"):
+        if path.suffix in (".py", ".html", ".js", ".css"):
+            text = path.read_text(encoding="utf-8")
+            for literal, where in spelled.items():
+                if literal in text:
+                    where.add(path.relative_to(src).as_posix())
+    assert spelled == {"(type: ": {"vocabulary.py"}, "\U0001f4cc": set(), "\\U0001f4cc": {"vocabulary.py"}}
+
+
+def test_the_recall_block_the_cli_and_a_consolidation_report_show_the_one_label(project):
+    from memdir.render.consolidation import consolidation
+    from memdir.vocabulary import PIN_MARK, kind_label
+
+    mem = Memory.open(project=project, actor="human", search_vectors="off")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.", pinned=True)
+    block = mem.recall("which port is postgresql on")
+    assert "## db-port (type: project; layer: project) — Dev PostgreSQL listens on 5433" in block
+    assert kind_label("project", "project") == "(type: project; layer: project)" and PIN_MARK == " 📌"
+    assert _cli(project, "list") == "- db-port 📌 (type: project; layer: project) — Dev PostgreSQL listens on 5433"
+    report = mem.consolidate("USER: From now on always use 4 spaces in this repo, never tabs.\nASSISTANT: ok\n",
+                             extractor="rules", mode="always", dry_run=True)
+    assert "1. create → now-always-use-4-spaces (type: feedback; layer: project): would-create" in \
+        consolidation(report).splitlines()
+
+
+def test_a_progress_bar_follows_the_protocol_and_is_silent_when_not_shown(capsys, monkeypatch):
+    from memdir.render.progress import ProgressBar
+
+    with ProgressBar("importing", "memory", show=False) as hidden:
+        for done in range(4):
+            hidden(done, 3)
+    assert capsys.readouterr().err == ""
+    with ProgressBar("importing", "memory", show=True) as bar:  # control: shown, it draws on stderr
+        bar(0, 0)
+        bar(2, 5)  # the total learned late
+        assert (bar._bar.n, bar._bar.total) == (2, 5)
+        bar(1, 2)  # a second phase starts over
+        assert (bar._bar.n, bar._bar.total) == (1, 2)
+        bar(2, 2)  # done: cleared, so the next bar takes its line
+        assert bar._bar is None
+    err = capsys.readouterr().err
+    assert "importing" in err and "memory" in err
+    with ProgressBar("never", "file", show=True):
+        pass  # never called: never drawn
+    assert capsys.readouterr().err == ""
+    monkeypatch.setitem(__import__("sys").modules, "tqdm", None)  # without the search extra: no bar, no error
+    with ProgressBar("importing", "memory", show=True) as bare:
+        bare(1, 3)
+    assert capsys.readouterr().err == "" and bare.show is False
+
+
+def test_status_and_doctor_are_composed_once_for_the_facade_the_tool_and_the_cli(project):
+    from memdir.tools.handlers import doctor, status
+
+    mem = Memory.open(project=project, search_vectors="off", consolidation_extractor="rules")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432.")
+    whole = status(mem.session)
+    assert mem.status() == whole
+    assert (whole.search, whole.extractor) == ("bm25", "rules (consolidation_extractor = rules)")
+    assert mem.call_tool("memory_status", {}) == render.status(whole, max_malformed=10)
+    checked = mem.doctor(notes=("hooks registered twice",))
+    assert checked.status == whole and checked.notes == ("hooks registered twice",)
+    assert doctor(mem.session).notes == () and checked.ok  # control: no note unless one is given
+    assert "note: hooks registered twice" in render.doctor(checked).splitlines()

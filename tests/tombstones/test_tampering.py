@@ -26,7 +26,7 @@ def forgotten(isolated_home, project):
 
 
 def _file(mem):
-    return mem.layer("project").tombstone_file.path
+    return mem.session.layer("project").tombstone_file.path
 
 
 @pytest.mark.parametrize("tamper", ["delete", "empty", "edit", "drop-one"])

@@ -118,7 +118,7 @@ def test_who_forgot_a_value_is_told_truly_when_the_tombstone_file_does_not_say()
 def test_tombstones_written_before_words_digest_still_match(mem):
     mem.write("fact", FORGOTTEN[0], "project", FORGOTTEN[1])
     mem.forget("fact")
-    path = mem.layer("project").meta / "tombstones.json"
+    path = mem.session.layer("project").meta / "tombstones.json"
     old = json.loads(path.read_text())
     for item in old:  # the format of earlier versions: hashed tokens, no words digest
         item.pop("words_digest")
@@ -142,7 +142,7 @@ CORRECTION = ("Dev PostgreSQL listens on 5434", "Moved again on 2026-11-20.")
 def forgotten(mem):
     mem.write("db-port", FORGOTTEN[0], "project", FORGOTTEN[1])
     mem.forget("db-port")
-    return mem.layer("project").tombstones()[0].id
+    return mem.session.layer("project").tombstones()[0].id
 
 
 @pytest.mark.parametrize("variant", [TRAILING_PERIOD, BODY_DROPPED], ids=["trailing-period", "body-dropped"])

@@ -117,7 +117,7 @@ def test_arguments_as_json_string(mem):
 
 
 def test_read_chunks_a_large_body(mem):
-    layer = mem.layer("project")
+    layer = mem.session.layer("project")
     layer.path.mkdir(parents=True, exist_ok=True)
     body = "".join(f"line {i:06d} " + "x" * 40 + "\n" for i in range(4_000))  # ~210 KB by hand, under the ceiling
     (layer.path / "huge.md").write_text(
@@ -137,7 +137,7 @@ def test_read_chunks_a_large_body(mem):
 
 
 def test_list_is_paged(mem):
-    layer = mem.layer("project")
+    layer = mem.session.layer("project")
     layer.path.mkdir(parents=True, exist_ok=True)
     for i in range(150):
         (layer.path / f"m-{i:03d}.md").write_text(
@@ -152,7 +152,7 @@ def test_list_is_paged(mem):
 
 
 def test_prune_is_a_dry_run_unless_told(mem):
-    layer = mem.layer("project")
+    layer = mem.session.layer("project")
     layer.path.mkdir(parents=True, exist_ok=True)
     (layer.path / "old.md").write_text("---\nname: old\ndescription: an old fact\ntype: project\n"
                                        "updated: 2020-01-01T00:00:00Z\n---\nold\n", encoding="utf-8")
@@ -183,7 +183,7 @@ def test_delete_history_restore(mem):
 
 
 def test_status_reports_malformed_files(mem):
-    layer = mem.layer("project")
+    layer = mem.session.layer("project")
     layer.path.mkdir(parents=True, exist_ok=True)
     (layer.path / "bad.md").write_bytes(b"\xff\xfe not utf-8")
     mem.call_tool("memory_write", {"name": "good", "description": "fine", "type": "project", "body": ""})

@@ -104,15 +104,19 @@ class IngestResult:
 
 
 def ingest(home: Path, root: Path | None, *, projects: Path | None = None, extractor: str | None = None,
-           dry_run: bool = False, progress=lambda items: items) -> IngestResult:
+           dry_run: bool = False, progress=None) -> IngestResult:
     """Consolidate every Claude Code transcript of project ``root`` (every
     project when None) found under ``projects`` (default
     :func:`claude_projects_dir`), each into its own project's layers.
-    ``progress`` wraps the list of transcripts (a progress bar). A failing
+    ``progress(done, total)`` (the protocol of :mod:`memdir.render.progress`)
+    is told before the first transcript and after each. A failing
     transcript is reported in its row, never fatal to the rest."""
     projects = claude_projects_dir() if projects is None else projects
     rows, counts, changes = [], {}, 0
-    for path, session_root in progress(find_transcripts(projects, root)):
+    found = find_transcripts(projects, root)
+    if progress is not None:
+        progress(0, len(found))
+    for path, session_root in found:
         try:
             report = consolidate(open_session(home, session_root, actor="human", use_cwd=False), path,
                                  extractor=extractor, dry_run=dry_run)
@@ -122,6 +126,8 @@ def ingest(home: Path, root: Path | None, *, projects: Path | None = None, extra
             row = Drained(str(path), str(session_root), "error", 0, str(exc))
         counts[row.status] = counts.get(row.status, 0) + 1
         rows.append(row)
+        if progress is not None:
+            progress(len(rows), len(found))
     return IngestResult(str(projects), str(root) if root else None, tuple(rows), counts, changes)
 
 

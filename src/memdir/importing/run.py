@@ -18,7 +18,8 @@ at a time, and reports each outcome:
 
 A team-scope import is made of candidates in the person's home (the team
 layer is written by a person only). ``dry_run`` decides the same outcomes
-and writes nothing. ``progress(n)`` is told of each item handled.
+and writes nothing. ``progress(done, total)`` (the progress protocol of
+:mod:`memdir.render.progress`) is told of each item handled.
 """
 
 from __future__ import annotations
@@ -194,10 +195,13 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
     into the session's layers as actor ``import``: each item's own scope,
     else ``scope``, else ``user`` for type user and ``project`` otherwise.
     See the module docstring. Raises :class:`ScopeError` when a needed
-    layer is unavailable; every per-item problem is an outcome instead."""
+    layer is unavailable; every per-item problem is an outcome instead.
+    ``progress(done, total)`` is called before the first item and after each."""
     importer = session.as_actor("import")
     stones = guard(importer)  # every layer's, read once: an import makes no tombstones
     outcomes = []
+    if progress is not None:
+        progress(0, len(items))
     for item in distinct_names(items, lambda i: scope or i.scope or ("user" if i.type == "user" else "project")):
         if isinstance(item, Skip):
             outcomes.append(ImportOutcome(item.source, None, None, "skipped", item.reason))
@@ -216,7 +220,7 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
             except MemdirError as exc:  # one bad item never stops the rest
                 outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", str(exc)))
         if progress is not None:
-            progress(1)
+            progress(len(outcomes), len(items))
     return ImportReport(kind, source, dry_run, tuple(outcomes), stones.skipped)
 
 

@@ -4,7 +4,7 @@ Pure functions of the records and the current time: which memories are
 visible, their order, each line's text, and the next moment the rendered text
 could change (so a cached index knows when it has gone out of date).
 
-Line: ``- [<title or name>](<name>.md)[ 📌][ (auto-extracted)] — <description>``,
+Line: ``- [<title or name>](<name>.md)[<PIN_MARK>][ (auto-extracted)] — <description>``,
 every line break in values collapsed to a space and control and bidi
 characters dropped (:func:`memdir.text.printable.one_line`), lines joined
 with ``\\n`` plus a final

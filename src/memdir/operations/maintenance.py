@@ -2,8 +2,11 @@
 
 :func:`status`, :func:`doctor` and :func:`journal` describe the session's
 layers; :func:`verify`, :func:`repair` and :func:`projects` work on every
-layer of the home. The search mode is passed in by the caller, so this
-module needs nothing from the search package.
+layer of the home. What only the layers above can tell — the search state,
+the consolidation extractor in effect, their notes — comes in as plain
+strings, so this module needs nothing from search or consolidation; the one
+caller that gathers them is :func:`memdir.tools.handlers.status` (and
+``doctor``), which the facade and the ``memory_status`` tool both use.
 """
 
 from __future__ import annotations
@@ -214,12 +217,14 @@ def _notes(entry: Entry) -> list[str]:
     return notes + list(entry.notes)
 
 
-def doctor(session: Session, search: str, extractor: str = "") -> DoctorResult:
+def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str, ...] = ()) -> DoctorResult:
     """:func:`status` plus :func:`verify`, with the problems found: files that
     are not memories, journals that do not check out, settings that could not
     be read, orphaned layers (:func:`memdir.operations.relocate.orphans`); and
-    notes (a context budget the hooks clamp). Files read leniently
-    are reported by the status, not counted as problems."""
+    notes (a context budget the hooks clamp), then ``notes`` given by the
+    layers above, which this one cannot see (a search index kept in memory,
+    hooks registered twice). Files read leniently are reported by the
+    status, not counted as problems."""
     from ..prompt.context import HOOK_CONTEXT_MAX_CHARS
 
     current = status(session, search, extractor)
@@ -227,15 +232,15 @@ def doctor(session: Session, search: str, extractor: str = "") -> DoctorResult:
     problems = [bad for layer in current.layers for bad in layer.malformed]
     problems += [Malformed(check.layer, f"journal: {check.error}") for check in checks if not check.ok]
     problems += [Malformed("settings", warning) for warning in session.settings.warnings]
-    notes = []
+    found_notes = []
     if session.settings.context_max_bytes > HOOK_CONTEXT_MAX_CHARS:
-        notes.append(f"context_max_bytes {session.settings.context_max_bytes} is above the "
+        found_notes.append(f"context_max_bytes {session.settings.context_max_bytes} is above the "
                      f"{HOOK_CONTEXT_MAX_CHARS} characters Claude Code shows in full; the hooks inject at most "
                      f"{HOOK_CONTEXT_MAX_CHARS}")
     found = orphans(session.home, session.project_root)
     problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({o.memories} memories)")
                  for o in found]
-    return DoctorResult(current, checks, tuple(problems), tuple(notes), tuple(found))
+    return DoctorResult(current, checks, tuple(problems), (*found_notes, *notes), tuple(found))
 
 
 def journal(session: Session, scope: str | None = None, *, actor: str | None = None, action: str | None = None,

@@ -25,7 +25,7 @@
 The whole block fits ``max_bytes`` UTF-8 bytes: whole index lines are kept in
 order, a line that does not fit is skipped and the walk goes on (one long line
 cannot push out the rest), and a marker counts what was left out. When lines
-must be left out, pinned ones (📌) are chosen first from every section, so a
+must be left out, pinned ones (the pin mark) are chosen first from every section, so a
 pinned project memory is not pushed out by the user section's unpinned ones. Lines are
 never cut, so no UTF-8 character is ever broken. Stored text is escaped at
 render time — fence tags become ``&lt;…&gt;``, ``{{`` becomes ``{ {``, and

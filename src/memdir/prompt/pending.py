@@ -5,7 +5,8 @@ gate's findings — the person's own sentences that fired it, redacted, at most
 :data:`MAX_ITEMS` — are kept here, per project layer; the next session start
 of that project (and the first recall of a session) shows them as a short
 fenced block (:func:`pending_block`) asking the agent to save what is durable
-with ``memory_write`` and ignore the rest.
+with ``memory_write`` and ignore the rest, after the context or recall block
+and within the same byte budget (:func:`with_pending`, the one rule).
 
 * ``<layer>/.memdir/pending.json`` — the items ``{"id", "text", "ts",
   "session", "rule", "said"}``; changed only under the layer lock
@@ -179,6 +180,44 @@ def session_pending(session, *, once_per_session: bool = False, mark: bool = Tru
                          max_bytes=max_bytes)
 
 
+# ---------------------------------------------------------------- sharing a budget
+
+SEPARATOR = "\n\n"  # between a block and the pending findings after it
+
+
+def _share(budget: int) -> int:
+    """The bytes the findings may take of a shared ``budget``: half (the block they follow keeps the rest)."""
+    return budget // 2
+
+
+def with_pending(session, budget: int, block, *, once_per_session: bool = False, mark: bool = False) -> str:
+    """A block followed by the session's pending findings, both within one
+    ``budget`` of UTF-8 bytes: the one rule for the context block of a
+    session start and the recall block of a prompt (hooks, facade, CLI).
+
+    Precedence, fixed: the findings come first and take at most half of
+    ``budget`` (the newest that do not fit wait, unmarked, for a later
+    showing); ``block(rest)`` — a callable returning the block within
+    ``rest`` UTF-8 bytes, or ``""`` — gets every byte they leave, the
+    :data:`SEPARATOR` counted. It is not called when nothing is left (a
+    ``budget`` under 1). Returns the block, the separator and the findings
+    (either alone when the other is empty), or ``""``. ``once_per_session``
+    and ``mark`` as for :func:`pending_block`; a caller that may still
+    shrink the budget passes ``mark=False`` and marks with
+    :func:`mark_shown` once it knows what it printed."""
+    found = session_pending(session, once_per_session=once_per_session, max_bytes=_share(budget), mark=mark)
+    rest = budget - (len(found.encode("utf-8")) + len(SEPARATOR) if found else 0)
+    shown = block(rest) if rest >= 1 else ""
+    return SEPARATOR.join(part for part in (shown, found) if part)
+
+
+def mark_shown(session, budget: int, *, once_per_session: bool = False) -> None:
+    """Record the showing of exactly the findings :func:`with_pending` put
+    in its text for ``budget`` (the same items: the findings are chosen
+    before the block). Never raises for a missing or unwritable layer."""
+    session_pending(session, once_per_session=once_per_session, max_bytes=_share(budget), mark=True)
+
+
 # ---------------------------------------------------------------- changing (under the layer lock)
 
 
@@ -240,5 +279,5 @@ def expire_covered(layer_dir: Path, memory_text: str) -> list[dict]:
     return gone
 
 
-__all__ = ["CLOSE", "MAX_ITEMS", "OPEN", "SHOW_LIMIT", "active", "add", "covers", "expire_covered", "load",
-           "pending_block", "render", "session_pending", "showings"]
+__all__ = ["CLOSE", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "active", "add", "covers", "expire_covered",
+           "load", "mark_shown", "pending_block", "render", "session_pending", "showings", "with_pending"]

@@ -1,14 +1,17 @@
 """The texts of consolidation: a gate decision, a run (its report), a drain
 of the queue and an ingest of past transcripts. Kept apart from :mod:`.render`
-(the texts of memories and their operations) for size; made printable by the
-same wrapper.
+(the texts of memories and their operations) for size; made printable by
+:func:`memdir.render.printable_output`, as every renderer.
 """
 
 from __future__ import annotations
 
-from .memories import _printable_output, cut, cut_text
+from ..vocabulary import kind_label
+from . import printable_output
+from .memories import cut, cut_text
 
 
+@printable_output
 def gate(result) -> str:
     """A gate decision (:class:`memdir.consolidation.gate.GateResult`): which
     of the person's lines fired which rule (messages counted from 1, as people count;
@@ -31,6 +34,7 @@ _RUN_MESSAGES = {
 }
 
 
+@printable_output
 def consolidation(report, *, explain: bool = False) -> str:
     """A consolidation run (:class:`memdir.consolidation.proposals.ConsolidationReport`):
     the transcript, the gate (always with ``explain``, else when it held the
@@ -54,7 +58,7 @@ def consolidation(report, *, explain: bool = False) -> str:
         what = proposal.action + " " + (outcome.target or "" if proposal.action != "create" else "")
         shown = outcome.name or outcome.target or proposal.name or "?"
         kind_ = (proposal.type or "kept") if proposal.action != "forget" else "-"
-        lines.append(f"{outcome.index + 1}. {what.strip()} → {shown} (type: {kind_}; layer: {outcome.scope or '-'}): "
+        lines.append(f"{outcome.index + 1}. {what.strip()} → {shown} {kind_label(kind_, outcome.scope or '-')}: "
                      f"{outcome.result}" + (f" — {outcome.detail}" if outcome.detail else ""))
         if proposal.description:
             lines.append(f"   {cut(proposal.description)}")
@@ -79,11 +83,13 @@ def consolidation(report, *, explain: bool = False) -> str:
     return "\n".join(lines)
 
 
+@printable_output
 def drain_started(pid: int, log) -> str:
     """A drain of the consolidation queue started in the background."""
     return f"draining the consolidation queue in the background (pid {pid}); log: {log}"
 
 
+@printable_output
 def drain(rows) -> str:
     """What a drain of the consolidation queue did, one line per transcript."""
     lines = [f"{r.status}: {r.transcript_path} ({r.applied} change(s))" + (f" — {r.error}" if r.error else "")
@@ -91,6 +97,7 @@ def drain(rows) -> str:
     return "\n".join(lines) or "queue is empty"
 
 
+@printable_output
 def ingest(result) -> str:
     """An ingest of past transcripts: the counts, then each that failed."""
     where = result.project or "every project"
@@ -104,7 +111,3 @@ def ingest(result) -> str:
 
 
 __all__ = ["consolidation", "drain", "drain_started", "gate", "ingest"]
-
-for _name in __all__:
-    globals()[_name] = _printable_output(globals()[_name])
-del _name

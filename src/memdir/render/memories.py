@@ -9,15 +9,18 @@ on one line (every run of whitespace collapsed) and long ones are cut with
 terminal or a context window.
 
 Stored text was sanitized by the gateway, but a hand-edited file was not:
-every renderer's output goes through :func:`memdir.text.printable.printable`
-(no terminal escape, control or bidi-override character; tabs and newlines
-stay), and every one-line field through :func:`cut` (no line break of any
-kind), so nothing stored can drive the terminal or forge a line.
+every renderer's output is made printable by
+:func:`memdir.render.printable_output` (no terminal escape, control or
+bidi-override character; tabs and newlines stay), and every one-line field
+goes through :func:`cut` (no line break of any kind), so nothing stored can
+drive the terminal or forge a line.
 """
 
 from __future__ import annotations
 
-from ..text.printable import one_line, printable
+from ..text.printable import one_line
+from ..vocabulary import PIN_MARK, kind_label
+from . import printable_output
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing on the CLI's hook path
 if TYPE_CHECKING:  # the renderer reads results by their attributes; importing them would load YAML
@@ -30,6 +33,7 @@ if TYPE_CHECKING:  # the renderer reads results by their attributes; importing t
 LINE_CHARS = 300  # characters of a description, error or snippet shown on one line
 
 
+@printable_output
 def cut(text: str | None, limit: int = LINE_CHARS) -> str:
     """``text`` on one line (every line break and run of whitespace collapsed,
     no control or bidi character), at most ``limit`` characters (``…`` marks a cut)."""
@@ -40,20 +44,18 @@ def cut(text: str | None, limit: int = LINE_CHARS) -> str:
 # ---------------------------------------------------------------- memories
 
 
-def kind(scope: str, type: str) -> str:
-    """``(type: feedback; layer: project)``: what kind of memory, and which
-    layer (the user's, shared by every project, or this project's) holds it."""
-    return f"(type: {type}; layer: {scope})"
-
-
+@printable_output
 def memory_line(m: MemoryInfo) -> str:
-    """``- name 📌 (type: T; layer: L) (auto-extracted) — description [state]``."""
-    pin = " 📌" if m.pinned else ""
+    """A memory on one line: ``- name``, the pin mark when pinned
+    (:data:`~memdir.vocabulary.PIN_MARK`), its :func:`~memdir.vocabulary.kind_label`,
+    `` (auto-extracted)`` when extracted, ``— description``, `` [state]`` when not active."""
+    pin = PIN_MARK if m.pinned else ""
     state = "" if m.state == "active" else f" [{m.state}]"
     origin = " (auto-extracted)" if m.origin == "extracted" else ""
-    return f"- {m.name}{pin} {kind(m.scope, m.type)}{origin} — {cut(m.description)}{state}"
+    return f"- {m.name}{pin} {kind_label(m.type, m.scope)}{origin} — {cut(m.description)}{state}"
 
 
+@printable_output
 def malformed_lines(items, limit: int | None = None, more: str = "") -> list[str]:
     """``! unreadable: path: reason`` per file, at most ``limit``; ``more`` says where the rest are."""
     shown = list(items) if limit is None else list(items)[:limit]
@@ -63,6 +65,7 @@ def malformed_lines(items, limit: int | None = None, more: str = "") -> list[str
     return lines
 
 
+@printable_output
 def listing(result: ListResult, *, offset: int = 0, limit: int | None = None, more: str = "",
             max_malformed: int | None = None) -> str:
     """A memory list, in index order. With ``limit``, one page from ``offset``
@@ -86,6 +89,7 @@ def listing(result: ListResult, *, offset: int = 0, limit: int | None = None, mo
     return "\n".join(lines)
 
 
+@printable_output
 def write(result: WriteResult) -> str:
     """What a write did (warnings apart: :func:`warnings`). A candidate is
     said to be one: it is not a memory of the index until a person approves it."""
@@ -100,11 +104,13 @@ def write(result: WriteResult) -> str:
     return text
 
 
+@printable_output
 def warnings(result: WriteResult) -> list[str]:
     """``warning: …`` per cut, normalization or removed character of a write."""
     return [f"warning: {warning}" for warning in result.warnings]
 
 
+@printable_output
 def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more: str = "") -> str:
     """A memory's text: a header, the body (with ``chunk``, characters
     ``offset`` to ``offset + chunk`` and ``more`` telling how to get the next
@@ -134,12 +140,14 @@ def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more:
     return text
 
 
+@printable_output
 def delete(result: DeleteResult) -> str:
     """A deletion and the tombstone it left."""
     return (f"Deleted memory: {result.name} ({result.scope}). Its value is tombstoned and will not be "
             f"written again" + (f" (tombstone {result.tombstone})." if result.tombstone else "."))
 
 
+@printable_output
 def prune(result: PruneResult, *, apply: str, limit: int | None = None) -> str:
     """A prune's candidates; ``apply`` says how to really delete them (shown on a dry run)."""
     cands = result.candidates
@@ -156,11 +164,13 @@ def prune(result: PruneResult, *, apply: str, limit: int | None = None) -> str:
     return "\n".join(lines)
 
 
+@printable_output
 def clear(result: ClearResult) -> str:
     """How many memories each layer lost."""
     return "Deleted " + ", ".join(f"{c.deleted} in {c.scope}" for c in result.layers) + " (tombstones stay)."
 
 
+@printable_output
 def history(result: HistoryResult, *, limit: int | None = None) -> str:
     """The versions of a memory, oldest first (the last ``limit`` when given)."""
     versions = result.versions
@@ -181,12 +191,14 @@ def history(result: HistoryResult, *, limit: int | None = None) -> str:
     return "\n".join(lines)
 
 
+@printable_output
 def version(result: VersionResult, *, limit: int | None = None, header: bool = True) -> str:
     """The text of one version (cut at ``limit`` characters), under a header line unless ``header`` is False."""
     text = result.text if limit is None else cut_text(result.text, limit)
     return f"Version {result.version} of {result.name}:\n\n{text}" if header else text
 
 
+@printable_output
 def diff(older: VersionResult, newer: VersionResult) -> str:
     """A unified diff from one version of a memory to another (``--- vA`` / ``+++ vB``); ``""`` when equal."""
     import difflib
@@ -196,6 +208,7 @@ def diff(older: VersionResult, newer: VersionResult) -> str:
         fromfile=f"{older.name} v{older.version}", tofile=f"{newer.name} v{newer.version}"))
 
 
+@printable_output
 def journal(result: JournalResult) -> str:
     """Journal events, newest first, one per line (``vN`` for the version an event produced)."""
     lines = [f"{e.ts}  {e.scope:<7} #{e.seq:<5} {e.actor:<9} {e.action:<14} {e.name or '-'}"
@@ -206,11 +219,13 @@ def journal(result: JournalResult) -> str:
     return "\n".join(lines) or "No journal events."
 
 
+@printable_output
 def cut_text(text: str, limit: int) -> str:
     """``text`` (lines kept) at most ``limit`` characters, ``…`` marking a cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+@printable_output
 def restore(result: RestoreResult) -> str:
     """A restore."""
     if result.commit:
@@ -222,6 +237,7 @@ def restore(result: RestoreResult) -> str:
 # ---------------------------------------------------------------- trust
 
 
+@printable_output
 def tombstones(result: TombstoneList) -> str:
     """The tombstones in force, one per line."""
     lines = [f"{s.id}  {s.scope:<7} {s.name}  by {s.actor}  {s.ts}  — {cut(s.description)}"
@@ -229,16 +245,19 @@ def tombstones(result: TombstoneList) -> str:
     return "\n".join(lines) or "No tombstones."
 
 
+@printable_output
 def lift(result: LiftResult) -> str:
     """A lifted tombstone."""
     return f"Lifted tombstone {result.id} ({result.scope}, {result.name}): its value may be written again."
 
 
+@printable_output
 def review(result: ReviewResult) -> str:
     """Candidates waiting for a person."""
     return "\n".join(memory_line(m) for m in result.candidates) or "No candidates waiting for review."
 
 
+@printable_output
 def decision(result: Decision) -> str:
     """An approval or a rejection."""
     if result.approved:
@@ -246,6 +265,7 @@ def decision(result: Decision) -> str:
     return f"Rejected {result.name} ({result.scope}); its value is tombstoned"
 
 
+@printable_output
 def flag(result: FlagResult) -> str:
     """A pin, unpin, mute or unmute."""
     verb = {"pinned": "pin", "disabled": "mute"}[result.flag]
@@ -255,6 +275,7 @@ def flag(result: FlagResult) -> str:
 # ---------------------------------------------------------------- maintenance
 
 
+@printable_output
 def verify(result: VerifyResult) -> str:
     """One line per layer's journal check."""
     lines = [f"{'ok ' if c.ok else 'BAD'} {c.layer}: {c.events} events"
@@ -262,6 +283,7 @@ def verify(result: VerifyResult) -> str:
     return "\n".join(lines) or "no layers"
 
 
+@printable_output
 def status(result: StatusResult, *, max_malformed: int = 10) -> str:
     """Home, project, search mode, context size and each layer's counts, with
     at most ``max_malformed`` unreadable files listed per layer."""
@@ -278,6 +300,7 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
     return "\n".join(lines)
 
 
+@printable_output
 def doctor(result: DoctorResult) -> str:
     """Every layer with its files that are not memories or were read leniently,
     journal problems, the context size, then ``ok`` or the count of problems."""
@@ -306,6 +329,7 @@ def doctor(result: DoctorResult) -> str:
 # ---------------------------------------------------------------- search
 
 
+@printable_output
 def search(results, query: str, offset: int = 0) -> str:
     """Search hits, best first: a line per memory (with its relevance score,
     0–1) and its snippet; ``offset`` is how many better hits were skipped."""
@@ -314,13 +338,14 @@ def search(results, query: str, offset: int = 0) -> str:
     after = f", after the first {offset}" if offset else ""
     lines = [f"{len(results)} result(s) for {cut(query, 120)!r}{after}:"]
     for hit in results:
-        pin = " 📌" if hit.pinned else ""
-        lines.append(f"- {hit.name}{pin} {kind(hit.scope, hit.type)} relevance {hit.score:.2f} — {cut(hit.description)}")
+        pin = PIN_MARK if hit.pinned else ""
+        lines.append(f"- {hit.name}{pin} {kind_label(hit.type, hit.scope)} relevance {hit.score:.2f} — {cut(hit.description)}")
         if hit.snippet:
             lines.append(f"  {cut(hit.snippet)}")
     return "\n".join(lines)
 
 
+@printable_output
 def reindex(result) -> str:
     """A rebuilt search index (:class:`memdir.search.index.ReindexResult`)."""
     return (f"indexed {result.memories} memories from {result.files} files in {result.layers} layers "
@@ -328,26 +353,7 @@ def reindex(result) -> str:
 
 
 __all__ = [
-    "LINE_CHARS", "clear", "cut", "cut_text", "decision", "delete", "doctor", "flag", "kind",
+    "LINE_CHARS", "clear", "cut", "cut_text", "decision", "delete", "doctor", "flag",
     "history", "lift", "reindex", "listing", "malformed_lines", "memory_line", "prune", "read",
     "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
 ]
-
-
-def _printable_output(renderer):
-    """``renderer`` with its text (or each of its lines) passed through
-    :func:`memdir.text.printable.printable`."""
-    def rendered(*args, **kwargs):
-        out = renderer(*args, **kwargs)
-        return [printable(line) for line in out] if isinstance(out, list) else printable(out)
-
-    rendered.__name__ = rendered.__qualname__ = renderer.__name__
-    rendered.__doc__, rendered.__wrapped__ = renderer.__doc__, renderer
-    return rendered
-
-
-# Every renderer, wrapped once here so none can forget: the one place output is made printable.
-for _name in __all__:
-    if _name not in ("LINE_CHARS", "cut", "cut_text"):
-        globals()[_name] = _printable_output(globals()[_name])
-del _name

@@ -1,20 +1,23 @@
 """The texts of setting memdir up: an install or uninstall into an agent
 (:mod:`memdir.integrations.claude_code.install`) and a layer re-keyed to a moved project
 (:mod:`memdir.operations.relocate`). Kept apart from :mod:`.render` (the texts of
-memories and their operations) for size; made printable by the same wrapper.
+memories and their operations) for size; made printable by
+:func:`memdir.render.printable_output`, as every renderer.
 """
 
 from __future__ import annotations
 
-from .memories import _printable_output
+from . import printable_output
 
 
+@printable_output
 def layer_move(result) -> str:
     """A re-keyed layer (:class:`memdir.operations.relocate.LayerMove`)."""
     return (f"Moved layer {result.moved_from} → {result.moved_to}: {result.memories} memories now belong to "
             f"{result.root}.")
 
 
+@printable_output
 def install_plan(plan) -> str:
     """An install or uninstall (:class:`memdir.integrations.claude_code.install.Plan`):
     the diff of every change, then one line per file."""
@@ -39,8 +42,5 @@ def install_plan(plan) -> str:
         lines.append("dry run: nothing was written")
     return "\n".join(lines)
 
-
-install_plan = _printable_output(install_plan)
-layer_move = _printable_output(layer_move)
 
 __all__ = ["install_plan", "layer_move"]

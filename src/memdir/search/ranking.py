@@ -31,7 +31,7 @@ import heapq
 import sqlite3
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 from ..errors import InvalidInput, StoreError
 from ..session import Session
@@ -155,13 +155,34 @@ class SearchResult:
         return asdict(self)
 
 
+@dataclass(frozen=True, slots=True)
+class IndexedMemory:
+    """A memory as the index's ``docs`` table holds it (:mod:`memdir.search.index`):
+    its row ``id`` and ``layer`` key, ``name``, ``type``, ``title`` (or
+    None), ``description``, ``body``, ``pinned`` (0 or 1), ``updated``
+    (Unix seconds, or None), and ``bm25``, its lexical relevance to the
+    query (higher is better; 0.0 for a memory found by its vector alone).
+    The one declaration of a candidate's columns: the SQL selects them in
+    this order (:data:`_COLUMNS`)."""
+
+    id: int
+    layer: str
+    name: str
+    type: str
+    title: str | None
+    description: str
+    body: str
+    pinned: int
+    updated: float | None
+    bm25: float
+
+
 @dataclass(frozen=True)
 class Hit:
-    """A scored candidate: the ``docs`` ``row`` (id, layer, name, type,
-    title, description, body, pinned, updated, bm25), its ``score`` and its
-    :class:`~memdir.search.relevance.Evidence`."""
+    """A scored candidate: the ``memory`` (:class:`IndexedMemory`), its ``score``
+    (calibrated relevance in [0, 1]) and its :class:`~memdir.search.relevance.Evidence`."""
 
-    row: tuple
+    memory: IndexedMemory
     score: float
     evidence: relevance.Evidence
 
@@ -186,7 +207,8 @@ def boost(pinned: bool, updated: float | None, now: float) -> float:
 
 _VISIBLE = ("d.status = 'active' AND (? OR d.disabled = 0)"
             " AND (d.valid_until IS NULL OR d.valid_until > ?) AND (d.valid_from IS NULL OR d.valid_from <= ?)")
-_COLUMNS = "d.id, d.layer, d.name, d.type, d.title, d.description, d.body, d.pinned, d.updated"
+# Every column of IndexedMemory but bm25, which each query computes.
+_COLUMNS = ", ".join(f"d.{column.name}" for column in fields(IndexedMemory) if column.name != "bm25")
 
 
 def _discriminating(conn, terms: list[str], total: int, counts: dict[str, int]) -> list[str]:
@@ -217,7 +239,7 @@ def _where(layers: list[str], include_muted: bool, now: float, filters: Filters)
     return (f"d.layer IN ({marks}) AND {_VISIBLE}{extra}", [*layers, int(include_muted), now, now, *extra_args])
 
 
-def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> list:
+def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> list[IndexedMemory]:
     """The ``limit`` best visible rows for ``terms``. First the FTS5 ranking
     alone (its best ``4·limit`` rows, then filtered against ``docs``), because
     joining every matching row costs more than ranking it; when the filter
@@ -234,20 +256,21 @@ def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> l
         ids = [r[0] for r in ranked_ids]
         rows = {r[0]: r for r in conn.execute(
             f"SELECT {_COLUMNS} FROM docs d WHERE d.id IN ({','.join('?' * len(ids))}) AND {clause}", (*ids, *args))}
-        kept = [(*rows[i], rel) for i, rel in ranked_ids if i in rows]
+        kept = [IndexedMemory(*rows[i], rel) for i, rel in ranked_ids if i in rows]
         if len(kept) >= limit or len(ranked_ids) < wide:
             return kept[:limit]
     sql = (f"SELECT {_COLUMNS}, -bm25(fts, {weights}) AS rel FROM fts JOIN docs d ON d.id = fts.rowid"
            f" WHERE fts MATCH ? AND {clause} ORDER BY rel DESC LIMIT ?")
-    return conn.execute(sql, (match, *args, limit)).fetchall()
+    return [IndexedMemory(*row) for row in conn.execute(sql, (match, *args, limit))]
 
 
-def _rows_by_id(conn, ids: list[int]) -> dict[int, tuple]:
+def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
     if not ids:
         return {}
     marks = ",".join("?" * len(ids))
-    rows = conn.execute(f"SELECT {_COLUMNS}, 0.0 FROM docs d WHERE d.id IN ({marks})", ids).fetchall()
-    return {r[0]: r for r in rows}
+    rows = conn.execute(f"SELECT {_COLUMNS}, 0.0 FROM docs d WHERE d.id IN ({marks})", ids)
+    found = (IndexedMemory(*row) for row in rows)
+    return {memory.id: memory for memory in found}
 
 
 def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[str, list],
@@ -332,11 +355,11 @@ def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
 
 
 def _result(hit: Hit, scope_of: dict[str, str], terms: list[str]) -> SearchResult:
-    _id, layer, name, type_, title, description, body, pinned, _updated = hit.row[:9]
-    text = snippet(body or description, terms)
-    return SearchResult(name=name, scope=scope_of.get(layer, layer), type=type_,
-                        description=escape_fence_tags(description), snippet=escape_fence_tags(text),
-                        score=round(hit.score, 4), title=title, pinned=bool(pinned), why=hit.why())
+    m = hit.memory
+    text = snippet(m.body or m.description, terms)
+    return SearchResult(name=m.name, scope=scope_of.get(m.layer, m.layer), type=m.type,
+                        description=escape_fence_tags(m.description), snippet=escape_fence_tags(text),
+                        score=round(hit.score, 4), title=m.title, pinned=bool(m.pinned), why=hit.why())
 
 
 def ranked(session: Session, query: str, *, pool: int, scope: str | None = None, include_muted: bool = False,
@@ -363,7 +386,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
             lexical = _bm25_rows(conn, _discriminating(conn, terms, total, _doc_freq(conn, terms)), where, pool)
             cosines = _dense(conn, session, query, layers, where, embed_query) if query.strip() else {}
-            rows = {row[0]: row for row in lexical}
+            rows = {memory.id: memory for memory in lexical}
             nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             keywords = _keywords(query, terms)
@@ -373,14 +396,15 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     except sqlite3.Error as exc:
         raise StoreError(f"search index error: {exc}") from None
     hits = []
-    for doc_id, row in rows.items():
+    for doc_id, memory in rows.items():
         ev = found.get(doc_id)
         if ev is None:
             continue
         value = relevance.score(ev)
         if value >= min_score:
-            hits.append(Hit(row, value, ev))
-    hits.sort(key=lambda h: (-round(h.score, 3), -boost(h.row[7], h.row[8], now), -h.row[9], h.row[2]))
+            hits.append(Hit(memory, value, ev))
+    hits.sort(key=lambda h: (-round(h.score, 3), -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25,
+                             h.memory.name))
     return _below_by_rank(hits), terms, scope_of
 
 
@@ -438,6 +462,21 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
     return out
 
 
+def find(session: Session, query: str, k: int = 5, scope: str | None = None, *, include_muted: bool = False,
+         type: str | list[str] | None = None, origin: str | list[str] | None = None, pinned: bool | None = None,
+         since: str | None = None, until: str | None = None, offset: int = 0,
+         min_score: float | None = None) -> list[SearchResult]:
+    """:func:`search` from the arguments a person or a model gives (the
+    facade's :meth:`memdir.Memory.search`, the ``memory_search`` tool):
+    ``type``/``origin`` a name or a list of them, ``pinned``, ``since``/
+    ``until`` ISO-8601 dates or times (:meth:`Filters.parse`), ``min_score``
+    None for the relevance threshold. Raises :class:`InvalidInput`,
+    :class:`ScopeError`, :class:`StoreError`, :class:`MissingExtra`."""
+    filters = Filters.parse(type, origin, pinned, since, until)
+    return search(session, query, k=k, scope=scope, include_muted=include_muted, filters=filters, offset=offset,
+                  min_score=relevance.THRESHOLD if min_score is None else min_score)
+
+
 def _json(data) -> str:
     import json
 
@@ -445,6 +484,6 @@ def _json(data) -> str:
 
 
 __all__ = [
-    "FIELD_WEIGHTS", "Filters", "Hit", "MAX_OFFSET", "PIN_BOOST", "RECENCY_BOOST", "RECENCY_HALF_LIFE_DAYS",
-    "SearchResult", "boost", "ranked", "search", "snippet",
+    "FIELD_WEIGHTS", "Filters", "Hit", "IndexedMemory", "MAX_OFFSET", "PIN_BOOST", "RECENCY_BOOST",
+    "RECENCY_HALF_LIFE_DAYS", "SearchResult", "boost", "find", "ranked", "search", "snippet",
 ]

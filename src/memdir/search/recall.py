@@ -2,20 +2,23 @@
 
 The per-prompt ``<memory_recall>`` block holds the bodies of the few most
 relevant memories, in a fence and a byte budget of its own (the
-``recall_max_bytes`` setting), so the stable index in the system prompt
-keeps the provider's prompt cache. Ranking and the relevance threshold are :func:`memdir.search.ranking.ranked`'s
+``recall_max_bytes`` setting, shared with the pending findings that may
+follow it: :func:`recall_with_pending`), so the stable index in the system
+prompt keeps the provider's prompt cache. Ranking and the relevance threshold are :func:`memdir.search.ranking.ranked`'s
 (the same calibrated score as search); this module decides what qualifies and
 renders the block.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from ..errors import InvalidInput
+from ..prompt.pending import with_pending
 from ..text.fence import escape_fence_tags, neutralize_braces
 from ..text.printable import one_line, printable
 from ..session import Session
+from ..vocabulary import kind_label
 from .ranking import POOL_MIN, ranked
 
 RECALL_OPEN, RECALL_CLOSE = "<memory_recall>", "</memory_recall>"
@@ -50,6 +53,17 @@ class RecallResult:
                 "memories": [asdict(m) for m in self.memories]}
 
 
+def _budget(session: Session, k: int, max_bytes: int | None) -> int:
+    """The recall budget in UTF-8 bytes (default the ``recall_max_bytes`` setting); raises
+    :class:`InvalidInput` for a bad ``k`` or budget."""
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise InvalidInput(f"k must be a positive integer (got {k!r})")
+    budget = session.settings.recall_max_bytes if max_bytes is None else int(max_bytes)
+    if budget < 1:
+        raise InvalidInput("max_bytes must be at least 1")
+    return budget
+
+
 def _cut_utf8(text: str, max_bytes: int) -> str:
     return text.encode("utf-8")[:max(0, max_bytes)].decode("utf-8", "ignore")
 
@@ -69,11 +83,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     cut at a character boundary with a marker naming ``memory_read``. Raises
     :class:`InvalidInput` for a bad ``k`` or budget.
     """
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise InvalidInput(f"k must be a positive integer (got {k!r})")
-    budget = session.settings.recall_max_bytes if max_bytes is None else int(max_bytes)
-    if budget < 1:
-        raise InvalidInput("max_bytes must be at least 1")
+    budget = _budget(session, k, max_bytes)
     if not isinstance(prompt, str) or not prompt.strip():
         return RecallResult("")
     hits, _terms, scope_of = ranked(session, prompt, pool=max(POOL_MIN, 4 * k), embed_query=embed_query)
@@ -81,8 +91,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     for hit in hits:
         if len(chosen) >= k:
             break
-        row = hit.row
-        body, description = (row[6] or "").strip(), row[5].strip()
+        body, description = (hit.memory.body or "").strip(), hit.memory.description.strip()
         if not body or " ".join(body.split()) == " ".join(description.split()):
             continue  # the index line already says all of it
         chosen.append(hit)
@@ -95,15 +104,15 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     memories: list[RecalledMemory] = []
     used = len((head + tail).encode("utf-8"))
     for hit in chosen:
-        row = hit.row
-        scope = scope_of.get(row[1], row[1])
-        title = clean(f"## {row[2]} (type: {row[3]}; layer: {scope}) — {one_line(row[5])}")
-        body = clean(row[6].strip())
+        m = hit.memory
+        scope = scope_of.get(m.layer, m.layer)
+        title = clean(f"## {m.name} {kind_label(m.type, scope)} — {one_line(m.description)}")
+        body = clean(m.body.strip())
         section = f"\n{title}\n{body}\n"
         size = len(section.encode("utf-8"))
         cut = False
         if used + size > budget:
-            marker = f"…(cut; memory_read {row[2]} for the rest)"
+            marker = f"…(cut; memory_read {m.name} for the rest)"
             room = budget - used - len(f"\n{title}\n\n{marker}\n".encode())
             if room < 64:
                 continue
@@ -111,11 +120,35 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
             size = len(section.encode("utf-8"))
             cut = True
         parts.append(section)
-        memories.append(RecalledMemory(row[2], scope, row[3], round(hit.score, 4), hit.why(), cut))
+        memories.append(RecalledMemory(m.name, scope, m.type, round(hit.score, 4), hit.why(), cut))
         used += size
     if not parts:
         return RecallResult("")
     return RecallResult(head + "".join(parts) + tail, tuple(memories))
+
+
+def recall_with_pending(session: Session, prompt: str, k: int = 3, max_bytes: int | None = None, *,
+                        embed_query: bool = True, mark: bool | None = None) -> RecallResult:
+    """What a prompt is shown: the recall block of :func:`recall_result`
+    followed by the project's pending findings this session has not been
+    shown, both within ``max_bytes`` UTF-8 bytes together (default the
+    ``recall_max_bytes`` setting) by the one rule of
+    :func:`memdir.prompt.pending.with_pending` (the findings at most half,
+    recall the rest). ``memories`` are those of the recall block. ``mark``:
+    count this as a showing of the findings; None — only when the session's
+    actor is an agent (a person looking, ``memdir recall``, does not use one
+    up). Raises :class:`InvalidInput` for a bad ``k`` or budget."""
+    budget = _budget(session, k, max_bytes)
+    recalled = RecallResult("")
+
+    def block(rest: int) -> str:
+        nonlocal recalled
+        recalled = recall_result(session, prompt, k=k, max_bytes=rest, embed_query=embed_query)
+        return recalled.block
+
+    text = with_pending(session, budget, block, once_per_session=True,
+                        mark=session.actor == "agent" if mark is None else mark)
+    return replace(recalled, block=text)
 
 
 def recall(session: Session, prompt: str, k: int = 3, max_bytes: int | None = None, *,
@@ -125,4 +158,4 @@ def recall(session: Session, prompt: str, k: int = 3, max_bytes: int | None = No
 
 
 __all__ = ["RECALL_CLOSE", "RECALL_NOTE", "RECALL_OPEN", "RecallResult", "RecalledMemory", "recall",
-           "recall_result"]
+           "recall_result", "recall_with_pending"]

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import sys
 import threading
 import time
 from dataclasses import asdict, dataclass
@@ -98,10 +97,10 @@ def _known(conn: sqlite3.Connection, key: str) -> dict[str, tuple]:
 
 
 def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: bool = False,
-               progress=None) -> int:
+               on_read=None) -> int:
     """Bring the rows of one layer in step with what its scan yields; returns
     how many memories changed. ``force`` scans regardless of the cheap checks;
-    ``progress`` (a callable taking a count) is told of each file read.
+    ``on_read(1)`` is called for each file read (:meth:`Layer.scan`'s ``progress``).
 
     The scan reads without a transaction; only when something differs does
     it take the write lock (``BEGIN IMMEDIATE``) and apply the differences
@@ -117,7 +116,7 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
         if sweep_can_wait(row[3], float("inf") if last is None else now_mono - last):
             return 0
     known = _known(conn, key)
-    scan = layer.scan(known=known, progress=progress)
+    scan = layer.scan(known=known, progress=on_read)
     now_ns = time.time_ns()
     file_rows = []
     pop = known.pop
@@ -242,10 +241,12 @@ class ReindexResult:
         return asdict(self)
 
 
-def reindex(home: Path, settings: Settings, *, progress: bool = True) -> ReindexResult:
+def reindex(home: Path, settings: Settings, *, progress=None, embed_progress=None) -> ReindexResult:
     """Rebuild ``<home>/index.sqlite`` from the memory files of every layer
     (the old file is deleted first), then compute dense vectors when they are
-    enabled. ``progress`` draws a tqdm bar on stderr. Raises
+    enabled. ``progress(done, total)`` is told of the files read,
+    ``embed_progress(done, total)`` of the memories embedded (the protocol of
+    :mod:`memdir.render.progress`; None for none). Raises
     :class:`MissingExtra`, :class:`StoreError`."""
     from . import vectors
     require()
@@ -264,40 +265,27 @@ def reindex(home: Path, settings: Settings, *, progress: bool = True) -> Reindex
     layers = home_layers(home, settings)
     total = sum(layer.file_count() for layer in layers)
     conn = connect(home)
-    bar = progress_bar(total, "indexing", progress)
+    read = 0
+    if progress is not None:
+        progress(0, total)
+
+    def on_read(n: int) -> None:
+        nonlocal read
+        read += n
+        progress(read, total)
+
     try:
         for layer in layers:
-            sync_layer(conn, home, layer, force=True, progress=bar.update)
+            sync_layer(conn, home, layer, force=True, on_read=on_read if progress is not None else None)
         memories = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
     except sqlite3.Error as exc:
         raise StoreError(f"search index error: {exc}") from None
-    finally:
-        bar.close()
     embedded = 0
     if vectors.enabled(settings):
-        embedded = vectors.embed_missing(conn, [layer_key(home, layer.path) for layer in layers], progress=progress)
+        embedded = vectors.embed_missing(conn, [layer_key(home, layer.path) for layer in layers],
+                                         progress=embed_progress)
     return ReindexResult(len(layers), total, memories, embedded, round(time.monotonic() - started, 3),
                          search_mode(settings))
 
 
-class _NoBar:
-    def update(self, n: int = 1) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def progress_bar(total: int, label: str, enabled: bool):
-    """A tqdm bar on stderr over ``total`` files, or one that shows nothing
-    (not ``enabled``, or no tqdm: it comes with the search extra)."""
-    if not enabled:
-        return _NoBar()
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return _NoBar()
-    return tqdm(total=total, desc=label, unit="file", file=sys.stderr, leave=False)
-
-
-__all__ = ["RACY_NS", "ReindexResult", "prepare", "progress_bar", "reindex", "search_mode", "sync", "sync_layer"]
+__all__ = ["RACY_NS", "ReindexResult", "prepare", "reindex", "search_mode", "sync", "sync_layer"]

@@ -160,13 +160,14 @@ def pending(conn, layers: list[str] | None = None) -> tuple[int, int]:
     return (int(done), int(total))
 
 
-def embed_missing(conn, layers: list[str] | None, *, progress: bool = False, limit: int | None = None,
+def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int | None = None,
                   should_stop=None) -> int:
     """Embed the active memories of ``layers`` (every layer of the index when
     None) that have no current vector, at most ``limit`` of them; returns how
     many were embedded. Commits every :data:`BATCH` memories, so a reader
-    sees the progress and an interrupted run keeps what it did.
-    ``should_stop`` (a callable) is asked between batches."""
+    sees the progress and an interrupted run keeps what it did, and tells
+    ``progress(done, total)`` (the protocol of :mod:`memdir.render.progress`)
+    as it starts and after each batch. ``should_stop`` (a callable) is asked between batches."""
     import numpy as np
 
     where, args = "d.status = 'active'", []
@@ -181,40 +182,31 @@ def embed_missing(conn, layers: list[str] | None, *, progress: bool = False, lim
         (*args, MODEL_ID, -1 if limit is None else int(limit))).fetchall()
     if not todo:
         return 0
-    bar = None
-    if progress:
-        import sys
-
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(todo), desc="embedding", unit="memory", file=sys.stderr, leave=False)
     done = 0
-    try:
-        for start in range(0, len(todo), BATCH):
-            if should_stop is not None and should_stop():
-                break
-            chunk = todo[start:start + BATCH]
-            with _model_lock:
-                texts = [memory_text(t, d, b or "") for _, _, t, d, b in chunk]
-            vecs = np.asarray(embed(texts), dtype=np.float32)
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                # A row changed meanwhile keeps its new digest, and so stays missing.
-                conn.executemany("INSERT OR REPLACE INTO vectors SELECT ?,?,?,? WHERE EXISTS"
-                                 " (SELECT 1 FROM docs WHERE id = ? AND digest IS ?)",
-                                 [(row[0], row[1], MODEL_ID, vec.tobytes(), row[0], row[1])
-                                  for row, vec in zip(chunk, vecs)])
-                conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            done += len(chunk)
-            if bar is not None:
-                bar.update(len(chunk))
-    finally:
-        if bar is not None:
-            bar.close()
+    if progress is not None:
+        progress(0, len(todo))
+    for start in range(0, len(todo), BATCH):
+        if should_stop is not None and should_stop():
+            break
+        chunk = todo[start:start + BATCH]
+        with _model_lock:
+            texts = [memory_text(t, d, b or "") for _, _, t, d, b in chunk]
+        vecs = np.asarray(embed(texts), dtype=np.float32)
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # A row changed meanwhile keeps its new digest, and so stays missing.
+            conn.executemany("INSERT OR REPLACE INTO vectors SELECT ?,?,?,? WHERE EXISTS"
+                             " (SELECT 1 FROM docs WHERE id = ? AND digest IS ?)",
+                             [(row[0], row[1], MODEL_ID, vec.tobytes(), row[0], row[1])
+                              for row, vec in zip(chunk, vecs)])
+            conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        done += len(chunk)
+        if progress is not None:
+            progress(done, len(todo))
     return done
 
 

@@ -13,6 +13,11 @@ Outputs are bounded so a large store cannot flood a context window:
 ``memory_read`` returns a body in chunks of ``READ_CHUNK`` characters with
 the ``offset`` to continue from, and any output is cut at ``MAX_OUTPUT``
 characters with a marker saying so.
+
+:func:`status` and :func:`doctor` compose the whole status — the store's
+(:mod:`memdir.operations.maintenance`) with the search state and the
+consolidation extractor — once, for the ``memory_status`` tool and the
+facade alike.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from ..operations import maintenance, memories as operations
 from ..gateway.fields import MemoryChange
 from ..errors import InvalidInput, MemdirError
 from ..text.printable import printable
+from ..results import DoctorResult, StatusResult
 from ..session import Session
 from ..render import memories as render
 from .specs import (
@@ -89,15 +95,15 @@ def _list(session: Session, a: dict) -> str:
 
 
 def _search(session: Session, a: dict) -> str:
-    from ..search.ranking import Filters, search
+    from ..search.ranking import find
 
     query = a["query"].strip()
     if not query:
         raise InvalidInput("memory_search: query is empty")
-    filters = Filters.parse(a.get("type"), a.get("origin"), a.get("pinned"), a.get("since"), a.get("until"))
     offset = a.get("offset", 0)
-    results = search(session, query, k=a.get("k", DEFAULT_SEARCH), scope=a.get("scope"), filters=filters,
-                     offset=offset)
+    results = find(session, query, k=a.get("k", DEFAULT_SEARCH), scope=a.get("scope"), type=a.get("type"),
+                   origin=a.get("origin"), pinned=a.get("pinned"), since=a.get("since"), until=a.get("until"),
+                   offset=offset)
     return render.search(results, query, offset=offset)
 
 
@@ -127,10 +133,39 @@ def _restore(session: Session, a: dict) -> str:
 
 
 def _status(session: Session, a: dict) -> str:
+    return render.status(status(session))
+
+
+# ---------------------------------------------------------------- status and doctor, whole
+
+
+def status(session: Session) -> StatusResult:
+    """:func:`memdir.operations.maintenance.status` with what only the layers
+    above the store can tell: the search state
+    (:func:`memdir.search.embedder.search_state`) and the consolidation
+    extractor in effect and why (:func:`memdir.consolidation.extractors.in_effect`).
+    The one composition: the ``memory_status`` tool, :meth:`memdir.Memory.status`
+    and ``memdir status`` all show it. Here because tools is the lowest
+    package that may import search and consolidation both."""
     from ..consolidation.extractors import in_effect
     from ..search.embedder import search_state
 
-    return render.status(maintenance.status(session, search_state(session), in_effect(session.settings)))
+    return maintenance.status(session, search_state(session), in_effect(session.settings))
+
+
+def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
+    """:func:`memdir.operations.maintenance.doctor` with the search state and
+    the extractor of :func:`status`, a note when the search index is kept in
+    memory (a read-only home: search scans the files), and ``notes`` from an
+    integration (``memdir doctor``: Claude Code hooks registered twice)."""
+    from ..consolidation.extractors import in_effect
+    from ..search.embedder import search_state
+    from ..search.index import in_memory
+
+    search = search_state(session)  # first: it opens the index, which learns whether it must live in memory
+    reason = in_memory(session.home)
+    return maintenance.doctor(session, search, in_effect(session.settings),
+                              notes=(*(() if reason is None else (reason,)), *notes))
 
 
 _HANDLERS = {
@@ -140,4 +175,4 @@ _HANDLERS = {
 }
 assert set(_HANDLERS) == set(TOOL_NAMES)
 
-__all__ = ["ToolOutput", "run_tool"]
+__all__ = ["ToolOutput", "doctor", "run_tool", "status"]

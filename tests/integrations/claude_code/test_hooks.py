@@ -53,7 +53,7 @@ def test_session_start_from_a_subdirectory_uses_the_git_root(mem, project):
 
 def test_session_start_stays_within_the_cap(isolated_home, project):
     mem = Memory.open(home=isolated_home, project=project, actor="human")
-    layer = mem.layer("project")
+    layer = mem.session.layer("project")
     layer.path.mkdir(parents=True)
     for i in range(400):
         (layer.path / f"fact-{i:03d}.md").write_text(

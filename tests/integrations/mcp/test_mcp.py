@@ -148,7 +148,7 @@ def test_launch_in_home_without_roots(isolated_home, tmp_path, monkeypatch):
 def test_large_store_stays_bounded(isolated_home, project, monkeypatch):
     monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")  # this test is about bounds, not ranking
     mem = Memory.open(home=isolated_home, project=project)
-    layer = mem.layer("project")
+    layer = mem.session.layer("project")
     layer.path.mkdir(parents=True)
     for i in range(500):
         (layer.path / f"note-{i:03d}.md").write_text(

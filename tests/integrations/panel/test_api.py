@@ -94,7 +94,7 @@ def test_a_root_that_now_leads_to_another_layer_is_reported_not_mixed_up(client,
 
 
 def test_layers_page_reports_malformed_files_and_a_full_budget(client, store, ref):
-    (store.layer("project").path / "broken.md").write_text("---\ndescription: &a d\n---\nbody\n",
+    (store.session.layer("project").path / "broken.md").write_text("---\ndescription: &a d\n---\nbody\n",
                                                            encoding="utf-8")  # a YAML anchor: never read
     proj = client.get("/api/layers").json()["layers"][1]
     assert [m["path"].rsplit("/", 1)[1] for m in proj["status"]["malformed"]] == ["broken.md"]
@@ -145,6 +145,7 @@ def test_a_memory_its_history_versions_and_diff(client, store, ref):
     assert "-description: Dev PostgreSQL listens on 5433" in diff and "+description: Dev PostgreSQL listens on 5434" in diff
     page = client.get(f"/layer/{ref}/m/db-port", params={"a": 1, "b": 2}).text
     assert "Diff v1 → v2" in page and "5433" in page
+    assert "<small>(type: project; layer: project)</small>" in page  # the one label (memdir.vocabulary.kind_label)
     assert client.get(f"/api/layers/{ref}/memories/nope").status_code == 404
     assert store.read("db-port", count=False).record.reads == 0  # the panel's reads are not counted
 
@@ -239,11 +240,11 @@ def test_pin_mute_delete_and_restore(client, store, ref):
     pinned = post(client, f"{base}/db-port/pin", {"value": True}).json()
     assert pinned["text"] == "pin: db-port" and pinned["result"] == {
         "name": "db-port", "scope": "project", "flag": "pinned", "value": True, "changed": True}
-    assert store.layer("project").path.joinpath("MEMORY.md").read_text().splitlines()[0].startswith("- [")
-    assert "db-port" in store.layer("project").path.joinpath("MEMORY.md").read_text().splitlines()[0]
-    assert "indent-style" in store.layer("project").path.joinpath("MEMORY.md").read_text()  # control
+    assert store.session.layer("project").path.joinpath("MEMORY.md").read_text().splitlines()[0].startswith("- [")
+    assert "db-port" in store.session.layer("project").path.joinpath("MEMORY.md").read_text().splitlines()[0]
+    assert "indent-style" in store.session.layer("project").path.joinpath("MEMORY.md").read_text()  # control
     assert post(client, f"{base}/indent-style/mute", {"value": True}).json()["result"]["value"] is True
-    assert "indent-style" not in store.layer("project").path.joinpath("MEMORY.md").read_text()
+    assert "indent-style" not in store.session.layer("project").path.joinpath("MEMORY.md").read_text()
     deleted = post(client, f"{base}/ci-runner/delete", {"reason": "wrong"}).json()
     assert deleted["result"]["tombstone"].startswith("t-")
     assert client.get(f"{base}/ci-runner").status_code == 404

@@ -176,7 +176,7 @@ def test_a_person_reviews_corrects_and_audits_in_the_browser(panel, browser_page
     page.fill("[data-filter]", "")
     page.select_option("[data-filter-state]", "")
     assert len([r for r in rows.all() if r.is_visible()]) == 5
-    index = store.layer("project").path / "MEMORY.md"
+    index = store.session.layer("project").path / "MEMORY.md"
     assert "ci-runner" not in index.read_text().splitlines()[0]  # control
     page.locator('tr[data-name="ci-runner"] button', has_text="Pin").click()
     page.wait_for_selector('tr[data-name="ci-runner"] >> text=Unpin')

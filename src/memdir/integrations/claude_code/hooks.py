@@ -11,8 +11,8 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   start, so it imports only the hot path
   (:func:`memdir.prompt.context.session_block`: no YAML, no SQLite, no MCP).
   The agent extractor's pending findings of this project, if any, follow the
-  block (:func:`memdir.prompt.pending.session_pending`, at most half the
-  budget; the block's budget shrinks by their size).
+  block in the same budget (:func:`memdir.prompt.pending.with_pending`: at
+  most half of it; the block gets the rest).
 * ``UserPromptSubmit`` — the recall block for ``prompt`` in the same shape,
   under ``recall_max_bytes``, plus the pending findings when this session
   has not been shown them yet; nothing (and a line naming the extra) when
@@ -28,7 +28,7 @@ over 10,000 characters, and ``additionalContext`` over about 8,000, with a
 short preview (``reference/landscape.md`` §2.6), so the index would silently
 vanish. Whatever blocks a hook carries, its stdout stays under both limits.
 Output is written as UTF-8 bytes, whatever the locale's encoding
-(``PYTHONIOENCODING=cp1252`` cannot encode the 📌 of a pinned memory).
+(``PYTHONIOENCODING=cp1252`` cannot encode the pin mark of a pinned memory).
 
 The project of every event is the hook input's ``cwd`` (the session rule of
 :func:`memdir.session.open_session`, with that directory alone).
@@ -125,22 +125,19 @@ def session_start(data: dict, home) -> str:
     agent extractor's pending findings of this project, if any (at most half
     the budget; the block gets the rest). ``""`` when nothing fits."""
     from ...prompt.context import guidance_block, session_block
-    from ...prompt.pending import session_pending
+    from ...prompt.pending import mark_shown, with_pending
 
     session = _session(data, home)
 
     def render(budget: int) -> str:
-        # The findings, if any (no YAML, no SQLite): at most half the budget, the index gets the rest.
-        pending = session_pending(session, max_bytes=budget // 2, mark=False)
-        rest = budget - (len(pending.encode("utf-8")) + 2 if pending else 0)
-        block = (session_block(session, rest) or guidance_block(rest)) if rest >= 1 else ""
+        # The index and the findings, if any (no YAML, no SQLite), in one budget: memdir.prompt.pending's rule.
         shown["budget"] = budget
-        return "\n\n".join(part for part in (block, pending) if part)
+        return with_pending(session, budget, lambda rest: session_block(session, rest) or guidance_block(rest))
 
     shown: dict = {}
     out = hook_output("SessionStart", render, session.settings.context_max_bytes)
     if out:  # mark as shown exactly the findings that were printed, once
-        session_pending(session, max_bytes=shown["budget"] // 2, mark=True)
+        mark_shown(session, shown["budget"])
     return out
 
 
@@ -149,26 +146,22 @@ def user_prompt_submit(data: dict, home) -> str:
     prompt = data.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         return ""
-    from ...search.recall import recall  # not the facade: a prompt hook loads only what recall needs
-
-    from ...prompt.pending import session_pending
+    from ...prompt.pending import mark_shown
+    from ...search.recall import recall_with_pending  # not the facade: a prompt hook loads only what recall needs
 
     session = _session(data, home)
 
     def render(budget: int) -> str:
-        # Pending findings the session start did not show in this session (a resumed or hook-less start).
-        pending = session_pending(session, once_per_session=True, max_bytes=budget // 2, mark=False)
-        rest = budget - (len(pending.encode("utf-8")) + 2 if pending else 0)
-        # A fresh process never loads the embedding model: a warm one (the MCP server) embeds the prompt
-        # when it runs, else recall is lexical (memdir.search.warm).
-        block = recall(session, prompt, max_bytes=rest, embed_query=False) if rest >= 1 else ""
+        # Recall, then the findings the session start did not show in this session (a resumed or hook-less
+        # start), in one budget. A fresh process never loads the embedding model: a warm one (the MCP server)
+        # embeds the prompt when it runs, else recall is lexical (memdir.search.warm).
         shown["budget"] = budget
-        return "\n\n".join(part for part in (block, pending) if part)
+        return recall_with_pending(session, prompt, max_bytes=budget, embed_query=False, mark=False).block
 
     shown: dict = {}
     out = hook_output("UserPromptSubmit", render, session.settings.recall_max_bytes)
     if out:  # mark as shown the findings that were printed (recall is not run again)
-        session_pending(session, once_per_session=True, max_bytes=shown["budget"] // 2, mark=True)
+        mark_shown(session, shown["budget"], once_per_session=True)
     return out
 
 

@@ -16,7 +16,6 @@ stay inside the handlers so ``memdir context`` stays fast.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 
@@ -47,30 +46,20 @@ def cmd_consolidate(args) -> int:
     return 1 if report.status == "failed" else 0
 
 
-def _progress_bar(disable: bool):
-    def wrap(items):
-        try:
-            from tqdm import tqdm
-        except ImportError:  # tqdm comes with the search extra; without it, no bar
-            return items
-        # leave=False: the summary line says what the finished bar would (shown once, not twice)
-        return tqdm(items, desc="ingest", unit="transcript", file=sys.stderr, disable=disable, leave=False)
-
-    return wrap
-
-
 def cmd_ingest(args) -> int:
     """``memdir ingest --claude-code [--all]``: past Claude Code sessions (see the module docstring)."""
     from ...consolidation.ingest import ingest
     from ...session import open_session
     from ...render import consolidation as render_consolidation
+    from ...render.progress import ProgressBar
     from .common import UsageError, emit
 
     if not args.claude_code:
         raise UsageError("say where from: --claude-code")
     session = open_session(args.home, args.project, actor="human")
-    result = ingest(session.home, None if args.all else session.project(), extractor=args.extractor,
-                    dry_run=args.dry_run, progress=_progress_bar(disable=not sys.stderr.isatty()))  # a log gets no bar frames
+    with ProgressBar("ingest", "transcript") as bar:
+        result = ingest(session.home, None if args.all else session.project(), extractor=args.extractor,
+                        dry_run=args.dry_run, progress=bar)
     emit(args, result, render_consolidation.ingest(result))
     return 0 if result.ok else 1
 

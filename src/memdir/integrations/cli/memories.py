@@ -85,17 +85,13 @@ def cmd_status(args) -> int:
 
 def cmd_doctor(args) -> int:
     """``memdir doctor``: status plus journal checks; exit 1 when there is a problem."""
-    mem = open_memory(args)
-    result = mem.doctor()
     from ...paths import work_tree_top
     from ..claude_code.scopes import hooked_scopes, twice
 
-    root = mem.session.project_root
-    doubled = twice(hooked_scopes(None, work_tree_top(root) if root else None))
-    if doubled:
-        from dataclasses import replace
-
-        result = replace(result, notes=(*result.notes, doubled))
+    mem = open_memory(args)
+    root = mem.project_root
+    doubled = twice(hooked_scopes(None, work_tree_top(root) if root else None))  # what only this integration sees
+    result = mem.doctor(notes=(doubled,) if doubled else ())
     emit(args, result, render.doctor(result))
     return 0 if result.ok else 1
 

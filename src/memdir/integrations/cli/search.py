@@ -44,10 +44,14 @@ def cmd_reindex(args) -> int:
     """``memdir reindex``: rebuild ``index.sqlite`` from the files (progress on stderr)."""
     from ...search.sync import reindex
     from ...render import memories as render
+    from ...render.progress import ProgressBar
     from .common import emit, open_memory
 
     mem = open_memory(args)
-    result = reindex(mem.home, mem.settings, progress=not args.quiet and sys.stderr.isatty() or args.progress)
+    show = True if args.progress else False if args.quiet else None  # None: when stderr is a terminal
+    with ProgressBar("indexing", "file", show=show) as files, \
+            ProgressBar("embedding", "memory", show=show) as embedded:
+        result = reindex(mem.home, mem.settings, progress=files, embed_progress=embedded)
     emit(args, result, render.reindex(result))
     return 0
 
@@ -77,7 +81,8 @@ def register(add, settings) -> None:
     p.add_argument("--prompt", help="the user's prompt (default: read stdin)")
     p.add_argument("-k", type=int, default=3, help="at most this many memories (default %(default)s)")
     p.add_argument("--max-bytes", type=int,
-                   help=f"UTF-8 byte budget (default the recall_max_bytes setting, {settings.recall_max_bytes})")
+                   help="UTF-8 byte budget of the recall block and the pending findings after it, together "
+                        f"(default the recall_max_bytes setting, {settings.recall_max_bytes})")
 
     p = add("reindex", cmd_reindex, "Rebuild the search index (index.sqlite) from the memory files.")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -4,10 +4,9 @@ method and prints its renderer's text (:mod:`memdir.render.team`)."""
 
 from __future__ import annotations
 
-import sys
-
 from ...vocabulary import IMPORT_SOURCES, SCOPES
 from ...render import memories as render_memories, team as render_team
+from ...render.progress import ProgressBar
 from .common import UsageError, emit, open_memory, warn
 
 
@@ -37,19 +36,9 @@ def cmd_promote(args) -> int:
 
 def cmd_import(args) -> int:
     """``memdir import SOURCE [PATH] [--scope S] [--dry-run]``: memories from another system."""
-    bar = None
-    try:
-        from tqdm import tqdm  # the search extra brings it; without it, no bar
-
-        bar = tqdm(total=0, desc="importing", unit="memory", file=sys.stderr, leave=False, disable=None)
-    except ImportError:
-        pass
-    try:
+    with ProgressBar("importing", "memory") as bar:
         result = open_memory(args).import_from(args.source, args.path, scope=args.scope, dry_run=args.dry_run,
                                                 progress=bar)
-    finally:
-        if bar is not None:
-            bar.close()
     emit(args, result, render_team.import_report(result))
     warn(render_memories.warnings(result))  # a layer whose tombstones were not checked, as a write says it
     return 0

@@ -20,7 +20,7 @@ from starlette.routing import Route
 from ...errors import InvalidInput, MemdirError
 from ...files.memfile import format_time
 from ...text.printable import display_title, one_line, printable
-from ...vocabulary import TYPES
+from ...vocabulary import PIN_MARK, TYPES, kind_label
 from ...render import memories as render
 from . import views
 from .api import STATUS
@@ -35,7 +35,7 @@ def _env() -> Environment:
                       trim_blocks=True, lstrip_blocks=True)
     # Stored text as the store shows it (no controls, no bidi overrides), a memory by its display title.
     env.filters.update(line=one_line, text=printable)
-    env.globals.update(shown=display_title)
+    env.globals.update(shown=display_title, kind_label=kind_label, pin_mark=PIN_MARK.strip())
     env.globals.update(nav=NAV, warn_percent=WARN_PERCENT, types=TYPES, cut=render.cut,
                        iso=lambda t: format_time(t) if t else "-")
     return env
