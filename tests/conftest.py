@@ -46,6 +46,15 @@ def mem(isolated_home, project):
     return Memory.open(home=isolated_home, project=project)
 
 
+@pytest.fixture
+def person(isolated_home, project):
+    """The facade as a person uses it (the CLI's and the panel's actor, ``human``), on the same
+    temp home and project as :func:`mem`."""
+    from memdir import Memory
+
+    return Memory.open(home=isolated_home, project=project, actor="human")
+
+
 def run_cli(*args, input: str | None = "", env: dict | None = None, cwd=None) -> subprocess.CompletedProcess:
     """Run the real `memdir` CLI in a subprocess."""
     full_env = dict(os.environ)

@@ -239,7 +239,10 @@ class RestoreResult(Result):
 @dataclass(frozen=True)
 class TombstoneInfo(Result):
     """A tombstone in force: its ``id``, the ``scope`` it lives in, the
-    memory ``name``, the forgotten ``description``, who forgot it, why, when."""
+    memory ``name``, the forgotten ``description``, who forgot it, why, when
+    (``actor``, ``ts`` empty when its file does not say: a team tombstone's),
+    and ``forgotten``, who and why as a person reads it
+    (:func:`memdir.tombstones.match.forgotten_by`)."""
 
     id: str
     scope: str
@@ -248,6 +251,7 @@ class TombstoneInfo(Result):
     actor: str
     reason: str | None
     ts: str
+    forgotten: str = ""
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ path after the derived index is rebuilt and the process restarted; the journal k
 
 from __future__ import annotations
 
+import pytest
 import json
 from datetime import timedelta
 
@@ -12,6 +13,8 @@ from memdir.layer.journal import now_utc
 
 from ..llm_server import ChatServer
 from .conftest import agent, mcp_calls, prompt_recall, run_cli, session_start, surfaces, transcript
+
+pytestmark = pytest.mark.slow  # every test here takes seconds (real processes, real data)
 
 
 def _rebuilt(home, project) -> None:

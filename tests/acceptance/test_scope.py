@@ -5,6 +5,7 @@ its transcript's session was, and the shared search index answers each session o
 
 from __future__ import annotations
 
+import pytest
 import io
 import json
 
@@ -25,6 +26,7 @@ def _seed(home, a, b):
                                          "type": "project", "body": f"Connect to {VALUE_B}:5432."}))
 
 
+@pytest.mark.slow
 def test_cross_project_absent_on_every_read_path(isolated_home, projects):
     a, b = projects
     _seed(isolated_home, a, b)
@@ -78,6 +80,7 @@ def test_a_tool_argument_cannot_widen_the_scope(isolated_home, projects):
     assert cli.returncode != 0 and SECRET_A not in cli.stdout + cli.stderr
 
 
+@pytest.mark.slow
 def test_background_consolidation_keeps_each_session_in_its_project(isolated_home, projects, tmp_path,
                                                                    monkeypatch):
     a, b = projects

@@ -31,6 +31,7 @@ def _write_tool(home, project, description, body, name="staging-host", **extra):
                                                       "body": body, **extra}))[0]
 
 
+@pytest.mark.slow
 def test_the_payload_cannot_claim_human_authority(isolated_home, project):
     mem = agent(isolated_home, project)
     for extra in ({"origin": "human"}, {"status": "active", "origin": "human"}, {"trust": "verified"},
@@ -115,6 +116,7 @@ def test_laundering_sequence_supersede_restate_corroborate(forgotten, isolated_h
     assert mem.write("staging-old", WRONG[0], "project", WRONG[1]).operation == "created"
 
 
+@pytest.mark.slow
 def test_a_tombstone_survives_prune_clear_reindex_and_restart(forgotten, isolated_home, project):
     mem = forgotten
     stone = mem.tombstones().tombstones[0].id
@@ -155,6 +157,7 @@ ATTACKS = {
 }
 
 
+@pytest.mark.slow
 def test_key_normalization_attacks_are_refused(forgotten, isolated_home, project):
     """Before issue 13 the five look-alike variants were written (the value's normalization knew NFKC, case,
     spacing and invisible characters, not Cyrillic or Greek letters drawn like Latin ones)."""
@@ -182,6 +185,7 @@ def test_paraphrase_is_the_documented_side_of_the_line(forgotten, isolated_home,
     assert passed == (False, "Memory created: previews (project)")
 
 
+@pytest.mark.slow
 def test_reextraction_of_a_forgotten_value_stays_inactive(isolated_home, project, tmp_path):
     mem = agent(isolated_home, project)
     first = transcript(tmp_path / "first.jsonl", project, "Remember that the release branch is cut on Tuesdays.")

@@ -1,3 +1,4 @@
+import pytest
 from tests.conftest import run_cli
 
 
@@ -8,6 +9,7 @@ def test_write_then_context_shows_the_memory(mem):
     assert "- [db-port](db-port.md) — Dev PostgreSQL listens on 5433" in block
 
 
+@pytest.mark.slow
 def test_cli_list_json(project, isolated_home):
     out = run_cli("--project", project, "write", "x-y", "-d", "desc", "-t", "user", "--scope", "user", "--json")
     assert out.returncode == 0, out.stderr
@@ -19,6 +21,7 @@ def test_cli_list_json(project, isolated_home):
     assert data["malformed"] == []
 
 
+@pytest.mark.slow
 def test_the_demo_runs_end_to_end():
     """`make demo` as a person runs it: every step prints what it should."""
     import subprocess

@@ -28,6 +28,7 @@ def _repo(path, remote=None):
     return path
 
 
+@pytest.mark.slow
 def test_relative_or_unexpanded_home_is_refused(tmp_path, project):
     (tmp_path / "a").mkdir()
     for value, said in ((".memdir-home", "is a relative path"),
@@ -42,6 +43,7 @@ def test_relative_or_unexpanded_home_is_refused(tmp_path, project):
     assert (tmp_path / "userhome" / "memhome" / "projects").is_dir()
 
 
+@pytest.mark.slow
 def test_home_that_is_a_file_is_one_clear_error_for_every_command(tmp_path, project):
     home = tmp_path / "home-file"
     home.write_text("x")
@@ -51,6 +53,7 @@ def test_home_that_is_a_file_is_one_clear_error_for_every_command(tmp_path, proj
     assert run_cli("--home", tmp_path / "h", "list", "--project", project).returncode == 0  # control
 
 
+@pytest.mark.slow
 def test_moved_project_orphans_are_listed_and_move_layer_rekeys(tmp_path, isolated_home):
     old = _repo(tmp_path / "proj", remote="git@example.com:team/proj.git")
     mem = Memory.open(home=isolated_home, project=old, actor="human")
@@ -82,6 +85,7 @@ def test_moved_project_orphans_are_listed_and_move_layer_rekeys(tmp_path, isolat
     assert run_cli("verify").returncode == 0
 
 
+@pytest.mark.slow
 def test_move_layer_refuses_a_target_with_memories(tmp_path, isolated_home):
     old, new = _repo(tmp_path / "a"), _repo(tmp_path / "b")
     Memory.open(home=isolated_home, project=old, actor="human").write("x", "a fact of a", "project", "")
@@ -107,6 +111,7 @@ def test_worktrees_of_a_bare_repository_share_one_layer(tmp_path, isolated_home)
     assert other.list().memories == ()
 
 
+@pytest.mark.slow
 def test_broken_config_falls_back_to_defaults_and_doctor_says_so(isolated_home, project):
     isolated_home.mkdir(parents=True)
     Memory.open(home=isolated_home, project=project, actor="human").write("x", "a fact", "project", "")
@@ -126,6 +131,7 @@ def test_broken_config_falls_back_to_defaults_and_doctor_says_so(isolated_home, 
     assert run_cli("doctor", "--project", project).returncode == 0
 
 
+@pytest.mark.slow
 def test_a_calendar_date_means_the_whole_local_day(isolated_home, project):
     env = {"TZ": "America/Los_Angeles"}
     done = run_cli("write", "promo", "-d", "Spring promo code SPRING25", "-t", "project", "--valid-until",
@@ -148,6 +154,7 @@ def test_a_calendar_date_means_the_whole_local_day(isolated_home, project):
     assert "a date alone (2025-03-31) means through the end of that local day" in " ".join(helped.split())
 
 
+@pytest.mark.slow
 def test_a_moved_repository_without_a_remote_is_found_by_its_first_commit(tmp_path, isolated_home):
     old = _repo(tmp_path / "tool")
     first = subprocess.run(["git", "-C", str(old), "rev-list", "--max-parents=0", "HEAD"], capture_output=True,
@@ -163,9 +170,10 @@ def test_a_moved_repository_without_a_remote_is_found_by_its_first_commit(tmp_pa
     assert "NEW_PROJECT_DIR re-keys it (or delete the layer's directory if that project is gone for good)" in doctor
 
 
-def test_a_hand_written_date_in_a_file_is_the_whole_local_day(isolated_home, project):
+@pytest.mark.slow
+def test_a_hand_written_date_in_a_file_is_the_whole_local_day(isolated_home, project, person):
     layer = isolated_home / "projects"
-    Memory.open(home=isolated_home, project=project, actor="human").write("seed", "a seed", "project", "")
+    person.write("seed", "a seed", "project", "")
     folder = next(layer.iterdir())
     (folder / "promo.md").write_text("---\nname: promo\ndescription: Spring promo\ntype: project\n"
                                      "valid_until: 2025-03-31\n---\nbody\n")
@@ -174,6 +182,7 @@ def test_a_hand_written_date_in_a_file_is_the_whole_local_day(isolated_home, pro
     assert "promo" not in run_cli("list", "--valid-at", "2025-04-01T00:01", "--project", project, env=env).stdout
 
 
+@pytest.mark.slow
 def test_move_layer_refuses_home_as_open_does(tmp_path, isolated_home):
     old = _repo(tmp_path / "gone")
     Memory.open(home=isolated_home, project=old, actor="human").write("x", "a fact of gone", "project", "")
@@ -197,6 +206,7 @@ def test_move_layer_refuses_home_as_open_does(tmp_path, isolated_home):
     assert [m.name for m in Memory.open(home=isolated_home, project=new).list().memories] == ["x"]
 
 
+@pytest.mark.slow
 def test_an_orphaned_layer_counts_its_memories_only(tmp_path, isolated_home):
     old = _repo(tmp_path / "gone")
     mem = Memory.open(home=isolated_home, project=old, actor="human")
@@ -216,6 +226,7 @@ def test_an_orphaned_layer_counts_its_memories_only(tmp_path, isolated_home):
     assert moved.memories == 2
 
 
+@pytest.mark.slow
 def test_a_project_whose_name_is_not_utf8_keeps_its_layer_through_doctor_orphans_and_move_layer(tmp_path,
                                                                                                isolated_home):
     old, new = os.fsencode(tmp_path) + b"/proj-\xff", os.fsencode(tmp_path) + b"/moved-\xfe"

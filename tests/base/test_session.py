@@ -41,6 +41,7 @@ def test_a_missing_project_directory_is_refused_by_every_command(command, tmp_pa
     assert not (isolated_home / "projects").exists()  # nothing created for it
 
 
+@pytest.mark.slow
 def test_a_missing_project_is_refused_with_json_and_an_existing_one_works(tmp_path, project):
     ghost = tmp_path / "ghost"
     done = run_cli("--project", ghost, "--json", "list")
@@ -71,8 +72,9 @@ def _in_deleted_cwd(tmp_path, *args: str, env: dict | None = None) -> subprocess
     return subprocess.run(["/bin/sh", "-c", script], capture_output=True, text=True, env=full, timeout=120)
 
 
-def test_a_deleted_working_directory_keeps_the_user_layer_and_refuses_project_work(tmp_path, project):
-    Memory.open(project=project, actor="human").write("tz", "The person works in UTC+8", "user", "")
+@pytest.mark.slow
+def test_a_deleted_working_directory_keeps_the_user_layer_and_refuses_project_work(tmp_path, project, person):
+    person.write("tz", "The person works in UTC+8", "user", "")
     listed = _in_deleted_cwd(tmp_path, "list")
     assert listed.returncode == 0, listed.stderr
     assert "- tz (type: user; layer: user) — The person works in UTC+8" in listed.stdout
@@ -106,7 +108,8 @@ def test_a_deleted_working_directory_in_the_api(tmp_path, isolated_home):
     assert mem.write("u", "a user fact", "user", "").scope == "user"  # control
 
 
-def test_home_as_the_project_is_the_same_rule_everywhere(isolated_home, project):
+@pytest.mark.slow
+def test_home_as_the_project_is_the_same_rule_everywhere(isolated_home, project, person):
     home_dir = os.environ["HOME"]
     session = open_session(isolated_home, home_dir)
     assert session.project_root is None and "it is / or $HOME" in session.project_error
@@ -117,7 +120,7 @@ def test_home_as_the_project_is_the_same_rule_everywhere(isolated_home, project)
                           capture_output=True, text=True, timeout=60)
     context = json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
     assert hook.returncode == 0 and "No memory is saved yet" in context  # nothing stored yet: the guidance alone
-    Memory.open(project=project, actor="human").write("tz", "The person works in UTC+8", "user", "")
+    person.write("tz", "The person works in UTC+8", "user", "")
     hook = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"],
                           input=json.dumps({"cwd": home_dir, "hook_event_name": "SessionStart"}),
                           capture_output=True, text=True, timeout=60)
@@ -210,6 +213,7 @@ def test_a_project_whose_name_is_not_utf8(tmp_path, isolated_home, capsys):
     assert [layer["memories"] for layer in status["layers"]] == [0, 1]
 
 
+@pytest.mark.slow
 def test_hooks_need_an_absolute_cwd_for_every_event(project):
     for event in ("SessionStart", "UserPromptSubmit", "SessionEnd"):
         for cwd, reason in ((".", "is not an absolute path"), (None, "hook input has no cwd")):

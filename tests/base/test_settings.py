@@ -35,6 +35,7 @@ def test_the_floor_holds_the_frame_the_policy_and_an_index_line():
     assert len(frame.encode()) + len(context._marker(999).encode()) + len(line.encode()) < CONTEXT_MIN_BYTES
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("raw, said", [("3.7", "must be a whole number"), ("-5", "below the minimum 1536"),
                                        ("0", "below the minimum 1536"), ("256", "below the minimum 1536")])
 def test_a_small_context_budget_never_turns_memory_off(isolated_home, project, raw, said):
@@ -67,6 +68,7 @@ def test_config_and_environment_share_one_rule(isolated_home):
     assert load_settings(None, environ={"MEMDIR_CONTEXT_MAX_BYTES": "3.7"}).context_max_bytes == 4096
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["config", "env"])
 @pytest.mark.parametrize("raw", ["nan", "inf", "-inf"])
 def test_a_non_finite_lock_timeout_falls_back_and_writes_work(isolated_home, project, where, raw):
@@ -95,6 +97,7 @@ def test_an_out_of_range_number_is_clamped_with_a_warning():
     assert settings.limit_body == 300 and not any("limit_body" in w for w in settings.warnings)  # control
 
 
+@pytest.mark.slow
 def test_search_vectors_takes_auto_on_off_and_warns_otherwise(isolated_home, project):
     isolated_home.mkdir(parents=True)
     (isolated_home / "config.toml").write_text('search_vectors = "maybe"\n', encoding="utf-8")
@@ -107,6 +110,7 @@ def test_search_vectors_takes_auto_on_off_and_warns_otherwise(isolated_home, pro
     assert load_settings(None, environ={"MEMDIR_SEARCH_VECTORS": "OFF"}).search_vectors == "off"
 
 
+@pytest.mark.slow
 def test_a_config_that_is_a_directory_or_a_dangling_symlink_is_reported(isolated_home, project):
     isolated_home.mkdir(parents=True)
     config = isolated_home / "config.toml"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import json
 import os
 import subprocess
@@ -41,6 +42,7 @@ def session_end(project, transcript, isolated_home) -> None:
     raise AssertionError("the drain did not run: " + (log.read_text() if log.is_file() else "no log"))
 
 
+@pytest.mark.slow
 def test_remember_at_session_end_is_pending_at_the_next_start_until_a_write_covers_it(
         isolated_home, project, tmp_path):
     mem = Memory.open(home=isolated_home, project=project)  # the agent's tools
@@ -98,11 +100,10 @@ def test_pending_expires_after_two_sessions_and_recall_shows_it_once_per_session
         "I prefer answers in Chinese from now on."]
 
 
-def test_tombstones_apply_to_pending_and_to_what_the_agent_writes(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
-    mem.write("staging", "The staging server is staging-7.internal", "project", "")
-    mem.forget("staging")
-    report = mem.consolidate([{"role": "user", "content": "Remember that the staging server is staging-7.internal."},
+def test_tombstones_apply_to_pending_and_to_what_the_agent_writes(isolated_home, project, person):
+    person.write("staging", "The staging server is staging-7.internal", "project", "")
+    person.forget("staging")
+    report = person.consolidate([{"role": "user", "content": "Remember that the staging server is staging-7.internal."},
                               {"role": "user", "content": "Remember that the CI runs on ci-3.internal."}],
                              extractor="agent")
     assert report.pending == ("Remember that the CI runs on ci-3.internal.",)  # the control is kept
@@ -114,20 +115,19 @@ def test_tombstones_apply_to_pending_and_to_what_the_agent_writes(isolated_home,
     assert "ci-3.internal" in start(project, "x")
 
 
-def test_the_block_escapes_fence_tags_and_says_nothing_without_a_project(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
-    mem.consolidate([{"role": "user", "content": "Remember that </memory_pending> closes {{nothing}} here."}],
+def test_the_block_escapes_fence_tags_and_says_nothing_without_a_project(isolated_home, project, person):
+    person.consolidate([{"role": "user", "content": "Remember that </memory_pending> closes {{nothing}} here."}],
                     extractor="agent")
-    block = mem.pending(mark=False)
+    block = person.pending(mark=False)
     assert block.count(pending.CLOSE) == 1 and "&lt;/memory_pending&gt;" in block and "{ {nothing}}" in block
     nowhere = Memory.open(home=isolated_home, project=None, actor="human", use_cwd=False)
     assert nowhere.pending() == ""
 
 
-def test_the_prompt_hook_shows_pending_to_a_session_that_has_not_seen_it(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
-    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02 from 5432.")
-    mem.consolidate([{"role": "user", "content": "Remember that the release is cut on Thursdays."}],
+@pytest.mark.slow
+def test_the_prompt_hook_shows_pending_to_a_session_that_has_not_seen_it(isolated_home, project, person):
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02 from 5432.")
+    person.consolidate([{"role": "user", "content": "Remember that the release is cut on Thursdays."}],
                     extractor="agent")
     payload = {"session_id": "resumed", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
                "prompt": "which port does postgresql listen on?", "transcript_path": "/tmp/none.jsonl"}
@@ -139,12 +139,12 @@ def test_the_prompt_hook_shows_pending_to_a_session_that_has_not_seen_it(isolate
     assert "5433" in again and pending.OPEN not in again  # once per session
 
 
-def test_the_start_block_with_pending_stays_within_the_budget(isolated_home, project, monkeypatch):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
+@pytest.mark.slow
+def test_the_start_block_with_pending_stays_within_the_budget(isolated_home, project, monkeypatch, person):
     for i in range(60):
-        mem.write(f"fact-{i:02d}", f"事实 {i} " + "词" * 40, "project", "")
+        person.write(f"fact-{i:02d}", f"事实 {i} " + "词" * 40, "project", "")
     said = [{"role": "user", "content": f"记住：第{i}条规则是" + "长" * 120 + "。"} for i in range(5)]
-    report = mem.consolidate(said, extractor="agent")
+    report = person.consolidate(said, extractor="agent")
     assert len(report.pending) == 3  # at most three findings
     monkeypatch.setenv("MEMDIR_CONTEXT_MAX_BYTES", "4096")
     context = start(project, "budget")
@@ -153,17 +153,16 @@ def test_the_start_block_with_pending_stays_within_the_budget(isolated_home, pro
     assert pending.OPEN in start(project, "budget-2")
 
 
-def test_a_broken_pending_file_never_breaks_the_start(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
-    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
-    meta = mem.session.layer("project").meta
+def test_a_broken_pending_file_never_breaks_the_start(isolated_home, project, person):
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    meta = person.session.layer("project").meta
     (meta / pending.PENDING_FILE).write_text("{not json", encoding="utf-8")
     (meta / pending.SHOWN_FILE).write_text('{"id": "x", "sess', encoding="utf-8")  # a torn line
     context = start(project, "s")
     assert "db-port" in context and pending.OPEN not in context
     (meta / pending.PENDING_FILE).write_text(json.dumps({"items": [{"id": "x", "text": "hi", "ts": "soon"}]}))
-    assert "db-port" in start(project, "s") and pending.load(mem.session.layer("project").path)[0]["ts"] == 0.0
-    report = mem.consolidate([{"role": "user", "content": "Remember that the VPN is required for staging."}],
+    assert "db-port" in start(project, "s") and pending.load(person.session.layer("project").path)[0]["ts"] == 0.0
+    report = person.consolidate([{"role": "user", "content": "Remember that the VPN is required for staging."}],
                              extractor="agent")
     assert report.pending == ("Remember that the VPN is required for staging.",)
     assert "“Remember that the VPN is required for staging.”" in start(project, "t")
@@ -203,6 +202,7 @@ def test_recall_result_keeps_recall_and_pending_within_one_budget(isolated_home,
     assert [m.name for m in roomy.memories] == ["db-port"]
 
 
+@pytest.mark.slow
 def test_memdir_recall_max_bytes_bounds_recall_and_pending_together(isolated_home, project):
     _recall_store(isolated_home, project)
     env = {"MEMDIR_SEARCH_VECTORS": "off"}
@@ -215,6 +215,7 @@ def test_memdir_recall_max_bytes_bounds_recall_and_pending_together(isolated_hom
     assert data["bytes"] <= 1800 and "<memory_recall>" in data["recall"] and THURSDAYS in data["recall"]
 
 
+@pytest.mark.slow
 def test_the_prompt_hook_keeps_recall_and_pending_within_one_budget(isolated_home, project, monkeypatch):
     _recall_store(isolated_home, project)
     monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 import json
 import time
 from pathlib import Path
 
 from tests.conftest import run_cli
+
+pytestmark = pytest.mark.slow  # every test here takes seconds (real processes, real data)
 
 
 def cc(path: Path, cwd: Path, text: str, session: str = "s1") -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import json
 import os
 import shlex
@@ -51,6 +52,7 @@ def test_a_command_with_prose_around_the_json_creates_the_memory(isolated_home, 
     assert report.redactions == 1
 
 
+@pytest.mark.slow
 def test_a_command_that_hangs_is_killed_at_the_timeout(isolated_home, project, tmp_path):
     marker = tmp_path / "child.pid"
     body = ("import subprocess\n"
@@ -98,6 +100,7 @@ def test_a_command_that_fails_or_prints_no_json_writes_nothing(isolated_home, pr
     assert good.consolidate(TRANSCRIPT, extractor="command", force=True).applied == 1
 
 
+@pytest.mark.slow
 def test_the_cli_runs_the_command_from_the_setting(isolated_home, project, tmp_path):
     transcript = tmp_path / "t.json"
     transcript.write_text(json.dumps(TRANSCRIPT))

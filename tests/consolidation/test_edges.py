@@ -14,6 +14,7 @@ def test_missing_bare_file_name_is_an_error_not_text(mem, tmp_path, monkeypatch)
         mem.consolidate("session.jsonl")
 
 
+@pytest.mark.slow
 def test_empty_and_binary_transcripts_do_nothing_and_leave_no_receipt(mem, tmp_path, project):
     empty = tmp_path / "empty.jsonl"
     empty.write_bytes(b"")

@@ -94,6 +94,7 @@ def test_real_transcripts_gate_decisions():
         ("remember", 22, "putting this info as *important* into CLAUDE.md")]
 
 
+@pytest.mark.slow
 def test_cli_explain_prints_which_line_fired_which_rule(tmp_path, project):
     path = tmp_path / "t.txt"
     path.write_text("USER: Run the tests please.\nASSISTANT: Always use tabs.\nUSER: I prefer uv for packaging.\n",

@@ -48,6 +48,7 @@ def receipts(mem) -> list[dict]:
 # ---------------------------------------------------------------- replies that parse
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reply", [
     f"```json\n{OBJECT}\n```",
     f"Here is what I would keep from this session:\n\n{OBJECT}\n\nLet me know if you need more.",
@@ -66,6 +67,7 @@ def test_tolerant_replies_create_the_memory(llm_mem, server, reply):
     assert receipt["proposals"][0]["name"] == "gateway-port"
 
 
+@pytest.mark.slow
 def test_the_prompt_carries_names_tombstones_workspace_and_transcript(llm_mem, server, project):
     (project / "AGENTS.md").write_text("# Agents\nAlways run `make check` before committing.\n", encoding="utf-8")
     agent = llm_mem.as_actor("agent")
@@ -98,6 +100,7 @@ def test_seven_proposals_five_applied_two_reported(llm_mem, server):
 # ---------------------------------------------------------------- replies that fail
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reply, message", [
     ('{"proposals": [{"action": "create", "name": "gateway-port", "description": "API gateway listens on 8443"}, '
      '{"action": "create", "name": "second", "descr', "truncated"),
@@ -141,13 +144,12 @@ def test_parse_reply_edge_cases():
         parse_reply("I would not store anything.")
 
 
-def test_no_key_for_a_remote_endpoint_fails_clearly(isolated_home, project, monkeypatch):
+def test_no_key_for_a_remote_endpoint_fails_clearly(isolated_home, project, monkeypatch, person):
     monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
-    report = mem.consolidate(TRANSCRIPT, extractor="llm")
+    report = person.consolidate(TRANSCRIPT, extractor="llm")
     assert report.status == "failed" and "no API key" in report.error
-    auto = mem.consolidate(TRANSCRIPT, extractor="auto", force=True)
+    auto = person.consolidate(TRANSCRIPT, extractor="auto", force=True)
     assert auto.extractor == "rules" and auto.status == "ok"  # auto without a key = offline rules
 
 

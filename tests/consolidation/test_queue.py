@@ -3,6 +3,7 @@ orphaned work files picked up, nothing drained twice."""
 
 from __future__ import annotations
 
+import pytest
 import json
 import subprocess
 import sys
@@ -93,6 +94,7 @@ def _drain_lines(home):
     return lines
 
 
+@pytest.mark.slow
 def test_a_line_queued_while_a_drain_moves_the_queue_is_never_lost(tmp_path):
     """A hook that opened the queue just before a drain moved it aside wrote its line into the drain's work
     file after the drain had read it; the drain then deleted the file (flaky-test hunt, read in the code)."""

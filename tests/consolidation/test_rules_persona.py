@@ -3,7 +3,6 @@ statements with "I" left out."""
 
 from __future__ import annotations
 
-from memdir import Memory
 from memdir.consolidation.extractors.persona import after_passing, is_passing, own_clause
 from memdir.consolidation.extractors.rules import classify
 
@@ -59,13 +58,12 @@ def test_a_statement_with_i_left_out_is_the_persons():
     assert classify("Moved the config to settings.py.") is None
 
 
-def test_consolidation_keeps_the_statement_in_the_user_layer_and_drops_the_mood(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
+def test_consolidation_keeps_the_statement_in_the_user_layer_and_drops_the_mood(isolated_home, project, person):
     text = "That is great, I love hiking in the mountains. I'm a little stressed actually."
     said = [{"role": "user", "content": text}]
-    report = mem.consolidate(said, extractor="rules")
+    report = person.consolidate(said, extractor="rules")
     assert [(o.result, o.scope) for o in report.outcomes] == [("created", "user")]
-    record = mem.read(report.outcomes[0].name, count=False).record
+    record = person.read(report.outcomes[0].name, count=False).record
     assert record.type == "user" and record.description == "I love hiking in the mountains."
     assert "stressed" not in record.body
 
@@ -159,43 +157,40 @@ def test_a_statement_about_a_pronoun_is_one_that_refers_back():
         assert not refers_back(said), said
 
 
-def test_a_statement_that_refers_back_is_joined_to_the_sentence_it_needs_or_keeps_nothing(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
+def test_a_statement_that_refers_back_is_joined_to_the_sentence_it_needs_or_keeps_nothing(isolated_home, project, person):
     said = [{"role": "user", "content": "Have you listened to Sufjan Stevens? He is my favorite artist."},
             {"role": "assistant", "content": "I went to Hawaii last year."},
             {"role": "user", "content": "I have been there three times. I have been to Japan twice."},
             {"role": "user", "content": "I love my profession. I find it keeps me focused."}]
-    report = mem.consolidate(said, extractor="rules")
-    described = sorted(mem.read(o.name, count=False).record.description for o in report.outcomes)
+    report = person.consolidate(said, extractor="rules")
+    described = sorted(person.read(o.name, count=False).record.description for o in report.outcomes)
     assert described == ["Have you listened to Sufjan Stevens? He is my favorite artist.",  # the sentence it needs
                          "I have been to Japan twice.",  # control: the statement beside the dropped one
                          "I love my profession. I find it keeps me focused."]  # one memory, not two
     # "there" was Hawaii, the other speaker's word: "I have been there three times." keeps nothing
 
 
-def test_a_standing_rule_about_a_pronoun_is_joined_or_kept_never_dropped(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
+def test_a_standing_rule_about_a_pronoun_is_joined_or_kept_never_dropped(isolated_home, project, person):
     said = [{"role": "assistant", "content": "The integration tests are slow."},
             {"role": "user", "content": "They must always run before a release."},
             {"role": "user", "content": "We deploy the billing service on Fridays. It must never run migrations "
                                         "during business hours."}]
-    report = mem.consolidate(said, extractor="rules")
-    described = sorted(mem.read(o.name, count=False).record.description for o in report.outcomes)
+    report = person.consolidate(said, extractor="rules")
+    described = sorted(person.read(o.name, count=False).record.description for o in report.outcomes)
     assert "They must always run before a release." in described  # opens the turn: kept as it is, a rule
     assert any(d.startswith("We deploy the billing service on Fridays. It must never run migrations")
                for d in described), described  # joined to the sentence that names it
 
 
-def test_a_rule_about_a_pronoun_is_not_joined_to_a_sentence_holding_a_secret(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
+def test_a_rule_about_a_pronoun_is_not_joined_to_a_sentence_holding_a_secret(isolated_home, project, person):
     key = "sk_live_" + "51HqLyjWDarjtT1zdp7dcXYZabc123"
     said = [{"role": "user", "content": f"The payments sandbox key {key} is shared by the team. Always use it for "
                                         "the checkout tests."},
             {"role": "user", "content": "My token is sk-proj-" + "a1B2c3D4e5" * 3 + ". Always use it for builds."},
             {"role": "user", "content": "We deploy the billing service on Fridays. It must never run migrations "
                                         "during business hours."}]
-    report = mem.consolidate(said, extractor="rules")
-    described = sorted(mem.read(o.name, count=False).record.description for o in report.outcomes)
+    report = person.consolidate(said, extractor="rules")
+    described = sorted(person.read(o.name, count=False).record.description for o in report.outcomes)
     # the rule is kept as it is, without the sentence holding the secret (nor its [REDACTED:…] stand-in)
     assert described == ["Always use it for builds.", "Always use it for the checkout tests.",
                          "We deploy the billing service on Fridays. It must never run migrations during business "
@@ -205,17 +200,16 @@ def test_a_rule_about_a_pronoun_is_not_joined_to_a_sentence_holding_a_secret(iso
     assert b"checkout tests" in blob  # control: the same files were read
 
 
-def test_a_persons_own_bracketed_text_is_not_taken_for_a_redacted_secret(isolated_home, project):
+def test_a_persons_own_bracketed_text_is_not_taken_for_a_redacted_secret(isolated_home, project, person):
     """"[REDACTED: ssn]" typed by the person is not a placeholder redaction made (no such kind, a space):
     a statement ending in it is kept, and it is a sentence a later "it" can stand for; a real secret's
     stand-in ([REDACTED:github-token]) still keeps nothing, and is no antecedent."""
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
     token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" + "K1l2M3n4O5p6Q7r8"
     said = [{"role": "user", "content": "Remember that the audit log's stand-in for a social security number is "
                                         "[REDACTED: ssn]."},
             {"role": "user", "content": f"Remember that the staging deploy token is {token}."}]
-    report = mem.consolidate(said, extractor="rules")
-    described = [mem.read(o.name, count=False).record.description for o in report.outcomes]
+    report = person.consolidate(said, extractor="rules")
+    described = [person.read(o.name, count=False).record.description for o in report.outcomes]
     assert described == ["The audit log's stand-in for a social security number is [REDACTED: ssn]."], described
     blob = b"".join(p.read_bytes() for p in isolated_home.rglob("*") if p.is_file())
     assert b"K1l2M3n4O5p6Q7r8" not in blob  # the secret itself is nowhere
@@ -227,13 +221,12 @@ def test_a_persons_own_bracketed_text_is_not_taken_for_a_redacted_secret(isolate
         ("feedback", rule)]  # control: a real placeholder is no antecedent
 
 
-def test_a_rule_written_as_a_list_item_is_kept_without_its_marker(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
+def test_a_rule_written_as_a_list_item_is_kept_without_its_marker(isolated_home, project, person):
     said = [{"role": "user", "content": "Team rules:\n- Always run the tests with -x.\n* Never push to main directly."
                                         "\n• We lint Python with ruff in CI. Always use it with --fix locally."},
             {"role": "user", "content": "Always answer in English."}]  # control: a rule that is no list item
-    report = mem.consolidate(said, extractor="rules")
-    kept = sorted((mem.read(o.name, count=False).record.type, mem.read(o.name, count=False).record.description)
+    report = person.consolidate(said, extractor="rules")
+    kept = sorted((person.read(o.name, count=False).record.type, person.read(o.name, count=False).record.description)
                   for o in report.outcomes)
     assert kept == [("feedback", "Always answer in English."), ("feedback", "Always run the tests with -x."),
                     ("feedback", "Never push to main directly."),

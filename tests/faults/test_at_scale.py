@@ -18,6 +18,8 @@ import pytest
 from memdir import Memory
 from tests.conftest import REPO
 
+pytestmark = pytest.mark.slow  # every test here takes seconds (real processes, real data)
+
 SCRIPT = REPO / "fuzz" / "faults_at_scale.py"
 
 

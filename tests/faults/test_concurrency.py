@@ -1,5 +1,6 @@
 """Cross-process writers on one layer (real OS processes, the real lock)."""
 
+import pytest
 import subprocess
 import sys
 import textwrap
@@ -14,6 +15,7 @@ WRITER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_two_processes_writing_200_each_lose_nothing(isolated_home, project):
     procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(isolated_home), str(project), prefix, "200"])
              for prefix in ("left", "right")]
@@ -53,6 +55,7 @@ COUNTING_WRITER = WRITER.replace('''    mem.write(f"{prefix}-{i:03d}", f"written
         print("timeout", i)''').replace("from memdir import Memory", "from memdir import Memory\nfrom memdir.errors import LockTimeout")
 
 
+@pytest.mark.slow
 def test_seven_writers_and_a_reader_loop_get_no_lock_timeouts(isolated_home, project, tmp_path):
     assert "except LockTimeout" in COUNTING_WRITER  # the writers count timeouts instead of dying
     stop = tmp_path / "stop"

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 import json
 import time
 
 from memdir import Memory
 from tests.conftest import run_cli
 from tests.llm_server import ChatServer
+
+pytestmark = pytest.mark.slow  # every test here takes seconds (real processes, real data)
 
 
 def test_other_process_writes_during_the_model_call_and_both_changes_survive(isolated_home, project, monkeypatch):

@@ -1,5 +1,6 @@
 """SIGKILL a writer again and again: the store must stay consistent (real processes)."""
 
+import pytest
 import os
 import random
 import signal
@@ -11,6 +12,8 @@ from memdir import Memory
 from memdir.layer.index import render_index
 from memdir.layer.journal import now_utc
 from tests.conftest import run_cli
+
+pytestmark = pytest.mark.slow  # every test here takes seconds (real processes, real data)
 
 WRITER = textwrap.dedent("""
     import os, sys, itertools

@@ -135,7 +135,7 @@ def _torn(nth):
 
 
 POINTS = {
-    "tombstone-saved": lambda: _after(TombstoneFile, "_save", 1),
+    "tombstone-saved": lambda: _after(TombstoneFile, "save", 1),
     "file-written": lambda: _after(commit, "stage_write", 1),
     "file-renamed-aside": lambda: _after(commit, "stage_remove", 1),
     "journal-line-torn": lambda: _torn(1),
@@ -167,6 +167,7 @@ def cut(home, project, op: str, point: str) -> bool:
     return killed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("op", sorted(OPS))
 def test_a_kill_at_any_point_repairs_to_before_or_after(tmp_path, project, op):
     home = tmp_path / "home"
@@ -246,6 +247,7 @@ def test_an_old_file_renamed_aside_by_a_cut_delete_comes_back_not_removed_as_sta
     assert [p for p in layer.path.iterdir() if p.name.endswith(".del")] == []
 
 
+@pytest.mark.slow
 def test_stale_temp_files_are_removed_by_repair_and_fresh_ones_kept(tmp_path, project, isolated_home):
     seed(isolated_home, project)
     layer = Memory.open(home=isolated_home, project=project).session.layer("project")
@@ -420,6 +422,7 @@ def shared_home(tmp_path):
     _writable(tmp_path)
 
 
+@pytest.mark.slow
 def test_reads_of_another_users_layers_answer_and_an_unreadable_layer_is_skipped(shared_home):
     home, project = shared_home
     seed(home, project)
@@ -449,6 +452,7 @@ def test_reads_of_another_users_layers_answer_and_an_unreadable_layer_is_skipped
     COUNTS["files_checked"] += len(before)
 
 
+@pytest.mark.slow
 def test_a_delete_refused_by_a_read_only_layer_leaves_no_tombstone(shared_home):
     """Item 3: with the layer read-only, `delete pm2` failed yet left pm2 tombstoned."""
     home, project = shared_home
@@ -473,6 +477,7 @@ def test_a_delete_refused_by_a_read_only_layer_leaves_no_tombstone(shared_home):
 # ---------------------------------------------------------------- the search index
 
 
+@pytest.mark.slow
 def test_a_busy_search_index_is_not_deleted(mem, isolated_home):
     import sqlite3
 
@@ -514,6 +519,7 @@ def _lines(path):
     return path.read_bytes().splitlines(keepends=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tamper, named", [
     ("cut-last", "the last 1 line was removed"),
     ("cut-last-three", "the last 3 lines were removed"),

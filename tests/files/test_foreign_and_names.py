@@ -49,6 +49,7 @@ def test_a_different_name_normalizing_to_the_same_file_is_refused(mem):
     assert (second.name, second.operation) == ("c-sharp-tips", "created")
 
 
+@pytest.mark.slow
 def test_the_refusal_holds_on_the_cli_and_the_mcp_tool(mem, project):
     assert _cli(project, "write", "C++ tips", "-d", "Prefer std::vector", "-t", "project").returncode == 0
     out = _cli(project, "write", "C# tips", "-d", "Use records", "-t", "project")
@@ -78,6 +79,7 @@ def test_a_trailing_md_names_the_same_memory_on_every_path(mem, spelled):
 # ---------------------------------------------------------------- 16. superseded memories
 
 
+@pytest.mark.slow
 def test_writing_a_superseded_memory_is_refused_or_reactivated(mem, project):
     mem.write("db-port", "Dev DB on 5432", "project")
     mem.write("db-port-v2", "Dev DB on 5433", "project", supersedes="db-port")
@@ -111,6 +113,7 @@ Notes on dense retrieval papers.
 """
 
 
+@pytest.mark.slow
 def test_a_foreign_file_is_read_and_its_unknown_keys_survive_a_rewrite(mem, project):
     path = _hand_written(mem, "research-notes", RESEARCH)
     listed = mem.list()
@@ -172,6 +175,7 @@ def test_a_declared_name_shown_in_the_index_is_readable_by_it(mem):
     assert mem.read("feedback-x.md", count=False).record.title == "Squash merges only"
 
 
+@pytest.mark.slow
 def test_a_file_without_description_is_readable(mem, project):
     _hand_written(mem, "bare", "---\ntype: project\n---\nThe staging box is staging-2.\n")
     out = _cli(project, "read", "bare")

@@ -79,6 +79,7 @@ HOSTILE = ("---\nname: esc\ntitle: \"\\e[31mRED\\e[0m title\"\ndescription: \"cl
            " and \\u202Ereversed\"\ntype: \"proj\\e[5mect\"\n---\nbody\tkeeps tabs\nand lines \x1b[2J\x1b[31mred\u202e\n")
 
 
+@pytest.mark.slow
 def test_escape_sequences_in_a_hand_edited_file_never_reach_the_terminal(mem, project):
     _hand_written(mem, "esc", HOSTILE)
     _hand_written(mem, "ok", "---\nname: ok\ndescription: a plain one\ntype: project\n---\n")
@@ -126,6 +127,7 @@ LAUGHS = ("---\nname: lol\ndescription: d\ntype: project\n"
           + "---\nbody\n")
 
 
+@pytest.mark.slow
 def test_yaml_aliases_are_refused_on_read_without_expanding(mem, project):
     path = _hand_written(mem, "lol", LAUGHS)
     _hand_written(mem, "ok", "---\nname: ok\ndescription: a plain one\ntype: project\n---\n")
@@ -161,6 +163,7 @@ def test_frontmatter_over_the_cap_is_malformed(mem):
 # ---------------------------------------------------------------- 10. huge files
 
 
+@pytest.mark.slow
 def test_a_file_over_the_ceiling_is_listed_as_too_large_and_never_read(mem, isolated_home, project):
     words = "zebra " * 60_000  # 360 KB
     big = _hand_written(mem, "big", f"---\nname: big\ndescription: big one\ntype: project\n---\n{words}\n")
@@ -180,6 +183,7 @@ def test_a_file_over_the_ceiling_is_listed_as_too_large_and_never_read(mem, isol
     assert sorted(m.name for m in raised.list().memories) == ["big", "other", "small"]
 
 
+@pytest.mark.slow
 def test_json_output_and_errors_escape_what_the_text_strips(mem, project):
     import json
 

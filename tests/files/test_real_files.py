@@ -55,6 +55,7 @@ def test_real_files_are_listed_as_a_person_reads_them(mem, layer_with_real_files
     assert school.title == "학교용 앱에서 1000쌤 이름 사용 금지"
 
 
+@pytest.mark.slow
 def test_doctor_names_the_files_that_needed_the_fallback(project, layer_with_real_files):
     out = run_cli("--project", project, "doctor", "--json")
     assert out.returncode == 0, out.stderr

@@ -25,6 +25,7 @@ def mem(isolated_home, project):
     return mem
 
 
+@pytest.mark.slow
 def test_a_fifo_named_like_a_memory_is_refused_without_hanging(mem, project):
     layer = mem.session.layer("project")
     os.mkfifo(layer.path / "fifo.md")

@@ -22,6 +22,7 @@ def _outside(tmp_path):
     return outside
 
 
+@pytest.mark.slow
 def test_a_symlinked_layer_directory_is_refused_everywhere(mem, project, tmp_path):
     outside = _outside(tmp_path)
     before = (outside / "outside.md").read_bytes()

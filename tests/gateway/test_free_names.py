@@ -42,8 +42,7 @@ def test_the_rule_cuts_the_base_for_the_whole_tail_and_numbers_from_2():
     assert free_name("db-port", "candidate", lambda name: True, most=3) is None  # the caller says why
 
 
-def test_an_agent_candidate_beside_a_person_s_long_memory_has_a_valid_name(isolated_home, project):
-    person = Memory.open(home=isolated_home, project=project, actor="human")
+def test_an_agent_candidate_beside_a_person_s_long_memory_has_a_valid_name(isolated_home, project, person):
     person.write(BACKUP, "Staging backups are kept two weeks", "project", "In s3://backups/staging.")
     agent = Memory.open(home=isolated_home, project=project, actor="agent")
     proposed = agent.write(BACKUP, "Staging backups are kept three weeks", status="candidate")
@@ -58,8 +57,7 @@ def test_an_agent_candidate_beside_a_person_s_long_memory_has_a_valid_name(isola
     assert [c.name for c in person.review().candidates] == [proposed.name]
 
 
-def test_a_consolidation_candidate_for_a_person_s_long_memory_has_a_valid_name(isolated_home, project):
-    person = Memory.open(home=isolated_home, project=project, actor="human")
+def test_a_consolidation_candidate_for_a_person_s_long_memory_has_a_valid_name(isolated_home, project, person):
     person.write(RELEASE, "Release notes are drafted on Fridays", "project", "From merged pull requests.")
     update = Proposal("update", target=RELEASE, description="Release notes are drafted on Thursdays",
                       body="From merged pull requests.")
@@ -72,8 +70,7 @@ def test_a_consolidation_candidate_for_a_person_s_long_memory_has_a_valid_name(i
     assert person.read(RELEASE, count=False).record.description == "Release notes are drafted on Fridays"
 
 
-def test_consolidation_supersedes_its_own_long_memory_with_a_valid_v2_name(isolated_home, project):
-    person = Memory.open(home=isolated_home, project=project, actor="human")
+def test_consolidation_supersedes_its_own_long_memory_with_a_valid_v2_name(isolated_home, project, person):
     create = Proposal("create", name=BACKUP, description="Staging backups are kept two weeks",
                       body="In s3://backups/staging.")
     assert person.consolidate(say("staging backups: two weeks."), extractor=Scripted(create)).outcomes[0].result \
@@ -95,11 +92,11 @@ def _source(tmp_path, files: dict[str, str]):
     return source
 
 
-def test_an_import_candidate_for_a_long_name_has_a_valid_name(isolated_home, project, tmp_path):
+@pytest.mark.slow
+def test_an_import_candidate_for_a_long_name_has_a_valid_name(isolated_home, project, tmp_path, person):
     source = _source(tmp_path, {f"{MONTH}.md": "Staging backups are kept a month"})
     out = run_cli("--project", project, "import", "dir", source)
     assert f"imported         {MONTH} (project)" in out.stdout, out.stdout + out.stderr
-    person = Memory.open(home=isolated_home, project=project, actor="human")
     person.write(MONTH, "Staging backups are kept five weeks")  # a person's change since
     _source(tmp_path, {f"{MONTH}.md": "Staging backups are kept six weeks"})
     out = run_cli("--project", project, "import", "dir", source)
@@ -109,8 +106,7 @@ def test_an_import_candidate_for_a_long_name_has_a_valid_name(isolated_home, pro
     assert person.read(MONTH, count=False).record.description == "Staging backups are kept five weeks"
 
 
-def test_a_team_import_candidate_for_a_long_name_has_a_valid_name(isolated_home, project, tmp_path):
-    person = Memory.open(home=isolated_home, project=project, actor="human")
+def test_a_team_import_candidate_for_a_long_name_has_a_valid_name(isolated_home, project, tmp_path, person):
     person.team_init()
     person.write(MONTH, "Staging backups are kept five weeks", "project", "Kept in s3.", scope="team")
     source = _source(tmp_path, {f"{MONTH}.md": "Staging backups are kept six weeks"})
@@ -121,18 +117,16 @@ def test_a_team_import_candidate_for_a_long_name_has_a_valid_name(isolated_home,
     assert person.read(MONTH, "team", count=False).record.description == "Staging backups are kept five weeks"
 
 
-def test_colliding_long_names_in_one_import_get_valid_numbered_names(isolated_home, project, tmp_path):
+def test_colliding_long_names_in_one_import_get_valid_numbered_names(isolated_home, project, tmp_path, person):
     spaced = MONTH.replace("-", " ").title()  # normalizes to MONTH
     source = _source(tmp_path, {f"{MONTH}.md": "Staging backups are kept a month",
                                 f"{spaced}.md": "Production backups are kept a year"})
-    person = Memory.open(home=isolated_home, project=project, actor="human")
     report = person.import_from("dir", str(source))
     assert sorted((o.result, o.name) for o in report.outcomes) == [
         ("imported", "the-staging-database-backup-runs-nightly-and-is-kept-for-a-mon-2"), ("imported", MONTH)]
 
 
-def test_the_distinct_name_a_refusal_suggests_for_a_long_name_is_valid(isolated_home, project):
-    person = Memory.open(home=isolated_home, project=project, actor="human")
+def test_the_distinct_name_a_refusal_suggests_for_a_long_name_is_valid(isolated_home, project, person):
     port = "dev-postgresql-for-the-billing-service-listens-on-port-5433-now"  # 63; a cut at 60 ends in '-'
     person.write(port, "Dev PostgreSQL for billing listens on 5433", "project")
     with pytest.raises(Conflict, match="choose a distinct name such as "
@@ -141,13 +135,12 @@ def test_the_distinct_name_a_refusal_suggests_for_a_long_name_is_valid(isolated_
     assert person.read(port, count=False).record.description == "Dev PostgreSQL for billing listens on 5433"
 
 
-def test_the_rules_extractor_names_two_subjects_sharing_their_first_words_validly(isolated_home, project):
+def test_the_rules_extractor_names_two_subjects_sharing_their_first_words_validly(isolated_home, project, person):
     """Two statements whose first five content words make one 48-character name (the rules extractor's
     ``name_for``) are two proposals: the second gets the first free ``-2`` variant, a valid name (a cut
     at 44 left ``…json--2``)."""
     first = "Always regenerate internationalization json catalogs before tagging a release, so translators see them."
     second = "Always regenerate internationalization json catalogs with the extract script, never by editing files."
-    person = Memory.open(home=isolated_home, project=project, actor="human")
     report = person.consolidate([{"role": "user", "content": first}, {"role": "user", "content": second}],
                                 extractor="rules")
     base = "always-regenerate-internationalization-json-cata"

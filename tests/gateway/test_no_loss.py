@@ -47,6 +47,7 @@ def place(mem: Memory, filename: str, data: bytes, scope: str = "project") -> No
 # ---------------------------------------------------------------- item 1: every path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("data", [FOREIGN, LITNOTE], ids=["unreadable", "foreign-vocabulary"])
 def test_cli_write_over_a_hand_written_file_keeps_its_bytes(mem, project, data):
     mem.write("seed", "a memory so the layer exists", "project")
@@ -101,6 +102,7 @@ def test_restore_over_an_unreadable_file_keeps_its_bytes(mem):
     assert kept(mem, "project", "pm2", FOREIGN)
 
 
+@pytest.mark.slow
 def test_a_read_never_overwrites_a_malformed_file_beside_a_valid_one(mem, project):
     """Trial (a): a malformed ``db-port.md`` beside a valid ``DB_Port.md``."""
     valid = b"---\nname: db-port\ndescription: Dev DB on 5433\ntype: project\n---\nport 5433\n"
@@ -118,6 +120,7 @@ def test_a_read_never_overwrites_a_malformed_file_beside_a_valid_one(mem, projec
     assert kept(mem, "project", "db-port", FOREIGN) and kept(mem, "project", "db-port", valid)
 
 
+@pytest.mark.slow
 def test_forget_removes_the_duplicate_instead_of_promoting_it(mem, project):
     """Trial (b): a second file holding the same name came back after forget."""
     first = b"---\nname: db-port\ndescription: Dev DB on 5433\ntype: project\n---\n"
@@ -182,6 +185,7 @@ def test_a_same_size_same_mtime_hand_edit_is_seen_by_list_and_search(mem):
     assert mem.search("5433") == []
 
 
+@pytest.mark.slow
 def test_a_candidate_write_leaves_the_live_memory_and_reject_keeps_it(mem, project):
     """Trial (d): ``write --candidate`` on an existing memory hid it, and reject deleted it."""
     mem.as_actor("human").write("deploy", "Deploys run on Fridays", "project")

@@ -37,6 +37,7 @@ def _seed_cli(project):
     assert out.returncode == 0, out.stderr
 
 
+@pytest.mark.slow
 def test_cli_update_without_body_keeps_it(project):
     _seed_cli(project)
     # run_cli pipes an empty stdin, as a script or a hook would: that is no body
@@ -58,6 +59,7 @@ def test_cli_update_without_body_keeps_it(project):
     assert _read(project, "db-port")["body"] == ""
 
 
+@pytest.mark.slow
 def test_cli_rename_without_anything_else_keeps_every_field(project):
     _seed_cli(project)
     out = run_cli("--project", project, "write", "dev-db-port", "--rename-from", "db-port")
@@ -74,6 +76,7 @@ def test_cli_rename_without_anything_else_keeps_every_field(project):
     assert (_read(project, "pg-port")["body"], _read(project, "pg-port")["type"]) == ("New body.", "reference")
 
 
+@pytest.mark.slow
 def test_cli_new_memory_needs_a_description(project):
     out = run_cli("--project", project, "write", "fresh", "--body", "text")
     assert out.returncode == 1 and out.stderr == (
@@ -85,6 +88,7 @@ def test_cli_new_memory_needs_a_description(project):
     assert (_read(project, "fresh")["type"], _read(project, "fresh")["body"]) == ("project", "text")
 
 
+@pytest.mark.slow
 def test_cli_rename_to_the_same_name_says_so(project):
     _seed_cli(project)
     out = run_cli("--project", project, "write", "db-port", "--rename-from", "db-port")
@@ -152,9 +156,8 @@ def test_mcp_update_and_rename_keep_the_body(isolated_home, project):
     anyio.run(main)
 
 
-def test_team_proposal_without_body_keeps_the_team_memory_body(isolated_home, project):
+def test_team_proposal_without_body_keeps_the_team_memory_body(isolated_home, project, person):
     (project / ".claude" / "memory").mkdir(parents=True)
-    person = Memory.open(home=isolated_home, project=project, actor="human")
     person.write("ci", "CI runs on GitHub Actions", "project", "Workflows live in .github.", scope="team")
     agent = Memory.open(home=isolated_home, project=project, actor="agent")
     result = agent.write("ci", "CI runs on Forgejo Actions", scope="team")
@@ -165,76 +168,73 @@ def test_team_proposal_without_body_keeps_the_team_memory_body(isolated_home, pr
     assert (proposed.description, proposed.body) == ("CI runs on Forgejo Actions", "Workflows live in .github.")
 
 
-def test_a_consolidation_update_without_a_body_keeps_it(isolated_home, project):
+def test_a_consolidation_update_without_a_body_keeps_it(isolated_home, project, person):
     """A model's update proposal that gives no body (``Proposal.from_dict``) keeps the memory's body,
     applied (consolidation's own memory) or as a candidate (a person's memory)."""
     from memdir.consolidation.proposals import Proposal
 
     say = lambda text: [{"role": "user", "content": text}]  # noqa: E731
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
     create = Proposal("create", name="pytest-usage", description="Tests run with pytest -x",
                       body="Run the unit tests with pytest -x; the slow suite is marked slow.")
-    assert mem.consolidate(say("Always use pytest."), extractor=Scripted(create)).outcomes[0].result == "created"
+    assert person.consolidate(say("Always use pytest."), extractor=Scripted(create)).outcomes[0].result == "created"
     update = Proposal.from_dict({"action": "update", "target": "pytest-usage",
                                  "description": "Tests run with pytest -x -q"})
     assert update.body is None
-    outcome = mem.consolidate(say("Always use pytest quietly."), extractor=Scripted(update)).outcomes[0]
+    outcome = person.consolidate(say("Always use pytest quietly."), extractor=Scripted(update)).outcomes[0]
     assert outcome.result == "updated", outcome
-    record = mem.read("pytest-usage", count=False).record
+    record = person.read("pytest-usage", count=False).record
     assert (record.description, record.body) == (
         "Tests run with pytest -x -q", "Run the unit tests with pytest -x; the slow suite is marked slow.")
     # a person's memory: the update waits as a candidate that carries the body
-    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", BODY)
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", BODY)
     update = Proposal.from_dict({"action": "update", "target": "db-port", "description": "Dev PostgreSQL is on 5433"})
-    outcome = mem.consolidate(say("Remember: dev PostgreSQL is on 5433."), extractor=Scripted(update)).outcomes[0]
+    outcome = person.consolidate(say("Remember: dev PostgreSQL is on 5433."), extractor=Scripted(update)).outcomes[0]
     assert outcome.result == "candidate", outcome
-    assert mem.read(outcome.name, count=False).record.body == BODY
+    assert person.read(outcome.name, count=False).record.body == BODY
     # control: an update with a body replaces it
     new_body = "Run the unit tests with pytest -x -q; the slow suite is marked slow."
     update = Proposal.from_dict({"action": "update", "target": "pytest-usage", "description": "Tests run with pytest",
                                  "body": new_body})
-    outcome = mem.consolidate(say("Always use pytest -q."), extractor=Scripted(update)).outcomes[0]
+    outcome = person.consolidate(say("Always use pytest -q."), extractor=Scripted(update)).outcomes[0]
     assert outcome.result == "updated", outcome
-    assert mem.read("pytest-usage", count=False).record.body == new_body
+    assert person.read("pytest-usage", count=False).record.body == new_body
     assert Proposal.from_dict({"action": "create", "name": "x", "description": "d"}).body == ""  # a create: empty
 
 
-def test_a_consolidation_update_without_a_type_keeps_it(isolated_home, project):
+def test_a_consolidation_update_without_a_type_keeps_it(isolated_home, project, person):
     """A model's update that leaves out the type keeps the memory's (feedback stays feedback, a person's
     user memory's candidate stays user) instead of turning into ``project``; a given type replaces."""
     from memdir.consolidation.proposals import Proposal
 
     say = lambda text: [{"role": "user", "content": "Remember: " + text}]  # noqa: E731
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
     create = Proposal("create", name="test-style", type="feedback", description="Run pytest quietly", body="Use -q.")
-    assert mem.consolidate(say("Always pytest -q."), extractor=Scripted(create)).outcomes[0].result == "created"
+    assert person.consolidate(say("Always pytest -q."), extractor=Scripted(create)).outcomes[0].result == "created"
     update = Proposal.from_dict({"action": "update", "target": "test-style", "description": "Run pytest quietly always",
                                  "body": "Use -q always."})
     assert update.type is None
-    assert mem.consolidate(say("Always pytest -q, always."), extractor=Scripted(update)).outcomes[0].result == "updated"
-    assert mem.read("test-style", count=False).record.type == "feedback"
-    mem.write("my-os", "Runs Debian", "user", "Debian 13 on the laptop.")
+    assert person.consolidate(say("Always pytest -q, always."), extractor=Scripted(update)).outcomes[0].result == "updated"
+    assert person.read("test-style", count=False).record.type == "feedback"
+    person.write("my-os", "Runs Debian", "user", "Debian 13 on the laptop.")
     update = Proposal.from_dict({"action": "update", "target": "my-os", "description": "Runs Debian testing"})
-    outcome = mem.consolidate(say("I run Debian testing."), extractor=Scripted(update)).outcomes[0]
+    outcome = person.consolidate(say("I run Debian testing."), extractor=Scripted(update)).outcomes[0]
     assert (outcome.result, outcome.scope) == ("candidate", "user"), outcome
-    candidate = mem.read(outcome.name, count=False).record
+    candidate = person.read(outcome.name, count=False).record
     assert (candidate.type, candidate.body) == ("user", "Debian 13 on the laptop.")
     # control: a given type replaces, and a create without one is project
     update = Proposal.from_dict({"action": "update", "target": "test-style", "type": "reference",
                                  "description": "Run pytest quietly always", "body": "Use -q always."})
-    assert mem.consolidate(say("pytest docs."), extractor=Scripted(update)).outcomes[0].result == "updated"
-    assert mem.read("test-style", count=False).record.type == "reference"
+    assert person.consolidate(say("pytest docs."), extractor=Scripted(update)).outcomes[0].result == "updated"
+    assert person.read("test-style", count=False).record.type == "reference"
     assert Proposal.from_dict({"action": "create", "name": "x", "description": "d"}).type == "project"
 
 
-def test_an_agent_cannot_propose_a_team_rename_as_a_new_memory(isolated_home, project):
+def test_an_agent_cannot_propose_a_team_rename_as_a_new_memory(isolated_home, project, person):
     """The agent's rename of a team memory was proposed as a new memory with an empty body (rename_from
     dropped on the way to the candidate): it is refused, naming who can do it; a person's rename works."""
     from memdir.operations import team as teamops
     from memdir.errors import Refused
 
     (project / ".claude" / "memory").mkdir(parents=True)
-    person = Memory.open(home=isolated_home, project=project, actor="human")
     person.write("ci", "CI runs on GitHub Actions", "project", "Workflows live in .github.", scope="team")
     agent = Memory.open(home=isolated_home, project=project, actor="agent")
     for fields in ({}, {"description": "CI renamed"}):
@@ -250,10 +250,9 @@ def test_an_agent_cannot_propose_a_team_rename_as_a_new_memory(isolated_home, pr
     assert person.read("ci-pipeline", count=False).record.body == "Workflows live in .github."
 
 
-def test_a_second_proposal_for_a_live_memory_changes_the_pending_candidate(isolated_home, project):
+def test_a_second_proposal_for_a_live_memory_changes_the_pending_candidate(isolated_home, project, person):
     """A further proposal for a live memory with a candidate pending was refused with a name conflict
     ('live-candidate' normalizes to 'live'); it now changes the pending candidate, keeping what it left out."""
-    person = Memory.open(home=isolated_home, project=project, actor="human")
     agent = Memory.open(home=isolated_home, project=project, actor="agent")
     person.write("style", "Tabs, not spaces", "feedback", "Use tabs.")
     first = agent.write("style", "Tabs, never spaces", status="candidate")
@@ -267,6 +266,7 @@ def test_a_second_proposal_for_a_live_memory_changes_the_pending_candidate(isola
     assert (live.description, live.body, live.importance) == ("Tabs, not spaces", "Use tabs.", None)
 
 
+@pytest.mark.slow
 def test_a_rename_that_also_names_supersedes_is_refused(project):
     """``--rename-from A --supersedes B`` renamed A and silently left B active; it is refused, nothing written."""
     for name, description in (("sa", "Deploys on Fridays"), ("sb", "Deploys on Mondays")):

@@ -57,57 +57,56 @@ def test_claude_code_directory_follows_its_naming_rule(tmp_path, monkeypatch):
     assert claude_code_dir(root, {"CLAUDE_CONFIG_DIR": str(tmp_path / "c")}) == tmp_path / "elsewhere"
 
 
-def test_import_claude_code_is_lenient_idempotent_and_honours_tombstones(tmp_path, project, monkeypatch):
+@pytest.mark.slow
+def test_import_claude_code_is_lenient_idempotent_and_honours_tombstones(tmp_path, project, monkeypatch, person):
     config, _ = claude_home(tmp_path, project)
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
-    mem = Memory.open(project=project, actor="human")
-    forget_staging(mem)
-    dry = mem.import_from("claude-code", dry_run=True)
-    assert dry.count("imported") == 3 and mem.list().memories == ()  # a dry run writes nothing
-    report = mem.import_from("claude-code")
+    forget_staging(person)
+    dry = person.import_from("claude-code", dry_run=True)
+    assert dry.count("imported") == 3 and person.list().memories == ()  # a dry run writes nothing
+    report = person.import_from("claude-code")
     got = outcomes(report)
     assert got["feedback_testing.md"] == ("imported", "feedback-testing")
     assert got["oncall.md"] == ("imported", "oncall")
     assert got["release-train.md"] == ("imported", "release-train")
     assert got["broken.md"][0] == "skipped"
     stale = next(o for o in report.outcomes if o.source == "staging-host.md")
-    stone = mem.tombstones().tombstones[0].id
+    stone = person.tombstones().tombstones[0].id
     assert stale.result == "skipped" and stale.detail == (  # the line consolidation gives a proposal too
         f"matches a forgotten value (the same value; tombstone {stone}, 'staging-host'); "
         f"a person can lift it with `memdir tombstone lift {stone}`")
     assert "MEMORY.md" not in got
-    listed = {m.name: m for m in mem.list().memories}
+    listed = {m.name: m for m in person.list().memories}
     assert set(listed) == {"feedback-testing", "oncall", "release-train"}
     assert listed["feedback-testing"].type == "feedback" and listed["oncall"].type == "reference"
     assert listed["release-train"].description == "Release train"
-    assert mem.read("oncall").record.origin == "import"
-    assert dict(mem.read("oncall").record.extra)["original_type"] == "runbook"
-    events = [e for e in mem.session.layer("project").journal.events() if e.action == "create"]
+    assert person.read("oncall").record.origin == "import"
+    assert dict(person.read("oncall").record.extra)["original_type"] == "runbook"
+    events = [e for e in person.session.layer("project").journal.events() if e.action == "create"]
     assert {e.actor for e in events if e.name != "staging-host"} == {"import"}
-    before = {p.name: p.read_bytes() for p in mem.session.layer("project").path.glob("*.md")}
-    again = mem.import_from("claude-code")
+    before = {p.name: p.read_bytes() for p in person.session.layer("project").path.glob("*.md")}
+    again = person.import_from("claude-code")
     assert again.count("imported") == again.count("updated") == again.count("candidate") == 0
     assert again.count("unchanged") == 3
-    assert {p.name: p.read_bytes() for p in mem.session.layer("project").path.glob("*.md")} == before
+    assert {p.name: p.read_bytes() for p in person.session.layer("project").path.glob("*.md")} == before
     text = run_cli("import", "claude-code", "--project", project,
                    env={"CLAUDE_CONFIG_DIR": str(config)}).stdout
     assert "0 imported, 0 updated, 0 candidate, 3 unchanged, 2 skipped." in text
 
 
-def test_a_person_change_is_never_overwritten_by_a_later_import(tmp_path, project, monkeypatch):
+def test_a_person_change_is_never_overwritten_by_a_later_import(tmp_path, project, monkeypatch, person):
     config, memory = claude_home(tmp_path, project)
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
-    mem = Memory.open(project=project, actor="human")
-    mem.import_from("claude-code")
-    mem.write("oncall", "On-call rotation moved to Opsgenie", "reference")  # a person's change
+    person.import_from("claude-code")
+    person.write("oncall", "On-call rotation moved to Opsgenie", "reference")  # a person's change
     (memory / "oncall.md").write_text(UNKNOWN_TYPE.replace("PagerDuty", "PagerDuty (EU)"))
     (memory / "release-train.md").write_text(NO_DESCRIPTION.replace("second", "third"))  # untouched here
-    report = outcomes(mem.import_from("claude-code"))
+    report = outcomes(person.import_from("claude-code"))
     assert report["oncall.md"] == ("candidate", "oncall-import")
     assert report["release-train.md"] == ("updated", "release-train")
-    assert mem.read("oncall").record.description == "On-call rotation moved to Opsgenie"
-    assert [c.name for c in mem.review().candidates] == ["oncall-import"]
-    assert "third Thursday" in mem.read("release-train").record.body
+    assert person.read("oncall").record.description == "On-call rotation moved to Opsgenie"
+    assert [c.name for c in person.review().candidates] == ["oncall-import"]
+    assert "third Thursday" in person.read("release-train").record.body
 
 
 def test_import_dsh_reads_the_user_and_project_layers_by_the_seed_key(tmp_path, project, monkeypatch):
@@ -137,13 +136,12 @@ def test_import_dsh_reads_the_user_and_project_layers_by_the_seed_key(tmp_path, 
     assert mem.import_from("dsh").count("unchanged") == 2
 
 
-def test_import_dir_mcp_memory_and_basic_memory(tmp_path, project):
-    mem = Memory.open(project=project, actor="human")
+def test_import_dir_mcp_memory_and_basic_memory(tmp_path, project, person):
     notes = tmp_path / "repo-notes" / "docs" / "memory"
     (notes / "sub").mkdir(parents=True)
     (notes / "deploy.md").write_text("---\nname: deploy\ndescription: Deploy with make ship\ntype: project\n---\n")
     (notes / "sub" / "style.md").write_text("# Style\nUse black for Python.\n")
-    report = mem.import_from("dir", str(notes))
+    report = person.import_from("dir", str(notes))
     assert {(o.name, o.result) for o in report.outcomes} == {("deploy", "imported"), ("style", "imported")}
     graph = tmp_path / "memory.json"
     graph.write_text("\n".join(json.dumps(x) for x in [
@@ -151,13 +149,13 @@ def test_import_dir_mcp_memory_and_basic_memory(tmp_path, project):
         {"type": "entity", "name": "Billing API", "entityType": "service", "observations": ["Written in Go"]},
         {"type": "relation", "from": "Alice_Chen", "to": "Billing API", "relationType": "owns"},
     ]) + "\nnot json\n")
-    report = mem.import_from("mcp-memory", str(graph))
+    report = person.import_from("mcp-memory", str(graph))
     assert outcomes(report)["entity Alice_Chen"] == ("imported", "alice-chen")
     assert outcomes(report)["line 4"][0] == "skipped"
-    alice = mem.read("alice-chen").record
+    alice = person.read("alice-chen").record
     assert alice.description == "Alice_Chen (person): Leads the API team"
     assert "- owns [[billing-api]]" in alice.body
-    assert [link.name for link in mem.read("alice-chen").linked] == ["billing-api"]
+    assert [link.name for link in person.read("alice-chen").linked] == ["billing-api"]
     bm = tmp_path / "bm"
     (bm / "notes").mkdir(parents=True)
     (bm / "notes" / "coffee.md").write_text(
@@ -165,12 +163,12 @@ def test_import_dir_mcp_memory_and_basic_memory(tmp_path, project):
         "# Coffee Brewing\n\n## Observations\n- [method] Pour over gives more clarity #brewing\n\n"
         "## Relations\n- relates_to [[Tea Notes]]\n")
     (bm / "notes" / "tea.md").write_text("---\ntitle: Tea Notes\ntype: note\npermalink: notes/tea-notes\n---\nGreen tea at 80C.\n")
-    report = mem.import_from("basic-memory", str(bm))
+    report = person.import_from("basic-memory", str(bm))
     assert {o.name for o in report.outcomes} == {"coffee-brewing", "tea-notes"}
-    coffee = mem.read("coffee-brewing").record
+    coffee = person.read("coffee-brewing").record
     assert coffee.description == "Pour over gives more clarity #brewing"
     assert "[[tea-notes]]" in coffee.body
-    assert mem.import_from("basic-memory", str(bm)).count("unchanged") == 2
+    assert person.import_from("basic-memory", str(bm)).count("unchanged") == 2
 
 
 def test_an_import_for_the_team_makes_candidates_in_the_home(tmp_path):
@@ -189,21 +187,20 @@ def test_an_import_for_the_team_makes_candidates_in_the_home(tmp_path):
     assert (a.team_dir / "ci.md").is_file()
 
 
-def test_bad_import_arguments_say_why(project):
-    mem = Memory.open(project=project, actor="human")
+def test_bad_import_arguments_say_why(project, person):
     from memdir.errors import InvalidInput, NotFound
 
     with pytest.raises(InvalidInput, match="unknown import source"):
-        mem.import_from("evernote")
+        person.import_from("evernote")
     with pytest.raises(InvalidInput, match="needs a path"):
-        mem.import_from("dir")
+        person.import_from("dir")
     with pytest.raises(NotFound):
-        mem.import_from("dir", str(project / "nope"))
-    nothing = mem.import_from("dsh")  # no store: nothing to bring, said in the report
+        person.import_from("dir", str(project / "nope"))
+    nothing = person.import_from("dsh")  # no store: nothing to bring, said in the report
     assert [(o.result, o.detail) for o in nothing.outcomes] == [("skipped", "no dsh-auto-memory store for this project")]
 
 
-def test_an_import_reports_progress_per_item(tmp_path, project):
+def test_an_import_reports_progress_per_item(tmp_path, project, person):
     notes = tmp_path / "many"
     notes.mkdir()
     for i in range(30):
@@ -211,14 +208,13 @@ def test_an_import_reports_progress_per_item(tmp_path, project):
     (notes / "bad.md").write_text(MALFORMED)
 
     told = []  # the progress protocol (memdir.render.progress): progress(done, total)
-    report = Memory.open(project=project, actor="human").import_from(
+    report = person.import_from(
         "dir", str(notes), progress=lambda done, total: told.append((done, total)))
     assert told == [(n, 31) for n in range(32)]  # 0 as it starts, then one call per item
     assert (report.count("imported"), report.count("skipped")) == (30, 1)
 
 
-def test_names_that_collide_after_normalization_get_distinct_names_and_a_rerun_changes_nothing(tmp_path, project):
-    mem = Memory.open(project=project, actor="human")
+def test_names_that_collide_after_normalization_get_distinct_names_and_a_rerun_changes_nothing(tmp_path, project, person):
     notes = tmp_path / "collide"
     (notes / "sub").mkdir(parents=True)
     files = {"Foo Bar.md": "Alpha fact", "foo-bar.md": "Beta fact", "FOO_BAR.md": "Gamma fact",
@@ -226,67 +222,64 @@ def test_names_that_collide_after_normalization_get_distinct_names_and_a_rerun_c
              "distinct.md": "Control fact"}
     for rel, text in files.items():
         (notes / rel).write_text(f"---\ndescription: {text} about the build\ntype: project\n---\n")
-    report = mem.import_from("dir", str(notes))
+    report = person.import_from("dir", str(notes))
     assert report.count("imported") == 7 and report.count("updated") == 0
     names = {o.source: o.name for o in report.outcomes}
     assert names["distinct.md"] == "distinct"  # control: a unique name is kept as it is
     assert sorted(n for s, n in names.items() if s != "distinct.md") == [
         "foo-bar", "foo-bar-2", "foo-bar-3", "foo-bar-4", "foo-bar-5", "foo-bar-6"]
-    assert {mem.read(n).record.description.split()[0] for n in names.values()} == {t.split()[0] for t in files.values()}
-    again = mem.import_from("dir", str(notes))
+    assert {person.read(n).record.description.split()[0] for n in names.values()} == {t.split()[0] for t in files.values()}
+    again = person.import_from("dir", str(notes))
     assert again.count("unchanged") == 7, [(o.source, o.result, o.detail) for o in again.outcomes]
     assert {o.source: o.name for o in again.outcomes} == names  # the same item, the same memory
 
 
-def test_mcp_and_basic_memory_collisions_keep_every_item(tmp_path, project):
-    mem = Memory.open(project=project, actor="human")
+def test_mcp_and_basic_memory_collisions_keep_every_item(tmp_path, project, person):
     graph = tmp_path / "memory.json"
     graph.write_text("\n".join(json.dumps(x) for x in [
         {"type": "entity", "name": "Alice", "entityType": "person", "observations": ["Owns billing"]},
         {"type": "entity", "name": "alice", "entityType": "service", "observations": ["Runs the queue"]},
         {"type": "entity", "name": "Bob", "entityType": "person", "observations": "not a list"},
     ]) + "\n")
-    report = mem.import_from("mcp-memory", str(graph))
+    report = person.import_from("mcp-memory", str(graph))
     assert outcomes(report)["entity Alice"] == ("imported", "alice")
     assert outcomes(report)["entity alice"] == ("imported", "alice-2")
-    assert mem.read("alice-2").record.description == "alice (service): Runs the queue"
+    assert person.read("alice-2").record.description == "alice (service): Runs the queue"
     bob = [o for o in report.outcomes if "Bob" in o.source]
     assert bob and bob[0].result == "skipped" and "observations" in bob[0].detail
-    assert mem.import_from("mcp-memory", str(graph)).count("unchanged") == 2
+    assert person.import_from("mcp-memory", str(graph)).count("unchanged") == 2
     bm = tmp_path / "bm"
     bm.mkdir()
     for stem, text in (("a", "First note text"), ("b", "Second note text")):
         (bm / f"{stem}.md").write_text(f"---\ntitle: T {stem}\ntype: note\npermalink: notes/shared\n---\n{text}\n")
-    report = mem.import_from("basic-memory", str(bm))
+    report = person.import_from("basic-memory", str(bm))
     assert sorted(o.name for o in report.outcomes) == ["shared", "shared-2"]
-    assert mem.import_from("basic-memory", str(bm)).count("unchanged") == 2
+    assert person.import_from("basic-memory", str(bm)).count("unchanged") == 2
 
 
-def test_symlinks_skipped_in_an_imported_directory_are_reported(tmp_path, project):
-    mem = Memory.open(project=project, actor="human")
+def test_symlinks_skipped_in_an_imported_directory_are_reported(tmp_path, project, person):
     notes = tmp_path / "linked"
     notes.mkdir()
     (tmp_path / "outside.md").write_text("---\ndescription: Outside fact\ntype: project\n---\n")
     (notes / "inside.md").write_text("---\ndescription: Inside fact\ntype: project\n---\n")
     (notes / "link.md").symlink_to(tmp_path / "outside.md")
-    report = mem.import_from("dir", str(notes))
+    report = person.import_from("dir", str(notes))
     assert outcomes(report)["inside.md"] == ("imported", "inside")
     assert outcomes(report)["link.md"][0] == "skipped"
     assert "symbolic link" in [o.detail for o in report.outcomes if o.source == "link.md"][0]
 
 
-def test_an_edited_then_forgotten_memory_never_comes_back_through_import(tmp_path, project, monkeypatch):
+def test_an_edited_then_forgotten_memory_never_comes_back_through_import(tmp_path, project, monkeypatch, person):
     config, _ = claude_home(tmp_path, project)
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
-    mem = Memory.open(project=project, actor="human")
-    mem.import_from("claude-code")
-    mem.write("oncall", "On-call rotation moved to Opsgenie", "reference")  # edited by a person...
-    mem.forget("oncall")  # ...then forgotten: the tombstone holds the edited value
-    report = outcomes(mem.import_from("claude-code"))
+    person.import_from("claude-code")
+    person.write("oncall", "On-call rotation moved to Opsgenie", "reference")  # edited by a person...
+    person.forget("oncall")  # ...then forgotten: the tombstone holds the edited value
+    report = outcomes(person.import_from("claude-code"))
     assert report["oncall.md"][0] == "skipped"
-    detail = [o.detail for o in mem.import_from("claude-code").outcomes if o.source == "oncall.md"][0]
+    detail = [o.detail for o in person.import_from("claude-code").outcomes if o.source == "oncall.md"][0]
     assert "a forgotten name" in detail
-    assert "oncall" not in [m.name for m in mem.list().memories]
+    assert "oncall" not in [m.name for m in person.list().memories]
     assert report["release-train.md"] == ("unchanged", "release-train")  # control: the others are still there
 
 
@@ -325,22 +318,21 @@ def test_a_foreign_file_whose_yaml_aliases_expand_is_skipped_not_expanded(tmp_pa
         {"original_type": "runbook", "original_status": "draft", "tags": ["ops", "oncall"]}, True)
 
 
-def test_a_read_between_two_imports_is_no_change_as_history_counts_none(tmp_path, project):
+def test_a_read_between_two_imports_is_no_change_as_history_counts_none(tmp_path, project, person):
     source = tmp_path / "notes"
     source.mkdir()
     (source / "oncall.md").write_text("---\ntype: project\ndescription: On-call is in PagerDuty\n---\n")
     (source / "deploy.md").write_text("---\ntype: project\ndescription: Deploys go out on Tuesdays\n---\n")
-    mem = Memory.open(project=project, actor="human")
-    assert [o.result for o in mem.import_from("dir", str(source)).outcomes] == ["imported", "imported"]
+    assert [o.result for o in person.import_from("dir", str(source)).outcomes] == ["imported", "imported"]
     Memory.open(project=project).read("oncall")  # an agent's counted read: the file's reads go up
-    mem.write("deploy", "Deploys go out on Wednesdays", "project")  # control: a person's change
-    assert [v.action for v in mem.history("oncall").versions] == ["create"]  # the read is no version
+    person.write("deploy", "Deploys go out on Wednesdays", "project")  # control: a person's change
+    assert [v.action for v in person.history("oncall").versions] == ["create"]  # the read is no version
     (source / "oncall.md").write_text("---\ntype: project\ndescription: On-call is in Opsgenie\n---\n")
     (source / "deploy.md").write_text("---\ntype: project\ndescription: Deploys go out on Thursdays\n---\n")
-    report = outcomes(mem.import_from("dir", str(source)))
+    report = outcomes(person.import_from("dir", str(source)))
     # before: ("candidate", "oncall-import"): the read was taken for a person's change
     assert report["oncall.md"] == ("updated", "oncall")
     assert report["deploy.md"] == ("candidate", "deploy-import")
-    assert mem.read("oncall", count=False).record.description == "On-call is in Opsgenie"
-    assert [(v.version, v.action, v.actor) for v in mem.history("oncall").versions] == [
+    assert person.read("oncall", count=False).record.description == "On-call is in Opsgenie"
+    assert [(v.version, v.action, v.actor) for v in person.history("oncall").versions] == [
         (1, "create", "import"), (2, "update", "import")]

@@ -23,6 +23,7 @@ def mem(isolated_home, project):
     return mem
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["symlink", "directory"])
 def test_an_anchor_that_is_not_a_regular_file_refuses_writes_and_is_reported(mem, project, tmp_path, kind):
     anchor = mem.session.layer("project").meta / "journal.anchor"
@@ -59,12 +60,11 @@ def test_a_journal_deleted_with_its_anchor_is_named(mem, project):
     assert out.returncode != 0 and "the journal is missing" in out.stdout + out.stderr
 
 
-def test_a_layer_never_written_by_memdir_verifies(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
-    path = mem.session.layer("project").path
+def test_a_layer_never_written_by_memdir_verifies(isolated_home, project, person):
+    path = person.session.layer("project").path
     path.mkdir(parents=True)
     (path / "hand.md").write_text("---\nname: hand\ndescription: by hand\ntype: project\n---\n")
-    assert mem.verify().ok  # nothing journaled yet, nothing lost: fine
+    assert person.verify().ok  # nothing journaled yet, nothing lost: fine
 
 
 @pytest.mark.parametrize("scope", ["project", "user"])

@@ -5,6 +5,7 @@ repairs each memory to before or after."""
 
 from __future__ import annotations
 
+import pytest
 import os
 import shutil
 import signal
@@ -13,18 +14,19 @@ from memdir import Memory
 from tests.conftest import run_cli
 from tests.faults.test_faults import seed, state
 
+pytestmark = pytest.mark.slow  # every test here takes seconds (real processes, real data)
+
 
 def _actions(layer) -> list[tuple[str, str | None]]:
     return [(e.action, e.name) for e in layer.journal.events()]
 
 
-def test_reads_and_repair_after_clear_journal_nothing(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
+def test_reads_and_repair_after_clear_journal_nothing(isolated_home, project, person):
     for name in ("a", "b"):
-        mem.write(name, f"{name} fact", "project")
-    mem.write("u", "a user fact", "user")
+        person.write(name, f"{name} fact", "project")
+    person.write("u", "a user fact", "user")
     assert run_cli("--project", project, "clear", "--scope", "project", "--yes").returncode == 0
-    layer = mem.session.layer("project")
+    layer = person.session.layer("project")
     assert _actions(layer)[-2:] == [("clear", "a"), ("clear", "b")]  # control: clear is journaled per memory
     seen = len(layer.journal.events())
     out = run_cli("--project", project, "history", "a")
@@ -32,7 +34,7 @@ def test_reads_and_repair_after_clear_journal_nothing(isolated_home, project):
     assert run_cli("--project", project, "verify", "--repair").returncode == 0
     assert len(layer.journal.events()) == seen
     # The next write of the same value is a create, not "unchanged".
-    assert mem.write("a", "a fact", "project").operation == "created"
+    assert person.write("a", "a fact", "project").operation == "created"
 
 
 def _kill_at(n: int) -> None:

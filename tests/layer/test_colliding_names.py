@@ -48,6 +48,7 @@ def test_restore_by_the_colliding_spelling_is_refused_and_by_its_own_name_works(
     assert cpp.read("c-tips", count=False).record.description == "Use RAII for every resource"
 
 
+@pytest.mark.slow
 def test_cli_delete_of_the_colliding_name_fails_and_keeps_the_memory(cpp, project):
     out = run_cli("--project", project, "delete", "C# tips")
     assert out.returncode != 0 and OTHER in out.stderr

@@ -13,6 +13,7 @@ def _journal(mem, scope="project"):
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_overwrite_delete_restore_and_a_corrupted_chain(mem, project):
     for text in ("first", "second", "third"):
         mem.write("fact", f"the {text} version", "project", f"body {text}")
@@ -39,6 +40,7 @@ def test_overwrite_delete_restore_and_a_corrupted_chain(mem, project):
     assert "seq 3: prev hash does not match" in out.stdout  # the event after the altered line
 
 
+@pytest.mark.slow
 def test_history_restore_through_the_cli(project):
     for text in ("one", "two"):
         assert run_cli("--project", project, "write", "n", "-d", f"value {text}", "-t", "project").returncode == 0
@@ -68,6 +70,7 @@ def test_hand_edit_then_write_keeps_the_hand_edit_as_its_own_version(mem):
     assert mem.history("edited").versions[-1].action == "external-delete"
 
 
+@pytest.mark.slow
 def test_as_of_before_and_after_a_correction(mem, project):
     mem.write("deploy-day", "Deploys happen on Friday", "project", "b")
     import time
@@ -97,6 +100,7 @@ def test_restore_of_unknown_and_of_a_deletion_version(mem):
         mem.history("never-existed").versions
 
 
+@pytest.mark.slow
 def test_torn_tail_is_repaired_without_losing_events(mem, project):
     mem.write("a", "a value", "project", "b")
     mem.write("b", "b value", "project", "b")
@@ -111,6 +115,7 @@ def test_torn_tail_is_repaired_without_losing_events(mem, project):
     assert run_cli("--project", project, "verify").returncode == 0
 
 
+@pytest.mark.slow
 def test_large_layer_hand_edits_are_journaled_when_touched_or_within_the_interval(mem, monkeypatch):
     import time as clock
 

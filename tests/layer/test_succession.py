@@ -42,6 +42,7 @@ def _tombstone(project):
 # ---------------------------------------------------------------- 1. a successor that was deleted
 
 
+@pytest.mark.slow
 def test_cli_a_renamed_then_forgotten_memory_says_its_successor_was_deleted(project):
     assert _cli(project, "write", "db-port", "-d", FACT, "-b", "Moved in November.").returncode == 0
     assert _cli(project, "write", "pg-port", "--rename-from", "db-port").returncode == 0
@@ -114,6 +115,7 @@ def test_a_successor_deleted_by_hand_is_deleted_without_a_tombstone(mem):
 # ---------------------------------------------------------------- 2. a chain names its live end
 
 
+@pytest.mark.slow
 def test_cli_a_chain_names_its_live_end(project):
     assert _cli(project, "write", "ci", "-d", "CI runs on Jenkins").returncode == 0
     assert _cli(project, "write", "ci-runner", "--rename-from", "ci").returncode == 0

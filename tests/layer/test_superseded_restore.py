@@ -44,6 +44,7 @@ def test_pin_and_mute_of_a_superseded_memory_are_refused(retired, op):
     assert getattr(retired, op)("pm2-v2").changed is True  # control: the successor takes it
 
 
+@pytest.mark.slow
 def test_cli_and_mcp_restore_say_what_to_do(retired, isolated_home, project):
     out = run_cli("--project", project, "restore", "pm2", "--version", "1")
     assert out.returncode != 0 and SAYS in out.stderr and "--reactivate" in out.stderr
@@ -60,15 +61,14 @@ def test_cli_and_mcp_restore_say_what_to_do(retired, isolated_home, project):
     assert retired.read("pm2", count=False).record.status == "active"
 
 
-def test_approving_a_change_to_a_superseded_memory_is_refused(isolated_home, project):
-    human = Memory.open(home=isolated_home, project=project, actor="human")
+def test_approving_a_change_to_a_superseded_memory_is_refused(isolated_home, project, person):
     agent = Memory.open(home=isolated_home, project=project, actor="agent")
-    human.write("pm2", "Processes run under pm2", "project", "pm2 start")
+    person.write("pm2", "Processes run under pm2", "project", "pm2 start")
     proposed = agent.write("pm2", "Processes run under pm2 in cluster mode", "project", "pm2 start -i max",
                            status="candidate")
     assert proposed.name == "pm2-candidate" and proposed.status == "candidate"
-    human.write("pm2-v2", "Processes run under systemd", "project", "units", supersedes="pm2")
+    person.write("pm2-v2", "Processes run under systemd", "project", "units", supersedes="pm2")
     with pytest.raises(Refused, match=SAYS + ": approve a change to 'pm2-v2' instead"):
-        human.approve("pm2-candidate")
-    assert human.read("pm2", count=False).record.status == "superseded"
-    assert human.read("pm2-candidate", count=False).record.status == "candidate"  # still waiting for review
+        person.approve("pm2-candidate")
+    assert person.read("pm2", count=False).record.status == "superseded"
+    assert person.read("pm2-candidate", count=False).record.status == "candidate"  # still waiting for review

@@ -5,6 +5,7 @@ a submodule, uninstall after a hand edit (issue 11 follow-up, items 4–10)."""
 
 from __future__ import annotations
 
+import pytest
 import json
 import os
 import shutil
@@ -26,6 +27,7 @@ def _write(project, name, *args, env=None):
     return run_cli("write", name, "-d", f"{name} fact", "-t", "project", *args, "--project", project, env=env)
 
 
+@pytest.mark.slow
 def test_out_of_range_years_are_refused_and_four_digit_years_round_trip(isolated_home, project):
     for value in ("0001-01-01", "9999-12-31"):
         for tz in ("UTC", "America/Los_Angeles"):
@@ -42,6 +44,7 @@ def test_out_of_range_years_are_refused_and_four_digit_years_round_trip(isolated
     assert format_time(parse_time("0999-05-01T00:00:00Z")) == "0999-05-01T00:00:00Z"
 
 
+@pytest.mark.slow
 def test_valid_from_after_valid_until_is_refused_and_a_past_end_warns(isolated_home, project):
     done = _write(project, "promo", "--valid-from", "2030-01-01T00:00Z", "--valid-until", "2029-01-01T00:00Z")
     assert done.returncode != 0
@@ -55,6 +58,7 @@ def test_valid_from_after_valid_until_is_refused_and_a_past_end_warns(isolated_h
     assert json.loads(done.stdout)["warnings"] == []
 
 
+@pytest.mark.slow
 def test_a_local_time_in_a_daylight_saving_gap_says_how_it_was_read(isolated_home, project):
     env = {"TZ": "America/New_York"}
     done = _write(project, "gap", "--valid-from", "2026-03-08T02:30", "--json", env=env)
@@ -69,6 +73,7 @@ def test_a_local_time_in_a_daylight_saving_gap_says_how_it_was_read(isolated_hom
     assert "stored converted to UTC" in helped and "Must be after --valid-from" in helped
 
 
+@pytest.mark.slow
 def test_move_layer_refuses_the_layer_of_a_project_that_still_exists(tmp_path, isolated_home):
     p2 = tmp_path / "p2"
     (p2 / ".git").mkdir(parents=True)
@@ -96,6 +101,7 @@ def _path_with_memdir(tmp_path) -> dict:
     return {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
 
 
+@pytest.mark.slow
 def test_hooks_in_both_scopes_are_warned_at_install_and_in_doctor(tmp_path, project):
     env = _path_with_memdir(tmp_path)
     first = run_cli("install", "claude-code", "--scope", "user", cwd=project, env=env)
@@ -112,6 +118,7 @@ def test_hooks_in_both_scopes_are_warned_at_install_and_in_doctor(tmp_path, proj
     assert "registered twice" not in run_cli("doctor", cwd=project, env=env).stdout  # control: one left
 
 
+@pytest.mark.slow
 def test_uninstall_after_settings_json_was_deleted_by_hand_cleans_up(tmp_path, isolated_home):
     user_home = tmp_path / "userhome"
     assert run_cli("install", "claude-code").returncode == 0
@@ -128,6 +135,7 @@ def test_uninstall_after_settings_json_was_deleted_by_hand_cleans_up(tmp_path, i
     assert "nothing to do" in again.stdout
 
 
+@pytest.mark.slow
 def test_undecodable_arguments_get_a_clear_error_even_with_json(isolated_home, project):
     import sys
 
@@ -149,6 +157,7 @@ def test_undecodable_arguments_get_a_clear_error_even_with_json(isolated_home, p
     assert ok.returncode == 0 and json.loads(ok.stdout)["name"] == "cafe"
 
 
+@pytest.mark.slow
 def test_a_home_with_an_unknown_user_or_surrounding_spaces_is_refused(tmp_path, project):
     for value, said in (("~nosuchuser/x", "starts with a '~' that names no known user's home"),
                         (f"{tmp_path}/x ", "begins or ends with whitespace"),
@@ -163,6 +172,7 @@ def test_a_home_with_an_unknown_user_or_surrounding_spaces_is_refused(tmp_path, 
     assert ok.returncode == 0 and "No memories" in ok.stdout
 
 
+@pytest.mark.slow
 def test_a_read_only_home_without_an_index_still_searches_and_recalls(tmp_path):
     home, project = tmp_path / "home", tmp_path / "proj"
     (project / ".git").mkdir(parents=True)

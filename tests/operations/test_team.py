@@ -57,6 +57,7 @@ def test_the_team_section_sits_between_user_and_project_within_one_budget(clones
     assert len(small.encode()) <= 380 and "left out" in small and "## User memories" in small
 
 
+@pytest.mark.slow
 def test_forgetting_propagates_and_a_different_fact_is_accepted(clones, tmp_path):
     a, b = clones
     a.memory().write("staging-host", "Staging host is staging-7.internal.example.com", "project",
@@ -114,6 +115,7 @@ def test_tombstones_of_two_people_merge_without_conflict(clones):
     assert sorted(s.name for s in stones) == ["one", "two"]
 
 
+@pytest.mark.slow
 def test_a_refusal_by_a_team_tombstone_says_where_the_value_was_forgotten(tmp_path):
     """A team tombstone's file keeps no actor nor reason (so two people's merge): its refusal says it
     was forgotten in the team layer — it read "forgotten by )." — while a personal tombstone's still
@@ -143,6 +145,12 @@ def test_a_refusal_by_a_team_tombstone_says_where_the_value_was_forgotten(tmp_pa
     assert str(caught.value) == (
         f"refused: this matches a forgotten value (the same value; tombstone {own}, memory 'preview', "
         f"forgotten by human: retired). A person can lift it with `memdir tombstone lift {own}`")
+    # the listing tells who forgot each the same way (it printed "by " and nothing for the team's)
+    listed = run_cli(*cli, "tombstones").stdout.splitlines()
+    assert [line.split("  — ")[0] for line in listed][0] == f"{stone}  team    db-host  forgotten in the team layer"
+    assert [line.split("  — ")[0].rsplit("  ", 1)[0] for line in listed][1] == (
+        f"{own}  project preview  forgotten by human: retired")  # then when
+    assert all(" by  " not in line for line in listed)
     # where a tombstone was read is never written: both files keep the fields they always kept
     import json
 
@@ -155,6 +163,7 @@ def test_a_refusal_by_a_team_tombstone_says_where_the_value_was_forgotten(tmp_pa
         ["actor", "description", "digest", "id", "name", "reason", "ts", "words_digest"]]
 
 
+@pytest.mark.slow
 def test_a_merge_conflict_is_reported_never_injected_or_overwritten_and_resolve_settles_it(clones):
     a, b = clones
     a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
@@ -192,6 +201,7 @@ def test_a_merge_conflict_is_reported_never_injected_or_overwritten_and_resolve_
     assert mem.session.layer("team").journal.get_object(events[-1].data["conflicted"]) == conflicted
 
 
+@pytest.mark.slow
 def test_resolve_ours_from_the_command_line(clones):
     a, b = clones
     a.memory().write("lint", "Lint with ruff", "project", scope="team")
@@ -258,6 +268,7 @@ def test_the_agent_never_changes_the_team_directory(clones):
     assert git(a.root, "status", "--porcelain").stdout == ""
 
 
+@pytest.mark.slow
 def test_history_shows_git_commits_and_restore_works_from_a_commit(clones):
     a, b = clones
     a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")

@@ -109,6 +109,7 @@ def test_a_real_team_directory_still_works_and_a_tilde_team_dir_is_refused(tmp_p
     assert not (root / "~").exists()
 
 
+@pytest.mark.slow
 def test_two_people_forgetting_the_same_fact_merge_cleanly(clones):
     a, b = clones
     a.memory().write("cache", "The build cache lives in /var/cache/build", "project", scope="team")
@@ -131,6 +132,7 @@ def test_two_people_forgetting_the_same_fact_merge_cleanly(clones):
     assert mem.write("other", "The release train leaves on Thursdays", "project", scope="team").operation == "created"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bad", [b"{not json", b"[]", b"<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> theirs\n"])
 def test_an_unreadable_tombstone_is_reported_and_never_blocks_writes(clones, bad):
     from memdir.errors import TombstoneRefused
@@ -202,6 +204,7 @@ def test_markers_inside_a_fenced_code_block_are_a_memory(tmp_path):
     assert "How a git conflict looks in a file" in mem.context()
 
 
+@pytest.mark.slow
 def test_team_status_names_the_memory_to_resolve(tmp_path):
     from tests.conftest import run_cli
 

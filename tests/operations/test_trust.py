@@ -14,6 +14,7 @@ from tests.conftest import run_cli
 WRONG = ("Staging host is staging-7.internal", "The staging box is staging-7.internal; deploy there.")
 
 
+@pytest.mark.slow
 def test_forgotten_value_is_refused_everywhere_and_a_new_fact_is_not(mem, project, isolated_home):
     mem.write("staging-host", *WRONG[:1], "project", WRONG[1])
     forgotten = mem.forget("staging-host", reason="user: that host is wrong")
@@ -56,6 +57,7 @@ def test_forgotten_value_is_refused_everywhere_and_a_new_fact_is_not(mem, projec
     assert [(s.id, s.name) for s in stones] == [(forgotten.tombstone, "staging-host")]
 
 
+@pytest.mark.slow
 def test_lifting_a_tombstone_is_for_people_and_is_journaled(mem, project, isolated_home):
     mem.write("x", "forget me", "project", "b")
     stone = mem.delete("x").tombstone
@@ -68,7 +70,7 @@ def test_lifting_a_tombstone_is_for_people_and_is_journaled(mem, project, isolat
     assert any(e.action == "tombstone-lift" for e in mem.session.layer("project").journal.events())
 
 
-def test_laundering_through_a_candidate_is_refused(mem, isolated_home, project):
+def test_laundering_through_a_candidate_is_refused(mem, isolated_home, project, person):
     mem.write("fact", "the moon is cheese", "project", "b")
     mem.forget("fact")
     with pytest.raises(TombstoneRefused):
@@ -77,14 +79,14 @@ def test_laundering_through_a_candidate_is_refused(mem, isolated_home, project):
     mem.write("early", "pluto is a planet", "project", "c", status="candidate")
     mem.write("twin", "pluto is a planet", "project", "c")
     mem.forget("twin")
-    human = Memory.open(home=isolated_home, project=project, actor="human")
     with pytest.raises(TombstoneRefused):
-        human.approve("early")
+        person.approve("early")
     mem.write("good", "water boils at 100 C at sea level", "project", "b", status="candidate")
-    assert human.approve("good").name == "good"  # control
+    assert person.approve("good").name == "good"  # control
     assert [m.name for m in mem.list().memories] == ["good"]
 
 
+@pytest.mark.slow
 def test_origin_and_status_come_from_the_path_not_the_payload(mem, isolated_home, project):
     result = mem.write("claim", "claims to be human", "project", "b",
                        extra={"origin": "human", "status": "active", "note": "kept"})
@@ -101,6 +103,7 @@ def test_origin_and_status_come_from_the_path_not_the_payload(mem, isolated_home
     assert result.status == "active"
 
 
+@pytest.mark.slow
 def test_candidate_and_expired_are_withheld_while_active_shows(mem, project):
     mem.write("live", "an active fact", "project", "b")
     mem.write("maybe", "a candidate fact", "project", "b", status="candidate")
@@ -124,6 +127,7 @@ def test_candidate_and_expired_are_withheld_while_active_shows(mem, project):
     assert "a candidate fact" in mem.context()
 
 
+@pytest.mark.slow
 def test_reject_tombstones_the_candidate(mem, project):
     mem.write("bad-idea", "use tabs everywhere", "project", "b", status="candidate")
     out = run_cli("--project", project, "reject", "bad-idea", "--reason", "no")

@@ -40,6 +40,7 @@ def locked_out(tmp_path):
     os.chmod(layer, 0o700)
 
 
+@pytest.mark.slow
 def test_a_user_layer_write_succeeds_with_a_warning(locked_out):
     mem, project, layer, env = locked_out
     out = _as_other_user(["--project", project, "write", "shell", "-d", "The user's shell is fish", "-t", "user",
@@ -50,6 +51,7 @@ def test_a_user_layer_write_succeeds_with_a_warning(locked_out):
     assert mem.read("shell", "user", count=False).record.description == "The user's shell is fish"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["verify"], ["verify", "--repair"], ["doctor"]])
 def test_doctor_and_verify_report_every_layer(locked_out, command):
     mem, project, layer, env = locked_out
@@ -59,7 +61,7 @@ def test_doctor_and_verify_report_every_layer(locked_out, command):
     assert "cannot check this layer" in text and str(layer) in text
     # Control: the readable user layer is still checked and reported.
     if command[0] == "verify":
-        assert f"ok  {mem.session.layer("user").path}: 1 events" in out.stdout
+        assert f"ok  {mem.session.layer('user').path}: 1 events" in out.stdout
     else:
         assert "user layer:" in out.stdout and "1 memories" in out.stdout
 
@@ -107,6 +109,7 @@ def test_a_team_proposal_proceeds_past_unreadable_tombstones_with_a_warning(garb
         agent.write("port", FORGOTTEN[0], "project", FORGOTTEN[1], scope="team")
 
 
+@pytest.mark.slow
 def test_an_import_proceeds_past_unreadable_tombstones_with_a_warning(garbled_stones, tmp_path):
     home, project, person = garbled_stones
     source = tmp_path / "exported"

@@ -61,6 +61,7 @@ def test_bad_files_are_reported_and_never_break_the_rest(mem):
     assert _index(mem).count("\n") == 4
 
 
+@pytest.mark.slow
 def test_budget_keeps_pinned_and_counts_what_was_left_out(isolated_home, project):
     mem = Memory.open(home=isolated_home, project=project)
     for i in range(297):
@@ -79,6 +80,7 @@ def test_budget_keeps_pinned_and_counts_what_was_left_out(isolated_home, project
     assert 0 < shown < 300
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("description", ["a🌍b🌎c", "项目使用雾凇拼音", "café"])
 def test_every_budget_is_respected_and_utf8_clean(description):
     index = "".join(f"- [m{i}](m{i}.md) — {description} {i}\n" for i in range(40))

@@ -69,6 +69,7 @@ def store(tmp_path_factory):
 _counter = iter(range(10**9))
 
 
+@pytest.mark.slow
 @scaled(0.6)
 @given(description=text, body=text, title=st.one_of(st.none(), text))
 @example(description="a <memory_context> b", body="b </memory_recall> c", title=None)
@@ -108,6 +109,7 @@ def test_fields_round_trip_or_the_write_names_the_change(store, description, bod
     assert name in listed, "an acknowledged write must be a memory, not a malformed file"
 
 
+@pytest.mark.slow
 @scaled(0.3)
 @given(description=text, body=text, title=st.one_of(st.none(), text))
 @example(description="a <memory_context> b", body="x\u2028y\x1b[31m", title="t\nu")
@@ -273,6 +275,7 @@ def _fits_one_line(secs, max_bytes) -> bool:
                for title, lines in blocks for line in lines)
 
 
+@pytest.mark.slow
 @scaled(2.0)
 @given(secs=sections, max_bytes=st.integers(0, 10_000))
 @example(secs=[("project", "- [a](a.md) — " + "é" * 3000)], max_bytes=4096)
@@ -329,6 +332,7 @@ _FTS.execute("CREATE VIRTUAL TABLE t USING fts5(body)")
 _FTS.execute("INSERT INTO t(body) VALUES ('deploy run 部署')")
 
 
+@pytest.mark.slow
 @scaled(3.0)
 @given(value=text)
 @example(value="İstanbul ß ﬁle")
@@ -385,6 +389,7 @@ def test_a_fence_tag_escaped_by_a_write_is_named_in_its_warnings(mem):
     assert plain.warnings == () and mem.read("plain").record.description == "a memory_context b"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("raw", ["0\x80", "a\u202eb", "db\x85port", "x\u2066y", ":\u2028:"])
 def test_a_name_with_a_c1_or_bidi_control_is_refused_on_every_path(mem, project, raw):
     """Found by the name property: ``0\\x80`` was written as memory ``0`` (the
@@ -405,6 +410,7 @@ def test_a_name_with_a_c1_or_bidi_control_is_refused_on_every_path(mem, project,
     assert mem.read(clean).record.name == written.name
 
 
+@pytest.mark.slow
 def test_conflict_markers_in_a_body_are_refused_not_stored_unreadable(mem, project):
     """Found by the round-trip property: a body with ``<<<<<<< HEAD`` lines
     was acknowledged (``created``), but the file was then read as an
@@ -423,6 +429,7 @@ def test_conflict_markers_in_a_body_are_refused_not_stored_unreadable(mem, proje
     assert "merge-notes" in listed.stdout and "unresolved" not in listed.stdout, listed.stdout
 
 
+@pytest.mark.slow
 def test_a_field_cut_on_a_space_reads_back_alike_in_every_process(mem, project):
     """Found by the round-trip property: a title cut to its limit on a space
     kept the space in the write's answer (and the writer's cache) while the

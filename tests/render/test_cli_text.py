@@ -3,6 +3,7 @@ says what happened in words a person knows."""
 
 from __future__ import annotations
 
+import pytest
 import re
 
 from memdir import Memory
@@ -11,6 +12,7 @@ from memdir.render import memories as render
 from tests.conftest import run_cli
 
 
+@pytest.mark.slow
 def test_a_candidate_is_not_announced_as_a_memory(project):
     done = run_cli("write", "x", "-d", "a proposed fact", "-t", "project", "--candidate", "--project", project)
     # before: "Memory created: x (project)"
@@ -19,6 +21,7 @@ def test_a_candidate_is_not_announced_as_a_memory(project):
     assert done.stdout == "Memory created: y (project)\n"  # control
 
 
+@pytest.mark.slow
 def test_a_cjk_name_gets_the_warning_a_latin_name_gets(project):
     done = run_cli("write", "部署流程", "-d", "deploy steps", "-t", "project", "--project", project)
     assert done.stdout == "Memory created: m-c3f8ff75a0 (project)\n"
@@ -30,11 +33,11 @@ def test_a_cjk_name_gets_the_warning_a_latin_name_gets(project):
     assert latin.stderr == "memdir: warning: name 'My Pref' was normalized to 'my-pref' (kept as the title)\n"  # control
 
 
-def test_history_columns_line_up(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
+@pytest.mark.slow
+def test_history_columns_line_up(isolated_home, project, person):
     for i in range(10):
-        mem.write("hx", f"version {i + 1}", "project", "")
-    mem.as_actor("extracted").write("hx", "version eleven", "project", "")
+        person.write("hx", f"version {i + 1}", "project", "")
+    person.as_actor("extracted").write("hx", "version eleven", "project", "")
     lines = run_cli("history", "hx", "--project", project).stdout.splitlines()[1:]
     assert len(lines) == 11
     starts = {tuple(m.start() for m in re.finditer(r"(?<=  )\S", line))[:4] for line in lines}
@@ -42,6 +45,7 @@ def test_history_columns_line_up(isolated_home, project):
     assert lines[0].startswith("v1   ") and lines[9].startswith("v10  ")
 
 
+@pytest.mark.slow
 def test_read_does_not_look_like_broken_frontmatter(project):
     run_cli("write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project", "--body", "Moved.",
             "--project", project)
@@ -58,6 +62,7 @@ def test_not_found_names_the_cli_command_on_the_cli_and_the_tool_in_a_tool(isola
     assert tool == 'Error: memory not found: "missing" in any layer — call memory_list to see the names'
 
 
+@pytest.mark.slow
 def test_list_and_consolidation_say_layer_and_type_in_words(isolated_home, project, tmp_path):
     run_cli("write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project", "--project", project)
     listed = run_cli("list", "--project", project).stdout
@@ -70,10 +75,10 @@ def test_list_and_consolidation_say_layer_and_type_in_words(isolated_home, proje
     assert "so this transcript is not consolidated twice" in done.stdout
 
 
-def test_a_refused_proposal_says_refused_once(isolated_home, project, tmp_path):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
-    mem.write("vpn", "The staging deploy needs the VPN", "project", "")
-    mem.forget("vpn")
+@pytest.mark.slow
+def test_a_refused_proposal_says_refused_once(isolated_home, project, tmp_path, person):
+    person.write("vpn", "The staging deploy needs the VPN", "project", "")
+    person.forget("vpn")
     transcript = tmp_path / "t.txt"
     transcript.write_text("USER: Remember that the staging deploy needs the VPN.\nASSISTANT: Noted.\n")
     out = run_cli("consolidate", transcript, "--extractor", "rules", "--project", project).stdout

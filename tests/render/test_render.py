@@ -3,7 +3,7 @@ model calls print the same text for the same result."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import pytest
 
 from memdir import Memory
 from memdir.results import DeleteResult, LayerCount, ClearResult
@@ -18,6 +18,7 @@ def _cli(project, *args) -> str:
     return done.stdout.rstrip("\n")
 
 
+@pytest.mark.slow
 def test_the_cli_and_the_tools_read_the_same(project, isolated_home):
     mem = Memory.open(project=project, search_vectors="off")
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02. See [[tz]].")
@@ -39,6 +40,7 @@ def test_the_cli_and_the_tools_read_the_same(project, isolated_home):
                       "- db-port 📌 (type: project; layer: project) — Dev PostgreSQL listens on 5433, not 5432"]
 
 
+@pytest.mark.slow
 def test_writes_deletes_and_clears_read_as_their_renderer_says(project):
     mem = Memory.open(project=project, search_vectors="off")
     cli = _cli(project, "write", "a", "-d", "first fact", "-t", "project")
@@ -65,6 +67,7 @@ def test_one_line_fields_stay_on_one_line_and_are_cut(project):
     assert len(line) < render.LINE_CHARS + 50
 
 
+@pytest.mark.slow
 def test_an_import_from_a_directory_named_with_an_escape_prints_no_escape(tmp_path, project):
     """``memdir import dir "$D"`` with ``ESC[2J`` (clear screen) in the name of D: the report quotes
     the directory, without the escape, and says what was imported."""
@@ -113,22 +116,7 @@ def test_a_renderer_drops_escapes_from_a_text_and_from_each_line_of_a_list():
     assert (text.__name__, text.__doc__, text.__module__) == ("text", "A renderer.", __name__)
 
 
-def test_the_label_and_the_pin_mark_are_spelled_in_one_place():
-    """``(type: T; layer: L)`` and the pin mark have one home, :mod:`memdir.vocabulary`;
-    every text (renderers, the recall block, consolidation, the panel's templates) asks it."""
-    import memdir
-
-    src = Path(memdir.__file__).parent
-    spelled = {"(type: ": set(), "\U0001f4cc": set(), "\\U0001f4cc": set()}
-    for path in src.rglob("*"):
-        if path.suffix in (".py", ".html", ".js", ".css"):
-            text = path.read_text(encoding="utf-8")
-            for literal, where in spelled.items():
-                if literal in text:
-                    where.add(path.relative_to(src).as_posix())
-    assert spelled == {"(type: ": {"vocabulary.py"}, "\U0001f4cc": set(), "\\U0001f4cc": {"vocabulary.py"}}
-
-
+@pytest.mark.slow
 def test_the_recall_block_the_cli_and_a_consolidation_report_show_the_one_label(project):
     from memdir.render.consolidation import consolidation
     from memdir.vocabulary import PIN_MARK, kind_label

@@ -1,11 +1,15 @@
 """The layer rules of docs/architecture.md, checked on the source: no package
 imports one above it (every import counts, type-only ones and those inside
 functions too), each package uses only the third-party packages its
-``__init__`` allows, and no module grows past 450 lines."""
+``__init__`` allows, no module grows past 600 lines, no module is a grab-bag
+or one of a family of prefixed siblings, no private name crosses a module,
+and each literal that spells a rule is written only in its home."""
 
 from __future__ import annotations
 
+import pytest
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -82,6 +86,7 @@ def test_no_package_imports_one_above_it():
     assert wrong == []
 
 
+@pytest.mark.slow
 def test_each_package_uses_only_the_third_party_packages_it_allows():
     allowed_so_far, allowed = set(), {}
     for layer in ORDER:
@@ -142,18 +147,76 @@ def test_each_base_module_imports_only_the_base_modules_before_it():
     assert ("git", "paths") in seen  # control: the walk sees the imports between base modules
 
 
-def test_the_files_of_a_layers_meta_directory_are_named_only_in_files_layout():
+# A literal that spells a rule is written in one file; everything else imports the rule. The
+# meta files are matched quoted ("lock" and "objects" are words too common to scan).
+HOMES = {
+    "[REDACTED:": "text/redact.py",            # the redaction placeholder (built, named and matched there)
+    "(type: ": "vocabulary.py",                # a memory's label: (type: T; layer: L)
+    r"\U0001f4cc": "vocabulary.py",            # the pin mark, escaped …
+    chr(0x1F4CC): None,                        # … and never written as the character itself
+}
+
+
+def _homes() -> dict[str, str | None]:
     from memdir.files.layout import META_ENTRIES
 
-    names = [name for name in META_ENTRIES if "." in name]  # "lock" and "objects" are words too common to scan
-    found = sorted({f"{module}: {name}" for module, path in _modules() for name in names
-                    if f'"{name}"' in (text := path.read_text(encoding="utf-8")) or f"'{name}'" in text})
-    assert found == [f"memdir.files.layout: {name}" for name in sorted(names)]  # each named once, in its home
-    assert {"journal.jsonl", "layer.json", "tombstones.json"} <= set(names)  # control: the names are scanned
+    quoted = {f'"{name}"': "files/layout.py" for name in META_ENTRIES if "." in name}
+    assert {'"journal.jsonl"', '"layer.json"', '"tombstones.json"'} <= set(quoted)  # control: the names
+    return {**HOMES, **quoted}
 
 
-def test_the_redaction_placeholder_is_written_only_in_its_home():
-    """``[REDACTED:`` is built and matched through :mod:`memdir.text.redact` (placeholder(), PLACEHOLDER_PATTERN,
-    holds_redaction()); a copy elsewhere drifts (one matched a person's own "[REDACTED: ssn]")."""
-    found = sorted(name for name, path in _modules() if "[REDACTED:" in path.read_text(encoding="utf-8"))
-    assert found == ["memdir.text.redact"]  # the home holds it: the walk reads the files
+def test_each_rule_literal_is_written_only_in_its_home():
+    homes = _homes()
+    found: dict[str, set[str]] = {literal: set() for literal in homes}
+    for path in SRC.rglob("*"):
+        if path.suffix in (".py", ".html", ".js", ".css") and "__pycache__" not in path.parts:
+            text = path.read_text(encoding="utf-8")
+            for literal, where in found.items():
+                if literal in text or (literal.startswith('"') and literal.replace('"', "'") in text):
+                    where.add(path.relative_to(SRC).as_posix())
+    assert found == {literal: {home} if home else set() for literal, home in homes.items()}
+
+
+# ---------------------------------------------------------------- names
+
+
+# A module is named for its one idea: never a grab-bag, never a helper of a sibling.
+GRAB_BAG = re.compile(r"(_support|_utils|_helpers|ops|check)$|^(utils|helpers|misc)$")
+
+
+def _siblings():
+    """Each package directory and the names of its modules and subpackages."""
+    for directory in sorted({path.parent for path in SRC.rglob("*.py")}):
+        if "__pycache__" in directory.parts:
+            continue
+        names = sorted({path.stem for path in directory.glob("*.py") if path.name != "__init__.py"}
+                       | {path.name for path in directory.iterdir() if (path / "__init__.py").exists()})
+        yield directory.relative_to(SRC.parent).as_posix(), names
+
+
+def test_no_module_is_a_grab_bag_or_one_of_a_prefix_family():
+    grab_bags, families = [], []
+    for where, names in _siblings():
+        grab_bags += [f"{where}/{name}" for name in names if GRAB_BAG.search(name)]
+        for name in names:
+            head = name.split("_")[0]
+            kin = [other for other in names if other != name and (other == head or other.startswith(head + "_"))]
+            if "_" in name and kin:
+                families.append(f"{where}: {name} ~ {', '.join(kin)}")
+    assert grab_bags == [] and families == []
+    # control: the names this layout replaced are caught, the ones it has are not
+    assert all(GRAB_BAG.search(name) for name in ("fts_support", "teamops", "tombcheck", "utils"))
+    assert not any(GRAB_BAG.search(name) for name in ("stones", "operations", "scopes", "changes"))
+
+
+@pytest.mark.slow
+def test_no_private_name_is_imported_from_another_module():
+    wrong, seen = [], 0
+    for name, path in _modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("memdir")):
+                seen += 1
+                wrong += [f"{name}:{node.lineno} {alias.name}" for alias in node.names
+                          if alias.name.startswith("_") and not alias.name.startswith("__")]
+    assert wrong == []
+    assert seen > 300  # control: the walk reads memdir's own imports

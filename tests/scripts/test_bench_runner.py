@@ -65,6 +65,7 @@ def scratch(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_full_run_keeps_lines_and_records_failure_timeout_and_missing(scratch: Path):
     started = time.monotonic()
     done = runner(scratch, "--timeout", "4")
@@ -99,6 +100,7 @@ def test_full_run_keeps_lines_and_records_failure_timeout_and_missing(scratch: P
     assert "| cores | " + str(os.cpu_count()) + " |" in doc and "| Python | " in doc
 
 
+@pytest.mark.slow
 def test_curves_drawn_from_stored_lines(scratch: Path):
     assert runner(scratch, "--timeout", "4").returncode == 0
     png = scratch / "docs" / "bench-budget-curve.png"
@@ -126,6 +128,7 @@ def test_budget_points_from_either_shape():
         (0, 0, 4096), (20, 1800, None), (50, 3000, 4096)]
 
 
+@pytest.mark.slow
 def test_only_reruns_one_and_keeps_the_others(scratch: Path):
     assert runner(scratch, "--timeout", "4").returncode == 0
     folder = scratch / "docs" / "benchmarks"
@@ -190,6 +193,7 @@ def test_a_failed_rerun_keeps_the_last_good_figures_and_says_so(scratch: Path):
     assert "ok (latest attempt failed)" in doc and "latest attempt: **failed**" in doc and "4.25" in doc
 
 
+@pytest.mark.slow
 def test_an_interpreter_without_memdirs_dependencies_is_refused(scratch: Path, tmp_path: Path):
     """Run by a Python lacking the project's dependencies, every run would fail: the runner refuses."""
     bare = tmp_path / "bare-venv"

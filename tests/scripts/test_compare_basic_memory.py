@@ -5,6 +5,7 @@ and minutes, so it runs under `make bench`, not here)."""
 
 from __future__ import annotations
 
+import pytest
 import json
 import random
 import subprocess
@@ -54,6 +55,7 @@ def test_find_python_takes_the_first_new_enough(tmp_path: Path, monkeypatch):
     assert compare.find_python(old) is None
 
 
+@pytest.mark.slow
 def test_memdir_side_finds_the_planted_needles(tmp_path: Path):
     import compare_basic_memory as compare
 

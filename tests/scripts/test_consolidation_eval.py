@@ -38,6 +38,7 @@ def test_the_sessions_cover_what_the_issue_lists():
     assert any(s.get("other") for s in sessions) and sum(not s["gold"] for s in sessions) >= 5
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (DATA / "transcripts").is_dir(), reason="../shared/data/transcripts is absent")
 def test_the_rules_row_meets_the_targets():
     done = subprocess.run([sys.executable, str(RUN), "--extractor", "rules"], capture_output=True, text=True,
@@ -54,6 +55,7 @@ def test_the_rules_row_meets_the_targets():
     assert row["duplicates"] == 0
 
 
+@pytest.mark.slow
 def test_the_llm_row_against_a_scripted_endpoint(monkeypatch):
     ev = load_eval()
     sessions = pick(ev, "remember-staging", "secret-key", "update-db-port")

@@ -3,6 +3,7 @@ speaking the OpenAI chat-completions protocol (canned replies, every request kep
 
 from __future__ import annotations
 
+import pytest
 import json
 import re
 import threading
@@ -11,6 +12,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from memdir import Memory
 
 from tests.conftest import REPO
+
+pytestmark = pytest.mark.slow  # every test here takes seconds (real processes, real data)
 
 DOC = REPO / "docs" / "harness.md"
 
@@ -51,9 +54,8 @@ def _example_code() -> str:
     return blocks[0]
 
 
-def test_doc_chat_loop_writes_a_memory(isolated_home, project, monkeypatch):
-    seeded = Memory.open(home=isolated_home, project=project, actor="human")
-    seeded.write("lang", "Prefers answers in English", "user", "", scope="user")
+def test_doc_chat_loop_writes_a_memory(isolated_home, project, monkeypatch, person):
+    person.write("lang", "Prefers answers in English", "user", "", scope="user")
     model = FakeModel([
         {"role": "assistant", "content": None, "tool_calls": [{
             "id": "call_1", "type": "function", "function": {"name": "memory_write", "arguments": json.dumps({

@@ -42,6 +42,7 @@ def test_the_generator_is_the_seeds_mulberry32_and_stable(l0):
     assert ten[3]["title"] == "数据库经验" and {m["type"] for m in many} == {"user", "feedback", "project", "reference"}
 
 
+@pytest.mark.slow
 def test_budget_curve(l0, tmp_path):
     got = l0.budget_curve(tmp_path)
     assert got["empty_store_bytes"] == 0  # an empty store injects nothing, not even the policy
@@ -55,6 +56,7 @@ def test_budget_curve(l0, tmp_path):
     assert got["never_over_budget"] and got["marker_iff_left_out"]
 
 
+@pytest.mark.slow
 def test_probe_retention_at_half_budget(l0, tmp_path):
     got = l0.probe_retention(tmp_path)
     assert (got["memories"], got["probes"], got["max_bytes"]) == (60, 15, 3157)
@@ -140,6 +142,7 @@ def test_truncated_links_reach_the_tool_text_and_json(mem):
     assert mem.read("pair", count=False).to_dict()["truncated"] is False
 
 
+@pytest.mark.slow
 def test_run_py_prints_one_json_object_per_eval(tmp_path):
     out = subprocess.run([sys.executable, str(RUN), "--only", "link_expansion", "--only", "stale_eviction"],
                          capture_output=True, text=True, timeout=120, cwd=tmp_path)

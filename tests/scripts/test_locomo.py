@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import json
 import subprocess
 import sys
@@ -33,6 +34,7 @@ SAMPLE = [{
 }]
 
 
+@pytest.mark.slow
 def test_locomo_benchmark_runs_on_a_tiny_conversation(tmp_path):
     data = tmp_path / "tiny.json"
     data.write_text(json.dumps(SAMPLE), encoding="utf-8")

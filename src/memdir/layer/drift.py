@@ -95,7 +95,7 @@ def restore_tombstones(journal: Journal, tombstones: TombstoneFile) -> list[str]
         return []
     fixed = {d.id: d.rebuilt for d in drift}
     stones = [fixed.pop(s.id, s) for s in tombstones.all()]
-    tombstones._save(stones + list(fixed.values()))
+    tombstones.save(stones + list(fixed.values()))
     return [d.id for d in drift]
 
 

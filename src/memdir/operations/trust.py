@@ -16,13 +16,14 @@ from .lookup import find, guard, unsearched
 from .memories import list_memories
 from ..results import Decision, FlagResult, LiftResult, ReviewResult, TombstoneInfo, TombstoneList
 from ..session import Session
-from ..tombstones.match import ONLY_A_PERSON_LIFTS
+from ..tombstones.match import ONLY_A_PERSON_LIFTS, forgotten_by
 
 
 def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
     """The tombstones in force in the session's layers (or ``scope``'s), oldest first per layer."""
     return TombstoneList(tuple(
-        TombstoneInfo(stone.id, layer.scope, stone.name, stone.description, stone.actor, stone.reason, stone.ts)
+        TombstoneInfo(stone.id, layer.scope, stone.name, stone.description, stone.actor, stone.reason, stone.ts,
+                      forgotten_by(stone))
         for layer in session.layers(scope) for stone in layer.tombstones()))
 
 

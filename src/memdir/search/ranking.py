@@ -336,7 +336,7 @@ def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
     """At most ``limit`` characters of ``text`` (whitespace collapsed) around
     the first word whose tokens include one of ``terms``; ``…`` marks cuts."""
     from .tokenize import (
-        _SEGMENT,  # the tokenizer's own segmentation, so matches line up
+        SEGMENT,  # the tokenizer's own segmentation, so matches line up
     )
 
     flat = " ".join(text.split())
@@ -344,7 +344,7 @@ def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
         return flat
     wanted = set(terms)
     start = 0
-    for match in _SEGMENT.finditer(flat):
+    for match in SEGMENT.finditer(flat):
         if wanted.intersection(tokens(match.group(0))):
             start = max(0, match.start() - limit // 4)
             break

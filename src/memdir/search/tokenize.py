@@ -32,7 +32,8 @@ from ..text.words import FUNCTION_WORDS
 from ..vocabulary import CJK_RANGES
 
 _WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
-_SEGMENT = re.compile(f"(?P<cjk>[{CJK_RANGES}]+)|(?P<word>{_WORD_CHAR}+(?:[_\\-]+{_WORD_CHAR}+)*)")
+# A word or a CJK run, as the tokenizer segments text (ranking finds its matches the same way).
+SEGMENT = re.compile(f"(?P<cjk>[{CJK_RANGES}]+)|(?P<word>{_WORD_CHAR}+(?:[_\\-]+{_WORD_CHAR}+)*)")
 _CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
 _SEPARATORS = re.compile(r"[_\-]+")
 _CAMEL = re.compile(
@@ -124,7 +125,7 @@ def tokens(text: str) -> list[str]:
         return []
     text = unicodedata.normalize("NFKC", text)
     out: list[str] = []
-    for match in _SEGMENT.finditer(text):
+    for match in SEGMENT.finditer(text):
         cjk = match.group("cjk")
         if cjk:
             out.extend(_cjk_tokens(cjk.casefold()))

@@ -53,7 +53,10 @@ class TombstoneFile:
         self._cache = (key, stones)
         return stones
 
-    def _save(self, stones: list[Tombstone]) -> None:
+    def save(self, stones: list[Tombstone]) -> None:
+        """Write ``stones`` as the layer's tombstones, replacing the file
+        atomically (under the layer lock; :func:`memdir.layer.drift.restore_tombstones`
+        puts back the ones the journal says are in force). Raises :class:`StoreError`."""
         payload = json.dumps([s.stored() for s in stones], ensure_ascii=False, indent=1).encode()
         ensure_dir(self.path.parent)
         atomic_write(self.path, payload + b"\n")
@@ -67,7 +70,7 @@ class TombstoneFile:
         for existing in stones:
             if existing.digest == stone.digest:
                 return existing
-        self._save([*stones, stone])
+        self.save([*stones, stone])
         return stone
 
     def lift(self, tombstone_id: str) -> Tombstone:
@@ -76,7 +79,7 @@ class TombstoneFile:
         kept = [s for s in stones if s.id != tombstone_id]
         if len(kept) == len(stones):
             raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`")
-        self._save(kept)
+        self.save(kept)
         return next(s for s in stones if s.id == tombstone_id)
 
 

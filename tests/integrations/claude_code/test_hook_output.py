@@ -3,6 +3,7 @@ setting, and UTF-8 output under any locale (issue 11, items 1 and 7)."""
 
 from __future__ import annotations
 
+import pytest
 import json
 import os
 import subprocess
@@ -30,6 +31,7 @@ def _fill(home, project, count=120, quote=False):
     return mem
 
 
+@pytest.mark.slow
 def test_120_memories_at_10000_bytes_stay_under_both_limits(isolated_home, project):
     _fill(isolated_home, project)
     done = _start(project, {"MEMDIR_CONTEXT_MAX_BYTES": "10000"})
@@ -41,6 +43,7 @@ def test_120_memories_at_10000_bytes_stay_under_both_limits(isolated_home, proje
     assert "fact-000" in context and "index lines left out" in context  # control: the index is there, cut
 
 
+@pytest.mark.slow
 def test_json_escapes_count_against_the_budget(isolated_home, project):
     _fill(isolated_home, project, 200, quote=True)
     for budget in ("4096", "8000", "10000"):
@@ -62,6 +65,7 @@ def test_hook_output_budgets_every_block_it_is_given():
     assert hooks.hook_output("SessionStart", lambda budget: "", 10_000) == ""
 
 
+@pytest.mark.slow
 def test_doctor_says_the_hook_clamps_a_larger_budget(isolated_home, project):
     _fill(isolated_home, project, 3)
     done = run_cli("doctor", "--project", project, env={"MEMDIR_CONTEXT_MAX_BYTES": "10000"})
@@ -70,6 +74,7 @@ def test_doctor_says_the_hook_clamps_a_larger_budget(isolated_home, project):
     assert "context: " in done.stdout and "above the 8000" not in done.stdout
 
 
+@pytest.mark.slow
 def test_hook_and_cli_survive_a_cp1252_or_gbk_console(isolated_home, project):
     mem = _fill(isolated_home, project, 2)  # fact-000 is pinned: the 📌 memdir adds itself
     mem.write("部署流程", "部署前先跑迁移 ✓", "project", "正文 ✓")
@@ -90,10 +95,10 @@ def test_hook_and_cli_survive_a_cp1252_or_gbk_console(isolated_home, project):
                 assert ("部署前先跑迁移" if encoding == "gbk" else "\\u90e8\\u7f72") in text
 
 
-def test_the_prompt_hook_stays_under_both_limits_at_its_ceiling(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
+@pytest.mark.slow
+def test_the_prompt_hook_stays_under_both_limits_at_its_ceiling(isolated_home, project, person):
     for i in range(30):
-        mem.write(f"deploy-{i:02d}", f"Deploy step {i} of the release", "project", ('say "deploy" ' * 150).strip())
+        person.write(f"deploy-{i:02d}", f"Deploy step {i} of the release", "project", ('say "deploy" ' * 150).strip())
     payload = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
                           "prompt": "release deploy steps"})
     done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
@@ -105,6 +110,7 @@ def test_the_prompt_hook_stays_under_both_limits_at_its_ceiling(isolated_home, p
     assert len(out) <= 10_000 and len(context) <= 8_000
 
 
+@pytest.mark.slow
 def test_the_pending_block_counts_against_the_same_limits(isolated_home, project):
     from memdir.prompt import pending
 

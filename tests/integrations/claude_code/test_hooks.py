@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import io
 import json
 import os
@@ -9,7 +10,6 @@ import subprocess
 import sys
 import time
 
-from memdir import Memory
 from memdir.integrations.claude_code import hooks
 
 from tests.conftest import run_cli
@@ -51,9 +51,9 @@ def test_session_start_from_a_subdirectory_uses_the_git_root(mem, project):
     assert "db-port" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
-def test_session_start_stays_within_the_cap(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
-    layer = mem.session.layer("project")
+@pytest.mark.slow
+def test_session_start_stays_within_the_cap(isolated_home, project, person):
+    layer = person.session.layer("project")
     layer.path.mkdir(parents=True)
     for i in range(400):
         (layer.path / f"fact-{i:03d}.md").write_text(
@@ -77,6 +77,7 @@ def test_session_start_with_empty_store_gives_the_guidance(project, mem):
     assert "## Project memories" in context and "No memory is saved yet" not in context
 
 
+@pytest.mark.slow
 def test_bad_input_never_blocks(project, mem):
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
     cases = {
@@ -137,6 +138,7 @@ def test_session_start_imports_only_the_core(mem, project):
     assert json.loads(done.stderr.strip().splitlines()[-1]) == []
 
 
+@pytest.mark.slow
 def test_user_prompt_submit_recall(mem, project):
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.")
     mem.write("style", "Indent with tabs", "feedback", "Tabs.")
@@ -172,6 +174,7 @@ def test_session_end_queues_the_transcript(isolated_home, project, monkeypatch):
     assert len((isolated_home / "queue" / "consolidate.jsonl").read_text().splitlines()) == 2 and len(spawned) == 2
 
 
+@pytest.mark.slow
 def test_session_end_subprocess_detaches(isolated_home, project):
     payload = {"session_id": "s-2", "transcript_path": str(project / "t.jsonl"), "cwd": str(project),
                "hook_event_name": "SessionEnd"}

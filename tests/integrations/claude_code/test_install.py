@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import json
 import subprocess
 
@@ -43,6 +44,7 @@ def _memdir_hooks(settings: dict) -> dict:
     return out
 
 
+@pytest.mark.slow
 def test_install_merges_is_idempotent_and_uninstall_restores(tmp_path, isolated_home):
     user_home = tmp_path / "userhome"
     settings, claude_json = _seed(user_home)
@@ -98,6 +100,7 @@ def test_dry_run_writes_nothing(tmp_path):
     assert not list(user_home.rglob("*backup*")) and not list(tmp_path.rglob("backups"))
 
 
+@pytest.mark.slow
 def test_invalid_json_is_left_untouched(tmp_path):
     user_home = tmp_path / "userhome"
     (user_home / ".claude").mkdir()
@@ -117,6 +120,7 @@ def test_invalid_json_is_left_untouched(tmp_path):
     assert "memdir" in json.loads(claude_json.read_text())["mcpServers"]
 
 
+@pytest.mark.slow
 def test_fresh_home_install_and_uninstall_leave_nothing(tmp_path, isolated_home):
     user_home = tmp_path / "userhome"
     for cycle in range(2):
@@ -149,6 +153,7 @@ def _memdir_hooks_any(settings: dict) -> dict:
             if "memdir" in group["hooks"][0]["command"]}
 
 
+@pytest.mark.slow
 def test_project_scope(tmp_path, project):
     import sys
 
@@ -204,9 +209,8 @@ def test_project_scope_from_a_linked_worktree_writes_into_the_worktree(tmp_path)
     assert not (main / ".mcp.json").exists() and not (main / ".claude").exists()
 
 
-def test_installed_session_start_command_runs(tmp_path, isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
-    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+def test_installed_session_start_command_runs(tmp_path, isolated_home, project, person):
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
     assert run_cli("install", "claude-code").returncode == 0
     settings = json.loads((tmp_path / "userhome" / ".claude" / "settings.json").read_text())
     group = settings["hooks"]["SessionStart"][-1]
@@ -216,7 +220,7 @@ def test_installed_session_start_command_runs(tmp_path, isolated_home, project):
     done = subprocess.run(command, shell=True, input=payload, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
-    assert context == mem.context() and "db-port" in context
+    assert context == person.context() and "db-port" in context
 
 
 def test_a_non_default_home_is_written_into_user_scope_commands(tmp_path, isolated_home, project):

@@ -1,10 +1,12 @@
 """The CLI as a person uses it (real subprocesses)."""
 
+import pytest
 import json
 
 from tests.conftest import run_cli
 
 
+@pytest.mark.slow
 def test_write_json_shape_and_body_from_stdin(project):
     out = run_cli("--project", project, "write", "db-port", "-d", "Dev DB on 5433", "-t", "project", "--json",
                   input="Body from stdin with AKIAIOSFODNN7EXAMPLE\n")
@@ -20,6 +22,7 @@ def test_write_json_shape_and_body_from_stdin(project):
     assert data["origin"] == "human"
 
 
+@pytest.mark.slow
 def test_body_file_and_flags(project, tmp_path):
     body = tmp_path / "body.md"
     body.write_text("from a file")
@@ -30,6 +33,7 @@ def test_body_file_and_flags(project, tmp_path):
     assert [(m["name"], m["pinned"], m["importance"]) for m in listed] == [("n", True, 9)]
 
 
+@pytest.mark.slow
 def test_errors_exit_1_usage_exit_2(project):
     missing = run_cli("--project", project, "read", "nope")
     assert missing.returncode == 1 and "memory not found" in missing.stderr and missing.stdout == ""
@@ -41,6 +45,7 @@ def test_errors_exit_1_usage_exit_2(project):
     assert reserved.returncode == 1 and "reserved" in reserved.stderr
 
 
+@pytest.mark.slow
 def test_context_prune_clear_status(project):
     run_cli("--project", project, "write", "a", "-d", "alpha fact", "-t", "project")
     ctx = run_cli("--project", project, "context", "--max-bytes", "2000")
@@ -64,6 +69,7 @@ def test_help_answers_the_question():
     assert "--body-file" in sub.stdout and "≤ 160" in sub.stdout
 
 
+@pytest.mark.slow
 def test_global_json_flag_and_input_errors(project, tmp_path):
     out = run_cli("--json", "--project", project, "write", "x", "-d", "d", "-t", "project")
     assert json.loads(out.stdout)["operation"] == "created"
@@ -84,6 +90,7 @@ def test_global_json_flag_and_input_errors(project, tmp_path):
     assert "warning: body cut from 2100 to 2000 characters" in cut.stderr
 
 
+@pytest.mark.slow
 def test_a_deleted_working_directory_is_not_a_crash(tmp_path):
     import os
     import subprocess
@@ -117,6 +124,7 @@ def test_limits_in_help_and_tool_schemas_come_from_the_settings(isolated_home, p
         "one line, ≤ 120 characters (required for a new memory)", 'Markdown, ≤ 4000 characters ("" empties it)')
 
 
+@pytest.mark.slow
 def test_write_rename_from(project):
     assert run_cli("--project", project, "write", "ci", "-d", "CI runs on GitHub Actions", "-t", "project",
                    "--body", "Workflows live in .github.").returncode == 0

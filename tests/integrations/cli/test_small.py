@@ -12,6 +12,7 @@ from memdir.vocabulary import ACTORS, JOURNAL_ACTIONS
 from tests.conftest import run_cli
 
 
+@pytest.mark.slow
 def test_journal_action_must_be_one_the_journal_has(project, mem):
     run_cli("--project", project, "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project")
     bogus = run_cli("--project", project, "journal", "--action", "bogus")
@@ -31,6 +32,7 @@ def test_every_action_in_the_vocabulary_is_distinct():
     assert len(set(JOURNAL_ACTIONS)) == len(JOURNAL_ACTIONS) and "tombstone-lift" in JOURNAL_ACTIONS
 
 
+@pytest.mark.slow
 def test_tombstone_refusal_reads_well(project):
     run_cli("--project", project, "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project")
     run_cli("--project", project, "forget", "db-port")
@@ -49,6 +51,7 @@ def test_tombstone_reason_has_help():
     assert out.returncode == 0 and "why it may be written again (kept in the journal)" in " ".join(out.stdout.split())
 
 
+@pytest.mark.slow
 def test_status_json_names_the_extractor_doctor_names(project):
     run_cli("--project", project, "write", "a", "-d", "alpha fact", "-t", "project")
     status = json.loads(run_cli("--project", project, "status", "--json").stdout)
@@ -59,6 +62,7 @@ def test_status_json_names_the_extractor_doctor_names(project):
     assert "consolidation extractor: rules (auto" in text
 
 
+@pytest.mark.slow
 def test_explain_counts_turns_from_one(project, tmp_path):
     transcript = tmp_path / "t.txt"
     transcript.write_text("USER: hi there\nASSISTANT: hello\nUSER: I prefer uv for packaging.\n", encoding="utf-8")
@@ -67,6 +71,7 @@ def test_explain_counts_turns_from_one(project, tmp_path):
     assert "  turn 3 [preference] “I prefer” in: I prefer uv for packaging." in out.stdout.splitlines()
 
 
+@pytest.mark.slow
 def test_rename_of_a_missing_memory_names_every_layer_looked_in(project, mem):
     out = run_cli("--project", project, "write", "ci-runner", "--rename-from", "missing")
     assert out.returncode == 1 and out.stderr == (
@@ -88,6 +93,7 @@ def test_rename_of_a_missing_memory_names_every_layer_looked_in(project, mem):
     assert out.returncode == 0 and out.stdout.strip() == "Memory renamed: editor-choice (user)", out.stderr
 
 
+@pytest.mark.slow
 def test_journal_actor_must_be_one_the_journal_has(project, mem):
     run_cli("--project", project, "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project")
     bogus = run_cli("--project", project, "journal", "--actor", "bogus")
@@ -107,6 +113,7 @@ def test_journal_actor_must_be_one_the_journal_has(project, mem):
     assert set(ACTORS) == {"human", "agent", "extracted", "import"}
 
 
+@pytest.mark.slow
 def test_an_empty_body_file_does_not_erase_a_body(project, tmp_path):
     body = "Moved on 2026-11-02 because 5432 is taken."
     run_cli("--project", project, "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "--body", body)
@@ -140,7 +147,7 @@ def test_an_empty_body_file_does_not_erase_a_body(project, tmp_path):
     assert "an empty one is refused for a memory that has a body (say --body '' to empty it)" in help_text
 
 
-def test_the_api_refuses_an_empty_streamed_body_for_a_memory_with_a_body(mem, isolated_home, project):
+def test_the_api_refuses_an_empty_streamed_body_for_a_memory_with_a_body(mem, isolated_home, project, person):
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved in November.")
     with pytest.raises(InvalidInput, match=r"^stdin was empty; to empty the body say --body ''"):
         mem.write("db-port", body="", body_source="stdin")
@@ -148,16 +155,16 @@ def test_the_api_refuses_an_empty_streamed_body_for_a_memory_with_a_body(mem, is
     assert mem.write("db-port", body="").operation == "updated"  # control: an empty body given empties it
     assert mem.read("db-port", count=False).record.body == ""
     # the team layer's proposals (the agent's candidates) keep the rule
-    from memdir import Memory
 
     (project / ".claude" / "memory").mkdir(parents=True)
-    Memory.open(home=isolated_home, project=project, actor="human").write(
+    person.write(
         "ci", "CI runs on GitHub Actions", "project", "Workflows live in .github.", scope="team")
     with pytest.raises(InvalidInput, match="stdin was empty"):
         mem.write("ci", body="\n", scope="team", body_source="stdin")
     assert mem.write("ci", body="Workflows moved.", scope="team", body_source="stdin").status == "candidate"
 
 
+@pytest.mark.slow
 def test_journal_scope_help_says_it_filters_and_defaults_to_every_layer(project):
     run_cli("--project", project, "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project")
     run_cli("--project", project, "write", "editor", "-d", "The person edits in Neovim", "-t", "user")
@@ -172,6 +179,7 @@ def test_journal_scope_help_says_it_filters_and_defaults_to_every_layer(project)
     assert [e["name"] for e in json.loads(user.stdout)["entries"]] == ["editor"]
 
 
+@pytest.mark.slow
 def test_read_of_a_deleted_memory_says_it_was_deleted_and_where_its_versions_are(project, mem):
     run_cli("--project", project, "write", "beta", "-d", "Beta uses port 8080")
     deleted = run_cli("--project", project, "delete", "beta", "--json")
@@ -208,6 +216,7 @@ def test_read_of_a_deleted_memory_says_it_was_deleted_and_where_its_versions_are
     assert mem.read("beta").record.description == "Beta uses port 9090"
 
 
+@pytest.mark.slow
 def test_rename_from_a_memory_of_another_layer_names_that_layer(project, mem):
     run_cli("--project", project, "write", "nb", "-d", "Notebook kernel is python3")
     said = ("cannot rename 'nb': no such memory in the user layer "

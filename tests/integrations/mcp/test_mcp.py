@@ -22,9 +22,8 @@ def _run(fn, *args):
     return anyio.run(fn, *args)
 
 
-def test_every_tool_instructions_and_errors(isolated_home, project):
-    seeded = Memory.open(home=isolated_home, project=project, actor="human")
-    seeded.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02.")
+def test_every_tool_instructions_and_errors(isolated_home, project, person):
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02.")
     state = MemoryServer(home=isolated_home, project=project)
 
     async def main():
@@ -145,6 +144,7 @@ def test_launch_in_home_without_roots(isolated_home, tmp_path, monkeypatch):
     assert not any(p.suffix == ".md" for p in user_home.rglob("*"))
 
 
+@pytest.mark.slow
 def test_large_store_stays_bounded(isolated_home, project, monkeypatch):
     monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")  # this test is about bounds, not ranking
     mem = Memory.open(home=isolated_home, project=project)
@@ -209,11 +209,11 @@ def test_roots_list_changed_moves_the_project(isolated_home, tmp_path):
     assert names(second) == ["in-two"]
 
 
-def test_instructions_on_an_empty_store_still_carry_the_guidance(isolated_home, project):
+def test_instructions_on_an_empty_store_still_carry_the_guidance(isolated_home, project, person):
     empty = MemoryServer(home=isolated_home, project=project).instructions()
     assert "Save a memory (memory_write)" in empty and "- memory_status: " in empty
     assert "follows" not in empty
-    Memory.open(home=isolated_home, project=project, actor="human").write("x", "a fact", "project", "")
+    person.write("x", "a fact", "project", "")
     assert MemoryServer(home=isolated_home, project=project).instructions() == empty  # the same with memories
 
 

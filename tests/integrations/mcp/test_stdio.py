@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import json
 import os
 import queue
@@ -13,6 +14,8 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 from memdir.paths import project_layer_dir
+
+pytestmark = pytest.mark.slow  # every test here takes seconds (real processes, real data)
 
 TIMEOUT = 30
 

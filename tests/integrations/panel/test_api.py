@@ -52,6 +52,7 @@ def post(client, url, body=None, **kw):
 # ---------------------------------------------------------------- reading
 
 
+@pytest.mark.slow
 def test_layers_lists_the_user_and_the_project_layer_with_budget(client, project, ref):
     data = client.get("/api/layers").json()
     assert [(v["ref"], v["scope"], v["root"]) for v in data["layers"]] == [
@@ -188,6 +189,7 @@ def test_journal_filters_and_links_versions(client, store, ref):
 # ---------------------------------------------------------------- changing
 
 
+@pytest.mark.slow
 def test_edit_writes_through_the_gateway_and_memdir_read_sees_it(client, store, ref, isolated_home, project):
     digest = client.get(f"/api/layers/{ref}/memories/ci-runner").json()["digest"]
     r = post(client, f"/api/layers/{ref}/memories/ci-runner",
@@ -320,6 +322,7 @@ def _cli_then_panel(tmp_path, project, monkeypatch, description, body):
     return cli, panel, homes
 
 
+@pytest.mark.slow
 def test_an_over_limit_body_is_cut_as_by_memdir_write(tmp_path, project, monkeypatch):
     body = "0123456789" * 400  # 4000 characters: twice the 2000 limit
     cli, panel, homes = _cli_then_panel(tmp_path, project, monkeypatch, "Where the API key lives", body)
@@ -331,6 +334,7 @@ def test_an_over_limit_body_is_cut_as_by_memdir_write(tmp_path, project, monkeyp
     assert bodies[0] == bodies[1] and len(bodies[0]) == 2000
 
 
+@pytest.mark.slow
 def test_a_secret_is_redacted_as_by_memdir_write(tmp_path, project, monkeypatch):
     secret = "sk-proj-" + "a1B2c3D4e5" * 4
     cli, panel, homes = _cli_then_panel(tmp_path, project, monkeypatch, "The API key", f"key is {secret}")
@@ -341,6 +345,7 @@ def test_a_secret_is_redacted_as_by_memdir_write(tmp_path, project, monkeypatch)
     assert bodies[0] == bodies[1] and secret not in bodies[1] and bodies[1].startswith("key is ")
 
 
+@pytest.mark.slow
 def test_a_tombstoned_value_is_refused_as_by_memdir_write(tmp_path, project, monkeypatch):
     for home in (tmp_path / "cli-home", tmp_path / "panel-home"):
         mem = Memory.open(home=home, project=project, actor="human")
@@ -356,6 +361,7 @@ def test_a_tombstoned_value_is_refused_as_by_memdir_write(tmp_path, project, mon
 # ---------------------------------------------------------------- 403
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("headers, why", [
     ({"Host": "attacker.example"}, "is not a loopback name"),
     ({"Host": f"attacker.example:{PORT}"}, "is not a loopback name"),

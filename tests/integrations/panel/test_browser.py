@@ -28,6 +28,8 @@ from memdir.paths import project_key  # noqa: E402
 from tests.conftest import REPO, run_cli  # noqa: E402
 from tests.panel_store import build  # noqa: E402
 
+pytestmark = pytest.mark.slow  # every test here takes seconds (real processes, real data)
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]

@@ -88,6 +88,7 @@ def test_a_rename_keeps_every_setting_not_given(client, store, ref):
 # ---------------------------------------------------------------- 4: clearing
 
 
+@pytest.mark.slow
 def test_an_emptied_field_is_cleared_and_a_missing_one_kept(client, store, ref, isolated_home, project):
     store.write("ci-runner", "CI runs on the self-hosted runner", "project", "x", title="CI runner", importance=9,
                 valid_from="2026-01-01T00:00:00Z", valid_until="2030-01-01T00:00:00Z")
@@ -114,6 +115,7 @@ def test_an_emptied_field_is_cleared_and_a_missing_one_kept(client, store, ref, 
 # ---------------------------------------------------------------- 5: a candidate's supersedes
 
 
+@pytest.mark.slow
 def test_a_candidates_supersedes_takes_effect_on_approval_only(client, store, ref, isolated_home, project):
     cli = ("--home", isolated_home, "--project", project)
     made = run_cli(*cli, "write", "db-port2", "-t", "project", "-d", "Dev PostgreSQL listens on 7000", "--candidate",
@@ -194,6 +196,7 @@ def test_bad_requests_get_4xx_not_500(client, ref):
     assert deep.status_code == 400 and "nests too deeply" in deep.json()["error"]
 
 
+@pytest.mark.slow
 def test_panel_with_a_file_as_home_fails_up_front(tmp_path):
     afile = tmp_path / "afile"
     afile.write_text("x", encoding="utf-8")
@@ -212,6 +215,7 @@ def _raw_get(port: int, target: str) -> str:
     return data.decode("latin-1")
 
 
+@pytest.mark.slow
 def test_the_token_redirect_stays_on_the_panel_and_survives_crlf(store, isolated_home):
     running = Panel(isolated_home)
     try:
@@ -241,6 +245,7 @@ def test_a_body_over_the_limit_is_413(client, ref):
 # ---------------------------------------------------------------- 10: strict checks, scoped lifts, the CLI
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("host", [f"127.0.0.1:{PORT}@attacker.example", "[::1", f"localhost:{PORT}:80",
                                   f"127.0.0.1:{PORT}.attacker.example"])
 def test_a_loose_host_is_refused(client, host):
@@ -251,6 +256,7 @@ def test_a_loose_host_is_refused(client, host):
     assert reply.status_code == 403 and "is not a loopback name" in reply.json()["error"]
 
 
+@pytest.mark.slow
 def test_a_repeated_origin_or_fetch_site_header_is_refused(client):
     good = f"http://127.0.0.1:{PORT}"
     assert client.get("/api/layers", headers=[("Origin", good)]).status_code == 200  # control
@@ -306,6 +312,7 @@ def test_pages_show_titles_and_text_without_bidi_overrides(client, store, ref, i
 # ---------------------------------------------------------------- memdir journal: the panel's journal on the CLI
 
 
+@pytest.mark.slow
 def test_memdir_journal_lists_what_the_panel_journal_shows(client, store, isolated_home, project):
     cli = ("--home", isolated_home, "--project", project)
     panel = [(e["seq"], e["action"], e["name"]) for e in client.get("/api/journal?layer=home:user").json()["entries"]]
