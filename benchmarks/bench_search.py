@@ -157,10 +157,10 @@ def _line(way: str, notes: int, wall: float, cpu: float, load: float, tokens: in
 def embed_store(count: int, seed: int) -> dict:
     """The background embedder's path on a home holding ``count`` notes."""
     from memdir import Memory
+    from memdir.files.memfile import MemoryRecord, serialize
     from memdir.search import embedder, vectors
     from memdir.search.index import connect
     from memdir.search.sync import sync
-    from memdir.files.memfile import MemoryRecord, serialize
 
     with tempfile.TemporaryDirectory(prefix="memdir-bench-") as tmp:
         root = Path(tmp) / "proj"

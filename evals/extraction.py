@@ -291,10 +291,10 @@ def evaluate(path: Path, extractor_name: str, limit: int | None = None, examples
     is installed, else it is left out with the reason); ``seed_scorer`` the
     first scorer's figures."""
     from memdir.consolidation.consolidate import ExtractionContext, resolve_extractor
-    from memdir.errors import ModelError
     from memdir.consolidation.gate import check
-    from memdir.settings import load_settings
     from memdir.consolidation.transcripts import read_transcript
+    from memdir.errors import ModelError
+    from memdir.settings import load_settings
 
     settings = load_settings(None)
     extractor = resolve_extractor(extractor_name, settings)

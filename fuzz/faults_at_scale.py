@@ -50,11 +50,11 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from memdir import Memory  # noqa: E402
-from memdir.search import index as fts  # noqa: E402
 from memdir.errors import MemdirError  # noqa: E402
+from memdir.files.scan import load  # noqa: E402
 from memdir.layer.index import render_index  # noqa: E402
 from memdir.layer.journal import Journal, now_utc  # noqa: E402
-from memdir.files.scan import load  # noqa: E402
+from memdir.search import index as fts  # noqa: E402
 from tests.faults.test_faults import OPS, POINTS, UNPRIVILEGED, count_lost, cut, file_bytes, seed, state  # noqa: E402
 
 COUNTS = {"kills": 0, "kills_at_named_points": 0, "kills_at_random_times": 0, "enospc_faults": 0,

@@ -76,7 +76,8 @@ def pytest_terminal_summary(terminalreporter):
 
 # ---------------------------------------------------------------- hypothesis profiles (issue 13, item 3)
 
-from hypothesis import HealthCheck, settings as _hypothesis  # noqa: E402
+from hypothesis import HealthCheck  # noqa: E402
+from hypothesis import settings as _hypothesis
 from hypothesis.database import DirectoryBasedExampleDatabase  # noqa: E402
 
 # "ci" (the default, in `make test`): a fixed, derandomized run that is the same on every

@@ -32,7 +32,6 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-
 from common import build_store, prompts
 
 LEXICAL = ("coverage", "head", "mass", "complete", "missing", "query")

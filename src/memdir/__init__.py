@@ -23,8 +23,20 @@ and what each may import: ``docs/architecture.md``.
 """
 
 from .errors import (
-    Conflict, ConfirmationRequired, InstallError, InvalidInput, InvalidName, LockTimeout, MemdirError, MissingExtra,
-    ModelError, NotFound, Refused, ScopeError, StoreError, TombstoneRefused,
+    ConfirmationRequired,
+    Conflict,
+    InstallError,
+    InvalidInput,
+    InvalidName,
+    LockTimeout,
+    MemdirError,
+    MissingExtra,
+    ModelError,
+    NotFound,
+    Refused,
+    ScopeError,
+    StoreError,
+    TombstoneRefused,
 )
 
 # What a Memory method returns, by the module that defines it (tests/test_public_api.py checks the list is whole).

@@ -43,16 +43,33 @@ from typing import TYPE_CHECKING, Any
 from .errors import InvalidInput
 from .gateway.fields import MemoryChange
 from .importing import run as imports
-from .operations import maintenance, memories as operations, team as teamops, trust
 from .importing.run import ImportReport
+from .operations import maintenance, trust
+from .operations import memories as operations
+from .operations import team as teamops
+from .operations.team import Promoted, Resolved, TeamInit, TeamStatus
 from .prompt.context import session_block
 from .results import (
-    ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, JournalResult, LiftResult,
-    ListResult, PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList, VerifyResult,
-    VersionResult, WriteResult,
+    ClearResult,
+    Decision,
+    DeleteResult,
+    DoctorResult,
+    FlagResult,
+    HistoryResult,
+    JournalResult,
+    LiftResult,
+    ListResult,
+    PruneResult,
+    ReadResult,
+    RestoreResult,
+    ReviewResult,
+    StatusResult,
+    TombstoneList,
+    VerifyResult,
+    VersionResult,
+    WriteResult,
 )
 from .session import Session, open_session
-from .operations.team import Promoted, Resolved, TeamInit, TeamStatus
 from .settings import Settings
 
 if TYPE_CHECKING:  # loaded on first use by the methods that return them (a CLI command pays for its own)

@@ -14,10 +14,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from .layer.history import HistoryEntry
-from .layer.index import state_of
 from .files.memfile import MemoryRecord, format_time
 from .files.scan import FileNote, Malformed
+from .layer.history import HistoryEntry
+from .layer.index import state_of
 from .layer.succession import Successor
 
 

@@ -39,7 +39,13 @@ from pathlib import Path
 
 from .errors import InvalidInput, ScopeError
 from .paths import (
-    NO_PROJECT, project_layer_dir, project_root_of, project_source, resolve_home, team_files_dir, team_meta_dir,
+    NO_PROJECT,
+    project_layer_dir,
+    project_root_of,
+    project_source,
+    resolve_home,
+    team_files_dir,
+    team_meta_dir,
     user_layer_dir,
 )
 from .settings import Settings, load_settings

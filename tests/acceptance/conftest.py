@@ -21,8 +21,8 @@ import pytest
 from mcp import Client
 
 from memdir import Memory
-from memdir.integrations.mcp.server import MemoryServer, build_server
 from memdir.files.layout import INDEX_FILE
+from memdir.integrations.mcp.server import MemoryServer, build_server
 
 from ..conftest import run_cli
 

@@ -4,9 +4,10 @@ path after the derived index is rebuilt and the process restarted; the journal k
 
 from __future__ import annotations
 
-import pytest
 import json
 from datetime import timedelta
+
+import pytest
 
 from memdir import Memory
 from memdir.layer.journal import now_utc

@@ -4,9 +4,10 @@ recalled or indexed text that carries an injection arrives inside the data fence
 
 from __future__ import annotations
 
-import pytest
 import json
 import re
+
+import pytest
 
 from memdir.tools.specs import MAX_SEARCH
 

@@ -5,9 +5,10 @@ its transcript's session was, and the shared search index answers each session o
 
 from __future__ import annotations
 
-import pytest
 import io
 import json
+
+import pytest
 
 from memdir.consolidation import queue
 from memdir.integrations.claude_code import hooks

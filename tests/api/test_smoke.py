@@ -1,4 +1,5 @@
 import pytest
+
 from tests.conftest import run_cli
 
 

@@ -11,7 +11,6 @@ import subprocess
 import pytest
 
 from memdir import Memory, ScopeError
-
 from tests.conftest import run_cli
 
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"]

@@ -5,8 +5,8 @@ import os
 import pytest
 
 from memdir import InvalidName, Memory, ScopeError
-from memdir.text.names import normalize_name
 from memdir.paths import project_key, project_root_of
+from memdir.text.names import normalize_name
 
 
 def test_normalization_examples():

@@ -14,7 +14,6 @@ from memdir import Memory, ScopeError
 from memdir.integrations.cli.main import main
 from memdir.paths import CWD_GONE, project_layer_dir
 from memdir.session import open_session
-
 from tests.conftest import run_cli
 
 # Every command that reads or writes a project, with the arguments it needs.

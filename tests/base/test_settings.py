@@ -15,7 +15,6 @@ import pytest
 from memdir import Memory
 from memdir.prompt import context
 from memdir.settings import CONTEXT_MIN_BYTES, load_settings
-
 from tests.conftest import run_cli
 
 

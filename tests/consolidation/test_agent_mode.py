@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
 import json
 import os
 import subprocess
 import sys
 import time
+
+import pytest
 
 from memdir import Memory
 from memdir.prompt import pending

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
 import json
 import time
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import run_cli
 
@@ -129,11 +130,10 @@ def test_ingest_draws_its_bar_once_on_a_terminal(tmp_path, project):
     config = tmp_path / "claude-config"
     for n in range(3):
         cc(config / "projects" / "-work-proj" / f"{n}.jsonl", project, f"Remember that fact {n} holds here.")
-    import threading
-
     import fcntl
     import struct
     import termios
+    import threading
 
     main_fd, term_fd = pty.openpty()
     fcntl.ioctl(term_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))  # a 100-column terminal

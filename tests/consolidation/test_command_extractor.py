@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
 import json
 import os
 import shlex
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from memdir import Memory
 from memdir.consolidation.extractors import choose, describe

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from memdir.render import consolidation as render
 from memdir.consolidation.gate import check, sentence_rules
 from memdir.consolidation.transcripts import read_transcript
+from memdir.render import consolidation as render
 from tests.conftest import DATA, run_cli
 
 TRANSCRIPTS = DATA / "transcripts"

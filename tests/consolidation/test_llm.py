@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from memdir import Memory
-from memdir.errors import ModelError
 from memdir.consolidation.extractors.llm import parse_reply
+from memdir.errors import ModelError
 from tests.llm_server import ChatServer
 
 TRANSCRIPT = [

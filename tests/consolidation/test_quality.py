@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 from memdir import Memory
-from memdir.consolidation.proposals import Proposal
 from memdir.consolidation.extractors.rules import classify, strip_filler, write_down
 from memdir.consolidation.extractors.subjects import drifts, same_subject
-from tests.scripted import Scripted
+from memdir.consolidation.proposals import Proposal
 from tests.consolidation.test_consolidate import journal_lines, memories
+from tests.scripted import Scripted
 
 
 def open_mem(home, project) -> Memory:

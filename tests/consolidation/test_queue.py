@@ -3,10 +3,11 @@ orphaned work files picked up, nothing drained twice."""
 
 from __future__ import annotations
 
-import pytest
 import json
 import subprocess
 import sys
+
+import pytest
 
 from memdir.consolidation import queue
 from memdir.session import open_session

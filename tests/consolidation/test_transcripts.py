@@ -6,10 +6,16 @@ import json
 
 import pytest
 
-from memdir.errors import InvalidInput
 from memdir.consolidation.transcripts import (
-    ASSISTANT_LIMIT, TOTAL_LIMIT, USER_LIMIT, Turn, bound, read_transcript, strip_injected,
+    ASSISTANT_LIMIT,
+    TOTAL_LIMIT,
+    USER_LIMIT,
+    Turn,
+    bound,
+    read_transcript,
+    strip_injected,
 )
+from memdir.errors import InvalidInput
 from tests.conftest import DATA
 
 TRANSCRIPTS = DATA / "transcripts"

@@ -1,9 +1,10 @@
 """Cross-process writers on one layer (real OS processes, the real lock)."""
 
-import pytest
 import subprocess
 import sys
 import textwrap
+
+import pytest
 
 WRITER = textwrap.dedent("""
     import sys

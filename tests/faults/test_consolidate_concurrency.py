@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
 import json
 import time
+
+import pytest
 
 from memdir import Memory
 from tests.conftest import run_cli

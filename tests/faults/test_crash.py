@@ -1,12 +1,13 @@
 """SIGKILL a writer again and again: the store must stay consistent (real processes)."""
 
-import pytest
 import os
 import random
 import signal
 import subprocess
 import sys
 import textwrap
+
+import pytest
 
 from memdir import Memory
 from memdir.layer.index import render_index

@@ -25,10 +25,10 @@ import time
 import pytest
 
 from memdir import Memory
-from memdir.layer import commit
 from memdir.errors import StoreError
-from memdir.layer.journal import Journal
 from memdir.files.fsio import digest
+from memdir.layer import commit
+from memdir.layer.journal import Journal
 from memdir.layer.layer import Layer
 from memdir.tombstones.stones import TombstoneFile
 from tests.conftest import run_cli

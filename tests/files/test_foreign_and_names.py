@@ -12,7 +12,6 @@ import pytest
 
 from memdir import Conflict, Refused
 from memdir.render import memories as render
-
 from tests.conftest import DATA, run_cli
 
 

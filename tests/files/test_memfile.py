@@ -4,8 +4,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from memdir.layer.index import index_line
 from memdir.files.memfile import MalformedMemory, parse, serialize
+from memdir.layer.index import index_line
 
 TRICKY_DESCRIPTIONS = [
     "key: value with: colons",

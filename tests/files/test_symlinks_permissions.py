@@ -10,7 +10,6 @@ import pytest
 
 from memdir import Memory, StoreError
 from memdir.layer.journal import Journal
-
 from tests.conftest import run_cli
 
 

@@ -6,8 +6,8 @@ from datetime import timedelta
 import pytest
 
 from memdir import InvalidInput, NotFound
-from memdir.layer.journal import now_utc
 from memdir.files.memfile import format_time
+from memdir.layer.journal import now_utc
 
 SECRETS = {
     "openai-key": "sk-proj-" + "a1B2c3D4e5" * 4 + "f6G7h8I9",

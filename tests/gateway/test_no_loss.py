@@ -16,8 +16,8 @@ import os
 import pytest
 
 from memdir import Memory
-from memdir.layer.history import history, version_bytes
 from memdir.files.fsio import digest
+from memdir.layer.history import history, version_bytes
 from memdir.tools.handlers import run_tool
 from tests.conftest import run_cli
 from tests.llm_server import ChatServer

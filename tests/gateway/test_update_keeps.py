@@ -12,8 +12,8 @@ import pytest
 from mcp import Client
 
 from memdir import Memory
-from memdir.integrations.mcp.server import MemoryServer, build_server
 from memdir.errors import InvalidInput
+from memdir.integrations.mcp.server import MemoryServer, build_server
 from tests.conftest import run_cli
 from tests.scripted import Scripted
 
@@ -231,8 +231,8 @@ def test_a_consolidation_update_without_a_type_keeps_it(isolated_home, project, 
 def test_an_agent_cannot_propose_a_team_rename_as_a_new_memory(isolated_home, project, person):
     """The agent's rename of a team memory was proposed as a new memory with an empty body (rename_from
     dropped on the way to the candidate): it is refused, naming who can do it; a person's rename works."""
-    from memdir.operations import team as teamops
     from memdir.errors import Refused
+    from memdir.operations import team as teamops
 
     (project / ".claude" / "memory").mkdir(parents=True)
     person.write("ci", "CI runs on GitHub Actions", "project", "Workflows live in .github.", scope="team")

@@ -5,10 +5,11 @@ repairs each memory to before or after."""
 
 from __future__ import annotations
 
-import pytest
 import os
 import shutil
 import signal
+
+import pytest
 
 from memdir import Memory
 from tests.conftest import run_cli

@@ -12,8 +12,8 @@ import pytest
 from mcp import Client
 
 from memdir import Memory
-from memdir.integrations.mcp.server import MemoryServer, build_server
 from memdir.errors import Conflict, NotFound
+from memdir.integrations.mcp.server import MemoryServer, build_server
 from tests.conftest import run_cli
 
 OTHER = "its file name 'c-tips' belongs to the memory 'C++ tips' (c-tips), which is another name"

@@ -15,8 +15,8 @@ from mcp import Client
 
 from memdir import Memory
 from memdir.consolidation.proposals import Proposal
-from memdir.integrations.mcp.server import MemoryServer, build_server
 from memdir.errors import Refused, TombstoneRefused
+from memdir.integrations.mcp.server import MemoryServer, build_server
 from tests.conftest import run_cli
 from tests.scripted import Scripted
 

@@ -10,8 +10,8 @@ import pytest
 from mcp import Client
 
 from memdir import Memory
-from memdir.integrations.mcp.server import MemoryServer, build_server
 from memdir.errors import Refused
+from memdir.integrations.mcp.server import MemoryServer, build_server
 from tests.conftest import run_cli
 
 SAYS = "memory 'pm2' was superseded by 'pm2-v2'"

@@ -5,14 +5,14 @@ a submodule, uninstall after a hand edit (issue 11 follow-up, items 4–10)."""
 
 from __future__ import annotations
 
-import pytest
 import json
 import os
 import shutil
 import subprocess
 
-from memdir import Memory
+import pytest
 
+from memdir import Memory
 from tests.conftest import run_cli
 
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main",

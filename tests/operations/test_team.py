@@ -7,8 +7,8 @@ import pytest
 from memdir import Memory
 from memdir.errors import Conflict, Refused, TombstoneRefused
 from tests.conftest import run_cli
-from tests.teamgit import git, shared_repository
 from tests.consolidation.test_consolidate import cc_transcript
+from tests.teamgit import git, shared_repository
 
 
 @pytest.fixture

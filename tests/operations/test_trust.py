@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 
 from memdir import Memory, Refused, TombstoneRefused
-from memdir.layer.journal import now_utc
 from memdir.files.memfile import format_time
+from memdir.layer.journal import now_utc
 from tests.conftest import run_cli
 
 WRONG = ("Staging host is staging-7.internal", "The staging box is staging-7.internal; deploy there.")

@@ -5,7 +5,8 @@ import shutil
 import pytest
 
 from memdir import Memory
-from memdir.prompt.context import CLOSE, OPEN, render_block as render
+from memdir.prompt.context import CLOSE, OPEN
+from memdir.prompt.context import render_block as render
 
 
 def _index(mem, scope="project"):
@@ -154,8 +155,8 @@ def test_incremental_index_always_equals_a_full_render():
     import random
     from datetime import datetime, timedelta, timezone
 
-    from memdir.layer.index import IndexBuilder, render_index
     from memdir.files.memfile import MemoryRecord
+    from memdir.layer.index import IndexBuilder, render_index
 
     rng = random.Random(11)
     now = datetime(2026, 11, 30, 12, tzinfo=timezone.utc)

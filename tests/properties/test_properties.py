@@ -25,14 +25,15 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given, strategies as st
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from memdir import Memory
-from memdir.search import tokenize
-from memdir.prompt import context as context_block
 from memdir.errors import MemdirError
 from memdir.files.memfile import parse
 from memdir.files.scan import load
+from memdir.prompt import context as context_block
+from memdir.search import tokenize
 from tests.conftest import run_cli, scaled
 
 # Pieces that have broken (or could break) a layer of memdir; mixed with arbitrary text.

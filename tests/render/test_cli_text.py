@@ -3,12 +3,12 @@ says what happened in words a person knows."""
 
 from __future__ import annotations
 
-import pytest
 import re
+
+import pytest
 
 from memdir import Memory
 from memdir.render import memories as render
-
 from tests.conftest import run_cli
 
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 
 from memdir import Memory
-from memdir.results import DeleteResult, LayerCount, ClearResult
 from memdir.render import memories as render
-
+from memdir.results import ClearResult, DeleteResult, LayerCount
 from tests.conftest import run_cli
 
 

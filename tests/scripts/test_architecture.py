@@ -7,11 +7,12 @@ and each literal that spells a rule is written only in its home."""
 
 from __future__ import annotations
 
-import pytest
 import ast
 import re
 import sys
 from pathlib import Path
+
+import pytest
 
 import memdir
 

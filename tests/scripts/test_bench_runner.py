@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO  # noqa: E402
+
 RUNNER = REPO / "benchmarks" / "run_all.py"
 
 

@@ -5,14 +5,16 @@ and minutes, so it runs under `make bench`, not here)."""
 
 from __future__ import annotations
 
-import pytest
 import json
 import random
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO  # noqa: E402
+
 SCRIPT = REPO / "benchmarks" / "compare_basic_memory.py"
 sys.path.insert(0, str(REPO / "benchmarks"))
 

@@ -3,14 +3,14 @@ speaking the OpenAI chat-completions protocol (canned replies, every request kep
 
 from __future__ import annotations
 
-import pytest
 import json
 import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from memdir import Memory
+import pytest
 
+from memdir import Memory
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.slow  # every test here takes seconds (real processes, real data)

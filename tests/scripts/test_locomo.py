@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
 import json
 import subprocess
 import sys
+
+import pytest
 
 from tests.conftest import DATA, REPO
 

@@ -6,13 +6,14 @@ they build environments or run for minutes."""
 
 from __future__ import annotations
 
-import pytest
 import json
 import os
 import re
 import shlex
 import subprocess
 import sys
+
+import pytest
 
 from tests.conftest import REPO
 

@@ -8,9 +8,8 @@ import sqlite3
 import pytest
 
 from memdir import InvalidInput, Memory
-from memdir.search.recall import RECALL_CLOSE, RECALL_OPEN
 from memdir.search.index import db_path
-
+from memdir.search.recall import RECALL_CLOSE, RECALL_OPEN
 from tests.conftest import run_cli
 
 

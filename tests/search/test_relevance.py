@@ -9,7 +9,6 @@ import pytest
 from memdir import InvalidInput, Memory
 from memdir.search import relevance
 from memdir.search.sync import prepare
-
 from tests.conftest import run_cli
 
 # Eight memories on unrelated topics, and a focused query for each.

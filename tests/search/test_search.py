@@ -10,9 +10,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memdir import InvalidInput, Memory
-from memdir.search.sync import search_mode
-from memdir.search.ranking import RESULTS_MAX_BYTES, SNIPPET_CHARS
 from memdir.search.index import db_path
+from memdir.search.ranking import RESULTS_MAX_BYTES, SNIPPET_CHARS
+from memdir.search.sync import search_mode
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import random
 import pytest
 
 from memdir.text.printable import one_line, printable
-
 from tests.conftest import run_cli
 
 INTRODUCERS = ["\x1b]", "\x1bP", "\x1bX", "\x1b^", "\x1b_", "\x90", "\x98", "\x9d", "\x9e", "\x9f"]

@@ -10,7 +10,6 @@ import pytest
 from memdir import TombstoneRefused
 from memdir.consolidation.proposals import ExtractionResult, Proposal
 from memdir.tombstones.match import make, match, normalize_value
-
 from tests.conftest import run_cli
 
 FORGOTTEN = ("Dev PostgreSQL listens on 5433", "Moved from 5432 on 2026-11-02 because the system cluster has it.")

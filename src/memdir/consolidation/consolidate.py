@@ -37,23 +37,39 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import (
-    Conflict, InvalidInput, LockTimeout, ModelError, NotFound, Refused, ScopeError, StoreError, TombstoneRefused,
+    Conflict,
+    InvalidInput,
+    LockTimeout,
+    ModelError,
+    NotFound,
+    Refused,
+    ScopeError,
+    StoreError,
+    TombstoneRefused,
 )
-from ..tombstones.match import Tombstone, match as match_tombstone, outcome
-from ..gateway.fields import MemoryChange, candidate_name, free_name, inherit, name_taken, prepare
 from ..gateway.changes import receipt
+from ..gateway.fields import MemoryChange, candidate_name, free_name, inherit, name_taken, prepare
 from ..layer.succession import successor, superseded_refusal
-from ..text.names import normalize_name, same_name
 from ..operations.lookup import guard
 from ..operations.memories import delete, write
 from ..session import Session
-from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is part of this API)
-    ACTIONS, ConsolidationReport, ExistingMemory, ExtractionContext, ExtractionResult, Extractor, Outcome,
-    Proposal, Receipt,
-)
+from ..text.names import normalize_name, same_name
 from ..text.redact import redact
+from ..tombstones.match import Tombstone, outcome
+from ..tombstones.match import match as match_tombstone
 from .extractors import resolve_extractor
 from .extractors.subjects import drifts
+from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is part of this API)
+    ACTIONS,
+    ConsolidationReport,
+    ExistingMemory,
+    ExtractionContext,
+    ExtractionResult,
+    Extractor,
+    Outcome,
+    Proposal,
+    Receipt,
+)
 
 MAX_PARSED = 50          # proposals read from one reply at most; the rest are ignored (reported)
 RAW_LIMIT = 20_000       # characters of the raw reply kept in the receipt
@@ -378,8 +394,8 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
     (status ``failed``, journaled), not raised. Raises :class:`InvalidInput`
     for an unreadable transcript or bad option.
     """
-    from . import gate as gate_mod
     from ..layer.journal import now_utc
+    from . import gate as gate_mod
     from .transcripts import read_transcript
 
     settings = session.settings

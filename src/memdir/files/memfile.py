@@ -33,15 +33,23 @@ from typing import Any
 import yaml
 
 from ..errors import InvalidInput
-from .frontmatter import (
-    MAX_FRONTMATTER_BYTES, Hostile, MalformedMemory, as_written, construct, first_heading, flag, integer, read_lines,
-    read_yaml, split, text_of,
-)
 from ..text.names import normalize_name
 from ..text.printable import display_title, one_line
 from ..vocabulary import ORIGINS, STATUSES, TYPE_IMPORTANCE, TYPES
-
-
+from .frontmatter import (
+    MAX_FRONTMATTER_BYTES,
+    Hostile,
+    MalformedMemory,
+    as_written,
+    construct,
+    first_heading,
+    flag,
+    integer,
+    read_lines,
+    read_yaml,
+    split,
+    text_of,
+)
 
 _KNOWN_ORDER = (
     "name", "title", "description", "type", "pinned", "disabled", "importance",

@@ -31,10 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, NamedTuple
 
-from .conflicts import CONFLICT, has_conflict
 from ..errors import StoreError
-from .fsio import read_bytes
-from .fsio import digest
+from .conflicts import CONFLICT, has_conflict
+from .fsio import digest, read_bytes
 from .layout import is_memory_file_name, memory_file_match
 from .memfile import MalformedMemory, MemoryRecord, parse
 

@@ -20,21 +20,28 @@ from datetime import datetime
 from pathlib import Path
 
 from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
-from ..layer.index import whole_days
-from ..layer.journal import Event, now_utc
 from ..files.fsio import digest
 from ..files.layout import read_layer_info, write_layer_info
-from ..layer.history import version_bytes
-from ..layer.layer import Layer
-from ..results import PruneCandidate, WriteResult
 from ..files.memfile import MalformedMemory, MemoryRecord, parse
-from ..text.names import normalize_name, same_name
-from .fields import (
-    MemoryChange, candidate_name, check_valid_time, inherit, name_taken, prepare, reason_text, sanitize,
-)
+from ..layer.history import version_bytes
+from ..layer.index import whole_days
+from ..layer.journal import Event, now_utc
+from ..layer.layer import Layer
 from ..layer.succession import check_tombstones, refuse_superseded
+from ..results import PruneCandidate, WriteResult
+from ..text.names import normalize_name, same_name
 from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone
 from ..vocabulary import CLEARABLE
+from .fields import (
+    MemoryChange,
+    candidate_name,
+    check_valid_time,
+    inherit,
+    name_taken,
+    prepare,
+    reason_text,
+    sanitize,
+)
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
 

@@ -15,17 +15,18 @@ What a write asks is one value, :class:`MemoryChange`, declared here once for ev
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Mapping
-from dataclasses import dataclass, fields as dataclass_fields
+from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from datetime import datetime
 from typing import Any
 
 from ..errors import InvalidInput, InvalidName
-from ..text.fence import escape_fence_tags
 from ..files.memfile import TYPES, MemoryRecord, format_time
+from ..settings import Settings
+from ..text.fence import escape_fence_tags
 from ..text.names import MAX_NAME_CHARS, normalize_name, raw_name, same_name
 from ..text.printable import clean_body, clean_line
 from ..text.redact import redact
-from ..settings import Settings
 from ..vocabulary import CLEARABLE
 
 

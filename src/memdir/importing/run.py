@@ -29,13 +29,13 @@ from dataclasses import dataclass, replace
 from ..errors import InvalidInput, MemdirError, NotFound, TombstoneRefused
 from ..gateway.fields import MemoryChange, free_name, prepare
 from ..layer.journal import changes_content, records_bytes
-from .sources import Item, Skip
 from ..operations.lookup import guard
 from ..operations.memories import write
 from ..results import Result
 from ..session import Session
 from ..tombstones.match import Tombstone, match, outcome
 from ..vocabulary import IMPORT_SOURCES
+from .sources import Item, Skip
 
 _CANDIDATE_SUFFIX = "import"
 

@@ -38,10 +38,9 @@ import time
 from pathlib import Path
 
 from ..errors import StoreError
-from ..files.fsio import TEMP_SUFFIX, atomic_write, read_bytes
+from ..files.fsio import TEMP_SUFFIX, atomic_write, digest, read_bytes
 from ..files.layout import META_DIR, OBJECTS_DIR
 from .journal import Event, Journal
-from ..files.fsio import digest
 
 BACKUP_SUFFIX = ".bak"
 ASIDE_SUFFIX = ".del"

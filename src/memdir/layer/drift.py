@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..errors import NotFound
-from .journal import Journal
 from ..files.memfile import MalformedMemory, parse
 from ..tombstones.match import Tombstone, make
 from ..tombstones.stones import TombstoneFile
+from .journal import Journal
 
 
 @dataclass(frozen=True)

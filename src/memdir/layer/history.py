@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..errors import NotFound
-from .journal import Event, changes_content, records_bytes
-from .layer import Layer
 from ..files.memfile import MalformedMemory, MemoryRecord, parse, parse_time
 from ..text.names import normalize_name
+from .journal import Event, changes_content, records_bytes
+from .layer import Layer
 
 
 @dataclass(frozen=True)

@@ -29,19 +29,27 @@ from typing import Iterator, Mapping
 
 from ..errors import InvalidInput, LockTimeout, StoreError
 from ..files.fsio import atomic_write, ensure_dir, unlink
+from ..files.layout import (
+    INDEX_FILE,
+    LAYER_FILE,
+    LOCK_FILE,
+    META_DIR,
+    STAMP_FILE,
+    symlink_refusal,
+    write_layer_info,
+)
+from ..files.scan import Entry, FileState, Scan, count_files
+from ..files.scan import load as load_file
+from ..files.scan import scan as scan_layer
+from ..git import identity
+from ..paths import layer_dirs, user_layer_dir
+from ..settings import Settings
+from ..tombstones.match import Tombstone
+from ..tombstones.stones import TombstoneFile
+from ..vocabulary import ACTORS
 from .index import IndexBuilder, next_change
 from .journal import Journal, now_utc
 from .transaction import Transaction
-from ..files.layout import (
-    INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, symlink_refusal, write_layer_info,
-)
-from ..git import identity
-from ..paths import layer_dirs, user_layer_dir
-from ..files.scan import Entry, FileState, Scan, count_files, load as load_file, scan as scan_layer
-from ..tombstones.match import Tombstone
-from ..tombstones.stones import TombstoneFile
-from ..settings import Settings
-from ..vocabulary import ACTORS
 
 # A layer of more files than this skips the per-file hand-edit sweep between back-to-back
 # writes (and the search index's syncs) for at most SWEEP_INTERVAL seconds: one stat per

@@ -29,14 +29,14 @@ from pathlib import Path
 
 from ..errors import Refused
 from ..files.fsio import atomic_write, ensure_dir
-from .journal import Journal
-from .layer import Layer
 from ..files.layout import META_DIR
 from ..files.memfile import MemoryRecord
 from ..paths import team_files_dir, team_meta_dir
-from ..text.redact import looks_like_credential
 from ..settings import Settings
+from ..text.redact import looks_like_credential
 from ..tombstones.stones import TombstoneDir, TombstoneFile
+from .journal import Journal
+from .layer import Layer
 
 TOMBSTONE_DIR = "tombstones"
 CANDIDATE_DIR = "candidates"

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..errors import InvalidInput, NotFound, StoreError
+from ..files.scan import Entry
 from ..layer.journal import changes_content
 from ..layer.layer import Layer
-from ..text.names import normalize_name, same_name
 from ..session import Session
-from ..files.scan import Entry
+from ..text.names import normalize_name, same_name
 
 
 def find(session: Session, name: str, scope: str | None = None, *, explain: bool = True) -> tuple[Layer, Entry]:

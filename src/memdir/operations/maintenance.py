@@ -14,25 +14,39 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..layer.commit import remove_stale
-from ..prompt.context import session_block
 from ..errors import InvalidInput, StoreError
-from ..gateway.changes import finish_interrupted
-from ..layer.index import is_visible
-from ..layer.journal import Journal, now_utc
-from ..layer.history import numbered_events
-from ..layer.layer import home_layers
 from ..files.layout import (
-    ANCHOR_FILE, JOURNAL_FILE, LAYER_FILE, META_DIR, OBJECTS_DIR, described_root, symlink_refusal,
-)
-from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, team_journal_dirs, user_layer_dir
-from ..results import (
-    DoctorResult, FileNote, JournalEntry, JournalResult, LayerCheck, LayerStatus, ProjectInfo, ProjectList,
-    StatusResult, VerifyResult,
+    ANCHOR_FILE,
+    JOURNAL_FILE,
+    LAYER_FILE,
+    META_DIR,
+    OBJECTS_DIR,
+    described_root,
+    symlink_refusal,
 )
 from ..files.scan import Entry, Malformed, count_files
-from ..session import Session
+from ..gateway.changes import finish_interrupted
+from ..layer.commit import remove_stale
 from ..layer.drift import describe, restore_tombstones, tombstone_drift
+from ..layer.history import numbered_events
+from ..layer.index import is_visible
+from ..layer.journal import Journal, now_utc
+from ..layer.layer import home_layers
+from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, team_journal_dirs, user_layer_dir
+from ..prompt.context import session_block
+from ..results import (
+    DoctorResult,
+    FileNote,
+    JournalEntry,
+    JournalResult,
+    LayerCheck,
+    LayerStatus,
+    ProjectInfo,
+    ProjectList,
+    StatusResult,
+    VerifyResult,
+)
+from ..session import Session
 from ..tombstones.stones import TombstoneFile, unreadable_tombstones
 from ..vocabulary import ACTORS, JOURNAL_ACTIONS
 

@@ -14,26 +14,37 @@ import re
 from dataclasses import replace
 from datetime import datetime
 
+from ..errors import ConfirmationRequired, InvalidInput, LockTimeout, NotFound, StoreError
+from ..files.memfile import MAX_YEAR, MIN_YEAR, parse_time, time_note
+from ..files.scan import Malformed
 from ..gateway import changes as gateway
 from ..gateway.fields import MemoryChange
-from ..prompt import pending
-from . import team as teamops
-from ..errors import ConfirmationRequired, InvalidInput, LockTimeout, NotFound, StoreError
-from ..layer.history import history as layer_history, records_as_of, version_bytes
+from ..layer.history import history as layer_history
+from ..layer.history import records_as_of, version_bytes
 from ..layer.index import is_current, ordered
 from ..layer.journal import now_utc
 from ..layer.layer import Layer
-from .lookup import find, guard, rename_missing, renamed_elsewhere, spelled_as_other, unsearched, writable
-from ..files.memfile import MAX_YEAR, MIN_YEAR, parse_time, time_note
-from ..text.names import normalize_name
-from ..results import (
-    ClearResult, DeleteResult, HistoryResult, LayerCount, Link, ListResult, PruneResult, ReadResult, RestoreResult,
-    VersionResult, WriteResult, info_of,
-)
-from ..files.scan import Malformed
-from ..session import Session
 from ..layer.succession import successor
+from ..prompt import pending
+from ..results import (
+    ClearResult,
+    DeleteResult,
+    HistoryResult,
+    LayerCount,
+    Link,
+    ListResult,
+    PruneResult,
+    ReadResult,
+    RestoreResult,
+    VersionResult,
+    WriteResult,
+    info_of,
+)
+from ..session import Session
+from ..text.names import normalize_name
 from ..tombstones.stones import unreadable_tombstones
+from . import team as teamops
+from .lookup import find, guard, rename_missing, renamed_elsewhere, spelled_as_other, unsearched, writable
 
 _LINK = re.compile(r"\[\[([a-z0-9]+(?:-[a-z0-9]+)*)\]\]")
 """A link in a body: ``[[name]]`` with a memory name exactly as stored

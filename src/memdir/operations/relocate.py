@@ -25,7 +25,6 @@ from ..paths import PROJECTS_DIR, project_key, project_layer_dir, project_root
 from ..results import Result
 
 
-
 @dataclass(frozen=True)
 class OrphanLayer(Result):
     """A project layer whose recorded root is gone: its key (directory

@@ -13,16 +13,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..gateway import changes as gateway
 from .. import git
-from ..files.conflicts import CONFLICT, resolve as resolve_bytes
 from ..errors import InvalidInput, NotFound, Refused, StoreError
-from ..gateway.fields import MemoryChange, inherit
+from ..files.conflicts import CONFLICT
+from ..files.conflicts import resolve as resolve_bytes
 from ..files.memfile import MalformedMemory, parse
-from ..text.names import normalize_name
+from ..gateway import changes as gateway
+from ..gateway.fields import MemoryChange, inherit
+from ..layer.team import candidate_layer
+from ..layer.team import init as init_dir
 from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
-from ..layer.team import candidate_layer, init as init_dir
+from ..text.names import normalize_name
 from .lookup import guard
 
 

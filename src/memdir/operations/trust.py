@@ -9,14 +9,14 @@ an agent's session cannot approve, reject or lift.
 
 from __future__ import annotations
 
-from ..gateway import changes as gateway
-from . import team as teamops
 from ..errors import NotFound, Refused
-from .lookup import find, guard, unsearched
-from .memories import list_memories
+from ..gateway import changes as gateway
 from ..results import Decision, FlagResult, LiftResult, ReviewResult, TombstoneInfo, TombstoneList
 from ..session import Session
 from ..tombstones.match import ONLY_A_PERSON_LIFTS, forgotten_by
+from . import team as teamops
+from .lookup import find, guard, unsearched
+from .memories import list_memories
 
 
 def tombstones(session: Session, scope: str | None = None) -> TombstoneList:

@@ -33,10 +33,10 @@ import re
 import time
 from pathlib import Path
 
+from ..files.layout import META_DIR
 from ..text.fence import escape_fence_tags, neutralize_braces
 from ..text.printable import one_line
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS
-from ..files.layout import META_DIR
 
 PENDING_FILE = "pending.json"
 SHOWN_FILE = "pending-shown.jsonl"

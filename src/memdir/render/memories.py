@@ -25,9 +25,25 @@ from . import printable_output
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing on the CLI's hook path
 if TYPE_CHECKING:  # the renderer reads results by their attributes; importing them would load YAML
     from ..results import (
-        ClearResult, Decision, DeleteResult, DoctorResult, FlagResult, HistoryResult, JournalResult, LiftResult,
-        ListResult, MemoryInfo, PruneResult, ReadResult, RestoreResult, ReviewResult, StatusResult, TombstoneList,
-        VerifyResult, VersionResult, WriteResult,
+        ClearResult,
+        Decision,
+        DeleteResult,
+        DoctorResult,
+        FlagResult,
+        HistoryResult,
+        JournalResult,
+        LiftResult,
+        ListResult,
+        MemoryInfo,
+        PruneResult,
+        ReadResult,
+        RestoreResult,
+        ReviewResult,
+        StatusResult,
+        TombstoneList,
+        VerifyResult,
+        VersionResult,
+        WriteResult,
     )
 
 LINE_CHARS = 300  # characters of a description, error or snippet shown on one line

@@ -42,7 +42,6 @@ from .index import layer_key
 from .sync import sync
 from .tokenize import MAX_QUERY_CHARS, STOPWORDS, fts_query, query_terms, tokens
 
-
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
 PIN_BOOST = 0.10
 RECENCY_BOOST = 0.05

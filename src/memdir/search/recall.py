@@ -15,9 +15,9 @@ from dataclasses import asdict, dataclass, replace
 
 from ..errors import InvalidInput
 from ..prompt.pending import with_pending
+from ..session import Session
 from ..text.fence import escape_fence_tags, neutralize_braces
 from ..text.printable import one_line, printable
-from ..session import Session
 from ..vocabulary import kind_label
 from .ranking import POOL_MIN, ranked
 

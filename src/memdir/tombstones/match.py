@@ -58,10 +58,10 @@ from datetime import datetime, timezone
 from functools import lru_cache
 
 from ..errors import TombstoneRefused
-from .lookalike import unmix
 from ..text.printable import BIDI_CONTROLS, INVISIBLE
 from ..text.words import FUNCTION_WORDS, NEGATIONS
 from ..vocabulary import CJK_RANGES
+from .lookalike import unmix
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
 NEGATION_REACH = 3  # words before a restated fact in which a negation makes it a correction

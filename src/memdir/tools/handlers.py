@@ -24,15 +24,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..operations import maintenance, memories as operations
-from ..gateway.fields import MemoryChange
 from ..errors import InvalidInput, MemdirError
-from ..text.printable import printable
+from ..gateway.fields import MemoryChange
+from ..operations import maintenance
+from ..operations import memories as operations
+from ..render import memories as render
 from ..results import DoctorResult, StatusResult
 from ..session import Session
-from ..render import memories as render
+from ..text.printable import printable
 from .specs import (
-    DEFAULT_LIST, DEFAULT_SEARCH, MAX_HISTORY, MAX_LIST, MAX_OUTPUT, READ_CHUNK, TOOL_NAMES, check_arguments,
+    DEFAULT_LIST,
+    DEFAULT_SEARCH,
+    MAX_HISTORY,
+    MAX_LIST,
+    MAX_OUTPUT,
+    READ_CHUNK,
+    TOOL_NAMES,
+    check_arguments,
     get_tool,
 )
 

@@ -3,15 +3,15 @@ setting, and UTF-8 output under any locale (issue 11, items 1 and 7)."""
 
 from __future__ import annotations
 
-import pytest
 import json
 import os
 import subprocess
 import sys
 
+import pytest
+
 from memdir import Memory
 from memdir.integrations.claude_code import hooks
-
 from tests.conftest import run_cli
 
 

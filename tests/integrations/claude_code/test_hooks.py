@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 import io
 import json
 import os
@@ -10,8 +9,9 @@ import subprocess
 import sys
 import time
 
-from memdir.integrations.claude_code import hooks
+import pytest
 
+from memdir.integrations.claude_code import hooks
 from tests.conftest import run_cli
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 import json
 import subprocess
 
-from memdir import Memory
+import pytest
 
+from memdir import Memory
 from tests.conftest import run_cli
 
 EXISTING_SETTINGS = {

@@ -1,7 +1,8 @@
 """The CLI as a person uses it (real subprocesses)."""
 
-import pytest
 import json
+
+import pytest
 
 from tests.conftest import run_cli
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import anyio
-import pytest
 import mcp_types as types
+import pytest
 from mcp import Client
 
 from memdir import Memory

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 import json
 import os
 import queue
@@ -11,6 +10,7 @@ import sys
 import threading
 
 import anyio
+import pytest
 from mcp import Client, StdioServerParameters
 
 from memdir.paths import project_layer_dir

@@ -15,8 +15,8 @@ pytest.importorskip("httpx", reason="httpx (Starlette's test client) is not inst
 from starlette.testclient import TestClient  # noqa: E402
 
 from memdir import Memory  # noqa: E402
-from memdir.integrations.panel.app import create_app  # noqa: E402
 from memdir.integrations.panel.api import ROUTES, openapi  # noqa: E402
+from memdir.integrations.panel.app import create_app  # noqa: E402
 from memdir.paths import project_key  # noqa: E402
 from tests.conftest import run_cli  # noqa: E402
 from tests.panel_store import build  # noqa: E402

@@ -17,9 +17,9 @@ pytest.importorskip("starlette", reason="the panel extra is not installed (pip i
 pytest.importorskip("httpx", reason="httpx (Starlette's test client) is not installed")
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema (the test extra) is not installed")
 
+from memdir.errors import Conflict  # noqa: E402
 from memdir.integrations.panel.api import ROUTES, openapi  # noqa: E402
 from memdir.integrations.panel.security import MAX_BODY  # noqa: E402
-from memdir.errors import Conflict  # noqa: E402
 from tests.conftest import run_cli  # noqa: E402
 from tests.integrations.panel.test_api import BASE, PORT, TOKEN, client, post, ref, store  # noqa: E402,F401
 from tests.integrations.panel.test_browser import Panel  # noqa: E402

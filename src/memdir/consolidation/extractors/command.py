@@ -32,8 +32,8 @@ import tempfile
 
 from ...errors import ModelError
 from ...text.redact import redact
-from .llm import build_messages, parse_reply, read_proposals
 from ..proposals import ExtractionContext, ExtractionResult
+from .llm import build_messages, parse_reply, read_proposals
 
 MAX_OUTPUT = 1_000_000   # bytes of the command's stdout read at most
 MAX_STDERR = 500         # characters of stderr quoted in an error

@@ -25,8 +25,8 @@ import os
 import re
 from urllib.parse import urlparse
 
-from ..proposals import ExtractionContext, ExtractionResult, Proposal
 from ...errors import InvalidInput, ModelError
+from ..proposals import ExtractionContext, ExtractionResult, Proposal
 
 KEY_VARIABLES = ("DEEPSEEK_API_KEY", "OPENAI_API_KEY")
 _THINK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.S | re.I)

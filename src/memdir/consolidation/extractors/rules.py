@@ -41,16 +41,23 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from .dates import absolutize
-from ..proposals import ExtractionContext, ExtractionResult, Proposal
-from ..gate import confirmed_suggestion, is_question_or_hedge, sentence_rules, sentences
 from ...gateway.fields import free_name
 from ...text.redact import PLACEHOLDER_PATTERN, holds_redaction
-from .wording import DESCRIPTION_LIMIT, capital, content_words, cut, joined, name_for, title_for
+from ..gate import confirmed_suggestion, is_question_or_hedge, sentence_rules, sentences
+from ..proposals import ExtractionContext, ExtractionResult, Proposal
+from .dates import absolutize
 from .persona import (
-    FIRST_PERSON, after_passing, is_fragment, is_life_statement, is_passing, own_clause, points_back, refers_back,
+    FIRST_PERSON,
+    after_passing,
+    is_fragment,
+    is_life_statement,
+    is_passing,
+    own_clause,
+    points_back,
+    refers_back,
     without_subject,
 )
+from .wording import DESCRIPTION_LIMIT, capital, content_words, cut, joined, name_for, title_for
 
 _I = re.I
 

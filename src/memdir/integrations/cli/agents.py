@@ -9,7 +9,6 @@ loading this module costs nothing on the ``memdir context`` / hook path.
 from __future__ import annotations
 
 
-
 def cmd_mcp(args) -> int:
     """``memdir mcp``: serve the memory tools over stdio (see :mod:`.mcp_server`)."""
     try:
@@ -32,12 +31,11 @@ def cmd_hook(args) -> int:
 
 def cmd_install(args) -> int:
     """``memdir install claude-code``: merge hooks and the MCP server into Claude Code's files."""
-    from ...session import open_session
+    from ...paths import project_source, resolve_home, work_tree_top
     from ...render import setup as render_setup
+    from ...session import open_session
     from ..claude_code import install
     from .common import emit
-
-    from ...paths import project_source, resolve_home, work_tree_top
 
     session = open_session(args.home, args.project, actor="human")
     scope = args.scope or ("user" if args.command == "install" else None)

@@ -22,8 +22,8 @@ from pathlib import Path
 def cmd_consolidate(args) -> int:
     """``memdir consolidate PATH`` or ``--queue [--detach]`` (see the module docstring)."""
     from ...consolidation import queue
-    from ...session import open_session
     from ...render import consolidation as render_consolidation
+    from ...session import open_session
     from .common import UsageError, emit, open_memory
 
     if args.queue or args.detach:
@@ -49,9 +49,9 @@ def cmd_consolidate(args) -> int:
 def cmd_ingest(args) -> int:
     """``memdir ingest --claude-code [--all]``: past Claude Code sessions (see the module docstring)."""
     from ...consolidation.ingest import ingest
-    from ...session import open_session
     from ...render import consolidation as render_consolidation
     from ...render.progress import ProgressBar
+    from ...session import open_session
     from .common import UsageError, emit
 
     if not args.claude_code:

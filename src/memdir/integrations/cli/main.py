@@ -25,7 +25,6 @@ from ...errors import MemdirError
 from ...text.printable import printable
 from .common import UsageError, emit
 
-
 # ---------------------------------------------------------------- the hot path
 
 
@@ -147,8 +146,22 @@ def build_parser(only: str | None = None, settings=None):
     import argparse
 
     from . import (
-        consolidation as cli_consolidate, memories as cli_core, agents as cli_integrations, panel as cli_panel,
-        search as cli_search, team as cli_team,
+        agents as cli_integrations,
+    )
+    from . import (
+        consolidation as cli_consolidate,
+    )
+    from . import (
+        memories as cli_core,
+    )
+    from . import (
+        panel as cli_panel,
+    )
+    from . import (
+        search as cli_search,
+    )
+    from . import (
+        team as cli_team,
     )
 
     if settings is None:

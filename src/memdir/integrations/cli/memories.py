@@ -11,8 +11,9 @@ from the settings.
 
 from __future__ import annotations
 
+from ...render import memories as render
+from ...render import setup as render_setup
 from ...vocabulary import ACTORS, CLEARABLE, JOURNAL_ACTIONS, SCOPES, TYPE_IMPORTANCE, TYPES
-from ...render import memories as render, setup as render_setup
 from .common import UsageError, body_source, emit, open_memory, read_body, warn
 
 

@@ -42,9 +42,9 @@ def cmd_recall(args) -> int:
 
 def cmd_reindex(args) -> int:
     """``memdir reindex``: rebuild ``index.sqlite`` from the files (progress on stderr)."""
-    from ...search.sync import reindex
     from ...render import memories as render
     from ...render.progress import ProgressBar
+    from ...search.sync import reindex
     from .common import emit, open_memory
 
     mem = open_memory(args)

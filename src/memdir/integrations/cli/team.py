@@ -4,9 +4,10 @@ method and prints its renderer's text (:mod:`memdir.render.team`)."""
 
 from __future__ import annotations
 
-from ...vocabulary import IMPORT_SOURCES, SCOPES
-from ...render import memories as render_memories, team as render_team
+from ...render import memories as render_memories
+from ...render import team as render_team
 from ...render.progress import ProgressBar
+from ...vocabulary import IMPORT_SOURCES, SCOPES
 from .common import UsageError, emit, open_memory, warn
 
 

@@ -49,12 +49,12 @@ import mcp_types as types
 from mcp.server import Server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from ...version import VERSION
 from ...api import Memory
 from ...errors import MemdirError, ScopeError
 from ...session import open_session
 from ...tools.handlers import run_tool
 from ...tools.specs import instructions, tool_specs
+from ...version import VERSION
 
 log = logging.getLogger("memdir.mcp")
 ROOTS_TIMEOUT = 5.0  # seconds to wait for the client's roots/list answer

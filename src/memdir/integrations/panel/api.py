@@ -24,12 +24,12 @@ from starlette.routing import Route
 
 from ... import results as results_mod
 from ...errors import Conflict, InvalidInput, LockTimeout, MemdirError, MissingExtra, NotFound, Refused, ScopeError
-from ...vocabulary import ACTORS, CLEARABLE
-from ...layer.history import HistoryEntry
 from ...files.memfile import format_time
 from ...files.scan import Malformed
-from ...version import VERSION
+from ...layer.history import HistoryEntry
 from ...render import memories as render
+from ...version import VERSION
+from ...vocabulary import ACTORS, CLEARABLE
 from . import views
 
 # The HTTP status of each memdir error (the first base class listed that matches).

@@ -48,7 +48,8 @@ def create_app(home=None, *, token: str | None, csrf: str | None = None, port: i
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
-    from . import api as panel_api, pages as panel_pages
+    from . import api as panel_api
+    from . import pages as panel_pages
     from .home import PanelHome
 
     base = open_session(home, None, actor="human", use_cwd=False, settings=settings)

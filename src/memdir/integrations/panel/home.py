@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...api import Memory
-from ...operations import maintenance
 from ...errors import MemdirError, NotFound
+from ...operations import maintenance
 from ...results import LayerStatus, ProjectInfo
 from ...settings import Settings
 

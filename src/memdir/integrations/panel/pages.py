@@ -19,9 +19,9 @@ from starlette.routing import Route
 
 from ...errors import InvalidInput, MemdirError
 from ...files.memfile import format_time
+from ...render import memories as render
 from ...text.printable import display_title, one_line, printable
 from ...vocabulary import PIN_MARK, TYPES, kind_label
-from ...render import memories as render
 from . import views
 from .api import STATUS
 

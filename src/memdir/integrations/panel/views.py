@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import InvalidInput, MemdirError, NotFound
-from ...vocabulary import CLEARABLE
-from ...results import HistoryResult, JournalEntry, ListResult, MemoryInfo, ReadResult, TombstoneInfo, VersionResult
 from ...render import memories as render
+from ...results import HistoryResult, JournalEntry, ListResult, MemoryInfo, ReadResult, TombstoneInfo, VersionResult
+from ...vocabulary import CLEARABLE
 from .home import LayerView, PanelHome
 
 EDIT_FIELDS = {"name": str, "title": str, "description": str, "type": str, "body": str, "importance": int,
