@@ -231,6 +231,7 @@ class RestoreResult(Result):
     operation: str
     digest: str | None = None
     commit: str | None = None  # a team memory restored from this git commit (``version`` is then 0)
+    warnings: tuple[str, ...] = ()  # e.g. a layer whose tombstones could not be checked (operations.lookup.guard)
 
 
 # ---------------------------------------------------------------- trust
@@ -287,6 +288,7 @@ class Decision(Result):
     scope: str
     candidate: str
     approved: bool
+    warnings: tuple[str, ...] = ()  # e.g. a layer whose tombstones could not be checked (operations.lookup.guard)
 
 
 @dataclass(frozen=True)

@@ -143,3 +143,29 @@ def test_consolidation_proceeds_past_unreadable_tombstones_with_a_warning(garble
     assert [w for w in created.warnings if w.startswith(SKIPPED)]
     assert refused.result == "refused-tombstone"  # control: the readable tombstone still refuses
     assert person.read("pytest-usage", count=False).record.description == "Tests run with pytest -x"
+
+
+def test_a_restore_an_approval_and_a_promotion_say_which_tombstones_were_not_checked(garbled_stones):
+    """The guard's warning reaches every result of a write, not only a plain write's: a restore, an
+    approval (personal and team) and a promotion proceed and say which layer's tombstones were skipped."""
+    home, project, person = garbled_stones
+    person.write("ci", "CI runs on Forgejo Actions", "project", "Workflows live in .forgejo.")
+    person.write("ci", "CI runs on Forgejo Actions, and nightly builds too", "project")
+    restored = person.restore("ci", 1)
+    assert (restored.name, restored.version, restored.operation) == ("ci", 1, "updated")
+    assert [w for w in restored.warnings if w.startswith(SKIPPED)]
+    agent = Memory.open(home=home, project=project, actor="agent")
+    assert agent.write("ci-runner", "CI runs on Woodpecker", "project", status="candidate").status == "candidate"
+    candidate = person.review("project").candidates[0].name
+    approved = person.approve(candidate)
+    assert (approved.name, approved.approved) == ("ci-runner", True)
+    assert [w for w in approved.warnings if w.startswith(SKIPPED)]
+    agent.write("deploys", "Deploys need the VPN", "project", "Ask ops for a profile.", scope="team")
+    team = person.approve("deploys", "team")
+    assert (team.name, team.scope) == ("deploys", "team") and [w for w in team.warnings if w.startswith(SKIPPED)]
+    person.write("lint", "Lint runs before the tests", "project")
+    promoted = person.promote("lint")
+    assert promoted.name == "lint" and [w for w in promoted.warnings if w.startswith(SKIPPED)]
+    # control: the readable project tombstone still refuses its value on the way back
+    with pytest.raises(TombstoneRefused):
+        person.write("port", FORGOTTEN[0], "project", FORGOTTEN[1], scope="team")

@@ -37,7 +37,6 @@ from ..text.names import normalize_name
 from ..text.printable import display_title, one_line
 from ..vocabulary import ORIGINS, STATUSES, TYPE_IMPORTANCE, TYPES
 from .frontmatter import (
-    MAX_FRONTMATTER_BYTES,
     Hostile,
     MalformedMemory,
     as_written,

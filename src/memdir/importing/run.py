@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..errors import InvalidInput, MemdirError, NotFound, TombstoneRefused
+from ..errors import InvalidInput, MemdirError, TombstoneRefused
 from ..gateway.fields import MemoryChange, free_name, prepare
 from ..layer.journal import changes_content, records_bytes
 from ..operations.lookup import guard

@@ -175,4 +175,5 @@ def renamed_elsewhere(exc: NotFound, session, rename_from: str, scope: str) -> N
     return exc
 
 
-__all__ = ["deleted", "other_name", "rename_missing", "renamed_elsewhere"]
+__all__ = ["Guard", "deleted", "find", "guard", "other_name", "rename_missing", "renamed_elsewhere", "spelled_as_other",
+           "unsearched", "writable"]

@@ -345,10 +345,12 @@ def restore(session: Session, name: str, version: int | None = None, scope: str 
     if version is None:
         raise InvalidInput("restore needs a version (memdir history NAME lists them) or a git commit")
     layer, _ = _history_layer(session, name, scope)
-    result = gateway.restore(layer, name, version, actor=session.actor, guard=guard(session, layer),
-                             session=session.id, reactivate=reactivate)
-    return RestoreResult(result.name, result.scope, version, result.operation, result.digest)
+    stones = guard(session, layer)
+    result = gateway.restore(layer, name, version, actor=session.actor, guard=stones, session=session.id,
+                             reactivate=reactivate)
+    return RestoreResult(result.name, result.scope, version, result.operation, result.digest,
+                         warnings=stones.skipped)
 
 
-__all__ = ["MAX_LINKS", "clear", "delete", "find", "guard", "history", "list_memories", "prune",
-           "read", "restore", "show", "time_arg", "unsearched", "writable", "write"]
+__all__ = ["MAX_LINKS", "clear", "delete", "history", "list_memories", "prune", "read", "restore", "show", "time_arg",
+           "write"]

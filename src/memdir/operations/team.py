@@ -70,6 +70,7 @@ class Promoted(Result):
     path: str
     operation: str
     redactions: int
+    warnings: tuple[str, ...] = ()  # e.g. a layer whose tombstones could not be checked (operations.lookup.guard)
 
 
 def _team(session: Session):
@@ -220,10 +221,11 @@ def decide(session: Session, name: str, *, approve: bool, reason: str | None = N
     approved = MemoryChange(target, record.description, record.type, record.body, title=record.title,
                             importance=record.importance, extra=extra,
                             reason=reason or f"approved team candidate {key}")
-    gateway.write(team, approved, actor="human", session=session.id, guard=guard(session, team), action="approve")
+    stones = guard(session, team)
+    gateway.write(team, approved, actor="human", session=session.id, guard=stones, action="approve")
     gateway.delete(layer, key, actor="human", tombstone=False, action="approve", reason=f"approved into {target}",
                    session=session.id)
-    return Decision(target, "team", key, True)
+    return Decision(target, "team", key, True, stones.skipped)
 
 
 def promote(session: Session, name: str) -> Promoted:
@@ -247,11 +249,12 @@ def promote(session: Session, name: str) -> Promoted:
                             pinned=record.pinned, importance=record.importance, valid_from=record.valid_from,
                             valid_until=record.valid_until, extra=record.extra,
                             reason="promoted from the project layer")
-    result = gateway.write(team, promoted, actor="human", session=session.id, guard=guard(session, team),
-                           action="promote")
+    stones = guard(session, team)
+    result = gateway.write(team, promoted, actor="human", session=session.id, guard=stones, action="promote")
     gateway.delete(source, key, actor="human", tombstone=False, action="promote", reason="promoted to the team layer",
                    session=session.id)
-    return Promoted(key, str(team.path / f"{key}.md"), result.operation, result.redactions)
+    return Promoted(key, str(team.path / f"{key}.md"), result.operation, result.redactions,
+                    (*result.warnings, *stones.skipped))
 
 
 def commits(session: Session, layer, name: str) -> tuple:
@@ -269,9 +272,10 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
     if not commit or commit.startswith("-"):
         raise InvalidInput(f"not a commit: {commit!r}")
     data = git.show(session.project_root, commit, layer.path / f"{key}.md")
+    stones = guard(session, layer)
     result = gateway.restore_bytes(layer, key, data, f"git commit {commit[:12]}", actor=session.actor,
-                                   guard=guard(session, layer), session=session.id)
-    return RestoreResult(result.name, "team", 0, result.operation, result.digest, commit)
+                                   guard=stones, session=session.id)
+    return RestoreResult(result.name, "team", 0, result.operation, result.digest, commit, stones.skipped)
 
 
 __all__ = ["Promoted", "Resolved", "TeamInit", "TeamStatus", "commits", "decide", "init", "pending", "promote",

@@ -73,9 +73,10 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
     if team is not None:
         return team
     layer, entry = find(session, name, scope)
+    stones = guard(session, layer)
     target = gateway.set_status(layer, entry.record.name, approve=True, actor=session.actor, reason=reason,
-                                guard=guard(session, layer), session=session.id)
-    return Decision(target, layer.scope, entry.record.name, True)
+                                guard=stones, session=session.id)
+    return Decision(target, layer.scope, entry.record.name, True, stones.skipped)
 
 
 def reject(session: Session, name: str, scope: str | None = None, *, reason: str | None = None) -> Decision:

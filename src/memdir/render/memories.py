@@ -121,8 +121,10 @@ def write(result: WriteResult) -> str:
 
 
 @printable_output
-def warnings(result: WriteResult) -> list[str]:
-    """``warning: …`` per cut, normalization or removed character of a write."""
+def warnings(result) -> list[str]:
+    """``warning: …`` per warning of a result that carries them (a write's cuts, normalizations and
+    removed characters; a layer whose tombstones were not checked, in a write, restore, approval,
+    promotion or import)."""
     return [f"warning: {warning}" for warning in result.warnings]
 
 

@@ -136,8 +136,9 @@ def _history(session: Session, a: dict) -> str:
 
 
 def _restore(session: Session, a: dict) -> str:
-    return render.restore(operations.restore(session, a["name"], a["version"], a.get("scope"),
-                                             reactivate=a.get("reactivate") is True))
+    result = operations.restore(session, a["name"], a["version"], a.get("scope"),
+                                reactivate=a.get("reactivate") is True)
+    return "\n".join([render.restore(result), *render.warnings(result)])
 
 
 def _status(session: Session, a: dict) -> str:

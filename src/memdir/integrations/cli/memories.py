@@ -136,6 +136,7 @@ def cmd_restore(args) -> int:
     result = open_memory(args).restore(args.name, args.version, args.scope, commit=args.commit,
                                        reactivate=args.reactivate)
     emit(args, result, render.restore(result))
+    warn(render.warnings(result))
     return 0
 
 
@@ -166,6 +167,7 @@ def cmd_decide(args) -> int:
     decide = mem.approve if args.command == "approve" else mem.reject
     result = decide(args.name, args.scope, reason=args.reason)
     emit(args, result, render.decision(result))
+    warn(render.warnings(result))
     return 0
 
 

@@ -32,6 +32,7 @@ def cmd_promote(args) -> int:
     """``memdir promote NAME --to team``: move a personal project memory into the team layer."""
     result = open_memory(args).promote(args.name)
     emit(args, result, render_team.promoted(result))
+    warn(render_memories.warnings(result))
     return 0
 
 
