@@ -9,17 +9,27 @@ index per layer is injected into the system prompt under a byte budget.
     >>> print(mem.context())
 
 The names in ``__all__`` are the public API (a test checks that the package
-exposes exactly these): the facade, its settings, a memory's record, the
-error tree and every result type a :class:`Memory` method returns; everything
-raises only :class:`MemdirError` subclasses (the tree is drawn in :mod:`memdir.errors`). The packages
-and what each may import: ``docs/architecture.md``.
+exposes exactly these): the facade, a write's value (:class:`MemoryChange`),
+its settings, a memory's record, the error tree and every result type a
+:class:`Memory` method returns; everything raises only :class:`MemdirError`
+subclasses (the tree is drawn in :mod:`memdir.errors`). The packages, in the
+order in which each may import only those before it (``docs/architecture.md``):
 
-    store          files, journal, tombstones, gateway, index, context, session
-    search         the FTS5 index, ranking, recall, optional vectors
+    errors vocabulary version settings paths git   the base modules
+    text           printable, fence, redaction, names, function words
+    files          durable writes, frontmatter, one memory file, a layer's files
+    tombstones     what a forgotten value matches; the tombstone files
+    layer          one layer: lock, transaction, journal, history, MEMORY.md, team
+    session results  who asks about which project; every operation's result
+    gateway        the one write path
+    prompt         the context block and pending findings (the hooks' hot path)
+    operations     lookup, the memory tools, a person's decisions, team, upkeep
+    importing      other systems' memories in
+    search         the FTS5 index kept in step, ranking, recall, optional vectors
     consolidation  transcripts, gate, extractors, proposals, queue, ingest
-    tools          the tool table, running a tool, one renderer per result
+    render tools   one text per result; the tool table, running a tool
     api            the Memory facade
-    integrations   CLI, hooks, MCP server, installer
+    integrations   cli/, mcp/, claude_code/, panel/
 """
 
 from .errors import (

@@ -2,18 +2,18 @@
 
 ``transcripts`` (reading Claude Code JSONL, message lists, plain text),
 ``gate`` (is anything durable said?), ``proposals`` (what extractors return,
-outcomes, the report), ``subjects`` (what a statement is about; drift), the
-extractors ``rules`` (offline), ``llm`` (any OpenAI-compatible model),
-``command`` (a command the person configures) and ``agent`` (findings left
-pending for the next session's agent), ``extractors`` (which one ``auto``
-picks and why), ``consolidate`` (one run: snapshot, extract
+outcomes, the report), ``extractors`` (which one ``auto`` picks and why; the
+extractors themselves: ``rules`` (offline, with ``persona``, ``subjects``,
+``wording``, ``dates``), ``llm`` (any OpenAI-compatible model), ``command``
+(a command the person configures) and ``agent`` (findings left pending for
+the next session's agent)), ``consolidate`` (one run: snapshot, extract
 without a lock, apply under compare-and-set, receipt), ``queue`` (what the
 hooks queue and a detached drain consolidates) and ``ingest`` (past Claude
 Code sessions).
 
-May import: the standard library, :mod:`memdir.store` (every change goes
-through its operations and gateway) and the optional ``openai`` client
-(``llm`` extra).
+May import: the standard library, the packages before it (every change goes
+through :mod:`memdir.operations` and the gateway) and the optional ``openai``
+client (``llm`` extra).
 
-Must not import: search, tools, api, integrations.
+Must not import: search, render, tools, api, integrations.
 """

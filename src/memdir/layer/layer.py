@@ -41,7 +41,6 @@ from ..files.layout import (
 from ..files.scan import Entry, FileState, Scan, count_files
 from ..files.scan import load as load_file
 from ..files.scan import scan as scan_layer
-from ..git import identity
 from ..paths import layer_dirs, user_layer_dir
 from ..settings import Settings
 from ..tombstones.match import Tombstone
@@ -261,6 +260,8 @@ class Layer:
         if not (self.meta / LAYER_FILE).exists():
             info = {"kind": self.scope, "root": str(self.root) if self.root else None}
             if self.root is not None:  # what finds this layer again if the project moves (operations.relocate)
+                from ..git import identity  # late: running git (subprocess) only for a new layer, off the prompt path
+
                 info.update(identity(self.root))
             write_layer_info(self.meta, info, sync_dir=False)
 

@@ -234,7 +234,7 @@ def _notes(entry: Entry) -> list[str]:
 def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str, ...] = ()) -> DoctorResult:
     """:func:`status` plus :func:`verify`, with the problems found: files that
     are not memories, journals that do not check out, settings that could not
-    be read, orphaned layers (:func:`memdir.operations.relocate.orphans`); and
+    be read, orphaned layers (:func:`memdir.operations.relocate.orphans_of`); and
     notes (a context budget the hooks clamp), then ``notes`` given by the
     layers above, which this one cannot see (a search index kept in memory,
     hooks registered twice). Files read leniently are reported by the

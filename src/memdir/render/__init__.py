@@ -2,14 +2,14 @@
 
 ``memories`` (the memory operations' results), ``team`` (the team layer and
 imports), ``setup`` (installs, a moved layer), ``consolidation`` (the gate, a
-run, the queue, ingest).
+run, the queue, ingest), ``progress`` (a progress bar on stderr).
 
 Stored text was sanitized by the gateway, but a hand-edited file, a file or
 directory name, a git message or an error quoting any of them was not: every
 public function of every module here is decorated with
 :func:`printable_output`, the one place rendered text is made printable, so
 nothing a renderer shows can drive a terminal or forge a line
-(``tests/test_render.py`` checks that none is left out).
+(``tests/render/test_render.py`` checks that none is left out).
 
 May import: the standard library and the packages before it; results are
 read by their attributes, so rendering loads no YAML.

@@ -1,5 +1,5 @@
 """The texts of consolidation: a gate decision, a run (its report), a drain
-of the queue and an ingest of past transcripts. Kept apart from :mod:`.render`
+of the queue and an ingest of past transcripts. Kept apart from :mod:`.memories`
 (the texts of memories and their operations) for size; made printable by
 :func:`memdir.render.printable_output`, as every renderer.
 """

@@ -1,7 +1,7 @@
 """One text per result type: what a person (CLI) or a model (tools, MCP) reads.
 
 Each function takes a typed result (:mod:`memdir.results`, a search
-result) and returns its text (a consolidation's: :mod:`.render_consolidation`); the CLI and the tools
+result) and returns its text (a consolidation's: :mod:`.consolidation`); the CLI and the tools
 print the same lines, adding only what differs by where they run (how to ask
 for more: a command-line flag or a tool argument). One-line fields are shown
 on one line (every run of whitespace collapsed) and long ones are cut with
@@ -365,7 +365,7 @@ def search(results, query: str, offset: int = 0) -> str:
 
 @printable_output
 def reindex(result) -> str:
-    """A rebuilt search index (:class:`memdir.search.index.ReindexResult`)."""
+    """A rebuilt search index (:class:`memdir.search.sync.ReindexResult`)."""
     return (f"indexed {result.memories} memories from {result.files} files in {result.layers} layers "
             f"({result.mode}, {result.vectors} vectors embedded) in {result.seconds:.2f}s")
 

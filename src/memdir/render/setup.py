@@ -1,6 +1,6 @@
 """The texts of setting memdir up: an install or uninstall into an agent
 (:mod:`memdir.integrations.claude_code.install`) and a layer re-keyed to a moved project
-(:mod:`memdir.operations.relocate`). Kept apart from :mod:`.render` (the texts of
+(:mod:`memdir.operations.relocate`). Kept apart from :mod:`.memories` (the texts of
 memories and their operations) for size; made printable by
 :func:`memdir.render.printable_output`, as every renderer.
 """

@@ -11,7 +11,7 @@ the progress and queries use each batch as soon as it lands), and exits when
 none is left. Until a memory has its vector it is ranked by the lexical
 model alone (:mod:`memdir.search.relevance`), on the same scale.
 
-``memdir reindex`` and :func:`memdir.search.index.prepare` embed in the
+``memdir reindex`` and :func:`memdir.search.sync.prepare` embed in the
 foreground instead.
 """
 

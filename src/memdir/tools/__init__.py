@@ -1,14 +1,13 @@
-"""The tools a model calls and the text every result reads as (DESIGN §7, §10).
+"""The tools a model calls (DESIGN §7, §10).
 
 ``specs`` (the one table of the ten memory tools: descriptions, JSON schemas,
 MCP annotations, argument checking), ``handlers`` (running a tool for a
-session), ``render`` (one text per result type, used by the tools and the
-CLI alike). Below the facade, so :meth:`memdir.Memory.call_tool` can use it.
+session, and composing status and doctor once for the tools and the facade:
+the lowest package that may ask search and consolidation both). The text of
+each result is :mod:`memdir.render`'s. Below the facade, so
+:meth:`memdir.Memory.call_tool` can use it.
 
-May import: the standard library and the packages below it (store, search,
-consolidation). The renderer reads results by their attributes and imports
-their types for annotations only, so loading it loads no YAML: the CLI's
-hook path renders with it.
+May import: the standard library and the packages before it.
 
 Must not import: api, integrations.
 

@@ -127,15 +127,35 @@ def test_session_start_imports_only_the_core(mem, project):
         "import io, json, sys\n"
         "from memdir.integrations.claude_code import hooks\n"
         f"rc = hooks.handle('SessionStart', stdin=io.StringIO({json.dumps(json.dumps(_start_input(project)))}))\n"
-        "heavy = sorted(m for m in ('yaml', 'sqlite3', 'mcp', 'filelock', 'dataclasses', 'memdir.api', "
-        "'memdir.gateway', 'memdir.layer', 'memdir.files.memfile', 'memdir.files.scan', 'memdir.operations', "
-        "'memdir.tombstones', 'memdir.search') "
+        "heavy = sorted(m for m in ('yaml', 'sqlite3', 'mcp', 'filelock', 'dataclasses', 'argparse', 'subprocess', "
+        "'memdir.api', 'memdir.gateway', 'memdir.layer', 'memdir.files.memfile', 'memdir.files.scan', "
+        "'memdir.operations', 'memdir.tombstones', 'memdir.search') "
         "if m in sys.modules)\n"
         "print(json.dumps(heavy), file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "db-port" in done.stdout  # it did render the context
     assert json.loads(done.stderr.strip().splitlines()[-1]) == []
+
+
+def test_the_prompt_hook_loads_recall_but_neither_the_facade_nor_git(mem, project):
+    """A fresh process per prompt: recall's modules (search, the layer, YAML) load, but not the facade,
+    the gateway, consolidation, the renderers or git (run only when a new layer is described; the
+    background embedder may still be started with subprocess)."""
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.")
+    payload = {**_start_input(project), "hook_event_name": "UserPromptSubmit", "prompt": "which port for postgresql?"}
+    code = (
+        "import io, json, sys\n"
+        "from memdir.integrations.claude_code import hooks\n"
+        f"rc = hooks.handle('UserPromptSubmit', stdin=io.StringIO({json.dumps(json.dumps(payload))}))\n"
+        "names = ('memdir.search.recall', 'memdir.layer.layer', 'yaml', 'memdir.api', 'memdir.gateway', "
+        "'memdir.consolidation', 'memdir.render', 'memdir.operations', 'memdir.git', 'argparse')\n"
+        "print(json.dumps(sorted(m for m in names if m in sys.modules)), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "5433" in done.stdout  # it did recall the memory
+    # control: recall's own modules are there; nothing heavier is
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == ["memdir.layer.layer", "memdir.search.recall", "yaml"]
 
 
 @pytest.mark.slow

@@ -208,3 +208,15 @@ def test_hostile_messages_get_a_reply_and_the_server_lives_on(isolated_home, pro
     assert replies[4]["id"] == 23 and replies[4]["result"]["isError"]
     assert f"at most {MAX_QUERY_CHARS}" in replies[4]["result"]["content"][0]["text"]
     assert replies[5]["id"] == 24 and len(replies[5]["result"]["tools"]) == 10
+
+
+@pytest.mark.parametrize("missing", ["anyio", "mcp", "mcp_types"])
+def test_memdir_mcp_without_the_extra_names_it(missing):
+    """Without the mcp extra (any of its packages), `memdir mcp` says what to install — no traceback."""
+    code = (f"import sys; sys.modules[{missing!r}] = None\n"
+            "from memdir.integrations.cli.main import main\n"
+            "sys.exit(main(['mcp']))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert "memdir mcp needs the 'mcp' package, which is not installed: pip install 'memdir[mcp]'" in done.stderr
+    assert "Traceback" not in done.stderr

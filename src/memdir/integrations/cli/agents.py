@@ -1,7 +1,8 @@
 """CLI commands that plug memdir into agents: ``mcp``, ``hook``, ``install``,
 ``uninstall``. Registered by :func:`memdir.integrations.cli.main.build_parser`;
 each starts the integration through its one entry function
-(:func:`.mcp_server.serve_stdio`, :func:`.hooks.handle`, :func:`.install.install`).
+(:func:`memdir.integrations.mcp.server.serve_stdio`, :func:`memdir.integrations.claude_code.hooks.handle`,
+:func:`memdir.integrations.claude_code.install.install`).
 Every heavy import (the MCP SDK, the facade) happens inside a handler, so
 loading this module costs nothing on the ``memdir context`` / hook path.
 """
@@ -10,11 +11,11 @@ from __future__ import annotations
 
 
 def cmd_mcp(args) -> int:
-    """``memdir mcp``: serve the memory tools over stdio (see :mod:`.mcp_server`)."""
+    """``memdir mcp``: serve the memory tools over stdio (see :mod:`memdir.integrations.mcp.server`)."""
     try:
         from ..mcp.server import serve_stdio
     except ModuleNotFoundError as exc:
-        if exc.name and exc.name.split(".")[0] in ("mcp", "mcp_types"):
+        if exc.name and exc.name.split(".")[0] in ("mcp", "mcp_types", "anyio"):  # the mcp extra brings all three
             from ...errors import MissingExtra
 
             raise MissingExtra("memdir mcp", "mcp", "mcp") from None

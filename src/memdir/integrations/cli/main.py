@@ -7,11 +7,11 @@ errors: a message on stderr and exit 1 for a memdir error (with ``--json``,
 also ``{"error", "kind"}`` on stdout), exit 2 for a usage error. The CLI is
 the human path: what it writes has origin ``human``.
 
-This module parses and dispatches; the commands live in :mod:`.cli_core`
-(the store's commands), :mod:`.cli_search` (``search``/``recall``/``reindex``),
-:mod:`.cli_integrations` (``mcp``/``hook``/``install``/``uninstall``) and
-:mod:`.cli_consolidate` (``consolidate``/``ingest``) and :mod:`.cli_panel`
-(``panel``), each registering its
+This module parses and dispatches; the commands live in :mod:`.memories`
+(the store's commands), :mod:`.search` (``search``/``recall``/``reindex``),
+:mod:`.agents` (``mcp``/``hook``/``install``/``uninstall``),
+:mod:`.consolidation` (``consolidate``/``ingest``), :mod:`.team` (``team``,
+``promote``, ``import``) and :mod:`.panel` (``panel``), each registering its
 own options. ``memdir context`` is the hot path: it is handled here, without
 ``argparse`` (:func:`_fast_context_args`) and without YAML unless an index
 must be rebuilt.

@@ -1,7 +1,7 @@
 """The core commands of ``memdir``: write, read, list, delete/forget, prune,
 clear, status, doctor, verify, history, journal, show, restore, tombstones, tombstone
 lift, review, approve/reject, pin/unpin, mute/unmute. (``context``, the hot
-path, lives in :mod:`.cli` itself.)
+path, lives in :mod:`.main` itself.)
 
 Each handler opens the facade, calls one method and prints the result with
 its renderer (:mod:`memdir.render.memories`). Registered by

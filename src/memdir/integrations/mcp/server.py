@@ -31,7 +31,7 @@ cosines over ``<home>/search.sock`` instead of loading the embedding model.
 
 Nothing but JSON-RPC reaches stdout: fd 1 points at stderr while serving and
 the wire is a private copy of it; malformed JSON-RPC gets its error reply
-(:mod:`.mcp_wire`); setup runs with ``sys.stdout`` redirected to stderr, and
+(:mod:`.wire`); setup runs with ``sys.stdout`` redirected to stderr, and
 logging goes to stderr.
 """
 

@@ -6,7 +6,7 @@ Every route answers one JSON document: a read gives the typed results'
 (:mod:`memdir.render.memories`) and, for a write, ``"warnings"`` (every cut and
 normalization). A memdir error becomes ``{"error", "kind"}`` with a 4xx
 status (:data:`STATUS`). Changes are POSTs with a JSON body and the CSRF
-header (:mod:`.panel_security`). :data:`ROUTES` is the one table the router
+header (:mod:`.security`). :data:`ROUTES` is the one table the router
 and the schema at ``/api/openapi.json`` are both built from.
 """
 

@@ -4,12 +4,12 @@ An ASGI application (Starlette: routing and requests without a model layer
 of its own — the typed results of :mod:`memdir.results` are the
 models; Jinja2 templates; served by uvicorn) made of:
 
-* :mod:`.panel_security` — the checks before every route (loopback
+* :mod:`.security` — the checks before every route (loopback
   ``Host``, own ``Origin``, the start's token, JSON + CSRF for changes);
-* :mod:`.panel_home` — the home as one facade per project session;
-* :mod:`.panel_views` — what each page asks and changes, through the facade;
-* :mod:`.panel_api` — the JSON API under ``/api/`` and its OpenAPI schema;
-* :mod:`.panel_pages` — the HTML pages (server-rendered; a small script
+* :mod:`.home` — the home as one facade per project session;
+* :mod:`.views` — what each page asks and changes, through the facade;
+* :mod:`.api` — the JSON API under ``/api/`` and its OpenAPI schema;
+* :mod:`.pages` — the HTML pages (server-rendered; a small script
   sends the changes to the API).
 
 The panel is an adapter: every rule is the store's, every change goes

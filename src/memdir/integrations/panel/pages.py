@@ -1,7 +1,7 @@
 """The web panel's HTML pages: layers, a layer, a memory, review, tombstones, journal.
 
 Server-rendered with Jinja2 (autoescaped: stored text is shown, never run)
-from the same views as the JSON API (:mod:`.panel_views`); each page works
+from the same views as the JSON API (:mod:`.views`); each page works
 without a script for reading, and ``panel_static/panel.js`` sends the
 changes (pin, mute, delete, edit, restore, approve, reject, lift) to the API
 as JSON with the CSRF token the page carries, showing any error inline.

@@ -1,6 +1,6 @@
 """What each page and API route of the web panel asks the store, and what it changes.
 
-Each function takes the :class:`~.panel_home.PanelHome`, calls the facade of
+Each function takes the :class:`~.home.PanelHome`, calls the facade of
 the layer's session (:mod:`memdir.api`, so the same operations, gateway,
 limits, redaction and tombstone checks as the CLI and the tools) and returns
 the typed results (:mod:`memdir.results`). Both the HTML pages and the
