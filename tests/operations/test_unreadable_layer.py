@@ -171,6 +171,77 @@ def test_a_restore_an_approval_and_a_promotion_say_which_tombstones_were_not_che
         person.write("port", FORGOTTEN[0], "project", FORGOTTEN[1], scope="team")
 
 
+
+def _unreadable(person) -> tuple:
+    stones = person.session.layer("user").meta / "tombstones.json"
+    return stones, (f"{stones} is unreadable (Expecting value: line 1 column 1 (char 0)); it is canonical, "
+                    "fix it by hand")
+
+
+@pytest.mark.slow
+def test_status_and_doctor_report_an_unreadable_tombstones_file_and_show_the_other_layers(garbled_stones):
+    home, project, person = garbled_stones
+    stones, unreadable = _unreadable(person)
+    env = {"MEMDIR_HOME": str(home)}
+    status = run_cli("--project", project, "status", env=env)
+    assert (status.returncode, status.stderr) == (0, "")
+    lines = status.stdout.splitlines()
+    at = lines.index("user: 1 memories (1 in the index, 0 candidates, 0 tombstones)")
+    assert lines[at + 1] == f"  ! unreadable: {stones}: {unreadable}"
+    assert "project: 0 memories (0 in the index, 0 candidates, 1 tombstones)" in lines  # the other layers
+    assert "team: 0 memories (0 in the index, 0 candidates, 0 tombstones)" in lines
+    doctor = run_cli("--project", project, "doctor", env=env)
+    assert doctor.returncode == 1 and "Traceback" not in doctor.stderr, doctor.stderr
+    lines = doctor.stdout.splitlines()
+    assert f"  malformed: {stones}: {unreadable}" in lines
+    assert f"project layer: {person.session.layer('project').path} — 0 memories" in lines  # the rest goes on
+    user = person.session.layer("user").path
+    assert f"  journal: {user}: {unreadable}" in lines  # verify's own check of that layer says it too
+    assert lines[-1] == "2 problem(s)"
+    assert [p.path for p in person.doctor().problems] == [str(stones), str(user)]
+    tool = person.call_tool("memory_status", {})
+    assert f"  ! unreadable: {stones}: {unreadable}" in tool.splitlines()
+    assert "project: 0 memories (0 in the index, 0 candidates, 1 tombstones)" in tool.splitlines()
+
+
+@pytest.mark.slow
+def test_tombstones_lists_the_other_layers_and_warns_of_the_unreadable_one(garbled_stones):
+    import json
+
+    home, project, person = garbled_stones
+    stones, unreadable = _unreadable(person)
+    [kept] = person.tombstones("project").tombstones
+    warning = f"the user layer's tombstones are not listed: {unreadable}"
+    listed = person.tombstones()
+    assert ([s.id for s in listed.tombstones], listed.warnings) == ([kept.id], (warning,))
+    env = {"MEMDIR_HOME": str(home)}
+    out = run_cli("--project", project, "tombstones", env=env)
+    assert out.returncode == 0 and out.stdout.startswith(f"{kept.id}  project db-port  forgotten by human")
+    assert out.stderr == f"memdir: warning: {warning}\n"
+    out = run_cli("--project", project, "tombstones", "--json", env=env)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert ([s["id"] for s in data["tombstones"]], data["warnings"]) == ([kept.id], [warning])
+    # control: asked for the unreadable layer alone, there is nothing to list but the error
+    only = run_cli("--project", project, "tombstones", "--scope", "user", env=env)
+    assert (only.returncode, only.stdout, only.stderr) == (1, "", f"memdir: {unreadable}\n")
+
+
+
+@pytest.mark.slow
+def test_a_tombstone_of_another_layer_is_lifted_past_an_unreadable_tombstones_file(garbled_stones):
+    home, project, person = garbled_stones
+    stones, unreadable = _unreadable(person)
+    [kept] = person.tombstones("project").tombstones
+    env = {"MEMDIR_HOME": str(home)}
+    missing = run_cli("--project", project, "tombstone", "lift", "t-000000000000", env=env)
+    assert (missing.returncode, missing.stderr) == (1, f"memdir: {unreadable}\n")  # it may be in the unreadable one
+    out = run_cli("--project", project, "tombstone", "lift", kept.id, env=env)
+    assert (out.returncode, out.stderr) == (0, "")
+    assert out.stdout == f"Lifted tombstone {kept.id} (project, db-port): its value may be written again.\n"
+    assert person.write("port", FORGOTTEN[0], "project", FORGOTTEN[1]).operation == "created"
+
+
 # ---------------------------------------------------------------- one team tombstone file unreadable
 
 TEAM_FORGOTTEN = "The staging server is called kestrel-9 today"

@@ -71,6 +71,53 @@ def test_a_deeply_nested_team_file_is_skipped_and_the_others_lift(tmp_path):
     assert sorted(p.name for p in directory.iterdir()) == ["t-deep.json"]  # the bad file is left for a person
 
 
+FORGOTTEN = "The staging host is staging-7.example.com"
+
+
+@pytest.fixture
+def bad_team_stone(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    person = Memory.open(home=home, project=project, actor="human")
+    person.team_init()
+    person.write("staging", FORGOTTEN, "project", scope="team")
+    person.forget("staging", scope="team")
+    return home, project, person, project / ".claude" / "memory" / "tombstones" / "t-x.json"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bad", [{"description": None}, {"id": 5}, {"description": 5}])
+def test_a_team_tombstone_with_a_bad_field_crashes_no_command(bad_team_stone, tmp_path, bad):
+    home, project, person, broken = bad_team_stone
+    broken.write_text(json.dumps({"id": "t-x", "name": "x", "digest": "d", "description": "x", **bad}))
+    env = {"MEMDIR_HOME": str(home)}
+    warning = f"memdir: warning: the team layer's tombstones were not all checked: {broken}: not a readable tombstone"
+    out = run_cli("--project", project, "write", "hello", "-d", "hello world", env=env)
+    assert (out.returncode, out.stdout) == (0, "Memory created: hello (project)\n") and warning in out.stderr
+    refused = run_cli("--project", project, "write", "again", "-d", FORGOTTEN, "--scope", "team", env=env)
+    assert refused.returncode == 1 and "refused: this matches a forgotten value" in refused.stderr  # control
+    listed = run_cli("--project", project, "tombstones", env=env)
+    assert listed.returncode == 0 and "t-x" not in listed.stdout and "staging" in listed.stdout
+    assert f"{broken}: not a readable tombstone" in listed.stderr
+    for command in (["list"], ["status"]):
+        out = run_cli("--project", project, *command, env=env)
+        assert out.returncode == 0 and str(broken) in out.stdout and "Traceback" not in out.stderr, out.stderr
+    doctor = run_cli("--project", project, "doctor", env=env)
+    assert doctor.returncode == 1 and f"malformed: {broken}: not a readable tombstone" in doctor.stdout
+    assert "Traceback" not in doctor.stderr
+    source = tmp_path / "exported"
+    source.mkdir()
+    (source / "ci.md").write_text("---\nname: ci\ndescription: CI runs on Forgejo Actions\ntype: project\n---\n")
+    imported = run_cli("--project", project, "import", "dir", source, env=env)
+    assert imported.returncode == 0 and "imported         ci (project)" in imported.stdout
+    assert warning in imported.stderr
+    transcript = tmp_path / "t.txt"
+    transcript.write_text("USER: Remember that the staging server is called kestrel-9.\nASSISTANT: ok\n")
+    run = run_cli("--project", project, "consolidate", transcript, "--extractor", "rules", env=env)
+    assert run.returncode == 0 and "1 change(s) made" in run.stdout and "Traceback" not in run.stderr, run.stderr
+    assert "warning: the team layer's tombstones were not all checked" in run.stdout
+
+
 @pytest.mark.slow
 def test_a_personal_tombstone_with_a_bad_field_is_an_unreadable_layer(tmp_path):
     home, project = tmp_path / "home", tmp_path / "proj"
