@@ -257,9 +257,12 @@ class TombstoneInfo(Result):
 
 @dataclass(frozen=True)
 class TombstoneList(Result):
-    """The tombstones in force, per layer, oldest first."""
+    """The tombstones in force, per layer, oldest first; ``warnings`` name a
+    layer whose tombstones could not be read and a team tombstone file that
+    does not read, each left out of the list."""
 
     tombstones: tuple[TombstoneInfo, ...]
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -169,3 +169,156 @@ def test_a_restore_an_approval_and_a_promotion_say_which_tombstones_were_not_che
     # control: the readable project tombstone still refuses its value on the way back
     with pytest.raises(TombstoneRefused):
         person.write("port", FORGOTTEN[0], "project", FORGOTTEN[1], scope="team")
+
+
+
+def _unreadable(person) -> tuple:
+    stones = person.session.layer("user").meta / "tombstones.json"
+    return stones, (f"{stones} is unreadable (Expecting value: line 1 column 1 (char 0)); it is canonical, "
+                    "fix it by hand")
+
+
+@pytest.mark.slow
+def test_status_and_doctor_report_an_unreadable_tombstones_file_and_show_the_other_layers(garbled_stones):
+    home, project, person = garbled_stones
+    stones, unreadable = _unreadable(person)
+    env = {"MEMDIR_HOME": str(home)}
+    status = run_cli("--project", project, "status", env=env)
+    assert (status.returncode, status.stderr) == (0, "")
+    lines = status.stdout.splitlines()
+    at = lines.index("user: 1 memories (1 in the index, 0 candidates, 0 tombstones)")
+    assert lines[at + 1] == f"  ! unreadable: {stones}: {unreadable}"
+    assert "project: 0 memories (0 in the index, 0 candidates, 1 tombstones)" in lines  # the other layers
+    assert "team: 0 memories (0 in the index, 0 candidates, 0 tombstones)" in lines
+    doctor = run_cli("--project", project, "doctor", env=env)
+    assert doctor.returncode == 1 and "Traceback" not in doctor.stderr, doctor.stderr
+    lines = doctor.stdout.splitlines()
+    assert f"  malformed: {stones}: {unreadable}" in lines
+    assert f"project layer: {person.session.layer('project').path} — 0 memories" in lines  # the rest goes on
+    user = person.session.layer("user").path
+    assert f"  journal: {user}: {unreadable}" in lines  # verify's own check of that layer says it too
+    assert lines[-1] == "2 problem(s)"
+    assert [p.path for p in person.doctor().problems] == [str(stones), str(user)]
+    tool = person.call_tool("memory_status", {})
+    assert f"  ! unreadable: {stones}: {unreadable}" in tool.splitlines()
+    assert "project: 0 memories (0 in the index, 0 candidates, 1 tombstones)" in tool.splitlines()
+
+
+@pytest.mark.slow
+def test_tombstones_lists_the_other_layers_and_warns_of_the_unreadable_one(garbled_stones):
+    import json
+
+    home, project, person = garbled_stones
+    stones, unreadable = _unreadable(person)
+    [kept] = person.tombstones("project").tombstones
+    warning = f"the user layer's tombstones are not listed: {unreadable}"
+    listed = person.tombstones()
+    assert ([s.id for s in listed.tombstones], listed.warnings) == ([kept.id], (warning,))
+    env = {"MEMDIR_HOME": str(home)}
+    out = run_cli("--project", project, "tombstones", env=env)
+    assert out.returncode == 0 and out.stdout.startswith(f"{kept.id}  project db-port  forgotten by human")
+    assert out.stderr == f"memdir: warning: {warning}\n"
+    out = run_cli("--project", project, "tombstones", "--json", env=env)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert ([s["id"] for s in data["tombstones"]], data["warnings"]) == ([kept.id], [warning])
+    # control: asked for the unreadable layer alone, there is nothing to list but the error
+    only = run_cli("--project", project, "tombstones", "--scope", "user", env=env)
+    assert (only.returncode, only.stdout, only.stderr) == (1, "", f"memdir: {unreadable}\n")
+
+
+
+@pytest.mark.slow
+def test_a_tombstone_of_another_layer_is_lifted_past_an_unreadable_tombstones_file(garbled_stones):
+    home, project, person = garbled_stones
+    stones, unreadable = _unreadable(person)
+    [kept] = person.tombstones("project").tombstones
+    env = {"MEMDIR_HOME": str(home)}
+    missing = run_cli("--project", project, "tombstone", "lift", "t-000000000000", env=env)
+    assert (missing.returncode, missing.stderr) == (1, f"memdir: {unreadable}\n")  # it may be in the unreadable one
+    out = run_cli("--project", project, "tombstone", "lift", kept.id, env=env)
+    assert (out.returncode, out.stderr) == (0, "")
+    assert out.stdout == f"Lifted tombstone {kept.id} (project, db-port): its value may be written again.\n"
+    assert person.write("port", FORGOTTEN[0], "project", FORGOTTEN[1]).operation == "created"
+
+
+# ---------------------------------------------------------------- one team tombstone file unreadable
+
+TEAM_FORGOTTEN = "The staging server is called kestrel-9 today"
+TEAM_KEPT = "The build cache lives in /var/cache/build on the runners"
+
+
+def _team_skipped(broken) -> str:
+    return (f"the team layer's tombstones were not all checked: {broken}: not a readable tombstone (Expecting "
+            "value: line 1 column 1 (char 0)); it is not applied — fix or remove it by hand (a merge conflict: "
+            "keep one side)")
+
+
+@pytest.fixture
+def garbled_team_stone(tmp_path):
+    """A team layer with two forgotten values: the tombstone file of one (``TEAM_FORGOTTEN``) is not JSON,
+    the other's (``TEAM_KEPT``) is intact — the value of the broken one may come back, but never silently,
+    and the intact one still refuses."""
+    home, project = tmp_path / "home", tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    person = Memory.open(home=home, project=project, actor="human")
+    person.team_init()
+    person.write("staging", TEAM_FORGOTTEN, "project", scope="team")
+    broken = project / ".claude" / "memory" / "tombstones" / f"{person.forget('staging', scope='team').tombstone}.json"
+    person.write("cache", TEAM_KEPT, "project", scope="team")
+    person.forget("cache", scope="team")
+    broken.write_text("not json\n")
+    return home, project, person, broken
+
+
+def test_a_corrupt_team_tombstone_is_warned_on_every_write_path(garbled_team_stone, tmp_path):
+    from memdir.consolidation.proposals import Proposal
+    from tests.scripted import Scripted
+
+    home, project, person, broken = garbled_team_stone
+    warning = _team_skipped(broken)
+    agent = Memory.open(home=home, project=project, actor="agent")
+    plain = agent.write("r2", TEAM_FORGOTTEN, "project")
+    assert (plain.name, plain.scope, plain.operation, plain.warnings) == ("r2", "project", "created", (warning,))
+    into_team = person.write("r3", TEAM_FORGOTTEN + " again", "project", scope="team")
+    assert (into_team.scope, into_team.operation, into_team.warnings) == ("team", "created", (warning,))
+    proposed = agent.write("r4", TEAM_FORGOTTEN + " still", "project", scope="team")
+    assert (proposed.status, proposed.warnings) == ("candidate", (warning,))
+    approved = person.approve("r4", "team")
+    assert (approved.name, approved.scope, approved.warnings) == ("r4", "team", (warning,))
+    tool = agent.call_tool("memory_write", {"name": "r5", "description": TEAM_FORGOTTEN + " too", "type": "project"})
+    assert tool == f"Memory created: r5 (project)\nwarning: {warning}"
+    person.write("r2", "The staging server is called kestrel-10 now", "project")
+    restored = person.restore("r2", 1)
+    assert (restored.operation, restored.warnings) == ("updated", (warning,))
+    promoted = person.promote("r2")
+    assert (promoted.name, promoted.warnings) == ("r2", (warning,))
+    source = tmp_path / "exported"
+    source.mkdir()
+    (source / "r6.md").write_text(f"---\nname: r6\ndescription: {TEAM_FORGOTTEN} too\ntype: project\n---\n")
+    imported = person.import_from("dir", str(source))
+    assert [o.result for o in imported.outcomes] == ["imported"] and imported.warnings == (warning,)
+    report = person.consolidate([{"role": "user", "content": "Remember: always run pytest -x."}],
+                                extractor=Scripted(Proposal("create", name="r7", description=TEAM_FORGOTTEN + " yes"),
+                                                   Proposal("create", name="r8", description=TEAM_KEPT)))
+    created, refused = report.outcomes
+    assert (created.result, created.name, created.warnings) == ("created", "r7", (warning,))
+    # controls: the intact team tombstone still refuses, into the team layer and into the others
+    assert refused.result == "refused-tombstone" and "'cache'" in refused.detail
+    for scope in ("project", "team"):
+        with pytest.raises(TombstoneRefused):
+            person.write("again", TEAM_KEPT, "project", scope=scope)
+    with pytest.raises(TombstoneRefused):
+        agent.write("again", TEAM_KEPT, "project", scope="team")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scope", ["project", "team"])
+def test_the_cli_warns_of_a_corrupt_team_tombstone(garbled_team_stone, scope):
+    home, project, person, broken = garbled_team_stone
+    env = {"MEMDIR_HOME": str(home)}
+    out = run_cli("--project", project, "write", "r2", "-d", TEAM_FORGOTTEN, "--scope", scope, env=env)
+    assert (out.returncode, out.stdout) == (0, f"Memory created: r2 ({scope})\n")
+    assert out.stderr == f"memdir: warning: {_team_skipped(broken)}\n"
+    refused = run_cli("--project", project, "write", "r3", "-d", TEAM_KEPT, "--scope", scope, env=env)
+    assert refused.returncode == 1 and "refused: this matches a forgotten value" in refused.stderr  # control

@@ -236,7 +236,10 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
             return fail("not-found", f"no memory named {target!r}", target=target)
         scope, entry = found
         if action != "forget" and entry.record.status == "superseded":  # the successor is what to change
-            found = successor(entry.record, snap.entries[scope].get, writer.layer(scope).tombstones)
+            try:
+                found = successor(entry.record, snap.entries[scope].get, writer.layer(scope).tombstones)
+            except StoreError as exc:
+                return fail("skipped-unreadable", str(exc), target=target, scope=scope)
             return fail("refused", superseded_refusal(entry.record, found), target=target, scope=scope)
     layer = writer.layer(scope)
     if action != "forget":
@@ -334,6 +337,8 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
                     scope=scope)
     except LockTimeout as exc:
         return fail("skipped-locked", str(exc), name=name, target=target, scope=scope)
+    except StoreError as exc:  # the layer (its tombstones, a file) cannot be read: this proposal waits, not the run
+        return fail("skipped-unreadable", str(exc), name=name, target=target, scope=scope)
     except Refused as exc:  # a superseded target: the successor is named in the detail
         return fail("refused", str(exc), name=name, target=target, scope=scope)
     except (InvalidInput, NotFound, ScopeError) as exc:
@@ -446,7 +451,7 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
                      invalid=tuple(result.invalid), proposals=proposals, outcomes=tuple(outcomes), pending=kept)
     if dry_run:
         return replace(report, status="dry-run")
-    if any(o.result in ("skipped-changed", "skipped-locked") for o in outcomes):
+    if any(o.result in ("skipped-changed", "skipped-locked", "skipped-unreadable") for o in outcomes):
         status = "partial"
     else:
         status = "ok" if report.applied else ("pending" if kept else "noop")

@@ -20,6 +20,7 @@ from ..layer.journal import changes_content
 from ..layer.layer import Layer
 from ..session import Session
 from ..text.names import normalize_name, same_name
+from ..tombstones.stones import unreadable_tombstones
 
 
 def find(session: Session, name: str, scope: str | None = None, *, explain: bool = True) -> tuple[Layer, Entry]:
@@ -101,15 +102,21 @@ def guard(session: Session, target: Layer | None = None) -> Guard:
     every write path (the tools, team proposals and decisions, imports,
     consolidation). A layer whose tombstones cannot be read (another user's,
     a damaged file) is skipped, named in ``skipped`` as a warning for the
-    result: it must not block writes to the layers this user owns."""
+    result: it must not block writes to the layers this user owns. A team
+    tombstone file that does not read
+    (:meth:`memdir.tombstones.stones.TombstoneDir.problems`) is named
+    there too — also of ``target``, whose transaction passes over it in silence."""
     stones, skipped = Guard(), []
     for layer in session.layers():
-        if layer is target:
-            continue
         try:
-            stones.extend(layer.tombstones())
+            if layer is not target:
+                stones.extend(layer.tombstones())
+            unread = unreadable_tombstones(layer.tombstone_file)
         except StoreError as exc:
-            skipped.append(f"the {layer.scope} layer's tombstones were not checked: {exc}")
+            if layer is not target:  # target's own: its transaction refuses the write, saying why
+                skipped.append(f"the {layer.scope} layer's tombstones were not checked: {exc}")
+            continue
+        skipped += [f"the {layer.scope} layer's tombstones were not all checked: {path}: {why}" for path, why in unread]
     stones.skipped = tuple(skipped)
     return stones
 

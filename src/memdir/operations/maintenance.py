@@ -202,12 +202,16 @@ def status(session: Session, search: str, extractor: str = "") -> StatusResult:
                                       tombstones=0, malformed=(Malformed(str(layer.path), str(exc)),)))
             continue
         records = [e.record for e in scan.entries.values()]
+        try:
+            stones = len(layer.tombstones())
+            unread = [Malformed(path, why) for path, why in unreadable_tombstones(layer.tombstone_file)]
+        except StoreError as exc:  # an unreadable tombstones.json: a problem of this layer, the others go on
+            stones, unread = 0, [Malformed(str(layer.tombstone_file.path), str(exc))]
         layers.append(LayerStatus(
             scope=layer.scope, path=str(layer.path), memories=len(records),
             visible=sum(1 for r in records if is_visible(r, now, stale)),
             candidates=sum(1 for r in records if r.status == "candidate"),
-            tombstones=len(layer.tombstones()),
-            malformed=tuple(scan.malformed) + tuple(Malformed(path, why) for path, why in unreadable_tombstones(layer.tombstone_file)),
+            tombstones=stones, malformed=(*scan.malformed, *unread),
             fallback_parsed=tuple(str(e.path) for e in scan.entries.values() if e.fallback),
             no_frontmatter=tuple(str(e.path) for e in scan.entries.values() if e.no_frontmatter),
             notes=tuple(FileNote(str(e.path), note) for e in sorted(scan.entries.values(), key=lambda e: e.path)

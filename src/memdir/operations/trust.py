@@ -9,35 +9,59 @@ an agent's session cannot approve, reject or lift.
 
 from __future__ import annotations
 
-from ..errors import NotFound, Refused
+from ..errors import NotFound, Refused, StoreError
 from ..gateway import changes as gateway
 from ..results import Decision, FlagResult, LiftResult, ReviewResult, TombstoneInfo, TombstoneList
 from ..session import Session
 from ..tombstones.match import ONLY_A_PERSON_LIFTS, forgotten_by
+from ..tombstones.stones import unreadable_tombstones
 from . import team as teamops
 from .lookup import find, guard, unsearched
 from .memories import list_memories
 
 
 def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
-    """The tombstones in force in the session's layers (or ``scope``'s), oldest first per layer."""
-    return TombstoneList(tuple(
-        TombstoneInfo(stone.id, layer.scope, stone.name, stone.description, stone.actor, stone.reason, stone.ts,
-                      forgotten_by(stone))
-        for layer in session.layers(scope) for stone in layer.tombstones()))
+    """The tombstones in force in the session's layers (or ``scope``'s), oldest first per layer. A layer
+    whose tombstones cannot be read, and a team tombstone file that does not read, are left out and named
+    in the warnings. Raises :class:`StoreError` when no layer asked for could be read, :class:`ScopeError`."""
+    found, warnings, failed = [], [], []
+    layers = session.layers(scope)
+    for layer in layers:
+        try:
+            stones = layer.tombstones()
+            unread = unreadable_tombstones(layer.tombstone_file)
+        except StoreError as exc:  # one unreadable layer never hides the others' tombstones
+            failed.append(exc)
+            warnings.append(f"the {layer.scope} layer's tombstones are not listed: {exc}")
+            continue
+        found += [TombstoneInfo(stone.id, layer.scope, stone.name, stone.description, stone.actor, stone.reason,
+                                stone.ts, forgotten_by(stone)) for stone in stones]
+        warnings += [f"the {layer.scope} layer's tombstones are not all listed: {path}: {why}" for path, why in unread]
+    if failed and len(failed) == len(layers):
+        raise failed[0]
+    return TombstoneList(tuple(found), tuple(warnings))
 
 
 def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = None,
                    scope: str | None = None) -> LiftResult:
     """Lift a tombstone so its value may be written again (a person only),
-    journaled; with ``scope``, only a tombstone of that layer. Raises
-    :class:`Refused`, :class:`NotFound`, :class:`ScopeError`."""
+    journaled; with ``scope``, only a tombstone of that layer. A layer whose tombstones cannot be read is
+    passed over. Raises :class:`Refused`, :class:`NotFound`, :class:`StoreError` (the id is in no layer
+    read, and a layer could not be read: it may be there), :class:`ScopeError`."""
     if session.actor != "human":
         raise Refused(ONLY_A_PERSON_LIFTS)
+    unreadable = None
     for layer in [session.layer(scope)] if scope else session.layers():
-        if any(stone.id == tombstone_id for stone in layer.tombstones()):
+        try:
+            held = any(stone.id == tombstone_id for stone in layer.tombstones())
+        except StoreError as exc:  # one unreadable layer never keeps another layer's tombstone in force
+            unreadable = exc
+            continue
+        if held:
             stone = gateway.lift_tombstone(layer, tombstone_id, actor=session.actor, reason=reason)
             return LiftResult(stone.id, layer.scope, stone.name)
+    if unreadable is not None:
+        raise unreadable
     if scope:
         raise NotFound(f"no tombstone {tombstone_id!r} in the {scope} layer")
     raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`" + unsearched(session, None))

@@ -43,12 +43,16 @@ class TombstoneFile:
         if self._cache and self._cache[0] == key:
             return self._cache[1]
         try:
-            raw = json.loads(read_bytes(self.path) or b"[]")
-            stones = [Tombstone(id=item["id"], name=item["name"], digest=item["digest"],
-                                description=item.get("description", ""), actor=item.get("actor", ""),
-                                reason=item.get("reason"), ts=item.get("ts", ""),
-                                words_digest=item.get("words_digest")) for item in raw]
-        except (ValueError, TypeError, KeyError) as exc:
+            raw = _load(self.path, b"[]")
+            if not isinstance(raw, list):
+                raise ValueError(f"{_kind(raw)}, not an array of tombstones")
+            stones = []
+            for number, item in enumerate(raw, 1):
+                try:
+                    stones.append(stone_of(item))
+                except ValueError as exc:
+                    raise ValueError(f"item {number}: {exc}") from None
+        except ValueError as exc:
             raise StoreError(f"{self.path} is unreadable ({exc}); it is canonical, fix it by hand") from None
         self._cache = (key, stones)
         return stones
@@ -83,11 +87,48 @@ class TombstoneFile:
         return next(s for s in stones if s.id == tombstone_id)
 
 
-def _stone_of(item: dict) -> Tombstone:
+# The fields of a stored tombstone (Tombstone.stored): those it must have, those that are text when given
+# (else empty) and those that may be null. A file written by hand or cut by a merge may break any of them.
+_REQUIRED = ("id", "name", "digest")
+_TEXT = ("description", "actor", "ts")
+_NULLABLE = ("reason", "words_digest")
+_JSON_KINDS = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "a number",
+               float: "a number", type(None): "null"}
+
+
+def _kind(value: object) -> str:
+    return _JSON_KINDS.get(type(value), type(value).__name__)
+
+
+def _load(path: Path, empty: bytes) -> object:
+    """The JSON value of the file at ``path`` (``empty`` for an empty file). Raises :class:`ValueError`
+    for bytes that are not JSON, nested too deep to read among them; :class:`StoreError` (from
+    :func:`memdir.files.fsio.read_bytes`) for a file that cannot be read."""
+    try:
+        return json.loads(read_bytes(path) or empty)
+    except RecursionError:
+        raise ValueError("JSON nested too deep") from None
+
+
+def stone_of(item: object, *, team: bool = False) -> Tombstone:
+    """The tombstone a stored JSON value describes: an object with ``id``, ``name`` and ``digest`` (text),
+    ``description``, ``actor`` and ``ts`` (text, empty when absent), ``reason`` and ``words_digest`` (text
+    or null). ``team``: read from the team layer (:attr:`Tombstone.team`). Raises :class:`ValueError`
+    naming the first field missing or of another type (``'description' is a number, not a string``) —
+    every field is checked here, so a tombstone read never fails later, in a match or a listing."""
+    if not isinstance(item, dict):
+        raise ValueError(f"{_kind(item)}, not an object")
+    for key in _REQUIRED:
+        if key not in item:
+            raise ValueError(f"{key!r} is missing")
+    for key in (*_REQUIRED, *_TEXT, *_NULLABLE):
+        value = item.get(key, "" if key in _TEXT else None)
+        if not isinstance(value, str) and not (value is None and key in _NULLABLE):
+            raise ValueError(f"{key!r} is {_kind(value)}, not a string")
     return Tombstone(id=item["id"], name=item["name"], digest=item["digest"],
                      description=item.get("description", ""), actor=item.get("actor", ""),
                      reason=item.get("reason"), ts=item.get("ts", ""), words_digest=item.get("words_digest"),
-                     team=True)
+                     team=team)
 
 
 class TombstoneDir:
@@ -124,11 +165,8 @@ class TombstoneDir:
         for filename, _ in listing:
             path = self.path / filename
             try:
-                item = json.loads(read_bytes(path) or b"{}")
-                if not isinstance(item, dict):
-                    raise ValueError(f"a JSON {type(item).__name__}, not an object")
-                stones.append(_stone_of(item))
-            except (ValueError, TypeError, KeyError) as exc:
+                stones.append(stone_of(_load(path, b"{}"), team=True))
+            except ValueError as exc:
                 problems.append((str(path), f"not a readable tombstone ({exc}); it is not applied — fix or "
                                             "remove it by hand (a merge conflict: keep one side)"))
         stones.sort(key=lambda s: (s.ts, s.id))
@@ -167,10 +205,10 @@ class TombstoneDir:
                 for filename, _ in self._listing():
                     path = self.path / filename
                     try:
-                        if json.loads(read_bytes(path) or b"{}").get("id") == tombstone_id:
+                        if stone_of(_load(path, b"{}")).id == tombstone_id:
                             os.unlink(path)
-                    except (ValueError, AttributeError):
-                        continue
+                    except ValueError:
+                        continue  # not a tombstone (all() names it): left for a person
                     except OSError as exc:
                         raise StoreError(f"cannot remove {path}: {exc.strerror or exc}") from None
                 self._cache = None
@@ -186,4 +224,4 @@ def unreadable_tombstones(store) -> list[tuple[str, str]]:
     return problems() if problems else []
 
 
-__all__ = ["TombstoneDir", "TombstoneFile", "unreadable_tombstones"]
+__all__ = ["TombstoneDir", "TombstoneFile", "stone_of", "unreadable_tombstones"]

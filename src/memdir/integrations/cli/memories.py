@@ -144,6 +144,7 @@ def cmd_tombstones(args) -> int:
     """``memdir tombstones``: the values that were forgotten."""
     result = open_memory(args).tombstones(args.scope)
     emit(args, result, render.tombstones(result))
+    warn(render.warnings(result))
     return 0
 
 
