@@ -31,7 +31,6 @@ from ..layer.succession import check_tombstones, refuse_superseded
 from ..results import PruneCandidate, WriteResult
 from ..text.names import normalize_name, same_name
 from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone
-from ..vocabulary import CLEARABLE
 from .fields import (
     MemoryChange,
     candidate_name,
@@ -86,15 +85,6 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         layer.settings, name, description, type, body, title)
     # Known keys are the gateway's to set: a payload cannot smuggle origin or status in.
     extra = {k: v for k, v in change.extra if k not in _RESERVED_KEYS}
-    if importance is not None:
-        if isinstance(importance, bool) or not isinstance(importance, int) or not 1 <= importance <= 10:
-            raise InvalidInput(f"importance must be an integer from 1 to 10 (got {importance!r})")
-    if set(clear) - CLEARABLE:
-        raise InvalidInput(f"only {', '.join(sorted(CLEARABLE))} can be cleared (got {', '.join(clear)})")
-    if status not in (None, "active", "candidate"):
-        raise InvalidInput(f"status can be asked as 'candidate' only (got {status!r})")
-    if rename_from is not None and supersedes:  # the rename's old name is what it supersedes
-        raise InvalidInput("give rename_from or supersedes, not both: a rename supersedes the old name itself")
     old_name = normalize_name(supersedes).name if supersedes else None
     if old_name == name:
         raise InvalidInput("a memory cannot supersede itself")

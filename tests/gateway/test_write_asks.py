@@ -1,0 +1,170 @@
+"""What a write asks is checked once, fully, where it is declared (``memdir.MemoryChange``) and
+prepared (``gateway.fields``): a malformed value is an :class:`InvalidInput` that writes nothing, on
+the Python API, the CLI and the MCP tool alike, never a raw Python exception or a value read as
+something it is not."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+import pytest
+
+from memdir import InvalidInput, MemoryChange
+from tests.conftest import run_cli
+
+DEEP = {}
+_level = DEEP
+for _ in range(3000):
+    _level["k"] = {}
+    _level = _level["k"]
+
+
+def files_of(mem, scope="project"):
+    """The memory files of ``scope``'s layer, by name."""
+    path = mem.session.layer(scope).path
+    return sorted(p.name for p in path.glob("*.md") if p.name != "MEMORY.md") if path.is_dir() else []
+
+
+@pytest.mark.parametrize("extra, message", [
+    ({"k": object()}, "extra['k']: a value of type object cannot be kept in frontmatter (text, an integer, a finite "
+                      "number, true/false, null, or lists and mappings of those with text keys)"),
+    ({"k": 10 ** 5000}, "extra['k']: an integer of 16610 bits is outside the signed 64-bit range a frontmatter "
+                        "number keeps; write it as text"),
+    ({"k": [1, {"x": 2 ** 63}]}, "extra['k'][1]['x']: an integer of 64 bits is outside the signed 64-bit range a "
+                                 "frontmatter number keeps; write it as text"),
+    ({"k": DEEP}, "extra['k']: nested deeper than 20 levels of lists and mappings"),
+    ({"k": float("nan")}, "extra['k']: nan is not a finite number"),
+    ({"k": {"a": [float("-inf")]}}, "extra['k']['a'][0]: -inf is not a finite number"),
+    ({"k": {1: "x"}}, "extra['k']: a mapping key must be text (got int 1)"),
+    ({7: "x"}, "extra: a key must be text (got int 7)"),
+    ({"k": "a\udcffb"}, "extra['k']: not valid Unicode text (undecodable bytes?)"),
+    ({"k": {"a\ud800": 1}}, "extra['k']: the key 'a\\ud800' is not valid Unicode text (undecodable bytes?)"),
+])
+def test_an_extra_value_that_is_not_plain_yaml_is_invalid_input_and_nothing_is_written(person, extra, message):
+    """``extra`` holds YAML-plain values only (text, a 64-bit integer, a finite float, a boolean, None,
+    lists and text-keyed mappings of those, at most 20 levels deep): anything else raised TypeError,
+    yaml.RepresenterError, ValueError or RecursionError out of the API after the change was built."""
+    with pytest.raises(InvalidInput) as refused:
+        person.write("a", "d", extra=extra)
+    assert str(refused.value) == message
+    assert files_of(person) == []
+    with pytest.raises(InvalidInput) as built:
+        MemoryChange("a", "d", extra=extra)  # the value refuses it: no level below sees it
+    assert str(built.value) == message
+
+
+def test_a_plain_extra_value_is_kept_as_given(person):
+    """The control: every plain kind, at the depth limit (20 levels), is written and read back as it was."""
+    nested = value = {}
+    for _ in range(18):
+        value["n"] = {}
+        value = value["n"]
+    value["n"] = [1]
+    extra = {"text": "OPS-7", "count": 2 ** 63 - 1, "low": -2 ** 63, "ratio": 0.25, "done": False, "none": None,
+             "tags": ["a", 2, [True]], "map": {"x": {"y": "z"}}, "deep": nested}
+    written = person.write("a", "d", extra=extra)
+    assert written.operation == "created"
+    assert dict(person.read("a", count=False).record.extra) == extra
+    assert MemoryChange("a", extra={"t": ("x", 1)}).extra == (("t", ["x", 1]),)  # a tuple is a YAML list
+
+
+def test_clear_that_is_not_a_list_of_names_is_invalid_input():
+    with pytest.raises(InvalidInput) as refused:
+        MemoryChange("c", "d", clear=5)
+    assert str(refused.value) == ("clear must be a list of field names, of importance, title, valid_from, "
+                                  "valid_until (got 5)")
+    with pytest.raises(InvalidInput) as unknown:
+        MemoryChange("c", "d", clear=["title", "body"])
+    assert str(unknown.value) == "only importance, title, valid_from, valid_until can be cleared (got title, body)"
+    assert MemoryChange("c", "d", clear=["title"]).clear == ("title",)  # control
+
+
+FLAGS = [
+    ({"pinned": "yes"}, "pinned must be a boolean (True or False), got str"),
+    ({"disabled": "no"}, "disabled must be a boolean (True or False), got str"),
+    ({"disabled": 0}, "disabled must be a boolean (True or False), got int"),
+    ({"reactivate": "yes"}, "reactivate must be a boolean (True or False), got str"),
+    ({"importance": "5"}, "importance must be an integer from 1 to 10 (got '5')"),
+    ({"importance": 5.0}, "importance must be an integer from 1 to 10 (got 5.0)"),
+    ({"importance": True}, "importance must be an integer from 1 to 10 (got True)"),
+    ({"importance": 11}, "importance must be an integer from 1 to 10 (got 11)"),
+    ({"valid_until": 12345}, "valid_until must be a datetime or ISO-8601 text (got int 12345)"),
+    ({"valid_from": 1.5}, "valid_from must be a datetime or ISO-8601 text (got float 1.5)"),
+    ({"valid_until": "12345"}, "valid_until: cannot read '12345' as a time (use ISO-8601, e.g. "
+                               "2026-11-30T12:00:00Z, or a date, 2026-11-30)"),
+    ({"status": "active!"}, "status can be asked as 'candidate' only (got 'active!')"),
+    ({"title": 5}, "title must be text (got int)"),
+    ({"supersedes": ["x"]}, "supersedes must be text (got list)"),
+    ({"expect_digest": True}, "expect_digest must be a digest (text), None or False (got True)"),
+]
+
+
+@pytest.mark.parametrize("fields, message", FLAGS)
+def test_a_wrongly_typed_field_is_refused_not_read_as_true_or_false(person, fields, message):
+    """``disabled='no'`` muted the memory, ``pinned='yes'`` pinned it, ``reactivate='yes'`` was
+    dropped and ``valid_until=12345`` read as 1970: the API now refuses what the MCP tool refuses."""
+    with pytest.raises(InvalidInput) as refused:
+        person.write("b3", "d", **fields)
+    assert str(refused.value) == message
+    assert files_of(person) == []
+
+
+def test_right_flags_are_written_as_given(person):
+    """The control of the refusals above, in the same setup."""
+    until = datetime(2030, 1, 2, tzinfo=timezone.utc)
+    done = person.write("b3", "d", pinned=True, disabled=False, importance=7, reactivate=None, valid_until=until)
+    assert (done.operation, done.pinned) == ("created", True)
+    record = person.read("b3", count=False).record
+    assert (record.pinned, record.disabled, record.importance, record.valid_until) == (True, False, 7, until)
+    assert person.write("b4", "d", valid_until="2030-01-02T00:00:00Z").operation == "created"
+    assert person.read("b4", count=False).record.valid_until == until
+
+
+def test_the_mcp_tool_and_the_api_refuse_the_same_flag(person):
+    text = person.call_tool("memory_write", {"name": "b3", "description": "d", "pinned": "yes"})
+    assert text == "Error: memory_write: 'pinned' must be a boolean, got str"
+    with pytest.raises(InvalidInput, match=r"^pinned must be a boolean \(True or False\), got str$"):
+        person.write("b3", "d", pinned="yes")
+    assert files_of(person) == []
+    assert person.call_tool("memory_write", {"name": "b3", "description": "d", "pinned": True}).startswith(
+        "Memory created: b3")  # control
+
+
+@pytest.mark.slow
+def test_the_cli_refuses_a_number_as_a_time(project):
+    refused = run_cli("write", "b6", "-d", "x", "--valid-until", "12345", cwd=project)
+    assert (refused.returncode, refused.stdout) == (1, "")
+    assert refused.stderr == ("memdir: valid_until: cannot read '12345' as a time (use ISO-8601, e.g. "
+                              "2026-11-30T12:00:00Z, or a date, 2026-11-30)\n")
+    assert run_cli("list", cwd=project).stdout.strip() == "No memories yet."
+    done = run_cli("write", "b6", "-d", "x", "--valid-until", "2030-01-02", cwd=project)  # control
+    assert done.returncode == 0 and done.stdout.startswith("Memory created: b6"), done.stderr
+
+
+def test_a_value_given_and_cleared_at_once_is_refused(person):
+    """``title='New title', clear=['title']`` returned ``updated`` and dropped the title."""
+    person.write("x", "d", title="Old title")
+    for fields, field in (({"title": "New title", "clear": ["title"]}, "title"),
+                          ({"importance": 3, "clear": ("importance", "title")}, "importance"),
+                          ({"valid_until": "2030-01-02", "clear": ["valid_until"]}, "valid_until")):
+        with pytest.raises(InvalidInput) as refused:
+            person.write("x", **fields)
+        assert str(refused.value) == f"{field} is both given and cleared: give a value or clear it, not both"
+    assert person.read("x", count=False).record.title == "Old title"
+    assert person.write("x", clear=["title"]).operation == "updated"  # control: each alone is a change
+    assert person.read("x", count=False).record.title is None
+    assert person.write("x", title="New title").operation == "updated"
+    assert person.read("x", count=False).record.title == "New title"
+
+
+@pytest.mark.slow
+def test_the_cli_refuses_a_value_given_and_cleared(project):
+    assert run_cli("write", "x", "-d", "d", "--title", "Old title", cwd=project).returncode == 0
+    refused = run_cli("write", "x", "--title", "CLI title", "--clear", "title", cwd=project)
+    assert (refused.returncode, refused.stdout) == (1, "")
+    assert refused.stderr == "memdir: title is both given and cleared: give a value or clear it, not both\n"
+    shown = json.loads(run_cli("read", "x", "--json", cwd=project).stdout)
+    assert shown["title"] == "Old title"
+    cleared = run_cli("write", "x", "--clear", "title", cwd=project)  # control
+    assert cleared.returncode == 0 and cleared.stdout.startswith("Memory updated: x"), cleared.stderr
