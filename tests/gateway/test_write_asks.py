@@ -168,3 +168,20 @@ def test_the_cli_refuses_a_value_given_and_cleared(project):
     assert shown["title"] == "Old title"
     cleared = run_cli("write", "x", "--clear", "title", cwd=project)  # control
     assert cleared.returncode == 0 and cleared.stdout.startswith("Memory updated: x"), cleared.stderr
+
+
+GHP = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+AWS = "AKIAIOSFODNN7EXAMPLE"
+
+
+def test_secrets_in_extra_values_are_redacted_and_counted_like_every_field(person):
+    """``extra={'token': 'ghp_…'}`` gave ``redactions=0`` and the token in the file."""
+    done = person.write("a", "d", extra={"token": GHP, "hosts": ["db", {"key": AWS}], "ticket": "OPS-7", "n": 5})
+    assert (done.redactions, done.redaction_kinds) == (2, {"github-token": 1, "aws-key": 1})
+    text = (person.session.layer("project").path / "a.md").read_text(encoding="utf-8")
+    assert GHP not in text and AWS not in text
+    assert "ticket: OPS-7" in text  # control: what is no secret is kept
+    assert dict(person.read("a", count=False).record.extra) == {
+        "token": "[REDACTED:github-token]", "hosts": ["db", {"key": "[REDACTED:aws-key]"}], "ticket": "OPS-7", "n": 5}
+    plain = person.write("b", "d", extra={"ticket": "OPS-7"})
+    assert (plain.redactions, plain.redaction_kinds) == (0, {})

@@ -336,3 +336,26 @@ def test_a_read_between_two_imports_is_no_change_as_history_counts_none(tmp_path
     assert person.read("oncall", count=False).record.description == "On-call is in Opsgenie"
     assert [(v.version, v.action, v.actor) for v in person.history("oncall").versions] == [
         (1, "create", "import"), (2, "update", "import")]
+
+
+GHP = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+@pytest.mark.slow
+def test_a_secret_in_an_imported_frontmatter_is_redacted(mem, tmp_path, project):
+    """A source file's frontmatter key holding a token was imported as it was (``extra`` went
+    unredacted), through the API and the CLI alike."""
+    source = tmp_path / "notes"
+    source.mkdir()
+    (source / "deploy.md").write_text(f"---\nname: deploy\ndescription: Deploy with the release bot\ntype: project\n"
+                                      f"api_key: {GHP}\nowner: ops\n---\nRun the bot.\n", encoding="utf-8")
+    report = mem.import_from("dir", str(source))
+    assert [(o.name, o.result) for o in report.outcomes] == [("deploy", "imported")]
+    text = (mem.session.layer("project").path / "deploy.md").read_text(encoding="utf-8")
+    assert GHP not in text and "api_key: '[REDACTED:github-token]'" in text
+    assert "owner: ops" in text  # control
+    (source / "deploy.md").rename(source / "release.md")
+    done = run_cli("import", "dir", source, "--project", project)
+    assert done.returncode == 0, done.stderr
+    text = (mem.session.layer("project").path / "release.md").read_text(encoding="utf-8")
+    assert GHP not in text and "api_key: '[REDACTED:github-token]'" in text and "owner: ops" in text

@@ -40,6 +40,7 @@ from .fields import (
     prepare,
     reason_text,
     sanitize,
+    sanitize_extra,
 )
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
@@ -84,7 +85,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     name, description, type, body, title, counts, warnings = prepare(
         layer.settings, name, description, type, body, title)
     # Known keys are the gateway's to set: a payload cannot smuggle origin or status in.
-    extra = {k: v for k, v in change.extra if k not in _RESERVED_KEYS}
+    extra = sanitize_extra({k: v for k, v in change.extra if k not in _RESERVED_KEYS}, counts)
     old_name = normalize_name(supersedes).name if supersedes else None
     if old_name == name:
         raise InvalidInput("a memory cannot supersede itself")
@@ -326,7 +327,8 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
         raise Refused(f"{label} of {key!r} is not a readable memory ({exc})") from None
     counts: dict[str, int] = {}
     clean = record.with_(description=sanitize(record.description, counts), body=sanitize(record.body, counts),
-                         title=sanitize(record.title, counts) if record.title else None)
+                         title=sanitize(record.title, counts) if record.title else None,
+                         extra=tuple(sanitize_extra(dict(record.extra), counts).items()))
     raw = data if clean == record else None
     with layer.transaction(actor, session) as tx:
         existing = tx.fresh(key)

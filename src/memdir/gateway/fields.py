@@ -28,7 +28,7 @@ from ..settings import Settings
 from ..text.fence import escape_fence_tags
 from ..text.names import MAX_NAME_CHARS, normalize_name, raw_name, same_name
 from ..text.printable import clean_body, clean_line
-from ..text.redact import redact
+from ..text.redact import redact, redact_value
 from ..vocabulary import CLEARABLE
 
 
@@ -281,6 +281,17 @@ def sanitize(value: str, counts: dict, label: str = "", warnings: list[str] | No
         warnings.append(f"memory_context/memory_recall/memory_pending tag(s) in the {label} escaped as &lt;…&gt; "
                         "(stored text never opens or closes the fence it is injected in)")
     return escaped
+
+
+def sanitize_extra(extra: Mapping[str, Any], counts: dict) -> dict:
+    """``extra`` (a change's further frontmatter keys, plain values: :func:`plain_value`) with the
+    secrets in every text of its values redacted at any depth, as every field's are
+    (:func:`memdir.text.redact.redact_value`); each kind's count is added to ``counts`` (the
+    write's ``redactions``). Keys are kept as they are."""
+    result = redact_value(dict(extra))
+    for kind, count in result.counts.items():
+        counts[kind] = counts.get(kind, 0) + count
+    return result.text
 
 
 def prepare(settings: Settings, name: str, description: str | None, type: str | None, body: str | None,
