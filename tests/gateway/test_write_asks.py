@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from memdir import InvalidInput, MemoryChange
+from memdir import InvalidInput, Memory, MemoryChange
 from tests.conftest import run_cli
 
 DEEP = {}
@@ -185,3 +185,57 @@ def test_secrets_in_extra_values_are_redacted_and_counted_like_every_field(perso
         "token": "[REDACTED:github-token]", "hosts": ["db", {"key": "[REDACTED:aws-key]"}], "ticket": "OPS-7", "n": 5}
     plain = person.write("b", "d", extra={"ticket": "OPS-7"})
     assert (plain.redactions, plain.redaction_kinds) == (0, {})
+
+
+RAW_REASON = f"token {GHP} \x1b[2J l1\nl2"
+CLEAN_REASON = "token [REDACTED:github-token]  l1 l2"  # redacted, the escape gone, one line
+
+
+def last_event(mem, scope="project") -> dict:
+    journal = mem.session.layer(scope).meta / "journal.jsonl"
+    return json.loads(journal.read_text(encoding="utf-8").splitlines()[-1])
+
+
+def test_a_write_reason_goes_through_the_one_reason_rule(person):
+    """A write's reason went into the journal raw (a secret, an escape, a line break; ``reason=5`` as an
+    int; 100 KB uncut); ``delete``, ``approve`` and ``tombstone lift`` already passed theirs through
+    ``gateway.fields.reason_text``."""
+    person.write("r1", "x", reason=RAW_REASON)
+    assert (last_event(person)["action"], last_event(person)["reason"]) == ("create", CLEAN_REASON)
+    person.write("r1", "y", reason="z" * 100_000)
+    assert last_event(person)["reason"] == "z" * person.settings.limit_description
+    for bad in (5, b"bytes", ["a"]):
+        with pytest.raises(InvalidInput) as refused:
+            person.write("r2", "x", reason=bad)
+        assert str(refused.value) == f"reason must be text (got {type(bad).__name__})"
+        with pytest.raises(InvalidInput) as deleting:
+            person.delete("r1", reason=bad)
+        assert str(deleting.value) == f"reason must be text (got {type(bad).__name__})"
+    assert files_of(person) == ["r1.md"]
+    person.delete("r1", reason=RAW_REASON)  # control: the delete's reason, by the same rule
+    assert (last_event(person)["action"], last_event(person)["reason"]) == ("delete", CLEAN_REASON)
+
+
+@pytest.mark.slow
+def test_the_cli_write_reason_is_journaled_clean(project, isolated_home):
+    done = run_cli("write", "r1", "-d", "x", "--reason", RAW_REASON, cwd=project)
+    assert done.returncode == 0, done.stderr
+    journal = next((isolated_home / "projects").glob("*/.memdir/journal.jsonl"))
+    assert json.loads(journal.read_text(encoding="utf-8").splitlines()[-1])["reason"] == CLEAN_REASON
+
+
+def test_a_move_layer_reason_goes_through_the_one_reason_rule(tmp_path, isolated_home):
+    old, new = tmp_path / "old", tmp_path / "new"
+    (old / ".git").mkdir(parents=True)
+    (new / ".git").mkdir(parents=True)
+    Memory.open(home=isolated_home, project=old, actor="human").write("deploy", "Deploy with make ship")
+    key = next((isolated_home / "projects").iterdir()).name
+    old.rename(tmp_path / "gone")
+    mem = Memory.open(home=isolated_home, project=new, actor="human")
+    with pytest.raises(InvalidInput) as refused:
+        mem.move_layer(key, reason=5)
+    assert str(refused.value) == "reason must be text (got int)"
+    assert [p.name for p in (isolated_home / "projects").iterdir()] == [key]  # nothing moved
+    mem.move_layer(key, reason=RAW_REASON)
+    assert [m.name for m in mem.list().memories] == ["deploy"]
+    assert (last_event(mem)["action"], last_event(mem)["reason"]) == ("move", CLEAN_REASON)

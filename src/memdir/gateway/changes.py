@@ -78,7 +78,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     name, description, type, body, title = change.name, change.description, change.type, change.body, change.title
     pinned, disabled, importance, status = change.pinned, change.disabled, change.importance, change.status
     valid_from, valid_until, supersedes = change.valid_from, change.valid_until, change.supersedes
-    reason, expect_digest, reactivate = change.reason, change.expect_digest, change.reactivate is True
+    reason, expect_digest, reactivate = reason_text(layer.settings, change.reason), change.expect_digest, \
+        change.reactivate is True
     rename_from, clear = change.rename_from, change.clear
     asked = name
     given_title = title
@@ -431,7 +432,10 @@ def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", 
                info: dict | None = None) -> Event:
     """Re-key a project layer (a moved or renamed project): under its lock, journal a ``move`` event, record
     ``root`` and ``info`` (:func:`memdir.git.identity`) in ``layer.json`` and rename the directory to
-    ``target``, which must not exist. Raises :class:`Conflict`, :class:`StoreError`."""
+    ``target``, which must not exist. ``reason`` is journaled as every reason is
+    (:func:`memdir.gateway.fields.reason_text`). Raises :class:`Conflict`, :class:`StoreError`,
+    :class:`InvalidInput` (a reason that is not text)."""
+    reason = reason_text(layer.settings, reason)
     with layer.transaction(actor) as tx:  # the transaction has written layer.json if it was missing
         if target.exists():
             raise Conflict(f"{target} exists; memdir does not overwrite a layer")

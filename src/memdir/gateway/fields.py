@@ -241,12 +241,14 @@ def _printable(value: str, label: str, warnings: list[str], *, one_line: bool = 
 
 
 def reason_text(settings: Settings, reason: str | None) -> str | None:
-    """A reason for the journal (a delete, a lift, a decision) as a one-line
+    """A reason for the journal (a write, a delete, a lift, a decision, a layer's move) as a one-line
     field is kept: printable on one line, cut to the description limit
-    (``limit_description``, 160 characters by default), secrets redacted.
-    None or empty → None."""
-    if not reason:
+    (``limit_description``, 160 characters by default), secrets redacted: the one rule of every
+    reason. None or empty → None; raises :class:`InvalidInput` for a reason that is not text."""
+    if reason is None or reason == "":
         return None
+    if not isinstance(reason, str):
+        raise InvalidInput(f"reason must be text (got {type(reason).__name__})")
     text = _printable(reason, "reason", [])
     return sanitize(_cut(text, settings.limit_description, "reason", []), {}) or None
 
