@@ -239,3 +239,34 @@ def test_a_move_layer_reason_goes_through_the_one_reason_rule(tmp_path, isolated
     mem.move_layer(key, reason=RAW_REASON)
     assert [m.name for m in mem.list().memories] == ["deploy"]
     assert (last_event(mem)["action"], last_event(mem)["reason"]) == ("move", CLEAN_REASON)
+
+
+STAMP = "2026-01-01T00:00:00Z"  # every time in a file is this wide
+
+
+def front_size(name: str, extra: str, origin: str = "human") -> int:
+    """The bytes of the frontmatter a new memory ``name`` (description ``d``) with the extra line
+    ``extra`` gets, as the reader counts them (between the ``---`` lines)."""
+    return len((f"name: {name}\ndescription: d\ntype: project\ncreated: {STAMP}\nupdated: {STAMP}\n"
+                f"origin: {origin}\nstatus: active\n{extra}").encode("utf-8"))
+
+
+def test_a_write_whose_frontmatter_the_reader_would_refuse_is_refused(person):
+    """``extra={'k': 'x' * 100000}`` reported ``created`` and left a file the reader refuses."""
+    with pytest.raises(InvalidInput) as refused:
+        person.write("a7", "d", extra={"k": "x" * 100_000})
+    size = front_size("a7", "k: " + "x" * 100_000)
+    assert size == 100_130
+    assert str(refused.value) == (f"the frontmatter would be {size} bytes, over the 16384-byte cap memdir reads "
+                                  "back; nothing was written (long text belongs in the body, not in a frontmatter "
+                                  "key)")
+    assert files_of(person) == []
+    # the cap counts bytes: exactly at it is written and read back; one byte more is refused
+    fits = "é" * ((16384 - front_size("a7", "k: ")) // 2)
+    assert front_size("a7", "k: " + fits) == 16384
+    assert person.write("a7", "d", extra={"k": fits}).operation == "created"
+    with pytest.raises(InvalidInput, match="^the frontmatter would be 16385 bytes, over the 16384-byte cap"):
+        person.write("a8", "d", extra={"k": fits + "x"})
+    listed = person.list()
+    assert [m.name for m in listed.memories] == ["a7"] and listed.malformed == ()
+    assert dict(person.read("a7", count=False).record.extra) == {"k": fits}

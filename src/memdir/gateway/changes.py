@@ -34,6 +34,7 @@ from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone
 from .fields import (
     MemoryChange,
     candidate_name,
+    check_readable,
     check_valid_time,
     inherit,
     name_taken,
@@ -71,6 +72,9 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     its values, ``expect_digest`` being its; an active one is superseded by ``name``, a candidate moves.
     A candidate's ``supersedes`` is a proposal, carried out on approval (:func:`set_status`).
     ``clear``: fields emptied, not inherited (of :data:`CLEARABLE`); ``body_source``: see :func:`inherit`.
+
+    A write whose file the reader would refuse (frontmatter over its cap:
+    :func:`memdir.gateway.fields.check_readable`) is refused.
 
     Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound` (``supersedes`` names no
     memory), :class:`Conflict`, :class:`Refused`, :class:`LockTimeout`.
@@ -157,6 +161,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
             return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
                                tuple(warnings), old.status, old.pinned, existing.digest)
+        check_readable(record)
         old_entry = None
         if old_name:
             old_entry = tx.fresh(old_name)

@@ -22,8 +22,8 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import InvalidInput, InvalidName
-from ..files.frontmatter import MAX_INTEGER
-from ..files.memfile import TYPES, MemoryRecord, format_time
+from ..files.frontmatter import MAX_FRONTMATTER_BYTES, MAX_INTEGER, oversize, split
+from ..files.memfile import TYPES, MemoryRecord, format_time, serialize
 from ..settings import Settings
 from ..text.fence import escape_fence_tags
 from ..text.names import MAX_NAME_CHARS, normalize_name, raw_name, same_name
@@ -268,6 +268,18 @@ def check_valid_time(record: MemoryRecord, valid_from, valid_until, now, warning
     if valid_until is not None and end is not None and end <= now:
         warnings.append(f"valid_until {format_time(end)} is already past: the memory is expired at once "
                         "(kept, but left out of the index and of recall)")
+
+
+def check_readable(record: MemoryRecord) -> None:
+    """Refuse to write ``record`` when its file's frontmatter, as :func:`memdir.files.memfile.serialize`
+    writes it, is over the cap the reader refuses (:func:`memdir.files.frontmatter.oversize`,
+    :data:`~memdir.files.frontmatter.MAX_FRONTMATTER_BYTES`): memdir never writes a file it cannot read
+    back. Raises :class:`InvalidInput` saying how large it would be."""
+    front, _ = split(serialize(record))
+    size = oversize(front)
+    if size is not None:
+        raise InvalidInput(f"the frontmatter would be {size} bytes, over the {MAX_FRONTMATTER_BYTES}-byte cap memdir "
+                           "reads back; nothing was written (long text belongs in the body, not in a frontmatter key)")
 
 
 def sanitize(value: str, counts: dict, label: str = "", warnings: list[str] | None = None) -> str:
