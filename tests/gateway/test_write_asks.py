@@ -270,3 +270,20 @@ def test_a_write_whose_frontmatter_the_reader_would_refuse_is_refused(person):
     listed = person.list()
     assert [m.name for m in listed.memories] == ["a7"] and listed.malformed == ()
     assert dict(person.read("a7", count=False).record.extra) == {"k": fits}
+
+
+def test_a_restored_version_has_the_secrets_of_its_extra_redacted(person):
+    """A restore redacts a version's description, body and title; a secret a hand edit put in a
+    further frontmatter key came back as it was."""
+    person.write("deploy", "Deploy with the release bot")
+    path = person.session.layer("project").path / "deploy.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("status: active\n", f"status: active\napi_key: {GHP}\n"
+                                                             "owner: ops\n"), encoding="utf-8")
+    person.write("deploy", "Deploy with the release bot, on Tuesdays")  # the hand edit is kept as a version first
+    versions = person.history("deploy").versions
+    edited = next(v for v in versions if v.action == "external-edit")
+    assert GHP in person.show("deploy", edited.version).text  # the version holds it, as the hand edit wrote it
+    person.restore("deploy", edited.version)
+    text = path.read_text(encoding="utf-8")
+    assert GHP not in text and "api_key: '[REDACTED:github-token]'" in text
+    assert "owner: ops" in text and "Deploy with the release bot\n" in text  # control: the version is back
