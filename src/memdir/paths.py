@@ -37,8 +37,8 @@ def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Pat
     homes, one perhaps inside a git repository), a ``$`` left unexpanded
     (``${CLAUDE_PROJECT_DIR}/mem`` would become a directory of that name), or
     an existing file that is not a directory, a ``~user`` that names no
-    user, whitespace around the path. ``environ`` defaults to
-    ``os.environ``.
+    user, whitespace around the path, a NUL character, a path the system
+    cannot examine (a name too long). ``environ`` defaults to ``os.environ``.
     """
     environ = os.environ if environ is None else environ
     if explicit:
@@ -54,6 +54,9 @@ def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Pat
     if raw != raw.strip():
         raise InvalidInput(f"the memdir home {raw!r} ({source}) begins or ends with whitespace, which would make "
                            "a second home beside the one meant; give the path without surrounding spaces")
+    if "\0" in raw:  # os functions refuse it with a ValueError at the first write, list or status
+        raise InvalidInput(f"the memdir home {raw!r} ({source}) holds a NUL character, which no path can hold; "
+                           "give the path without it")
     try:
         chosen = Path(raw).expanduser()
     except RuntimeError:  # ~nosuchuser, or ~ with no HOME
@@ -65,7 +68,11 @@ def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Pat
     if not chosen.is_absolute():
         raise InvalidInput(f"the memdir home {raw!r} ({source}) is a relative path, which would put a different "
                            "home in every directory memdir runs from; give an absolute path")
-    if chosen.exists() and not chosen.is_dir():
+    try:
+        not_a_directory = chosen.exists() and not chosen.is_dir()
+    except OSError as exc:  # a name too long, a directory that cannot be searched: no home can be there
+        raise InvalidInput(f"the memdir home {raw!r} ({source}) cannot be used: {exc.strerror or exc}") from None
+    if not_a_directory:
         raise InvalidInput(f"the memdir home {raw!r} ({source}) is not a directory; give a directory "
                            "(it is created when missing)")
     return chosen
@@ -162,8 +169,8 @@ def project_dir(path: str | os.PathLike) -> Path:
     """The canonical project root of a session directory: symlinks resolved,
     then moved up to the top of its git work tree when there is one.
 
-    Raises :class:`ScopeError` when ``path`` is empty, does not exist or is
-    not a directory. Does not judge the result (see :func:`refusal`); the
+    Raises :class:`ScopeError` when ``path`` is empty, does not exist, is
+    not a directory or cannot be examined (a NUL, a name too long). Does not judge the result (see :func:`refusal`); the
     rule that combines both is :func:`project_root_of`.
     """
     raw = str(path).strip() if path is not None else ""
@@ -175,7 +182,11 @@ def project_dir(path: str | os.PathLike) -> Path:
         raise ScopeError(f"project directory {raw!r} is not a valid path") from None
     except OSError:  # a relative path, and the working directory was deleted
         raise ScopeError(f"project directory {raw!r} cannot be found: {CWD_GONE}") from None
-    if not root.is_dir():
+    try:
+        is_dir = root.is_dir()
+    except OSError as exc:  # a name too long, a directory that cannot be searched
+        raise ScopeError(f"project directory {raw!r} cannot be examined: {exc.strerror or exc}") from None
+    if not is_dir:
         raise ScopeError(
             f"project directory {raw!r} " + ("is not a directory" if root.exists() else "does not exist")
             + "; give an existing directory (--project DIR or MEMDIR_PROJECT)"

@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from memdir import InvalidName, Memory, ScopeError
-from memdir.paths import project_key, project_root_of
+from memdir import InvalidInput, InvalidName, Memory, ScopeError
+from memdir.paths import project_key, project_root_of, resolve_home
 from memdir.text.names import normalize_name
 
 
@@ -82,3 +82,34 @@ def test_home_and_root_are_refused_as_projects(tmp_path, isolated_home):
         mem.write("x", "d", "project", "b")
     assert mem.write("x", "d", "user", "b", scope="user").scope == "user"  # control: user layer works
     assert not (isolated_home / "projects").exists()
+
+
+def test_a_home_with_a_nul_or_an_impossible_name_is_invalid_input(tmp_path, project):
+    """A NUL in the home raised ``ValueError: embedded null byte`` from the first write, list or status."""
+    with pytest.raises(InvalidInput) as refused:
+        Memory.open(home="/tmp/h\0", project=project)
+    assert str(refused.value) == ("the memdir home '/tmp/h\\x00' (--home) holds a NUL character, which no path "
+                                  "can hold; give the path without it")
+    with pytest.raises(InvalidInput) as from_env:
+        resolve_home(environ={"MEMDIR_HOME": "/tmp/h\0"})
+    assert str(from_env.value) == ("the memdir home '/tmp/h\\x00' (MEMDIR_HOME) holds a NUL character, which no "
+                                   "path can hold; give the path without it")
+    long = "/tmp/" + "a" * 300
+    with pytest.raises(InvalidInput) as too_long:
+        Memory.open(home=long, project=project)
+    assert str(too_long.value) == f"the memdir home {long!r} (--home) cannot be used: File name too long"
+    assert resolve_home(environ={"MEMDIR_HOME": str(tmp_path / "h")}) == tmp_path / "h"  # control
+    opened = Memory.open(home=tmp_path / "h", project=project, actor="human")
+    assert opened.write("x", "d").operation == "created" and opened.status().layers
+
+
+def test_a_project_with_a_nul_or_an_impossible_name_is_a_scope_error(tmp_path, isolated_home, project):
+    """As every project directory that cannot exist (a ``ScopeError``, the session's rule)."""
+    with pytest.raises(ScopeError) as refused:
+        Memory.open(home=isolated_home, project=f"{project}\0")
+    assert str(refused.value) == f"project directory {str(project) + chr(0)!r} is not a valid path"
+    long = "/tmp/" + "a" * 300
+    with pytest.raises(ScopeError) as too_long:
+        Memory.open(home=isolated_home, project=long)
+    assert str(too_long.value) == f"project directory {long!r} cannot be examined: File name too long"
+    assert Memory.open(home=isolated_home, project=project).project_root == project  # control

@@ -159,6 +159,19 @@ def test_frontmatter_over_the_cap_is_malformed(mem):
     assert "over the 16384-byte cap" in listed.malformed[0].error
 
 
+def test_an_integer_beyond_64_bits_in_a_hand_edit_is_read_as_text(mem):
+    """A 5,000-digit number in a hand-edited frontmatter raised ``ValueError`` (Python's limit on
+    parsing long integers) out of ``list``; a number outside the signed 64-bit range a frontmatter
+    number keeps (``files.frontmatter.MAX_INTEGER``) is read as its text."""
+    huge, over = "1" * 5000, str(2 ** 63)
+    _hand_written(mem, "big", f"---\nname: big\ndescription: d\ntype: project\nhuge: {huge}\nover: {over}\n"
+                              f"edge: {2 ** 63 - 1}\nlow: {-2 ** 63}\n---\n")
+    listed = mem.list()
+    assert [m.name for m in listed.memories] == ["big"] and listed.malformed == ()
+    assert dict(mem.read("big", count=False).record.extra) == {"huge": huge, "over": over, "edge": 2 ** 63 - 1,
+                                                               "low": -2 ** 63}
+
+
 # ---------------------------------------------------------------- 10. huge files
 
 

@@ -336,3 +336,52 @@ def test_a_read_between_two_imports_is_no_change_as_history_counts_none(tmp_path
     assert person.read("oncall", count=False).record.description == "On-call is in Opsgenie"
     assert [(v.version, v.action, v.actor) for v in person.history("oncall").versions] == [
         (1, "create", "import"), (2, "update", "import")]
+
+
+GHP = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+@pytest.mark.slow
+def test_a_secret_in_an_imported_frontmatter_is_redacted(mem, tmp_path, project):
+    """A source file's frontmatter key holding a token was imported as it was (``extra`` went
+    unredacted), through the API and the CLI alike."""
+    source = tmp_path / "notes"
+    source.mkdir()
+    (source / "deploy.md").write_text(f"---\nname: deploy\ndescription: Deploy with the release bot\ntype: project\n"
+                                      f"api_key: {GHP}\nowner: ops\n---\nRun the bot.\n", encoding="utf-8")
+    report = mem.import_from("dir", str(source))
+    assert [(o.name, o.result) for o in report.outcomes] == [("deploy", "imported")]
+    text = (mem.session.layer("project").path / "deploy.md").read_text(encoding="utf-8")
+    assert GHP not in text and "api_key: '[REDACTED:github-token]'" in text
+    assert "owner: ops" in text  # control
+    (source / "deploy.md").rename(source / "release.md")
+    done = run_cli("import", "dir", source, "--project", project)
+    assert done.returncode == 0, done.stderr
+    text = (mem.session.layer("project").path / "release.md").read_text(encoding="utf-8")
+    assert GHP not in text and "api_key: '[REDACTED:github-token]'" in text and "owner: ops" in text
+
+
+@pytest.mark.slow
+def test_an_item_whose_frontmatter_would_be_over_the_cap_is_skipped_and_stays_skipped(mem, tmp_path, project):
+    """A source file with 16.3 KB of frontmatter (within the reader's cap) was imported with memdir's
+    own keys added (over it): ``list`` then showed it unreadable and every re-import imported it again."""
+    source = tmp_path / "notes"
+    source.mkdir()
+    pad = "x" * 16_300
+    (source / "big.md").write_text(f"---\nname: big\ndescription: d\ntype: project\npad: {pad}\n---\n",
+                                   encoding="utf-8")
+    (source / "small.md").write_text("---\nname: small\ndescription: d\ntype: project\npad: x\n---\n",
+                                     encoding="utf-8")
+    size = len((f"name: big\ndescription: d\ntype: project\ncreated: {'0' * 20}\nupdated: {'0' * 20}\n"
+                f"origin: import\nstatus: active\npad: {pad}").encode("utf-8"))
+    why = (f"the frontmatter would be {size} bytes, over the 16384-byte cap memdir reads back; nothing was written "
+           "(long text belongs in the body, not in a frontmatter key)")
+    for _ in range(2):
+        report = mem.import_from("dir", str(source))
+        assert [(o.name, o.result, o.detail) for o in report.outcomes] == [
+            ("big", "skipped", why), ("small", "imported" if _ == 0 else "unchanged", "" if _ == 0 else
+             "the same text is already there")]
+    listed = mem.list()
+    assert [m.name for m in listed.memories] == ["small"] and listed.malformed == ()
+    done = run_cli("import", "dir", source, "--project", project)
+    assert done.returncode == 0 and why in done.stdout, (done.stdout, done.stderr)

@@ -501,3 +501,36 @@ def test_git_is_read_in_the_project_even_when_the_environment_names_another_repo
     (a.team_dir / "db-port.md").write_text((a.team_dir / "db-port.md").read_text().replace("5433", "5434"))
     assert [(c.path, c.state) for c in a.memory().team_status().changes] == [(".claude/memory/db-port.md",
                                                                              "modified")]
+
+
+GHP = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+RANDOM = "Zq8rT2mXw9LpV4sK7dNc1aGhY3bE6fJ0"
+
+
+def test_a_credential_in_frontmatter_extra_is_redacted_or_refused_for_the_team(clones, tmp_path):
+    """An import of a file holding ``api_key: ghp_…``, approved into the team layer, committed the
+    token: ``extra`` was neither redacted nor seen by the team's credential refusal (``admit``)."""
+    a, _ = clones
+    mem = a.memory()
+    source = tmp_path / "notes"
+    source.mkdir()
+    (source / "deploy.md").write_text(f"---\nname: deploy\ndescription: Deploy with the release bot\n"
+                                      f"type: project\napi_key: {GHP}\n---\n", encoding="utf-8")
+    (source / "upload.md").write_text(f"---\nname: upload\ndescription: Uploads go through the bot\n"
+                                      f"type: project\nupload:\n  via: [bot, {RANDOM}]\n---\n", encoding="utf-8")
+    report = mem.import_from("dir", str(source), scope="team")
+    assert [(o.name, o.result) for o in report.outcomes] == [("deploy", "candidate"), ("upload", "candidate")]
+    assert mem.approve("deploy").name == "deploy"
+    text = (a.team_dir / "deploy.md").read_text(encoding="utf-8")
+    assert GHP not in text and "api_key: '[REDACTED:github-token]'" in text
+    with pytest.raises(Refused) as refused:
+        mem.approve("upload")
+    assert str(refused.value) == ("refused for the team layer: the frontmatter key 'upload' still looks like a "
+                                  "credential (a random-looking token of 32 characters (Zq8r…)); remove it — the "
+                                  "team layer is committed to the repository")
+    assert not (a.team_dir / "upload.md").exists()
+    with pytest.raises(Refused, match="the frontmatter key 'secret' still looks like a credential"):
+        mem.write("svc", "Service settings", "reference", extra={"secret": "correcthorsebatterystaple"}, scope="team")
+    assert not (a.team_dir / "svc.md").exists()
+    done = mem.write("ticket", "Ticket of the deploy", "reference", extra={"ticket": "OPS-7"}, scope="team")
+    assert done.operation == "created" and "ticket: OPS-7" in (a.team_dir / "ticket.md").read_text()  # control

@@ -166,3 +166,16 @@ def test_recall_takes_the_prompt_as_text_or_option(project):
     assert as_option.stdout == as_text.stdout
     both = run_cli("--project", project, "recall", "x", "--prompt", "y")
     assert both.returncode == 2
+
+
+def test_a_recall_or_context_budget_that_is_not_a_number_is_invalid_input(bm25):
+    bm25.write("db-port", "Dev PostgreSQL port", "project", "Dev PostgreSQL listens on 5433 since November.")
+    for call in (lambda b: bm25.recall_result("postgres port", max_bytes=b), lambda b: bm25.context(max_bytes=b)):
+        for budget in ("abc", True, 2.5, [1]):
+            with pytest.raises(InvalidInput) as refused:
+                call(budget)
+            assert str(refused.value) == f"max_bytes must be a positive integer (got {budget!r})"
+        with pytest.raises(InvalidInput, match=r"^max_bytes must be at least 1$"):
+            call(0)
+    assert "5433" in bm25.recall_result("postgres port", max_bytes=2000).block  # control
+    assert "db-port" in bm25.context(max_bytes=2000)

@@ -19,6 +19,9 @@ import yaml
 from ..errors import InvalidInput
 
 MAX_FRONTMATTER_BYTES = 16 * 1024  # real frontmatter is under 1 KB; a cap keeps parsing bounded
+# A frontmatter integer memdir keeps as a number: the signed 64-bit range other tools' YAML readers keep.
+# A longer run of digits is read as text (Python refuses to parse one of over 4,300 digits at all).
+MAX_INTEGER = 2 ** 63 - 1
 _NULLS = ("", "~", "null", "Null", "NULL")
 
 try:  # the C loader is several times faster; the pure one gives the same nodes
@@ -55,12 +58,21 @@ def _scalar_text(node) -> str | None:
     return node.value
 
 
+def oversize(front: str) -> int | None:
+    """The size of frontmatter ``front`` (the text between the ``---`` lines) in UTF-8 bytes when it is
+    over :data:`MAX_FRONTMATTER_BYTES`, which the reader refuses; None when it is within. The one
+    measure of the cap: the reader (:func:`refuse_hostile`) and the gateway, which never writes a
+    file it could not read back, both ask it."""
+    size = len(front.encode("utf-8", "surrogatepass"))
+    return size if size > MAX_FRONTMATTER_BYTES else None
+
+
 def refuse_hostile(front: str) -> None:
-    """Raise :class:`_Hostile` for frontmatter over the size cap or holding a
+    """Raise :class:`Hostile` for frontmatter over the size cap (:func:`oversize`) or holding a
     YAML anchor or alias. Tokens only (no node is built), in milliseconds
     whatever the nesting; skipped when no ``&`` or ``*`` occurs at all."""
-    size = len(front.encode("utf-8", "surrogatepass"))
-    if size > MAX_FRONTMATTER_BYTES:
+    size = oversize(front)
+    if size is not None:
         raise Hostile(f"frontmatter is {size} bytes, over the {MAX_FRONTMATTER_BYTES}-byte cap")
     if "&" not in front and "*" not in front:
         return
@@ -176,7 +188,8 @@ def text_of(value: Any) -> str | None:
 
 
 def construct(node: Any) -> Any:
-    """A Python value for an unknown key, with dates and yes/no kept as text."""
+    """A Python value for an unknown key, with dates and yes/no kept as text, and an integer
+    outside the range of :data:`MAX_INTEGER` kept as text too."""
     if not isinstance(node, yaml.Node):
         return node
     if isinstance(node, yaml.ScalarNode):
@@ -188,7 +201,7 @@ def construct(node: Any) -> Any:
                 return True
             if text in ("false", "False", "FALSE"):
                 return False
-            if re.fullmatch(r"[-+]?\d+", text):
+            if re.fullmatch(r"[-+]?\d{1,19}", text) and -MAX_INTEGER - 1 <= int(text) <= MAX_INTEGER:
                 return int(text)
         return text
     if isinstance(node, yaml.SequenceNode):
@@ -222,6 +235,6 @@ def first_heading(body: str) -> str:
 
 
 __all__ = [
-    "MAX_FRONTMATTER_BYTES", "Hostile", "MalformedMemory", "as_written", "construct", "first_heading", "flag",
-    "integer", "read_lines", "read_plain", "read_yaml", "refuse_hostile", "split", "text_of",
+    "MAX_FRONTMATTER_BYTES", "MAX_INTEGER", "Hostile", "MalformedMemory", "as_written", "construct", "first_heading",
+    "flag", "integer", "oversize", "read_lines", "read_plain", "read_yaml", "refuse_hostile", "split", "text_of",
 ]

@@ -31,16 +31,17 @@ from ..layer.succession import check_tombstones, refuse_superseded
 from ..results import PruneCandidate, WriteResult
 from ..text.names import normalize_name, same_name
 from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone
-from ..vocabulary import CLEARABLE
 from .fields import (
     MemoryChange,
     candidate_name,
+    check_readable,
     check_valid_time,
     inherit,
     name_taken,
     prepare,
     reason_text,
     sanitize,
+    sanitize_extra,
 )
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
@@ -72,29 +73,24 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     A candidate's ``supersedes`` is a proposal, carried out on approval (:func:`set_status`).
     ``clear``: fields emptied, not inherited (of :data:`CLEARABLE`); ``body_source``: see :func:`inherit`.
 
+    A write whose file the reader would refuse (frontmatter over its cap:
+    :func:`memdir.gateway.fields.check_readable`) is refused.
+
     Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound` (``supersedes`` names no
     memory), :class:`Conflict`, :class:`Refused`, :class:`LockTimeout`.
     """
     name, description, type, body, title = change.name, change.description, change.type, change.body, change.title
     pinned, disabled, importance, status = change.pinned, change.disabled, change.importance, change.status
     valid_from, valid_until, supersedes = change.valid_from, change.valid_until, change.supersedes
-    reason, expect_digest, reactivate = change.reason, change.expect_digest, change.reactivate is True
+    reason, expect_digest, reactivate = reason_text(layer.settings, change.reason), change.expect_digest, \
+        change.reactivate is True
     rename_from, clear = change.rename_from, change.clear
     asked = name
     given_title = title
     name, description, type, body, title, counts, warnings = prepare(
         layer.settings, name, description, type, body, title)
     # Known keys are the gateway's to set: a payload cannot smuggle origin or status in.
-    extra = {k: v for k, v in change.extra if k not in _RESERVED_KEYS}
-    if importance is not None:
-        if isinstance(importance, bool) or not isinstance(importance, int) or not 1 <= importance <= 10:
-            raise InvalidInput(f"importance must be an integer from 1 to 10 (got {importance!r})")
-    if set(clear) - CLEARABLE:
-        raise InvalidInput(f"only {', '.join(sorted(CLEARABLE))} can be cleared (got {', '.join(clear)})")
-    if status not in (None, "active", "candidate"):
-        raise InvalidInput(f"status can be asked as 'candidate' only (got {status!r})")
-    if rename_from is not None and supersedes:  # the rename's old name is what it supersedes
-        raise InvalidInput("give rename_from or supersedes, not both: a rename supersedes the old name itself")
+    extra = sanitize_extra({k: v for k, v in change.extra if k not in _RESERVED_KEYS}, counts)
     old_name = normalize_name(supersedes).name if supersedes else None
     if old_name == name:
         raise InvalidInput("a memory cannot supersede itself")
@@ -165,6 +161,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
             return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
                                tuple(warnings), old.status, old.pinned, existing.digest)
+        check_readable(record)
         old_entry = None
         if old_name:
             old_entry = tx.fresh(old_name)
@@ -336,7 +333,8 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
         raise Refused(f"{label} of {key!r} is not a readable memory ({exc})") from None
     counts: dict[str, int] = {}
     clean = record.with_(description=sanitize(record.description, counts), body=sanitize(record.body, counts),
-                         title=sanitize(record.title, counts) if record.title else None)
+                         title=sanitize(record.title, counts) if record.title else None,
+                         extra=tuple(sanitize_extra(dict(record.extra), counts).items()))
     raw = data if clean == record else None
     with layer.transaction(actor, session) as tx:
         existing = tx.fresh(key)
@@ -439,7 +437,10 @@ def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", 
                info: dict | None = None) -> Event:
     """Re-key a project layer (a moved or renamed project): under its lock, journal a ``move`` event, record
     ``root`` and ``info`` (:func:`memdir.git.identity`) in ``layer.json`` and rename the directory to
-    ``target``, which must not exist. Raises :class:`Conflict`, :class:`StoreError`."""
+    ``target``, which must not exist. ``reason`` is journaled as every reason is
+    (:func:`memdir.gateway.fields.reason_text`). Raises :class:`Conflict`, :class:`StoreError`,
+    :class:`InvalidInput` (a reason that is not text)."""
+    reason = reason_text(layer.settings, reason)
     with layer.transaction(actor) as tx:  # the transaction has written layer.json if it was missing
         if target.exists():
             raise Conflict(f"{target} exists; memdir does not overwrite a layer")

@@ -14,6 +14,7 @@ What a write asks is one value, :class:`MemoryChange`, declared here once for ev
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
@@ -21,12 +22,13 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import InvalidInput, InvalidName
-from ..files.memfile import TYPES, MemoryRecord, format_time
+from ..files.frontmatter import MAX_FRONTMATTER_BYTES, MAX_INTEGER, oversize, split
+from ..files.memfile import TYPES, MemoryRecord, format_time, serialize
 from ..settings import Settings
 from ..text.fence import escape_fence_tags
 from ..text.names import MAX_NAME_CHARS, normalize_name, raw_name, same_name
 from ..text.printable import clean_body, clean_line
-from ..text.redact import redact
+from ..text.redact import redact, redact_value
 from ..vocabulary import CLEARABLE
 
 
@@ -58,8 +60,14 @@ class MemoryChange:
     move to ``name``; ``clear`` the optional fields to empty (of :data:`CLEARABLE`);
     ``body_source`` where a body read from a stream came from (``stdin``), see :func:`inherit`.
 
-    Raises :class:`InvalidInput` when ``extra`` is not a mapping or ``clear`` not a collection
-    of field names; every other check is the gateway's (:func:`memdir.gateway.changes.write`).
+    Every value is checked here, when the change is made, so no level below meets a malformed
+    one: the text fields are text or None (their content is :func:`prepare`'s); ``pinned``,
+    ``disabled`` and ``reactivate`` booleans (or None), never a word read as true or false;
+    ``importance`` an integer 1–10; the valid times datetimes or text (never a number);
+    ``status`` None, ``"active"`` or ``"candidate"``; ``expect_digest`` False, None or text;
+    ``clear`` names of :data:`CLEARABLE`, none of them also given; ``rename_from`` and
+    ``supersedes`` not both; ``extra`` plain frontmatter values (:func:`plain_value`). Raises
+    :class:`InvalidInput` naming the field and what it must be.
     """
 
     name: str
@@ -88,10 +96,48 @@ class MemoryChange:
             extra = tuple(extra.items())
         elif not isinstance(extra, tuple) or not all(isinstance(p, tuple) and len(p) == 2 for p in extra):
             raise InvalidInput(f"extra must be a mapping of frontmatter keys to values (got {type(extra).__name__})")
+        for key, _ in extra:
+            if not isinstance(key, str):
+                raise InvalidInput(f"extra: a key must be text (got {type(key).__name__} {key!r})")
+            if not _unicode(key):
+                raise InvalidInput(f"extra: the key {key!r} is not valid Unicode text (undecodable bytes?)")
+        extra = tuple((str.__str__(key), plain_value(value, f"extra[{key!r}]")) for key, value in extra)
         clear = self.clear or ()
-        if isinstance(clear, str) or not all(isinstance(f, str) for f in clear):
+        if not isinstance(clear, (list, tuple, set, frozenset)) or not all(isinstance(f, str) for f in clear):
             raise InvalidInput(f"clear must be a list of field names, of {', '.join(sorted(CLEARABLE))} "
                                f"(got {clear!r})")
+        if set(clear) - CLEARABLE:
+            raise InvalidInput(f"only {', '.join(sorted(CLEARABLE))} can be cleared (got {', '.join(clear)})")
+        if not isinstance(self.name, str):
+            raise InvalidInput(f"name must be text (got {type(self.name).__name__})")
+        for label in ("description", "type", "body", "title", "status", "supersedes", "rename_from", "reason",
+                      "body_source"):
+            value = getattr(self, label)
+            if value is not None and not isinstance(value, str):
+                raise InvalidInput(f"{label} must be text (got {type(value).__name__})")
+        for label in ("pinned", "disabled", "reactivate"):
+            value = getattr(self, label)
+            if value is not None and not isinstance(value, bool):  # "no" is a word, not False
+                raise InvalidInput(f"{label} must be a boolean (True or False), got {type(value).__name__}")
+        importance = self.importance
+        if importance is not None and (isinstance(importance, bool) or not isinstance(importance, int)
+                                       or not 1 <= importance <= 10):
+            raise InvalidInput(f"importance must be an integer from 1 to 10 (got {importance!r})")
+        for label in ("valid_from", "valid_until"):
+            value = getattr(self, label)
+            if value is not None and not isinstance(value, (str, datetime)):  # 12345 is not 1970
+                raise InvalidInput(f"{label} must be a datetime or ISO-8601 text (got {type(value).__name__} "
+                                   f"{value!r})")
+        if self.status not in (None, "active", "candidate"):
+            raise InvalidInput(f"status can be asked as 'candidate' only (got {self.status!r})")
+        if self.expect_digest is not False and self.expect_digest is not None and not isinstance(
+                self.expect_digest, str):
+            raise InvalidInput(f"expect_digest must be a digest (text), None or False (got {self.expect_digest!r})")
+        if self.rename_from is not None and self.supersedes:  # the rename's old name is what it supersedes
+            raise InvalidInput("give rename_from or supersedes, not both: a rename supersedes the old name itself")
+        for label in sorted(clear):
+            if getattr(self, label) is not None:  # a value and its removal: which one was meant?
+                raise InvalidInput(f"{label} is both given and cleared: give a value or clear it, not both")
         object.__setattr__(self, "extra", extra)
         object.__setattr__(self, "clear", tuple(clear))
 
@@ -107,6 +153,61 @@ class MemoryChange:
             raise InvalidInput(f"unknown field(s) for a write: {', '.join(unknown)} (a write takes "
                                f"{', '.join(known)}, and scope)")
         return cls(name, description, type, body, **fields)
+
+
+MAX_EXTRA_DEPTH = 20  # levels of lists and mappings in one value of ``extra``; real frontmatter nests two or three
+_PLAIN = "text, an integer, a finite number, true/false, null, or lists and mappings of those with text keys"
+
+
+def plain_value(value: Any, where: str = "extra") -> Any:
+    """``value`` as a frontmatter value memdir writes and reads back the same: text (valid Unicode),
+    an integer within the signed 64-bit range (:data:`memdir.files.frontmatter.MAX_INTEGER`), a
+    finite float, a boolean, None, or a list (a tuple becomes one) or a mapping with text keys of
+    those, at most :data:`MAX_EXTRA_DEPTH` levels deep; a subclass of one (an ``IntEnum``) becomes
+    its plain value. The one check of the values of :attr:`MemoryChange.extra`. Raises
+    :class:`InvalidInput` naming where in it (``where``, e.g. ``extra['k'][0]``) the first value
+    that is none of these is."""
+    return _plain(value, where, where, 0)
+
+
+def _plain(value: Any, where: str, top: str, depth: int) -> Any:
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        if not _unicode(value):
+            raise InvalidInput(f"{where}: not valid Unicode text (undecodable bytes?)")
+        return str.__str__(value)  # a str subclass (a StrEnum) as the text it holds: YAML knows no other
+    if isinstance(value, int):
+        if not -MAX_INTEGER - 1 <= value <= MAX_INTEGER:
+            raise InvalidInput(f"{where}: an integer of {value.bit_length()} bits is outside the signed 64-bit "
+                               "range a frontmatter number keeps; write it as text")
+        return int.__int__(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidInput(f"{where}: {value!r} is not a finite number")
+        return float.__float__(value)
+    if isinstance(value, (list, tuple, Mapping)) and depth >= MAX_EXTRA_DEPTH:
+        raise InvalidInput(f"{top}: nested deeper than {MAX_EXTRA_DEPTH} levels of lists and mappings")
+    if isinstance(value, (list, tuple)):
+        return [_plain(item, f"{where}[{index}]", top, depth + 1) for index, item in enumerate(value)]
+    if isinstance(value, Mapping):
+        out = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise InvalidInput(f"{where}: a mapping key must be text (got {type(key).__name__} {key!r})")
+            if not _unicode(key):
+                raise InvalidInput(f"{where}: the key {key!r} is not valid Unicode text (undecodable bytes?)")
+            out[str.__str__(key)] = _plain(item, f"{where}[{key!r}]", top, depth + 1)
+        return out
+    raise InvalidInput(f"{where}: a value of type {type(value).__name__} cannot be kept in frontmatter ({_PLAIN})")
+
+
+def _unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: no file can hold it as UTF-8
+        return False
+    return True
 
 
 def _cut(value: str, limit: int, label: str, warnings: list[str]) -> str:
@@ -140,12 +241,14 @@ def _printable(value: str, label: str, warnings: list[str], *, one_line: bool = 
 
 
 def reason_text(settings: Settings, reason: str | None) -> str | None:
-    """A reason for the journal (a delete, a lift, a decision) as a one-line
+    """A reason for the journal (a write, a delete, a lift, a decision, a layer's move) as a one-line
     field is kept: printable on one line, cut to the description limit
-    (``limit_description``, 160 characters by default), secrets redacted.
-    None or empty → None."""
-    if not reason:
+    (``limit_description``, 160 characters by default), secrets redacted: the one rule of every
+    reason. None or empty → None; raises :class:`InvalidInput` for a reason that is not text."""
+    if reason is None or reason == "":
         return None
+    if not isinstance(reason, str):
+        raise InvalidInput(f"reason must be text (got {type(reason).__name__})")
     text = _printable(reason, "reason", [])
     return sanitize(_cut(text, settings.limit_description, "reason", []), {}) or None
 
@@ -167,6 +270,18 @@ def check_valid_time(record: MemoryRecord, valid_from, valid_until, now, warning
                         "(kept, but left out of the index and of recall)")
 
 
+def check_readable(record: MemoryRecord) -> None:
+    """Refuse to write ``record`` when its file's frontmatter, as :func:`memdir.files.memfile.serialize`
+    writes it, is over the cap the reader refuses (:func:`memdir.files.frontmatter.oversize`,
+    :data:`~memdir.files.frontmatter.MAX_FRONTMATTER_BYTES`): memdir never writes a file it cannot read
+    back. Raises :class:`InvalidInput` saying how large it would be."""
+    front, _ = split(serialize(record))
+    size = oversize(front)
+    if size is not None:
+        raise InvalidInput(f"the frontmatter would be {size} bytes, over the {MAX_FRONTMATTER_BYTES}-byte cap memdir "
+                           "reads back; nothing was written (long text belongs in the body, not in a frontmatter key)")
+
+
 def sanitize(value: str, counts: dict, label: str = "", warnings: list[str] | None = None) -> str:
     """``value`` with secrets redacted and fence tags escaped; adds each
     redaction kind's count to ``counts`` and, given ``warnings``, says there
@@ -180,6 +295,17 @@ def sanitize(value: str, counts: dict, label: str = "", warnings: list[str] | No
         warnings.append(f"memory_context/memory_recall/memory_pending tag(s) in the {label} escaped as &lt;…&gt; "
                         "(stored text never opens or closes the fence it is injected in)")
     return escaped
+
+
+def sanitize_extra(extra: Mapping[str, Any], counts: dict) -> dict:
+    """``extra`` (a change's further frontmatter keys, plain values: :func:`plain_value`) with the
+    secrets in every text of its values redacted at any depth, as every field's are
+    (:func:`memdir.text.redact.redact_value`); each kind's count is added to ``counts`` (the
+    write's ``redactions``). Keys are kept as they are."""
+    result = redact_value(dict(extra))
+    for kind, count in result.counts.items():
+        counts[kind] = counts.get(kind, 0) + count
+    return result.text
 
 
 def prepare(settings: Settings, name: str, description: str | None, type: str | None, body: str | None,

@@ -33,7 +33,7 @@ from ..files.layout import META_DIR
 from ..files.memfile import MemoryRecord
 from ..paths import team_files_dir, team_meta_dir
 from ..settings import Settings
-from ..text.redact import looks_like_credential
+from ..text.redact import credential_in, looks_like_credential
 from ..tombstones.stones import TombstoneDir, TombstoneFile
 from .journal import Journal
 from .layer import Layer
@@ -86,11 +86,13 @@ class TeamLayer(Layer):
             yield tx
 
     def admit(self, record: MemoryRecord) -> None:
-        """Refuse text that still looks like a credential after redaction:
-        the team layer is committed and shared."""
-        for label, text in (("name", record.name), ("title", record.title or ""),
-                            ("description", record.description), ("body", record.body)):
-            why = looks_like_credential(text)
+        """Refuse text that still looks like a credential after redaction, in a field or in a
+        further frontmatter key (``extra``, at any depth): the team layer is committed and shared."""
+        found = [(label, looks_like_credential(text)) for label, text in (
+            ("name", record.name), ("title", record.title or ""), ("description", record.description),
+            ("body", record.body))]
+        found += [(f"frontmatter key {key!r}", credential_in(key, value)) for key, value in record.extra]
+        for label, why in found:
             if why:
                 raise Refused(f"refused for the team layer: the {label} still looks like a credential ({why}); "
                               "remove it — the team layer is committed to the repository")

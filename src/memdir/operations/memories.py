@@ -59,10 +59,12 @@ def time_arg(value: str | datetime | None, label: str, notes: list[str] | None =
     ``valid_until`` date ends with the day). A local time in a
     daylight-saving gap is read one way and said in ``notes``
     (:func:`memfile.time_note`). Raises :class:`InvalidInput` naming
-    ``label``, also for a year outside 1000–9998."""
+    ``label``, also for a year outside 1000–9998 and for a number (``12345``,
+    which the file reader takes for epoch seconds, is no time a person means)."""
     if value is None or value == "":
         return None
-    parsed = parse_time(value, end_of_day=label == "valid_until")
+    number = isinstance(value, (int, float)) or (isinstance(value, str) and re.fullmatch(r"\s*[+-]?[\d.]+\s*", value))
+    parsed = None if number else parse_time(value, end_of_day=label == "valid_until")
     year = re.match(r"\s*([+-]?\d+)-", value) if isinstance(value, str) else None
     if parsed is None and year and not MIN_YEAR <= int(year.group(1)) <= MAX_YEAR:
         raise InvalidInput(f"{label}: the year must be from {MIN_YEAR} to {MAX_YEAR} (got {value!r})")

@@ -20,6 +20,7 @@ from pathlib import Path
 from ..errors import Conflict, NotFound, Refused, StoreError
 from ..files.layout import JOURNAL_FILE, META_DIR, described_root, read_layer_info
 from ..files.scan import count_files
+from ..gateway.fields import reason_text
 from ..git import identity
 from ..paths import PROJECTS_DIR, project_key, project_layer_dir, project_root
 from ..results import Result
@@ -95,12 +96,15 @@ def move(session, old: str, new: str | None = None, *, reason: str | None = None
     target layer with no memories and no journal is replaced; one that holds
     either is refused (:class:`Conflict`). A layer whose recorded root still
     exists belongs to a living project (``new`` is a copy of it, not its new
-    place): refused (:class:`Refused`) unless ``force``. Raises
-    :class:`NotFound`, :class:`ScopeError`, :class:`Conflict`,
-    :class:`Refused`, :class:`StoreError`."""
+    place): refused (:class:`Refused`) unless ``force``. ``reason`` is
+    journaled as every reason is (:func:`memdir.gateway.fields.reason_text`).
+    Raises :class:`NotFound`, :class:`ScopeError`, :class:`Conflict`,
+    :class:`Refused`, :class:`StoreError`, :class:`InvalidInput` (a reason
+    that is not text)."""
     from ..gateway.changes import move_layer
     from ..layer.layer import Layer
 
+    reason = reason_text(session.settings, reason)  # refused before anything is moved or cleared
     home = session.home
     source = _source(home, old)
     root = project_root(new) if new else session.project()  # $HOME and / refused as a session refuses them

@@ -186,6 +186,26 @@ def _choose(blocks: list[list[str]], budget: int) -> list[list[bool]]:
     return kept
 
 
+def byte_budget(max_bytes, default: int) -> int:
+    """A byte budget argument (``max_bytes`` of the context block, of recall) as an integer:
+    None → ``default`` (the setting); an integer, or its decimal digits as text (``"2048"``), of at
+    least 1. The one rule for every budget a caller passes. Raises :class:`InvalidInput` for anything
+    else (``"abc"``, ``True``, ``2.5``) and for a budget below 1."""
+    from ..errors import InvalidInput  # here, not at the top: the hook path imports this module
+
+    if max_bytes is None:
+        return default
+    if isinstance(max_bytes, str) and max_bytes.strip().isdecimal() and max_bytes.strip().isascii():
+        budget = int(max_bytes)
+    elif isinstance(max_bytes, int) and not isinstance(max_bytes, bool):
+        budget = max_bytes
+    else:
+        raise InvalidInput(f"max_bytes must be a positive integer (got {max_bytes!r})")
+    if budget < 1:
+        raise InvalidInput("max_bytes must be at least 1")
+    return budget
+
+
 def session_block(session, max_bytes: int | None = None, warn=None) -> str:
     """The context block of a :class:`~memdir.session.Session`: the
     user layer, then the team layer (in the repository) and the project layer
@@ -196,12 +216,8 @@ def session_block(session, max_bytes: int | None = None, warn=None) -> str:
     It never needs to write: a layer that cannot be written is rendered from
     its files; one that cannot be read is left out and ``warn(message)`` told
     (default: one line on stderr). Raises :class:`InvalidInput` for a budget
-    below 1 byte."""
-    budget = session.settings.context_max_bytes if max_bytes is None else int(max_bytes)
-    if budget < 1:
-        from ..errors import InvalidInput
-
-        raise InvalidInput("max_bytes must be at least 1")
+    below 1 byte or one that is no integer (:func:`byte_budget`)."""
+    budget = byte_budget(max_bytes, session.settings.context_max_bytes)
     sections = []
     for scope in session.scopes():
         try:

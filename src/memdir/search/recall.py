@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 
 from ..errors import InvalidInput
+from ..prompt.context import byte_budget
 from ..prompt.pending import with_pending
 from ..session import Session
 from ..text.fence import escape_fence_tags, neutralize_braces
@@ -54,14 +55,11 @@ class RecallResult:
 
 
 def _budget(session: Session, k: int, max_bytes: int | None) -> int:
-    """The recall budget in UTF-8 bytes (default the ``recall_max_bytes`` setting); raises
-    :class:`InvalidInput` for a bad ``k`` or budget."""
+    """The recall budget in UTF-8 bytes (default the ``recall_max_bytes`` setting,
+    :func:`memdir.prompt.context.byte_budget`); raises :class:`InvalidInput` for a bad ``k`` or budget."""
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise InvalidInput(f"k must be a positive integer (got {k!r})")
-    budget = session.settings.recall_max_bytes if max_bytes is None else int(max_bytes)
-    if budget < 1:
-        raise InvalidInput("max_bytes must be at least 1")
-    return budget
+    return byte_budget(max_bytes, session.settings.recall_max_bytes)
 
 
 def _cut_utf8(text: str, max_bytes: int) -> str:

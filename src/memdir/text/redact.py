@@ -173,6 +173,27 @@ def redact(text: str) -> Redaction:
     return Redaction(text, counts)
 
 
+def redact_value(value):
+    """``value`` (a frontmatter value: text, or lists and mappings holding text at any depth) with
+    every text in it redacted by :func:`redact` (mapping keys kept), as a :class:`Redaction` whose
+    ``text`` is the redacted value. Other values (numbers, booleans, None) are kept. Pure."""
+    counts: dict[str, int] = {}
+
+    def walk(item):
+        if isinstance(item, str):
+            result = redact(item)
+            for kind, count in result.counts.items():
+                counts[kind] = counts.get(kind, 0) + count
+            return result.text
+        if isinstance(item, list):
+            return [walk(part) for part in item]
+        if isinstance(item, dict):
+            return {key: walk(part) for key, part in item.items()}
+        return item
+
+    return Redaction(walk(value), counts)
+
+
 # A credential that no pattern above names: an assignment to a secret-ish key, or a long
 # random-looking token (letters of both cases and digits, high entropy). Hex digests
 # (commit ids, checksums) are not credentials and are left alone.
@@ -206,4 +227,20 @@ def looks_like_credential(text: str) -> str | None:
         if (any(c.isupper() for c in token) and any(c.islower() for c in token)
                 and any(c.isdigit() for c in token) and _entropy(token) > 4.0):
             return f"a random-looking token of {len(token)} characters ({token[:4]}…)"
+    return None
+
+
+def credential_in(key: str, value) -> str | None:
+    """Why the frontmatter entry ``key: value`` (``value`` a frontmatter value, lists and mappings
+    searched through at any depth) still looks like it holds a credential, or None: each text in
+    it is read as :func:`looks_like_credential` reads a line, after the key that holds it
+    (``api_key: …``)."""
+    if isinstance(value, str):
+        return looks_like_credential(f"{key}: {value}")
+    parts = value.items() if isinstance(value, dict) else ((key, item) for item in value) \
+        if isinstance(value, list) else ()
+    for inner, item in parts:
+        why = credential_in(str(inner), item)
+        if why:
+            return why
     return None
