@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 
@@ -336,3 +337,61 @@ def test_a_read_between_two_imports_is_no_change_as_history_counts_none(tmp_path
     assert person.read("oncall", count=False).record.description == "On-call is in Opsgenie"
     assert [(v.version, v.action, v.actor) for v in person.history("oncall").versions] == [
         (1, "create", "import"), (2, "update", "import")]
+
+
+# ---------------------------------------------------------------- files that are not regular files
+
+
+def test_a_fifo_or_a_linked_directory_in_an_imported_directory_is_reported_never_waited_on(tmp_path, project,
+                                                                                            person):
+    """before: ``import dir`` blocked on the FIFO forever, and skipped the linked directory without a word."""
+    from tests.fifo import fifo
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "build.md").write_text("---\ndescription: Build with make\n---\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "outside.md").write_text("---\ndescription: An outside fact\n---\n")
+    (notes / "linked").symlink_to(elsewhere, target_is_directory=True)
+    with fifo(notes / "pipe.md"):
+        started = time.monotonic()
+        text = run_cli("--project", project, "import", "dir", notes).stdout.splitlines()
+        assert time.monotonic() - started < 3
+    assert text[1:] == [
+        "  imported         build (project)  ← build.md",
+        "  skipped          -  ← pipe.md  — not a regular file",
+        "  skipped          -  ← linked  — a symbolic link (not followed)",
+        "1 imported, 0 updated, 0 candidate, 0 unchanged, 2 skipped."]
+    assert [m.name for m in person.list().memories] == ["build"]
+
+
+def test_every_import_source_skips_a_file_that_is_not_a_regular_file(tmp_path, project, monkeypatch, person):
+    """The MCP graph file, a basic-memory note, Claude Code's memory and settings files, a dsh store:
+    before, each blocked on a FIFO."""
+    from tests.fifo import fifo
+
+    config, memory = claude_home(tmp_path, project)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    dsh = tmp_path / "dsh"
+    store = dsh / "memory" / dsh_key(str(project))
+    store.mkdir(parents=True)
+    (store / "ci.md").write_text("---\nname: ci\ntype: project\ndescription: CI runs on GitHub Actions\n---\n")
+    monkeypatch.setenv("DSH_HOME", str(dsh))
+    bm = tmp_path / "bm"
+    bm.mkdir()
+    (bm / "tea.md").write_text("---\ntitle: Tea Notes\ntype: note\npermalink: notes/tea-notes\n---\n"
+                               "Green tea at 80C.\n")
+    with fifo(tmp_path / "memory.json") as graph, fifo(config / "settings.json"), fifo(memory / "pipe.md"), \
+            fifo(store / "pipe.md"), fifo(bm / "pipe.md"):
+        started = time.monotonic()
+        assert claude_code_dir(project) == memory  # the settings file is passed over, as an unreadable one is
+        report = person.import_from("mcp-memory", str(graph))
+        assert [(o.source, o.result, o.detail) for o in report.outcomes] == [
+            (str(graph), "skipped", "not a regular file")]
+        for kind, path, control in (("claude-code", None, "feedback_testing.md"), ("dsh", None, "ci.md"),
+                                    ("basic-memory", str(bm), "tea.md")):
+            got = {o.source: (o.result, o.detail) for o in person.import_from(kind, path).outcomes}
+            assert got["pipe.md"] == ("skipped", "not a regular file"), kind
+            assert got[control][0] == "imported", kind
+        assert time.monotonic() - started < 3
