@@ -339,6 +339,62 @@ def test_a_read_between_two_imports_is_no_change_as_history_counts_none(tmp_path
         (1, "create", "import"), (2, "update", "import")]
 
 
+# ---------------------------------------------------------------- which memory an item and its candidate mean
+
+DEPLOY_LINE = ("  candidate        deploy-import-2 (project)  ← deploy.md  — 'deploy' was changed since the last import; "
+               "review it (memdir review)")
+
+
+def test_an_import_candidate_takes_a_free_name_and_approving_it_changes_the_memory_it_is_for(tmp_path, project, person):
+    """before: the candidate was written as ``deploy-import-candidate`` for a person's memory ``deploy-import``
+    (the report said ``deploy-import``), and approving it replaced that memory."""
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "deploy.md").write_text("---\ndescription: Deploys go out on Fridays\n---\n")
+    assert outcomes(person.import_from("dir", str(source))) == {"deploy.md": ("imported", "deploy")}
+    person.write("deploy", "Deploys go out on Mondays", "project")
+    person.write("deploy-import", "How we import deploy configs: via terraform", "project")
+    dry = person.import_from("dir", str(source), dry_run=True)
+    assert outcomes(dry) == {"deploy.md": ("would-candidate", "deploy-import-2")}
+    text = run_cli("--project", project, "import", "dir", source).stdout
+    assert text.splitlines()[1] == DEPLOY_LINE
+    waiting = person.read("deploy-import-2", count=False).record
+    assert (waiting.status, waiting.description, dict(waiting.extra)["candidate_for"]) == (
+        "candidate", "Deploys go out on Fridays", "deploy")
+    assert [c.name for c in person.review().candidates] == ["deploy-import-2"]  # the only one written
+    again = person.import_from("dir", str(source))  # the pending candidate is this import's own
+    assert outcomes(again) == {"deploy.md": ("unchanged", "deploy-import-2")}
+    assert person.approve("deploy-import-2").name == "deploy"
+    assert person.read("deploy", count=False).record.description == "Deploys go out on Fridays"
+    # the person's memory that only looked like a candidate's name is as they wrote it
+    kept = person.read("deploy-import", count=False).record
+    assert (kept.status, kept.origin, kept.description) == (
+        "active", "human", "How we import deploy configs: via terraform")
+    assert sorted(m.name for m in person.list(include_all=True).memories) == ["deploy", "deploy-import"]
+
+
+def test_a_team_import_candidate_never_takes_the_name_of_a_waiting_proposal(tmp_path):
+    """before: the import rewrote the agent's pending team proposal ``ci-import`` into its own candidate."""
+    from tests.teamgit import shared_repository
+
+    a, _ = shared_repository(tmp_path)
+    mem = a.memory()
+    mem.write("ci", "CI runs on Buildkite", "project", scope="team")
+    a.memory(actor="agent").write("ci-import", "How CI imports artifacts: from S3", "project", scope="team")
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "ci.md").write_text("---\nname: ci\ntype: project\ndescription: CI runs on GitHub Actions\n---\n")
+    report = mem.import_from("dir", str(notes), scope="team")
+    assert outcomes(report) == {"ci.md": ("candidate", "ci-import-2")}
+    proposals = {r.name: r for r in mem.review().candidates}
+    assert proposals["ci-import"].description == "How CI imports artifacts: from S3"  # the agent's, as it was
+    assert proposals["ci-import-2"].description == "CI runs on GitHub Actions"
+    assert mem.import_from("dir", str(notes), scope="team").count("unchanged") == 1
+    mem.approve("ci-import-2")
+    assert "CI runs on GitHub Actions" in (a.team_dir / "ci.md").read_text()
+    assert not (a.team_dir / "ci-import-2.md").exists() and not (a.team_dir / "ci-import.md").exists()
+
+
 # ---------------------------------------------------------------- files that are not regular files
 
 

@@ -9,7 +9,9 @@ at a time, and reports each outcome:
   event of its name in the journal is an ``import`` write of the bytes on
   disk), and the source changed;
 * **candidate**: a person (or the agent) changed it since, or wrote it: the
-  imported text waits for review as ``<name>-import``, nothing is overwritten;
+  imported text waits for review as ``<name>-import`` (the first free
+  ``<name>-import-N`` when another memory has that name), recording
+  ``candidate_for: <name>``; approving it changes ``<name>``, nothing is overwritten;
 * **unchanged**: the same text is already there (a second run changes nothing);
 * **skipped**: unreadable, or a forgotten value (a tombstone of any layer of
   the session refuses it: the fact does not come back; a layer whose
@@ -31,6 +33,7 @@ from ..gateway.fields import MemoryChange, free_name, prepare
 from ..layer.journal import changes_content, records_bytes
 from ..operations.lookup import guard
 from ..operations.memories import write
+from ..operations.team import pending
 from ..results import Result
 from ..session import Session
 from ..tombstones.match import Tombstone, match, outcome
@@ -84,6 +87,35 @@ def _imported_unchanged(layer, name: str, digest: str) -> bool:
     return last is not None and last.actor == "import" and head == digest
 
 
+def _own_candidate(record, target: str) -> bool:
+    """True when ``record`` is an import's pending candidate for memory ``target`` (the one a
+    re-import changes, never a second beside it)."""
+    return (record.status == "candidate" and record.origin == "import"
+            and dict(record.extra).get("candidate_for") == target)
+
+
+def _candidate(session: Session, layer, scope: str, target: str) -> tuple[str, str | None | bool]:
+    """The name of the import's candidate for ``target`` and the digest its write expects (None: it
+    must be new; False: no check). The name is the first free ``<target>-import[-N]``
+    (:func:`memdir.gateway.fields.free_name`): a name is taken by any memory of the layer — for the
+    team, also by a proposal waiting in the home — unless it is this import's own pending candidate
+    for ``target``. Compare-and-set makes a memory that comes meanwhile a conflict, never a write
+    over it (the gateway would file the candidate as a proposal for that memory instead)."""
+    waiting = {record.name: record for record in pending(session)} if scope == "team" else {}
+
+    def taken(name: str) -> bool:
+        entry = layer.lookup(name)
+        if entry is not None:  # in the team layer, any memory: the team's candidates wait in the home
+            return scope == "team" or not _own_candidate(entry.record, target)
+        return name in waiting and not _own_candidate(waiting[name], target)
+
+    name = free_name(target, _CANDIDATE_SUFFIX, taken)
+    if scope == "team":
+        return name, False if name in waiting else None
+    entry = layer.lookup(name)
+    return name, entry.digest if entry is not None else None
+
+
 def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[Tombstone]) -> ImportOutcome:
     would = "would-" if dry_run else ""
     try:
@@ -112,10 +144,11 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[T
         if not dry_run:
             write(session, change, scope)
         return ImportOutcome(item.source, name, scope, would + "updated", "the source changed")
-    candidate = free_name(name, _CANDIDATE_SUFFIX)  # one per name: a re-import changes the pending one
+    candidate, expect = _candidate(session, layer, scope, name)
     if not dry_run:
-        done = write(session, replace(change, name=candidate, status="candidate",
+        done = write(session, replace(change, name=candidate, status="candidate", expect_digest=expect,
                                       extra={**item.extra, "candidate_for": name}), scope)
+        candidate = done.name  # the name written is the one reported
         if done.operation == "unchanged":
             return ImportOutcome(item.source, candidate, scope, "unchanged", "the same candidate waits already")
     return ImportOutcome(item.source, candidate, scope, would + "candidate",
