@@ -276,7 +276,8 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
     # A change to what a person or the agent wrote, or an update that drifts off the memory's topic, waits for review.
     candidate = action in ("update", "supersede") and (not own or drift is not None)
     if action == "supersede" and own:
-        name = name if name and name != target else free_name(target, "v2")
+        # The successor's name, unless the proposal gives one: the first -v2[-N] no memory of the layer holds.
+        name = name if name and name != target else free_name(target, "v2", snap.entries.get(scope, {}).__contains__)
     planned = {"create": "created", "update": "updated", "supersede": "superseded", "forget": "forgotten"}[action]
     if candidate:
         planned = "candidate"
