@@ -395,6 +395,43 @@ def test_a_team_import_candidate_never_takes_the_name_of_a_waiting_proposal(tmp_
     assert not (a.team_dir / "ci-import-2.md").exists() and not (a.team_dir / "ci-import.md").exists()
 
 
+C_SHARP_NOTE = ("'C# tips' normalizes to the file name of the memory 'C++ tips' (c-tips), which is another name: "
+                "named 'c-sharp-tips' here")
+
+
+def test_an_item_spelled_unlike_the_memory_of_its_file_name_is_imported_under_a_distinct_name(tmp_path, project,
+                                                                                                person):
+    """before: ``C# tips.md`` became the candidate ``c-tips-import`` ("'c-tips' was changed since the last
+    import"), and approving it replaced the person's ``C++ tips``."""
+    person.write("C++ tips", "Use RAII for every resource", "project", "person's C++ notes")
+    person.write("Go tips", "Accept interfaces, return structs", "project", "person's Go notes")
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "C# tips.md").write_text("---\ndescription: Prefer LINQ over loops\n---\nC# stuff\n")
+    (source / "Go Tips.md").write_text("---\ndescription: Return errors, never panic\n---\n")  # control: its name
+    text = run_cli("--project", project, "import", "dir", source).stdout.splitlines()
+    assert text[1:3] == [
+        f"  imported         c-sharp-tips (project)  ← C# tips.md  — {C_SHARP_NOTE}",
+        "  candidate        go-tips-import (project)  ← Go Tips.md  — 'go-tips' was changed since the last import; "
+        "review it (memdir review)"]
+    cpp = person.read("C++ tips", count=False).record
+    assert (cpp.name, cpp.description, cpp.body) == ("c-tips", "Use RAII for every resource", "person's C++ notes")
+    sharp = person.read("C# tips", count=False).record  # its own spelling finds it
+    assert (sharp.name, sharp.title, sharp.description, sharp.body, sharp.origin) == (
+        "c-sharp-tips", "C# tips", "Prefer LINQ over loops", "C# stuff", "import")
+    again = person.import_from("dir", str(source))
+    assert [(o.source, o.result, o.name, o.detail) for o in again.outcomes] == [
+        ("C# tips.md", "unchanged", "c-sharp-tips", f"{C_SHARP_NOTE}; the same text is already there"),
+        ("Go Tips.md", "unchanged", "go-tips-import", "the same candidate waits already")]
+    assert person.read("go-tips", count=False).record.description == "Accept interfaces, return structs"
+    person.write("C++ notes", "Prefer std::span", "project")
+    graph = tmp_path / "memory.json"
+    graph.write_text(json.dumps({"type": "entity", "name": "C# notes", "entityType": "topic",
+                                 "observations": ["Prefer records"]}) + "\n")
+    assert outcomes(person.import_from("mcp-memory", str(graph))) == {"entity C# notes": ("imported", "c-sharp-notes")}
+    assert person.read("c-notes", count=False).record.description == "Prefer std::span"
+
+
 # ---------------------------------------------------------------- files that are not regular files
 
 
@@ -451,3 +488,27 @@ def test_every_import_source_skips_a_file_that_is_not_a_regular_file(tmp_path, p
             assert got["pipe.md"] == ("skipped", "not a regular file"), kind
             assert got[control][0] == "imported", kind
         assert time.monotonic() - started < 3
+
+
+def test_a_rerun_finds_the_memory_of_each_item_whatever_its_spelling(tmp_path, project, person):
+    """Controls for the rule above: a memory an import created from ``What's new.md`` before (no title: an
+    import kept no spelling) is still that item's, and one named apart keeps its source's own title."""
+    person.write("C++ notes", "Prefer std::span", "project")
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "What's new.md").write_text("---\ndescription: Release 4 ships the new parser\n---\n")
+    (source / "C# notes.md").write_text("---\ntitle: Notes on C sharp\ndescription: Prefer records\n---\n")
+    first = person.import_from("dir", str(source))
+    assert [(o.source, o.result, o.name) for o in first.outcomes] == [
+        ("C# notes.md", "imported", "c-sharp-notes"), ("What's new.md", "imported", "what-s-new")]
+    assert person.read("c-sharp-notes", count=False).record.title == "Notes on C sharp"
+    again = person.import_from("dir", str(source))
+    assert [(o.source, o.result, o.name) for o in again.outcomes] == [
+        ("C# notes.md", "unchanged", "c-sharp-notes"), ("What's new.md", "unchanged", "what-s-new")]
+    person.write("what-s-new", "Release 4 ships the new parser and linter", "project")
+    (source / "What's new.md").write_text("---\ndescription: Release 4 ships the new parser in May\n---\n")
+    changed = person.import_from("dir", str(source))
+    assert [(o.source, o.result, o.name) for o in changed.outcomes] == [
+        ("C# notes.md", "unchanged", "c-sharp-notes"), ("What's new.md", "candidate", "what-s-new-import")]
+    assert sorted(m.name for m in person.list(include_all=True).memories) == [
+        "c-notes", "c-sharp-notes", "what-s-new", "what-s-new-import"]

@@ -41,7 +41,7 @@ from ..files.frontmatter import read_plain, split
 from ..files.fsio import DIRECTORY, LINK, MISSING, read_foreign
 from ..files.layout import is_memory_file_name
 from ..files.memfile import TYPES, MalformedMemory, parse
-from ..text.names import normalize_name
+from ..text.names import normalize_name, spelled_name
 
 MAX_FILE_BYTES = 256 * 1024  # a larger file is not a memory; it is skipped with that reason
 MAX_GRAPH_BYTES = 64 * 1024 * 1024  # an MCP memory graph file: one file holds every memory
@@ -52,9 +52,12 @@ _LINK = re.compile(r"\[\[([^\[\]\n|]{1,120})(\|[^\]\n]*)?\]\]")
 class Item:
     """One memory to import: ``source`` (where it came from, for the report),
     its ``name``, ``description``, ``type``, ``body``, ``title``, the
-    ``scope`` it belongs in (None: the import's), ``extra`` keys to keep and
+    ``scope`` it belongs in (None: the import's), ``extra`` keys to keep,
     whether it was muted at its source (``disabled``: dsh's ``status:
-    disabled``, or ``disabled: true``)."""
+    disabled``, or ``disabled: true``) and ``spelled``, the name as the
+    source writes it (a file stem, an entity) when that is more than
+    ``name``: what tells it from another memory of the same file name
+    (``C# tips`` is not ``C++ tips``: :func:`memdir.text.names.same_name`)."""
 
     source: str
     name: str
@@ -65,6 +68,7 @@ class Item:
     scope: str | None = None
     extra: dict = field(default_factory=dict)
     disabled: bool = False
+    spelled: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,14 @@ def _first_line(body: str) -> str:
     return ""
 
 
+def _spelled(name: str, title: str | None, stem: str) -> str | None:
+    """How a file's memory is spelled, when that is more than ``name``: the title when it is the
+    name as written (:func:`memdir.text.names.spelled_name`), else the file stem."""
+    written = spelled_name(name, title)
+    written = written if written != name else stem
+    return written if written != name else None
+
+
 def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: bool = True) -> Item | Skip:
     """One Markdown memory file as an :class:`Item` (or why not: a
     :class:`Skip`). Its name is the normalized file stem. Read as every
@@ -126,7 +138,7 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
         if written not in ("active", "candidate", "superseded"):
             extra["original_status"] = record.written_status or record.status
         return Item(source, name, record.description, kind, record.body, record.title, scope, extra,
-                    record.disabled or written == "disabled")
+                    record.disabled or written == "disabled", _spelled(name, record.title, stem))
     except MalformedMemory:
         pass
     try:
@@ -147,8 +159,9 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
         if front.get(key) is not None:
             extra["original_" + key if key == "status" else key] = front[key]
     muted = str(front.get("status") or "").strip().lower() == "disabled" or front.get("disabled") is True
-    return Item(source, name, description.split("\n")[0], kind, body.strip(), str(title) if title else None,
-                scope, extra, muted)
+    title = str(title) if title else None
+    return Item(source, name, description.split("\n")[0], kind, body.strip(), title, scope, extra, muted,
+                _spelled(name, title, stem))
 
 
 def read_directory(root: Path, scope: str | None = None, *, recursive: bool = True) -> list[Item | Skip]:
@@ -288,7 +301,8 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
         body = "\n".join([f"- {o}" for o in observations] + ([""] + links if links else []))
         description = f"{entity} ({kind})" + (f": {observations[0]}" if observations else "")
         out.append(Item(f"entity {entity}", name, description.split("\n")[0], "reference", body,
-                        entity if entity != name else None, None, {"entity_type": kind}))
+                        entity if entity != name else None, None, {"entity_type": kind},
+                        spelled=entity if entity != name else None))
     return out
 
 
@@ -323,8 +337,9 @@ def read_basic_memory(root: Path) -> list[Item | Skip]:
         if item.extra.get("original_type") or description == item.title:
             description = observation.group(1).strip() if observation else _first_line(body) or description
         extra = {k: v for k, v in item.extra.items() if k in ("tags", "permalink", "original_type")}
-        out.append(Item(item.source, final_name(item), description, item.type, body,
-                        item.title, item.scope, extra))
+        name = final_name(item)  # named by its permalink, the permalink is its spelling
+        out.append(Item(item.source, name, description, item.type, body, item.title, item.scope, extra,
+                        spelled=item.spelled if name == item.name else None))
     return out
 
 
