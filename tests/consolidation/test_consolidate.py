@@ -274,3 +274,40 @@ def test_demo_on_the_shipped_example_transcript(tmp_path, monkeypatch, capsys):
     agent = out.split("== agent mode")[1]
     assert "extractor: agent" in agent and "<memory_pending>" in agent
     assert agent.split("== the SessionStart after that")[1].count("<memory_pending>") in (0, 1)
+
+
+def test_a_superseding_memory_takes_the_first_free_v2_name(isolated_home, project):
+    """before: with a person's ``ci-system-v2`` there, superseding consolidation's ``ci-system`` was skipped
+    ("'ci-system-v2' already exists") instead of naming the successor ``ci-system-v2-2``."""
+    from memdir.consolidation.proposals import ExtractionResult, Proposal
+
+    class Proposer:
+        name, model = "fixed", None
+
+        def __init__(self, *proposals):
+            self.proposals = list(proposals)
+
+        def extract(self, transcript, context):
+            return ExtractionResult(self.proposals)
+
+    said = [{"role": "user", "content": "Remember: CI moved to GitHub Actions, lint to ruff."}]
+    mem = open_mem(isolated_home, project)
+    created = mem.consolidate(said, mode="always", extractor=Proposer(
+        Proposal("create", name="ci-system", description="CI runs on Buildkite"),
+        Proposal("create", name="lint", description="Lint with flake8")))
+    assert [o.result for o in created.outcomes] == ["created", "created"]
+    mem.write("ci-system-v2", "The v2 CI pipeline design doc is in docs/ci-v2.md", "reference")
+    supersede = Proposer(Proposal("supersede", target="ci-system", description="CI runs on GitHub Actions"),
+                         Proposal("supersede", target="lint", description="Lint with ruff"))  # control: lint-v2 is free
+    dry = mem.consolidate(said, mode="always", extractor=supersede, dry_run=True, force=True)
+    assert [(o.result, o.name) for o in dry.outcomes] == [("would-supersede", "ci-system-v2-2"),
+                                                          ("would-supersede", "lint-v2")]
+    report = mem.consolidate(said, mode="always", extractor=supersede, force=True)
+    assert [(o.result, o.name, o.target) for o in report.outcomes] == [
+        ("superseded", "ci-system-v2-2", "ci-system"), ("superseded", "lint-v2", "lint")]
+    everything = memories(mem)
+    assert (everything["ci-system"].status, everything["ci-system-v2-2"].description) == (
+        "superseded", "CI runs on GitHub Actions")
+    kept = mem.read("ci-system-v2", count=False).record
+    assert (kept.origin, kept.description, kept.supersedes) == (
+        "human", "The v2 CI pipeline design doc is in docs/ci-v2.md", None)

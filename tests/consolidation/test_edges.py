@@ -1,6 +1,8 @@
 """Consolidation inputs a user gets wrong: missing, empty and binary transcripts."""
 
+import json
 import os
+import time
 
 import pytest
 
@@ -72,3 +74,55 @@ def test_a_proposal_for_a_layer_with_unreadable_tombstones_is_skipped_and_the_ot
     again = person.consolidate(transcript, extractor="rules")
     assert [(o.result, o.name) for o in again.outcomes] == [("created", "always-use-fish-shell-laptop")]
     assert again.status == "ok"
+
+
+def test_a_transcript_that_is_not_a_regular_file_fails_fast_naming_it(mem, tmp_path, project):
+    """before: ``memdir consolidate FIFO`` (and the API, and a queued line naming one) blocked forever."""
+    from tests.fifo import fifo
+
+    good = tmp_path / "good.txt"  # control: a regular file is read
+    good.write_text("USER: Remember that the staging database is on port 6543.\nASSISTANT: Noted.\n")
+    with fifo(tmp_path / "pipe.jsonl") as pipe:
+        started = time.monotonic()
+        for given in (pipe, str(pipe)):
+            with pytest.raises(InvalidInput) as refused:
+                mem.consolidate(given)
+            assert str(refused.value) == f"transcript {pipe} is not a regular file"
+        out = run_cli("--project", project, "consolidate", pipe, "--json")
+        assert time.monotonic() - started < 3
+    assert out.returncode == 1
+    assert json.loads(out.stdout) == {"error": f"transcript {pipe} is not a regular file", "kind": "InvalidInput"}
+    assert mem.consolidate(good).status in ("ok", "noop")
+
+
+def test_a_transcript_over_the_size_cap_is_refused_unread(mem, tmp_path):
+    from memdir.consolidation.transcripts import MAX_TRANSCRIPT_BYTES
+
+    huge = tmp_path / "huge.txt"
+    with open(huge, "wb") as handle:  # sparse: no byte of it is written or read
+        handle.truncate(MAX_TRANSCRIPT_BYTES + 1)
+    with pytest.raises(InvalidInput) as refused:
+        mem.consolidate(huge)
+    assert str(refused.value) == f"transcript {huge} is larger than {MAX_TRANSCRIPT_BYTES} bytes"
+
+
+def test_a_workspace_file_or_a_claude_code_transcript_that_is_a_fifo_never_blocks(mem, tmp_path, project,
+                                                                                   monkeypatch):
+    """The workspace's CLAUDE.md (read for every extractor) and a ``*.jsonl`` in Claude Code's projects
+    directory (read by ``memdir ingest`` for its cwd): before, each blocked on a FIFO."""
+    from memdir.consolidation.consolidate import workspace_text
+    from memdir.consolidation.ingest import find_transcripts
+    from tests.fifo import fifo
+
+    (project / "AGENTS.md").write_text("Always run make check.\n")
+    projects = tmp_path / "claude" / "projects"
+    (projects / "p").mkdir(parents=True)
+    line = {"type": "user", "cwd": str(project), "message": {"role": "user", "content": "hi"}}
+    (projects / "p" / "s1.jsonl").write_text(json.dumps(line) + "\n")
+    with fifo(project / "CLAUDE.md"), fifo(projects / "p" / "s2.jsonl"):
+        started = time.monotonic()
+        assert workspace_text(project) == "## AGENTS.md\nAlways run make check."
+        assert find_transcripts(projects, project) == [(projects / "p" / "s1.jsonl", project)]
+        report = mem.consolidate([{"role": "user", "content": "Remember that the API runs on port 8443."}])
+        assert time.monotonic() - started < 3
+    assert report.status in ("ok", "noop")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 
@@ -385,3 +386,178 @@ def test_an_item_whose_frontmatter_would_be_over_the_cap_is_skipped_and_stays_sk
     assert [m.name for m in listed.memories] == ["small"] and listed.malformed == ()
     done = run_cli("import", "dir", source, "--project", project)
     assert done.returncode == 0 and why in done.stdout, (done.stdout, done.stderr)
+
+
+# ---------------------------------------------------------------- which memory an item and its candidate mean
+
+DEPLOY_LINE = ("  candidate        deploy-import-2 (project)  ← deploy.md  — 'deploy' was changed since the last import; "
+               "review it (memdir review)")
+
+
+def test_an_import_candidate_takes_a_free_name_and_approving_it_changes_the_memory_it_is_for(tmp_path, project, person):
+    """before: the candidate was written as ``deploy-import-candidate`` for a person's memory ``deploy-import``
+    (the report said ``deploy-import``), and approving it replaced that memory."""
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "deploy.md").write_text("---\ndescription: Deploys go out on Fridays\n---\n")
+    assert outcomes(person.import_from("dir", str(source))) == {"deploy.md": ("imported", "deploy")}
+    person.write("deploy", "Deploys go out on Mondays", "project")
+    person.write("deploy-import", "How we import deploy configs: via terraform", "project")
+    dry = person.import_from("dir", str(source), dry_run=True)
+    assert outcomes(dry) == {"deploy.md": ("would-candidate", "deploy-import-2")}
+    text = run_cli("--project", project, "import", "dir", source).stdout
+    assert text.splitlines()[1] == DEPLOY_LINE
+    waiting = person.read("deploy-import-2", count=False).record
+    assert (waiting.status, waiting.description, dict(waiting.extra)["candidate_for"]) == (
+        "candidate", "Deploys go out on Fridays", "deploy")
+    assert [c.name for c in person.review().candidates] == ["deploy-import-2"]  # the only one written
+    again = person.import_from("dir", str(source))  # the pending candidate is this import's own
+    assert outcomes(again) == {"deploy.md": ("unchanged", "deploy-import-2")}
+    assert person.approve("deploy-import-2").name == "deploy"
+    assert person.read("deploy", count=False).record.description == "Deploys go out on Fridays"
+    # the person's memory that only looked like a candidate's name is as they wrote it
+    kept = person.read("deploy-import", count=False).record
+    assert (kept.status, kept.origin, kept.description) == (
+        "active", "human", "How we import deploy configs: via terraform")
+    assert sorted(m.name for m in person.list(include_all=True).memories) == ["deploy", "deploy-import"]
+
+
+def test_a_team_import_candidate_never_takes_the_name_of_a_waiting_proposal(tmp_path):
+    """before: the import rewrote the agent's pending team proposal ``ci-import`` into its own candidate."""
+    from tests.teamgit import shared_repository
+
+    a, _ = shared_repository(tmp_path)
+    mem = a.memory()
+    mem.write("ci", "CI runs on Buildkite", "project", scope="team")
+    a.memory(actor="agent").write("ci-import", "How CI imports artifacts: from S3", "project", scope="team")
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "ci.md").write_text("---\nname: ci\ntype: project\ndescription: CI runs on GitHub Actions\n---\n")
+    report = mem.import_from("dir", str(notes), scope="team")
+    assert outcomes(report) == {"ci.md": ("candidate", "ci-import-2")}
+    proposals = {r.name: r for r in mem.review().candidates}
+    assert proposals["ci-import"].description == "How CI imports artifacts: from S3"  # the agent's, as it was
+    assert proposals["ci-import-2"].description == "CI runs on GitHub Actions"
+    assert mem.import_from("dir", str(notes), scope="team").count("unchanged") == 1
+    mem.approve("ci-import-2")
+    assert "CI runs on GitHub Actions" in (a.team_dir / "ci.md").read_text()
+    assert not (a.team_dir / "ci-import-2.md").exists() and not (a.team_dir / "ci-import.md").exists()
+
+
+C_SHARP_NOTE = ("'C# tips' normalizes to the file name of the memory 'C++ tips' (c-tips), which is another name: "
+                "named 'c-sharp-tips' here")
+
+
+def test_an_item_spelled_unlike_the_memory_of_its_file_name_is_imported_under_a_distinct_name(tmp_path, project,
+                                                                                                person):
+    """before: ``C# tips.md`` became the candidate ``c-tips-import`` ("'c-tips' was changed since the last
+    import"), and approving it replaced the person's ``C++ tips``."""
+    person.write("C++ tips", "Use RAII for every resource", "project", "person's C++ notes")
+    person.write("Go tips", "Accept interfaces, return structs", "project", "person's Go notes")
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "C# tips.md").write_text("---\ndescription: Prefer LINQ over loops\n---\nC# stuff\n")
+    (source / "Go Tips.md").write_text("---\ndescription: Return errors, never panic\n---\n")  # control: its name
+    text = run_cli("--project", project, "import", "dir", source).stdout.splitlines()
+    assert text[1:3] == [
+        f"  imported         c-sharp-tips (project)  ← C# tips.md  — {C_SHARP_NOTE}",
+        "  candidate        go-tips-import (project)  ← Go Tips.md  — 'go-tips' was changed since the last import; "
+        "review it (memdir review)"]
+    cpp = person.read("C++ tips", count=False).record
+    assert (cpp.name, cpp.description, cpp.body) == ("c-tips", "Use RAII for every resource", "person's C++ notes")
+    sharp = person.read("C# tips", count=False).record  # its own spelling finds it
+    assert (sharp.name, sharp.title, sharp.description, sharp.body, sharp.origin) == (
+        "c-sharp-tips", "C# tips", "Prefer LINQ over loops", "C# stuff", "import")
+    again = person.import_from("dir", str(source))
+    assert [(o.source, o.result, o.name, o.detail) for o in again.outcomes] == [
+        ("C# tips.md", "unchanged", "c-sharp-tips", f"{C_SHARP_NOTE}; the same text is already there"),
+        ("Go Tips.md", "unchanged", "go-tips-import", "the same candidate waits already")]
+    assert person.read("go-tips", count=False).record.description == "Accept interfaces, return structs"
+    person.write("C++ notes", "Prefer std::span", "project")
+    graph = tmp_path / "memory.json"
+    graph.write_text(json.dumps({"type": "entity", "name": "C# notes", "entityType": "topic",
+                                 "observations": ["Prefer records"]}) + "\n")
+    assert outcomes(person.import_from("mcp-memory", str(graph))) == {"entity C# notes": ("imported", "c-sharp-notes")}
+    assert person.read("c-notes", count=False).record.description == "Prefer std::span"
+
+
+# ---------------------------------------------------------------- files that are not regular files
+
+
+def test_a_fifo_or_a_linked_directory_in_an_imported_directory_is_reported_never_waited_on(tmp_path, project,
+                                                                                            person):
+    """before: ``import dir`` blocked on the FIFO forever, and skipped the linked directory without a word."""
+    from tests.fifo import fifo
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "build.md").write_text("---\ndescription: Build with make\n---\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "outside.md").write_text("---\ndescription: An outside fact\n---\n")
+    (notes / "linked").symlink_to(elsewhere, target_is_directory=True)
+    with fifo(notes / "pipe.md"):
+        started = time.monotonic()
+        text = run_cli("--project", project, "import", "dir", notes).stdout.splitlines()
+        assert time.monotonic() - started < 3
+    assert text[1:] == [
+        "  imported         build (project)  ← build.md",
+        "  skipped          -  ← pipe.md  — not a regular file",
+        "  skipped          -  ← linked  — a symbolic link (not followed)",
+        "1 imported, 0 updated, 0 candidate, 0 unchanged, 2 skipped."]
+    assert [m.name for m in person.list().memories] == ["build"]
+
+
+def test_every_import_source_skips_a_file_that_is_not_a_regular_file(tmp_path, project, monkeypatch, person):
+    """The MCP graph file, a basic-memory note, Claude Code's memory and settings files, a dsh store:
+    before, each blocked on a FIFO."""
+    from tests.fifo import fifo
+
+    config, memory = claude_home(tmp_path, project)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    dsh = tmp_path / "dsh"
+    store = dsh / "memory" / dsh_key(str(project))
+    store.mkdir(parents=True)
+    (store / "ci.md").write_text("---\nname: ci\ntype: project\ndescription: CI runs on GitHub Actions\n---\n")
+    monkeypatch.setenv("DSH_HOME", str(dsh))
+    bm = tmp_path / "bm"
+    bm.mkdir()
+    (bm / "tea.md").write_text("---\ntitle: Tea Notes\ntype: note\npermalink: notes/tea-notes\n---\n"
+                               "Green tea at 80C.\n")
+    with fifo(tmp_path / "memory.json") as graph, fifo(config / "settings.json"), fifo(memory / "pipe.md"), \
+            fifo(store / "pipe.md"), fifo(bm / "pipe.md"):
+        started = time.monotonic()
+        assert claude_code_dir(project) == memory  # the settings file is passed over, as an unreadable one is
+        report = person.import_from("mcp-memory", str(graph))
+        assert [(o.source, o.result, o.detail) for o in report.outcomes] == [
+            (str(graph), "skipped", "not a regular file")]
+        for kind, path, control in (("claude-code", None, "feedback_testing.md"), ("dsh", None, "ci.md"),
+                                    ("basic-memory", str(bm), "tea.md")):
+            got = {o.source: (o.result, o.detail) for o in person.import_from(kind, path).outcomes}
+            assert got["pipe.md"] == ("skipped", "not a regular file"), kind
+            assert got[control][0] == "imported", kind
+        assert time.monotonic() - started < 3
+
+
+def test_a_rerun_finds_the_memory_of_each_item_whatever_its_spelling(tmp_path, project, person):
+    """Controls for the rule above: a memory an import created from ``What's new.md`` before (no title: an
+    import kept no spelling) is still that item's, and one named apart keeps its source's own title."""
+    person.write("C++ notes", "Prefer std::span", "project")
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "What's new.md").write_text("---\ndescription: Release 4 ships the new parser\n---\n")
+    (source / "C# notes.md").write_text("---\ntitle: Notes on C sharp\ndescription: Prefer records\n---\n")
+    first = person.import_from("dir", str(source))
+    assert [(o.source, o.result, o.name) for o in first.outcomes] == [
+        ("C# notes.md", "imported", "c-sharp-notes"), ("What's new.md", "imported", "what-s-new")]
+    assert person.read("c-sharp-notes", count=False).record.title == "Notes on C sharp"
+    again = person.import_from("dir", str(source))
+    assert [(o.source, o.result, o.name) for o in again.outcomes] == [
+        ("C# notes.md", "unchanged", "c-sharp-notes"), ("What's new.md", "unchanged", "what-s-new")]
+    person.write("what-s-new", "Release 4 ships the new parser and linter", "project")
+    (source / "What's new.md").write_text("---\ndescription: Release 4 ships the new parser in May\n---\n")
+    changed = person.import_from("dir", str(source))
+    assert [(o.source, o.result, o.name) for o in changed.outcomes] == [
+        ("C# notes.md", "unchanged", "c-sharp-notes"), ("What's new.md", "candidate", "what-s-new-import")]
+    assert sorted(m.name for m in person.list(include_all=True).memories) == [
+        "c-notes", "c-sharp-notes", "what-s-new", "what-s-new-import"]

@@ -534,3 +534,33 @@ def test_a_credential_in_frontmatter_extra_is_redacted_or_refused_for_the_team(c
     assert not (a.team_dir / "svc.md").exists()
     done = mem.write("ticket", "Ticket of the deploy", "reference", extra={"ticket": "OPS-7"}, scope="team")
     assert done.operation == "created" and "ticket: OPS-7" in (a.team_dir / "ticket.md").read_text()  # control
+
+
+def test_promote_refuses_a_memory_spelled_unlike_the_team_memory_of_its_file_name(clones):
+    """before: ``C# tips`` promoted over the team's ``C++ tips`` (both the file ``c-tips``) replaced it
+    ("Promoted c-tips … updated")."""
+    a, _ = clones
+    mem = a.memory()
+    mem.write("C++ tips", "Use RAII for every resource", "reference", "the team's C++ notes", scope="team")
+    mem.write("Go tips", "Accept interfaces", "reference", scope="team")
+    mem.write("C# tips", "Prefer LINQ over loops", "reference", "C# stuff", scope="project")
+    mem.write("go tips", "Accept interfaces, return structs", "reference", scope="project")
+    team_file = (a.team_dir / "c-tips.md").read_bytes()
+    with pytest.raises(Conflict) as refused:
+        mem.promote("c-tips")
+    assert str(refused.value) == (
+        "cannot promote 'C# tips' (c-tips): its file name 'c-tips' is that of the team memory 'C++ tips', which is "
+        "another name; rename it first (memdir write c-sharp-tips --rename-from c-tips --scope project), "
+        "then promote c-sharp-tips")
+    out = run_cli("--project", a.root, "promote", "C# tips", "--to", "team", env={"MEMDIR_HOME": str(a.home)})
+    assert out.returncode == 1 and str(refused.value) in out.stderr
+    assert (a.team_dir / "c-tips.md").read_bytes() == team_file
+    assert mem.read("c-tips", "project", count=False).record.description == "Prefer LINQ over loops"  # still there
+    # control: the same name (spelled alike) updates the team memory, as before
+    done = mem.promote("go-tips")
+    assert done.operation == "updated"
+    assert mem.read("go-tips", "team", count=False).record.description == "Accept interfaces, return structs"
+    # and under the distinct name, once renamed, it is promoted beside the team's C++ tips
+    mem.write("c-sharp-tips", rename_from="c-tips", scope="project")
+    assert mem.promote("c-sharp-tips").operation == "created"
+    assert mem.read("C++ tips", "team", count=False).record.description == "Use RAII for every resource"

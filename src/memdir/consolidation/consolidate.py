@@ -47,6 +47,7 @@ from ..errors import (
     StoreError,
     TombstoneRefused,
 )
+from ..files.fsio import read_foreign
 from ..gateway.changes import receipt
 from ..gateway.fields import MemoryChange, candidate_name, free_name, inherit, name_taken, prepare
 from ..layer.succession import successor, superseded_refusal
@@ -107,16 +108,17 @@ def _redacted(transcript):
 
 def workspace_text(root: Path | None, limit: int = WORKSPACE_LIMIT) -> str:
     """The start of the workspace's AGENTS.md / CLAUDE.md files (``limit``
-    characters in all, each headed by its file name), or ``""``."""
+    characters in all, each headed by its file name), or ``""``. Each is read
+    as a foreign file (:func:`memdir.files.fsio.read_foreign`: its first bytes
+    only; one that is not a regular file, such as a FIFO, is passed over)."""
     if root is None:
         return ""
     parts, used = [], 0
     for rel in WORKSPACE_FILES:
-        path = Path(root) / rel
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace").strip()
-        except OSError:
+        found = read_foreign(Path(root) / rel, 4 * limit, head=True)  # UTF-8: at most 4 bytes a character
+        if found.data is None:
             continue
+        text = found.data.decode("utf-8", errors="replace").strip()
         if not text:
             continue
         chunk = f"## {rel}\n{text}"[: max(0, limit - used)]
@@ -277,7 +279,8 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
     # A change to what a person or the agent wrote, or an update that drifts off the memory's topic, waits for review.
     candidate = action in ("update", "supersede") and (not own or drift is not None)
     if action == "supersede" and own:
-        name = name if name and name != target else free_name(target, "v2")
+        # The successor's name, unless the proposal gives one: the first -v2[-N] no memory of the layer holds.
+        name = name if name and name != target else free_name(target, "v2", snap.entries.get(scope, {}).__contains__)
     planned = {"create": "created", "update": "updated", "supersede": "superseded", "forget": "forgotten"}[action]
     if candidate:
         planned = "candidate"

@@ -18,10 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import MemdirError, ScopeError
+from ..files.fsio import read_foreign
 from ..paths import project_root_of
 from ..session import open_session
 from .consolidate import consolidate
 from .queue import Drained
+
+CWD_HEAD_BYTES = 4 * 1024 * 1024  # where a transcript's cwd is looked for: its first line names it, in practice
 
 
 def claude_projects_dir(environ=None) -> Path:
@@ -33,22 +36,21 @@ def claude_projects_dir(environ=None) -> Path:
 
 def transcript_cwd(path: Path) -> str | None:
     """The working directory recorded in a Claude Code transcript (the first
-    of its first 200 lines that has one), or None."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for number, raw in enumerate(handle):
-                if number > 200:
-                    break
-                if '"cwd"' not in raw:
-                    continue
-                try:
-                    cwd = json.loads(raw).get("cwd")
-                except (ValueError, AttributeError):
-                    continue
-                if cwd:
-                    return str(cwd)
-    except OSError:
+    of its first 200 lines, within its first :data:`CWD_HEAD_BYTES`, that
+    has one), or None — also for a file that is not a regular file (a FIFO
+    is never waited on: :func:`memdir.files.fsio.read_foreign`)."""
+    head = read_foreign(path, CWD_HEAD_BYTES, head=True).data
+    if head is None:
         return None
+    for raw in head.decode("utf-8", errors="replace").splitlines()[:201]:
+        if '"cwd"' not in raw:
+            continue
+        try:
+            cwd = json.loads(raw).get("cwd")
+        except (ValueError, AttributeError):
+            continue
+        if cwd:
+            return str(cwd)
     return None
 
 

@@ -40,11 +40,13 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..errors import InvalidInput
+from ..files.fsio import DIRECTORY, MISSING, read_foreign
 from ..files.memfile import parse_time
 
 USER_LIMIT = 2000
 ASSISTANT_LIMIT = 500
 TOTAL_LIMIT = 24_000
+MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024  # a larger file is refused unread (a session's is megabytes)
 
 # Blocks a harness or memdir injects into a user message; never the person's words.
 _INJECTED = re.compile(
@@ -368,10 +370,12 @@ def _looks_like_path(text: str) -> bool:
 
 
 def _is_file(text: str) -> bool:
+    """True when ``text`` names an existing file other than a directory (a FIFO or a device too:
+    :func:`read_transcript` then refuses it, naming it, rather than read the path as a transcript)."""
     if "\n" in text or len(text) > 4096 or text.lstrip()[:1] in ("[", "{"):
         return False
     try:
-        return Path(text).is_file()
+        return Path(text).exists() and not Path(text).is_dir()
     except (OSError, ValueError):
         return False
 
@@ -383,8 +387,9 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
     ``source`` is a path (``str``/``PathLike`` to an existing file), the text
     itself, bytes, a list of message dicts, or a :class:`Transcript` (returned
     as is). The format is detected from the content. Raises
-    :class:`~memdir.errors.InvalidInput` for an unreadable file or an
-    unsupported value.
+    :class:`~memdir.errors.InvalidInput` for an unreadable file, one that
+    is not a regular file (a FIFO, a device: never waited on), one over
+    :data:`MAX_TRANSCRIPT_BYTES`, or an unsupported value.
     """
     if isinstance(source, Transcript):
         return source
@@ -393,14 +398,14 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
         raise InvalidInput(f"transcript {source} does not exist")
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_file(source)):
         path = Path(source)
-        try:
-            source = path.read_bytes()
-        except FileNotFoundError:
-            raise InvalidInput(f"transcript {path} does not exist") from None
-        except IsADirectoryError:
-            raise InvalidInput(f"transcript {path} is a directory, not a transcript file") from None
-        except OSError as exc:
-            raise InvalidInput(f"cannot read transcript {path}: {exc.strerror or exc}") from None
+        found = read_foreign(path, MAX_TRANSCRIPT_BYTES)  # a FIFO or a device fails here, never blocks
+        if found.why == MISSING:
+            raise InvalidInput(f"transcript {path} does not exist")
+        if found.why == DIRECTORY:
+            raise InvalidInput(f"transcript {path} is a directory, not a transcript file")
+        if found.data is None:
+            raise InvalidInput(f"transcript {path} is {found.why}")
+        source = found.data
     if isinstance(source, bytes):
         source = source.decode("utf-8", "replace")
     if isinstance(source, (list, tuple)):
@@ -428,4 +433,4 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
 
 
 __all__ = ["Turn", "Transcript", "read_transcript", "parse_claude_code", "parse_messages", "parse_plain",
-           "bound", "strip_injected", "USER_LIMIT", "ASSISTANT_LIMIT", "TOTAL_LIMIT"]
+           "bound", "strip_injected", "USER_LIMIT", "ASSISTANT_LIMIT", "TOTAL_LIMIT", "MAX_TRANSCRIPT_BYTES"]

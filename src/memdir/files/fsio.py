@@ -10,6 +10,8 @@ temp file left behind by a killed writer is never read as a memory.
 Files are named by content with :func:`digest` (SHA-256 hex), the one hash of
 a file's bytes: the journal's ``before``/``after``, ``objects/<digest>``, a
 scan's entry digest.
+A file memdir did not write (an import's source, a transcript, a workspace
+file) is read by :func:`read_foreign` only: a regular file within a cap.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import hashlib
 import os
 import stat
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import StoreError
@@ -122,6 +125,70 @@ def read_bytes(path: Path, limit: int = -1, *, follow: bool = True) -> bytes | N
     finally:
         if fd >= 0:
             os.close(fd)
+
+
+# Why read_foreign did not read a file; each reads after "is" ("transcript t.jsonl is not a regular file").
+MISSING = "missing"
+DIRECTORY = "a directory"
+NOT_REGULAR = "not a regular file"
+LINK = "a symbolic link (not followed)"
+
+
+@dataclass(frozen=True)
+class Foreign:
+    """What :func:`read_foreign` found: ``data``, the file's bytes, or None and ``why`` not —
+    :data:`MISSING`, :data:`DIRECTORY`, :data:`NOT_REGULAR` (a FIFO, a socket, a device),
+    :data:`LINK`, ``larger than N bytes`` or ``unreadable: <the system's reason>``."""
+
+    data: bytes | None
+    why: str = ""
+
+
+def read_foreign(path: Path | str, limit: int, *, follow: bool = True, head: bool = False) -> Foreign:
+    """The bytes of ``path``, a file memdir did not write: the one rule for reading one safely (every
+    importer, the transcript reader, the workspace files consolidation reads).
+
+    Only a regular file is read. A FIFO, a socket or a device is told (:data:`NOT_REGULAR`), never
+    opened for a byte: ``stat`` says so first, and the file is opened non-blocking and checked again
+    with ``fstat``, so one swapped in between cannot block either. With ``follow`` False a symbolic
+    link is told (:data:`LINK`), never read through (``O_NOFOLLOW``). ``limit`` caps the bytes: a
+    larger file is told (``larger than <limit> bytes``) without being read, or with ``head`` its
+    first ``limit`` bytes are the data. Never raises for the file's sake: every refusal is a
+    :class:`Foreign` with ``why``."""
+    try:
+        mode = (os.stat if follow else os.lstat)(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return Foreign(None, MISSING)
+    except OSError as exc:
+        return Foreign(None, f"unreadable: {exc.strerror or exc}")
+    if stat.S_ISLNK(mode):
+        return Foreign(None, LINK)
+    if stat.S_ISDIR(mode):
+        return Foreign(None, DIRECTORY)
+    if not stat.S_ISREG(mode):
+        return Foreign(None, NOT_REGULAR)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | (0 if follow else NOFOLLOW)
+    try:
+        fd = os.open(path, flags)
+    except (FileNotFoundError, NotADirectoryError):
+        return Foreign(None, MISSING)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP and not follow:  # became a symlink since the lstat
+            return Foreign(None, LINK)
+        return Foreign(None, f"unreadable: {exc.strerror or exc}")
+    try:
+        with os.fdopen(fd, "rb", closefd=True) as handle:
+            st = os.fstat(handle.fileno())
+            if not stat.S_ISREG(st.st_mode):  # swapped for something else since the stat
+                return Foreign(None, DIRECTORY if stat.S_ISDIR(st.st_mode) else NOT_REGULAR)
+            if st.st_size > limit and not head:
+                return Foreign(None, f"larger than {limit} bytes")
+            data = handle.read(limit if head else limit + 1)
+    except OSError as exc:
+        return Foreign(None, f"unreadable: {exc.strerror or exc}")
+    if len(data) > limit:  # grew since the fstat
+        return Foreign(None, f"larger than {limit} bytes")
+    return Foreign(data)
 
 
 def unlink(path: Path) -> bool:

@@ -9,12 +9,20 @@ at a time, and reports each outcome:
   event of its name in the journal is an ``import`` write of the bytes on
   disk), and the source changed;
 * **candidate**: a person (or the agent) changed it since, or wrote it: the
-  imported text waits for review as ``<name>-import``, nothing is overwritten;
+  imported text waits for review as ``<name>-import`` (the first free
+  ``<name>-import-N`` when another memory has that name), recording
+  ``candidate_for: <name>``; approving it changes ``<name>``, nothing is overwritten;
 * **unchanged**: the same text is already there (a second run changes nothing);
 * **skipped**: unreadable, or a forgotten value (a tombstone of any layer of
   the session refuses it: the fact does not come back; a layer whose
   tombstones cannot be read is passed over, said in the report's warnings,
   as for any write: :func:`memdir.operations.lookup.guard`).
+
+An item spelled unlike the memory whose file name it normalizes to
+(``C# tips.md`` where the person's ``C++ tips`` is: :func:`memdir.text.names.same_name`,
+the gateway's rule) is another memory: it goes under the distinct name the
+rule gives (``c-sharp-tips``, :func:`memdir.gateway.fields.distinct_name`),
+its spelling kept as its title, and the report says so.
 
 A team-scope import is made of candidates in the person's home (the team
 layer is written by a person only). ``dry_run`` decides the same outcomes
@@ -24,20 +32,24 @@ and writes nothing. ``progress(done, total)`` (the progress protocol of
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, replace
 
 from ..errors import InvalidInput, MemdirError, TombstoneRefused
-from ..gateway.fields import MemoryChange, free_name, prepare
+from ..gateway.fields import MemoryChange, distinct_name, free_name, prepare
 from ..layer.journal import changes_content, records_bytes
 from ..operations.lookup import guard
 from ..operations.memories import write
+from ..operations.team import pending
 from ..results import Result
 from ..session import Session
+from ..text.names import same_name
 from ..tombstones.match import Tombstone, match, outcome
 from ..vocabulary import IMPORT_SOURCES
 from .sources import Item, Skip
 
 _CANDIDATE_SUFFIX = "import"
+_RENAMED = "import_renamed_from"  # extra: the name an item had, taken here by another memory
 
 
 @dataclass(frozen=True)
@@ -84,21 +96,99 @@ def _imported_unchanged(layer, name: str, digest: str) -> bool:
     return last is not None and last.actor == "import" and head == digest
 
 
-def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[Tombstone]) -> ImportOutcome:
-    would = "would-" if dry_run else ""
+def _own_candidate(record, target: str) -> bool:
+    """True when ``record`` is an import's pending candidate for memory ``target`` (the one a
+    re-import changes, never a second beside it)."""
+    return (record.status == "candidate" and record.origin == "import"
+            and dict(record.extra).get("candidate_for") == target)
+
+
+def _candidate(session: Session, layer, scope: str, target: str) -> tuple[str, str | None | bool]:
+    """The name of the import's candidate for ``target`` and the digest its write expects (None: it
+    must be new; False: no check). The name is the first free ``<target>-import[-N]``
+    (:func:`memdir.gateway.fields.free_name`): a name is taken by any memory of the layer — for the
+    team, also by a proposal waiting in the home — unless it is this import's own pending candidate
+    for ``target``. Compare-and-set makes a memory that comes meanwhile a conflict, never a write
+    over it (the gateway would file the candidate as a proposal for that memory instead)."""
+    waiting = {record.name: record for record in pending(session)} if scope == "team" else {}
+
+    def taken(name: str) -> bool:
+        entry = layer.lookup(name)
+        if entry is not None:  # in the team layer, any memory: the team's candidates wait in the home
+            return scope == "team" or not _own_candidate(entry.record, target)
+        return name in waiting and not _own_candidate(waiting[name], target)
+
+    name = free_name(target, _CANDIDATE_SUFFIX, taken)
+    if scope == "team":
+        return name, False if name in waiting else None
+    entry = layer.lookup(name)
+    return name, entry.digest if entry is not None else None
+
+
+def _created_by_import(layer, name: str) -> bool:
+    """True when the journal's last creation of ``name`` is an import's."""
+    created = None
+    for event in layer.journal.events():
+        if event.name == name and records_bytes(event) and event.before is None and event.after is not None:
+            created = event
+    return created is not None and created.actor == "import"
+
+
+def _spelled_as(record, spelled: str) -> bool:
+    """True when memory ``record`` is spelled ``spelled``: the same name
+    (:func:`memdir.text.names.same_name`), or the memory an import named apart for that spelling."""
+    return same_name(spelled, record.name, record.title) or dict(record.extra).get(_RENAMED) == spelled
+
+
+def _named_apart(layer, name: str, spelled: str, reserved: Container[str]) -> tuple[str, str] | None:
+    """``(the item's name, why)`` when the memory of file name ``name`` is another name than the
+    item's spelling ``spelled`` (``C# tips`` arriving where ``C++ tips`` is): the distinct name
+    :func:`memdir.gateway.fields.distinct_name` gives, free of every other memory of the layer and
+    of the names this import gives its other items (``reserved``). None when the item names that
+    memory: spelled alike, or — with no spelling of its own (no title) — one an import created (an
+    import kept no spelling of a file's name before)."""
+    entry = layer.lookup(name)
+    if entry is None or _spelled_as(entry.record, spelled) or (
+            entry.record.title is None and _created_by_import(layer, name)):
+        return None
+    other = entry.record
+    taken = {key for key, e in layer.scan().entries.items() if not _spelled_as(e.record, spelled)}
+    apart = distinct_name(spelled, taken | set(reserved))
+    shown = f"{other.title!r} ({other.name})" if other.title else repr(other.name)
+    return apart, (f"{spelled!r} normalizes to the file name of the memory {shown}, which is another name: "
+                   f"named {apart!r} here")
+
+
+def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[Tombstone],
+         reserved: Container[str]) -> ImportOutcome:
+    """The outcome of importing ``item`` into ``scope``: named apart first when its spelling is another
+    memory's file name (:func:`_named_apart`, said in the outcome's detail), then :func:`_place`."""
     try:
         name, description, kind, body, title, _, _ = prepare(session.settings, item.name, item.description,
                                                              item.type, item.body, item.title)
     except InvalidInput as exc:
         return ImportOutcome(item.source, item.name, scope, "skipped", str(exc))
+    layer = session.layer(scope)
+    extra, note = item.extra, ""
+    apart = _named_apart(layer, name, item.spelled, reserved) if item.spelled else None
+    if apart is not None:  # kept apart as the gateway keeps a write of another name apart, findable by its spelling
+        name, note = apart
+        title, extra = title or item.spelled, {**item.extra, _RENAMED: item.spelled}
+    done = _place(session, layer, item, MemoryChange(name, description, kind, body, title=title,
+                                                     disabled=True if item.disabled else None, extra=extra,
+                                                     reason=f"import from {item.source}"), scope, dry_run, stones)
+    return replace(done, detail=f"{note}; {done.detail}" if done.detail else note) if note else done
+
+
+def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str, dry_run: bool,
+           stones: list[Tombstone]) -> ImportOutcome:
+    """The outcome of importing ``change`` (the item's, named as it goes into ``layer``)."""
+    would = "would-" if dry_run else ""
+    name, description, kind, body = change.name, change.description, change.type, change.body
     found = match(stones, description, body, name=name, actor="import")
     if found is not None:
         return ImportOutcome(item.source, name, scope, "skipped", outcome(*found))
-    layer = session.layer(scope)
     entry = layer.lookup(name)  # the last scan while no file came or went: a long import stays linear
-    # Muted where it came from (dsh ``status: disabled``): muted here.
-    change = MemoryChange(name, description, kind, body, title=title, disabled=True if item.disabled else None,
-                          extra=item.extra, reason=f"import from {item.source}")
     if entry is None:
         result = "candidate" if scope == "team" else "imported"
         if not dry_run and write(session, change, scope).operation == "unchanged":
@@ -112,10 +202,11 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[T
         if not dry_run:
             write(session, change, scope)
         return ImportOutcome(item.source, name, scope, would + "updated", "the source changed")
-    candidate = free_name(name, _CANDIDATE_SUFFIX)  # one per name: a re-import changes the pending one
+    candidate, expect = _candidate(session, layer, scope, name)
     if not dry_run:
-        done = write(session, replace(change, name=candidate, status="candidate",
-                                      extra={**item.extra, "candidate_for": name}), scope)
+        done = write(session, replace(change, name=candidate, status="candidate", expect_digest=expect,
+                                      extra={**dict(change.extra), "candidate_for": name}), scope)
+        candidate = done.name  # the name written is the one reported
         if done.operation == "unchanged":
             return ImportOutcome(item.source, candidate, scope, "unchanged", "the same candidate waits already")
     return ImportOutcome(item.source, candidate, scope, would + "candidate",
@@ -179,10 +270,10 @@ def distinct_names(items: list, target) -> list:
     for item in items:
         if isinstance(item, Item):
             key = (target(item), item.name)
-            if key in seen:
+            if key in seen:  # the new name is its own spelling: the source's would name the first item's memory
                 renamed = free_name(item.name, "", lambda name: (key[0], name) in taken)
                 taken.add((key[0], renamed))
-                item = replace(item, name=renamed, extra={**item.extra, "import_renamed_from": item.name})
+                item = replace(item, name=renamed, spelled=None, extra={**item.extra, _RENAMED: item.name})
                 key = (key[0], renamed)
             seen.add(key)
         out.append(item)
@@ -202,16 +293,22 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
     outcomes = []
     if progress is not None:
         progress(0, len(items))
-    for item in distinct_names(items, lambda i: scope or i.scope or ("user" if i.type == "user" else "project")):
+    named = distinct_names(items, lambda i: scope or i.scope or ("user" if i.type == "user" else "project"))
+    reserved: dict[str, set[str]] = {}  # scope → the names this import gives its items there
+    for item in named:
+        if isinstance(item, Item):
+            reserved.setdefault(scope or item.scope or ("user" if item.type == "user" else "project"), set()).add(
+                item.name)
+    for item in named:
         if isinstance(item, Skip):
             outcomes.append(ImportOutcome(item.source, None, None, "skipped", item.reason))
         else:
             target = scope or item.scope or ("user" if item.type == "user" else "project")
             importer.check_scope(target)
             try:
-                done = _one(importer, item, target, dry_run, stones)
-                if item.extra.get("import_renamed_from"):
-                    note = f"the name {item.extra['import_renamed_from']!r} is taken by an earlier item of this source"
+                done = _one(importer, item, target, dry_run, stones, reserved[target])
+                if item.extra.get(_RENAMED):
+                    note = f"the name {item.extra[_RENAMED]!r} is taken by an earlier item of this source"
                     done = ImportOutcome(done.source, done.name, done.scope, done.result,
                                          f"{note}; {done.detail}" if done.detail else note)
                 outcomes.append(done)

@@ -38,11 +38,13 @@ from pathlib import Path
 
 from ..errors import InvalidInput, NotFound
 from ..files.frontmatter import read_plain, split
+from ..files.fsio import DIRECTORY, LINK, MISSING, read_foreign
 from ..files.layout import is_memory_file_name
 from ..files.memfile import TYPES, MalformedMemory, parse
-from ..text.names import normalize_name
+from ..text.names import normalize_name, spelled_name
 
 MAX_FILE_BYTES = 256 * 1024  # a larger file is not a memory; it is skipped with that reason
+MAX_GRAPH_BYTES = 64 * 1024 * 1024  # an MCP memory graph file: one file holds every memory
 _LINK = re.compile(r"\[\[([^\[\]\n|]{1,120})(\|[^\]\n]*)?\]\]")
 
 
@@ -50,9 +52,12 @@ _LINK = re.compile(r"\[\[([^\[\]\n|]{1,120})(\|[^\]\n]*)?\]\]")
 class Item:
     """One memory to import: ``source`` (where it came from, for the report),
     its ``name``, ``description``, ``type``, ``body``, ``title``, the
-    ``scope`` it belongs in (None: the import's), ``extra`` keys to keep and
+    ``scope`` it belongs in (None: the import's), ``extra`` keys to keep,
     whether it was muted at its source (``disabled``: dsh's ``status:
-    disabled``, or ``disabled: true``)."""
+    disabled``, or ``disabled: true``) and ``spelled``, the name as the
+    source writes it (a file stem, an entity) when that is more than
+    ``name``: what tells it from another memory of the same file name
+    (``C# tips`` is not ``C++ tips``: :func:`memdir.text.names.same_name`)."""
 
     source: str
     name: str
@@ -63,6 +68,7 @@ class Item:
     scope: str | None = None
     extra: dict = field(default_factory=dict)
     disabled: bool = False
+    spelled: str | None = None
 
 
 @dataclass(frozen=True)
@@ -96,17 +102,27 @@ def _first_line(body: str) -> str:
     return ""
 
 
-def read_markdown(path: Path, source: str, scope: str | None = None) -> Item | Skip:
+def _spelled(name: str, title: str | None, stem: str) -> str | None:
+    """How a file's memory is spelled, when that is more than ``name``: the title when it is the
+    name as written (:func:`memdir.text.names.spelled_name`), else the file stem."""
+    written = spelled_name(name, title)
+    written = written if written != name else stem
+    return written if written != name else None
+
+
+def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: bool = True) -> Item | Skip:
     """One Markdown memory file as an :class:`Item` (or why not: a
-    :class:`Skip`). Its name is the normalized file stem."""
+    :class:`Skip`). Its name is the normalized file stem. Read as every
+    foreign file is (:func:`memdir.files.fsio.read_foreign`): a FIFO, a
+    device or a file over :data:`MAX_FILE_BYTES` is a :class:`Skip`, as is
+    a symbolic link when ``follow`` is False."""
+    found = read_foreign(path, MAX_FILE_BYTES, follow=follow)
+    if found.data is None:
+        return Skip(source, found.why)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return Skip(source, f"larger than {MAX_FILE_BYTES} bytes")
-        text = path.read_bytes().decode("utf-8")
+        text = found.data.decode("utf-8")
     except UnicodeDecodeError:
         return Skip(source, "not valid UTF-8")
-    except OSError as exc:
-        return Skip(source, f"unreadable: {exc.strerror or exc}")
     stem = path.name[:-3]
     try:
         name = normalize_name(stem).name
@@ -122,7 +138,7 @@ def read_markdown(path: Path, source: str, scope: str | None = None) -> Item | S
         if written not in ("active", "candidate", "superseded"):
             extra["original_status"] = record.written_status or record.status
         return Item(source, name, record.description, kind, record.body, record.title, scope, extra,
-                    record.disabled or written == "disabled")
+                    record.disabled or written == "disabled", _spelled(name, record.title, stem))
     except MalformedMemory:
         pass
     try:
@@ -143,13 +159,15 @@ def read_markdown(path: Path, source: str, scope: str | None = None) -> Item | S
         if front.get(key) is not None:
             extra["original_" + key if key == "status" else key] = front[key]
     muted = str(front.get("status") or "").strip().lower() == "disabled" or front.get("disabled") is True
-    return Item(source, name, description.split("\n")[0], kind, body.strip(), str(title) if title else None,
-                scope, extra, muted)
+    title = str(title) if title else None
+    return Item(source, name, description.split("\n")[0], kind, body.strip(), title, scope, extra, muted,
+                _spelled(name, title, stem))
 
 
 def read_directory(root: Path, scope: str | None = None, *, recursive: bool = True) -> list[Item | Skip]:
-    """Every memory file under ``root`` (``MEMORY.md`` and dot-files aside;
-    a symbolic link is a :class:`Skip`), in path order. Raises :class:`NotFound` for a missing
+    """Every memory file under ``root`` (``MEMORY.md`` and dot-files aside), in path order; a
+    symbolic link — to a file, or (``recursive``) to a directory — and a file that is not a regular
+    file are each a :class:`Skip`, never followed or read. Raises :class:`NotFound` for a missing
     directory."""
     root = Path(root)
     if not root.is_dir():
@@ -159,12 +177,13 @@ def read_directory(root: Path, scope: str | None = None, *, recursive: bool = Tr
         dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if recursive else []
         for filename in sorted(files):
             path = Path(current) / filename
-            if not is_memory_file_name(filename):
-                continue
-            if path.is_symlink():  # never followed out of the directory; said in the report
-                out.append(Skip(str(path.relative_to(root)), "a symbolic link (not followed)"))
-            else:
-                out.append(read_markdown(path, str(path.relative_to(root)), scope))
+            if is_memory_file_name(filename):  # a link is never followed out of the directory: a Skip
+                out.append(read_markdown(path, str(path.relative_to(root)), scope, follow=False))
+        for name in list(dirs):
+            path = Path(current) / name
+            if path.is_symlink():  # os.walk does not go in; said in the report, as a linked file is
+                dirs.remove(name)
+                out.append(Skip(str(path.relative_to(root)), LINK))
     return out
 
 
@@ -177,9 +196,9 @@ def claude_code_dir(root: Path, environ=None, home: Path | None = None) -> Path:
     environ = os.environ if environ is None else environ
     home = Path(home or os.path.expanduser("~"))
     config = Path(environ.get("CLAUDE_CONFIG_DIR") or home / ".claude").expanduser()
-    try:
-        settings = json.loads((config / "settings.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    try:  # a settings file that cannot be read (or is no file) is passed over: the default path
+        settings = json.loads(read_foreign(config / "settings.json", MAX_FILE_BYTES).data or b"{}")
+    except ValueError:
         settings = {}
     custom = settings.get("autoMemoryDirectory") if isinstance(settings, dict) else None
     if isinstance(custom, str) and (custom.startswith("~/") or os.path.isabs(custom)):
@@ -234,12 +253,20 @@ def _slug(text: str) -> str | None:
 def read_mcp_memory(path: Path) -> list[Item | Skip]:
     """The reference MCP memory server's knowledge graph file: one memory per
     entity (its observations as the body), each relation a ``[[link]]`` line
-    in the body of its ``from`` entity. Raises :class:`NotFound`."""
+    in the body of its ``from`` entity; a path that is not a regular file
+    (a FIFO, a device) or is over :data:`MAX_GRAPH_BYTES` is one :class:`Skip`.
+    Raises :class:`NotFound` for a missing file, a directory or one that is
+    not UTF-8."""
+    found = read_foreign(path, MAX_GRAPH_BYTES)
+    if found.why == MISSING:
+        raise NotFound(f"no file {str(path)!r} to import from")
+    if found.why == DIRECTORY:
+        raise NotFound(f"cannot read {str(path)!r}: it is a directory")
+    if found.data is None:
+        return [Skip(str(path), found.why)]
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise NotFound(f"no file {str(path)!r} to import from") from None
-    except (OSError, UnicodeDecodeError) as exc:
+        lines = found.data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
         raise NotFound(f"cannot read {str(path)!r}: {exc}") from None
     entities: dict[str, dict] = {}
     relations: list[dict] = []
@@ -274,7 +301,8 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
         body = "\n".join([f"- {o}" for o in observations] + ([""] + links if links else []))
         description = f"{entity} ({kind})" + (f": {observations[0]}" if observations else "")
         out.append(Item(f"entity {entity}", name, description.split("\n")[0], "reference", body,
-                        entity if entity != name else None, None, {"entity_type": kind}))
+                        entity if entity != name else None, None, {"entity_type": kind},
+                        spelled=entity if entity != name else None))
     return out
 
 
@@ -309,8 +337,9 @@ def read_basic_memory(root: Path) -> list[Item | Skip]:
         if item.extra.get("original_type") or description == item.title:
             description = observation.group(1).strip() if observation else _first_line(body) or description
         extra = {k: v for k, v in item.extra.items() if k in ("tags", "permalink", "original_type")}
-        out.append(Item(item.source, final_name(item), description, item.type, body,
-                        item.title, item.scope, extra))
+        name = final_name(item)  # named by its permalink, the permalink is its spelling
+        out.append(Item(item.source, name, description, item.type, body, item.title, item.scope, extra,
+                        spelled=item.spelled if name == item.name else None))
     return out
 
 

@@ -14,17 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .. import git
-from ..errors import InvalidInput, NotFound, Refused, StoreError
+from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
 from ..files.conflicts import CONFLICT
 from ..files.conflicts import resolve as resolve_bytes
 from ..files.memfile import MalformedMemory, parse
 from ..gateway import changes as gateway
-from ..gateway.fields import MemoryChange, inherit
+from ..gateway.fields import MemoryChange, distinct_name, inherit
 from ..layer.team import candidate_layer
 from ..layer.team import init as init_dir
 from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
-from ..text.names import normalize_name
+from ..text.names import normalize_name, same_name, spelled_name
 from .lookup import guard
 
 
@@ -233,7 +233,11 @@ def promote(session: Session, name: str) -> Promoted:
     person only): written through the gateway (redaction, the credential
     check, every layer's tombstones as for any write into the team layer:
     :func:`memdir.operations.lookup.guard`), then removed from the project
-    layer without a tombstone. Raises :class:`Refused`, :class:`NotFound`, :class:`ScopeError`."""
+    layer without a tombstone. A memory spelled unlike the team memory of its file name (``C# tips``
+    where the team has ``C++ tips``: :func:`memdir.text.names.same_name`) is refused with
+    :class:`Conflict`, naming the distinct name to rename it to first
+    (:func:`memdir.gateway.fields.distinct_name`). Raises :class:`Refused`, :class:`NotFound`,
+    :class:`Conflict`, :class:`ScopeError`."""
     if session.actor != "human":
         raise Refused("only a person promotes a memory to the team layer (memdir promote NAME --to team)")
     source = session.layer("project")
@@ -245,7 +249,17 @@ def promote(session: Session, name: str) -> Promoted:
     if record.status == "candidate":
         raise Refused(f"{key!r} is a candidate; approve it first")
     team = _team(session)
-    promoted = MemoryChange(key, record.description, record.type, record.body, title=record.title,
+    # Asked by its spelling (C# tips), so the team's memory of that file name is updated only when it is the
+    # same name (the gateway refuses C# tips over C++ tips); said first with the rename that makes it distinct.
+    spelled = spelled_name(key, record.title)
+    there = team.scan().entries.get(key)
+    if there is not None and not same_name(spelled, there.record.name, there.record.title):
+        apart = distinct_name(spelled, {*team.scan().names, *source.scan().names})
+        shown = repr(there.record.title) if there.record.title else repr(key)
+        raise Conflict(f"cannot promote {spelled!r} ({key}): its file name {key!r} is that of the team memory "
+                       f"{shown}, which is another name; rename it first (memdir write {apart} --rename-from {key} "
+                       f"--scope project), then promote {apart}")
+    promoted = MemoryChange(spelled, record.description, record.type, record.body, title=record.title,
                             pinned=record.pinned, importance=record.importance, valid_from=record.valid_from,
                             valid_until=record.valid_until, extra=record.extra,
                             reason="promoted from the project layer")

@@ -113,6 +113,21 @@ def spelling(raw: str) -> str:
     return _SPELLING_IGNORED.sub("", folded.casefold())
 
 
+def spelled_name(name: str, title: str | None) -> str:
+    """The name a memory (``name``, normalized, with ``title``) is spelled by: its title when
+    that normalizes to ``name`` — the name as it was written, kept as the title (``C# tips`` of
+    ``c-tips``, ``部署流程`` of ``m-…``) —, else ``name`` itself. What :func:`same_name` tells
+    apart from another spelling when a memory arrives under that file name (a promotion, an
+    imported file)."""
+    if title:
+        try:
+            if normalize_name(title).name == name:
+                return title
+        except InvalidName:
+            pass
+    return name
+
+
 def same_name(raw: str, name: str, title: str | None) -> bool:
     """True when ``raw`` (a name as written, normalizing to ``name``) names
     the memory called ``name`` with ``title``: it is the normalized name
