@@ -21,7 +21,7 @@ import hashlib
 import os
 import stat
 import tempfile
-from dataclasses import dataclass
+from collections import namedtuple
 from pathlib import Path
 
 from ..errors import StoreError
@@ -134,14 +134,13 @@ NOT_REGULAR = "not a regular file"
 LINK = "a symbolic link (not followed)"
 
 
-@dataclass(frozen=True)
-class Foreign:
+class Foreign(namedtuple("Foreign", "data why", defaults=("",))):
     """What :func:`read_foreign` found: ``data``, the file's bytes, or None and ``why`` not —
     :data:`MISSING`, :data:`DIRECTORY`, :data:`NOT_REGULAR` (a FIFO, a socket, a device),
-    :data:`LINK`, ``larger than N bytes`` or ``unreadable: <the system's reason>``."""
+    :data:`LINK`, ``larger than N bytes`` or ``unreadable: <the system's reason>``. A named tuple, not a
+    dataclass: this module is on the hooks' path, where ``dataclasses`` (and ``inspect``) or ``typing`` cost ms."""
 
-    data: bytes | None
-    why: str = ""
+    __slots__ = ()
 
 
 def read_foreign(path: Path | str, limit: int, *, follow: bool = True, head: bool = False) -> Foreign:

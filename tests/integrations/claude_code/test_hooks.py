@@ -173,6 +173,25 @@ def test_user_prompt_submit_recall(mem, project):
     assert empty.returncode == 0 and empty.stdout == ""
 
 
+def test_session_end_loads_no_dataclasses_yaml_or_sqlite(project, tmp_path):
+    """SessionEnd has about 1.5 s: it queues and starts a detached drain, loading nothing heavy (not even
+    ``dataclasses``, which brings ``inspect``); the drain is a process of its own."""
+    payload = {"session_id": "s-9", "transcript_path": str(project / "t.jsonl"), "cwd": str(project),
+               "hook_event_name": "SessionEnd", "reason": "other"}
+    code = (
+        "import io, json, sys\n"
+        "from memdir.consolidation import queue\n"
+        "queue.spawn_drain = lambda home, extractor=None: None  # the detached drain is not this test's\n"
+        "from memdir.integrations.claude_code import hooks\n"
+        f"rc = hooks.handle('SessionEnd', stdin=io.StringIO({json.dumps(json.dumps(payload))}))\n"
+        "names = ('memdir.consolidation.queue', 'dataclasses', 'yaml', 'sqlite3', 'memdir.api', 'memdir.layer')\n"
+        "print(json.dumps(sorted(m for m in names if m in sys.modules)), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == ["memdir.consolidation.queue"]  # control: it queued
+
+
 def test_session_end_queues_the_transcript(isolated_home, project, monkeypatch):
     spawned = []
     from memdir.consolidation import queue
