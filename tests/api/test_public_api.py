@@ -3,7 +3,7 @@
 import pytest
 
 import memdir
-from memdir import InvalidInput, MemdirError, Memory, StoreError
+from memdir import InvalidInput, MemdirError, Memory
 
 
 def test_all_is_exactly_what_the_package_exposes():

@@ -17,7 +17,6 @@ import json
 import os
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import time

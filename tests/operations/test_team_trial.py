@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from memdir import Memory
-from memdir.errors import Refused
 from memdir.text.redact import redact
 from tests.teamgit import git, shared_repository
 

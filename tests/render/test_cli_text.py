@@ -8,7 +8,6 @@ import re
 import pytest
 
 from memdir import Memory
-from memdir.render import memories as render
 from tests.conftest import run_cli
 
 

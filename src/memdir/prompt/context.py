@@ -191,7 +191,7 @@ def byte_budget(max_bytes, default: int) -> int:
     None → ``default`` (the setting); an integer, or its decimal digits as text (``"2048"``), of at
     least 1. The one rule for every budget a caller passes. Raises :class:`InvalidInput` for anything
     else (``"abc"``, ``True``, ``2.5``) and for a budget below 1."""
-    from ..errors import InvalidInput  # here, not at the top: the hook path imports this module
+    from ..errors import InvalidInput  # late, as this module's other error imports
 
     if max_bytes is None:
         return default
