@@ -202,13 +202,14 @@ class Memory:
         return teamops.resolve(self.session, name, side)
 
     def import_from(self, kind: str, path: str | None = None, *, scope: str | None = None, dry_run: bool = False,
-                    progress=None) -> ImportReport:
+                    progress=None, include: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> ImportReport:
         """Import memories from another system (``claude-code``, ``dsh``, ``dir``,
-        ``mcp-memory``, ``basic-memory``) as origin ``import``; idempotent, through
+        ``mcp-memory``, ``basic-memory``, ``claude-mem``) as origin ``import``; idempotent, through
         the tombstones, never overwriting a changed memory. ``progress(done, total)``
-        is told of each item (the protocol of :mod:`memdir.render.progress`).
+        is told of each item (the protocol of :mod:`memdir.render.progress`); ``include`` and
+        ``exclude`` are shell patterns for the files of a folder (:mod:`memdir.importing.folders`).
         See :mod:`memdir.importing.run`."""
-        where, items = imports.gather(self.session, kind, path)
+        where, items = imports.gather(self.session, kind, path, include=include, exclude=exclude)
         return imports.run(self.session, kind, where, items, scope=scope, dry_run=dry_run, progress=progress)
 
     def promote(self, name: str) -> Promoted:

@@ -171,6 +171,22 @@ def show(root: Path, commit: str, path: Path) -> bytes:
         raise NotFound(f"git has no {rel} at {commit!r} ({exc})") from None
 
 
+def ignored(where: Path) -> set[str] | None:
+    """What git ignores under the directory ``where`` (``.gitignore``, ``.git/info/exclude``, the
+    global excludes), as paths relative to ``where`` with ``/`` separators, a wholly ignored directory
+    once with a trailing ``/`` (``git ls-files --others --ignored --exclude-standard --directory``).
+    None when ``where`` is not inside a git work tree, or git cannot say (missing, failing): the
+    caller then has no ignore rules to apply."""
+    try:
+        if run(where, "rev-parse", "--is-inside-work-tree").strip() != "true":
+            return None
+        out = run(where, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
+    except StoreError:
+        return None
+    return {path for path in out.split("\0") if path}
+
+
 __all__ = [
-    "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "environment", "identity", "log", "run", "show", "status",
+    "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "environment", "identity", "ignored", "log", "run", "show",
+    "status",
 ]

@@ -92,7 +92,7 @@ def test_import_claude_code_is_lenient_idempotent_and_honours_tombstones(tmp_pat
     assert {p.name: p.read_bytes() for p in person.session.layer("project").path.glob("*.md")} == before
     text = run_cli("import", "claude-code", "--project", project,
                    env={"CLAUDE_CONFIG_DIR": str(config)}).stdout
-    assert "0 imported, 0 updated, 0 candidate, 3 unchanged, 2 skipped." in text
+    assert "0 imported, 0 updated, 0 candidate, 3 unchanged, 2 skipped (kept whole: 3, cut: 0)." in text
 
 
 def test_a_person_change_is_never_overwritten_by_a_later_import(tmp_path, project, monkeypatch, person):
@@ -374,7 +374,7 @@ def test_an_item_whose_frontmatter_would_be_over_the_cap_is_skipped_and_stays_sk
     (source / "small.md").write_text("---\nname: small\ndescription: d\ntype: project\npad: x\n---\n",
                                      encoding="utf-8")
     size = len((f"name: big\ndescription: d\ntype: project\ncreated: {'0' * 20}\nupdated: {'0' * 20}\n"
-                f"origin: import\nstatus: active\npad: {pad}").encode("utf-8"))
+                f"origin: import\nstatus: active\npad: {pad}\nimport_digest: {'0' * 16}").encode("utf-8"))
     why = (f"the frontmatter would be {size} bytes, over the 16384-byte cap memdir reads back; nothing was written "
            "(long text belongs in the body, not in a frontmatter key)")
     for _ in range(2):
@@ -403,18 +403,21 @@ def test_an_import_candidate_takes_a_free_name_and_approving_it_changes_the_memo
     assert outcomes(person.import_from("dir", str(source))) == {"deploy.md": ("imported", "deploy")}
     person.write("deploy", "Deploys go out on Mondays", "project")
     person.write("deploy-import", "How we import deploy configs: via terraform", "project")
+    assert outcomes(person.import_from("dir", str(source), dry_run=True)) == {
+        "deploy.md": ("would-unchanged", "deploy")}  # the source as it was: the person's edit stands (issue 24)
+    (source / "deploy.md").write_text("---\ndescription: Deploys go out on Thursdays\n---\n")  # the source changes
     dry = person.import_from("dir", str(source), dry_run=True)
     assert outcomes(dry) == {"deploy.md": ("would-candidate", "deploy-import-2")}
     text = run_cli("--project", project, "import", "dir", source).stdout
     assert text.splitlines()[1] == DEPLOY_LINE
     waiting = person.read("deploy-import-2", count=False).record
     assert (waiting.status, waiting.description, dict(waiting.extra)["candidate_for"]) == (
-        "candidate", "Deploys go out on Fridays", "deploy")
+        "candidate", "Deploys go out on Thursdays", "deploy")
     assert [c.name for c in person.review().candidates] == ["deploy-import-2"]  # the only one written
     again = person.import_from("dir", str(source))  # the pending candidate is this import's own
     assert outcomes(again) == {"deploy.md": ("unchanged", "deploy-import-2")}
     assert person.approve("deploy-import-2").name == "deploy"
-    assert person.read("deploy", count=False).record.description == "Deploys go out on Fridays"
+    assert person.read("deploy", count=False).record.description == "Deploys go out on Thursdays"
     # the person's memory that only looked like a candidate's name is as they wrote it
     kept = person.read("deploy-import", count=False).record
     assert (kept.status, kept.origin, kept.description) == (
@@ -501,10 +504,10 @@ def test_a_fifo_or_a_linked_directory_in_an_imported_directory_is_reported_never
         text = run_cli("--project", project, "import", "dir", notes).stdout.splitlines()
         assert time.monotonic() - started < 3
     assert text[1:] == [
+        "  skipped          -  ← linked/  — a linked folder (symbolic link), not followed",
         "  imported         build (project)  ← build.md",
         "  skipped          -  ← pipe.md  — not a regular file",
-        "  skipped          -  ← linked  — a symbolic link (not followed)",
-        "1 imported, 0 updated, 0 candidate, 0 unchanged, 2 skipped."]
+        "1 imported, 0 updated, 0 candidate, 0 unchanged, 2 skipped (kept whole: 1, cut: 0)."]
     assert [m.name for m in person.list().memories] == ["build"]
 
 

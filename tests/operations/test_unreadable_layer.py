@@ -121,7 +121,7 @@ def test_an_import_proceeds_past_unreadable_tombstones_with_a_warning(garbled_st
     out = run_cli("--project", project, "import", "dir", source, env={"MEMDIR_HOME": str(home)})
     assert out.returncode == 0, out.stderr
     assert "imported         ci (project)" in out.stdout
-    assert "1 imported, 0 updated, 0 candidate, 0 unchanged, 1 skipped." in out.stdout
+    assert "1 imported, 0 updated, 0 candidate, 0 unchanged, 1 skipped (kept whole: 1, cut: 0)." in out.stdout
     assert f"memdir: warning: {SKIPPED}" in out.stderr
     # control: the item holding the value the project layer forgot is skipped as forgotten
     assert "skipped          port (project)" in out.stdout and "matches a forgotten value (" in out.stdout

@@ -247,7 +247,7 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
     if action != "forget":
         try:
             _, desc, kind, body, title, counts, warnings = prepare(settings, name or target, p.description,
-                                                                   p.type, p.body, p.title)
+                                                                   p.type, p.body, p.title, actor="extracted")
         except InvalidInput as exc:
             return fail("invalid", str(exc), name=name, target=target, scope=scope)
         old = entry.record if entry is not None else None

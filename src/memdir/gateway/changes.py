@@ -88,7 +88,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     asked = name
     given_title = title
     name, description, type, body, title, counts, warnings = prepare(
-        layer.settings, name, description, type, body, title)
+        layer.settings, name, description, type, body, title, actor=actor)
     # Known keys are the gateway's to set: a payload cannot smuggle origin or status in.
     extra = sanitize_extra({k: v for k, v in change.extra if k not in _RESERVED_KEYS}, counts)
     old_name = normalize_name(supersedes).name if supersedes else None
@@ -161,7 +161,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
             return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
                                tuple(warnings), old.status, old.pinned, existing.digest)
-        check_readable(record)
+        check_readable(record, layer.settings.max_file_bytes)
         old_entry = None
         if old_name:
             old_entry = tx.fresh(old_name)

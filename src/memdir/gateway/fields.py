@@ -210,6 +210,9 @@ def _unicode(text: str) -> bool:
     return True
 
 
+MODEL_ACTORS = frozenset({"agent", "extracted"})  # writers whose bodies limit_body bounds (body_limit)
+
+
 def _cut(value: str, limit: int, label: str, warnings: list[str]) -> str:
     if len(value) > limit:
         warnings.append(f"{label} cut from {len(value)} to {limit} characters")
@@ -270,16 +273,22 @@ def check_valid_time(record: MemoryRecord, valid_from, valid_until, now, warning
                         "(kept, but left out of the index and of recall)")
 
 
-def check_readable(record: MemoryRecord) -> None:
-    """Refuse to write ``record`` when its file's frontmatter, as :func:`memdir.files.memfile.serialize`
-    writes it, is over the cap the reader refuses (:func:`memdir.files.frontmatter.oversize`,
-    :data:`~memdir.files.frontmatter.MAX_FRONTMATTER_BYTES`): memdir never writes a file it cannot read
-    back. Raises :class:`InvalidInput` saying how large it would be."""
-    front, _ = split(serialize(record))
+def check_readable(record: MemoryRecord, max_file_bytes: int | None = None) -> None:
+    """Refuse to write ``record`` when its file, as :func:`memdir.files.memfile.serialize` writes it,
+    is one the reader refuses: its frontmatter over the cap (:func:`memdir.files.frontmatter.oversize`,
+    :data:`~memdir.files.frontmatter.MAX_FRONTMATTER_BYTES`), or the whole file over ``max_file_bytes``
+    (the ``max_file_bytes`` setting; None: not checked): memdir never writes a file it cannot read back.
+    Raises :class:`InvalidInput` saying how large it would be."""
+    text = serialize(record)
+    front, _ = split(text)
     size = oversize(front)
     if size is not None:
         raise InvalidInput(f"the frontmatter would be {size} bytes, over the {MAX_FRONTMATTER_BYTES}-byte cap memdir "
                            "reads back; nothing was written (long text belongs in the body, not in a frontmatter key)")
+    size = len(text.encode("utf-8"))
+    if max_file_bytes is not None and size > max_file_bytes:
+        raise InvalidInput(f"the memory file would be {size} bytes, over the {max_file_bytes}-byte ceiling of a "
+                           "memory file (max_file_bytes); nothing was written (split it into several memories)")
 
 
 def sanitize(value: str, counts: dict, label: str = "", warnings: list[str] | None = None) -> str:
@@ -308,11 +317,21 @@ def sanitize_extra(extra: Mapping[str, Any], counts: dict) -> dict:
     return result.text
 
 
+def body_limit(settings: Settings, actor: str) -> int | None:
+    """The most characters a body written by ``actor`` keeps: ``limit_body`` for what a model writes
+    (:data:`MODEL_ACTORS`: the agent's tools, consolidation), None for a person's writes and imports,
+    which keep the whole text up to the file-size ceiling (``max_file_bytes``, refused beyond it by
+    :func:`check_readable`) — the one rule of the body limit (DESIGN §3, issue 25)."""
+    return settings.limit_body if actor in MODEL_ACTORS else None
+
+
 def prepare(settings: Settings, name: str, description: str | None, type: str | None, body: str | None,
-            title: str | None) -> tuple[str, str | None, str | None, str | None, str | None, dict, list[str]]:
-    """Validate, cut and sanitize the text fields of a write.
+            title: str | None, *, actor: str) -> tuple[str, str | None, str | None, str | None, str | None, dict,
+                                                       list[str]]:
+    """Validate, cut and sanitize the text fields of a write by ``actor``.
 
     Returns (name, description, type, body, title, redaction counts, warnings).
+    The body is cut (with a warning) only for a model's write (:func:`body_limit`).
     A description, type or body of None (not given) stays None: :func:`inherit` decides what it keeps.
     ``title`` is the one given, else the name as written when it differs
     from the normalized name by more than case (``C++ tips`` → name
@@ -352,7 +371,9 @@ def prepare(settings: Settings, name: str, description: str | None, type: str | 
             raise InvalidInput("description must not be empty (it held only control characters)")
     if body is not None:
         body = _printable(body, "body", warnings, one_line=False)
-        body = sanitize(_cut(body.strip(), settings.limit_body, "body", warnings), counts, "body", warnings).strip()
+        limit = body_limit(settings, actor)
+        body = body.strip() if limit is None else _cut(body.strip(), limit, "body", warnings)
+        body = sanitize(body, counts, "body", warnings).strip()
     given = _printable(title or "", "title", warnings)
     title = given or normalized.title or (written if keep else None)
     if title:

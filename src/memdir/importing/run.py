@@ -12,7 +12,9 @@ at a time, and reports each outcome:
   imported text waits for review as ``<name>-import`` (the first free
   ``<name>-import-N`` when another memory has that name), recording
   ``candidate_for: <name>``; approving it changes ``<name>``, nothing is overwritten;
-* **unchanged**: the same text is already there (a second run changes nothing);
+* **unchanged**: the same text is already there, or the source is as it was when
+  last imported (its digest is kept in the memory's ``import_digest``): a second
+  run changes nothing, whatever a person did to the memory since (issue 24 §3);
 * **skipped**: unreadable, or a forgotten value (a tombstone of any layer of
   the session refuses it: the fact does not come back; a layer whose
   tombstones cannot be read is passed over, said in the report's warnings,
@@ -24,6 +26,12 @@ the gateway's rule) is another memory: it goes under the distinct name the
 rule gives (``c-sharp-tips``, :func:`memdir.gateway.fields.distinct_name`),
 its spelling kept as its title, and the report says so.
 
+Nothing is cut silently (issue 25): an item's whole text is kept — the body
+limit is for what a model writes — unless its file would be over the
+``max_file_bytes`` ceiling; then its body is cut to fit, said in the outcome's
+``cut`` and detail. Every change a write made to the text (a secret redacted, a
+fence tag escaped) is in the detail too.
+
 A team-scope import is made of candidates in the person's home (the team
 layer is written by a person only). ``dry_run`` decides the same outcomes
 and writes nothing. ``progress(done, total)`` (the progress protocol of
@@ -32,10 +40,14 @@ and writes nothing. ``progress(done, total)`` (the progress protocol of
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Container
 from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 
 from ..errors import InvalidInput, MemdirError, TombstoneRefused
+from ..files.memfile import MemoryRecord, serialize
 from ..gateway.fields import MemoryChange, distinct_name, free_name, prepare
 from ..layer.journal import changes_content, records_bytes
 from ..operations.lookup import guard
@@ -43,13 +55,15 @@ from ..operations.memories import write
 from ..operations.team import pending
 from ..results import Result
 from ..session import Session
-from ..text.names import same_name
+from ..text.names import normalize_name, same_name
 from ..tombstones.match import Tombstone, match, outcome
 from ..vocabulary import IMPORT_SOURCES
-from .sources import Item, Skip
+from .sources import WIKI_LINK, Item, Skip
 
 _CANDIDATE_SUFFIX = "import"
 _RENAMED = "import_renamed_from"  # extra: the name an item had, taken here by another memory
+_DIGEST = "import_digest"  # extra: the digest of the source's item as last imported (issue 24 §3)
+_SLACK = 512  # bytes kept free for the frontmatter keys the gateway adds (times, origin, status)
 
 
 @dataclass(frozen=True)
@@ -57,13 +71,21 @@ class ImportOutcome:
     """What happened to one item: its ``source``, the memory ``name`` and
     ``scope`` (None when skipped before either was known), the ``result``
     (imported | updated | candidate | unchanged | skipped, ``would-…`` in a
-    dry run) and ``detail`` (why)."""
+    dry run), ``detail`` (why, and every change a write made to the text) and
+    ``cut`` (what of the body was cut to fit ``max_file_bytes``; empty: the
+    whole text was kept)."""
 
     source: str
     name: str | None
     scope: str | None
     result: str
     detail: str = ""
+    cut: str = ""
+
+    @property
+    def kept(self) -> str:
+        """``whole``, ``cut`` or ``skipped``: what of the item's text this import keeps."""
+        return "skipped" if self.result.removeprefix("would-") == "skipped" else "cut" if self.cut else "whole"
 
 
 @dataclass(frozen=True)
@@ -81,6 +103,43 @@ class ImportReport(Result):
     def count(self, result: str) -> int:
         """How many outcomes are ``result`` (``would-`` prefixes ignored)."""
         return sum(1 for o in self.outcomes if o.result.removeprefix("would-") == result)
+
+    def nothing(self) -> str | None:
+        """Why this import brought nothing (every item skipped, or none found), or None when an item
+        was imported, updated, proposed or found already there: an adapter exits non-zero on it."""
+        if any(o.kept != "skipped" for o in self.outcomes):
+            return None
+        if not self.outcomes:
+            return f"nothing imported: no memory found in {self.source}"
+        if len(self.outcomes) == 1:
+            return f"nothing imported: {self.outcomes[0].detail or 'its one item was skipped'}"
+        return f"nothing imported: all {len(self.outcomes)} items found in {self.source} were skipped"
+
+
+def source_digest(item: Item) -> str:
+    """The digest of what ``item`` says (its text, type, title, mute flag and further keys, before
+    any link of it is resolved): equal for the same source item on every run, whatever happened to
+    the memory since. 16 hex digits of SHA-256."""
+    extra = {key: value for key, value in item.extra.items() if key not in (_DIGEST, _RENAMED)}
+    payload = json.dumps([item.description, item.type, item.body, item.title, item.disabled, item.candidate, extra],
+                         sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+
+def _fit(max_bytes: int, change: MemoryChange) -> tuple[MemoryChange, str]:
+    """``change`` with its body cut (at a character boundary) so that its file fits ``max_bytes``,
+    and what was cut ("" when it fits whole)."""
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    bare = MemoryRecord(name=change.name, description=change.description or "", type=change.type or "reference",
+                        title=change.title, created=now, updated=now, origin="import", status="candidate",
+                        extra=tuple({**dict(change.extra), "candidate_for": change.name}.items()))
+    room = max_bytes - len(serialize(bare).encode("utf-8")) - _SLACK
+    data = (change.body or "").encode("utf-8")
+    if len(data) <= room:
+        return change, ""
+    body = data[:max(room, 0)].decode("utf-8", "ignore").rstrip()
+    return replace(change, body=body), (f"body cut from {len(change.body)} to {len(body)} characters to fit the "
+                                        f"{max_bytes}-byte ceiling of a memory file (max_file_bytes)")
 
 
 def _imported_unchanged(layer, name: str, digest: str) -> bool:
@@ -165,7 +224,7 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[T
     memory's file name (:func:`_named_apart`, said in the outcome's detail), then :func:`_place`."""
     try:
         name, description, kind, body, title, _, _ = prepare(session.settings, item.name, item.description,
-                                                             item.type, item.body, item.title)
+                                                             item.type, item.body, item.title, actor="import")
     except InvalidInput as exc:
         return ImportOutcome(item.source, item.name, scope, "skipped", str(exc))
     layer = session.layer(scope)
@@ -174,10 +233,21 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[T
     if apart is not None:  # kept apart as the gateway keeps a write of another name apart, findable by its spelling
         name, note = apart
         title, extra = title or item.spelled, {**item.extra, _RENAMED: item.spelled}
-    done = _place(session, layer, item, MemoryChange(name, description, kind, body, title=title,
-                                                     disabled=True if item.disabled else None, extra=extra,
-                                                     reason=f"import from {item.source}"), scope, dry_run, stones)
+    change, cut = _fit(session.settings.max_file_bytes, MemoryChange(
+        name, description, kind, body, title=title, disabled=True if item.disabled else None, extra=extra,
+        status="candidate" if item.candidate else None, reason=f"import from {item.source}"))
+    done = _place(session, layer, item, change, scope, dry_run, stones)
+    if cut and done.kept != "skipped":
+        done = replace(done, cut=cut, detail=f"{cut}; {done.detail}" if done.detail else cut)
     return replace(done, detail=f"{note}; {done.detail}" if done.detail else note) if note else done
+
+
+def _said(result) -> str:
+    """What a write changed in the text it was given (its warnings, its redactions), for an outcome's detail."""
+    said = list(result.warnings)
+    if result.redactions:
+        said.append(f"{result.redactions} secret(s) redacted")
+    return "; ".join(said)
 
 
 def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str, dry_run: bool,
@@ -190,18 +260,25 @@ def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str
         return ImportOutcome(item.source, name, scope, "skipped", outcome(*found))
     entry = layer.lookup(name)  # the last scan while no file came or went: a long import stays linear
     if entry is None:
-        result = "candidate" if scope == "team" else "imported"
-        if not dry_run and write(session, change, scope).operation == "unchanged":
-            result = "unchanged"  # the same team candidate waits already
-        return ImportOutcome(item.source, name, scope, would + result,
-                             "waits for a person's review (memdir review)" if result == "candidate" else "")
+        result = "candidate" if scope == "team" or change.status == "candidate" else "imported"
+        said = ""
+        if not dry_run:
+            done = write(session, change, scope)
+            result, said = ("unchanged" if done.operation == "unchanged" else result), _said(done)  # unchanged: the same team candidate waits
+        why = "waits for a person's review (memdir review)" if result == "candidate" else ""
+        return ImportOutcome(item.source, name, scope, would + result, "; ".join(filter(None, (why, said))))
     old = entry.record
     if (old.description, old.body, old.type) == (description, body, kind):
         return ImportOutcome(item.source, name, scope, would + "unchanged", "the same text is already there")
-    if scope != "team" and old.origin == "import" and _imported_unchanged(layer, name, entry.digest):
-        if not dry_run:
-            write(session, change, scope)
-        return ImportOutcome(item.source, name, scope, would + "updated", "the source changed")
+    digest = dict(change.extra).get(_DIGEST)
+    if digest is not None and dict(old.extra).get(_DIGEST) == digest:  # a person's edit since is theirs to keep
+        return ImportOutcome(item.source, name, scope, would + "unchanged",
+                             "the source is as it was when last imported (the memory's own changes are kept)")
+    settled = change.status != "candidate" or old.status == "candidate"  # a proposal never replaces a live memory
+    if scope != "team" and settled and old.origin == "import" and _imported_unchanged(layer, name, entry.digest):
+        said = "" if dry_run else _said(write(session, change, scope))
+        return ImportOutcome(item.source, name, scope, would + "updated",
+                             "; ".join(filter(None, ("the source changed", said))))
     candidate, expect = _candidate(session, layer, scope, name)
     if not dry_run:
         done = write(session, replace(change, name=candidate, status="candidate", expect_digest=expect,
@@ -216,43 +293,97 @@ def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str
 KINDS = IMPORT_SOURCES
 
 
-def gather(session: Session, kind: str, path: str | None = None, environ=None) -> tuple[str, list]:
+def gather(session: Session, kind: str, path: str | None = None, environ=None, *, include: tuple[str, ...] = (),
+           exclude: tuple[str, ...] = ()) -> tuple[str, list]:
     """``(where it was read, the items)`` of source ``kind`` (:data:`KINDS`):
     ``claude-code`` and ``dsh`` find the session project's directories
-    themselves; ``dir``, ``mcp-memory`` and ``basic-memory`` read ``path``.
-    Raises :class:`InvalidInput`, :class:`NotFound`, :class:`ScopeError`."""
+    themselves; ``dir``, ``mcp-memory`` and ``basic-memory`` read ``path``;
+    ``claude-mem`` reads ``path`` or ``~/.claude-mem/claude-mem.db`` (its
+    ``CLAUDE_MEM_DATA_DIR`` honoured) for the session's project. ``include`` and
+    ``exclude`` patterns choose a folder's files (:mod:`memdir.importing.folders`);
+    a file over ``max_file_bytes`` is skipped. Raises :class:`InvalidInput`,
+    :class:`NotFound`, :class:`ScopeError`."""
+    import os
     from pathlib import Path
 
+    from . import claude_mem
     from . import sources as importers
 
     if kind not in KINDS:
         raise InvalidInput(f"unknown import source {kind!r} (expected one of {', '.join(KINDS)})")
+    if (include or exclude) and kind not in ("dir", "basic-memory"):
+        raise InvalidInput(f"--include and --exclude choose the files of a folder: import {kind} reads none")
+    limit = session.settings.max_file_bytes
     if kind in ("claude-code", "dsh"):
         if path:
             raise InvalidInput(f"import {kind} finds its directories from the project; give no path")
         root = session.project()
         if kind == "claude-code":
             where = importers.claude_code_dir(root, environ)
-            if not where.is_dir():  # nothing to bring: said in the report, not an error
+            if not where.is_dir():  # nothing to bring: said in the report
                 return str(where), [importers.Skip(str(where), "no Claude Code auto memory for this project")]
-            return str(where), importers.read_directory(where, recursive=False)
+            return str(where), importers.read_directory(where, recursive=False, max_bytes=limit)
         items, found = [], []
         for directory, scope in importers.dsh_dirs(root, environ):
             if directory.is_dir():
                 found.append(str(directory))
-                items += importers.read_directory(directory, scope, recursive=False)
+                items += importers.read_directory(directory, scope, recursive=False, max_bytes=limit)
         if not found:
             base = str(importers.dsh_dirs(root, environ)[0][0].parent)
             return base, [importers.Skip(base, "no dsh-auto-memory store for this project")]
         return ", ".join(found), items
+    if kind == "claude-mem":
+        where = Path(path).expanduser() if path else claude_mem.default_database(os.environ if environ is None
+                                                                                  else environ)
+        return str(where), claude_mem.read_claude_mem(where, session.project())
     if not path:
         raise InvalidInput(f"import {kind} needs a path")
     target = Path(path).expanduser()
     if kind == "dir":
-        return str(target), importers.read_directory(target)
+        return str(target), importers.read_directory(target, include=include, exclude=exclude, max_bytes=limit)
     if kind == "mcp-memory":
         return str(target), importers.read_mcp_memory(target)
-    return str(target), importers.read_basic_memory(target)
+    return str(target), importers.read_basic_memory(target, include=include, exclude=exclude, max_bytes=limit)
+
+
+def resolve_links(session: Session, items: list, target) -> list:
+    """``items`` with the ``[[links]]`` of those that ask for it (``Item.links``: basic-memory's
+    relations, the MCP graph's) rewritten to memdir names, once every item is named
+    (:func:`distinct_names`): a link names the item of the same layer (``target(item)``) whose name,
+    title or spelling it is (case aside), else a memory of that layer by its name or title; a link
+    naming nothing is kept as written. A ``|label`` is kept."""
+    known: dict = {}
+    for item in items:
+        if isinstance(item, Item):
+            permalink = str(item.extra.get("permalink") or "").rsplit("/", 1)[-1]
+            for said in (item.name, item.title, item.spelled, item.extra.get(_RENAMED), permalink):
+                if said:
+                    known.setdefault((target(item), str(said).strip().casefold()), item.name)
+    titles: dict = {}
+
+    def in_layer(scope: str, said: str) -> str | None:
+        layer = session.layer(scope)
+        if scope not in titles:
+            titles[scope] = {(e.record.title or "").casefold(): key for key, e in layer.scan().entries.items()}
+        try:
+            name = normalize_name(said).name
+        except InvalidInput:
+            name = None
+        return name if name and layer.lookup(name) is not None else titles[scope].get(said.casefold())
+
+    out = []
+    for item in items:
+        if isinstance(item, Item) and item.links:
+            scope = target(item)
+
+            def relink(found, scope=scope) -> str:
+                said = found.group(1).strip()
+                name = known.get((scope, said.casefold())) or in_layer(scope, said)
+                return f"[[{name}{found.group(2) or ''}]]" if name else found.group(0)
+
+            item = replace(item, body=WIKI_LINK.sub(relink, item.body))
+        out.append(item)
+    return out
 
 
 def distinct_names(items: list, target) -> list:
@@ -293,24 +424,26 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
     outcomes = []
     if progress is not None:
         progress(0, len(items))
-    named = distinct_names(items, lambda i: scope or i.scope or ("user" if i.type == "user" else "project"))
+    def scope_of(item: Item) -> str:
+        return scope or item.scope or ("user" if item.type == "user" else "project")
+
+    items = [replace(i, extra={**i.extra, _DIGEST: source_digest(i)}) if isinstance(i, Item) else i for i in items]
+    named = resolve_links(importer, distinct_names(items, scope_of), scope_of)
     reserved: dict[str, set[str]] = {}  # scope → the names this import gives its items there
     for item in named:
         if isinstance(item, Item):
-            reserved.setdefault(scope or item.scope or ("user" if item.type == "user" else "project"), set()).add(
-                item.name)
+            reserved.setdefault(scope_of(item), set()).add(item.name)
     for item in named:
         if isinstance(item, Skip):
             outcomes.append(ImportOutcome(item.source, None, None, "skipped", item.reason))
         else:
-            target = scope or item.scope or ("user" if item.type == "user" else "project")
+            target = scope_of(item)
             importer.check_scope(target)
             try:
                 done = _one(importer, item, target, dry_run, stones, reserved[target])
                 if item.extra.get(_RENAMED):
                     note = f"the name {item.extra[_RENAMED]!r} is taken by an earlier item of this source"
-                    done = ImportOutcome(done.source, done.name, done.scope, done.result,
-                                         f"{note}; {done.detail}" if done.detail else note)
+                    done = replace(done, detail=f"{note}; {done.detail}" if done.detail else note)
                 outcomes.append(done)
             except TombstoneRefused as exc:
                 outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", outcome(exc.stone, exc.why)))
@@ -321,4 +454,5 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
     return ImportReport(kind, source, dry_run, tuple(outcomes), stones.skipped)
 
 
-__all__ = ["KINDS", "ImportOutcome", "ImportReport", "distinct_names", "gather", "run"]
+__all__ = ["KINDS", "ImportOutcome", "ImportReport", "distinct_names", "gather", "resolve_links", "run",
+           "source_digest"]

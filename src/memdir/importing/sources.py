@@ -38,14 +38,16 @@ from pathlib import Path
 
 from ..errors import InvalidInput, NotFound
 from ..files.frontmatter import read_plain, split
-from ..files.fsio import DIRECTORY, LINK, MISSING, read_foreign
+from ..files.fsio import DIRECTORY, MISSING, read_foreign
 from ..files.layout import is_memory_file_name
 from ..files.memfile import TYPES, MalformedMemory, parse
 from ..text.names import normalize_name, spelled_name
+from .folders import walk
 
 MAX_FILE_BYTES = 256 * 1024  # a larger file is not a memory; it is skipped with that reason
 MAX_GRAPH_BYTES = 64 * 1024 * 1024  # an MCP memory graph file: one file holds every memory
-_LINK = re.compile(r"\[\[([^\[\]\n|]{1,120})(\|[^\]\n]*)?\]\]")
+# A [[link]] as other systems write it: its target as written (a title, an entity), an optional |label.
+WIKI_LINK = re.compile(r"\[\[([^\[\]\n|]{1,120})(\|[^\]\n]*)?\]\]")
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,12 @@ class Item:
     disabled``, or ``disabled: true``) and ``spelled``, the name as the
     source writes it (a file stem, an entity) when that is more than
     ``name``: what tells it from another memory of the same file name
-    (``C# tips`` is not ``C++ tips``: :func:`memdir.text.names.same_name`)."""
+    (``C# tips`` is not ``C++ tips``: :func:`memdir.text.names.same_name`).
+    ``links``: its body's ``[[links]]`` name other items as their source wrote
+    them (a title, an entity), resolved to memdir names once every item is named
+    (:func:`memdir.importing.run.run`). ``candidate``: it waits for a person's
+    review when new (what its source holds as less settled, a claude-mem session
+    summary's lessons)."""
 
     source: str
     name: str
@@ -69,6 +76,8 @@ class Item:
     extra: dict = field(default_factory=dict)
     disabled: bool = False
     spelled: str | None = None
+    links: bool = False
+    candidate: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,13 +119,14 @@ def _spelled(name: str, title: str | None, stem: str) -> str | None:
     return written if written != name else None
 
 
-def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: bool = True) -> Item | Skip:
+def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: bool = True,
+                  max_bytes: int = MAX_FILE_BYTES) -> Item | Skip:
     """One Markdown memory file as an :class:`Item` (or why not: a
     :class:`Skip`). Its name is the normalized file stem. Read as every
     foreign file is (:func:`memdir.files.fsio.read_foreign`): a FIFO, a
-    device or a file over :data:`MAX_FILE_BYTES` is a :class:`Skip`, as is
-    a symbolic link when ``follow`` is False."""
-    found = read_foreign(path, MAX_FILE_BYTES, follow=follow)
+    device or a file over ``max_bytes`` (the ``max_file_bytes`` setting) is a
+    :class:`Skip`, as is a symbolic link when ``follow`` is False."""
+    found = read_foreign(path, max_bytes, follow=follow)
     if found.data is None:
         return Skip(source, found.why)
     try:
@@ -164,26 +174,17 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
                 _spelled(name, title, stem))
 
 
-def read_directory(root: Path, scope: str | None = None, *, recursive: bool = True) -> list[Item | Skip]:
-    """Every memory file under ``root`` (``MEMORY.md`` and dot-files aside), in path order; a
-    symbolic link — to a file, or (``recursive``) to a directory — and a file that is not a regular
-    file are each a :class:`Skip`, never followed or read. Raises :class:`NotFound` for a missing
-    directory."""
-    root = Path(root)
-    if not root.is_dir():
-        raise NotFound(f"no directory {str(root)!r} to import from")
-    out: list[Item | Skip] = []
-    for current, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if recursive else []
-        for filename in sorted(files):
-            path = Path(current) / filename
-            if is_memory_file_name(filename):  # a link is never followed out of the directory: a Skip
-                out.append(read_markdown(path, str(path.relative_to(root)), scope, follow=False))
-        for name in list(dirs):
-            path = Path(current) / name
-            if path.is_symlink():  # os.walk does not go in; said in the report, as a linked file is
-                dirs.remove(name)
-                out.append(Skip(str(path.relative_to(root)), LINK))
+def read_directory(root: Path, scope: str | None = None, *, recursive: bool = True, include: tuple[str, ...] = (),
+                   exclude: tuple[str, ...] = (), max_bytes: int = MAX_FILE_BYTES) -> list[Item | Skip]:
+    """Every memory file under ``root`` (``MEMORY.md`` and dot-files aside), in path order, as
+    :func:`memdir.importing.folders.walk` chooses them (hidden, dependency, build and git-ignored
+    folders, linked folders, ``include``/``exclude`` patterns: each left-out folder or file a
+    :class:`Skip` saying why); a linked file and a file that is not a regular file are each a
+    :class:`Skip`, never followed or read. Raises :class:`NotFound` for a missing directory."""
+    found = walk(Path(root), recursive=recursive, include=include, exclude=exclude)
+    out: list[Item | Skip] = [Skip(rel, why) for rel, why in found.left]
+    for path, rel in found.files:  # a link is never followed out of the directory: a Skip
+        out.append(read_markdown(path, rel, scope, follow=False, max_bytes=max_bytes))
     return out
 
 
@@ -250,13 +251,57 @@ def _slug(text: str) -> str | None:
         return None
 
 
+def _graph_records(text: str) -> tuple[list[tuple[str, object]], list[Skip]]:
+    """The records of an MCP memory graph's text, each with where it was (``line N``, ``record N``):
+    one JSON array of records, one object (``{"entities": [...], "relations": [...]}`` or a single
+    record), or JSON Lines (blank lines, CRLF and a leading BOM are fine). A line that is not JSON is a
+    :class:`Skip`."""
+    text = text.lstrip("\ufeff")
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        whole = None
+    if isinstance(whole, list):
+        return [(f"record {n}", obj) for n, obj in enumerate(whole, 1)], []
+    if isinstance(whole, dict) and any(isinstance(whole.get(key), list) for key in ("entities", "relations")):
+        listed = ([({"type": "entity", **obj} if isinstance(obj, dict) else obj) for obj in whole.get("entities") or []]
+                  + [({"type": "relation", **obj} if isinstance(obj, dict) else obj)
+                     for obj in whole.get("relations") or []])
+        return [(f"record {n}", obj) for n, obj in enumerate(listed, 1)], []
+    records, skips = [], []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                records.append((f"line {number}", json.loads(line)))
+            except ValueError:
+                skips.append(Skip(f"line {number}", "not JSON"))
+    return records, skips
+
+
+def _kind_of(obj: object) -> str | None:
+    """``entity``, ``relation`` or None: a record's ``type``, else what its keys say it is (some tools
+    write the graph without ``type``)."""
+    if not isinstance(obj, dict):
+        return None
+    kind = obj.get("type")
+    if kind in ("entity", "relation"):
+        return kind
+    if kind is None and obj.get("name") and "entityType" in obj:
+        return "entity"
+    if kind is None and obj.get("from") and obj.get("to"):
+        return "relation"
+    return None
+
+
 def read_mcp_memory(path: Path) -> list[Item | Skip]:
     """The reference MCP memory server's knowledge graph file: one memory per
     entity (its observations as the body), each relation a ``[[link]]`` line
-    in the body of its ``from`` entity; a path that is not a regular file
-    (a FIFO, a device) or is over :data:`MAX_GRAPH_BYTES` is one :class:`Skip`.
-    Raises :class:`NotFound` for a missing file, a directory or one that is
-    not UTF-8."""
+    in the body of its ``from`` entity, naming its ``to`` entity as written
+    (resolved to memdir names once every item is named: ``Item.links``). The file
+    is JSON Lines or one JSON value (:func:`_graph_records`: modelcontextprotocol/servers
+    #2036, #1481); a path that is not a regular file (a FIFO, a device) or is over
+    :data:`MAX_GRAPH_BYTES` is one :class:`Skip`. Raises :class:`NotFound` for a
+    missing file, a directory or one that is not UTF-8."""
     found = read_foreign(path, MAX_GRAPH_BYTES)
     if found.why == MISSING:
         raise NotFound(f"no file {str(path)!r} to import from")
@@ -265,30 +310,24 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
     if found.data is None:
         return [Skip(str(path), found.why)]
     try:
-        lines = found.data.decode("utf-8").splitlines()
+        text = found.data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise NotFound(f"cannot read {str(path)!r}: {exc}") from None
+    records, out = _graph_records(text)
     entities: dict[str, dict] = {}
     relations: list[dict] = []
-    out: list[Item | Skip] = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            out.append(Skip(f"line {number}", "not JSON"))
-            continue
-        if isinstance(obj, dict) and obj.get("type") == "entity" and obj.get("name"):
+    for where, obj in records:
+        kind = _kind_of(obj)
+        if kind == "entity":
             if obj.get("observations") is not None and not isinstance(obj["observations"], list):
                 out.append(Skip(f"entity {obj['name']}", "its observations are not a list"))
                 continue
             entities.setdefault(str(obj["name"]), {"entityType": obj.get("entityType"), "observations": []})
             entities[str(obj["name"])]["observations"] += [str(o) for o in obj.get("observations") or []]
-        elif isinstance(obj, dict) and obj.get("type") == "relation" and obj.get("from") and obj.get("to"):
+        elif kind == "relation" and obj.get("from") and obj.get("to"):
             relations.append(obj)
         else:
-            out.append(Skip(f"line {number}", "neither an entity nor a relation"))
+            out.append(Skip(where, "neither an entity nor a relation"))
     for entity, data in entities.items():
         name = _slug(entity)
         if name is None:
@@ -296,52 +335,41 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
             continue
         kind = str(data["entityType"] or "thing")
         observations = data["observations"]
-        links = [f"- {r.get('relationType') or 'related to'} [[{_slug(r['to']) or r['to']}]]"
-                 for r in relations if r["from"] == entity]
+        links = [f"- {r.get('relationType') or 'related to'} [[{r['to']}]]"
+                 for r in relations if str(r["from"]) == entity]
         body = "\n".join([f"- {o}" for o in observations] + ([""] + links if links else []))
         description = f"{entity} ({kind})" + (f": {observations[0]}" if observations else "")
         out.append(Item(f"entity {entity}", name, description.split("\n")[0], "reference", body,
                         entity if entity != name else None, None, {"entity_type": kind},
-                        spelled=entity if entity != name else None))
+                        spelled=entity if entity != name else None, links=True))
     return out
 
 
-def read_basic_memory(root: Path) -> list[Item | Skip]:
-    """A basic-memory project directory: one memory per note, named by its
-    ``permalink`` (else its file stem), ``[[Title]]`` links rewritten to
-    memdir names, the first observation (else the first line) as the
+def read_basic_memory(root: Path, *, include: tuple[str, ...] = (), exclude: tuple[str, ...] = (),
+                      max_bytes: int = MAX_FILE_BYTES) -> list[Item | Skip]:
+    """A basic-memory project directory (its folders chosen as :func:`read_directory` does): one
+    memory per note, named by its ``permalink`` (else its file stem), its whole text kept: the
+    observations (``- [category] text #tag``) stay a list in the body with their categories and
+    tags, the relations (``- relation_type [[Target]]``) ``[[links]]`` resolved to memdir names once
+    every note is named (``Item.links``); the first observation (else the first line) is the
     description. Raises :class:`NotFound`."""
-    found = read_directory(root)
-
-    def final_name(item: Item) -> str:
-        permalink = str(item.extra.get("permalink") or "").rsplit("/", 1)[-1]
-        return (_slug(permalink) if permalink else None) or item.name
-
-    titles = {}
-    for item in found:
-        if isinstance(item, Item):
-            titles[(item.title or item.name).strip().lower()] = final_name(item)
+    found = read_directory(root, include=include, exclude=exclude, max_bytes=max_bytes)
     out: list[Item | Skip] = []
     for item in found:
         if isinstance(item, Skip):
             out.append(item)
             continue
-
-        def relink(match: re.Match) -> str:
-            target = titles.get(match.group(1).strip().lower())
-            return f"[[{target or _slug(match.group(1)) or match.group(1)}]]"
-
-        body = _LINK.sub(relink, item.body)
-        observation = re.search(r"^- \[[^\]]+\]\s*(.+)$", body, re.M)
+        permalink = str(item.extra.get("permalink") or "").rsplit("/", 1)[-1]
+        name = (_slug(permalink) if permalink else None) or item.name
+        observation = re.search(r"^- \[[^\]]+\]\s*(.+)$", item.body, re.M)
         description = item.description
         if item.extra.get("original_type") or description == item.title:
-            description = observation.group(1).strip() if observation else _first_line(body) or description
+            description = observation.group(1).strip() if observation else _first_line(item.body) or description
         extra = {k: v for k, v in item.extra.items() if k in ("tags", "permalink", "original_type")}
-        name = final_name(item)  # named by its permalink, the permalink is its spelling
-        out.append(Item(item.source, name, description, item.type, body, item.title, item.scope, extra,
-                        spelled=item.spelled if name == item.name else None))
+        out.append(Item(item.source, name, description, item.type, item.body, item.title, item.scope, extra,
+                        spelled=item.spelled if name == item.name else None, links=True))
     return out
 
 
-__all__ = ["Item", "Skip", "claude_code_dir", "dsh_dirs", "dsh_key", "read_basic_memory", "read_directory",
+__all__ = ["WIKI_LINK", "Item", "Skip", "claude_code_dir", "dsh_dirs", "dsh_key", "read_basic_memory", "read_directory",
            "read_markdown", "read_mcp_memory"]

@@ -96,8 +96,9 @@ def write(session: Session, change: MemoryChange, scope: str | None = None) -> W
     layers is refused (:class:`InvalidInput`) unless ``scope`` says which. A write for the team layer by anyone but a person (or
     asked as a candidate) is a candidate kept in the person's home (:func:`memdir.operations.team.propose`).
     The tombstones of the session's other layers guard the write (:func:`guard`); one that cannot be read is
-    skipped, said in the warnings. Limits come from the settings (title 80, description 160,
-    body 2000 characters by default; cut with a warning). Secrets are
+    skipped, said in the warnings. Limits come from the settings (title 80, description 160 characters
+    by default; cut with a warning; a body is cut only for a model's write, 2000 by default:
+    :func:`memdir.gateway.fields.body_limit`; a file over ``max_file_bytes`` is refused). Secrets are
     redacted and counted. Raises :class:`InvalidInput`, :class:`ScopeError`,
     :class:`TombstoneRefused`, :class:`Conflict` (another name normalizing to
     the same file), :class:`Refused` (a superseded memory, unless

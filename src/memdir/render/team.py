@@ -63,16 +63,23 @@ def promoted(result: Promoted) -> str:
 @printable_output
 def import_report(result, *, max_lines: int = 200) -> str:
     """An import: one line per item that did something or was skipped (the
-    first ``max_lines``), then the counts by result."""
+    first ``max_lines``; a body cut to fit the file ceiling marked ``[cut]``),
+    then the counts by result and how many items were kept whole or cut;
+    when nothing was imported, why (:meth:`~memdir.importing.run.ImportReport.nothing`)."""
     lines = [("Dry run — nothing written. " if result.dry_run else "") + f"Import from {result.kind}: {result.source}"]
     shown = [o for o in result.outcomes if o.result.removeprefix("would-") != "unchanged"]
     for o in shown[:max_lines]:
         where = f"{o.name} ({o.scope})" if o.name else "-"
-        lines.append(f"  {o.result:<16} {where}  ← {cut(o.source, 120)}" + (f"  — {cut(o.detail, 200)}" if o.detail else ""))
+        lines.append(f"  {o.result:<16} {where}  ← {cut(o.source, 120)}" + (" [cut]" if o.cut else "")
+                     + (f"  — {cut(o.detail, 300)}" if o.detail else ""))
     if len(shown) > max_lines:
         lines.append(f"  …{len(shown) - max_lines} more")
     counts = {k: result.count(k) for k in ("imported", "updated", "candidate", "unchanged", "skipped")}
-    lines.append(", ".join(f"{v} {k}" for k, v in counts.items()) + ".")
+    kept = [o.kept for o in result.outcomes]
+    lines.append(", ".join(f"{v} {k}" for k, v in counts.items())
+                 + f" (kept whole: {kept.count('whole')}, cut: {kept.count('cut')}).")
+    if result.nothing():
+        lines.append(result.nothing() + ".")
     return "\n".join(lines)
 
 

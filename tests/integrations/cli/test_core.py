@@ -86,9 +86,13 @@ def test_global_json_flag_and_input_errors(project, tmp_path):
     assert bad.returncode == 1 and b"not valid UTF-8" in bad.stderr
     zero = run_cli("--project", project, "context", "--max-bytes", "0")
     assert zero.returncode == 2 and "at least 1" in zero.stderr
-    cut = run_cli("--project", project, "write", "long", "-d", "d", "-t", "project", "--body", "b" * 2100)
-    assert cut.stdout.strip() == "Memory created: long (project)"
-    assert "warning: body cut from 2100 to 2000 characters" in cut.stderr
+    whole = run_cli("--project", project, "write", "long", "-d", "d", "-t", "project", "--body", "b" * 2100)
+    assert whole.stdout.strip() == "Memory created: long (project)"  # a person's body is kept whole (issue 25)
+    assert "cut" not in whole.stderr and "b" * 2100 in (whole_file := run_cli(
+        "--project", project, "read", "long")).stdout, whole_file.stdout[:200]
+    huge = run_cli("--project", project, "write", "huge", "-d", "d", "-t", "project", "--body-file", "-",
+                   input="x" * (300 * 1024))
+    assert huge.returncode == 1 and "over the 262144-byte ceiling of a memory file (max_file_bytes)" in huge.stderr
 
 
 @pytest.mark.slow

@@ -323,15 +323,15 @@ def _cli_then_panel(tmp_path, project, monkeypatch, description, body):
 
 
 @pytest.mark.slow
-def test_an_over_limit_body_is_cut_as_by_memdir_write(tmp_path, project, monkeypatch):
-    body = "0123456789" * 400  # 4000 characters: twice the 2000 limit
+def test_a_person_long_body_is_kept_whole_by_the_panel_as_by_memdir_write(tmp_path, project, monkeypatch):
+    body = "0123456789" * 400  # 4000 characters: twice the 2000 limit of what a model writes
     cli, panel, homes = _cli_then_panel(tmp_path, project, monkeypatch, "Where the API key lives", body)
     assert cli.returncode == 0 and panel.status_code == 200
     by_cli, by_panel = json.loads(cli.stdout), panel.json()["result"]
-    assert by_panel["warnings"] == by_cli["warnings"] == ["body cut from 4000 to 2000 characters"]
+    assert by_panel["warnings"] == by_cli["warnings"] == []  # a person's text is never cut (issue 25)
     assert {k: v for k, v in by_panel.items() if k != "digest"} == {k: v for k, v in by_cli.items() if k != "digest"}
     bodies = [Memory.open(home=h, project=project).read("api-key", count=False).record.body for h in homes]
-    assert bodies[0] == bodies[1] and len(bodies[0]) == 2000
+    assert bodies[0] == bodies[1] == body
 
 
 @pytest.mark.slow

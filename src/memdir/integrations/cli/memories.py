@@ -211,7 +211,7 @@ def register(add, settings) -> None:
                         "to work; project: goals, decisions, deadlines of this project; reference: outside "
                         "resources (these three are saved in the project layer). An update without it keeps the "
                         "memory's type; a new memory without it is project")
-    p.add_argument("--body", "-b", help=f"Markdown body (≤ {settings.limit_body} characters); without "
+    p.add_argument("--body", "-b", help=f"Markdown body, kept whole (a file of at most {settings.max_file_bytes} bytes); without "
                    "--body, --body-file or piped stdin an update keeps the body, --body '' empties it")
     p.add_argument("--body-file", help="read the body from this file ('-' = stdin); an empty one is refused "
                    "for a memory that has a body (say --body '' to empty it)")

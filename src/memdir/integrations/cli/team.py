@@ -37,13 +37,15 @@ def cmd_promote(args) -> int:
 
 
 def cmd_import(args) -> int:
-    """``memdir import SOURCE [PATH] [--scope S] [--dry-run]``: memories from another system."""
+    """``memdir import SOURCE [PATH] [--scope S] [--dry-run] [--include P] [--exclude P]``: memories from
+    another system; exit 1 when it brought nothing (the report says why)."""
     with ProgressBar("importing", "memory") as bar:
         result = open_memory(args).import_from(args.source, args.path, scope=args.scope, dry_run=args.dry_run,
-                                                progress=bar)
+                                                progress=bar, include=tuple(args.include or ()),
+                                                exclude=tuple(args.exclude or ()))
     emit(args, result, render_team.import_report(result))
     warn(render_memories.warnings(result))  # a layer whose tombstones were not checked, as a write says it
-    return 0
+    return 1 if result.nothing() else 0
 
 
 def register(add, settings) -> None:
@@ -66,3 +68,7 @@ def register(add, settings) -> None:
     p.add_argument("path", nargs="?", help="the directory or file (dir, mcp-memory, basic-memory)")
     p.add_argument("--scope", choices=SCOPES, help="where the memories go (team: as candidates for review)")
     p.add_argument("--dry-run", action="store_true", help="report what would happen, write nothing")
+    p.add_argument("--include", action="append", metavar="PATTERN",
+                   help="import only files this shell pattern names (path or file name; repeatable)")
+    p.add_argument("--exclude", action="append", metavar="PATTERN",
+                   help="leave out files and folders this shell pattern names (repeatable)")

@@ -1,0 +1,219 @@
+"""claude-mem's database, read for ``memdir import claude-mem [DB]`` (issue 25).
+
+claude-mem (thedotmack/claude-mem) keeps what its worker extracted from
+Claude Code sessions in one SQLite database, ``~/.claude-mem/claude-mem.db``
+(the folder is ``CLAUDE_MEM_DATA_DIR`` when set). Its tables, as its own
+migrations leave them (read from the project's ``src/services/sqlite/``):
+
+* ``observations``: one row per observation — ``project``, ``type``
+  (``decision``, ``discovery``, ``bugfix``, ``feature``, ``refactor``,
+  ``change`` …), ``title``, ``subtitle``, ``narrative``, ``facts`` and
+  ``concepts`` (JSON arrays of strings), ``files_read``, ``files_modified``,
+  ``created_at``; older databases have ``text`` instead of the structured
+  columns, ``sdk_session_id`` instead of ``memory_session_id``, and no
+  ``merged_into_project``;
+* ``session_summaries``: one per session — ``request``, ``investigated``,
+  ``learned``, ``completed``, ``next_steps``, ``notes``;
+* ``directives`` (newer databases): rules a person set, ``scope``
+  ``global`` or ``project``, ``status`` ``active`` or not.
+
+Its ``project`` is the base name of the session's git work tree (its
+``getProjectName``; a linked worktree's is ``<repository>/<worktree>``), so the
+rows of memdir's project are those named as its root is. What lasts becomes a
+memory: decisions and discoveries (type ``project``), active directives
+(``feedback``; a global one in the user layer); what a session summary says it
+learned becomes a candidate for review. Everything else — work records (bug
+fixes, features, changes), summaries without a lesson, other projects' rows —
+is counted and skipped, one line per kind with the count.
+
+The database is opened read-only (a ``mode=ro`` URI), never written, and read
+in one transaction, so claude-mem's worker writing meanwhile cannot give a torn
+view; a database SQLite cannot open read-only in place (a WAL database without
+its ``-shm`` file, in a folder memdir cannot write) is copied, with its WAL,
+into a temporary folder first.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import tempfile
+from pathlib import Path
+from urllib.parse import quote
+
+from ..errors import InvalidInput, NotFound
+from ..text.names import normalize_name
+from .sources import Item, Skip
+
+DURABLE = {"decision": "a decision", "discovery": "a discovery"}  # observation types kept as memories
+_NAME_WORDS = 7  # words of a title that make a memory's name
+
+
+def default_database(environ) -> Path:
+    """claude-mem's database: ``$CLAUDE_MEM_DATA_DIR/claude-mem.db``, else ``~/.claude-mem/claude-mem.db``."""
+    folder = environ.get("CLAUDE_MEM_DATA_DIR") or os.path.join(environ.get("HOME") or os.path.expanduser("~"),
+                                                                ".claude-mem")
+    return Path(folder).expanduser() / "claude-mem.db"
+
+
+def _open(db: Path) -> tuple[sqlite3.Connection, tempfile.TemporaryDirectory | None]:
+    """A read-only connection to ``db`` (and the temporary folder of its copy, when one was needed)."""
+    try:
+        connection = sqlite3.connect(f"file:{quote(str(db.resolve()))}?mode=ro", uri=True)
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return connection, None
+    except sqlite3.Error:
+        pass
+    copy = tempfile.TemporaryDirectory(prefix="memdir-claude-mem-")  # read what it holds, never its locks
+    for suffix in ("", "-wal"):
+        if Path(f"{db}{suffix}").is_file():
+            shutil.copyfile(f"{db}{suffix}", Path(copy.name) / f"claude-mem.db{suffix}")
+    try:
+        connection = sqlite3.connect(Path(copy.name) / "claude-mem.db")
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error as exc:
+        copy.cleanup()
+        raise InvalidInput(f"cannot read {str(db)!r} as claude-mem's database: {exc}") from None
+    return connection, copy
+
+
+def _rows(connection: sqlite3.Connection, table: str, wanted: tuple[str, ...]) -> list[dict]:
+    """Every row of ``table`` (ordered by ``id``) as a dict of the ``wanted`` columns, a column this
+    database's version lacks given as None; ``[]`` when the table is missing."""
+    have = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
+    if not have:
+        return []
+    columns = ", ".join(c if c in have else f"NULL AS {c}" for c in wanted)
+    order = " ORDER BY id" if "id" in have else ""
+    cursor = connection.execute(f"SELECT {columns} FROM {table}{order}")
+    return [dict(zip(wanted, row)) for row in cursor]
+
+
+def _list(value) -> list[str]:
+    """A JSON array column (``facts``, ``concepts``, ``files_*``) as strings; plain text as one item."""
+    if not value:
+        return []
+    try:
+        parsed = json.loads(value)
+    except (TypeError, ValueError):
+        return [str(value)]
+    return [str(v) for v in parsed if str(v).strip()] if isinstance(parsed, list) else [str(parsed)]
+
+
+def _first_line(text: str) -> str:
+    return next((line.strip().lstrip("#>-* ").strip() for line in (text or "").splitlines() if line.strip()), "")
+
+
+def _name(text: str, fallback: str) -> str:
+    """A memory name from the first words of ``text`` (a title), else ``fallback``."""
+    words = " ".join(text.split()[:_NAME_WORDS])
+    try:
+        return normalize_name(words).name if words else fallback
+    except InvalidInput:
+        return fallback
+
+
+def _ours(row: dict, project: str) -> bool:
+    """True when a row belongs to memdir's project named ``project`` (a worktree's rows included)."""
+    names = (row.get("project") or "", row.get("merged_into_project") or "")
+    return any(name == project or name.startswith(project + "/") for name in names)
+
+
+def _observation(row: dict) -> Item:
+    title = (row["title"] or "").strip()
+    narrative = (row["narrative"] or row["text"] or "").strip()
+    description = title or _first_line(narrative) or f"claude-mem observation {row['id']}"
+    parts = [p for p in ((row["subtitle"] or "").strip(), narrative) if p]
+    facts, concepts = _list(row["facts"]), _list(row["concepts"])
+    files = sorted(set(_list(row["files_read"]) + _list(row["files_modified"])))
+    if facts:
+        parts.append("Facts:\n" + "\n".join(f"- {fact}" for fact in facts))
+    if files:
+        parts.append("Files: " + ", ".join(files))
+    extra = {"claude_mem_id": row["id"], "claude_mem_type": row["type"]}
+    if concepts:
+        extra["tags"] = concepts
+    if row["created_at"]:
+        extra["claude_mem_created"] = str(row["created_at"])
+    return Item(f"observation {row['id']} ({row['type']})", _name(title or description, f"claude-mem-{row['id']}"),
+                description.split("\n")[0], "project", "\n\n".join(parts), title or None, extra=extra)
+
+
+def _summary(row: dict) -> Item:
+    learned = (row["learned"] or "").strip()
+    request = (row["request"] or "").strip()
+    body = learned + (f"\n\nSession request: {request}" if request else "")
+    name = "learned-" + _name(_first_line(learned), str(row["id"]))
+    return Item(f"session summary {row['id']}", name[:64].rstrip("-"), _first_line(learned), "project", body,
+                extra={"claude_mem_summary_id": row["id"]}, candidate=True)
+
+
+def _directive(row: dict) -> Item:
+    content = (row["content"] or "").strip()
+    scope = "user" if (row["scope"] or "global") == "global" else None
+    return Item(f"directive {row['id']}", _name(_first_line(content), f"claude-mem-directive-{row['id']}"),
+                _first_line(content), "feedback", content, scope=scope, extra={"claude_mem_directive_id": row["id"]})
+
+
+def read_claude_mem(db: Path, root: Path) -> list[Item | Skip]:
+    """claude-mem's database ``db`` as items for memdir's project at ``root`` (see the module docstring):
+    decisions and discoveries, directives, the lessons of session summaries (candidates); a
+    :class:`Skip` with the count for each kind left out, and for each other project. Raises
+    :class:`NotFound` (no such file) and :class:`InvalidInput` (not a database SQLite can read)."""
+    db = Path(db)
+    if not db.is_file():
+        raise NotFound(f"no claude-mem database {str(db)!r} (give its path: memdir import claude-mem PATH)")
+    project = Path(root).name
+    connection, copy = _open(db)
+    try:
+        connection.execute("BEGIN")  # one read transaction: one consistent view
+        observations = _rows(connection, "observations", (
+            "id", "project", "merged_into_project", "type", "title", "subtitle", "narrative", "text", "facts",
+            "concepts", "files_read", "files_modified", "created_at"))
+        summaries = _rows(connection, "session_summaries", ("id", "project", "merged_into_project", "request",
+                                                            "learned"))
+        directives = _rows(connection, "directives", ("id", "scope", "project", "content", "status"))
+        connection.rollback()
+    except sqlite3.Error as exc:
+        raise InvalidInput(f"cannot read {str(db)!r} as claude-mem's database: {exc}") from None
+    finally:
+        connection.close()
+        if copy is not None:
+            copy.cleanup()
+    out: list[Item | Skip] = []
+    counted: dict[tuple[str, str], int] = {}
+
+    def count(source: str, why: str) -> None:
+        counted[(source, why)] = counted.get((source, why), 0) + 1
+
+    for row in observations:
+        if not _ours(row, project):
+            count("observations of other projects", f"another project ({row['project']}): import from its folder")
+        elif row["type"] in DURABLE:
+            out.append(_observation(row))
+        else:
+            count(f"{row['type']} observations", "a record of work done, not lasting knowledge")
+    for row in summaries:
+        if not _ours(row, project):
+            count("session summaries of other projects", f"another project ({row['project']})")
+        elif (row["learned"] or "").strip():
+            out.append(_summary(row))
+        else:
+            count("session summaries", "no lesson learned stated (requests, progress and next steps do not last)")
+    for row in directives:
+        if str(row["status"] or "active") != "active":
+            count("directives", f"not active ({row['status']})")
+        elif (row["scope"] or "global") != "global" and not _ours(row, project):
+            count("directives of other projects", f"another project ({row['project']})")
+        elif (row["content"] or "").strip():
+            out.append(_directive(row))
+    for (source, why), number in counted.items():
+        out.append(Skip(f"{number} {source}", why))
+    if not observations and not summaries and not directives:
+        out.append(Skip(str(db), "no claude-mem observations, summaries or directives in this database"))
+    return out
+
+
+__all__ = ["DURABLE", "default_database", "read_claude_mem"]
