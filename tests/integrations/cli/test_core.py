@@ -117,12 +117,14 @@ def test_limits_in_help_and_tool_schemas_come_from_the_settings(isolated_home, p
     from memdir import Memory
 
     default = run_cli("write", "--help").stdout
-    assert "≤ 160 characters" in default and "≤ 2000 characters" in default  # control: the defaults
+    squeezed = " ".join(default.split())  # argparse wraps help text
+    assert "≤ 160 characters" in default and "at most 262144 bytes" in squeezed  # control: the defaults
     isolated_home.mkdir(parents=True, exist_ok=True)
-    (isolated_home / "config.toml").write_text("[limits]\ndescription = 120\nbody = 4000\n", encoding="utf-8")
+    (isolated_home / "config.toml").write_text("max_file_bytes = 65536\n[limits]\ndescription = 120\nbody = 4000\n",
+                                               encoding="utf-8")
     configured = run_cli("write", "--help").stdout
-    assert "≤ 120 characters" in configured and "≤ 4000 characters" in configured
-    assert "≤ 160" not in configured and "≤ 2000" not in configured
+    assert "≤ 120 characters" in configured and "at most 65536 bytes" in " ".join(configured.split())
+    assert "≤ 160" not in configured and "262144" not in configured
     schema = {s["function"]["name"]: s["function"]["parameters"]["properties"]
               for s in Memory.open(project=project).tool_schemas()}["memory_write"]
     assert (schema["description"]["description"], schema["body"]["description"]) == (
