@@ -58,6 +58,7 @@ _RESULTS = {
     "memdir.operations.team": ("Promoted", "Resolved", "TeamInit", "TeamStatus"),
     "memdir.operations.relocate": ("LayerMove", "OrphanLayer"),
     "memdir.importing.run": ("ImportReport",),
+    "memdir.importing.export": ("ExportReport",),
     "memdir.search.ranking": ("SearchResult",),
     "memdir.search.recall": ("RecallResult",),
     "memdir.consolidation.proposals": ("ConsolidationReport",),

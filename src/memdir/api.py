@@ -19,6 +19,7 @@ mute
 team_init team_status       :mod:`memdir.operations.team` (the team layer)
 team_resolve promote
 import_from                 :mod:`memdir.importing.run` (readers: :mod:`memdir.importing.sources`)
+export                      :mod:`memdir.importing.export`
 status doctor               :mod:`memdir.tools.handlers` (the store's status with search's and
                             consolidation's parts)
 verify repair journal       :mod:`memdir.operations.maintenance`
@@ -43,6 +44,8 @@ from typing import TYPE_CHECKING, Any
 from .errors import InvalidInput
 from .gateway.fields import MemoryChange
 from .importing import run as imports
+from .importing.export import ExportReport
+from .importing.export import export as export_memories
 from .importing.run import ImportReport
 from .operations import maintenance, trust
 from .operations import memories as operations
@@ -211,6 +214,13 @@ class Memory:
         See :mod:`memdir.importing.run`."""
         where, items = imports.gather(self.session, kind, path, include=include, exclude=exclude)
         return imports.run(self.session, kind, where, items, scope=scope, dry_run=dry_run, progress=progress)
+
+    def export(self, directory: str, *, scope: str | None = None, format: str = "memdir",
+               with_history: bool = False) -> ExportReport:
+        """Write the memories (of ``scope``, else every layer) into the new or empty ``directory`` as
+        ``memdir`` files, a ``claude-code`` auto memory folder or ``jsonl``; ``with_history`` adds every
+        stored version. See :mod:`memdir.importing.export`."""
+        return export_memories(self.session, directory, scope=scope, format=format, with_history=with_history)
 
     def promote(self, name: str) -> Promoted:
         """Move a personal project memory into the team layer (a person only)."""

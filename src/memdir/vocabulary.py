@@ -13,7 +13,9 @@ ACTORS = ORIGINS  # who calls the gateway is who the memory's origin names
 # person's own notes on this project.
 SCOPES = ("user", "team", "project")
 # Systems `memdir import` reads (memdir.importing.sources).
-IMPORT_SOURCES = ("claude-code", "dsh", "dir", "mcp-memory", "basic-memory", "claude-mem")
+IMPORT_SOURCES = ("claude-code", "dsh", "dir", "mcp-memory", "basic-memory", "claude-mem", "jsonl")
+# Formats `memdir export` writes (memdir.importing.export).
+EXPORT_FORMATS = ("memdir", "claude-code", "jsonl")
 # Optional fields a write may empty (``clear``) instead of keeping the old value.
 CLEARABLE = frozenset({"title", "importance", "valid_from", "valid_until"})
 # Every action a journal event can have (memdir journal --action filters by one of them).

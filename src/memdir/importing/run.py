@@ -297,7 +297,8 @@ def gather(session: Session, kind: str, path: str | None = None, environ=None, *
            exclude: tuple[str, ...] = ()) -> tuple[str, list]:
     """``(where it was read, the items)`` of source ``kind`` (:data:`KINDS`):
     ``claude-code`` and ``dsh`` find the session project's directories
-    themselves; ``dir``, ``mcp-memory`` and ``basic-memory`` read ``path``;
+    themselves; ``dir``, ``mcp-memory``, ``basic-memory`` and ``jsonl`` (memdir's own
+    export) read ``path``;
     ``claude-mem`` reads ``path`` or ``~/.claude-mem/claude-mem.db`` (its
     ``CLAUDE_MEM_DATA_DIR`` honoured) for the session's project. ``include`` and
     ``exclude`` patterns choose a folder's files (:mod:`memdir.importing.folders`);
@@ -343,6 +344,8 @@ def gather(session: Session, kind: str, path: str | None = None, environ=None, *
         return str(target), importers.read_directory(target, include=include, exclude=exclude, max_bytes=limit)
     if kind == "mcp-memory":
         return str(target), importers.read_mcp_memory(target)
+    if kind == "jsonl":
+        return str(target), importers.read_jsonl(target)
     return str(target), importers.read_basic_memory(target, include=include, exclude=exclude, max_bytes=limit)
 
 

@@ -371,5 +371,47 @@ def read_basic_memory(root: Path, *, include: tuple[str, ...] = (), exclude: tup
     return out
 
 
+def read_jsonl(path: Path) -> list[Item | Skip]:
+    """A ``memdir export --format jsonl`` file (or any JSON Lines of memories): one memory per line
+    with ``name`` and ``description`` (``type``, ``body``, ``title``, ``disabled``, ``scope`` — one of
+    memdir's layers — and ``extra`` when there); a line with ``"live": false`` (a deleted memory's
+    history) is passed over, a line that is not such an object is a :class:`Skip`. Raises
+    :class:`NotFound` for a missing file, a directory or one that is not UTF-8."""
+    found = read_foreign(path, MAX_GRAPH_BYTES)
+    if found.why in (MISSING, DIRECTORY):
+        raise NotFound(f"no file {str(path)!r} to import from" if found.why == MISSING
+                       else f"cannot read {str(path)!r}: it is a directory")
+    if found.data is None:
+        return [Skip(str(path), found.why)]
+    try:
+        lines = found.data.decode("utf-8").lstrip("\ufeff").splitlines()
+    except UnicodeDecodeError as exc:
+        raise NotFound(f"cannot read {str(path)!r}: {exc}") from None
+    out: list[Item | Skip] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            out.append(Skip(f"line {number}", "not JSON"))
+            continue
+        if isinstance(obj, dict) and obj.get("live") is False:
+            continue
+        name = _slug(obj.get("name") or "") if isinstance(obj, dict) else None
+        if name is None or not str(obj.get("description") or "").strip():
+            out.append(Skip(f"line {number}", "not a memory: it needs a name and a description"))
+            continue
+        kind = str(obj.get("type") or "reference")
+        extra = dict(obj.get("extra") or {}) if isinstance(obj.get("extra"), dict) else {}
+        if kind not in TYPES:
+            extra["original_type"], kind = kind, "reference"
+        scope = obj.get("scope") if obj.get("scope") in ("user", "team", "project") else None
+        title = str(obj["title"]) if obj.get("title") else None
+        out.append(Item(f"line {number}", name, str(obj["description"]), kind, str(obj.get("body") or ""), title,
+                        scope, extra, obj.get("disabled") is True, _spelled(name, title, str(obj["name"]))))
+    return out
+
+
 __all__ = ["WIKI_LINK", "Item", "Skip", "claude_code_dir", "dsh_dirs", "dsh_key", "read_basic_memory", "read_directory",
-           "read_markdown", "read_mcp_memory"]
+           "read_jsonl", "read_markdown", "read_mcp_memory"]

@@ -83,4 +83,13 @@ def import_report(result, *, max_lines: int = 200) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["import_report", "promoted", "resolved", "team_init", "team_status"]
+@printable_output
+def export_report(result) -> str:
+    """An export: where, how many memories and files, then each thing left out and why."""
+    lines = [f"Exported {len(result.exported)} memory(ies) as {result.format} into {result.directory} "
+             f"({result.files} file(s)" + (f", {result.versions} past version(s))" if result.with_history else ")")]
+    lines += [f"  left out  {cut(what, 160)}  — {cut(why, 200)}" for what, why in result.left]
+    return "\n".join(lines)
+
+
+__all__ = ["export_report", "import_report", "promoted", "resolved", "team_init", "team_status"]

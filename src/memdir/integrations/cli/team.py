@@ -1,5 +1,5 @@
 """The team and import commands of ``memdir``: ``team init|status|resolve``,
-``promote NAME --to team`` and ``import SOURCE``. Each opens the facade as a person, calls one
+``promote NAME --to team``, ``import SOURCE`` and ``export DIR``. Each opens the facade as a person, calls one
 method and prints its renderer's text (:mod:`memdir.render.team`)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...render import memories as render_memories
 from ...render import team as render_team
 from ...render.progress import ProgressBar
-from ...vocabulary import IMPORT_SOURCES, SCOPES
+from ...vocabulary import EXPORT_FORMATS, IMPORT_SOURCES, SCOPES
 from .common import UsageError, emit, open_memory, warn
 
 
@@ -48,6 +48,14 @@ def cmd_import(args) -> int:
     return 1 if result.nothing() else 0
 
 
+def cmd_export(args) -> int:
+    """``memdir export DIR [--scope S] [--format memdir|claude-code|jsonl] [--with-history]``."""
+    result = open_memory(args).export(args.directory, scope=args.scope, format=args.format,
+                                      with_history=args.with_history)
+    emit(args, result, render_team.export_report(result))
+    return 0
+
+
 def register(add, settings) -> None:
     """Add the team commands to the parser (``add(name, handler, help)``)."""
     p = add("team", cmd_team, f"The team layer in the repository ({settings.team_dir}): init creates or adopts "
@@ -62,13 +70,22 @@ def register(add, settings) -> None:
     p.add_argument("--to", choices=("team",), required=True)
     p = add("import", cmd_import, "Import memories from another system: claude-code (this project's auto "
                                   "memory), dsh (a dsh-auto-memory store), dir PATH (Markdown memory files), "
-                                  "mcp-memory FILE (the MCP memory server's memory.json), basic-memory DIR. "
-                                  "Idempotent; forgotten facts stay out; changed memories get candidates.")
+                                  "mcp-memory FILE (the MCP memory server's memory.json), basic-memory DIR, "
+                                  "claude-mem [DB] (its SQLite database, read-only), jsonl FILE (memdir export). "
+                                  "Idempotent; forgotten facts stay out; changed memories get candidates; exits 1 "
+                                  "when nothing was imported.")
     p.add_argument("source", choices=IMPORT_SOURCES)
-    p.add_argument("path", nargs="?", help="the directory or file (dir, mcp-memory, basic-memory)")
+    p.add_argument("path", nargs="?", help="the directory or file (dir, mcp-memory, basic-memory, jsonl; claude-mem: "
+                                           "default ~/.claude-mem/claude-mem.db)")
     p.add_argument("--scope", choices=SCOPES, help="where the memories go (team: as candidates for review)")
     p.add_argument("--dry-run", action="store_true", help="report what would happen, write nothing")
     p.add_argument("--include", action="append", metavar="PATTERN",
                    help="import only files this shell pattern names (path or file name; repeatable)")
     p.add_argument("--exclude", action="append", metavar="PATTERN",
                    help="leave out files and folders this shell pattern names (repeatable)")
+    p = add("export", cmd_export, "Write the memories as plain files into a new or empty DIR: memdir's own files, "
+                                  "a Claude Code auto memory folder (with MEMORY.md) or one JSON line per memory.")
+    p.add_argument("directory")
+    p.add_argument("--scope", choices=SCOPES, help="one layer (default: every layer of this session)")
+    p.add_argument("--format", choices=EXPORT_FORMATS, default="memdir")
+    p.add_argument("--with-history", action="store_true", help="also every stored version of every memory")
