@@ -32,6 +32,7 @@ def long_note() -> tuple[str, str]:
             + body + "\n"), body
 
 
+@pytest.mark.slow
 def test_a_10kb_basic_memory_note_arrives_whole_with_its_structure(tmp_path, project, person, mem):
     """before: cut at 2,000 characters mid-word, observations and relations gone, no warning."""
     bm = tmp_path / "bm"
@@ -99,6 +100,7 @@ def test_an_mcp_memory_graph_imports_whole_in_every_shape(tmp_path, project, per
     assert {o.result for o in person.import_from("mcp-memory", str(graph)).outcomes} == {"unchanged"}
 
 
+@pytest.mark.slow
 def test_an_import_that_brings_nothing_exits_non_zero_and_says_why(tmp_path, project):
     junk = tmp_path / "junk.json"
     junk.write_text(json.dumps([{"kind": "note"}, 3, "text"]))
@@ -120,6 +122,7 @@ def git(where, *args):
     subprocess.run(["git", "-C", str(where), *args], check=True, capture_output=True)
 
 
+@pytest.mark.slow
 def test_import_dir_of_a_repository_skips_dependencies_builds_ignored_and_linked_folders(tmp_path, project, person):
     """before: the READMEs of node_modules/, target/ and dist/ became memories (basic-memory #287)."""
     repo = tmp_path / "repo"
@@ -172,6 +175,7 @@ def test_reimporting_an_unchanged_source_keeps_a_person_edit(tmp_path, project, 
     assert person.read("ports", count=False).record.description == "Dev database port is 5433"
 
 
+@pytest.mark.slow
 def test_claude_mem_database_imports_durable_kinds_per_project_read_only_and_idempotently(tmp_path, isolated_home,
                                                                                           project):
     db = tmp_path / "claude-mem.db"
@@ -208,6 +212,7 @@ def test_claude_mem_database_imports_durable_kinds_per_project_read_only_and_ide
     assert (again.count("unchanged"), again.count("imported"), again.count("candidate")) == (durable + 7, 0, 0)
 
 
+@pytest.mark.slow
 def test_an_older_claude_mem_database_and_the_default_path(tmp_path, isolated_home, project, monkeypatch):
     data = tmp_path / "cm"
     data.mkdir()

@@ -53,7 +53,16 @@ def test_every_memdir_line_of_the_shell_snippets_runs(tmp_path, isolated_home):
     project = tmp_path / "app"
     (project / ".git").mkdir(parents=True)
     _transcript(project / "session.jsonl")
-    env = dict(os.environ, MEMDIR_SEARCH_VECTORS="off", CLAUDE_CONFIG_DIR=str(tmp_path / "claude"))
+    env = dict(os.environ, MEMDIR_SEARCH_VECTORS="off", CLAUDE_CONFIG_DIR=str(tmp_path / "claude"),
+               DSH_HOME=str(tmp_path / "dsh"))
+    # something for the import lines to bring (an import of nothing exits 1, issue 25)
+    from memdir.importing.sources import claude_code_dir, dsh_key
+    auto = claude_code_dir(project.resolve(), {"CLAUDE_CONFIG_DIR": env["CLAUDE_CONFIG_DIR"]})
+    auto.mkdir(parents=True)
+    (auto / "testing.md").write_text("---\nname: testing\ndescription: Tests use the docker database\n---\n")
+    dsh = tmp_path / "dsh" / "memory" / dsh_key(str(project.resolve()))
+    dsh.mkdir(parents=True)
+    (dsh / "ci.md").write_text("---\nname: ci\ndescription: CI runs on GitHub Actions\ntype: project\n---\n")
     bin_dir = tmp_path / "bin"  # `memdir` on PATH, as after `pip install`
     bin_dir.mkdir()
     (bin_dir / "memdir").write_text(f"#!/bin/sh\nexec {sys.executable} -m memdir.cli \"$@\"\n")

@@ -1,8 +1,10 @@
-"""Other systems' memories in: reading their formats and importing them (DESIGN §11).
+"""Other systems' memories in and out: reading their formats, importing them, exporting (DESIGN §11).
 
 ``sources`` (Claude Code's auto memory, dsh-auto-memory, a directory of
-Markdown files, the MCP memory graph, basic-memory), ``run`` (importing:
-idempotent, origin ``import``, through the tombstones and the gateway).
+Markdown files, the MCP memory graph, basic-memory, memdir's JSON lines),
+``folders`` (which files of a folder are read), ``claude_mem`` (claude-mem's
+SQLite database), ``run`` (importing: idempotent, origin ``import``, through
+the tombstones and the gateway), ``export`` (memories out as plain files).
 
 May import: the standard library and the packages before it (through
 :mod:`memdir.operations`).
