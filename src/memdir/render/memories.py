@@ -109,6 +109,8 @@ def listing(result: ListResult, *, offset: int = 0, limit: int | None = None, mo
 def write(result: WriteResult) -> str:
     """What a write did (warnings apart: :func:`warnings`). A candidate is
     said to be one: it is not a memory of the index until a person approves it."""
+    if result.operation == "dismissed":  # the why is the result's warning
+        return f"Not proposed: {result.name} ({result.scope}); a person dismissed this same proposal before."
     what = "Candidate" if result.status == "candidate" else "Memory"
     text = f"{what} {result.operation}: {result.name} ({result.scope}{', pinned' if result.pinned else ''})"
     if result.status == "candidate":
