@@ -53,7 +53,8 @@ from .errors import (
 _RESULTS = {
     "memdir.results": (
         "ClearResult", "Decision", "DeleteResult", "DoctorResult", "FlagResult", "HistoryResult", "JournalResult",
-        "LiftResult", "ListResult", "PruneResult", "ReadResult", "RestoreResult", "ReviewResult", "StatusResult",
+        "Candidate", "LiftResult", "ListResult", "PruneResult", "ReadResult", "RestoreResult", "ReviewResult",
+        "StatusResult",
         "TombstoneList", "VerifyResult", "VersionResult", "WriteResult"),
     "memdir.operations.team": ("Promoted", "Resolved", "TeamInit", "TeamStatus"),
     "memdir.operations.relocate": ("LayerMove", "OrphanLayer"),

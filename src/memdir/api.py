@@ -14,8 +14,8 @@ write apply read list       :mod:`memdir.operations.memories` (the tools)
 delete forget prune clear
 history show restore
 tombstones lift_tombstone   :mod:`memdir.operations.trust` (what a person decides)
-review approve reject pin
-mute
+review approve reject
+dismiss candidate pin mute
 team_init team_status       :mod:`memdir.operations.team` (the team layer)
 team_resolve promote
 import_from                 :mod:`memdir.importing.run` (readers: :mod:`memdir.importing.sources`)
@@ -238,16 +238,31 @@ class Memory:
         return trust.lift_tombstone(self.session, tombstone_id, reason=reason, scope=scope)
 
     def review(self, scope: str | None = None) -> ReviewResult:
-        """Candidates waiting for a person."""
+        """Candidates waiting for a person, each with what approving it does and the digest of what is
+        shown; see :func:`memdir.operations.trust.review`."""
         return trust.review(self.session, scope)
 
-    def approve(self, name: str, scope: str | None = None, *, reason: str | None = None) -> Decision:
-        """Publish a candidate (a person only); a tombstoned value is refused."""
-        return trust.approve(self.session, name, scope, reason=reason)
+    def candidate(self, name: str, scope: str | None = None) -> ReadResult:
+        """A candidate's own text (a team candidate's too: the one waiting in the home)."""
+        return trust.candidate(self.session, name, scope)
 
-    def reject(self, name: str, scope: str | None = None, *, reason: str | None = None) -> Decision:
-        """Reject a candidate (a person only): its value is tombstoned."""
-        return trust.reject(self.session, name, scope, reason=reason)
+    def approve(self, name: str, scope: str | None = None, *, reason: str | None = None,
+                digest: str | None = None, edit: MemoryChange | None = None) -> Decision:
+        """Publish a candidate (a person only); a tombstoned value is refused; with ``digest`` (from
+        :meth:`review`), only when it is still what was shown; ``edit`` corrects it first
+        (:func:`memdir.operations.trust.approve`)."""
+        return trust.approve(self.session, name, scope, reason=reason, digest=digest, edit=edit)
+
+    def reject(self, name: str, scope: str | None = None, *, reason: str | None = None,
+               digest: str | None = None) -> Decision:
+        """Reject a candidate (a person only): the fact is wrong, its value is tombstoned."""
+        return trust.reject(self.session, name, scope, reason=reason, digest=digest)
+
+    def dismiss(self, name: str, scope: str | None = None, *, reason: str | None = None,
+                digest: str | None = None) -> Decision:
+        """Dismiss a candidate (a person only): dropped with no tombstone; the same proposal is not
+        proposed again."""
+        return trust.dismiss(self.session, name, scope, reason=reason, digest=digest)
 
     def pin(self, name: str, value: bool = True, scope: str | None = None) -> FlagResult:
         """Pin (``value=False``: unpin) a memory; pinned memories lead the index."""

@@ -138,7 +138,8 @@ class ReadResult(Result):
 @dataclass(frozen=True)
 class WriteResult(Result):
     """What a write did: ``operation`` is created | updated | renamed | reactivated
-    (a superseded memory made active again) | unchanged; ``redactions``
+    (a superseded memory made active again) | unchanged | dismissed (a proposal a person dismissed
+    before, byte for byte: not proposed again, the warning says so); ``redactions``
     counts secrets replaced (``redaction_kinds`` by kind); ``warnings`` name every cut and normalization; ``status`` and ``pinned``
     are the memory's now; ``digest`` is its file's SHA-256."""
 
@@ -275,23 +276,41 @@ class LiftResult(Result):
 
 
 @dataclass(frozen=True)
-class ReviewResult(Result):
-    """Candidates waiting for a person, per scope, in index order."""
+class Candidate(MemoryInfo):
+    """A candidate as review shows it (:func:`memdir.operations.trust.review`): a :class:`MemoryInfo` plus
+    what approving it does. ``change``: ``new`` (a memory is added: ``proposed`` is its whole text),
+    ``change`` (memory ``target`` takes ``proposed``; ``live`` is its text now, ``diff`` the unified diff
+    live → proposed) or ``replace`` (the new memory retires ``target``, whose text is ``live``). ``digest``
+    names what was shown (SHA-256 hex): approve and dismiss carry it and are refused once it changed."""
 
-    candidates: tuple[MemoryInfo, ...]
+    change: str = "new"
+    target: str | None = None
+    proposed: str = ""
+    live: str | None = None
+    diff: str | None = None
+    digest: str = ""
+
+
+@dataclass(frozen=True)
+class ReviewResult(Result):
+    """Candidates waiting for a person (:class:`Candidate`), per scope, in index order."""
+
+    candidates: tuple[Candidate, ...]
 
 
 @dataclass(frozen=True)
 class Decision(Result):
     """A person's decision on the candidate ``candidate``: approved (``name``
-    is the memory that now holds its content) or rejected (its value is
-    tombstoned; ``name`` is the candidate's)."""
+    is the memory that now holds its content), rejected (its value is
+    tombstoned; ``name`` is the candidate's) or, with ``dismissed``, dropped with no tombstone
+    (``name``: the memory it was for; the same proposal is not proposed again)."""
 
     name: str
     scope: str
     candidate: str
     approved: bool
     warnings: tuple[str, ...] = ()  # e.g. a layer whose tombstones could not be checked (operations.lookup.guard)
+    dismissed: bool = False
 
 
 @dataclass(frozen=True)

@@ -310,15 +310,20 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
                 cname, cdigest = _candidate_name(target, current, layer)
                 # The candidate is a new file: it is given the prepared body, which is the target's when
                 # the proposal leaves it out (the gateway would give a new file an empty one).
-                write(writer, MemoryChange(cname, p.description, kind, body, title=p.title, importance=p.importance,
-                                           status="candidate", reason=reason, expect_digest=cdigest,
-                                           extra={"candidate_for": target, "candidate_action": action}), scope)
+                done = write(writer, MemoryChange(cname, p.description, kind, body, title=p.title,
+                                                  importance=p.importance, status="candidate", reason=reason,
+                                                  expect_digest=cdigest,
+                                                  extra={"candidate_for": target, "candidate_action": action}), scope)
+                if done.operation == "dismissed":  # a person dismissed this very proposal before
+                    return fail("skipped-dismissed", "; ".join(done.warnings), name=cname, target=target, scope=scope)
                 return Outcome(index, p.action, "candidate", name=cname, target=target, scope=scope,
                                detail=(f"{drift}; " if drift else "") + f"waits for review (memdir approve {cname})",
                                warnings=notes)
             if action == "create":
-                write(writer, MemoryChange(name, p.description, kind, p.body, title=p.title, importance=p.importance,
-                                           reason=reason, expect_digest=None), scope)
+                done = write(writer, MemoryChange(name, p.description, kind, p.body, title=p.title,
+                                                  importance=p.importance, reason=reason, expect_digest=None), scope)
+                if done.operation == "dismissed":  # proposed for the team: a person dismissed this one before
+                    return fail("skipped-dismissed", "; ".join(done.warnings), name=name, scope=scope)
                 return Outcome(index, p.action, "created", name=name, scope=scope, warnings=notes)
             if action == "update":
                 write(writer, MemoryChange(target, p.description, kind, p.body, title=p.title, importance=p.importance,

@@ -168,7 +168,7 @@ class Outcome:
 
     ``result``: created | updated | superseded | forgotten | candidate |
     unchanged | skipped-changed | skipped-locked | skipped-unreadable (its layer could not be
-    read: the tombstones, a file) | refused-tombstone | refused |
+    read: the tombstones, a file) | skipped-dismissed (a person dismissed this exact proposal) | refused-tombstone | refused |
     needs-review | not-found | invalid | over-limit — or, in a dry run,
     ``would-create`` | ``would-update`` | ``would-supersede`` | ``would-forget`` |
     ``would-candidate`` | ``would-unchanged``. ``name`` is the memory written (for a candidate: the

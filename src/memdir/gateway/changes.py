@@ -22,7 +22,8 @@ from pathlib import Path
 from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
 from ..files.fsio import digest
 from ..files.layout import read_layer_info, write_layer_info
-from ..files.memfile import MalformedMemory, MemoryRecord, parse
+from ..files.memfile import MalformedMemory, MemoryRecord, format_time, parse
+from ..layer import dismissals
 from ..layer.history import version_bytes
 from ..layer.index import whole_days
 from ..layer.journal import Event, now_utc
@@ -161,6 +162,11 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
             return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
                                tuple(warnings), old.status, old.pinned, existing.digest)
+        if new_status == "candidate" and actor != "human":  # a person's own candidate is theirs to write
+            refusal = _dismissed(layer, record)
+            if refusal is not None:
+                return WriteResult(name, layer.scope, "dismissed", sum(counts.values()), counts,
+                                   (*warnings, refusal), "candidate", record.pinned, None)
         check_readable(record, layer.settings.max_file_bytes)
         old_entry = None
         if old_name:
@@ -178,6 +184,68 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     operation = "reactivated" if reviving else "renamed" if rename_from is not None else "updated" if old else "created"
     return WriteResult(name, layer.scope, operation, sum(counts.values()),
                        counts, tuple(warnings), record.status, record.pinned, event.after)
+
+
+def _proposed_for(record: MemoryRecord) -> str:
+    """The memory a candidate ``record`` is a proposal for: its ``candidate_for``, else its own name."""
+    target = dict(record.extra).get("candidate_for")
+    return target if isinstance(target, str) and target else record.name
+
+
+def _dismissed(layer: Layer, record: MemoryRecord) -> str | None:
+    """Why the candidate ``record`` is not proposed: a person dismissed this exact proposal
+    (:mod:`memdir.layer.dismissals`); None when they did not."""
+    target = _proposed_for(record)
+    seen = dismissals.dismissed(layer.meta, dismissals.proposal_digest(target, record))
+    if seen is None:
+        return None
+    when = f" on {seen['ts']}" if isinstance(seen.get("ts"), str) else ""
+    return (f"not proposed: a person dismissed this exact proposal for {target!r}{when} (memdir dismiss); "
+            "propose it again only with something new")
+
+
+def dismiss(layer: Layer, name: str, *, actor: str, reason: str | None = None, session: str | None = None,
+            expect: tuple[str, str | None, str | None] | None = None) -> str:
+    """Drop the candidate ``name`` with no tombstone (a person's "not now", not "wrong"), journaled as
+    ``dismiss``; the proposal's digest is remembered (:mod:`memdir.layer.dismissals`) so the same proposal,
+    byte for byte, is not proposed again (:func:`write` says so). ``expect``: see :func:`set_status`.
+    Returns the memory the candidate was for. Raises :class:`Refused` (not a person), :class:`NotFound`,
+    :class:`InvalidInput` (not a candidate), :class:`Conflict`."""
+    if actor != "human":
+        raise Refused("only a person can dismiss a candidate (use the CLI or the panel)")
+    key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
+    with layer.transaction(actor, session) as tx:
+        entry = _pending(tx, key)
+        target = _proposed_for(entry.record)
+        _expected(tx, entry, expect)
+        dismissals.remember(layer.meta, dismissals.proposal_digest(target, entry.record), target,
+                            format_time(now_utc()), actor)
+        tx.apply(key, None, "dismiss", reason=reason or "dismissed")
+    return target
+
+
+def _pending(tx, key: str):
+    """The candidate ``key`` of the transaction's layer. Raises :class:`NotFound`, :class:`InvalidInput`."""
+    entry = tx.fresh(key)
+    if entry is None:
+        raise NotFound(f"no candidate called {key!r}; see `memdir review`")
+    if entry.record.status != "candidate":
+        raise InvalidInput(f"{key!r} is {entry.record.status}, not a candidate")
+    return entry
+
+
+def _expected(tx, entry, expect: tuple[str, str | None, str | None] | None) -> None:
+    """Compare-and-set of a decision: ``expect`` is (the candidate file's digest, the memory of this layer it
+    changes or retires or None, that memory's digest or None: none), what the person was shown; the layer
+    must still hold exactly that. Raises :class:`Conflict`."""
+    if expect is None:
+        return
+    shown, target, target_digest = expect
+    live = tx.fresh(target) if target else None
+    if entry.digest != shown or (live.digest if live else None) != target_digest:
+        raise Conflict(f"candidate {entry.record.name!r} changed since it was shown "
+                       f"({'its text' if entry.digest != shown else 'the memory it changes'}); "
+                       "review it again (memdir review) and decide on what it is now")
 
 
 def _other_than_proposal(entry, target: str) -> bool:
@@ -348,25 +416,35 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
                        tuple(tx.warnings), clean.status, clean.pinned, event.after)
 
 
+def approved_record(live: MemoryRecord, candidate: MemoryRecord) -> MemoryRecord:
+    """What approving ``candidate``, a proposed change to the memory ``live``, makes of ``live``: the candidate's
+    description, type and body, its title and importance where it gives them (else ``live``'s); every other
+    field is ``live``'s. The one rule of an approval's content, for the personal layers (:func:`set_status`),
+    the team's (:func:`memdir.operations.team.decide`) and what review shows (:mod:`memdir.operations.trust`)."""
+    return live.with_(description=candidate.description, type=candidate.type, body=candidate.body,
+                      title=candidate.title or live.title,
+                      importance=candidate.importance if candidate.importance is not None else live.importance)
+
+
 def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: str | None = None,
-               guard: list[Tombstone] = (), session: str | None = None) -> str:
+               guard: list[Tombstone] = (), session: str | None = None,
+               expect: tuple[str, str | None, str | None] | None = None) -> str:
     """Approve or reject a candidate (a person's decision).
 
     Approve: the candidate becomes active — or, when it proposes a change to
     another memory (``candidate_for``, not superseded), that memory takes its content
-    and the candidate file goes. A tombstoned value is refused even here. Reject: the
-    value is tombstoned and the candidate deleted. Returns the name of the memory that
-    now holds the content (approve) or the rejected name."""
+    (:func:`approved_record`) and the candidate file goes. A tombstoned value is refused even here. Reject: the
+    value is tombstoned and the candidate deleted. ``expect`` (candidate file digest, the memory it changes
+    or retires and its digest, as shown: :func:`_expected`) is compare-and-set: :class:`Conflict` when
+    either changed. Returns
+    the name of the memory that now holds the content (approve) or the rejected name."""
     if actor != "human":
         raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
     key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
     with layer.transaction(actor, session) as tx:
-        entry = tx.fresh(key)
-        if entry is None:
-            raise NotFound(f"no candidate called {key!r}; see `memdir review`")
+        entry = _pending(tx, key)
         record = entry.record
-        if record.status != "candidate":
-            raise InvalidInput(f"{key!r} is {record.status}, not a candidate")
+        _expected(tx, entry, expect)
         if not approve:
             _delete_tombstoned(tx, key, record, "reject", reason or "rejected")
             return key
@@ -377,10 +455,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         target_entry = tx.fresh(target) if target else None
         refuse_superseded(target_entry, True, "approve a change to", tx)
         if target_entry is not None:
-            old = target_entry.record
-            merged = old.with_(description=record.description, body=record.body, type=record.type,
-                               title=record.title or old.title, updated=now, origin="human",
-                               status="active")
+            merged = approved_record(target_entry.record, record).with_(updated=now, origin="human", status="active")
             tx.apply(target, merged, "approve", reason=reason, data={"candidate": key})
             tx.apply(key, None, "approve", reason=f"merged into {target}")
             return target
@@ -458,6 +533,6 @@ def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", 
 
 
 __all__ = [
-    "PruneCandidate", "WriteResult", "clear", "delete", "finish_interrupted", "lift_tombstone", "move_layer", "prune",
+    "PruneCandidate", "WriteResult", "approved_record", "clear", "delete", "dismiss", "finish_interrupted", "lift_tombstone", "move_layer", "prune",
     "prune_candidates", "receipt", "restore", "restore_bytes", "set_flag", "set_status", "touch", "write",
 ]

@@ -6,7 +6,7 @@ change in), ``commit`` (how one file change is staged, committed or undone),
 (versions of a memory, a layer as of a moment), ``index`` (``MEMORY.md``),
 ``succession`` (which memory stands now for a superseded one), ``team`` (the
 team layer: files in the repository, the rest in the home), ``drift``
-(tombstones checked against the journal).
+(tombstones checked against the journal), ``dismissals`` (proposals a person dismissed).
 
 May import: the standard library, filelock, and the packages before it
 (base modules, text, files, tombstones).

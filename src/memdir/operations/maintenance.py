@@ -49,6 +49,7 @@ from ..results import (
 from ..session import Session
 from ..tombstones.stones import TombstoneFile, unreadable_tombstones
 from ..vocabulary import ACTORS, JOURNAL_ACTIONS
+from . import team as teamops
 
 
 def verify(home: Path) -> VerifyResult:
@@ -210,7 +211,8 @@ def status(session: Session, search: str, extractor: str = "") -> StatusResult:
         layers.append(LayerStatus(
             scope=layer.scope, path=str(layer.path), memories=len(records),
             visible=sum(1 for r in records if is_visible(r, now, stale)),
-            candidates=sum(1 for r in records if r.status == "candidate"),
+            candidates=sum(1 for r in records if r.status == "candidate")
+            + (len(teamops.pending(session)) if layer.scope == "team" else 0),  # the team's wait in the home
             tombstones=stones, malformed=(*scan.malformed, *unread),
             fallback_parsed=tuple(str(e.path) for e in scan.entries.values() if e.fallback),
             no_frontmatter=tuple(str(e.path) for e in scan.entries.values() if e.no_frontmatter),
@@ -302,9 +304,11 @@ def projects(home: Path) -> ProjectList:
     # A repository whose only memories here are its team layer's (a clone that only pulled them).
     keys = {info.key for info in out}
     for meta in team_journal_dirs(home):
-        path = meta.parent
+        # team/<key>/.memdir, or team/<key>/candidates/.memdir: only candidates wait there so far
+        path = meta.parent if meta.parent.parent.name == TEAM_DIR else meta.parent.parent
         if path.parent.name == TEAM_DIR and path.name not in keys:
-            root = described_root(path)
+            keys.add(path.name)
+            root = described_root(path) or described_root(meta.parent)
             # its (empty) personal project layer is where it would be: the same key
             out.append(ProjectInfo(path.name, str(Path(home) / PROJECTS_DIR / path.name), root,
                                    bool(root) and Path(root).is_dir()))

@@ -77,7 +77,9 @@ def _team(session: Session):
     return session.layer("team")
 
 
-def _candidates(session: Session):
+def candidates(session: Session):
+    """The layer, in this person's home, where their candidates for the team wait
+    (:func:`memdir.layer.team.candidate_layer`). Raises :class:`ScopeError` without a project."""
     session.project()
     return candidate_layer(session.home, session.project_root, session.settings)
 
@@ -106,7 +108,7 @@ def status(session: Session) -> TeamStatus:
     except StoreError as exc:  # not a git work tree (yet), or no git: the rest still answers
         changes, git_error = [], str(exc)
     conflicts = tuple(m.path for m in layer.scan().malformed if m.error == CONFLICT)
-    pending = tuple(sorted(_candidates(session).scan().entries))
+    pending = tuple(sorted(candidates(session).scan().entries))
     return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error)
 
 
@@ -180,7 +182,7 @@ def propose(session: Session, change: MemoryChange) -> WriteResult:
         entry = session.layer("team").scan().entries.get(normalize_name(name).name)
         description, type, body = inherit(entry.record if entry else None, description, type, body,
                                           normalize_name(name).name, change.body_source)
-    layer = _candidates(session)
+    layer = candidates(session)
     proposal = replace(change, description=description, type=type, body=body, status="candidate",
                        reactivate=False, body_source=None,
                        expect_digest=change.expect_digest if change.expect_digest is None else False)
@@ -193,38 +195,59 @@ def pending(session: Session) -> list:
     """This person's candidates for the team, by name order (records)."""
     if session.project_root is None:
         return []
-    scan = _candidates(session).scan()
+    scan = candidates(session).scan()
     return [scan.entries[name].record for name in sorted(scan.entries)]
 
 
-def decide(session: Session, name: str, *, approve: bool, reason: str | None = None) -> Decision | None:
+def decide(session: Session, name: str, *, approve: bool, reason: str | None = None,
+           expect: tuple | None = None) -> Decision | None:
     """Approve (write it into the team directory as a person's memory, to be
-    committed) or reject (tombstone it in the home) the team candidate
-    ``name``; None when there is no such candidate. A person only."""
+    committed: the content :func:`memdir.gateway.changes.approved_record` gives) or reject (tombstone it in
+    the home) the team candidate ``name``; None when there is no such candidate. A person only.
+    ``expect`` (the candidate's digest, the team memory it is for and that memory's digest or None, as
+    review showed them) is compare-and-set: :class:`Conflict` when either changed; the candidate's lock is
+    held from the check to its removal. Raises :class:`Refused`, :class:`Conflict`, :class:`TombstoneRefused`."""
     if session.actor != "human":
         raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
     if session.project_root is None:
         return None
-    layer = _candidates(session)
+    layer = candidates(session)
     key = normalize_name(name).name
-    entry = layer.scan().entries.get(key)
-    if entry is None:
+    if layer.scan().entries.get(key) is None:
         return None
     if not approve:
-        gateway.set_status(layer, key, approve=False, actor="human", reason=reason, session=session.id)
+        gateway.set_status(layer, key, approve=False, actor="human", reason=reason, session=session.id,
+                           expect=(expect[0], None, None) if expect else None)
         return Decision(key, "team", key, False)
-    record = entry.record
-    extra = dict(record.extra)
-    target = extra.pop("candidate_for", None) or key
-    extra.pop("candidate_action", None)
-    team = _team(session)
-    approved = MemoryChange(target, record.description, record.type, record.body, title=record.title,
-                            importance=record.importance, extra=extra,
-                            reason=reason or f"approved team candidate {key}")
-    stones = guard(session, team)
-    gateway.write(team, approved, actor="human", session=session.id, guard=stones, action="approve")
-    gateway.delete(layer, key, actor="human", tombstone=False, action="approve", reason=f"approved into {target}",
-                   session=session.id)
+    with layer.locked():  # re-entrant: the gateway's transactions below take it again
+        entry = layer.scan().entries.get(key)
+        if entry is None:
+            raise Conflict(f"candidate {key!r} was decided meanwhile; see `memdir review`")
+        if expect is not None and entry.digest != expect[0]:
+            raise Conflict(f"candidate {key!r} changed since it was shown (its text); review it again "
+                           "(memdir review) and decide on what it is now")
+        record = entry.record
+        extra = dict(record.extra)
+        target = extra.pop("candidate_for", None) or key
+        extra.pop("candidate_action", None)
+        team = _team(session)
+        # A new memory is the candidate as shown; a change keeps what the live memory has beyond the text.
+        whole = {} if team.scan().entries.get(target) else {
+            "pinned": record.pinned, "valid_from": record.valid_from, "valid_until": record.valid_until}
+        approved = MemoryChange(target, record.description, record.type, record.body, title=record.title,
+                                importance=record.importance, extra=extra, **whole,
+                                reason=reason or f"approved team candidate {key}",
+                                expect_digest=expect[2] if expect is not None else False)
+        stones = guard(session, team)
+        try:
+            gateway.write(team, approved, actor="human", session=session.id, guard=stones, action="approve")
+        except Conflict as exc:
+            if expect is None:
+                raise
+            raise Conflict(f"candidate {key!r} changed since it was shown (the team memory {target!r} it changes: "
+                           f"{exc}); review it again (memdir review) and decide on what it is now") from None
+        gateway.delete(layer, key, actor="human", tombstone=False, action="approve",
+                       reason=f"approved into {target}", session=session.id)
     return Decision(target, "team", key, True, stones.skipped)
 
 
@@ -292,5 +315,5 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
     return RestoreResult(result.name, "team", 0, result.operation, result.digest, commit, stones.skipped)
 
 
-__all__ = ["Promoted", "Resolved", "TeamInit", "TeamStatus", "commits", "decide", "init", "pending", "promote",
+__all__ = ["Promoted", "Resolved", "TeamInit", "TeamStatus", "candidates", "commits", "decide", "init", "pending", "promote",
            "propose", "resolve", "restore_commit", "status"]

@@ -1,6 +1,8 @@
 """Trust: what only a person decides (DESIGN §4, §5).
 
-Candidates wait for a person's review (:func:`approve`, :func:`reject`);
+Candidates wait for a person's review (:func:`review` shows each with what approving it does;
+:func:`approve`, :func:`reject` — the fact is wrong, tombstoned — and :func:`dismiss` — not this, no
+tombstone — decide, each refused once the candidate is no longer what was shown);
 only a person lifts a tombstone; pins and mutes are flags on a memory. Each
 function takes a :class:`~memdir.session.Session` and returns a typed
 result (:mod:`memdir.results`). The gateway checks the actor again:
@@ -9,15 +11,36 @@ an agent's session cannot approve, reject or lift.
 
 from __future__ import annotations
 
-from ..errors import NotFound, Refused, StoreError
+import difflib
+from dataclasses import dataclass, fields, replace
+
+from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
+from ..files.fsio import digest
+from ..files.memfile import MemoryRecord, format_time
+from ..files.scan import Entry
 from ..gateway import changes as gateway
-from ..results import Decision, FlagResult, LiftResult, ReviewResult, TombstoneInfo, TombstoneList
+from ..gateway.fields import MemoryChange
+from ..layer.layer import Layer
+from ..results import (
+    Candidate,
+    Decision,
+    FlagResult,
+    LiftResult,
+    MemoryInfo,
+    ReadResult,
+    ReviewResult,
+    TombstoneInfo,
+    TombstoneList,
+)
 from ..session import Session
+from ..text.names import normalize_name
 from ..tombstones.match import ONLY_A_PERSON_LIFTS, forgotten_by
 from ..tombstones.stones import unreadable_tombstones
 from . import team as teamops
 from .lookup import find, guard, unsearched
-from .memories import list_memories
+from .memories import list_memories, write
+
+MIN_DIGEST = 12  # hex digits of a review digest a person may type instead of all 64
 
 
 def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
@@ -67,52 +90,202 @@ def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = 
     raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`" + unsearched(session, None))
 
 
-def review(session: Session, scope: str | None = None) -> ReviewResult:
-    """Candidates waiting for a person, per scope, in index order."""
-    listed = list_memories(session, scope, include_all=True)
-    return ReviewResult(tuple(m for m in listed.memories if m.status == "candidate"))
+# ---------------------------------------------------------------- review and decisions
 
 
-def _team_decision(session: Session, name: str, scope: str | None, *, approve: bool,
-                   reason: str | None) -> Decision | None:
-    """A decision on a team candidate waiting in the home, when ``name`` is
-    one and no candidate of that name waits in another layer in scope."""
-    if scope not in (None, "team"):
-        return None
-    if scope is None:
+@dataclass(frozen=True)
+class _Pending:
+    """A candidate as a decision finds it: its ``layer`` and ``entry``, whether it waits for the ``team``
+    (in the home: :func:`memdir.operations.team.pending`), the memory ``target`` approving it changes or
+    retires (``change``: new | change | replace) and that memory's entry now (``live``)."""
+
+    layer: Layer
+    entry: Entry
+    team: bool
+    change: str = "new"
+    target: str | None = None
+    live: Entry | None = None
+
+    @property
+    def expect(self) -> tuple[str, str | None, str | None]:
+        """The compare-and-set of a decision on what was shown (:func:`memdir.gateway.changes.set_status`)."""
+        return self.entry.digest, self.target, self.live.digest if self.live else None
+
+    @property
+    def digest(self) -> str:
+        """The digest of what review shows: the candidate's file and the memory it changes, as they are."""
+        return digest(f"{self.change}\n{self.target or ''}\n{self.entry.digest}\n"
+                      f"{self.live.digest if self.live else ''}".encode("utf-8"))
+
+
+def review_text(record: MemoryRecord) -> str:
+    """A memory as review shows it: the fields a person decides on, one per line (``title``, ``description``,
+    ``type``, ``importance``, ``pinned``, ``valid from``, ``valid until``, ``supersedes``: those set), a blank
+    line, the body. What a diff of a change compares."""
+    when = lambda t: format_time(t) if t else None  # noqa: E731
+    fields = (("title", record.title), ("description", record.description), ("type", record.type),
+              ("importance", record.importance), ("pinned", "yes" if record.pinned else None),
+              ("valid from", when(record.valid_from)), ("valid until", when(record.valid_until)),
+              ("supersedes", record.supersedes))
+    head = "".join(f"{label}: {value}\n" for label, value in fields if value not in (None, ""))
+    return f"{head}\n{record.body.rstrip()}\n" if record.body.strip() else head
+
+
+def _diff(name: str, live: str, proposed: str) -> str:
+    return "".join(difflib.unified_diff(live.splitlines(keepends=True), proposed.splitlines(keepends=True),
+                                        f"{name} (now)", f"{name} (proposed)"))
+
+
+def _find_pending(session: Session, name: str, scope: str | None) -> _Pending:
+    """The candidate ``name`` of ``scope`` (None: a personal candidate of that name first, else one for the
+    team). Raises :class:`NotFound`, :class:`InvalidInput` (not a candidate), :class:`ScopeError`."""
+    key = normalize_name(name).name
+    personal = None
+    if scope != "team":
         try:
-            _, entry = find(session, name)
-            if entry.record.status == "candidate":
-                return None
+            personal = find(session, name, scope)
         except NotFound:
-            pass
-    return teamops.decide(session, name, approve=approve, reason=reason)
+            if scope is not None or session.project_root is None:
+                raise
+    if (personal is None or personal[1].record.status != "candidate") and scope in (None, "team") \
+            and session.project_root is not None:
+        layer = teamops.candidates(session)
+        entry = layer.scan().entries.get(key)
+        if entry is not None:  # a proposal for the team: approving writes the team memory of its name
+            target = dict(entry.record.extra).get("candidate_for") or key
+            live = session.layer("team").scan().entries.get(target) if session.has_team() else None
+            return _Pending(layer, entry, True, "change" if live else "new", target, live)
+    if personal is None:
+        raise NotFound(f"no candidate called {key!r}; see `memdir review`" + unsearched(session, scope))
+    layer, entry = personal
+    record = entry.record
+    if record.status != "candidate":
+        raise InvalidInput(f"{record.name!r} is {record.status}, not a candidate; see `memdir review`")
+    entries = layer.scan().entries
+    changes = dict(record.extra).get("candidate_for")
+    if changes and changes in entries:
+        return _Pending(layer, entry, False, "change", changes, entries[changes])
+    if record.supersedes and record.supersedes in entries:
+        return _Pending(layer, entry, False, "replace", record.supersedes, entries[record.supersedes])
+    return _Pending(layer, entry, False)
 
 
-def approve(session: Session, name: str, scope: str | None = None, *, reason: str | None = None) -> Decision:
+def _shown(found: _Pending, info: MemoryInfo) -> Candidate:
+    """The :class:`Candidate` review shows for ``found`` (listed as ``info``)."""
+    proposed = found.entry.record
+    live = found.live.record if found.live else None
+    if found.change == "change":
+        proposed = gateway.approved_record(live, proposed)  # what the memory holds once approved
+    text = review_text(proposed)
+    before = review_text(live) if live else None
+    return Candidate(**{f.name: getattr(info, f.name) for f in fields(MemoryInfo)}, change=found.change,
+                     target=found.target if found.change != "new" else None, proposed=text, live=before,
+                     diff=_diff(found.target, before, text) if before is not None else None, digest=found.digest)
+
+
+def review(session: Session, scope: str | None = None) -> ReviewResult:
+    """Candidates waiting for a person, per scope, in index order, each with what approving it does
+    (:class:`Candidate`): a new memory's whole text, or the live and the proposed text of the memory it
+    changes (the text :func:`memdir.gateway.changes.approved_record` gives) with their diff, and the
+    digest :func:`approve` and :func:`dismiss` check. Candidates for the team (waiting in the home) are
+    listed under ``team``, also before the team directory holds a memory."""
+    listed = list_memories(session, scope, include_all=True)
+    out = []
+    for info in listed.memories:
+        if info.status != "candidate":
+            continue
+        try:
+            out.append(_shown(_find_pending(session, info.name, info.scope), info))
+        except (NotFound, InvalidInput):
+            continue  # decided or changed since it was listed
+    return ReviewResult(tuple(out))
+
+
+def _check(found: _Pending, digest: str | None) -> None:
+    """Refuse a decision on a candidate that is no longer what was shown (``digest``, or a prefix of at least
+    :data:`MIN_DIGEST` hex digits of it; None: not checked). Raises :class:`Conflict`, :class:`InvalidInput`."""
+    if digest is None:
+        return
+    given = digest.strip().lower()
+    if len(given) < MIN_DIGEST:
+        raise InvalidInput(f"digest {digest!r} is too short: give the digest `memdir review` shows "
+                           f"(at least {MIN_DIGEST} hex digits)")
+    if not found.digest.startswith(given):
+        raise Conflict(f"candidate {found.entry.record.name!r} changed since it was shown (digest {given[:16]}, "
+                       f"now {found.digest[:16]}); review it again (memdir review) and decide on what it is now")
+
+
+def candidate(session: Session, name: str, scope: str | None = None) -> ReadResult:
+    """The candidate ``name`` itself, as its file holds it (a team candidate: the one waiting in the home,
+    not the team memory of its name). Raises :class:`NotFound`, :class:`InvalidInput` (not a candidate)."""
+    found = _find_pending(session, name, scope)
+    return ReadResult(found.entry.record, "team" if found.team else found.layer.scope, (), found.entry.digest)
+
+
+def approve(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,
+            digest: str | None = None, edit: MemoryChange | None = None) -> Decision:
     """Publish a candidate (a person only); a tombstoned value is refused. A
     team candidate is written into the team directory, for the person to commit.
-    Raises :class:`Refused`, :class:`NotFound`, :class:`TombstoneRefused`."""
-    team = _team_decision(session, name, scope, approve=True, reason=reason)
-    if team is not None:
-        return team
-    layer, entry = find(session, name, scope)
-    stones = guard(session, layer)
-    target = gateway.set_status(layer, entry.record.name, approve=True, actor=session.actor, reason=reason,
-                                guard=stones, session=session.id)
-    return Decision(target, layer.scope, entry.record.name, True, stones.skipped)
+    ``digest`` (from :func:`review`) is compare-and-set: approve what was shown, or nothing.
+    ``edit``: the person's correction of the candidate (its fields as for a write; it stays a candidate),
+    written first — after the ``digest`` check — and approved as they wrote it.
+    Raises :class:`Refused`, :class:`NotFound`, :class:`TombstoneRefused`, :class:`Conflict` (the
+    candidate or the memory it changes changed since it was shown), what the edit's write raises."""
+    _person(session)
+    found = _find_pending(session, name, scope)
+    _check(found, digest)
+    expect = found.expect if digest is not None else None
+    if edit is not None:
+        proposal = replace(edit, status="candidate")
+        written = (teamops.propose(session, proposal) if found.team
+                   else write(session, proposal, found.layer.scope))
+        found = _find_pending(session, written.name, "team" if found.team else found.layer.scope)
+        expect = found.expect  # what the person just wrote is what they approve
+    if found.team:
+        return teamops.decide(session, found.entry.record.name, approve=True, reason=reason, expect=expect)
+    stones = guard(session, found.layer)
+    target = gateway.set_status(found.layer, found.entry.record.name, approve=True, actor=session.actor,
+                                reason=reason, guard=stones, session=session.id, expect=expect)
+    return Decision(target, found.layer.scope, found.entry.record.name, True, stones.skipped)
 
 
-def reject(session: Session, name: str, scope: str | None = None, *, reason: str | None = None) -> Decision:
-    """Reject a candidate (a person only): it is deleted and its value
-    tombstoned. Raises :class:`Refused`, :class:`NotFound`."""
-    team = _team_decision(session, name, scope, approve=False, reason=reason)
-    if team is not None:
-        return team
-    layer, entry = find(session, name, scope)
-    gateway.set_status(layer, entry.record.name, approve=False, actor=session.actor, reason=reason,
-                       session=session.id)
-    return Decision(entry.record.name, layer.scope, entry.record.name, False)
+def reject(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,
+           digest: str | None = None) -> Decision:
+    """Reject a candidate (a person only): "the fact is wrong" — it is deleted and its value
+    tombstoned. ``digest``: as for :func:`approve`. Raises :class:`Refused`, :class:`NotFound`,
+    :class:`Conflict`."""
+    _person(session)
+    found = _find_pending(session, name, scope)
+    _check(found, digest)
+    expect = found.expect if digest is not None else None
+    if found.team:
+        return teamops.decide(session, found.entry.record.name, approve=False, reason=reason, expect=expect)
+    gateway.set_status(found.layer, found.entry.record.name, approve=False, actor=session.actor, reason=reason,
+                       session=session.id, expect=expect)
+    return Decision(found.entry.record.name, found.layer.scope, found.entry.record.name, False)
+
+
+def dismiss(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,
+            digest: str | None = None) -> Decision:
+    """Dismiss a candidate (a person only): "not this" — it is deleted with no tombstone (the fact may
+    still be written), and the same proposal, byte for byte, is not proposed again
+    (:func:`memdir.gateway.changes.dismiss`). ``digest``: as for :func:`approve`. Raises
+    :class:`Refused`, :class:`NotFound`, :class:`Conflict`."""
+    _person(session)
+    found = _find_pending(session, name, scope)
+    _check(found, digest)
+    expect = found.expect if digest is not None else None
+    if found.team:  # the memory it changes is in the team directory, not beside the candidate
+        expect = (found.entry.digest, None, None) if expect else None
+    target = gateway.dismiss(found.layer, found.entry.record.name, actor=session.actor, reason=reason,
+                             session=session.id, expect=expect)
+    return Decision(target, "team" if found.team else found.layer.scope, found.entry.record.name, False,
+                    dismissed=True)
+
+
+def _person(session: Session) -> None:
+    if session.actor != "human":
+        raise Refused("only a person can approve, reject or dismiss a candidate (use the CLI or the panel)")
 
 
 def set_flag(session: Session, name: str, flag: str, value: bool = True, scope: str | None = None) -> FlagResult:
@@ -125,4 +298,5 @@ def set_flag(session: Session, name: str, flag: str, value: bool = True, scope: 
     return FlagResult(entry.record.name, layer.scope, flag, value, changed)
 
 
-__all__ = ["approve", "lift_tombstone", "reject", "review", "set_flag", "tombstones"]
+__all__ = ["MIN_DIGEST", "approve", "candidate", "dismiss", "lift_tombstone", "reject", "review", "review_text", "set_flag",
+           "tombstones"]

@@ -109,6 +109,8 @@ def listing(result: ListResult, *, offset: int = 0, limit: int | None = None, mo
 def write(result: WriteResult) -> str:
     """What a write did (warnings apart: :func:`warnings`). A candidate is
     said to be one: it is not a memory of the index until a person approves it."""
+    if result.operation == "dismissed":  # the why is the result's warning
+        return f"Not proposed: {result.name} ({result.scope}); a person dismissed this same proposal before."
     what = "Candidate" if result.status == "candidate" else "Memory"
     text = f"{what} {result.operation}: {result.name} ({result.scope}{', pinned' if result.pinned else ''})"
     if result.status == "candidate":
@@ -269,17 +271,39 @@ def lift(result: LiftResult) -> str:
     return f"Lifted tombstone {result.id} ({result.scope}, {result.name}): its value may be written again."
 
 
+SHOWN_DIGEST = 16  # hex digits of a review digest printed for a person to type (at least trust.MIN_DIGEST)
+
+
 @printable_output
 def review(result: ReviewResult) -> str:
-    """Candidates waiting for a person."""
-    return "\n".join(memory_line(m) for m in result.candidates) or "No candidates waiting for review."
+    """Candidates waiting for a person: each one's line, what approving it does — a new memory's whole
+    text, or the unified diff of the memory it changes (its text now → as approved) — the digest of what
+    is shown and the commands that decide on it."""
+    blocks = []
+    for c in result.candidates:
+        short = c.digest[:SHOWN_DIGEST]
+        scope = f" --scope {c.scope}"
+        if c.change == "new":
+            what, text = "new memory; approving adds it as shown:", c.proposed
+        elif c.change == "change":
+            what, text = f"changes {c.target} ({c.scope}); approving makes this diff:", c.diff or "(no change)\n"
+        else:
+            what, text = f"replaces {c.target} (approving retires it); the new memory and its diff:", \
+                f"{c.proposed}\n{c.diff or ''}"
+        body = "".join(f"    {line}\n" for line in text.rstrip("\n").split("\n"))
+        blocks.append(f"{memory_line(c)}\n  {what}\n{body}  digest {short}: memdir approve {c.name}{scope} "
+                      f"--digest {short} | dismiss (not this; no tombstone) | reject (wrong; tombstoned)")
+    return "\n\n".join(blocks) or "No candidates waiting for review."
 
 
 @printable_output
 def decision(result: Decision) -> str:
-    """An approval or a rejection."""
+    """An approval, a rejection or a dismissal."""
     if result.approved:
         return f"Approved {result.candidate} → {result.name} ({result.scope})"
+    if result.dismissed:
+        return (f"Dismissed {result.candidate} ({result.scope}); no tombstone: the fact may still be written, "
+                "but this same proposal will not be proposed again")
     return f"Rejected {result.name} ({result.scope}); its value is tombstoned"
 
 
@@ -371,7 +395,7 @@ def reindex(result) -> str:
 
 
 __all__ = [
-    "LINE_CHARS", "clear", "cut", "cut_text", "decision", "delete", "doctor", "flag",
+    "LINE_CHARS", "SHOWN_DIGEST", "clear", "cut", "cut_text", "decision", "delete", "doctor", "flag",
     "history", "lift", "reindex", "listing", "malformed_lines", "memory_line", "prune", "read",
     "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
 ]

@@ -49,6 +49,17 @@ def post(client, url, body=None, **kw):
     return client.post(url, content=json.dumps(body or {}), headers={**JSON_HEADERS, **kw.pop("headers", {})}, **kw)
 
 
+def shown(client, name: str) -> dict:
+    """The candidate ``name`` as ``/api/review`` shows it (its ``digest`` is what a decision carries)."""
+    return next(i["candidate"] for i in client.get("/api/review").json()["candidates"] if i["candidate"]["name"] == name)
+
+
+def decide(client, url: str, body: dict | None = None):
+    """POST a decision (``…/NAME/approve|reject|dismiss``) with the digest review shows for NAME, as the panel does."""
+    name = url.rsplit("/", 2)[-2]
+    return post(client, url, {"digest": shown(client, name)["digest"], **(body or {})})
+
+
 # ---------------------------------------------------------------- reading
 
 
@@ -166,10 +177,11 @@ def test_stored_markup_is_shown_as_text_never_run(client, store, ref):
 def test_review_shows_each_candidate_beside_its_target(client):
     items = {i["candidate"]["name"]: i for i in client.get("/api/review").json()["candidates"]}
     assert set(items) == {"indent-style-candidate", "db-port-candidate"}
-    item = items["db-port-candidate"]
-    assert item["candidate"]["candidate_for"] == "db-port"
-    assert item["target"]["description"] == "Dev PostgreSQL listens on 5433"
-    assert item["text"]["description"] == "Dev PostgreSQL listens on 6543"
+    item = items["db-port-candidate"]["candidate"]
+    assert (item["candidate_for"], item["change"], item["target"]) == ("db-port", "change", "db-port")
+    assert "description: Dev PostgreSQL listens on 5433\n" in item["live"]
+    assert "description: Dev PostgreSQL listens on 6543\n" in item["proposed"]
+    assert "-description: Dev PostgreSQL listens on 5433\n+description: Dev PostgreSQL listens on 6543\n" in item["diff"]
     page = client.get("/review").text
     assert "Dev PostgreSQL listens on 5433" in page and "Dev PostgreSQL listens on 6543" in page
 
@@ -262,10 +274,10 @@ def test_pin_mute_delete_and_restore(client, store, ref):
 
 def test_approve_reject_and_edit_then_approve(client, store, ref):
     base = f"/api/layers/{ref}/memories"
-    approved = post(client, f"{base}/indent-style-candidate/approve").json()
+    approved = decide(client, f"{base}/indent-style-candidate/approve").json()
     assert approved["text"] == "Approved indent-style-candidate → indent-style (project)"
     assert store.read("indent-style", count=False).record.description == "Indent with 4 spaces, not tabs"
-    rejected = post(client, f"{base}/db-port-candidate/reject", {"reason": "still 5433"}).json()
+    rejected = decide(client, f"{base}/db-port-candidate/reject", {"reason": "still 5433"}).json()
     assert rejected["result"]["approved"] is False
     stones = client.get("/api/tombstones").json()["tombstones"]
     assert [(s["ref"], s["name"], s["reason"]) for s in stones] == [(ref, "db-port-candidate", "still 5433")]
@@ -273,8 +285,8 @@ def test_approve_reject_and_edit_then_approve(client, store, ref):
     agent = store.as_actor("extracted")
     agent.write("ci-runner-candidate", "CI runs on runner pool B", "project", "Pool B.", status="candidate",
                 extra={"candidate_for": "ci-runner"})
-    edited = post(client, f"{base}/ci-runner-candidate/approve",
-                  {"edit": {"description": "CI runs on runner pool C", "body": "Pool C."}})
+    edited = decide(client, f"{base}/ci-runner-candidate/approve",
+                    {"edit": {"description": "CI runs on runner pool C", "body": "Pool C."}})
     assert edited.status_code == 200, edited.text
     assert store.read("ci-runner", count=False).record.description == "CI runs on runner pool C"
     assert "ci-runner-candidate" not in {m.name for m in store.list(include_all=True).memories}

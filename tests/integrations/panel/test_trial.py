@@ -21,7 +21,19 @@ from memdir.errors import Conflict  # noqa: E402
 from memdir.integrations.panel.api import ROUTES, openapi  # noqa: E402
 from memdir.integrations.panel.security import MAX_BODY  # noqa: E402
 from tests.conftest import run_cli  # noqa: E402
-from tests.integrations.panel.test_api import BASE, PORT, TOKEN, client, post, ref, store  # noqa: E402,F401
+from tests.integrations.panel.test_api import (  # noqa: E402,F401
+    BASE,
+    PORT,
+    TOKEN,
+    client,
+    decide,
+    post,
+    ref,
+    shown,
+    store,
+)
+
+M = "/api/layers/{ref}/memories/{name}"
 from tests.integrations.panel.test_browser import Panel  # noqa: E402
 
 
@@ -63,12 +75,12 @@ def test_a_candidate_is_not_renamed_onto_an_active_memory(client, store, ref, is
     assert "indent-style.md" in index()
     url = f"/api/layers/{ref}/memories/db-port-candidate"
     for reply in (post(client, url, {"name": "indent-style"}),
-                  post(client, url + "/approve", {"edit": {"name": "indent-style"}})):
+                  decide(client, url + "/approve", {"edit": {"name": "indent-style"}})):
         assert reply.status_code == 409 and "a memory called 'indent-style' exists" in reply.json()["error"]
     assert _record(store, "indent-style").status == "active" and "indent-style.md" in index()
     moved = post(client, url, {"name": "db-port-proposal"})  # control: a free name; it stays a candidate
     assert moved.status_code == 200 and moved.json()["result"]["status"] == "candidate"
-    approved = post(client, f"/api/layers/{ref}/memories/db-port-proposal/approve", {})
+    approved = decide(client, f"/api/layers/{ref}/memories/db-port-proposal/approve")
     assert approved.status_code == 200 and _record(store, "db-port").description == "Dev PostgreSQL listens on 6543"
 
 
@@ -122,16 +134,16 @@ def test_a_candidates_supersedes_takes_effect_on_approval_only(client, store, re
                    "--supersedes", "db-port")
     assert made.returncode == 0, made.stderr
     assert _record(store, "db-port").status == "active"  # not retired before review
-    item = next(i for i in client.get("/api/review").json()["candidates"] if i["candidate"]["name"] == "db-port2")
-    assert item["target"]["name"] == "db-port"
+    item = shown(client, "db-port2")
+    assert (item["change"], item["target"]) == ("replace", "db-port")
     page = client.get("/review").text
     assert "Would replace (approving retires it)" in page and "Nothing to replace" not in page.split("db-port2")[1]
-    assert post(client, f"/api/layers/{ref}/memories/db-port2/reject", {}).status_code == 200
+    assert decide(client, f"/api/layers/{ref}/memories/db-port2/reject").status_code == 200
     kept = _record(store, "db-port")
     assert (kept.status, kept.superseded_by) == ("active", None)
     run_cli(*cli, "write", "db-port3", "-t", "project", "-d", "Dev PostgreSQL listens on 7001", "--candidate",
             "--supersedes", "db-port")
-    assert post(client, f"/api/layers/{ref}/memories/db-port3/approve", {}).status_code == 200  # control
+    assert decide(client, f"/api/layers/{ref}/memories/db-port3/approve").status_code == 200  # control
     retired = _record(store, "db-port")
     assert (retired.status, retired.superseded_by) == ("superseded", "db-port3")
 
@@ -160,14 +172,18 @@ def test_every_reply_matches_its_openapi_schema(client, store, ref):
         reply = client.get(url)
         assert reply.status_code == 200, (url, reply.text)
         _check(schema, ok[("GET", path)], reply.json())
+    store.as_actor("agent").write("ci-pool", "CI runs on pool B", "project", "Pool B.", status="candidate")
     posts = [("", m + "/db-port", {"description": "Dev PostgreSQL listens on 5434"}),
              ("/pin", m + "/db-port/pin", {}), ("/mute", m + "/db-port/mute", {}),
              ("/restore", m + "/db-port/restore", {"version": 1}),
              ("/approve", m + "/db-port-candidate/approve", {}),
              ("/reject", m + "/indent-style-candidate/reject", {}),
+             ("/dismiss", m + "/ci-pool/dismiss", {}),
              ("/delete", m + "/db-port/delete", {})]
+    assert {suffix for suffix, _u, _b in posts} == {p[len(M):] for (method, p) in ok if method == "POST"
+                                                    and p.startswith(M)}
     for suffix, url, body in posts:
-        reply = post(client, url, body)
+        reply = (decide if suffix in ("/approve", "/reject", "/dismiss") else post)(client, url, body)
         assert reply.status_code == 200, (url, reply.text)
         _check(schema, ok[("POST", "/api/layers/{ref}/memories/{name}" + suffix)], reply.json())
     lift = post(client, f"/api/layers/{ref}/tombstones/{stone}/lift", {})  # ci-runner's, of the project layer

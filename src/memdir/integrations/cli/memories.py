@@ -163,10 +163,10 @@ def cmd_review(args) -> int:
 
 
 def cmd_decide(args) -> int:
-    """``memdir approve|reject NAME``: a person's decision on a candidate."""
+    """``memdir approve|reject|dismiss NAME [--digest D]``: a person's decision on a candidate."""
     mem = open_memory(args)
-    decide = mem.approve if args.command == "approve" else mem.reject
-    result = decide(args.name, args.scope, reason=args.reason)
+    decide = {"approve": mem.approve, "reject": mem.reject, "dismiss": mem.dismiss}[args.command]
+    result = decide(args.name, args.scope, reason=args.reason, digest=args.digest)
     emit(args, result, render.decision(result))
     warn(render.warnings(result))
     return 0
@@ -310,13 +310,18 @@ def register(add, settings) -> None:
     p.add_argument("id", help="tombstone id (t-…) from `memdir tombstones`")
     p.add_argument("--reason", help="why it may be written again (kept in the journal)")
 
-    p = add("review", cmd_review, "List candidates waiting for a person's approval.")
+    p = add("review", cmd_review, "List candidates waiting for a person's approval: a new memory's whole text, "
+            "a change's diff, and the digest approve checks.")
     scope_opt(p, "only this scope")
-    for name, text in (("approve", "Publish a candidate."), ("reject", "Reject a candidate (tombstones its value).")):
+    for name, text in (("approve", "Publish a candidate."),
+                       ("reject", "Reject a candidate: the fact is wrong (tombstones its value)."),
+                       ("dismiss", "Dismiss a candidate: not this, no tombstone; the same proposal is not "
+                                   "proposed again.")):
         p = add(name, cmd_decide, text)
         p.add_argument("name")
         scope_opt(p)
         p.add_argument("--reason")
+        p.add_argument("--digest", help="the digest `memdir review` showed: refused if the candidate changed since")
     for name, text in (("pin", "Pin a memory."), ("unpin", "Unpin a memory."),
                        ("mute", "Mute a memory (out of the index, still listed)."), ("unmute", "Unmute a memory.")):
         p = add(name, cmd_flag, text)

@@ -101,8 +101,7 @@ def _diff(home, request, p):
 
 
 def _review(home, request, p):
-    return {"candidates": [{"ref": item.ref, "candidate": item.info.to_dict(), "text": item.candidate.to_dict(),
-                            "target": item.target.to_dict() if item.target else None} for item in views.review(home)]}
+    return {"candidates": [{"ref": item.ref, "candidate": item.candidate.to_dict()} for item in views.review(home)]}
 
 
 def _tombstones(home, request, p):
@@ -144,11 +143,15 @@ def _restore(home, request, p, body):
 
 
 def _approve(home, request, p, body):
-    return _change(*views.decide(home, p["ref"], p["name"], True, body))
+    return _change(*views.decide(home, p["ref"], p["name"], "approve", body))
 
 
 def _reject(home, request, p, body):
-    return _change(*views.decide(home, p["ref"], p["name"], False, body))
+    return _change(*views.decide(home, p["ref"], p["name"], "reject", body))
+
+
+def _dismiss(home, request, p, body):
+    return _change(*views.decide(home, p["ref"], p["name"], "dismiss", body))
 
 
 def _lift(home, request, p, body):
@@ -208,13 +211,15 @@ ROUTES = (
     ("GET", M + "/diff", _diff, "A unified diff between versions ?a= and ?b=", None,
      _obj({"name": S, "a": I, "b": I, "diff": S}), (("a", I, True, "a version"), ("b", I, True, "another"))),
     ("POST", M + "/restore", _restore, "Write an old version back", {"version": int}, _changed("RestoreResult"), ()),
-    ("GET", "/api/review", _review, "Candidates beside the memory they would change or replace", None,
-     _obj({"candidates": _arr(_obj({"ref": S, "candidate": _ref("MemoryInfo"), "text": _ref("ReadResult"),
-                                    "target": _null(_ref("ReadResult"))}))}), ()),
-    ("POST", M + "/approve", _approve, "Approve a candidate, optionally after editing it",
-     {"reason": str, "edit": dict}, _changed("Decision"), ()),
-    ("POST", M + "/reject", _reject, "Reject a candidate; its value is tombstoned", {"reason": str},
-     _changed("Decision"), ()),
+    ("GET", "/api/review", _review, "Candidates: a new memory's whole text, or the live and the proposed text "
+     "of the memory it changes with their diff; the digest a decision carries", None,
+     _obj({"candidates": _arr(_obj({"ref": S, "candidate": _ref("Candidate")}))}), ()),
+    ("POST", M + "/approve", _approve, "Approve the candidate review showed (digest), optionally after editing it",
+     {"reason": str, "edit": dict, "digest": str}, _changed("Decision"), ()),
+    ("POST", M + "/reject", _reject, "Reject the candidate review showed (digest): the fact is wrong, its value "
+     "is tombstoned", {"reason": str, "digest": str}, _changed("Decision"), ()),
+    ("POST", M + "/dismiss", _dismiss, "Dismiss the candidate review showed (digest): no tombstone; the same "
+     "proposal is not proposed again", {"reason": str, "digest": str}, _changed("Decision"), ()),
     ("GET", "/api/tombstones", _tombstones, "Every tombstone in force", None,
      _obj({"tombstones": _arr(_obj({"ref": S}, "TombstoneInfo"))}), ()),
     ("POST", "/api/layers/{ref}/tombstones/{id}/lift", _lift, "Lift a tombstone of that layer (journaled)",

@@ -17,8 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import InvalidInput, MemdirError, NotFound
+from ...gateway.fields import MemoryChange
 from ...render import memories as render
-from ...results import HistoryResult, JournalEntry, ListResult, MemoryInfo, ReadResult, TombstoneInfo, VersionResult
+from ...results import (Candidate, HistoryResult, JournalEntry, ListResult, MemoryInfo, ReadResult, TombstoneInfo,
+                        VersionResult)
 from ...vocabulary import CLEARABLE
 from .home import LayerView, PanelHome
 
@@ -120,28 +122,24 @@ def memory(home: PanelHome, ref: str, name: str, version: int | None = None,
 
 @dataclass(frozen=True)
 class ReviewItem:
-    """A candidate in layer ``ref`` (``info``, its full text ``candidate``)
-    beside the memory it would change or, with ``supersedes``, replace
-    (``target``; None for a new memory)."""
+    """A candidate of layer ``ref`` as review shows it (:class:`memdir.results.Candidate`: its whole text,
+    or the live and the proposed text of the memory it changes with their diff, and the digest a decision
+    carries) and its ``record`` (for the edit-then-approve form)."""
 
     ref: str
-    info: MemoryInfo
-    candidate: ReadResult
-    target: ReadResult | None
+    candidate: Candidate
+    record: object
 
 
 def review(home: PanelHome) -> list[ReviewItem]:
-    """Every candidate of every layer, beside what it would change."""
+    """Every candidate of every layer (:meth:`memdir.Memory.review`), team candidates included."""
     out = []
     for ref, mem, scope in home.layers():
-        for info in mem.review(scope).candidates:
-            target = None
-            if info.candidate_for or info.supersedes:  # the memory it changes, or would retire on approval
-                try:
-                    target = mem.read(info.candidate_for or info.supersedes, scope, count=False)
-                except NotFound:
-                    target = None  # the memory it would change is gone: approving creates it anew
-            out.append(ReviewItem(ref, info, mem.read(info.name, scope, count=False), target))
+        for candidate in mem.review(scope).candidates:
+            try:
+                out.append(ReviewItem(ref, candidate, mem.candidate(candidate.name, scope).record))
+            except NotFound:
+                continue  # decided since it was listed
     return out
 
 
@@ -189,9 +187,14 @@ def edit(home: PanelHome, ref: str, name: str, body) -> tuple:
     A candidate stays a candidate until approved. ``expect_digest`` (the
     version the person edited) refuses the edit when the memory changed
     meanwhile, on a rename too. Raises what the write raises."""
-    data = fields(body, EDIT_FIELDS)
     mem, scope = home.resolve(ref)
-    current = mem.read(name, scope, count=False).record
+    result = mem.apply(_edited(body, mem.read(name, scope, count=False).record), scope)
+    return result, render.write(result)
+
+
+def _edited(body, current) -> MemoryChange:
+    """The :class:`MemoryChange` the edit form's JSON ``body`` asks of the memory ``current`` (its record)."""
+    data = fields(body, EDIT_FIELDS)
     new_name = data.get("name") or current.name
     renamed = new_name != current.name
 
@@ -199,14 +202,13 @@ def edit(home: PanelHome, ref: str, name: str, body) -> tuple:
         value = data.get(key)
         return None if value == "" else value
 
-    result = mem.write(
+    return MemoryChange(
         new_name, data.get("description") or None, data.get("type") or None, data.get("body"),
-        title=given("title"), scope=scope,
-        importance=given("importance"), status="candidate" if current.status == "candidate" else None,
+        title=given("title"), importance=given("importance"),
+        status="candidate" if current.status == "candidate" else None,
         valid_from=given("valid_from"), valid_until=given("valid_until"), reason=data.get("reason") or None,
         rename_from=current.name if renamed else None, clear=tuple(k for k in sorted(CLEARABLE) if data.get(k) == ""),
         expect_digest=data["expect_digest"] if data.get("expect_digest") is not None else False)
-    return result, render.write(result)
 
 
 def flag(home: PanelHome, ref: str, name: str, which: str, body) -> tuple:
@@ -235,18 +237,27 @@ def restore(home: PanelHome, ref: str, name: str, body) -> tuple:
     return result, render.restore(result)
 
 
-def decide(home: PanelHome, ref: str, name: str, approve: bool, body) -> tuple:
-    """Approve or reject a candidate. ``{"edit": {…}}`` (approve only) first
-    writes the edited fields (as :func:`edit`, the candidate staying one),
-    then approves what was written; ``reason`` is journaled."""
-    data = fields(body, {"reason": str, "edit": dict})
+DECISIONS = ("approve", "reject", "dismiss")
+
+
+def decide(home: PanelHome, ref: str, name: str, how: str, body) -> tuple:
+    """Approve, reject or dismiss (``how``: :data:`DECISIONS`) a candidate; ``digest`` (what the review page
+    showed) is required: a decision on a candidate that changed since is refused. ``{"edit": {…}}``
+    (approve only) first writes the edited fields (as :func:`edit`, the candidate staying one, refused when
+    it changed since it was shown), then approves what the person wrote; ``reason`` is journaled."""
+    data = fields(body, {"reason": str, "edit": dict, "digest": str})
+    if not data.get("digest"):
+        raise InvalidInput("digest is required: the panel decides on the candidate it showed (reload the review)")
     mem, scope = home.resolve(ref)
+    reason = data.get("reason") or None
     if data.get("edit"):
-        if not approve:
-            raise InvalidInput("edit-then-approve only: a rejected candidate is not edited")
-        edited, _ = edit(home, ref, name, data["edit"])
-        name = edited.name
-    result = (mem.approve if approve else mem.reject)(name, scope, reason=data.get("reason") or None)
+        if how != "approve":
+            raise InvalidInput("edit-then-approve only: a rejected or dismissed candidate is not edited")
+        change = _edited(data["edit"], mem.candidate(name, scope).record)
+        result = mem.approve(name, scope, reason=reason, digest=data["digest"], edit=change)
+    else:
+        decide_on = {"approve": mem.approve, "reject": mem.reject, "dismiss": mem.dismiss}[how]
+        result = decide_on(name, scope, reason=reason, digest=data["digest"])
     return result, render.decision(result)
 
 
@@ -258,5 +269,5 @@ def lift(home: PanelHome, ref: str, tombstone_id: str, body) -> tuple:
     return result, render.lift(result)
 
 
-__all__ = ["EDIT_FIELDS", "JournalPage", "LayerPage", "MemoryPage", "ReviewItem", "decide", "delete", "edit",
+__all__ = ["DECISIONS", "EDIT_FIELDS", "JournalPage", "LayerPage", "MemoryPage", "ReviewItem", "decide", "delete", "edit",
            "fields", "flag", "journal", "layer", "layers", "lift", "memory", "restore", "review", "tombstones"]

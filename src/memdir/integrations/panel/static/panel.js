@@ -62,7 +62,7 @@
       errorBox.hidden = true;
       try {
         const data = form.dataset.approve
-          ? await post(form.dataset.json + "/approve", {edit: edit})
+          ? await post(form.dataset.json + "/approve", {edit: edit, digest: form.dataset.digest})
           : await post(form.dataset.json, edit);
         remember(data);
         window.location.href = form.dataset.next.replace("{name}", encodeURIComponent(data.result.name));

@@ -1,0 +1,106 @@
+"""Review shows exactly what approve applies; approve, reject and dismiss carry the digest of what was
+shown; dismiss drops a candidate with no tombstone and the same proposal is not proposed again (issue 24)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir.errors import Conflict, TombstoneRefused
+from tests.teamgit import shared_repository
+
+
+@pytest.fixture
+def clones(tmp_path):
+    return shared_repository(tmp_path)
+
+
+def by_name(person):
+    return {c.name: c for c in person.review().candidates}
+
+
+@pytest.mark.slow
+def test_a_team_change_shows_live_proposed_and_diff_and_approve_writes_what_was_shown(clones):
+    a, _ = clones
+    person, agent = a.memory(), a.memory(actor="agent")
+    person.write("ci", "CI runs on GitHub Actions", "project", "Workflow ci.yml.", scope="team")
+    agent.write("ci", "CI runs on Buildkite", "project", "Pipeline in .buildkite.", scope="team")
+    agent.write("deploy-day", "Deploys happen on Tuesdays", "project", "Never on Fridays.", scope="team")
+    shown = by_name(person)
+    change, new = shown["ci"], shown["deploy-day"]
+    assert (change.scope, change.change, change.target) == ("team", "change", "ci")
+    assert change.live == "description: CI runs on GitHub Actions\ntype: project\n\nWorkflow ci.yml.\n"
+    assert change.proposed == "description: CI runs on Buildkite\ntype: project\n\nPipeline in .buildkite.\n"
+    assert "-description: CI runs on GitHub Actions\n+description: CI runs on Buildkite\n" in change.diff
+    assert (new.change, new.live, new.diff) == ("new", None, None)
+    assert new.proposed == "description: Deploys happen on Tuesdays\ntype: project\n\nNever on Fridays.\n"
+    # The agent changes its proposal after the person saw it: the approval of what was shown is refused.
+    agent.write("ci", "CI runs on Jenkins", "project", "Jenkinsfile.", scope="team")
+    with pytest.raises(Conflict, match="changed since it was shown"):
+        person.approve("ci", "team", digest=change.digest)
+    assert "GitHub Actions" in (a.team_dir / "ci.md").read_text()
+    fresh = by_name(person)["ci"]
+    assert fresh.digest != change.digest and "Jenkins" in fresh.proposed
+    decision = person.approve("ci", "team", digest=fresh.digest[:12])  # control: what is shown now
+    assert (decision.name, decision.approved) == ("ci", True)
+    assert "CI runs on Jenkins" in (a.team_dir / "ci.md").read_text()
+    person.approve("deploy-day", digest=new.digest)
+    assert "Never on Fridays." in (a.team_dir / "deploy-day.md").read_text()
+
+
+def test_a_team_candidate_is_counted_and_listed_before_the_team_layer_has_a_memory(clones):
+    _, b = clones
+    b.memory(actor="agent").write("deploy-day", "Deploys happen on Tuesdays", "project", scope="team")
+    person = b.memory()
+    team = next(layer for layer in person.status().layers if layer.scope == "team")
+    assert (team.memories, team.candidates) == (0, 1)
+    assert [(c.name, c.change) for c in person.review().candidates] == [("deploy-day", "new")]
+    project = next(layer for layer in person.status().layers if layer.scope == "project")
+    assert project.candidates == 0  # control: counted where it waits, once
+
+
+def test_a_personal_change_is_refused_once_the_live_memory_changed(person, mem):
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432.", title="DB port")
+    mem.write("db-port", "Dev PostgreSQL listens on 6543", "project", "Moved again.", status="candidate")
+    (shown,) = person.review().candidates
+    assert (shown.name, shown.change, shown.target) == ("db-port-candidate", "change", "db-port")
+    assert shown.proposed == ("title: DB port\ndescription: Dev PostgreSQL listens on 6543\ntype: project\n\n"
+                              "Moved again.\n")
+    person.write("db-port", "Dev PostgreSQL listens on 5434", "project", "A person's own fix.")
+    with pytest.raises(Conflict, match="changed since it was shown"):
+        person.approve("db-port-candidate", digest=shown.digest)
+    assert person.read("db-port", count=False).record.body == "A person's own fix."
+    again = person.review().candidates[0]
+    assert "-description: Dev PostgreSQL listens on 5434" in again.diff
+    person.approve("db-port-candidate", digest=again.digest)  # control
+    assert person.read("db-port", count=False).record.description == "Dev PostgreSQL listens on 6543"
+
+
+def test_dismiss_leaves_no_tombstone_and_the_same_proposal_is_not_proposed_again(person, mem):
+    mem.write("indent", "Indent with tabs", "feedback", "Use tabs.", status="candidate")
+    shown = person.review().candidates[0]
+    decision = person.dismiss("indent", digest=shown.digest)
+    assert (decision.dismissed, decision.approved, decision.name) == (True, False, "indent")
+    assert person.review().candidates == () and person.tombstones().tombstones == ()
+    again = mem.write("indent", "Indent with tabs", "feedback", "Use tabs.", status="candidate")
+    assert again.operation == "dismissed" and "dismissed this exact proposal" in again.warnings[-1]
+    assert person.review().candidates == ()
+    other = mem.write("indent", "Indent with tabs", "feedback", "Use tabs, width 4.", status="candidate")
+    assert other.operation == "created" and [c.name for c in person.review().candidates] == ["indent"]  # control
+    mine = person.write("indent-2", "Indent with tabs", "feedback", "Use tabs.")  # the fact itself is not refused
+    assert mine.operation == "created"
+    journal = [e.action for e in person.journal("project", name="indent").entries]
+    assert "dismiss" in journal and "reject" not in journal
+
+
+def test_reject_still_tombstones_and_dismiss_of_a_team_candidate_is_remembered_in_the_home(clones):
+    a, _ = clones
+    person, agent = a.memory(), a.memory(actor="agent")
+    agent.write("deploy-day", "Deploys happen on Tuesdays", "project", "b", scope="team")
+    person.dismiss("deploy-day", "team", digest=by_name(person)["deploy-day"].digest)
+    again = agent.write("deploy-day", "Deploys happen on Tuesdays", "project", "b", scope="team")
+    assert again.operation == "dismissed"
+    assert not list(a.team_dir.glob("*.json")) and person.tombstones().tombstones == ()
+    agent.write("freeze", "Merge freeze in December", "project", "b", scope="team")
+    person.reject("freeze", "team", digest=by_name(person)["freeze"].digest)
+    with pytest.raises(TombstoneRefused):  # control: reject tombstones the value (listing it: branch tomb)
+        agent.write("freeze", "Merge freeze in December", "project", "b", scope="team")
