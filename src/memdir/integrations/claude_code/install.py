@@ -41,20 +41,15 @@ leaves the disk as it was.
 
 from __future__ import annotations
 
-import difflib
-import hashlib
 import json
 import os
-import re
 import shlex
-import shutil
 import sys
-import time
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...errors import InstallError, InvalidInput
-from ...files.fsio import atomic_write, read_bytes, unlink
+from ..clients import edits
+from ..clients.edits import FileChange, Plan
 
 SERVER_NAME = "memdir"
 HOOK_MARKER = "-m memdir.hooks claude-code"
@@ -67,41 +62,7 @@ HOOK_EVENTS: dict[str, tuple[str | None, int]] = {
     "PreCompact": (None, 10),
     "SessionEnd": (None, 5),
 }
-MANIFEST = ("integrations", "claude-code.json")
-BACKUPS = ("integrations", "backups")
-
-
-@dataclass(frozen=True)
-class FileChange:
-    """One file install/uninstall would change: bytes before (None: absent)
-    and after (None: remove the file), and the unified diff."""
-
-    path: Path
-    before: bytes | None
-    after: bytes | None
-    diff: str
-    backup: Path | None = None
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What one install/uninstall run does: the files it ``changes`` and those
-    it leaves ``unchanged``; ``applied`` is False for a dry run. Its text is
-    :func:`memdir.render.setup.install_plan`."""
-
-    action: str
-    scope: str
-    changes: tuple[FileChange, ...] = ()
-    unchanged: tuple[Path, ...] = ()
-    applied: bool = False
-    notes: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict:
-        return {"action": self.action, "scope": self.scope, "applied": self.applied,
-                "changed": [{"path": str(c.path), "backup": str(c.backup) if c.backup else None,
-                             "created": c.before is None, "removed": c.after is None, "diff": c.diff}
-                            for c in self.changes],
-                "unchanged": [str(p) for p in self.unchanged], "notes": list(self.notes)}
+CLIENT = "claude-code"
 
 
 # ---------------------------------------------------------------- where
@@ -139,12 +100,7 @@ def server_entry(home: str | None = None, python: str | None = None, portable: b
 def check_on_path(environ=None) -> str:
     """The ``memdir`` that project-scope commands will run, found on PATH.
     Raises :class:`InstallError` saying how to fix it when there is none."""
-    found = shutil.which("memdir", path=(environ or os.environ).get("PATH"))
-    if not found:
-        raise InstallError("project scope writes `memdir …` commands (files a team commits name no machine "
-                           "path), but `memdir` is not on PATH; install it where Claude Code can run it "
-                           "(pipx install memdir, or activate its environment), or use --scope user")
-    return found
+    return edits.check_on_path("Claude Code", environ)
 
 
 # ---------------------------------------------------------------- JSON edits
@@ -155,28 +111,7 @@ def read_settings(path: Path) -> tuple[bytes | None, dict]:
     object (``{}`` for an absent or empty file). Raises :class:`InstallError`
     for an unreadable file or one that is not a JSON object: memdir never
     rewrites what it cannot read."""
-    try:
-        raw = read_bytes(path)
-    except OSError as exc:
-        raise InstallError(f"cannot read {path}: {exc}") from None
-    if raw is None or not raw.strip():
-        return raw, {}
-    try:
-        data = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise InstallError(f"{path} is not valid JSON ({exc}); fix it by hand — memdir left it untouched") from None
-    if not isinstance(data, dict):
-        raise InstallError(f"{path} does not hold a JSON object; memdir left it untouched")
-    return raw, data
-
-
-def _indent(raw: bytes | None) -> int:
-    match = re.search(rb"\n([ ]+)\S", raw or b"")
-    return len(match.group(1)) if match else 2
-
-
-def _dump(data: dict, raw: bytes | None) -> bytes:
-    return (json.dumps(data, indent=_indent(raw), ensure_ascii=False) + "\n").encode("utf-8")
+    return edits.read(path, edits.JSON)
 
 
 def is_memdir_hook(hook: dict) -> bool:
@@ -266,23 +201,11 @@ def strip_server(config: dict) -> dict:
 # ---------------------------------------------------------------- plan and apply
 
 
-def _diff(path: Path, before: bytes | None, after: bytes | None) -> str:
-    a = (before or b"").decode("utf-8", "replace").splitlines(keepends=True)
-    b = (after or b"").decode("utf-8", "replace").splitlines(keepends=True)
-    return "".join(difflib.unified_diff(a, b, f"{path} (before)", f"{path} (after)"))
-
-
-def _manifest_path(memdir_home: Path) -> Path:
-    return Path(memdir_home).joinpath(*MANIFEST)
-
-
-def _read_manifest(memdir_home: Path) -> dict:
-    raw = read_bytes(_manifest_path(memdir_home))
-    try:
-        data = json.loads(raw) if raw else {}
-    except ValueError:
-        data = {}
-    return data if isinstance(data, dict) else {}
+def _edit(path: Path, add) -> edits.Edit:
+    """The edit of one Claude Code file: hooks in a ``settings.json``, the server in an MCP file."""
+    if path.name.startswith("settings"):
+        return edits.Edit(path, edits.JSON, add, lambda data, record: _strip_hooks(data))
+    return edits.Edit(path, edits.JSON, add, lambda data, record: strip_server(data))
 
 
 def plan_install(scope: str, *, user_home: Path | None = None, project: Path | None = None,
@@ -300,22 +223,9 @@ def plan_install(scope: str, *, user_home: Path | None = None, project: Path | N
             notes.append(f"the project's files name no home; this home ({home}) is not the default, so give "
                          "Claude Code MEMDIR_HOME in its environment, or install with --scope user")
             home = None
-    changes, unchanged = [], []
-    for path, merge in ((settings_path, lambda d: merge_hooks(d, home, python, portable)),
-                        (mcp_path, lambda d: merge_server(d, home, python, portable))):
-        raw, data = read_settings(path)
-        merged = merge(data)
-        if raw is not None and merged == data:
-            unchanged.append(path)
-            continue
-        after = _dump(merged, raw)
-        changes.append(FileChange(path, raw, after, _diff(path, raw, after)))
-    return Plan("install", scope, tuple(changes), tuple(unchanged), notes=tuple(notes))
-
-
-def _strip_for(path: Path):
-    """How memdir's entries leave ``path``: hooks from a ``settings.json``, the server from an MCP file."""
-    return _strip_hooks if path.name.startswith("settings") else strip_server
+    return edits.plan_install(CLIENT, scope, [
+        _edit(settings_path, lambda d: merge_hooks(d, home, python, portable)),
+        _edit(mcp_path, lambda d: merge_server(d, home, python, portable))], tuple(notes))
 
 
 def plan_uninstall(scope: str | None, memdir_home: Path, *, user_home: Path | None = None,
@@ -323,115 +233,16 @@ def plan_uninstall(scope: str | None, memdir_home: Path, *, user_home: Path | No
     """Compute the uninstall without writing: the files of ``scope`` — or,
     with ``scope`` None, every file the manifest records (any scope) and the
     user-scope files. Raises :class:`InstallError`."""
-    manifest = _read_manifest(memdir_home)
     if scope is None:
-        paths = list(targets("user", user_home)) + [Path(p) for p in manifest]
+        paths = list(targets("user", user_home)) + [Path(p) for p in edits.read_manifest(memdir_home, CLIENT)]
     else:
         paths = list(targets(scope, user_home, project))
-    changes, unchanged, seen = [], [], set()
-    for path in paths:
-        if path in seen:
-            continue
-        seen.add(path)
-        raw, data = read_settings(path)
-        if raw is None:
-            if isinstance(manifest.get(str(path)), dict):  # deleted by hand: forget it, clear the dirs install made
-                changes.append(FileChange(path, None, None, ""))
-            continue
-        stripped = _strip_for(path)(data)
-        if stripped == data:
-            unchanged.append(path)
-            continue
-        after = _dump(stripped, raw)
-        record = manifest.get(str(path))
-        if isinstance(record, dict):
-            original = read_bytes(Path(record["backup"])) if record.get("backup") else None
-            if record.get("backup") is None and stripped == {}:
-                after = None  # install created the file; nothing of anyone else's is in it
-            elif original is not None:
-                try:
-                    if json.loads(original.decode("utf-8-sig") or "{}") == stripped:
-                        after = original  # byte-identical to before install
-                except (UnicodeDecodeError, ValueError):
-                    pass
-        changes.append(FileChange(path, raw, after, _diff(path, raw, after)))
-    return Plan("uninstall", scope or "every recorded", tuple(changes), tuple(unchanged))
-
-
-def _backup(memdir_home: Path, path: Path, data: bytes) -> Path:
-    """A copy of ``data`` (``path``'s bytes) under ``$MEMDIR_HOME/integrations/backups/``."""
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    folder = Path(memdir_home).joinpath(*BACKUPS)
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    label = re.sub(r"[^A-Za-z0-9._-]+", "_", str(path)).strip("_")[-150:]
-    target = folder / f"{label}.{stamp}"
-    n = 1
-    while target.exists():
-        n += 1
-        target = folder / f"{label}.{stamp}-{n}"
-    atomic_write(target, data)
-    return target
-
-
-def _missing_dirs(path: Path) -> list[str]:
-    """The parent directories of ``path`` that do not exist yet, deepest first."""
-    out = []
-    parent = path.parent
-    while not parent.exists():
-        out.append(str(parent))
-        parent = parent.parent
-    return out
+    return edits.plan_uninstall(CLIENT, scope, [_edit(p, None) for p in paths], memdir_home)
 
 
 def apply(plan: Plan, memdir_home: Path) -> Plan:
-    """Write ``plan``: back up each file that existed (into the memdir home),
-    write atomically (keeping each file's mode), remove created files and
-    directories on uninstall, and update the install manifest. Returns the
-    plan with backups filled in."""
-    manifest = _read_manifest(memdir_home)
-    done = []
-    for change in plan.changes:
-        path = change.path
-        record = manifest.get(str(path)) if isinstance(manifest.get(str(path)), dict) else {}
-        restoring = plan.action == "uninstall" and (
-            change.after is None or (record.get("backup") and change.after == read_bytes(Path(record["backup"]))))
-        # Back up what existed, unless uninstall is putting back the very bytes install found.
-        backup = _backup(memdir_home, path, change.before) if change.before is not None and not restoring else None
-        mode = None
-        try:
-            mode = path.stat().st_mode & 0o777
-        except OSError:
-            pass
-        created_dirs = _missing_dirs(path) if change.before is None else []
-        # A settings file kept as a symlink (dotfiles) is written through, so the link stays.
-        target = path.resolve() if path.is_symlink() else path
-        if change.after is None:
-            unlink(path)
-            for folder in record.get("created_dirs", []):  # only what install made, only if empty now
-                try:
-                    os.rmdir(folder)
-                except OSError:
-                    break
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(target, change.after)
-            if mode is not None:
-                os.chmod(path, mode)
-        if plan.action == "install":
-            first = record  # a re-install keeps the pre-memdir original
-            manifest[str(path)] = {
-                "scope": plan.scope,
-                "backup": first["backup"] if "backup" in first else (str(backup) if backup else None),
-                "created_dirs": first.get("created_dirs", created_dirs),
-                "installed_sha256": hashlib.sha256(change.after or b"").hexdigest()}
-        else:
-            manifest.pop(str(path), None)
-        done.append(FileChange(path, change.before, change.after, change.diff, backup))
-    if done:
-        mpath = _manifest_path(memdir_home)
-        mpath.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        atomic_write(mpath, (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
-    return replace(plan, changes=tuple(done), applied=True)
+    """Write ``plan`` (:func:`memdir.integrations.clients.edits.apply`)."""
+    return edits.apply(plan, memdir_home)
 
 
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, **where) -> Plan:
@@ -448,4 +259,4 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, **
 
 __all__ = ["InstallError", "FileChange", "Plan", "targets", "hook_command", "server_entry", "merge_hooks",
            "merge_server", "strip_server", "plan_install", "plan_uninstall", "apply", "install", "uninstall",
-           "HOOK_EVENTS", "SERVER_NAME", "check_on_path"]
+           "HOOK_EVENTS", "SERVER_NAME", "check_on_path", "CLIENT"]
