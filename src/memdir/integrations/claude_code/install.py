@@ -122,30 +122,7 @@ def is_memdir_hook(hook: dict) -> bool:
 def _strip_hooks(settings: dict) -> dict:
     """``settings`` without memdir's hooks; groups and events left empty by
     that are dropped (only those memdir emptied)."""
-    out = json.loads(json.dumps(settings))
-    hooks = out.get("hooks")
-    if not isinstance(hooks, dict):
-        return out
-    for event in list(hooks):
-        groups = hooks[event]
-        if not isinstance(groups, list):
-            continue
-        kept = []
-        for group in groups:
-            inner = group.get("hooks") if isinstance(group, dict) else None
-            if isinstance(inner, list) and any(is_memdir_hook(h) for h in inner):
-                rest = [h for h in inner if not is_memdir_hook(h)]
-                if not rest:
-                    continue
-                group = {**group, "hooks": rest}
-            kept.append(group)
-        if kept:
-            hooks[event] = kept
-        elif groups:
-            del hooks[event]
-    if not hooks and "hooks" in settings and settings["hooks"]:
-        del out["hooks"]
-    return out
+    return edits.strip_groups(settings, is_memdir_hook)
 
 
 def merge_hooks(settings: dict, home: str | None = None, python: str | None = None, portable: bool = False) -> dict:
@@ -157,45 +134,17 @@ def merge_hooks(settings: dict, home: str | None = None, python: str | None = No
         group["hooks"] = [{"type": "command", "command": hook_command(event, home, python, portable),
                            "timeout": timeout}]
         wanted[event] = group
-    current = settings.get("hooks")
-    if isinstance(current, dict) and all(
-            isinstance(current.get(e), list) and g in current[e] for e, g in wanted.items()):
-        ours = sum(1 for groups in current.values() if isinstance(groups, list) for grp in groups
-                   if isinstance(grp, dict) and isinstance(grp.get("hooks"), list)
-                   and any(is_memdir_hook(h) for h in grp["hooks"]))
-        if ours == len(wanted):
-            return settings
-    out = _strip_hooks(settings)
-    hooks = out.setdefault("hooks", {})
-    if not isinstance(hooks, dict):
-        raise InstallError('"hooks" in settings.json is not an object; memdir left it untouched')
-    for event, group in wanted.items():
-        existing = hooks.setdefault(event, [])
-        if not isinstance(existing, list):
-            raise InstallError(f'"hooks.{event}" in settings.json is not a list; memdir left it untouched')
-        existing.append(group)
-    return out
+    return edits.merge_groups(settings, wanted, is_memdir_hook)
 
 
 def merge_server(config: dict, home: str | None = None, python: str | None = None, portable: bool = False) -> dict:
     """``config`` with ``mcpServers.memdir`` set."""
-    out = json.loads(json.dumps(config))
-    servers = out.setdefault("mcpServers", {})
-    if not isinstance(servers, dict):
-        raise InstallError('"mcpServers" is not an object; memdir left the file untouched')
-    servers[SERVER_NAME] = server_entry(home, python, portable)
-    return out
+    return edits.set_entry(config, "mcpServers", SERVER_NAME, server_entry(home, python, portable))
 
 
 def strip_server(config: dict) -> dict:
     """``config`` without ``mcpServers.memdir`` (and without ``mcpServers`` if that emptied it)."""
-    out = json.loads(json.dumps(config))
-    servers = out.get("mcpServers")
-    if isinstance(servers, dict) and SERVER_NAME in servers:
-        del servers[SERVER_NAME]
-        if not servers:
-            del out["mcpServers"]
-    return out
+    return edits.drop_entry(config, "mcpServers", SERVER_NAME)
 
 
 # ---------------------------------------------------------------- plan and apply

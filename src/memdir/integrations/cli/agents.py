@@ -27,7 +27,7 @@ def cmd_hook(args) -> int:
     """``memdir hook claude-code EVENT``: one Claude Code hook (always exit 0)."""
     from ..claude_code.hooks import handle
 
-    return handle(args.event, home=args.home)
+    return handle(args.event, home=args.home, client=args.agent)
 
 
 def cmd_install(args) -> int:
@@ -70,8 +70,9 @@ def register(add, settings) -> None:
     p = add("mcp", cmd_mcp, "Serve the memory tools over MCP (stdio). Project: the client's roots, "
                             "else --project / MEMDIR_PROJECT, else the launch directory.")
     p = add("hook", cmd_hook, "Run one Claude Code hook (reads the hook JSON on stdin; never fails).")
-    p.add_argument("agent", choices=("claude-code",))
-    p.add_argument("event", help="SessionStart, UserPromptSubmit, SessionEnd or PreCompact")
+    p.add_argument("agent", choices=("claude-code", "codex", "gemini", "cursor"))
+    p.add_argument("event", help="the client's event (Claude Code: SessionStart, UserPromptSubmit, SessionEnd or "
+                                 "PreCompact)")
     for name, text in (("install", "Register memdir's hooks and MCP server with Claude Code (backs up "
                                    "each file it changes and prints the diff)."),
                        ("uninstall", "Remove exactly what `memdir install` added.")):

@@ -379,6 +379,135 @@ def apply(plan: Plan, memdir_home: Path) -> Plan:
     return replace(plan, changes=tuple(done), applied=True)
 
 
+# ---------------------------------------------------------------- what clients share
+
+
+def hook_command(client: str, event: str, home: str | None = None, python: str | None = None,
+                 portable: bool = False) -> str:
+    """The shell command a client runs for its hook ``event``: this interpreter
+    by its absolute path (``-m memdir.hooks CLIENT EVENT``: works whatever PATH
+    the client has), or with ``portable`` ``memdir hook CLIENT EVENT`` on PATH."""
+    import shlex
+    import sys
+
+    cmd = (f"memdir hook {client} {event}" if portable
+           else f"{shlex.quote(python or sys.executable)} -m memdir.hooks {client} {event}")
+    return cmd + (f" --home {shlex.quote(str(home))}" if home else "")
+
+
+def is_hook_of(client: str, command) -> bool:
+    """True for a hook command memdir installs for ``client`` (either form of :func:`hook_command`)."""
+    text = str(command or "")
+    return f"-m memdir.hooks {client} " in text + " " or f"memdir hook {client} " in text + " "
+
+
+def server_argv(home: str | None = None, python: str | None = None, portable: bool = False) -> list[str]:
+    """The MCP server's command line: this interpreter's ``-m memdir.cli mcp``,
+    or with ``portable`` ``memdir mcp`` on PATH; ``--home`` when given."""
+    import sys
+
+    base = ["memdir", "mcp"] if portable else [python or sys.executable, "-m", "memdir.cli", "mcp"]
+    return base + (["--home", str(home)] if home else [])
+
+
+def merge_groups(settings: dict, wanted: dict[str, dict], ours, key: str = "hooks") -> dict:
+    """``settings`` with one memdir hook group per event of ``wanted`` under
+    ``settings[key]`` (Claude Code's shape: event → list of ``{"matcher"?,
+    "hooks": [...]}``; older memdir groups replaced; ``settings`` itself when
+    every group is already there). ``ours(hook)`` tells memdir's hooks.
+    Raises :class:`InstallError` for a ``hooks`` value of another shape."""
+    current = settings.get(key)
+    if isinstance(current, dict) and all(isinstance(current.get(e), list) and g in current[e]
+                                         for e, g in wanted.items()):
+        mine = sum(1 for groups in current.values() if isinstance(groups, list) for grp in groups
+                   if isinstance(grp, dict) and isinstance(grp.get("hooks"), list)
+                   and any(ours(h) for h in grp["hooks"]))
+        if mine == len(wanted):
+            return settings
+    out = strip_groups(settings, ours, key)
+    hooks = out.setdefault(key, {})
+    if not isinstance(hooks, dict):
+        raise InstallError(f'"{key}" in the settings is not an object; memdir left it untouched')
+    for event, group in wanted.items():
+        existing = hooks.setdefault(event, [])
+        if not isinstance(existing, list):
+            raise InstallError(f'"{key}.{event}" in the settings is not a list; memdir left it untouched')
+        existing.append(group)
+    return out
+
+
+def strip_groups(settings: dict, ours, key: str = "hooks") -> dict:
+    """``settings`` without memdir's hooks under ``settings[key]``; groups,
+    events and the key left empty by that are dropped (only those memdir emptied).
+    A flat entry (Cursor: ``{"command": …}`` in the event's list) is one hook."""
+    out = json.loads(json.dumps(settings))
+    hooks = out.get(key)
+    if not isinstance(hooks, dict):
+        return out
+    for event in list(hooks):
+        groups = hooks[event]
+        if not isinstance(groups, list):
+            continue
+        kept = []
+        for group in groups:
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            if isinstance(inner, list) and any(ours(h) for h in inner):
+                rest = [h for h in inner if not ours(h)]
+                if not rest:
+                    continue
+                group = {**group, "hooks": rest}
+            elif inner is None and ours(group):
+                continue
+            kept.append(group)
+        if kept:
+            hooks[event] = kept
+        elif groups:
+            del hooks[event]
+    if not hooks and key in settings and settings[key]:
+        del out[key]
+    return out
+
+
+def set_entry(settings: dict, key: str, name: str, value) -> dict:
+    """``settings`` with ``settings[key][name] = value`` (an MCP server). Raises :class:`InstallError`."""
+    out = json.loads(json.dumps(settings))
+    table = out.setdefault(key, {})
+    if not isinstance(table, dict):
+        raise InstallError(f'"{key}" is not an object; memdir left the file untouched')
+    table[name] = value
+    return out
+
+
+def drop_entry(settings: dict, key: str, name: str) -> dict:
+    """``settings`` without ``settings[key][name]`` (and without ``key`` if that emptied it)."""
+    out = json.loads(json.dumps(settings))
+    table = out.get(key)
+    if isinstance(table, dict) and name in table:
+        del table[name]
+        if not table:
+            del out[key]
+    return out
+
+
+def run_install(client: str, scope: str, memdir_home: Path, edits: list[Edit], *, dry_run: bool = False,
+                notes: tuple[str, ...] = ()) -> Plan:
+    """Plan and (unless ``dry_run``) apply an install of ``edits``."""
+    plan = plan_install(client, scope, edits, notes)
+    return plan if dry_run else apply(plan, memdir_home)
+
+
+def run_uninstall(client: str, scope: str | None, memdir_home: Path, scoped: list[Edit], edit_for, *,
+                  dry_run: bool = False) -> Plan:
+    """Plan and (unless ``dry_run``) apply an uninstall: ``scoped`` (the files of
+    the scope asked, or the user scope's) and, with ``scope`` None, ``edit_for(path)``
+    of every other file the manifest records."""
+    edits = list(scoped)
+    if scope is None:
+        edits += [edit_for(Path(p)) for p in read_manifest(memdir_home, client)]
+    plan = plan_uninstall(client, scope, edits, memdir_home)
+    return plan if dry_run else apply(plan, memdir_home)
+
+
 def check_on_path(client: str, environ=None) -> str:
     """The ``memdir`` that project-scope commands will run, found on PATH.
     Raises :class:`InstallError` saying how to fix it when there is none."""
@@ -392,4 +521,5 @@ def check_on_path(client: str, environ=None) -> str:
 
 __all__ = ["FileChange", "Plan", "Format", "JSON", "TOML", "TEXT", "Edit", "BLOCK_BEGIN", "BLOCK_END",
            "strip_block", "with_block", "copy_of", "read", "diff", "manifest_path", "read_manifest",
-           "plan_install", "plan_uninstall", "apply", "check_on_path"]
+           "plan_install", "plan_uninstall", "apply", "check_on_path", "hook_command", "is_hook_of", "server_argv",
+           "merge_groups", "strip_groups", "set_entry", "drop_entry", "run_install", "run_uninstall"]
