@@ -95,3 +95,31 @@ def test_a_dry_run_writes_nothing_and_bad_toml_is_left_untouched(tmp_path, isola
     assert done.returncode == 1 and "is not valid TOML" in done.stderr
     assert (home / ".codex" / "config.toml").read_text() == "model = [broken\n"
     assert not (home / ".codex" / "hooks.json").exists()  # nothing written when one file cannot be read
+
+
+@pytest.mark.slow
+def test_claude_codes_auto_memory_is_named_turned_off_on_request_and_restored(tmp_path, isolated_home):
+    home = tmp_path / "userhome"
+    (home / ".claude").mkdir()
+    settings = home / ".claude" / "settings.json"
+    settings.write_text('{"model": "opus"}\n')
+    done = run_cli("install", "claude-code", "--dry-run", env={"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""})
+    assert "auto memory is also on" in done.stdout and "memdir import claude-code" in done.stdout
+    done = run_cli("install", "claude-code", "--disable-auto-memory", env={"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""})
+    assert done.returncode == 0, done.stderr
+    data = json.loads(settings.read_text())
+    assert data["autoMemoryEnabled"] is False and data["model"] == "opus" and "hooks" in data
+    again = run_cli("install", "claude-code", env={"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""})
+    assert "auto memory is also on" not in again.stdout  # off now: nothing to say
+    assert run_cli("uninstall", "claude-code").returncode == 0
+    assert settings.read_text() == '{"model": "opus"}\n'  # autoMemoryEnabled gone with the hooks
+
+
+def test_doctor_names_a_client_file_install_wrote_that_is_gone(tmp_path, isolated_home):
+    home = tmp_path / "userhome"
+    assert run_cli("install", "cursor").returncode == 0
+    healthy = run_cli("doctor")
+    assert "cursor:" not in healthy.stdout  # control: both files there
+    (home / ".cursor" / "hooks.json").unlink()
+    done = run_cli("doctor")
+    assert f"cursor: {home / '.cursor' / 'hooks.json'} that memdir install wrote is gone" in done.stdout

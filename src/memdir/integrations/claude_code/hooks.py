@@ -156,15 +156,21 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     block — or, with no memory saved yet, the guidance alone — followed by the
     agent extractor's pending findings of this project, if any (at most half
     the budget; the block gets the rest). ``""`` when nothing fits."""
-    from ...prompt.context import guidance_block, session_block
+    from ...prompt.context import TOOLS_NOTE, guidance_block, session_block
     from ...prompt.pending import mark_shown, with_pending
+
+    def _with_tools_note(block: str, rest: int) -> str:
+        # The note names the MCP tools for a client that defers them (Claude Code 2.x), when it fits.
+        out = f"{block}\n{TOOLS_NOTE}" if block else ""
+        return out if out and len(out.encode()) <= rest else block
 
     session = _session(data, home)
 
     def render(budget: int) -> str:
         # The index and the findings, if any (no YAML, no SQLite), in one budget: memdir.prompt.pending's rule.
         shown["budget"] = budget
-        return with_pending(session, budget, lambda rest: session_block(session, rest) or guidance_block(rest))
+        return with_pending(session, budget, lambda rest: _with_tools_note(
+            session_block(session, rest - len(TOOLS_NOTE.encode()) - 1) or guidance_block(rest), rest))
 
     shown: dict = {}
     out = hook_output(event, render, session.settings.context_max_bytes, client)

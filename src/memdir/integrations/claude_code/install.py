@@ -150,18 +150,48 @@ def strip_server(config: dict) -> dict:
 # ---------------------------------------------------------------- plan and apply
 
 
-def _edit(path: Path, add) -> edits.Edit:
-    """The edit of one Claude Code file: hooks in a ``settings.json``, the server in an MCP file."""
+AUTO_MEMORY_KEY = "autoMemoryEnabled"  # Claude Code's own auto memory (reference/landscape.md §2.2)
+
+
+def auto_memory_on(settings: dict, environ=None) -> bool:
+    """True when Claude Code's auto memory is on for these settings: not
+    ``autoMemoryEnabled: false`` and no ``CLAUDE_CODE_DISABLE_AUTO_MEMORY`` set."""
+    env = os.environ if environ is None else environ
+    return settings.get(AUTO_MEMORY_KEY) is not False and env.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY") in (None, "", "0")
+
+
+def _keep_auto_memory(settings: dict) -> dict:
+    """What uninstall needs to put ``autoMemoryEnabled`` back as it was."""
+    return {"auto_memory_before": settings.get(AUTO_MEMORY_KEY, "absent")}
+
+
+def _strip_settings(data: dict, record: dict) -> dict:
+    out = _strip_hooks(data)
+    if "auto_memory_before" in record and out.get(AUTO_MEMORY_KEY) is False:  # install turned it off
+        before = record["auto_memory_before"]
+        if before == "absent":
+            out.pop(AUTO_MEMORY_KEY, None)
+        else:
+            out[AUTO_MEMORY_KEY] = before
+    return out
+
+
+def _edit(path: Path, add, auto_memory_off: bool = False) -> edits.Edit:
+    """The edit of one Claude Code file: hooks (and, asked, auto memory off) in a ``settings.json``, the
+    server in an MCP file."""
     if path.name.startswith("settings"):
-        return edits.Edit(path, edits.JSON, add, lambda data, record: _strip_hooks(data))
+        return edits.Edit(path, edits.JSON, add, _strip_settings, _keep_auto_memory if auto_memory_off else None)
     return edits.Edit(path, edits.JSON, add, lambda data, record: strip_server(data))
 
 
 def plan_install(scope: str, *, user_home: Path | None = None, project: Path | None = None,
-                 home: str | None = None, python: str | None = None) -> Plan:
+                 home: str | None = None, python: str | None = None, disable_auto_memory: bool = False) -> Plan:
     """Compute the install without writing. ``home`` is written into the
     commands when given (user scope only: project files name no machine
-    path). Project scope checks that ``memdir`` is on PATH. Raises
+    path). Project scope checks that ``memdir`` is on PATH. When Claude
+    Code's own auto memory is on, a note says so and how to import and turn
+    it off; ``disable_auto_memory`` writes ``autoMemoryEnabled: false`` into
+    the settings memdir manages (uninstall puts back what was there). Raises
     :class:`InstallError`."""
     settings_path, mcp_path = targets(scope, user_home, project)
     portable = scope == "project"
@@ -172,8 +202,22 @@ def plan_install(scope: str, *, user_home: Path | None = None, project: Path | N
             notes.append(f"the project's files name no home; this home ({home}) is not the default, so give "
                          "Claude Code MEMDIR_HOME in its environment, or install with --scope user")
             home = None
+    _, current = read_settings(settings_path)
+    _, user = read_settings(targets("user", user_home)[0]) if scope == "project" else (None, current)
+    on = auto_memory_on(current) and auto_memory_on(user)
+    if on and not disable_auto_memory:
+        notes.append("Claude Code's own auto memory is also on: two memories would compete for the same facts. "
+                     "Bring its memories in with `memdir import claude-code`, and turn it off with "
+                     f"`memdir install claude-code --scope {scope} --disable-auto-memory` (uninstall turns it back on)")
+
+    def add_settings(data: dict) -> dict:
+        out = merge_hooks(data, home, python, portable)
+        if disable_auto_memory and on:
+            out = {**out, AUTO_MEMORY_KEY: False}
+        return out
+
     return edits.plan_install(CLIENT, scope, [
-        _edit(settings_path, lambda d: merge_hooks(d, home, python, portable)),
+        _edit(settings_path, add_settings, disable_auto_memory and on),
         _edit(mcp_path, lambda d: merge_server(d, home, python, portable))], tuple(notes))
 
 

@@ -49,6 +49,12 @@ def cmd_install(args) -> int:
     if args.command == "install" and session.home != resolve_home(None, {}):
         extra["home"] = str(session.home)  # the client's hooks and server must find this home without MEMDIR_HOME
     install = installer(args.agent)
+    if args.command == "install" and getattr(args, "disable_auto_memory", False):
+        if args.agent != "claude-code":
+            from ...errors import InvalidInput
+
+            raise InvalidInput("--disable-auto-memory is Claude Code's (its own auto memory)")
+        extra["disable_auto_memory"] = True
     runner = install.install if args.command == "install" else install.uninstall
     plan = runner(scope, session.home, dry_run=args.dry_run, **where, **extra)
     if args.command == "install" and args.agent == "claude-code":
@@ -85,3 +91,7 @@ def register(add, settings) -> None:
                             "checkout (portable `memdir …` commands; memdir must be on PATH). Default: user for "
                             "install; for uninstall, every install memdir recorded")
         p.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
+        if name == "install":
+            p.add_argument("--disable-auto-memory", action="store_true",
+                           help="Claude Code: also turn its own auto memory off (autoMemoryEnabled: false) in the "
+                                "settings memdir manages; uninstall puts back what was there")

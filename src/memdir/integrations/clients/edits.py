@@ -508,6 +508,21 @@ def run_uninstall(client: str, scope: str | None, memdir_home: Path, scoped: lis
     return plan if dry_run else apply(plan, memdir_home)
 
 
+def problems(memdir_home: Path, clients) -> list[str]:
+    """What ``memdir doctor`` says of each client's recorded install: a file
+    install wrote that is gone, or that no longer holds memdir's entries."""
+    out = []
+    for client in clients:
+        for path in read_manifest(memdir_home, client):
+            raw = read_bytes(Path(path))
+            if raw is None:
+                out.append(f"{client}: {path} that memdir install wrote is gone; run `memdir install {client}` again "
+                           f"or `memdir uninstall {client}`")
+            elif b"memdir" not in raw:
+                out.append(f"{client}: {path} no longer holds memdir's entries; run `memdir install {client}` again")
+    return out
+
+
 def check_on_path(client: str, environ=None) -> str:
     """The ``memdir`` that project-scope commands will run, found on PATH.
     Raises :class:`InstallError` saying how to fix it when there is none."""
@@ -522,4 +537,4 @@ def check_on_path(client: str, environ=None) -> str:
 __all__ = ["FileChange", "Plan", "Format", "JSON", "TOML", "TEXT", "Edit", "BLOCK_BEGIN", "BLOCK_END",
            "strip_block", "with_block", "copy_of", "read", "diff", "manifest_path", "read_manifest",
            "plan_install", "plan_uninstall", "apply", "check_on_path", "hook_command", "is_hook_of", "server_argv",
-           "merge_groups", "strip_groups", "set_entry", "drop_entry", "run_install", "run_uninstall"]
+           "merge_groups", "strip_groups", "set_entry", "drop_entry", "run_install", "run_uninstall", "problems"]
