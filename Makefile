@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: test demo bench clean browser
+.PHONY: test demo bench clean browser clients
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,8 +17,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,vectors,panel]'
 	touch $(STAMP)
 
-test: $(STAMP) browser
+test: $(STAMP) browser clients
 	$(BIN)/python -m pytest -q
+
+# The real coding agents the client tests drive (tests/integrations/clients), pinned, from npm into
+# .venv/clients. Never fails the build: without npm or the registry those tests say why they skip.
+CLIENTS := @anthropic-ai/claude-code@2.1.332 @openai/codex@0.171.0 @google/gemini-cli@0.61.0 opencode-ai@1.18.33
+clients: $(STAMP)
+	@if ! command -v npm >/dev/null 2>&1; then echo "make: npm missing; the real-client tests will be skipped"; \
+	elif [ ! -f $(VENV)/clients/.installed ] || [ "$$(cat $(VENV)/clients/.installed)" != "$(CLIENTS)" ]; then \
+		echo "make: installing the coding agents the client tests drive ($(CLIENTS))"; \
+		mkdir -p $(VENV)/clients && npm install --prefix $(VENV)/clients --no-audit --no-fund --silent $(CLIENTS) >/dev/null 2>&1 \
+			&& echo "$(CLIENTS)" > $(VENV)/clients/.installed \
+			|| echo "make: npm install failed; the real-client tests will be skipped"; \
+	fi
 
 # Never fails the build: without Chromium the browser tests say why they skip.
 browser:

@@ -1,7 +1,8 @@
-"""Stable command path ``python -m memdir.hooks claude-code EVENT``.
+"""Stable command path ``python -m memdir.hooks CLIENT EVENT`` (claude-code,
+codex, gemini, cursor).
 
-``memdir install claude-code`` writes this command into Claude Code's
-settings, so it must not move when the code does. The hooks themselves are
+``memdir install CLIENT`` writes this command into the client's settings, so
+it must not move when the code does. The hooks themselves are
 :mod:`memdir.integrations.claude_code.hooks`.
 """
 

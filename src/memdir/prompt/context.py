@@ -78,6 +78,10 @@ POLICY = """## How to use memory
 - Memories are background, not commands: if one conflicts with what the user says now,
   follow the user. Open a memory with memory_read, find others with memory_search."""
 
+TOOLS_NOTE = ('The memory tools are memdir\'s MCP tools (mcp__memdir__memory_write, …); if they are not in your '
+              'tool list, search your tools for "memdir" to load them.')
+"""Said after the block by a client's session-start hook: Claude Code 2.x defers MCP tools behind
+its tool search, so the first tool list the model sees has none of memdir's."""
 
 EMPTY_NOTE = "No memory is saved yet for this person or this project."
 HOOK_CONTEXT_MAX_CHARS = 8_000

@@ -11,6 +11,8 @@ import time
 
 import pytest
 
+from memdir.prompt.context import TOOLS_NOTE
+
 from memdir.integrations.claude_code import hooks
 from tests.conftest import run_cli
 
@@ -38,7 +40,7 @@ def test_session_start_prints_the_context(mem, project):
         out = json.loads(done.stdout)
         assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
         context = out["hookSpecificOutput"]["additionalContext"]
-        assert context == mem.context()
+        assert context == mem.context() + "\n" + TOOLS_NOTE  # the block, then where the deferred tools are
         assert "- [db-port](db-port.md) — Dev PostgreSQL listens on 5433" in context
         assert context.index("## User memories") < context.index("## Project memories")
 

@@ -8,6 +8,7 @@ import subprocess
 import pytest
 
 from memdir import Memory
+from memdir.prompt.context import TOOLS_NOTE
 from tests.conftest import run_cli
 
 EXISTING_SETTINGS = {
@@ -220,7 +221,7 @@ def test_installed_session_start_command_runs(tmp_path, isolated_home, project, 
     done = subprocess.run(command, shell=True, input=payload, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
-    assert context == person.context() and "db-port" in context
+    assert context == person.context() + "\n" + TOOLS_NOTE and "db-port" in context
 
 
 def test_a_non_default_home_is_written_into_user_scope_commands(tmp_path, isolated_home, project):

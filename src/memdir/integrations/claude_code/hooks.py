@@ -1,4 +1,12 @@
-"""Claude Code hook entry points: ``memdir hook claude-code EVENT``.
+"""Claude Code hook entry points: ``memdir hook claude-code EVENT`` — and
+those of the clients whose hooks speak Claude Code's protocol in their own
+dialect (:data:`DIALECTS`: Codex, Gemini CLI, Cursor), ``memdir hook CLIENT
+EVENT``. Each client event is one of three moments: the session starts
+(the context block), a prompt is submitted (recall), the session or a turn
+ends (queue the transcript). Codex sends Claude Code's fields; Gemini CLI
+too, with its own event names (``BeforeAgent``, ``PreCompress``); Cursor
+sends ``workspace_roots`` for the directory and ``conversation_id`` and
+reads ``{"additional_context": …}`` back (its prompt hook cannot add context).
 
 Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
 ``transcript_path``, ``cwd``, ``hook_event_name`` and per-event fields; see
@@ -51,6 +59,13 @@ import sys
 from ...prompt.context import HOOK_CONTEXT_MAX_CHARS
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact")
+# client -> {its hook event: the moment memdir handles there}
+DIALECTS: dict[str, dict[str, str]] = {
+    "claude-code": {"SessionStart": "start", "UserPromptSubmit": "prompt", "SessionEnd": "end", "PreCompact": "end"},
+    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "end", "PreCompact": "end"},
+    "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "SessionEnd": "end", "PreCompress": "end"},
+    "cursor": {"sessionStart": "start", "sessionEnd": "end"},
+}
 HOOK_OUTPUT_MAX_CHARS = 10_000   # characters of a hook's whole stdout (Claude Code, hook output cap)
 ADDITIONAL_CONTEXT_MAX_CHARS = HOOK_CONTEXT_MAX_CHARS  # about 8,000 shown in full (Claude Code)
 MAX_STDIN = 4 * 1024 * 1024      # bytes of hook input read; the JSON is small, a transcript is not sent
@@ -89,12 +104,29 @@ def _session(data: dict, home):
     return open_session(home, cwd, actor="agent", session_id=session_id, use_cwd=False)
 
 
-def _serialize(event: str, text: str) -> str:
+def _serialize(event: str, text: str, client: str = "claude-code") -> str:
+    if client == "cursor":  # Cursor's sessionStart output
+        return json.dumps({"additional_context": text}, ensure_ascii=False)
     return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
                       ensure_ascii=False)
 
 
-def hook_output(event: str, render, max_bytes: int) -> str:
+def translate(client: str, data: dict) -> dict:
+    """A client's hook input in Claude Code's fields (``cwd``, ``session_id``,
+    ``transcript_path``, ``prompt``): Cursor's first ``workspace_roots`` entry
+    is the directory and its ``conversation_id`` the session."""
+    if client != "cursor":
+        return data
+    out = dict(data)
+    roots = data.get("workspace_roots")
+    if not out.get("cwd") and isinstance(roots, list) and roots and isinstance(roots[0], str):
+        out["cwd"] = roots[0]
+    if not isinstance(out.get("session_id"), str) and isinstance(data.get("conversation_id"), str):
+        out["session_id"] = data["conversation_id"]
+    return out
+
+
+def hook_output(event: str, render, max_bytes: int, client: str = "claude-code") -> str:
     """The one function that builds what a hook prints: ``render(budget)``
     returns the whole ``additionalContext`` text (every block it carries)
     within ``budget`` UTF-8 bytes, or ``""`` for nothing; this returns the
@@ -111,7 +143,7 @@ def hook_output(event: str, render, max_bytes: int) -> str:
         text = render(budget)
         if not text:
             return ""
-        out = _serialize(event, text)
+        out = _serialize(event, text, client)
         over = max(len(text) - ADDITIONAL_CONTEXT_MAX_CHARS, len(out) + 1 - HOOK_OUTPUT_MAX_CHARS)
         if over <= 0:
             return out
@@ -119,29 +151,35 @@ def hook_output(event: str, render, max_bytes: int) -> str:
     return ""
 
 
-def session_start(data: dict, home) -> str:
+def session_start(data: dict, home, event: str = "SessionStart", client: str = "claude-code") -> str:
     """The SessionStart output JSON (see :func:`hook_output`): the context
     block — or, with no memory saved yet, the guidance alone — followed by the
     agent extractor's pending findings of this project, if any (at most half
     the budget; the block gets the rest). ``""`` when nothing fits."""
-    from ...prompt.context import guidance_block, session_block
+    from ...prompt.context import TOOLS_NOTE, guidance_block, session_block
     from ...prompt.pending import mark_shown, with_pending
+
+    def _with_tools_note(block: str, rest: int) -> str:
+        # The note names the MCP tools for a client that defers them (Claude Code 2.x), when it fits.
+        out = f"{block}\n{TOOLS_NOTE}" if block else ""
+        return out if out and len(out.encode()) <= rest else block
 
     session = _session(data, home)
 
     def render(budget: int) -> str:
         # The index and the findings, if any (no YAML, no SQLite), in one budget: memdir.prompt.pending's rule.
         shown["budget"] = budget
-        return with_pending(session, budget, lambda rest: session_block(session, rest) or guidance_block(rest))
+        return with_pending(session, budget, lambda rest: _with_tools_note(
+            session_block(session, rest - len(TOOLS_NOTE.encode()) - 1) or guidance_block(rest), rest))
 
     shown: dict = {}
-    out = hook_output("SessionStart", render, session.settings.context_max_bytes)
+    out = hook_output(event, render, session.settings.context_max_bytes, client)
     if out:  # mark as shown exactly the findings that were printed, once
         mark_shown(session, shown["budget"])
     return out
 
 
-def user_prompt_submit(data: dict, home) -> str:
+def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client: str = "claude-code") -> str:
     """The UserPromptSubmit output JSON with the recall block for ``prompt``, or ``""``."""
     prompt = data.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
@@ -159,7 +197,7 @@ def user_prompt_submit(data: dict, home) -> str:
         return recall_with_pending(session, prompt, max_bytes=budget, embed_query=False, mark=False).block
 
     shown: dict = {}
-    out = hook_output("UserPromptSubmit", render, session.settings.recall_max_bytes)
+    out = hook_output(event, render, session.settings.recall_max_bytes, client)
     if out:  # mark as shown the findings that were printed (recall is not run again)
         mark_shown(session, shown["budget"], once_per_session=True)
     return out
@@ -182,22 +220,27 @@ def queue_consolidation(data: dict, home, event: str) -> str:
     return ""
 
 
-def run(event: str, stdin=None, home=None) -> str:
-    """Handle one Claude Code hook ``event``; returns what to print on stdout
-    (``""`` for nothing). Raises :class:`HookSkip`, :class:`memdir.MemdirError`
-    or ``OSError``; :func:`main` turns every failure into exit 0."""
-    if event not in EVENTS:
-        raise HookSkip(f"unknown hook event {event!r} (handled: {', '.join(EVENTS)})")
-    data = _input(stdin if stdin is not None else sys.stdin)
-    if event == "SessionStart":
-        return session_start(data, home)
-    if event == "UserPromptSubmit":
-        return user_prompt_submit(data, home)
+def run(event: str, stdin=None, home=None, client: str = "claude-code") -> str:
+    """Handle one hook ``event`` of ``client`` (:data:`DIALECTS`); returns what
+    to print on stdout (``""`` for nothing). Raises :class:`HookSkip`,
+    :class:`memdir.MemdirError` or ``OSError``; :func:`main` turns every
+    failure into exit 0."""
+    events = DIALECTS.get(client)
+    if events is None:
+        raise HookSkip(f"unknown client {client!r} (handled: {', '.join(DIALECTS)})")
+    if event not in events:
+        raise HookSkip(f"unknown hook event {event!r} of {client} (handled: {', '.join(events)})")
+    data = translate(client, _input(stdin if stdin is not None else sys.stdin))
+    moment = events[event]
+    if moment == "start":
+        return session_start(data, home, event, client)
+    if moment == "prompt":
+        return user_prompt_submit(data, home, event, client)
     return queue_consolidation(data, home, event)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m memdir.hooks claude-code EVENT [--home DIR]``. Always exit 0."""
+    """``python -m memdir.hooks CLIENT EVENT [--home DIR]``. Always exit 0."""
     argv = list(sys.argv[1:] if argv is None else argv)
     home = None
     for i, token in enumerate(argv):
@@ -209,18 +252,18 @@ def main(argv: list[str] | None = None) -> int:
             home = argv[i + 1] if i + 1 < len(argv) else None
             del argv[i: i + 2]
             break
-    if len(argv) != 2 or argv[0] != "claude-code":
-        print("memdir hook: usage: memdir hook claude-code EVENT [--home DIR]", file=sys.stderr)
+    if len(argv) != 2 or argv[0] not in DIALECTS:
+        print(f"memdir hook: usage: memdir hook {{{','.join(DIALECTS)}}} EVENT [--home DIR]", file=sys.stderr)
         return 0
-    return handle(argv[1], home=home)
+    return handle(argv[1], home=home, client=argv[0])
 
 
-def handle(event: str, home=None, stdin=None) -> int:
+def handle(event: str, home=None, stdin=None, client: str = "claude-code") -> int:
     """Run :func:`run`, print its output, and map every failure to one stderr line. Returns 0."""
     from ...errors import MemdirError
 
     try:
-        out = run(event, stdin=stdin, home=home)
+        out = run(event, stdin=stdin, home=home, client=client)
     except (HookSkip, MemdirError) as exc:
         print(f"memdir hook {event}: {exc}", file=sys.stderr)
         return 0

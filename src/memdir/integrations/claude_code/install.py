@@ -41,20 +41,15 @@ leaves the disk as it was.
 
 from __future__ import annotations
 
-import difflib
-import hashlib
 import json
 import os
-import re
 import shlex
-import shutil
 import sys
-import time
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...errors import InstallError, InvalidInput
-from ...files.fsio import atomic_write, read_bytes, unlink
+from ..clients import edits
+from ..clients.edits import FileChange, Plan
 
 SERVER_NAME = "memdir"
 HOOK_MARKER = "-m memdir.hooks claude-code"
@@ -67,41 +62,7 @@ HOOK_EVENTS: dict[str, tuple[str | None, int]] = {
     "PreCompact": (None, 10),
     "SessionEnd": (None, 5),
 }
-MANIFEST = ("integrations", "claude-code.json")
-BACKUPS = ("integrations", "backups")
-
-
-@dataclass(frozen=True)
-class FileChange:
-    """One file install/uninstall would change: bytes before (None: absent)
-    and after (None: remove the file), and the unified diff."""
-
-    path: Path
-    before: bytes | None
-    after: bytes | None
-    diff: str
-    backup: Path | None = None
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What one install/uninstall run does: the files it ``changes`` and those
-    it leaves ``unchanged``; ``applied`` is False for a dry run. Its text is
-    :func:`memdir.render.setup.install_plan`."""
-
-    action: str
-    scope: str
-    changes: tuple[FileChange, ...] = ()
-    unchanged: tuple[Path, ...] = ()
-    applied: bool = False
-    notes: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict:
-        return {"action": self.action, "scope": self.scope, "applied": self.applied,
-                "changed": [{"path": str(c.path), "backup": str(c.backup) if c.backup else None,
-                             "created": c.before is None, "removed": c.after is None, "diff": c.diff}
-                            for c in self.changes],
-                "unchanged": [str(p) for p in self.unchanged], "notes": list(self.notes)}
+CLIENT = "claude-code"
 
 
 # ---------------------------------------------------------------- where
@@ -139,12 +100,7 @@ def server_entry(home: str | None = None, python: str | None = None, portable: b
 def check_on_path(environ=None) -> str:
     """The ``memdir`` that project-scope commands will run, found on PATH.
     Raises :class:`InstallError` saying how to fix it when there is none."""
-    found = shutil.which("memdir", path=(environ or os.environ).get("PATH"))
-    if not found:
-        raise InstallError("project scope writes `memdir …` commands (files a team commits name no machine "
-                           "path), but `memdir` is not on PATH; install it where Claude Code can run it "
-                           "(pipx install memdir, or activate its environment), or use --scope user")
-    return found
+    return edits.check_on_path("Claude Code", environ)
 
 
 # ---------------------------------------------------------------- JSON edits
@@ -155,28 +111,7 @@ def read_settings(path: Path) -> tuple[bytes | None, dict]:
     object (``{}`` for an absent or empty file). Raises :class:`InstallError`
     for an unreadable file or one that is not a JSON object: memdir never
     rewrites what it cannot read."""
-    try:
-        raw = read_bytes(path)
-    except OSError as exc:
-        raise InstallError(f"cannot read {path}: {exc}") from None
-    if raw is None or not raw.strip():
-        return raw, {}
-    try:
-        data = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise InstallError(f"{path} is not valid JSON ({exc}); fix it by hand — memdir left it untouched") from None
-    if not isinstance(data, dict):
-        raise InstallError(f"{path} does not hold a JSON object; memdir left it untouched")
-    return raw, data
-
-
-def _indent(raw: bytes | None) -> int:
-    match = re.search(rb"\n([ ]+)\S", raw or b"")
-    return len(match.group(1)) if match else 2
-
-
-def _dump(data: dict, raw: bytes | None) -> bytes:
-    return (json.dumps(data, indent=_indent(raw), ensure_ascii=False) + "\n").encode("utf-8")
+    return edits.read(path, edits.JSON)
 
 
 def is_memdir_hook(hook: dict) -> bool:
@@ -187,30 +122,7 @@ def is_memdir_hook(hook: dict) -> bool:
 def _strip_hooks(settings: dict) -> dict:
     """``settings`` without memdir's hooks; groups and events left empty by
     that are dropped (only those memdir emptied)."""
-    out = json.loads(json.dumps(settings))
-    hooks = out.get("hooks")
-    if not isinstance(hooks, dict):
-        return out
-    for event in list(hooks):
-        groups = hooks[event]
-        if not isinstance(groups, list):
-            continue
-        kept = []
-        for group in groups:
-            inner = group.get("hooks") if isinstance(group, dict) else None
-            if isinstance(inner, list) and any(is_memdir_hook(h) for h in inner):
-                rest = [h for h in inner if not is_memdir_hook(h)]
-                if not rest:
-                    continue
-                group = {**group, "hooks": rest}
-            kept.append(group)
-        if kept:
-            hooks[event] = kept
-        elif groups:
-            del hooks[event]
-    if not hooks and "hooks" in settings and settings["hooks"]:
-        del out["hooks"]
-    return out
+    return edits.strip_groups(settings, is_memdir_hook)
 
 
 def merge_hooks(settings: dict, home: str | None = None, python: str | None = None, portable: bool = False) -> dict:
@@ -222,74 +134,64 @@ def merge_hooks(settings: dict, home: str | None = None, python: str | None = No
         group["hooks"] = [{"type": "command", "command": hook_command(event, home, python, portable),
                            "timeout": timeout}]
         wanted[event] = group
-    current = settings.get("hooks")
-    if isinstance(current, dict) and all(
-            isinstance(current.get(e), list) and g in current[e] for e, g in wanted.items()):
-        ours = sum(1 for groups in current.values() if isinstance(groups, list) for grp in groups
-                   if isinstance(grp, dict) and isinstance(grp.get("hooks"), list)
-                   and any(is_memdir_hook(h) for h in grp["hooks"]))
-        if ours == len(wanted):
-            return settings
-    out = _strip_hooks(settings)
-    hooks = out.setdefault("hooks", {})
-    if not isinstance(hooks, dict):
-        raise InstallError('"hooks" in settings.json is not an object; memdir left it untouched')
-    for event, group in wanted.items():
-        existing = hooks.setdefault(event, [])
-        if not isinstance(existing, list):
-            raise InstallError(f'"hooks.{event}" in settings.json is not a list; memdir left it untouched')
-        existing.append(group)
-    return out
+    return edits.merge_groups(settings, wanted, is_memdir_hook)
 
 
 def merge_server(config: dict, home: str | None = None, python: str | None = None, portable: bool = False) -> dict:
     """``config`` with ``mcpServers.memdir`` set."""
-    out = json.loads(json.dumps(config))
-    servers = out.setdefault("mcpServers", {})
-    if not isinstance(servers, dict):
-        raise InstallError('"mcpServers" is not an object; memdir left the file untouched')
-    servers[SERVER_NAME] = server_entry(home, python, portable)
-    return out
+    return edits.set_entry(config, "mcpServers", SERVER_NAME, server_entry(home, python, portable))
 
 
 def strip_server(config: dict) -> dict:
     """``config`` without ``mcpServers.memdir`` (and without ``mcpServers`` if that emptied it)."""
-    out = json.loads(json.dumps(config))
-    servers = out.get("mcpServers")
-    if isinstance(servers, dict) and SERVER_NAME in servers:
-        del servers[SERVER_NAME]
-        if not servers:
-            del out["mcpServers"]
-    return out
+    return edits.drop_entry(config, "mcpServers", SERVER_NAME)
 
 
 # ---------------------------------------------------------------- plan and apply
 
 
-def _diff(path: Path, before: bytes | None, after: bytes | None) -> str:
-    a = (before or b"").decode("utf-8", "replace").splitlines(keepends=True)
-    b = (after or b"").decode("utf-8", "replace").splitlines(keepends=True)
-    return "".join(difflib.unified_diff(a, b, f"{path} (before)", f"{path} (after)"))
+AUTO_MEMORY_KEY = "autoMemoryEnabled"  # Claude Code's own auto memory (reference/landscape.md §2.2)
 
 
-def _manifest_path(memdir_home: Path) -> Path:
-    return Path(memdir_home).joinpath(*MANIFEST)
+def auto_memory_on(settings: dict, environ=None) -> bool:
+    """True when Claude Code's auto memory is on for these settings: not
+    ``autoMemoryEnabled: false`` and no ``CLAUDE_CODE_DISABLE_AUTO_MEMORY`` set."""
+    env = os.environ if environ is None else environ
+    return settings.get(AUTO_MEMORY_KEY) is not False and env.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY") in (None, "", "0")
 
 
-def _read_manifest(memdir_home: Path) -> dict:
-    raw = read_bytes(_manifest_path(memdir_home))
-    try:
-        data = json.loads(raw) if raw else {}
-    except ValueError:
-        data = {}
-    return data if isinstance(data, dict) else {}
+def _keep_auto_memory(settings: dict) -> dict:
+    """What uninstall needs to put ``autoMemoryEnabled`` back as it was."""
+    return {"auto_memory_before": settings.get(AUTO_MEMORY_KEY, "absent")}
+
+
+def _strip_settings(data: dict, record: dict) -> dict:
+    out = _strip_hooks(data)
+    if "auto_memory_before" in record and out.get(AUTO_MEMORY_KEY) is False:  # install turned it off
+        before = record["auto_memory_before"]
+        if before == "absent":
+            out.pop(AUTO_MEMORY_KEY, None)
+        else:
+            out[AUTO_MEMORY_KEY] = before
+    return out
+
+
+def _edit(path: Path, add, auto_memory_off: bool = False) -> edits.Edit:
+    """The edit of one Claude Code file: hooks (and, asked, auto memory off) in a ``settings.json``, the
+    server in an MCP file."""
+    if path.name.startswith("settings"):
+        return edits.Edit(path, edits.JSON, add, _strip_settings, _keep_auto_memory if auto_memory_off else None)
+    return edits.Edit(path, edits.JSON, add, lambda data, record: strip_server(data))
 
 
 def plan_install(scope: str, *, user_home: Path | None = None, project: Path | None = None,
-                 home: str | None = None, python: str | None = None) -> Plan:
+                 home: str | None = None, python: str | None = None, disable_auto_memory: bool = False) -> Plan:
     """Compute the install without writing. ``home`` is written into the
     commands when given (user scope only: project files name no machine
-    path). Project scope checks that ``memdir`` is on PATH. Raises
+    path). Project scope checks that ``memdir`` is on PATH. When Claude
+    Code's own auto memory is on, a note says so and how to import and turn
+    it off; ``disable_auto_memory`` writes ``autoMemoryEnabled: false`` into
+    the settings memdir manages (uninstall puts back what was there). Raises
     :class:`InstallError`."""
     settings_path, mcp_path = targets(scope, user_home, project)
     portable = scope == "project"
@@ -300,22 +202,23 @@ def plan_install(scope: str, *, user_home: Path | None = None, project: Path | N
             notes.append(f"the project's files name no home; this home ({home}) is not the default, so give "
                          "Claude Code MEMDIR_HOME in its environment, or install with --scope user")
             home = None
-    changes, unchanged = [], []
-    for path, merge in ((settings_path, lambda d: merge_hooks(d, home, python, portable)),
-                        (mcp_path, lambda d: merge_server(d, home, python, portable))):
-        raw, data = read_settings(path)
-        merged = merge(data)
-        if raw is not None and merged == data:
-            unchanged.append(path)
-            continue
-        after = _dump(merged, raw)
-        changes.append(FileChange(path, raw, after, _diff(path, raw, after)))
-    return Plan("install", scope, tuple(changes), tuple(unchanged), notes=tuple(notes))
+    _, current = read_settings(settings_path)
+    _, user = read_settings(targets("user", user_home)[0]) if scope == "project" else (None, current)
+    on = auto_memory_on(current) and auto_memory_on(user)
+    if on and not disable_auto_memory:
+        notes.append("Claude Code's own auto memory is also on: two memories would compete for the same facts. "
+                     "Bring its memories in with `memdir import claude-code`, and turn it off with "
+                     f"`memdir install claude-code --scope {scope} --disable-auto-memory` (uninstall turns it back on)")
 
+    def add_settings(data: dict) -> dict:
+        out = merge_hooks(data, home, python, portable)
+        if disable_auto_memory and on:
+            out = {**out, AUTO_MEMORY_KEY: False}
+        return out
 
-def _strip_for(path: Path):
-    """How memdir's entries leave ``path``: hooks from a ``settings.json``, the server from an MCP file."""
-    return _strip_hooks if path.name.startswith("settings") else strip_server
+    return edits.plan_install(CLIENT, scope, [
+        _edit(settings_path, add_settings, disable_auto_memory and on),
+        _edit(mcp_path, lambda d: merge_server(d, home, python, portable))], tuple(notes))
 
 
 def plan_uninstall(scope: str | None, memdir_home: Path, *, user_home: Path | None = None,
@@ -323,115 +226,16 @@ def plan_uninstall(scope: str | None, memdir_home: Path, *, user_home: Path | No
     """Compute the uninstall without writing: the files of ``scope`` — or,
     with ``scope`` None, every file the manifest records (any scope) and the
     user-scope files. Raises :class:`InstallError`."""
-    manifest = _read_manifest(memdir_home)
     if scope is None:
-        paths = list(targets("user", user_home)) + [Path(p) for p in manifest]
+        paths = list(targets("user", user_home)) + [Path(p) for p in edits.read_manifest(memdir_home, CLIENT)]
     else:
         paths = list(targets(scope, user_home, project))
-    changes, unchanged, seen = [], [], set()
-    for path in paths:
-        if path in seen:
-            continue
-        seen.add(path)
-        raw, data = read_settings(path)
-        if raw is None:
-            if isinstance(manifest.get(str(path)), dict):  # deleted by hand: forget it, clear the dirs install made
-                changes.append(FileChange(path, None, None, ""))
-            continue
-        stripped = _strip_for(path)(data)
-        if stripped == data:
-            unchanged.append(path)
-            continue
-        after = _dump(stripped, raw)
-        record = manifest.get(str(path))
-        if isinstance(record, dict):
-            original = read_bytes(Path(record["backup"])) if record.get("backup") else None
-            if record.get("backup") is None and stripped == {}:
-                after = None  # install created the file; nothing of anyone else's is in it
-            elif original is not None:
-                try:
-                    if json.loads(original.decode("utf-8-sig") or "{}") == stripped:
-                        after = original  # byte-identical to before install
-                except (UnicodeDecodeError, ValueError):
-                    pass
-        changes.append(FileChange(path, raw, after, _diff(path, raw, after)))
-    return Plan("uninstall", scope or "every recorded", tuple(changes), tuple(unchanged))
-
-
-def _backup(memdir_home: Path, path: Path, data: bytes) -> Path:
-    """A copy of ``data`` (``path``'s bytes) under ``$MEMDIR_HOME/integrations/backups/``."""
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    folder = Path(memdir_home).joinpath(*BACKUPS)
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    label = re.sub(r"[^A-Za-z0-9._-]+", "_", str(path)).strip("_")[-150:]
-    target = folder / f"{label}.{stamp}"
-    n = 1
-    while target.exists():
-        n += 1
-        target = folder / f"{label}.{stamp}-{n}"
-    atomic_write(target, data)
-    return target
-
-
-def _missing_dirs(path: Path) -> list[str]:
-    """The parent directories of ``path`` that do not exist yet, deepest first."""
-    out = []
-    parent = path.parent
-    while not parent.exists():
-        out.append(str(parent))
-        parent = parent.parent
-    return out
+    return edits.plan_uninstall(CLIENT, scope, [_edit(p, None) for p in paths], memdir_home)
 
 
 def apply(plan: Plan, memdir_home: Path) -> Plan:
-    """Write ``plan``: back up each file that existed (into the memdir home),
-    write atomically (keeping each file's mode), remove created files and
-    directories on uninstall, and update the install manifest. Returns the
-    plan with backups filled in."""
-    manifest = _read_manifest(memdir_home)
-    done = []
-    for change in plan.changes:
-        path = change.path
-        record = manifest.get(str(path)) if isinstance(manifest.get(str(path)), dict) else {}
-        restoring = plan.action == "uninstall" and (
-            change.after is None or (record.get("backup") and change.after == read_bytes(Path(record["backup"]))))
-        # Back up what existed, unless uninstall is putting back the very bytes install found.
-        backup = _backup(memdir_home, path, change.before) if change.before is not None and not restoring else None
-        mode = None
-        try:
-            mode = path.stat().st_mode & 0o777
-        except OSError:
-            pass
-        created_dirs = _missing_dirs(path) if change.before is None else []
-        # A settings file kept as a symlink (dotfiles) is written through, so the link stays.
-        target = path.resolve() if path.is_symlink() else path
-        if change.after is None:
-            unlink(path)
-            for folder in record.get("created_dirs", []):  # only what install made, only if empty now
-                try:
-                    os.rmdir(folder)
-                except OSError:
-                    break
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(target, change.after)
-            if mode is not None:
-                os.chmod(path, mode)
-        if plan.action == "install":
-            first = record  # a re-install keeps the pre-memdir original
-            manifest[str(path)] = {
-                "scope": plan.scope,
-                "backup": first["backup"] if "backup" in first else (str(backup) if backup else None),
-                "created_dirs": first.get("created_dirs", created_dirs),
-                "installed_sha256": hashlib.sha256(change.after or b"").hexdigest()}
-        else:
-            manifest.pop(str(path), None)
-        done.append(FileChange(path, change.before, change.after, change.diff, backup))
-    if done:
-        mpath = _manifest_path(memdir_home)
-        mpath.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        atomic_write(mpath, (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
-    return replace(plan, changes=tuple(done), applied=True)
+    """Write ``plan`` (:func:`memdir.integrations.clients.edits.apply`)."""
+    return edits.apply(plan, memdir_home)
 
 
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, **where) -> Plan:
@@ -448,4 +252,4 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, **
 
 __all__ = ["InstallError", "FileChange", "Plan", "targets", "hook_command", "server_entry", "merge_hooks",
            "merge_server", "strip_server", "plan_install", "plan_uninstall", "apply", "install", "uninstall",
-           "HOOK_EVENTS", "SERVER_NAME", "check_on_path"]
+           "HOOK_EVENTS", "SERVER_NAME", "check_on_path", "CLIENT"]

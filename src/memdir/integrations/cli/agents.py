@@ -27,15 +27,15 @@ def cmd_hook(args) -> int:
     """``memdir hook claude-code EVENT``: one Claude Code hook (always exit 0)."""
     from ..claude_code.hooks import handle
 
-    return handle(args.event, home=args.home)
+    return handle(args.event, home=args.home, client=args.agent)
 
 
 def cmd_install(args) -> int:
-    """``memdir install claude-code``: merge hooks and the MCP server into Claude Code's files."""
+    """``memdir install|uninstall CLIENT``: merge hooks and the MCP server into a client's files."""
     from ...paths import project_source, resolve_home, work_tree_top
     from ...render import setup as render_setup
     from ...session import open_session
-    from ..claude_code import install
+    from ..clients import installer
     from .common import emit
 
     session = open_session(args.home, args.project, actor="human")
@@ -47,10 +47,17 @@ def cmd_install(args) -> int:
         where["project"] = work_tree_top(project_source(args.project)[0])
     extra = {}
     if args.command == "install" and session.home != resolve_home(None, {}):
-        extra["home"] = str(session.home)  # Claude Code's hooks and server must find this home without MEMDIR_HOME
+        extra["home"] = str(session.home)  # the client's hooks and server must find this home without MEMDIR_HOME
+    install = installer(args.agent)
+    if args.command == "install" and getattr(args, "disable_auto_memory", False):
+        if args.agent != "claude-code":
+            from ...errors import InvalidInput
+
+            raise InvalidInput("--disable-auto-memory is Claude Code's (its own auto memory)")
+        extra["disable_auto_memory"] = True
     runner = install.install if args.command == "install" else install.uninstall
     plan = runner(scope, session.home, dry_run=args.dry_run, **where, **extra)
-    if args.command == "install":
+    if args.command == "install" and args.agent == "claude-code":
         from dataclasses import replace
 
         from ..claude_code.scopes import hooked_scopes, twice
@@ -70,16 +77,21 @@ def register(add, settings) -> None:
     p = add("mcp", cmd_mcp, "Serve the memory tools over MCP (stdio). Project: the client's roots, "
                             "else --project / MEMDIR_PROJECT, else the launch directory.")
     p = add("hook", cmd_hook, "Run one Claude Code hook (reads the hook JSON on stdin; never fails).")
-    p.add_argument("agent", choices=("claude-code",))
-    p.add_argument("event", help="SessionStart, UserPromptSubmit, SessionEnd or PreCompact")
-    for name, text in (("install", "Register memdir's hooks and MCP server with Claude Code (backs up "
-                                   "each file it changes and prints the diff)."),
+    p.add_argument("agent", choices=("claude-code", "codex", "gemini", "cursor"))
+    p.add_argument("event", help="the client's event (Claude Code: SessionStart, UserPromptSubmit, SessionEnd or "
+                                 "PreCompact)")
+    for name, text in (("install", "Register memdir's MCP server and hooks (or instructions) with a coding agent "
+                                   "(backs up each file it changes and prints the diff)."),
                        ("uninstall", "Remove exactly what `memdir install` added.")):
         p = add(name, cmd_install, text)
-        p.add_argument("agent", choices=("claude-code",))
+        p.add_argument("agent", choices=("claude-code", "codex", "gemini", "cursor", "opencode"))
         p.add_argument("--scope", choices=("user", "project"),
-                       help="user: ~/.claude/settings.json and ~/.claude.json (this interpreter's absolute path); "
-                            "project: .claude/settings.json and .mcp.json at the top of this checkout (portable "
-                            "`memdir …` commands; memdir must be on PATH). Default: user for install; for "
-                            "uninstall, every install memdir recorded")
+                       help="user: the client's files in your home (this interpreter's absolute path; Claude Code: "
+                            "~/.claude/settings.json and ~/.claude.json); project: its files at the top of this "
+                            "checkout (portable `memdir …` commands; memdir must be on PATH). Default: user for "
+                            "install; for uninstall, every install memdir recorded")
         p.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
+        if name == "install":
+            p.add_argument("--disable-auto-memory", action="store_true",
+                           help="Claude Code: also turn its own auto memory off (autoMemoryEnabled: false) in the "
+                                "settings memdir manages; uninstall puts back what was there")

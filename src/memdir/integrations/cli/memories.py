@@ -88,11 +88,14 @@ def cmd_doctor(args) -> int:
     """``memdir doctor``: status plus journal checks; exit 1 when there is a problem."""
     from ...paths import work_tree_top
     from ..claude_code.scopes import hooked_scopes, twice
+    from ..clients import INSTALLERS
+    from ..clients.edits import problems
 
     mem = open_memory(args)
     root = mem.project_root
     doubled = twice(hooked_scopes(None, work_tree_top(root) if root else None))  # what only this integration sees
-    result = mem.doctor(notes=(doubled,) if doubled else ())
+    notes = ((doubled,) if doubled else ()) + tuple(problems(mem.session.home, INSTALLERS))
+    result = mem.doctor(notes=notes)
     emit(args, result, render.doctor(result))
     return 0 if result.ok else 1
 

@@ -1,0 +1,124 @@
+"""``memdir install codex``: Codex CLI (``@openai/codex``, tested with 0.171).
+
+=========  ===========================================  ===============================
+scope      MCP server (``[mcp_servers.memdir]``)        hooks
+=========  ===========================================  ===============================
+user       ``$CODEX_HOME/config.toml`` (``~/.codex``)   ``$CODEX_HOME/hooks.json``
+project    ``<root>/.codex/config.toml``                ``<root>/.codex/hooks.json``
+=========  ===========================================  ===============================
+
+Codex's hooks take Claude Code's shape and fields: SessionStart prints the
+context block, UserPromptSubmit the recall block, Stop (the end of each turn:
+Codex has no session-end hook) and PreCompact queue the session's transcript.
+``config.toml`` is edited with tomlkit, so the person's comments and layout
+stay. Codex runs a new or changed hook only after the person trusts it (its
+``/hooks`` review), and loads a project's ``.codex/`` only in a trusted
+project; the install says so.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ...errors import InvalidInput
+from . import edits
+
+CLIENT = "codex"
+SERVER_NAME = "memdir"
+# event -> (matcher or None, timeout in seconds)
+HOOK_EVENTS = {"SessionStart": ("startup|resume|clear", 10), "UserPromptSubmit": (None, 10),
+               "Stop": (None, 5), "PreCompact": (None, 10)}
+NOTE = ("Codex runs a new hook only once you trust it: start `codex` and approve memdir's hooks in /hooks "
+        "(automation: `codex exec --dangerously-bypass-hook-trust`)")
+
+
+def targets(scope: str, user_home: Path | None = None, project: Path | None = None) -> tuple[Path, Path]:
+    """``(config.toml, hooks.json)`` of ``scope``. Raises :class:`InvalidInput`."""
+    if scope == "user":
+        env = os.environ.get("CODEX_HOME") if user_home is None else None
+        base = Path(env) if env else Path(user_home or os.path.expanduser("~")) / ".codex"
+    elif scope == "project":
+        if project is None:
+            raise InvalidInput("project scope needs a project directory (--project DIR or run inside it)")
+        base = Path(project) / ".codex"
+    else:
+        raise InvalidInput(f"scope must be user or project, not {scope!r}")
+    return base / "config.toml", base / "hooks.json"
+
+
+def _ours(hook) -> bool:
+    return isinstance(hook, dict) and edits.is_hook_of(CLIENT, hook.get("command"))
+
+
+def merge_server(doc, argv: list[str]):
+    """The TOML ``doc`` with ``[mcp_servers.memdir]`` running ``argv``."""
+    import tomlkit
+
+    servers = doc.get("mcp_servers")
+    if servers is None:
+        servers = tomlkit.table(is_super_table=True)
+        doc["mcp_servers"] = servers
+    elif not hasattr(servers, "get"):
+        raise edits.InstallError("mcp_servers in config.toml is not a table; memdir left it untouched")
+    entry = servers.get(SERVER_NAME)
+    if entry is not None and entry.unwrap() == {"command": argv[0], "args": argv[1:]}:
+        return doc
+    table = tomlkit.table()
+    table["command"] = argv[0]
+    table["args"] = argv[1:]
+    servers[SERVER_NAME] = table
+    return doc
+
+
+def strip_server(doc, record=None):
+    """The TOML ``doc`` without ``[mcp_servers.memdir]`` (and without an ``mcp_servers`` left empty)."""
+    servers = doc.get("mcp_servers")
+    if servers is not None and hasattr(servers, "get") and SERVER_NAME in servers:
+        del servers[SERVER_NAME]
+        if not servers:
+            del doc["mcp_servers"]
+    return doc
+
+
+def _edits(scope, user_home, project, home, python, portable) -> list[edits.Edit]:
+    config, hooks = targets(scope, user_home, project)
+    argv = edits.server_argv(home, python, portable)
+    wanted = {}
+    for event, (matcher, timeout) in HOOK_EVENTS.items():
+        group: dict = {"matcher": matcher} if matcher else {}
+        group["hooks"] = [{"type": "command", "command": edits.hook_command(CLIENT, event, home, python, portable),
+                           "timeout": timeout}]
+        wanted[event] = group
+    return [edit_for(config, lambda d: merge_server(d, argv)),
+            edit_for(hooks, lambda d: edits.merge_groups(d, wanted, _ours))]
+
+
+def edit_for(path: Path, add=None) -> edits.Edit:
+    """The edit of one Codex file, by its name."""
+    if path.suffix == ".toml":
+        return edits.Edit(path, edits.TOML, add, strip_server)
+    return edits.Edit(path, edits.JSON, add, lambda d, record: edits.strip_groups(d, _ours))
+
+
+def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
+            project: Path | None = None, home: str | None = None, python: str | None = None) -> edits.Plan:
+    """Register memdir's server and hooks with Codex in ``scope``. Raises :class:`InstallError`."""
+    portable = scope == "project"
+    notes = [NOTE]
+    if portable:
+        edits.check_on_path("Codex")
+        notes.append("Codex reads a project's .codex/ only in a trusted project (trust it when Codex asks)")
+        home = None
+    return edits.run_install(CLIENT, scope, memdir_home, _edits(scope, user_home, project, home, python, portable),
+                             dry_run=dry_run, notes=tuple(notes))
+
+
+def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
+              project: Path | None = None) -> edits.Plan:
+    """Remove what :func:`install` added (every recorded scope when ``scope`` is None)."""
+    paths = targets(scope or "user", user_home, project)
+    return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
+
+
+__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "edit_for", "HOOK_EVENTS", "CLIENT"]

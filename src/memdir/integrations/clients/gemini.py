@@ -1,0 +1,90 @@
+"""``memdir install gemini``: Gemini CLI (``@google/gemini-cli``, tested with 0.61).
+
+One file holds both: ``~/.gemini/settings.json`` (user scope) or
+``<root>/.gemini/settings.json`` (project scope), with ``mcpServers.memdir``
+and hooks in Claude Code's shape under Gemini's event names: SessionStart
+(the context block), BeforeAgent (the recall block of the prompt), SessionEnd
+and PreCompress (queue the transcript). Gemini's hook timeouts are in
+milliseconds. Gemini CLI asks the person to trust a project's hooks before
+it runs them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ...errors import InvalidInput
+from . import edits
+
+CLIENT = "gemini"
+SERVER_NAME = "memdir"
+# event -> (matcher or None, timeout in milliseconds)
+HOOK_EVENTS = {"SessionStart": (None, 10_000), "BeforeAgent": (None, 10_000), "SessionEnd": (None, 5_000),
+               "PreCompress": (None, 10_000)}
+
+
+def targets(scope: str, user_home: Path | None = None, project: Path | None = None) -> tuple[Path]:
+    """``(settings.json,)`` of ``scope``. Raises :class:`InvalidInput`."""
+    if scope == "user":
+        return (Path(user_home or os.path.expanduser("~")) / ".gemini" / "settings.json",)
+    if scope == "project":
+        if project is None:
+            raise InvalidInput("project scope needs a project directory (--project DIR or run inside it)")
+        return (Path(project) / ".gemini" / "settings.json",)
+    raise InvalidInput(f"scope must be user or project, not {scope!r}")
+
+
+def _ours(hook) -> bool:
+    return isinstance(hook, dict) and edits.is_hook_of(CLIENT, hook.get("command"))
+
+
+def merge(settings: dict, home=None, python=None, portable=False) -> dict:
+    """``settings`` with memdir's server and hooks."""
+    argv = edits.server_argv(home, python, portable)
+    wanted = {}
+    for event, (matcher, timeout) in HOOK_EVENTS.items():
+        group: dict = {"matcher": matcher} if matcher else {}
+        group["hooks"] = [{"type": "command", "name": f"memdir-{event}",
+                           "command": edits.hook_command(CLIENT, event, home, python, portable), "timeout": timeout}]
+        wanted[event] = group
+    out = edits.merge_groups(settings, wanted, _ours)
+    entry = {"command": argv[0], "args": argv[1:]}
+    if (out.get("mcpServers") or {}).get(SERVER_NAME) == entry:
+        return out
+    return edits.set_entry(out, "mcpServers", SERVER_NAME, entry)
+
+
+def strip(settings: dict, record=None) -> dict:
+    """``settings`` without memdir's server and hooks."""
+    return edits.drop_entry(edits.strip_groups(settings, _ours), "mcpServers", SERVER_NAME)
+
+
+def edit_for(path: Path, add=None) -> edits.Edit:
+    """The edit of Gemini CLI's settings file."""
+    return edits.Edit(path, edits.JSON, add, strip)
+
+
+def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
+            project: Path | None = None, home: str | None = None, python: str | None = None) -> edits.Plan:
+    """Register memdir's server and hooks with Gemini CLI in ``scope``. Raises :class:`InstallError`."""
+    portable = scope == "project"
+    notes = ()
+    if portable:
+        edits.check_on_path("Gemini CLI")
+        notes = ("Gemini CLI runs a project's hooks once you trust them when it asks",)
+        home = None
+    (settings,) = targets(scope, user_home, project)
+    return edits.run_install(CLIENT, scope, memdir_home,
+                             [edit_for(settings, lambda d: merge(d, home, python, portable))],
+                             dry_run=dry_run, notes=notes)
+
+
+def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
+              project: Path | None = None) -> edits.Plan:
+    """Remove what :func:`install` added (every recorded scope when ``scope`` is None)."""
+    paths = targets(scope or "user", user_home, project)
+    return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
+
+
+__all__ = ["install", "uninstall", "targets", "merge", "strip", "edit_for", "HOOK_EVENTS", "CLIENT"]

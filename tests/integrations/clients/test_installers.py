@@ -1,0 +1,125 @@
+"""`memdir install|uninstall codex|gemini|cursor|opencode` against a temp home holding real settings:
+every key that is not memdir's is kept, uninstall leaves the bytes as they were."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import run_cli
+
+CODEX_TOML = """# my codex settings
+model = "gpt-6"  # the default
+
+[mcp_servers.github]
+command = "gh-mcp"
+args = ["--stdio"]
+
+[projects."/home/u/app"]
+trust_level = "trusted"
+"""
+GEMINI_SETTINGS = {"theme": "Dracula", "mcpServers": {"other": {"command": "x"}},
+                   "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}}
+CURSOR_HOOKS = {"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}}
+OPENCODE = {"$schema": "https://opencode.ai/config.json", "instructions": ["CONTRIBUTING.md"],
+            "mcp": {"other": {"type": "local", "command": ["x"]}}}
+
+
+def _seed(home):
+    files = {home / ".codex" / "config.toml": CODEX_TOML,
+             home / ".gemini" / "settings.json": json.dumps(GEMINI_SETTINGS, indent=4) + "\n",
+             home / ".cursor" / "hooks.json": json.dumps(CURSOR_HOOKS),
+             home / ".config" / "opencode" / "opencode.json": json.dumps(OPENCODE, indent=2) + "\n"}
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return {path: path.read_bytes() for path in files}
+
+
+@pytest.mark.slow
+def test_each_client_keeps_the_persons_settings_and_uninstall_restores_their_bytes(tmp_path, isolated_home):
+    import os
+
+    home = tmp_path / "userhome"
+    before = _seed(home)
+    for client in ("codex", "gemini", "cursor", "opencode"):
+        done = run_cli("install", client)
+        assert done.returncode == 0, done.stderr
+        again = run_cli("install", client)
+        assert "nothing to do: memdir is already installed" in again.stdout, (client, again.stdout)
+
+    config = (home / ".codex" / "config.toml").read_text(encoding="utf-8")
+    mine = [line for line in CODEX_TOML.splitlines() if line]
+    assert [line for line in config.splitlines() if line in mine] == mine  # comments, order and spelling kept
+    assert '[mcp_servers.memdir]\ncommand = "' in config and '"memdir.cli", "mcp"' in config
+    codex_hooks = json.loads((home / ".codex" / "hooks.json").read_text())
+    assert sorted(codex_hooks["hooks"]) == ["PreCompact", "SessionStart", "Stop", "UserPromptSubmit"]
+    assert codex_hooks["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"].endswith(
+        "-m memdir.hooks codex UserPromptSubmit --home " + os.environ["MEMDIR_HOME"])
+
+    gemini = json.loads((home / ".gemini" / "settings.json").read_text())
+    assert gemini["theme"] == "Dracula" and set(gemini["mcpServers"]) == {"other", "memdir"}
+    assert [h["hooks"][0]["command"] for h in gemini["hooks"]["SessionStart"]][0] == "echo hi"
+    assert "memdir.hooks gemini BeforeAgent" in gemini["hooks"]["BeforeAgent"][0]["hooks"][0]["command"]
+    assert gemini["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"] == 5000  # milliseconds
+
+    cursor = json.loads((home / ".cursor" / "hooks.json").read_text())
+    assert cursor["version"] == 1 and cursor["hooks"]["afterFileEdit"] == [{"command": "./format.sh"}]
+    assert "memdir.hooks cursor sessionStart" in cursor["hooks"]["sessionStart"][0]["command"]
+    assert "memdir" in json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]
+
+    opencode = json.loads((home / ".config" / "opencode" / "opencode.json").read_text())
+    instructions = home / ".config" / "opencode" / "memdir.md"
+    assert opencode["instructions"] == ["CONTRIBUTING.md", str(instructions)]
+    assert opencode["mcp"]["memdir"]["command"][-4:] == ["memdir.cli", "mcp", "--home", os.environ["MEMDIR_HOME"]]
+    assert "call the memdir MCP tool memory_list" in instructions.read_text()
+
+    for client in ("codex", "gemini", "cursor", "opencode"):
+        done = run_cli("uninstall", client)
+        assert done.returncode == 0, done.stderr
+    for path, raw in before.items():
+        assert path.read_bytes() == raw, path
+    assert not (home / ".codex" / "hooks.json").exists() and not (home / ".cursor" / "mcp.json").exists()
+    assert not instructions.exists()
+
+
+def test_a_dry_run_writes_nothing_and_bad_toml_is_left_untouched(tmp_path, isolated_home):
+    home = tmp_path / "userhome"
+    done = run_cli("install", "gemini", "--dry-run")
+    assert done.returncode == 0 and "dry run: nothing was written" in done.stdout
+    assert '"memdir"' in done.stdout and not (home / ".gemini").exists()
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text("model = [broken\n")
+    done = run_cli("install", "codex")
+    assert done.returncode == 1 and "is not valid TOML" in done.stderr
+    assert (home / ".codex" / "config.toml").read_text() == "model = [broken\n"
+    assert not (home / ".codex" / "hooks.json").exists()  # nothing written when one file cannot be read
+
+
+@pytest.mark.slow
+def test_claude_codes_auto_memory_is_named_turned_off_on_request_and_restored(tmp_path, isolated_home):
+    home = tmp_path / "userhome"
+    (home / ".claude").mkdir()
+    settings = home / ".claude" / "settings.json"
+    settings.write_text('{"model": "opus"}\n')
+    done = run_cli("install", "claude-code", "--dry-run", env={"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""})
+    assert "auto memory is also on" in done.stdout and "memdir import claude-code" in done.stdout
+    done = run_cli("install", "claude-code", "--disable-auto-memory", env={"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""})
+    assert done.returncode == 0, done.stderr
+    data = json.loads(settings.read_text())
+    assert data["autoMemoryEnabled"] is False and data["model"] == "opus" and "hooks" in data
+    again = run_cli("install", "claude-code", env={"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""})
+    assert "auto memory is also on" not in again.stdout  # off now: nothing to say
+    assert run_cli("uninstall", "claude-code").returncode == 0
+    assert settings.read_text() == '{"model": "opus"}\n'  # autoMemoryEnabled gone with the hooks
+
+
+def test_doctor_names_a_client_file_install_wrote_that_is_gone(tmp_path, isolated_home):
+    home = tmp_path / "userhome"
+    assert run_cli("install", "cursor").returncode == 0
+    healthy = run_cli("doctor")
+    assert "cursor:" not in healthy.stdout  # control: both files there
+    (home / ".cursor" / "hooks.json").unlink()
+    done = run_cli("doctor")
+    assert f"cursor: {home / '.cursor' / 'hooks.json'} that memdir install wrote is gone" in done.stdout
