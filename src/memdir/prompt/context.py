@@ -28,7 +28,8 @@ cannot push out the rest), and a marker counts what was left out. When lines
 must be left out, pinned ones (the pin mark) are chosen first from every section, so a
 pinned project memory is not pushed out by the user section's unpinned ones. Lines are
 never cut, so no UTF-8 character is ever broken. Stored text is escaped at
-render time — fence tags become ``&lt;…&gt;``, ``{{`` becomes ``{ {``, and
+render time (:func:`memdir.text.fence.escape_stored`) — fence tags and the
+harness's own tags become ``&lt;…&gt;``, ``{{`` becomes ``{ {``, and
 every line holds no line break, control or bidi character
 (:func:`memdir.text.printable.one_line`) — so a hand-edited file cannot
 close the fence, forge an index line, drive a terminal or trigger template
@@ -48,7 +49,7 @@ import time
 from pathlib import Path
 
 from ..files.layout import INDEX_FILE, index_is_fresh, symlink_refusal
-from ..text.fence import escape_fence_tags, neutralize_braces
+from ..text.fence import escape_stored
 from ..text.printable import one_line
 from ..vocabulary import PIN_MARK
 
@@ -131,7 +132,7 @@ def render_block(sections: list[tuple[str, str]], max_bytes: int = 4096, policy:
     """
     blocks: list[list[str]] = []
     for scope, text in sections:
-        lines = [neutralize_braces(escape_fence_tags(one_line(line))) for line in text.split("\n") if line.strip()]
+        lines = [escape_stored(one_line(line)) for line in text.split("\n") if line.strip()]
         if lines:
             blocks.append([SECTION_TITLES.get(scope, f"## {scope} memories"), *lines])
     if not blocks:

@@ -17,7 +17,7 @@ from ..errors import InvalidInput
 from ..prompt.context import byte_budget
 from ..prompt.pending import with_pending
 from ..session import Session
-from ..text.fence import escape_fence_tags, neutralize_braces
+from ..text.fence import escape_stored
 from ..text.printable import one_line, printable
 from ..vocabulary import kind_label
 from .ranking import POOL_MIN, ranked
@@ -95,7 +95,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
         chosen.append(hit)
     if not chosen:
         return RecallResult("")
-    clean = lambda s: neutralize_braces(escape_fence_tags(printable(s)))  # no control or bidi character
+    clean = lambda s: escape_stored(printable(s))  # no control or bidi character
     head = f"{RECALL_OPEN}\n{RECALL_NOTE}\n"
     tail = f"{RECALL_CLOSE}"
     parts: list[str] = []
