@@ -55,7 +55,7 @@ _RESULTS = {
         "ClearResult", "Decision", "DeleteResult", "DoctorResult", "FlagResult", "HistoryResult", "JournalResult",
         "LiftResult", "ListResult", "PruneResult", "ReadResult", "RestoreResult", "ReviewResult", "StatusResult",
         "TombstoneList", "VerifyResult", "VersionResult", "WriteResult"),
-    "memdir.operations.team": ("Promoted", "Resolved", "TeamInit", "TeamStatus"),
+    "memdir.operations.team": ("Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust"),
     "memdir.operations.relocate": ("LayerMove", "OrphanLayer"),
     "memdir.importing.run": ("ImportReport",),
     "memdir.search.ranking": ("SearchResult",),

@@ -130,9 +130,11 @@ def guard(session: Session, target: Layer | None = None) -> Guard:
     result: it must not block writes to the layers this user owns. A team
     tombstone file that does not read
     (:meth:`memdir.tombstones.stones.TombstoneDir.problems`) is named
-    there too — also of ``target``, whose transaction passes over it in silence."""
+    there too — also of ``target``, whose transaction passes over it in silence. The tombstones of a
+    team layer the session may not see (untrusted: :meth:`memdir.session.Session.bound_layers`)
+    bind as well."""
     stones, skipped = Guard(), []
-    for layer in session.layers():
+    for layer in session.bound_layers():  # an untrusted team layer's tombstones bind too
         try:
             if layer is not target:
                 stones.extend(layer.tombstones())

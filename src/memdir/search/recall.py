@@ -86,9 +86,12 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
         return RecallResult("")
     hits, _terms, scope_of = ranked(session, prompt, pool=max(POOL_MIN, 4 * k), embed_query=embed_query)
     chosen = []
+    hidden = "team" if session.team_untrusted() else None  # a person's recall too: untrusted text reaches no prompt
     for hit in hits:
         if len(chosen) >= k:
             break
+        if hidden and scope_of.get(hit.memory.layer, hit.memory.layer) == hidden:
+            continue
         body, description = (hit.memory.body or "").strip(), hit.memory.description.strip()
         if not body or " ".join(body.split()) == " ".join(description.split()):
             continue  # the index line already says all of it

@@ -7,7 +7,8 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
 * ``SessionStart`` — prints ``{"hookSpecificOutput": {"hookEventName":
   "SessionStart", "additionalContext": <context block>}}``; with no memory
   saved yet, the guidance alone (:func:`memdir.prompt.context.guidance_block`),
-  so an agent learns when to save its first memory. Runs on every session
+  so an agent learns when to save its first memory; a team layer not trusted in this
+  clone shows none of its text, one line says so and how to trust it. Runs on every session
   start, so it imports only the hot path
   (:func:`memdir.prompt.context.session_block`: no YAML, no SQLite, no MCP).
   The agent extractor's pending findings of this project, if any, follow the
@@ -124,7 +125,7 @@ def session_start(data: dict, home) -> str:
     block — or, with no memory saved yet, the guidance alone — followed by the
     agent extractor's pending findings of this project, if any (at most half
     the budget; the block gets the rest). ``""`` when nothing fits."""
-    from ...prompt.context import guidance_block, session_block
+    from ...prompt.context import session_block
     from ...prompt.pending import mark_shown, with_pending
 
     session = _session(data, home)
@@ -132,7 +133,7 @@ def session_start(data: dict, home) -> str:
     def render(budget: int) -> str:
         # The index and the findings, if any (no YAML, no SQLite), in one budget: memdir.prompt.pending's rule.
         shown["budget"] = budget
-        return with_pending(session, budget, lambda rest: session_block(session, rest) or guidance_block(rest))
+        return with_pending(session, budget, lambda rest: session_block(session, rest, guidance=True))
 
     shown: dict = {}
     out = hook_output("SessionStart", render, session.settings.context_max_bytes)
