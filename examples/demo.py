@@ -52,8 +52,13 @@ def team_demo(base: Path) -> bool:
     print("  ann$ git commit && git push")
     git(base, "clone", "-q", str(remote), str(bob_dir))
     bob = Memory.open(home=base / "bob-home", project=bob_dir)  # Bob's agent, Bob's own home
+    untrusted = bob.context().splitlines()[0]
+    print(f"  bob$ git clone; his agent is told: {untrusted[:90]}…")
+    Memory.open(home=base / "bob-home", project=bob_dir, actor="human").team_trust()
+    print("  bob$ memdir team trust   (once per clone, after reviewing it)")
+    bob = Memory.open(home=base / "bob-home", project=bob_dir)
     section = bob.context().split("## Team memories", 1)[-1].split("\n## ", 1)[0]
-    print("  bob$ git clone; his agent's context, team section:")
+    print("  his agent's context, team section:")
     print("  " + section.strip().replace("\n", "\n  "))
     if "Production deploys only Tuesday" not in section:
         print("  the team memory did NOT reach Bob")

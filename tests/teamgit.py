@@ -27,6 +27,10 @@ class Clone:
     def memory(self, actor: str = "human", **overrides) -> Memory:
         return Memory.open(home=self.home, project=self.root, actor=actor, **overrides)
 
+    def trust(self) -> None:
+        """``memdir team trust`` in this clone: its team memory reaches this person's agent."""
+        self.memory().team_trust()
+
     @property
     def team_dir(self) -> Path:
         return self.root / ".claude" / "memory"
@@ -42,9 +46,10 @@ class Clone:
         return git(self.root, "pull", "-q", "origin", "main", check=check)
 
 
-def shared_repository(tmp: Path) -> tuple[Clone, Clone]:
+def shared_repository(tmp: Path, *, trust: bool = True) -> tuple[Clone, Clone]:
     """A bare remote with one commit (README and an initialized team layer,
-    made by A) and two clones, A and B, each with its own MEMDIR_HOME."""
+    made by A) and two clones, A and B, each with its own MEMDIR_HOME. A trusts its
+    team layer (``team init`` does); B trusts it too unless ``trust`` is False (a fresh clone)."""
     remote = tmp / "remote.git"
     git(tmp, "init", "-q", "--bare", "-b", "main", str(remote))
     a = Clone(tmp, remote, "A")
@@ -54,4 +59,6 @@ def shared_repository(tmp: Path) -> tuple[Clone, Clone]:
     a.commit_all("start, with a team memory directory")
     a.push()
     b = Clone(tmp, remote, "B")
+    if trust:
+        b.trust()
     return a, b

@@ -56,7 +56,7 @@ _RESULTS = {
         "Candidate", "LiftResult", "ListResult", "PruneResult", "ReadResult", "RestoreResult", "ReviewResult",
         "StatusResult",
         "TombstoneList", "VerifyResult", "VersionResult", "WriteResult"),
-    "memdir.operations.team": ("Promoted", "Resolved", "TeamInit", "TeamStatus"),
+    "memdir.operations.team": ("Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust"),
     "memdir.operations.relocate": ("LayerMove", "OrphanLayer"),
     "memdir.importing.run": ("ImportReport",),
     "memdir.importing.export": ("ExportReport",),

@@ -17,6 +17,7 @@ tombstones lift_tombstone   :mod:`memdir.operations.trust` (what a person decide
 review approve reject
 dismiss candidate pin mute
 team_init team_status       :mod:`memdir.operations.team` (the team layer)
+team_trust team_untrust
 team_resolve promote
 import_from                 :mod:`memdir.importing.run` (readers: :mod:`memdir.importing.sources`)
 export                      :mod:`memdir.importing.export`
@@ -50,7 +51,7 @@ from .importing.run import ImportReport
 from .operations import maintenance, trust
 from .operations import memories as operations
 from .operations import team as teamops
-from .operations.team import Promoted, Resolved, TeamInit, TeamStatus
+from .operations.team import Promoted, Resolved, TeamInit, TeamStatus, TeamTrust
 from .prompt.context import session_block
 from .results import (
     ClearResult,
@@ -195,6 +196,14 @@ class Memory:
     def team_init(self) -> TeamInit:
         """Create or adopt the repository's team directory; see :func:`memdir.operations.team.init`."""
         return teamops.init(self.session)
+
+    def team_trust(self) -> TeamTrust:
+        """Let this repository's team memory reach the agent in this clone; see :func:`memdir.operations.team.trust`."""
+        return teamops.trust(self.session)
+
+    def team_untrust(self) -> TeamTrust:
+        """Take back :meth:`team_trust`; see :func:`memdir.operations.team.untrust`."""
+        return teamops.untrust(self.session)
 
     def team_status(self) -> TeamStatus:
         """Team memories changed and not committed (``git status``), conflicts, pending candidates."""

@@ -13,13 +13,12 @@ worktree or submodule) is :mod:`memdir.paths`'s rule.
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import NotFound, StoreError
-from .paths import common_dir_of, git_dir_of
+from .paths import common_dir_of, git_dir_of, origin_url
 
 TIMEOUT = 30.0  # seconds for one git command
 # What would make git read another repository than the one it runs in: the variables
@@ -32,8 +31,6 @@ LOCAL_ENV_VARS = frozenset({
     "GIT_SHALLOW_FILE", "GIT_COMMON_DIR",
 })
 _SEP = "\x1f"
-_REMOTE = re.compile(r'^\s*\[remote "origin"\]\s*$(.*?)^\s*\[', re.M | re.S)
-_URL = re.compile(r"^\s*url\s*=\s*(.+?)\s*$", re.M)
 
 
 def environment() -> dict[str, str]:
@@ -69,8 +66,8 @@ def run(where: Path, *args: str, binary: bool = False) -> str | bytes:
 def identity(root: Path) -> dict:
     """What identifies the repository at ``root`` wherever it is cloned or
     moved: ``{"remote": origin's URL, "first_commit": hash}``, each present
-    only when known. Reads the common git directory's ``config``; asks git
-    for the first commit (no git, no commits, a timeout: left out). Never
+    only when known. Reads the common git directory's ``config``
+    (:func:`memdir.paths.origin_url`); asks git for the first commit (no git, no commits, a timeout: left out). Never
     raises. Recorded in a project layer's ``layer.json`` when it is made, so
     :mod:`memdir.operations.relocate` can tell where a moved project went."""
     found: dict = {}
@@ -79,11 +76,9 @@ def identity(root: Path) -> dict:
         if gitdir is None:
             return found
         gitdir = common_dir_of(gitdir) or gitdir  # a linked worktree's: the repository's own
-        config = (gitdir / "config").read_text(encoding="utf-8", errors="replace") + "\n["
-        section = _REMOTE.search(config)
-        url = _URL.search(section.group(1)) if section else None
+        url = origin_url(Path(root))
         if url:
-            found["remote"] = url.group(1)
+            found["remote"] = url
         first = run(gitdir, "rev-list", "--max-parents=0", "HEAD").split()
         if first:
             found["first_commit"] = sorted(first)[0]

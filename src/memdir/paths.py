@@ -109,6 +109,30 @@ def common_dir_of(git_dir: Path) -> Path | None:
     return (Path(git_dir) / common.read_text().strip()).resolve()
 
 
+_REMOTE = re.compile(r'^\s*\[remote "origin"\]\s*$(.*?)^\s*\[', re.M | re.S)
+_URL = re.compile(r"^\s*url\s*=\s*(.+?)\s*$", re.M)
+MAX_GIT_CONFIG_BYTES = 1024 * 1024
+
+
+def origin_url(root: Path) -> str | None:
+    """The URL of the ``origin`` remote of the repository at ``root`` (from the common git
+    directory's ``config``, at most :data:`MAX_GIT_CONFIG_BYTES` read; git is not run), or None:
+    no repository, no origin, a config that cannot be read. The one reader of it
+    (:func:`memdir.git.identity`, the team layer's trust record). Never raises."""
+    try:
+        gitdir = git_dir_of(Path(root))
+        if gitdir is None:
+            return None
+        gitdir = common_dir_of(gitdir) or gitdir  # a linked worktree's: the repository's own
+        with open(gitdir / "config", "rb") as handle:
+            config = handle.read(MAX_GIT_CONFIG_BYTES).decode("utf-8", "replace") + "\n["
+    except (OSError, ValueError):
+        return None
+    section = _REMOTE.search(config)
+    url = _URL.search(section.group(1)) if section else None
+    return url.group(1) if url else None
+
+
 def _git_top(start: Path) -> Path | None:
     """The top of the git work tree holding ``start``; for a linked worktree,
     the repository's common git directory's owner — the main checkout when

@@ -432,8 +432,9 @@ class LayerStatus(Result):
 class StatusResult(Result):
     """Where memories live and how the session stands: home, project root (or
     why there is none), per-layer status, the injected context's size in
-    UTF-8 bytes against its budget, the search mode, and the consolidation
-    extractor in effect with why (``extractor``)."""
+    UTF-8 bytes against its budget, the search mode, the consolidation
+    extractor in effect with why (``extractor``), and ``untrusted_team``: the line saying the
+    repository's team layer is not trusted in this clone (:mod:`memdir.files.trust`), else empty."""
 
     home: str
     project_root: str | None
@@ -443,6 +444,7 @@ class StatusResult(Result):
     context_budget: int
     search: str
     extractor: str = ""
+    untrusted_team: str = ""
 
 
 @dataclass(frozen=True)

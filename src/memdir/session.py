@@ -26,6 +26,10 @@ where memories live (DESIGN §2, §9):
 
 * **actor**: who writes (``human``, ``agent``, ``extracted``, ``import``);
   it becomes each memory's ``origin`` and decides what may be done.
+* **trust**: a repository's team layer is among an agent's, consolidation's or an importer's
+  scopes only once a person trusted it in this clone (:meth:`Session.team_trusted`,
+  :mod:`memdir.files.trust`); a person's session always has it. An untrusted team layer's
+  tombstones still bind every write (:meth:`Session.bound_layers`).
 
 The hook path imports this module: it loads no YAML, no SQLite and no
 locking until a layer is opened (:meth:`Session.layer`). The class is a
@@ -60,7 +64,7 @@ class Session:
     copies, so their scan caches serve every operation of the session.
     """
 
-    __slots__ = ("home", "settings", "project_root", "project_error", "actor", "id", "_layers", "_dirs")
+    __slots__ = ("home", "settings", "project_root", "project_error", "actor", "id", "_layers", "_dirs", "_trusted")
 
     def __init__(self, home: Path, settings: Settings, project_root: Path | None = None,
                  project_error: str | None = None, actor: str = "agent", id: str | None = None):
@@ -74,6 +78,7 @@ class Session:
         self.id = id
         self._layers: dict = {}
         self._dirs: dict = {}
+        self._trusted: bool | None = None
 
     def __repr__(self) -> str:
         return (f"Session(home={str(self.home)!r}, project_root={str(self.project_root) if self.project_root else None!r}, "
@@ -84,18 +89,47 @@ class Session:
         ``extracted``); ``id`` replaces the session id when given."""
         other = Session(self.home, self.settings, self.project_root, self.project_error, actor,
                         self.id if id is None else id)
-        other._layers, other._dirs = self._layers, self._dirs
+        other._layers, other._dirs, other._trusted = self._layers, self._dirs, self._trusted
         return other
 
     # ------------------------------------------------------------ scopes
 
     def scopes(self) -> tuple[str, ...]:
         """The scopes this session can use, in context order: user, team
-        (when the repository has a team directory), project."""
+        (when the repository has a team directory and, for anyone but a person, it is
+        trusted: :meth:`team_trusted`), project."""
         user = ("user",) if self.settings.enable_user_scope else ()
         if self.project_root is None:
             return user
-        return user + (("team",) if self.has_team() else ()) + ("project",)
+        team = self.has_team() and (self.actor == "human" or self.team_trusted())
+        return user + (("team",) if team else ()) + ("project",)
+
+    def team_trusted(self) -> bool:
+        """True when a person trusted this repository's team layer in this clone
+        (:func:`memdir.files.trust.is_trusted`; ``memdir team trust``). Asked once per session."""
+        if self._trusted is None:
+            from .files.trust import is_trusted
+
+            self._trusted = self.project_root is not None and is_trusted(
+                team_meta_dir(self.home, self.project_root), self.project_root)
+        return self._trusted
+
+    def forget_trust(self) -> None:
+        """Ask :meth:`team_trusted` again (after ``team trust`` or ``untrust`` changed the record)."""
+        self._trusted = None
+
+    def team_untrusted(self) -> bool:
+        """True when the repository has a team layer this clone has not trusted: its text reaches
+        no model (the context block, recall, the tools; :mod:`memdir.files.trust`)."""
+        return self.has_team() and not self.team_trusted()
+
+    def bound_layers(self) -> list:
+        """The layers whose tombstones bind this session's writes: its :meth:`layers`, and an
+        untrusted team layer too (forgetting only takes away, so binding by it is safe)."""
+        layers = self.layers()
+        if "team" not in self.scopes() and self.has_team():
+            layers.insert(1 if self.settings.enable_user_scope else 0, self._open_team())
+        return layers
 
     def has_team(self) -> bool:
         """True when the project's repository has a team directory (the
@@ -120,6 +154,10 @@ class Session:
         if scope == "team" and not self.layer_dir("team").is_dir():
             raise ScopeError(f"team scope unavailable: {self.layer_dir('team')} does not exist; "
                              "a person creates it with `memdir team init` (then commits it)")
+        if scope == "team" and self.actor != "human" and not self.team_trusted():
+            from .files.trust import untrusted_note
+
+            raise ScopeError(f"team scope unavailable: {untrusted_note(self.layer_dir('team'))}")
         return scope
 
     def scopes_for(self, scope: str | None) -> tuple[str, ...]:
@@ -156,17 +194,23 @@ class Session:
     def layer(self, scope: str):
         """The :class:`~memdir.layer.layer.Layer` of ``scope``, opened once per
         session. Raises :class:`InvalidInput`, :class:`ScopeError`."""
-        found = self._layers.get(scope)
-        if found is None and scope == "team":
-            from .layer.team import team_layer  # late, as below
-
+        if scope == "team":  # checked every time: sessions of other actors share the opened layers
             self.check_scope(scope)
-            found = self._layers[scope] = team_layer(self.home, self.project_root, self.settings)
+            return self._open_team()
+        found = self._layers.get(scope)
         if found is None:
             from .layer.layer import Layer  # late: YAML and locking load only when a layer is used
 
             found = self._layers[scope] = Layer(self.layer_dir(scope), scope, self.settings,
                                                 self.project_root if scope == "project" else None)
+        return found
+
+    def _open_team(self):
+        found = self._layers.get("team")
+        if found is None:
+            from .layer.team import team_layer  # late, as below
+
+            found = self._layers["team"] = team_layer(self.home, self.project_root, self.settings)
         return found
 
     def layers(self, scope: str | None = None) -> list:

@@ -57,7 +57,7 @@ def test_a_symlinked_layer_directory_is_refused_everywhere(mem, project, tmp_pat
 
 
 @pytest.mark.parametrize("meta", [".memdir/journal.jsonl", ".memdir/journal.torn", ".memdir/tombstones.json",
-                                  "MEMORY.md", ".memdir"])
+                                  ".memdir"])
 def test_a_symlinked_meta_file_is_refused(mem, tmp_path, meta):
     mem.write("db-port", "Dev DB on 5433", "project")
     layer = mem.session.layer("project").path

@@ -158,6 +158,7 @@ def test_mcp_update_and_rename_keep_the_body(isolated_home, project):
 
 def test_team_proposal_without_body_keeps_the_team_memory_body(isolated_home, project, person):
     (project / ".claude" / "memory").mkdir(parents=True)
+    person.team_trust()  # made by hand: trusted as `team init` would
     person.write("ci", "CI runs on GitHub Actions", "project", "Workflows live in .github.", scope="team")
     agent = Memory.open(home=isolated_home, project=project, actor="agent")
     result = agent.write("ci", "CI runs on Forgejo Actions", scope="team")
@@ -235,6 +236,7 @@ def test_an_agent_cannot_propose_a_team_rename_as_a_new_memory(isolated_home, pr
     from memdir.operations import team as teamops
 
     (project / ".claude" / "memory").mkdir(parents=True)
+    person.team_trust()  # made by hand: trusted as `team init` would
     person.write("ci", "CI runs on GitHub Actions", "project", "Workflows live in .github.", scope="team")
     agent = Memory.open(home=isolated_home, project=project, actor="agent")
     for fields in ({}, {"description": "CI renamed"}):

@@ -261,7 +261,7 @@ def _fits_one_line(secs, max_bytes) -> bool:
     marker the renderer reserves (``store.context``)."""
     blocks = []
     for scope, body in secs:
-        lines = [context_block.neutralize_braces(context_block.escape_fence_tags(context_block.one_line(line)))
+        lines = [context_block.escape_stored(context_block.one_line(line))
                  for line in body.split("\n") if line.strip()]
         if lines:
             blocks.append((context_block.SECTION_TITLES.get(scope, f"## {scope} memories"), lines))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from pathlib import Path
 
 INDEX_FILE = "MEMORY.md"
@@ -43,14 +44,16 @@ def is_memory_file_name(filename: str) -> bool:
 
 def symlink_refusal(layer_dir: Path, meta: bool = True) -> str | None:
     """Why ``layer_dir`` must not be used, or None: the layer directory, its
-    ``.memdir``, ``MEMORY.md`` or a file memdir keeps in ``.memdir`` is a
+    ``.memdir`` or a file memdir keeps in ``.memdir`` is a
     symbolic link. Followed, it would list, inject, index and rewrite files
     outside the layer, or append the journal elsewhere. (A memory file that is
-    a symlink is not a memory: the scan skips it.) Ten ``lstat`` calls; with
+    a symlink is not a memory: the scan skips it and says so. ``MEMORY.md`` is derived: a symlink
+    there is never read (``O_NOFOLLOW``, :func:`index_is_fresh`) and the next rebuild replaces the
+    link itself, atomically, never writing through it.) Nine ``lstat`` calls; with
     ``meta`` False only the directory's (the hot path, which opens
     ``MEMORY.md`` with ``O_NOFOLLOW`` and reads no meta file)."""
     meta_dir = os.path.join(layer_dir, META_DIR)
-    paths = (str(layer_dir), meta_dir, os.path.join(layer_dir, INDEX_FILE),
+    paths = (str(layer_dir), meta_dir,
              *(os.path.join(meta_dir, entry) for entry in META_ENTRIES)) if meta else (str(layer_dir),)
     for path in paths:
         if os.path.islink(path):
@@ -67,7 +70,8 @@ def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None) 
     """True when ``MEMORY.md`` of ``layer_dir`` still equals what a rebuild
     would write: no file added, removed or renamed since the last rebuild
     (the stamp's mtime equals the directory's), ``MEMORY.md`` not edited since
-    (its mtime is not after the stamp's ctime), and the stamped deadline (its
+    (its mtime is not after the stamp's ctime; a ``MEMORY.md`` that is not a regular file — a
+    symlink — is never fresh, so the rebuild replaces it), and the stamped deadline (its
     atime: the next day boundary or valid-time edge) not reached. Three stats.
 
     A file edited in place keeps the directory's mtime; such an edit is picked
@@ -81,13 +85,13 @@ def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None) 
     if stamp.st_mtime_ns != directory.st_mtime_ns or now_ns >= stamp.st_atime_ns:
         return False
     try:
-        index = os.stat(os.path.join(index_dir or layer_dir, INDEX_FILE))
+        index = os.lstat(os.path.join(index_dir or layer_dir, INDEX_FILE))
     except FileNotFoundError:
         return True
     except OSError:
         return False
-    # MEMORY.md edited in place after the rebuild (its mtime passes the stamp's ctime).
-    return index.st_mtime_ns <= stamp.st_ctime_ns
+    # MEMORY.md edited in place after the rebuild (its mtime passes the stamp's ctime), or not a file.
+    return stat.S_ISREG(index.st_mode) and index.st_mtime_ns <= stamp.st_ctime_ns
 
 
 def read_layer_info(meta_dir: Path) -> dict | None:

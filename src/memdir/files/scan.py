@@ -7,8 +7,11 @@ yields — so they agree on every name and text, duplicates and unreadable
 files included.
 
 * Memory files: ``*.md`` regular files, not dot-files (temp files,
-  ``.memdir``), not ``MEMORY.md``, not symlinks
-  (:func:`memdir.files.layout.is_memory_file_name`).
+  ``.memdir``), not ``MEMORY.md`` (:func:`memdir.files.layout.is_memory_file_name`).
+  A ``*.md`` that is a symlink (never followed: it may point outside the
+  layer, at ``/proc/self/mem``), a FIFO, a socket or a device is listed in
+  :attr:`Scan.malformed` (:func:`not_regular`) and never opened; a file is read as a foreign
+  file is (:func:`memdir.files.fsio.read_foreign`, without following a link).
 * A file with merge conflict markers is listed as an "unresolved merge
   conflict" (:mod:`memdir.files.conflicts`) and skipped.
 * A file that does not parse is listed in :attr:`Scan.malformed` with the
@@ -33,7 +36,7 @@ from typing import Mapping, NamedTuple
 
 from ..errors import StoreError
 from .conflicts import CONFLICT, has_conflict
-from .fsio import digest, read_bytes
+from .fsio import DIRECTORY, LINK, MISSING, NOT_REGULAR, digest, read_foreign
 from .layout import is_memory_file_name, memory_file_match
 from .memfile import MalformedMemory, MemoryRecord, parse
 
@@ -108,6 +111,13 @@ def stat_key(st: os.stat_result) -> tuple[int, int, int]:
 DEFAULT_MAX_FILE_BYTES = 256 * 1024  # the ``max_file_bytes`` setting's default
 
 
+def not_regular(mode: int) -> str:
+    """The reason a ``*.md`` entry of ``mode`` (an ``lstat`` mode) is not read: a symbolic link, a
+    directory, or another file that is not a regular one (a FIFO, a socket, a device)."""
+    kind = (LINK if stat.S_ISLNK(mode) else DIRECTORY if stat.S_ISDIR(mode) else NOT_REGULAR)
+    return f"not read: it is {kind}"
+
+
 def too_large(size: int, max_bytes: int) -> str:
     """The reason a file of ``size`` bytes is not read."""
     return (f"file is too large ({size} bytes, over the {max_bytes}-byte ceiling set by max_file_bytes); "
@@ -127,11 +137,15 @@ def load(path: Path, key: tuple[int, int, int] | None = None,
             return None
     if key[0] > max_bytes:
         return FileState(key, "", None, too_large(key[0], max_bytes))
-    data = read_bytes(path, max_bytes + 1)
+    found = read_foreign(path, max_bytes, follow=False)
+    data = found.data
     if data is None:
-        return None
-    if len(data) > max_bytes:  # grew since the stat
-        return FileState(key, "", None, too_large(len(data), max_bytes))
+        if found.why == MISSING:
+            return None
+        if found.why.startswith("larger than"):  # grew since the stat
+            return FileState(key, "", None, f"file is {found.why} (the max_file_bytes ceiling); not read, "
+                                            "indexed or versioned")
+        return FileState(key, "", None, f"not read: it is {found.why}")
     if has_conflict(data):  # git left both sides in the file: not a memory until a person settles it
         return FileState(key, digest(data), None, CONFLICT)
     try:
@@ -183,6 +197,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             except OSError:
                 continue
             if not is_regular(st.st_mode):
+                malformed.append(Malformed(item.path, not_regular(st.st_mode)))
                 continue
             key = (st.st_size, st.st_ctime_ns, st.st_ino)  # stat_key(st), inlined: once per file
             state = cache.get(filename)
@@ -235,4 +250,4 @@ def count_files(directory: Path) -> int:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
 
 
-__all__ = ["Entry", "FileNote", "FileState", "Malformed", "Scan", "count_files", "load", "scan", "stat_key"]
+__all__ = ["Entry", "FileNote", "FileState", "Malformed", "Scan", "count_files", "load", "not_regular", "scan", "stat_key"]

@@ -119,8 +119,8 @@ class Layer:
         return found
 
     def refuse_symlinks(self) -> None:
-        """Raise :class:`StoreError` when the layer directory, ``.memdir``,
-        ``MEMORY.md`` or a meta file is a symlink (never followed)."""
+        """Raise :class:`StoreError` when the layer directory, ``.memdir``
+        or a meta file is a symlink (never followed)."""
         reason = symlink_refusal(self.path)
         if reason:
             raise StoreError(reason)
@@ -277,13 +277,13 @@ class Layer:
         target = self.meta.parent / INDEX_FILE  # the layer directory's; the team layer's is in the home
         if text:
             try:
-                on_disk = os.stat(target)
+                on_disk = os.lstat(target)  # a symlink there is replaced by the file, never written through
                 same = self._index_written == (text, on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino)
             except OSError:
                 same = False
             if not same:
                 atomic_write(target, text.encode("utf-8"), sync=False)  # derived: rebuilt if ever lost
-                on_disk = os.stat(target)
+                on_disk = os.lstat(target)
                 self._index_written = (text, on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino)
         else:
             unlink(target)

@@ -19,18 +19,26 @@ What the team layer adds to a :class:`~memdir.layer.layer.Layer`:
   (:class:`~memdir.tombstones.stones.TombstoneDir`), so they merge;
 * a directory that already holds memory files is adopted as it is
   (:func:`init` adds only what is missing: a README line, ``.gitignore``,
-  ``.gitattributes``).
+  ``.gitattributes``);
+* the directory is text from other people, arriving by ``git pull``: only
+  memdir's regular files are read, within their caps (:mod:`memdir.files.scan`,
+  :class:`~memdir.tombstones.stones.TombstoneDir`); a ``MEMORY.md`` or ``.memdir``
+  committed into it is never read or written (memdir keeps those in the home),
+  and one that is a symlink is reported (:meth:`TeamLayer.scan`), never a reason
+  to refuse a write in this or any other layer.
 """
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import Refused
+from ..errors import Refused, StoreError
 from ..files.fsio import atomic_write, ensure_dir
-from ..files.layout import META_DIR
+from ..files.layout import INDEX_FILE, META_DIR, symlink_refusal
 from ..files.memfile import MemoryRecord
+from ..files.scan import Malformed, Scan
 from ..paths import team_files_dir, team_meta_dir
 from ..settings import Settings
 from ..text.redact import credential_in, looks_like_credential
@@ -64,6 +72,31 @@ class TeamLayer(Layer):
         self.meta = Path(local) / META_DIR  # MEMORY.md next to it, in ``local``: out of the repository
         self.journal = Journal(self.meta)
         self.tombstone_file = TombstoneDir(self.path / TOMBSTONE_DIR)
+
+    def refuse_symlinks(self) -> None:
+        """Raise :class:`StoreError` when the team directory itself, or the home side that memdir
+        writes (the local directory, its ``.memdir`` and meta files), is a symlink. What a
+        repository holds under the names of memdir's derived files is not memdir's: :meth:`scan`
+        reports it."""
+        if os.path.islink(self.path):
+            raise StoreError(f"{self.path} is a symbolic link (to {os.readlink(self.path)}); memdir does not "
+                             "follow symlinks in a layer: replace it with the real directory")
+        reason = symlink_refusal(self.meta.parent)
+        if reason:
+            raise StoreError(reason)
+
+    def scan(self, known=None, progress=None) -> Scan:
+        """:meth:`Layer.scan`, with a ``MEMORY.md`` or ``.memdir`` of the repository's team
+        directory that is a symlink listed in :attr:`~memdir.files.scan.Scan.malformed`
+        (committed by someone, never followed: memdir keeps its own in the home)."""
+        found = super().scan(known, progress)
+        for name in (INDEX_FILE, META_DIR):
+            path = self.path / name
+            if os.path.islink(path):
+                found.malformed.append(Malformed(str(path), "a symbolic link in the repository, not followed: "
+                                                            "memdir never reads or writes it (the team layer's "
+                                                            f"{name} is kept in the home); remove it from git"))
+        return found
 
     @contextmanager
     def transaction(self, actor: str, session: str | None = None, **options):

@@ -60,6 +60,31 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
                    or f'memory not found: "{key}" in {where}' + unsearched(session, scope))
 
 
+def refuse_ambiguous(session: Session, name: str, verb: str) -> None:
+    """Refuse an unscoped ``verb`` (``write``, ``delete``) of ``name`` held by more than one of the
+    session's layers: one may be shared (the team layer, committed) and one personal, so guessing
+    could put private text into the repository or remove the other person's fact. The one rule of
+    every unscoped change by name. A layer that cannot be read is passed over (:func:`find` says
+    why, where it matters). Raises :class:`InvalidInput` naming the layers and the ``--scope`` flag
+    (the tools' ``scope`` argument)."""
+    key = normalize_name(name).name
+    holders = []
+    for scope in session.scopes():
+        try:
+            if session.layer(scope).lookup(key) is not None:
+                holders.append(scope)
+        except StoreError:
+            continue
+    if len(holders) > 1:
+        layers = " and ".join(f"{s} ({_KIND[s]})" for s in holders)
+        flags = " or ".join(f"--scope {s}" for s in holders)
+        raise InvalidInput(f"{key!r} is in the {layers} layers; say which to {verb} with {flags} "
+                           "(the scope argument of the tools)")
+
+
+_KIND = {"user": "personal, every project", "team": "shared in the repository", "project": "personal"}
+
+
 def spelled_as_other(layer: Layer, name: str) -> str | None:
     """The refusal when ``name`` normalizes to a live memory of ``layer`` it
     does not name (:func:`memdir.text.names.same_name`), else None."""
@@ -105,9 +130,11 @@ def guard(session: Session, target: Layer | None = None) -> Guard:
     result: it must not block writes to the layers this user owns. A team
     tombstone file that does not read
     (:meth:`memdir.tombstones.stones.TombstoneDir.problems`) is named
-    there too — also of ``target``, whose transaction passes over it in silence."""
+    there too — also of ``target``, whose transaction passes over it in silence. The tombstones of a
+    team layer the session may not see (untrusted: :meth:`memdir.session.Session.bound_layers`)
+    bind as well."""
     stones, skipped = Guard(), []
-    for layer in session.layers():
+    for layer in session.bound_layers():  # an untrusted team layer's tombstones bind too
         try:
             if layer is not target:
                 stones.extend(layer.tombstones())
@@ -182,5 +209,6 @@ def renamed_elsewhere(exc: NotFound, session, rename_from: str, scope: str) -> N
     return exc
 
 
-__all__ = ["Guard", "deleted", "find", "guard", "other_name", "rename_missing", "renamed_elsewhere", "spelled_as_other",
+__all__ = ["Guard", "deleted", "find", "guard", "other_name", "refuse_ambiguous", "rename_missing", "renamed_elsewhere",
+           "spelled_as_other",
            "unsearched", "writable"]

@@ -25,6 +25,7 @@ from ..files.layout import (
     symlink_refusal,
 )
 from ..files.scan import Entry, Malformed, count_files
+from ..files.trust import untrusted_note
 from ..gateway.changes import finish_interrupted
 from ..layer.commit import remove_stale
 from ..layer.drift import describe, restore_tombstones, tombstone_drift
@@ -222,9 +223,11 @@ def status(session: Session, search: str, extractor: str = "") -> StatusResult:
         block = session_block(session)
     except StoreError:
         block = ""  # the layer that cannot be read is reported above
+    untrusted = untrusted_note(session.layer_dir("team")) if session.team_untrusted() else ""
     return StatusResult(str(session.home), str(session.project_root) if session.project_root else None,
                         session.project_error if session.project_root is None else None, tuple(layers),
-                        len(block.encode("utf-8")), session.settings.context_max_bytes, search, extractor)
+                        len(block.encode("utf-8")), session.settings.context_max_bytes, search, extractor,
+                        untrusted)
 
 
 def _notes(entry: Entry) -> list[str]:
@@ -257,6 +260,8 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
         found_notes.append(f"context_max_bytes {session.settings.context_max_bytes} is above the "
                      f"{HOOK_CONTEXT_MAX_CHARS} characters Claude Code shows in full; the hooks inject at most "
                      f"{HOOK_CONTEXT_MAX_CHARS}")
+    if current.untrusted_team:  # the person's choice, not a problem: said, not counted
+        found_notes.append(current.untrusted_team)
     found = orphans(session.home, session.project_root)
     problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({o.memories} memories)")
                  for o in found]

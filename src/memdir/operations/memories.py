@@ -44,7 +44,7 @@ from ..session import Session
 from ..text.names import normalize_name
 from ..tombstones.stones import unreadable_tombstones
 from . import team as teamops
-from .lookup import find, guard, rename_missing, renamed_elsewhere, spelled_as_other, unsearched, writable
+from .lookup import find, guard, refuse_ambiguous, rename_missing, renamed_elsewhere, spelled_as_other, unsearched, writable
 
 _LINK = re.compile(r"\[\[([a-z0-9]+(?:-[a-z0-9]+)*)\]\]")
 """A link in a body: ``[[name]]`` with a memory name exactly as stored
@@ -90,7 +90,8 @@ def write(session: Session, change: MemoryChange, scope: str | None = None) -> W
     ``body=""`` empties the body (an empty ``body_source`` stream not). Valid times given as text are read
     here (:func:`time_arg`); a note on how one was read is a warning of the result.
 
-    ``scope`` None: where the memory already is, else the user layer for
+    ``scope`` None: where the memory already is (a name two layers hold is refused:
+    :func:`memdir.operations.lookup.refuse_ambiguous`), else the user layer for
     ``type="user"`` (facts about the person hold in every project), else the
     project layer. A type change that would put the memory in the other of these two
     layers is refused (:class:`InvalidInput`) unless ``scope`` says which. A write for the team layer by anyone but a person (or
@@ -106,6 +107,7 @@ def write(session: Session, change: MemoryChange, scope: str | None = None) -> W
     """
     name, type, rename_from = change.name, change.type, change.rename_from
     if scope is None:
+        refuse_ambiguous(session, rename_from or name, "write")
         key = normalize_name(rename_from or name).name
         implied = "user" if type == "user" and session.settings.enable_user_scope else "project"
         scope, entry = next(((s, e) for s in session.scopes() if (e := session.layer(s).lookup(key))), (implied, None))
@@ -246,15 +248,11 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
     """Delete a memory and tombstone its value (``memory_delete``): the same
     value is refused from then on, from every path, until a person lifts the
     tombstone. ``forget``: "the user says this is wrong", journaled as
-    ``forget``. Without ``scope``, a name held by both the team and the
-    project layer is refused (one is shared, one personal: say which).
+    ``forget``. Without ``scope``, a name held by two of the session's layers
+    is refused (:func:`memdir.operations.lookup.refuse_ambiguous`: say which).
     Raises :class:`NotFound`, :class:`InvalidInput`."""
-    if scope is None and session.has_team():
-        key = normalize_name(name).name
-        holders = [s for s in ("team", "project") if session.layer(s).lookup(key) is not None]
-        if len(holders) > 1:
-            raise InvalidInput(f"{key!r} is both a team memory and a personal project memory; say which to "
-                               "delete with --scope team or --scope project")
+    if scope is None:
+        refuse_ambiguous(session, name, "delete")
     layer, entry = find(session, name, scope)
     action = "forget" if forget else "delete"
     stone = gateway.delete(layer, entry.record.name, actor=session.actor, session=session.id, action=action,

@@ -19,9 +19,12 @@ from ..files.conflicts import CONFLICT
 from ..files.conflicts import resolve as resolve_bytes
 from ..files.memfile import MalformedMemory, parse
 from ..gateway import changes as gateway
+from ..files.trust import remove_trust, write_trust
 from ..gateway.fields import MemoryChange, distinct_name, inherit
+from ..layer.journal import now_utc
 from ..layer.team import candidate_layer
 from ..layer.team import init as init_dir
+from ..paths import team_meta_dir
 from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
 from ..text.names import normalize_name, same_name, spelled_name
@@ -94,7 +97,53 @@ def init(session: Session) -> TeamInit:
     path = session.layer_dir("team")
     created = init_dir(path)
     adopted = len(_team(session).scan().names)
+    trust(session)  # what a person creates (or adopts by name) in this clone is theirs to show
     return TeamInit(str(path), tuple(created), adopted)
+
+
+@dataclass(frozen=True)
+class TeamTrust(Result):
+    """The trust of the team layer ``path`` in this clone: ``trusted`` now, ``changed`` by this
+    call, and the repository's identity recorded (``root``, ``remote``, ``first_commit``; None when
+    unknown). See :mod:`memdir.files.trust`."""
+
+    path: str
+    trusted: bool
+    changed: bool
+    root: str
+    remote: str | None = None
+    first_commit: str | None = None
+
+
+def trust(session: Session) -> TeamTrust:
+    """Trust the team layer of the session's repository in this clone (a person only), so its
+    memories reach the agent: records the clone's path and the repository's identity
+    (:func:`memdir.git.identity`, as a project layer's ``layer.json`` does) in the home
+    (:func:`memdir.files.trust.write_trust`). Idempotent. Raises :class:`Refused` for anyone but a
+    person, :class:`ScopeError` without a team directory, :class:`StoreError`."""
+    if session.actor != "human":
+        raise Refused("only a person trusts a repository's team memory (memdir team trust)")
+    session.check_scope("team")
+    root = session.project()
+    found = git.identity(root)
+    local = team_meta_dir(session.home, root)
+    was = session.team_trusted()
+    write_trust(local, {"root": str(root), "remote": found.get("remote"), "first_commit": found.get("first_commit"),
+                        "trusted_at": now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")})
+    session.forget_trust()
+    return TeamTrust(str(session.layer_dir("team")), True, not was, str(root), found.get("remote"),
+                     found.get("first_commit"))
+
+
+def untrust(session: Session) -> TeamTrust:
+    """Take back :func:`trust`: the team layer's memories reach no agent again. A person only.
+    Raises :class:`Refused`, :class:`ScopeError`, :class:`StoreError`."""
+    if session.actor != "human":
+        raise Refused("only a person takes back the trust of a repository's team memory (memdir team untrust)")
+    root = session.project()
+    removed = remove_trust(team_meta_dir(session.home, root))
+    session.forget_trust()
+    return TeamTrust(str(session.layer_dir("team")), False, removed, str(root))
 
 
 def status(session: Session) -> TeamStatus:
@@ -315,5 +364,5 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
     return RestoreResult(result.name, "team", 0, result.operation, result.digest, commit, stones.skipped)
 
 
-__all__ = ["Promoted", "Resolved", "TeamInit", "TeamStatus", "candidates", "commits", "decide", "init", "pending", "promote",
-           "propose", "resolve", "restore_commit", "status"]
+__all__ = ["Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust", "candidates", "commits", "decide", "init",
+           "pending", "promote", "propose", "resolve", "restore_commit", "status", "trust", "untrust"]

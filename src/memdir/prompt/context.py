@@ -28,7 +28,8 @@ cannot push out the rest), and a marker counts what was left out. When lines
 must be left out, pinned ones (the pin mark) are chosen first from every section, so a
 pinned project memory is not pushed out by the user section's unpinned ones. Lines are
 never cut, so no UTF-8 character is ever broken. Stored text is escaped at
-render time — fence tags become ``&lt;…&gt;``, ``{{`` becomes ``{ {``, and
+render time (:func:`memdir.text.fence.escape_stored`) — fence tags and the
+harness's own tags become ``&lt;…&gt;``, ``{{`` becomes ``{ {``, and
 every line holds no line break, control or bidi character
 (:func:`memdir.text.printable.one_line`) — so a hand-edited file cannot
 close the fence, forge an index line, drive a terminal or trigger template
@@ -48,7 +49,8 @@ import time
 from pathlib import Path
 
 from ..files.layout import INDEX_FILE, index_is_fresh, symlink_refusal
-from ..text.fence import escape_fence_tags, neutralize_braces
+from ..files.trust import untrusted_note
+from ..text.fence import escape_stored
 from ..text.printable import one_line
 from ..vocabulary import PIN_MARK
 
@@ -135,7 +137,7 @@ def render_block(sections: list[tuple[str, str]], max_bytes: int = 4096, policy:
     """
     blocks: list[list[str]] = []
     for scope, text in sections:
-        lines = [neutralize_braces(escape_fence_tags(one_line(line))) for line in text.split("\n") if line.strip()]
+        lines = [escape_stored(one_line(line)) for line in text.split("\n") if line.strip()]
         if lines:
             blocks.append([SECTION_TITLES.get(scope, f"## {scope} memories"), *lines])
     if not blocks:
@@ -210,7 +212,7 @@ def byte_budget(max_bytes, default: int) -> int:
     return budget
 
 
-def session_block(session, max_bytes: int | None = None, warn=None) -> str:
+def session_block(session, max_bytes: int | None = None, warn=None, *, guidance: bool = False) -> str:
     """The context block of a :class:`~memdir.session.Session`: the
     user layer, then the team layer (in the repository) and the project layer
     when the session has a project, within
@@ -219,18 +221,32 @@ def session_block(session, max_bytes: int | None = None, warn=None) -> str:
     layer (and loads YAML) only to rebuild an index that went out of date.
     It never needs to write: a layer that cannot be written is rendered from
     its files; one that cannot be read is left out and ``warn(message)`` told
-    (default: one line on stderr). Raises :class:`InvalidInput` for a budget
+    (default: one line on stderr). ``guidance``: with no memory to show, the
+    guidance block (:func:`guidance_block`) instead of ``""``.
+
+    A team layer not trusted in this clone (:meth:`memdir.session.Session.team_untrusted`) shows
+    none of its text, whoever asks: one line before the block says so and how to trust it
+    (:func:`memdir.files.trust.untrusted_note`), within the budget. Raises :class:`InvalidInput` for a budget
     below 1 byte or one that is no integer (:func:`byte_budget`)."""
     budget = byte_budget(max_bytes, session.settings.context_max_bytes)
+    untrusted = session.team_untrusted()
+    note = f"memdir: {untrusted_note(session.layer_dir('team'))}." if untrusted else ""
+    if note and _size(note) + 1 < budget:
+        budget -= _size(note) + 1
+    else:
+        note = ""
     sections = []
     for scope in session.scopes():
+        if scope == "team" and untrusted:
+            continue
         try:
             sections.append((scope, read_index(session.layer_dir(scope),
                                                lambda _path, scope=scope: session.layer(scope).current_index(),
                                                session.meta_dir(scope))))
         except Exception as exc:  # noqa: BLE001 — one unreadable layer never blanks the others
             (warn or _warn)(f"the {scope} layer was left out of the context: {exc}")
-    return render(sections, budget)
+    block = render(sections, budget) or (guidance_block(budget) if guidance else "")
+    return f"{note}\n{block}" if note and block else note or block
 
 
 def _warn(message: str) -> None:

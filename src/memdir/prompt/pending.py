@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 from ..files.layout import META_DIR
-from ..text.fence import escape_fence_tags, neutralize_braces
+from ..text.fence import escape_stored
 from ..text.printable import one_line
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS
 
@@ -130,7 +130,7 @@ def render(items: list[dict]) -> str:
         day = str(item.get("said") or time.strftime("%Y-%m-%d", time.gmtime(float(item.get("ts") or 0))))[:10]
         text = " ".join(one_line(f"{day} {item['text']}").split())[:MAX_TEXT + 11]  # store.printable's rule
         day, _, text = text.partition(" ")
-        lines.append(f"- ({day}) “{neutralize_braces(escape_fence_tags(text))}”")
+        lines.append(f"- ({day}) “{escape_stored(text)}”")
     lines.append(CLOSE)
     return "\n".join(lines)
 

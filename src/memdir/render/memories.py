@@ -335,6 +335,8 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
              f"context: {result.context_bytes} of {result.context_budget} bytes"]
     if result.extractor:
         lines.append(f"consolidation extractor: {result.extractor}")
+    if result.untrusted_team:
+        lines.append(f"team: {result.untrusted_team}")
     for layer in result.layers:
         lines.append(f"{layer.scope}: {layer.memories} memories ({layer.visible} in the index, "
                      f"{layer.candidates} candidates, {layer.tombstones} tombstones)")

@@ -10,7 +10,7 @@ from .memories import cut
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..operations.team import Promoted, Resolved, TeamInit, TeamStatus
+    from ..operations.team import Promoted, Resolved, TeamInit, TeamStatus, TeamTrust
 
 
 @printable_output
@@ -22,6 +22,19 @@ def team_init(result: TeamInit) -> str:
     lines.append("Created: " + ", ".join(result.created) if result.created else "Nothing to create: it was set up.")
     lines.append("Commit it (git add the directory, git commit): memdir never commits or pushes.")
     return "\n".join(lines)
+
+
+@printable_output
+def team_trust(result: TeamTrust) -> str:
+    """What ``team trust``/``team untrust`` recorded, and what it means for the agent."""
+    if not result.trusted:
+        return (f"Team memory of {result.path} is {'no longer' if result.changed else 'not'} trusted in this "
+                "clone: none of its memories reach the agent (its tombstones still bind).")
+    known = ", ".join(f"{label} {value}" for label, value in (("remote", result.remote),
+                                                               ("first commit", result.first_commit)) if value)
+    return (f"Team memory of {result.path} {'is now' if result.changed else 'was already'} trusted in this clone"
+            f" ({result.root}{'; ' + known if known else ''}): its memories reach the agent. "
+            "`memdir team untrust` takes that back.")
 
 
 @printable_output

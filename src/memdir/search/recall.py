@@ -17,7 +17,7 @@ from ..errors import InvalidInput
 from ..prompt.context import byte_budget
 from ..prompt.pending import with_pending
 from ..session import Session
-from ..text.fence import escape_fence_tags, neutralize_braces
+from ..text.fence import escape_stored
 from ..text.printable import one_line, printable
 from ..vocabulary import kind_label
 from .ranking import POOL_MIN, ranked
@@ -86,16 +86,19 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
         return RecallResult("")
     hits, _terms, scope_of = ranked(session, prompt, pool=max(POOL_MIN, 4 * k), embed_query=embed_query)
     chosen = []
+    hidden = "team" if session.team_untrusted() else None  # a person's recall too: untrusted text reaches no prompt
     for hit in hits:
         if len(chosen) >= k:
             break
+        if hidden and scope_of.get(hit.memory.layer, hit.memory.layer) == hidden:
+            continue
         body, description = (hit.memory.body or "").strip(), hit.memory.description.strip()
         if not body or " ".join(body.split()) == " ".join(description.split()):
             continue  # the index line already says all of it
         chosen.append(hit)
     if not chosen:
         return RecallResult("")
-    clean = lambda s: neutralize_braces(escape_fence_tags(printable(s)))  # no control or bidi character
+    clean = lambda s: escape_stored(printable(s))  # no control or bidi character
     head = f"{RECALL_OPEN}\n{RECALL_NOTE}\n"
     tail = f"{RECALL_CLOSE}"
     parts: list[str] = []

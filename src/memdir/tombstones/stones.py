@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from dataclasses import replace
 from pathlib import Path
 
 from ..errors import NotFound, StoreError
-from ..files.fsio import atomic_write, ensure_dir, read_bytes
+from ..files.fsio import LINK, atomic_write, ensure_dir, read_bytes, read_foreign
 from ..files.layout import TOMBSTONES_FILE
 from .match import Tombstone, make
 
@@ -100,12 +101,26 @@ def _kind(value: object) -> str:
     return _JSON_KINDS.get(type(value), type(value).__name__)
 
 
-def _load(path: Path, empty: bytes) -> object:
-    """The JSON value of the file at ``path`` (``empty`` for an empty file). Raises :class:`ValueError`
-    for bytes that are not JSON, nested too deep to read among them; :class:`StoreError` (from
-    :func:`memdir.files.fsio.read_bytes`) for a file that cannot be read."""
+MAX_TOMBSTONE_BYTES = 64 * 1024
+"""The cap on one team tombstone file: memdir writes a few hundred bytes; a larger file is not read."""
+
+
+def _load(path: Path, empty: bytes, *, foreign: bool = False) -> object:
+    """The JSON value of the file at ``path`` (``empty`` for an empty file). ``foreign``: a file of the
+    repository (a team tombstone), read as a foreign file is (:func:`memdir.files.fsio.read_foreign`):
+    a regular file only, never through a symlink, at most :data:`MAX_TOMBSTONE_BYTES`. Raises
+    :class:`ValueError` for bytes that are not JSON, nested too deep to read among them, and (``foreign``)
+    for a file not read; :class:`StoreError` (from :func:`memdir.files.fsio.read_bytes`) for a personal
+    file that cannot be read."""
+    if foreign:
+        found = read_foreign(path, MAX_TOMBSTONE_BYTES, follow=False)
+        if found.data is None:
+            raise ValueError(f"not read: it is {found.why}")
+        data = found.data
+    else:
+        data = read_bytes(path)
     try:
-        return json.loads(read_bytes(path) or empty)
+        return json.loads(data or empty)
     except RecursionError:
         raise ValueError("JSON nested too deep") from None
 
@@ -142,12 +157,21 @@ class TombstoneDir:
         self.path = Path(directory)
         self._cache: tuple[tuple, list[Tombstone]] | None = None
 
-    def _listing(self) -> list[tuple[str, tuple[int, int]]]:
+    def linked(self) -> bool:
+        """True when the directory is a symbolic link: never listed, read or written through."""
+        return os.path.islink(self.path)
+
+    def _listing(self) -> list[tuple[str, tuple[int, int, int]]]:
+        """``(file name, (size, mtime, mode))`` of every ``*.json`` entry (not a dot-file), of any kind:
+        :meth:`all` reads the regular files and names the others (never stat'ed through a link)."""
+        if self.linked():
+            return []
         try:
             with os.scandir(self.path) as items:
-                return sorted((i.name, (i.stat().st_size, i.stat().st_mtime_ns)) for i in items
-                              if i.name.endswith(".json") and not i.name.startswith(".") and i.is_file())
-        except FileNotFoundError:
+                return sorted((i.name, (st.st_size, st.st_mtime_ns, st.st_mode)) for i in items
+                              if i.name.endswith(".json") and not i.name.startswith(".")
+                              and (st := i.stat(follow_symlinks=False)))
+        except (FileNotFoundError, NotADirectoryError):
             return []
         except OSError as exc:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
@@ -158,17 +182,23 @@ class TombstoneDir:
         object, a merge conflict left in it) is skipped and named in
         :meth:`problems`: it never blocks the others or an unrelated write."""
         listing = self._listing()
-        key = tuple(listing)
+        key = (self.linked(), tuple(listing))
         if self._cache and self._cache[0] == key:
             return self._cache[1]
         stones, problems = [], []
-        for filename, _ in listing:
+        if self.linked():
+            problems.append((str(self.path), f"not read: it is {LINK}; no team tombstone is applied — replace "
+                                             "it with a directory"))
+        for filename, (_, _, mode) in listing:
             path = self.path / filename
             try:
-                stones.append(stone_of(_load(path, b"{}"), team=True))
+                if stat.S_ISDIR(mode):
+                    continue
+                stones.append(stone_of(_load(path, b"{}", foreign=True), team=True))
             except ValueError as exc:
-                problems.append((str(path), f"not a readable tombstone ({exc}); it is not applied — fix or "
-                                            "remove it by hand (a merge conflict: keep one side)"))
+                fix = ("remove it from the repository" if str(exc).startswith("not read")
+                       else "fix or remove it by hand (a merge conflict: keep one side)")
+                problems.append((str(path), f"not a readable tombstone ({exc}); it is not applied — {fix}"))
         stones.sort(key=lambda s: (s.ts, s.id))
         self._cache = (key, stones)
         self._problems = problems
@@ -188,6 +218,9 @@ class TombstoneDir:
         two people forgetting the same fact add byte-identical files, which
         git merges cleanly."""
         stone = replace(make(name, description, body, actor, reason), team=True)
+        if self.linked():  # written through, the tombstone would land wherever the link points
+            raise StoreError(f"{self.path} is a symbolic link; memdir does not write through it: replace it "
+                             "with a directory")
         for existing in self.all():
             if existing.digest == stone.digest:
                 return existing
@@ -205,7 +238,7 @@ class TombstoneDir:
                 for filename, _ in self._listing():
                     path = self.path / filename
                     try:
-                        if stone_of(_load(path, b"{}")).id == tombstone_id:
+                        if stone_of(_load(path, b"{}", foreign=True)).id == tombstone_id:
                             os.unlink(path)
                     except ValueError:
                         continue  # not a tombstone (all() names it): left for a person

@@ -12,7 +12,8 @@ Outputs are bounded so a large store cannot flood a context window:
 ``memory_search`` returns at most ``MAX_SEARCH`` hits with cut snippets,
 ``memory_read`` returns a body in chunks of ``READ_CHUNK`` characters with
 the ``offset`` to continue from, and any output is cut at ``MAX_OUTPUT``
-characters with a marker saying so.
+characters with a marker saying so. Every output is escaped as the context
+block is (:func:`memdir.text.fence.escape_stored`).
 
 :func:`status` and :func:`doctor` compose the whole status — the store's
 (:mod:`memdir.operations.maintenance`) with the search state and the
@@ -31,6 +32,7 @@ from ..operations import memories as operations
 from ..render import memories as render
 from ..results import DoctorResult, StatusResult
 from ..session import Session
+from ..text.fence import escape_stored
 from ..text.printable import printable
 from .specs import (
     DEFAULT_LIST,
@@ -68,7 +70,9 @@ def run_tool(session: Session, name: str, arguments: dict | str | None = None) -
 
 
 def _bounded(text: str) -> str:
-    text = printable(text)  # an error can quote a file name or a value: no control reaches the model
+    # An error can quote a file name or a value, a result holds stored text: no control character, fence
+    # tag, harness tag or template brace reaches the model (the context block's rule, text.fence).
+    text = escape_stored(printable(text))
     if len(text) <= MAX_OUTPUT:
         return text
     marker = f"\n…(output cut at {MAX_OUTPUT} characters)"

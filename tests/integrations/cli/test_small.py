@@ -157,6 +157,7 @@ def test_the_api_refuses_an_empty_streamed_body_for_a_memory_with_a_body(mem, is
     # the team layer's proposals (the agent's candidates) keep the rule
 
     (project / ".claude" / "memory").mkdir(parents=True)
+    person.team_trust()  # made by hand: trusted as `team init` would, so the agent may propose for it
     person.write(
         "ci", "CI runs on GitHub Actions", "project", "Workflows live in .github.", scope="team")
     with pytest.raises(InvalidInput, match="stdin was empty"):

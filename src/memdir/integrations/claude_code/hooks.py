@@ -15,7 +15,8 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
 * ``SessionStart`` — prints ``{"hookSpecificOutput": {"hookEventName":
   "SessionStart", "additionalContext": <context block>}}``; with no memory
   saved yet, the guidance alone (:func:`memdir.prompt.context.guidance_block`),
-  so an agent learns when to save its first memory. Runs on every session
+  so an agent learns when to save its first memory; a team layer not trusted in this
+  clone shows none of its text, one line says so and how to trust it. Runs on every session
   start, so it imports only the hot path
   (:func:`memdir.prompt.context.session_block`: no YAML, no SQLite, no MCP).
   The agent extractor's pending findings of this project, if any, follow the
@@ -170,7 +171,8 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
         # The index and the findings, if any (no YAML, no SQLite), in one budget: memdir.prompt.pending's rule.
         shown["budget"] = budget
         return with_pending(session, budget, lambda rest: _with_tools_note(
-            session_block(session, rest - len(TOOLS_NOTE.encode()) - 1) or guidance_block(rest), rest))
+            session_block(session, max(1, rest - len(TOOLS_NOTE.encode()) - 1), guidance=True)
+            or guidance_block(rest), rest))
 
     shown: dict = {}
     out = hook_output(event, render, session.settings.context_max_bytes, client)

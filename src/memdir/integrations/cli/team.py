@@ -1,4 +1,4 @@
-"""The team and import commands of ``memdir``: ``team init|status|resolve``,
+"""The team and import commands of ``memdir``: ``team init|status|resolve|trust|untrust``,
 ``promote NAME --to team``, ``import SOURCE`` and ``export DIR``. Each opens the facade as a person, calls one
 method and prints its renderer's text (:mod:`memdir.render.team`)."""
 
@@ -12,7 +12,7 @@ from .common import UsageError, emit, open_memory, warn
 
 
 def cmd_team(args) -> int:
-    """``memdir team init|status|resolve NAME --ours|--theirs``."""
+    """``memdir team init|status|trust|untrust|resolve NAME --ours|--theirs``."""
     mem = open_memory(args)
     if args.action == "init":
         result = mem.team_init()
@@ -20,6 +20,9 @@ def cmd_team(args) -> int:
     elif args.action == "status":
         result = mem.team_status()
         emit(args, result, render_team.team_status(result))
+    elif args.action in ("trust", "untrust"):
+        result = mem.team_trust() if args.action == "trust" else mem.team_untrust()
+        emit(args, result, render_team.team_trust(result))
     else:
         if not args.name or args.side is None:
             raise UsageError("team resolve needs NAME and --ours or --theirs")
@@ -59,8 +62,9 @@ def cmd_export(args) -> int:
 def register(add, settings) -> None:
     """Add the team commands to the parser (``add(name, handler, help)``)."""
     p = add("team", cmd_team, f"The team layer in the repository ({settings.team_dir}): init creates or adopts "
-                              "it, status shows what is not committed, resolve settles a merge conflict.")
-    p.add_argument("action", choices=("init", "status", "resolve"))
+                              "it, status shows what is not committed, resolve settles a merge conflict, trust lets its memories reach "
+                              "the agent in this clone (untrust takes that back).")
+    p.add_argument("action", choices=("init", "status", "resolve", "trust", "untrust"))
     p.add_argument("name", nargs="?", help="the memory to resolve")
     p.add_argument("--ours", dest="side", action="store_const", const="ours", help="keep our side of each hunk")
     p.add_argument("--theirs", dest="side", action="store_const", const="theirs",
