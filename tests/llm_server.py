@@ -1,4 +1,5 @@
-"""A real local HTTP server speaking the chat-completions API, for the llm extractor's tests.
+"""Real local HTTP servers speaking a model API: chat completions (the llm extractor's tests) and
+Anthropic's Messages API (the memory tool's tests, :class:`MessagesServer`).
 
 Replies are queued: a string is the assistant's content; a dict may give
 ``content``, ``status`` (an HTTP error code), ``sleep`` (seconds before
@@ -75,3 +76,61 @@ class ChatServer:
     def prompt(self, index: int = -1) -> str:
         """The user message of request ``index``."""
         return "\n".join(m["content"] for m in self.requests[index]["messages"] if m["role"] == "user")
+
+
+class MessagesServer:
+    """A real local HTTP server speaking Anthropic's Messages API (``POST /v1/messages``,
+    non-streaming), for the SDK's own tool runner. Replies are queued: each is a list of
+    content blocks (``{"type": "text", "text": …}``, ``{"type": "tool_use", "name": …,
+    "input": …}``; a ``tool_use`` block gets an ``id`` when it has none) or a string (one
+    text block). A reply holding a ``tool_use`` block stops with ``tool_use``, else with
+    ``end_turn``; an empty queue answers ``done``. Every request body is recorded."""
+
+    def __init__(self):
+        self.replies: list = []
+        self.requests: list[dict] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # quiet
+                pass
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                server.requests.append(body)
+                reply = server.replies.pop(0) if server.replies else "done"
+                blocks = [{"type": "text", "text": reply}] if isinstance(reply, str) else [dict(b) for b in reply]
+                for index, block in enumerate(blocks):
+                    if block["type"] == "tool_use":
+                        block.setdefault("id", f"toolu_{len(server.requests)}_{index}")
+                payload = json.dumps({
+                    "id": f"msg_{len(server.requests)}", "type": "message", "role": "assistant",
+                    "model": body.get("model", "test-model"), "content": blocks,
+                    "stop_reason": "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn",
+                    "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1},
+                }).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                       daemon=True)
+
+    def __enter__(self) -> "MessagesServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def tool_results(self, index: int = -1) -> list[dict]:
+        """The ``tool_result`` blocks of request ``index``'s last message."""
+        content = self.requests[index]["messages"][-1]["content"]
+        return [block for block in content if isinstance(block, dict) and block.get("type") == "tool_result"]

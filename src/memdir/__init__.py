@@ -29,7 +29,7 @@ order in which each may import only those before it (``docs/architecture.md``):
     consolidation  transcripts, gate, extractors, proposals, queue, ingest
     render tools   one text per result; the tool table, running a tool
     api            the Memory facade
-    integrations   cli/, mcp/, claude_code/, panel/
+    integrations   cli/, mcp/, claude_code/, anthropic_sdk/, panel/
 """
 
 from .errors import (
@@ -56,6 +56,7 @@ _RESULTS = {
         "Candidate", "LiftResult", "ListResult", "PruneResult", "ReadResult", "RestoreResult", "ReviewResult",
         "StatusResult",
         "TombstoneList", "VerifyResult", "VersionResult", "WriteResult"),
+    "memdir.gateway.edits": ("EditResult",),
     "memdir.operations.team": ("Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust"),
     "memdir.operations.relocate": ("LayerMove", "OrphanLayer"),
     "memdir.importing.run": ("ImportReport",),
@@ -66,7 +67,7 @@ _RESULTS = {
 }
 
 __all__ = [
-    "Memory", "MemoryChange", "Settings", "MemoryRecord", "MemdirError", "InvalidInput", "InvalidName", "ScopeError",
+    "Memory", "MemoryChange", "BodyEdit", "Settings", "MemoryRecord", "MemdirError", "InvalidInput", "InvalidName", "ScopeError",
     "NotFound", "Refused", "TombstoneRefused", "ConfirmationRequired", "Conflict", "LockTimeout",
     "StoreError", "ModelError", "MissingExtra", "InstallError", "__version__",
     *(name for names in _RESULTS.values() for name in names),
@@ -74,6 +75,7 @@ __all__ = [
 
 # Imported on first use: `import memdir` stays cheap for the hooks; the facade loads YAML.
 _LAZY = {"Memory": ("memdir.api", "Memory"), "MemoryChange": ("memdir.gateway.fields", "MemoryChange"),
+         "BodyEdit": ("memdir.gateway.edits", "BodyEdit"),
          "Settings": ("memdir.settings", "Settings"),
          "MemoryRecord": ("memdir.files.memfile", "MemoryRecord"), "__version__": ("memdir.version", "VERSION"),
          **{name: (module, name) for module, names in _RESULTS.items() for name in names}}

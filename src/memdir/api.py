@@ -43,6 +43,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidInput
+from .gateway.edits import BodyEdit, EditResult
 from .gateway.fields import MemoryChange
 from .importing import run as imports
 from .importing.export import ExportReport
@@ -150,6 +151,13 @@ class Memory:
             raise InvalidInput(f"apply takes a MemoryChange (got {type(change).__name__}); "
                                "Memory.write takes the fields as keywords")
         return operations.write(self.session, change, scope)
+
+    def edit(self, name: str, change: BodyEdit, scope: str | None = None) -> EditResult:
+        """Change part of ``name``'s body (``memory_edit``): replace one unique piece of text, or insert
+        lines (:class:`~memdir.BodyEdit`); see :func:`memdir.operations.memories.edit`."""
+        if not isinstance(change, BodyEdit):
+            raise InvalidInput(f"edit takes a BodyEdit (got {type(change).__name__})")
+        return operations.edit(self.session, name, change, scope)
 
     def read(self, name: str, scope: str | None = None, *, count: bool = True) -> ReadResult:
         """A memory's full text and its links (``memory_read``); see :func:`memdir.operations.memories.read`."""

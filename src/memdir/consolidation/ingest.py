@@ -1,11 +1,19 @@
-"""Ingest: consolidate the past sessions Claude Code kept on disk (DESIGN §7).
+"""Ingest: consolidate the past sessions a coding agent kept on disk (DESIGN §7).
 
-Claude Code writes one JSONL transcript per session under
-``$CLAUDE_CONFIG_DIR/projects/<project>/<session>.jsonl`` (default
-``~/.claude/projects``; ``reference/landscape.md`` §2.5). Each transcript
-names its working directory (``cwd``), which gives its project root by the
-session rule (:func:`memdir.paths.project_root_of`); subagent
-transcripts (one directory deeper) are left out. :func:`ingest` consolidates
+Each client keeps one JSONL transcript per session (:data:`CLIENTS`), read by
+:func:`memdir.consolidation.transcripts.read_transcript`:
+
+* Claude Code: ``$CLAUDE_CONFIG_DIR/projects/<project>/<session>.jsonl``
+  (default ``~/.claude/projects``; ``reference/landscape.md`` §2.5); subagent
+  transcripts (one directory deeper) are left out;
+* Codex: ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`` (default
+  ``~/.codex``);
+* Gemini CLI: ``~/.gemini/tmp/<project>/chats/session-*.jsonl``.
+
+Claude Code's and Codex's transcripts name their working directory (``cwd``;
+Codex's in its ``session_meta``); Gemini CLI's project directory names it in
+its ``.project_root`` file. That directory gives the project root by the
+session rule (:func:`memdir.paths.project_root_of`). :func:`ingest` consolidates
 each transcript of a project (or of every project) into that project's
 layers; a transcript consolidated before is skipped by its receipt.
 """
@@ -17,7 +25,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import MemdirError, ScopeError
+from ..errors import InvalidInput, MemdirError, ScopeError
 from ..files.fsio import read_foreign
 from ..paths import project_root_of
 from ..session import open_session
@@ -34,8 +42,28 @@ def claude_projects_dir(environ=None) -> Path:
     return Path(base).expanduser() / "projects"
 
 
+CLIENTS = {"claude-code": "*/*.jsonl", "codex": "*/*/*/rollout-*.jsonl", "gemini": "*/chats/session-*.jsonl"}
+"""The clients ingest reads, and where their transcripts are below :func:`transcripts_dir`."""
+GEMINI_ROOT_FILE = ".project_root"  # Gemini CLI 0.61: the project directory a ~/.gemini/tmp/<project>/ is for
+
+
+def transcripts_dir(client: str, environ=None) -> Path:
+    """Where ``client`` (of :data:`CLIENTS`) keeps its session transcripts:
+    :func:`claude_projects_dir`, ``$CODEX_HOME/sessions`` (default
+    ``~/.codex/sessions``) or ``~/.gemini/tmp``. Raises :class:`InvalidInput`
+    for another client."""
+    environ = os.environ if environ is None else environ
+    if client == "claude-code":
+        return claude_projects_dir(environ)
+    if client == "codex":
+        return Path(environ.get("CODEX_HOME") or str(Path.home() / ".codex")).expanduser() / "sessions"
+    if client == "gemini":
+        return Path.home() / ".gemini" / "tmp"
+    raise InvalidInput(f"unknown client {client!r}; transcripts are read for {', '.join(CLIENTS)}")
+
+
 def transcript_cwd(path: Path) -> str | None:
-    """The working directory recorded in a Claude Code transcript (the first
+    """The working directory recorded in a Claude Code or Codex transcript (the first
     of its first 200 lines, within its first :data:`CWD_HEAD_BYTES`, that
     has one), or None — also for a file that is not a regular file (a FIFO
     is never waited on: :func:`memdir.files.fsio.read_foreign`)."""
@@ -46,7 +74,9 @@ def transcript_cwd(path: Path) -> str | None:
         if '"cwd"' not in raw:
             continue
         try:
-            cwd = json.loads(raw).get("cwd")
+            line = json.loads(raw)
+            payload = line.get("payload")
+            cwd = line.get("cwd") or (payload.get("cwd") if isinstance(payload, dict) else None)  # Codex: in its payload
         except (ValueError, AttributeError):
             continue
         if cwd:
@@ -54,10 +84,19 @@ def transcript_cwd(path: Path) -> str | None:
     return None
 
 
-def find_transcripts(projects: Path, root: Path | None) -> list[tuple[Path, Path]]:
-    """``(transcript, project root)`` for every session transcript under
-    ``projects`` whose ``cwd`` is in project ``root`` (every usable project
-    when ``root`` is None), oldest first."""
+def _gemini_cwd(path: Path) -> str | None:
+    """The project directory Gemini CLI's ``<project>/chats/<session>.jsonl`` is for (its
+    ``.project_root`` file), or None."""
+    found = read_foreign(path.parent.parent / GEMINI_ROOT_FILE, 64 * 1024).data
+    text = found.decode("utf-8", errors="replace").strip() if found else ""
+    return text if text and "\n" not in text else None
+
+
+def find_transcripts(projects: Path, root: Path | None, client: str = "claude-code") -> list[tuple[Path, Path]]:
+    """``(transcript, project root)`` for every session transcript of
+    ``client`` (of :data:`CLIENTS`) under ``projects`` whose working directory
+    is in project ``root`` (every usable project when ``root`` is None),
+    oldest first."""
     if not projects.is_dir():
         return []
 
@@ -68,8 +107,9 @@ def find_transcripts(projects: Path, root: Path | None) -> list[tuple[Path, Path
             return -1.0
 
     found = []
-    for path in sorted(projects.glob("*/*.jsonl"), key=lambda p: (modified(p), str(p))):
-        cwd = transcript_cwd(path) if modified(path) >= 0 else None
+    where = _gemini_cwd if client == "gemini" else transcript_cwd
+    for path in sorted(projects.glob(CLIENTS[client]), key=lambda p: (modified(p), str(p))):
+        cwd = where(path) if modified(path) >= 0 else None
         if not cwd:
             continue
         try:
@@ -106,16 +146,16 @@ class IngestResult:
 
 
 def ingest(home: Path, root: Path | None, *, projects: Path | None = None, extractor: str | None = None,
-           dry_run: bool = False, progress=None) -> IngestResult:
-    """Consolidate every Claude Code transcript of project ``root`` (every
-    project when None) found under ``projects`` (default
-    :func:`claude_projects_dir`), each into its own project's layers.
+           dry_run: bool = False, progress=None, client: str = "claude-code") -> IngestResult:
+    """Consolidate every transcript of ``client`` (of :data:`CLIENTS`) of
+    project ``root`` (every project when None) found under ``projects``
+    (default :func:`transcripts_dir`), each into its own project's layers.
     ``progress(done, total)`` (the protocol of :mod:`memdir.render.progress`)
     is told before the first transcript and after each. A failing
     transcript is reported in its row, never fatal to the rest."""
-    projects = claude_projects_dir() if projects is None else projects
+    projects = transcripts_dir(client) if projects is None else projects
     rows, counts, changes = [], {}, 0
-    found = find_transcripts(projects, root)
+    found = find_transcripts(projects, root, client)
     if progress is not None:
         progress(0, len(found))
     for path, session_root in found:
@@ -133,4 +173,5 @@ def ingest(home: Path, root: Path | None, *, projects: Path | None = None, extra
     return IngestResult(str(projects), str(root) if root else None, tuple(rows), counts, changes)
 
 
-__all__ = ["IngestResult", "claude_projects_dir", "find_transcripts", "ingest", "transcript_cwd"]
+__all__ = ["CLIENTS", "IngestResult", "claude_projects_dir", "find_transcripts", "ingest", "transcript_cwd",
+           "transcripts_dir"]

@@ -1,6 +1,6 @@
 """Session transcripts: read what the person and the assistant said, nothing else.
 
-Three formats, detected from the content:
+Five formats, detected from the content:
 
 * **Claude Code JSONL** (``~/.claude/projects/<project>/<session>.jsonl``; see
   ``../shared/data/README.md``): one JSON object per line. ``user`` lines hold
@@ -11,6 +11,24 @@ Three formats, detected from the content:
   ``isSidechain``, ``isCompactSummary`` or ``isApiErrorMessage`` are not the
   person speaking and are skipped, as are unknown line types. A line that is
   not a JSON object is counted as malformed and skipped.
+* **Codex JSONL** (``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``, as Codex
+  CLI 0.171 writes it): one ``{"timestamp", "type", "payload"}`` object per line;
+  ``response_item`` lines whose payload is a ``message`` of role ``user`` or
+  ``assistant`` are the conversation (``input_text``/``output_text`` blocks);
+  ``developer`` messages, tool calls and their output, reasoning, ``event_msg``
+  (the same messages again, as events) and ``session_meta`` (read for the
+  session id and cwd) are not. Codex puts its ``<environment_context>`` and the
+  AGENTS.md text in user messages: those are injected and removed.
+* **Gemini CLI JSONL** (``~/.gemini/tmp/<project>/chats/session-*.jsonl``, as
+  Gemini CLI 0.61 writes it): a header ``{"sessionId", "projectHash", …}``,
+  message records ``{"id", "timestamp", "type": "user"|"gemini"|"info"|…,
+  "content"}`` (text or parts), ``{"$set": {…}}`` updates (``messages``
+  replaces the whole list, as a resumed session writes it) and ``{"$rewindTo":
+  id}`` (drops that message and those after it), replayed in order as the
+  client does; a record with an id seen before replaces it in place. Only
+  ``user`` and ``gemini`` messages count; the ``<session_context>`` the client
+  injects is removed. Older Gemini CLI versions' one JSON document
+  (``{"sessionId", "messages": [...]}``) is read as a list of messages.
 * **A JSON list of messages** ``[{"role": "user"|"assistant", "content": …}]``
   (also ``{"messages": [...]}``); content is a string or OpenAI/Anthropic-style
   text blocks; ``timestamp``/``ts``/``created_at`` are read when present.
@@ -51,20 +69,23 @@ MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024  # a larger file is refused unread (a s
 # Blocks a harness or memdir injects into a user message; never the person's words.
 _INJECTED = re.compile(
     r"<(memory_context|memory_recall|memory_pending|system-reminder|user-prompt-submit-hook|local-command-stdout|"
+    r"environment_context|session_context|user_instructions|"
     r"local-command-stderr|command-name|command-message|command-args|command-stdout|bash-stdout|"
     r"bash-stderr|bash-input)\b[^>]*>.*?</\1\s*>",
     re.S | re.I,
 )
 # An opening tag left without its closing tag: everything after it is injected.
-_INJECTED_OPEN = re.compile(r"<(memory_context|memory_recall|memory_pending|system-reminder)\b[^>]*>.*\Z", re.S | re.I)
+_INJECTED_OPEN = re.compile(r"<(memory_context|memory_recall|memory_pending|system-reminder|session_context)\b[^>]*>.*\Z",
+                            re.S | re.I)
 # Whole user messages a harness writes on the person's behalf.
 _HARNESS_MESSAGE = re.compile(
     r"\A\s*(?:Stop hook feedback:|\[Request interrupted by user|Caveat: The messages below were generated"
-    r"|This session is being continued from)",
+    r"|This session is being continued from|# AGENTS\.md instructions for )",
     re.I,
 )
 _PREFIX = re.compile(r"^\s*(USER|HUMAN|ASSISTANT|AI)\s*:\s?(.*)$", re.I)
-_ROLES = {"user": "user", "human": "user", "assistant": "assistant", "ai": "assistant", "model": "assistant"}
+_ROLES = {"user": "user", "human": "user", "assistant": "assistant", "ai": "assistant", "model": "assistant",
+          "gemini": "assistant"}
 
 
 @dataclass(frozen=True)
@@ -87,8 +108,8 @@ class Turn:
 class Transcript:
     """A bounded transcript.
 
-    ``turns`` oldest first; ``format`` is ``claude-code`` | ``messages`` |
-    ``text``; ``digest`` is SHA-256 of the kept turns (role and text), so the
+    ``turns`` oldest first; ``format`` is ``claude-code`` | ``codex`` |
+    ``gemini`` | ``messages`` | ``text``; ``digest`` is SHA-256 of the kept turns (role and text), so the
     same conversation read twice has the same digest; ``malformed`` counts
     unreadable lines; ``skipped`` counts dropped lines by reason; ``dropped``
     counts messages left out by the 24,000-character bound (the oldest).
@@ -261,17 +282,19 @@ def parse_claude_code(lines: Iterable[str]) -> tuple[list[Turn], dict]:
 
 
 def parse_messages(messages: list) -> tuple[list[Turn], dict]:
-    """Turns of a JSON list of ``{role, content}`` messages, plus counts.
-    System, tool and unknown roles are skipped; non-objects are malformed."""
+    """Turns of a JSON list of ``{role, content}`` messages (or Gemini CLI's
+    ``{type, content}``), plus counts. System, tool and unknown roles are
+    skipped; non-objects are malformed."""
     info: dict = {"malformed": 0, "skipped": {}, "session_id": None, "cwd": None}
     turns: list[Turn] = []
     for item in messages:
         if not isinstance(item, dict):
             info["malformed"] += 1
             continue
-        role = _ROLES.get(str(item.get("role", "")).lower())
+        said = item.get("role") or item.get("type")  # Gemini CLI's messages say who by "type"
+        role = _ROLES.get(str(said or "").lower())
         if role is None:
-            _bump(info["skipped"], str(item.get("role") or "no-role"))
+            _bump(info["skipped"], str(said or "no-role"))
             continue
         text, tool = _block_text(item.get("content"))
         if role == "user":
@@ -285,6 +308,83 @@ def parse_messages(messages: list) -> tuple[list[Turn], dict]:
             ts = parse_time(item.get("timestamp") or item.get("ts") or item.get("created_at"))
             turns.append(Turn(role, clean, ts))
     return turns, info
+
+
+def _json_lines(lines: Iterable[str], info: dict):
+    """Each line of ``lines`` that holds a JSON object; other non-empty lines count as malformed."""
+    for raw in lines:
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict):
+            yield obj
+        else:
+            info["malformed"] += 1
+
+
+def parse_codex(lines: Iterable[str]) -> tuple[list[Turn], dict]:
+    """Turns of a Codex rollout (``rollout-*.jsonl``), plus ``{"malformed",
+    "skipped", "session_id", "cwd"}``: the ``message`` payloads of
+    ``response_item`` lines with role user or assistant."""
+    info: dict = {"malformed": 0, "skipped": {}, "session_id": None, "cwd": None}
+    turns: list[Turn] = []
+    for obj in _json_lines(lines, info):
+        payload = obj.get("payload") if isinstance(obj.get("payload"), dict) else {}
+        if obj.get("type") == "session_meta":
+            info["session_id"] = info["session_id"] or payload.get("id") or payload.get("session_id")
+            info["cwd"] = payload.get("cwd") or info["cwd"]
+            continue
+        if obj.get("type") != "response_item" or payload.get("type") != "message":
+            _bump(info["skipped"], str(payload.get("type") or obj.get("type") or "untyped"))
+            continue
+        role = _ROLES.get(str(payload.get("role", "")).lower())
+        if role is None:
+            _bump(info["skipped"], str(payload.get("role") or "no-role"))
+            continue
+        text, _ = _block_text(payload.get("content"))
+        clean = _user_text(text, info["skipped"]) if role == "user" else (strip_injected(text) or None)
+        if clean:
+            turns.append(Turn(role, clean, parse_time(obj.get("timestamp"))))
+    return turns, info
+
+
+def parse_gemini(lines: Iterable[str]) -> tuple[list[Turn], dict]:
+    """Turns of a Gemini CLI session (``session-*.jsonl``), plus counts: its
+    records replayed as the client replays them (module docstring), then its
+    ``user`` and ``gemini`` messages read as :func:`parse_messages` reads
+    messages."""
+    info: dict = {"malformed": 0, "skipped": {}, "session_id": None, "cwd": None}
+    messages: dict[str, dict] = {}  # in order; a record with a known id replaces it in place
+    for obj in _json_lines(lines, info):
+        if isinstance(obj.get("$rewindTo"), str):
+            ids = list(messages)
+            cut = ids.index(obj["$rewindTo"]) if obj["$rewindTo"] in ids else 0
+            for gone in ids[cut:]:
+                del messages[gone]
+        elif isinstance(obj.get("id"), str):
+            messages[obj["id"]] = obj
+        elif isinstance(obj.get("$set"), dict) or isinstance(obj.get("sessionId"), str):
+            update = obj["$set"] if isinstance(obj.get("$set"), dict) else obj
+            info["session_id"] = info["session_id"] or update.get("sessionId")
+            if isinstance(update.get("messages"), list):
+                if update is obj.get("$set"):
+                    messages.clear()
+                messages.update((m["id"], m) for m in update["messages"]
+                                if isinstance(m, dict) and isinstance(m.get("id"), str))
+        else:
+            info["malformed"] += 1
+    turns, counts = parse_messages(list(messages.values()))
+    info["malformed"] += counts["malformed"]
+    for reason, count in counts["skipped"].items():
+        info["skipped"][reason] = info["skipped"].get(reason, 0) + count
+    return turns, info
+
+
+_JSONL_READERS = {"claude-code": parse_claude_code, "codex": parse_codex, "gemini": parse_gemini}
+"""The readers of one JSON object per line, by the format :func:`_detect` names."""
 
 
 def parse_plain(text: str) -> tuple[list[Turn], dict]:
@@ -358,8 +458,29 @@ def _detect(text: str) -> str:
             whole = None
         if isinstance(whole, dict) and isinstance(whole.get("messages"), list):
             return "messages"
-        return "claude-code"
+        return _jsonl_format(stripped)
     return "text"
+
+
+def _jsonl_format(text: str) -> str:
+    """Which client wrote a JSONL transcript, from its first JSON object: Codex
+    (``{"type", "payload"}`` lines), Gemini CLI (a ``sessionId`` +
+    ``projectHash`` header, a ``$set`` or ``$rewindTo`` record, or a message
+    of type ``gemini``), else Claude Code."""
+    for line in text.splitlines()[:20]:
+        try:
+            first = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(first, dict):
+            continue
+        if "payload" in first and first.get("type") in ("session_meta", "response_item", "event_msg", "turn_context"):
+            return "codex"
+        if ("projectHash" in first and "sessionId" in first) or "$set" in first or "$rewindTo" in first \
+                or (first.get("type") == "gemini" and "id" in first):
+            return "gemini"
+        return "claude-code"
+    return "claude-code"
 
 
 def _looks_like_path(text: str) -> bool:
@@ -421,8 +542,8 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
             if isinstance(data, dict):
                 data = data.get("messages", [])
             turns, info = parse_messages(data)
-        elif fmt == "claude-code":
-            turns, info = parse_claude_code(source.lstrip("\ufeff").splitlines())
+        elif fmt in _JSONL_READERS:
+            turns, info = _JSONL_READERS[fmt](source.lstrip("\ufeff").splitlines())
         else:
             turns, info = parse_plain(source)
     else:
@@ -432,5 +553,6 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
                       info["cwd"], info["malformed"], info["skipped"], dropped)
 
 
-__all__ = ["Turn", "Transcript", "read_transcript", "parse_claude_code", "parse_messages", "parse_plain",
+__all__ = ["Turn", "Transcript", "read_transcript", "parse_claude_code", "parse_codex", "parse_gemini",
+           "parse_messages", "parse_plain",
            "bound", "strip_injected", "USER_LIMIT", "ASSISTANT_LIMIT", "TOTAL_LIMIT", "MAX_TRANSCRIPT_BYTES"]

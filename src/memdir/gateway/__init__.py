@@ -2,7 +2,8 @@
 
 ``fields`` (the fields of a write: validated, cut to their limits, redacted;
 what an update keeps), ``changes`` (every validated change to a layer: write,
-delete, restore, status, flags, prune, clear, tombstone lift, receipts).
+delete, restore, status, flags, prune, clear, tombstone lift, receipts), ``edits``
+(partial edits of a body: replace one unique piece of text, insert lines).
 
 May import: the standard library and the packages before it (base modules,
 text, files, tombstones, layer, session, results).

@@ -1,4 +1,4 @@
-"""The memory operations of a session: what the ten tools do (DESIGN §7).
+"""The memory operations of a session: what the memory tools do (DESIGN §7).
 
 Each function takes a :class:`~memdir.session.Session` — which layers
 it sees and who is acting — and returns a typed result
@@ -18,6 +18,7 @@ from ..errors import ConfirmationRequired, InvalidInput, LockTimeout, NotFound, 
 from ..files.memfile import MAX_YEAR, MIN_YEAR, parse_time, time_note
 from ..files.scan import Malformed
 from ..gateway import changes as gateway
+from ..gateway import edits
 from ..gateway.fields import MemoryChange
 from ..layer.history import history as layer_history
 from ..layer.history import records_as_of, version_bytes
@@ -134,6 +135,25 @@ def write(session: Session, change: MemoryChange, scope: str | None = None) -> W
     if result.status == "active" and result.operation != "unchanged":
         _expire_pending(session, f"{result.name} {change.description or ''} {change.body or ''}")
     return result
+
+
+def edit(session: Session, name: str, change: edits.BodyEdit, scope: str | None = None) -> edits.EditResult:
+    """Make a partial edit (``memory_edit``, the memory tool's ``str_replace`` and ``insert``) to the
+    body of memory ``name``: in ``scope``, else the first layer of the session holding it (:func:`find`).
+    The edit is made to the body as it is now and written through the gateway
+    (:func:`memdir.gateway.edits.edit`: compare-and-set, the other layers' tombstones guard it); in the
+    team layer, the agent's edit is a candidate for a person's review, as its writes are (:func:`write`).
+    Raises :class:`NotFound`, :class:`InvalidInput` (the text to replace is missing or not unique, the
+    line is past the end, the body would pass its limit), :class:`TombstoneRefused`, :class:`Refused`,
+    :class:`Conflict`, :class:`LockTimeout`."""
+    layer, entry = find(session, name, scope)
+    if layer.scope == "team" and session.actor != "human":
+        stored, body, line, _ = edits.edited_body(layer, entry.record.name, change)
+        result = write(session, MemoryChange(stored, body=body), "team")
+        return edits.EditResult(**{**vars(result), "line": line})
+    stones = guard(session, layer)
+    result = edits.edit(layer, entry.record.name, change, actor=session.actor, session=session.id, guard=stones)
+    return replace(result, warnings=(*result.warnings, *stones.skipped)) if stones.skipped else result
 
 
 def _timed(change: MemoryChange, notes: list[str] | None = None) -> MemoryChange:
@@ -353,5 +373,5 @@ def restore(session: Session, name: str, version: int | None = None, scope: str 
                          warnings=stones.skipped)
 
 
-__all__ = ["MAX_LINKS", "clear", "delete", "history", "list_memories", "prune", "read", "restore", "show", "time_arg",
+__all__ = ["MAX_LINKS", "clear", "delete", "edit", "history", "list_memories", "prune", "read", "restore", "show", "time_arg",
            "write"]

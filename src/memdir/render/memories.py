@@ -24,6 +24,7 @@ from . import printable_output
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing on the CLI's hook path
 if TYPE_CHECKING:  # the renderer reads results by their attributes; importing them would load YAML
+    from ..gateway.edits import EditResult
     from ..results import (
         ClearResult,
         Decision,
@@ -120,6 +121,12 @@ def write(result: WriteResult) -> str:
         kinds = ", ".join(f"{k}×{v}" for k, v in sorted(result.redaction_kinds.items()))
         text += f"\n{result.redactions} secret(s) were redacted before saving ({kinds})."
     return text
+
+
+@printable_output
+def edit(result: EditResult) -> str:
+    """What a partial edit did (:func:`write`'s text) and the first line of the body it changed."""
+    return write(result) + f"\nThe body changed from line {result.line}; memory_read shows it whole."
 
 
 @printable_output
@@ -397,7 +404,7 @@ def reindex(result) -> str:
 
 
 __all__ = [
-    "LINE_CHARS", "SHOWN_DIGEST", "clear", "cut", "cut_text", "decision", "delete", "doctor", "flag",
+    "LINE_CHARS", "SHOWN_DIGEST", "clear", "cut", "cut_text", "decision", "delete", "doctor", "edit", "flag",
     "history", "lift", "reindex", "listing", "malformed_lines", "memory_line", "prune", "read",
     "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
 ]

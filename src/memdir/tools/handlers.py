@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import InvalidInput, MemdirError
+from ..gateway.edits import BodyEdit
 from ..gateway.fields import MemoryChange
 from ..operations import maintenance
 from ..operations import memories as operations
@@ -88,6 +89,20 @@ def _write(session: Session, a: dict) -> str:
                           rename_from=a.get("rename_from"))
     result = operations.write(session, change, a.get("scope"))
     return "\n".join([render.write(result), *render.warnings(result)])
+
+
+def _edit(session: Session, a: dict) -> str:
+    asked = ("old_str", "new_str") if a["mode"] == "str_replace" else ("insert_line", "insert_text")
+    missing = [key for key in asked if key not in a]
+    stray = [key for key in ("old_str", "new_str", "insert_line", "insert_text") if key in a and key not in asked]
+    if missing or stray:
+        raise InvalidInput(f"memory_edit: mode {a['mode']} takes {' and '.join(asked)}"
+                           + (f"; missing {', '.join(missing)}" if missing else "")
+                           + (f"; drop {', '.join(stray)}" if stray else ""))
+    change = (BodyEdit(old=a["old_str"], new=a["new_str"]) if a["mode"] == "str_replace"
+              else BodyEdit(line=a["insert_line"], text=a["insert_text"]))
+    result = operations.edit(session, a["name"], change, a.get("scope"))
+    return "\n".join([render.edit(result), *render.warnings(result)])
 
 
 def _read(session: Session, a: dict) -> str:
@@ -182,7 +197,7 @@ def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
 
 
 _HANDLERS = {
-    "memory_write": _write, "memory_read": _read, "memory_list": _list, "memory_search": _search,
+    "memory_write": _write, "memory_edit": _edit, "memory_read": _read, "memory_list": _list, "memory_search": _search,
     "memory_delete": _delete, "memory_prune": _prune, "memory_delete_all": _delete_all,
     "memory_history": _history, "memory_restore": _restore, "memory_status": _status,
 }

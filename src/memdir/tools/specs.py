@@ -26,6 +26,7 @@ MAX_OFFSET = 1000        # hits memory_search may skip (the search's own limit)
 DEFAULT_SEARCH = 5
 MAX_HISTORY = 50         # versions shown by memory_history
 MAX_OUTPUT = 20_000      # characters of any tool output (final safety net)
+EDIT_MODES = ("str_replace", "insert")  # memory_edit's modes: the Claude API memory tool's command names
 _SESSION_ARGS = ("project", "project_root", "cwd", "root", "path", "home")
 
 
@@ -60,7 +61,7 @@ def _schema(properties: dict, required: tuple[str, ...] = ()) -> dict:
 
 
 def tool_specs(settings: Settings | None = None) -> tuple[ToolSpec, ...]:
-    """The ten memory tools, their descriptions stating ``settings``' limits
+    """The eleven memory tools, their descriptions stating ``settings``' limits
     (the defaults when None)."""
     s = settings or Settings()
     scope = {"type": "string", "enum": list(SCOPES),
@@ -92,6 +93,19 @@ def tool_specs(settings: Settings | None = None) -> tuple[ToolSpec, ...]:
                                                     "(what is left out is kept)"},
                      "scope": scope}, ("name",)),
             idempotent=True),
+        ToolSpec(
+            "memory_edit", "Edit part of a memory",
+            "Change part of a memory's body without rewriting it. mode str_replace: old_str (exactly as "
+            "memory_read shows it, appearing once: add surrounding text to make it unique) becomes new_str. "
+            "mode insert: insert_text goes after line insert_line of the body (0: at the top).",
+            _schema({"name": name,
+                     "mode": {"type": "string", "enum": list(EDIT_MODES)},
+                     "old_str": {"type": "string", "description": "str_replace: the text to replace"},
+                     "new_str": {"type": "string", "description": "str_replace: what replaces it (\"\" removes it)"},
+                     "insert_line": {"type": "integer", "minimum": 0,
+                                     "description": "insert: the line to insert after (0: before the first)"},
+                     "insert_text": {"type": "string", "description": "insert: the lines to insert"},
+                     "scope": scope}, ("name", "mode"))),
         ToolSpec(
             "memory_read", "Read memory",
             "Read one memory's full text and the memories it links to. A long body comes in chunks: "
@@ -259,5 +273,5 @@ def check_arguments(spec: ToolSpec, arguments) -> dict:
     return out
 
 
-__all__ = ["DEFAULT_LIST", "DEFAULT_SEARCH", "MAX_HISTORY", "MAX_LIST", "MAX_OUTPUT", "MAX_SEARCH", "READ_CHUNK",
+__all__ = ["DEFAULT_LIST", "DEFAULT_SEARCH", "EDIT_MODES", "MAX_HISTORY", "MAX_LIST", "MAX_OUTPUT", "MAX_SEARCH", "READ_CHUNK",
            "TOOL_NAMES", "ToolSpec", "check_arguments", "get_tool", "instructions", "tool_schemas", "tool_specs"]

@@ -30,13 +30,13 @@ def test_every_tool_instructions_and_errors(isolated_home, project, person):
         async with Client(build_server(state)) as client:
             # the instructions carry the guidance and every tool, never the index (the hook gives it)
             assert "memory_list for the index" in client.instructions and "Save a memory" in client.instructions
-            assert all(f"- {name}: " in client.instructions for name in TOOL_NAMES) and len(TOOL_NAMES) == 10
+            assert all(f"- {name}: " in client.instructions for name in TOOL_NAMES) and len(TOOL_NAMES) == 11
             assert "db-port" not in client.instructions and "<memory_context>" not in client.instructions
             r = await client.call_tool("memory_list", {})  # control: the index is one call away
             assert "db-port" in _text(r)
             tools = (await client.list_tools()).tools
             assert [t.name for t in tools] == [
-                "memory_write", "memory_read", "memory_list", "memory_search", "memory_delete", "memory_prune",
+                "memory_write", "memory_edit", "memory_read", "memory_list", "memory_search", "memory_delete", "memory_prune",
                 "memory_delete_all", "memory_history", "memory_restore", "memory_status"]
             hints = {t.name: t.annotations for t in tools}
             assert hints["memory_delete_all"].destructive_hint is True

@@ -90,7 +90,7 @@ def test_stdio_jsonrpc_only_on_stdout(isolated_home, project, tmp_path):
         assert "call memory_list for the index" in init["result"]["instructions"]
         session.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         tools = session.request("tools/list")["result"]["tools"]
-        assert len(tools) == 10 and tools[0]["name"] == "memory_write"
+        assert len(tools) == 11 and tools[0]["name"] == "memory_write"
         assert tools[6]["annotations"]["destructiveHint"] is True
 
         write = session.request("tools/call", {"name": "memory_write", "arguments": {
@@ -148,7 +148,7 @@ def test_malformed_jsonrpc_gets_its_error_reply(isolated_home, project):
         (None, -32700), (8, -32600), (9, -32602), (None, -32600),
         [{"jsonrpc": "2.0", "id": 10, "error": {"code": -32600,
                                                "message": "Invalid Request: batches are not supported"}}]]
-    assert replies[5]["id"] == 11 and len(replies[5]["result"]["tools"]) == 10
+    assert replies[5]["id"] == 11 and len(replies[5]["result"]["tools"]) == 11
 
 
 def test_sdk_stdio_client(isolated_home, project):
@@ -207,7 +207,7 @@ def test_hostile_messages_get_a_reply_and_the_server_lives_on(isolated_home, pro
     assert f"at most {MAX_LINE_CHARS}" in replies[3]["error"]["message"]
     assert replies[4]["id"] == 23 and replies[4]["result"]["isError"]
     assert f"at most {MAX_QUERY_CHARS}" in replies[4]["result"]["content"][0]["text"]
-    assert replies[5]["id"] == 24 and len(replies[5]["result"]["tools"]) == 10
+    assert replies[5]["id"] == 24 and len(replies[5]["result"]["tools"]) == 11
 
 
 @pytest.mark.parametrize("missing", ["anyio", "mcp", "mcp_types"])

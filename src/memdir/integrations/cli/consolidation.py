@@ -6,9 +6,9 @@
 * ``memdir consolidate --queue [--detach]`` drains the queue the Claude Code
   hooks fill at SessionEnd/PreCompact (:mod:`memdir.consolidation.queue`);
   ``--detach`` starts the drain in the background and returns at once.
-* ``memdir ingest --claude-code [--all]`` consolidates every past Claude Code
-  session of this project (``--all``: every project) not done before, with a
-  progress bar on stderr (:mod:`memdir.consolidation.ingest`).
+* ``memdir ingest --claude-code|--codex|--gemini [--all]`` consolidates every
+  past session of that client for this project (``--all``: every project) not
+  done before, with a progress bar on stderr (:mod:`memdir.consolidation.ingest`).
 
 Registered by :func:`memdir.integrations.cli.main.build_parser`; heavy imports
 stay inside the handlers so ``memdir context`` stays fast.
@@ -47,19 +47,21 @@ def cmd_consolidate(args) -> int:
 
 
 def cmd_ingest(args) -> int:
-    """``memdir ingest --claude-code [--all]``: past Claude Code sessions (see the module docstring)."""
+    """``memdir ingest --claude-code|--codex|--gemini [--all]``: a client's past sessions (see the module docstring)."""
     from ...consolidation.ingest import ingest
     from ...render import consolidation as render_consolidation
     from ...render.progress import ProgressBar
     from ...session import open_session
     from .common import UsageError, emit
 
-    if not args.claude_code:
-        raise UsageError("say where from: --claude-code")
+    clients = [client for client, asked in (("claude-code", args.claude_code), ("codex", args.codex),
+                                            ("gemini", args.gemini)) if asked]
+    if len(clients) != 1:
+        raise UsageError("say where from: one of --claude-code, --codex, --gemini")
     session = open_session(args.home, args.project, actor="human")
     with ProgressBar("ingest", "transcript") as bar:
         result = ingest(session.home, None if args.all else session.project(), extractor=args.extractor,
-                        dry_run=args.dry_run, progress=bar)
+                        dry_run=args.dry_run, progress=bar, client=clients[0])
     emit(args, result, render_consolidation.ingest(result))
     return 0 if result.ok else 1
 
@@ -67,7 +69,7 @@ def cmd_ingest(args) -> int:
 def register(add, settings) -> None:
     """Add ``consolidate`` and ``ingest`` to the ``memdir`` parser."""
     p = add("consolidate", cmd_consolidate,
-            "Turn a session transcript into memories (Claude Code JSONL, a JSON message list, "
+            "Turn a session transcript into memories (Claude Code, Codex or Gemini CLI JSONL, a JSON message list, "
             "or USER:/ASSISTANT: text); --queue drains what the hooks queued.")
     p.add_argument("path", nargs="?", help="transcript file")
     p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
@@ -85,6 +87,8 @@ def register(add, settings) -> None:
     p = add("ingest", cmd_ingest, "Consolidate past session transcripts not yet seen (progress on stderr).")
     p.add_argument("--claude-code", action="store_true",
                    help="read ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects)")
+    p.add_argument("--codex", action="store_true", help="read ~/.codex/sessions (or $CODEX_HOME/sessions)")
+    p.add_argument("--gemini", action="store_true", help="read Gemini CLI's ~/.gemini/tmp/*/chats")
     p.add_argument("--all", action="store_true", help="every project, each into its own layer")
     p.add_argument("--extractor", choices=("auto", "rules", "llm", "command", "agent"))
     p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")

@@ -1,0 +1,141 @@
+"""Partial edits of a memory's body: replace one unique piece of text, or insert lines.
+
+A model that changes one line of a memory should not have to send the whole
+memory back (and risk dropping the rest): :class:`BodyEdit` says what to
+change — ``old`` → ``new`` where ``old`` occurs exactly once, or ``text``
+inserted after line ``line`` (0: before the first) — and :func:`edit` applies
+it to the memory's current body and writes the result through
+:func:`memdir.gateway.changes.write`, so an edit is journaled, redacted,
+tombstone-checked and fenced like every other write. The body is read and
+written under compare-and-set: an edit is never applied to a body that
+changed since it was read (it is read again and re-applied, or refused).
+
+The rules are those of the Claude API's memory tool (``memory_20250818``,
+``str_replace`` and ``insert``), which the ``memory_edit`` tool and the
+``/memories`` backend (:mod:`memdir.tools.memory_directory`) both use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import Conflict, InvalidInput, NotFound
+from ..layer.layer import Layer
+from ..results import WriteResult
+from ..text.names import normalize_name
+from ..tombstones.match import Tombstone
+from .changes import write
+from .fields import MemoryChange
+
+ATTEMPTS = 3  # reads of the body an edit makes when another writer keeps changing it
+
+
+@dataclass(frozen=True)
+class BodyEdit:
+    """One partial edit of a body: ``old`` and ``new`` (replace the one
+    occurrence of ``old``, which must not be empty; ``new`` may be), or
+    ``line`` and ``text`` (insert ``text``'s lines after line ``line``,
+    counted from 1; 0 inserts before the first). Raises
+    :class:`InvalidInput` for a mix of both, or neither."""
+
+    old: str | None = None
+    new: str | None = None
+    line: int | None = None
+    text: str | None = None
+
+    def __post_init__(self) -> None:
+        replacing = self.old is not None or self.new is not None
+        inserting = self.line is not None or self.text is not None
+        if replacing == inserting:
+            raise InvalidInput("an edit either replaces text (old and new) or inserts lines (line and text)")
+        if replacing:
+            if not isinstance(self.old, str) or not isinstance(self.new, str):
+                raise InvalidInput("a replacement needs old and new, both text")
+            if not self.old:
+                raise InvalidInput("old must not be empty: give the exact text to replace")
+        else:
+            if isinstance(self.line, bool) or not isinstance(self.line, int) or self.line < 0:
+                raise InvalidInput(f"line must be a whole number ≥ 0 (got {self.line!r})")
+            if not isinstance(self.text, str):
+                raise InvalidInput("an insertion needs text")
+
+    @property
+    def mode(self) -> str:
+        """``str_replace`` or ``insert`` (the memory tool's command names)."""
+        return "insert" if self.line is not None else "str_replace"
+
+    def apply(self, body: str, name: str) -> tuple[str, int]:
+        """``body`` (of memory ``name``, for the messages) with this edit made,
+        and the number (from 1) of the first line it changed. Raises
+        :class:`InvalidInput` when ``old`` is not in ``body``, is there more
+        than once (the lines it starts on are named), or ``line`` is past the
+        last line."""
+        if self.mode == "insert":
+            lines = body.split("\n") if body else []
+            if self.line > len(lines):
+                raise InvalidInput(f"line {self.line} is past the end of {name!r}: it must be from 0 to {len(lines)}")
+            inserted = self.text.rstrip("\n").split("\n")
+            return "\n".join(lines[: self.line] + inserted + lines[self.line:]), self.line + 1
+        starts, at = [], body.find(self.old)
+        while at != -1:
+            starts.append(at)
+            at = body.find(self.old, at + 1)
+        if not starts:
+            raise InvalidInput(f"no replacement was made: the old text does not appear verbatim in {name!r}")
+        if len(starts) > 1:
+            lines = ", ".join(str(body.count("\n", 0, at) + 1) for at in starts)
+            raise InvalidInput(f"no replacement was made: the old text appears {len(starts)} times in {name!r} "
+                               f"(at lines {lines}); give more of the surrounding text so it is unique")
+        return body[: starts[0]] + self.new + body[starts[0] + len(self.old):], body.count("\n", 0, starts[0]) + 1
+
+
+@dataclass(frozen=True)
+class EditResult(WriteResult):
+    """What an edit did: the write's result, and ``line``, the number (from 1)
+    of the first line of the body the edit changed."""
+
+    line: int = 1
+
+
+def edited_body(layer: Layer, name: str, change: BodyEdit) -> tuple[str, str, int, str]:
+    """The body memory ``name`` of ``layer`` would have after ``change``:
+    ``(name as stored, new body, first changed line, digest read)``. Raises
+    :class:`NotFound`, :class:`InvalidInput` (:meth:`BodyEdit.apply`), and
+    for a result over the body limit (``limit_body``): an edit never cuts."""
+    key = normalize_name(name).name
+    entry = layer.scan().entries.get(key)
+    if entry is None:
+        raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer')
+    body, line = change.apply(entry.record.body, entry.record.name)
+    limit = layer.settings.limit_body
+    if len(body.strip()) > limit:
+        raise InvalidInput(f"the edit would make {entry.record.name!r}'s body {len(body.strip())} characters, over "
+                           f"the {limit}-character limit; nothing was changed (shorten it, or split the memory)")
+    return entry.record.name, body, line, entry.digest
+
+
+def edit(layer: Layer, name: str, change: BodyEdit, *, actor: str, session: str | None = None,
+         guard: list[Tombstone] = (), reason: str | None = None) -> EditResult:
+    """Make ``change`` to the body of memory ``name`` of ``layer`` and write
+    it through :func:`memdir.gateway.changes.write` (as ``actor``, for agent
+    session ``session``, checked against ``guard``'s tombstones too), with the
+    digest it was read at: when another writer changed the memory in between,
+    the edit is made again on the new body, up to :data:`ATTEMPTS` reads.
+    The other fields are kept. Raises :class:`NotFound`, :class:`InvalidInput`
+    (:func:`edited_body`), :class:`TombstoneRefused`, :class:`Refused` (a
+    superseded memory), :class:`Conflict` (still changing after the last
+    attempt), :class:`LockTimeout`."""
+    for attempt in range(ATTEMPTS):
+        stored, body, line, digest = edited_body(layer, name, change)
+        try:
+            result = write(layer, MemoryChange(stored, body=body, expect_digest=digest, reason=reason),
+                           actor=actor, session=session, guard=guard)
+        except Conflict:
+            if attempt == ATTEMPTS - 1:
+                raise
+            continue
+        return EditResult(**{**vars(result), "line": line})
+    raise AssertionError("unreachable")
+
+
+__all__ = ["ATTEMPTS", "BodyEdit", "EditResult", "edit", "edited_body"]

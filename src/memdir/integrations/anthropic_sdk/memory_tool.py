@@ -1,0 +1,109 @@
+"""memdir as the backend of the Claude API's memory tool, for the ``anthropic`` SDK's tool runner.
+
+The SDK declares the handler of the memory tool (``memory_20250818``) as
+``BetaAbstractMemoryTool``: one method per command. :class:`MemdirMemoryTool`
+implements each by handing the command, as the API sent it, to
+:func:`memdir.tools.memory_directory.run`, which decides everything (paths,
+layers, the gateway); a failed command becomes the SDK's ``ToolError``, so
+the runner sends its text back with ``is_error``. Use it as any tool of the
+runner::
+
+    from anthropic import Anthropic
+    from memdir.integrations.anthropic_sdk.memory_tool import MemdirMemoryTool
+
+    tool = MemdirMemoryTool(project=".")
+    runner = Anthropic().beta.messages.tool_runner(model=..., max_tokens=1024, tools=[tool], messages=[...])
+
+:class:`AsyncMemdirMemoryTool` is the same for ``AsyncAnthropic`` (each
+command runs in a worker thread: memdir's store is synchronous).
+"""
+
+from __future__ import annotations
+
+import os
+
+from anthropic.lib.tools import ToolError
+from anthropic.tools.memory import BetaAbstractMemoryTool, BetaAsyncAbstractMemoryTool
+from anyio.to_thread import run_sync
+
+from ...api import Memory
+from ...tools.memory_directory import run
+
+
+def _memory(memory: Memory | None, home, project, session_id: str | None) -> Memory:
+    return memory if memory is not None else Memory.open(home, project, actor="agent", session=session_id)
+
+
+def _answer(memory: Memory, command) -> str:
+    """The text of ``command`` (an SDK command model) run on ``memory``'s session; raises ``ToolError``."""
+    output = run(memory.session, command.model_dump(exclude_none=True))
+    if output.is_error:
+        raise ToolError(output.text)
+    return output.text
+
+
+class MemdirMemoryTool(BetaAbstractMemoryTool):
+    """The memory tool with memdir's layers as its ``/memories`` directory
+    (:mod:`memdir.tools.memory_directory`). ``memory``: an open
+    :class:`~memdir.api.Memory` to use; else one is opened for ``home`` and
+    ``project`` (:meth:`memdir.api.Memory.open`'s rules) as the agent, its
+    journal entries marked with ``session_id``. ``cache_control`` is the
+    SDK's (prompt caching of the tool definition)."""
+
+    def __init__(self, memory: Memory | None = None, *, home: str | os.PathLike | None = None,
+                 project: str | os.PathLike | None = None, session_id: str | None = None,
+                 cache_control=None) -> None:
+        super().__init__(cache_control=cache_control)
+        self.memory = _memory(memory, home, project, session_id)
+
+    def view(self, command) -> str:
+        return _answer(self.memory, command)
+
+    def create(self, command) -> str:
+        return _answer(self.memory, command)
+
+    def str_replace(self, command) -> str:
+        return _answer(self.memory, command)
+
+    def insert(self, command) -> str:
+        return _answer(self.memory, command)
+
+    def delete(self, command) -> str:
+        return _answer(self.memory, command)
+
+    def rename(self, command) -> str:
+        return _answer(self.memory, command)
+
+
+class AsyncMemdirMemoryTool(BetaAsyncAbstractMemoryTool):
+    """:class:`MemdirMemoryTool` for the SDK's async client and runner."""
+
+    def __init__(self, memory: Memory | None = None, *, home: str | os.PathLike | None = None,
+                 project: str | os.PathLike | None = None, session_id: str | None = None,
+                 cache_control=None) -> None:
+        super().__init__(cache_control=cache_control)
+        self.memory = _memory(memory, home, project, session_id)
+
+    async def _answer(self, command) -> str:
+        return await run_sync(_answer, self.memory, command)
+
+    async def view(self, command) -> str:
+        return await self._answer(command)
+
+    async def create(self, command) -> str:
+        return await self._answer(command)
+
+    async def str_replace(self, command) -> str:
+        return await self._answer(command)
+
+    async def insert(self, command) -> str:
+        return await self._answer(command)
+
+    async def delete(self, command) -> str:
+        return await self._answer(command)
+
+    async def rename(self, command) -> str:
+        return await self._answer(command)
+
+
+__all__ = ["AsyncMemdirMemoryTool", "MemdirMemoryTool"]

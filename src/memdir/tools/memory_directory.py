@@ -1,0 +1,292 @@
+"""The Claude API's memory tool over memdir: a ``/memories`` directory of the session's layers.
+
+The memory tool (``memory_20250818``; Anthropic's "memory tool" documentation,
+and the ``anthropic`` SDK's ``BetaAbstractMemoryTool``) lets the model keep
+files in a ``/memories`` directory with six commands: ``view``, ``create``,
+``str_replace``, ``insert``, ``delete`` and ``rename``. Here that directory is
+memdir's store as the session sees it::
+
+    /memories                    the layers: user, team (when the repository has one), project
+    /memories/<layer>            the memories of that layer (those memory_list shows)
+    /memories/<layer>/<name>.md  one memory; its "file text" is the memory's body
+
+:func:`run` executes one command (a mapping, as the API sends it) for a
+:class:`~memdir.session.Session` and returns a
+:class:`~memdir.tools.handlers.ToolOutput`. Every change goes through the
+operations and the gateway like any other tool call — journaled with its
+history, checked against the tombstones, secrets redacted, fence tags
+escaped — and every text returned is escaped against the fence tags and made
+printable (:func:`answer`). ``create`` reads the file text as a person's
+memory file (:func:`memdir.files.memfile.parse`: frontmatter, or plain
+Markdown whose first heading or line becomes the description);
+``str_replace`` and ``insert`` are the gateway's partial edits
+(:mod:`memdir.gateway.edits`); ``delete`` tombstones the value; ``rename``
+renames within a layer (the old name is superseded).
+
+A path is read by :func:`place` and never touches the file system as given:
+it must be ``/memories`` or below it, ``..`` is refused with the tool's own
+words ("would escape /memories directory"), a memory file that is a symlink
+is refused, and anything deeper than ``<layer>/<name>.md`` is no memory. The
+texts of success and failure follow the SDK's reference handler, so a model
+trained on it reads them as it expects.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from ..errors import InvalidInput, MemdirError, NotFound
+from ..files.memfile import MalformedMemory, parse
+from ..gateway.edits import BodyEdit
+from ..gateway.fields import MemoryChange
+from ..operations import memories as operations
+from ..session import Session
+from ..text.fence import escape_fence_tags
+from ..text.names import normalize_name
+from ..text.printable import printable
+from ..vocabulary import SCOPES, TYPES
+from .handlers import ToolOutput
+from .specs import MAX_LIST, MAX_OUTPUT
+
+ROOT = "/memories"
+SUFFIX = ".md"
+NUMBER_WIDTH = 6  # line numbers right-aligned to six places, as the tool's reference handler shows them
+COMMANDS = ("view", "create", "str_replace", "insert", "delete", "rename")
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a path points: the root (``scope`` None), a layer (``name``
+    None) or one memory; ``path`` as the model wrote it, for the messages."""
+
+    path: str
+    scope: str | None = None
+    name: str | None = None
+
+    def canonical(self) -> str:
+        """The path memdir names the place by (a name as stored)."""
+        return "/".join(filter(None, (ROOT, self.scope, self.name and self.name + SUFFIX)))
+
+
+def place(session: Session, path) -> Place:
+    """The :class:`Place` ``path`` names among ``session``'s layers. Raises
+    :class:`InvalidInput` for a path outside ``/memories`` (the tool's
+    words: "Path must start with /memories", "would escape /memories
+    directory"), deeper than a memory file, not ending in ``.md``, or a memory
+    file that is a symlink; :class:`NotFound` for a layer the session does not
+    have; :class:`ScopeError` for one it cannot use now (said why)."""
+    if not isinstance(path, str):
+        raise InvalidInput(f"path must be text, got {type(path).__name__}")
+    if path != ROOT and not path.startswith(ROOT + "/"):
+        raise InvalidInput(f"Path must start with {ROOT}, got: {path}")
+    if "\\" in path or "\x00" in path:
+        raise InvalidInput(f"Path {path} is not a path inside {ROOT}")
+    parts = [part for part in path[len(ROOT):].split("/") if part not in ("", ".")]
+    if ".." in parts:
+        raise InvalidInput(f"Path {path} would escape {ROOT} directory")
+    if not parts:
+        return Place(path)
+    scope = parts[0]
+    if scope not in session.scopes():
+        if scope in SCOPES:
+            session.check_scope(scope)  # says why this session cannot use it
+        raise NotFound(f"The path {path} does not exist. Please provide a valid path. "
+                       f"The layers are {', '.join(f'{ROOT}/{s}' for s in session.scopes())}.")
+    if len(parts) == 1:
+        return Place(path, scope)
+    if len(parts) > 2 or not parts[1].lower().endswith(SUFFIX) or len(parts[1]) == len(SUFFIX):
+        raise InvalidInput(f"The path {path} is not a memory: memories are files {ROOT}/<layer>/<name>{SUFFIX}, "
+                           f"directly in their layer (e.g. {ROOT}/{scope}/db-port{SUFFIX})")
+    name = normalize_name(parts[1][: -len(SUFFIX)]).name
+    if os.path.islink(session.layer_dir(scope) / (name + SUFFIX)):
+        raise InvalidInput(f"Path {path} would escape {ROOT} directory via symlink")
+    return Place(path, scope, name)
+
+
+def answer(text: str) -> str:
+    """``text`` as the model may see it: fence tags escaped
+    (:func:`memdir.text.fence.escape_fence_tags`, so stored text cannot open
+    or close the prompt's memory fences), printable, at most ``MAX_OUTPUT``
+    characters (cut with a marker)."""
+    text = printable(escape_fence_tags(text))
+    if len(text) <= MAX_OUTPUT:
+        return text
+    marker = f"\n…(output cut at {MAX_OUTPUT} characters)"
+    return text[: MAX_OUTPUT - len(marker)] + marker
+
+
+def run(session: Session, command) -> ToolOutput:
+    """Run one memory-tool command (a mapping: ``command`` and its fields, as
+    the API sends them) as ``session``'s actor. A :class:`MemdirError`
+    becomes ``ToolOutput(is_error=True)`` whose text says what went wrong;
+    anything else propagates."""
+    try:
+        if not isinstance(command, dict) or command.get("command") not in COMMANDS:
+            raise InvalidInput(f"unknown memory tool command; the commands are {', '.join(COMMANDS)}")
+        text = _COMMANDS[command["command"]](session, command)
+    except MemdirError as exc:
+        return ToolOutput(answer(str(exc)), True)
+    return ToolOutput(answer(text))
+
+
+def _field(command: dict, key: str, kind: type):
+    value = command.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise InvalidInput(f"{command['command']}: {key} is required ({kind.__name__})")
+    return value
+
+
+def _memory(session: Session, command: dict, key: str = "path") -> Place:
+    where = place(session, _field(command, key, str))
+    if where.scope is None:
+        raise InvalidInput(f"{command['command']}: {ROOT} itself is no file; give {ROOT}/<layer>/<name>{SUFFIX}")
+    if where.name is None:
+        raise InvalidInput(f"{command['command']}: {where.path} is a layer directory, not a file; "
+                           f"give {where.path.rstrip('/')}/<name>{SUFFIX}")
+    return where
+
+
+def _size(count: int) -> str:
+    """A size as the tool's listing shows it: 0B, 812B, 1.5K, 2M."""
+    size, unit = float(count), "B"
+    for bigger in ("K", "M"):
+        if size < 1024:
+            break
+        size, unit = size / 1024, bigger
+    return f"{int(size)}{unit}" if size == int(size) else f"{size:.1f}{unit}"
+
+
+# ---------------------------------------------------------------- commands
+
+
+def _view(session: Session, command: dict) -> str:
+    where = place(session, _field(command, "path", str))
+    if where.name is None:
+        return _listing(session, where)
+    try:
+        record = operations.read(session, where.name, where.scope).record
+    except NotFound as exc:
+        raise NotFound(f"The path {where.path} does not exist: {exc}") from None
+    lines = record.body.split("\n")
+    first, shown = 1, lines
+    span = command.get("view_range")
+    if span is not None:
+        if not (isinstance(span, list) and len(span) == 2 and all(isinstance(n, int) for n in span)):
+            raise InvalidInput("view_range must be two line numbers [start, end] (end -1: to the last line)")
+        first = max(1, span[0])
+        shown = lines[first - 1: len(lines) if span[1] == -1 else span[1]]
+    numbered = [f"{str(first + i).rjust(NUMBER_WIDTH)}\t{line}" for i, line in enumerate(shown)]
+    return f"Here's the content of {where.path} with line numbers:\n" + "\n".join(numbered)
+
+
+def _listing(session: Session, where: Place) -> str:
+    """The root's or a layer's entries, two levels deep as the tool lists a
+    directory (``size<TAB>path``): each layer, and each memory (at most
+    ``MAX_LIST`` a layer) with the size of its body and its description."""
+    result = operations.list_memories(session, where.scope)
+    lines = [f"Here're the files and directories up to 2 levels deep in {where.path}, excluding hidden items:"]
+    for scope in (where.scope,) if where.scope else session.scopes():
+        entries = session.layer(scope).scan().entries
+        rows = []
+        for memory in (m for m in result.memories if m.scope == scope):
+            entry = entries.get(memory.name)
+            rows.append((len(entry.record.body.encode("utf-8")) if entry else 0, memory))
+        lines.append(f"{_size(sum(size for size, _ in rows))}\t{ROOT}/{scope}/")
+        lines += [f"{_size(size)}\t{ROOT}/{scope}/{memory.name}{SUFFIX}\t{memory.description}"
+                  for size, memory in rows[:MAX_LIST]]
+        if len(rows) > MAX_LIST:
+            lines.append(f"(…and {len(rows) - MAX_LIST} more in {ROOT}/{scope}/, not listed here)")
+    return "\n".join(lines)
+
+
+def _create(session: Session, command: dict) -> str:
+    where = _memory(session, command)
+    text = _field(command, "file_text", str)
+    if session.layer(where.scope).scan().entries.get(where.name) is not None:
+        raise InvalidInput(f"File {where.path} already exists (change it with str_replace or insert, "
+                           "or delete it first)")
+    try:
+        parsed = parse(text, where.name)
+    except MalformedMemory as exc:
+        raise InvalidInput(f"{where.path}: {exc}; write a first line that says what the memory is") from None
+    record = parsed.record
+    type = record.type if not parsed.no_frontmatter and record.type in TYPES else (
+        "user" if where.scope == "user" else "project")
+    change = MemoryChange(where.name, record.description, type, record.body, title=record.title,
+                          expect_digest=None)
+    result = operations.write(session, change, where.scope)
+    saved = Place(where.path, result.scope, result.name).canonical()
+    text = f"File created successfully at: {saved}"
+    if result.status == "candidate":
+        text += " (as a candidate: it waits for a person's review before it is shown in later sessions)"
+    return "\n".join([text, *_notes(result)])
+
+
+def _notes(result) -> list[str]:
+    notes = [f"note: {warning}" for warning in result.warnings]
+    if result.redactions:
+        notes.append(f"note: {result.redactions} secret(s) were redacted before saving")
+    return notes
+
+
+def _edit(session: Session, command: dict, change: BodyEdit) -> str:
+    where = _memory(session, command)
+    try:
+        result = operations.edit(session, where.name, change, where.scope)
+    except NotFound as exc:
+        raise NotFound(f"The path {where.path} does not exist: {exc}") from None
+    if change.mode == "insert":
+        return "\n".join([f"The file {where.path} has been edited.", *_notes(result)])
+    body = operations.read(session, result.name, result.scope, count=False).record.body.split("\n")
+    start, end = max(1, result.line - 2), min(len(body), result.line + 2)
+    snippet = [f"{str(n).rjust(NUMBER_WIDTH)}\t{body[n - 1]}" for n in range(start, end + 1)]
+    return "\n".join(["The memory file has been edited. Here is the snippet showing the change (with line numbers):",
+                      *snippet, *_notes(result)])
+
+
+def _str_replace(session: Session, command: dict) -> str:
+    return _edit(session, command, BodyEdit(old=_field(command, "old_str", str), new=_field(command, "new_str", str)))
+
+
+def _insert(session: Session, command: dict) -> str:
+    return _edit(session, command, BodyEdit(line=_field(command, "insert_line", int),
+                                            text=_field(command, "insert_text", str)))
+
+
+def _delete(session: Session, command: dict) -> str:
+    where = place(session, _field(command, "path", str))
+    if where.scope is None:
+        raise InvalidInput(f"Cannot delete the {ROOT} directory itself")
+    if where.name is None:
+        raise InvalidInput(f"Cannot delete the layer directory {where.path}: delete its memories one by one "
+                           "(each deletion is kept in its history)")
+    try:
+        result = operations.delete(session, where.name, where.scope, reason="memory tool: delete")
+    except NotFound as exc:
+        raise NotFound(f"The path {where.path} does not exist: {exc}") from None
+    return (f"Successfully deleted {where.path} (its text is tombstoned: the same memory will not be saved "
+            "again unless the user allows it)" + (f"; tombstone {result.tombstone}" if result.tombstone else ""))
+
+
+def _rename(session: Session, command: dict) -> str:
+    old = _memory(session, command, "old_path")
+    new = _memory(session, command, "new_path")
+    if old.scope != new.scope:
+        raise InvalidInput(f"Cannot move {old.path} to another layer ({new.scope}): a memory stays in its layer; "
+                           f"rename it within {ROOT}/{old.scope}/")
+    layer = session.layer(old.scope)
+    if layer.scan().entries.get(old.name) is None:
+        raise NotFound(f"The path {old.path} does not exist")
+    if layer.scan().entries.get(new.name) is not None:
+        raise InvalidInput(f"The destination {new.path} already exists")
+    result = operations.write(session, MemoryChange(new.name, rename_from=old.name), old.scope)
+    return "\n".join([f"Successfully renamed {old.path} to {Place(new.path, result.scope, result.name).canonical()}",
+                      *_notes(result)])
+
+
+_COMMANDS = {"view": _view, "create": _create, "str_replace": _str_replace, "insert": _insert,
+             "delete": _delete, "rename": _rename}
+assert set(_COMMANDS) == set(COMMANDS)
+
+__all__ = ["COMMANDS", "NUMBER_WIDTH", "Place", "ROOT", "answer", "place", "run"]

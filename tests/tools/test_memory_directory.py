@@ -1,0 +1,135 @@
+"""The Claude API memory tool's /memories directory over memdir (memdir.tools.memory_directory),
+and memory_edit, the same partial edits as an MCP tool."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from memdir.tools.memory_directory import run
+
+
+def go(mem, **command):
+    return run(mem.session, command)
+
+
+def test_view_lists_layers_then_memories_and_numbers_a_files_lines(mem):
+    empty = go(mem, command="view", path="/memories")
+    assert empty.text.splitlines()[1:] == ["0B\t/memories/user/", "0B\t/memories/project/"]
+    assert go(mem, command="create", path="/memories/project/db-port.md",
+              file_text="# Dev DB port\nThe dev DB listens on 5433.\n").text == \
+        "File created successfully at: /memories/project/db-port.md"
+    assert go(mem, command="create", path="/memories/user/Coffee.md", file_text="Drinks espresso").text == \
+        "File created successfully at: /memories/user/coffee.md"
+    listing = go(mem, command="view", path="/memories").text.splitlines()
+    assert listing[0] == "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items:"
+    assert listing[1:] == ["15B\t/memories/user/", "15B\t/memories/user/coffee.md\tDrinks espresso",
+                           "41B\t/memories/project/", "41B\t/memories/project/db-port.md\tDev DB port"]
+    layer = go(mem, command="view", path="/memories/user/").text.splitlines()
+    assert layer[1:] == ["15B\t/memories/user/", "15B\t/memories/user/coffee.md\tDrinks espresso"]
+    shown = go(mem, command="view", path="/memories/project/db-port.md")
+    assert shown.text == ("Here's the content of /memories/project/db-port.md with line numbers:\n"
+                          "     1\t# Dev DB port\n     2\tThe dev DB listens on 5433.")
+    assert go(mem, command="view", path="/memories/project/db-port.md", view_range=[2, -1]).text.splitlines()[1:] == \
+        ["     2\tThe dev DB listens on 5433."]
+    record = mem.read("coffee", count=False).record
+    assert (record.type, record.description, record.origin) == ("user", "Drinks espresso", "agent")
+    assert mem.read("db-port", count=False).record.type == "project"
+
+
+def test_create_reads_frontmatter_and_refuses_an_existing_file(mem):
+    text = "---\nname: deploy\ndescription: Deploys go out on Tuesdays\ntype: feedback\n---\nNever on Fridays.\n"
+    assert not go(mem, command="create", path="/memories/project/deploy.md", file_text=text).is_error
+    record = mem.read("deploy", count=False).record
+    assert (record.description, record.type, record.body) == ("Deploys go out on Tuesdays", "feedback",
+                                                              "Never on Fridays.")
+    again = go(mem, command="create", path="/memories/project/deploy.md", file_text="other")
+    assert again.is_error and again.text.startswith("Error") is False
+    assert again.text.startswith("File /memories/project/deploy.md already exists")
+    assert mem.read("deploy", count=False).record.body == "Never on Fridays."
+
+
+def test_edits_delete_and_rename_go_through_the_gateway(mem):
+    go(mem, command="create", path="/memories/project/db.md", file_text="Database notes\nport 5432\nhost db1")
+    replaced = go(mem, command="str_replace", path="/memories/project/db.md", old_str="5432",
+                  new_str="5433 key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789")
+    assert replaced.text.splitlines()[:4] == [
+        "The memory file has been edited. Here is the snippet showing the change (with line numbers):",
+        "     1\tDatabase notes", "     2\tport 5433 key [REDACTED:openai-key]", "     3\thost db1"]
+    assert "secret(s) were redacted" in replaced.text
+    assert go(mem, command="insert", path="/memories/project/db.md", insert_line=3, insert_text="user app").text == \
+        "The file /memories/project/db.md has been edited."
+    assert mem.read("db", count=False).record.body == \
+        "Database notes\nport 5433 key [REDACTED:openai-key]\nhost db1\nuser app"
+    assert [v.action for v in mem.history("db").versions] == ["create", "update", "update"]
+    twice = go(mem, command="str_replace", path="/memories/project/db.md", old_str="o", new_str="0")
+    assert twice.is_error and "appears" in twice.text and "no replacement was made" in twice.text
+    renamed = go(mem, command="rename", old_path="/memories/project/db.md", new_path="/memories/project/database.md")
+    assert renamed.text == "Successfully renamed /memories/project/db.md to /memories/project/database.md"
+    assert mem.read("database", count=False).record.body.endswith("user app")
+    deleted = go(mem, command="delete", path="/memories/project/database.md")
+    assert deleted.text.startswith("Successfully deleted /memories/project/database.md (its text is tombstoned")
+    back = go(mem, command="create", path="/memories/project/db-again.md",
+              file_text="Database notes\nport 5433 key [REDACTED:openai-key]\nhost db1\nuser app")
+    assert back.is_error and "tombstone" in back.text  # the deleted value stays deleted
+    assert "db-again" not in go(mem, command="view", path="/memories/project").text
+
+
+@pytest.mark.parametrize("path, error", [
+    ("/etc/passwd", "Path must start with /memories, got: /etc/passwd"),
+    ("/memoriesX/user/a.md", "Path must start with /memories, got: /memoriesX/user/a.md"),
+    ("memories/user/a.md", "Path must start with /memories, got: memories/user/a.md"),
+    ("/memories/../etc/passwd", "Path /memories/../etc/passwd would escape /memories directory"),
+    ("/memories/user/../../x.md", "Path /memories/user/../../x.md would escape /memories directory"),
+    ("/memories/user/sub/a.md", "The path /memories/user/sub/a.md is not a memory"),
+    ("/memories/user/a.txt", "The path /memories/user/a.txt is not a memory"),
+    ("/memories/elsewhere/a.md", "The path /memories/elsewhere/a.md does not exist"),
+])
+def test_a_path_outside_the_layers_is_refused_in_the_tools_words(mem, path, error):
+    for command in ({"command": "view", "path": path}, {"command": "create", "path": path, "file_text": "x y z"}):
+        out = go(mem, **command)
+        assert out.is_error and out.text.startswith(error)
+    assert not go(mem, command="create", path="/memories/user/a.md", file_text="x y z").is_error  # control
+
+
+def test_a_symlinked_memory_file_is_refused(mem, tmp_path):
+    go(mem, command="create", path="/memories/user/real.md", file_text="A real memory")
+    secret = tmp_path / "secret.md"
+    secret.write_text("---\ndescription: outside\n---\nnot memdir's\n")
+    os.symlink(secret, mem.session.layer_dir("user") / "link.md")
+    out = go(mem, command="view", path="/memories/user/link.md")
+    assert out.is_error and out.text == "Path /memories/user/link.md would escape /memories directory via symlink"
+    assert "not memdir's" not in go(mem, command="view", path="/memories/user").text
+    assert go(mem, command="view", path="/memories/user/real.md").text.endswith("1\tA real memory")  # control
+
+
+def test_what_is_returned_is_fenced(mem, project):
+    hand = mem.session.layer_dir("project")
+    go(mem, command="create", path="/memories/project/note.md", file_text="A note")
+    (hand / "note.md").write_text("---\ndescription: A note\ntype: project\n---\nok </memory_context> bye\n")
+    shown = go(mem, command="view", path="/memories/project/note.md").text
+    assert "&lt;/memory_context&gt;" in shown and "</memory_context>" not in shown
+    assert "ok " in shown and "bye" in shown  # control: the text around it is shown
+
+
+def test_whole_layers_and_the_root_are_not_deleted_or_moved(mem):
+    go(mem, command="create", path="/memories/user/pref.md", file_text="Prefers tabs")
+    assert go(mem, command="delete", path="/memories").text == "Cannot delete the /memories directory itself"
+    assert go(mem, command="delete", path="/memories/user").text.startswith("Cannot delete the layer directory")
+    moved = go(mem, command="rename", old_path="/memories/user/pref.md", new_path="/memories/project/pref.md")
+    assert moved.is_error and "stays in its layer" in moved.text
+    assert mem.read("pref", count=False).record.body == "Prefers tabs"  # control: still there
+
+
+def test_memory_edit_tool_replaces_and_inserts(mem):
+    mem.write("style", "Code style", "feedback", "Use tabs.\n**Why:** team rule\n**How to apply:** always")
+    out = mem.call_tool("memory_edit", {"name": "style", "mode": "str_replace", "old_str": "tabs", "new_str": "spaces"})
+    assert out.splitlines() == ["Memory updated: style (project)",
+                                     "The body changed from line 1; memory_read shows it whole."]
+    mem.call_tool("memory_edit", {"name": "style", "mode": "insert", "insert_line": 1, "insert_text": "Four of them."})
+    assert mem.read("style", count=False).record.body == \
+        "Use spaces.\nFour of them.\n**Why:** team rule\n**How to apply:** always"
+    wrong = mem.call_tool("memory_edit", {"name": "style", "mode": "insert", "old_str": "x", "new_str": "y"})
+    assert wrong == ("Error: memory_edit: mode insert takes insert_line and insert_text; "
+                                             "missing insert_line, insert_text; drop old_str, new_str")
