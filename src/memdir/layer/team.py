@@ -37,6 +37,7 @@ from ..text.redact import credential_in, looks_like_credential
 from ..tombstones.stones import TombstoneDir, TombstoneFile
 from .journal import Journal
 from .layer import Layer
+from .usage import Usage
 
 TOMBSTONE_DIR = "tombstones"
 CANDIDATE_DIR = "candidates"
@@ -63,6 +64,7 @@ class TeamLayer(Layer):
         super().__init__(path, "team", settings, root)
         self.meta = Path(local) / META_DIR  # MEMORY.md next to it, in ``local``: out of the repository
         self.journal = Journal(self.meta)
+        self.usage = Usage(self.meta)  # read counts stay on this machine, never in the repository
         self.tombstone_file = TombstoneDir(self.path / TOMBSTONE_DIR)
 
     @contextmanager
