@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 
 from .. import git
 from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
-from ..files.conflicts import CONFLICT
 from ..files import merge as merge_rules
+from ..files.conflicts import CONFLICT
 from ..files.conflicts import resolve as resolve_bytes
 from ..files.memfile import MalformedMemory, parse
 from ..gateway import changes as gateway
