@@ -217,9 +217,10 @@ class Memory:
         """Team memories changed and not committed (``git status``), conflicts, pending candidates."""
         return teamops.status(self.session)
 
-    def team_resolve(self, name: str, side: str) -> Resolved:
-        """Settle a team memory's merge conflict by ``side`` (``ours`` | ``theirs``)."""
-        return teamops.resolve(self.session, name, side)
+    def team_resolve(self, name: str, side: str | None = None, fields: dict[str, str] | None = None) -> Resolved:
+        """Settle a team memory's merge conflict by ``side`` (``ours`` | ``theirs``), or per field (``fields``:
+        field → side; ``side`` for the rest); see :func:`memdir.operations.team.resolve`."""
+        return teamops.resolve(self.session, name, side, fields)
 
     def import_from(self, kind: str, path: str | None = None, *, scope: str | None = None, dry_run: bool = False,
                     progress=None, include: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> ImportReport:

@@ -1,7 +1,11 @@
 """Reading git: a repository's identity, status, the commits of a file, a file at a commit.
 
-memdir reads git and never writes it: no ``commit``, ``push``, ``add`` or
-``checkout`` is ever run (DESIGN §2, the team layer). Every command goes
+memdir reads git and never writes the repository: no ``commit``, ``push``, ``add`` or
+``checkout`` is ever run (DESIGN §2, the team layer). Its two other uses:
+``git merge-file`` as a text merge of three files (:func:`merge_file`, for
+memdir's merge driver), and :func:`set_local_config`, the clone's own
+``.git/config`` (``team init`` registers the merge driver there: local, never
+shared, never committed). Every command goes
 through :func:`run`: the ``git`` program in one directory, with one timeout
 and one environment (nothing in it may point git at another repository, no
 prompt, no optional lock, messages in English); a missing ``git``, a directory
@@ -181,7 +185,53 @@ def ignored(where: Path) -> set[str] | None:
     return {path for path in out.split("\0") if path}
 
 
+def merge_file(ours: bytes, base: bytes, theirs: bytes, labels: tuple[str, str, str] = ("ours", "base", "theirs"),
+               ) -> tuple[bytes, int]:
+    """Git's three-way text merge of ``ours`` and ``theirs`` from ``base``
+    (``git merge-file -p``, run in a temporary directory: no repository
+    needed): the merged bytes, with ``<<<<<<< ours`` / ``=======`` /
+    ``>>>>>>> theirs`` hunks (7-character markers, the ``labels`` after
+    them) where both changed the same lines, and how many such hunks there
+    are (0: a clean merge). Raises :class:`StoreError` (git missing or failed)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="memdir-merge-") as temp:
+        paths = []
+        for label, data in zip(("ours", "base", "theirs"), (ours, base, theirs)):
+            path = Path(temp) / label
+            path.write_bytes(data)
+            paths.append(str(path))
+        try:
+            done = subprocess.run(["git", "merge-file", "-p", "--marker-size=7", "-L", labels[0], "-L", labels[1],
+                                   "-L", labels[2], *paths], capture_output=True, timeout=TIMEOUT,
+                                  env=environment(), cwd=temp)
+        except FileNotFoundError:
+            raise StoreError("git is not installed (merging memory files needs git merge-file)") from None
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise StoreError(f"git merge-file failed: {exc}") from None
+    if not 0 <= done.returncode < 128:  # a count of conflicts below 128; above: git's own error
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise StoreError(f"git merge-file failed: {message[-1] if message else done.returncode}")
+    return done.stdout, done.returncode
+
+
+def local_config(root: Path, key: str) -> str | None:
+    """``key``'s value in the local config of the clone at ``root``; None
+    when it is not set there (or git cannot say)."""
+    try:
+        return run(root, "config", "--local", "--get", key).rstrip("\n") or None
+    except StoreError:
+        return None
+
+
+def set_local_config(root: Path, key: str, value: str) -> None:
+    """Set ``key`` to ``value`` in the local config (``.git/config``) of the
+    clone at ``root``: this clone only, never committed or pushed. Raises
+    :class:`StoreError` (not a repository, git missing or refusing)."""
+    run(root, "config", "--local", key, value)
+
+
 __all__ = [
-    "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "environment", "identity", "ignored", "log", "run", "show",
-    "status",
+    "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "environment", "identity", "ignored", "local_config", "log",
+    "merge_file", "run", "set_local_config", "show", "status",
 ]

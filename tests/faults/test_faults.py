@@ -60,7 +60,6 @@ OPS = {
     "approve": ("human", lambda m: m.approve("deploy-candidate")),
     "supersede": ("agent", lambda m: m.write("pm2-v2", "Processes run under systemd now", "project", "units",
                                              supersedes="pm2")),
-    "read": ("agent", lambda m: m.read("plain")),
 }
 
 
@@ -175,7 +174,7 @@ def test_a_kill_at_any_point_repairs_to_before_or_after(tmp_path, project, op):
     actor, call = OPS[op]
     call(Memory.open(home=tmp_path / "uncut", project=project, actor=actor))
     before, after = state(home, project), state(tmp_path / "uncut", project)
-    assert before != after or op == "read"  # control: the operation changes what a person sees
+    assert before != after  # control: the operation changes what a person sees
     pristine = tmp_path / "pristine"
     shutil.copytree(home, pristine)
     cuts = 0

@@ -21,6 +21,7 @@ says why otherwise.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ..errors import InvalidInput
 
@@ -64,36 +65,65 @@ def has_conflict(data: bytes) -> bool:
     return any(kind in (b"<", b">") for _, kind in _lines(data))
 
 
+class Hunk(NamedTuple):
+    """One conflict hunk: the lines of each side (``base`` None without a
+    ``|||||||`` section), marker lines left out."""
+
+    ours: bytes
+    base: bytes | None
+    theirs: bytes
+
+
+def segments(data: bytes) -> list[bytes | Hunk]:
+    """``data`` cut into text outside conflict hunks (bytes, kept byte for
+    byte, fenced code included) and the hunks (:class:`Hunk`), in order.
+    Raises ValueError for markers that do not make whole hunks: a hunk
+    opened inside another (nested markers), a separator or closing marker
+    out of order, a hunk never closed — such a file is settled by hand."""
+    out: list[bytes | Hunk] = []
+    outside: list[bytes] = []
+    sides: dict[str, list[bytes]] = {}
+    state = None  # None outside a hunk; "ours", "base", "theirs" inside
+    for number, (line, kind) in enumerate(_lines(data), 1):
+        if kind == b"<" and state is None:
+            state, sides = "ours", {"ours": [], "theirs": []}
+            if outside:
+                out.append(b"".join(outside))
+                outside = []
+        elif kind == b"<":
+            raise ValueError(f"line {number}: a conflict hunk opens inside another (nested markers)")
+        elif kind == b"|" and state == "ours":
+            state, sides["base"] = "base", []
+        elif kind == b"=" and state in ("ours", "base"):
+            state = "theirs"
+        elif kind == b">" and state == "theirs":
+            state = None
+            base = sides.get("base")
+            out.append(Hunk(b"".join(sides["ours"]), None if base is None else b"".join(base),
+                            b"".join(sides["theirs"])))
+        elif kind in (b"|", b">") or (kind == b"=" and state is not None):
+            raise ValueError(f"line {number}: a {kind.decode() * 7} marker out of order")
+        elif state is None:
+            outside.append(line)
+        else:
+            sides[state].append(line)
+    if state is not None:
+        raise ValueError("a conflict hunk is not closed (no >>>>>>> line)")
+    if outside:
+        out.append(b"".join(outside))
+    return out
+
+
 def resolve(data: bytes, side: str) -> bytes:
     """``data`` with every conflict hunk replaced by one side: ``"ours"``
     (the lines between ``<<<<<<<`` and ``|||||||``/``=======``) or
     ``"theirs"`` (between ``=======`` and ``>>>>>>>``). Text outside the
     hunks (fenced code included) is kept byte for byte. Raises ValueError
-    for another side, or for markers that do not make whole hunks: a hunk
-    opened inside another (nested markers), a separator or closing marker
-    out of order, a hunk never closed — such a file is settled by hand."""
+    for another side, or for markers that do not make whole hunks
+    (:func:`segments`). Per field: :func:`memdir.files.merge.resolve_fields`."""
     if side not in ("ours", "theirs"):
         raise ValueError(f"side must be 'ours' or 'theirs' (got {side!r})")
-    out: list[bytes] = []
-    state = None  # None outside a hunk; "ours", "base", "theirs" inside
-    for number, (line, kind) in enumerate(_lines(data), 1):
-        if kind == b"<" and state is None:
-            state = "ours"
-        elif kind == b"<":
-            raise ValueError(f"line {number}: a conflict hunk opens inside another (nested markers)")
-        elif kind == b"|" and state == "ours":
-            state = "base"
-        elif kind == b"=" and state in ("ours", "base"):
-            state = "theirs"
-        elif kind == b">" and state == "theirs":
-            state = None
-        elif kind in (b"|", b">") or (kind == b"=" and state is not None):
-            raise ValueError(f"line {number}: a {kind.decode() * 7} marker out of order")
-        elif state is None or state == side:
-            out.append(line)
-    if state is not None:
-        raise ValueError("a conflict hunk is not closed (no >>>>>>> line)")
-    return b"".join(out)
+    return b"".join(part if isinstance(part, bytes) else getattr(part, side) for part in segments(data))
 
 
 def refuse_overwrite(state, path, action: str) -> None:
@@ -122,4 +152,4 @@ def refuse_markers(payload: bytes, name: str) -> bytes:
     return payload
 
 
-__all__ = ["CONFLICT", "has_conflict", "refuse_markers", "refuse_overwrite", "resolve"]
+__all__ = ["CONFLICT", "Hunk", "has_conflict", "refuse_markers", "refuse_overwrite", "resolve", "segments"]

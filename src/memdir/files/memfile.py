@@ -76,6 +76,9 @@ class MemoryRecord:
     that leaves a value alone writes its bytes back unchanged.
     ``written_status`` is a status outside memdir's vocabulary as the file
     wrote it (``draft``): the memory is ``active``, the file keeps the word.
+    ``reads`` and ``last_read`` are usage, not content: a layer's records carry
+    what :mod:`memdir.layer.usage` recorded (an older file's own values until
+    then), and :func:`serialize` writes neither.
     """
 
     name: str
@@ -231,11 +234,9 @@ def serialize(record: MemoryRecord) -> str:
         data["disabled"] = True
     if record.importance is not None:
         data["importance"] = record.importance
-    for key in ("created", "updated", "last_read"):
+    for key in ("created", "updated"):  # never reads/last_read: usage is not content (memdir.layer.usage)
         if getattr(record, key) is not None:
             data[key] = getattr(record, key)
-    if record.reads:
-        data["reads"] = record.reads
     if record.origin:
         data["origin"] = record.origin
     data["status"] = record.written_status if record.status == "active" and record.written_status else record.status

@@ -285,17 +285,23 @@ def finish_interrupted(layer: Layer) -> int:
 
 
 def touch(layer: Layer, name: str, session: str | None = None, actor: str = "agent") -> None:
-    """Count a read: ``reads`` + 1 and ``last_read`` = now. The index is rebuilt only when the read revives a
-    stale memory, so the injected text stays byte-stable for the provider's prompt cache (seed §A5)."""
+    """Count a read: ``reads`` + 1 and ``last_read`` = now, in the layer's usage file
+    (:mod:`memdir.layer.usage`), never in the memory file — whatever the layer (the team layer's counts stay in
+    the home) and whoever reads (``session`` and ``actor`` are accepted for the callers' symmetry; a read is
+    not journaled). The index is rebuilt only when the read revives a stale memory, so the injected text stays
+    byte-stable for the provider's prompt cache (seed §A5). Raises :class:`StoreError`, :class:`LockTimeout`."""
     from ..layer.index import is_stale
 
-    with layer.transaction(actor, session) as tx:
-        entry = tx.fresh(name)
+    with layer.locked():
+        scan = layer.scan()
+        entry = scan.entries.get(name)
         if entry is None:
             return
-        was_stale = is_stale(entry.record, layer.settings.stale_after_days, now_utc())
-        record = entry.record.with_(reads=entry.record.reads + 1, last_read=now_utc().replace(microsecond=0))
-        tx.apply(name, record, "read", reindex=was_stale, move=False)
+        now = now_utc()
+        was_stale = is_stale(entry.record, layer.settings.stale_after_days, now)
+        scan.entries[name] = layer.usage.record_read(entry, now.replace(microsecond=0), scan.entries)
+    if was_stale:  # read again, it is back in MEMORY.md
+        layer.refresh_index()
 
 
 def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,

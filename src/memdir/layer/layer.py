@@ -49,6 +49,7 @@ from ..vocabulary import ACTORS
 from .index import IndexBuilder, next_change
 from .journal import Journal, now_utc
 from .transaction import Transaction
+from .usage import Usage
 
 # A layer of more files than this skips the per-file hand-edit sweep between back-to-back
 # writes (and the search index's syncs) for at most SWEEP_INTERVAL seconds: one stat per
@@ -85,6 +86,7 @@ class Layer:
         self.meta = self.path / META_DIR
         self.journal = Journal(self.meta)
         self.tombstone_file = TombstoneFile(self.meta)
+        self.usage = Usage(self.meta)
         self.files: dict[str, FileState] = {}  # what the last scan learned of each file, by file name
         self._last_scan: tuple[int | None, Scan] | None = None
         self._synced_journal: tuple[int, int] | None = None  # journal (size, mtime) after our last transaction
@@ -100,7 +102,8 @@ class Layer:
     def scan(self, known: Mapping[str, tuple] | None = None, progress=None) -> Scan:
         """Every memory of the layer by name, the files that are not memories,
         and what was learned of each file (:func:`memdir.files.scan.scan`):
-        the one reader of a layer's files. Re-parses only files whose
+        the one reader of a layer's files; records carry the recorded usage
+        (:meth:`memdir.layer.usage.Usage.overlay`). Re-parses only files whose
         size/ctime/inode changed since this layer object last read them.
         Raises :class:`StoreError`, also for a layer with a symlink where
         memdir keeps its files (:func:`memdir.files.layout.symlink_refusal`)."""
@@ -113,6 +116,7 @@ class Layer:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
         found, self.files, complete = scan_layer(self.path, self.files, known, progress,
                                                   self.settings.max_file_bytes)
+        self.usage.overlay(found.entries)
         if complete:  # a scan that did not read every memory must not stand in for a full one
             self._last_scan = (directory_mtime, found)
             self._swept_at = time.monotonic()
@@ -254,6 +258,7 @@ class Layer:
             return None
         if self.journal.stat_key() != self._synced_journal:
             return None
+        self.usage.overlay(last[1].entries)  # reads counted since (they journal nothing)
         return last[1]
 
     def _describe(self) -> None:

@@ -39,12 +39,14 @@ from ..files.fsio import atomic_write, ensure_dir
 from ..files.layout import INDEX_FILE, META_DIR, symlink_refusal
 from ..files.memfile import MemoryRecord
 from ..files.scan import Malformed, Scan
+from ..files.merge import ATTRIBUTE as MERGE_ATTRIBUTE
 from ..paths import team_files_dir, team_meta_dir
 from ..settings import Settings
 from ..text.redact import credential_in, looks_like_credential
 from ..tombstones.stones import TombstoneDir, TombstoneFile
 from .journal import Journal
 from .layer import Layer
+from .usage import Usage
 
 TOMBSTONE_DIR = "tombstones"
 CANDIDATE_DIR = "candidates"
@@ -57,7 +59,9 @@ README_TEXT = ("# Team memory\n\n"
 # here (MEMORY.md and the search index live in the home), the lines guard against copies.
 GITIGNORE_TEXT = ("# memdir: derived or local files, regenerated, never committed\n"
                   "MEMORY.md\n.memdir/\n.*.tmp\n*.sqlite\n")
-GITATTRIBUTES_TEXT = ("# memdir: tombstones are one file each (they merge); MEMORY.md is derived\n"
+GITATTRIBUTES_TEXT = ("# memdir: memories merge field by field (memdir team init registers the driver); "
+                      "tombstones are one file each (they merge); MEMORY.md is derived\n"
+                      f"{MERGE_ATTRIBUTE}\n"
                       "MEMORY.md linguist-generated=true -diff\n"
                       "tombstones/*.json linguist-generated=true\n")
 
@@ -71,6 +75,7 @@ class TeamLayer(Layer):
         super().__init__(path, "team", settings, root)
         self.meta = Path(local) / META_DIR  # MEMORY.md next to it, in ``local``: out of the repository
         self.journal = Journal(self.meta)
+        self.usage = Usage(self.meta)  # read counts stay on this machine, never in the repository
         self.tombstone_file = TombstoneDir(self.path / TOMBSTONE_DIR)
 
     def refuse_symlinks(self) -> None:
@@ -148,9 +153,10 @@ def candidate_layer(home: Path, root: Path, settings: Settings) -> Layer:
 
 def init(path: Path) -> list[str]:
     """Create the team directory, or adopt the one there: add a README (only
-    when the directory holds none), ``.gitignore``, ``.gitattributes`` and
-    ``tombstones/`` where missing; an existing ``.gitignore`` gets memdir's
-    entries it lacks appended (its own lines are kept). Never renames or rewrites a file that is
+    when the directory holds none), ``.gitignore``, ``.gitattributes`` (with
+    the merge driver's line, :data:`memdir.files.merge.ATTRIBUTE`) and
+    ``tombstones/`` where missing; an existing ``.gitignore`` or
+    ``.gitattributes`` gets memdir's entries it lacks appended (its own lines are kept). Never renames or rewrites a file that is
     there. Returns the paths created (relative to ``path``)."""
     created = []
     ensure_dir(path)
@@ -160,14 +166,14 @@ def init(path: Path) -> list[str]:
         if not target.exists():
             atomic_write(target, text.encode("utf-8"))
             created.append(name)
-        elif name == ".gitignore":  # adopted: memdir's entries are added, the others kept as they are
+        elif name in (".gitignore", ".gitattributes"):  # adopted: memdir's entries are added, the others kept
             have = target.read_bytes().decode("utf-8", "replace")
             lines = {line.strip() for line in have.splitlines()}
             missing = [line for line in text.splitlines()[1:] if line not in lines]
             if missing:
                 atomic_write(target, (have + ("" if have.endswith("\n") or not have else "\n")
                                       + text.splitlines()[0] + "\n" + "\n".join(missing) + "\n").encode("utf-8"))
-                created.append(f".gitignore (added {', '.join(missing)})")
+                created.append(f"{name} (added {', '.join(missing)})")
     tombs = path / TOMBSTONE_DIR
     if not tombs.is_dir():
         ensure_dir(tombs)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from ..errors import NotFound
+from ..errors import NotFound, StoreError
 from ..files.conflicts import refuse_markers, refuse_overwrite
 from ..files.memfile import MalformedMemory, MemoryRecord, parse, serialize
 from ..files.scan import Entry, FileState, Scan, stat_key
@@ -97,6 +97,9 @@ class Transaction:
             self.events.append(kept)
             self.warnings.append(f"text not in the journal (a hand edit, a file memdir cannot read) was kept "
                                  f"as a version first (memdir history {name})")
+        if record is not None:  # the rewritten file goes without reads/last_read: they move to the usage file first
+            layer.usage.carry(name, existing.record if existing is not None else record,
+                              {*self.scan.entries, name})
         before = journal.heads().get(name)
         staged: list[commit.Staged] = []
         try:
@@ -123,13 +126,18 @@ class Transaction:
         if record is None:
             del self.scan.entries[name]
             self.scan.names.pop(name, None)
+            try:
+                layer.usage.drop(name)
+            except StoreError as exc:  # the delete is done; a stale count of a gone name is dropped later
+                self.warnings.append(f"the change is saved, but {exc}")
         else:
             try:
-                written = record if raw is None else parse(payload.decode("utf-8"), name).record
+                written = (record.with_(reads=0, last_read=None) if raw is None
+                           else parse(payload.decode("utf-8"), name).record)  # what the file holds
                 entry = Entry(written, target, after)
                 state = FileState(stat_key(os.stat(target)), after, name, None, entry)
                 layer.files[target.name] = self.scan.files[target.name] = state
-                self.scan.entries[name] = entry
+                self.scan.entries[name] = layer.usage.with_usage(entry)
                 self.scan.names[name] = target.name
             except (OSError, MalformedMemory, UnicodeDecodeError) as exc:
                 self.warnings.append(f"wrote {target} but cannot read it back: {exc}")

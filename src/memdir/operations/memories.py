@@ -186,9 +186,10 @@ def read(session: Session, name: str, scope: str | None = None, *, count: bool =
     holds and a memory withheld from the index (a candidate, superseded or
     expired) are skipped and do not count; ``truncated`` says that more
     linked memories exist than are listed. ``count`` bumps ``reads`` and
-    ``last_read`` (best effort: a read-only home still reads). Raises :class:`NotFound`."""
+    ``last_read`` (:func:`memdir.gateway.changes.touch`: the file is not
+    changed; best effort: a read-only home still reads). Raises :class:`NotFound`."""
     layer, entry = find(session, name, scope)
-    if count and layer.scope != "team":  # a read must not change a file committed to the repository
+    if count:  # counted in the layer's usage file: the memory file (the team's: in the repository) stays as it is
         try:
             gateway.touch(layer, entry.record.name, session=session.id, actor=session.actor)
             entry = layer.scan().entries.get(entry.record.name, entry)

@@ -11,10 +11,12 @@ commits or pushes: every change here is left for the person to commit.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, replace
 
 from .. import git
 from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
+from ..files import merge as merge_rules
 from ..files.conflicts import CONFLICT
 from ..files.conflicts import resolve as resolve_bytes
 from ..files.memfile import MalformedMemory, parse
@@ -34,11 +36,19 @@ from .lookup import guard
 @dataclass(frozen=True)
 class TeamInit(Result):
     """The team directory ``path``: ``created`` (files added), ``adopted``
-    (memory files already there, left as they are)."""
+    (memory files already there, left as they are); the field-by-field merge
+    driver: ``merge_driver`` (its command in this clone's ``.git/config``:
+    set now when ``merge_driver_set``, else found there), ``merge_driver_error``
+    (why it could not be set) and ``merge_driver_line`` (the ``git config``
+    line for another clone)."""
 
     path: str
     created: tuple[str, ...]
     adopted: int
+    merge_driver: str | None = None
+    merge_driver_set: bool = False
+    merge_driver_error: str | None = None
+    merge_driver_line: str = merge_rules.DRIVER_LINE
 
 
 @dataclass(frozen=True)
@@ -57,12 +67,15 @@ class TeamStatus(Result):
 
 @dataclass(frozen=True)
 class Resolved(Result):
-    """A conflict settled: ``name`` now holds ``side`` (ours | theirs)."""
+    """A conflict settled: ``name`` now holds ``side`` (ours | theirs) of
+    every hunk, or per field ``fields`` ((field, side) pairs; ``side`` then
+    the side of the fields not named, or None)."""
 
     name: str
-    side: str
+    side: str | None
     path: str
     digest: str
+    fields: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -98,7 +111,25 @@ def init(session: Session) -> TeamInit:
     created = init_dir(path)
     adopted = len(_team(session).scan().names)
     trust(session)  # what a person creates (or adopts by name) in this clone is theirs to show
-    return TeamInit(str(path), tuple(created), adopted)
+    return TeamInit(str(path), tuple(created), adopted, *_register_driver(session.project_root))
+
+
+def _register_driver(root) -> tuple[str | None, bool, str | None]:
+    """Register the merge driver in the local config of the clone at ``root``
+    (its own ``.git/config``: never committed, so each clone does it once),
+    run by this Python, which has memdir; a driver the clone already has is
+    kept. Returns (the command, whether it was set now, why it could not be)."""
+    key = f"merge.{merge_rules.DRIVER}"
+    there = git.local_config(root, f"{key}.driver")
+    if there:
+        return there, False, None
+    command = merge_rules.driver_command(merge_rules.python_program(sys.executable))
+    try:
+        git.set_local_config(root, f"{key}.name", "memdir: memory files merged field by field")
+        git.set_local_config(root, f"{key}.driver", command)
+    except StoreError as exc:  # not a git clone yet, or git missing: the line to run later is printed
+        return None, False, str(exc)
+    return command, True, None
 
 
 @dataclass(frozen=True)
@@ -177,13 +208,17 @@ def _conflicted(layer, name: str):
     return None
 
 
-def resolve(session: Session, name: str, side: str) -> Resolved:
+def resolve(session: Session, name: str, side: str | None, fields: dict[str, str] | None = None) -> Resolved:
     """Settle the merge conflict of team memory ``name`` by keeping ``side``
-    (``ours`` | ``theirs``) of every hunk; the conflicted bytes are kept in
-    the journal first. A person only; the result is left to commit. Raises
-    :class:`NotFound` (no conflict), :class:`InvalidInput` (the side does not
-    make a memory), :class:`TombstoneRefused`."""
-    if side not in ("ours", "theirs"):
+    (``ours`` | ``theirs``) of every hunk, or per field: ``fields`` names the
+    side of each conflicting field (``{"description": "theirs", "body":
+    "ours"}``; ``body`` is the body), ``side`` then the side of the fields not
+    named (:func:`memdir.files.merge.resolve_fields`). The conflicted bytes
+    are kept in the journal first. A person only; the result is left to
+    commit. Raises :class:`NotFound` (no conflict), :class:`InvalidInput` (no
+    side for a conflicting field, naming them; a side that does not make a
+    memory; neither ``side`` nor ``fields``: the conflicting fields named), :class:`TombstoneRefused`."""
+    if side not in ("ours", "theirs", None):
         raise InvalidInput(f"side must be ours or theirs (got {side!r})")
     layer = _team(session)
     key = normalize_name(name).name
@@ -194,23 +229,40 @@ def resolve(session: Session, name: str, side: str) -> Resolved:
 
     path = Path(bad.path)
     data = path.read_bytes()
-    try:
-        chosen = resolve_bytes(data, side)
-    except ValueError as exc:
-        raise InvalidInput(f"cannot resolve {path.name}: its conflict markers do not make whole hunks ({exc}); "
-                           "nothing was changed — edit it by hand") from None
+    if side is None and not fields:
+        try:
+            found = ", ".join(dict.fromkeys(f or "several fields at once" for f in merge_rules.conflicting_fields(data)))
+        except ValueError as exc:
+            found = f"markers that do not make whole hunks ({exc})"
+        raise InvalidInput(f"{path.name} conflicts in: {found}; choose a side: memdir team resolve {key} "
+                           "--field FIELD=ours|theirs (per field), or --ours|--theirs (every hunk)")
+    if fields:
+        try:
+            chosen = merge_rules.resolve_fields(data, fields, side)
+        except ValueError as exc:
+            raise InvalidInput(f"cannot resolve {path.name}: {exc}; nothing was changed (memdir team resolve "
+                               f"{key} --field FIELD=ours|theirs for each, or --ours|--theirs for all)") from None
+        side_text = ", ".join(f"{field}={chosen_side}" for field, chosen_side in sorted(fields.items()))
+    else:
+        try:
+            chosen = resolve_bytes(data, side)
+        except ValueError as exc:
+            raise InvalidInput(f"cannot resolve {path.name}: its conflict markers do not make whole hunks ({exc}); "
+                               "nothing was changed — edit it by hand") from None
+        side_text = side
     try:
         record = parse(chosen.decode("utf-8"), key).record
     except (ValueError, MalformedMemory, UnicodeDecodeError) as exc:
-        raise InvalidInput(f"{side} side of {path.name} is not a readable memory ({exc}); edit it by hand") from None
+        raise InvalidInput(f"{side_text} of {path.name} is not a readable memory ({exc}); edit it by hand") from None
     with layer.transaction(session.actor, session.id) as tx:
         kept = layer.journal.put_object(data)
         tx.check_tombstones(record.description, record.body, key)
-        event = tx.apply(key, record.with_(name=key), "resolve", raw=chosen, reason=f"merge conflict: kept {side}",
-                         data={"conflicted": kept})
+        event = tx.apply(key, record.with_(name=key), "resolve", raw=chosen,
+                         reason=f"merge conflict: kept {side_text}", data={"conflicted": kept})
         if path.name != f"{key}.md":
             path.unlink(missing_ok=True)
-    return Resolved(key, side, str(layer.path / f"{key}.md"), event.after or "")
+    return Resolved(key, side, str(layer.path / f"{key}.md"), event.after or "",
+                    tuple(sorted((fields or {}).items())))
 
 
 def propose(session: Session, change: MemoryChange) -> WriteResult:

@@ -10,6 +10,7 @@ from .memories import cut
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..files.merge import Merged
     from ..operations.team import Promoted, Resolved, TeamInit, TeamStatus, TeamTrust
 
 
@@ -20,6 +21,15 @@ def team_init(result: TeamInit) -> str:
     if result.adopted:
         lines.append(f"Adopted {result.adopted} memory file(s) already there, unchanged.")
     lines.append("Created: " + ", ".join(result.created) if result.created else "Nothing to create: it was set up.")
+    if result.merge_driver_set:
+        lines.append("Memory files now merge field by field in this clone: the merge driver was set in its "
+                     f".git/config (merge.memdir.driver = {result.merge_driver}).")
+    elif result.merge_driver:
+        lines.append(f"Memory files merge field by field in this clone (merge.memdir.driver = {result.merge_driver}).")
+    else:
+        lines.append(f"The merge driver was not set in this clone ({cut(result.merge_driver_error or '', 200)}).")
+    lines.append("Each clone registers it once, in its own .git/config (git never takes it from the repository): "
+                 f"run `memdir team init` there, or: {result.merge_driver_line}")
     lines.append("Commit it (git add the directory, git commit): memdir never commits or pushes.")
     return "\n".join(lines)
 
@@ -50,7 +60,8 @@ def team_status(result: TeamStatus) -> str:
         lines.append("Nothing to commit: the team memories match git.")
     for path in result.conflicts:
         name = path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
-        lines.append(f"  unresolved merge conflict: {cut(path, 200)} (memdir team resolve {name} --ours|--theirs)")
+        lines.append(f"  unresolved merge conflict: {cut(path, 200)} "
+                     f"(memdir team resolve {name} --field FIELD=ours|theirs, or --ours|--theirs)")
     if result.pending:
         lines.append(f"{len(result.pending)} candidate(s) for the team wait for your review (memdir review): "
                      + ", ".join(result.pending))
@@ -60,8 +71,23 @@ def team_status(result: TeamStatus) -> str:
 @printable_output
 def resolved(result: Resolved) -> str:
     """A settled merge conflict."""
-    return (f"Resolved {result.name}: kept {result.side} ({result.path}). "
+    kept = ", ".join(f"{side} of {field}" for field, side in result.fields)
+    if result.side and result.fields:
+        kept += f", {result.side} of the rest"
+    return (f"Resolved {result.name}: kept {kept or result.side} ({result.path}). "
             "Now `git add` it and commit the merge.")
+
+
+@printable_output
+def merged_file(result: Merged, path: str) -> str:
+    """What the merge driver says on stderr (git shows it): the fields left
+    with conflict markers, and how to settle them; "" for a clean merge."""
+    if not result.conflicts:
+        return ""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
+    fields = "the whole file" if result.conflicts == ("file",) else ", ".join(result.conflicts)
+    return (f"{cut(path, 200)}: both sides changed {fields}; it stays out of every agent's context until settled "
+            f"(memdir team resolve {name} --field FIELD=ours|theirs, or --ours|--theirs)")
 
 
 @printable_output
@@ -105,4 +131,5 @@ def export_report(result) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["export_report", "import_report", "promoted", "resolved", "team_init", "team_status"]
+__all__ = ["export_report", "import_report", "merged_file", "promoted", "resolved", "team_init", "team_status",
+           "team_trust"]

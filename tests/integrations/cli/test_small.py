@@ -132,7 +132,7 @@ def test_an_empty_body_file_does_not_erase_a_body(project, tmp_path):
     data = json.loads(run_cli("--project", project, "read", "db-port", "--json").stdout)
     assert (data["description"], data["body"], data["status"]) == ("Dev PostgreSQL listens on 5433", body, "active")
     journal = json.loads(run_cli("--project", project, "journal", "--json").stdout)["entries"]
-    assert [e["action"] for e in journal] == ["read", "create"]  # the read just made; no update, no rename
+    assert [e["action"] for e in journal] == ["create"]  # no update, no rename (and a read journals nothing)
     # controls: a body on stdin replaces it; --body '' empties it; a new memory may have an empty body-file
     out = run_cli("--project", project, "write", "db-port", "--body-file", "-", input="From stdin.\n")
     assert out.returncode == 0, out.stderr

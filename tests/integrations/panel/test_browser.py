@@ -194,8 +194,10 @@ def test_a_person_reviews_corrects_and_audits_in_the_browser(panel, browser_page
     assert "Dev PostgreSQL listens on 5434" in _memory_line(store, "db-port")
     page.screenshot(path=str(shots / "memory.png"), full_page=True)
 
-    # Errors show inline and change nothing: the memory changed since the page was read
-    # (`memdir read` counted a read), then a tombstoned value.
+    # Errors show inline and change nothing: the memory changed since the page was read (a write from a
+    # terminal; `memdir read` above changed nothing, issue 24), then a tombstoned value.
+    assert run_cli("--home", store.home, "--project", store.project_root, "write", "db-port", "--body",
+                   "Moved to 5434 for the new cluster (confirmed).").returncode == 0
     store.write("old-host", "Old host is box-9.example.org", "project")
     store.forget("old-host")
     error = page.locator("form.edit [data-error]")

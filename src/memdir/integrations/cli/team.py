@@ -1,8 +1,11 @@
-"""The team and import commands of ``memdir``: ``team init|status|resolve|trust|untrust``,
-``promote NAME --to team``, ``import SOURCE`` and ``export DIR``. Each opens the facade as a person, calls one
+"""The team and import commands of ``memdir``: ``team init|status|resolve|trust|untrust``, ``merge-file``
+(git's merge driver for memory files), ``promote NAME --to team``, ``import SOURCE`` and ``export DIR``. Each
+opens the facade as a person, calls one
 method and prints its renderer's text (:mod:`memdir.render.team`)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from ...render import memories as render_memories
 from ...render import team as render_team
@@ -12,7 +15,7 @@ from .common import UsageError, emit, open_memory, warn
 
 
 def cmd_team(args) -> int:
-    """``memdir team init|status|trust|untrust|resolve NAME --ours|--theirs``."""
+    """``memdir team init|status|trust|untrust|resolve NAME [--ours|--theirs] [--field FIELD=ours|theirs ...]``."""
     mem = open_memory(args)
     if args.action == "init":
         result = mem.team_init()
@@ -24,11 +27,28 @@ def cmd_team(args) -> int:
         result = mem.team_trust() if args.action == "trust" else mem.team_untrust()
         emit(args, result, render_team.team_trust(result))
     else:
-        if not args.name or args.side is None:
-            raise UsageError("team resolve needs NAME and --ours or --theirs")
-        result = mem.team_resolve(args.name, args.side)
+        if not args.name:
+            raise UsageError("team resolve needs NAME (and --ours|--theirs, or --field FIELD=ours|theirs)")
+        fields = {}
+        for choice in args.field or ():
+            field, _, side = choice.partition("=")
+            if not field or side not in ("ours", "theirs"):
+                raise UsageError(f"--field takes FIELD=ours or FIELD=theirs (got {choice!r})")
+            fields[field] = side
+        result = mem.team_resolve(args.name, args.side, fields)
         emit(args, result, render_team.resolved(result))
     return 0
+
+
+def cmd_merge_file(args) -> int:
+    """``memdir merge-file %O %A %B %P``: git runs it to merge a memory file (:mod:`memdir.files.merge`)."""
+    from ...files.merge import merge_paths  # late: the other commands (and the hooks) do without git merging
+
+    merged = merge_paths(Path(args.base), Path(args.ours), Path(args.theirs))
+    text = render_team.merged_file(merged, args.path or args.ours)
+    if text:
+        warn([text])
+    return 1 if merged.conflicts else 0
 
 
 def cmd_promote(args) -> int:
@@ -69,6 +89,15 @@ def register(add, settings) -> None:
     p.add_argument("--ours", dest="side", action="store_const", const="ours", help="keep our side of each hunk")
     p.add_argument("--theirs", dest="side", action="store_const", const="theirs",
                    help="keep their side of each hunk")
+    p.add_argument("--field", action="append", metavar="FIELD=SIDE",
+                   help="keep one side (ours|theirs) of a conflicting field (a frontmatter key, or body); "
+                        "repeat per field; --ours/--theirs then settle the rest")
+    p = add("merge-file", cmd_merge_file, "git's merge driver for memory files (memdir team init registers it): "
+                                          "merges BASE, OURS and THEIRS field by field into OURS; exit 1 on conflicts.")
+    p.add_argument("base")
+    p.add_argument("ours")
+    p.add_argument("theirs")
+    p.add_argument("path", nargs="?", help="the file's path in the repository (for messages)")
     p = add("promote", cmd_promote, "Move a personal project memory into the team layer (then commit it).")
     p.add_argument("name")
     p.add_argument("--to", choices=("team",), required=True)

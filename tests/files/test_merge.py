@@ -1,0 +1,109 @@
+"""files.merge: a memory file merged field by field, and settled per field (issue 24 §3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir.errors import StoreError
+from memdir.files import merge as merge_mod
+from memdir.files.conflicts import has_conflict
+from memdir.files.memfile import parse
+from memdir.files.merge import conflicting_fields, merge, merge_paths, resolve_fields
+
+BASE = ("---\nname: db-port\ndescription: Dev PostgreSQL listens on 5433\ntype: project\n"
+        "created: 2026-11-02T09:14:00Z\nupdated: 2026-11-02T09:14:00Z\ntags:\n  - db\n  - dev\nstatus: active\n---\n\n"
+        "line one\nline two\nline three\n")
+
+
+def edit(text: str, *pairs: tuple[str, str]) -> bytes:
+    for old, new in pairs:
+        assert old in text
+        text = text.replace(old, new)
+    return text.encode()
+
+
+def test_each_side_s_fields_are_kept_and_the_clock_keys_take_the_later_time():
+    ours = edit(BASE, ("listens on 5433", "listens on 5434"), ("updated: 2026-11-02T09:14:00Z", "updated: 2026-12-03T00:00:00Z"))
+    theirs = edit(BASE, ("line three", "line three, changed"), ("  - dev\n", "  - dev\n  - pg\n"),
+                  ("updated: 2026-11-02T09:14:00Z", "updated: 2026-12-01T00:00:00Z"), ("status: active\n", ""))
+    merged = merge(BASE.encode(), ours, theirs)
+    assert merged.conflicts == ()
+    assert merged.data.decode() == edit(
+        BASE, ("listens on 5433", "listens on 5434"), ("updated: 2026-11-02T09:14:00Z", "updated: 2026-12-03T00:00:00Z"),
+        ("line three", "line three, changed"), ("  - dev\n", "  - dev\n  - pg\n"), ("status: active\n", "")).decode()
+    record = parse(merged.data.decode(), "db-port").record
+    assert record.description == "Dev PostgreSQL listens on 5434" and dict(record.extra)["tags"] == ["db", "dev", "pg"]
+
+
+def test_the_same_field_changed_differently_is_one_hunk_of_that_field():
+    ours = edit(BASE, ("listens on 5433", "listens on 5434"), ("line one", "line 1"))
+    theirs = edit(BASE, ("listens on 5433", "listens on 6543"), ("line three", "line 3"))
+    merged = merge(BASE.encode(), ours, theirs)
+    assert merged.conflicts == ("description",)
+    text = merged.data.decode()
+    assert ("<<<<<<< ours (description)\ndescription: Dev PostgreSQL listens on 5434\n=======\n"
+            "description: Dev PostgreSQL listens on 6543\n>>>>>>> theirs (description)\n") in text
+    assert "line 1\nline two\nline 3\n" in text and has_conflict(merged.data)
+    assert conflicting_fields(merged.data) == ["description"]
+    settled = resolve_fields(merged.data, {"description": "theirs"})
+    assert b"listens on 6543" in settled and b"listens on 5434" not in settled and not has_conflict(settled)
+    assert parse(settled.decode(), "db-port").record.body == "line 1\nline two\nline 3"
+    with pytest.raises(ValueError, match=r"no conflict in body \(conflicting: description\)"):
+        resolve_fields(merged.data, {"body": "ours"})
+    with pytest.raises(ValueError, match="side must be ours or theirs"):
+        resolve_fields(merged.data, {"description": "mine"})
+
+
+def test_both_changing_the_body_s_same_line_is_a_body_hunk_settled_apart_from_the_fields():
+    ours = edit(BASE, ("line two", "line 2 (ours)"), ("type: project", "type: reference"))
+    theirs = edit(BASE, ("line two", "line 2 (theirs)"), ("type: project", "type: user"))
+    merged = merge(BASE.encode(), ours, theirs)
+    assert merged.conflicts == ("type", "body")
+    with pytest.raises(ValueError, match="still conflicting: body"):
+        resolve_fields(merged.data, {"type": "ours"})
+    settled = resolve_fields(merged.data, {"type": "ours"}, default="theirs").decode()
+    assert "type: reference" in settled and "line 2 (theirs)" in settled and "(ours)" not in settled
+
+
+def test_two_people_adding_the_same_memory_conflict_only_where_they_differ():
+    ours = edit(BASE, ("listens on 5433", "listens on 5434"))
+    merged = merge(b"", ours, BASE.encode())
+    assert merged.conflicts == ("description",)
+    assert merged.data.decode().count("<<<<<<<") == 1 and "line one\nline two\nline three\n" in merged.data.decode()
+    assert merge(b"", BASE.encode(), BASE.encode()) == merge_mod.Merged(BASE.encode(), ())  # control: alike
+
+
+@pytest.mark.parametrize("shape", ["no frontmatter", "crlf", "a key twice", "not yaml"])
+def test_a_file_not_split_by_field_is_merged_whole_by_git_and_nothing_is_dropped(shape):
+    base = {"no frontmatter": "# Notes\n\none\ntwo\nthree\n",
+            "crlf": BASE.replace("\n", "\r\n"),
+            "a key twice": BASE.replace("type: project\n", "type: project\ntype: user\n"),
+            "not yaml": BASE.replace("type: project\n", "type: [project\n")}[shape]
+    first, last = ("one", "three") if shape == "no frontmatter" else ("line one", "line three")
+    ours, theirs = edit(base, (first, first + " (A)")), edit(base, (last, last + " (B)"))
+    merged = merge(base.encode(), ours, theirs)
+    assert merged.conflicts == () and b" (A)" in merged.data and b" (B)" in merged.data  # git's line merge
+    clash = merge(base.encode(), ours, edit(base, (first, first + " (C)")))
+    assert clash.conflicts == ("file",) and b" (A)" in clash.data and b" (C)" in clash.data
+    assert conflicting_fields(clash.data) == ["body"] or shape != "no frontmatter"
+
+
+def test_the_driver_writes_over_ours_and_keeps_both_sides_when_git_cannot_merge(tmp_path, monkeypatch):
+    paths = [tmp_path / name for name in ("base", "ours", "theirs")]
+    ours = edit(BASE, ("listens on 5433", "listens on 5434"))
+    theirs = edit(BASE, ("line two", "line 2"))
+    for path, data in zip(paths, (BASE.encode(), ours, theirs)):
+        path.write_bytes(data)
+    assert merge_paths(*paths).conflicts == ()
+    assert b"listens on 5434" in paths[1].read_bytes() and b"line 2\n" in paths[1].read_bytes()
+
+    def broken(*args, **kwargs):
+        raise StoreError("git merge-file failed: out of memory")
+
+    monkeypatch.setattr(merge_mod, "merge_file", broken)
+    paths[1].write_bytes(edit(BASE, ("line two", "line 2")))  # both change the body's same line: git is needed
+    paths[2].write_bytes(edit(BASE, ("line two", "line II")))
+    merged = merge_paths(*paths)
+    assert merged.conflicts == ("file",)
+    data = paths[1].read_bytes()
+    assert has_conflict(data) and b"line 2\n" in data and b"line II\n" in data  # never ours alone

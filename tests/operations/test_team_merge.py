@@ -1,0 +1,127 @@
+"""Team memory files merge field by field through memdir's git merge driver, with real git (issue 24 §3)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from memdir.errors import InvalidInput
+from tests.conftest import run_cli
+from tests.operations.test_team import team_section
+from tests.teamgit import git, shared_repository
+
+BODY = "Checked on 2026-11-02.\nThe system cluster keeps 5432.\nAsk in #infra before changing it.\n"
+
+
+@pytest.fixture
+def clones(tmp_path):
+    """A and B sharing one team memory; B has run `memdir team init` in its clone (the driver registered)."""
+    a, b = shared_repository(tmp_path)
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", BODY, scope="team")
+    a.memory().write("ci", "CI runs on GitHub Actions", "project", scope="team")
+    a.commit_all("team memories")
+    a.push()
+    b.pull()
+    b.memory().team_init()  # adopts the directory; registers the driver in B's .git/config
+    return a, b
+
+
+def _diverge(a, b, a_change: dict, b_change: dict):
+    """A changes and pushes; B changes and commits; B pulls. Returns git's answer to the pull."""
+    time.sleep(1.1)  # each change a second after the last: the `updated:` lines differ, as between two people
+    a.memory().write("db-port", scope="team", **a_change)
+    a.commit_all("A's change")
+    a.push()
+    time.sleep(1.1)
+    b.memory().write("db-port", scope="team", **b_change)
+    b.commit_all("B's change")
+    return b.pull(check=False)
+
+
+@pytest.mark.slow
+def test_team_init_registers_the_driver_in_gitattributes_and_this_clone_s_config(tmp_path):
+    root, home = tmp_path / "app", tmp_path / "home"
+    git(tmp_path, "init", "-q", "-b", "main", str(root))
+    out = run_cli("--home", home, "--project", root, "team", "init")
+    assert out.returncode == 0, out.stderr
+    assert "*.md merge=memdir" in (root / ".claude" / "memory" / ".gitattributes").read_text().splitlines()
+    driver = git(root, "config", "--local", "--get", "merge.memdir.driver").stdout.strip()
+    assert driver.endswith(" -m memdir merge-file %O %A %B %P")
+    assert "set in its .git/config" in out.stdout
+    assert 'git config merge.memdir.driver "memdir merge-file %O %A %B %P"' in out.stdout  # for another clone
+    # An older directory adopted: the attribute is added, its own lines kept; a driver already set is kept.
+    attributes = root / ".claude" / "memory" / ".gitattributes"
+    attributes.write_text("*.json -diff\n", encoding="utf-8")
+    git(root, "config", "--local", "merge.memdir.driver", "memdir merge-file %O %A %B %P")
+    again = run_cli("--home", home, "--project", root, "team", "init")
+    assert attributes.read_text().splitlines()[0] == "*.json -diff" and "*.md merge=memdir" in attributes.read_text()
+    assert git(root, "config", "--local", "--get", "merge.memdir.driver").stdout.strip() == \
+        "memdir merge-file %O %A %B %P"
+    assert "merge.memdir.driver = memdir merge-file %O %A %B %P" in again.stdout
+
+
+@pytest.mark.slow
+def test_different_fields_changed_in_two_clones_merge_cleanly_with_both(clones):
+    a, b = clones
+    pulled = _diverge(a, b, {"description": "Dev PostgreSQL listens on 5434 since December"},
+                      {"body": BODY.replace("Ask in #infra", "Ask in #platform")})
+    assert pulled.returncode == 0, pulled.stdout + pulled.stderr
+    text = (b.team_dir / "db-port.md").read_text()
+    assert "description: Dev PostgreSQL listens on 5434 since December" in text  # A's field
+    assert "Ask in #platform before changing it." in text and "#infra" not in text  # B's field
+    assert "<<<<<<<" not in text and text.count("updated:") == 1
+    updated = [git(c.root, "show", "HEAD:.claude/memory/db-port.md").stdout.split("updated: ")[1][:20]
+               for c in (a, b)]
+    assert f"updated: {max(updated)}" in text and updated[0] != updated[1]  # the later of the two
+    mem = b.memory()
+    assert mem.read("db-port", count=False).record.body == BODY.replace("#infra", "#platform").strip()
+    assert "Dev PostgreSQL listens on 5434 since December" in team_section(mem.context())
+    assert git(b.root, "status", "--porcelain").stdout == ""  # merged and committed by git itself
+
+
+@pytest.mark.slow
+def test_without_the_driver_the_same_edits_conflict_on_the_updated_line(clones):
+    """The control: the clone that has not registered the driver merges line by line, as git does."""
+    a, b = clones
+    git(b.root, "config", "--local", "--remove-section", "merge.memdir")
+    pulled = _diverge(a, b, {"description": "Dev PostgreSQL listens on 5434 since December"},
+                      {"body": BODY.replace("Ask in #infra", "Ask in #platform")})
+    assert pulled.returncode != 0
+    assert "<<<<<<<" in (b.team_dir / "db-port.md").read_text()
+
+
+@pytest.mark.slow
+def test_the_same_field_conflicts_alone_stays_out_of_context_and_resolves_per_field(clones):
+    a, b = clones
+    pulled = _diverge(
+        a, b, {"description": "Dev PostgreSQL listens on 5434 since December",
+               "body": BODY.replace("Checked on 2026-11-02.", "Checked again on 2026-12-01.")},
+        {"description": "Dev PostgreSQL listens on 6543 in the container",
+         "body": BODY.replace("Ask in #infra", "Ask in #platform")})
+    assert pulled.returncode != 0
+    assert "both sides changed description" in pulled.stdout + pulled.stderr  # the driver's line, shown by git
+    text = (b.team_dir / "db-port.md").read_text()
+    assert text.count("<<<<<<<") == 1 and "<<<<<<< ours (description)" in text  # the description alone
+    assert "Checked again on 2026-12-01." in text and "Ask in #platform" in text  # the body merged
+    mem = b.memory()
+    block = mem.context()
+    assert "CI runs on GitHub Actions" in team_section(block)  # control: the rest is injected
+    assert "5434" not in block and "6543" not in block and "db-port" not in block
+    assert any(p.endswith("db-port.md") for p in mem.team_status().conflicts)
+    with pytest.raises(InvalidInput, match="conflicts in: description; choose a side"):
+        mem.team_resolve("db-port")
+    env = {"MEMDIR_HOME": str(b.home)}
+    wrong = run_cli("team", "resolve", "db-port", "--field", "title=ours", "--project", b.root, env=env)
+    assert wrong.returncode == 1 and "no conflict in title (conflicting: description)" in wrong.stderr
+    done = run_cli("team", "resolve", "db-port", "--field", "description=theirs", "--project", b.root, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "kept theirs of description" in done.stdout
+    settled = (b.team_dir / "db-port.md").read_text()
+    assert "description: Dev PostgreSQL listens on 5434 since December" in settled  # theirs: A's, pulled
+    assert "6543" not in settled and "<<<<<<<" not in settled
+    assert "Checked again on 2026-12-01." in settled and "Ask in #platform" in settled  # both body edits kept
+    assert "Dev PostgreSQL listens on 5434 since December" in team_section(b.memory().context())
+    git(b.root, "add", "-A")
+    git(b.root, "commit", "-q", "-m", "merge")
+    assert git(b.root, "status", "--porcelain").stdout == ""
