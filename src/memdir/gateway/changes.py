@@ -19,7 +19,7 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
+from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError, TombstoneRefused
 from ..files.fsio import digest
 from ..files.layout import read_layer_info, write_layer_info
 from ..files.memfile import MalformedMemory, MemoryRecord, parse
@@ -27,10 +27,11 @@ from ..layer.history import version_bytes
 from ..layer.index import whole_days
 from ..layer.journal import Event, now_utc
 from ..layer.layer import Layer
-from ..layer.succession import check_tombstones, refuse_superseded
+from ..layer.succession import explain_tombstone, refuse_superseded
 from ..results import PruneCandidate, WriteResult
 from ..text.names import normalize_name, same_name
-from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone
+from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, caution, match, qualified
+from ..tombstones.match import check as refuse_forgotten
 from .fields import (
     MemoryChange,
     candidate_name,
@@ -121,7 +122,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
                             f"(memdir review)")
         old = source.record if source else None  # what fields not given keep
         description, type, body = inherit(old, description, type, body, name, change.body_source)
-        check_tombstones(tx, source, description, body, name, guard)  # told why when source's successor left it
+        check_forgotten(tx, source, description, body, name, guard)  # told why when source's successor left it
         if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))
         refuse_superseded(source, not reactivate, "write to", tx)
@@ -178,6 +179,39 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     operation = "reactivated" if reviving else "renamed" if rename_from is not None else "updated" if old else "created"
     return WriteResult(name, layer.scope, operation, sum(counts.values()),
                        counts, tuple(warnings), record.status, record.pinned, event.after)
+
+
+def check_forgotten(tx, entry, description: str, body: str, name: str, guard: list[Tombstone] = ()) -> None:
+    """The tombstone check of a write of ``description`` + ``body`` as memory ``name`` in transaction ``tx``
+    over the memory of ``entry`` (a scan entry or None); ``guard``: the session's other layers' tombstones
+    (:func:`memdir.operations.lookup.guard`). Who writes decides what a match does (DESIGN §5):
+
+    * the agent, consolidation, an import: every match (:func:`memdir.tombstones.match.match`) of the
+      layer's and ``guard``'s tombstones is refused;
+    * a person: only a match of the layer's own tombstones is refused; one of another layer's, or of the
+      team layer's (a teammate's), is written with a warning naming it — a person's own write is never
+      blocked by a tombstone someone else's layer holds;
+    * anyone: a forgotten fact with a qualifier (:func:`memdir.tombstones.match.qualified`: "Test database
+      port is 5433") is another fact, written with a warning naming the tombstone.
+
+    Warnings go to ``tx.warnings``. Raises :class:`TombstoneRefused` (told why a superseded memory holds the
+    value: :func:`memdir.layer.succession.explain_tombstone`)."""
+    own = tx.layer.tombstones()
+    if tx.actor == "human":
+        binding, others = [s for s in own if not s.team], [*[s for s in own if s.team], *guard]
+    else:
+        binding, others = [*own, *guard], []
+    try:
+        refuse_forgotten(binding, description, body, name=name, actor=tx.actor)
+    except TombstoneRefused as exc:
+        raise explain_tombstone(exc, entry, tx) from None
+    found = match(others, description, body)
+    if found is not None:
+        stone, why = found
+        whose = "the team layer's" if stone.team else "another layer's"
+        tx.warnings.append(caution(stone, why, f"it is a person's own write and the tombstone is {whose}"))
+    elif (near := qualified([*binding, *others], description, body)) is not None:
+        tx.warnings.append(caution(*near, "a qualifier makes it another fact"))
 
 
 def _other_than_proposal(entry, target: str) -> bool:
@@ -338,7 +372,7 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
     raw = data if clean == record else None
     with layer.transaction(actor, session) as tx:
         existing = tx.fresh(key)
-        check_tombstones(tx, existing, clean.description, clean.body, key, guard)
+        check_forgotten(tx, existing, clean.description, clean.body, key, guard)
         refuse_superseded(existing, clean.status != "superseded" and not reactivate, "restore a version of", tx)
         if existing is not None and existing.digest == digest(data):
             return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
@@ -370,7 +404,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         if not approve:
             _delete_tombstoned(tx, key, record, "reject", reason or "rejected")
             return key
-        tx.check_tombstones(record.description, record.body, key, list(guard))
+        check_forgotten(tx, entry, record.description, record.body, key, guard)
         extra = dict(record.extra)
         target = extra.pop("candidate_for", None)
         now = now_utc().replace(microsecond=0)
@@ -458,6 +492,6 @@ def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", 
 
 
 __all__ = [
-    "PruneCandidate", "WriteResult", "clear", "delete", "finish_interrupted", "lift_tombstone", "move_layer", "prune",
+    "PruneCandidate", "WriteResult", "check_forgotten", "clear", "delete", "finish_interrupted", "lift_tombstone", "move_layer", "prune",
     "prune_candidates", "receipt", "restore", "restore_bytes", "set_flag", "set_status", "touch", "write",
 ]

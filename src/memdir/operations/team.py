@@ -154,7 +154,7 @@ def resolve(session: Session, name: str, side: str) -> Resolved:
         raise InvalidInput(f"{side} side of {path.name} is not a readable memory ({exc}); edit it by hand") from None
     with layer.transaction(session.actor, session.id) as tx:
         kept = layer.journal.put_object(data)
-        tx.check_tombstones(record.description, record.body, key)
+        gateway.check_forgotten(tx, None, record.description, record.body, key)
         event = tx.apply(key, record.with_(name=key), "resolve", raw=chosen, reason=f"merge conflict: kept {side}",
                          data={"conflicted": kept})
         if path.name != f"{key}.md":

@@ -165,7 +165,7 @@ class TombstoneDir:
         for filename, _ in listing:
             path = self.path / filename
             try:
-                stones.append(stone_of(_load(path, b"{}"), team=True))
+                stones.append(replace(stone_of(_load(path, b"{}"), team=True), file=str(path)))
             except ValueError as exc:
                 problems.append((str(path), f"not a readable tombstone ({exc}); it is not applied — fix or "
                                             "remove it by hand (a merge conflict: keep one side)"))
@@ -187,7 +187,8 @@ class TombstoneDir:
         description), never who or when (the local journal keeps those):
         two people forgetting the same fact add byte-identical files, which
         git merges cleanly."""
-        stone = replace(make(name, description, body, actor, reason), team=True)
+        made = make(name, description, body, actor, reason)
+        stone = replace(made, team=True, file=str(self.path / f"{made.id}.json"))
         for existing in self.all():
             if existing.digest == stone.digest:
                 return existing
