@@ -28,9 +28,9 @@ from ..layer.index import whole_days
 from ..layer.journal import Event, now_utc
 from ..layer.layer import Layer
 from ..layer.succession import explain_tombstone, refuse_superseded
-from ..results import PruneCandidate, WriteResult
+from ..results import DeleteResult, PruneCandidate, WriteResult
 from ..text.names import normalize_name, same_name
-from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, caution, match, qualified
+from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, caution, make, match, qualified
 from ..tombstones.match import check as refuse_forgotten
 from .fields import (
     MemoryChange,
@@ -264,19 +264,35 @@ def touch(layer: Layer, name: str, session: str | None = None, actor: str = "age
         tx.apply(name, record, "read", reindex=was_stale, move=False)
 
 
-def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
-           tombstone: bool = True, action: str = "delete", session: str | None = None) -> Tombstone | None:
+def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None, tombstone: bool = True,
+           action: str = "delete", session: str | None = None, holders=()) -> DeleteResult:
     """Delete one memory; with ``tombstone`` (the default) its value may never be written again until a person
-    lifts the tombstone. Raises :class:`NotFound`."""
+    lifts the tombstone — unless another live memory holds that value (:func:`_holder`: of this layer, or of
+    ``holders``, ``(scope, record)`` of the session's other layers): deleting a duplicate never freezes the
+    survivor, and the result names it (``kept_by``). Raises :class:`NotFound`."""
     key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
     with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)
         if entry is None:
             raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer')
-        if not tombstone:
-            tx.apply(key, None, action, reason=reason)
-            return None
-        return _delete_tombstoned(tx, key, entry.record, action, reason)
+        kept_by = _holder(tx, key, entry.record, holders) if tombstone else None
+        if not tombstone or kept_by:
+            tx.apply(key, None, action, reason=reason, data={"kept_by": kept_by} if kept_by else None)
+            return DeleteResult(key, layer.scope, None, action, kept_by)
+        stone = _delete_tombstoned(tx, key, entry.record, action, reason)
+        return DeleteResult(key, layer.scope, stone.id, action)
+
+
+def _holder(tx, key: str, record: MemoryRecord, holders=()) -> str | None:
+    """``scope:name`` of a live memory (not superseded) other than ``key`` — of ``tx``'s layer, then of
+    ``holders`` (``(scope, record)``) — whose value the tombstone of ``record`` would match
+    (:func:`memdir.tombstones.match.match`), or None."""
+    stone = make(key, record.description, record.body, tx.actor, None)
+    here = [(tx.layer.scope, entry.record) for name, entry in sorted(tx.scan.entries.items()) if name != key]
+    for scope, other in [*here, *holders]:
+        if other.status != "superseded" and match([stone], other.description, other.body) is not None:
+            return f"{scope}:{other.name}"
+    return None
 
 
 def _delete_tombstoned(tx, key: str, record: MemoryRecord, action: str, reason: str | None) -> Tombstone:
@@ -402,7 +418,10 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         if record.status != "candidate":
             raise InvalidInput(f"{key!r} is {record.status}, not a candidate")
         if not approve:
-            _delete_tombstoned(tx, key, record, "reject", reason or "rejected")
+            if _holder(tx, key, record):  # a live memory holds the value: rejecting the copy cannot freeze it
+                tx.apply(key, None, "reject", reason=reason or "rejected")
+            else:
+                _delete_tombstoned(tx, key, record, "reject", reason or "rejected")
             return key
         check_forgotten(tx, entry, record.description, record.body, key, guard)
         extra = dict(record.extra)

@@ -189,6 +189,16 @@ def propose(session: Session, change: MemoryChange) -> WriteResult:
     return replace(result, warnings=(*result.warnings, *stones.skipped)) if stones.skipped else result
 
 
+def tombstone_layers(session: Session, scope: str | None = None) -> list:
+    """The layers whose tombstones a person lists and lifts: the session's (or ``scope``'s), and, where the
+    team's are, the home's layer of team candidates, whose rejected values it keeps (it answers as
+    ``team``): a refusal of the agent's next team proposal names one of them. Raises :class:`ScopeError`."""
+    layers = session.layers(scope) if scope else session.layers()
+    if session.project_root is not None and any(layer.scope == "team" for layer in layers):
+        layers = [*layers, _candidates(session)]
+    return layers
+
+
 def pending(session: Session) -> list:
     """This person's candidates for the team, by name order (records)."""
     if session.project_root is None:
@@ -293,4 +303,4 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
 
 
 __all__ = ["Promoted", "Resolved", "TeamInit", "TeamStatus", "commits", "decide", "init", "pending", "promote",
-           "propose", "resolve", "restore_commit", "status"]
+           "propose", "resolve", "restore_commit", "status", "tombstone_layers"]
