@@ -265,16 +265,21 @@ def touch(layer: Layer, name: str, session: str | None = None, actor: str = "age
 
 
 def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None, tombstone: bool = True,
-           action: str = "delete", session: str | None = None, holders=()) -> DeleteResult:
+           action: str = "delete", session: str | None = None, holders=(), expect_digest: str | None = None
+           ) -> DeleteResult:
     """Delete one memory; with ``tombstone`` (the default) its value may never be written again until a person
     lifts the tombstone — unless another live memory holds that value (:func:`_holder`: of this layer, or of
     ``holders``, ``(scope, record)`` of the session's other layers): deleting a duplicate never freezes the
-    survivor, and the result names it (``kept_by``). Raises :class:`NotFound`."""
+    survivor, and the result names it (``kept_by``). ``expect_digest``: compare-and-set, the file's digest
+    the caller read (a promotion deletes only the version it promoted). Raises :class:`NotFound`,
+    :class:`Conflict` (the memory changed since ``expect_digest``)."""
     key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
     with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)
         if entry is None:
             raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer')
+        if expect_digest is not None and entry.digest != expect_digest:
+            raise Conflict(f"memory {key!r} changed since it was read; it was not deleted")
         kept_by = _holder(tx, key, entry.record, holders) if tombstone else None
         if not tombstone or kept_by:
             tx.apply(key, None, action, reason=reason, data={"kept_by": kept_by} if kept_by else None)

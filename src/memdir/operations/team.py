@@ -243,7 +243,8 @@ def promote(session: Session, name: str) -> Promoted:
     person only): written through the gateway (redaction, the credential
     check, every layer's tombstones as for any write into the team layer:
     :func:`memdir.operations.lookup.guard`), then removed from the project
-    layer without a tombstone. A memory spelled unlike the team memory of its file name (``C# tips``
+    layer without a tombstone — only the version promoted: one updated meanwhile is kept, and a warning
+    says so. A memory spelled unlike the team memory of its file name (``C# tips``
     where the team has ``C++ tips``: :func:`memdir.text.names.same_name`) is refused with
     :class:`Conflict`, naming the distinct name to rename it to first
     (:func:`memdir.gateway.fields.distinct_name`). Raises :class:`Refused`, :class:`NotFound`,
@@ -275,10 +276,15 @@ def promote(session: Session, name: str) -> Promoted:
                             reason="promoted from the project layer")
     stones = guard(session, team)
     result = gateway.write(team, promoted, actor="human", session=session.id, guard=stones, action="promote")
-    gateway.delete(source, key, actor="human", tombstone=False, action="promote", reason="promoted to the team layer",
-                   session=session.id)
+    kept = ()
+    try:  # only the version promoted goes: an update that landed meanwhile is kept, never lost
+        gateway.delete(source, key, actor="human", tombstone=False, action="promote",
+                       reason="promoted to the team layer", session=session.id, expect_digest=entry.digest)
+    except (Conflict, NotFound):
+        kept = (f"the project memory {key!r} changed while it was promoted, so it was kept: the team layer has the "
+                f"version promoted; promote it again (memdir promote {key}) or edit one of them",)
     return Promoted(key, str(team.path / f"{key}.md"), result.operation, result.redactions,
-                    (*result.warnings, *stones.skipped))
+                    (*result.warnings, *stones.skipped, *kept))
 
 
 def commits(session: Session, layer, name: str) -> tuple:
