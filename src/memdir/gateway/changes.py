@@ -289,13 +289,14 @@ def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None, to
 
 
 def _holder(tx, key: str, record: MemoryRecord, holders=()) -> str | None:
-    """``scope:name`` of a live memory (not superseded) other than ``key`` — of ``tx``'s layer, then of
+    """``scope:name`` of a live memory (active: not a candidate, which waits on review, nor superseded) other
+    than ``key`` — of ``tx``'s layer, then of
     ``holders`` (``(scope, record)``) — whose value the tombstone of ``record`` would match
     (:func:`memdir.tombstones.match.match`), or None."""
     stone = make(key, record.description, record.body, tx.actor, None)
     here = [(tx.layer.scope, entry.record) for name, entry in sorted(tx.scan.entries.items()) if name != key]
     for scope, other in [*here, *holders]:
-        if other.status != "superseded" and match([stone], other.description, other.body) is not None:
+        if other.status == "active" and match([stone], other.description, other.body) is not None:
             return f"{scope}:{other.name}"
     return None
 
@@ -423,7 +424,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         if record.status != "candidate":
             raise InvalidInput(f"{key!r} is {record.status}, not a candidate")
         if not approve:
-            if _holder(tx, key, record):  # a live memory holds the value: rejecting the copy cannot freeze it
+            if _holder(tx, key, record):  # a live memory holds the value: rejecting the copy must not freeze it
                 tx.apply(key, None, "reject", reason=reason or "rejected")
             else:
                 _delete_tombstoned(tx, key, record, "reject", reason or "rejected")
