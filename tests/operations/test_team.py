@@ -337,10 +337,10 @@ def test_promote_is_guarded_by_every_layer_s_tombstones_as_a_write_to_the_team_i
     layer's tombstones only."""
     a, _ = clones
     mem = a.memory()
-    mem.write("ports", "Service ports are listed in infra/ports.md", "reference", "See the table.", scope="project")
     mem.write("ports-mine", "Service ports are listed in infra/ports.md", "reference", "See the table.",
               scope="user")
-    mem.forget("ports-mine", "user")
+    mem.forget("ports-mine", "user")  # forgotten before another memory holds it (else no tombstone is left)
+    mem.write("ports", "Service ports are listed in infra/ports.md", "reference", "See the table.", scope="project")
     stone = mem.tombstones("user").tombstones[0].id
     with pytest.raises(TombstoneRefused):  # the agent's proposal for the team is refused
         a.memory(actor="agent").write("ports", "Service ports are listed in infra/ports.md", "reference",
