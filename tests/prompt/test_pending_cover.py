@@ -10,13 +10,13 @@ from memdir.prompt import pending
     ("Never deploy on Fridays.", "Deploys happen on Fridays", False),
     ("Never deploy on Fridays.", "never-fridays Never deploy on Fridays: releases wait for Monday", True),
     ("Never deploy on Fridays.", "We don't deploy on Fridays", True),
-    ("Deploy on Fridays.", "Do not deploy on Fridays", False),
+    ("You're confusing lines with spectral orders.", "Lines are not spectral orders", True),  # a correction saved
     ("Deploy on Fridays.", "Deploys happen on Fridays", True),
     ("Fridays: no deploys.", "Deploys happen on Fridays", False),
     ("周五不部署", "周五部署", False),
     ("周五不部署", "周五不部署新版本", True),
 ])
-def test_a_memory_covers_a_finding_only_when_it_says_it_the_same_way_round(finding, memory, covered):
+def test_a_memory_covers_a_negated_finding_only_when_it_negates_it_too(finding, memory, covered):
     assert pending.covers(finding, memory) is covered
 
 

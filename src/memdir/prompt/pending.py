@@ -19,8 +19,8 @@ An item expires once it has been shown in :data:`SHOW_LIMIT` distinct
 sessions (a showing without a session id counts on its own), after
 :data:`MAX_AGE_DAYS` days, or when a memory written in that project covers it
 (:func:`covers`: at least half of its content words, compared by their first
-five letters, appear in the memory, saying it the same way round — a
-memory "Deploys happen on Fridays" does not cover "Never deploy on Fridays."). Pending items are never memories: they
+five letters, appear in the memory, negated there too when the item negates
+them — a memory "Deploys happen on Fridays" does not cover "Never deploy on Fridays."). Pending items are never memories: they
 are not in ``MEMORY.md``, the search index or any list.
 
 This module is on the hot path: standard library only (json, os, re, time).
@@ -241,17 +241,18 @@ def _negated(text: str, stems: set[str]) -> bool:
 def covers(item_text: str, memory_text: str) -> bool:
     """True when ``memory_text`` holds at least :data:`COVERAGE` of the
     item's content words (compared by their first five letters; CJK by
-    character) and says them the same way round: a negation before shared
-    words in one and not the other (:func:`_negated`: "Never deploy on
-    Fridays." against "Deploys happen on Fridays") is the opposite fact, not
-    the finding saved."""
+    character) and, when the item negates them, negates them too
+    (:func:`_negated`): "Deploys happen on Fridays" is the opposite of "Never
+    deploy on Fridays.", not the finding saved. Only that way round: a memory
+    that states a corrected finding with a "not" of its own ("lines are not
+    spectral orders" for "You're confusing lines with spectral orders") saves it."""
     wanted = _stems(item_text)
     if not wanted:
         return False
     shared = wanted & _stems(memory_text)
     if len(shared) / len(wanted) < COVERAGE:
         return False
-    return _negated(item_text, shared) == _negated(memory_text, shared)
+    return not _negated(item_text, shared) or _negated(memory_text, shared)
 
 
 def _save(layer_dir: Path, items: list[dict]) -> None:
