@@ -157,12 +157,14 @@ class WriteResult(Result):
 @dataclass(frozen=True)
 class DeleteResult(Result):
     """A deleted memory; ``tombstone`` is the id of the tombstone its value
-    left; ``action`` is delete or forget."""
+    left; ``action`` is delete or forget; ``kept_by``: the live memory (``scope:name``) that holds the
+    same value, for which none was left (deleting a duplicate never freezes the survivor)."""
 
     name: str
     scope: str
     tombstone: str | None
     action: str = "delete"
+    kept_by: str | None = None
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,13 @@ from tests.scripted import Scripted
 FACT = "Dev PostgreSQL listens on 5433"
 
 
+def _today() -> str:
+    """The UTC day a tombstone made now records (a refusal tells it)."""
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).strftime("%Y-%m-%d")
+
+
 def _cli(project, *args, **kw):
     return run_cli("--project", project, *args, **kw)
 
@@ -71,7 +78,7 @@ def test_cli_a_renamed_then_forgotten_memory_says_its_successor_was_deleted(proj
     out = _cli(project, "write", "db-port", "--reactivate")
     assert out.returncode == 1
     assert out.stderr.startswith(f"memdir: refused: this matches a forgotten value (the same value; tombstone {stone}, "
-                                 "memory 'pg-port', forgotten by human). A person can lift it with "
+                                 f"memory 'pg-port', forgotten by human on {_today()}). A person can lift it with "
                                  f"`memdir tombstone lift {stone}`, then reactivate 'db-port'")
     assert "'db-port' was superseded by 'pg-port', which was deleted and its value forgotten, and 'db-port' " \
            "holds that value too" in out.stderr
@@ -197,5 +204,5 @@ def test_the_tombstone_refusal_is_unchanged_for_a_memory_that_is_not_superseded(
     with pytest.raises(TombstoneRefused) as caught:
         mem.write("db-port-again", FACT)
     assert str(caught.value) == (f"refused: this matches a forgotten value (the same value; tombstone {stone}, "
-                                 f"memory 'db-port', forgotten by agent). A person can lift it with "
+                                 f"memory 'db-port', forgotten by agent on {_today()}). A person can lift it with "
                                  f"`memdir tombstone lift {stone}`")

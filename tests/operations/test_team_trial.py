@@ -127,7 +127,7 @@ def test_two_people_forgetting_the_same_fact_merge_cleanly(clones):
     mem = b.memory()
     assert [s.name for s in mem.tombstones("team").tombstones] == ["cache"]
     with pytest.raises(Exception, match="forgotten|tombstone"):
-        mem.write("cache2", "The build cache lives in /var/cache/build", "project", scope="team")
+        b.memory(actor="agent").write("cache2", "The build cache lives in /var/cache/build", "project", scope="team")
     assert mem.write("other", "The release train leaves on Thursdays", "project", scope="team").operation == "created"
 
 
@@ -145,8 +145,8 @@ def test_an_unreadable_tombstone_is_reported_and_never_blocks_writes(clones, bad
     mem = a.memory()
     assert mem.write("mine", "My personal project fact about the build", "project").operation == "created"
     assert mem.write("team", "A team fact about the release train", "project", scope="team").operation == "created"
-    with pytest.raises(TombstoneRefused):  # the readable tombstone still applies
-        mem.write("again", "The staging host is staging-7.example.com", "project", scope="team")
+    with pytest.raises(TombstoneRefused):  # the readable tombstone still applies (to the agent's proposal)
+        a.memory(actor="agent").write("again", "The staging host is staging-7.example.com", "project", scope="team")
     listed = mem.list()
     assert [m.path for m in listed.malformed if "t-broken" in m.path] == [str(broken)]
     reason = [m.error for m in listed.malformed if "t-broken" in m.path][0]

@@ -19,7 +19,7 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
+from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError, TombstoneRefused
 from ..files.fsio import digest
 from ..files.layout import read_layer_info, write_layer_info
 from ..files.memfile import MalformedMemory, MemoryRecord, format_time, parse
@@ -28,10 +28,11 @@ from ..layer.history import version_bytes
 from ..layer.index import whole_days
 from ..layer.journal import Event, now_utc
 from ..layer.layer import Layer
-from ..layer.succession import check_tombstones, refuse_superseded
-from ..results import PruneCandidate, WriteResult
+from ..layer.succession import explain_tombstone, refuse_superseded
+from ..results import DeleteResult, PruneCandidate, WriteResult
 from ..text.names import normalize_name, same_name
-from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone
+from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, caution, make, match, qualified
+from ..tombstones.match import check as refuse_forgotten
 from .fields import (
     MemoryChange,
     candidate_name,
@@ -122,7 +123,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
                             f"(memdir review)")
         old = source.record if source else None  # what fields not given keep
         description, type, body = inherit(old, description, type, body, name, change.body_source)
-        check_tombstones(tx, source, description, body, name, guard)  # told why when source's successor left it
+        check_forgotten(tx, source, description, body, name, guard)  # told why when source's successor left it
         if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))
         refuse_superseded(source, not reactivate, "write to", tx)
@@ -246,6 +247,37 @@ def _expected(tx, entry, expect: tuple[str, str | None, str | None] | None) -> N
         raise Conflict(f"candidate {entry.record.name!r} changed since it was shown "
                        f"({'its text' if entry.digest != shown else 'the memory it changes'}); "
                        "review it again (memdir review) and decide on what it is now")
+def check_forgotten(tx, entry, description: str, body: str, name: str, guard: list[Tombstone] = ()) -> None:
+    """The tombstone check of a write of ``description`` + ``body`` as memory ``name`` in transaction ``tx``
+    over the memory of ``entry`` (a scan entry or None); ``guard``: the session's other layers' tombstones
+    (:func:`memdir.operations.lookup.guard`). Who writes decides what a match does (DESIGN §5):
+
+    * the agent, consolidation, an import: every match (:func:`memdir.tombstones.match.match`) of the
+      layer's and ``guard``'s tombstones is refused;
+    * a person: only a match of the layer's own tombstones is refused; one of another layer's, or of the
+      team layer's (a teammate's), is written with a warning naming it — a person's own write is never
+      blocked by a tombstone someone else's layer holds;
+    * anyone: a forgotten fact with a qualifier (:func:`memdir.tombstones.match.qualified`: "Test database
+      port is 5433") is another fact, written with a warning naming the tombstone.
+
+    Warnings go to ``tx.warnings``. Raises :class:`TombstoneRefused` (told why a superseded memory holds the
+    value: :func:`memdir.layer.succession.explain_tombstone`)."""
+    own = tx.layer.tombstones()
+    if tx.actor == "human":
+        binding, others = [s for s in own if not s.team], [*[s for s in own if s.team], *guard]
+    else:
+        binding, others = [*own, *guard], []
+    try:
+        refuse_forgotten(binding, description, body, name=name, actor=tx.actor)
+    except TombstoneRefused as exc:
+        raise explain_tombstone(exc, entry, tx) from None
+    found = match(others, description, body)
+    if found is not None:
+        stone, why = found
+        whose = "the team layer's" if stone.team else "another layer's"
+        tx.warnings.append(caution(stone, why, f"it is a person's own write and the tombstone is {whose}"))
+    elif (near := qualified([*binding, *others], description, body)) is not None:
+        tx.warnings.append(caution(*near, "a qualifier makes it another fact"))
 
 
 def _other_than_proposal(entry, target: str) -> bool:
@@ -304,19 +336,41 @@ def touch(layer: Layer, name: str, session: str | None = None, actor: str = "age
         layer.refresh_index()
 
 
-def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None,
-           tombstone: bool = True, action: str = "delete", session: str | None = None) -> Tombstone | None:
+def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None, tombstone: bool = True,
+           action: str = "delete", session: str | None = None, holders=(), expect_digest: str | None = None
+           ) -> DeleteResult:
     """Delete one memory; with ``tombstone`` (the default) its value may never be written again until a person
-    lifts the tombstone. Raises :class:`NotFound`."""
+    lifts the tombstone — unless another live memory holds that value (:func:`_holder`: of this layer, or of
+    ``holders``, ``(scope, record)`` of the session's other layers): deleting a duplicate never freezes the
+    survivor, and the result names it (``kept_by``). ``expect_digest``: compare-and-set, the file's digest
+    the caller read (a promotion deletes only the version it promoted). Raises :class:`NotFound`,
+    :class:`Conflict` (the memory changed since ``expect_digest``)."""
     key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
     with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)
         if entry is None:
             raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer')
-        if not tombstone:
-            tx.apply(key, None, action, reason=reason)
-            return None
-        return _delete_tombstoned(tx, key, entry.record, action, reason)
+        if expect_digest is not None and entry.digest != expect_digest:
+            raise Conflict(f"memory {key!r} changed since it was read; it was not deleted")
+        kept_by = _holder(tx, key, entry.record, holders) if tombstone else None
+        if not tombstone or kept_by:
+            tx.apply(key, None, action, reason=reason, data={"kept_by": kept_by} if kept_by else None)
+            return DeleteResult(key, layer.scope, None, action, kept_by)
+        stone = _delete_tombstoned(tx, key, entry.record, action, reason)
+        return DeleteResult(key, layer.scope, stone.id, action)
+
+
+def _holder(tx, key: str, record: MemoryRecord, holders=()) -> str | None:
+    """``scope:name`` of a live memory (active: not a candidate, which waits on review, nor superseded) other
+    than ``key`` — of ``tx``'s layer, then of
+    ``holders`` (``(scope, record)``) — whose value the tombstone of ``record`` would match
+    (:func:`memdir.tombstones.match.match`), or None."""
+    stone = make(key, record.description, record.body, tx.actor, None)
+    here = [(tx.layer.scope, entry.record) for name, entry in sorted(tx.scan.entries.items()) if name != key]
+    for scope, other in [*here, *holders]:
+        if other.status == "active" and match([stone], other.description, other.body) is not None:
+            return f"{scope}:{other.name}"
+    return None
 
 
 def _delete_tombstoned(tx, key: str, record: MemoryRecord, action: str, reason: str | None) -> Tombstone:
@@ -412,7 +466,7 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
     raw = data if clean == record else None
     with layer.transaction(actor, session) as tx:
         existing = tx.fresh(key)
-        check_tombstones(tx, existing, clean.description, clean.body, key, guard)
+        check_forgotten(tx, existing, clean.description, clean.body, key, guard)
         refuse_superseded(existing, clean.status != "superseded" and not reactivate, "restore a version of", tx)
         if existing is not None and existing.digest == digest(data):
             return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
@@ -452,9 +506,12 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         record = entry.record
         _expected(tx, entry, expect)
         if not approve:
-            _delete_tombstoned(tx, key, record, "reject", reason or "rejected")
+            if _holder(tx, key, record):  # a live memory holds the value: rejecting the copy must not freeze it
+                tx.apply(key, None, "reject", reason=reason or "rejected")
+            else:
+                _delete_tombstoned(tx, key, record, "reject", reason or "rejected")
             return key
-        tx.check_tombstones(record.description, record.body, key, list(guard))
+        check_forgotten(tx, entry, record.description, record.body, key, guard)
         extra = dict(record.extra)
         target = extra.pop("candidate_for", None)
         now = now_utc().replace(microsecond=0)
@@ -539,6 +596,7 @@ def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", 
 
 
 __all__ = [
-    "PruneCandidate", "WriteResult", "approved_record", "clear", "delete", "dismiss", "finish_interrupted", "lift_tombstone", "move_layer", "prune",
+    "PruneCandidate", "WriteResult", "approved_record", "check_forgotten", "clear", "delete", "dismiss",
+    "finish_interrupted", "lift_tombstone", "move_layer", "prune",
     "prune_candidates", "receipt", "restore", "restore_bytes", "set_flag", "set_status", "touch", "write",
 ]

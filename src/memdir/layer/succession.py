@@ -143,15 +143,5 @@ def explain_tombstone(exc: TombstoneRefused, entry, tx) -> TombstoneRefused:
         stone=exc.stone, why=exc.why)
 
 
-def check_tombstones(tx, entry, description: str, body: str, name: str, guard: list = ()) -> None:
-    """The tombstone check of a write or restore in transaction ``tx`` (:meth:`Transaction.check_tombstones`
-    of :mod:`memdir.layer.layer`) over the memory of ``entry`` (a scan entry or None), its refusal told why
-    by :func:`explain_tombstone`. Raises :class:`TombstoneRefused`."""
-    try:
-        tx.check_tombstones(description, body, name, list(guard))
-    except TombstoneRefused as exc:
-        raise explain_tombstone(exc, entry, tx) from None
-
-
-__all__ = ["Successor", "check_tombstones", "explain_tombstone", "of_transaction", "refuse_superseded",
+__all__ = ["Successor", "explain_tombstone", "of_transaction", "refuse_superseded",
            "successor", "superseded_refusal"]

@@ -14,8 +14,6 @@ from ..errors import NotFound, StoreError
 from ..files.conflicts import refuse_markers, refuse_overwrite
 from ..files.memfile import MalformedMemory, MemoryRecord, parse, serialize
 from ..files.scan import Entry, FileState, Scan, stat_key
-from ..tombstones import match as tombstones_mod
-from ..tombstones.match import Tombstone
 from . import commit
 from .journal import Event
 
@@ -146,11 +144,3 @@ class Transaction:
         self.changed = True
         self.reindex = self.reindex or reindex
         return event
-
-    def check_tombstones(self, description: str, body: str, name: str,
-                         extra_stones: list[Tombstone] = ()) -> None:
-        """Refuse a forgotten value (:func:`memdir.tombstones.match.check`), also
-        one forgotten in ``extra_stones`` (the session's other layers); for
-        consolidation, a forgotten name too."""
-        tombstones_mod.check([*self.layer.tombstones(), *extra_stones], description, body,
-                             name=name, actor=self.actor)

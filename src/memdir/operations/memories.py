@@ -276,9 +276,15 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
         refuse_ambiguous(session, name, "delete")
     layer, entry = find(session, name, scope)
     action = "forget" if forget else "delete"
-    stone = gateway.delete(layer, entry.record.name, actor=session.actor, session=session.id, action=action,
-                           reason=reason)  # the journal's action already says "forget"
-    return DeleteResult(entry.record.name, layer.scope, stone.id if stone else None, action)
+    holders = []  # the other layers' live memories: a value one of them holds is not tombstoned
+    for other in session.layers():
+        if other is not layer:
+            try:
+                holders += [(other.scope, e.record) for e in other.scan().entries.values()]
+            except StoreError:
+                continue  # an unreadable layer holds nothing this delete can see
+    return gateway.delete(layer, entry.record.name, actor=session.actor, session=session.id, action=action,
+                          reason=reason, holders=holders)  # the journal's action already says "forget"
 
 
 def prune(session: Session, older_than_days: int, scope: str | None = None, *, dry_run: bool = True) -> PruneResult:

@@ -256,7 +256,7 @@ def resolve(session: Session, name: str, side: str | None, fields: dict[str, str
         raise InvalidInput(f"{side_text} of {path.name} is not a readable memory ({exc}); edit it by hand") from None
     with layer.transaction(session.actor, session.id) as tx:
         kept = layer.journal.put_object(data)
-        tx.check_tombstones(record.description, record.body, key)
+        gateway.check_forgotten(tx, None, record.description, record.body, key)
         event = tx.apply(key, record.with_(name=key), "resolve", raw=chosen,
                          reason=f"merge conflict: kept {side_text}", data={"conflicted": kept})
         if path.name != f"{key}.md":
@@ -290,6 +290,16 @@ def propose(session: Session, change: MemoryChange) -> WriteResult:
     stones = guard(session, layer)  # every layer's: the candidate layer is outside the session's
     result = gateway.write(layer, proposal, actor=session.actor, session=session.id, guard=stones)
     return replace(result, warnings=(*result.warnings, *stones.skipped)) if stones.skipped else result
+
+
+def tombstone_layers(session: Session, scope: str | None = None) -> list:
+    """The layers whose tombstones a person lists and lifts: the session's (or ``scope``'s), and, where the
+    team's are, the home's layer of team candidates, whose rejected values it keeps (it answers as
+    ``team``): a refusal of the agent's next team proposal names one of them. Raises :class:`ScopeError`."""
+    layers = session.layers(scope) if scope else session.layers()
+    if session.project_root is not None and any(layer.scope == "team" for layer in layers):
+        layers = [*layers, _candidates(session)]
+    return layers
 
 
 def pending(session: Session) -> list:
@@ -357,7 +367,8 @@ def promote(session: Session, name: str) -> Promoted:
     person only): written through the gateway (redaction, the credential
     check, every layer's tombstones as for any write into the team layer:
     :func:`memdir.operations.lookup.guard`), then removed from the project
-    layer without a tombstone. A memory spelled unlike the team memory of its file name (``C# tips``
+    layer without a tombstone — only the version promoted: one updated meanwhile is kept, and a warning
+    says so. A memory spelled unlike the team memory of its file name (``C# tips``
     where the team has ``C++ tips``: :func:`memdir.text.names.same_name`) is refused with
     :class:`Conflict`, naming the distinct name to rename it to first
     (:func:`memdir.gateway.fields.distinct_name`). Raises :class:`Refused`, :class:`NotFound`,
@@ -389,10 +400,15 @@ def promote(session: Session, name: str) -> Promoted:
                             reason="promoted from the project layer")
     stones = guard(session, team)
     result = gateway.write(team, promoted, actor="human", session=session.id, guard=stones, action="promote")
-    gateway.delete(source, key, actor="human", tombstone=False, action="promote", reason="promoted to the team layer",
-                   session=session.id)
+    kept = ()
+    try:  # only the version promoted goes: an update that landed meanwhile is kept, never lost
+        gateway.delete(source, key, actor="human", tombstone=False, action="promote",
+                       reason="promoted to the team layer", session=session.id, expect_digest=entry.digest)
+    except (Conflict, NotFound):
+        kept = (f"the project memory {key!r} changed while it was promoted, so it was kept: the team layer has the "
+                f"version promoted; promote it again (memdir promote {key}) or edit one of them",)
     return Promoted(key, str(team.path / f"{key}.md"), result.operation, result.redactions,
-                    (*result.warnings, *stones.skipped))
+                    (*result.warnings, *stones.skipped, *kept))
 
 
 def commits(session: Session, layer, name: str) -> tuple:
@@ -417,4 +433,5 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
 
 
 __all__ = ["Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust", "candidates", "commits", "decide", "init",
-           "pending", "promote", "propose", "resolve", "restore_commit", "status", "trust", "untrust"]
+           "pending", "promote", "propose", "resolve", "restore_commit", "status", "tombstone_layers", "trust",
+           "untrust"]

@@ -44,11 +44,12 @@ MIN_DIGEST = 12  # hex digits of a review digest a person may type instead of al
 
 
 def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
-    """The tombstones in force in the session's layers (or ``scope``'s), oldest first per layer. A layer
+    """The tombstones in force in the session's layers (or ``scope``'s), the team candidates' a person
+    rejected among the team's (:func:`memdir.operations.team.tombstone_layers`), oldest first per layer. A layer
     whose tombstones cannot be read, and a team tombstone file that does not read, are left out and named
     in the warnings. Raises :class:`StoreError` when no layer asked for could be read, :class:`ScopeError`."""
     found, warnings, failed = [], [], []
-    layers = session.layers(scope)
+    layers = teamops.tombstone_layers(session, scope)
     for layer in layers:
         try:
             stones = layer.tombstones()
@@ -68,13 +69,14 @@ def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
 def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = None,
                    scope: str | None = None) -> LiftResult:
     """Lift a tombstone so its value may be written again (a person only),
-    journaled; with ``scope``, only a tombstone of that layer. A layer whose tombstones cannot be read is
+    journaled; with ``scope``, only a tombstone of that layer (the team's: of rejected team candidates too,
+    :func:`memdir.operations.team.tombstone_layers`). A layer whose tombstones cannot be read is
     passed over. Raises :class:`Refused`, :class:`NotFound`, :class:`StoreError` (the id is in no layer
     read, and a layer could not be read: it may be there), :class:`ScopeError`."""
     if session.actor != "human":
         raise Refused(ONLY_A_PERSON_LIFTS)
     unreadable = None
-    for layer in [session.layer(scope)] if scope else session.layers():
+    for layer in teamops.tombstone_layers(session, scope):
         try:
             held = any(stone.id == tombstone_id for stone in layer.tombstones())
         except StoreError as exc:  # one unreadable layer never keeps another layer's tombstone in force

@@ -19,7 +19,8 @@ An item expires once it has been shown in :data:`SHOW_LIMIT` distinct
 sessions (a showing without a session id counts on its own), after
 :data:`MAX_AGE_DAYS` days, or when a memory written in that project covers it
 (:func:`covers`: at least half of its content words, compared by their first
-five letters, appear in the memory). Pending items are never memories: they
+five letters, appear in the memory, negated there too when the item negates
+them — a memory "Deploys happen on Fridays" does not cover "Never deploy on Fridays."). Pending items are never memories: they
 are not in ``MEMORY.md``, the search index or any list.
 
 This module is on the hot path: standard library only (json, os, re, time).
@@ -36,7 +37,7 @@ from pathlib import Path
 from ..files.layout import META_DIR
 from ..text.fence import escape_stored
 from ..text.printable import one_line
-from ..text.words import CHAT_WORDS, FUNCTION_WORDS
+from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
 
 PENDING_FILE = "pending.json"
 SHOWN_FILE = "pending-shown.jsonl"
@@ -45,6 +46,7 @@ MAX_TEXT = 300           # characters of one item
 SHOW_LIMIT = 2           # distinct sessions an item is shown in before it expires
 MAX_AGE_DAYS = 30        # an item older than this is dropped
 COVERAGE = 0.5           # share of an item's content words a covering memory holds
+NEGATION_REACH = 3       # words after a negation it turns around ("do not ever deploy")
 OPEN, CLOSE = "<memory_pending>", "</memory_pending>"
 NOTE = ("At the end of an earlier session in this project the user said the lines below (quoted, "
         "secrets redacted); nothing was saved from them. Save what will still matter later — a "
@@ -225,14 +227,32 @@ def _stems(text: str) -> set[str]:
     return {w[:5] for w in _WORD.findall(text.lower()) if w not in _STOP and (len(w) > 2 or not w.isascii())}
 
 
+def _negated(text: str, stems: set[str]) -> bool:
+    """Whether a negation (:data:`memdir.text.words.NEGATIONS`) of ``text`` turns around one of ``stems``:
+    the stem is among the :data:`NEGATION_REACH` words after it ("never deploy", "don't ever deploy",
+    "不部署", "Fridays: no deploys")."""
+    found = [w.lower() for w in _WORD.findall(text)]
+    for at, word in enumerate(found):
+        if word in NEGATIONS and any(w[:5] in stems for w in found[at + 1:at + 1 + NEGATION_REACH]):
+            return True
+    return False
+
+
 def covers(item_text: str, memory_text: str) -> bool:
     """True when ``memory_text`` holds at least :data:`COVERAGE` of the
     item's content words (compared by their first five letters; CJK by
-    character)."""
+    character) and, when the item negates them, negates them too
+    (:func:`_negated`): "Deploys happen on Fridays" is the opposite of "Never
+    deploy on Fridays.", not the finding saved. Only that way round: a memory
+    that states a corrected finding with a "not" of its own ("lines are not
+    spectral orders" for "You're confusing lines with spectral orders") saves it."""
     wanted = _stems(item_text)
     if not wanted:
         return False
-    return len(wanted & _stems(memory_text)) / len(wanted) >= COVERAGE
+    shared = wanted & _stems(memory_text)
+    if len(shared) / len(wanted) < COVERAGE:
+        return False
+    return not _negated(item_text, shared) or _negated(memory_text, shared)
 
 
 def _save(layer_dir: Path, items: list[dict]) -> None:

@@ -169,7 +169,11 @@ def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more:
 
 @printable_output
 def delete(result: DeleteResult) -> str:
-    """A deletion and the tombstone it left."""
+    """A deletion and the tombstone it left (or the live memory that holds its value, for which it left none)."""
+    if result.kept_by:
+        scope, _, name = result.kept_by.partition(":")
+        return (f"Deleted memory: {result.name} ({result.scope}). Its value is not tombstoned: the memory {name!r} "
+                f"({scope}) holds it too.")
     return (f"Deleted memory: {result.name} ({result.scope}). Its value is tombstoned and will not be "
             f"written again" + (f" (tombstone {result.tombstone})." if result.tombstone else "."))
 

@@ -31,11 +31,18 @@ RESPAWN_AFTER = 5.0  # seconds before this process starts another embedder for t
 PROBE_WAIT = 0.5  # seconds a starting embedder waits for the lock (longer than running()'s probe holds it)
 
 
+def _lock(home: Path):
+    """The embedder's lock file, created 0600 as every file of the home (DESIGN §2)."""
+    from filelock import FileLock
+
+    return FileLock(str(Path(home) / LOCK_FILE), mode=0o600)
+
+
 def running(home: Path) -> bool:
     """True when an embedder holds ``<home>/embed.lock``."""
-    from filelock import FileLock, Timeout
+    from filelock import Timeout
 
-    lock = FileLock(str(Path(home) / LOCK_FILE))
+    lock = _lock(home)
     try:
         lock.acquire(timeout=0)
     except Timeout:
@@ -75,12 +82,12 @@ def run(home: Path) -> int:
     under ``<home>/embed.lock``; returns how many were embedded (0 when
     another embedder holds the lock). Loops until none is left, so memories
     written meanwhile are embedded too."""
-    from filelock import FileLock, Timeout
+    from filelock import Timeout
 
     from . import vectors
     from .index import connect
 
-    lock = FileLock(str(Path(home) / LOCK_FILE))
+    lock = _lock(home)
     try:
         # Not 0: `memdir status` asks running(), which holds the lock for an instant; an embedder starting
         # then gave up with nothing embedded. A real embedder holds it far longer than this.

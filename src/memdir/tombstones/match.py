@@ -25,6 +25,14 @@ What matches a tombstone (:func:`match`), from strictest to loosest:
    is pg-main-01``) — a rotation, not any order, so ``Build runs before
    lint`` is not ``Lint runs before build``.
 
+A **qualified** fact is not the forgotten one either: the forgotten
+description with one or two words put right before it, nothing between them
+(``Test database port is 5433`` after forgetting ``Database port is 5433``),
+says something of another subject, so :func:`match` lets it through and
+:func:`qualified` names the tombstone it is close to, for a warning. Words
+that only frame a fact (``Note:``, ``Remember``, ``Always``, ``Please``:
+:data:`_FRAMING`) or a punctuation mark between them keep it a restatement.
+
 A correction is not a near-duplicate: changing a number, a name or a word
 (``5433`` → ``5434``, Jest → Vitest), saying the opposite (``not``,
 ``never``, ``no longer``: negations are content words) or reversing a
@@ -39,7 +47,8 @@ while list, heading and quote markup still add no word. The tombstone keeps the 
 show a person what was forgotten) and only digests of the full value.
 
 What a refusal says is here too, in one place: :func:`refusal` (the message a
-person reads), :func:`outcome` (the line of an item a consolidation or an
+person reads), :func:`caution` (the warning of a write let through beside a
+tombstone), :func:`outcome` (the line of an item a consolidation or an
 import leaves out) and :data:`ONLY_A_PERSON_LIFTS`; a refused write raises
 :class:`TombstoneRefused` carrying the tombstone and how it matched, so no
 caller composes or parses that text again.
@@ -59,7 +68,7 @@ from functools import lru_cache
 
 from ..errors import TombstoneRefused
 from ..text.printable import BIDI_CONTROLS, INVISIBLE
-from ..text.words import FUNCTION_WORDS, NEGATIONS
+from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
 from ..vocabulary import CJK_RANGES
 from .lookalike import unmix
 
@@ -82,6 +91,10 @@ _WORD = f"[{CJK_RANGES}]|[^\\W_{CJK_RANGES}]+|{_SIGNS}"  # compiled on first use
 # of a fact here (a question, a quantity, a contrast, a direction; "shall" never was filler), plus "such".
 _FACT_WORDS = frozenset("what when where which who why how all any but into about shall".split())
 _FILLER = FUNCTION_WORDS - NEGATIONS - _FACT_WORDS | {"such"}
+QUALIFIER_WORDS = 2  # words right before a forgotten fact that make it another fact's ("Test database …")
+# Words before a fact that frame it rather than qualify its subject: a restatement still.
+_FRAMING = frozenset("""note notes nb ps fyi tip remember reminder recall important again always still really
+actually confirmed update updated correction fact info todo warning caution""".split()) | CHAT_WORDS
 
 
 def normalize_value(text: str) -> str:
@@ -143,7 +156,7 @@ class Tombstone:
     (``actor``), why and when (``ts``, ISO-8601 UTC). ``team`` is True for a
     tombstone read from the team layer, whose files keep no actor, reason or
     time (:class:`memdir.tombstones.stones.TombstoneDir`); it is where the
-    tombstone was read, never stored."""
+    tombstone was read, never stored, and ``file`` the path of its file."""
 
     id: str
     name: str
@@ -154,10 +167,11 @@ class Tombstone:
     ts: str
     words_digest: str | None = None
     team: bool = field(default=False, compare=False)
+    file: str | None = field(default=None, compare=False)  # a team tombstone's file (git knows who and when)
 
     def stored(self) -> dict:
-        """The fields a tombstone file keeps: all but :attr:`team`."""
-        return {k: v for k, v in asdict(self).items() if k != "team"}
+        """The fields a tombstone file keeps: all but :attr:`team` and :attr:`file`."""
+        return {k: v for k, v in asdict(self).items() if k not in ("team", "file")}
 
 
 def make(name: str, description: str, body: str, actor: str, reason: str | None) -> Tombstone:
@@ -169,21 +183,37 @@ def make(name: str, description: str, body: str, actor: str, reason: str | None)
                      reason=reason, ts=now, words_digest=_words_digest(description, body))
 
 
-def _restated(fact: str, seq: tuple[str, ...], joined: str) -> bool:
+def _restated(fact: str, seq: tuple[str, ...], joined: str, description: str = "") -> bool:
     """True when the forgotten ``fact`` (``\x1f``-joined words) occurs in the
     value (``joined``) not right after a negation: "Do not use pnpm …" or
     "We no longer use pnpm …" corrects a forgotten "Use pnpm …", it does not
-    restate it."""
+    restate it. An occurrence that qualifies the fact (:func:`_qualifies`, ``description``
+    being the new one) is not a restatement either."""
     size = fact.count("\x1f") - 1
     start = joined.find(fact)
     while start >= 0:
         before = joined.count("\x1f", 0, start)  # words before the match
         after = seq[before + size: before + size + NEGATION_REACH]
         if not (NEGATIONS.intersection(seq[max(0, before - NEGATION_REACH): before])
-                or _RETRACTIONS.intersection(after)):
+                or _RETRACTIONS.intersection(after) or _qualifies(seq, before, size, description)):
             return True
         start = joined.find(fact, start + 1)
     return False
+
+
+def _qualifies(seq: tuple[str, ...], before: int, size: int, description: str) -> bool:
+    """True when the fact found at word ``before`` (``size`` words) of the value ``seq`` is the whole new
+    ``description`` after one or two qualifying words (not :data:`_FRAMING`, not function words) with
+    only spaces between them and the fact: "Test database port is 5433", not "Note: database port is 5433"."""
+    own = words(description)
+    if not 1 <= before <= QUALIFIER_WORDS or before + size != len(own) or own != seq[:len(own)]:
+        return False
+    qualifier = own[:before]
+    if any(w in _FRAMING or w in FUNCTION_WORDS or not w.isalnum() for w in qualifier):
+        return False
+    text = normalize_value(description)
+    found = re.search(r"\W+".join(re.escape(w) for w in own[:before + 1]), text)
+    return found is not None and not re.search(r"[^\w\s]", found.group())
 
 
 def match(stones, description: str, body: str, *, name: str | None = None,
@@ -213,7 +243,7 @@ def match(stones, description: str, body: str, *, name: str | None = None,
         fact, doubled, content_words = _fact(stone.description)
         if fact == own_joined and own_seq:
             return stone, "the forgotten fact restated"
-        if fact.count("\x1f") - 1 >= MIN_FACT_WORDS and _restated(fact, seq, joined):
+        if fact.count("\x1f") - 1 >= MIN_FACT_WORDS and _restated(fact, seq, joined, description):
             return stone, "the forgotten fact restated"
         if content_words >= MIN_FACT_WORDS and len(own) == content_words and own_content in doubled:
             return stone, "the forgotten fact reworded"
@@ -221,6 +251,22 @@ def match(stones, description: str, body: str, *, name: str | None = None,
         for stone in stones:
             if stone.name == name:
                 return stone, "a forgotten name"
+    return None
+
+
+def qualified(stones, description: str, body: str) -> tuple[Tombstone, str] | None:
+    """The first tombstone of ``stones`` whose forgotten fact ``description`` qualifies (the module
+    docstring: "Test database port is 5433" for "Database port is 5433"), with why (``the forgotten fact
+    qualified``), when :func:`match` finds none; else None. A write it finds is let through, warned."""
+    if not stones or match(stones, description, body) is not None:
+        return None
+    own = words(description)
+    for stone in stones:
+        fact = words(stone.description)
+        size = len(fact)
+        if size >= MIN_FACT_WORDS and 1 <= len(own) - size <= QUALIFIER_WORDS and own[-size:] == fact \
+                and _qualifies(own, len(own) - size, size, description):
+            return stone, "the forgotten fact qualified"
     return None
 
 
@@ -234,17 +280,51 @@ ONLY_A_PERSON_LIFTS = f"only a person can lift a tombstone ({lift_command()})"
 
 
 def forgotten_by(stone: Tombstone) -> str:
-    """Who forgot ``stone``'s value and why, as a refusal tells it: ``forgotten
-    by human: the host was retired``; ``forgotten in the team layer`` for a
-    team tombstone (its file keeps no actor nor reason); ``forgotten by an
-    unknown actor`` for a tombstone file that lost its actor."""
+    """Who forgot ``stone``'s value, when and why, as a refusal tells it: ``forgotten
+    by human on 2026-11-02: the host was retired``; for a team tombstone (its file keeps no actor, time
+    nor reason) what git says of its file: ``forgotten in the team layer (added by Ana Lima on
+    2026-11-02)``, ``(not committed yet)`` or plain ``forgotten in the team layer`` outside git;
+    ``forgotten by an unknown actor`` for a tombstone file that lost its actor."""
     # Tombstones that older versions made by a forget carry the reason "forgotten", a default that says nothing.
     reason = stone.reason if stone.reason and stone.reason.strip().lower() != "forgotten" else ""
+    day = stone.ts[:10] if re.fullmatch(r"\d{4}-\d{2}-\d{2}", stone.ts[:10]) else ""
     if stone.actor:
-        who = f"forgotten by {stone.actor}"
+        who = f"forgotten by {stone.actor}" + (f" on {day}" if day else "")
+    elif stone.team:
+        who = "forgotten in the team layer" + _committed(stone.file)
     else:
-        who = "forgotten in the team layer" if stone.team else "forgotten by an unknown actor"
+        who = "forgotten by an unknown actor" + (f" on {day}" if day else "")
     return who + (f": {reason}" if reason else "")
+
+
+def _committed(file: str | None) -> str:
+    """Who added a team tombstone's ``file`` and when, as git's history says (`` (added by A on D)``),
+    `` (not committed yet)`` when git has no commit of it, ``""`` outside a git work tree."""
+    if not file:
+        return ""
+    from pathlib import Path
+
+    from .. import git
+    from ..errors import StoreError
+
+    path = Path(file)
+    try:
+        git.run(path.parent, "rev-parse", "--is-inside-work-tree")
+    except (StoreError, OSError):
+        return ""
+    commits = git.log(path.parent, path)
+    if not commits:
+        return " (not committed yet)"
+    first = commits[-1]
+    return f" (added by {first.author} on {first.date[:10]})"
+
+
+def caution(stone: Tombstone, why: str, because: str) -> str:
+    """The warning of a write let through beside a tombstone it matches (``why``, from :func:`match` or
+    :func:`qualified`), ``because`` saying why it was let through: the tombstone, who forgot it, and how a
+    person lifts it."""
+    return (f"written though it matches a forgotten value ({why}; tombstone {stone.id}, memory {stone.name!r}, "
+            f"{forgotten_by(stone)}), because {because}; `{lift_command(stone.id)}` lifts the tombstone")
 
 
 def refusal(stone: Tombstone, why: str) -> str:
@@ -272,5 +352,5 @@ def check(stones, description: str, body: str, *, name: str | None = None, actor
         raise TombstoneRefused(refusal(stone, why), stone.id, stone=stone, why=why)
 
 
-__all__ = ["MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "Tombstone", "check", "forgotten_by", "lift_command", "make",
-           "match", "normalize_value", "outcome", "refusal", "value_of", "words"]
+__all__ = ["MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "caution", "check", "forgotten_by",
+           "lift_command", "make", "match", "normalize_value", "outcome", "qualified", "refusal", "value_of", "words"]

@@ -194,7 +194,7 @@ class TombstoneDir:
             try:
                 if stat.S_ISDIR(mode):
                     continue
-                stones.append(stone_of(_load(path, b"{}", foreign=True), team=True))
+                stones.append(replace(stone_of(_load(path, b"{}", foreign=True), team=True), file=str(path)))
             except ValueError as exc:
                 fix = ("remove it from the repository" if str(exc).startswith("not read")
                        else "fix or remove it by hand (a merge conflict: keep one side)")
@@ -217,7 +217,8 @@ class TombstoneDir:
         description), never who or when (the local journal keeps those):
         two people forgetting the same fact add byte-identical files, which
         git merges cleanly."""
-        stone = replace(make(name, description, body, actor, reason), team=True)
+        made = make(name, description, body, actor, reason)
+        stone = replace(made, team=True, file=str(self.path / f"{made.id}.json"))
         if self.linked():  # written through, the tombstone would land wherever the link points
             raise StoreError(f"{self.path} is a symbolic link; memdir does not write through it: replace it "
                              "with a directory")

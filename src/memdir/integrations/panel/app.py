@@ -19,6 +19,7 @@ as the ``human`` actor. Needs the ``panel`` extra (:class:`MissingExtra`).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ...errors import MissingExtra
@@ -68,7 +69,8 @@ def serve(home=None, *, port: int = 0, open_browser: bool = False, no_token: boo
     """Serve the panel on 127.0.0.1:``port`` (0: a free port) until
     interrupted; print its address with the token (``out``: a stream,
     default stdout; ``as_json``: one JSON line ``{"url", "port", "token"}``)
-    and with ``open_browser`` open it. Returns 0. Raises
+    and with ``open_browser`` open it through a private local page (:func:`_opener`: the token never
+    on the browser's command line). Returns 0. Raises
     :class:`InvalidInput` when the port cannot be bound, :class:`MissingExtra`."""
     import socket
     import sys
@@ -101,14 +103,39 @@ def serve(home=None, *, port: int = 0, open_browser: bool = False, no_token: boo
         print(json.dumps({"url": url, "port": port, "token": token}), file=out, flush=True)
     else:
         print(f"memdir panel: {url}", file=out, flush=True)
-    if open_browser:
+    opener = _opener(url) if open_browser else None
+    if opener is not None:
         import webbrowser
 
-        webbrowser.open(url)
+        app.on_first_visit = opener.unlink  # once the browser has the cookie, the page goes
+        webbrowser.open(opener.as_uri())
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    finally:
+        if opener is not None:
+            opener.unlink(missing_ok=True)
+            opener.parent.rmdir()
     return 0
+
+
+def _opener(url: str) -> Path:
+    """A page that sends the browser on to ``url`` (which holds the token), in a new private directory
+    (0700, the file 0600): ``--open`` gives the browser this file's path, never the token — a browser's
+    command line is readable by every local user (``ps``, ``/proc/<pid>/cmdline``). Its address holds no
+    secret either; the page is removed once the token was exchanged for the cookie, and when the panel stops."""
+    import html
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="memdir-panel-"))
+    page = folder / "open.html"
+    target = html.escape(url, quote=True)
+    fd = os.open(page, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(f'<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0; url={target}">'
+                     f'<title>memdir panel</title><a href="{target}">Open the memdir panel</a>\n')
+    return page
 
 
 __all__ = ["HOST", "create_app", "serve"]

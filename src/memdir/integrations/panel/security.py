@@ -29,6 +29,7 @@ the panel.
 from __future__ import annotations
 
 import hmac
+import html
 import json
 import re
 import secrets
@@ -94,6 +95,7 @@ class Guard:
         self.token = token
         self.csrf = csrf
         self.cookie = cookie_name(port)
+        self.on_first_visit = None  # called once the token was exchanged for the cookie (app.serve's opener)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -110,6 +112,12 @@ class Guard:
             rest = urlencode({k: v for k, v in query.items() if k != "token"})
             location = redirect_path(scope) + (f"?{rest}" if rest else "")
             cookie = f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+            if self.on_first_visit is not None and self._has_token(scope, headers):
+                self.on_first_visit()
+            if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+                # Sent on from another site (--open's local page): a redirect would stay cross-site, without the
+                # cookie; a page of the panel's own moves on, same-origin, with it.
+                return await _page(send, location, [(b"set-cookie", cookie.encode())])
             return await _reply(send, 303, None, [(b"location", location.encode()), (b"set-cookie", cookie.encode())])
         if scope["method"] not in SAFE_METHODS:
             body = await _read_body(headers, receive)
@@ -127,7 +135,7 @@ class Guard:
         origin = headers.get("origin")
         if origin is not None and not origin_allowed(origin, host):
             return f"Origin {origin!r} is not this panel"
-        if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+        if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none") and not self._entering(scope):
             return "a request from another site"
         if self.token is not None and not self._has_token(scope, headers):
             return "missing or wrong token: open the address `memdir panel` printed"
@@ -138,6 +146,13 @@ class Guard:
             if not _same(headers.get(CSRF_HEADER), self.csrf):
                 return "missing or wrong CSRF token (X-CSRF-Token)"
         return None
+
+    def _entering(self, scope) -> bool:
+        """A GET carrying the right ``?token=`` (the first visit, which only trades it for the cookie): let in
+        from another site too — ``memdir panel --open``'s local page sends the browser on from ``file://``,
+        and a page that knows the token needs no cross-site request to use it."""
+        query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+        return self.token is not None and scope["method"] == "GET" and _same(query.get("token"), self.token)
 
     def _has_token(self, scope, headers: dict) -> bool:
         if _same(headers.get(TOKEN_HEADER), self.token):
@@ -190,6 +205,17 @@ def _replay(body: bytes):
             return {"type": "http.request", "body": body, "more_body": False}
         return {"type": "http.disconnect"}
     return receive
+
+
+async def _page(send, location: str, headers: list) -> None:
+    """A 200 page that moves the browser on to ``location`` (a path of the panel: :func:`redirect_path`)."""
+    target = html.escape(location, quote=True)
+    body = (f'<!doctype html><meta http-equiv="refresh" content="0; url={target}">'
+            f'<a href="{target}">Open the memdir panel</a>\n').encode()
+    head = [(b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+            (b"cache-control", b"no-store"), *headers]
+    await send({"type": "http.response.start", "status": 200, "headers": head})
+    await send({"type": "http.response.body", "body": body})
 
 
 async def _reply(send, status: int, payload: dict | None, headers: list | None = None) -> None:

@@ -1,0 +1,38 @@
+"""A pending finding ends when a memory saves it — not when a memory says the opposite (issue 24, §5)."""
+
+import pytest
+
+from memdir import Memory
+from memdir.prompt import pending
+
+
+@pytest.mark.parametrize("finding, memory, covered", [
+    ("Never deploy on Fridays.", "Deploys happen on Fridays", False),
+    ("Never deploy on Fridays.", "never-fridays Never deploy on Fridays: releases wait for Monday", True),
+    ("Never deploy on Fridays.", "We don't deploy on Fridays", True),
+    ("You're confusing lines with spectral orders.", "Lines are not spectral orders", True),  # a correction saved
+    ("Deploy on Fridays.", "Deploys happen on Fridays", True),
+    ("Fridays: no deploys.", "Deploys happen on Fridays", False),
+    ("周五不部署", "周五部署", False),
+    ("周五不部署", "周五不部署新版本", True),
+])
+def test_a_memory_covers_a_negated_finding_only_when_it_negates_it_too(finding, memory, covered):
+    assert pending.covers(finding, memory) is covered
+
+
+def test_the_opposite_memory_leaves_the_finding_pending_and_the_same_one_ends_it(isolated_home, project):
+    person = Memory.open(home=isolated_home, project=project, actor="human")
+    report = person.consolidate([{"role": "user", "content": "Remember: never deploy on Fridays."}],
+                                extractor="agent")
+    assert report.pending == ("Remember: never deploy on Fridays.",)
+    layer = person.session.layer("project").path
+
+    agent = Memory.open(home=isolated_home, project=project, session="s1")
+    agent.call_tool("memory_write", {"name": "deploy-day", "type": "project",
+                                     "description": "Deploys happen on Fridays", "body": ""})
+    assert [i["text"] for i in pending.load(layer)] == ["Remember: never deploy on Fridays."]  # still pending
+
+    agent.call_tool("memory_write", {"name": "no-friday-deploys", "type": "feedback",
+                                     "description": "Never deploy on Fridays",
+                                     "body": "Why: said by the user.\nHow to apply: wait for Monday."})
+    assert pending.load(layer) == []  # the control: saving the finding ends it
