@@ -19,7 +19,7 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError, TombstoneRefused
+from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
 from ..files.fsio import digest
 from ..files.layout import read_layer_info, write_layer_info
 from ..files.memfile import MalformedMemory, MemoryRecord, format_time, parse
@@ -31,8 +31,8 @@ from ..layer.layer import Layer
 from ..layer.succession import explain_tombstone, refuse_superseded
 from ..results import DeleteResult, PruneCandidate, WriteResult
 from ..text.names import normalize_name, same_name
-from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, caution, make, match, qualified
-from ..tombstones.match import check as refuse_forgotten
+from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, make, match
+from .forgotten import check_forgotten
 from .fields import (
     MemoryChange,
     candidate_name,
@@ -247,39 +247,6 @@ def _expected(tx, entry, expect: tuple[str, str | None, str | None] | None) -> N
         raise Conflict(f"candidate {entry.record.name!r} changed since it was shown "
                        f"({'its text' if entry.digest != shown else 'the memory it changes'}); "
                        "review it again (memdir review) and decide on what it is now")
-def check_forgotten(tx, entry, description: str, body: str, name: str, guard: list[Tombstone] = ()) -> None:
-    """The tombstone check of a write of ``description`` + ``body`` as memory ``name`` in transaction ``tx``
-    over the memory of ``entry`` (a scan entry or None); ``guard``: the session's other layers' tombstones
-    (:func:`memdir.operations.lookup.guard`). Who writes decides what a match does (DESIGN §5):
-
-    * the agent, consolidation, an import: every match (:func:`memdir.tombstones.match.match`) of the
-      layer's and ``guard``'s tombstones is refused;
-    * a person: only a match of the layer's own tombstones is refused; one of another layer's, or of the
-      team layer's (a teammate's), is written with a warning naming it — a person's own write is never
-      blocked by a tombstone someone else's layer holds;
-    * anyone: a forgotten fact with a qualifier (:func:`memdir.tombstones.match.qualified`: "Test database
-      port is 5433") is another fact, written with a warning naming the tombstone.
-
-    Warnings go to ``tx.warnings``. Raises :class:`TombstoneRefused` (told why a superseded memory holds the
-    value: :func:`memdir.layer.succession.explain_tombstone`)."""
-    own = tx.layer.tombstones()
-    if tx.actor == "human":
-        binding, others = [s for s in own if not s.team], [*[s for s in own if s.team], *guard]
-    else:
-        binding, others = [*own, *guard], []
-    try:
-        refuse_forgotten(binding, description, body, name=name, actor=tx.actor)
-    except TombstoneRefused as exc:
-        raise explain_tombstone(exc, entry, tx) from None
-    found = match(others, description, body)
-    if found is not None:
-        stone, why = found
-        whose = "the team layer's" if stone.team else "another layer's"
-        tx.warnings.append(caution(stone, why, f"it is a person's own write and the tombstone is {whose}"))
-    elif (near := qualified([*binding, *others], description, body)) is not None:
-        tx.warnings.append(caution(*near, "a qualifier makes it another fact"))
-
-
 def _other_than_proposal(entry, target: str) -> bool:
     """True when ``entry`` (a scan entry or None) holds a name a proposal for ``target`` cannot take:
     a memory that is not a pending candidate for ``target`` (that one the proposal changes)."""

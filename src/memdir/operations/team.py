@@ -298,7 +298,7 @@ def tombstone_layers(session: Session, scope: str | None = None) -> list:
     ``team``): a refusal of the agent's next team proposal names one of them. Raises :class:`ScopeError`."""
     layers = session.layers(scope) if scope else session.layers()
     if session.project_root is not None and any(layer.scope == "team" for layer in layers):
-        layers = [*layers, _candidates(session)]
+        layers = [*layers, candidates(session)]
     return layers
 
 

@@ -1,0 +1,46 @@
+"""Which tombstones refuse a write and which only warn: who writes decides (DESIGN §5). The gateway
+(:mod:`memdir.gateway.changes`) calls :func:`check_forgotten` inside the transaction of every write,
+restore, approve and team resolve."""
+
+from __future__ import annotations
+
+from ..errors import TombstoneRefused
+from ..layer.succession import explain_tombstone
+from ..tombstones.match import Tombstone, caution, match, qualified
+from ..tombstones.match import check as refuse_forgotten
+
+
+def check_forgotten(tx, entry, description: str, body: str, name: str, guard: list[Tombstone] = ()) -> None:
+    """The tombstone check of a write of ``description`` + ``body`` as memory ``name`` in transaction ``tx``
+    over the memory of ``entry`` (a scan entry or None); ``guard``: the session's other layers' tombstones
+    (:func:`memdir.operations.lookup.guard`). Who writes decides what a match does (DESIGN §5):
+
+    * the agent, consolidation, an import: every match (:func:`memdir.tombstones.match.match`) of the
+      layer's and ``guard``'s tombstones is refused;
+    * a person: only a match of the layer's own tombstones is refused; one of another layer's, or of the
+      team layer's (a teammate's), is written with a warning naming it — a person's own write is never
+      blocked by a tombstone someone else's layer holds;
+    * anyone: a forgotten fact with a qualifier (:func:`memdir.tombstones.match.qualified`: "Test database
+      port is 5433") is another fact, written with a warning naming the tombstone.
+
+    Warnings go to ``tx.warnings``. Raises :class:`TombstoneRefused` (told why a superseded memory holds the
+    value: :func:`memdir.layer.succession.explain_tombstone`)."""
+    own = tx.layer.tombstones()
+    if tx.actor == "human":
+        binding, others = [s for s in own if not s.team], [*[s for s in own if s.team], *guard]
+    else:
+        binding, others = [*own, *guard], []
+    try:
+        refuse_forgotten(binding, description, body, name=name, actor=tx.actor)
+    except TombstoneRefused as exc:
+        raise explain_tombstone(exc, entry, tx) from None
+    found = match(others, description, body)
+    if found is not None:
+        stone, why = found
+        whose = "the team layer's" if stone.team else "another layer's"
+        tx.warnings.append(caution(stone, why, f"it is a person's own write and the tombstone is {whose}"))
+    elif (near := qualified([*binding, *others], description, body)) is not None:
+        tx.warnings.append(caution(*near, "a qualifier makes it another fact"))
+
+
+__all__ = ["check_forgotten"]
