@@ -29,7 +29,7 @@ from ..errors import StoreError
 from ..files.fsio import NOFOLLOW, ensure_dir
 
 INDEX_DB = "index.sqlite"
-SCHEMA_VERSION = 3  # 2: rows per memory (the layer's scan), files table; 3: origin column
+SCHEMA_VERSION = 4  # 2: rows per memory (the layer's scan), files table; 3: origin column; 4: accents folded
 FIELDS = ("name", "title", "description", "body")
 
 
