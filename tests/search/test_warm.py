@@ -31,7 +31,7 @@ LOAD_WAIT = 300.0  # seconds allowed for a model load on a loaded machine (a wai
 
 @pytest.fixture
 def short_home(monkeypatch):
-    """A home whose socket path fits ``sockaddr_un`` (pytest's tmp paths may not)."""
+    """A home of its own under /tmp (the socket itself lives in the runtime directory, whatever the path)."""
     home = Path(tempfile.mkdtemp(prefix="mw", dir="/tmp")) / "h"
     monkeypatch.setenv("MEMDIR_HOME", str(home))
     yield home
@@ -92,7 +92,7 @@ def test_prompt_hook_answers_without_and_with_a_warm_process(short_home, project
     assert not numpy_loaded
     # A stale socket (its process gone) is the same as none.
     stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    stale.bind(str(short_home / warm.SOCKET_NAME))
+    stale.bind(str(warm.socket_path(short_home, create=True)))
     stale.close()
     context, numpy_loaded = _hook(short_home, project, "when do the database backups run?")
     assert "Database backups run nightly" in context and not numpy_loaded
@@ -110,7 +110,7 @@ def test_prompt_hook_answers_without_and_with_a_warm_process(short_home, project
         assert "cafeteria" in lunch and "Database backups" not in lunch
     finally:
         server.close()
-    assert not (short_home / warm.SOCKET_NAME).exists()
+    assert not (warm.socket_path(short_home)).exists()
 
 
 def test_warm_cosines_are_the_in_process_ones_at_the_same_generation(short_home, project):
@@ -151,5 +151,5 @@ def test_the_mcp_server_is_the_warm_process(short_home, project):
     finally:
         server.stdin.close()  # the client goes away: the server exits and removes its socket
         server.wait(timeout=60)
-    assert not (short_home / warm.SOCKET_NAME).exists()
+    assert not (warm.socket_path(short_home)).exists()
     assert warm.ask(short_home, "backups", layers, generation) is None
