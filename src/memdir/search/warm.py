@@ -135,17 +135,21 @@ def socket_path(home: Path, create: bool = False) -> Path | None:
 
 
 def why_off(home: Path, settings) -> str | None:
-    """Why a fresh prompt hook of ``home`` gets no cosines from a warm process,
-    or None when one answers at :func:`socket_path`: dense retrieval turned
-    off or not installed, no usable socket directory, or no process listening
-    (the MCP server of a session is the warm process). For ``memdir doctor``.
-    Never raises."""
+    """Why a fresh prompt hook of ``home`` gets no cosines from a warm process
+    although dense retrieval is wanted, or None: when one answers at
+    :func:`socket_path`, and when dense retrieval is not wanted (``search_vectors
+    = off``, or ``auto`` without the extra: the search mode already says
+    ``bm25``). The reasons: ``on`` without the extra, no usable socket
+    directory, no process listening (the MCP server of a session is the warm
+    process). For ``memdir doctor``. Never raises."""
     from . import vectors
 
-    if getattr(settings, "search_vectors", "auto") == "off":
-        return "the warm search process is off: search_vectors = off (recall ranks by words alone)"
+    setting = getattr(settings, "search_vectors", "auto")
+    if setting == "off" or (setting != "on" and not vectors.installed()):
+        return None
     if not vectors.installed():
-        return "the warm search process is off: the vectors extra is not installed (recall ranks by words alone)"
+        return ("the warm search process is off: search_vectors = on but the vectors extra is not installed "
+                "(recall ranks by words alone)")
     directory, why = runtime_dir()
     if directory is None:
         return f"the warm search process is off: no socket directory ({why}); recall ranks by words alone"
