@@ -83,6 +83,7 @@ def test_a_socket_directory_open_to_others_turns_the_warm_path_off(runtime, monk
     assert warm.runtime_dir() == (mine, None)
 
 
+@pytest.mark.slow
 def test_doctor_says_why_the_warm_path_is_off(isolated_home, project, runtime):
     mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "b")
