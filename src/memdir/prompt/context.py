@@ -108,6 +108,14 @@ def _marker(lost: dict[str, int]) -> str:
     return f"…({left_out} index {noun} left out: {where} — call memory_list or memory_search to see them)"
 
 
+def _per_scope(scopes: list[str], counts: list[int]) -> dict[str, int]:
+    """``counts`` summed per scope name, in first-seen order (the marker's form)."""
+    out: dict[str, int] = {}
+    for scope, count in zip(scopes, counts):
+        out[scope] = out.get(scope, 0) + count
+    return out
+
+
 def _size(text: str) -> int:
     return len(text.encode("utf-8"))
 
@@ -169,13 +177,13 @@ def layout(sections: list[tuple[str, str]], max_bytes: int = 4096,
         if fixed + 2 + _size(full) <= max_bytes:
             return f"{head}\n\n{full}{tail}", tuple(zip(scopes, totals, totals))
         # Reserve room for the widest marker this render could need.
-        budget = max_bytes - fixed - _size("\n" + _marker(dict(zip(scopes, totals))))
+        budget = max_bytes - fixed - _size("\n" + _marker(_per_scope(scopes, totals)))
         kept = _choose(blocks, budget)
         kept_blocks = ["\n".join([block[0], ""] + [line for line, keep in zip(block[1:], flags) if keep])
                        for block, flags in zip(blocks, kept) if any(flags)]
         shown = [sum(flags) for flags in kept]
         if kept_blocks:
-            lost = {scope: total - n for scope, total, n in zip(scopes, totals, shown)}
+            lost = _per_scope(scopes, [total - n for total, n in zip(totals, shown)])
             body = "\n\n".join(kept_blocks) + "\n" + _marker(lost)
             text = f"{head}\n\n{body}{tail}"
             if _size(text) <= max_bytes:
