@@ -103,3 +103,14 @@ def test_doctor_says_why_the_warm_path_is_off(isolated_home, project, runtime):
         assert not any("warm search process" in n for n in on.doctor().notes)
     finally:
         server.close()
+
+
+def test_a_runtime_directory_too_long_for_a_socket_is_passed_over(runtime, monkeypatch):
+    run, tmp = runtime
+    deep = os.path.join(run, "r" * 90)
+    os.mkdir(deep, 0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", deep)
+    path = warm.socket_path("/some/home", create=True)
+    assert str(path).startswith(os.path.join(tmp, f"memdir-{os.getuid()}") + "/") and len(str(path)) <= 100
+    monkeypatch.setenv("XDG_RUNTIME_DIR", run)  # control: a short one is used
+    assert str(warm.socket_path("/some/home", create=True)).startswith(run + "/memdir/")

@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 
 from ..errors import InvalidInput
-from ..prompt.context import byte_budget
 from ..prompt import recalled
+from ..prompt.context import byte_budget
 from ..prompt.pending import with_pending
 from ..session import Session
 from ..text.fence import escape_fence_tags, neutralize_braces

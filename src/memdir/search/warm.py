@@ -74,11 +74,14 @@ def _private(path: str) -> str | None:
 
 def _candidates() -> list[str]:
     """Directories the socket may live in, best first: ``$XDG_RUNTIME_DIR/memdir``
-    when the runtime directory is set, absolute and private, then ``/tmp/memdir-<uid>``."""
+    when the runtime directory is set, absolute, private and short enough for
+    a socket path, then ``/tmp/memdir-<uid>``."""
     out = []
     runtime = os.environ.get("XDG_RUNTIME_DIR", "")
     if runtime and os.path.isabs(runtime) and _private(runtime) is None:
-        out.append(os.path.join(runtime, "memdir"))
+        directory = os.path.join(runtime, "memdir")
+        if len(os.fsencode(os.path.join(directory, "0" * 16 + SOCKET_SUFFIX))) <= MAX_SOCKET_PATH:
+            out.append(directory)
     out.append(os.path.join(SHARED_TMP, f"memdir-{os.getuid()}"))
     return out
 
@@ -128,10 +131,7 @@ def socket_path(home: Path, create: bool = False) -> Path | None:
     directory, _why = runtime_dir(create)
     if directory is None:
         return None
-    path = os.path.join(directory, _name(home))
-    if len(os.fsencode(path)) > MAX_SOCKET_PATH:  # a very long XDG_RUNTIME_DIR
-        return None
-    return Path(path)
+    return Path(directory, _name(home))  # ≤ MAX_SOCKET_PATH: a runtime directory too long is passed over
 
 
 def why_off(home: Path, settings) -> str | None:
@@ -154,8 +154,6 @@ def why_off(home: Path, settings) -> str | None:
     if directory is None:
         return f"the warm search process is off: no socket directory ({why}); recall ranks by words alone"
     path = socket_path(home)
-    if path is None:
-        return f"the warm search process is off: its socket path under {directory} is too long"
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
             probe.settimeout(CONNECT_TIMEOUT)
