@@ -52,8 +52,9 @@ def _store(home: Path, project: Path) -> Memory:
 def _hook(home: Path, project: Path, prompt: str) -> tuple[str, bool]:
     """The hook's recall context and whether its process imported numpy (or
     ``statistics``, whose ``fractions``/``decimal`` cost a fresh hook ≈ 15–30 ms)."""
-    payload = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
-                          "prompt": prompt})
+    # A session of its own per call: a body is given once per session (issue 28), and each call here asks anew.
+    payload = json.dumps({"session_id": f"s-{time.monotonic_ns()}", "cwd": str(project),
+                          "hook_event_name": "UserPromptSubmit", "prompt": prompt})
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "memdir.hooks", "claude-code",
                            "UserPromptSubmit"], input=payload, capture_output=True, text=True, timeout=120,
                           env=dict(os.environ, MEMDIR_HOME=str(home), MEMDIR_SEARCH_VECTORS="on"))
