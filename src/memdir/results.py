@@ -412,7 +412,8 @@ class VerifyResult(Result):
 
 @dataclass(frozen=True)
 class LayerStatus(Result):
-    """One layer of the session: its path, counts, and the files that are not
+    """One layer of the session: its path, counts (``in_context``: its index
+    lines in the context block as rendered now), and the files that are not
     memories (``malformed``) or were read leniently (``fallback_parsed``:
     frontmatter that is not YAML; ``no_frontmatter``: plain Markdown;
     ``notes``: every leniency by file, those two included — a foreign type
@@ -428,6 +429,7 @@ class LayerStatus(Result):
     fallback_parsed: tuple[str, ...] = ()
     no_frontmatter: tuple[str, ...] = ()
     notes: tuple[FileNote, ...] = ()
+    in_context: int = 0  # index lines of this layer the context block really holds (the fair budget may cut)
 
 
 @dataclass(frozen=True)

@@ -137,7 +137,8 @@ def test_the_prompt_hook_shows_pending_to_a_session_that_has_not_seen_it(isolate
     assert "<memory_recall>" in context and "5433" in context  # the control: recall itself
     assert "“Remember that the release is cut on Thursdays.”" in context.split("</memory_recall>")[1]
     again = json.loads(hook("UserPromptSubmit", payload).stdout)["hookSpecificOutput"]["additionalContext"]
-    assert "5433" in again and pending.OPEN not in again  # once per session
+    # once per session, both: the findings are not shown again, the body only named (issue 28)
+    assert "unchanged: db-port — memory_read" in again and "5433" not in again and pending.OPEN not in again
 
 
 @pytest.mark.slow

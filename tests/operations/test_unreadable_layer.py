@@ -186,10 +186,10 @@ def test_status_and_doctor_report_an_unreadable_tombstones_file_and_show_the_oth
     status = run_cli("--project", project, "status", env=env)
     assert (status.returncode, status.stderr) == (0, "")
     lines = status.stdout.splitlines()
-    at = lines.index("user: 1 memories (1 in the index, 0 candidates, 0 tombstones)")
+    at = lines.index("user: 1 memories (1 in the index, 1 in the context block, 0 candidates, 0 tombstones)")
     assert lines[at + 1] == f"  ! unreadable: {stones}: {unreadable}"
-    assert "project: 0 memories (0 in the index, 0 candidates, 1 tombstones)" in lines  # the other layers
-    assert "team: 0 memories (0 in the index, 0 candidates, 0 tombstones)" in lines
+    assert "project: 0 memories (0 in the index, 0 in the context block, 0 candidates, 1 tombstones)" in lines  # the other layers
+    assert "team: 0 memories (0 in the index, 0 in the context block, 0 candidates, 0 tombstones)" in lines
     doctor = run_cli("--project", project, "doctor", env=env)
     assert doctor.returncode == 1 and "Traceback" not in doctor.stderr, doctor.stderr
     lines = doctor.stdout.splitlines()
@@ -201,7 +201,7 @@ def test_status_and_doctor_report_an_unreadable_tombstones_file_and_show_the_oth
     assert [p.path for p in person.doctor().problems] == [str(stones), str(user)]
     tool = person.call_tool("memory_status", {})
     assert f"  ! unreadable: {stones}: {unreadable}" in tool.splitlines()
-    assert "project: 0 memories (0 in the index, 0 candidates, 1 tombstones)" in tool.splitlines()
+    assert "project: 0 memories (0 in the index, 0 in the context block, 0 candidates, 1 tombstones)" in tool.splitlines()
 
 
 @pytest.mark.slow

@@ -76,7 +76,7 @@ def test_budget_keeps_pinned_and_counts_what_was_left_out(isolated_home, project
         assert f"- [keep-{i}](keep-{i}.md) 📌 — pinned number {i}" in block
     shown = block.count("\n- [")
     left_out = 300 - shown
-    assert f"…({left_out} index lines left out — call memory_list or memory_search to see them)" in block
+    assert f"…({left_out} index lines left out: project {left_out} — call memory_list or memory_search to see them)" in block
     assert block.startswith(OPEN + "\n") and block.endswith(CLOSE)
     assert 0 < shown < 300
 

@@ -260,15 +260,16 @@ def _fits_one_line(secs, max_bytes) -> bool:
     index line fits with the frame, its section heading and the widest
     marker the renderer reserves (``store.context``)."""
     blocks = []
+    per_scope: dict[str, int] = {}
     for scope, body in secs:
         lines = [context_block.escape_stored(context_block.one_line(line))
                  for line in body.split("\n") if line.strip()]
         if lines:
             blocks.append((context_block.SECTION_TITLES.get(scope, f"## {scope} memories"), lines))
-    total = sum(len(lines) for _, lines in blocks)
+            per_scope[scope] = per_scope.get(scope, 0) + len(lines)
     frame = len(f"{context_block.OPEN}\n{context_block.NOTE}\n{context_block.HEADING}\n{context_block.CLOSE}"
                 .encode())
-    marker = len(("\n" + context_block._marker(total)).encode())
+    marker = len(("\n" + context_block._marker(per_scope)).encode())  # names every layer with its count
     everything = "\n\n".join(f"{title}\n\n" + "\n".join(lines) for title, lines in blocks)
     if blocks and frame + len(f"\n\n{everything}".encode()) <= max_bytes:
         return True  # every line fits: no marker needed

@@ -47,8 +47,9 @@ def test_budget_curve(l0, tmp_path):
     got = l0.budget_curve(tmp_path)
     assert got["empty_store_bytes"] == 0  # an empty store injects nothing, not even the policy
     rows = [(p["memories"], p["bytes"], p["lines_kept"], p["lines_left_out"], p["marker"]) for p in got["points"]]
-    assert rows == [(20, 2882, 20, 0, False), (50, 4035, 33, 17, True), (100, 4090, 34, 66, True),
-                    (200, 4089, 35, 165, True), (1000, 4089, 35, 965, True)]
+    # The marker names the layers that lost lines (issue 28): its longer reserve costs one line at 100+.
+    assert rows == [(20, 2882, 20, 0, False), (50, 4047, 33, 17, True), (100, 4040, 33, 67, True),
+                    (200, 4043, 33, 167, True), (1000, 4040, 33, 967, True)]
     for point in got["points"]:
         assert point["bytes"] <= 4096 and point["fenced"]
         # the marker is there exactly when the whole block would not have fitted
@@ -60,9 +61,9 @@ def test_budget_curve(l0, tmp_path):
 def test_probe_retention_at_half_budget(l0, tmp_path):
     got = l0.probe_retention(tmp_path)
     assert (got["memories"], got["probes"], got["max_bytes"]) == (60, 15, 3157)
-    assert (got["plain"]["kept"], got["plain"]["share"]) == (4, 0.2667)  # positional baseline
+    assert (got["plain"]["kept"], got["plain"]["share"]) == (5, 0.3333)  # positional baseline (the fair share)
     assert (got["pinned"]["kept"], got["pinned"]["share"]) == (15, 1.0)  # the seed's bar: ≥ 0.8
-    assert (got["importance"]["kept"], got["importance"]["share"]) == (12, 0.8)
+    assert (got["importance"]["kept"], got["importance"]["share"]) == (14, 0.9333)
     assert got["pinned"]["pin_mark"] and not got["plain"]["pin_mark"] and not got["importance"]["pin_mark"]
     assert all(got[case]["bytes"] <= got["max_bytes"] for case in ("plain", "pinned", "importance"))
 
@@ -77,7 +78,9 @@ def test_a_pinned_project_memory_is_not_pushed_out_by_the_user_section(isolated_
     mem.write("lint-rule", "Run ruff before every commit, the CI rejects lint errors", "project", "b")
     block = mem.context(4096)
     assert "(deploy-freeze.md) 📌" in block and "## Project memories" in block
-    assert "(lint-rule.md)" not in block and "(user-fact-00.md)" in block  # control: same section, not pinned
+    # Since issue 28 the project section has a floor of the budget: its unpinned line is there too, and
+    # the user section keeps what it can of the rest.
+    assert "(lint-rule.md)" in block and "(user-fact-00.md)" in block and "(user-fact-39.md)" not in block
     assert len(block.encode()) <= 4096 and "index lines left out" in block
     assert block.index("## User memories") < block.index("## Project memories")  # section order kept
 

@@ -31,7 +31,7 @@ LOAD_WAIT = 300.0  # seconds allowed for a model load on a loaded machine (a wai
 
 @pytest.fixture
 def short_home(monkeypatch):
-    """A home whose socket path fits ``sockaddr_un`` (pytest's tmp paths may not)."""
+    """A home of its own under /tmp (the socket itself lives in the runtime directory, whatever the path)."""
     home = Path(tempfile.mkdtemp(prefix="mw", dir="/tmp")) / "h"
     monkeypatch.setenv("MEMDIR_HOME", str(home))
     yield home
@@ -52,8 +52,9 @@ def _store(home: Path, project: Path) -> Memory:
 def _hook(home: Path, project: Path, prompt: str) -> tuple[str, bool]:
     """The hook's recall context and whether its process imported numpy (or
     ``statistics``, whose ``fractions``/``decimal`` cost a fresh hook ≈ 15–30 ms)."""
-    payload = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
-                          "prompt": prompt})
+    # A session of its own per call: a body is given once per session (issue 28), and each call here asks anew.
+    payload = json.dumps({"session_id": f"s-{time.monotonic_ns()}", "cwd": str(project),
+                          "hook_event_name": "UserPromptSubmit", "prompt": prompt})
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "memdir.hooks", "claude-code",
                            "UserPromptSubmit"], input=payload, capture_output=True, text=True, timeout=120,
                           env=dict(os.environ, MEMDIR_HOME=str(home), MEMDIR_SEARCH_VECTORS="on"))
@@ -92,7 +93,7 @@ def test_prompt_hook_answers_without_and_with_a_warm_process(short_home, project
     assert not numpy_loaded
     # A stale socket (its process gone) is the same as none.
     stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    stale.bind(str(short_home / warm.SOCKET_NAME))
+    stale.bind(str(warm.socket_path(short_home, create=True)))
     stale.close()
     context, numpy_loaded = _hook(short_home, project, "when do the database backups run?")
     assert "Database backups run nightly" in context and not numpy_loaded
@@ -110,7 +111,7 @@ def test_prompt_hook_answers_without_and_with_a_warm_process(short_home, project
         assert "cafeteria" in lunch and "Database backups" not in lunch
     finally:
         server.close()
-    assert not (short_home / warm.SOCKET_NAME).exists()
+    assert not (warm.socket_path(short_home)).exists()
 
 
 def test_warm_cosines_are_the_in_process_ones_at_the_same_generation(short_home, project):
@@ -151,5 +152,5 @@ def test_the_mcp_server_is_the_warm_process(short_home, project):
     finally:
         server.stdin.close()  # the client goes away: the server exits and removes its socket
         server.wait(timeout=60)
-    assert not (short_home / warm.SOCKET_NAME).exists()
+    assert not (warm.socket_path(short_home)).exists()
     assert warm.ask(short_home, "backups", layers, generation) is None

@@ -288,16 +288,17 @@ def parse(text: str, stem: str) -> ParsedFile:
     if not text.strip():
         raise MalformedMemory("file is empty")
     try:
-        name = normalize_name(stem).name
+        normalized = normalize_name(stem)
     except InvalidInput as exc:
         raise MalformedMemory(f"file name is not a memory name: {exc}") from None
+    name = normalized.name
     parts = split(text)
     if parts is None:
         body = text.strip()
         description = one_line(first_heading(body))
         if not description:
             raise MalformedMemory("no frontmatter and no text to describe it")
-        return ParsedFile(MemoryRecord(name=name, description=description[:500], body=body),
+        return ParsedFile(MemoryRecord(name=name, description=description[:500], body=body, title=normalized.title),
                           no_frontmatter=True)
     front, body = parts
     fallback = False
@@ -348,6 +349,8 @@ def parse(text: str, stem: str) -> ParsedFile:
             declared_norm = None
         if declared_norm is None or declared_norm.name != name or declared_norm.title:
             title = declared
+    if not title and normalized.title:  # a hand-made 회의록.md: its file name is its only spelling (NFC)
+        title = normalized.title
     description = one_line(as_written(data.get("description"), lines))
     if not description:
         description = title or one_line(first_heading(body))[:500]

@@ -12,6 +12,7 @@ caller that gathers them is :func:`memdir.tools.handlers.status` (and
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import InvalidInput, StoreError
@@ -34,7 +35,7 @@ from ..layer.index import is_visible
 from ..layer.journal import Journal, now_utc
 from ..layer.layer import home_layers
 from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, team_journal_dirs, user_layer_dir
-from ..prompt.context import session_block
+from ..prompt.context import session_layout
 from ..results import (
     DoctorResult,
     FileNote,
@@ -220,10 +221,12 @@ def status(session: Session, search: str, extractor: str = "") -> StatusResult:
             notes=tuple(FileNote(str(e.path), note) for e in sorted(scan.entries.values(), key=lambda e: e.path)
                         for note in _notes(e))))
     try:
-        block = session_block(session)
+        block, shown = session_layout(session)
     except StoreError:
-        block = ""  # the layer that cannot be read is reported above
+        block, shown = "", ()  # the layer that cannot be read is reported above
     untrusted = untrusted_note(session.layer_dir("team")) if session.team_untrusted() else ""
+    in_block = {scope: count for scope, count, _total in shown}
+    layers = [replace(layer, in_context=in_block.get(layer.scope, 0)) for layer in layers]
     return StatusResult(str(session.home), str(session.project_root) if session.project_root else None,
                         session.project_error if session.project_root is None else None, tuple(layers),
                         len(block.encode("utf-8")), session.settings.context_max_bytes, search, extractor,

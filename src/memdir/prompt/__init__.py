@@ -1,8 +1,9 @@
 """What is injected into the agent's prompt: the context block and the pending findings (DESIGN §6, §7).
 
 ``context`` (the ``<memory_context>`` block within its byte budget),
-``pending`` (the agent extractor's findings, the ``<memory_pending>`` block).
-Both are on the hooks' hot path: no YAML, no SQLite, no locking.
+``pending`` (the agent extractor's findings, the ``<memory_pending>`` block),
+``recalled`` (what recall already injected in a session: each body once).
+All on the hooks' hot path: no YAML, no SQLite, no locking.
 
 May import: the standard library and the packages before it; on the hot path
 only the base modules, ``text`` and ``files.layout``/``files.fsio``.

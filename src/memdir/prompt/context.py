@@ -17,17 +17,22 @@
     ## Project memories
 
     - ..
-    …(N index lines left out — call memory_list or memory_search to see them)
+    …(N index lines left out: user N1, project N2 — call memory_list or memory_search to see them)
 
     <policy>
     </memory_context>
 
 The whole block fits ``max_bytes`` UTF-8 bytes: whole index lines are kept in
 order, a line that does not fit is skipped and the walk goes on (one long line
-cannot push out the rest), and a marker counts what was left out. When lines
-must be left out, pinned ones (the pin mark) are chosen first from every section, so a
-pinned project memory is not pushed out by the user section's unpinned ones. Lines are
-never cut, so no UTF-8 character is ever broken. Stored text is escaped at
+cannot push out the rest), and a marker counts what was left out, per layer
+(``…(90 index lines left out: user 85, project 5 — …)``). When lines must be
+left out, the budget is shared fairly (DESIGN §6, issue 28): pinned lines of
+every section first (a pin is a person's "keep this"), then each section
+gets an equal floor of what is left for its other lines, and what one
+section leaves of its floor goes to the others' remaining lines, in section
+order. So 120 user memories cannot push the project's five out, and a pinned
+project memory is not pushed out by the user section's unpinned ones. Lines
+are never cut, so no UTF-8 character is ever broken. Stored text is escaped at
 render time (:func:`memdir.text.fence.escape_stored`) — fence tags and the
 harness's own tags become ``&lt;…&gt;``, ``{{`` becomes ``{ {``, and
 every line holds no line break, control or bidi character
@@ -102,16 +107,27 @@ def guidance_block(max_bytes: int = 4096, policy: str = POLICY) -> str:
     return text if _size(text) <= max_bytes else ""
 
 
-def _marker(left_out: int) -> str:
+def _marker(lost: dict[str, int]) -> str:
+    """The truncation marker naming each section that lost lines and how many (``lost``: scope → lines)."""
+    left_out = sum(lost.values())
     noun = "line" if left_out == 1 else "lines"
-    return f"…({left_out} index {noun} left out — call memory_list or memory_search to see them)"
+    where = ", ".join(f"{scope} {count}" for scope, count in lost.items() if count)
+    return f"…({left_out} index {noun} left out: {where} — call memory_list or memory_search to see them)"
+
+
+def _per_scope(scopes: list[str], counts: list[int]) -> dict[str, int]:
+    """``counts`` summed per scope name, in first-seen order (the marker's form)."""
+    out: dict[str, int] = {}
+    for scope, count in zip(scopes, counts):
+        out[scope] = out.get(scope, 0) + count
+    return out
 
 
 def _size(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
-_RENDERED: dict[tuple, str] = {}
+_RENDERED: dict[tuple, tuple] = {}
 _READ: dict[Path, tuple[tuple[int, int, int], str]] = {}
 
 
@@ -119,12 +135,18 @@ def render(sections: list[tuple[str, str]], max_bytes: int = 4096, policy: str =
     """Memoized :func:`render_block` (a long-running server renders the same
     indexes on every step; the strings from :func:`read_index` keep their
     hashes, so a hit costs a dict lookup)."""
+    return render_layout(sections, max_bytes, policy)[0]
+
+
+def render_layout(sections: list[tuple[str, str]], max_bytes: int = 4096,
+                  policy: str = POLICY) -> tuple[str, tuple[tuple[str, int, int], ...]]:
+    """Memoized :func:`layout`."""
     key = (tuple(sections), max_bytes, policy)
     hit = _RENDERED.get(key)
     if hit is None:
         if len(_RENDERED) >= 16:
             _RENDERED.clear()
-        hit = _RENDERED[key] = render_block(sections, max_bytes, policy)
+        hit = _RENDERED[key] = layout(sections, max_bytes, policy)
     return hit
 
 
@@ -135,33 +157,45 @@ def render_block(sections: list[tuple[str, str]], max_bytes: int = 4096, policy:
     dropped when even the frame with it does not fit, and ``""`` is returned
     when not one index line can be shown.
     """
+    return layout(sections, max_bytes, policy)[0]
+
+
+def layout(sections: list[tuple[str, str]], max_bytes: int = 4096,
+           policy: str = POLICY) -> tuple[str, tuple[tuple[str, int, int], ...]]:
+    """The context block of :func:`render_block` and what it holds: one
+    ``(scope, index lines shown, index lines in all)`` per section with at
+    least one index line, in section order (``("user", 31, 120)``). Pure."""
     blocks: list[list[str]] = []
+    scopes: list[str] = []
     for scope, text in sections:
         lines = [escape_stored(one_line(line)) for line in text.split("\n") if line.strip()]
         if lines:
             blocks.append([SECTION_TITLES.get(scope, f"## {scope} memories"), *lines])
+            scopes.append(scope)
+    totals = [len(b) - 1 for b in blocks]
+    none = tuple((scope, 0, total) for scope, total in zip(scopes, totals))
     if not blocks:
-        return ""
+        return "", none
     for with_policy in (True, False):
         tail = f"\n\n{policy}\n{CLOSE}" if with_policy else f"\n{CLOSE}"
         head = f"{OPEN}\n{NOTE}\n{HEADING}"
         fixed = _size(head) + _size(tail)
         full = "\n\n".join("\n".join([b[0], ""] + b[1:]) for b in blocks)
         if fixed + 2 + _size(full) <= max_bytes:
-            return f"{head}\n\n{full}{tail}"
-        total_lines = sum(len(b) - 1 for b in blocks)
+            return f"{head}\n\n{full}{tail}", tuple(zip(scopes, totals, totals))
         # Reserve room for the widest marker this render could need.
-        budget = max_bytes - fixed - _size("\n" + _marker(total_lines))
+        budget = max_bytes - fixed - _size("\n" + _marker(_per_scope(scopes, totals)))
         kept = _choose(blocks, budget)
         kept_blocks = ["\n".join([block[0], ""] + [line for line, keep in zip(block[1:], flags) if keep])
                        for block, flags in zip(blocks, kept) if any(flags)]
-        left_out = total_lines - sum(map(sum, kept))
+        shown = [sum(flags) for flags in kept]
         if kept_blocks:
-            body = "\n\n".join(kept_blocks) + "\n" + _marker(left_out)
+            lost = _per_scope(scopes, [total - n for total, n in zip(totals, shown)])
+            body = "\n\n".join(kept_blocks) + "\n" + _marker(lost)
             text = f"{head}\n\n{body}{tail}"
             if _size(text) <= max_bytes:
-                return text
-    return ""
+                return text, tuple(zip(scopes, shown, totals))
+    return "", none
 
 
 def _pinned(line: str) -> bool:
@@ -173,23 +207,38 @@ def _pinned(line: str) -> bool:
 
 
 def _choose(blocks: list[list[str]], budget: int) -> list[list[bool]]:
-    """Which index lines fit ``budget`` bytes (per section, per line):
-    pinned lines of every section first, then the others, each walk in
-    section and line order; a line that does not fit is skipped and the walk
-    goes on. A section's title costs its bytes with its first kept line."""
+    """Which index lines fit ``budget`` bytes (per section, per line), the
+    fair share of the module docstring: the pinned lines of every section
+    first (a pin is a person's "keep this"); then each section's other lines
+    within an equal share of what is left; then what the shares left unused,
+    for every section's remaining lines. Each walk goes in section and line
+    order, a line that does not fit is skipped and the walk goes on. A
+    section's title costs its bytes with its first kept line."""
     kept = [[False] * (len(block) - 1) for block in blocks]
     pinned = [[PIN_MARK in line and _pinned(line) for line in block[1:]] for block in blocks]
-    used = 0
-    for want in ((True, False) if any(map(any, pinned)) else (False,)):
-        for b, block in enumerate(blocks):
-            opened = any(kept[b])
-            for i, line in enumerate(block[1:]):
-                if kept[b][i] or (want and not pinned[b][i]):
-                    continue
-                cost = _size(line) + 1 + (0 if opened else _size("\n\n" + block[0] + "\n"))
-                if used + cost <= budget:
-                    kept[b][i], opened, used = True, True, used + cost
+    every = range(len(blocks))
+    used = _walk(blocks, kept, every, budget, lambda b, i: pinned[b][i]) if any(map(any, pinned)) else 0
+    share = (budget - used) // len(blocks)
+    for b in every:
+        used += _walk(blocks, kept, [b], share)
+    _walk(blocks, kept, every, budget - used)
     return kept
+
+
+def _walk(blocks, kept, sections, room: int, wanted=None) -> int:
+    """Keep the lines of ``sections`` not kept yet (and ``wanted(section,
+    line)`` when given) that fit ``room`` bytes; returns the bytes used."""
+    used = 0
+    for b in sections:
+        block = blocks[b]
+        opened = any(kept[b])
+        for i, line in enumerate(block[1:]):
+            if kept[b][i] or (wanted is not None and not wanted(b, i)):
+                continue
+            cost = _size(line) + 1 + (0 if opened else _size("\n\n" + block[0] + "\n"))
+            if used + cost <= room:
+                kept[b][i], opened, used = True, True, used + cost
+    return used
 
 
 def byte_budget(max_bytes, default: int) -> int:
@@ -228,6 +277,13 @@ def session_block(session, max_bytes: int | None = None, warn=None, *, guidance:
     none of its text, whoever asks: one line before the block says so and how to trust it
     (:func:`memdir.files.trust.untrusted_note`), within the budget. Raises :class:`InvalidInput` for a budget
     below 1 byte or one that is no integer (:func:`byte_budget`)."""
+    return session_layout(session, max_bytes, warn, guidance=guidance)[0]
+
+
+def session_layout(session, max_bytes: int | None = None, warn=None, *,
+                   guidance: bool = False) -> tuple[str, tuple[tuple[str, int, int], ...]]:
+    """:func:`session_block` and what it holds per layer, as :func:`layout`
+    gives it (``status`` and ``doctor`` show it). Raises as :func:`session_block`."""
     budget = byte_budget(max_bytes, session.settings.context_max_bytes)
     untrusted = session.team_untrusted()
     note = f"memdir: {untrusted_note(session.layer_dir('team'))}." if untrusted else ""
@@ -245,8 +301,10 @@ def session_block(session, max_bytes: int | None = None, warn=None, *, guidance:
                                                session.meta_dir(scope))))
         except Exception as exc:  # noqa: BLE001 — one unreadable layer never blanks the others
             (warn or _warn)(f"the {scope} layer was left out of the context: {exc}")
-    block = render(sections, budget) or (guidance_block(budget) if guidance else "")
-    return f"{note}\n{block}" if note and block else note or block
+    block, shown = render_layout(sections, budget)
+    if not block and guidance:
+        block = guidance_block(budget)
+    return (f"{note}\n{block}" if note and block else note or block), shown
 
 
 def _warn(message: str) -> None:

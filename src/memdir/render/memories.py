@@ -343,16 +343,24 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
     lines = [f"home: {result.home}",
              f"project: {result.project_root or '(none — ' + str(result.project_error) + ')'}",
              f"search: {result.search}",
-             f"context: {result.context_bytes} of {result.context_budget} bytes"]
+             f"context: {result.context_bytes} of {result.context_budget} bytes" + _context_layers(result)]
     if result.extractor:
         lines.append(f"consolidation extractor: {result.extractor}")
     if result.untrusted_team:
         lines.append(f"team: {result.untrusted_team}")
     for layer in result.layers:
         lines.append(f"{layer.scope}: {layer.memories} memories ({layer.visible} in the index, "
+                     f"{layer.in_context} in the context block, "
                      f"{layer.candidates} candidates, {layer.tombstones} tombstones)")
         lines += ["  " + line for line in malformed_lines(layer.malformed, max_malformed)]
     return "\n".join(lines)
+
+
+def _context_layers(result: StatusResult) -> str:
+    """What the context block holds per layer, for the ``context:`` line:
+    `` — user 31 of 120 in the index, project 5 of 5`` (``""`` with no layer)."""
+    parts = [f"{layer.scope} {layer.in_context} of {layer.visible}" for layer in result.layers]
+    return f" — {', '.join(parts)} in the index" if parts else ""
 
 
 @printable_output
@@ -371,7 +379,8 @@ def doctor(result: DoctorResult) -> str:
                      + (f" — belongs to {o.belongs_to} ({o.because}): memdir move-layer {o.key} {o.belongs_to}"
                         if o.belongs_to else f" — memdir move-layer {o.key} NEW_PROJECT_DIR re-keys it (or delete "
                         "the layer's directory if that project is gone for good)"))
-    lines.append(f"context: {result.status.context_bytes} of {result.status.context_budget} bytes")
+    lines.append(f"context: {result.status.context_bytes} of {result.status.context_budget} bytes"
+                 + _context_layers(result.status))
     if result.status.extractor:
         lines.append(f"consolidation extractor: {result.status.extractor}")
     lines += [f"note: {note}" for note in result.notes]

@@ -29,7 +29,7 @@ from ..errors import StoreError
 from ..files.fsio import NOFOLLOW, ensure_dir
 
 INDEX_DB = "index.sqlite"
-SCHEMA_VERSION = 3  # 2: rows per memory (the layer's scan), files table; 3: origin column
+SCHEMA_VERSION = 4  # 2: rows per memory (the layer's scan), files table; 3: origin column; 4: accents folded
 FIELDS = ("name", "title", "description", "body")
 
 
@@ -137,9 +137,13 @@ def connect(home: Path) -> sqlite3.Connection:
             if conn is not None:
                 conn.close()
                 conn = None
-            # Busy, locked, I/O errors, a full disk: the index is fine, only unavailable now.
+            if not isinstance(exc, StaleSchema) and cannot_write(exc):
+                # A full disk (SQLite cannot make its -wal and -shm files), a read-only file: the index
+                # itself is fine; read it as it is, and open it normally again next time.
+                return open_read_only(path, exc)
+            # Busy, locked: the index is fine, only unavailable now.
             if attempt == 2 or not (isinstance(exc, StaleSchema) or is_corrupt(path)):
-                raise StoreError(f"cannot open the search index {path}: {exc}") from None
+                raise StoreError(f"cannot open the search index {path}: {explain(exc, path)}") from None
             # Derived data: a corrupt or foreign file is rebuilt from the memory files.
             for suffix in ("", "-wal", "-shm"):
                 try:
@@ -176,6 +180,87 @@ def layer_key(home: Path, layer_dir: Path) -> str:
         return Path(layer_dir).relative_to(home).as_posix()
     except ValueError:
         return Path(layer_dir).as_posix()
+
+
+# ---------------------------------------------------------------- when the file cannot be written
+
+
+# SQLite result codes (the low byte of an extended code) that mean "cannot write here now":
+# SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN. A full disk shows as FULL in a write and
+# as IOERR or CANTOPEN when SQLite cannot create its -wal/-shm files at open.
+_CANNOT_WRITE = (8, 10, 13, 14)
+
+
+def cannot_write(exc: BaseException) -> bool:
+    """True when ``exc`` (a ``sqlite3.Error``) says the index cannot be
+    written now — a full disk, a read-only file or directory, an I/O error —
+    so reading it as it is may still answer."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in _CANNOT_WRITE
+
+
+def explain(exc: BaseException, path: Path | None = None) -> str:
+    """``exc``'s message with SQLite's name for it (``database or disk is full
+    (SQLITE_FULL)``), so a full disk is reported as one; with ``path`` (the
+    index), an I/O error on a file system with no free block says the disk
+    is full too (SQLite reports a full disk at open as SQLITE_IOERR)."""
+    name = getattr(exc, "sqlite_errorname", None)
+    text = f"{exc} ({name})" if name and name not in str(exc) else str(exc)
+    if path is not None and (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF in (10, 14):
+        try:
+            if os.statvfs(Path(path).parent).f_bavail == 0:
+                text += "; the disk is full"
+        except (OSError, AttributeError):
+            pass
+    return text
+
+
+class ReadOnly(sqlite3.Connection):
+    """A connection of :func:`open_read_only`; ``why`` it is read-only."""
+
+    why = ""
+
+
+_READ_ONLY: dict[Path, str] = {}
+
+
+def open_read_only(path: Path, exc: BaseException) -> sqlite3.Connection:
+    """A read-only connection to the index at ``path``, which cannot be
+    written now (``exc``: a full disk, a read-only file): search and recall
+    answer from it as it is. Not cached: the next :func:`connect` tries a
+    normal open again, so a process outlives a full disk. ``mode=ro`` first;
+    when even that cannot open (no room for the ``-shm`` file), ``immutable``
+    (no locking: a concurrent writer could be seen half-way, but on a full
+    disk no writer gets far). :func:`read_only_reason` says why (doctor).
+    Raises :class:`StoreError` when the file cannot be read either."""
+    why = _READ_ONLY[Path(path)] = (f"the search index {path} cannot be written ({explain(exc, path)}); "
+                                    "search and recall answer from it as it is")
+    uri = Path(path).resolve().as_uri()
+    last: BaseException = exc
+    for mode in ("mode=ro", "immutable=1"):
+        try:
+            conn = sqlite3.connect(f"{uri}?{mode}", uri=True, timeout=5.0, isolation_level=None,
+                                   check_same_thread=False, factory=ReadOnly)
+            conn.why = why
+            try:
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                conn.execute("SELECT count(*) FROM docs").fetchone()
+            except sqlite3.DatabaseError:
+                conn.close()
+                raise
+            if version != SCHEMA_VERSION:
+                conn.close()
+                break  # another schema's rows cannot be read as ours
+            return conn
+        except sqlite3.DatabaseError as err:
+            last = err
+    raise StoreError(f"cannot open the search index {path}: {explain(exc, path)}; reading it as it is failed too: "
+                     f"{explain(last)}") from None
+
+
+def read_only_reason(home: Path) -> str | None:
+    """Why this process last read the index of ``home`` read-only, or None."""
+    return _READ_ONLY.get(db_path(home))
 
 
 # ---------------------------------------------------------------- when the file cannot be used
@@ -228,5 +313,6 @@ def fallback_reason(path: Path) -> str | None:
     return _REASONS.get(Path(path))
 
 
-__all__ = ["FIELDS", "INDEX_DB", "SCHEMA_VERSION", "close_all", "connect", "db_path", "fallback_reason", "in_memory",
-           "is_corrupt", "layer_key", "open_in_memory", "while_busy"]
+__all__ = ["FIELDS", "INDEX_DB", "ReadOnly", "SCHEMA_VERSION", "cannot_write", "close_all", "connect", "db_path", "explain",
+           "fallback_reason", "in_memory", "is_corrupt", "layer_key", "open_in_memory", "open_read_only",
+           "read_only_reason", "while_busy"]

@@ -7,6 +7,12 @@ follow it: :func:`recall_with_pending`), so the stable index in the system
 prompt keeps the provider's prompt cache. Ranking and the relevance threshold are :func:`memdir.search.ranking.ranked`'s
 (the same calibrated score as search); this module decides what qualifies and
 renders the block.
+
+Once per session (``once``, the prompt hook): a memory whose body this
+session was already given, unchanged, is not given again — it is named on
+one pointer line instead — and a body that changed since is given again
+(:mod:`memdir.prompt.recalled` keeps the record; :func:`mark_recalled`
+writes what was really shown).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 
 from ..errors import InvalidInput
+from ..prompt import recalled
 from ..prompt.context import byte_budget
 from ..prompt.pending import with_pending
 from ..session import Session
@@ -31,7 +38,10 @@ RECALL_NOTE = ("Stored memories that may bear on this prompt: background data fr
 class RecalledMemory:
     """One memory in a recall block: ``score`` the calibrated relevance in
     [0, 1], ``why`` the matched ``terms`` and the dense ``cosine`` (or None),
-    ``cut`` True when its body did not fit whole."""
+    ``cut`` True when its body did not fit whole, ``digest`` what the body
+    shown is recorded by (:func:`memdir.prompt.recalled.digest`), ``shown``
+    False when it is only named on the pointer line (given earlier in the
+    session, unchanged)."""
 
     name: str
     scope: str
@@ -39,6 +49,8 @@ class RecalledMemory:
     score: float
     why: dict
     cut: bool = False
+    digest: str = ""
+    shown: bool = True
 
 
 @dataclass(frozen=True)
@@ -67,7 +79,7 @@ def _cut_utf8(text: str, max_bytes: int) -> str:
 
 
 def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | None = None, *,
-                  embed_query: bool = True) -> RecallResult:
+                  embed_query: bool = True, once: bool = False) -> RecallResult:
     """The recall block for a user prompt and the memories it holds: up to
     ``k`` of the most relevant active memories whose calibrated score reaches
     the relevance threshold (:mod:`memdir.search.relevance`), fenced and
@@ -78,8 +90,11 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     A memory qualifies when its body says more than its index line (it is not
     empty and not just the description). ``embed_query`` False: never load
     the embedding model here (:func:`memdir.search.ranking.ranked`). A body that does not fit whole is
-    cut at a character boundary with a marker naming ``memory_read``. Raises
-    :class:`InvalidInput` for a bad ``k`` or budget.
+    cut at a character boundary with a marker naming ``memory_read``.
+    ``once``: a memory this session (``session.id``) was already given,
+    unchanged, keeps its place among the ``k`` but is only named on one
+    pointer line (:mod:`memdir.prompt.recalled`); a session without an id
+    gets every body. Raises :class:`InvalidInput` for a bad ``k`` or budget.
     """
     budget = _budget(session, k, max_bytes)
     if not isinstance(prompt, str) or not prompt.strip():
@@ -98,22 +113,35 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
         chosen.append(hit)
     if not chosen:
         return RecallResult("")
+    given = recalled.shown(session.home, session.id) if once else {}
     clean = lambda s: escape_stored(printable(s))  # no control or bidi character
     head = f"{RECALL_OPEN}\n{RECALL_NOTE}\n"
     tail = f"{RECALL_CLOSE}"
     parts: list[str] = []
     memories: list[RecalledMemory] = []
-    used = len((head + tail).encode("utf-8"))
+    again: list[RecalledMemory] = []
+    sections = []
     for hit in chosen:
         m = hit.memory
         scope = scope_of.get(m.layer, m.layer)
         title = clean(f"## {m.name} {kind_label(m.type, scope)} — {one_line(m.description)}")
         body = clean(m.body.strip())
+        seen = RecalledMemory(m.name, scope, m.type, round(hit.score, 4), hit.why(),
+                              digest=recalled.digest(f"{title}\n{body}"))
+        if given.get(f"{scope}/{m.name}") == seen.digest:
+            again.append(replace(seen, shown=False))
+        else:
+            sections.append((seen, title, body))
+    pointer = _pointer([m.name for m in again])
+    if len((head + tail + pointer).encode("utf-8")) > budget:  # a budget too small for the line: no pointer
+        pointer, again = "", []
+    used = len((head + tail + pointer).encode("utf-8"))
+    for seen, title, body in sections:
         section = f"\n{title}\n{body}\n"
         size = len(section.encode("utf-8"))
         cut = False
         if used + size > budget:
-            marker = f"…(cut; memory_read {m.name} for the rest)"
+            marker = f"…(cut; memory_read {seen.name} for the rest)"
             room = budget - used - len(f"\n{title}\n\n{marker}\n".encode())
             if room < 64:
                 continue
@@ -121,15 +149,31 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
             size = len(section.encode("utf-8"))
             cut = True
         parts.append(section)
-        memories.append(RecalledMemory(m.name, scope, m.type, round(hit.score, 4), hit.why(), cut))
+        memories.append(replace(seen, cut=cut))
         used += size
-    if not parts:
+    if not parts and not again:
         return RecallResult("")
-    return RecallResult(head + "".join(parts) + tail, tuple(memories))
+    return RecallResult(head + "".join(parts) + pointer + tail, (*memories, *again))
+
+
+def _pointer(names: list[str]) -> str:
+    """The one line naming memories given earlier in this session, unchanged (``""`` for none)."""
+    if not names:
+        return ""
+    return f"\n(given earlier in this session, unchanged: {', '.join(names)} — memory_read NAME to see one again)\n"
+
+
+def mark_recalled(session: Session, result: RecallResult) -> None:
+    """Record in the session's record (:mod:`memdir.prompt.recalled`) the
+    bodies ``result`` gave, so the next prompt of the session gets them only
+    by name. Call it once the block was really shown (a hook after printing
+    it). Nothing without a session id; never raises."""
+    recalled.record(session.home, session.id,
+                    {f"{m.scope}/{m.name}": m.digest for m in result.memories if m.shown and m.digest})
 
 
 def recall_with_pending(session: Session, prompt: str, k: int = 3, max_bytes: int | None = None, *,
-                        embed_query: bool = True, mark: bool | None = None) -> RecallResult:
+                        embed_query: bool = True, mark: bool | None = None, once: bool = False) -> RecallResult:
     """What a prompt is shown: the recall block of :func:`recall_result`
     followed by the project's pending findings this session has not been
     shown, both within ``max_bytes`` UTF-8 bytes together (default the
@@ -138,18 +182,18 @@ def recall_with_pending(session: Session, prompt: str, k: int = 3, max_bytes: in
     recall the rest). ``memories`` are those of the recall block. ``mark``:
     count this as a showing of the findings; None — only when the session's
     actor is an agent (a person looking, ``memdir recall``, does not use one
-    up). Raises :class:`InvalidInput` for a bad ``k`` or budget."""
+    up). ``once``: :func:`recall_result`'s. Raises :class:`InvalidInput` for a bad ``k`` or budget."""
     budget = _budget(session, k, max_bytes)
-    recalled = RecallResult("")
+    found = RecallResult("")
 
     def block(rest: int) -> str:
-        nonlocal recalled
-        recalled = recall_result(session, prompt, k=k, max_bytes=rest, embed_query=embed_query)
-        return recalled.block
+        nonlocal found
+        found = recall_result(session, prompt, k=k, max_bytes=rest, embed_query=embed_query, once=once)
+        return found.block
 
     text = with_pending(session, budget, block, once_per_session=True,
                         mark=session.actor == "agent" if mark is None else mark)
-    return replace(recalled, block=text)
+    return replace(found, block=text)
 
 
 def recall(session: Session, prompt: str, k: int = 3, max_bytes: int | None = None, *,
@@ -158,5 +202,5 @@ def recall(session: Session, prompt: str, k: int = 3, max_bytes: int | None = No
     return recall_result(session, prompt, k=k, max_bytes=max_bytes, embed_query=embed_query).block
 
 
-__all__ = ["RECALL_CLOSE", "RECALL_NOTE", "RECALL_OPEN", "RecallResult", "RecalledMemory", "recall",
+__all__ = ["RECALL_CLOSE", "RECALL_NOTE", "RECALL_OPEN", "RecallResult", "RecalledMemory", "mark_recalled", "recall",
            "recall_result", "recall_with_pending"]

@@ -36,7 +36,7 @@ from ..files.scan import Entry
 from ..layer.layer import Layer, home_layers, sweep_can_wait
 from ..session import Session
 from ..settings import Settings
-from .index import FIELDS, close_all, connect, db_path, layer_key
+from .index import FIELDS, ReadOnly, cannot_write, close_all, connect, db_path, explain, layer_key
 from .tokenize import available, document_text, require
 
 RACY_NS = 2_000_000_000  # mtimes this close to "now" may not show a later change
@@ -176,7 +176,8 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
         conn.execute("INSERT OR REPLACE INTO layers VALUES (?,?,?,?,?,?)", (key, *state, len(scan.files), settled))
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # SQLite already rolled back after SQLITE_FULL: a ROLLBACK would hide it
+            conn.execute("ROLLBACK")
         raise
     with _sweep_lock:
         _swept[marker] = now_mono
@@ -185,16 +186,39 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
 
 def sync(home: Path, layers: list[Layer]) -> sqlite3.Connection:
     """Bring the index of ``home`` in step with ``layers``; returns the
-    connection. Raises :class:`MissingExtra` without the ``search`` extra,
-    :class:`StoreError` when the index cannot be used."""
+    connection. When the index cannot be written now (a full disk, a
+    read-only file: :func:`memdir.search.index.cannot_write`) it is read as
+    it is — what changed since its last sync is not seen — and one line on
+    stderr says so, naming SQLite's error (``SQLITE_FULL``). Raises
+    :class:`MissingExtra` without the ``search`` extra, :class:`StoreError`
+    when the index cannot be used."""
     require()
     conn = connect(home)
+    if isinstance(conn, ReadOnly):  # it could not be opened for writing: nothing to try
+        _warn_stale(home, conn.why)
+        return conn
     try:
         for layer in layers:
             sync_layer(conn, home, layer)
     except sqlite3.Error as exc:
-        raise StoreError(f"search index error: {exc}") from None
+        if not cannot_write(exc):
+            raise StoreError(f"search index error: {explain(exc)}") from None
+        _warn_stale(home, f"the search index {db_path(home)} could not be brought up to date "
+                          f"({explain(exc, db_path(home))}); answering from it as it is")
     return conn
+
+
+_warned: set[str] = set()
+
+
+def _warn_stale(home: Path, why: str) -> None:
+    """One line on stderr per index and process: it is read as it is, and why."""
+    import sys
+
+    key = str(db_path(home))
+    if key not in _warned:
+        _warned.add(key)
+        sys.stderr.write(f"memdir: warning: {why}\n")
 
 
 def prepare(session: Session, scope: str | None = None) -> int:
@@ -279,7 +303,7 @@ def reindex(home: Path, settings: Settings, *, progress=None, embed_progress=Non
             sync_layer(conn, home, layer, force=True, on_read=on_read if progress is not None else None)
         memories = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
     except sqlite3.Error as exc:
-        raise StoreError(f"search index error: {exc}") from None
+        raise StoreError(f"search index error: {explain(exc)}") from None
     embedded = 0
     if vectors.enabled(settings):
         embedded = vectors.embed_missing(conn, [layer_key(home, layer.path) for layer in layers],

@@ -4,6 +4,12 @@ Documents and queries go through :func:`tokens`, so they always meet on the
 same terms:
 
 * Unicode NFKC, then case-folded (``Ｄｏｃｋｅｒ`` and ``docker`` meet).
+* Accents on Latin letters folded (``Zürich`` → ``zurich``, ``café`` →
+  ``cafe``, ``Øresund`` → ``oresund``), as a person types a query without
+  them: a letter whose decomposition is an ASCII letter plus combining marks
+  loses the marks, and a few letters that do not decompose (``ø æ œ ł đ þ``)
+  are spelled out. Other scripts keep their marks (a Devanagari vowel sign
+  or a kana's dakuten is part of the word, not an accent).
 * Code identifiers are kept whole *and* split into their parts:
   ``getUserById`` → ``getuserbyid get user by id``; ``OPENAI_API_KEY``,
   ``openai-api-key`` and ``openai api key`` meet on ``openai api key`` (and
@@ -110,9 +116,32 @@ def _cjk_tokens(run: str) -> list[str]:
     return [run[i:i + 2] for i in range(len(run) - 1)]
 
 
+# Latin letters with no decomposition, and how a person types them without the accent.
+_LATIN_SPELLED = {"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "ħ": "h"}
+
+
+@lru_cache(maxsize=4096)
+def _fold_letter(letter: str) -> str:
+    spelled = _LATIN_SPELLED.get(letter)
+    if spelled is not None:
+        return spelled
+    parts = unicodedata.normalize("NFKD", letter)
+    if parts[:1].isascii() and parts[:1].isalpha() and all(unicodedata.combining(c) for c in parts[1:]):
+        return parts[0]
+    return letter
+
+
+def fold_accents(word: str) -> str:
+    """``word`` with its Latin letters' accents folded (``zürich`` → ``zurich``,
+    ``øre`` → ``ore``); other characters unchanged. Pure."""
+    if word.isascii():
+        return word
+    return "".join(c if c.isascii() else _fold_letter(c) for c in word)
+
+
 def _word_tokens(word: str) -> list[str]:
     parts = [p for chunk in _SEPARATORS.split(word) for p in _CAMEL.split(chunk) if p]
-    folded = [p.casefold() for p in parts]
+    folded = [fold_accents(p.casefold()) for p in parts]
     if len(folded) == 1:
         return [stem(folded[0])]
     return ["".join(folded), *(stem(p) for p in folded)]
@@ -161,4 +190,4 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["MAX_QUERY_CHARS", "STOPWORDS", "document_text", "fts_query", "has_cjk", "query_terms", "available", "require", "stem", "tokens"]
+__all__ = ["MAX_QUERY_CHARS", "STOPWORDS", "document_text", "fold_accents", "fts_query", "has_cjk", "query_terms", "available", "require", "stem", "tokens"]

@@ -202,7 +202,8 @@ def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int |
             conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite already rolled back after SQLITE_FULL: a ROLLBACK would hide it
+                conn.execute("ROLLBACK")
             raise
         done += len(chunk)
         if progress is not None:

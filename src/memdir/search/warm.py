@@ -6,7 +6,7 @@ model, 10–50 ms per query on a loaded 2-core machine). A long-lived process
 that already has them — the MCP server of a Claude Code session
 (:mod:`memdir.integrations.mcp.server`) — serves them instead:
 
-* :class:`WarmServer` listens on the Unix socket ``<home>/search.sock``
+* :class:`WarmServer` listens on the home's Unix socket (:func:`socket_path`)
   (one server per home: a second one waits and takes over when the first
   is gone). It loads the model when first asked — a server whose home never
   sees a prompt hook costs nothing — and answers "not ready" (no cosines)
@@ -23,10 +23,16 @@ that already has them — the MCP server of a Claude Code session
   when the server's index generation is not the caller's (its doc ids
   might not be the caller's).
 
-The socket lives in the home directory (private to its user); a home whose
-socket path would not fit ``sockaddr_un`` (about 100 bytes) or a platform
-without Unix sockets has no warm process, and recall there is lexical in a
-fresh process. The ranking rule stays :mod:`memdir.search.relevance`'s:
+The socket lives where its path always fits ``sockaddr_un`` (about 100
+bytes), whatever the home's path: ``$XDG_RUNTIME_DIR/memdir/<16 hex>.sock``
+when that runtime directory is this user's and private, else
+``/tmp/memdir-<uid>/<16 hex>.sock`` — the hex a SHA-256 of the home's real
+path, so each home has its own. The directory is made 0700 and used only
+while it is a real directory of this user that no one else may enter
+(:func:`runtime_dir`): another user's socket there could feed a prompt hook
+made-up cosines. A platform without Unix sockets has no warm process, and
+recall there is lexical in a fresh process; :func:`why_off` says why the warm
+path is off (``memdir doctor``). The ranking rule stays :mod:`memdir.search.relevance`'s:
 this module only moves cosines between processes.
 """
 
@@ -38,20 +44,124 @@ import socket
 import threading
 from pathlib import Path
 
-SOCKET_NAME = "search.sock"
+SOCKET_SUFFIX = ".sock"
+SHARED_TMP = "/tmp"  # not $TMPDIR: macOS gives every user a long one; /tmp/memdir-<uid>/ is short everywhere
+MAX_SOCKET_PATH = 100  # bytes of a socket path: sockaddr_un holds 104 (macOS) or 108 (Linux) with the NUL
 CONNECT_TIMEOUT = 0.05  # seconds for a local connect: a listening server accepts at once
 ANSWER_TIMEOUT = 0.5  # seconds for the answer (one query embedding on a loaded machine)
 RETRY_BIND = 10.0  # seconds between a waiting server's attempts to take the socket over
 MAX_REQUEST = 64 * 1024  # bytes of one request line
 
 
-def socket_path(home: Path) -> Path | None:
-    """``<home>/search.sock``, or None when Unix sockets are missing or the
-    path is too long for ``sockaddr_un``."""
-    path = Path(home) / SOCKET_NAME
-    if not hasattr(socket, "AF_UNIX") or len(os.fsencode(str(path))) > 100:
+def _private(path: str) -> str | None:
+    """Why directory ``path`` may not hold the socket (None when it may): it
+    must be a real directory (not a symlink), owned by this user, that no one
+    else may enter."""
+    import stat
+
+    try:
+        st = os.lstat(path)
+    except OSError as exc:
+        return f"{path} cannot be read ({exc.strerror or exc})"
+    if not stat.S_ISDIR(st.st_mode):
+        return f"{path} is not a directory"
+    if st.st_uid != os.getuid():
+        return f"{path} belongs to another user (uid {st.st_uid})"
+    if st.st_mode & 0o077:
+        return f"{path} may be entered by other users (mode {stat.S_IMODE(st.st_mode):o})"
+    return None
+
+
+def _candidates() -> list[str]:
+    """Directories the socket may live in, best first: ``$XDG_RUNTIME_DIR/memdir``
+    when the runtime directory is set, absolute, private and short enough for
+    a socket path, then ``/tmp/memdir-<uid>``."""
+    out = []
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+    if runtime and os.path.isabs(runtime) and _private(runtime) is None:
+        directory = os.path.join(runtime, "memdir")
+        if len(os.fsencode(os.path.join(directory, "0" * 16 + SOCKET_SUFFIX))) <= MAX_SOCKET_PATH:
+            out.append(directory)
+    out.append(os.path.join(SHARED_TMP, f"memdir-{os.getuid()}"))
+    return out
+
+
+def _name(home: Path) -> str:
+    import hashlib
+
+    real = os.path.realpath(os.fsencode(str(home)))
+    return hashlib.sha256(real).hexdigest()[:16] + SOCKET_SUFFIX
+
+
+def runtime_dir(create: bool = False) -> tuple[str | None, str | None]:
+    """``(directory, None)`` for the directory that holds the sockets of this
+    user, or ``(None, why not)``: the first of ``$XDG_RUNTIME_DIR/memdir`` and
+    ``/tmp/memdir-<uid>`` that exists and is private (:func:`_private`). With
+    ``create`` (the server) a missing one is made 0700 first; without (a
+    client), when none exists yet the first is named — no server has bound
+    there yet, so connecting fails at once. A directory that is not private
+    is passed over, never repaired. Never raises."""
+    if not hasattr(socket, "AF_UNIX") or not hasattr(os, "getuid"):
+        return None, "this platform has no Unix sockets"
+    candidates = _candidates()
+    why = None
+    for path in candidates:
+        if create and not os.path.lexists(path):
+            try:
+                os.mkdir(path, 0o700)
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                why = f"cannot create {path} ({exc.strerror or exc})"
+                continue
+        if not os.path.lexists(path):
+            continue
+        why = _private(path)
+        if why is None:
+            return path, None
+    if not create and not any(os.path.lexists(path) for path in candidates):
+        return candidates[0], None
+    return None, why
+
+
+def socket_path(home: Path, create: bool = False) -> Path | None:
+    """The warm process's socket for ``home`` in :func:`runtime_dir` (made when
+    ``create``), or None when there is no usable directory. Its length does
+    not depend on the home's path."""
+    directory, _why = runtime_dir(create)
+    if directory is None:
         return None
-    return path
+    return Path(directory, _name(home))  # ≤ MAX_SOCKET_PATH: a runtime directory too long is passed over
+
+
+def why_off(home: Path, settings) -> str | None:
+    """Why a fresh prompt hook of ``home`` gets no cosines from a warm process
+    although dense retrieval is wanted, or None: when one answers at
+    :func:`socket_path`, and when dense retrieval is not wanted (``search_vectors
+    = off``, or ``auto`` without the extra: the search mode already says
+    ``bm25``). The reasons: ``on`` without the extra, no usable socket
+    directory, no process listening (the MCP server of a session is the warm
+    process). For ``memdir doctor``. Never raises."""
+    from . import vectors
+
+    setting = getattr(settings, "search_vectors", "auto")
+    if setting == "off" or (setting != "on" and not vectors.installed()):
+        return None
+    if not vectors.installed():
+        return ("the warm search process is off: search_vectors = on but the vectors extra is not installed "
+                "(recall ranks by words alone)")
+    directory, why = runtime_dir()
+    if directory is None:
+        return f"the warm search process is off: no socket directory ({why}); recall ranks by words alone"
+    path = socket_path(home)
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            probe.settimeout(CONNECT_TIMEOUT)
+            probe.connect(str(path))
+    except OSError:
+        return (f"no warm search process listens at {path} (a running `memdir mcp` serves it); "
+                "until one does, a fresh prompt hook recalls by words alone")
+    return None
 
 
 def _read_line(sock: socket.socket, limit: int) -> bytes:
@@ -118,7 +228,7 @@ class WarmServer:
 
     def __init__(self, home: Path):
         self.home = Path(home)
-        self.path = socket_path(self.home)
+        self.path = socket_path(self.home, create=True)
         self.listening = threading.Event()
         self.warm = threading.Event()
         self.failed = False
@@ -137,6 +247,7 @@ class WarmServer:
         return self
 
     def _bind(self) -> bool:
+        runtime_dir(create=True)  # again: a /tmp cleaner may have removed it since
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
                 probe.settimeout(CONNECT_TIMEOUT)
@@ -222,9 +333,9 @@ def serve(home: Path, settings) -> WarmServer | None:
     nothing is imported otherwise); returns it, or None."""
     from . import vectors
 
-    if not vectors.wanted(settings) or socket_path(home) is None:
+    if not vectors.wanted(settings) or socket_path(home, create=True) is None:
         return None
     return WarmServer(home).start()
 
 
-__all__ = ["ANSWER_TIMEOUT", "SOCKET_NAME", "WarmServer", "ask", "serve", "socket_path"]
+__all__ = ["ANSWER_TIMEOUT", "MAX_SOCKET_PATH", "WarmServer", "ask", "runtime_dir", "serve", "socket_path", "why_off"]

@@ -2,7 +2,8 @@
 
 Rules (seed-behaviour §A3, with DESIGN §3's fixes):
 
-* trim, fold accents (NFKD, combining marks dropped: ``Café`` → ``cafe``),
+* NFC (a name composed and the same name decomposed are one name), trim,
+  fold accents (NFKD, combining marks dropped: ``Café`` → ``cafe``),
   lower-case, every run outside ``[a-z0-9]`` becomes one ``-``, strip
   ``-`` at both ends, cut to 64 characters, strip a ``-`` the cut exposed (the
   seed threw there);
@@ -95,12 +96,16 @@ def normalize_name(raw: str) -> NormalizedName:
 
 
 def raw_name(raw: str) -> str:
-    """The name as written, trimmed, without a trailing ``.md`` (any case),
-    without invisible characters (``部署\u200b流程`` is ``部署流程``) and with
-    fence tags escaped as the gateway stores them (``<memory_context>`` is
-    ``&lt;memory_context&gt;``), so a write and a read of one spelling reach
-    the same memory (issue 13)."""
-    text = escape_fence_tags(raw.translate(_INVISIBLE)).strip()
+    """The name as written, in Unicode NFC, trimmed, without a trailing ``.md``
+    (any case), without invisible characters (``部署\u200b流程`` is ``部署流程``)
+    and with fence tags escaped as the gateway stores them
+    (``<memory_context>`` is ``&lt;memory_context&gt;``), so a write and a
+    read of one spelling reach the same memory (issue 13). NFC because a
+    name arrives composed from one client and decomposed from another (macOS
+    file names, a Korean or Japanese input method: ``회의`` as jamo, ``が`` as
+    ``か`` + U+3099); the hash slug, the title and every lookup see one form
+    (issue 28)."""
+    text = escape_fence_tags(unicodedata.normalize("NFC", raw).translate(_INVISIBLE)).strip()
     stem = _MD_SUFFIX.sub("", text).strip()
     return stem if stem else text
 

@@ -26,6 +26,10 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   under ``recall_max_bytes``, plus the pending findings when this session
   has not been shown them yet; nothing (and a line naming the extra) when
   search is not installed.
+* ``UserPromptSubmit`` gives each memory's body once per session: a body
+  given earlier in the session, unchanged, is only named
+  (:mod:`memdir.prompt.recalled`); ``PreCompact`` and a ``SessionStart``
+  whose ``source`` is ``compact`` or ``clear`` clear that record.
 * ``SessionEnd`` and ``PreCompact`` — queue the transcript for consolidation
   and start a detached ``memdir consolidate --queue`` that drains it
   (:mod:`memdir.consolidation.queue`); returns at once (SessionEnd's whole
@@ -157,6 +161,7 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     block — or, with no memory saved yet, the guidance alone — followed by the
     agent extractor's pending findings of this project, if any (at most half
     the budget; the block gets the rest). ``""`` when nothing fits."""
+    from ...prompt import recalled
     from ...prompt.context import TOOLS_NOTE, guidance_block, session_block
     from ...prompt.pending import mark_shown, with_pending
 
@@ -166,6 +171,8 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
         return out if out and len(out.encode()) <= rest else block
 
     session = _session(data, home)
+    if recalled.compacts(data.get("source")):  # a new conversation: recall may give its bodies again
+        recalled.clear(session.home, session.id)
 
     def render(budget: int) -> str:
         # The index and the findings, if any (no YAML, no SQLite), in one budget: memdir.prompt.pending's rule.
@@ -187,21 +194,25 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
     if not isinstance(prompt, str) or not prompt.strip():
         return ""
     from ...prompt.pending import mark_shown
-    from ...search.recall import recall_with_pending  # not the facade: a prompt hook loads only what recall needs
+    from ...search.recall import mark_recalled, recall_with_pending  # not the facade: only what recall needs
 
     session = _session(data, home)
 
     def render(budget: int) -> str:
         # Recall, then the findings the session start did not show in this session (a resumed or hook-less
         # start), in one budget. A fresh process never loads the embedding model: a warm one (the MCP server)
-        # embeds the prompt when it runs, else recall is lexical (memdir.search.warm).
+        # embeds the prompt when it runs, else recall is lexical (memdir.search.warm). Once per session:
+        # bodies this session was given are only named (memdir.search.recall).
         shown["budget"] = budget
-        return recall_with_pending(session, prompt, max_bytes=budget, embed_query=False, mark=False).block
+        shown["result"] = recall_with_pending(session, prompt, max_bytes=budget, embed_query=False, mark=False,
+                                              once=True)
+        return shown["result"].block
 
     shown: dict = {}
     out = hook_output(event, render, session.settings.recall_max_bytes, client)
-    if out:  # mark as shown the findings that were printed (recall is not run again)
+    if out:  # mark as shown the findings and bodies that were printed (recall is not run again)
         mark_shown(session, shown["budget"], once_per_session=True)
+        mark_recalled(session, shown["result"])
     return out
 
 
@@ -212,9 +223,15 @@ def queue_consolidation(data: dict, home, event: str) -> str:
     from ...consolidation import queue
 
     transcript = data.get("transcript_path")
+    session = None
+    if event == "PreCompact":  # the conversation is about to be summarized: recall may give its bodies again
+        from ...prompt import recalled
+
+        session = _session(data, home)
+        recalled.clear(session.home, session.id)
     if not isinstance(transcript, str) or not transcript:
         raise HookSkip("hook input has no transcript_path")
-    session = _session(data, home)  # the drain consolidates into this cwd's project
+    session = session or _session(data, home)  # the drain consolidates into this cwd's project
     if session.settings.consolidation_mode == "off":
         raise HookSkip("consolidation is off (consolidation_mode = off)")
     queue.append(session.home, transcript, cwd=data["cwd"], session_id=session.id, event=event)

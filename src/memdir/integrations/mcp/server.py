@@ -27,7 +27,7 @@ protocol, which asks for them through ``InputRequiredResult`` instead).
 
 While it runs, the server is also the home's warm process
 (:mod:`memdir.search.warm`): fresh prompt hooks ask it for the prompt's dense
-cosines over ``<home>/search.sock`` instead of loading the embedding model.
+cosines over its socket (:func:`memdir.search.warm.socket_path`) instead of loading the embedding model.
 
 Nothing but JSON-RPC reaches stdout: fd 1 points at stderr while serving and
 the wire is a private copy of it; malformed JSON-RPC gets its error reply

@@ -1,0 +1,139 @@
+"""What recall already injected in a session: each body once per session (DESIGN §6, issue 28).
+
+An agent harness keeps every prompt's additions in the conversation (Claude
+Code keeps each ``<memory_recall>`` block), so a memory whose body was
+injected earlier in the session is there already: recall gives it again only
+when it changed, and otherwise at most a one-line pointer
+(:func:`memdir.search.recall.recall_result`). A compaction replaces the
+conversation by a summary, so after one (Claude Code's ``PreCompact``, or a
+``SessionStart`` whose ``source`` is ``compact`` or ``clear``) the session's
+record is cleared (:func:`clear`) and the bodies may come again.
+
+* ``<home>/sessions/<16 hex of SHA-256 of the session id>.json`` —
+  ``{"session": id, "shown": {"<scope>/<name>": "<digest of what was shown>"}}``,
+  replaced atomically; at most :data:`MAX_SHOWN` memories per session.
+* Bounded: when a session's file is first made, files untouched for
+  :data:`MAX_AGE_DAYS` days go, and the oldest beyond :data:`MAX_SESSIONS`.
+  A new session (another id) starts with nothing recorded.
+
+A session without an id records nothing (every prompt is its own). Recording
+is best effort: a full disk or a read-only home loses the record, never the
+recall block (the body is given again, which is safe).
+
+This module is on the hot path: standard library only (hashlib, json, os).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+
+SESSIONS_DIR = "sessions"
+MAX_SESSIONS = 64   # session files kept; the least recently touched go first
+MAX_AGE_DAYS = 7    # a session file untouched this long is removed
+MAX_SHOWN = 500     # memories recorded per session; past it the oldest are forgotten (and may come again)
+COMPACTING_SOURCES = ("compact", "clear")  # SessionStart sources after which the conversation is new
+
+
+def digest(text: str) -> str:
+    """The digest :func:`record` keeps of what was shown: 16 hex of SHA-256 of ``text``."""
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def _path(home: Path, session_id: str) -> Path:
+    return Path(home) / SESSIONS_DIR / (digest(session_id) + ".json")
+
+
+def shown(home: Path, session_id: str | None) -> dict[str, str]:
+    """``{"<scope>/<name>": digest}`` of what recall injected in session
+    ``session_id``; ``{}`` for no id, a new session or an unreadable file."""
+    if not session_id:
+        return {}
+    try:
+        with open(_path(home, session_id), "rb") as handle:
+            data = json.loads(handle.read().decode("utf-8", "replace"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("session") != session_id or not isinstance(data.get("shown"), dict):
+        return {}
+    return {k: v for k, v in data["shown"].items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def record(home: Path, session_id: str | None, items: dict[str, str]) -> None:
+    """Add ``items`` (``"<scope>/<name>"`` → :func:`digest` of the body shown)
+    to the record of session ``session_id``. Nothing for no id or no items;
+    never raises (a record that cannot be written is lost)."""
+    if not session_id or not items:
+        return
+    path = _path(home, session_id)
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        new = not path.exists()
+        merged = shown(home, session_id)
+        for key in items:
+            merged.pop(key, None)  # re-inserted last: the oldest are cut first
+        merged.update(items)
+        if len(merged) > MAX_SHOWN:
+            merged = dict(list(merged.items())[-MAX_SHOWN:])
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as handle:
+            handle.write(json.dumps({"session": session_id, "shown": merged}, ensure_ascii=False).encode("utf-8"))
+        os.replace(temp, path)
+        if new:
+            prune(home)
+    except OSError:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+
+
+def clear(home: Path, session_id: str | None) -> None:
+    """Forget what recall injected in session ``session_id`` (its
+    conversation was compacted or cleared). Never raises."""
+    if not session_id:
+        return
+    try:
+        os.unlink(_path(home, session_id))
+    except OSError:
+        pass
+
+
+def prune(home: Path, now: float | None = None) -> int:
+    """Remove session files untouched for :data:`MAX_AGE_DAYS` days and the
+    least recently touched beyond :data:`MAX_SESSIONS`; returns how many
+    went. Never raises."""
+    now = time.time() if now is None else now
+    directory = Path(home) / SESSIONS_DIR
+    try:
+        found = []
+        for entry in os.scandir(directory):
+            if entry.name.endswith(".json") or entry.name.endswith(".tmp"):
+                found.append((entry.stat(follow_symlinks=False).st_mtime, entry.path))
+    except OSError:
+        return 0
+    found.sort(reverse=True)
+    gone = [path for i, (mtime, path) in enumerate(found)
+            if i >= MAX_SESSIONS or now - mtime > MAX_AGE_DAYS * 86400]
+    removed = 0
+    for path in gone:
+        try:
+            os.unlink(path)
+            removed += 1
+        except OSError:
+            pass
+    return removed
+
+
+def compacts(source: object) -> bool:
+    """True when a session start of this ``source`` (Claude Code's
+    SessionStart ``source``) begins a new conversation in the same session:
+    ``compact`` or ``clear``."""
+    return source in COMPACTING_SOURCES
+
+
+__all__ = ["COMPACTING_SOURCES", "MAX_AGE_DAYS", "MAX_SESSIONS", "MAX_SHOWN", "SESSIONS_DIR", "clear", "compacts",
+           "digest", "prune", "record", "shown"]

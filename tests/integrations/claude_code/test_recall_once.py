@@ -1,0 +1,101 @@
+"""Once per session (issue 28 item 3): a memory's body is injected by the prompt hook once per session,
+again only when it changed or after a compaction; a new session starts fresh; the record is bounded.
+
+The hooks run in this process (``hooks.run``) on real files, a real index and a real session record."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import time
+
+import pytest
+
+from memdir.integrations.claude_code import hooks
+from memdir.prompt import recalled
+
+BODY = "Moved from 5432 on 2026-11-02 because the system cluster took it."
+
+
+def _prompt(project, session_id: str | None, prompt: str = "which port does the dev postgresql listen on?") -> str:
+    payload = {"cwd": str(project), "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+    if session_id is not None:
+        payload["session_id"] = session_id
+    out = hooks.run("UserPromptSubmit", stdin=io.StringIO(json.dumps(payload)))
+    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+
+
+def _event(project, event: str, session_id: str, **fields) -> str:
+    payload = {"cwd": str(project), "hook_event_name": event, "session_id": session_id, **fields}
+    return hooks.run(event, stdin=io.StringIO(json.dumps(payload)))
+
+
+@pytest.fixture
+def store(mem, monkeypatch):
+    from memdir.consolidation import queue
+
+    monkeypatch.setattr(queue, "spawn_drain", lambda home, extractor=None: None)  # no detached drain here
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", BODY)
+    mem.write("style", "Indent with tabs", "feedback", "The linter enforces tabs in every file.")
+    return mem
+
+
+@pytest.mark.slow
+def test_four_prompts_of_one_session_get_the_body_once(store, project):
+    first = _prompt(project, "s-1")
+    assert BODY in first and "<memory_recall>" in first
+    for _ in range(3):
+        again = _prompt(project, "s-1")
+        assert BODY not in again  # once per session
+        assert "(given earlier in this session, unchanged: db-port — memory_read NAME" in again
+        assert len(again.encode()) < len(first.encode())
+    assert BODY in _prompt(project, "s-2")  # control: another session gets it
+    assert BODY in _prompt(project, None) and BODY in _prompt(project, None)  # no session id: every prompt
+
+
+def test_a_memory_that_changed_is_given_again(store, project):
+    assert BODY in _prompt(project, "s-1")
+    store.write("db-port", "Dev PostgreSQL listens on 5433", "project", BODY + " Ask ops before changing it.")
+    assert "Ask ops before changing it." in _prompt(project, "s-1")
+    assert "Ask ops before changing it." not in _prompt(project, "s-1")  # and then once again
+
+
+def test_another_memory_in_the_same_session_is_still_given(store, project):
+    assert BODY in _prompt(project, "s-1")
+    tabs = _prompt(project, "s-1", "should I indent with tabs? what does the linter enforce")
+    assert "The linter enforces tabs in every file." in tabs and BODY not in tabs
+
+
+@pytest.mark.parametrize("event, fields, fresh", [
+    ("PreCompact", {"transcript_path": "/nonexistent/t.jsonl", "trigger": "auto"}, True),
+    ("SessionStart", {"source": "compact"}, True),
+    ("SessionStart", {"source": "clear"}, True),
+    ("SessionStart", {"source": "resume"}, False),  # control: a resumed conversation still holds the body
+])
+def test_a_compaction_clears_the_record(store, project, event, fields, fresh):
+    assert BODY in _prompt(project, "s-1")
+    assert BODY not in _prompt(project, "s-1")
+    _event(project, event, "s-1", **fields)
+    assert (BODY in _prompt(project, "s-1")) is fresh
+
+
+def test_the_record_is_bounded_and_pruned(isolated_home, store, project, monkeypatch):
+    monkeypatch.setattr(recalled, "MAX_SESSIONS", 3)
+    for i in range(5):
+        assert BODY in _prompt(project, f"old-{i}")
+    files = sorted((isolated_home / recalled.SESSIONS_DIR).iterdir())
+    assert len(files) == 3 and all(oct(f.stat().st_mode & 0o777) == "0o600" for f in files)
+    stale = files[0]
+    os.utime(stale, (time.time() - 8 * 86400,) * 2)
+    assert recalled.prune(isolated_home) == 1 and not stale.exists()
+    assert len(list((isolated_home / recalled.SESSIONS_DIR).iterdir())) == 2  # control: the recent ones stay
+    recalled.record(isolated_home, "big", {f"project/m{i}": "x" for i in range(recalled.MAX_SHOWN + 20)})
+    kept = recalled.shown(isolated_home, "big")
+    assert len(kept) == recalled.MAX_SHOWN and "project/m0" not in kept and f"project/m{recalled.MAX_SHOWN + 19}" in kept
+
+
+def test_a_record_that_cannot_be_written_never_costs_the_block(store, project, isolated_home):
+    (isolated_home / recalled.SESSIONS_DIR).write_text("not a directory")  # writes there fail
+    assert BODY in _prompt(project, "s-1")
+    assert BODY in _prompt(project, "s-1")  # given again: nothing was recorded, the safe side

@@ -1,0 +1,88 @@
+"""Reads on a full disk (issue 28 item 8): search and the prompt hook answer from the existing index, and
+a real SQLITE_FULL is reported as such, never hidden by "cannot rollback - no transaction is active".
+
+Two real simulations, no root needed: a SQLite ``max_page_count`` at the index's current size (a real
+SQLITE_FULL from a real database), and a process whose file-size limit (RLIMIT_FSIZE) refuses to grow
+any file — SQLite cannot make its ``-shm`` file, as on a full disk (where it says SQLITE_IOERR_SHMSIZE)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from memdir.search import index, sync
+
+HAND = ("---\nname: staging-host\ndescription: Staging lives at staging.internal.example\ntype: project\n---\n"
+        + "Ask ops before a deploy to staging; the runbook lists every step. " * 600 + "\n")  # 40 KB: new pages
+
+
+def _store(mem):
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.")
+    mem.write("style", "Indent with tabs", "feedback", "The linter enforces tabs.")
+    assert [h.name for h in mem.search("postgresql port")] == ["db-port"]  # the index is built
+    return mem.session.layer("project").path
+
+
+def test_a_full_index_is_reported_as_sqlite_full_and_search_answers_from_it(mem, capsys):
+    layer = _store(mem)
+    (layer / "staging-host.md").write_text(HAND, encoding="utf-8")  # a change the sync must write
+    conn = index.connect(mem.home)
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages}")  # the file may not grow: SQLITE_FULL, for real
+    try:
+        with pytest.raises(sqlite3.OperationalError) as raised:
+            sync.sync_layer(conn, mem.home, mem.session.layer("project"), force=True)
+        assert raised.value.sqlite_errorname == "SQLITE_FULL"  # not "cannot rollback - no transaction is active"
+        assert not conn.in_transaction
+        hits = mem.search("postgresql port")
+        assert [h.name for h in hits] == ["db-port"]  # answered from the index as it is
+        assert "staging-host" not in [h.name for h in mem.search("staging internal")]  # not synced: not seen
+        err = capsys.readouterr().err
+        assert "could not be brought up to date (database or disk is full (SQLITE_FULL))" in err
+    finally:
+        conn.execute("PRAGMA max_page_count = 1073741823")
+    assert [h.name for h in mem.search("staging internal")] == ["staging-host"]  # control: room again, synced
+
+
+_LIMITED = """
+import io, json, resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead of killing us
+resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+from memdir.integrations.cli.main import main
+from memdir.integrations.claude_code import hooks
+rc = main(["search", "--project", sys.argv[1], sys.argv[2]])
+out = hooks.run("UserPromptSubmit", stdin=io.StringIO(json.dumps(
+    {"session_id": "s1", "cwd": sys.argv[1], "hook_event_name": "UserPromptSubmit", "prompt": sys.argv[3]})))
+print("HOOK " + json.dumps(out))
+sys.exit(rc)
+"""
+
+
+def _limited(project, query: str, prompt: str, limit: bool = True) -> subprocess.CompletedProcess:
+    code = _LIMITED if limit else _LIMITED.replace("resource.setrlimit", "(lambda *a: None)")
+    return subprocess.run([sys.executable, "-c", code, str(project), query, prompt], capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, MEMDIR_SEARCH_VECTORS="off"))
+
+
+@pytest.mark.slow
+def test_search_and_the_prompt_hook_read_the_index_when_nothing_can_be_written(mem, project):
+    layer = _store(mem)
+    index.close_all()  # the last connection closes: SQLite removes its -wal and -shm files
+    assert not os.path.exists(str(index.db_path(mem.home)) + "-shm")
+    (layer / "staging-host.md").write_text(HAND, encoding="utf-8")
+    done = _limited(project, "postgresql port", "which port does the dev postgresql listen on?")
+    assert done.returncode == 0, done.stderr
+    assert "- db-port (type: project; layer: project) relevance" in done.stdout
+    hook = json.loads(done.stdout.split("HOOK ", 1)[1])
+    assert "Moved from 5432 on 2026-11-02." in json.loads(hook)["hookSpecificOutput"]["additionalContext"]
+    assert "cannot be written (disk I/O error (SQLITE_IOERR_SHMSIZE)" in done.stderr
+    assert "search and recall answer from it as it is" in done.stderr
+    stale = _limited(project, "staging internal", "where is staging?")
+    assert stale.returncode == 0 and "No memories match 'staging internal'." in stale.stdout  # not seen yet
+    fresh = _limited(project, "staging internal", "where is staging?", limit=False)  # control: room again
+    assert "- staging-host (type: project; layer: project)" in fresh.stdout and "cannot be written" not in fresh.stderr

@@ -1,0 +1,116 @@
+"""Where the warm process's socket lives (issue 28 item 5): a path that always fits ``sockaddr_un``,
+in a private per-user directory, and ``doctor`` saying why the warm path is off.
+
+Real sockets, real directories; the model is never loaded (a bad request is answered at once)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+
+import pytest
+
+from memdir import Memory
+from memdir.search import warm
+
+
+@pytest.fixture
+def runtime(tmp_path, monkeypatch):
+    """A private XDG runtime directory of the test's own, and a fallback of its own instead of /tmp
+    (shared with every other run on this machine). Both paths are short."""
+    import tempfile
+
+    base = tempfile.mkdtemp(prefix="rt", dir="/tmp")
+    run, tmp = os.path.join(base, "run"), os.path.join(base, "tmp")
+    os.mkdir(run, 0o700)
+    os.mkdir(tmp, 0o1777)
+    os.chmod(tmp, 0o1777)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", run)
+    monkeypatch.setattr(warm, "SHARED_TMP", tmp)
+    yield run, tmp
+    import shutil
+
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def _bad_request(path) -> dict:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(5)
+        sock.connect(str(path))
+        sock.sendall(b'{"query": 1}\n')
+        return json.loads(sock.makefile("rb").readline())
+
+
+def test_a_home_path_over_100_bytes_still_gets_a_warm_process(tmp_path, runtime):
+    run, _tmp = runtime
+    long_home = tmp_path / ("h" * 60) / ("o" * 60) / "home"
+    short_home = tmp_path / "h2"
+    assert len(os.fsencode(str(long_home))) > 150
+    path = warm.socket_path(long_home, create=True)
+    assert path is not None and str(path).startswith(run + "/memdir/") and len(os.fsencode(str(path))) <= 100
+    assert oct(os.stat(os.path.join(run, "memdir")).st_mode & 0o777) == "0o700"
+    assert warm.socket_path(short_home) != path  # each home its own socket
+    assert warm.socket_path(long_home / ".." / "home") == path  # one home, however it is spelled
+    server = warm.WarmServer(long_home).start()
+    try:
+        assert server.listening.wait(10)
+        assert _bad_request(path) == {"error": "bad request"}  # a real answer over the socket
+    finally:
+        server.close()
+    assert not path.exists()
+
+
+def test_a_runtime_directory_others_may_enter_is_not_used(runtime):
+    run, tmp = runtime
+    os.chmod(run, 0o755)  # not private: the /tmp fallback instead
+    path = warm.socket_path("/some/home", create=True)
+    assert path is not None and str(path).startswith(os.path.join(tmp, f"memdir-{os.getuid()}") + "/")
+    os.chmod(run, 0o700)  # control: private again, used again
+    assert str(warm.socket_path("/some/home", create=True)).startswith(run + "/memdir/")
+
+
+def test_a_socket_directory_open_to_others_turns_the_warm_path_off(runtime, monkeypatch):
+    _run, tmp = runtime
+    monkeypatch.delenv("XDG_RUNTIME_DIR")
+    mine = os.path.join(tmp, f"memdir-{os.getuid()}")
+    os.mkdir(mine, 0o755)
+    os.chmod(mine, 0o755)  # another user may have made it so: never trusted
+    assert warm.socket_path("/some/home", create=True) is None
+    directory, why = warm.runtime_dir()
+    assert directory is None and "may be entered by other users (mode 755)" in why
+    os.chmod(mine, 0o700)  # control
+    assert warm.runtime_dir() == (mine, None)
+
+
+@pytest.mark.slow
+def test_doctor_says_why_the_warm_path_is_off(isolated_home, project, runtime):
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "b")
+    off = mem.doctor()
+    assert off.status.search == "bm25" and not any("warm search" in n for n in off.notes)  # said by the mode
+    on = Memory.open(home=isolated_home, project=project, search_vectors="on")
+    from memdir.search import vectors
+
+    if not vectors.installed():
+        assert any("the vectors extra is not installed" in n for n in on.doctor().notes)
+        return
+    path = warm.socket_path(isolated_home)
+    assert any(f"no warm search process listens at {path}" in n for n in on.doctor().notes)
+    server = warm.WarmServer(isolated_home).start()  # control: one listens, no note
+    try:
+        assert server.listening.wait(10)
+        assert not any("warm search process" in n for n in on.doctor().notes)
+    finally:
+        server.close()
+
+
+def test_a_runtime_directory_too_long_for_a_socket_is_passed_over(runtime, monkeypatch):
+    run, tmp = runtime
+    deep = os.path.join(run, "r" * 90)
+    os.mkdir(deep, 0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", deep)
+    path = warm.socket_path("/some/home", create=True)
+    assert str(path).startswith(os.path.join(tmp, f"memdir-{os.getuid()}") + "/") and len(str(path)) <= 100
+    monkeypatch.setenv("XDG_RUNTIME_DIR", run)  # control: a short one is used
+    assert str(warm.socket_path("/some/home", create=True)).startswith(run + "/memdir/")
