@@ -296,8 +296,10 @@ def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[s
         from . import warm
 
         generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
-        cosines = warm.ask(session.home, query, layers, generation) or {}
-        return {i: c for i, c in cosines.items() if i in allowed}
+        cosines = warm.ask(session.home, query, layers, generation)
+        if cosines is None:
+            warm.launch(session.home)  # none listens: one starts, detached, for the next prompt (no-op if one does)
+        return {i: c for i, c in (cosines or {}).items() if i in allowed}
     if not vectors.importable():
         return {}
     try:
