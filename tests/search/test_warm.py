@@ -225,6 +225,10 @@ def test_warm_cosines_are_the_in_process_ones_at_the_same_generation(short_home,
                                      layers)
         assert sorted(remote) == sorted(local) and len(local) == 3
         assert all(abs(remote[i] - local[i]) < 1e-5 for i in local)
+        # With passages asked for: each memory's best cosine and its passage (the head here: short memories).
+        best = warm.ask(short_home, "when do the database backups run?", layers, generation, passages=True)
+        assert sorted(best) == sorted(local) and all(n == 0 for _, n in best.values())
+        assert all(abs(best[i][0] - local[i]) < 1e-5 for i in local)
         # Another generation's ids may not be the caller's: no answer, then the caller ranks lexically.
         assert warm.ask(short_home, "backups", layers, generation + 1) is None
         mem.write("kettle", "descale the kettle", "project", "vinegar, monthly")

@@ -284,7 +284,7 @@ def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[s
     if not vectors.wanted(session.settings):
         return {}
     embedded, total = vectors.pending(conn, layers)
-    if embedded < total:
+    if embedded < total or vectors.passages_stale(conn):  # heads, then body passages, in the background
         embedder.schedule(session.home)
     if not embedded:
         return {}

@@ -11,11 +11,13 @@ that already has them — the MCP server of a Claude Code session
   is gone). It loads the model when first asked — a server whose home never
   sees a prompt hook costs nothing — and answers "not ready" (no cosines)
   until it has. Each connection sends one JSON
-  line ``{"query": str, "layers": [layer key, …], "generation": int}`` and
-  gets one JSON line back: ``{"generation": int, "ids": [doc id, …],
-  "cosines": [float, …]}`` — the dense cosine of every memory of those layers
-  that has a current vector (:func:`memdir.search.vectors.similarities`),
-  read from the same ``index.sqlite``.
+  line ``{"query": str, "layers": [layer key, …], "generation": int}`` (and
+  ``"passages": true`` to have them) and gets one JSON line back:
+  ``{"generation": int, "ids": [doc id, …], "cosines": [float, …]}`` — the
+  dense cosine of every memory of those layers that has a current vector
+  (:func:`memdir.search.vectors.similarities`), read from the same
+  ``index.sqlite`` — with ``"passages": [[best cosine, passage number], …]``
+  when asked (:func:`memdir.search.vectors.best_passages`).
 * When no MCP server runs, a warm process of its own serves instead:
   :func:`launch` starts ``python -m memdir.search.warm HOME`` detached
   (``os.posix_spawn``: its own session, stdin the null device, output
@@ -294,10 +296,12 @@ def _read_line(sock: socket.socket, limit: int) -> bytes:
     return data.split(b"\n", 1)[0]
 
 
-def ask(home: Path, query: str, layers: list[str], generation: int) -> dict[int, float] | None:
-    """``{doc id: cosine}`` from the warm process of ``home`` for ``query``
-    over ``layers`` at index ``generation``; None when no warm process
-    answers in time or its index is at another generation. Never raises."""
+def ask(home: Path, query: str, layers: list[str], generation: int, passages: bool = False):
+    """``{doc id: cosine}`` (the head's, :func:`memdir.search.vectors.similarities`)
+    from the warm process of ``home`` for ``query`` over ``layers`` at index
+    ``generation`` — with ``passages``, ``{doc id: (best cosine, passage
+    number)}`` instead (:func:`memdir.search.vectors.best_passages`); None when no warm
+    process answers in time or its index is at another generation. Never raises."""
     path = socket_path(home)
     if path is None:
         return None
@@ -306,12 +310,16 @@ def ask(home: Path, query: str, layers: list[str], generation: int) -> dict[int,
             sock.settimeout(CONNECT_TIMEOUT)
             sock.connect(str(path))
             sock.settimeout(ANSWER_TIMEOUT)
-            request = {"query": query, "layers": list(layers), "generation": int(generation)}
+            request = {"query": query, "layers": list(layers), "generation": int(generation),
+                       **({"passages": True} if passages else {})}
             sock.sendall(json.dumps(request).encode("utf-8") + b"\n")
             answer = json.loads(_read_line(sock, 64 * 1024 * 1024))
         if answer.get("generation") != generation or "ids" not in answer:
             return None
-        return dict(zip((int(i) for i in answer["ids"]), (float(c) for c in answer["cosines"])))
+        ids = [int(i) for i in answer["ids"]]
+        if passages:
+            return {i: (float(c), int(n)) for i, (c, n) in zip(ids, answer["passages"])}
+        return dict(zip(ids, (float(c) for c in answer["cosines"])))
     except (OSError, ValueError, TypeError, AttributeError):
         return None
 
@@ -328,10 +336,15 @@ def _answer(home: Path, request: dict) -> dict:
         generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
         if generation != request.get("generation") or not layers:
             return {"generation": generation}
-        cosines = vectors.similarities(conn, home, vectors.query_vector(query), layers)
+        query_vec = vectors.query_vector(query)
+        cosines = vectors.similarities(conn, home, query_vec, layers)
+        best = vectors.best_passages(conn, home, query_vec, layers) if request.get("passages") else None
     finally:
         conn.execute("COMMIT")
-    return {"generation": generation, "ids": list(cosines), "cosines": [round(c, 6) for c in cosines.values()]}
+    answer = {"generation": generation, "ids": list(cosines), "cosines": [round(c, 6) for c in cosines.values()]}
+    if best is not None:
+        answer["passages"] = [[round(best[i][0], 6), best[i][1]] for i in cosines]
+    return answer
 
 
 class WarmServer:
