@@ -8,8 +8,10 @@ across notes; ``bench_recall``'s word list), indexed without vectors. Then,
 per ``--threads`` value, the index's vectors are dropped and the background
 embedder is run as memdir runs it (``python -m memdir.search.embedder
 HOME``, a process of its own) with ``OMP_NUM_THREADS`` set to that value (0:
-left unset, the engine's default of every core). Each line gives notes per
-wall second, per CPU second of the embedder process, the machine's load
+left unset, the engine's default of every core). Each line gives, for the
+heads (every memory searchable by meaning: what ``memdir status`` counts)
+and for the whole run (heads, then the body passages), notes per wall
+second and per CPU second of the embedder process, the machine's load
 average at the start (figures from a busy machine are lower), and the
 token cap in force (:data:`memdir.search.vectors.EMBED_TOKENS`).
 """
@@ -78,27 +80,50 @@ def main() -> None:
                                   origin="human")
             (layer / f"note-{i:05d}.md").write_text(serialize(record), encoding="utf-8")
         prepare(mem.session)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        before_cpu = [before.ru_utime, before.ru_stime]
         for threads in (int(t) for t in args.threads.split(",")):
-            connect(home).execute("DELETE FROM vectors")
+            conn = connect(home)
+            conn.execute("DELETE FROM vectors")
+            conn.execute("DROP TABLE IF EXISTS passage_vectors")
             env = dict(os.environ)
             env.pop("OMP_NUM_THREADS", None)
             if threads:
                 env["OMP_NUM_THREADS"] = str(threads)
             load = os.getloadavg()[0]
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.perf_counter()
-            done = subprocess.run([sys.executable, "-m", "memdir.search.embedder", str(home)], env=env,
-                                  capture_output=True, text=True)
+            process = subprocess.Popen([sys.executable, "-m", "memdir.search.embedder", str(home)], env=env,
+                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            heads_wall = heads_cpu = None
+            reader = connect(home)
+            while process.poll() is None:
+                if heads_wall is None:
+                    embedded, total = vectors.pending(reader)
+                    if embedded == total:
+                        heads_wall, heads_cpu = time.perf_counter() - started, cpu_seconds(process.pid)
+                time.sleep(0.1)
             wall = time.perf_counter() - started
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-            embedded, total = vectors.pending(connect(home))
+            cpu = (after.ru_utime - before_cpu[0]) + (after.ru_stime - before_cpu[1])
+            before_cpu[:] = [after.ru_utime, after.ru_stime]
+            embedded, total = vectors.pending(reader)
+            passages = reader.execute("SELECT count(*) FROM passage_vectors WHERE vec IS NOT NULL").fetchone()[0]
+            heads_wall = heads_wall or wall
+            heads_cpu = heads_cpu or cpu
             print(json.dumps({"notes": args.notes, "words": args.words, "omp_threads": threads or "default",
-                              "embedded": embedded, "of": total, "wall_s": round(wall, 1),
-                              "notes_per_s": round(embedded / wall, 1), "notes_per_cpu_s": round(embedded / cpu, 1),
-                              "embed_tokens": vectors.EMBED_TOKENS, "load_avg_1m": round(load, 1),
-                              "rc": done.returncode, "log": done.stdout.strip()[-80:]}), flush=True)
+                              "embedded": embedded, "of": total, "embed_tokens": vectors.EMBED_TOKENS,
+                              "heads_s": round(heads_wall, 1), "heads_notes_per_s": round(embedded / heads_wall, 1),
+                              "heads_notes_per_cpu_s": round(embedded / heads_cpu, 1),
+                              "passages": passages, "all_s": round(wall, 1),
+                              "all_notes_per_s": round(embedded / wall, 1),
+                              "all_notes_per_cpu_s": round(embedded / cpu, 1), "load_avg_1m": round(load, 1),
+                              "rc": process.returncode, "log": process.stdout.read().strip()[-80:]}), flush=True)
 
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a running process (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 if __name__ == "__main__":
     main()

@@ -32,11 +32,15 @@ pytestmark_model = pytest.mark.skipif(not vectors.importable(), reason="the vect
 
 @pytest.mark.slow
 @pytestmark_model
-def test_the_best_passage_finds_a_fact_deep_in_a_long_memory(mem):
+def test_the_best_passage_finds_a_fact_deep_in_a_long_memory(mem, monkeypatch):
+    monkeypatch.setattr(vectors, "EMBED_PASSAGES", False)
     mem.write("billing-notes", "billing service notes", "project", f"{FILLER} {FACT} {FILLER}")
     mem.write("lunch", "team lunch", "project", "Team lunch is on Fridays at noon in the cafeteria.")
     assert prepare(mem.session) == 2  # heads only, in the foreground
     conn = sync(mem.home, mem.session.layers())
+    assert not vectors.passages_stale(conn) and embedder.run(mem.home) == 0  # off: none is asked for or made
+    assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'passage_vectors'").fetchone() == (0,)
+    monkeypatch.setattr(vectors, "EMBED_PASSAGES", True)  # the control: on, as the ranking will want them
     assert vectors.passages_stale(conn)  # the passages are not there yet
     layers = [layer_key(mem.home, layer.path) for layer in mem.session.layers()]
     ids = dict(conn.execute("SELECT name, id FROM docs"))

@@ -83,7 +83,7 @@ def schedule(home: Path) -> int | None:
 
 def run(home: Path) -> int:
     """Embed every memory of ``<home>/index.sqlite`` without a current vector,
-    under ``<home>/embed.lock``, then the body passages of every memory
+    under ``<home>/embed.lock``, then (with :data:`memdir.search.vectors.EMBED_PASSAGES`) the body passages of every memory
     (:func:`memdir.search.vectors.embed_passages`, :data:`PASSAGE_ROUND`
     memories at a time, looking for new heads between rounds); returns how
     many heads were embedded (0 when another embedder holds the lock). Loops
@@ -112,6 +112,8 @@ def run(home: Path) -> int:
                 continue
             # Every head is there: now the body passages, which a query uses as they land; then heads
             # again, in case memories were written meanwhile.
+            if not vectors.EMBED_PASSAGES:
+                return total
             if vectors.embed_passages(conn, None, limit=PASSAGE_ROUND, should_stop=gone):
                 continue
             vectors.mark_passages_done(conn)  # unless something was written meanwhile: the next search sees it

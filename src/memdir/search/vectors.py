@@ -20,7 +20,8 @@ tokens (:func:`memory_text`); the query alone is embedded on the prompt path
 A long memory also has vectors per passage of its body beyond what the head
 covers (:func:`passage_texts`: windows of :data:`PASSAGE_WORDS` words), in
 the index's ``passage_vectors`` table, computed by the background embedder
-after every head (:func:`embed_passages`; never on a prompt or a write).
+after every head (:func:`embed_passages`; never on a prompt or a write)
+when :data:`EMBED_PASSAGES` is on.
 :func:`best_passages` gives each memory's best cosine over its head and
 passages and which passage gave it; :func:`similarities` gives the head's
 unless asked for passages (the ranking's coefficients were fitted on heads).
@@ -153,6 +154,10 @@ def memory_text(title: str | None, description: str, body: str) -> str:
     return _cap_tokens(text, EMBED_TOKENS)
 
 
+# Off until the ranking uses best_passages(): for notes of 400 words the passages cost the background
+# embedder about 6× the heads (1,226 passages for 200 notes: 195 s against 25 s on a busy 2-core machine;
+# benchmarks/bench_embed.py), CPU no query would use yet. embed_passages() works either way.
+EMBED_PASSAGES = False
 PASSAGE_WORDS = 80  # words of the body per passage (≈ 100 model tokens of English)
 PASSAGE_OVERLAP = 20  # words a passage repeats from the one before (a sentence cut at a seam is whole in one)
 
@@ -331,7 +336,9 @@ def passages_stale(conn) -> bool:
     """True unless the last full pass of :func:`embed_passages` left the
     index at its current generation (any change since — a write, a sync, a
     head embedded — may have left a memory without passages). One row read:
-    the prompt path may ask it."""
+    the prompt path may ask it. Always False while :data:`EMBED_PASSAGES` is off."""
+    if not EMBED_PASSAGES:
+        return False
     row = conn.execute("SELECT (SELECT value FROM meta WHERE key = 'generation'),"
                        " (SELECT value FROM meta WHERE key = ?)", (PASSAGES_DONE,)).fetchone()
     return row[0] != row[1]
@@ -476,5 +483,5 @@ def fuse(lexical: list[int], dense: list[int], k: int = RRF_K, dense_weight: flo
     return dict(sorted(scores.items(), key=lambda item: -item[1]))
 
 
-__all__ = ["MODEL_ID", "PASSAGE_OVERLAP", "PASSAGE_WORDS", "best_passages", "embed", "embed_missing", "embed_passages", "enabled", "fuse", "importable", "installed", "memory_text",
+__all__ = ["EMBED_PASSAGES", "MODEL_ID", "PASSAGE_OVERLAP", "PASSAGE_WORDS", "best_passages", "embed", "embed_missing", "embed_passages", "enabled", "fuse", "importable", "installed", "memory_text",
            "mark_passages_done", "passage_texts", "passages", "passages_stale", "pending", "query_vector", "similarities", "wanted"]
