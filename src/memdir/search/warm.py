@@ -162,8 +162,9 @@ def why_off(home: Path, settings) -> str | None:
     :func:`socket_path`, and when dense retrieval is not wanted (``search_vectors
     = off``, or ``auto`` without the extra: the search mode already says
     ``bm25``). The reasons: ``on`` without the extra, no usable socket
-    directory, no process listening (the MCP server of a session is the warm
-    process). For ``memdir doctor``. Never raises."""
+    directory, no process listening (with the last line of ``warm.log``: why
+    the last standalone one ended), a process that cannot load the model.
+    For ``memdir doctor``. Never raises."""
     from . import vectors
 
     setting = getattr(settings, "search_vectors", "auto")
@@ -180,11 +181,19 @@ def why_off(home: Path, settings) -> str | None:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
             probe.settimeout(CONNECT_TIMEOUT)
             probe.connect(str(path))
-    except OSError:
+            probe.settimeout(ANSWER_TIMEOUT)
+            # No layers: a warm server answers at once with its generation, without embedding anything.
+            probe.sendall(b'{"query": "", "layers": [], "generation": -1}\n')
+            answer = json.loads(_read_line(probe, MAX_REQUEST))
+    except (OSError, ValueError):
+        answer = None
         last = _last_log_line(Path(home))
         return (f"no warm search process listens at {path} (a running `memdir mcp` serves it, or the one the next "
                 "session start or prompt hook starts); until one does, a fresh prompt hook recalls by words alone"
                 + (f"; last line of {Path(home) / LOG_FILE}: {last}" if last else ""))
+    if isinstance(answer, dict) and answer.get("error") == "model not loaded":
+        return (f"the warm search process at {path} cannot load the embedding model; a fresh prompt hook "
+                f"recalls by words alone (see {Path(home) / LOG_FILE} or `memdir mcp`'s output)")
     return None
 
 
