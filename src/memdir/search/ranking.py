@@ -40,7 +40,7 @@ from ..vocabulary import ORIGINS, TYPES
 from . import relevance
 from .index import layer_key
 from .sync import sync
-from .tokenize import MAX_QUERY_CHARS, STOPWORDS, fts_query, query_terms, tokens
+from .tokenize import MAX_QUERY_CHARS, fts_query, is_stopword, query_terms, tokens
 
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
 PIN_BOOST = 0.10
@@ -228,7 +228,7 @@ def _keywords(query: str, terms: list[str]) -> bool:
     words = tokens(query)
     if not terms or not words or relevance.soft_terms(terms):
         return False
-    stop = sum(1 for w in words if w in STOPWORDS)
+    stop = sum(1 for w in words if is_stopword(w))
     return stop == len(words) or 3 * stop <= len(words)
 
 
@@ -363,12 +363,19 @@ def _result(hit: Hit, scope_of: dict[str, str], terms: list[str]) -> SearchResul
 
 def ranked(session: Session, query: str, *, pool: int, scope: str | None = None, include_muted: bool = False,
            filters: Filters | None = None, min_score: float = relevance.THRESHOLD, embed_query: bool = True,
-           ) -> tuple[list[Hit], list[str], dict[str, str]]:
+           explicit: bool = False) -> tuple[list[Hit], list[str], dict[str, str]]:
     """The ranking behind :func:`search` and recall: ``(hits scoring at least
     ``min_score``, best first; query terms; layer key → scope)``.
     ``embed_query`` False (a fresh prompt hook): the query's dense cosines
     come from a warm process when one answers, else the ranking is lexical
-    (:mod:`memdir.search.warm`)."""
+    (:mod:`memdir.search.warm`).
+
+    ``explicit`` (a search a person or a model typed, not a prompt): every
+    memory holding one of the query's content terms (not a stopword, not
+    filler) anywhere is kept too, under the score of the rest, and a memory
+    holding all of them is *complete* whatever function words or filler the
+    query has around them (``where is staging``, ``structlog go``). A prompt
+    is complete only when it reads as keywords (:func:`_keywords`)."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string")
     query = query[:MAX_QUERY_CHARS]  # a pasted log as a prompt: its first terms are the query
@@ -383,12 +390,15 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         conn.execute("BEGIN")  # one snapshot for every read below: a concurrent sync may renumber rows
         try:
             total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
-            lexical = _bm25_rows(conn, _discriminating(conn, terms, total, _doc_freq(conn, terms)), where, pool)
+            narrow = _discriminating(conn, terms, total, _doc_freq(conn, terms))
+            lexical = _bm25_rows(conn, narrow, where, pool)
+            if explicit and len(lexical) < pool and len(narrow) < len(terms):
+                lexical = _bm25_rows(conn, terms, where, pool)  # a search lists every memory sharing a term
             cosines = _dense(conn, session, query, layers, where, embed_query) if query.strip() else {}
             rows = {memory.id: memory for memory in lexical}
             nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
-            keywords = _keywords(query, terms)
+            keywords = explicit or _keywords(query, terms)
             found = _evidence(conn, list(rows), terms, cosines, keywords) if rows else {}
         finally:
             conn.execute("COMMIT")
@@ -400,7 +410,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         if ev is None:
             continue
         value = relevance.score(ev)
-        if value >= min_score:
+        if value >= min_score or (explicit and ev.shared):
             hits.append(Hit(memory, value, ev))
     hits.sort(key=lambda h: (-round(h.score, 3), -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25,
                              h.memory.name))
@@ -430,13 +440,15 @@ def _below_by_rank(hits: list[Hit]) -> list[Hit]:
 
 def search(session: Session, query: str, k: int = 5, scope: str | None = None, *,
            include_muted: bool = False, max_bytes: int = RESULTS_MAX_BYTES, filters: Filters | None = None,
-           offset: int = 0, min_score: float = relevance.THRESHOLD) -> list[SearchResult]:
+           offset: int = 0, min_score: float | None = None) -> list[SearchResult]:
     """The ``k`` (1–50, an upper bound) best memories for ``query`` in the
     session's layers (``scope`` narrows to ``"user"`` or ``"project"``,
     ``filters`` further), best first, after skipping ``offset`` (0–1000), all
-    together at most ``max_bytes`` of JSON. Only hits scoring at least
-    ``min_score`` (default the relevance threshold) — so a query nothing fits
-    gives ``[]``. Raises :class:`InvalidInput` (also for a query over
+    together at most ``max_bytes`` of JSON. ``min_score`` None (the default):
+    every memory scoring at least the relevance threshold and every memory
+    sharing a content term with the query (:func:`ranked`, ``explicit``), so
+    a query nothing fits gives ``[]``; a number: only hits scoring at least
+    that. Raises :class:`InvalidInput` (also for a query over
     :data:`~memdir.search.tokenize.MAX_QUERY_CHARS` characters),
     :class:`ScopeError`, :class:`StoreError`."""
     if isinstance(query, str) and len(query) > MAX_QUERY_CHARS:
@@ -448,7 +460,9 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
         raise InvalidInput(f"offset must be an integer from 0 to {MAX_OFFSET} (got {offset!r})")
     k = min(k, MAX_K)
     hits, terms, scope_of = ranked(session, query, pool=max(POOL_MIN, 4 * (k + offset)), scope=scope,
-                                   include_muted=include_muted, filters=filters, min_score=min_score)
+                                   include_muted=include_muted, filters=filters,
+                                   min_score=relevance.THRESHOLD if min_score is None else min_score,
+                                   explicit=min_score is None)
     out: list[SearchResult] = []
     used = 2
     for hit in hits[offset:offset + k]:
@@ -469,11 +483,11 @@ def find(session: Session, query: str, k: int = 5, scope: str | None = None, *, 
     facade's :meth:`memdir.Memory.search`, the ``memory_search`` tool):
     ``type``/``origin`` a name or a list of them, ``pinned``, ``since``/
     ``until`` ISO-8601 dates or times (:meth:`Filters.parse`), ``min_score``
-    None for the relevance threshold. Raises :class:`InvalidInput`,
+    None for search's own rule (:func:`search`). Raises :class:`InvalidInput`,
     :class:`ScopeError`, :class:`StoreError`, :class:`MissingExtra`."""
     filters = Filters.parse(type, origin, pinned, since, until)
     return search(session, query, k=k, scope=scope, include_muted=include_muted, filters=filters, offset=offset,
-                  min_score=relevance.THRESHOLD if min_score is None else min_score)
+                  min_score=min_score)
 
 
 def _json(data) -> str:

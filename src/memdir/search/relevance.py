@@ -86,7 +86,8 @@ go ahead proceed again agre right lgtm awesom
 class Evidence:
     """What the score of one memory rests on: ``coverage`` and ``head`` in
     [0, 1], ``mass`` ≥ 0, ``cosine`` in [−1, 1] or None (no current vector),
-    ``matched`` the query terms found (head or best passage)."""
+    ``matched`` the query terms found (head or best passage), ``shared`` the
+    query's content terms (not soft) found anywhere in the memory."""
 
     coverage: float
     head: float
@@ -98,6 +99,7 @@ class Evidence:
     query: float = 0.0
     complete: float = 0.0
     lead: float = 0.0
+    shared: tuple[str, ...] = ()
 
     def features(self) -> dict[str, float]:
         """The model's inputs by name (``cosine`` and ``gap`` only when there is a cosine)."""
@@ -212,14 +214,16 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
         lead = max(-0.1, min(0.1, cosine - (top[1] if cosine >= top[0] else top[0])))
     head = {t for t in weights if t in head_tokens}
     found = head | best_passage(body_tokens, weights)
+    anywhere = head | {t for t in body_tokens if t in strong}
+    shared = tuple(t for t in weights if t in strong and t in anywhere)
     if whole <= 0:
-        return Evidence(0.0, 0.0, 0.0, cosine, (), gap, 0.0, lead)
+        return Evidence(0.0, 0.0, 0.0, cosine, (), gap, 0.0, lead, shared=shared)
     matched = sum(weights[t] for t in found)
     return Evidence(coverage=matched / whole, head=sum(weights[t] for t in head) / whole,
                     mass=math.log1p(matched), cosine=cosine,
                     matched=tuple(t for t in weights if t in found), gap=gap, missing=math.log1p(max(0.0, whole - matched)), query=math.log1p(whole),
                     complete=float(keywords and bool(strong) and strong <= found),
-                    lead=lead)
+                    lead=lead, shared=shared)
 
 
 __all__ = ["BACKGROUND_DOCS", "Evidence", "FILLER", "HYBRID", "LEXICAL", "PASSAGE_TOKENS", "SOFT_WEIGHT",
