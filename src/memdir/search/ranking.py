@@ -40,7 +40,7 @@ from ..vocabulary import ORIGINS, TYPES
 from . import relevance
 from .index import layer_key
 from .sync import sync
-from .tokenize import MAX_QUERY_CHARS, fts_query, is_stopword, query_terms, tokens
+from .tokenize import MAX_QUERY_CHARS, fts_query, is_stopword, prefixable, query_terms, tokens
 
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
 PIN_BOOST = 0.10
@@ -263,6 +263,32 @@ def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> l
     return [IndexedMemory(*row) for row in conn.execute(sql, (match, *args, limit))]
 
 
+def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> list[IndexedMemory]:
+    """Up to ``limit`` visible rows holding every content term of the query
+    within :data:`~memdir.search.relevance.NEAR_TOKENS` tokens of each other
+    (FTS5 ``NEAR``): the one sentence of a long note that states a fact is a
+    candidate even where BM25 cannot tell it from notes holding the same
+    common words far apart. ``[]`` for fewer than two content terms."""
+    strong = [t for t in terms if t not in relevance.soft_terms(terms)]
+    content = [t for t in strong if t not in relevance.GENERIC] or strong
+    if len(content) < 2:
+        return []
+    clause, args = where
+    weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
+    sql = (f"SELECT {_COLUMNS}, -bm25(fts, {weights}) AS rel FROM fts JOIN docs d ON d.id = fts.rowid"
+           f" WHERE fts MATCH ? AND {clause} ORDER BY rel DESC LIMIT ?")
+
+    def near(words: list[str]) -> list[IndexedMemory]:
+        match = f"NEAR({fts_query(words).replace(' OR ', ' ')}, {relevance.NEAR_TOKENS})"
+        return [IndexedMemory(*row) for row in conn.execute(sql, (match, *args, limit))]
+
+    found = near(content)
+    if found or len(content) < 3:
+        return found
+    # No sentence holds them all: one word of the question may be said otherwise ("timeout", "time out").
+    return [row for i in range(len(content)) for row in near(content[:i] + content[i + 1:])][:limit]
+
+
 def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
     if not ids:
         return {}
@@ -318,17 +344,27 @@ def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float],
     marks = ",".join("?" * len(ids))
     for rowid, name, title, description, body in conn.execute(
             f"SELECT rowid, name, title, description, body FROM fts WHERE rowid IN ({marks})", ids):
-        head = set(f"{name} {title or ''} {description}".split())
-        out[rowid] = relevance.evidence(weights, head, (body or "").split(), strong, keywords,
+        head = set(relevance.as_terms(f"{name} {title or ''} {description}".split(), weights))
+        out[rowid] = relevance.evidence(weights, head, relevance.as_terms((body or "").split(), weights), strong, keywords,
                                          cosines.get(rowid), median, top)
     return out
 
 
 def _doc_freq(conn, terms: list[str]) -> dict[str, int]:
+    """Memories holding each term; a :func:`~memdir.search.tokenize.prefixable`
+    term counts the memories of every word it begins (summed, at most all)."""
     if not terms:
         return {}
     marks = ",".join("?" * len(terms))
-    return dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})", terms).fetchall())
+    out = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})", terms).fetchall())
+    longer = [t for t in terms if prefixable(t)]
+    if longer:
+        total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
+        for term in longer:
+            row = conn.execute("SELECT sum(doc) FROM fts_terms WHERE term >= ? AND term < ?",
+                               (term, term + "\uffff")).fetchone()
+            out[term] = min(total, row[0] or 0)
+    return out
 
 
 def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
@@ -394,8 +430,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             lexical = _bm25_rows(conn, narrow, where, pool)
             if explicit and len(lexical) < pool and len(narrow) < len(terms):
                 lexical = _bm25_rows(conn, terms, where, pool)  # a search lists every memory sharing a term
+            if explicit:
+                lexical = _near_rows(conn, terms, where, pool) + lexical
             cosines = _dense(conn, session, query, layers, where, embed_query) if query.strip() else {}
-            rows = {memory.id: memory for memory in lexical}
+            rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             keywords = explicit or _keywords(query, terms)
@@ -412,8 +450,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         value = relevance.score(ev)
         if value >= min_score or (explicit and ev.shared):
             hits.append(Hit(memory, value, ev))
-    hits.sort(key=lambda h: (-round(h.score, 3), -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25,
-                             h.memory.name))
+    # Scores within a hundredth are a tie the model cannot break; the sentence holding most of the query
+    # (evidence.near) breaks it before pin and recency do.
+    hits.sort(key=lambda h: (-round(h.score, 2), -round(h.evidence.near, 2), h.evidence.span or 1 << 30,
+                             -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25, h.memory.name))
     return _below_by_rank(hits), terms, scope_of
 
 

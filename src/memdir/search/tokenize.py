@@ -193,10 +193,24 @@ def query_terms(query: str, limit: int = MAX_QUERY_TERMS) -> list[str]:
     return (content or terms)[:limit]
 
 
+PREFIX_MIN = 5
+"""A query term of at least this many ASCII letters also matches the longer
+words it begins (``postgres`` → ``postgr`` finds ``postgresql``, ``config``
+finds ``configur``): the stemmer leaves a product name and its longer form,
+an abbreviation and its word, apart. Shorter terms match whole only
+(``port`` must not find ``portal``)."""
+
+
+def prefixable(term: str) -> bool:
+    """True when ``term`` also matches the words it begins (:data:`PREFIX_MIN`)."""
+    return len(term) >= PREFIX_MIN and term.isascii() and term.isalpha()
+
+
 def fts_query(terms: list[str]) -> str:
     """An FTS5 MATCH expression that ORs ``terms``, each one quoted (``"` `"``
-    doubled inside), so no user text is read as FTS syntax. ``""`` for no terms."""
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    doubled inside), so no user text is read as FTS syntax; a
+    :func:`prefixable` term as a prefix query (``"postgr"*``). ``""`` for no terms."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' + ("*" if prefixable(t) else "") for t in terms)
 
 
 def has_cjk(text: str) -> bool:
@@ -204,4 +218,4 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["MAX_QUERY_CHARS", "STOPWORDS", "document_text", "fold_accents", "fts_query", "has_cjk", "is_stopword", "query_terms", "available", "require", "stem", "tokens"]
+__all__ = ["MAX_QUERY_CHARS", "STOPWORDS", "document_text", "fold_accents", "fts_query", "has_cjk", "is_stopword", "PREFIX_MIN", "prefixable", "query_terms", "available", "require", "stem", "tokens"]
