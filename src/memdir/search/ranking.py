@@ -252,41 +252,52 @@ def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> l
     ranked_ids = conn.execute(f"SELECT rowid, -bm25(fts, {weights}) AS rel FROM fts WHERE fts MATCH ?"
                               f" ORDER BY rel DESC LIMIT ?", (match, wide)).fetchall()
     if ranked_ids:
-        ids = [r[0] for r in ranked_ids]
-        rows = {r[0]: r for r in conn.execute(
-            f"SELECT {_COLUMNS} FROM docs d WHERE d.id IN ({','.join('?' * len(ids))}) AND {clause}", (*ids, *args))}
-        kept = [IndexedMemory(*rows[i], rel) for i, rel in ranked_ids if i in rows]
+        kept = _visible(conn, ranked_ids, where)
         if len(kept) >= limit or len(ranked_ids) < wide:
-            return kept[:limit]
+            return _load(conn, kept[:limit])
     sql = (f"SELECT {_COLUMNS}, -bm25(fts, {weights}) AS rel FROM fts JOIN docs d ON d.id = fts.rowid"
            f" WHERE fts MATCH ? AND {clause} ORDER BY rel DESC LIMIT ?")
     return [IndexedMemory(*row) for row in conn.execute(sql, (match, *args, limit))]
 
 
-def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> list[IndexedMemory]:
-    """Up to ``limit`` visible rows holding every content term of the query
-    within :data:`~memdir.search.relevance.NEAR_TOKENS` tokens of each other
-    (FTS5 ``NEAR``): the one sentence of a long note that states a fact is a
+def _visible(conn, ranked: list[tuple[int, float]], where: tuple[str, list]) -> list[tuple[int, float]]:
+    """``ranked`` (``(row id, bm25)`` in rank order) without the rows ``where`` hides."""
+    clause, args = where
+    ids = [i for i, _ in ranked]
+    shown = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE d.id IN ({','.join('?' * len(ids))})"
+                                        f" AND {clause}", (*ids, *args))}
+    return [(i, rel) for i, rel in ranked if i in shown]
+
+
+def _load(conn, ranked: list[tuple[int, float]]) -> list[IndexedMemory]:
+    """The :class:`IndexedMemory` of each ``(row id, bm25)``, in that order
+    (read only for the rows kept: bodies are most of a row)."""
+    if not ranked:
+        return []
+    rows = {r[0]: r for r in conn.execute(
+        f"SELECT {_COLUMNS} FROM docs d WHERE d.id IN ({','.join('?' * len(ranked))})", [i for i, _ in ranked])}
+    return [IndexedMemory(*rows[i], rel) for i, rel in ranked if i in rows]
+
+
+def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> list[tuple[int, float]]:
+    """Up to ``limit`` visible rows, as ``(row id, bm25)`` best first, holding
+    every content term of the query within
+    :data:`~memdir.search.relevance.NEAR_TOKENS` tokens of each other (FTS5
+    ``NEAR``): the one sentence of a long note that states a fact is a
     candidate even where BM25 cannot tell it from notes holding the same
-    common words far apart. ``[]`` for fewer than two content terms."""
+    common words far apart. One query over the index (each further NEAR
+    query reads every term's positions again: at 10,000 notes a leave-one-out
+    fallback made a search several times slower for one question of fifty).
+    ``[]`` for fewer than two content terms."""
     strong = [t for t in terms if t not in relevance.soft_terms(terms)]
     content = [t for t in strong if t not in relevance.GENERIC] or strong
     if len(content) < 2:
         return []
-    clause, args = where
     weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
-    sql = (f"SELECT {_COLUMNS}, -bm25(fts, {weights}) AS rel FROM fts JOIN docs d ON d.id = fts.rowid"
-           f" WHERE fts MATCH ? AND {clause} ORDER BY rel DESC LIMIT ?")
-
-    def near(words: list[str]) -> list[IndexedMemory]:
-        match = f"NEAR({fts_query(words).replace(' OR ', ' ')}, {relevance.NEAR_TOKENS})"
-        return [IndexedMemory(*row) for row in conn.execute(sql, (match, *args, limit))]
-
-    found = near(content)
-    if found or len(content) < 3:
-        return found
-    # No sentence holds them all: one word of the question may be said otherwise ("timeout", "time out").
-    return [row for i in range(len(content)) for row in near(content[:i] + content[i + 1:])][:limit]
+    match = f"NEAR({fts_query(content).replace(' OR ', ' ')}, {relevance.NEAR_TOKENS})"
+    ranked = conn.execute(f"SELECT rowid, -bm25(fts, {weights}) AS rel FROM fts WHERE fts MATCH ?"
+                          f" ORDER BY rel DESC LIMIT ?", (match, 4 * limit)).fetchall()
+    return _visible(conn, ranked, where)[:limit] if ranked else []
 
 
 def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
@@ -332,11 +343,10 @@ def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[s
         return {}  # the embedding engine failed: the lexical model still answers, as without the extra
 
 
-def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float],
-              keywords: bool) -> dict[int, relevance.Evidence]:
-    total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
-    counts = _doc_freq(conn, terms)
+def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float], keywords: bool,
+              counts: dict[str, int], total: int) -> dict[int, relevance.Evidence]:
     weights = relevance.term_weights(terms, counts, total)
+    as_terms = relevance.Prefixes(weights)
     median = relevance.median(cosines.values()) if cosines else None
     top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
     strong = set(terms) - relevance.soft_terms(terms)  # unknown CJK bigrams count: they may be the topic
@@ -344,22 +354,22 @@ def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float],
     marks = ",".join("?" * len(ids))
     for rowid, name, title, description, body in conn.execute(
             f"SELECT rowid, name, title, description, body FROM fts WHERE rowid IN ({marks})", ids):
-        head = set(relevance.as_terms(f"{name} {title or ''} {description}".split(), weights))
-        out[rowid] = relevance.evidence(weights, head, relevance.as_terms((body or "").split(), weights), strong, keywords,
+        head = set(as_terms(f"{name} {title or ''} {description}".split()))
+        out[rowid] = relevance.evidence(weights, head, as_terms((body or "").split()), strong, keywords,
                                          cosines.get(rowid), median, top)
     return out
 
 
-def _doc_freq(conn, terms: list[str]) -> dict[str, int]:
+def _doc_freq(conn, terms: list[str], total: int) -> dict[str, int]:
     """Memories holding each term; a :func:`~memdir.search.tokenize.prefixable`
-    term counts the memories of every word it begins (summed, at most all)."""
+    term counts the memories of every word it begins (summed, at most
+    ``total``, the memories indexed)."""
     if not terms:
         return {}
     marks = ",".join("?" * len(terms))
     out = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})", terms).fetchall())
     longer = [t for t in terms if prefixable(t)]
     if longer:
-        total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
         for term in longer:
             row = conn.execute("SELECT sum(doc) FROM fts_terms WHERE term >= ? AND term < ?",
                                (term, term + "\uffff")).fetchone()
@@ -426,18 +436,23 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         conn.execute("BEGIN")  # one snapshot for every read below: a concurrent sync may renumber rows
         try:
             total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
-            narrow = _discriminating(conn, terms, total, _doc_freq(conn, terms))
+            counts = _doc_freq(conn, terms, total)
+            narrow = _discriminating(conn, terms, total, counts)
             lexical = _bm25_rows(conn, narrow, where, pool)
             if explicit and len(lexical) < pool and len(narrow) < len(terms):
                 lexical = _bm25_rows(conn, terms, where, pool)  # a search lists every memory sharing a term
-            if explicit:
-                lexical = _near_rows(conn, terms, where, pool) + lexical
+            if explicit:  # the sentences holding the query first, then BM25's best: one pool of rows in all
+                have = {memory.id: memory for memory in lexical}
+                near = _near_rows(conn, terms, where, pool)
+                have.update((m.id, m) for m in _load(conn, [row for row in near if row[0] not in have]))
+                first = [have[i] for i, _ in near if i in have]
+                lexical = (first + [m for m in lexical if m.id not in {n.id for n in first}])[:pool]
             cosines = _dense(conn, session, query, layers, where, embed_query) if query.strip() else {}
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             keywords = explicit or _keywords(query, terms)
-            found = _evidence(conn, list(rows), terms, cosines, keywords) if rows else {}
+            found = _evidence(conn, list(rows), terms, cosines, keywords, counts, total) if rows else {}
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:

@@ -185,25 +185,42 @@ def term_weights(terms: list[str], doc_freq: dict[str, int], total_docs: int) ->
     return out
 
 
-def as_terms(tokens: list[str], weights: dict[str, float]) -> list[str]:
-    """``tokens`` (of a memory's text) with each word that a :func:`prefixable
-    <memdir.search.tokenize.prefixable>` query term of ``weights`` begins
-    replaced by that term (``postgresql`` → ``postgr``); others unchanged."""
-    from .tokenize import PREFIX_MIN, prefixable
+class Prefixes:
+    """Reads a memory's tokens as a query's terms: each word that a
+    :func:`prefixable <memdir.search.tokenize.prefixable>` query term of
+    ``weights`` begins becomes that term (``postgresql`` → ``postgr``);
+    others stay. Build one per query and call it on each memory's tokens:
+    it remembers each word's answer, and a store's notes repeat their
+    vocabulary, so most words are looked up once per query, not once per note."""
 
-    heads: dict[str, list[str]] = {}
-    for term in weights:
-        if prefixable(term):
-            heads.setdefault(term[:PREFIX_MIN], []).append(term)
-    if not heads:
-        return tokens
-    out = []
-    for tok in tokens:
-        found = None if tok in weights else heads.get(tok[:PREFIX_MIN])
-        if found:
-            tok = next((term for term in found if tok.startswith(term)), tok)
-        out.append(tok)
-    return out
+    def __init__(self, weights: dict[str, float]):
+        from .tokenize import PREFIX_MIN, prefixable
+
+        self._weights = weights
+        self._heads: dict[str, list[str]] = {}
+        for term in weights:
+            if prefixable(term):
+                self._heads.setdefault(term[:PREFIX_MIN], []).append(term)
+        self._cut = PREFIX_MIN
+        self._seen: dict[str, str] = {}
+
+    def _term(self, tok: str) -> str:
+        found = None if tok in self._weights else self._heads.get(tok[:self._cut])
+        out = next((term for term in found if tok.startswith(term)), tok) if found else tok
+        self._seen[tok] = out
+        return out
+
+    def __call__(self, tokens: list[str]) -> list[str]:
+        """``tokens`` with the words a prefixable term begins replaced by it."""
+        if not self._heads:
+            return tokens
+        seen, term = self._seen.get, self._term
+        return [seen(tok) or term(tok) for tok in tokens]
+
+
+def as_terms(tokens: list[str], weights: dict[str, float]) -> list[str]:
+    """``tokens`` read as the terms of ``weights`` (:class:`Prefixes`, for one memory)."""
+    return Prefixes(weights)(tokens)
 
 
 def best_passage(body_tokens: list[str], weights: dict[str, float], width: int = PASSAGE_TOKENS) -> set[str]:
@@ -294,5 +311,5 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
                     lead=lead, shared=shared, near=near, span=span)
 
 
-__all__ = ["BACKGROUND_DOCS", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PASSAGE_TOKENS", "SOFT_WEIGHT",
+__all__ = ["BACKGROUND_DOCS", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
            "THRESHOLD", "as_terms", "best_passage", "evidence", "tightest", "median", "score", "soft_terms", "term_weights"]
