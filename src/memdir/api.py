@@ -304,8 +304,9 @@ class Memory:
                pinned: bool | None = None, since: str | None = None, until: str | None = None,
                offset: int = 0, min_score: float | None = None) -> list[SearchResult]:
         """Ranked search over the session's memories (``memory_search``): a
-        list of :class:`~memdir.search.ranking.SearchResult` scoring at least
-        the relevance threshold (or ``min_score``), best first, after
+        list of :class:`~memdir.search.ranking.SearchResult` — those scoring at
+        least the relevance threshold and those sharing a content word with
+        the query (or, given ``min_score``, those scoring at least it) — best first, after
         ``offset``; ``type``/``origin``/``pinned``/``since``/``until`` filter
         (see :class:`~memdir.search.ranking.Filters`). Needs the ``search``
         extra (:class:`MissingExtra` otherwise). See :func:`memdir.search.ranking.find`."""
