@@ -196,7 +196,8 @@ def test_results_are_bounded(bm25):
 
 def test_result_fields_and_boosts(bm25):
     bm25.write("plain", "ferry timetable", "project", "the ferry leaves at nine")
-    bm25.write("pinned-one", "ferry timetable", "project", "the ferry leaves at nine", pinned=True)
+    person = Memory.open(home=bm25.home, project=bm25.project_root, search_vectors="off", actor="human")
+    person.write("pinned-one", "ferry timetable", "project", "the ferry leaves at nine", pinned=True)  # a copy: warned
     results = bm25.search("ferry")
     assert names(results) == ["pinned-one", "plain"]
     top = results[0].to_dict()

@@ -77,7 +77,8 @@ def test_deleting_a_duplicate_never_tombstones_the_value_the_survivor_holds(isol
     assert run_cli(*cli, "write", "tabs", "--body", "y").stdout == "Memory updated: tabs (project)\n"
     # another layer's live copy keeps it too (the agent's tool and the API)
     mem.write("go-tabs", "Go files are indented with tabs", "user", "")
-    mem.write("go-tabs-here", "Go files are indented with tabs", "project", "")
+    person = mem.as_actor("human")  # the agent is refused a copy (issue 24 §5); a person's is warned
+    person.write("go-tabs-here", "Go files are indented with tabs", "project", "")
     assert mem.call_tool("memory_delete", {"name": "go-tabs-here"}) == (
         "Deleted memory: go-tabs-here (project). Its value is not tombstoned: the memory 'go-tabs' (user) holds "
         "it too.")

@@ -29,10 +29,11 @@ from ..layer.index import whole_days
 from ..layer.journal import Event, now_utc
 from ..layer.layer import Layer
 from ..layer.succession import explain_tombstone, refuse_superseded
-from ..results import DeleteResult, PruneCandidate, WriteResult
+from ..results import Decision, DeleteResult, PruneCandidate, WriteResult
 from ..text.names import normalize_name, same_name
 from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, make, match
-from .forgotten import check_forgotten
+from .duplicates import check_duplicate
+from .forgotten import check_forgotten, live_of
 from .fields import (
     MemoryChange,
     candidate_name,
@@ -163,6 +164,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
             return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
                                tuple(warnings), old.status, old.pinned, existing.digest)
+        check_duplicate(tx, name, description, body, old, live_of(guard),  # the memory it changes may hold it
+                        [n for n in (_proposed_for(record), source and source.record.name, old_name) if n])
         if new_status == "candidate" and actor != "human":  # a person's own candidate is theirs to write
             refusal = _dismissed(layer, record)
             if refusal is not None:
@@ -455,7 +458,7 @@ def approved_record(live: MemoryRecord, candidate: MemoryRecord) -> MemoryRecord
 
 def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: str | None = None,
                guard: list[Tombstone] = (), session: str | None = None,
-               expect: tuple[str, str | None, str | None] | None = None) -> str:
+               expect: tuple[str, str | None, str | None] | None = None) -> Decision:
     """Approve or reject a candidate (a person's decision).
 
     Approve: the candidate becomes active — or, when it proposes a change to
@@ -463,8 +466,10 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
     (:func:`approved_record`) and the candidate file goes. A tombstoned value is refused even here. Reject: the
     value is tombstoned and the candidate deleted. ``expect`` (candidate file digest, the memory it changes
     or retires and its digest, as shown: :func:`_expected`) is compare-and-set: :class:`Conflict` when
-    either changed. Returns
-    the name of the memory that now holds the content (approve) or the rejected name."""
+    either changed. Returns the :class:`~memdir.results.Decision`: ``name`` is the memory that now holds
+    the content (approve) or the rejected name; ``warnings`` what a person's approval is warned of (a
+    tombstone of another layer or a teammate's the value matches: :func:`check_forgotten`; a memory
+    holding the same text: :func:`memdir.gateway.duplicates.check_duplicate`)."""
     if actor != "human":
         raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
     key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
@@ -477,24 +482,27 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
                 tx.apply(key, None, "reject", reason=reason or "rejected")
             else:
                 _delete_tombstoned(tx, key, record, "reject", reason or "rejected")
-            return key
+            return Decision(key, layer.scope, key, False)
         check_forgotten(tx, entry, record.description, record.body, key, guard)
         extra = dict(record.extra)
         target = extra.pop("candidate_for", None)
         now = now_utc().replace(microsecond=0)
         target_entry = tx.fresh(target) if target else None
+        check_duplicate(tx, target or key, record.description, record.body,
+                        target_entry.record if target_entry else None, live_of(guard), [key, record.supersedes or key])
         refuse_superseded(target_entry, True, "approve a change to", tx)
         if target_entry is not None:
             merged = approved_record(target_entry.record, record).with_(updated=now, origin="human", status="active")
             tx.apply(target, merged, "approve", reason=reason, data={"candidate": key})
             tx.apply(key, None, "approve", reason=f"merged into {target}")
-            return target
-        tx.apply(key, record.with_(status="active", origin="human", updated=now, extra=tuple(extra.items())),
-                 "approve", reason=reason)
-        replaced = tx.fresh(record.supersedes) if record.supersedes else None
-        if replaced is not None and replaced.record.status == "active":  # the candidate's proposal takes effect
-            _retire(tx, replaced.record, key, now_utc())
-        return key
+        else:
+            target = key
+            tx.apply(key, record.with_(status="active", origin="human", updated=now, extra=tuple(extra.items())),
+                     "approve", reason=reason)
+            replaced = tx.fresh(record.supersedes) if record.supersedes else None
+            if replaced is not None and replaced.record.status == "active":  # the candidate's proposal takes effect
+                _retire(tx, replaced.record, key, now_utc())
+    return Decision(target, layer.scope, key, True, tuple(tx.warnings))
 
 
 def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,

@@ -1,13 +1,30 @@
 """Which tombstones refuse a write and which only warn: who writes decides (DESIGN §5). The gateway
 (:mod:`memdir.gateway.changes`) calls :func:`check_forgotten` inside the transaction of every write,
-restore, approve and team resolve."""
+restore, approve and team resolve. :class:`Guard` is what the session's other layers bring to a write."""
 
 from __future__ import annotations
 
 from ..errors import TombstoneRefused
+from ..files.memfile import MemoryRecord
 from ..layer.succession import explain_tombstone
 from ..tombstones.match import Tombstone, caution, match, qualified
 from ..tombstones.match import check as refuse_forgotten
+
+
+class Guard(list):
+    """What the session's layers other than the one written bring to a write
+    (:func:`memdir.operations.lookup.guard` gathers it): the list itself is their tombstones
+    (:func:`check_forgotten`); ``live`` their memories as ``(scope, record)``, which an exact duplicate
+    is looked for in (:func:`memdir.gateway.duplicates.check_duplicate`); ``skipped`` says which layers
+    could not be read (a warning for the result)."""
+
+    skipped: tuple[str, ...] = ()
+    live: tuple[tuple[str, MemoryRecord], ...] = ()
+
+
+def live_of(guard) -> tuple[tuple[str, MemoryRecord], ...]:
+    """``guard``'s other-layer memories (:attr:`Guard.live`); none for a plain list of tombstones."""
+    return guard.live if isinstance(guard, Guard) else ()
 
 
 def check_forgotten(tx, entry, description: str, body: str, name: str, guard: list[Tombstone] = ()) -> None:
@@ -43,4 +60,4 @@ def check_forgotten(tx, entry, description: str, body: str, name: str, guard: li
         tx.warnings.append(caution(*near, "a qualifier makes it another fact"))
 
 
-__all__ = ["check_forgotten"]
+__all__ = ["Guard", "check_forgotten", "live_of"]

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from ..errors import InvalidInput, NotFound, StoreError
 from ..files.scan import Entry
+from ..gateway.forgotten import Guard
 from ..layer.journal import changes_content
 from ..layer.layer import Layer
 from ..session import Session
@@ -112,12 +113,6 @@ def unsearched(session: Session, scope: str | None) -> str:
     return ""
 
 
-class Guard(list):
-    """The tombstones :func:`guard` found; ``skipped`` says which layers could not be read."""
-
-    skipped: tuple[str, ...] = ()
-
-
 def guard(session: Session, target: Layer | None = None) -> Guard:
     """The tombstones of the session's layers other than ``target``: a write
     into one layer is refused for a value forgotten in another (``target``'s
@@ -132,8 +127,17 @@ def guard(session: Session, target: Layer | None = None) -> Guard:
     (:meth:`memdir.tombstones.stones.TombstoneDir.problems`) is named
     there too — also of ``target``, whose transaction passes over it in silence. The tombstones of a
     team layer the session may not see (untrusted: :meth:`memdir.session.Session.bound_layers`)
-    bind as well."""
-    stones, skipped = Guard(), []
+    bind as well. ``live``: the memories of the session's visible layers other than ``target``
+    (:meth:`memdir.session.Session.layers`; an untrusted team layer's are not: its text is not the
+    session's), which a write must not copy (:mod:`memdir.gateway.duplicates`); an unreadable layer
+    holds none."""
+    stones, skipped, live = Guard(), [], []
+    for layer in session.layers():
+        if layer is not target:
+            try:
+                live += [(layer.scope, entry.record) for _, entry in sorted(layer.scan().entries.items())]
+            except StoreError:
+                continue  # an unreadable layer holds nothing a write could copy
     for layer in session.bound_layers():  # an untrusted team layer's tombstones bind too
         try:
             if layer is not target:
@@ -144,7 +148,7 @@ def guard(session: Session, target: Layer | None = None) -> Guard:
                 skipped.append(f"the {layer.scope} layer's tombstones were not checked: {exc}")
             continue
         skipped += [f"the {layer.scope} layer's tombstones were not all checked: {path}: {why}" for path, why in unread]
-    stones.skipped = tuple(skipped)
+    stones.skipped, stones.live = tuple(skipped), tuple(live)
     return stones
 
 

@@ -327,9 +327,8 @@ def decide(session: Session, name: str, *, approve: bool, reason: str | None = N
     if layer.scan().entries.get(key) is None:
         return None
     if not approve:
-        gateway.set_status(layer, key, approve=False, actor="human", reason=reason, session=session.id,
-                           expect=(expect[0], None, None) if expect else None)
-        return Decision(key, "team", key, False)
+        return gateway.set_status(layer, key, approve=False, actor="human", reason=reason, session=session.id,
+                                  expect=(expect[0], None, None) if expect else None)
     with layer.locked():  # re-entrant: the gateway's transactions below take it again
         entry = layer.scan().entries.get(key)
         if entry is None:
@@ -351,7 +350,8 @@ def decide(session: Session, name: str, *, approve: bool, reason: str | None = N
                                 expect_digest=expect[2] if expect is not None else False)
         stones = guard(session, team)
         try:
-            gateway.write(team, approved, actor="human", session=session.id, guard=stones, action="approve")
+            written = gateway.write(team, approved, actor="human", session=session.id, guard=stones,
+                                    action="approve")
         except Conflict as exc:
             if expect is None:
                 raise
@@ -359,7 +359,7 @@ def decide(session: Session, name: str, *, approve: bool, reason: str | None = N
                            f"{exc}); review it again (memdir review) and decide on what it is now") from None
         gateway.delete(layer, key, actor="human", tombstone=False, action="approve",
                        reason=f"approved into {target}", session=session.id)
-    return Decision(target, "team", key, True, stones.skipped)
+    return Decision(target, "team", key, True, (*written.warnings, *stones.skipped))
 
 
 def promote(session: Session, name: str) -> Promoted:
@@ -399,6 +399,7 @@ def promote(session: Session, name: str) -> Promoted:
                             valid_until=record.valid_until, extra=record.extra,
                             reason="promoted from the project layer")
     stones = guard(session, team)
+    stones.live = tuple(held for held in stones.live if held[0] != "project" or held[1].name != key)  # moved, not copied
     result = gateway.write(team, promoted, actor="human", session=session.id, guard=stones, action="promote")
     kept = ()
     try:  # only the version promoted goes: an update that landed meanwhile is kept, never lost

@@ -246,9 +246,9 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
     if found.team:
         return teamops.decide(session, found.entry.record.name, approve=True, reason=reason, expect=expect)
     stones = guard(session, found.layer)
-    target = gateway.set_status(found.layer, found.entry.record.name, approve=True, actor=session.actor,
-                                reason=reason, guard=stones, session=session.id, expect=expect)
-    return Decision(target, found.layer.scope, found.entry.record.name, True, stones.skipped)
+    decided = gateway.set_status(found.layer, found.entry.record.name, approve=True, actor=session.actor,
+                                 reason=reason, guard=stones, session=session.id, expect=expect)
+    return replace(decided, warnings=(*decided.warnings, *stones.skipped))
 
 
 def reject(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,
@@ -262,9 +262,8 @@ def reject(session: Session, name: str, scope: str | None = None, *, reason: str
     expect = found.expect if digest is not None else None
     if found.team:
         return teamops.decide(session, found.entry.record.name, approve=False, reason=reason, expect=expect)
-    gateway.set_status(found.layer, found.entry.record.name, approve=False, actor=session.actor, reason=reason,
-                       session=session.id, expect=expect)
-    return Decision(found.entry.record.name, found.layer.scope, found.entry.record.name, False)
+    return gateway.set_status(found.layer, found.entry.record.name, approve=False, actor=session.actor,
+                              reason=reason, session=session.id, expect=expect)
 
 
 def dismiss(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,

@@ -353,7 +353,14 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
                      f"{layer.in_context} in the context block, "
                      f"{layer.candidates} candidates, {layer.tombstones} tombstones)")
         lines += ["  " + line for line in malformed_lines(layer.malformed, max_malformed)]
-    return "\n".join(lines)
+    return "\n".join(lines + duplicate_lines(result))
+
+
+@printable_output
+def duplicate_lines(result: StatusResult) -> list[str]:
+    """``duplicates: project:a = project:b (the same description and body)`` per group of exact duplicates."""
+    return [f"duplicates: {' = '.join(cut(member, 120) for member in group)} (the same description and body)"
+            for group in result.duplicates]
 
 
 def _context_layers(result: StatusResult) -> str:
@@ -383,6 +390,7 @@ def doctor(result: DoctorResult) -> str:
                  + _context_layers(result.status))
     if result.status.extractor:
         lines.append(f"consolidation extractor: {result.status.extractor}")
+    lines += duplicate_lines(result.status)
     lines += [f"note: {note}" for note in result.notes]
     notes = sum(len(layer.notes) for layer in result.status.layers)
     lines.append(("ok" if result.ok else f"{len(result.problems)} problem(s)")
@@ -417,7 +425,8 @@ def reindex(result) -> str:
 
 
 __all__ = [
-    "LINE_CHARS", "SHOWN_DIGEST", "clear", "cut", "cut_text", "decision", "delete", "doctor", "edit", "flag",
+    "LINE_CHARS", "SHOWN_DIGEST", "clear", "cut", "cut_text", "decision", "delete", "doctor", "duplicate_lines", "edit",
+    "flag",
     "history", "lift", "reindex", "listing", "malformed_lines", "memory_line", "prune", "read",
     "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
 ]
