@@ -10,6 +10,7 @@ import pytest
 import tomlkit
 
 from memdir.errors import InstallError
+from memdir.integrations.claude_code import install as claude_code
 from memdir.integrations.clients import codex, cursor, gemini, opencode
 
 PY = "/usr/bin/python3"
@@ -45,3 +46,32 @@ def test_codex_an_empty_mcp_servers_header_of_the_persons_stays(tmp_path):
     codex.uninstall("user", mem, user_home=user)
     assert tomlkit.parse(config.read_text()).unwrap() == {"model": "o3", "mcp_servers": {},
                                                            "tui": {"notifications": True}}
+
+
+HAND_MADE = {"command": "node", "args": ["/opt/my-memdir/server.js"]}
+
+
+@pytest.mark.parametrize("client, rel, key", [
+    (codex, ".codex/config.toml", "mcp_servers"), (gemini, ".gemini/settings.json", "mcpServers"),
+    (cursor, ".cursor/mcp.json", "mcpServers"), (opencode, ".config/opencode/opencode.json", "mcp"),
+    (claude_code, ".claude.json", "mcpServers")])
+def test_a_hand_made_memdir_server_is_refused_then_forced_and_uninstall_puts_it_back(tmp_path, client, rel, key):
+    user, mem = _home(tmp_path)
+    path = user / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix == ".toml":
+        original = 'model = "o3"\n\n[mcp_servers.memdir]\ncommand = "node"\nargs = ["/opt/my-memdir/server.js"]\n'
+    else:
+        original = json.dumps({"theme": "x", key: {"memdir": HAND_MADE}}, indent=2) + "\n"
+    path.write_text(original)
+    with pytest.raises(InstallError, match="already has a server named memdir that memdir did not write"):
+        client.install("user", mem, user_home=user, python=PY)
+    assert path.read_text() == original  # refused: nothing written anywhere
+    assert not (mem / "integrations").exists()
+    plan = client.install("user", mem, user_home=user, python=PY, force=True)
+    assert any("replaced your own memdir server" in n for n in plan.notes)
+    data = tomlkit.parse(path.read_text()).unwrap() if path.suffix == ".toml" else json.loads(path.read_text())
+    entry = data[key]["memdir"]
+    assert "memdir.cli" in json.dumps(entry) and entry != HAND_MADE  # replaced by memdir's
+    client.uninstall("user", mem, user_home=user)
+    assert path.read_text() == original  # the person's entry back, byte for byte

@@ -51,13 +51,10 @@ def _ours(hook) -> bool:
     return isinstance(hook, dict) and edits.is_hook_of(CLIENT, hook.get("command"))
 
 
-def _server_text(argv: list[str]) -> str:
+def _server_text(value: dict) -> str:
     import tomlkit
 
-    table = tomlkit.document()
-    table["command"] = argv[0]
-    table["args"] = argv[1:]
-    return f"[mcp_servers.{SERVER_NAME}]\n" + tomlkit.dumps(table)
+    return tomlkit.dumps({"mcp_servers": {SERVER_NAME: value}}).replace("[mcp_servers]\n", "", 1)
 
 
 def _checked(text: str, expected: dict):
@@ -92,11 +89,13 @@ def merge_server(doc, argv: list[str]):
     if entry is not None and getattr(entry, "unwrap", lambda: entry)() == wanted:
         return doc
     expected = doc.unwrap()
-    if entry is not None:
-        doc = strip_server(doc, {"mcp_servers_before": True})
+    if entry is not None:  # an older memdir entry (or the person's, forced): replaced at the end
+        del servers[SERVER_NAME]
+        if not servers:
+            del doc["mcp_servers"]
     expected.setdefault("mcp_servers", {})[SERVER_NAME] = wanted
     text = tomlkit.dumps(doc).rstrip("\n")
-    return _checked((text + "\n\n" if text else "") + _server_text(argv), expected)
+    return _checked((text + "\n\n" if text else "") + _server_text(wanted), expected)
 
 
 def strip_server(doc, record=None):
@@ -109,9 +108,13 @@ def strip_server(doc, record=None):
     if servers is None or not hasattr(servers, "get") or SERVER_NAME not in servers:
         return doc
     expected = doc.unwrap()
-    del expected["mcp_servers"][SERVER_NAME]
+    entry = expected["mcp_servers"].pop(SERVER_NAME)
     del servers[SERVER_NAME]
-    if not servers and not (record or {}).get("mcp_servers_before"):
+    previous = (record or {}).get("previous")
+    if previous is not None and edits.is_our_server(entry):  # a forced install replaced the person's own
+        expected["mcp_servers"][SERVER_NAME] = previous
+        return _checked(tomlkit.dumps(doc).rstrip("\n") + "\n\n" + _server_text(previous), expected)
+    if not servers and (not (record or {}).get("mcp_servers_before") or "mcp_servers" not in tomlkit.dumps(doc)):
         del doc["mcp_servers"]
         del expected["mcp_servers"]
     return _checked(tomlkit.dumps(doc), expected)
@@ -137,12 +140,14 @@ def _edits(scope, user_home, project, home, python, portable) -> list[edits.Edit
 def edit_for(path: Path, add=None) -> edits.Edit:
     """The edit of one Codex file, by its name."""
     if path.suffix == ".toml":
-        return edits.Edit(path, edits.TOML, add, strip_server, _keep)
+        return edits.Edit(path, edits.TOML, add, strip_server, _keep,
+                          lambda d: edits.foreign_entry(d, "mcp_servers", SERVER_NAME))
     return edits.Edit(path, edits.JSON, add, lambda d, record: edits.strip_groups(d, _ours))
 
 
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
-            project: Path | None = None, home: str | None = None, python: str | None = None) -> edits.Plan:
+            project: Path | None = None, home: str | None = None, python: str | None = None,
+            force: bool = False) -> edits.Plan:
     """Register memdir's server and hooks with Codex in ``scope``. Raises :class:`InstallError`."""
     portable = scope == "project"
     notes = [NOTE]
@@ -151,7 +156,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
         notes.append("Codex reads a project's .codex/ only in a trusted project (trust it when Codex asks)")
         home = None
     return edits.run_install(CLIENT, scope, memdir_home, _edits(scope, user_home, project, home, python, portable),
-                             dry_run=dry_run, notes=tuple(notes))
+                             dry_run=dry_run, notes=tuple(notes), force=force)
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,

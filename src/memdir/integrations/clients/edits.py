@@ -213,6 +213,8 @@ class Edit:
     add: Callable
     remove: Callable
     keep: Callable | None = None  # before-data -> dict merged into the manifest record at install
+    # before-data -> the person's own entry under memdir's name that ``add`` would replace (None: none)
+    foreign: Callable | None = None
 
 
 # ---------------------------------------------------------------- plan
@@ -249,17 +251,30 @@ def read_manifest(memdir_home: Path, client: str) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, ...] = ()) -> Plan:
-    """Compute an install of ``edits`` without writing. Raises :class:`InstallError`."""
-    changes, unchanged = [], []
+def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, ...] = (),
+                 force: bool = False) -> Plan:
+    """Compute an install of ``edits`` without writing. A server entry named
+    ``memdir`` that memdir did not write is refused (:class:`InstallError`)
+    unless ``force``: then it is replaced, and its value recorded so that
+    uninstall puts it back. Raises :class:`InstallError`."""
+    changes, unchanged, notes = [], [], list(notes)
     for edit in edits:
         raw, data = read(edit.path, edit.fmt)
+        previous = edit.foreign(data) if edit.foreign else None
+        if previous is not None and not force:
+            raise InstallError(f"{edit.path} already has a server named memdir that memdir did not write "
+                               f"({json.dumps(previous, default=str)[:200]}); memdir left every file untouched — "
+                               "rename or remove it, or run again with --force to replace it "
+                               "(uninstall then puts yours back)")
         merged = edit.add(copy_of(data))
         if raw is not None and edit.fmt.plain(merged) == edit.fmt.plain(data):
             unchanged.append(edit.path)
             continue
         after = edit.fmt.dump(merged, raw)
         record = edit.keep(data) if edit.keep else {}
+        if previous is not None:
+            record = {**record, "previous": previous}
+            notes.append(f"replaced your own memdir server in {edit.path} (--force); uninstall puts it back")
         changes.append(FileChange(edit.path, raw, after, diff(edit.path, raw, after), record=record))
     return Plan("install", scope, tuple(changes), tuple(unchanged), notes=tuple(notes), client=client)
 
@@ -478,21 +493,48 @@ def set_entry(settings: dict, key: str, name: str, value) -> dict:
     return out
 
 
-def drop_entry(settings: dict, key: str, name: str) -> dict:
-    """``settings`` without ``settings[key][name]`` (and without ``key`` if that emptied it)."""
+def drop_entry(settings: dict, key: str, name: str, record: dict | None = None) -> dict:
+    """``settings`` without ``settings[key][name]`` (and without ``key`` if that
+    emptied it), or with the person's own value put back when ``record`` holds
+    the ``previous`` one that a forced install replaced."""
     out = json.loads(json.dumps(settings))
     table = out.get(key)
     if isinstance(table, dict) and name in table:
+        if (record or {}).get("previous") is not None and is_our_server(table[name]):
+            table[name] = record["previous"]
+            return out
         del table[name]
         if not table:
             del out[key]
     return out
 
 
+def is_our_server(value) -> bool:
+    """True for an MCP server entry memdir writes (:func:`server_argv`, as
+    ``command`` + ``args`` or one ``command`` list)."""
+    if not isinstance(value, dict):
+        return False
+    command = value.get("command")
+    argv = (command if isinstance(command, list) else [command]) + (
+        value.get("args") if isinstance(value.get("args"), list) else [])
+    text = " ".join(str(a) for a in argv)
+    return " -m memdir.cli mcp" in text or text == "memdir mcp" or text.startswith("memdir mcp ")
+
+
+def foreign_entry(settings, key: str, name: str):
+    """The person's own ``settings[key][name]`` (not one memdir writes), or None."""
+    table = settings.get(key) if hasattr(settings, "get") else None
+    value = table.get(name) if hasattr(table, "get") else None
+    if value is None:
+        return None
+    value = value.unwrap() if hasattr(value, "unwrap") else value
+    return None if is_our_server(value) else value
+
+
 def run_install(client: str, scope: str, memdir_home: Path, edits: list[Edit], *, dry_run: bool = False,
-                notes: tuple[str, ...] = ()) -> Plan:
-    """Plan and (unless ``dry_run``) apply an install of ``edits``."""
-    plan = plan_install(client, scope, edits, notes)
+                notes: tuple[str, ...] = (), force: bool = False) -> Plan:
+    """Plan and (unless ``dry_run``) apply an install of ``edits`` (``force``: see :func:`plan_install`)."""
+    plan = plan_install(client, scope, edits, notes, force)
     return plan if dry_run else apply(plan, memdir_home)
 
 
@@ -537,4 +579,5 @@ def check_on_path(client: str, environ=None) -> str:
 __all__ = ["FileChange", "Plan", "Format", "JSON", "TOML", "TEXT", "Edit", "BLOCK_BEGIN", "BLOCK_END",
            "strip_block", "with_block", "copy_of", "read", "diff", "manifest_path", "read_manifest",
            "plan_install", "plan_uninstall", "apply", "check_on_path", "hook_command", "is_hook_of", "server_argv",
-           "merge_groups", "strip_groups", "set_entry", "drop_entry", "run_install", "run_uninstall", "problems"]
+           "merge_groups", "strip_groups", "set_entry", "drop_entry", "is_our_server", "foreign_entry", "run_install",
+           "run_uninstall", "problems"]

@@ -73,7 +73,7 @@ def merge(data: dict, argv: list[str], reference: str) -> dict:
 
 def strip(data: dict, record=None) -> dict:
     """``data`` without memdir's server and instructions entry (and a list left empty)."""
-    out = edits.drop_entry(data, "mcp", SERVER_NAME)
+    out = edits.drop_entry(data, "mcp", SERVER_NAME, record)
     listed = out.get("instructions")
     if isinstance(listed, list) and any(_is_ours(i) for i in listed):
         rest = [i for i in listed if not _is_ours(i)]
@@ -88,11 +88,13 @@ def edit_for(path: Path, add=None) -> edits.Edit:
     """The edit of one OpenCode file, by its name."""
     if path.suffix == ".md":
         return edits.Edit(path, edits.TEXT, add, lambda text, record: edits.strip_block(text))
-    return edits.Edit(path, edits.JSON, add, strip)
+    return edits.Edit(path, edits.JSON, add, strip,
+                      foreign=lambda d: edits.foreign_entry(d, "mcp", SERVER_NAME))
 
 
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
-            project: Path | None = None, home: str | None = None, python: str | None = None) -> edits.Plan:
+            project: Path | None = None, home: str | None = None, python: str | None = None,
+            force: bool = False) -> edits.Plan:
     """Register memdir's server and instructions with OpenCode in ``scope``. Raises :class:`InstallError`."""
     portable = scope == "project"
     if portable:
@@ -105,7 +107,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
         edit_for(config, lambda d: merge(d, argv, reference)),
         edit_for(instructions, lambda text: edits.with_block(text, INSTRUCTIONS))], dry_run=dry_run,
         notes=("OpenCode has no command hooks: the index comes from memory_list (its instructions say so); "
-               "no per-prompt recall or session-end consolidation",))
+               "no per-prompt recall or session-end consolidation",), force=force)
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
