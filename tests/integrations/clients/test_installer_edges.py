@@ -75,3 +75,17 @@ def test_a_hand_made_memdir_server_is_refused_then_forced_and_uninstall_puts_it_
     assert "memdir.cli" in json.dumps(entry) and entry != HAND_MADE  # replaced by memdir's
     client.uninstall("user", mem, user_home=user)
     assert path.read_text() == original  # the person's entry back, byte for byte
+
+
+def test_opencode_keeps_the_persons_own_file_named_memdir_md(tmp_path):
+    user, mem = _home(tmp_path)
+    config = user / ".config" / "opencode" / "opencode.json"
+    config.parent.mkdir(parents=True)
+    original = json.dumps({"instructions": ["docs/memdir.md", "notes/team-memdir.md"]}) + "\n"
+    config.write_text(original)
+    opencode.install("user", mem, user_home=user, python=PY)
+    ours = str(config.parent / "memdir.md")
+    assert json.loads(config.read_text())["instructions"] == ["docs/memdir.md", "notes/team-memdir.md", ours]
+    assert json.loads((mem / "integrations" / "opencode.json").read_text())[str(config)]["reference"] == ours
+    opencode.uninstall("user", mem, user_home=user)
+    assert config.read_text() == original  # the person's two entries stay, memdir's is gone
