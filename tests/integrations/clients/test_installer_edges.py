@@ -89,3 +89,18 @@ def test_opencode_keeps_the_persons_own_file_named_memdir_md(tmp_path):
     assert json.loads((mem / "integrations" / "opencode.json").read_text())[str(config)]["reference"] == ours
     opencode.uninstall("user", mem, user_home=user)
     assert config.read_text() == original  # the person's two entries stay, memdir's is gone
+
+
+def test_a_dangling_symlink_as_a_settings_file_is_refused_and_a_live_one_written_through(tmp_path):
+    user, mem = _home(tmp_path)
+    settings = user / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    target = tmp_path / "dotfiles" / "gemini.json"
+    settings.symlink_to(target)
+    with pytest.raises(InstallError, match="is a symlink to .*which does not exist"):
+        gemini.install("user", mem, user_home=user, python=PY)
+    assert not target.exists() and not target.parent.exists() and settings.is_symlink()
+    target.parent.mkdir()
+    target.write_text('{"theme": "x"}\n')  # control: a live link is written through, the link stays
+    gemini.install("user", mem, user_home=user, python=PY)
+    assert settings.is_symlink() and "memdir" in json.loads(target.read_text())["mcpServers"]

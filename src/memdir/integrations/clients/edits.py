@@ -221,7 +221,11 @@ class Edit:
 
 
 def read(path: Path, fmt: Format):
-    """``(bytes or None, parsed data)`` of ``path``. Raises :class:`InstallError`."""
+    """``(bytes or None, parsed data)`` of ``path``. Raises :class:`InstallError`
+    (a symlink to nothing too: memdir never creates a file at a link's target)."""
+    if path.is_symlink() and not path.exists():
+        raise InstallError(f"{path} is a symlink to {os.readlink(path)}, which does not exist; memdir left it "
+                           "untouched — create that file or remove the link, then install again")
     try:
         raw = read_bytes(path)
     except OSError as exc:
