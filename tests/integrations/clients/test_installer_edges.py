@@ -104,3 +104,38 @@ def test_a_dangling_symlink_as_a_settings_file_is_refused_and_a_live_one_written
     target.write_text('{"theme": "x"}\n')  # control: a live link is written through, the link stays
     gemini.install("user", mem, user_home=user, python=PY)
     assert settings.is_symlink() and "memdir" in json.loads(target.read_text())["mcpServers"]
+
+
+@pytest.mark.parametrize("text, why", [
+    ('{"a": 1e999}', "the number 1e999"), ('{"a": 0.10000000000000000000001}', "a float would change it"),
+    ('{"a": 1, "a": 2}', "the key 'a' twice"), ('{"a": NaN}', "NaN")])
+def test_json_the_client_would_read_differently_after_a_rewrite_is_refused(tmp_path, text, why):
+    user, mem = _home(tmp_path)
+    path = user / ".cursor" / "mcp.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(text)
+    with pytest.raises(InstallError, match=why):
+        cursor.install("user", mem, user_home=user, python=PY)
+    assert path.read_text() == text and not (user / ".cursor" / "hooks.json").exists()
+
+
+def test_exact_numbers_and_a_lone_surrogate_are_kept_as_written(tmp_path):
+    user, mem = _home(tmp_path)
+    path = user / ".cursor" / "mcp.json"
+    path.parent.mkdir(parents=True)
+    path.write_text('{"a": 0.5, "b": 12345678901234567890, "c": "x\\ud800y", "d": "é"}')
+    cursor.install("user", mem, user_home=user, python=PY)
+    written = path.read_text()
+    assert '"b": 12345678901234567890' in written and '"a": 0.5' in written and "\\ud800" in written
+    assert json.loads(written)["d"] == "é" and "memdir" in json.loads(written)["mcpServers"]
+
+
+def test_an_inline_mcp_servers_table_is_refused_with_a_reason(tmp_path):
+    user, mem = _home(tmp_path)
+    config = user / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True)
+    original = 'mcp_servers = { other = { command = "o" } }\nmodel = "o3"\n'
+    config.write_text(original)
+    with pytest.raises(InstallError, match="memdir"):
+        codex.install("user", mem, user_home=user, python=PY)
+    assert config.read_text() == original and not (user / ".codex" / "hooks.json").exists()

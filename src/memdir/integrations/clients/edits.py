@@ -114,8 +114,12 @@ class JsonFormat(Format):
         if raw is None or not raw.strip():
             return {}
         try:
-            data = json.loads(raw.decode("utf-8-sig"))
-        except (UnicodeDecodeError, ValueError) as exc:
+            data = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=_no_duplicates,
+                              parse_constant=_no_constant, parse_float=_exact_float)
+        except _Unfaithful as exc:
+            raise InstallError(f"{path} holds {exc}, which memdir cannot write back as the client reads it; "
+                               "memdir left it untouched") from None
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise InstallError(f"{path} is not valid JSON ({exc}); fix it by hand — memdir left it untouched") \
                 from None
         if not isinstance(data, dict):
@@ -125,7 +129,35 @@ class JsonFormat(Format):
     def dump(self, data, raw):
         match = re.search(rb"\n([ ]+)\S", raw or b"")
         indent = len(match.group(1)) if match else 2
-        return (json.dumps(data, indent=indent, ensure_ascii=False) + "\n").encode("utf-8")
+        text = json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+        try:
+            return text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate (a "\\udXXX" escape): kept as the escape it was
+            return (json.dumps(data, indent=indent) + "\n").encode("ascii")
+
+
+class _Unfaithful(ValueError):
+    """A JSON value that reading and writing back would change."""
+
+
+def _no_duplicates(pairs: list) -> dict:
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise _Unfaithful(f"the key {next(k for k in keys if keys.count(k) > 1)!r} twice")
+    return dict(pairs)
+
+
+def _no_constant(name: str):
+    raise _Unfaithful(f"{name} (not JSON)")
+
+
+def _exact_float(text: str) -> float:
+    from decimal import Decimal
+
+    value = float(text)
+    if value in (float("inf"), float("-inf")) or Decimal(repr(value)) != Decimal(text):
+        raise _Unfaithful(f"the number {text[:40]} (a float would change it)")
+    return value
 
 
 class TomlFormat(Format):
@@ -270,7 +302,11 @@ def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, .
                                f"({json.dumps(previous, default=str)[:200]}); memdir left every file untouched — "
                                "rename or remove it, or run again with --force to replace it "
                                "(uninstall then puts yours back)")
-        merged = edit.add(copy_of(data))
+        try:
+            merged = edit.add(copy_of(data))
+        except (ValueError, TypeError, KeyError) as exc:  # a library refusing the shape of the person's file
+            raise InstallError(f"memdir cannot add its entries to {edit.path} ({exc}); memdir left every file "
+                               "untouched — add them by hand") from None
         if raw is not None and edit.fmt.plain(merged) == edit.fmt.plain(data):
             unchanged.append(edit.path)
             continue
