@@ -139,3 +139,14 @@ def test_an_inline_mcp_servers_table_is_refused_with_a_reason(tmp_path):
     with pytest.raises(InstallError, match="memdir"):
         codex.install("user", mem, user_home=user, python=PY)
     assert config.read_text() == original and not (user / ".codex" / "hooks.json").exists()
+
+
+def test_concurrent_installs_keep_every_manifest_record(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    mem = tmp_path / "mem"
+    homes = [tmp_path / f"u{i}" for i in range(8)]
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda h: cursor.install("user", mem, user_home=h, python=PY), homes))
+    recorded = json.loads((mem / "integrations" / "cursor.json").read_text())
+    assert sorted(recorded) == sorted(str(h / ".cursor" / n) for h in homes for n in ("mcp.json", "hooks.json"))

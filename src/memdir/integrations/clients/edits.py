@@ -237,7 +237,17 @@ def apply(plan: Plan, memdir_home: Path) -> Plan:
     """Write ``plan``: back up each file that existed (into the memdir home),
     write atomically (keeping each file's mode), remove created files and
     directories on uninstall, and update ``plan.client``'s install manifest.
-    Returns the plan with backups filled in."""
+    Returns the plan with backups filled in. The manifest's read-modify-write
+    holds a lock beside it, so concurrent installs never lose a record."""
+    from filelock import FileLock
+
+    mpath = manifest_path(memdir_home, plan.client)
+    mpath.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with FileLock(str(mpath) + ".lock", mode=0o600):
+        return _apply(plan, memdir_home)
+
+
+def _apply(plan: Plan, memdir_home: Path) -> Plan:
     manifest = read_manifest(memdir_home, plan.client)
     done = []
     for change in plan.changes:
