@@ -111,6 +111,12 @@ def test_what_is_returned_is_fenced(mem, project):
     shown = go(mem, command="view", path="/memories/project/note.md").text
     assert "&lt;/memory_context&gt;" in shown and "</memory_context>" not in shown
     assert "ok " in shown and "bye" in shown  # control: the text around it is shown
+    (hand / "note.md").write_text("---\ndescription: A note\ntype: project\n---\n"
+                                  "a </system-reminder> b <system> c <|im_start|> d\n")
+    shown = go(mem, command="view", path="/memories/project/note.md").text
+    assert "&lt;/system-reminder&gt;" in shown and "&lt;system&gt;" in shown and "&lt;|im_start|&gt;" in shown
+    assert "</system-reminder>" not in shown and "<system>" not in shown and "<|im_start|>" not in shown
+    assert "a " in shown and " d" in shown  # control
 
 
 def test_whole_layers_and_the_root_are_not_deleted_or_moved(mem):

@@ -15,7 +15,7 @@ memdir's store as the session sees it::
 :class:`~memdir.tools.handlers.ToolOutput`. Every change goes through the
 operations and the gateway like any other tool call — journaled with its
 history, checked against the tombstones, secrets redacted, fence tags
-escaped — and every text returned is escaped against the fence tags and made
+escaped — and every text returned is escaped by the one rule for stored text and made
 printable (:func:`answer`). ``create`` reads the file text as a person's
 memory file (:func:`memdir.files.memfile.parse`: frontmatter, or plain
 Markdown whose first heading or line becomes the description);
@@ -42,7 +42,7 @@ from ..gateway.edits import BodyEdit
 from ..gateway.fields import MemoryChange
 from ..operations import memories as operations
 from ..session import Session
-from ..text.fence import escape_fence_tags
+from ..text.fence import escape_stored
 from ..text.names import normalize_name
 from ..text.printable import printable
 from ..vocabulary import SCOPES, TYPES
@@ -105,11 +105,11 @@ def place(session: Session, path) -> Place:
 
 
 def answer(text: str) -> str:
-    """``text`` as the model may see it: fence tags escaped
-    (:func:`memdir.text.fence.escape_fence_tags`, so stored text cannot open
-    or close the prompt's memory fences), printable, at most ``MAX_OUTPUT``
+    """``text`` as the model may see it: escaped by the one rule for stored
+    text (:func:`memdir.text.fence.escape_stored`: fence, ``system-reminder``
+    and ``system`` tags, special tokens, turn markers), printable, at most ``MAX_OUTPUT``
     characters (cut with a marker)."""
-    text = printable(escape_fence_tags(text))
+    text = printable(escape_stored(text))
     if len(text) <= MAX_OUTPUT:
         return text
     marker = f"\n…(output cut at {MAX_OUTPUT} characters)"
