@@ -468,7 +468,24 @@ def _detect(text: str) -> str:
         if isinstance(whole, dict) and isinstance(whole.get("messages"), list):
             return "messages"
         return _jsonl_format(stripped)
+    # A torn or junk first line before JSON lines (a crash mid-write): the JSON lines decide.
+    if any(line.lstrip().startswith("{") for line in stripped.splitlines()[1:20]) and _PREFIX.match(stripped) is None:
+        found = _jsonl_format(stripped)
+        if found != "claude-code" or _first_object(stripped):
+            return found
     return "text"
+
+
+def _first_object(text: str) -> bool:
+    """Whether one of the first 20 lines of ``text`` is a JSON object with a ``type`` (a JSONL record)."""
+    for line in text.splitlines()[:20]:
+        try:
+            obj = _loads(line)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and "type" in obj:
+            return True
+    return False
 
 
 def _jsonl_format(text: str) -> str:
