@@ -443,19 +443,22 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
                        tuple(tx.warnings), clean.status, clean.pinned, event.after)
 
 
-def approved_record(live: MemoryRecord, candidate: MemoryRecord) -> MemoryRecord:
+def approved_record(live: MemoryRecord, candidate: MemoryRecord, clear: tuple[str, ...] = ()) -> MemoryRecord:
     """What approving ``candidate``, a proposed change to the memory ``live``, makes of ``live``: the candidate's
-    description, type and body, its title and importance where it gives them (else ``live``'s); every other
-    field is ``live``'s. The one rule of an approval's content, for the personal layers (:func:`set_status`),
-    the team's (:func:`memdir.operations.team.decide`) and what review shows (:mod:`memdir.operations.trust`)."""
-    return live.with_(description=candidate.description, type=candidate.type, body=candidate.body,
-                      title=candidate.title or live.title,
-                      importance=candidate.importance if candidate.importance is not None else live.importance)
+    description, type and body; its title and importance where it gives them (else ``live``'s);
+    the fields of ``clear`` (:data:`~memdir.vocabulary.CLEARABLE`: a person emptied them while editing the
+    candidate) emptied; every other field is ``live``'s. The one rule of an approval's content, for the personal
+    layers (:func:`set_status`), the team's (:func:`memdir.operations.team.decide`) and what review shows
+    (:mod:`memdir.operations.trust`)."""
+    given = lambda key: getattr(candidate, key) if getattr(candidate, key) is not None else getattr(live, key)  # noqa: E731
+    merged = {key: None if key in clear else given(key) for key in ("title", "importance")}
+    merged |= {key: None if key in clear else getattr(live, key) for key in ("valid_from", "valid_until")}
+    return live.with_(description=candidate.description, type=candidate.type, body=candidate.body, **merged)
 
 
 def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: str | None = None,
                guard: list[Tombstone] = (), session: str | None = None,
-               expect: tuple[str, str | None, str | None] | None = None) -> str:
+               expect: tuple[str, str | None, str | None] | None = None, clear: tuple[str, ...] = ()) -> str:
     """Approve or reject a candidate (a person's decision).
 
     Approve: the candidate becomes active — or, when it proposes a change to
@@ -463,8 +466,8 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
     (:func:`approved_record`) and the candidate file goes. A tombstoned value is refused even here. Reject: the
     value is tombstoned and the candidate deleted. ``expect`` (candidate file digest, the memory it changes
     or retires and its digest, as shown: :func:`_expected`) is compare-and-set: :class:`Conflict` when
-    either changed. Returns
-    the name of the memory that now holds the content (approve) or the rejected name."""
+    either changed. ``clear``: the optional fields a person emptied while editing the candidate (approve).
+    Returns the name of the memory that now holds the content (approve) or the rejected name."""
     if actor != "human":
         raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
     key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
@@ -485,7 +488,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         target_entry = tx.fresh(target) if target else None
         refuse_superseded(target_entry, True, "approve a change to", tx)
         if target_entry is not None:
-            merged = approved_record(target_entry.record, record).with_(updated=now, origin="human", status="active")
+            merged = approved_record(target_entry.record, record, clear).with_(updated=now, origin="human", status="active")
             tx.apply(target, merged, "approve", reason=reason, data={"candidate": key})
             tx.apply(key, None, "approve", reason=f"merged into {target}")
             return target

@@ -30,6 +30,7 @@ from ..paths import team_meta_dir
 from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
 from ..text.names import normalize_name, same_name, spelled_name
+from ..vocabulary import CLEARABLE
 from .lookup import guard
 
 
@@ -265,16 +266,22 @@ def resolve(session: Session, name: str, side: str | None, fields: dict[str, str
                     tuple(sorted((fields or {}).items())))
 
 
-def propose(session: Session, change: MemoryChange) -> WriteResult:
+def propose(session: Session, change: MemoryChange, *, edited: bool = False) -> WriteResult:
     """What the agent or consolidation writes for the team (``change``, its valid times datetimes): a
     candidate in this person's home, never a file in the repository, checked against every layer's
     tombstones. A text field not given keeps the team memory's (:func:`memdir.gateway.fields.inherit`);
     ``status``, ``reactivate`` and an ``expect_digest`` other than None (the candidate must be new) are
     not the proposer's to set. A rename (``rename_from``) or a ``clear`` of a team memory is a person's
     change: :class:`Refused` (a candidate cannot carry it, and it would otherwise be proposed as a new
-    memory or dropped)."""
+    memory or dropped). ``edited``: a person's correction of the waiting candidate, approved at once
+    (:func:`memdir.operations.trust.approve`, which carries its ``clear`` into the approval): a clear
+    empties the candidate's field; a rename is still refused, told as the person's next step."""
     name, description, type, body = change.name, change.description, change.type, change.body
-    if change.rename_from is not None or change.clear:
+    if change.rename_from is not None and edited:
+        raise Refused(f"a candidate for the team keeps its name while it waits: approve it as {change.rename_from!r}, "
+                      f"then rename the team memory (memdir write {name} --rename-from {change.rename_from} "
+                      "--scope team)")
+    if change.rename_from is not None or (change.clear and not edited):
         what = (f"renaming {change.rename_from!r} to {name!r}" if change.rename_from is not None
                 else f"clearing {', '.join(change.clear)}")
         raise Refused(f"{what} in the team layer is a person's change; a candidate cannot propose it "
@@ -311,13 +318,14 @@ def pending(session: Session) -> list:
 
 
 def decide(session: Session, name: str, *, approve: bool, reason: str | None = None,
-           expect: tuple | None = None) -> Decision | None:
+           expect: tuple | None = None, clear: tuple[str, ...] = ()) -> Decision | None:
     """Approve (write it into the team directory as a person's memory, to be
     committed: the content :func:`memdir.gateway.changes.approved_record` gives) or reject (tombstone it in
     the home) the team candidate ``name``; None when there is no such candidate. A person only.
     ``expect`` (the candidate's digest, the team memory it is for and that memory's digest or None, as
     review showed them) is compare-and-set: :class:`Conflict` when either changed; the candidate's lock is
-    held from the check to its removal. Raises :class:`Refused`, :class:`Conflict`, :class:`TombstoneRefused`."""
+    held from the check to its removal. ``clear``: the optional fields a person emptied while editing the
+    candidate. Raises :class:`Refused`, :class:`Conflict`, :class:`TombstoneRefused`."""
     if session.actor != "human":
         raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
     if session.project_root is None:
@@ -342,11 +350,13 @@ def decide(session: Session, name: str, *, approve: bool, reason: str | None = N
         target = extra.pop("candidate_for", None) or key
         extra.pop("candidate_action", None)
         team = _team(session)
-        # A new memory is the candidate as shown; a change keeps what the live memory has beyond the text.
-        whole = {} if team.scan().entries.get(target) else {
-            "pinned": record.pinned, "valid_from": record.valid_from, "valid_until": record.valid_until}
-        approved = MemoryChange(target, record.description, record.type, record.body, title=record.title,
-                                importance=record.importance, extra=extra, **whole,
+        live = team.scan().entries.get(target)
+        # What review showed: a new memory is the candidate itself, a change the one rule of an approval's content.
+        shown = gateway.approved_record(live.record, record, clear) if live else record
+        emptied = tuple(key for key in sorted(CLEARABLE) if getattr(shown, key) is None) if live else ()
+        approved = MemoryChange(target, shown.description, shown.type, shown.body, title=shown.title,
+                                importance=shown.importance, pinned=shown.pinned, valid_from=shown.valid_from,
+                                valid_until=shown.valid_until, extra=extra, clear=emptied,
                                 reason=reason or f"approved team candidate {key}",
                                 expect_digest=expect[2] if expect is not None else False)
         stones = guard(session, team)

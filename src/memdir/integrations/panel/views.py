@@ -124,7 +124,7 @@ def memory(home: PanelHome, ref: str, name: str, version: int | None = None,
 class ReviewItem:
     """A candidate of layer ``ref`` as review shows it (:class:`memdir.results.Candidate`: its whole text,
     or the live and the proposed text of the memory it changes with their diff, and the digest a decision
-    carries) and its ``record`` (for the edit-then-approve form)."""
+    carries) and its ``record`` as approving writes it (what the edit-then-approve form starts from)."""
 
     ref: str
     candidate: Candidate
@@ -137,7 +137,7 @@ def review(home: PanelHome) -> list[ReviewItem]:
     for ref, mem, scope in home.layers():
         for candidate in mem.review(scope).candidates:
             try:
-                out.append(ReviewItem(ref, candidate, mem.candidate(candidate.name, scope).record))
+                out.append(ReviewItem(ref, candidate, mem.candidate(candidate.name, scope, as_approved=True).record))
             except NotFound:
                 continue  # decided since it was listed
     return out
