@@ -445,15 +445,15 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
 
 def approved_record(live: MemoryRecord, candidate: MemoryRecord, clear: tuple[str, ...] = ()) -> MemoryRecord:
     """What approving ``candidate``, a proposed change to the memory ``live``, makes of ``live``: the candidate's
-    description, type and body; its title and importance where it gives them (else ``live``'s);
+    description, type and body; its title, importance, pin and valid times where it gives them (else ``live``'s);
     the fields of ``clear`` (:data:`~memdir.vocabulary.CLEARABLE`: a person emptied them while editing the
     candidate) emptied; every other field is ``live``'s. The one rule of an approval's content, for the personal
     layers (:func:`set_status`), the team's (:func:`memdir.operations.team.decide`) and what review shows
     (:mod:`memdir.operations.trust`)."""
     given = lambda key: getattr(candidate, key) if getattr(candidate, key) is not None else getattr(live, key)  # noqa: E731
-    merged = {key: None if key in clear else given(key) for key in ("title", "importance")}
-    merged |= {key: None if key in clear else getattr(live, key) for key in ("valid_from", "valid_until")}
-    return live.with_(description=candidate.description, type=candidate.type, body=candidate.body, **merged)
+    merged = {key: None if key in clear else given(key) for key in ("title", "importance", "valid_from", "valid_until")}
+    return live.with_(description=candidate.description, type=candidate.type, body=candidate.body,
+                      pinned=candidate.pinned or live.pinned, **merged)
 
 
 def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: str | None = None,

@@ -180,7 +180,7 @@ def _shown(found: _Pending, info: MemoryInfo) -> Candidate:
         proposed = gateway.approved_record(live, proposed)  # what the memory holds once approved
     text = review_text(proposed)
     before = review_text(live) if live else None
-    shown = {f.name: getattr(info, f.name) for f in fields(MemoryInfo)}
+    shown = {f.name: getattr(info, f.name) for f in fields(MemoryInfo)} | {"pinned": proposed.pinned}
     return Candidate(**shown, change=found.change,
                      target=found.target if found.change != "new" else None, proposed=text, live=before,
                      diff=_diff(found.target, before, text) if before is not None else None, digest=found.digest)
