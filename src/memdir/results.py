@@ -437,8 +437,10 @@ class StatusResult(Result):
     """Where memories live and how the session stands: home, project root (or
     why there is none), per-layer status, the injected context's size in
     UTF-8 bytes against its budget, the search mode, the consolidation
-    extractor in effect with why (``extractor``), and ``untrusted_team``: the line saying the
-    repository's team layer is not trusted in this clone (:mod:`memdir.files.trust`), else empty."""
+    extractor in effect with why (``extractor``), ``untrusted_team``: the line saying the
+    repository's team layer is not trusted in this clone (:mod:`memdir.files.trust`), else empty, and
+    ``team_merge_driver``: the line saying this clone lacks the team layer's merge driver and how to register
+    it (:func:`memdir.operations.team.merge_driver_missing`), else empty."""
 
     home: str
     project_root: str | None
@@ -449,6 +451,7 @@ class StatusResult(Result):
     search: str
     extractor: str = ""
     untrusted_team: str = ""
+    team_merge_driver: str = ""
 
 
 @dataclass(frozen=True)

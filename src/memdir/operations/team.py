@@ -26,7 +26,7 @@ from ..gateway.fields import MemoryChange, distinct_name, inherit
 from ..layer.journal import now_utc
 from ..layer.team import candidate_layer
 from ..layer.team import init as init_dir
-from ..paths import team_meta_dir
+from ..paths import git_dir_of, team_meta_dir
 from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
 from ..text.names import normalize_name, same_name, spelled_name
@@ -56,14 +56,16 @@ class TeamInit(Result):
 class TeamStatus(Result):
     """The team directory ``path``, its uncommitted ``changes`` (from ``git
     status``: :class:`memdir.git.Change`), files with an unresolved
-    merge ``conflicts``, this person's ``pending`` candidate names, and
-    ``git_error`` when git could not answer."""
+    merge ``conflicts``, this person's ``pending`` candidate names,
+    ``git_error`` when git could not answer, and ``merge_driver_missing``: the line saying this clone lacks the
+    merge driver and the command that registers it (:func:`merge_driver_missing`), else empty."""
 
     path: str
     changes: tuple
     conflicts: tuple[str, ...]
     pending: tuple[str, ...]
     git_error: str | None = None  # why git could not say what is uncommitted
+    merge_driver_missing: str = ""
 
 
 @dataclass(frozen=True)
@@ -111,15 +113,17 @@ def init(session: Session) -> TeamInit:
     path = session.layer_dir("team")
     created = init_dir(path)
     adopted = len(_team(session).scan().names)
-    trust(session)  # what a person creates (or adopts by name) in this clone is theirs to show
-    return TeamInit(str(path), tuple(created), adopted, *_register_driver(session.project_root))
+    done = trust(session)  # what a person creates (or adopts by name) in this clone is theirs to show
+    return TeamInit(str(path), tuple(created), adopted, done.merge_driver, done.merge_driver_set,
+                    done.merge_driver_error)
 
 
 def _register_driver(root) -> tuple[str | None, bool, str | None]:
     """Register the merge driver in the local config of the clone at ``root``
     (its own ``.git/config``: never committed, so each clone does it once),
     run by this Python, which has memdir; a driver the clone already has is
-    kept. Returns (the command, whether it was set now, why it could not be)."""
+    kept. The one rule of registering it, for ``team init`` and ``team trust`` (what a second clone runs).
+    Returns (the command, whether it was set now, why it could not be)."""
     key = f"merge.{merge_rules.DRIVER}"
     there = git.local_config(root, f"{key}.driver")
     if there:
@@ -145,14 +149,35 @@ class TeamTrust(Result):
     root: str
     remote: str | None = None
     first_commit: str | None = None
+    merge_driver: str | None = None
+    merge_driver_set: bool = False
+    merge_driver_error: str | None = None
+
+
+MERGE_DRIVER_FIX = "memdir team trust"  # the one command that registers the merge driver in a clone
+
+
+def merge_driver_missing(session: Session) -> str:
+    """The line saying this clone has a team layer but not the field-by-field merge driver in its local git
+    config (so two people's edits of one memory conflict on ``updated:``), with the one command that
+    registers it (:data:`MERGE_DRIVER_FIX`; :func:`_register_driver`); ``""`` when it has it, or there is no
+    team layer or no git clone to register it in. Runs ``git config`` once."""
+    if not session.has_team() or git_dir_of(session.project_root) is None:
+        return ""
+    if git.local_config(session.project_root, f"merge.{merge_rules.DRIVER}.driver"):
+        return ""
+    return ("this clone has no merge driver for team memory files (git takes it only from the clone's own "
+            "config), so two people's edits of one memory conflict on `updated:`; run "
+            f"`{MERGE_DRIVER_FIX}` here once to register it")
 
 
 def trust(session: Session) -> TeamTrust:
     """Trust the team layer of the session's repository in this clone (a person only), so its
     memories reach the agent: records the clone's path and the repository's identity
     (:func:`memdir.git.identity`, as a project layer's ``layer.json`` does) in the home
-    (:func:`memdir.files.trust.write_trust`). Idempotent. Raises :class:`Refused` for anyone but a
-    person, :class:`ScopeError` without a team directory, :class:`StoreError`."""
+    (:func:`memdir.files.trust.write_trust`), and registers the field-by-field merge driver in the clone's
+    local git config (:func:`_register_driver`: a second clone runs only this). Idempotent. Raises
+    :class:`Refused` for anyone but a person, :class:`ScopeError` without a team directory, :class:`StoreError`."""
     if session.actor != "human":
         raise Refused("only a person trusts a repository's team memory (memdir team trust)")
     session.check_scope("team")
@@ -164,7 +189,7 @@ def trust(session: Session) -> TeamTrust:
                         "trusted_at": now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")})
     session.forget_trust()
     return TeamTrust(str(session.layer_dir("team")), True, not was, str(root), found.get("remote"),
-                     found.get("first_commit"))
+                     found.get("first_commit"), *_register_driver(root))
 
 
 def untrust(session: Session) -> TeamTrust:
@@ -190,7 +215,7 @@ def status(session: Session) -> TeamStatus:
         changes, git_error = [], str(exc)
     conflicts = tuple(m.path for m in layer.scan().malformed if m.error == CONFLICT)
     pending = tuple(sorted(candidates(session).scan().entries))
-    return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error)
+    return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session))
 
 
 def _stem_name(path: str) -> str | None:
@@ -442,6 +467,6 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
     return RestoreResult(result.name, "team", 0, result.operation, result.digest, commit, stones.skipped)
 
 
-__all__ = ["Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust", "candidates", "commits", "decide", "init",
+__all__ = ["MERGE_DRIVER_FIX", "Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust", "candidates", "commits", "decide", "init", "merge_driver_missing",
            "pending", "promote", "propose", "resolve", "restore_commit", "status", "tombstone_layers", "trust",
            "untrust"]
