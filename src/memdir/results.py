@@ -246,7 +246,8 @@ class TombstoneInfo(Result):
     memory ``name``, the forgotten ``description``, who forgot it, why, when
     (``actor``, ``ts`` empty when its file does not say: a team tombstone's),
     and ``forgotten``, who and why as a person reads it
-    (:func:`memdir.tombstones.match.forgotten_by`)."""
+    (:func:`memdir.tombstones.match.forgotten_by`); ``kept``: where it lives when that is not the layer of
+    ``scope`` itself (a rejected team candidate's: ``your rejections, in your home``), else empty."""
 
     id: str
     scope: str
@@ -256,6 +257,7 @@ class TombstoneInfo(Result):
     reason: str | None
     ts: str
     forgotten: str = ""
+    kept: str = ""
 
 
 @dataclass(frozen=True)

@@ -132,15 +132,17 @@ def guard(session: Session, target: Layer | None = None) -> Guard:
     (:meth:`memdir.tombstones.stones.TombstoneDir.problems`) is named
     there too — also of ``target``, whose transaction passes over it in silence. The tombstones of a
     team layer the session may not see (untrusted: :meth:`memdir.session.Session.bound_layers`)
-    bind as well."""
+    bind as well, and so do the values this person rejected as team candidates (kept in the home): an
+    agent cannot write a rejected value into another layer of the project; a person is warned."""
     stones, skipped = Guard(), []
-    for layer in session.bound_layers():  # an untrusted team layer's tombstones bind too
+    own = target.path if target is not None else None
+    for layer in session.bound_layers():  # an untrusted team layer's tombstones bind too, and rejected values
         try:
-            if layer is not target:
+            if layer.path != own:
                 stones.extend(layer.tombstones())
             unread = unreadable_tombstones(layer.tombstone_file)
         except StoreError as exc:
-            if layer is not target:  # target's own: its transaction refuses the write, saying why
+            if layer.path != own:  # target's own: its transaction refuses the write, saying why
                 skipped.append(f"the {layer.scope} layer's tombstones were not checked: {exc}")
             continue
         skipped += [f"the {layer.scope} layer's tombstones were not all checked: {path}: {why}" for path, why in unread]

@@ -324,6 +324,9 @@ def propose(session: Session, change: MemoryChange, *, edited: bool = False) -> 
     return replace(result, warnings=(*result.warnings, *stones.skipped)) if stones.skipped else result
 
 
+REJECTIONS = "your rejections, in your home"  # where a rejected team candidate's tombstone lives (teammates never see it)
+
+
 def tombstone_layers(session: Session, scope: str | None = None) -> list:
     """The layers whose tombstones a person lists and lifts: the session's (or ``scope``'s), and, where the
     team's are, the home's layer of team candidates, whose rejected values it keeps (it answers as
@@ -467,6 +470,6 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
     return RestoreResult(result.name, "team", 0, result.operation, result.digest, commit, stones.skipped)
 
 
-__all__ = ["MERGE_DRIVER_FIX", "Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust", "candidates", "commits", "decide", "init", "merge_driver_missing",
+__all__ = ["MERGE_DRIVER_FIX", "REJECTIONS", "Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust", "candidates", "commits", "decide", "init", "merge_driver_missing",
            "pending", "promote", "propose", "resolve", "restore_commit", "status", "tombstone_layers", "trust",
            "untrust"]

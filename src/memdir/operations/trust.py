@@ -45,12 +45,15 @@ MIN_DIGEST = 12  # hex digits of a review digest a person may type instead of al
 
 def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
     """The tombstones in force in the session's layers (or ``scope``'s), the team candidates' a person
-    rejected among the team's (:func:`memdir.operations.team.tombstone_layers`), oldest first per layer. A layer
+    rejected among the team's (:func:`memdir.operations.team.tombstone_layers`; ``kept`` says they live in
+    the home: :data:`memdir.operations.team.REJECTIONS`), oldest first per layer. A layer
     whose tombstones cannot be read, and a team tombstone file that does not read, are left out and named
     in the warnings. Raises :class:`StoreError` when no layer asked for could be read, :class:`ScopeError`."""
     found, warnings, failed = [], [], []
     layers = teamops.tombstone_layers(session, scope)
+    rejections = teamops.candidates(session).path if session.project_root is not None else None
     for layer in layers:
+        kept = teamops.REJECTIONS if layer.path == rejections else ""
         try:
             stones = layer.tombstones()
             unread = unreadable_tombstones(layer.tombstone_file)
@@ -59,7 +62,7 @@ def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
             warnings.append(f"the {layer.scope} layer's tombstones are not listed: {exc}")
             continue
         found += [TombstoneInfo(stone.id, layer.scope, stone.name, stone.description, stone.actor, stone.reason,
-                                stone.ts, forgotten_by(stone)) for stone in stones]
+                                stone.ts, forgotten_by(stone), kept) for stone in stones]
         warnings += [f"the {layer.scope} layer's tombstones are not all listed: {path}: {why}" for path, why in unread]
     if failed and len(failed) == len(layers):
         raise failed[0]

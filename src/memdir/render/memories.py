@@ -287,8 +287,8 @@ def restore(result: RestoreResult) -> str:
 @printable_output
 def tombstones(result: TombstoneList) -> str:
     """The tombstones in force, one per line."""
-    lines = [f"{s.id}  {s.scope:<7} {s.name}  {cut(s.forgotten, 120)}" + (f"  {s.ts}" if s.ts else "")
-             + f"  — {cut(s.description)}" for s in result.tombstones]
+    lines = [f"{s.id}  {s.scope + (f' ({s.kept})' if s.kept else ''):<7} {s.name}  {cut(s.forgotten, 120)}"
+             + (f"  {s.ts}" if s.ts else "") + f"  — {cut(s.description)}" for s in result.tombstones]
     return "\n".join(lines) or "No tombstones."
 
 
