@@ -53,7 +53,7 @@ _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "sc
 
 
 def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None = None,
-          guard: list[Tombstone] = (), action: str | None = None) -> WriteResult:
+          guard: list[Tombstone] = (), action: str | None = None, times: tuple = ()) -> WriteResult:
     """Create or update one memory through the gateway, as ``change`` asks (:class:`MemoryChange`:
     its fields, and what a field not given keeps), written by ``actor`` for agent session ``session``.
 
@@ -74,6 +74,9 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     its values, ``expect_digest`` being its; an active one is superseded by ``name``, a candidate moves.
     A candidate's ``supersedes`` is a proposal, carried out on approval (:func:`set_status`).
     ``clear``: fields emptied, not inherited (of :data:`CLEARABLE`); ``body_source``: see :func:`inherit`.
+
+    ``times``: ``(created, updated)`` (datetimes or None) an import keeps from its source (an export of
+    memdir's); honoured for actor ``import`` only — every other writer's times are the clock's.
 
     A write whose file the reader would refuse (frontmatter over its cap:
     :func:`memdir.gateway.fields.check_readable`) is refused.
@@ -159,6 +162,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
             extra_source=old.extra_source if old else (),
         )
         record = record.with_(**{field: None for field in clear})
+        if actor == "import" and any(times):  # the source's own times: an export comes back as it was
+            record = record.with_(created=times[0] or record.created, updated=times[1] or record.updated)
         check_valid_time(record, valid_from, valid_until, edge, warnings)
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
             return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
