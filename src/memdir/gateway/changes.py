@@ -251,7 +251,7 @@ def _expected(tx, entry, expect: tuple[str, str | None, str | None] | None) -> N
     if entry.digest != shown or (live.digest if live else None) != target_digest:
         raise Conflict(f"candidate {entry.record.name!r} changed since it was shown "
                        f"({'its text' if entry.digest != shown else 'the memory it changes'}); "
-                       "review it again (memdir review) and decide on what it is now")
+                       "look at it again and decide on what it is now")
 def _other_than_proposal(entry, target: str) -> bool:
     """True when ``entry`` (a scan entry or None) holds a name a proposal for ``target`` cannot take:
     a memory that is not a pending candidate for ``target`` (that one the proposal changes)."""

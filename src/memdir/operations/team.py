@@ -369,10 +369,10 @@ def decide(session: Session, name: str, *, approve: bool, reason: str | None = N
     with layer.locked():  # re-entrant: the gateway's transactions below take it again
         entry = layer.scan().entries.get(key)
         if entry is None:
-            raise Conflict(f"candidate {key!r} was decided meanwhile; see `memdir review`")
+            raise Conflict(f"candidate {key!r} was decided meanwhile; look at the review again")
         if expect is not None and entry.digest != expect[0]:
-            raise Conflict(f"candidate {key!r} changed since it was shown (its text); review it again "
-                           "(memdir review) and decide on what it is now")
+            raise Conflict(f"candidate {key!r} changed since it was shown (its text); look at it again "
+                           "and decide on what it is now")
         record = entry.record
         extra = dict(record.extra)
         target = extra.pop("candidate_for", None) or key
@@ -394,7 +394,7 @@ def decide(session: Session, name: str, *, approve: bool, reason: str | None = N
             if expect is None:
                 raise
             raise Conflict(f"candidate {key!r} changed since it was shown (the team memory {target!r} it changes: "
-                           f"{exc}); review it again (memdir review) and decide on what it is now") from None
+                           f"{exc}); look at it again and decide on what it is now") from None
         gateway.delete(layer, key, actor="human", tombstone=False, action="approve",
                        reason=f"approved into {target}", session=session.id)
     return Decision(target, "team", key, True, stones.skipped)

@@ -218,7 +218,7 @@ def _check(found: _Pending, digest: str | None) -> None:
                            f"(at least {MIN_DIGEST} hex digits)")
     if not found.digest.startswith(given):
         raise Conflict(f"candidate {found.entry.record.name!r} changed since it was shown (digest {given[:16]}, "
-                       f"now {found.digest[:16]}); review it again (memdir review) and decide on what it is now")
+                       f"now {found.digest[:16]}); look at it again and decide on what it is now")
 
 
 def candidate(session: Session, name: str, scope: str | None = None, *, as_approved: bool = False) -> ReadResult:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...errors import InvalidInput, MemdirError, NotFound
+from ...errors import Conflict, InvalidInput, MemdirError, NotFound
 from ...gateway.fields import MemoryChange
 from ...render import memories as render
 from ...results import (Candidate, HistoryResult, JournalEntry, ListResult, MemoryInfo, ReadResult, TombstoneInfo,
@@ -250,14 +250,17 @@ def decide(home: PanelHome, ref: str, name: str, how: str, body) -> tuple:
         raise InvalidInput("digest is required: the panel decides on the candidate it showed (reload the review)")
     mem, scope = home.resolve(ref)
     reason = data.get("reason") or None
-    if data.get("edit"):
-        if how != "approve":
-            raise InvalidInput("edit-then-approve only: a rejected or dismissed candidate is not edited")
-        change = _edited(data["edit"], mem.candidate(name, scope).record)
-        result = mem.approve(name, scope, reason=reason, digest=data["digest"], edit=change)
-    else:
-        decide_on = {"approve": mem.approve, "reject": mem.reject, "dismiss": mem.dismiss}[how]
-        result = decide_on(name, scope, reason=reason, digest=data["digest"])
+    try:
+        if data.get("edit"):
+            if how != "approve":
+                raise InvalidInput("edit-then-approve only: a rejected or dismissed candidate is not edited")
+            change = _edited(data["edit"], mem.candidate(name, scope).record)
+            result = mem.approve(name, scope, reason=reason, digest=data["digest"], edit=change)
+        else:
+            decide_on = {"approve": mem.approve, "reject": mem.reject, "dismiss": mem.dismiss}[how]
+            result = decide_on(name, scope, reason=reason, digest=data["digest"])
+    except Conflict as exc:  # the operation's text names no command: in the browser, the page shows it again
+        raise Conflict(f"{exc} (reload the review to see it as it is now)") from None
     return result, render.decision(result)
 
 
