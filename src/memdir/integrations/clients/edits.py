@@ -116,6 +116,9 @@ class JsonFormat(Format):
         try:
             data = json.loads(raw.decode("utf-8-sig"))
         except (UnicodeDecodeError, ValueError) as exc:
+            lenient = jsonc_data(raw)
+            if isinstance(lenient, dict):
+                raise JsoncFile(path, lenient) from None
             raise InstallError(f"{path} is not valid JSON ({exc}); fix it by hand — memdir left it untouched") \
                 from None
         if not isinstance(data, dict):
@@ -126,6 +129,43 @@ class JsonFormat(Format):
         match = re.search(rb"\n([ ]+)\S", raw or b"")
         indent = len(match.group(1)) if match else 2
         return (json.dumps(data, indent=indent, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+_STRING = r'"(?:\\.|[^"\\\n])*"'
+_COMMENTS = re.compile(_STRING + r"|//[^\n]*|/\*.*?\*/", re.S)
+_TRAILING = re.compile(_STRING + r"|,(?=\s*[}\]])")
+
+
+def jsonc_data(raw: bytes):
+    """The value of ``raw`` read as JSONC (JSON with ``//`` and ``/* */`` comments and trailing commas, which
+    OpenCode and VS Code accept), or None when it does not read even so. Strings are left as they are."""
+    try:
+        text = raw.decode("utf-8-sig")
+        text = _COMMENTS.sub(lambda m: m.group(0) if m.group(0).startswith('"') else " ", text)
+        return json.loads(_TRAILING.sub(lambda m: m.group(0) if m.group(0).startswith('"') else "", text))
+    except (UnicodeDecodeError, ValueError):
+        return None
+
+
+class JsoncFile(InstallError):
+    """A settings file that is JSONC (comments, trailing commas), not JSON: memdir does not rewrite it, as a
+    rewrite would drop the person's comments and uninstall could not give back exactly their text; the
+    person makes the change by hand (:func:`by_hand` says which). ``data``: its value, read leniently."""
+
+    def __init__(self, path: Path, data: dict):
+        super().__init__(f"{path} holds comments or trailing commas (JSONC)")
+        self.path, self.data = path, data
+
+
+def by_hand(exc: JsoncFile, changed, verb: str) -> InstallError:
+    """The refusal to edit the JSONC file of ``exc``, with the change to make by hand: ``changed`` (its data
+    after memdir's edit) shown as a diff of the settings as plain JSON."""
+    before = json.dumps(exc.data, indent=2, ensure_ascii=False).splitlines(keepends=True)
+    after = json.dumps(changed, indent=2, ensure_ascii=False).splitlines(keepends=True)
+    lines = "".join(difflib.unified_diff(before, after, "now", "with memdir", n=1))
+    return InstallError(f"{exc} — which OpenCode accepts, but memdir edits only plain JSON, so that uninstall "
+                        f"gives back exactly your text and no comment is lost; memdir left it untouched. "
+                        f"{verb} by hand (keeping your comments):\n{lines}")
 
 
 class TomlFormat(Format):
@@ -253,7 +293,10 @@ def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, .
     """Compute an install of ``edits`` without writing. Raises :class:`InstallError`."""
     changes, unchanged = [], []
     for edit in edits:
-        raw, data = read(edit.path, edit.fmt)
+        try:
+            raw, data = read(edit.path, edit.fmt)
+        except JsoncFile as exc:
+            raise by_hand(exc, edit.add(copy_of(exc.data)), "Add memdir's entries") from None
         merged = edit.add(copy_of(data))
         if raw is not None and edit.fmt.plain(merged) == edit.fmt.plain(data):
             unchanged.append(edit.path)
@@ -275,7 +318,14 @@ def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_hom
             continue
         seen.add(path)
         record = manifest.get(str(path)) if isinstance(manifest.get(str(path)), dict) else None
-        raw, data = read(path, edit.fmt)
+        try:
+            raw, data = read(path, edit.fmt)
+        except JsoncFile as exc:
+            stripped = edit.remove(copy_of(exc.data), record or {})
+            if stripped == exc.data:  # nothing of memdir's in it
+                unchanged.append(path)
+                continue
+            raise by_hand(exc, stripped, "Remove memdir's entries") from None
         if raw is None:
             if record is not None:  # deleted by hand: forget it, clear the dirs install made
                 changes.append(FileChange(path, None, None, ""))
