@@ -260,9 +260,10 @@ class Memory:
         shown; see :func:`memdir.operations.trust.review`."""
         return trust.review(self.session, scope)
 
-    def candidate(self, name: str, scope: str | None = None) -> ReadResult:
-        """A candidate's own text (a team candidate's too: the one waiting in the home)."""
-        return trust.candidate(self.session, name, scope)
+    def candidate(self, name: str, scope: str | None = None, *, as_approved: bool = False) -> ReadResult:
+        """A candidate's own text (a team candidate's too: the one waiting in the home); with
+        ``as_approved``, as approving it writes it (:func:`memdir.operations.trust.candidate`)."""
+        return trust.candidate(self.session, name, scope, as_approved=as_approved)
 
     def approve(self, name: str, scope: str | None = None, *, reason: str | None = None,
                 digest: str | None = None, edit: MemoryChange | None = None) -> Decision:

@@ -40,7 +40,7 @@ from ..errors import InvalidInput, NotFound
 from ..files.frontmatter import read_plain, split
 from ..files.fsio import DIRECTORY, MISSING, read_foreign
 from ..files.layout import is_memory_file_name
-from ..files.memfile import TYPES, MalformedMemory, parse
+from ..files.memfile import TYPES, MalformedMemory, parse, parse_time
 from ..text.names import normalize_name, spelled_name
 from .folders import walk
 
@@ -64,7 +64,9 @@ class Item:
     them (a title, an entity), resolved to memdir names once every item is named
     (:func:`memdir.importing.run.run`). ``candidate``: it waits for a person's
     review when new (what its source holds as less settled, a claude-mem session
-    summary's lessons)."""
+    summary's lessons). ``kept``: what memdir's own formats (an export) say beyond the text, kept on
+    import — ``created``/``updated``/``valid_from``/``valid_until`` (aware datetimes), ``pinned``,
+    ``importance`` — only the keys the source gives (:func:`kept_fields`)."""
 
     source: str
     name: str
@@ -78,6 +80,30 @@ class Item:
     spelled: str | None = None
     links: bool = False
     candidate: bool = False
+    kept: dict = field(default_factory=dict)
+
+
+KEPT_TIMES = ("created", "updated", "valid_from", "valid_until")
+
+
+def kept_fields(values: dict) -> dict:
+    """The :attr:`Item.kept` of a source's ``values`` (a parsed memory's fields, or a jsonl line): its
+    times read by :func:`memdir.files.memfile.parse_time` (one that does not read is left out), ``pinned``
+    when true, ``importance`` when an integer from 1 to 10."""
+    out = {key: parse_time(values.get(key), end_of_day=key == "valid_until") for key in KEPT_TIMES}
+    out = {key: value for key, value in out.items() if value is not None}
+    if values.get("pinned") is True:
+        out["pinned"] = True
+    importance = values.get("importance")
+    if isinstance(importance, int) and not isinstance(importance, bool) and 1 <= importance <= 10:
+        out["importance"] = importance
+    return out
+
+
+def _origin(extra: dict, origin) -> dict:
+    """``extra`` with ``original_origin``: who wrote the memory at its source (an export's ``human``,
+    ``agent``…); the import itself is the new memory's origin (provenance), the source's is kept here."""
+    return {**extra, "original_origin": str(origin)} if origin and origin != "import" else extra
 
 
 @dataclass(frozen=True)
@@ -147,8 +173,10 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
         written = (record.written_status or record.status).strip().lower()
         if written not in ("active", "candidate", "superseded"):
             extra["original_status"] = record.written_status or record.status
-        return Item(source, name, record.description, kind, record.body, record.title, scope, extra,
-                    record.disabled or written == "disabled", _spelled(name, record.title, stem))
+        kept = kept_fields({key: getattr(record, key) for key in (*KEPT_TIMES, "pinned", "importance")})
+        return Item(source, name, record.description, kind, record.body, record.title, scope,
+                    _origin(extra, record.origin), record.disabled or written == "disabled",
+                    _spelled(name, record.title, stem), kept=kept)
     except MalformedMemory:
         pass
     try:
@@ -409,9 +437,10 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
         scope = obj.get("scope") if obj.get("scope") in ("user", "team", "project") else None
         title = str(obj["title"]) if obj.get("title") else None
         out.append(Item(f"line {number}", name, str(obj["description"]), kind, str(obj.get("body") or ""), title,
-                        scope, extra, obj.get("disabled") is True, _spelled(name, title, str(obj["name"]))))
+                        scope, _origin(extra, obj.get("origin")), obj.get("disabled") is True,
+                        _spelled(name, title, str(obj["name"])), kept=kept_fields(obj)))
     return out
 
 
-__all__ = ["WIKI_LINK", "Item", "Skip", "claude_code_dir", "dsh_dirs", "dsh_key", "read_basic_memory", "read_directory",
-           "read_jsonl", "read_markdown", "read_mcp_memory"]
+__all__ = ["KEPT_TIMES", "WIKI_LINK", "Item", "Skip", "claude_code_dir", "dsh_dirs", "dsh_key", "read_basic_memory", "read_directory",
+           "kept_fields", "read_jsonl", "read_markdown", "read_mcp_memory"]

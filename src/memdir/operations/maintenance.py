@@ -234,7 +234,8 @@ def status(session: Session, search: str, extractor: str = "") -> StatusResult:
                         session.project_error if session.project_root is None else None, tuple(layers),
                         len(block.encode("utf-8")), session.settings.context_max_bytes, search, extractor,
                         untrusted, tuple(tuple(f"{scope}:{name}" for scope, name in group)
-                                         for group in duplicate_groups(everything)))
+                                         for group in duplicate_groups(everything)),
+                        teamops.merge_driver_missing(session))
 
 
 def _notes(entry: Entry) -> list[str]:
@@ -269,6 +270,8 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
                      f"{HOOK_CONTEXT_MAX_CHARS}")
     if current.untrusted_team:  # the person's choice, not a problem: said, not counted
         found_notes.append(current.untrusted_team)
+    if current.team_merge_driver:  # a clone's setup, fixed by one command: said, not counted
+        found_notes.append(current.team_merge_driver)
     found = orphans(session.home, session.project_root)
     problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({o.memories} memories)")
                  for o in found]

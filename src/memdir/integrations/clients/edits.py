@@ -80,8 +80,8 @@ class Plan:
                 "unchanged": [str(p) for p in self.unchanged], "notes": list(self.notes)}
 
 
-from .formats import (BLOCK_BEGIN, BLOCK_END, JSON, TEXT, TOML, Format, JsonFormat, TextFormat,  # noqa: F401
-                      TomlFormat, copy_of, strip_block, with_block)
+from .formats import (BLOCK_BEGIN, BLOCK_END, JSON, TEXT, TOML, Format, JsonFormat, JsoncFile, TextFormat,  # noqa: F401
+                      TomlFormat, by_hand, copy_of, jsonc_data, strip_block, with_block)
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,10 @@ def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, .
     uninstall puts it back. Raises :class:`InstallError`."""
     changes, unchanged, notes = [], [], list(notes)
     for edit in edits:
-        raw, data = read(edit.path, edit.fmt)
+        try:
+            raw, data = read(edit.path, edit.fmt)
+        except JsoncFile as exc:
+            raise by_hand(exc, edit.add(copy_of(exc.data)), "Add memdir's entries") from None
         previous = edit.foreign(data) if edit.foreign else None
         if previous is not None and not force:
             raise InstallError(f"{edit.path} already has a server named memdir that memdir did not write "
@@ -181,7 +184,14 @@ def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_hom
             continue
         seen.add(path)
         record = manifest.get(str(path)) if isinstance(manifest.get(str(path)), dict) else None
-        raw, data = read(path, edit.fmt)
+        try:
+            raw, data = read(path, edit.fmt)
+        except JsoncFile as exc:
+            stripped = edit.remove(copy_of(exc.data), record or {})
+            if stripped == exc.data:  # nothing of memdir's in it
+                unchanged.append(path)
+                continue
+            raise by_hand(exc, stripped, "Remove memdir's entries") from None
         if raw is None:
             if record is not None:  # deleted by hand: forget it, clear the dirs install made
                 changes.append(FileChange(path, None, None, ""))

@@ -54,6 +54,9 @@ class JsonFormat(Format):
             raise InstallError(f"{path} holds {exc}, which memdir cannot write back as the client reads it; "
                                "memdir left it untouched") from None
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            lenient = jsonc_data(raw)
+            if isinstance(lenient, dict):
+                raise JsoncFile(path, lenient) from None
             raise InstallError(f"{path} is not valid JSON ({exc}); fix it by hand — memdir left it untouched") \
                 from None
         if not isinstance(data, dict):
@@ -68,6 +71,45 @@ class JsonFormat(Format):
             return text.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate (a "\\udXXX" escape): kept as the escape it was
             return (json.dumps(data, indent=indent) + "\n").encode("ascii")
+
+
+_STRING = r'"(?:\\.|[^"\\\n])*"'
+_COMMENTS = re.compile(_STRING + r"|//[^\n]*|/\*.*?\*/", re.S)
+_TRAILING = re.compile(_STRING + r"|,(?=\s*[}\]])")
+
+
+def jsonc_data(raw: bytes):
+    """The value of ``raw`` read as JSONC (JSON with ``//`` and ``/* */`` comments and trailing commas, which
+    OpenCode and VS Code accept), or None when it does not read even so. Strings are left as they are."""
+    try:
+        text = raw.decode("utf-8-sig")
+        text = _COMMENTS.sub(lambda m: m.group(0) if m.group(0).startswith('"') else " ", text)
+        return json.loads(_TRAILING.sub(lambda m: m.group(0) if m.group(0).startswith('"') else "", text))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+
+
+class JsoncFile(InstallError):
+    """A settings file that is JSONC (comments, trailing commas), not JSON: memdir does not rewrite it, as a
+    rewrite would drop the person's comments and uninstall could not give back exactly their text; the
+    person makes the change by hand (:func:`by_hand` says which). ``data``: its value, read leniently."""
+
+    def __init__(self, path: Path, data: dict):
+        super().__init__(f"{path} holds comments or trailing commas (JSONC)")
+        self.path, self.data = path, data
+
+
+def by_hand(exc: JsoncFile, changed, verb: str) -> InstallError:
+    """The refusal to edit the JSONC file of ``exc``, with the change to make by hand: ``changed`` (its data
+    after memdir's edit) shown as a diff of the settings as plain JSON."""
+    import difflib
+
+    before = json.dumps(exc.data, indent=2, ensure_ascii=False).splitlines(keepends=True)
+    after = json.dumps(changed, indent=2, ensure_ascii=False).splitlines(keepends=True)
+    lines = "".join(difflib.unified_diff(before, after, "now", "with memdir", n=1))
+    return InstallError(f"{exc} — which OpenCode accepts, but memdir edits only plain JSON, so that uninstall "
+                        f"gives back exactly your text and no comment is lost; memdir left it untouched. "
+                        f"{verb} by hand (keeping your comments):\n{lines}")
 
 
 class _Unfaithful(ValueError):
@@ -168,4 +210,4 @@ def copy_of(data):
 
 
 __all__ = ["Format", "JsonFormat", "TomlFormat", "TextFormat", "JSON", "TOML", "TEXT", "BLOCK_BEGIN", "BLOCK_END",
-           "strip_block", "with_block", "copy_of"]
+           "strip_block", "with_block", "copy_of", "jsonc_data", "JsoncFile", "by_hand"]

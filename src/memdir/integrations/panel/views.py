@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...errors import InvalidInput, MemdirError, NotFound
+from ...errors import Conflict, InvalidInput, MemdirError, NotFound
 from ...gateway.fields import MemoryChange
 from ...render import memories as render
 from ...results import (Candidate, HistoryResult, JournalEntry, ListResult, MemoryInfo, ReadResult, TombstoneInfo,
@@ -135,7 +135,7 @@ def memory(home: PanelHome, ref: str, name: str, version: int | None = None,
 class ReviewItem:
     """A candidate of layer ``ref`` as review shows it (:class:`memdir.results.Candidate`: its whole text,
     or the live and the proposed text of the memory it changes with their diff, and the digest a decision
-    carries) and its ``record`` (for the edit-then-approve form)."""
+    carries) and its ``record`` as approving writes it (what the edit-then-approve form starts from)."""
 
     ref: str
     candidate: Candidate
@@ -155,7 +155,7 @@ def _candidates(ref: str, mem, scope: str, name: str | None = None) -> list[Revi
         if name is not None and candidate.name != name:
             continue
         try:
-            out.append(ReviewItem(ref, candidate, mem.candidate(candidate.name, scope).record))
+            out.append(ReviewItem(ref, candidate, mem.candidate(candidate.name, scope, as_approved=True).record))
         except NotFound:
             continue  # decided since it was listed
     return out
@@ -268,14 +268,17 @@ def decide(home: PanelHome, ref: str, name: str, how: str, body) -> tuple:
         raise InvalidInput("digest is required: the panel decides on the candidate it showed (reload the review)")
     mem, scope = home.resolve(ref)
     reason = data.get("reason") or None
-    if data.get("edit"):
-        if how != "approve":
-            raise InvalidInput("edit-then-approve only: a rejected or dismissed candidate is not edited")
-        change = _edited(data["edit"], mem.candidate(name, scope).record)
-        result = mem.approve(name, scope, reason=reason, digest=data["digest"], edit=change)
-    else:
-        decide_on = {"approve": mem.approve, "reject": mem.reject, "dismiss": mem.dismiss}[how]
-        result = decide_on(name, scope, reason=reason, digest=data["digest"])
+    try:
+        if data.get("edit"):
+            if how != "approve":
+                raise InvalidInput("edit-then-approve only: a rejected or dismissed candidate is not edited")
+            change = _edited(data["edit"], mem.candidate(name, scope).record)
+            result = mem.approve(name, scope, reason=reason, digest=data["digest"], edit=change)
+        else:
+            decide_on = {"approve": mem.approve, "reject": mem.reject, "dismiss": mem.dismiss}[how]
+            result = decide_on(name, scope, reason=reason, digest=data["digest"])
+    except Conflict as exc:  # the operation's text names no command: in the browser, the page shows it again
+        raise Conflict(f"{exc} (reload the review to see it as it is now)") from None
     return result, render.decision(result)
 
 
