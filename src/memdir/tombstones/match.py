@@ -10,7 +10,7 @@ What matches a tombstone (:func:`match`), from strictest to loosest:
 1. **the same value**: the SHA-256 of the normalized value (NFKC,
    case-folded, invisible characters removed, whitespace collapsed, and a word
    made with letters drawn like those of another script read in one script:
-   :func:`normalize_value`, :mod:`memdir.tombstones.lookalike`) — so case, spacing,
+   :func:`normalize_value`, :mod:`memdir.text.lookalike`) — so case, spacing,
    full-width, zero-width and look-alike variants are the same value;
 2. **the same words**: the value's word sequence (punctuation and markup
    dropped) — a trailing period or ``**bold**`` does not make a new fact;
@@ -70,7 +70,7 @@ from ..errors import TombstoneRefused
 from ..text.printable import BIDI_CONTROLS, INVISIBLE
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
 from ..vocabulary import CJK_RANGES
-from .lookalike import unmix
+from ..text.lookalike import unmix
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
 NEGATION_REACH = 3  # words before a restated fact in which a negation makes it a correction
@@ -100,7 +100,7 @@ actually confirmed update updated correction fact info todo warning caution""".s
 def normalize_value(text: str) -> str:
     """The normalized form a tombstone compares: NFKC, zero-width and other
     invisible characters removed, a word made with look-alike letters read
-    in one script (:func:`memdir.tombstones.lookalike.unmix`), case-folded,
+    in one script (:func:`memdir.text.lookalike.unmix`), case-folded,
     whitespace collapsed, trimmed."""
     text = unicodedata.normalize("NFKC", text)
     text = _INVISIBLE.sub("", text)

@@ -42,7 +42,7 @@ from ..gateway.edits import BodyEdit
 from ..gateway.fields import MemoryChange
 from ..operations import memories as operations
 from ..session import Session
-from ..text.fence import escape_fence_tags
+from ..text.fence import escape_stored
 from ..text.names import normalize_name
 from ..text.printable import printable
 from ..vocabulary import SCOPES, TYPES
@@ -105,11 +105,10 @@ def place(session: Session, path) -> Place:
 
 
 def answer(text: str) -> str:
-    """``text`` as the model may see it: fence tags escaped
-    (:func:`memdir.text.fence.escape_fence_tags`, so stored text cannot open
-    or close the prompt's memory fences), printable, at most ``MAX_OUTPUT``
+    """``text`` as the model may see it: printable, escaped as every tool result is
+    (:func:`memdir.text.fence.escape_stored`: fence tags, the harness's frame, turns), at most ``MAX_OUTPUT``
     characters (cut with a marker)."""
-    text = printable(escape_fence_tags(text))
+    text = escape_stored(printable(text))
     if len(text) <= MAX_OUTPUT:
         return text
     marker = f"\n…(output cut at {MAX_OUTPUT} characters)"
