@@ -452,6 +452,9 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
                 outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", outcome(exc.stone, exc.why)))
             except MemdirError as exc:  # one bad item never stops the rest
                 outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", str(exc)))
+            except (ValueError, TypeError, AttributeError, RecursionError) as exc:  # a value no reader foresaw
+                outcomes.append(ImportOutcome(item.source, item.name, target, "skipped",
+                                              f"not importable: {type(exc).__name__}: {exc}"[:200]))
         if progress is not None:
             progress(len(outcomes), len(items))
     return ImportReport(kind, source, dry_run, tuple(outcomes), stones.skipped)

@@ -88,6 +88,16 @@ class Skip:
     reason: str
 
 
+def load_json(text: str | bytes):
+    """``text`` parsed as JSON. Raises :class:`ValueError` for text that is not JSON, including JSON nested
+    too deep to read (Python's recursion limit: ``"[" * 100000``), so one such line or row is skipped
+    like any other that is not JSON."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deep") from None
+
+
 # ---------------------------------------------------------------- one Markdown file
 
 
@@ -198,7 +208,7 @@ def claude_code_dir(root: Path, environ=None, home: Path | None = None) -> Path:
     home = Path(home or os.path.expanduser("~"))
     config = Path(environ.get("CLAUDE_CONFIG_DIR") or home / ".claude").expanduser()
     try:  # a settings file that cannot be read (or is no file) is passed over: the default path
-        settings = json.loads(read_foreign(config / "settings.json", MAX_FILE_BYTES).data or b"{}")
+        settings = load_json(read_foreign(config / "settings.json", MAX_FILE_BYTES).data or b"{}")
     except ValueError:
         settings = {}
     custom = settings.get("autoMemoryDirectory") if isinstance(settings, dict) else None
@@ -258,7 +268,7 @@ def _graph_records(text: str) -> tuple[list[tuple[str, object]], list[Skip]]:
     :class:`Skip`."""
     text = text.lstrip("\ufeff")
     try:
-        whole = json.loads(text)
+        whole = load_json(text)
     except ValueError:
         whole = None
     if isinstance(whole, list):
@@ -272,10 +282,16 @@ def _graph_records(text: str) -> tuple[list[tuple[str, object]], list[Skip]]:
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():
             try:
-                records.append((f"line {number}", json.loads(line)))
-            except ValueError:
-                skips.append(Skip(f"line {number}", "not JSON"))
+                records.append((f"line {number}", load_json(line)))
+            except ValueError as exc:
+                skips.append(Skip(f"line {number}", "JSON nested too deep" if "too deep" in str(exc) else "not JSON"))
     return records, skips
+
+
+def _said(value: object) -> str:
+    """``value`` as a report names it: its text, at most 80 characters."""
+    text = value if isinstance(value, str) else repr(value)[:80]
+    return text[:80]
 
 
 def _kind_of(obj: object) -> str | None:
@@ -317,17 +333,22 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
     entities: dict[str, dict] = {}
     relations: list[dict] = []
     for where, obj in records:
-        kind = _kind_of(obj)
-        if kind == "entity":
-            if obj.get("observations") is not None and not isinstance(obj["observations"], list):
-                out.append(Skip(f"entity {obj['name']}", "its observations are not a list"))
-                continue
-            entities.setdefault(str(obj["name"]), {"entityType": obj.get("entityType"), "observations": []})
-            entities[str(obj["name"])]["observations"] += [str(o) for o in obj.get("observations") or []]
-        elif kind == "relation" and obj.get("from") and obj.get("to"):
-            relations.append(obj)
-        else:
-            out.append(Skip(where, "neither an entity nor a relation"))
+        try:
+            kind = _kind_of(obj)
+            if kind == "entity":
+                if obj.get("observations") is not None and not isinstance(obj["observations"], list):
+                    out.append(Skip(f"entity {_said(obj['name'])}", "its observations are not a list"))
+                    continue
+                observations = [str(o) for o in obj.get("observations") or []]
+                entities.setdefault(str(obj["name"]), {"entityType": obj.get("entityType"), "observations": []})
+                entities[str(obj["name"])]["observations"] += observations
+            elif kind == "relation" and obj.get("from") and obj.get("to"):
+                relations.append({key: str(obj[key]) for key in ("from", "to") if key in obj}
+                                 | {"relationType": str(obj.get("relationType") or "") or None})
+            else:
+                out.append(Skip(where, "neither an entity nor a relation"))
+        except (RecursionError, TypeError, ValueError):  # a value nested too deep to write out: this record only
+            out.append(Skip(where, "a value in it is nested too deep to read"))
     for entity, data in entities.items():
         name = _slug(entity)
         if name is None:
@@ -392,9 +413,9 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
-        except ValueError:
-            out.append(Skip(f"line {number}", "not JSON"))
+            obj = load_json(line)
+        except ValueError as exc:
+            out.append(Skip(f"line {number}", "JSON nested too deep" if "too deep" in str(exc) else "not JSON"))
             continue
         if isinstance(obj, dict) and obj.get("live") is False:
             continue
@@ -413,5 +434,6 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
     return out
 
 
-__all__ = ["WIKI_LINK", "Item", "Skip", "claude_code_dir", "dsh_dirs", "dsh_key", "read_basic_memory", "read_directory",
+__all__ = ["WIKI_LINK", "Item", "Skip", "claude_code_dir", "dsh_dirs", "dsh_key", "load_json", "read_basic_memory",
+           "read_directory",
            "read_jsonl", "read_markdown", "read_mcp_memory"]
