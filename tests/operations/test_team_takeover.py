@@ -103,8 +103,10 @@ def test_a_teammates_hostile_files_are_skipped_and_reported_on_every_path(tmp_pa
     assert person.write("editor", "Uses Neovim", "user").operation == "created"
     assert person.write("cache-ttl", "Cache TTL is 60s", "project").operation == "created"
     assert person.write("db-port", "Team dev DB listens on 5434", "project", scope="team").operation == "updated"
-    with pytest.raises(TombstoneRefused):
-        person.write("stage", "Staging host is stage-1", "project")
+    stale = person.write("stage", "Staging host is stage-1", "project")  # the team's tombstone: a person is warned
+    assert stale.operation == "created" and any("the team layer's" in w for w in stale.warnings)
+    with pytest.raises(TombstoneRefused):  # and the agent refused
+        b.memory(actor="agent").write("stage-2", "Staging host is stage-1", "project")
     problems = {os.path.basename(p.path) for p in person.doctor().problems}
     assert {"leak.md", "MEMORY.md", "deep.json", "huge.json", "outside.json", "mem.json", "fifo.json"} <= problems
     # consolidation's drain writes through the same guard
@@ -327,7 +329,8 @@ def test_disguised_frames_are_escaped_by_one_rule_on_every_path(isolated_home, p
 
     def clean(text: str, turns: bool = True) -> None:
         assert not [token for token in raw if token in text and (turns or "man" not in token)], text
-        assert all(token in text for token in escaped if turns or "man" not in token), text  # control: kept, escaped
+        kept = [token for token in escaped if turns or ("man" not in token and "\n" not in token)]
+        assert all(token in text for token in kept), text  # control: kept, escaped
 
     recall = _hook("UserPromptSubmit", _prompt(project, "how do we deploy with make release?"), isolated_home)
     clean(recall)
