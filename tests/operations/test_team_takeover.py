@@ -179,6 +179,15 @@ def test_an_unscoped_write_of_a_name_in_two_layers_is_refused_on_every_path(isol
     assert team_file.read_bytes() == before
     with pytest.raises(InvalidInput, match="say which to delete with --scope team or --scope project"):
         person.delete("db-port")
+    # a partial edit (memory_edit) is refused the same way, on the API and the agent's tool; said with scope, done
+    edit = {"name": "db-port", "mode": "insert", "insert_line": 0, "insert_text": "Ask ops before 5434."}
+    [(is_error, text)] = _mcp(isolated_home, project, ("memory_edit", edit))
+    assert is_error and "say which to edit with --scope team or --scope project" in text
+    assert person.call_tool("memory_edit", edit).startswith("Error: 'db-port' is in the team")
+    assert team_file.read_bytes() == before  # nothing reached the repository
+    done = person.call_tool("memory_edit", {**edit, "scope": "team"})
+    assert done.startswith("Memory updated: db-port (team)"), done
+    assert "5434" in team_file.read_text()  # control: scoped, the edit is made where asked
     # a user and a project memory of one name are as ambiguous
     person.write("editor", "Uses Neovim", "user", scope="user")
     person.write("editor", "This repo's editorconfig", "project", scope="project")
