@@ -44,7 +44,11 @@ from ..files.memfile import TYPES, MalformedMemory, parse
 from ..text.names import normalize_name, spelled_name
 from .folders import walk
 
-MAX_FILE_BYTES = 256 * 1024  # a larger file is not a memory; it is skipped with that reason
+# A source file larger than this is skipped with that reason: the top of the max_file_bytes setting's range.
+# Anything smaller is read whole; a body past max_file_bytes is cut to fit by the import, marked [cut]
+# (:func:`memdir.importing.run.run`), never skipped for its size.
+MAX_SOURCE_BYTES = 16 * 1024 * 1024
+MAX_SETTINGS_BYTES = 256 * 1024  # Claude Code's settings.json: read for one key
 MAX_GRAPH_BYTES = 64 * 1024 * 1024  # an MCP memory graph file: one file holds every memory
 # A [[link]] as other systems write it: its target as written (a title, an entity), an optional |label.
 WIKI_LINK = re.compile(r"\[\[([^\[\]\n|]{1,120})(\|[^\]\n]*)?\]\]")
@@ -130,11 +134,12 @@ def _spelled(name: str, title: str | None, stem: str) -> str | None:
 
 
 def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: bool = True,
-                  max_bytes: int = MAX_FILE_BYTES) -> Item | Skip:
+                  max_bytes: int = MAX_SOURCE_BYTES) -> Item | Skip:
     """One Markdown memory file as an :class:`Item` (or why not: a
     :class:`Skip`). Its name is the normalized file stem. Read as every
     foreign file is (:func:`memdir.files.fsio.read_foreign`): a FIFO, a
-    device or a file over ``max_bytes`` (the ``max_file_bytes`` setting) is a
+    device or a file over ``max_bytes`` (:data:`MAX_SOURCE_BYTES`; a file over the
+    ``max_file_bytes`` setting is read whole and its body cut to fit by the import) is a
     :class:`Skip`, as is a symbolic link when ``follow`` is False."""
     found = read_foreign(path, max_bytes, follow=follow)
     if found.data is None:
@@ -185,7 +190,7 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
 
 
 def read_directory(root: Path, scope: str | None = None, *, recursive: bool = True, include: tuple[str, ...] = (),
-                   exclude: tuple[str, ...] = (), max_bytes: int = MAX_FILE_BYTES) -> list[Item | Skip]:
+                   exclude: tuple[str, ...] = (), max_bytes: int = MAX_SOURCE_BYTES) -> list[Item | Skip]:
     """Every memory file under ``root`` (``MEMORY.md`` and dot-files aside), in path order, as
     :func:`memdir.importing.folders.walk` chooses them (hidden, dependency, build and git-ignored
     folders, linked folders, ``include``/``exclude`` patterns: each left-out folder or file a
@@ -208,7 +213,7 @@ def claude_code_dir(root: Path, environ=None, home: Path | None = None) -> Path:
     home = Path(home or os.path.expanduser("~"))
     config = Path(environ.get("CLAUDE_CONFIG_DIR") or home / ".claude").expanduser()
     try:  # a settings file that cannot be read (or is no file) is passed over: the default path
-        settings = load_json(read_foreign(config / "settings.json", MAX_FILE_BYTES).data or b"{}")
+        settings = load_json(read_foreign(config / "settings.json", MAX_SETTINGS_BYTES).data or b"{}")
     except ValueError:
         settings = {}
     custom = settings.get("autoMemoryDirectory") if isinstance(settings, dict) else None
@@ -367,7 +372,7 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
 
 
 def read_basic_memory(root: Path, *, include: tuple[str, ...] = (), exclude: tuple[str, ...] = (),
-                      max_bytes: int = MAX_FILE_BYTES) -> list[Item | Skip]:
+                      max_bytes: int = MAX_SOURCE_BYTES) -> list[Item | Skip]:
     """A basic-memory project directory (its folders chosen as :func:`read_directory` does): one
     memory per note, named by its ``permalink`` (else its file stem), its whole text kept: the
     observations (``- [category] text #tag``) stay a list in the body with their categories and
@@ -434,6 +439,6 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
     return out
 
 
-__all__ = ["WIKI_LINK", "Item", "Skip", "claude_code_dir", "dsh_dirs", "dsh_key", "load_json", "read_basic_memory",
+__all__ = ["MAX_SOURCE_BYTES", "WIKI_LINK", "Item", "Skip", "claude_code_dir", "dsh_dirs", "dsh_key", "load_json", "read_basic_memory",
            "read_directory",
            "read_jsonl", "read_markdown", "read_mcp_memory"]
