@@ -39,14 +39,22 @@ from functools import lru_cache
 _FENCE_TAG = re.compile(r"<\s*/?\s*memory_(?:context|recall|pending)[^>]*>", re.I)
 # The harness's frame: its wrapper tags (any case, spaces, attributes) and chat templates' special tokens.
 _FRAME_TAG = re.compile(r"<\s*/?\s*(?:system-reminder|system|start_of_turn|end_of_turn)\b[^>]*>"
-                        r"|<\|[^|<>\n]{1,40}\|>|<<\s*/?\s*SYS\s*>>|\[\s*/?\s*INST\s*\]", re.I)
+                        r"|<\|[^|<>\n]{1,40}\|>|<<\s*/?\s*SYS\s*>>", re.I)
+_INST = re.compile(r"\[\s*/?\s*INST\s*\]", re.I)  # Llama 2's turn markers: the one frame opened by "["
 # "Hуman" with a Cyrillic у reads as y, a Greek ν as v: both still pass for Human at a glance.
 _TURN = re.compile(r"^([ \t]*)(h[uvy]man|assistant)([ \t]*):", re.I | re.M)
+_LINE_START_TURN = re.compile(r"(?:h[uvy]man|assistant)[ \t]*:", re.I)  # a quick look before the line-by-line one
 _ENTITY = {"<": "&lt;", ">": "&gt;", "[": "&#91;", "]": "&#93;"}
 # Characters NFKC leaves alone that are drawn like the frame's punctuation, or blank.
 _DRAWN_LIKE = {**dict.fromkeys("‹˂ᐸ〈⟨❮⧼〈", "<"), **dict.fromkeys("›˃ᐳ〉⟩❯⧽〉", ">"),
                **dict.fromkeys("∣ǀ│┃￨", "|"), **dict.fromkeys("∶꞉˸ː", ":"),
                **dict.fromkeys("\u2800\u3164\uffa0\u115f\u1160\U0001d159", " ")}
+
+
+# Every character that can be read as what opens a tag or a token ("<", "[") or ends a turn (":"): ASCII,
+# those NFKC makes one of them (the whole list), and the look-alikes above. Text holding none is left as it is.
+_OPENERS = re.compile("[<\\[:\u2a74\ufe13\ufe47\ufe55\ufe64\uff1a\uff1c\uff3b"
+                      + "".join(ch for ch, seen in _DRAWN_LIKE.items() if seen in "<:") + "]")
 
 
 @lru_cache(maxsize=4096)
@@ -75,29 +83,42 @@ def _view(text: str) -> tuple[str, list[int] | None]:
     (None: the same text, ASCII)."""
     if text.isascii():
         return text, None
-    view, source = [], []
+    changed = {ch for ch in set(text) if not ch.isascii() and _seen(ch) != ch}
+    if not changed:  # the common case: accents, dashes, other scripts read as written
+        return text, None
+    view, source, last = [], [], 0
     for index, ch in enumerate(text):
-        seen = ch if ch.isascii() else _seen(ch)
-        view.append(seen)
-        source.extend([index] * len(seen))
+        if ch in changed:
+            view.append(text[last:index])
+            source.extend(range(last, index))
+            seen = _seen(ch)
+            view.append(seen)
+            source.extend([index] * len(seen))
+            last = index + 1
+    view.append(text[last:])
+    source.extend(range(last, len(text)))
     return "".join(view), source
 
 
 def _escape(text: str, tags: tuple[re.Pattern, ...], turns: bool) -> str:
     """``text`` with every match of ``tags`` (and, when ``turns``, every line-initial turn) in its
     disguise-free reading escaped in the text as written."""
+    if _OPENERS.search(text) is None:  # the common case: nothing can open a frame, nothing is read
+        return text
     view, source = _view(text)
     if "<" not in view and "[" not in view and (not turns or ":" not in view):
         return text
     at = (lambda i: i) if source is None else source.__getitem__
     edits: dict[int, str] = {}
     for pattern in tags:
+        if (pattern is _INST and "[" not in view) or (pattern is not _INST and "<" not in view):
+            continue  # each pattern opens with its character: a line of [links] runs only the one it may hold
         for found in pattern.finditer(view):
             for position in range(found.start(), found.end()):
                 entity = _ENTITY.get(view[position])
                 if entity:
                     edits[at(position)] = entity
-    if turns and ":" in view:
+    if turns and ":" in view and _LINE_START_TURN.search(view):
         for found in _TURN.finditer(view):
             edits[at(found.end() - 1)] = "&#58;"
     if not edits:
@@ -124,4 +145,4 @@ def escape_stored(text: str) -> str:
     ``system`` and turn tags and special tokens as ``&lt;…&gt;`` (``[INST]`` as ``&#91;INST&#93;``), a
     line-initial ``Human:``/``Assistant:`` as ``Human&#58;`` — each also in disguise — and ``{{`` as
     ``{ {``. Idempotent; text holding none of these is returned as it is, byte for byte."""
-    return neutralize_braces(_escape(text, (_FENCE_TAG, _FRAME_TAG), True))
+    return neutralize_braces(_escape(text, (_FENCE_TAG, _FRAME_TAG, _INST), True))
