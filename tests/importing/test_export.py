@@ -140,3 +140,41 @@ def test_an_export_keeps_its_times_flags_and_origin_when_imported(tmp_path, proj
     again = kept.import_from("jsonl", str(tmp_path / fmt / "memories.jsonl")) if fmt == "jsonl" else \
         kept.import_from("dir", str(tmp_path / fmt / "project"), scope="project")
     assert again.count("unchanged") == 1 and kept.read("db-port", count=False).record.updated == source.updated
+def test_a_malformed_file_is_left_out_and_reported_and_the_rest_exported(tmp_path, project, person):
+    person.write("good", "A readable fact", "project")
+    person.write("other", "Another readable fact", "user")
+    layer = person.session.layer("project").path
+    (layer / "broken.md").write_bytes(b"\xff\xfe not text")
+    for fmt in ("memdir", "claude-code", "jsonl"):
+        report = person.export(str(tmp_path / fmt), format=fmt)
+        assert report.exported == ("user:other", "project:good")  # control: the rest is exported
+        [(path, why)] = report.left
+        assert path == str(layer / "broken.md") and why
+    assert sorted(p.name for p in (tmp_path / "memdir" / "project").iterdir()) == ["good.md"]
+    cli = run_cli("--project", project, "export", tmp_path / "cli")
+    assert cli.returncode == 0 and "Traceback" not in cli.stderr and "broken.md" in cli.stdout + cli.stderr
+
+
+def test_a_crash_during_an_export_leaves_no_partial_export(tmp_path, project, person, monkeypatch):
+    from memdir.importing import export as exporting
+
+    person.write("a", "A fact", "project")
+    person.write("b", "B fact", "project")
+    calls = []
+
+    def failing(record):
+        calls.append(record.name)
+        if len(calls) == 2:
+            raise RuntimeError("disk gone")
+        return "x"
+
+    monkeypatch.setattr(exporting, "_claude_code", failing)
+    empty = tmp_path / "out"
+    empty.mkdir()
+    with pytest.raises(RuntimeError, match="disk gone"):
+        person.export(str(empty), format="claude-code")
+    assert calls == ["a", "b"] and list(empty.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out")] == []  # no staging left either
+    monkeypatch.undo()
+    assert person.export(str(empty), format="claude-code").exported == ("project:a", "project:b")  # control
+    assert (empty / "project" / "a.md").is_file()

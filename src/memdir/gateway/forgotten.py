@@ -34,9 +34,11 @@ def check_forgotten(tx, entry, description: str, body: str, name: str, guard: li
 
     * the agent, consolidation, an import: every match (:func:`memdir.tombstones.match.match`) of the
       layer's and ``guard``'s tombstones is refused;
-    * a person: only a match of the layer's own tombstones is refused; one of another layer's, or of the
-      team layer's (a teammate's), is written with a warning naming it — a person's own write is never
-      blocked by a tombstone someone else's layer holds;
+    * a person: a match of the written layer's own tombstones is refused (the team layer's too, when the
+      team layer is written: a live memory beside its own tombstone in the repository would contradict
+      itself; the refusal names the lift command); one of another layer's — the team layer's when a
+      personal layer is written — is written with a warning naming it: a person's own write is never
+      blocked by a tombstone another layer holds;
     * anyone: a forgotten fact with a qualifier (:func:`memdir.tombstones.match.qualified`: "Test database
       port is 5433") is another fact, written with a warning naming the tombstone.
 
@@ -44,7 +46,7 @@ def check_forgotten(tx, entry, description: str, body: str, name: str, guard: li
     value: :func:`memdir.layer.succession.explain_tombstone`)."""
     own = tx.layer.tombstones()
     if tx.actor == "human":
-        binding, others = [s for s in own if not s.team], [*[s for s in own if s.team], *guard]
+        binding, others = list(own), list(guard)
     else:
         binding, others = [*own, *guard], []
     try:

@@ -311,7 +311,8 @@ def gather(session: Session, kind: str, path: str | None = None, environ=None, *
     ``claude-mem`` reads ``path`` or ``~/.claude-mem/claude-mem.db`` (its
     ``CLAUDE_MEM_DATA_DIR`` honoured) for the session's project. ``include`` and
     ``exclude`` patterns choose a folder's files (:mod:`memdir.importing.folders`);
-    a file over ``max_file_bytes`` is skipped. Raises :class:`InvalidInput`,
+    a file over :data:`memdir.importing.sources.MAX_SOURCE_BYTES` is skipped (one over ``max_file_bytes``
+    is read, its body cut to fit when imported). Raises :class:`InvalidInput`,
     :class:`NotFound`, :class:`ScopeError`."""
     import os
     from pathlib import Path
@@ -323,7 +324,7 @@ def gather(session: Session, kind: str, path: str | None = None, environ=None, *
         raise InvalidInput(f"unknown import source {kind!r} (expected one of {', '.join(KINDS)})")
     if (include or exclude) and kind not in ("dir", "basic-memory"):
         raise InvalidInput(f"--include and --exclude choose the files of a folder: import {kind} reads none")
-    limit = session.settings.max_file_bytes
+    limit = max(importers.MAX_SOURCE_BYTES, session.settings.max_file_bytes)
     if kind in ("claude-code", "dsh"):
         if path:
             raise InvalidInput(f"import {kind} finds its directories from the project; give no path")
@@ -461,6 +462,9 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
                 outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", outcome(exc.stone, exc.why)))
             except MemdirError as exc:  # one bad item never stops the rest
                 outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", str(exc)))
+            except (ValueError, TypeError, AttributeError, RecursionError) as exc:  # a value no reader foresaw
+                outcomes.append(ImportOutcome(item.source, item.name, target, "skipped",
+                                              f"not importable: {type(exc).__name__}: {exc}"[:200]))
         if progress is not None:
             progress(len(outcomes), len(items))
     return ImportReport(kind, source, dry_run, tuple(outcomes), stones.skipped)

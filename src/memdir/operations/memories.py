@@ -141,13 +141,17 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
 
 def edit(session: Session, name: str, change: edits.BodyEdit, scope: str | None = None) -> edits.EditResult:
     """Make a partial edit (``memory_edit``, the memory tool's ``str_replace`` and ``insert``) to the
-    body of memory ``name``: in ``scope``, else the first layer of the session holding it (:func:`find`).
+    body of memory ``name``: in ``scope``, else the one layer of the session holding it (:func:`find`; a
+    name two layers hold is refused, as for :func:`write` and :func:`delete`:
+    :func:`memdir.operations.lookup.refuse_ambiguous`).
     The edit is made to the body as it is now and written through the gateway
     (:func:`memdir.gateway.edits.edit`: compare-and-set, the other layers' tombstones guard it); in the
     team layer, the agent's edit is a candidate for a person's review, as its writes are (:func:`write`).
     Raises :class:`NotFound`, :class:`InvalidInput` (the text to replace is missing or not unique, the
     line is past the end, the body would pass its limit), :class:`TombstoneRefused`, :class:`Refused`,
     :class:`Conflict`, :class:`LockTimeout`."""
+    if scope is None:
+        refuse_ambiguous(session, name, "edit")
     layer, entry = find(session, name, scope)
     if layer.scope == "team" and session.actor != "human":
         stored, body, line, _ = edits.edited_body(layer, entry.record.name, change)

@@ -21,7 +21,7 @@ from ..files.conflicts import CONFLICT
 from ..files.conflicts import resolve as resolve_bytes
 from ..files.memfile import MalformedMemory, parse
 from ..gateway import changes as gateway
-from ..files.trust import remove_trust, write_trust
+from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway.fields import MemoryChange, distinct_name, inherit
 from ..layer.journal import now_utc
 from ..layer.team import candidate_layer
@@ -173,8 +173,9 @@ def merge_driver_missing(session: Session) -> str:
 
 def trust(session: Session) -> TeamTrust:
     """Trust the team layer of the session's repository in this clone (a person only), so its
-    memories reach the agent: records the clone's path and the repository's identity
-    (:func:`memdir.git.identity`, as a project layer's ``layer.json`` does) in the home
+    memories reach the agent: records the clone's path, the repository's identity
+    (:func:`memdir.git.identity`, as a project layer's ``layer.json`` does) and the clone's mark
+    (:func:`memdir.files.trust.make_clone_mark`) in the home
     (:func:`memdir.files.trust.write_trust`), and registers the field-by-field merge driver in the clone's
     local git config (:func:`_register_driver`: a second clone runs only this). Idempotent. Raises
     :class:`Refused` for anyone but a person, :class:`ScopeError` without a team directory, :class:`StoreError`."""
@@ -185,8 +186,9 @@ def trust(session: Session) -> TeamTrust:
     found = git.identity(root)
     local = team_meta_dir(session.home, root)
     was = session.team_trusted()
+    mark = make_clone_mark(root)  # binds the trust to this git directory, known identity or not
     write_trust(local, {"root": str(root), "remote": found.get("remote"), "first_commit": found.get("first_commit"),
-                        "trusted_at": now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")})
+                        "clone": mark, "trusted_at": now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")})
     session.forget_trust()
     return TeamTrust(str(session.layer_dir("team")), True, not was, str(root), found.get("remote"),
                      found.get("first_commit"), *_register_driver(root))

@@ -105,11 +105,10 @@ def place(session: Session, path) -> Place:
 
 
 def answer(text: str) -> str:
-    """``text`` as the model may see it: escaped by the one rule for stored
-    text (:func:`memdir.text.fence.escape_stored`: fence, ``system-reminder``
-    and ``system`` tags, special tokens, turn markers), printable, at most ``MAX_OUTPUT``
-    characters (cut with a marker)."""
-    text = printable(escape_stored(text))
+    """``text`` as the model may see it: printable, escaped by the one rule for stored text
+    (:func:`memdir.text.fence.escape_stored`: fence, ``system-reminder`` and ``system`` tags, special
+    tokens, turn markers), at most ``MAX_OUTPUT`` characters (cut with a marker)."""
+    text = escape_stored(printable(text))
     if len(text) <= MAX_OUTPUT:
         return text
     marker = f"\n…(output cut at {MAX_OUTPUT} characters)"
