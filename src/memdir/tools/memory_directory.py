@@ -173,7 +173,10 @@ def _view(session: Session, command: dict) -> str:
     if span is not None:
         if not (isinstance(span, list) and len(span) == 2 and all(isinstance(n, int) for n in span)):
             raise InvalidInput("view_range must be two line numbers [start, end] (end -1: to the last line)")
-        first = max(1, span[0])
+        if span[0] < 1 or (span[1] < span[0] and span[1] != -1):
+            raise InvalidInput(f"view_range {span} is not a range of lines: [start, end] from line 1, end ≥ start "
+                               "(end -1: to the last line)")
+        first = span[0]
         shown = lines[first - 1: len(lines) if span[1] == -1 else span[1]]
     numbered = [f"{str(first + i).rjust(NUMBER_WIDTH)}\t{line}" for i, line in enumerate(shown)]
     return f"Here's the content of {where.path} with line numbers:\n" + "\n".join(numbered)
@@ -235,6 +238,10 @@ def _edit(session: Session, command: dict, change: BodyEdit) -> str:
         result = operations.edit(session, where.name, change, where.scope)
     except NotFound as exc:
         raise NotFound(f"The path {where.path} does not exist: {exc}") from None
+    if result.status == "candidate":  # the agent's edit of a memory only a person changes: a proposal
+        saved = Place(where.path, result.scope, result.name).canonical()
+        return "\n".join([f"The edit of {where.path} was saved as a candidate ({saved}): it waits for a person's "
+                          f"review; {where.path} is unchanged until it is approved.", *_notes(result)])
     if change.mode == "insert":
         return "\n".join([f"The file {where.path} has been edited.", *_notes(result)])
     body = operations.read(session, result.name, result.scope, count=False).record.body.split("\n")
