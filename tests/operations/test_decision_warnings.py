@@ -8,6 +8,8 @@ import json
 
 import pytest
 
+from memdir.errors import TombstoneRefused
+
 from memdir.paths import project_key
 from tests.conftest import run_cli
 from tests.teamgit import shared_repository
@@ -64,17 +66,18 @@ def test_approving_a_value_another_layer_forgot_is_warned_on_the_api_the_cli_and
     assert warning.startswith("warning: written though it matches a forgotten value") and "old-deploys-panel" in warning
 
 
-def test_approving_a_team_candidate_a_teammate_forgot_is_warned(tmp_path):
+def test_approving_a_team_candidate_the_team_forgot_is_refused_naming_the_tombstone(tmp_path):
+    # The team layer's own tombstone binds a person writing into the team layer (a teammate's "this is wrong");
+    # in a personal layer it only warns (the test above).
     a, _ = shared_repository(tmp_path)
     person, agent = a.memory(), a.memory(actor="agent")
     agent.write("freeze", "Merge freeze in December", "project", "b", scope="team")
     agent.write("release", "Releases are tagged vX.Y.Z", "project", "b", scope="team")
     person.write("old-freeze", "Merge freeze in December", "project", "b", scope="team")
     forgot = person.delete("old-freeze", "team")
-    decided = person.approve("freeze", "team", digest=_digest(person, "freeze"))
-    assert (decided.name, decided.scope, decided.approved) == ("freeze", "team", True)
-    (warning,) = decided.warnings
-    assert f"tombstone {forgot.tombstone}, memory 'old-freeze', forgotten in the team layer" in warning
-    assert "the tombstone is the team layer's" in warning
+    with pytest.raises(TombstoneRefused) as refused:
+        person.approve("freeze", "team", digest=_digest(person, "freeze"))
+    assert f"tombstone {forgot.tombstone}, memory 'old-freeze', forgotten in the team layer" in str(refused.value)
+    assert f"memdir tombstone lift {forgot.tombstone}" in str(refused.value)
     assert person.tombstones("team").tombstones[0].id == forgot.tombstone  # the one named is listed
     assert person.approve("release", "team", digest=_digest(person, "release")).warnings == ()  # control

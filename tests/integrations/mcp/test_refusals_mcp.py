@@ -67,7 +67,7 @@ def test_a_value_rejected_for_the_team_is_refused_naming_a_listed_tombstone_that
     (stone,) = re.findall(r"tombstone (t-[0-9a-f]+)", text)
     assert f"memdir tombstone lift {stone}" in text
     listed = run_cli(*cli, "tombstones")
-    assert listed.returncode == 0 and listed.stdout.startswith(f"{stone}  team    freeze")
+    assert listed.returncode == 0 and listed.stdout.startswith(f"{stone}  team (your rejections, in your home) freeze")
     failed, text = anyio.run(write, {**proposal, "name": "deploys", "description": "Deploys run on Tuesdays"})
     assert not failed, text  # control: another value is proposed while the tombstone stands
     lifted = run_cli(*cli, "tombstone", "lift", stone)
