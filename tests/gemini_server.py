@@ -6,8 +6,8 @@
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from tests.scripted_http import ScriptedHandler, ScriptedServer
 
 USAGE = {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}
 
@@ -17,7 +17,7 @@ def _answer(text: str) -> dict:
                             "index": 0}], "usageMetadata": USAGE, "modelVersion": "gemini-test"}
 
 
-class GeminiServer:
+class GeminiServer(ScriptedServer):
     """``with GeminiServer(script) as server:`` — ``server.url`` is the base URL,
     ``server.requests`` every ``(path, body)`` of a generate call, in order."""
 
@@ -25,50 +25,25 @@ class GeminiServer:
         self.requests: list[tuple[str, dict]] = []
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(ScriptedHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, *args):
-                pass
-
             def do_POST(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                try:
-                    body = json.loads(self.rfile.read(length) or b"{}")
-                except ValueError:
-                    body = {}
+                body = self.read_json()
                 if ":countTokens" in self.path:
-                    self._send("application/json", json.dumps({"totalTokens": 10}).encode())
+                    self.send("application/json", json.dumps({"totalTokens": 10}).encode())
                     return
                 server.requests.append((self.path, body))
                 answer = _answer(str(script(body)))
                 if ":streamGenerateContent" in self.path:
-                    self._send("text/event-stream", f"data: {json.dumps(answer)}\r\n\r\n".encode())
+                    self.send("text/event-stream", f"data: {json.dumps(answer)}\r\n\r\n".encode())
                 else:
-                    self._send("application/json", json.dumps(answer).encode())
+                    self.send("application/json", json.dumps(answer).encode())
 
             def do_GET(self):
-                self._send("application/json", b"{}")
+                self.send("application/json", b"{}")
 
-            def _send(self, kind: str, payload: bytes):
-                self.send_response(200)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-
-    def __enter__(self) -> "GeminiServer":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__init__(Handler)
 
 
 def request_text(body: dict) -> str:

@@ -8,8 +8,8 @@ tools, answered by the client). ``GET`` (the model list) answers an empty list."
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from tests.scripted_http import ScriptedHandler, ScriptedServer
 
 USAGE = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5,
          "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}
@@ -49,7 +49,7 @@ def _events(number: int, reply) -> list[tuple[str, dict]]:
                                     "response": {"id": response_id, "usage": USAGE}})]
 
 
-class ResponsesServer:
+class ResponsesServer(ScriptedServer):
     """``with ResponsesServer(script) as server:`` — ``server.url`` is the base URL (ending ``/v1``),
     ``server.requests`` every ``/responses`` body received, in order."""
 
@@ -57,46 +57,21 @@ class ResponsesServer:
         self.requests: list[dict] = []
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(ScriptedHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, *args):
-                pass
-
             def do_GET(self):
-                self._send("application/json", json.dumps({"object": "list", "data": []}).encode())
+                self.send("application/json", json.dumps({"object": "list", "data": []}).encode())
 
             def do_POST(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                try:
-                    body = json.loads(self.rfile.read(length) or b"{}")
-                except ValueError:
-                    body = {}
+                body = self.read_json()
                 server.requests.append(body)
                 reply = script(body)
                 events = _events(len(server.requests), reply)
                 payload = "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events)
-                self._send("text/event-stream", payload.encode())
+                self.send("text/event-stream", payload.encode())
 
-            def _send(self, kind: str, payload: bytes):
-                self.send_response(200)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-
-    def __enter__(self) -> "ResponsesServer":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__init__(Handler, "/v1")
 
 
 def input_text(body: dict) -> str:
