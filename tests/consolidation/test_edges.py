@@ -1,7 +1,6 @@
 """Consolidation inputs a user gets wrong: missing, empty and binary transcripts."""
 
 import json
-import os
 import random
 import time
 
