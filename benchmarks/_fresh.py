@@ -1,18 +1,18 @@
 """Fresh-process figures at 1,000 and 10,000 memories (issue 28 §7), shared by bench_core and bench_hooks.
 
-A helper of those benchmarks (``_``-prefixed: never run as a benchmark). It writes a corpus of
-notes of 100–400 words drawn from one domain's vocabulary (services, stores, environments and
-people repeated across notes), seeds a project layer with it through each source tree's own code
-(``--src``: this checkout by default; give an older checkout too to compare in one run), and times
-fresh processes — each command of each tree in turn, repeated, so a loaded machine slows both
-alike. One JSON line per (tree, size, command) and one ratio line per (tree, command).
+A helper of those benchmarks (``_``-prefixed: never run as a benchmark). It writes the
+benchmarks' corpus (``_corpus.py``: notes of 100–400 words drawn from one domain's vocabulary,
+services, stores, environments and people repeated across notes), seeds a project layer with it
+through each source tree's own code (``--src``: this checkout by default; give an older checkout
+too to compare in one run), and times fresh processes — each command of each tree in turn,
+repeated, so a loaded machine slows both alike. One JSON line per (tree, size, command) and one
+ratio line per (tree, command).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import random
 import shutil
 import statistics
 import subprocess
@@ -21,44 +21,14 @@ import textwrap
 import time
 from pathlib import Path
 
-SERVICES = ["billing", "auth", "payments", "search", "checkout", "inventory", "notifications", "reporting",
-            "gateway", "ledger", "catalog", "shipping", "accounts", "scheduler", "exports", "webhooks"]
-STORES = ["postgres", "redis", "kafka", "s3 bucket", "elasticsearch", "clickhouse", "rabbitmq", "memcached"]
-ENVIRONMENTS = ["dev", "staging", "production", "qa", "sandbox", "canary"]
-PEOPLE = ["alice", "bob", "chen", "dana", "emeka", "farah", "goran", "hiro", "ines", "jonas"]
-WORDS = ("deploy migration rollback latency timeout retry queue worker cron replica primary failover backup "
-         "snapshot schema index partition shard cache eviction ttl connection pool credentials rotation "
-         "certificate tls endpoint port host cluster node region zone quota limit alert dashboard metric log "
-         "trace span incident postmortem runbook oncall release branch feature flag config secret vault token "
-         "session cookie header request response payload batch stream consumer producer topic offset lag "
-         "throughput error budget slo sla review approval ticket sprint deadline owner decision constraint "
-         "the a of to in for on with and is was we it this that when after before during because so but "
-         "not only also every each new old daily weekly nightly manual automatic").split()
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _corpus import corpus, write_notes  # noqa: E402
 
 
-def note(rng: random.Random, i: int) -> tuple[str, str, str]:
-    """(name, description, body) of note ``i``: 100–400 words."""
-    service, store, env, person = (rng.choice(SERVICES), rng.choice(STORES), rng.choice(ENVIRONMENTS),
-                                   rng.choice(PEOPLE))
-    name = f"{service}-{env}-{store.split()[0]}-{i:05d}"
-    description = f"{service} {store} in {env}: {' '.join(rng.choices(WORDS, k=8))} (owner {person})"
-    words = []
-    target = rng.randint(100, 400)
-    while len(words) < target:
-        words += rng.choices(WORDS, k=rng.randint(6, 14))
-        words += [rng.choice(SERVICES), rng.choice(STORES), rng.choice(ENVIRONMENTS), rng.choice(PEOPLE) + "."]
-    return name, description, " ".join(words[:target])
-
-
-def write_corpus(folder: Path, count: int, seed: int = 28) -> None:
-    """``count`` memory files into ``folder`` (made)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(seed)
-    for i in range(count):
-        name, description, body = note(rng, i)
-        (folder / f"{name}.md").write_text(
-            f"---\nname: {name}\ndescription: {json.dumps(description)}\ntype: project\n"
-            f"updated: 2026-11-01T00:00:00Z\n---\n\n{body}\n", encoding="utf-8")
+def write_corpus(folder: Path, count: int, seed: int = 7) -> None:
+    """``count`` memory files of :func:`_corpus.corpus` (``seed``) into ``folder`` (made)."""
+    write_notes(folder, corpus(count, seed)[0], stamp="2026-11-01T00:00:00Z")
 
 
 SEED = textwrap.dedent("""
