@@ -2,7 +2,7 @@
 
 The rules of a sync — which layers travel, what is exported and imported, when it pushes — are
 :mod:`memdir.operations.sync`; this module is what that porcelain stands on: the repository's paths
-and names (:data:`SYNC_DIR` in the home, the branch, :data:`SYNCED_REF`: the commit the live layers
+and names (``sync/`` in the home, the branch, :data:`SYNCED_REF`: the commit the live layers
 last matched), a remote URL normalized (:func:`normalize_remote`) and a project's identity as a
 directory name (:func:`project_key`), the few git commands it runs (every one through
 :func:`memdir.git.run`), the state file in ``.git`` (:func:`read_state`), the recovery after a
@@ -19,10 +19,10 @@ from pathlib import Path
 
 from .. import git
 from ..errors import NotFound, StoreError
+from ..paths import sync_dir
 from . import merge as merge_rules
 from .fsio import atomic_write, read_bytes
 
-SYNC_DIR = "sync"  # the sync repository, in the home
 BRANCH = "main"
 SYNCED_REF = "refs/memdir/synced"  # the commit the live layers last matched
 STATE_FILE = "memdir-sync.json"  # in the repository's .git: last sync, conflicts held, files not synced
@@ -92,8 +92,8 @@ def shared_identity(found: dict) -> bytes:
 
 
 def repository(home: Path) -> Path:
-    """The sync repository's work tree, ``<home>/sync`` (it may not exist)."""
-    return Path(home) / SYNC_DIR
+    """The sync repository's work tree, ``<home>/sync`` (it may not exist): :func:`memdir.paths.sync_dir`."""
+    return sync_dir(home)
 
 
 def _git(repo: Path, *args: str) -> str:
