@@ -14,6 +14,7 @@ ACTORS = ORIGINS  # who calls the gateway is who the memory's origin names
 SCOPES = ("user", "team", "project")
 # What `memdir sync init --layers` takes: the personal layers that travel (memdir.operations.sync).
 SYNC_LAYERS = ("user", "user,projects")
+SYNC_OFFLINE_EXIT = 3  # `memdir sync`'s exit code when the remote cannot be reached: a warning, the changes wait
 # Systems `memdir import` reads (memdir.importing.sources).
 IMPORT_SOURCES = ("claude-code", "dsh", "dir", "mcp-memory", "basic-memory", "claude-mem", "jsonl")
 # Formats `memdir export` writes (memdir.importing.export).

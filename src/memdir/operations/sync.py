@@ -66,13 +66,13 @@ from ..session import Session
 from ..text.names import normalize_name
 from ..text.redact import redact
 from ..tombstones.stones import shared_bytes, stone_of
-from ..vocabulary import SYNC_LAYERS
+from ..vocabulary import SYNC_LAYERS, SYNC_OFFLINE_EXIT
 from .team import Resolved, register_driver
 
 USER = "user"  # the user layer's directory in the repository (a project's: projects/<key>)
 TOMBSTONES = "tombstones"  # a layer's tombstones in the repository: one file per forgotten fact
 PROJECT_FILE = "project.json"  # a project's identity in the repository (memdir.files.repository.shared_identity)
-OFFLINE_EXIT = 3  # `memdir sync`'s exit code when the remote cannot be reached: a warning, not an error
+OFFLINE_EXIT = SYNC_OFFLINE_EXIT  # `memdir sync`'s exit code when the remote cannot be reached
 
 
 # ---------------------------------------------------------------- results

@@ -1,13 +1,13 @@
 """``memdir sync``: the person's layers on every machine through a private git remote
 (:mod:`memdir.operations.sync`). ``sync init REMOTE [--layers user|user,projects]``, ``sync`` (exit
-:data:`~memdir.operations.sync.OFFLINE_EXIT` when the remote cannot be reached: the changes wait),
+:data:`~memdir.vocabulary.SYNC_OFFLINE_EXIT` when the remote cannot be reached: the changes wait),
 ``sync status``, ``sync resolve NAME --scope user|project --field FIELD=ours|theirs``. Each opens
 the facade as a person, calls one method and prints its renderer's text (:mod:`memdir.render.sync`)."""
 
 from __future__ import annotations
 
 from ...render import sync as render_sync
-from ...vocabulary import SYNC_LAYERS
+from ...vocabulary import SYNC_LAYERS, SYNC_OFFLINE_EXIT
 from .common import UsageError, emit, open_memory, warn
 
 
@@ -39,8 +39,6 @@ def cmd_sync(args) -> int:
     if args.target:
         raise UsageError(f"unexpected {args.target!r}: memdir sync takes no argument (sync init REMOTE, sync status, "
                          "sync resolve NAME)")
-    from ...operations.sync import OFFLINE_EXIT
-
     result = mem.sync()
     text = render_sync.sync_report(result)
     if args.quiet and not args.json:
@@ -50,7 +48,7 @@ def cmd_sync(args) -> int:
     if result.offline:
         if args.json:
             warn([f"remote not reachable: {result.offline}"])
-        return OFFLINE_EXIT
+        return SYNC_OFFLINE_EXIT
     return 0
 
 
@@ -59,13 +57,14 @@ def register(add, settings) -> None:
     p = add("sync", cmd_sync,
             "Your memory on every machine, through a private git remote. `memdir sync init REMOTE` makes the sync "
             "repository (in the home, this user only) for the layers chosen; `memdir sync` sends this machine's "
-            "changes and takes the others' (pull, field-by-field merge, push; never a force-push; exit 3 when the "
+            "changes and takes the others' (pull, field-by-field merge, push; never a force-push; exit "
+            f"{SYNC_OFFLINE_EXIT} when the "
             "remote cannot be reached: the changes wait); `memdir sync status` shows ahead/behind, the last sync "
             "and conflicts; `memdir sync resolve NAME` settles a conflict per field.")
     p.add_argument("action", nargs="?", choices=("init", "status", "resolve"),
                    help="init REMOTE | status | resolve NAME (none: sync now)")
     p.add_argument("target", nargs="?", help="init: the remote (URL or path); resolve: the memory's name")
-    p.add_argument("--layers", choices=SYNC_LAYERS, default="user",
+    p.add_argument("--layers", choices=SYNC_LAYERS, default="user", metavar="|".join(SYNC_LAYERS),
                    help="init: the layers that travel: user (default), or user,projects (each personal project "
                         "layer, matched across machines by its repository's first commit or remote URL)")
     p.add_argument("--scope", choices=("user", "project"), default="user", help="resolve: the layer (default user)")
