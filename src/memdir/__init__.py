@@ -59,6 +59,7 @@ _RESULTS = {
     "memdir.gateway.edits": ("EditResult",),
     "memdir.operations.team": ("Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust"),
     "memdir.operations.relocate": ("LayerMove", "OrphanLayer"),
+    "memdir.operations.sync": ("SyncInit", "SyncReport", "SyncStatus"),
     "memdir.importing.run": ("ImportReport",),
     "memdir.importing.export": ("ExportReport",),
     "memdir.search.ranking": ("SearchResult",),

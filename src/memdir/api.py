@@ -19,6 +19,8 @@ dismiss candidate pin mute
 team_init team_status       :mod:`memdir.operations.team` (the team layer)
 team_trust team_untrust
 team_resolve promote
+sync_init sync              :mod:`memdir.operations.sync` (the person's layers through git)
+sync_status sync_resolve
 import_from                 :mod:`memdir.importing.run` (readers: :mod:`memdir.importing.sources`)
 export                      :mod:`memdir.importing.export`
 status doctor               :mod:`memdir.tools.handlers` (the store's status with search's and
@@ -78,6 +80,7 @@ from .session import Session, open_session
 from .settings import Settings
 
 if TYPE_CHECKING:  # loaded on first use by the methods that return them (a CLI command pays for its own)
+    from .operations.sync import SyncInit, SyncReport, SyncStatus
     from .consolidation.proposals import ConsolidationReport
     from .operations.relocate import LayerMove, OrphanLayer
     from .search.ranking import SearchResult
@@ -221,6 +224,32 @@ class Memory:
         """Settle a team memory's merge conflict by ``side`` (``ours`` | ``theirs``), or per field (``fields``:
         field → side; ``side`` for the rest); see :func:`memdir.operations.team.resolve`."""
         return teamops.resolve(self.session, name, side, fields)
+
+    def sync_init(self, remote: str, layers: str = "user") -> "SyncInit":
+        """Make the sync repository for a private git ``remote`` and the ``layers`` chosen (``user`` |
+        ``user,projects``); see :func:`memdir.operations.sync.init`."""
+        from .operations import sync
+
+        return sync.init(self.session, remote, layers)
+
+    def sync(self) -> "SyncReport":
+        """Export, commit, fetch, merge, import, push the synced layers; see :func:`memdir.operations.sync.sync`."""
+        from .operations import sync
+
+        return sync.sync(self.session)
+
+    def sync_status(self) -> "SyncStatus":
+        """The sync state without the network; see :func:`memdir.operations.sync.status`."""
+        from .operations import sync
+
+        return sync.status(self.session)
+
+    def sync_resolve(self, name: str, scope: str = "user", side: str | None = None,
+                     fields: dict[str, str] | None = None) -> Resolved:
+        """Settle a sync conflict of ``name`` in ``scope`` per field; see :func:`memdir.operations.sync.resolve`."""
+        from .operations import sync
+
+        return sync.resolve(self.session, name, scope, side, fields)
 
     def import_from(self, kind: str, path: str | None = None, *, scope: str | None = None, dry_run: bool = False,
                     progress=None, include: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> ImportReport:

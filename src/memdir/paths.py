@@ -295,6 +295,14 @@ def user_layer_dir(home: Path) -> Path:
     return home / USER_LAYER_DIR
 
 
+SYNC_DIR = "sync"  # the person's sync repository in the home (memdir.files.repository)
+
+
+def sync_dir(home: Path) -> Path:
+    """``<home>/sync``: the sync repository's work tree (it may not exist; set up by ``memdir sync init``)."""
+    return Path(home) / SYNC_DIR
+
+
 def project_layer_dir(home: Path, root: Path) -> Path:
     """``<home>/projects/<key>``: the layer of one canonical project root."""
     return home / PROJECTS_DIR / project_key(root)

@@ -444,7 +444,8 @@ class StatusResult(Result):
     ``duplicates``: the groups of live memories holding the same description and body
     (:func:`memdir.gateway.duplicates.duplicate_groups`), each member as ``scope:name``, and
     ``team_merge_driver``: the line saying this clone lacks the team layer's merge driver and how to register
-    it (:func:`memdir.operations.team.merge_driver_missing`), else empty."""
+    it (:func:`memdir.operations.team.merge_driver_missing`), else empty; ``sync``: the sync state in one
+    line (remote, last sync, ahead, behind, conflicts), else empty."""
 
     home: str
     project_root: str | None
@@ -457,6 +458,7 @@ class StatusResult(Result):
     untrusted_team: str = ""
     duplicates: tuple[tuple[str, ...], ...] = ()
     team_merge_driver: str = ""
+    sync: str = ""  # the sync state in one line (memdir.operations.sync.summary); "" when sync is not set up
 
 
 @dataclass(frozen=True)

@@ -84,6 +84,7 @@ DEFAULTS: dict[str, object] = {
     "extractor_command_timeout": 120.0,
     "search_vectors": "auto",  # auto | on | off
     "team_dir": ".claude/memory",  # the team layer, relative to the repository root
+    "sync_on_session_end": False,  # start a detached `memdir sync` when a session ends (after `memdir sync init`)
 }
 
 # field -> the values it accepts; for search_vectors a boolean word (true, no, …) means on or off.

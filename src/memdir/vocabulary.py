@@ -12,6 +12,9 @@ ACTORS = ORIGINS  # who calls the gateway is who the memory's origin names
 # Layers, in the order the context block shows them: the person, the team (in the repository), the
 # person's own notes on this project.
 SCOPES = ("user", "team", "project")
+# What `memdir sync init --layers` takes: the personal layers that travel (memdir.operations.sync).
+SYNC_LAYERS = ("user", "user,projects")
+SYNC_OFFLINE_EXIT = 3  # `memdir sync`'s exit code when the remote cannot be reached: a warning, the changes wait
 # Systems `memdir import` reads (memdir.importing.sources).
 IMPORT_SOURCES = ("claude-code", "dsh", "dir", "mcp-memory", "basic-memory", "claude-mem", "jsonl")
 # Formats `memdir export` writes (memdir.importing.export).
@@ -21,7 +24,7 @@ CLEARABLE = frozenset({"title", "importance", "valid_from", "valid_until"})
 # Every action a journal event can have (memdir journal --action filters by one of them).
 JOURNAL_ACTIONS = ("create", "update", "rename", "reactivate", "supersede", "read", "delete", "forget", "prune",
                    "clear", "restore", "approve", "reject", "dismiss", "promote", "resolve", "pin", "unpin", "mute", "unmute",
-                   "external-edit", "external-delete", "tombstone-lift", "receipt", "move")
+                   "external-edit", "external-delete", "tombstone-lift", "receipt", "move", "sync")
 # How a pinned memory is marked wherever it is shown, right after its name: an index line
 # (MEMORY.md, after its ``(<name>.md)`` link; the context block keeps pinned lines first when it must
 # leave lines out, memdir.prompt.context), a listing, a search hit, the panel. The one spelling.

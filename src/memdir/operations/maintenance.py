@@ -53,6 +53,7 @@ from ..session import Session
 from ..tombstones.stones import TombstoneFile, unreadable_tombstones
 from ..vocabulary import ACTORS, JOURNAL_ACTIONS
 from . import team as teamops
+from .sync import summary as sync_summary
 
 
 def verify(home: Path) -> VerifyResult:
@@ -235,7 +236,7 @@ def status(session: Session, search: str, extractor: str = "") -> StatusResult:
                         len(block.encode("utf-8")), session.settings.context_max_bytes, search, extractor,
                         untrusted, tuple(tuple(f"{scope}:{name}" for scope, name in group)
                                          for group in duplicate_groups(everything)),
-                        teamops.merge_driver_missing(session))
+                        teamops.merge_driver_missing(session), sync_summary(session))
 
 
 def _notes(entry: Entry) -> list[str]:
@@ -272,6 +273,8 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
         found_notes.append(current.untrusted_team)
     if current.team_merge_driver:  # a clone's setup, fixed by one command: said, not counted
         found_notes.append(current.team_merge_driver)
+    if current.sync:  # conflicts wait for the person, an unreachable remote for the network: said, not counted
+        found_notes.append(f"sync: {current.sync}")
     found = orphans(session.home, session.project_root)
     problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({o.memories} memories)")
                  for o in found]

@@ -118,7 +118,7 @@ def init(session: Session) -> TeamInit:
                     done.merge_driver_error)
 
 
-def _register_driver(root) -> tuple[str | None, bool, str | None]:
+def register_driver(root) -> tuple[str | None, bool, str | None]:
     """Register the merge driver in the local config of the clone at ``root``
     (its own ``.git/config``: never committed, so each clone does it once),
     run by this Python, which has memdir; a driver the clone already has is
@@ -160,7 +160,7 @@ MERGE_DRIVER_FIX = "memdir team trust"  # the one command that registers the mer
 def merge_driver_missing(session: Session) -> str:
     """The line saying this clone has a team layer but not the field-by-field merge driver in its local git
     config (so two people's edits of one memory conflict on ``updated:``), with the one command that
-    registers it (:data:`MERGE_DRIVER_FIX`; :func:`_register_driver`); ``""`` when it has it, or there is no
+    registers it (:data:`MERGE_DRIVER_FIX`; :func:`register_driver`); ``""`` when it has it, or there is no
     team layer or no git clone to register it in. Runs ``git config`` once."""
     if not session.has_team() or git_dir_of(session.project_root) is None:
         return ""
@@ -177,7 +177,7 @@ def trust(session: Session) -> TeamTrust:
     (:func:`memdir.git.identity`, as a project layer's ``layer.json`` does) and the clone's mark
     (:func:`memdir.files.trust.make_clone_mark`) in the home
     (:func:`memdir.files.trust.write_trust`), and registers the field-by-field merge driver in the clone's
-    local git config (:func:`_register_driver`: a second clone runs only this). Idempotent. Raises
+    local git config (:func:`register_driver`: a second clone runs only this). Idempotent. Raises
     :class:`Refused` for anyone but a person, :class:`ScopeError` without a team directory, :class:`StoreError`."""
     if session.actor != "human":
         raise Refused("only a person trusts a repository's team memory (memdir team trust)")
@@ -191,7 +191,7 @@ def trust(session: Session) -> TeamTrust:
                         "clone": mark, "trusted_at": now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")})
     session.forget_trust()
     return TeamTrust(str(session.layer_dir("team")), True, not was, str(root), found.get("remote"),
-                     found.get("first_commit"), *_register_driver(root))
+                     found.get("first_commit"), *register_driver(root))
 
 
 def untrust(session: Session) -> TeamTrust:
@@ -473,5 +473,5 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
 
 
 __all__ = ["MERGE_DRIVER_FIX", "REJECTIONS", "Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust", "candidates", "commits", "decide", "init", "merge_driver_missing",
-           "pending", "promote", "propose", "resolve", "restore_commit", "status", "tombstone_layers", "trust",
+           "pending", "promote", "propose", "register_driver", "resolve", "restore_commit", "status", "tombstone_layers", "trust",
            "untrust"]

@@ -366,6 +366,8 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
         lines.append(f"team: {result.untrusted_team}")
     if result.team_merge_driver:
         lines.append(f"team: {result.team_merge_driver}")
+    if result.sync:
+        lines.append(f"sync: {result.sync}")
     for layer in result.layers:
         lines.append(f"{layer.scope}: {layer.memories} memories ({layer.visible} in the index, "
                      f"{layer.in_context} in the context block, "

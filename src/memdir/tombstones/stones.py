@@ -226,9 +226,7 @@ class TombstoneDir:
             if existing.digest == stone.digest:
                 return existing
         ensure_dir(self.path)
-        content = {k: v for k, v in stone.stored().items() if k not in ("actor", "reason", "ts")}
-        payload = json.dumps(content, ensure_ascii=False, indent=1, sort_keys=True).encode()
-        atomic_write(self.path / f"{stone.id}.json", payload + b"\n")
+        atomic_write(self.path / f"{stone.id}.json", shared_bytes(stone))
         self._cache = None
         return stone
 
@@ -250,6 +248,15 @@ class TombstoneDir:
         raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`")
 
 
+def shared_bytes(stone: Tombstone) -> bytes:
+    """The bytes of ``stone``'s own file where tombstones travel through git (the team layer's directory, a
+    person's sync repository): only what follows from the forgotten value and its name (id, name, digests,
+    description), never who or when, so two people or two machines forgetting the same fact write
+    byte-identical files, which git merges cleanly. Read back with :func:`stone_of`."""
+    content = {k: v for k, v in stone.stored().items() if k not in ("actor", "reason", "ts")}
+    return json.dumps(content, ensure_ascii=False, indent=1, sort_keys=True).encode() + b"\n"
+
+
 def unreadable_tombstones(store) -> list[tuple[str, str]]:
     """``(path, why)`` of each tombstone file of ``store`` that does not read
     (a :class:`TombstoneDir`'s; a :class:`TombstoneFile` reports through
@@ -258,4 +265,4 @@ def unreadable_tombstones(store) -> list[tuple[str, str]]:
     return problems() if problems else []
 
 
-__all__ = ["TombstoneDir", "TombstoneFile", "stone_of", "unreadable_tombstones"]
+__all__ = ["TombstoneDir", "TombstoneFile", "shared_bytes", "stone_of", "unreadable_tombstones"]

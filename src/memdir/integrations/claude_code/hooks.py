@@ -33,7 +33,8 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
 * ``SessionEnd`` and ``PreCompact`` — queue the transcript for consolidation
   and start a detached ``memdir consolidate --queue`` that drains it
   (:mod:`memdir.consolidation.queue`); returns at once (SessionEnd's whole
-  budget is about 1.5 s).
+  budget is about 1.5 s). With ``sync_on_session_end`` (and ``memdir sync init`` done), a session's
+  end also starts a detached ``memdir sync`` (:func:`spawn_sync`).
 
 Everything a hook prints goes through :func:`hook_output`, which budgets
 the serialized JSON, not only the block: Claude Code replaces a hook's output
@@ -236,11 +237,38 @@ def queue_consolidation(data: dict, home, event: str) -> str:
     if not isinstance(transcript, str) or not transcript:
         raise HookSkip("hook input has no transcript_path")
     session = session or _session(data, home)  # the drain consolidates into this cwd's project
+    if event in SYNC_EVENTS and session.settings.sync_on_session_end:
+        spawn_sync(session.home, data["cwd"])
     if session.settings.consolidation_mode == "off":
         raise HookSkip("consolidation is off (consolidation_mode = off)")
     queue.append(session.home, transcript, cwd=data["cwd"], session_id=session.id, event=event)
     queue.spawn_drain(session.home)
     return ""
+
+
+SYNC_EVENTS = ("SessionEnd", "sessionEnd")  # the ends of a session (not a turn's Stop, not a compaction)
+
+
+def spawn_sync(home, cwd: str) -> int | None:
+    """Start ``memdir sync --quiet`` detached (its own session on POSIX), for the project ``cwd``, when
+    sync is set up in ``home`` (:func:`memdir.paths.sync_dir`); its output goes to the sync repository's
+    ``.git/memdir-sync.log``. Returns its pid, or None when sync is not set up. An unreachable remote is the
+    detached process's warning, never this hook's error."""
+    import subprocess
+
+    from ...paths import sync_dir
+
+    gitdir = os.path.join(sync_dir(home), ".git")
+    if not os.path.isdir(gitdir):
+        return None
+    command = [sys.executable, "-m", "memdir", "sync", "--quiet", "--home", str(home), "--project", cwd]
+    detach = ({"start_new_session": True} if os.name == "posix"
+              else {"creationflags": getattr(subprocess, "DETACHED_PROCESS", 0)})
+    fd = os.open(os.path.join(gitdir, "memdir-sync.log"), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    with os.fdopen(fd, "ab") as log:
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, close_fds=True,
+                                   **detach)
+    return process.pid
 
 
 def run(event: str, stdin=None, home=None, client: str = "claude-code") -> str:

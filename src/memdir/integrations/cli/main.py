@@ -11,7 +11,7 @@ This module parses and dispatches; the commands live in :mod:`.memories`
 (the store's commands), :mod:`.search` (``search``/``recall``/``reindex``),
 :mod:`.agents` (``mcp``/``hook``/``install``/``uninstall``),
 :mod:`.consolidation` (``consolidate``/``ingest``), :mod:`.team` (``team``,
-``promote``, ``import``) and :mod:`.panel` (``panel``), each registering its
+``promote``, ``import``), :mod:`.sync` (``sync``) and :mod:`.panel` (``panel``), each registering its
 own options. ``memdir context`` is the hot path: it is handled here, without
 ``argparse`` (:func:`_fast_context_args`) and without YAML unless an index
 must be rebuilt.
@@ -161,6 +161,9 @@ def build_parser(only: str | None = None, settings=None):
         search as cli_search,
     )
     from . import (
+        sync as cli_sync,
+    )
+    from . import (
         team as cli_team,
     )
 
@@ -197,7 +200,7 @@ def build_parser(only: str | None = None, settings=None):
 
     p = add("context", cmd_context, "Print the context block injected into the system prompt.")
     p.add_argument("--max-bytes", type=int, help=f"UTF-8 byte budget (default {settings.context_max_bytes})")
-    for module in (cli_core, cli_search, cli_integrations, cli_consolidate, cli_panel, cli_team):
+    for module in (cli_core, cli_search, cli_integrations, cli_consolidate, cli_panel, cli_team, cli_sync):
         module.register(add, settings)
     if only is not None and only not in sub.choices:
         return build_parser(None, settings)  # an unknown command: the full parser names the real ones

@@ -1,0 +1,228 @@
+"""The person's sync repository on disk: where it is, what it holds, git's plumbing in it (DESIGN §11).
+
+The rules of a sync — which layers travel, what is exported and imported, when it pushes — are
+:mod:`memdir.operations.sync`; this module is what that porcelain stands on: the repository's paths
+and names (``sync/`` in the home, the branch, :data:`SYNCED_REF`: the commit the live layers
+last matched), a remote URL normalized (:func:`normalize_remote`) and a project's identity as a
+directory name (:func:`project_key`), the few git commands it runs (every one through
+:func:`memdir.git.run`), the state file in ``.git`` (:func:`read_state`), the recovery after a
+stopped run (:func:`recover`) and the merge of the other machines' commits (:func:`merge_remote`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+
+from .. import git
+from ..errors import NotFound, StoreError
+from ..paths import sync_dir
+from . import merge as merge_rules
+from .fsio import atomic_write, read_bytes
+
+BRANCH = "main"
+SYNCED_REF = "refs/memdir/synced"  # the commit the live layers last matched
+STATE_FILE = "memdir-sync.json"  # in the repository's .git: last sync, conflicts held, files not synced
+LOCK_FILE = "memdir-sync.lock"  # in .git: one sync at a time
+IGNORED = "# derived on each machine, never synced (memdir sync)\nMEMORY.md\n.memdir/\n*.tmp\n"
+ATTRIBUTES = merge_rules.ATTRIBUTE + "\n"
+STALE_LOCKS = ("index.lock", "HEAD.lock", "packed-refs.lock", "config.lock")
+PUSH_RACE = ("non-fast-forward", "fetch first", "[rejected]", "failed to push some refs")  # what git says when the remote moved
+
+
+# ---------------------------------------------------------------- remotes and identities
+
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_SCP = re.compile(r"^(?:[^@/]+@)?(?P<host>[^/:]{2,}):(?P<path>.*)$")
+
+
+def normalize_remote(url: str) -> str:
+    """``url`` as one spelling per repository, to compare two remotes: the host in lower case and
+    the path, without a user, port, scheme, trailing ``/`` or ``.git`` (``git@github.com:o/app.git``
+    and ``https://github.com/o/app`` are both ``github.com/o/app``); a local path resolved
+    (``file://`` too, a checkout's ``.git`` standing for the checkout)."""
+    text = url.strip()
+    if _SCHEME.match(text) and not text.lower().startswith("file://"):
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(text)
+        found = f"{(parts.hostname or '').lower()}/{parts.path.strip('/')}"
+    elif (scp := _SCP.match(text)) and not text.lower().startswith("file:"):
+        found = f"{scp.group('host').lower()}/{scp.group('path').strip('/')}"
+    else:
+        local = text[len("file://"):] if text.lower().startswith("file://") else text
+        found = os.path.realpath(os.path.expanduser(local))
+    found = found.rstrip("/")
+    for suffix in ("/.git", ".git"):
+        if found.endswith(suffix):
+            found = found[: -len(suffix)]
+    return found.rstrip("/")
+
+
+def same_repository(one: dict, other: dict) -> bool:
+    """Whether two identities (``remote``, ``first_commit``) name one repository: the first commits
+    when both know theirs, else the normalized remotes."""
+    if one.get("first_commit") and other.get("first_commit"):
+        return one["first_commit"] == other["first_commit"]
+    return bool(one.get("remote") and other.get("remote")
+                and normalize_remote(one["remote"]) == normalize_remote(other["remote"]))
+
+
+def project_key(found: dict) -> str:
+    """``projects/<key>`` of an identity: a slug of the repository's name and 12 hex of its first commit
+    (else of its normalized remote), the same on every machine."""
+    mark = found.get("first_commit") or normalize_remote(found["remote"])
+    name = re.sub(r"[^a-z0-9]+", "-", (normalize_remote(found.get("remote") or "") or "project")
+                  .rsplit("/", 1)[-1].lower()).strip("-")[:40] or "project"
+    return f"{name}-{hashlib.sha256(mark.encode()).hexdigest()[:12]}"
+
+
+def shared_identity(found: dict) -> bytes:
+    """``project.json``: only what is the same on every machine (the first commit, else the remote)."""
+    kept = {"first_commit": found["first_commit"]} if found.get("first_commit") else {
+        "remote": normalize_remote(found["remote"])}
+    return json.dumps(kept, sort_keys=True).encode() + b"\n"
+
+
+# ---------------------------------------------------------------- git in the repository
+
+
+def repository(home: Path) -> Path:
+    """The sync repository's work tree, ``<home>/sync`` (it may not exist): :func:`memdir.paths.sync_dir`."""
+    return sync_dir(home)
+
+
+def _git(repo: Path, *args: str) -> str:
+    return git.run(repo, *args)
+
+
+def rev(repo: Path, ref: str) -> str | None:
+    """The commit ``ref`` names in ``repo``, or None (no such ref, no commit yet)."""
+    try:
+        return _git(repo, "rev-parse", "-q", "--verify", f"{ref}^{{commit}}").strip() or None
+    except StoreError:
+        return None
+
+
+def tree(repo: Path, commit: str | None) -> dict[str, str]:
+    """Path → blob id of every file at ``commit`` (``{}`` for None)."""
+    if commit is None:
+        return {}
+    out = _git(repo, "ls-tree", "-r", "-z", commit)
+    found = {}
+    for item in out.split("\0"):
+        if "\t" in item:
+            meta, path = item.split("\t", 1)
+            found[path] = meta.split()[2]
+    return found
+
+
+def show(repo: Path, commit: str | None, path: str) -> bytes | None:
+    """The bytes of ``path`` at ``commit``; None when it has no such file (or ``commit`` is None)."""
+    if commit is None:
+        return None
+    try:
+        return git.run(repo, "show", f"{commit}:{path}", binary=True)
+    except StoreError:
+        return None
+
+
+def blob_id(data: bytes | None) -> str | None:
+    """git's blob id of ``data`` (what ``ls-tree`` lists), computed here: no process per file."""
+    if data is None:
+        return None
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def git_dir(repo: Path) -> Path:
+    """The repository's ``.git`` directory (the state, lock and refs of memdir's sync live there)."""
+    return repo / ".git"
+
+
+def configured(home: Path) -> Path:
+    """The sync repository of ``home``. Raises :class:`NotFound` when sync is not set up there."""
+    repo = repository(home)
+    if not (git_dir(repo) / "HEAD").is_file():
+        raise NotFound(f"sync is not set up in {home}: run `memdir sync init REMOTE` (a private git remote)")
+    return repo
+
+
+def layers_of(repo: Path) -> tuple[str, ...]:
+    """The layers ``sync init --layers`` chose (``("user",)`` or ``("user", "projects")``), from the
+    repository's own config (``memdir.layers``)."""
+    chosen = git.local_config(repo, "memdir.layers") or "user"
+    return tuple(chosen.split(","))
+
+
+def read_state(repo: Path) -> dict:
+    """What the last sync recorded in ``.git/`` :data:`STATE_FILE` (``last_sync``, ``outcome``, ``error``,
+    ``held``: path → this machine's blob id of each conflict held back, ``not_synced``); ``{}`` when none
+    or unreadable (it is rebuilt by the next sync)."""
+    data = read_bytes(git_dir(repo) / STATE_FILE) if (git_dir(repo) / STATE_FILE).is_file() else None
+    try:
+        state = json.loads(data or b"{}")
+    except ValueError:
+        state = {}
+    return state if isinstance(state, dict) else {}
+
+
+def write_state(repo: Path, state: dict) -> None:
+    """Replace the state file with ``state``, atomically. Raises :class:`StoreError`."""
+    atomic_write(git_dir(repo) / STATE_FILE, json.dumps(state, indent=1, sort_keys=True).encode() + b"\n")
+
+
+def recover(repo: Path) -> list[str]:
+    """Clear what a killed git or sync left (called with the sync lock held, so no other git of ours runs
+    here): stale lock files, a merge cut in the middle, a half-written work tree (everything in it is
+    either committed or still in the live layers)."""
+    notes = []
+    gitdir = git_dir(repo)
+    stale = [gitdir / name for name in STALE_LOCKS] + list((gitdir / "refs").rglob("*.lock"))
+    for lock in stale:
+        if lock.exists():
+            lock.unlink()
+            notes.append(f"removed {lock.name} left by a git process that was stopped")
+    if (gitdir / "MERGE_HEAD").exists():
+        notes.append("a merge cut by a stopped sync was undone and is done again")
+    if rev(repo, "HEAD") is not None and (_git(repo, "status", "--porcelain") or (gitdir / "MERGE_HEAD").exists()):
+        _git(repo, "reset", "-q", "--hard", "HEAD")
+        _git(repo, "clean", "-q", "-fd")
+    return notes
+
+
+def merge_remote(repo: Path, notes: list[str]) -> None:
+    """Merge ``origin/main`` into HEAD with the field-by-field driver; what still conflicts is committed
+    as it is (markers in the memory file: the sync holds it back from the live layer; a tombstone or ``project.json``
+    both machines wrote keeps this machine's bytes, the same fact either way)."""
+    theirs = rev(repo, f"refs/remotes/origin/{BRANCH}")
+    if theirs is None:
+        return
+    try:
+        _git(repo, "merge-base", "--is-ancestor", theirs, "HEAD")
+        return  # nothing new there
+    except StoreError:
+        pass
+    try:
+        _git(repo, "merge", "-q", "--no-edit", "--allow-unrelated-histories", "-m",
+             "memdir sync: merge from another machine", theirs)
+        return
+    except StoreError:
+        unmerged = [p for p in _git(repo, "diff", "--name-only", "-z", "--diff-filter=U").split("\0") if p]
+        if not unmerged:
+            raise
+    for path in unmerged:
+        if not path.endswith(".md"):
+            try:
+                _git(repo, "checkout", "-q", "--ours", "--", path)
+            except StoreError:
+                pass  # deleted here: git add below takes the other side's file or the removal
+        if (repo / path).exists():
+            _git(repo, "add", "--", path)
+        else:
+            _git(repo, "rm", "-q", "--cached", "--ignore-unmatch", "--", path)
+    _git(repo, "commit", "-q", "--no-edit")
+    notes.append(f"merged with conflicts in {len(unmerged)} file(s)")

@@ -1,0 +1,327 @@
+"""`memdir sync` with real git: a bare remote, two homes standing for two machines, project checkouts of
+one repository at different paths (issue 27)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from memdir import Memory
+from memdir.errors import Refused, TombstoneRefused
+from memdir.operations.sync import OFFLINE_EXIT
+from tests.conftest import run_cli
+
+pytestmark = pytest.mark.slow  # every test here runs git many times
+
+
+def git(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args], cwd=cwd,
+                          capture_output=True, text=True, check=check, timeout=60)
+
+
+class Machine:
+    """One machine: its own memdir home and its own checkout of the app repository."""
+
+    def __init__(self, tmp: Path, name: str, origin: Path, checkout: str):
+        self.home = tmp / f"home-{name}"
+        self.app = tmp / checkout
+        self.app.parent.mkdir(parents=True, exist_ok=True)
+        git(tmp, "clone", "-q", str(origin), str(self.app))
+
+    def mem(self, actor: str = "human", project: Path | None = None, **settings) -> Memory:
+        return Memory.open(home=self.home, project=project or self.app, actor=actor, search_vectors="off", **settings)
+
+    def cli(self, *args: str, project: Path | None = None) -> subprocess.CompletedProcess:
+        return run_cli("--home", self.home, "--project", project or self.app, *args)
+
+    def sync(self, project: Path | None = None):
+        return self.mem(project=project).sync()
+
+
+@pytest.fixture
+def world(tmp_path, isolated_home):
+    """(A, B, the private remote): A's checkout at ~/src/app, B's at /srv/app (both clones of one origin)."""
+    origin = tmp_path / "app.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(origin))
+    seed = tmp_path / "seed"
+    git(tmp_path, "clone", "-q", str(origin), str(seed))
+    (seed / "README.md").write_text("# app\n")
+    git(seed, "add", "README.md")
+    git(seed, "commit", "-q", "-m", "first")
+    git(seed, "push", "-q", "origin", "HEAD:main")
+    remote = tmp_path / "memory.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    a = Machine(tmp_path, "A", origin, "a/src/app")
+    b = Machine(tmp_path, "B", origin, "b/srv/app")
+    return a, b, remote
+
+
+def both(a: Machine, b: Machine, remote: Path, layers: str = "user") -> None:
+    for machine in (a, b):
+        machine.mem().sync_init(str(remote), layers)
+
+
+def test_a_preference_reaches_the_other_machine_and_another_project_does_not(world, tmp_path):
+    a, b, remote = world
+    both(a, b, remote)  # user only
+    a.mem().write("indent", "Indent Python with tabs", "feedback", "**Why:** taste.\n**How to apply:** all code.",
+                  scope="user")
+    a.mem().write("db-port", "Dev DB listens on 5433", "project", scope="project")
+    report = a.sync()
+    assert report.pushed and report.exported == ("user:indent",)  # the project layer does not travel
+    assert b.sync().imported == ("user:indent",)
+    context = b.mem("agent").context()
+    assert "Indent Python with tabs" in context
+    assert "5433" not in context
+    assert "5433" in a.mem("agent").context()  # control: it is there on A, in its project layer
+    # a second sync on both is a no-op, and B's origin for the memory is A's (kept byte for byte)
+    assert a.sync().imported == () and b.sync().exported == ()
+    assert b.mem().read("indent", scope="user").record.origin == "human"
+
+
+def test_project_layers_match_by_repository_identity_not_path(world, tmp_path):
+    a, b, remote = world
+    git(b.app, "remote", "set-url", "origin", "file://" + str(tmp_path / "app.git/"))  # another spelling
+    other = tmp_path / "a" / "src" / "other"
+    other.mkdir(parents=True)
+    git(other, "init", "-q", "-b", "main")
+    git(other, "commit", "-q", "--allow-empty", "-m", "other root")
+    both(a, b, remote, "user,projects")
+    a.mem().write("db-port", "Dev DB listens on 5433", "project", scope="project")
+    a.mem(project=other).write("other-fact", "The other project builds with bazel", "project", scope="project")
+    a.sync()
+    b.sync()
+    assert a.app != b.app
+    context = b.mem("agent").context()
+    assert "Dev DB listens on 5433" in context  # one layer for ~/src/app and /srv/app
+    assert "bazel" not in context  # another repository's layer never shows in this one
+    listing = git(Path(b.home) / "sync", "ls-files").stdout.split()
+    assert sum(1 for p in listing if p.endswith("/db-port.md")) == 1
+    # B writes into the shared layer; A gets it in its own path's layer
+    b.mem().write("lint", "Lint with ruff", "project", scope="project")
+    b.sync()
+    a.sync()
+    assert "Lint with ruff" in a.mem("agent").context()
+
+
+def test_a_fact_forgotten_on_one_machine_stays_forgotten_on_the_other(world):
+    a, b, remote = world
+    both(a, b, remote)
+    fact = "The staging host is staging-7.internal.example.com."
+    a.mem().write("staging", fact, "user", scope="user")
+    a.mem().write("editor", "Uses Neovim", "user", scope="user")
+    a.sync()
+    b.sync()
+    assert fact in b.mem("agent").context()
+    a.mem().forget("staging", scope="user")
+    a.sync()
+    report = b.sync()
+    assert "user:staging" in report.imported
+    agent = b.mem("agent")
+    assert fact not in agent.context() and "Uses Neovim" in agent.context()  # control
+    with pytest.raises(TombstoneRefused):
+        agent.write("staging-again", fact, "user", scope="user")
+    consolidated = b.mem(consolidation_extractor="rules").consolidate([
+        {"role": "user", "content": "Remember that the staging host is staging-7.internal.example.com."},
+        {"role": "user", "content": "Remember that the deploy window is Tuesday."}])
+    outcome = {consolidated.proposals[o.index].description: o.result for o in consolidated.outcomes}
+    assert outcome[fact] == "refused-tombstone"
+    assert "created" in outcome.values()  # the other fact
+    assert fact not in b.mem("agent").context()
+
+
+def test_two_machines_forgetting_the_same_fact_merge_cleanly(world):
+    a, b, remote = world
+    both(a, b, remote)
+    a.mem().write("old-laptop", "Works on a ThinkPad X1", "user", scope="user")
+    a.sync()
+    b.sync()
+    a.mem().forget("old-laptop", scope="user")
+    b.mem().forget("old-laptop", scope="user")
+    a.sync()
+    report = b.sync()
+    assert report.conflicts == () and report.pushed
+    stones = git(Path(b.home) / "sync", "ls-files", "user/tombstones").stdout.split()
+    assert len(stones) == 1 and len(b.mem().tombstones().tombstones) == 1
+
+
+def test_different_fields_merge_and_the_same_field_conflicts_not_injected(world):
+    a, b, remote = world
+    both(a, b, remote)
+    a.mem().write("shell", "Uses zsh", "user", "With oh-my-zsh.", scope="user")
+    a.mem().write("font", "Prefers JetBrains Mono", "user", scope="user")
+    a.sync()
+    b.sync()
+    # different fields of one memory: a clean merge with both
+    a.mem().write("shell", "Uses zsh as login shell", "user", scope="user")
+    b.mem().write("shell", "Uses zsh", "user", "With starship, not oh-my-zsh.", scope="user")
+    a.sync()
+    assert b.sync().conflicts == ()
+    a.sync()
+    for machine in (a, b):
+        shell = machine.mem().read("shell", scope="user").record
+        assert shell.description == "Uses zsh as login shell" and shell.body.strip() == "With starship, not oh-my-zsh."
+    # the same field: a conflict, reported, never injected; this machine's version stays in use
+    a.mem().write("font", "Prefers Fira Code", "user", scope="user")
+    b.mem().write("font", "Prefers Iosevka", "user", scope="user")
+    a.sync()
+    report = b.sync()
+    assert report.conflicts == ("user:font",)
+    context = b.mem("agent").context()
+    assert "Prefers Iosevka" in context and "Fira Code" not in context and "<<<<<<<" not in context
+    assert "Prefers Fira Code" in a.mem("agent").context()  # A has not seen it yet
+    status = b.cli("status")
+    assert "1 conflict(s): user:font" in status.stdout
+    listed = json.loads(b.cli("sync", "status", "--json").stdout)
+    assert listed["conflicts"] == ["user:font"] and listed["configured"] is True
+    assert b.sync().conflicts == ("user:font",)  # still held: a later sync does not undo it
+    a.sync()
+    assert a.sync().conflicts == ("user:font",) and "Fira Code" in a.mem("agent").context()
+    # resolved per field on B: theirs (A's) description; the next syncs settle A too
+    done = b.cli("sync", "resolve", "font", "--field", "description=theirs")
+    assert done.returncode == 0, done.stderr
+    assert "Prefers Fira Code" in b.mem("agent").context()
+    assert b.sync().conflicts == ()
+    assert a.sync().conflicts == ()
+    assert a.mem().read("font", scope="user").record.description == "Prefers Fira Code"
+    assert "Iosevka" not in a.mem("agent").context()
+
+
+def test_refuses_the_projects_own_repository(world, tmp_path):
+    a, _, remote = world
+    git(a.app, "remote", "set-url", "origin", "git@github.com:acme/app.git")
+    refused = a.cli("sync", "init", "https://GitHub.com/acme/app/")  # another spelling of the same URL
+    assert refused.returncode == 1 and "repository of the project" in refused.stderr
+    assert not (a.home / "sync").exists()
+    copy = tmp_path / "copy.git"  # same history at another address: the first commit tells
+    git(tmp_path, "clone", "-q", "--bare", str(tmp_path / "app.git"), str(copy))
+    refused = a.cli("sync", "init", str(copy))
+    assert refused.returncode == 1 and "holds the history of the project" in refused.stderr
+    assert not (a.home / "sync").exists()
+    with pytest.raises(Refused):
+        a.mem("agent").sync_init(str(remote))
+    done = a.cli("sync", "init", str(remote), "--json")  # control: a private remote is taken
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["layers"] == ["user"]
+
+
+def test_private_repository_derived_files_ignored_and_secrets_kept_out(world):
+    a, b, remote = world
+    both(a, b, remote)
+    repo = a.home / "sync"
+    assert stat.S_IMODE(os.stat(repo).st_mode) == 0o700
+    a.mem().write("editor", "Uses Neovim", "user", scope="user")
+    planted = a.home / "_user" / "deploy-key.md"
+    planted.write_text("---\nname: deploy-key\ndescription: Deploy credentials\ntype: reference\n---\n"
+                       "export DEPLOY_TOKEN=ghp_4f9aZ2Qx8Lm3Rt7Vb1Nc6Yd0We5Ks\n")
+    report = a.sync()
+    tracked = git(repo, "ls-files").stdout.split()
+    assert "user/editor.md" in tracked  # control
+    assert "user/deploy-key.md" not in tracked and not any("MEMORY.md" in p or ".memdir" in p for p in tracked)
+    assert any(line.startswith("user:deploy-key: holds what looks like a secret") for line in report.not_synced)
+    assert "MEMORY.md" in (repo / ".gitignore").read_text() and ".memdir/" in (repo / ".gitignore").read_text()
+    assert "not synced" in a.cli("sync", "status").stdout
+    b.sync()
+    assert "Uses Neovim" in b.mem("agent").context() and "DEPLOY_TOKEN" not in b.mem("agent").context()
+
+
+def test_unreachable_remote_is_a_warning_with_its_own_exit_code(world, tmp_path):
+    a, b, remote = world
+    a.mem().sync_init(str(remote))
+    a.mem().write("editor", "Uses Neovim", "user", scope="user")
+    moved = tmp_path / "away.git"
+    remote.rename(moved)
+    done = a.cli("sync")
+    assert done.returncode == OFFLINE_EXIT and "remote not reachable" in done.stdout
+    assert "Traceback" not in done.stderr
+    status = json.loads(a.cli("sync", "status", "--json").stdout)
+    assert status["outcome"] == "offline" and status["ahead"] == 2  # the start and the export wait
+    moved.rename(remote)
+    assert a.cli("sync").returncode == 0
+    b.mem().sync_init(str(remote))
+    b.sync()
+    assert "Uses Neovim" in b.mem("agent").context()
+
+
+def test_session_end_hook_starts_a_detached_sync(world, tmp_path):
+    a, b, remote = world
+    both(a, b, remote)
+    a.mem().write("editor", "Uses Neovim", "user", scope="user")
+    (a.home / "config.toml").write_text("sync_on_session_end = true\nconsolidation_mode = \"off\"\n")
+    payload = {"session_id": "s-1", "transcript_path": str(tmp_path / "t.jsonl"), "cwd": str(a.app),
+               "hook_event_name": "SessionEnd"}
+    (tmp_path / "t.jsonl").write_text("")
+    done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionEnd", "--home", str(a.home)],
+                          input=json.dumps(payload), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    deadline = time.time() + 60
+    while time.time() < deadline and "user/editor.md" not in git(remote, "ls-tree", "-r", "--name-only", "main",
+                                                                  check=False).stdout:
+        time.sleep(0.2)
+    b.sync()
+    assert "Uses Neovim" in b.mem("agent").context()
+
+
+def _start_sync(machine: Machine) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "memdir", "sync", "--home", str(machine.home), "--project",
+                             str(machine.app)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+
+
+def _wait_for(path: Path, seconds: float = 60) -> None:
+    deadline = time.time() + seconds
+    while not path.exists():
+        assert time.time() < deadline, f"{path} never appeared"
+        time.sleep(0.05)
+
+
+def test_sigkill_during_a_sync_loses_nothing(world, tmp_path):
+    a, b, remote = world
+    both(a, b, remote)
+    a.mem().write("editor", "Uses Neovim", "user", scope="user")
+    b.mem().write("shell", "Uses fish", "user", scope="user")
+    # 1. killed while the remote receives the push (a server hook that waits)
+    started = tmp_path / "push-started"
+    hook = remote / "hooks" / "pre-receive"
+    hook.write_text(f"#!/bin/sh\ntouch {started}\nsleep 60\n")
+    hook.chmod(0o755)
+    running = _start_sync(a)
+    _wait_for(started)
+    os.killpg(running.pid, signal.SIGKILL)
+    running.wait(timeout=30)
+    hook.unlink()
+    assert git(remote, "rev-parse", "--verify", "-q", "main", check=False).returncode != 0  # nothing landed
+    # 2. killed while merging (a merge driver that hangs), after a write on each machine
+    b.sync()
+    a.mem().write("font", "Prefers Iosevka", "user", scope="user")
+    a.mem().write("shell", "Uses fish", "user", "Since 2024.", scope="user")  # both touch shell: the driver runs
+    merging = tmp_path / "merge-started"
+    repo = a.home / "sync"
+    driver = git(repo, "config", "merge.memdir.driver").stdout.strip()
+    git(repo, "config", "merge.memdir.driver", f"touch {merging}; sleep 60")
+    running = _start_sync(a)
+    _wait_for(merging)
+    os.killpg(running.pid, signal.SIGKILL)
+    running.wait(timeout=30)
+    git(repo, "config", "merge.memdir.driver", driver)
+    (repo / ".git" / "index.lock").write_text("")  # as a killed git leaves it
+    b.mem().write("pager", "Uses less -R", "user", scope="user")
+    # 3. the next syncs finish: every acknowledged write of both machines is on both
+    report = a.sync()
+    assert report.pushed and any("index.lock" in note for note in report.notes)
+    b.sync()
+    a.sync()
+    for machine in (a, b):
+        context = machine.mem("agent").context()
+        for text in ("Uses Neovim", "Uses fish", "Prefers Iosevka", "Uses less -R"):
+            assert text in context, (machine.home, text)
+        assert machine.mem().read("shell", scope="user").record.body.strip() == "Since 2024."
+        assert machine.cli("verify").returncode == 0
