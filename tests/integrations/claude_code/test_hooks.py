@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from memdir.prompt.context import TOOLS_NOTE
+from memdir.prompt.context import HOOK_CONTEXT_MAX_CHARS, TOOLS_NOTE
 
 from memdir.integrations.claude_code import hooks
 from tests.conftest import run_cli
@@ -63,7 +63,7 @@ def test_session_start_stays_within_the_cap(isolated_home, project, person):
             encoding="utf-8")
     done = _hook("SessionStart", _start_input(project), env={"MEMDIR_CONTEXT_MAX_BYTES": "50000"}, via_cli=False)
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
-    assert len(context) <= hooks.ADDITIONAL_CONTEXT_MAX_CHARS == 8_000 and len(done.stdout) <= 10_000
+    assert len(context) <= HOOK_CONTEXT_MAX_CHARS == 8_000 and len(done.stdout) <= 10_000
     assert "fact-000" in context and "index lines left out" in context
 
 
