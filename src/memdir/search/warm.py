@@ -26,13 +26,10 @@ or one of its own — serves them instead:
   prompt has its cosines — and so does the SessionStart hook once a prompt
   hook of the home has done so (:func:`launch_if_useful`).
   That process (:func:`main`) loads the model at once, holds
-  ``<home>/warm.lock`` (one per home; a second exits at once, and so does
-  one that finds another server answering), and exits after
-  :data:`IDLE_EXIT` seconds without a request, after :data:`MAX_LIFETIME`,
-  when its home is gone, when its socket was taken over, on SIGTERM, or
-  when asked (:func:`stop`). The process that started it reaps it from a
-  daemon thread; a hook exits first and the orphan is reaped by init — no
-  zombie either way.
+  ``<home>/warm.lock`` (one per home; a second exits at once, as does one
+  that finds another server answering), and exits when idle, old, homeless,
+  displaced from its socket, or asked (:func:`main`). Its starter reaps it
+  from a daemon thread, or init does: no zombie either way.
 * ``{"hook": {"client", "event", "input", "home", "environ"}}`` runs a whole
   prompt hook here for the thin client of :mod:`memdir.integrations.claude_code.hooks`
   (the server's ``hooks``: the same hook code, with the model's cosines once
@@ -54,8 +51,8 @@ while it is a real directory of this user that no one else may enter
 (:func:`runtime_dir`): another user's socket there could feed a prompt hook
 made-up cosines. A platform without Unix sockets has no warm process, and
 recall there is lexical in a fresh process; :func:`why_off` says why the warm
-path is off (``memdir doctor``). The ranking rule stays :mod:`memdir.search.relevance`'s:
-this module only moves cosines between processes.
+path is off (``memdir doctor``). This module only moves cosines and hooks
+between processes: the rules stay where they live.
 """
 
 from __future__ import annotations
@@ -190,7 +187,7 @@ def why_off(home: Path, settings) -> str | None:
     # No layers: a warm server answers at once with its generation, without embedding anything.
     answer = request(home, {"query": "", "layers": [], "generation": -1})
     if answer is None:
-        last = _last_log_line(Path(home))
+        last = _last_log_line(Path(home))  # why the last standalone one ended
         return (f"no warm search process listens at {path} (a running `memdir mcp` serves it, or the one the next "
                 "session start or prompt hook starts); until one does, a fresh prompt hook recalls by words alone"
                 + (f"; last line of {Path(home) / LOG_FILE}: {last}" if last else ""))
@@ -207,8 +204,7 @@ def why_off(home: Path, settings) -> str | None:
 def _last_log_line(home: Path) -> str | None:
     try:
         with open(home / LOG_FILE, "rb") as log:
-            log.seek(0, os.SEEK_END)
-            log.seek(max(0, log.tell() - 4096))
+            log.seek(max(0, os.path.getsize(home / LOG_FILE) - 4096))
             lines = log.read().decode("utf-8", "replace").strip().splitlines()
     except OSError:
         return None
@@ -285,7 +281,7 @@ def launch_if_useful(home: Path, settings) -> int | None:
 
 def stop(home: Path) -> bool:
     """Ask the standalone warm process of ``home`` to exit (an MCP server's
-    warm thread ignores it); True when one said it stops. Never raises."""
+    ignores it); True when one said it stops. Never raises."""
     answer = request(home, {"stop": True})
     return answer is not None and answer.get("stopping") is True
 
@@ -303,12 +299,10 @@ def _read_line(sock: socket.socket, limit: int) -> bytes:
 
 
 def request(home: Path, message: dict, timeout: float = ANSWER_TIMEOUT) -> dict | None:
-    """Send ``message`` (one JSON line) to the warm process of ``home`` and
-    return its one-line JSON answer, or None: no socket directory, nothing
-    listening (connecting fails within :data:`CONNECT_TIMEOUT`), no whole
-    answer within ``timeout`` seconds, an answer that is not a JSON object,
-    or a call from a thread that is serving this process's socket (it would
-    wait for itself). Never raises."""
+    """``message`` sent as one JSON line to the warm process of ``home``, its
+    one-line JSON object answer; None when nothing listens, no whole answer
+    comes within ``timeout`` s, or a serving thread asks (it would wait for
+    itself). Never raises."""
     if getattr(_serving, "active", False):
         return None
     path = socket_path(home)
@@ -366,6 +360,16 @@ def _answer(home: Path, request: dict) -> dict:
     if best is not None:
         answer["passages"] = [[round(best[i][0], 6), best[i][1]] for i in cosines]
     return answer
+
+
+def _wants_vectors(home: Path, environ) -> bool:  # by home's settings, read with a hook's environment
+    from ..settings import load_settings
+    from . import vectors
+
+    try:
+        return vectors.wanted(load_settings(home, environ=environ if isinstance(environ, dict) else {}))
+    except Exception:  # settings a hook cannot read: it reports them itself
+        return False
 
 
 class WarmServer:
@@ -505,8 +509,8 @@ class WarmServer:
         home = hook.get("home")
         if not isinstance(home, str) or os.path.realpath(home) != os.path.realpath(self.home):
             return {"error": "another home"}  # its socket name says it is this one; its settings may not be
-        if not self.warm.is_set():
-            self._start_loading()
+        if not self.warm.is_set() and _wants_vectors(self.home, hook.get("environ")):
+            self._start_loading()  # for the next prompts: this one ranks by words alone
         answer = self.hooks(hook, dense=self.warm.is_set())
         self.answered += 1
         return answer
@@ -592,6 +596,5 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["ANSWER_TIMEOUT", "COMMAND", "HOOK_TIMEOUT", "MAX_SOCKET_PATH", "WarmServer", "IDLE_EXIT", "LOG_FILE",
-           "MAX_LIFETIME", "ask", "launch", "launch_if_useful", "listening", "main", "request", "runtime_dir", "serve",
-           "socket_path", "stop", "why_off"]
+__all__ = ["ANSWER_TIMEOUT", "COMMAND", "HOOK_TIMEOUT", "MAX_SOCKET_PATH", "WarmServer", "IDLE_EXIT", "LOG_FILE", "MAX_LIFETIME",
+           "ask", "launch", "launch_if_useful", "listening", "main", "request", "runtime_dir", "serve", "socket_path", "stop", "why_off"]
