@@ -61,3 +61,16 @@ def test_threads_share_a_batch_without_changing_it(engines):
     one, two = ours.embed(texts, threads=1), ours.embed(texts, threads=2)
     assert np.allclose(one, two, atol=1e-5)
     assert (one[0] * one[1]).sum() < 0.9999  # control: different notes, different vectors
+
+
+def test_windows_of_one_length_run_unpadded_with_the_same_vectors(engines):
+    import numpy as np
+
+    ours, engine = engines
+    text, other = "which port does the dev postgres listen on", "how should I install python packages here"
+    together = ours.embed([text, text, other], query=True)  # two of one length, then a longer or shorter one
+    alone = np.stack([ours.embed([t], query=True)[0] for t in (text, other)])
+    assert np.allclose(together[0], alone[0], atol=1e-5) and np.allclose(together[1], alone[0], atol=1e-5)
+    assert np.allclose(together[2], alone[1], atol=1e-5)
+    assert (alone[0] * engine.query([text])[0]).sum() > 0.999
+    assert (alone[0] * alone[1]).sum() < 0.99  # control: two questions, two vectors

@@ -246,22 +246,28 @@ class Encoder:
         mask = np.where(np.arange(longest)[None, :] < lengths[:, None], 0.0, -1e30).astype(np.float32)
         mask = mask[:, None, None, :]
         scale = np.float32(1.0 / np.sqrt(size))
-        grid = np.zeros((len(windows), longest, 3 * H), dtype=np.float32)
+        uniform = bool((lengths == longest).all())
+        grid = None if uniform else np.zeros((len(windows), longest, 3 * H), dtype=np.float32)
         for block in self.blocks:
             qkv = x @ block["qkv"]
             qkv += block["qkv_b"]
-            grid[window_of, positions] = qkv
-            split = grid.reshape(len(windows), longest, 3, heads, size)
+            if uniform:  # windows of one length (a query): the tokens already are the grid
+                split = qkv.reshape(len(windows), longest, 3, heads, size)
+            else:
+                grid[window_of, positions] = qkv
+                split = grid.reshape(len(windows), longest, 3, heads, size)
             q = split[:, :, 0].transpose(0, 2, 1, 3)
             k = split[:, :, 1].transpose(0, 2, 3, 1)
             v = split[:, :, 2].transpose(0, 2, 1, 3)
             scores = q @ k
             scores *= scale
-            scores += mask
+            if not uniform:
+                scores += mask
             scores -= scores.max(axis=-1, keepdims=True)
             np.exp(scores, out=scores)
             scores /= scores.sum(axis=-1, keepdims=True)
-            context = (scores @ v).transpose(0, 2, 1, 3).reshape(len(windows), longest, H)[window_of, positions]
+            context = (scores @ v).transpose(0, 2, 1, 3).reshape(len(windows), longest, H)
+            context = context.reshape(-1, H) if uniform else context[window_of, positions]
             attended = context @ block["out"]
             attended += block["out_b"]
             x += attended
