@@ -26,6 +26,13 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   under ``recall_max_bytes``, plus the pending findings when this session
   has not been shown them yet; nothing (and a line naming the extra) when
   search is not installed.
+* ``UserPromptSubmit`` run as installed (:func:`main`) is a thin client when
+  the home has a warm process (:mod:`memdir.search.warm`: the MCP server, or
+  the one the hooks start): the input goes to it whole, it runs this same
+  hook with its index, the hook process's ``MEMDIR_*`` settings and the
+  prompt's cosines (:func:`answer_warm`), and the fresh process prints the
+  answer, importing no search, layer, YAML or SQLite code. With no warm
+  process answering, the fresh process runs the hook itself.
 * ``UserPromptSubmit`` gives each memory's body once per session: a body
   given earlier in the session, unchanged, is only named
   (:mod:`memdir.prompt.recalled`); ``PreCompact`` and a ``SessionStart``
