@@ -132,7 +132,10 @@ class Encoder:
     :meth:`embed` is safe to call from several threads at once."""
 
     def __init__(self, path: str):
-        data = memoryview(open(path, "rb").read())
+        import mmap
+
+        with open(path, "rb") as file:  # mapped, as the engine does: only the word rows in use are read
+            data = memoryview(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ))
         if bytes(data[:4]) != MAGIC:
             raise ValueError(f"{path} is not an e5 model file (magic {bytes(data[:4])!r})")
         (_version, self.H, self.layers_n, self.heads, self.FF, _voc, self.max_positions, _types, self.eps,
