@@ -1,15 +1,24 @@
 """Core store benchmarks (issue: core store). Prints one JSON object per line.
 
-    python benchmarks/bench_core.py [--quick]
+    python benchmarks/bench_core.py [--quick] [--sizes 1000,10000] [--fresh [--src DIR ...]]
 
+Every store is the benchmarks' corpus (benchmarks/_corpus.py: notes of 100–400 words of one
+domain's vocabulary, services, stores, environments and people repeated across notes).
 Figures:
   context_warm      p50 of Memory.context() with 2 layers × 200 memories, and of just
                     reading the two MEMORY.md files, measured in the same run (ratio).
   context_process   p50 wall time of `memdir context` as a fresh process vs `python3 -c pass`.
-  write_p50         one write (lock, atomic file, journal, index rebuild) into a layer of
-                    1,000 and of 10,000 memories (ratio 10k/1k); p95/max include the full
-                    hand-edit sweep a large layer does at least every 2 s (layer.SWEEP_INTERVAL).
+  write_p50         warm: one write (lock, atomic file, journal, index rebuild) in one long-lived
+                    process into a layer of 1,000 and of 10,000 memories (ratio 10k/1k); p95/max
+                    include the full hand-edit sweep a large layer does at least every 2 s
+                    (layer.SWEEP_INTERVAL).
+  fresh_*           fresh processes at the same sizes: `memdir write`, `memdir context` and
+                    `python -c pass`, p50/p95, and the 10k/1k ratio (target ≤ 1.3×; context ≤ 3×
+                    python -c pass); --src DIR (a checkout's src/, repeatable) times several trees
+                    alternately in one run (benchmarks/_fresh.py).
+  write_fresh_vs_warm  per size, the fresh-process `memdir write` p50 over the warm write p50.
   parallel_writes   8 processes × 100 writes into one layer: files present, writes/s.
+--fresh prints only the fresh_* figures; --quick only 1,000 memories.
 """
 
 from __future__ import annotations
@@ -26,6 +35,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _corpus import corpus, write_notes  # noqa: E402
 
 from memdir import Memory  # noqa: E402
 
@@ -47,18 +59,18 @@ def timed(fn, repeat: int) -> list[float]:
     return out
 
 
-def fill(mem: Memory, count: int, scope: str, prefix: str) -> None:
-    for i in range(count):
-        mem.write(f"{prefix}-{i:05d}", f"{prefix} memory number {i} about topic {i % 37}", "project",
-                  f"Body of {prefix} {i}.", scope=scope)
+def fill(mem: Memory, count: int, scope: str, seed: int) -> None:
+    """``count`` notes of the corpus (``seed``) written through ``mem`` into ``scope``."""
+    for name, description, body in corpus(count, seed, facts=0)[0]:
+        mem.write(name, description, "project", body, scope=scope)
 
 
 def bench_context(base: Path) -> None:
     project = base / "proj"
     (project / ".git").mkdir(parents=True)
     mem = Memory.open(home=base / "home", project=project)
-    fill(mem, 200, "user", "u")
-    fill(mem, 200, "project", "p")
+    fill(mem, 200, "user", seed=1)
+    fill(mem, 200, "project", seed=2)
     mem.context()
     paths = [mem.session.layer(s).path / "MEMORY.md" for s in ("user", "project")]
 
@@ -92,7 +104,8 @@ def bench_context(base: Path) -> None:
          python_pass_p50_ms=round(p50(bases) * 1e3, 1), ratio=round(p50(walls) / p50(bases), 2), target_ratio=4.0)
 
 
-def bench_writes(base: Path, sizes: list[int]) -> None:
+def bench_writes(base: Path, sizes: list[int]) -> dict[int, float]:
+    """Warm writes at each size; returns the p50 (seconds) per size."""
     results = {}
     for size in sizes:
         project = base / f"w{size}"
@@ -101,14 +114,17 @@ def bench_writes(base: Path, sizes: list[int]) -> None:
         layer = mem.session.layer("project")
         layer.path.mkdir(parents=True)
         # Seed the layer the way a person's editor would, then let the gateway adopt the files once.
-        for i in range(size):
-            (layer.path / f"seed-{i:05d}.md").write_text(
-                f"---\nname: seed-{i:05d}\ndescription: seeded memory {i}\ntype: project\n"
-                f"updated: 2026-11-01T00:00:00Z\n---\n\nBody {i}\n")
+        write_notes(layer.path, corpus(size, seed=7)[0], stamp="2026-11-01T00:00:00Z")
         layer.refresh_index()
+        extra = corpus(50, seed=8, facts=0)[0]
         counter = iter(range(10**9))
-        samples = timed(lambda: mem.write(f"bench-{next(counter) % 50}", f"bench write {time.time_ns()}",
-                                          "project", "body"), 60)
+
+        def write_one():
+            n = next(counter)
+            _name, description, body = extra[n % 50]
+            mem.write(f"bench-{n % 50:02d}", f"{description} (write {n})", "project", body)
+
+        samples = timed(write_one, 60)
         results[size] = p50(samples)
         ordered = sorted(samples)
         emit(bench="write_p50", memories=size, p50_ms=round(results[size] * 1e3, 2),
@@ -116,6 +132,7 @@ def bench_writes(base: Path, sizes: list[int]) -> None:
              target_ms=10.0 if size == 1000 else None)
     if 1000 in results and 10000 in results:
         emit(bench="write_scaling", ratio_10k_over_1k=round(results[10000] / results[1000], 2), target_ratio=3.0)
+    return results
 
 
 PARALLEL_WRITER = textwrap.dedent("""
@@ -145,14 +162,47 @@ def bench_parallel(base: Path, procs: int = 8, each: int = 100) -> None:
          writes_per_s=round(procs * each / elapsed, 1), seconds=round(elapsed, 2))
 
 
+def bench_fresh(base: Path, srcs: list[Path], sizes: list[int], commands: list[str], repeat: int) -> dict:
+    """The fresh-process figures (benchmarks/_fresh.py), emitted; returns ``{(size, command): p50 ms}``
+    of the first tree."""
+    from _fresh import run
+
+    p50s = {}
+
+    def keep(**line):
+        if line.get("tree") == str(srcs[0]) and "p50_ms" in line:
+            p50s[(line["memories"], line["figure"].removeprefix("fresh_"))] = line["p50_ms"]
+        emit(**line)
+
+    run(srcs, sizes, commands, repeat, base, keep)
+    return p50s
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="skip the 10,000-memory write figure")
+    parser.add_argument("--quick", action="store_true", help="only 1,000 memories")
+    parser.add_argument("--fresh", action="store_true", help="only the fresh-process figures")
+    parser.add_argument("--src", action="append", type=Path, help="a src/ tree to time fresh (repeatable)")
+    parser.add_argument("--sizes", default="1000,10000", help="memory counts of the write figures")
+    parser.add_argument("--repeat", type=int, default=15, help="runs per fresh-process command")
+    parser.add_argument("--commands", default="python_pass,cli_write,context",
+                        help="fresh-process commands (benchmarks/_fresh.py)")
     args = parser.parse_args()
+    sizes = [1000] if args.quick else [int(s) for s in args.sizes.split(",")]
+    srcs = args.src or [Path(__file__).resolve().parent.parent / "src"]
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
+        if args.fresh:
+            bench_fresh(base / "fresh", srcs, sizes, args.commands.split(","), args.repeat)
+            return
         bench_context(base)
-        bench_writes(base, [1000] if args.quick else [1000, 10000])
+        warm = bench_writes(base, sizes)
+        fresh = bench_fresh(base / "fresh", srcs, sizes, args.commands.split(","), args.repeat)
+        for size in sizes:
+            if (size, "cli_write") in fresh:
+                emit(bench="write_fresh_vs_warm", memories=size, fresh_p50_ms=fresh[(size, "cli_write")],
+                     warm_p50_ms=round(warm[size] * 1e3, 2),
+                     ratio=round(fresh[(size, "cli_write")] / (warm[size] * 1e3), 1))
         bench_parallel(base)
 
 

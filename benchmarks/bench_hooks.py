@@ -3,7 +3,8 @@
     python benchmarks/bench_hooks.py [--quick]
 
 Figures (p50 wall time of a fresh process, stdin = a real SessionStart input,
-cwd = a project with 2 layers × 200 memories):
+cwd = a project with 2 layers × 200 memories of the benchmarks' corpus, benchmarks/_corpus.py:
+100–400 words of one domain's vocabulary):
   python_baseline     `python3 -c pass` with the same interpreter.
   session_start       the installed command: `python -m memdir.hooks claude-code SessionStart`.
   session_start_cli   the same through the CLI: `python -m memdir.cli hook claude-code SessionStart`.
@@ -14,6 +15,12 @@ Each line also gives the overhead over the baseline in milliseconds.
 The prompt hook with vectors on, on 1,000 embedded memories (p95 against
 `python -c pass`, target ≤ 15×), is measured by `benchmarks/bench_recall.py`,
 which builds and embeds that store once for the needle figures too.
+
+    python benchmarks/bench_hooks.py --fresh [--src DIR ...]
+
+times SessionStart and UserPromptSubmit (and `python -c pass`) at 1,000 and 10,000 memories of
+100–400 words of one domain's vocabulary, with the 10k/1k ratio (target ≤ 1.3×); several trees
+alternately in one run with --src (benchmarks/_fresh.py).
 """
 
 from __future__ import annotations
@@ -30,6 +37,9 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 sys.path.insert(0, str(SRC))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _corpus import corpus  # noqa: E402
 
 from memdir import Memory  # noqa: E402
 
@@ -52,7 +62,20 @@ def run_timed(argv: list[str], payload: str, env: dict, repeat: int) -> list[flo
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--fresh", action="store_true", help="only the figures at 1,000 and 10,000 memories")
+    parser.add_argument("--src", action="append", type=Path, help="with --fresh: a src/ tree to time (repeatable)")
+    parser.add_argument("--sizes", default="1000,10000", help="with --fresh: memory counts")
+    parser.add_argument("--repeat", type=int, default=15, help="with --fresh: runs per command")
+    parser.add_argument("--commands", default="python_pass,session_start,user_prompt_submit",
+                        help="with --fresh: which commands (benchmarks/_fresh.py)")
     args = parser.parse_args()
+    if args.fresh:
+        from _fresh import run
+
+        with tempfile.TemporaryDirectory() as tmp:
+            run(args.src or [SRC], [int(s) for s in args.sizes.split(",")], args.commands.split(","),
+                args.repeat, Path(tmp), lambda **line: emit(**line))
+        return
     repeat = 7 if args.quick else 25
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
@@ -60,10 +83,10 @@ def main() -> None:
         (project / ".git").mkdir(parents=True)
         home = base / "home"
         mem = Memory.open(home=home, project=project, actor="human")
-        for scope, prefix in (("user", "u"), ("project", "p")):
-            for i in range(200):
-                mem.write(f"{prefix}-{i:05d}", f"{prefix} memory number {i} about topic {i % 37}", "project",
-                          f"Body {i}.", scope=scope)
+        for scope, seed in (("user", 1), ("project", 2)):
+            notes, questions = corpus(200, seed, facts=1)
+            for name, description, body in notes:
+                mem.write(name, description, "project", body, scope=scope)
         # As installed: pip writes .pyc files; this environment may set PYTHONDONTWRITEBYTECODE.
         import compileall
 
@@ -78,7 +101,7 @@ def main() -> None:
         base_t = statistics.median(run_timed([py, "-c", "pass"], "", env, repeat))
         emit(figure="python_baseline", p50_ms=round(base_t * 1000, 1), runs=repeat)
         prompt_input = json.dumps({**json.loads(start_input), "hook_event_name": "UserPromptSubmit",
-                                   "prompt": "which memory number is about topic 12?"})
+                                   "prompt": questions[0][0]})
         cases = (
             ("session_start", [py, "-m", "memdir.hooks", "claude-code", "SessionStart"], start_input, env),
             ("session_start_cli", [py, "-m", "memdir.cli", "hook", "claude-code", "SessionStart"], start_input,

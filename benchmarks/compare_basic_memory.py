@@ -1,13 +1,15 @@
 """memdir and basic-memory side by side on one workload; prints JSON lines and the ratios.
 
-    python benchmarks/compare_basic_memory.py [--sizes 1000,10000] [--needles 50]
+    python benchmarks/compare_basic_memory.py [--sizes 1000,10000] [--needles 50] [--hybrid-max 1000]
     python benchmarks/compare_basic_memory.py --install [--python /path/to/python3.12+]
 
-The notes are ``benchmarks/bench_recall.py``'s (``build``: 200–600 ordinary
-English words each, ``--needles`` of them holding one unique fact, "the
-<codename> cluster's backup key rotates every <n> days on <weekday>"),
-written once as memdir memory files and converted, note for note, into
-basic-memory's Markdown (frontmatter ``title``/``type``, a ``# title``
+The notes are the benchmarks' corpus (``benchmarks/_corpus.py``: technical
+notes of 100–400 words of one company's services, stores, environments and
+people, repeated across notes, ``--needles`` of them holding one planted
+one-sentence fact, "The staging Redis instance for billing listens on port
+6391.", while other notes state the same kinds of settings for other
+triples), written once as memdir memory files and converted, note for note,
+into basic-memory's Markdown (frontmatter ``title``/``type``, a ``# title``
 heading, the description, the body). Each system then runs, through its own
 command line and its own MCP server driven by the MCP SDK's client:
 
@@ -16,29 +18,38 @@ command line and its own MCP server driven by the MCP SDK's client:
   ``ingest_peak_rss_mb`` of that process;
 * ``mcp_cold_ms``: spawn the MCP server and get its tool list (p50 of 3);
 * ``search_p50_ms``/``search_p95_ms``: ``memory_search`` / ``search_notes``
-  calls (k = 5) on the running server: each needle's question, each needle's
-  keywords and 100 one-to-three-word queries of the notes' vocabulary;
+  calls (k = 5) on the running server, after one warm-up call: each needle's
+  question, each needle's keywords and 100 one-to-three-word queries of the
+  domain's vocabulary;
 * ``question_hit1``/``question_hit5``: share of needles first / in the top 5
-  when asked in a sentence ("how often does the <codename> cluster backup key
-  rotate?"); ``keyword_hit1``/``keyword_hit5``: asked as "<codename> backup key";
+  when asked as a plain question ("What is the port of the staging Redis
+  instance for billing?"); ``keyword_hit1``/``keyword_hit5``: asked as its
+  content words ("port staging Redis instance billing");
 * ``write_ms``: one new note written through the MCP tool (p50 of 5);
 * ``mcp_peak_rss_mb``: peak RSS of the server's process tree after all that;
 * ``cli_cold_ms``: a fresh CLI process searching once (p50 of 3).
 
-Both rank lexically: memdir with ``search_vectors = off``, basic-memory as it
-runs on a machine where its embedding model cannot be fetched (it says
-"keyword-only" and indexes no vectors). One line per system and size, then a
-``"compare"`` line of ratios basic-memory / memdir (above 1: memdir is
-faster or smaller) with both systems' hit rates.
+memdir runs twice, each on its own copy of the home: ``memdir`` ranks
+lexically (``search_vectors = off``); ``memdir-hybrid`` with vectors on —
+``memdir reindex`` embeds every note in the foreground (so its ``ingest_s``
+includes the embedding), and the MCP server, warm after its first call,
+ranks by words and meaning. The hybrid run is left out above
+``--hybrid-max`` notes (embedding 10,000 notes takes a quarter of an hour
+on 2 cores) and when the ``vectors`` extra is not installed. basic-memory
+runs as it does on a machine where its embedding model cannot be fetched
+(it says "keyword-only" and indexes no vectors). One line per system and
+size, then a ``"compare"`` line per memdir mode of ratios basic-memory /
+memdir (above 1: memdir is faster or smaller) with both systems' hit rates.
 
 basic-memory needs Python ≥ 3.12. ``--install`` makes the virtualenv
 ``.bench/basic-memory`` with the first of ``--python``, ``$BASIC_MEMORY_PYTHON``,
-``python3.14``/``python3.13``/``python3.12`` on PATH, and installs
-basic-memory ``--version`` into it from PyPI. Without that virtualenv (and
-without ``--install``) the script prints one ``skipped`` line saying why and
-exits 0. On Debian 12 (Python 3.11 only) a Python 3.13 can be built from
-Debian's own source package (``apt-get source python3.13`` from a ``trixie``
-deb-src entry, then ``./configure --prefix=DIR && make && make altinstall``).
+``python3.14``/``python3.13``/``python3.12`` on PATH and pyenv's 3.12+
+(``$PYENV_ROOT/versions``), and installs basic-memory ``--version`` into it
+from PyPI. Without that virtualenv (and without ``--install``) the script
+prints one ``skipped`` line saying why and exits 0. On Debian 12 (Python 3.11
+only) without pyenv, a Python 3.13 can be built from Debian's own source
+package (``apt-get source python3.13`` from a ``trixie`` deb-src entry, then
+``./configure --prefix=DIR && make && make altinstall``).
 """
 
 from __future__ import annotations
@@ -46,7 +57,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import re
 import shutil
 import statistics
@@ -61,7 +71,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(HERE))
 
-from bench_recall import WORDS, build, percentile  # noqa: E402  (memdir's note generator, reused)
+from _corpus import corpus, keywords, vocabulary_queries, write_notes  # noqa: E402  (the benchmarks' corpus)
 
 VENV = REPO / ".bench" / "basic-memory"
 PIN = "0.24.1"
@@ -73,16 +83,33 @@ def emit(**data) -> None:
     print(json.dumps(data), flush=True)
 
 
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
 def ms(seconds: float) -> float:
     return round(seconds * 1000, 1)
 
 
 # ------------------------------------------------------------------ install
 
+def pyenv_pythons() -> list[str]:
+    """pyenv's interpreters 3.12 and later (``$PYENV_ROOT``, else ``~/.pyenv``), newest first."""
+    root = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv") / "versions"
+    found = []
+    for path in root.glob("3.*/bin/python3"):
+        parts = path.parent.parent.name.split(".")
+        if len(parts) >= 2 and parts[1].isdigit() and int(parts[1]) >= 12:
+            found.append((int(parts[1]), str(path)))
+    return [path for _minor, path in sorted(found, reverse=True)]
+
+
 def find_python(given: str | None) -> str | None:
-    """An interpreter ≥ 3.12 for basic-memory: ``given``, ``$BASIC_MEMORY_PYTHON``, then PATH."""
+    """An interpreter ≥ 3.12 for basic-memory: ``given``, ``$BASIC_MEMORY_PYTHON``, PATH, then pyenv's."""
     for candidate in (given, os.environ.get("BASIC_MEMORY_PYTHON"), *map(shutil.which, ("python3.14", "python3.13",
-                                                                                       "python3.12"))):
+                                                                                       "python3.12")),
+                      *pyenv_pythons()):
         if not candidate:
             continue
         done = subprocess.run([candidate, "-c", "import sys; print(sys.version_info >= (3, 12))"],
@@ -105,24 +132,18 @@ def workload(base: Path, notes: int, needles: int, seed: int) -> tuple[Path, Pat
     """memdir's project layer and basic-memory's folder holding the same
     notes; returns them and ``(needle name, question, keywords)``."""
     from memdir import Memory
-    from memdir.files.memfile import parse
 
     project = base / "memdir-project"
     (project / ".git").mkdir(parents=True)
     mem = Memory.open(home=base / "memdir-home", project=project, search_vectors="off")
-    layer = mem.session.layer("project").path
-    questions = build(layer, notes, needles, random.Random(seed))
+    notes_made, questions = corpus(notes, seed, facts=needles)
+    write_notes(mem.session.layer("project").path, notes_made)
     folder = base / "bm-notes"
     folder.mkdir()
-    for path in sorted(layer.glob("n*.md")):
-        record = parse(path.read_text(encoding="utf-8"), path.stem).record
-        (folder / path.name).write_text(f"---\ntitle: {record.name}\ntype: note\n---\n\n# {record.name}\n\n"
-                                        f"{record.description}\n\n{record.body}\n", encoding="utf-8")
-    out = []
-    for name, question in questions:
-        code = re.search(r"the (\S+) cluster", question).group(1)
-        out.append((name, question, f"{code} backup key"))
-    return project, folder, out
+    for name, description, body in notes_made:
+        (folder / f"{name}.md").write_text(f"---\ntitle: {name}\ntype: note\n---\n\n# {name}\n\n"
+                                           f"{description}\n\n{body}\n", encoding="utf-8")
+    return project, folder, [(name, question, keywords(question)) for question, name in questions]
 
 
 class System:
@@ -134,17 +155,25 @@ class System:
         self.mcp, self.search_args, self.write_args, self.names_in = mcp, search_args, write_args, names_in
 
 
-def memdir_system(base: Path, project: Path) -> System:
-    env = dict(os.environ, MEMDIR_HOME=str(base / "memdir-home"), MEMDIR_SEARCH_VECTORS="off",
+NAME = r"note-\d{5}[\w-]*"
+
+
+def memdir_system(base: Path, project: Path, hybrid: bool = False) -> System:
+    """memdir lexical (``memdir-home``) or, with ``hybrid``, vectors on in a
+    copy of that home made before either indexes (``memdir-hybrid-home``)."""
+    home = base / ("memdir-hybrid-home" if hybrid else "memdir-home")
+    if hybrid and not home.exists():
+        shutil.copytree(base / "memdir-home", home, symlinks=True)
+    env = dict(os.environ, MEMDIR_HOME=str(home), MEMDIR_SEARCH_VECTORS="on" if hybrid else "off",
                HOME=str(base / "memdir-user"), PYTHONPATH=str(REPO / "src"))
     py = sys.executable
     return System(
-        "memdir", env, project, [py, "-m", "memdir.cli", "reindex", "--quiet"],
+        "memdir-hybrid" if hybrid else "memdir", env, project, [py, "-m", "memdir.cli", "reindex", "--quiet"],
         lambda q: [py, "-m", "memdir.cli", "search", "-k", "5", q], [py, "-m", "memdir.cli", "mcp"],
         lambda q: ("memory_search", {"query": q, "k": 5}),
         lambda i: ("memory_write", {"name": f"written-{i}", "description": f"written note {i} about the cache",
                                     "type": "project", "body": "The cache is flushed on deploy."}),
-        lambda text: list(dict.fromkeys(re.findall(r"\bn\d{5}\b", text))))
+        lambda text: list(dict.fromkeys(re.findall(rf"\b({NAME})", text))))
 
 
 def bm_system(base: Path, folder: Path, venv: Path) -> System:
@@ -160,7 +189,7 @@ def bm_system(base: Path, folder: Path, venv: Path) -> System:
         lambda i: ("write_note", {"title": f"written-{i}", "directory": "written", "project": "bench",
                                   "content": f"# written-{i}\n\nwritten note {i} about the cache. "
                                              "The cache is flushed on deploy."}),
-        lambda text: list(dict.fromkeys(re.findall(r"permalink: \S*?/?(n\d{5})\b", text))))
+        lambda text: list(dict.fromkeys(re.findall(rf"permalink: \S*?({NAME})", text))))
 
 
 # ------------------------------------------------------------------ measuring
@@ -280,13 +309,22 @@ def measure(system: System, queries: list[str], needles, notes: int) -> dict:
     return figures
 
 
+def hybrid_available() -> bool:
+    """Whether memdir's ``vectors`` extra (the embedder) is installed here."""
+    from memdir.search import vectors
+
+    return vectors.importable()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000", help="comma list of note counts")
     parser.add_argument("--needles", type=int, default=50,
-                        help="notes holding one unique fact each, queried for hit@1/@5 (default %(default)s)")
+                        help="notes holding one planted fact each, queried for hit@1/@5 (default %(default)s)")
     parser.add_argument("--seed", type=int, default=11,
                         help="random seed of the generated notes and needles: same seed, same workload (default %(default)s)")
+    parser.add_argument("--hybrid-max", type=int, default=1000,
+                        help="largest note count memdir-hybrid runs at; 0: never (default %(default)s)")
     parser.add_argument("--install", action="store_true", help="create the basic-memory virtualenv first")
     parser.add_argument("--python", help="interpreter ≥ 3.12 for the virtualenv (with --install)")
     parser.add_argument("--version", default=PIN, help="basic-memory version to install (default %(default)s)")
@@ -297,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
         python = find_python(args.python)
         if python is None:
             emit(skipped="basic-memory", reason="no Python >= 3.12 found (--python, $BASIC_MEMORY_PYTHON, "
-                                                "python3.12/3.13/3.14 on PATH); basic-memory requires it")
+                                                "python3.12/3.13/3.14 on PATH, pyenv); basic-memory requires it")
             return 0
         print(f"installing basic-memory {args.version} into {args.venv} with {python}", file=sys.stderr)
         install(args.venv, python, args.version)
@@ -306,29 +344,40 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     version = subprocess.run([str(args.venv / "bin" / "basic-memory"), "--version"], capture_output=True,
                              text=True, env=dict(os.environ, **QUIET_BM)).stdout.strip().split(":")[-1].strip()
+    hybrid = hybrid_available()
     for notes in sizes:
         needles = min(args.needles, max(1, notes // 10))
         with tempfile.TemporaryDirectory(prefix="memdir-vs-bm-") as tmp:
             base = Path(tmp)
             project, folder, needle_rows = workload(base, notes, needles, args.seed)
-            rng = random.Random(args.seed + notes)
-            vocabulary = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3))) for _ in range(100)]
-            queries = [q for row in needle_rows for q in row[1:]] + vocabulary
+            queries = [q for row in needle_rows for q in row[1:]] + vocabulary_queries(100, args.seed + notes)
+            systems = [memdir_system(base, project)]
+            if hybrid and notes <= args.hybrid_max:
+                systems.append(memdir_system(base, project, hybrid=True))
+            else:
+                emit(skipped="memdir-hybrid", notes=notes,
+                     reason="the vectors extra is not installed" if not hybrid
+                     else f"{notes} notes > --hybrid-max {args.hybrid_max}")
+            systems.append(bm_system(base, folder, args.venv))
             results = {}
-            for system in (memdir_system(base, project), bm_system(base, folder, args.venv)):
+            for system in systems:
                 print(f"{system.name}: {notes} notes", file=sys.stderr, flush=True)
                 results[system.name] = measure(system, queries, needle_rows, notes)
                 if system.name == "basic-memory":
                     results[system.name]["version"] = version
                 emit(**results[system.name])
-            mine, theirs = results["memdir"], results["basic-memory"]
-            ratios = {key: round(theirs[key] / mine[key], 2) if mine[key] else None
-                      for key in ("ingest_s", "ingest_peak_rss_mb", "write_ms", "search_p50_ms", "search_p95_ms",
-                                  "cli_cold_ms", "mcp_cold_ms", "mcp_peak_rss_mb")}
-            hits = {f"{key}": [mine[key], theirs[key]]
-                    for key in ("question_hit1", "question_hit5", "keyword_hit1", "keyword_hit5")}
-            emit(compare="basic-memory/memdir", notes=notes, needles=needles, **ratios,
-                 hits_memdir_vs_basic_memory=hits)
+            theirs = results["basic-memory"]
+            for mode in ("memdir", "memdir-hybrid"):
+                if mode not in results:
+                    continue
+                mine = results[mode]
+                ratios = {key: round(theirs[key] / mine[key], 2) if mine[key] else None
+                          for key in ("ingest_s", "ingest_peak_rss_mb", "write_ms", "search_p50_ms", "search_p95_ms",
+                                      "cli_cold_ms", "mcp_cold_ms", "mcp_peak_rss_mb")}
+                hits = {key: [mine[key], theirs[key]]
+                        for key in ("question_hit1", "question_hit5", "keyword_hit1", "keyword_hit5")}
+                emit(compare=f"basic-memory/{mode}", notes=notes, needles=needles, **ratios,
+                     **{f"hits_{mode.replace('-', '_')}_vs_basic_memory": hits})
     return 0
 
 

@@ -2,9 +2,9 @@
 
     python benchmarks/planted_facts.py [--notes 1000] [--modes bm25,hybrid] [--seed 7] [--keep DIR]
 
-Generates ``--notes`` technical notes of 100–400 words (seeded, so every run
-of a size is the same corpus) about one company's systems: a dozen services,
-ten stores, six environments and twenty people, repeated across notes in
+Generates ``--notes`` technical notes of 100–400 words (``benchmarks/_corpus.py``,
+seeded, so every run of a size is the same corpus) about one company's
+systems: a dozen services, ten stores, six environments and twenty people, repeated across notes in
 sentences of incidents, reviews, migrations and settings — including the same
 kinds of settings for *other* service/store/environment triples, so a
 question's words are everywhere and only the right sentence answers it. Fifty
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import sys
 import tempfile
@@ -34,95 +33,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
-SERVICES = ["billing", "checkout", "search", "auth", "inventory", "notifications", "ledger", "shipping", "catalog",
-            "analytics", "payments", "identity"]
-STORES = ["Redis", "PostgreSQL", "Kafka", "Elasticsearch", "S3", "MySQL", "RabbitMQ", "Memcached", "ClickHouse",
-          "MongoDB"]
-ENVS = ["staging", "production", "dev", "qa", "sandbox", "canary"]
-PEOPLE = ["Alice", "Bob", "Chen", "Dana", "Emil", "Farah", "Grace", "Hiro", "Ines", "Jonas", "Kemal", "Lena", "Marco",
-          "Nadia", "Oskar", "Priya", "Quentin", "Rosa", "Sven", "Tomas"]
-TOPICS = ["latency spike", "failover drill", "schema migration", "capacity review", "cost review", "upgrade plan",
-          "incident review", "backup restore test", "alert tuning", "access audit", "load test", "config cleanup"]
+sys.path.insert(0, str(REPO / "benchmarks"))
 
-# (attribute, fact sentence, question, value maker): the fact and the question share the triple's words.
-ATTRIBUTES = [
-    ("port", "The {env} {store} instance for {service} listens on port {value}.",
-     "What is the port of the {env} {store} instance for {service}?", lambda r: str(r.randint(1025, 65000))),
-    ("owner", "The {env} {store} instance for {service} is owned by {value}.",
-     "Who owns the {env} {store} instance for {service}?", lambda r: r.choice(PEOPLE)),
-    ("timeout", "Connections from {service} to the {env} {store} time out after {value} milliseconds.",
-     "What is the connection timeout from {service} to the {env} {store}?", lambda r: str(r.randint(100, 9000))),
-    ("retention", "The {env} {store} for {service} keeps data for {value} days.",
-     "How many days does the {env} {store} for {service} keep data?", lambda r: str(r.randint(2, 400))),
-    ("version", "The {env} {store} used by {service} runs version {value}.",
-     "Which version does the {env} {store} used by {service} run?",
-     lambda r: f"{r.randint(2, 9)}.{r.randint(0, 20)}.{r.randint(0, 9)}"),
-    ("host", "The {env} {store} for {service} is reachable at {value}.",
-     "What is the hostname of the {env} {store} for {service}?",
-     lambda r: f"{r.choice(['db', 'node', 'mq', 'cache'])}-{r.randint(10, 99)}.{r.choice(['eu', 'us', 'ap'])}.internal"),
-]
-
-FILLER = [
-    "{person} looked at the {topic} for {service} on the {env} {store} and wrote down what changed.",
-    "During the {topic}, {person} saw the {service} workers reconnect to {store} several times.",
-    "The {env} environment of {service} shares its {store} cluster with {service2}, which makes the {topic} harder.",
-    "{person} and {person2} agreed to repeat the {topic} next quarter for every {store} instance in {env}.",
-    "Dashboards for {service} now show {store} queue depth, error rate and p99 latency side by side.",
-    "The runbook for {service} explains how to drain traffic from the {env} {store} before maintenance.",
-    "Alerts for {service2} fired twice during the {topic}; both were noise from the {env} {store} metrics exporter.",
-    "{person} suggested moving the {service} cache from {store} to {store2} after the {topic}.",
-    "Nobody changed the {env} {store} settings of {service} during this review; the numbers stayed the same.",
-    "We still need a decision from {person} on whether {service} may read from the {env} {store} replica.",
-    "The {topic} took longer than planned because the {env} {store2} for {service2} was under load.",
-    "Access to the {env} {store} of {service} goes through the bastion, and {person} keeps the list of keys.",
-    "Most of the time went into the {topic}; the {service} team will write a short summary for {person2}.",
-    "Settings such as port, owner, timeout, retention, version and host of each {store} are tracked in the wiki.",
-]
-
-
-def _fill(rng: random.Random, template: str) -> str:
-    return template.format(person=rng.choice(PEOPLE), person2=rng.choice(PEOPLE), topic=rng.choice(TOPICS),
-                           service=rng.choice(SERVICES), service2=rng.choice(SERVICES), env=rng.choice(ENVS),
-                           store=rng.choice(STORES), store2=rng.choice(STORES))
-
-
-def corpus(count: int, seed: int = 7, facts: int = 50) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]]]:
-    """``(notes, questions)``: notes as ``(name, description, body)``, and
-    ``facts`` ``(question, name of the note that answers it)``. Distractor
-    sentences state the same attributes for triples no question asks about."""
-    rng = random.Random(seed)
-    triples = [(s, st, e) for s in SERVICES for st in STORES for e in ENVS]
-    rng.shuffle(triples)
-    asked = {t: ATTRIBUTES[i % len(ATTRIBUTES)] for i, t in enumerate(triples[:facts])}
-    others = triples[facts:]
-    planted = set(rng.sample(range(count), facts))
-    questions: list[tuple[str, str]] = []
-    notes = []
-    fact_items = iter(asked.items())
-    for i in range(count):
-        service, env = rng.choice(SERVICES), rng.choice(ENVS)
-        topic = rng.choice(TOPICS)
-        name = f"note-{i:05d}-{service}-{topic.replace(' ', '-')}"
-        description = f"{service.capitalize()} {topic} notes ({env}), {rng.choice(PEOPLE)}"
-        target = rng.randint(100, 400)
-        sentences: list[str] = []
-        words = 0
-        while words < target:
-            if rng.random() < 0.15:  # a setting of a triple nobody asks about: the question's words, another answer
-                s, st, e = rng.choice(others)
-                _attr, fact, _q, value = rng.choice(ATTRIBUTES)
-                sentence = fact.format(env=e, store=st, service=s, value=value(rng))
-            else:
-                sentence = _fill(rng, rng.choice(FILLER))
-            sentences.append(sentence)
-            words += len(sentence.split())
-        if i in planted:
-            (s, st, e), (_attr, fact, question, value) = next(fact_items)
-            sentences.insert(rng.randint(1, len(sentences)), fact.format(env=e, store=st, service=s, value=value(rng)))
-            questions.append((question.format(env=e, store=st, service=s), name))
-        body = "\n\n".join(" ".join(sentences[j:j + 4]) for j in range(0, len(sentences), 4))
-        notes.append((name, description, body))
-    return notes, questions
+# The generator is the benchmarks' shared one (benchmarks/_corpus.py); its names stay importable from here.
+from _corpus import (ATTRIBUTES, ENVS, FILLER, PEOPLE, SERVICES, STORES, TOPICS,  # noqa: E402,F401
+                     corpus, memory_file)
 
 
 def _store(base: Path, notes, vectors: str):
@@ -136,8 +51,7 @@ def _store(base: Path, notes, vectors: str):
     layer.mkdir(parents=True, exist_ok=True)
     if not any(layer.glob("note-*.md")):
         for name, description, body in notes:
-            front = f"---\nname: {name}\ndescription: {json.dumps(description)}\ntype: project\n---\n\n"
-            (layer / f"{name}.md").write_text(front + body + "\n", encoding="utf-8")
+            (layer / f"{name}.md").write_text(memory_file(name, description, body), encoding="utf-8")
     prepare(mem.session)
     return mem
 

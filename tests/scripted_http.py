@@ -1,5 +1,5 @@
-"""The real local HTTP server the scripted model endpoints share (tests/messages_server.py,
-responses_server.py, gemini_server.py): a thread serving 127.0.0.1 on a free port, each request body
+"""The real local HTTP server the scripted model endpoints share (tests/llm_server.py,
+messages_server.py, responses_server.py, gemini_server.py): a thread serving 127.0.0.1 on a free port, each request body
 read as JSON, replies sent whole or streamed by the endpoint's own handler."""
 
 from __future__ import annotations
@@ -23,16 +23,16 @@ class ScriptedHandler(BaseHTTPRequestHandler):
         except ValueError:
             return {}
 
-    def send(self, kind: str, payload: bytes) -> None:
-        """A 200 reply of ``payload`` bytes with Content-Type ``kind``."""
-        self.send_response(200)
+    def send(self, kind: str, payload: bytes, status: int = 200) -> None:
+        """A ``status`` reply of ``payload`` bytes with Content-Type ``kind``."""
+        self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         self.wfile.write(payload)
 
-    def send_json(self, data) -> None:
-        self.send("application/json", json.dumps(data).encode())
+    def send_json(self, data, status: int = 200) -> None:
+        self.send("application/json", json.dumps(data).encode(), status)
 
 
 class ScriptedServer:

@@ -86,6 +86,20 @@ def test_gemini_rewind_drops_the_message_and_those_after_it():
     assert t.skipped == {"info": 1}
 
 
+def test_a_gemini_rewind_to_an_unknown_id_drops_nothing_and_is_counted():
+    records = [{"sessionId": "g2", "projectHash": "h"},
+               {"id": "a", "type": "user", "content": "Remember that we ship on Mondays."},
+               {"id": "b", "type": "gemini", "content": "Noted."},
+               {"$rewindTo": "not-a-message"},
+               {"id": "c", "type": "user", "content": "And tag every release."},
+               {"$rewindTo": "c"}]  # control: a known id still rewinds
+    t = read_transcript("\n".join(json.dumps(r) for r in records))
+    assert [(turn.role, turn.text) for turn in t.turns] == [
+        ("user", "Remember that we ship on Mondays."), ("assistant", "Noted.")]
+    assert t.skipped == {"rewind-unknown": 1}
+    assert t.malformed == 0
+
+
 def test_an_old_gemini_session_document_is_a_message_list():
     doc = {"sessionId": "g0", "projectHash": "h", "messages": [
         {"id": "1", "type": "user", "content": "Remember that we ship on Mondays."},

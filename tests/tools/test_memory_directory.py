@@ -165,3 +165,53 @@ def test_an_agents_edit_of_a_team_memory_says_it_waits_for_review(tmp_path):
     edited = run(agent.session, {"command": "str_replace", "path": "/memories/project/notes.md",
                                  "old_str": "x", "new_str": "y"}).text
     assert mine.text.startswith("File created") and edited.startswith("The memory file has been edited.")  # control
+
+
+def test_create_over_the_body_limit_is_refused_whole_and_writes_nothing(mem):
+    limit = mem.session.settings.limit_body
+    # a plain Markdown file's body is its whole text: heading line included
+    over = go(mem, command="create", path="/memories/project/long.md", file_text="# Long\n" + "x" * (limit - 6))
+    assert over.is_error is True
+    assert over.text == (f"the body of /memories/project/long.md would be {limit + 1} characters, over the "
+                         f"{limit}-character limit; nothing was changed (shorten it, or split the memory)")
+    assert not (mem.session.layer_dir("project") / "long.md").exists()
+    assert [m.name for m in mem.list().memories] == []
+    fits = go(mem, command="create", path="/memories/project/fits.md", file_text="# Fits\n" + "y" * (limit - 7))
+    assert fits.text == "File created successfully at: /memories/project/fits.md"  # control: at the limit, whole
+    assert mem.read("fits", count=False).record.body == "# Fits\n" + "y" * (limit - 7)
+
+
+def test_delete_after_rename_forgets_the_renamed_memorys_value_under_a_tombstone_that_exists(mem):
+    go(mem, command="create", path="/memories/project/coffee.md", file_text="# Drinks espresso\nNo sugar.")
+    go(mem, command="rename", old_path="/memories/project/coffee.md", new_path="/memories/project/drinks.md")
+    old = go(mem, command="delete", path="/memories/project/coffee.md")
+    assert old.is_error is True
+    assert old.text == ("The path /memories/project/coffee.md does not exist: it was renamed or replaced (now "
+                        "/memories/project/drinks.md); delete the memory where it is now to forget it")
+    taken = go(mem, command="create", path="/memories/project/coffee.md", file_text="# Drinks latte")
+    assert taken.text == ("The path /memories/project/coffee.md does not exist: it was renamed or replaced (now "
+                          "/memories/project/drinks.md); its name stays with its history — create the memory under "
+                          "another name")
+    assert mem.tombstones().tombstones == ()
+    assert mem.read("drinks", count=False).record.body == "# Drinks espresso\nNo sugar."  # control: the renamed memory is untouched
+    deleted = go(mem, command="delete", path="/memories/project/drinks.md")
+    (stone,) = mem.tombstones().tombstones
+    assert stone.name == "drinks"
+    assert deleted.text == ("Successfully deleted /memories/project/drinks.md (its text is tombstoned: the same "
+                            f"memory will not be saved again unless the user allows it; tombstone {stone.id})")
+    again = go(mem, command="create", path="/memories/project/milk.md", file_text="# Drinks espresso\nNo sugar.")
+    assert again.is_error is True and f"tombstone {stone.id}" in again.text
+    other = go(mem, command="create", path="/memories/project/tea.md", file_text="# Drinks green tea\nNo sugar.")
+    assert other.text == "File created successfully at: /memories/project/tea.md"  # control: another value is saved
+
+
+def test_delete_of_a_value_another_layer_holds_says_it_left_no_tombstone(mem):
+    go(mem, command="create", path="/memories/user/tabs.md", file_text="# Indents with tabs\nAlways.")
+    # the agent is refused a copy in another layer; a person's is kept
+    mem.as_actor("human").write("tabs", "Indents with tabs", "project", "# Indents with tabs\nAlways.",
+                                scope="project")
+    deleted = go(mem, command="delete", path="/memories/project/tabs.md")
+    assert deleted.text == ("Successfully deleted /memories/project/tabs.md (its text is not tombstoned: "
+                            "/memories/user/tabs.md holds the same text)")
+    assert mem.tombstones().tombstones == ()
+    assert mem.read("tabs", scope="user", count=False).record.description == "Indents with tabs"

@@ -1,6 +1,8 @@
 """Consolidation: from a finished session's transcript to memory changes (DESIGN §7).
 
-``transcripts`` (reading Claude Code JSONL, message lists, plain text),
+``transcripts`` (reading a session's transcript: one reader per client —
+``claude``, ``codex``, ``gemini`` — and ``messages`` for message lists and
+plain text, on ``turns``, what they return and the cleaning they share),
 ``gate`` (is anything durable said?), ``proposals`` (what extractors return,
 outcomes, the report), ``extractors`` (which one ``auto`` picks and why; the
 extractors themselves: ``rules`` (offline, with ``persona``, ``subjects``,

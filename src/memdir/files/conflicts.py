@@ -134,9 +134,15 @@ def refuse_overwrite(state, path, action: str) -> None:
     if state is not None and state.error == CONFLICT and action != "resolve":
         from ..errors import Conflict
 
-        name = str(path).replace("\\", "/").rsplit("/", 1)[-1][:-3]
-        raise Conflict(f"{path} has an unresolved merge conflict; settle it first "
-                       f"(memdir team resolve {name} --ours|--theirs, or edit it by hand)")
+        raise Conflict(unsettled(path))
+
+
+def unsettled(path) -> str:
+    """What is said of the memory file ``path`` that holds an unresolved merge conflict, wherever it
+    is met (a write, a read by name): it is no memory until a person settles it, and how."""
+    name = str(path).replace("\\", "/").rsplit("/", 1)[-1][:-3]
+    return (f"{path} has an unresolved merge conflict; settle it first "
+            f"(memdir team resolve {name} --ours|--theirs, or edit it by hand)")
 
 
 def refuse_markers(payload: bytes, name: str) -> bytes:
@@ -152,4 +158,5 @@ def refuse_markers(payload: bytes, name: str) -> bytes:
     return payload
 
 
-__all__ = ["CONFLICT", "Hunk", "has_conflict", "refuse_markers", "refuse_overwrite", "resolve", "segments"]
+__all__ = ["CONFLICT", "Hunk", "has_conflict", "refuse_markers", "refuse_overwrite", "resolve", "segments",
+           "unsettled"]

@@ -97,6 +97,15 @@ class EditResult(WriteResult):
     line: int = 1
 
 
+def check_body_fits(body: str, limit: int | None, subject: str) -> None:
+    """Refuse a body over ``limit`` characters (None: no limit) where a cut would be a lie: an edit, or
+    a file a model creates whole (the memory tool's ``create``). Raises :class:`InvalidInput` saying
+    ``subject`` ("the edit would make 'x''s body") is so many characters and nothing was changed."""
+    if limit is not None and len(body.strip()) > limit:
+        raise InvalidInput(f"{subject} {len(body.strip())} characters, over the {limit}-character limit; "
+                           "nothing was changed (shorten it, or split the memory)")
+
+
 def edited_body(layer: Layer, name: str, change: BodyEdit) -> tuple[str, str, int, str]:
     """The body memory ``name`` of ``layer`` would have after ``change``:
     ``(name as stored, new body, first changed line, digest read)``. Raises
@@ -107,10 +116,7 @@ def edited_body(layer: Layer, name: str, change: BodyEdit) -> tuple[str, str, in
     if entry is None:
         raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer')
     body, line = change.apply(entry.record.body, entry.record.name)
-    limit = layer.settings.limit_body
-    if len(body.strip()) > limit:
-        raise InvalidInput(f"the edit would make {entry.record.name!r}'s body {len(body.strip())} characters, over "
-                           f"the {limit}-character limit; nothing was changed (shorten it, or split the memory)")
+    check_body_fits(body, layer.settings.limit_body, f"the edit would make {entry.record.name!r}'s body")
     return entry.record.name, body, line, entry.digest
 
 
@@ -138,4 +144,4 @@ def edit(layer: Layer, name: str, change: BodyEdit, *, actor: str, session: str 
     raise AssertionError("unreachable")
 
 
-__all__ = ["ATTEMPTS", "BodyEdit", "EditResult", "edit", "edited_body"]
+__all__ = ["ATTEMPTS", "BodyEdit", "EditResult", "check_body_fits", "edit", "edited_body"]

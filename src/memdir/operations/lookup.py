@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..errors import InvalidInput, NotFound, StoreError
+from ..files.conflicts import CONFLICT, unsettled
 from ..files.scan import Entry
 from ..gateway.forgotten import Guard
 from ..layer.journal import changes_content
@@ -57,6 +58,11 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
     where = f"the {scope} layer" if scope else "any layer"
     if other is not None:
         raise NotFound(other_name(name, other))
+    for layer in readable:  # git left both sides in its file: no memory, said as such, never "deleted"
+        state = layer.scan().files.get(f"{key}.md")
+        if state is not None and state.error == CONFLICT:
+            raise NotFound(f'memory "{key}" of the {layer.scope} layer is not read: '
+                           + unsettled(layer.path / f"{key}.md"))
     raise NotFound((explain and deleted(readable, key))
                    or f'memory not found: "{key}" in {where}' + unsearched(session, scope))
 

@@ -348,25 +348,21 @@ def pending(session: Session) -> list:
 
 
 def decide(session: Session, name: str, *, approve: bool, reason: str | None = None,
-           expect: tuple | None = None, clear: tuple[str, ...] = ()) -> Decision | None:
+           expect: tuple | None = None, clear: tuple[str, ...] = (), layer=None) -> Decision:
     """Approve (write it into the team directory as a person's memory, to be
     committed: the content :func:`memdir.gateway.changes.approved_record` gives) or reject (tombstone it in
-    the home) the team candidate ``name``; None when there is no such candidate. A person only.
-    ``expect`` (the candidate's digest, the team memory it is for and that memory's digest or None, as
-    review showed them) is compare-and-set: :class:`Conflict` when either changed; the candidate's lock is
-    held from the check to its removal. ``clear``: the optional fields a person emptied while editing the
-    candidate. Raises :class:`Refused`, :class:`Conflict`, :class:`TombstoneRefused`."""
+    the home) the team candidate ``name``. A person only. ``expect`` (the candidate's digest, the team
+    memory it is for and that memory's digest or None, as review showed them) is compare-and-set:
+    :class:`Conflict` when either changed; the candidate's lock is held from the check to its removal, so
+    of two deciding at once one decides and the other gets :class:`Conflict` ("decided meanwhile").
+    ``layer``: the candidates' layer (:func:`candidates`) when the caller already holds its lock (the lock
+    is re-entrant for that one object only). ``clear``: the optional fields a person emptied while
+    editing the candidate. Raises :class:`Refused`, :class:`Conflict`, :class:`TombstoneRefused`,
+    :class:`ScopeError` without a project."""
     if session.actor != "human":
         raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
-    if session.project_root is None:
-        return None
-    layer = candidates(session)
+    layer = layer if layer is not None else candidates(session)
     key = normalize_name(name).name
-    if layer.scan().entries.get(key) is None:
-        return None
-    if not approve:
-        return gateway.set_status(layer, key, approve=False, actor="human", reason=reason, session=session.id,
-                                  expect=(expect[0], None, None) if expect else None)
     with layer.locked():  # re-entrant: the gateway's transactions below take it again
         entry = layer.scan().entries.get(key)
         if entry is None:
@@ -374,6 +370,9 @@ def decide(session: Session, name: str, *, approve: bool, reason: str | None = N
         if expect is not None and entry.digest != expect[0]:
             raise Conflict(f"candidate {key!r} changed since it was shown (its text); look at it again "
                            "and decide on what it is now")
+        if not approve:
+            return gateway.set_status(layer, key, approve=False, actor="human", reason=reason, session=session.id,
+                                      expect=(expect[0], None, None) if expect else None)
         record = entry.record
         extra = dict(record.extra)
         target = extra.pop("candidate_for", None) or key

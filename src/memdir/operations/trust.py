@@ -12,7 +12,9 @@ an agent's session cannot approve, reject or lift.
 from __future__ import annotations
 
 import difflib
+from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
+from typing import Iterator
 
 from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
 from ..files.fsio import digest
@@ -141,9 +143,10 @@ def _diff(name: str, live: str, proposed: str) -> str:
                                         f"{name} (now)", f"{name} (proposed)"))
 
 
-def _find_pending(session: Session, name: str, scope: str | None) -> _Pending:
+def _find_pending(session: Session, name: str, scope: str | None, team_layer: Layer | None = None) -> _Pending:
     """The candidate ``name`` of ``scope`` (None: a personal candidate of that name first, else one for the
-    team). Raises :class:`NotFound`, :class:`InvalidInput` (not a candidate), :class:`ScopeError`."""
+    team; ``team_layer``: the team candidates' layer object to read, one whose lock is held). Raises
+    :class:`NotFound`, :class:`InvalidInput` (not a candidate), :class:`ScopeError`."""
     key = normalize_name(name).name
     personal = None
     if scope != "team":
@@ -154,7 +157,7 @@ def _find_pending(session: Session, name: str, scope: str | None) -> _Pending:
                 raise
     if (personal is None or personal[1].record.status != "candidate") and scope in (None, "team") \
             and session.project_root is not None:
-        layer = teamops.candidates(session)
+        layer = team_layer if team_layer is not None else teamops.candidates(session)
         entry = layer.scan().entries.get(key)
         if entry is not None:  # a proposal for the team: approving writes the team memory of its name
             target = dict(entry.record.extra).get("candidate_for") or key
@@ -245,6 +248,25 @@ def _over_candidate(edit: MemoryChange, record: MemoryRecord) -> MemoryChange:
     return replace(edit, **keep, pinned=pinned, status="candidate")
 
 
+@contextmanager
+def _deciding(session: Session, name: str, scope: str | None, digest: str | None) -> Iterator[_Pending]:
+    """The candidate ``name`` (:func:`_find_pending`) read again under its layer's lock, held while the
+    caller acts on it: the check and the decision are one critical section, so of two processes deciding
+    one candidate at once, one decides and the other gets :class:`Conflict` — never a second decision on
+    a candidate that is gone or another one of the same name. ``digest``: :func:`_check`. The gateway's
+    transactions re-enter the lock of ``found.layer`` (that object only: act on it)."""
+    found = _find_pending(session, name, scope)
+    with found.layer.locked():
+        try:
+            found = _find_pending(session, name, "team" if found.team else found.layer.scope,
+                                  found.layer if found.team else None)
+        except (NotFound, InvalidInput):
+            raise Conflict(f"candidate {found.entry.record.name!r} was already decided or changed meanwhile "
+                           "(approved, rejected or dismissed elsewhere); see `memdir review`") from None
+        _check(found, digest)
+        yield found
+
+
 def approve(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,
             digest: str | None = None, edit: MemoryChange | None = None) -> Decision:
     """Publish a candidate (a person only); a tombstoned value is refused. A
@@ -254,24 +276,26 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
     candidate's: a field not given keeps the candidate's; ``clear`` empties one, in what is approved too),
     written first — after the ``digest`` check — and approved as they wrote it.
     Raises :class:`Refused`, :class:`NotFound`, :class:`TombstoneRefused`, :class:`Conflict` (the
-    candidate or the memory it changes changed since it was shown), what the edit's write raises."""
+    candidate or the memory it changes changed since it was shown, or it was decided meanwhile), what the
+    edit's write raises."""
     _person(session)
-    found = _find_pending(session, name, scope)
-    _check(found, digest)
-    expect = found.expect if digest is not None else None
     clear = ()
     if edit is not None:
+        found = _find_pending(session, name, scope)
+        _check(found, digest)
         proposal, clear = _over_candidate(edit, found.entry.record), edit.clear
         written = (teamops.propose(session, proposal, edited=True) if found.team
                    else write(session, proposal, found.layer.scope))
-        found = _find_pending(session, written.name, "team" if found.team else found.layer.scope)
-        expect = found.expect  # what the person just wrote is what they approve
-    if found.team:
-        return teamops.decide(session, found.entry.record.name, approve=True, reason=reason, expect=expect,
-                              clear=clear)
-    stones = guard(session, found.layer)
-    decided = gateway.set_status(found.layer, found.entry.record.name, approve=True, actor=session.actor,
-                                 reason=reason, guard=stones, session=session.id, expect=expect, clear=clear)
+        name, scope = written.name, "team" if found.team else found.layer.scope
+        digest = _find_pending(session, name, scope).digest  # what the person just wrote is what they approve
+    with _deciding(session, name, scope, digest) as found:
+        expect = found.expect if digest is not None else None
+        if found.team:
+            return teamops.decide(session, found.entry.record.name, approve=True, reason=reason, expect=expect,
+                                  clear=clear, layer=found.layer)
+        stones = guard(session, found.layer)
+        decided = gateway.set_status(found.layer, found.entry.record.name, approve=True, actor=session.actor,
+                                     reason=reason, guard=stones, session=session.id, expect=expect, clear=clear)
     return replace(decided, warnings=(*decided.warnings, *stones.skipped))
 
 
@@ -279,15 +303,15 @@ def reject(session: Session, name: str, scope: str | None = None, *, reason: str
            digest: str | None = None) -> Decision:
     """Reject a candidate (a person only): "the fact is wrong" — it is deleted and its value
     tombstoned. ``digest``: as for :func:`approve`. Raises :class:`Refused`, :class:`NotFound`,
-    :class:`Conflict`."""
+    :class:`Conflict` (changed since shown, or decided meanwhile)."""
     _person(session)
-    found = _find_pending(session, name, scope)
-    _check(found, digest)
-    expect = found.expect if digest is not None else None
-    if found.team:
-        return teamops.decide(session, found.entry.record.name, approve=False, reason=reason, expect=expect)
-    return gateway.set_status(found.layer, found.entry.record.name, approve=False, actor=session.actor,
-                              reason=reason, session=session.id, expect=expect)
+    with _deciding(session, name, scope, digest) as found:
+        expect = found.expect if digest is not None else None
+        if found.team:
+            return teamops.decide(session, found.entry.record.name, approve=False, reason=reason, expect=expect,
+                                  layer=found.layer)
+        return gateway.set_status(found.layer, found.entry.record.name, approve=False, actor=session.actor,
+                                  reason=reason, session=session.id, expect=expect)
 
 
 def dismiss(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,
@@ -295,15 +319,14 @@ def dismiss(session: Session, name: str, scope: str | None = None, *, reason: st
     """Dismiss a candidate (a person only): "not this" — it is deleted with no tombstone (the fact may
     still be written), and the same proposal, byte for byte, is not proposed again
     (:func:`memdir.gateway.changes.dismiss`). ``digest``: as for :func:`approve`. Raises
-    :class:`Refused`, :class:`NotFound`, :class:`Conflict`."""
+    :class:`Refused`, :class:`NotFound`, :class:`Conflict` (changed since shown, or decided meanwhile)."""
     _person(session)
-    found = _find_pending(session, name, scope)
-    _check(found, digest)
-    expect = found.expect if digest is not None else None
-    if found.team:  # the memory it changes is in the team directory, not beside the candidate
-        expect = (found.entry.digest, None, None) if expect else None
-    target = gateway.dismiss(found.layer, found.entry.record.name, actor=session.actor, reason=reason,
-                             session=session.id, expect=expect)
+    with _deciding(session, name, scope, digest) as found:
+        expect = found.expect if digest is not None else None
+        if found.team:  # the memory it changes is in the team directory, not beside the candidate
+            expect = (found.entry.digest, None, None) if expect else None
+        target = gateway.dismiss(found.layer, found.entry.record.name, actor=session.actor, reason=reason,
+                                 session=session.id, expect=expect)
     return Decision(target, "team" if found.team else found.layer.scope, found.entry.record.name, False,
                     dismissed=True)
 

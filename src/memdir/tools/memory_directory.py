@@ -20,8 +20,11 @@ printable (:func:`answer`). ``create`` reads the file text as a person's
 memory file (:func:`memdir.files.memfile.parse`: frontmatter, or plain
 Markdown whose first heading or line becomes the description);
 ``str_replace`` and ``insert`` are the gateway's partial edits
-(:mod:`memdir.gateway.edits`); ``delete`` tombstones the value; ``rename``
-renames within a layer (the old name is superseded).
+(:mod:`memdir.gateway.edits`) and, like ``create`` (a file is written whole
+or not at all), refuse a body over the model writer's limit; ``delete``
+tombstones the value (unless another memory holds it, and says which);
+``rename`` renames within a layer (the old name is superseded, and gone from
+the directory).
 
 A path is read by :func:`place` and never touches the file system as given:
 it must be ``/memories`` or below it, ``..`` is refused with the tool's own
@@ -38,8 +41,8 @@ from dataclasses import dataclass
 
 from ..errors import InvalidInput, MemdirError, NotFound
 from ..files.memfile import MalformedMemory, parse
-from ..gateway.edits import BodyEdit
-from ..gateway.fields import MemoryChange
+from ..gateway.edits import BodyEdit, check_body_fits
+from ..gateway.fields import MemoryChange, body_limit
 from ..operations import memories as operations
 from ..session import Session
 from ..text.fence import escape_stored
@@ -146,6 +149,13 @@ def _memory(session: Session, command: dict, key: str = "path") -> Place:
     return where
 
 
+def _gone(where: Place, record) -> str:
+    """What a path of a superseded memory (renamed or replaced) is: gone from the directory, as its
+    listing shows, the successor named."""
+    now = f" (now {ROOT}/{where.scope}/{record.superseded_by}{SUFFIX})" if record.superseded_by else ""
+    return f"The path {where.path} does not exist: it was renamed or replaced{now}"
+
+
 def _size(count: int) -> str:
     """A size as the tool's listing shows it: 0B, 812B, 1.5K, 2M."""
     size, unit = float(count), "B"
@@ -205,7 +215,11 @@ def _listing(session: Session, where: Place) -> str:
 def _create(session: Session, command: dict) -> str:
     where = _memory(session, command)
     text = _field(command, "file_text", str)
-    if session.layer(where.scope).scan().entries.get(where.name) is not None:
+    entry = session.layer(where.scope).scan().entries.get(where.name)
+    if entry is not None and entry.record.status == "superseded":
+        raise InvalidInput(f"{_gone(where, entry.record)}; its name stays with its history — create the memory "
+                           "under another name")
+    if entry is not None:
         raise InvalidInput(f"File {where.path} already exists (change it with str_replace or insert, "
                            "or delete it first)")
     try:
@@ -213,6 +227,8 @@ def _create(session: Session, command: dict) -> str:
     except MalformedMemory as exc:
         raise InvalidInput(f"{where.path}: {exc}; write a first line that says what the memory is") from None
     record = parsed.record
+    # A file is created whole or not at all: cut, it would not be the file the model wrote.
+    check_body_fits(record.body, body_limit(session.settings, session.actor), f"the body of {where.path} would be")
     type = record.type if not parsed.no_frontmatter and record.type in TYPES else (
         "user" if where.scope == "user" else "project")
     change = MemoryChange(where.name, record.description, type, record.body, title=record.title,
@@ -267,12 +283,18 @@ def _delete(session: Session, command: dict) -> str:
     if where.name is None:
         raise InvalidInput(f"Cannot delete the layer directory {where.path}: delete its memories one by one "
                            "(each deletion is kept in its history)")
+    entry = session.layer(where.scope).scan().entries.get(where.name)
+    if entry is not None and entry.record.status == "superseded":  # its successor holds the value
+        raise NotFound(f"{_gone(where, entry.record)}; delete the memory where it is now to forget it")
     try:
         result = operations.delete(session, where.name, where.scope, reason="memory tool: delete")
     except NotFound as exc:
         raise NotFound(f"The path {where.path} does not exist: {exc}") from None
-    return (f"Successfully deleted {where.path} (its text is tombstoned: the same memory will not be saved "
-            "again unless the user allows it)" + (f"; tombstone {result.tombstone}" if result.tombstone else ""))
+    if result.tombstone:
+        return (f"Successfully deleted {where.path} (its text is tombstoned: the same memory will not be saved "
+                f"again unless the user allows it; tombstone {result.tombstone})")
+    holder = f"{ROOT}/{result.kept_by.replace(':', '/', 1)}{SUFFIX}" if result.kept_by else "another memory"
+    return f"Successfully deleted {where.path} (its text is not tombstoned: {holder} holds the same text)"
 
 
 def _rename(session: Session, command: dict) -> str:

@@ -1,5 +1,5 @@
 """memdir as the Claude API memory tool's handler, driven by the anthropic SDK's own tool runner
-over real HTTP against a scripted Messages API endpoint (tests/llm_server.py)."""
+over real HTTP against a scripted Messages API endpoint (tests/messages_server.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 anthropic = pytest.importorskip("anthropic", reason="the anthropic extra is not installed (pip install memdir[anthropic])")
 
 from memdir.integrations.anthropic_sdk.memory_tool import AsyncMemdirMemoryTool, MemdirMemoryTool  # noqa: E402
-from tests.llm_server import MessagesServer  # noqa: E402
+from tests.messages_server import MessagesServer  # noqa: E402
 
 
 def memory_call(**command):

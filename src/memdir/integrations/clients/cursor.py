@@ -65,15 +65,24 @@ def merge_hooks(data: dict, home=None, python=None, portable=False) -> dict:
 
 
 def strip_hooks(data: dict, record=None) -> dict:
-    """``data`` without memdir's hooks; a file left holding only ``version`` is empty."""
+    """``data`` without memdir's hooks, and without the ``version`` install added
+    (``record``'s ``version_before`` is False) once no hook is left. An install
+    recorded before that was kept: a file left holding only ``version`` is empty."""
     out = edits.strip_groups(data, _ours)
-    return {} if out == {"version": 1} else out
+    added = (record or {}).get("version_before")
+    if "hooks" not in out and (added is False or (added is None and out == {"version": 1})):
+        out.pop("version", None)
+    return out
+
+
+def _keep(data: dict) -> dict:
+    return {"version_before": "version" in data}
 
 
 def edit_for(path: Path, add=None) -> edits.Edit:
     """The edit of one Cursor file, by its name."""
     if path.name == "hooks.json":
-        return edits.Edit(path, edits.JSON, add, strip_hooks)
+        return edits.Edit(path, edits.JSON, add, strip_hooks, _keep)
     return edits.Edit(path, edits.JSON, add, lambda d, record: edits.drop_entry(d, "mcpServers", SERVER_NAME, record),
                       foreign=lambda d: edits.foreign_entry(d, "mcpServers", SERVER_NAME))
 

@@ -21,9 +21,12 @@ This module says *how* that is written and undone:
   backup of what it held, the directories it created, what an edit needs to
   undo a changed value); uninstall without a scope finds every recorded
   install. When removing memdir's entries leaves the same data as before
-  install, the original bytes are put back, or — when install created the
-  file — the file and the directories install created are removed, so install
-  followed by uninstall leaves the disk as it was.
+  install (containers install filled and emptying left out), the original
+  bytes are put back, or — when install created the file — the file and,
+  once every file in them is gone, the directories install created are
+  removed, so install followed by uninstall leaves the disk as it was. A text
+  block a person edited (inside it, or a marker gone) is never removed or
+  rolled back: the file stays as it is and the plan's notes say so.
 """
 
 from __future__ import annotations
@@ -81,7 +84,7 @@ class Plan:
 
 
 from .formats import (BLOCK_BEGIN, BLOCK_END, JSON, TEXT, TOML, Format, JsonFormat, JsoncFile, TextFormat,  # noqa: F401
-                      TomlFormat, by_hand, copy_of, jsonc_data, strip_block, with_block)
+                      TomlFormat, UnmatchedBlock, by_hand, copy_of, jsonc_data, strip_block, with_block)
 
 
 @dataclass(frozen=True)
@@ -158,6 +161,9 @@ def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, .
                                "(uninstall then puts yours back)")
         try:
             merged = edit.add(copy_of(data))
+        except UnmatchedBlock as exc:
+            raise InstallError(f"{edit.path}: {exc}; memdir left every file untouched — remove the marker "
+                               "that is left, then install again") from None
         except (ValueError, TypeError, KeyError) as exc:  # a library refusing the shape of the person's file
             raise InstallError(f"memdir cannot add its entries to {edit.path} ({exc}); memdir left every file "
                                "untouched — add them by hand") from None
@@ -175,9 +181,11 @@ def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, .
 
 def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_home: Path) -> Plan:
     """Compute the uninstall of ``edits`` (one per file; a later one for the
-    same path is ignored) without writing. Raises :class:`InstallError`."""
+    same path is ignored) without writing. A file memdir cannot take its part
+    out of without touching a person's words (a text block edited by hand) is
+    left as it is, and a note says so. Raises :class:`InstallError`."""
     manifest = read_manifest(memdir_home, client)
-    changes, unchanged, seen = [], [], set()
+    changes, unchanged, notes, seen = [], [], [], set()
     for edit in edits:
         path = edit.path
         if path in seen:
@@ -196,23 +204,71 @@ def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_hom
             if record is not None:  # deleted by hand: forget it, clear the dirs install made
                 changes.append(FileChange(path, None, None, ""))
             continue
-        stripped = edit.remove(copy_of(data), record or {})
+        try:
+            stripped = edit.remove(copy_of(data), record or {})
+        except UnmatchedBlock as exc:
+            unchanged.append(path)
+            notes.append(f"{path}: {exc}; memdir left the file as it is — remove its block by hand")
+            continue
         if edit.fmt.plain(stripped) == edit.fmt.plain(data):
             unchanged.append(path)
             continue
-        after = edit.fmt.dump(stripped, raw)
-        if record is not None:
-            original = read_bytes(Path(record["backup"])) if record.get("backup") else None
-            if record.get("backup") is None and edit.fmt.empty(stripped):
-                after = None  # install created the file; nothing of anyone else's is in it
-            elif original is not None:
-                try:
-                    if edit.fmt.plain(edit.fmt.load(original, path)) == edit.fmt.plain(stripped):
-                        after = original  # byte-identical to before install
-                except InstallError:
-                    pass
+        after = _restored(edit, path, raw, stripped, record)
+        if after is _EDITED:
+            unchanged.append(path)
+            notes.append(f"{path} was edited inside memdir's block since install; memdir left the file as it is — "
+                         "delete the block (or the file) by hand if you do not need it")
+            continue
         changes.append(FileChange(path, raw, after, diff(path, raw, after)))
-    return Plan("uninstall", scope or "every recorded", tuple(changes), tuple(unchanged), client=client)
+    return Plan("uninstall", scope or "every recorded", tuple(changes), tuple(unchanged), notes=tuple(notes),
+                client=client)
+
+
+_EDITED = object()  # :func:`_restored`'s answer for a file whose person's edits memdir cannot keep apart
+
+
+def _restored(edit: Edit, path: Path, raw: bytes, stripped, record: dict | None):
+    """What uninstall writes to ``path`` (now ``raw``; ``stripped`` is its data
+    without memdir's entries): None (remove it: install created it and nothing
+    else is in it), the bytes it held before install (the same data, up to
+    containers left empty), else ``stripped`` written out. :data:`_EDITED` when
+    that would remove or roll back a person's edit inside memdir's part."""
+    after = edit.fmt.dump(stripped, raw)
+    if record is None:
+        return after
+    original = read_bytes(Path(record["backup"])) if record.get("backup") else None
+    if record.get("backup") is None and edit.fmt.empty(stripped):
+        after = None  # install created the file; nothing of anyone else's is in it
+    elif original is not None:
+        try:  # the original as it was, and read the way uninstall reads the file now
+            before = edit.fmt.load(original, path)
+            olds = (before, edit.remove(copy_of(before), record))
+        except InstallError:
+            olds = ()
+        if any(_same(edit.fmt.plain(stripped), edit.fmt.plain(old)) for old in olds):
+            after = original  # byte-identical to before install
+    written = record.get("installed_sha256")
+    if (edit.fmt.editable_inside and after in (None, original) and written
+            and hashlib.sha256(raw).hexdigest() != written):
+        # Only memdir's block differs from what was there before, and not as install wrote it: the person's words.
+        return _EDITED
+    return after
+
+
+def _same(a, b) -> bool:
+    """True when ``a`` and ``b`` hold the same data once empty objects and lists are
+    dropped (uninstall takes out a container its entries emptied, which may have
+    been there empty before)."""
+    return _pruned(a) == _pruned(b)
+
+
+def _pruned(value):
+    if isinstance(value, dict):
+        out = {k: _pruned(v) for k, v in value.items()}
+        return {k: v for k, v in out.items() if v not in ({}, [])}
+    if isinstance(value, list):
+        return [_pruned(v) for v in value]
+    return value
 
 
 # ---------------------------------------------------------------- apply
@@ -259,6 +315,9 @@ def apply(plan: Plan, memdir_home: Path) -> Plan:
 
 def _apply(plan: Plan, memdir_home: Path) -> Plan:
     manifest = read_manifest(memdir_home, plan.client)
+    # Before anything is written: two files in one new directory both record it as install's.
+    missing = {change.path: _missing_dirs(change.path) for change in plan.changes if change.before is None}
+    emptied: set[str] = set()  # directories install created, to remove once every file is gone
     done = []
     for change in plan.changes:
         path = change.path
@@ -272,16 +331,12 @@ def _apply(plan: Plan, memdir_home: Path) -> Plan:
             mode = path.stat().st_mode & 0o777
         except OSError:
             pass
-        created_dirs = _missing_dirs(path) if change.before is None else []
+        created_dirs = missing.get(path, [])
         # A settings file kept as a symlink (dotfiles) is written through, so the link stays.
         target = path.resolve() if path.is_symlink() else path
         if change.after is None:
             unlink(path)
-            for folder in record.get("created_dirs", []):  # only what install made, only if empty now
-                try:
-                    os.rmdir(folder)
-                except OSError:
-                    break
+            emptied.update(record.get("created_dirs", []))
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(target, change.after)
@@ -298,6 +353,11 @@ def _apply(plan: Plan, memdir_home: Path) -> Plan:
         else:
             manifest.pop(str(path), None)
         done.append(replace(change, backup=backup))
+    for folder in sorted(emptied, key=lambda f: -len(Path(f).parts)):  # deepest first
+        try:
+            os.rmdir(folder)  # only what install made, only if empty now: never a person's file with it
+        except OSError:
+            pass
     if done:
         mpath = manifest_path(memdir_home, plan.client)
         mpath.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

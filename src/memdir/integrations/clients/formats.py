@@ -23,6 +23,8 @@ class Format:
     raises :class:`InstallError` for what it cannot parse."""
 
     name = "format"
+    # True when a person's edit inside memdir's part cannot be told from memdir's own text
+    editable_inside = False
 
     def load(self, raw: bytes | None, path: Path):
         raise NotImplementedError
@@ -163,9 +165,12 @@ class TomlFormat(Format):
 
 class TextFormat(Format):
     """A text file (an instructions file) where memdir owns one block between
-    :data:`BLOCK_BEGIN` and :data:`BLOCK_END` lines; the data is the text."""
+    :data:`BLOCK_BEGIN` and :data:`BLOCK_END` lines; the data is the text. A
+    person's words inside that block cannot be told from memdir's, so uninstall
+    removes or restores such a file only while it holds what install wrote."""
 
     name = "text"
+    editable_inside = True
 
     def load(self, raw, path):
         try:
@@ -176,6 +181,10 @@ class TextFormat(Format):
     def dump(self, data, raw):
         return data.encode("utf-8")
 
+    def plain(self, data):
+        # Install puts its block after one blank line, whatever the file ended with: those newlines are not data.
+        return data.rstrip("\n")
+
     def empty(self, data) -> bool:
         return not data.strip()
 
@@ -185,10 +194,19 @@ BLOCK_BEGIN = "<!-- memdir:begin (memdir install wrote this block; memdir uninst
 BLOCK_END = "<!-- memdir:end -->"
 
 
+class UnmatchedBlock(InstallError):
+    """A text file holding one of memdir's block markers without the other (edited by hand): where
+    memdir's block ends cannot be told, so memdir changes nothing in it."""
+
+
 def strip_block(text: str) -> str:
-    """``text`` without memdir's marked block (and the blank line install put before it)."""
-    pattern = re.compile(r"(\n?\n)?" + re.escape(BLOCK_BEGIN) + r".*?" + re.escape(BLOCK_END) + r"\n?", re.S)
-    return pattern.sub("", text, count=1)
+    """``text`` without memdir's marked block (and the blank line install put before it).
+    Raises :class:`UnmatchedBlock` when only one of the two markers is there."""
+    pattern = re.compile(r"(?:(?<=\n)\n)?" + re.escape(BLOCK_BEGIN) + r".*?" + re.escape(BLOCK_END) + r"\n?", re.S)
+    out = pattern.sub("", text, count=1)
+    if BLOCK_BEGIN in out or BLOCK_END in out:
+        raise UnmatchedBlock("memdir's block markers do not pair up (one without the other, edited by hand?)")
+    return out
 
 
 def with_block(text: str, body: str) -> str:
@@ -210,4 +228,4 @@ def copy_of(data):
 
 
 __all__ = ["Format", "JsonFormat", "TomlFormat", "TextFormat", "JSON", "TOML", "TEXT", "BLOCK_BEGIN", "BLOCK_END",
-           "strip_block", "with_block", "copy_of", "jsonc_data", "JsoncFile", "by_hand"]
+           "strip_block", "with_block", "copy_of", "jsonc_data", "JsoncFile", "by_hand", "UnmatchedBlock"]

@@ -1,0 +1,247 @@
+"""Session transcripts: read what the person and the assistant said, nothing else.
+
+Five formats, detected from the content, each read by its own module
+(:mod:`.claude`, :mod:`.codex`, :mod:`.gemini`, :mod:`.messages`; what a
+reader returns and the cleaning they share: :mod:`.turns`):
+
+* **Claude Code JSONL** (``~/.claude/projects/<project>/<session>.jsonl``; see
+  ``../shared/data/README.md``): one JSON object per line. ``user`` lines hold
+  what the person typed (a string or text blocks) — or, as ``tool_result``
+  blocks, tool output, which is skipped. ``assistant`` lines may carry one
+  content block each: blocks are grouped by ``message.id`` and only their
+  ``text`` is kept (no thinking, no tool calls). Lines marked ``isMeta``,
+  ``isSidechain``, ``isCompactSummary`` or ``isApiErrorMessage`` are not the
+  person speaking and are skipped, as are unknown line types. A line that is
+  not a JSON object is counted as malformed and skipped.
+* **Codex JSONL** (``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``, as Codex
+  CLI 0.171 writes it): one ``{"timestamp", "type", "payload"}`` object per line;
+  ``response_item`` lines whose payload is a ``message`` of role ``user`` or
+  ``assistant`` are the conversation (``input_text``/``output_text`` blocks);
+  ``developer`` messages, tool calls and their output, reasoning, ``event_msg``
+  (the same messages again, as events) and ``session_meta`` (read for the
+  session id and cwd) are not. Codex puts its ``<environment_context>`` and the
+  AGENTS.md text in user messages: those are injected and removed.
+* **Gemini CLI JSONL** (``~/.gemini/tmp/<project>/chats/session-*.jsonl``, as
+  Gemini CLI 0.61 writes it): a header ``{"sessionId", "projectHash", …}``,
+  message records ``{"id", "timestamp", "type": "user"|"gemini"|"info"|…,
+  "content"}`` (text or parts), ``{"$set": {…}}`` updates (``messages``
+  replaces the whole list, as a resumed session writes it) and ``{"$rewindTo":
+  id}`` (drops that message and those after it), replayed in order as the
+  client does; a record with an id seen before replaces it in place. Only
+  ``user`` and ``gemini`` messages count; the ``<session_context>`` the client
+  injects is removed. Older Gemini CLI versions' one JSON document
+  (``{"sessionId", "messages": [...]}``) is read as a list of messages.
+* **A JSON list of messages** ``[{"role": "user"|"assistant", "content": …}]``
+  (also ``{"messages": [...]}``); content is a string or OpenAI/Anthropic-style
+  text blocks; ``timestamp``/``ts``/``created_at`` are read when present.
+* **Plain text** with ``USER:`` / ``ASSISTANT:`` prefixes (the seed's buffer
+  format, seed-behaviour §A11); a line without a prefix continues the message.
+
+Injected context is removed from every message: ``<memory_context>``,
+``<memory_recall>``, ``<memory_pending>``, ``<system-reminder>`` and hook/command blocks, and user
+messages that a harness wrote (Stop hook feedback, interruptions, slash
+command echoes) are dropped whole.
+
+Bounds follow the seed's consolidation buffer (§A11): user text 2,000
+characters and assistant text 500 per message (cut with ``…``), at most 24,000
+characters in all (messages joined as ``ROLE: text`` lines with a blank line
+between), newest kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from ...errors import InvalidInput
+from ...files.fsio import DIRECTORY, MISSING, read_foreign
+from .claude import parse_claude_code
+from .codex import parse_codex
+from .gemini import parse_gemini
+from .messages import PREFIX, parse_messages, parse_plain
+from .turns import Transcript, TranscriptSummary, Turn, loads, strip_injected
+
+USER_LIMIT = 2000
+ASSISTANT_LIMIT = 500
+TOTAL_LIMIT = 24_000
+MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024  # a larger file is refused unread (a session's is megabytes)
+
+_JSONL_READERS = {"claude-code": parse_claude_code, "codex": parse_codex, "gemini": parse_gemini}
+"""The readers of one JSON object per line, by the format :func:`_detect` names."""
+
+
+# ---------------------------------------------------------------- bounds
+
+
+def bound(turns: list[Turn], user_limit: int = USER_LIMIT, assistant_limit: int = ASSISTANT_LIMIT,
+          total_limit: int = TOTAL_LIMIT) -> tuple[list[Turn], int]:
+    """Cut each message to its role's limit (``…`` appended), then drop the
+    oldest messages until the ``ROLE: text`` lines joined by blank lines fit
+    ``total_limit`` characters (one message is always kept). Returns the kept
+    turns and how many were dropped. Limits are code points."""
+    cut: list[Turn] = []
+    for turn in turns:
+        limit = user_limit if turn.role == "user" else assistant_limit
+        text = turn.text.strip()
+        if len(text) > limit:
+            cut.append(Turn(turn.role, text[:limit].rstrip() + "…", turn.ts, True))
+        else:
+            cut.append(Turn(turn.role, text, turn.ts, turn.cut))
+    total = sum(len(t.line()) for t in cut) + 2 * max(0, len(cut) - 1)
+    start = 0
+    while total > total_limit and len(cut) - start > 1:
+        total -= len(cut[start].line()) + 2
+        start += 1
+    return cut[start:], start
+
+
+def _digest(turns: list[Turn]) -> str:
+    h = hashlib.sha256()
+    for turn in turns:
+        h.update(turn.role.encode() + b"\x01" + turn.text.encode("utf-8") + b"\x02")
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def _detect(text: str) -> str:
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if stripped.startswith("["):
+        return "messages"
+    if stripped.startswith("{"):
+        # One JSON document holding {"messages": [...]}, else Claude Code JSONL.
+        try:
+            whole = loads(stripped)
+        except ValueError:
+            whole = None
+        if isinstance(whole, dict) and isinstance(whole.get("messages"), list):
+            return "messages"
+        return _jsonl_format(stripped)
+    # A torn or junk first line before JSON lines (a crash mid-write): the JSON lines decide.
+    if any(line.lstrip().startswith("{") for line in stripped.splitlines()[1:20]) and PREFIX.match(stripped) is None:
+        found = _jsonl_format(stripped)
+        if found != "claude-code" or _first_object(stripped):
+            return found
+    return "text"
+
+
+def _first_object(text: str) -> bool:
+    """Whether one of the first 20 lines of ``text`` is a JSON object with a ``type`` (a JSONL record)."""
+    for line in text.splitlines()[:20]:
+        try:
+            obj = loads(line)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and "type" in obj:
+            return True
+    return False
+
+
+def _jsonl_format(text: str) -> str:
+    """Which client wrote a JSONL transcript, from its first JSON object: Codex
+    (``{"type", "payload"}`` lines), Gemini CLI (a ``sessionId`` +
+    ``projectHash`` header, a ``$set`` or ``$rewindTo`` record, or a message
+    of type ``gemini``), else Claude Code."""
+    for line in text.splitlines()[:20]:
+        try:
+            first = loads(line)
+        except ValueError:
+            continue
+        if not isinstance(first, dict):
+            continue
+        if "payload" in first and first.get("type") in ("session_meta", "response_item", "event_msg", "turn_context"):
+            return "codex"
+        if ("projectHash" in first and "sessionId" in first) or "$set" in first or "$rewindTo" in first \
+                or (first.get("type") == "gemini" and "id" in first):
+            return "gemini"
+        return "claude-code"
+    return "claude-code"
+
+
+def _looks_like_path(text: str) -> bool:
+    """A one-line string naming a transcript file (a path with a separator and a known suffix)."""
+    text = text.strip()
+    return (len(text) < 4096 and "\n" not in text and not PREFIX.match(text)
+            and bool(re.fullmatch(r"[^\n]*[/\\][^\n]*\.(?:jsonl|json|txt|log)|\S+\.(?:jsonl|json|txt|log)", text)))
+
+
+def _is_file(text: str) -> bool:
+    """True when ``text`` names an existing file other than a directory (a FIFO or a device too:
+    :func:`read_transcript` then refuses it, naming it, rather than read the path as a transcript)."""
+    if "\n" in text or len(text) > 4096 or text.lstrip()[:1] in ("[", "{"):
+        return False
+    try:
+        return Path(text).exists() and not Path(text).is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limit: int = ASSISTANT_LIMIT,
+                    total_limit: int = TOTAL_LIMIT) -> Transcript:
+    """Read and bound a transcript.
+
+    ``source`` is a path (``str``/``PathLike`` to an existing file), the text
+    itself, bytes, a list of message dicts, or a :class:`Transcript` (returned
+    as is). The format is detected from the content. Raises
+    :class:`~memdir.errors.InvalidInput` for an unreadable file, one that
+    is not a regular file (a FIFO, a device: never waited on), one over
+    :data:`MAX_TRANSCRIPT_BYTES`, one nested too deeply to read, or an
+    unsupported value. A line that does not parse (too deep included) is
+    counted as ``malformed`` and skipped.
+    """
+    if isinstance(source, Transcript):
+        return source
+    path = None
+    if isinstance(source, str) and not _is_file(source) and _looks_like_path(source):
+        raise InvalidInput(f"transcript {source} does not exist")
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_file(source)):
+        path = Path(source)
+        found = read_foreign(path, MAX_TRANSCRIPT_BYTES)  # a FIFO or a device fails here, never blocks
+        if found.why == MISSING:
+            raise InvalidInput(f"transcript {path} does not exist")
+        if found.why == DIRECTORY:
+            raise InvalidInput(f"transcript {path} is a directory, not a transcript file")
+        if found.data is None:
+            raise InvalidInput(f"transcript {path} is {found.why}")
+        source = found.data
+    if isinstance(source, bytes):
+        source = source.decode("utf-8", "replace")
+    try:
+        turns, info, fmt = _parse(source)
+    except RecursionError:  # a structure nested too deeply to walk: refused, named, never a crash
+        raise InvalidInput("transcript is nested too deeply to read") from None
+    kept, dropped = bound(turns, user_limit, assistant_limit, total_limit)
+    return Transcript(tuple(kept), fmt, _digest(kept), str(path) if path else None, info["session_id"],
+                      info["cwd"], info["malformed"], info["skipped"], dropped)
+
+
+def _parse(source) -> tuple[list[Turn], dict, str]:
+    if isinstance(source, (list, tuple)):
+        turns, info = parse_messages(list(source))
+        fmt = "messages"
+    elif isinstance(source, str):
+        fmt = _detect(source)
+        if fmt == "messages":
+            try:
+                data = loads(source.lstrip("\ufeff"))
+            except ValueError as exc:
+                raise InvalidInput(f"transcript is not valid JSON: {exc}") from None
+            if isinstance(data, dict):
+                data = data.get("messages", [])
+            turns, info = parse_messages(data)
+        elif fmt in _JSONL_READERS:
+            turns, info = _JSONL_READERS[fmt](source.lstrip("\ufeff").splitlines())
+        else:
+            turns, info = parse_plain(source)
+    else:
+        raise InvalidInput(f"unsupported transcript value: {type(source).__name__}")
+    return turns, info, fmt
+
+
+__all__ = ["Turn", "Transcript", "TranscriptSummary", "read_transcript", "parse_claude_code", "parse_codex", "parse_gemini",
+           "parse_messages", "parse_plain",
+           "bound", "strip_injected", "USER_LIMIT", "ASSISTANT_LIMIT", "TOTAL_LIMIT", "MAX_TRANSCRIPT_BYTES"]

@@ -1,0 +1,56 @@
+"""Gemini CLI's transcripts (``~/.gemini/tmp/<project>/chats/session-*.jsonl``, as Gemini CLI 0.61
+writes them): a header ``{"sessionId", "projectHash", …}``, message records ``{"id", "timestamp",
+"type": "user"|"gemini"|"info"|…, "content"}`` (text or parts), ``{"$set": {…}}`` updates
+(``messages`` replaces the whole list, as a resumed session writes it) and ``{"$rewindTo": id}``
+(drops that message and those after it), replayed in order as the client does; a record with an id
+seen before replaces it in place. A ``$rewindTo`` naming no message read so far drops nothing (a
+rewind the reader cannot place must not erase the session) and is counted in ``skipped`` as
+``rewind-unknown``. Only ``user`` and ``gemini`` messages count; the ``<session_context>`` the client
+injects is removed. Older Gemini CLI versions' one JSON document (``{"sessionId", "messages":
+[...]}``) is read as a list of messages (:mod:`.messages`)."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .messages import parse_messages
+from .turns import Turn, bump, json_lines, new_info
+
+UNKNOWN_REWIND = "rewind-unknown"  # the skipped-count reason of a $rewindTo naming no message read
+
+
+def parse_gemini(lines: Iterable[str]) -> tuple[list[Turn], dict]:
+    """Turns of a Gemini CLI session (``session-*.jsonl``), plus counts: its
+    records replayed as the client replays them (module docstring), then its
+    ``user`` and ``gemini`` messages read as :func:`~.messages.parse_messages`
+    reads messages."""
+    info = new_info()
+    messages: dict[str, dict] = {}  # in order; a record with a known id replaces it in place
+    for obj in json_lines(lines, info):
+        if isinstance(obj.get("$rewindTo"), str):
+            ids = list(messages)
+            if obj["$rewindTo"] not in ids:
+                bump(info["skipped"], UNKNOWN_REWIND)
+                continue
+            for gone in ids[ids.index(obj["$rewindTo"]):]:
+                del messages[gone]
+        elif isinstance(obj.get("id"), str):
+            messages[obj["id"]] = obj
+        elif isinstance(obj.get("$set"), dict) or isinstance(obj.get("sessionId"), str):
+            update = obj["$set"] if isinstance(obj.get("$set"), dict) else obj
+            info["session_id"] = info["session_id"] or update.get("sessionId")
+            if isinstance(update.get("messages"), list):
+                if update is obj.get("$set"):
+                    messages.clear()
+                messages.update((m["id"], m) for m in update["messages"]
+                                if isinstance(m, dict) and isinstance(m.get("id"), str))
+        else:
+            info["malformed"] += 1
+    turns, counts = parse_messages(list(messages.values()))
+    info["malformed"] += counts["malformed"]
+    for reason, count in counts["skipped"].items():
+        info["skipped"][reason] = info["skipped"].get(reason, 0) + count
+    return turns, info
+
+
+__all__ = ["parse_gemini", "UNKNOWN_REWIND"]

@@ -1,0 +1,70 @@
+"""Transcripts no one client owns: a JSON list of messages ``[{"role": "user"|"assistant",
+"content": …}]`` (also ``{"messages": [...]}``; content a string or OpenAI/Anthropic-style text
+blocks; ``timestamp``/``ts``/``created_at`` read when present), and plain text with ``USER:`` /
+``ASSISTANT:`` prefixes (the seed's buffer format, seed-behaviour §A11), where a line without a
+prefix continues the message."""
+
+from __future__ import annotations
+
+import re
+
+from ...files.memfile import parse_time
+from .turns import ROLES, Turn, block_text, bump, new_info, strip_injected, user_text
+
+PREFIX = re.compile(r"^\s*(USER|HUMAN|ASSISTANT|AI)\s*:\s?(.*)$", re.I)
+
+
+def parse_messages(messages: list) -> tuple[list[Turn], dict]:
+    """Turns of a JSON list of ``{role, content}`` messages (or Gemini CLI's
+    ``{type, content}``), plus counts. System, tool and unknown roles are
+    skipped; non-objects are malformed."""
+    info = new_info()
+    turns: list[Turn] = []
+    for item in messages:
+        if not isinstance(item, dict):
+            info["malformed"] += 1
+            continue
+        said = item.get("role") or item.get("type")  # Gemini CLI's messages say who by "type"
+        role = ROLES.get(str(said or "").lower())
+        if role is None:
+            bump(info["skipped"], str(said or "no-role"))
+            continue
+        text, tool = block_text(item.get("content"))
+        if role == "user":
+            if tool and not text.strip():
+                bump(info["skipped"], "tool_result")
+                continue
+            clean = user_text(text, info["skipped"])
+        else:
+            clean = strip_injected(text) or None
+        if clean:
+            ts = parse_time(item.get("timestamp") or item.get("ts") or item.get("created_at"))
+            turns.append(Turn(role, clean, ts))
+    return turns, info
+
+
+def parse_plain(text: str) -> tuple[list[Turn], dict]:
+    """Turns of plain text with ``USER:`` / ``ASSISTANT:`` prefixes (``HUMAN:``
+    and ``AI:`` too). Lines before the first prefix are skipped."""
+    info = new_info()
+    current: list = []
+    messages: list[tuple[str, list[str]]] = []
+    for line in text.splitlines():
+        match = PREFIX.match(line)
+        if match:
+            current = [match.group(2)]
+            messages.append((ROLES[match.group(1).lower()], current))
+        elif messages:
+            current.append(line)
+        elif line.strip():
+            bump(info["skipped"], "no-prefix")
+    turns = []
+    for role, parts in messages:
+        body = "\n".join(parts)
+        clean = user_text(body, info["skipped"]) if role == "user" else (strip_injected(body) or None)
+        if clean:
+            turns.append(Turn(role, clean))
+    return turns, info
+
+
+__all__ = ["parse_messages", "parse_plain", "PREFIX"]
