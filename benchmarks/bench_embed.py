@@ -23,6 +23,7 @@ import json
 import os
 import random
 import resource
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -107,7 +108,10 @@ def main() -> None:
             cpu = (after.ru_utime - before_cpu[0]) + (after.ru_stime - before_cpu[1])
             before_cpu[:] = [after.ru_utime, after.ru_stime]
             embedded, total = vectors.pending(reader)
-            passages = reader.execute("SELECT count(*) FROM passage_vectors WHERE vec IS NOT NULL").fetchone()[0]
+            try:
+                passages = reader.execute("SELECT count(*) FROM passage_vectors WHERE vec IS NOT NULL").fetchone()[0]
+            except sqlite3.OperationalError:  # no passage embedded (vectors.EMBED_PASSAGES off)
+                passages = 0
             heads_wall = heads_wall or wall
             heads_cpu = heads_cpu or cpu
             print(json.dumps({"notes": args.notes, "words": args.words, "omp_threads": threads or "default",

@@ -4,6 +4,12 @@ codex, gemini, cursor).
 ``memdir install CLIENT`` writes this command into the client's settings, so
 it must not move when the code does. The hooks themselves are
 :mod:`memdir.integrations.claude_code.hooks`.
+
+``python -m memdir.hooks --warm HOME [--idle SECONDS]`` is the home's
+standalone warm process (:func:`memdir.search.warm.main`, started by
+:func:`memdir.search.warm.launch`), serving the prompt hooks themselves
+(:func:`memdir.integrations.claude_code.hooks.answer_warm`): the search
+package may not import the hooks, this entry point joins them.
 """
 
 import sys
@@ -11,4 +17,9 @@ import sys
 from memdir.integrations.claude_code.hooks import main
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--warm"]:
+        from memdir.integrations.claude_code.hooks import answer_warm
+        from memdir.search.warm import main as warm_main
+
+        sys.exit(warm_main(sys.argv[2:], hooks=answer_warm))
     sys.exit(main())

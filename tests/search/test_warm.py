@@ -52,7 +52,14 @@ def _store(home: Path, project: Path) -> Memory:
 
 def _hook(home: Path, project: Path, prompt: str) -> tuple[str, bool]:
     """The hook's recall context and whether its process imported numpy (or
-    ``statistics``, whose ``fractions``/``decimal`` cost a fresh hook ≈ 15–30 ms)."""
+    ``statistics``, whose ``fractions``/``decimal`` cost a fresh hook ≈ 15–30 ms).
+    The warm process ran it (:func:`_hook_where`) unless none answered."""
+    context, imported = _hook_where(home, project, prompt)
+    return context, bool({"numpy", "statistics"} & imported)
+
+
+def _hook_where(home: Path, project: Path, prompt: str) -> tuple[str, set[str]]:
+    """The hook's recall context and the modules its fresh process imported."""
     # A session of its own per call: a body is given once per session (issue 28), and each call here asks anew.
     payload = json.dumps({"session_id": f"s-{time.monotonic_ns()}", "cwd": str(project),
                           "hook_event_name": "UserPromptSubmit", "prompt": prompt})
@@ -62,8 +69,8 @@ def _hook(home: Path, project: Path, prompt: str) -> tuple[str, bool]:
     assert done.returncode == 0
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] if done.stdout else ""
-    assert "memdir.search.ranking" in imported  # the control: -X importtime lists what recall loads
-    return context, bool({"numpy", "statistics"} & imported)
+    assert "memdir.search.warm" in imported  # the control: -X importtime lists what the hook loads
+    return context, imported
 
 
 def _wait_warm(home: Path, layers: list[str], generation: int) -> dict[int, float]:
@@ -112,16 +119,19 @@ def test_prompt_hook_answers_without_and_with_a_warm_process(short_home, project
     stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     stale.bind(str(warm.socket_path(short_home, create=True)))
     stale.close()
-    # No warm process: the hook recalls lexically, never loads numpy or the model, and starts one.
-    context, numpy_loaded = _hook(short_home, project, "when do the database backups run?")
+    # No warm process: the hook recalls lexically in its own process, never loads numpy or the model, and
+    # starts one.
+    context, imported = _hook_where(short_home, project, "when do the database backups run?")
     assert "Database backups run nightly" in context and "cafeteria" not in context
-    assert not numpy_loaded
+    assert "memdir.search.ranking" in imported and not {"numpy", "statistics"} & imported
     assert (short_home / warm.LOG_FILE).exists()
-    # That process takes the stale socket over and loads the model; the next hook gets its cosines.
+    # That process takes the stale socket over and loads the model; the next hooks are run there, with its
+    # cosines: the fresh process is a thin client that loads neither search, the layer, YAML nor SQLite.
     layers, generation = _index(mem)
     _wait_warm(short_home, layers, generation)  # one answer
-    context, numpy_loaded = _hook(short_home, project, "when do the database backups run?")
-    assert "Database backups run nightly" in context and "cafeteria" not in context and not numpy_loaded
+    context, imported = _hook_where(short_home, project, "when do the database backups run?")
+    assert "Database backups run nightly" in context and "cafeteria" not in context
+    assert not {"numpy", "statistics", "memdir.search.ranking", "memdir.layer.layer", "yaml", "sqlite3"} & imported
     lunch, _ = _hook(short_home, project, "what day is the team lunch?")
     assert "cafeteria" in lunch and "Database backups" not in lunch
     last = _stop_and_read_log(short_home)

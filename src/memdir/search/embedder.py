@@ -94,6 +94,7 @@ def run(home: Path) -> int:
     from . import vectors
     from .index import connect
 
+    vectors.importable()  # before numpy loads: one BLAS thread per call (vectors.threads() share the batch)
     lock = _lock(home)
     try:
         # Not 0: `memdir status` asks running(), which holds the lock for an instant; an embedder starting

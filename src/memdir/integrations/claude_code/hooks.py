@@ -26,6 +26,13 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   under ``recall_max_bytes``, plus the pending findings when this session
   has not been shown them yet; nothing (and a line naming the extra) when
   search is not installed.
+* ``UserPromptSubmit`` run as installed (:func:`main`) is a thin client when
+  the home has a warm process (:mod:`memdir.search.warm`: the MCP server, or
+  the one the hooks start): the input goes to it whole, it runs this same
+  hook with its index, the hook process's ``MEMDIR_*`` settings and the
+  prompt's cosines (:func:`answer_warm`), and the fresh process prints the
+  answer, importing no search, layer, YAML or SQLite code. With no warm
+  process answering, the fresh process runs the hook itself.
 * ``UserPromptSubmit`` gives each memory's body once per session: a body
   given earlier in the session, unchanged, is only named
   (:mod:`memdir.prompt.recalled`); ``PreCompact`` and a ``SessionStart``
@@ -58,11 +65,10 @@ the CLI's parser) or through ``memdir hook``.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
-
-from ...prompt.context import HOOK_CONTEXT_MAX_CHARS
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact")
 # client -> {its hook event: the moment memdir handles there}
@@ -73,7 +79,6 @@ DIALECTS: dict[str, dict[str, str]] = {
     "cursor": {"sessionStart": "start", "sessionEnd": "end"},
 }
 HOOK_OUTPUT_MAX_CHARS = 10_000   # characters of a hook's whole stdout (Claude Code, hook output cap)
-ADDITIONAL_CONTEXT_MAX_CHARS = HOOK_CONTEXT_MAX_CHARS  # about 8,000 shown in full (Claude Code)
 MAX_STDIN = 4 * 1024 * 1024      # bytes of hook input read; the JSON is small, a transcript is not sent
 
 
@@ -82,9 +87,7 @@ class HookSkip(Exception):
 
 
 def _input(stream) -> dict:
-    raw = stream.buffer.read(MAX_STDIN) if hasattr(stream, "buffer") else stream.read(MAX_STDIN)
-    if isinstance(raw, bytes):
-        raw = raw.decode("utf-8", "replace")
+    raw = _read_stdin(stream)
     if not raw.strip():
         raise HookSkip("empty hook input on stdin")
     try:
@@ -96,9 +99,10 @@ def _input(stream) -> dict:
     return data
 
 
-def _session(data: dict, home):
+def _session(data: dict, home, environ=None):
     """The session of a hook: its project is the hook input's ``cwd`` (nothing
-    else: not MEMDIR_PROJECT, not this process's directory)."""
+    else: not MEMDIR_PROJECT, not this process's directory); ``environ``: the
+    hook process's environment when a warm process runs the hook."""
     from ...session import open_session
 
     cwd = data.get("cwd")
@@ -107,7 +111,7 @@ def _session(data: dict, home):
     if not os.path.isabs(cwd):  # resolving it against this process's directory would pick a project at random
         raise HookSkip(f"hook input cwd {cwd!r} is not an absolute path")
     session_id = data.get("session_id") if isinstance(data.get("session_id"), str) else None
-    return open_session(home, cwd, actor="agent", session_id=session_id, use_cwd=False)
+    return open_session(home, cwd, actor="agent", session_id=session_id, use_cwd=False, environ=environ)
 
 
 def _serialize(event: str, text: str, client: str = "claude-code") -> str:
@@ -138,19 +142,23 @@ def hook_output(event: str, render, max_bytes: int, client: str = "claude-code")
     within ``budget`` UTF-8 bytes, or ``""`` for nothing; this returns the
     serialized hook JSON, or ``""``.
 
-    The budget starts at ``min(max_bytes, ADDITIONAL_CONTEXT_MAX_CHARS)`` (a
-    UTF-8 byte is at most one character) and shrinks by what overflowed until
-    ``additionalContext`` ≤ :data:`ADDITIONAL_CONTEXT_MAX_CHARS` characters and
+    The budget starts at ``min(max_bytes, HOOK_CONTEXT_MAX_CHARS)`` (a UTF-8
+    byte is at most one character; about 8,000 characters of
+    ``additionalContext`` are shown in full:
+    :data:`memdir.prompt.context.HOOK_CONTEXT_MAX_CHARS`) and shrinks by what
+    overflowed until ``additionalContext`` ≤ that many characters and
     the whole stdout line (JSON escapes and the newline included) ≤
     :data:`HOOK_OUTPUT_MAX_CHARS` characters. ``""`` when nothing fits.
     """
-    budget = min(int(max_bytes), ADDITIONAL_CONTEXT_MAX_CHARS)
+    from ...prompt.context import HOOK_CONTEXT_MAX_CHARS
+
+    budget = min(int(max_bytes), HOOK_CONTEXT_MAX_CHARS)
     while budget >= 1:
         text = render(budget)
         if not text:
             return ""
         out = _serialize(event, text, client)
-        over = max(len(text) - ADDITIONAL_CONTEXT_MAX_CHARS, len(out) + 1 - HOOK_OUTPUT_MAX_CHARS)
+        over = max(len(text) - HOOK_CONTEXT_MAX_CHARS, len(out) + 1 - HOOK_OUTPUT_MAX_CHARS)
         if over <= 0:
             return out
         budget -= max(over, 32)  # escapes (quotes, newlines) made the JSON longer than the block
@@ -193,15 +201,18 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     return out
 
 
-def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client: str = "claude-code") -> str:
-    """The UserPromptSubmit output JSON with the recall block for ``prompt``, or ``""``."""
+def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client: str = "claude-code", *,
+                       environ=None, dense: bool = False) -> str:
+    """The UserPromptSubmit output JSON with the recall block for ``prompt``, or ``""``.
+    ``dense``: embed the prompt here (a warm process with the model loaded);
+    otherwise the cosines come from a warm process or not at all."""
     prompt = data.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         return ""
     from ...prompt.pending import mark_shown
     from ...search.recall import mark_recalled, recall_with_pending  # not the facade: only what recall needs
 
-    session = _session(data, home)
+    session = _session(data, home, environ)
 
     def render(budget: int) -> str:
         # Recall, then the findings the session start did not show in this session (a resumed or hook-less
@@ -209,7 +220,7 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
         # embeds the prompt when it runs, else recall is lexical (memdir.search.warm). Once per session:
         # bodies this session was given are only named (memdir.search.recall).
         shown["budget"] = budget
-        shown["result"] = recall_with_pending(session, prompt, max_bytes=budget, embed_query=False, mark=False,
+        shown["result"] = recall_with_pending(session, prompt, max_bytes=budget, embed_query=dense, mark=False,
                                               once=True)
         return shown["result"].block
 
@@ -271,9 +282,10 @@ def spawn_sync(home, cwd: str) -> int | None:
     return process.pid
 
 
-def run(event: str, stdin=None, home=None, client: str = "claude-code") -> str:
+def run(event: str, stdin=None, home=None, client: str = "claude-code", *, environ=None, dense: bool = False) -> str:
     """Handle one hook ``event`` of ``client`` (:data:`DIALECTS`); returns what
-    to print on stdout (``""`` for nothing). Raises :class:`HookSkip`,
+    to print on stdout (``""`` for nothing). ``environ`` and ``dense``: a
+    prompt hook run by a warm process (:func:`answer_warm`). Raises :class:`HookSkip`,
     :class:`memdir.MemdirError` or ``OSError``; :func:`main` turns every
     failure into exit 0."""
     events = DIALECTS.get(client)
@@ -286,12 +298,14 @@ def run(event: str, stdin=None, home=None, client: str = "claude-code") -> str:
     if moment == "start":
         return session_start(data, home, event, client)
     if moment == "prompt":
-        return user_prompt_submit(data, home, event, client)
+        return user_prompt_submit(data, home, event, client, environ=environ, dense=dense)
     return queue_consolidation(data, home, event)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m memdir.hooks CLIENT EVENT [--home DIR]``. Always exit 0."""
+    """``python -m memdir.hooks CLIENT EVENT [--home DIR]``. Always exit 0.
+    A prompt hook is first sent whole to the home's warm process
+    (:func:`_through_warm`); only when none answers does this process run it."""
     argv = list(sys.argv[1:] if argv is None else argv)
     home = None
     for i, token in enumerate(argv):
@@ -306,24 +320,88 @@ def main(argv: list[str] | None = None) -> int:
     if len(argv) != 2 or argv[0] not in DIALECTS:
         print(f"memdir hook: usage: memdir hook {{{','.join(DIALECTS)}}} EVENT [--home DIR]", file=sys.stderr)
         return 0
-    return handle(argv[1], home=home, client=argv[0])
+    client, event = argv
+    stdin = None
+    if DIALECTS[client].get(event) == "prompt":
+        raw = _read_stdin(sys.stdin)
+        if _through_warm(client, event, raw, home):
+            return 0
+        stdin = io.StringIO(raw)  # no warm process answered: this process runs the hook
+    return handle(event, home=home, client=client, stdin=stdin)
+
+
+def _read_stdin(stream) -> str:
+    raw = stream.buffer.read(MAX_STDIN) if hasattr(stream, "buffer") else stream.read(MAX_STDIN)
+    return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+
+
+def _through_warm(client: str, event: str, raw: str, home) -> bool:
+    """The thin client: send the hook's input to the warm process of the
+    home (:mod:`memdir.search.warm`), which runs this module's prompt hook
+    with its index, settings read with this process's ``MEMDIR_*``
+    environment, and the model loaded (:func:`answer_warm`); print its
+    answer. False — nothing printed — when no warm process answers within
+    :data:`memdir.search.warm.HOOK_TIMEOUT` or the home cannot be resolved
+    (the caller then runs the hook itself, which reports that). Imports only
+    the socket client: no search, layer, YAML or SQLite code."""
+    from ...errors import MemdirError
+    from ...paths import resolve_home
+    from ...search import warm
+
+    try:
+        path = resolve_home(home)
+    except MemdirError:
+        return False
+    environ = {name: value for name, value in os.environ.items() if name.startswith("MEMDIR_")}
+    answer = warm.request(path, {"hook": {"client": client, "event": event, "input": raw, "home": str(path),
+                                          "environ": environ}}, timeout=warm.HOOK_TIMEOUT)
+    if answer is None or not isinstance(answer.get("stdout"), str):
+        return False
+    if answer.get("stderr"):
+        print(str(answer["stderr"]), file=sys.stderr)
+    if answer["stdout"]:
+        _write_utf8(answer["stdout"] + "\n")
+    return True
+
+
+def answer_warm(hook: dict, dense: bool = False) -> dict:
+    """Run a prompt hook sent by :func:`_through_warm`, in the warm process
+    (:class:`memdir.search.warm.WarmServer`'s ``hooks``): ``hook`` holds
+    ``client``, ``event``, ``input`` (the hook's stdin), ``home`` and the
+    hook process's ``MEMDIR_*`` ``environ``; ``dense`` when the model is
+    loaded here. Returns ``{"stdout": what to print, "stderr": the one line
+    or None}`` — what :func:`handle` would print — or ``{"error": …}`` for an
+    event that is not a prompt hook. Never raises."""
+    client, event = hook.get("client"), hook.get("event")
+    if DIALECTS.get(client, {}).get(event) != "prompt" or not isinstance(hook.get("input"), str):
+        return {"error": "not a prompt hook"}
+    given = hook.get("environ") if isinstance(hook.get("environ"), dict) else {}
+    environ = {str(k): v for k, v in given.items() if str(k).startswith("MEMDIR_") and isinstance(v, str)}
+    out, line = _outcome(event, io.StringIO(hook["input"]), hook.get("home"), client, environ=environ,
+                         dense=dense)
+    return {"stdout": out, "stderr": line}
 
 
 def handle(event: str, home=None, stdin=None, client: str = "claude-code") -> int:
     """Run :func:`run`, print its output, and map every failure to one stderr line. Returns 0."""
-    from ...errors import MemdirError
-
-    try:
-        out = run(event, stdin=stdin, home=home, client=client)
-    except (HookSkip, MemdirError) as exc:
-        print(f"memdir hook {event}: {exc}", file=sys.stderr)
-        return 0
-    except Exception as exc:  # never block the agent on a memory problem
-        print(f"memdir hook {event}: skipped after an error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 0
+    out, line = _outcome(event, stdin, home, client)
+    if line:
+        print(line, file=sys.stderr)
     if out:
         _write_utf8(out + "\n")
     return 0
+
+
+def _outcome(event: str, stdin, home, client: str, **how) -> tuple[str, str | None]:
+    """``(stdout, stderr line or None)`` of :func:`run`: every failure is one line."""
+    from ...errors import MemdirError
+
+    try:
+        return run(event, stdin=stdin, home=home, client=client, **how), None
+    except (HookSkip, MemdirError) as exc:
+        return "", f"memdir hook {event}: {exc}"
+    except Exception as exc:  # never block the agent on a memory problem
+        return "", f"memdir hook {event}: skipped after an error: {type(exc).__name__}: {exc}"
 
 
 def _write_utf8(text: str) -> None:

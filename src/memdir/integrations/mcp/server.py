@@ -205,10 +205,11 @@ def serve_stdio(home: str | None = None, project: str | None = None) -> int:
         async with stdio_server(wire.stdin, wire.stdout) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
-    # This long-lived process embeds prompts for the fresh prompt hooks of its home (memdir.search.warm).
+    # This long-lived process runs the prompt hooks of its home, the prompt embedded here (memdir.search.warm).
     from ...search.warm import serve
+    from ..claude_code.hooks import answer_warm
 
-    warm = serve(state.fallback.home, state.fallback.settings)
+    warm = serve(state.fallback.home, state.fallback.settings, hooks=answer_warm)
     try:
         anyio.run(main)
     finally:

