@@ -125,7 +125,7 @@ def corpus(count: int, seed: int = 7, facts: int = 50) -> tuple[list[tuple[str, 
     return notes, questions
 
 
-def _store(base: Path, notes, vectors: str):
+def _store(base: Path, notes, vectors: str, passages: bool = False):
     from memdir import Memory
     from memdir.search.sync import prepare
 
@@ -139,15 +139,19 @@ def _store(base: Path, notes, vectors: str):
             front = f"---\nname: {name}\ndescription: {json.dumps(description)}\ntype: project\n---\n\n"
             (layer / f"{name}.md").write_text(front + body + "\n", encoding="utf-8")
     prepare(mem.session)
+    if passages:  # what the background embedder does after the heads (vectors.EMBED_PASSAGES)
+        from memdir.search import index, vectors as dense
+
+        dense.embed_passages(index.connect(mem.session.home), None)
     return mem
 
 
-def run(count: int, mode: str, seed: int, keep: Path | None) -> dict:
+def run(count: int, mode: str, seed: int, keep: Path | None, passages: bool = False) -> dict:
     notes, questions = corpus(count, seed)
     with tempfile.TemporaryDirectory() as tmp:
         base = (keep / f"planted-{count}-{seed}") if keep else Path(tmp)
         start = time.perf_counter()
-        mem = _store(base, notes, "on" if mode == "hybrid" else "off")
+        mem = _store(base, notes, "on" if mode == "hybrid" else "off", passages and mode == "hybrid")
         built = time.perf_counter() - start
         first = top5 = empty = 0
         times, misses = [], []
@@ -173,9 +177,12 @@ def main() -> None:
     parser.add_argument("--modes", default="bm25")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--keep", type=Path)
+    parser.add_argument("--passages", action="store_true",
+                        help="hybrid: also embed every note's body passages (as the background embedder does with"
+                             " vectors.EMBED_PASSAGES on) before asking")
     args = parser.parse_args()
     for mode in (m.strip() for m in args.modes.split(",") if m.strip()):
-        print(json.dumps(run(args.notes, mode, args.seed, args.keep)), flush=True)
+        print(json.dumps(run(args.notes, mode, args.seed, args.keep, args.passages)), flush=True)
 
 
 if __name__ == "__main__":

@@ -71,3 +71,27 @@ def test_the_sentence_that_answers_beats_a_note_named_after_the_topic(isolated_h
     found = mem.search("What is the port of the staging Redis instance for shipping?")
     assert names(found) == ["notifications-review", "shipping-review"]
     assert found[0].score >= relevance.THRESHOLD
+
+
+def test_a_compound_finds_its_two_words_in_the_sentence_that_answers(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    filler = ("The team reviewed dashboards, alerts and runbooks for every environment this week. " * 12).strip()
+    mem.write("settings-list", "Settings of every store", "project",
+              f"{filler} Settings such as port, owner, timeout and version of each Kafka are tracked. "
+              f"{filler} The ledger team reads from the staging cluster.")
+    mem.write("incident-notes", "Incident review notes", "project",
+              f"{filler} Connections from ledger to the staging Kafka time out after 300 milliseconds. {filler}")
+    found = mem.search("What is the connection timeout from ledger to the staging Kafka?")
+    assert names(found)[0] == "incident-notes"  # "time out" is "timeout", in the sentence that answers
+    assert "settings-list" in names(found)  # control: "timeout" written as one word is found too
+    assert found[0].why["terms"] == ["connect", "timeout", "ledger", "stage", "kafka"]
+
+
+def test_a_compound_is_two_words_only_when_they_stand_together(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    mem.write("setup", "Laptop notes", "project", "Run make to set up the laptop.")
+    mem.write("apart", "Set notes", "project", "Set the flag, then look it up in the table.")
+    assert names(mem.search("setup")) == ["setup"]  # "set up" together; "set … up" apart is not "setup"
+    assert names(mem.search("flag")) == ["apart"]  # control: the other memory is searchable
+    mem.write("mongo", "Store notes", "project", "The MongoDB cluster of billing.")
+    assert names(mem.search("MongoDB")) == ["mongo"]  # an identifier's own parts are not a compound to look for

@@ -40,7 +40,16 @@ from ..vocabulary import ORIGINS, TYPES
 from . import relevance
 from .index import layer_key
 from .sync import sync
-from .tokenize import MAX_QUERY_CHARS, fts_query, is_stopword, prefixable, query_terms, tokens
+from .tokenize import (
+    MAX_QUERY_CHARS,
+    compound_splits,
+    fts_query,
+    is_compound,
+    is_stopword,
+    prefixable,
+    query_terms,
+    tokens,
+)
 
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
 PIN_BOOST = 0.10
@@ -238,14 +247,15 @@ def _where(layers: list[str], include_muted: bool, now: float, filters: Filters)
     return (f"d.layer IN ({marks}) AND {_VISIBLE}{extra}", [*layers, int(include_muted), now, now, *extra_args])
 
 
-def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> list[IndexedMemory]:
+def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
+               compounds: dict[str, tuple[str, str]] | None = None) -> list[IndexedMemory]:
     """The ``limit`` best visible rows for ``terms``. First the FTS5 ranking
     alone (its best ``4·limit`` rows, then filtered against ``docs``), because
     joining every matching row costs more than ranking it; when the filter
     leaves too few and FTS had more, the full join decides."""
     if not terms:
         return []
-    match = fts_query(terms)
+    match = fts_query(terms, compounds)
     clause, args = where
     weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
     wide = 4 * limit
@@ -279,7 +289,8 @@ def _load(conn, ranked: list[tuple[int, float]]) -> list[IndexedMemory]:
     return [IndexedMemory(*rows[i], rel) for i, rel in ranked if i in rows]
 
 
-def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> list[tuple[int, float]]:
+def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
+               compounds: dict[str, tuple[str, str]] | None = None) -> list[tuple[int, float]]:
     """Up to ``limit`` visible rows, as ``(row id, bm25)`` best first, holding
     every content term of the query within
     :data:`~memdir.search.relevance.NEAR_TOKENS` tokens of each other (FTS5
@@ -288,16 +299,68 @@ def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> l
     common words far apart. One query over the index (each further NEAR
     query reads every term's positions again: at 10,000 notes a leave-one-out
     fallback made a search several times slower for one question of fifty).
-    ``[]`` for fewer than two content terms."""
+    ``[]`` for fewer than two content terms. A compound term of the query
+    (``compounds``) is also looked for as its two words (a second NEAR
+    query, with the phrase in the term's place)."""
     strong = [t for t in terms if t not in relevance.soft_terms(terms)]
     content = [t for t in strong if t not in relevance.GENERIC] or strong
     if len(content) < 2:
         return []
     weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
-    match = f"NEAR({fts_query(content).replace(' OR ', ' ')}, {relevance.NEAR_TOKENS})"
-    ranked = conn.execute(f"SELECT rowid, -bm25(fts, {weights}) AS rel FROM fts WHERE fts MATCH ?"
-                          f" ORDER BY rel DESC LIMIT ?", (match, 4 * limit)).fetchall()
+    variants = [[fts_query([t]) for t in content]]
+    if compounds and any(t in compounds for t in content):
+        variants.append([f'"{" ".join(compounds[t])}"' if t in compounds else fts_query([t]) for t in content])
+    ranked: list[tuple[int, float]] = []
+    for phrases in variants:
+        match = f"NEAR({' '.join(phrases)}, {relevance.NEAR_TOKENS})"
+        ranked += conn.execute(f"SELECT rowid, -bm25(fts, {weights}) AS rel FROM fts WHERE fts MATCH ?"
+                               f" ORDER BY rel DESC LIMIT ?", (match, 4 * limit)).fetchall()
+    if len(variants) > 1:
+        best: dict[int, float] = {}
+        for rowid, rel in ranked:
+            best[rowid] = max(rel, best.get(rowid, rel))
+        ranked = sorted(best.items(), key=lambda row: -row[1])
     return _visible(conn, ranked, where)[:limit] if ranked else []
+
+
+COMPOUND_LOOKUPS = 8  # vocabulary range reads per query for compounds (a long prompt has many long terms)
+
+
+def _compounds(conn, terms: list[str]) -> dict[str, tuple[str, str]]:
+    """``{term: (first word, second word)}`` for the query's terms that the
+    index also holds written as two adjacent words (``timeout`` → ``time
+    out``; :func:`~memdir.search.tokenize.compound_splits`): both words are
+    in the index's vocabulary and read together as the term. At most
+    :data:`COMPOUND_LOOKUPS` reads of the vocabulary; ``{}`` when none."""
+    asked = set(terms)  # a query's own identifier (MongoDB → mongodb mongo db) is no compound to look for
+    splits = {t: [(a, b) for a, b in compound_splits(t) if len(a) >= 3 and not is_stopword(a) and a not in asked]
+              for t in terms}
+    firsts = sorted({a for pairs in splits.values() for a, _ in pairs})
+    if not firsts:
+        return {}
+    marks = ",".join("?" * len(firsts))
+    known = {r[0] for r in conn.execute(f"SELECT term FROM fts_terms WHERE term IN ({marks})", firsts)}
+    out: dict[str, tuple[str, str]] = {}
+    lookups = 0
+    for term, pairs in splits.items():
+        for first, rest in pairs:
+            if first not in known or term in out or lookups >= COMPOUND_LOOKUPS:
+                continue
+            lookups += 1
+            seconds = [r[0] for r in conn.execute("SELECT term FROM fts_terms WHERE term >= ? AND term < ?"
+                                                  " ORDER BY term LIMIT 20", (rest, rest + "\uffff"))]
+            second = next((w for w in seconds if is_compound(term, first, w)), None)
+            if second is not None:
+                out[term] = (first, second)
+    return out
+
+
+def _phrase_freq(conn, compounds: dict[str, tuple[str, str]], counts: dict[str, int], total: int) -> None:
+    """Add to ``counts`` the memories holding each compound as its two words and not as one."""
+    for term, pair in compounds.items():
+        match = f'"{" ".join(pair)}" NOT "{term}"'
+        found = conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (match,)).fetchone()[0]
+        counts[term] = min(total, counts.get(term, 0) + found)
 
 
 def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
@@ -346,9 +409,10 @@ def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[s
 
 
 def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float], keywords: bool,
-              counts: dict[str, int], total: int) -> dict[int, relevance.Evidence]:
+              counts: dict[str, int], total: int,
+              compounds: dict[str, tuple[str, str]] | None = None) -> dict[int, relevance.Evidence]:
     weights = relevance.term_weights(terms, counts, total)
-    as_terms = relevance.Prefixes(weights)
+    as_terms = relevance.Prefixes(weights, compounds)
     median = relevance.median(cosines.values()) if cosines else None
     top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
     strong = set(terms) - relevance.soft_terms(terms)  # unknown CJK bigrams count: they may be the topic
@@ -439,13 +503,15 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         try:
             total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
             counts = _doc_freq(conn, terms, total)
+            compounds = _compounds(conn, terms)
+            _phrase_freq(conn, compounds, counts, total)
             narrow = _discriminating(conn, terms, total, counts)
-            lexical = _bm25_rows(conn, narrow, where, pool)
+            lexical = _bm25_rows(conn, narrow, where, pool, compounds)
             if explicit and len(lexical) < pool and len(narrow) < len(terms):
-                lexical = _bm25_rows(conn, terms, where, pool)  # a search lists every memory sharing a term
+                lexical = _bm25_rows(conn, terms, where, pool, compounds)  # a search lists every memory sharing a term
             if explicit:  # the sentences holding the query first, then BM25's best: one pool of rows in all
                 have = {memory.id: memory for memory in lexical}
-                near = _near_rows(conn, terms, where, pool)
+                near = _near_rows(conn, terms, where, pool, compounds)
                 have.update((m.id, m) for m in _load(conn, [row for row in near if row[0] not in have]))
                 first = [have[i] for i, _ in near if i in have]
                 lexical = (first + [m for m in lexical if m.id not in {n.id for n in first}])[:pool]
@@ -454,7 +520,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             keywords = explicit or _keywords(query, terms)
-            found = _evidence(conn, list(rows), terms, cosines, keywords, counts, total) if rows else {}
+            found = _evidence(conn, list(rows), terms, cosines, keywords, counts, total, compounds) if rows else {}
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:
