@@ -95,3 +95,24 @@ def test_a_compound_is_two_words_only_when_they_stand_together(isolated_home, pr
     assert names(mem.search("flag")) == ["apart"]  # control: the other memory is searchable
     mem.write("mongo", "Store notes", "project", "The MongoDB cluster of billing.")
     assert names(mem.search("MongoDB")) == ["mongo"]  # an identifier's own parts are not a compound to look for
+
+
+
+@pytest.mark.slow
+def test_a_question_word_no_memory_holds_does_not_hide_the_sentence_holding_the_rest(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    layer = mem.session.layer("project").path
+    layer.mkdir(parents=True, exist_ok=True)
+    filler = ("The team reviewed dashboards, alerts and runbooks for every environment this week. " * 6).strip()
+
+    def note(name, body):
+        (layer / f"{name}.md").write_text(f"---\nname: {name}\ndescription: Review notes {name}\ntype: project\n"
+                                          f"---\n\n{body}\n", encoding="utf-8")
+
+    for i in range(60):  # more notes holding the question's words, far apart and often, than a search's pool
+        note(f"review-{i:02d}", f"Sandbox and Kafka were slow on day {i}. {filler} Kafka lag grew in sandbox. "
+                                f"{filler} The ledger team was paged; ledger and Kafka recovered.")
+    note("audit-notes", f"{filler} The sandbox Kafka for ledger is reachable at mq-12.eu.internal. {filler}")
+    found = mem.search("What is the hostname of the sandbox Kafka for ledger?", k=3)  # "hostname": in no memory
+    assert names(found)[0] == "audit-notes"
+    assert names(found)[1].startswith("review-")  # control: the notes sharing the words are listed after it

@@ -290,7 +290,8 @@ def _load(conn, ranked: list[tuple[int, float]]) -> list[IndexedMemory]:
 
 
 def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
-               compounds: dict[str, tuple[str, str]] | None = None) -> list[tuple[int, float]]:
+               compounds: dict[str, tuple[str, str]] | None = None,
+               counts: dict[str, int] | None = None) -> list[tuple[int, float]]:
     """Up to ``limit`` visible rows, as ``(row id, bm25)`` best first, holding
     every content term of the query within
     :data:`~memdir.search.relevance.NEAR_TOKENS` tokens of each other (FTS5
@@ -301,7 +302,12 @@ def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
     fallback made a search several times slower for one question of fifty).
     ``[]`` for fewer than two content terms. A compound term of the query
     (``compounds``) is also looked for as its two words (a second NEAR
-    query, with the phrase in the term's place)."""
+    query, with the phrase in the term's place). A term no memory holds
+    (``counts``: document frequencies) is left out: no sentence can hold it,
+    and the sentence holding the rest may answer (``hostname`` where the
+    note says "reachable at")."""
+    if counts is not None:
+        terms = [t for t in terms if counts.get(t, 0) or (compounds and t in compounds)]
     strong = [t for t in terms if t not in relevance.soft_terms(terms)]
     content = [t for t in strong if t not in relevance.GENERIC] or strong
     if len(content) < 2:
@@ -511,7 +517,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 lexical = _bm25_rows(conn, terms, where, pool, compounds)  # a search lists every memory sharing a term
             if explicit:  # the sentences holding the query first, then BM25's best: one pool of rows in all
                 have = {memory.id: memory for memory in lexical}
-                near = _near_rows(conn, terms, where, pool, compounds)
+                near = _near_rows(conn, terms, where, pool, compounds, counts)
                 have.update((m.id, m) for m in _load(conn, [row for row in near if row[0] not in have]))
                 first = [have[i] for i, _ in near if i in have]
                 lexical = (first + [m for m in lexical if m.id not in {n.id for n in first}])[:pool]
