@@ -116,3 +116,30 @@ def test_a_question_word_no_memory_holds_does_not_hide_the_sentence_holding_the_
     found = mem.search("What is the hostname of the sandbox Kafka for ledger?", k=3)  # "hostname": in no memory
     assert names(found)[0] == "audit-notes"
     assert names(found)[1].startswith("review-")  # control: the notes sharing the words are listed after it
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("vectors", ["on", "off"])
+def test_a_tie_of_sentences_is_broken_by_their_meaning(isolated_home, project, vectors):
+    mem = Memory.open(home=isolated_home, project=project, search_vectors=vectors)
+    filler = ("The team reviewed dashboards, alerts and runbooks for every environment this week. " * 4).strip()
+    endings = {"a-restarts": "was restarted twice by Rosa on Monday", "b-keys": "keeps its list of keys in the vault",
+               "z-host": "is reachable at mq-12.eu.internal"}
+    for name, ending in endings.items():
+        mem.write(name, "Review notes", "project", f"{filler} The sandbox Kafka for ledger {ending}. {filler}")
+    found = names(mem.search("What is the hostname of the sandbox Kafka for ledger?"))
+    assert sorted(found) == sorted(endings)  # every note holding the words is listed
+    if vectors == "on":
+        assert found[0] == "z-host"  # the sentence that means the answer
+    else:
+        assert found == ["a-restarts", "b-keys", "z-host"]  # control: words alone cannot tell them apart
+
+
+def test_the_best_sentence_is_the_one_holding_most_of_the_query():
+    from memdir.search import ties
+
+    read = relevance.Prefixes({"sandbox": 1.0, "kafka": 1.0, "ledger": 1.0})
+    text = "Kafka lag grew. The sandbox Kafka for ledger is reachable at mq-12.\nLedger was paged."
+    assert ties.best_sentence(text, read, {"sandbox", "kafka", "ledger"}) == \
+        "The sandbox Kafka for ledger is reachable at mq-12."
+    assert ties.best_sentence("Nothing here. Or here.", read, {"kafka"}) == "Nothing here."  # control: first of equals

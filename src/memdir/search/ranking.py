@@ -40,16 +40,8 @@ from ..vocabulary import ORIGINS, TYPES
 from . import relevance
 from .index import layer_key
 from .sync import sync
-from .tokenize import (
-    MAX_QUERY_CHARS,
-    compound_splits,
-    fts_query,
-    is_compound,
-    is_stopword,
-    prefixable,
-    query_terms,
-    tokens,
-)
+from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq
+from .tokenize import MAX_QUERY_CHARS, fts_query, is_stopword, query_terms, tokens
 
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
 PIN_BOOST = 0.10
@@ -219,17 +211,6 @@ _VISIBLE = ("d.status = 'active' AND (? OR d.disabled = 0)"
 _COLUMNS = ", ".join(f"d.{column.name}" for column in fields(IndexedMemory) if column.name != "bm25")
 
 
-def _discriminating(conn, terms: list[str], total: int, counts: dict[str, int]) -> list[str]:
-    """``terms`` without those found in more than half of all indexed memories:
-    FTS5's BM25 floors their IDF at 1e-6, so they change no score, while
-    scoring every row that holds them is most of a query's cost. All of
-    ``terms`` when no term that would be left occurs at all."""
-    if len(terms) < 2:
-        return terms
-    kept = [t for t in terms if counts.get(t, 0) * 2 <= total]
-    return kept if any(counts.get(t, 0) for t in kept) else terms
-
-
 def _keywords(query: str, terms: list[str]) -> bool:
     """True when ``query`` reads as keywords, not a sentence: no filler, and
     stopwords at most a third of its words (``user by id``), or nothing but
@@ -329,46 +310,6 @@ def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
     return _visible(conn, ranked, where)[:limit] if ranked else []
 
 
-COMPOUND_LOOKUPS = 8  # vocabulary range reads per query for compounds (a long prompt has many long terms)
-
-
-def _compounds(conn, terms: list[str]) -> dict[str, tuple[str, str]]:
-    """``{term: (first word, second word)}`` for the query's terms that the
-    index also holds written as two adjacent words (``timeout`` → ``time
-    out``; :func:`~memdir.search.tokenize.compound_splits`): both words are
-    in the index's vocabulary and read together as the term. At most
-    :data:`COMPOUND_LOOKUPS` reads of the vocabulary; ``{}`` when none."""
-    asked = set(terms)  # a query's own identifier (MongoDB → mongodb mongo db) is no compound to look for
-    splits = {t: [(a, b) for a, b in compound_splits(t) if len(a) >= 3 and not is_stopword(a) and a not in asked]
-              for t in terms}
-    firsts = sorted({a for pairs in splits.values() for a, _ in pairs})
-    if not firsts:
-        return {}
-    marks = ",".join("?" * len(firsts))
-    known = {r[0] for r in conn.execute(f"SELECT term FROM fts_terms WHERE term IN ({marks})", firsts)}
-    out: dict[str, tuple[str, str]] = {}
-    lookups = 0
-    for term, pairs in splits.items():
-        for first, rest in pairs:
-            if first not in known or term in out or lookups >= COMPOUND_LOOKUPS:
-                continue
-            lookups += 1
-            seconds = [r[0] for r in conn.execute("SELECT term FROM fts_terms WHERE term >= ? AND term < ?"
-                                                  " ORDER BY term LIMIT 20", (rest, rest + "\uffff"))]
-            second = next((w for w in seconds if is_compound(term, first, w)), None)
-            if second is not None:
-                out[term] = (first, second)
-    return out
-
-
-def _phrase_freq(conn, compounds: dict[str, tuple[str, str]], counts: dict[str, int], total: int) -> None:
-    """Add to ``counts`` the memories holding each compound as its two words and not as one."""
-    for term, pair in compounds.items():
-        match = f'"{" ".join(pair)}" NOT "{term}"'
-        found = conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (match,)).fetchone()[0]
-        counts[term] = min(total, counts.get(term, 0) + found)
-
-
 def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
     if not ids:
         return {}
@@ -409,9 +350,25 @@ def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[s
     if not vectors.importable():
         return {}
     try:
-        return vectors.similarities(conn, session.home, vectors.query_vector(query), layers, allowed)
+        return vectors.similarities(conn, session.home, _query_vector(query), layers, allowed)
     except (RuntimeError, OSError, ValueError, MemoryError):
         return {}  # the embedding engine failed: the lexical model still answers, as without the extra
+
+
+_QUERY_VECTORS: dict[str, object] = {}
+
+
+def _query_vector(query: str):
+    """The query's embedding (:func:`memdir.search.vectors.query_vector`), the
+    last few remembered: a search embeds its query for the dense cosines and
+    again to break a tie (:mod:`memdir.search.ties`)."""
+    from . import vectors
+
+    if query not in _QUERY_VECTORS:
+        if len(_QUERY_VECTORS) >= 8:
+            _QUERY_VECTORS.pop(next(iter(_QUERY_VECTORS)))
+        _QUERY_VECTORS[query] = vectors.query_vector(query)
+    return _QUERY_VECTORS[query]
 
 
 def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float], keywords: bool,
@@ -429,23 +386,6 @@ def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float],
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
         out[rowid] = relevance.evidence(weights, head, as_terms((body or "").split()), strong, keywords,
                                          cosines.get(rowid), median, top)
-    return out
-
-
-def _doc_freq(conn, terms: list[str], total: int) -> dict[str, int]:
-    """Memories holding each term; a :func:`~memdir.search.tokenize.prefixable`
-    term counts the memories of every word it begins (summed, at most
-    ``total``, the memories indexed)."""
-    if not terms:
-        return {}
-    marks = ",".join("?" * len(terms))
-    out = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})", terms).fetchall())
-    longer = [t for t in terms if prefixable(t)]
-    if longer:
-        for term in longer:
-            row = conn.execute("SELECT sum(doc) FROM fts_terms WHERE term >= ? AND term < ?",
-                               (term, term + "\uffff")).fetchone()
-            out[term] = min(total, row[0] or 0)
     return out
 
 
@@ -508,10 +448,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         conn.execute("BEGIN")  # one snapshot for every read below: a concurrent sync may renumber rows
         try:
             total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
-            counts = _doc_freq(conn, terms, total)
-            compounds = _compounds(conn, terms)
-            _phrase_freq(conn, compounds, counts, total)
-            narrow = _discriminating(conn, terms, total, counts)
+            counts = doc_freq(conn, terms, total)
+            compounds = find_compounds(conn, terms)
+            add_phrase_freq(conn, compounds, counts, total)
+            narrow = discriminating(terms, total, counts)
             lexical = _bm25_rows(conn, narrow, where, pool, compounds)
             if explicit and len(lexical) < pool and len(narrow) < len(terms):
                 lexical = _bm25_rows(conn, terms, where, pool, compounds)  # a search lists every memory sharing a term
@@ -543,7 +483,25 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     # (evidence.near) breaks it before pin and recency do.
     hits.sort(key=lambda h: (-round(h.score, 2), -round(h.evidence.near, 2), h.evidence.span or 1 << 30,
                              -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25, h.memory.name))
+    if explicit and embed_query and len(hits) > 1:
+        hits = _ties_broken(session, query, hits, terms, counts, total, compounds)
     return _below_by_rank(hits), terms, scope_of
+
+
+def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str], counts: dict[str, int],
+                 total: int, compounds: dict[str, tuple[str, str]]) -> list[Hit]:
+    """``hits`` with a tie at their head broken by meaning (:mod:`memdir.search.ties`)
+    when dense retrieval is on; as they are otherwise."""
+    from . import ties, vectors
+
+    if ties.tied(hits) < 2 or not vectors.enabled(session.settings):
+        return hits
+    try:
+        vector = _query_vector(query)
+    except (RuntimeError, OSError, ValueError, MemoryError):
+        return hits
+    read = relevance.Prefixes(relevance.term_weights(terms, counts, total), compounds)
+    return ties.broken(hits, vector, read, terms)
 
 
 def _below_by_rank(hits: list[Hit]) -> list[Hit]:
