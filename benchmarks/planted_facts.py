@@ -188,7 +188,7 @@ def run(count: int, mode: str, seed: int, keep: Path | None, passages: bool = Fa
         return {"bench": "planted_facts", "notes": count, "mode": mode, "seed": seed, "questions": len(questions),
                 "first": first, "hit5": top5, "empty": empty, "build_s": round(built, 1),
                 "p50_ms": round(statistics.median(times), 1), "p95_ms": round(times[int(0.95 * (len(times) - 1))], 1),
-                "misses": misses[:5]}
+                "misses": misses[:10]}
 
 
 def main() -> None:

@@ -143,3 +143,22 @@ def test_the_best_sentence_is_the_one_holding_most_of_the_query():
     assert ties.best_sentence(text, read, {"sandbox", "kafka", "ledger"}) == \
         "The sandbox Kafka for ledger is reachable at mq-12."
     assert ties.best_sentence("Nothing here. Or here.", read, {"kafka"}) == "Nothing here."  # control: first of equals
+
+
+@pytest.mark.slow
+def test_words_side_by_side_come_before_words_that_share_a_sentence_by_chance(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    layer = mem.session.layer("project").path
+    layer.mkdir(parents=True, exist_ok=True)
+    filler = ("The team reviewed dashboards, alerts and runbooks for every environment this week. " * 6).strip()
+
+    def note(name, body):
+        (layer / f"{name}.md").write_text(f"---\nname: {name}\ndescription: Review notes {name}\ntype: project\n"
+                                          f"---\n\n{body}\n", encoding="utf-8")
+
+    for i in range(60):  # more than a search's pool: the three words in one sentence, not side by side
+        note(f"review-{i:02d}", f"Sandbox jobs and the Kafka brokers of the ledger team were slow on day {i}.")
+    note("audit-notes", f"{filler} The sandbox Kafka for ledger is reachable at mq-12.eu.internal. {filler}")
+    found = names(mem.search("What is the hostname of the sandbox Kafka for ledger?", k=3))
+    assert found[0] == "audit-notes"
+    assert found[1].startswith("review-")  # control: the notes holding the words apart are listed after it

@@ -281,7 +281,9 @@ def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
     common words far apart. One query over the index (each further NEAR
     query reads every term's positions again: at 10,000 notes a leave-one-out
     fallback made a search several times slower for one question of fifty).
-    ``[]`` for fewer than two content terms. A compound term of the query
+    ``[]`` for fewer than two content terms. First with at most
+    :data:`TIGHT_GAP` tokens between them, then, when no memory has them so
+    close, within a sentence. A compound term of the query
     (``compounds``) is also looked for as its two words (a second NEAR
     query, with the phrase in the term's place). A term no memory holds
     (``counts``: document frequencies) is left out: no sentence can hold it,
@@ -297,17 +299,26 @@ def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
     variants = [[fts_query([t]) for t in content]]
     if compounds and any(t in compounds for t in content):
         variants.append([f'"{" ".join(compounds[t])}"' if t in compounds else fts_query([t]) for t in content])
-    ranked: list[tuple[int, float]] = []
-    for phrases in variants:
-        match = f"NEAR({' '.join(phrases)}, {relevance.NEAR_TOKENS})"
-        ranked += conn.execute(f"SELECT rowid, -bm25(fts, {weights}) AS rel FROM fts WHERE fts MATCH ?"
-                               f" ORDER BY rel DESC LIMIT ?", (match, 4 * limit)).fetchall()
-    if len(variants) > 1:
-        best: dict[int, float] = {}
-        for rowid, rel in ranked:
-            best[rowid] = max(rel, best.get(rowid, rel))
-        ranked = sorted(best.items(), key=lambda row: -row[1])
-    return _visible(conn, ranked, where)[:limit] if ranked else []
+    for window in (TIGHT_GAP, relevance.NEAR_TOKENS):  # the words side by side first; within a sentence if none
+        ranked: list[tuple[int, float]] = []
+        for phrases in variants:
+            match = f"NEAR({' '.join(phrases)}, {window})"
+            ranked += conn.execute(f"SELECT rowid, -bm25(fts, {weights}) AS rel FROM fts WHERE fts MATCH ?"
+                                   f" ORDER BY rel DESC LIMIT ?", (match, 4 * limit)).fetchall()
+        if len(variants) > 1:
+            best: dict[int, float] = {}
+            for rowid, rel in ranked:
+                best[rowid] = max(rel, best.get(rowid, rel))
+            ranked = sorted(best.items(), key=lambda row: -row[1])
+        kept = _visible(conn, ranked, where)[:limit] if ranked else []
+        if kept:
+            return kept
+    return []
+
+
+# Tokens between the query's content terms, all together, in the first NEAR pass ("the sandbox Kafka for ledger"):
+# at 10,000 notes a sentence-wide window holds the words by chance in hundreds, ranked by BM25, blind to distance.
+TIGHT_GAP = 4
 
 
 def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
