@@ -1,6 +1,6 @@
 """Planted one-sentence facts in long notes of one domain's vocabulary, asked as plain questions.
 
-    python benchmarks/planted_facts.py [--notes 1000] [--modes bm25,hybrid] [--seed 7] [--keep DIR]
+    python benchmarks/planted_facts.py [--notes 1000] [--modes bm25,ties,hybrid] [--seed 7] [--keep DIR] [--passages]
 
 Generates ``--notes`` technical notes of 100–400 words (``benchmarks/_corpus.py``,
 seeded, so every run of a size is the same corpus) about one company's
@@ -13,6 +13,13 @@ listens on port 6391.") at a random place in the body; each fact is asked as
 a plain question ("What is the port of the staging Redis instance for
 billing?"). Notes are written as memory files straight into a project layer
 and indexed (``hybrid`` also embeds them, in the foreground).
+
+Modes: ``bm25`` (vectors off), ``hybrid`` (every note's head embedded in
+the foreground; ``--passages`` also its body passages) and ``ties`` (vectors
+on and nothing embedded yet, as before the background embedder has run:
+lexical scores, a tie at the top broken by the meaning of each tied note's
+best sentence, :mod:`memdir.search.ties`; the background embedder is kept
+from starting so the store stays so).
 
 Prints one JSON line per mode: ``first`` (questions whose note is ranked
 first, of 50), hit@5, ``empty`` (questions with no result at all), and p50/p95
@@ -40,28 +47,45 @@ from _corpus import (ATTRIBUTES, ENVS, FILLER, PEOPLE, SERVICES, STORES, TOPICS,
                      corpus, memory_file)
 
 
-def _store(base: Path, notes, vectors: str):
+def _store(base: Path, notes, vectors: str, passages: bool = False):
     from memdir import Memory
-    from memdir.search.sync import prepare
+    from memdir.search.sync import prepare, sync
 
     project = base / "proj"
     (project / ".git").mkdir(parents=True, exist_ok=True)
-    mem = Memory.open(home=base / "home", project=project, search_vectors=vectors, actor="human")
+    mem = Memory.open(home=base / "home", project=project, search_vectors="on" if vectors == "ties" else vectors,
+                      actor="human")
     layer = mem.session.layer("project").path
     layer.mkdir(parents=True, exist_ok=True)
     if not any(layer.glob("note-*.md")):
         for name, description, body in notes:
             (layer / f"{name}.md").write_text(memory_file(name, description, body), encoding="utf-8")
+    if vectors == "ties":
+        sync(mem.session.home, mem.session.layers(None))  # indexed, nothing embedded
+        return mem
     prepare(mem.session)
+    if passages:  # what the background embedder does after the heads (vectors.EMBED_PASSAGES)
+        from memdir.search import index, vectors as dense
+
+        dense.embed_passages(index.connect(mem.session.home), None)
     return mem
 
 
-def run(count: int, mode: str, seed: int, keep: Path | None) -> dict:
+MODES = ("bm25", "hybrid", "ties")
+
+
+def run(count: int, mode: str, seed: int, keep: Path | None, passages: bool = False) -> dict:
+    if mode not in MODES:
+        raise SystemExit(f"unknown mode {mode!r} (one of: {', '.join(MODES)})")
     notes, questions = corpus(count, seed)
     with tempfile.TemporaryDirectory() as tmp:
         base = (keep / f"planted-{count}-{seed}") if keep else Path(tmp)
         start = time.perf_counter()
-        mem = _store(base, notes, "on" if mode == "hybrid" else "off")
+        if mode == "ties":  # vectors on, no memory embedded yet: no background embedder is started meanwhile
+            from memdir.search import embedder
+
+            embedder.schedule = lambda home: None
+        mem = _store(base, notes, {"bm25": "off", "hybrid": "on"}.get(mode, mode), passages and mode == "hybrid")
         built = time.perf_counter() - start
         first = top5 = empty = 0
         times, misses = [], []
@@ -78,7 +102,7 @@ def run(count: int, mode: str, seed: int, keep: Path | None) -> dict:
         return {"bench": "planted_facts", "notes": count, "mode": mode, "seed": seed, "questions": len(questions),
                 "first": first, "hit5": top5, "empty": empty, "build_s": round(built, 1),
                 "p50_ms": round(statistics.median(times), 1), "p95_ms": round(times[int(0.95 * (len(times) - 1))], 1),
-                "misses": misses[:5]}
+                "misses": misses[:10]}
 
 
 def main() -> None:
@@ -87,9 +111,12 @@ def main() -> None:
     parser.add_argument("--modes", default="bm25")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--keep", type=Path)
+    parser.add_argument("--passages", action="store_true",
+                        help="hybrid: also embed every note's body passages (as the background embedder does with"
+                             " vectors.EMBED_PASSAGES on) before asking")
     args = parser.parse_args()
     for mode in (m.strip() for m in args.modes.split(",") if m.strip()):
-        print(json.dumps(run(args.notes, mode, args.seed, args.keep)), flush=True)
+        print(json.dumps(run(args.notes, mode, args.seed, args.keep, args.passages)), flush=True)
 
 
 if __name__ == "__main__":

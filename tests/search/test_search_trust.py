@@ -71,3 +71,94 @@ def test_the_sentence_that_answers_beats_a_note_named_after_the_topic(isolated_h
     found = mem.search("What is the port of the staging Redis instance for shipping?")
     assert names(found) == ["notifications-review", "shipping-review"]
     assert found[0].score >= relevance.THRESHOLD
+
+
+def test_a_compound_finds_its_two_words_in_the_sentence_that_answers(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    filler = ("The team reviewed dashboards, alerts and runbooks for every environment this week. " * 12).strip()
+    mem.write("settings-list", "Settings of every store", "project",
+              f"{filler} Settings such as port, owner, timeout and version of each Kafka are tracked. "
+              f"{filler} The ledger team reads from the staging cluster.")
+    mem.write("incident-notes", "Incident review notes", "project",
+              f"{filler} Connections from ledger to the staging Kafka time out after 300 milliseconds. {filler}")
+    found = mem.search("What is the connection timeout from ledger to the staging Kafka?")
+    assert names(found)[0] == "incident-notes"  # "time out" is "timeout", in the sentence that answers
+    assert "settings-list" in names(found)  # control: "timeout" written as one word is found too
+    assert found[0].why["terms"] == ["connect", "timeout", "ledger", "stage", "kafka"]
+
+
+def test_a_compound_is_two_words_only_when_they_stand_together(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    mem.write("setup", "Laptop notes", "project", "Run make to set up the laptop.")
+    mem.write("apart", "Set notes", "project", "Set the flag, then look it up in the table.")
+    assert names(mem.search("setup")) == ["setup"]  # "set up" together; "set … up" apart is not "setup"
+    assert names(mem.search("flag")) == ["apart"]  # control: the other memory is searchable
+    mem.write("mongo", "Store notes", "project", "The MongoDB cluster of billing.")
+    assert names(mem.search("MongoDB")) == ["mongo"]  # an identifier's own parts are not a compound to look for
+
+
+
+@pytest.mark.slow
+def test_a_question_word_no_memory_holds_does_not_hide_the_sentence_holding_the_rest(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    layer = mem.session.layer("project").path
+    layer.mkdir(parents=True, exist_ok=True)
+    filler = ("The team reviewed dashboards, alerts and runbooks for every environment this week. " * 6).strip()
+
+    def note(name, body):
+        (layer / f"{name}.md").write_text(f"---\nname: {name}\ndescription: Review notes {name}\ntype: project\n"
+                                          f"---\n\n{body}\n", encoding="utf-8")
+
+    for i in range(60):  # more notes holding the question's words, far apart and often, than a search's pool
+        note(f"review-{i:02d}", f"Sandbox and Kafka were slow on day {i}. {filler} Kafka lag grew in sandbox. "
+                                f"{filler} The ledger team was paged; ledger and Kafka recovered.")
+    note("audit-notes", f"{filler} The sandbox Kafka for ledger is reachable at mq-12.eu.internal. {filler}")
+    found = mem.search("What is the hostname of the sandbox Kafka for ledger?", k=3)  # "hostname": in no memory
+    assert names(found)[0] == "audit-notes"
+    assert names(found)[1].startswith("review-")  # control: the notes sharing the words are listed after it
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("vectors", ["on", "off"])
+def test_a_tie_of_sentences_is_broken_by_their_meaning(isolated_home, project, vectors):
+    mem = Memory.open(home=isolated_home, project=project, search_vectors=vectors)
+    filler = ("The team reviewed dashboards, alerts and runbooks for every environment this week. " * 4).strip()
+    endings = {"a-restarts": "was restarted twice by Rosa on Monday", "b-keys": "keeps its list of keys in the vault",
+               "z-host": "is reachable at mq-12.eu.internal"}
+    for name, ending in endings.items():
+        mem.write(name, "Review notes", "project", f"{filler} The sandbox Kafka for ledger {ending}. {filler}")
+    found = names(mem.search("What is the hostname of the sandbox Kafka for ledger?"))
+    assert sorted(found) == sorted(endings)  # every note holding the words is listed
+    if vectors == "on":
+        assert found[0] == "z-host"  # the sentence that means the answer
+    else:
+        assert found == ["a-restarts", "b-keys", "z-host"]  # control: words alone cannot tell them apart
+
+
+def test_the_best_sentence_is_the_one_holding_most_of_the_query():
+    from memdir.search import ties
+
+    read = relevance.Prefixes({"sandbox": 1.0, "kafka": 1.0, "ledger": 1.0})
+    text = "Kafka lag grew. The sandbox Kafka for ledger is reachable at mq-12.\nLedger was paged."
+    assert ties.best_sentence(text, read, {"sandbox", "kafka", "ledger"}) == \
+        "The sandbox Kafka for ledger is reachable at mq-12."
+    assert ties.best_sentence("Nothing here. Or here.", read, {"kafka"}) == "Nothing here."  # control: first of equals
+
+
+@pytest.mark.slow
+def test_words_side_by_side_come_before_words_that_share_a_sentence_by_chance(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    layer = mem.session.layer("project").path
+    layer.mkdir(parents=True, exist_ok=True)
+    filler = ("The team reviewed dashboards, alerts and runbooks for every environment this week. " * 6).strip()
+
+    def note(name, body):
+        (layer / f"{name}.md").write_text(f"---\nname: {name}\ndescription: Review notes {name}\ntype: project\n"
+                                          f"---\n\n{body}\n", encoding="utf-8")
+
+    for i in range(60):  # more than a search's pool: the three words in one sentence, not side by side
+        note(f"review-{i:02d}", f"Sandbox jobs and the Kafka brokers of the ledger team were slow on day {i}.")
+    note("audit-notes", f"{filler} The sandbox Kafka for ledger is reachable at mq-12.eu.internal. {filler}")
+    found = names(mem.search("What is the hostname of the sandbox Kafka for ledger?", k=3))
+    assert found[0] == "audit-notes"
+    assert found[1].startswith("review-")  # control: the notes holding the words apart are listed after it

@@ -40,7 +40,8 @@ from ..vocabulary import ORIGINS, TYPES
 from . import relevance
 from .index import layer_key
 from .sync import sync
-from .tokenize import MAX_QUERY_CHARS, fts_query, is_stopword, prefixable, query_terms, tokens
+from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq
+from .tokenize import MAX_QUERY_CHARS, fts_query, is_stopword, query_terms, tokens
 
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
 PIN_BOOST = 0.10
@@ -210,17 +211,6 @@ _VISIBLE = ("d.status = 'active' AND (? OR d.disabled = 0)"
 _COLUMNS = ", ".join(f"d.{column.name}" for column in fields(IndexedMemory) if column.name != "bm25")
 
 
-def _discriminating(conn, terms: list[str], total: int, counts: dict[str, int]) -> list[str]:
-    """``terms`` without those found in more than half of all indexed memories:
-    FTS5's BM25 floors their IDF at 1e-6, so they change no score, while
-    scoring every row that holds them is most of a query's cost. All of
-    ``terms`` when no term that would be left occurs at all."""
-    if len(terms) < 2:
-        return terms
-    kept = [t for t in terms if counts.get(t, 0) * 2 <= total]
-    return kept if any(counts.get(t, 0) for t in kept) else terms
-
-
 def _keywords(query: str, terms: list[str]) -> bool:
     """True when ``query`` reads as keywords, not a sentence: no filler, and
     stopwords at most a third of its words (``user by id``), or nothing but
@@ -238,14 +228,15 @@ def _where(layers: list[str], include_muted: bool, now: float, filters: Filters)
     return (f"d.layer IN ({marks}) AND {_VISIBLE}{extra}", [*layers, int(include_muted), now, now, *extra_args])
 
 
-def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> list[IndexedMemory]:
+def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
+               compounds: dict[str, tuple[str, str]] | None = None) -> list[IndexedMemory]:
     """The ``limit`` best visible rows for ``terms``. First the FTS5 ranking
     alone (its best ``4·limit`` rows, then filtered against ``docs``), because
     joining every matching row costs more than ranking it; when the filter
     leaves too few and FTS had more, the full join decides."""
     if not terms:
         return []
-    match = fts_query(terms)
+    match = fts_query(terms, compounds)
     clause, args = where
     weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
     wide = 4 * limit
@@ -279,7 +270,9 @@ def _load(conn, ranked: list[tuple[int, float]]) -> list[IndexedMemory]:
     return [IndexedMemory(*rows[i], rel) for i, rel in ranked if i in rows]
 
 
-def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> list[tuple[int, float]]:
+def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
+               compounds: dict[str, tuple[str, str]] | None = None,
+               counts: dict[str, int] | None = None) -> list[tuple[int, float]]:
     """Up to ``limit`` visible rows, as ``(row id, bm25)`` best first, holding
     every content term of the query within
     :data:`~memdir.search.relevance.NEAR_TOKENS` tokens of each other (FTS5
@@ -288,16 +281,44 @@ def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> l
     common words far apart. One query over the index (each further NEAR
     query reads every term's positions again: at 10,000 notes a leave-one-out
     fallback made a search several times slower for one question of fifty).
-    ``[]`` for fewer than two content terms."""
+    ``[]`` for fewer than two content terms. First with at most
+    :data:`TIGHT_GAP` tokens between them, then, when no memory has them so
+    close, within a sentence. A compound term of the query
+    (``compounds``) is also looked for as its two words (a second NEAR
+    query, with the phrase in the term's place). A term no memory holds
+    (``counts``: document frequencies) is left out: no sentence can hold it,
+    and the sentence holding the rest may answer (``hostname`` where the
+    note says "reachable at")."""
+    if counts is not None:
+        terms = [t for t in terms if counts.get(t, 0) or (compounds and t in compounds)]
     strong = [t for t in terms if t not in relevance.soft_terms(terms)]
     content = [t for t in strong if t not in relevance.GENERIC] or strong
     if len(content) < 2:
         return []
     weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
-    match = f"NEAR({fts_query(content).replace(' OR ', ' ')}, {relevance.NEAR_TOKENS})"
-    ranked = conn.execute(f"SELECT rowid, -bm25(fts, {weights}) AS rel FROM fts WHERE fts MATCH ?"
-                          f" ORDER BY rel DESC LIMIT ?", (match, 4 * limit)).fetchall()
-    return _visible(conn, ranked, where)[:limit] if ranked else []
+    variants = [[fts_query([t]) for t in content]]
+    if compounds and any(t in compounds for t in content):
+        variants.append([f'"{" ".join(compounds[t])}"' if t in compounds else fts_query([t]) for t in content])
+    for window in (TIGHT_GAP, relevance.NEAR_TOKENS):  # the words side by side first; within a sentence if none
+        ranked: list[tuple[int, float]] = []
+        for phrases in variants:
+            match = f"NEAR({' '.join(phrases)}, {window})"
+            ranked += conn.execute(f"SELECT rowid, -bm25(fts, {weights}) AS rel FROM fts WHERE fts MATCH ?"
+                                   f" ORDER BY rel DESC LIMIT ?", (match, 4 * limit)).fetchall()
+        if len(variants) > 1:
+            best: dict[int, float] = {}
+            for rowid, rel in ranked:
+                best[rowid] = max(rel, best.get(rowid, rel))
+            ranked = sorted(best.items(), key=lambda row: -row[1])
+        kept = _visible(conn, ranked, where)[:limit] if ranked else []
+        if kept:
+            return kept
+    return []
+
+
+# Tokens between the query's content terms, all together, in the first NEAR pass ("the sandbox Kafka for ledger"):
+# at 10,000 notes a sentence-wide window holds the words by chance in hundreds, ranked by BM25, blind to distance.
+TIGHT_GAP = 4
 
 
 def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
@@ -340,15 +361,32 @@ def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[s
     if not vectors.importable():
         return {}
     try:
-        return vectors.similarities(conn, session.home, vectors.query_vector(query), layers, allowed)
+        return vectors.similarities(conn, session.home, _query_vector(query), layers, allowed)
     except (RuntimeError, OSError, ValueError, MemoryError):
         return {}  # the embedding engine failed: the lexical model still answers, as without the extra
 
 
+_QUERY_VECTORS: dict[str, object] = {}
+
+
+def _query_vector(query: str):
+    """The query's embedding (:func:`memdir.search.vectors.query_vector`), the
+    last few remembered: a search embeds its query for the dense cosines and
+    again to break a tie (:mod:`memdir.search.ties`)."""
+    from . import vectors
+
+    if query not in _QUERY_VECTORS:
+        if len(_QUERY_VECTORS) >= 8:
+            _QUERY_VECTORS.pop(next(iter(_QUERY_VECTORS)))
+        _QUERY_VECTORS[query] = vectors.query_vector(query)
+    return _QUERY_VECTORS[query]
+
+
 def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float], keywords: bool,
-              counts: dict[str, int], total: int) -> dict[int, relevance.Evidence]:
+              counts: dict[str, int], total: int,
+              compounds: dict[str, tuple[str, str]] | None = None) -> dict[int, relevance.Evidence]:
     weights = relevance.term_weights(terms, counts, total)
-    as_terms = relevance.Prefixes(weights)
+    as_terms = relevance.Prefixes(weights, compounds)
     median = relevance.median(cosines.values()) if cosines else None
     top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
     strong = set(terms) - relevance.soft_terms(terms)  # unknown CJK bigrams count: they may be the topic
@@ -359,23 +397,6 @@ def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float],
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
         out[rowid] = relevance.evidence(weights, head, as_terms((body or "").split()), strong, keywords,
                                          cosines.get(rowid), median, top)
-    return out
-
-
-def _doc_freq(conn, terms: list[str], total: int) -> dict[str, int]:
-    """Memories holding each term; a :func:`~memdir.search.tokenize.prefixable`
-    term counts the memories of every word it begins (summed, at most
-    ``total``, the memories indexed)."""
-    if not terms:
-        return {}
-    marks = ",".join("?" * len(terms))
-    out = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})", terms).fetchall())
-    longer = [t for t in terms if prefixable(t)]
-    if longer:
-        for term in longer:
-            row = conn.execute("SELECT sum(doc) FROM fts_terms WHERE term >= ? AND term < ?",
-                               (term, term + "\uffff")).fetchone()
-            out[term] = min(total, row[0] or 0)
     return out
 
 
@@ -438,14 +459,16 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         conn.execute("BEGIN")  # one snapshot for every read below: a concurrent sync may renumber rows
         try:
             total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
-            counts = _doc_freq(conn, terms, total)
-            narrow = _discriminating(conn, terms, total, counts)
-            lexical = _bm25_rows(conn, narrow, where, pool)
+            counts = doc_freq(conn, terms, total)
+            compounds = find_compounds(conn, terms)
+            add_phrase_freq(conn, compounds, counts, total)
+            narrow = discriminating(terms, total, counts)
+            lexical = _bm25_rows(conn, narrow, where, pool, compounds)
             if explicit and len(lexical) < pool and len(narrow) < len(terms):
-                lexical = _bm25_rows(conn, terms, where, pool)  # a search lists every memory sharing a term
+                lexical = _bm25_rows(conn, terms, where, pool, compounds)  # a search lists every memory sharing a term
             if explicit:  # the sentences holding the query first, then BM25's best: one pool of rows in all
                 have = {memory.id: memory for memory in lexical}
-                near = _near_rows(conn, terms, where, pool)
+                near = _near_rows(conn, terms, where, pool, compounds, counts)
                 have.update((m.id, m) for m in _load(conn, [row for row in near if row[0] not in have]))
                 first = [have[i] for i, _ in near if i in have]
                 lexical = (first + [m for m in lexical if m.id not in {n.id for n in first}])[:pool]
@@ -454,7 +477,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             keywords = explicit or _keywords(query, terms)
-            found = _evidence(conn, list(rows), terms, cosines, keywords, counts, total) if rows else {}
+            found = _evidence(conn, list(rows), terms, cosines, keywords, counts, total, compounds) if rows else {}
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:
@@ -471,7 +494,25 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     # (evidence.near) breaks it before pin and recency do.
     hits.sort(key=lambda h: (-round(h.score, 2), -round(h.evidence.near, 2), h.evidence.span or 1 << 30,
                              -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25, h.memory.name))
+    if explicit and embed_query and len(hits) > 1:
+        hits = _ties_broken(session, query, hits, terms, counts, total, compounds)
     return _below_by_rank(hits), terms, scope_of
+
+
+def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str], counts: dict[str, int],
+                 total: int, compounds: dict[str, tuple[str, str]]) -> list[Hit]:
+    """``hits`` with a tie at their head broken by meaning (:mod:`memdir.search.ties`)
+    when dense retrieval is on; as they are otherwise."""
+    from . import ties, vectors
+
+    if ties.tied(hits) < 2 or not vectors.enabled(session.settings):
+        return hits
+    try:
+        vector = _query_vector(query)
+    except (RuntimeError, OSError, ValueError, MemoryError):
+        return hits
+    read = relevance.Prefixes(relevance.term_weights(terms, counts, total), compounds)
+    return ties.broken(hits, vector, read, terms)
 
 
 def _below_by_rank(hits: list[Hit]) -> list[Hit]:

@@ -189,13 +189,17 @@ class Prefixes:
     """Reads a memory's tokens as a query's terms: each word that a
     :func:`prefixable <memdir.search.tokenize.prefixable>` query term of
     ``weights`` begins becomes that term (``postgresql`` → ``postgr``);
-    others stay. Build one per query and call it on each memory's tokens:
+    two words that ``compounds`` (term → its two words) names become that
+    term, in the first word's place (``time out`` → ``timeout``); others
+    stay. Build one per query and call it on each memory's tokens:
     it remembers each word's answer, and a store's notes repeat their
     vocabulary, so most words are looked up once per query, not once per note."""
 
-    def __init__(self, weights: dict[str, float]):
+    def __init__(self, weights: dict[str, float], compounds: dict[str, tuple[str, str]] | None = None):
         from .tokenize import PREFIX_MIN, prefixable
 
+        self._pairs = {pair: term for term, pair in (compounds or {}).items()}
+        self._firsts = {first for first, _ in self._pairs}
         self._weights = weights
         self._heads: dict[str, list[str]] = {}
         for term in weights:
@@ -211,16 +215,35 @@ class Prefixes:
         return out
 
     def __call__(self, tokens: list[str]) -> list[str]:
-        """``tokens`` with the words a prefixable term begins replaced by it."""
+        """``tokens`` with the words a prefixable term begins replaced by it
+        and the two words of a compound by the compound."""
+        if self._pairs:
+            tokens = self._joined(tokens)
         if not self._heads:
             return tokens
         seen, term = self._seen.get, self._term
         return [seen(tok) or term(tok) for tok in tokens]
 
+    def _joined(self, tokens: list[str]) -> list[str]:
+        firsts = self._firsts
+        if not firsts.intersection(tokens):
+            return tokens
+        out: list[str] = []
+        skip = False
+        for i, tok in enumerate(tokens):
+            if skip:
+                skip = False
+                continue
+            joined = self._pairs.get((tok, tokens[i + 1])) if tok in firsts and i + 1 < len(tokens) else None
+            out.append(joined or tok)
+            skip = joined is not None
+        return out
 
-def as_terms(tokens: list[str], weights: dict[str, float]) -> list[str]:
+
+def as_terms(tokens: list[str], weights: dict[str, float],
+             compounds: dict[str, tuple[str, str]] | None = None) -> list[str]:
     """``tokens`` read as the terms of ``weights`` (:class:`Prefixes`, for one memory)."""
-    return Prefixes(weights)(tokens)
+    return Prefixes(weights, compounds)(tokens)
 
 
 def best_passage(body_tokens: list[str], weights: dict[str, float], width: int = PASSAGE_TOKENS) -> set[str]:

@@ -206,11 +206,45 @@ def prefixable(term: str) -> bool:
     return len(term) >= PREFIX_MIN and term.isascii() and term.isalpha()
 
 
-def fts_query(terms: list[str]) -> str:
+def fts_query(terms: list[str], phrases: dict[str, tuple[str, str]] | None = None) -> str:
     """An FTS5 MATCH expression that ORs ``terms``, each one quoted (``"` `"``
     doubled inside), so no user text is read as FTS syntax; a
-    :func:`prefixable` term as a prefix query (``"postgr"*``). ``""`` for no terms."""
-    return " OR ".join('"' + t.replace('"', '""') + '"' + ("*" if prefixable(t) else "") for t in terms)
+    :func:`prefixable` term as a prefix query (``"postgr"*``); a term of
+    ``phrases`` (a compound and its two words, :func:`compound_splits`)
+    also as that two-word phrase (``"timeout" OR "time out"``). ``""`` for no terms."""
+    def one(t: str) -> str:
+        return '"' + t.replace('"', '""') + '"' + ("*" if prefixable(t) else "")
+
+    parts = []
+    for t in terms:
+        parts.append(one(t))
+        if phrases and t in phrases:
+            parts.append('"' + " ".join(phrases[t]).replace('"', '""') + '"')
+    return " OR ".join(parts)
+
+
+COMPOUND_MIN = 5
+"""A query term of at least this many ASCII letters may be a compound a
+document writes as two words (``timeout``/``time out``, ``setup``/``set up``,
+``login``/``log in``, ``hostname``/``host name``): :func:`compound_splits`."""
+
+
+def compound_splits(term: str) -> list[tuple[str, str]]:
+    """``(first word, start of the second)`` for every way to cut ``term`` (a
+    stemmed query term of :data:`COMPOUND_MIN`+ ASCII letters) into two
+    parts of at least 2 letters: ``timeout`` → ``[("ti", "meout"), …,
+    ("time", "out"), …]``. Which cut is real is the caller's question (the
+    index's vocabulary, :func:`is_compound`). ``[]`` for other terms."""
+    if len(term) < COMPOUND_MIN or not term.isascii() or not term.isalpha():
+        return []
+    return [(term[:i], term[i:]) for i in range(2, len(term) - 1)]
+
+
+def is_compound(term: str, first: str, second: str) -> bool:
+    """True when the two document tokens ``first second`` (stemmed, as
+    :func:`tokens` gives them) written together read as ``term``:
+    ``time out`` → ``timeout``, ``host name`` → ``hostnam``."""
+    return stem(first + second) == term
 
 
 def has_cjk(text: str) -> bool:
@@ -218,4 +252,4 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["MAX_QUERY_CHARS", "STOPWORDS", "document_text", "fold_accents", "fts_query", "has_cjk", "is_stopword", "PREFIX_MIN", "prefixable", "query_terms", "available", "require", "stem", "tokens"]
+__all__ = ["COMPOUND_MIN", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_stopword", "PREFIX_MIN", "prefixable", "query_terms", "available", "require", "stem", "tokens"]

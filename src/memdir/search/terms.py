@@ -1,0 +1,84 @@
+"""A query's terms as the search index holds them (:mod:`memdir.search.ranking`'s helpers).
+
+How many memories hold each term (:func:`doc_freq`), which terms are worth
+a BM25 pass (:func:`discriminating`), and which compound terms the index
+also holds written as two words (:func:`compounds`: ``timeout`` / ``time
+out``, with :func:`add_phrase_freq` counting those). Reads the ``fts`` and
+``fts_terms`` tables of :mod:`memdir.search.index` inside the caller's
+transaction; writes nothing.
+"""
+
+from __future__ import annotations
+
+from .tokenize import compound_splits, is_compound, is_stopword, prefixable
+
+
+def discriminating(terms: list[str], total: int, counts: dict[str, int]) -> list[str]:
+    """``terms`` without those found in more than half of all indexed memories:
+    FTS5's BM25 floors their IDF at 1e-6, so they change no score, while
+    scoring every row that holds them is most of a query's cost. All of
+    ``terms`` when no term that would be left occurs at all."""
+    if len(terms) < 2:
+        return terms
+    kept = [t for t in terms if counts.get(t, 0) * 2 <= total]
+    return kept if any(counts.get(t, 0) for t in kept) else terms
+
+
+COMPOUND_LOOKUPS = 8  # vocabulary range reads per query for compounds (a long prompt has many long terms)
+
+
+def compounds(conn, terms: list[str]) -> dict[str, tuple[str, str]]:
+    """``{term: (first word, second word)}`` for the query's terms that the
+    index also holds written as two adjacent words (``timeout`` → ``time
+    out``; :func:`~memdir.search.tokenize.compound_splits`): both words are
+    in the index's vocabulary and read together as the term. At most
+    :data:`COMPOUND_LOOKUPS` reads of the vocabulary; ``{}`` when none."""
+    asked = set(terms)  # a query's own identifier (MongoDB → mongodb mongo db) is no compound to look for
+    splits = {t: [(a, b) for a, b in compound_splits(t) if len(a) >= 3 and not is_stopword(a) and a not in asked]
+              for t in terms}
+    firsts = sorted({a for pairs in splits.values() for a, _ in pairs})
+    if not firsts:
+        return {}
+    marks = ",".join("?" * len(firsts))
+    known = {r[0] for r in conn.execute(f"SELECT term FROM fts_terms WHERE term IN ({marks})", firsts)}
+    out: dict[str, tuple[str, str]] = {}
+    lookups = 0
+    for term, pairs in splits.items():
+        for first, rest in pairs:
+            if first not in known or term in out or lookups >= COMPOUND_LOOKUPS:
+                continue
+            lookups += 1
+            seconds = [r[0] for r in conn.execute("SELECT term FROM fts_terms WHERE term >= ? AND term < ?"
+                                                  " ORDER BY term LIMIT 20", (rest, rest + "\uffff"))]
+            second = next((w for w in seconds if is_compound(term, first, w)), None)
+            if second is not None:
+                out[term] = (first, second)
+    return out
+
+
+def add_phrase_freq(conn, compounds: dict[str, tuple[str, str]], counts: dict[str, int], total: int) -> None:
+    """Add to ``counts`` the memories holding each compound as its two words and not as one."""
+    for term, pair in compounds.items():
+        match = f'"{" ".join(pair)}" NOT "{term}"'
+        found = conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (match,)).fetchone()[0]
+        counts[term] = min(total, counts.get(term, 0) + found)
+
+
+def doc_freq(conn, terms: list[str], total: int) -> dict[str, int]:
+    """Memories holding each term; a :func:`~memdir.search.tokenize.prefixable`
+    term counts the memories of every word it begins (summed, at most
+    ``total``, the memories indexed)."""
+    if not terms:
+        return {}
+    marks = ",".join("?" * len(terms))
+    out = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})", terms).fetchall())
+    longer = [t for t in terms if prefixable(t)]
+    if longer:
+        for term in longer:
+            row = conn.execute("SELECT sum(doc) FROM fts_terms WHERE term >= ? AND term < ?",
+                               (term, term + "\uffff")).fetchone()
+            out[term] = min(total, row[0] or 0)
+    return out
+
+
+__all__ = ["COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq"]

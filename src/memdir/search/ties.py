@@ -1,0 +1,84 @@
+"""Ties at the top of an explicit search, broken by meaning at the sentence that answers.
+
+When the lexical evidence cannot tell the first memories of a search apart
+— the same calibrated score, the same share of the query in one sentence,
+the same span (several notes say "the sandbox PostgreSQL for inventory",
+one of them "… is reachable at db-12.eu.internal", and the question asks
+for its hostname) — the sentence of each that holds the most of the query
+is embedded (:func:`memdir.search.vectors.embed`) and the tied memories are
+ordered by its cosine to the query. A memory's stored vectors cover its
+head or a window of 80 words, where the answering sentence is a small part;
+one sentence is what tells these apart (planted facts in 1,000 long notes:
+8 of 8 such ties put the answering note first; the best 80-word passage's
+cosine, 1 of 8). At 10,000 notes a tie can hold more notes than
+:data:`TIE_MAX`, and the answering one may not be among them.
+
+Only for an explicit search (:func:`memdir.search.ranking.ranked`, which
+embeds its query anyway), only with the ``vectors`` extra, only on a tie: at
+most :data:`TIE_MAX` memories and :data:`SENTENCE_CHARS` characters each.
+"""
+
+from __future__ import annotations
+
+import re
+
+TIE_MAX = 8  # 16 did worse at 10,000 planted-fact notes (41 against 43 of 50 first): more sentences to confuse
+SENTENCE_CHARS = 300
+_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+
+
+def tie_key(hit) -> tuple:
+    """What the lexical order of a hit (:class:`memdir.search.ranking.Hit`) rests
+    on: its score to a hundredth, its sentence's share of the query, its span."""
+    return (round(hit.score, 2), round(hit.evidence.near, 2), hit.evidence.span)
+
+
+def tied(hits: list) -> int:
+    """How many hits at the head of ``hits`` (ranked) share the first one's
+    :func:`tie_key`, at most :data:`TIE_MAX`; 0 or 1 mean no tie."""
+    if len(hits) < 2:
+        return len(hits)
+    first = tie_key(hits[0])
+    count = 1
+    while count < min(TIE_MAX, len(hits)) and tie_key(hits[count]) == first:
+        count += 1
+    return count
+
+
+def best_sentence(text: str, read, terms: set[str]) -> str:
+    """The sentence (or line) of ``text`` holding the most distinct ``terms``
+    once its tokens are read as the query's terms by ``read`` (a
+    :class:`memdir.search.relevance.Prefixes`), the first of equals; at most
+    :data:`SENTENCE_CHARS` characters."""
+    from .tokenize import tokens
+
+    best, most = "", -1
+    for sentence in _SENTENCE.split(text):
+        found = len(terms.intersection(read(tokens(sentence))))
+        if found > most:
+            best, most = sentence, found
+    return best.strip()[:SENTENCE_CHARS]
+
+
+def broken(hits: list, query_vector, read, terms: list[str]) -> list:
+    """``hits`` with the tie at their head (:func:`tied`) ordered by the
+    cosine between ``query_vector`` (the query's embedding) and each tied
+    memory's :func:`best_sentence`; the order of equal cosines and of the
+    rest unchanged. ``hits`` unchanged when there is no tie or the
+    embedding engine fails."""
+    count = tied(hits)
+    if count < 2:
+        return hits
+    from . import vectors
+
+    wanted = set(terms)
+    sentences = [best_sentence(h.memory.body or h.memory.description, read, wanted) for h in hits[:count]]
+    try:
+        cosines = (vectors.embed(sentences) @ query_vector).tolist()
+    except (RuntimeError, OSError, ValueError, MemoryError):
+        return hits
+    order = sorted(range(count), key=lambda i: -cosines[i])
+    return [hits[i] for i in order] + hits[count:]
+
+
+__all__ = ["SENTENCE_CHARS", "TIE_MAX", "best_sentence", "broken", "tie_key", "tied"]
