@@ -244,6 +244,12 @@ class Memory:
 
         return sync.status(self.session)
 
+    def sync_conflict(self, name: str, scope: str = "user"):
+        """Both values of each conflicting field of ``name``; see :func:`memdir.operations.sync.show_conflict`."""
+        from .operations import sync
+
+        return sync.show_conflict(self.session, name, scope)
+
     def sync_resolve(self, name: str, scope: str = "user", side: str | None = None,
                      fields: dict[str, str] | None = None) -> Resolved:
         """Settle a sync conflict of ``name`` in ``scope`` per field; see :func:`memdir.operations.sync.resolve`."""

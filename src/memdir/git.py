@@ -53,7 +53,7 @@ def run(where: Path, *args: str, binary: bool = False) -> str | bytes:
     bytes with ``binary``), run with :func:`environment` and at most
     :data:`TIMEOUT` seconds. ``where`` is a work tree or a git directory.
     Raises :class:`StoreError`: git missing, timed out, or exited non-zero
-    (its last line of stderr)."""
+    (what its stderr says: :func:`said`)."""
     try:
         done = subprocess.run(["git", "-C", str(where), *args], capture_output=True, timeout=TIMEOUT,
                               env=environment())
@@ -62,9 +62,17 @@ def run(where: Path, *args: str, binary: bool = False) -> str | bytes:
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise StoreError(f"git {args[0]} failed: {exc}") from None
     if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise StoreError(f"git {args[0]} failed: {message[-1] if message else done.returncode}")
+        raise StoreError(f"git {args[0]} failed: {said(done.stderr) or done.returncode}")
     return done.stdout if binary else done.stdout.decode("utf-8", "replace")
+
+
+def said(stderr: bytes) -> str:
+    """What git's ``stderr`` says that matters: its ``fatal:``/``error:`` lines (joined by ``; ``), else its
+    last line (``""`` for none). A remote git cannot read ends with advice ("…and the repository exists."):
+    the lines before it name the cause."""
+    lines = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+    useful = [line for line in lines if line.startswith(("fatal:", "error:"))]
+    return "; ".join(dict.fromkeys(useful)) if useful else (lines[-1] if lines else "")
 
 
 def identity(root: Path) -> dict:
@@ -233,5 +241,5 @@ def set_local_config(root: Path, key: str, value: str) -> None:
 
 __all__ = [
     "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "environment", "identity", "ignored", "local_config", "log",
-    "merge_file", "run", "set_local_config", "show", "status",
+    "merge_file", "run", "said", "set_local_config", "show", "status",
 ]

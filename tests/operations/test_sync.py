@@ -64,6 +64,10 @@ def world(tmp_path, isolated_home):
     return a, b, remote
 
 
+def labels(conflicts) -> list[str]:
+    return [f"{c.layer}:{c.name}" for c in conflicts]
+
+
 def both(a: Machine, b: Machine, remote: Path, layers: str = "user") -> None:
     for machine in (a, b):
         machine.mem().sync_init(str(remote), layers)
@@ -174,17 +178,17 @@ def test_different_fields_merge_and_the_same_field_conflicts_not_injected(world)
     b.mem().write("font", "Prefers Iosevka", "user", scope="user")
     a.sync()
     report = b.sync()
-    assert report.conflicts == ("user:font",)
+    assert labels(report.conflicts) == ["user:font"]
     context = b.mem("agent").context()
     assert "Prefers Iosevka" in context and "Fira Code" not in context and "<<<<<<<" not in context
     assert "Prefers Fira Code" in a.mem("agent").context()  # A has not seen it yet
     status = b.cli("status")
     assert "1 conflict(s): user:font" in status.stdout
     listed = json.loads(b.cli("sync", "status", "--json").stdout)
-    assert listed["conflicts"] == ["user:font"] and listed["configured"] is True
-    assert b.sync().conflicts == ("user:font",)  # still held: a later sync does not undo it
+    assert [c["name"] for c in listed["conflicts"]] == ["font"] and listed["configured"] is True
+    assert labels(b.sync().conflicts) == ["user:font"]  # still held: a later sync does not undo it
     a.sync()
-    assert a.sync().conflicts == ("user:font",) and "Fira Code" in a.mem("agent").context()
+    assert labels(a.sync().conflicts) == ["user:font"] and "Fira Code" in a.mem("agent").context()
     # resolved per field on B: theirs (A's) description; the next syncs settle A too
     done = b.cli("sync", "resolve", "font", "--field", "description=theirs")
     assert done.returncode == 0, done.stderr
@@ -226,7 +230,7 @@ def test_private_repository_derived_files_ignored_and_secrets_kept_out(world):
     tracked = git(repo, "ls-files").stdout.split()
     assert "user/editor.md" in tracked  # control
     assert "user/deploy-key.md" not in tracked and not any("MEMORY.md" in p or ".memdir" in p for p in tracked)
-    assert any(line.startswith("user:deploy-key: holds what looks like a secret") for line in report.not_synced)
+    assert any(n.name == "deploy-key" and n.reason.startswith("holds what looks like a secret") for n in report.not_synced)
     assert "MEMORY.md" in (repo / ".gitignore").read_text() and ".memdir/" in (repo / ".gitignore").read_text()
     assert "not synced" in a.cli("sync", "status").stdout
     b.sync()

@@ -194,22 +194,23 @@ def recover(repo: Path) -> list[str]:
     return notes
 
 
-def merge_remote(repo: Path, notes: list[str]) -> None:
+def merge_remote(repo: Path, notes: list[str]) -> list[str]:
     """Merge ``origin/main`` into HEAD with the field-by-field driver; what still conflicts is committed
     as it is (markers in the memory file: the sync holds it back from the live layer; a tombstone or ``project.json``
-    both machines wrote keeps this machine's bytes, the same fact either way)."""
+    both machines wrote keeps this machine's bytes, the same fact either way). Returns the memory files this
+    merge left with markers (their ``ours`` is this machine)."""
     theirs = rev(repo, f"refs/remotes/origin/{BRANCH}")
     if theirs is None:
-        return
+        return []
     try:
         _git(repo, "merge-base", "--is-ancestor", theirs, "HEAD")
-        return  # nothing new there
+        return []  # nothing new there
     except StoreError:
         pass
     try:
         _git(repo, "merge", "-q", "--no-edit", "--allow-unrelated-histories", "-m",
              "memdir sync: merge from another machine", theirs)
-        return
+        return []
     except StoreError:
         unmerged = [p for p in _git(repo, "diff", "--name-only", "-z", "--diff-filter=U").split("\0") if p]
         if not unmerged:
@@ -226,3 +227,4 @@ def merge_remote(repo: Path, notes: list[str]) -> None:
             _git(repo, "rm", "-q", "--cached", "--ignore-unmatch", "--", path)
     _git(repo, "commit", "-q", "--no-edit")
     notes.append(f"merged with conflicts in {len(unmerged)} file(s)")
+    return [path for path in unmerged if path.endswith(".md")]
