@@ -170,6 +170,23 @@ def read_state(repo: Path) -> dict:
     return state if isinstance(state, dict) else {}
 
 
+def held_memories(home: Path) -> set[tuple[str, str]]:
+    """``(layer, name)`` of each memory a sync conflict holds back in ``home`` (``user`` | ``project``; read from
+    the state file alone, no git): what ``list`` marks, ``doctor`` reports and a write warns about. ``set()``
+    without sync. Never raises."""
+    repo = repository(home)
+    try:
+        held = read_state(repo).get("held") or {} if (git_dir(repo) / "HEAD").is_file() else {}
+    except OSError:
+        return set()
+    found = set()
+    for path in held if isinstance(held, dict) else ():
+        parts = str(path).split("/")
+        if parts[-1].endswith(".md") and len(parts) in (2, 3):
+            found.add(("user" if len(parts) == 2 else "project", parts[-1][:-3]))
+    return found
+
+
 def write_state(repo: Path, state: dict) -> None:
     """Replace the state file with ``state``, atomically. Raises :class:`StoreError`."""
     atomic_write(git_dir(repo) / STATE_FILE, json.dumps(state, indent=1, sort_keys=True).encode() + b"\n")

@@ -370,6 +370,7 @@ def import_changes(repo: Path, target: Target, base: str | None, head: str, held
         if not rel.endswith(".md") or "/" in rel:
             continue
         name, mine_now = rel[:-3], files_now.get(path)
+        before = sync_repo.show(repo, base, path) if path in old else None
         if theirs is not None and has_conflict(theirs):
             if path not in held:  # this machine's version stays until the person resolves
                 held[path] = {"mine": sync_repo.blob_id(mine_now),
@@ -379,7 +380,6 @@ def import_changes(repo: Path, target: Target, base: str | None, head: str, held
             del held[path]
             files.append(synced.Incoming(name, theirs, digests.get(name)))
             continue
-        before = sync_repo.show(repo, base, path) if path in old else None
         if mine_now == theirs:
             continue
         if mine_now == before:
@@ -391,20 +391,22 @@ def import_changes(repo: Path, target: Target, base: str | None, head: str, held
                              "kept (the other is in the sync repository's history)")
             else:
                 files.append(synced.Incoming(name, merged.data, digests.get(name)))
-        elif mine_now is not None and theirs is None:
-            edits[name] = sync_repo.rev(repo, head) or ""
-    # a memory deleted there but edited here: forgotten there (a tombstone of its name came) wins
-    forgotten_names = {stone.name for stone in added}
-    for name, commit in edits.items():
-        if name in forgotten_names:
-            files.append(synced.Incoming(name, None, digests.get(name), forgotten=True))
+    # edited here, forgotten there (a tombstone of its name came): the forget wins, the edit stays in history
+    for stone in added:
+        path = f"{prefix}{stone.name}.md"
+        if path in files_now and path in new and sync_repo.show(repo, head, path) == files_now[path]:
+            edits[stone.name] = path  # this machine's edit survived the merge only because git keeps a modify
+    files = [item for item in files if item.name not in edits]
+    files += [synced.Incoming(name, None, digests.get(name), forgotten=True) for name in edits]
+    held_back = [path for path in edits.values() if path in held]
+    for path in held_back:
+        del held[path]
     if not (files or added or lifted):
         return []
     done = synced.apply(target.layer, files, added, lifted, label="another machine (memdir sync)")
     notes += [f"{target.scope}:{line}" for line in done.skipped]
     return received_of(done, target.scope, {n: f"forgotten on the other machine; your edit is kept in history: "
-                                                f"memdir history {n} --scope {target.scope}" for n in edits
-                                            if n in forgotten_names})
+                                                f"memdir history {n} --scope {target.scope}" for n in edits})
 
 
 def received_of(done, scope: str, notes: dict[str, str] | None = None) -> list[Change]:
