@@ -260,8 +260,7 @@ def test_session_end_hook_starts_a_detached_sync(world, tmp_path):
     both(a, b, remote)
     a.mem().write("editor", "Uses Neovim", "user", scope="user")
     (a.home / "config.toml").write_text("sync_on_session_end = true\nconsolidation_mode = \"off\"\n")
-    payload = {"session_id": "s-1", "transcript_path": str(tmp_path / "t.jsonl"), "cwd": str(a.app),
-               "hook_event_name": "SessionEnd"}
+    payload = {"session_id": "s-1", "cwd": str(a.app), "hook_event_name": "SessionEnd"}  # no transcript_path
     (tmp_path / "t.jsonl").write_text("")
     done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionEnd", "--home", str(a.home)],
                           input=json.dumps(payload), capture_output=True, text=True, timeout=60)

@@ -63,8 +63,8 @@ from ..results import Result
 from ..session import Session
 from ..text.names import normalize_name
 from ..vocabulary import SYNC_CONFLICT_EXIT, SYNC_LAYERS, SYNC_OFFLINE_EXIT
-from . import sync_transfer as transfer
-from .sync_transfer import Change, NotSynced, SyncConflict
+from . import carry as transfer
+from .carry import Change, NotSynced, SyncConflict
 from .team import Resolved, register_driver
 
 USER = transfer.USER
@@ -92,7 +92,7 @@ class SyncReport(Result):
     """One ``memdir sync``: ``outcome`` (:data:`OUTCOMES`), ``pushed`` (this run pushed commits to the
     remote), ``offline`` (why the remote could not be reached), ``waiting`` (commits made here the remote
     does not have yet), ``exported``/``imported`` (``scope:name`` of the files out and in), ``sent`` and
-    ``received`` (each change with its kind: :data:`memdir.operations.sync_transfer.CHANGES`), ``conflicts``
+    ``received`` (each change with its kind: :data:`memdir.operations.carry.CHANGES`), ``conflicts``
     (held back until resolved, each field with both values), ``not_synced`` (what stays out and why),
     ``notes`` (recoveries, files skipped), ``delivered`` (files committed by earlier runs that could not
     reach the remote, sent by this one: repository paths)."""
@@ -471,7 +471,7 @@ def resolve(session: Session, name: str, scope: str = "user", side: str | None =
     """Settle a sync conflict of memory ``name`` in the ``scope`` layer (``user`` | ``project``): each
     conflicting field takes ``fields``' side (``{"description": "theirs"}``; ``body`` is the body), the
     others ``side``; ``ours`` is always this machine's value and ``theirs`` the other machine's, whichever
-    machine's merge wrote the markers (:func:`memdir.operations.sync_transfer.marker_side`). Written through
+    machine's merge wrote the markers (:func:`memdir.operations.carry.marker_side`). Written through
     the gateway as a ``resolve`` event, and pushed by the next sync. A person only. Raises :class:`NotFound`
     (no such conflict), :class:`InvalidInput` (a field left without a side: the conflicting fields named, with
     both values), :class:`Refused`."""

@@ -11,7 +11,7 @@ from .memories import cut
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..operations.sync import SyncInit, SyncReport, SyncStatus
-    from ..operations.sync_transfer import Change, SyncConflict
+    from ..operations.carry import Change, SyncConflict
     from ..operations.team import Resolved
 
 
