@@ -80,6 +80,7 @@ from .session import Session, open_session
 from .settings import Settings
 
 if TYPE_CHECKING:  # loaded on first use by the methods that return them (a CLI command pays for its own)
+    from .operations.carry import SyncConflict
     from .operations.sync import SyncInit, SyncReport, SyncStatus
     from .consolidation.proposals import ConsolidationReport
     from .operations.relocate import LayerMove, OrphanLayer
@@ -244,7 +245,7 @@ class Memory:
 
         return sync.status(self.session)
 
-    def sync_conflict(self, name: str, scope: str = "user"):
+    def sync_conflict(self, name: str, scope: str = "user") -> "SyncConflict":
         """Both values of each conflicting field of ``name``; see :func:`memdir.operations.sync.show_conflict`."""
         from .operations import sync
 

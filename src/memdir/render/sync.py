@@ -32,6 +32,7 @@ def _changes(changes: tuple[Change, ...]) -> str:
     return ", ".join(cut(f"{c.change} {c.layer}:{c.name}" + (f" ({c.note})" if c.note else ""), 200) for c in changes)
 
 
+@printable_output
 def conflict_lines(conflicts: tuple[SyncConflict, ...]) -> list[str]:
     """Each conflict held back, with both values of each conflicting field, and how to settle them."""
     lines = []
