@@ -47,9 +47,11 @@ class Incoming:
 
 @dataclass
 class Applied:
-    """What one layer took from a sync: names ``written`` (``created``: those that were not there) and ``deleted``, ``forgotten`` (deleted because
-    a tombstone from another machine forgets their value), tombstone ids ``added`` and ``lifted`` (the memory names they forget: ``added_names``, ``lifted_names``), and
-    ``skipped`` lines (a file changed meanwhile, a forgotten value, a file that is not a memory)."""
+    """What one layer took from a sync: names ``written`` (``created``: those that were not there) and
+    ``deleted``, ``forgotten`` (deleted because a tombstone from another machine forgets their value),
+    tombstone ids ``added`` and ``lifted`` (the memory names they forget: ``added_names``,
+    ``lifted_names``), and ``skipped`` lines (a file changed meanwhile, a forgotten value, a file that is
+    not a memory)."""
 
     written: list[str] = field(default_factory=list)
     created: list[str] = field(default_factory=list)

@@ -5,9 +5,9 @@ memdir alone writes, holding a copy of the layers chosen (``--layers user`` or `
 
 ``user/<name>.md``, ``user/tombstones/<id>.json``
     the user layer's memory files, and one file per forgotten fact
-    (:func:`memdir.tombstones.stones.shared_bytes`: the same fact forgotten on two machines is the
-    same bytes, which git merges cleanly; the live layer keeps its ``tombstones.json``, so no store
-    changes format);
+    (:func:`memdir.tombstones.stones.sync_bytes`, who forgot it, when and why included; the same fact
+    forgotten on two machines is one id, and the sync never sends one the repository has; the live
+    layer keeps its ``tombstones.json``, so no store changes format);
 ``projects/<key>/…`` and ``projects/<key>/project.json``
     a personal project layer, named by the repository's identity, not its path: the first commit
     (else the ``origin`` URL, normalized: :func:`normalize_remote`), as ``layer.json`` records it
@@ -23,17 +23,21 @@ history the machines share (as git's is the team layer's).
 
 ``memdir sync`` — export, commit, fetch, merge, import, push; never a force-push:
 
-1. finish an import a killed run left (HEAD ahead of ``refs/memdir/synced``, the commit the live
-   layers last matched); a stale ``index.lock`` or a merge cut in the middle is cleared first;
-2. export: each live file that differs from HEAD is copied in (a memory file the gateway's redaction
-   would change — a secret planted by hand — is not, and is reported), then committed: the local
-   writes are in git before anything goes to the network;
+1. a layer seen here for the first time takes in what the repository has (never sends a deletion), and
+   a layer whose base (:mod:`memdir.operations.carry`: the commit it last matched) is behind HEAD —
+   a run killed between its merge and its import — takes in the rest; a stale ``index.lock`` or a
+   merge cut in the middle is cleared first;
+2. export: each live change since the layer's base is copied in (a memory file the gateway's redaction
+   would change — a secret planted by hand — is not, and is reported; a file missing here is a deletion
+   only if the layer had it at its base; a tombstone goes only when a person lifted it), then
+   committed: the local writes are in git before anything goes to the network;
 3. fetch and merge ``origin/main`` with the team layer's field-by-field driver
    (:mod:`memdir.files.merge`); a field both machines changed keeps its markers in the commit;
-4. import what the merge changed through the gateway (:func:`memdir.gateway.synced.apply`), then
-   move ``refs/memdir/synced``; a file with conflict markers is never written into a layer: the
-   layer keeps this machine's version, the conflict is reported until ``memdir sync resolve NAME
-   --field FIELD=ours|theirs`` settles it;
+4. import what the merge changed through the gateway (:func:`memdir.gateway.synced.apply`), move each
+   layer's base, and export again what the import refused or forgot; a file with conflict markers is
+   never written into a layer: the layer keeps this machine's version, the conflict is reported (exit
+   :data:`CONFLICT_EXIT`) until ``memdir sync resolve NAME --field FIELD=ours|theirs`` settles it
+   (``ours``: this machine's value, on every machine);
 5. push; a push refused as not a fast-forward (the other machine pushed in between) goes back to 3
    once. An unreachable remote is :attr:`SyncReport.offline`, not an error: the local commit waits.
 
