@@ -10,6 +10,11 @@ Figures:
                     1,000 and of 10,000 memories (ratio 10k/1k); p95/max include the full
                     hand-edit sweep a large layer does at least every 2 s (layer.SWEEP_INTERVAL).
   parallel_writes   8 processes × 100 writes into one layer: files present, writes/s.
+  fresh_*           (--fresh) fresh processes at 1,000 and 10,000 memories of 100–400 words of one
+                    domain's vocabulary: `memdir write`, `memdir context` and `python -c pass`, p50/p95,
+                    and the 10k/1k ratio (target ≤ 1.3×; context ≤ 3× python -c pass). --src DIR (a
+                    checkout's src/, repeatable) times several trees alternately in one run
+                    (benchmarks/_fresh.py).
 """
 
 from __future__ import annotations
@@ -148,9 +153,22 @@ def bench_parallel(base: Path, procs: int = 8, each: int = 100) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="skip the 10,000-memory write figure")
+    parser.add_argument("--fresh", action="store_true", help="only the fresh-process figures at 1,000 and 10,000")
+    parser.add_argument("--src", action="append", type=Path, help="with --fresh: a src/ tree to time (repeatable)")
+    parser.add_argument("--sizes", default="1000,10000", help="with --fresh: memory counts")
+    parser.add_argument("--repeat", type=int, default=15, help="with --fresh: runs per command")
+    parser.add_argument("--commands", default="python_pass,cli_write,context",
+                        help="with --fresh: which commands (benchmarks/_fresh.py)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
+        if args.fresh:
+            from _fresh import run
+
+            run(args.src or [Path(__file__).resolve().parent.parent / "src"],
+                [int(s) for s in args.sizes.split(",")], args.commands.split(","), args.repeat, base,
+                lambda **line: emit(**line))
+            return
         bench_context(base)
         bench_writes(base, [1000] if args.quick else [1000, 10000])
         bench_parallel(base)

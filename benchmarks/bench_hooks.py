@@ -14,6 +14,12 @@ Each line also gives the overhead over the baseline in milliseconds.
 The prompt hook with vectors on, on 1,000 embedded memories (p95 against
 `python -c pass`, target ≤ 15×), is measured by `benchmarks/bench_recall.py`,
 which builds and embeds that store once for the needle figures too.
+
+    python benchmarks/bench_hooks.py --fresh [--src DIR ...]
+
+times SessionStart and UserPromptSubmit (and `python -c pass`) at 1,000 and 10,000 memories of
+100–400 words of one domain's vocabulary, with the 10k/1k ratio (target ≤ 1.3×); several trees
+alternately in one run with --src (benchmarks/_fresh.py).
 """
 
 from __future__ import annotations
@@ -52,7 +58,20 @@ def run_timed(argv: list[str], payload: str, env: dict, repeat: int) -> list[flo
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--fresh", action="store_true", help="only the figures at 1,000 and 10,000 memories")
+    parser.add_argument("--src", action="append", type=Path, help="with --fresh: a src/ tree to time (repeatable)")
+    parser.add_argument("--sizes", default="1000,10000", help="with --fresh: memory counts")
+    parser.add_argument("--repeat", type=int, default=15, help="with --fresh: runs per command")
+    parser.add_argument("--commands", default="python_pass,session_start,user_prompt_submit",
+                        help="with --fresh: which commands (benchmarks/_fresh.py)")
     args = parser.parse_args()
+    if args.fresh:
+        from _fresh import run
+
+        with tempfile.TemporaryDirectory() as tmp:
+            run(args.src or [SRC], [int(s) for s in args.sizes.split(",")], args.commands.split(","),
+                args.repeat, Path(tmp), lambda **line: emit(**line))
+        return
     repeat = 7 if args.quick else 25
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)

@@ -1,0 +1,165 @@
+"""Fresh-process figures at 1,000 and 10,000 memories (issue 28 §7), shared by bench_core and bench_hooks.
+
+A helper of those benchmarks (``_``-prefixed: never run as a benchmark). It writes a corpus of
+notes of 100–400 words drawn from one domain's vocabulary (services, stores, environments and
+people repeated across notes), seeds a project layer with it through each source tree's own code
+(``--src``: this checkout by default; give an older checkout too to compare in one run), and times
+fresh processes — each command of each tree in turn, repeated, so a loaded machine slows both
+alike. One JSON line per (tree, size, command) and one ratio line per (tree, command).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+SERVICES = ["billing", "auth", "payments", "search", "checkout", "inventory", "notifications", "reporting",
+            "gateway", "ledger", "catalog", "shipping", "accounts", "scheduler", "exports", "webhooks"]
+STORES = ["postgres", "redis", "kafka", "s3 bucket", "elasticsearch", "clickhouse", "rabbitmq", "memcached"]
+ENVIRONMENTS = ["dev", "staging", "production", "qa", "sandbox", "canary"]
+PEOPLE = ["alice", "bob", "chen", "dana", "emeka", "farah", "goran", "hiro", "ines", "jonas"]
+WORDS = ("deploy migration rollback latency timeout retry queue worker cron replica primary failover backup "
+         "snapshot schema index partition shard cache eviction ttl connection pool credentials rotation "
+         "certificate tls endpoint port host cluster node region zone quota limit alert dashboard metric log "
+         "trace span incident postmortem runbook oncall release branch feature flag config secret vault token "
+         "session cookie header request response payload batch stream consumer producer topic offset lag "
+         "throughput error budget slo sla review approval ticket sprint deadline owner decision constraint "
+         "the a of to in for on with and is was we it this that when after before during because so but "
+         "not only also every each new old daily weekly nightly manual automatic").split()
+
+
+def note(rng: random.Random, i: int) -> tuple[str, str, str]:
+    """(name, description, body) of note ``i``: 100–400 words."""
+    service, store, env, person = (rng.choice(SERVICES), rng.choice(STORES), rng.choice(ENVIRONMENTS),
+                                   rng.choice(PEOPLE))
+    name = f"{service}-{env}-{store.split()[0]}-{i:05d}"
+    description = f"{service} {store} in {env}: {' '.join(rng.choices(WORDS, k=8))} (owner {person})"
+    words = []
+    target = rng.randint(100, 400)
+    while len(words) < target:
+        words += rng.choices(WORDS, k=rng.randint(6, 14))
+        words += [rng.choice(SERVICES), rng.choice(STORES), rng.choice(ENVIRONMENTS), rng.choice(PEOPLE) + "."]
+    return name, description, " ".join(words[:target])
+
+
+def write_corpus(folder: Path, count: int, seed: int = 28) -> None:
+    """``count`` memory files into ``folder`` (made)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    for i in range(count):
+        name, description, body = note(rng, i)
+        (folder / f"{name}.md").write_text(
+            f"---\nname: {name}\ndescription: {json.dumps(description)}\ntype: project\n"
+            f"updated: 2026-11-01T00:00:00Z\n---\n\n{body}\n", encoding="utf-8")
+
+
+SEED = textwrap.dedent("""
+    import shutil, sys
+    from pathlib import Path
+    from memdir import Memory
+    mem = Memory.open(home=sys.argv[1], project=sys.argv[2], actor="human")
+    for i in range(20):
+        mem.write(f"pref-{i:02d}", f"user preference {i}: prefers uv, structlog and small diffs", "user",
+                  "Body of a user preference.", scope="user")
+    layer = mem.session.layer("project")
+    layer.path.mkdir(parents=True, exist_ok=True)
+    for path in Path(sys.argv[3]).iterdir():
+        shutil.copyfile(path, layer.path / path.name)
+    layer.refresh_index()
+""")
+
+
+def _env(src: Path, home: Path, base: Path) -> dict:
+    return dict(os.environ, MEMDIR_HOME=str(home), PYTHONPATH=str(src), HOME=str(base),
+                MEMDIR_SEARCH_VECTORS="off")
+
+
+def commands(project: Path, session: str = "bench") -> dict[str, tuple[list[str], str]]:
+    """Every fresh-process command timed: name → (argv after the interpreter, stdin)."""
+    start = {"session_id": session, "transcript_path": "/nonexistent/t.jsonl", "cwd": str(project),
+             "hook_event_name": "SessionStart", "source": "startup"}
+    prompt = {**start, "hook_event_name": "UserPromptSubmit",
+              "prompt": "which port does the staging redis of billing listen on?"}
+    return {
+        "python_pass": (["-c", "pass"], ""),
+        "cli_write": (["-m", "memdir", "--project", str(project), "write", "{name}", "-d",
+                       "bench write of the billing staging redis port", "-b", "Billing staging redis listens on "
+                       "6380 since the {n} migration."], ""),
+        "context": (["-m", "memdir", "--project", str(project), "context"], ""),
+        "session_start": (["-m", "memdir.hooks", "claude-code", "SessionStart"], json.dumps(start)),
+        "user_prompt_submit": (["-m", "memdir.hooks", "claude-code", "UserPromptSubmit"], json.dumps(prompt)),
+    }
+
+
+def run(srcs: list[Path], sizes: list[int], names: list[str], repeat: int, work: Path, emit) -> None:
+    """Seed a home per (tree, size) and time ``names`` (keys of :func:`commands`) in fresh processes,
+    alternating trees and commands; emit one line per figure and, per tree and command, the ratio of
+    the largest size over the smallest (and of ``context`` over ``python -c pass``)."""
+    import compileall
+
+    py = sys.executable
+    results: dict[tuple[str, int, str], list[float]] = {}
+    for src in srcs:
+        compileall.compile_dir(str(src / "memdir"), quiet=1)  # as installed: pip writes .pyc files
+    for size in sizes:
+        corpus = work / f"corpus-{size}"
+        write_corpus(corpus, size)
+        homes = {}
+        for t, src in enumerate(srcs):
+            base = work / f"t{t}-{size}"
+            project = base / "proj"
+            (project / ".git").mkdir(parents=True)
+            home = base / "home"
+            started = time.perf_counter()
+            subprocess.run([py, "-c", SEED, str(home), str(project), str(corpus)], env=_env(src, home, base),
+                           check=True)
+            seeded = time.perf_counter() - started
+            cmds = commands(project)
+            # Build the search index once, as the first prompt of a session would.
+            argv, stdin = cmds["user_prompt_submit"]
+            subprocess.run([py, *argv], input=stdin, text=True, capture_output=True, env=_env(src, home, base),
+                           check=True)
+            homes[t] = (base, home, project, cmds)
+            emit(setup="fresh", tree=str(src), memories=size, seed_s=round(seeded, 1))
+        for rep in range(repeat):
+            for t, src in enumerate(srcs):
+                base, home, project, cmds = homes[t]
+                for name in names:
+                    argv, stdin = cmds[name]
+                    argv = [a.replace("{name}", f"bench-note-{rep % 50:02d}").replace("{n}", str(rep)) for a in argv]
+                    started = time.perf_counter()
+                    done = subprocess.run([py, *argv], input=stdin, text=True, capture_output=True,
+                                          env=_env(src, home, base))
+                    elapsed = time.perf_counter() - started
+                    if done.returncode != 0:
+                        raise SystemExit(f"{name} failed in {src}: {done.stderr}")
+                    results.setdefault((str(src), size, name), []).append(elapsed)
+        for t, src in enumerate(srcs):
+            for name in names:
+                samples = sorted(results[(str(src), size, name)])
+                emit(figure=f"fresh_{name}", tree=str(src), memories=size,
+                     p50_ms=round(statistics.median(samples) * 1e3, 1),
+                     p95_ms=round(samples[min(len(samples) - 1, int(len(samples) * 0.95))] * 1e3, 1),
+                     runs=len(samples))
+        shutil.rmtree(corpus)
+    small, large = min(sizes), max(sizes)
+    for src in srcs:
+        for name in names:
+            if name == "python_pass":
+                continue
+            p = {s: statistics.median(results[(str(src), s, name)]) for s in sizes}
+            line = {"figure": f"fresh_{name}_scaling", "tree": str(src),
+                    f"ratio_{large}_over_{small}": round(p[large] / p[small], 2), "target_ratio": 1.3}
+            if name == "context" and "python_pass" in names:
+                line["context_over_python_pass"] = {
+                    s: round(p[s] / statistics.median(results[(str(src), s, "python_pass")]), 2) for s in sizes}
+                line["target_over_python_pass"] = 3.0
+            emit(**line)
