@@ -32,7 +32,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, NamedTuple
+from typing import Callable, Iterator, Mapping, MutableMapping, NamedTuple
 
 from ..errors import StoreError
 from .conflicts import CONFLICT, has_conflict
@@ -94,10 +94,65 @@ class Scan:
     memories; ``files``, what was learned of each memory file, by file name;
     ``names``, the file that holds each memory, by name (every memory)."""
 
-    entries: dict[str, Entry]
+    entries: "dict[str, Entry] | LazyEntries"
     malformed: list[Malformed]
     files: dict[str, FileState]
     names: dict[str, str]
+
+
+class LazyEntries(MutableMapping):
+    """A scan's memories by name, each parsed when first asked for (issue 28 §7).
+
+    ``names`` (name → file name, shared with :attr:`Scan.names`) says which memories there are
+    without reading them; ``loaded`` holds those already parsed; ``load(name, file name)`` parses
+    one (None when the file no longer holds that memory). Asking for one memory of 10,000 reads one
+    file; iterating names reads none; ``values()``/``items()`` read what is not read yet. Changes
+    (``entries[name] = entry``, ``del``) keep ``names`` in step."""
+
+    def __init__(self, loaded: dict[str, Entry], names: dict[str, str],
+                 load: Callable[[str, str], Entry | None]):
+        self._loaded = loaded
+        self._names = names
+        self._load = load
+
+    def __getitem__(self, name: str) -> Entry:
+        entry = self._loaded.get(name)
+        if entry is None:
+            filename = self._names.get(name)
+            if filename is None:
+                raise KeyError(name)
+            entry = self._load(name, filename)
+            if entry is None:
+                raise KeyError(name)
+            self._loaded[name] = entry
+        return entry
+
+    def get(self, name, default=None):
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+    def __contains__(self, name) -> bool:
+        return name in self._names
+
+    def __setitem__(self, name: str, entry: Entry) -> None:
+        self._loaded[name] = entry
+        self._names[name] = entry.path.name
+
+    def __delitem__(self, name: str) -> None:
+        del self._names[name]
+        self._loaded.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._names))
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def loaded(self) -> dict[str, Entry]:
+        """The memories parsed so far (name → entry), without reading more."""
+        return self._loaded
 
 
 def stat_key(st: os.stat_result) -> tuple[int, int, int]:
@@ -225,7 +280,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             if other is not None:
                 # Two files normalize to one name: the file already named so wins,
                 # else the smaller file name (directory order is arbitrary).
-                wins = filename == name + ".md" or (other != name + ".md" and filename < other)
+                wins = _wins(filename, other, name)
                 loser, winner = (other, filename) if wins else (filename, other)
                 malformed.append(Malformed(os.path.join(directory, loser),
                                            f"duplicate of {winner} (same name {name!r})"))
@@ -236,6 +291,33 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             if state[4] is not None:
                 entries[name] = state[4]
     return Scan(entries, malformed, files, names), read, complete
+
+
+def _wins(filename: str, other: str, name: str) -> bool:
+    """Whether ``filename`` holds memory ``name`` rather than ``other``, which also does: the file
+    named exactly so wins, else the smaller file name (directory order is arbitrary)."""
+    return filename == name + ".md" or (other != name + ".md" and filename < other)
+
+
+def settle(directory: Path, files: Mapping[str, FileState]) -> tuple[dict[str, str], list[Malformed]]:
+    """The memories ``files`` (file name → state, as :func:`scan` learned them) hold: ``(name →
+    file name, the files that are not memories)``, by :func:`scan`'s rules, without reading a file."""
+    names: dict[str, str] = {}
+    malformed: list[Malformed] = []
+    for filename, state in files.items():
+        name = state[2]
+        if name is None:
+            malformed.append(Malformed(os.path.join(directory, filename), state[3] or "unreadable"))
+            continue
+        other = names.get(name)
+        if other is not None:
+            wins = _wins(filename, other, name)
+            loser, winner = (other, filename) if wins else (filename, other)
+            malformed.append(Malformed(os.path.join(directory, loser), f"duplicate of {winner} (same name {name!r})"))
+            if not wins:
+                continue
+        names[name] = filename
+    return names, malformed
 
 
 def count_files(directory: Path) -> int:
@@ -250,4 +332,4 @@ def count_files(directory: Path) -> int:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
 
 
-__all__ = ["Entry", "FileNote", "FileState", "Malformed", "Scan", "count_files", "load", "not_regular", "scan", "stat_key"]
+__all__ = ["Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "count_files", "load", "settle", "not_regular", "scan", "stat_key"]

@@ -157,6 +157,7 @@ class IndexBuilder:
         self._lines: dict[str, str] = {}
         self._deadline: datetime | None = None
         self._built = False
+        self._partial = False  # restored from saved keys: the records of unchanged lines are not at hand
 
     def _key(self, record: MemoryRecord, now: datetime) -> tuple | None:
         if not is_visible(record, now, self.stale_after_days):
@@ -164,6 +165,7 @@ class IndexBuilder:
         return (not record.pinned, -score(record, now), record.name)
 
     def _rebuild(self, records: dict[str, MemoryRecord], now: datetime) -> None:
+        self._partial = False
         self._records = dict(records)
         self._keys = {}
         self._lines = {}
@@ -182,9 +184,39 @@ class IndexBuilder:
         """True once a full render has been done (so :meth:`render_changed` may be used)."""
         return self._built
 
+    def restore(self, keys: dict[str, tuple], text: str, deadline: datetime | None, now: datetime) -> bool:
+        """Take up the state a render left (:meth:`keys`, the ``MEMORY.md`` ``text`` it wrote, its
+        :attr:`deadline`) without the records, so :meth:`render_changed` moves only the lines of
+        the memories that changed. False (nothing taken) when ``now`` is past the deadline or the
+        text does not have one line per key, in key order."""
+        if deadline is not None and now >= deadline:
+            return False
+        order = sorted(keys.values())
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        if len(lines) != len(order) or not all(f"]({key[2]}.md)" in line for key, line in zip(order, lines)):
+            return False
+        self._records, self._keys, self._order, self._ordered_lines = {}, dict(keys), order, lines
+        self._lines = {key[2]: line for key, line in zip(order, lines)}
+        self._deadline, self._built, self._partial = deadline, True, True
+        return True
+
+    def keys(self, names=None) -> dict[str, tuple | None]:
+        """The sort key of each line (name → ``(not pinned, -score, name)``), of ``names`` only
+        when given (None: not in the index), for :meth:`restore`."""
+        if names is None:
+            return dict(self._keys)
+        return {name: self._keys.get(name) for name in names}
+
+    @property
+    def partial(self) -> bool:
+        """True after :meth:`restore`, until a full render: only :meth:`render_changed` may be used."""
+        return self._partial
+
     def render(self, records: dict[str, MemoryRecord], now: datetime) -> str:
         """The ``MEMORY.md`` text for ``records`` (name → record) at ``now``."""
-        if not self._built or (self._deadline is not None and now >= self._deadline):
+        if not self._built or self._partial or (self._deadline is not None and now >= self._deadline):
             self._rebuild(records, now)
             return self._text()
         old = self._records
@@ -192,11 +224,15 @@ class IndexBuilder:
         changes.update((n, None) for n in old.keys() - records.keys())
         return self.render_changed(changes, now)
 
-    def render_changed(self, changes: dict[str, MemoryRecord | None], now: datetime) -> str:
+    def render_changed(self, changes: dict[str, MemoryRecord | None], now: datetime) -> str | None:
         """The text after only ``changes`` (name → new record, None = gone)
-        since the last render; the other records are the ones last seen."""
+        since the last render; the other records are the ones last seen.
+        None when restored (:meth:`restore`) and past the deadline: the
+        caller renders every record then (:meth:`render`)."""
         import bisect
 
+        if self._partial and self._deadline is not None and now >= self._deadline:
+            return None
         records = self._records
         for name, record in changes.items():
             if record is None:

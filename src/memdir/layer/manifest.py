@@ -1,0 +1,203 @@
+"""What a layer's last transaction learned of its files, kept for the next process (issue 28 §7).
+
+A fresh process (a CLI write, the first ``memory_write`` of an MCP server) must not parse every
+file of a layer to change one. ``.memdir/manifest.sqlite`` — derived, rebuilt by any full sweep,
+safe to delete — holds, as of the end of the last transaction:
+
+* ``files``: each memory file's stat key (size, ctime, inode), digest, the name it holds or why it
+  is not a memory — the scan's cache (:class:`memdir.files.scan.FileState` without the parse);
+* ``heads``: the journal's last recorded version of each name (:meth:`memdir.layer.journal.Journal.heads`),
+  so the journal is not re-read;
+* ``idx``: the sort key of each line of ``MEMORY.md`` (:class:`memdir.layer.index.IndexBuilder`), so
+  one changed memory moves one line;
+* ``meta``: the stamps it was true for — the layer directory's mtime (any file added, removed or
+  renamed moves it), the journal's (size, mtime) (any event moves it), ``MEMORY.md``'s and the usage
+  file's stat keys — and when every file was last stat'ed (``swept_ns``).
+
+:meth:`Manifest.load` answers None unless those stamps still hold, so a manifest is trusted only
+while nothing but an in-place edit of a file could have happened behind memdir's back; what
+checks such an edit is :meth:`memdir.layer.transaction.Transaction.fresh` (the file a write
+touches) and the next sweep (:func:`memdir.layer.layer.sweep_can_wait`). Never fsynced: after a crash
+the stamps no longer match and the next transaction sweeps. Every error reads as "no manifest".
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..files.layout import MANIFEST_FILE
+from ..files.scan import FileState
+
+FORMAT = "1"
+RACY_NS = 2_000_000_000  # a file changed this close to the save may change again unseen: its ctime is kept as 0
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value);
+CREATE TABLE IF NOT EXISTS files (file TEXT PRIMARY KEY, size INTEGER, ctime_ns INTEGER, ino INTEGER,
+                                  digest TEXT, name TEXT, error TEXT);
+CREATE TABLE IF NOT EXISTS heads (name TEXT PRIMARY KEY, digest TEXT);
+CREATE TABLE IF NOT EXISTS idx (name TEXT PRIMARY KEY, unpinned INTEGER, score REAL);
+"""
+
+
+@dataclass
+class Stamps:
+    """What a manifest is true for (see the module docstring); ``None`` members never match."""
+
+    directory: int | None
+    journal: tuple[int, int] | None
+    index: tuple[int, int, int] | None = None
+    usage: tuple[int, int, int] | None = None
+
+
+@dataclass
+class Saved:
+    """A trusted manifest: the files (file name → state, no parsed entries), the journal's heads,
+    when every file was last stat'ed (epoch ns), and the index's line keys (name → ``(unpinned,
+    -score, name)``) with its deadline (epoch ns, 0: none) when ``MEMORY.md`` is still the one they
+    describe (else None)."""
+
+    files: dict[str, FileState]
+    heads: dict[str, str]
+    swept_ns: int
+    index: tuple[dict[str, tuple], int] | None = None
+    index_key: tuple | None = field(default=None, repr=False)
+
+
+def stat3(path: Path) -> tuple[int, int, int] | None:
+    """(size, mtime ns, inode) of ``path``, None when it cannot be stat'ed."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+class Manifest:
+    """The manifest file of one layer's meta directory ``meta``."""
+
+    def __init__(self, meta: Path):
+        self.path = Path(meta) / MANIFEST_FILE
+
+    def _connect(self) -> sqlite3.Connection:
+        if not self.path.exists():  # private, like everything memdir creates
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600))
+        conn = sqlite3.connect(self.path, isolation_level=None)
+        conn.execute("PRAGMA synchronous=OFF")
+        conn.execute("PRAGMA journal_mode=MEMORY")
+        return conn
+
+    def exists(self) -> bool:
+        """Whether a manifest file is there (trusted or not)."""
+        return self.path.is_file()
+
+    def load_files(self) -> dict[str, FileState] | None:
+        """The files as last recorded, whatever changed since (each is checked by its stat key
+        before use: :func:`memdir.files.scan.scan`'s ``known``); None when there is none. Never raises."""
+        if not self.path.is_file():
+            return None
+        try:
+            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            try:
+                if conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() != (FORMAT,):
+                    return None
+                return {row[0]: FileState((row[1], row[2], row[3]), row[4], row[5], row[6])
+                        for row in conn.execute("SELECT * FROM files")}
+            finally:
+                conn.close()
+        except (sqlite3.Error, OSError):
+            return None
+
+    def load(self, stamps: Stamps, *, files: bool = True) -> Saved | None:
+        """The manifest when its stamps equal ``stamps`` (directory and journal; the index keys
+        only when ``MEMORY.md`` and the usage file are unchanged too), else None. ``files``
+        False: only the heads and the index (the caller has the files). Never raises."""
+        if stamps.directory is None or not self.path.is_file():
+            return None
+        try:
+            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            try:
+                meta = dict(conn.execute("SELECT key, value FROM meta"))
+                if (meta.get("format") != FORMAT or meta.get("directory") != stamps.directory
+                        or meta.get("journal") != _text(stamps.journal)):
+                    return None
+                found = {}
+                if files:
+                    found = {row[0]: FileState((row[1], row[2], row[3]), row[4], row[5], row[6])
+                             for row in conn.execute("SELECT * FROM files")}
+                heads = dict(conn.execute("SELECT name, digest FROM heads"))
+                index = None
+                if (meta.get("deadline") is not None and meta.get("index") == _text(stamps.index)
+                        and meta.get("usage") == _text(stamps.usage)):
+                    keys = {name: (unpinned, score, name) for name, unpinned, score in
+                            conn.execute("SELECT name, unpinned, score FROM idx")}
+                    index = (keys, int(meta.get("deadline") or 0))
+                return Saved(found, heads, int(meta.get("swept") or 0), index)
+            finally:
+                conn.close()
+        except (sqlite3.Error, OSError, ValueError, TypeError):
+            return None
+
+    def save(self, stamps: Stamps, files: dict[str, FileState | None], heads: dict[str, str | None],
+             index: tuple[dict[str, tuple | None], int] | None, swept_ns: int | None, *, whole: bool,
+             whole_index: bool = False) -> None:
+        """Record the files, heads and index keys given (``whole``: they are all of them;
+        ``whole_index``: the index keys are; else only what changed — None: gone) and the stamps. ``swept_ns`` None keeps the recorded
+        sweep time. ``index`` None: no index keys are trusted. Failing is harmless (the next
+        process sweeps): errors are swallowed, the file removed."""
+        now = _now_ns()
+        try:
+            conn = self._connect()
+            try:
+                conn.executescript(_SCHEMA)
+                conn.execute("BEGIN")
+                if whole:
+                    conn.execute("DELETE FROM files")
+                    conn.execute("DELETE FROM heads")
+                if whole or whole_index or index is None:
+                    conn.execute("DELETE FROM idx")
+                conn.executemany("DELETE FROM files WHERE file = ?", [(f,) for f, s in files.items() if s is None])
+                conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?)",
+                                 [(f, s.key[0], s.key[1] if now - s.key[1] > RACY_NS else 0, s.key[2], s.digest,
+                                   s.name, s.error) for f, s in files.items() if s is not None])
+                conn.executemany("DELETE FROM heads WHERE name = ?", [(n,) for n, d in heads.items() if d is None])
+                conn.executemany("INSERT OR REPLACE INTO heads VALUES (?,?)",
+                                 [(n, d) for n, d in heads.items() if d is not None])
+                if index is not None:
+                    keys, deadline = index
+                    conn.executemany("DELETE FROM idx WHERE name = ?", [(n,) for n, k in keys.items() if k is None])
+                    conn.executemany("INSERT OR REPLACE INTO idx VALUES (?,?,?)",
+                                     [(n, k[0], k[1]) for n, k in keys.items() if k is not None])
+                values = {"format": FORMAT, "directory": stamps.directory, "journal": _text(stamps.journal),
+                          "index": _text(stamps.index) if index is not None else None,
+                          "usage": _text(stamps.usage), "deadline": deadline if index is not None else None}
+                if swept_ns is not None:
+                    values["swept"] = swept_ns
+                conn.executemany("INSERT OR REPLACE INTO meta VALUES (?,?)", list(values.items()))
+                conn.execute("COMMIT")
+            finally:
+                conn.close()
+        except (sqlite3.Error, OSError):
+            self.drop()
+
+    def drop(self) -> None:
+        """Remove the manifest (the next transaction sweeps every file)."""
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+
+
+def _text(value) -> str | None:
+    return None if value is None else ":".join(map(str, value))
+
+
+def _now_ns() -> int:
+    import time
+
+    return time.time_ns()
+
+
+__all__ = ["Manifest", "Saved", "Stamps", "stat3"]
