@@ -146,7 +146,16 @@ class Manifest:
         """Record the files, heads and index keys given (``whole``: they are all of them;
         ``whole_index``: the index keys are; else only what changed — None: gone) and the stamps. ``swept_ns`` None keeps the recorded
         sweep time. ``index`` None: no index keys are trusted. Failing is harmless (the next
-        process sweeps): errors are swallowed, the file removed."""
+        process sweeps): errors are swallowed, the file removed; a file that is not a manifest
+        is replaced (only with ``whole``: the rest would be missing)."""
+        for attempt in (1, 2):
+            if self._save(stamps, files, heads, index, swept_ns, whole, whole_index):
+                return
+            self.drop()
+            if not whole:
+                return
+
+    def _save(self, stamps, files, heads, index, swept_ns, whole, whole_index) -> bool:
         now = _now_ns()
         try:
             conn = self._connect()
@@ -180,7 +189,8 @@ class Manifest:
             finally:
                 conn.close()
         except (sqlite3.Error, OSError):
-            self.drop()
+            return False
+        return True
 
     def drop(self) -> None:
         """Remove the manifest (the next transaction sweeps every file)."""
