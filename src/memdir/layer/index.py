@@ -195,8 +195,9 @@ class IndexBuilder:
         lines = text.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
-        if len(lines) != len(order) or not all(f"]({key[2]}.md)" in line for key, line in zip(order, lines)):
-            return False
+        if len(lines) != len(order) or (order and not (f"]({order[0][2]}.md)" in lines[0]
+                                                        and f"]({order[-1][2]}.md)" in lines[-1])):
+            return False  # the caller checked the text is the one written with these keys (its stat key)
         self._records, self._keys, self._order, self._ordered_lines = {}, dict(keys), order, lines
         self._lines = {key[2]: line for key, line in zip(order, lines)}
         self._deadline, self._built, self._partial = deadline, True, True

@@ -131,8 +131,7 @@ class Manifest:
                 index = None
                 if (meta.get("deadline") is not None and meta.get("index") == _text(stamps.index)
                         and meta.get("usage") == _text(stamps.usage)):
-                    keys = {name: (unpinned, score, name) for name, unpinned, score in
-                            conn.execute("SELECT name, unpinned, score FROM idx")}
+                    keys = {row[2]: row for row in conn.execute("SELECT unpinned, score, name FROM idx")}
                     index = (keys, int(meta.get("deadline") or 0))
                 return Saved(found, heads, int(meta.get("swept") or 0), index)
             finally:
