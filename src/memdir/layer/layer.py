@@ -10,7 +10,17 @@ with conflict markers). Callers use the validated operations of :mod:`memdir.gat
 
 Inside the lock, in order: repair a torn journal tail, scan the files, journal hand edits
 made since the last event (``external-edit`` / ``external-delete``), apply the change
-(written atomically, its bytes kept in ``objects/``, journaled), rebuild ``MEMORY.md``, stamp it.
+(written atomically, its bytes kept in ``objects/``, journaled), rebuild ``MEMORY.md``, stamp it,
+keep the manifest.
+
+The manifest (:mod:`memdir.layer.manifest`) spares a fresh process that scan: while the layer
+directory's mtime and the journal are as the last transaction left them, its file states,
+journal heads and ``MEMORY.md`` line keys stand in for the scan (in :meth:`Layer.transaction`), files
+are parsed only when asked for (:class:`memdir.files.scan.LazyEntries`), and the file a write
+changes is checked itself (:meth:`Transaction.fresh`: read again if its stat moved, its bytes
+compared with the journal's last version, hand edits journaled first). In-place edits of the
+other files wait for the next sweep (:func:`sweep_can_wait`), which stats every file and parses
+only those that changed.
 
 The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md`` without parsing
 anything: its mtime equals the layer directory's mtime after the rebuild (any file added,
@@ -94,7 +104,6 @@ class Layer:
         self._last_scan: tuple[int | None, Scan] | None = None
         self._synced_journal: tuple[int, int] | None = None  # journal (size, mtime) after our last transaction
         self._swept_at = float("-inf")
-        self.manifest = Manifest(self.meta)
         self._manifest_trusted = False  # the manifest held this layer's state as of our last transaction
         self._index_usage: tuple | None = None  # the usage file's stat key when the index keys were restored
         self._saved_files: dict[str, FileState] = {}  # the files as the manifest holds them
@@ -104,6 +113,12 @@ class Layer:
 
     def __repr__(self) -> str:
         return f"Layer({self.scope!r}, {str(self.path)!r})"
+
+    @property
+    def manifest(self) -> Manifest:
+        """The layer's manifest (:mod:`memdir.layer.manifest`), in its meta directory (the team
+        layer's is in the home, never in the repository)."""
+        return Manifest(self.meta)
     # ------------------------------------------------------------ scanning
 
     def scan(self, known: Mapping[str, tuple] | None = None, progress=None) -> Scan:
