@@ -55,7 +55,20 @@ def test_the_bounded_walk_renders_what_escaping_every_line_renders(monkeypatch, 
                 ("project", _index(rng, rng.randint(1, 400), "p"))]
     budget = rng.choice([300, 1024, 4096, 8000, 60_000])
     fast = layout(sections, budget)
-    monkeypatch.setattr(context, "is_clean_line", lambda text: False)  # no lower bounds: each line escaped
+    monkeypatch.setattr(context, "are_clean_lines", lambda text: False)  # no lower bounds: each line escaped
     slow = layout(sections, budget)
     assert slow == fast
     assert budget < 1024 or (fast[0].startswith("<memory_context>") and "(p" in fast[0])  # control: not empty
+
+
+def test_the_quick_cleanliness_check_answers_as_the_rule_does():
+    from memdir.text.printable import BIDI_CONTROLS, INVISIBLE, LINE_BREAKS, are_clean_lines, is_clean_line
+
+    base = "- [db](db.md) — Dev PostgreSQL listens on 5433\t(ports)\n- [ü](u.md) — Zürich office, 東京\n"
+    assert are_clean_lines(base) and is_clean_line(base.replace("\n", " "))  # control: clean text is clean
+    odd = [*INVISIBLE, *LINE_BREAKS.replace("\n", ""), *BIDI_CONTROLS, "\x00", "\x1b", "\x7f", "\x9b",
+           "\U000e0041", "\u00a0", "\u3000"]
+    for char in odd:
+        text = base + f"- [x](x.md) — a{char}b\n"
+        assert are_clean_lines(text) == is_clean_line(text.replace("\n", " ")), repr(char)
+    assert not are_clean_lines(base + "- [x](x.md) — a\u3164b\n")  # printable, yet invisible: not clean

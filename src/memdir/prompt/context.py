@@ -51,12 +51,13 @@ from __future__ import annotations
 import os
 import re
 import time
+from itertools import accumulate
 from pathlib import Path
 
 from ..files.layout import INDEX_FILE, index_is_fresh, symlink_refusal
 from ..files.trust import untrusted_note
 from ..text.fence import escape_stored
-from ..text.printable import is_clean_line, one_line
+from ..text.printable import are_clean_lines, one_line
 from ..vocabulary import PIN_MARK
 
 # An index line's link: its text holds escaped characters (``\\]``, ``\\\\``) and no bare ``]``.
@@ -206,18 +207,20 @@ class _Lines:
     of :func:`memdir.text.printable.one_line`): a 10,000-line ``MEMORY.md`` of which 35 lines fit
     costs 35 escapes, not 10,000. ``raw``: the non-blank lines as written. When the text holds no
     line break, control or bidi character, one line's escaped form is at least its stripped text
-    (escaping only adds), so :meth:`least` bounds a line's bytes from below without escaping it,
-    and :attr:`floor` bounds every line's: a walk stops once no line could fit."""
+    (escaping only adds), so ``least[i]`` bounds line ``i``'s bytes from below without escaping
+    it, and ``after[i]`` the bytes of every line from ``i`` on: a walk stops once no line left
+    could fit."""
 
     def __init__(self, text: str):
         self.raw = list(filter(str.strip, text.split("\n")))  # the lines `line.strip()` keeps, C-level
         self._done: dict[int, str] = {}
-        self.clean = is_clean_line(text.replace("\n", " "))
-        if self.clean and self.raw:
-            lengths = list(map(len, map(str.strip, self.raw)))
-            self.floor, self.least_total = min(lengths), sum(lengths) + len(lengths)
+        if self.raw and are_clean_lines(text):
+            self.least = list(map(len, map(str.strip, self.raw)))
+            self.after = list(accumulate(reversed(self.least), min))[::-1]
+            self.least_total = sum(self.least) + len(self.least)
         else:
-            self.floor = self.least_total = 0
+            self.least = self.after = [0] * len(self.raw)
+            self.least_total = 0
 
     def line(self, i: int) -> str:
         """Line ``i`` escaped."""
@@ -225,10 +228,6 @@ class _Lines:
         if done is None:
             done = self._done[i] = escape_stored(one_line(self.raw[i]))
         return done
-
-    def least(self, i: int) -> int:
-        """A lower bound of line ``i``'s escaped size in bytes (0 when the text is not clean)."""
-        return len(self.raw[i].strip()) if self.clean else 0
 
     def all(self) -> list[str]:
         """Every line escaped."""
@@ -273,13 +272,14 @@ def _walk(blocks, kept, sections, room: int, only=None) -> int:
         title, lines = blocks[b]
         taken = kept[b]
         opening = _size("\n\n" + title + "\n")
+        least, after = lines.least, lines.after
         wanted = only[b] if only is not None else range(len(lines.raw))
         for i in (sorted(wanted) if only is not None else wanted):
             extra = 1 + (0 if taken else opening)
             left = room - used - extra
-            if left < lines.floor:
-                break
-            if i in taken or lines.least(i) > left:
+            if left < after[i]:
+                break  # not one line from here on could fit
+            if i in taken or least[i] > left:
                 continue
             cost = _size(lines.line(i)) + extra
             if used + cost <= room:
