@@ -299,15 +299,15 @@ def _wins(filename: str, other: str, name: str) -> bool:
     return filename == name + ".md" or (other != name + ".md" and filename < other)
 
 
-def settle(directory: Path, files: Mapping[str, FileState]) -> tuple[dict[str, str], list[Malformed]]:
-    """The memories ``files`` (file name → state, as :func:`scan` learned them) hold: ``(name →
-    file name, the files that are not memories)``, by :func:`scan`'s rules, without reading a file."""
+def settle(directory: Path, holders) -> tuple[dict[str, str], list[Malformed]]:
+    """The memories files hold, from ``holders`` — ``(file name, the name it holds or None, why
+    not)`` as :func:`scan` learned them: ``(name → file name, the files that are not memories)``,
+    by :func:`scan`'s rules, without reading a file."""
     names: dict[str, str] = {}
     malformed: list[Malformed] = []
-    for filename, state in files.items():
-        name = state[2]
+    for filename, name, error in holders:
         if name is None:
-            malformed.append(Malformed(os.path.join(directory, filename), state[3] or "unreadable"))
+            malformed.append(Malformed(os.path.join(directory, filename), error or "unreadable"))
             continue
         other = names.get(name)
         if other is not None:

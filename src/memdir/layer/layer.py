@@ -58,7 +58,7 @@ from ..tombstones.stones import TombstoneFile
 from ..vocabulary import ACTORS
 from .index import IndexBuilder, next_change
 from .journal import Journal, now_utc, records_bytes
-from .manifest import Manifest, Stamps, stat3
+from .manifest import Manifest, Rows, Stamps, stat3
 from .transaction import Transaction
 from .usage import Usage
 
@@ -106,7 +106,7 @@ class Layer:
         self._swept_at = float("-inf")
         self._manifest_trusted = False  # the manifest held this layer's state as of our last transaction
         self._index_usage: tuple | None = None  # the usage file's stat key when the index keys were restored
-        self._saved_files: dict[str, FileState] = {}  # the files as the manifest holds them
+        self._saved_files: dict[str, FileState] | Rows = {}  # the files as the manifest holds them
         self._index = IndexBuilder(settings.stale_after_days)
         self._index_written: tuple | None = None  # (text, size, mtime_ns, inode) of our last MEMORY.md
         self._lock = None
@@ -335,7 +335,14 @@ class Layer:
         swept = time.time_ns() - int((time.monotonic() - self._swept_at) * 1e9) if tx.full else None
         self.manifest.save(stamps, files, heads, index, swept, whole=whole, whole_index=tx.rebuild)
         self._manifest_trusted = self.manifest.exists()
-        self._saved_files = dict(tx.scan.files)
+        if whole or tx.full:
+            self._saved_files = dict(tx.scan.files)
+        else:
+            for filename, state in files.items():
+                if state is None:
+                    self._saved_files.pop(filename, None)
+                else:
+                    self._saved_files[filename] = state
 
     def _restore(self) -> Scan | None:
         """In a process that has not scanned this layer yet: the manifest's state taken up as
@@ -345,9 +352,9 @@ class Layer:
         saved = self.manifest.load(stamps)
         if saved is None:
             return None
-        names, malformed = settle(self.path, saved.files)
-        self.files, self._saved_files = dict(saved.files), saved.files
-        found = self._lazy(Scan({}, malformed, dict(saved.files), names))
+        names, malformed = settle(self.path, saved.files.holders())
+        self.files, self._saved_files = saved.files.copy(), saved.files
+        found = self._lazy(Scan({}, malformed, saved.files.copy(), names))
         self._take(saved, stamps)
         self._last_scan = (stamps.directory, found)
         self._synced_journal = stamps.journal

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 
 from ..files.layout import MANIFEST_FILE
@@ -59,11 +61,64 @@ class Saved:
     -score, name)``) with its deadline (epoch ns, 0: none) when ``MEMORY.md`` is still the one they
     describe (else None)."""
 
-    files: dict[str, FileState]
+    files: "Rows"
     heads: dict[str, str]
     swept_ns: int
     index: tuple[dict[str, tuple], int] | None = None
     index_key: tuple | None = field(default=None, repr=False)
+
+
+class Rows(MutableMapping):
+    """The manifest's files (file name → :class:`memdir.files.scan.FileState`), each state made
+    when first asked for: taking up a manifest of 10,000 files builds one dict of its rows, not
+    10,000 states. ``rows`` are ``(file, size, ctime_ns, ino, digest, name, error)``."""
+
+    def __init__(self, rows: list[tuple]):
+        self._rows = dict(zip(map(itemgetter(0), rows), rows))
+        self._made: dict[str, FileState] = {}
+
+    def __getitem__(self, filename: str) -> FileState:
+        state = self._made.get(filename)
+        if state is None:
+            row = self._rows[filename]
+            state = self._made[filename] = FileState((row[1], row[2], row[3]), row[4], row[5], row[6])
+        return state
+
+    def get(self, filename, default=None):
+        if filename in self._made:
+            return self._made[filename]
+        return self[filename] if filename in self._rows else default
+
+    def __contains__(self, filename) -> bool:
+        return filename in self._rows
+
+    def __setitem__(self, filename: str, state: FileState) -> None:
+        self._made[filename] = state
+        self._rows.setdefault(filename, (filename,))
+
+    def __delitem__(self, filename: str) -> None:
+        del self._rows[filename]
+        self._made.pop(filename, None)
+
+    def __iter__(self):
+        return iter(list(self._rows))
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def copy(self) -> "Rows":
+        """Another mapping of the same states (changes to one do not show in the other)."""
+        other = Rows([])
+        other._rows, other._made = dict(self._rows), dict(self._made)
+        return other
+
+    def holders(self):
+        """``(file name, name held or None, error)`` of every file, without making a state (the
+        rows of files set since carry their state's)."""
+        made = self._made
+        return [(f, made[f].name, made[f].error) if f in made else (f, row[5], row[6])
+                for f, row in self._rows.items()] if made else list(
+            zip(self._rows, map(itemgetter(5), self._rows.values()), map(itemgetter(6), self._rows.values())))
 
 
 def stat3(path: Path) -> tuple[int, int, int] | None:
@@ -123,15 +178,14 @@ class Manifest:
                 if (meta.get("format") != FORMAT or meta.get("directory") != stamps.directory
                         or meta.get("journal") != _text(stamps.journal)):
                     return None
-                found = {}
-                if files:
-                    found = {row[0]: FileState((row[1], row[2], row[3]), row[4], row[5], row[6])
-                             for row in conn.execute("SELECT * FROM files")}
+                found = Rows(conn.execute("SELECT * FROM files").fetchall() if files else [])
                 heads = dict(conn.execute("SELECT name, digest FROM heads"))
                 index = None
                 if (meta.get("deadline") is not None and meta.get("index") == _text(stamps.index)
                         and meta.get("usage") == _text(stamps.usage)):
-                    keys = {row[2]: row for row in conn.execute("SELECT unpinned, score, name FROM idx")}
+                    order = conn.execute("SELECT unpinned, score, name FROM idx ORDER BY unpinned, score, name"
+                                         ).fetchall()
+                    keys = dict(zip(map(itemgetter(2), order), order))
                     index = (keys, int(meta.get("deadline") or 0))
                 return Saved(found, heads, int(meta.get("swept") or 0), index)
             finally:
@@ -209,4 +263,4 @@ def _now_ns() -> int:
     return time.time_ns()
 
 
-__all__ = ["Manifest", "Saved", "Stamps", "stat3"]
+__all__ = ["Manifest", "Rows", "Saved", "Stamps", "stat3"]
