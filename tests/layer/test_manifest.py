@@ -124,3 +124,22 @@ def test_a_lost_or_damaged_manifest_costs_a_sweep_never_a_memory(isolated_home, 
     manifest.unlink()
     Memory.open(home=isolated_home, project=project, actor="human").write("gone", "after the loss", "project", "b")
     assert "(gone.md)" in (layer.path / "MEMORY.md").read_text() and manifest.is_file()
+
+
+@pytest.mark.slow
+def test_two_live_processes_writing_in_turn_keep_the_index_whole(isolated_home, project):
+    _seeded(isolated_home, project)
+    server = Memory.open(home=isolated_home, project=project, actor="agent")  # a long-running MCP server
+    server.write("seed-0003", "seeded fact 3, from the server", "project", "b")
+    cli = Memory.open(home=isolated_home, project=project, actor="human")  # a CLI write in between
+    cli.write("seed-0004", "seeded fact 4, from the command line", "project", "b")
+    cli.write("seed-0005", "seeded fact 5, pinned by a person", "project", "b", pinned=True)
+    server.write("seed-0006", "seeded fact 6, from the server again", "project", "b")
+    layer = server.session.layer("project")
+    index = (layer.path / "MEMORY.md").read_text()
+    assert "(seed-0004.md) — seeded fact 4, from the command line" in index  # the other process's change
+    assert index.startswith("- [seed-0005](seed-0005.md) 📌 — seeded fact 5")  # and its order
+    assert "(seed-0006.md) — seeded fact 6, from the server again" in index  # control: its own
+    full = Memory.open(home=isolated_home, project=project, actor="human").session.layer("project")
+    full.refresh_index()
+    assert (full.path / "MEMORY.md").read_text() == index

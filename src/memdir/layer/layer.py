@@ -249,8 +249,10 @@ class Layer:
                 raise StoreError(f"{self.journal.path}: {tampered}; nothing was changed (see `memdir verify`)")
             if unanchored := self.journal.anchor_refusal():
                 raise StoreError(f"{unanchored}; nothing was changed")
+            stale = self._index.partial and self._synced_journal != self.journal.stat_key()
             quick = self._quick_scan()
-            if not self._index.built:
+            if not self._index.built or stale:  # restored keys another process's writes made stale
+                self._index, self._index_written = IndexBuilder(self.settings.stale_after_days), None
                 self._restore_index()
             tx = Transaction(self, quick or self.scan(), actor, session, full=quick is None)
             try:
