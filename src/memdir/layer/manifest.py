@@ -137,7 +137,7 @@ class Manifest:
         self.path = Path(meta) / MANIFEST_FILE
 
     def _connect(self) -> sqlite3.Connection:
-        if not self.path.exists():  # private, like everything memdir creates
+        if not self.exists():  # private, like everything memdir creates
             os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600))
         conn = sqlite3.connect(self.path, isolation_level=None)
         conn.execute("PRAGMA synchronous=OFF")
@@ -145,13 +145,17 @@ class Manifest:
         return conn
 
     def exists(self) -> bool:
-        """Whether a manifest file is there (trusted or not)."""
-        return self.path.is_file()
+        """Whether a manifest file is there (trusted or not); False when that cannot be known (a
+        layer of another user's)."""
+        try:
+            return self.path.is_file()
+        except OSError:
+            return False
 
     def load_files(self) -> dict[str, FileState] | None:
         """The files as last recorded, whatever changed since (each is checked by its stat key
         before use: :func:`memdir.files.scan.scan`'s ``known``); None when there is none. Never raises."""
-        if not self.path.is_file():
+        if not self.exists():
             return None
         try:
             conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
@@ -169,7 +173,7 @@ class Manifest:
         """The manifest when its stamps equal ``stamps`` (directory and journal; the index keys
         only when ``MEMORY.md`` and the usage file are unchanged too), else None. ``files``
         False: only the heads and the index (the caller has the files). Never raises."""
-        if stamps.directory is None or not self.path.is_file():
+        if stamps.directory is None or not self.exists():
             return None
         try:
             conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
