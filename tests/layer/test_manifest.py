@@ -76,6 +76,7 @@ def test_a_hand_edit_of_the_written_file_is_journaled_before_it_is_replaced(isol
 def test_a_hand_edit_of_another_file_waits_for_the_sweep_and_is_not_lost(isolated_home, project, monkeypatch):
     from memdir.layer import layer as layer_module
 
+    monkeypatch.setattr(layer_module, "SWEEP_INTERVAL", 3600.0)  # a slow machine stays within it
     _seeded(isolated_home, project)
     path = Memory.open(home=isolated_home, project=project).session.layer("project").path / "seed-0100.md"
     path.write_text(path.read_text().replace("seeded fact 100", "fact 100 fixed by hand"))
