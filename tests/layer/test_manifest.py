@@ -5,6 +5,8 @@ layer objects, as a fresh process has: what it knows of the files comes from the
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from memdir import Memory
@@ -21,6 +23,7 @@ def _seeded(home, project) -> Memory:
         (layer.path / f"seed-{i:04d}.md").write_text(
             f"---\nname: seed-{i:04d}\ndescription: seeded fact {i}\ntype: project\n"
             f"updated: 2026-11-01T00:00:00Z\n---\n\nBody {i}\n")
+    time.sleep(2.1)  # past the clock tick of the writes: their stat keys are trusted (manifest.RACY_NS)
     layer.refresh_index()  # adopts the files once (journals them) and writes the manifest
     return mem
 
@@ -144,3 +147,17 @@ def test_two_live_processes_writing_in_turn_keep_the_index_whole(isolated_home, 
     full = Memory.open(home=isolated_home, project=project, actor="human").session.layer("project")
     full.refresh_index()
     assert (full.path / "MEMORY.md").read_text() == index
+
+
+def test_a_symlink_where_the_manifest_lives_is_replaced_never_written_through(isolated_home, project, tmp_path):
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    mem.write("first", "the first fact", "project", "b")
+    manifest = mem.session.layer("project").meta / "manifest.sqlite"
+    outside = tmp_path / "outside.bin"
+    outside.write_bytes(b"someone else's file")
+    manifest.unlink()
+    manifest.symlink_to(outside)
+    Memory.open(home=isolated_home, project=project, actor="human").write("second", "the second fact", "project", "b")
+    assert outside.read_bytes() == b"someone else's file"  # never written through
+    assert not manifest.is_symlink() and manifest.read_bytes().startswith(b"SQLite format 3")  # replaced
+    assert "(second.md)" in (manifest.parent.parent / "MEMORY.md").read_text()  # control: the write went on

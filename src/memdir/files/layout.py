@@ -28,9 +28,11 @@ LAYER_FILE = "layer.json"         # what the layer is (read_layer_info, write_la
 TOMBSTONES_FILE = "tombstones.json"  # a personal layer's tombstones (memdir.tombstones.stones)
 OBJECTS_DIR = "objects"           # every version's bytes, by digest
 USAGE_FILE = "usage.json"         # reads and last read per memory (memdir.layer.usage)
-MANIFEST_FILE = "manifest.sqlite"  # what the last transaction learned of the files (memdir.layer.manifest)
+# What the last transaction learned of the files (memdir.layer.manifest): derived, like MEMORY.md — a
+# symlink there is never opened, and the next save replaces the link itself; it never hides the layer.
+MANIFEST_FILE = "manifest.sqlite"
 META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, LAYER_FILE, TOMBSTONES_FILE,
-                OBJECTS_DIR, USAGE_FILE, MANIFEST_FILE)
+                OBJECTS_DIR, USAGE_FILE)
 # A file that may hold a memory: ``*.md``, not a dot-file (temp files, ``.memdir``),
 # not ``MEMORY.md`` in any case. A compiled pattern: the scan calls it once per file.
 _MEMORY_FILE = re.compile(r"(?!\.)(?!(?i:memory\.md)\Z).*\.md", re.S)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -137,8 +138,10 @@ class Manifest:
         self.path = Path(meta) / MANIFEST_FILE
 
     def _connect(self) -> sqlite3.Connection:
-        if not self.exists():  # private, like everything memdir creates
-            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600))
+        if not self.exists():  # private, like everything memdir creates; a link there is replaced, not followed
+            if os.path.lexists(self.path):
+                os.unlink(self.path)
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
         conn = sqlite3.connect(self.path, isolation_level=None)
         conn.execute("PRAGMA synchronous=OFF")
         conn.execute("PRAGMA journal_mode=MEMORY")
@@ -148,7 +151,7 @@ class Manifest:
         """Whether a manifest file is there (trusted or not); False when that cannot be known (a
         layer of another user's)."""
         try:
-            return self.path.is_file()
+            return stat.S_ISREG(os.lstat(self.path).st_mode)  # a symlink there is never followed
         except OSError:
             return False
 
