@@ -14,10 +14,11 @@ days on <weekday>"). Then, printing one JSON line each:
   with BM25 alone (``search_vectors = off``);
 * ``prompt_hook`` (twice): p50/p95 wall time of ``python -m memdir.hooks
   claude-code UserPromptSubmit`` in a fresh process with vectors on, and of
-  ``python -c pass``, interleaved, with the p95 ratio (target ≤ 15) — once
-  with no warm process (the hook ranks lexically, loading neither numpy nor
-  the model) and once with a ``memdir mcp`` server running, which embeds
-  the prompt for the hook (:mod:`memdir.search.warm`).
+  ``python -c pass``, interleaved, with the p95 ratio (target ≤ 5) — once
+  with no MCP server (the first prompt hook, finding no warm process, started
+  the standalone one, which then embeds the prompts: :func:`memdir.search.warm.launch`)
+  and once with a ``memdir mcp`` server running as the warm process
+  (:mod:`memdir.search.warm`); the hook never loads numpy or the model.
 """
 
 from __future__ import annotations
@@ -139,9 +140,16 @@ def main() -> None:
         bare = [sys.executable, "-c", "pass"]
         out = subprocess.run(hook, input=payload, capture_output=True, text=True, env=env)
         recalled = json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"] if out.stdout else ""
-        for warm_process in ("none", "mcp server"):
+        from memdir.search import warm
+
+        for warm_process in ("standalone", "mcp server"):
             server = None
+            if warm_process == "standalone":  # the one the first prompt hook started (no MCP server runs)
+                wait_warm(mem, home)
             if warm_process == "mcp server":  # a Claude Code session's MCP server, warmed by one prompt
+                warm.stop(home)  # the standalone one goes first, or it would answer instead
+                while warm.listening(home):
+                    time.sleep(0.1)
                 server = subprocess.Popen([sys.executable, "-m", "memdir.cli", "mcp", "--project", str(project)],
                                           stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                           stderr=subprocess.DEVNULL, env=env)

@@ -27,7 +27,23 @@ def isolated_home(tmp_path, monkeypatch):
     fake_home = tmp_path / "userhome"
     fake_home.mkdir()
     monkeypatch.setenv("HOME", str(fake_home))
-    return home
+    yield home
+    _stop_warm(home)
+
+
+def _stop_warm(home: Path) -> None:
+    """Stop the warm search process a prompt hook of this test started, if any (it left
+    ``warm.log``): it would otherwise live until idle. One still starting is waited for a while."""
+    import time
+
+    if not (home / "warm.log").exists():
+        return
+    from memdir.search import warm
+
+    deadline = time.monotonic() + 30
+    while not warm.stop(home) and time.monotonic() < deadline and "exits after" not in (
+            home / "warm.log").read_text(errors="replace"):
+        time.sleep(0.2)
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ reply comes from ``script(body)``: a string (a text answer) or a dict ``{"tool_u
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from tests.scripted_http import ScriptedHandler, ScriptedServer
 
 
 def _events(body: dict, reply) -> list[tuple[str, dict]]:
@@ -34,23 +34,16 @@ def _events(body: dict, reply) -> list[tuple[str, dict]]:
     return out
 
 
-class MessagesServer:
+class MessagesServer(ScriptedServer):
     def __init__(self, script):
         self.requests: list[dict] = []
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
+        class Handler(ScriptedHandler):  # HTTP/1.0: the stream ends when the connection closes
             def do_POST(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                try:
-                    body = json.loads(self.rfile.read(length) or b"{}")
-                except ValueError:
-                    body = {}
+                body = self.read_json()
                 if "count_tokens" in self.path:
-                    self._json({"input_tokens": 100})
+                    self.send_json({"input_tokens": 100})
                     return
                 server.requests.append(body)
                 reply = script(body)
@@ -58,7 +51,7 @@ class MessagesServer:
                     content = ([{"type": "tool_use", "id": "toolu_test_1", "name": reply["tool_use"],
                                  "input": reply["input"]}] if isinstance(reply, dict)
                                else [{"type": "text", "text": str(reply)}])
-                    self._json({"id": "msg_test", "type": "message", "role": "assistant", "model": body.get("model"),
+                    self.send_json({"id": "msg_test", "type": "message", "role": "assistant", "model": body.get("model"),
                                 "content": content, "stop_reason": "end_turn", "stop_sequence": None,
                                 "usage": {"input_tokens": 10, "output_tokens": 5}})
                     return
@@ -70,26 +63,7 @@ class MessagesServer:
                     self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
                     self.wfile.flush()
 
-            def _json(self, data):
-                payload = json.dumps(data).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-
-    def __enter__(self) -> "MessagesServer":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__init__(Handler)
 
 
 def text_of(body: dict) -> str:

@@ -287,7 +287,7 @@ def link_expansion(root: Path) -> dict:
     cases["withheld"] = links("withheld", "[[maybe-note]] [[old-note]] [[new-note]]")
     wide = "界" * 160  # the longest description, three bytes a character
     for i in range(6):
-        mem.write(f"wide-{i}", wide, "project", "w")
+        mem.write(f"wide-{i}", wide, "project", f"w{i}")
     body = " ".join(f"[[wide-{i % 6}]]" for i in range(300))[:2000]
     mem.write("many", "Links to many", "project", body)
     many = mem.read("many")

@@ -12,8 +12,12 @@ its memory name is that part's stem as memdir reads it
 ``prompts.jsonl``: one object per line — ``prompt``, ``expect`` (the names of
 the memories it needs; ``[]`` when it needs none) and ``kind`` (``lexical``:
 shares words with the memory; ``paraphrase``: says it without its words;
-``none``). Line *i* (from 0) is in the ``fit`` half when *i* is even, else in
-the ``heldout`` half.
+``none``). ``tasks.jsonl``: the same form, prompts that ask to *do*
+something a memory bears on (``kind`` ``task``) and tasks no memory bears on
+(``none``). In each file line *i* (from 0) is in the ``fit`` half when *i*
+is even, else in the ``heldout`` half: the relevance model is fitted on the
+``fit`` halves of both (``fit.py``), and ``run.py`` reports the ``heldout``
+halves.
 """
 
 from __future__ import annotations
@@ -29,9 +33,13 @@ REAL = REPO.parent / "shared" / "data" / "claude-code-memory"
 sys.path.insert(0, str(REPO / "src"))
 
 
-def prompts(split: str = "all") -> list[dict]:
-    """The labelled prompts of ``split`` (``fit``, ``heldout`` or ``all``)."""
-    rows = [json.loads(line) for line in (HERE / "prompts.jsonl").read_text(encoding="utf-8").splitlines() if line]
+SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl"}
+
+
+def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
+    """The labelled prompts of ``split`` (``fit``, ``heldout`` or ``all``) of
+    the set ``which`` (``prompts`` or ``tasks``, see :data:`SETS`)."""
+    rows = [json.loads(line) for line in (HERE / SETS[which]).read_text(encoding="utf-8").splitlines() if line]
     for i, row in enumerate(rows):
         row["half"] = "fit" if i % 2 == 0 else "heldout"
     return rows if split == "all" else [r for r in rows if r["half"] == split]

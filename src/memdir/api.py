@@ -260,9 +260,10 @@ class Memory:
         shown; see :func:`memdir.operations.trust.review`."""
         return trust.review(self.session, scope)
 
-    def candidate(self, name: str, scope: str | None = None) -> ReadResult:
-        """A candidate's own text (a team candidate's too: the one waiting in the home)."""
-        return trust.candidate(self.session, name, scope)
+    def candidate(self, name: str, scope: str | None = None, *, as_approved: bool = False) -> ReadResult:
+        """A candidate's own text (a team candidate's too: the one waiting in the home); with
+        ``as_approved``, as approving it writes it (:func:`memdir.operations.trust.candidate`)."""
+        return trust.candidate(self.session, name, scope, as_approved=as_approved)
 
     def approve(self, name: str, scope: str | None = None, *, reason: str | None = None,
                 digest: str | None = None, edit: MemoryChange | None = None) -> Decision:
@@ -304,8 +305,9 @@ class Memory:
                pinned: bool | None = None, since: str | None = None, until: str | None = None,
                offset: int = 0, min_score: float | None = None) -> list[SearchResult]:
         """Ranked search over the session's memories (``memory_search``): a
-        list of :class:`~memdir.search.ranking.SearchResult` scoring at least
-        the relevance threshold (or ``min_score``), best first, after
+        list of :class:`~memdir.search.ranking.SearchResult` — those scoring at
+        least the relevance threshold and those sharing a content word with
+        the query (or, given ``min_score``, those scoring at least it) — best first, after
         ``offset``; ``type``/``origin``/``pinned``/``since``/``until`` filter
         (see :class:`~memdir.search.ranking.Filters`). Needs the ``search``
         extra (:class:`MissingExtra` otherwise). See :func:`memdir.search.ranking.find`."""

@@ -246,7 +246,8 @@ class TombstoneInfo(Result):
     memory ``name``, the forgotten ``description``, who forgot it, why, when
     (``actor``, ``ts`` empty when its file does not say: a team tombstone's),
     and ``forgotten``, who and why as a person reads it
-    (:func:`memdir.tombstones.match.forgotten_by`)."""
+    (:func:`memdir.tombstones.match.forgotten_by`); ``kept``: where it lives when that is not the layer of
+    ``scope`` itself (a rejected team candidate's: ``your rejections, in your home``), else empty."""
 
     id: str
     scope: str
@@ -256,6 +257,7 @@ class TombstoneInfo(Result):
     reason: str | None
     ts: str
     forgotten: str = ""
+    kept: str = ""
 
 
 @dataclass(frozen=True)
@@ -437,8 +439,12 @@ class StatusResult(Result):
     """Where memories live and how the session stands: home, project root (or
     why there is none), per-layer status, the injected context's size in
     UTF-8 bytes against its budget, the search mode, the consolidation
-    extractor in effect with why (``extractor``), and ``untrusted_team``: the line saying the
-    repository's team layer is not trusted in this clone (:mod:`memdir.files.trust`), else empty."""
+    extractor in effect with why (``extractor``), ``untrusted_team``: the line saying the
+    repository's team layer is not trusted in this clone (:mod:`memdir.files.trust`), else empty, and
+    ``duplicates``: the groups of live memories holding the same description and body
+    (:func:`memdir.gateway.duplicates.duplicate_groups`), each member as ``scope:name``, and
+    ``team_merge_driver``: the line saying this clone lacks the team layer's merge driver and how to register
+    it (:func:`memdir.operations.team.merge_driver_missing`), else empty."""
 
     home: str
     project_root: str | None
@@ -449,6 +455,8 @@ class StatusResult(Result):
     search: str
     extractor: str = ""
     untrusted_team: str = ""
+    duplicates: tuple[tuple[str, ...], ...] = ()
+    team_merge_driver: str = ""
 
 
 @dataclass(frozen=True)

@@ -124,11 +124,22 @@ class Session:
         return self.has_team() and not self.team_trusted()
 
     def bound_layers(self) -> list:
-        """The layers whose tombstones bind this session's writes: its :meth:`layers`, and an
-        untrusted team layer too (forgetting only takes away, so binding by it is safe)."""
+        """The layers whose tombstones bind this session's writes: its :meth:`layers`, an
+        untrusted team layer too (forgetting only takes away, so binding by it is safe), and, last, the
+        home's layer of this project's team candidates (:func:`memdir.layer.team.candidate_layer`), whose
+        tombstones are the values this person rejected: they bind every layer of the project, not only
+        the next team proposal."""
         layers = self.layers()
         if "team" not in self.scopes() and self.has_team():
             layers.insert(1 if self.settings.enable_user_scope else 0, self._open_team())
+        if self.project_root is not None:
+            from .layer.team import CANDIDATE_DIR, candidate_layer  # late, as below
+
+            found = self._layers.get(CANDIDATE_DIR)
+            if found is None and (team_meta_dir(self.home, self.project_root) / CANDIDATE_DIR).is_dir():
+                found = self._layers[CANDIDATE_DIR] = candidate_layer(self.home, self.project_root, self.settings)
+            if found is not None:
+                layers.append(found)
         return layers
 
     def has_team(self) -> bool:

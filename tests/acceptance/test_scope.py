@@ -49,7 +49,8 @@ def test_cross_project_absent_on_every_read_path(isolated_home, projects):
     assert SECRET_A not in start_b and VALUE_B in start_b
     assert SECRET_A in session_start(a)  # control: the hook of A's session shows it
     cli = run_cli("--project", b, "search", SECRET_A, "--json")
-    assert cli.returncode == 0 and json.loads(cli.stdout)["results"] == []
+    # B's own memory shares a word ("pg") and is listed; A's never is.
+    assert cli.returncode == 0 and [r["name"] for r in json.loads(cli.stdout)["results"]] == ["staging-db-b"]
     cli_a = run_cli("--project", a, "search", SECRET_A, "--json")
     assert cli_a.returncode == 0 and [r["name"] for r in json.loads(cli_a.stdout)["results"]] == ["staging-db"]
     assert SECRET_A not in index_text(in_b) and SECRET_A in index_text(in_a)
@@ -66,7 +67,8 @@ def test_a_tool_argument_cannot_widen_the_scope(isolated_home, projects):
     for args, (is_error, text) in zip(widen, results):
         assert DESC_A not in text, args
         assert is_error and text.startswith("Error: memory_search:"), (args, text)  # refused, not confined
-    assert results[-1] == (False, f"No memories match '{SECRET_A}'.")  # an empty value: the session's scopes
+    # An empty value: the session's scopes, where B's own memory shares a word ("pg"); A's never appears.
+    assert results[-1][0] is False and "staging-db-b" in results[-1][1] and DESC_A not in results[-1][1]
     reads = mcp_calls(isolated_home, b, *[("memory_read", {"name": n}) for n in
                                           ("../alpha/staging-db", f"{a}/staging-db", "staging-db.md",
                                            "projects/staging-db")])
@@ -102,7 +104,8 @@ def test_background_consolidation_keeps_each_session_in_its_project(isolated_hom
     for mem, own, other in ((in_a, "k8s-alpha-3", "k8s-beta-9"), (in_b, "k8s-beta-9", "k8s-alpha-3")):
         hits = mem.search(own)
         assert len(hits) == 1 and own in mem.read(hits[0].name, count=False).record.description  # control
-        assert mem.search(other) == []  # the one search index answers only with the session's layers
+        # The one search index answers only with the session's layers (its own memory may share a word).
+        assert all(other not in mem.read(r.name, count=False).record.description for r in mem.search(other))
         assert other not in mem.context() and other not in mem.recall(f"deploy target {other}")
         assert all(m.origin == "extracted" for m in mem.list().memories)
     assert "k8s" not in index_text(in_a, "user")  # nothing leaked into the layer both projects share

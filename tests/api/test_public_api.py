@@ -91,10 +91,11 @@ def test_a_write_is_one_change_value_and_an_unknown_field_is_named(mem):
         mem.apply({"name": "x", "description": "d"})
     with pytest.raises(InvalidInput, match="extra must be a mapping"):
         memdir.MemoryChange("x", "d", extra="ticket")
-    # no level below re-declares the fields: each takes the one value
-    assert list(inspect.signature(operations.write).parameters) == ["session", "change", "scope"]
+    # no level below re-declares the fields: each takes the one value (and, from the calling path only, an
+    # importer's source times, honoured for actor import alone)
+    assert list(inspect.signature(operations.write).parameters) == ["session", "change", "scope", "times"]
     assert list(inspect.signature(gateway.write).parameters) == ["layer", "change", "actor", "session", "guard",
-                                                                 "action"]
+                                                                 "action", "times"]
 
 
 def _annotation_names() -> dict:

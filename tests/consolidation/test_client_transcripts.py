@@ -128,3 +128,24 @@ def test_ingest_codex_and_gemini_sessions_of_this_project(tmp_path, project, iso
     assert names(project) == ["deploy-tuesdays-never-fridays"]  # its "Remember:" line; the rules pass the other
     both = run_cli("ingest", "--codex", "--gemini", env=env)
     assert both.returncode != 0 and "one of --claude-code, --codex, --gemini" in both.stderr
+
+
+def test_json_nested_too_deeply_is_one_malformed_line_not_a_crash():
+    from memdir.consolidation.transcripts import read_transcript
+
+    deep = '{"type":"response_item","payload":{"type":"message","role":"user","content":' + "[" * 100_000 \
+        + "]" * 100_000 + "}}"
+    good = '{"type":"response_item","payload":{"type":"message","role":"user","content":"I always use pnpm"}}'
+    text = '{"type":"session_meta","payload":{"id":"s1"}}\n' + deep + "\n" + good + "\n"
+    t = read_transcript(text)
+    assert t.format == "codex" and t.malformed == 1
+    assert [turn.text for turn in t.turns] == ["I always use pnpm"]  # control: the good line is read
+
+
+def test_a_junk_first_line_does_not_turn_a_rollout_into_plain_text():
+    # A torn write leaves a partial first line; the JSON lines after it still say who wrote the file.
+    t = read_transcript("\x00partial\n" + CODEX.read_text())
+    assert (t.format, t.malformed, len(t.turns)) == ("codex", 1, 4)
+    assert t.turns[0].text == "Remember: the staging deploy needs the VPN."
+    plain = read_transcript("USER: hello there\nASSISTANT: hi\n")  # control: a text transcript stays text
+    assert (plain.format, [turn.role for turn in plain.turns]) == ("text", ["user", "assistant"])

@@ -113,3 +113,26 @@ def test_a_line_queued_while_a_drain_moves_the_queue_is_never_lost(tmp_path):
         second = _drain_lines(home)
         assert sorted(first + second) == ["early", "late"], where  # the late line is read once, by one drain
         assert "early" in first  # control: the drain did run while the hook was paused
+
+
+def test_a_transcript_that_breaks_its_reader_is_reported_and_the_queue_moves_on(tmp_path, isolated_home, project,
+                                                                                 monkeypatch):
+    from memdir.consolidation import consolidate as consolidate_module
+
+    home = open_session(isolated_home, project).home
+    bad = _transcript(tmp_path / "bad.jsonl", project, "Remember that CI runs on Buildkite.")
+    good = _transcript(tmp_path / "good.jsonl", project, "Remember that the staging host is lava.")
+    real = consolidate_module.consolidate
+
+    def breaking(session, transcript, **kw):
+        if str(transcript).endswith("bad.jsonl"):
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(session, transcript, **kw)
+
+    monkeypatch.setattr(consolidate_module, "consolidate", breaking)
+    queue.append(home, str(bad), cwd=str(project), session_id="b", event="SessionEnd")
+    queue.append(home, str(good), cwd=str(project), session_id="g", event="SessionEnd")
+    rows = {r.transcript_path: r for r in queue.drain(home)}
+    assert rows[str(bad)].status == "error" and rows[str(bad)].error.startswith("RecursionError")
+    assert rows[str(good)].status != "error"  # control: the next session is consolidated
+    assert not list(queue.queue_path(home).parent.glob("*.work")) and queue.drain(home) == []  # not retried forever

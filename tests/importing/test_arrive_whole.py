@@ -230,3 +230,28 @@ def test_an_older_claude_mem_database_and_the_default_path(tmp_path, isolated_ho
         "working on task 1.")
     missing = run_cli("--project", project, "import", "claude-mem", tmp_path / "nope.db")
     assert missing.returncode == 1 and "no claude-mem database" in missing.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["dir", "basic-memory"])
+def test_a_file_larger_than_the_ceiling_is_read_and_cut_to_fit_not_skipped(tmp_path, isolated_home, project, kind):
+    """before: a 300 KB note was skipped as "larger than 262144 bytes", though the README says it is cut."""
+    person = Memory.open(home=isolated_home, project=project, actor="human")
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    text = "".join(f"Paragraph {n}: the runbook step {n} says what to check before going on.\n\n" for n in range(4500))
+    (notes / "runbook.md").write_text("---\ndescription: The whole release runbook\n---\n" + text)
+    assert (notes / "runbook.md").stat().st_size > 300_000
+    (notes / "small.md").write_text("---\ndescription: A short one\n---\nShort.\n")
+    report = person.import_from(kind, str(notes))
+    runbook, small = report.outcomes
+    assert (runbook.result, runbook.kept, small.result, small.kept) == ("imported", "cut", "imported", "whole")
+    assert "262144-byte ceiling of a memory file (max_file_bytes)" in runbook.cut
+    memory_file = person.session.layer_dir("project") / "runbook.md"
+    assert 250_000 < memory_file.stat().st_size <= 262_144
+    assert text.startswith(person.read("runbook", count=False).record.body)
+    more = tmp_path / "more"
+    more.mkdir()
+    (more / "handbook.md").write_text("---\ndescription: The on-call handbook\n---\n" + text)
+    cli = run_cli("--project", project, "import", kind, more)
+    assert cli.returncode == 0 and "handbook (project)  ← handbook.md [cut]" in cli.stdout, cli.stdout

@@ -104,3 +104,77 @@ def test_export_on_the_command_line(tmp_path, project):
     out = run_cli("--project", project, "export", tmp_path / "x", "--format", "claude-code")
     assert out.returncode == 0 and out.stdout.startswith("Exported 1 memory(ies) as claude-code into ")
     assert (tmp_path / "x" / "project" / "MEMORY.md").read_text() == "- [a](a.md) — A fact\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fmt", ["memdir", "jsonl"])
+def test_an_export_keeps_its_times_flags_and_origin_when_imported(tmp_path, project, person, fmt):
+    """memdir's own formats come back with their created/updated times, pin, importance and valid times;
+    the import is the new origin (provenance) and the source's origin is kept as original_origin. The
+    control: Claude Code's format carries none of these, so they are the import's own."""
+    import time
+
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved.", importance=9, pinned=True,
+                 valid_from="2026-01-01T00:00:00Z", valid_until="2036-01-01T00:00:00Z")
+    time.sleep(1.1)
+    person.write("db-port", body="Moved again.")  # updated differs from created
+    source = person.read("db-port", count=False).record
+    assert source.updated > source.created
+    time.sleep(1.1)
+    person.export(str(tmp_path / fmt), format=fmt)
+    person.export(str(tmp_path / "cc"), format="claude-code")
+    kept, plain = (Memory.open(home=tmp_path / f"home-{n}", project=project, actor="human") for n in (fmt, "cc"))
+    if fmt == "jsonl":
+        kept.import_from("jsonl", str(tmp_path / fmt / "memories.jsonl"))
+    else:
+        kept.import_from("dir", str(tmp_path / fmt / "project"), scope="project")
+    plain.import_from("dir", str(tmp_path / "cc" / "project"), scope="project")
+    got = kept.read("db-port", count=False).record
+    fields = ("created", "updated", "pinned", "importance", "valid_from", "valid_until")
+    assert [getattr(got, f) for f in fields] == [getattr(source, f) for f in fields]
+    assert (got.origin, dict(got.extra)["original_origin"]) == ("import", "human")
+    other = plain.read("db-port", count=False).record  # control
+    assert (other.pinned, other.importance, other.valid_from) == (False, None, None)
+    assert other.created > source.updated and "original_origin" not in dict(other.extra)
+    # A second import changes nothing (idempotent), times included.
+    again = kept.import_from("jsonl", str(tmp_path / fmt / "memories.jsonl")) if fmt == "jsonl" else \
+        kept.import_from("dir", str(tmp_path / fmt / "project"), scope="project")
+    assert again.count("unchanged") == 1 and kept.read("db-port", count=False).record.updated == source.updated
+def test_a_malformed_file_is_left_out_and_reported_and_the_rest_exported(tmp_path, project, person):
+    person.write("good", "A readable fact", "project")
+    person.write("other", "Another readable fact", "user")
+    layer = person.session.layer("project").path
+    (layer / "broken.md").write_bytes(b"\xff\xfe not text")
+    for fmt in ("memdir", "claude-code", "jsonl"):
+        report = person.export(str(tmp_path / fmt), format=fmt)
+        assert report.exported == ("user:other", "project:good")  # control: the rest is exported
+        [(path, why)] = report.left
+        assert path == str(layer / "broken.md") and why
+    assert sorted(p.name for p in (tmp_path / "memdir" / "project").iterdir()) == ["good.md"]
+    cli = run_cli("--project", project, "export", tmp_path / "cli")
+    assert cli.returncode == 0 and "Traceback" not in cli.stderr and "broken.md" in cli.stdout + cli.stderr
+
+
+def test_a_crash_during_an_export_leaves_no_partial_export(tmp_path, project, person, monkeypatch):
+    from memdir.importing import export as exporting
+
+    person.write("a", "A fact", "project")
+    person.write("b", "B fact", "project")
+    calls = []
+
+    def failing(record):
+        calls.append(record.name)
+        if len(calls) == 2:
+            raise RuntimeError("disk gone")
+        return "x"
+
+    monkeypatch.setattr(exporting, "_claude_code", failing)
+    empty = tmp_path / "out"
+    empty.mkdir()
+    with pytest.raises(RuntimeError, match="disk gone"):
+        person.export(str(empty), format="claude-code")
+    assert calls == ["a", "b"] and list(empty.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out")] == []  # no staging left either
+    monkeypatch.undo()
+    assert person.export(str(empty), format="claude-code").exported == ("project:a", "project:b")  # control
+    assert (empty / "project" / "a.md").is_file()

@@ -129,3 +129,21 @@ def test_a_team_memory_read_is_counted_in_the_home_and_leaves_the_repository_cle
     assert snapshot(path) == before
     assert git(a.root, "status", "--porcelain").stdout == ""
     assert not list(a.team_dir.rglob("usage.json")) and list(a.home.rglob("usage.json"))
+
+
+def test_a_symlinked_usage_file_is_ignored_and_replaced_never_hiding_the_layer(isolated_home, project, person,
+                                                                              tmp_path):
+    person.write("ci", "CI runs on GitHub Actions", "project")
+    person.write("cd", "CD runs on Argo", "project")
+    usage_file = person.session.layer_dir("project") / ".memdir" / "usage.json"
+    outside = tmp_path / "outside.json"
+    outside.write_text('{"ci": [99, null]}')
+    usage_file.unlink(missing_ok=True)
+    usage_file.symlink_to(outside)
+    fresh = Memory.open(home=isolated_home, project=project, actor="human")
+    assert [m.name for m in fresh.list().memories] == ["cd", "ci"]  # the layer is listed, whole
+    assert fresh.read("ci").record.reads == 1  # the link is never read: counting starts over
+    assert not usage_file.is_symlink() and json.loads(usage_file.read_text())["ci"][0] == 1  # replaced
+    assert outside.read_text() == '{"ci": [99, null]}'  # never written through
+    assert "[ci](ci.md)" in (person.session.layer_dir("project") / INDEX_FILE).read_text()  # indexed
+    assert not [p for p in fresh.doctor().problems if "usage.json" in p.path]

@@ -104,3 +104,47 @@ def test_reject_still_tombstones_and_dismiss_of_a_team_candidate_is_remembered_i
     person.reject("freeze", "team", digest=by_name(person)["freeze"].digest)
     with pytest.raises(TombstoneRefused):  # control: reject tombstones the value (listing it: branch tomb)
         agent.write("freeze", "Merge freeze in December", "project", "b", scope="team")
+
+
+@pytest.mark.slow
+def test_every_field_review_shows_is_what_approve_writes_personal_and_team(clones):
+    """An agent's proposal that pins and dates a memory: review shows the pin and the valid times, and
+    approve writes them — a team change, a team creation and a personal change alike; a proposal that
+    sets neither shows and writes the live memory's (the control)."""
+    from memdir.operations.trust import review_text
+
+    a, _ = clones
+    person, agent = a.memory(), a.memory(actor="agent")
+    person.write("ci", "CI runs on GitHub Actions", "project", "Workflow ci.yml.", scope="team", importance=6)
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432.", scope="project",
+                 title="DB port")
+    person.write("lint", "Lint with flake8", "project", "flake8.", scope="team", pinned=True,
+                 valid_until="2031-01-01T00:00:00Z")
+    dated = {"pinned": True, "valid_from": "2026-01-01T00:00:00Z", "valid_until": "2030-01-01T00:00:00Z"}
+    agent.write("ci", "CI runs on Buildkite", "project", "Pipeline in .buildkite.", scope="team", **dated)
+    agent.write("deploy-day", "Deploys happen on Tuesdays", "project", "Never on Fridays.", scope="team",
+                title="Deploy day", importance=9, **dated)
+    agent.write("db-port", "Dev PostgreSQL listens on 6543", "project", "Moved again.", status="candidate", **dated)
+    agent.write("lint", "Lint with ruff", "project", "ruff check.", scope="team")  # sets no pin, no times
+    shown = by_name(person)
+    assert set(shown) == {"ci", "deploy-day", "db-port-candidate", "lint"}
+    for c in shown.values():
+        assert c.pinned is True, c.name  # the list line's 📌 is the pin approving gives
+        assert "pinned: yes\n" in c.proposed and "valid until: " in c.proposed, c.name
+    assert "valid from: 2026-01-01T00:00:00Z\nvalid until: 2030-01-01T00:00:00Z\n" in shown["ci"].proposed
+    assert "importance: 6\n" in shown["ci"].proposed and "title: DB port\n" in shown["db-port-candidate"].proposed
+    assert "valid until: 2031-01-01T00:00:00Z\n" in shown["lint"].proposed  # control: the live memory's
+    targets = {"ci": ("ci", "team"), "deploy-day": ("deploy-day", "team"), "db-port-candidate": ("db-port", "project"),
+               "lint": ("lint", "team")}
+    for name, c in shown.items():
+        person.approve(name, c.scope, digest=c.digest)
+        record = person.read(*targets[name], count=False).record
+        assert review_text(record) == c.proposed, name
+    assert person.read("ci", "team", count=False).record.pinned is True
+    # Control: a proposal that pins nothing, for a memory that is not pinned, shows and writes no pin.
+    person.write("style", "Four spaces", "project", "PEP 8.", scope="project")
+    agent.write("style", "Four spaces, 100 columns", "project", "PEP 8, 100 columns.", status="candidate")
+    (plain,) = person.review().candidates
+    assert plain.pinned is False and "pinned" not in plain.proposed
+    person.approve(plain.name, plain.scope, digest=plain.digest)
+    assert person.read("style", "project", count=False).record.pinned is False

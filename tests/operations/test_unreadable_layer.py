@@ -305,9 +305,12 @@ def test_a_corrupt_team_tombstone_is_warned_on_every_write_path(garbled_team_sto
     assert (created.result, created.name, created.warnings) == ("created", "r7", (warning,))
     # controls: the intact team tombstone still refuses, into the team layer and into the others
     assert refused.result == "refused-tombstone" and "'cache'" in refused.detail
-    for scope in ("project", "team"):  # a person's own write is warned, naming the intact tombstone
-        warned = person.write("again-" + scope, TEAM_KEPT, "project", scope=scope)
-        assert [w for w in warned.warnings if "written though it matches a forgotten value" in w]
+    # a person's write into a personal layer is warned, naming the intact tombstone; into the team layer, whose
+    # own tombstone it is, refused
+    warned = person.write("again-project", TEAM_KEPT, "project", scope="project")
+    assert [w for w in warned.warnings if "written though it matches a forgotten value" in w]
+    with pytest.raises(TombstoneRefused):
+        person.write("again-team", TEAM_KEPT, "project", scope="team")
     with pytest.raises(TombstoneRefused):
         agent.write("again", TEAM_KEPT, "project", scope="team")
 
@@ -321,4 +324,7 @@ def test_the_cli_warns_of_a_corrupt_team_tombstone(garbled_team_stone, scope):
     assert (out.returncode, out.stdout) == (0, f"Memory created: r2 ({scope})\n")
     assert out.stderr == f"memdir: warning: {_team_skipped(broken)}\n"
     warned = run_cli("--project", project, "write", "r3", "-d", TEAM_KEPT, "--scope", scope, env=env)
-    assert warned.returncode == 0 and "written though it matches a forgotten value" in warned.stderr  # control
+    if scope == "team":  # control: the intact tombstone is the team layer's own: a write into it is refused
+        assert warned.returncode == 1 and "memdir tombstone lift t-" in warned.stderr
+    else:  # control: another layer's tombstone warns a person
+        assert warned.returncode == 0 and "written though it matches a forgotten value" in warned.stderr

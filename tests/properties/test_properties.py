@@ -119,18 +119,21 @@ def test_the_mcp_tool_stores_what_the_api_stores(store, description, body, title
     the same gateway: for any input it stores exactly the fields the API
     stores, or answers ``Error:`` exactly when the API raises memdir's error."""
     api_name, tool_name = f"api-{next(_counter)}", f"tool-{next(_counter)}"
+    store.clear("project", confirm=True)  # each door writes into a layer holding no copy of the text
     try:
         store.write(api_name, description, "project", body, title=title)
         refused = False
     except MemdirError:
         refused = True
+    api = None if refused else store.read(api_name, count=False).record
+    store.clear("project", confirm=True)  # the agent is refused an exact copy of a memory (issue 24 §5)
     arguments = {"name": tool_name, "description": description, "type": "project", "body": body}
     if title is not None:
         arguments["title"] = title
     answer = store.call_tool("memory_write", arguments)
     assert answer.startswith("Error:") == refused, answer
     if not refused:
-        api, tool = (store.read(n, count=False).record for n in (api_name, tool_name))
+        tool = store.read(tool_name, count=False).record
         assert (tool.description, tool.body, tool.title) == (api.description, api.body, api.title)
 
 

@@ -21,6 +21,13 @@ HAND = ("---\nname: staging-host\ndescription: Staging lives at staging.internal
         + "Ask ops before a deploy to staging; the runbook lists every step. " * 600 + "\n")  # 40 KB: new pages
 
 
+@pytest.fixture(autouse=True)
+def _lexical(isolated_home, monkeypatch):
+    # Words only: with vectors on, a write starts the background embedder (memdir.search.embedder), whose
+    # open connection keeps the index's -shm file; these tests need the index closed by every process.
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+
+
 def _store(mem):
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.")
     mem.write("style", "Indent with tabs", "feedback", "The linter enforces tabs.")

@@ -83,7 +83,10 @@ def test_long_memories_do_not_match_everything(isolated_home, project):
     mem.write("ops-log", "weekly operations log", "project", log)
     mem.write("pg-port", "Dev PostgreSQL listens on 5433", "project", "5432 is taken by the system cluster.")
     assert mem.search("thanks, that works") == []
-    assert mem.search("rename this variable") == []
+    assert mem.recall("rename this variable") == ""
+    # A search lists the memory that shares a word ("variable"), with a score that says it is weak.
+    weak = mem.search("rename this variable")
+    assert [(r.name, r.why["terms"]) for r in weak] == [("ops-log", ["variabl"])] and weak[0].score < relevance.THRESHOLD
     assert [r.name for r in mem.search("kafka lag in the operations log")] == ["ops-log"]  # control
     # The body counts by its best passage: a word found once in 40 KB weighs what it weighs in 40 bytes.
     found = mem.search("kafka lag in the operations log")[0]
@@ -113,8 +116,10 @@ def test_score_is_a_probability_and_one_threshold(isolated_home, project):
     everything = mem.search("postgres 5433 cafeteria", min_score=0.0)
     assert {r.name for r in everything} == {"pg-port", "lunch"}
     assert all(0.0 <= r.score <= 1.0 for r in everything)
-    kept = mem.search("postgres 5433 cafeteria")
+    kept = mem.search("postgres 5433 cafeteria", min_score=relevance.THRESHOLD)
     assert [r.name for r in kept] == [r.name for r in everything if r.score >= relevance.THRESHOLD]
+    # Without min_score a search lists every memory sharing a word, best first.
+    assert [r.name for r in mem.search("postgres 5433 cafeteria")] == ["pg-port", "lunch"]
 
 
 def test_filters_apply_before_ranking(isolated_home, project):

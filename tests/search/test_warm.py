@@ -35,6 +35,7 @@ def short_home(monkeypatch):
     home = Path(tempfile.mkdtemp(prefix="mw", dir="/tmp")) / "h"
     monkeypatch.setenv("MEMDIR_HOME", str(home))
     yield home
+    warm.stop(home)  # a warm process a hook started must not outlive its test
     shutil.rmtree(home.parent, ignore_errors=True)
 
 
@@ -85,33 +86,128 @@ def _index(mem: Memory) -> tuple[list[str], int]:
     return [layer_key(mem.home, layer.path) for layer in layers], generation
 
 
+def _wait(predicate, what: str):
+    deadline = time.monotonic() + LOAD_WAIT
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.2)
+    pytest.fail(f"never: {what}")
+
+
+def _stop_and_read_log(home: Path) -> str:
+    """Stop the standalone warm process of ``home`` and return its last log line once it has exited."""
+    def exits() -> list[str]:
+        return [line for line in (home / warm.LOG_FILE).read_text().splitlines() if "exits after" in line]
+
+    before = len(exits())
+    assert warm.stop(home)
+    _wait(lambda: len(exits()) > before, "the warm process logged its exit")
+    return exits()[-1]
+
+
 def test_prompt_hook_answers_without_and_with_a_warm_process(short_home, project):
     mem = _store(short_home, project)
-    # No warm process: the hook recalls lexically and never loads numpy or the model.
-    context, numpy_loaded = _hook(short_home, project, "when do the database backups run?")
-    assert "Database backups run nightly" in context and "cafeteria" not in context
-    assert not numpy_loaded
     # A stale socket (its process gone) is the same as none.
     stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     stale.bind(str(warm.socket_path(short_home, create=True)))
     stale.close()
+    # No warm process: the hook recalls lexically, never loads numpy or the model, and starts one.
     context, numpy_loaded = _hook(short_home, project, "when do the database backups run?")
-    assert "Database backups run nightly" in context and not numpy_loaded
-    # A warm process takes the stale socket over; the hook gets its cosines and still loads no numpy.
-    server = warm.WarmServer(short_home).start()
+    assert "Database backups run nightly" in context and "cafeteria" not in context
+    assert not numpy_loaded
+    assert (short_home / warm.LOG_FILE).exists()
+    # That process takes the stale socket over and loads the model; the next hook gets its cosines.
+    layers, generation = _index(mem)
+    _wait_warm(short_home, layers, generation)  # one answer
+    context, numpy_loaded = _hook(short_home, project, "when do the database backups run?")
+    assert "Database backups run nightly" in context and "cafeteria" not in context and not numpy_loaded
+    lunch, _ = _hook(short_home, project, "what day is the team lunch?")
+    assert "cafeteria" in lunch and "Database backups" not in lunch
+    last = _stop_and_read_log(short_home)
+    assert "3 answered" in last and "stopped" in last  # the poll and both hooks had cosines
+    assert not warm.listening(short_home)
+
+
+def test_session_start_starts_the_warm_process_once_vectors_were_used(short_home, project):
+    mem = _store(short_home, project)
+    start = json.dumps({"session_id": "s-1", "cwd": str(project), "hook_event_name": "SessionStart",
+                        "source": "startup"})
+    env = dict(os.environ, MEMDIR_HOME=str(short_home), MEMDIR_SEARCH_VECTORS="on")
+
+    def session_start() -> None:
+        done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"], input=start,
+                              capture_output=True, text=True, timeout=120, env=env)
+        assert done.returncode == 0 and "backups" in done.stdout  # the context block as ever
+
+    # A home whose prompt hooks never had vectors to rank with: no process is started.
+    session_start()
+    assert not (short_home / warm.LOG_FILE).exists() and not warm.listening(short_home)
+    # The prompt hook had vectors and no warm process: it started one; stop it, as an idle exit would.
+    _hook(short_home, project, "when do the database backups run?")
+    _wait(lambda: warm.listening(short_home), "the prompt hook's warm process listens")
+    _stop_and_read_log(short_home)
+    assert not warm.listening(short_home)
+    # Now SessionStart starts one, which answers the session's first prompt hook with cosines.
+    session_start()
+    layers, generation = _index(mem)
+    _wait_warm(short_home, layers, generation)
+    context, numpy_loaded = _hook(short_home, project, "what day is the team lunch?")
+    assert "cafeteria" in context and "Database backups" not in context and not numpy_loaded
+    last = _stop_and_read_log(short_home)
+    assert "2 answered" in last
+
+
+def test_vectors_off_starts_no_warm_process(short_home, project):
+    mem = _store(short_home, project)
+    for setting, started in (("off", False), ("on", True)):  # the control: the same prompt with vectors on
+        payload = json.dumps({"session_id": f"s-{setting}", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
+                              "prompt": "when do the database backups run?"})
+        done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
+                              input=payload, capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, MEMDIR_HOME=str(short_home), MEMDIR_SEARCH_VECTORS=setting))
+        assert "Database backups run nightly" in done.stdout
+        assert (short_home / warm.LOG_FILE).exists() is started
+    _wait(lambda: warm.listening(short_home), "the warm process listens")
+    _stop_and_read_log(short_home)
+    assert mem.home == short_home
+
+
+def test_the_standalone_process_is_one_per_home_exits_when_idle_and_is_reaped(short_home, project):
+    _store(short_home, project)
+    first = warm.launch(short_home)
+    assert first is not None
+    _wait(lambda: warm.listening(short_home), "the first warm process listens")
+    assert warm.launch(short_home) is None  # one listens: nothing is started
+    second = subprocess.run([sys.executable, "-m", "memdir.search.warm", str(short_home)], capture_output=True,
+                            text=True, timeout=120)
+    assert second.returncode == 0 and second.stdout == ""  # the lock is held: it exits at once, silently
+    assert warm.listening(short_home)  # control: the first still serves
+    _stop_and_read_log(short_home)
+    # Reaped by this process's daemon thread: no zombie is left.
+    _wait(lambda: not Path(f"/proc/{first}").exists(), "the stopped warm process is reaped")
+    # An idle one exits by itself, and removes its socket.
+    idle = subprocess.run([sys.executable, "-m", "memdir.search.warm", str(short_home), "--idle", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert idle.returncode == 0 and "idle 1 s" in idle.stdout
+    assert not warm.socket_path(short_home).exists()
+
+
+def test_the_standalone_process_exits_when_its_home_is_gone(short_home, project):
+    _store(short_home, project)
+    process = subprocess.Popen([sys.executable, "-m", "memdir.search.warm", str(short_home)],
+                               stdout=subprocess.PIPE, text=True)
     try:
-        assert server.listening.wait(30)
-        layers, generation = _index(mem)
-        _wait_warm(short_home, layers, generation)
-        before = server.answered
-        context, numpy_loaded = _hook(short_home, project, "when do the database backups run?")
-        assert "Database backups run nightly" in context and "cafeteria" not in context
-        assert not numpy_loaded and server.answered == before + 1
-        lunch, _ = _hook(short_home, project, "what day is the team lunch?")
-        assert "cafeteria" in lunch and "Database backups" not in lunch
+        _wait(lambda: warm.listening(short_home), "the warm process listens")
+        path = warm.socket_path(short_home)
+        shutil.rmtree(short_home)
+        out, _ = process.communicate(timeout=120)
     finally:
-        server.close()
-    assert not (warm.socket_path(short_home)).exists()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0 and "home is gone" in out
+    assert not path.exists()
 
 
 def test_warm_cosines_are_the_in_process_ones_at_the_same_generation(short_home, project):
@@ -129,6 +225,10 @@ def test_warm_cosines_are_the_in_process_ones_at_the_same_generation(short_home,
                                      layers)
         assert sorted(remote) == sorted(local) and len(local) == 3
         assert all(abs(remote[i] - local[i]) < 1e-5 for i in local)
+        # With passages asked for: each memory's best cosine and its passage (the head here: short memories).
+        best = warm.ask(short_home, "when do the database backups run?", layers, generation, passages=True)
+        assert sorted(best) == sorted(local) and all(n == 0 for _, n in best.values())
+        assert all(abs(best[i][0] - local[i]) < 1e-5 for i in local)
         # Another generation's ids may not be the caller's: no answer, then the caller ranks lexically.
         assert warm.ask(short_home, "backups", layers, generation + 1) is None
         mem.write("kettle", "descale the kettle", "project", "vinegar, monthly")

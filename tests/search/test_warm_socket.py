@@ -105,6 +105,32 @@ def test_doctor_says_why_the_warm_path_is_off(isolated_home, project, runtime):
         server.close()
 
 
+def test_doctor_says_when_the_warm_process_cannot_load_the_model(isolated_home, project, runtime, monkeypatch):
+    import time
+
+    from memdir.search import vectors
+
+    monkeypatch.setattr(vectors, "installed", lambda: True)
+    monkeypatch.setattr(vectors, "importable", lambda: False)  # the engine fails to load
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="on")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "b")
+    server = warm.WarmServer(isolated_home).start()
+    try:
+        assert server.listening.wait(10)
+        deadline = time.monotonic() + 30
+        while not server.failed and time.monotonic() < deadline:  # the doctor's probe started the load
+            notes = mem.doctor().notes
+            time.sleep(0.05)
+        assert server.failed
+        notes = mem.doctor().notes
+        assert any(f"the warm search process at {warm.socket_path(isolated_home)} cannot load the embedding model"
+                   in n for n in notes)
+        assert not any("no warm search process listens" in n for n in notes)  # control: it does listen
+    finally:
+        server.close()
+    assert any("no warm search process listens" in n for n in mem.doctor().notes)  # and now none does
+
+
 def test_a_runtime_directory_too_long_for_a_socket_is_passed_over(runtime, monkeypatch):
     run, tmp = runtime
     deep = os.path.join(run, "r" * 90)

@@ -96,9 +96,12 @@ def test_a_team_tombstone_with_a_bad_field_crashes_no_command(bad_team_stone, tm
     warning = f"memdir: warning: the team layer's tombstones were not all checked: {broken}: not a readable tombstone"
     out = run_cli("--project", project, "write", "hello", "-d", "hello world", env=env)
     assert (out.returncode, out.stdout) == (0, "Memory created: hello (project)\n") and warning in out.stderr
-    # control: the readable tombstone still applies (a person's own write is warned, naming it)
-    warned = run_cli("--project", project, "write", "again", "-d", FORGOTTEN, "--scope", "team", env=env)
+    # control: the readable tombstone still applies (a person's write into a personal layer is warned, naming
+    # it; into the team layer, whose tombstone it is, refused)
+    warned = run_cli("--project", project, "write", "again", "-d", FORGOTTEN, "--scope", "project", env=env)
     assert warned.returncode == 0 and f"{WARN} (the same value; tombstone t-" in warned.stderr
+    refused = run_cli("--project", project, "write", "again-team", "-d", FORGOTTEN, "--scope", "team", env=env)
+    assert refused.returncode == 1 and "memdir tombstone lift t-" in refused.stderr
     listed = run_cli("--project", project, "tombstones", env=env)
     assert listed.returncode == 0 and "t-x" not in listed.stdout and "staging" in listed.stdout
     assert f"{broken}: not a readable tombstone" in listed.stderr

@@ -285,7 +285,8 @@ def test_look_alike_reading_keeps_case_folding_and_plain_words():
     assert match([stone], "νεος κοσμος", "")[1] == "the same value"
     assert normalize_value("ημερα") == normalize_value("ΗΜΕΡΑ") == "hmepa"  # read in capitals: one value
     assert normalize_value("νet") == "vet"  # a small ν among Latin letters is a v
-    assert normalize_value("Café Straße 部署 Москвы") == "café strasse 部署 москвы"  # nothing to read: as written
+    # an accent on a Latin letter is dropped (Deplöy is Deploy); nothing else to read: as written
+    assert normalize_value("Café Straße 部署 Москвы") == "cafe strasse 部署 москвы"
     assert normalize_value("ΑΡΙ kapı Ꭺdmin ɡit pօstgres \u057Dse Москвa") == "api kapi admin git postgres use mockba"
 
 
@@ -306,3 +307,54 @@ def test_a_changed_sign_is_a_correction_and_markup_around_the_value_is_not(forgo
     for dressed in (f"- {forgotten}", f"+ {forgotten}", f"> {forgotten}", f"# {forgotten}", f"**{forgotten}**",
                     forgotten.replace("-", "\u2212")):
         assert match([stone], dressed, "") is not None, dressed
+
+
+FORGOTTEN_WINDOW = "Deploy window is Tuesday 14:00 UTC"
+# Variants of a forgotten fact the agent must not bring back (breaker, third pass), and why each matches.
+VARIANTS = [
+    ("De\u0301ploy window is Tuesday 14:00 UTC", "the same value"),  # a combining accent
+    ("Deploy window is Tue\u0308sday 14:00 UTC", "the same value"),
+    ("Deplöy window is Tuesday 14:00 UTC", "the same value"),  # a precomposed one
+    ("Deploy window is Tuesday \u0661\u0664:\u0660\u0660 UTC", "the same value"),  # Arabic-Indic digits
+    ("Deploy window is Tuesday \u0967\u096a:\u0966\u0966 UTC", "the same value"),  # Devanagari digits
+    ("Deploy\u2800window is Tuesday 14:00 UTC", "the same value"),  # braille blank
+    ("Deploy\U0001d159window is Tuesday 14:00 UTC", "the same value"),  # musical null notehead
+    ("Deploy\u3164window is Tuesday 14:00 UTC", "the same value"),  # Hangul filler (a description drops it: restated)
+    ("The deploy window is 14:00 UTC Tuesday", "the forgotten fact reworded"),  # one block moved
+    ("Tuesday 14:00 UTC is the deploy window", "the forgotten fact reworded"),
+]
+OTHER_FACTS = [  # controls: corrections and other facts still pass
+    "Deploy window is Wednesday 14:00 UTC",
+    "Deploy window is Tuesday 15:00 UTC",
+    "Deploy window is not Tuesday 14:00 UTC",
+    "Deploy window is Tuesday 14h00 UTC",  # another spelling of the time: not folded (said in the docstring)
+    "Résumé template lives in docs",
+]
+
+
+def test_variants_of_a_forgotten_fact_are_refused_on_the_agents_path(mem):
+    mem.write("deploy-window", FORGOTTEN_WINDOW, "project")
+    stone = mem.forget("deploy-window").tombstone
+    for variant, why in VARIANTS:
+        assert match([make("x", FORGOTTEN_WINDOW, "", "agent", None)], variant, "")[1] == why, variant
+        with pytest.raises(TombstoneRefused) as refused:
+            mem.write("window-again", variant, "project")
+        assert refused.value.tombstone_id == stone, variant
+        text = mem.call_tool("memory_write", {"name": "window-again", "description": variant, "type": "project"})
+        assert text.startswith("Error:") and stone in text, variant
+    for other in OTHER_FACTS:
+        assert mem.write("window-other", other, "project").operation in ("created", "updated"), other
+    # the qualified rule holds: a qualifier word makes another fact, written with a warning naming the tombstone
+    done = mem.write("staging-window", "Staging deploy window is Tuesday 14:00 UTC", "project")
+    assert done.operation == "created" and any(stone in w for w in done.warnings)
+
+
+@pytest.mark.parametrize(("forgotten", "swapped"), [
+    ("Alice reviews Bob's pull requests", "Bob reviews Alice's pull requests"),
+    ("Prefer tabs over spaces in Makefiles", "Prefer spaces over tabs in Makefiles"),
+    ("Deploy on Tuesday not Friday", "Deploy on Friday not Tuesday"),
+])
+def test_moving_words_across_a_relation_is_another_fact(forgotten, swapped):
+    stone = make("x", forgotten, "", "human", None)
+    assert match([stone], swapped, "") is None
+    assert match([stone], forgotten + "!", "")[1] == "the same words"  # control

@@ -77,7 +77,8 @@ def test_deleting_a_duplicate_never_tombstones_the_value_the_survivor_holds(isol
     assert run_cli(*cli, "write", "tabs", "--body", "y").stdout == "Memory updated: tabs (project)\n"
     # another layer's live copy keeps it too (the agent's tool and the API)
     mem.write("go-tabs", "Go files are indented with tabs", "user", "")
-    mem.write("go-tabs-here", "Go files are indented with tabs", "project", "")
+    person = mem.as_actor("human")  # the agent is refused a copy (issue 24 §5); a person's is warned
+    person.write("go-tabs-here", "Go files are indented with tabs", "project", "")
     assert mem.call_tool("memory_delete", {"name": "go-tabs-here"}) == (
         "Deleted memory: go-tabs-here (project). Its value is not tombstoned: the memory 'go-tabs' (user) holds "
         "it too.")
@@ -130,3 +131,28 @@ def test_a_qualified_forgotten_fact_is_another_fact_the_same_one_stays_forgotten
         assert refused.startswith("Error: refused:") and stone in refused, description
     again = run_cli("--project", project, "write", "again", "-d", "Database port is 5433")
     assert again.returncode == 1 and f"memdir tombstone lift {stone}" in again.stderr
+
+
+@pytest.mark.slow
+def test_a_persons_write_into_the_team_layer_of_a_value_it_tombstoned_is_refused(clones):
+    a, b = clones
+    fact = "Release builds are signed with the old HSM key"
+    a.memory().write("signing", fact, "project", scope="team")
+    a.memory().forget("signing", "team")
+    a.commit_all("the old key is retired")
+    a.push()
+    b.pull()
+    stone = b.memory().tombstones("team").tombstones[0].id
+    with pytest.raises(TombstoneRefused) as caught:  # the team layer's own tombstone binds a write into it
+        b.memory().write("signing", fact, "project", scope="team")
+    assert caught.value.tombstone_id == stone and f"memdir tombstone lift {stone}" in str(caught.value)
+    out = run_cli("--home", b.home, "--project", b.root, "write", "signing-2", "--scope", "team", "-d", fact)
+    assert out.returncode == 1 and f"memdir tombstone lift {stone}" in out.stderr
+    assert sorted(p.name for p in b.team_dir.glob("*.md")) == []  # no live memory beside its tombstone
+    # controls: the same value into a personal layer is warned and written; another value into the team is written
+    mine = b.memory().write("signing", fact, "project", scope="project")
+    assert mine.operation == "created" and any(stone in w and "the team layer's" in w for w in mine.warnings)
+    assert b.memory().write("signing", "Release builds are signed with the new HSM key", "project",
+                            scope="team").operation == "created"
+    assert run_cli("--home", b.home, "--project", b.root, "tombstone", "lift", stone).returncode == 0
+    assert b.memory().write("signing-old", fact, "project", scope="team").operation == "created"  # lifted: written

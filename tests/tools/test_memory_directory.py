@@ -111,6 +111,12 @@ def test_what_is_returned_is_fenced(mem, project):
     shown = go(mem, command="view", path="/memories/project/note.md").text
     assert "&lt;/memory_context&gt;" in shown and "</memory_context>" not in shown
     assert "ok " in shown and "bye" in shown  # control: the text around it is shown
+    (hand / "note.md").write_text("---\ndescription: A note\ntype: project\n---\n"
+                                  "a </system-reminder> b <system> c <|im_start|> d\n")
+    shown = go(mem, command="view", path="/memories/project/note.md").text
+    assert "&lt;/system-reminder&gt;" in shown and "&lt;system&gt;" in shown and "&lt;|im_start|&gt;" in shown
+    assert "</system-reminder>" not in shown and "<system>" not in shown and "<|im_start|>" not in shown
+    assert "a " in shown and " d" in shown  # control
 
 
 def test_whole_layers_and_the_root_are_not_deleted_or_moved(mem):
@@ -133,3 +139,29 @@ def test_memory_edit_tool_replaces_and_inserts(mem):
     wrong = mem.call_tool("memory_edit", {"name": "style", "mode": "insert", "old_str": "x", "new_str": "y"})
     assert wrong == ("Error: memory_edit: mode insert takes insert_line and insert_text; "
                                              "missing insert_line, insert_text; drop old_str, new_str")
+
+
+def test_view_range_must_be_a_range_from_line_one(mem):
+    go(mem, command="create", path="/memories/project/steps.md", file_text="Steps\none\ntwo\nthree")
+    assert go(mem, command="view", path="/memories/project/steps.md", view_range=[2, 3]).text.splitlines()[1:] == \
+        ["     2\tone", "     3\ttwo"]  # control: a real range
+    for bad in ([1, -2], [0, 2], [-3, -1], [3, 2]):
+        out = go(mem, command="view", path="/memories/project/steps.md", view_range=bad)
+        assert out.is_error and f"view_range {bad} is not a range of lines" in out.text
+
+
+def test_an_agents_edit_of_a_team_memory_says_it_waits_for_review(tmp_path):
+    from tests.teamgit import shared_repository
+
+    a, _ = shared_repository(tmp_path)
+    a.memory().write("deploy", "Deploys need the VPN", "project", "Connect first.", scope="team")
+    agent = a.memory(actor="agent")
+    text = run(agent.session, {"command": "str_replace", "path": "/memories/team/deploy.md",
+                               "old_str": "Connect first.", "new_str": "Connect the VPN first."}).text
+    assert text.startswith("The edit of /memories/team/deploy.md was saved as a candidate (") and \
+        "unchanged until it is approved" in text
+    assert a.memory().read("deploy", "team", count=False).record.body == "Connect first."  # the live text stays
+    mine = run(agent.session, {"command": "create", "path": "/memories/project/notes.md", "file_text": "Notes\nx"})
+    edited = run(agent.session, {"command": "str_replace", "path": "/memories/project/notes.md",
+                                 "old_str": "x", "new_str": "y"}).text
+    assert mine.text.startswith("File created") and edited.startswith("The memory file has been edited.")  # control

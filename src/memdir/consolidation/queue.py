@@ -194,7 +194,8 @@ def drain(home: Path, *, extractor: str | None = None, dry_run: bool = False) ->
     """Consolidate every queued transcript once (the newest line per path
     wins), as the person (actor ``human`` opening, ``extracted`` writing),
     until the queue stays empty. Each is logged; a bad line or a failing
-    transcript is logged and skipped, never fatal to the rest. Returns ``[]``
+    transcript (whatever it raised) is logged, reported as ``error`` and
+    dropped from the queue, never fatal to the rest. Returns ``[]``
     at once when another drain is running (it will take these lines too)."""
     from filelock import FileLock, Timeout
 
@@ -246,6 +247,8 @@ def _drain_files(home: Path, files: list[Path], extractor: str | None, dry_run: 
             row = Drained(transcript, cwd, "error", 0, str(exc))
         except OSError as exc:
             row = Drained(transcript, cwd, "error", 0, f"{exc.strerror or exc}")
+        except Exception as exc:  # noqa: BLE001 - one transcript that breaks a reader must not block the queue
+            row = Drained(transcript, cwd, "error", 0, f"{type(exc).__name__}: {str(exc)[:200]}")
         log_line(home, f"{row.status} applied={row.applied} event={item.get('event')} {transcript}"
                  + (f" error={row.error}" if row.error else ""))
         results.append(row)

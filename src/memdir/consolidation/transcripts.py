@@ -234,7 +234,7 @@ def parse_claude_code(lines: Iterable[str]) -> tuple[list[Turn], dict]:
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
+            obj = _loads(raw)
         except ValueError:
             info["malformed"] += 1
             continue
@@ -310,13 +310,22 @@ def parse_messages(messages: list) -> tuple[list[Turn], dict]:
     return turns, info
 
 
+def _loads(text: str):
+    """``json.loads``, with JSON nested too deeply to parse (RecursionError) raised as ValueError:
+    one bad line of a transcript is malformed, never a crash."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+
+
 def _json_lines(lines: Iterable[str], info: dict):
     """Each line of ``lines`` that holds a JSON object; other non-empty lines count as malformed."""
     for raw in lines:
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
+            obj = _loads(raw)
         except ValueError:
             obj = None
         if isinstance(obj, dict):
@@ -453,13 +462,30 @@ def _detect(text: str) -> str:
     if stripped.startswith("{"):
         # One JSON document holding {"messages": [...]}, else Claude Code JSONL.
         try:
-            whole = json.loads(stripped)
+            whole = _loads(stripped)
         except ValueError:
             whole = None
         if isinstance(whole, dict) and isinstance(whole.get("messages"), list):
             return "messages"
         return _jsonl_format(stripped)
+    # A torn or junk first line before JSON lines (a crash mid-write): the JSON lines decide.
+    if any(line.lstrip().startswith("{") for line in stripped.splitlines()[1:20]) and _PREFIX.match(stripped) is None:
+        found = _jsonl_format(stripped)
+        if found != "claude-code" or _first_object(stripped):
+            return found
     return "text"
+
+
+def _first_object(text: str) -> bool:
+    """Whether one of the first 20 lines of ``text`` is a JSON object with a ``type`` (a JSONL record)."""
+    for line in text.splitlines()[:20]:
+        try:
+            obj = _loads(line)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and "type" in obj:
+            return True
+    return False
 
 
 def _jsonl_format(text: str) -> str:
@@ -469,7 +495,7 @@ def _jsonl_format(text: str) -> str:
     of type ``gemini``), else Claude Code."""
     for line in text.splitlines()[:20]:
         try:
-            first = json.loads(line)
+            first = _loads(line)
         except ValueError:
             continue
         if not isinstance(first, dict):
@@ -510,7 +536,9 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
     as is). The format is detected from the content. Raises
     :class:`~memdir.errors.InvalidInput` for an unreadable file, one that
     is not a regular file (a FIFO, a device: never waited on), one over
-    :data:`MAX_TRANSCRIPT_BYTES`, or an unsupported value.
+    :data:`MAX_TRANSCRIPT_BYTES`, one nested too deeply to read, or an
+    unsupported value. A line that does not parse (too deep included) is
+    counted as ``malformed`` and skipped.
     """
     if isinstance(source, Transcript):
         return source
@@ -529,6 +557,16 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
         source = found.data
     if isinstance(source, bytes):
         source = source.decode("utf-8", "replace")
+    try:
+        turns, info, fmt = _parse(source)
+    except RecursionError:  # a structure nested too deeply to walk: refused, named, never a crash
+        raise InvalidInput("transcript is nested too deeply to read") from None
+    kept, dropped = bound(turns, user_limit, assistant_limit, total_limit)
+    return Transcript(tuple(kept), fmt, _digest(kept), str(path) if path else None, info["session_id"],
+                      info["cwd"], info["malformed"], info["skipped"], dropped)
+
+
+def _parse(source) -> tuple[list[Turn], dict, str]:
     if isinstance(source, (list, tuple)):
         turns, info = parse_messages(list(source))
         fmt = "messages"
@@ -536,7 +574,7 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
         fmt = _detect(source)
         if fmt == "messages":
             try:
-                data = json.loads(source.lstrip("\ufeff"))
+                data = _loads(source.lstrip("\ufeff"))
             except ValueError as exc:
                 raise InvalidInput(f"transcript is not valid JSON: {exc}") from None
             if isinstance(data, dict):
@@ -548,9 +586,7 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
             turns, info = parse_plain(source)
     else:
         raise InvalidInput(f"unsupported transcript value: {type(source).__name__}")
-    kept, dropped = bound(turns, user_limit, assistant_limit, total_limit)
-    return Transcript(tuple(kept), fmt, _digest(kept), str(path) if path else None, info["session_id"],
-                      info["cwd"], info["malformed"], info["skipped"], dropped)
+    return turns, info, fmt
 
 
 __all__ = ["Turn", "Transcript", "read_transcript", "parse_claude_code", "parse_codex", "parse_gemini",

@@ -27,12 +27,14 @@ LOCK_FILE = "lock"                # the layer's cross-process lock
 LAYER_FILE = "layer.json"         # what the layer is (read_layer_info, write_layer_info)
 TOMBSTONES_FILE = "tombstones.json"  # a personal layer's tombstones (memdir.tombstones.stones)
 OBJECTS_DIR = "objects"           # every version's bytes, by digest
-USAGE_FILE = "usage.json"         # reads and last read per memory (memdir.layer.usage)
+# Reads and last read per memory (memdir.layer.usage): derived, like MEMORY.md — a symlink there is never
+# read (O_NOFOLLOW) and the next count replaces the link itself, atomically; it never hides the layer.
+USAGE_FILE = "usage.json"
 # What the last transaction learned of the files (memdir.layer.manifest): derived, like MEMORY.md — a
 # symlink there is never opened, and the next save replaces the link itself; it never hides the layer.
 MANIFEST_FILE = "manifest.sqlite"
 META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, LAYER_FILE, TOMBSTONES_FILE,
-                OBJECTS_DIR, USAGE_FILE)
+                OBJECTS_DIR)
 # A file that may hold a memory: ``*.md``, not a dot-file (temp files, ``.memdir``),
 # not ``MEMORY.md`` in any case. A compiled pattern: the scan calls it once per file.
 _MEMORY_FILE = re.compile(r"(?!\.)(?!(?i:memory\.md)\Z).*\.md", re.S)
@@ -53,7 +55,7 @@ def symlink_refusal(layer_dir: Path, meta: bool = True) -> str | None:
     outside the layer, or append the journal elsewhere. (A memory file that is
     a symlink is not a memory: the scan skips it and says so. ``MEMORY.md`` is derived: a symlink
     there is never read (``O_NOFOLLOW``, :func:`index_is_fresh`) and the next rebuild replaces the
-    link itself, atomically, never writing through it.) Nine ``lstat`` calls; with
+    link itself, atomically, never writing through it; so is :data:`USAGE_FILE`.) Ten ``lstat`` calls; with
     ``meta`` False only the directory's (the hot path, which opens
     ``MEMORY.md`` with ``O_NOFOLLOW`` and reads no meta file)."""
     meta_dir = os.path.join(layer_dir, META_DIR)

@@ -29,10 +29,11 @@ from ..layer.index import whole_days
 from ..layer.journal import Event, now_utc
 from ..layer.layer import Layer
 from ..layer.succession import explain_tombstone, refuse_superseded
-from ..results import DeleteResult, PruneCandidate, WriteResult
+from ..results import Decision, DeleteResult, PruneCandidate, WriteResult
 from ..text.names import normalize_name, same_name
 from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, make, match
-from .forgotten import check_forgotten
+from .duplicates import check_duplicate
+from .forgotten import check_forgotten, live_of
 from .fields import (
     MemoryChange,
     candidate_name,
@@ -53,7 +54,7 @@ _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "sc
 
 
 def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None = None,
-          guard: list[Tombstone] = (), action: str | None = None) -> WriteResult:
+          guard: list[Tombstone] = (), action: str | None = None, times: tuple = ()) -> WriteResult:
     """Create or update one memory through the gateway, as ``change`` asks (:class:`MemoryChange`:
     its fields, and what a field not given keeps), written by ``actor`` for agent session ``session``.
 
@@ -74,6 +75,9 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     its values, ``expect_digest`` being its; an active one is superseded by ``name``, a candidate moves.
     A candidate's ``supersedes`` is a proposal, carried out on approval (:func:`set_status`).
     ``clear``: fields emptied, not inherited (of :data:`CLEARABLE`); ``body_source``: see :func:`inherit`.
+
+    ``times``: ``(created, updated)`` (datetimes or None) an import keeps from its source (an export of
+    memdir's); honoured for actor ``import`` only — every other writer's times are the clock's.
 
     A write whose file the reader would refuse (frontmatter over its cap:
     :func:`memdir.gateway.fields.check_readable`) is refused.
@@ -159,10 +163,14 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
             extra_source=old.extra_source if old else (),
         )
         record = record.with_(**{field: None for field in clear})
+        if actor == "import" and any(times):  # the source's own times: an export comes back as it was
+            record = record.with_(created=times[0] or record.created, updated=times[1] or record.updated)
         check_valid_time(record, valid_from, valid_until, edge, warnings)
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
             return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
                                tuple(warnings), old.status, old.pinned, existing.digest)
+        check_duplicate(tx, name, description, body, old, live_of(guard),  # the memory it changes may hold it
+                        [n for n in (_proposed_for(record), source and source.record.name, old_name) if n])
         if new_status == "candidate" and actor != "human":  # a person's own candidate is theirs to write
             refusal = _dismissed(layer, record)
             if refusal is not None:
@@ -246,7 +254,7 @@ def _expected(tx, entry, expect: tuple[str, str | None, str | None] | None) -> N
     if entry.digest != shown or (live.digest if live else None) != target_digest:
         raise Conflict(f"candidate {entry.record.name!r} changed since it was shown "
                        f"({'its text' if entry.digest != shown else 'the memory it changes'}); "
-                       "review it again (memdir review) and decide on what it is now")
+                       "look at it again and decide on what it is now")
 def _other_than_proposal(entry, target: str) -> bool:
     """True when ``entry`` (a scan entry or None) holds a name a proposal for ``target`` cannot take:
     a memory that is not a pending candidate for ``target`` (that one the proposal changes)."""
@@ -443,19 +451,22 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
                        tuple(tx.warnings), clean.status, clean.pinned, event.after)
 
 
-def approved_record(live: MemoryRecord, candidate: MemoryRecord) -> MemoryRecord:
+def approved_record(live: MemoryRecord, candidate: MemoryRecord, clear: tuple[str, ...] = ()) -> MemoryRecord:
     """What approving ``candidate``, a proposed change to the memory ``live``, makes of ``live``: the candidate's
-    description, type and body, its title and importance where it gives them (else ``live``'s); every other
-    field is ``live``'s. The one rule of an approval's content, for the personal layers (:func:`set_status`),
-    the team's (:func:`memdir.operations.team.decide`) and what review shows (:mod:`memdir.operations.trust`)."""
+    description, type and body; its title, importance, pin and valid times where it gives them (else ``live``'s);
+    the fields of ``clear`` (:data:`~memdir.vocabulary.CLEARABLE`: a person emptied them while editing the
+    candidate) emptied; every other field is ``live``'s. The one rule of an approval's content, for the personal
+    layers (:func:`set_status`), the team's (:func:`memdir.operations.team.decide`) and what review shows
+    (:mod:`memdir.operations.trust`)."""
+    given = lambda key: getattr(candidate, key) if getattr(candidate, key) is not None else getattr(live, key)  # noqa: E731
+    merged = {key: None if key in clear else given(key) for key in ("title", "importance", "valid_from", "valid_until")}
     return live.with_(description=candidate.description, type=candidate.type, body=candidate.body,
-                      title=candidate.title or live.title,
-                      importance=candidate.importance if candidate.importance is not None else live.importance)
+                      pinned=candidate.pinned or live.pinned, **merged)
 
 
 def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: str | None = None,
                guard: list[Tombstone] = (), session: str | None = None,
-               expect: tuple[str, str | None, str | None] | None = None) -> str:
+               expect: tuple[str, str | None, str | None] | None = None, clear: tuple[str, ...] = ()) -> Decision:
     """Approve or reject a candidate (a person's decision).
 
     Approve: the candidate becomes active — or, when it proposes a change to
@@ -463,8 +474,11 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
     (:func:`approved_record`) and the candidate file goes. A tombstoned value is refused even here. Reject: the
     value is tombstoned and the candidate deleted. ``expect`` (candidate file digest, the memory it changes
     or retires and its digest, as shown: :func:`_expected`) is compare-and-set: :class:`Conflict` when
-    either changed. Returns
-    the name of the memory that now holds the content (approve) or the rejected name."""
+    either changed. ``clear``: the optional fields a person emptied while editing the candidate (approve).
+    Returns the :class:`~memdir.results.Decision`: ``name`` is the memory that now holds
+    the content (approve) or the rejected name; ``warnings`` what a person's approval is warned of (a
+    tombstone of another layer or a teammate's the value matches: :func:`check_forgotten`; a memory
+    holding the same text: :func:`memdir.gateway.duplicates.check_duplicate`)."""
     if actor != "human":
         raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
     key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
@@ -477,24 +491,27 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
                 tx.apply(key, None, "reject", reason=reason or "rejected")
             else:
                 _delete_tombstoned(tx, key, record, "reject", reason or "rejected")
-            return key
+            return Decision(key, layer.scope, key, False)
         check_forgotten(tx, entry, record.description, record.body, key, guard)
         extra = dict(record.extra)
         target = extra.pop("candidate_for", None)
         now = now_utc().replace(microsecond=0)
         target_entry = tx.fresh(target) if target else None
+        check_duplicate(tx, target or key, record.description, record.body,
+                        target_entry.record if target_entry else None, live_of(guard), [key, record.supersedes or key])
         refuse_superseded(target_entry, True, "approve a change to", tx)
         if target_entry is not None:
-            merged = approved_record(target_entry.record, record).with_(updated=now, origin="human", status="active")
+            merged = approved_record(target_entry.record, record, clear).with_(updated=now, origin="human", status="active")
             tx.apply(target, merged, "approve", reason=reason, data={"candidate": key})
             tx.apply(key, None, "approve", reason=f"merged into {target}")
-            return target
-        tx.apply(key, record.with_(status="active", origin="human", updated=now, extra=tuple(extra.items())),
-                 "approve", reason=reason)
-        replaced = tx.fresh(record.supersedes) if record.supersedes else None
-        if replaced is not None and replaced.record.status == "active":  # the candidate's proposal takes effect
-            _retire(tx, replaced.record, key, now_utc())
-        return key
+        else:
+            target = key
+            tx.apply(key, record.with_(status="active", origin="human", updated=now, extra=tuple(extra.items())),
+                     "approve", reason=reason)
+            replaced = tx.fresh(record.supersedes) if record.supersedes else None
+            if replaced is not None and replaced.record.status == "active":  # the candidate's proposal takes effect
+                _retire(tx, replaced.record, key, now_utc())
+    return Decision(target, layer.scope, key, True, tuple(tx.warnings))
 
 
 def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,

@@ -1,13 +1,30 @@
 """Which tombstones refuse a write and which only warn: who writes decides (DESIGN §5). The gateway
 (:mod:`memdir.gateway.changes`) calls :func:`check_forgotten` inside the transaction of every write,
-restore, approve and team resolve."""
+restore, approve and team resolve. :class:`Guard` is what the session's other layers bring to a write."""
 
 from __future__ import annotations
 
 from ..errors import TombstoneRefused
+from ..files.memfile import MemoryRecord
 from ..layer.succession import explain_tombstone
 from ..tombstones.match import Tombstone, caution, match, qualified
 from ..tombstones.match import check as refuse_forgotten
+
+
+class Guard(list):
+    """What the session's layers other than the one written bring to a write
+    (:func:`memdir.operations.lookup.guard` gathers it): the list itself is their tombstones
+    (:func:`check_forgotten`); ``live`` their memories as ``(scope, record)``, which an exact duplicate
+    is looked for in (:func:`memdir.gateway.duplicates.check_duplicate`); ``skipped`` says which layers
+    could not be read (a warning for the result)."""
+
+    skipped: tuple[str, ...] = ()
+    live: tuple[tuple[str, MemoryRecord], ...] = ()
+
+
+def live_of(guard) -> tuple[tuple[str, MemoryRecord], ...]:
+    """``guard``'s other-layer memories (:attr:`Guard.live`); none for a plain list of tombstones."""
+    return guard.live if isinstance(guard, Guard) else ()
 
 
 def check_forgotten(tx, entry, description: str, body: str, name: str, guard: list[Tombstone] = ()) -> None:
@@ -17,9 +34,11 @@ def check_forgotten(tx, entry, description: str, body: str, name: str, guard: li
 
     * the agent, consolidation, an import: every match (:func:`memdir.tombstones.match.match`) of the
       layer's and ``guard``'s tombstones is refused;
-    * a person: only a match of the layer's own tombstones is refused; one of another layer's, or of the
-      team layer's (a teammate's), is written with a warning naming it — a person's own write is never
-      blocked by a tombstone someone else's layer holds;
+    * a person: a match of the written layer's own tombstones is refused (the team layer's too, when the
+      team layer is written: a live memory beside its own tombstone in the repository would contradict
+      itself; the refusal names the lift command); one of another layer's — the team layer's when a
+      personal layer is written — is written with a warning naming it: a person's own write is never
+      blocked by a tombstone another layer holds;
     * anyone: a forgotten fact with a qualifier (:func:`memdir.tombstones.match.qualified`: "Test database
       port is 5433") is another fact, written with a warning naming the tombstone.
 
@@ -27,7 +46,7 @@ def check_forgotten(tx, entry, description: str, body: str, name: str, guard: li
     value: :func:`memdir.layer.succession.explain_tombstone`)."""
     own = tx.layer.tombstones()
     if tx.actor == "human":
-        binding, others = [s for s in own if not s.team], [*[s for s in own if s.team], *guard]
+        binding, others = list(own), list(guard)
     else:
         binding, others = [*own, *guard], []
     try:
@@ -43,4 +62,4 @@ def check_forgotten(tx, entry, description: str, body: str, name: str, guard: li
         tx.warnings.append(caution(*near, "a qualifier makes it another fact"))
 
 
-__all__ = ["check_forgotten"]
+__all__ = ["Guard", "check_forgotten", "live_of"]

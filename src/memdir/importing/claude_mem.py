@@ -35,7 +35,6 @@ into a temporary folder first.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sqlite3
@@ -45,7 +44,7 @@ from urllib.parse import quote
 
 from ..errors import InvalidInput, NotFound
 from ..text.names import normalize_name
-from .sources import Item, Skip
+from .sources import Item, Skip, load_json
 
 DURABLE = {"decision": "a decision", "discovery": "a discovery"}  # observation types kept as memories
 _NAME_WORDS = 7  # words of a title that make a memory's name
@@ -91,15 +90,34 @@ def _rows(connection: sqlite3.Connection, table: str, wanted: tuple[str, ...]) -
     return [dict(zip(wanted, row)) for row in cursor]
 
 
+def _text(value) -> str:
+    """A text column as text, whatever SQLite holds in it (its columns take any type): None as "",
+    a number as its digits, a blob decoded as UTF-8 (an undecodable byte replaced)."""
+    if value is None:
+        return ""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
 def _list(value) -> list[str]:
-    """A JSON array column (``facts``, ``concepts``, ``files_*``) as strings; plain text as one item."""
-    if not value:
+    """A JSON array column (``facts``, ``concepts``, ``files_*``) as strings; plain text as one item.
+    Raises :class:`ValueError` for JSON nested too deep to read (the row is skipped)."""
+    value = _text(value)
+    if not value.strip():
         return []
     try:
-        parsed = json.loads(value)
-    except (TypeError, ValueError):
-        return [str(value)]
+        parsed = load_json(value)
+    except ValueError as exc:
+        if "too deep" in str(exc):
+            raise
+        return [value]
     return [str(v) for v in parsed if str(v).strip()] if isinstance(parsed, list) else [str(parsed)]
+
+
+def _texts(row: dict, *columns: str) -> dict:
+    """``row`` with each of ``columns`` as text (:func:`_text`)."""
+    return {**row, **{column: _text(row.get(column)) for column in columns}}
 
 
 def _first_line(text: str) -> str:
@@ -117,11 +135,12 @@ def _name(text: str, fallback: str) -> str:
 
 def _ours(row: dict, project: str) -> bool:
     """True when a row belongs to memdir's project named ``project`` (a worktree's rows included)."""
-    names = (row.get("project") or "", row.get("merged_into_project") or "")
+    names = (_text(row.get("project")), _text(row.get("merged_into_project")))
     return any(name == project or name.startswith(project + "/") for name in names)
 
 
 def _observation(row: dict) -> Item:
+    row = _texts(row, "title", "subtitle", "narrative", "text", "type", "created_at")
     title = (row["title"] or "").strip()
     narrative = (row["narrative"] or row["text"] or "").strip()
     description = title or _first_line(narrative) or f"claude-mem observation {row['id']}"
@@ -142,6 +161,7 @@ def _observation(row: dict) -> Item:
 
 
 def _summary(row: dict) -> Item:
+    row = _texts(row, "learned", "request")
     learned = (row["learned"] or "").strip()
     request = (row["request"] or "").strip()
     body = learned + (f"\n\nSession request: {request}" if request else "")
@@ -151,10 +171,20 @@ def _summary(row: dict) -> Item:
 
 
 def _directive(row: dict) -> Item:
+    row = _texts(row, "content", "scope")
     content = (row["content"] or "").strip()
     scope = "user" if (row["scope"] or "global") == "global" else None
     return Item(f"directive {row['id']}", _name(_first_line(content), f"claude-mem-directive-{row['id']}"),
                 _first_line(content), "feedback", content, scope=scope, extra={"claude_mem_directive_id": row["id"]})
+
+
+def _row(read, row: dict, source: str) -> Item | Skip:
+    """``read(row)``, or a :class:`Skip` saying why the row cannot be read (a value nested too deep, one
+    of a type no column of claude-mem holds): one bad row never stops the rest."""
+    try:
+        return read(row)
+    except (ValueError, TypeError, AttributeError, RecursionError) as exc:
+        return Skip(source, f"not a readable row: {exc}"[:200])
 
 
 def read_claude_mem(db: Path, root: Path) -> list[Item | Skip]:
@@ -191,24 +221,24 @@ def read_claude_mem(db: Path, root: Path) -> list[Item | Skip]:
     for row in observations:
         if not _ours(row, project):
             count("observations of other projects", f"another project ({row['project']}): import from its folder")
-        elif row["type"] in DURABLE:
-            out.append(_observation(row))
+        elif _text(row["type"]) in DURABLE:
+            out.append(_row(_observation, row, f"observation {_text(row['id'])}"))
         else:
             count(f"{row['type']} observations", "a record of work done, not lasting knowledge")
     for row in summaries:
         if not _ours(row, project):
             count("session summaries of other projects", f"another project ({row['project']})")
-        elif (row["learned"] or "").strip():
-            out.append(_summary(row))
+        elif _text(row["learned"]).strip():
+            out.append(_row(_summary, row, f"session summary {_text(row['id'])}"))
         else:
             count("session summaries", "no lesson learned stated (requests, progress and next steps do not last)")
     for row in directives:
-        if str(row["status"] or "active") != "active":
+        if _text(row["status"] or "active") != "active":
             count("directives", f"not active ({row['status']})")
-        elif (row["scope"] or "global") != "global" and not _ours(row, project):
+        elif _text(row["scope"] or "global") != "global" and not _ours(row, project):
             count("directives of other projects", f"another project ({row['project']})")
-        elif (row["content"] or "").strip():
-            out.append(_directive(row))
+        elif _text(row["content"]).strip():
+            out.append(_row(_directive, row, f"directive {_text(row['id'])}"))
     for (source, why), number in counted.items():
         out.append(Skip(f"{number} {source}", why))
     if not observations and not summaries and not directives:

@@ -28,7 +28,10 @@ jsonl``).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import InvalidInput, NotFound, StoreError
@@ -86,15 +89,35 @@ def _index_line(record: MemoryRecord) -> str:
 def export(session: Session, directory: str | Path, *, scope: str | None = None, format: str = "memdir",
            with_history: bool = False) -> ExportReport:
     """Write the memories of ``scope`` (None: every layer of the session) into ``directory`` in
-    ``format`` (:data:`FORMATS`); see the module docstring. Raises :class:`InvalidInput` (an unknown
-    format, or a ``directory`` that exists and is not an empty directory), :class:`ScopeError`."""
+    ``format`` (:data:`FORMATS`); see the module docstring. The export is written into a new directory
+    beside ``directory`` and renamed into place when whole: a failure leaves no partial export (the
+    directory is as it was). A file of a layer that does not read is left out and reported in ``left``.
+    Raises :class:`InvalidInput` (an unknown format, or a ``directory`` that exists and is not an empty
+    directory), :class:`ScopeError`, :class:`StoreError` (the export could not be written)."""
     if format not in FORMATS:
         raise InvalidInput(f"unknown export format {format!r} (expected one of {', '.join(FORMATS)})")
     out = Path(directory).expanduser()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise InvalidInput(f"{str(out)!r} exists and is not an empty directory: export writes into a new one "
                            "(nothing was written)")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.export-", dir=out.parent))
+    except OSError as exc:
+        raise StoreError(f"cannot write the export into {str(out)!r}: {exc.strerror or exc}") from exc
+    try:
+        report = _export_into(session, staging, scope, format, with_history)
+        os.rename(staging, out)  # replaces a missing or empty directory whole
+    except BaseException as exc:  # nothing half-written is left behind, whatever went wrong
+        shutil.rmtree(staging, ignore_errors=True)
+        if isinstance(exc, OSError):
+            raise StoreError(f"cannot write the export into {str(out)!r}: {exc.strerror or exc}") from exc
+        raise
+    return replace(report, directory=str(out))
+
+
+def _export_into(session: Session, out: Path, scope: str | None, format: str, with_history: bool) -> ExportReport:
+    """:func:`export` into the new directory ``out``."""
     exported, left, lines = [], [], []
     files = versions = 0
 
@@ -111,7 +134,7 @@ def export(session: Session, directory: str | Path, *, scope: str | None = None,
         except StoreError as exc:  # one unreadable layer never stops the others
             left.append((name_of_scope, str(exc)))
             continue
-        left += [(str(bad.path), bad.reason) for bad in found.malformed]
+        left += [(str(bad.path), bad.error) for bad in found.malformed]
         live = []
         for key in sorted(found.entries):
             entry = found.entries[key]
@@ -119,14 +142,19 @@ def export(session: Session, directory: str | Path, *, scope: str | None = None,
             if record.status in _LEFT:
                 left.append((f"{name_of_scope}:{key}", _LEFT[record.status]))
                 continue
-            live.append(record)
-            exported.append(f"{name_of_scope}:{key}")
             if format == "memdir":
-                put(out / name_of_scope / entry.path.name, entry.path.read_bytes())
+                try:
+                    data = entry.path.read_bytes()
+                except OSError as exc:  # gone or unreadable since the scan: reported, the rest go on
+                    left.append((str(entry.path), f"not read: {exc.strerror or exc}"))
+                    continue
+                put(out / name_of_scope / entry.path.name, data)
             elif format == "claude-code":
                 put(out / name_of_scope / f"{key}.md", _claude_code(record).encode("utf-8"))
             else:
                 lines.append({**_plain(record, name_of_scope), "live": True})
+            live.append(record)
+            exported.append(f"{name_of_scope}:{key}")
         if format == "claude-code" and live:
             put(out / name_of_scope / "MEMORY.md", ("\n".join(_index_line(r) for r in live) + "\n").encode("utf-8"))
         if not with_history:

@@ -120,7 +120,7 @@ def source_digest(item: Item) -> str:
     """The digest of what ``item`` says (its text, type, title, mute flag and further keys, before
     any link of it is resolved): equal for the same source item on every run, whatever happened to
     the memory since. 16 hex digits of SHA-256."""
-    extra = {key: value for key, value in item.extra.items() if key not in (_DIGEST, _RENAMED)}
+    extra = {key: value for key, value in item.extra.items() if key not in (_DIGEST, _RENAMED, "original_origin")}
     payload = json.dumps([item.description, item.type, item.body, item.title, item.disabled, item.candidate, extra],
                          sort_keys=True, default=str, ensure_ascii=False)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
@@ -233,9 +233,12 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[T
     if apart is not None:  # kept apart as the gateway keeps a write of another name apart, findable by its spelling
         name, note = apart
         title, extra = title or item.spelled, {**item.extra, _RENAMED: item.spelled}
+    kept = item.kept
     change, cut = _fit(session.settings.max_file_bytes, MemoryChange(
         name, description, kind, body, title=title, disabled=True if item.disabled else None, extra=extra,
-        status="candidate" if item.candidate else None, reason=f"import from {item.source}"))
+        status="candidate" if item.candidate else None, reason=f"import from {item.source}",
+        pinned=kept.get("pinned"), importance=kept.get("importance"), valid_from=kept.get("valid_from"),
+        valid_until=kept.get("valid_until")))
     done = _place(session, layer, item, change, scope, dry_run, stones)
     if cut and done.kept != "skipped":
         done = replace(done, cut=cut, detail=f"{cut}; {done.detail}" if done.detail else cut)
@@ -248,6 +251,12 @@ def _said(result) -> str:
     if result.redactions:
         said.append(f"{result.redactions} secret(s) redacted")
     return "; ".join(said)
+
+
+def _times(item: Item, scope: str) -> tuple:
+    """The source's ``(created, updated)`` an import keeps (an export of memdir's comes back with its own
+    times); none for the team, whose imports are candidates proposed now."""
+    return () if scope == "team" else (item.kept.get("created"), item.kept.get("updated"))
 
 
 def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str, dry_run: bool,
@@ -263,7 +272,7 @@ def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str
         result = "candidate" if scope == "team" or change.status == "candidate" else "imported"
         said = ""
         if not dry_run:
-            done = write(session, change, scope)
+            done = write(session, change, scope, times=_times(item, scope))
             result, said = ("unchanged" if done.operation == "unchanged" else result), _said(done)  # unchanged: the same team candidate waits
         why = "waits for a person's review (memdir review)" if result == "candidate" else ""
         return ImportOutcome(item.source, name, scope, would + result, "; ".join(filter(None, (why, said))))
@@ -276,7 +285,7 @@ def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str
                              "the source is as it was when last imported (the memory's own changes are kept)")
     settled = change.status != "candidate" or old.status == "candidate"  # a proposal never replaces a live memory
     if scope != "team" and settled and old.origin == "import" and _imported_unchanged(layer, name, entry.digest):
-        said = "" if dry_run else _said(write(session, change, scope))
+        said = "" if dry_run else _said(write(session, change, scope, times=_times(item, scope)))
         return ImportOutcome(item.source, name, scope, would + "updated",
                              "; ".join(filter(None, ("the source changed", said))))
     candidate, expect = _candidate(session, layer, scope, name)
@@ -302,7 +311,8 @@ def gather(session: Session, kind: str, path: str | None = None, environ=None, *
     ``claude-mem`` reads ``path`` or ``~/.claude-mem/claude-mem.db`` (its
     ``CLAUDE_MEM_DATA_DIR`` honoured) for the session's project. ``include`` and
     ``exclude`` patterns choose a folder's files (:mod:`memdir.importing.folders`);
-    a file over ``max_file_bytes`` is skipped. Raises :class:`InvalidInput`,
+    a file over :data:`memdir.importing.sources.MAX_SOURCE_BYTES` is skipped (one over ``max_file_bytes``
+    is read, its body cut to fit when imported). Raises :class:`InvalidInput`,
     :class:`NotFound`, :class:`ScopeError`."""
     import os
     from pathlib import Path
@@ -314,7 +324,7 @@ def gather(session: Session, kind: str, path: str | None = None, environ=None, *
         raise InvalidInput(f"unknown import source {kind!r} (expected one of {', '.join(KINDS)})")
     if (include or exclude) and kind not in ("dir", "basic-memory"):
         raise InvalidInput(f"--include and --exclude choose the files of a folder: import {kind} reads none")
-    limit = session.settings.max_file_bytes
+    limit = max(importers.MAX_SOURCE_BYTES, session.settings.max_file_bytes)
     if kind in ("claude-code", "dsh"):
         if path:
             raise InvalidInput(f"import {kind} finds its directories from the project; give no path")
@@ -452,6 +462,9 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
                 outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", outcome(exc.stone, exc.why)))
             except MemdirError as exc:  # one bad item never stops the rest
                 outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", str(exc)))
+            except (ValueError, TypeError, AttributeError, RecursionError) as exc:  # a value no reader foresaw
+                outcomes.append(ImportOutcome(item.source, item.name, target, "skipped",
+                                              f"not importable: {type(exc).__name__}: {exc}"[:200]))
         if progress is not None:
             progress(len(outcomes), len(items))
     return ImportReport(kind, source, dry_run, tuple(outcomes), stones.skipped)

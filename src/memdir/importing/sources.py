@@ -40,11 +40,15 @@ from ..errors import InvalidInput, NotFound
 from ..files.frontmatter import read_plain, split
 from ..files.fsio import DIRECTORY, MISSING, read_foreign
 from ..files.layout import is_memory_file_name
-from ..files.memfile import TYPES, MalformedMemory, parse
+from ..files.memfile import TYPES, MalformedMemory, parse, parse_time
 from ..text.names import normalize_name, spelled_name
 from .folders import walk
 
-MAX_FILE_BYTES = 256 * 1024  # a larger file is not a memory; it is skipped with that reason
+# A source file larger than this is skipped with that reason: the top of the max_file_bytes setting's range.
+# Anything smaller is read whole; a body past max_file_bytes is cut to fit by the import, marked [cut]
+# (:func:`memdir.importing.run.run`), never skipped for its size.
+MAX_SOURCE_BYTES = 16 * 1024 * 1024
+MAX_SETTINGS_BYTES = 256 * 1024  # Claude Code's settings.json: read for one key
 MAX_GRAPH_BYTES = 64 * 1024 * 1024  # an MCP memory graph file: one file holds every memory
 # A [[link]] as other systems write it: its target as written (a title, an entity), an optional |label.
 WIKI_LINK = re.compile(r"\[\[([^\[\]\n|]{1,120})(\|[^\]\n]*)?\]\]")
@@ -64,7 +68,9 @@ class Item:
     them (a title, an entity), resolved to memdir names once every item is named
     (:func:`memdir.importing.run.run`). ``candidate``: it waits for a person's
     review when new (what its source holds as less settled, a claude-mem session
-    summary's lessons)."""
+    summary's lessons). ``kept``: what memdir's own formats (an export) say beyond the text, kept on
+    import — ``created``/``updated``/``valid_from``/``valid_until`` (aware datetimes), ``pinned``,
+    ``importance`` — only the keys the source gives (:func:`kept_fields`)."""
 
     source: str
     name: str
@@ -78,6 +84,30 @@ class Item:
     spelled: str | None = None
     links: bool = False
     candidate: bool = False
+    kept: dict = field(default_factory=dict)
+
+
+KEPT_TIMES = ("created", "updated", "valid_from", "valid_until")
+
+
+def kept_fields(values: dict) -> dict:
+    """The :attr:`Item.kept` of a source's ``values`` (a parsed memory's fields, or a jsonl line): its
+    times read by :func:`memdir.files.memfile.parse_time` (one that does not read is left out), ``pinned``
+    when true, ``importance`` when an integer from 1 to 10."""
+    out = {key: parse_time(values.get(key), end_of_day=key == "valid_until") for key in KEPT_TIMES}
+    out = {key: value for key, value in out.items() if value is not None}
+    if values.get("pinned") is True:
+        out["pinned"] = True
+    importance = values.get("importance")
+    if isinstance(importance, int) and not isinstance(importance, bool) and 1 <= importance <= 10:
+        out["importance"] = importance
+    return out
+
+
+def _origin(extra: dict, origin) -> dict:
+    """``extra`` with ``original_origin``: who wrote the memory at its source (an export's ``human``,
+    ``agent``…); the import itself is the new memory's origin (provenance), the source's is kept here."""
+    return {**extra, "original_origin": str(origin)} if origin and origin != "import" else extra
 
 
 @dataclass(frozen=True)
@@ -86,6 +116,16 @@ class Skip:
 
     source: str
     reason: str
+
+
+def load_json(text: str | bytes):
+    """``text`` parsed as JSON. Raises :class:`ValueError` for text that is not JSON, including JSON nested
+    too deep to read (Python's recursion limit: ``"[" * 100000``), so one such line or row is skipped
+    like any other that is not JSON."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deep") from None
 
 
 # ---------------------------------------------------------------- one Markdown file
@@ -120,11 +160,12 @@ def _spelled(name: str, title: str | None, stem: str) -> str | None:
 
 
 def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: bool = True,
-                  max_bytes: int = MAX_FILE_BYTES) -> Item | Skip:
+                  max_bytes: int = MAX_SOURCE_BYTES) -> Item | Skip:
     """One Markdown memory file as an :class:`Item` (or why not: a
     :class:`Skip`). Its name is the normalized file stem. Read as every
     foreign file is (:func:`memdir.files.fsio.read_foreign`): a FIFO, a
-    device or a file over ``max_bytes`` (the ``max_file_bytes`` setting) is a
+    device or a file over ``max_bytes`` (:data:`MAX_SOURCE_BYTES`; a file over the
+    ``max_file_bytes`` setting is read whole and its body cut to fit by the import) is a
     :class:`Skip`, as is a symbolic link when ``follow`` is False."""
     found = read_foreign(path, max_bytes, follow=follow)
     if found.data is None:
@@ -147,8 +188,10 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
         written = (record.written_status or record.status).strip().lower()
         if written not in ("active", "candidate", "superseded"):
             extra["original_status"] = record.written_status or record.status
-        return Item(source, name, record.description, kind, record.body, record.title, scope, extra,
-                    record.disabled or written == "disabled", _spelled(name, record.title, stem))
+        kept = kept_fields({key: getattr(record, key) for key in (*KEPT_TIMES, "pinned", "importance")})
+        return Item(source, name, record.description, kind, record.body, record.title, scope,
+                    _origin(extra, record.origin), record.disabled or written == "disabled",
+                    _spelled(name, record.title, stem), kept=kept)
     except MalformedMemory:
         pass
     try:
@@ -175,7 +218,7 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
 
 
 def read_directory(root: Path, scope: str | None = None, *, recursive: bool = True, include: tuple[str, ...] = (),
-                   exclude: tuple[str, ...] = (), max_bytes: int = MAX_FILE_BYTES) -> list[Item | Skip]:
+                   exclude: tuple[str, ...] = (), max_bytes: int = MAX_SOURCE_BYTES) -> list[Item | Skip]:
     """Every memory file under ``root`` (``MEMORY.md`` and dot-files aside), in path order, as
     :func:`memdir.importing.folders.walk` chooses them (hidden, dependency, build and git-ignored
     folders, linked folders, ``include``/``exclude`` patterns: each left-out folder or file a
@@ -198,7 +241,7 @@ def claude_code_dir(root: Path, environ=None, home: Path | None = None) -> Path:
     home = Path(home or os.path.expanduser("~"))
     config = Path(environ.get("CLAUDE_CONFIG_DIR") or home / ".claude").expanduser()
     try:  # a settings file that cannot be read (or is no file) is passed over: the default path
-        settings = json.loads(read_foreign(config / "settings.json", MAX_FILE_BYTES).data or b"{}")
+        settings = load_json(read_foreign(config / "settings.json", MAX_SETTINGS_BYTES).data or b"{}")
     except ValueError:
         settings = {}
     custom = settings.get("autoMemoryDirectory") if isinstance(settings, dict) else None
@@ -258,7 +301,7 @@ def _graph_records(text: str) -> tuple[list[tuple[str, object]], list[Skip]]:
     :class:`Skip`."""
     text = text.lstrip("\ufeff")
     try:
-        whole = json.loads(text)
+        whole = load_json(text)
     except ValueError:
         whole = None
     if isinstance(whole, list):
@@ -272,10 +315,16 @@ def _graph_records(text: str) -> tuple[list[tuple[str, object]], list[Skip]]:
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():
             try:
-                records.append((f"line {number}", json.loads(line)))
-            except ValueError:
-                skips.append(Skip(f"line {number}", "not JSON"))
+                records.append((f"line {number}", load_json(line)))
+            except ValueError as exc:
+                skips.append(Skip(f"line {number}", "JSON nested too deep" if "too deep" in str(exc) else "not JSON"))
     return records, skips
+
+
+def _said(value: object) -> str:
+    """``value`` as a report names it: its text, at most 80 characters."""
+    text = value if isinstance(value, str) else repr(value)[:80]
+    return text[:80]
 
 
 def _kind_of(obj: object) -> str | None:
@@ -317,17 +366,22 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
     entities: dict[str, dict] = {}
     relations: list[dict] = []
     for where, obj in records:
-        kind = _kind_of(obj)
-        if kind == "entity":
-            if obj.get("observations") is not None and not isinstance(obj["observations"], list):
-                out.append(Skip(f"entity {obj['name']}", "its observations are not a list"))
-                continue
-            entities.setdefault(str(obj["name"]), {"entityType": obj.get("entityType"), "observations": []})
-            entities[str(obj["name"])]["observations"] += [str(o) for o in obj.get("observations") or []]
-        elif kind == "relation" and obj.get("from") and obj.get("to"):
-            relations.append(obj)
-        else:
-            out.append(Skip(where, "neither an entity nor a relation"))
+        try:
+            kind = _kind_of(obj)
+            if kind == "entity":
+                if obj.get("observations") is not None and not isinstance(obj["observations"], list):
+                    out.append(Skip(f"entity {_said(obj['name'])}", "its observations are not a list"))
+                    continue
+                observations = [str(o) for o in obj.get("observations") or []]
+                entities.setdefault(str(obj["name"]), {"entityType": obj.get("entityType"), "observations": []})
+                entities[str(obj["name"])]["observations"] += observations
+            elif kind == "relation" and obj.get("from") and obj.get("to"):
+                relations.append({key: str(obj[key]) for key in ("from", "to") if key in obj}
+                                 | {"relationType": str(obj.get("relationType") or "") or None})
+            else:
+                out.append(Skip(where, "neither an entity nor a relation"))
+        except (RecursionError, TypeError, ValueError):  # a value nested too deep to write out: this record only
+            out.append(Skip(where, "a value in it is nested too deep to read"))
     for entity, data in entities.items():
         name = _slug(entity)
         if name is None:
@@ -346,7 +400,7 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
 
 
 def read_basic_memory(root: Path, *, include: tuple[str, ...] = (), exclude: tuple[str, ...] = (),
-                      max_bytes: int = MAX_FILE_BYTES) -> list[Item | Skip]:
+                      max_bytes: int = MAX_SOURCE_BYTES) -> list[Item | Skip]:
     """A basic-memory project directory (its folders chosen as :func:`read_directory` does): one
     memory per note, named by its ``permalink`` (else its file stem), its whole text kept: the
     observations (``- [category] text #tag``) stay a list in the body with their categories and
@@ -392,9 +446,9 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
-        except ValueError:
-            out.append(Skip(f"line {number}", "not JSON"))
+            obj = load_json(line)
+        except ValueError as exc:
+            out.append(Skip(f"line {number}", "JSON nested too deep" if "too deep" in str(exc) else "not JSON"))
             continue
         if isinstance(obj, dict) and obj.get("live") is False:
             continue
@@ -409,9 +463,11 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
         scope = obj.get("scope") if obj.get("scope") in ("user", "team", "project") else None
         title = str(obj["title"]) if obj.get("title") else None
         out.append(Item(f"line {number}", name, str(obj["description"]), kind, str(obj.get("body") or ""), title,
-                        scope, extra, obj.get("disabled") is True, _spelled(name, title, str(obj["name"]))))
+                        scope, _origin(extra, obj.get("origin")), obj.get("disabled") is True,
+                        _spelled(name, title, str(obj["name"])), kept=kept_fields(obj)))
     return out
 
 
-__all__ = ["WIKI_LINK", "Item", "Skip", "claude_code_dir", "dsh_dirs", "dsh_key", "read_basic_memory", "read_directory",
-           "read_jsonl", "read_markdown", "read_mcp_memory"]
+__all__ = ["KEPT_TIMES", "MAX_SOURCE_BYTES", "WIKI_LINK", "Item", "Skip", "claude_code_dir", "dsh_dirs", "dsh_key",
+           "kept_fields", "load_json", "read_basic_memory", "read_directory", "read_jsonl", "read_markdown",
+           "read_mcp_memory"]

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from ..errors import InvalidInput, NotFound, StoreError
 from ..files.scan import Entry
+from ..gateway.forgotten import Guard
 from ..layer.journal import changes_content
 from ..layer.layer import Layer
 from ..session import Session
@@ -112,12 +113,6 @@ def unsearched(session: Session, scope: str | None) -> str:
     return ""
 
 
-class Guard(list):
-    """The tombstones :func:`guard` found; ``skipped`` says which layers could not be read."""
-
-    skipped: tuple[str, ...] = ()
-
-
 def guard(session: Session, target: Layer | None = None) -> Guard:
     """The tombstones of the session's layers other than ``target``: a write
     into one layer is refused for a value forgotten in another (``target``'s
@@ -132,19 +127,31 @@ def guard(session: Session, target: Layer | None = None) -> Guard:
     (:meth:`memdir.tombstones.stones.TombstoneDir.problems`) is named
     there too — also of ``target``, whose transaction passes over it in silence. The tombstones of a
     team layer the session may not see (untrusted: :meth:`memdir.session.Session.bound_layers`)
-    bind as well."""
-    stones, skipped = Guard(), []
-    for layer in session.bound_layers():  # an untrusted team layer's tombstones bind too
+    bind as well, and so do the values this person rejected as team candidates (kept in the home): an
+    agent cannot write a rejected value into another layer of the project; a person is warned. ``live``:
+    the memories of the session's visible layers other than ``target``
+    (:meth:`memdir.session.Session.layers`; an untrusted team layer's are not: its text is not the
+    session's), which a write must not copy (:mod:`memdir.gateway.duplicates`); an unreadable layer
+    holds none."""
+    stones, skipped, live = Guard(), [], []
+    for layer in session.layers():
+        if layer is not target:
+            try:
+                live += [(layer.scope, entry.record) for _, entry in sorted(layer.scan().entries.items())]
+            except StoreError:
+                continue  # an unreadable layer holds nothing a write could copy
+    own = target.path if target is not None else None
+    for layer in session.bound_layers():  # an untrusted team layer's tombstones bind too, and rejected values
         try:
-            if layer is not target:
+            if layer.path != own:
                 stones.extend(layer.tombstones())
             unread = unreadable_tombstones(layer.tombstone_file)
         except StoreError as exc:
-            if layer is not target:  # target's own: its transaction refuses the write, saying why
+            if layer.path != own:  # target's own: its transaction refuses the write, saying why
                 skipped.append(f"the {layer.scope} layer's tombstones were not checked: {exc}")
             continue
         skipped += [f"the {layer.scope} layer's tombstones were not all checked: {path}: {why}" for path, why in unread]
-    stones.skipped = tuple(skipped)
+    stones.skipped, stones.live = tuple(skipped), tuple(live)
     return stones
 
 

@@ -28,6 +28,7 @@ from ..files.layout import (
 from ..files.scan import Entry, Malformed, count_files
 from ..files.trust import untrusted_note
 from ..gateway.changes import finish_interrupted
+from ..gateway.duplicates import duplicate_groups
 from ..layer.commit import remove_stale
 from ..layer.drift import describe, restore_tombstones, tombstone_drift
 from ..layer.history import numbered_events
@@ -191,12 +192,13 @@ def _repair_layer(layer, lock_timeout: float) -> None:
 
 def status(session: Session, search: str, extractor: str = "") -> StatusResult:
     """Home, project (or why there is none), per-layer counts, unreadable and
-    leniently read files, and the context block's size against its budget.
+    leniently read files, the context block's size against its budget, and the memories that are exact
+    duplicates of each other (:func:`memdir.gateway.duplicates.duplicate_groups`).
     ``search`` is the search mode to report (``bm25``, ``hybrid (…)``, …);
     ``extractor`` the consolidation extractor in effect and why."""
     now = now_utc()
     stale = session.settings.stale_after_days
-    layers = []
+    layers, everything = [], []
     for layer in session.layers():
         try:
             scan = layer.scan()
@@ -205,6 +207,7 @@ def status(session: Session, search: str, extractor: str = "") -> StatusResult:
                                       tombstones=0, malformed=(Malformed(str(layer.path), str(exc)),)))
             continue
         records = [e.record for e in scan.entries.values()]
+        everything += [(layer.scope, record) for record in sorted(records, key=lambda r: r.name)]
         try:
             stones = len(layer.tombstones())
             unread = [Malformed(path, why) for path, why in unreadable_tombstones(layer.tombstone_file)]
@@ -230,7 +233,9 @@ def status(session: Session, search: str, extractor: str = "") -> StatusResult:
     return StatusResult(str(session.home), str(session.project_root) if session.project_root else None,
                         session.project_error if session.project_root is None else None, tuple(layers),
                         len(block.encode("utf-8")), session.settings.context_max_bytes, search, extractor,
-                        untrusted)
+                        untrusted, tuple(tuple(f"{scope}:{name}" for scope, name in group)
+                                         for group in duplicate_groups(everything)),
+                        teamops.merge_driver_missing(session))
 
 
 def _notes(entry: Entry) -> list[str]:
@@ -265,6 +270,8 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
                      f"{HOOK_CONTEXT_MAX_CHARS}")
     if current.untrusted_team:  # the person's choice, not a problem: said, not counted
         found_notes.append(current.untrusted_team)
+    if current.team_merge_driver:  # a clone's setup, fixed by one command: said, not counted
+        found_notes.append(current.team_merge_driver)
     found = orphans(session.home, session.project_root)
     problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({o.memories} memories)")
                  for o in found]

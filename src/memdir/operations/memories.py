@@ -83,7 +83,7 @@ def time_arg(value: str | datetime | None, label: str, notes: list[str] | None =
 # ---------------------------------------------------------------- the tools
 
 
-def write(session: Session, change: MemoryChange, scope: str | None = None) -> WriteResult:
+def write(session: Session, change: MemoryChange, scope: str | None = None, *, times: tuple = ()) -> WriteResult:
     """Create or update a memory (``memory_write``) as ``change`` asks (:class:`MemoryChange`); see
     :func:`memdir.gateway.changes.write` (``rename_from``: rename that memory to ``name``; ``clear``: fields
     to empty). A description, type or body not given (None) keeps the memory's
@@ -104,7 +104,8 @@ def write(session: Session, change: MemoryChange, scope: str | None = None) -> W
     redacted and counted. Raises :class:`InvalidInput`, :class:`ScopeError`,
     :class:`TombstoneRefused`, :class:`Conflict` (another name normalizing to
     the same file), :class:`Refused` (a superseded memory, unless
-    ``reactivate``), :class:`LockTimeout`.
+    ``reactivate``), :class:`LockTimeout`. ``times``: an importer's source times
+    (:func:`memdir.gateway.changes.write`; not for a team candidate).
     """
     name, type, rename_from = change.name, change.type, change.rename_from
     if scope is None:
@@ -127,7 +128,8 @@ def write(session: Session, change: MemoryChange, scope: str | None = None) -> W
     notes: list[str] = []
     stones = guard(session, layer)
     try:
-        result = gateway.write(layer, _timed(change, notes), actor=session.actor, session=session.id, guard=stones)
+        result = gateway.write(layer, _timed(change, notes), actor=session.actor, session=session.id, guard=stones,
+                               times=times)
     except NotFound as exc:  # a rename from a memory of another layer than the one asked says which
         raise (renamed_elsewhere(exc, session, rename_from, scope) if rename_from else exc) from None
     if notes or stones.skipped:
@@ -139,13 +141,17 @@ def write(session: Session, change: MemoryChange, scope: str | None = None) -> W
 
 def edit(session: Session, name: str, change: edits.BodyEdit, scope: str | None = None) -> edits.EditResult:
     """Make a partial edit (``memory_edit``, the memory tool's ``str_replace`` and ``insert``) to the
-    body of memory ``name``: in ``scope``, else the first layer of the session holding it (:func:`find`).
+    body of memory ``name``: in ``scope``, else the one layer of the session holding it (:func:`find`; a
+    name two layers hold is refused, as for :func:`write` and :func:`delete`:
+    :func:`memdir.operations.lookup.refuse_ambiguous`).
     The edit is made to the body as it is now and written through the gateway
     (:func:`memdir.gateway.edits.edit`: compare-and-set, the other layers' tombstones guard it); in the
     team layer, the agent's edit is a candidate for a person's review, as its writes are (:func:`write`).
     Raises :class:`NotFound`, :class:`InvalidInput` (the text to replace is missing or not unique, the
     line is past the end, the body would pass its limit), :class:`TombstoneRefused`, :class:`Refused`,
     :class:`Conflict`, :class:`LockTimeout`."""
+    if scope is None:
+        refuse_ambiguous(session, name, "edit")
     layer, entry = find(session, name, scope)
     if layer.scope == "team" and session.actor != "human":
         stored, body, line, _ = edits.edited_body(layer, entry.record.name, change)

@@ -21,15 +21,16 @@ from ..files.conflicts import CONFLICT
 from ..files.conflicts import resolve as resolve_bytes
 from ..files.memfile import MalformedMemory, parse
 from ..gateway import changes as gateway
-from ..files.trust import remove_trust, write_trust
+from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway.fields import MemoryChange, distinct_name, inherit
 from ..layer.journal import now_utc
 from ..layer.team import candidate_layer
 from ..layer.team import init as init_dir
-from ..paths import team_meta_dir
+from ..paths import git_dir_of, team_meta_dir
 from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
 from ..text.names import normalize_name, same_name, spelled_name
+from ..vocabulary import CLEARABLE
 from .lookup import guard
 
 
@@ -55,14 +56,16 @@ class TeamInit(Result):
 class TeamStatus(Result):
     """The team directory ``path``, its uncommitted ``changes`` (from ``git
     status``: :class:`memdir.git.Change`), files with an unresolved
-    merge ``conflicts``, this person's ``pending`` candidate names, and
-    ``git_error`` when git could not answer."""
+    merge ``conflicts``, this person's ``pending`` candidate names,
+    ``git_error`` when git could not answer, and ``merge_driver_missing``: the line saying this clone lacks the
+    merge driver and the command that registers it (:func:`merge_driver_missing`), else empty."""
 
     path: str
     changes: tuple
     conflicts: tuple[str, ...]
     pending: tuple[str, ...]
     git_error: str | None = None  # why git could not say what is uncommitted
+    merge_driver_missing: str = ""
 
 
 @dataclass(frozen=True)
@@ -110,15 +113,17 @@ def init(session: Session) -> TeamInit:
     path = session.layer_dir("team")
     created = init_dir(path)
     adopted = len(_team(session).scan().names)
-    trust(session)  # what a person creates (or adopts by name) in this clone is theirs to show
-    return TeamInit(str(path), tuple(created), adopted, *_register_driver(session.project_root))
+    done = trust(session)  # what a person creates (or adopts by name) in this clone is theirs to show
+    return TeamInit(str(path), tuple(created), adopted, done.merge_driver, done.merge_driver_set,
+                    done.merge_driver_error)
 
 
 def _register_driver(root) -> tuple[str | None, bool, str | None]:
     """Register the merge driver in the local config of the clone at ``root``
     (its own ``.git/config``: never committed, so each clone does it once),
     run by this Python, which has memdir; a driver the clone already has is
-    kept. Returns (the command, whether it was set now, why it could not be)."""
+    kept. The one rule of registering it, for ``team init`` and ``team trust`` (what a second clone runs).
+    Returns (the command, whether it was set now, why it could not be)."""
     key = f"merge.{merge_rules.DRIVER}"
     there = git.local_config(root, f"{key}.driver")
     if there:
@@ -144,14 +149,36 @@ class TeamTrust(Result):
     root: str
     remote: str | None = None
     first_commit: str | None = None
+    merge_driver: str | None = None
+    merge_driver_set: bool = False
+    merge_driver_error: str | None = None
+
+
+MERGE_DRIVER_FIX = "memdir team trust"  # the one command that registers the merge driver in a clone
+
+
+def merge_driver_missing(session: Session) -> str:
+    """The line saying this clone has a team layer but not the field-by-field merge driver in its local git
+    config (so two people's edits of one memory conflict on ``updated:``), with the one command that
+    registers it (:data:`MERGE_DRIVER_FIX`; :func:`_register_driver`); ``""`` when it has it, or there is no
+    team layer or no git clone to register it in. Runs ``git config`` once."""
+    if not session.has_team() or git_dir_of(session.project_root) is None:
+        return ""
+    if git.local_config(session.project_root, f"merge.{merge_rules.DRIVER}.driver"):
+        return ""
+    return ("this clone has no merge driver for team memory files (git takes it only from the clone's own "
+            "config), so two people's edits of one memory conflict on `updated:`; run "
+            f"`{MERGE_DRIVER_FIX}` here once to register it")
 
 
 def trust(session: Session) -> TeamTrust:
     """Trust the team layer of the session's repository in this clone (a person only), so its
-    memories reach the agent: records the clone's path and the repository's identity
-    (:func:`memdir.git.identity`, as a project layer's ``layer.json`` does) in the home
-    (:func:`memdir.files.trust.write_trust`). Idempotent. Raises :class:`Refused` for anyone but a
-    person, :class:`ScopeError` without a team directory, :class:`StoreError`."""
+    memories reach the agent: records the clone's path, the repository's identity
+    (:func:`memdir.git.identity`, as a project layer's ``layer.json`` does) and the clone's mark
+    (:func:`memdir.files.trust.make_clone_mark`) in the home
+    (:func:`memdir.files.trust.write_trust`), and registers the field-by-field merge driver in the clone's
+    local git config (:func:`_register_driver`: a second clone runs only this). Idempotent. Raises
+    :class:`Refused` for anyone but a person, :class:`ScopeError` without a team directory, :class:`StoreError`."""
     if session.actor != "human":
         raise Refused("only a person trusts a repository's team memory (memdir team trust)")
     session.check_scope("team")
@@ -159,11 +186,12 @@ def trust(session: Session) -> TeamTrust:
     found = git.identity(root)
     local = team_meta_dir(session.home, root)
     was = session.team_trusted()
+    mark = make_clone_mark(root)  # binds the trust to this git directory, known identity or not
     write_trust(local, {"root": str(root), "remote": found.get("remote"), "first_commit": found.get("first_commit"),
-                        "trusted_at": now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")})
+                        "clone": mark, "trusted_at": now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")})
     session.forget_trust()
     return TeamTrust(str(session.layer_dir("team")), True, not was, str(root), found.get("remote"),
-                     found.get("first_commit"))
+                     found.get("first_commit"), *_register_driver(root))
 
 
 def untrust(session: Session) -> TeamTrust:
@@ -189,7 +217,7 @@ def status(session: Session) -> TeamStatus:
         changes, git_error = [], str(exc)
     conflicts = tuple(m.path for m in layer.scan().malformed if m.error == CONFLICT)
     pending = tuple(sorted(candidates(session).scan().entries))
-    return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error)
+    return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session))
 
 
 def _stem_name(path: str) -> str | None:
@@ -265,16 +293,22 @@ def resolve(session: Session, name: str, side: str | None, fields: dict[str, str
                     tuple(sorted((fields or {}).items())))
 
 
-def propose(session: Session, change: MemoryChange) -> WriteResult:
+def propose(session: Session, change: MemoryChange, *, edited: bool = False) -> WriteResult:
     """What the agent or consolidation writes for the team (``change``, its valid times datetimes): a
     candidate in this person's home, never a file in the repository, checked against every layer's
     tombstones. A text field not given keeps the team memory's (:func:`memdir.gateway.fields.inherit`);
     ``status``, ``reactivate`` and an ``expect_digest`` other than None (the candidate must be new) are
     not the proposer's to set. A rename (``rename_from``) or a ``clear`` of a team memory is a person's
     change: :class:`Refused` (a candidate cannot carry it, and it would otherwise be proposed as a new
-    memory or dropped)."""
+    memory or dropped). ``edited``: a person's correction of the waiting candidate, approved at once
+    (:func:`memdir.operations.trust.approve`, which carries its ``clear`` into the approval): a clear
+    empties the candidate's field; a rename is still refused, told as the person's next step."""
     name, description, type, body = change.name, change.description, change.type, change.body
-    if change.rename_from is not None or change.clear:
+    if change.rename_from is not None and edited:
+        raise Refused(f"a candidate for the team keeps its name while it waits: approve it as {change.rename_from!r}, "
+                      f"then rename the team memory (memdir write {name} --rename-from {change.rename_from} "
+                      "--scope team)")
+    if change.rename_from is not None or (change.clear and not edited):
         what = (f"renaming {change.rename_from!r} to {name!r}" if change.rename_from is not None
                 else f"clearing {', '.join(change.clear)}")
         raise Refused(f"{what} in the team layer is a person's change; a candidate cannot propose it "
@@ -290,6 +324,9 @@ def propose(session: Session, change: MemoryChange) -> WriteResult:
     stones = guard(session, layer)  # every layer's: the candidate layer is outside the session's
     result = gateway.write(layer, proposal, actor=session.actor, session=session.id, guard=stones)
     return replace(result, warnings=(*result.warnings, *stones.skipped)) if stones.skipped else result
+
+
+REJECTIONS = "your rejections, in your home"  # where a rejected team candidate's tombstone lives (teammates never see it)
 
 
 def tombstone_layers(session: Session, scope: str | None = None) -> list:
@@ -311,13 +348,14 @@ def pending(session: Session) -> list:
 
 
 def decide(session: Session, name: str, *, approve: bool, reason: str | None = None,
-           expect: tuple | None = None) -> Decision | None:
+           expect: tuple | None = None, clear: tuple[str, ...] = ()) -> Decision | None:
     """Approve (write it into the team directory as a person's memory, to be
     committed: the content :func:`memdir.gateway.changes.approved_record` gives) or reject (tombstone it in
     the home) the team candidate ``name``; None when there is no such candidate. A person only.
     ``expect`` (the candidate's digest, the team memory it is for and that memory's digest or None, as
     review showed them) is compare-and-set: :class:`Conflict` when either changed; the candidate's lock is
-    held from the check to its removal. Raises :class:`Refused`, :class:`Conflict`, :class:`TombstoneRefused`."""
+    held from the check to its removal. ``clear``: the optional fields a person emptied while editing the
+    candidate. Raises :class:`Refused`, :class:`Conflict`, :class:`TombstoneRefused`."""
     if session.actor != "human":
         raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
     if session.project_root is None:
@@ -327,39 +365,41 @@ def decide(session: Session, name: str, *, approve: bool, reason: str | None = N
     if layer.scan().entries.get(key) is None:
         return None
     if not approve:
-        gateway.set_status(layer, key, approve=False, actor="human", reason=reason, session=session.id,
-                           expect=(expect[0], None, None) if expect else None)
-        return Decision(key, "team", key, False)
+        return gateway.set_status(layer, key, approve=False, actor="human", reason=reason, session=session.id,
+                                  expect=(expect[0], None, None) if expect else None)
     with layer.locked():  # re-entrant: the gateway's transactions below take it again
         entry = layer.scan().entries.get(key)
         if entry is None:
-            raise Conflict(f"candidate {key!r} was decided meanwhile; see `memdir review`")
+            raise Conflict(f"candidate {key!r} was decided meanwhile; look at the review again")
         if expect is not None and entry.digest != expect[0]:
-            raise Conflict(f"candidate {key!r} changed since it was shown (its text); review it again "
-                           "(memdir review) and decide on what it is now")
+            raise Conflict(f"candidate {key!r} changed since it was shown (its text); look at it again "
+                           "and decide on what it is now")
         record = entry.record
         extra = dict(record.extra)
         target = extra.pop("candidate_for", None) or key
         extra.pop("candidate_action", None)
         team = _team(session)
-        # A new memory is the candidate as shown; a change keeps what the live memory has beyond the text.
-        whole = {} if team.scan().entries.get(target) else {
-            "pinned": record.pinned, "valid_from": record.valid_from, "valid_until": record.valid_until}
-        approved = MemoryChange(target, record.description, record.type, record.body, title=record.title,
-                                importance=record.importance, extra=extra, **whole,
+        live = team.scan().entries.get(target)
+        # What review showed: a new memory is the candidate itself, a change the one rule of an approval's content.
+        shown = gateway.approved_record(live.record, record, clear) if live else record
+        emptied = tuple(key for key in sorted(CLEARABLE) if getattr(shown, key) is None) if live else ()
+        approved = MemoryChange(target, shown.description, shown.type, shown.body, title=shown.title,
+                                importance=shown.importance, pinned=shown.pinned, valid_from=shown.valid_from,
+                                valid_until=shown.valid_until, extra=extra, clear=emptied,
                                 reason=reason or f"approved team candidate {key}",
                                 expect_digest=expect[2] if expect is not None else False)
         stones = guard(session, team)
         try:
-            gateway.write(team, approved, actor="human", session=session.id, guard=stones, action="approve")
+            written = gateway.write(team, approved, actor="human", session=session.id, guard=stones,
+                                    action="approve")
         except Conflict as exc:
             if expect is None:
                 raise
             raise Conflict(f"candidate {key!r} changed since it was shown (the team memory {target!r} it changes: "
-                           f"{exc}); review it again (memdir review) and decide on what it is now") from None
+                           f"{exc}); look at it again and decide on what it is now") from None
         gateway.delete(layer, key, actor="human", tombstone=False, action="approve",
                        reason=f"approved into {target}", session=session.id)
-    return Decision(target, "team", key, True, stones.skipped)
+    return Decision(target, "team", key, True, (*written.warnings, *stones.skipped))
 
 
 def promote(session: Session, name: str) -> Promoted:
@@ -399,6 +439,7 @@ def promote(session: Session, name: str) -> Promoted:
                             valid_until=record.valid_until, extra=record.extra,
                             reason="promoted from the project layer")
     stones = guard(session, team)
+    stones.live = tuple(held for held in stones.live if held[0] != "project" or held[1].name != key)  # moved, not copied
     result = gateway.write(team, promoted, actor="human", session=session.id, guard=stones, action="promote")
     kept = ()
     try:  # only the version promoted goes: an update that landed meanwhile is kept, never lost
@@ -432,6 +473,6 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
     return RestoreResult(result.name, "team", 0, result.operation, result.digest, commit, stones.skipped)
 
 
-__all__ = ["Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust", "candidates", "commits", "decide", "init",
+__all__ = ["MERGE_DRIVER_FIX", "REJECTIONS", "Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust", "candidates", "commits", "decide", "init", "merge_driver_missing",
            "pending", "promote", "propose", "resolve", "restore_commit", "status", "tombstone_layers", "trust",
            "untrust"]

@@ -45,12 +45,15 @@ MIN_DIGEST = 12  # hex digits of a review digest a person may type instead of al
 
 def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
     """The tombstones in force in the session's layers (or ``scope``'s), the team candidates' a person
-    rejected among the team's (:func:`memdir.operations.team.tombstone_layers`), oldest first per layer. A layer
+    rejected among the team's (:func:`memdir.operations.team.tombstone_layers`; ``kept`` says they live in
+    the home: :data:`memdir.operations.team.REJECTIONS`), oldest first per layer. A layer
     whose tombstones cannot be read, and a team tombstone file that does not read, are left out and named
     in the warnings. Raises :class:`StoreError` when no layer asked for could be read, :class:`ScopeError`."""
     found, warnings, failed = [], [], []
     layers = teamops.tombstone_layers(session, scope)
+    rejections = teamops.candidates(session).path if session.project_root is not None else None
     for layer in layers:
+        kept = teamops.REJECTIONS if layer.path == rejections else ""
         try:
             stones = layer.tombstones()
             unread = unreadable_tombstones(layer.tombstone_file)
@@ -59,7 +62,7 @@ def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
             warnings.append(f"the {layer.scope} layer's tombstones are not listed: {exc}")
             continue
         found += [TombstoneInfo(stone.id, layer.scope, stone.name, stone.description, stone.actor, stone.reason,
-                                stone.ts, forgotten_by(stone)) for stone in stones]
+                                stone.ts, forgotten_by(stone), kept) for stone in stones]
         warnings += [f"the {layer.scope} layer's tombstones are not all listed: {path}: {why}" for path, why in unread]
     if failed and len(failed) == len(layers):
         raise failed[0]
@@ -180,7 +183,8 @@ def _shown(found: _Pending, info: MemoryInfo) -> Candidate:
         proposed = gateway.approved_record(live, proposed)  # what the memory holds once approved
     text = review_text(proposed)
     before = review_text(live) if live else None
-    return Candidate(**{f.name: getattr(info, f.name) for f in fields(MemoryInfo)}, change=found.change,
+    shown = {f.name: getattr(info, f.name) for f in fields(MemoryInfo)} | {"pinned": proposed.pinned}
+    return Candidate(**shown, change=found.change,
                      target=found.target if found.change != "new" else None, proposed=text, live=before,
                      diff=_diff(found.target, before, text) if before is not None else None, digest=found.digest)
 
@@ -214,14 +218,31 @@ def _check(found: _Pending, digest: str | None) -> None:
                            f"(at least {MIN_DIGEST} hex digits)")
     if not found.digest.startswith(given):
         raise Conflict(f"candidate {found.entry.record.name!r} changed since it was shown (digest {given[:16]}, "
-                       f"now {found.digest[:16]}); review it again (memdir review) and decide on what it is now")
+                       f"now {found.digest[:16]}); look at it again and decide on what it is now")
 
 
-def candidate(session: Session, name: str, scope: str | None = None) -> ReadResult:
+def candidate(session: Session, name: str, scope: str | None = None, *, as_approved: bool = False) -> ReadResult:
     """The candidate ``name`` itself, as its file holds it (a team candidate: the one waiting in the home,
-    not the team memory of its name). Raises :class:`NotFound`, :class:`InvalidInput` (not a candidate)."""
+    not the team memory of its name); with ``as_approved``, its fields as approving it writes them (a change:
+    :func:`memdir.gateway.changes.approved_record`, under the candidate's name) — what review shows, and
+    what an edit-then-approve form starts from. Raises :class:`NotFound`, :class:`InvalidInput` (not a
+    candidate)."""
     found = _find_pending(session, name, scope)
-    return ReadResult(found.entry.record, "team" if found.team else found.layer.scope, (), found.entry.digest)
+    record = found.entry.record
+    if as_approved and found.change == "change":
+        record = gateway.approved_record(found.live.record, record).with_(name=record.name, extra=record.extra,
+                                                                          status=record.status, origin=record.origin)
+    return ReadResult(record, "team" if found.team else found.layer.scope, (), found.entry.digest)
+
+
+def _over_candidate(edit: MemoryChange, record: MemoryRecord) -> MemoryChange:
+    """A person's ``edit`` of the candidate ``record``, every field it does not give (None) and does not clear
+    taken from the candidate: a partial edit (the body alone) changes only what it gives."""
+    keep = {key: getattr(record, key) for key in ("description", "type", "body", "title", "importance",
+                                                  "valid_from", "valid_until")
+            if getattr(edit, key) is None and key not in edit.clear}
+    pinned = edit.pinned if edit.pinned is not None else record.pinned
+    return replace(edit, **keep, pinned=pinned, status="candidate")
 
 
 def approve(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,
@@ -229,7 +250,8 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
     """Publish a candidate (a person only); a tombstoned value is refused. A
     team candidate is written into the team directory, for the person to commit.
     ``digest`` (from :func:`review`) is compare-and-set: approve what was shown, or nothing.
-    ``edit``: the person's correction of the candidate (its fields as for a write; it stays a candidate),
+    ``edit``: the person's correction of the candidate (its fields as for a write, merged over the
+    candidate's: a field not given keeps the candidate's; ``clear`` empties one, in what is approved too),
     written first — after the ``digest`` check — and approved as they wrote it.
     Raises :class:`Refused`, :class:`NotFound`, :class:`TombstoneRefused`, :class:`Conflict` (the
     candidate or the memory it changes changed since it was shown), what the edit's write raises."""
@@ -237,18 +259,20 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
     found = _find_pending(session, name, scope)
     _check(found, digest)
     expect = found.expect if digest is not None else None
+    clear = ()
     if edit is not None:
-        proposal = replace(edit, status="candidate")
-        written = (teamops.propose(session, proposal) if found.team
+        proposal, clear = _over_candidate(edit, found.entry.record), edit.clear
+        written = (teamops.propose(session, proposal, edited=True) if found.team
                    else write(session, proposal, found.layer.scope))
         found = _find_pending(session, written.name, "team" if found.team else found.layer.scope)
         expect = found.expect  # what the person just wrote is what they approve
     if found.team:
-        return teamops.decide(session, found.entry.record.name, approve=True, reason=reason, expect=expect)
+        return teamops.decide(session, found.entry.record.name, approve=True, reason=reason, expect=expect,
+                              clear=clear)
     stones = guard(session, found.layer)
-    target = gateway.set_status(found.layer, found.entry.record.name, approve=True, actor=session.actor,
-                                reason=reason, guard=stones, session=session.id, expect=expect)
-    return Decision(target, found.layer.scope, found.entry.record.name, True, stones.skipped)
+    decided = gateway.set_status(found.layer, found.entry.record.name, approve=True, actor=session.actor,
+                                 reason=reason, guard=stones, session=session.id, expect=expect, clear=clear)
+    return replace(decided, warnings=(*decided.warnings, *stones.skipped))
 
 
 def reject(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,
@@ -262,9 +286,8 @@ def reject(session: Session, name: str, scope: str | None = None, *, reason: str
     expect = found.expect if digest is not None else None
     if found.team:
         return teamops.decide(session, found.entry.record.name, approve=False, reason=reason, expect=expect)
-    gateway.set_status(found.layer, found.entry.record.name, approve=False, actor=session.actor, reason=reason,
-                       session=session.id, expect=expect)
-    return Decision(found.entry.record.name, found.layer.scope, found.entry.record.name, False)
+    return gateway.set_status(found.layer, found.entry.record.name, approve=False, actor=session.actor,
+                              reason=reason, session=session.id, expect=expect)
 
 
 def dismiss(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,

@@ -18,6 +18,7 @@ drive the terminal or forge a line.
 
 from __future__ import annotations
 
+from ..files.conflicts import CONFLICT
 from ..text.printable import one_line
 from ..vocabulary import PIN_MARK, kind_label
 from . import printable_output
@@ -83,6 +84,21 @@ def malformed_lines(items, limit: int | None = None, more: str = "") -> list[str
 
 
 @printable_output
+def no_memories(malformed) -> str:
+    """What an empty list says: ``No memories yet.``, or, when files are there that cannot be read (listed
+    after it), how many — those with an unresolved merge conflict named as such, with the command that
+    settles them."""
+    if not malformed:
+        return "No memories yet."
+    conflicts = sum(1 for item in malformed if item.error == CONFLICT)
+    text = f"No memory can be read: {len(malformed)} file(s) cannot be read"
+    if conflicts:
+        text += (f", {conflicts} of them in an unresolved merge conflict (memdir team status shows how to "
+                 "settle it)")
+    return text + "."
+
+
+@printable_output
 def listing(result: ListResult, *, offset: int = 0, limit: int | None = None, more: str = "",
             max_malformed: int | None = None) -> str:
     """A memory list, in index order. With ``limit``, one page from ``offset``
@@ -90,7 +106,7 @@ def listing(result: ListResult, *, offset: int = 0, limit: int | None = None, mo
     filled in) when memories are left."""
     total = len(result.memories)
     if not total:
-        lines = ["No memories yet."]
+        lines = [no_memories(result.malformed)]
     elif limit is None:
         lines = [memory_line(m) for m in result.memories]
     else:
@@ -271,8 +287,8 @@ def restore(result: RestoreResult) -> str:
 @printable_output
 def tombstones(result: TombstoneList) -> str:
     """The tombstones in force, one per line."""
-    lines = [f"{s.id}  {s.scope:<7} {s.name}  {cut(s.forgotten, 120)}" + (f"  {s.ts}" if s.ts else "")
-             + f"  — {cut(s.description)}" for s in result.tombstones]
+    lines = [f"{s.id}  {s.scope + (f' ({s.kept})' if s.kept else ''):<7} {s.name}  {cut(s.forgotten, 120)}"
+             + (f"  {s.ts}" if s.ts else "") + f"  — {cut(s.description)}" for s in result.tombstones]
     return "\n".join(lines) or "No tombstones."
 
 
@@ -348,12 +364,21 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
         lines.append(f"consolidation extractor: {result.extractor}")
     if result.untrusted_team:
         lines.append(f"team: {result.untrusted_team}")
+    if result.team_merge_driver:
+        lines.append(f"team: {result.team_merge_driver}")
     for layer in result.layers:
         lines.append(f"{layer.scope}: {layer.memories} memories ({layer.visible} in the index, "
                      f"{layer.in_context} in the context block, "
                      f"{layer.candidates} candidates, {layer.tombstones} tombstones)")
         lines += ["  " + line for line in malformed_lines(layer.malformed, max_malformed)]
-    return "\n".join(lines)
+    return "\n".join(lines + duplicate_lines(result))
+
+
+@printable_output
+def duplicate_lines(result: StatusResult) -> list[str]:
+    """``duplicates: project:a = project:b (the same description and body)`` per group of exact duplicates."""
+    return [f"duplicates: {' = '.join(cut(member, 120) for member in group)} (the same description and body)"
+            for group in result.duplicates]
 
 
 def _context_layers(result: StatusResult) -> str:
@@ -383,6 +408,7 @@ def doctor(result: DoctorResult) -> str:
                  + _context_layers(result.status))
     if result.status.extractor:
         lines.append(f"consolidation extractor: {result.status.extractor}")
+    lines += duplicate_lines(result.status)
     lines += [f"note: {note}" for note in result.notes]
     notes = sum(len(layer.notes) for layer in result.status.layers)
     lines.append(("ok" if result.ok else f"{len(result.problems)} problem(s)")
@@ -417,7 +443,7 @@ def reindex(result) -> str:
 
 
 __all__ = [
-    "LINE_CHARS", "SHOWN_DIGEST", "clear", "cut", "cut_text", "decision", "delete", "doctor", "edit", "flag",
-    "history", "lift", "reindex", "listing", "malformed_lines", "memory_line", "prune", "read",
+    "LINE_CHARS", "SHOWN_DIGEST", "clear", "cut", "cut_text", "decision", "delete", "doctor", "duplicate_lines", "edit",
+    "flag", "history", "lift", "reindex", "listing", "malformed_lines", "memory_line", "no_memories", "prune", "read",
     "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
 ]

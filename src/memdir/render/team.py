@@ -29,7 +29,7 @@ def team_init(result: TeamInit) -> str:
     else:
         lines.append(f"The merge driver was not set in this clone ({cut(result.merge_driver_error or '', 200)}).")
     lines.append("Each clone registers it once, in its own .git/config (git never takes it from the repository): "
-                 f"run `memdir team init` there, or: {result.merge_driver_line}")
+                 f"a teammate runs `memdir team trust` in their clone, or: {result.merge_driver_line}")
     lines.append("Commit it (git add the directory, git commit): memdir never commits or pushes.")
     return "\n".join(lines)
 
@@ -42,9 +42,15 @@ def team_trust(result: TeamTrust) -> str:
                 "clone: none of its memories reach the agent (its tombstones still bind).")
     known = ", ".join(f"{label} {value}" for label, value in (("remote", result.remote),
                                                                ("first commit", result.first_commit)) if value)
-    return (f"Team memory of {result.path} {'is now' if result.changed else 'was already'} trusted in this clone"
+    text = (f"Team memory of {result.path} {'is now' if result.changed else 'was already'} trusted in this clone"
             f" ({result.root}{'; ' + known if known else ''}): its memories reach the agent. "
             "`memdir team untrust` takes that back.")
+    if result.merge_driver_set:
+        text += ("\nMemory files now merge field by field in this clone: the merge driver was set in its .git/config "
+                 f"(merge.memdir.driver = {result.merge_driver}).")
+    elif result.merge_driver_error:
+        text += f"\nThe merge driver was not set in this clone ({cut(result.merge_driver_error, 200)})."
+    return text
 
 
 @printable_output
@@ -62,6 +68,8 @@ def team_status(result: TeamStatus) -> str:
         name = path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
         lines.append(f"  unresolved merge conflict: {cut(path, 200)} "
                      f"(memdir team resolve {name} --field FIELD=ours|theirs, or --ours|--theirs)")
+    if result.merge_driver_missing:
+        lines.append(f"Note: {result.merge_driver_missing}")
     if result.pending:
         lines.append(f"{len(result.pending)} candidate(s) for the team wait for your review (memdir review): "
                      + ", ".join(result.pending))

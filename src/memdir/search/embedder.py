@@ -7,8 +7,11 @@ session on POSIX, stdin the null device, output appended to
 ``<home>/embed.log``) unless one is already running. That process takes
 ``<home>/embed.lock`` (a second one exits at once), embeds every memory of the
 index that lacks a vector, committing every batch (so ``memdir status`` shows
-the progress and queries use each batch as soon as it lands), and exits when
-none is left. Until a memory has its vector it is ranked by the lexical
+the progress and queries use each batch as soon as it lands), then the
+passages of the bodies beyond what a memory's head covers (a query takes a
+memory's best cosine over its head and passages), and exits when none is
+left. A search starts it when a head is missing or the passages are not
+marked done at the index's generation. Until a memory has its vector it is ranked by the lexical
 model alone (:mod:`memdir.search.relevance`), on the same scale.
 
 ``memdir reindex`` and :func:`memdir.search.sync.prepare` embed in the
@@ -28,6 +31,7 @@ LOCK_FILE = "embed.lock"
 LOG_FILE = "embed.log"
 _spawned: dict[str, float] = {}  # home -> monotonic time this process last started an embedder
 RESPAWN_AFTER = 5.0  # seconds before this process starts another embedder for the same home
+PASSAGE_ROUND = 64  # memories whose passages are embedded before heads are looked for again
 PROBE_WAIT = 0.5  # seconds a starting embedder waits for the lock (longer than running()'s probe holds it)
 
 
@@ -79,9 +83,12 @@ def schedule(home: Path) -> int | None:
 
 def run(home: Path) -> int:
     """Embed every memory of ``<home>/index.sqlite`` without a current vector,
-    under ``<home>/embed.lock``; returns how many were embedded (0 when
-    another embedder holds the lock). Loops until none is left, so memories
-    written meanwhile are embedded too."""
+    under ``<home>/embed.lock``, then (with :data:`memdir.search.vectors.EMBED_PASSAGES`) the body passages of every memory
+    (:func:`memdir.search.vectors.embed_passages`, :data:`PASSAGE_ROUND`
+    memories at a time, looking for new heads between rounds); returns how
+    many heads were embedded (0 when another embedder holds the lock). Loops
+    until none is left, so memories written meanwhile are embedded too, and
+    marks the index's passages done (:func:`memdir.search.vectors.mark_passages_done`)."""
     from filelock import Timeout
 
     from . import vectors
@@ -97,11 +104,20 @@ def run(home: Path) -> int:
     total = 0
     try:
         conn = connect(Path(home))
+        gone = lambda: not Path(home).is_dir()  # noqa: E731
         while True:
-            done = vectors.embed_missing(conn, None, should_stop=lambda: not Path(home).is_dir())
+            done = vectors.embed_missing(conn, None, should_stop=gone)
             total += done
-            if done == 0:
+            if done:
+                continue
+            # Every head is there: now the body passages, which a query uses as they land; then heads
+            # again, in case memories were written meanwhile.
+            if not vectors.EMBED_PASSAGES:
                 return total
+            if vectors.embed_passages(conn, None, limit=PASSAGE_ROUND, should_stop=gone):
+                continue
+            vectors.mark_passages_done(conn)  # unless something was written meanwhile: the next search sees it
+            return total
     finally:
         lock.release()
 

@@ -40,7 +40,7 @@ from ..vocabulary import ORIGINS, TYPES
 from . import relevance
 from .index import layer_key
 from .sync import sync
-from .tokenize import MAX_QUERY_CHARS, STOPWORDS, fts_query, query_terms, tokens
+from .tokenize import MAX_QUERY_CHARS, fts_query, is_stopword, prefixable, query_terms, tokens
 
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
 PIN_BOOST = 0.10
@@ -228,7 +228,7 @@ def _keywords(query: str, terms: list[str]) -> bool:
     words = tokens(query)
     if not terms or not words or relevance.soft_terms(terms):
         return False
-    stop = sum(1 for w in words if w in STOPWORDS)
+    stop = sum(1 for w in words if is_stopword(w))
     return stop == len(words) or 3 * stop <= len(words)
 
 
@@ -252,15 +252,52 @@ def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> l
     ranked_ids = conn.execute(f"SELECT rowid, -bm25(fts, {weights}) AS rel FROM fts WHERE fts MATCH ?"
                               f" ORDER BY rel DESC LIMIT ?", (match, wide)).fetchall()
     if ranked_ids:
-        ids = [r[0] for r in ranked_ids]
-        rows = {r[0]: r for r in conn.execute(
-            f"SELECT {_COLUMNS} FROM docs d WHERE d.id IN ({','.join('?' * len(ids))}) AND {clause}", (*ids, *args))}
-        kept = [IndexedMemory(*rows[i], rel) for i, rel in ranked_ids if i in rows]
+        kept = _visible(conn, ranked_ids, where)
         if len(kept) >= limit or len(ranked_ids) < wide:
-            return kept[:limit]
+            return _load(conn, kept[:limit])
     sql = (f"SELECT {_COLUMNS}, -bm25(fts, {weights}) AS rel FROM fts JOIN docs d ON d.id = fts.rowid"
            f" WHERE fts MATCH ? AND {clause} ORDER BY rel DESC LIMIT ?")
     return [IndexedMemory(*row) for row in conn.execute(sql, (match, *args, limit))]
+
+
+def _visible(conn, ranked: list[tuple[int, float]], where: tuple[str, list]) -> list[tuple[int, float]]:
+    """``ranked`` (``(row id, bm25)`` in rank order) without the rows ``where`` hides."""
+    clause, args = where
+    ids = [i for i, _ in ranked]
+    shown = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE d.id IN ({','.join('?' * len(ids))})"
+                                        f" AND {clause}", (*ids, *args))}
+    return [(i, rel) for i, rel in ranked if i in shown]
+
+
+def _load(conn, ranked: list[tuple[int, float]]) -> list[IndexedMemory]:
+    """The :class:`IndexedMemory` of each ``(row id, bm25)``, in that order
+    (read only for the rows kept: bodies are most of a row)."""
+    if not ranked:
+        return []
+    rows = {r[0]: r for r in conn.execute(
+        f"SELECT {_COLUMNS} FROM docs d WHERE d.id IN ({','.join('?' * len(ranked))})", [i for i, _ in ranked])}
+    return [IndexedMemory(*rows[i], rel) for i, rel in ranked if i in rows]
+
+
+def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int) -> list[tuple[int, float]]:
+    """Up to ``limit`` visible rows, as ``(row id, bm25)`` best first, holding
+    every content term of the query within
+    :data:`~memdir.search.relevance.NEAR_TOKENS` tokens of each other (FTS5
+    ``NEAR``): the one sentence of a long note that states a fact is a
+    candidate even where BM25 cannot tell it from notes holding the same
+    common words far apart. One query over the index (each further NEAR
+    query reads every term's positions again: at 10,000 notes a leave-one-out
+    fallback made a search several times slower for one question of fifty).
+    ``[]`` for fewer than two content terms."""
+    strong = [t for t in terms if t not in relevance.soft_terms(terms)]
+    content = [t for t in strong if t not in relevance.GENERIC] or strong
+    if len(content) < 2:
+        return []
+    weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
+    match = f"NEAR({fts_query(content).replace(' OR ', ' ')}, {relevance.NEAR_TOKENS})"
+    ranked = conn.execute(f"SELECT rowid, -bm25(fts, {weights}) AS rel FROM fts WHERE fts MATCH ?"
+                          f" ORDER BY rel DESC LIMIT ?", (match, 4 * limit)).fetchall()
+    return _visible(conn, ranked, where)[:limit] if ranked else []
 
 
 def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
@@ -284,7 +321,7 @@ def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[s
     if not vectors.wanted(session.settings):
         return {}
     embedded, total = vectors.pending(conn, layers)
-    if embedded < total:
+    if embedded < total or vectors.passages_stale(conn):  # heads, then body passages, in the background
         embedder.schedule(session.home)
     if not embedded:
         return {}
@@ -296,8 +333,10 @@ def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[s
         from . import warm
 
         generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
-        cosines = warm.ask(session.home, query, layers, generation) or {}
-        return {i: c for i, c in cosines.items() if i in allowed}
+        cosines = warm.ask(session.home, query, layers, generation)
+        if cosines is None:
+            warm.launch(session.home)  # none listens: one starts, detached, for the next prompt (no-op if one does)
+        return {i: c for i, c in (cosines or {}).items() if i in allowed}
     if not vectors.importable():
         return {}
     try:
@@ -306,11 +345,10 @@ def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[s
         return {}  # the embedding engine failed: the lexical model still answers, as without the extra
 
 
-def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float],
-              keywords: bool) -> dict[int, relevance.Evidence]:
-    total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
-    counts = _doc_freq(conn, terms)
+def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float], keywords: bool,
+              counts: dict[str, int], total: int) -> dict[int, relevance.Evidence]:
     weights = relevance.term_weights(terms, counts, total)
+    as_terms = relevance.Prefixes(weights)
     median = relevance.median(cosines.values()) if cosines else None
     top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
     strong = set(terms) - relevance.soft_terms(terms)  # unknown CJK bigrams count: they may be the topic
@@ -318,17 +356,27 @@ def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float],
     marks = ",".join("?" * len(ids))
     for rowid, name, title, description, body in conn.execute(
             f"SELECT rowid, name, title, description, body FROM fts WHERE rowid IN ({marks})", ids):
-        head = set(f"{name} {title or ''} {description}".split())
-        out[rowid] = relevance.evidence(weights, head, (body or "").split(), strong, keywords,
+        head = set(as_terms(f"{name} {title or ''} {description}".split()))
+        out[rowid] = relevance.evidence(weights, head, as_terms((body or "").split()), strong, keywords,
                                          cosines.get(rowid), median, top)
     return out
 
 
-def _doc_freq(conn, terms: list[str]) -> dict[str, int]:
+def _doc_freq(conn, terms: list[str], total: int) -> dict[str, int]:
+    """Memories holding each term; a :func:`~memdir.search.tokenize.prefixable`
+    term counts the memories of every word it begins (summed, at most
+    ``total``, the memories indexed)."""
     if not terms:
         return {}
     marks = ",".join("?" * len(terms))
-    return dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})", terms).fetchall())
+    out = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})", terms).fetchall())
+    longer = [t for t in terms if prefixable(t)]
+    if longer:
+        for term in longer:
+            row = conn.execute("SELECT sum(doc) FROM fts_terms WHERE term >= ? AND term < ?",
+                               (term, term + "\uffff")).fetchone()
+            out[term] = min(total, row[0] or 0)
+    return out
 
 
 def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
@@ -363,12 +411,19 @@ def _result(hit: Hit, scope_of: dict[str, str], terms: list[str]) -> SearchResul
 
 def ranked(session: Session, query: str, *, pool: int, scope: str | None = None, include_muted: bool = False,
            filters: Filters | None = None, min_score: float = relevance.THRESHOLD, embed_query: bool = True,
-           ) -> tuple[list[Hit], list[str], dict[str, str]]:
+           explicit: bool = False) -> tuple[list[Hit], list[str], dict[str, str]]:
     """The ranking behind :func:`search` and recall: ``(hits scoring at least
     ``min_score``, best first; query terms; layer key → scope)``.
     ``embed_query`` False (a fresh prompt hook): the query's dense cosines
     come from a warm process when one answers, else the ranking is lexical
-    (:mod:`memdir.search.warm`)."""
+    (:mod:`memdir.search.warm`).
+
+    ``explicit`` (a search a person or a model typed, not a prompt): every
+    memory holding one of the query's content terms (not a stopword, not
+    filler) anywhere is kept too, under the score of the rest, and a memory
+    holding all of them is *complete* whatever function words or filler the
+    query has around them (``where is staging``, ``structlog go``). A prompt
+    is complete only when it reads as keywords (:func:`_keywords`)."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string")
     query = query[:MAX_QUERY_CHARS]  # a pasted log as a prompt: its first terms are the query
@@ -383,13 +438,23 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         conn.execute("BEGIN")  # one snapshot for every read below: a concurrent sync may renumber rows
         try:
             total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
-            lexical = _bm25_rows(conn, _discriminating(conn, terms, total, _doc_freq(conn, terms)), where, pool)
+            counts = _doc_freq(conn, terms, total)
+            narrow = _discriminating(conn, terms, total, counts)
+            lexical = _bm25_rows(conn, narrow, where, pool)
+            if explicit and len(lexical) < pool and len(narrow) < len(terms):
+                lexical = _bm25_rows(conn, terms, where, pool)  # a search lists every memory sharing a term
+            if explicit:  # the sentences holding the query first, then BM25's best: one pool of rows in all
+                have = {memory.id: memory for memory in lexical}
+                near = _near_rows(conn, terms, where, pool)
+                have.update((m.id, m) for m in _load(conn, [row for row in near if row[0] not in have]))
+                first = [have[i] for i, _ in near if i in have]
+                lexical = (first + [m for m in lexical if m.id not in {n.id for n in first}])[:pool]
             cosines = _dense(conn, session, query, layers, where, embed_query) if query.strip() else {}
-            rows = {memory.id: memory for memory in lexical}
+            rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
-            keywords = _keywords(query, terms)
-            found = _evidence(conn, list(rows), terms, cosines, keywords) if rows else {}
+            keywords = explicit or _keywords(query, terms)
+            found = _evidence(conn, list(rows), terms, cosines, keywords, counts, total) if rows else {}
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:
@@ -400,10 +465,12 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         if ev is None:
             continue
         value = relevance.score(ev)
-        if value >= min_score:
+        if value >= min_score or (explicit and ev.shared):
             hits.append(Hit(memory, value, ev))
-    hits.sort(key=lambda h: (-round(h.score, 3), -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25,
-                             h.memory.name))
+    # Scores within a hundredth are a tie the model cannot break; the sentence holding most of the query
+    # (evidence.near) breaks it before pin and recency do.
+    hits.sort(key=lambda h: (-round(h.score, 2), -round(h.evidence.near, 2), h.evidence.span or 1 << 30,
+                             -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25, h.memory.name))
     return _below_by_rank(hits), terms, scope_of
 
 
@@ -430,13 +497,15 @@ def _below_by_rank(hits: list[Hit]) -> list[Hit]:
 
 def search(session: Session, query: str, k: int = 5, scope: str | None = None, *,
            include_muted: bool = False, max_bytes: int = RESULTS_MAX_BYTES, filters: Filters | None = None,
-           offset: int = 0, min_score: float = relevance.THRESHOLD) -> list[SearchResult]:
+           offset: int = 0, min_score: float | None = None) -> list[SearchResult]:
     """The ``k`` (1–50, an upper bound) best memories for ``query`` in the
     session's layers (``scope`` narrows to ``"user"`` or ``"project"``,
     ``filters`` further), best first, after skipping ``offset`` (0–1000), all
-    together at most ``max_bytes`` of JSON. Only hits scoring at least
-    ``min_score`` (default the relevance threshold) — so a query nothing fits
-    gives ``[]``. Raises :class:`InvalidInput` (also for a query over
+    together at most ``max_bytes`` of JSON. ``min_score`` None (the default):
+    every memory scoring at least the relevance threshold and every memory
+    sharing a content term with the query (:func:`ranked`, ``explicit``), so
+    a query nothing fits gives ``[]``; a number: only hits scoring at least
+    that. Raises :class:`InvalidInput` (also for a query over
     :data:`~memdir.search.tokenize.MAX_QUERY_CHARS` characters),
     :class:`ScopeError`, :class:`StoreError`."""
     if isinstance(query, str) and len(query) > MAX_QUERY_CHARS:
@@ -448,7 +517,9 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
         raise InvalidInput(f"offset must be an integer from 0 to {MAX_OFFSET} (got {offset!r})")
     k = min(k, MAX_K)
     hits, terms, scope_of = ranked(session, query, pool=max(POOL_MIN, 4 * (k + offset)), scope=scope,
-                                   include_muted=include_muted, filters=filters, min_score=min_score)
+                                   include_muted=include_muted, filters=filters,
+                                   min_score=relevance.THRESHOLD if min_score is None else min_score,
+                                   explicit=min_score is None)
     out: list[SearchResult] = []
     used = 2
     for hit in hits[offset:offset + k]:
@@ -469,11 +540,11 @@ def find(session: Session, query: str, k: int = 5, scope: str | None = None, *, 
     facade's :meth:`memdir.Memory.search`, the ``memory_search`` tool):
     ``type``/``origin`` a name or a list of them, ``pinned``, ``since``/
     ``until`` ISO-8601 dates or times (:meth:`Filters.parse`), ``min_score``
-    None for the relevance threshold. Raises :class:`InvalidInput`,
+    None for search's own rule (:func:`search`). Raises :class:`InvalidInput`,
     :class:`ScopeError`, :class:`StoreError`, :class:`MissingExtra`."""
     filters = Filters.parse(type, origin, pinned, since, until)
     return search(session, query, k=k, scope=scope, include_muted=include_muted, filters=filters, offset=offset,
-                  min_score=relevance.THRESHOLD if min_score is None else min_score)
+                  min_score=min_score)
 
 
 def _json(data) -> str:

@@ -64,15 +64,16 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 PASSAGE_TOKENS = 64
+NEAR_TOKENS = 16  # about one sentence: the window of :attr:`Evidence.near`
 BACKGROUND_DOCS = 100
 SOFT_WEIGHT = 0.25
 THRESHOLD = 0.5
 
 # Fitted by evals/recall/fit.py on the training half (see the module docstring).
-LEXICAL = {"bias": -12.693, "coverage": 3.015, "head": 3.018, "mass": 2.536, "missing": 0.145, "query": 1.107,
+LEXICAL = {"bias": -12.147, "coverage": 2.801, "head": 3.77, "mass": 2.052, "missing": 0.421, "query": 0.951,
            "complete": 6.0}
-HYBRID = {"bias": -9.748, "coverage": -1.691, "head": 0.962, "mass": 2.117, "missing": 0.563, "query": 0.693,
-          "cosine": 0.417, "gap": 12.296, "lead": 61.617, "complete": 6.0}
+HYBRID = {"bias": -31.768, "coverage": 0.766, "head": 2.529, "mass": 1.336, "missing": 1.969, "query": -0.701,
+          "cosine": 29.187, "gap": -8.849, "lead": 62.184, "complete": 6.0}
 
 # Prompt filler: words that say how a conversation goes, not what it is about.
 FILLER = frozenset("""
@@ -81,12 +82,28 @@ go ahead proceed again agre right lgtm awesom
 谢谢 继续 可以 好的 あり りが がと とう 続け けて くだ ださ さい 고마 마워 계속 감사 danke weiter bitt
 """.split())
 
+# Words a task prompt is built of, not what it is about ("add", "fix", "library", "something"): they weigh
+# GENERIC_WEIGHT of a term, and a memory holds every word of a search when it holds all but these. Stemmed.
+GENERIC = frozenset("""
+abl actual add anoth anyth best better chang correct creat current differ everyth exact find fix get give
+help implement instead issu know let librari like look make mani mayb mean much need new now other possibl
+probabl problem proper put question quick same see set show simpl some someth stuff sure take tell thing
+think today tool tri updat use want way write
+""".split())
+GENERIC_WEIGHT = 0.5
+
 
 @dataclass(frozen=True)
 class Evidence:
     """What the score of one memory rests on: ``coverage`` and ``head`` in
     [0, 1], ``mass`` ≥ 0, ``cosine`` in [−1, 1] or None (no current vector),
-    ``matched`` the query terms found (head or best passage)."""
+    ``matched`` the query terms found (head or best passage), ``shared`` the
+    query's content terms (not soft) found anywhere in the memory, ``near``
+    the share of the query's weight found together in one
+    :data:`NEAR_TOKENS`-token window of the body (about a sentence: what
+    orders memories of equal score, so the one sentence holding every word
+    of a question comes before notes that hold them far apart), ``span``
+    the tokens that window spans at its tightest."""
 
     coverage: float
     head: float
@@ -98,10 +115,15 @@ class Evidence:
     query: float = 0.0
     complete: float = 0.0
     lead: float = 0.0
+    shared: tuple[str, ...] = ()
+    near: float = 0.0
+    span: int = 0
 
     def features(self) -> dict[str, float]:
         """The model's inputs by name (``cosine`` and ``gap`` only when there is a cosine)."""
-        out = {"coverage": self.coverage, "head": self.head, "mass": self.mass, "missing": self.missing,
+        # One sentence of the body holding the query's words is as strong as the head holding them: a long
+        # note's answer is one sentence, and its name and description are about something wider.
+        out = {"coverage": self.coverage, "head": max(self.head, self.near), "mass": self.mass, "missing": self.missing,
                "query": self.query, "complete": self.complete}
         if self.cosine is not None:
             out["cosine"] = self.cosine
@@ -151,15 +173,54 @@ _HIRAGANA = re.compile("[\u3040-\u309f]+")
 
 def term_weights(terms: list[str], doc_freq: dict[str, int], total_docs: int) -> dict[str, float]:
     """Each query term's weight: IDF against the store plus
-    :data:`BACKGROUND_DOCS`, × :data:`SOFT_WEIGHT` for :func:`soft_terms`."""
+    :data:`BACKGROUND_DOCS`, × :data:`SOFT_WEIGHT` for :func:`soft_terms`,
+    × :data:`GENERIC_WEIGHT` for :data:`GENERIC` words."""
     n_all = total_docs + BACKGROUND_DOCS
     softened = soft_terms(terms, doc_freq)
     out = {}
     for term in terms:
         n = doc_freq.get(term, 0)
         weight = math.log(1 + (n_all - n + 0.5) / (n + 0.5))
-        out[term] = weight * SOFT_WEIGHT if term in softened else weight
+        out[term] = weight * (SOFT_WEIGHT if term in softened else GENERIC_WEIGHT if term in GENERIC else 1.0)
     return out
+
+
+class Prefixes:
+    """Reads a memory's tokens as a query's terms: each word that a
+    :func:`prefixable <memdir.search.tokenize.prefixable>` query term of
+    ``weights`` begins becomes that term (``postgresql`` → ``postgr``);
+    others stay. Build one per query and call it on each memory's tokens:
+    it remembers each word's answer, and a store's notes repeat their
+    vocabulary, so most words are looked up once per query, not once per note."""
+
+    def __init__(self, weights: dict[str, float]):
+        from .tokenize import PREFIX_MIN, prefixable
+
+        self._weights = weights
+        self._heads: dict[str, list[str]] = {}
+        for term in weights:
+            if prefixable(term):
+                self._heads.setdefault(term[:PREFIX_MIN], []).append(term)
+        self._cut = PREFIX_MIN
+        self._seen: dict[str, str] = {}
+
+    def _term(self, tok: str) -> str:
+        found = None if tok in self._weights else self._heads.get(tok[:self._cut])
+        out = next((term for term in found if tok.startswith(term)), tok) if found else tok
+        self._seen[tok] = out
+        return out
+
+    def __call__(self, tokens: list[str]) -> list[str]:
+        """``tokens`` with the words a prefixable term begins replaced by it."""
+        if not self._heads:
+            return tokens
+        seen, term = self._seen.get, self._term
+        return [seen(tok) or term(tok) for tok in tokens]
+
+
+def as_terms(tokens: list[str], weights: dict[str, float]) -> list[str]:
+    """``tokens`` read as the terms of ``weights`` (:class:`Prefixes`, for one memory)."""
+    return Prefixes(weights)(tokens)
 
 
 def best_passage(body_tokens: list[str], weights: dict[str, float], width: int = PASSAGE_TOKENS) -> set[str]:
@@ -181,6 +242,29 @@ def best_passage(body_tokens: list[str], weights: dict[str, float], width: int =
         if len(found) == len(weights):
             break
     return best
+
+
+def tightest(body_tokens: list[str], weights: dict[str, float], width: int = NEAR_TOKENS) -> tuple[float, int]:
+    """``(weight, span)``: the most distinct query weight found together in a
+    window of at most ``width`` tokens of ``body_tokens``, and the fewest
+    tokens a window holding that much spans (``(0.0, 0)`` when no term occurs).
+    The span tells the sentence that states a fact from words that meet by chance."""
+    hits = [(i, tok) for i, tok in enumerate(body_tokens) if tok in weights]
+    best, span = 0.0, 0
+    for start, (pos, _tok) in enumerate(hits):
+        seen: set[str] = set()
+        weight = 0.0
+        for end in range(start, len(hits)):
+            at, tok = hits[end]
+            if at - pos >= width:
+                break
+            if tok not in seen:
+                seen.add(tok)
+                weight += weights[tok]
+                length = at - pos + 1
+                if weight > best + 1e-9 or (abs(weight - best) <= 1e-9 and length < span):
+                    best, span = weight, length
+    return best, span
 
 
 def median(values) -> float:
@@ -212,15 +296,20 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
         lead = max(-0.1, min(0.1, cosine - (top[1] if cosine >= top[0] else top[0])))
     head = {t for t in weights if t in head_tokens}
     found = head | best_passage(body_tokens, weights)
+    anywhere = head | {t for t in body_tokens if t in strong}
+    shared = tuple(t for t in weights if t in strong and t in anywhere)
+    core = {t for t in strong if t not in GENERIC} or strong
     if whole <= 0:
-        return Evidence(0.0, 0.0, 0.0, cosine, (), gap, 0.0, lead)
+        return Evidence(0.0, 0.0, 0.0, cosine, (), gap, 0.0, lead, shared=shared)
     matched = sum(weights[t] for t in found)
+    near_weight, span = tightest(body_tokens, weights)
+    near = near_weight / whole
     return Evidence(coverage=matched / whole, head=sum(weights[t] for t in head) / whole,
                     mass=math.log1p(matched), cosine=cosine,
                     matched=tuple(t for t in weights if t in found), gap=gap, missing=math.log1p(max(0.0, whole - matched)), query=math.log1p(whole),
-                    complete=float(keywords and bool(strong) and strong <= found),
-                    lead=lead)
+                    complete=float(keywords and bool(core) and core <= found),
+                    lead=lead, shared=shared, near=near, span=span)
 
 
-__all__ = ["BACKGROUND_DOCS", "Evidence", "FILLER", "HYBRID", "LEXICAL", "PASSAGE_TOKENS", "SOFT_WEIGHT",
-           "THRESHOLD", "best_passage", "evidence", "median", "score", "soft_terms", "term_weights"]
+__all__ = ["BACKGROUND_DOCS", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
+           "THRESHOLD", "as_terms", "best_passage", "evidence", "tightest", "median", "score", "soft_terms", "term_weights"]

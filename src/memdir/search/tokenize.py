@@ -65,6 +65,8 @@ whom won yours yourself yourselves
 """.split())
 _KEPT = frozenset("us may might must shall also really".split())
 STOPWORDS = FUNCTION_WORDS - _KEPT | _ALSO_DROPPED
+"""The query stopwords as written (``because``, ``does``); :func:`is_stopword`
+compares a token (stemmed: ``becaus``, ``doe``) with their stems."""
 
 MAX_QUERY_TERMS = 64  # longer queries (a whole prompt) keep their first distinct terms
 MAX_QUERY_CHARS = 4096
@@ -108,6 +110,18 @@ def stem(word: str) -> str:
     if not word.isascii() or not word.isalpha() or len(word) < 3:
         return word
     return _stemmer().stemWord(word)
+
+
+@lru_cache(maxsize=1)
+def _stopword_stems() -> frozenset[str]:
+    # Tokens are stemmed, so the list is compared by its stems: "because" is the token "becaus".
+    return frozenset(stem(word) for word in STOPWORDS)
+
+
+def is_stopword(token: str) -> bool:
+    """True when ``token`` (a term as :func:`tokens` gives it, stemmed) is one
+    of :data:`STOPWORDS` (``becaus``, ``doe``, ``the``)."""
+    return token in _stopword_stems()
 
 
 def _cjk_tokens(run: str) -> list[str]:
@@ -175,14 +189,28 @@ def query_terms(query: str, limit: int = MAX_QUERY_TERMS) -> list[str]:
     for token in tokens(query):
         seen.setdefault(token, None)
     terms = list(seen)
-    content = [t for t in terms if t not in STOPWORDS]
+    content = [t for t in terms if not is_stopword(t)]
     return (content or terms)[:limit]
+
+
+PREFIX_MIN = 5
+"""A query term of at least this many ASCII letters also matches the longer
+words it begins (``postgres`` → ``postgr`` finds ``postgresql``, ``config``
+finds ``configur``): the stemmer leaves a product name and its longer form,
+an abbreviation and its word, apart. Shorter terms match whole only
+(``port`` must not find ``portal``)."""
+
+
+def prefixable(term: str) -> bool:
+    """True when ``term`` also matches the words it begins (:data:`PREFIX_MIN`)."""
+    return len(term) >= PREFIX_MIN and term.isascii() and term.isalpha()
 
 
 def fts_query(terms: list[str]) -> str:
     """An FTS5 MATCH expression that ORs ``terms``, each one quoted (``"` `"``
-    doubled inside), so no user text is read as FTS syntax. ``""`` for no terms."""
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    doubled inside), so no user text is read as FTS syntax; a
+    :func:`prefixable` term as a prefix query (``"postgr"*``). ``""`` for no terms."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' + ("*" if prefixable(t) else "") for t in terms)
 
 
 def has_cjk(text: str) -> bool:
@@ -190,4 +218,4 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["MAX_QUERY_CHARS", "STOPWORDS", "document_text", "fold_accents", "fts_query", "has_cjk", "query_terms", "available", "require", "stem", "tokens"]
+__all__ = ["MAX_QUERY_CHARS", "STOPWORDS", "document_text", "fold_accents", "fts_query", "has_cjk", "is_stopword", "PREFIX_MIN", "prefixable", "query_terms", "available", "require", "stem", "tokens"]

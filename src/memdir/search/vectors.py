@@ -17,6 +17,15 @@ tokens (:func:`memory_text`); the query alone is embedded on the prompt path
 (≈ 10–50 ms), by a warm process when the caller is a fresh prompt hook
 (:mod:`memdir.search.warm`).
 
+A long memory also has vectors per passage of its body beyond what the head
+covers (:func:`passage_texts`: windows of :data:`PASSAGE_WORDS` words), in
+the index's ``passage_vectors`` table, computed by the background embedder
+after every head (:func:`embed_passages`; never on a prompt or a write)
+when :data:`EMBED_PASSAGES` is on.
+:func:`best_passages` gives each memory's best cosine over its head and
+passages and which passage gave it; :func:`similarities` gives the head's
+unless asked for passages (the ranking's coefficients were fitted on heads).
+
 Similarity is the dot product of L2-normalized vectors over every visible
 memory in scope (brute force: 10,000 memories take about a millisecond); the
 matrix is cached per process and reloaded when the index generation changes.
@@ -145,6 +154,47 @@ def memory_text(title: str | None, description: str, body: str) -> str:
     return _cap_tokens(text, EMBED_TOKENS)
 
 
+# Off until the ranking uses best_passages(): for notes of 400 words the passages cost the background
+# embedder about 6× the heads (1,226 passages for 200 notes: 195 s against 25 s on a busy 2-core machine;
+# benchmarks/bench_embed.py), CPU no query would use yet. embed_passages() works either way.
+EMBED_PASSAGES = False
+PASSAGE_WORDS = 80  # words of the body per passage (≈ 100 model tokens of English)
+PASSAGE_OVERLAP = 20  # words a passage repeats from the one before (a sentence cut at a seam is whole in one)
+
+
+def passages(title: str | None, description: str, body: str, start: int = 0) -> list[str]:
+    """The body cut into overlapping windows from its word ``start``: each
+    the title and :data:`PASSAGE_WORDS` words (the first, when ``start`` is 0,
+    also the description); a window repeats :data:`PASSAGE_OVERLAP` words of
+    the one before, so a sentence cut at a seam is whole in one. ``[]`` when
+    the body has no word from ``start`` on (a body of one window, from 0,
+    gives one passage). Needs no model."""
+    words = body.split()
+    if start >= len(words) and (start or words):
+        return []
+    step = PASSAGE_WORDS - PASSAGE_OVERLAP
+    out = []
+    for at in range(start, max(start + 1, len(words) - PASSAGE_OVERLAP), step):
+        window = " ".join(words[at:at + PASSAGE_WORDS])
+        parts = (title, description, window) if at == 0 else (title, window)
+        out.append("\n".join(p for p in parts if p))
+    return out
+
+
+def passage_texts(title: str | None, description: str, body: str) -> list[str]:
+    """What a memory's vectors cover, by passage number: 0 is the head
+    (:func:`memory_text`), 1… the windows of the body after the words the
+    head holds (:func:`passages`, from :data:`PASSAGE_OVERLAP` words before
+    the head's end). A short memory has the head alone. Loads the model (its
+    tokenizer caps the head)."""
+    head = memory_text(title, description, body)
+    covered = len(head.split()) - len((title or "").split()) - len(description.split())
+    words = len(body.split())
+    if covered >= words:
+        return [head]
+    return [head, *passages(title, description, body, max(1, covered - PASSAGE_OVERLAP))]
+
+
 def pending(conn, layers: list[str] | None = None) -> tuple[int, int]:
     """``(embedded, total)``: active memories of ``layers`` (all layers of
     the index when None) with a current vector, and all of them."""
@@ -211,11 +261,117 @@ def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int |
     return done
 
 
-def _generation(conn) -> int:
-    return conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
+def _passage_table(conn) -> None:
+    conn.execute("CREATE TABLE IF NOT EXISTS passage_vectors (id INTEGER, digest TEXT, model TEXT, n INTEGER,"
+                 " vec BLOB, PRIMARY KEY (id, n))")
+
+
+def _passages_todo(conn, where: str, args: list, limit: int | None) -> list[tuple]:
+    return conn.execute(
+        f"SELECT d.id, d.digest, d.title, d.description, d.body FROM docs d JOIN vectors v ON v.id = d.id"
+        f" AND v.digest IS d.digest AND v.model = ? LEFT JOIN passage_vectors p ON p.id = d.id AND p.n = 0"
+        f" AND p.digest IS d.digest AND p.model = ? WHERE {where} AND p.id IS NULL ORDER BY d.id LIMIT ?",
+        (MODEL_ID, MODEL_ID, *args, -1 if limit is None else int(limit))).fetchall()
+
+
+def embed_passages(conn, layers: list[str] | None, *, limit: int | None = None, should_stop=None) -> int:
+    """Embed the body passages (:func:`passage_texts` 1…) of the active
+    memories of ``layers`` (every layer when None) that have a current head
+    vector but no passages of their current text, at most ``limit`` memories;
+    returns how many memories were done. Stored in ``passage_vectors`` of
+    the index (doc id, digest, model, passage number, vector; row 0, with no
+    vector, marks a memory done, so a short one is not looked at again);
+    rows of an older text or a memory gone are dropped. Commits every
+    :data:`BATCH` passages. Run after :func:`embed_missing`: heads first."""
+    import numpy as np
+
+    _passage_table(conn)
+    where, args = "d.status = 'active'", []
+    if layers is not None:
+        if not layers:
+            return 0
+        where += f" AND d.layer IN ({','.join('?' * len(layers))})"
+        args = list(layers)
+    todo = _passages_todo(conn, where, args, limit)
+    done = 0
+    pending_rows: list[tuple] = []  # (id, digest, n, text)
+    for position, (doc_id, digest, title, description, body) in enumerate(todo):
+        if should_stop is not None and should_stop():
+            break
+        with _model_lock:
+            texts = passage_texts(title, description, body or "")[1:]
+        pending_rows += [(doc_id, digest, n, text) for n, text in enumerate(texts, 1)]
+        pending_rows.append((doc_id, digest, 0, None))
+        if len(pending_rows) < BATCH and position + 1 < len(todo):
+            continue
+        texts = [row[3] for row in pending_rows if row[3] is not None]
+        vecs = iter(np.asarray(embed(texts), dtype=np.float32)) if texts else iter(())
+        rows = [(i, d, MODEL_ID, n, None if t is None else next(vecs).tobytes()) for i, d, n, t in pending_rows]
+        ids = sorted({row[0] for row in rows})
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.executemany("DELETE FROM passage_vectors WHERE id = ?", [(i,) for i in ids])
+            conn.executemany("INSERT INTO passage_vectors SELECT ?,?,?,?,? WHERE EXISTS"
+                             " (SELECT 1 FROM docs WHERE id = ? AND digest IS ?)",
+                             [(*row, row[0], row[1]) for row in rows])
+            conn.execute("DELETE FROM passage_vectors WHERE id NOT IN (SELECT id FROM docs)")
+            # Not the index generation: doc ids do not change, so a warm process's answer stays good.
+            conn.execute("INSERT OR REPLACE INTO meta VALUES (?, COALESCE((SELECT value FROM meta WHERE key = ?), 0)"
+                         " + 1)", (PASSAGES_GENERATION, PASSAGES_GENERATION))
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        done += len(ids)
+        pending_rows = []
+    return done
+
+
+PASSAGES_DONE = "passages_done"  # meta key: the index generation at which every memory had its passages
+PASSAGES_GENERATION = "passages_generation"  # meta key: bumped by each batch of passages (the matrix cache's key)
+
+
+def passages_stale(conn) -> bool:
+    """True unless the last full pass of :func:`embed_passages` left the
+    index at its current generation (any change since — a write, a sync, a
+    head embedded — may have left a memory without passages). One row read:
+    the prompt path may ask it. Always False while :data:`EMBED_PASSAGES` is off."""
+    if not EMBED_PASSAGES:
+        return False
+    row = conn.execute("SELECT (SELECT value FROM meta WHERE key = 'generation'),"
+                       " (SELECT value FROM meta WHERE key = ?)", (PASSAGES_DONE,)).fetchone()
+    return row[0] != row[1]
+
+
+def mark_passages_done(conn) -> bool:
+    """Record, in one write transaction, that no active memory of the index
+    lacks its head or its passages at the current generation — when that is
+    so; returns whether it was (the background embedder, after a pass)."""
+    _passage_table(conn)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        embedded, total = pending(conn)
+        done = embedded == total and not _passages_todo(conn, "d.status = 'active'", [], 1)
+        if done:
+            conn.execute("INSERT OR REPLACE INTO meta VALUES (?, (SELECT value FROM meta WHERE key = 'generation'))",
+                         (PASSAGES_DONE,))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return done
+
+
+def _generation(conn) -> tuple:
+    return conn.execute("SELECT (SELECT value FROM meta WHERE key = 'generation'),"
+                        " (SELECT value FROM meta WHERE key = ?)", (PASSAGES_GENERATION,)).fetchone()
 
 
 def _matrix(conn, home, layers: tuple[str, ...]):
+    import sqlite3
+
     import numpy as np
 
     generation = _generation(conn)
@@ -227,16 +383,30 @@ def _matrix(conn, home, layers: tuple[str, ...]):
     marks = ",".join("?" * len(layers))
     rows = conn.execute(
         f"SELECT d.id, d.disabled, d.valid_from, d.valid_until, v.vec FROM docs d JOIN vectors v ON v.id = d.id"
-        f" WHERE d.layer IN ({marks}) AND d.status = 'active' AND v.digest = d.digest AND v.model = ?",
-        (*layers, MODEL_ID)).fetchall()
+        f" WHERE d.layer IN ({marks}) AND d.status = 'active' AND v.digest = d.digest AND v.model = ?"
+        f" ORDER BY d.id", (*layers, MODEL_ID)).fetchall()
+    try:
+        extra = conn.execute(
+            f"SELECT p.id, p.n, p.vec FROM docs d JOIN passage_vectors p ON p.id = d.id AND p.digest = d.digest"
+            f" WHERE d.layer IN ({marks}) AND d.status = 'active' AND p.model = ? AND p.vec IS NOT NULL",
+            (*layers, MODEL_ID)).fetchall()
+    except sqlite3.OperationalError:  # no passage table yet (an index no passage was embedded into)
+        extra = []
     nan = float("nan")
+
+    def stack(blobs):
+        return (np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), -1) if blobs
+                else np.zeros((0, 384), dtype=np.float32))
+
     data = (
         np.array([r[0] for r in rows], dtype=np.int64),
         np.array([bool(r[1]) for r in rows], dtype=bool),
         np.array([nan if r[2] is None else r[2] for r in rows], dtype=np.float64),
         np.array([nan if r[3] is None else r[3] for r in rows], dtype=np.float64),
-        np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32).reshape(len(rows), -1)
-        if rows else np.zeros((0, 384), dtype=np.float32),
+        stack([r[4] for r in rows]),
+        np.array([r[0] for r in extra], dtype=np.int64),
+        np.array([r[1] for r in extra], dtype=np.int64),
+        stack([r[2] for r in extra]),
     )
     with _cache_lock:
         _matrices[key] = (generation, data)
@@ -250,13 +420,21 @@ def query_vector(query: str):
     return np.asarray(embed([query[:EMBED_CHARS]], query=True), dtype=np.float32)[0]
 
 
-def similarities(conn, home, query_vec, layers: list[str], allowed=None) -> dict[int, float]:
+def similarities(conn, home, query_vec, layers: list[str], allowed=None, passages: bool = False) -> dict[int, float]:
     """``{doc id: cosine}`` for every memory of ``layers`` with a current
     vector (``allowed``: a set of ids to keep, the visible ones, or None for
-    all). Never embeds a memory: what has no vector yet is absent."""
+    all): the head's (what ranking uses today), or with ``passages`` the best
+    over the memory's head and body passages (:func:`best_passages`). On the
+    recall evaluation the best-passage cosine with today's relevance
+    coefficients loses one prompt per half (held-out hit 0.855 → 0.841,
+    false recall 0.031 both); on facts planted deep in 200 long notes the
+    dense side finds 20 of 20 first against 4 of 20 with heads alone. Never
+    embeds a memory: what has no vector yet is absent."""
+    if passages:
+        return {i: c for i, (c, _n) in best_passages(conn, home, query_vec, layers, allowed).items()}
     import numpy as np
 
-    ids, _disabled, _vf, _vu, matrix = _matrix(conn, home, tuple(sorted(layers)))
+    ids, _disabled, _vf, _vu, matrix, *_ = _matrix(conn, home, tuple(sorted(layers)))
     if not len(ids):
         return {}
     scores = matrix @ query_vec
@@ -264,6 +442,35 @@ def similarities(conn, home, query_vec, layers: list[str], allowed=None) -> dict
         return dict(zip(ids.tolist(), scores.tolist()))
     keep = np.fromiter((i in allowed for i in ids.tolist()), dtype=bool, count=len(ids))
     return dict(zip(ids[keep].tolist(), scores[keep].tolist()))
+
+
+def best_passages(conn, home, query_vec, layers: list[str], allowed=None) -> dict[int, tuple[float, int]]:
+    """``{doc id: (cosine, passage number)}``: for every memory of ``layers``
+    with a current head vector (``allowed`` as in :func:`similarities`), its
+    best cosine over the head (passage 0) and the body passages embedded so
+    far, and which passage gave it — the text is
+    ``passage_texts(title, description, body)[n]`` (:func:`passage_texts`).
+    A memory whose passages are not embedded yet has its head's cosine."""
+    import numpy as np
+
+    ids, _disabled, _vf, _vu, matrix, owners, numbers, extra = _matrix(conn, home, tuple(sorted(layers)))
+    if not len(ids):
+        return {}
+    best = matrix @ query_vec
+    which = np.zeros(len(ids), dtype=np.int64)
+    if len(owners):
+        scores = extra @ query_vec
+        slot = np.minimum(np.searchsorted(ids, owners), len(ids) - 1)  # ids are sorted (ORDER BY d.id)
+        known = ids[slot] == owners
+        slot, scores, numbers = slot[known], scores[known], numbers[known]
+        order = np.lexsort((-scores, slot))  # by memory, best passage first
+        _, first = np.unique(slot[order], return_index=True)
+        top = order[first]
+        better = scores[top] > best[slot[top]]
+        best[slot[top][better]] = scores[top][better]
+        which[slot[top][better]] = numbers[top][better]
+    out = zip(ids.tolist(), best.tolist(), which.tolist())
+    return {i: (c, n) for i, c, n in out if allowed is None or i in allowed}
 
 
 def fuse(lexical: list[int], dense: list[int], k: int = RRF_K, dense_weight: float = DENSE_WEIGHT) -> dict[int, float]:
@@ -276,5 +483,5 @@ def fuse(lexical: list[int], dense: list[int], k: int = RRF_K, dense_weight: flo
     return dict(sorted(scores.items(), key=lambda item: -item[1]))
 
 
-__all__ = ["MODEL_ID", "embed", "embed_missing", "enabled", "fuse", "importable", "installed", "memory_text",
-           "pending", "query_vector", "similarities", "wanted"]
+__all__ = ["EMBED_PASSAGES", "MODEL_ID", "PASSAGE_OVERLAP", "PASSAGE_WORDS", "best_passages", "embed", "embed_missing", "embed_passages", "enabled", "fuse", "importable", "installed", "memory_text",
+           "mark_passages_done", "passage_texts", "passages", "passages_stale", "pending", "query_vector", "similarities", "wanted"]

@@ -4,7 +4,8 @@
 ``fence`` (stored text cannot close the fence it is injected in), ``redact``
 (secrets out before anything is stored), ``names`` (the kebab-case name a
 memory is addressed by), ``words`` (the one list of function words and
-negations every matcher uses).
+negations every matcher uses), ``lookalike`` (letters drawn like letters of
+another script, read as the letters they imitate: tombstones and fences).
 
 May import: the standard library and the base modules (``errors``,
 ``vocabulary``). Nothing here touches a file.

@@ -9,11 +9,21 @@
 * :func:`escape_stored` is the one rule for stored text on its way to a model: the two above,
   and the harness's own frame — a ``system-reminder`` or ``system`` tag (Claude Code wraps hook
   output in ``<system-reminder>``, which a stored ``</system-reminder>`` would close), a chat
-  template's special token (``<|im_start|>``, ``<|endoftext|>``) and a line opening with
+  template's special token (``<|im_start|>``, ``<|endoftext|>``, DeepSeek's ``<｜User｜>``,
+  Gemma's ``<start_of_turn>``, Llama's ``[INST]`` and ``<<SYS>>``) and a line opening with
   ``Human:`` or ``Assistant:`` (a turn of the plain-text chat format) — escaped as entities
-  (``&lt;``, ``&gt;``, ``&#58;``), so the text still reads but frames nothing. The context block,
-  the recall block, the pending findings and every tool result (MCP ``memory_read``,
-  ``memory_search``, ``memory_list`` …) use it.
+  (``&lt;``, ``&gt;``, ``&#91;``, ``&#93;``, ``&#58;``), so the text still reads but frames nothing.
+  The context block, the recall block, the pending findings and every tool result (MCP
+  ``memory_read``, ``memory_search``, ``memory_list``, the memory tool's ``view`` …) use it.
+
+What is looked for is read through a disguise (:func:`_seen`, one character at a time): NFKC
+(full-width ``＜``, ``：``, ``｜``, ``Ｈ``), format and zero-width characters and combining marks
+dropped (``<\u200b/system-reminder>``), blank-like characters (the braille blank, the Hangul
+filler) read as a space, letters drawn like ASCII letters read as them (Cyrillic ``Hуman``;
+:func:`memdir.text.lookalike.ascii_image`) and the angle, bar and colon look-alikes (``‹``, ``∣``,
+``∶``) read as what they imitate. What matches is escaped in the text as written — each character
+read as ``<``, ``>``, ``[``, ``]`` or a turn's ``:`` becomes its entity — and everything else is
+left byte for byte as it was.
 
 The fence tags are escaped at write time too (the gateway), so a stored
 value never holds one; the render-time pass catches hand-edited files.
@@ -23,20 +33,103 @@ Kept apart from the secret patterns: the hook path imports only this.
 from __future__ import annotations
 
 import re
+import unicodedata
+from functools import lru_cache
 
 _FENCE_TAG = re.compile(r"<\s*/?\s*memory_(?:context|recall|pending)[^>]*>", re.I)
 # The harness's frame: its wrapper tags (any case, spaces, attributes) and chat templates' special tokens.
-_FRAME_TAG = re.compile(r"<\s*/?\s*(?:system-reminder|system)\b[^>]*>|<\|[^|<>\n]{1,40}\|>", re.I)
-_TURN = re.compile(r"^([ \t]*)(human|assistant)([ \t]*):", re.I | re.M)
+_FRAME_TAG = re.compile(r"<\s*/?\s*(?:system-reminder|system|start_of_turn|end_of_turn)\b[^>]*>"
+                        r"|<\|[^|<>\n]{1,40}\|>|<<\s*/?\s*SYS\s*>>", re.I)
+_INST = re.compile(r"\[\s*/?\s*INST\s*\]", re.I)  # Llama 2's turn markers: the one frame opened by "["
+# "Hуman" with a Cyrillic у reads as y, a Greek ν as v: both still pass for Human at a glance.
+_TURN = re.compile(r"^([ \t]*)(h[uvy]man|assistant)([ \t]*):", re.I | re.M)
+_LINE_START_TURN = re.compile(r"(?:h[uvy]man|assistant)[ \t]*:", re.I)  # a quick look before the line-by-line one
+_ENTITY = {"<": "&lt;", ">": "&gt;", "[": "&#91;", "]": "&#93;"}
+# Characters NFKC leaves alone that are drawn like the frame's punctuation, or blank.
+_DRAWN_LIKE = {**dict.fromkeys("‹˂ᐸ〈⟨❮⧼〈", "<"), **dict.fromkeys("›˃ᐳ〉⟩❯⧽〉", ">"),
+               **dict.fromkeys("∣ǀ│┃￨", "|"), **dict.fromkeys("∶꞉˸ː", ":"),
+               **dict.fromkeys("\u2800\u3164\uffa0\u115f\u1160\U0001d159", " ")}
 
 
-def _entities(found: re.Match) -> str:
-    return found.group(0).replace("<", "&lt;").replace(">", "&gt;")
+# Every character that can be read as what opens a tag or a token ("<", "[") or ends a turn (":"): ASCII,
+# those NFKC makes one of them (the whole list), and the look-alikes above. Text holding none is left as it is.
+_OPENERS = re.compile("[<\\[:\u2a74\ufe13\ufe47\ufe55\ufe64\uff1a\uff1c\uff3b"
+                      + "".join(ch for ch, seen in _DRAWN_LIKE.items() if seen in "<:") + "]")
+
+
+@lru_cache(maxsize=4096)
+def _seen(ch: str) -> str:
+    """What one non-ASCII character is read as when looking for a tag or a turn (see the module
+    docstring): "" for a format character or a combining mark, else its NFKC form with look-alikes read."""
+    if ch in _DRAWN_LIKE:
+        return _DRAWN_LIKE[ch]
+    if unicodedata.category(ch) in ("Cf", "Mn", "Me"):
+        return ""
+    from .lookalike import ascii_image  # late: ASCII text (most of it) never needs the table
+
+    out = []
+    for part in unicodedata.normalize("NFKC", ch):
+        if part.isascii():
+            out.append(part)
+        elif unicodedata.category(part) in ("Cf", "Mn", "Me"):
+            continue
+        else:
+            out.append(_DRAWN_LIKE.get(part) or ascii_image(part) or part)
+    return "".join(out)
+
+
+def _view(text: str) -> tuple[str, list[int] | None]:
+    """``text`` as :func:`_seen` reads it, and the index in ``text`` of each of its characters
+    (None: the same text, ASCII)."""
+    if text.isascii():
+        return text, None
+    changed = {ch for ch in set(text) if not ch.isascii() and _seen(ch) != ch}
+    if not changed:  # the common case: accents, dashes, other scripts read as written
+        return text, None
+    view, source, last = [], [], 0
+    for index, ch in enumerate(text):
+        if ch in changed:
+            view.append(text[last:index])
+            source.extend(range(last, index))
+            seen = _seen(ch)
+            view.append(seen)
+            source.extend([index] * len(seen))
+            last = index + 1
+    view.append(text[last:])
+    source.extend(range(last, len(text)))
+    return "".join(view), source
+
+
+def _escape(text: str, tags: tuple[re.Pattern, ...], turns: bool) -> str:
+    """``text`` with every match of ``tags`` (and, when ``turns``, every line-initial turn) in its
+    disguise-free reading escaped in the text as written."""
+    if _OPENERS.search(text) is None:  # the common case: nothing can open a frame, nothing is read
+        return text
+    view, source = _view(text)
+    if "<" not in view and "[" not in view and (not turns or ":" not in view):
+        return text
+    at = (lambda i: i) if source is None else source.__getitem__
+    edits: dict[int, str] = {}
+    for pattern in tags:
+        if (pattern is _INST and "[" not in view) or (pattern is not _INST and "<" not in view):
+            continue  # each pattern opens with its character: a line of [links] runs only the one it may hold
+        for found in pattern.finditer(view):
+            for position in range(found.start(), found.end()):
+                entity = _ENTITY.get(view[position])
+                if entity:
+                    edits[at(position)] = entity
+    if turns and ":" in view and _LINE_START_TURN.search(view):
+        for found in _TURN.finditer(view):
+            edits[at(found.end() - 1)] = "&#58;"
+    if not edits:
+        return text
+    return "".join(edits.get(index, ch) for index, ch in enumerate(text))
 
 
 def escape_fence_tags(text: str) -> str:
-    """Escape every ``memory_context``/``memory_recall``/``memory_pending`` tag as ``&lt;…&gt;``."""
-    return _FENCE_TAG.sub(_entities, text)
+    """Escape every ``memory_context``/``memory_recall``/``memory_pending`` tag (also one in disguise:
+    the module docstring) as ``&lt;…&gt;``."""
+    return _escape(text, (_FENCE_TAG,), False)
 
 
 def neutralize_braces(text: str) -> str:
@@ -48,11 +141,8 @@ def neutralize_braces(text: str) -> str:
 
 
 def escape_stored(text: str) -> str:
-    """``text`` safe to put before a model (see the module docstring): fence tags, ``system-reminder``
-    and ``system`` tags and special tokens as ``&lt;…&gt;``, a line-initial ``Human:``/``Assistant:``
-    as ``Human&#58;``, ``{{`` as ``{ {``. Idempotent; text holding none of these is returned as it is."""
-    if "<" in text:
-        text = _FRAME_TAG.sub(_entities, _FENCE_TAG.sub(_entities, text))
-    if ":" in text:
-        text = _TURN.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)}&#58;", text)
-    return neutralize_braces(text)
+    """``text`` safe to put before a model (see the module docstring): fence tags, ``system-reminder``,
+    ``system`` and turn tags and special tokens as ``&lt;…&gt;`` (``[INST]`` as ``&#91;INST&#93;``), a
+    line-initial ``Human:``/``Assistant:`` as ``Human&#58;`` — each also in disguise — and ``{{`` as
+    ``{ {``. Idempotent; text holding none of these is returned as it is, byte for byte."""
+    return neutralize_braces(_escape(text, (_FENCE_TAG, _FRAME_TAG, _INST), True))

@@ -2,8 +2,8 @@
 
 ``match`` (what a forgotten value matches: exact up to case, spacing, width
 and invisible characters, same words, restated, reworded; the refusal's
-text), ``lookalike`` (letters drawn like letters of another script), and the
-tombstone files themselves.
+text; letters drawn like letters of another script are read by
+:mod:`memdir.text.lookalike`), and the tombstone files themselves.
 
 May import: the standard library, the base modules, :mod:`memdir.text` and :mod:`memdir.files`.
 

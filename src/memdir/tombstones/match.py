@@ -8,10 +8,14 @@ value that matches is refused until a person lifts the tombstone.
 What matches a tombstone (:func:`match`), from strictest to loosest:
 
 1. **the same value**: the SHA-256 of the normalized value (NFKC,
-   case-folded, invisible characters removed, whitespace collapsed, and a word
-   made with letters drawn like those of another script read in one script:
-   :func:`normalize_value`, :mod:`memdir.tombstones.lookalike`) — so case, spacing,
-   full-width, zero-width and look-alike variants are the same value;
+   case-folded, invisible characters removed, blank-like characters read as a
+   space, accents and other combining marks on Latin and Greek letters dropped
+   (``Deplöy``, ``De\u0301ploy``), digits of any script read as ASCII digits
+   (``١٤:٠٠``, ``१४:००``), whitespace collapsed, and a word made with letters
+   drawn like those of another script read in one script: :func:`normalize_value`,
+   :mod:`memdir.text.lookalike`) — so case, spacing, accents, full-width,
+   zero-width, other digits and look-alike variants are the same value
+   (``14h00`` for ``14:00`` is another spelling, not folded);
 2. **the same words**: the value's word sequence (punctuation and markup
    dropped) — a trailing period or ``**bold**`` does not make a new fact;
 3. **the forgotten fact restated**: the new description's words are the
@@ -23,7 +27,12 @@ What matches a tombstone (:func:`match`), from strictest to loosest:
    are the forgotten description's, turned around one point
    (``pg-main-01 is the production database`` for ``The production database
    is pg-main-01``) — a rotation, not any order, so ``Build runs before
-   lint`` is not ``Lint runs before build``.
+   lint`` is not ``Lint runs before build``; and, when the forgotten description holds no word of
+   order or direction (:data:`_ORDER_WORDS`: *before*, *after*, *over*, *than*, *to* …) and no
+   negation, the same content words with one block of them moved (``Deploy window is Tuesday 14:00
+   UTC`` for ``The deploy window is 14:00 UTC Tuesday``) — one move, so a subject and an object
+   trading places (``Frontend depends on backend API`` → ``Backend API depends on frontend``) is
+   still another fact.
 
 A **qualified** fact is not the forgotten one either: the forgotten
 description with one or two words put right before it, nothing between them
@@ -70,7 +79,7 @@ from ..errors import TombstoneRefused
 from ..text.printable import BIDI_CONTROLS, INVISIBLE
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
 from ..vocabulary import CJK_RANGES
-from .lookalike import unmix
+from ..text.lookalike import unmix
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
 NEGATION_REACH = 3  # words before a restated fact in which a negation makes it a correction
@@ -81,6 +90,16 @@ _RETRACTIONS = frozenset("longer anymore wrong false incorrect untrue outdated o
 # variation selectors, variation selectors) — a fact is the same fact without them.
 _INVISIBLE = re.compile(f"[{INVISIBLE}{BIDI_CONTROLS}\u180b-\u180f\u200c\u200d\u2065\ufe00-\ufe0f]")
 _SPACE = re.compile(r"\s+")
+# Characters drawn as nothing but taking a place: Hangul fillers, the musical null notehead (the braille
+# blank is :mod:`memdir.text.lookalike`'s).
+_BLANKS = str.maketrans(dict.fromkeys("\u115f\u1160\u3164\uffa0\U0001d159", " "))
+# Combining marks on a Latin or Greek letter (after NFD): an accent does not make another fact.
+_ACCENTS = re.compile(r"(?<=[A-Za-z\u00c0-\u024f\u0370-\u03ff\u1e00-\u1fff])[\u0300-\u036f\u1ab0-\u1aff"
+                      r"\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+# Words whose place in a fact says which way it goes (rule 4 moves no block across them).
+_ORDER_WORDS = frozenset("""before after over under above below than to from into onto until since then first
+last prefer preferred instead rather versus vs precedes follows replaces replaced more less greater fewer
+先 后 後 前 再""".split()) | frozenset(("<", ">", "<=", ">=", "!=", "=="))
 # Signs that change a fact, so they are words too: comparisons (">= 18", "< 5"), "++" and "#" after a letter
 # (C++, C#), "+" before anything ("UTC+3", "chmod +x") and "-" starting a word ("retry -1", "chmod -x") —
 # not a list's "- " or "+ ", a heading's "#", a quote's ">" or the hyphen inside "staging-7".
@@ -99,13 +118,18 @@ actually confirmed update updated correction fact info todo warning caution""".s
 
 def normalize_value(text: str) -> str:
     """The normalized form a tombstone compares: NFKC, zero-width and other
-    invisible characters removed, a word made with look-alike letters read
-    in one script (:func:`memdir.tombstones.lookalike.unmix`), case-folded,
-    whitespace collapsed, trimmed."""
-    text = unicodedata.normalize("NFKC", text)
+    invisible characters removed, blank-like characters (:data:`_BLANKS`) as a space,
+    combining marks on Latin and Greek letters dropped, a word made with look-alike
+    letters read in one script (:func:`memdir.text.lookalike.unmix`), digits of any
+    script as ASCII digits, case-folded, whitespace collapsed, trimmed."""
+    text = unicodedata.normalize("NFKC", text).translate(_BLANKS)
     text = _INVISIBLE.sub("", text)
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", _ACCENTS.sub("", unicodedata.normalize("NFD", text)))
     text = unmix(text)
+    if not text.isascii():  # after unmix, which reads an Arabic zero between letters as a dot
+        text = "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() and not ch.isascii() else ch for ch in text)
     return _SPACE.sub(" ", text.casefold()).strip()
 
 
@@ -139,13 +163,14 @@ def _joined(seq) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _fact(description: str) -> tuple[str, str, int]:
+def _fact(description: str) -> tuple[str, str, int, str]:
     """Of a forgotten description: its ``\\x1f``-joined words, its content
-    words doubled (so a rotation of them is a substring), and how many
-    content words it has."""
+    words doubled (so a rotation of them is a substring), how many
+    content words it has, and its words run together (a blank dropped between two of them —
+    a one-line field drops a Hangul filler — makes no new fact)."""
     seq = words(description)
     content = tuple(w for w in seq if w not in _FILLER)
-    return _joined(seq), _joined(content + content), len(content)
+    return _joined(seq), _joined(content + content), len(content), "".join(seq)
 
 
 @dataclass(frozen=True)
@@ -216,6 +241,27 @@ def _qualifies(seq: tuple[str, ...], before: int, size: int, description: str) -
     return found is not None and not re.search(r"[^\w\s]", found.group())
 
 
+def _moved(forgotten: str, own: tuple[str, ...]) -> bool:
+    """True when the content words ``own`` are the ``forgotten`` description's with one block of them
+    moved (two neighbouring blocks traded places), and that description holds no word of order or
+    direction (:data:`_ORDER_WORDS`) nor a negation, whose place says what the fact is."""
+    seq = words(forgotten)
+    if _ORDER_WORDS.intersection(seq) or NEGATIONS.intersection(seq):
+        return False
+    content = [w for w in seq if w not in _FILLER]
+    if len(content) != len(own):
+        return False
+    start, end = 0, len(own)
+    while start < end and content[start] == own[start]:
+        start += 1
+    while end > start and content[end - 1] == own[end - 1]:
+        end -= 1
+    rest, mine = content[start:end], list(own[start:end])
+    if not rest:
+        return True
+    return any(mine == rest[cut:] + rest[:cut] for cut in range(1, len(rest)))
+
+
 def match(stones, description: str, body: str, *, name: str | None = None,
           actor: str | None = None) -> tuple[Tombstone, str] | None:
     """The first tombstone in ``stones`` that ``description`` + ``body``
@@ -239,13 +285,15 @@ def match(stones, description: str, body: str, *, name: str | None = None,
     for stone in stones:
         if stone.words_digest is not None and stone.words_digest == seq_digest:
             return stone, "the same words"
+    squeezed = "".join(own_seq)
     for stone in stones:
-        fact, doubled, content_words = _fact(stone.description)
-        if fact == own_joined and own_seq:
+        fact, doubled, content_words, run_together = _fact(stone.description)
+        if (fact == own_joined or run_together == squeezed) and own_seq:
             return stone, "the forgotten fact restated"
         if fact.count("\x1f") - 1 >= MIN_FACT_WORDS and _restated(fact, seq, joined, description):
             return stone, "the forgotten fact restated"
-        if content_words >= MIN_FACT_WORDS and len(own) == content_words and own_content in doubled:
+        if content_words >= MIN_FACT_WORDS and len(own) == content_words and (
+                own_content in doubled or _moved(stone.description, own)):
             return stone, "the forgotten fact reworded"
     if name is not None and actor in ("extracted", "import"):
         for stone in stones:

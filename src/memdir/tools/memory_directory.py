@@ -15,7 +15,7 @@ memdir's store as the session sees it::
 :class:`~memdir.tools.handlers.ToolOutput`. Every change goes through the
 operations and the gateway like any other tool call — journaled with its
 history, checked against the tombstones, secrets redacted, fence tags
-escaped — and every text returned is escaped against the fence tags and made
+escaped — and every text returned is escaped by the one rule for stored text and made
 printable (:func:`answer`). ``create`` reads the file text as a person's
 memory file (:func:`memdir.files.memfile.parse`: frontmatter, or plain
 Markdown whose first heading or line becomes the description);
@@ -42,7 +42,7 @@ from ..gateway.edits import BodyEdit
 from ..gateway.fields import MemoryChange
 from ..operations import memories as operations
 from ..session import Session
-from ..text.fence import escape_fence_tags
+from ..text.fence import escape_stored
 from ..text.names import normalize_name
 from ..text.printable import printable
 from ..vocabulary import SCOPES, TYPES
@@ -105,11 +105,10 @@ def place(session: Session, path) -> Place:
 
 
 def answer(text: str) -> str:
-    """``text`` as the model may see it: fence tags escaped
-    (:func:`memdir.text.fence.escape_fence_tags`, so stored text cannot open
-    or close the prompt's memory fences), printable, at most ``MAX_OUTPUT``
-    characters (cut with a marker)."""
-    text = printable(escape_fence_tags(text))
+    """``text`` as the model may see it: printable, escaped by the one rule for stored text
+    (:func:`memdir.text.fence.escape_stored`: fence, ``system-reminder`` and ``system`` tags, special
+    tokens, turn markers), at most ``MAX_OUTPUT`` characters (cut with a marker)."""
+    text = escape_stored(printable(text))
     if len(text) <= MAX_OUTPUT:
         return text
     marker = f"\n…(output cut at {MAX_OUTPUT} characters)"
@@ -174,7 +173,10 @@ def _view(session: Session, command: dict) -> str:
     if span is not None:
         if not (isinstance(span, list) and len(span) == 2 and all(isinstance(n, int) for n in span)):
             raise InvalidInput("view_range must be two line numbers [start, end] (end -1: to the last line)")
-        first = max(1, span[0])
+        if span[0] < 1 or (span[1] < span[0] and span[1] != -1):
+            raise InvalidInput(f"view_range {span} is not a range of lines: [start, end] from line 1, end ≥ start "
+                               "(end -1: to the last line)")
+        first = span[0]
         shown = lines[first - 1: len(lines) if span[1] == -1 else span[1]]
     numbered = [f"{str(first + i).rjust(NUMBER_WIDTH)}\t{line}" for i, line in enumerate(shown)]
     return f"Here's the content of {where.path} with line numbers:\n" + "\n".join(numbered)
@@ -236,6 +238,10 @@ def _edit(session: Session, command: dict, change: BodyEdit) -> str:
         result = operations.edit(session, where.name, change, where.scope)
     except NotFound as exc:
         raise NotFound(f"The path {where.path} does not exist: {exc}") from None
+    if result.status == "candidate":  # the agent's edit of a memory only a person changes: a proposal
+        saved = Place(where.path, result.scope, result.name).canonical()
+        return "\n".join([f"The edit of {where.path} was saved as a candidate ({saved}): it waits for a person's "
+                          f"review; {where.path} is unchanged until it is approved.", *_notes(result)])
     if change.mode == "insert":
         return "\n".join([f"The file {where.path} has been edited.", *_notes(result)])
     body = operations.read(session, result.name, result.scope, count=False).record.body.split("\n")

@@ -123,3 +123,43 @@ def test_doctor_names_a_client_file_install_wrote_that_is_gone(tmp_path, isolate
     (home / ".cursor" / "hooks.json").unlink()
     done = run_cli("doctor")
     assert f"cursor: {home / '.cursor' / 'hooks.json'} that memdir install wrote is gone" in done.stdout
+
+
+JSONC = """{
+  // my OpenCode settings
+  "$schema": "https://opencode.ai/config.json",
+  "mcp": {
+    "other": {"type": "local", "command": ["x"]}, /* the team's server */
+  },
+}
+"""
+
+
+@pytest.mark.slow
+def test_a_jsonc_opencode_json_is_left_untouched_with_the_change_to_make_by_hand(tmp_path, isolated_home):
+    """OpenCode reads JSONC; rewriting it would drop the person's comments and uninstall could not give
+    back their text, so install says exactly what to add and changes nothing. Control: the same settings
+    as plain JSON install, and uninstall restores their bytes."""
+    config = tmp_path / "userhome" / ".config" / "opencode" / "opencode.json"
+    config.parent.mkdir(parents=True)
+    config.write_text(JSONC, encoding="utf-8")
+    done = run_cli("install", "opencode")
+    assert done.returncode == 1
+    assert "holds comments or trailing commas (JSONC)" in done.stderr and "OpenCode accepts" in done.stderr
+    assert '+    "memdir": {' in done.stderr and '+  "instructions": [' in done.stderr, done.stderr
+    assert config.read_text(encoding="utf-8") == JSONC  # untouched, comments and all
+    assert not (config.parent / "memdir.md").exists()
+    plain = json.dumps({"$schema": "https://opencode.ai/config.json", "mcp": {"other": {"type": "local",
+                                                                                     "command": ["x"]}}}, indent=2)
+    config.write_text(plain + "\n", encoding="utf-8")
+    assert run_cli("install", "opencode").returncode == 0
+    assert "memdir" in json.loads(config.read_text())["mcp"]
+    # The person adds a comment while memdir is installed: uninstall names what to remove, and keeps the file.
+    commented = "// mine\n" + config.read_text(encoding="utf-8")
+    config.write_text(commented, encoding="utf-8")
+    refused = run_cli("uninstall", "opencode")
+    assert refused.returncode == 1 and "Remove memdir's entries by hand" in refused.stderr, refused.stderr
+    assert '-    "memdir": {' in refused.stderr and config.read_text(encoding="utf-8") == commented
+    config.write_text(commented.removeprefix("// mine\n"), encoding="utf-8")
+    assert run_cli("uninstall", "opencode").returncode == 0
+    assert config.read_text(encoding="utf-8") == plain + "\n"  # control: exactly the bytes before install

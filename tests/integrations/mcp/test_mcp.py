@@ -97,8 +97,8 @@ def test_roots_give_the_project_in_both_protocol_eras(isolated_home, tmp_path, m
     async def main(mode, name):
         state = MemoryServer(home=isolated_home)
         async with Client(build_server(state), mode=mode, list_roots_callback=roots) as client:
-            r = await client.call_tool("memory_write", {"name": name, "description": "d", "type": "project",
-                                                        "body": ""})
+            r = await client.call_tool("memory_write", {"name": name, "description": f"d of {name}",
+                                                        "type": "project", "body": ""})
             assert _text(r) == f"Memory created: {name} (project)"
 
     _run(main, "legacy", "via-legacy")
@@ -195,7 +195,7 @@ def test_roots_list_changed_moves_the_project(isolated_home, tmp_path):
             await client.call_tool("memory_write", {"name": "in-one", "description": "d", "type": "project",
                                                     "body": ""})
             current[0] = second
-            await client.call_tool("memory_write", {"name": "still-one", "description": "d", "type": "project",
+            await client.call_tool("memory_write", {"name": "still-one", "description": "d2", "type": "project",
                                                     "body": ""})  # no notification yet: same root
             await client.send_roots_list_changed()
             await anyio.sleep(0.05)

@@ -70,3 +70,33 @@ def test_review_in_the_browser_shows_and_applies_exactly_what_was_shown(tmp_path
         assert person.tombstones().tombstones == ()
     finally:
         panel.stop()
+
+
+def test_edit_then_approve_of_team_candidates_in_the_browser(tmp_path, browser_page):  # noqa: F811
+    """The form starts from what approving writes (importance 6 from the live memory); fields the person
+    left alone are not cleared, for a team change and a team creation alike (a new user's trial)."""
+    a, _ = shared_repository(tmp_path)
+    person, agent = a.memory(), a.memory(actor="agent")
+    person.write("ci", "CI runs on GitHub Actions", "project", "Workflow ci.yml.", scope="team", importance=6)
+    agent.write("ci", "CI runs on Buildkite", "project", "Pipeline in .buildkite.", scope="team")
+    agent.write("deploy-day", "Deploys happen on Tuesdays", "project", "Never on Fridays.", scope="team")
+    panel = Panel(a.home)
+    page = browser_page
+    try:
+        page.goto(panel.url)
+        page.goto(f"{panel.base}/review")
+        for name, body in (("ci", "Pipeline in .buildkite/pipeline.yml."), ("deploy-day", "Never on a Friday.")):
+            section = _section(page, name)
+            section.locator("details summary:text-is('Edit, then approve')").click()
+            form = section.locator("form.edit")
+            assert form.locator('input[name="importance"]').input_value() == ("6" if name == "ci" else "")
+            form.locator('textarea[name="body"]').fill(body)
+            form.locator("button[type=submit]").click()
+            page.wait_for_selector(f'section.candidate[data-name="{name}"]', state="detached")
+        ci = person.read("ci", "team", count=False).record
+        assert (ci.description, ci.body, ci.importance) == ("CI runs on Buildkite", "Pipeline in .buildkite/pipeline.yml.", 6)
+        day = person.read("deploy-day", "team", count=False).record
+        assert (day.description, day.body, day.importance) == ("Deploys happen on Tuesdays", "Never on a Friday.", None)
+        assert person.review().candidates == ()
+    finally:
+        panel.stop()

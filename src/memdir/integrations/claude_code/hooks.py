@@ -185,6 +185,10 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     out = hook_output(event, render, session.settings.context_max_bytes, client)
     if out:  # mark as shown exactly the findings that were printed, once
         mark_shown(session, shown["budget"])
+    # A warm process for this session's prompt hooks, when none answers (detached; never waits for it).
+    from ...search.warm import launch_if_useful
+
+    launch_if_useful(session.home, session.settings)
     return out
 
 

@@ -142,9 +142,10 @@ def merge_server(config: dict, home: str | None = None, python: str | None = Non
     return edits.set_entry(config, "mcpServers", SERVER_NAME, server_entry(home, python, portable))
 
 
-def strip_server(config: dict) -> dict:
-    """``config`` without ``mcpServers.memdir`` (and without ``mcpServers`` if that emptied it)."""
-    return edits.drop_entry(config, "mcpServers", SERVER_NAME)
+def strip_server(config: dict, record: dict | None = None) -> dict:
+    """``config`` without ``mcpServers.memdir`` (and without ``mcpServers`` if that emptied it; the person's
+    own entry back when a forced install replaced it: ``record["previous"]``)."""
+    return edits.drop_entry(config, "mcpServers", SERVER_NAME, record)
 
 
 # ---------------------------------------------------------------- plan and apply
@@ -181,17 +182,20 @@ def _edit(path: Path, add, auto_memory_off: bool = False) -> edits.Edit:
     server in an MCP file."""
     if path.name.startswith("settings"):
         return edits.Edit(path, edits.JSON, add, _strip_settings, _keep_auto_memory if auto_memory_off else None)
-    return edits.Edit(path, edits.JSON, add, lambda data, record: strip_server(data))
+    return edits.Edit(path, edits.JSON, add, strip_server,
+                      foreign=lambda d: edits.foreign_entry(d, "mcpServers", SERVER_NAME))
 
 
 def plan_install(scope: str, *, user_home: Path | None = None, project: Path | None = None,
-                 home: str | None = None, python: str | None = None, disable_auto_memory: bool = False) -> Plan:
+                 home: str | None = None, python: str | None = None, disable_auto_memory: bool = False,
+                 force: bool = False) -> Plan:
     """Compute the install without writing. ``home`` is written into the
     commands when given (user scope only: project files name no machine
     path). Project scope checks that ``memdir`` is on PATH. When Claude
     Code's own auto memory is on, a note says so and how to import and turn
-    it off; ``disable_auto_memory`` writes ``autoMemoryEnabled: false`` into
-    the settings memdir manages (uninstall puts back what was there). Raises
+    it off; ``force`` replaces a hand-made ``memdir`` server (see
+    :func:`memdir.integrations.clients.edits.plan_install`); ``disable_auto_memory``
+    writes ``autoMemoryEnabled: false`` into the settings memdir manages (uninstall puts back what was there). Raises
     :class:`InstallError`."""
     settings_path, mcp_path = targets(scope, user_home, project)
     portable = scope == "project"
@@ -218,7 +222,7 @@ def plan_install(scope: str, *, user_home: Path | None = None, project: Path | N
 
     return edits.plan_install(CLIENT, scope, [
         _edit(settings_path, add_settings, disable_auto_memory and on),
-        _edit(mcp_path, lambda d: merge_server(d, home, python, portable))], tuple(notes))
+        _edit(mcp_path, lambda d: merge_server(d, home, python, portable))], tuple(notes), force)
 
 
 def plan_uninstall(scope: str | None, memdir_home: Path, *, user_home: Path | None = None,

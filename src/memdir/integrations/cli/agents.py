@@ -55,6 +55,8 @@ def cmd_install(args) -> int:
 
             raise InvalidInput("--disable-auto-memory is Claude Code's (its own auto memory)")
         extra["disable_auto_memory"] = True
+    if args.command == "install" and getattr(args, "force", False):
+        extra["force"] = True
     runner = install.install if args.command == "install" else install.uninstall
     plan = runner(scope, session.home, dry_run=args.dry_run, **where, **extra)
     if args.command == "install" and args.agent == "claude-code":
@@ -92,6 +94,8 @@ def register(add, settings) -> None:
                             "install; for uninstall, every install memdir recorded")
         p.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
         if name == "install":
+            p.add_argument("--force", action="store_true",
+                           help="replace a server named memdir that memdir did not write (uninstall puts it back)")
             p.add_argument("--disable-auto-memory", action="store_true",
                            help="Claude Code: also turn its own auto memory off (autoMemoryEnabled: false) in the "
                                 "settings memdir manages; uninstall puts back what was there")

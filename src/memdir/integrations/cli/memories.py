@@ -11,6 +11,7 @@ from the settings.
 
 from __future__ import annotations
 
+from ...errors import Conflict
 from ...render import memories as render
 from ...render import setup as render_setup
 from ...vocabulary import ACTORS, CLEARABLE, JOURNAL_ACTIONS, SCOPES, TYPE_IMPORTANCE, TYPES
@@ -169,7 +170,10 @@ def cmd_decide(args) -> int:
     """``memdir approve|reject|dismiss NAME [--digest D]``: a person's decision on a candidate."""
     mem = open_memory(args)
     decide = {"approve": mem.approve, "reject": mem.reject, "dismiss": mem.dismiss}[args.command]
-    result = decide(args.name, args.scope, reason=args.reason, digest=args.digest)
+    try:
+        result = decide(args.name, args.scope, reason=args.reason, digest=args.digest)
+    except Conflict as exc:  # the operation's text names no command: here, the one that shows it again
+        raise Conflict(f"{exc} (`memdir review` shows it as it is now)") from None
     emit(args, result, render.decision(result))
     warn(render.warnings(result))
     return 0

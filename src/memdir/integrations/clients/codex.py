@@ -51,34 +51,77 @@ def _ours(hook) -> bool:
     return isinstance(hook, dict) and edits.is_hook_of(CLIENT, hook.get("command"))
 
 
+def _server_text(value: dict) -> str:
+    import tomlkit
+
+    return tomlkit.dumps({"mcp_servers": {SERVER_NAME: value}}).replace("[mcp_servers]\n", "", 1)
+
+
+def _checked(text: str, expected: dict):
+    """``text`` parsed, when it holds exactly ``expected``: every other key keeps its path."""
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        doc = tomlkit.parse(text)
+        same = doc.unwrap() == expected
+    except (TOMLKitError, ValueError):
+        same = False
+    if not same:
+        raise edits.InstallError("memdir cannot add or remove its [mcp_servers.memdir] table in config.toml without "
+                                 "moving other keys (an inline mcp_servers table?); memdir left it untouched — "
+                                 "add it by hand")
+    return doc
+
+
 def merge_server(doc, argv: list[str]):
-    """The TOML ``doc`` with ``[mcp_servers.memdir]`` running ``argv``."""
+    """The TOML ``doc`` with ``[mcp_servers.memdir]`` running ``argv``: a table
+    appended at the very end of the document, so no key of the person's
+    (top-level keys after dotted ``mcp_servers.x.y`` keys included) changes
+    its path. Raises :class:`InstallError` when that cannot be done."""
     import tomlkit
 
     servers = doc.get("mcp_servers")
-    if servers is None:
-        servers = tomlkit.table(is_super_table=True)
-        doc["mcp_servers"] = servers
-    elif not hasattr(servers, "get"):
+    if servers is not None and not hasattr(servers, "get"):
         raise edits.InstallError("mcp_servers in config.toml is not a table; memdir left it untouched")
-    entry = servers.get(SERVER_NAME)
-    if entry is not None and entry.unwrap() == {"command": argv[0], "args": argv[1:]}:
+    wanted = {"command": argv[0], "args": argv[1:]}
+    entry = servers.get(SERVER_NAME) if servers is not None else None
+    if entry is not None and getattr(entry, "unwrap", lambda: entry)() == wanted:
         return doc
-    table = tomlkit.table()
-    table["command"] = argv[0]
-    table["args"] = argv[1:]
-    servers[SERVER_NAME] = table
-    return doc
-
-
-def strip_server(doc, record=None):
-    """The TOML ``doc`` without ``[mcp_servers.memdir]`` (and without an ``mcp_servers`` left empty)."""
-    servers = doc.get("mcp_servers")
-    if servers is not None and hasattr(servers, "get") and SERVER_NAME in servers:
+    expected = doc.unwrap()
+    if entry is not None:  # an older memdir entry (or the person's, forced): replaced at the end
         del servers[SERVER_NAME]
         if not servers:
             del doc["mcp_servers"]
-    return doc
+    expected.setdefault("mcp_servers", {})[SERVER_NAME] = wanted
+    text = tomlkit.dumps(doc).rstrip("\n")
+    return _checked((text + "\n\n" if text else "") + _server_text(wanted), expected)
+
+
+def strip_server(doc, record=None):
+    """The TOML ``doc`` without ``[mcp_servers.memdir]`` (and without an
+    ``mcp_servers`` it left empty, when install created it: ``record`` says).
+    Raises :class:`InstallError` when the rest would not stay as it was."""
+    import tomlkit
+
+    servers = doc.get("mcp_servers")
+    if servers is None or not hasattr(servers, "get") or SERVER_NAME not in servers:
+        return doc
+    expected = doc.unwrap()
+    entry = expected["mcp_servers"].pop(SERVER_NAME)
+    del servers[SERVER_NAME]
+    previous = (record or {}).get("previous")
+    if previous is not None and edits.is_our_server(entry):  # a forced install replaced the person's own
+        expected["mcp_servers"][SERVER_NAME] = previous
+        return _checked(tomlkit.dumps(doc).rstrip("\n") + "\n\n" + _server_text(previous), expected)
+    if not servers and (not (record or {}).get("mcp_servers_before") or "mcp_servers" not in tomlkit.dumps(doc)):
+        del doc["mcp_servers"]
+        del expected["mcp_servers"]
+    return _checked(tomlkit.dumps(doc), expected)
+
+
+def _keep(doc) -> dict:
+    return {"mcp_servers_before": doc.get("mcp_servers") is not None}
 
 
 def _edits(scope, user_home, project, home, python, portable) -> list[edits.Edit]:
@@ -97,12 +140,14 @@ def _edits(scope, user_home, project, home, python, portable) -> list[edits.Edit
 def edit_for(path: Path, add=None) -> edits.Edit:
     """The edit of one Codex file, by its name."""
     if path.suffix == ".toml":
-        return edits.Edit(path, edits.TOML, add, strip_server)
+        return edits.Edit(path, edits.TOML, add, strip_server, _keep,
+                          lambda d: edits.foreign_entry(d, "mcp_servers", SERVER_NAME))
     return edits.Edit(path, edits.JSON, add, lambda d, record: edits.strip_groups(d, _ours))
 
 
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
-            project: Path | None = None, home: str | None = None, python: str | None = None) -> edits.Plan:
+            project: Path | None = None, home: str | None = None, python: str | None = None,
+            force: bool = False) -> edits.Plan:
     """Register memdir's server and hooks with Codex in ``scope``. Raises :class:`InstallError`."""
     portable = scope == "project"
     notes = [NOTE]
@@ -111,7 +156,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
         notes.append("Codex reads a project's .codex/ only in a trusted project (trust it when Codex asks)")
         home = None
     return edits.run_install(CLIENT, scope, memdir_home, _edits(scope, user_home, project, home, python, portable),
-                             dry_run=dry_run, notes=tuple(notes))
+                             dry_run=dry_run, notes=tuple(notes), force=force)
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,

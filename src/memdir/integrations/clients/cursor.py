@@ -74,11 +74,13 @@ def edit_for(path: Path, add=None) -> edits.Edit:
     """The edit of one Cursor file, by its name."""
     if path.name == "hooks.json":
         return edits.Edit(path, edits.JSON, add, strip_hooks)
-    return edits.Edit(path, edits.JSON, add, lambda d, record: edits.drop_entry(d, "mcpServers", SERVER_NAME))
+    return edits.Edit(path, edits.JSON, add, lambda d, record: edits.drop_entry(d, "mcpServers", SERVER_NAME, record),
+                      foreign=lambda d: edits.foreign_entry(d, "mcpServers", SERVER_NAME))
 
 
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
-            project: Path | None = None, home: str | None = None, python: str | None = None) -> edits.Plan:
+            project: Path | None = None, home: str | None = None, python: str | None = None,
+            force: bool = False) -> edits.Plan:
     """Register memdir's server and hooks with Cursor in ``scope``. Raises :class:`InstallError`."""
     portable = scope == "project"
     if portable:
@@ -91,7 +93,8 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
         edit_for(mcp, lambda d: d if (d.get("mcpServers") or {}).get(SERVER_NAME) == server
                  else edits.set_entry(d, "mcpServers", SERVER_NAME, server)),
         edit_for(hooks, lambda d: merge_hooks(d, home, python, portable))], dry_run=dry_run,
-        notes=("Cursor's prompt hook cannot add context: no per-prompt recall (the agent uses memory_search)",))
+        notes=("Cursor's prompt hook cannot add context: no per-prompt recall (the agent uses memory_search)",),
+        force=force)
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,

@@ -80,125 +80,8 @@ class Plan:
                 "unchanged": [str(p) for p in self.unchanged], "notes": list(self.notes)}
 
 
-# ---------------------------------------------------------------- formats
-
-
-class Format:
-    """How one kind of settings file is read, compared and written. ``load``
-    returns the parsed data (an empty value for an absent or blank file) and
-    raises :class:`InstallError` for what it cannot parse."""
-
-    name = "format"
-
-    def load(self, raw: bytes | None, path: Path):
-        raise NotImplementedError
-
-    def dump(self, data, raw: bytes | None) -> bytes:
-        raise NotImplementedError
-
-    def plain(self, data):
-        """A comparable plain value of ``data``."""
-        return data
-
-    def empty(self, data) -> bool:
-        return not self.plain(data)
-
-
-class JsonFormat(Format):
-    """A JSON object (Claude Code, Gemini CLI, Cursor, OpenCode settings).
-    Written with the file's own indentation (2 by default), UTF-8, a final newline."""
-
-    name = "JSON"
-
-    def load(self, raw, path):
-        if raw is None or not raw.strip():
-            return {}
-        try:
-            data = json.loads(raw.decode("utf-8-sig"))
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise InstallError(f"{path} is not valid JSON ({exc}); fix it by hand — memdir left it untouched") \
-                from None
-        if not isinstance(data, dict):
-            raise InstallError(f"{path} does not hold a JSON object; memdir left it untouched")
-        return data
-
-    def dump(self, data, raw):
-        match = re.search(rb"\n([ ]+)\S", raw or b"")
-        indent = len(match.group(1)) if match else 2
-        return (json.dumps(data, indent=indent, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-class TomlFormat(Format):
-    """A TOML document (Codex's ``config.toml``), edited with tomlkit so every
-    comment, order and spelling of the rest of the file stays as written."""
-
-    name = "TOML"
-
-    def load(self, raw, path):
-        import tomlkit
-        from tomlkit.exceptions import TOMLKitError
-
-        try:
-            return tomlkit.parse((raw or b"").decode("utf-8-sig"))
-        except (UnicodeDecodeError, TOMLKitError) as exc:
-            raise InstallError(f"{path} is not valid TOML ({exc}); fix it by hand — memdir left it untouched") \
-                from None
-
-    def dump(self, data, raw):
-        import tomlkit
-
-        return tomlkit.dumps(data).encode("utf-8")
-
-    def plain(self, data):
-        return data.unwrap()
-
-
-class TextFormat(Format):
-    """A text file (an instructions file) where memdir owns one block between
-    :data:`BLOCK_BEGIN` and :data:`BLOCK_END` lines; the data is the text."""
-
-    name = "text"
-
-    def load(self, raw, path):
-        try:
-            return (raw or b"").decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise InstallError(f"{path} is not UTF-8 text; memdir left it untouched") from None
-
-    def dump(self, data, raw):
-        return data.encode("utf-8")
-
-    def empty(self, data) -> bool:
-        return not data.strip()
-
-
-JSON, TOML, TEXT = JsonFormat(), TomlFormat(), TextFormat()
-BLOCK_BEGIN = "<!-- memdir:begin (memdir install wrote this block; memdir uninstall removes it) -->"
-BLOCK_END = "<!-- memdir:end -->"
-
-
-def strip_block(text: str) -> str:
-    """``text`` without memdir's marked block (and the blank line install put before it)."""
-    pattern = re.compile(r"(\n?\n)?" + re.escape(BLOCK_BEGIN) + r".*?" + re.escape(BLOCK_END) + r"\n?", re.S)
-    return pattern.sub("", text, count=1)
-
-
-def with_block(text: str, body: str) -> str:
-    """``text`` with memdir's block holding ``body`` (replacing an older one), at the end."""
-    rest = strip_block(text)
-    block = f"{BLOCK_BEGIN}\n{body.rstrip()}\n{BLOCK_END}\n"
-    return block if not rest.strip() else rest.rstrip("\n") + "\n\n" + block
-
-
-def copy_of(data):
-    """A deep copy of parsed data of any :class:`Format` (tomlkit documents included)."""
-    if isinstance(data, str):
-        return data
-    if isinstance(data, dict) and type(data) is dict:
-        return json.loads(json.dumps(data))
-    import tomlkit
-
-    return tomlkit.parse(tomlkit.dumps(data))
+from .formats import (BLOCK_BEGIN, BLOCK_END, JSON, TEXT, TOML, Format, JsonFormat, JsoncFile, TextFormat,  # noqa: F401
+                      TomlFormat, by_hand, copy_of, jsonc_data, strip_block, with_block)
 
 
 @dataclass(frozen=True)
@@ -213,13 +96,19 @@ class Edit:
     add: Callable
     remove: Callable
     keep: Callable | None = None  # before-data -> dict merged into the manifest record at install
+    # before-data -> the person's own entry under memdir's name that ``add`` would replace (None: none)
+    foreign: Callable | None = None
 
 
 # ---------------------------------------------------------------- plan
 
 
 def read(path: Path, fmt: Format):
-    """``(bytes or None, parsed data)`` of ``path``. Raises :class:`InstallError`."""
+    """``(bytes or None, parsed data)`` of ``path``. Raises :class:`InstallError`
+    (a symlink to nothing too: memdir never creates a file at a link's target)."""
+    if path.is_symlink() and not path.exists():
+        raise InstallError(f"{path} is a symlink to {os.readlink(path)}, which does not exist; memdir left it "
+                           "untouched — create that file or remove the link, then install again")
     try:
         raw = read_bytes(path)
     except OSError as exc:
@@ -249,17 +138,37 @@ def read_manifest(memdir_home: Path, client: str) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, ...] = ()) -> Plan:
-    """Compute an install of ``edits`` without writing. Raises :class:`InstallError`."""
-    changes, unchanged = [], []
+def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, ...] = (),
+                 force: bool = False) -> Plan:
+    """Compute an install of ``edits`` without writing. A server entry named
+    ``memdir`` that memdir did not write is refused (:class:`InstallError`)
+    unless ``force``: then it is replaced, and its value recorded so that
+    uninstall puts it back. Raises :class:`InstallError`."""
+    changes, unchanged, notes = [], [], list(notes)
     for edit in edits:
-        raw, data = read(edit.path, edit.fmt)
-        merged = edit.add(copy_of(data))
+        try:
+            raw, data = read(edit.path, edit.fmt)
+        except JsoncFile as exc:
+            raise by_hand(exc, edit.add(copy_of(exc.data)), "Add memdir's entries") from None
+        previous = edit.foreign(data) if edit.foreign else None
+        if previous is not None and not force:
+            raise InstallError(f"{edit.path} already has a server named memdir that memdir did not write "
+                               f"({json.dumps(previous, default=str)[:200]}); memdir left every file untouched — "
+                               "rename or remove it, or run again with --force to replace it "
+                               "(uninstall then puts yours back)")
+        try:
+            merged = edit.add(copy_of(data))
+        except (ValueError, TypeError, KeyError) as exc:  # a library refusing the shape of the person's file
+            raise InstallError(f"memdir cannot add its entries to {edit.path} ({exc}); memdir left every file "
+                               "untouched — add them by hand") from None
         if raw is not None and edit.fmt.plain(merged) == edit.fmt.plain(data):
             unchanged.append(edit.path)
             continue
         after = edit.fmt.dump(merged, raw)
         record = edit.keep(data) if edit.keep else {}
+        if previous is not None:
+            record = {**record, "previous": previous}
+            notes.append(f"replaced your own memdir server in {edit.path} (--force); uninstall puts it back")
         changes.append(FileChange(edit.path, raw, after, diff(edit.path, raw, after), record=record))
     return Plan("install", scope, tuple(changes), tuple(unchanged), notes=tuple(notes), client=client)
 
@@ -275,7 +184,14 @@ def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_hom
             continue
         seen.add(path)
         record = manifest.get(str(path)) if isinstance(manifest.get(str(path)), dict) else None
-        raw, data = read(path, edit.fmt)
+        try:
+            raw, data = read(path, edit.fmt)
+        except JsoncFile as exc:
+            stripped = edit.remove(copy_of(exc.data), record or {})
+            if stripped == exc.data:  # nothing of memdir's in it
+                unchanged.append(path)
+                continue
+            raise by_hand(exc, stripped, "Remove memdir's entries") from None
         if raw is None:
             if record is not None:  # deleted by hand: forget it, clear the dirs install made
                 changes.append(FileChange(path, None, None, ""))
@@ -331,7 +247,17 @@ def apply(plan: Plan, memdir_home: Path) -> Plan:
     """Write ``plan``: back up each file that existed (into the memdir home),
     write atomically (keeping each file's mode), remove created files and
     directories on uninstall, and update ``plan.client``'s install manifest.
-    Returns the plan with backups filled in."""
+    Returns the plan with backups filled in. The manifest's read-modify-write
+    holds a lock beside it, so concurrent installs never lose a record."""
+    from filelock import FileLock
+
+    mpath = manifest_path(memdir_home, plan.client)
+    mpath.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with FileLock(str(mpath) + ".lock", mode=0o600):
+        return _apply(plan, memdir_home)
+
+
+def _apply(plan: Plan, memdir_home: Path) -> Plan:
     manifest = read_manifest(memdir_home, plan.client)
     done = []
     for change in plan.changes:
@@ -478,21 +404,48 @@ def set_entry(settings: dict, key: str, name: str, value) -> dict:
     return out
 
 
-def drop_entry(settings: dict, key: str, name: str) -> dict:
-    """``settings`` without ``settings[key][name]`` (and without ``key`` if that emptied it)."""
+def drop_entry(settings: dict, key: str, name: str, record: dict | None = None) -> dict:
+    """``settings`` without ``settings[key][name]`` (and without ``key`` if that
+    emptied it), or with the person's own value put back when ``record`` holds
+    the ``previous`` one that a forced install replaced."""
     out = json.loads(json.dumps(settings))
     table = out.get(key)
     if isinstance(table, dict) and name in table:
+        if (record or {}).get("previous") is not None and is_our_server(table[name]):
+            table[name] = record["previous"]
+            return out
         del table[name]
         if not table:
             del out[key]
     return out
 
 
+def is_our_server(value) -> bool:
+    """True for an MCP server entry memdir writes (:func:`server_argv`, as
+    ``command`` + ``args`` or one ``command`` list)."""
+    if not isinstance(value, dict):
+        return False
+    command = value.get("command")
+    argv = (command if isinstance(command, list) else [command]) + (
+        value.get("args") if isinstance(value.get("args"), list) else [])
+    text = " ".join(str(a) for a in argv)
+    return " -m memdir.cli mcp" in text or text == "memdir mcp" or text.startswith("memdir mcp ")
+
+
+def foreign_entry(settings, key: str, name: str):
+    """The person's own ``settings[key][name]`` (not one memdir writes), or None."""
+    table = settings.get(key) if hasattr(settings, "get") else None
+    value = table.get(name) if hasattr(table, "get") else None
+    if value is None:
+        return None
+    value = value.unwrap() if hasattr(value, "unwrap") else value
+    return None if is_our_server(value) else value
+
+
 def run_install(client: str, scope: str, memdir_home: Path, edits: list[Edit], *, dry_run: bool = False,
-                notes: tuple[str, ...] = ()) -> Plan:
-    """Plan and (unless ``dry_run``) apply an install of ``edits``."""
-    plan = plan_install(client, scope, edits, notes)
+                notes: tuple[str, ...] = (), force: bool = False) -> Plan:
+    """Plan and (unless ``dry_run``) apply an install of ``edits`` (``force``: see :func:`plan_install`)."""
+    plan = plan_install(client, scope, edits, notes, force)
     return plan if dry_run else apply(plan, memdir_home)
 
 
@@ -537,4 +490,5 @@ def check_on_path(client: str, environ=None) -> str:
 __all__ = ["FileChange", "Plan", "Format", "JSON", "TOML", "TEXT", "Edit", "BLOCK_BEGIN", "BLOCK_END",
            "strip_block", "with_block", "copy_of", "read", "diff", "manifest_path", "read_manifest",
            "plan_install", "plan_uninstall", "apply", "check_on_path", "hook_command", "is_hook_of", "server_argv",
-           "merge_groups", "strip_groups", "set_entry", "drop_entry", "run_install", "run_uninstall", "problems"]
+           "merge_groups", "strip_groups", "set_entry", "drop_entry", "is_our_server", "foreign_entry", "run_install",
+           "run_uninstall", "problems"]

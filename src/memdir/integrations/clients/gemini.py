@@ -57,16 +57,18 @@ def merge(settings: dict, home=None, python=None, portable=False) -> dict:
 
 def strip(settings: dict, record=None) -> dict:
     """``settings`` without memdir's server and hooks."""
-    return edits.drop_entry(edits.strip_groups(settings, _ours), "mcpServers", SERVER_NAME)
+    return edits.drop_entry(edits.strip_groups(settings, _ours), "mcpServers", SERVER_NAME, record)
 
 
 def edit_for(path: Path, add=None) -> edits.Edit:
     """The edit of Gemini CLI's settings file."""
-    return edits.Edit(path, edits.JSON, add, strip)
+    return edits.Edit(path, edits.JSON, add, strip,
+                      foreign=lambda d: edits.foreign_entry(d, "mcpServers", SERVER_NAME))
 
 
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
-            project: Path | None = None, home: str | None = None, python: str | None = None) -> edits.Plan:
+            project: Path | None = None, home: str | None = None, python: str | None = None,
+            force: bool = False) -> edits.Plan:
     """Register memdir's server and hooks with Gemini CLI in ``scope``. Raises :class:`InstallError`."""
     portable = scope == "project"
     notes = ()
@@ -77,7 +79,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
     (settings,) = targets(scope, user_home, project)
     return edits.run_install(CLIENT, scope, memdir_home,
                              [edit_for(settings, lambda d: merge(d, home, python, portable))],
-                             dry_run=dry_run, notes=notes)
+                             dry_run=dry_run, notes=notes, force=force)
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,

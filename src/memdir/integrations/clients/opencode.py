@@ -54,12 +54,16 @@ def _reference(scope: str, instructions: Path) -> str:
     return ".opencode/memdir.md" if scope == "project" else str(instructions)
 
 
-def _is_ours(item) -> bool:
-    return isinstance(item, str) and item.replace("\\", "/").endswith("memdir.md")
+def _references(config: Path, record: dict | None = None) -> set[str]:
+    """The instructions entries memdir writes into ``config``: the one the
+    manifest recorded, else either scope's (never another file named memdir.md)."""
+    recorded = (record or {}).get("reference")
+    return {recorded} if isinstance(recorded, str) else {".opencode/memdir.md", str(config.parent / "memdir.md")}
 
 
-def merge(data: dict, argv: list[str], reference: str) -> dict:
-    """``data`` (opencode.json) with ``mcp.memdir`` and memdir's instructions file listed."""
+def merge(data: dict, argv: list[str], reference: str, ours: set[str] = frozenset()) -> dict:
+    """``data`` (opencode.json) with ``mcp.memdir`` and memdir's instructions file
+    listed (replacing an older entry of memdir's: one of ``ours``)."""
     server = {"type": "local", "command": argv, "enabled": True}
     listed = data.get("instructions")
     if listed is not None and not isinstance(listed, list):
@@ -67,16 +71,17 @@ def merge(data: dict, argv: list[str], reference: str) -> dict:
     if (data.get("mcp") or {}).get(SERVER_NAME) == server and reference in (listed or []):
         return data
     out = edits.set_entry(data, "mcp", SERVER_NAME, server)
-    out["instructions"] = [i for i in (listed or []) if not _is_ours(i)] + [reference]
+    out["instructions"] = [i for i in (listed or []) if i not in ours and i != reference] + [reference]
     return out
 
 
-def strip(data: dict, record=None) -> dict:
-    """``data`` without memdir's server and instructions entry (and a list left empty)."""
-    out = edits.drop_entry(data, "mcp", SERVER_NAME)
+def strip(data: dict, record=None, ours: set[str] = frozenset()) -> dict:
+    """``data`` without memdir's server and instructions entry (exactly one of
+    ``ours``; and a list left empty)."""
+    out = edits.drop_entry(data, "mcp", SERVER_NAME, record)
     listed = out.get("instructions")
-    if isinstance(listed, list) and any(_is_ours(i) for i in listed):
-        rest = [i for i in listed if not _is_ours(i)]
+    if isinstance(listed, list) and any(i in ours for i in listed):
+        rest = [i for i in listed if i not in ours]
         if rest:
             out["instructions"] = rest
         else:
@@ -84,15 +89,19 @@ def strip(data: dict, record=None) -> dict:
     return out
 
 
-def edit_for(path: Path, add=None) -> edits.Edit:
-    """The edit of one OpenCode file, by its name."""
+def edit_for(path: Path, add=None, reference: str | None = None) -> edits.Edit:
+    """The edit of one OpenCode file, by its name (``reference``: the
+    instructions entry install writes, kept in the manifest)."""
     if path.suffix == ".md":
         return edits.Edit(path, edits.TEXT, add, lambda text, record: edits.strip_block(text))
-    return edits.Edit(path, edits.JSON, add, strip)
+    return edits.Edit(path, edits.JSON, add, lambda d, record: strip(d, record, _references(path, record)),
+                      (lambda d: {"reference": reference}) if reference else None,
+                      lambda d: edits.foreign_entry(d, "mcp", SERVER_NAME))
 
 
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
-            project: Path | None = None, home: str | None = None, python: str | None = None) -> edits.Plan:
+            project: Path | None = None, home: str | None = None, python: str | None = None,
+            force: bool = False) -> edits.Plan:
     """Register memdir's server and instructions with OpenCode in ``scope``. Raises :class:`InstallError`."""
     portable = scope == "project"
     if portable:
@@ -102,10 +111,10 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
     argv = edits.server_argv(home, python, portable)
     reference = _reference(scope, instructions)
     return edits.run_install(CLIENT, scope, memdir_home, [
-        edit_for(config, lambda d: merge(d, argv, reference)),
+        edit_for(config, lambda d: merge(d, argv, reference, _references(config)), reference),
         edit_for(instructions, lambda text: edits.with_block(text, INSTRUCTIONS))], dry_run=dry_run,
         notes=("OpenCode has no command hooks: the index comes from memory_list (its instructions say so); "
-               "no per-prompt recall or session-end consolidation",))
+               "no per-prompt recall or session-end consolidation",), force=force)
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,

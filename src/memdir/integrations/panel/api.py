@@ -78,6 +78,8 @@ def _memories(home, request, p):
 
 def _memory(home, request, p):
     page = views.memory(home, p["ref"], p["name"])
+    if page.read is None and page.pending is not None:
+        raise NotFound(f"{page.name!r} is a candidate waiting for review, not a memory yet (/api/review shows it)")
     if page.read is None:
         raise NotFound(f"memory {page.name!r} was deleted; its history can restore it")
     record = page.read.record

@@ -36,7 +36,7 @@ def _env() -> Environment:
     # Stored text as the store shows it (no controls, no bidi overrides), a memory by its display title.
     env.filters.update(line=one_line, text=printable)
     env.globals.update(shown=display_title, kind_label=kind_label, pin_mark=PIN_MARK.strip())
-    env.globals.update(nav=NAV, warn_percent=WARN_PERCENT, types=TYPES, cut=render.cut,
+    env.globals.update(nav=NAV, warn_percent=WARN_PERCENT, types=TYPES, cut=render.cut, no_memories=render.no_memories,
                        iso=lambda t: format_time(t) if t else "-")
     return env
 

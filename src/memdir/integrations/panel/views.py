@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...errors import InvalidInput, MemdirError, NotFound
+from ...errors import Conflict, InvalidInput, MemdirError, NotFound
 from ...gateway.fields import MemoryChange
 from ...render import memories as render
 from ...results import (Candidate, HistoryResult, JournalEntry, ListResult, MemoryInfo, ReadResult, TombstoneInfo,
                         VersionResult)
+from ...text.names import normalize_name
 from ...vocabulary import CLEARABLE
 from .home import LayerView, PanelHome
 
@@ -88,9 +89,11 @@ def layer(home: PanelHome, ref: str, query: str = "") -> LayerPage:
 
 @dataclass(frozen=True)
 class MemoryPage:
-    """A memory (``read``, not counted as a read; None once deleted), its
-    ``history``, the ``digest`` of its current version (for compare-and-set),
-    one version's text (``shown``) and a diff between two versions (``diff``)."""
+    """A memory (``read``, not counted as a read; None once deleted, or while only a candidate of its name
+    exists), its ``history``, the ``digest`` of its current version (for compare-and-set),
+    one version's text (``shown``), a diff between two versions (``diff``) and ``pending``: the candidate
+    of this name waiting for review, as review shows it (a team candidate waits in the home, beside the
+    team memory it changes, so ``read`` is never it)."""
 
     ref: str
     scope: str
@@ -101,30 +104,38 @@ class MemoryPage:
     shown: VersionResult | None = None
     diff: str | None = None
     diff_of: tuple[int, int] | None = None
+    pending: "ReviewItem | None" = None
 
 
 def memory(home: PanelHome, ref: str, name: str, version: int | None = None,
            diff: tuple[int, int] | None = None) -> MemoryPage:
     """The memory page's data; a deleted memory still has its history (to
-    restore from). Raises :class:`NotFound` for a name with no history."""
+    restore from); a candidate of this name is shown as review shows it (:func:`review`). Raises
+    :class:`NotFound` for a name with neither history nor a candidate."""
     mem, scope = home.resolve(ref)
     try:
         read = mem.read(name, scope, count=False)
     except NotFound:
         read = None
-    history = mem.history(read.record.name if read else name, scope)
+    pending = next(iter(_candidates(ref, mem, scope, read.record.name if read else normalize_name(name).name)), None)
+    try:
+        history = mem.history(read.record.name if read else name, scope)
+    except NotFound:
+        if pending is None:
+            raise
+        history = HistoryResult(pending.candidate.name, scope, ())  # a new candidate has no versions yet
     key = history.name
     digest = read.digest if read else None
     shown = mem.show(key, version, scope) if version is not None else None
     text = render.diff(mem.show(key, diff[0], scope), mem.show(key, diff[1], scope)) if diff else None
-    return MemoryPage(ref, scope, key, read, history, digest, shown, text, diff)
+    return MemoryPage(ref, scope, key, read, history, digest, shown, text, diff, pending)
 
 
 @dataclass(frozen=True)
 class ReviewItem:
     """A candidate of layer ``ref`` as review shows it (:class:`memdir.results.Candidate`: its whole text,
     or the live and the proposed text of the memory it changes with their diff, and the digest a decision
-    carries) and its ``record`` (for the edit-then-approve form)."""
+    carries) and its ``record`` as approving writes it (what the edit-then-approve form starts from)."""
 
     ref: str
     candidate: Candidate
@@ -133,13 +144,20 @@ class ReviewItem:
 
 def review(home: PanelHome) -> list[ReviewItem]:
     """Every candidate of every layer (:meth:`memdir.Memory.review`), team candidates included."""
+    return [item for ref, mem, scope in home.layers() for item in _candidates(ref, mem, scope)]
+
+
+def _candidates(ref: str, mem, scope: str, name: str | None = None) -> list[ReviewItem]:
+    """The candidates of layer ``ref`` (``mem``'s ``scope``) as review shows them; with ``name``, those
+    of that name."""
     out = []
-    for ref, mem, scope in home.layers():
-        for candidate in mem.review(scope).candidates:
-            try:
-                out.append(ReviewItem(ref, candidate, mem.candidate(candidate.name, scope).record))
-            except NotFound:
-                continue  # decided since it was listed
+    for candidate in mem.review(scope).candidates:
+        if name is not None and candidate.name != name:
+            continue
+        try:
+            out.append(ReviewItem(ref, candidate, mem.candidate(candidate.name, scope, as_approved=True).record))
+        except NotFound:
+            continue  # decided since it was listed
     return out
 
 
@@ -250,14 +268,17 @@ def decide(home: PanelHome, ref: str, name: str, how: str, body) -> tuple:
         raise InvalidInput("digest is required: the panel decides on the candidate it showed (reload the review)")
     mem, scope = home.resolve(ref)
     reason = data.get("reason") or None
-    if data.get("edit"):
-        if how != "approve":
-            raise InvalidInput("edit-then-approve only: a rejected or dismissed candidate is not edited")
-        change = _edited(data["edit"], mem.candidate(name, scope).record)
-        result = mem.approve(name, scope, reason=reason, digest=data["digest"], edit=change)
-    else:
-        decide_on = {"approve": mem.approve, "reject": mem.reject, "dismiss": mem.dismiss}[how]
-        result = decide_on(name, scope, reason=reason, digest=data["digest"])
+    try:
+        if data.get("edit"):
+            if how != "approve":
+                raise InvalidInput("edit-then-approve only: a rejected or dismissed candidate is not edited")
+            change = _edited(data["edit"], mem.candidate(name, scope).record)
+            result = mem.approve(name, scope, reason=reason, digest=data["digest"], edit=change)
+        else:
+            decide_on = {"approve": mem.approve, "reject": mem.reject, "dismiss": mem.dismiss}[how]
+            result = decide_on(name, scope, reason=reason, digest=data["digest"])
+    except Conflict as exc:  # the operation's text names no command: in the browser, the page shows it again
+        raise Conflict(f"{exc} (reload the review to see it as it is now)") from None
     return result, render.decision(result)
 
 

@@ -49,14 +49,14 @@
   document.querySelectorAll("form[data-json]").forEach(function (form) {
     form.addEventListener("submit", async function (event) {
       event.preventDefault();
-      const fields = {};
-      new FormData(form).forEach(function (value, key) { fields[key] = value; });
       const edit = {};
-      for (const [key, value] of Object.entries(fields)) {
-        // An emptied title, importance or valid time is sent as "": the API clears it.
-        if (key === "importance") { edit[key] = value === "" ? "" : Number(value); }
-        else if (key === "expect_digest") { if (value !== "") { edit[key] = value; } }
-        else { edit[key] = value; }
+      for (const input of form.querySelectorAll("input[name], select[name], textarea[name]")) {
+        const key = input.name, value = input.value;
+        // "" clears a field: sent only for one the person emptied; a field that was empty and still is
+        // is left out (kept), so a form never clears what it did not show.
+        const initial = input.tagName === "SELECT" ? value : input.defaultValue;
+        if (value === "" && (initial === "" || key === "expect_digest")) { continue; }
+        edit[key] = key === "importance" && value !== "" ? Number(value) : value;
       }
       const errorBox = form.querySelector("[data-error]");
       errorBox.hidden = true;

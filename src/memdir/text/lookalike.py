@@ -102,6 +102,12 @@ def script_class(letter: str) -> str:
     return name.split(" ", 1)[0] if name else "UNKNOWN"
 
 
+def ascii_image(letter: str) -> str | None:
+    """The ASCII letter ``letter`` is drawn like (one row of the table above: Cyrillic у → y), the letter
+    itself when it is ASCII, else None. What :mod:`memdir.text.fence` reads a disguised tag with."""
+    return letter if letter.isascii() else _TO_ASCII.get(letter)
+
+
 def _images(word: str) -> str | None:
     """``word`` in the ASCII letters its letters are drawn like, or None."""
     out = []
@@ -170,4 +176,4 @@ def unmix(text: str) -> str:
     return _LETTERS.sub(lambda m: _fold(m.group()), text)
 
 
-__all__ = ["script_class", "unmix"]
+__all__ = ["ascii_image", "script_class", "unmix"]

