@@ -38,7 +38,7 @@ from ..errors import StoreError
 from .conflicts import CONFLICT, has_conflict
 from .fsio import DIRECTORY, LINK, MISSING, NOT_REGULAR, digest, read_foreign
 from .layout import is_memory_file_name, memory_file_match
-from .memfile import MalformedMemory, MemoryRecord, parse
+from .memfile import MalformedMemory, MemoryRecord, parse, text_digest
 
 
 @dataclass(frozen=True)
@@ -76,15 +76,18 @@ class Entry:
 class FileState(NamedTuple):
     """What a scan learned of one file: its stat ``key`` (size, ctime in ns,
     inode), ``digest`` (SHA-256 of its bytes), the memory ``name`` it holds
-    (None when unreadable) or the ``error`` why not, and its parsed ``entry``
-    (None when unreadable, or when taken from ``known`` without reading).
-    (A named tuple: a scan makes one per file.)"""
+    (None when unreadable) or the ``error`` why not, its parsed ``entry``
+    (None when unreadable, or when taken from ``known`` without reading), and
+    the ``text`` digest of its description and body
+    (:func:`memdir.files.memfile.text_digest`: equal for exact duplicates; None
+    when unreadable). (A named tuple: a scan makes one per file.)"""
 
     key: tuple[int, int, int]
     digest: str
     name: str | None
     error: str | None
     entry: Entry | None = None
+    text: str | None = None
 
 
 @dataclass
@@ -209,8 +212,9 @@ def load(path: Path, key: tuple[int, int, int] | None = None,
         return FileState(key, digest(data), None, "file is not valid UTF-8")
     except MalformedMemory as exc:
         return FileState(key, digest(data), None, str(exc))
-    entry = Entry(parsed.record, path, digest(data), parsed.fallback, parsed.no_frontmatter, parsed.notes)
-    return FileState(key, entry.digest, parsed.record.name, None, entry)
+    record = parsed.record
+    entry = Entry(record, path, digest(data), parsed.fallback, parsed.no_frontmatter, parsed.notes)
+    return FileState(key, entry.digest, record.name, None, entry, text_digest(record.description, record.body))
 
 
 def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tuple] | None = None,
@@ -221,7 +225,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
     file whose stat key still matches is not read again (one ``lstat`` per
     file: the floor of a write's cost on a large layer, so the loop is kept
     tight). ``known`` (file name → ``(file name, size, ctime_ns, inode,
-    digest, name, error)``, as a derived index stored them) spares reading a
+    digest, name, error, text digest)``, as a derived index stored them) spares reading a
     file whose size, ctime and inode still match; such a memory is in
     :attr:`Scan.names` but not in :attr:`Scan.entries`, and ``complete`` is
     False. ``progress(1)`` is called for each file read. A missing directory
@@ -259,7 +263,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             if state is None or state[0] != key:
                 hint = known.get(filename) if known else None
                 if hint is not None and hint[1:4] == key:
-                    state = FileState(key, hint[4], hint[5], hint[6])
+                    state = FileState(key, hint[4], hint[5], hint[6], None, hint[7])
                     complete = complete and state[2] is None
                 else:
                     state = load(Path(item.path), key, max_bytes)
@@ -320,6 +324,19 @@ def settle(directory: Path, holders) -> tuple[dict[str, str], list[Malformed]]:
     return names, malformed
 
 
+def holding(found: Scan, text: str) -> list[str]:
+    """The names of ``found``'s memories whose file's text digest (:attr:`FileState.text`) is ``text``,
+    in name order, without reading a file: candidates for an exact duplicate, which the caller confirms
+    on their records. ``found.files`` may answer itself (``text_holders(text)`` → file names: the
+    layer's manifest rows, :class:`memdir.layer.manifest.Rows`, without making a state per file)."""
+    files = found.files
+    quick = getattr(files, "text_holders", None)
+    held = quick(text) if quick is not None else [f for f, state in files.items() if state[5] == text]
+    names = found.names
+    return sorted(name for name, filename in ((files[f].name, f) for f in held)
+                  if name is not None and names.get(name) == filename)
+
+
 def count_files(directory: Path) -> int:
     """How many memory files :func:`scan` would look at (for progress bars)."""
     try:
@@ -332,4 +349,4 @@ def count_files(directory: Path) -> int:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
 
 
-__all__ = ["Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "count_files", "load", "settle", "not_regular", "scan", "stat_key"]
+__all__ = ["Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "count_files", "holding", "load", "settle", "not_regular", "scan", "stat_key"]

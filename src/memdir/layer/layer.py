@@ -151,7 +151,7 @@ class Layer:
         """The manifest's files as :func:`memdir.files.scan.scan`'s ``known`` hints (each checked
         by its stat key, so trusted whatever changed since)."""
         saved = self.manifest.load_files()
-        return {f: (f, *st.key, st.digest, st.name, st.error) for f, st in saved.items()} if saved else None
+        return {f: (f, *st.key, st.digest, st.name, st.error, st.text) for f, st in saved.items()} if saved else None
 
     def _lazy(self, found: Scan) -> Scan:
         """``found`` with entries parsed on demand (:class:`memdir.files.scan.LazyEntries`)."""
@@ -197,6 +197,24 @@ class Layer:
             except OSError:
                 return None
         return self.scan().entries.get(name)
+
+    def current_scan(self) -> Scan:
+        """Which memories the layer holds, as a write of it would see them: the last scan (in a fresh
+        process, the manifest's) while no file was added, removed or renamed since and a sweep may wait
+        (:func:`sweep_can_wait`), else a new :meth:`scan`. Entries are parsed when asked for; a hand
+        edit in place of a large layer shows at its next sweep, as for the layer's own writes. Raises
+        :class:`StoreError`."""
+        last = self._last_scan
+        if last is None and self._restore() is not None:
+            last = self._last_scan
+        if last is not None and last[0] is not None and sweep_can_wait(
+                len(last[1].names), time.monotonic() - self._swept_at):
+            try:
+                if os.stat(self.path).st_mtime_ns == last[0]:
+                    return last[1]
+            except OSError:
+                pass
+        return self.scan()
 
     def tombstones(self) -> list[Tombstone]:
         """Tombstones in force in this layer."""

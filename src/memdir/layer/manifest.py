@@ -5,7 +5,9 @@ file of a layer to change one. ``.memdir/manifest.sqlite`` — derived, rebuilt 
 safe to delete — holds, as of the end of the last transaction:
 
 * ``files``: each memory file's stat key (size, ctime, inode), digest, the name it holds or why it
-  is not a memory — the scan's cache (:class:`memdir.files.scan.FileState` without the parse);
+  is not a memory, and the digest of its description and body (``text``: what an exact duplicate
+  shares, :func:`memdir.files.memfile.text_digest`, so a write finds a copy by lookup) — the scan's
+  cache (:class:`memdir.files.scan.FileState` without the parse);
 * ``heads``: the journal's last recorded version of each name (:meth:`memdir.layer.journal.Journal.heads`),
   so the journal is not re-read;
 * ``idx``: the sort key of each line of ``MEMORY.md`` (:class:`memdir.layer.index.IndexBuilder`), so
@@ -34,12 +36,12 @@ from pathlib import Path
 from ..files.layout import MANIFEST_FILE
 from ..files.scan import FileState
 
-FORMAT = "1"
+FORMAT = "2"
 RACY_NS = 2_000_000_000  # a file changed this close to the save may change again unseen: its ctime is kept as 0
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value);
 CREATE TABLE IF NOT EXISTS files (file TEXT PRIMARY KEY, size INTEGER, ctime_ns INTEGER, ino INTEGER,
-                                  digest TEXT, name TEXT, error TEXT);
+                                  digest TEXT, name TEXT, error TEXT, text TEXT);
 CREATE TABLE IF NOT EXISTS heads (name TEXT PRIMARY KEY, digest TEXT);
 CREATE TABLE IF NOT EXISTS idx (name TEXT PRIMARY KEY, unpinned INTEGER, score REAL);
 """
@@ -72,7 +74,7 @@ class Saved:
 class Rows(MutableMapping):
     """The manifest's files (file name → :class:`memdir.files.scan.FileState`), each state made
     when first asked for: taking up a manifest of 10,000 files builds one dict of its rows, not
-    10,000 states. ``rows`` are ``(file, size, ctime_ns, ino, digest, name, error)``."""
+    10,000 states. ``rows`` are ``(file, size, ctime_ns, ino, digest, name, error, text)``."""
 
     def __init__(self, rows: list[tuple]):
         self._rows = dict(zip(map(itemgetter(0), rows), rows))
@@ -82,7 +84,7 @@ class Rows(MutableMapping):
         state = self._made.get(filename)
         if state is None:
             row = self._rows[filename]
-            state = self._made[filename] = FileState((row[1], row[2], row[3]), row[4], row[5], row[6])
+            state = self._made[filename] = FileState((row[1], row[2], row[3]), row[4], row[5], row[6], None, row[7])
         return state
 
     def get(self, filename, default=None):
@@ -106,6 +108,13 @@ class Rows(MutableMapping):
 
     def __len__(self) -> int:
         return len(self._rows)
+
+    def text_holders(self, text: str) -> list[str]:
+        """The file names whose text digest (:attr:`memdir.files.scan.FileState.text`) is ``text``
+        (:func:`memdir.files.scan.holding`), without making a state per file."""
+        made = self._made
+        return [f for f, row in self._rows.items()
+                if (made[f].text if f in made else row[7]) == text]
 
     def copy(self) -> "Rows":
         """Another mapping of the same states (changes to one do not show in the other)."""
@@ -165,7 +174,7 @@ class Manifest:
             try:
                 if conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() != (FORMAT,):
                     return None
-                return {row[0]: FileState((row[1], row[2], row[3]), row[4], row[5], row[6])
+                return {row[0]: FileState((row[1], row[2], row[3]), row[4], row[5], row[6], None, row[7])
                         for row in conn.execute("SELECT * FROM files")}
             finally:
                 conn.close()
@@ -228,9 +237,9 @@ class Manifest:
                 if whole or whole_index or index is None:
                     conn.execute("DELETE FROM idx")
                 conn.executemany("DELETE FROM files WHERE file = ?", [(f,) for f, s in files.items() if s is None])
-                conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?)",
+                conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)",
                                  [(f, s.key[0], s.key[1] if now - s.key[1] > RACY_NS else 0, s.key[2], s.digest,
-                                   s.name, s.error) for f, s in files.items() if s is not None])
+                                   s.name, s.error, s.text) for f, s in files.items() if s is not None])
                 conn.executemany("DELETE FROM heads WHERE name = ?", [(n,) for n, d in heads.items() if d is None])
                 conn.executemany("INSERT OR REPLACE INTO heads VALUES (?,?)",
                                  [(n, d) for n, d in heads.items() if d is not None])

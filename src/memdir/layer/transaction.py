@@ -12,7 +12,7 @@ import os
 
 from ..errors import NotFound, StoreError
 from ..files.conflicts import refuse_markers, refuse_overwrite
-from ..files.memfile import MalformedMemory, MemoryRecord, parse, serialize
+from ..files.memfile import MalformedMemory, MemoryRecord, parse, serialize, text_digest
 from ..files.scan import Entry, FileState, Scan, stat_key
 from . import commit
 from .journal import Event
@@ -147,7 +147,8 @@ class Transaction:
                 written = (record.with_(reads=0, last_read=None) if raw is None
                            else parse(payload.decode("utf-8"), name).record)  # what the file holds
                 entry = Entry(written, target, after)
-                state = FileState(stat_key(os.stat(target)), after, name, None, entry)
+                state = FileState(stat_key(os.stat(target)), after, name, None, entry,
+                                  text_digest(written.description, written.body))
                 layer.files[target.name] = self.scan.files[target.name] = state
                 self.files_changed.add(target.name)
                 self.scan.entries[name] = layer.usage.with_usage(entry)
