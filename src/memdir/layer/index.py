@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from datetime import datetime, timedelta
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from ..files.memfile import MemoryRecord
 from ..text.printable import one_line as _flat
@@ -136,6 +136,40 @@ def next_change(records: Iterable[MemoryRecord], now: datetime, stale_after_days
     return best
 
 
+class Facts(NamedTuple):
+    """What a memory's place in the index depends on — whether it is shown, its order, the next moment
+    either changes — and its line: a record's fields of those names (so :func:`score`,
+    :func:`is_visible` and :func:`next_change` take either) and :func:`index_line`. A layer keeps them
+    per memory (:mod:`memdir.layer.manifest`), so a new day re-orders ``MEMORY.md`` without reading
+    the files (issue 28 §7)."""
+
+    name: str
+    pinned: bool
+    effective_importance: float
+    last_read: datetime | None
+    updated: datetime | None
+    created: datetime | None
+    reads: int
+    status: str
+    disabled: bool
+    valid_from: datetime | None
+    valid_until: datetime | None
+    line: str
+
+    @classmethod
+    def of(cls, record, line: str | None = None) -> "Facts":
+        """The facts of ``record`` (a :class:`MemoryRecord` or Facts); ``line``: its index line when known."""
+        if isinstance(record, Facts):
+            return record
+        return cls(record.name, record.pinned, record.effective_importance, record.last_read, record.updated,
+                   record.created, record.reads, record.status, record.disabled, record.valid_from,
+                   record.valid_until, line if line is not None else index_line(record))
+
+
+def _line(record) -> str:
+    return record.line if isinstance(record, Facts) else index_line(record)
+
+
 class IndexBuilder:
     """Incremental :func:`render_index` for one layer.
 
@@ -158,6 +192,8 @@ class IndexBuilder:
         self._deadline: datetime | None = None
         self._built = False
         self._partial = False  # restored from saved keys: the records of unchanged lines are not at hand
+        self._gone: set[str] = set()  # after a restore: memories removed since
+        self._rekeyed = False  # every key changed since keys() last told them
 
     def _key(self, record: MemoryRecord, now: datetime) -> tuple | None:
         if not is_visible(record, now, self.stale_after_days):
@@ -173,24 +209,24 @@ class IndexBuilder:
             key = self._key(record, now)
             if key is not None:
                 self._keys[name] = key
-                self._lines[name] = index_line(record)
+                self._lines[name] = _line(record)
         self._order = sorted(self._keys.values())
         self._ordered_lines = [self._lines[key[2]] for key in self._order]
         self._deadline = next_change(records.values(), now, self.stale_after_days)
         self._built = True
+        self._rekeyed = True
 
     @property
     def built(self) -> bool:
         """True once a full render has been done (so :meth:`render_changed` may be used)."""
         return self._built
 
-    def restore(self, keys: dict[str, tuple], text: str, deadline: datetime | None, now: datetime) -> bool:
+    def restore(self, keys: dict[str, tuple], text: str, deadline: datetime | None) -> bool:
         """Take up the state a render left (:meth:`keys`, the ``MEMORY.md`` ``text`` it wrote, its
         :attr:`deadline`) without the records, so :meth:`render_changed` moves only the lines of
-        the memories that changed. False (nothing taken) when ``now`` is past the deadline or the
-        text does not have one line per key, in key order."""
-        if deadline is not None and now >= deadline:
-            return False
+        the memories that changed — until the deadline, past which :meth:`reorder` orders them again
+        from the memories' :class:`Facts`. False (nothing taken) when the text does not have one line
+        per key, in key order."""
         order = list(keys.values())  # in key order already when they come from the manifest
         if any(a > b for a, b in zip(order, order[1:3])) or (len(order) > 1 and order[-2] > order[-1]):
             order.sort()
@@ -202,8 +238,21 @@ class IndexBuilder:
             return False  # the caller checked the text is the one written with these keys (its stat key)
         self._records, self._keys, self._order, self._ordered_lines = {}, dict(keys), order, lines
         self._lines = {key[2]: line for key, line in zip(order, lines)}
-        self._deadline, self._built, self._partial = deadline, True, True
+        self._deadline, self._built, self._partial, self._gone = deadline, True, True, set()
+        self._rekeyed = False
         return True
+
+    def reorder(self, facts: dict[str, Facts], now: datetime) -> str:
+        """After :meth:`restore`: the text with every line ordered again at ``now`` from ``facts``
+        (name → :class:`Facts` of every memory of the layer; the memories changed since the restore
+        are taken as changed, over ``facts``), as a full render of their records would give. The
+        builder stays one without the records (:attr:`partial`)."""
+        records = {**facts, **self._records}
+        for name in self._gone:
+            records.pop(name, None)
+        self._rebuild(records, now)
+        self._partial, self._gone = True, set()
+        return self._text()
 
     def keys(self, names=None) -> dict[str, tuple | None]:
         """The sort key of each line (name → ``(not pinned, -score, name)``), of ``names`` only
@@ -211,6 +260,20 @@ class IndexBuilder:
         if names is None:
             return dict(self._keys)
         return {name: self._keys.get(name) for name in names}
+
+    def rekeyed(self) -> bool:
+        """Whether every line was ordered again since this was last asked (then :meth:`keys` and
+        :meth:`facts` of every memory are to be kept, not only of those changed); clears it."""
+        was, self._rekeyed = self._rekeyed, False
+        return was
+
+    def facts(self, names=None) -> dict[str, Facts | None]:
+        """The :class:`Facts` of every memory at hand (``names`` only when given; None: gone), for
+        :meth:`restore`. After a restore only those changed since are at hand."""
+        records = self._records
+        chosen = records.keys() if names is None else names
+        return {name: (Facts.of(records[name], self._lines.get(name)) if name in records else None)
+                for name in chosen}
 
     @property
     def partial(self) -> bool:
@@ -231,17 +294,28 @@ class IndexBuilder:
         """The text after only ``changes`` (name → new record, None = gone)
         since the last render; the other records are the ones last seen.
         None when restored (:meth:`restore`) and past the deadline: the
-        caller renders every record then (:meth:`render`)."""
+        caller orders the lines again (:meth:`reorder`, the changes kept) or
+        renders every record (:meth:`render`)."""
         import bisect
 
-        if self._partial and self._deadline is not None and now >= self._deadline:
-            return None
         records = self._records
+        if self._partial and self._deadline is not None and now >= self._deadline:
+            for name, record in changes.items():  # kept for reorder(), which the caller does now
+                if record is None:
+                    records.pop(name, None)
+                    self._gone.add(name)
+                else:
+                    records[name] = record
+                    self._gone.discard(name)
+            return None
         for name, record in changes.items():
             if record is None:
                 records.pop(name, None)
+                if self._partial:
+                    self._gone.add(name)
             else:
                 records[name] = record
+                self._gone.discard(name)
         if not self._built or (self._deadline is not None and now >= self._deadline):
             self._rebuild(records, now)
             return self._text()
@@ -258,7 +332,7 @@ class IndexBuilder:
             key = self._key(record, now)
             if key is not None:
                 self._keys[name] = key
-                line = self._lines[name] = index_line(record)
+                line = self._lines[name] = _line(record)
                 at = bisect.bisect_left(self._order, key)
                 self._order.insert(at, key)
                 self._ordered_lines.insert(at, line)

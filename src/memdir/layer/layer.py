@@ -56,7 +56,7 @@ from ..settings import Settings
 from ..tombstones.match import Tombstone
 from ..tombstones.stones import TombstoneFile
 from ..vocabulary import ACTORS
-from .index import IndexBuilder, next_change
+from .index import Facts, IndexBuilder, next_change
 from .journal import Journal, now_utc, records_bytes
 from .manifest import Manifest, Rows, Stamps, stat3
 from .transaction import Transaction
@@ -295,8 +295,7 @@ class Layer:
         try:
             if tx.reindex:
                 touched = {*tx.touched, *(e.name for e in tx.events if e.name)}
-                if tx.full and not (self._index.partial and stat3(self.usage.path) == self._index_usage
-                                    and not tx.rebuild):
+                if tx.rebuild or (tx.full and not self._index.partial):
                     touched = None  # every record (in a process that has them all, compared by identity)
                 self._write_index(tx.scan.entries, touched)
             elif tx.changed:
@@ -348,12 +347,14 @@ class Layer:
         else:
             files = {f: tx.scan.files.get(f) for f in tx.files_changed}
             heads = {e.name: e.after for e in tx.events if records_bytes(e)}
-        index = None
+        index, every = None, whole or tx.rebuild or self._index.rekeyed()
         if self._index.built:
-            index = (self._index.keys(None if whole or tx.rebuild else changed),
+            names = None if every else changed
+            index = (self._index.keys(names), self._index.facts(names),
                      int(self._index.deadline.timestamp() * 1e9) if self._index.deadline else 0)
+        stamps.usage = self._index_usage  # the read counts the keys were made with
         swept = time.time_ns() - int((time.monotonic() - self._swept_at) * 1e9) if tx.full else None
-        self.manifest.save(stamps, files, heads, index, swept, whole=whole, whole_index=tx.rebuild)
+        self.manifest.save(stamps, files, heads, index, swept, whole=whole, whole_index=every)
         self._manifest_trusted = self.manifest.exists()
         if whole or tx.full:
             self._saved_files = dict(tx.scan.files)
@@ -400,8 +401,8 @@ class Layer:
         try:
             text = target.read_text(encoding="utf-8") if keys else ""
             deadline = datetime.fromtimestamp(deadline_ns / 1e9, timezone.utc) if deadline_ns else None
-            if self._index.restore(keys, text, deadline, now_utc()):
-                self._index_usage = stamps.usage
+            if self._index.restore(keys, text, deadline):
+                self._index_usage = stamps.usage if saved.usage_same else None  # None: reads counted since
                 if text:
                     on_disk = os.lstat(target)
                     self._index_written = (text, on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino)
@@ -443,13 +444,26 @@ class Layer:
     # ------------------------------------------------------------ the index
 
     def _write_index(self, entries: dict, touched: set | None = None) -> None:
+        """Write ``MEMORY.md`` after the memories ``touched`` changed (None: any may have): only
+        their lines move while nothing else could have; past the index's deadline, or after reads
+        were counted, a builder without the records orders every line again from the memories'
+        facts (:meth:`_all_facts`); else from every record."""
         now = now_utc()
         text = None
-        if touched is not None and self._index.built:
-            text = self._index.render_changed(
-                {n: (entries[n].record if n in entries else None) for n in touched}, now)
+        usage = stat3(self.usage.path)
+        index = self._index
+        if touched is not None and index.built and usage != self._index_usage:
+            if index.partial:  # reads counted since the keys were made: each read memory may move
+                index.reorder(self._all_facts(entries), now)
+            else:
+                touched = None
+        if touched is not None and index.built:
+            text = index.render_changed({n: (entries[n].record if n in entries else None) for n in touched}, now)
+            if text is None and index.partial:  # past the deadline (a new day): order every line again
+                text = index.reorder(self._all_facts(entries), now)
         if text is None:
-            text = self._index.render({n: e.record for n, e in entries.items()}, now)
+            text = index.render({n: e.record for n, e in entries.items()}, now)
+        self._index_usage = usage
         target = self.meta.parent / INDEX_FILE  # the layer directory's; the team layer's is in the home
         if text:
             try:
@@ -466,6 +480,24 @@ class Layer:
             self._index_written = None
         self._stamp(entries.values(), self._index.deadline, now)
 
+    def _all_facts(self, entries) -> dict[str, Facts]:
+        """Every memory's :class:`memdir.layer.index.Facts`: as the manifest keeps them, with the read
+        counts recorded since; a memory it keeps none of is read (:class:`memdir.files.scan.LazyEntries`)."""
+        saved = self.manifest.load_facts()
+        counts = self.usage.counts()
+        every: dict[str, Facts] = {}
+        for name in entries:
+            facts = saved.get(name)
+            if facts is None:
+                entry = entries.get(name)
+                if entry is None:
+                    continue
+                facts = Facts.of(entry.record)
+            elif (count := counts.get(name)) is not None and (facts.reads, facts.last_read) != count:
+                facts = facts._replace(reads=count[0], last_read=count[1])
+            every[name] = facts
+        return every
+
     def _stamp(self, entries, deadline=False, now=None) -> None:
         now = now or now_utc()
         if deadline is False:
@@ -481,14 +513,20 @@ class Layer:
         except OSError as exc:
             raise StoreError(f"cannot stamp the index of {self.path}: {exc.strerror or exc}") from None
 
-    def refresh_index(self, wait: bool = True) -> list[str]:
+    def refresh_index(self, wait: bool = True, rebuild: bool = True) -> list[str]:
         """Rebuild ``MEMORY.md`` from the files (journaling hand edits first);
         returns the warnings (a derived file that could not be written).
-        ``wait`` False: raise :class:`LockTimeout` at once when the lock is busy."""
-        self._prescan()  # parse outside the lock; inside, only stat keys are compared
+        ``wait`` False: raise :class:`LockTimeout` at once when the lock is busy.
+        ``rebuild`` False: bring it up to date as a write would (the lines of
+        what changed since, every line ordered again past its deadline from
+        the memories' facts) without reading every file."""
+        if rebuild:
+            self._prescan()  # parse outside the lock; inside, only stat keys are compared
         with self.transaction("human", wait=wait) as tx:
-            tx.require_full()
-            tx.reindex = tx.rebuild = True
+            if rebuild:
+                tx.require_full()
+            tx.reindex = True
+            tx.rebuild = rebuild
         return tx.warnings
 
     def current_index(self) -> str | None:
@@ -498,7 +536,7 @@ class Layer:
         never waits for, nor holds up, a writer. Raises :class:`StoreError`
         when the layer cannot be read."""
         try:
-            if not self.refresh_index(wait=False):
+            if not self.refresh_index(wait=False, rebuild=False):
                 return None
         except (StoreError, LockTimeout):
             pass

@@ -11,7 +11,9 @@ safe to delete — holds, as of the end of the last transaction:
 * ``heads``: the journal's last recorded version of each name (:meth:`memdir.layer.journal.Journal.heads`),
   so the journal is not re-read;
 * ``idx``: the sort key of each line of ``MEMORY.md`` (:class:`memdir.layer.index.IndexBuilder`), so
-  one changed memory moves one line;
+  one changed memory moves one line, and every memory's :class:`memdir.layer.index.Facts` (what its
+  line's place depends on, and the line), so a new day, or reads counted since, order the lines again
+  without reading the files;
 * ``meta``: the stamps it was true for — the layer directory's mtime (any file added, removed or
   renamed moves it), the journal's (size, mtime) (any event moves it), ``MEMORY.md``'s and the usage
   file's stat keys — and when every file was last stat'ed (``swept_ns``).
@@ -25,25 +27,28 @@ the stamps no longer match and the next transaction sweeps. Every error reads as
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import stat
 from collections.abc import MutableMapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from operator import itemgetter
 from pathlib import Path
 
 from ..files.layout import MANIFEST_FILE
 from ..files.scan import FileState
+from .index import Facts
 
-FORMAT = "2"
+FORMAT = "3"
 RACY_NS = 2_000_000_000  # a file changed this close to the save may change again unseen: its ctime is kept as 0
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value);
 CREATE TABLE IF NOT EXISTS files (file TEXT PRIMARY KEY, size INTEGER, ctime_ns INTEGER, ino INTEGER,
                                   digest TEXT, name TEXT, error TEXT, text TEXT);
 CREATE TABLE IF NOT EXISTS heads (name TEXT PRIMARY KEY, digest TEXT);
-CREATE TABLE IF NOT EXISTS idx (name TEXT PRIMARY KEY, unpinned INTEGER, score REAL);
+CREATE TABLE IF NOT EXISTS idx (name TEXT PRIMARY KEY, unpinned INTEGER, score REAL, facts TEXT);
 """
 
 
@@ -62,12 +67,14 @@ class Saved:
     """A trusted manifest: the files (file name → state, no parsed entries), the journal's heads,
     when every file was last stat'ed (epoch ns), and the index's line keys (name → ``(unpinned,
     -score, name)``) with its deadline (epoch ns, 0: none) when ``MEMORY.md`` is still the one they
-    describe (else None)."""
+    describe (else None); ``usage_same``: the layer's usage file is the one they were made with
+    (else the read counts moved since: the lines are ordered again, :meth:`Manifest.load_facts`)."""
 
     files: "Rows"
     heads: dict[str, str]
     swept_ns: int
     index: tuple[dict[str, tuple], int] | None = None
+    usage_same: bool = True
     index_key: tuple | None = field(default=None, repr=False)
 
 
@@ -183,8 +190,8 @@ class Manifest:
 
     def load(self, stamps: Stamps, *, files: bool = True) -> Saved | None:
         """The manifest when its stamps equal ``stamps`` (directory and journal; the index keys
-        only when ``MEMORY.md`` and the usage file are unchanged too), else None. ``files``
-        False: only the heads and the index (the caller has the files). Never raises."""
+        only when ``MEMORY.md`` is unchanged too), else None. ``files`` False: only the heads and
+        the index (the caller has the files). Never raises."""
         if stamps.directory is None or not self.exists():
             return None
         try:
@@ -197,24 +204,40 @@ class Manifest:
                 found = Rows(conn.execute("SELECT * FROM files").fetchall() if files else [])
                 heads = dict(conn.execute("SELECT name, digest FROM heads"))
                 index = None
-                if (meta.get("deadline") is not None and meta.get("index") == _text(stamps.index)
-                        and meta.get("usage") == _text(stamps.usage)):
-                    order = conn.execute("SELECT unpinned, score, name FROM idx ORDER BY unpinned, score, name"
-                                         ).fetchall()
+                if meta.get("deadline") is not None and meta.get("index") == _text(stamps.index):
+                    order = conn.execute("SELECT unpinned, score, name FROM idx WHERE score IS NOT NULL "
+                                         "ORDER BY unpinned, score, name").fetchall()
                     keys = dict(zip(map(itemgetter(2), order), order))
                     index = (keys, int(meta.get("deadline") or 0))
-                return Saved(found, heads, int(meta.get("swept") or 0), index)
+                return Saved(found, heads, int(meta.get("swept") or 0), index,
+                             meta.get("usage") == _text(stamps.usage))
             finally:
                 conn.close()
         except (sqlite3.Error, OSError, ValueError, TypeError):
             return None
 
+    def load_facts(self) -> dict[str, Facts]:
+        """Every memory's :class:`memdir.layer.index.Facts` as last recorded (name → facts; a memory
+        with none recorded is missing). Never raises: {} when there is no manifest."""
+        if not self.exists():
+            return {}
+        try:
+            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            try:
+                rows = conn.execute("SELECT name, facts FROM idx WHERE facts IS NOT NULL").fetchall()
+            finally:
+                conn.close()
+            return {name: _facts(name, text) for name, text in rows}
+        except (sqlite3.Error, OSError, ValueError, TypeError):
+            return {}
+
     def save(self, stamps: Stamps, files: dict[str, FileState | None], heads: dict[str, str | None],
-             index: tuple[dict[str, tuple | None], int] | None, swept_ns: int | None, *, whole: bool,
-             whole_index: bool = False) -> None:
-        """Record the files, heads and index keys given (``whole``: they are all of them;
-        ``whole_index``: the index keys are; else only what changed — None: gone) and the stamps. ``swept_ns`` None keeps the recorded
-        sweep time. ``index`` None: no index keys are trusted. Failing is harmless (the next
+             index: tuple[dict[str, tuple | None], dict[str, Facts | None], int] | None, swept_ns: int | None,
+             *, whole: bool, whole_index: bool = False) -> None:
+        """Record the files, heads and index keys and facts given (``whole``: they are all of them;
+        ``whole_index``: the index keys and facts are; else only what changed — None: gone) and the
+        stamps. ``swept_ns`` None keeps the recorded sweep time. ``index`` None: no index keys are
+        trusted. Failing is harmless (the next
         process sweeps): errors are swallowed, the file removed; a file that is not a manifest
         is replaced (only with ``whole``: the rest would be missing)."""
         for attempt in (1, 2):
@@ -244,9 +267,14 @@ class Manifest:
                 conn.executemany("INSERT OR REPLACE INTO heads VALUES (?,?)",
                                  [(n, d) for n, d in heads.items() if d is not None])
                 if index is not None:
-                    keys, deadline = index
-                    conn.executemany("DELETE FROM idx WHERE name = ?", [(n,) for n, k in keys.items() if k is None])
-                    conn.executemany("INSERT OR REPLACE INTO idx VALUES (?,?,?)",
+                    keys, facts, deadline = index
+                    conn.executemany("DELETE FROM idx WHERE name = ?", [(n,) for n, f in facts.items() if f is None])
+                    conn.executemany("INSERT OR REPLACE INTO idx VALUES (?,?,?,?)",
+                                     [(n, None, None, _facts_text(f)) for n, f in facts.items() if f is not None])
+                    conn.executemany("UPDATE idx SET unpinned = ?, score = ? WHERE name = ?",
+                                     [(k[0], k[1], n) if k is not None else (None, None, n)
+                                      for n, k in keys.items()])
+                    conn.executemany("INSERT OR IGNORE INTO idx VALUES (?,?,?,NULL)",
                                      [(n, k[0], k[1]) for n, k in keys.items() if k is not None])
                 values = {"format": FORMAT, "directory": stamps.directory, "journal": _text(stamps.journal),
                           "index": _text(stamps.index) if index is not None else None,
@@ -267,6 +295,27 @@ class Manifest:
             os.unlink(self.path)
         except OSError:
             pass
+
+
+def _facts_text(facts: Facts) -> str:
+    return json.dumps([facts.pinned, facts.effective_importance, *map(_when, facts[3:6]), facts.reads, facts.status,
+                       facts.disabled, _when(facts.valid_from), _when(facts.valid_until), facts.line],
+                      ensure_ascii=False, separators=(",", ":"))
+
+
+def _facts(name: str, text: str) -> Facts:
+    (pinned, importance, last_read, updated, created, reads, status, disabled, valid_from, valid_until,
+     line) = json.loads(text)
+    return Facts(name, pinned, importance, _time(last_read), _time(updated), _time(created), reads, status,
+                 disabled, _time(valid_from), _time(valid_until), line)
+
+
+def _when(moment) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _time(text: str | None):
+    return None if text is None else datetime.fromisoformat(text)
 
 
 def _text(value) -> str | None:
