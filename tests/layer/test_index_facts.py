@@ -116,3 +116,16 @@ def test_the_context_block_past_the_deadline_reads_no_memory_file(isolated_home,
     index = (Memory.open(home=isolated_home, project=project).session.layer("project").path / "MEMORY.md").read_text()
     assert index == _full_render(isolated_home, project, monkeypatch)
     assert "fact number 0" in block and "(fact-00.md)" in index  # control: the block has the lines
+
+
+def test_every_score_steps_at_midnight_utc_so_the_index_text_holds_all_day():
+    from memdir.files.memfile import MemoryRecord
+    from memdir.layer.index import next_change, render_index, score
+
+    now = datetime(2026, 11, 30, 9, 30, tzinfo=timezone.utc)
+    records = [MemoryRecord(name=f"m{h:02d}", description=f"d{h}", type="project",
+                            updated=datetime(2026, 11, 20, h, 15, tzinfo=timezone.utc)) for h in range(24)]
+    assert next_change(records, now) == datetime(2026, 12, 1, tzinfo=timezone.utc)  # not 10:15, one per hour
+    assert {score(r, now) for r in records} == {6 * 0.995 ** 10}
+    assert render_index(records, now) == render_index(records, datetime(2026, 11, 30, 23, 59, tzinfo=timezone.utc))
+    assert {score(r, datetime(2026, 12, 1, tzinfo=timezone.utc)) for r in records} == {6 * 0.995 ** 11}  # the step

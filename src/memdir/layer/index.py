@@ -8,14 +8,17 @@ Line: ``- [<title or name>](<name>.md)[<PIN_MARK>][ (auto-extracted)] — <descr
 every line break in values collapsed to a space and control and bidi
 characters dropped (:func:`memdir.text.printable.one_line`), lines joined
 with ``\\n`` plus a final
-``\\n``, no heading. Order: pinned first, then importance × 0.995^whole days
-since last read/update, then name.
+``\\n``, no heading. Order: pinned first, then importance × 0.995^days since
+last read/update, then name — days counted as UTC calendar days
+(:func:`calendar_days`), so every score steps at one moment, midnight UTC, and
+the text holds all day: with a step at each memory's own hour, 10,000 memories
+re-ordered the index every few seconds.
 """
 
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Iterable, NamedTuple
 
 from ..files.memfile import MemoryRecord
@@ -36,12 +39,27 @@ def whole_days(since: datetime, now: datetime) -> int:
     return max(0, math.floor((now - since).total_seconds() / 86400))
 
 
+def _utc_day(moment: datetime):
+    return (moment if moment.tzinfo is None else moment.astimezone(timezone.utc)).date()
+
+
+def calendar_days(since: datetime, now: datetime) -> int:
+    """UTC calendar days from ``since``'s date to ``now``'s, never negative (times without a zone are UTC)."""
+    return max(0, (_utc_day(now) - _utc_day(since)).days)
+
+
+def next_midnight(now: datetime) -> datetime:
+    """The first UTC midnight after ``now`` (in ``now``'s zone awareness)."""
+    day = datetime.combine(_utc_day(now) + DAY, datetime.min.time())
+    return day if now.tzinfo is None else day.replace(tzinfo=timezone.utc)
+
+
 def score(record: MemoryRecord, now: datetime) -> float:
-    """importance × 0.995^whole days since last read (else update, else creation)."""
+    """importance × 0.995^days since last read (else update, else creation), in UTC calendar days."""
     anchor = _anchor(record)
     if anchor is None:
         return float(record.effective_importance)
-    return record.effective_importance * DECAY ** whole_days(anchor, now)
+    return record.effective_importance * DECAY ** calendar_days(anchor, now)
 
 
 def is_stale(record: MemoryRecord, stale_after_days: int, now: datetime) -> bool:
@@ -114,8 +132,9 @@ def render_index(records: Iterable[MemoryRecord], now: datetime, stale_after_day
 
 def next_change(records: Iterable[MemoryRecord], now: datetime, stale_after_days: int = 0) -> datetime | None:
     """The earliest moment after ``now`` at which :func:`render_index` could
-    give other text: a whole-day boundary of some memory's score, a valid-time
-    edge, or a memory turning stale. None when nothing will ever change."""
+    give other text: the next midnight UTC (when any memory's score has a
+    time), a valid-time edge, or a memory turning stale. None when nothing
+    will ever change."""
     best: datetime | None = None
 
     def consider(moment: datetime | None) -> None:
@@ -123,10 +142,11 @@ def next_change(records: Iterable[MemoryRecord], now: datetime, stale_after_days
         if moment is not None and moment > now and (best is None or moment < best):
             best = moment
 
+    midnight = None
     for record in records:
-        anchor = _anchor(record)
-        if anchor is not None:
-            consider(anchor + DAY * (whole_days(anchor, now) + 1))
+        if midnight is None and _anchor(record) is not None:  # every score steps at midnight UTC
+            midnight = next_midnight(now)
+            consider(midnight)
         consider(record.valid_until)
         consider(record.valid_from)
         if stale_after_days > 0 and not record.pinned and record.reads == 0:
