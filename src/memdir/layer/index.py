@@ -264,10 +264,10 @@ class IndexBuilder:
 
     def reorder(self, facts: dict[str, Facts], now: datetime) -> str:
         """After :meth:`restore`: the text with every line ordered again at ``now`` from ``facts``
-        (name → :class:`Facts` of every memory of the layer; the memories changed since the restore
-        are taken as changed, over ``facts``), as a full render of their records would give. The
-        builder stays one without the records (:attr:`partial`)."""
-        records = {**facts, **self._records}
+        (name → :class:`Facts` of every memory of the layer; the records changed since the restore
+        stand over ``facts``), as a full render of their records would give. The builder stays one
+        without the records (:attr:`partial`)."""
+        records = {**facts, **{n: r for n, r in self._records.items() if not isinstance(r, Facts)}}
         for name in self._gone:
             records.pop(name, None)
         self._rebuild(records, now)
