@@ -161,3 +161,38 @@ def test_a_symlink_where_the_manifest_lives_is_replaced_never_written_through(is
     assert outside.read_bytes() == b"someone else's file"  # never written through
     assert not manifest.is_symlink() and manifest.read_bytes().startswith(b"SQLite format 3")  # replaced
     assert "(second.md)" in (manifest.parent.parent / "MEMORY.md").read_text()  # control: the write went on
+
+
+@pytest.mark.slow
+def test_a_copy_is_found_in_a_fresh_process_by_reading_only_the_memory_that_holds_the_text(
+        isolated_home, project, monkeypatch):
+    from memdir.errors import Refused
+
+    _seeded(isolated_home, project)
+    parsed = _parses(monkeypatch)
+    fresh = Memory.open(home=isolated_home, project=project, actor="agent")
+    with pytest.raises(Refused, match="memory 'seed-0042' \\(project\\) already holds"):
+        fresh.write("seed-copy", "seeded fact 42", "project", "Body 42")
+    assert parsed == ["seed-0042"]  # the one file whose text digest matches, not 2,000
+    parsed.clear()
+    fresh.write("seed-near", "seeded fact 42", "project", "Body 42, and more")  # control: not a copy
+    assert parsed == []
+
+
+@pytest.mark.slow
+def test_a_copy_is_found_after_the_search_index_scanned_with_hints_that_carry_no_text_digest(
+        isolated_home, project):
+    from memdir.errors import Refused
+
+    mem = Memory.open(home=isolated_home, project=project, actor="agent")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Use 5433 locally.")
+    mem.write("cache-ttl", "Cache TTL is 60 s", "project", "Redis keys expire after a minute.")
+    time.sleep(2.1)  # past the clock tick of the writes: the hints are trusted
+    layer = Memory.open(home=isolated_home, project=project).session.layer("project")
+    hints = {f: (f, *st.key, st.digest, st.name, st.error) for f, st in layer.scan().files.items()}
+    fresh = Memory.open(home=isolated_home, project=project, actor="agent")
+    fresh.session.layer("project").scan(known=hints)  # as memdir.search.sync does, before a write
+    with pytest.raises(Refused, match="memory 'db-port' \\(project\\) already holds"):
+        fresh.write("db-port-copy", "Dev PostgreSQL listens on 5433", "project", "Use 5433 locally.")
+    written = fresh.write("db-port-test", "Test PostgreSQL listens on 5434", "project", "Use 5433 locally.")
+    assert written.operation == "created"  # control: another text is written

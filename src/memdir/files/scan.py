@@ -225,7 +225,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
     file whose stat key still matches is not read again (one ``lstat`` per
     file: the floor of a write's cost on a large layer, so the loop is kept
     tight). ``known`` (file name → ``(file name, size, ctime_ns, inode,
-    digest, name, error, text digest)``, as a derived index stored them) spares reading a
+    digest, name, error[, text digest])``, as a derived index stored them) spares reading a
     file whose size, ctime and inode still match; such a memory is in
     :attr:`Scan.names` but not in :attr:`Scan.entries`, and ``complete`` is
     False. ``progress(1)`` is called for each file read. A missing directory
@@ -263,7 +263,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             if state is None or state[0] != key:
                 hint = known.get(filename) if known else None
                 if hint is not None and hint[1:4] == key:
-                    state = FileState(key, hint[4], hint[5], hint[6], None, hint[7])
+                    state = FileState(key, hint[4], hint[5], hint[6], None, hint[7] if len(hint) > 7 else None)
                     complete = complete and state[2] is None
                 else:
                     state = load(Path(item.path), key, max_bytes)
@@ -325,13 +325,14 @@ def settle(directory: Path, holders) -> tuple[dict[str, str], list[Malformed]]:
 
 
 def holding(found: Scan, text: str) -> list[str]:
-    """The names of ``found``'s memories whose file's text digest (:attr:`FileState.text`) is ``text``,
-    in name order, without reading a file: candidates for an exact duplicate, which the caller confirms
-    on their records. ``found.files`` may answer itself (``text_holders(text)`` → file names: the
+    """The names of ``found``'s memories whose file's text digest (:attr:`FileState.text`) is ``text``
+    or not known (a state taken from hints that had none), in name order, without reading a file:
+    candidates for an exact duplicate, which the caller confirms on their records. ``found.files`` may answer itself (``text_holders(text)`` → file names: the
     layer's manifest rows, :class:`memdir.layer.manifest.Rows`, without making a state per file)."""
     files = found.files
     quick = getattr(files, "text_holders", None)
-    held = quick(text) if quick is not None else [f for f, state in files.items() if state[5] == text]
+    held = quick(text) if quick is not None else [f for f, state in files.items()
+                                                  if state[5] == text or (state[5] is None and state[2])]
     names = found.names
     return sorted(name for name, filename in ((files[f].name, f) for f in held)
                   if name is not None and names.get(name) == filename)

@@ -140,6 +140,10 @@ class Layer:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
         if known is None and not self.files:
             known = self._known()
+        elif known is not None:  # a caller's hints (the search index's) know no text digest: the manifest's do
+            saved = self._known() or {}
+            known = {f: (m if (m := saved.get(f)) is not None and m[1:4] == hint[1:4] else hint)
+                     for f, hint in known.items()}
         found, self.files, _complete = scan_layer(self.path, self.files, known, progress,
                                                    self.settings.max_file_bytes)
         found = self._lazy(found)

@@ -117,11 +117,11 @@ class Rows(MutableMapping):
         return len(self._rows)
 
     def text_holders(self, text: str) -> list[str]:
-        """The file names whose text digest (:attr:`memdir.files.scan.FileState.text`) is ``text``
-        (:func:`memdir.files.scan.holding`), without making a state per file."""
+        """The file names whose text digest (:attr:`memdir.files.scan.FileState.text`) is ``text`` or
+        not known (:func:`memdir.files.scan.holding`), without making a state per file."""
         made = self._made
         return [f for f, row in self._rows.items()
-                if (made[f].text if f in made else row[7]) == text]
+                if (made[f].text if f in made else row[7]) in (text, None)]
 
     def copy(self) -> "Rows":
         """Another mapping of the same states (changes to one do not show in the other)."""
