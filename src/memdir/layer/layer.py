@@ -138,14 +138,13 @@ class Layer:
             directory_mtime = None
         except OSError as exc:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
+        hinted = known is not None  # a caller's hints (the search index's) carry no text digest
         if known is None and not self.files:
             known = self._known()
-        elif known is not None:  # a caller's hints (the search index's) know no text digest: the manifest's do
-            saved = self._known() or {}
-            known = {f: (m if (m := saved.get(f)) is not None and m[1:4] == hint[1:4] else hint)
-                     for f, hint in known.items()}
         found, self.files, _complete = scan_layer(self.path, self.files, known, progress,
                                                    self.settings.max_file_bytes)
+        if hinted:
+            found.files = _Hinted(found.files, self.manifest)
         found = self._lazy(found)
         self._last_scan = (directory_mtime, found)
         self._swept_at = time.monotonic()
@@ -545,6 +544,28 @@ class Layer:
         except (StoreError, LockTimeout):
             pass
         return self._index.render({n: e.record for n, e in self.scan().entries.items()}, now_utc())
+
+
+class _Hinted(dict):
+    """A scan's files taken from hints without text digests: :func:`memdir.files.scan.holding` asks
+    :meth:`text_holders`, which reads the manifest's digests then (on a duplicate check, not on the
+    search index's sync that made the scan)."""
+
+    def __init__(self, files: dict, manifest: Manifest):
+        super().__init__(files)
+        self._manifest = manifest
+
+    def text_holders(self, text: str) -> list[str]:
+        """File names whose text digest is ``text`` or not known."""
+        saved = self._manifest.load_files() or {}
+        held = []
+        for filename, state in self.items():
+            digest = state.text
+            if digest is None and (kept := saved.get(filename)) is not None and kept.key == state.key:
+                digest = kept.text
+            if digest == text or (digest is None and state.name):
+                held.append(filename)
+        return held
 
 
 def home_layers(home: Path, settings: Settings) -> list[Layer]:
