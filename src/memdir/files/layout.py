@@ -30,6 +30,9 @@ OBJECTS_DIR = "objects"           # every version's bytes, by digest
 # Reads and last read per memory (memdir.layer.usage): derived, like MEMORY.md — a symlink there is never
 # read (O_NOFOLLOW) and the next count replaces the link itself, atomically; it never hides the layer.
 USAGE_FILE = "usage.json"
+# What the last transaction learned of the files (memdir.layer.manifest): derived, like MEMORY.md — a
+# symlink there is never opened, and the next save replaces the link itself; it never hides the layer.
+MANIFEST_FILE = "manifest.sqlite"
 META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, LAYER_FILE, TOMBSTONES_FILE,
                 OBJECTS_DIR)
 # A file that may hold a memory: ``*.md``, not a dot-file (temp files, ``.memdir``),
