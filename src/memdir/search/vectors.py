@@ -37,7 +37,6 @@ How a cosine becomes evidence is :mod:`memdir.search.relevance`'s business.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ..settings import Settings
@@ -437,7 +436,6 @@ def query_vector(query: str):
     return np.asarray(embed([query[:EMBED_CHARS]], query=True), dtype=np.float32)[0]
 
 
-@dataclass(frozen=True)
 class Visible:
     """The memories a query may see when it has no filters, as
     :func:`similarities` takes for ``allowed``: not muted unless
@@ -445,10 +443,14 @@ class Visible:
     seconds) — the visibility rule of :mod:`memdir.search.ranking`, whose
     other conditions (active, in the query's layers) every row of the cached
     matrix already meets. Applied to the matrix's own columns, so a query
-    does not collect every visible id from the index."""
+    does not collect every visible id from the index. (A plain class: the
+    SessionStart hook imports this module and must not load ``dataclasses``.)"""
 
-    include_muted: bool
-    now: float
+    __slots__ = ("include_muted", "now")
+
+    def __init__(self, include_muted: bool, now: float):
+        self.include_muted = include_muted
+        self.now = now
 
     def mask(self, disabled, valid_from, valid_until):
         """A boolean array over the matrix rows (NaN: no bound)."""
