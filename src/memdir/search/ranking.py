@@ -347,9 +347,12 @@ def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[s
     if not embedded:
         return {}
     clause, args = where
-    allowed = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE {clause}", args)}
-    if not allowed:
-        return {}
+    if embed_query and len(args) == len(layers) + 3:  # no Filters (see _where): the cached matrix's columns decide
+        allowed = vectors.Visible(bool(args[len(layers)]), args[len(layers) + 1])
+    else:
+        allowed = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE {clause}", args)}
+        if not allowed:
+            return {}
     if not embed_query:
         from . import warm
 
