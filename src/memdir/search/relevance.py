@@ -110,7 +110,8 @@ class Evidence:
     the tokens that window spans at its tightest, ``held`` the larger share
     of the weight of the query terms the store holds at all (a word no
     memory has, such as ``hostname`` where notes say "reachable at", cannot
-    be held) that the head alone or that one window holds: at least
+    be held) that the head alone or that one window holds (not counted when
+    it holds only one core word of several): at least
     :data:`STRONG` is a memory stating the query in one place
     (:func:`stated`)."""
 
@@ -339,14 +340,30 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
     matched = sum(weights[t] for t in found)
     near_weight, span = tightest(body_tokens, weights)
     near = near_weight / whole
-    held_whole = sum(w for t, w in weights.items() if present is None or t in present)
-    head_held = sum(weights[t] for t in head if present is None or t in present)
-    held = max(head_held, near_weight) / held_whole if held_whole > 0 else 0.0
+    held = _held(weights, head, body_tokens, core, present)
     return Evidence(coverage=matched / whole, head=sum(weights[t] for t in head) / whole,
                     mass=math.log1p(matched), cosine=cosine,
                     matched=tuple(t for t in weights if t in found), gap=gap, missing=math.log1p(max(0.0, whole - matched)), query=math.log1p(whole),
                     complete=float(keywords and bool(core) and core <= found),
-                    lead=lead, shared=shared, near=near, span=span, held=min(1.0, held))
+                    lead=lead, shared=shared, near=near, span=span, held=held)
+
+
+def _held(weights: dict[str, float], head: set[str], body_tokens: list[str], core: set[str],
+          present: set[str] | None) -> float:
+    """:attr:`Evidence.held`: the larger share of the present terms' weight
+    found in the head or in one :data:`NEAR_TOKENS`-token window of the
+    body; a place holding only one of the query's several core terms (not
+    soft, not generic) does not count (one shared word is not the query stated)."""
+    kept = {t: w for t, w in weights.items() if present is None or t in present}
+    whole = sum(kept.values())
+    if whole <= 0:
+        return 0.0
+    several = len(core) >= 2
+    best = 0.0
+    for place in (head.intersection(kept), best_passage(body_tokens, kept, NEAR_TOKENS)):
+        if not several or len(core.intersection(place)) >= 2:
+            best = max(best, sum(kept[t] for t in place))
+    return min(1.0, best / whole)
 
 
 def lexical(evidence: Evidence) -> float:
