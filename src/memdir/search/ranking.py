@@ -329,11 +329,9 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
 
 def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[str, list],
            embed_query: bool) -> dict[int, float]:
-    """``{id: cosine}`` of the visible memories that have a vector; starts
-    the background embedder when some have none. ``{}`` without vectors.
-    With ``embed_query`` False the cosines come from a warm process
-    (:mod:`memdir.search.warm`) or not at all: this process never loads the
-    model or numpy."""
+    """``{id: cosine}`` of the visible memories that have a vector; starts the background embedder when
+    some have none. ``{}`` without vectors. With ``embed_query`` False the cosines come from a warm
+    process (:mod:`memdir.search.warm`) or not at all: this process never loads the model or numpy."""
     from . import embedder, vectors
 
     if not vectors.wanted(session.settings):
@@ -352,7 +350,6 @@ def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[s
             return {}
     if not embed_query:
         from . import warm
-
         generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
         cosines = warm.ask(session.home, query, layers, generation)
         if cosines is None:
