@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from pathlib import Path
 
 from .. import git
@@ -30,6 +31,9 @@ LOCK_FILE = "memdir-sync.lock"  # in .git: one sync at a time
 IGNORED = "# derived on each machine, never synced (memdir sync)\nMEMORY.md\n.memdir/\n*.tmp\n"
 ATTRIBUTES = merge_rules.ATTRIBUTE + "\n"
 STALE_LOCKS = ("index.lock", "HEAD.lock", "packed-refs.lock", "config.lock")
+FILE_MODES = ("100644", "100755")  # what a tree entry the sync takes in may be: a regular file (no link, no submodule)
+LOCAL_ATTRIBUTES = "* merge=text -text\n" + merge_rules.ATTRIBUTE + "\n"  # .git/info/attributes: over the tree's
+PROJECT_KEY = re.compile(r"^[a-z0-9-]{1,40}-[0-9a-f]{12}$")  # projects/<key> (project_key)
 PUSH_RACE = ("non-fast-forward", "fetch first", "[rejected]", "failed to push some refs")  # what git says when the remote moved
 
 
@@ -119,6 +123,57 @@ def tree(repo: Path, commit: str | None) -> dict[str, str]:
             meta, path = item.split("\t", 1)
             found[path] = meta.split()[2]
     return found
+
+
+def entries(repo: Path, commit: str | None) -> dict[str, tuple[str, int]]:
+    """Path → (mode, size in bytes) of every entry at ``commit`` (``{}`` for None): a mode outside
+    :data:`FILE_MODES` is a symbolic link (``120000``) or a submodule (``160000``, size ``-1``)."""
+    if commit is None:
+        return {}
+    found = {}
+    for item in _git(repo, "ls-tree", "-r", "-l", "-z", commit).split("\0"):
+        if "\t" in item:
+            meta, path = item.split("\t", 1)
+            mode, _, _, size = meta.split()
+            found[path] = (mode, int(size) if size.isdigit() else -1)
+    return found
+
+
+def inside(repo: Path, path: str) -> Path | None:
+    """``repo / path`` when writing or deleting it stays in the work tree: ``path`` is relative with no
+    ``..``, every directory on the way that exists is a real directory (not a symbolic link) and the file,
+    when it exists, is a regular file; None otherwise (a link planted there is never followed)."""
+    parts = path.split("/")
+    if not path or path.startswith("/") or any(part in ("", ".", "..", ".git") for part in parts):
+        return None
+    where = repo
+    for part in parts[:-1]:
+        where = where / part
+        try:
+            if not stat.S_ISDIR(os.lstat(where).st_mode):
+                return None
+        except FileNotFoundError:
+            break
+        except OSError:
+            return None
+    try:
+        if not stat.S_ISREG(os.lstat(repo / path).st_mode):
+            return None
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    return repo / path
+
+
+def force_attributes(repo: Path) -> None:
+    """Write ``.git/info/attributes`` (:data:`LOCAL_ATTRIBUTES`): git reads it after every
+    ``.gitattributes`` of the tree, so one pushed from another clone (``*.md merge=union``, ``-merge``)
+    never turns the field-by-field merge driver off here."""
+    info = git_dir(repo) / "info"
+    info.mkdir(mode=0o700, exist_ok=True)
+    if read_bytes(info / "attributes") != LOCAL_ATTRIBUTES.encode():
+        atomic_write(info / "attributes", LOCAL_ATTRIBUTES.encode(), sync_dir=False)
 
 
 def show(repo: Path, commit: str | None, path: str) -> bytes | None:

@@ -52,11 +52,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import git
-from ..errors import InvalidInput, NotFound, Refused, StoreError
+from ..errors import InvalidInput, InvalidName, NotFound, Refused, StoreError
 from ..files import merge as merge_rules
 from ..files import repository as sync_repo
 from ..files.conflicts import has_conflict
-from ..files.fsio import atomic_write, digest, ensure_dir, read_bytes
+from ..files.fsio import atomic_write, digest, ensure_dir, read_bytes, read_foreign
 from ..files.layout import META_DIR, read_layer_info
 from ..gateway import synced
 from ..layer.journal import now_utc
@@ -65,7 +65,8 @@ from ..results import Result
 from ..session import Session
 from ..text.names import normalize_name
 from ..text.redact import redact
-from ..tombstones.stones import shared_bytes, stone_of
+from ..tombstones.match import ID_FORM
+from ..tombstones.stones import MAX_TOMBSTONE_BYTES, shared_bytes, stone_of
 from ..vocabulary import SYNC_LAYERS, SYNC_OFFLINE_EXIT
 from .team import Resolved, register_driver
 
@@ -148,11 +149,13 @@ def _mirror_projects(repo: Path) -> dict[str, dict]:
     """``projects/<key>`` → the identity its ``project.json`` holds, in the work tree."""
     found = {}
     base = repo / PROJECTS_DIR
-    if base.is_dir():
+    if sync_repo.inside(repo, f"{PROJECTS_DIR}/x") is not None and base.is_dir():
         for item in sorted(base.iterdir()):
+            if not sync_repo.PROJECT_KEY.match(item.name) or item.is_symlink():
+                continue  # a link or a name no project_key gives: never read
             try:
-                info = json.loads((item / PROJECT_FILE).read_bytes())
-            except (OSError, ValueError):
+                info = json.loads(read_foreign(item / PROJECT_FILE, MAX_TOMBSTONE_BYTES, follow=False).data or b"")
+            except ValueError:
                 continue
             if isinstance(info, dict):
                 found[f"{PROJECTS_DIR}/{item.name}"] = info
@@ -217,6 +220,29 @@ def _live(target: _Target) -> tuple[dict[str, bytes], dict[str, str]]:
     if target.identity:
         files[f"{target.prefix}/{PROJECT_FILE}"] = sync_repo.shared_identity(target.identity)
     return files, digests
+
+
+def _refused(rel: str, kind: tuple[str, int] | None, max_bytes: int) -> str | None:
+    """Why a path of a layer's directory in the merged tree (``rel``: ``name.md``, ``tombstones/<id>.json``,
+    ``project.json``; ``kind``: its mode and size there, None when it is gone) is not taken into the live
+    layer: a name the formats do not give (a path out of the layer, a name no memory has), a link or
+    submodule, a file over ``max_file_bytes``. None: it may be taken."""
+    if rel.endswith(".md") and "/" not in rel:
+        try:
+            if normalize_name(rel[:-3]).name != rel[:-3]:
+                return "not a memory name"
+        except InvalidName:
+            return "not a memory name"
+    elif rel.startswith(TOMBSTONES + "/") and rel.endswith(".json"):
+        if not ID_FORM.match(rel[len(TOMBSTONES) + 1:-5]):
+            return "not a tombstone id"
+    elif rel != PROJECT_FILE:
+        return "not a file of a memory layer"
+    if kind is not None and kind[0] not in sync_repo.FILE_MODES:
+        return "a symbolic link or a submodule, never followed"
+    if kind is not None and kind[1] > max_bytes:
+        return f"{kind[1]} bytes, over the {max_bytes}-byte ceiling of a memory file (max_file_bytes)"
+    return None
 
 
 def _secret(data: bytes) -> str | None:
@@ -306,6 +332,7 @@ def _configure(repo: Path, remote: str, layers: str) -> None:
                        ("merge.conflictStyle", "merge"), ("core.autocrlf", "false")):
         git.set_local_config(repo, key, value)
     register_driver(repo)
+    sync_repo.force_attributes(repo)
 
 
 # ---------------------------------------------------------------- sync
@@ -331,6 +358,7 @@ def _sync(session: Session, repo: Path) -> SyncReport:
     state = sync_repo.read_state(repo)
     held: dict[str, str | None] = dict(state.get("held") or {})
     notes = sync_repo.recover(repo)
+    sync_repo.force_attributes(repo)
     targets, left = _targets(session, repo)
     imported, exported, skipped = [], [], []
     head = sync_repo.rev(repo, "HEAD")
@@ -395,8 +423,12 @@ def _export(repo: Path, targets: list[_Target], held: dict) -> tuple[list[str], 
                 skipped.append(f"{_label(path)}: holds what looks like a secret ({kinds}); not synced "
                                "— remove it from the file (memdir write rewrites it redacted)")
                 continue
+            where = sync_repo.inside(repo, path)
+            if where is None:
+                skipped.append(f"{path}: a link or another non-file is on its way in the sync repository; "
+                               "not written (memdir writes only inside it)")
+                continue
             held.pop(path, None)
-            where = repo / path
             if data is None:
                 where.unlink(missing_ok=True)
             else:
@@ -416,6 +448,7 @@ def _import(repo: Path, targets: list[_Target], base: str | None, head: str | No
     if head is None:
         return []
     old, new = sync_repo.tree(repo, base), sync_repo.tree(repo, head)
+    kinds = sync_repo.entries(repo, head)
     changed = {path for path in set(old) | set(new) if old.get(path) != new.get(path)}
     changed |= set(held)
     brought = []
@@ -428,13 +461,21 @@ def _import(repo: Path, targets: list[_Target], base: str | None, head: str | No
         files, added, lifted = [], [], []
         for path in mine:
             rel = path[len(prefix):]
+            if why := _refused(rel, kinds.get(path), target.layer.settings.max_file_bytes):
+                notes.append(f"{path}: not taken in: {why}")
+                continue
             theirs = sync_repo.show(repo, head, path) if path in new else None
             if rel.startswith(TOMBSTONES + "/") and rel.endswith(".json"):
                 if theirs is not None:
                     try:
-                        added.append(stone_of(json.loads(theirs)))
-                    except ValueError as exc:
-                        notes.append(f"{path}: not a readable tombstone ({exc})")
+                        stone = stone_of(json.loads(theirs))
+                        if stone.id != rel[len(TOMBSTONES) + 1:-5]:
+                            raise ValueError(f"its id {stone.id!r} is not its file name")
+                        if normalize_name(stone.name).name != stone.name:
+                            raise ValueError(f"{stone.name!r} is not a memory name")
+                        added.append(stone)
+                    except (ValueError, InvalidName) as exc:
+                        notes.append(f"{path}: not taken in: not a readable tombstone ({exc})")
                 elif path in old:
                     lifted.append(Path(rel).stem)
                 continue

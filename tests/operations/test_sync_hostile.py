@@ -1,0 +1,121 @@
+"""`memdir sync` against what another clone of the private remote may push (issue 27, hardening): paths out of
+the layer, symbolic links, the project's own repository, files over the ceiling, a .gitattributes that turns
+the merge driver off — each refused and reported, with a control that the ordinary file still travels."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from tests.operations.test_sync import Machine, git, world  # noqa: F401  (world is a fixture)
+
+pytestmark = pytest.mark.slow  # real git, two homes
+
+
+@pytest.fixture
+def synced(world, tmp_path):
+    """setup2: A and B sync user,projects through mem.git; A wrote `indent` (user) and `dbport` (project),
+    both machines synced; W is a hostile clone of mem.git."""
+    a, b, remote = world
+    for machine in (a, b):
+        machine.mem().sync_init(str(remote), "user,projects")
+    a.mem().write("indent", "Indent Python with tabs", "feedback", scope="user")
+    a.mem().write("dbport", "Dev DB listens on 5433", "project", scope="project")
+    a.sync()
+    b.sync()
+    w = tmp_path / "W" / "x"
+    w.parent.mkdir()
+    git(tmp_path, "clone", "-q", str(remote), str(w))
+    return a, b, remote, w
+
+
+def push(w: Path, message: str = "hostile") -> None:
+    git(w, "add", "-A")
+    git(w, "commit", "-q", "-m", message)
+    git(w, "push", "-q", "origin", "HEAD:main")
+
+
+def control(w: Path, b: Machine, name: str = "editor") -> None:
+    """Also push an ordinary memory, which must arrive."""
+    (w / "user" / f"{name}.md").write_text(f"---\nname: {name}\ndescription: Uses Neovim {name}\ntype: user\n---\n")
+
+
+def test_a_tombstone_id_or_memory_name_out_of_the_layer_is_refused(synced, tmp_path):
+    a, b, remote, w = synced
+    target = tmp_path / "pwned"
+    (w / "user" / "tombstones").mkdir(exist_ok=True)
+    (w / "user" / "tombstones" / "t-y.json").write_text(json.dumps(
+        {"id": f"../../../../../../../../..{target}", "name": "x", "digest": "1", "description": "a"}))
+    (w / "user" / "tombstones" / "t-0123456789ab.json").write_text(json.dumps(  # right file name, wrong id
+        {"id": f"../../../..{target}", "name": "x", "digest": "2", "description": "b"}))
+    (w / "user" / "Bad Name.md").write_text("---\nname: bad\ndescription: Sneaky\ntype: user\n---\n")
+    control(w, b)
+    push(w)
+    report = b.sync()
+    assert report.pushed
+    assert not Path(f"{target}.json").exists() and not target.exists()
+    assert b.mem().tombstones().tombstones == ()
+    notes = "\n".join(report.notes)
+    assert "user/tombstones/t-y.json: not taken in: not a tombstone id" in notes
+    assert "t-0123456789ab.json: not taken in: not a readable tombstone" in notes
+    assert "user/Bad Name.md: not taken in: not a memory name" in notes
+    assert "Sneaky" not in b.mem("agent").context()
+    assert "Uses Neovim editor" in b.mem("agent").context()  # control: the ordinary file arrives
+    assert b.sync().pushed and not Path(f"{target}.json").exists()
+
+
+def test_pushed_symbolic_links_are_never_followed(synced, tmp_path):
+    a, b, remote, w = synced
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    secret = tmp_path / "secret.md"
+    secret.write_text("---\nname: leak\ndescription: Outside file read as memory\ntype: user\n---\n")
+    os.symlink(str(secret), w / "user" / "leak.md")  # a symlinked file
+    project = next(p for p in (w / "projects").iterdir())
+    git(w, "rm", "-q", "-r", f"projects/{project.name}")
+    (w / "projects").mkdir(exist_ok=True)
+    os.symlink(str(victim), w / "projects" / project.name)  # a symlinked layer directory
+    control(w, b)
+    push(w)
+    b.mem().write("lint", "Lint with ruff", "project", scope="project")  # exported where the link is
+    report = b.sync()
+    assert list(victim.iterdir()) == []  # nothing written outside the repository
+    assert "Outside file read as memory" not in b.mem("agent").context()
+    assert any("user/leak.md: not taken in: a symbolic link" in note for note in report.notes)
+    b.mem().write("fmt", "Format with black", "project", scope="project")  # the link is in B's work tree now
+    report = b.sync()
+    assert list(victim.iterdir()) == []
+    assert any("a link or another non-file is on its way" in line for line in report.not_synced), report
+    context = b.mem("agent").context()
+    assert "Uses Neovim editor" in context and "Format with black" in context  # control: ordinary file, live layer
+
+
+def test_a_file_over_max_file_bytes_is_not_imported(synced):
+    a, b, remote, w = synced
+    (w / "user" / "huge.md").write_text("---\nname: huge\ndescription: Huge\ntype: user\n---\n" + "x" * 300_000)
+    control(w, b)
+    push(w)
+    report = b.sync()
+    assert any("user/huge.md: not taken in:" in note and "max_file_bytes" in note for note in report.notes)
+    assert not (b.home / "_user" / "huge.md").exists()
+    assert (b.home / "_user" / "editor.md").exists()  # control
+
+
+def test_a_pushed_gitattributes_does_not_turn_the_field_merge_off(synced):
+    a, b, remote, w = synced
+    (w / ".gitattributes").write_text("*.md merge=union\n* -merge\n")
+    push(w)
+    a.mem().write("shell", "Uses zsh", "user", "With oh-my-zsh.", scope="user")
+    a.sync()
+    b.sync()
+    a.mem().write("shell", "Uses zsh as login shell", "user", scope="user")
+    b.mem().write("shell", "Uses zsh", "user", "With starship, not oh-my-zsh.", scope="user")
+    a.sync()
+    assert b.sync().conflicts == ()
+    shell = b.mem().read("shell", scope="user").record
+    assert shell.description == "Uses zsh as login shell" and shell.body.strip() == "With starship, not oh-my-zsh."
+    assert "merge=memdir" in (b.home / "sync" / ".git" / "info" / "attributes").read_text()
