@@ -119,3 +119,40 @@ def test_a_pushed_gitattributes_does_not_turn_the_field_merge_off(synced):
     shell = b.mem().read("shell", scope="user").record
     assert shell.description == "Uses zsh as login shell" and shell.body.strip() == "With starship, not oh-my-zsh."
     assert "merge=memdir" in (b.home / "sync" / ".git" / "info" / "attributes").read_text()
+
+
+@pytest.mark.parametrize("spelling", ["git@github.com:Acme/App.git", "https://www.github.com//acme/app.GIT",
+                                      "ssh://git@ssh.github.com:443/acme/app.git", "https://GitHub.com/acme/app/"])
+def test_spellings_of_a_github_remote_are_one_repository(spelling):
+    from memdir.files.repository import normalize_remote
+
+    assert normalize_remote(spelling) == "github.com/acme/app"
+    assert normalize_remote("https://gitea.example/Acme/App.git") == "gitea.example/Acme/App"  # case kept elsewhere
+    assert normalize_remote("git@github.com:acme/other.git") != "github.com/acme/app"  # control
+
+
+def test_sync_refuses_the_projects_repository_even_when_init_ran_outside_it(world, tmp_path):
+    from memdir import Memory
+    from memdir.errors import Refused
+
+    a, _, remote = world
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    a.mem().write("indent", "Indent Python with tabs", "feedback", scope="user")
+    copy = tmp_path / "copy.git"  # the project's history at another address
+    git(tmp_path, "clone", "-q", "--bare", str(tmp_path / "app.git"), str(copy))
+    for target in (tmp_path / "app.git", copy):
+        Memory.open(home=a.home, project=outside, actor="human", search_vectors="off").sync_init(str(target), "user,projects")
+        with pytest.raises(Refused) as refused:
+            a.sync()  # from inside the project
+        assert "nothing was sent" in str(refused.value) and "set-url" not in str(refused.value)
+        branches = git(target, "for-each-ref", "--format=%(refname)").stdout.split()
+        assert branches == ["refs/heads/main"]  # the project's own branch only
+        assert "user/indent.md" not in git(target, "ls-tree", "-r", "--name-only", "main").stdout
+        assert json.loads(a.cli("sync", "status", "--json").stdout)["outcome"] == "refused"
+        import shutil
+
+        shutil.rmtree(a.home / "sync")
+    a.mem().sync_init(str(remote), "user,projects")  # control: a private remote syncs from inside
+    assert a.sync().pushed
+    assert "user/indent.md" in git(remote, "ls-tree", "-r", "--name-only", "main").stdout

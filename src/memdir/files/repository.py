@@ -44,25 +44,38 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _SCP = re.compile(r"^(?:[^@/]+@)?(?P<host>[^/:]{2,}):(?P<path>.*)$")
 
 
+CASELESS_HOSTS = ("github.com", "gitlab.com", "bitbucket.org")  # hosts whose repository paths ignore case
+_HOST_ALIASES = {"ssh.github.com": "github.com", "altssh.gitlab.com": "gitlab.com",
+                 "altssh.bitbucket.org": "bitbucket.org"}  # the ssh-over-443 names of those hosts
+
+
 def normalize_remote(url: str) -> str:
-    """``url`` as one spelling per repository, to compare two remotes: the host in lower case and
-    the path, without a user, port, scheme, trailing ``/`` or ``.git`` (``git@github.com:o/app.git``
-    and ``https://github.com/o/app`` are both ``github.com/o/app``); a local path resolved
-    (``file://`` too, a checkout's ``.git`` standing for the checkout)."""
+    """``url`` as one spelling per repository, to compare two remotes: the host in lower case (without
+    ``www.``, the ssh-over-443 name of a known host as the host) and the path, without a user, port,
+    scheme, doubled or trailing ``/`` or ``.git`` in any case; the path in lower case too on the hosts of
+    :data:`CASELESS_HOSTS` (``git@github.com:o/app.git``, ``ssh://git@ssh.github.com:443/O/App.GIT`` and
+    ``https://www.github.com//o/app`` are all ``github.com/o/app``); a local path resolved (``file://``
+    too, a checkout's ``.git`` standing for the checkout)."""
     text = url.strip()
+    host = None
     if _SCHEME.match(text) and not text.lower().startswith("file://"):
         from urllib.parse import urlsplit
 
         parts = urlsplit(text)
-        found = f"{(parts.hostname or '').lower()}/{parts.path.strip('/')}"
+        host, path = (parts.hostname or "").lower(), parts.path
     elif (scp := _SCP.match(text)) and not text.lower().startswith("file:"):
-        found = f"{scp.group('host').lower()}/{scp.group('path').strip('/')}"
+        host, path = scp.group("host").lower(), scp.group("path")
+    if host is not None:
+        host = host[4:] if host.startswith("www.") else host
+        host = _HOST_ALIASES.get(host, host)
+        path = re.sub(r"/+", "/", path).strip("/")
+        found = f"{host}/{path.lower() if host in CASELESS_HOSTS else path}"
     else:
         local = text[len("file://"):] if text.lower().startswith("file://") else text
         found = os.path.realpath(os.path.expanduser(local))
     found = found.rstrip("/")
     for suffix in ("/.git", ".git"):
-        if found.endswith(suffix):
+        if found.lower().endswith(suffix):
             found = found[: -len(suffix)]
     return found.rstrip("/")
 

@@ -270,10 +270,7 @@ def init(session: Session, remote: str, layers: str = USER) -> SyncInit:
     repo = sync_repo.repository(session.home)
     own = _own_repositories(session)
     wanted = sync_repo.normalize_remote(remote)
-    for root, found in own:
-        if (found.get("remote") and sync_repo.normalize_remote(found["remote"]) == wanted) or sync_repo.normalize_remote(str(root)) == wanted:
-            raise Refused(f"{remote} is the repository of the project {root}: personal memory must never land in "
-                          "a project's repository; give a private remote of your own")
+    _refuse_own(own, remote)
     if (sync_repo.git_dir(repo) / "HEAD").is_file():
         there = origin_url(repo)
         if there and sync_repo.normalize_remote(there) != wanted:
@@ -299,15 +296,44 @@ def init(session: Session, remote: str, layers: str = USER) -> SyncInit:
             roots = set(git.run(repo, "rev-list", "--max-parents=0", "--remotes=origin").split())
         except StoreError:  # not reachable now: the URL check above stands; the first sync fetches
             roots = set()
-        for root, found in own:
-            if found.get("first_commit") in roots:
-                raise Refused(f"{remote} holds the history of the project {root} (its first commit "
-                              f"{found['first_commit'][:12]}): personal memory must never land in a project's "
-                              "repository; give a private remote of your own")
+        _refuse_own(own, remote, roots)
     except BaseException:
         shutil.rmtree(repo, ignore_errors=True)  # made (or found empty) by this call: nothing else is in it
         raise
     return SyncInit(str(repo), remote, tuple(layers.split(",")), git.local_config(repo, "merge.memdir.driver"))
+
+
+def _refuse_own(own: list[tuple[Path, dict]], remote: str, roots: set[str] | None = None) -> None:
+    """Raise :class:`Refused` when ``remote`` is the repository of one of ``own`` (:func:`_own_repositories`):
+    the same normalized URL or path, or (``roots``: the root commits the remote holds, once fetched) the
+    project's first commit among them."""
+    wanted = sync_repo.normalize_remote(remote)
+    for root, found in own:
+        if (found.get("remote") and sync_repo.normalize_remote(found["remote"]) == wanted) or \
+                sync_repo.normalize_remote(str(root)) == wanted:
+            raise Refused(f"{remote} is the repository of the project {root}: personal memory must never land in "
+                          "a project's repository; nothing was sent. Sync needs a private remote of your own: "
+                          "move the sync repository away and run memdir sync init with one")
+        if roots and found.get("first_commit") in roots:
+            raise Refused(f"{remote} holds the history of the project {root} (its first commit "
+                          f"{found['first_commit'][:12]}): personal memory must never land in a project's "
+                          "repository; nothing was sent. Sync needs a private remote of your own: move the sync "
+                          "repository away and run memdir sync init with one")
+
+
+def _check_remote(session: Session, repo: Path, fetched: bool) -> None:
+    """Before any merge or push of a sync: the remote must not be the session's project's repository or any
+    project layer's (the URL now; with ``fetched``, the root commits it holds too), whatever it was when
+    ``sync init`` ran (init may have run outside the project). A refusal is recorded as the last outcome
+    and raised (:class:`Refused`)."""
+    remote = origin_url(repo) or ""
+    roots = set(git.run(repo, "rev-list", "--max-parents=0", "--remotes=origin").split()) if fetched else None
+    try:
+        _refuse_own(_own_repositories(session), remote, roots)
+    except Refused as exc:
+        sync_repo.write_state(repo, {**sync_repo.read_state(repo), "outcome": "refused", "error": str(exc),
+                                     "last_sync": now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")})
+        raise
 
 
 def _own_repositories(session: Session) -> list[tuple[Path, dict]]:
@@ -364,6 +390,7 @@ def _sync(session: Session, repo: Path) -> SyncReport:
     head = sync_repo.rev(repo, "HEAD")
     if head != sync_repo.rev(repo, sync_repo.SYNCED_REF):  # a run stopped between its merge and its import: finish it
         imported += _import(repo, targets, sync_repo.rev(repo, sync_repo.SYNCED_REF), head, held, notes)
+    _check_remote(session, repo, fetched=False)
     exported, skipped = _export(repo, targets, held)
     offline, pushed = None, False
     for attempt in range(2):
@@ -372,6 +399,7 @@ def _sync(session: Session, repo: Path) -> SyncReport:
         except StoreError as exc:
             offline = str(exc)
             break
+        _check_remote(session, repo, fetched=True)
         before = sync_repo.rev(repo, "HEAD")
         sync_repo.merge_remote(repo, notes)
         imported += _import(repo, targets, before, sync_repo.rev(repo, "HEAD"), held, notes)
