@@ -156,3 +156,23 @@ def test_sync_refuses_the_projects_repository_even_when_init_ran_outside_it(worl
     a.mem().sync_init(str(remote), "user,projects")  # control: a private remote syncs from inside
     assert a.sync().pushed
     assert "user/indent.md" in git(remote, "ls-tree", "-r", "--name-only", "main").stdout
+
+
+def test_a_push_race_merges_again_and_is_not_reported_offline(synced, tmp_path):
+    a, b, remote, w = synced
+    repo = a.home / "sync"
+    mark = tmp_path / "raced"
+    (w / "user" / "pager.md").write_text("---\nname: pager\ndescription: Uses less -R\ntype: user\n---\n")
+    git(w, "add", "-A")
+    git(w, "commit", "-q", "-m", "another machine")
+    hook = repo / ".git" / "hooks" / "reference-transaction"  # right after A's fetch, W pushes: A's push races
+    hook.write_text(f"#!/bin/sh\n[ \"$1\" = committed ] || exit 0\ngrep -q refs/remotes/origin/main || exit 0\n"
+                    f"[ -e {mark} ] && exit 0\ntouch {mark}\n"
+                    f"cd {w} && env -u GIT_DIR -u GIT_INDEX_FILE -u GIT_WORK_TREE git push -q origin HEAD:main\n")
+    hook.chmod(0o755)
+    a.mem().write("font", "Prefers Iosevka", "user", scope="user")
+    report = a.sync()
+    assert mark.exists() and report.offline is None and report.pushed
+    assert any("the remote moved during the sync" in note for note in report.notes)
+    assert "user:pager" in report.imported  # the racing commit was merged
+    assert "user/font.md" in git(remote, "ls-tree", "-r", "--name-only", "main").stdout

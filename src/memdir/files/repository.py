@@ -34,6 +34,9 @@ STALE_LOCKS = ("index.lock", "HEAD.lock", "packed-refs.lock", "config.lock")
 FILE_MODES = ("100644", "100755")  # what a tree entry the sync takes in may be: a regular file (no link, no submodule)
 LOCAL_ATTRIBUTES = "* merge=text -text\n" + merge_rules.ATTRIBUTE + "\n"  # .git/info/attributes: over the tree's
 PROJECT_KEY = re.compile(r"^[a-z0-9-]{1,40}-[0-9a-f]{12}$")  # projects/<key> (project_key)
+UNREACHABLE = ("could not read from remote", "unable to access", "does not appear to be a git repository",
+               "could not resolve host", "connection refused", "connection timed out", "timed out",
+               "network is unreachable", "no route to host")  # git's words for a remote it cannot reach
 PUSH_RACE = ("non-fast-forward", "fetch first", "[rejected]", "failed to push some refs")  # what git says when the remote moved
 
 

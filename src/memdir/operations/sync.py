@@ -408,10 +408,16 @@ def _sync(session: Session, repo: Path) -> SyncReport:
             pushed = True
             break
         except StoreError as exc:
-            if attempt == 0 and any(mark in str(exc) for mark in sync_repo.PUSH_RACE):
-                notes.append("the remote moved during the sync (another machine pushed): merged again")
-                continue
-            offline = str(exc)
+            said = getattr(exc, "stderr", None) or str(exc)  # git's whole message: its last line is a hint
+            if any(mark in said for mark in sync_repo.PUSH_RACE):
+                if attempt == 0:
+                    notes.append("the remote moved during the sync (another machine pushed): merged again")
+                    continue
+                notes.append("the remote moved again during the sync: the local commit waits for the next sync")
+            elif any(mark in said.lower() for mark in sync_repo.UNREACHABLE):
+                offline = str(exc)
+            else:
+                notes.append(f"the remote refused the push: {said.splitlines()[-1] if said else exc}")
             break
     conflicts = tuple(sorted(_label(path) for path in held))
     sync_repo.write_state(repo, {"last_sync": now_utc().strftime("%Y-%m-%dT%H:%M:%SZ"),
