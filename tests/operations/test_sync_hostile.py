@@ -176,3 +176,18 @@ def test_a_push_race_merges_again_and_is_not_reported_offline(synced, tmp_path):
     assert any("the remote moved during the sync" in note for note in report.notes)
     assert "user:pager" in report.imported  # the racing commit was merged
     assert "user/font.md" in git(remote, "ls-tree", "-r", "--name-only", "main").stdout
+
+
+def test_hand_edits_in_the_sync_work_tree_are_saved_aside_not_deleted(synced):
+    a, b, remote, w = synced
+    repo = a.home / "sync"
+    (repo / "user" / "indent.md").write_text("---\nname: indent\ndescription: Hand edit\ntype: feedback\n---\n")
+    (repo / "user" / "notes.txt").write_text("my notes\n")
+    report = a.sync()
+    note = next(n for n in report.notes if "saved aside" in n)
+    place = Path(note.split(" saved aside in ")[1].split(" before ")[0])
+    assert (place / "user" / "notes.txt").read_text() == "my notes\n"
+    assert "Hand edit" in (place / "user" / "indent.md").read_text()
+    assert not (repo / "user" / "notes.txt").exists()  # the work tree is memdir's again
+    assert "Indent Python with tabs" in a.mem("agent").context()  # control: the live layer is unchanged
+    assert not any("saved aside" in n for n in a.sync().notes)  # nothing left to save the next time

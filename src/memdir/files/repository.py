@@ -22,7 +22,7 @@ from .. import git
 from ..errors import NotFound, StoreError
 from ..paths import sync_dir
 from . import merge as merge_rules
-from .fsio import atomic_write, read_bytes
+from .fsio import atomic_write, read_bytes, read_foreign
 
 BRANCH = "main"
 SYNCED_REF = "refs/memdir/synced"  # the commit the live layers last matched
@@ -259,10 +259,47 @@ def recover(repo: Path) -> list[str]:
             notes.append(f"removed {lock.name} left by a git process that was stopped")
     if (gitdir / "MERGE_HEAD").exists():
         notes.append("a merge cut by a stopped sync was undone and is done again")
-    if rev(repo, "HEAD") is not None and (_git(repo, "status", "--porcelain") or (gitdir / "MERGE_HEAD").exists()):
+    changed = _git(repo, "status", "--porcelain", "-z", "--untracked-files=all") if rev(repo, "HEAD") else ""
+    if changed and not (gitdir / "MERGE_HEAD").exists():  # edits by hand (or a cut export): kept aside first
+        notes += _save_aside(repo, changed)
+    if rev(repo, "HEAD") is not None and (changed or (gitdir / "MERGE_HEAD").exists()):
         _git(repo, "reset", "-q", "--hard", "HEAD")
         _git(repo, "clean", "-q", "-fd")
     return notes
+
+
+SAVED_DIR = "memdir-saved"  # in .git: work-tree files recover found changed, one directory per run
+
+
+def _save_aside(repo: Path, porcelain: str) -> list[str]:
+    """Copy each changed or new file ``git status --porcelain -z`` lists into ``.git/``:data:`SAVED_DIR```/<time>/``
+    (regular files only, never through a link) before :func:`recover` resets the work tree: nothing
+    written there by hand is deleted silently. Returns the note naming where they are."""
+    from datetime import datetime, timezone
+
+    items = porcelain.split("\0")
+    paths, index = [], 0
+    while index < len(items):
+        item = items[index]
+        index += 1
+        if len(item) < 4:
+            continue
+        if item[0] in "RC":
+            index += 1  # the old name of a rename follows
+        if "D" not in item[:2]:
+            paths.append(item[3:])
+    place = git_dir(repo) / SAVED_DIR / datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    saved = []
+    for path in paths:
+        found = read_foreign(repo / path, 64 * 1024 * 1024, follow=False) if inside(repo, path) else None
+        if found is not None and found.data is not None:
+            (place / path).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            atomic_write(place / path, found.data, sync_dir=False)
+            saved.append(path)
+    if not saved:
+        return []
+    return [f"{len(saved)} file(s) changed by hand in the sync repository ({', '.join(saved[:5])}) were saved "
+            f"aside in {place} before it was reset: edit memories with memdir, not in the sync repository"]
 
 
 def merge_remote(repo: Path, notes: list[str]) -> None:
