@@ -191,3 +191,24 @@ def test_hand_edits_in_the_sync_work_tree_are_saved_aside_not_deleted(synced):
     assert not (repo / "user" / "notes.txt").exists()  # the work tree is memdir's again
     assert "Indent Python with tabs" in a.mem("agent").context()  # control: the live layer is unchanged
     assert not any("saved aside" in n for n in a.sync().notes)  # nothing left to save the next time
+
+
+def test_a_forgotten_secret_travels_redacted_and_still_forgets(synced):
+    a, b, remote, w = synced
+    token = "ghp_4f9aZ2Qx8Lm3Rt7Vb1Nc6Yd0We5Ks"
+    a.mem().write("ci-token", "The CI token is kept in the vault", "reference", scope="user")
+    a.sync()
+    b.sync()
+    stones = a.home / "_user" / ".memdir" / "tombstones.json"
+    a.mem().forget("ci-token", scope="user")
+    planted = json.loads(stones.read_text())  # a description holding a token (a file edited by hand)
+    planted[0]["description"] += f" ({token})"
+    stones.write_text(json.dumps(planted))
+    assert a.sync().pushed
+    shipped = git(remote, "ls-tree", "-r", "--name-only", "main").stdout.split()
+    stone = next(p for p in shipped if p.startswith("user/tombstones/"))
+    text = git(remote, "show", f"main:{stone}").stdout
+    assert token not in text and "The CI token is kept in the vault" in text  # redacted, the rest kept
+    b.sync()
+    assert "kept in the vault" not in b.mem("agent").context()  # forgotten on B too: the digest still matches
+    assert "Indent Python with tabs" in b.mem("agent").context()  # control

@@ -48,7 +48,7 @@ import json
 import os
 import shutil
 import socket
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .. import git
@@ -216,7 +216,9 @@ def _live(target: _Target) -> tuple[dict[str, bytes], dict[str, str]]:
                 files[f"{target.prefix}/{name}.md"] = data
                 digests[name] = digest(data)
         for stone in layer.tombstones():
-            files[f"{target.prefix}/{TOMBSTONES}/{stone.id}.json"] = shared_bytes(stone)
+            if ID_FORM.match(stone.id):  # a tombstone travels redacted: its digests still forget the value
+                files[f"{target.prefix}/{TOMBSTONES}/{stone.id}.json"] = shared_bytes(
+                    replace(stone, description=redact(stone.description).text))
     if target.identity:
         files[f"{target.prefix}/{PROJECT_FILE}"] = sync_repo.shared_identity(target.identity)
     return files, digests
@@ -453,7 +455,7 @@ def _export(repo: Path, targets: list[_Target], held: dict) -> tuple[list[str], 
                 continue  # unchanged, or a conflict held back while this machine's version is unchanged
             if path.endswith(PROJECT_FILE) and data is None:
                 continue
-            if data is not None and path.endswith(".md") and (kinds := _secret(data)):
+            if data is not None and (kinds := _secret(data)):  # every file committed, tombstones too
                 skipped.append(f"{_label(path)}: holds what looks like a secret ({kinds}); not synced "
                                "— remove it from the file (memdir write rewrites it redacted)")
                 continue
