@@ -212,3 +212,21 @@ def test_a_forgotten_secret_travels_redacted_and_still_forgets(synced):
     b.sync()
     assert "kept in the vault" not in b.mem("agent").context()  # forgotten on B too: the digest still matches
     assert "Indent Python with tabs" in b.mem("agent").context()  # control
+
+
+def test_init_again_keeps_the_layers_and_resolve_sides_are_exclusive(synced):
+    a, b, remote, w = synced
+    again = a.cli("sync", "init", str(remote), "--json")
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["layers"] == ["user", "projects"]  # unchanged without --layers
+    changed = a.cli("sync", "init", str(remote), "--layers", "user", "--json")
+    assert json.loads(changed.stdout)["layers"] == ["user"]  # control: asked for, it changes
+    both_sides = a.cli("sync", "resolve", "indent", "--ours", "--theirs")
+    assert both_sides.returncode == 2 and "not allowed with argument" in both_sides.stderr
+    one = a.cli("sync", "resolve", "indent", "--ours")  # control: one side parses (no such conflict here)
+    assert one.returncode != 2 and "no sync conflict" in one.stderr
+    objects = a.home / "sync" / ".git" / "objects"
+    a.mem().write("font", "Prefers Iosevka", "user", scope="user")
+    a.sync()
+    made = [d for d in objects.iterdir() if d.is_dir() and len(d.name) == 2]
+    assert made and all(stat.S_IMODE(d.stat().st_mode) & 0o077 == 0 for d in made)

@@ -256,15 +256,18 @@ def _secret(data: bytes) -> str | None:
 # ---------------------------------------------------------------- init
 
 
-def init(session: Session, remote: str, layers: str = USER) -> SyncInit:
+def init(session: Session, remote: str, layers: str | None = None) -> SyncInit:
     """Make the sync repository for ``remote`` (a private git remote: URL or path) and the ``layers``
-    chosen (:data:`SYNC_LAYERS`), with the merge driver registered in its own config. A person only.
+    chosen (:data:`SYNC_LAYERS`; None: ``user`` for a new repository, an existing one's unchanged), with the merge driver registered in its own config. A person only.
     Raises :class:`Refused` (not a person; a remote that is the project's own repository — the same
     normalized URL or path, or the same first commit when the remote can be read: personal memory must
     never land in a team's repository), :class:`InvalidInput` (layers), :class:`Conflict`-free
     :class:`StoreError` (already set up for another remote; git failing)."""
     if session.actor != "human":
         raise Refused("only a person sets up sync (memdir sync init)")
+    if layers is None:
+        known = sync_repo.repository(session.home)
+        layers = ",".join(sync_repo.layers_of(known)) if (sync_repo.git_dir(known) / "HEAD").is_file() else USER
     if layers not in SYNC_LAYERS:
         raise InvalidInput(f"--layers must be one of {', '.join(SYNC_LAYERS)} (got {layers!r})")
     if not remote or remote.startswith("-") or remote != remote.strip():
@@ -357,7 +360,8 @@ def _configure(repo: Path, remote: str, layers: str) -> None:
         git.run(repo, "remote", "add", "origin", remote)
     for key, value in (("memdir.layers", layers), ("user.name", f"memdir sync ({socket.gethostname()})"),
                        ("user.email", "memdir-sync@localhost"), ("commit.gpgsign", "false"),
-                       ("merge.conflictStyle", "merge"), ("core.autocrlf", "false")):
+                       ("merge.conflictStyle", "merge"), ("core.autocrlf", "false"),
+                       ("core.sharedRepository", "0600")):  # what git makes in .git: this user only
         git.set_local_config(repo, key, value)
     register_driver(repo)
     sync_repo.force_attributes(repo)
