@@ -19,12 +19,13 @@ import stat
 from pathlib import Path
 
 from .. import git
-from ..errors import NotFound, StoreError
-from ..paths import sync_dir
+from ..errors import NotFound, Refused, StoreError
+from ..paths import PROJECTS_DIR, sync_dir
 from . import merge as merge_rules
 from .fsio import atomic_write, read_bytes, read_foreign
 
 BRANCH = "main"
+PROJECT_FILE = "project.json"  # a project's identity in the repository (shared_identity)
 SYNCED_REF = "refs/memdir/synced"  # the commit the live layers last matched
 STATE_FILE = "memdir-sync.json"  # in the repository's .git: last sync, conflicts held, files not synced
 LOCK_FILE = "memdir-sync.lock"  # in .git: one sync at a time
@@ -106,6 +107,42 @@ def shared_identity(found: dict) -> bytes:
     kept = {"first_commit": found["first_commit"]} if found.get("first_commit") else {
         "remote": normalize_remote(found["remote"])}
     return json.dumps(kept, sort_keys=True).encode() + b"\n"
+
+
+def mirrored_projects(repo: Path) -> dict[str, dict]:
+    """``projects/<key>`` → the identity its ``project.json`` holds, in the work tree (a link or a name
+    :func:`project_key` does not give is never read)."""
+    found = {}
+    base = repo / PROJECTS_DIR
+    if inside(repo, f"{PROJECTS_DIR}/x") is not None and base.is_dir():
+        for item in sorted(base.iterdir()):
+            if not PROJECT_KEY.match(item.name) or item.is_symlink():
+                continue  # a link or a name no project_key gives: never read
+            try:
+                info = json.loads(read_foreign(item / PROJECT_FILE, 64 * 1024, follow=False).data or b"")
+            except ValueError:
+                continue
+            if isinstance(info, dict):
+                found[f"{PROJECTS_DIR}/{item.name}"] = info
+    return found
+
+
+def refuse_own(own: list[tuple[Path, dict]], remote: str, roots: set[str] | None = None) -> None:
+    """Raise :class:`Refused` when ``remote`` is the repository of one of ``own`` (the projects this home knows):
+    the same normalized URL or path, or (``roots``: the root commits the remote holds, once fetched) the
+    project's first commit among them."""
+    wanted = normalize_remote(remote)
+    for root, found in own:
+        if (found.get("remote") and normalize_remote(found["remote"]) == wanted) or \
+                normalize_remote(str(root)) == wanted:
+            raise Refused(f"{remote} is the repository of the project {root}: personal memory must never land in "
+                          "a project's repository; nothing was sent. Sync needs a private remote of your own: "
+                          "move the sync repository away and run memdir sync init with one")
+        if roots and found.get("first_commit") in roots:
+            raise Refused(f"{remote} holds the history of the project {root} (its first commit "
+                          f"{found['first_commit'][:12]}): personal memory must never land in a project's "
+                          "repository; nothing was sent. Sync needs a private remote of your own: move the sync "
+                          "repository away and run memdir sync init with one")
 
 
 # ---------------------------------------------------------------- git in the repository

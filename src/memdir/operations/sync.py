@@ -56,7 +56,7 @@ from ..errors import InvalidInput, InvalidName, NotFound, Refused, StoreError
 from ..files import merge as merge_rules
 from ..files import repository as sync_repo
 from ..files.conflicts import has_conflict
-from ..files.fsio import atomic_write, digest, ensure_dir, read_bytes, read_foreign
+from ..files.fsio import atomic_write, digest, ensure_dir, read_bytes
 from ..files.layout import META_DIR, read_layer_info
 from ..gateway import synced
 from ..layer.journal import now_utc
@@ -66,13 +66,13 @@ from ..session import Session
 from ..text.names import normalize_name
 from ..text.redact import redact
 from ..tombstones.match import ID_FORM
-from ..tombstones.stones import MAX_TOMBSTONE_BYTES, shared_bytes, stone_of
+from ..tombstones.stones import shared_bytes, stone_of
 from ..vocabulary import SYNC_LAYERS, SYNC_OFFLINE_EXIT
 from .team import Resolved, register_driver
 
 USER = "user"  # the user layer's directory in the repository (a project's: projects/<key>)
 TOMBSTONES = "tombstones"  # a layer's tombstones in the repository: one file per forgotten fact
-PROJECT_FILE = "project.json"  # a project's identity in the repository (memdir.files.repository.shared_identity)
+PROJECT_FILE = sync_repo.PROJECT_FILE  # a project's identity in the repository
 OFFLINE_EXIT = SYNC_OFFLINE_EXIT  # `memdir sync`'s exit code when the remote cannot be reached
 
 
@@ -145,23 +145,6 @@ class _Target:
         return self.layer.scope
 
 
-def _mirror_projects(repo: Path) -> dict[str, dict]:
-    """``projects/<key>`` → the identity its ``project.json`` holds, in the work tree."""
-    found = {}
-    base = repo / PROJECTS_DIR
-    if sync_repo.inside(repo, f"{PROJECTS_DIR}/x") is not None and base.is_dir():
-        for item in sorted(base.iterdir()):
-            if not sync_repo.PROJECT_KEY.match(item.name) or item.is_symlink():
-                continue  # a link or a name no project_key gives: never read
-            try:
-                info = json.loads(read_foreign(item / PROJECT_FILE, MAX_TOMBSTONE_BYTES, follow=False).data or b"")
-            except ValueError:
-                continue
-            if isinstance(info, dict):
-                found[f"{PROJECTS_DIR}/{item.name}"] = info
-    return found
-
-
 def _targets(session: Session, repo: Path) -> tuple[list[_Target], list[str]]:
     """The live layers this machine syncs, each with its place in the repository, and why a project
     layer is left out (no repository identity, its project gone, another layer of the same repository)."""
@@ -184,7 +167,7 @@ def _targets(session: Session, repo: Path) -> tuple[list[_Target], list[str]]:
             continue
         found = {k: info[k] for k in ("remote", "first_commit") if info.get(k)} or git.identity(Path(root))
         candidates.append((Path(root), found))
-    mirrored = _mirror_projects(repo)
+    mirrored = sync_repo.mirrored_projects(repo)
     seen: list[dict] = []
     for root, found in candidates:
         layer_dir = project_layer_dir(session.home, root)
@@ -275,7 +258,7 @@ def init(session: Session, remote: str, layers: str | None = None) -> SyncInit:
     repo = sync_repo.repository(session.home)
     own = _own_repositories(session)
     wanted = sync_repo.normalize_remote(remote)
-    _refuse_own(own, remote)
+    sync_repo.refuse_own(own, remote)
     if (sync_repo.git_dir(repo) / "HEAD").is_file():
         there = origin_url(repo)
         if there and sync_repo.normalize_remote(there) != wanted:
@@ -301,29 +284,11 @@ def init(session: Session, remote: str, layers: str | None = None) -> SyncInit:
             roots = set(git.run(repo, "rev-list", "--max-parents=0", "--remotes=origin").split())
         except StoreError:  # not reachable now: the URL check above stands; the first sync fetches
             roots = set()
-        _refuse_own(own, remote, roots)
+        sync_repo.refuse_own(own, remote, roots)
     except BaseException:
         shutil.rmtree(repo, ignore_errors=True)  # made (or found empty) by this call: nothing else is in it
         raise
     return SyncInit(str(repo), remote, tuple(layers.split(",")), git.local_config(repo, "merge.memdir.driver"))
-
-
-def _refuse_own(own: list[tuple[Path, dict]], remote: str, roots: set[str] | None = None) -> None:
-    """Raise :class:`Refused` when ``remote`` is the repository of one of ``own`` (:func:`_own_repositories`):
-    the same normalized URL or path, or (``roots``: the root commits the remote holds, once fetched) the
-    project's first commit among them."""
-    wanted = sync_repo.normalize_remote(remote)
-    for root, found in own:
-        if (found.get("remote") and sync_repo.normalize_remote(found["remote"]) == wanted) or \
-                sync_repo.normalize_remote(str(root)) == wanted:
-            raise Refused(f"{remote} is the repository of the project {root}: personal memory must never land in "
-                          "a project's repository; nothing was sent. Sync needs a private remote of your own: "
-                          "move the sync repository away and run memdir sync init with one")
-        if roots and found.get("first_commit") in roots:
-            raise Refused(f"{remote} holds the history of the project {root} (its first commit "
-                          f"{found['first_commit'][:12]}): personal memory must never land in a project's "
-                          "repository; nothing was sent. Sync needs a private remote of your own: move the sync "
-                          "repository away and run memdir sync init with one")
 
 
 def _check_remote(session: Session, repo: Path, fetched: bool) -> None:
@@ -334,7 +299,7 @@ def _check_remote(session: Session, repo: Path, fetched: bool) -> None:
     remote = origin_url(repo) or ""
     roots = set(git.run(repo, "rev-list", "--max-parents=0", "--remotes=origin").split()) if fetched else None
     try:
-        _refuse_own(_own_repositories(session), remote, roots)
+        sync_repo.refuse_own(_own_repositories(session), remote, roots)
     except Refused as exc:
         sync_repo.write_state(repo, {**sync_repo.read_state(repo), "outcome": "refused", "error": str(exc),
                                      "last_sync": now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")})
