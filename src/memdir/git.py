@@ -53,7 +53,7 @@ def run(where: Path, *args: str, binary: bool = False) -> str | bytes:
     bytes with ``binary``), run with :func:`environment` and at most
     :data:`TIMEOUT` seconds. ``where`` is a work tree or a git directory.
     Raises :class:`StoreError`: git missing, timed out, or exited non-zero
-    (its last line of stderr)."""
+    (its last line of stderr; all of it in the error's ``stderr``)."""
     try:
         done = subprocess.run(["git", "-C", str(where), *args], capture_output=True, timeout=TIMEOUT,
                               env=environment())
@@ -62,8 +62,11 @@ def run(where: Path, *args: str, binary: bool = False) -> str | bytes:
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise StoreError(f"git {args[0]} failed: {exc}") from None
     if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise StoreError(f"git {args[0]} failed: {message[-1] if message else done.returncode}")
+        full = done.stderr.decode("utf-8", "replace").strip()
+        message = full.splitlines()
+        error = StoreError(f"git {args[0]} failed: {message[-1] if message else done.returncode}")
+        error.stderr = full  # all of git's messages: the last line may be a hint (a refused push's)
+        raise error
     return done.stdout if binary else done.stdout.decode("utf-8", "replace")
 
 

@@ -48,11 +48,11 @@ import json
 import os
 import shutil
 import socket
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .. import git
-from ..errors import InvalidInput, NotFound, Refused, StoreError
+from ..errors import InvalidInput, InvalidName, NotFound, Refused, StoreError
 from ..files import merge as merge_rules
 from ..files import repository as sync_repo
 from ..files.conflicts import has_conflict
@@ -65,13 +65,14 @@ from ..results import Result
 from ..session import Session
 from ..text.names import normalize_name
 from ..text.redact import redact
+from ..tombstones.match import ID_FORM
 from ..tombstones.stones import shared_bytes, stone_of
 from ..vocabulary import SYNC_LAYERS, SYNC_OFFLINE_EXIT
 from .team import Resolved, register_driver
 
 USER = "user"  # the user layer's directory in the repository (a project's: projects/<key>)
 TOMBSTONES = "tombstones"  # a layer's tombstones in the repository: one file per forgotten fact
-PROJECT_FILE = "project.json"  # a project's identity in the repository (memdir.files.repository.shared_identity)
+PROJECT_FILE = sync_repo.PROJECT_FILE  # a project's identity in the repository
 OFFLINE_EXIT = SYNC_OFFLINE_EXIT  # `memdir sync`'s exit code when the remote cannot be reached
 
 
@@ -144,21 +145,6 @@ class _Target:
         return self.layer.scope
 
 
-def _mirror_projects(repo: Path) -> dict[str, dict]:
-    """``projects/<key>`` → the identity its ``project.json`` holds, in the work tree."""
-    found = {}
-    base = repo / PROJECTS_DIR
-    if base.is_dir():
-        for item in sorted(base.iterdir()):
-            try:
-                info = json.loads((item / PROJECT_FILE).read_bytes())
-            except (OSError, ValueError):
-                continue
-            if isinstance(info, dict):
-                found[f"{PROJECTS_DIR}/{item.name}"] = info
-    return found
-
-
 def _targets(session: Session, repo: Path) -> tuple[list[_Target], list[str]]:
     """The live layers this machine syncs, each with its place in the repository, and why a project
     layer is left out (no repository identity, its project gone, another layer of the same repository)."""
@@ -181,7 +167,7 @@ def _targets(session: Session, repo: Path) -> tuple[list[_Target], list[str]]:
             continue
         found = {k: info[k] for k in ("remote", "first_commit") if info.get(k)} or git.identity(Path(root))
         candidates.append((Path(root), found))
-    mirrored = _mirror_projects(repo)
+    mirrored = sync_repo.mirrored_projects(repo)
     seen: list[dict] = []
     for root, found in candidates:
         layer_dir = project_layer_dir(session.home, root)
@@ -213,10 +199,35 @@ def _live(target: _Target) -> tuple[dict[str, bytes], dict[str, str]]:
                 files[f"{target.prefix}/{name}.md"] = data
                 digests[name] = digest(data)
         for stone in layer.tombstones():
-            files[f"{target.prefix}/{TOMBSTONES}/{stone.id}.json"] = shared_bytes(stone)
+            if ID_FORM.match(stone.id):  # a tombstone travels redacted: its digests still forget the value
+                files[f"{target.prefix}/{TOMBSTONES}/{stone.id}.json"] = shared_bytes(
+                    replace(stone, description=redact(stone.description).text))
     if target.identity:
         files[f"{target.prefix}/{PROJECT_FILE}"] = sync_repo.shared_identity(target.identity)
     return files, digests
+
+
+def _refused(rel: str, kind: tuple[str, int] | None, max_bytes: int) -> str | None:
+    """Why a path of a layer's directory in the merged tree (``rel``: ``name.md``, ``tombstones/<id>.json``,
+    ``project.json``; ``kind``: its mode and size there, None when it is gone) is not taken into the live
+    layer: a name the formats do not give (a path out of the layer, a name no memory has), a link or
+    submodule, a file over ``max_file_bytes``. None: it may be taken."""
+    if rel.endswith(".md") and "/" not in rel:
+        try:
+            if normalize_name(rel[:-3]).name != rel[:-3]:
+                return "not a memory name"
+        except InvalidName:
+            return "not a memory name"
+    elif rel.startswith(TOMBSTONES + "/") and rel.endswith(".json"):
+        if not ID_FORM.match(rel[len(TOMBSTONES) + 1:-5]):
+            return "not a tombstone id"
+    elif rel != PROJECT_FILE:
+        return "not a file of a memory layer"
+    if kind is not None and kind[0] not in sync_repo.FILE_MODES:
+        return "a symbolic link or a submodule, never followed"
+    if kind is not None and kind[1] > max_bytes:
+        return f"{kind[1]} bytes, over the {max_bytes}-byte ceiling of a memory file (max_file_bytes)"
+    return None
 
 
 def _secret(data: bytes) -> str | None:
@@ -228,15 +239,18 @@ def _secret(data: bytes) -> str | None:
 # ---------------------------------------------------------------- init
 
 
-def init(session: Session, remote: str, layers: str = USER) -> SyncInit:
+def init(session: Session, remote: str, layers: str | None = None) -> SyncInit:
     """Make the sync repository for ``remote`` (a private git remote: URL or path) and the ``layers``
-    chosen (:data:`SYNC_LAYERS`), with the merge driver registered in its own config. A person only.
+    chosen (:data:`SYNC_LAYERS`; None: ``user`` for a new repository, an existing one's unchanged), with the merge driver registered in its own config. A person only.
     Raises :class:`Refused` (not a person; a remote that is the project's own repository — the same
     normalized URL or path, or the same first commit when the remote can be read: personal memory must
     never land in a team's repository), :class:`InvalidInput` (layers), :class:`Conflict`-free
     :class:`StoreError` (already set up for another remote; git failing)."""
     if session.actor != "human":
         raise Refused("only a person sets up sync (memdir sync init)")
+    if layers is None:
+        known = sync_repo.repository(session.home)
+        layers = ",".join(sync_repo.layers_of(known)) if (sync_repo.git_dir(known) / "HEAD").is_file() else USER
     if layers not in SYNC_LAYERS:
         raise InvalidInput(f"--layers must be one of {', '.join(SYNC_LAYERS)} (got {layers!r})")
     if not remote or remote.startswith("-") or remote != remote.strip():
@@ -244,10 +258,7 @@ def init(session: Session, remote: str, layers: str = USER) -> SyncInit:
     repo = sync_repo.repository(session.home)
     own = _own_repositories(session)
     wanted = sync_repo.normalize_remote(remote)
-    for root, found in own:
-        if (found.get("remote") and sync_repo.normalize_remote(found["remote"]) == wanted) or sync_repo.normalize_remote(str(root)) == wanted:
-            raise Refused(f"{remote} is the repository of the project {root}: personal memory must never land in "
-                          "a project's repository; give a private remote of your own")
+    sync_repo.refuse_own(own, remote)
     if (sync_repo.git_dir(repo) / "HEAD").is_file():
         there = origin_url(repo)
         if there and sync_repo.normalize_remote(there) != wanted:
@@ -273,15 +284,26 @@ def init(session: Session, remote: str, layers: str = USER) -> SyncInit:
             roots = set(git.run(repo, "rev-list", "--max-parents=0", "--remotes=origin").split())
         except StoreError:  # not reachable now: the URL check above stands; the first sync fetches
             roots = set()
-        for root, found in own:
-            if found.get("first_commit") in roots:
-                raise Refused(f"{remote} holds the history of the project {root} (its first commit "
-                              f"{found['first_commit'][:12]}): personal memory must never land in a project's "
-                              "repository; give a private remote of your own")
+        sync_repo.refuse_own(own, remote, roots)
     except BaseException:
         shutil.rmtree(repo, ignore_errors=True)  # made (or found empty) by this call: nothing else is in it
         raise
     return SyncInit(str(repo), remote, tuple(layers.split(",")), git.local_config(repo, "merge.memdir.driver"))
+
+
+def _check_remote(session: Session, repo: Path, fetched: bool) -> None:
+    """Before any merge or push of a sync: the remote must not be the session's project's repository or any
+    project layer's (the URL now; with ``fetched``, the root commits it holds too), whatever it was when
+    ``sync init`` ran (init may have run outside the project). A refusal is recorded as the last outcome
+    and raised (:class:`Refused`)."""
+    remote = origin_url(repo) or ""
+    roots = set(git.run(repo, "rev-list", "--max-parents=0", "--remotes=origin").split()) if fetched else None
+    try:
+        sync_repo.refuse_own(_own_repositories(session), remote, roots)
+    except Refused as exc:
+        sync_repo.write_state(repo, {**sync_repo.read_state(repo), "outcome": "refused", "error": str(exc),
+                                     "last_sync": now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")})
+        raise
 
 
 def _own_repositories(session: Session) -> list[tuple[Path, dict]]:
@@ -303,9 +325,11 @@ def _configure(repo: Path, remote: str, layers: str) -> None:
         git.run(repo, "remote", "add", "origin", remote)
     for key, value in (("memdir.layers", layers), ("user.name", f"memdir sync ({socket.gethostname()})"),
                        ("user.email", "memdir-sync@localhost"), ("commit.gpgsign", "false"),
-                       ("merge.conflictStyle", "merge"), ("core.autocrlf", "false")):
+                       ("merge.conflictStyle", "merge"), ("core.autocrlf", "false"),
+                       ("core.sharedRepository", "0600")):  # what git makes in .git: this user only
         git.set_local_config(repo, key, value)
     register_driver(repo)
+    sync_repo.force_attributes(repo)
 
 
 # ---------------------------------------------------------------- sync
@@ -331,11 +355,13 @@ def _sync(session: Session, repo: Path) -> SyncReport:
     state = sync_repo.read_state(repo)
     held: dict[str, str | None] = dict(state.get("held") or {})
     notes = sync_repo.recover(repo)
+    sync_repo.force_attributes(repo)
     targets, left = _targets(session, repo)
     imported, exported, skipped = [], [], []
     head = sync_repo.rev(repo, "HEAD")
     if head != sync_repo.rev(repo, sync_repo.SYNCED_REF):  # a run stopped between its merge and its import: finish it
         imported += _import(repo, targets, sync_repo.rev(repo, sync_repo.SYNCED_REF), head, held, notes)
+    _check_remote(session, repo, fetched=False)
     exported, skipped = _export(repo, targets, held)
     offline, pushed = None, False
     for attempt in range(2):
@@ -344,6 +370,7 @@ def _sync(session: Session, repo: Path) -> SyncReport:
         except StoreError as exc:
             offline = str(exc)
             break
+        _check_remote(session, repo, fetched=True)
         before = sync_repo.rev(repo, "HEAD")
         sync_repo.merge_remote(repo, notes)
         imported += _import(repo, targets, before, sync_repo.rev(repo, "HEAD"), held, notes)
@@ -352,10 +379,16 @@ def _sync(session: Session, repo: Path) -> SyncReport:
             pushed = True
             break
         except StoreError as exc:
-            if attempt == 0 and any(mark in str(exc) for mark in sync_repo.PUSH_RACE):
-                notes.append("the remote moved during the sync (another machine pushed): merged again")
-                continue
-            offline = str(exc)
+            said = getattr(exc, "stderr", None) or str(exc)  # git's whole message: its last line is a hint
+            if any(mark in said for mark in sync_repo.PUSH_RACE):
+                if attempt == 0:
+                    notes.append("the remote moved during the sync (another machine pushed): merged again")
+                    continue
+                notes.append("the remote moved again during the sync: the local commit waits for the next sync")
+            elif any(mark in said.lower() for mark in sync_repo.UNREACHABLE):
+                offline = str(exc)
+            else:
+                notes.append(f"the remote refused the push: {said.splitlines()[-1] if said else exc}")
             break
     conflicts = tuple(sorted(_label(path) for path in held))
     sync_repo.write_state(repo, {"last_sync": now_utc().strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -391,12 +424,16 @@ def _export(repo: Path, targets: list[_Target], held: dict) -> tuple[list[str], 
                 continue  # unchanged, or a conflict held back while this machine's version is unchanged
             if path.endswith(PROJECT_FILE) and data is None:
                 continue
-            if data is not None and path.endswith(".md") and (kinds := _secret(data)):
+            if data is not None and (kinds := _secret(data)):  # every file committed, tombstones too
                 skipped.append(f"{_label(path)}: holds what looks like a secret ({kinds}); not synced "
                                "— remove it from the file (memdir write rewrites it redacted)")
                 continue
+            where = sync_repo.inside(repo, path)
+            if where is None:
+                skipped.append(f"{path}: a link or another non-file is on its way in the sync repository; "
+                               "not written (memdir writes only inside it)")
+                continue
             held.pop(path, None)
-            where = repo / path
             if data is None:
                 where.unlink(missing_ok=True)
             else:
@@ -416,6 +453,7 @@ def _import(repo: Path, targets: list[_Target], base: str | None, head: str | No
     if head is None:
         return []
     old, new = sync_repo.tree(repo, base), sync_repo.tree(repo, head)
+    kinds = sync_repo.entries(repo, head)
     changed = {path for path in set(old) | set(new) if old.get(path) != new.get(path)}
     changed |= set(held)
     brought = []
@@ -428,13 +466,21 @@ def _import(repo: Path, targets: list[_Target], base: str | None, head: str | No
         files, added, lifted = [], [], []
         for path in mine:
             rel = path[len(prefix):]
+            if why := _refused(rel, kinds.get(path), target.layer.settings.max_file_bytes):
+                notes.append(f"{path}: not taken in: {why}")
+                continue
             theirs = sync_repo.show(repo, head, path) if path in new else None
             if rel.startswith(TOMBSTONES + "/") and rel.endswith(".json"):
                 if theirs is not None:
                     try:
-                        added.append(stone_of(json.loads(theirs)))
-                    except ValueError as exc:
-                        notes.append(f"{path}: not a readable tombstone ({exc})")
+                        stone = stone_of(json.loads(theirs))
+                        if stone.id != rel[len(TOMBSTONES) + 1:-5]:
+                            raise ValueError(f"its id {stone.id!r} is not its file name")
+                        if normalize_name(stone.name).name != stone.name:
+                            raise ValueError(f"{stone.name!r} is not a memory name")
+                        added.append(stone)
+                    except (ValueError, InvalidName) as exc:
+                        notes.append(f"{path}: not taken in: not a readable tombstone ({exc})")
                 elif path in old:
                     lifted.append(Path(rel).stem)
                 continue
