@@ -14,13 +14,10 @@ made since the last event (``external-edit`` / ``external-delete``), apply the c
 keep the manifest.
 
 The manifest (:mod:`memdir.layer.manifest`) spares a fresh process that scan: while the layer
-directory's mtime and the journal are as the last transaction left them, its file states,
-journal heads and ``MEMORY.md`` line keys stand in for the scan (in :meth:`Layer.transaction`), files
-are parsed only when asked for (:class:`memdir.files.scan.LazyEntries`), and the file a write
-changes is checked itself (:meth:`Transaction.fresh`: read again if its stat moved, its bytes
-compared with the journal's last version, hand edits journaled first). In-place edits of the
-other files wait for the next sweep (:func:`sweep_can_wait`), which stats every file and parses
-only those that changed.
+directory's mtime and the journal are as the last transaction left them, its file states, journal
+heads and ``MEMORY.md`` line keys stand in for the scan, files are parsed only when asked for, and
+the file a write changes is checked itself (:meth:`Transaction.fresh`). In-place edits of the other
+files wait for the next sweep (:func:`sweep_can_wait`) or the next reader's scan (:meth:`Layer.scan`).
 
 The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md`` without parsing
 anything: its mtime equals the layer directory's mtime after the rebuild (any file added,
@@ -110,8 +107,7 @@ class Layer:
         self._index = IndexBuilder(settings.stale_after_days)
         self._index_written: tuple | None = None  # (text, size, mtime_ns, inode) of our last MEMORY.md
         self._lock = None
-        self._held = 0  # transactions open on this object: a scan inside one takes nothing up
-        self._take_up_ok = True  # False once this layer could not be written (Layer.take_up)
+        self._held, self._take_up_ok = 0, True  # transactions open here; False: cannot be written (take_up)
 
     def __repr__(self) -> str:
         return f"Layer({self.scope!r}, {str(self.path)!r})"
@@ -131,27 +127,24 @@ class Layer:
         file is parsed when first asked for (:class:`memdir.files.scan.LazyEntries`),
         and re-parsed only when its size/ctime/inode changed since this layer
         object, or the manifest (:mod:`memdir.layer.manifest`), last read it.
-        Outside a transaction, files that differ from the manifest (a hand edit
-        in place, a file added or removed) are taken up as a write would take
-        them up (:meth:`take_up`), so every reader's scan keeps the journal and
-        ``MEMORY.md`` in step. Raises :class:`StoreError`, also for a layer with
-        a symlink where memdir keeps its files (:func:`memdir.files.layout.symlink_refusal`)."""
+        Outside a transaction, files that differ from the manifest (a hand edit in place) are taken up
+        (:meth:`take_up`). Raises :class:`StoreError`, also for a layer with a symlink where memdir
+        keeps its files (:func:`memdir.files.layout.symlink_refusal`)."""
         found = self._scan(known, progress)
         if not self._held and self._take_up_ok and self.manifest.differs(found.files):
             self.take_up()
         return found
 
     def take_up(self) -> None:
-        """Journal hand edits and bring ``MEMORY.md`` and the manifest up to date, as a write's sweep
-        does, without waiting for the lock: a layer being written is left to its writer, and one that
-        cannot be written (read-only, another user's) is read as it is, never written (nor tried
-        again by this object)."""
+        """Journal hand edits, update ``MEMORY.md`` and the manifest as a write's sweep does, never
+        waiting: a busy layer is left to its writer; one that cannot be written (read-only, another
+        user's) is read as it is, and not tried again by this object."""
         try:
             self.refresh_index(wait=False, rebuild=False)
-        except LockTimeout:
-            pass
         except StoreError:
             self._take_up_ok = False
+        except LockTimeout:
+            pass
 
     def _scan(self, known: Mapping[str, tuple] | None, progress) -> Scan:
         self.refuse_symlinks()
