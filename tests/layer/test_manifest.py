@@ -77,9 +77,10 @@ def test_a_hand_edit_of_the_written_file_is_journaled_before_it_is_replaced(isol
 
 @pytest.mark.slow
 def test_a_hand_edit_of_another_file_waits_for_the_sweep_and_is_not_lost(isolated_home, project, monkeypatch):
+    from memdir.files import layout as layout_module
     from memdir.layer import layer as layer_module
 
-    monkeypatch.setattr(layer_module, "SWEEP_INTERVAL", 3600.0)  # a slow machine stays within it
+    monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 3600.0)  # a slow machine stays within it
     _seeded(isolated_home, project)
     path = Memory.open(home=isolated_home, project=project).session.layer("project").path / "seed-0100.md"
     path.write_text(path.read_text().replace("seeded fact 100", "fact 100 fixed by hand"))
@@ -87,7 +88,7 @@ def test_a_hand_edit_of_another_file_waits_for_the_sweep_and_is_not_lost(isolate
     quick.write("other", "a write within the sweep interval", "project", "b")
     layer = Memory.open(home=isolated_home, project=project).session.layer("project")
     assert [e.action for e in layer.journal.events() if e.name == "seed-0100"] == ["external-edit"]  # not yet
-    monkeypatch.setattr(layer_module, "SWEEP_INTERVAL", 0.0)  # the interval has passed
+    monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 0.0)  # the interval has passed
     parsed = _parses(monkeypatch)
     Memory.open(home=isolated_home, project=project, actor="human").write("later", "a later write", "project", "b")
     # The sweep stats every file and reads only the one that changed (and "other", written within

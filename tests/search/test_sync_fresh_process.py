@@ -13,6 +13,7 @@ from memdir.search import sync
 
 
 def test_a_new_process_trusts_a_recent_sweep_and_sweeps_an_old_one(isolated_home, project, monkeypatch):
+    from memdir.files import layout as layout_module
     from memdir.layer import layer as layer_module
 
     mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
@@ -23,7 +24,7 @@ def test_a_new_process_trusts_a_recent_sweep_and_sweeps_an_old_one(isolated_home
     for settled in (layer, layer / ".memdir" / "journal.jsonl"):  # no change within the clock tick
         os.utime(settled, (old, old))
     monkeypatch.setattr(layer_module, "SWEEP_ALWAYS_MAX", 2)  # three files: a large layer, for this test
-    monkeypatch.setattr(layer_module, "SWEEP_INTERVAL", 3600.0)
+    monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 3600.0)
     assert sorted(r.name for r in mem.search("kayaks", k=5)) == ["more", "notes", "other"]  # swept now
     path = layer / "notes.md"
     text = path.read_text(encoding="utf-8").replace("original words about kayaks", "fresh words about canoes")
@@ -35,7 +36,7 @@ def test_a_new_process_trusts_a_recent_sweep_and_sweeps_an_old_one(isolated_home
     sync._swept.clear()  # what a new process remembers of its own sweeps: nothing
     fresh = Memory.open(home=isolated_home, project=project, search_vectors="off")
     assert fresh.search("canoes") == [] and "project" not in scans  # before: every new process swept
-    monkeypatch.setattr(layer_module, "SWEEP_INTERVAL", 0.0)
+    monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 0.0)
     sync._swept.clear()
     again = Memory.open(home=isolated_home, project=project, search_vectors="off")
     assert [r.name for r in again.search("canoes")] == ["notes"] and "project" in scans  # control: swept, found

@@ -14,13 +14,10 @@ made since the last event (``external-edit`` / ``external-delete``), apply the c
 keep the manifest.
 
 The manifest (:mod:`memdir.layer.manifest`) spares a fresh process that scan: while the layer
-directory's mtime and the journal are as the last transaction left them, its file states,
-journal heads and ``MEMORY.md`` line keys stand in for the scan (in :meth:`Layer.transaction`), files
-are parsed only when asked for (:class:`memdir.files.scan.LazyEntries`), and the file a write
-changes is checked itself (:meth:`Transaction.fresh`: read again if its stat moved, its bytes
-compared with the journal's last version, hand edits journaled first). In-place edits of the
-other files wait for the next sweep (:func:`sweep_can_wait`), which stats every file and parses
-only those that changed.
+directory's mtime and the journal are as the last transaction left them, its file states, journal
+heads and ``MEMORY.md`` line keys stand in for the scan, files are parsed only when asked for, and
+the file a write changes is checked itself (:meth:`Transaction.fresh`). In-place edits of the other
+files wait for the next sweep (:func:`sweep_can_wait`) or the next reader's scan (:meth:`Layer.scan`).
 
 The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md`` without parsing
 anything: its mtime equals the layer directory's mtime after the rebuild (any file added,
@@ -45,6 +42,7 @@ from ..files.layout import (
     LOCK_FILE,
     META_DIR,
     STAMP_FILE,
+    sweep_interval,
     symlink_refusal,
     write_layer_info,
 )
@@ -63,21 +61,20 @@ from .transaction import Transaction
 from .usage import Usage
 
 # A layer of more files than this skips the per-file hand-edit sweep between writes (and the
-# search index's syncs) for at most SWEEP_INTERVAL seconds, across processes (the time of the
-# last sweep is kept in the layer's manifest): one stat per file would be the floor of a write.
-# The file a write changes is always checked itself (Transaction.fresh). Read at call time
-# (sweep_can_wait), so a test may patch them.
+# search index's syncs) for at most memdir.files.layout.sweep_interval() seconds, across processes
+# (the time of the last sweep is kept in the layer's manifest): one stat per file would be the floor
+# of a write. The file a write changes is always checked itself (Transaction.fresh). Read at call
+# time (sweep_can_wait), so a test may patch it.
 SWEEP_ALWAYS_MAX = 500
-SWEEP_INTERVAL = 30.0
 
 
 def sweep_can_wait(files: int, elapsed: float) -> bool:
     """Whether a layer of ``files`` memory files, last swept ``elapsed``
     seconds ago (``inf``: never in this process), may skip its sweep for
     in-place hand edits: only a large layer (more than
-    :data:`SWEEP_ALWAYS_MAX` files) within :data:`SWEEP_INTERVAL` seconds.
-    The one policy of the layer's writes and the search index's syncs."""
-    return files > SWEEP_ALWAYS_MAX and elapsed < SWEEP_INTERVAL
+    :data:`SWEEP_ALWAYS_MAX` files) within :func:`memdir.files.layout.sweep_interval`
+    seconds. The one policy of the layer's writes and the search index's syncs."""
+    return files > SWEEP_ALWAYS_MAX and elapsed < sweep_interval()
 
 
 # ---------------------------------------------------------------- the layer
@@ -110,6 +107,7 @@ class Layer:
         self._index = IndexBuilder(settings.stale_after_days)
         self._index_written: tuple | None = None  # (text, size, mtime_ns, inode) of our last MEMORY.md
         self._lock = None
+        self._held, self._take_up_ok = 0, True  # transactions open here; False: cannot be written (take_up)
 
     def __repr__(self) -> str:
         return f"Layer({self.scope!r}, {str(self.path)!r})"
@@ -129,8 +127,26 @@ class Layer:
         file is parsed when first asked for (:class:`memdir.files.scan.LazyEntries`),
         and re-parsed only when its size/ctime/inode changed since this layer
         object, or the manifest (:mod:`memdir.layer.manifest`), last read it.
-        Raises :class:`StoreError`, also for a layer with a symlink where
-        memdir keeps its files (:func:`memdir.files.layout.symlink_refusal`)."""
+        Outside a transaction, files that differ from the manifest (a hand edit in place) are taken up
+        (:meth:`take_up`). Raises :class:`StoreError`, also for a layer with a symlink where memdir
+        keeps its files (:func:`memdir.files.layout.symlink_refusal`)."""
+        found = self._scan(known, progress)
+        if not self._held and self._take_up_ok and self.manifest.differs(found.files):
+            self.take_up()
+        return found
+
+    def take_up(self) -> None:
+        """Journal hand edits, update ``MEMORY.md`` and the manifest as a write's sweep does, never
+        waiting: a busy layer is left to its writer; one that cannot be written (read-only, another
+        user's) is read as it is, and not tried again by this object."""
+        try:
+            self.refresh_index(wait=False, rebuild=False)
+        except StoreError:
+            self._take_up_ok = False
+        except LockTimeout:
+            pass
+
+    def _scan(self, known: Mapping[str, tuple] | None, progress) -> Scan:
         self.refuse_symlinks()
         try:
             directory_mtime = os.stat(self.path).st_mtime_ns
@@ -260,6 +276,15 @@ class Layer:
         """The gateway's critical section; yields a :class:`Transaction` to apply changes through."""
         if actor not in ACTORS:
             raise InvalidInput(f"unknown actor {actor!r}")
+        self._held += 1
+        try:
+            with self._transaction(actor, session, wait) as tx:
+                yield tx
+        finally:
+            self._held -= 1
+
+    @contextmanager
+    def _transaction(self, actor: str, session: str | None, wait: bool) -> Iterator["Transaction"]:
         if not self.files and not self.manifest.exists():
             self._prescan()
         with self.locked(wait):
@@ -522,12 +547,12 @@ class Layer:
         ``wait`` False: raise :class:`LockTimeout` at once when the lock is busy.
         ``rebuild`` False: bring it up to date as a write would (the lines of
         what changed since, every line ordered again past its deadline from
-        the memories' facts) without reading every file."""
+        the memories' facts) without reading every file. Either way every
+        file is stat'ed (a hand edit in place is journaled)."""
         if rebuild:
             self._prescan()  # parse outside the lock; inside, only stat keys are compared
         with self.transaction("human", wait=wait) as tx:
-            if rebuild:
-                tx.require_full()
+            tx.require_full()
             tx.reindex = True
             tx.rebuild = rebuild
         return tx.warnings

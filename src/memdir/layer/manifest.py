@@ -31,7 +31,7 @@ import json
 import os
 import sqlite3
 import stat
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
@@ -50,6 +50,7 @@ CREATE TABLE IF NOT EXISTS files (file TEXT PRIMARY KEY, size INTEGER, ctime_ns 
 CREATE TABLE IF NOT EXISTS heads (name TEXT PRIMARY KEY, digest TEXT);
 CREATE TABLE IF NOT EXISTS idx (name TEXT PRIMARY KEY, unpinned INTEGER, score REAL, facts TEXT);
 """
+_KEYS: dict[Path, tuple] = {}  # manifest path -> (its stat3, {file: (size, ctime_ns, ino)} or None)
 
 
 @dataclass
@@ -170,6 +171,33 @@ class Manifest:
             return stat.S_ISREG(os.lstat(self.path).st_mode)  # a symlink there is never followed
         except OSError:
             return False
+
+    def differs(self, files: Mapping[str, FileState]) -> bool:
+        """Whether ``files`` (a scan's: file name → state) differ from the files the manifest
+        records — a file added, removed, or whose stat key moved (a hand edit in place; a row kept
+        racy, :data:`RACY_NS`, always differs) — or there is none while ``files`` is not empty.
+        The rows are read once per manifest file version (cached by its stat key). Never raises."""
+        key = stat3(self.path)
+        cached = _KEYS.get(self.path)
+        if cached is None or cached[0] != key:
+            keys = None
+            if key is not None and self.exists():
+                try:
+                    conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+                    try:
+                        if conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() == (FORMAT,):
+                            keys = {r[0]: r[1:] for r in conn.execute("SELECT file, size, ctime_ns, ino FROM files")}
+                    finally:
+                        conn.close()
+                except sqlite3.Error:
+                    keys = None
+            if len(_KEYS) >= 16:
+                _KEYS.clear()
+            cached = _KEYS[self.path] = (key, keys)
+        keys = cached[1]
+        if keys is None:
+            return bool(files)
+        return len(keys) != len(files) or any(keys.get(f) != st[0] for f, st in files.items())
 
     def load_files(self) -> dict[str, FileState] | None:
         """The files as last recorded, whatever changed since (each is checked by its stat key
