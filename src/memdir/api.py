@@ -226,9 +226,9 @@ class Memory:
         field → side; ``side`` for the rest); see :func:`memdir.operations.team.resolve`."""
         return teamops.resolve(self.session, name, side, fields)
 
-    def sync_init(self, remote: str, layers: str = "user") -> "SyncInit":
+    def sync_init(self, remote: str, layers: str | None = None) -> "SyncInit":
         """Make the sync repository for a private git ``remote`` and the ``layers`` chosen (``user`` |
-        ``user,projects``); see :func:`memdir.operations.sync.init`."""
+        ``user,projects``; None: ``user``, or what an existing sync repository has); see :func:`memdir.operations.sync.init`."""
         from .operations import sync
 
         return sync.init(self.session, remote, layers)

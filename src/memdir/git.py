@@ -53,7 +53,7 @@ def run(where: Path, *args: str, binary: bool = False) -> str | bytes:
     bytes with ``binary``), run with :func:`environment` and at most
     :data:`TIMEOUT` seconds. ``where`` is a work tree or a git directory.
     Raises :class:`StoreError`: git missing, timed out, or exited non-zero
-    (what its stderr says: :func:`said`)."""
+    (what its stderr says: :func:`said`; all of it in the error's ``stderr``)."""
     try:
         done = subprocess.run(["git", "-C", str(where), *args], capture_output=True, timeout=TIMEOUT,
                               env=environment())
@@ -62,7 +62,9 @@ def run(where: Path, *args: str, binary: bool = False) -> str | bytes:
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise StoreError(f"git {args[0]} failed: {exc}") from None
     if done.returncode != 0:
-        raise StoreError(f"git {args[0]} failed: {said(done.stderr) or done.returncode}")
+        error = StoreError(f"git {args[0]} failed: {said(done.stderr) or done.returncode}")
+        error.stderr = done.stderr.decode("utf-8", "replace").strip()  # all of git's messages (a refused push's)
+        raise error
     return done.stdout if binary else done.stdout.decode("utf-8", "replace")
 
 

@@ -37,7 +37,8 @@ def llm_mem(isolated_home, project, server, monkeypatch):
 
 def disk(home: Path) -> dict:
     return {str(p.relative_to(home)): p.read_bytes() for p in sorted(home.rglob("*"))
-            if p.is_file() and p.name not in ("journal.jsonl", "journal.anchor", "lock", "index.stamp")}
+            if p.is_file() and p.name not in ("journal.jsonl", "journal.anchor", "lock", "index.stamp",
+                                             "manifest.sqlite")}  # kept in step with the journal
 
 
 def receipts(mem) -> list[dict]:

@@ -119,13 +119,14 @@ def test_torn_tail_is_repaired_without_losing_events(mem, project):
 def test_large_layer_hand_edits_are_journaled_when_touched_or_within_the_interval(mem, monkeypatch):
     import time as clock
 
+    from memdir.files import layout as layout_module
     from memdir.layer import layer as layer_module
 
     layer = mem.session.layer("project")
     layer.path.mkdir(parents=True)
     for i in range(layer_module.SWEEP_ALWAYS_MAX + 20):
         (layer.path / f"seed-{i:03d}.md").write_text(f"---\nname: seed-{i:03d}\ndescription: seed {i}\n---\n\nb\n")
-    monkeypatch.setattr(layer_module, "SWEEP_INTERVAL", 0.5)
+    monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 0.5)
     mem.write("first", "first write adopts the seeds", "project", "b")
     mem.write("second", "a quick write", "project", "b")
     edited = layer.path / "seed-001.md"

@@ -28,6 +28,8 @@ def test_a_team_memory_travels_from_one_clone_to_the_other(clones):
     a.memory().write("db-port", "Dev PostgreSQL listens on 5433, not 5432", "project",
                      "Moved on 2026-11-02: 5432 is the system cluster.", scope="team")
     assert (a.team_dir / "db-port.md").is_file()
+    # The layer's manifest is kept in the home with its journal, never in the repository.
+    assert not (a.team_dir / ".memdir").exists() and list((a.home / "team").rglob("manifest.sqlite"))
     assert "5433" not in b.memory().context()  # not pulled yet
     a.commit_all("team memory: db port")
     a.push()

@@ -130,6 +130,7 @@ def test_hand_edit_is_found_without_reindex(bm25):
 
 
 def test_the_sweep_policy_of_the_layer_is_the_search_index_s(bm25, monkeypatch):
+    from memdir.files import layout as layout_module
     from memdir.layer import layer as layer_module
 
     for name in ("notes", "more", "other"):
@@ -139,7 +140,7 @@ def test_the_sweep_policy_of_the_layer_is_the_search_index_s(bm25, monkeypatch):
     for settled in (layer, layer / ".memdir" / "journal.jsonl"):  # no change within the clock tick: trusted
         os.utime(settled, (old, old))
     monkeypatch.setattr(layer_module, "SWEEP_ALWAYS_MAX", 2)  # three files: a large layer, for this test
-    monkeypatch.setattr(layer_module, "SWEEP_INTERVAL", 3600.0)
+    monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 3600.0)
     assert sorted(names(bm25.search("kayaks", k=5))) == ["more", "notes", "other"]  # indexed, and swept now
     path = layer / "notes.md"
     text = path.read_text(encoding="utf-8").replace("original words about kayaks", "fresh words about canoes")
@@ -147,7 +148,7 @@ def test_the_sweep_policy_of_the_layer_is_the_search_index_s(bm25, monkeypatch):
         handle.write(text)
     # before: search kept its own copy of the policy (500 files), swept at once and found it
     assert bm25.search("canoes") == []  # within the interval, the large layer is not swept again
-    monkeypatch.setattr(layer_module, "SWEEP_INTERVAL", 0.0)
+    monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 0.0)
     assert names(bm25.search("canoes")) == ["notes"]  # control: the interval passed, the edit is found
 
 

@@ -30,8 +30,17 @@ OBJECTS_DIR = "objects"           # every version's bytes, by digest
 # Reads and last read per memory (memdir.layer.usage): derived, like MEMORY.md — a symlink there is never
 # read (O_NOFOLLOW) and the next count replaces the link itself, atomically; it never hides the layer.
 USAGE_FILE = "usage.json"
+# What the last transaction learned of the files (memdir.layer.manifest): derived, like MEMORY.md — a
+# symlink there is never opened, and the next save replaces the link itself; it never hides the layer.
+MANIFEST_FILE = "manifest.sqlite"
+SWEPT_FILE = "swept"              # its mtime: when the context last stat'ed every file (index_is_fresh)
 META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, LAYER_FILE, TOMBSTONES_FILE,
-                OBJECTS_DIR)
+                OBJECTS_DIR, SWEPT_FILE)
+# How long an in-place hand edit of a memory file may go unseen, across processes: the context's
+# sweep (index_is_fresh) and a large layer's (memdir.layer.layer.sweep_can_wait) wait at most this
+# long. Read at call time (sweep_interval), so a test may patch it; MEMDIR_SWEEP_INTERVAL (seconds)
+# overrides it for a process and the processes it starts (the tests' fresh processes).
+SWEEP_INTERVAL = 30.0
 # A file that may hold a memory: ``*.md``, not a dot-file (temp files, ``.memdir``),
 # not ``MEMORY.md`` in any case. A compiled pattern: the scan calls it once per file.
 _MEMORY_FILE = re.compile(r"(?!\.)(?!(?i:memory\.md)\Z).*\.md", re.S)
@@ -69,16 +78,40 @@ def symlink_refusal(layer_dir: Path, meta: bool = True) -> str | None:
     return None
 
 
+def sweep_interval() -> float:
+    """Seconds an in-place edit may go unseen (:data:`SWEEP_INTERVAL`, or the
+    ``MEMDIR_SWEEP_INTERVAL`` environment variable when it holds a number ≥ 0)."""
+    raw = os.environ.get("MEMDIR_SWEEP_INTERVAL")
+    if raw:
+        try:
+            value = float(raw)
+        except ValueError:
+            value = -1.0
+        if value >= 0:
+            return value
+    return SWEEP_INTERVAL
+
+
 def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None) -> bool:
     """True when ``MEMORY.md`` of ``layer_dir`` still equals what a rebuild
     would write: no file added, removed or renamed since the last rebuild
     (the stamp's mtime equals the directory's), ``MEMORY.md`` not edited since
     (its mtime is not after the stamp's ctime; a ``MEMORY.md`` that is not a regular file — a
-    symlink — is never fresh, so the rebuild replaces it), and the stamped deadline (its
-    atime: the next day boundary or valid-time edge) not reached. Three stats.
+    symlink — is never fresh, so the rebuild replaces it), the stamped deadline (its
+    atime: the next day boundary or valid-time edge) not reached, and no memory
+    file edited in place since the stamp, as far as the last sweep saw.
 
-    A file edited in place keeps the directory's mtime; such an edit is picked
-    up by the next memdir operation on the layer, which scans every file.
+    A file edited in place (same inode: many editors write so) keeps the
+    directory's mtime. So at most once per :func:`sweep_interval`, across
+    processes (the mtime of ``.memdir/swept`` records the last sweep), every
+    memory file is ``lstat``'ed: one whose ctime is after the stamp's ctime (the
+    last rebuild) makes the index not fresh, and the rebuild
+    (:meth:`memdir.layer.layer.Layer.current_index`) journals the edit and
+    updates ``MEMORY.md``. Within the interval: four stats, whatever the
+    layer's size. An edit that lands while a memdir write of the layer is
+    between its sweep and its stamp is seen by the layer's next sweep instead.
+    Any memdir operation that scans the layer takes such edits up at once
+    (:meth:`memdir.layer.layer.Layer.scan`).
     """
     try:
         directory = os.stat(layer_dir)
@@ -94,7 +127,42 @@ def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None) 
     except OSError:
         return False
     # MEMORY.md edited in place after the rebuild (its mtime passes the stamp's ctime), or not a file.
-    return stat.S_ISREG(index.st_mode) and index.st_mtime_ns <= stamp.st_ctime_ns
+    if not (stat.S_ISREG(index.st_mode) and index.st_mtime_ns <= stamp.st_ctime_ns):
+        return False
+    return _swept(layer_dir, os.path.join(index_dir or layer_dir, META_DIR, SWEPT_FILE), stamp.st_ctime_ns, now_ns)
+
+
+def _swept(layer_dir: Path, swept: str, stamped_ns: int, now_ns: int) -> bool:
+    """False when a memory file of ``layer_dir`` changed after ``stamped_ns`` (the stamp's ctime),
+    looked at only when the last sweep (``swept``'s mtime) is :func:`sweep_interval` old; True
+    otherwise, the sweep's time then recorded (when it can be: a read-only layer sweeps each time)."""
+    try:
+        if now_ns - os.stat(swept, follow_symlinks=False).st_mtime_ns < sweep_interval() * 1e9:
+            return True
+    except OSError:
+        pass
+    try:
+        with os.scandir(layer_dir) as listing:
+            for item in listing:
+                if memory_file_match(item.name) is None:
+                    continue
+                try:
+                    st = item.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if st.st_ctime_ns > stamped_ns:
+                    return False
+    except OSError:
+        return False
+    try:
+        fd = os.open(swept, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        try:
+            os.utime(fd)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+    return True
 
 
 def read_layer_info(meta_dir: Path) -> dict | None:

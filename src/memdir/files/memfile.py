@@ -25,6 +25,7 @@ frontmatter over :data:`MAX_FRONTMATTER_BYTES`.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
@@ -117,6 +118,19 @@ class MemoryRecord:
     def with_(self, **changes) -> "MemoryRecord":
         """A copy with ``changes``."""
         return replace(self, **changes)
+
+
+def duplicate_key(description: str | None, body: str | None) -> tuple[str, str]:
+    """What two memories must share to be exact duplicates (:mod:`memdir.gateway.duplicates`, issue 24
+    §5): (description, body), each with its outer whitespace trimmed, equal byte for byte."""
+    return (description or "").strip(), (body or "").strip()
+
+
+def text_digest(description: str | None, body: str | None) -> str:
+    """SHA-256 hex of :func:`duplicate_key`: equal for exact duplicates, so a layer keeps it per file
+    (:class:`memdir.files.scan.FileState`) and a write finds a copy without reading every memory."""
+    kept, text = duplicate_key(description, body)
+    return hashlib.sha256(f"{len(kept)}:{kept}\n{text}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)

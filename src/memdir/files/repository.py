@@ -15,21 +15,29 @@ import hashlib
 import json
 import os
 import re
+import stat
 from pathlib import Path
 
 from .. import git
-from ..errors import NotFound, StoreError
-from ..paths import sync_dir
+from ..errors import NotFound, Refused, StoreError
+from ..paths import PROJECTS_DIR, sync_dir
 from . import merge as merge_rules
-from .fsio import atomic_write, read_bytes
+from .fsio import atomic_write, read_bytes, read_foreign
 
 BRANCH = "main"
+PROJECT_FILE = "project.json"  # a project's identity in the repository (shared_identity)
 SYNCED_REF = "refs/memdir/synced"  # the commit the live layers last matched
 STATE_FILE = "memdir-sync.json"  # in the repository's .git: last sync, conflicts held, files not synced
 LOCK_FILE = "memdir-sync.lock"  # in .git: one sync at a time
 IGNORED = "# derived on each machine, never synced (memdir sync)\nMEMORY.md\n.memdir/\n*.tmp\n"
 ATTRIBUTES = merge_rules.ATTRIBUTE + "\n"
 STALE_LOCKS = ("index.lock", "HEAD.lock", "packed-refs.lock", "config.lock")
+FILE_MODES = ("100644", "100755")  # what a tree entry the sync takes in may be: a regular file (no link, no submodule)
+LOCAL_ATTRIBUTES = "* merge=text -text\n" + merge_rules.ATTRIBUTE + "\n"  # .git/info/attributes: over the tree's
+PROJECT_KEY = re.compile(r"^[a-z0-9-]{1,40}-[0-9a-f]{12}$")  # projects/<key> (project_key)
+UNREACHABLE = ("could not read from remote", "unable to access", "does not appear to be a git repository",
+               "could not resolve host", "connection refused", "connection timed out", "timed out",
+               "network is unreachable", "no route to host")  # git's words for a remote it cannot reach
 PUSH_RACE = ("non-fast-forward", "fetch first", "[rejected]", "failed to push some refs")  # what git says when the remote moved
 
 
@@ -40,25 +48,38 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _SCP = re.compile(r"^(?:[^@/]+@)?(?P<host>[^/:]{2,}):(?P<path>.*)$")
 
 
+CASELESS_HOSTS = ("github.com", "gitlab.com", "bitbucket.org")  # hosts whose repository paths ignore case
+_HOST_ALIASES = {"ssh.github.com": "github.com", "altssh.gitlab.com": "gitlab.com",
+                 "altssh.bitbucket.org": "bitbucket.org"}  # the ssh-over-443 names of those hosts
+
+
 def normalize_remote(url: str) -> str:
-    """``url`` as one spelling per repository, to compare two remotes: the host in lower case and
-    the path, without a user, port, scheme, trailing ``/`` or ``.git`` (``git@github.com:o/app.git``
-    and ``https://github.com/o/app`` are both ``github.com/o/app``); a local path resolved
-    (``file://`` too, a checkout's ``.git`` standing for the checkout)."""
+    """``url`` as one spelling per repository, to compare two remotes: the host in lower case (without
+    ``www.``, the ssh-over-443 name of a known host as the host) and the path, without a user, port,
+    scheme, doubled or trailing ``/`` or ``.git`` in any case; the path in lower case too on the hosts of
+    :data:`CASELESS_HOSTS` (``git@github.com:o/app.git``, ``ssh://git@ssh.github.com:443/O/App.GIT`` and
+    ``https://www.github.com//o/app`` are all ``github.com/o/app``); a local path resolved (``file://``
+    too, a checkout's ``.git`` standing for the checkout)."""
     text = url.strip()
+    host = None
     if _SCHEME.match(text) and not text.lower().startswith("file://"):
         from urllib.parse import urlsplit
 
         parts = urlsplit(text)
-        found = f"{(parts.hostname or '').lower()}/{parts.path.strip('/')}"
+        host, path = (parts.hostname or "").lower(), parts.path
     elif (scp := _SCP.match(text)) and not text.lower().startswith("file:"):
-        found = f"{scp.group('host').lower()}/{scp.group('path').strip('/')}"
+        host, path = scp.group("host").lower(), scp.group("path")
+    if host is not None:
+        host = host[4:] if host.startswith("www.") else host
+        host = _HOST_ALIASES.get(host, host)
+        path = re.sub(r"/+", "/", path).strip("/")
+        found = f"{host}/{path.lower() if host in CASELESS_HOSTS else path}"
     else:
         local = text[len("file://"):] if text.lower().startswith("file://") else text
         found = os.path.realpath(os.path.expanduser(local))
     found = found.rstrip("/")
     for suffix in ("/.git", ".git"):
-        if found.endswith(suffix):
+        if found.lower().endswith(suffix):
             found = found[: -len(suffix)]
     return found.rstrip("/")
 
@@ -86,6 +107,42 @@ def shared_identity(found: dict) -> bytes:
     kept = {"first_commit": found["first_commit"]} if found.get("first_commit") else {
         "remote": normalize_remote(found["remote"])}
     return json.dumps(kept, sort_keys=True).encode() + b"\n"
+
+
+def mirrored_projects(repo: Path) -> dict[str, dict]:
+    """``projects/<key>`` → the identity its ``project.json`` holds, in the work tree (a link or a name
+    :func:`project_key` does not give is never read)."""
+    found = {}
+    base = repo / PROJECTS_DIR
+    if inside(repo, f"{PROJECTS_DIR}/x") is not None and base.is_dir():
+        for item in sorted(base.iterdir()):
+            if not PROJECT_KEY.match(item.name) or item.is_symlink():
+                continue  # a link or a name no project_key gives: never read
+            try:
+                info = json.loads(read_foreign(item / PROJECT_FILE, 64 * 1024, follow=False).data or b"")
+            except ValueError:
+                continue
+            if isinstance(info, dict):
+                found[f"{PROJECTS_DIR}/{item.name}"] = info
+    return found
+
+
+def refuse_own(own: list[tuple[Path, dict]], remote: str, roots: set[str] | None = None) -> None:
+    """Raise :class:`Refused` when ``remote`` is the repository of one of ``own`` (the projects this home knows):
+    the same normalized URL or path, or (``roots``: the root commits the remote holds, once fetched) the
+    project's first commit among them."""
+    wanted = normalize_remote(remote)
+    for root, found in own:
+        if (found.get("remote") and normalize_remote(found["remote"]) == wanted) or \
+                normalize_remote(str(root)) == wanted:
+            raise Refused(f"{remote} is the repository of the project {root}: personal memory must never land in "
+                          "a project's repository; nothing was sent. Sync needs a private remote of your own: "
+                          "move the sync repository away and run memdir sync init with one")
+        if roots and found.get("first_commit") in roots:
+            raise Refused(f"{remote} holds the history of the project {root} (its first commit "
+                          f"{found['first_commit'][:12]}): personal memory must never land in a project's "
+                          "repository; nothing was sent. Sync needs a private remote of your own: move the sync "
+                          "repository away and run memdir sync init with one")
 
 
 # ---------------------------------------------------------------- git in the repository
@@ -119,6 +176,57 @@ def tree(repo: Path, commit: str | None) -> dict[str, str]:
             meta, path = item.split("\t", 1)
             found[path] = meta.split()[2]
     return found
+
+
+def entries(repo: Path, commit: str | None) -> dict[str, tuple[str, int]]:
+    """Path → (mode, size in bytes) of every entry at ``commit`` (``{}`` for None): a mode outside
+    :data:`FILE_MODES` is a symbolic link (``120000``) or a submodule (``160000``, size ``-1``)."""
+    if commit is None:
+        return {}
+    found = {}
+    for item in _git(repo, "ls-tree", "-r", "-l", "-z", commit).split("\0"):
+        if "\t" in item:
+            meta, path = item.split("\t", 1)
+            mode, _, _, size = meta.split()
+            found[path] = (mode, int(size) if size.isdigit() else -1)
+    return found
+
+
+def inside(repo: Path, path: str) -> Path | None:
+    """``repo / path`` when writing or deleting it stays in the work tree: ``path`` is relative with no
+    ``..``, every directory on the way that exists is a real directory (not a symbolic link) and the file,
+    when it exists, is a regular file; None otherwise (a link planted there is never followed)."""
+    parts = path.split("/")
+    if not path or path.startswith("/") or any(part in ("", ".", "..", ".git") for part in parts):
+        return None
+    where = repo
+    for part in parts[:-1]:
+        where = where / part
+        try:
+            if not stat.S_ISDIR(os.lstat(where).st_mode):
+                return None
+        except FileNotFoundError:
+            break
+        except OSError:
+            return None
+    try:
+        if not stat.S_ISREG(os.lstat(repo / path).st_mode):
+            return None
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    return repo / path
+
+
+def force_attributes(repo: Path) -> None:
+    """Write ``.git/info/attributes`` (:data:`LOCAL_ATTRIBUTES`): git reads it after every
+    ``.gitattributes`` of the tree, so one pushed from another clone (``*.md merge=union``, ``-merge``)
+    never turns the field-by-field merge driver off here."""
+    info = git_dir(repo) / "info"
+    info.mkdir(mode=0o700, exist_ok=True)
+    if read_bytes(info / "attributes") != LOCAL_ATTRIBUTES.encode():
+        atomic_write(info / "attributes", LOCAL_ATTRIBUTES.encode(), sync_dir=False)
 
 
 def show(repo: Path, commit: str | None, path: str) -> bytes | None:
@@ -205,10 +313,47 @@ def recover(repo: Path) -> list[str]:
             notes.append(f"removed {lock.name} left by a git process that was stopped")
     if (gitdir / "MERGE_HEAD").exists():
         notes.append("a merge cut by a stopped sync was undone and is done again")
-    if rev(repo, "HEAD") is not None and (_git(repo, "status", "--porcelain") or (gitdir / "MERGE_HEAD").exists()):
+    changed = _git(repo, "status", "--porcelain", "-z", "--untracked-files=all") if rev(repo, "HEAD") else ""
+    if changed and not (gitdir / "MERGE_HEAD").exists():  # edits by hand (or a cut export): kept aside first
+        notes += _save_aside(repo, changed)
+    if rev(repo, "HEAD") is not None and (changed or (gitdir / "MERGE_HEAD").exists()):
         _git(repo, "reset", "-q", "--hard", "HEAD")
         _git(repo, "clean", "-q", "-fd")
     return notes
+
+
+SAVED_DIR = "memdir-saved"  # in .git: work-tree files recover found changed, one directory per run
+
+
+def _save_aside(repo: Path, porcelain: str) -> list[str]:
+    """Copy each changed or new file ``git status --porcelain -z`` lists into ``.git/``:data:`SAVED_DIR```/<time>/``
+    (regular files only, never through a link) before :func:`recover` resets the work tree: nothing
+    written there by hand is deleted silently. Returns the note naming where they are."""
+    from datetime import datetime, timezone
+
+    items = porcelain.split("\0")
+    paths, index = [], 0
+    while index < len(items):
+        item = items[index]
+        index += 1
+        if len(item) < 4:
+            continue
+        if item[0] in "RC":
+            index += 1  # the old name of a rename follows
+        if "D" not in item[:2]:
+            paths.append(item[3:])
+    place = git_dir(repo) / SAVED_DIR / datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    saved = []
+    for path in paths:
+        found = read_foreign(repo / path, 64 * 1024 * 1024, follow=False) if inside(repo, path) else None
+        if found is not None and found.data is not None:
+            (place / path).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            atomic_write(place / path, found.data, sync_dir=False)
+            saved.append(path)
+    if not saved:
+        return []
+    return [f"{len(saved)} file(s) changed by hand in the sync repository ({', '.join(saved[:5])}) were saved "
+            f"aside in {place} before it was reset: edit memories with memdir, not in the sync repository"]
 
 
 def merge_remote(repo: Path, notes: list[str]) -> list[str]:

@@ -32,13 +32,13 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, NamedTuple
+from typing import Callable, Iterator, Mapping, MutableMapping, NamedTuple
 
 from ..errors import StoreError
 from .conflicts import CONFLICT, has_conflict
 from .fsio import DIRECTORY, LINK, MISSING, NOT_REGULAR, digest, read_foreign
 from .layout import is_memory_file_name, memory_file_match
-from .memfile import MalformedMemory, MemoryRecord, parse
+from .memfile import MalformedMemory, MemoryRecord, parse, text_digest
 
 
 @dataclass(frozen=True)
@@ -76,15 +76,18 @@ class Entry:
 class FileState(NamedTuple):
     """What a scan learned of one file: its stat ``key`` (size, ctime in ns,
     inode), ``digest`` (SHA-256 of its bytes), the memory ``name`` it holds
-    (None when unreadable) or the ``error`` why not, and its parsed ``entry``
-    (None when unreadable, or when taken from ``known`` without reading).
-    (A named tuple: a scan makes one per file.)"""
+    (None when unreadable) or the ``error`` why not, its parsed ``entry``
+    (None when unreadable, or when taken from ``known`` without reading), and
+    the ``text`` digest of its description and body
+    (:func:`memdir.files.memfile.text_digest`: equal for exact duplicates; None
+    when unreadable). (A named tuple: a scan makes one per file.)"""
 
     key: tuple[int, int, int]
     digest: str
     name: str | None
     error: str | None
     entry: Entry | None = None
+    text: str | None = None
 
 
 @dataclass
@@ -94,10 +97,65 @@ class Scan:
     memories; ``files``, what was learned of each memory file, by file name;
     ``names``, the file that holds each memory, by name (every memory)."""
 
-    entries: dict[str, Entry]
+    entries: "dict[str, Entry] | LazyEntries"
     malformed: list[Malformed]
     files: dict[str, FileState]
     names: dict[str, str]
+
+
+class LazyEntries(MutableMapping):
+    """A scan's memories by name, each parsed when first asked for (issue 28 §7).
+
+    ``names`` (name → file name, shared with :attr:`Scan.names`) says which memories there are
+    without reading them; ``loaded`` holds those already parsed; ``load(name, file name)`` parses
+    one (None when the file no longer holds that memory). Asking for one memory of 10,000 reads one
+    file; iterating names reads none; ``values()``/``items()`` read what is not read yet. Changes
+    (``entries[name] = entry``, ``del``) keep ``names`` in step."""
+
+    def __init__(self, loaded: dict[str, Entry], names: dict[str, str],
+                 load: Callable[[str, str], Entry | None]):
+        self._loaded = loaded
+        self._names = names
+        self._load = load
+
+    def __getitem__(self, name: str) -> Entry:
+        entry = self._loaded.get(name)
+        if entry is None:
+            filename = self._names.get(name)
+            if filename is None:
+                raise KeyError(name)
+            entry = self._load(name, filename)
+            if entry is None:
+                raise KeyError(name)
+            self._loaded[name] = entry
+        return entry
+
+    def get(self, name, default=None):
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+    def __contains__(self, name) -> bool:
+        return name in self._names
+
+    def __setitem__(self, name: str, entry: Entry) -> None:
+        self._loaded[name] = entry
+        self._names[name] = entry.path.name
+
+    def __delitem__(self, name: str) -> None:
+        del self._names[name]
+        self._loaded.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._names))
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def loaded(self) -> dict[str, Entry]:
+        """The memories parsed so far (name → entry), without reading more."""
+        return self._loaded
 
 
 def stat_key(st: os.stat_result) -> tuple[int, int, int]:
@@ -154,8 +212,9 @@ def load(path: Path, key: tuple[int, int, int] | None = None,
         return FileState(key, digest(data), None, "file is not valid UTF-8")
     except MalformedMemory as exc:
         return FileState(key, digest(data), None, str(exc))
-    entry = Entry(parsed.record, path, digest(data), parsed.fallback, parsed.no_frontmatter, parsed.notes)
-    return FileState(key, entry.digest, parsed.record.name, None, entry)
+    record = parsed.record
+    entry = Entry(record, path, digest(data), parsed.fallback, parsed.no_frontmatter, parsed.notes)
+    return FileState(key, entry.digest, record.name, None, entry, text_digest(record.description, record.body))
 
 
 def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tuple] | None = None,
@@ -166,7 +225,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
     file whose stat key still matches is not read again (one ``lstat`` per
     file: the floor of a write's cost on a large layer, so the loop is kept
     tight). ``known`` (file name → ``(file name, size, ctime_ns, inode,
-    digest, name, error)``, as a derived index stored them) spares reading a
+    digest, name, error[, text digest])``, as a derived index stored them) spares reading a
     file whose size, ctime and inode still match; such a memory is in
     :attr:`Scan.names` but not in :attr:`Scan.entries`, and ``complete`` is
     False. ``progress(1)`` is called for each file read. A missing directory
@@ -204,7 +263,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             if state is None or state[0] != key:
                 hint = known.get(filename) if known else None
                 if hint is not None and hint[1:4] == key:
-                    state = FileState(key, hint[4], hint[5], hint[6])
+                    state = FileState(key, hint[4], hint[5], hint[6], None, hint[7] if len(hint) > 7 else None)
                     complete = complete and state[2] is None
                 else:
                     state = load(Path(item.path), key, max_bytes)
@@ -225,7 +284,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             if other is not None:
                 # Two files normalize to one name: the file already named so wins,
                 # else the smaller file name (directory order is arbitrary).
-                wins = filename == name + ".md" or (other != name + ".md" and filename < other)
+                wins = _wins(filename, other, name)
                 loser, winner = (other, filename) if wins else (filename, other)
                 malformed.append(Malformed(os.path.join(directory, loser),
                                            f"duplicate of {winner} (same name {name!r})"))
@@ -236,6 +295,47 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             if state[4] is not None:
                 entries[name] = state[4]
     return Scan(entries, malformed, files, names), read, complete
+
+
+def _wins(filename: str, other: str, name: str) -> bool:
+    """Whether ``filename`` holds memory ``name`` rather than ``other``, which also does: the file
+    named exactly so wins, else the smaller file name (directory order is arbitrary)."""
+    return filename == name + ".md" or (other != name + ".md" and filename < other)
+
+
+def settle(directory: Path, holders) -> tuple[dict[str, str], list[Malformed]]:
+    """The memories files hold, from ``holders`` — ``(file name, the name it holds or None, why
+    not)`` as :func:`scan` learned them: ``(name → file name, the files that are not memories)``,
+    by :func:`scan`'s rules, without reading a file."""
+    names: dict[str, str] = {}
+    malformed: list[Malformed] = []
+    for filename, name, error in holders:
+        if name is None:
+            malformed.append(Malformed(os.path.join(directory, filename), error or "unreadable"))
+            continue
+        other = names.get(name)
+        if other is not None:
+            wins = _wins(filename, other, name)
+            loser, winner = (other, filename) if wins else (filename, other)
+            malformed.append(Malformed(os.path.join(directory, loser), f"duplicate of {winner} (same name {name!r})"))
+            if not wins:
+                continue
+        names[name] = filename
+    return names, malformed
+
+
+def holding(found: Scan, text: str) -> list[str]:
+    """The names of ``found``'s memories whose file's text digest (:attr:`FileState.text`) is ``text``
+    or not known (a state taken from hints that had none), in name order, without reading a file:
+    candidates for an exact duplicate, which the caller confirms on their records. ``found.files`` may answer itself (``text_holders(text)`` → file names: the
+    layer's manifest rows, :class:`memdir.layer.manifest.Rows`, without making a state per file)."""
+    files = found.files
+    quick = getattr(files, "text_holders", None)
+    held = quick(text) if quick is not None else [f for f, state in files.items()
+                                                  if state[5] == text or (state[5] is None and state[2])]
+    names = found.names
+    return sorted(name for name, filename in ((files[f].name, f) for f in held)
+                  if name is not None and names.get(name) == filename)
 
 
 def count_files(directory: Path) -> int:
@@ -250,4 +350,4 @@ def count_files(directory: Path) -> int:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
 
 
-__all__ = ["Entry", "FileNote", "FileState", "Malformed", "Scan", "count_files", "load", "not_regular", "scan", "stat_key"]
+__all__ = ["Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "count_files", "holding", "load", "settle", "not_regular", "scan", "stat_key"]

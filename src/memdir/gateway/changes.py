@@ -33,7 +33,7 @@ from ..results import Decision, DeleteResult, PruneCandidate, WriteResult
 from ..text.names import normalize_name, same_name
 from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, make, match
 from .duplicates import check_duplicate
-from .forgotten import check_forgotten, live_of
+from .forgotten import check_forgotten
 from .fields import (
     MemoryChange,
     candidate_name,
@@ -169,7 +169,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
             return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
                                tuple(warnings), old.status, old.pinned, existing.digest)
-        check_duplicate(tx, name, description, body, old, live_of(guard),  # the memory it changes may hold it
+        check_duplicate(tx, name, description, body, old, guard,  # the memory it changes may hold it
                         [n for n in (_proposed_for(record), source and source.record.name, old_name) if n])
         if new_status == "candidate" and actor != "human":  # a person's own candidate is theirs to write
             refusal = _dismissed(layer, record)
@@ -498,7 +498,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         now = now_utc().replace(microsecond=0)
         target_entry = tx.fresh(target) if target else None
         check_duplicate(tx, target or key, record.description, record.body,
-                        target_entry.record if target_entry else None, live_of(guard), [key, record.supersedes or key])
+                        target_entry.record if target_entry else None, guard, [key, record.supersedes or key])
         refuse_superseded(target_entry, True, "approve a change to", tx)
         if target_entry is not None:
             merged = approved_record(target_entry.record, record, clear).with_(updated=now, origin="human", status="active")

@@ -1,12 +1,14 @@
 """Exact duplicates: the same description and body under another name (issue 24 §5).
 
-The one rule of what an exact duplicate is (:func:`duplicate_key`: description and body, each with its
-outer whitespace trimmed, equal byte for byte — what was written, not what it means: a reworded fact is
-consolidation's business), which memories a write is compared with (the live memories of its own layer
-and, through :class:`~memdir.gateway.forgotten.Guard`, of the session's other visible layers), and what
-a match does, by who writes: the agent and consolidation are refused, naming the memory that holds the
-text; a person and an import are warned, naming it. ``memdir doctor`` lists the groups that exist
-(:func:`duplicate_groups`).
+The one rule of what an exact duplicate is (:func:`memdir.files.memfile.duplicate_key`: description and
+body, each with its outer whitespace trimmed, equal byte for byte — what was written, not what it means: a
+reworded fact is consolidation's business; a layer keeps its digest per file,
+:func:`memdir.files.memfile.text_digest`), which memories a write is compared with (the live memories of
+its own layer and, through :class:`~memdir.gateway.forgotten.Guard`, of the session's other visible
+layers — found by that digest, :func:`memdir.files.scan.holding`, so a write reads only the copies, not
+every memory), and what a match does, by who writes: the agent and consolidation are refused, naming the
+memory that holds the text; a person and an import are warned, naming it. ``memdir doctor`` lists the
+groups that exist (:func:`duplicate_groups`).
 """
 
 from __future__ import annotations
@@ -14,45 +16,52 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..errors import Refused
-from ..files.memfile import MemoryRecord
+from ..files.memfile import MemoryRecord, duplicate_key, text_digest
+from ..files.scan import Scan, holding
+from .forgotten import Guard
 
 REFUSED_ACTORS = frozenset({"agent", "extracted"})
 """Who is refused a duplicate: a model's writes (the agent's tools, consolidation). A person's own
 write and an import of their files are warned: the copy may be on purpose, and nothing is lost."""
 
 
-def duplicate_key(description: str | None, body: str | None) -> tuple[str, str]:
-    """What two memories must share to be exact duplicates: (description, body), outer whitespace trimmed."""
-    return (description or "").strip(), (body or "").strip()
-
-
-def holder(description: str, body: str, records: Iterable[tuple[str, MemoryRecord]],
+def holder(description: str, body: str, scans: Iterable[tuple[str, Scan]],
            skip: Iterable[tuple[str, str]] = ()) -> tuple[str, str] | None:
-    """``(scope, name)`` of the first active memory of ``records`` (``(scope, record)``, in order) whose
-    :func:`duplicate_key` is that of ``description`` + ``body``, those of ``skip`` (``(scope, name)``:
-    the memory being written, the one it changes or replaces) passed over; None when none is."""
+    """``(scope, name)`` of the first active memory of ``scans`` (``(scope, scan)`` of layers, in order;
+    within one, by name) whose :func:`~memdir.files.memfile.duplicate_key` is that of ``description`` +
+    ``body``, those of ``skip`` (``(scope, name)``: the memory being written, the one it changes or
+    replaces) passed over; None when none is. Only the memories whose file's text digest matches are
+    read (:func:`memdir.files.scan.holding`)."""
     key, passed = duplicate_key(description, body), set(skip)
-    for scope, record in records:
-        if record.status == "active" and (scope, record.name) not in passed \
-                and duplicate_key(record.description, record.body) == key:
-            return scope, record.name
+    text = text_digest(description, body)
+    for scope, found in scans:
+        for name in holding(found, text):
+            if (scope, name) in passed:
+                continue
+            entry = found.entries.get(name)  # read now: the digest only names candidates
+            if entry is not None and entry.record.status == "active" \
+                    and duplicate_key(entry.record.description, entry.record.body) == key:
+                return scope, entry.record.name
     return None
 
 
 def check_duplicate(tx, name: str, description: str, body: str, old: MemoryRecord | None,
-                    live: Iterable[tuple[str, MemoryRecord]] = (), skip: Iterable[str] = ()) -> None:
+                    guard=(), skip: Iterable[str] = ()) -> None:
     """The duplicate check of a write of ``description`` + ``body`` as memory ``name`` in transaction ``tx``
-    over ``old`` (the record it changes, or None); ``live``: the other visible layers' memories
-    (``Guard.live``); ``skip``: names of ``tx``'s layer the write may share its text with (the memory a
-    candidate changes, a rename's source, the memory it supersedes). A write that keeps ``old``'s text
-    makes no new duplicate and is not checked. A match refuses the agent and consolidation
+    over ``old`` (the record it changes, or None); ``guard``: what the session's other layers bring
+    (:class:`~memdir.gateway.forgotten.Guard`: their scans, ``live``, and the memories of theirs the write
+    may share its text with, ``passed``: a memory it moves; a plain list of tombstones brings none);
+    ``skip``: names of ``tx``'s layer the write may share its text with (the memory a candidate changes, a
+    rename's source, the memory it supersedes). A write that keeps
+    ``old``'s text makes no new duplicate and is not checked. A match refuses the agent and consolidation
     (:data:`REFUSED_ACTORS`) and warns anyone else (``tx.warnings``). Raises :class:`Refused` naming the
     memory (name and scope) that holds the text."""
     if old is not None and duplicate_key(old.description, old.body) == duplicate_key(description, body):
         return
     scope = tx.layer.scope
-    here = [(scope, entry.record) for _, entry in sorted(tx.scan.entries.items())]
-    found = holder(description, body, [*here, *live], [(scope, name), *((scope, s) for s in skip)])
+    live, passed = (guard.live, guard.passed) if isinstance(guard, Guard) else ((), ())
+    found = holder(description, body, [(scope, tx.scan), *live],
+                   [(scope, name), *((scope, s) for s in skip), *passed])
     if found is None:
         return
     where, other = found
@@ -65,8 +74,8 @@ def check_duplicate(tx, name: str, description: str, body: str, old: MemoryRecor
 
 def duplicate_groups(records: Iterable[tuple[str, MemoryRecord]]) -> list[tuple[tuple[str, str], ...]]:
     """The groups of active memories of ``records`` (``(scope, record)``) that are exact duplicates of each
-    other (:func:`duplicate_key`), each as ``(scope, name)`` pairs in the order given, groups in the order
-    of their first member; memories with no copy are left out."""
+    other (:func:`~memdir.files.memfile.duplicate_key`), each as ``(scope, name)`` pairs in the order
+    given, groups in the order of their first member; memories with no copy are left out."""
     groups: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for scope, record in records:
         if record.status == "active":

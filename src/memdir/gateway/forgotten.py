@@ -5,7 +5,7 @@ restore, approve and team resolve. :class:`Guard` is what the session's other la
 from __future__ import annotations
 
 from ..errors import TombstoneRefused
-from ..files.memfile import MemoryRecord
+from ..files.scan import Scan
 from ..layer.succession import explain_tombstone
 from ..tombstones.match import Tombstone, caution, match, qualified
 from ..tombstones.match import check as refuse_forgotten
@@ -14,17 +14,15 @@ from ..tombstones.match import check as refuse_forgotten
 class Guard(list):
     """What the session's layers other than the one written bring to a write
     (:func:`memdir.operations.lookup.guard` gathers it): the list itself is their tombstones
-    (:func:`check_forgotten`); ``live`` their memories as ``(scope, record)``, which an exact duplicate
-    is looked for in (:func:`memdir.gateway.duplicates.check_duplicate`); ``skipped`` says which layers
-    could not be read (a warning for the result)."""
+    (:func:`check_forgotten`); ``live`` their memories as ``(scope, scan)`` (a
+    :class:`memdir.files.scan.Scan` per layer, parsed on demand), which an exact duplicate is looked for
+    in (:func:`memdir.gateway.duplicates.check_duplicate`), ``passed`` the ``(scope, name)`` of those a
+    write may copy (a memory it moves); ``skipped`` says which layers could not be read (a warning for
+    the result)."""
 
     skipped: tuple[str, ...] = ()
-    live: tuple[tuple[str, MemoryRecord], ...] = ()
-
-
-def live_of(guard) -> tuple[tuple[str, MemoryRecord], ...]:
-    """``guard``'s other-layer memories (:attr:`Guard.live`); none for a plain list of tombstones."""
-    return guard.live if isinstance(guard, Guard) else ()
+    live: tuple[tuple[str, Scan], ...] = ()
+    passed: tuple[tuple[str, str], ...] = ()
 
 
 def check_forgotten(tx, entry, description: str, body: str, name: str, guard: list[Tombstone] = ()) -> None:
@@ -62,4 +60,4 @@ def check_forgotten(tx, entry, description: str, body: str, name: str, guard: li
         tx.warnings.append(caution(*near, "a qualifier makes it another fact"))
 
 
-__all__ = ["Guard", "check_forgotten", "live_of"]
+__all__ = ["Guard", "check_forgotten"]

@@ -192,9 +192,10 @@ def restore_aside(directory: Path, heads: dict[str, str], gone: list[str]) -> li
     return restored
 
 
-def sweep(journal: Journal, directory: Path, entries: dict, rescan, session: str | None):
+def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
     """Journal every memory whose bytes differ from its journaled version:
-    ``(events, new scan or None)``. ``entries`` are a scan's (name → entry);
+    ``(events, new scan or None)``. ``scan`` is the layer's
+    (:class:`memdir.files.scan.Scan`: only the files that differ are parsed);
     ``rescan()`` scans again. Under the layer lock, in this order:
 
     * a name journaled as present whose file is gone, with its bytes in a
@@ -209,14 +210,15 @@ def sweep(journal: Journal, directory: Path, entries: dict, rescan, session: str
     from ..vocabulary import ACTORS
 
     heads = journal.heads()
-    scan = None
-    current = {name: entry.digest for name, entry in entries.items()}
+    rescanned = None
+    entries = scan.entries
+    current = {name: scan.files[filename].digest for name, filename in scan.names.items()}
     # Set operations on dict views run in C: this stays cheap at 10,000 memories.
     gone = sorted(heads.keys() - current.keys())
     if gone and restore_aside(directory, heads, gone):
-        scan = rescan()
+        scan = rescanned = rescan()
         entries = scan.entries
-        current = {name: entry.digest for name, entry in entries.items()}
+        current = {name: scan.files[filename].digest for name, filename in scan.names.items()}
         gone = sorted(heads.keys() - current.keys())
     changed = sorted(name for name, _ in current.items() - heads.items())
     referenced = journal.referenced() if changed else set()
@@ -236,7 +238,7 @@ def sweep(journal: Journal, directory: Path, entries: dict, rescan, session: str
             events.append(journal.append("human", "external-edit", name, before, key, session=session))
     for name in gone:
         events.append(journal.append("human", "external-delete", name, heads.get(name), None, session=session))
-    return events, scan
+    return events, rescanned
 
 
 def remove_stale(directory: Path, older_than: float) -> list[Path]:

@@ -8,15 +8,18 @@ Line: ``- [<title or name>](<name>.md)[<PIN_MARK>][ (auto-extracted)] — <descr
 every line break in values collapsed to a space and control and bidi
 characters dropped (:func:`memdir.text.printable.one_line`), lines joined
 with ``\\n`` plus a final
-``\\n``, no heading. Order: pinned first, then importance × 0.995^whole days
-since last read/update, then name.
+``\\n``, no heading. Order: pinned first, then importance × 0.995^days since
+last read/update, then name — days counted as UTC calendar days
+(:func:`calendar_days`), so every score steps at one moment, midnight UTC, and
+the text holds all day: with a step at each memory's own hour, 10,000 memories
+re-ordered the index every few seconds.
 """
 
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta
-from typing import Iterable
+from datetime import datetime, timedelta, timezone
+from typing import Iterable, NamedTuple
 
 from ..files.memfile import MemoryRecord
 from ..text.printable import one_line as _flat
@@ -36,12 +39,27 @@ def whole_days(since: datetime, now: datetime) -> int:
     return max(0, math.floor((now - since).total_seconds() / 86400))
 
 
+def _utc_day(moment: datetime):
+    return (moment if moment.tzinfo is None else moment.astimezone(timezone.utc)).date()
+
+
+def calendar_days(since: datetime, now: datetime) -> int:
+    """UTC calendar days from ``since``'s date to ``now``'s, never negative (times without a zone are UTC)."""
+    return max(0, (_utc_day(now) - _utc_day(since)).days)
+
+
+def next_midnight(now: datetime) -> datetime:
+    """The first UTC midnight after ``now`` (in ``now``'s zone awareness)."""
+    day = datetime.combine(_utc_day(now) + DAY, datetime.min.time())
+    return day if now.tzinfo is None else day.replace(tzinfo=timezone.utc)
+
+
 def score(record: MemoryRecord, now: datetime) -> float:
-    """importance × 0.995^whole days since last read (else update, else creation)."""
+    """importance × 0.995^days since last read (else update, else creation), in UTC calendar days."""
     anchor = _anchor(record)
     if anchor is None:
         return float(record.effective_importance)
-    return record.effective_importance * DECAY ** whole_days(anchor, now)
+    return record.effective_importance * DECAY ** calendar_days(anchor, now)
 
 
 def is_stale(record: MemoryRecord, stale_after_days: int, now: datetime) -> bool:
@@ -114,8 +132,9 @@ def render_index(records: Iterable[MemoryRecord], now: datetime, stale_after_day
 
 def next_change(records: Iterable[MemoryRecord], now: datetime, stale_after_days: int = 0) -> datetime | None:
     """The earliest moment after ``now`` at which :func:`render_index` could
-    give other text: a whole-day boundary of some memory's score, a valid-time
-    edge, or a memory turning stale. None when nothing will ever change."""
+    give other text: the next midnight UTC (when any memory's score has a
+    time), a valid-time edge, or a memory turning stale. None when nothing
+    will ever change."""
     best: datetime | None = None
 
     def consider(moment: datetime | None) -> None:
@@ -123,10 +142,11 @@ def next_change(records: Iterable[MemoryRecord], now: datetime, stale_after_days
         if moment is not None and moment > now and (best is None or moment < best):
             best = moment
 
+    midnight = None
     for record in records:
-        anchor = _anchor(record)
-        if anchor is not None:
-            consider(anchor + DAY * (whole_days(anchor, now) + 1))
+        if midnight is None and _anchor(record) is not None:  # every score steps at midnight UTC
+            midnight = next_midnight(now)
+            consider(midnight)
         consider(record.valid_until)
         consider(record.valid_from)
         if stale_after_days > 0 and not record.pinned and record.reads == 0:
@@ -134,6 +154,40 @@ def next_change(records: Iterable[MemoryRecord], now: datetime, stale_after_days
             if updated is not None:
                 consider(updated + DAY * stale_after_days + timedelta(microseconds=1))
     return best
+
+
+class Facts(NamedTuple):
+    """What a memory's place in the index depends on — whether it is shown, its order, the next moment
+    either changes — and its line: a record's fields of those names (so :func:`score`,
+    :func:`is_visible` and :func:`next_change` take either) and :func:`index_line`. A layer keeps them
+    per memory (:mod:`memdir.layer.manifest`), so a new day re-orders ``MEMORY.md`` without reading
+    the files (issue 28 §7)."""
+
+    name: str
+    pinned: bool
+    effective_importance: float
+    last_read: datetime | None
+    updated: datetime | None
+    created: datetime | None
+    reads: int
+    status: str
+    disabled: bool
+    valid_from: datetime | None
+    valid_until: datetime | None
+    line: str
+
+    @classmethod
+    def of(cls, record, line: str | None = None) -> "Facts":
+        """The facts of ``record`` (a :class:`MemoryRecord` or Facts); ``line``: its index line when known."""
+        if isinstance(record, Facts):
+            return record
+        return cls(record.name, record.pinned, record.effective_importance, record.last_read, record.updated,
+                   record.created, record.reads, record.status, record.disabled, record.valid_from,
+                   record.valid_until, line if line is not None else index_line(record))
+
+
+def _line(record) -> str:
+    return record.line if isinstance(record, Facts) else index_line(record)
 
 
 class IndexBuilder:
@@ -157,6 +211,9 @@ class IndexBuilder:
         self._lines: dict[str, str] = {}
         self._deadline: datetime | None = None
         self._built = False
+        self._partial = False  # restored from saved keys: the records of unchanged lines are not at hand
+        self._gone: set[str] = set()  # after a restore: memories removed since
+        self._rekeyed = False  # every key changed since keys() last told them
 
     def _key(self, record: MemoryRecord, now: datetime) -> tuple | None:
         if not is_visible(record, now, self.stale_after_days):
@@ -164,6 +221,7 @@ class IndexBuilder:
         return (not record.pinned, -score(record, now), record.name)
 
     def _rebuild(self, records: dict[str, MemoryRecord], now: datetime) -> None:
+        self._partial = False
         self._records = dict(records)
         self._keys = {}
         self._lines = {}
@@ -171,20 +229,80 @@ class IndexBuilder:
             key = self._key(record, now)
             if key is not None:
                 self._keys[name] = key
-                self._lines[name] = index_line(record)
+                self._lines[name] = _line(record)
         self._order = sorted(self._keys.values())
         self._ordered_lines = [self._lines[key[2]] for key in self._order]
         self._deadline = next_change(records.values(), now, self.stale_after_days)
         self._built = True
+        self._rekeyed = True
 
     @property
     def built(self) -> bool:
         """True once a full render has been done (so :meth:`render_changed` may be used)."""
         return self._built
 
+    def restore(self, keys: dict[str, tuple], text: str, deadline: datetime | None) -> bool:
+        """Take up the state a render left (:meth:`keys`, the ``MEMORY.md`` ``text`` it wrote, its
+        :attr:`deadline`) without the records, so :meth:`render_changed` moves only the lines of
+        the memories that changed — until the deadline, past which :meth:`reorder` orders them again
+        from the memories' :class:`Facts`. False (nothing taken) when the text does not have one line
+        per key, in key order."""
+        order = list(keys.values())  # in key order already when they come from the manifest
+        if any(a > b for a, b in zip(order, order[1:3])) or (len(order) > 1 and order[-2] > order[-1]):
+            order.sort()
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        if len(lines) != len(order) or (order and not (f"]({order[0][2]}.md)" in lines[0]
+                                                        and f"]({order[-1][2]}.md)" in lines[-1])):
+            return False  # the caller checked the text is the one written with these keys (its stat key)
+        self._records, self._keys, self._order, self._ordered_lines = {}, dict(keys), order, lines
+        self._lines = {key[2]: line for key, line in zip(order, lines)}
+        self._deadline, self._built, self._partial, self._gone = deadline, True, True, set()
+        self._rekeyed = False
+        return True
+
+    def reorder(self, facts: dict[str, Facts], now: datetime) -> str:
+        """After :meth:`restore`: the text with every line ordered again at ``now`` from ``facts``
+        (name → :class:`Facts` of every memory of the layer; the records changed since the restore
+        stand over ``facts``), as a full render of their records would give. The builder stays one
+        without the records (:attr:`partial`)."""
+        records = {**facts, **{n: r for n, r in self._records.items() if not isinstance(r, Facts)}}
+        for name in self._gone:
+            records.pop(name, None)
+        self._rebuild(records, now)
+        self._partial, self._gone = True, set()
+        return self._text()
+
+    def keys(self, names=None) -> dict[str, tuple | None]:
+        """The sort key of each line (name → ``(not pinned, -score, name)``), of ``names`` only
+        when given (None: not in the index), for :meth:`restore`."""
+        if names is None:
+            return dict(self._keys)
+        return {name: self._keys.get(name) for name in names}
+
+    def rekeyed(self) -> bool:
+        """Whether every line was ordered again since this was last asked (then :meth:`keys` and
+        :meth:`facts` of every memory are to be kept, not only of those changed); clears it."""
+        was, self._rekeyed = self._rekeyed, False
+        return was
+
+    def facts(self, names=None) -> dict[str, Facts | None]:
+        """The :class:`Facts` of every memory at hand (``names`` only when given; None: gone), for
+        :meth:`restore`. After a restore only those changed since are at hand."""
+        records = self._records
+        chosen = records.keys() if names is None else names
+        return {name: (Facts.of(records[name], self._lines.get(name)) if name in records else None)
+                for name in chosen}
+
+    @property
+    def partial(self) -> bool:
+        """True after :meth:`restore`, until a full render: only :meth:`render_changed` may be used."""
+        return self._partial
+
     def render(self, records: dict[str, MemoryRecord], now: datetime) -> str:
         """The ``MEMORY.md`` text for ``records`` (name → record) at ``now``."""
-        if not self._built or (self._deadline is not None and now >= self._deadline):
+        if not self._built or self._partial or (self._deadline is not None and now >= self._deadline):
             self._rebuild(records, now)
             return self._text()
         old = self._records
@@ -192,17 +310,32 @@ class IndexBuilder:
         changes.update((n, None) for n in old.keys() - records.keys())
         return self.render_changed(changes, now)
 
-    def render_changed(self, changes: dict[str, MemoryRecord | None], now: datetime) -> str:
+    def render_changed(self, changes: dict[str, MemoryRecord | None], now: datetime) -> str | None:
         """The text after only ``changes`` (name → new record, None = gone)
-        since the last render; the other records are the ones last seen."""
+        since the last render; the other records are the ones last seen.
+        None when restored (:meth:`restore`) and past the deadline: the
+        caller orders the lines again (:meth:`reorder`, the changes kept) or
+        renders every record (:meth:`render`)."""
         import bisect
 
         records = self._records
+        if self._partial and self._deadline is not None and now >= self._deadline:
+            for name, record in changes.items():  # kept for reorder(), which the caller does now
+                if record is None:
+                    records.pop(name, None)
+                    self._gone.add(name)
+                else:
+                    records[name] = record
+                    self._gone.discard(name)
+            return None
         for name, record in changes.items():
             if record is None:
                 records.pop(name, None)
+                if self._partial:
+                    self._gone.add(name)
             else:
                 records[name] = record
+                self._gone.discard(name)
         if not self._built or (self._deadline is not None and now >= self._deadline):
             self._rebuild(records, now)
             return self._text()
@@ -219,7 +352,7 @@ class IndexBuilder:
             key = self._key(record, now)
             if key is not None:
                 self._keys[name] = key
-                line = self._lines[name] = index_line(record)
+                line = self._lines[name] = _line(record)
                 at = bisect.bisect_left(self._order, key)
                 self._order.insert(at, key)
                 self._ordered_lines.insert(at, line)

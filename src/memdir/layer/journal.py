@@ -125,6 +125,7 @@ class Journal:
         self._tail: tuple[tuple[int, int], int, str | None] | None = None  # (stat key, seq, hash)
         self._events_cache: tuple[tuple[int, int], list[Event]] | None = None
         self._heads_cache: dict[str, str | None] | None = None
+        self._heads_key: tuple[int, int] | None = None  # the journal stat key _heads_cache is of
         self._anchored: bytes | None = None  # the anchor this object last wrote
 
     # ------------------------------------------------------------ objects
@@ -247,19 +248,22 @@ class Journal:
         key = self.stat_key()
         if key is not None:
             self._tail = (key, event.seq, digest(line))
-            # Keep the parsed-events cache in step instead of re-reading the file.
+            # Keep the parsed-events cache and the heads in step instead of re-reading the file.
             if self._events_cache and self._events_cache[0] == key_before and seq == (
                     self._events_cache[1][-1].seq if self._events_cache[1] else 0):
                 self._events_cache[1].append(event)
                 self._events_cache = (key, self._events_cache[1])
-                if self._heads_cache is not None and records_bytes(event):
+            else:
+                self._events_cache = None
+            if self._heads_cache is not None and self._heads_key == key_before and key_before is not None:
+                if records_bytes(event):
                     if event.after is None:
                         self._heads_cache.pop(event.name, None)
                     else:
                         self._heads_cache[event.name] = event.after
+                self._heads_key = key
             else:
-                self._events_cache = None
-                self._heads_cache = None
+                self._heads_cache = self._heads_key = None
         return event
 
     def _write_line(self, payload: bytes) -> None:
@@ -414,10 +418,13 @@ class Journal:
 
     def heads(self) -> dict[str, str]:
         """name → digest of the last recorded version, for names not deleted.
-        The returned dict is shared: do not modify it."""
-        events = self.events()
-        if self._heads_cache is not None:
+        The returned dict is shared: do not modify it. Read from the journal
+        once per process, or not at all when :meth:`prime_heads` gave them
+        for the journal as it is."""
+        key = self.stat_key()
+        if self._heads_cache is not None and key is not None and self._heads_key == key:
             return self._heads_cache
+        events = self.events()
         heads: dict[str, str | None] = {}
         for event in events:
             if records_bytes(event):
@@ -425,8 +432,13 @@ class Journal:
                     heads.pop(event.name, None)
                 else:
                     heads[event.name] = event.after
-        self._heads_cache = heads
+        self._heads_cache, self._heads_key = heads, key
         return heads
+
+    def prime_heads(self, heads: dict[str, str], key: tuple[int, int] | None) -> None:
+        """Take ``heads`` as :meth:`heads` of the journal while its stat key is ``key`` (kept by
+        :mod:`memdir.layer.manifest`), so a fresh process does not re-read the journal."""
+        self._heads_cache, self._heads_key = heads, key
 
     def referenced(self) -> set[str]:
         """Every object digest some event names (before or after)."""

@@ -10,7 +10,14 @@ with conflict markers). Callers use the validated operations of :mod:`memdir.gat
 
 Inside the lock, in order: repair a torn journal tail, scan the files, journal hand edits
 made since the last event (``external-edit`` / ``external-delete``), apply the change
-(written atomically, its bytes kept in ``objects/``, journaled), rebuild ``MEMORY.md``, stamp it.
+(written atomically, its bytes kept in ``objects/``, journaled), rebuild ``MEMORY.md``, stamp it,
+keep the manifest.
+
+The manifest (:mod:`memdir.layer.manifest`) spares a fresh process that scan: while the layer
+directory's mtime and the journal are as the last transaction left them, its file states, journal
+heads and ``MEMORY.md`` line keys stand in for the scan, files are parsed only when asked for, and
+the file a write changes is checked itself (:meth:`Transaction.fresh`). In-place edits of the other
+files wait for the next sweep (:func:`sweep_can_wait`) or the next reader's scan (:meth:`Layer.scan`).
 
 The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md`` without parsing
 anything: its mtime equals the layer directory's mtime after the rebuild (any file added,
@@ -35,10 +42,11 @@ from ..files.layout import (
     LOCK_FILE,
     META_DIR,
     STAMP_FILE,
+    sweep_interval,
     symlink_refusal,
     write_layer_info,
 )
-from ..files.scan import Entry, FileState, Scan, count_files
+from ..files.scan import Entry, FileState, LazyEntries, Scan, count_files, settle
 from ..files.scan import load as load_file
 from ..files.scan import scan as scan_layer
 from ..paths import layer_dirs, user_layer_dir
@@ -46,25 +54,27 @@ from ..settings import Settings
 from ..tombstones.match import Tombstone
 from ..tombstones.stones import TombstoneFile
 from ..vocabulary import ACTORS
-from .index import IndexBuilder, next_change
-from .journal import Journal, now_utc
+from .index import Facts, IndexBuilder, next_change
+from .journal import Journal, now_utc, records_bytes
+from .manifest import Manifest, Rows, Stamps, stat3
 from .transaction import Transaction
 from .usage import Usage
 
-# A layer of more files than this skips the per-file hand-edit sweep between back-to-back
-# writes (and the search index's syncs) for at most SWEEP_INTERVAL seconds: one stat per
-# file is the floor of a write. Read at call time (sweep_can_wait), so a test may patch them.
+# A layer of more files than this skips the per-file hand-edit sweep between writes (and the
+# search index's syncs) for at most memdir.files.layout.sweep_interval() seconds, across processes
+# (the time of the last sweep is kept in the layer's manifest): one stat per file would be the floor
+# of a write. The file a write changes is always checked itself (Transaction.fresh). Read at call
+# time (sweep_can_wait), so a test may patch it.
 SWEEP_ALWAYS_MAX = 500
-SWEEP_INTERVAL = 2.0
 
 
 def sweep_can_wait(files: int, elapsed: float) -> bool:
     """Whether a layer of ``files`` memory files, last swept ``elapsed``
     seconds ago (``inf``: never in this process), may skip its sweep for
     in-place hand edits: only a large layer (more than
-    :data:`SWEEP_ALWAYS_MAX` files) within :data:`SWEEP_INTERVAL` seconds.
-    The one policy of the layer's writes and the search index's syncs."""
-    return files > SWEEP_ALWAYS_MAX and elapsed < SWEEP_INTERVAL
+    :data:`SWEEP_ALWAYS_MAX` files) within :func:`memdir.files.layout.sweep_interval`
+    seconds. The one policy of the layer's writes and the search index's syncs."""
+    return files > SWEEP_ALWAYS_MAX and elapsed < sweep_interval()
 
 
 # ---------------------------------------------------------------- the layer
@@ -91,22 +101,52 @@ class Layer:
         self._last_scan: tuple[int | None, Scan] | None = None
         self._synced_journal: tuple[int, int] | None = None  # journal (size, mtime) after our last transaction
         self._swept_at = float("-inf")
+        self._manifest_trusted = False  # the manifest held this layer's state as of our last transaction
+        self._index_usage: tuple | None = None  # the usage file's stat key when the index keys were restored
+        self._saved_files: dict[str, FileState] | Rows = {}  # the files as the manifest holds them
         self._index = IndexBuilder(settings.stale_after_days)
         self._index_written: tuple | None = None  # (text, size, mtime_ns, inode) of our last MEMORY.md
         self._lock = None
+        self._held, self._take_up_ok = 0, True  # transactions open here; False: cannot be written (take_up)
 
     def __repr__(self) -> str:
         return f"Layer({self.scope!r}, {str(self.path)!r})"
+
+    @property
+    def manifest(self) -> Manifest:
+        """The layer's manifest (:mod:`memdir.layer.manifest`), in its meta directory (the team
+        layer's is in the home, never in the repository)."""
+        return Manifest(self.meta)
     # ------------------------------------------------------------ scanning
 
     def scan(self, known: Mapping[str, tuple] | None = None, progress=None) -> Scan:
         """Every memory of the layer by name, the files that are not memories,
         and what was learned of each file (:func:`memdir.files.scan.scan`):
         the one reader of a layer's files; records carry the recorded usage
-        (:meth:`memdir.layer.usage.Usage.overlay`). Re-parses only files whose
-        size/ctime/inode changed since this layer object last read them.
-        Raises :class:`StoreError`, also for a layer with a symlink where
-        memdir keeps its files (:func:`memdir.files.layout.symlink_refusal`)."""
+        (:meth:`memdir.layer.usage.Usage.overlay`). One ``stat`` per file; a
+        file is parsed when first asked for (:class:`memdir.files.scan.LazyEntries`),
+        and re-parsed only when its size/ctime/inode changed since this layer
+        object, or the manifest (:mod:`memdir.layer.manifest`), last read it.
+        Outside a transaction, files that differ from the manifest (a hand edit in place) are taken up
+        (:meth:`take_up`). Raises :class:`StoreError`, also for a layer with a symlink where memdir
+        keeps its files (:func:`memdir.files.layout.symlink_refusal`)."""
+        found = self._scan(known, progress)
+        if not self._held and self._take_up_ok and self.manifest.differs(found.files):
+            self.take_up()
+        return found
+
+    def take_up(self) -> None:
+        """Journal hand edits, update ``MEMORY.md`` and the manifest as a write's sweep does, never
+        waiting: a busy layer is left to its writer; one that cannot be written (read-only, another
+        user's) is read as it is, and not tried again by this object."""
+        try:
+            self.refresh_index(wait=False, rebuild=False)
+        except StoreError:
+            self._take_up_ok = False
+        except LockTimeout:
+            pass
+
+    def _scan(self, known: Mapping[str, tuple] | None, progress) -> Scan:
         self.refuse_symlinks()
         try:
             directory_mtime = os.stat(self.path).st_mtime_ns
@@ -114,13 +154,36 @@ class Layer:
             directory_mtime = None
         except OSError as exc:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
-        found, self.files, complete = scan_layer(self.path, self.files, known, progress,
-                                                  self.settings.max_file_bytes)
-        self.usage.overlay(found.entries)
-        if complete:  # a scan that did not read every memory must not stand in for a full one
-            self._last_scan = (directory_mtime, found)
-            self._swept_at = time.monotonic()
+        hinted = known is not None  # a caller's hints (the search index's) carry no text digest
+        if known is None and not self.files:
+            known = self._known()
+        found, self.files, _complete = scan_layer(self.path, self.files, known, progress,
+                                                   self.settings.max_file_bytes)
+        if hinted:
+            found.files = _Hinted(found.files, self.manifest)
+        found = self._lazy(found)
+        self._last_scan = (directory_mtime, found)
+        self._swept_at = time.monotonic()
         return found
+
+    def _known(self) -> dict[str, tuple] | None:
+        """The manifest's files as :func:`memdir.files.scan.scan`'s ``known`` hints (each checked
+        by its stat key, so trusted whatever changed since)."""
+        saved = self.manifest.load_files()
+        return {f: (f, *st.key, st.digest, st.name, st.error, st.text) for f, st in saved.items()} if saved else None
+
+    def _lazy(self, found: Scan) -> Scan:
+        """``found`` with entries parsed on demand (:class:`memdir.files.scan.LazyEntries`)."""
+        self.usage.overlay(found.entries)
+        entries = LazyEntries(found.entries, found.names, self._load_entry)
+        return Scan(entries, found.malformed, found.files, found.names)
+
+    def _load_entry(self, name: str, filename: str) -> Entry | None:
+        state = self.load(self.path / filename)
+        if state is None or state.entry is None or state.name != name:
+            return None
+        self.files[filename] = state
+        return self.usage.with_usage(state.entry)
 
     def refuse_symlinks(self) -> None:
         """Raise :class:`StoreError` when the layer directory, ``.memdir``
@@ -139,9 +202,13 @@ class Layer:
 
     def lookup(self, name: str) -> Entry | None:
         """Which memory is called ``name`` (already normalized), from the last
-        scan while no file was added, removed or renamed since; for deciding
+        scan while no file was added, removed or renamed since (in a fresh
+        process: the manifest's, :mod:`memdir.layer.manifest`); for deciding
         where a memory lives, not for reading its current text."""
         last = self._last_scan
+        if last is None:
+            self._restore()
+            last = self._last_scan
         if last is not None and last[0] is not None:
             try:
                 if os.stat(self.path).st_mtime_ns == last[0]:
@@ -149,6 +216,24 @@ class Layer:
             except OSError:
                 return None
         return self.scan().entries.get(name)
+
+    def current_scan(self) -> Scan:
+        """Which memories the layer holds, as a write of it would see them: the last scan (in a fresh
+        process, the manifest's) while no file was added, removed or renamed since and a sweep may wait
+        (:func:`sweep_can_wait`), else a new :meth:`scan`. Entries are parsed when asked for; a hand
+        edit in place of a large layer shows at its next sweep, as for the layer's own writes. Raises
+        :class:`StoreError`."""
+        last = self._last_scan
+        if last is None and self._restore() is not None:
+            last = self._last_scan
+        if last is not None and last[0] is not None and sweep_can_wait(
+                len(last[1].names), time.monotonic() - self._swept_at):
+            try:
+                if os.stat(self.path).st_mtime_ns == last[0]:
+                    return last[1]
+            except OSError:
+                pass
+        return self.scan()
 
     def tombstones(self) -> list[Tombstone]:
         """Tombstones in force in this layer."""
@@ -191,7 +276,16 @@ class Layer:
         """The gateway's critical section; yields a :class:`Transaction` to apply changes through."""
         if actor not in ACTORS:
             raise InvalidInput(f"unknown actor {actor!r}")
-        if not self.files:
+        self._held += 1
+        try:
+            with self._transaction(actor, session, wait) as tx:
+                yield tx
+        finally:
+            self._held -= 1
+
+    @contextmanager
+    def _transaction(self, actor: str, session: str | None, wait: bool) -> Iterator["Transaction"]:
+        if not self.files and not self.manifest.exists():
             self._prescan()
         with self.locked(wait):
             self._describe()
@@ -201,7 +295,11 @@ class Layer:
                 raise StoreError(f"{self.journal.path}: {tampered}; nothing was changed (see `memdir verify`)")
             if unanchored := self.journal.anchor_refusal():
                 raise StoreError(f"{unanchored}; nothing was changed")
+            stale = self._index.partial and self._synced_journal != self.journal.stat_key()
             quick = self._quick_scan()
+            if not self._index.built or stale:  # restored keys another process's writes made stale
+                self._index, self._index_written = IndexBuilder(self.settings.stale_after_days), None
+                self._restore_index()
             tx = Transaction(self, quick or self.scan(), actor, session, full=quick is None)
             try:
                 if tx.full:
@@ -210,6 +308,8 @@ class Layer:
             finally:
                 if tx.events or tx.reindex:
                     self._derive(tx)
+                elif tx.full and not self._manifest_trusted and self.manifest.load(self._stamps(), files=False) is None:
+                    self._save_manifest(tx)  # nothing changed, but the next process can trust what this sweep saw
 
     def _prescan(self) -> None:
         """Parse the files before taking the lock, so the critical section only compares stat keys."""
@@ -222,7 +322,10 @@ class Layer:
         rebuilds them), never a failed change."""
         try:
             if tx.reindex:
-                self._write_index(tx.scan.entries, None if tx.full else tx.touched)
+                touched = {*tx.touched, *(e.name for e in tx.events if e.name)}
+                if tx.rebuild or (tx.full and not self._index.partial):
+                    touched = None  # every record (in a process that has them all, compared by identity)
+                self._write_index(tx.scan.entries, touched)
             elif tx.changed:
                 self._stamp(tx.scan.entries.values(), self._index.deadline if self._index.built else False)
         except StoreError as exc:
@@ -237,8 +340,102 @@ class Layer:
         try:  # the scan now reflects every change this transaction made
             self._last_scan = (os.stat(self.path).st_mtime_ns, tx.scan)
             self._synced_journal = self.journal.stat_key()
-        except OSError:
+        except (OSError, StoreError):
             self._last_scan = self._synced_journal = None
+        self._save_manifest(tx)
+
+    def _stamps(self) -> Stamps:
+        try:
+            directory = os.stat(self.path).st_mtime_ns
+            journal = self.journal.stat_key()
+        except (OSError, StoreError):
+            directory = journal = None
+        return Stamps(directory, journal, stat3(self.meta.parent / INDEX_FILE), stat3(self.usage.path))
+
+    def _save_manifest(self, tx: "Transaction") -> None:
+        """Keep what this transaction knows of the files for the next process (:mod:`memdir.layer.manifest`):
+        all of it when the manifest was not in step with this layer object, else what changed — the
+        files written, or, after a sweep, those it found changed — and the index keys of the
+        memories changed."""
+        stamps = self._stamps()
+        if stamps.directory is None or stamps.journal is None:
+            self.manifest.drop()
+            self._manifest_trusted = False
+            return
+        whole = not self._manifest_trusted
+        changed = {*tx.touched, *(e.name for e in tx.events if e.name)}
+        if whole:
+            files = dict(tx.scan.files)
+            heads = dict(self.journal.heads())
+        elif tx.full:  # a sweep over a trusted manifest: only what it found changed
+            saved = self._saved_files
+            files = {f: st for f, st in tx.scan.files.items() if (saved.get(f) or ())[:4] != st[:4]}
+            files.update((f, None) for f in saved.keys() - tx.scan.files.keys())
+            heads = {e.name: e.after for e in tx.events if records_bytes(e)}
+        else:
+            files = {f: tx.scan.files.get(f) for f in tx.files_changed}
+            heads = {e.name: e.after for e in tx.events if records_bytes(e)}
+        index, every = None, whole or tx.rebuild or self._index.rekeyed()
+        if self._index.built:
+            names = None if every else changed
+            index = (self._index.keys(names), self._index.facts(names),
+                     int(self._index.deadline.timestamp() * 1e9) if self._index.deadline else 0)
+        stamps.usage = self._index_usage  # the read counts the keys were made with
+        swept = time.time_ns() - int((time.monotonic() - self._swept_at) * 1e9) if tx.full else None
+        self.manifest.save(stamps, files, heads, index, swept, whole=whole, whole_index=every)
+        self._manifest_trusted = self.manifest.exists()
+        if whole or tx.full:
+            self._saved_files = dict(tx.scan.files)
+        else:
+            for filename, state in files.items():
+                if state is None:
+                    self._saved_files.pop(filename, None)
+                else:
+                    self._saved_files[filename] = state
+
+    def _restore(self) -> Scan | None:
+        """In a process that has not scanned this layer yet: the manifest's state taken up as
+        the last scan (no file read, none stat'ed), the journal's heads and the index's line
+        keys with it, when the manifest's stamps still hold (:meth:`Manifest.load`); else None."""
+        stamps = self._stamps()
+        saved = self.manifest.load(stamps)
+        if saved is None:
+            return None
+        names, malformed = settle(self.path, saved.files.holders())
+        self.files, self._saved_files = saved.files.copy(), saved.files
+        found = self._lazy(Scan({}, malformed, saved.files.copy(), names))
+        self._take(saved, stamps)
+        self._last_scan = (stamps.directory, found)
+        self._synced_journal = stamps.journal
+        self._swept_at = time.monotonic() - max(0, time.time_ns() - saved.swept_ns) / 1e9
+        return found
+
+    def _restore_index(self) -> None:
+        """The journal's heads and the index's line keys from the manifest, when its stamps hold."""
+        stamps = self._stamps()
+        saved = self.manifest.load(stamps, files=False)
+        if saved is not None:
+            self._take(saved, stamps)
+
+    def _take(self, saved, stamps: Stamps) -> None:
+        self.journal.prime_heads(saved.heads, stamps.journal)
+        self._manifest_trusted = True
+        if saved.index is None or self._index.built:
+            return
+        keys, deadline_ns = saved.index
+        from datetime import datetime, timezone
+
+        target = self.meta.parent / INDEX_FILE
+        try:
+            text = target.read_text(encoding="utf-8") if keys else ""
+            deadline = datetime.fromtimestamp(deadline_ns / 1e9, timezone.utc) if deadline_ns else None
+            if self._index.restore(keys, text, deadline):
+                self._index_usage = stamps.usage if saved.usage_same else None  # None: reads counted since
+                if text:
+                    on_disk = os.lstat(target)
+                    self._index_written = (text, on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino)
+        except (OSError, UnicodeDecodeError, ValueError, OverflowError):
+            return
 
     def _quick_scan(self) -> Scan | None:
         """The last transaction's scan, when it may stand in for a full sweep:
@@ -248,6 +445,8 @@ class Layer:
         (within the interval) — or at once when this transaction touches that
         file (:meth:`Transaction.fresh`)."""
         last = self._last_scan
+        if last is None and self._restore() is not None:
+            last = self._last_scan
         if (last is None or last[0] is None or self._synced_journal is None
                 or not sweep_can_wait(len(last[1].entries), time.monotonic() - self._swept_at)):
             return None
@@ -273,12 +472,26 @@ class Layer:
     # ------------------------------------------------------------ the index
 
     def _write_index(self, entries: dict, touched: set | None = None) -> None:
+        """Write ``MEMORY.md`` after the memories ``touched`` changed (None: any may have): only
+        their lines move while nothing else could have; past the index's deadline, or after reads
+        were counted, a builder without the records orders every line again from the memories'
+        facts (:meth:`_all_facts`); else from every record."""
         now = now_utc()
-        if touched is None or not self._index.built:
-            text = self._index.render({n: e.record for n, e in entries.items()}, now)
-        else:
-            text = self._index.render_changed(
-                {n: (entries[n].record if n in entries else None) for n in touched}, now)
+        text = None
+        usage = stat3(self.usage.path)
+        index = self._index
+        if touched is not None and index.built and usage != self._index_usage:
+            if index.partial:  # reads counted since the keys were made: each read memory may move
+                index.reorder(self._all_facts(entries), now)
+            else:
+                touched = None
+        if touched is not None and index.built:
+            text = index.render_changed({n: (entries[n].record if n in entries else None) for n in touched}, now)
+            if text is None and index.partial:  # past the deadline (a new day): order every line again
+                text = index.reorder(self._all_facts(entries), now)
+        if text is None:
+            text = index.render({n: e.record for n, e in entries.items()}, now)
+        self._index_usage = usage
         target = self.meta.parent / INDEX_FILE  # the layer directory's; the team layer's is in the home
         if text:
             try:
@@ -295,6 +508,24 @@ class Layer:
             self._index_written = None
         self._stamp(entries.values(), self._index.deadline, now)
 
+    def _all_facts(self, entries) -> dict[str, Facts]:
+        """Every memory's :class:`memdir.layer.index.Facts`: as the manifest keeps them, with the read
+        counts recorded since; a memory it keeps none of is read (:class:`memdir.files.scan.LazyEntries`)."""
+        saved = self.manifest.load_facts()
+        counts = self.usage.counts()
+        every: dict[str, Facts] = {}
+        for name in entries:
+            facts = saved.get(name)
+            if facts is None:
+                entry = entries.get(name)
+                if entry is None:
+                    continue
+                facts = Facts.of(entry.record)
+            elif (count := counts.get(name)) is not None and (facts.reads, facts.last_read) != count:
+                facts = facts._replace(reads=count[0], last_read=count[1])
+            every[name] = facts
+        return every
+
     def _stamp(self, entries, deadline=False, now=None) -> None:
         now = now or now_utc()
         if deadline is False:
@@ -310,14 +541,20 @@ class Layer:
         except OSError as exc:
             raise StoreError(f"cannot stamp the index of {self.path}: {exc.strerror or exc}") from None
 
-    def refresh_index(self, wait: bool = True) -> list[str]:
+    def refresh_index(self, wait: bool = True, rebuild: bool = True) -> list[str]:
         """Rebuild ``MEMORY.md`` from the files (journaling hand edits first);
         returns the warnings (a derived file that could not be written).
-        ``wait`` False: raise :class:`LockTimeout` at once when the lock is busy."""
-        self._prescan()  # parse outside the lock; inside, only stat keys are compared
+        ``wait`` False: raise :class:`LockTimeout` at once when the lock is busy.
+        ``rebuild`` False: bring it up to date as a write would (the lines of
+        what changed since, every line ordered again past its deadline from
+        the memories' facts) without reading every file. Either way every
+        file is stat'ed (a hand edit in place is journaled)."""
+        if rebuild:
+            self._prescan()  # parse outside the lock; inside, only stat keys are compared
         with self.transaction("human", wait=wait) as tx:
             tx.require_full()
             tx.reindex = True
+            tx.rebuild = rebuild
         return tx.warnings
 
     def current_index(self) -> str | None:
@@ -327,11 +564,33 @@ class Layer:
         never waits for, nor holds up, a writer. Raises :class:`StoreError`
         when the layer cannot be read."""
         try:
-            if not self.refresh_index(wait=False):
+            if not self.refresh_index(wait=False, rebuild=False):
                 return None
         except (StoreError, LockTimeout):
             pass
         return self._index.render({n: e.record for n, e in self.scan().entries.items()}, now_utc())
+
+
+class _Hinted(dict):
+    """A scan's files taken from hints without text digests: :func:`memdir.files.scan.holding` asks
+    :meth:`text_holders`, which reads the manifest's digests then (on a duplicate check, not on the
+    search index's sync that made the scan)."""
+
+    def __init__(self, files: dict, manifest: Manifest):
+        super().__init__(files)
+        self._manifest = manifest
+
+    def text_holders(self, text: str) -> list[str]:
+        """File names whose text digest is ``text`` or not known."""
+        saved = self._manifest.load_files() or {}
+        held = []
+        for filename, state in self.items():
+            digest = state.text
+            if digest is None and (kept := saved.get(filename)) is not None and kept.key == state.key:
+                digest = kept.text
+            if digest == text or (digest is None and state.name):
+                held.append(filename)
+        return held
 
 
 def home_layers(home: Path, settings: Settings) -> list[Layer]:

@@ -12,7 +12,7 @@ import os
 
 from ..errors import NotFound, StoreError
 from ..files.conflicts import refuse_markers, refuse_overwrite
-from ..files.memfile import MalformedMemory, MemoryRecord, parse, serialize
+from ..files.memfile import MalformedMemory, MemoryRecord, parse, serialize, text_digest
 from ..files.scan import Entry, FileState, Scan, stat_key
 from . import commit
 from .journal import Event
@@ -30,13 +30,17 @@ class Transaction:
         self.changed = False
         self.reindex = False
         self.touched: set[str] = set()
+        self.rebuild = False  # MEMORY.md from every record, not only the changed ones (refresh_index)
+        self.files_changed: set[str] = set()  # file names written or removed (memdir.layer.manifest)
         self.events: list[Event] = []
         self.warnings: list[str] = []
 
     def fresh(self, name: str) -> Entry | None:
         """The entry of ``name`` as it is on disk now. After a full sweep that is
-        the scan's; otherwise the file is stat'ed and, if it changed in place,
-        re-read and its hand edit journaled first."""
+        the scan's; otherwise the file is stat'ed (read again when it changed
+        since it was last read) and its bytes compared with the journal's last
+        version of ``name``: a file edited in place since is journaled first, by
+        the whole sweep (:meth:`require_full`)."""
         entry = self.scan.entries.get(name)
         if self.full or entry is None:
             return entry
@@ -46,7 +50,16 @@ class Transaction:
         except FileNotFoundError:
             st = None
         cached = layer.files.get(entry.path.name)
-        if st is not None and cached is not None and cached.key == stat_key(st):
+        if st is not None and (cached is None or cached.key != stat_key(st)):
+            state = layer.load(entry.path)  # changed since it was read (or read too close to its write)
+            if state is not None and state.entry is not None and state.name == name:
+                layer.files[entry.path.name] = self.scan.files[entry.path.name] = state
+                self.files_changed.add(entry.path.name)
+                entry = self.scan.entries[name] = layer.usage.with_usage(state.entry)
+                cached = state
+            else:
+                st = None
+        if st is not None and entry.digest == layer.journal.heads().get(name):
             return entry
         self.require_full()  # it changed under us: do the whole sweep now
         return self.scan.entries.get(name)
@@ -64,7 +77,7 @@ class Transaction:
     def sync_external(self) -> None:
         """Journal every file whose bytes differ from its last journaled version
         (finishing or undoing a change a killed writer cut: :func:`memdir.layer.commit.sweep`)."""
-        events, rescanned = commit.sweep(self.layer.journal, self.layer.path, self.scan.entries,
+        events, rescanned = commit.sweep(self.layer.journal, self.layer.path, self.scan,
                                          self.layer.scan, self.session)
         if rescanned is not None:
             self.scan = rescanned
@@ -121,6 +134,7 @@ class Transaction:
         for path in doomed:
             self.scan.files.pop(path.name, None)
             layer.files.pop(path.name, None)
+            self.files_changed.add(path.name)
         if record is None:
             del self.scan.entries[name]
             self.scan.names.pop(name, None)
@@ -133,8 +147,10 @@ class Transaction:
                 written = (record.with_(reads=0, last_read=None) if raw is None
                            else parse(payload.decode("utf-8"), name).record)  # what the file holds
                 entry = Entry(written, target, after)
-                state = FileState(stat_key(os.stat(target)), after, name, None, entry)
+                state = FileState(stat_key(os.stat(target)), after, name, None, entry,
+                                  text_digest(written.description, written.body))
                 layer.files[target.name] = self.scan.files[target.name] = state
+                self.files_changed.add(target.name)
                 self.scan.entries[name] = layer.usage.with_usage(entry)
                 self.scan.names[name] = target.name
             except (OSError, MalformedMemory, UnicodeDecodeError) as exc:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import git
+from ..errors import InvalidName
 from ..files import merge as merge_rules
 from ..files import repository as sync_repo
 from ..files.conflicts import Hunk, has_conflict, segments
@@ -39,7 +40,9 @@ from ..gateway import synced
 from ..paths import PROJECTS_DIR, project_layer_dir, user_layer_dir
 from ..results import Result
 from ..session import Session
+from ..text.names import normalize_name
 from ..text.redact import redact
+from ..tombstones.match import ID_FORM, Tombstone
 from ..tombstones.stones import sync_bytes, stone_of
 
 USER = "user"  # the user layer's directory in the repository (a project's: projects/<key>)
@@ -106,21 +109,6 @@ class Target:
         return self.layer.scope
 
 
-def _mirror_projects(repo: Path) -> dict[str, dict]:
-    """``projects/<key>`` → the identity its ``project.json`` holds, in the work tree."""
-    found = {}
-    base = repo / PROJECTS_DIR
-    if base.is_dir():
-        for item in sorted(base.iterdir()):
-            try:
-                info = json.loads((item / PROJECT_FILE).read_bytes())
-            except (OSError, ValueError):
-                continue
-            if isinstance(info, dict):
-                found[f"{PROJECTS_DIR}/{item.name}"] = info
-    return found
-
-
 def targets(session: Session, repo: Path) -> tuple[list[Target], list[NotSynced]]:
     """The live layers this machine syncs, each with its place in the repository, and why a project
     layer is left out (no repository identity, its project gone, another layer of the same repository)."""
@@ -143,7 +131,7 @@ def targets(session: Session, repo: Path) -> tuple[list[Target], list[NotSynced]
             continue
         found = {k: info[k] for k in ("remote", "first_commit") if info.get(k)} or git.identity(Path(root))
         candidates.append((Path(root), found))
-    mirrored = _mirror_projects(repo)
+    mirrored = sync_repo.mirrored_projects(repo)
     seen: list[dict] = []
     for root, found in candidates:
         layer_dir = project_layer_dir(session.home, root)
@@ -165,7 +153,8 @@ def targets(session: Session, repo: Path) -> tuple[list[Target], list[NotSynced]
 
 def live(target: Target) -> tuple[dict[str, bytes], dict[str, str]]:
     """(path in the repository → bytes, name → the live file's digest) of a target layer's memory files and
-    tombstones (:func:`memdir.tombstones.stones.sync_bytes`: who forgot it, when and why travel too)."""
+    tombstones (:func:`memdir.tombstones.stones.sync_bytes`: who forgot it, when and why travel too, its
+    description and reason redacted; only an id :data:`memdir.tombstones.match.ID_FORM` gives travels)."""
     files, digests = {}, {}
     layer = target.layer
     if layer.path.is_dir():
@@ -175,10 +164,49 @@ def live(target: Target) -> tuple[dict[str, bytes], dict[str, str]]:
                 files[f"{target.prefix}/{name}.md"] = data
                 digests[name] = digest(data)
         for stone in layer.tombstones():
-            files[f"{target.prefix}/{TOMBSTONES}/{stone.id}.json"] = sync_bytes(stone)
+            if ID_FORM.match(stone.id):  # the id is a file name in the repository
+                files[f"{target.prefix}/{TOMBSTONES}/{stone.id}.json"] = sync_bytes(stone)
     if target.identity:
         files[f"{target.prefix}/{PROJECT_FILE}"] = sync_repo.shared_identity(target.identity)
     return files, digests
+
+
+def refusal(rel: str, kind: tuple[str, int] | None, max_bytes: int) -> str | None:
+    """Why a path of a layer's directory in the merged tree (``rel``: ``name.md``, ``tombstones/<id>.json``,
+    ``project.json``; ``kind``: its mode and size there, :func:`memdir.files.repository.entries`; None when it
+    is gone) is not taken into the live layer: a name the formats do not give (a path out of the layer, a
+    name no memory has), a link or submodule, a file over ``max_bytes`` (``max_file_bytes``). None: it may
+    be taken. What is refused is never deleted from the repository by this machine either (:func:`export`)."""
+    if rel.endswith(".md") and "/" not in rel:
+        try:
+            if normalize_name(rel[:-3]).name != rel[:-3]:
+                return "not a memory name"
+        except InvalidName:
+            return "not a memory name"
+    elif rel.startswith(TOMBSTONES + "/") and rel.endswith(".json"):
+        if not ID_FORM.match(rel[len(TOMBSTONES) + 1:-5]):
+            return "not a tombstone id"
+    elif rel != PROJECT_FILE:
+        return "not a file of a memory layer"
+    if kind is not None and kind[0] not in sync_repo.FILE_MODES:
+        return "a symbolic link or a submodule, never followed"
+    if kind is not None and kind[1] > max_bytes:
+        return f"{kind[1]} bytes, over the {max_bytes}-byte ceiling of a memory file (max_file_bytes)"
+    return None
+
+
+def _stone_in(data: bytes, rel: str) -> Tombstone:
+    """The tombstone a repository file ``rel`` (``tombstones/<id>.json``) holds. Raises :class:`ValueError`:
+    not a readable tombstone, its id not its file name, its name no memory's."""
+    stone = stone_of(json.loads(data))
+    if stone.id != rel[len(TOMBSTONES) + 1:-5]:
+        raise ValueError(f"its id {stone.id!r} is not its file name")
+    try:
+        if normalize_name(stone.name).name != stone.name:
+            raise ValueError(f"{stone.name!r} is not a memory name")
+    except InvalidName:
+        raise ValueError(f"{stone.name!r} is not a memory name") from None
+    return stone
 
 
 def _secret(data: bytes) -> str | None:
@@ -229,10 +257,12 @@ def export(repo: Path, found: list[Target], held: dict, bases: dict[str, str]) -
     base; a tombstone only when a person lifted it here (else it is put back into the layer)."""
     head = sync_repo.rev(repo, "HEAD")
     tree = sync_repo.tree(repo, head)
+    kinds = sync_repo.entries(repo, head)
     sent: list[Change] = []
     skipped: list[NotSynced] = []
     for target in found:
         files, _ = live(target)
+        max_bytes = target.layer.settings.max_file_bytes
         had = {p for p in sync_repo.tree(repo, bases.get(target.prefix)) if p.startswith(target.prefix + "/")}
         mine = {path for path in tree if path.startswith(target.prefix + "/")}
         lifted_here = None
@@ -245,6 +275,8 @@ def export(repo: Path, found: list[Target], held: dict, bases: dict[str, str]) -
                 continue  # unchanged, or a conflict held back while this machine's version is unchanged
             if path.endswith("/" + PROJECT_FILE) and data is None:
                 continue
+            if data is None and refusal(rel, kinds.get(path), max_bytes):
+                continue  # refused on import (a link, a name or size this machine does not take): never deleted
             if _is_stone(rel):
                 if data is not None and path in tree:
                     continue  # the same forgotten fact (who, when or why may differ): nothing to send
@@ -255,12 +287,17 @@ def export(repo: Path, found: list[Target], held: dict, bases: dict[str, str]) -
                         continue
             elif data is None and path not in had:
                 continue  # not this layer's yet (arrived after its base): imported, never deleted
-            if data is not None and path.endswith(".md") and (kinds := _secret(data)):
-                skipped.append(NotSynced(rel[:-3], target.scope, f"holds what looks like a secret ({kinds}); not "
+            shown = rel[:-3] if rel.endswith(".md") else _stone_name(data, rel) if _is_stone(rel) else rel
+            if data is not None and (secrets := _secret(data)):  # every file committed, tombstones too
+                skipped.append(NotSynced(shown, target.scope, f"holds what looks like a secret ({secrets}); not "
                                          "synced — remove it from the file (memdir write rewrites it redacted)"))
                 continue
+            where = sync_repo.inside(repo, path)
+            if where is None:
+                skipped.append(NotSynced(shown, target.scope, "a link or another non-file is on its way in the sync "
+                                         "repository; not written (memdir writes only inside it)"))
+                continue
             held.pop(path, None)
-            where = repo / path
             if data is None:
                 where.unlink(missing_ok=True)
             else:
@@ -276,9 +313,9 @@ def export(repo: Path, found: list[Target], held: dict, bases: dict[str, str]) -
             stones = []
             for path in restore:
                 try:
-                    stones.append(stone_of(json.loads(sync_repo.show(repo, head, path) or b"")))
+                    stones.append(_stone_in(sync_repo.show(repo, head, path) or b"", path[len(target.prefix) + 1:]))
                 except ValueError:
-                    continue
+                    continue  # refused on import (noted there): never put into the layer
             synced.apply(target.layer, [], stones, label="the sync repository (a tombstone missing here, not lifted)")
     git.run(repo, "add", "-A", "--", ".")
     if git.run(repo, "diff", "--cached", "--name-only").strip():
@@ -307,10 +344,14 @@ def adopt(repo: Path, target: Target, held: dict, notes: list[str]) -> list[Chan
     head = sync_repo.rev(repo, "HEAD")
     prefix = target.prefix + "/"
     theirs_tree = {p: b for p, b in sync_repo.tree(repo, head).items() if p.startswith(prefix)}
+    kinds = sync_repo.entries(repo, head)
     files, digests = live(target)
     incoming, added = [], []
     for path in sorted(theirs_tree):
         rel = path[len(prefix):]
+        if why := refusal(rel, kinds.get(path), target.layer.settings.max_file_bytes):
+            notes.append(f"{path}: not taken in: {why}")
+            continue
         mine = files.get(path)
         if sync_repo.blob_id(mine) == theirs_tree[path]:
             continue
@@ -318,9 +359,9 @@ def adopt(repo: Path, target: Target, held: dict, notes: list[str]) -> list[Chan
         if _is_stone(rel):
             if mine is None and theirs is not None:
                 try:
-                    added.append(stone_of(json.loads(theirs)))
+                    added.append(_stone_in(theirs, rel))
                 except ValueError as exc:
-                    notes.append(f"{path}: not a readable tombstone ({exc})")
+                    notes.append(f"{path}: not taken in: not a readable tombstone ({exc})")
             continue
         if not rel.endswith(".md") or "/" in rel or theirs is None:
             continue
@@ -330,7 +371,10 @@ def adopt(repo: Path, target: Target, held: dict, notes: list[str]) -> list[Chan
                 incoming.append(synced.Incoming(name, theirs, None))
             continue
         merged = merge_rules.merge(b"", mine, theirs)
-        atomic_write(repo / path, merged.data, sync_dir=False)  # committed by the export that follows
+        where = sync_repo.inside(repo, path)
+        if where is None:  # a link on the way: neither side is written there (the export says so)
+            continue
+        atomic_write(where, merged.data, sync_dir=False)  # committed by the export that follows
         if merged.conflicts:
             held[path] = {"mine": sync_repo.blob_id(mine), "side": "ours"}
         else:
@@ -354,16 +398,20 @@ def import_changes(repo: Path, target: Target, base: str | None, head: str, held
     if not mine_paths:
         return []
     files_now, digests = live(target)
+    kinds = sync_repo.entries(repo, head)
     files, added, lifted, edits = [], [], [], {}
     for path in mine_paths:
         rel = path[len(prefix):]
+        if why := refusal(rel, kinds.get(path), target.layer.settings.max_file_bytes):
+            notes.append(f"{path}: not taken in: {why}")
+            continue
         theirs = sync_repo.show(repo, head, path) if path in new else None
         if _is_stone(rel):
             if theirs is not None:
                 try:
-                    added.append(stone_of(json.loads(theirs)))
+                    added.append(_stone_in(theirs, rel))
                 except ValueError as exc:
-                    notes.append(f"{path}: not a readable tombstone ({exc})")
+                    notes.append(f"{path}: not taken in: not a readable tombstone ({exc})")
             elif path in old:
                 lifted.append(Path(rel).stem)
             continue
@@ -487,4 +535,4 @@ def _value(key: str | None, text: bytes) -> str:
 
 __all__ = ["CHANGES", "Change", "ConflictField", "NotSynced", "PROJECT_FILE", "SyncConflict", "TOMBSTONES", "Target",
            "USER", "adopt", "conflict_of", "export", "held_of", "import_changes", "label", "live", "marker_side",
-           "received_of", "targets"]
+           "received_of", "refusal", "targets"]

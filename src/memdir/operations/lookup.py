@@ -137,13 +137,14 @@ def guard(session: Session, target: Layer | None = None) -> Guard:
     agent cannot write a rejected value into another layer of the project; a person is warned. ``live``:
     the memories of the session's visible layers other than ``target``
     (:meth:`memdir.session.Session.layers`; an untrusted team layer's are not: its text is not the
-    session's), which a write must not copy (:mod:`memdir.gateway.duplicates`); an unreadable layer
-    holds none."""
+    session's), which a write must not copy (:mod:`memdir.gateway.duplicates`), as each layer's
+    :meth:`~memdir.layer.layer.Layer.current_scan` (nothing parsed until a copy is suspected); an
+    unreadable layer holds none."""
     stones, skipped, live = Guard(), [], []
     for layer in session.layers():
         if layer is not target:
             try:
-                live += [(layer.scope, entry.record) for _, entry in sorted(layer.scan().entries.items())]
+                live.append((layer.scope, layer.current_scan()))
             except StoreError:
                 continue  # an unreadable layer holds nothing a write could copy
     own = target.path if target is not None else None

@@ -23,27 +23,35 @@ history the machines share (as git's is the team layer's).
 
 ``memdir sync`` — export, commit, fetch, merge, import, push; never a force-push:
 
-1. a layer seen here for the first time takes in what the repository has (never sends a deletion), and
+1. the remote is checked first: never the project's own repository nor any project layer's (its URL,
+   and after each fetch the root commits it holds; a refusal is recorded and raised); a pushed
+   ``.gitattributes`` never turns the field merge off (``.git/info/attributes`` overrides it); files
+   changed by hand in the work tree are saved aside in ``.git/memdir-saved/`` before it is reset;
+2. a layer seen here for the first time takes in what the repository has (never sends a deletion), and
    a layer whose base (:mod:`memdir.operations.carry`: the commit it last matched) is behind HEAD —
    a run killed between its merge and its import — takes in the rest; a stale ``index.lock`` or a
    merge cut in the middle is cleared first;
-2. export: each live change since the layer's base is copied in (a memory file the gateway's redaction
-   would change — a secret planted by hand — is not, and is reported; a file missing here is a deletion
-   only if the layer had it at its base; a tombstone goes only when a person lifted it), then
-   committed: the local writes are in git before anything goes to the network;
-3. fetch and merge ``origin/main`` with the team layer's field-by-field driver
+3. export: each live change since the layer's base is copied in (a file the gateway's redaction would
+   change — a secret planted by hand — is not, and is reported; tombstones travel redacted; a file
+   missing here is a deletion only if the layer had it at its base and the import did not refuse it; a
+   tombstone goes only when a person lifted it; nothing is written through a link), then committed: the
+   local writes are in git before anything goes to the network;
+4. fetch and merge ``origin/main`` with the team layer's field-by-field driver
    (:mod:`memdir.files.merge`); a field both machines changed keeps its markers in the commit;
-4. import what the merge changed through the gateway (:func:`memdir.gateway.synced.apply`), move each
-   layer's base, and export again what the import refused or forgot; a file with conflict markers is
-   never written into a layer: the layer keeps this machine's version, the conflict is reported (exit
-   :data:`CONFLICT_EXIT`) until ``memdir sync resolve NAME --field FIELD=ours|theirs`` settles it
-   (``ours``: this machine's value, on every machine);
-5. push; a push refused as not a fast-forward (the other machine pushed in between) goes back to 3
-   once. An unreachable remote is :attr:`SyncReport.offline`, not an error: the local commit waits.
+5. import what the merge changed through the gateway (:func:`memdir.gateway.synced.apply`) — what
+   another clone may push is checked first (:func:`memdir.operations.carry.refusal`: a name the formats
+   do not give, a link or submodule, a file over ``max_file_bytes`` is not taken in, noted, and left in
+   the repository) — move each layer's base, and export again what the gateway refused or forgot; a
+   file with conflict markers is never written into a layer: the layer keeps this machine's version, the
+   conflict is reported (exit :data:`CONFLICT_EXIT`) until ``memdir sync resolve NAME --field
+   FIELD=ours|theirs`` settles it (``ours``: this machine's value, on every machine);
+6. push; a push refused as not a fast-forward (git's whole stderr tells: the other machine pushed in
+   between) goes back to 4 once. An unreachable remote is :attr:`SyncReport.offline`, not an error: the
+   local commit waits; another refusal is a note.
 
 A SIGKILL anywhere loses nothing: the live layers are never changed before their new state is
 committed, and git's refs, index and objects are replaced atomically; the next run starts from
-step 1. Credentials are git's own (ssh agent, credential helper; never a prompt).
+step 2. Credentials are git's own (ssh agent, credential helper; never a prompt).
 """
 
 from __future__ import annotations
@@ -74,7 +82,9 @@ from .team import Resolved, register_driver
 USER = transfer.USER
 OFFLINE_EXIT = SYNC_OFFLINE_EXIT  # `memdir sync`'s exit code when the remote cannot be reached
 CONFLICT_EXIT = SYNC_CONFLICT_EXIT  # `memdir sync`'s exit code when conflicts wait for the person
-OUTCOMES = ("synced", "conflicts", "offline")  # how a sync ended (SyncReport.outcome, SyncStatus.outcome)
+# How a sync ended (SyncReport.outcome, SyncStatus.outcome; "refused": the remote is a project's repository,
+# a Refused raised, so only SyncStatus shows it)
+OUTCOMES = ("synced", "conflicts", "offline", "refused")
 
 
 # ---------------------------------------------------------------- results
@@ -141,15 +151,19 @@ class SyncStatus(Result):
 # ---------------------------------------------------------------- init
 
 
-def init(session: Session, remote: str, layers: str = USER) -> SyncInit:
+def init(session: Session, remote: str, layers: str | None = None) -> SyncInit:
     """Make the sync repository for ``remote`` (a private git remote: URL or path) and the ``layers``
-    chosen (:data:`SYNC_LAYERS`), with the merge driver registered in its own config. A person only.
+    chosen (:data:`SYNC_LAYERS`; None: ``user`` for a new repository, an existing one's unchanged), with
+    the merge driver registered in its own config. A person only.
     Raises :class:`Refused` (not a person; a remote that is the project's own repository — the same
     normalized URL or path, or the same first commit when the remote can be read: personal memory must
     never land in a team's repository), :class:`InvalidInput` (layers), :class:`Conflict`-free
     :class:`StoreError` (already set up for another remote; git failing)."""
     if session.actor != "human":
         raise Refused("only a person sets up sync (memdir sync init)")
+    if layers is None:
+        known = sync_repo.repository(session.home)
+        layers = ",".join(sync_repo.layers_of(known)) if (sync_repo.git_dir(known) / "HEAD").is_file() else USER
     if layers not in SYNC_LAYERS:
         raise InvalidInput(f"--layers must be one of {', '.join(SYNC_LAYERS)} (got {layers!r})")
     if not remote or remote.startswith("-") or remote != remote.strip():
@@ -157,10 +171,7 @@ def init(session: Session, remote: str, layers: str = USER) -> SyncInit:
     repo = sync_repo.repository(session.home)
     own = _own_repositories(session)
     wanted = sync_repo.normalize_remote(remote)
-    for root, found in own:
-        if (found.get("remote") and sync_repo.normalize_remote(found["remote"]) == wanted) or sync_repo.normalize_remote(str(root)) == wanted:
-            raise Refused(f"{remote} is the repository of the project {root}: personal memory must never land in "
-                          "a project's repository; give a private remote of your own")
+    sync_repo.refuse_own(own, remote)
     if (sync_repo.git_dir(repo) / "HEAD").is_file():
         there = origin_url(repo)
         if there and sync_repo.normalize_remote(there) != wanted:
@@ -186,15 +197,26 @@ def init(session: Session, remote: str, layers: str = USER) -> SyncInit:
             roots = set(git.run(repo, "rev-list", "--max-parents=0", "--remotes=origin").split())
         except StoreError:  # not reachable now: the URL check above stands; the first sync fetches
             roots = set()
-        for root, found in own:
-            if found.get("first_commit") in roots:
-                raise Refused(f"{remote} holds the history of the project {root} (its first commit "
-                              f"{found['first_commit'][:12]}): personal memory must never land in a project's "
-                              "repository; give a private remote of your own")
+        sync_repo.refuse_own(own, remote, roots)
     except BaseException:
         shutil.rmtree(repo, ignore_errors=True)  # made (or found empty) by this call: nothing else is in it
         raise
     return SyncInit(str(repo), remote, tuple(layers.split(",")), git.local_config(repo, "merge.memdir.driver"))
+
+
+def _check_remote(session: Session, repo: Path, fetched: bool) -> None:
+    """Before any merge or push of a sync: the remote must not be the session's project's repository or any
+    project layer's (the URL now; with ``fetched``, the root commits it holds too), whatever it was when
+    ``sync init`` ran (init may have run outside the project). A refusal is recorded as the last outcome
+    and raised (:class:`Refused`)."""
+    remote = origin_url(repo) or ""
+    roots = set(git.run(repo, "rev-list", "--max-parents=0", "--remotes=origin").split()) if fetched else None
+    try:
+        sync_repo.refuse_own(_own_repositories(session), remote, roots)
+    except Refused as exc:
+        sync_repo.write_state(repo, {**sync_repo.read_state(repo), "outcome": "refused", "error": str(exc),
+                                     "last_attempt": _stamp()})
+        raise
 
 
 def _own_repositories(session: Session) -> list[tuple[Path, dict]]:
@@ -216,9 +238,11 @@ def _configure(repo: Path, remote: str, layers: str) -> None:
         git.run(repo, "remote", "add", "origin", remote)
     for key, value in (("memdir.layers", layers), ("user.name", f"memdir sync ({socket.gethostname()})"),
                        ("user.email", "memdir-sync@localhost"), ("commit.gpgsign", "false"),
-                       ("merge.conflictStyle", "merge"), ("core.autocrlf", "false")):
+                       ("merge.conflictStyle", "merge"), ("core.autocrlf", "false"),
+                       ("core.sharedRepository", "0600")):  # what git makes in .git: this user only
         git.set_local_config(repo, key, value)
     register_driver(repo)
+    sync_repo.force_attributes(repo)
 
 
 # ---------------------------------------------------------------- sync
@@ -249,7 +273,9 @@ def _sync(session: Session, repo: Path) -> SyncReport:
     held = transfer.held_of(state)
     bases: dict[str, str] = {k: v for k, v in (state.get("bases") or {}).items() if isinstance(v, str)}
     notes = sync_repo.recover(repo)
+    sync_repo.force_attributes(repo)  # a pushed .gitattributes never turns the field merge off here
     targets, left = transfer.targets(session, repo)
+    _check_remote(session, repo, fetched=False)  # before anything is committed for the remote
     received: list[Change] = []
 
     def save_bases() -> None:  # kept as it moves: a killed run loses no layer's base
@@ -274,6 +300,7 @@ def _sync(session: Session, repo: Path) -> SyncReport:
         except StoreError as exc:
             offline = str(exc)
             break
+        _check_remote(session, repo, fetched=True)
         before = sync_repo.rev(repo, "HEAD")
         made_here = set(sync_repo.merge_remote(repo, notes))
         after = sync_repo.rev(repo, "HEAD")
@@ -296,10 +323,16 @@ def _sync(session: Session, repo: Path) -> SyncReport:
             pushed = True
             break
         except StoreError as exc:
-            if attempt == 0 and any(mark in str(exc) for mark in sync_repo.PUSH_RACE):
-                notes.append("the remote moved during the sync (another machine pushed): merged again")
-                continue
-            offline = str(exc)
+            whole = getattr(exc, "stderr", None) or str(exc)  # git's whole stderr: its last line may be a hint
+            if any(mark in whole for mark in sync_repo.PUSH_RACE):
+                if attempt == 0:
+                    notes.append("the remote moved during the sync (another machine pushed): merged again")
+                    continue
+                notes.append("the remote moved again during the sync: the local commit waits for the next sync")
+            elif any(mark in whole.lower() for mark in sync_repo.UNREACHABLE):
+                offline = str(exc)
+            else:  # the error's own message is git.said(): the fatal/error lines, not the closing hint
+                notes.append(f"the remote refused the push ({exc}); the local commit waits for the next sync")
             break
     git.run(repo, "update-ref", sync_repo.SYNCED_REF, "HEAD")
     conflicts = tuple(transfer.conflict_of(repo, path, held) for path in sorted(held))
@@ -397,6 +430,7 @@ def _unsent(session: Session, repo: Path, state: dict) -> int:
         targets, _ = transfer.targets(session, repo)
     except (StoreError, OSError):
         targets = []
+    kinds = sync_repo.entries(repo, head)
     for target in targets:
         files, _ = transfer.live(target)
         had = set(sync_repo.tree(repo, bases.get(target.prefix))) if bases.get(target.prefix) else set()
@@ -404,8 +438,9 @@ def _unsent(session: Session, repo: Path, state: dict) -> int:
             data = files.get(path)
             if sync_repo.blob_id(data) == tree.get(path) or path.endswith(transfer.PROJECT_FILE):
                 continue
-            if data is None and path not in had:
-                continue
+            if data is None and (path not in had or transfer.refusal(
+                    path[len(target.prefix) + 1:], kinds.get(path), target.layer.settings.max_file_bytes)):
+                continue  # not this layer's yet, or refused on import: never a deletion to send
             if data is not None and path in tree and "/" + transfer.TOMBSTONES + "/" in path:
                 continue
             paths.add(path)

@@ -438,7 +438,7 @@ def promote(session: Session, name: str) -> Promoted:
                             valid_until=record.valid_until, extra=record.extra,
                             reason="promoted from the project layer")
     stones = guard(session, team)
-    stones.live = tuple(held for held in stones.live if held[0] != "project" or held[1].name != key)  # moved, not copied
+    stones.passed = (("project", key),)  # moved, not copied
     result = gateway.write(team, promoted, actor="human", session=session.id, guard=stones, action="promote")
     kept = ()
     try:  # only the version promoted goes: an update that landed meanwhile is kept, never lost

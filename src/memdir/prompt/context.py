@@ -51,12 +51,13 @@ from __future__ import annotations
 import os
 import re
 import time
+from itertools import accumulate
 from pathlib import Path
 
 from ..files.layout import INDEX_FILE, index_is_fresh, symlink_refusal
 from ..files.trust import untrusted_note
 from ..text.fence import escape_stored
-from ..text.printable import one_line
+from ..text.printable import are_clean_lines, one_line
 from ..vocabulary import PIN_MARK
 
 # An index line's link: its text holds escaped characters (``\\]``, ``\\\\``) and no bare ``]``.
@@ -164,15 +165,17 @@ def layout(sections: list[tuple[str, str]], max_bytes: int = 4096,
            policy: str = POLICY) -> tuple[str, tuple[tuple[str, int, int], ...]]:
     """The context block of :func:`render_block` and what it holds: one
     ``(scope, index lines shown, index lines in all)`` per section with at
-    least one index line, in section order (``("user", 31, 120)``). Pure."""
-    blocks: list[list[str]] = []
+    least one index line, in section order (``("user", 31, 120)``). Pure.
+    Its cost follows the budget, not the index: a line is escaped only when
+    the walk reaches it with room it could fit (:class:`_Lines`)."""
+    blocks: list[tuple[str, _Lines]] = []
     scopes: list[str] = []
     for scope, text in sections:
-        lines = [escape_stored(one_line(line)) for line in text.split("\n") if line.strip()]
-        if lines:
-            blocks.append([SECTION_TITLES.get(scope, f"## {scope} memories"), *lines])
+        lines = _Lines(text)
+        if lines.raw:
+            blocks.append((SECTION_TITLES.get(scope, f"## {scope} memories"), lines))
             scopes.append(scope)
-    totals = [len(b) - 1 for b in blocks]
+    totals = [len(lines.raw) for _, lines in blocks]
     none = tuple((scope, 0, total) for scope, total in zip(scopes, totals))
     if not blocks:
         return "", none
@@ -180,15 +183,16 @@ def layout(sections: list[tuple[str, str]], max_bytes: int = 4096,
         tail = f"\n\n{policy}\n{CLOSE}" if with_policy else f"\n{CLOSE}"
         head = f"{OPEN}\n{NOTE}\n{HEADING}"
         fixed = _size(head) + _size(tail)
-        full = "\n\n".join("\n".join([b[0], ""] + b[1:]) for b in blocks)
-        if fixed + 2 + _size(full) <= max_bytes:
-            return f"{head}\n\n{full}{tail}", tuple(zip(scopes, totals, totals))
+        if fixed + sum(lines.least_total for _, lines in blocks) <= max_bytes:  # else it cannot all fit
+            full = "\n\n".join("\n".join([title, ""] + lines.all()) for title, lines in blocks)
+            if fixed + 2 + _size(full) <= max_bytes:
+                return f"{head}\n\n{full}{tail}", tuple(zip(scopes, totals, totals))
         # Reserve room for the widest marker this render could need.
         budget = max_bytes - fixed - _size("\n" + _marker(_per_scope(scopes, totals)))
         kept = _choose(blocks, budget)
-        kept_blocks = ["\n".join([block[0], ""] + [line for line, keep in zip(block[1:], flags) if keep])
-                       for block, flags in zip(blocks, kept) if any(flags)]
-        shown = [sum(flags) for flags in kept]
+        kept_blocks = ["\n".join([title, ""] + [lines.line(i) for i in sorted(flags)])
+                       for (title, lines), flags in zip(blocks, kept) if flags]
+        shown = [len(flags) for flags in kept]
         if kept_blocks:
             lost = _per_scope(scopes, [total - n for total, n in zip(totals, shown)])
             body = "\n\n".join(kept_blocks) + "\n" + _marker(lost)
@@ -196,6 +200,38 @@ def layout(sections: list[tuple[str, str]], max_bytes: int = 4096,
             if _size(text) <= max_bytes:
                 return text, tuple(zip(scopes, shown, totals))
     return "", none
+
+
+class _Lines:
+    """The index lines of one section, escaped on demand (:func:`memdir.text.fence.escape_stored`
+    of :func:`memdir.text.printable.one_line`): a 10,000-line ``MEMORY.md`` of which 35 lines fit
+    costs 35 escapes, not 10,000. ``raw``: the non-blank lines as written. When the text holds no
+    line break, control or bidi character, one line's escaped form is at least its stripped text
+    (escaping only adds), so ``least[i]`` bounds line ``i``'s bytes from below without escaping
+    it, and ``after[i]`` the bytes of every line from ``i`` on: a walk stops once no line left
+    could fit."""
+
+    def __init__(self, text: str):
+        self.raw = list(filter(str.strip, text.split("\n")))  # the lines `line.strip()` keeps, C-level
+        self._done: dict[int, str] = {}
+        if self.raw and are_clean_lines(text):
+            self.least = list(map(len, map(str.strip, self.raw)))
+            self.after = list(accumulate(reversed(self.least), min))[::-1]
+            self.least_total = sum(self.least) + len(self.least)
+        else:
+            self.least = self.after = [0] * len(self.raw)
+            self.least_total = 0
+
+    def line(self, i: int) -> str:
+        """Line ``i`` escaped."""
+        done = self._done.get(i)
+        if done is None:
+            done = self._done[i] = escape_stored(one_line(self.raw[i]))
+        return done
+
+    def all(self) -> list[str]:
+        """Every line escaped."""
+        return [self.line(i) for i in range(len(self.raw))]
 
 
 def _pinned(line: str) -> bool:
@@ -206,18 +242,19 @@ def _pinned(line: str) -> bool:
     return found is not None and line.startswith(PIN_MARK, found.end())
 
 
-def _choose(blocks: list[list[str]], budget: int) -> list[list[bool]]:
-    """Which index lines fit ``budget`` bytes (per section, per line), the
-    fair share of the module docstring: the pinned lines of every section
-    first (a pin is a person's "keep this"); then each section's other lines
-    within an equal share of what is left; then what the shares left unused,
-    for every section's remaining lines. Each walk goes in section and line
-    order, a line that does not fit is skipped and the walk goes on. A
-    section's title costs its bytes with its first kept line."""
-    kept = [[False] * (len(block) - 1) for block in blocks]
-    pinned = [[PIN_MARK in line and _pinned(line) for line in block[1:]] for block in blocks]
+def _choose(blocks: list[tuple[str, _Lines]], budget: int) -> list[set[int]]:
+    """Which index lines fit ``budget`` bytes (per section, the kept line
+    numbers), the fair share of the module docstring: the pinned lines of
+    every section first (a pin is a person's "keep this"); then each
+    section's other lines within an equal share of what is left; then what
+    the shares left unused, for every section's remaining lines. Each walk
+    goes in section and line order, a line that does not fit is skipped and
+    the walk goes on. A section's title costs its bytes with its first kept line."""
+    kept: list[set[int]] = [set() for _ in blocks]
+    pinned = [{i for i, raw in enumerate(lines.raw) if PIN_MARK in raw and _pinned(lines.line(i))}
+              for _, lines in blocks]
     every = range(len(blocks))
-    used = _walk(blocks, kept, every, budget, lambda b, i: pinned[b][i]) if any(map(any, pinned)) else 0
+    used = _walk(blocks, kept, every, budget, pinned) if any(pinned) else 0
     share = (budget - used) // len(blocks)
     for b in every:
         used += _walk(blocks, kept, [b], share)
@@ -225,19 +262,29 @@ def _choose(blocks: list[list[str]], budget: int) -> list[list[bool]]:
     return kept
 
 
-def _walk(blocks, kept, sections, room: int, wanted=None) -> int:
-    """Keep the lines of ``sections`` not kept yet (and ``wanted(section,
-    line)`` when given) that fit ``room`` bytes; returns the bytes used."""
+def _walk(blocks, kept, sections, room: int, only=None) -> int:
+    """Keep the lines of ``sections`` not kept yet (and in ``only[section]``
+    when given) that fit ``room`` bytes; returns the bytes used. A line is
+    escaped only when its lower bound fits; a section's walk ends when not
+    even its shortest line could."""
     used = 0
     for b in sections:
-        block = blocks[b]
-        opened = any(kept[b])
-        for i, line in enumerate(block[1:]):
-            if kept[b][i] or (wanted is not None and not wanted(b, i)):
+        title, lines = blocks[b]
+        taken = kept[b]
+        opening = _size("\n\n" + title + "\n")
+        least, after = lines.least, lines.after
+        wanted = only[b] if only is not None else range(len(lines.raw))
+        for i in (sorted(wanted) if only is not None else wanted):
+            extra = 1 + (0 if taken else opening)
+            left = room - used - extra
+            if left < after[i]:
+                break  # not one line from here on could fit
+            if i in taken or least[i] > left:
                 continue
-            cost = _size(line) + 1 + (0 if opened else _size("\n\n" + block[0] + "\n"))
+            cost = _size(lines.line(i)) + extra
             if used + cost <= room:
-                kept[b][i], opened, used = True, True, used + cost
+                taken.add(i)
+                used += cost
     return used
 
 

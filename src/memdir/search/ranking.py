@@ -9,12 +9,10 @@ and, with the ``vectors`` extra (:mod:`memdir.search.vectors`), the memories
 nearest in meaning. Each gets one calibrated relevance in [0, 1]
 (:mod:`memdir.search.relevance`: the estimated chance that it is the memory
 the query needs, the same scale with or without vectors and whether or not
-the store is fully embedded); those below
-:data:`memdir.search.relevance.THRESHOLD` are dropped, so a query that
-nothing fits answers nothing (a caller that lowers ``min_score`` to rank
-gets those below after the rest, see :func:`_below_by_rank`). Ties are broken by a small boost —
-``1 + PIN_BOOST·pinned + RECENCY_BOOST·2^(−age/RECENCY_HALF_LIFE_DAYS)`` —
-then by BM25.
+the store is fully embedded); those below :data:`memdir.search.relevance.THRESHOLD`
+are dropped, so a query that nothing fits answers nothing (a lower ``min_score``
+ranks those below after the rest, :func:`_below_by_rank`). Ties: the sentence
+holding most of the query, then :func:`boost` (pin, recency), then BM25.
 
 What a query sees is decided in the SQL: the layers of the session (user and
 the session's project) only, ``status = active``, not muted unless asked,
@@ -326,17 +324,14 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
         return {}
     marks = ",".join("?" * len(ids))
     rows = conn.execute(f"SELECT {_COLUMNS}, 0.0 FROM docs d WHERE d.id IN ({marks})", ids)
-    found = (IndexedMemory(*row) for row in rows)
-    return {memory.id: memory for memory in found}
+    return {memory.id: memory for memory in (IndexedMemory(*row) for row in rows)}
 
 
 def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[str, list],
            embed_query: bool) -> dict[int, float]:
-    """``{id: cosine}`` of the visible memories that have a vector; starts
-    the background embedder when some have none. ``{}`` without vectors.
-    With ``embed_query`` False the cosines come from a warm process
-    (:mod:`memdir.search.warm`) or not at all: this process never loads the
-    model or numpy."""
+    """``{id: cosine}`` of the visible memories that have a vector; starts the background embedder when
+    some have none. ``{}`` without vectors. With ``embed_query`` False the cosines come from a warm
+    process (:mod:`memdir.search.warm`) or not at all: this process never loads the model or numpy."""
     from . import embedder, vectors
 
     if not vectors.wanted(session.settings):
@@ -347,12 +342,14 @@ def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[s
     if not embedded:
         return {}
     clause, args = where
-    allowed = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE {clause}", args)}
-    if not allowed:
-        return {}
+    if embed_query and len(args) == len(layers) + 3:  # no Filters (see _where): the cached matrix's columns decide
+        allowed = vectors.Visible(bool(args[len(layers)]), args[len(layers) + 1])
+    else:
+        allowed = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE {clause}", args)}
+        if not allowed:
+            return {}
     if not embed_query:
         from . import warm
-
         generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
         cosines = warm.ask(session.home, query, layers, generation)
         if cosines is None:
@@ -390,22 +387,21 @@ def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float],
     median = relevance.median(cosines.values()) if cosines else None
     top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
     strong = set(terms) - relevance.soft_terms(terms)  # unknown CJK bigrams count: they may be the topic
+    present = {t for t in terms if counts.get(t, 0)}
     out = {}
     marks = ",".join("?" * len(ids))
     for rowid, name, title, description, body in conn.execute(
             f"SELECT rowid, name, title, description, body FROM fts WHERE rowid IN ({marks})", ids):
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
         out[rowid] = relevance.evidence(weights, head, as_terms((body or "").split()), strong, keywords,
-                                         cosines.get(rowid), median, top)
+                                         cosines.get(rowid), median, top, present)
     return out
 
 
 def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
     """At most ``limit`` characters of ``text`` (whitespace collapsed) around
     the first word whose tokens include one of ``terms``; ``…`` marks cuts."""
-    from .tokenize import (
-        SEGMENT,  # the tokenizer's own segmentation, so matches line up
-    )
+    from .tokenize import SEGMENT  # the tokenizer's own segmentation, so matches line up
 
     flat = " ".join(text.split())
     if len(flat) <= limit:
@@ -444,7 +440,9 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     filler) anywhere is kept too, under the score of the rest, and a memory
     holding all of them is *complete* whatever function words or filler the
     query has around them (``where is staging``, ``structlog go``). A prompt
-    is complete only when it reads as keywords (:func:`_keywords`)."""
+    is complete only when it reads as keywords (:func:`_keywords`). A memory
+    stating the query in one place comes first, the cosine only breaking its
+    ties (:func:`memdir.search.ties.lexical_first`)."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string")
     query = query[:MAX_QUERY_CHARS]  # a pasted log as a prompt: its first terms are the query
@@ -490,13 +488,16 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         value = relevance.score(ev)
         if value >= min_score or (explicit and ev.shared):
             hits.append(Hit(memory, value, ev))
-    # Scores within a hundredth are a tie the model cannot break; the sentence holding most of the query
-    # (evidence.near) breaks it before pin and recency do.
-    hits.sort(key=lambda h: (-round(h.score, 2), -round(h.evidence.near, 2), h.evidence.span or 1 << 30,
+    from .ties import lexical_first
+    hits = lexical_first(hits) if explicit else hits  # a memory stating the query first, the cosine a tie-breaker
+    stated = sum(1 for h in hits if explicit and relevance.stated(h.evidence))
+    # Scores within a hundredth tie; the sentence holding most of the query breaks it before pin and recency.
+    hits.sort(key=lambda h: (stated and not relevance.stated(h.evidence), -round(h.score, 2),
+                             -round(h.evidence.near, 2), h.evidence.span or 1 << 30,
                              -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25, h.memory.name))
     if explicit and embed_query and len(hits) > 1:
         hits = _ties_broken(session, query, hits, terms, counts, total, compounds)
-    return _below_by_rank(hits), terms, scope_of
+    return _below_by_rank(hits, stated), terms, scope_of
 
 
 def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str], counts: dict[str, int],
@@ -515,8 +516,8 @@ def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str]
     return ties.broken(hits, vector, read, terms)
 
 
-def _below_by_rank(hits: list[Hit]) -> list[Hit]:
-    """``hits`` (in score order) with those under the threshold — asked for
+def _below_by_rank(hits: list[Hit], kept: int = 0) -> list[Hit]:
+    """``hits`` (in score order; the first ``kept`` stay where they are) with those under the threshold — asked for
     only with a lower ``min_score``, to rank rather than to decide — ordered
     after the others by reciprocal-rank fusion (:func:`memdir.search.vectors.fuse`)
     of their place in the score order and in the dense order. The model is
@@ -525,7 +526,7 @@ def _below_by_rank(hits: list[Hit]) -> list[Hit]:
     ``min_score=0``) evidence R@5/R@10 58.8/65.8 by score alone, 59.3/69.0 so.
     Hits at or above the threshold keep the score order; without vectors
     nothing changes."""
-    cut = next((i for i, h in enumerate(hits) if h.score < relevance.THRESHOLD), len(hits))
+    cut = next((i for i, h in enumerate(hits) if i >= kept and h.score < relevance.THRESHOLD), len(hits))
     if cut == len(hits) or not any(h.evidence.cosine is not None for h in hits[cut:]):
         return hits
     from .vectors import fuse
@@ -590,7 +591,6 @@ def find(session: Session, query: str, k: int = 5, scope: str | None = None, *, 
 
 def _json(data) -> str:
     import json
-
     return json.dumps(data, ensure_ascii=False)
 
 

@@ -68,6 +68,10 @@ NEAR_TOKENS = 16  # about one sentence: the window of :attr:`Evidence.near`
 BACKGROUND_DOCS = 100
 SOFT_WEIGHT = 0.25
 THRESHOLD = 0.5
+# Share of the query's held weight that one sentence (or the head) must hold for the cosine to only break ties
+# among such memories in an explicit search (:func:`memdir.search.ranking.ranked`): "nearly all of it". Not
+# fitted; on the planted facts at 1,000 notes (benchmarks/planted_facts.py) every answering sentence holds 1.0.
+STRONG = 0.9
 
 # Fitted by evals/recall/fit.py on the training half (see the module docstring).
 LEXICAL = {"bias": -12.147, "coverage": 2.801, "head": 3.77, "mass": 2.052, "missing": 0.421, "query": 0.951,
@@ -103,7 +107,13 @@ class Evidence:
     :data:`NEAR_TOKENS`-token window of the body (about a sentence: what
     orders memories of equal score, so the one sentence holding every word
     of a question comes before notes that hold them far apart), ``span``
-    the tokens that window spans at its tightest."""
+    the tokens that window spans at its tightest, ``held`` the larger share
+    of the weight of the query terms the store holds at all (a word no
+    memory has, such as ``hostname`` where notes say "reachable at", cannot
+    be held) that the head alone or that one window holds (not counted when
+    it holds only one core word of several): at least
+    :data:`STRONG` is a memory stating the query in one place
+    (:func:`stated`)."""
 
     coverage: float
     head: float
@@ -118,6 +128,7 @@ class Evidence:
     shared: tuple[str, ...] = ()
     near: float = 0.0
     span: int = 0
+    held: float = 0.0
 
     def features(self) -> dict[str, float]:
         """The model's inputs by name (``cosine`` and ``gap`` only when there is a cosine)."""
@@ -306,12 +317,14 @@ def median(values) -> float:
 def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list[str], strong: set[str],
              keywords: bool,
              cosine: float | None, median: float | None = None, top: tuple[float, float] | None = None,
-             ) -> Evidence:
+             present: set[str] | None = None) -> Evidence:
     """The :class:`Evidence` of one memory for a query whose terms weigh
     ``weights`` (see :func:`term_weights`); ``median`` is the query's median
     cosine over the memories in scope, ``top`` its two highest; ``strong``
     the query terms that are not soft, ``keywords`` True when the query is
-    keywords alone (see the module docstring)."""
+    keywords alone (see the module docstring); ``present`` the query terms
+    some memory of the store holds (None: all), what :attr:`Evidence.held`
+    is a share of."""
     whole = sum(weights.values())
     gap = 0.0 if cosine is None or median is None else cosine - median
     lead = 0.0
@@ -327,12 +340,44 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
     matched = sum(weights[t] for t in found)
     near_weight, span = tightest(body_tokens, weights)
     near = near_weight / whole
+    held = _held(weights, head, body_tokens, core, present)
     return Evidence(coverage=matched / whole, head=sum(weights[t] for t in head) / whole,
                     mass=math.log1p(matched), cosine=cosine,
                     matched=tuple(t for t in weights if t in found), gap=gap, missing=math.log1p(max(0.0, whole - matched)), query=math.log1p(whole),
                     complete=float(keywords and bool(core) and core <= found),
-                    lead=lead, shared=shared, near=near, span=span)
+                    lead=lead, shared=shared, near=near, span=span, held=held)
+
+
+def _held(weights: dict[str, float], head: set[str], body_tokens: list[str], core: set[str],
+          present: set[str] | None) -> float:
+    """:attr:`Evidence.held`: the larger share of the present terms' weight
+    found in the head or in one :data:`NEAR_TOKENS`-token window of the
+    body; a place holding only one of the query's several core terms (not
+    soft, not generic) does not count (one shared word is not the query stated)."""
+    kept = {t: w for t, w in weights.items() if present is None or t in present}
+    whole = sum(kept.values())
+    if whole <= 0:
+        return 0.0
+    several = len(core) >= 2
+    best = 0.0
+    for place in (head.intersection(kept), best_passage(body_tokens, kept, NEAR_TOKENS)):
+        if not several or len(core.intersection(place)) >= 2:
+            best = max(best, sum(kept[t] for t in place))
+    return min(1.0, best / whole)
+
+
+def lexical(evidence: Evidence) -> float:
+    """The calibrated relevance of the lexical model alone (the cosine left out)."""
+    return _sigmoid(_linear(LEXICAL, evidence.features()))
+
+
+def stated(evidence: Evidence) -> bool:
+    """True when the memory states the query in one place: its head or one
+    sentence of its body holds at least :data:`STRONG` of the query's held
+    weight (:attr:`Evidence.held`)."""
+    return evidence.held >= STRONG
 
 
 __all__ = ["BACKGROUND_DOCS", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
-           "THRESHOLD", "as_terms", "best_passage", "evidence", "tightest", "median", "score", "soft_terms", "term_weights"]
+           "STRONG", "THRESHOLD", "as_terms", "best_passage", "evidence", "lexical", "median", "score", "soft_terms",
+           "stated", "term_weights", "tightest"]

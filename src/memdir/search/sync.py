@@ -15,8 +15,9 @@ Keeping in step, per layer, cheapest first:
   when the last sync was too close to the filesystem's clock tick to trust
   ("racy" mtimes, as in git), and otherwise as the layer's writes sweep
   (:func:`memdir.layer.layer.sweep_can_wait`): always for a small layer, at
-  least every few seconds and at the first query of a process for a large one
-  — an in-place hand edit of a file in a large layer is seen within that interval.
+  least every interval for a large one, whichever process swept last (its
+  wall time is kept in ``meta``) — an in-place hand edit of a file in a large
+  layer is seen within that interval.
 """
 
 from __future__ import annotations
@@ -113,6 +114,9 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
     now_mono = time.monotonic()
     if not force and row is not None and tuple(row[:3]) == state and row[4]:
         last = _swept.get(marker)
+        if last is None:  # a fresh process: when the last sweep of any process was (a wall time)
+            swept = conn.execute("SELECT value FROM meta WHERE key = ?", (f"swept:{key}",)).fetchone()
+            last = now_mono - max(0, time.time_ns() - swept[0]) / 1e9 if swept and swept[0] else None
         if sweep_can_wait(row[3], float("inf") if last is None else now_mono - last):
             return 0
     known = _known(conn, key)
@@ -147,6 +151,7 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
             and tuple(row) == (*state, len(files), settled):
         with _sweep_lock:
             _swept[marker] = now_mono
+        _record_sweep(conn, key)
         return 0
     entries: dict[str, Entry | None] = {}
     for name in todo:
@@ -174,6 +179,7 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
         if changed:
             conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
         conn.execute("INSERT OR REPLACE INTO layers VALUES (?,?,?,?,?,?)", (key, *state, len(scan.files), settled))
+        conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"swept:{key}", time.time_ns()))
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:  # SQLite already rolled back after SQLITE_FULL: a ROLLBACK would hide it
@@ -182,6 +188,18 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
     with _sweep_lock:
         _swept[marker] = now_mono
     return changed
+
+
+def _record_sweep(conn: sqlite3.Connection, key: str) -> None:
+    """Keep when layer ``key`` was last swept (a wall time in ``meta``), so a fresh process (the
+    prompt hook) applies :func:`memdir.layer.layer.sweep_can_wait` as a long-running one does.
+    Not kept when the index cannot be written now (the next process sweeps again)."""
+    try:
+        conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"swept:{key}", time.time_ns()))
+        if conn.in_transaction:
+            conn.execute("COMMIT")
+    except sqlite3.Error:
+        pass
 
 
 def sync(home: Path, layers: list[Layer]) -> sqlite3.Connection:

@@ -1,4 +1,15 @@
-"""Ties at the top of an explicit search, broken by meaning at the sentence that answers.
+"""The order of an explicit search's head: lexical evidence first, ties broken by meaning at the sentence that answers.
+
+Once memories' heads are embedded, a note whose name and description read
+like the question has a high cosine, and the hybrid model would rank it over
+the note whose one body sentence holds every word of the question (planted
+facts, 1,000 notes: 36 of 50 first against 46 by words alone). So when some
+memory states the query in one place (:func:`memdir.search.relevance.stated`:
+its head or one sentence holds nearly all the query's weight that the store
+holds at all), :func:`lexical_first` ranks those memories by the lexical
+model alone, before every other hit, and no other hit shows a higher score;
+the cosine then only breaks their ties (below). Without such a memory the
+calibrated score (dense similarity included) decides, as for recall.
 
 When the lexical evidence cannot tell the first memories of a search apart
 — the same calibrated score, the same share of the query in one sentence,
@@ -22,9 +33,26 @@ from __future__ import annotations
 
 import re
 
+from dataclasses import replace
+
 TIE_MAX = 8  # 16 did worse at 10,000 planted-fact notes (41 against 43 of 50 first): more sentences to confuse
 SENTENCE_CHARS = 300
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+
+
+def lexical_first(hits: list) -> list:
+    """``hits`` (:class:`memdir.search.ranking.Hit`, any order) with those
+    that state the query (:func:`memdir.search.relevance.stated`) first,
+    scored by the lexical model alone (the cosine left out), and every other
+    hit scored at most the lowest of them; ``hits`` unchanged when none
+    states it. The caller sorts by score: no other hit can pass one that states it."""
+    from . import relevance
+
+    first = [replace(h, score=relevance.lexical(h.evidence)) for h in hits if relevance.stated(h.evidence)]
+    if not first:
+        return hits
+    floor = min(h.score for h in first)
+    return first + [replace(h, score=min(h.score, floor)) for h in hits if not relevance.stated(h.evidence)]
 
 
 def tie_key(hit) -> tuple:
@@ -81,4 +109,4 @@ def broken(hits: list, query_vector, read, terms: list[str]) -> list:
     return [hits[i] for i in order] + hits[count:]
 
 
-__all__ = ["SENTENCE_CHARS", "TIE_MAX", "best_sentence", "broken", "tie_key", "tied"]
+__all__ = ["SENTENCE_CHARS", "TIE_MAX", "best_sentence", "broken", "lexical_first", "tie_key", "tied"]

@@ -208,19 +208,35 @@ def passage_texts(title: str | None, description: str, body: str) -> list[str]:
     return [head, *passages(title, description, body, max(1, covered - PASSAGE_OVERLAP))]
 
 
+_pending: dict[tuple, tuple] = {}  # (id(conn), layers) -> (conn, generation, (embedded, total))
+
+
 def pending(conn, layers: list[str] | None = None) -> tuple[int, int]:
     """``(embedded, total)``: active memories of ``layers`` (all layers of
-    the index when None) with a current vector, and all of them."""
+    the index when None) with a current vector, and all of them. Counted
+    once per index generation and connection (every change to ``docs`` or
+    ``vectors`` bumps the generation): a warm server's query reads one row."""
     where, args = "d.status = 'active'", []
     if layers is not None:
         if not layers:
             return (0, 0)
         where += f" AND d.layer IN ({','.join('?' * len(layers))})"
         args = list(layers)
+    generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+    key = (id(conn), None if layers is None else tuple(layers))
+    with _cache_lock:
+        cached = _pending.get(key)
+    if cached is not None and cached[0] is conn and cached[1] == generation:
+        return cached[2]
     total, done = conn.execute(
         f"SELECT count(*), count(v.id) FROM docs d LEFT JOIN vectors v ON v.id = d.id AND v.digest IS d.digest"
         f" AND v.model = ? WHERE {where}", (MODEL_ID, *args)).fetchone()
-    return (int(done), int(total))
+    counts = (int(done), int(total))
+    with _cache_lock:
+        if len(_pending) > 64:  # connections of threads gone, layer sets of other sessions
+            _pending.clear()
+        _pending[key] = (conn, generation, counts)  # holding conn: its id is not reused while cached
+    return counts
 
 
 def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int | None = None,
@@ -433,10 +449,36 @@ def query_vector(query: str):
     return np.asarray(embed([query[:EMBED_CHARS]], query=True), dtype=np.float32)[0]
 
 
+class Visible:
+    """The memories a query may see when it has no filters, as
+    :func:`similarities` takes for ``allowed``: not muted unless
+    ``include_muted``, inside ``valid_from``/``valid_until`` at ``now`` (Unix
+    seconds) — the visibility rule of :mod:`memdir.search.ranking`, whose
+    other conditions (active, in the query's layers) every row of the cached
+    matrix already meets. Applied to the matrix's own columns, so a query
+    does not collect every visible id from the index. (A plain class: the
+    SessionStart hook imports this module and must not load ``dataclasses``.)"""
+
+    __slots__ = ("include_muted", "now")
+
+    def __init__(self, include_muted: bool, now: float):
+        self.include_muted = include_muted
+        self.now = now
+
+    def mask(self, disabled, valid_from, valid_until):
+        """A boolean array over the matrix rows (NaN: no bound)."""
+        import numpy as np
+
+        with np.errstate(invalid="ignore"):
+            shown = (np.isnan(valid_until) | (valid_until > self.now)) & (np.isnan(valid_from)
+                                                                         | (valid_from <= self.now))
+        return shown if self.include_muted else shown & ~disabled
+
+
 def similarities(conn, home, query_vec, layers: list[str], allowed=None, passages: bool = False) -> dict[int, float]:
     """``{doc id: cosine}`` for every memory of ``layers`` with a current
-    vector (``allowed``: a set of ids to keep, the visible ones, or None for
-    all): the head's (what ranking uses today), or with ``passages`` the best
+    vector (``allowed``: a set of ids to keep, the visible ones, a
+    :class:`Visible`, or None for all): the head's (what ranking uses today), or with ``passages`` the best
     over the memory's head and body passages (:func:`best_passages`). On the
     recall evaluation the best-passage cosine with today's relevance
     coefficients loses one prompt per half (held-out hit 0.855 → 0.841,
@@ -447,12 +489,15 @@ def similarities(conn, home, query_vec, layers: list[str], allowed=None, passage
         return {i: c for i, (c, _n) in best_passages(conn, home, query_vec, layers, allowed).items()}
     import numpy as np
 
-    ids, _disabled, _vf, _vu, matrix, *_ = _matrix(conn, home, tuple(sorted(layers)))
+    ids, disabled, valid_from, valid_until, matrix, *_ = _matrix(conn, home, tuple(sorted(layers)))
     if not len(ids):
         return {}
     scores = matrix @ query_vec
     if allowed is None:
         return dict(zip(ids.tolist(), scores.tolist()))
+    if isinstance(allowed, Visible):
+        keep = allowed.mask(disabled, valid_from, valid_until)
+        return dict(zip(ids[keep].tolist(), scores[keep].tolist()))
     keep = np.fromiter((i in allowed for i in ids.tolist()), dtype=bool, count=len(ids))
     return dict(zip(ids[keep].tolist(), scores[keep].tolist()))
 
@@ -466,7 +511,8 @@ def best_passages(conn, home, query_vec, layers: list[str], allowed=None) -> dic
     A memory whose passages are not embedded yet has its head's cosine."""
     import numpy as np
 
-    ids, _disabled, _vf, _vu, matrix, owners, numbers, extra = _matrix(conn, home, tuple(sorted(layers)))
+    ids, disabled, valid_from, valid_until, matrix, owners, numbers, extra = _matrix(conn, home,
+                                                                                    tuple(sorted(layers)))
     if not len(ids):
         return {}
     best = matrix @ query_vec
@@ -482,6 +528,9 @@ def best_passages(conn, home, query_vec, layers: list[str], allowed=None) -> dic
         better = scores[top] > best[slot[top]]
         best[slot[top][better]] = scores[top][better]
         which[slot[top][better]] = numbers[top][better]
+    if isinstance(allowed, Visible):
+        keep = allowed.mask(disabled, valid_from, valid_until)
+        ids, best, which, allowed = ids[keep], best[keep], which[keep], None
     out = zip(ids.tolist(), best.tolist(), which.tolist())
     return {i: (c, n) for i, c, n in out if allowed is None or i in allowed}
 
@@ -497,4 +546,4 @@ def fuse(lexical: list[int], dense: list[int], k: int = RRF_K, dense_weight: flo
 
 
 __all__ = ["EMBED_PASSAGES", "MODEL_ID", "PASSAGE_OVERLAP", "PASSAGE_WORDS", "best_passages", "embed", "embed_missing", "embed_passages", "enabled", "fuse", "importable", "installed", "memory_text",
-           "mark_passages_done", "passage_texts", "passages", "passages_stale", "pending", "query_vector", "similarities", "wanted"]
+           "mark_passages_done", "passage_texts", "passages", "passages_stale", "pending", "query_vector", "similarities", "Visible", "wanted"]

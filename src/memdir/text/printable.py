@@ -67,6 +67,20 @@ def is_clean_line(text: str) -> bool:
     return _UNSAFE.search(text) is None
 
 
+# The characters is_clean_line refuses that str.isprintable() accepts (fillers, joiners).
+_PRINTABLE_UNSAFE = tuple(c for c in {*INVISIBLE, *LINE_BREAKS, *BIDI_CONTROLS} if c.isprintable())
+
+
+def are_clean_lines(text: str) -> bool:
+    """True when every ``\n``-separated line of ``text`` is clean (:func:`is_clean_line`), so
+    :func:`one_line` of each is the line stripped. The same answer as the regular expression, in
+    C-level scans for the common text (a 2 MB ``MEMORY.md`` in a few milliseconds)."""
+    flat = text.replace("\n", "").replace("\t", "")
+    if flat.isprintable():  # no control, break, bidi or tag character; only printable ones to rule out
+        return not any(c in flat for c in _PRINTABLE_UNSAFE)
+    return _UNSAFE.search(text.replace("\n", " ")) is None
+
+
 def one_line(text: str | None) -> str:
     """``text`` safe to show on one line: every run of line breaks (and the
     spaces and tabs around it) becomes one space, escape sequences, other

@@ -199,6 +199,9 @@ class Tombstone:
         return {k: v for k, v in asdict(self).items() if k not in ("team", "file")}
 
 
+ID_FORM = re.compile(r"^t-[0-9a-f]{12}\Z")  # a tombstone's id, as make() gives it (also a file name where they travel)
+
+
 def make(name: str, description: str, body: str, actor: str, reason: str | None) -> Tombstone:
     """The tombstone of a value (not yet stored). Its id is ``t-`` + 12 hex of
     the value digest, so the same value always gets the same id."""
@@ -400,5 +403,5 @@ def check(stones, description: str, body: str, *, name: str | None = None, actor
         raise TombstoneRefused(refusal(stone, why), stone.id, stone=stone, why=why)
 
 
-__all__ = ["MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "caution", "check", "forgotten_by",
+__all__ = ["ID_FORM", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "caution", "check", "forgotten_by",
            "lift_command", "make", "match", "normalize_value", "outcome", "qualified", "refusal", "value_of", "words"]

@@ -261,8 +261,16 @@ def sync_bytes(stone: Tombstone) -> bytes:
     """The bytes of ``stone``'s file in a person's sync repository (:mod:`memdir.operations.sync`): all it
     stores, who forgot it, when and why included, so the other machines show the same reason. Two machines
     forgetting one fact may write different bytes for one id; the sync keeps either (the same fact) and
-    never sends a tombstone the repository already has. Read back with :func:`stone_of`."""
-    return json.dumps(stone.stored(), ensure_ascii=False, indent=1, sort_keys=True).encode() + b"\n"
+    never sends a tombstone the repository already has. The description and reason travel redacted
+    (:func:`memdir.text.redact.redact`: a secret typed into them stays on this machine); the digests still
+    forget the value everywhere. Read back with :func:`stone_of`."""
+    from ..text.redact import redact  # only a sync reads it: not loaded where tombstones are checked
+
+    content = stone.stored()
+    content["description"] = redact(stone.description).text
+    if stone.reason:
+        content["reason"] = redact(stone.reason).text
+    return json.dumps(content, ensure_ascii=False, indent=1, sort_keys=True).encode() + b"\n"
 
 
 def unreadable_tombstones(store) -> list[tuple[str, str]]:

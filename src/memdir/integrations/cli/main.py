@@ -71,6 +71,9 @@ class _Ignored:
     def set_defaults(self, **kwargs):
         return None
 
+    def add_mutually_exclusive_group(self, **kwargs):
+        return self
+
 
 def _global_option(argv: list[str], name: str) -> str | None:
     """The value of ``--home``/``--project`` in ``argv`` (either form), or None."""

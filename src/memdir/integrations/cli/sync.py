@@ -125,14 +125,15 @@ def register(add, settings) -> None:
     p.add_argument("action", nargs="?", choices=("init", "status", "resolve"),
                    help="init REMOTE | status | resolve NAME (none: sync now)")
     p.add_argument("target", nargs="?", help="init: the remote (URL or path); resolve: the memory's name")
-    p.add_argument("--layers", choices=SYNC_LAYERS, default="user", metavar="|".join(SYNC_LAYERS),
+    p.add_argument("--layers", choices=SYNC_LAYERS, default=None, metavar="|".join(SYNC_LAYERS),
                    help="init: the layers that travel: user (default), or user,projects (each personal project "
                         "layer, matched across machines by its repository's first commit or remote URL)")
     p.add_argument("--scope", choices=("user", "project"), default="user", help="resolve: the layer (default user)")
-    p.add_argument("--ours", dest="side", action="store_const", const="ours",
-                   help="resolve: keep this machine's value of each conflicting field not named by --field")
-    p.add_argument("--theirs", dest="side", action="store_const", const="theirs",
-                   help="resolve: keep the other machine's value of each conflicting field not named by --field")
+    sides = p.add_mutually_exclusive_group()  # --ours and --theirs: one side for the rest, not both
+    sides.add_argument("--ours", dest="side", action="store_const", const="ours",
+                       help="resolve: keep this machine's value of each conflicting field not named by --field")
+    sides.add_argument("--theirs", dest="side", action="store_const", const="theirs",
+                       help="resolve: keep the other machine's value of each conflicting field not named by --field")
     p.add_argument("--field", action="append", metavar="FIELD=SIDE",
                    help="resolve: keep one side (ours: this machine | theirs: the other machine) of a conflicting "
                         "field (a frontmatter key, or body); repeat per field")

@@ -1,0 +1,359 @@
+"""What a layer's last transaction learned of its files, kept for the next process (issue 28 §7).
+
+A fresh process (a CLI write, the first ``memory_write`` of an MCP server) must not parse every
+file of a layer to change one. ``.memdir/manifest.sqlite`` — derived, rebuilt by any full sweep,
+safe to delete — holds, as of the end of the last transaction:
+
+* ``files``: each memory file's stat key (size, ctime, inode), digest, the name it holds or why it
+  is not a memory, and the digest of its description and body (``text``: what an exact duplicate
+  shares, :func:`memdir.files.memfile.text_digest`, so a write finds a copy by lookup) — the scan's
+  cache (:class:`memdir.files.scan.FileState` without the parse);
+* ``heads``: the journal's last recorded version of each name (:meth:`memdir.layer.journal.Journal.heads`),
+  so the journal is not re-read;
+* ``idx``: the sort key of each line of ``MEMORY.md`` (:class:`memdir.layer.index.IndexBuilder`), so
+  one changed memory moves one line, and every memory's :class:`memdir.layer.index.Facts` (what its
+  line's place depends on, and the line), so a new day, or reads counted since, order the lines again
+  without reading the files;
+* ``meta``: the stamps it was true for — the layer directory's mtime (any file added, removed or
+  renamed moves it), the journal's (size, mtime) (any event moves it), ``MEMORY.md``'s and the usage
+  file's stat keys — and when every file was last stat'ed (``swept_ns``).
+
+:meth:`Manifest.load` answers None unless those stamps still hold, so a manifest is trusted only
+while nothing but an in-place edit of a file could have happened behind memdir's back; what
+checks such an edit is :meth:`memdir.layer.transaction.Transaction.fresh` (the file a write
+touches) and the next sweep (:func:`memdir.layer.layer.sweep_can_wait`). Never fsynced: after a crash
+the stamps no longer match and the next transaction sweeps. Every error reads as "no manifest".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import stat
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from operator import itemgetter
+from pathlib import Path
+
+from ..files.layout import MANIFEST_FILE
+from ..files.scan import FileState
+from .index import Facts
+
+FORMAT = "3"
+RACY_NS = 2_000_000_000  # a file changed this close to the save may change again unseen: its ctime is kept as 0
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value);
+CREATE TABLE IF NOT EXISTS files (file TEXT PRIMARY KEY, size INTEGER, ctime_ns INTEGER, ino INTEGER,
+                                  digest TEXT, name TEXT, error TEXT, text TEXT);
+CREATE TABLE IF NOT EXISTS heads (name TEXT PRIMARY KEY, digest TEXT);
+CREATE TABLE IF NOT EXISTS idx (name TEXT PRIMARY KEY, unpinned INTEGER, score REAL, facts TEXT);
+"""
+_KEYS: dict[Path, tuple] = {}  # manifest path -> (its stat3, {file: (size, ctime_ns, ino)} or None)
+
+
+@dataclass
+class Stamps:
+    """What a manifest is true for (see the module docstring); ``None`` members never match."""
+
+    directory: int | None
+    journal: tuple[int, int] | None
+    index: tuple[int, int, int] | None = None
+    usage: tuple[int, int, int] | None = None
+
+
+@dataclass
+class Saved:
+    """A trusted manifest: the files (file name → state, no parsed entries), the journal's heads,
+    when every file was last stat'ed (epoch ns), and the index's line keys (name → ``(unpinned,
+    -score, name)``) with its deadline (epoch ns, 0: none) when ``MEMORY.md`` is still the one they
+    describe (else None); ``usage_same``: the layer's usage file is the one they were made with
+    (else the read counts moved since: the lines are ordered again, :meth:`Manifest.load_facts`)."""
+
+    files: "Rows"
+    heads: dict[str, str]
+    swept_ns: int
+    index: tuple[dict[str, tuple], int] | None = None
+    usage_same: bool = True
+    index_key: tuple | None = field(default=None, repr=False)
+
+
+class Rows(MutableMapping):
+    """The manifest's files (file name → :class:`memdir.files.scan.FileState`), each state made
+    when first asked for: taking up a manifest of 10,000 files builds one dict of its rows, not
+    10,000 states. ``rows`` are ``(file, size, ctime_ns, ino, digest, name, error, text)``."""
+
+    def __init__(self, rows: list[tuple]):
+        self._rows = dict(zip(map(itemgetter(0), rows), rows))
+        self._made: dict[str, FileState] = {}
+
+    def __getitem__(self, filename: str) -> FileState:
+        state = self._made.get(filename)
+        if state is None:
+            row = self._rows[filename]
+            state = self._made[filename] = FileState((row[1], row[2], row[3]), row[4], row[5], row[6], None, row[7])
+        return state
+
+    def get(self, filename, default=None):
+        if filename in self._made:
+            return self._made[filename]
+        return self[filename] if filename in self._rows else default
+
+    def __contains__(self, filename) -> bool:
+        return filename in self._rows
+
+    def __setitem__(self, filename: str, state: FileState) -> None:
+        self._made[filename] = state
+        self._rows.setdefault(filename, (filename,))
+
+    def __delitem__(self, filename: str) -> None:
+        del self._rows[filename]
+        self._made.pop(filename, None)
+
+    def __iter__(self):
+        return iter(list(self._rows))
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def text_holders(self, text: str) -> list[str]:
+        """The file names whose text digest (:attr:`memdir.files.scan.FileState.text`) is ``text`` or
+        not known (:func:`memdir.files.scan.holding`), without making a state per file."""
+        made = self._made
+        return [f for f, row in self._rows.items()
+                if (made[f].text if f in made else row[7]) in (text, None)]
+
+    def copy(self) -> "Rows":
+        """Another mapping of the same states (changes to one do not show in the other)."""
+        other = Rows([])
+        other._rows, other._made = dict(self._rows), dict(self._made)
+        return other
+
+    def holders(self):
+        """``(file name, name held or None, error)`` of every file, without making a state (the
+        rows of files set since carry their state's)."""
+        made = self._made
+        return [(f, made[f].name, made[f].error) if f in made else (f, row[5], row[6])
+                for f, row in self._rows.items()] if made else list(
+            zip(self._rows, map(itemgetter(5), self._rows.values()), map(itemgetter(6), self._rows.values())))
+
+
+def stat3(path: Path) -> tuple[int, int, int] | None:
+    """(size, mtime ns, inode) of ``path``, None when it cannot be stat'ed."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+class Manifest:
+    """The manifest file of one layer's meta directory ``meta``."""
+
+    def __init__(self, meta: Path):
+        self.path = Path(meta) / MANIFEST_FILE
+
+    def _connect(self) -> sqlite3.Connection:
+        if not self.exists():  # private, like everything memdir creates; a link there is replaced, not followed
+            if os.path.lexists(self.path):
+                os.unlink(self.path)
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
+        conn = sqlite3.connect(self.path, isolation_level=None)
+        conn.execute("PRAGMA synchronous=OFF")
+        conn.execute("PRAGMA journal_mode=MEMORY")
+        return conn
+
+    def exists(self) -> bool:
+        """Whether a manifest file is there (trusted or not); False when that cannot be known (a
+        layer of another user's)."""
+        try:
+            return stat.S_ISREG(os.lstat(self.path).st_mode)  # a symlink there is never followed
+        except OSError:
+            return False
+
+    def differs(self, files: Mapping[str, FileState]) -> bool:
+        """Whether ``files`` (a scan's: file name → state) differ from the files the manifest
+        records — a file added, removed, or whose stat key moved (a hand edit in place; a row kept
+        racy, :data:`RACY_NS`, always differs) — or there is none while ``files`` is not empty.
+        The rows are read once per manifest file version (cached by its stat key). Never raises."""
+        key = stat3(self.path)
+        cached = _KEYS.get(self.path)
+        if cached is None or cached[0] != key:
+            keys = None
+            if key is not None and self.exists():
+                try:
+                    conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+                    try:
+                        if conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() == (FORMAT,):
+                            keys = {r[0]: r[1:] for r in conn.execute("SELECT file, size, ctime_ns, ino FROM files")}
+                    finally:
+                        conn.close()
+                except sqlite3.Error:
+                    keys = None
+            if len(_KEYS) >= 16:
+                _KEYS.clear()
+            cached = _KEYS[self.path] = (key, keys)
+        keys = cached[1]
+        if keys is None:
+            return bool(files)
+        return len(keys) != len(files) or any(keys.get(f) != st[0] for f, st in files.items())
+
+    def load_files(self) -> dict[str, FileState] | None:
+        """The files as last recorded, whatever changed since (each is checked by its stat key
+        before use: :func:`memdir.files.scan.scan`'s ``known``); None when there is none. Never raises."""
+        if not self.exists():
+            return None
+        try:
+            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            try:
+                if conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() != (FORMAT,):
+                    return None
+                return {row[0]: FileState((row[1], row[2], row[3]), row[4], row[5], row[6], None, row[7])
+                        for row in conn.execute("SELECT * FROM files")}
+            finally:
+                conn.close()
+        except (sqlite3.Error, OSError):
+            return None
+
+    def load(self, stamps: Stamps, *, files: bool = True) -> Saved | None:
+        """The manifest when its stamps equal ``stamps`` (directory and journal; the index keys
+        only when ``MEMORY.md`` is unchanged too), else None. ``files`` False: only the heads and
+        the index (the caller has the files). Never raises."""
+        if stamps.directory is None or not self.exists():
+            return None
+        try:
+            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            try:
+                meta = dict(conn.execute("SELECT key, value FROM meta"))
+                if (meta.get("format") != FORMAT or meta.get("directory") != stamps.directory
+                        or meta.get("journal") != _text(stamps.journal)):
+                    return None
+                found = Rows(conn.execute("SELECT * FROM files").fetchall() if files else [])
+                heads = dict(conn.execute("SELECT name, digest FROM heads"))
+                index = None
+                if meta.get("deadline") is not None and meta.get("index") == _text(stamps.index):
+                    order = conn.execute("SELECT unpinned, score, name FROM idx WHERE score IS NOT NULL "
+                                         "ORDER BY unpinned, score, name").fetchall()
+                    keys = dict(zip(map(itemgetter(2), order), order))
+                    index = (keys, int(meta.get("deadline") or 0))
+                return Saved(found, heads, int(meta.get("swept") or 0), index,
+                             meta.get("usage") == _text(stamps.usage))
+            finally:
+                conn.close()
+        except (sqlite3.Error, OSError, ValueError, TypeError):
+            return None
+
+    def load_facts(self) -> dict[str, Facts]:
+        """Every memory's :class:`memdir.layer.index.Facts` as last recorded (name → facts; a memory
+        with none recorded is missing). Never raises: {} when there is no manifest."""
+        if not self.exists():
+            return {}
+        try:
+            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            try:
+                rows = conn.execute("SELECT name, facts FROM idx WHERE facts IS NOT NULL").fetchall()
+            finally:
+                conn.close()
+            return {name: _facts(name, text) for name, text in rows}
+        except (sqlite3.Error, OSError, ValueError, TypeError):
+            return {}
+
+    def save(self, stamps: Stamps, files: dict[str, FileState | None], heads: dict[str, str | None],
+             index: tuple[dict[str, tuple | None], dict[str, Facts | None], int] | None, swept_ns: int | None,
+             *, whole: bool, whole_index: bool = False) -> None:
+        """Record the files, heads and index keys and facts given (``whole``: they are all of them;
+        ``whole_index``: the index keys and facts are; else only what changed — None: gone) and the
+        stamps. ``swept_ns`` None keeps the recorded sweep time. ``index`` None: no index keys are
+        trusted. Failing is harmless (the next
+        process sweeps): errors are swallowed, the file removed; a file that is not a manifest
+        is replaced (only with ``whole``: the rest would be missing)."""
+        for attempt in (1, 2):
+            if self._save(stamps, files, heads, index, swept_ns, whole, whole_index):
+                return
+            self.drop()
+            if not whole:
+                return
+
+    def _save(self, stamps, files, heads, index, swept_ns, whole, whole_index) -> bool:
+        now = _now_ns()
+        try:
+            conn = self._connect()
+            try:
+                conn.executescript(_SCHEMA)
+                conn.execute("BEGIN")
+                if whole:
+                    conn.execute("DELETE FROM files")
+                    conn.execute("DELETE FROM heads")
+                if whole or whole_index or index is None:
+                    conn.execute("DELETE FROM idx")
+                conn.executemany("DELETE FROM files WHERE file = ?", [(f,) for f, s in files.items() if s is None])
+                conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)",
+                                 [(f, s.key[0], s.key[1] if now - s.key[1] > RACY_NS else 0, s.key[2], s.digest,
+                                   s.name, s.error, s.text) for f, s in files.items() if s is not None])
+                conn.executemany("DELETE FROM heads WHERE name = ?", [(n,) for n, d in heads.items() if d is None])
+                conn.executemany("INSERT OR REPLACE INTO heads VALUES (?,?)",
+                                 [(n, d) for n, d in heads.items() if d is not None])
+                if index is not None:
+                    keys, facts, deadline = index
+                    conn.executemany("DELETE FROM idx WHERE name = ?", [(n,) for n, f in facts.items() if f is None])
+                    conn.executemany("INSERT OR REPLACE INTO idx VALUES (?,?,?,?)",
+                                     [(n, None, None, _facts_text(f)) for n, f in facts.items() if f is not None])
+                    conn.executemany("UPDATE idx SET unpinned = ?, score = ? WHERE name = ?",
+                                     [(k[0], k[1], n) if k is not None else (None, None, n)
+                                      for n, k in keys.items()])
+                    conn.executemany("INSERT OR IGNORE INTO idx VALUES (?,?,?,NULL)",
+                                     [(n, k[0], k[1]) for n, k in keys.items() if k is not None])
+                values = {"format": FORMAT, "directory": stamps.directory, "journal": _text(stamps.journal),
+                          "index": _text(stamps.index) if index is not None else None,
+                          "usage": _text(stamps.usage), "deadline": deadline if index is not None else None}
+                if swept_ns is not None:
+                    values["swept"] = swept_ns
+                conn.executemany("INSERT OR REPLACE INTO meta VALUES (?,?)", list(values.items()))
+                conn.execute("COMMIT")
+            finally:
+                conn.close()
+        except (sqlite3.Error, OSError):
+            return False
+        return True
+
+    def drop(self) -> None:
+        """Remove the manifest (the next transaction sweeps every file)."""
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+
+
+def _facts_text(facts: Facts) -> str:
+    return json.dumps([facts.pinned, facts.effective_importance, *map(_when, facts[3:6]), facts.reads, facts.status,
+                       facts.disabled, _when(facts.valid_from), _when(facts.valid_until), facts.line],
+                      ensure_ascii=False, separators=(",", ":"))
+
+
+def _facts(name: str, text: str) -> Facts:
+    (pinned, importance, last_read, updated, created, reads, status, disabled, valid_from, valid_until,
+     line) = json.loads(text)
+    return Facts(name, pinned, importance, _time(last_read), _time(updated), _time(created), reads, status,
+                 disabled, _time(valid_from), _time(valid_until), line)
+
+
+def _when(moment) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _time(text: str | None):
+    return None if text is None else datetime.fromisoformat(text)
+
+
+def _text(value) -> str | None:
+    return None if value is None else ":".join(map(str, value))
+
+
+def _now_ns() -> int:
+    import time
+
+    return time.time_ns()
+
+
+__all__ = ["Manifest", "Rows", "Saved", "Stamps", "stat3"]

@@ -1,0 +1,199 @@
+"""A fresh process changes one memory of a large layer without reading the others (issue 28 item 7),
+and never loses a person's hand edit doing so. Each ``Memory.open`` here is a new session with new
+layer objects, as a fresh process has: what it knows of the files comes from the layer's manifest
+(``.memdir/manifest.sqlite``). Parses are counted at the one parser of memory files."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from memdir import Memory
+from memdir.files import scan as scan_module
+
+SIZE = 2_000
+
+
+def _seeded(home, project) -> Memory:
+    mem = Memory.open(home=home, project=project, actor="human")
+    layer = mem.session.layer("project")
+    layer.path.mkdir(parents=True)
+    for i in range(SIZE):
+        (layer.path / f"seed-{i:04d}.md").write_text(
+            f"---\nname: seed-{i:04d}\ndescription: seeded fact {i}\ntype: project\n"
+            f"updated: 2026-11-01T00:00:00Z\n---\n\nBody {i}\n")
+    time.sleep(2.1)  # past the clock tick of the writes: their stat keys are trusted (manifest.RACY_NS)
+    layer.refresh_index()  # adopts the files once (journals them) and writes the manifest
+    return mem
+
+
+def _parses(monkeypatch) -> list[str]:
+    names: list[str] = []
+    real = scan_module.parse
+
+    def counted(text, stem):
+        names.append(stem)
+        return real(text, stem)
+
+    monkeypatch.setattr(scan_module, "parse", counted)
+    return names
+
+
+@pytest.mark.slow
+def test_a_write_in_a_fresh_process_parses_only_the_file_it_changes(isolated_home, project, monkeypatch):
+    _seeded(isolated_home, project)
+    parsed = _parses(monkeypatch)
+    fresh = Memory.open(home=isolated_home, project=project, actor="human")
+    fresh.write("seed-0007", "seeded fact 7, corrected", "project", "Body 7, corrected")
+    assert parsed == ["seed-0007"]  # before issue 28: all 2,000 files, twice
+    parsed.clear()
+    again = Memory.open(home=isolated_home, project=project, actor="human")
+    again.write("a-new-fact", "a fact no file held yet", "project", "new")
+    assert parsed == []  # a new name: no file to read at all
+    index = (again.session.layer("project").path / "MEMORY.md").read_text()
+    assert "(seed-0007.md) — seeded fact 7, corrected" in index and "(a-new-fact.md) — a fact no" in index
+    assert index.count("\n") == SIZE + 1 and "(seed-1999.md) — seeded fact 1999" in index  # control: all kept
+    full = Memory.open(home=isolated_home, project=project, actor="human").session.layer("project")
+    full.refresh_index()  # rendered from every file: the same text
+    assert (full.path / "MEMORY.md").read_text() == index
+
+
+@pytest.mark.slow
+def test_a_hand_edit_of_the_written_file_is_journaled_before_it_is_replaced(isolated_home, project, monkeypatch):
+    _seeded(isolated_home, project)
+    path = Memory.open(home=isolated_home, project=project).session.layer("project").path / "seed-0042.md"
+    path.write_text(path.read_text().replace("seeded fact 42", "fact 42 fixed by hand"))  # in place
+    parsed = _parses(monkeypatch)
+    fresh = Memory.open(home=isolated_home, project=project, actor="agent")
+    fresh.write("seed-0042", "fact 42 as the agent puts it", "project", "b")
+    history = fresh.history("seed-0042").versions
+    assert [v.action for v in history] == ["external-edit", "external-edit", "update"]
+    assert [v.description for v in history] == ["seeded fact 42", "fact 42 fixed by hand", "fact 42 as the agent puts it"]
+    assert "seed-0042" in parsed
+    untouched = Memory.open(home=isolated_home, project=project)
+    assert [v.action for v in untouched.history("seed-0043").versions] == ["external-edit"]  # control: one version
+
+
+@pytest.mark.slow
+def test_a_hand_edit_of_another_file_waits_for_the_sweep_and_is_not_lost(isolated_home, project, monkeypatch):
+    from memdir.files import layout as layout_module
+    from memdir.layer import layer as layer_module
+
+    monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 3600.0)  # a slow machine stays within it
+    _seeded(isolated_home, project)
+    path = Memory.open(home=isolated_home, project=project).session.layer("project").path / "seed-0100.md"
+    path.write_text(path.read_text().replace("seeded fact 100", "fact 100 fixed by hand"))
+    quick = Memory.open(home=isolated_home, project=project, actor="human")
+    quick.write("other", "a write within the sweep interval", "project", "b")
+    layer = Memory.open(home=isolated_home, project=project).session.layer("project")
+    assert [e.action for e in layer.journal.events() if e.name == "seed-0100"] == ["external-edit"]  # not yet
+    monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 0.0)  # the interval has passed
+    parsed = _parses(monkeypatch)
+    Memory.open(home=isolated_home, project=project, actor="human").write("later", "a later write", "project", "b")
+    # The sweep stats every file and reads only the one that changed (and "other", written within
+    # the clock tick of its save, whose stat key is not trusted).
+    assert "seed-0100" in parsed and set(parsed) <= {"seed-0100", "other"}
+    events = [e for e in layer.journal.events() if e.name == "seed-0100"]
+    assert [e.action for e in events] == ["external-edit", "external-edit"]
+    index = (layer.path / "MEMORY.md").read_text()
+    assert "(seed-0100.md) — fact 100 fixed by hand" in index and "(later.md) — a later write" in index
+
+
+@pytest.mark.slow
+def test_a_file_added_or_removed_by_hand_is_seen_by_the_next_write(isolated_home, project):
+    mem = _seeded(isolated_home, project)
+    layer = mem.session.layer("project")
+    (layer.path / "seed-0005.md").unlink()
+    (layer.path / "by-hand.md").write_text("---\nname: by-hand\ndescription: added in an editor\n---\n\nb\n")
+    fresh = Memory.open(home=isolated_home, project=project, actor="human")
+    fresh.write("next", "the next write", "project", "b")
+    actions = {e.name: e.action for e in layer.journal.events() if e.name in ("seed-0005", "by-hand")}
+    assert actions == {"seed-0005": "external-delete", "by-hand": "external-edit"}
+    index = (layer.path / "MEMORY.md").read_text()
+    assert "(by-hand.md) — added in an editor" in index and "(seed-0005.md)" not in index
+    assert "(seed-0006.md)" in index  # control: its neighbour stays
+
+
+@pytest.mark.slow
+def test_a_lost_or_damaged_manifest_costs_a_sweep_never_a_memory(isolated_home, project):
+    mem = _seeded(isolated_home, project)
+    layer = mem.session.layer("project")
+    manifest = layer.meta / "manifest.sqlite"
+    assert manifest.is_file() and oct(manifest.stat().st_mode & 0o777) == "0o600"
+    manifest.write_bytes(b"not a database")
+    Memory.open(home=isolated_home, project=project, actor="human").write("after", "after the damage", "project", "b")
+    index = (layer.path / "MEMORY.md").read_text()
+    assert "(after.md)" in index and index.count("\n") == SIZE + 1
+    assert manifest.read_bytes().startswith(b"SQLite format 3")  # replaced by a manifest again
+    manifest.unlink()
+    Memory.open(home=isolated_home, project=project, actor="human").write("gone", "after the loss", "project", "b")
+    assert "(gone.md)" in (layer.path / "MEMORY.md").read_text() and manifest.is_file()
+
+
+@pytest.mark.slow
+def test_two_live_processes_writing_in_turn_keep_the_index_whole(isolated_home, project):
+    _seeded(isolated_home, project)
+    server = Memory.open(home=isolated_home, project=project, actor="agent")  # a long-running MCP server
+    server.write("seed-0003", "seeded fact 3, from the server", "project", "b")
+    cli = Memory.open(home=isolated_home, project=project, actor="human")  # a CLI write in between
+    cli.write("seed-0004", "seeded fact 4, from the command line", "project", "b")
+    cli.write("seed-0005", "seeded fact 5, pinned by a person", "project", "b", pinned=True)
+    server.write("seed-0006", "seeded fact 6, from the server again", "project", "b")
+    layer = server.session.layer("project")
+    index = (layer.path / "MEMORY.md").read_text()
+    assert "(seed-0004.md) — seeded fact 4, from the command line" in index  # the other process's change
+    assert index.startswith("- [seed-0005](seed-0005.md) 📌 — seeded fact 5")  # and its order
+    assert "(seed-0006.md) — seeded fact 6, from the server again" in index  # control: its own
+    full = Memory.open(home=isolated_home, project=project, actor="human").session.layer("project")
+    full.refresh_index()
+    assert (full.path / "MEMORY.md").read_text() == index
+
+
+def test_a_symlink_where_the_manifest_lives_is_replaced_never_written_through(isolated_home, project, tmp_path):
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    mem.write("first", "the first fact", "project", "b")
+    manifest = mem.session.layer("project").meta / "manifest.sqlite"
+    outside = tmp_path / "outside.bin"
+    outside.write_bytes(b"someone else's file")
+    manifest.unlink()
+    manifest.symlink_to(outside)
+    Memory.open(home=isolated_home, project=project, actor="human").write("second", "the second fact", "project", "b")
+    assert outside.read_bytes() == b"someone else's file"  # never written through
+    assert not manifest.is_symlink() and manifest.read_bytes().startswith(b"SQLite format 3")  # replaced
+    assert "(second.md)" in (manifest.parent.parent / "MEMORY.md").read_text()  # control: the write went on
+
+
+@pytest.mark.slow
+def test_a_copy_is_found_in_a_fresh_process_by_reading_only_the_memory_that_holds_the_text(
+        isolated_home, project, monkeypatch):
+    from memdir.errors import Refused
+
+    _seeded(isolated_home, project)
+    parsed = _parses(monkeypatch)
+    fresh = Memory.open(home=isolated_home, project=project, actor="agent")
+    with pytest.raises(Refused, match="memory 'seed-0042' \\(project\\) already holds"):
+        fresh.write("seed-copy", "seeded fact 42", "project", "Body 42")
+    assert parsed == ["seed-0042"]  # the one file whose text digest matches, not 2,000
+    parsed.clear()
+    fresh.write("seed-near", "seeded fact 42", "project", "Body 42, and more")  # control: not a copy
+    assert parsed == []
+
+
+@pytest.mark.slow
+def test_a_copy_is_found_after_the_search_index_scanned_with_hints_that_carry_no_text_digest(
+        isolated_home, project):
+    from memdir.errors import Refused
+
+    mem = Memory.open(home=isolated_home, project=project, actor="agent")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Use 5433 locally.")
+    mem.write("cache-ttl", "Cache TTL is 60 s", "project", "Redis keys expire after a minute.")
+    time.sleep(2.1)  # past the clock tick of the writes: the hints are trusted
+    layer = Memory.open(home=isolated_home, project=project).session.layer("project")
+    hints = {f: (f, *st.key, st.digest, st.name, st.error) for f, st in layer.scan().files.items()}
+    fresh = Memory.open(home=isolated_home, project=project, actor="agent")
+    fresh.session.layer("project").scan(known=hints)  # as memdir.search.sync does, before a write
+    with pytest.raises(Refused, match="memory 'db-port' \\(project\\) already holds"):
+        fresh.write("db-port-copy", "Dev PostgreSQL listens on 5433", "project", "Use 5433 locally.")
+    written = fresh.write("db-port-test", "Test PostgreSQL listens on 5434", "project", "Use 5433 locally.")
+    assert written.operation == "created"  # control: another text is written
