@@ -60,6 +60,7 @@ _RESULTS = {
     "memdir.operations.team": ("Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust"),
     "memdir.operations.relocate": ("LayerMove", "OrphanLayer"),
     "memdir.operations.sync": ("SyncInit", "SyncReport", "SyncStatus"),
+    "memdir.operations.carry": ("SyncConflict",),
     "memdir.importing.run": ("ImportReport",),
     "memdir.importing.export": ("ExportReport",),
     "memdir.search.ranking": ("SearchResult",),

@@ -80,6 +80,7 @@ from .session import Session, open_session
 from .settings import Settings
 
 if TYPE_CHECKING:  # loaded on first use by the methods that return them (a CLI command pays for its own)
+    from .operations.carry import SyncConflict
     from .operations.sync import SyncInit, SyncReport, SyncStatus
     from .consolidation.proposals import ConsolidationReport
     from .operations.relocate import LayerMove, OrphanLayer
@@ -243,6 +244,12 @@ class Memory:
         from .operations import sync
 
         return sync.status(self.session)
+
+    def sync_conflict(self, name: str, scope: str = "user") -> "SyncConflict":
+        """Both values of each conflicting field of ``name``; see :func:`memdir.operations.sync.show_conflict`."""
+        from .operations import sync
+
+        return sync.show_conflict(self.session, name, scope)
 
     def sync_resolve(self, name: str, scope: str = "user", side: str | None = None,
                      fields: dict[str, str] | None = None) -> Resolved:

@@ -53,7 +53,7 @@ def run(where: Path, *args: str, binary: bool = False) -> str | bytes:
     bytes with ``binary``), run with :func:`environment` and at most
     :data:`TIMEOUT` seconds. ``where`` is a work tree or a git directory.
     Raises :class:`StoreError`: git missing, timed out, or exited non-zero
-    (its last line of stderr; all of it in the error's ``stderr``)."""
+    (what its stderr says: :func:`said`; all of it in the error's ``stderr``)."""
     try:
         done = subprocess.run(["git", "-C", str(where), *args], capture_output=True, timeout=TIMEOUT,
                               env=environment())
@@ -62,12 +62,19 @@ def run(where: Path, *args: str, binary: bool = False) -> str | bytes:
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise StoreError(f"git {args[0]} failed: {exc}") from None
     if done.returncode != 0:
-        full = done.stderr.decode("utf-8", "replace").strip()
-        message = full.splitlines()
-        error = StoreError(f"git {args[0]} failed: {message[-1] if message else done.returncode}")
-        error.stderr = full  # all of git's messages: the last line may be a hint (a refused push's)
+        error = StoreError(f"git {args[0]} failed: {said(done.stderr) or done.returncode}")
+        error.stderr = done.stderr.decode("utf-8", "replace").strip()  # all of git's messages (a refused push's)
         raise error
     return done.stdout if binary else done.stdout.decode("utf-8", "replace")
+
+
+def said(stderr: bytes) -> str:
+    """What git's ``stderr`` says that matters: its ``fatal:``/``error:`` lines (joined by ``; ``), else its
+    last line (``""`` for none). A remote git cannot read ends with advice ("…and the repository exists."):
+    the lines before it name the cause."""
+    lines = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+    useful = [line for line in lines if line.startswith(("fatal:", "error:"))]
+    return "; ".join(dict.fromkeys(useful)) if useful else (lines[-1] if lines else "")
 
 
 def identity(root: Path) -> dict:
@@ -236,5 +243,5 @@ def set_local_config(root: Path, key: str, value: str) -> None:
 
 __all__ = [
     "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "environment", "identity", "ignored", "local_config", "log",
-    "merge_file", "run", "set_local_config", "show", "status",
+    "merge_file", "run", "said", "set_local_config", "show", "status",
 ]

@@ -71,6 +71,7 @@ class MemoryInfo(Result):
     reads: int = 0
     last_read: str | None = None
     candidate_for: str | None = None
+    sync_conflict: bool = False  # a sync conflict holds it back (memdir sync resolve NAME)
 
 
 def info_of(record: MemoryRecord, scope: str, now: datetime, stale_after_days: int = 0) -> MemoryInfo:

@@ -15,6 +15,8 @@ SCOPES = ("user", "team", "project")
 # What `memdir sync init --layers` takes: the personal layers that travel (memdir.operations.sync).
 SYNC_LAYERS = ("user", "user,projects")
 SYNC_OFFLINE_EXIT = 3  # `memdir sync`'s exit code when the remote cannot be reached: a warning, the changes wait
+SYNC_HELD = "a sync conflict waits for you"  # how doctor names a memory a sync conflict holds back
+SYNC_CONFLICT_EXIT = 4  # `memdir sync`'s exit code when conflicts wait for a person (memdir sync resolve)
 # Systems `memdir import` reads (memdir.importing.sources).
 IMPORT_SOURCES = ("claude-code", "dsh", "dir", "mcp-memory", "basic-memory", "claude-mem", "jsonl")
 # Formats `memdir export` writes (memdir.importing.export).

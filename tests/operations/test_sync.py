@@ -64,6 +64,10 @@ def world(tmp_path, isolated_home):
     return a, b, remote
 
 
+def labels(conflicts) -> list[str]:
+    return [f"{c.layer}:{c.name}" for c in conflicts]
+
+
 def both(a: Machine, b: Machine, remote: Path, layers: str = "user") -> None:
     for machine in (a, b):
         machine.mem().sync_init(str(remote), layers)
@@ -174,17 +178,17 @@ def test_different_fields_merge_and_the_same_field_conflicts_not_injected(world)
     b.mem().write("font", "Prefers Iosevka", "user", scope="user")
     a.sync()
     report = b.sync()
-    assert report.conflicts == ("user:font",)
+    assert labels(report.conflicts) == ["user:font"]
     context = b.mem("agent").context()
     assert "Prefers Iosevka" in context and "Fira Code" not in context and "<<<<<<<" not in context
     assert "Prefers Fira Code" in a.mem("agent").context()  # A has not seen it yet
     status = b.cli("status")
     assert "1 conflict(s): user:font" in status.stdout
     listed = json.loads(b.cli("sync", "status", "--json").stdout)
-    assert listed["conflicts"] == ["user:font"] and listed["configured"] is True
-    assert b.sync().conflicts == ("user:font",)  # still held: a later sync does not undo it
+    assert [c["name"] for c in listed["conflicts"]] == ["font"] and listed["configured"] is True
+    assert labels(b.sync().conflicts) == ["user:font"]  # still held: a later sync does not undo it
     a.sync()
-    assert a.sync().conflicts == ("user:font",) and "Fira Code" in a.mem("agent").context()
+    assert labels(a.sync().conflicts) == ["user:font"] and "Fira Code" in a.mem("agent").context()
     # resolved per field on B: theirs (A's) description; the next syncs settle A too
     done = b.cli("sync", "resolve", "font", "--field", "description=theirs")
     assert done.returncode == 0, done.stderr
@@ -226,7 +230,7 @@ def test_private_repository_derived_files_ignored_and_secrets_kept_out(world):
     tracked = git(repo, "ls-files").stdout.split()
     assert "user/editor.md" in tracked  # control
     assert "user/deploy-key.md" not in tracked and not any("MEMORY.md" in p or ".memdir" in p for p in tracked)
-    assert any(line.startswith("user:deploy-key: holds what looks like a secret") for line in report.not_synced)
+    assert any(n.name == "deploy-key" and n.reason.startswith("holds what looks like a secret") for n in report.not_synced)
     assert "MEMORY.md" in (repo / ".gitignore").read_text() and ".memdir/" in (repo / ".gitignore").read_text()
     assert "not synced" in a.cli("sync", "status").stdout
     b.sync()
@@ -256,8 +260,7 @@ def test_session_end_hook_starts_a_detached_sync(world, tmp_path):
     both(a, b, remote)
     a.mem().write("editor", "Uses Neovim", "user", scope="user")
     (a.home / "config.toml").write_text("sync_on_session_end = true\nconsolidation_mode = \"off\"\n")
-    payload = {"session_id": "s-1", "transcript_path": str(tmp_path / "t.jsonl"), "cwd": str(a.app),
-               "hook_event_name": "SessionEnd"}
+    payload = {"session_id": "s-1", "cwd": str(a.app), "hook_event_name": "SessionEnd"}  # no transcript_path
     (tmp_path / "t.jsonl").write_text("")
     done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionEnd", "--home", str(a.home)],
                           input=json.dumps(payload), capture_output=True, text=True, timeout=60)
@@ -325,3 +328,189 @@ def test_sigkill_during_a_sync_loses_nothing(world, tmp_path):
             assert text in context, (machine.home, text)
         assert machine.mem().read("shell", scope="user").record.body.strip() == "Since 2024."
         assert machine.cli("verify").returncode == 0
+
+
+# ---------------------------------------------------------------- a new user's trial (issue 27, second round)
+
+
+def test_a_machine_joining_a_project_later_imports_it_and_deletes_nothing(world, tmp_path):
+    a, b, remote = world
+    both(a, b, remote, "user,projects")
+    a.mem().write("deploy-friday", "Never deploy on Friday", "project", scope="project")
+    a.mem().write("staging", "Staging is staging-7.internal", "project", scope="project")
+    a.mem().forget("staging", scope="project")
+    a.sync()
+    b.sync()
+    assert "Never deploy on Friday" in b.mem("agent").context()
+    # D: a fresh home that syncs outside any project first, then clones the app and syncs inside it
+    d_home, d_app = tmp_path / "home-D", tmp_path / "d" / "d-app"
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    run_cli("--home", d_home, "--project", outside, "sync", "init", str(remote), "--layers", "user,projects")
+    assert run_cli("--home", d_home, "--project", outside, "sync").returncode == 0
+    git(tmp_path, "clone", "-q", str(tmp_path / "app.git"), str(d_app))
+    done = run_cli("--home", d_home, "--project", d_app, "sync", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert report["sent"] == [] and report["outcome"] == "synced"
+    received = {(c["name"], c["change"]) for c in report["received"]}
+    assert received >= {("deploy-friday", "new"), ("staging", "forgotten")}
+    d = Memory.open(home=d_home, project=d_app, actor="agent", search_vectors="off")
+    assert "Never deploy on Friday" in d.context()
+    with pytest.raises(TombstoneRefused):
+        d.write("staging-again", "Staging is staging-7.internal", "project", scope="project")
+    # A and B keep the memory and the tombstone; nobody lifted anything
+    for machine in (a, b):
+        machine.sync()
+        assert "Never deploy on Friday" in machine.mem("agent").context()
+        assert len(machine.mem().tombstones().tombstones) == 1
+        journal = machine.cli("journal", "--action", "tombstone-lift", "--json")
+        assert json.loads(journal.stdout)["entries"] == []
+    assert git(remote, "ls-tree", "-r", "--name-only", "main").stdout.count("/deploy-friday.md") == 1
+    # control: a deletion made on D after it joined does travel
+    Memory.open(home=d_home, project=d_app, actor="human", search_vectors="off").delete("deploy-friday",
+                                                                                       scope="project")
+    run_cli("--home", d_home, "--project", d_app, "sync")
+    a.sync()
+    assert "Never deploy on Friday" not in a.mem("agent").context()
+
+
+def test_a_fresh_machine_with_its_own_user_memories_merges_both(world, tmp_path):
+    a, b, remote = world
+    a.mem().sync_init(str(remote))
+    a.mem().write("editor", "Uses Neovim", "user", scope="user")
+    a.sync()
+    b.mem().write("shell", "Uses fish", "user", scope="user")
+    b.mem().sync_init(str(remote))
+    report = b.sync()
+    assert [(c.name, c.change) for c in report.sent] == [("shell", "new")]
+    assert [(c.name, c.change) for c in report.received] == [("editor", "new")]
+    a.sync()
+    for machine in (a, b):
+        context = machine.mem("agent").context()
+        assert "Uses Neovim" in context and "Uses fish" in context
+
+
+def test_a_lift_travels_only_when_a_person_lifted(world):
+    a, b, remote = world
+    both(a, b, remote)
+    a.mem().write("pager", "Uses less -R", "user", scope="user")
+    a.mem().write("font", "Prefers Iosevka", "user", scope="user")
+    a.mem().forget("pager", scope="user", reason="I switched to moar")
+    a.mem().forget("font", scope="user")
+    a.sync()
+    b.sync()
+    stones = {s.name: s for s in b.mem().tombstones().tombstones}
+    assert stones["pager"].reason == "I switched to moar" and stones["pager"].actor == "human"  # who and why travel
+    # a tombstone lost from B's file by hand is put back, not lifted everywhere
+    store = Path(b.home) / "_user" / ".memdir" / "tombstones.json"
+    kept = [item for item in json.loads(store.read_text()) if item["name"] != "pager"]
+    store.write_text(json.dumps(kept))
+    assert b.sync().sent == ()
+    assert {s.name for s in b.mem().tombstones().tombstones} == {"pager", "font"}
+    # control: a person's lift on B reaches A
+    font = next(s for s in b.mem().tombstones().tombstones if s.name == "font")
+    b.mem().lift_tombstone(font.id)
+    assert [(c.name, c.change) for c in b.sync().sent] == [("font", "lifted")]
+    assert [(c.name, c.change) for c in a.sync().received] == [("font", "lifted")]
+    assert {s.name for s in a.mem().tombstones().tombstones} == {"pager"}
+
+
+def test_ours_is_this_machine_on_both_machines_and_both_values_are_shown(world):
+    a, b, remote = world
+    both(a, b, remote)
+    a.mem().write("font", "Prefers JetBrains Mono", "user", scope="user")
+    a.sync()
+    b.sync()
+    a.mem().write("font", "Prefers Fira Code", "user", scope="user")
+    b.mem().write("font", "Prefers Iosevka", "user", scope="user")
+    a.sync()
+    done = b.cli("sync")  # B runs the merge
+    assert done.returncode == 4 and "1 conflict(s) wait: memdir sync resolve font" in done.stdout
+    assert "synced" not in done.stdout.splitlines()[-1]
+    a.sync()  # A receives B's markers, labelled from B's side
+    for machine, mine, other in ((a, "Fira Code", "Iosevka"), (b, "Iosevka", "Fira Code")):
+        shown = json.loads(machine.cli("sync", "status", "--json").stdout)["conflicts"][0]["fields"][0]
+        assert shown["field"] == "description"
+        assert mine in shown["this_machine"] and other in shown["other_machine"]
+        text = machine.cli("sync", "resolve", "font").stdout
+        assert f"this machine: 'Prefers {mine}'" in text and f"other machine: 'Prefers {other}'" in text
+    # doctor reports it, list marks it, a write warns; control: the other memory is not marked
+    a.mem().write("pager", "Uses less -R", "user", scope="user")
+    doctor = a.cli("doctor")
+    assert doctor.returncode != 0 and "a sync conflict waits for you: memdir sync resolve font" in doctor.stdout
+    listing = a.cli("list").stdout
+    assert "[sync conflict: memdir sync resolve font --scope user]" in listing
+    assert not any("sync conflict" in line for line in listing.splitlines() if "pager" in line)
+    # ours on A is A's value
+    assert a.cli("sync", "resolve", "font", "--field", "description=ours").returncode == 0
+    assert a.mem().read("font", scope="user").record.description == "Prefers Fira Code"
+    assert a.sync().conflicts == () and b.sync().conflicts == ()
+    assert b.mem().read("font", scope="user").record.description == "Prefers Fira Code"
+
+
+def test_a_write_to_a_conflicted_memory_warns(world):
+    a, b, remote = world
+    both(a, b, remote)
+    a.mem().write("font", "Prefers JetBrains Mono", "user", scope="user")
+    a.sync()
+    b.sync()
+    a.mem().write("font", "Prefers Fira Code", "user", scope="user")
+    b.mem().write("font", "Prefers Iosevka", "user", scope="user")
+    a.sync()
+    b.sync()
+    written = b.mem().write("font", "Prefers Hack", "user", scope="user")
+    assert any("has a sync conflict" in w for w in written.warnings)
+    other = b.mem().write("tabs", "Uses tabs", "user", scope="user")
+    assert not any("sync conflict" in w for w in other.warnings)  # control
+
+
+def test_offline_wording_unsent_changes_and_what_was_sent_later(world, tmp_path):
+    a, b, remote = world
+    a.mem().sync_init(str(remote))
+    a.sync()
+    a.mem().write("editor", "Uses Neovim", "user", scope="user")
+    assert json.loads(a.cli("sync", "status", "--json").stdout)["unsent"] == 1  # not exported yet
+    before = json.loads(a.cli("sync", "status", "--json").stdout)["last_sync"]
+    moved = tmp_path / "away.git"
+    remote.rename(moved)
+    done = a.cli("sync", "--json")
+    report = json.loads(done.stdout)
+    assert done.returncode == OFFLINE_EXIT and report["pushed"] is False and report["outcome"] == "offline"
+    assert "does not appear to be a git repository" in report["offline"]
+    text = a.cli("sync").stdout
+    assert "committed locally, waiting to be sent" in text and "\nsent:" not in "\n" + text
+    status = json.loads(a.cli("sync", "status", "--json").stdout)
+    assert status["last_sync"] == before and status["last_attempt"] != before and status["unsent"] == 1
+    moved.rename(remote)
+    text = a.cli("sync").stdout
+    assert "sent what waited from an earlier sync: user/editor.md" in text and "nothing new" not in text
+    assert json.loads(a.cli("sync", "status", "--json").stdout)["unsent"] == 0
+    assert "synced: nothing new" in a.cli("sync").stdout  # control
+
+
+def test_modify_versus_forget_keeps_the_forget_and_says_where_the_edit_is(world):
+    a, b, remote = world
+    both(a, b, remote)
+    a.mem().write("editor", "Uses Vim", "user", scope="user")
+    a.sync()
+    b.sync()
+    a.mem().forget("editor", scope="user", reason="I switched to emacs")
+    b.mem().write("editor", "Uses Vim with LSP", "user", scope="user")
+    a.sync()
+    report = b.sync()
+    change = next(c for c in report.received if c.name == "editor")
+    assert change.change == "forgotten" and "your edit is kept in history" in change.note
+    assert "Uses Vim" not in b.mem("agent").context()
+    a.sync()
+    assert "Uses Vim" not in a.mem("agent").context()
+    assert b.mem().tombstones().tombstones[0].reason == "I switched to emacs"
+
+
+def test_each_sync_action_has_its_own_help_page(world):
+    a, _, _ = world
+    pages = {action: a.cli("sync", action, "--help").stdout for action in ("init", "status", "resolve")}
+    assert pages["init"].startswith("usage: memdir sync init") and "sync_on_session_end" in pages["init"]
+    assert pages["status"].startswith("usage: memdir sync status")
+    assert pages["resolve"].startswith("usage: memdir sync resolve") and "this machine" in pages["resolve"]
+    assert "sync_on_session_end" in a.cli("sync", "--help").stdout

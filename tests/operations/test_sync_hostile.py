@@ -56,7 +56,7 @@ def test_a_tombstone_id_or_memory_name_out_of_the_layer_is_refused(synced, tmp_p
     control(w, b)
     push(w)
     report = b.sync()
-    assert report.pushed
+    assert report.outcome == "synced" and not report.pushed  # nothing of B's to send: the refused are not deleted
     assert not Path(f"{target}.json").exists() and not target.exists()
     assert b.mem().tombstones().tombstones == ()
     notes = "\n".join(report.notes)
@@ -65,7 +65,8 @@ def test_a_tombstone_id_or_memory_name_out_of_the_layer_is_refused(synced, tmp_p
     assert "user/Bad Name.md: not taken in: not a memory name" in notes
     assert "Sneaky" not in b.mem("agent").context()
     assert "Uses Neovim editor" in b.mem("agent").context()  # control: the ordinary file arrives
-    assert b.sync().pushed and not Path(f"{target}.json").exists()
+    assert b.sync().outcome == "synced" and not Path(f"{target}.json").exists()
+    assert "user/Bad Name.md" in git(remote, "ls-tree", "-r", "--name-only", "main").stdout  # left where it was
 
 
 def test_pushed_symbolic_links_are_never_followed(synced, tmp_path):
@@ -79,6 +80,7 @@ def test_pushed_symbolic_links_are_never_followed(synced, tmp_path):
     git(w, "rm", "-q", "-r", f"projects/{project.name}")
     (w / "projects").mkdir(exist_ok=True)
     os.symlink(str(victim), w / "projects" / project.name)  # a symlinked layer directory
+    os.symlink(str(victim), w / "user" / "tombstones")  # where B's first tombstone will be written
     control(w, b)
     push(w)
     b.mem().write("lint", "Lint with ruff", "project", scope="project")  # exported where the link is
@@ -86,12 +88,18 @@ def test_pushed_symbolic_links_are_never_followed(synced, tmp_path):
     assert list(victim.iterdir()) == []  # nothing written outside the repository
     assert "Outside file read as memory" not in b.mem("agent").context()
     assert any("user/leak.md: not taken in: a symbolic link" in note for note in report.notes)
-    b.mem().write("fmt", "Format with black", "project", scope="project")  # the link is in B's work tree now
+    assert any("user/tombstones: not taken in:" in note for note in report.notes)
+    assert (b.home / "sync" / "user" / "tombstones").is_symlink()  # the link is in B's work tree now
+    b.mem().write("fmt", "Format with black", "project", scope="project")
+    b.mem().forget("indent", scope="user")  # its tombstone goes where the link is
     report = b.sync()
     assert list(victim.iterdir()) == []
-    assert any("a link or another non-file is on its way" in line for line in report.not_synced), report
+    assert [(item.name, item.layer) for item in report.not_synced
+            if "a link or another non-file is on its way" in item.reason] == [("indent", "user")], report
     context = b.mem("agent").context()
     assert "Uses Neovim editor" in context and "Format with black" in context  # control: ordinary file, live layer
+    assert "Indent Python with tabs" not in context  # forgotten here all the same
+    assert "user/leak.md" in git(remote, "ls-tree", "-r", "--name-only", "main").stdout  # refused, not deleted
 
 
 def test_a_file_over_max_file_bytes_is_not_imported(synced):
@@ -103,6 +111,30 @@ def test_a_file_over_max_file_bytes_is_not_imported(synced):
     assert any("user/huge.md: not taken in:" in note and "max_file_bytes" in note for note in report.notes)
     assert not (b.home / "_user" / "huge.md").exists()
     assert (b.home / "_user" / "editor.md").exists()  # control
+
+
+def test_a_file_a_machine_refuses_is_never_deleted_by_that_machine(world):
+    a, b, remote = world
+    for machine in (a, b):
+        machine.mem().sync_init(str(remote), "user")
+    body = "Long notes on how the build works, step by step. " * 390  # ~19 KB: over B's ceiling, within A's
+    a.mem(limit_body=20_000).write("build-notes", "How the build works", "reference", body, scope="user")
+    a.mem().write("indent", "Indent Python with tabs", "feedback", scope="user")
+    a.sync()
+    small = b.mem(max_file_bytes=16 * 1024)  # B keeps memory files under 16 KiB
+    report = small.sync()
+    assert any("user/build-notes.md: not taken in:" in n and "max_file_bytes" in n for n in report.notes), report
+    assert not (b.home / "_user" / "build-notes.md").exists()
+    assert "Indent Python with tabs" in b.mem("agent").context()  # control: the ordinary memory arrives
+    b.mem().write("font", "Prefers Iosevka", "user", scope="user")
+    again = b.mem(max_file_bytes=16 * 1024).sync()  # B exports again: the file it refused is no deletion
+    assert again.pushed and [(c.name, c.change) for c in again.sent] == [("font", "new")]
+    assert b.mem(max_file_bytes=16 * 1024).sync_status().unsent == 0
+    shipped = git(remote, "ls-tree", "-r", "--name-only", "main").stdout.split()
+    assert "user/build-notes.md" in shipped and "user/font.md" in shipped  # control: B's own change travels
+    a.sync()
+    assert a.mem().read("build-notes", scope="user").record.body.strip() == body.strip()
+    assert "Prefers Iosevka" in a.mem("agent").context()
 
 
 def test_a_pushed_gitattributes_does_not_turn_the_field_merge_off(synced):

@@ -221,6 +221,12 @@ def conflicting_fields(data: bytes) -> list[str | None]:
     return [field for field, part in _fields(segments(data)) if isinstance(part, Hunk)]
 
 
+def conflict_hunks(data: bytes) -> list[tuple[str | None, Hunk]]:
+    """Each conflict hunk of ``data`` with its field (as :func:`conflicting_fields` names them), in order,
+    to show both sides before a person chooses. Raises ValueError as :func:`conflicting_fields`."""
+    return [(field, part) for field, part in _fields(segments(data)) if isinstance(part, Hunk)]
+
+
 def resolve_fields(data: bytes, choices: Mapping[str, str], default: str | None = None) -> bytes:
     """``data`` with each conflict hunk replaced by the side ``choices``
     names for its field (``{"description": "theirs", "body": "ours"}``), else
@@ -279,5 +285,5 @@ def _fields(parts: list) -> list[tuple[str | None, bytes | Hunk]]:
     return out
 
 
-__all__ = ["ATTRIBUTE", "BODY", "DRIVER", "DRIVER_ARGS", "DRIVER_LINE", "MAX_BYTES", "Merged", "conflicting_fields",
+__all__ = ["ATTRIBUTE", "BODY", "DRIVER", "DRIVER_ARGS", "DRIVER_LINE", "MAX_BYTES", "Merged", "conflict_hunks", "conflicting_fields",
            "driver_command", "merge", "merge_paths", "python_program", "resolve_fields"]

@@ -278,6 +278,23 @@ def read_state(repo: Path) -> dict:
     return state if isinstance(state, dict) else {}
 
 
+def held_memories(home: Path) -> set[tuple[str, str]]:
+    """``(layer, name)`` of each memory a sync conflict holds back in ``home`` (``user`` | ``project``; read from
+    the state file alone, no git): what ``list`` marks, ``doctor`` reports and a write warns about. ``set()``
+    without sync. Never raises."""
+    repo = repository(home)
+    try:
+        held = read_state(repo).get("held") or {} if (git_dir(repo) / "HEAD").is_file() else {}
+    except OSError:
+        return set()
+    found = set()
+    for path in held if isinstance(held, dict) else ():
+        parts = str(path).split("/")
+        if parts[-1].endswith(".md") and len(parts) in (2, 3):
+            found.add(("user" if len(parts) == 2 else "project", parts[-1][:-3]))
+    return found
+
+
 def write_state(repo: Path, state: dict) -> None:
     """Replace the state file with ``state``, atomically. Raises :class:`StoreError`."""
     atomic_write(git_dir(repo) / STATE_FILE, json.dumps(state, indent=1, sort_keys=True).encode() + b"\n")
@@ -339,22 +356,23 @@ def _save_aside(repo: Path, porcelain: str) -> list[str]:
             f"aside in {place} before it was reset: edit memories with memdir, not in the sync repository"]
 
 
-def merge_remote(repo: Path, notes: list[str]) -> None:
+def merge_remote(repo: Path, notes: list[str]) -> list[str]:
     """Merge ``origin/main`` into HEAD with the field-by-field driver; what still conflicts is committed
     as it is (markers in the memory file: the sync holds it back from the live layer; a tombstone or ``project.json``
-    both machines wrote keeps this machine's bytes, the same fact either way)."""
+    both machines wrote keeps this machine's bytes, the same fact either way). Returns the memory files this
+    merge left with markers (their ``ours`` is this machine)."""
     theirs = rev(repo, f"refs/remotes/origin/{BRANCH}")
     if theirs is None:
-        return
+        return []
     try:
         _git(repo, "merge-base", "--is-ancestor", theirs, "HEAD")
-        return  # nothing new there
+        return []  # nothing new there
     except StoreError:
         pass
     try:
         _git(repo, "merge", "-q", "--no-edit", "--allow-unrelated-histories", "-m",
              "memdir sync: merge from another machine", theirs)
-        return
+        return []
     except StoreError:
         unmerged = [p for p in _git(repo, "diff", "--name-only", "-z", "--diff-filter=U").split("\0") if p]
         if not unmerged:
@@ -371,3 +389,4 @@ def merge_remote(repo: Path, notes: list[str]) -> None:
             _git(repo, "rm", "-q", "--cached", "--ignore-unmatch", "--", path)
     _git(repo, "commit", "-q", "--no-edit")
     notes.append(f"merged with conflicts in {len(unmerged)} file(s)")
+    return [path for path in unmerged if path.endswith(".md")]

@@ -42,20 +42,26 @@ class Incoming:
     name: str
     data: bytes | None
     expect: str | None
+    forgotten: bool = False  # data None because the other machine forgot it (a tombstone of its name came)
 
 
 @dataclass
 class Applied:
-    """What one layer took from a sync: names ``written`` and ``deleted``, ``forgotten`` (deleted because
-    a tombstone from another machine forgets their value), tombstone ids ``added`` and ``lifted``, and
-    ``skipped`` lines (a file changed meanwhile, a forgotten value, a file that is not a memory)."""
+    """What one layer took from a sync: names ``written`` (``created``: those that were not there) and
+    ``deleted``, ``forgotten`` (deleted because a tombstone from another machine forgets their value),
+    tombstone ids ``added`` and ``lifted`` (the memory names they forget: ``added_names``,
+    ``lifted_names``), and ``skipped`` lines (a file changed meanwhile, a forgotten value, a file that is
+    not a memory)."""
 
     written: list[str] = field(default_factory=list)
+    created: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     forgotten: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
     lifted: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    added_names: list[str] = field(default_factory=list)
+    lifted_names: list[str] = field(default_factory=list)
 
 
 def apply(layer: Layer, files: list[Incoming], added: list[Tombstone] = (), lifted: list[str] = (), *,
@@ -77,12 +83,14 @@ def apply(layer: Layer, files: list[Incoming], added: list[Tombstone] = (), lift
                 tx.events.append(layer.journal.append(actor, ACTION, stone.name, None, None, data={
                     "tombstone": stone.id}, reason=f"forgotten on {label}"))
                 done.added.append(stone.id)
+                done.added_names.append(stone.name)
         for stone_id in lifted:
             if any(stone.id == stone_id for stone in store.all()):
                 stone = store.lift(stone_id)
                 tx.events.append(layer.journal.append(actor, "tombstone-lift", stone.name, None, None, data={
                     "tombstone": stone.id}, reason=f"lifted on {label}"))
                 done.lifted.append(stone_id)
+                done.lifted_names.append(stone.name)
         tx.changed = tx.changed or bool(new or done.lifted)
         for item in files:
             _take(tx, item, label, action, done)
@@ -108,8 +116,8 @@ def _take(tx, item: Incoming, label: str, action: str, done: Applied) -> None:
         return
     if item.data is None:
         if entry is not None:
-            tx.apply(key, None, action, reason=f"deleted on {label}")
-            done.deleted.append(key)
+            tx.apply(key, None, action, reason=f"{'forgotten' if item.forgotten else 'deleted'} on {label}")
+            (done.forgotten if item.forgotten else done.deleted).append(key)
         return
     if now == digest(item.data):
         return
@@ -129,6 +137,8 @@ def _take(tx, item: Incoming, label: str, action: str, done: Applied) -> None:
         done.skipped.append(f"{key}: {exc}")
         return
     done.written.append(key)
+    if entry is None:
+        done.created.append(key)
 
 
 __all__ = ["ACTION", "Applied", "Incoming", "apply"]

@@ -25,6 +25,7 @@ from ..files.layout import (
     described_root,
     symlink_refusal,
 )
+from ..files.repository import held_memories
 from ..files.scan import Entry, Malformed, count_files
 from ..files.trust import untrusted_note
 from ..gateway.changes import finish_interrupted
@@ -51,7 +52,7 @@ from ..results import (
 )
 from ..session import Session
 from ..tombstones.stones import TombstoneFile, unreadable_tombstones
-from ..vocabulary import ACTORS, JOURNAL_ACTIONS
+from ..vocabulary import ACTORS, JOURNAL_ACTIONS, SYNC_HELD
 from . import team as teamops
 from .sync import summary as sync_summary
 
@@ -275,6 +276,8 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
         found_notes.append(current.team_merge_driver)
     if current.sync:  # conflicts wait for the person, an unreachable remote for the network: said, not counted
         found_notes.append(f"sync: {current.sync}")
+    problems += [Malformed(f"{scope}:{name}", f"{SYNC_HELD}: memdir sync resolve {name} --scope "
+                           f"{scope} (shows both values)") for scope, name in sorted(held_memories(session.home))]
     found = orphans(session.home, session.project_root)
     problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({o.memories} memories)")
                  for o in found]

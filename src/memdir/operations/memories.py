@@ -16,6 +16,7 @@ from datetime import datetime
 
 from ..errors import ConfirmationRequired, InvalidInput, LockTimeout, NotFound, StoreError
 from ..files.memfile import MAX_YEAR, MIN_YEAR, parse_time, time_note
+from ..files.repository import held_memories
 from ..files.scan import Malformed
 from ..gateway import changes as gateway
 from ..gateway import edits
@@ -132,11 +133,21 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
                                times=times)
     except NotFound as exc:  # a rename from a memory of another layer than the one asked says which
         raise (renamed_elsewhere(exc, session, rename_from, scope) if rename_from else exc) from None
+    if (layer.scope, result.name) in held_memories(session.home):  # warned, not refused: see held_warning
+        notes.append(held_warning(result.name, layer.scope))
     if notes or stones.skipped:
         result = replace(result, warnings=(*notes, *result.warnings, *stones.skipped))
     if result.status == "active" and result.operation != "unchanged":
         _expire_pending(session, f"{result.name} {change.description or ''} {change.body or ''}")
     return result
+
+
+def held_warning(name: str, scope: str) -> str:
+    """The warning of a write to a memory a sync conflict holds back. A warning, not a refusal: the write is
+    this machine's new value and the agent's or person's update must not be lost; but it settles the
+    conflict with this machine's version at the next sync, so the person is told how to look first."""
+    return (f"{name} has a sync conflict: this write settles it with this machine's version at the next "
+            f"`memdir sync`; see the other machine's value first: memdir sync resolve {name} --scope {scope}")
 
 
 def edit(session: Session, name: str, change: edits.BodyEdit, scope: str | None = None) -> edits.EditResult:
@@ -264,6 +275,9 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
         elif not include_all:
             records = [r for r in records if is_current(r, as_of_t or now)]
         memories.extend(info_of(record, layer.scope, now, stale) for record in ordered(records, now))
+    held = held_memories(session.home)
+    if held:
+        memories = [replace(m, sync_conflict=True) if (m.scope, m.name) in held else m for m in memories]
     if failed and len(failed) == len(layers):
         raise failed[0]
     unavailable = session.project_error if scope is None and session.project_root is None else None

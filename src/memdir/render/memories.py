@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..files.conflicts import CONFLICT
 from ..text.printable import one_line
-from ..vocabulary import PIN_MARK, kind_label
+from ..vocabulary import PIN_MARK, SYNC_HELD, kind_label
 from . import printable_output
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing on the CLI's hook path
@@ -69,6 +69,8 @@ def memory_line(m: MemoryInfo) -> str:
     `` (auto-extracted)`` when extracted, ``— description``, `` [state]`` when not active."""
     pin = PIN_MARK if m.pinned else ""
     state = "" if m.state == "active" else f" [{m.state}]"
+    if getattr(m, "sync_conflict", False):
+        state += f" [sync conflict: memdir sync resolve {m.name} --scope {m.scope}]"
     origin = " (auto-extracted)" if m.origin == "extracted" else ""
     return f"- {m.name}{pin} {kind_label(m.type, m.scope)}{origin} — {cut(m.description)}{state}"
 
@@ -401,6 +403,7 @@ def doctor(result: DoctorResult) -> str:
         lines += [f"  note: {cut(n.path, 1000)}: {cut(n.note)}" for n in layer.notes]
     lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
     lines += [f"settings: {cut(p.error)}" for p in result.problems if p.path == "settings"]
+    lines += [f"sync: {cut(p.path, 200)}: {cut(p.error)}" for p in result.problems if p.error.startswith(SYNC_HELD)]
     for o in result.orphans:
         lines.append(f"orphaned layer {o.key}: {o.memories} memories of {o.root}, which no longer exists"
                      + (f" — belongs to {o.belongs_to} ({o.because}): memdir move-layer {o.key} {o.belongs_to}"

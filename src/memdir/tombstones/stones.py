@@ -257,6 +257,22 @@ def shared_bytes(stone: Tombstone) -> bytes:
     return json.dumps(content, ensure_ascii=False, indent=1, sort_keys=True).encode() + b"\n"
 
 
+def sync_bytes(stone: Tombstone) -> bytes:
+    """The bytes of ``stone``'s file in a person's sync repository (:mod:`memdir.operations.sync`): all it
+    stores, who forgot it, when and why included, so the other machines show the same reason. Two machines
+    forgetting one fact may write different bytes for one id; the sync keeps either (the same fact) and
+    never sends a tombstone the repository already has. The description and reason travel redacted
+    (:func:`memdir.text.redact.redact`: a secret typed into them stays on this machine); the digests still
+    forget the value everywhere. Read back with :func:`stone_of`."""
+    from ..text.redact import redact  # only a sync reads it: not loaded where tombstones are checked
+
+    content = stone.stored()
+    content["description"] = redact(stone.description).text
+    if stone.reason:
+        content["reason"] = redact(stone.reason).text
+    return json.dumps(content, ensure_ascii=False, indent=1, sort_keys=True).encode() + b"\n"
+
+
 def unreadable_tombstones(store) -> list[tuple[str, str]]:
     """``(path, why)`` of each tombstone file of ``store`` that does not read
     (a :class:`TombstoneDir`'s; a :class:`TombstoneFile` reports through
@@ -265,4 +281,4 @@ def unreadable_tombstones(store) -> list[tuple[str, str]]:
     return problems() if problems else []
 
 
-__all__ = ["TombstoneDir", "TombstoneFile", "shared_bytes", "stone_of", "unreadable_tombstones"]
+__all__ = ["TombstoneDir", "TombstoneFile", "shared_bytes", "stone_of", "sync_bytes", "unreadable_tombstones"]

@@ -245,11 +245,11 @@ def queue_consolidation(data: dict, home, event: str) -> str:
 
         session = _session(data, home)
         recalled.clear(session.home, session.id)
+    session = session or _session(data, home)  # the drain consolidates into this cwd's project
+    if event in SYNC_EVENTS and session.settings.sync_on_session_end:  # needs no transcript
+        spawn_sync(session.home, data["cwd"])
     if not isinstance(transcript, str) or not transcript:
         raise HookSkip("hook input has no transcript_path")
-    session = session or _session(data, home)  # the drain consolidates into this cwd's project
-    if event in SYNC_EVENTS and session.settings.sync_on_session_end:
-        spawn_sync(session.home, data["cwd"])
     if session.settings.consolidation_mode == "off":
         raise HookSkip("consolidation is off (consolidation_mode = off)")
     queue.append(session.home, transcript, cwd=data["cwd"], session_id=session.id, event=event)
