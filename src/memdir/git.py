@@ -48,14 +48,14 @@ def environment() -> dict[str, str]:
     return env
 
 
-def run(where: Path, *args: str, binary: bool = False) -> str | bytes:
+def run(where: Path, *args: str, binary: bool = False, timeout: float = TIMEOUT) -> str | bytes:
     """The output of ``git -C where ARGS`` (text, undecodable bytes replaced;
     bytes with ``binary``), run with :func:`environment` and at most
-    :data:`TIMEOUT` seconds. ``where`` is a work tree or a git directory.
+    ``timeout`` seconds (:data:`TIMEOUT` unless a caller scales it to its work). ``where`` is a work tree or a git directory.
     Raises :class:`StoreError`: git missing, timed out, or exited non-zero
     (what its stderr says: :func:`said`; all of it in the error's ``stderr``)."""
     try:
-        done = subprocess.run(["git", "-C", str(where), *args], capture_output=True, timeout=TIMEOUT,
+        done = subprocess.run(["git", "-C", str(where), *args], capture_output=True, timeout=timeout,
                               env=environment())
     except FileNotFoundError:
         raise StoreError("git is not installed (the team layer reads its status and history from git)") from None

@@ -514,3 +514,35 @@ def test_each_sync_action_has_its_own_help_page(world):
     assert pages["status"].startswith("usage: memdir sync status")
     assert pages["resolve"].startswith("usage: memdir sync resolve") and "this machine" in pages["resolve"]
     assert "sync_on_session_end" in a.cli("sync", "--help").stdout
+
+
+def test_a_large_merge_gets_time_in_proportion_to_what_it_merges(world, monkeypatch):
+    """One merge-driver process runs per memory both machines changed: the merge's timeout grows with the
+    files it merges (breaker's case: 260 such memories timed out at git's 30 s on every sync, for good).
+    Here git's base timeout is cut to 50 ms so five memories stand for hundreds."""
+    from memdir import git as git_module
+    from memdir.errors import StoreError
+    from memdir.files import repository
+
+    a, b, remote = world
+    both(a, b, remote)
+    names = [f"pref-{n}" for n in range(5)]
+    for name in names:
+        a.mem().write(name, f"Preference {name}", "feedback", "**Why:** x.\n**How to apply:** y.", scope="user")
+    a.sync()
+    b.sync()
+    for name in names:  # different fields on each machine: every file goes through the field merge driver
+        a.mem().write(name, f"Preference {name}, as A says", "feedback", scope="user")
+        b.mem().write(name, f"Preference {name}", "feedback", "**Why:** B's reason.\n**How to apply:** y.",
+                      scope="user")
+    a.sync()
+    monkeypatch.setattr(git_module, "TIMEOUT", 0.05)
+    monkeypatch.setattr(repository, "MERGE_SECONDS_PER_FILE", 0.0)
+    with pytest.raises(StoreError, match="timed out"):  # control: without the per-file share it cannot finish
+        b.sync()
+    monkeypatch.setattr(repository, "MERGE_SECONDS_PER_FILE", 2.0)
+    report = b.sync()
+    assert report.outcome == "synced" and report.conflicts == ()
+    for name in names:
+        record = b.mem().read(name, scope="user").record
+        assert record.description == f"Preference {name}, as A says" and "B's reason" in record.body

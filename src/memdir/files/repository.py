@@ -356,6 +356,9 @@ def _save_aside(repo: Path, porcelain: str) -> list[str]:
             f"aside in {place} before it was reset: edit memories with memdir, not in the sync repository"]
 
 
+MERGE_SECONDS_PER_FILE = 1.0  # the merge's timeout per changed file, above git.TIMEOUT (a driver run takes ~0.1 s)
+
+
 def merge_remote(repo: Path, notes: list[str]) -> list[str]:
     """Merge ``origin/main`` into HEAD with the field-by-field driver; what still conflicts is committed
     as it is (markers in the memory file: the sync holds it back from the live layer; a tombstone or ``project.json``
@@ -369,9 +372,13 @@ def merge_remote(repo: Path, notes: list[str]) -> list[str]:
         return []  # nothing new there
     except StoreError:
         pass
+    # One merge-driver process per memory both sides changed: the timeout grows with what the merge holds, so
+    # a large merge finishes rather than timing out on every sync.
+    changed = _git(repo, "diff", "--name-only", "-z", "HEAD", theirs).count("\0")
     try:
-        _git(repo, "merge", "-q", "--no-edit", "--allow-unrelated-histories", "-m",
-             "memdir sync: merge from another machine", theirs)
+        git.run(repo, "merge", "-q", "--no-edit", "--allow-unrelated-histories", "-m",
+                "memdir sync: merge from another machine", theirs,
+                timeout=git.TIMEOUT + MERGE_SECONDS_PER_FILE * changed)
         return []
     except StoreError:
         unmerged = [p for p in _git(repo, "diff", "--name-only", "-z", "--diff-filter=U").split("\0") if p]
