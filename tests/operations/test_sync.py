@@ -546,3 +546,31 @@ def test_a_large_merge_gets_time_in_proportion_to_what_it_merges(world, monkeypa
     for name in names:
         record = b.mem().read(name, scope="user").record
         assert record.description == f"Preference {name}, as A says" and "B's reason" in record.body
+
+
+def test_a_third_machine_that_changed_neither_side_is_not_told_one_is_its_own(world, tmp_path):
+    """Re-trial's case: A and B change one field differently, B merges; machine D, which never changed it, was
+    shown A's value as "this machine" and `--field description=ours` wrote A's value and settled B's conflict."""
+    a, b, remote = world
+    d = Machine(tmp_path, "D", tmp_path / "app.git", "d/app")
+    for machine in (a, b, d):
+        machine.mem().sync_init(str(remote), "user")
+    a.mem().write("font", "Prefers JetBrains Mono", "user", scope="user")
+    for machine in (a, b, d):
+        machine.sync()
+    a.mem().write("font", "Prefers Fira Code", "user", scope="user")
+    b.mem().write("font", "Prefers Iosevka", "user", scope="user")
+    a.sync()
+    assert b.cli("sync").returncode == 4  # B merges: the markers go to the remote
+    assert d.cli("sync").returncode == 4
+    shown = json.loads(d.cli("sync", "status", "--json").stdout)["conflicts"][0]["fields"][0]
+    assert "unchanged here" in shown["this_machine"]
+    assert "Fira Code" in shown["other_machine"] and "Iosevka" in shown["other_machine"]
+    refused = d.cli("sync", "resolve", "font", "--field", "description=ours")
+    assert refused.returncode != 0 and "changed neither side" in refused.stderr + refused.stdout
+    assert d.mem().read("font", scope="user").record.description == "Prefers JetBrains Mono"  # its own, kept
+    # control: on B, a party to it, ours is B's value; D then takes the resolved one
+    assert b.cli("sync", "resolve", "font", "--field", "description=ours").returncode == 0
+    b.sync()
+    assert d.sync().conflicts == ()
+    assert d.mem().read("font", scope="user").record.description == "Prefers Iosevka"

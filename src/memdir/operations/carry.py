@@ -472,8 +472,9 @@ def received_of(done, scope: str, notes: dict[str, str] | None = None) -> list[C
 
 def _side_of(data: bytes, mine: bytes | None) -> str:
     """The marker label (``ours`` | ``theirs``) holding this machine's value in a conflicted file that
-    arrived from another machine's merge: the side whose hunk text this machine's file has; ``theirs``
-    when nothing tells (the machine that merged wrote its own value as ``ours``)."""
+    arrived from another machine's merge: the side whose hunk text this machine's file has; ``neither`` when
+    this machine's file has neither side's text of a hunk (two other machines changed it: a third machine);
+    ``theirs`` when nothing tells (the machine that merged wrote its own value as ``ours``)."""
     if mine is None:
         return "theirs"
     try:
@@ -486,6 +487,8 @@ def _side_of(data: bytes, mine: bytes | None) -> str:
                 return "theirs"
             if part.ours and part.ours in mine and part.theirs not in mine:
                 return "ours"
+            if part.ours and part.theirs and part.ours not in mine and part.theirs not in mine:
+                return "neither"
     return "theirs"
 
 
@@ -495,7 +498,8 @@ def held_of(state: dict) -> dict[str, dict]:
     found = {}
     for path, value in (state.get("held") or {}).items():
         if isinstance(value, dict):
-            found[path] = {"mine": value.get("mine"), "side": "theirs" if value.get("side") == "theirs" else "ours"}
+            side = value.get("side")
+            found[path] = {"mine": value.get("mine"), "side": side if side in ("theirs", "neither") else "ours"}
         else:
             found[path] = {"mine": value, "side": "ours"}
     return found
@@ -520,6 +524,11 @@ def conflict_of(repo: Path, path: str, held: dict) -> SyncConflict:
     except ValueError:
         named = []
     flip = held.get(path, {}).get("side") == "theirs"
+    if held.get(path, {}).get("side") == "neither":  # a third machine: both values are other machines'
+        fields = [ConflictField(key, "(unchanged here: this machine keeps its own value)",
+                                f"one machine: {_value(key, hunk.ours)!r}; another: {_value(key, hunk.theirs)!r}")
+                  for key, hunk in named]
+        return SyncConflict(name or path, scope if name else "", tuple(fields))
     for key, hunk in named:
         mine, other = (hunk.theirs, hunk.ours) if flip else (hunk.ours, hunk.theirs)
         fields.append(ConflictField(key, _value(key, mine), _value(key, other)))

@@ -518,6 +518,10 @@ def resolve(session: Session, name: str, scope: str = "user", side: str | None =
         raise Refused("only a person settles a sync conflict (memdir sync resolve)")
     repo, path, held, target = _held_path(session, name, scope)
     key = normalize_name(name).name
+    if held[path].get("side") == "neither":
+        raise Refused(f"{key}: two other machines changed it differently and this machine changed neither side, "
+                      "so neither is 'ours' here; resolve it on one of those machines (this machine keeps its own "
+                      "version meanwhile and takes the resolved one at its next sync)")
     data = sync_repo.show(repo, "HEAD", path) or b""
     if side is None and not fields:
         shown = transfer.conflict_of(repo, path, held)
