@@ -566,6 +566,8 @@ def test_a_third_machine_that_changed_neither_side_is_not_told_one_is_its_own(wo
     shown = json.loads(d.cli("sync", "status", "--json").stdout)["conflicts"][0]["fields"][0]
     assert "unchanged here" in shown["this_machine"]
     assert "Fira Code" in shown["other_machine"] and "Iosevka" in shown["other_machine"]
+    for machine in (a, d):  # re-trial's case: a held conflict is not a change waiting to be sent
+        assert json.loads(machine.cli("sync", "status", "--json").stdout)["unsent"] == 0
     refused = d.cli("sync", "resolve", "font", "--field", "description=ours")
     assert refused.returncode != 0 and "changed neither side" in refused.stderr + refused.stdout
     assert d.mem().read("font", scope="user").record.description == "Prefers JetBrains Mono"  # its own, kept
@@ -574,3 +576,23 @@ def test_a_third_machine_that_changed_neither_side_is_not_told_one_is_its_own(wo
     b.sync()
     assert d.sync().conflicts == ()
     assert d.mem().read("font", scope="user").record.description == "Prefers Iosevka"
+
+
+def test_a_change_sent_by_this_run_is_not_reported_as_one_that_waited(world):
+    """Re-trial's case: a forget synced at once was reported as sent now *and* as "sent what waited from an
+    earlier sync"; control: what an offline run committed is reported as waited once the remote is back."""
+    a, b, remote = world
+    both(a, b, remote, "user,projects")
+    a.mem().write("tmp-fact", "Scratch bucket is s3://tmp-a", "project", scope="project")
+    a.sync()
+    a.mem().forget("tmp-fact", scope="project")
+    report = a.sync()
+    assert [(c.name, c.change) for c in report.sent] == [("tmp-fact", "forgotten")]
+    assert report.delivered == ()
+    moved = remote.with_name("away.git")
+    remote.rename(moved)
+    a.mem().write("offline-pref", "Prefers dark mode", "user", scope="user")
+    assert a.sync().offline
+    moved.rename(remote)
+    back = a.sync()
+    assert back.delivered == ("user/offline-pref.md",) and back.pushed

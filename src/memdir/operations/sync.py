@@ -291,6 +291,7 @@ def _sync(session: Session, repo: Path) -> SyncReport:
             received += transfer.import_changes(repo, target, bases[target.prefix], head, held, notes)
             bases[target.prefix] = head
     save_bases()
+    earlier = set(_files_waiting(repo))  # committed by a run that could not push: delivered if this one does
     sent, skipped = transfer.export(repo, targets, held, bases)
     _advance(repo, targets, bases, head)
     offline, pushed, delivered = None, False, []
@@ -318,8 +319,7 @@ def _sync(session: Session, repo: Path) -> SyncReport:
         waiting = _files_waiting(repo)
         try:
             git.run(repo, "push", "-q", "origin", f"HEAD:refs/heads/{sync_repo.BRANCH}")
-            delivered = [p for p in waiting if transfer.label(p) not in {f"{c.layer}:{c.name}" for c in sent}
-                         and not p.endswith(transfer.PROJECT_FILE)]
+            delivered = [p for p in waiting if p in earlier and not p.endswith(transfer.PROJECT_FILE)]
             pushed = True
             break
         except StoreError as exc:
@@ -423,6 +423,7 @@ def _unsent(session: Session, repo: Path, state: dict) -> int:
     """Files changed here that the remote (as last fetched) does not have: live memory files and tombstones
     that differ from HEAD (since their layer's base), and files changed by commits not pushed."""
     bases = state.get("bases") or {}
+    held = transfer.held_of(state)
     head = sync_repo.rev(repo, "HEAD")
     tree = sync_repo.tree(repo, head)
     paths: set[str] = set()
@@ -438,6 +439,8 @@ def _unsent(session: Session, repo: Path, state: dict) -> int:
             data = files.get(path)
             if sync_repo.blob_id(data) == tree.get(path) or path.endswith(transfer.PROJECT_FILE):
                 continue
+            if path in held and held[path].get("mine") == sync_repo.blob_id(data):
+                continue  # a conflict held back while this machine's version is unchanged: nothing to send
             if data is None and (path not in had or transfer.refusal(
                     path[len(target.prefix) + 1:], kinds.get(path), target.layer.settings.max_file_bytes)):
                 continue  # not this layer's yet, or refused on import: never a deletion to send
