@@ -74,11 +74,16 @@ def run(srcs: list[Path], sizes: list[int], names: list[str], repeat: int, work:
     alternating trees and commands; emit one line per figure and, per tree and command, the ratio of
     the largest size over the smallest (and of ``context`` over ``python -c pass``)."""
     import compileall
+    import importlib.util
 
     py = sys.executable
     results: dict[tuple[str, int, str], list[float]] = {}
     for src in srcs:
         compileall.compile_dir(str(src / "memdir"), quiet=1)  # as installed: pip writes .pyc files
+    for package in ("snowballstemmer", "yaml"):  # and for the hot path's dependencies (an install with
+        spec = importlib.util.find_spec(package)  # PYTHONDONTWRITEBYTECODE=1 has none: each run compiled them)
+        for where in (spec.submodule_search_locations or []) if spec else []:
+            compileall.compile_dir(where, quiet=1)
     for size in sizes:
         corpus = work / f"corpus-{size}"
         write_corpus(corpus, size)
