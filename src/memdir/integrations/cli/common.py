@@ -80,4 +80,16 @@ def read_body(args) -> str | None:
     return None
 
 
-__all__ = ["UsageError", "body_source", "emit", "open_memory", "read_body", "warn"]
+def field_sides(choices) -> dict[str, str]:
+    """``--field FIELD=ours|theirs`` choices (a list, or None) as ``{field: side}`` — the one reading of
+    them for ``team resolve`` and ``sync resolve``. Raises :class:`UsageError` for anything else."""
+    fields = {}
+    for choice in choices or ():
+        field, _, side = choice.partition("=")
+        if not field or side not in ("ours", "theirs"):
+            raise UsageError(f"--field takes FIELD=ours or FIELD=theirs (got {choice!r})")
+        fields[field] = side
+    return fields
+
+
+__all__ = ["UsageError", "body_source", "emit", "field_sides", "open_memory", "read_body", "warn"]

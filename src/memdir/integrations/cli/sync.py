@@ -12,7 +12,7 @@ import argparse
 
 from ...render import sync as render_sync
 from ...vocabulary import SYNC_CONFLICT_EXIT, SYNC_LAYERS, SYNC_OFFLINE_EXIT
-from .common import UsageError, emit, open_memory, warn
+from .common import UsageError, emit, field_sides, open_memory, warn
 
 
 def cmd_sync(args) -> int:
@@ -31,12 +31,7 @@ def cmd_sync(args) -> int:
     if args.action == "resolve":
         if not args.target:
             raise UsageError("sync resolve needs NAME (and --field FIELD=ours|theirs, or --ours|--theirs)")
-        fields = {}
-        for choice in args.field or ():
-            field, _, side = choice.partition("=")
-            if not field or side not in ("ours", "theirs"):
-                raise UsageError(f"--field takes FIELD=ours or FIELD=theirs (got {choice!r})")
-            fields[field] = side
+        fields = field_sides(args.field)
         if not fields and args.side is None:  # no choice yet: show both values of each field
             shown = mem.sync_conflict(args.target, args.scope)
             emit(args, shown, render_sync.sync_conflict(shown))

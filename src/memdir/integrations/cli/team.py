@@ -11,7 +11,7 @@ from ...render import memories as render_memories
 from ...render import team as render_team
 from ...render.progress import ProgressBar
 from ...vocabulary import EXPORT_FORMATS, IMPORT_SOURCES, SCOPES
-from .common import UsageError, emit, open_memory, warn
+from .common import UsageError, emit, field_sides, open_memory, warn
 
 
 def cmd_team(args) -> int:
@@ -29,12 +29,7 @@ def cmd_team(args) -> int:
     else:
         if not args.name:
             raise UsageError("team resolve needs NAME (and --ours|--theirs, or --field FIELD=ours|theirs)")
-        fields = {}
-        for choice in args.field or ():
-            field, _, side = choice.partition("=")
-            if not field or side not in ("ours", "theirs"):
-                raise UsageError(f"--field takes FIELD=ours or FIELD=theirs (got {choice!r})")
-            fields[field] = side
+        fields = field_sides(args.field)
         result = mem.team_resolve(args.name, args.side, fields)
         emit(args, result, render_team.resolved(result))
     return 0
