@@ -127,12 +127,13 @@ def test_a_tie_of_sentences_is_broken_by_their_meaning(isolated_home, project, v
                "z-host": "is reachable at mq-12.eu.internal"}
     for name, ending in endings.items():
         mem.write(name, "Review notes", "project", f"{filler} The sandbox Kafka for ledger {ending}. {filler}")
-    found = names(mem.search("What is the hostname of the sandbox Kafka for ledger?"))
+    results = mem.search("What is the hostname of the sandbox Kafka for ledger?")
+    found = names(results)
     assert sorted(found) == sorted(endings)  # every note holding the words is listed
     if vectors == "on":
         assert found[0] == "z-host"  # the sentence that means the answer
-    else:
-        assert found == ["a-restarts", "b-keys", "z-host"]  # control: words alone cannot tell them apart
+    else:  # control: words alone cannot tell them apart (their order among equals falls to recency, then name)
+        assert len({round(r.score, 2) for r in results}) == 1
 
 
 def test_the_best_sentence_is_the_one_holding_most_of_the_query():
