@@ -193,6 +193,12 @@ def test_delete_after_rename_forgets_the_renamed_memorys_value_under_a_tombstone
                           "/memories/project/drinks.md); its name stays with its history — create the memory under "
                           "another name")
     assert mem.tombstones().tombstones == ()
+    viewed = go(mem, command="view", path="/memories/project/coffee.md")
+    assert viewed.is_error is True
+    assert viewed.text == ("The path /memories/project/coffee.md does not exist: it was renamed or replaced (now "
+                           "/memories/project/drinks.md)")
+    assert go(mem, command="view", path="/memories/project/drinks.md").text == (  # control: the new path shows it
+        "Here's the content of /memories/project/drinks.md with line numbers:\n     1\t# Drinks espresso\n     2\tNo sugar.")
     assert mem.read("drinks", count=False).record.body == "# Drinks espresso\nNo sugar."  # control: the renamed memory is untouched
     deleted = go(mem, command="delete", path="/memories/project/drinks.md")
     (stone,) = mem.tombstones().tombstones

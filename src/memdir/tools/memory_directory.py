@@ -177,6 +177,8 @@ def _view(session: Session, command: dict) -> str:
         record = operations.read(session, where.name, where.scope).record
     except NotFound as exc:
         raise NotFound(f"The path {where.path} does not exist: {exc}") from None
+    if record.status == "superseded":  # renamed or replaced: gone from the directory, as its listing shows
+        raise NotFound(_gone(where, record))
     lines = record.body.split("\n")
     first, shown = 1, lines
     span = command.get("view_range")
