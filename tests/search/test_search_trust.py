@@ -47,6 +47,20 @@ def test_unrelated_queries_still_find_nothing(five):
     assert names(five.search("lunch")) == ["lunch"]  # control: the same store answers
 
 
+def test_function_words_alone_are_no_content_a_memory_shares(five):
+    for query in ("the", "on", "the and of to", "is it"):
+        assert five.search(query) == [], query
+        assert five.recall(query) == "", query
+    assert names(five.search("the staging")) == ["staging-host"]  # control: with a content word it is found
+    assert "staging-host" in five.recall("the staging host")
+
+
+def test_a_generic_word_shared_alone_does_not_list_a_memory(five):
+    found = five.search("which port does postgres use")
+    assert names(found) == ["db-port"]  # "Use structlog…", "Use uv…" share only "use"
+    assert sorted(names(five.search("use"))) == ["python-installs", "structlog"]  # control: asked alone, the topic
+
+
 def test_stopwords_are_compared_by_their_stems():
     assert query_terms("why does the cache only expire once because of its size") == ["cach", "expir", "size"]
     assert query_terms("very") == ["veri"]  # nothing else left: stopwords are what is searched

@@ -73,10 +73,13 @@ def _hook_where(home: Path, project: Path, prompt: str) -> tuple[str, set[str]]:
     return context, imported
 
 
-def _wait_warm(home: Path, layers: list[str], generation: int) -> dict[int, float]:
+def _wait_warm(home: Path, layers: list[str], generation: int, query: str = "warm up",
+               passages: bool = False) -> dict:
+    """The warm process's answer, asked again while it gives none in the ask's own short timeout (a loaded
+    machine)."""
     deadline = time.monotonic() + LOAD_WAIT
     while time.monotonic() < deadline:
-        answer = warm.ask(home, "warm up", layers, generation)
+        answer = warm.ask(home, query, layers, generation, passages=passages)
         if answer is not None:
             return answer
         time.sleep(0.2)
@@ -229,14 +232,14 @@ def test_warm_cosines_are_the_in_process_ones_at_the_same_generation(short_home,
     try:
         assert server.listening.wait(30)
         _wait_warm(short_home, layers, generation)
-        remote = warm.ask(short_home, "when do the database backups run?", layers, generation)
+        remote = _wait_warm(short_home, layers, generation, "when do the database backups run?")
         conn = sync(mem.home, mem.session.layers())
         local = vectors.similarities(conn, mem.home, vectors.query_vector("when do the database backups run?"),
                                      layers)
         assert sorted(remote) == sorted(local) and len(local) == 3
         assert all(abs(remote[i] - local[i]) < 1e-5 for i in local)
         # With passages asked for: each memory's best cosine and its passage (the head here: short memories).
-        best = warm.ask(short_home, "when do the database backups run?", layers, generation, passages=True)
+        best = _wait_warm(short_home, layers, generation, "when do the database backups run?", passages=True)
         assert sorted(best) == sorted(local) and all(n == 0 for _, n in best.values())
         assert all(abs(best[i][0] - local[i]) < 1e-5 for i in local)
         # Another generation's ids may not be the caller's: no answer, then the caller ranks lexically.

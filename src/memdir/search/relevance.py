@@ -102,7 +102,8 @@ class Evidence:
     """What the score of one memory rests on: ``coverage`` and ``head`` in
     [0, 1], ``mass`` ≥ 0, ``cosine`` in [−1, 1] or None (no current vector),
     ``matched`` the query terms found (head or best passage), ``shared`` the
-    query's content terms (not soft) found anywhere in the memory, ``near``
+    query's content terms (not soft; not :data:`GENERIC` when it has others)
+    found anywhere in the memory, ``near``
     the share of the query's weight found together in one
     :data:`NEAR_TOKENS`-token window of the body (about a sentence: what
     orders memories of equal score, so the one sentence holding every word
@@ -164,14 +165,17 @@ def score(evidence: Evidence) -> float:
 
 
 def soft_terms(terms: list[str], doc_freq: dict[str, int] | None = None) -> set[str]:
-    """The terms of a query that weigh :data:`SOFT_WEIGHT`: filler; bigrams of
-    hiragana alone (Japanese inflections and particles) when the query has
-    other terms; and, when ``doc_freq`` is given, CJK bigrams that no memory
-    holds (mostly pairs that straddle a word boundary)."""
-    from .tokenize import has_cjk
+    """The terms of a query that weigh :data:`SOFT_WEIGHT`: filler; function
+    words (a query of nothing else keeps them as its terms:
+    :func:`~memdir.search.tokenize.query_terms`; "the" is no content word a
+    memory shares); bigrams of hiragana alone (Japanese inflections and
+    particles) when the query has other terms; and, when ``doc_freq`` is
+    given, CJK bigrams that no memory holds (mostly pairs that straddle a
+    word boundary)."""
+    from .tokenize import has_cjk, is_stopword
 
     kana = {t for t in terms if _HIRAGANA.fullmatch(t)}
-    out = {t for t in terms if t in FILLER}
+    out = {t for t in terms if t in FILLER or is_stopword(t)}
     if len(kana) < len(terms):
         out |= kana
     if doc_freq is not None:
@@ -333,8 +337,8 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
     head = {t for t in weights if t in head_tokens}
     found = head | best_passage(body_tokens, weights)
     anywhere = head | {t for t in body_tokens if t in strong}
-    shared = tuple(t for t in weights if t in strong and t in anywhere)
     core = {t for t in strong if t not in GENERIC} or strong
+    shared = tuple(t for t in weights if t in core and t in anywhere)  # "use" alone is no shared topic
     if whole <= 0:
         return Evidence(0.0, 0.0, 0.0, cosine, (), gap, 0.0, lead, shared=shared)
     matched = sum(weights[t] for t in found)

@@ -237,3 +237,18 @@ def test_rename_from_a_memory_of_another_layer_names_that_layer(project, mem):
     # control: the scope the hint names renames it
     out = run_cli("--project", project, "write", "nb2", "--rename-from", "nb", "--scope", "project")
     assert out.returncode == 0 and out.stdout.strip() == "Memory renamed: nb2 (project)", out.stderr
+
+
+@pytest.mark.slow
+def test_search_says_where_the_next_page_starts_when_k_is_over_the_page(project, mem):
+    for i in range(55):
+        mem.write(f"kafka-{i:02d}", f"Kafka note {i}", "project", f"Broker {i} of the kafka cluster.")
+    capped = run_cli("--project", project, "search", "kafka", "-k", "100", "--json")
+    assert capped.returncode == 0
+    answer = json.loads(capped.stdout)
+    assert len(answer["results"]) == 50 and answer["k"] == 50
+    assert "note: at most 50 results a page (-k 100 asked); the next: --offset 50" in capped.stderr
+    rest = json.loads(run_cli("--project", project, "search", "kafka", "-k", "50", "--offset", "50", "--json").stdout)
+    assert len(rest["results"]) == 5  # the five the first page could not hold
+    small = run_cli("--project", project, "search", "kafka", "-k", "5")
+    assert small.returncode == 0 and "note:" not in small.stderr  # control: a page within the limit says nothing

@@ -16,12 +16,17 @@ def cmd_search(args) -> int:
     """``memdir search QUERY``: ranked hits (``--json``: ``{"query", "offset", "results"}``, each result
     with name, scope, type, score and why)."""
     from ...render import memories as render
+    from ...search.ranking import MAX_K
     from .common import emit, open_memory
 
     results = open_memory(args).search(
         args.query, k=args.k, scope=args.scope, include_muted=args.include_muted, type=args.type,
         origin=args.origin, pinned=args.pinned, since=args.since, until=args.until, offset=args.offset)
-    emit(args, {"query": args.query, "offset": args.offset, "results": [r.to_dict() for r in results]},
+    page = min(args.k, MAX_K)
+    if args.k > MAX_K and len(results) == MAX_K:  # never cut silently: say where the next page starts
+        print(f"note: at most {MAX_K} results a page (-k {args.k} asked); the next: --offset {args.offset + MAX_K}",
+              file=sys.stderr)
+    emit(args, {"query": args.query, "offset": args.offset, "k": page, "results": [r.to_dict() for r in results]},
          render.search(results, args.query, offset=args.offset))
     return 0
 
@@ -58,10 +63,12 @@ def cmd_reindex(args) -> int:
 
 def register(add, settings) -> None:
     """Add ``search``, ``recall`` and ``reindex`` to the ``memdir`` parser."""
-    p = add("search", cmd_search, "Ranked search over the memories of the user and this project: only hits whose relevance"
-                         " (0–1) reaches the threshold, so nothing when nothing fits.")
+    p = add("search", cmd_search, "Ranked search over the memories of the user and this project, best first: hits whose"
+                         " relevance (0–1) reaches the threshold, then every memory sharing a content word with the"
+                         " query (low scores say weak); nothing when nothing fits.")
     p.add_argument("query", help="words, identifiers or CJK text (no query syntax: everything is text)")
-    p.add_argument("-k", type=int, default=5, help="at most this many results (default %(default)s)")
+    p.add_argument("-k", type=int, default=5, help="at most this many results, up to 50 a page (default %(default)s;"
+                   " --offset for the next page)")
     p.add_argument("--scope", choices=SCOPES, help="only this scope")
     p.add_argument("--include-muted", action="store_true", help="also muted memories")
     p.add_argument("--type", action="append", choices=TYPES, help="only this memory type (repeatable)")
