@@ -26,7 +26,10 @@ cosine, 1 of 8). At 10,000 notes a tie can hold more notes than
 
 Only for an explicit search (:func:`memdir.search.ranking.ranked`, which
 embeds its query anyway), only with the ``vectors`` extra, only on a tie: at
-most :data:`TIE_MAX` memories and :data:`SENTENCE_CHARS` characters each.
+most :data:`TIE_MAX` memories and :data:`SENTENCE_CHARS` characters each,
+their vectors kept per process (:func:`memdir.search.vectors.sentence_vectors`);
+a query of fewer than :data:`SENTENCE_TERMS` content terms is ordered by the
+tied memories' own (head) cosines instead, with nothing embedded.
 """
 
 from __future__ import annotations
