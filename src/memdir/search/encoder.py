@@ -42,6 +42,7 @@ BLOCK_BYTES = 2 + QK // 2
 META = "\u2581"  # SentencePiece's metaspace marker
 WORDS_CACHED = 100_000  # words whose split a tokenizer keeps (then it starts over)
 BATCH_WINDOWS = 64  # windows run through the layers together
+THREAD_TOKENS = 1024  # tokens a batch has per extra thread it is shared among (a few sentences: one thread)
 ROWS = 512  # tokens per slice of the feed-forward step (its 1,536-wide activations stay in cache)
 
 
@@ -293,7 +294,8 @@ class Encoder:
         model's window is cut into windows averaged by token count. With
         ``threads`` > 1 the windows, sorted by length, are shared among that
         many threads (numpy releases the GIL in its products and array
-        operations, so they run on as many cores)."""
+        operations, so they run on as many cores), at most one per
+        :data:`THREAD_TOKENS` tokens of the batch."""
         width = self.max_positions - 2
         windows, owner, weight = [], [], []
         for index, text in enumerate(texts):
@@ -307,6 +309,8 @@ class Encoder:
         if not texts:
             return out
         order = sorted(range(len(windows)), key=lambda i: len(windows[i]))  # similar lengths pad little
+        # Starting a pool and splitting a small batch costs more than it saves (8 sentences of a search's tie).
+        threads = max(1, min(threads, sum(len(w) for w in windows) // THREAD_TOKENS))
         size = min(BATCH_WINDOWS, -(-len(order) // max(1, threads)))
         groups = [order[start:start + size] for start in range(0, len(order), size)]
         if threads > 1 and len(groups) > 1:

@@ -261,11 +261,29 @@ def as_terms(tokens: list[str], weights: dict[str, float],
     return Prefixes(weights, compounds)(tokens)
 
 
+_last_occurrences: tuple = (None, None, [])  # (body tokens, weights, occurrences): one memory's, read thrice
+
+
+def _occurrences(body_tokens: list[str], weights: dict[str, float]) -> list[tuple[int, str]]:
+    """``(position, term)`` of every token of ``body_tokens`` that is a term of
+    ``weights``. :func:`evidence` asks it for the same two objects several
+    times (:func:`best_passage`, :func:`tightest`), so the last answer is kept,
+    recognized by identity (a search reads a few hundred tokens per memory)."""
+    global _last_occurrences
+    last = _last_occurrences
+    if last[0] is body_tokens and last[1] is weights:
+        return last[2]
+    hits = [(i, tok) for i, tok in enumerate(body_tokens) if tok in weights] \
+        if not weights.keys().isdisjoint(body_tokens) else []
+    _last_occurrences = (body_tokens, weights, hits)
+    return hits
+
+
 def best_passage(body_tokens: list[str], weights: dict[str, float], width: int = PASSAGE_TOKENS) -> set[str]:
     """The query terms found in the ``width``-token window of ``body_tokens``
     that holds the most distinct query weight (empty when none occurs).
     Linear in the number of query-term occurrences."""
-    hits = [(i, tok) for i, tok in enumerate(body_tokens) if tok in weights]
+    hits = _occurrences(body_tokens, weights)
     if not hits:
         return set()
     positions = [i for i, _ in hits]
@@ -287,7 +305,7 @@ def tightest(body_tokens: list[str], weights: dict[str, float], width: int = NEA
     window of at most ``width`` tokens of ``body_tokens``, and the fewest
     tokens a window holding that much spans (``(0.0, 0)`` when no term occurs).
     The span tells the sentence that states a fact from words that meet by chance."""
-    hits = [(i, tok) for i, tok in enumerate(body_tokens) if tok in weights]
+    hits = _occurrences(body_tokens, weights)
     best, span = 0.0, 0
     for start, (pos, _tok) in enumerate(hits):
         seen: set[str] = set()
@@ -336,7 +354,8 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
         lead = max(-0.1, min(0.1, cosine - (top[1] if cosine >= top[0] else top[0])))
     head = {t for t in weights if t in head_tokens}
     found = head | best_passage(body_tokens, weights)
-    anywhere = head | {t for t in body_tokens if t in strong}
+    anywhere = head | ({t for _, t in _occurrences(body_tokens, weights) if t in strong} if strong <= weights.keys()
+                       else {t for t in body_tokens if t in strong})
     core = {t for t in strong if t not in GENERIC} or strong
     shared = tuple(t for t in weights if t in core and t in anywhere)  # "use" alone is no shared topic
     if whole <= 0:
@@ -358,7 +377,8 @@ def _held(weights: dict[str, float], head: set[str], body_tokens: list[str], cor
     found in the head or in one :data:`NEAR_TOKENS`-token window of the
     body; a place holding only one of the query's several core terms (not
     soft, not generic) does not count (one shared word is not the query stated)."""
-    kept = {t: w for t, w in weights.items() if present is None or t in present}
+    kept = weights if present is None or present >= weights.keys() else \
+        {t: w for t, w in weights.items() if t in present}  # the same object when all: its occurrences are known
     whole = sum(kept.values())
     if whole <= 0:
         return 0.0

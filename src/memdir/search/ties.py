@@ -26,7 +26,10 @@ cosine, 1 of 8). At 10,000 notes a tie can hold more notes than
 
 Only for an explicit search (:func:`memdir.search.ranking.ranked`, which
 embeds its query anyway), only with the ``vectors`` extra, only on a tie: at
-most :data:`TIE_MAX` memories and :data:`SENTENCE_CHARS` characters each.
+most :data:`TIE_MAX` memories and :data:`SENTENCE_CHARS` characters each,
+their vectors kept per process (:func:`memdir.search.vectors.sentence_vectors`);
+a query of fewer than :data:`SENTENCE_TERMS` content terms is ordered by the
+tied memories' own (head) cosines instead, with nothing embedded.
 """
 
 from __future__ import annotations
@@ -36,6 +39,12 @@ import re
 from dataclasses import replace
 
 TIE_MAX = 8  # 16 did worse at 10,000 planted-fact notes (41 against 43 of 50 first): more sentences to confuse
+# Content terms a query needs before its tie is broken sentence by sentence. A shorter query ("kafka",
+# "staging redis") ties every note that names it, and which of its sentences reads most like the bare word
+# says little; the heads' cosines, already at hand, say which note is about it. Embedding the sentences cost
+# 100-400 ms of CPU per tied query (8 sentences of ~25 tokens); 1-3-word queries were 73 of the 93 ties among
+# compare_basic_memory.py's 200 queries (1,000 notes).
+SENTENCE_TERMS = 3
 SENTENCE_CHARS = 300
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 
@@ -91,22 +100,27 @@ def best_sentence(text: str, read, terms: set[str]) -> str:
 def broken(hits: list, query_vector, read, terms: list[str]) -> list:
     """``hits`` with the tie at their head (:func:`tied`) ordered by the
     cosine between ``query_vector`` (the query's embedding) and each tied
-    memory's :func:`best_sentence`; the order of equal cosines and of the
-    rest unchanged. ``hits`` unchanged when there is no tie or the
-    embedding engine fails."""
+    memory's :func:`best_sentence` — for a query of fewer than
+    :data:`SENTENCE_TERMS` content terms, by each memory's own cosine
+    (:attr:`memdir.search.relevance.Evidence.cosine`, its head's; none
+    counts lowest); the order of equal cosines and of the rest unchanged.
+    ``hits`` unchanged when there is no tie or the embedding engine fails."""
     count = tied(hits)
     if count < 2:
         return hits
-    from . import vectors
+    from . import relevance, vectors
 
     wanted = set(terms)
-    sentences = [best_sentence(h.memory.body or h.memory.description, read, wanted) for h in hits[:count]]
-    try:
-        cosines = (vectors.embed(sentences) @ query_vector).tolist()
-    except (RuntimeError, OSError, ValueError, MemoryError):
-        return hits
+    if len(wanted - relevance.soft_terms(terms)) < SENTENCE_TERMS:
+        cosines = [-2.0 if h.evidence.cosine is None else h.evidence.cosine for h in hits[:count]]
+    else:
+        sentences = [best_sentence(h.memory.body or h.memory.description, read, wanted) for h in hits[:count]]
+        try:
+            cosines = (vectors.sentence_vectors(sentences) @ query_vector).tolist()
+        except (RuntimeError, OSError, ValueError, MemoryError):
+            return hits
     order = sorted(range(count), key=lambda i: -cosines[i])
     return [hits[i] for i in order] + hits[count:]
 
 
-__all__ = ["SENTENCE_CHARS", "TIE_MAX", "best_sentence", "broken", "lexical_first", "tie_key", "tied"]
+__all__ = ["SENTENCE_CHARS", "SENTENCE_TERMS", "TIE_MAX", "best_sentence", "broken", "lexical_first", "tie_key", "tied"]

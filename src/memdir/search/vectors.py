@@ -139,6 +139,33 @@ def embed(texts: list[str], *, query: bool = False):
     return model.embed(texts, query=query, threads=1 if query else threads())
 
 
+SENTENCES_KEPT = 4096  # sentence vectors a process keeps (1.5 KB each: ≈ 6 MB at most)
+_sentences: dict[str, object] = {}  # sentence -> its vector, oldest first (insertion order)
+
+
+def sentence_vectors(sentences: list[str]):
+    """:func:`embed` of memories' sentences (``passage:``), shape ``(len(sentences), 384)``,
+    each sentence's vector kept in this process (the last :data:`SENTENCES_KEPT`):
+    a search breaking a tie embeds the sentence of each tied memory that holds
+    most of its query (:mod:`memdir.search.ties`), and searches about one
+    subject meet the same sentences again. Only memory text is kept, never a query."""
+    import numpy as np
+
+    with _cache_lock:
+        known = {s: _sentences[s] for s in sentences if s in _sentences}
+    todo = list(dict.fromkeys(s for s in sentences if s not in known))
+    if todo:
+        for sentence, vector in zip(todo, embed(todo)):
+            known[sentence] = vector
+        with _cache_lock:
+            for sentence in todo:
+                _sentences.pop(sentence, None)
+                _sentences[sentence] = known[sentence]
+            while len(_sentences) > SENTENCES_KEPT:
+                _sentences.pop(next(iter(_sentences)))
+    return np.stack([known[s] for s in sentences]) if sentences else np.zeros((0, 384), dtype=np.float32)
+
+
 def _cap_tokens(text: str, max_tokens: int) -> str:
     """``text`` cut (at a word boundary where there is one) to at most
     ``max_tokens`` model tokens, counted by the model's own tokenizer."""
@@ -546,4 +573,4 @@ def fuse(lexical: list[int], dense: list[int], k: int = RRF_K, dense_weight: flo
 
 
 __all__ = ["EMBED_PASSAGES", "MODEL_ID", "PASSAGE_OVERLAP", "PASSAGE_WORDS", "best_passages", "embed", "embed_missing", "embed_passages", "enabled", "fuse", "importable", "installed", "memory_text",
-           "mark_passages_done", "passage_texts", "passages", "passages_stale", "pending", "query_vector", "similarities", "Visible", "wanted"]
+           "mark_passages_done", "passage_texts", "passages", "passages_stale", "pending", "query_vector", "sentence_vectors", "similarities", "Visible", "wanted"]

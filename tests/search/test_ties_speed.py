@@ -1,0 +1,60 @@
+"""What a search's tie-break costs: short queries use the heads' cosines; sentence vectors are embedded once."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from memdir.search import relevance, ties, vectors
+from memdir.search.ranking import Hit, IndexedMemory
+
+
+def _hit(name: str, cosine: float | None, body: str) -> Hit:
+    ev = relevance.Evidence(coverage=1.0, head=1.0, mass=2.0, cosine=cosine, matched=("kafka",), held=1.0, near=1.0,
+                            span=1, complete=1.0)
+    return Hit(IndexedMemory(0, "layer", name, "project", None, "", body, 0, None, 0.0), 0.9, ev)
+
+
+def _read(tokens):
+    return tokens
+
+
+def test_a_tie_of_a_short_query_is_ordered_by_the_heads_cosines_without_embedding(monkeypatch):
+    def no_embedding(_sentences):
+        raise AssertionError("a short query's tie must not embed sentences")
+
+    monkeypatch.setattr(vectors, "sentence_vectors", no_embedding)
+    hits = [_hit("a", 0.70, "Kafka runs here."), _hit("b", 0.90, "Kafka too."), _hit("c", None, "Kafka.")]
+    out = ties.broken(hits, np.zeros(384, dtype=np.float32), _read, ["kafka", "staging"])
+    assert [h.memory.name for h in out] == ["b", "a", "c"]  # no cosine counts lowest
+
+
+def test_a_tie_of_a_longer_query_is_ordered_by_its_sentences(monkeypatch):
+    seen = []
+
+    def by_sentence(sentences):
+        seen.extend(sentences)
+        return np.array([[1.0 if "6391" in s else 0.0] for s in sentences], dtype=np.float32)
+
+    monkeypatch.setattr(vectors, "sentence_vectors", by_sentence)
+    hits = [_hit("head-like", 0.95, "The staging Redis for billing was resized."),
+            _hit("answer", 0.50, "The staging Redis for billing listens on port 6391.")]
+    out = ties.broken(hits, np.ones(1, dtype=np.float32), _read, ["port", "staging", "redis", "billing"])
+    assert [h.memory.name for h in out] == ["answer", "head-like"]  # control: the heads' cosines would swap them
+    assert len(seen) == 2
+
+
+def test_sentence_vectors_embed_each_sentence_once(monkeypatch):
+    calls = []
+
+    def fake_embed(texts, *, query=False):
+        calls.append(list(texts))
+        return np.array([[float(len(t))] * 384 for t in texts], dtype=np.float32)
+
+    monkeypatch.setattr(vectors, "embed", fake_embed)
+    monkeypatch.setattr(vectors, "_sentences", {})
+    first = vectors.sentence_vectors(["one sentence.", "another one.", "one sentence."])
+    again = vectors.sentence_vectors(["another one.", "a third."])
+    assert calls == [["one sentence.", "another one."], ["a third."]]  # each new sentence once, repeats not
+    assert first.shape == (3, 384) and first[0, 0] == len("one sentence.") and first[2, 0] == first[0, 0]
+    assert again[0, 0] == len("another one.") and again[1, 0] == len("a third.")
+    assert vectors.sentence_vectors([]).shape == (0, 384)
