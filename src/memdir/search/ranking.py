@@ -464,7 +464,7 @@ def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str]
     except (RuntimeError, OSError, ValueError, MemoryError):
         return hits
     read = relevance.Prefixes(relevance.term_weights(terms, counts, total), compounds)
-    return ties.broken(hits, vector, read, terms)
+    return ties.broken(hits, vector, read, terms, query)
 
 
 def _below_by_rank(hits: list[Hit], kept: int = 0) -> list[Hit]:
