@@ -74,7 +74,26 @@ def _store(base: Path, notes, vectors: str, passages: bool = False):
 MODES = ("bm25", "hybrid", "ties")
 
 
-def run(count: int, mode: str, seed: int, keep: Path | None, passages: bool = False) -> dict:
+def _explain(mem, question: str, want: str) -> None:
+    """Print to stderr, for one missed question, the first hits and the answer's evidence and sentence."""
+    from memdir.search import ranking, relevance
+
+    hits, terms, _ = ranking.ranked(mem.session, question, pool=ranking.POOL_MIN, explicit=True,
+                                    min_score=relevance.THRESHOLD)
+    place = next((i for i, h in enumerate(hits) if h.memory.name == want), None)
+    print(f"\nMISS {question!r} terms={terms} want={want} at={place}", file=sys.stderr)
+    shown = hits[:3] + ([hits[place]] if place is not None and place >= 3 else [])
+    for i, h in enumerate(shown):
+        e = h.evidence
+        mark = "*" if h.memory.name == want else " "
+        sentence = next((s for s in h.memory.body.replace("\n", " ").split(". ")
+                         if sum(t in s.lower() for t in terms) >= len(terms) - 2), "")
+        print(f" {mark} {h.memory.name[:40]:40} score={h.score:.3f} held={e.held:.2f} near={e.near:.2f}"
+              f" span={e.span} cov={e.coverage:.2f} head={e.head:.2f} stated={relevance.stated(e)}"
+              f" bm25={h.memory.bm25:.2f}\n      {sentence[:150]}", file=sys.stderr)
+
+
+def run(count: int, mode: str, seed: int, keep: Path | None, passages: bool = False, details: bool = False) -> dict:
     if mode not in MODES:
         raise SystemExit(f"unknown mode {mode!r} (one of: {', '.join(MODES)})")
     notes, questions = corpus(count, seed)
@@ -98,6 +117,8 @@ def run(count: int, mode: str, seed: int, keep: Path | None, passages: bool = Fa
             empty += not got
             if got[:1] != [name]:
                 misses.append({"question": question, "want": name, "got": got[:3]})
+                if details:
+                    _explain(mem, question, name)
         times.sort()
         return {"bench": "planted_facts", "notes": count, "mode": mode, "seed": seed, "questions": len(questions),
                 "first": first, "hit5": top5, "empty": empty, "build_s": round(built, 1),
@@ -114,9 +135,11 @@ def main() -> None:
     parser.add_argument("--passages", action="store_true",
                         help="hybrid: also embed every note's body passages (as the background embedder does with"
                              " vectors.EMBED_PASSAGES on) before asking")
+    parser.add_argument("--details", action="store_true",
+                        help="print each missed question's first hits and evidence to stderr")
     args = parser.parse_args()
     for mode in (m.strip() for m in args.modes.split(",") if m.strip()):
-        print(json.dumps(run(args.notes, mode, args.seed, args.keep, args.passages)), flush=True)
+        print(json.dumps(run(args.notes, mode, args.seed, args.keep, args.passages, args.details)), flush=True)
 
 
 if __name__ == "__main__":

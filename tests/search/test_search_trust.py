@@ -177,3 +177,77 @@ def test_words_side_by_side_come_before_words_that_share_a_sentence_by_chance(is
     found = names(mem.search("What is the hostname of the sandbox Kafka for ledger?", k=3))
     assert found[0] == "audit-notes"
     assert found[1].startswith("review-")  # control: the notes holding the words apart are listed after it
+
+
+def _notes(mem):
+    layer = mem.session.layer("project").path
+    layer.mkdir(parents=True, exist_ok=True)
+
+    def note(name, body):
+        (layer / f"{name}.md").write_text(f"---\nname: {name}\ndescription: Review notes\ntype: project\n"
+                                          f"---\n\n{body}\n", encoding="utf-8")
+    return note
+
+
+@pytest.mark.slow
+def test_a_question_of_many_terms_finds_its_words_side_by_side(isolated_home, project):
+    # "ClickHouse" is three terms (clickhouse click hous): with "qa", "instance" and "payments", FTS5 counts four
+    # of the query's own tokens between the first and the last, so a fixed NEAR distance of 4 matched no memory
+    # and the short notes holding the words apart filled the search's pool by BM25.
+    from memdir.search.near import window
+
+    assert window(['"qa"', '"clickhouse"*', '"click"*', '"hous"', '"instanc"*', '"payment"*'], 1) == 5
+    assert window(['"sandbox"*', '"kafka"*'], 1) == 1
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    note = _notes(mem)
+    filler = ("The team reviewed dashboards, alerts and runbooks for every environment this week. " * 6).strip()
+    for i in range(60):  # more than a search's pool: the words in one sentence, not side by side
+        note(f"review-{i:02d}", f"The ClickHouse instance jobs in qa and the payments team were slow on day {i}.")
+    for i in range(40):  # other notes, so the question's words are not in most of the store
+        note(f"other-{i:02d}", f"Lunch moved to Friday {i}. {filler}")
+    note("audit-notes", f"{filler} The qa ClickHouse instance for payments is owned by Ines. {filler}")
+    found = names(mem.search("Who owns the qa ClickHouse instance for payments?", k=3))
+    assert found[0] == "audit-notes"
+    assert found[1].startswith("review-")  # control: the notes holding the words apart are listed after it
+
+
+def test_echoed_counts_the_question_s_own_words_in_its_order():
+    from memdir.search.ties import echoed
+
+    question = "What is the hostname of the sandbox Kafka for ledger?"
+    assert echoed(question, "The sandbox Kafka for ledger is reachable at mq-12.eu.internal.") == 5
+    assert echoed(question, "Access to the sandbox Kafka of ledger goes through the bastion.") == 3
+    assert echoed(question, "Ledger for Kafka sandbox the.") == 1  # control: the words, not in the question's order
+
+
+def test_a_tie_counts_every_hit_sharing_the_first_key():
+    from types import SimpleNamespace
+
+    from memdir.search import ties
+
+    def hit(score):
+        return SimpleNamespace(score=score, evidence=SimpleNamespace(near=1.0, span=4))
+
+    assert ties.tied([hit(0.9)] * 40 + [hit(0.5)]) == 40  # past TIE_MAX: broken() embeds TIE_MAX of them
+    assert ties.tied([hit(0.9), hit(0.5)]) == 1  # control: no tie
+
+
+@pytest.mark.slow
+def test_a_tie_larger_than_the_embedded_ones_embeds_the_sentences_echoing_the_question(isolated_home, project):
+    # A question word no memory holds ("hostname" where the note says "reachable at") ties every note whose one
+    # sentence holds the rest; their number grows with the store. The answering note comes last by name and by
+    # BM25 (the longest).
+    from memdir.search import ties
+
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="on")
+    note = _notes(mem)
+    filler = ("The team reviewed dashboards, alerts and runbooks for every environment this week. " * 3).strip()
+    note("z-host", f"{filler} The sandbox Kafka for ledger is reachable at mq-12.eu.internal. {filler} {filler}")
+    count = ties.TIE_MAX + 8
+    for i in range(count):
+        note(f"a-{i:02d}", f"{filler} Access to the sandbox Kafka of ledger goes through the bastion, and"
+                           f" person {i} keeps the keys. {filler}")
+    found = names(mem.search("What is the hostname of the sandbox Kafka for ledger?", k=50))
+    assert len(found) == count + 1  # every note holding the words is listed
+    assert found[0] == "z-host"  # the sentence that means the answer
+    assert found[1].startswith("a-")  # control: the others follow

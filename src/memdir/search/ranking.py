@@ -37,6 +37,7 @@ from ..text.fence import escape_fence_tags
 from ..vocabulary import ORIGINS, TYPES
 from . import relevance
 from .index import layer_key
+from .near import rows as near_rows
 from .sync import sync
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq
 from .tokenize import MAX_QUERY_CHARS, fts_query, is_stopword, query_terms, tokens
@@ -268,57 +269,6 @@ def _load(conn, ranked: list[tuple[int, float]]) -> list[IndexedMemory]:
     return [IndexedMemory(*rows[i], rel) for i, rel in ranked if i in rows]
 
 
-def _near_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
-               compounds: dict[str, tuple[str, str]] | None = None,
-               counts: dict[str, int] | None = None) -> list[tuple[int, float]]:
-    """Up to ``limit`` visible rows, as ``(row id, bm25)`` best first, holding
-    every content term of the query within
-    :data:`~memdir.search.relevance.NEAR_TOKENS` tokens of each other (FTS5
-    ``NEAR``): the one sentence of a long note that states a fact is a
-    candidate even where BM25 cannot tell it from notes holding the same
-    common words far apart. One query over the index (each further NEAR
-    query reads every term's positions again: at 10,000 notes a leave-one-out
-    fallback made a search several times slower for one question of fifty).
-    ``[]`` for fewer than two content terms. First with at most
-    :data:`TIGHT_GAP` tokens between them, then, when no memory has them so
-    close, within a sentence. A compound term of the query
-    (``compounds``) is also looked for as its two words (a second NEAR
-    query, with the phrase in the term's place). A term no memory holds
-    (``counts``: document frequencies) is left out: no sentence can hold it,
-    and the sentence holding the rest may answer (``hostname`` where the
-    note says "reachable at")."""
-    if counts is not None:
-        terms = [t for t in terms if counts.get(t, 0) or (compounds and t in compounds)]
-    strong = [t for t in terms if t not in relevance.soft_terms(terms)]
-    content = [t for t in strong if t not in relevance.GENERIC] or strong
-    if len(content) < 2:
-        return []
-    weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
-    variants = [[fts_query([t]) for t in content]]
-    if compounds and any(t in compounds for t in content):
-        variants.append([f'"{" ".join(compounds[t])}"' if t in compounds else fts_query([t]) for t in content])
-    for window in (TIGHT_GAP, relevance.NEAR_TOKENS):  # the words side by side first; within a sentence if none
-        ranked: list[tuple[int, float]] = []
-        for phrases in variants:
-            match = f"NEAR({' '.join(phrases)}, {window})"
-            ranked += conn.execute(f"SELECT rowid, -bm25(fts, {weights}) AS rel FROM fts WHERE fts MATCH ?"
-                                   f" ORDER BY rel DESC LIMIT ?", (match, 4 * limit)).fetchall()
-        if len(variants) > 1:
-            best: dict[int, float] = {}
-            for rowid, rel in ranked:
-                best[rowid] = max(rel, best.get(rowid, rel))
-            ranked = sorted(best.items(), key=lambda row: -row[1])
-        kept = _visible(conn, ranked, where)[:limit] if ranked else []
-        if kept:
-            return kept
-    return []
-
-
-# Tokens between the query's content terms, all together, in the first NEAR pass ("the sandbox Kafka for ledger"):
-# at 10,000 notes a sentence-wide window holds the words by chance in hundreds, ranked by BM25, blind to distance.
-TIGHT_GAP = 4
-
-
 def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
     if not ids:
         return {}
@@ -466,7 +416,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 lexical = _bm25_rows(conn, terms, where, pool, compounds)  # a search lists every memory sharing a term
             if explicit:  # the sentences holding the query first, then BM25's best: one pool of rows in all
                 have = {memory.id: memory for memory in lexical}
-                near = _near_rows(conn, terms, where, pool, compounds, counts)
+                near = near_rows(conn, terms, pool, ", ".join(str(w) for w in FIELD_WEIGHTS),
+                                 lambda ranked: _visible(conn, ranked, where), compounds, counts)
                 have.update((m.id, m) for m in _load(conn, [row for row in near if row[0] not in have]))
                 first = [have[i] for i, _ in near if i in have]
                 lexical = (first + [m for m in lexical if m.id not in {n.id for n in first}])[:pool]
@@ -513,7 +464,7 @@ def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str]
     except (RuntimeError, OSError, ValueError, MemoryError):
         return hits
     read = relevance.Prefixes(relevance.term_weights(terms, counts, total), compounds)
-    return ties.broken(hits, vector, read, terms)
+    return ties.broken(hits, vector, read, terms, query)
 
 
 def _below_by_rank(hits: list[Hit], kept: int = 0) -> list[Hit]:
