@@ -362,8 +362,7 @@ def set_aside(home: Path, why: str) -> Path | None:
                 os.unlink(str(old) + suffix)
             except OSError:
                 pass
-    sys.stderr.write(f"memdir: warning: the search index {path} was damaged ({why}); moved aside to {aside.name} "
-                     "and rebuilt from the memory files\n")
+    warn(f"the search index {path} was damaged ({why}); moved aside to {aside.name} and rebuilt from the memory files")
     return aside
 
 
@@ -443,7 +442,7 @@ def open_in_memory(path: Path, why: str, create) -> sqlite3.Connection:
     reason = (f"the search index {path} {why}; searching an in-memory index "
               "built from the memory files instead (each process scans them again)")
     if path not in _REASONS:
-        sys.stderr.write(f"memdir: warning: {reason}\n")
+        warn(reason)
     _REASONS[path] = reason
     conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     create(conn)
@@ -473,6 +472,17 @@ def while_busy(step, seconds: float = 5.0) -> None:
             pause = min(pause * 2, 0.05)
 
 
+def warn(text: str) -> None:
+    """``memdir: warning: <text>`` on stderr, best effort: a stderr that is a
+    file on the full disk (a warm process's log) must not fail the read it
+    warns about."""
+    try:
+        sys.stderr.write(f"memdir: warning: {text}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
 def fallback_reason(path: Path) -> str | None:
     """Why the index at ``path`` is kept in memory in this process, or None."""
     return _REASONS.get(Path(path))
@@ -481,4 +491,4 @@ def fallback_reason(path: Path) -> str | None:
 __all__ = ["CORRUPT_SUFFIX", "FIELDS", "INDEX_DB", "KEEP_CORRUPT", "ReadOnly", "SCHEMA_VERSION", "cannot_write", "check",
            "close_all", "connect", "damaged", "db_path", "disk_full", "explain", "fallback_reason", "forget", "in_memory",
            "is_corrupt", "layer_key", "open_in_memory", "open_read_only", "read_only_reason", "rebuild", "set_aside",
-           "while_busy"]
+           "warn", "while_busy"]

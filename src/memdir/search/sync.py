@@ -39,7 +39,7 @@ from ..layer.layer import Layer, home_layers, sweep_can_wait
 from ..session import Session
 from ..settings import Settings
 from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, explain, forget, is_corrupt,
-                    layer_key, rebuild, set_aside)
+                    layer_key, rebuild, set_aside, warn)
 from .tokenize import available, document_text, require
 
 RACY_NS = 2_000_000_000  # mtimes this close to "now" may not show a later change
@@ -269,12 +269,10 @@ _warned: set[str] = set()
 
 def _warn_stale(home: Path, why: str) -> None:
     """One line on stderr per index and process: it is read as it is, and why."""
-    import sys
-
     key = str(db_path(home))
     if key not in _warned:
         _warned.add(key)
-        sys.stderr.write(f"memdir: warning: {why}\n")
+        warn(why)
 
 
 def prepare(session: Session, scope: str | None = None) -> int:
