@@ -9,10 +9,15 @@ agree on every name and text, duplicate and malformed files included. A
 ``files`` table keeps what the scan learned of each file (stat key, digest,
 name or error), so a fresh process reads only files that changed.
 
-It is *derived*: a damaged file or one of another schema is deleted and
-rebuilt; where ``index.sqlite`` cannot be created (a read-only home) an
-in-memory index stands in. WAL mode, a busy timeout, one connection per
-thread. Keeping it in step with the files is :mod:`memdir.search.sync`.
+It is *derived*, and a reader answers from what exists: a damaged file is
+moved aside (:func:`set_aside`, kept as ``index.sqlite.corrupt-<time>``) and
+one of another schema deleted, both rebuilt from the files; an index that
+cannot be written (a full disk, a read-only home) is read as it is
+(:func:`open_read_only`); where there is none to read, an in-memory index
+stands in (:func:`open_in_memory`). A rebuild is made beside the old file
+and replaces it only when complete (:func:`rebuild`). WAL mode, a busy
+timeout, one connection per thread. Keeping it in step with the files is
+:mod:`memdir.search.sync`.
 """
 
 from __future__ import annotations
@@ -104,9 +109,13 @@ def is_corrupt(path: Path) -> bool:
 def connect(home: Path) -> sqlite3.Connection:
     """This thread's connection to ``<home>/index.sqlite`` (WAL, 5 s busy
     timeout), created on first use. A file that ``PRAGMA quick_check`` finds
-    damaged, or an index of another schema, is deleted and recreated: it is
-    derived. Busy, locked and I/O errors are reported, never a reason to
-    delete it. Raises :class:`StoreError`."""
+    damaged is moved aside (:func:`set_aside`), an index of another schema
+    deleted, and a new one created: it is derived. One that cannot be
+    written (a full disk, a read-only file or home) is read as it is
+    (:func:`open_read_only`, not cached), or, when there is no index to read,
+    replaced by one in memory (:func:`open_in_memory`). Busy, locked and
+    I/O errors are reported, never a reason to delete it. Raises
+    :class:`StoreError`."""
     path = db_path(home)
     cache = getattr(_local, "conns", None)
     if cache is None:
@@ -140,30 +149,59 @@ def connect(home: Path) -> sqlite3.Connection:
             if not isinstance(exc, StaleSchema) and cannot_write(exc):
                 # A full disk (SQLite cannot make its -wal and -shm files), a read-only file: the index
                 # itself is fine; read it as it is, and open it normally again next time.
-                return open_read_only(path, exc)
+                return _as_it_is(path, exc)
             # Busy, locked: the index is fine, only unavailable now.
             if attempt == 2 or not (isinstance(exc, StaleSchema) or is_corrupt(path)):
                 raise StoreError(f"cannot open the search index {path}: {explain(exc, path)}") from None
             # Derived data: a corrupt or foreign file is rebuilt from the memory files.
-            for suffix in ("", "-wal", "-shm"):
-                try:
-                    os.unlink(str(path) + suffix)
-                except FileNotFoundError:
-                    pass
-                except OSError as err:
-                    raise StoreError(f"cannot replace the search index {path}: {err}") from None
+            if isinstance(exc, StaleSchema):
+                _remove(path, "cannot replace the search index")
+            else:
+                set_aside(home, explain(exc))
         except OSError as exc:
-            if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS) or path.exists():
+            if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT):
                 raise StoreError(f"cannot open the search index {path}: {exc}") from None
-            conn = open_in_memory(path, exc, _create)
+            if path.exists():  # a read-only home or file, a full disk: the index is there, read it as it is
+                return _as_it_is(path, exc)
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):  # no room for a new index: one in memory, until there is
+                return open_in_memory(path, f"cannot be created ({explain(exc, path)})", _create)
+            conn = open_in_memory(path, f"cannot be created ({exc.strerror or exc})", _create)
             break
+    _READ_ONLY.pop(path, None)
     cache[path] = conn
     return conn
+
+
+def _as_it_is(path: Path, exc: BaseException) -> sqlite3.Connection:
+    """:func:`open_read_only`, or an index in memory (not cached) when ``path`` holds none of this schema."""
+    conn = open_read_only(path, exc)
+    if conn is not None:
+        return conn
+    return open_in_memory(path, f"cannot be written ({explain(exc, path)}) and holds no index to read", _create)
+
+
+def _remove(path: Path, what: str) -> None:
+    """Delete ``path`` and its ``-wal``, ``-shm`` and ``-journal`` files; StoreError(``what``) when one stays."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.unlink(str(path) + suffix)
+        except FileNotFoundError:
+            pass
+        except OSError as err:
+            raise StoreError(f"{what} {path}: {err}") from None
 
 
 def in_memory(home: Path) -> str | None:
     """Why the index of ``home`` is kept in memory in this process, or None."""
     return fallback_reason(db_path(home))
+
+
+def forget(home: Path) -> None:
+    """Close this thread's connection to the index of ``home``: it may read
+    a file that was moved aside; the next :func:`connect` opens the one at the path."""
+    conn = getattr(_local, "conns", {}).pop(db_path(home), None)
+    if conn is not None:
+        conn.close()
 
 
 def close_all() -> None:
@@ -199,20 +237,36 @@ def cannot_write(exc: BaseException) -> bool:
     return code is not None and code & 0xFF in _CANNOT_WRITE
 
 
+def disk_full(exc: BaseException, path: Path | None = None) -> bool:
+    """True when ``exc`` means the disk is full: ``ENOSPC`` or ``EDQUOT``
+    from the OS, or — with ``path`` (the index) on a file system with no free
+    block left — SQLITE_FULL or the I/O error SQLite gives instead when a
+    full disk stops it making its ``-shm`` file at open
+    (SQLITE_IOERR_SHMSIZE, SQLITE_CANTOPEN). A SQLITE_FULL with room on the
+    disk is a database at its page limit, not a full disk."""
+    if isinstance(exc, OSError):
+        return exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    if path is None or (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF not in (10, 13, 14):
+        return False
+    try:
+        return os.statvfs(Path(path).parent).f_bavail == 0
+    except (OSError, AttributeError):  # no statvfs (Windows): SQLite's own word stands
+        return False
+
+
 def explain(exc: BaseException, path: Path | None = None) -> str:
     """``exc``'s message with SQLite's name for it (``database or disk is full
-    (SQLITE_FULL)``), so a full disk is reported as one; with ``path`` (the
-    index), an I/O error on a file system with no free block says the disk
-    is full too (SQLite reports a full disk at open as SQLITE_IOERR)."""
+    (SQLITE_FULL)``); with ``path`` (the index), a full disk
+    (:func:`disk_full`) is reported as one first, by its OS code, with what
+    SQLite said after it: ``the disk is full (ENOSPC; SQLite: disk I/O error,
+    SQLITE_IOERR_SHMSIZE)``."""
     name = getattr(exc, "sqlite_errorname", None)
     text = f"{exc} ({name})" if name and name not in str(exc) else str(exc)
-    if path is not None and (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF in (10, 14):
-        try:
-            if os.statvfs(Path(path).parent).f_bavail == 0:
-                text += "; the disk is full"
-        except (OSError, AttributeError):
-            pass
-    return text
+    if not disk_full(exc, path):
+        return text
+    if isinstance(exc, OSError):
+        return f"the disk is full ({errno.errorcode.get(exc.errno, exc.errno)}: {exc.strerror or exc})"
+    return f"the disk is full (ENOSPC; SQLite: {exc}, {name})" if name else f"the disk is full (ENOSPC; {exc})"
 
 
 class ReadOnly(sqlite3.Connection):
@@ -224,17 +278,19 @@ class ReadOnly(sqlite3.Connection):
 _READ_ONLY: dict[Path, str] = {}
 
 
-def open_read_only(path: Path, exc: BaseException) -> sqlite3.Connection:
+def open_read_only(path: Path, exc: BaseException) -> sqlite3.Connection | None:
     """A read-only connection to the index at ``path``, which cannot be
-    written now (``exc``: a full disk, a read-only file): search and recall
-    answer from it as it is. Not cached: the next :func:`connect` tries a
-    normal open again, so a process outlives a full disk. ``mode=ro`` first;
-    when even that cannot open (no room for the ``-shm`` file), ``immutable``
-    (no locking: a concurrent writer could be seen half-way, but on a full
-    disk no writer gets far). :func:`read_only_reason` says why (doctor).
-    Raises :class:`StoreError` when the file cannot be read either."""
-    why = _READ_ONLY[Path(path)] = (f"the search index {path} cannot be written ({explain(exc, path)}); "
-                                    "search and recall answer from it as it is")
+    written now (``exc``: a full disk, a read-only file or home): search and
+    recall answer from it as it is. Not cached: the next :func:`connect`
+    tries a normal open again, so a process outlives a full disk. ``mode=ro``
+    first; when even that cannot open (no room for the ``-shm`` file, a
+    read-only directory), ``immutable`` (no locking: a concurrent writer could
+    be seen half-way, but on a full disk no writer gets far).
+    :func:`read_only_reason` says why (doctor). None when the file holds no
+    index of this schema (an empty file left by a failed create); raises
+    :class:`StoreError` when it cannot be read."""
+    why = (f"the search index {path} cannot be written ({explain(exc, path)}); "
+           "search and recall answer from it as it is")
     uri = Path(path).resolve().as_uri()
     last: BaseException = exc
     for mode in ("mode=ro", "immutable=1"):
@@ -244,13 +300,15 @@ def open_read_only(path: Path, exc: BaseException) -> sqlite3.Connection:
             conn.why = why
             try:
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
-                conn.execute("SELECT count(*) FROM docs").fetchone()
+                if version == SCHEMA_VERSION:
+                    conn.execute("SELECT count(*) FROM docs").fetchone()
             except sqlite3.DatabaseError:
                 conn.close()
                 raise
             if version != SCHEMA_VERSION:
                 conn.close()
-                break  # another schema's rows cannot be read as ours
+                return None  # another schema's rows (or none) cannot be read as ours
+            _READ_ONLY[Path(path)] = why
             return conn
         except sqlite3.DatabaseError as err:
             last = err
@@ -263,22 +321,128 @@ def read_only_reason(home: Path) -> str | None:
     return _READ_ONLY.get(db_path(home))
 
 
+# ---------------------------------------------------------------- a damaged index, a rebuild
+
+
+CORRUPT_SUFFIX = ".corrupt-"  # index.sqlite.corrupt-<UTC time>: a damaged index, kept aside
+KEEP_CORRUPT = 2  # damaged copies kept; older ones are deleted (the index is derived)
+
+
+def damaged(exc: BaseException) -> bool:
+    """True when SQLite says the index file is damaged or not a database
+    (SQLITE_CORRUPT, SQLITE_NOTADB): a query met a bad page."""
+    return (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF in _CORRUPT_CODES
+
+
+def set_aside(home: Path, why: str) -> Path | None:
+    """Move the damaged index of ``home`` (and its ``-wal``/``-shm``) aside to
+    ``index.sqlite.corrupt-<UTC time>``, kept for a look (the newest
+    :data:`KEEP_CORRUPT`), and close this thread's connection to it: the next
+    :func:`connect` builds a new one from the memory files. One line on
+    stderr says so and why. Returns where it went, None when it was gone.
+    Raises :class:`StoreError` when it cannot be moved."""
+    path = db_path(home)
+    forget(home)
+    aside = path.with_name(f"{path.name}{CORRUPT_SUFFIX}{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}")
+    try:
+        os.replace(path, aside)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StoreError(f"cannot move the damaged search index {path} aside: {exc}") from None
+    for suffix in ("-wal", "-shm"):
+        try:
+            os.replace(str(path) + suffix, str(aside) + suffix)
+        except OSError:
+            pass
+    kept = sorted(p for p in path.parent.glob(f"{path.name}{CORRUPT_SUFFIX}*") if p.name[-4:] not in ("-wal", "-shm"))
+    for old in kept[:-KEEP_CORRUPT]:
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.unlink(str(old) + suffix)
+            except OSError:
+                pass
+    warn(f"the search index {path} was damaged ({why}); moved aside to {aside.name} and rebuilt from the memory files")
+    return aside
+
+
+def rebuild(home: Path, fill) -> None:
+    """Build a new index of ``home`` beside the old one and put it in its
+    place: ``fill(conn)`` writes the rows into ``index.sqlite.new-<pid>`` in
+    the same directory, which replaces ``index.sqlite`` (``os.replace``,
+    atomic) only once complete, so a failure leaves the old index as it was
+    and searches answer from it. Raises :class:`StoreError` (the new file
+    removed) — ``the disk is full: the search index … was kept as it was``
+    for a full disk (:func:`disk_full`)."""
+    path = db_path(home)
+    new = path.with_name(f"{path.name}.new-{os.getpid()}")
+    close_all()
+    conn = None
+    try:
+        ensure_dir(path.parent)
+        _remove(new, "cannot remove a leftover search index")
+        os.close(os.open(new, os.O_RDWR | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600))
+        conn = sqlite3.connect(str(new), isolation_level=None, check_same_thread=False)
+        _create(conn)  # a rollback journal while building: new pages need no copy, so less room than WAL
+        fill(conn)
+        if conn.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower() != "wal":
+            raise sqlite3.OperationalError("could not switch the new index to WAL")
+        conn.close()
+        conn = None
+        for suffix in ("-wal", "-shm"):  # the old file's: never to be read as the new one's
+            try:
+                os.unlink(str(path) + suffix)
+            except FileNotFoundError:
+                pass
+        os.replace(new, path)
+    except (sqlite3.Error, OSError, StoreError) as exc:
+        if conn is not None:
+            conn.close()
+        try:
+            _remove(new, "cannot remove the unfinished search index")
+        except StoreError:
+            pass
+        if isinstance(exc, StoreError):
+            raise
+        if disk_full(exc, path):
+            raise StoreError(f"the disk is full: the search index {path} was kept as it was ({explain(exc)})") from None
+        raise StoreError(f"cannot rebuild the search index {path}: {explain(exc, path)}; it was kept as it was"
+                         ) from None
+
+
+def check(home: Path) -> str | None:
+    """What is wrong with the index file of ``home``, for doctor (``PRAGMA
+    quick_check``: reads every page, too slow for every query), or None when
+    it is fine or absent. A damaged one is moved aside (:func:`set_aside`) so
+    the next search rebuilds it; the text says so."""
+    path = db_path(home)
+    if not path.exists() or not is_corrupt(path):
+        return None
+    try:
+        aside = set_aside(home, "PRAGMA quick_check")
+    except StoreError as exc:
+        return f"the search index {path} is damaged and {exc}: run memdir reindex"
+    where = f"moved aside to {aside.name}; " if aside is not None else ""
+    return f"the search index {path} was damaged (PRAGMA quick_check): {where}the next search rebuilds it"
+
+
 # ---------------------------------------------------------------- when the file cannot be used
 
 
 _REASONS: dict[Path, str] = {}
 
 
-def open_in_memory(path: Path, exc: OSError, create) -> sqlite3.Connection:
+def open_in_memory(path: Path, why: str, create) -> sqlite3.Connection:
     """An index in memory for a home where ``path`` (its ``index.sqlite``)
-    cannot be created — a read-only home, another user's — made by
+    cannot be created or holds none to read — a read-only home, another
+    user's, a full disk (``why``: "cannot be created (…)") — made by
     ``create(conn)`` and filled from the memory files by the same sync, so
     search and recall still answer, at the cost of a full scan per process.
     Warned once on stderr; :func:`fallback_reason` says why (doctor)."""
-    reason = (f"the search index {path} cannot be created ({exc.strerror or exc}); searching an in-memory index "
+    reason = (f"the search index {path} {why}; searching an in-memory index "
               "built from the memory files instead (each process scans them again)")
     if path not in _REASONS:
-        sys.stderr.write(f"memdir: warning: {reason}\n")
+        warn(reason)
     _REASONS[path] = reason
     conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     create(conn)
@@ -308,11 +472,23 @@ def while_busy(step, seconds: float = 5.0) -> None:
             pause = min(pause * 2, 0.05)
 
 
+def warn(text: str) -> None:
+    """``memdir: warning: <text>`` on stderr, best effort: a stderr that is a
+    file on the full disk (a warm process's log) must not fail the read it
+    warns about."""
+    try:
+        sys.stderr.write(f"memdir: warning: {text}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
 def fallback_reason(path: Path) -> str | None:
     """Why the index at ``path`` is kept in memory in this process, or None."""
     return _REASONS.get(Path(path))
 
 
-__all__ = ["FIELDS", "INDEX_DB", "ReadOnly", "SCHEMA_VERSION", "cannot_write", "close_all", "connect", "db_path", "explain",
-           "fallback_reason", "in_memory", "is_corrupt", "layer_key", "open_in_memory", "open_read_only",
-           "read_only_reason", "while_busy"]
+__all__ = ["CORRUPT_SUFFIX", "FIELDS", "INDEX_DB", "KEEP_CORRUPT", "ReadOnly", "SCHEMA_VERSION", "cannot_write", "check",
+           "close_all", "connect", "damaged", "db_path", "disk_full", "explain", "fallback_reason", "forget", "in_memory",
+           "is_corrupt", "layer_key", "open_in_memory", "open_read_only", "read_only_reason", "rebuild", "set_aside",
+           "warn", "while_busy"]

@@ -31,14 +31,14 @@ import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 
-from ..errors import InvalidInput, StoreError
+from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
 from ..vocabulary import ORIGINS, TYPES
 from . import relevance
 from .index import layer_key
 from .near import rows as near_rows
-from .sync import sync
+from .sync import index_error, rebuilt_when_damaged, sync
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq
 from .tokenize import MAX_QUERY_CHARS, fts_query, is_stopword, query_terms, tokens
 
@@ -376,14 +376,14 @@ def _result(hit: Hit, scope_of: dict[str, str], terms: list[str]) -> SearchResul
                         score=round(hit.score, 4), title=m.title, pinned=bool(m.pinned), why=hit.why())
 
 
+@rebuilt_when_damaged
 def ranked(session: Session, query: str, *, pool: int, scope: str | None = None, include_muted: bool = False,
            filters: Filters | None = None, min_score: float = relevance.THRESHOLD, embed_query: bool = True,
            explicit: bool = False) -> tuple[list[Hit], list[str], dict[str, str]]:
     """The ranking behind :func:`search` and recall: ``(hits scoring at least
     ``min_score``, best first; query terms; layer key → scope)``.
-    ``embed_query`` False (a fresh prompt hook): the query's dense cosines
-    come from a warm process when one answers, else the ranking is lexical
-    (:mod:`memdir.search.warm`).
+    ``embed_query`` False (a fresh prompt hook): the query's cosines from a
+    warm process when one answers (:mod:`memdir.search.warm`), else words alone.
 
     ``explicit`` (a search a person or a model typed, not a prompt): every
     memory holding one of the query's content terms (not a stopword, not
@@ -429,8 +429,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             found = _evidence(conn, list(rows), terms, cosines, keywords, counts, total, compounds) if rows else {}
         finally:
             conn.execute("COMMIT")
-    except sqlite3.Error as exc:
-        raise StoreError(f"search index error: {exc}") from None
+    except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again
+        raise index_error(session.home, exc) from None
     hits = []
     for doc_id, memory in rows.items():
         ev = found.get(doc_id)

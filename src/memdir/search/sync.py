@@ -22,6 +22,7 @@ Keeping in step, per layer, cheapest first:
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import threading
@@ -37,7 +38,8 @@ from ..files.scan import Entry
 from ..layer.layer import Layer, home_layers, sweep_can_wait
 from ..session import Session
 from ..settings import Settings
-from .index import FIELDS, ReadOnly, cannot_write, close_all, connect, db_path, explain, layer_key
+from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, explain, forget, is_corrupt,
+                    layer_key, rebuild, set_aside, warn)
 from .tokenize import available, document_text, require
 
 RACY_NS = 2_000_000_000  # mtimes this close to "now" may not show a later change
@@ -219,11 +221,47 @@ def sync(home: Path, layers: list[Layer]) -> sqlite3.Connection:
         for layer in layers:
             sync_layer(conn, home, layer)
     except sqlite3.Error as exc:
-        if not cannot_write(exc):
-            raise StoreError(f"search index error: {explain(exc)}") from None
+        if damaged(exc) or not cannot_write(exc):
+            raise index_error(home, exc) from None
         _warn_stale(home, f"the search index {db_path(home)} could not be brought up to date "
                           f"({explain(exc, db_path(home))}); answering from it as it is")
     return conn
+
+
+class DamagedIndex(StoreError):
+    """A query met a damaged page of the index, which was moved aside
+    (:func:`memdir.search.index.set_aside`): asked again, the query finds a
+    new index built from the memory files (:func:`rebuilt_when_damaged`)."""
+
+
+def index_error(home: Path, exc: sqlite3.Error) -> StoreError:
+    """The error to raise for ``exc``, met reading the index of ``home``:
+    :class:`DamagedIndex` when SQLite says a page is damaged — this thread's
+    connection is dropped and, when ``PRAGMA quick_check`` agrees about the
+    file at the path now (another thread may have rebuilt it already), the
+    file is moved aside; else a :class:`StoreError` naming SQLite's error."""
+    path = db_path(home)
+    if not damaged(exc):
+        return StoreError(f"search index error: {explain(exc, path)}")
+    why = explain(exc)
+    if is_corrupt(path):
+        set_aside(home, why)
+    else:
+        forget(home)
+    return DamagedIndex(f"the search index {path} was damaged ({why}); it is rebuilt from the memory files")
+
+
+def rebuilt_when_damaged(query):
+    """Decorate ``query(session, …)``, a reader of the index: when it meets a
+    damaged index (:class:`DamagedIndex`: moved aside by :func:`index_error`),
+    ask once more, so it answers from a new index built from the files."""
+    @functools.wraps(query)
+    def asked(session, *args, **kwargs):
+        try:
+            return query(session, *args, **kwargs)
+        except DamagedIndex:
+            return query(session, *args, **kwargs)
+    return asked
 
 
 _warned: set[str] = set()
@@ -231,12 +269,10 @@ _warned: set[str] = set()
 
 def _warn_stale(home: Path, why: str) -> None:
     """One line on stderr per index and process: it is read as it is, and why."""
-    import sys
-
     key = str(db_path(home))
     if key not in _warned:
         _warned.add(key)
-        sys.stderr.write(f"memdir: warning: {why}\n")
+        warn(why)
 
 
 def prepare(session: Session, scope: str | None = None) -> int:
@@ -285,28 +321,20 @@ class ReindexResult:
 
 def reindex(home: Path, settings: Settings, *, progress=None, embed_progress=None) -> ReindexResult:
     """Rebuild ``<home>/index.sqlite`` from the memory files of every layer
-    (the old file is deleted first), then compute dense vectors when they are
-    enabled. ``progress(done, total)`` is told of the files read,
-    ``embed_progress(done, total)`` of the memories embedded (the protocol of
-    :mod:`memdir.render.progress`; None for none). Raises
-    :class:`MissingExtra`, :class:`StoreError`."""
+    — beside the old file, which it replaces only once complete
+    (:func:`memdir.search.index.rebuild`): on a full disk the old index is
+    kept as it was and searches answer from it — then compute dense vectors
+    when they are enabled. ``progress(done, total)`` is told of the files
+    read, ``embed_progress(done, total)`` of the memories embedded (the
+    protocol of :mod:`memdir.render.progress`; None for none). Raises
+    :class:`MissingExtra`, :class:`StoreError` (``the disk is full: the
+    search index … was kept as it was``)."""
     from . import vectors
     require()
     started = time.monotonic()
     home = Path(home)
-    close_all()
-    for suffix in ("", "-wal", "-shm"):
-        try:
-            os.unlink(str(db_path(home)) + suffix)
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            raise StoreError(f"cannot remove the old search index: {exc}") from None
-    with _sweep_lock:
-        _swept.clear()
     layers = home_layers(home, settings)
     total = sum(layer.file_count() for layer in layers)
-    conn = connect(home)
     read = 0
     if progress is not None:
         progress(0, total)
@@ -316,18 +344,25 @@ def reindex(home: Path, settings: Settings, *, progress=None, embed_progress=Non
         read += n
         progress(read, total)
 
-    try:
+    def fill(conn: sqlite3.Connection) -> None:
         for layer in layers:
             sync_layer(conn, home, layer, force=True, on_read=on_read if progress is not None else None)
+
+    with _sweep_lock:
+        _swept.clear()
+    rebuild(home, fill)
+    conn = connect(home)
+    try:
         memories = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
     except sqlite3.Error as exc:
-        raise StoreError(f"search index error: {explain(exc)}") from None
+        raise index_error(home, exc) from None
     embedded = 0
-    if vectors.enabled(settings):
+    if vectors.enabled(settings) and not isinstance(conn, ReadOnly):
         embedded = vectors.embed_missing(conn, [layer_key(home, layer.path) for layer in layers],
                                          progress=embed_progress)
     return ReindexResult(len(layers), total, memories, embedded, round(time.monotonic() - started, 3),
                          search_mode(settings))
 
 
-__all__ = ["RACY_NS", "ReindexResult", "prepare", "reindex", "search_mode", "sync", "sync_layer"]
+__all__ = ["DamagedIndex", "RACY_NS", "ReindexResult", "index_error", "prepare", "rebuilt_when_damaged", "reindex",
+           "search_mode", "sync", "sync_layer"]

@@ -183,18 +183,21 @@ def status(session: Session) -> StatusResult:
 
 def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
     """:func:`memdir.operations.maintenance.doctor` with the search state and
-    the extractor of :func:`status`, a note when the search index is kept in
+    the extractor of :func:`status`, a note when the search index was damaged
+    (``PRAGMA quick_check``: moved aside, rebuilt by the next search,
+    :func:`memdir.search.index.check`), is kept in
     memory (a read-only home: search scans the files) or read as it is (a full
     disk: :func:`memdir.search.index.open_read_only`), one when the warm search
     process is off and why (:func:`memdir.search.warm.why_off`), and ``notes`` from an
     integration (``memdir doctor``: Claude Code hooks registered twice)."""
     from ..consolidation.extractors import in_effect
     from ..search.embedder import search_state
-    from ..search.index import in_memory, read_only_reason
+    from ..search.index import check, in_memory, read_only_reason
     from ..search.warm import why_off
 
+    damaged = check(session.home)  # before anything opens it
     search = search_state(session)  # first: it opens the index, which learns whether it must live in memory
-    found = (in_memory(session.home), read_only_reason(session.home), why_off(session.home, session.settings))
+    found = (damaged, in_memory(session.home), read_only_reason(session.home), why_off(session.home, session.settings))
     return maintenance.doctor(session, search, in_effect(session.settings),
                               notes=(*(n for n in found if n is not None), *notes))
 

@@ -371,15 +371,26 @@ def answer_warm(hook: dict, dense: bool = False) -> dict:
     hook process's ``MEMDIR_*`` ``environ``; ``dense`` when the model is
     loaded here. Returns ``{"stdout": what to print, "stderr": the one line
     or None}`` — what :func:`handle` would print — or ``{"error": …}`` for an
-    event that is not a prompt hook. Never raises."""
+    event that is not a prompt hook and for a hook that failed here other
+    than by its input (a store error, a full disk under the warm process's
+    log): the hook process then runs it itself (:func:`_through_warm`), by
+    words alone at worst. Never raises."""
     client, event = hook.get("client"), hook.get("event")
     if DIALECTS.get(client, {}).get(event) != "prompt" or not isinstance(hook.get("input"), str):
         return {"error": "not a prompt hook"}
     given = hook.get("environ") if isinstance(hook.get("environ"), dict) else {}
     environ = {str(k): v for k, v in given.items() if str(k).startswith("MEMDIR_") and isinstance(v, str)}
-    out, line = _outcome(event, io.StringIO(hook["input"]), hook.get("home"), client, environ=environ,
-                         dense=dense)
-    return {"stdout": out, "stderr": line}
+    from ...errors import MemdirError, StoreError
+
+    try:
+        out = run(event, io.StringIO(hook["input"]), hook.get("home"), client, environ=environ, dense=dense)
+    except (HookSkip, MemdirError) as exc:
+        if isinstance(exc, StoreError):  # the store as this process meets it: the hook's own process tries
+            return {"error": f"{type(exc).__name__}: {exc}"}
+        return {"stdout": "", "stderr": f"memdir hook {event}: {exc}"}  # the input's fault: the same anywhere
+    except Exception as exc:  # this process's trouble: the hook's own process answers instead
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    return {"stdout": out, "stderr": None}
 
 
 def handle(event: str, home=None, stdin=None, client: str = "claude-code") -> int:

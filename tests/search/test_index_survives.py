@@ -1,0 +1,425 @@
+"""The search index is derived data: a reader answers from what exists, and a rebuild never leaves less than it
+found (issue 28 item 8, the tester's four cases).
+
+1. A read-only home: search, recall, the prompt hook and ``memory_search`` answer from the index as it is.
+2. ``memdir reindex`` on a full disk keeps the old index (it builds beside it); a full disk is named as one.
+3. A warm process that fails a prompt hook (its log on a full disk) hands it back to the hook's process.
+4. A partly damaged index is moved aside and rebuilt by the query that meets it; ``doctor`` checks it.
+
+Real file systems where this machine allows them: a tmpfs mounted here (root with CAP_SYS_ADMIN, as in this
+sandbox and in CI's fresh machine), remounted read-only (EROFS) or filled with a file (ENOSPC). Where no mount
+is possible the same test runs on a faithful seam, and says which in its assertion messages: file modes binding
+an unprivileged subprocess (EACCES instead of EROFS), a SQLite page limit on the new index with ``statvfs``
+reporting no free block (SQLITE_FULL on a "full" disk). Real subprocesses, real SQLite throughout."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memdir import Memory
+from memdir.search import index
+
+PORT_PROMPT = "which port does the dev postgresql database listen on?"
+UNPRIVILEGED = (["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner", "--"]
+                if os.geteuid() == 0 else [])
+
+
+def _mount(where: Path, size: str) -> bool:
+    """Mount a tmpfs of ``size`` at ``where``; False when this process may not (then a seam stands in;
+    ``MEMDIR_TEST_SEAM=1`` asks for the seam where a mount would work, to run both)."""
+    where.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() != 0 or os.environ.get("MEMDIR_TEST_SEAM") == "1":
+        return False
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(where)],
+                          capture_output=True, text=True)
+    return done.returncode == 0
+
+
+def _umount(where: Path) -> None:
+    subprocess.run(["umount", "-l", str(where)], capture_output=True)
+
+
+@pytest.fixture
+def fs(tmp_path, isolated_home, monkeypatch):
+    """``(home, how)``: a home on a tmpfs of its own (``how`` = "tmpfs") or on the test's disk ("seam")."""
+    where = tmp_path / "fs"
+    how = "tmpfs" if _mount(where, "3m") else "seam"
+    home = where / "home"
+    monkeypatch.setenv("MEMDIR_HOME", str(home))
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")  # no embedder or warm process holding the index open
+    yield home, how
+    index.close_all()
+    if how == "tmpfs":
+        subprocess.run(["mount", "-o", "remount,rw", str(where)], capture_output=True)
+        _umount(where)
+    else:
+        for root, dirs, _files in os.walk(where):
+            os.chmod(root, 0o755)
+
+
+def _store(home: Path, project: Path) -> Memory:
+    mem = Memory.open(home=home, project=project, actor="human")
+    mem.write("staging-host", "Staging lives at staging.internal.example", "project",
+              "Deploys to staging go through the ops runbook.")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.")
+    assert [h.name for h in mem.search("staging")] == ["staging-host"]  # the index is built
+    index.close_all()  # every connection closed: SQLite removes its -wal and -shm
+    return mem
+
+
+def _run(args: list[str], project: Path, prefix=(), stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([*prefix, sys.executable, *args], input=stdin, capture_output=True, text=True,
+                          timeout=120, cwd=project, env=dict(os.environ, MEMDIR_SEARCH_VECTORS="off"))
+
+
+def _cli(project: Path, *args: str, prefix=()) -> subprocess.CompletedProcess:
+    return _run(["-m", "memdir.cli", "--project", str(project), *args], project, prefix)
+
+
+def _hook(project: Path, prompt: str, prefix=(), session: str = "s1") -> tuple[str, str]:
+    payload = json.dumps({"session_id": session, "cwd": str(project), "prompt": prompt,
+                          "hook_event_name": "UserPromptSubmit"})
+    done = _run(["-m", "memdir.hooks", "claude-code", "UserPromptSubmit"], project, prefix, stdin=payload)
+    assert done.returncode == 0
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] if done.stdout.strip() else ""
+    return context, done.stderr
+
+
+_TOOL = """
+import sys
+from memdir import Memory
+from memdir.tools.handlers import run_tool
+out = run_tool(Memory.open(project=sys.argv[1]).session, "memory_search", {"query": sys.argv[2]})
+print(("ERROR " if out.is_error else "") + out.text)
+"""
+
+
+def _tool(project: Path, query: str, prefix=()) -> subprocess.CompletedProcess:
+    return _run(["-c", _TOOL, str(project), query], project, prefix)
+
+
+# ---------------------------------------------------------------- 1. a read-only home
+
+
+@pytest.mark.slow
+def test_a_read_only_home_answers_from_its_index(fs, project):
+    home, how = fs
+    mem = _store(home, project)
+    layer = mem.session.layer("project").path
+    (layer / "by-hand.md").write_text("---\nname: by-hand\ndescription: Handwritten rotation schedule\n"
+                                      "type: project\n---\nOn call rotates on Mondays.\n", encoding="utf-8")
+    prefix: list[str] = []
+    if how == "tmpfs":  # the real thing: EROFS from the kernel
+        done = subprocess.run(["mount", "-o", "remount,ro", str(home.parent)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        cause = "Read-only file system"
+    else:  # file modes, binding a subprocess without the capabilities that bypass them: EACCES
+        for root, _dirs, files in os.walk(home.parent):
+            os.chmod(root, 0o555)
+            for name in files:
+                os.chmod(os.path.join(root, name), 0o444)
+        prefix, cause = UNPRIVILEGED, "Permission denied"
+    found = _cli(project, "search", "staging", prefix=prefix)
+    assert found.returncode == 0, (how, found.stderr)  # was: exit 1, "cannot open the search index …: [Errno 30]"
+    assert "- staging-host (type: project; layer: project) relevance" in found.stdout, how
+    assert "db-port" not in found.stdout, how  # control: only what matches
+    assert f"cannot be written ([Errno {errno.EROFS if how == 'tmpfs' else errno.EACCES}] {cause}" in found.stderr
+    assert "search and recall answer from it as it is" in found.stderr
+    assert "- db-port (type: project" in _cli(project, "search", "postgresql", prefix=prefix).stdout, how
+    stale = _cli(project, "search", "rotation", prefix=prefix)  # written after the index: not in it, and not missed
+    assert stale.returncode == 0 and "No memories match 'rotation'." in stale.stdout, (how, stale.stderr)
+    recall = _cli(project, "recall", PORT_PROMPT, prefix=prefix)
+    assert recall.returncode == 0 and "Moved from 5432 on 2026-11-02." in recall.stdout, (how, recall.stderr)
+    assert "ops runbook" not in recall.stdout
+    context, err = _hook(project, PORT_PROMPT, prefix)
+    assert "Moved from 5432 on 2026-11-02." in context and "ops runbook" not in context, (how, err)
+    assert "skipped" not in err
+    tool = _tool(project, "staging", prefix)
+    assert tool.returncode == 0 and not tool.stdout.startswith("ERROR"), (how, tool.stdout, tool.stderr)
+    assert "staging-host" in tool.stdout and "db-port" not in tool.stdout, how
+    listed = _cli(project, "list", prefix=prefix)
+    assert "by-hand" in listed.stdout and "db-port" in listed.stdout  # list reads the files, as before
+    if how == "tmpfs":
+        subprocess.run(["mount", "-o", "remount,rw", str(home.parent)], check=True)
+    else:
+        for root, _dirs, _files in os.walk(home.parent):
+            os.chmod(root, 0o755)
+    again = _cli(project, "search", "rotation")  # control: writable again, the index catches up
+    assert "- by-hand (type: project" in again.stdout and "cannot be written" not in again.stderr, how
+
+
+# ---------------------------------------------------------------- 2. reindex on a full disk
+
+
+def _fill(home: Path) -> Path:
+    """Fill the tmpfs of ``home`` to its last block (ENOSPC); returns the filler file."""
+    filler = home.parent / "filler"
+    with open(filler, "wb", buffering=0) as out:
+        for size in (65536, 512):  # the last partial block too
+            try:
+                while True:
+                    out.write(b"\0" * size)
+            except OSError as exc:
+                assert exc.errno == errno.ENOSPC
+    assert os.statvfs(home).f_bavail == 0
+    return filler
+
+
+@pytest.mark.slow
+def test_reindex_on_a_full_disk_keeps_the_index_and_says_the_disk_is_full(fs, project, monkeypatch):
+    home, how = fs
+    _store(home, project)
+    path = index.db_path(home)
+    before = path.read_bytes()
+    if how == "tmpfs":
+        filler = _fill(home)
+        done = _cli(project, "reindex")
+        assert done.returncode == 1, done.stdout
+        assert done.stderr.startswith(f"memdir: the disk is full: the search index {path} was kept as it was ("), \
+            done.stderr
+        searched = _cli(project, "search", "staging")
+        assert searched.returncode == 0 and "- staging-host (type: project" in searched.stdout, searched.stderr
+        assert "db-port" not in searched.stdout
+        # Not SQLite's "disk I/O error (SQLITE_IOERR_SHMSIZE)" alone: the disk is full, said first.
+        assert "cannot be written (the disk is full (ENOSPC; SQLite: " in searched.stderr, searched.stderr
+        context, err = _hook(project, PORT_PROMPT)
+        assert "Moved from 5432 on 2026-11-02." in context, err
+        filler.unlink()
+    else:  # a real SQLITE_FULL in the new index (its page limit), on a disk statvfs calls full
+        from memdir.errors import StoreError
+        from memdir.search import sync
+
+        real_create = index._create
+
+        def limited(conn):
+            real_create(conn)
+            conn.execute(f"PRAGMA max_page_count = {conn.execute('PRAGMA page_count').fetchone()[0] + 2}")
+
+        monkeypatch.setattr(index, "_create", limited)
+        real_statvfs = os.statvfs
+        monkeypatch.setattr(os, "statvfs", lambda p: os.statvfs_result((4096,) * 4 + (0,) * 6) if
+                            str(p).startswith(str(home)) else real_statvfs(p))
+        with pytest.raises(StoreError) as raised:
+            sync.reindex(home, Memory.open(home=home, project=project).session.settings)
+        assert str(raised.value) == (f"the disk is full: the search index {path} was kept as it was "
+                                     "(database or disk is full (SQLITE_FULL))"), how
+        assert [h.name for h in Memory.open(home=home, project=project).search("staging")] == ["staging-host"]
+        monkeypatch.undo()
+    assert path.read_bytes() == before, how  # was: 0 bytes, then "no such table: docs" on every search
+    assert [p.name for p in home.iterdir() if ".new-" in p.name] == [], how  # the unfinished copy is gone
+    done = _cli(project, "reindex")  # control: room again, a new index replaces the old
+    assert done.returncode == 0 and "indexed 2 memories from 2 files" in done.stdout, (how, done.stderr)
+
+
+def test_a_full_disk_is_named_as_one_and_a_page_limit_is_not(tmp_path, monkeypatch):
+    full = sqlite3_error("disk I/O error", 4874, "SQLITE_IOERR_SHMSIZE")
+    path = tmp_path / "index.sqlite"
+    real_statvfs = os.statvfs
+    monkeypatch.setattr(os, "statvfs", lambda p: os.statvfs_result((4096,) * 4 + (0,) * 6)
+                        if str(p) == str(tmp_path) else real_statvfs(p))
+    assert index.explain(full, path) == "the disk is full (ENOSPC; SQLite: disk I/O error, SQLITE_IOERR_SHMSIZE)"
+    assert index.explain(OSError(errno.ENOSPC, "No space left on device")) == \
+        "the disk is full (ENOSPC: No space left on device)"
+    monkeypatch.undo()  # control: room on the disk, so a SQLITE_FULL is a page limit, said as SQLite says it
+    at_limit = sqlite3_error("database or disk is full", 13, "SQLITE_FULL")
+    assert index.explain(at_limit, path) == "database or disk is full (SQLITE_FULL)"
+    assert index.explain(full, path) == "disk I/O error (SQLITE_IOERR_SHMSIZE)"
+
+
+def sqlite3_error(message: str, code: int, name: str):
+    import sqlite3
+
+    exc = sqlite3.OperationalError(message)
+    exc.sqlite_errorcode, exc.sqlite_errorname = code, name
+    return exc
+
+
+@pytest.mark.slow
+def test_an_empty_index_that_cannot_be_written_gives_way_to_one_in_memory(fs, project):
+    """The tester's 4,096-byte index with no tables (left by the old reindex on a full disk) made every
+    search fail "no such table: docs"; an index that cannot be written and holds none now gives way to one
+    built in memory from the files."""
+    home, how = fs
+    _store(home, project)
+    path = index.db_path(home)
+    prefix: list[str] = []
+    if how == "tmpfs":
+        path.unlink()
+        filler = _fill(home)
+        cause = "the disk is full (ENOSPC; SQLite: "
+    else:  # an empty file in a home that may not be written (file modes, unprivileged): EACCES
+        path.write_bytes(b"")
+        for root, _dirs, files in os.walk(home.parent):
+            os.chmod(root, 0o555)
+            for name in files:
+                os.chmod(os.path.join(root, name), 0o444)
+        prefix, cause = UNPRIVILEGED, "[Errno 13] Permission denied"
+    found = _cli(project, "search", "staging", prefix=prefix)
+    assert found.returncode == 0 and "- staging-host (type: project" in found.stdout, (how, found.stderr)
+    assert "db-port" not in found.stdout
+    assert f"cannot be written ({cause}" in found.stderr, (how, found.stderr)
+    assert "holds no index to read; searching an in-memory index built from the memory files" in found.stderr
+    if how == "tmpfs":
+        filler.unlink()
+    else:
+        for root, _dirs, _files in os.walk(home.parent):
+            os.chmod(root, 0o755)
+        os.chmod(path, 0o600)
+    again = _cli(project, "search", "staging")  # control: writable again, a real index is made
+    assert "- staging-host (type: project" in again.stdout and "in-memory" not in again.stderr, how
+    assert index.db_path(home).stat().st_size > 0
+
+
+# ---------------------------------------------------------------- 3. the warm path
+
+
+@pytest.mark.slow
+def test_a_warm_process_that_fails_a_hook_hands_it_back(isolated_home, project, monkeypatch):
+    """The thin client's warm process answers ``{"error"}`` for a failure of its own (its log on a full
+    disk raised ``OSError: [Errno 28]``: the seam raises it where the hook runs there), and the hook's
+    process answers by words alone instead; control: the warm process's own answer is printed as it is."""
+    import shutil
+    import tempfile
+
+    from memdir.integrations.claude_code import hooks
+    from memdir.search import warm
+
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+    run_dir = tempfile.mkdtemp(prefix="rt", dir="/tmp")
+    os.chmod(run_dir, 0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", run_dir)
+    _store(isolated_home, project)
+
+    def failing(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def answering(*args, **kwargs):
+        return "ANSWERED BY THE WARM PROCESS"
+
+    try:
+        for run, expect in ((answering, "ANSWERED BY THE WARM PROCESS"), (failing, "Moved from 5432 on 2026-11-02.")):
+            monkeypatch.setattr(hooks, "run", run)  # in this process only: the warm server's thread runs it
+            server = warm.WarmServer(isolated_home, hooks=hooks.answer_warm).start()
+            try:
+                assert server.listening.wait(10)
+                payload = json.dumps({"session_id": f"s-{run.__name__}", "cwd": str(project), "prompt": PORT_PROMPT,
+                                      "hook_event_name": "UserPromptSubmit"})
+                done = _run(["-m", "memdir.hooks", "claude-code", "UserPromptSubmit"], project, stdin=payload)
+            finally:
+                server.close()
+            assert done.returncode == 0 and server.answered == 1, (done.stdout, done.stderr)
+            assert expect in done.stdout and "ops runbook" not in done.stdout, (expect, done.stdout, done.stderr)
+            assert "skipped after an error" not in done.stderr and "Errno 28" not in done.stderr
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+@pytest.mark.slow
+def test_a_warning_to_a_full_log_does_not_fail_the_hook_in_the_warm_process(mem, project, monkeypatch):
+    """The warm process's stderr is its log: on a full disk (``/dev/full``: every write ENOSPC) the
+    warning that the index is read as it is must not turn the recall into ``OSError: [Errno 28]``."""
+    from memdir.integrations.claude_code import hooks
+
+    _store(mem.home, project)
+    layer = mem.session.layer("project").path
+    (layer / "by-hand.md").write_text("---\nname: by-hand\ndescription: Written by hand\ntype: project\n---\n"
+                                      + "A change the sync must write. " * 400 + "\n", encoding="utf-8")
+    conn = index.connect(mem.home)
+    conn.execute(f"PRAGMA max_page_count = {conn.execute('PRAGMA page_count').fetchone()[0]}")  # SQLITE_FULL
+    payload = {"session_id": "s-full", "cwd": str(project), "prompt": PORT_PROMPT,
+               "hook_event_name": "UserPromptSubmit"}
+    hook = {"client": "claude-code", "event": "UserPromptSubmit", "input": json.dumps(payload),
+            "home": str(mem.home), "environ": {"MEMDIR_SEARCH_VECTORS": "off"}}
+    full = open("/dev/full", "w", buffering=1)  # line-buffered, as a process's stderr is
+    try:
+        monkeypatch.setattr(sys, "stderr", full)
+        answer = hooks.answer_warm(hook)
+        monkeypatch.setattr(sys, "stderr", sys.__stderr__)
+        with pytest.raises(OSError) as raised:  # control: this stderr does refuse every write
+            full.close()  # what the warning left in its buffer
+        assert raised.value.errno == errno.ENOSPC
+    finally:
+        conn.execute("PRAGMA max_page_count = 1073741823")
+    assert "error" not in answer, answer
+    assert "Moved from 5432 on 2026-11-02." in answer["stdout"] and "ops runbook" not in answer["stdout"]
+
+
+# ---------------------------------------------------------------- 4. a damaged index
+
+
+def _damage(path: Path) -> bytes:
+    """XOR 8 KB in the middle of ``path`` (the tester's damage); returns the damaged bytes."""
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 2
+    for i in range(middle, min(middle + 8192, len(data))):
+        data[i] ^= 0xA5
+    path.write_bytes(bytes(data))
+    return bytes(data)
+
+
+def _large_store(mem: Memory) -> None:
+    for i in range(40):
+        mem.write(f"note-{i}", f"Service number {i} runs on host h{i}.internal", "project",
+                  " ".join(f"word{j} filler text about service {i} deployment" for j in range(60)))
+    mem.write("staging-host", "Staging lives at staging.internal.example", "project",
+              "Deploys to staging go through the ops runbook.")
+    assert [h.name for h in mem.search("staging")] == ["staging-host"]
+    index.close_all()
+
+
+@pytest.mark.slow
+def test_a_damaged_index_is_moved_aside_and_rebuilt_by_the_query_that_meets_it(mem, project, monkeypatch):
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+    _large_store(mem)
+    path = index.db_path(mem.home)
+    damaged = _damage(path)
+    assert index.is_corrupt(path)
+    # A query reading every note's row meets the damaged pages (one reading a few pages may pass beside them).
+    found = _cli(project, "search", "staging service")  # was: exit 1, "database disk image is malformed …"
+    assert found.returncode == 0, found.stderr
+    assert "- staging-host (type: project; layer: project)" in found.stdout and "- note-" in found.stdout
+    assert "was damaged (database disk image is malformed (SQLITE_CORRUPT)); moved aside to index.sqlite.corrupt-" \
+        in found.stderr, found.stderr
+    aside = [p for p in mem.home.iterdir() if p.name.startswith("index.sqlite.corrupt-") and p.name[-4:] != "-wal"
+             and p.name[-4:] != "-shm"]
+    assert len(aside) == 1 and len(aside[0].read_bytes()) == len(damaged)  # kept for a look, not deleted
+    assert index.is_corrupt(aside[0])
+    assert not index.is_corrupt(path)
+    # The prompt hook and memory_search answer on a damaged index too (whether or not their queries meet
+    # the damaged pages: the hook's queries differ from a search's).
+    for reader in ("hook", "tool"):
+        assert _cli(project, "reindex").returncode == 0
+        index.close_all()
+        _damage(path)
+        assert index.is_corrupt(path)
+        if reader == "hook":
+            context, err = _hook(project, "where does staging live?", session="s-damaged")
+            assert "Deploys to staging go through the ops runbook." in context and "note-1" not in context, err
+        else:
+            out = _tool(project, "staging").stdout
+            assert "staging-host" in out and "note-1" not in out and not out.startswith("ERROR"), out
+    kept = [p for p in mem.home.iterdir() if p.name.startswith("index.sqlite.corrupt-") and p.name[-4:] != "-shm"
+            and p.name[-4:] != "-wal"]
+    assert 1 <= len(kept) <= index.KEEP_CORRUPT
+
+
+@pytest.mark.slow
+def test_doctor_checks_the_index(mem, project, monkeypatch):
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+    _large_store(mem)
+    clean = _cli(project, "doctor")
+    assert "search index" not in clean.stdout and "damaged" not in clean.stdout  # control: a sound index
+    _damage(index.db_path(mem.home))
+    checked = _cli(project, "doctor")  # was: "ok", while every search failed with SQLITE_CORRUPT
+    assert (f"note: the search index {index.db_path(mem.home)} was damaged (PRAGMA quick_check): moved aside to "
+            "index.sqlite.corrupt-") in checked.stdout, checked.stdout
+    assert "the next search rebuilds it" in checked.stdout
+    assert "damaged" not in _cli(project, "doctor").stdout  # rebuilt: nothing more to say
+    assert "- staging-host (type: project" in _cli(project, "search", "staging").stdout
