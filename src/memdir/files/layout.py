@@ -10,7 +10,6 @@ module and :mod:`context`.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -174,6 +173,8 @@ def read_layer_info(meta_dir: Path) -> dict | None:
     ASCII JSON (a root whose name is not UTF-8 as ``\\udcXX`` escapes), and
     UTF-8 or bytes that are not UTF-8 (decoded as Python decodes a path), so
     the root comes back as the same ``str`` the session had."""
+    import json  # late: most layers' context path reads no JSON file (a few ms of every hook)
+
     try:
         with open(os.path.join(meta_dir, LAYER_FILE), "rb") as handle:
             info = json.loads(handle.read().decode("utf-8", "surrogateescape"))
@@ -188,6 +189,8 @@ def write_layer_info(meta_dir: Path, info: dict, *, sync_dir: bool = True) -> No
     leaves the directory's fsync to the journal line that follows). One
     encoding: ASCII JSON and a newline, so a root whose name is not UTF-8 is
     kept as ``\\udcXX`` escapes, never refused. Raises :class:`StoreError`."""
+    import json
+
     from .fsio import atomic_write  # late: the hot path never writes
 
     atomic_write(Path(meta_dir) / LAYER_FILE, json.dumps(info).encode("ascii") + b"\n", sync_dir=sync_dir)

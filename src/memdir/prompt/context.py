@@ -214,7 +214,8 @@ class _Lines:
     def __init__(self, text: str):
         self.raw = list(filter(str.strip, text.split("\n")))  # the lines `line.strip()` keeps, C-level
         self._done: dict[int, str] = {}
-        if self.raw and are_clean_lines(text):
+        self.clean = bool(self.raw) and are_clean_lines(text)
+        if self.clean:
             self.least = list(map(len, map(str.strip, self.raw)))
             self.after = list(accumulate(reversed(self.least), min))[::-1]
             self.least_total = sum(self.least) + len(self.least)
@@ -226,7 +227,8 @@ class _Lines:
         """Line ``i`` escaped."""
         done = self._done.get(i)
         if done is None:
-            done = self._done[i] = escape_stored(one_line(self.raw[i]))
+            # A clean line's one_line is the line stripped: no pattern needs compiling for it.
+            done = self._done[i] = escape_stored(self.raw[i].strip() if self.clean else one_line(self.raw[i]))
         return done
 
     def all(self) -> list[str]:
