@@ -32,6 +32,9 @@ USAGE_FILE = "usage.json"
 # What the last transaction learned of the files (memdir.layer.manifest): derived, like MEMORY.md — a
 # symlink there is never opened, and the next save replaces the link itself; it never hides the layer.
 MANIFEST_FILE = "manifest.sqlite"
+# Where each MEMORY.md line lies (memdir.files.outline): derived, like MEMORY.md — a symlink there is never
+# opened, and the next index write replaces the link itself.
+OUTLINE_FILE = "index-outline"
 SWEPT_FILE = "swept"              # its mtime: when the context last stat'ed every file (index_is_fresh)
 META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, LAYER_FILE, TOMBSTONES_FILE,
                 OBJECTS_DIR, SWEPT_FILE)
