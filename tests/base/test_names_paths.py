@@ -113,3 +113,14 @@ def test_a_project_with_a_nul_or_an_impossible_name_is_a_scope_error(tmp_path, i
         Memory.open(home=isolated_home, project=long)
     assert str(too_long.value) == f"project directory {long!r} cannot be examined: File name too long"
     assert Memory.open(home=isolated_home, project=project).project_root == project  # control
+
+
+def test_the_hot_paths_sha256_is_hashlibs():
+    """The project key and a session's record digest without loading OpenSSL: the same SHA-256."""
+    import hashlib
+
+    from memdir.paths import project_key, sha256
+
+    for data in (b"", b"/home/a/proj", "/home/ü/프로젝트".encode()):
+        assert sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
+    assert project_key("/home/a/proj") == "a-proj-" + hashlib.sha256(b"/home/a/proj").hexdigest()[:12]

@@ -5,9 +5,13 @@ renders is the one the walk over every escaped line renders."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
+from memdir.files import outline
+from memdir.files.outline import Outline, read_outline, write_outline
 from memdir.prompt import context
 from memdir.prompt.context import layout
 
@@ -55,7 +59,7 @@ def test_the_bounded_walk_renders_what_escaping_every_line_renders(monkeypatch, 
                 ("project", _index(rng, rng.randint(1, 400), "p"))]
     budget = rng.choice([300, 1024, 4096, 8000, 60_000])
     fast = layout(sections, budget)
-    monkeypatch.setattr(context, "are_clean_lines", lambda text: False)  # no lower bounds: each line escaped
+    monkeypatch.setattr(outline, "are_clean_lines", lambda text: False)  # no lower bounds: each line escaped
     slow = layout(sections, budget)
     assert slow == fast
     assert budget < 1024 or (fast[0].startswith("<memory_context>") and "(p" in fast[0])  # control: not empty
@@ -72,3 +76,83 @@ def test_the_quick_cleanliness_check_answers_as_the_rule_does():
         text = base + f"- [x](x.md) — a{char}b\n"
         assert are_clean_lines(text) == is_clean_line(text.replace("\n", " ")), repr(char)
     assert not are_clean_lines(base + "- [x](x.md) — a\u3164b\n")  # printable, yet invisible: not clean
+
+
+def _outlined(tmp_path, name: str, text: str) -> Outline | None:
+    """``text`` written as a ``MEMORY.md`` with its outline, read back through the outline."""
+    folder = tmp_path / name
+    (folder / ".memdir").mkdir(parents=True)
+    (folder / "MEMORY.md").write_bytes(text.encode("utf-8"))
+    write_outline(folder / ".memdir", text, (folder / "MEMORY.md").stat())
+    return read_outline(folder / "MEMORY.md", folder / ".memdir")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_outline_renders_the_block_the_whole_text_renders(tmp_path, seed):
+    """A fresh process reads the lines it shows through the index's outline: the same block, the same
+    counts, for pins, blank lines, non-ASCII text and a hand-made index with control characters."""
+    rng = random.Random(seed)
+    sections = [("user", _index(rng, rng.randint(0, 300), "ü")), ("team", _index(rng, rng.randint(0, 40), "t")),
+                ("project", _index(rng, rng.randint(1, 300), "p"))]
+    if seed % 3 == 0:  # not clean: a bell and a bidi override, so no line has a lower bound
+        sections[2] = ("project", sections[2][1].replace("redis", "re\x07d\u202eis"))
+    if seed % 4 == 1:  # blank and whitespace-only lines are not index lines
+        sections[0] = ("user", "\n  \n" + sections[0][1].replace("\n", "\n\n", 3))
+    budget = rng.choice([300, 1024, 4096, 8000, 60_000])
+    outlined = [(scope, _outlined(tmp_path, scope, text)) for scope, text in sections]
+    assert all(isinstance(found, Outline) for _, found in outlined)
+    assert layout(outlined, budget) == layout(sections, budget)
+    assert layout(sections, budget)[1][-1][2] == sections[2][1].count("\n")  # control: every line counted
+
+
+def test_an_outline_of_another_state_of_the_file_is_not_used(tmp_path):
+    text = "- [a](a.md) — first\n- [b](b.md) — second\n"
+    assert _outlined(tmp_path, "x", text).line(1) == "- [b](b.md) — second"  # control: it describes this file
+    index = tmp_path / "x" / "MEMORY.md"
+    index.write_bytes(b"- [c](c.md) \xe2\x80\x94 third, written by hand\n")  # same inode, other size and mtime
+    assert read_outline(index, tmp_path / "x" / ".memdir") is None
+    (tmp_path / "x" / ".memdir" / "index-outline").write_bytes(b"memdir-outline 9 little\n")  # another version
+    assert read_outline(index, tmp_path / "x" / ".memdir") is None
+
+
+def test_a_layer_write_keeps_the_outline_and_the_context_reads_through_it(mem, monkeypatch):
+    for i in range(30):
+        mem.write(f"fact-{i:02d}", f"fact number {i} of the project — with a dash", "project", "Body.")
+    mem.write("keep", "the pinned one", "project", "Body.", pinned=True)
+    layer_dir = mem.session.layer_dir("project")
+    found = read_outline(layer_dir / "MEMORY.md", layer_dir / ".memdir")
+    assert found is not None and found.count == 31 and found.pins == [0]
+    assert found.line(0).startswith("- [keep](keep.md) 📌")
+    context._READ.clear()
+    read = []
+    real = outline.read_outline
+    monkeypatch.setattr(context, "read_outline", lambda *args: read.append(args[0]) or real(*args))
+    block = context.session_block(mem.session, 600)
+    assert read == [layer_dir / "MEMORY.md"]  # the project layer's index, through its outline
+    text = (layer_dir / "MEMORY.md").read_text(encoding="utf-8")
+    assert block == context.render_block([("project", text)], 600)  # the block the whole text gives
+    assert "(keep.md) 📌" in block and "(fact-00.md)" in block and "left out: project " in block
+
+
+def _context_loads(project) -> tuple[str, list[str]]:
+    code = ("import sys\n"
+            "from memdir.integrations.cli.main import main\n"
+            f"main(['--project', {str(project)!r}, 'context'])\n"
+            "names = ('hashlib', 'json', 'unicodedata', 'memdir.text.lookalike', 'argparse', 'yaml')\n"
+            "print(' '.join(sorted(m for m in names if m in sys.modules)), file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout, done.stderr.split()
+
+
+@pytest.mark.slow
+def test_memdir_context_loads_no_openssl_json_or_lookalike_table_for_plain_lines(mem, project):
+    """``memdir context`` in a fresh process (issue 28 §7): the project key without hashlib's OpenSSL, no JSON
+    file read, and an index line's "—" read without unicodedata or the look-alike table."""
+    mem.write("db-port", "Dev PostgreSQL listens on 5433 — “since the move”", "project", "")
+    out, loaded = _context_loads(project)
+    assert "(db-port.md) — Dev PostgreSQL listens on 5433" in out and loaded == []
+    # control: a line holding a Cyrillic letter is read through the table (a disguised tag could hide there)
+    mem.write("staging", "Stаging lives at staging.internal", "project", "")
+    out, loaded = _context_loads(project)
+    assert "(staging.md)" in out and loaded == ["memdir.text.lookalike", "unicodedata"]

@@ -10,7 +10,6 @@ module and :mod:`context`.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -33,6 +32,9 @@ USAGE_FILE = "usage.json"
 # What the last transaction learned of the files (memdir.layer.manifest): derived, like MEMORY.md — a
 # symlink there is never opened, and the next save replaces the link itself; it never hides the layer.
 MANIFEST_FILE = "manifest.sqlite"
+# Where each MEMORY.md line lies (memdir.files.outline): derived, like MEMORY.md — a symlink there is never
+# opened, and the next index write replaces the link itself.
+OUTLINE_FILE = "index-outline"
 SWEPT_FILE = "swept"              # its mtime: when the context last stat'ed every file (index_is_fresh)
 META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, LAYER_FILE, TOMBSTONES_FILE,
                 OBJECTS_DIR, SWEPT_FILE)
@@ -174,6 +176,8 @@ def read_layer_info(meta_dir: Path) -> dict | None:
     ASCII JSON (a root whose name is not UTF-8 as ``\\udcXX`` escapes), and
     UTF-8 or bytes that are not UTF-8 (decoded as Python decodes a path), so
     the root comes back as the same ``str`` the session had."""
+    import json  # late: most layers' context path reads no JSON file (a few ms of every hook)
+
     try:
         with open(os.path.join(meta_dir, LAYER_FILE), "rb") as handle:
             info = json.loads(handle.read().decode("utf-8", "surrogateescape"))
@@ -188,6 +192,8 @@ def write_layer_info(meta_dir: Path, info: dict, *, sync_dir: bool = True) -> No
     leaves the directory's fsync to the journal line that follows). One
     encoding: ASCII JSON and a newline, so a root whose name is not UTF-8 is
     kept as ``\\udcXX`` escapes, never refused. Raises :class:`StoreError`."""
+    import json
+
     from .fsio import atomic_write  # late: the hot path never writes
 
     atomic_write(Path(meta_dir) / LAYER_FILE, json.dumps(info).encode("ascii") + b"\n", sync_dir=sync_dir)

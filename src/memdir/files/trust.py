@@ -30,7 +30,6 @@ Standard library only: the hot path loads this module.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -45,6 +44,8 @@ MAX_MARK_BYTES = 256
 def read_trust(local: Path) -> dict | None:
     """The trust record in ``local`` (a team layer's local side), or None: none, unreadable, not a
     JSON object, a symlink (never followed)."""
+    import json  # late: most layers' context path reads no JSON file (a few ms of every hook)
+
     try:
         fd = os.open(os.path.join(local, TRUST_FILE), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         with open(fd, "rb") as handle:
@@ -113,6 +114,8 @@ def is_trusted(local: Path, root: Path) -> bool:
 def write_trust(local: Path, info: dict) -> None:
     """Record ``info`` (see the module docstring) as ``local``'s trust, atomically. Raises
     :class:`StoreError`."""
+    import json
+
     from .fsio import atomic_write, ensure_dir  # late: the hot path never writes
 
     ensure_dir(Path(local))

@@ -46,9 +46,9 @@ from ..files.layout import (
     symlink_refusal,
     write_layer_info,
 )
+from ..files.outline import write_outline
 from ..files.scan import Entry, FileState, LazyEntries, Scan, count_files, settle
-from ..files.scan import load as load_file
-from ..files.scan import scan as scan_layer
+from ..files.scan import load as load_file, scan as scan_layer
 from ..paths import layer_dirs, user_layer_dir
 from ..settings import Settings
 from ..tombstones.match import Tombstone
@@ -85,8 +85,7 @@ class Layer:
 
     ``scope`` is ``"user"`` or ``"project"``; ``root`` the project root a
     project layer belongs to (recorded in ``.memdir/layer.json``). Reading
-    methods take no lock; every mutation goes through :meth:`transaction`.
-    """
+    methods take no lock; every mutation goes through :meth:`transaction`."""
 
     def __init__(self, path: Path, scope: str, settings: Settings, root: Path | None = None):
         self.path = Path(path)
@@ -472,9 +471,9 @@ class Layer:
     # ------------------------------------------------------------ the index
 
     def _write_index(self, entries: dict, touched: set | None = None) -> None:
-        """Write ``MEMORY.md`` after the memories ``touched`` changed (None: any may have): only
-        their lines move while nothing else could have; past the index's deadline, or after reads
-        were counted, a builder without the records orders every line again from the memories'
+        """Write ``MEMORY.md`` (and its outline) after the memories ``touched`` changed (None: any may
+        have): only their lines move while nothing else could have; past the index's deadline, or after
+        reads were counted, a builder without the records orders every line again from the memories'
         facts (:meth:`_all_facts`); else from every record."""
         now = now_utc()
         text = None
@@ -502,6 +501,7 @@ class Layer:
             if not same:
                 atomic_write(target, text.encode("utf-8"), sync=False)  # derived: rebuilt if ever lost
                 on_disk = os.lstat(target)
+                write_outline(self.meta, text, on_disk)  # what a fresh process's context block reads instead
                 self._index_written = (text, on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino)
         else:
             unlink(target)

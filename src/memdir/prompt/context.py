@@ -51,13 +51,13 @@ from __future__ import annotations
 import os
 import re
 import time
-from itertools import accumulate
 from pathlib import Path
 
-from ..files.layout import INDEX_FILE, index_is_fresh, symlink_refusal
+from ..files.layout import INDEX_FILE, META_DIR, index_is_fresh, symlink_refusal
+from ..files.outline import Outline, read_outline, summary
 from ..files.trust import untrusted_note
 from ..text.fence import escape_stored
-from ..text.printable import are_clean_lines, one_line
+from ..text.printable import one_line
 from ..vocabulary import PIN_MARK
 
 # An index line's link: its text holds escaped characters (``\\]``, ``\\\\``) and no bare ``]``.
@@ -129,7 +129,7 @@ def _size(text: str) -> int:
 
 
 _RENDERED: dict[tuple, tuple] = {}
-_READ: dict[Path, tuple[tuple[int, int, int], str]] = {}
+_READ: dict[tuple[Path, bool], tuple[tuple[int, int, int], str | Outline]] = {}
 
 
 def render(sections: list[tuple[str, str]], max_bytes: int = 4096, policy: str = POLICY) -> str:
@@ -152,7 +152,8 @@ def render_layout(sections: list[tuple[str, str]], max_bytes: int = 4096,
 
 
 def render_block(sections: list[tuple[str, str]], max_bytes: int = 4096, policy: str = POLICY) -> str:
-    """Render the context block from ``(scope, MEMORY.md text)`` pairs, user first.
+    """Render the context block from ``(scope, MEMORY.md text)`` pairs, user first (the text may
+    also be given as its :class:`memdir.files.outline.Outline`: the same block).
 
     Pure. Never returns more than ``max_bytes`` UTF-8 bytes: the policy is
     dropped when even the frame with it does not fit, and ``""`` is returned
@@ -172,10 +173,10 @@ def layout(sections: list[tuple[str, str]], max_bytes: int = 4096,
     scopes: list[str] = []
     for scope, text in sections:
         lines = _Lines(text)
-        if lines.raw:
+        if lines.count:
             blocks.append((SECTION_TITLES.get(scope, f"## {scope} memories"), lines))
             scopes.append(scope)
-    totals = [len(lines.raw) for _, lines in blocks]
+    totals = [lines.count for _, lines in blocks]
     none = tuple((scope, 0, total) for scope, total in zip(scopes, totals))
     if not blocks:
         return "", none
@@ -205,33 +206,37 @@ def layout(sections: list[tuple[str, str]], max_bytes: int = 4096,
 class _Lines:
     """The index lines of one section, escaped on demand (:func:`memdir.text.fence.escape_stored`
     of :func:`memdir.text.printable.one_line`): a 10,000-line ``MEMORY.md`` of which 35 lines fit
-    costs 35 escapes, not 10,000. ``raw``: the non-blank lines as written. When the text holds no
-    line break, control or bidi character, one line's escaped form is at least its stripped text
-    (escaping only adds), so ``least[i]`` bounds line ``i``'s bytes from below without escaping
-    it, and ``after[i]`` the bytes of every line from ``i`` on: a walk stops once no line left
-    could fit."""
+    costs 35 escapes, not 10,000 — and, given as its :class:`memdir.files.outline.Outline`, 35
+    lines decoded, not the whole file. ``count`` non-blank lines; ``pins``: those holding
+    :data:`PIN_MARK`. When the text holds no line break, control or bidi character (``clean``),
+    one line's escaped form is at least its stripped text (escaping only adds), so ``least[i]``
+    bounds line ``i``'s bytes from below without escaping it, and ``after[i]`` the bytes of every
+    line from ``i`` on: a walk stops once no line left could fit
+    (:func:`memdir.files.outline.summary` reads a text into these figures)."""
 
-    def __init__(self, text: str):
-        self.raw = list(filter(str.strip, text.split("\n")))  # the lines `line.strip()` keeps, C-level
+    def __init__(self, text: str | Outline):
         self._done: dict[int, str] = {}
-        if self.raw and are_clean_lines(text):
-            self.least = list(map(len, map(str.strip, self.raw)))
-            self.after = list(accumulate(reversed(self.least), min))[::-1]
-            self.least_total = sum(self.least) + len(self.least)
+        if isinstance(text, Outline):
+            self._raw = text.line
+            self.count, self.clean, self.least_total = text.count, text.clean, text.least_total
+            self.least, self.after, self.pins = text.least, text.after, text.pins
         else:
-            self.least = self.after = [0] * len(self.raw)
-            self.least_total = 0
+            raw, self.clean, self.least, self.after, self.least_total, self.pins = summary(text)
+            self._raw = raw.__getitem__
+            self.count = len(raw)
 
     def line(self, i: int) -> str:
         """Line ``i`` escaped."""
         done = self._done.get(i)
         if done is None:
-            done = self._done[i] = escape_stored(one_line(self.raw[i]))
+            # A clean line's one_line is the line stripped: no pattern needs compiling for it.
+            raw = self._raw(i)
+            done = self._done[i] = escape_stored(raw.strip() if self.clean else one_line(raw))
         return done
 
     def all(self) -> list[str]:
         """Every line escaped."""
-        return [self.line(i) for i in range(len(self.raw))]
+        return [self.line(i) for i in range(self.count)]
 
 
 def _pinned(line: str) -> bool:
@@ -251,8 +256,7 @@ def _choose(blocks: list[tuple[str, _Lines]], budget: int) -> list[set[int]]:
     goes in section and line order, a line that does not fit is skipped and
     the walk goes on. A section's title costs its bytes with its first kept line."""
     kept: list[set[int]] = [set() for _ in blocks]
-    pinned = [{i for i, raw in enumerate(lines.raw) if PIN_MARK in raw and _pinned(lines.line(i))}
-              for _, lines in blocks]
+    pinned = [{i for i in lines.pins if _pinned(lines.line(i))} for _, lines in blocks]
     every = range(len(blocks))
     used = _walk(blocks, kept, every, budget, pinned) if any(pinned) else 0
     share = (budget - used) // len(blocks)
@@ -273,7 +277,7 @@ def _walk(blocks, kept, sections, room: int, only=None) -> int:
         taken = kept[b]
         opening = _size("\n\n" + title + "\n")
         least, after = lines.least, lines.after
-        wanted = only[b] if only is not None else range(len(lines.raw))
+        wanted = only[b] if only is not None else range(lines.count)
         for i in (sorted(wanted) if only is not None else wanted):
             extra = 1 + (0 if taken else opening)
             left = room - used - extra
@@ -345,7 +349,7 @@ def session_layout(session, max_bytes: int | None = None, warn=None, *,
         try:
             sections.append((scope, read_index(session.layer_dir(scope),
                                                lambda _path, scope=scope: session.layer(scope).current_index(),
-                                               session.meta_dir(scope))))
+                                               session.meta_dir(scope), outline=True)))
         except Exception as exc:  # noqa: BLE001 — one unreadable layer never blanks the others
             (warn or _warn)(f"the {scope} layer was left out of the context: {exc}")
     block, shown = render_layout(sections, budget)
@@ -360,12 +364,15 @@ def _warn(message: str) -> None:
     print(f"memdir: warning: {message}", file=sys.stderr)
 
 
-def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None) -> str:
+def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None, *, outline: bool = False) -> str | Outline:
     """``MEMORY.md`` of a layer, after ``rebuild(layer_dir)`` when it is out of
     date; when the rebuild could not write the file (a full disk, a read-only
     or another user's layer), ``rebuild`` returns the index text itself. A
     missing layer is an empty index. ``meta_dir``: where the index lives when
-    not in the layer directory (the team layer's). Raises what ``rebuild`` raises, and
+    not in the layer directory (the team layer's). ``outline``: the file's
+    :class:`memdir.files.outline.Outline` instead of its text when one describes
+    it as it is (:func:`render_block` takes either; the outline decodes only the
+    lines shown). Raises what ``rebuild`` raises, and
     :class:`StoreError` for a layer with a symlink where memdir keeps its
     files (never followed)."""
     refusal = symlink_refusal(layer_dir, meta=False)
@@ -379,18 +386,24 @@ def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None) -> str:
         text = rebuild(layer_dir)
         if text is not None:
             return text
-    path = (meta_dir if meta_dir is not None else layer_dir) / INDEX_FILE
+    index_dir = meta_dir if meta_dir is not None else layer_dir
+    path = index_dir / INDEX_FILE
     try:
         st = os.stat(path)
         key = (st.st_size, st.st_mtime_ns, st.st_ino)
-        cached = _READ.get(path)
+        cached = _READ.get((path, outline))
         if cached is not None and cached[0] == key:
             return cached[1]
-        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb") as handle:
-            text = handle.read().decode("utf-8", "replace")
+        # An outline that does not describe the file as it is now (an older memdir wrote it, or none): the text.
+        found = read_outline(path, index_dir / META_DIR) if outline else None
+        if found is not None:
+            key = found.key
+        else:
+            with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb") as handle:
+                found = handle.read().decode("utf-8", "replace")
     except OSError:
         return ""
     if len(_READ) >= 64:
         _READ.clear()
-    _READ[path] = (key, text)
-    return text
+    _READ[(path, outline)] = (key, found)
+    return found

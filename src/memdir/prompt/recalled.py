@@ -20,16 +20,18 @@ A session without an id records nothing (every prompt is its own). Recording
 is best effort: a full disk or a read-only home loses the record, never the
 recall block (the body is given again, which is safe).
 
-This module is on the hot path: standard library only (hashlib, json, os).
+This module is on the hot path: standard library only (json, os), its digest without OpenSSL
+(:func:`memdir.paths.sha256`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
 from pathlib import Path
+
+from ..paths import sha256
 
 SESSIONS_DIR = "sessions"
 MAX_SESSIONS = 64   # session files kept; the least recently touched go first
@@ -40,7 +42,7 @@ COMPACTING_SOURCES = ("compact", "clear")  # SessionStart sources after which th
 
 def digest(text: str) -> str:
     """The digest :func:`record` keeps of what was shown: 16 hex of SHA-256 of ``text``."""
-    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+    return sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
 
 
 def _path(home: Path, session_id: str) -> Path:

@@ -33,7 +33,6 @@ Kept apart from the secret patterns: the hook path imports only this.
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
 _FENCE_TAG = re.compile(r"<\s*/?\s*memory_(?:context|recall|pending)[^>]*>", re.I)
@@ -57,12 +56,21 @@ _OPENERS = re.compile("[<\\[:\u2a74\ufe13\ufe47\ufe55\ufe64\uff1a\uff1c\uff3b"
                       + "".join(ch for ch, seen in _DRAWN_LIKE.items() if seen in "<:") + "]")
 
 
+# Punctuation read as written (no NFKC form, no look-alike) that stored text holds often: every index
+# line's "—" among them. Answered without loading unicodedata or the look-alike table.
+_AS_WRITTEN = frozenset("\u2013\u2014\u2018\u2019\u201c\u201d\u00ab\u00bb\u00b7\u2022")
+
+
 @lru_cache(maxsize=4096)
 def _seen(ch: str) -> str:
     """What one non-ASCII character is read as when looking for a tag or a turn (see the module
     docstring): "" for a format character or a combining mark, else its NFKC form with look-alikes read."""
     if ch in _DRAWN_LIKE:
         return _DRAWN_LIKE[ch]
+    if ch in _AS_WRITTEN:
+        return ch
+    import unicodedata  # late: text of ASCII and common punctuation never needs it
+
     if unicodedata.category(ch) in ("Cf", "Mn", "Me"):
         return ""
     from .lookalike import ascii_image  # late: ASCII text (most of it) never needs the table

@@ -69,15 +69,15 @@ for _letter, _ascii in zip(*_ROWS["CHEROKEE"]):  # Cherokee small letters: drawn
 _CROSS = {"CYRILLIC": dict(zip("ΠπΓΦ", "ПпГФ")), "GREEK": dict(zip("ПпГФ", "ΠπΓΦ"))}
 # Marks that combine with any letter (diacritics, overlays): after NFKC only those without a precomposed
 # letter are left, and after a Latin, Cyrillic or Greek letter they only disguise it ("stagi\u0307ng").
-_MARKS = re.compile(r"(?<=[^\W\d_])[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+_MARKS = r"(?<=[^\W\d_])[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+"
 # Characters drawn like a space or a punctuation mark: the braille blank, Lisu full stop and comma, the
 # hyphens and the minus sign.
 _PUNCTUATION = str.maketrans({"\u2800": " ", "\ua4f8": ".", "\ua4f9": ",", "\u2010": "-", "\u2011": "-",
                               "\u2012": "-", "\u2013": "-", "\u2212": "-"})
 # Between ASCII letters or digits, CJK and Hangul strokes drawn like a dash ("staging一7") and Arabic zeros
 # drawn like a dot ("7٠internal").
-_DASH_LIKE = re.compile(r"(?<=[A-Za-z0-9])[\u4e00\u30fc\u3161\u2f00\u2500](?=[A-Za-z0-9])")
-_DOT_LIKE = re.compile(r"(?<=[A-Za-z0-9])[\u0660\u06f0](?=[A-Za-z])")
+_DASH_LIKE = r"(?<=[A-Za-z0-9])[\u4e00\u30fc\u3161\u2f00\u2500](?=[A-Za-z0-9])"
+_DOT_LIKE = r"(?<=[A-Za-z0-9])[\u0660\u06f0](?=[A-Za-z])"
 # ASCII letter -> the Cyrillic or Greek letter drawn like it (the first row that has one).
 _FROM_ASCII = {script: {} for script in ("CYRILLIC", "GREEK")}
 for _script, _table in _FROM_ASCII.items():
@@ -86,7 +86,7 @@ for _script, _table in _FROM_ASCII.items():
 _TARGETS = ("LATIN", "CYRILLIC", "GREEK")
 # Letters whose capital and small forms are drawn like two different ASCII letters (rule 1 skips them).
 _CASE_SPLIT = frozenset("ΗηΜμΝνΥυӀӏ")
-_LETTERS = re.compile(r"[^\W\d_]+")
+_LETTERS = r"[^\W\d_]+"
 
 
 def script_class(letter: str) -> str:
@@ -171,9 +171,11 @@ def unmix(text: str) -> str:
     imitate and every word made with look-alike letters read in one script
     (rules 1 and 2 of the module docstring); other words and digits unchanged.
     Expects NFKC text and is applied before case folding. Never raises."""
-    text = _MARKS.sub("", text).translate(_PUNCTUATION)
-    text = _DOT_LIKE.sub(".", _DASH_LIKE.sub("-", text))
-    return _LETTERS.sub(lambda m: _fold(m.group()), text)
+    # The patterns are compiled on first use (re's cache): the context path loads this module for
+    # ascii_image alone (memdir.text.fence).
+    text = re.sub(_MARKS, "", text).translate(_PUNCTUATION)
+    text = re.sub(_DOT_LIKE, ".", re.sub(_DASH_LIKE, "-", text))
+    return re.sub(_LETTERS, lambda m: _fold(m.group()), text)
 
 
 __all__ = ["ascii_image", "script_class", "unmix"]

@@ -19,7 +19,9 @@ CLI's text — so a hand-edited file is held to them too:
   newlines; their other line breaks become ``\\n`` (:func:`printable`).
 
 Pure functions with no imports beyond ``re``: the hot path (the context
-block on every hook) uses them.
+block on every hook) uses them. The patterns are kept as text and compiled on
+first use (``re``'s own cache): compiling them all costs more than a context
+block of clean lines, which needs none (:func:`are_clean_lines`).
 """
 
 from __future__ import annotations
@@ -47,24 +49,24 @@ INVISIBLE = ("\u200b\u200e\u200f\u061c\u2060\ufeff\u00ad\u034f\u115f\u1160\u3164
 # whole, so `ESC[2J` does not leave `[2J` behind. A string introducer without a
 # terminator on its line is dropped alone: its text stays (an unterminated
 # `ESC ]` must never swallow the rest of a body — issue 10).
-_ESCAPE = re.compile(
+_ESCAPE = (
     r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
     r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])(?:[^\x07\x1b\x9c" + LINE_BREAKS + r"]*(?:\x07|\x1b\\|\x9c))?"
     r"|\x1b[ -~]?"
 )
-_BREAKS = re.compile(f"[ \t]*[{LINE_BREAKS}]+[ \t]*")
-_BODY_BREAKS = re.compile("\r\n|[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_BREAKS = f"[ \t]*[{LINE_BREAKS}]+[ \t]*"
+_BODY_BREAKS = "\r\n|[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]"
 # Controls a body may not keep (tab and newline stay), DEL, C1, bidi controls.
-_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{TAGS}]")
-_LINE_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{INVISIBLE}{TAGS}]")
+_CONTROLS = f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{TAGS}]"
+_LINE_CONTROLS = f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{INVISIBLE}{TAGS}]"
 # Anything either rule would change: one C-level search decides the fast path.
-_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{LINE_BREAKS}{BIDI_CONTROLS}{INVISIBLE}{TAGS}]")
-_UNSAFE_BODY = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{TAGS}\u2028\u2029]")
+_UNSAFE = f"[\x00-\x08\x0b-\x1f\x7f-\x9f{LINE_BREAKS}{BIDI_CONTROLS}{INVISIBLE}{TAGS}]"
+_UNSAFE_BODY = f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{TAGS}\u2028\u2029]"
 
 
 def is_clean_line(text: str) -> bool:
     """True when ``text`` holds no line break, control or bidi control."""
-    return _UNSAFE.search(text) is None
+    return re.search(_UNSAFE, text) is None
 
 
 # The characters is_clean_line refuses that str.isprintable() accepts (fillers, joiners).
@@ -78,7 +80,7 @@ def are_clean_lines(text: str) -> bool:
     flat = text.replace("\n", "").replace("\t", "")
     if flat.isprintable():  # no control, break, bidi or tag character; only printable ones to rule out
         return not any(c in flat for c in _PRINTABLE_UNSAFE)
-    return _UNSAFE.search(text.replace("\n", " ")) is None
+    return re.search(_UNSAFE, text.replace("\n", " ")) is None
 
 
 def one_line(text: str | None) -> str:
@@ -87,11 +89,11 @@ def one_line(text: str | None) -> str:
     controls and bidi controls are dropped, ends are stripped. ``None`` → ``""``."""
     if not text:
         return ""
-    if _UNSAFE.search(text) is None:
+    if re.search(_UNSAFE, text) is None:
         return text.strip()
-    text = _ESCAPE.sub("", text)
-    text = _BREAKS.sub(" ", text)
-    return _LINE_CONTROLS.sub("", text).strip()
+    text = re.sub(_ESCAPE, "", text)
+    text = re.sub(_BREAKS, " ", text)
+    return re.sub(_LINE_CONTROLS, "", text).strip()
 
 
 def display_title(title: str | None, name: str) -> str:
@@ -106,20 +108,20 @@ def printable(text: str | None) -> str:
     and bidi controls are dropped. ``None`` → ``""``."""
     if not text:
         return ""
-    if _UNSAFE_BODY.search(text) is None:
+    if re.search(_UNSAFE_BODY, text) is None:
         return text
-    text = _ESCAPE.sub("", text)
-    text = _BODY_BREAKS.sub("\n", text)
-    return _CONTROLS.sub("", text)
+    text = re.sub(_ESCAPE, "", text)
+    text = re.sub(_BODY_BREAKS, "\n", text)
+    return re.sub(_CONTROLS, "", text)
 
 
 def clean_line(text: str) -> tuple[str, int, int]:
     """``(one_line(text), line breaks collapsed, other characters removed)``:
     the gateway's form, so a write can say what it changed."""
-    if _UNSAFE.search(text) is None:
+    if re.search(_UNSAFE, text) is None:
         return text.strip(), 0, 0
     breaks = sum(1 for _ in re.finditer(f"[{LINE_BREAKS}]+", text.strip()))
-    removed = sum(1 for c in text if c not in LINE_BREAKS and _LINE_CONTROLS.match(c))
+    removed = sum(1 for c in text if c not in LINE_BREAKS and re.match(_LINE_CONTROLS, c))
     return one_line(text), breaks, removed
 
 
@@ -130,7 +132,7 @@ def clean_body(text: str) -> tuple[str, int]:
     cleaned = printable(text)
     if cleaned == text:
         return text, 0
-    return cleaned, max(1, len(_UNSAFE_BODY.findall(text)))
+    return cleaned, max(1, len(re.findall(_UNSAFE_BODY, text)))
 
 
 __all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "clean_body", "clean_line", "display_title", "is_clean_line",

