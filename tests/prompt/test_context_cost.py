@@ -156,3 +156,73 @@ def test_memdir_context_loads_no_openssl_json_or_lookalike_table_for_plain_lines
     mem.write("staging", "Stаging lives at staging.internal", "project", "")
     out, loaded = _context_loads(project)
     assert "(staging.md)" in out and loaded == ["memdir.text.lookalike", "unicodedata"]
+
+
+def _reforge(meta, mutate) -> None:
+    """Rewrite the outline in ``meta`` with ``mutate(numbers, header fields)`` applied and its table CRC
+    recomputed: a forgery (or damage) that passes the table's own check."""
+    import zlib
+    from array import array
+
+    path = meta / "index-outline"
+    header, _, table = path.read_bytes().partition(b"\n")
+    fields = header.decode().split(" ")
+    numbers = array("I")
+    numbers.frombytes(table)
+    mutate(numbers, fields)
+    fields[7] = str(zlib.crc32(numbers.tobytes()))
+    path.write_bytes(" ".join(fields).encode() + b"\n" + numbers.tobytes())
+
+
+@pytest.mark.parametrize("damage", ["pin out of range", "spans swapped", "span mid-line", "random table",
+                                    "huge file"])
+def test_an_outline_that_is_not_the_files_never_crashes_nor_changes_the_block(mem, damage):
+    for i in range(30):
+        mem.write(f"fact-{i:02d}", f"fact number {i} of the project — Café naïve", "project", "Body.")
+    mem.write("keep", "the pinned one", "project", "Body.", pinned=True)
+    layer_dir = mem.session.layer_dir("project")
+    meta, count = layer_dir / ".memdir", 31
+    text = (layer_dir / "MEMORY.md").read_text(encoding="utf-8")
+    truth = context.render_block([("project", text)], 600)
+    context._READ.clear()
+    assert context.session_block(mem.session, 600) == truth  # control: the outline as written gives the same
+    if damage == "pin out of range":
+        _reforge(meta, lambda n, f: n.__setitem__(4 * count, 4_000_000_000))
+    elif damage == "spans swapped":
+        def swap(n, f):
+            n[1], n[2] = n[2], n[1]
+            n[count + 1], n[count + 2] = n[count + 2], n[count + 1]
+        _reforge(meta, swap)
+    elif damage == "span mid-line":
+        _reforge(meta, lambda n, f: n.__setitem__(1, n[1] + 3))
+    elif damage == "random table":
+        raw = (meta / "index-outline").read_bytes()
+        head = raw.partition(b"\n")[0]
+        (meta / "index-outline").write_bytes(head + b"\n" + random.Random(1).randbytes(len(raw) - len(head) - 1))
+    else:
+        with open(meta / "index-outline", "ab") as handle:
+            handle.truncate(300_000_000)  # sparse: never read whole
+    context._READ.clear()
+    block = context.session_block(mem.session, 600)
+    if damage == "spans swapped":  # whole lines of the file in another order: only a deliberate forgery passing
+        # the CRCs does this (who can write .memdir can write MEMORY.md); no line is made up or cut
+        every = set(context.render_block([("project", text)], 100_000).splitlines())
+        shown = {line for line in block.splitlines() if not line.startswith("…(")}  # but the marker of lines out
+        assert shown <= every and block != truth
+    else:
+        assert block == truth
+    assert "(keep.md) 📌" in truth and "(fact-00.md)" in truth
+
+
+def test_an_index_edited_with_its_time_put_back_is_not_read_through_its_outline(tmp_path):
+    import os
+
+    text = "- [a](a.md) — first\n- [b](b.md) — second\n"
+    assert _outlined(tmp_path, "x", text) is not None  # control: it describes this file
+    index = tmp_path / "x" / "MEMORY.md"
+    before = index.stat()
+    with open(index, "r+b") as handle:  # same size, same inode
+        handle.write(b"- [a](a.md) \xe2\x80\x94 FORGE")
+    os.utime(index, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (index.stat().st_size, index.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert read_outline(index, tmp_path / "x" / ".memdir") is None  # its bytes are not the ones outlined

@@ -5,12 +5,16 @@ index (issue 28 §7: a 10,000-line index of which about 35 lines fit the block).
 Written next to the index by the layer's writer (:func:`write_outline`, as
 ``<meta>/index-outline``), read on the hot path (:func:`read_outline`). Its form::
 
-    memdir-outline 1 <byte order> <size> <mtime_ns> <ino> <lines> <clean> <least total> <pins>\\n
+    memdir-outline 2 <byte order> <size> <mtime_ns> <ino> <crc> <table crc> <lines> <clean> <least total> <pins>\\n
     starts, ends, least, after (one unsigned 32-bit integer per line each), pins (one per pin)
 
-``size``, ``mtime_ns`` and ``ino`` are the stat of the ``MEMORY.md`` it describes: a reader
-whose file has another (edited by hand, replaced by an older memdir, rewritten since) does not
-use it and reads the whole file, as does a reader on a machine of the other byte order. Per
+``size``, ``mtime_ns`` and ``ino`` are the stat of the ``MEMORY.md`` it describes, ``crc`` the
+CRC-32 of its bytes and ``table crc`` that of the table: a reader whose file has another stat
+or other bytes (edited by hand, its time put back, replaced by an older memdir, rewritten since),
+or whose table is damaged, does not use it and reads the whole file, as does a reader on a
+machine of the other byte order. Whatever an outline says, a line is only ever a whole line
+of the file: :meth:`Outline.line` refuses a span that is not one (:class:`OutlineMismatch`), and
+the reader then reads the file whole. Per
 line (the non-blank lines of the text split on ``\\n``, as the context block counts them):
 its UTF-8 byte span, ``least`` (the characters of the line stripped: a lower bound of its
 escaped bytes when the text is ``clean``, :func:`memdir.text.printable.are_clean_lines`; all
@@ -27,13 +31,20 @@ import os
 import sys
 from itertools import accumulate
 from pathlib import Path
+from zlib import crc32
 
 from ..text.printable import are_clean_lines
 from ..vocabulary import PIN_MARK
 from .layout import OUTLINE_FILE
 _MAGIC = "memdir-outline"
-_VERSION = "1"
+_VERSION = "2"
 _MAX_HEADER = 256
+_FIELDS = 12
+
+
+class OutlineMismatch(ValueError):
+    """An outline whose span is not a whole line of its file (a forged or damaged outline that
+    passed its checks): the caller reads the file whole."""
 
 
 def summary(text: str) -> tuple[list[str], bool, list[int], list[int], int, list[int]]:
@@ -78,11 +89,13 @@ def write_outline(meta_dir: Path, text: str, stat: os.stat_result) -> None:
 
     lines, clean, least, after, total, pins = summary(text)
     starts, ends = _spans(text)
-    header = " ".join(map(str, (_MAGIC, _VERSION, sys.byteorder, stat.st_size, stat.st_mtime_ns, stat.st_ino,
-                                len(lines), int(clean), total, len(pins)))) + "\n"
     body = array("I", [*starts, *ends, *least, *after, *pins])
+    table = body.tobytes()
+    header = " ".join(map(str, (_MAGIC, _VERSION, sys.byteorder, stat.st_size, stat.st_mtime_ns, stat.st_ino,
+                                crc32(text.encode("utf-8")), crc32(table), len(lines), int(clean), total,
+                                len(pins)))) + "\n"
     try:
-        atomic_write(Path(meta_dir) / OUTLINE_FILE, header.encode("ascii") + body.tobytes(), sync=False)
+        atomic_write(Path(meta_dir) / OUTLINE_FILE, header.encode("ascii") + table, sync=False)
     except StoreError:
         pass  # a full disk or a read-only directory: only the next context's speed is lost
 
@@ -102,8 +115,16 @@ class Outline:
         self.pins = table[4 * count:4 * count + pins].tolist()
 
     def line(self, i: int) -> str:
-        """Line ``i`` as written (decoded as a whole-file read decodes it)."""
-        return self._data[self._starts[i]:self._ends[i]].decode("utf-8", "replace")
+        """Line ``i`` as written (decoded as a whole-file read decodes it). Raises
+        :class:`OutlineMismatch` when the outline's span is not one whole line of the file."""
+        data = self._data
+        if not 0 <= i < self.count:
+            raise OutlineMismatch(f"no line {i} of {self.count}")
+        start, end = self._starts[i], self._ends[i]
+        if not (start < end <= len(data) and (start == 0 or data[start - 1] == 10)
+                and (end == len(data) or data[end] == 10) and data.find(b"\n", start, end) < 0):
+            raise OutlineMismatch(f"line {i}'s span [{start}, {end}) is not a line of the file")
+        return data[start:end].decode("utf-8", "replace")
 
 
 def read_outline(index_path: Path, meta_dir: Path) -> Outline | None:
@@ -120,22 +141,28 @@ def read_outline(index_path: Path, meta_dir: Path) -> Outline | None:
             st = os.fstat(handle.fileno())
             flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
             with open(os.open(os.path.join(meta_dir, OUTLINE_FILE), flags), "rb") as outline:
-                raw = outline.read()
+                most = _MAX_HEADER + 20 * (st.st_size + 1)  # 4 integers a line (≤ 1 a byte) and a pin each
+                raw = outline.read(most + 1)
+            if len(raw) > most:
+                return None
             header, _, table = raw.partition(b"\n")
             fields = header[:_MAX_HEADER].decode("ascii").split(" ")
-            if fields[:3] != [_MAGIC, _VERSION, sys.byteorder] or len(fields) != 10:
+            if fields[:3] != [_MAGIC, _VERSION, sys.byteorder] or len(fields) != _FIELDS:
                 return None
-            size, mtime_ns, ino, count, clean, total, pins = map(int, fields[3:])
+            size, mtime_ns, ino, crc, table_crc, count, clean, total, pins = map(int, fields[3:])
             if (size, mtime_ns, ino) != (st.st_size, st.st_mtime_ns, st.st_ino) or clean not in (0, 1):
                 return None
-            if len(table) != 4 * (4 * count + pins):
+            if count < 0 or pins < 0 or len(table) != 4 * (4 * count + pins) or crc32(table) != table_crc:
                 return None
-            data = handle.read()
-            if len(data) != size:
+            data = handle.read(size + 1)
+            if len(data) != size or crc32(data) != crc:
+                return None
+            numbers = memoryview(table).cast("I")
+            if any(pin >= count for pin in numbers[4 * count:]):
                 return None
     except (OSError, ValueError, UnicodeDecodeError):
         return None
-    return Outline(data, (size, mtime_ns, ino), count, bool(clean), total, memoryview(table).cast("I"), pins)
+    return Outline(data, (size, mtime_ns, ino), count, bool(clean), total, numbers, pins)
 
 
-__all__ = ["Outline", "read_outline", "summary", "write_outline"]
+__all__ = ["Outline", "OutlineMismatch", "read_outline", "summary", "write_outline"]

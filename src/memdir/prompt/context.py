@@ -54,7 +54,7 @@ import time
 from pathlib import Path
 
 from ..files.layout import INDEX_FILE, META_DIR, index_is_fresh, symlink_refusal
-from ..files.outline import Outline, read_outline, summary
+from ..files.outline import Outline, OutlineMismatch, read_outline, summary
 from ..files.trust import untrusted_note
 from ..text.fence import escape_stored
 from ..text.printable import one_line
@@ -342,6 +342,18 @@ def session_layout(session, max_bytes: int | None = None, warn=None, *,
         budget -= _size(note) + 1
     else:
         note = ""
+    try:
+        block, shown = render_layout(_sections(session, untrusted, warn, outline=True), budget)
+    except OutlineMismatch:  # an outline that is not the file's (forged, damaged): the files read whole
+        block, shown = render_layout(_sections(session, untrusted, warn, outline=False), budget)
+    if not block and guidance:
+        block = guidance_block(budget)
+    return (f"{note}\n{block}" if note and block else note or block), shown
+
+
+def _sections(session, untrusted: bool, warn, *, outline: bool) -> list:
+    """``(scope, index text or outline)`` of each layer the block shows (:func:`read_index`);
+    a layer that cannot be read is left out and ``warn`` told."""
     sections = []
     for scope in session.scopes():
         if scope == "team" and untrusted:
@@ -349,13 +361,10 @@ def session_layout(session, max_bytes: int | None = None, warn=None, *,
         try:
             sections.append((scope, read_index(session.layer_dir(scope),
                                                lambda _path, scope=scope: session.layer(scope).current_index(),
-                                               session.meta_dir(scope), outline=True)))
+                                               session.meta_dir(scope), outline=outline)))
         except Exception as exc:  # noqa: BLE001 — one unreadable layer never blanks the others
             (warn or _warn)(f"the {scope} layer was left out of the context: {exc}")
-    block, shown = render_layout(sections, budget)
-    if not block and guidance:
-        block = guidance_block(budget)
-    return (f"{note}\n{block}" if note and block else note or block), shown
+    return sections
 
 
 def _warn(message: str) -> None:
