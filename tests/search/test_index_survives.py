@@ -423,3 +423,32 @@ def test_doctor_checks_the_index(mem, project, monkeypatch):
     assert "the next search rebuilds it" in checked.stdout
     assert "damaged" not in _cli(project, "doctor").stdout  # rebuilt: nothing more to say
     assert "- staging-host (type: project" in _cli(project, "search", "staging").stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("thing", ["directory", "symlink"])
+def test_a_directory_or_link_where_the_index_goes_is_moved_aside(mem, project, monkeypatch, thing):
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+    mem.write("staging-host", "Staging lives at staging.internal.example", "project", "VPN required.")
+    assert [h.name for h in mem.search("staging")] == ["staging-host"]  # control: the index answers
+    index.close_all()
+    path = index.db_path(mem.home)
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    target = mem.home / "elsewhere.sqlite"
+    if thing == "directory":
+        path.mkdir()
+        (path / "kept.txt").write_text("a person's file")
+    else:
+        target.write_bytes(b"not memdir's")
+        path.symlink_to(target)
+    found = _cli(project, "search", "staging")  # was: exit 1, "Is a directory"
+    assert found.returncode == 0, found.stderr
+    assert "- staging-host (type: project; layer: project)" in found.stdout
+    assert f"(not a file: a {'directory' if thing == 'directory' else 'symbolic link'})" in found.stderr
+    (aside,) = [p for p in mem.home.iterdir() if p.name.startswith("index.sqlite.corrupt-")]
+    if thing == "directory":
+        assert (aside / "kept.txt").read_text() == "a person's file"  # moved, never deleted
+    else:
+        assert aside.is_symlink() and target.read_bytes() == b"not memdir's"  # the link moved, its target untouched
+    assert path.is_file()
