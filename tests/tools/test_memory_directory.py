@@ -221,3 +221,15 @@ def test_delete_of_a_value_another_layer_holds_says_it_left_no_tombstone(mem):
                             "/memories/user/tabs.md holds the same text)")
     assert mem.tombstones().tombstones == ()
     assert mem.read("tabs", scope="user", count=False).record.description == "Indents with tabs"
+
+
+def test_a_renamed_path_names_the_end_of_its_chain_of_renames(mem):
+    go(mem, command="create", path="/memories/project/a.md", file_text="# Deploys on Fridays\nNever after 4pm.")
+    go(mem, command="rename", old_path="/memories/project/a.md", new_path="/memories/project/b.md")
+    go(mem, command="rename", old_path="/memories/project/b.md", new_path="/memories/project/c.md")
+    assert go(mem, command="view", path="/memories/project/a.md").text == (
+        "The path /memories/project/a.md does not exist: it was renamed or replaced (now /memories/project/c.md)")
+    assert go(mem, command="view", path="/memories/project/c.md").text.endswith("2\tNever after 4pm.")  # control
+    go(mem, command="delete", path="/memories/project/c.md")
+    assert go(mem, command="view", path="/memories/project/a.md").text == (  # nothing holds it now: no path named
+        "The path /memories/project/a.md does not exist: it was renamed or replaced")

@@ -149,10 +149,20 @@ def _memory(session: Session, command: dict, key: str = "path") -> Place:
     return where
 
 
-def _gone(where: Place, record) -> str:
+def _gone(session: Session, where: Place, record) -> str:
     """What a path of a superseded memory (renamed or replaced) is: gone from the directory, as its
-    listing shows, the successor named."""
-    now = f" (now {ROOT}/{where.scope}/{record.superseded_by}{SUFFIX})" if record.superseded_by else ""
+    listing shows, the memory holding its value now named (the end of a chain of renames: a→b→c
+    names c; none when that one was deleted since)."""
+    entries = session.layer(where.scope).scan().entries
+    name, seen = record.superseded_by, {where.name}
+    while name and name not in seen:
+        seen.add(name)
+        entry = entries.get(name)
+        if entry is None or entry.record.status != "superseded":
+            break
+        name = entry.record.superseded_by
+    live = name and name in entries and entries[name].record.status != "superseded"
+    now = f" (now {ROOT}/{where.scope}/{name}{SUFFIX})" if live else ""
     return f"The path {where.path} does not exist: it was renamed or replaced{now}"
 
 
@@ -178,7 +188,7 @@ def _view(session: Session, command: dict) -> str:
     except NotFound as exc:
         raise NotFound(f"The path {where.path} does not exist: {exc}") from None
     if record.status == "superseded":  # renamed or replaced: gone from the directory, as its listing shows
-        raise NotFound(_gone(where, record))
+        raise NotFound(_gone(session, where, record))
     lines = record.body.split("\n")
     first, shown = 1, lines
     span = command.get("view_range")
@@ -219,7 +229,7 @@ def _create(session: Session, command: dict) -> str:
     text = _field(command, "file_text", str)
     entry = session.layer(where.scope).scan().entries.get(where.name)
     if entry is not None and entry.record.status == "superseded":
-        raise InvalidInput(f"{_gone(where, entry.record)}; its name stays with its history — create the memory "
+        raise InvalidInput(f"{_gone(session, where, entry.record)}; its name stays with its history — create the memory "
                            "under another name")
     if entry is not None:
         raise InvalidInput(f"File {where.path} already exists (change it with str_replace or insert, "
@@ -287,7 +297,7 @@ def _delete(session: Session, command: dict) -> str:
                            "(each deletion is kept in its history)")
     entry = session.layer(where.scope).scan().entries.get(where.name)
     if entry is not None and entry.record.status == "superseded":  # its successor holds the value
-        raise NotFound(f"{_gone(where, entry.record)}; delete the memory where it is now to forget it")
+        raise NotFound(f"{_gone(session, where, entry.record)}; delete the memory where it is now to forget it")
     try:
         result = operations.delete(session, where.name, where.scope, reason="memory tool: delete")
     except NotFound as exc:
