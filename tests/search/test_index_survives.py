@@ -452,3 +452,26 @@ def test_a_directory_or_link_where_the_index_goes_is_moved_aside(mem, project, m
     else:
         assert aside.is_symlink() and target.read_bytes() == b"not memdir's"  # the link moved, its target untouched
     assert path.is_file()
+
+
+@pytest.mark.slow
+def test_a_rebuild_removes_what_a_killed_rebuild_left_and_not_one_at_work(mem, project, monkeypatch):
+    from memdir.search.sync import reindex
+
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+    mem.write("staging-host", "Staging lives at staging.internal.example", "project", "VPN required.")
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    working = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        path = index.db_path(mem.home)
+        dead = path.with_name(f"{path.name}.new-{int(gone.stdout)}")
+        alive = path.with_name(f"{path.name}.new-{working.pid}")
+        dead.write_bytes(b"half an index")
+        alive.write_bytes(b"an index being built")
+        reindex(mem.home, mem.settings)
+        assert not dead.exists()  # its process is gone: a killed rebuild's leftover
+        assert alive.read_bytes() == b"an index being built"  # control: a running process's rebuild, kept
+        assert [h.name for h in mem.search("staging")] == ["staging-host"]
+    finally:
+        working.kill()
+        working.wait()

@@ -383,6 +383,7 @@ def rebuild(home: Path, fill) -> None:
     conn = None
     try:
         ensure_dir(path.parent)
+        _remove_leftovers(path)
         _remove(new, "cannot remove a leftover search index")
         os.close(os.open(new, os.O_RDWR | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600))
         conn = sqlite3.connect(str(new), isolation_level=None, check_same_thread=False)
@@ -411,6 +412,26 @@ def rebuild(home: Path, fill) -> None:
             raise StoreError(f"the disk is full: the search index {path} was kept as it was ({explain(exc)})") from None
         raise StoreError(f"cannot rebuild the search index {path}: {explain(exc, path)}; it was kept as it was"
                          ) from None
+
+
+def _remove_leftovers(path: Path) -> None:
+    """Remove the ``<index>.new-<pid>`` files a killed rebuild left (its process is gone); one of a
+    process still running is its rebuild at work, left alone. Never raises."""
+    for leftover in path.parent.glob(f"{path.name}.new-*"):
+        pid = leftover.name.rsplit("-", 1)[-1]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # alive (or another user's): not ours to remove
+        except ProcessLookupError:
+            pass
+        except OSError:
+            continue
+        try:
+            _remove(leftover, "cannot remove a leftover search index")
+        except StoreError:
+            pass
 
 
 def check(home: Path) -> str | None:
