@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from memdir import Memory
 from memdir.paths import project_layer_dir
 from memdir.tools.handlers import run_tool as _run_tool
@@ -217,3 +219,14 @@ def test_no_project_user_tools_still_work(isolated_home, tmp_path, monkeypatch):
     assert not ok.is_error and ok.text == "Memory created: u (user)"
     listed = call_tool(mem, "memory_list", {})
     assert "- u (type: user; layer: user) — about me" in listed and "project memories unavailable" in listed
+
+
+@pytest.mark.slow
+def test_memory_search_says_where_the_next_page_starts_when_its_page_is_full(mem):
+    for i in range(25):
+        mem.write(f"kafka-{i:02d}", f"Kafka note {i}", "project", f"Broker {i} of the kafka cluster.")
+    clamped = run_tool(mem, "memory_search", {"query": "kafka", "k": 100}).text  # clamped to the tool's 20
+    assert clamped.startswith("20 result(s) for 'kafka':")
+    assert clamped.endswith("(a full page: more may follow from offset 20)")
+    rest = run_tool(mem, "memory_search", {"query": "kafka", "k": 20, "offset": 20}).text
+    assert rest.startswith("5 result(s) for 'kafka', after the first 20:") and "full page" not in rest  # control

@@ -425,9 +425,10 @@ def doctor(result: DoctorResult) -> str:
 
 
 @printable_output
-def search(results, query: str, offset: int = 0) -> str:
+def search(results, query: str, offset: int = 0, page: int | None = None) -> str:
     """Search hits, best first: a line per memory (with its relevance score,
-    0–1) and its snippet; ``offset`` is how many better hits were skipped."""
+    0–1) and its snippet; ``offset`` is how many better hits were skipped;
+    ``page`` the most one answer holds: a full page ends with where the next starts."""
     if not results:
         return f"No memories match {cut(query, 120)!r}" + (f" after the first {offset}." if offset else ".")
     after = f", after the first {offset}" if offset else ""
@@ -437,6 +438,8 @@ def search(results, query: str, offset: int = 0) -> str:
         lines.append(f"- {hit.name}{pin} {kind_label(hit.type, hit.scope)} relevance {hit.score:.2f} — {cut(hit.description)}")
         if hit.snippet:
             lines.append(f"  {cut(hit.snippet)}")
+    if page is not None and len(results) >= page:
+        lines.append(f"(a full page: more may follow from offset {offset + len(results)})")
     return "\n".join(lines)
 
 

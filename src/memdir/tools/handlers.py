@@ -127,11 +127,11 @@ def _search(session: Session, a: dict) -> str:
     query = a["query"].strip()
     if not query:
         raise InvalidInput("memory_search: query is empty")
-    offset = a.get("offset", 0)
-    results = find(session, query, k=a.get("k", DEFAULT_SEARCH), scope=a.get("scope"), type=a.get("type"),
+    offset, k = a.get("offset", 0), a.get("k", DEFAULT_SEARCH)
+    results = find(session, query, k=k, scope=a.get("scope"), type=a.get("type"),
                    origin=a.get("origin"), pinned=a.get("pinned"), since=a.get("since"), until=a.get("until"),
                    offset=offset)
-    return render.search(results, query, offset=offset)
+    return render.search(results, query, offset=offset, page=k)
 
 
 def _delete(session: Session, a: dict) -> str:

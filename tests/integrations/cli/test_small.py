@@ -246,9 +246,10 @@ def test_search_says_where_the_next_page_starts_when_k_is_over_the_page(project,
     capped = run_cli("--project", project, "search", "kafka", "-k", "100", "--json")
     assert capped.returncode == 0
     answer = json.loads(capped.stdout)
-    assert len(answer["results"]) == 50 and answer["k"] == 50
+    assert len(answer["results"]) == 50 and answer["k"] == 50 and answer["next_offset"] == 50
     assert "note: at most 50 results a page (-k 100 asked); the next: --offset 50" in capped.stderr
     rest = json.loads(run_cli("--project", project, "search", "kafka", "-k", "50", "--offset", "50", "--json").stdout)
-    assert len(rest["results"]) == 5  # the five the first page could not hold
+    assert len(rest["results"]) == 5 and rest["next_offset"] is None  # the five the first page could not hold
     small = run_cli("--project", project, "search", "kafka", "-k", "5")
-    assert small.returncode == 0 and "note:" not in small.stderr  # control: a page within the limit says nothing
+    assert small.returncode == 0 and "note:" not in small.stderr  # control: a page within the limit: no note
+    assert small.stdout.rstrip().endswith("(a full page: more may follow from offset 5)")

@@ -26,8 +26,10 @@ def cmd_search(args) -> int:
     if args.k > MAX_K and len(results) == MAX_K:  # never cut silently: say where the next page starts
         print(f"note: at most {MAX_K} results a page (-k {args.k} asked); the next: --offset {args.offset + MAX_K}",
               file=sys.stderr)
-    emit(args, {"query": args.query, "offset": args.offset, "k": page, "results": [r.to_dict() for r in results]},
-         render.search(results, args.query, offset=args.offset))
+    full = len(results) >= page
+    emit(args, {"query": args.query, "offset": args.offset, "k": page, "results": [r.to_dict() for r in results],
+                "next_offset": args.offset + len(results) if full else None},
+         render.search(results, args.query, offset=args.offset, page=page))
     return 0
 
 
