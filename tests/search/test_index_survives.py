@@ -427,8 +427,9 @@ def test_doctor_checks_the_index(mem, project, monkeypatch):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("thing", ["directory", "symlink"])
-def test_a_directory_or_link_where_the_index_goes_is_moved_aside(mem, project, monkeypatch, thing):
-    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+def test_a_directory_or_link_where_the_index_goes_is_moved_aside(isolated_home, project, thing):
+    # Vectors off from the start: a background embedder would meet the directory first and set it aside itself.
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
     mem.write("staging-host", "Staging lives at staging.internal.example", "project", "VPN required.")
     assert [h.name for h in mem.search("staging")] == ["staging-host"]  # control: the index answers
     index.close_all()
@@ -455,10 +456,10 @@ def test_a_directory_or_link_where_the_index_goes_is_moved_aside(mem, project, m
 
 
 @pytest.mark.slow
-def test_a_rebuild_removes_what_a_killed_rebuild_left_and_not_one_at_work(mem, project, monkeypatch):
+def test_a_rebuild_removes_what_a_killed_rebuild_left_and_not_one_at_work(isolated_home, project):
     from memdir.search.sync import reindex
 
-    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
     mem.write("staging-host", "Staging lives at staging.internal.example", "project", "VPN required.")
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     working = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
