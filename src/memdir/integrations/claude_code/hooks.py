@@ -380,17 +380,12 @@ def answer_warm(hook: dict, dense: bool = False) -> dict:
         return {"error": "not a prompt hook"}
     given = hook.get("environ") if isinstance(hook.get("environ"), dict) else {}
     environ = {str(k): v for k, v in given.items() if str(k).startswith("MEMDIR_") and isinstance(v, str)}
-    from ...errors import MemdirError, StoreError
-
     try:
-        out = run(event, io.StringIO(hook["input"]), hook.get("home"), client, environ=environ, dense=dense)
-    except (HookSkip, MemdirError) as exc:
-        if isinstance(exc, StoreError):  # the store as this process meets it: the hook's own process tries
-            return {"error": f"{type(exc).__name__}: {exc}"}
-        return {"stdout": "", "stderr": f"memdir hook {event}: {exc}"}  # the input's fault: the same anywhere
+        out, line = _outcome(event, io.StringIO(hook["input"]), hook.get("home"), client, hand_back=True,
+                             environ=environ, dense=dense)
     except Exception as exc:  # this process's trouble: the hook's own process answers instead
         return {"error": f"{type(exc).__name__}: {exc}"}
-    return {"stdout": out, "stderr": None}
+    return {"stdout": out, "stderr": line}
 
 
 def handle(event: str, home=None, stdin=None, client: str = "claude-code") -> int:
@@ -403,15 +398,22 @@ def handle(event: str, home=None, stdin=None, client: str = "claude-code") -> in
     return 0
 
 
-def _outcome(event: str, stdin, home, client: str, **how) -> tuple[str, str | None]:
-    """``(stdout, stderr line or None)`` of :func:`run`: every failure is one line."""
-    from ...errors import MemdirError
+def _outcome(event: str, stdin, home, client: str, *, hand_back: bool = False, **how) -> tuple[str, str | None]:
+    """``(stdout, stderr line or None)`` of :func:`run`: every failure is one line. ``hand_back``
+    (a warm process answering for a hook): a failure of the store as this process meets it
+    (:class:`StoreError`) or of this process is raised instead, for the hook's own process to try;
+    the input's fault is the same anywhere and stays a line."""
+    from ...errors import MemdirError, StoreError
 
     try:
         return run(event, stdin=stdin, home=home, client=client, **how), None
     except (HookSkip, MemdirError) as exc:
+        if hand_back and isinstance(exc, StoreError):
+            raise
         return "", f"memdir hook {event}: {exc}"
     except Exception as exc:  # never block the agent on a memory problem
+        if hand_back:
+            raise
         return "", f"memdir hook {event}: skipped after an error: {type(exc).__name__}: {exc}"
 
 
