@@ -79,6 +79,14 @@ def _run(args: list[str], project: Path, prefix=(), stdin: str = "") -> subproce
                           timeout=120, cwd=project, env=dict(os.environ, MEMDIR_SEARCH_VECTORS="off"))
 
 
+def _read_only_modes(root: Path) -> None:
+    """Every directory under ``root`` 0555 and every file 0444 (the seam for a read-only home)."""
+    for folder, _dirs, files in os.walk(root):
+        os.chmod(folder, 0o555)
+        for name in files:
+            os.chmod(os.path.join(folder, name), 0o444)
+
+
 def _cli(project: Path, *args: str, prefix=()) -> subprocess.CompletedProcess:
     return _run(["-m", "memdir.cli", "--project", str(project), *args], project, prefix)
 
@@ -121,10 +129,7 @@ def test_a_read_only_home_answers_from_its_index(fs, project):
         assert done.returncode == 0, done.stderr
         cause = "Read-only file system"
     else:  # file modes, binding a subprocess without the capabilities that bypass them: EACCES
-        for root, _dirs, files in os.walk(home.parent):
-            os.chmod(root, 0o555)
-            for name in files:
-                os.chmod(os.path.join(root, name), 0o444)
+        _read_only_modes(home.parent)
         prefix, cause = UNPRIVILEGED, "Permission denied"
     found = _cli(project, "search", "staging", prefix=prefix)
     assert found.returncode == 0, (how, found.stderr)  # was: exit 1, "cannot open the search index …: [Errno 30]"
@@ -256,10 +261,7 @@ def test_an_empty_index_that_cannot_be_written_gives_way_to_one_in_memory(fs, pr
         cause = "the disk is full (ENOSPC; SQLite: "
     else:  # an empty file in a home that may not be written (file modes, unprivileged): EACCES
         path.write_bytes(b"")
-        for root, _dirs, files in os.walk(home.parent):
-            os.chmod(root, 0o555)
-            for name in files:
-                os.chmod(os.path.join(root, name), 0o444)
+        _read_only_modes(home.parent)
         prefix, cause = UNPRIVILEGED, "[Errno 13] Permission denied"
     found = _cli(project, "search", "staging", prefix=prefix)
     assert found.returncode == 0 and "- staging-host (type: project" in found.stdout, (how, found.stderr)

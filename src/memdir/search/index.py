@@ -329,6 +329,7 @@ def read_only_reason(home: Path) -> str | None:
 
 CORRUPT_SUFFIX = ".corrupt-"  # index.sqlite.corrupt-<UTC time>: a damaged index, kept aside
 KEEP_CORRUPT = 2  # damaged copies kept; older ones are deleted (the index is derived)
+BUILD_SUFFIX = ".new-"  # index.sqlite.new-<pid>: a rebuild at work (rebuild), or what a killed one left
 
 
 def damaged(exc: BaseException) -> bool:
@@ -360,11 +361,10 @@ def set_aside(home: Path, why: str) -> Path | None:
             pass
     kept = sorted(p for p in path.parent.glob(f"{path.name}{CORRUPT_SUFFIX}*") if p.name[-4:] not in ("-wal", "-shm"))
     for old in kept[:-KEEP_CORRUPT]:
-        for suffix in ("", "-wal", "-shm"):
-            try:
-                os.unlink(str(old) + suffix)
-            except OSError:
-                pass
+        try:
+            _remove(old, "cannot remove an old damaged search index")
+        except StoreError:
+            pass  # a directory someone put there: kept
     warn(f"the search index {path} was damaged ({why}); moved aside to {aside.name} and rebuilt from the memory files")
     return aside
 
@@ -378,7 +378,7 @@ def rebuild(home: Path, fill) -> None:
     removed) — ``the disk is full: the search index … was kept as it was``
     for a full disk (:func:`disk_full`)."""
     path = db_path(home)
-    new = path.with_name(f"{path.name}.new-{os.getpid()}")
+    new = path.with_name(f"{path.name}{BUILD_SUFFIX}{os.getpid()}")
     close_all()
     conn = None
     try:
@@ -417,7 +417,7 @@ def rebuild(home: Path, fill) -> None:
 def _remove_leftovers(path: Path) -> None:
     """Remove the ``<index>.new-<pid>`` files a killed rebuild left (its process is gone); one of a
     process still running is its rebuild at work, left alone. Never raises."""
-    for leftover in path.parent.glob(f"{path.name}.new-*"):
+    for leftover in path.parent.glob(f"{path.name}{BUILD_SUFFIX}*"):
         pid = leftover.name.rsplit("-", 1)[-1]
         if not pid.isdigit() or int(pid) == os.getpid():
             continue
@@ -512,7 +512,7 @@ def fallback_reason(path: Path) -> str | None:
     return _REASONS.get(Path(path))
 
 
-__all__ = ["CORRUPT_SUFFIX", "FIELDS", "INDEX_DB", "KEEP_CORRUPT", "ReadOnly", "SCHEMA_VERSION", "cannot_write", "check",
+__all__ = ["BUILD_SUFFIX", "CORRUPT_SUFFIX", "FIELDS", "INDEX_DB", "KEEP_CORRUPT", "ReadOnly", "SCHEMA_VERSION", "cannot_write", "check",
            "close_all", "connect", "damaged", "db_path", "disk_full", "explain", "fallback_reason", "forget", "in_memory",
            "is_corrupt", "layer_key", "open_in_memory", "open_read_only", "read_only_reason", "rebuild", "set_aside",
            "warn", "while_busy"]
