@@ -47,6 +47,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+# As memdir runs numpy (memdir.search.vectors sets it before numpy loads): one BLAS thread per product. Set
+# here because Model imports numpy first; with OpenBLAS's default pool a loaded machine timed a query at ~400 ms.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "evals" / "recall"))
 sys.path.insert(0, str(REPO / "benchmarks"))
