@@ -36,6 +36,8 @@ from .duplicates import check_duplicate
 from .forgotten import check_forgotten
 from .fields import (
     MemoryChange,
+    carried,
+    description_whole,
     candidate_name,
     check_readable,
     check_valid_time,
@@ -130,6 +132,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
                             f"(memdir review)")
         old = source.record if source else None  # what fields not given keep
         description, type, body = inherit(old, description, type, body, name, change.body_source)
+        body = carried(description_whole(layer.settings, change.description), body)  # kept by an update too
         check_forgotten(tx, source, description, body, name, guard)  # told why when source's successor left it
         if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))
