@@ -91,10 +91,55 @@ def test_a_redaction_placeholder_is_one_redact_makes_not_a_persons_lookalike():
 
 def test_limits_cut_with_warnings(mem):
     result = mem.write("long", "d" * 200, "project", "b" * 2500, title="t" * 100)
-    assert result.warnings == ("description cut from 200 to 160 characters",
+    assert result.warnings == ("description cut from 200 to 160 characters (limit_description 160); its whole "
+                               "text starts the body",
                                "body cut from 2500 to 2000 characters", "title cut from 100 to 80 characters")
     record = mem.read("long").record
-    assert (len(record.description), len(record.body), len(record.title)) == (160, 2000, 80)
+    assert (record.description, len(record.title)) == ("d" * 159 + "…", 80)
+    assert record.body == "d" * 200 + "\n\n" + "b" * 2000  # the limit bounds the body given, not the carried text
+
+
+@pytest.mark.slow
+def test_a_long_description_loses_nothing_on_every_writer(mem, project):
+    """Issue 28 trial: a description over limit_description (160, the seed's cut: one index line) was
+    cut and the rest lost. It is shortened after its last whole sentence, and its whole text starts the
+    body — through the one gateway, so the API, the MCP tool, the CLI and an update without a body alike."""
+    import anyio
+    from mcp import Client
+
+    from memdir.integrations.mcp.server import MemoryServer, build_server
+    from tests.conftest import run_cli
+
+    long = ("Dev PostgreSQL listens on 5433, not the default 5432. The system cluster holds 5432 since the "
+            "2026-11 upgrade, so every local tool points at 5433. Ask ops before changing it.")
+    first = long[:long.index(" Ask")]
+    said = (f"description cut from {len(long)} to {len(first)} characters (limit_description 160); its whole "
+            "text starts the body")
+    result = mem.write("db-port", long, "project", "Moved on 2026-11-02.")
+    assert result.warnings == (said,)
+    record = mem.read("db-port", count=False).record
+    assert (record.description, record.body) == (first, long + "\n\nMoved on 2026-11-02.")
+    again = mem.write("db-port", long, "project", "Moved on 2026-11-02.")
+    assert again.operation == "unchanged"  # the same write twice: the body carries the text once
+    mem.write("no-body", "Short one", "project", "old body")
+    assert mem.write("no-body", long).warnings == (said,)  # an update keeping its body
+    assert mem.read("no-body", count=False).record.body == long + "\n\nold body"
+    fits = mem.write("fits", "x" * 160, "project", "body")
+    assert fits.warnings == () and mem.read("fits", count=False).record.body == "body"  # control: at the limit
+
+    async def main():
+        state = MemoryServer(home=mem.session.home, project=project)
+        async with Client(build_server(state)) as client:
+            r = await client.call_tool("memory_write", {"name": "via-mcp", "description": long, "type": "project",
+                                                        "body": "b"})
+            assert not r.is_error and said in r.content[0].text
+
+    anyio.run(main)
+    assert mem.read("via-mcp", count=False).record.body == long + "\n\nb"
+    cli = run_cli("--project", project, "write", "via-cli", "-d", long, "-b", "c")
+    assert cli.returncode == 0 and said in cli.stderr + cli.stdout
+    assert mem.read("via-cli", count=False).record.description == first
+    assert mem.read("via-cli", count=False).record.body == long + "\n\nc"
 
 
 def test_configurable_limits_have_hard_ceilings(isolated_home, project):

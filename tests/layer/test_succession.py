@@ -206,3 +206,34 @@ def test_the_tombstone_refusal_is_unchanged_for_a_memory_that_is_not_superseded(
     assert str(caught.value) == (f"refused: this matches a forgotten value (the same value; tombstone {stone}, "
                                  f"memory 'db-port', forgotten by agent on {_today()}). A person can lift it with "
                                  f"`memdir tombstone lift {stone}`")
+
+
+@pytest.mark.slow
+def test_a_rename_onto_an_old_name_says_its_history_keeps_it_on_every_path(isolated_home, project):
+    """Renaming ci-runner back to ci, which it superseded: the name is taken by ci's history, said as such —
+    never "a memory called 'ci' exists … edit 'ci' itself", a memory no list shows and no write may change."""
+    from memdir.errors import Conflict
+
+    mem = Memory.open(home=isolated_home, project=project)
+    mem.write("ci", "CI runs on Jenkins", "project")
+    mem.write("ci-runner", rename_from="ci")
+    kept = ("the name 'ci' is kept by the history of a memory that was renamed or replaced, now ci-runner; "
+            "choose another name")
+    with pytest.raises(Conflict) as raised:
+        mem.write("ci", rename_from="ci-runner")
+    assert str(raised.value) == kept
+    state = MemoryServer(home=isolated_home, project=project)
+
+    async def main():
+        async with Client(build_server(state)) as client:
+            r = await client.call_tool("memory_write", {"name": "ci", "rename_from": "ci-runner"})
+            assert r.is_error and kept in r.content[0].text
+
+    anyio.run(main)
+    cli = _cli(project, "write", "ci", "--rename-from", "ci-runner")
+    assert cli.returncode != 0 and kept in cli.stderr
+    mem.write("ci-host", rename_from="ci-runner")  # control: another name is free
+    assert [m.name for m in mem.list().memories] == ["ci-host"]
+    mem.write("live", "Deploys on Fridays", "project")
+    with pytest.raises(Conflict, match="a memory called 'live' exists; choose another name, or edit 'live' itself"):
+        mem.write("live", rename_from="ci-host")  # an active memory of that name: edit it, as before

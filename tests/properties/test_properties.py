@@ -443,7 +443,7 @@ def test_a_field_cut_on_a_space_reads_back_alike_in_every_process(mem, project):
     result = mem.write("cut", "d" * 159 + " e", "project", "b" * 1999 + "\n\nc", title="t" * 79 + " u")
     assert any("cut" in w for w in result.warnings)  # the cut is named
     here = mem.read("cut").record
-    assert (here.description, here.title, here.body) == ("d" * 159, "t" * 79, "b" * 1999)
+    assert (here.description, here.title, here.body) == ("d" * 159 + "…", "t" * 79, "d" * 159 + " e\n\n" + "b" * 1999)
     out = run_cli("--project", project, "--json", "read", "cut")
     there = json.loads(out.stdout)
     assert (there["description"], there["title"], there["body"]) == (here.description, here.title, here.body)

@@ -478,3 +478,36 @@ def test_a_rebuild_removes_what_a_killed_rebuild_left_and_not_one_at_work(isolat
     finally:
         working.kill()
         working.wait()
+
+
+@pytest.mark.slow
+def test_a_read_only_home_is_said_as_one_by_reindex_and_doctor(fs, project):
+    """Issue 28 trial: on a read-only home ``reindex`` said it "cannot remove a leftover search index" and
+    ``doctor`` suggested ``chmod u+w``, which a read-only mount refuses too (EROFS)."""
+    home, how = fs
+    _store(home, project)
+    prefix: list[str] = []
+    if how == "tmpfs":
+        assert subprocess.run(["mount", "-o", "remount,ro", str(home.parent)]).returncode == 0
+        state, hint = "on a read-only file system", "remount its read-only file system read-write"
+    else:
+        _read_only_modes(home.parent)
+        prefix, state, hint = UNPRIVILEGED, "not writable", "make it writable (chmod u+w)"
+    done = _cli(project, "reindex", prefix=prefix)
+    assert done.returncode != 0, how
+    assert f"the home {home} is {state}: the search index cannot be rebuilt there and was kept as it was; search " \
+           "and recall still answer (from the index as it is, else from the memory files)" in done.stderr, \
+        (how, done.stderr)
+    assert f"(to rebuild the index, {hint}" in done.stderr and "leftover" not in done.stderr, how
+    doctor = _cli(project, "doctor", prefix=prefix)
+    if how == "tmpfs":  # the anchor of the project's journal cannot be written: remount, never chmod
+        assert "chmod" not in doctor.stdout + doctor.stderr, doctor.stdout
+        assert "journal.anchor is not writable: remount its read-only file system read-write" in doctor.stdout
+    assert "staging-host" in _cli(project, "search", "staging", prefix=prefix).stdout, how  # control: search answers
+    if how == "tmpfs":
+        subprocess.run(["mount", "-o", "remount,rw", str(home.parent)], check=True)
+    else:
+        for root, _dirs, _files in os.walk(home.parent):
+            os.chmod(root, 0o755)
+    again = _cli(project, "reindex")
+    assert again.returncode == 0, (how, again.stderr)  # control: writable again, it rebuilds

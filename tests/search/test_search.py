@@ -63,11 +63,13 @@ def test_fts_syntax_is_plain_text(bm25, query):
         assert names(results) == ["syntax"]  # the words themselves are searched
     elif query == "a OR b":
         assert names(results) == ["syntax"] and results[0].score > 0.9  # "a", "or" are function words: "b" matches
+    elif query == "NOT":  # a word, not an operator; in capitals, as the memory writes it, it is an acronym
+        assert names(results) == ["syntax"] and results[0].why["terms"] == ["not"]
     elif query in ("NEAR(x y)", "body:auth"):
         # Searched as words too: a partial match ("near", "auth" in no memory) is listed, weak.
         assert names(results) == ["syntax"] and results[0].score < 0.5
         assert bm25.search(query, min_score=0.5) == []  # a number: only the hits scoring at least that
-    else:  # "NOT" too: a function word alone is no content word a memory shares
+    else:
         assert results == []
 
 

@@ -251,3 +251,29 @@ def test_a_tie_larger_than_the_embedded_ones_embeds_the_sentences_echoing_the_qu
     assert len(found) == count + 1  # every note holding the words is listed
     assert found[0] == "z-host"  # the sentence that means the answer
     assert found[1].startswith("a-")  # control: the others follow
+
+
+def test_a_function_word_in_capitals_is_an_acronym_where_the_memory_writes_it_so(five):
+    five.write("vpn-owner", "The IT team owns the VPN", "project", "Ask them for access.")
+    five.write("it-lowercase", "Deploys run nightly", "project", "if it fails, it retries twice")
+    found = five.search("IT")
+    assert names(found) == ["vpn-owner"] and found[0].score > 0.9  # not the memory writing "it" in lower case
+    assert names(five.search("the IT team"))[0] == "vpn-owner"
+    assert names(five.search("deploys"))[0] == "it-lowercase"  # control: that memory answers its own words
+    for query in ("it", "is it", "IS IT OK", "the and of to"):  # no capitals, or capitals throughout: no acronym
+        assert five.search(query) == [], query
+        assert five.recall(query) == "", query
+    for prompt in ("is it ok?", "Is it OK?", "ok, is it done?"):
+        assert five.recall(prompt) == "", prompt
+    assert "vpn-owner" in five.recall("who in IT owns the VPN?")  # control: the same store recalls
+
+
+def test_acronyms_are_read_from_the_query_as_written():
+    from memdir.search.tokenize import acronyms, writes_in_capitals
+
+    assert acronyms("IT") == {"it": "IT"}
+    assert acronyms("ask IT-team about it") == {"it": "IT"}
+    assert acronyms("a OR b") == {"or": "OR"}
+    assert acronyms("is it ok?") == {} and acronyms("IS IT OK") == {} and acronyms("VPN") == {}
+    assert writes_in_capitals("The IT team", "IT") and writes_in_capitals("ITTeam owns", "IT")
+    assert not writes_in_capitals("ITEM list", "IT") and not writes_in_capitals("it is", "IT")

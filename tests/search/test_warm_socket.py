@@ -12,7 +12,7 @@ import socket
 import pytest
 
 from memdir import Memory
-from memdir.search import warm
+from memdir.search import runtime as sockets, warm
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def runtime(tmp_path, monkeypatch):
     os.mkdir(tmp, 0o1777)
     os.chmod(tmp, 0o1777)
     monkeypatch.setenv("XDG_RUNTIME_DIR", run)
-    monkeypatch.setattr(warm, "SHARED_TMP", tmp)
+    monkeypatch.setattr(sockets, "SHARED_TMP", tmp)
     yield run, tmp
     import shutil
 
@@ -140,3 +140,47 @@ def test_a_runtime_directory_too_long_for_a_socket_is_passed_over(runtime, monke
     assert str(path).startswith(os.path.join(tmp, f"memdir-{os.getuid()}") + "/") and len(str(path)) <= 100
     monkeypatch.setenv("XDG_RUNTIME_DIR", run)  # control: a short one is used
     assert str(warm.socket_path("/some/home", create=True)).startswith(run + "/memdir/")
+
+
+def test_dead_sockets_of_gone_homes_are_swept_and_a_live_one_stays(runtime, tmp_path):
+    """Issue 28 trial: the runtime directory kept the socket of every home that ever had a warm process.
+    A socket nothing listens on (its process gone) is removed when a warm process starts or a hook finds
+    its home's socket dead; one a live process holds is never removed, nor a fresh one (bound, not yet
+    listening), nor anything that is not a socket."""
+    run, _tmp = runtime
+    directory = os.path.join(run, "memdir")
+    os.makedirs(directory, 0o700, exist_ok=True)
+    old = __import__("time").time() - 2 * sockets.SWEEP_GRACE
+
+    def bound(name: str, listen: bool) -> socket.socket:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.bind(os.path.join(directory, name))
+        if listen:
+            sock.listen(1)
+        os.utime(os.path.join(directory, name), (old, old))
+        return sock
+
+    gone = bound("0" * 16 + ".sock", listen=False)
+    gone.close()  # the process of a deleted home: its file stays, nothing listens
+    live = bound("1" * 16 + ".sock", listen=True)
+    fresh = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    fresh.bind(os.path.join(directory, "2" * 16 + ".sock"))  # just bound: inside the grace
+    with open(os.path.join(directory, "notes.txt"), "w") as other:
+        other.write("not a socket")
+    try:
+        assert sockets.dead(os.path.join(directory, "0" * 16 + ".sock")) is True
+        assert sockets.dead(os.path.join(directory, "1" * 16 + ".sock")) is False
+        # a hook of a home whose socket is dead: its request finds it refused and sweeps
+        home = tmp_path / "home"
+        home.mkdir()
+        mine = warm.socket_path(home, create=True)
+        dying = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        dying.bind(str(mine))
+        dying.close()
+        os.utime(mine, (old, old))
+        assert warm.request(home, {"query": ""}) is None
+        assert sorted(os.listdir(directory)) == ["1" * 16 + ".sock", "2" * 16 + ".sock", "notes.txt"]
+        assert sockets.swept() == []  # nothing more to remove: the live, the fresh and the file stay
+    finally:
+        live.close()
+        fresh.close()

@@ -186,17 +186,16 @@ def test_delete_after_rename_forgets_the_renamed_memorys_value_under_a_tombstone
     go(mem, command="rename", old_path="/memories/project/coffee.md", new_path="/memories/project/drinks.md")
     old = go(mem, command="delete", path="/memories/project/coffee.md")
     assert old.is_error is True
-    assert old.text == ("The path /memories/project/coffee.md does not exist: it was renamed or replaced (now "
-                        "/memories/project/drinks.md); delete the memory where it is now to forget it")
+    stale = ("/memories/project/coffee.md: it is the old name of a memory that was renamed or replaced (it is "
+             "/memories/project/drinks.md now); the name stays with that memory's history and cannot be reused — ")
+    assert old.text == f"Cannot delete {stale}delete /memories/project/drinks.md instead"
     taken = go(mem, command="create", path="/memories/project/coffee.md", file_text="# Drinks latte")
-    assert taken.text == ("The path /memories/project/coffee.md does not exist: it was renamed or replaced (now "
-                          "/memories/project/drinks.md); its name stays with its history — create the memory under "
-                          "another name")
+    assert taken.text == (f"Cannot create {stale}choose another name, or change /memories/project/drinks.md with "
+                          "str_replace or insert")
     assert mem.tombstones().tombstones == ()
     viewed = go(mem, command="view", path="/memories/project/coffee.md")
     assert viewed.is_error is True
-    assert viewed.text == ("The path /memories/project/coffee.md does not exist: it was renamed or replaced (now "
-                           "/memories/project/drinks.md)")
+    assert viewed.text == f"Cannot view {stale}view /memories/project/drinks.md instead"
     assert go(mem, command="view", path="/memories/project/drinks.md").text == (  # control: the new path shows it
         "Here's the content of /memories/project/drinks.md with line numbers:\n     1\t# Drinks espresso\n     2\tNo sugar.")
     assert mem.read("drinks", count=False).record.body == "# Drinks espresso\nNo sugar."  # control: the renamed memory is untouched
@@ -228,8 +227,46 @@ def test_a_renamed_path_names_the_end_of_its_chain_of_renames(mem):
     go(mem, command="rename", old_path="/memories/project/a.md", new_path="/memories/project/b.md")
     go(mem, command="rename", old_path="/memories/project/b.md", new_path="/memories/project/c.md")
     assert go(mem, command="view", path="/memories/project/a.md").text == (
-        "The path /memories/project/a.md does not exist: it was renamed or replaced (now /memories/project/c.md)")
+        "Cannot view /memories/project/a.md: it is the old name of a memory that was renamed or replaced (it is "
+        "/memories/project/c.md now); the name stays with that memory's history and cannot be reused — view "
+        "/memories/project/c.md instead")
     assert go(mem, command="view", path="/memories/project/c.md").text.endswith("2\tNever after 4pm.")  # control
     go(mem, command="delete", path="/memories/project/c.md")
     assert go(mem, command="view", path="/memories/project/a.md").text == (  # nothing holds it now: no path named
-        "The path /memories/project/a.md does not exist: it was renamed or replaced")
+        "Cannot view /memories/project/a.md: it is the old name of a memory that was renamed or replaced (by c, "
+        "deleted since); the name stays with that memory's history and cannot be reused — create the memory "
+        "under another name")
+    edit = go(mem, command="str_replace", path="/memories/project/a.md", old_str="4pm", new_str="5pm")
+    assert edit.is_error is True and "reactivate" not in edit.text  # a flag this tool does not have
+    assert edit.text.startswith("Cannot edit /memories/project/a.md: it is the old name of a memory") and \
+        edit.text.endswith("— create the memory under another name")
+    gone = go(mem, command="str_replace", path="/memories/project/c.md", old_str="4pm", new_str="5pm")
+    assert gone.is_error is True and "memdir history" not in gone.text
+    assert gone.text.startswith('The path /memories/project/c.md does not exist: memory "c" was deleted from the '
+                                "project layer (tombstone t-") and \
+        gone.text.endswith("); create /memories/project/c.md to write a new memory there")
+    fresh = go(mem, command="create", path="/memories/project/c.md", file_text="# Deploys on Mondays")
+    assert fresh.text == "File created successfully at: /memories/project/c.md"  # as the message said
+
+
+def test_after_a_rename_every_command_on_the_old_name_says_the_same_and_what_the_tool_can_do(mem):
+    go(mem, command="create", path="/memories/project/a.md", file_text="# Deploys on Fridays\nNever after 4pm.")
+    go(mem, command="rename", old_path="/memories/project/a.md", new_path="/memories/project/b.md")
+    stale = ("/memories/project/a.md: it is the old name of a memory that was renamed or replaced (it is "
+             "/memories/project/b.md now); the name stays with that memory's history and cannot be reused — ")
+    back = go(mem, command="rename", old_path="/memories/project/b.md", new_path="/memories/project/a.md")
+    assert (back.is_error, back.text) == (True, f"Cannot rename to {stale}choose another name, or change "
+                                                "/memories/project/b.md with str_replace or insert")
+    create = go(mem, command="create", path="/memories/project/a.md", file_text="# Deploys on Mondays")
+    assert create.text == back.text.replace("Cannot rename to", "Cannot create")
+    for command in ({"command": "str_replace", "old_str": "4pm", "new_str": "5pm"},
+                    {"command": "insert", "insert_line": 0, "insert_text": "x"}):
+        edit = go(mem, path="/memories/project/a.md", **command)
+        assert (edit.is_error, edit.text) == (True, f"Cannot edit {stale}edit /memories/project/b.md instead")
+    moved = go(mem, command="rename", old_path="/memories/project/a.md", new_path="/memories/project/c.md")
+    assert moved.text == f"Cannot rename {stale}rename /memories/project/b.md instead"
+    done = go(mem, command="str_replace", path="/memories/project/b.md", old_str="4pm", new_str="5pm")
+    assert done.is_error is False  # control: the path the message names takes the edit
+    assert mem.read("b", count=False).record.body == "# Deploys on Fridays\nNever after 5pm."
+    other = go(mem, command="rename", old_path="/memories/project/b.md", new_path="/memories/project/d.md")
+    assert other.text == "Successfully renamed /memories/project/b.md to /memories/project/d.md"  # another name

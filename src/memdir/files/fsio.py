@@ -190,6 +190,28 @@ def read_foreign(path: Path | str, limit: int, *, follow: bool = True, head: boo
     return Foreign(data)
 
 
+def read_only_mount(path: Path | str) -> bool:
+    """True when ``path`` (or, when it does not exist, its nearest existing parent) lies on a file
+    system mounted read-only (``statvfs``'s ``ST_RDONLY``: ``EROFS`` to every write). False where
+    that cannot be told (no ``statvfs``). Never raises."""
+    here = Path(path)
+    while not os.path.lexists(here) and here != here.parent:
+        here = here.parent
+    try:
+        return bool(os.statvfs(here).f_flag & getattr(os, "ST_RDONLY", 0))
+    except (OSError, AttributeError):
+        return False
+
+
+def writable_hint(path: Path | str) -> str:
+    """What a person does so that ``path`` can be written: remount a read-only file system (no
+    ``chmod`` changes a read-only mount: it fails with ``EROFS`` too), else give the owner write
+    permission. The one wording of that advice."""
+    if read_only_mount(path):
+        return "remount its read-only file system read-write (mount -o remount,rw)"
+    return "make it writable (chmod u+w)"
+
+
 def unlink(path: Path) -> bool:
     """Remove ``path``; False when it was already gone."""
     try:

@@ -28,7 +28,7 @@ from ..layer.history import version_bytes
 from ..layer.index import whole_days
 from ..layer.journal import Event, now_utc
 from ..layer.layer import Layer
-from ..layer.succession import explain_tombstone, refuse_superseded
+from ..layer.succession import explain_tombstone, name_kept, of_transaction, refuse_superseded
 from ..results import Decision, DeleteResult, PruneCandidate, WriteResult
 from ..text.names import normalize_name, same_name
 from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, make, match
@@ -36,6 +36,8 @@ from .duplicates import check_duplicate
 from .forgotten import check_forgotten
 from .fields import (
     MemoryChange,
+    carried,
+    description_whole,
     candidate_name,
     check_readable,
     check_valid_time,
@@ -108,7 +110,10 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
                 raise NotFound(f"cannot rename {rename_from!r}: no such memory in the {layer.scope} layer")
             if source.record.name == name:
                 raise InvalidInput(f"{rename_from!r} is already called {name!r}: a rename needs a different new name")
-            if tx.fresh(name) is not None:
+            taken = tx.fresh(name)
+            if taken is not None and taken.record.status == "superseded":  # its history keeps the name
+                raise Conflict(name_kept(taken.record, of_transaction(taken.record, tx)))
+            if taken is not None:
                 raise Conflict(f"a memory called {name!r} exists; choose another name, or edit {name!r} itself")
             old_name = None if source.record.status == "candidate" else source.record.name
             status = "candidate" if old_name is None else status  # a candidate moves, staying one
@@ -127,6 +132,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
                             f"(memdir review)")
         old = source.record if source else None  # what fields not given keep
         description, type, body = inherit(old, description, type, body, name, change.body_source)
+        body = carried(description_whole(layer.settings, change.description), body)  # kept by an update too
         check_forgotten(tx, source, description, body, name, guard)  # told why when source's successor left it
         if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))

@@ -6,6 +6,8 @@ normalized (:mod:`memdir.text.names`), one-line fields lose line breaks and
 every field loses terminal escapes, controls and bidi overrides
 (:mod:`memdir.text.printable`), secrets are redacted
 (:mod:`memdir.text.redact`) and fence tags escaped (:mod:`memdir.text.fence`).
+A description over ``limit_description`` loses nothing: it is shortened where a reader expects it
+to stop, and its whole text starts the body (:func:`description_whole`, :func:`carried`).
 What an update keeps of a field not given is :func:`inherit`. A free variant of a name (a candidate's,
 ``-v2``, ``-import``, a colliding name's ``-2``) is :func:`free_name`, for every writer.
 What a write asks is one value, :class:`MemoryChange`, declared here once for every level
@@ -15,6 +17,7 @@ What a write asks is one value, :class:`MemoryChange`, declared here once for ev
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
@@ -220,6 +223,40 @@ def _cut(value: str, limit: int, label: str, warnings: list[str]) -> str:
     return value
 
 
+_SENTENCE_END = re.compile(r"[.!?;。！？；](?=\s|$)")
+
+
+def _shortened(text: str, limit: int) -> str:
+    """``text`` (one line, over ``limit`` characters) cut to at most ``limit`` where a reader expects it
+    to stop: after the last sentence ending in its second half; else at the last space there, with "…";
+    else at ``limit − 1`` characters with "…" (a CJK line has no spaces)."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, limit + 1) if limit // 2 <= m.end() <= limit]
+    if ends:
+        return text[:ends[-1]]
+    space = text.rfind(" ", limit // 2, limit)
+    return (text[:space].rstrip() if space > 0 else text[:limit - 1]) + "…"
+
+
+def description_whole(settings: Settings, description) -> str | None:
+    """The whole text of a description over ``limit_description`` characters, as the body carries it
+    (printable, secrets redacted, fence tags escaped); None for a description that fits, or none
+    given. The limit keeps one index line short (the seed's ``memory_write`` cuts at 160 and loses
+    the rest, reference/seed-behaviour.md); memdir keeps the rest in the body (issue 28)."""
+    if not isinstance(description, str):
+        return None
+    text = _printable(description, "description", []).strip()
+    return sanitize(text, {}) if len(text) > settings.limit_description else None
+
+
+def carried(whole: str | None, body: str) -> str:
+    """``body`` starting with ``whole`` (:func:`description_whole`) as its first paragraph, unless it
+    already does (a second pass of the same write, an update repeating the description) or ``whole``
+    is None."""
+    if not whole or body == whole or body.startswith(whole + "\n\n"):
+        return body
+    return whole + "\n\n" + body if body else whole
+
+
 def _printable(value: str, label: str, warnings: list[str], *, one_line: bool = True) -> str:
     """``value`` as the printable rule wants it (:mod:`memdir.text.printable`):
     a one-line field with its line breaks collapsed to spaces, any field
@@ -363,17 +400,25 @@ def prepare(settings: Settings, name: str, description: str | None, type: str | 
                         f"with {written!r} as its title (either name finds it)")
     # Stripped again after the cut and the escapes: a cut can end on a space, which the file
     # would not keep (the parser strips), so the write's answer and the file would differ (issue 13).
+    whole = description_whole(settings, description)
     if description is not None:
-        description = _printable(description, "description", warnings)
-        description = sanitize(_cut(description, settings.limit_description, "description", warnings), counts,
-                               "description", warnings).strip()
+        description = _printable(description, "description", warnings).strip()
+        if whole is not None:  # shortened, and its whole text starts the body: nothing is lost
+            cut = _shortened(description, settings.limit_description)
+            warnings.append(f"description cut from {len(description)} to {len(cut)} characters (limit_description "
+                            f"{settings.limit_description}); its whole text starts the body")
+            description = cut
+        description = sanitize(description, counts, "description", warnings).strip()
         if not description:
             raise InvalidInput("description must not be empty (it held only control characters)")
     if body is not None:
-        body = _printable(body, "body", warnings, one_line=False)
+        body = _printable(body, "body", warnings, one_line=False).strip()
         limit = body_limit(settings, actor)
-        body = body.strip() if limit is None else _cut(body.strip(), limit, "body", warnings)
-        body = sanitize(body, counts, "body", warnings).strip()
+        rest = body  # the limit bounds the body given, not the description's text it starts with
+        if whole and (body == whole or body.startswith(whole + "\n\n")):
+            rest = body[len(whole):].lstrip("\n")
+        rest = rest if limit is None else _cut(rest, limit, "body", warnings)
+        body = sanitize(carried(whole, rest), counts, "body", warnings).strip()
     given = _printable(title or "", "title", warnings)
     title = given or normalized.title or (written if keep else None)
     if title:

@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..errors import NotFound, StoreError
-from ..files.fsio import NOFOLLOW, atomic_write, digest, ensure_dir, read_bytes
+from ..files.fsio import NOFOLLOW, atomic_write, digest, ensure_dir, read_bytes, writable_hint
 from ..files.layout import ANCHOR_FILE, JOURNAL_FILE, OBJECTS_DIR, TORN_FILE
 
 ANCHOR_BYTES = 256  # the anchor's fixed size: rewritten in place with one write
@@ -333,11 +333,11 @@ class Journal:
         if not stat.S_ISREG(st.st_mode):
             return f"{path} is not a regular file; memdir keeps the journal's anchored head there: remove it"
         if not write:
-            return None if os.access(path, os.W_OK) else f"{path} is not writable: make it writable (chmod u+w)"
+            return None if os.access(path, os.W_OK) else f"{path} is not writable: {writable_hint(path)}"
         try:
             os.close(os.open(path, os.O_WRONLY | NOFOLLOW | getattr(os, "O_NONBLOCK", 0)))
         except OSError as exc:
-            return f"cannot write {path}: {exc.strerror or exc}; make it writable (chmod u+w)"
+            return f"cannot write {path}: {exc.strerror or exc}; {writable_hint(path)}"
         return None
 
     def check_anchor(self) -> str | None:

@@ -116,6 +116,16 @@ def superseded_refusal(record: MemoryRecord, found: Successor | None, doing: str
             f"reactivate {name!r} explicitly ({REACTIVATE})")
 
 
+def name_kept(record: MemoryRecord, found: Successor | None) -> str:
+    """Why the name of the superseded ``record`` cannot be a rename's new name, ``found`` being its
+    :func:`successor`: a renamed or replaced memory keeps its name with its history (its versions, and
+    what reactivating it brings back), so the name is taken though no active memory shows it."""
+    name = record.name
+    now = f", now {found.phrase()}" if found is not None else ""
+    return (f"the name {name!r} is kept by the history of a memory that was renamed or replaced{now}; "
+            "choose another name")
+
+
 def refuse_superseded(entry, refuse: bool, doing: str, tx) -> None:
     """Raise :class:`Refused` (:func:`superseded_refusal`) when ``refuse`` and ``entry`` (a scan entry or
     None) holds a superseded memory of the layer of transaction ``tx``: writing to it without reactivating
@@ -143,5 +153,5 @@ def explain_tombstone(exc: TombstoneRefused, entry, tx) -> TombstoneRefused:
         stone=exc.stone, why=exc.why)
 
 
-__all__ = ["Successor", "explain_tombstone", "of_transaction", "refuse_superseded",
+__all__ = ["Successor", "explain_tombstone", "name_kept", "of_transaction", "refuse_superseded",
            "successor", "superseded_refusal"]

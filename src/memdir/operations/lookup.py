@@ -170,11 +170,12 @@ def writable(session: Session, scope: str | None) -> list[Layer]:
             if layer.scope != "team" or scope == "team" or session.actor == "human"]
 
 
-def deleted(layers: Iterable[Layer], key: str) -> str | None:
+def deleted(layers: Iterable[Layer], key: str, history: bool = True) -> str | None:
     """The message for ``key`` (a normalized name) when the last content version the journal of one of
     ``layers`` (first that has it) holds of it is a deletion: ``memory "beta" was deleted from the project
     layer (tombstone t-…); `memdir history beta` shows its versions`` (the tombstone only while it is in
-    force). None when no layer's journal shows ``key`` deleted (never there, or living). A layer whose
+    force; the last clause only with ``history``: a caller without that command says what it can do).
+    None when no layer's journal shows ``key`` deleted (never there, or living). A layer whose
     journal or tombstones cannot be read is passed over."""
     for layer in layers:
         try:
@@ -188,7 +189,8 @@ def deleted(layers: Iterable[Layer], key: str) -> str | None:
             continue
         how = "" if last.action == "delete" else f" (by {last.action})"
         return (f'memory "{key}" was deleted{how} from the {layer.scope} layer'
-                + (f" (tombstone {stone})" if stone else "") + f"; `memdir history {key}` shows its versions")
+                + (f" (tombstone {stone})" if stone else "")
+                + (f"; `memdir history {key}` shows its versions" if history else ""))
     return None
 
 

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 from ..errors import StoreError
-from ..files.fsio import NOFOLLOW, ensure_dir
+from ..files.fsio import NOFOLLOW, ensure_dir, read_only_mount, writable_hint
 
 INDEX_DB = "index.sqlite"
 SCHEMA_VERSION = 4  # 2: rows per memory (the layer's scan), files table; 3: origin column; 4: accents folded
@@ -379,6 +379,13 @@ def rebuild(home: Path, fill) -> None:
     for a full disk (:func:`disk_full`)."""
     path = db_path(home)
     new = path.with_name(f"{path.name}{BUILD_SUFFIX}{os.getpid()}")
+    ro = read_only_mount(path.parent)
+    if ro or (path.parent.is_dir() and not os.access(path.parent, os.W_OK)):  # every unlink and create would fail
+        raise StoreError(f"the home {path.parent} is {'on a read-only file system' if ro else 'not writable'}: the "
+                         "search index cannot be rebuilt there and was kept as it was; search and recall still answer "
+                         "(from the index as it is, else from the memory files), and so do list, read and context "
+                         "(to rebuild the index, "
+                         f"{writable_hint(path.parent)})")
     close_all()
     conn = None
     try:

@@ -39,8 +39,8 @@ from . import relevance
 from .index import layer_key
 from .near import rows as near_rows
 from .sync import index_error, rebuilt_when_damaged, sync
-from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq
-from .tokenize import MAX_QUERY_CHARS, fts_query, is_stopword, query_terms, tokens
+from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals
+from .tokenize import MAX_QUERY_CHARS, acronyms, fts_query, is_stopword, query_terms, tokens
 
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
 PIN_BOOST = 0.10
@@ -331,17 +331,32 @@ def _query_vector(query: str):
 
 def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float], keywords: bool,
               counts: dict[str, int], total: int,
-              compounds: dict[str, tuple[str, str]] | None = None) -> dict[int, relevance.Evidence]:
-    weights = relevance.term_weights(terms, counts, total)
-    as_terms = relevance.Prefixes(weights, compounds)
+              compounds: dict[str, tuple[str, str]] | None = None,
+              capitals: dict[int, frozenset[str]] | None = None) -> dict[int, relevance.Evidence]:
+    """The evidence of each memory of ``ids``. A memory of ``capitals`` (row id → the query's acronyms it
+    writes in capitals, :func:`memdir.search.terms.in_capitals`) is read with those acronyms as content
+    terms, weighed by how many memories write them so; every other memory with the query's own terms."""
+    capitals = capitals or {}
+    in_caps = {t: sum(1 for held in capitals.values() if t in held) for held in capitals.values() for t in held}
+    readings: dict[frozenset[str], tuple] = {}
+
+    def reading(acronyms: frozenset[str]) -> tuple:
+        if acronyms not in readings:
+            these = terms + sorted(acronyms - set(terms))
+            freq = {**counts, **{t: in_caps[t] for t in acronyms}}
+            weights = relevance.term_weights(these, freq, total, acronyms)
+            strong = set(these) - relevance.soft_terms(these, kept=acronyms)  # unknown CJK bigrams count
+            present = {t for t in these if freq.get(t, 0)}
+            readings[acronyms] = (weights, relevance.Prefixes(weights, compounds), strong, present)
+        return readings[acronyms]
+
     median = relevance.median(cosines.values()) if cosines else None
     top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
-    strong = set(terms) - relevance.soft_terms(terms)  # unknown CJK bigrams count: they may be the topic
-    present = {t for t in terms if counts.get(t, 0)}
     out = {}
     marks = ",".join("?" * len(ids))
     for rowid, name, title, description, body in conn.execute(
             f"SELECT rowid, name, title, description, body FROM fts WHERE rowid IN ({marks})", ids):
+        weights, as_terms, strong, present = reading(capitals.get(rowid, frozenset()))
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
         out[rowid] = relevance.evidence(weights, head, as_terms((body or "").split()), strong, keywords,
                                          cosines.get(rowid), median, top, present)
@@ -401,6 +416,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     layers = list(scope_of)
     conn = sync(session.home, in_scope)
     terms = query_terms(query)
+    spellings = acronyms(query)  # "IT": a content word for the memories writing it so
     now = time.time()
     where = _where(layers, include_muted, now, filters or Filters())
     try:
@@ -421,12 +437,17 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 have.update((m.id, m) for m in _load(conn, [row for row in near if row[0] not in have]))
                 first = [have[i] for i, _ in near if i in have]
                 lexical = (first + [m for m in lexical if m.id not in {n.id for n in first}])[:pool]
+            capitals = in_capitals(conn, spellings) if spellings else {}
+            if capitals:  # a memory writing the query's acronym in capitals is a candidate, whatever BM25 says
+                have = {memory.id for memory in lexical}
+                lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where))[:pool]
             cosines = _dense(conn, session, query, layers, where, embed_query) if query.strip() else {}
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             keywords = explicit or _keywords(query, terms)
-            found = _evidence(conn, list(rows), terms, cosines, keywords, counts, total, compounds) if rows else {}
+            found = _evidence(conn, list(rows), terms, cosines, keywords, counts, total, compounds,
+                              capitals) if rows else {}
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again

@@ -164,14 +164,16 @@ def score(evidence: Evidence) -> float:
     return _sigmoid(z)
 
 
-def soft_terms(terms: list[str], doc_freq: dict[str, int] | None = None) -> set[str]:
+def soft_terms(terms: list[str], doc_freq: dict[str, int] | None = None,
+               kept: frozenset[str] = frozenset()) -> set[str]:
     """The terms of a query that weigh :data:`SOFT_WEIGHT`: filler; function
     words (a query of nothing else keeps them as its terms:
     :func:`~memdir.search.tokenize.query_terms`; "the" is no content word a
     memory shares); bigrams of hiragana alone (Japanese inflections and
     particles) when the query has other terms; and, when ``doc_freq`` is
     given, CJK bigrams that no memory holds (mostly pairs that straddle a
-    word boundary)."""
+    word boundary). Never a term of ``kept`` (an acronym the query and the
+    memory both write in capitals: :func:`~memdir.search.tokenize.acronyms`)."""
     from .tokenize import has_cjk, is_stopword
 
     kana = {t for t in terms if _HIRAGANA.fullmatch(t)}
@@ -180,18 +182,19 @@ def soft_terms(terms: list[str], doc_freq: dict[str, int] | None = None) -> set[
         out |= kana
     if doc_freq is not None:
         out |= {t for t in terms if doc_freq.get(t, 0) == 0 and has_cjk(t)}
-    return out
+    return out - kept
 
 
 _HIRAGANA = re.compile("[\u3040-\u309f]+")
 
 
-def term_weights(terms: list[str], doc_freq: dict[str, int], total_docs: int) -> dict[str, float]:
+def term_weights(terms: list[str], doc_freq: dict[str, int], total_docs: int,
+                 kept: frozenset[str] = frozenset()) -> dict[str, float]:
     """Each query term's weight: IDF against the store plus
-    :data:`BACKGROUND_DOCS`, × :data:`SOFT_WEIGHT` for :func:`soft_terms`,
-    × :data:`GENERIC_WEIGHT` for :data:`GENERIC` words."""
+    :data:`BACKGROUND_DOCS`, × :data:`SOFT_WEIGHT` for :func:`soft_terms`
+    (``kept`` as there), × :data:`GENERIC_WEIGHT` for :data:`GENERIC` words."""
     n_all = total_docs + BACKGROUND_DOCS
-    softened = soft_terms(terms, doc_freq)
+    softened = soft_terms(terms, doc_freq, kept)
     out = {}
     for term in terms:
         n = doc_freq.get(term, 0)

@@ -5,12 +5,14 @@ a BM25 pass (:func:`discriminating`), and which compound terms the index
 also holds written as two words (:func:`compounds`: ``timeout`` / ``time
 out``, with :func:`add_phrase_freq` counting those). Reads the ``fts`` and
 ``fts_terms`` tables of :mod:`memdir.search.index` inside the caller's
-transaction; writes nothing.
+transaction; writes nothing. The index holds terms case-folded, so the
+memories writing a query's acronym in capitals (:func:`in_capitals`) are
+read from the ``docs`` table's text as written.
 """
 
 from __future__ import annotations
 
-from .tokenize import compound_splits, is_compound, is_stopword, prefixable
+from .tokenize import compound_splits, is_compound, is_stopword, prefixable, writes_in_capitals
 
 
 def discriminating(terms: list[str], total: int, counts: dict[str, int]) -> list[str]:
@@ -81,4 +83,22 @@ def doc_freq(conn, terms: list[str], total: int) -> dict[str, int]:
     return out
 
 
-__all__ = ["COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq"]
+def in_capitals(conn, spellings: dict[str, str]) -> dict[int, frozenset[str]]:
+    """``{row id: the terms of spellings it writes in capitals}`` over every
+    indexed memory (title, description or body), for ``spellings`` as
+    :func:`~memdir.search.tokenize.acronyms` gives them (``{"it": "IT"}``);
+    rows writing none are left out, ``{}`` for no spellings. SQLite's
+    ``instr`` is case-sensitive: it narrows the rows, then
+    :func:`~memdir.search.tokenize.writes_in_capitals` decides."""
+    out: dict[int, set[str]] = {}
+    for term, spelling in spellings.items():
+        rows = conn.execute("SELECT id, coalesce(title, ''), description, body FROM docs"
+                            " WHERE instr(coalesce(title, ''), ?) OR instr(description, ?) OR instr(body, ?)",
+                            (spelling, spelling, spelling))
+        for rowid, *texts in rows:
+            if any(writes_in_capitals(text or "", spelling) for text in texts):
+                out.setdefault(rowid, set()).add(term)
+    return {rowid: frozenset(held) for rowid, held in out.items()}
+
+
+__all__ = ["COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]

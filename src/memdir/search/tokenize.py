@@ -23,6 +23,13 @@ same terms:
   a run of one character stays a single character (the usual scheme of
   CJK-aware full-text engines, e.g. Lucene's CJKBigramFilter).
 
+Case is folded, with one exception read from the raw text, never from the
+index: a function word a query writes in capitals (``IT``, ``OR``, ``AS``;
+two letters or more, :func:`acronyms`) is an acronym, a content word for
+the memories that write it in capitals too (:func:`writes_in_capitals`),
+and stays a function word for the others. A query in capitals throughout
+(``IS IT OK``) is shouted, not spelled: its case says nothing.
+
 The output tokens hold only letters and digits, so they are safe inside a
 quoted FTS5 string; :func:`fts_query` builds the one query form memdir sends,
 every token quoted, so user text never reaches FTS syntax.
@@ -154,8 +161,7 @@ def fold_accents(word: str) -> str:
 
 
 def _word_tokens(word: str) -> list[str]:
-    parts = [p for chunk in _SEPARATORS.split(word) for p in _CAMEL.split(chunk) if p]
-    folded = [fold_accents(p.casefold()) for p in parts]
+    folded = [fold_accents(p.casefold()) for p in _parts(word)]
     if len(folded) == 1:
         return [stem(folded[0])]
     return ["".join(folded), *(stem(p) for p in folded)]
@@ -247,9 +253,45 @@ def is_compound(term: str, first: str, second: str) -> bool:
     return stem(first + second) == term
 
 
+def _parts(word: str) -> list[str]:
+    """The parts of one word segment as written (case kept): ``IT-team`` → ``IT team``."""
+    return [p for chunk in _SEPARATORS.split(word) for p in _CAMEL.split(chunk) if p]
+
+
+def acronyms(query: str) -> dict[str, str]:
+    """``{term: spelling}`` of the function words ``query`` writes in capitals
+    (two letters or more, the term a stopword: ``"The IT team"`` →
+    ``{"it": "IT"}``); ``{}`` when there is none or when every cased word of a
+    query of several is in capitals (``"IS IT OK"``: shouted, not spelled). Pure."""
+    text = unicodedata.normalize("NFKC", query[:MAX_QUERY_CHARS])
+    if not any("A" <= c <= "Z" for c in text):
+        return {}
+    parts = [p for m in SEGMENT.finditer(text) if m.group("word") for p in _parts(m.group("word"))]
+    cased = [p for p in parts if p.upper() != p.lower()]
+    if len(cased) > 1 and all(p.isupper() for p in cased):
+        return {}
+    out: dict[str, str] = {}
+    for part in parts:
+        if len(part) >= 2 and part.isascii() and part.isalpha() and part.isupper():
+            term = stem(part.lower())
+            if is_stopword(term):
+                out.setdefault(term, part)
+    return out
+
+
+def writes_in_capitals(text: str, spelling: str) -> bool:
+    """True when ``text`` (as written, not normalized) holds ``spelling`` (an
+    :func:`acronyms` spelling, ``IT``) as a whole word or a whole part of an
+    identifier (``IT-team``, ``ITTeam``); not inside a longer word (``ITEM``). Pure."""
+    if spelling not in text:
+        return False
+    return any(spelling in m.group("word") and spelling in _parts(m.group("word"))
+               for m in SEGMENT.finditer(text) if m.group("word"))
+
+
 def has_cjk(text: str) -> bool:
     """True when ``text`` holds a CJK character (Han, kana or Hangul)."""
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["COMPOUND_MIN", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_stopword", "PREFIX_MIN", "prefixable", "query_terms", "available", "require", "stem", "tokens"]
+__all__ = ["COMPOUND_MIN", "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_stopword", "PREFIX_MIN", "prefixable", "query_terms", "available", "require", "stem", "tokens"]

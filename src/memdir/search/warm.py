@@ -42,14 +42,10 @@ or one of its own — serves them instead:
   when the server's index generation is not the caller's (its doc ids
   might not be the caller's).
 
-The socket lives where its path always fits ``sockaddr_un`` (about 100
-bytes), whatever the home's path: ``$XDG_RUNTIME_DIR/memdir/<16 hex>.sock``
-when that runtime directory is this user's and private, else
-``/tmp/memdir-<uid>/<16 hex>.sock`` — the hex a SHA-256 of the home's real
-path, so each home has its own. The directory is made 0700 and used only
-while it is a real directory of this user that no one else may enter
-(:func:`runtime_dir`): another user's socket there could feed a prompt hook
-made-up cosines. A platform without Unix sockets has no warm process, and
+The socket lives where its path always fits ``sockaddr_un``, in a private
+directory of this user (:mod:`memdir.search.runtime`, which also removes the
+dead sockets of homes gone: when a warm process starts, and when a hook finds
+its home's socket dead). A platform without Unix sockets has no warm process, and
 recall there is lexical in a fresh process; :func:`why_off` says why the warm
 path is off (``memdir doctor``). This module only moves cosines and hooks
 between processes: the rules stay where they live.
@@ -57,6 +53,7 @@ between processes: the rules stay where they live.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import socket
@@ -64,10 +61,9 @@ import threading
 import time
 from pathlib import Path
 
+from .runtime import MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, runtime_dir, socket_path, swept
+
 _serving = threading.local()  # .active in a thread that serves a socket (request() must not ask itself)
-SOCKET_SUFFIX = ".sock"
-SHARED_TMP = "/tmp"  # not $TMPDIR: macOS gives every user a long one; /tmp/memdir-<uid>/ is short everywhere
-MAX_SOCKET_PATH = 100  # bytes of a socket path: sockaddr_un holds 104 (macOS) or 108 (Linux) with the NUL
 CONNECT_TIMEOUT = 0.05  # seconds for a local connect: a listening server accepts at once
 ANSWER_TIMEOUT = 0.5  # seconds for the answer (one query embedding on a loaded machine)
 RETRY_BIND = 10.0  # seconds between a waiting server's attempts to take the socket over
@@ -80,87 +76,6 @@ MAX_LIFETIME = 12 * 3600.0  # seconds a standalone warm process lives at most (a
 COMMAND = ("-m", "memdir.hooks", "--warm")
 LOCK_FILE = "warm.lock"
 LOG_FILE = "warm.log"
-
-
-def _private(path: str) -> str | None:
-    """Why directory ``path`` may not hold the socket (None when it may): it
-    must be a real directory (not a symlink), owned by this user, that no one
-    else may enter."""
-    import stat
-
-    try:
-        st = os.lstat(path)
-    except OSError as exc:
-        return f"{path} cannot be read ({exc.strerror or exc})"
-    if not stat.S_ISDIR(st.st_mode):
-        return f"{path} is not a directory"
-    if st.st_uid != os.getuid():
-        return f"{path} belongs to another user (uid {st.st_uid})"
-    if st.st_mode & 0o077:
-        return f"{path} may be entered by other users (mode {stat.S_IMODE(st.st_mode):o})"
-    return None
-
-
-def _candidates() -> list[str]:
-    """Directories the socket may live in, best first: ``$XDG_RUNTIME_DIR/memdir``
-    when the runtime directory is set, absolute, private and short enough for
-    a socket path, then ``/tmp/memdir-<uid>``."""
-    out = []
-    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
-    if runtime and os.path.isabs(runtime) and _private(runtime) is None:
-        directory = os.path.join(runtime, "memdir")
-        if len(os.fsencode(os.path.join(directory, "0" * 16 + SOCKET_SUFFIX))) <= MAX_SOCKET_PATH:
-            out.append(directory)
-    out.append(os.path.join(SHARED_TMP, f"memdir-{os.getuid()}"))
-    return out
-
-
-def _name(home: Path) -> str:
-    import hashlib
-
-    real = os.path.realpath(os.fsencode(str(home)))
-    return hashlib.sha256(real).hexdigest()[:16] + SOCKET_SUFFIX
-
-
-def runtime_dir(create: bool = False) -> tuple[str | None, str | None]:
-    """``(directory, None)`` for the directory that holds the sockets of this
-    user, or ``(None, why not)``: the first of ``$XDG_RUNTIME_DIR/memdir`` and
-    ``/tmp/memdir-<uid>`` that exists and is private (:func:`_private`). With
-    ``create`` (the server) a missing one is made 0700 first; without (a
-    client), when none exists yet the first is named — no server has bound
-    there yet, so connecting fails at once. A directory that is not private
-    is passed over, never repaired. Never raises."""
-    if not hasattr(socket, "AF_UNIX") or not hasattr(os, "getuid"):
-        return None, "this platform has no Unix sockets"
-    candidates = _candidates()
-    why = None
-    for path in candidates:
-        if create and not os.path.lexists(path):
-            try:
-                os.mkdir(path, 0o700)
-            except FileExistsError:
-                pass
-            except OSError as exc:
-                why = f"cannot create {path} ({exc.strerror or exc})"
-                continue
-        if not os.path.lexists(path):
-            continue
-        why = _private(path)
-        if why is None:
-            return path, None
-    if not create and not any(os.path.lexists(path) for path in candidates):
-        return candidates[0], None
-    return None, why
-
-
-def socket_path(home: Path, create: bool = False) -> Path | None:
-    """The warm process's socket for ``home`` in :func:`runtime_dir` (made when
-    ``create``), or None when there is no usable directory. Its length does
-    not depend on the home's path."""
-    directory, _why = runtime_dir(create)
-    if directory is None:
-        return None
-    return Path(directory, _name(home))  # ≤ MAX_SOCKET_PATH: a runtime directory too long is passed over
 
 
 def why_off(home: Path, settings) -> str | None:
@@ -315,7 +230,9 @@ def request(home: Path, message: dict, timeout: float = ANSWER_TIMEOUT) -> dict 
             sock.settimeout(timeout)
             sock.sendall(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
             answer = json.loads(_read_line(sock, 64 * 1024 * 1024))
-    except (OSError, ValueError):
+    except (OSError, ValueError) as exc:
+        if getattr(exc, "errno", None) == errno.ECONNREFUSED:
+            swept()  # its process has gone: no dead socket stays in the directory
         return None
     return answer if isinstance(answer, dict) else None
 
@@ -430,6 +347,7 @@ class WarmServer:
             self._inode = os.stat(self.path).st_ino
         except OSError:
             return False
+        swept()  # the sockets of homes whose process has gone (this one listens now: it stays)
         self._sock = sock
         self.listening.set()
         return True

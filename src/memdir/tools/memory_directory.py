@@ -43,7 +43,9 @@ from ..errors import InvalidInput, MemdirError, NotFound
 from ..files.memfile import MalformedMemory, parse
 from ..gateway.edits import BodyEdit, check_body_fits
 from ..gateway.fields import MemoryChange, body_limit
+from ..layer.succession import successor
 from ..operations import memories as operations
+from ..operations.lookup import deleted
 from ..session import Session
 from ..text.fence import escape_stored
 from ..text.names import normalize_name
@@ -149,21 +151,34 @@ def _memory(session: Session, command: dict, key: str = "path") -> Place:
     return where
 
 
-def _gone(session: Session, where: Place, record) -> str:
-    """What a path of a superseded memory (renamed or replaced) is: gone from the directory, as its
-    listing shows, the memory holding its value now named (the end of a chain of renames: a→b→c
-    names c; none when that one was deleted since)."""
-    entries = session.layer(where.scope).scan().entries
-    name, seen = record.superseded_by, {where.name}
-    while name and name not in seen:
-        seen.add(name)
-        entry = entries.get(name)
-        if entry is None or entry.record.status != "superseded":
-            break
-        name = entry.record.superseded_by
-    live = name and name in entries and entries[name].record.status != "superseded"
-    now = f" (now {ROOT}/{where.scope}/{name}{SUFFIX})" if live else ""
-    return f"The path {where.path} does not exist: it was renamed or replaced{now}"
+def _stale(session: Session, where: Place, record, doing: str) -> str:
+    """Why ``doing`` (view, create, edit, delete, rename, rename to) ``where`` is refused when it names a
+    superseded memory (renamed or replaced): the same words from every command. The old name is out of
+    the directory but stays with the memory's history, so nothing can be created or renamed there; the
+    message names what this tool can do instead — the command on the memory's live end (the end of a
+    chain of renames: a→b→c names c; :func:`memdir.layer.succession.successor`), or another name."""
+    layer = session.layer(where.scope)
+    found = successor(record, layer.scan().entries.get, layer.tombstones)
+    live = Place(where.path, where.scope, found.name).canonical() if found and found.state == "active" else None
+    text = f"Cannot {doing} {where.path}: it is the old name of a memory that was renamed or replaced"
+    if live:
+        text += f" (it is {live} now)"
+    elif found is not None and found.state == "deleted":
+        text += f" (by {found.name}, deleted since)"
+    text += "; the name stays with that memory's history and cannot be reused"
+    if doing in ("create", "rename to"):
+        return text + (f" — choose another name, or change {live} with str_replace or insert" if live
+                       else " — choose another name")
+    if live:
+        return text + f" — {'rename' if doing == 'rename' else doing} {live} instead"
+    return text + (" — it is already gone" if doing == "delete" else
+                   " — create the memory under another name")
+
+
+def _superseded(session: Session, where: Place):
+    """The scan entry's record of ``where`` when it is a superseded memory, else None."""
+    entry = session.layer(where.scope).scan().entries.get(where.name)
+    return entry.record if entry is not None and entry.record.status == "superseded" else None
 
 
 def _size(count: int) -> str:
@@ -188,7 +203,7 @@ def _view(session: Session, command: dict) -> str:
     except NotFound as exc:
         raise NotFound(f"The path {where.path} does not exist: {exc}") from None
     if record.status == "superseded":  # renamed or replaced: gone from the directory, as its listing shows
-        raise NotFound(_gone(session, where, record))
+        raise NotFound(_stale(session, where, record, "view"))
     lines = record.body.split("\n")
     first, shown = 1, lines
     span = command.get("view_range")
@@ -229,8 +244,7 @@ def _create(session: Session, command: dict) -> str:
     text = _field(command, "file_text", str)
     entry = session.layer(where.scope).scan().entries.get(where.name)
     if entry is not None and entry.record.status == "superseded":
-        raise InvalidInput(f"{_gone(session, where, entry.record)}; its name stays with its history — create the memory "
-                           "under another name")
+        raise InvalidInput(_stale(session, where, entry.record, "create"))
     if entry is not None:
         raise InvalidInput(f"File {where.path} already exists (change it with str_replace or insert, "
                            "or delete it first)")
@@ -262,9 +276,16 @@ def _notes(result) -> list[str]:
 
 def _edit(session: Session, command: dict, change: BodyEdit) -> str:
     where = _memory(session, command)
+    stale = _superseded(session, where)
+    if stale is not None:  # the gateway would say to reactivate it, which this tool cannot
+        raise NotFound(_stale(session, where, stale, "edit"))
     try:
         result = operations.edit(session, where.name, change, where.scope)
     except NotFound as exc:
+        gone = deleted([session.layer(where.scope)], where.name, history=False)
+        if gone:  # what this tool can do: a new memory under the name (the deleted text stays refused)
+            raise NotFound(f"The path {where.path} does not exist: {gone}; create {where.path} to write a new "
+                           "memory there") from None
         raise NotFound(f"The path {where.path} does not exist: {exc}") from None
     if result.status == "candidate":  # the agent's edit of a memory only a person changes: a proposal
         saved = Place(where.path, result.scope, result.name).canonical()
@@ -295,9 +316,9 @@ def _delete(session: Session, command: dict) -> str:
     if where.name is None:
         raise InvalidInput(f"Cannot delete the layer directory {where.path}: delete its memories one by one "
                            "(each deletion is kept in its history)")
-    entry = session.layer(where.scope).scan().entries.get(where.name)
-    if entry is not None and entry.record.status == "superseded":  # its successor holds the value
-        raise NotFound(f"{_gone(session, where, entry.record)}; delete the memory where it is now to forget it")
+    stale = _superseded(session, where)
+    if stale is not None:  # its successor holds the value
+        raise NotFound(_stale(session, where, stale, "delete"))
     try:
         result = operations.delete(session, where.name, where.scope, reason="memory tool: delete")
     except NotFound as exc:
@@ -318,6 +339,10 @@ def _rename(session: Session, command: dict) -> str:
     layer = session.layer(old.scope)
     if layer.scan().entries.get(old.name) is None:
         raise NotFound(f"The path {old.path} does not exist")
+    for where, doing in ((old, "rename"), (new, "rename to")):
+        stale = _superseded(session, where)
+        if stale is not None:
+            raise (NotFound if where is old else InvalidInput)(_stale(session, where, stale, doing))
     if layer.scan().entries.get(new.name) is not None:
         raise InvalidInput(f"The destination {new.path} already exists")
     result = operations.write(session, MemoryChange(new.name, rename_from=old.name), old.scope)

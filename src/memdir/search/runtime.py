@@ -1,0 +1,161 @@
+"""Where the warm search processes' sockets live: one private directory per user, and no dead socket kept.
+
+A socket path must fit ``sockaddr_un`` (about 100 bytes) whatever the home's
+path, so the warm process of a home (:mod:`memdir.search.warm`) listens at
+``$XDG_RUNTIME_DIR/memdir/<16 hex>.sock`` when that runtime directory is this
+user's and private, else ``/tmp/memdir-<uid>/<16 hex>.sock`` — the hex a
+SHA-256 of the home's real path. The directory is made 0700 and used only
+while it is a real directory of this user that no one else may enter
+(:func:`runtime_dir`).
+
+The hex does not say which home a socket served, so a home deleted or moved
+leaves its socket behind once its process has gone; the directory would only
+grow. :func:`swept` removes every socket there that nothing listens on
+(a connect refused) and that is older than :data:`SWEEP_GRACE` (a server
+binds before it listens); a socket a live process holds answers and stays.
+A warm process sweeps when it starts, a hook when it finds its home's socket dead.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import socket
+import time
+from pathlib import Path
+
+SOCKET_SUFFIX = ".sock"
+SHARED_TMP = "/tmp"  # not $TMPDIR: macOS gives every user a long one; /tmp/memdir-<uid>/ is short everywhere
+MAX_SOCKET_PATH = 100  # bytes of a socket path: sockaddr_un holds 104 (macOS) or 108 (Linux) with the NUL
+PROBE_TIMEOUT = 0.05  # seconds for a local connect: a listening server accepts at once
+SWEEP_GRACE = 60.0  # seconds a socket is left alone after it was bound (its server may not listen yet)
+
+
+def _private(path: str) -> str | None:
+    """Why directory ``path`` may not hold the socket (None when it may): it
+    must be a real directory (not a symlink), owned by this user, that no one
+    else may enter."""
+    import stat
+
+    try:
+        st = os.lstat(path)
+    except OSError as exc:
+        return f"{path} cannot be read ({exc.strerror or exc})"
+    if not stat.S_ISDIR(st.st_mode):
+        return f"{path} is not a directory"
+    if st.st_uid != os.getuid():
+        return f"{path} belongs to another user (uid {st.st_uid})"
+    if st.st_mode & 0o077:
+        return f"{path} may be entered by other users (mode {stat.S_IMODE(st.st_mode):o})"
+    return None
+
+
+def _candidates() -> list[str]:
+    """Directories the socket may live in, best first: ``$XDG_RUNTIME_DIR/memdir``
+    when the runtime directory is set, absolute, private and short enough for
+    a socket path, then ``/tmp/memdir-<uid>``."""
+    out = []
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+    if runtime and os.path.isabs(runtime) and _private(runtime) is None:
+        directory = os.path.join(runtime, "memdir")
+        if len(os.fsencode(os.path.join(directory, "0" * 16 + SOCKET_SUFFIX))) <= MAX_SOCKET_PATH:
+            out.append(directory)
+    out.append(os.path.join(SHARED_TMP, f"memdir-{os.getuid()}"))
+    return out
+
+
+def _name(home: Path) -> str:
+    import hashlib
+
+    real = os.path.realpath(os.fsencode(str(home)))
+    return hashlib.sha256(real).hexdigest()[:16] + SOCKET_SUFFIX
+
+
+def runtime_dir(create: bool = False) -> tuple[str | None, str | None]:
+    """``(directory, None)`` for the directory that holds the sockets of this
+    user, or ``(None, why not)``: the first of ``$XDG_RUNTIME_DIR/memdir`` and
+    ``/tmp/memdir-<uid>`` that exists and is private (:func:`_private`). With
+    ``create`` (the server) a missing one is made 0700 first; without (a
+    client), when none exists yet the first is named — no server has bound
+    there yet, so connecting fails at once. A directory that is not private
+    is passed over, never repaired. Never raises."""
+    if not hasattr(socket, "AF_UNIX") or not hasattr(os, "getuid"):
+        return None, "this platform has no Unix sockets"
+    candidates = _candidates()
+    why = None
+    for path in candidates:
+        if create and not os.path.lexists(path):
+            try:
+                os.mkdir(path, 0o700)
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                why = f"cannot create {path} ({exc.strerror or exc})"
+                continue
+        if not os.path.lexists(path):
+            continue
+        why = _private(path)
+        if why is None:
+            return path, None
+    if not create and not any(os.path.lexists(path) for path in candidates):
+        return candidates[0], None
+    return None, why
+
+
+def socket_path(home: Path, create: bool = False) -> Path | None:
+    """The warm process's socket for ``home`` in :func:`runtime_dir` (made when
+    ``create``), or None when there is no usable directory. Its length does
+    not depend on the home's path."""
+    directory, _why = runtime_dir(create)
+    if directory is None:
+        return None
+    return Path(directory, _name(home))  # ≤ MAX_SOCKET_PATH: a runtime directory too long is passed over
+
+
+def dead(path: str | os.PathLike) -> bool:
+    """True when ``path`` is a socket nothing listens on: a connect is refused
+    (``ECONNREFUSED``), as it is once the process that bound it has gone. A
+    socket that accepts, or whose connect only times out (a busy server's full
+    queue), is not dead. Never raises."""
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            probe.settimeout(PROBE_TIMEOUT)
+            probe.connect(os.fspath(path))
+    except OSError as exc:
+        return exc.errno == errno.ECONNREFUSED
+    return False
+
+
+def swept(directory: str | None = None, now: float | None = None) -> list[str]:
+    """Remove the dead sockets (:func:`dead`) of ``directory`` (default: this
+    user's :func:`runtime_dir`, which must be private) older than
+    :data:`SWEEP_GRACE`; returns the paths removed. Anything that is not a
+    ``*.sock`` socket is left alone. Never raises."""
+    import stat
+
+    if directory is None:
+        directory, _why = runtime_dir()
+    if directory is None or _private(directory) is not None:
+        return []
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    for name in names:
+        path = os.path.join(directory, name)
+        try:
+            st = os.lstat(path)
+            if (not name.endswith(SOCKET_SUFFIX) or not stat.S_ISSOCK(st.st_mode)
+                    or now - st.st_mtime < SWEEP_GRACE or not dead(path)):
+                continue
+            os.unlink(path)
+        except OSError:
+            continue
+        removed.append(path)
+    return removed
+
+
+__all__ = ["MAX_SOCKET_PATH", "PROBE_TIMEOUT", "SHARED_TMP", "SOCKET_SUFFIX", "SWEEP_GRACE", "dead", "runtime_dir",
+           "socket_path", "swept"]
