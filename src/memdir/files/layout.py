@@ -94,11 +94,25 @@ def sweep_interval() -> float:
     return SWEEP_INTERVAL
 
 
+def index_state(where) -> tuple[int, int, int, int] | None:
+    """What ``MEMORY.md`` is known by between two reads: ``(size, mtime ns, inode, ctime ns)`` of
+    ``where`` (a path, ``lstat``'ed — None when that fails — or a stat result). The ctime is there
+    because a hand edit that puts the mtime back (``touch -d``, an editor keeping times) cannot put it
+    back: size, mtime and inode alone would take the edited file for the one memdir wrote."""
+    if not isinstance(where, os.stat_result):
+        try:
+            where = os.lstat(where)
+        except OSError:
+            return None
+    return (where.st_size, where.st_mtime_ns, where.st_ino, where.st_ctime_ns)
+
+
 def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None) -> bool:
     """True when ``MEMORY.md`` of ``layer_dir`` still equals what a rebuild
     would write: no file added, removed or renamed since the last rebuild
     (the stamp's mtime equals the directory's), ``MEMORY.md`` not edited since
-    (its mtime is not after the stamp's ctime; a ``MEMORY.md`` that is not a regular file — a
+    (neither its mtime nor its ctime is after the stamp's ctime: an edit that puts the mtime back
+    still moves the ctime; a ``MEMORY.md`` that is not a regular file — a
     symlink — is never fresh, so the rebuild replaces it), the stamped deadline (its
     atime: the next day boundary or valid-time edge) not reached, and no memory
     file edited in place since the stamp, as far as the last sweep saw.
@@ -128,8 +142,9 @@ def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None) 
         return True
     except OSError:
         return False
-    # MEMORY.md edited in place after the rebuild (its mtime passes the stamp's ctime), or not a file.
-    if not (stat.S_ISREG(index.st_mode) and index.st_mtime_ns <= stamp.st_ctime_ns):
+    # MEMORY.md edited in place after the rebuild (its mtime or ctime passes the stamp's ctime: an edit whose
+    # mtime was put back still moved its ctime), or not a file.
+    if not (stat.S_ISREG(index.st_mode) and max(index.st_mtime_ns, index.st_ctime_ns) <= stamp.st_ctime_ns):
         return False
     return _swept(layer_dir, os.path.join(index_dir or layer_dir, META_DIR, SWEPT_FILE), stamp.st_ctime_ns, now_ns)
 

@@ -42,7 +42,7 @@ from ..files.layout import (
     LOCK_FILE,
     META_DIR,
     STAMP_FILE,
-    sweep_interval,
+    index_state, sweep_interval,
     symlink_refusal,
     write_layer_info,
 )
@@ -104,7 +104,7 @@ class Layer:
         self._index_usage: tuple | None = None  # the usage file's stat key when the index keys were restored
         self._saved_files: dict[str, FileState] | Rows = {}  # the files as the manifest holds them
         self._index = IndexBuilder(settings.stale_after_days)
-        self._index_written: tuple | None = None  # (text, size, mtime_ns, inode) of our last MEMORY.md
+        self._index_written: tuple | None = None  # (text, *index_state) of our last MEMORY.md
         self._lock = None
         self._held, self._take_up_ok = 0, True  # transactions open here; False: cannot be written (take_up)
 
@@ -349,7 +349,7 @@ class Layer:
             journal = self.journal.stat_key()
         except (OSError, StoreError):
             directory = journal = None
-        return Stamps(directory, journal, stat3(self.meta.parent / INDEX_FILE), stat3(self.usage.path))
+        return Stamps(directory, journal, index_state(self.meta.parent / INDEX_FILE), stat3(self.usage.path))
 
     def _save_manifest(self, tx: "Transaction") -> None:
         """Keep what this transaction knows of the files for the next process (:mod:`memdir.layer.manifest`):
@@ -432,7 +432,7 @@ class Layer:
                 self._index_usage = stamps.usage if saved.usage_same else None  # None: reads counted since
                 if text:
                     on_disk = os.lstat(target)
-                    self._index_written = (text, on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino)
+                    self._index_written = (text, *index_state(on_disk))
         except (OSError, UnicodeDecodeError, ValueError, OverflowError):
             return
 
@@ -495,14 +495,14 @@ class Layer:
         if text:
             try:
                 on_disk = os.lstat(target)  # a symlink there is replaced by the file, never written through
-                same = self._index_written == (text, on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino)
+                same = self._index_written == (text, *index_state(on_disk))
             except OSError:
                 same = False
             if not same:
                 atomic_write(target, text.encode("utf-8"), sync=False)  # derived: rebuilt if ever lost
                 on_disk = os.lstat(target)
                 write_outline(self.meta, text, on_disk)  # what a fresh process's context block reads instead
-                self._index_written = (text, on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino)
+                self._index_written = (text, *index_state(on_disk))
         else:
             unlink(target)
             self._index_written = None

@@ -399,14 +399,14 @@ def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None, *, outlin
     path = index_dir / INDEX_FILE
     try:
         st = os.stat(path)
-        key = (st.st_size, st.st_mtime_ns, st.st_ino)
+        key = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)  # ctime: an edit that put the mtime back
         cached = _READ.get((path, outline))
         if cached is not None and cached[0] == key:
             return cached[1]
         # An outline that does not describe the file as it is now (an older memdir wrote it, or none): the text.
         found = read_outline(path, index_dir / META_DIR) if outline else None
         if found is not None:
-            key = found.key
+            key = (*found.key, st.st_ctime_ns) if found.key == key[:3] else None  # changed meanwhile: not kept
         else:
             with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb") as handle:
                 found = handle.read().decode("utf-8", "replace")
@@ -414,5 +414,6 @@ def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None, *, outlin
         return ""
     if len(_READ) >= 64:
         _READ.clear()
-    _READ[(path, outline)] = (key, found)
+    if key is not None:
+        _READ[(path, outline)] = (key, found)
     return found

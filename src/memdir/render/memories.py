@@ -428,7 +428,9 @@ def doctor(result: DoctorResult) -> str:
 def search(results, query: str, offset: int = 0, page: int | None = None) -> str:
     """Search hits, best first: a line per memory (with its relevance score,
     0–1) and its snippet; ``offset`` is how many better hits were skipped;
-    ``page`` the most one answer holds: a full page ends with where the next starts."""
+    ``page`` the most one answer holds: a full page ends with where the next starts; the results'
+    ``note`` (:class:`memdir.search.paging.Page`: ranked by words alone while vectors are being
+    built), when there is one, ends it."""
     if not results:
         return f"No memories match {cut(query, 120)!r}" + (f" after the first {offset}." if offset else ".")
     after = f", after the first {offset}" if offset else ""
@@ -440,6 +442,8 @@ def search(results, query: str, offset: int = 0, page: int | None = None) -> str
             lines.append(f"  {cut(hit.snippet)}")
     if page is not None and len(results) >= page:
         lines.append(f"(a full page: more may follow from offset {offset + len(results)})")
+    if getattr(results, "note", ""):
+        lines.append(f"({results.note})")
     return "\n".join(lines)
 
 

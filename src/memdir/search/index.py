@@ -14,7 +14,8 @@ moved aside (:func:`set_aside`, kept as ``index.sqlite.corrupt-<time>``) and
 one of another schema deleted, both rebuilt from the files; an index that
 cannot be written (a full disk, a read-only home) is read as it is
 (:func:`open_read_only`); where there is none to read, an in-memory index
-stands in (:func:`open_in_memory`). A rebuild is made beside the old file
+stands in (:func:`open_in_memory`). A valid page whose text changed is
+seen by each row's checksum (:mod:`memdir.search.integrity`). A rebuild is made beside the old file
 and replaces it only when complete (:func:`rebuild`). WAL mode, a busy
 timeout, one connection per thread. Keeping it in step with the files is
 :mod:`memdir.search.sync`.
@@ -32,9 +33,11 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..files.fsio import NOFOLLOW, ensure_dir, read_only_mount, writable_hint
+from . import integrity
 
 INDEX_DB = "index.sqlite"
-SCHEMA_VERSION = 4  # 2: rows per memory (the layer's scan), files table; 3: origin column; 4: accents folded
+SCHEMA_VERSION = 5  # 2: rows per memory (the layer's scan), files table; 3: origin column; 4: accents folded;
+# 5: each docs row's checksum (memdir.search.integrity), added to an index of 4 in place (_add_checksums)
 FIELDS = ("name", "title", "description", "body")
 
 
@@ -66,7 +69,7 @@ def _create(conn: sqlite3.Connection) -> None:
             id INTEGER PRIMARY KEY, layer TEXT NOT NULL, name TEXT NOT NULL, file TEXT NOT NULL,
             digest TEXT, type TEXT, origin TEXT, status TEXT, disabled INTEGER, pinned INTEGER,
             valid_from REAL, valid_until REAL, updated REAL,
-            title TEXT, description TEXT, body TEXT, UNIQUE (layer, name));
+            title TEXT, description TEXT, body TEXT, checksum INTEGER, UNIQUE (layer, name));
         CREATE INDEX IF NOT EXISTS docs_layer ON docs (layer, status);
         CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
             {", ".join(FIELDS)}, tokenize = 'unicode61 remove_diacritics 0');
@@ -77,6 +80,28 @@ def _create(conn: sqlite3.Connection) -> None:
         PRAGMA user_version = {SCHEMA_VERSION};
         COMMIT;
     """)
+
+
+def _add_checksums(conn: sqlite3.Connection) -> None:
+    """Bring an index of schema 4 to 5: a checksum for each ``docs`` row
+    (:func:`memdir.search.integrity.checksum`), so its vectors are kept
+    rather than embedded again. One write transaction; a process that finds
+    it done already does nothing."""
+    if conn.in_transaction:
+        conn.rollback()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] == 4:
+            conn.execute("ALTER TABLE docs ADD COLUMN checksum INTEGER")
+            rows = conn.execute(f"SELECT id, {', '.join(integrity.COLUMNS)} FROM docs").fetchall()
+            conn.executemany("UPDATE docs SET checksum = ? WHERE id = ?",
+                             [(integrity.checksum(row[1:]), row[0]) for row in rows])
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 class StaleSchema(sqlite3.DatabaseError):
@@ -136,6 +161,9 @@ def connect(home: Path) -> sqlite3.Connection:
                 while_busy(lambda: conn.execute("PRAGMA journal_mode = WAL"))
             conn.execute("PRAGMA synchronous = NORMAL")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 4:  # its rows and vectors stand: only their checksums are added
+                while_busy(lambda: _add_checksums(conn))
+                version = SCHEMA_VERSION
             if version not in (0, SCHEMA_VERSION):
                 raise StaleSchema(f"index schema {version}, expected {SCHEMA_VERSION}")
             if version == 0:
@@ -421,24 +449,56 @@ def rebuild(home: Path, fill) -> None:
                          ) from None
 
 
-def _remove_leftovers(path: Path) -> None:
-    """Remove the ``<index>.new-<pid>`` files a killed rebuild left (its process is gone); one of a
-    process still running is its rebuild at work, left alone. Never raises."""
-    for leftover in path.parent.glob(f"{path.name}{BUILD_SUFFIX}*"):
-        pid = leftover.name.rsplit("-", 1)[-1]
+def _builds(path: Path) -> list[tuple[Path, bool]]:
+    """The ``<index>.new-<pid>`` files beside ``path`` but this process's own, each with whether its
+    process may still run (alive, or another user's: True) — a rebuild at work — or is gone (False)."""
+    found = []
+    for build in path.parent.glob(f"{path.name}{BUILD_SUFFIX}*"):
+        pid = build.name.rsplit("-", 1)[-1]
         if not pid.isdigit() or int(pid) == os.getpid():
             continue
         try:
             os.kill(int(pid), 0)
-            continue  # alive (or another user's): not ours to remove
+            found.append((build, True))
         except ProcessLookupError:
-            pass
+            found.append((build, False))
         except OSError:
-            continue
+            found.append((build, True))
+    return found
+
+
+def _remove_leftovers(path: Path) -> None:
+    """Remove the ``<index>.new-<pid>`` files a killed rebuild left (its process is gone); one of a
+    process still running is its rebuild at work, left alone. Never raises."""
+    for leftover, alive in _builds(path):
+        if alive:
+            continue  # alive (or another user's): not ours to remove
         try:
             _remove(leftover, "cannot remove a leftover search index")
         except StoreError:
             pass
+
+
+def health(home: Path) -> str | None:
+    """What ``status`` says of the index file of ``home`` besides its mode,
+    without opening it: being rebuilt (a live ``index.sqlite.new-<pid>``:
+    searches answer from the old one meanwhile), or set aside as damaged
+    (:func:`set_aside`) and not yet rebuilt; None otherwise. Never raises."""
+    path = db_path(home)
+    try:
+        building = [build for build, alive in _builds(path) if alive]
+        if building:
+            return (f"the search index is being rebuilt (into {building[0].name}); "
+                    "searches answer from the old one meanwhile")
+        if os.path.lexists(path):
+            return None
+        aside = sorted(p.name for p in path.parent.glob(f"{path.name}{CORRUPT_SUFFIX}*")
+                       if p.name[-4:] not in ("-wal", "-shm"))
+    except OSError:
+        return None
+    if not aside:
+        return None
+    return f"the search index was set aside as damaged ({aside[-1]}); the next search rebuilds it from the memory files"
 
 
 def check(home: Path) -> str | None:
@@ -520,6 +580,6 @@ def fallback_reason(path: Path) -> str | None:
 
 
 __all__ = ["BUILD_SUFFIX", "CORRUPT_SUFFIX", "FIELDS", "INDEX_DB", "KEEP_CORRUPT", "ReadOnly", "SCHEMA_VERSION", "cannot_write", "check",
-           "close_all", "connect", "damaged", "db_path", "disk_full", "explain", "fallback_reason", "forget", "in_memory",
+           "close_all", "connect", "damaged", "db_path", "disk_full", "explain", "fallback_reason", "forget", "health", "in_memory",
            "is_corrupt", "layer_key", "open_in_memory", "open_read_only", "read_only_reason", "rebuild", "set_aside",
            "warn", "while_busy"]

@@ -35,10 +35,10 @@ from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
 from ..vocabulary import ORIGINS, TYPES
-from . import relevance
+from . import paging, relevance
 from .index import layer_key
 from .near import rows as near_rows
-from .sync import index_error, rebuilt_when_damaged, sync
+from .sync import index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals
 from .tokenize import MAX_QUERY_CHARS, acronyms, fts_query, is_stopword, query_terms, tokens
 
@@ -394,7 +394,7 @@ def _result(hit: Hit, scope_of: dict[str, str], terms: list[str]) -> SearchResul
 @rebuilt_when_damaged
 def ranked(session: Session, query: str, *, pool: int, scope: str | None = None, include_muted: bool = False,
            filters: Filters | None = None, min_score: float = relevance.THRESHOLD, embed_query: bool = True,
-           explicit: bool = False) -> tuple[list[Hit], list[str], dict[str, str]]:
+           explicit: bool = False, shown: int = 0, dense: bool = True) -> tuple[list[Hit], list[str], dict[str, str]]:
     """The ranking behind :func:`search` and recall: ``(hits scoring at least
     ``min_score``, best first; query terms; layer key → scope)``.
     ``embed_query`` False (a fresh prompt hook): the query's cosines from a
@@ -407,7 +407,11 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     query has around them (``where is staging``, ``structlog go``). A prompt
     is complete only when it reads as keywords (:func:`_keywords`). A memory
     stating the query in one place comes first, the cosine only breaking its
-    ties (:func:`memdir.search.ties.lexical_first`)."""
+    ties (:func:`memdir.search.ties.lexical_first`). ``shown``: how many of
+    the first hits the caller shows; their rows are checked against their
+    checksums (:func:`memdir.search.sync.unsound`: repaired and asked again,
+    or left out). ``dense`` False: words alone, whatever vectors exist
+    (a page's basis, :mod:`memdir.search.paging`)."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string")
     query = query[:MAX_QUERY_CHARS]  # a pasted log as a prompt: its first terms are the query
@@ -441,7 +445,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             if capitals:  # a memory writing the query's acronym in capitals is a candidate, whatever BM25 says
                 have = {memory.id for memory in lexical}
                 lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where))[:pool]
-            cosines = _dense(conn, session, query, layers, where, embed_query) if query.strip() else {}
+            cosines = _dense(conn, session, query, layers, where, embed_query) if dense and query.strip() else {}
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
@@ -469,7 +473,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                              -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25, h.memory.name))
     if explicit and embed_query and len(hits) > 1:
         hits = _ties_broken(session, query, hits, terms, counts, total, compounds)
-    return _below_by_rank(hits, stated), terms, scope_of
+    hits = _below_by_rank(hits, stated)
+    # Per hit shown, never per file: a row whose stored text is not what was written is not shown.
+    unsound_ids = unsound(conn, session.home, [h.memory.id for h in hits[:shown]]) if shown else set()
+    return [h for h in hits if h.memory.id not in unsound_ids], terms, scope_of
 
 
 def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str], counts: dict[str, int],
@@ -519,7 +526,9 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
     every memory scoring at least the relevance threshold and every memory
     sharing a content term with the query (:func:`ranked`, ``explicit``), so
     a query nothing fits gives ``[]``; a number: only hits scoring at least
-    that. Raises :class:`InvalidInput` (also for a query over
+    that. Pages of one query keep one basis while vectors are being built
+    (:mod:`memdir.search.paging`: a :class:`~memdir.search.paging.Page`, its
+    ``note`` saying so). Raises :class:`InvalidInput` (also for a query over
     :data:`~memdir.search.tokenize.MAX_QUERY_CHARS` characters),
     :class:`ScopeError`, :class:`StoreError`."""
     if isinstance(query, str) and len(query) > MAX_QUERY_CHARS:
@@ -530,11 +539,13 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
     if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= MAX_OFFSET:
         raise InvalidInput(f"offset must be an integer from 0 to {MAX_OFFSET} (got {offset!r})")
     k = min(k, MAX_K)
+    dense, note = paging.basis(session, scope, paging.query_key(query, scope, include_muted, filters), offset)
     hits, terms, scope_of = ranked(session, query, pool=max(POOL_MIN, 4 * (k + offset)), scope=scope,
                                    include_muted=include_muted, filters=filters,
                                    min_score=relevance.THRESHOLD if min_score is None else min_score,
-                                   explicit=min_score is None)
-    out: list[SearchResult] = []
+                                   explicit=min_score is None, shown=offset + k, dense=dense)
+    out = paging.Page()
+    out.note = note
     used = 2
     for hit in hits[offset:offset + k]:
         result = _result(hit, scope_of, terms)

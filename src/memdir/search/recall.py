@@ -99,7 +99,8 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     budget = _budget(session, k, max_bytes)
     if not isinstance(prompt, str) or not prompt.strip():
         return RecallResult("")
-    hits, _terms, scope_of = ranked(session, prompt, pool=max(POOL_MIN, 4 * k), embed_query=embed_query)
+    hits, _terms, scope_of = ranked(session, prompt, pool=max(POOL_MIN, 4 * k), embed_query=embed_query,
+                                   shown=4 * k)
     chosen = []
     hidden = "team" if session.team_untrusted() else None  # a person's recall too: untrusted text reaches no prompt
     for hit in hits:

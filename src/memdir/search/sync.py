@@ -40,6 +40,7 @@ from ..session import Session
 from ..settings import Settings
 from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, explain, forget, is_corrupt,
                     layer_key, rebuild, set_aside, warn)
+from . import integrity
 from .tokenize import available, document_text, require
 
 RACY_NS = 2_000_000_000  # mtimes this close to "now" may not show a later change
@@ -79,13 +80,11 @@ def _put_doc(conn: sqlite3.Connection, key: str, entry: Entry, old_id: int | Non
     record = entry.record
     if old_id is not None:
         _drop_doc(conn, old_id)
-    cur = conn.execute(
-        "INSERT INTO docs (layer, name, file, digest, type, origin, status, disabled, pinned,"
-        " valid_from, valid_until, updated, title, description, body) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        (key, record.name, entry.path.name, entry.digest, record.type, record.origin, record.status,
-         int(record.disabled),
-         int(record.pinned), _epoch(record.valid_from), _epoch(record.valid_until),
-         _epoch(record.updated or record.created), record.title, record.description, record.body))
+    values = (key, record.name, entry.path.name, entry.digest, record.type, record.origin, record.status,
+              int(record.disabled), int(record.pinned), _epoch(record.valid_from), _epoch(record.valid_until),
+              _epoch(record.updated or record.created), record.title, record.description, record.body)
+    cur = conn.execute(f"INSERT INTO docs ({', '.join(integrity.COLUMNS)}, checksum)"
+                       f" VALUES ({'?,' * len(integrity.COLUMNS)}?)", (*values, integrity.checksum(values)))
     conn.execute(f"INSERT INTO fts (rowid, {', '.join(FIELDS)}) VALUES (?,?,?,?,?)",
                  (cur.lastrowid, document_text(record.name), document_text(record.title or ""),
                   document_text(record.description), document_text(record.body)))
@@ -190,6 +189,81 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
     with _sweep_lock:
         _swept[marker] = now_mono
     return changed
+
+
+def repair(conn: sqlite3.Connection, home: Path, rows: list[tuple[int, str, str, str]]) -> bool:
+    """Drop the damaged ``docs`` rows ``rows`` (``(id, layer key, file, name)``,
+    :func:`memdir.search.integrity.damaged_rows`) with what the index knows of
+    their files, and mark their layers unsynced: the next :func:`sync` reads
+    those files again and writes their rows anew (a new vector in the
+    background). One line on stderr names them. False when the index cannot
+    be written now (a full disk, read-only): the caller leaves the rows out."""
+    if not rows or isinstance(conn, ReadOnly):
+        return False
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for doc_id, key, filename, _name in rows:
+                _drop_doc(conn, doc_id)
+                conn.execute("DELETE FROM files WHERE layer = ? AND file = ?", (key, filename))
+            conn.executemany("DELETE FROM layers WHERE key = ?", [(key,) for key in {r[1] for r in rows}])
+            conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except sqlite3.Error:
+        return False
+    with _sweep_lock:
+        _swept.clear()
+    names = ", ".join(sorted({str(r[3]) for r in rows}))
+    warn(f"the search index {db_path(home)} held {len(rows)} damaged row(s) ({names}: they did not match "
+         "their checksum); re-read from the memory files")
+    return True
+
+
+def unsound(conn: sqlite3.Connection, home: Path, ids: list[int]) -> set[int]:
+    """Of the ``docs`` rows ``ids`` a query is about to show, those to leave
+    out: their values do not match their checksum
+    (:func:`memdir.search.integrity.damaged_rows`) and the index cannot be
+    written to repair them. Per hit, never per file. Raises
+    :class:`DamagedIndex` when it repaired some (:func:`repair`: asked again
+    — :func:`rebuilt_when_damaged` — the query finds them re-read from their
+    files), :class:`StoreError` for a page SQLite finds damaged."""
+    try:
+        bad = integrity.damaged_rows(conn, ids)
+    except sqlite3.Error as exc:
+        raise index_error(home, exc) from None
+    if not bad:
+        return set()
+    if repair(conn, home, bad):
+        raise DamagedIndex(f"the search index {db_path(home)} held damaged rows; they are read again from the files")
+    warn(f"the search index {db_path(home)} holds {len(bad)} damaged row(s) it cannot repair now "
+         f"({', '.join(sorted(str(r[3]) for r in bad))}); left out of this answer")
+    return {r[0] for r in bad}
+
+
+def check_rows(home: Path, layers: list[Layer]) -> str | None:
+    """Every ``docs`` row of the index of ``home`` checked against its
+    checksum (``doctor``: reads every row), the damaged ones repaired
+    (:func:`repair`) and ``layers`` synced again (another layer's rows are
+    read again at its next search); what was found, for a note, or None
+    when every row is sound or there is no index. Raises :class:`StoreError`."""
+    if not db_path(home).exists():
+        return None
+    conn = connect(home)
+    try:
+        bad = integrity.damaged_rows(conn, None)
+    except sqlite3.Error as exc:
+        raise index_error(home, exc) from None
+    if not bad:
+        return None
+    names = ", ".join(sorted(str(r[3]) for r in bad))
+    if repair(conn, home, bad):
+        sync(home, layers)
+        return f"the search index {db_path(home)} held {len(bad)} damaged row(s) ({names}): read again from the files"
+    return f"the search index {db_path(home)} holds {len(bad)} damaged row(s) ({names}): run memdir reindex"
 
 
 def _record_sweep(conn: sqlite3.Connection, key: str) -> None:
@@ -364,5 +438,5 @@ def reindex(home: Path, settings: Settings, *, progress=None, embed_progress=Non
                          search_mode(settings))
 
 
-__all__ = ["DamagedIndex", "RACY_NS", "ReindexResult", "index_error", "prepare", "rebuilt_when_damaged", "reindex",
-           "search_mode", "sync", "sync_layer"]
+__all__ = ["DamagedIndex", "RACY_NS", "ReindexResult", "check_rows", "index_error", "prepare", "rebuilt_when_damaged", "reindex",
+           "repair", "search_mode", "sync", "sync_layer", "unsound"]

@@ -185,7 +185,8 @@ def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
     """:func:`memdir.operations.maintenance.doctor` with the search state and
     the extractor of :func:`status`, a note when the search index was damaged
     (``PRAGMA quick_check``: moved aside, rebuilt by the next search,
-    :func:`memdir.search.index.check`), is kept in
+    :func:`memdir.search.index.check`) or held rows that fail their checksum
+    (read again from their files, :func:`memdir.search.sync.check_rows`), is kept in
     memory (a read-only home: search scans the files) or read as it is (a full
     disk: :func:`memdir.search.index.open_read_only`), one when the warm search
     process is off and why (:func:`memdir.search.warm.why_off`), and ``notes`` from an
@@ -193,11 +194,16 @@ def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
     from ..consolidation.extractors import in_effect
     from ..search.embedder import search_state
     from ..search.index import check, in_memory, read_only_reason
+    from ..search.sync import check_rows
     from ..search.warm import why_off
 
     damaged = check(session.home)  # before anything opens it
     search = search_state(session)  # first: it opens the index, which learns whether it must live in memory
-    found = (damaged, in_memory(session.home), read_only_reason(session.home), why_off(session.home, session.settings))
+    try:
+        rows = None if damaged else check_rows(session.home, session.layers())  # valid pages whose text changed
+    except MemdirError as exc:
+        rows = str(exc)
+    found = (damaged, rows, in_memory(session.home), read_only_reason(session.home), why_off(session.home, session.settings))
     return maintenance.doctor(session, search, in_effect(session.settings),
                               notes=(*(n for n in found if n is not None), *notes))
 

@@ -13,8 +13,9 @@ from ...vocabulary import ORIGINS, SCOPES, TYPES
 
 
 def cmd_search(args) -> int:
-    """``memdir search QUERY``: ranked hits (``--json``: ``{"query", "offset", "results"}``, each result
-    with name, scope, type, score and why)."""
+    """``memdir search QUERY``: ranked hits (``--json``: ``{"query", "offset", "k", "results", "next_offset",
+    "note"}``, each result with name, scope, type, score and why; ``note``: why the page is ranked as it is,
+    :class:`memdir.search.paging.Page`)."""
     from ...render import memories as render
     from ...search.ranking import MAX_K
     from .common import emit, open_memory
@@ -28,7 +29,7 @@ def cmd_search(args) -> int:
               file=sys.stderr)
     full = len(results) >= page
     emit(args, {"query": args.query, "offset": args.offset, "k": page, "results": [r.to_dict() for r in results],
-                "next_offset": args.offset + len(results) if full else None},
+                "next_offset": args.offset + len(results) if full else None, "note": getattr(results, "note", "")},
          render.search(results, args.query, offset=args.offset, page=page))
     return 0
 

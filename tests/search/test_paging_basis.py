@@ -1,0 +1,65 @@
+"""Pages of one query while vectors are being built never repeat or skip a memory (issue 28 §1, trial leftover).
+
+The store is embedded part-way between page requests (the test holds the embedder's lock, so no background
+embedder runs, and embeds memories itself between pages); each page is a real ``memdir search`` process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from filelock import FileLock
+
+from memdir import Memory
+from memdir.search import index, vectors
+from memdir.search.embedder import LOCK_FILE
+
+SERVICES = ["billing", "search", "ledger", "mailer", "gateway", "payments", "reports", "auth", "images",
+            "queue", "scheduler", "exports", "audit", "profiles", "invoices"]
+QUERY = "how do we deploy a service"
+
+
+def _search(project, *args: str, vectors_on: bool = True) -> dict:
+    env = dict(os.environ, MEMDIR_SEARCH_VECTORS="on" if vectors_on else "off")
+    done = subprocess.run([sys.executable, "-m", "memdir.cli", "--project", str(project), "search", *args, "--json"],
+                          capture_output=True, text=True, timeout=120, cwd=project, env=env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.slow
+def test_pages_keep_the_first_pages_basis_while_vectors_arrive(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
+    for i, name in enumerate(SERVICES):
+        mem.write(f"{name}-deploy", f"The {name} service deploys with step {i}", "project",
+                  f"Roll out {name} through the pipeline; the service restarts in zone {i % 3}. " * (1 + i % 4))
+    lock = FileLock(str(isolated_home / LOCK_FILE))
+    lock.acquire()  # no background embedder: this test decides what is embedded when
+    try:
+        conn = index.connect(mem.home)
+        from memdir.search.sync import sync
+        sync(mem.home, mem.session.layers())
+        assert vectors.embed_missing(conn, None, limit=4) == 4
+        first = _search(project, QUERY, "-k", "5")
+        assert vectors.embed_missing(conn, None, limit=6) == 6  # vectors arrive between the pages
+        second = _search(project, QUERY, "-k", "5", "--offset", "5")
+        assert vectors.embed_missing(conn, None) == 5  # every memory embedded now
+        third = _search(project, QUERY, "-k", "5", "--offset", "10")
+        fresh = _search(project, "deploy the billing service", "-k", "5")  # a new query, once all are embedded
+    finally:
+        lock.release()
+    pages = [[r["name"] for r in page["results"]] for page in (first, second, third)]
+    shown = [name for page in pages for name in page]
+    assert len(shown) == len(set(shown)) == len(SERVICES), pages  # none twice, none skipped
+    # The right value: the one ranking by words alone, in one answer.
+    whole = _search(project, QUERY, "-k", "15", vectors_on=False)
+    assert shown == [r["name"] for r in whole["results"]]
+    assert first["note"] == ("ranked by words alone while vectors are being built (4 of 15 memories embedded); "
+                             "the next pages of this query keep this order")
+    assert second["note"] == third["note"] == ("ranked by words alone, as the first page of this query was "
+                                               "(vectors were being built)")
+    # Control: a query first asked once every memory has its vector is ranked with them, and says nothing.
+    assert fresh["note"] == "" and any(r["why"]["cosine"] is not None for r in fresh["results"])
