@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import os
 import sys
-from itertools import accumulate
+from itertools import accumulate, compress
+from operator import add
 from pathlib import Path
 from zlib import crc32
 
@@ -51,7 +52,11 @@ def summary(text: str) -> tuple[list[str], bool, list[int], list[int], int, list
     """``(lines, clean, least, after, least total, pins)`` of an index text, as the module
     docstring defines them (``lines``: the non-blank lines as written). Pure; linear in the text,
     in C-level scans where it can be."""
-    lines = list(filter(str.strip, text.split("\n")))  # the lines `line.strip()` keeps
+    return _summary(text.split("\n"), text)
+
+
+def _summary(parts: list[str], text: str) -> tuple[list[str], bool, list[int], list[int], int, list[int]]:
+    lines = list(filter(str.strip, parts))  # the lines `line.strip()` keeps
     clean = bool(lines) and are_clean_lines(text)
     if clean:
         least = list(map(len, map(str.strip, lines)))
@@ -64,35 +69,35 @@ def summary(text: str) -> tuple[list[str], bool, list[int], list[int], int, list
     return lines, clean, least, after, total, pins
 
 
-def _spans(text: str) -> tuple[list[int], list[int]]:
-    """The UTF-8 byte span ``[start, end)`` of each non-blank line of ``text``."""
-    starts, ends = [], []
-    at = 0
-    ascii_ = text.isascii()
-    for line in text.split("\n"):
-        size = len(line) if ascii_ else len(line.encode("utf-8"))
-        if line.strip():
-            starts.append(at)
-            ends.append(at + size)
-        at += size + 1
-    return starts, ends
+def _spans(parts: list[str], data: bytes) -> tuple[list[int], list[int]]:
+    """The UTF-8 byte span ``[start, end)`` of each non-blank one of ``parts`` (the text split on
+    ``\\n``) in ``data`` (the text's UTF-8 bytes), in C-level passes: no Python loop per line."""
+    sizes = list(map(len, data.split(b"\n")))  # b"\n" is only ever the encoding of "\n" in UTF-8
+    starts = list(accumulate(map((1).__add__, sizes[:-1]), initial=0))
+    ends = list(map(add, starts, sizes))
+    kept = list(map(bool, map(str.strip, parts)))
+    return list(compress(starts, kept)), list(compress(ends, kept))
 
 
-def write_outline(meta_dir: Path, text: str, stat: os.stat_result) -> None:
-    """Write the outline of ``text``, the ``MEMORY.md`` whose stat (after its write) is ``stat``,
-    into ``meta_dir`` (atomically; derived data, so without fsync). Never raises: an outline that
-    could not be written describes another state of the file, and a reader reads the whole file."""
+def write_outline(meta_dir: Path, text: str, stat: os.stat_result, data: bytes | None = None) -> None:
+    """Write the outline of ``text``, the ``MEMORY.md`` whose stat (after its write) is ``stat`` and
+    whose bytes are ``data`` (the text's UTF-8 encoding; encoded here when None), into ``meta_dir``
+    (atomically; derived data, so without fsync). Never raises: an outline that could not be written
+    describes another state of the file, and a reader reads the whole file. Linear in the text, in
+    C-level passes (a 10,000-line index in a few milliseconds)."""
     from array import array
 
     from ..errors import StoreError
     from .fsio import atomic_write  # late: the hot path never writes
 
-    lines, clean, least, after, total, pins = summary(text)
-    starts, ends = _spans(text)
+    data = text.encode("utf-8") if data is None else data
+    parts = text.split("\n")
+    lines, clean, least, after, total, pins = _summary(parts, text)
+    starts, ends = _spans(parts, data)
     body = array("I", [*starts, *ends, *least, *after, *pins])
     table = body.tobytes()
     header = " ".join(map(str, (_MAGIC, _VERSION, sys.byteorder, stat.st_size, stat.st_mtime_ns, stat.st_ino,
-                                crc32(text.encode("utf-8")), crc32(table), len(lines), int(clean), total,
+                                crc32(data), crc32(table), len(lines), int(clean), total,
                                 len(pins)))) + "\n"
     try:
         atomic_write(Path(meta_dir) / OUTLINE_FILE, header.encode("ascii") + table, sync=False)

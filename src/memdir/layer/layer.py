@@ -499,9 +499,9 @@ class Layer:
             except OSError:
                 same = False
             if not same:
-                atomic_write(target, text.encode("utf-8"), sync=False)  # derived: rebuilt if ever lost
+                atomic_write(target, data := text.encode("utf-8"), sync=False)  # derived: rebuilt if ever lost
                 on_disk = os.lstat(target)
-                write_outline(self.meta, text, on_disk)  # what a fresh process's context block reads instead
+                write_outline(self.meta, text, on_disk, data)  # what a fresh process's context block reads instead
                 self._index_written = (text, on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino)
         else:
             unlink(target)
