@@ -14,7 +14,7 @@ import pytest
 
 from memdir import Memory
 from memdir.errors import StoreError
-from memdir.files import fsio
+from memdir.files import fsio, outline as outline_module
 from memdir.files.layout import OUTLINE_FILE
 from memdir.files.outline import read_outline, summary
 from memdir.layer import layer as layer_module
@@ -79,6 +79,9 @@ def _step(rng, home, project, live: list[str], count: int) -> None:
 @pytest.mark.parametrize("seed", [3, 11])
 def test_writes_in_fresh_processes_leave_what_a_full_rebuild_gives(isolated_home, project, monkeypatch, seed):
     monkeypatch.setattr(layer_module, "SWEEP_ALWAYS_MAX", 0)  # the quick path of a large layer, on a small one
+    moved = []  # outlines moved by a write's line edits (None: made again from the whole text)
+    real_stepped = getattr(outline_module, "_stepped")
+    monkeypatch.setattr(outline_module, "_stepped", lambda *args: moved.append(real_stepped(*args)) or moved[-1])
     rng = random.Random(seed)
     mem = Memory.open(home=isolated_home, project=project, actor="human")
     live = []
@@ -92,6 +95,7 @@ def test_writes_in_fresh_processes_leave_what_a_full_rebuild_gives(isolated_home
         assert outline is not None and outline[0] == summary(text)[0]  # the outline is of this very text
         if count % 6 == 5:
             assert (text, outline, rows) == _rebuilt(isolated_home, project)
+    assert sum(found is not None for found in moved) >= 20 and None not in moved  # the outline was moved each time
     text = (mem.session.layer("project").path / "MEMORY.md").read_text(encoding="utf-8")
     assert sorted(line.split("](")[1].split(".md)")[0] for line in text.splitlines()) == sorted(live)
 
