@@ -119,9 +119,9 @@ def write_outline(meta_dir: Path, text: str, stat: os.stat_result, data: bytes |
 
     ``lines`` (the text's lines, every one non-blank: ``text`` is them joined, each ending in ``\\n``),
     ``before`` (the outline of the text before) and ``edits`` (what changed it,
-    :meth:`memdir.layer.index.IndexBuilder.edits`): the spans are moved, not found again, and the text
-    is clean when the old one was and the inserted lines are — no pass over the text in Python, nor
-    a scan of it for unsafe characters. Else (or when those do not add up) in C-level passes over the
+    :meth:`memdir.layer.index.IndexBuilder.edits`): when the old text was clean, the spans are moved,
+    not found again, and the text is clean when the inserted lines are — no pass over the text in
+    Python, nor a scan of it for unsafe characters. Else (or when those do not add up) in C-level passes over the
     whole text."""
     from array import array
 
@@ -129,10 +129,11 @@ def write_outline(meta_dir: Path, text: str, stat: os.stat_result, data: bytes |
     from .fsio import atomic_write  # late: the hot path never writes
 
     data = text.encode("utf-8") if data is None else data
-    spans = _stepped(before, edits, lines, data) if lines is not None and before is not None and edits is not None \
-        else None
+    # From an unclean text a deleted line may have taken the last unsafe character: only a clean one is moved.
+    spans = _stepped(before, edits, lines, data) if lines is not None and before is not None and before.clean \
+        and edits is not None else None
     if spans is not None:
-        clean = before.clean and bool(lines) and are_clean_lines("\n".join(line for _, line in edits if line))
+        clean = bool(lines) and are_clean_lines("\n".join(line for _, line in edits if line))
         least = list(map(len, map(str.strip, lines))) if clean else [0] * len(lines)
         after = list(accumulate(reversed(least), min))[::-1] if clean else least
         total = sum(least) + len(least) if clean else 0
