@@ -122,3 +122,21 @@ def test_an_outline_that_could_not_be_written_is_never_read_for_the_new_index(is
     assert _outline_figures(layer_dir) is None  # ... and describes another state: not used
     block = Memory.open(home=isolated_home, project=project, actor="human").context()
     assert "a late fact" in block and "kept fact 0" in block
+
+
+def test_a_manifest_lost_after_a_fresh_process_took_it_up_costs_no_false_hand_edit(isolated_home, project,
+                                                                                    monkeypatch):
+    monkeypatch.setattr(layer_module, "SWEEP_ALWAYS_MAX", 0)
+    mem = Memory.open(home=isolated_home, project=project, actor="human")
+    for i in range(6):
+        mem.write(f"fact-{i}", f"fact {i}", "project", "b")
+    fresh = Memory.open(home=isolated_home, project=project, actor="human")
+    layer = fresh.session.layer("project")
+    assert layer.lookup("fact-2") is not None  # taken up from the manifest: heads and rows read when asked
+    before = len(layer.journal.events())
+    (layer.meta / "manifest.sqlite").write_bytes(b"not a database any more")
+    fresh.write("fact-2", "fact 2, corrected", "project", "b")
+    events = layer.journal.events()[before:]
+    assert [(e.action, e.name) for e in events] == [("update", "fact-2")]  # no external-edit of its own bytes
+    text = (layer.path / "MEMORY.md").read_text(encoding="utf-8")
+    assert "(fact-2.md) — fact 2, corrected" in text and "(fact-5.md) — fact 5" in text  # control: all there
