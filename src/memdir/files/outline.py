@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import os
 import sys
-from itertools import accumulate
+from itertools import accumulate, compress, repeat
+from operator import add
 from pathlib import Path
 from zlib import crc32
 
@@ -51,7 +52,11 @@ def summary(text: str) -> tuple[list[str], bool, list[int], list[int], int, list
     """``(lines, clean, least, after, least total, pins)`` of an index text, as the module
     docstring defines them (``lines``: the non-blank lines as written). Pure; linear in the text,
     in C-level scans where it can be."""
-    lines = list(filter(str.strip, text.split("\n")))  # the lines `line.strip()` keeps
+    return _summary(text.split("\n"), text)
+
+
+def _summary(parts: list[str], text: str) -> tuple[list[str], bool, list[int], list[int], int, list[int]]:
+    lines = list(filter(str.strip, parts))  # the lines `line.strip()` keeps
     clean = bool(lines) and are_clean_lines(text)
     if clean:
         least = list(map(len, map(str.strip, lines)))
@@ -64,35 +69,85 @@ def summary(text: str) -> tuple[list[str], bool, list[int], list[int], int, list
     return lines, clean, least, after, total, pins
 
 
-def _spans(text: str) -> tuple[list[int], list[int]]:
-    """The UTF-8 byte span ``[start, end)`` of each non-blank line of ``text``."""
-    starts, ends = [], []
-    at = 0
-    ascii_ = text.isascii()
-    for line in text.split("\n"):
-        size = len(line) if ascii_ else len(line.encode("utf-8"))
-        if line.strip():
-            starts.append(at)
-            ends.append(at + size)
-        at += size + 1
+def _spans(parts: list[str], data: bytes) -> tuple[list[int], list[int]]:
+    """The UTF-8 byte span ``[start, end)`` of each non-blank one of ``parts`` (the text split on
+    ``\\n``) in ``data`` (the text's UTF-8 bytes), in C-level passes: no Python loop per line."""
+    sizes = list(map(len, data.split(b"\n")))  # b"\n" is only ever the encoding of "\n" in UTF-8
+    starts = list(accumulate(map((1).__add__, sizes[:-1]), initial=0))
+    ends = list(map(add, starts, sizes))
+    kept = list(map(bool, map(str.strip, parts)))
+    return list(compress(starts, kept)), list(compress(ends, kept))
+
+
+def _stepped(before: "Outline", edits: list[tuple[int, str | None]], lines: list[str],
+             data: bytes) -> tuple[list[int], list[int]] | None:
+    """The spans of ``lines`` (written as ``data``) from those of ``before``, the outline of the text
+    ``edits`` (:meth:`memdir.layer.index.IndexBuilder.edits`) turned into them: each edit moves the
+    spans after it in one C-level pass. None when they do not add up to ``data`` (the caller then
+    reads the text whole)."""
+    if before.count != len(lines) + sum(1 if line is None else -1 for _, line in edits):
+        return None
+    starts, ends = before._starts.tolist(), before._ends.tolist()
+    for at, line in edits:
+        if not 0 <= at <= len(starts) - (line is None):
+            return None
+        if line is None:
+            shift = starts[at] - ends[at] - 1
+            del starts[at], ends[at]
+        else:
+            shift = len(line.encode("utf-8")) + 1
+            start = starts[at] if at < len(starts) else (ends[-1] + 1 if ends else 0)
+            starts.insert(at, start)
+            ends.insert(at, start + shift - 1)
+            at += 1
+        starts[at:] = map(shift.__add__, starts[at:])
+        ends[at:] = map(shift.__add__, ends[at:])
+    if len(starts) != len(lines) or (lines and (starts[0] != 0 or ends[-1] + 1 != len(data))):
+        return None
+    if any(data[starts[i]:ends[i]] != lines[i].encode("utf-8") for i in range(0, len(lines), max(1, len(lines) // 16))):
+        return None
     return starts, ends
 
 
-def write_outline(meta_dir: Path, text: str, stat: os.stat_result) -> None:
-    """Write the outline of ``text``, the ``MEMORY.md`` whose stat (after its write) is ``stat``,
-    into ``meta_dir`` (atomically; derived data, so without fsync). Never raises: an outline that
-    could not be written describes another state of the file, and a reader reads the whole file."""
+def write_outline(meta_dir: Path, text: str, stat: os.stat_result, data: bytes | None = None, *,
+                  lines: list[str] | None = None, before: "Outline | None" = None,
+                  edits: list[tuple[int, str | None]] | None = None) -> None:
+    """Write the outline of ``text``, the ``MEMORY.md`` whose stat (after its write) is ``stat`` and
+    whose bytes are ``data`` (the text's UTF-8 encoding; encoded here when None), into ``meta_dir``
+    (atomically; derived data, so without fsync). Never raises: an outline that could not be written
+    describes another state of the file, and a reader reads the whole file.
+
+    ``lines`` (the text's lines, every one non-blank: ``text`` is them joined, each ending in ``\\n``),
+    ``before`` (the outline of the text before) and ``edits`` (what changed it,
+    :meth:`memdir.layer.index.IndexBuilder.edits`): when the old text was clean, the spans are moved,
+    not found again, and the text is clean when the inserted lines are — no pass over the text in
+    Python, nor a scan of it for unsafe characters. Else (or when those do not add up) in C-level passes over the
+    whole text."""
     from array import array
 
     from ..errors import StoreError
     from .fsio import atomic_write  # late: the hot path never writes
 
-    lines, clean, least, after, total, pins = summary(text)
-    starts, ends = _spans(text)
+    data = text.encode("utf-8") if data is None else data
+    # From an unclean text a deleted line may have taken the last unsafe character: only a clean one is moved.
+    spans = _stepped(before, edits, lines, data) if lines is not None and before is not None and before.clean \
+        and edits is not None else None
+    if spans is not None:
+        clean = bool(lines) and are_clean_lines("\n".join(line for _, line in edits if line))
+        least = list(map(len, map(str.strip, lines))) if clean else [0] * len(lines)
+        after = list(accumulate(reversed(least), min))[::-1] if clean else least
+        total = sum(least) + len(least) if clean else 0
+        pins = list(compress(range(len(lines)), map(str.__contains__, lines, repeat(PIN_MARK)))) \
+            if PIN_MARK in text else []
+        starts, ends = spans
+    else:
+        parts = text.split("\n")
+        lines, clean, least, after, total, pins = _summary(parts, text)
+        starts, ends = _spans(parts, data)
     body = array("I", [*starts, *ends, *least, *after, *pins])
     table = body.tobytes()
     header = " ".join(map(str, (_MAGIC, _VERSION, sys.byteorder, stat.st_size, stat.st_mtime_ns, stat.st_ino,
-                                crc32(text.encode("utf-8")), crc32(table), len(lines), int(clean), total,
+                                crc32(data), crc32(table), len(lines), int(clean), total,
                                 len(pins)))) + "\n"
     try:
         atomic_write(Path(meta_dir) / OUTLINE_FILE, header.encode("ascii") + table, sync=False)

@@ -55,7 +55,7 @@ def preserve(journal: Journal, name: str, path: Path, session: str | None) -> Ev
     if data is None:
         return None
     key = digest(data)
-    head = journal.heads().get(name)
+    head = journal.head(name)
     if key == head:
         return None
     journal.put_object(data)

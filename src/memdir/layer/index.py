@@ -214,6 +214,7 @@ class IndexBuilder:
         self._partial = False  # restored from saved keys: the records of unchanged lines are not at hand
         self._gone: set[str] = set()  # after a restore: memories removed since
         self._rekeyed = False  # every key changed since keys() last told them
+        self._edits: list[tuple[int, str | None]] | None = None  # line edits since edits() (None: rebuilt)
 
     def _key(self, record: MemoryRecord, now: datetime) -> tuple | None:
         if not is_visible(record, now, self.stale_after_days):
@@ -235,6 +236,7 @@ class IndexBuilder:
         self._deadline = next_change(records.values(), now, self.stale_after_days)
         self._built = True
         self._rekeyed = True
+        self._edits = None
 
     @property
     def built(self) -> bool:
@@ -259,7 +261,7 @@ class IndexBuilder:
         self._records, self._keys, self._order, self._ordered_lines = {}, dict(keys), order, lines
         self._lines = {key[2]: line for key, line in zip(order, lines)}
         self._deadline, self._built, self._partial, self._gone = deadline, True, True, set()
-        self._rekeyed = False
+        self._rekeyed, self._edits = False, []
         return True
 
     def reorder(self, facts: dict[str, Facts], now: datetime) -> str:
@@ -346,6 +348,8 @@ class IndexBuilder:
                 del self._order[at]
                 del self._ordered_lines[at]
                 del self._lines[name]
+                if self._edits is not None:
+                    self._edits.append((at, None))
         for name, record in changes.items():
             if record is None:
                 continue
@@ -356,10 +360,20 @@ class IndexBuilder:
                 at = bisect.bisect_left(self._order, key)
                 self._order.insert(at, key)
                 self._ordered_lines.insert(at, line)
+                if self._edits is not None:
+                    self._edits.append((at, line))
             moment = next_change([record], now, self.stale_after_days)
             if moment is not None and (self._deadline is None or moment < self._deadline):
                 self._deadline = moment
         return self._text()
+
+    def edits(self) -> tuple[list[str], list[tuple[int, str | None]] | None]:
+        """``(lines, edits)``: the index's lines now (as :meth:`render` joins them; the caller does
+        not change them) and the line edits since this was last asked, in order — ``(at, None)``:
+        line ``at`` removed, ``(at, line)``: ``line`` inserted at ``at`` — or None when every line
+        may have changed since (a full render). Clears the edits (so ask once per text written)."""
+        edits, self._edits = self._edits, []
+        return self._ordered_lines, edits
 
     def _text(self) -> str:
         return "\n".join(self._ordered_lines) + "\n" if self._ordered_lines else ""

@@ -18,6 +18,7 @@ import os
 import re
 import stat
 from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -255,14 +256,16 @@ class Journal:
                 self._events_cache = (key, self._events_cache[1])
             else:
                 self._events_cache = None
-            if self._heads_cache is not None and self._heads_key == key_before and key_before is not None:
+            try:
+                if self._heads_cache is None or self._heads_key != key_before or key_before is None:
+                    raise LookupError("the heads are of another state of the journal")
                 if records_bytes(event):
                     if event.after is None:
                         self._heads_cache.pop(event.name, None)
                     else:
                         self._heads_cache[event.name] = event.after
                 self._heads_key = key
-            else:
+            except LookupError:  # also a manifest's heads (prime_heads) that cannot be read: re-read when asked
                 self._heads_cache = self._heads_key = None
         return event
 
@@ -423,7 +426,11 @@ class Journal:
         for the journal as it is."""
         key = self.stat_key()
         if self._heads_cache is not None and key is not None and self._heads_key == key:
-            return self._heads_cache
+            whole = getattr(self._heads_cache, "whole", None)  # a manifest's heads, read when asked for
+            try:
+                return whole() if whole is not None else self._heads_cache
+            except LookupError:
+                pass
         events = self.events()
         heads: dict[str, str | None] = {}
         for event in events:
@@ -435,9 +442,21 @@ class Journal:
         self._heads_cache, self._heads_key = heads, key
         return heads
 
-    def prime_heads(self, heads: dict[str, str], key: tuple[int, int] | None) -> None:
+    def head(self, name: str) -> str | None:
+        """The digest of the last recorded version of ``name`` (None: none, or deleted): of
+        :meth:`heads`, read alone from primed heads (:meth:`prime_heads`) that read each when asked."""
+        key = self.stat_key()
+        if self._heads_cache is not None and key is not None and self._heads_key == key:
+            try:
+                return self._heads_cache.get(name)
+            except LookupError:
+                pass
+        return self.heads().get(name)
+
+    def prime_heads(self, heads: Mapping[str, str], key: tuple[int, int] | None) -> None:
         """Take ``heads`` as :meth:`heads` of the journal while its stat key is ``key`` (kept by
-        :mod:`memdir.layer.manifest`), so a fresh process does not re-read the journal."""
+        :mod:`memdir.layer.manifest`: a mapping that reads each head when asked for, and every one
+        through its ``whole()``), so a fresh process does not re-read the journal."""
         self._heads_cache, self._heads_key = heads, key
 
     def referenced(self) -> set[str]:

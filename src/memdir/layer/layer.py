@@ -36,17 +36,9 @@ from typing import Iterator, Mapping
 
 from ..errors import InvalidInput, LockTimeout, StoreError
 from ..files.fsio import atomic_write, ensure_dir, unlink
-from ..files.layout import (
-    INDEX_FILE,
-    LAYER_FILE,
-    LOCK_FILE,
-    META_DIR,
-    STAMP_FILE,
-    index_state, sweep_interval,
-    symlink_refusal,
-    write_layer_info,
-)
-from ..files.outline import write_outline
+from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_state, sweep_interval,
+                            symlink_refusal, write_layer_info)
+from ..files.outline import read_outline, write_outline
 from ..files.scan import Entry, FileState, LazyEntries, Scan, count_files, settle
 from ..files.scan import load as load_file, scan as scan_layer
 from ..paths import layer_dirs, user_layer_dir
@@ -492,6 +484,7 @@ class Layer:
             text = index.render({n: e.record for n, e in entries.items()}, now)
         self._index_usage = usage
         target = self.meta.parent / INDEX_FILE  # the layer directory's; the team layer's is in the home
+        lines, edits = index.edits()  # the lines moved since the text we last wrote or took up
         if text:
             try:
                 on_disk = os.lstat(target)  # a symlink there is replaced by the file, never written through
@@ -499,9 +492,12 @@ class Layer:
             except OSError:
                 same = False
             if not same:
-                atomic_write(target, text.encode("utf-8"), sync=False)  # derived: rebuilt if ever lost
-                on_disk = os.lstat(target)
-                write_outline(self.meta, text, on_disk)  # what a fresh process's context block reads instead
+                # The outline of that text, when the file still holds it, is moved by the edits, not made again.
+                before = read_outline(target, self.meta) if edits is not None and self._index_written else None
+                before = before if before is not None and before.key == self._index_written[1:4] else None
+                atomic_write(target, data := text.encode("utf-8"), sync=False)  # derived: rebuilt if ever lost
+                on_disk = os.lstat(target)  # the outline: what a fresh process's context block reads instead
+                write_outline(self.meta, text, on_disk, data, lines=lines, before=before, edits=edits)
                 self._index_written = (text, *index_state(on_disk))
         else:
             unlink(target)

@@ -41,7 +41,8 @@ from ..files.layout import MANIFEST_FILE
 from ..files.scan import FileState
 from .index import Facts
 
-FORMAT = "3"
+FORMAT = "4"
+POINT_READS = 64  # rows read one by one before the rest are read at once (Rows)
 RACY_NS = 2_000_000_000  # a file changed this close to the save may change again unseen: its ctime is kept as 0
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value);
@@ -49,6 +50,8 @@ CREATE TABLE IF NOT EXISTS files (file TEXT PRIMARY KEY, size INTEGER, ctime_ns 
                                   digest TEXT, name TEXT, error TEXT, text TEXT);
 CREATE TABLE IF NOT EXISTS heads (name TEXT PRIMARY KEY, digest TEXT);
 CREATE TABLE IF NOT EXISTS idx (name TEXT PRIMARY KEY, unpinned INTEGER, score REAL, facts TEXT);
+CREATE INDEX IF NOT EXISTS files_text ON files (text);
+CREATE INDEX IF NOT EXISTS idx_order ON idx (unpinned, score, name) WHERE score IS NOT NULL;
 """
 _KEYS: dict[Path, tuple] = {}  # manifest path -> (its stat3, {file: (size, ctime_ns, ino)} or None)
 
@@ -81,19 +84,39 @@ class Saved:
 
 class Rows(MutableMapping):
     """The manifest's files (file name → :class:`memdir.files.scan.FileState`), each state made
-    when first asked for: taking up a manifest of 10,000 files builds one dict of its rows, not
-    10,000 states. ``rows`` are ``(file, size, ctime_ns, ino, digest, name, error, text)``."""
+    when first asked for: taking up a manifest of 10,000 files reads each file's name and error
+    only (``rows``: ``(file, name, error)``), not 10,000 states. The rest of a row (stat key and
+    digests) is read from ``manifest`` for the files asked for — every row at once past
+    :data:`POINT_READS` of them — and the files holding a text are found by the manifest's index
+    (:meth:`text_holders`). A row read since the load that no longer holds the name it held then
+    (rewritten by a later transaction) gives a state whose key matches no file: read again."""
 
-    def __init__(self, rows: list[tuple]):
+    def __init__(self, rows: list[tuple], manifest: "Manifest | None" = None):
         self._rows = dict(zip(map(itemgetter(0), rows), rows))
         self._made: dict[str, FileState] = {}
+        self._manifest = manifest
+        self._full: dict[str, tuple] = {}  # file → (file, size, ctime_ns, ino, digest, name, error, text)
+        self._reads = 0
 
     def __getitem__(self, filename: str) -> FileState:
         state = self._made.get(filename)
         if state is None:
             row = self._rows[filename]
-            state = self._made[filename] = FileState((row[1], row[2], row[3]), row[4], row[5], row[6], None, row[7])
+            full = self._full_row(filename, row)
+            state = self._made[filename] = FileState((full[1], full[2], full[3]), full[4], row[1], row[2], None,
+                                                     full[7])
         return state
+
+    def _full_row(self, filename: str, row: tuple) -> tuple:
+        full = self._full.get(filename)
+        if full is None and self._manifest is not None:
+            self._reads += 1
+            wanted = None if self._reads > POINT_READS else [filename]
+            self._full.update(zip(map(itemgetter(0), rows := self._manifest.full_rows(wanted)), rows))
+            full = self._full.get(filename)
+        if full is None or (full[5], full[6]) != (row[1], row[2]):
+            return (filename, -1, -1, -1, None, None, None, None)  # a key no file has: the file is read again
+        return full
 
     def get(self, filename, default=None):
         if filename in self._made:
@@ -105,7 +128,7 @@ class Rows(MutableMapping):
 
     def __setitem__(self, filename: str, state: FileState) -> None:
         self._made[filename] = state
-        self._rows.setdefault(filename, (filename,))
+        self._rows.setdefault(filename, (filename, state.name, state.error))
 
     def __delitem__(self, filename: str) -> None:
         del self._rows[filename]
@@ -119,24 +142,77 @@ class Rows(MutableMapping):
 
     def text_holders(self, text: str) -> list[str]:
         """The file names whose text digest (:attr:`memdir.files.scan.FileState.text`) is ``text`` or
-        not known (:func:`memdir.files.scan.holding`), without making a state per file."""
-        made = self._made
-        return [f for f, row in self._rows.items()
-                if (made[f].text if f in made else row[7]) in (text, None)]
+        not known (:func:`memdir.files.scan.holding`), without making a state per file: the rows the
+        manifest holds for ``text`` (by its index), and the states set or made since."""
+        made, rows = self._made, self._rows
+        found = self._manifest.text_rows(text) if self._manifest is not None else None
+        if found is None:  # no manifest to ask: every row read once
+            found = [f for f, row in self._full.items() if row[7] in (text, None)] if self._full else list(rows)
+        held = {f for f in found if f in rows and f not in made}
+        held.update(f for f, state in made.items() if state.text in (text, None) and f in rows)
+        return sorted(held)
 
     def copy(self) -> "Rows":
         """Another mapping of the same states (changes to one do not show in the other)."""
-        other = Rows([])
-        other._rows, other._made = dict(self._rows), dict(self._made)
+        other = Rows([], self._manifest)
+        other._rows, other._made, other._full, other._reads = dict(self._rows), dict(self._made), self._full, self._reads
         return other
 
     def holders(self):
         """``(file name, name held or None, error)`` of every file, without making a state (the
         rows of files set since carry their state's)."""
         made = self._made
-        return [(f, made[f].name, made[f].error) if f in made else (f, row[5], row[6])
-                for f, row in self._rows.items()] if made else list(
-            zip(self._rows, map(itemgetter(5), self._rows.values()), map(itemgetter(6), self._rows.values())))
+        return [(f, made[f].name, made[f].error) if f in made else row
+                for f, row in self._rows.items()] if made else list(self._rows.values())
+
+
+class Heads(MutableMapping):
+    """The journal's heads as the manifest keeps them (name → digest of the last recorded version),
+    each read from ``manifest`` when first asked for (one indexed row), every one at once when
+    iterated; changes made here stand over the manifest's. What a write of one memory reads of
+    10,000 heads is its own (:meth:`memdir.layer.journal.Journal.head`). A manifest that cannot be
+    read raises LookupError (not a KeyError): the journal is read instead."""
+
+    def __init__(self, manifest: "Manifest"):
+        self._manifest = manifest
+        self._known: dict[str, str] = {}
+        self._gone: set[str] = set()
+        self._all = False
+
+    def __getitem__(self, name: str) -> str:
+        digest = self._known.get(name)
+        if digest is None:
+            if self._all or name in self._gone or (digest := self._manifest.head(name)) is None:
+                raise KeyError(name)
+            self._known[name] = digest
+        return digest
+
+    def __setitem__(self, name: str, digest: str) -> None:
+        self._known[name] = digest
+        self._gone.discard(name)
+
+    def __delitem__(self, name: str) -> None:
+        self[name]  # KeyError when there is none
+        self._known.pop(name, None)
+        self._gone.add(name)
+
+    def whole(self) -> dict[str, str]:
+        """Every head, as a dict shared with this mapping (read from the manifest once)."""
+        if not self._all:
+            every = self._manifest.all_heads()
+            if every is None:
+                raise LookupError("the manifest's heads cannot be read")
+            for name in self._gone:
+                every.pop(name, None)
+            every.update(self._known)
+            self._known, self._all = every, True
+        return self._known
+
+    def __iter__(self):
+        return iter(list(self.whole()))
+
+    def __len__(self) -> int:
+        return len(self.whole())
 
 
 def stat3(path: Path) -> tuple[int, int, int] | None:
@@ -229,8 +305,8 @@ class Manifest:
                 if (meta.get("format") != FORMAT or meta.get("directory") != stamps.directory
                         or meta.get("journal") != _text(stamps.journal)):
                     return None
-                found = Rows(conn.execute("SELECT * FROM files").fetchall() if files else [])
-                heads = dict(conn.execute("SELECT name, digest FROM heads"))
+                found = Rows(conn.execute("SELECT file, name, error FROM files").fetchall() if files else [], self)
+                heads = Heads(self)
                 index = None
                 if meta.get("deadline") is not None and meta.get("index") == _text(stamps.index):
                     order = conn.execute("SELECT unpinned, score, name FROM idx WHERE score IS NOT NULL "
@@ -243,6 +319,42 @@ class Manifest:
                 conn.close()
         except (sqlite3.Error, OSError, ValueError, TypeError):
             return None
+
+    def _read(self, query: str, args=()) -> list[tuple] | None:
+        """The rows of one read-only ``query``; None when the manifest cannot be read."""
+        try:
+            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            try:
+                return conn.execute(query, args).fetchall()
+            finally:
+                conn.close()
+        except (sqlite3.Error, OSError):
+            return None
+
+    def full_rows(self, files: list[str] | None) -> list[tuple]:
+        """The whole rows of ``files`` (None: of every file) as :class:`Rows` takes them; [] when
+        the manifest cannot be read."""
+        if files is None:
+            return self._read("SELECT * FROM files") or []
+        return self._read(f"SELECT * FROM files WHERE file IN ({','.join('?' * len(files))})", files) or []
+
+    def text_rows(self, text: str) -> list[str] | None:
+        """The files whose text digest is ``text`` or not known; None when the manifest cannot be read."""
+        rows = self._read("SELECT file FROM files WHERE text = ? OR text IS NULL", (text,))
+        return None if rows is None else [row[0] for row in rows]
+
+    def head(self, name: str) -> str | None:
+        """The recorded head of ``name`` (None: none). Raises LookupError when the manifest cannot be
+        read (the caller reads the journal)."""
+        rows = self._read("SELECT digest FROM heads WHERE name = ?", (name,))
+        if rows is None:
+            raise LookupError("the manifest's heads cannot be read")
+        return rows[0][0] if rows else None
+
+    def all_heads(self) -> dict[str, str] | None:
+        """Every recorded head; None when the manifest cannot be read."""
+        rows = self._read("SELECT name, digest FROM heads")
+        return None if rows is None else dict(rows)
 
     def load_facts(self) -> dict[str, Facts]:
         """Every memory's :class:`memdir.layer.index.Facts` as last recorded (name → facts; a memory
@@ -356,4 +468,4 @@ def _now_ns() -> int:
     return time.time_ns()
 
 
-__all__ = ["Manifest", "Rows", "Saved", "Stamps", "stat3"]
+__all__ = ["Heads", "Manifest", "Rows", "Saved", "Stamps", "stat3"]

@@ -59,7 +59,7 @@ class Transaction:
                 cached = state
             else:
                 st = None
-        if st is not None and entry.digest == layer.journal.heads().get(name):
+        if st is not None and entry.digest == layer.journal.head(name):
             return entry
         self.require_full()  # it changed under us: do the whole sweep now
         return self.scan.entries.get(name)
@@ -111,7 +111,7 @@ class Transaction:
         if record is not None:  # the rewritten file goes without reads/last_read: they move to the usage file first
             layer.usage.carry(name, existing.record if existing is not None else record,
                               {*self.scan.entries, name})
-        before = journal.heads().get(name)
+        before = journal.head(name)
         staged: list[commit.Staged] = []
         try:
             if record is None:

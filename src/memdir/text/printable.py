@@ -79,7 +79,7 @@ def are_clean_lines(text: str) -> bool:
     C-level scans for the common text (a 2 MB ``MEMORY.md`` in a few milliseconds)."""
     flat = text.replace("\n", "").replace("\t", "")
     if flat.isprintable():  # no control, break, bidi or tag character; only printable ones to rule out
-        return not any(c in flat for c in _PRINTABLE_UNSAFE)
+        return flat.isascii() or not any(c in flat for c in _PRINTABLE_UNSAFE)  # every one of those is beyond ASCII
     return re.search(_UNSAFE, text.replace("\n", " ")) is None
 
 
