@@ -197,3 +197,33 @@ def test_a_copy_is_found_after_the_search_index_scanned_with_hints_that_carry_no
         fresh.write("db-port-copy", "Dev PostgreSQL listens on 5433", "project", "Use 5433 locally.")
     written = fresh.write("db-port-test", "Test PostgreSQL listens on 5434", "project", "Use 5433 locally.")
     assert written.operation == "created"  # control: another text is written
+
+
+@pytest.mark.slow
+def test_readers_after_a_write_read_the_file_it_just_wrote_not_the_layer(isolated_home, project, monkeypatch):
+    """A file written within RACY_NS of the manifest's save is recorded racy; the next reader (here the
+    search index's sync, as the prompt hook runs it, then the context's sweep) compares its bytes and
+    takes nothing up (before: every reader within the window took the whole layer up, and the take-up
+    parsed all 2,000 files: ~2.7 s per prompt hook at 10,000). Control: a same-size hand edit made
+    within that window is taken up, and only its file is parsed."""
+    _seeded(isolated_home, project).search("seeded fact", k=1)  # the search index, built once
+    Memory.open(home=isolated_home, project=project, actor="human").write(
+        "seed-0003", "seeded fact 3, corrected", "project", "Body 3, corrected")
+    parsed = _parses(monkeypatch)
+    reader = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    assert [r.name for r in reader.search("seeded fact 3 corrected", k=1)] == ["seed-0003"]
+    layer = reader.session.layer("project")
+    layer.scan()
+    assert parsed == ["seed-0003"]  # the search index's row for the changed memory, nothing else
+    assert [e.action for e in layer.journal.events() if e.name == "seed-0003"][-1] == "update"
+    parsed.clear()
+    # Control: a hand edit of the same size, in place, inside the racy window.
+    path = layer.path / "seed-0003.md"
+    text = path.read_text()
+    with open(path, "r+", encoding="utf-8") as handle:
+        handle.write(text.replace("Body 3, corrected", "Body 3, CORRECTED"))
+    other = Memory.open(home=isolated_home, project=project, actor="human").session.layer("project")
+    other.scan()
+    assert parsed == ["seed-0003"]  # the take-up read the edited file only
+    assert [e.action for e in other.journal.events() if e.name == "seed-0003"][-1] == "external-edit"
+    assert "Body 3, CORRECTED" in Memory.open(home=isolated_home, project=project).read("seed-0003").record.body

@@ -182,6 +182,13 @@ def too_large(size: int, max_bytes: int) -> str:
             "not read, indexed or versioned")
 
 
+def bytes_digest(path: Path, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> str | None:
+    """The digest :func:`load` records for the file at ``path`` as its bytes are now (a symlink is not
+    followed); None when it is gone, unreadable or over ``max_bytes``."""
+    data = read_foreign(path, max_bytes, follow=False).data
+    return None if data is None else digest(data)
+
+
 def load(path: Path, key: tuple[int, int, int] | None = None,
          max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> FileState | None:
     """Read and parse one memory file; None when it is gone. ``key`` is its
@@ -350,4 +357,4 @@ def count_files(directory: Path) -> int:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
 
 
-__all__ = ["Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "count_files", "holding", "load", "settle", "not_regular", "scan", "stat_key"]
+__all__ = ["Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "bytes_digest", "count_files", "holding", "load", "settle", "not_regular", "scan", "stat_key"]

@@ -39,7 +39,7 @@ from ..files.fsio import atomic_write, ensure_dir, unlink
 from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_state, sweep_interval,
                             symlink_refusal, write_layer_info)
 from ..files.outline import read_outline, write_outline
-from ..files.scan import Entry, FileState, LazyEntries, Scan, count_files, settle
+from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, settle
 from ..files.scan import load as load_file, scan as scan_layer
 from ..paths import layer_dirs, user_layer_dir
 from ..settings import Settings
@@ -89,6 +89,7 @@ class Layer:
         self.tombstone_file = TombstoneFile(self.meta)
         self.usage = Usage(self.meta)
         self.files: dict[str, FileState] = {}  # what the last scan learned of each file, by file name
+        self._hints_left = False  # the last scan trusted hints for some files: they are not in self.files
         self._last_scan: tuple[int | None, Scan] | None = None
         self._synced_journal: tuple[int, int] | None = None  # journal (size, mtime) after our last transaction
         self._swept_at = float("-inf")
@@ -122,7 +123,8 @@ class Layer:
         (:meth:`take_up`). Raises :class:`StoreError`, also for a layer with a symlink where memdir
         keeps its files (:func:`memdir.files.layout.symlink_refusal`)."""
         found = self._scan(known, progress)
-        if not self._held and self._take_up_ok and self.manifest.differs(found.files):
+        if not self._held and self._take_up_ok and self.manifest.differs(
+                found.files, lambda filename: bytes_digest(self.path / filename, self.settings.max_file_bytes)):
             self.take_up()
         return found
 
@@ -146,10 +148,10 @@ class Layer:
         except OSError as exc:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
         hinted = known is not None  # a caller's hints (the search index's) carry no text digest
-        if known is None and not self.files:
+        if known is None and (not self.files or self._hints_left):  # else every hinted file would be parsed
             known = self._known()
-        found, self.files, _complete = scan_layer(self.path, self.files, known, progress,
-                                                   self.settings.max_file_bytes)
+        found, self.files, complete = scan_layer(self.path, self.files, known, progress, self.settings.max_file_bytes)
+        self._hints_left = not complete
         if hinted:
             found.files = _Hinted(found.files, self.manifest)
         found = self._lazy(found)

@@ -31,7 +31,7 @@ import json
 import os
 import sqlite3
 import stat
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
@@ -44,6 +44,7 @@ from .index import Facts
 FORMAT = "4"
 POINT_READS = 64  # rows read one by one before the rest are read at once (Rows)
 RACY_NS = 2_000_000_000  # a file changed this close to the save may change again unseen: its ctime is kept as 0
+RACY_READS = 32  # racy rows a reader compares by content (Manifest.differs); more: a take-up
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value);
 CREATE TABLE IF NOT EXISTS files (file TEXT PRIMARY KEY, size INTEGER, ctime_ns INTEGER, ino INTEGER,
@@ -248,11 +249,16 @@ class Manifest:
         except OSError:
             return False
 
-    def differs(self, files: Mapping[str, FileState]) -> bool:
+    def differs(self, files: Mapping[str, FileState], read: Callable[[str], str | None] | None = None) -> bool:
         """Whether ``files`` (a scan's: file name → state) differ from the files the manifest
-        records — a file added, removed, or whose stat key moved (a hand edit in place; a row kept
-        racy, :data:`RACY_NS`, always differs) — or there is none while ``files`` is not empty.
-        The rows are read once per manifest file version (cached by its stat key). Never raises."""
+        records — a file added, removed, or whose stat key moved (a hand edit in place) — or there
+        is none while ``files`` is not empty. A row kept racy (:data:`RACY_NS`: its ctime stored as 0)
+        whose size and inode still match differs only if its bytes do: ``read(file)`` gives the
+        digest of the file as it is now (:func:`memdir.files.fsio.digest`; None when unreadable) and
+        is compared with the recorded one (at most :data:`RACY_READS` such files, else it differs);
+        without ``read`` a racy row always differs. So the file a write just made costs a reader one
+        file read, not a take-up of the whole layer. The rows are read once per manifest file
+        version (cached by its stat key). Never raises."""
         key = stat3(self.path)
         cached = _KEYS.get(self.path)
         if cached is None or cached[0] != key:
@@ -273,7 +279,34 @@ class Manifest:
         keys = cached[1]
         if keys is None:
             return bool(files)
-        return len(keys) != len(files) or any(keys.get(f) != st[0] for f, st in files.items())
+        if len(keys) != len(files):
+            return True
+        racy = []
+        for f, st in files.items():
+            recorded = keys.get(f)
+            if recorded == st[0]:
+                continue
+            if read is None or recorded is None or recorded[1] != 0 or (recorded[0], recorded[2]) != (st[0][0], st[0][2]):
+                return True
+            racy.append(f)
+        if not racy:
+            return False
+        if len(racy) > RACY_READS:
+            return True
+        recorded = self._digests(racy)
+        return any(not recorded.get(f) or read(f) != recorded[f] for f in racy)
+
+    def _digests(self, files: list[str]) -> dict[str, str]:
+        """The recorded digests of ``files`` ({} when the manifest cannot be read)."""
+        try:
+            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            try:
+                marks = ",".join("?" * len(files))
+                return dict(conn.execute(f"SELECT file, digest FROM files WHERE file IN ({marks})", files))
+            finally:
+                conn.close()
+        except (sqlite3.Error, OSError):
+            return {}
 
     def load_files(self) -> dict[str, FileState] | None:
         """The files as last recorded, whatever changed since (each is checked by its stat key
