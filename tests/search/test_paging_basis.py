@@ -44,22 +44,32 @@ def test_pages_keep_the_first_pages_basis_while_vectors_arrive(isolated_home, pr
         sync(mem.home, mem.session.layers())
         assert vectors.embed_missing(conn, None, limit=4) == 4
         first = _search(project, QUERY, "-k", "5")
+        # The right value: the whole ranking on the first page's basis (4 vectors), in one answer.
+        whole = _search(project, QUERY, "-k", "15")
         assert vectors.embed_missing(conn, None, limit=6) == 6  # vectors arrive between the pages
         second = _search(project, QUERY, "-k", "5", "--offset", "5")
         assert vectors.embed_missing(conn, None) == 5  # every memory embedded now
         third = _search(project, QUERY, "-k", "5", "--offset", "10")
         fresh = _search(project, "deploy the billing service", "-k", "5")  # a new query, once all are embedded
+        again = _search(project, QUERY, "-k", "15")  # the same query's first page, asked again now
+        later = _search(project, QUERY, "-k", "5", "--offset", "10")
     finally:
         lock.release()
     pages = [[r["name"] for r in page["results"]] for page in (first, second, third)]
     shown = [name for page in pages for name in page]
     assert len(shown) == len(set(shown)) == len(SERVICES), pages  # none twice, none skipped
-    # The right value: the one ranking by words alone, in one answer.
-    whole = _search(project, QUERY, "-k", "15", vectors_on=False)
     assert shown == [r["name"] for r in whole["results"]]
-    assert first["note"] == ("ranked by words alone while vectors are being built (4 of 15 memories embedded); "
-                             "the next pages of this query keep this order")
-    assert second["note"] == third["note"] == ("ranked by words alone, as the first page of this query was "
-                                               "(vectors were being built)")
-    # Control: a query first asked once every memory has its vector is ranked with them, and says nothing.
+    # The first page ranked with the vectors it had (not by words alone): its embedded memories carry cosines.
+    assert sum(r["why"]["cosine"] is not None for r in whole["results"]) == 4
+    assert first["note"] == ("11 of 15 memories have no vector yet and rank by words alone; the next pages "
+                             "of this query keep this basis")
+    assert second["note"] == third["note"] == ("ranked on the first page's basis: memories embedded since "
+                                               "it rank by words alone")
+    assert sum(r["why"]["cosine"] is not None for r in second["results"] + third["results"]) == sum(
+        r["why"]["cosine"] is not None for r in whole["results"][5:])  # the 6 embedded meanwhile: no cosine
+    # Control: a query first asked once every memory has its vector is ranked with them, and says nothing;
+    # the same query asked anew from its first page takes every vector, on its later pages too.
     assert fresh["note"] == "" and any(r["why"]["cosine"] is not None for r in fresh["results"])
+    assert again["note"] == later["note"] == ""
+    assert sum(r["why"]["cosine"] is not None for r in again["results"]) == 15
+    assert [r["name"] for r in later["results"]] == [r["name"] for r in again["results"]][10:]

@@ -429,8 +429,8 @@ def search(results, query: str, offset: int = 0, page: int | None = None) -> str
     """Search hits, best first: a line per memory (with its relevance score,
     0–1) and its snippet; ``offset`` is how many better hits were skipped;
     ``page`` the most one answer holds: a full page ends with where the next starts; the results'
-    ``note`` (:class:`memdir.search.paging.Page`: ranked by words alone while vectors are being
-    built), when there is one, ends it."""
+    ``note`` (:class:`memdir.search.paging.Page`: how many memories rank by words alone while
+    vectors are being built), when there is one, ends it."""
     if not results:
         return f"No memories match {cut(query, 120)!r}" + (f" after the first {offset}." if offset else ".")
     after = f", after the first {offset}" if offset else ""

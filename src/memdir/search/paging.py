@@ -4,12 +4,14 @@ A search's pages (``offset``) are asked one by one, each ranked anew. While
 the background embedder is adding vectors, each page would see more of them
 than the last, the scores would move between pages, and a memory could show
 on two pages or on none. So a first page (``offset`` 0) asked while some
-visible memory has no vector yet is ranked by words alone, and says so
-(:attr:`Page.note`); the query is recorded (table ``pages`` of the index:
-a digest of the query and its filters, and when), and a later page of the
-same query within :data:`KEEP_SECONDS` is ranked by words alone too, however
-far the embedding has got meanwhile. A first page asked once every memory has
-its vector is ranked with them, and so are its later pages (a memory written
+visible memory has no vector yet records which ones (table ``pages`` of the
+index: a digest of the query and its filters, when, and those memories' ids)
+and is ranked as always — with the vectors that exist, the others by words
+(:attr:`Page.note` says how many); a later page of the same query within
+:data:`KEEP_SECONDS` leaves out the cosines of the memories recorded, so it
+ranks on exactly the first page's basis however far the embedding has got
+meanwhile. A first page asked once every memory has its vector forgets any
+record of that query, and its later pages use every vector (a memory written
 between two pages changes the store, not the basis). Without vectors there
 is nothing to decide.
 """
@@ -43,49 +45,70 @@ def query_key(query: str, scope: str | None, include_muted: bool, filters) -> st
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def basis(session: Session, scope: str | None, key: str, offset: int) -> tuple[bool, str]:
-    """``(dense, note)`` for a page of the query ``key`` (:func:`query_key`):
-    ``dense`` False to rank by words alone (see the module docstring), and
-    the note saying so. Raises what :func:`memdir.search.sync.sync` raises."""
+def basis(session: Session, scope: str | None, key: str, offset: int) -> tuple[frozenset[int] | None, str]:
+    """``(unembedded, note)`` for a page of the query ``key`` (:func:`query_key`):
+    ``unembedded`` the ids of the memories whose cosines this page leaves out
+    (those without a vector when the query's first page was ranked; None: use
+    every vector there is), and the note saying so (see the module
+    docstring). Raises what :func:`memdir.search.sync.sync` raises."""
     from . import embedder, vectors
 
     if not vectors.wanted(session.settings):
-        return True, ""
+        return None, ""
     layers = session.layers(scope)
     conn = sync(session.home, layers)
-    done, total = vectors.pending(conn, [layer_key(session.home, layer.path) for layer in layers])
+    keys = [layer_key(session.home, layer.path) for layer in layers]
+    done, total = vectors.pending(conn, keys)
     if done < total:
         embedder.schedule(session.home)
     if offset == 0:
         if done >= total:
-            return True, ""
-        _remember(conn, key)
-        return False, (f"ranked by words alone while vectors are being built ({done} of {total} memories "
-                       "embedded); the next pages of this query keep this order")
-    if not _remembered(conn, key):
-        return True, ""
-    return False, "ranked by words alone, as the first page of this query was (vectors were being built)"
+            _forget(conn, key)
+            return None, ""
+        missing = vectors.unembedded(conn, keys)
+        _remember(conn, key, missing)
+        return frozenset(missing), (f"{total - done} of {total} memories have no vector yet and rank by words "
+                                    "alone; the next pages of this query keep this basis")
+    missing = _remembered(conn, key)
+    if missing is None:
+        return None, ""
+    return frozenset(missing), ("ranked on the first page's basis: memories embedded since it rank by words "
+                                "alone")
 
 
-def _remember(conn: sqlite3.Connection, key: str) -> None:
+def _remember(conn: sqlite3.Connection, key: str, missing: list[int]) -> None:
     if isinstance(conn, ReadOnly):
         return  # no vector can arrive either: the embedder cannot write
     now = time.time()
     try:
-        conn.execute("CREATE TABLE IF NOT EXISTS pages (key TEXT PRIMARY KEY, at REAL)")
-        conn.execute("INSERT OR REPLACE INTO pages VALUES (?, ?)", (key, now))
+        conn.execute("CREATE TABLE IF NOT EXISTS pages (key TEXT PRIMARY KEY, at REAL, ids TEXT)")
+        conn.execute("INSERT OR REPLACE INTO pages VALUES (?, ?, ?)", (key, now, json.dumps(missing)))
         conn.execute("DELETE FROM pages WHERE at < ? OR key NOT IN (SELECT key FROM pages ORDER BY at DESC LIMIT ?)",
                      (now - KEEP_SECONDS, _KEEP_ROWS))
     except sqlite3.Error:
-        pass  # a full disk: the next page ranks on what it finds
+        pass  # a full disk, or a table of an older memdir (the next rebuild makes it anew): pages rank on what they find
 
 
-def _remembered(conn: sqlite3.Connection, key: str) -> bool:
+def _remembered(conn: sqlite3.Connection, key: str) -> list[int] | None:
     try:
-        row = conn.execute("SELECT at FROM pages WHERE key = ?", (key,)).fetchone()
-    except sqlite3.Error:  # no table yet: no first page was ranked by words alone
-        return False
-    return row is not None and time.time() - row[0] < KEEP_SECONDS
+        row = conn.execute("SELECT at, ids FROM pages WHERE key = ?", (key,)).fetchone()
+    except sqlite3.Error:  # no table yet: no first page was ranked while vectors were missing
+        return None
+    if row is None or time.time() - row[0] >= KEEP_SECONDS:
+        return None
+    try:
+        return [int(i) for i in json.loads(row[1])]
+    except (TypeError, ValueError):
+        return None
+
+
+def _forget(conn: sqlite3.Connection, key: str) -> None:
+    if isinstance(conn, ReadOnly) or _remembered(conn, key) is None:
+        return  # nothing recorded (the usual case): no write on a search
+    try:
+        conn.execute("DELETE FROM pages WHERE key = ?", (key,))
+    except sqlite3.Error:
+        pass
 
 
 __all__ = ["KEEP_SECONDS", "Page", "basis", "query_key"]

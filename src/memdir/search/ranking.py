@@ -394,7 +394,8 @@ def _result(hit: Hit, scope_of: dict[str, str], terms: list[str]) -> SearchResul
 @rebuilt_when_damaged
 def ranked(session: Session, query: str, *, pool: int, scope: str | None = None, include_muted: bool = False,
            filters: Filters | None = None, min_score: float = relevance.THRESHOLD, embed_query: bool = True,
-           explicit: bool = False, shown: int = 0, dense: bool = True) -> tuple[list[Hit], list[str], dict[str, str]]:
+           explicit: bool = False, shown: int = 0,
+           unembedded: frozenset[int] | None = None) -> tuple[list[Hit], list[str], dict[str, str]]:
     """The ranking behind :func:`search` and recall: ``(hits scoring at least
     ``min_score``, best first; query terms; layer key → scope)``.
     ``embed_query`` False (a fresh prompt hook): the query's cosines from a
@@ -410,8 +411,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     ties (:func:`memdir.search.ties.lexical_first`). ``shown``: how many of
     the first hits the caller shows; their rows are checked against their
     checksums (:func:`memdir.search.sync.unsound`: repaired and asked again,
-    or left out). ``dense`` False: words alone, whatever vectors exist
-    (a page's basis, :mod:`memdir.search.paging`)."""
+    or left out). ``unembedded``: memories whose cosines are left out, as if
+    they had no vector yet (a page's basis, :mod:`memdir.search.paging`)."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string")
     query = query[:MAX_QUERY_CHARS]  # a pasted log as a prompt: its first terms are the query
@@ -445,7 +446,9 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             if capitals:  # a memory writing the query's acronym in capitals is a candidate, whatever BM25 says
                 have = {memory.id for memory in lexical}
                 lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where))[:pool]
-            cosines = _dense(conn, session, query, layers, where, embed_query) if dense and query.strip() else {}
+            cosines = _dense(conn, session, query, layers, where, embed_query) if query.strip() else {}
+            if unembedded:  # the first page's basis: these had no vector then
+                cosines = {i: c for i, c in cosines.items() if i not in unembedded}
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
@@ -539,11 +542,11 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
     if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= MAX_OFFSET:
         raise InvalidInput(f"offset must be an integer from 0 to {MAX_OFFSET} (got {offset!r})")
     k = min(k, MAX_K)
-    dense, note = paging.basis(session, scope, paging.query_key(query, scope, include_muted, filters), offset)
+    unembedded, note = paging.basis(session, scope, paging.query_key(query, scope, include_muted, filters), offset)
     hits, terms, scope_of = ranked(session, query, pool=max(POOL_MIN, 4 * (k + offset)), scope=scope,
                                    include_muted=include_muted, filters=filters,
                                    min_score=relevance.THRESHOLD if min_score is None else min_score,
-                                   explicit=min_score is None, shown=offset + k, dense=dense)
+                                   explicit=min_score is None, shown=offset + k, unembedded=unembedded)
     out = paging.Page()
     out.note = note
     used = 2

@@ -266,6 +266,16 @@ def pending(conn, layers: list[str] | None = None) -> tuple[int, int]:
     return counts
 
 
+def unembedded(conn, layers: list[str]) -> list[int]:
+    """The ids of the active memories of ``layers`` without a current vector (see :func:`pending`)."""
+    if not layers:
+        return []
+    return [row[0] for row in conn.execute(
+        f"SELECT d.id FROM docs d LEFT JOIN vectors v ON v.id = d.id AND v.digest IS d.digest AND v.model = ?"
+        f" WHERE d.status = 'active' AND d.layer IN ({','.join('?' * len(layers))}) AND v.id IS NULL",
+        (MODEL_ID, *layers))]
+
+
 def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int | None = None,
                   should_stop=None) -> int:
     """Embed the active memories of ``layers`` (every layer of the index when
@@ -573,4 +583,4 @@ def fuse(lexical: list[int], dense: list[int], k: int = RRF_K, dense_weight: flo
 
 
 __all__ = ["EMBED_PASSAGES", "MODEL_ID", "PASSAGE_OVERLAP", "PASSAGE_WORDS", "best_passages", "embed", "embed_missing", "embed_passages", "enabled", "fuse", "importable", "installed", "memory_text",
-           "mark_passages_done", "passage_texts", "passages", "passages_stale", "pending", "query_vector", "sentence_vectors", "similarities", "Visible", "wanted"]
+           "mark_passages_done", "passage_texts", "passages", "passages_stale", "pending", "query_vector", "sentence_vectors", "similarities", "unembedded", "Visible", "wanted"]
