@@ -229,6 +229,6 @@ def test_memory_search_says_where_the_next_page_starts_when_its_page_is_full(mem
     assert clamped.startswith("20 result(s) for 'kafka':")
     # The last line but a note on the ranking's basis, when vectors are still being built (search.paging).
     assert "(a full page: more may follow from offset 20)" in clamped.splitlines()[-2:]
-    assert clamped.endswith(("(a full page: more may follow from offset 20)", "keep this order)"))
+    assert clamped.endswith(("(a full page: more may follow from offset 20)", "keep this basis)"))
     rest = run_tool(mem, "memory_search", {"query": "kafka", "k": 20, "offset": 20}).text
     assert rest.startswith("5 result(s) for 'kafka', after the first 20:") and "full page" not in rest  # control
