@@ -35,12 +35,14 @@ from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
 from ..vocabulary import ORIGINS, TYPES
-from . import relevance
+from . import dense, relevance
 from .index import layer_key
 from .near import rows as near_rows
 from .sync import index_error, rebuilt_when_damaged, sync
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq
 from .tokenize import MAX_QUERY_CHARS, fts_query, is_stopword, query_terms, tokens
+
+_dense = dense.cosines  # the dense side (a seam the tests replace)
 
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
 PIN_BOOST = 0.10
@@ -277,65 +279,13 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
     return {memory.id: memory for memory in (IndexedMemory(*row) for row in rows)}
 
 
-def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[str, list],
-           embed_query: bool) -> dict[int, float]:
-    """``{id: cosine}`` of the visible memories that have a vector; starts the background embedder when
-    some have none. ``{}`` without vectors. With ``embed_query`` False the cosines come from a warm
-    process (:mod:`memdir.search.warm`) or not at all: this process never loads the model or numpy."""
-    from . import embedder, vectors
-
-    if not vectors.wanted(session.settings):
-        return {}
-    embedded, total = vectors.pending(conn, layers)
-    if embedded < total or vectors.passages_stale(conn):  # heads, then body passages, in the background
-        embedder.schedule(session.home)
-    if not embedded:
-        return {}
-    clause, args = where
-    if embed_query and len(args) == len(layers) + 3:  # no Filters (see _where): the cached matrix's columns decide
-        allowed = vectors.Visible(bool(args[len(layers)]), args[len(layers) + 1])
-    else:
-        allowed = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE {clause}", args)}
-        if not allowed:
-            return {}
-    if not embed_query:
-        from . import warm
-        generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
-        cosines = warm.ask(session.home, query, layers, generation)
-        if cosines is None:
-            warm.launch(session.home)  # none listens: one starts, detached, for the next prompt (no-op if one does)
-        return {i: c for i, c in (cosines or {}).items() if i in allowed}
-    if not vectors.importable():
-        return {}
-    try:
-        return vectors.similarities(conn, session.home, _query_vector(query), layers, allowed)
-    except (RuntimeError, OSError, ValueError, MemoryError):
-        return {}  # the embedding engine failed: the lexical model still answers, as without the extra
-
-
-_QUERY_VECTORS: dict[str, object] = {}
-
-
-def _query_vector(query: str):
-    """The query's embedding (:func:`memdir.search.vectors.query_vector`), the
-    last few remembered: a search embeds its query for the dense cosines and
-    again to break a tie (:mod:`memdir.search.ties`)."""
-    from . import vectors
-
-    if query not in _QUERY_VECTORS:
-        if len(_QUERY_VECTORS) >= 8:
-            _QUERY_VECTORS.pop(next(iter(_QUERY_VECTORS)))
-        _QUERY_VECTORS[query] = vectors.query_vector(query)
-    return _QUERY_VECTORS[query]
-
-
-def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float], keywords: bool,
-              counts: dict[str, int], total: int,
+def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: dict[str, int], total: int,
               compounds: dict[str, tuple[str, str]] | None = None) -> dict[int, relevance.Evidence]:
+    """The words' part of each memory's evidence (:func:`memdir.search.relevance.evidence`, no cosine)."""
+    if not ids:
+        return {}
     weights = relevance.term_weights(terms, counts, total)
     as_terms = relevance.Prefixes(weights, compounds)
-    median = relevance.median(cosines.values()) if cosines else None
-    top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
     strong = set(terms) - relevance.soft_terms(terms)  # unknown CJK bigrams count: they may be the topic
     present = {t for t in terms if counts.get(t, 0)}
     out = {}
@@ -343,9 +293,18 @@ def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float],
     for rowid, name, title, description, body in conn.execute(
             f"SELECT rowid, name, title, description, body FROM fts WHERE rowid IN ({marks})", ids):
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
-        out[rowid] = relevance.evidence(weights, head, as_terms((body or "").split()), strong, keywords,
-                                         cosines.get(rowid), median, top, present)
+        out[rowid] = relevance.evidence(weights, head, as_terms((body or "").split()), strong, keywords, None,
+                                        present=present)
     return out
+
+
+def _with_cosines(found: dict[int, relevance.Evidence], cosines: dict[int, float]) -> dict[int, relevance.Evidence]:
+    """``found`` with each memory's cosine, its gap above the median and its lead (:func:`relevance.with_cosine`)."""
+    if not cosines:
+        return found
+    median = relevance.median(cosines.values())
+    top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
+    return {i: relevance.with_cosine(ev, cosines.get(i), median, top) for i, ev in found.items()}
 
 
 def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
@@ -400,6 +359,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     scope_of = {layer_key(session.home, layer.path): layer.scope for layer in in_scope}
     layers = list(scope_of)
     conn = sync(session.home, in_scope)
+    pending = dense.start(conn, session, query, layers) if embed_query else None  # embeds while words are read
     terms = query_terms(query)
     now = time.time()
     where = _where(layers, include_muted, now, filters or Filters())
@@ -421,12 +381,15 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 have.update((m.id, m) for m in _load(conn, [row for row in near if row[0] not in have]))
                 first = [have[i] for i, _ in near if i in have]
                 lexical = (first + [m for m in lexical if m.id not in {n.id for n in first}])[:pool]
-            cosines = _dense(conn, session, query, layers, where, embed_query) if query.strip() else {}
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
+            keywords = explicit or _keywords(query, terms)
+            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds)
+            cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
             nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
-            keywords = explicit or _keywords(query, terms)
-            found = _evidence(conn, list(rows), terms, cosines, keywords, counts, total, compounds) if rows else {}
+            found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
+                                   compounds))
+            found = _with_cosines(found, cosines)
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again
@@ -460,7 +423,7 @@ def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str]
     if ties.tied(hits) < 2 or not vectors.enabled(session.settings):
         return hits
     try:
-        vector = _query_vector(query)
+        vector = dense.query_vector(query)
     except (RuntimeError, OSError, ValueError, MemoryError):
         return hits
     read = relevance.Prefixes(relevance.term_weights(terms, counts, total), compounds)

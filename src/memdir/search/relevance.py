@@ -61,7 +61,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 PASSAGE_TOKENS = 64
 NEAR_TOKENS = 16  # about one sentence: the window of :attr:`Evidence.near`
@@ -346,12 +346,9 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
     the query terms that are not soft, ``keywords`` True when the query is
     keywords alone (see the module docstring); ``present`` the query terms
     some memory of the store holds (None: all), what :attr:`Evidence.held`
-    is a share of."""
+    is a share of. The words' part and the cosine's part are apart
+    (:func:`with_cosine`): a search reads the words while the query embeds."""
     whole = sum(weights.values())
-    gap = 0.0 if cosine is None or median is None else cosine - median
-    lead = 0.0
-    if cosine is not None and top is not None:
-        lead = max(-0.1, min(0.1, cosine - (top[1] if cosine >= top[0] else top[0])))
     head = {t for t in weights if t in head_tokens}
     found = head | best_passage(body_tokens, weights)
     anywhere = head | ({t for _, t in _occurrences(body_tokens, weights) if t in strong} if strong <= weights.keys()
@@ -359,16 +356,31 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
     core = {t for t in strong if t not in GENERIC} or strong
     shared = tuple(t for t in weights if t in core and t in anywhere)  # "use" alone is no shared topic
     if whole <= 0:
-        return Evidence(0.0, 0.0, 0.0, cosine, (), gap, 0.0, lead, shared=shared)
+        return with_cosine(Evidence(0.0, 0.0, 0.0, None, (), shared=shared), cosine, median, top)
     matched = sum(weights[t] for t in found)
     near_weight, span = tightest(body_tokens, weights)
     near = near_weight / whole
     held = _held(weights, head, body_tokens, core, present)
-    return Evidence(coverage=matched / whole, head=sum(weights[t] for t in head) / whole,
-                    mass=math.log1p(matched), cosine=cosine,
-                    matched=tuple(t for t in weights if t in found), gap=gap, missing=math.log1p(max(0.0, whole - matched)), query=math.log1p(whole),
-                    complete=float(keywords and bool(core) and core <= found),
-                    lead=lead, shared=shared, near=near, span=span, held=held)
+    return with_cosine(Evidence(coverage=matched / whole, head=sum(weights[t] for t in head) / whole,
+                                mass=math.log1p(matched), cosine=None,
+                                matched=tuple(t for t in weights if t in found),
+                                missing=math.log1p(max(0.0, whole - matched)), query=math.log1p(whole),
+                                complete=float(keywords and bool(core) and core <= found),
+                                shared=shared, near=near, span=span, held=held), cosine, median, top)
+
+
+def with_cosine(evidence: Evidence, cosine: float | None, median: float | None = None,
+                top: tuple[float, float] | None = None) -> Evidence:
+    """``evidence`` (its words' part, :func:`evidence` with no cosine) with
+    the memory's ``cosine``, its gap above the query's ``median`` cosine and
+    its lead over ``top`` (the query's two highest cosines; see :func:`evidence`)."""
+    if cosine is None:
+        return evidence
+    gap = 0.0 if median is None else cosine - median
+    lead = 0.0 if top is None else max(-0.1, min(0.1, cosine - (top[1] if cosine >= top[0] else top[0])))
+    if evidence.query == 0.0:  # a query with no term weight: its lead has always sat in ``query`` (left as scored)
+        return replace(evidence, cosine=cosine, gap=gap, query=lead)
+    return replace(evidence, cosine=cosine, gap=gap, lead=lead)
 
 
 def _held(weights: dict[str, float], head: set[str], body_tokens: list[str], core: set[str],
@@ -404,4 +416,4 @@ def stated(evidence: Evidence) -> bool:
 
 __all__ = ["BACKGROUND_DOCS", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
            "STRONG", "THRESHOLD", "as_terms", "best_passage", "evidence", "lexical", "median", "score", "soft_terms",
-           "stated", "term_weights", "tightest"]
+           "stated", "term_weights", "tightest", "with_cosine"]
