@@ -293,8 +293,8 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
     for rowid, name, title, description, body in conn.execute(
             f"SELECT rowid, name, title, description, body FROM fts WHERE rowid IN ({marks})", ids):
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
-        out[rowid] = relevance.evidence(weights, head, as_terms((body or "").split()), strong, keywords, None,
-                                        present=present)
+        read = as_terms((body or "").split()) if as_terms.pairs else relevance.read_body(body or "", as_terms)
+        out[rowid] = relevance.evidence(weights, head, read, strong, keywords, None, present=present)
     return out
 
 
