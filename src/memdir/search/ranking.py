@@ -40,7 +40,7 @@ from .index import layer_key
 from .near import rows as near_rows
 from .sync import index_error, rebuilt_when_damaged, sync
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq
-from .tokenize import MAX_QUERY_CHARS, fts_query, is_stopword, query_terms, tokens
+from .tokenize import MAX_QUERY_CHARS, fts_query, is_stopword, query_terms, tokens, word_tokens
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
 
@@ -318,7 +318,7 @@ def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
     wanted = set(terms)
     start = 0
     for match in SEGMENT.finditer(flat):
-        if wanted.intersection(tokens(match.group(0))):
+        if wanted.intersection(word_tokens(match.group(0))):
             start = max(0, match.start() - limit // 4)
             break
     end = min(len(flat), start + limit - 2)
