@@ -18,9 +18,12 @@ a tie with the vector it ranked with (:mod:`memdir.search.ties`).
 from __future__ import annotations
 
 import threading
-from concurrent.futures import Future
+from typing import TYPE_CHECKING
 
 from ..session import Session
+
+if TYPE_CHECKING:  # a fresh prompt hook imports this module and must not load concurrent.futures
+    from concurrent.futures import Future
 
 OVERLAP = True  # embed the query in a worker thread while the lexical side runs (off: in line, same vector)
 KEPT = 8  # query vectors kept per process
@@ -41,7 +44,7 @@ def _executor():
         return _pool
 
 
-def query_vector(query: str, pending: Future | None = None):
+def query_vector(query: str, pending: "Future | None" = None):
     """The query's embedding (:func:`memdir.search.vectors.query_vector`,
     shape ``(384,)`` float32): the one ``pending`` (from :func:`start`)
     computes when given, else a kept one, else computed now; the last
@@ -60,7 +63,7 @@ def query_vector(query: str, pending: Future | None = None):
     return vector
 
 
-def start(conn, session: Session, query: str, layers: list[str]) -> Future | None:
+def start(conn, session: Session, query: str, layers: list[str]) -> "Future | None":
     """A future of ``query``'s embedding, computing in a worker thread, when
     dense retrieval is on and some memory of ``layers`` has a vector (else
     None: a store with nothing embedded never loads the model for a query);
@@ -80,7 +83,7 @@ def start(conn, session: Session, query: str, layers: list[str]) -> Future | Non
 
 
 def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[str, list], embed_query: bool,
-            pending: Future | None = None) -> dict[int, float]:
+            pending: "Future | None" = None) -> dict[int, float]:
     """``{id: cosine}`` of the visible memories (``where``: the ranking's
     visibility clause and its arguments) that have a vector; starts the
     background embedder when some have none. ``{}`` without vectors. The
