@@ -53,6 +53,7 @@ def test_the_overlapped_embedding_gives_the_same_results_as_in_line(embedded, mo
         return real(query)
 
     monkeypatch.setattr(vectors, "query_vector", recorded)
+    monkeypatch.setattr(dense, "spare_core", lambda: True)  # as on an idle machine
     monkeypatch.setattr(dense, "OVERLAP", False)
     in_line = _answers(embedded)
     assert where and all(name == threading.current_thread().name for name in where)  # control: in line
@@ -70,15 +71,41 @@ def test_a_store_with_nothing_embedded_starts_no_embedding(isolated_home, projec
     mem = Memory.open(home=isolated_home, project=project, search_vectors="on")
     monkeypatch.setattr("memdir.search.embedder.schedule", lambda home: None)  # nothing gets embedded
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "5432 is taken.")
+    monkeypatch.setattr(dense, "spare_core", lambda: True)
     started = []
     monkeypatch.setattr(dense, "_executor", lambda: started.append(1) or pytest.fail("no embedding to start"))
     assert [r.name for r in mem.search("postgres port")] == ["db-port"]
     assert started == []
     assert prepare(mem.session) == 1  # control: once a vector exists, the search starts one
     monkeypatch.undo()
+    monkeypatch.setattr(dense, "spare_core", lambda: True)
     seen = []
     real = dense._executor
     monkeypatch.setattr(dense, "_executor", lambda: seen.append(1) or real())
     dense._vectors.clear()
     assert [r.name for r in mem.search("postgres port")] == ["db-port"]
     assert seen == [1]
+
+
+def test_the_query_embeds_in_line_when_every_core_is_busy(embedded, monkeypatch, tmp_path):
+    loadavg = tmp_path / "loadavg"
+    monkeypatch.setattr(dense, "LOADAVG", str(loadavg))
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1})
+    loadavg.write_text("6.10 5.90 5.50 5/134 7149\n")  # five runnable on two cores
+    assert dense.spare_core() is False
+    where = []
+    real = vectors.query_vector
+    monkeypatch.setattr(vectors, "query_vector", lambda query: where.append(threading.current_thread().name)
+                        or real(query))
+    dense._vectors.clear()
+    busy = [r.to_dict() for r in embedded.search("which logging library", k=5)]
+    assert where == [threading.current_thread().name]  # in line
+    loadavg.write_text("0.30 0.20 0.10 1/134 7149\n")  # this thread alone: the other core is free
+    assert dense.spare_core() is True
+    dense._vectors.clear()
+    where.clear()
+    idle = [r.to_dict() for r in embedded.search("which logging library", k=5)]
+    assert len(where) == 1 and where[0].startswith("memdir-query") and idle == busy
+    assert [r["name"] for r in idle][:1] == ["logging"]
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0})
+    assert dense.spare_core() is False  # one core: never

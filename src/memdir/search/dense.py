@@ -11,12 +11,19 @@ the vector only when it needs it. The answer is the same as embedding in
 line: the same function computes the same vector (:data:`OVERLAP` off runs
 it in line, for comparison).
 
+Only when a core is free (:func:`spare_core`): on a machine whose cores are
+all busy the two threads hand the GIL to each other through the scheduler,
+and the overlap made a hybrid search through MCP slower (p50 145 → 161 ms
+at a load of 6–7 on 2 cores, the same 200 queries alternated between two
+servers); the query then embeds in line, as before.
+
 The last few query vectors are kept (:func:`query_vector`): a search breaks
 a tie with the vector it ranked with (:mod:`memdir.search.ties`).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import TYPE_CHECKING
 
@@ -28,6 +35,7 @@ if TYPE_CHECKING:  # a fresh prompt hook imports this module and must not load c
 OVERLAP = True  # embed the query in a worker thread while the lexical side runs (off: in line, same vector)
 KEPT = 8  # query vectors kept per process
 WORKERS = 2  # searches whose queries embed at once (an MCP server, the panel's threads, the warm process)
+LOADAVG = "/proc/loadavg"  # Linux: its fourth field is "runnable now/all" scheduling entities
 
 _vectors: dict[str, object] = {}
 _lock = threading.Lock()
@@ -42,6 +50,27 @@ def _executor():
 
             _pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="memdir-query")
         return _pool
+
+
+def spare_core() -> bool:
+    """True when another core is likely idle now: fewer threads runnable on
+    the machine (this one included; Linux's :data:`LOADAVG`) than cores this
+    process may use; where that file is missing, a one-minute load average
+    half a core below them. False on one core. Reads one small file."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    if cores < 2:
+        return False
+    try:
+        with open(LOADAVG, encoding="ascii") as file:
+            return int(file.read().split()[3].split("/")[0]) < cores
+    except (OSError, ValueError, IndexError):
+        try:
+            return os.getloadavg()[0] < cores - 0.5
+        except (AttributeError, OSError):
+            return False
 
 
 def query_vector(query: str, pending: "Future | None" = None):
@@ -67,7 +96,8 @@ def start(conn, session: Session, query: str, layers: list[str]) -> "Future | No
     """A future of ``query``'s embedding, computing in a worker thread, when
     dense retrieval is on and some memory of ``layers`` has a vector (else
     None: a store with nothing embedded never loads the model for a query);
-    None too with :data:`OVERLAP` off or when the vector is kept already.
+    None too with :data:`OVERLAP` off, when the vector is kept already or
+    when no core is free (:func:`spare_core`: the caller embeds in line).
     Reads one cached count from ``conn`` (:func:`memdir.search.vectors.pending`)
     in the caller's thread; the worker never touches the index."""
     from . import vectors
@@ -77,7 +107,7 @@ def start(conn, session: Session, query: str, layers: list[str]) -> "Future | No
     with _lock:
         if query in _vectors:
             return None
-    if not vectors.pending(conn, layers)[0] or not vectors.importable():
+    if not vectors.pending(conn, layers)[0] or not vectors.importable() or not spare_core():
         return None
     return _executor().submit(vectors.query_vector, query)
 
@@ -123,4 +153,4 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
         return {}
 
 
-__all__ = ["KEPT", "OVERLAP", "WORKERS", "cosines", "query_vector", "start"]
+__all__ = ["KEPT", "LOADAVG", "OVERLAP", "WORKERS", "cosines", "query_vector", "spare_core", "start"]
