@@ -1,6 +1,6 @@
 """Where one ``memory_search`` call of a running MCP server spends its time.
 
-    python benchmarks/profile_mcp_search.py [--notes 1000] [--dir DIR] [--hybrid] [--profile N] [--mcp]
+    python benchmarks/profile_mcp_search.py [--notes 1000] [--dir DIR] [--hybrid] [--profile N] [--stages] [--mcp]
 
 Builds (once, in ``--dir`` when given, kept for the next run) a home holding
 the benchmarks' corpus (``benchmarks/_corpus.py``) as project memories and
@@ -11,8 +11,18 @@ handler with its rendering): one warm-up call, then the queries of
 ``benchmarks/compare_basic_memory.py`` (each needle's question and keywords,
 100 vocabulary queries), timed one by one; prints p50/p95 as JSON. With
 ``--profile N`` the top ``N`` functions of a cProfile run over the same
-queries (cumulative time) follow. With ``--mcp`` the same queries also go
-through a real ``memdir mcp`` subprocess driven by the MCP SDK's client.
+queries (cumulative time) follow. With ``--stages`` the same queries run
+again with a timer around each stage of a search (syncing, FTS5, the
+sentence pass, loading rows, the query's embedding, the cosines, the
+evidence, ties, snippets, rendering; the rest is the ranking's own glue)
+and the mean milliseconds of each are printed: CPU time of the calling
+thread (``time.thread_time``), so a loaded machine inflates them little;
+the query's embedding runs in a worker thread while the words are read
+(:mod:`memdir.search.dense`), so its line is that thread's CPU and the
+calling thread's wait for it is "waiting for the query vector". With
+``--mcp`` the same queries also go through a real ``memdir mcp`` subprocess
+driven by the MCP SDK's client, and the round trip of a call that does no
+search (an empty query, refused) is timed: the SDK's and JSON-RPC's share.
 """
 
 from __future__ import annotations
@@ -83,6 +93,86 @@ def in_process(home: Path, project: Path, queries: list[str], hybrid: bool, top:
         pstats.Stats(profile, stream=sys.stdout).sort_stats("cumulative").print_stats(top)
 
 
+STAGES = (  # (module, function, stage): the functions a search calls, timed where they are looked up
+    ("memdir.search.ranking", "sync", "sync (two stats per layer)"),
+    ("memdir.search.ranking", "doc_freq", "term counts, compounds"),
+    ("memdir.search.ranking", "find_compounds", "term counts, compounds"),
+    ("memdir.search.ranking", "add_phrase_freq", "term counts, compounds"),
+    ("memdir.search.ranking", "_bm25_rows", "FTS5 BM25"),
+    ("memdir.search.ranking", "near_rows", "sentence pass (FTS5 NEAR)"),
+    ("memdir.search.ranking", "_load", "loading rows"),
+    ("memdir.search.ranking", "_rows_by_id", "loading rows"),
+    ("memdir.search.ranking", "_evidence", "evidence (words)"),
+    ("memdir.search.ranking", "_with_cosines", "evidence (cosines)"),
+    ("memdir.search.dense", "query_vector", "waiting for the query vector"),
+    ("memdir.search.vectors", "similarities", "cosines (matrix product)"),
+    ("memdir.search.ranking", "_dense", "dense side, other"),
+    ("memdir.search.vectors", "sentence_vectors", "ties: embedding sentences"),
+    ("memdir.search.ranking", "_ties_broken", "ties: other"),
+    ("memdir.search.ranking", "_result", "results, snippets"),
+    ("memdir.tools.handlers.render", "search", "rendering the text"),
+    ("memdir.tools.handlers", "_bounded", "escaping, bounding"),
+    ("memdir.tools.handlers", "check_arguments", "checking arguments"),
+)
+
+
+def stages(home: Path, project: Path, queries: list[str], hybrid: bool) -> None:
+    """Mean CPU milliseconds per stage of a search (see the module docstring)."""
+    import importlib
+    import threading
+    from collections import defaultdict
+
+    os.environ["MEMDIR_SEARCH_VECTORS"] = "on" if hybrid else "off"
+    from memdir.integrations.mcp.server import MemoryServer
+    from memdir.search import dense, vectors
+    from memdir.tools.handlers import run_tool
+
+    spent: dict[str, float] = defaultdict(float)
+    inner: list[float] = []
+    main = threading.get_ident()
+
+    def timed(function, stage):
+        def run(*args, **kwargs):
+            if threading.get_ident() != main:  # the query's embedding, in the worker thread
+                t0 = time.thread_time()
+                try:
+                    return function(*args, **kwargs)
+                finally:
+                    spent["query embedding (worker thread CPU)"] += time.thread_time() - t0
+            t0 = time.thread_time()
+            inner.append(0.0)
+            try:
+                return function(*args, **kwargs)
+            finally:
+                took, nested = time.thread_time() - t0, inner.pop()
+                spent[stage] += took - nested
+                if inner:
+                    inner[-1] += took
+        return run
+
+    for module, name, stage in STAGES:
+        target = importlib.import_module(module) if not module.endswith(".render") else \
+            importlib.import_module(module.rsplit(".", 1)[0]).render
+        setattr(target, name, timed(getattr(target, name), stage))
+    vectors.query_vector = timed(vectors.query_vector, "query embedding (in line)")
+    session = MemoryServer(home, project).fallback.session
+    run_tool(session, "memory_search", {"query": "warm up the server", "k": 5})
+    vectors._sentences.clear()  # the sentences of ties embedded afresh, as in a server's first pass over them
+    spent.clear()
+    total = 0.0
+    for query in queries:
+        dense._vectors.clear()
+        t0 = time.thread_time()
+        run_tool(session, "memory_search", {"query": query, "k": 5})
+        total += time.thread_time() - t0
+    n = len(queries)
+    out = {stage: round(ms / n * 1000, 2) for stage, ms in sorted(spent.items(), key=lambda kv: -kv[1])}
+    calling = sum(v for k, v in spent.items() if "worker" not in k)
+    out["ranking's own glue"] = round((total - calling) / n * 1000, 2)
+    print(json.dumps({"where": "stages", "hybrid": hybrid, "queries": n, "clock": "thread_time",
+                      "calling_thread_ms": round(total / n * 1000, 2), "mean_ms": out}, indent=1), flush=True)
+
+
 def over_mcp(home: Path, project: Path, queries: list[str], hybrid: bool) -> None:
     import anyio
     from mcp import Client, StdioServerParameters
@@ -96,17 +186,21 @@ def over_mcp(home: Path, project: Path, queries: list[str], hybrid: bool) -> Non
         async with Client(params, mode="legacy") as client:
             await client.list_tools()
             await client.call_tool("memory_search", {"query": "warm up the server", "k": 5})
-            times = []
+            times, refused = [], []
             for query in queries:
                 t0 = time.perf_counter()
                 await client.call_tool("memory_search", {"query": query, "k": 5})
                 times.append(time.perf_counter() - t0)
-            return times
+                t0 = time.perf_counter()
+                await client.call_tool("memory_search", {"query": " ", "k": 5})  # refused before any search
+                refused.append(time.perf_counter() - t0)
+            return times, refused
 
-    times = anyio.run(run)
+    times, refused = anyio.run(run)
     print(json.dumps({"where": "mcp", "hybrid": hybrid, "queries": len(times),
                       "p50_ms": round(statistics.median(times) * 1000, 2),
-                      "p95_ms": round(percentile(times, 0.95) * 1000, 2)}), flush=True)
+                      "p95_ms": round(percentile(times, 0.95) * 1000, 2),
+                      "round_trip_no_search_p50_ms": round(statistics.median(refused) * 1000, 2)}), flush=True)
 
 
 def main() -> int:
@@ -115,6 +209,7 @@ def main() -> int:
     parser.add_argument("--dir", type=Path, help="where the home is built and kept (default: a temporary one)")
     parser.add_argument("--hybrid", action="store_true", help="vectors on (embedded in the foreground)")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the top N functions")
+    parser.add_argument("--stages", action="store_true", help="print the mean CPU milliseconds of each stage")
     parser.add_argument("--mcp", action="store_true", help="also time the queries through a memdir mcp subprocess")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memdir-profile-") as tmp:
@@ -123,6 +218,8 @@ def main() -> int:
         home, project, queries = build(base, args.notes, args.hybrid)
         os.chdir(project)
         in_process(home, project, queries, args.hybrid, args.profile)
+        if args.stages:
+            stages(home, project, queries, args.hybrid)
         if args.mcp:
             over_mcp(home, project, queries, args.hybrid)
     return 0

@@ -47,3 +47,13 @@ def test_fts_query_quotes_every_term():
 def test_document_text_is_space_joined_tokens():
     assert document_text("Dev DB: port 5433") == "dev db port 5433"
     assert document_text("") == ""
+
+
+def test_word_tokens_are_the_tokens_of_one_word_kept():
+    from memdir.search.tokenize import SEGMENT, word_tokens
+
+    text = "Zürich's PostgreSQL ci-box-2 runner listens; 東京 office"
+    for match in SEGMENT.finditer(text):
+        assert word_tokens(match.group(0)) == tuple(tokens(match.group(0)))
+    assert word_tokens("PostgreSQL") == ("postgresql", "postgr", "sql") and word_tokens("Zürich") == ("zurich",)
+    assert word_tokens("PostgreSQL") is word_tokens("PostgreSQL")  # kept: the second call reads the first's answer

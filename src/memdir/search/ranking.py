@@ -35,12 +35,14 @@ from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
 from ..vocabulary import ORIGINS, TYPES
-from . import paging, relevance
+from . import dense, paging, relevance
 from .index import layer_key
 from .near import rows as near_rows
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals
-from .tokenize import MAX_QUERY_CHARS, acronyms, fts_query, is_stopword, query_terms, tokens
+from .tokenize import MAX_QUERY_CHARS, acronyms, fts_query, is_stopword, query_terms, tokens, word_tokens
+
+_dense = dense.cosines  # the dense side (a seam the tests replace)
 
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
 PIN_BOOST = 0.10
@@ -277,65 +279,15 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
     return {memory.id: memory for memory in (IndexedMemory(*row) for row in rows)}
 
 
-def _dense(conn, session: Session, query: str, layers: list[str], where: tuple[str, list],
-           embed_query: bool) -> dict[int, float]:
-    """``{id: cosine}`` of the visible memories that have a vector; starts the background embedder when
-    some have none. ``{}`` without vectors. With ``embed_query`` False the cosines come from a warm
-    process (:mod:`memdir.search.warm`) or not at all: this process never loads the model or numpy."""
-    from . import embedder, vectors
-
-    if not vectors.wanted(session.settings):
-        return {}
-    embedded, total = vectors.pending(conn, layers)
-    if embedded < total or vectors.passages_stale(conn):  # heads, then body passages, in the background
-        embedder.schedule(session.home)
-    if not embedded:
-        return {}
-    clause, args = where
-    if embed_query and len(args) == len(layers) + 3:  # no Filters (see _where): the cached matrix's columns decide
-        allowed = vectors.Visible(bool(args[len(layers)]), args[len(layers) + 1])
-    else:
-        allowed = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE {clause}", args)}
-        if not allowed:
-            return {}
-    if not embed_query:
-        from . import warm
-        generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
-        cosines = warm.ask(session.home, query, layers, generation)
-        if cosines is None:
-            warm.launch(session.home)  # none listens: one starts, detached, for the next prompt (no-op if one does)
-        return {i: c for i, c in (cosines or {}).items() if i in allowed}
-    if not vectors.importable():
-        return {}
-    try:
-        return vectors.similarities(conn, session.home, _query_vector(query), layers, allowed)
-    except (RuntimeError, OSError, ValueError, MemoryError):
-        return {}  # the embedding engine failed: the lexical model still answers, as without the extra
-
-
-_QUERY_VECTORS: dict[str, object] = {}
-
-
-def _query_vector(query: str):
-    """The query's embedding (:func:`memdir.search.vectors.query_vector`), the
-    last few remembered: a search embeds its query for the dense cosines and
-    again to break a tie (:mod:`memdir.search.ties`)."""
-    from . import vectors
-
-    if query not in _QUERY_VECTORS:
-        if len(_QUERY_VECTORS) >= 8:
-            _QUERY_VECTORS.pop(next(iter(_QUERY_VECTORS)))
-        _QUERY_VECTORS[query] = vectors.query_vector(query)
-    return _QUERY_VECTORS[query]
-
-
-def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float], keywords: bool,
-              counts: dict[str, int], total: int,
+def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: dict[str, int], total: int,
               compounds: dict[str, tuple[str, str]] | None = None,
               capitals: dict[int, frozenset[str]] | None = None) -> dict[int, relevance.Evidence]:
-    """The evidence of each memory of ``ids``. A memory of ``capitals`` (row id → the query's acronyms it
-    writes in capitals, :func:`memdir.search.terms.in_capitals`) is read with those acronyms as content
-    terms, weighed by how many memories write them so; every other memory with the query's own terms."""
+    """The words' part of each memory's evidence (:func:`memdir.search.relevance.evidence`, no cosine).
+    A memory of ``capitals`` (row id → the query's acronyms it writes in capitals,
+    :func:`memdir.search.terms.in_capitals`) is read with those acronyms as content terms, weighed by
+    how many memories write them so; every other memory with the query's own terms."""
+    if not ids:
+        return {}
     capitals = capitals or {}
     in_caps = {t: sum(1 for held in capitals.values() if t in held) for held in capitals.values() for t in held}
     readings: dict[frozenset[str], tuple] = {}
@@ -350,17 +302,24 @@ def _evidence(conn, ids: list[int], terms: list[str], cosines: dict[int, float],
             readings[acronyms] = (weights, relevance.Prefixes(weights, compounds), strong, present)
         return readings[acronyms]
 
-    median = relevance.median(cosines.values()) if cosines else None
-    top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
     out = {}
     marks = ",".join("?" * len(ids))
     for rowid, name, title, description, body in conn.execute(
             f"SELECT rowid, name, title, description, body FROM fts WHERE rowid IN ({marks})", ids):
         weights, as_terms, strong, present = reading(capitals.get(rowid, frozenset()))
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
-        out[rowid] = relevance.evidence(weights, head, as_terms((body or "").split()), strong, keywords,
-                                         cosines.get(rowid), median, top, present)
+        read = as_terms((body or "").split()) if as_terms.pairs else relevance.read_body(body or "", as_terms)
+        out[rowid] = relevance.evidence(weights, head, read, strong, keywords, None, present=present)
     return out
+
+
+def _with_cosines(found: dict[int, relevance.Evidence], cosines: dict[int, float]) -> dict[int, relevance.Evidence]:
+    """``found`` with each memory's cosine, its gap above the median and its lead (:func:`relevance.with_cosine`)."""
+    if not cosines:
+        return found
+    median = relevance.median(cosines.values())
+    top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
+    return {i: relevance.with_cosine(ev, cosines.get(i), median, top) for i, ev in found.items()}
 
 
 def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
@@ -374,7 +333,7 @@ def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
     wanted = set(terms)
     start = 0
     for match in SEGMENT.finditer(flat):
-        if wanted.intersection(tokens(match.group(0))):
+        if wanted.intersection(word_tokens(match.group(0))):
             start = max(0, match.start() - limit // 4)
             break
     end = min(len(flat), start + limit - 2)
@@ -420,6 +379,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     scope_of = {layer_key(session.home, layer.path): layer.scope for layer in in_scope}
     layers = list(scope_of)
     conn = sync(session.home, in_scope)
+    pending = dense.start(conn, session, query, layers) if embed_query else None  # embeds while words are read
     terms = query_terms(query)
     spellings = acronyms(query)  # "IT": a content word for the memories writing it so
     now = time.time()
@@ -446,15 +406,17 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             if capitals:  # a memory writing the query's acronym in capitals is a candidate, whatever BM25 says
                 have = {memory.id for memory in lexical}
                 lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where))[:pool]
-            cosines = _dense(conn, session, query, layers, where, embed_query) if query.strip() else {}
+            rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
+            keywords = explicit or _keywords(query, terms)
+            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals)
+            cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
             if unembedded:  # the first page's basis: these had no vector then
                 cosines = {i: c for i, c in cosines.items() if i not in unembedded}
-            rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
-            keywords = explicit or _keywords(query, terms)
-            found = _evidence(conn, list(rows), terms, cosines, keywords, counts, total, compounds,
-                              capitals) if rows else {}
+            found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
+                                   compounds, capitals))
+            found = _with_cosines(found, cosines)
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again
@@ -491,7 +453,7 @@ def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str]
     if ties.tied(hits) < 2 or not vectors.enabled(session.settings):
         return hits
     try:
-        vector = _query_vector(query)
+        vector = dense.query_vector(query)
     except (RuntimeError, OSError, ValueError, MemoryError):
         return hits
     read = relevance.Prefixes(relevance.term_weights(terms, counts, total), compounds)

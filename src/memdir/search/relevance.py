@@ -61,7 +61,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 PASSAGE_TOKENS = 64
 NEAR_TOKENS = 16  # about one sentence: the window of :attr:`Evidence.near`
@@ -225,6 +225,16 @@ class Prefixes:
                 self._heads.setdefault(term[:PREFIX_MIN], []).append(term)
         self._cut = PREFIX_MIN
         self._seen: dict[str, str] = {}
+        self.weights = weights
+        self.pairs = bool(self._pairs)
+
+    def prefixed(self) -> list[str]:
+        """The query's terms that also stand for the longer words they begin."""
+        return [term for terms in self._heads.values() for term in terms]
+
+    def term(self, tok: str) -> str:
+        """What one token reads as: the prefixable term it begins, else itself."""
+        return self._seen.get(tok) or self._term(tok)
 
     def _term(self, tok: str) -> str:
         found = None if tok in self._weights else self._heads.get(tok[:self._cut])
@@ -264,6 +274,55 @@ def as_terms(tokens: list[str], weights: dict[str, float],
     return Prefixes(weights, compounds)(tokens)
 
 
+def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
+    """An indexed body (its tokens joined by single spaces, as the index
+    stores it) read as the query's terms of ``prefixes``, as
+    ``prefixes(text.split())`` would read it, without a pass over every
+    token in Python: each term is looked for with ``str.find`` (a prefixable
+    one as the start of a word), its position counted from the spaces before
+    it. ``prefixes`` must join no compound pairs (joining two words moves
+    every later position). A text spaced otherwise (a tab, two spaces) is read token by token."""
+    weights = prefixes.weights
+    if "  " in text or text[:1] == " " or text[-1:] == " " or not text.isprintable():  # a tab, a line break...
+        words = prefixes(text.split())
+        return BodyTerms([(i, tok) for i, tok in enumerate(words) if tok in weights], text, prefixes)
+    padded = f" {text} "
+    prefixed = set(prefixes.prefixed())
+    found = []  # (offset of the space before the word, term)
+    for term in weights:
+        whole = term not in prefixed
+        needle = f" {term} " if whole else f" {term}"
+        at = padded.find(needle)
+        while at >= 0:
+            end = at + len(needle) - 1 if whole else padded.find(" ", at + 1)
+            # a word a prefixable term begins is that term's unless an earlier term of the query claims it
+            if whole or prefixes.term(padded[at + 1:end]) == term:
+                found.append((at, term))
+            at = padded.find(needle, end)
+    found.sort()
+    hits, position, last = [], 0, 0
+    for at, term in found:  # a word's position: the spaces before it (one pass over the text in all)
+        position += padded.count(" ", last, at)
+        last = at
+        hits.append((position, term))
+    return BodyTerms(hits, text, prefixes)
+
+
+class BodyTerms:
+    """A body read as a query's terms (:func:`read_body`): ``hits``, the
+    ``(position, term)`` of every token that is one, by position — what
+    :func:`evidence` takes in place of the list of read tokens."""
+
+    __slots__ = ("hits", "_text", "_prefixes")
+
+    def __init__(self, hits: list[tuple[int, str]], text: str, prefixes: Prefixes):
+        self.hits, self._text, self._prefixes = hits, text, prefixes
+
+    def tokens(self) -> list[str]:
+        """Every token read as the query's terms, as :class:`Prefixes` gives them."""
+        return self._prefixes(self._text.split())
+
+
 _last_occurrences: tuple = (None, None, [])  # (body tokens, weights, occurrences): one memory's, read thrice
 
 
@@ -276,8 +335,11 @@ def _occurrences(body_tokens: list[str], weights: dict[str, float]) -> list[tupl
     last = _last_occurrences
     if last[0] is body_tokens and last[1] is weights:
         return last[2]
-    hits = [(i, tok) for i, tok in enumerate(body_tokens) if tok in weights] \
-        if not weights.keys().isdisjoint(body_tokens) else []
+    if isinstance(body_tokens, BodyTerms):  # read already: those of these weights' terms
+        hits = [hit for hit in body_tokens.hits if hit[1] in weights]
+    else:
+        hits = [(i, tok) for i, tok in enumerate(body_tokens) if tok in weights] \
+            if not weights.keys().isdisjoint(body_tokens) else []
     _last_occurrences = (body_tokens, weights, hits)
     return hits
 
@@ -349,29 +411,42 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
     the query terms that are not soft, ``keywords`` True when the query is
     keywords alone (see the module docstring); ``present`` the query terms
     some memory of the store holds (None: all), what :attr:`Evidence.held`
-    is a share of."""
+    is a share of. The words' part and the cosine's part are apart
+    (:func:`with_cosine`): a search reads the words while the query embeds."""
     whole = sum(weights.values())
-    gap = 0.0 if cosine is None or median is None else cosine - median
-    lead = 0.0
-    if cosine is not None and top is not None:
-        lead = max(-0.1, min(0.1, cosine - (top[1] if cosine >= top[0] else top[0])))
     head = {t for t in weights if t in head_tokens}
     found = head | best_passage(body_tokens, weights)
     anywhere = head | ({t for _, t in _occurrences(body_tokens, weights) if t in strong} if strong <= weights.keys()
-                       else {t for t in body_tokens if t in strong})
+                       else {t for t in (body_tokens.tokens() if isinstance(body_tokens, BodyTerms)
+                                          else body_tokens) if t in strong})
     core = {t for t in strong if t not in GENERIC} or strong
     shared = tuple(t for t in weights if t in core and t in anywhere)  # "use" alone is no shared topic
     if whole <= 0:
-        return Evidence(0.0, 0.0, 0.0, cosine, (), gap, 0.0, lead, shared=shared)
+        return with_cosine(Evidence(0.0, 0.0, 0.0, None, (), shared=shared), cosine, median, top)
     matched = sum(weights[t] for t in found)
     near_weight, span = tightest(body_tokens, weights)
     near = near_weight / whole
     held = _held(weights, head, body_tokens, core, present)
-    return Evidence(coverage=matched / whole, head=sum(weights[t] for t in head) / whole,
-                    mass=math.log1p(matched), cosine=cosine,
-                    matched=tuple(t for t in weights if t in found), gap=gap, missing=math.log1p(max(0.0, whole - matched)), query=math.log1p(whole),
-                    complete=float(keywords and bool(core) and core <= found),
-                    lead=lead, shared=shared, near=near, span=span, held=held)
+    return with_cosine(Evidence(coverage=matched / whole, head=sum(weights[t] for t in head) / whole,
+                                mass=math.log1p(matched), cosine=None,
+                                matched=tuple(t for t in weights if t in found),
+                                missing=math.log1p(max(0.0, whole - matched)), query=math.log1p(whole),
+                                complete=float(keywords and bool(core) and core <= found),
+                                shared=shared, near=near, span=span, held=held), cosine, median, top)
+
+
+def with_cosine(evidence: Evidence, cosine: float | None, median: float | None = None,
+                top: tuple[float, float] | None = None) -> Evidence:
+    """``evidence`` (its words' part, :func:`evidence` with no cosine) with
+    the memory's ``cosine``, its gap above the query's ``median`` cosine and
+    its lead over ``top`` (the query's two highest cosines; see :func:`evidence`)."""
+    if cosine is None:
+        return evidence
+    gap = 0.0 if median is None else cosine - median
+    lead = 0.0 if top is None else max(-0.1, min(0.1, cosine - (top[1] if cosine >= top[0] else top[0])))
+    if evidence.query == 0.0:  # a query with no term weight: its lead has always sat in ``query`` (left as scored)
+        return replace(evidence, cosine=cosine, gap=gap, query=lead)
+    return replace(evidence, cosine=cosine, gap=gap, lead=lead)
 
 
 def _held(weights: dict[str, float], head: set[str], body_tokens: list[str], core: set[str],
@@ -405,6 +480,6 @@ def stated(evidence: Evidence) -> bool:
     return evidence.held >= STRONG
 
 
-__all__ = ["BACKGROUND_DOCS", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
+__all__ = ["BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
            "STRONG", "THRESHOLD", "as_terms", "best_passage", "evidence", "lexical", "median", "score", "soft_terms",
-           "stated", "term_weights", "tightest"]
+           "read_body", "stated", "term_weights", "tightest", "with_cosine"]

@@ -183,6 +183,14 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=16384)
+def word_tokens(word: str) -> tuple[str, ...]:
+    """:func:`tokens` of one word of a text (a match of :data:`SEGMENT`),
+    the last 16,384 words kept: a search's snippets look at the words of
+    notes that share one vocabulary."""
+    return tuple(tokens(word))
+
+
 def document_text(text: str) -> str:
     """``text`` as the space-joined token string stored in the FTS5 index."""
     return " ".join(tokens(text))
@@ -294,4 +302,4 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["COMPOUND_MIN", "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_stopword", "PREFIX_MIN", "prefixable", "query_terms", "available", "require", "stem", "tokens"]
+__all__ = ["COMPOUND_MIN", "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_stopword", "PREFIX_MIN", "prefixable", "query_terms", "available", "require", "stem", "tokens", "word_tokens"]

@@ -1,0 +1,156 @@
+"""The dense side of one search: the query's embedding, started early, and the cosines of what it may see.
+
+Embedding a query is most of a hybrid search's cost (≈ 20 ms of CPU for a
+question of ~18 model tokens: twelve layers of float32 matrix products,
+:mod:`memdir.search.encoder`), and none of the lexical work — FTS5, the
+sentence pass, the lexical evidence — needs it. So :func:`start` hands the
+embedding to a worker thread as soon as the index says some memory has a
+vector, the ranking does its lexical work meanwhile (numpy releases the GIL
+in its products, so the two run on two cores), and :func:`cosines` waits for
+the vector only when it needs it. The answer is the same as embedding in
+line: the same function computes the same vector (:data:`OVERLAP` off runs
+it in line, for comparison).
+
+Only when a core is free (:func:`spare_core`): on a machine whose cores are
+all busy the two threads hand the GIL to each other through the scheduler,
+and the overlap made a hybrid search through MCP slower (p50 145 → 161 ms
+at a load of 6–7 on 2 cores, the same 200 queries alternated between two
+servers); the query then embeds in line, as before.
+
+The last few query vectors are kept (:func:`query_vector`): a search breaks
+a tie with the vector it ranked with (:mod:`memdir.search.ties`).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import TYPE_CHECKING
+
+from ..session import Session
+
+if TYPE_CHECKING:  # a fresh prompt hook imports this module and must not load concurrent.futures
+    from concurrent.futures import Future
+
+OVERLAP = True  # embed the query in a worker thread while the lexical side runs (off: in line, same vector)
+KEPT = 8  # query vectors kept per process
+WORKERS = 2  # searches whose queries embed at once (an MCP server, the panel's threads, the warm process)
+LOADAVG = "/proc/loadavg"  # Linux: its fourth field is "runnable now/all" scheduling entities
+
+_vectors: dict[str, object] = {}
+_lock = threading.Lock()
+_pool = None
+
+
+def _executor():
+    global _pool
+    with _lock:
+        if _pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            _pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="memdir-query")
+        return _pool
+
+
+def spare_core() -> bool:
+    """True when another core is likely idle now: fewer threads runnable on
+    the machine (this one included; Linux's :data:`LOADAVG`) than cores this
+    process may use; where that file is missing, a one-minute load average
+    half a core below them. False on one core. Reads one small file."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    if cores < 2:
+        return False
+    try:
+        with open(LOADAVG, encoding="ascii") as file:
+            return int(file.read().split()[3].split("/")[0]) < cores
+    except (OSError, ValueError, IndexError):
+        try:
+            return os.getloadavg()[0] < cores - 0.5
+        except (AttributeError, OSError):
+            return False
+
+
+def query_vector(query: str, pending: "Future | None" = None):
+    """The query's embedding (:func:`memdir.search.vectors.query_vector`,
+    shape ``(384,)`` float32): the one ``pending`` (from :func:`start`)
+    computes when given, else a kept one, else computed now; the last
+    :data:`KEPT` are kept. Raises what the embedding engine raises."""
+    from . import vectors
+
+    with _lock:
+        known = _vectors.get(query)
+    if known is not None:
+        return known
+    vector = pending.result() if pending is not None else vectors.query_vector(query)
+    with _lock:
+        if query not in _vectors and len(_vectors) >= KEPT:
+            _vectors.pop(next(iter(_vectors)))
+        _vectors[query] = vector
+    return vector
+
+
+def start(conn, session: Session, query: str, layers: list[str]) -> "Future | None":
+    """A future of ``query``'s embedding, computing in a worker thread, when
+    dense retrieval is on and some memory of ``layers`` has a vector (else
+    None: a store with nothing embedded never loads the model for a query);
+    None too with :data:`OVERLAP` off, when the vector is kept already or
+    when no core is free (:func:`spare_core`: the caller embeds in line).
+    Reads one cached count from ``conn`` (:func:`memdir.search.vectors.pending`)
+    in the caller's thread; the worker never touches the index."""
+    from . import vectors
+
+    if not OVERLAP or not query.strip() or not vectors.wanted(session.settings):
+        return None
+    with _lock:
+        if query in _vectors:
+            return None
+    if not vectors.pending(conn, layers)[0] or not vectors.importable() or not spare_core():
+        return None
+    return _executor().submit(vectors.query_vector, query)
+
+
+def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[str, list], embed_query: bool,
+            pending: "Future | None" = None) -> dict[int, float]:
+    """``{id: cosine}`` of the visible memories (``where``: the ranking's
+    visibility clause and its arguments) that have a vector; starts the
+    background embedder when some have none. ``{}`` without vectors. The
+    query's vector is ``pending``'s when given (:func:`start`). With
+    ``embed_query`` False the cosines come from a warm process
+    (:mod:`memdir.search.warm`) or not at all: this process never loads the
+    model or numpy. An embedding engine that fails gives ``{}``: the lexical
+    model still answers, as without the extra."""
+    from . import embedder, vectors
+
+    if not vectors.wanted(session.settings):
+        return {}
+    embedded, total = vectors.pending(conn, layers)
+    if embedded < total or vectors.passages_stale(conn):  # heads, then body passages, in the background
+        embedder.schedule(session.home)
+    if not embedded:
+        return {}
+    clause, args = where
+    if embed_query and len(args) == len(layers) + 3:  # no Filters: the cached matrix's columns decide
+        allowed = vectors.Visible(bool(args[len(layers)]), args[len(layers) + 1])
+    else:
+        allowed = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE {clause}", args)}
+        if not allowed:
+            return {}
+    if not embed_query:
+        from . import warm
+        generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
+        found = warm.ask(session.home, query, layers, generation)
+        if found is None:
+            warm.launch(session.home)  # none listens: one starts, detached, for the next prompt (no-op if one does)
+        return {i: c for i, c in (found or {}).items() if i in allowed}
+    if not vectors.importable():
+        return {}
+    try:
+        return vectors.similarities(conn, session.home, query_vector(query, pending), layers, allowed)
+    except (RuntimeError, OSError, ValueError, MemoryError):
+        return {}
+
+
+__all__ = ["KEPT", "LOADAVG", "OVERLAP", "WORKERS", "cosines", "query_vector", "spare_core", "start"]

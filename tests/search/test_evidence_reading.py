@@ -1,0 +1,62 @@
+"""The words' evidence is read without a pass over every token, and the cosine is added after it (issue 28,
+search through MCP speed): the same occurrences, the same evidence, as reading every token in order."""
+
+from __future__ import annotations
+
+from memdir.search import relevance
+from memdir.search.tokenize import document_text, query_terms
+
+BODY = document_text("Configuration of the staging PostgreSQL cluster: postgres listens on port 5433; the portal "
+                     "uses port 443. Configure pgbouncer before the staging postgresql upgrade. Port port port.")
+
+
+def _read_every_token(text: str, prefixes: relevance.Prefixes) -> list[tuple[int, str]]:
+    return [(i, tok) for i, tok in enumerate(prefixes(text.split())) if tok in prefixes.weights]
+
+
+def _weights(query: str) -> dict[str, float]:
+    terms = query_terms(query)
+    return relevance.term_weights(terms, {t: 3 for t in terms}, 100)
+
+
+def test_reading_a_body_finds_every_occurrence_as_a_pass_over_its_tokens_does():
+    for query in ("postgres port", "configur staging postgresql", "config configuration port", "portal",
+                  "nothing here", "5433 pgbouncer", "port"):
+        prefixes = relevance.Prefixes(_weights(query))
+        read = relevance.read_body(BODY, prefixes)
+        assert read.hits == _read_every_token(BODY, prefixes), query
+    prefixes = relevance.Prefixes(_weights("postgres port"))
+    hits = relevance.read_body(BODY, prefixes).hits
+    # "postgres" (postgr, prefixable) stands for postgresql twice and postgr twice; "port" is whole: not "portal"
+    assert [BODY.split()[i] for i, t in hits if t == "postgr"] == ["postgresql", "postgr", "postgr", "postgresql"]
+    assert [i for i, t in hits if t == "port"] == [11, 16, 25, 26, 27]
+    assert BODY.split()[14] == "portal" and 14 not in [i for i, _ in hits]  # control: the word is there
+
+
+def test_a_word_two_prefixable_terms_begin_is_the_first_terms_as_before():
+    prefixes = relevance.Prefixes({"config": 1.0, "configur": 2.0})
+    text = "configur configuration config configs"
+    read = relevance.read_body(text, prefixes)
+    assert read.hits == _read_every_token(text, prefixes) == [(0, "configur"), (1, "config"), (2, "config"),
+                                                               (3, "config")]
+
+
+def test_odd_spacing_is_read_token_by_token():
+    prefixes = relevance.Prefixes({"port": 1.0})
+    for text in ("port  port", " port", "port ", "a port\tport", "a port\u2003port\nport"):
+        assert relevance.read_body(text, prefixes).hits == _read_every_token(text, prefixes), repr(text)
+
+
+def test_evidence_from_a_read_body_equals_evidence_from_its_tokens_with_the_cosine_added_after():
+    weights = _weights("staging postgres port")
+    prefixes = relevance.Prefixes(weights)
+    strong = set(weights)
+    listed = relevance.evidence(weights, {"stage"}, prefixes(BODY.split()), strong, True, 0.83, 0.8, (0.9, 0.85))
+    read = relevance.evidence(weights, {"stage"}, relevance.read_body(BODY, prefixes), strong, True, None)
+    assert relevance.with_cosine(read, 0.83, 0.8, (0.9, 0.85)) == listed
+    assert listed.cosine == 0.83 and round(listed.gap, 6) == 0.03 and round(listed.lead, 6) == -0.07
+    assert read.cosine is None and read.lead == 0.0 and read.coverage == listed.coverage  # control: words alone
+    # A query with no term weight keeps its lead where it always sat (query), so its scores do not move.
+    empty = relevance.evidence({}, set(), [], set(), False, 0.9, 0.8, (0.9, 0.85))
+    assert empty == relevance.with_cosine(relevance.evidence({}, set(), [], set(), False, None), 0.9, 0.8, (0.9, 0.85))
+    assert round(empty.query, 6) == 0.05 and empty.lead == 0.0
