@@ -98,6 +98,9 @@ def _known(conn: sqlite3.Connection, key: str) -> dict[str, tuple]:
     return dict(zip(map(itemgetter(0), rows), rows))  # C-level: this runs for every file of a large layer
 
 
+FEW_FILES = 256  # changed files up to which a sync compares only their names' rows (more: every row)
+
+
 def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: bool = False,
                on_read=None) -> int:
     """Bring the rows of one layer in step with what its scan yields; returns
@@ -144,10 +147,24 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
     if file_rows or gone_files or row is None:
         # Which memories changed: only when some file did (the winner of a name
         # depends on the files alone, and the rows were in step after the last sync).
-        docs = {name: (file, digest) for name, file, digest in conn.execute(
-            "SELECT name, file, digest FROM docs WHERE layer = ?", (key,))}
-        todo = [name for name, filename in scan.names.items() if docs.get(name) != (filename, files[filename].digest)]
-        gone = set(docs) - set(scan.names)
+        moved = {r[1] for r in file_rows} | set(gone_files)
+        if row is None or len(moved) > FEW_FILES:
+            docs = {name: (file, digest) for name, file, digest in conn.execute(
+                "SELECT name, file, digest FROM docs WHERE layer = ?", (key,))}
+            todo = [name for name, filename in scan.names.items()
+                    if docs.get(name) != (filename, files[filename].digest)]
+            gone = set(docs) - set(scan.names)
+        else:  # a few files changed: only the names they hold now or held before can have changed
+            marks = ",".join("?" * len(moved))
+            names = {files[f].name for f in moved if f in files and files[f].name is not None}
+            names.update(n for (n,) in conn.execute(
+                f"SELECT name FROM docs WHERE layer = ? AND file IN ({marks})", (key, *moved)))
+            marks = ",".join("?" * len(names))
+            docs = {name: (file, digest) for name, file, digest in conn.execute(
+                f"SELECT name, file, digest FROM docs WHERE layer = ? AND name IN ({marks})", (key, *names))}
+            todo = [name for name in names if name in scan.names
+                    and docs.get(name) != (scan.names[name], files[scan.names[name]].digest)]
+            gone = {name for name in names if name not in scan.names and name in docs}
     if not todo and not gone and not file_rows and not gone_files and row is not None \
             and tuple(row) == (*state, len(files), settled):
         with _sweep_lock:
