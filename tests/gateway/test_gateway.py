@@ -281,3 +281,24 @@ def test_config_file_applies_and_an_unknown_key_only_warns(isolated_home, projec
     assert (mem.settings.context_max_bytes, mem.settings.limit_body) == (2000, 300)
     assert "unknown setting 'typo_setting' ignored" in capsys.readouterr().err
     assert mem.write("x", "d", "project", "b" * 400).warnings == ("body cut from 400 to 300 characters",)
+
+
+def test_a_models_long_description_is_no_way_around_the_body_limit(isolated_home, project):
+    """Trial finding: the whole text of a long description starts the body, and a model's 100,000-character
+    description was stored whole (limit_body 2,000 bounds what a model writes). What a model carries is
+    held to limit_body; a person's write (no body limit) still keeps it whole (control)."""
+    from memdir import Memory
+
+    huge = "Dev PostgreSQL listens on 5433. " + "Every local tool points at 5433 since the upgrade. " * 2000
+    agent = Memory.open(home=isolated_home, project=project, actor="agent")
+    result = agent.write("db-port", huge, "project", "Moved on 2026-11-02.")
+    body = agent.read("db-port", count=False).record.body
+    assert body == huge.strip()[:2000] + "\n\nMoved on 2026-11-02."
+    assert result.warnings[0].endswith("; its first 2000 characters start the body (limit_body)")
+    assert agent.write("db-port", huge, "project", "Moved on 2026-11-02.").operation == "unchanged"
+    agent.write("kept", "Short one", "project", "old body")
+    agent.write("kept", huge)  # an update keeping its body: held to the limit too
+    assert agent.read("kept", count=False).record.body == huge.strip()[:2000] + "\n\nold body"
+    person = Memory.open(home=isolated_home, project=project, actor="human")
+    person.write("by-hand", huge, "project", "b")
+    assert person.read("by-hand", count=False).record.body == huge.strip() + "\n\nb"

@@ -132,7 +132,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
                             f"(memdir review)")
         old = source.record if source else None  # what fields not given keep
         description, type, body = inherit(old, description, type, body, name, change.body_source)
-        body = carried(description_whole(layer.settings, change.description), body)  # kept by an update too
+        body = carried(description_whole(layer.settings, change.description, actor), body)  # kept by an update too
         check_forgotten(tx, source, description, body, name, guard)  # told why when source's successor left it
         if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))

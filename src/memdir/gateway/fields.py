@@ -237,15 +237,20 @@ def _shortened(text: str, limit: int) -> str:
     return (text[:space].rstrip() if space > 0 else text[:limit - 1]) + "…"
 
 
-def description_whole(settings: Settings, description) -> str | None:
+def description_whole(settings: Settings, description, actor: str) -> str | None:
     """The whole text of a description over ``limit_description`` characters, as the body carries it
     (printable, secrets redacted, fence tags escaped); None for a description that fits, or none
     given. The limit keeps one index line short (the seed's ``memory_write`` cuts at 160 and loses
-    the rest, reference/seed-behaviour.md); memdir keeps the rest in the body (issue 28)."""
+    the rest, reference/seed-behaviour.md); memdir keeps the rest in the body (issue 28). What a
+    writer with a body limit (:func:`body_limit`: a model) carries is held to that limit too, so a
+    long description is no way around it."""
     if not isinstance(description, str):
         return None
     text = _printable(description, "description", []).strip()
-    return sanitize(text, {}) if len(text) > settings.limit_description else None
+    if len(text) <= settings.limit_description:
+        return None
+    limit = body_limit(settings, actor)
+    return sanitize(text if limit is None else text[:limit], {})
 
 
 def carried(whole: str | None, body: str) -> str:
@@ -400,13 +405,16 @@ def prepare(settings: Settings, name: str, description: str | None, type: str | 
                         f"with {written!r} as its title (either name finds it)")
     # Stripped again after the cut and the escapes: a cut can end on a space, which the file
     # would not keep (the parser strips), so the write's answer and the file would differ (issue 13).
-    whole = description_whole(settings, description)
+    whole = description_whole(settings, description, actor)
     if description is not None:
         description = _printable(description, "description", warnings).strip()
         if whole is not None:  # shortened, and its whole text starts the body: nothing is lost
             cut = _shortened(description, settings.limit_description)
+            limit = body_limit(settings, actor)
+            kept = ("its whole text starts the body" if limit is None or len(description) <= limit
+                    else f"its first {limit} characters start the body (limit_body)")
             warnings.append(f"description cut from {len(description)} to {len(cut)} characters (limit_description "
-                            f"{settings.limit_description}); its whole text starts the body")
+                            f"{settings.limit_description}); {kept}")
             description = cut
         description = sanitize(description, counts, "description", warnings).strip()
         if not description:
