@@ -69,7 +69,8 @@ def test_cli_a_renamed_then_forgotten_memory_says_its_successor_was_deleted(proj
     assert out.returncode == 1 and "instead" not in out.stderr
     assert out.stderr == (
         f"memdir: memory 'db-port' was superseded by 'pg-port', which was deleted and its value forgotten "
-        f"(tombstone {stone}): to write to 'db-port', reactivate it explicitly (--reactivate / reactivate=true); "
+        f"(tombstone {stone}): to write to 'db-port', reactivate it explicitly (memdir write/restore "
+        f"--reactivate; reactivate=true in memory_write or memory_restore); "
         f"if 'db-port' holds that value too, a person first lifts the tombstone with "
         f"`memdir tombstone lift {stone}`\n")
 
@@ -116,7 +117,8 @@ def test_a_successor_deleted_by_hand_is_deleted_without_a_tombstone(mem):
     with pytest.raises(Refused) as caught:
         mem.write("ci", "CI runs on Forgejo")
     assert str(caught.value) == ("memory 'ci' was superseded by 'ci-runner', which was deleted: to write to 'ci', "
-                                 "reactivate it explicitly (--reactivate / reactivate=true)")
+                                 "reactivate it explicitly (memdir write/restore --reactivate; reactivate=true "
+                                 "in memory_write or memory_restore)")
 
 
 # ---------------------------------------------------------------- 2. a chain names its live end
@@ -133,7 +135,8 @@ def test_cli_a_chain_names_its_live_end(project):
     out = _cli(project, "write", "ci", "-d", "CI runs on Forgejo")
     assert out.returncode == 1 and out.stderr == (
         "memdir: memory 'ci' was superseded by 'ci-host' (via 'ci-runner', 'ci-agent'): write to 'ci-host' "
-        "instead, or reactivate 'ci' explicitly (--reactivate / reactivate=true)\n")
+        "instead, or reactivate 'ci' explicitly (memdir write/restore --reactivate; reactivate=true in "
+        "memory_write or memory_restore)\n")
     out = _cli(project, "pin", "ci-runner")
     assert out.returncode == 1 and "superseded by 'ci-host' (via 'ci-agent'): pin 'ci-host' instead" in out.stderr
     read = json.loads(_cli(project, "read", "ci", "--json").stdout)

@@ -21,7 +21,8 @@ from ..files.memfile import MemoryRecord
 from ..text.names import normalize_name
 from ..tombstones.match import lift_command
 
-REACTIVATE = "--reactivate / reactivate=true"
+# How a superseded memory comes back, in every interface that can do it (memory_edit cannot: a trial finding).
+REACTIVATE = "memdir write/restore --reactivate; reactivate=true in memory_write or memory_restore"
 
 
 @dataclass(frozen=True)
