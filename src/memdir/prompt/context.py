@@ -53,7 +53,7 @@ import re
 import time
 from pathlib import Path
 
-from ..files.layout import INDEX_FILE, META_DIR, index_is_fresh, symlink_refusal
+from ..files.layout import INDEX_FILE, META_DIR, index_is_fresh, index_state, symlink_refusal
 from ..files.outline import Outline, OutlineMismatch, read_outline, summary
 from ..files.trust import untrusted_note
 from ..text.fence import escape_stored
@@ -399,7 +399,7 @@ def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None, *, outlin
     path = index_dir / INDEX_FILE
     try:
         st = os.stat(path)
-        key = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)  # ctime: an edit that put the mtime back
+        key = index_state(st)  # the ctime too: an edit that put the mtime back
         cached = _READ.get((path, outline))
         if cached is not None and cached[0] == key:
             return cached[1]

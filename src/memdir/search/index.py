@@ -29,6 +29,7 @@ import sqlite3
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import StoreError
@@ -52,8 +53,7 @@ def db_path(home: Path) -> Path:
     return Path(home) / INDEX_DB
 
 
-# What a sync compares (each memory's file and digest by name) read from this index alone, not from the
-# rows holding the bodies: at 10,000 memories the table scan took ~190 ms of every prompt hook after a write.
+# A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).
 FILES_OF_NAMES = "CREATE INDEX IF NOT EXISTS docs_files ON docs (layer, name, file, digest)"
 
 
@@ -88,6 +88,20 @@ def _create(conn: sqlite3.Connection) -> None:
     """)
 
 
+@contextmanager
+def write_transaction(conn: sqlite3.Connection):
+    """A ``BEGIN IMMEDIATE`` write transaction, committed at the block's end, rolled back when it raises unless
+    SQLite already did (after SQLITE_FULL a ROLLBACK would hide that error). Raises what the block raises."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
 def _add_checksums(conn: sqlite3.Connection) -> None:
     """Bring an index of schema 4 to 5: a checksum for each ``docs`` row
     (:func:`memdir.search.integrity.checksum`), so its vectors are kept
@@ -95,8 +109,7 @@ def _add_checksums(conn: sqlite3.Connection) -> None:
     it done already does nothing."""
     if conn.in_transaction:
         conn.rollback()
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with write_transaction(conn):
         if conn.execute("PRAGMA user_version").fetchone()[0] == 4:
             conn.execute("ALTER TABLE docs ADD COLUMN checksum INTEGER")
             conn.execute(FILES_OF_NAMES)
@@ -104,11 +117,6 @@ def _add_checksums(conn: sqlite3.Connection) -> None:
             conn.executemany("UPDATE docs SET checksum = ? WHERE id = ?",
                              [(integrity.checksum(row[1:]), row[0]) for row in rows])
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
 
 
 class StaleSchema(sqlite3.DatabaseError):
@@ -586,7 +594,7 @@ def fallback_reason(path: Path) -> str | None:
     return _REASONS.get(Path(path))
 
 
-__all__ = ["BUILD_SUFFIX", "CORRUPT_SUFFIX", "FIELDS", "INDEX_DB", "KEEP_CORRUPT", "ReadOnly", "SCHEMA_VERSION", "cannot_write", "check",
+__all__ = ["BUILD_SUFFIX", "CORRUPT_SUFFIX", "FIELDS", "INDEX_DB", "KEEP_CORRUPT", "ReadOnly", "SCHEMA_VERSION", "cannot_write", "check", "write_transaction",
            "close_all", "connect", "damaged", "db_path", "disk_full", "explain", "fallback_reason", "forget", "health", "in_memory",
            "is_corrupt", "layer_key", "open_in_memory", "open_read_only", "read_only_reason", "rebuild", "set_aside",
            "warn", "while_busy"]

@@ -39,7 +39,7 @@ from ..layer.layer import Layer, home_layers, sweep_can_wait
 from ..session import Session
 from ..settings import Settings
 from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, explain, forget, is_corrupt,
-                    layer_key, rebuild, set_aside, warn)
+                    layer_key, rebuild, set_aside, warn, write_transaction)
 from . import integrity
 from .tokenize import available, document_text, require
 
@@ -179,8 +179,7 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
             entry = loaded.entry if loaded is not None else None
         entries[name] = entry
     changed = 0
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with write_transaction(conn):
         current = {name: doc_id for doc_id, name in conn.execute("SELECT id, name FROM docs WHERE layer = ?", (key,))}
         for name, entry in entries.items():
             if entry is not None:
@@ -198,11 +197,6 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
             conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
         conn.execute("INSERT OR REPLACE INTO layers VALUES (?,?,?,?,?,?)", (key, *state, len(scan.files), settled))
         conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"swept:{key}", time.time_ns()))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:  # SQLite already rolled back after SQLITE_FULL: a ROLLBACK would hide it
-            conn.execute("ROLLBACK")
-        raise
     with _sweep_lock:
         _swept[marker] = now_mono
     return changed
@@ -218,18 +212,12 @@ def repair(conn: sqlite3.Connection, home: Path, rows: list[tuple[int, str, str,
     if not rows or isinstance(conn, ReadOnly):
         return False
     try:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with write_transaction(conn):
             for doc_id, key, filename, _name in rows:
                 _drop_doc(conn, doc_id)
                 conn.execute("DELETE FROM files WHERE layer = ? AND file = ?", (key, filename))
             conn.executemany("DELETE FROM layers WHERE key = ?", [(key,) for key in {r[1] for r in rows}])
             conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
     except sqlite3.Error:
         return False
     with _sweep_lock:
