@@ -41,7 +41,15 @@ class ScopeError(MemdirError):
 
 
 class NotFound(MemdirError, LookupError):
-    """The named memory, version or tombstone does not exist."""
+    """The named memory, version or tombstone does not exist.
+
+    ``deleted``: the (normalized) name of a memory the journal saw deleted, whose versions remain;
+    each interface adds its own way to them (the CLI ``memdir history``, the tools ``memory_history``),
+    so the message never names another's. None for a name never held."""
+
+    def __init__(self, *args, deleted: str | None = None):
+        super().__init__(*args)
+        self.deleted = deleted
 
 
 class Refused(MemdirError):

@@ -245,6 +245,10 @@ def test_a_renamed_path_names_the_end_of_its_chain_of_renames(mem):
     assert gone.text.startswith('The path /memories/project/c.md does not exist: memory "c" was deleted from the '
                                 "project layer (tombstone t-") and \
         gone.text.endswith("); create /memories/project/c.md to write a new memory there")
+    view = go(mem, command="view", path="/memories/project/c.md")  # nor a view: neither command is this tool's
+    assert view.is_error is True and view.text.startswith(
+        'The path /memories/project/c.md does not exist: memory "c" was deleted from the project layer (tombstone t-')
+    assert "memdir history" not in view.text and "memory_history" not in view.text
     fresh = go(mem, command="create", path="/memories/project/c.md", file_text="# Deploys on Mondays")
     assert fresh.text == "File created successfully at: /memories/project/c.md"  # as the message said
 

@@ -6,7 +6,7 @@ hand-written file's title stands in for its name when only one has it).
 :func:`guard` gives the tombstones of the session's other layers a write into
 one layer must also respect. A "not found" says more than "not found" (one
 place for the CLI, the API and the tools): a memory the journal saw deleted is told as deleted, with the tombstone its deletion left (when that is
-still in force) and where its versions are; a rename from a memory that is in another layer than the one
+still in force), and the error carries its name so each interface says where its versions are; a rename from a memory that is in another layer than the one
 asked names that layer; a name that normalizes to another memory's file says so. A name no layer ever held keeps the plain "memory not found".
 """
 
@@ -63,8 +63,10 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
         if state is not None and state.error == CONFLICT:
             raise NotFound(f'memory "{key}" of the {layer.scope} layer is not read: '
                            + unsettled(layer.path / f"{key}.md"))
-    raise NotFound((explain and deleted(readable, key))
-                   or f'memory not found: "{key}" in {where}' + unsearched(session, scope))
+    gone = explain and deleted(readable, key)
+    if gone:  # each interface names its own way to the versions (NotFound.deleted)
+        raise NotFound(gone, deleted=key)
+    raise NotFound(f'memory not found: "{key}" in {where}' + unsearched(session, scope))
 
 
 def refuse_ambiguous(session: Session, name: str, verb: str) -> None:
@@ -170,13 +172,13 @@ def writable(session: Session, scope: str | None) -> list[Layer]:
             if layer.scope != "team" or scope == "team" or session.actor == "human"]
 
 
-def deleted(layers: Iterable[Layer], key: str, history: bool = True) -> str | None:
+def deleted(layers: Iterable[Layer], key: str) -> str | None:
     """The message for ``key`` (a normalized name) when the last content version the journal of one of
     ``layers`` (first that has it) holds of it is a deletion: ``memory "beta" was deleted from the project
-    layer (tombstone t-…); `memdir history beta` shows its versions`` (the tombstone only while it is in
-    force; the last clause only with ``history``: a caller without that command says what it can do).
-    None when no layer's journal shows ``key`` deleted (never there, or living). A layer whose
-    journal or tombstones cannot be read is passed over."""
+    layer (tombstone t-…)`` (the tombstone only while it is in force). Where its versions are is each
+    interface's to say (:attr:`memdir.errors.NotFound.deleted`: the CLI names ``memdir history``, the tools
+    ``memory_history``). None when no layer's journal shows ``key`` deleted (never there, or living). A
+    layer whose journal or tombstones cannot be read is passed over."""
     for layer in layers:
         try:
             last = next((e for e in reversed(layer.journal.events()) if e.name == key and changes_content(e)), None)
@@ -189,8 +191,7 @@ def deleted(layers: Iterable[Layer], key: str, history: bool = True) -> str | No
             continue
         how = "" if last.action == "delete" else f" (by {last.action})"
         return (f'memory "{key}" was deleted{how} from the {layer.scope} layer'
-                + (f" (tombstone {stone})" if stone else "")
-                + (f"; `memdir history {key}` shows its versions" if history else ""))
+                + (f" (tombstone {stone})" if stone else ""))
     return None
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import InvalidInput, MemdirError
+from ..errors import InvalidInput, MemdirError, NotFound
 from ..gateway.edits import BodyEdit
 from ..gateway.fields import MemoryChange
 from ..operations import maintenance
@@ -66,6 +66,8 @@ def run_tool(session: Session, name: str, arguments: dict | str | None = None) -
         text = _HANDLERS[name](session, args)
     except MemdirError as exc:
         hint = " — call memory_list to see the names" if str(exc).startswith("memory not found") else ""
+        if isinstance(exc, NotFound) and exc.deleted:  # the tools' way to the versions (a person's is memdir history)
+            hint = f"; memory_history with name {exc.deleted!r} shows its versions"
         return ToolOutput(_bounded(f"Error: {exc}{hint}"), True)
     return ToolOutput(_bounded(text))
 

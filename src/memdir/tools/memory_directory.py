@@ -282,7 +282,7 @@ def _edit(session: Session, command: dict, change: BodyEdit) -> str:
     try:
         result = operations.edit(session, where.name, change, where.scope)
     except NotFound as exc:
-        gone = deleted([session.layer(where.scope)], where.name, history=False)
+        gone = deleted([session.layer(where.scope)], where.name)
         if gone:  # what this tool can do: a new memory under the name (the deleted text stays refused)
             raise NotFound(f"The path {where.path} does not exist: {gone}; create {where.path} to write a new "
                            "memory there") from None

@@ -237,3 +237,26 @@ def test_memory_write_renames_with_rename_from(isolated_home, project):
     names = [m.name for m in seeded.list().memories]
     assert names == ["ci-runner"]  # renamed, not copied: the old name is gone
     assert seeded.read("ci-runner", count=False).record.body == "Workflows in .github/workflows."
+
+
+def test_a_deleted_memory_read_names_the_history_tool_not_the_cli(isolated_home, project, person):
+    """memory_read of a deleted memory pointed the model at `memdir history`, a command it has no way to
+    run (trial finding): the tool result names memory_history, which does show the versions."""
+    person.write("beta", "Beta uses port 8080", "project", "")
+    stone = person.delete("beta").tombstone
+    person.write("gamma", "Gamma runs nightly", "project", "")
+    state = MemoryServer(home=isolated_home, project=project)
+
+    async def main():
+        async with Client(build_server(state)) as client:
+            r = await client.call_tool("memory_read", {"name": "beta"})
+            assert r.is_error and _text(r) == (f'Error: memory "beta" was deleted from the project layer (tombstone '
+                                               f"{stone}); memory_history with name 'beta' shows its versions")
+            r = await client.call_tool("memory_history", {"name": "beta"})  # the tool it names answers
+            assert not r.is_error and _text(r).startswith("2 version(s) of beta (project):")
+            r = await client.call_tool("memory_read", {"name": "gamma"})  # control: a live memory reads
+            assert not r.is_error and "description: Gamma runs nightly" in _text(r)
+            r = await client.call_tool("memory_read", {"name": "neverwas"})  # control: never held, no history hint
+            assert _text(r) == 'Error: memory not found: "neverwas" in any layer — call memory_list to see the names'
+
+    _run(main)

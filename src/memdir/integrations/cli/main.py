@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 
-from ...errors import MemdirError
+from ...errors import MemdirError, NotFound
 from ...text.printable import printable
 from .common import UsageError, emit
 
@@ -263,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         message = printable(str(exc))  # it may quote a file name or a value
         if message.startswith("memory not found"):  # the CLI's way to see names (a model's is memory_list)
             message += " — `memdir list` shows the names"
+        elif isinstance(exc, NotFound) and exc.deleted:  # the CLI's way to the versions (a model's is memory_history)
+            message += f"; `memdir history {exc.deleted}` shows its versions"
         print(f"memdir: {message}", file=sys.stderr)
         if getattr(args, "json", False):  # scripts reading stdout get one JSON document too
             emit(args, {"error": message, "kind": type(exc).__name__})
