@@ -167,6 +167,7 @@ def test_status_says_the_index_is_damaged_set_aside_or_being_rebuilt(isolated_ho
     assert (f"search: bm25; the search index {path} was damaged (PRAGMA quick_check): moved aside to "
             "index.sqlite.corrupt-") in damaged.stdout, damaged.stdout
     assert "the next search rebuilds it" in damaged.stdout
+    assert (damaged.stdout + damaged.stderr).count("was damaged") == 1, damaged.stderr  # once: no stderr copy
     after = json.loads(_cli(project, "status", "--json").stdout)["search"]
     assert after.startswith("bm25; the search index was set aside as damaged (index.sqlite.corrupt-"), after
     assert "- note-3 " in _cli(project, "search", "number 3").stdout  # the search rebuilt it

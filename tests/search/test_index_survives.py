@@ -423,8 +423,13 @@ def test_doctor_checks_the_index(mem, project, monkeypatch):
     assert (f"note: the search index {index.db_path(mem.home)} was damaged (PRAGMA quick_check): moved aside to "
             "index.sqlite.corrupt-") in checked.stdout, checked.stdout
     assert "the next search rebuilds it" in checked.stdout
+    # said once: the note, no stderr warning beside it (which also said "rebuilt", not yet true)
+    assert (checked.stdout + checked.stderr).count("was damaged") == 1 and "damaged" not in checked.stderr
     assert "damaged" not in _cli(project, "doctor").stdout  # rebuilt: nothing more to say
     assert "- staging-host (type: project" in _cli(project, "search", "staging").stdout
+    index.db_path(mem.home).write_bytes(b"not an index " * 64)  # control: a search has no note: it warns on stderr
+    found = _cli(project, "search", "staging")
+    assert "- staging-host (type: project" in found.stdout and found.stderr.count("was damaged") == 1, found.stderr
 
 
 @pytest.mark.slow

@@ -19,7 +19,7 @@ drive the terminal or forge a line.
 from __future__ import annotations
 
 from ..files.conflicts import CONFLICT
-from ..text.printable import one_line
+from ..text.printable import one_line, visible
 from ..vocabulary import PIN_MARK, SYNC_HELD, kind_label
 from . import printable_output
 
@@ -424,6 +424,14 @@ def doctor(result: DoctorResult) -> str:
 # ---------------------------------------------------------------- search
 
 
+def _quoted(text: str) -> str:
+    """``text`` in quotes as Python writes a string (double quotes when it holds only single ones), its
+    escapes (:func:`memdir.text.printable.visible`) left as they are."""
+    if "'" in text and '"' not in text:
+        return f'"{text}"'
+    return "'" + text.replace("'", "\\'") + "'"
+
+
 @printable_output
 def search(results, query: str, offset: int = 0, page: int | None = None) -> str:
     """Search hits, best first: a line per memory (with its relevance score,
@@ -431,10 +439,11 @@ def search(results, query: str, offset: int = 0, page: int | None = None) -> str
     ``page`` the most one answer holds: a full page ends with where the next starts; the results'
     ``note`` (:class:`memdir.search.paging.Page`: how many memories rank by words alone while
     vectors are being built), when there is one, ends it."""
+    shown = _quoted(cut(visible(query), 120))  # an invisible character shown, not dropped (it was read as absent)
     if not results:
-        return f"No memories match {cut(query, 120)!r}" + (f" after the first {offset}." if offset else ".")
+        return f"No memories match {shown}" + (f" after the first {offset}." if offset else ".")
     after = f", after the first {offset}" if offset else ""
-    lines = [f"{len(results)} result(s) for {cut(query, 120)!r}{after}:"]
+    lines = [f"{len(results)} result(s) for {shown}{after}:"]
     for hit in results:
         pin = PIN_MARK if hit.pinned else ""
         lines.append(f"- {hit.name}{pin} {kind_label(hit.type, hit.scope)} relevance {hit.score:.2f} — {cut(hit.description)}")

@@ -381,12 +381,12 @@ def damaged(exc: BaseException) -> bool:
     return (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF in _CORRUPT_CODES
 
 
-def set_aside(home: Path, why: str) -> Path | None:
+def set_aside(home: Path, why: str, *, say: bool = True) -> Path | None:
     """Move the damaged index of ``home`` (and its ``-wal``/``-shm``) aside to
     ``index.sqlite.corrupt-<UTC time>``, kept for a look (the newest
     :data:`KEEP_CORRUPT`), and close this thread's connection to it: the next
-    :func:`connect` builds a new one from the memory files. One line on
-    stderr says so and why. Returns where it went, None when it was gone.
+    :func:`connect` builds a new one from the memory files. One line on stderr says so and why, unless
+    ``say`` is false (:func:`check` tells it in its result). Returns where it went, None when it was gone.
     Raises :class:`StoreError` when it cannot be moved."""
     path = db_path(home)
     forget(home)
@@ -408,7 +408,8 @@ def set_aside(home: Path, why: str) -> Path | None:
             _remove(old, "cannot remove an old damaged search index")
         except StoreError:
             pass  # a directory someone put there: kept
-    warn(f"the search index {path} was damaged ({why}); moved aside to {aside.name} and rebuilt from the memory files")
+    if say:
+        warn(f"the search index {path} was damaged ({why}); moved aside to {aside.name} and rebuilt from the memory files")
     return aside
 
 
@@ -520,12 +521,12 @@ def check(home: Path) -> str | None:
     """What is wrong with the index file of ``home``, for doctor (``PRAGMA
     quick_check``: reads every page, too slow for every query), or None when
     it is fine or absent. A damaged one is moved aside (:func:`set_aside`) so
-    the next search rebuilds it; the text says so."""
+    the next search rebuilds it; the text says so, and only the text (status and doctor print it once)."""
     path = db_path(home)
     if not path.exists() or not is_corrupt(path):
         return None
     try:
-        aside = set_aside(home, "PRAGMA quick_check")
+        aside = set_aside(home, "PRAGMA quick_check", say=False)
     except StoreError as exc:
         return f"the search index {path} is damaged and {exc}: run memdir reindex"
     where = f"moved aside to {aside.name}; " if aside is not None else ""

@@ -3,6 +3,8 @@
 Documents and queries go through :func:`tokens`, so they always meet on the
 same terms:
 
+* Characters that show as nothing (a zero-width space, a soft hyphen, bidi controls:
+  :func:`memdir.text.printable.without_hidden`) are read as absent: ``stag\u200bing`` is ``staging``.
 * Unicode NFKC, then case-folded (``Ｄｏｃｋｅｒ`` and ``docker`` meet).
 * Accents on Latin letters folded (``Zürich`` → ``zurich``, ``café`` →
   ``cafe``, ``Øresund`` → ``oresund``), as a person types a query without
@@ -41,6 +43,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from ..text.printable import without_hidden
 from ..text.words import FUNCTION_WORDS
 from ..vocabulary import CJK_RANGES
 
@@ -172,7 +175,7 @@ def tokens(text: str) -> list[str]:
     matter to BM25). Pure; never raises for any ``str``."""
     if not text:
         return []
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", without_hidden(text))  # stag<U+200B>ing reads as staging
     out: list[str] = []
     for match in SEGMENT.finditer(text):
         cjk = match.group("cjk")
@@ -271,7 +274,7 @@ def acronyms(query: str) -> dict[str, str]:
     (two letters or more, the term a stopword: ``"The IT team"`` →
     ``{"it": "IT"}``); ``{}`` when there is none or when every cased word of a
     query of several is in capitals (``"IS IT OK"``: shouted, not spelled). Pure."""
-    text = unicodedata.normalize("NFKC", query[:MAX_QUERY_CHARS])
+    text = unicodedata.normalize("NFKC", without_hidden(query[:MAX_QUERY_CHARS]))
     if not any("A" <= c <= "Z" for c in text):
         return {}
     parts = [p for m in SEGMENT.finditer(text) if m.group("word") for p in _parts(m.group("word"))]

@@ -115,6 +115,36 @@ def printable(text: str | None) -> str:
     return re.sub(_CONTROLS, "", text)
 
 
+# What shows as nothing and joins what it sits in: a search reads text as if it were absent.
+_HIDDEN = f"[{BIDI_CONTROLS}{INVISIBLE}{TAGS}]"
+
+
+def without_hidden(text: str) -> str:
+    """``text`` without the characters that show as nothing (:data:`INVISIBLE`, bidi controls, tags):
+    ``stag\u200bing`` → ``staging``, as a person reads it. The search tokenizer's rule, for
+    documents and queries alike. Pure."""
+    return text if text.isascii() else re.sub(_HIDDEN, "", text)
+
+
+def _escape(char: str) -> str:
+    if char in "\n\r":
+        return "\\n" if char == "\n" else "\\r"
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def visible(text: str | None) -> str:
+    """``text`` on one line with nothing hidden: every character :func:`one_line` would drop or break
+    on (controls, line breaks, bidi controls, :data:`INVISIBLE`, tags) shown as its escape
+    (``\\u200b``, ``\\x1b``, ``\\n``), so what a person typed is echoed as typed (a search query
+    that found nothing must not look like a word that should have). ``None`` → ``""``."""
+    if not text:
+        return ""
+    if re.search(_UNSAFE, text) is None:
+        return text
+    return re.sub(_UNSAFE, lambda m: _escape(m.group()), text)
+
+
 def clean_line(text: str) -> tuple[str, int, int]:
     """``(one_line(text), line breaks collapsed, other characters removed)``:
     the gateway's form, so a write can say what it changed."""
@@ -136,4 +166,4 @@ def clean_body(text: str) -> tuple[str, int]:
 
 
 __all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "clean_body", "clean_line", "display_title", "is_clean_line",
-           "one_line", "printable"]
+           "one_line", "printable", "visible", "without_hidden"]
