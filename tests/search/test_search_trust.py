@@ -277,3 +277,21 @@ def test_acronyms_are_read_from_the_query_as_written():
     assert acronyms("is it ok?") == {} and acronyms("IS IT OK") == {} and acronyms("VPN") == {}
     assert writes_in_capitals("The IT team", "IT") and writes_in_capitals("ITTeam owns", "IT")
     assert not writes_in_capitals("ITEM list", "IT") and not writes_in_capitals("it is", "IT")
+
+
+def test_a_query_with_an_invisible_character_is_searched_without_it_and_shown_with_it(five, project):
+    """A zero-width space in a query split the word and was dropped from the echo: `search "stag<ZWSP>ing"`
+    said "No memories match 'staging'" beside the staging memory (trial finding)."""
+    from tests.conftest import run_cli
+
+    assert names(five.search("stag\u200bing")) == ["staging-host"]
+    assert names(five.search("stag\u00ading\u2060")) == ["staging-host"]  # soft hyphen, word joiner
+    assert five.search("zzq\u200bxv") == []  # control: a word nothing holds still finds nothing
+    five.write("redeploy", "Release notes", "project", "The re\u200bdeployment script lives in ops/")
+    assert names(five.search("redeployment")) == ["redeploy"]  # a body's hidden character is read as absent too
+    # shown visibly, on every path: the CLI and the tool
+    out = run_cli("--project", project, "search", "zzq\u200bxv", env={"MEMDIR_SEARCH_VECTORS": "off"})
+    assert out.returncode == 0 and out.stdout == "No memories match 'zzq\\u200bxv'.\n", out.stderr
+    assert five.call_tool("memory_search", {"query": "stag\u200bing"}).splitlines()[0] == (
+        "1 result(s) for 'stag\\u200bing':")
+    assert five.call_tool("memory_search", {"query": "staging"}).splitlines()[0] == "1 result(s) for 'staging':"

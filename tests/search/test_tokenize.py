@@ -57,3 +57,8 @@ def test_word_tokens_are_the_tokens_of_one_word_kept():
         assert word_tokens(match.group(0)) == tuple(tokens(match.group(0)))
     assert word_tokens("PostgreSQL") == ("postgresql", "postgr", "sql") and word_tokens("Zürich") == ("zurich",)
     assert word_tokens("PostgreSQL") is word_tokens("PostgreSQL")  # kept: the second call reads the first's answer
+
+
+def test_characters_that_show_as_nothing_are_read_as_absent():
+    assert tokens("stag\u200bing") == tokens("stag\u00ading") == tokens("staging") == ["stage"]
+    assert tokens("stag ing") == ["stag", "ing"]  # control: a visible space still splits

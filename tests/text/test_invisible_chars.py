@@ -96,3 +96,13 @@ def test_other_invisible_characters_do_not_make_a_look_alike_name(mem, hidden):
     assert (again.name, again.operation) == (first.name, "unchanged")
     assert [m.name for m in mem.list().memories] == [first.name]
     assert mem.write("部署流程二", "Second deploy path", "project").name != first.name  # control
+
+
+def test_visible_shows_what_one_line_would_drop_and_without_hidden_drops_it():
+    from memdir.text.printable import visible, without_hidden
+
+    assert visible("stag\u200bing") == "stag\\u200bing" and one_line("stag\u200bing") == "staging"
+    assert visible("a\x1b[31mb\nc\U000e0041") == "a\\x1b[31mb\\nc\\U000e0041"
+    assert visible("plain query, it's") == "plain query, it's"  # control: nothing to show
+    assert without_hidden("stag\u200bing\u202e\u00ad") == "staging"
+    assert without_hidden("na\u200dive") == "na\u200dive"  # a joiner a script needs stays, as in names
