@@ -295,3 +295,29 @@ def test_a_query_with_an_invisible_character_is_searched_without_it_and_shown_wi
     assert five.call_tool("memory_search", {"query": "stag\u200bing"}).splitlines()[0] == (
         "1 result(s) for 'stag\\u200bing':")
     assert five.call_tool("memory_search", {"query": "staging"}).splitlines()[0] == "1 result(s) for 'staging':"
+
+
+def test_us_in_lower_case_is_a_function_word_and_in_capitals_an_acronym(five):
+    """"us" was a kept query term: `search "us"` and a prompt saying "tell us" found every memory writing "us"."""
+    five.write("us-region", "Prod runs in the US region", "project", "Failover goes to eu-west-1.")
+    five.write("standup", "Standup notes", "project", "Let us know before merging to main.")
+    assert five.search("us") == [] and five.recall("us") == ""
+    assert names(five.search("tell us")) == []  # "tell" is in no memory; "us" alone finds nothing
+    assert five.recall("can you tell us how the release works?") == ""
+    assert names(five.search("US region")) == ["us-region"] and names(five.search("US")) == ["us-region"]
+    assert "## us-region " in five.recall("which US region does prod run in?")  # control: the same store recalls
+    assert names(five.search("standup notes")) == ["standup"]  # control: the memory writing "us" answers its words
+
+
+def test_a_question_around_an_acronym_finds_and_recalls_the_memory_writing_it(five):
+    """`search "is IT down?"`: every other word is a function word, so the acronym is what is asked; a
+    prompt of the same words recalled nothing (read as a sentence of function words)."""
+    five.write("it-rota", "IT support rota: Ana on Mondays, Ben on Tuesdays", "project", "Ask in #it-help first.")
+    five.write("vpn-check", "Check whether the VPN is down", "project", "If it is down, restart it with vpnctl.")
+    found = five.search("is IT down?")
+    assert names(found) == ["it-rota"] and found[0].score > 0.9
+    assert "## it-rota " in five.recall("is IT down?") and "vpn-check" not in five.recall("is IT down?")
+    for lower in ("is it down?", "Is it down?"):  # control: no acronym, nothing but function words: nothing
+        assert five.search(lower) == [] and five.recall(lower) == "", lower
+    assert five.recall("IS IT DOWN?") == ""  # shouted: its case says nothing
+    assert names(five.search("restart the VPN"))[0] == "vpn-check"  # control: that memory answers its own words

@@ -212,11 +212,15 @@ _VISIBLE = ("d.status = 'active' AND (? OR d.disabled = 0)"
 _COLUMNS = ", ".join(f"d.{column.name}" for column in fields(IndexedMemory) if column.name != "bm25")
 
 
-def _keywords(query: str, terms: list[str]) -> bool:
+def _keywords(query: str, terms: list[str], spelled: frozenset[str] = frozenset()) -> bool:
     """True when ``query`` reads as keywords, not a sentence: no filler, and
     stopwords at most a third of its words (``user by id``), or nothing but
-    stopwords (``NOT``: then they are what is searched)."""
+    stopwords (``NOT``: then they are what is searched); or nothing but function words
+    around the acronyms it writes in capitals (``spelled``, :func:`~memdir.search.tokenize.acronyms`:
+    ``is IT down?`` asks about IT, as ``IT`` alone does)."""
     words = tokens(query)
+    if spelled and words and all(is_stopword(w) for w in words):
+        return True
     if not terms or not words or relevance.soft_terms(terms):
         return False
     stop = sum(1 for w in words if is_stopword(w))
@@ -407,7 +411,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 have = {memory.id for memory in lexical}
                 lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where))[:pool]
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
-            keywords = explicit or _keywords(query, terms)
+            keywords = explicit or _keywords(query, terms, frozenset(spellings))
             found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals)
             cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
             if unembedded:  # the first page's basis: these had no vector then

@@ -73,7 +73,7 @@ further having hers herself him himself if isn itself ll m more most myself nor 
 ourselves out over own re s same some such t theirs themselves through too under until up ve wasn weren while
 whom won yours yourself yourselves
 """.split())
-_KEPT = frozenset("us may might must shall also really".split())
+_KEPT = frozenset("may might must shall also really".split())
 STOPWORDS = FUNCTION_WORDS - _KEPT | _ALSO_DROPPED
 """The query stopwords as written (``because``, ``does``); :func:`is_stopword`
 compares a token (stemmed: ``becaus``, ``doe``) with their stems."""
