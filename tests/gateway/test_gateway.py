@@ -89,6 +89,33 @@ def test_a_redaction_placeholder_is_one_redact_makes_not_a_persons_lookalike():
     assert holds_redaction("postgres://admin:[REDACTED:uri-password]@db")  # control: inside a URI too
 
 
+def test_a_new_long_description_replaces_the_text_the_old_one_carried_never_stacks(mem, person):
+    """Trial finding: alternating long descriptions stacked their whole texts at the start of the body (an
+    update with another long description added a second copy). The text the gateway carried is replaced;
+    what someone wrote stays, and the previous version keeps the old text."""
+    one = "Alpha. " + "The first long description keeps going about the first topic. " * 3
+    two = "Beta. " + "The second long description is about something else entirely. " * 3
+    mem.write("longd", one, "project", "Person wrote this body.")
+    updated = mem.write("longd", two)  # the body not given: kept, without the first text
+    assert mem.read("longd", count=False).record.body == two.strip() + "\n\nPerson wrote this body."
+    assert "the previous description's whole text, which started the body, was replaced by the new one's " \
+           "(the previous version keeps it)" in updated.warnings
+    mem.write("longd", one)  # and back: still one copy
+    assert mem.read("longd", count=False).record.body == one.strip() + "\n\nPerson wrote this body."
+    mem.write("longd", "A short description now")  # a description that fits carries nothing: the old text goes
+    assert mem.read("longd", count=False).record.body == "Person wrote this body."
+    assert one.strip() in mem.show("longd", 3).text  # the version before keeps it
+    # given with the body it read back, the old carried text is not kept under the new one either
+    mem.write("given", one, "project", "Notes.")
+    mem.write("given", two, body=mem.read("given", count=False).record.body)
+    assert mem.read("given", count=False).record.body == two.strip() + "\n\nNotes."
+    # control: a paragraph someone wrote at the start of the body stays when the description changes
+    person.write("own", "Deploys go out on Mondays", "project", "Long first paragraph a person wrote. " * 6 + "\n\nMore.")
+    mem.write("own", two)
+    own = "Long first paragraph a person wrote. " * 6
+    assert mem.read("own", count=False).record.body == two.strip() + "\n\n" + own + "\n\nMore."
+
+
 def test_limits_cut_with_warnings(mem):
     result = mem.write("long", "d" * 200, "project", "b" * 2500, title="t" * 100)
     assert result.warnings == ("description cut from 200 to 160 characters (limit_description 160); its whole "

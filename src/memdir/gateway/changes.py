@@ -36,7 +36,6 @@ from .duplicates import check_duplicate
 from .forgotten import check_forgotten
 from .fields import (
     MemoryChange,
-    carried,
     description_whole,
     candidate_name,
     check_readable,
@@ -45,6 +44,7 @@ from .fields import (
     name_taken,
     prepare,
     reason_text,
+    recarried,
     sanitize,
     sanitize_extra,
 )
@@ -132,7 +132,10 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
                             f"(memdir review)")
         old = source.record if source else None  # what fields not given keep
         description, type, body = inherit(old, description, type, body, name, change.body_source)
-        body = carried(description_whole(layer.settings, change.description, actor), body)  # kept by an update too
+        # kept by an update too; a new description replaces the text the old one carried into the body
+        body = recarried(old if change.description is not None else None,
+                         description_whole(layer.settings, change.description, actor), body,
+                         layer.settings.limit_description, warnings)
         check_forgotten(tx, source, description, body, name, guard)  # told why when source's successor left it
         if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))

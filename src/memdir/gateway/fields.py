@@ -7,7 +7,8 @@ every field loses terminal escapes, controls and bidi overrides
 (:mod:`memdir.text.printable`), secrets are redacted
 (:mod:`memdir.text.redact`) and fence tags escaped (:mod:`memdir.text.fence`).
 A description over ``limit_description`` loses nothing: it is shortened where a reader expects it
-to stop, and its whole text starts the body (:func:`description_whole`, :func:`carried`).
+to stop, and its whole text starts the body (:func:`description_whole`, :func:`carried`); a later
+description replaces that text, never stacks on it (:func:`recarried`).
 What an update keeps of a field not given is :func:`inherit`. A free variant of a name (a candidate's,
 ``-v2``, ``-import``, a colliding name's ``-2``) is :func:`free_name`, for every writer.
 What a write asks is one value, :class:`MemoryChange`, declared here once for every level
@@ -260,6 +261,28 @@ def carried(whole: str | None, body: str) -> str:
     if not whole or body == whole or body.startswith(whole + "\n\n"):
         return body
     return whole + "\n\n" + body if body else whole
+
+
+def recarried(old: MemoryRecord | None, whole: str | None, body: str, limit: int,
+              warnings: list[str] | None = None) -> str:
+    """``body`` of an update that gives a description, with the text an earlier write carried into it
+    from ``old``'s description (:func:`carried`) replaced by ``whole`` (the new description's, or
+    nothing when it fits), never stacked under it. That text is ``body``'s first paragraph (after
+    ``whole``, when a given body already starts with it) only when it is longer than ``limit``
+    (``limit_description``) and reads, shortened as the write shortened it, as ``old``'s description:
+    any other paragraph is what someone wrote and stays. The previous version keeps it (history); a
+    note in ``warnings`` says it was replaced. ``old`` None (a new memory, or no description given):
+    :func:`carried` alone."""
+    if old is None or not old.description or not body:
+        return carried(whole, body)
+    rest = body[len(whole):].lstrip("\n") if whole and (body == whole or body.startswith(whole + "\n\n")) else body
+    first, _, after = rest.partition("\n\n")
+    if len(first) <= limit or "\n" in first or first == whole or _shortened(first, limit) != old.description:
+        return carried(whole, body)
+    if warnings is not None:
+        warnings.append("the previous description's whole text, which started the body, was replaced"
+                        + (" by the new one's" if whole else "") + " (the previous version keeps it)")
+    return carried(whole, after.lstrip("\n"))
 
 
 def _printable(value: str, label: str, warnings: list[str], *, one_line: bool = True) -> str:
