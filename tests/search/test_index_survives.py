@@ -507,7 +507,8 @@ def test_a_read_only_home_is_said_as_one_by_reindex_and_doctor(fs, project):
     doctor = _cli(project, "doctor", prefix=prefix)
     if how == "tmpfs":  # the anchor of the project's journal cannot be written: remount, never chmod
         assert "chmod" not in doctor.stdout + doctor.stderr, doctor.stdout
-        assert "journal.anchor is not writable: remount its read-only file system read-write" in doctor.stdout
+        assert (f"the home {home} is on a read-only file system: the journal's chain checks out, but no change can "
+                "be journaled there (to write, remount its read-only file system read-write") in doctor.stdout
     assert "staging-host" in _cli(project, "search", "staging", prefix=prefix).stdout, how  # control: search answers
     if how == "tmpfs":
         subprocess.run(["mount", "-o", "remount,rw", str(home.parent)], check=True)
@@ -516,3 +517,43 @@ def test_a_read_only_home_is_said_as_one_by_reindex_and_doctor(fs, project):
             os.chmod(root, 0o755)
     again = _cli(project, "reindex")
     assert again.returncode == 0, (how, again.stderr)  # control: writable again, it rebuilds
+
+
+@pytest.mark.slow
+def test_a_read_only_home_is_said_as_one_by_verify_and_every_write(fs, project):
+    """Trial finding: on a read-only home `memdir verify` said "BAD … first bad event: …journal.anchor is not
+    writable" (no event was bad) and every write "cannot lock …: Read-only file system". Each says the home is
+    read-only, in reindex's words, exits non-zero and changes nothing."""
+    home, how = fs
+    _store(home, project)
+    layer = next((home / "projects").iterdir())
+    before = {p.name: p.read_bytes() for p in layer.glob("*.md")}
+    prefix: list[str] = []
+    if how == "tmpfs":
+        assert subprocess.run(["mount", "-o", "remount,ro", str(home.parent)]).returncode == 0
+        state, hint = "on a read-only file system", "remount its read-only file system read-write"
+    else:
+        _read_only_modes(home.parent)
+        prefix, state, hint = UNPRIVILEGED, "not writable", "make it writable (chmod u+w)"
+    verify = _cli(project, "verify", prefix=prefix)
+    assert verify.returncode == 1 and verify.stdout == (
+        f"BAD {layer}: 2 events — the home {home} is {state}: the journal's chain checks out, but no change can "
+        f"be journaled there (to write, {hint}" + (" (mount -o remount,rw))\n" if how == "tmpfs" else ")\n")), \
+        (how, verify.stdout)
+    said = (f"memdir: the home {home} is {state}: nothing was written (the memories, their journal and the search "
+            f"index are as they were); search, recall, list, read and context still answer (to write, {hint}")
+    for args in (("write", "new-one", "-d", "A new fact"), ("write", "db-port", "-d", "Dev PostgreSQL on 6543"),
+                 ("delete", "staging-host"), ("pin", "db-port"), ("restore", "db-port", "--version", "1")):
+        done = _cli(project, *args, prefix=prefix)
+        assert done.returncode == 1 and done.stderr.startswith(said), (how, args, done.stderr)
+    assert "staging-host" in _cli(project, "search", "staging", prefix=prefix).stdout  # control: reads answer
+    assert {p.name: p.read_bytes() for p in layer.glob("*.md")} == before  # nothing lost, nothing changed
+    if how == "tmpfs":
+        subprocess.run(["mount", "-o", "remount,rw", str(home.parent)], check=True)
+    else:
+        for root, _dirs, files in os.walk(home.parent):
+            os.chmod(root, 0o755)
+            for name in files:
+                os.chmod(os.path.join(root, name), 0o644)
+    assert _cli(project, "verify").stdout == f"ok  {layer}: 2 events\n"  # control: writable again
+    assert _cli(project, "write", "new-one", "-d", "A new fact").returncode == 0

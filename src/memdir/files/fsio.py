@@ -212,6 +212,28 @@ def writable_hint(path: Path | str) -> str:
     return "make it writable (chmod u+w)"
 
 
+def unwritable(path: Path | str, what: str) -> str | None:
+    """``{what} is on a read-only file system`` or ``{what} is not writable`` when nothing can be
+    created in ``path`` (a directory, or its nearest existing parent), else None. ``what`` names it
+    for a person (``the home /h``). The one wording of a read-only home (reindex, every write, verify)."""
+    here = Path(path)
+    while not os.path.lexists(here) and here != here.parent:
+        here = here.parent
+    if read_only_mount(here):
+        return f"{what} is on a read-only file system"
+    return None if os.access(here, os.W_OK) else f"{what} is not writable"
+
+
+def nothing_written(path: Path | str, what: str) -> str | None:
+    """A write refused because ``path`` cannot be written (:func:`unwritable`): what is so, that nothing
+    was written, what still answers and what a person does (:func:`writable_hint`); None when ``path``
+    can be written (the failure was something else)."""
+    state = unwritable(path, what)
+    return state and (f"{state}: nothing was written (the memories, their journal and the search index are as "
+                       "they were); search, recall, list, read and context still answer "
+                       f"(to write, {writable_hint(path)})")
+
+
 def unlink(path: Path) -> bool:
     """Remove ``path``; False when it was already gone."""
     try:

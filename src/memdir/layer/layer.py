@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Iterator, Mapping
 
 from ..errors import InvalidInput, LockTimeout, StoreError
-from ..files.fsio import atomic_write, ensure_dir, unlink
+from ..files.fsio import atomic_write, ensure_dir, nothing_written, unlink
 from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_state, sweep_interval,
                             symlink_refusal, write_layer_info)
 from ..files.outline import read_outline, write_outline
@@ -245,20 +245,21 @@ class Layer:
         from filelock import FileLock, Timeout  # late: only mutations need it
 
         self.refuse_symlinks()
-        ensure_dir(self.path)
-        ensure_dir(self.meta)
-        if self._lock is None:
-            self._lock = FileLock(str(self.meta / LOCK_FILE), timeout=self.settings.lock_timeout, mode=0o600)
         try:
+            ensure_dir(self.path)
+            ensure_dir(self.meta)
+            if self._lock is None:
+                self._lock = FileLock(str(self.meta / LOCK_FILE), timeout=self.settings.lock_timeout, mode=0o600)
             # Polled every 5 ms: at filelock's 50 ms a releasing writer wins again and again (7 writers starved one).
             self._lock.acquire(timeout=None if wait else 0, poll_interval=0.005)
         except Timeout:
-            raise LockTimeout(
-                f"layer {self.path} is locked by another process (waited "
-                f"{self.settings.lock_timeout:g}s); try again"
-            ) from None
-        except OSError as exc:  # read-only file system, permissions
-            raise StoreError(f"cannot lock {self.path}: {exc.strerror or exc}") from None
+            raise LockTimeout(f"layer {self.path} is locked by another process (waited "
+                              f"{self.settings.lock_timeout:g}s); try again") from None
+        except (OSError, StoreError) as exc:  # a read-only home (_user, projects/<key>) said as one; else what failed
+            home = self.path.parent if self.scope == "user" else self.path.parent.parent
+            where = f"the team layer {self.path}" if self.scope == "team" else f"the home {home}"
+            raise StoreError(nothing_written(self.path, where) or (str(exc) if isinstance(exc, StoreError) else
+                                                                   f"cannot lock {self.path}: {exc.strerror or exc}")) from None
         try:
             yield
         finally:

@@ -25,6 +25,7 @@ from ..files.layout import (
     described_root,
     symlink_refusal,
 )
+from ..files.fsio import unwritable, writable_hint
 from ..files.repository import held_memories
 from ..files.scan import Entry, Malformed, count_files
 from ..files.trust import untrusted_note
@@ -65,7 +66,7 @@ def verify(home: Path) -> VerifyResult:
     no journal event refers to (a delete killed before its commit) and
     tombstones the journal records that are missing or edited. Never
     raises for bad data."""
-    checks = [_check(_check_layer, path) for path in layer_dirs(home)] + _not_directories(home)
+    checks = [_check(lambda layer: _check_layer(layer, home), path) for path in layer_dirs(home)] + _not_directories(home)
     return VerifyResult(tuple(checks + [_check(_check_team, path) for path in team_journal_dirs(home)]))
 
 
@@ -102,7 +103,7 @@ def _check(check, path: Path) -> LayerCheck:
         return LayerCheck(str(where), False, 0, error=f"cannot check this layer: {getattr(exc, 'strerror', None) or exc}")
 
 
-def _check_layer(path: Path) -> LayerCheck:
+def _check_layer(path: Path, home: Path) -> LayerCheck:
     refusal = symlink_refusal(path)
     if refusal:  # never followed, not even to read
         return LayerCheck(str(path), False, 0, None, None, refusal)
@@ -114,6 +115,9 @@ def _check_layer(path: Path) -> LayerCheck:
     if problem is not None:
         problem += (f" (restore the journal from a backup; if it was cut on purpose, delete "
                     f"{path / META_DIR / ANCHOR_FILE} to accept it as it is)")
+    elif (state := unwritable(path / META_DIR, f"the home {home}")) is not None:  # reindex's words, no "bad event"
+        problem = (f"{state}: the journal's chain checks out, but no change can be journaled there "
+                   f"(to write, {writable_hint(path)})")
     elif (problem := journal.anchor_refusal(write=False) or _unjournaled(path, result.events)) is not None:
         pass
     else:

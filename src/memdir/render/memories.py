@@ -348,9 +348,10 @@ def flag(result: FlagResult) -> str:
 
 @printable_output
 def verify(result: VerifyResult) -> str:
-    """One line per layer's journal check."""
+    """One line per layer's journal check (``first bad event`` only when an event is bad)."""
     lines = [f"{'ok ' if c.ok else 'BAD'} {c.layer}: {c.events} events"
-             + ("" if c.ok else f" — first bad event: {c.error}") for c in result.layers]
+             + ("" if c.ok else f" — first bad event: {c.error}" if c.bad_seq is not None else f" — {c.error}")
+             for c in result.layers]
     return "\n".join(lines) or "no layers"
 
 

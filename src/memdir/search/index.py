@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import StoreError
-from ..files.fsio import NOFOLLOW, ensure_dir, read_only_mount, writable_hint
+from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
 from . import integrity
 
 INDEX_DB = "index.sqlite"
@@ -422,9 +422,9 @@ def rebuild(home: Path, fill) -> None:
     for a full disk (:func:`disk_full`)."""
     path = db_path(home)
     new = path.with_name(f"{path.name}{BUILD_SUFFIX}{os.getpid()}")
-    ro = read_only_mount(path.parent)
-    if ro or (path.parent.is_dir() and not os.access(path.parent, os.W_OK)):  # every unlink and create would fail
-        raise StoreError(f"the home {path.parent} is {'on a read-only file system' if ro else 'not writable'}: the "
+    state = unwritable(path.parent, f"the home {path.parent}")
+    if state:  # every unlink and create would fail
+        raise StoreError(f"{state}: the "
                          "search index cannot be rebuilt there and was kept as it was; search and recall still answer "
                          "(from the index as it is, else from the memory files), and so do list, read and context "
                          "(to rebuild the index, "
