@@ -7,7 +7,8 @@ safe to delete — holds, as of the end of the last transaction:
 * ``files``: each memory file's stat key (size, ctime, inode), digest, the name it holds or why it
   is not a memory, and the digest of its description and body (``text``: what an exact duplicate
   shares, :func:`memdir.files.memfile.text_digest`, so a write finds a copy by lookup) — the scan's
-  cache (:class:`memdir.files.scan.FileState` without the parse);
+  cache (:class:`memdir.files.scan.FileState` without the parse) — indexed by text and by name (the
+  files holding a name: :meth:`Manifest.files_holding`, for the search index's sync);
 * ``heads``: the journal's last recorded version of each name (:meth:`memdir.layer.journal.Journal.heads`),
   so the journal is not re-read;
 * ``idx``: the sort key of each line of ``MEMORY.md`` (:class:`memdir.layer.index.IndexBuilder`), so

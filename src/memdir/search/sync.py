@@ -17,7 +17,10 @@ Keeping in step, per layer, cheapest first:
   (:func:`memdir.layer.layer.sweep_can_wait`): always for a small layer, at
   least every interval for a large one, whichever process swept last (its
   wall time is kept in ``meta``) — an in-place hand edit of a file in a large
-  layer is seen within that interval.
+  layer is seen within that interval;
+* between those sweeps, when the stats differ after a write, the files the
+  layer's journal names since the last sync (:mod:`memdir.search.follow`),
+  not a scan.
 """
 
 from __future__ import annotations
