@@ -459,6 +459,48 @@ class Journal:
         through its ``whole()``), so a fresh process does not re-read the journal."""
         self._heads_cache, self._heads_key = heads, key
 
+    def line_digest(self, end: int) -> str | None:
+        """The digest of the journal line whose newline ends at byte ``end`` (the chain's ``prev`` of
+        the event after it); None for ``end`` 0, or when ``end`` is no line's end. Never raises."""
+        if end <= 0:
+            return None
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(end - 1)
+                if handle.read(1) != b"\n":
+                    return None
+            return digest(self._line_ending_at(end))
+        except OSError:
+            return None
+
+    def events_after(self, end: int, last: str | None) -> list[Event] | None:
+        """The events appended after byte ``end`` of the journal, whose line ending there has the
+        digest ``last`` (:meth:`line_digest`; None for ``end`` 0): what the layer's writers recorded
+        since a reader last looked (the search index's sync, :mod:`memdir.search.follow`). None when
+        the journal is not that one grown — shorter, that line changed, the chain broken, a line
+        that does not parse or a torn tail — so the caller looks at the files instead. Never raises."""
+        if self.line_digest(end) != last:
+            return None
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(end)
+                data = handle.read()
+        except OSError:
+            return None
+        if data and not data.endswith(b"\n"):
+            return None
+        events, prev = [], last
+        for raw in data.split(b"\n")[:-1] if data else []:
+            try:
+                event = Event.from_json(json.loads(raw))
+            except (ValueError, KeyError, TypeError):
+                return None
+            if event.prev != prev:
+                return None
+            events.append(event)
+            prev = digest(raw)
+        return events
+
     def referenced(self) -> set[str]:
         """Every object digest some event names (before or after)."""
         return {key for event in self.events() for key in (event.before, event.after) if key}

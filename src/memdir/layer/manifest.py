@@ -7,7 +7,8 @@ safe to delete — holds, as of the end of the last transaction:
 * ``files``: each memory file's stat key (size, ctime, inode), digest, the name it holds or why it
   is not a memory, and the digest of its description and body (``text``: what an exact duplicate
   shares, :func:`memdir.files.memfile.text_digest`, so a write finds a copy by lookup) — the scan's
-  cache (:class:`memdir.files.scan.FileState` without the parse);
+  cache (:class:`memdir.files.scan.FileState` without the parse) — indexed by text and by name (the
+  files holding a name: :meth:`Manifest.files_holding`, for the search index's sync);
 * ``heads``: the journal's last recorded version of each name (:meth:`memdir.layer.journal.Journal.heads`),
   so the journal is not re-read;
 * ``idx``: the sort key of each line of ``MEMORY.md`` (:class:`memdir.layer.index.IndexBuilder`), so
@@ -52,6 +53,7 @@ CREATE TABLE IF NOT EXISTS files (file TEXT PRIMARY KEY, size INTEGER, ctime_ns 
 CREATE TABLE IF NOT EXISTS heads (name TEXT PRIMARY KEY, digest TEXT);
 CREATE TABLE IF NOT EXISTS idx (name TEXT PRIMARY KEY, unpinned INTEGER, score REAL, facts TEXT);
 CREATE INDEX IF NOT EXISTS files_text ON files (text);
+CREATE INDEX IF NOT EXISTS files_name ON files (name);
 CREATE INDEX IF NOT EXISTS idx_order ON idx (unpinned, score, name) WHERE score IS NOT NULL;
 """
 _KEYS: dict[Path, tuple] = {}  # manifest path -> (its stat3, {file: (size, ctime_ns, ino)} or None)
@@ -352,6 +354,32 @@ class Manifest:
                 conn.close()
         except (sqlite3.Error, OSError, ValueError, TypeError):
             return None
+
+    def swept_if_holds(self, stamps: Stamps) -> int | None:
+        """When the manifest is of the layer as it is (its directory's mtime and its journal's stat key
+        are ``stamps``': nothing was added, removed or renamed since the last transaction but by it, as
+        :meth:`load` trusts it), the wall time (epoch ns) its files were last all stat'ed — a sweep
+        that may have taken up files changed by hand that no event names (a file renamed to a name
+        that normalizes the same); else None. Never raises."""
+        if stamps.directory is None or stamps.journal is None or not self.exists():
+            return None
+        rows = self._read("SELECT key, value FROM meta WHERE key IN ('format', 'directory', 'journal', 'swept')")
+        meta = dict(rows or ())
+        if (meta.get("format") != FORMAT or meta.get("directory") != stamps.directory
+                or meta.get("journal") != _text(stamps.journal)):
+            return None
+        try:
+            return int(meta.get("swept") or 0)
+        except (TypeError, ValueError):
+            return None
+
+    def files_holding(self, names: list[str]) -> list[str] | None:
+        """The files recorded as holding one of ``names`` (by the manifest's index of names); None
+        when the manifest cannot be read."""
+        if not names:
+            return []
+        rows = self._read(f"SELECT file FROM files WHERE name IN ({','.join('?' * len(names))})", names)
+        return None if rows is None else [row[0] for row in rows]
 
     def _read(self, query: str, args=()) -> list[tuple] | None:
         """The rows of one read-only ``query``; None when the manifest cannot be read."""

@@ -17,7 +17,10 @@ Keeping in step, per layer, cheapest first:
   (:func:`memdir.layer.layer.sweep_can_wait`): always for a small layer, at
   least every interval for a large one, whichever process swept last (its
   wall time is kept in ``meta``) — an in-place hand edit of a file in a large
-  layer is seen within that interval.
+  layer is seen within that interval;
+* between those sweeps, when the stats differ after a write, the files the
+  layer's journal names since the last sync (:mod:`memdir.search.follow`),
+  not a scan.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from ..settings import Settings
 from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, explain, forget, is_corrupt,
                     layer_key, rebuild, set_aside, warn, write_transaction)
 from . import integrity
+from .follow import chain_mark, follow
 from .tokenize import available, document_text, require
 
 
@@ -105,29 +109,52 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
     """Bring the rows of one layer in step with what its scan yields; returns
     how many memories changed. ``force`` scans regardless of the cheap checks;
     ``on_read(1)`` is called for each file read (:meth:`Layer.scan`'s ``progress``).
+    While a sweep may wait (:func:`memdir.layer.layer.sweep_can_wait`), the files
+    the layer's journal names since the last sync stand in for the scan
+    (:func:`memdir.search.follow.follow`).
 
     The scan reads without a transaction; only when something differs does
     it take the write lock (``BEGIN IMMEDIATE``) and apply the differences
     against the rows as they are then, so concurrent syncs never clash."""
     key = layer_key(home, layer.path)
+    started = time.time_ns()
     state = _layer_state(layer.path)
     row = conn.execute("SELECT dir_mtime_ns, journal_size, journal_mtime_ns, files, settled FROM layers"
                        " WHERE key = ?", (key,)).fetchone()
     marker = (str(db_path(home)), key)
     now_mono = time.monotonic()
-    if not force and row is not None and tuple(row[:3]) == state and row[4]:
+    if not force and row is not None:
         last = _swept.get(marker)
         if last is None:  # a fresh process: when the last sweep of any process was (a wall time)
             swept = conn.execute("SELECT value FROM meta WHERE key = ?", (f"swept:{key}",)).fetchone()
             last = now_mono - max(0, time.time_ns() - swept[0]) / 1e9 if swept and swept[0] else None
         if sweep_can_wait(row[3], float("inf") if last is None else now_mono - last):
-            return 0
+            if tuple(row[:3]) == state and row[4]:
+                return 0
+            followed = follow(conn, key, layer, row, state)
+            if followed is not None:
+                return _apply(conn, layer, key, row, state, followed.scan, followed.known, followed.looked,
+                              marker, None, started)
     known = _known(conn, key)
     scan = layer.scan(known=known, progress=on_read)
+    return _apply(conn, layer, key, row, state, scan, known, None, marker, now_mono, started)
+
+
+def _apply(conn: sqlite3.Connection, layer: Layer, key: str, row: tuple | None, state: tuple, scan, known: dict,
+           looked: set[str] | None, marker: tuple, swept: float | None, started: int) -> int:
+    """Write the differences between ``scan`` and the rows of layer ``key`` (``known``: the index's
+    rows of the files, popped here), and when the sync began (``started``, epoch ns: ``synced:<key>``
+    in ``meta``, :func:`memdir.search.follow.follow`). ``looked`` None: ``scan`` is of every file (a sweep at monotonic
+    time ``swept``); else it is of the files ``looked`` at alone (:func:`memdir.search.follow.follow`)
+    and the sweep time is kept as it was."""
     now_ns = time.time_ns()
     file_rows = []
     pop = known.pop
+    added = 0
+    held: set[str | None] = set()  # the names the changed files held as of the last sync
     for filename, found in scan.files.items():
+        if filename not in known:
+            added += 1
         if found.entry is None and found.name is not None:
             pop(filename, None)  # answered from `known` itself: nothing to record
             continue
@@ -136,9 +163,14 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
         # unseen with the same mtime: record mtime 0 so the next sync reads it.
         stored_key = (size, mtime if now_ns - mtime > RACY_NS else 0, ino)
         stored = (filename, *stored_key, found.digest, found.name, found.error)
-        if pop(filename, None) != stored:
+        before = pop(filename, None)
+        if before != stored:
             file_rows.append((key, *stored))
+            if before is not None:
+                held.add(before[5])
     gone_files = list(known)
+    held.update(row[5] for row in known.values())
+    count = len(scan.files) if looked is None else row[3] + added - len(gone_files)
     settled = int(all(now_ns - t > RACY_NS for t in (state[0], state[2]) if t))
     files = scan.files
     todo: list[str] = []
@@ -147,7 +179,7 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
         # Which memories changed: only when some file did (the winner of a name
         # depends on the files alone, and the rows were in step after the last sync).
         moved = {r[1] for r in file_rows} | set(gone_files)
-        if row is None or len(moved) > FEW_FILES:
+        if looked is None and (row is None or len(moved) > FEW_FILES):
             docs = {name: (file, digest) for name, file, digest in conn.execute(
                 "SELECT name, file, digest FROM docs WHERE layer = ?", (key,))}
             todo = [name for name, filename in scan.names.items()
@@ -156,8 +188,10 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
         else:  # a few files changed: only the names they hold now or held before can have changed
             marks = ",".join("?" * len(moved))
             names = {files[f].name for f in moved if f in files and files[f].name is not None}
-            names.update(n for (n,) in conn.execute(
-                f"SELECT name FROM docs WHERE layer = ? AND file IN ({marks})", (key, *moved)))
+            names.update(name for name in held if name is not None)
+            if looked is None:  # a sweep: also what the rows say of those files (a scan of every row's file)
+                names.update(n for (n,) in conn.execute(
+                    f"SELECT name FROM docs WHERE layer = ? AND file IN ({marks})", (key, *moved)))
             marks = ",".join("?" * len(names))
             docs = {name: (file, digest) for name, file, digest in conn.execute(
                 f"SELECT name, file, digest FROM docs WHERE layer = ? AND name IN ({marks})", (key, *names))}
@@ -165,10 +199,11 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
                     and docs.get(name) != (scan.names[name], files[scan.names[name]].digest)]
             gone = {name for name in names if name not in scan.names and name in docs}
     if not todo and not gone and not file_rows and not gone_files and row is not None \
-            and tuple(row) == (*state, len(files), settled):
-        with _sweep_lock:
-            _swept[marker] = now_mono
-        _record_sweep(conn, key)
+            and tuple(row) == (*state, count, settled):
+        if looked is None:
+            with _sweep_lock:
+                _swept[marker] = swept
+            _record_sweep(conn, key)
         return 0
     entries: dict[str, Entry | None] = {}
     for name in todo:
@@ -178,8 +213,16 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
             entry = loaded.entry if loaded is not None else None
         entries[name] = entry
     changed = 0
+    chain = chain_mark(layer.journal.line_digest(state[1]))
     with write_transaction(conn):
-        current = {name: doc_id for doc_id, name in conn.execute("SELECT id, name FROM docs WHERE layer = ?", (key,))}
+        wanted = [*entries, *gone]
+        if row is not None and len(wanted) <= FEW_FILES:
+            current = {name: doc_id for doc_id, name in conn.execute(
+                f"SELECT id, name FROM docs WHERE layer = ? AND name IN ({','.join('?' * len(wanted))})",
+                (key, *wanted))}
+        else:
+            current = {name: doc_id for doc_id, name in conn.execute("SELECT id, name FROM docs WHERE layer = ?",
+                                                                     (key,))}
         for name, entry in entries.items():
             if entry is not None:
                 _put_doc(conn, key, entry, current.get(name))
@@ -194,10 +237,13 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
         conn.executemany("DELETE FROM files WHERE layer = ? AND file = ?", [(key, f) for f in gone_files])
         if changed:
             conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
-        conn.execute("INSERT OR REPLACE INTO layers VALUES (?,?,?,?,?,?)", (key, *state, len(scan.files), settled))
-        conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"swept:{key}", time.time_ns()))
-    with _sweep_lock:
-        _swept[marker] = now_mono
+        conn.execute("INSERT OR REPLACE INTO layers VALUES (?,?,?,?,?,?)", (key, *state, count, settled))
+        conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(f"chain:{key}", chain), (f"synced:{key}", started)])
+        if looked is None:
+            conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"swept:{key}", time.time_ns()))
+    if looked is None:
+        with _sweep_lock:
+            _swept[marker] = swept
     return changed
 
 
