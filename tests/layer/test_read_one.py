@@ -108,3 +108,25 @@ def test_a_read_after_a_file_was_added_sees_it_and_a_missing_name_is_not_found(i
 
     with pytest.raises(NotFound, match='memory not found: "no-such-memory"'):
         Memory.open(home=isolated_home, project=project).read("no-such-memory")
+
+
+@pytest.mark.slow
+def test_status_in_a_fresh_process_parses_only_a_hand_edited_file_and_counts_the_edit(isolated_home, project,
+                                                                                      monkeypatch):
+    mem = _seeded(isolated_home, project)
+    before = Memory.open(home=isolated_home, project=project).status()
+    layer = next(layer for layer in before.layers if layer.scope == "project")
+    assert (layer.memories, layer.visible, layer.candidates, before.duplicates) == (SIZE, SIZE, 0, ())
+    # By hand, in place: seed-0042 becomes a copy of seed-0043, seed-0044 a candidate.
+    layer_dir = mem.session.layer("project").path
+    (layer_dir / "seed-0042.md").write_text("---\nname: seed-0042\ndescription: seeded fact 43\ntype: project\n"
+                                            "updated: 2026-11-01T00:00:00Z\n---\n\nBody 43\n")
+    (layer_dir / "seed-0044.md").write_text("---\nname: seed-0044\ndescription: seeded fact 44\ntype: project\n"
+                                            "status: candidate\nupdated: 2026-11-01T00:00:00Z\n---\n\nBody 44\n")
+    parsed = _parses(monkeypatch)
+    after = Memory.open(home=isolated_home, project=project).status()
+    layer = next(layer for layer in after.layers if layer.scope == "project")
+    assert after.duplicates == (("project:seed-0042", "project:seed-0043"),)
+    assert (layer.memories, layer.visible, layer.candidates) == (SIZE, SIZE - 1, 1)
+    assert sorted(set(parsed)) == ["seed-0042", "seed-0044"]  # the edited files alone (before: all 600)
+    assert layer.fallback_parsed == () and layer.notes == ()  # leniencies are doctor's (every file read)

@@ -15,12 +15,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from ..files.scan import Entry
+from ..files.scan import Entry, Scan
+from .index import Facts
 
 
 class ReadsOne:
-    """:meth:`read_now` and :meth:`names_now` of :class:`memdir.layer.layer.Layer` (which supplies
-    every attribute used)."""
+    """:meth:`read_now`, :meth:`names_now` and :meth:`facts_now` of :class:`memdir.layer.layer.Layer`
+    (which supplies every attribute used)."""
 
     def names_now(self) -> Mapping[str, str]:
         """Every memory's name → the file that holds it: the layer's names while no file was added,
@@ -47,6 +48,20 @@ class ReadsOne:
                 or recorded.digest != state.digest):
             return self.scan().entries.get(name)
         return self.usage.with_usage(state.entry)
+
+    def facts_now(self) -> tuple[Scan, dict[str, Facts]]:
+        """A :meth:`scan` (every file stat'ed, a hand edit taken up, no file parsed that is as the layer
+        recorded it) and every memory's :class:`memdir.layer.index.Facts` by name: as the manifest
+        keeps them with the read counts recorded since (:meth:`_all_facts`), those of a file this scan
+        read (changed since) from the file itself. What ``status`` counts, without parsing 10,000 files.
+        Raises :class:`StoreError` (as :meth:`scan`)."""
+        found = self.scan()
+        facts = self._all_facts(found.entries)
+        for name, filename in found.names.items():
+            state = found.files.get(filename)
+            if name in facts and state is not None and state.entry is not None:
+                facts[name] = Facts.of(self.usage.with_usage(state.entry).record)
+        return found, facts
 
     def _names_held(self) -> Mapping[str, str] | None:
         """The last scan's names (in a fresh process, the manifest's) while the layer directory's
