@@ -20,7 +20,7 @@ USER_LAYER_DIR = "_user"
 PROJECTS_DIR = "projects"
 MAX_KEY_BYTES = 100
 _SLUG_CHARS = 60
-_NON_SLUG = re.compile(r"[^a-z0-9]+")
+_NON_SLUG = r"[^a-z0-9]+"
 NO_PROJECT = "no project root is known; run inside a project directory, pass --project DIR or set MEMDIR_PROJECT"
 CWD_GONE = ("the working directory no longer exists; run inside a project directory, "
             "pass --project DIR or set MEMDIR_PROJECT")
@@ -108,8 +108,9 @@ def common_dir_of(git_dir: Path) -> Path | None:
     return (Path(git_dir) / common.read_text().strip()).resolve()
 
 
-_REMOTE = re.compile(r'^\s*\[remote "origin"\]\s*$(.*?)^\s*\[', re.M | re.S)
-_URL = re.compile(r"^\s*url\s*=\s*(.+?)\s*$", re.M)
+# Patterns are compiled at their first use (re's cache), never at import: the hot path imports this.
+_REMOTE = r'(?ms)^\s*\[remote "origin"\]\s*$(.*?)^\s*\['
+_URL = r"(?m)^\s*url\s*=\s*(.+?)\s*$"
 MAX_GIT_CONFIG_BYTES = 1024 * 1024
 
 
@@ -127,8 +128,8 @@ def origin_url(root: Path) -> str | None:
             config = handle.read(MAX_GIT_CONFIG_BYTES).decode("utf-8", "replace") + "\n["
     except (OSError, ValueError):
         return None
-    section = _REMOTE.search(config)
-    url = _URL.search(section.group(1)) if section else None
+    section = re.search(_REMOTE, config)
+    url = re.search(_URL, section.group(1)) if section else None
     return url.group(1) if url else None
 
 
@@ -296,7 +297,7 @@ def project_key(root: str | os.PathLike) -> str:
     """
     text = str(root)
     parts = [p for p in re.split(r"[\\/]+", text) if p and not p.endswith(":")]
-    slug = _NON_SLUG.sub("-", "-".join(parts[-2:]).lower()).strip("-")
+    slug = re.sub(_NON_SLUG, "-", "-".join(parts[-2:]).lower()).strip("-")
     slug = slug[:_SLUG_CHARS].strip("-") or "project"
     digest = sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
     key = f"{slug}-{digest}"

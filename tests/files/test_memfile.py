@@ -96,3 +96,12 @@ def test_equal_times_are_not_written_as_yaml_aliases(mem):
     created = next(l for l in text.splitlines() if l.startswith("created: "))
     updated = next(l for l in text.splitlines() if l.startswith("updated: "))
     assert created[len("created: "):] == updated[len("updated: "):]
+
+
+def test_a_decimal_fraction_reads_back_as_the_float_written_and_other_numbers_as_text():
+    """A write of ``ratio: 0.25`` reads back as 0.25 in any process (a read parses the file);
+    text that a float would not write back as it is stays text."""
+    text = ("---\nname: n\ndescription: d\ntype: project\nratio: 0.25\nneg: -1.5\nversion: 1.10\n"
+            "sci: 1e3\ninf: .inf\nquoted: '0.5'\n---\n\nbody\n")
+    extra = dict(parse(text, "n").record.extra)
+    assert extra == {"ratio": 0.25, "neg": -1.5, "version": "1.10", "sci": "1e3", "inf": ".inf", "quoted": "0.5"}

@@ -189,7 +189,9 @@ def text_of(value: Any) -> str | None:
 
 def construct(node: Any) -> Any:
     """A Python value for an unknown key, with dates and yes/no kept as text, and an integer
-    outside the range of :data:`MAX_INTEGER` kept as text too."""
+    outside the range of :data:`MAX_INTEGER` kept as text too. A plain decimal fraction is a float
+    when the float writes back as the same text (``0.25``: what a write of 0.25 leaves in the file);
+    any other (``1.10``, ``1e3``, ``.inf``) stays text."""
     if not isinstance(node, yaml.Node):
         return node
     if isinstance(node, yaml.ScalarNode):
@@ -203,6 +205,8 @@ def construct(node: Any) -> Any:
                 return False
             if re.fullmatch(r"[-+]?\d{1,19}", text) and -MAX_INTEGER - 1 <= int(text) <= MAX_INTEGER:
                 return int(text)
+            if re.fullmatch(r"-?\d{1,17}\.\d{1,17}", text) and repr(float(text)) == text:
+                return float(text)
         return text
     if isinstance(node, yaml.SequenceNode):
         return [construct(item) for item in node.value]

@@ -44,9 +44,20 @@ META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, LAY
 # overrides it for a process and the processes it starts (the tests' fresh processes).
 SWEEP_INTERVAL = 30.0
 # A file that may hold a memory: ``*.md``, not a dot-file (temp files, ``.memdir``),
-# not ``MEMORY.md`` in any case. A compiled pattern: the scan calls it once per file.
-_MEMORY_FILE = re.compile(r"(?!\.)(?!(?i:memory\.md)\Z).*\.md", re.S)
-memory_file_match = _MEMORY_FILE.fullmatch
+# not ``MEMORY.md`` in any case. Compiled at its first use (the context's hot path imports this module
+# and never lists a layer); a scan takes the compiled pattern once and calls it per file.
+_MEMORY_FILE = r"(?s)(?!\.)(?!(?i:memory\.md)\Z).*\.md"
+
+
+def memory_file_pattern() -> re.Pattern:
+    """The rule of :func:`is_memory_file_name` as a compiled pattern (its ``fullmatch``: a C call
+    a loop over a directory makes once per file)."""
+    return re.compile(_MEMORY_FILE)
+
+
+def memory_file_match(filename: str) -> re.Match | None:
+    """``filename`` matched against the rule of :func:`is_memory_file_name` (None: no memory file)."""
+    return memory_file_pattern().fullmatch(filename)
 
 
 def is_memory_file_name(filename: str) -> bool:
@@ -158,10 +169,11 @@ def _swept(layer_dir: Path, swept: str, stamped_ns: int, now_ns: int) -> bool:
             return True
     except OSError:
         pass
+    is_memory = memory_file_pattern().fullmatch
     try:
         with os.scandir(layer_dir) as listing:
             for item in listing:
-                if memory_file_match(item.name) is None:
+                if is_memory(item.name) is None:
                     continue
                 try:
                     st = item.stat(follow_symlinks=False)

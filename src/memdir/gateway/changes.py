@@ -23,6 +23,7 @@ from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
 from ..files.fsio import digest
 from ..files.layout import read_layer_info, write_layer_info
 from ..files.memfile import MalformedMemory, MemoryRecord, format_time, parse
+from ..files.scan import Entry
 from ..layer import dismissals
 from ..layer.history import version_bytes
 from ..layer.index import whole_days
@@ -300,24 +301,26 @@ def finish_interrupted(layer: Layer) -> int:
     return finished
 
 
-def touch(layer: Layer, name: str, session: str | None = None, actor: str = "agent") -> None:
+def touch(layer: Layer, name: str, session: str | None = None, actor: str = "agent") -> Entry | None:
     """Count a read: ``reads`` + 1 and ``last_read`` = now, in the layer's usage file
     (:mod:`memdir.layer.usage`), never in the memory file — whatever the layer (the team layer's counts stay in
     the home) and whoever reads (``session`` and ``actor`` are accepted for the callers' symmetry; a read is
-    not journaled). The index is rebuilt only when the read revives a stale memory, so the injected text stays
-    byte-stable for the provider's prompt cache (seed §A5). Raises :class:`StoreError`, :class:`LockTimeout`."""
+    not journaled). Returns the memory as its file is now with the read counted (None: no such memory); the
+    layer is not scanned for it (:meth:`memdir.layer.layer.Layer.read_now`). The index is rebuilt only when
+    the read revives a stale memory, so the injected text stays byte-stable for the provider's prompt cache
+    (seed §A5). Raises :class:`StoreError`, :class:`LockTimeout`."""
     from ..layer.index import is_stale
 
     with layer.locked():
-        scan = layer.scan()
-        entry = scan.entries.get(name)
+        entry = layer.read_now(name)
         if entry is None:
-            return
+            return None
         now = now_utc()
         was_stale = is_stale(entry.record, layer.settings.stale_after_days, now)
-        scan.entries[name] = layer.usage.record_read(entry, now.replace(microsecond=0), scan.entries)
+        counted = layer.usage.record_read(entry, now.replace(microsecond=0), layer.names_now())
     if was_stale:  # read again, it is back in MEMORY.md
         layer.refresh_index()
+    return counted
 
 
 def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None, tombstone: bool = True,

@@ -76,11 +76,20 @@ def duplicate_groups(records: Iterable[tuple[str, MemoryRecord]]) -> list[tuple[
     """The groups of active memories of ``records`` (``(scope, record)``) that are exact duplicates of each
     other (:func:`~memdir.files.memfile.duplicate_key`), each as ``(scope, name)`` pairs in the order
     given, groups in the order of their first member; memories with no copy are left out."""
-    groups: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for scope, record in records:
-        if record.status == "active":
-            groups.setdefault(duplicate_key(record.description, record.body), []).append((scope, record.name))
-    return [tuple(members) for members in groups.values() if len(members) > 1]
+    return duplicate_groups_of((scope, record.name, record.status, duplicate_key(record.description, record.body))
+                               for scope, record in records)
 
 
-__all__ = ["REFUSED_ACTORS", "check_duplicate", "duplicate_groups", "duplicate_key", "holder"]
+def duplicate_groups_of(members: Iterable[tuple[str, str, str, object]]) -> list[tuple[tuple[str, str], ...]]:
+    """:func:`duplicate_groups` of ``(scope, name, status, key)``, ``key`` each memory's
+    :func:`~memdir.files.memfile.duplicate_key` or, for every one alike, its text digest
+    (:func:`~memdir.files.memfile.text_digest`, equal exactly when the keys are: what a layer keeps
+    per file, so ``status`` finds copies without reading every memory)."""
+    groups: dict[object, list[tuple[str, str]]] = {}
+    for scope, name, status, key in members:
+        if status == "active":
+            groups.setdefault(key, []).append((scope, name))
+    return [tuple(group) for group in groups.values() if len(group) > 1]
+
+
+__all__ = ["REFUSED_ACTORS", "check_duplicate", "duplicate_groups", "duplicate_groups_of", "duplicate_key", "holder"]

@@ -49,6 +49,7 @@ from ..vocabulary import ACTORS
 from .index import Facts, IndexBuilder, next_change
 from .journal import Journal, now_utc, records_bytes
 from .manifest import Manifest, Rows, Stamps, stat3
+from .reading import ReadsOne
 from .transaction import Transaction
 from .usage import Usage
 
@@ -72,7 +73,7 @@ def sweep_can_wait(files: int, elapsed: float) -> bool:
 # ---------------------------------------------------------------- the layer
 
 
-class Layer:
+class Layer(ReadsOne):
     """One layer directory (``_user`` or ``projects/<key>``) and its gateway.
 
     ``scope`` is ``"user"`` or ``"project"``; ``root`` the project root a

@@ -32,6 +32,15 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
     :func:`deleted`), :class:`InvalidName`, :class:`ScopeError`."""
     key = normalize_name(name).name
     layers = session.layers(scope)
+    for layer in layers:  # the common case: one file read in the layer that holds it, no layer scanned
+        try:
+            entry = layer.read_now(key)
+        except StoreError:
+            break  # the walk below says why, and goes on to the other layers
+        if entry is not None:
+            if same_name(name, entry.record.name, entry.record.title):
+                return layer, entry
+            break  # a name that only normalizes like this one: the walk below decides
     readable = []
     unreadable = other = None
     for layer in layers:

@@ -27,10 +27,11 @@ from ..files.layout import (
 )
 from ..files.fsio import unwritable, writable_hint
 from ..files.repository import held_memories
-from ..files.scan import Entry, Malformed, count_files
+from ..files.memfile import text_digest
+from ..files.scan import Entry, Malformed, Scan, count_files
 from ..files.trust import untrusted_note
 from ..gateway.changes import finish_interrupted
-from ..gateway.duplicates import duplicate_groups
+from ..gateway.duplicates import duplicate_groups_of
 from ..layer.commit import remove_stale
 from ..layer.drift import describe, restore_tombstones, tombstone_drift
 from ..layer.history import numbered_events
@@ -196,24 +197,30 @@ def _repair_layer(layer, lock_timeout: float) -> None:
         finish_interrupted(layer)
 
 
-def status(session: Session, search: str, extractor: str = "") -> StatusResult:
-    """Home, project (or why there is none), per-layer counts, unreadable and
-    leniently read files, the context block's size against its budget, and the memories that are exact
-    duplicates of each other (:func:`memdir.gateway.duplicates.duplicate_groups`).
-    ``search`` is the search mode to report (``bm25``, ``hybrid (…)``, …);
-    ``extractor`` the consolidation extractor in effect and why."""
+def status(session: Session, search: str, extractor: str = "", *, full: bool = False) -> StatusResult:
+    """Home, project (or why there is none), per-layer counts, unreadable files, the context block's
+    size against its budget, and the memories that are exact duplicates of each other
+    (:func:`memdir.gateway.duplicates.duplicate_groups_of`). ``search`` is the search mode to report
+    (``bm25``, ``hybrid (…)``, …); ``extractor`` the consolidation extractor in effect and why.
+
+    Every file is stat'ed (a hand edit is taken up and counted) but only files changed since the
+    layer recorded them are parsed: the counts and copies come from what each layer keeps per memory
+    (:meth:`memdir.layer.layer.Layer.facts_now`). With ``full`` (``doctor``) every file is parsed, and
+    the files read leniently are listed (``fallback_parsed``, ``no_frontmatter``, ``notes``: empty
+    without it)."""
     now = now_utc()
     stale = session.settings.stale_after_days
     layers, everything = [], []
     for layer in session.layers():
         try:
-            scan = layer.scan()
+            scan, records = _memories(layer, full)
         except StoreError as exc:  # a symlinked layer, an unreadable directory: a problem to report
             layers.append(LayerStatus(scope=layer.scope, path=str(layer.path), memories=0, visible=0, candidates=0,
                                       tombstones=0, malformed=(Malformed(str(layer.path), str(exc)),)))
             continue
-        records = [e.record for e in scan.entries.values()]
-        everything += [(layer.scope, record) for record in sorted(records, key=lambda r: r.name)]
+        everything += [(layer.scope, name, facts.status, digest) for name, facts, digest in records]
+        records = [facts for _, facts, _ in records]
+        leniently = list(scan.entries.values()) if full else []
         try:
             stones = len(layer.tombstones())
             unread = [Malformed(path, why) for path, why in unreadable_tombstones(layer.tombstone_file)]
@@ -225,9 +232,9 @@ def status(session: Session, search: str, extractor: str = "") -> StatusResult:
             candidates=sum(1 for r in records if r.status == "candidate")
             + (len(teamops.pending(session)) if layer.scope == "team" else 0),  # the team's wait in the home
             tombstones=stones, malformed=(*scan.malformed, *unread),
-            fallback_parsed=tuple(str(e.path) for e in scan.entries.values() if e.fallback),
-            no_frontmatter=tuple(str(e.path) for e in scan.entries.values() if e.no_frontmatter),
-            notes=tuple(FileNote(str(e.path), note) for e in sorted(scan.entries.values(), key=lambda e: e.path)
+            fallback_parsed=tuple(str(e.path) for e in leniently if e.fallback),
+            no_frontmatter=tuple(str(e.path) for e in leniently if e.no_frontmatter),
+            notes=tuple(FileNote(str(e.path), note) for e in sorted(leniently, key=lambda e: e.path)
                         for note in _notes(e))))
     try:
         block, shown = session_layout(session)
@@ -240,8 +247,29 @@ def status(session: Session, search: str, extractor: str = "") -> StatusResult:
                         session.project_error if session.project_root is None else None, tuple(layers),
                         len(block.encode("utf-8")), session.settings.context_max_bytes, search, extractor,
                         untrusted, tuple(tuple(f"{scope}:{name}" for scope, name in group)
-                                         for group in duplicate_groups(everything)),
+                                         for group in duplicate_groups_of(everything)),
                         teamops.merge_driver_missing(session), sync_summary(session))
+
+
+def _memories(layer, full: bool) -> tuple[Scan, list[tuple[str, object, str]]]:
+    """The layer's scan and ``(name, record or facts, text digest)`` of each memory, in name order:
+    with ``full`` every file parsed; else :meth:`memdir.layer.layer.Layer.facts_now`'s facts and the
+    text digests the scan keeps per file (a file it keeps none of is read). Raises :class:`StoreError`."""
+    if full:
+        scan = layer.scan()
+        rows = [(e.record.name, e.record, text_digest(e.record.description, e.record.body))
+                for e in scan.entries.values()]
+    else:
+        scan, facts = layer.facts_now()
+        rows = []
+        for name, fact in facts.items():
+            state = scan.files.get(scan.names.get(name, ""))
+            digest = state.text if state is not None else None
+            if digest is None:
+                record = scan.entries[name].record
+                digest = text_digest(record.description, record.body)
+            rows.append((name, fact, digest))
+    return scan, sorted(rows, key=lambda row: row[0])
 
 
 def _notes(entry: Entry) -> list[str]:
@@ -260,11 +288,11 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     be read, orphaned layers (:func:`memdir.operations.relocate.orphans_of`); and
     notes (a context budget the hooks clamp), then ``notes`` given by the
     layers above, which this one cannot see (a search index kept in memory,
-    hooks registered twice). Files read leniently are reported by the
-    status, not counted as problems."""
+    hooks registered twice). It reads every memory file (:func:`status` with ``full``): files read
+    leniently are reported by that status, not counted as problems."""
     from ..prompt.context import HOOK_CONTEXT_MAX_CHARS
 
-    current = status(session, search, extractor)
+    current = status(session, search, extractor, full=True)
     checks = verify(session.home).layers
     problems = [bad for layer in current.layers for bad in layer.malformed]
     problems += [Malformed(check.layer, f"journal: {check.error}") for check in checks if not check.ok]

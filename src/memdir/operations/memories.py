@@ -208,8 +208,7 @@ def read(session: Session, name: str, scope: str | None = None, *, count: bool =
     layer, entry = find(session, name, scope)
     if count:  # counted in the layer's usage file: the memory file (the team's: in the repository) stays as it is
         try:
-            gateway.touch(layer, entry.record.name, session=session.id, actor=session.actor)
-            entry = layer.scan().entries.get(entry.record.name, entry)
+            entry = gateway.touch(layer, entry.record.name, session=session.id, actor=session.actor) or entry
         except (StoreError, LockTimeout):
             pass  # counting a read is best-effort (seed §A8)
     linked, truncated = _links(session, entry.record)

@@ -61,7 +61,8 @@ from ..text.printable import one_line
 from ..vocabulary import PIN_MARK
 
 # An index line's link: its text holds escaped characters (``\\]``, ``\\\\``) and no bare ``]``.
-_LINK = re.compile(r"- \[(?:[^\\\]]|\\.)*\]\([a-z0-9-]+\.md\)")
+# (Compiled at its first use, by re's cache: only a section holding a pin needs it.)
+_LINK = r"- \[(?:[^\\\]]|\\.)*\]\([a-z0-9-]+\.md\)"
 
 OPEN = "<memory_context>"
 CLOSE = "</memory_context>"
@@ -243,7 +244,7 @@ def _pinned(line: str) -> bool:
     """Whether an index line marks its memory pinned (:data:`PIN_MARK` right
     after the line's link ``- [<title>](<name>.md)``; a title's ``]``
     and ``\\`` are escaped by :func:`memdir.layer.index.index_line`)."""
-    found = _LINK.match(line)
+    found = re.match(_LINK, line)
     return found is not None and line.startswith(PIN_MARK, found.end())
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import errno
 import os
-import socket
 import time
 from pathlib import Path
 
@@ -79,6 +78,8 @@ def runtime_dir(create: bool = False) -> tuple[str | None, str | None]:
     client), when none exists yet the first is named — no server has bound
     there yet, so connecting fails at once. A directory that is not private
     is passed over, never repaired. Never raises."""
+    import socket  # late, as everywhere here: a session start that launches no warm process never needs it
+
     if not hasattr(socket, "AF_UNIX") or not hasattr(os, "getuid"):
         return None, "this platform has no Unix sockets"
     candidates = _candidates()
@@ -117,6 +118,8 @@ def dead(path: str | os.PathLike) -> bool:
     (``ECONNREFUSED``), as it is once the process that bound it has gone. A
     socket that accepts, or whose connect only times out (a busy server's full
     queue), is not dead. Never raises."""
+    import socket
+
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
             probe.settimeout(PROBE_TIMEOUT)

@@ -56,12 +56,15 @@ from __future__ import annotations
 import errno
 import json
 import os
-import socket
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .runtime import MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, runtime_dir, socket_path, swept
+
+if TYPE_CHECKING:  # the session-start hook imports this module and needs no socket (≈ 5 ms): imported late
+    import socket
 
 _serving = threading.local()  # .active in a thread that serves a socket (request() must not ask itself)
 CONNECT_TIMEOUT = 0.05  # seconds for a local connect: a listening server accepts at once
@@ -132,6 +135,8 @@ def listening(home: Path) -> bool:
     path = socket_path(home)
     if path is None:
         return False
+    import socket  # late: a session start that launches no warm process never needs it (≈ 5 ms)
+
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
             probe.settimeout(CONNECT_TIMEOUT)
@@ -223,6 +228,8 @@ def request(home: Path, message: dict, timeout: float = ANSWER_TIMEOUT) -> dict 
     path = socket_path(home)
     if path is None:
         return None
+    import socket
+
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
             sock.settimeout(CONNECT_TIMEOUT)
@@ -335,6 +342,8 @@ class WarmServer:
         return self
 
     def _bind(self) -> bool:
+        import socket
+
         runtime_dir(create=True)  # again: a /tmp cleaner may have removed it since
         if listening(self.home):
             return False  # another server answers

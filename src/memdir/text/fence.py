@@ -35,14 +35,16 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_FENCE_TAG = re.compile(r"<\s*/?\s*memory_(?:context|recall|pending)[^>]*>", re.I)
+# Each pattern is compiled at its first use (re's cache), never at import: the context's hot path imports
+# this module, and an index line of ASCII without "<" needs only _INST and _LINE_START_TURN.
+_FENCE_TAG = r"(?i)<\s*/?\s*memory_(?:context|recall|pending)[^>]*>"
 # The harness's frame: its wrapper tags (any case, spaces, attributes) and chat templates' special tokens.
-_FRAME_TAG = re.compile(r"<\s*/?\s*(?:system-reminder|system|start_of_turn|end_of_turn)\b[^>]*>"
-                        r"|<\|[^|<>\n]{1,40}\|>|<<\s*/?\s*SYS\s*>>", re.I)
-_INST = re.compile(r"\[\s*/?\s*INST\s*\]", re.I)  # Llama 2's turn markers: the one frame opened by "["
+_FRAME_TAG = (r"(?i)<\s*/?\s*(?:system-reminder|system|start_of_turn|end_of_turn)\b[^>]*>"
+              r"|<\|[^|<>\n]{1,40}\|>|<<\s*/?\s*SYS\s*>>")
+_INST = r"(?i)\[\s*/?\s*INST\s*\]"  # Llama 2's turn markers: the one frame opened by "["
 # "Hуman" with a Cyrillic у reads as y, a Greek ν as v: both still pass for Human at a glance.
-_TURN = re.compile(r"^([ \t]*)(h[uvy]man|assistant)([ \t]*):", re.I | re.M)
-_LINE_START_TURN = re.compile(r"(?:h[uvy]man|assistant)[ \t]*:", re.I)  # a quick look before the line-by-line one
+_TURN = r"(?im)^([ \t]*)(h[uvy]man|assistant)([ \t]*):"
+_LINE_START_TURN = r"(?i)(?:h[uvy]man|assistant)[ \t]*:"  # a quick look before the line-by-line one
 _ENTITY = {"<": "&lt;", ">": "&gt;", "[": "&#91;", "]": "&#93;"}
 # Characters NFKC leaves alone that are drawn like the frame's punctuation, or blank.
 _DRAWN_LIKE = {**dict.fromkeys("‹˂ᐸ〈⟨❮⧼〈", "<"), **dict.fromkeys("›˃ᐳ〉⟩❯⧽〉", ">"),
@@ -52,8 +54,8 @@ _DRAWN_LIKE = {**dict.fromkeys("‹˂ᐸ〈⟨❮⧼〈", "<"), **dict.fromkeys(
 
 # Every character that can be read as what opens a tag or a token ("<", "[") or ends a turn (":"): ASCII,
 # those NFKC makes one of them (the whole list), and the look-alikes above. Text holding none is left as it is.
-_OPENERS = re.compile("[<\\[:\u2a74\ufe13\ufe47\ufe55\ufe64\uff1a\uff1c\uff3b"
-                      + "".join(ch for ch, seen in _DRAWN_LIKE.items() if seen in "<:") + "]")
+_OPENERS = ("[<\\[:\u2a74\ufe13\ufe47\ufe55\ufe64\uff1a\uff1c\uff3b"
+            + "".join(ch for ch, seen in _DRAWN_LIKE.items() if seen in "<:") + "]")
 
 
 # Punctuation read as written (no NFKC form, no look-alike) that stored text holds often: every index
@@ -108,10 +110,12 @@ def _view(text: str) -> tuple[str, list[int] | None]:
     return "".join(view), source
 
 
-def _escape(text: str, tags: tuple[re.Pattern, ...], turns: bool) -> str:
-    """``text`` with every match of ``tags`` (and, when ``turns``, every line-initial turn) in its
-    disguise-free reading escaped in the text as written."""
-    if _OPENERS.search(text) is None:  # the common case: nothing can open a frame, nothing is read
+def _escape(text: str, tags: tuple[str, ...], turns: bool) -> str:
+    """``text`` with every match of ``tags`` (patterns) (and, when ``turns``, every line-initial turn) in
+    its disguise-free reading escaped in the text as written."""
+    # The common case: nothing can open a frame, nothing is read.
+    if "<" not in text and "[" not in text and ":" not in text and (
+            text.isascii() or re.search(_OPENERS, text) is None):
         return text
     view, source = _view(text)
     if "<" not in view and "[" not in view and (not turns or ":" not in view):
@@ -119,15 +123,15 @@ def _escape(text: str, tags: tuple[re.Pattern, ...], turns: bool) -> str:
     at = (lambda i: i) if source is None else source.__getitem__
     edits: dict[int, str] = {}
     for pattern in tags:
-        if (pattern is _INST and "[" not in view) or (pattern is not _INST and "<" not in view):
+        if (pattern == _INST and "[" not in view) or (pattern != _INST and "<" not in view):
             continue  # each pattern opens with its character: a line of [links] runs only the one it may hold
-        for found in pattern.finditer(view):
+        for found in re.finditer(pattern, view):
             for position in range(found.start(), found.end()):
                 entity = _ENTITY.get(view[position])
                 if entity:
                     edits[at(position)] = entity
-    if turns and ":" in view and _LINE_START_TURN.search(view):
-        for found in _TURN.finditer(view):
+    if turns and ":" in view and re.search(_LINE_START_TURN, view):
+        for found in re.finditer(_TURN, view):
             edits[at(found.end() - 1)] = "&#58;"
     if not edits:
         return text

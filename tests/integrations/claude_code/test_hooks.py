@@ -142,6 +142,23 @@ def test_session_start_imports_only_the_core(mem, project):
     assert json.loads(done.stderr.strip().splitlines()[-1]) == []
 
 
+def test_session_start_that_launches_no_warm_process_loads_no_socket_module(mem, project):
+    """The hook asks the warm module whether to launch a process (none here: no prompt hook of this home
+    ever had vectors); ``socket`` and its ``selectors`` (≈ 5 ms of every session start) load only to launch
+    one, or for a prompt hook to ask one."""
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    code = (
+        "import io, json, sys\n"
+        "from memdir.integrations.claude_code import hooks\n"
+        f"rc = hooks.handle('SessionStart', stdin=io.StringIO({json.dumps(json.dumps(_start_input(project)))}))\n"
+        "print(json.dumps(sorted(m for m in ('memdir.search.warm', 'socket', 'selectors') if m in sys.modules)), "
+        "file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "db-port" in done.stdout  # it did render the context
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == ["memdir.search.warm"]  # control: it did ask
+
+
 def test_the_prompt_hook_loads_recall_but_neither_the_facade_nor_git(mem, project):
     """A fresh process per prompt: recall's modules (search, the layer, YAML) load, but not the facade,
     the gateway, consolidation, the renderers or git (run only when a new layer is described; the

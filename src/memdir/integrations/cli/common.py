@@ -10,7 +10,7 @@ import sys
 from ...errors import InvalidInput
 from ...text.printable import BIDI_CONTROLS
 
-_UNSAFE_JSON = re.compile(f"[\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
+_UNSAFE_JSON = f"[\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]"  # compiled at its first use: never on the hot path
 
 
 class UsageError(Exception):
@@ -32,7 +32,7 @@ def emit(args, data, text: str | None = None) -> None:
         payload = data.to_dict() if hasattr(data, "to_dict") else data
         text = json.dumps(payload, ensure_ascii=False, indent=2, default=str)
         # JSON escapes C0 controls itself; C1, bidi controls and U+2028/2029 are escaped too (same JSON).
-        sys.stdout.write(_UNSAFE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+        sys.stdout.write(re.sub(_UNSAFE_JSON, lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
     elif text is not None:
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
 

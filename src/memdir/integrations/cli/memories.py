@@ -275,7 +275,8 @@ def register(add, settings) -> None:
 
     add("status", cmd_status, "Show home, project, layers, search mode and context size.")
     add("doctor", cmd_doctor, "Report malformed files, files read by the fallback, journal problems "
-                              "(exit 1 when there is a problem).")
+                              "(exit 1 when there is a problem). Reads every memory file and checks every "
+                              "journal: seconds on a layer of 10,000 memories.")
     p = add("verify", cmd_verify, "Check every layer's journal hash chain and version objects (exit 1 if bad).")
     p.add_argument("--repair", action="store_true",
                    help="first cut a torn last line (crash), journal hand edits and rebuild MEMORY.md")

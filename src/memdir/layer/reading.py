@@ -1,0 +1,82 @@
+"""Reading one memory of a layer without a scan of it (issue 28 §7: ``memdir read NAME`` at
+10,000 memories stat'ed every file three times and took about a second).
+
+:class:`ReadsOne` is a part of :class:`memdir.layer.layer.Layer` (kept apart from that module for
+its size): the layer's names — the last scan's or, in a fresh process, the manifest's
+(:mod:`memdir.layer.manifest`) — say which file holds a memory while no file was added, removed or
+renamed since (the directory's mtime); that one file is read and parsed anew, so a hand edit of it
+shows at once. A file that changed since the layer recorded it is taken up (journaled) by a
+:meth:`~memdir.layer.layer.Layer.scan`, as any scan takes hand edits up; the answer is then the
+scan's. Hand edits of the layer's other files are left to the next scan or sweep, as for a write.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from ..files.scan import Entry, Scan
+from .index import Facts
+
+
+class ReadsOne:
+    """:meth:`read_now`, :meth:`names_now` and :meth:`facts_now` of :class:`memdir.layer.layer.Layer`
+    (which supplies every attribute used)."""
+
+    def names_now(self) -> Mapping[str, str]:
+        """Every memory's name → the file that holds it: the layer's names while no file was added,
+        removed or renamed since they were learned (see the module docstring), else a new
+        :meth:`scan`'s. Raises :class:`StoreError` (as :meth:`scan`)."""
+        names = self._names_held()
+        return self.scan().names if names is None else names
+
+    def read_now(self, name: str) -> Entry | None:
+        """Memory ``name`` (already normalized) as its file is now, with its recorded usage; None when
+        the layer holds no memory of that name. Reads one file when the layer's names still hold (see
+        the module docstring); otherwise, or when that file changed since the layer recorded it or no
+        longer holds ``name``, the answer of a full :meth:`scan` (which takes a hand edit up). Raises
+        :class:`StoreError` (as :meth:`scan`)."""
+        names = self._names_held()
+        if names is None:
+            return self.scan().entries.get(name)
+        filename = names.get(name)
+        if filename is None:
+            return None
+        recorded = self.files.get(filename)
+        state = self.load(self.path / filename)
+        if (state is None or state.entry is None or state.name != name or recorded is None
+                or recorded.digest != state.digest):
+            return self.scan().entries.get(name)
+        return self.usage.with_usage(state.entry)
+
+    def facts_now(self) -> tuple[Scan, dict[str, Facts]]:
+        """A :meth:`scan` (every file stat'ed, a hand edit taken up, no file parsed that is as the layer
+        recorded it) and every memory's :class:`memdir.layer.index.Facts` by name: as the manifest
+        keeps them with the read counts recorded since (:meth:`_all_facts`), those of a file this scan
+        read (changed since) from the file itself. What ``status`` counts, without parsing 10,000 files.
+        Raises :class:`StoreError` (as :meth:`scan`)."""
+        found = self.scan()
+        facts = self._all_facts(found.entries)
+        for name, filename in found.names.items():
+            state = found.files.get(filename)
+            if name in facts and state is not None and state.entry is not None:
+                facts[name] = Facts.of(self.usage.with_usage(state.entry).record)
+        return found, facts
+
+    def _names_held(self) -> Mapping[str, str] | None:
+        """The last scan's names (in a fresh process, the manifest's) while the layer directory's
+        mtime is what it was then; None otherwise. Raises :class:`StoreError` for a symlink where
+        memdir keeps its files."""
+        self.refuse_symlinks()
+        last = self._last_scan
+        if last is None and self._restore() is not None:
+            last = self._last_scan
+        try:
+            if last is not None and last[0] is not None and os.stat(self.path).st_mtime_ns == last[0]:
+                return last[1].names
+        except OSError:
+            pass
+        return None
+
+
+__all__ = ["ReadsOne"]

@@ -1,0 +1,132 @@
+"""Reading one memory of a large layer in a fresh process reads that memory's file, not the layer
+(issue 28 item 7: ``memdir read NAME`` at 10,000 memories stat'ed every file three times), and a
+person's hand edit of it shows at once and enters its history. Each ``Memory.open`` here is a new
+session with new layer objects, as a fresh process has (the layer's names come from its manifest).
+Parses are counted at the one parser of memory files, ``stat`` calls of directory entries at
+the one place a scan makes them."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from memdir import Memory
+from memdir.files import scan as scan_module
+
+SIZE = 600
+
+
+def _seeded(home, project) -> Memory:
+    mem = Memory.open(home=home, project=project, actor="human")
+    layer = mem.session.layer("project")
+    layer.path.mkdir(parents=True)
+    for i in range(SIZE):
+        (layer.path / f"seed-{i:04d}.md").write_text(
+            f"---\nname: seed-{i:04d}\ndescription: seeded fact {i}\ntype: project\n"
+            f"updated: 2026-11-01T00:00:00Z\n---\n\nBody {i}\n")
+    time.sleep(2.1)  # past the clock tick of the writes: their stat keys are trusted (manifest.RACY_NS)
+    layer.refresh_index()  # adopts the files once (journals them) and writes the manifest
+    return mem
+
+
+def _parses(monkeypatch) -> list[str]:
+    names: list[str] = []
+    real = scan_module.parse
+
+    def counted(text, stem):
+        names.append(stem)
+        return real(text, stem)
+
+    monkeypatch.setattr(scan_module, "parse", counted)
+    return names
+
+
+def _scans(monkeypatch) -> list[str]:
+    scanned: list[str] = []
+    real = scan_module.scan
+
+    def counted(directory, *args, **kwargs):
+        scanned.append(os.path.basename(directory))
+        return real(directory, *args, **kwargs)
+
+    monkeypatch.setattr(scan_module, "scan", counted)
+    import memdir.layer.layer as layer_module
+
+    monkeypatch.setattr(layer_module, "scan_layer", counted)
+    return scanned
+
+
+@pytest.mark.slow
+def test_a_read_in_a_fresh_process_parses_only_the_memory_it_reads(isolated_home, project, monkeypatch):
+    _seeded(isolated_home, project)
+    parsed, scanned = _parses(monkeypatch), _scans(monkeypatch)
+    fresh = Memory.open(home=isolated_home, project=project, actor="human")
+    found = fresh.read("seed-0007")
+    assert (found.record.description, found.record.body.strip(), found.scope) == ("seeded fact 7", "Body 7", "project")
+    assert found.record.reads == 1  # the read is counted, and the answer carries the count
+    # Read, and read again under the layer's lock to count the read: that file alone, and no scan of its layer
+    # (before: every file of it stat'ed three times). The user layer, never written, has no manifest: it is
+    # listed (empty), which also shows the count works.
+    assert parsed == ["seed-0007", "seed-0007"] and scanned == ["_user"]
+    parsed.clear()
+    again = Memory.open(home=isolated_home, project=project, actor="human").read("seed-0123")
+    assert again.record.body.strip() == "Body 123" and set(parsed) == {"seed-0123"}  # control: another memory
+    assert Memory.open(home=isolated_home, project=project).read("seed-0007").record.reads == 2
+
+
+@pytest.mark.slow
+def test_a_hand_edit_of_the_memory_read_shows_at_once_and_enters_its_history(isolated_home, project):
+    mem = _seeded(isolated_home, project)
+    path = mem.session.layer("project").path / "seed-0042.md"
+    inode = path.stat().st_ino
+    path.write_text("---\nname: seed-0042\ndescription: seeded fact 42, edited by hand\ntype: project\n"
+                    "updated: 2026-11-01T00:00:00Z\n---\n\nBody 42 as the person put it\n")
+    assert path.stat().st_ino == inode  # edited in place: the directory's mtime did not move
+    fresh = Memory.open(home=isolated_home, project=project, actor="human")
+    found = fresh.read("seed-0042")
+    assert found.record.body.strip() == "Body 42 as the person put it"
+    assert found.record.description == "seeded fact 42, edited by hand"
+    assert "Body 42\n" not in found.record.body + "\n"  # the old text is not what is read
+    assert [v.action for v in fresh.history("seed-0042").versions] == ["external-edit", "external-edit"]
+    other = Memory.open(home=isolated_home, project=project, actor="human").read("seed-0043")
+    assert other.record.body.strip() == "Body 43"  # control: an unedited memory reads as it was
+    assert [v.action for v in fresh.history("seed-0043").versions] == ["external-edit"]  # adopted once, no edit
+
+
+@pytest.mark.slow
+def test_a_read_after_a_file_was_added_sees_it_and_a_missing_name_is_not_found(isolated_home, project):
+    mem = _seeded(isolated_home, project)
+    layer_dir = mem.session.layer("project").path
+    (layer_dir / "by-hand.md").write_text("---\nname: by-hand\ndescription: written by a person\n"
+                                          "type: project\n---\n\nHand-made body\n")
+    fresh = Memory.open(home=isolated_home, project=project, actor="human")
+    assert fresh.read("by-hand").record.body.strip() == "Hand-made body"  # the directory moved: scanned
+    assert fresh.read("seed-0001").record.body.strip() == "Body 1"  # control
+    from memdir.errors import NotFound
+
+    with pytest.raises(NotFound, match='memory not found: "no-such-memory"'):
+        Memory.open(home=isolated_home, project=project).read("no-such-memory")
+
+
+@pytest.mark.slow
+def test_status_in_a_fresh_process_parses_only_a_hand_edited_file_and_counts_the_edit(isolated_home, project,
+                                                                                      monkeypatch):
+    mem = _seeded(isolated_home, project)
+    before = Memory.open(home=isolated_home, project=project).status()
+    layer = next(layer for layer in before.layers if layer.scope == "project")
+    assert (layer.memories, layer.visible, layer.candidates, before.duplicates) == (SIZE, SIZE, 0, ())
+    # By hand, in place: seed-0042 becomes a copy of seed-0043, seed-0044 a candidate.
+    layer_dir = mem.session.layer("project").path
+    (layer_dir / "seed-0042.md").write_text("---\nname: seed-0042\ndescription: seeded fact 43\ntype: project\n"
+                                            "updated: 2026-11-01T00:00:00Z\n---\n\nBody 43\n")
+    (layer_dir / "seed-0044.md").write_text("---\nname: seed-0044\ndescription: seeded fact 44\ntype: project\n"
+                                            "status: candidate\nupdated: 2026-11-01T00:00:00Z\n---\n\nBody 44\n")
+    parsed = _parses(monkeypatch)
+    after = Memory.open(home=isolated_home, project=project).status()
+    layer = next(layer for layer in after.layers if layer.scope == "project")
+    assert after.duplicates == (("project:seed-0042", "project:seed-0043"),)
+    assert (layer.memories, layer.visible, layer.candidates) == (SIZE, SIZE - 1, 1)
+    assert sorted(set(parsed)) == ["seed-0042", "seed-0044"]  # the edited files alone (before: all 600)
+    assert layer.fallback_parsed == () and layer.notes == ()  # leniencies are doctor's (every file read)
