@@ -35,6 +35,23 @@ sentences, 971 vectors for 45 memories) ranks the needed memory first less often
 (paraphrases 18 against 20 of 26, tasks 11 against 14 of 21), as do ``passage:`` on the query (23 against
 33 of 45 paraphrases) and the name before the head (27 against 33). The coefficients fitted on the smaller
 half were kept: on the enlarged half they give 93/128 / 2/59, a refit 94/128 / 3/59.
+
+2026-12-02 (later), the same half and cross-validation, hit / false recall at L2 0.3 (1; 3) against
+96/128 / 3/59 (96 / 4; 93 / 4).
+Not kept, none better by more than one prompt or without more false recall: the query embedded again
+with its stopwords, :data:`~memdir.search.relevance.GENERIC` words and filler removed ("file a ticket
+for the flaky upload test" → "ticket flaky upload test"), its cosine alone 92 / 4, the larger of the two
+95 / 3, their mean 97 / 4 (nearest by cosine 98–100 against 103); a second, short vector per memory (its
+name and description) as the larger of the two cosines 96 / 4, their mean 90 / 4, all four pairs 93 / 4;
+a memory's hubness taken out (its mean cosine to its 3, 10 or all nearest other memories, × 0.25–1)
+89–95 / 3–5; its cosine to a centroid of twenty generic prompts taken out, × 0.25–1, 95–96 / 4–5; that
+centroid's (or the nearest generic prompt's) cosine to the query as a feature 96 / 3, 95 / 3; the gap
+above the query's 75th, 90th or 95th percentile cosine beside or instead of the median's 96 / 3 every time
+(the gap adds nothing beside the cosine and the lead: without it 96 / 3; without the lead 85 / 2); the lead
+over the mean of the 2, 3 or 5 nearest others, clipped at 0.05, 0.1 or not, 95–96 / 3; a second model
+over each candidate's score and its margin over the prompt's next best 91 / 4 (the score alone at the
+same threshold 96 / 3); separate thresholds for hits the lexical or the hybrid model carries, 0.3–0.8 ×
+0.2–0.7, at best 97 / 3. The threshold alone trades one for the other: 0.3 gives 101 / 8, 0.4 97 / 5.
 """
 
 from __future__ import annotations
