@@ -14,6 +14,7 @@ import pytest
 from memdir import Memory
 from memdir.files import scan as scan_module
 from memdir.layer import layer as layer_module
+from tests.seeded import counted_parses
 
 SIZE = 40
 NOW = datetime.now(timezone.utc)
@@ -36,18 +37,6 @@ def _seeded(home, project) -> None:
     layer.refresh_index()
 
 
-def _parses(monkeypatch) -> list[str]:
-    names: list[str] = []
-    real = scan_module.parse
-
-    def counted(text, stem):
-        names.append(stem)
-        return real(text, stem)
-
-    monkeypatch.setattr(scan_module, "parse", counted)
-    return names
-
-
 def _full_render(home, project, monkeypatch) -> str:
     monkeypatch.setattr(scan_module, "parse", _REAL_PARSE)
     layer = Memory.open(home=home, project=project).session.layer("project")
@@ -64,7 +53,7 @@ def test_a_write_past_the_index_deadline_orders_every_line_again_without_reading
     before = (Memory.open(home=isolated_home, project=project).session.layer("project").path / "MEMORY.md").read_text()
     later = NOW + timedelta(days=3, hours=7)  # past every memory's next day boundary and later's valid_from
     monkeypatch.setattr(layer_module, "now_utc", lambda: later)
-    parsed = _parses(monkeypatch)
+    parsed = counted_parses(monkeypatch)
     fresh = Memory.open(home=isolated_home, project=project, actor="human")
     fresh.write("a-new-fact", "a fact no file held yet", "project", "new")
     assert parsed == []  # before: all 41 files, for the full render past the deadline
@@ -81,7 +70,7 @@ def test_reads_counted_since_move_their_lines_at_the_next_write_without_reading_
     reader = Memory.open(home=isolated_home, project=project, actor="agent")
     for _ in range(3):
         reader.read("fact-39")  # the oldest of low importance: reads make it recent
-    parsed = _parses(monkeypatch)
+    parsed = counted_parses(monkeypatch)
     fresh = Memory.open(home=isolated_home, project=project, actor="human")
     fresh.write("a-new-fact", "a fact no file held yet", "project", "new")
     assert parsed == []  # before: every file, because the usage file had changed
@@ -90,7 +79,7 @@ def test_reads_counted_since_move_their_lines_at_the_next_write_without_reading_
     lines = index.splitlines()
     assert lines.index(next(l for l in lines if "(fact-39.md)" in l)) < lines.index(
         next(l for l in lines if "(fact-38.md)" in l))  # control: the read memory moved up
-    parsed = _parses(monkeypatch)
+    parsed = counted_parses(monkeypatch)
     again = Memory.open(home=isolated_home, project=project, actor="human")
     again.write("another-fact", "one more fact", "project", "more")
     # The keys of every moved line were kept, so the next process takes them up; only the file written
@@ -110,7 +99,7 @@ def test_the_context_block_past_the_deadline_reads_no_memory_file(isolated_home,
     later = NOW + timedelta(days=1, hours=1)
     monkeypatch.setattr(layer_module, "now_utc", lambda: later)
     monkeypatch.setattr(context, "time", SimpleNamespace(time_ns=lambda: int(later.timestamp() * 1e9)))
-    parsed = _parses(monkeypatch)
+    parsed = counted_parses(monkeypatch)
     block = context.session_block(Memory.open(home=isolated_home, project=project).session)  # the stamp: out of date
     assert parsed == []
     index = (Memory.open(home=isolated_home, project=project).session.layer("project").path / "MEMORY.md").read_text()

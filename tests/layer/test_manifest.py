@@ -10,40 +10,19 @@ import time
 import pytest
 
 from memdir import Memory
-from memdir.files import scan as scan_module
+from tests.seeded import counted_parses, seeded
 
 SIZE = 2_000
 
 
 def _seeded(home, project) -> Memory:
-    mem = Memory.open(home=home, project=project, actor="human")
-    layer = mem.session.layer("project")
-    layer.path.mkdir(parents=True)
-    for i in range(SIZE):
-        (layer.path / f"seed-{i:04d}.md").write_text(
-            f"---\nname: seed-{i:04d}\ndescription: seeded fact {i}\ntype: project\n"
-            f"updated: 2026-11-01T00:00:00Z\n---\n\nBody {i}\n")
-    time.sleep(2.1)  # past the clock tick of the writes: their stat keys are trusted (manifest.RACY_NS)
-    layer.refresh_index()  # adopts the files once (journals them) and writes the manifest
-    return mem
-
-
-def _parses(monkeypatch) -> list[str]:
-    names: list[str] = []
-    real = scan_module.parse
-
-    def counted(text, stem):
-        names.append(stem)
-        return real(text, stem)
-
-    monkeypatch.setattr(scan_module, "parse", counted)
-    return names
+    return seeded(home, project, SIZE)
 
 
 @pytest.mark.slow
 def test_a_write_in_a_fresh_process_parses_only_the_file_it_changes(isolated_home, project, monkeypatch):
     _seeded(isolated_home, project)
-    parsed = _parses(monkeypatch)
+    parsed = counted_parses(monkeypatch)
     fresh = Memory.open(home=isolated_home, project=project, actor="human")
     fresh.write("seed-0007", "seeded fact 7, corrected", "project", "Body 7, corrected")
     assert parsed == ["seed-0007"]  # before issue 28: all 2,000 files, twice
@@ -64,7 +43,7 @@ def test_a_hand_edit_of_the_written_file_is_journaled_before_it_is_replaced(isol
     _seeded(isolated_home, project)
     path = Memory.open(home=isolated_home, project=project).session.layer("project").path / "seed-0042.md"
     path.write_text(path.read_text().replace("seeded fact 42", "fact 42 fixed by hand"))  # in place
-    parsed = _parses(monkeypatch)
+    parsed = counted_parses(monkeypatch)
     fresh = Memory.open(home=isolated_home, project=project, actor="agent")
     fresh.write("seed-0042", "fact 42 as the agent puts it", "project", "b")
     history = fresh.history("seed-0042").versions
@@ -78,7 +57,6 @@ def test_a_hand_edit_of_the_written_file_is_journaled_before_it_is_replaced(isol
 @pytest.mark.slow
 def test_a_hand_edit_of_another_file_waits_for_the_sweep_and_is_not_lost(isolated_home, project, monkeypatch):
     from memdir.files import layout as layout_module
-    from memdir.layer import layer as layer_module
 
     monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 3600.0)  # a slow machine stays within it
     _seeded(isolated_home, project)
@@ -89,7 +67,7 @@ def test_a_hand_edit_of_another_file_waits_for_the_sweep_and_is_not_lost(isolate
     layer = Memory.open(home=isolated_home, project=project).session.layer("project")
     assert [e.action for e in layer.journal.events() if e.name == "seed-0100"] == ["external-edit"]  # not yet
     monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 0.0)  # the interval has passed
-    parsed = _parses(monkeypatch)
+    parsed = counted_parses(monkeypatch)
     Memory.open(home=isolated_home, project=project, actor="human").write("later", "a later write", "project", "b")
     # The sweep stats every file and reads only the one that changed (and "other", written within
     # the clock tick of its save, whose stat key is not trusted).
@@ -170,7 +148,7 @@ def test_a_copy_is_found_in_a_fresh_process_by_reading_only_the_memory_that_hold
     from memdir.errors import Refused
 
     _seeded(isolated_home, project)
-    parsed = _parses(monkeypatch)
+    parsed = counted_parses(monkeypatch)
     fresh = Memory.open(home=isolated_home, project=project, actor="agent")
     with pytest.raises(Refused, match="memory 'seed-0042' \\(project\\) already holds"):
         fresh.write("seed-copy", "seeded fact 42", "project", "Body 42")
@@ -209,7 +187,7 @@ def test_readers_after_a_write_read_the_file_it_just_wrote_not_the_layer(isolate
     _seeded(isolated_home, project).search("seeded fact", k=1)  # the search index, built once
     Memory.open(home=isolated_home, project=project, actor="human").write(
         "seed-0003", "seeded fact 3, corrected", "project", "Body 3, corrected")
-    parsed = _parses(monkeypatch)
+    parsed = counted_parses(monkeypatch)
     reader = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
     assert [r.name for r in reader.search("seeded fact 3 corrected", k=1)] == ["seed-0003"]
     layer = reader.session.layer("project")

@@ -8,39 +8,18 @@ the one place a scan makes them."""
 from __future__ import annotations
 
 import os
-import time
 
 import pytest
 
 from memdir import Memory
 from memdir.files import scan as scan_module
+from tests.seeded import counted_parses, seeded
 
 SIZE = 600
 
 
 def _seeded(home, project) -> Memory:
-    mem = Memory.open(home=home, project=project, actor="human")
-    layer = mem.session.layer("project")
-    layer.path.mkdir(parents=True)
-    for i in range(SIZE):
-        (layer.path / f"seed-{i:04d}.md").write_text(
-            f"---\nname: seed-{i:04d}\ndescription: seeded fact {i}\ntype: project\n"
-            f"updated: 2026-11-01T00:00:00Z\n---\n\nBody {i}\n")
-    time.sleep(2.1)  # past the clock tick of the writes: their stat keys are trusted (manifest.RACY_NS)
-    layer.refresh_index()  # adopts the files once (journals them) and writes the manifest
-    return mem
-
-
-def _parses(monkeypatch) -> list[str]:
-    names: list[str] = []
-    real = scan_module.parse
-
-    def counted(text, stem):
-        names.append(stem)
-        return real(text, stem)
-
-    monkeypatch.setattr(scan_module, "parse", counted)
-    return names
+    return seeded(home, project, SIZE)
 
 
 def _scans(monkeypatch) -> list[str]:
@@ -61,7 +40,7 @@ def _scans(monkeypatch) -> list[str]:
 @pytest.mark.slow
 def test_a_read_in_a_fresh_process_parses_only_the_memory_it_reads(isolated_home, project, monkeypatch):
     _seeded(isolated_home, project)
-    parsed, scanned = _parses(monkeypatch), _scans(monkeypatch)
+    parsed, scanned = counted_parses(monkeypatch), _scans(monkeypatch)
     fresh = Memory.open(home=isolated_home, project=project, actor="human")
     found = fresh.read("seed-0007")
     assert (found.record.description, found.record.body.strip(), found.scope) == ("seeded fact 7", "Body 7", "project")
@@ -123,7 +102,7 @@ def test_status_in_a_fresh_process_parses_only_a_hand_edited_file_and_counts_the
                                             "updated: 2026-11-01T00:00:00Z\n---\n\nBody 43\n")
     (layer_dir / "seed-0044.md").write_text("---\nname: seed-0044\ndescription: seeded fact 44\ntype: project\n"
                                             "status: candidate\nupdated: 2026-11-01T00:00:00Z\n---\n\nBody 44\n")
-    parsed = _parses(monkeypatch)
+    parsed = counted_parses(monkeypatch)
     after = Memory.open(home=isolated_home, project=project).status()
     layer = next(layer for layer in after.layers if layer.scope == "project")
     assert after.duplicates == (("project:seed-0042", "project:seed-0043"),)

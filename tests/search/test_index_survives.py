@@ -87,6 +87,27 @@ def _read_only_modes(root: Path) -> None:
             os.chmod(os.path.join(folder, name), 0o444)
 
 
+def _made_read_only(home: Path, how: str) -> tuple[list[str], str, str]:
+    """The home's file system remounted read-only (``how`` "tmpfs") or its modes made read-only:
+    the prefix to run the CLI with, how memdir says the home is, and the hint it gives."""
+    if how == "tmpfs":
+        assert subprocess.run(["mount", "-o", "remount,ro", str(home.parent)]).returncode == 0
+        return [], "on a read-only file system", "remount its read-only file system read-write"
+    _read_only_modes(home.parent)
+    return list(UNPRIVILEGED), "not writable", "make it writable (chmod u+w)"
+
+
+def _made_writable(home: Path, how: str) -> None:
+    """Undoes :func:`_made_read_only`: read-write again, directories 0755 and files 0644."""
+    if how == "tmpfs":
+        subprocess.run(["mount", "-o", "remount,rw", str(home.parent)], check=True)
+        return
+    for root, _dirs, files in os.walk(home.parent):
+        os.chmod(root, 0o755)
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o644)
+
+
 def _cli(project: Path, *args: str, prefix=()) -> subprocess.CompletedProcess:
     return _run(["-m", "memdir.cli", "--project", str(project), *args], project, prefix)
 
@@ -151,11 +172,7 @@ def test_a_read_only_home_answers_from_its_index(fs, project):
     assert "staging-host" in tool.stdout and "db-port" not in tool.stdout, how
     listed = _cli(project, "list", prefix=prefix)
     assert "by-hand" in listed.stdout and "db-port" in listed.stdout  # list reads the files, as before
-    if how == "tmpfs":
-        subprocess.run(["mount", "-o", "remount,rw", str(home.parent)], check=True)
-    else:
-        for root, _dirs, _files in os.walk(home.parent):
-            os.chmod(root, 0o755)
+    _made_writable(home, how)
     again = _cli(project, "search", "rotation")  # control: writable again, the index catches up
     assert "- by-hand (type: project" in again.stdout and "cannot be written" not in again.stderr, how
 
@@ -491,13 +508,7 @@ def test_a_read_only_home_is_said_as_one_by_reindex_and_doctor(fs, project):
     ``doctor`` suggested ``chmod u+w``, which a read-only mount refuses too (EROFS)."""
     home, how = fs
     _store(home, project)
-    prefix: list[str] = []
-    if how == "tmpfs":
-        assert subprocess.run(["mount", "-o", "remount,ro", str(home.parent)]).returncode == 0
-        state, hint = "on a read-only file system", "remount its read-only file system read-write"
-    else:
-        _read_only_modes(home.parent)
-        prefix, state, hint = UNPRIVILEGED, "not writable", "make it writable (chmod u+w)"
+    prefix, state, hint = _made_read_only(home, how)
     done = _cli(project, "reindex", prefix=prefix)
     assert done.returncode != 0, how
     assert f"the home {home} is {state}: the search index cannot be rebuilt there and was kept as it was; search " \
@@ -510,11 +521,7 @@ def test_a_read_only_home_is_said_as_one_by_reindex_and_doctor(fs, project):
         assert (f"the home {home} is on a read-only file system: the journal's chain checks out, but no change can "
                 "be journaled there (to write, remount its read-only file system read-write") in doctor.stdout
     assert "staging-host" in _cli(project, "search", "staging", prefix=prefix).stdout, how  # control: search answers
-    if how == "tmpfs":
-        subprocess.run(["mount", "-o", "remount,rw", str(home.parent)], check=True)
-    else:
-        for root, _dirs, _files in os.walk(home.parent):
-            os.chmod(root, 0o755)
+    _made_writable(home, how)
     again = _cli(project, "reindex")
     assert again.returncode == 0, (how, again.stderr)  # control: writable again, it rebuilds
 
@@ -528,13 +535,7 @@ def test_a_read_only_home_is_said_as_one_by_verify_and_every_write(fs, project):
     _store(home, project)
     layer = next((home / "projects").iterdir())
     before = {p.name: p.read_bytes() for p in layer.glob("*.md")}
-    prefix: list[str] = []
-    if how == "tmpfs":
-        assert subprocess.run(["mount", "-o", "remount,ro", str(home.parent)]).returncode == 0
-        state, hint = "on a read-only file system", "remount its read-only file system read-write"
-    else:
-        _read_only_modes(home.parent)
-        prefix, state, hint = UNPRIVILEGED, "not writable", "make it writable (chmod u+w)"
+    prefix, state, hint = _made_read_only(home, how)
     verify = _cli(project, "verify", prefix=prefix)
     assert verify.returncode == 1 and verify.stdout == (
         f"BAD {layer}: 2 events — the home {home} is {state}: the journal's chain checks out, but no change can "
@@ -548,12 +549,6 @@ def test_a_read_only_home_is_said_as_one_by_verify_and_every_write(fs, project):
         assert done.returncode == 1 and done.stderr.startswith(said), (how, args, done.stderr)
     assert "staging-host" in _cli(project, "search", "staging", prefix=prefix).stdout  # control: reads answer
     assert {p.name: p.read_bytes() for p in layer.glob("*.md")} == before  # nothing lost, nothing changed
-    if how == "tmpfs":
-        subprocess.run(["mount", "-o", "remount,rw", str(home.parent)], check=True)
-    else:
-        for root, _dirs, files in os.walk(home.parent):
-            os.chmod(root, 0o755)
-            for name in files:
-                os.chmod(os.path.join(root, name), 0o644)
+    _made_writable(home, how)
     assert _cli(project, "verify").stdout == f"ok  {layer}: 2 events\n"  # control: writable again
     assert _cli(project, "write", "new-one", "-d", "A new fact").returncode == 0
