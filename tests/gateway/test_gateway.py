@@ -116,6 +116,28 @@ def test_a_new_long_description_replaces_the_text_the_old_one_carried_never_stac
     assert mem.read("own", count=False).record.body == two.strip() + "\n\n" + own + "\n\nMore."
 
 
+def test_a_hand_edit_of_the_carried_text_after_the_cut_is_kept_when_the_description_changes(mem):
+    """Trial finding: a person's edit of the carried paragraph past the description's cut ("… once BRAVO.
+    Rollback owner: Kim") still read, shortened, as the old description, so the next description
+    replaced it and the edit was left only in history. The paragraph is replaced only while it is the one
+    memdir wrote, character for character."""
+    one = "Alpha. " + "The first long description keeps going about the first topic. " * 3
+    two = "Beta. " + "The second long description is about something else entirely. " * 3
+    mem.write("kim", one, "project", "keep me")
+    path = mem.session.layer("project").path / "kim.md"
+    path.write_text(path.read_text().replace(one.strip(), one.strip() + " Rollback owner: Kim.", 1))  # by hand
+    assert "Rollback owner: Kim." in mem.read("kim", count=False).record.body
+    updated = mem.write("kim", two)
+    assert mem.read("kim", count=False).record.body == (two.strip() + "\n\n" + one.strip()
+                                                         + " Rollback owner: Kim.\n\nkeep me")
+    assert ("the previous description's whole text, which starts the body, was changed since it was written "
+            "there and is kept under the new one's") in updated.warnings
+    # control: untouched, the same change replaces the carried text
+    mem.write("plain", one, "project", "keep me")
+    mem.write("plain", two)
+    assert mem.read("plain", count=False).record.body == two.strip() + "\n\nkeep me"
+
+
 def test_limits_cut_with_warnings(mem):
     result = mem.write("long", "d" * 200, "project", "b" * 2500, title="t" * 100)
     assert result.warnings == ("description cut from 200 to 160 characters (limit_description 160); its whole "

@@ -25,7 +25,7 @@ from ..files.layout import read_layer_info, write_layer_info
 from ..files.memfile import MalformedMemory, MemoryRecord, format_time, parse
 from ..files.scan import Entry
 from ..layer import dismissals
-from ..layer.history import version_bytes
+from ..layer.history import last_written_body, version_bytes
 from ..layer.index import whole_days
 from ..layer.journal import Event, now_utc
 from ..layer.layer import Layer
@@ -136,7 +136,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         # kept by an update too; a new description replaces the text the old one carried into the body
         body = recarried(old if change.description is not None else None,
                          description_whole(layer.settings, change.description, actor), body,
-                         layer.settings.limit_description, warnings)
+                         layer.settings.limit_description, warnings,
+                         written=lambda: last_written_body(layer, old.name, old.description))
         check_forgotten(tx, source, description, body, name, guard)  # told why when source's successor left it
         if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
             raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))

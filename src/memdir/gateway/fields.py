@@ -264,20 +264,29 @@ def carried(whole: str | None, body: str) -> str:
 
 
 def recarried(old: MemoryRecord | None, whole: str | None, body: str, limit: int,
-              warnings: list[str] | None = None) -> str:
+              warnings: list[str] | None = None, written: Callable[[], str | None] | None = None) -> str:
     """``body`` of an update that gives a description, with the text an earlier write carried into it
     from ``old``'s description (:func:`carried`) replaced by ``whole`` (the new description's, or
     nothing when it fits), never stacked under it. That text is ``body``'s first paragraph (after
     ``whole``, when a given body already starts with it) only when it is longer than ``limit``
     (``limit_description``) and reads, shortened as the write shortened it, as ``old``'s description:
-    any other paragraph is what someone wrote and stays. The previous version keeps it (history); a
-    note in ``warnings`` says it was replaced. ``old`` None (a new memory, or no description given):
-    :func:`carried` alone."""
+    any other paragraph is what someone wrote and stays — and only when it is, character for
+    character, the first paragraph of the body memdir last wrote with that description (``written()``:
+    :func:`memdir.layer.history.last_written_body`; a person's edit of it after the cut keeps the
+    paragraph, with a note; without ``written`` or that version it stays too). The previous version
+    keeps it (history); a note in ``warnings`` says it was replaced. ``old`` None (a new memory, or no
+    description given): :func:`carried` alone."""
     if old is None or not old.description or not body:
         return carried(whole, body)
     rest = body[len(whole):].lstrip("\n") if whole and (body == whole or body.startswith(whole + "\n\n")) else body
     first, _, after = rest.partition("\n\n")
     if len(first) <= limit or "\n" in first or first == whole or _shortened(first, limit) != old.description:
+        return carried(whole, body)
+    before = written() if written is not None else None
+    if before is None or before.partition("\n\n")[0] != first:
+        if warnings is not None:
+            warnings.append("the previous description's whole text, which starts the body, was changed since it "
+                            "was written there and is kept" + (" under the new one's" if whole else ""))
         return carried(whole, body)
     if warnings is not None:
         warnings.append("the previous description's whole text, which started the body, was replaced"

@@ -80,6 +80,25 @@ def version_bytes(layer: Layer, name: str, version: int) -> bytes:
     return layer.journal.get_object(entry.digest)
 
 
+def last_written_body(layer: Layer, name: str, description: str) -> str | None:
+    """The body of the newest version of ``name`` that a memdir writer stored with ``description``
+    (not a person's edit taken up from the file, ``external-edit``): what the gateway wrote, to tell
+    the text it carried into a body from text a person changed since. None when there is none or its
+    bytes are lost. Reads the journal's events (only on a description change that may replace carried
+    text: rare)."""
+    key = normalize_name(name).name
+    for event in reversed(layer.journal.events()):
+        if event.name != key or not changes_content(event) or event.action == "external-edit" or not event.after:
+            continue
+        try:
+            record = parse(layer.journal.get_object(event.after).decode("utf-8"), key).record
+        except (NotFound, MalformedMemory, UnicodeDecodeError):
+            return None
+        if record.description == description:
+            return record.body
+    return None
+
+
 def records_as_of(layer: Layer, moment: datetime) -> list[MemoryRecord]:
     """What ``layer`` held at ``moment``, rebuilt from the journal, by name."""
     heads: dict[str, str | None] = {}
@@ -100,4 +119,5 @@ def records_as_of(layer: Layer, moment: datetime) -> list[MemoryRecord]:
     return out
 
 
-__all__ = ["HistoryEntry", "history", "numbered_events", "records_as_of", "version_bytes"]
+__all__ = [
+    "HistoryEntry", "history", "last_written_body", "numbered_events", "records_as_of", "version_bytes"]
