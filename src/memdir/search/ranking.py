@@ -442,7 +442,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                              -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25, h.memory.name))
     if explicit and embed_query and len(hits) > 1:
         hits = _ties_broken(session, query, hits, terms, counts, total, compounds)
-    hits = _below_by_rank(hits, stated)
+    hits = _below_by_rank(hits, stated) if min_score < relevance.THRESHOLD else hits  # asked to rank, not to decide
     # Per hit shown, never per file: a row whose stored text is not what was written is not shown.
     unsound_ids = unsound(conn, session.home, [h.memory.id for h in hits[:shown]]) if shown else set()
     return [h for h in hits if h.memory.id not in unsound_ids], terms, scope_of
@@ -473,7 +473,9 @@ def _below_by_rank(hits: list[Hit], kept: int = 0) -> list[Hit]:
     weaker than the dense ranking fused in: on LoCoMo dev (question → turn,
     ``min_score=0``) evidence R@5/R@10 58.8/65.8 by score alone, 59.3/69.0 so.
     Hits at or above the threshold keep the score order; without vectors
-    nothing changes."""
+    nothing changes. Only for a caller that lowered ``min_score``: a search at the threshold keeps
+    the memories sharing a word with it in the order of the relevance it prints (a trial saw 0.03
+    listed above 0.34)."""
     cut = next((i for i, h in enumerate(hits) if i >= kept and h.score < relevance.THRESHOLD), len(hits))
     if cut == len(hits) or not any(h.evidence.cosine is not None for h in hits[cut:]):
         return hits
