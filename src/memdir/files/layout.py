@@ -153,11 +153,43 @@ def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None) 
         return True
     except OSError:
         return False
-    # MEMORY.md edited in place after the rebuild (its mtime or ctime passes the stamp's ctime: an edit whose
-    # mtime was put back still moved its ctime), or not a file.
-    if not (stat.S_ISREG(index.st_mode) and max(index.st_mtime_ns, index.st_ctime_ns) <= stamp.st_ctime_ns):
+    if not stat.S_ISREG(index.st_mode) or _edited_after(index, stamp):
         return False
     return _swept(layer_dir, os.path.join(index_dir or layer_dir, META_DIR, SWEPT_FILE), stamp.st_ctime_ns, now_ns)
+
+
+def _edited_after(index: os.stat_result, stamp: os.stat_result) -> bool:
+    """``MEMORY.md`` changed after memdir last wrote it and then its stamp: its mtime or ctime passes
+    the stamp's ctime (an edit whose mtime was put back still moved its ctime)."""
+    return max(index.st_mtime_ns, index.st_ctime_ns) > stamp.st_ctime_ns
+
+
+def keep_edited_index(index_file: Path, meta_dir: Path, data: bytes, notes: list | None = None) -> str | None:
+    """Before ``MEMORY.md`` (``index_file``) is rewritten as ``data``: when someone edited it after
+    memdir last wrote it (:func:`index_is_fresh`'s rule, against the stamp in ``meta_dir``) and it
+    holds other bytes, a copy of it in ``meta_dir`` (``MEMORY.md.edited-<UTC time>``) and a note saying
+    so, returned and appended to ``notes`` — the file is derived and rewritten from the memories, but a line a person typed
+    there is never lost. None when it was not edited, there is no stamp to tell, or the copy fails."""
+    try:
+        index = os.lstat(index_file)
+        stamp = os.stat(meta_dir / STAMP_FILE)
+        if not stat.S_ISREG(index.st_mode) or not _edited_after(index, stamp):
+            return None
+        edited = index_file.read_bytes()
+        if edited == data:
+            return None
+        import time
+
+        kept = meta_dir / f"{INDEX_FILE}.edited-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"
+        with open(kept, "xb") as out:
+            out.write(edited)
+    except OSError:
+        return None
+    note = (f"{INDEX_FILE} was edited by hand; it is made from the memory files and was written again — the "
+            f"edited copy is kept at {kept} (a fact belongs in a memory: memdir write)")
+    if notes is not None:
+        notes.append(note)
+    return note
 
 
 def _swept(layer_dir: Path, swept: str, stamped_ns: int, now_ns: int) -> bool:

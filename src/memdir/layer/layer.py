@@ -30,14 +30,14 @@ from __future__ import annotations
 import os
 import time
 from contextlib import contextmanager, suppress
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Iterator, Mapping
 
 from ..errors import InvalidInput, LockTimeout, StoreError
 from ..files.fsio import atomic_write, ensure_dir, nothing_written, unlink
-from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_state, sweep_interval,
-                            symlink_refusal, write_layer_info)
+from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_state, keep_edited_index,
+                            sweep_interval, symlink_refusal, write_layer_info)
 from ..files.outline import read_outline, write_outline
 from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, settle
 from ..files.scan import load as load_file, scan as scan_layer
@@ -320,7 +320,7 @@ class Layer(ReadsOne):
                 touched = {*tx.touched, *(e.name for e in tx.events if e.name)}
                 if tx.rebuild or (tx.full and not self._index.partial):
                     touched = None  # every record (in a process that has them all, compared by identity)
-                self._write_index(tx.scan.entries, touched)
+                self._write_index(tx.scan.entries, touched, tx.warnings)
             elif tx.changed:
                 self._stamp(tx.scan.entries.values(), self._index.deadline if self._index.built else False)
         except StoreError as exc:
@@ -418,8 +418,6 @@ class Layer(ReadsOne):
         if saved.index is None or self._index.built:
             return
         keys, deadline_ns = saved.index
-        from datetime import datetime, timezone
-
         target = self.meta.parent / INDEX_FILE
         try:
             text = target.read_text(encoding="utf-8") if keys else ""
@@ -466,11 +464,12 @@ class Layer(ReadsOne):
 
     # ------------------------------------------------------------ the index
 
-    def _write_index(self, entries: dict, touched: set | None = None) -> None:
+    def _write_index(self, entries: dict, touched: set | None = None, warnings: list | None = None) -> None:
         """Write ``MEMORY.md`` (and its outline) after the memories ``touched`` changed (None: any may
         have): only their lines move while nothing else could have; past the index's deadline, or after
         reads were counted, a builder without the records orders every line again from the memories'
-        facts (:meth:`_all_facts`); else from every record."""
+        facts (:meth:`_all_facts`); else from every record. One edited by hand is kept aside first, a note in
+        ``warnings`` (:func:`memdir.files.layout.keep_edited_index`)."""
         now = now_utc()
         text = None
         usage = stat3(self.usage.path)
@@ -499,7 +498,8 @@ class Layer(ReadsOne):
                 # The outline of that text, when the file still holds it, is moved by the edits, not made again.
                 before = read_outline(target, self.meta) if edits is not None and self._index_written else None
                 before = before if before is not None and before.key == self._index_written[1:4] else None
-                atomic_write(target, data := text.encode("utf-8"), sync=False)  # derived: rebuilt if ever lost
+                keep_edited_index(target, self.meta, data := text.encode("utf-8"), warnings)  # a hand edit, kept aside
+                atomic_write(target, data, sync=False)  # derived: rebuilt if ever lost
                 on_disk = os.lstat(target)  # the outline: what a fresh process's context block reads instead
                 write_outline(self.meta, text, on_disk, data, lines=lines, before=before, edits=edits)
                 self._index_written = (text, *index_state(on_disk))
