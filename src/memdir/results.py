@@ -387,7 +387,9 @@ class ProjectList(Result):
 @dataclass(frozen=True)
 class LayerCheck(Result):
     """One layer's journal check: ``ok``, ``events`` checked, and the first
-    bad event (``bad_seq``, ``bad_line``) and why (``error``)."""
+    bad event (``bad_seq``, ``bad_line``) and why (``error``); ``note``: what
+    is so without being wrong (a home on a read-only file system: nothing
+    can be journaled there)."""
 
     layer: str
     ok: bool
@@ -395,6 +397,7 @@ class LayerCheck(Result):
     bad_seq: int | None = None
     bad_line: int | None = None
     error: str | None = None
+    note: str | None = None
 
 
 @dataclass(frozen=True)

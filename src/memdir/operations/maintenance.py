@@ -112,14 +112,15 @@ def _check_layer(path: Path, home: Path) -> LayerCheck:
     result = journal.verify()
     if not result.ok:
         return LayerCheck(str(path), False, result.events, result.bad_seq, result.bad_line, result.error)
+    note = None
+    if (state := unwritable(path / META_DIR, f"the home {home}")) is not None:  # reindex's words: so, not wrong
+        note = f"{state}: no change can be journaled there (to write, {writable_hint(path)})"
     problem = journal.check_anchor()
     if problem is not None:
         problem += (f" (restore the journal from a backup; if it was cut on purpose, delete "
                     f"{path / META_DIR / ANCHOR_FILE} to accept it as it is)")
-    elif (state := unwritable(path / META_DIR, f"the home {home}")) is not None:  # reindex's words, no "bad event"
-        problem = (f"{state}: the journal's chain checks out, but no change can be journaled there "
-                   f"(to write, {writable_hint(path)})")
-    elif (problem := journal.anchor_refusal(write=False) or _unjournaled(path, result.events)) is not None:
+    elif (problem := (None if note else journal.anchor_refusal(write=False))  # unwritable: the note says so
+          or _unjournaled(path, result.events)) is not None:
         pass
     else:
         try:
@@ -132,7 +133,7 @@ def _check_layer(path: Path, home: Path) -> LayerCheck:
         elif orphans:
             problem = (f"tombstone {orphans[0].id} ({orphans[0].name}) belongs to no journaled delete "
                        f"(a delete cut before its commit); `memdir verify --repair` removes it")
-    return LayerCheck(str(path), problem is None, result.events, error=problem)
+    return LayerCheck(str(path), problem is None, result.events, error=problem, note=note)
 
 
 def _unjournaled(path: Path, events: int) -> str | None:
@@ -296,6 +297,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     checks = verify(session.home).layers
     problems = [bad for layer in current.layers for bad in layer.malformed]
     problems += [Malformed(check.layer, f"journal: {check.error}") for check in checks if not check.ok]
+    problems += [Malformed(check.layer, check.note) for check in checks if check.note]  # verify: so; here: to fix
     problems += [Malformed("settings", warning) for warning in session.settings.warnings]
     found_notes = []
     if session.settings.context_max_bytes > HOOK_CONTEXT_MAX_CHARS:

@@ -348,9 +348,10 @@ def flag(result: FlagResult) -> str:
 
 @printable_output
 def verify(result: VerifyResult) -> str:
-    """One line per layer's journal check (``first bad event`` only when an event is bad)."""
+    """One line per layer's journal check (``first bad event`` only when an event is bad; a note after it)."""
     lines = [f"{'ok ' if c.ok else 'BAD'} {c.layer}: {c.events} events"
              + ("" if c.ok else f" — first bad event: {c.error}" if c.bad_seq is not None else f" — {c.error}")
+             + (f" — {c.note}" if c.note else "")
              for c in result.layers]
     return "\n".join(lines) or "no layers"
 
@@ -403,6 +404,7 @@ def doctor(result: DoctorResult) -> str:
         lines += [f"  malformed: {cut(bad.path, 1000)}: {cut(bad.error)}" for bad in layer.malformed]
         lines += [f"  note: {cut(n.path, 1000)}: {cut(n.note)}" for n in layer.notes]
     lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
+    lines += [f"  journal: {check.layer}: {check.note}" for check in result.journal if check.note]  # counted there
     lines += [f"settings: {cut(p.error)}" for p in result.problems if p.path == "settings"]
     lines += [f"sync: {cut(p.path, 200)}: {cut(p.error)}" for p in result.problems if p.error.startswith(SYNC_HELD)]
     for o in result.orphans:
