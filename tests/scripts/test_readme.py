@@ -70,10 +70,18 @@ def test_every_memdir_line_of_the_shell_snippets_runs(tmp_path, isolated_home):
     env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
     ran, skipped = [], []
     for block in _blocks("sh"):
-        for line in block.splitlines():
+        for line in block.replace("\\\n", " ").splitlines():  # a line continued with a backslash is one command
             command = line.split("#", 1)[0].strip()  # no snippet quotes a '#'
 
             if not command:
+                continue
+            if command.startswith("echo ") and "| memdir hook " in command:  # a hook fed its JSON, through a shell
+                done = subprocess.run(["bash", "-c", command], cwd=project, capture_output=True, text=True, timeout=120,
+                                      env=env)
+                assert done.returncode == 0 and not done.stderr, (command, done.stdout, done.stderr)
+                if "SessionStart" in command:  # what the agent is given: the context block
+                    assert '"additionalContext": "<memory_context>' in done.stdout, done.stdout
+                ran.append(command)
                 continue
             if not command.startswith("memdir "):
                 skipped.append(command)
@@ -97,6 +105,7 @@ def test_every_memdir_line_of_the_shell_snippets_runs(tmp_path, isolated_home):
                 assert [m["name"] for m in json.loads(done.stdout)["memories"]] == ["db-port"], done.stdout
             ran.append(command)
     assert len(ran) >= 17 and "memdir read db-port" in ran and "memdir uninstall claude-code" in ran
+    assert sum("| memdir hook claude-code " in command for command in ran) == 2  # SessionStart, UserPromptSubmit
     assert all(any(command.startswith(prefix) for prefix in NOT_RUN) for command in skipped), skipped
 
 
