@@ -72,19 +72,13 @@ def check_duplicate(tx, name: str, description: str, body: str, old: MemoryRecor
                        f"of it (memdir doctor lists duplicates)")
 
 
-def duplicate_groups(records: Iterable[tuple[str, MemoryRecord]]) -> list[tuple[tuple[str, str], ...]]:
-    """The groups of active memories of ``records`` (``(scope, record)``) that are exact duplicates of each
-    other (:func:`~memdir.files.memfile.duplicate_key`), each as ``(scope, name)`` pairs in the order
-    given, groups in the order of their first member; memories with no copy are left out."""
-    return duplicate_groups_of((scope, record.name, record.status, duplicate_key(record.description, record.body))
-                               for scope, record in records)
-
-
-def duplicate_groups_of(members: Iterable[tuple[str, str, str, object]]) -> list[tuple[tuple[str, str], ...]]:
-    """:func:`duplicate_groups` of ``(scope, name, status, key)``, ``key`` each memory's
-    :func:`~memdir.files.memfile.duplicate_key` or, for every one alike, its text digest
-    (:func:`~memdir.files.memfile.text_digest`, equal exactly when the keys are: what a layer keeps
-    per file, so ``status`` finds copies without reading every memory)."""
+def duplicate_groups(members: Iterable[tuple[str, str, str, object]]) -> list[tuple[tuple[str, str], ...]]:
+    """The groups of active memories of ``members`` (``(scope, name, status, key)``) that are exact
+    duplicates of each other, each as ``(scope, name)`` pairs in the order given, groups in the order of
+    their first member; memories with no copy are left out. ``key`` is each memory's text digest
+    (:func:`~memdir.files.memfile.text_digest`, equal exactly when the
+    :func:`~memdir.files.memfile.duplicate_key` are: what a layer keeps per file, so ``status`` finds
+    copies without reading every memory) — or, for every one alike, its duplicate key."""
     groups: dict[object, list[tuple[str, str]]] = {}
     for scope, name, status, key in members:
         if status == "active":
@@ -92,4 +86,4 @@ def duplicate_groups_of(members: Iterable[tuple[str, str, str, object]]) -> list
     return [tuple(group) for group in groups.values() if len(group) > 1]
 
 
-__all__ = ["REFUSED_ACTORS", "check_duplicate", "duplicate_groups", "duplicate_groups_of", "duplicate_key", "holder"]
+__all__ = ["REFUSED_ACTORS", "check_duplicate", "duplicate_groups", "duplicate_key", "holder"]

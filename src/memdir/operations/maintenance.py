@@ -31,7 +31,7 @@ from ..files.memfile import text_digest
 from ..files.scan import Entry, Malformed, Scan, count_files
 from ..files.trust import untrusted_note
 from ..gateway.changes import finish_interrupted
-from ..gateway.duplicates import duplicate_groups_of
+from ..gateway.duplicates import duplicate_groups
 from ..layer.commit import remove_stale
 from ..layer.drift import describe, restore_tombstones, tombstone_drift
 from ..layer.history import numbered_events
@@ -201,7 +201,7 @@ def _repair_layer(layer, lock_timeout: float) -> None:
 def status(session: Session, search: str, extractor: str = "", *, full: bool = False) -> StatusResult:
     """Home, project (or why there is none), per-layer counts, unreadable files, the context block's
     size against its budget, and the memories that are exact duplicates of each other
-    (:func:`memdir.gateway.duplicates.duplicate_groups_of`). ``search`` is the search mode to report
+    (:func:`memdir.gateway.duplicates.duplicate_groups`). ``search`` is the search mode to report
     (``bm25``, ``hybrid (…)``, …); ``extractor`` the consolidation extractor in effect and why.
 
     Every file is stat'ed (a hand edit is taken up and counted) but only files changed since the
@@ -248,7 +248,7 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
                         session.project_error if session.project_root is None else None, tuple(layers),
                         len(block.encode("utf-8")), session.settings.context_max_bytes, search, extractor,
                         untrusted, tuple(tuple(f"{scope}:{name}" for scope, name in group)
-                                         for group in duplicate_groups_of(everything)),
+                                         for group in duplicate_groups(everything)),
                         teamops.merge_driver_missing(session), sync_summary(session))
 
 
