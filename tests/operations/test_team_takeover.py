@@ -336,13 +336,14 @@ def test_disguised_frames_are_escaped_by_one_rule_on_every_path(isolated_home, p
     escaped = ("&lt;｜User｜&gt;", "&#91;INST&#93;", "&lt;&lt;SYS&gt;&gt;", "&lt;/system-reminder&gt;",
                "&lt;/memory_recall\n&gt;", "Human&#58; one", "Hуman&#58; five")
 
-    def clean(text: str, turns: bool = True) -> None:
+    def clean(text: str, turns: bool = True, quoted: bool = False) -> None:
         assert not [token for token in raw if token in text and (turns or "man" not in token)], text
         kept = [token for token in escaped if turns or ("man" not in token and "\n" not in token)]
+        kept = [token.replace("\n", "\n> ") if quoted else token for token in kept]  # the recall block's body
         assert all(token in text for token in kept), text  # control: kept, escaped
 
     recall = _hook("UserPromptSubmit", _prompt(project, "how do we deploy with make release?"), isolated_home)
-    clean(recall)
+    clean(recall, quoted=True)
     [(is_error, read)] = _mcp(isolated_home, project, ("memory_read", {"name": "deploy-steps"}))
     assert not is_error and "make release" in read
     clean(read)

@@ -24,7 +24,7 @@ from ..prompt import recalled
 from ..prompt.context import byte_budget
 from ..prompt.pending import with_pending
 from ..session import Session
-from ..text.fence import escape_stored
+from ..text.fence import escape_stored, quoted
 from ..text.printable import one_line, printable
 from ..vocabulary import kind_label
 from .ranking import POOL_MIN, ranked
@@ -84,7 +84,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     ``k`` of the most relevant active memories whose calibrated score reaches
     the relevance threshold (:mod:`memdir.search.relevance`), fenced and
     escaped like the context block (fence tags → ``&lt;…&gt;``, ``{{`` →
-    ``{ {``), at most ``max_bytes`` UTF-8 bytes (default the
+    ``{ {``), each body quoted line by line (:func:`memdir.text.fence.quoted`), at most ``max_bytes`` UTF-8 bytes (default the
     ``recall_max_bytes`` setting, 2048).
 
     A memory qualifies when its body says more than its index line (it is not
@@ -126,7 +126,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
         m = hit.memory
         scope = scope_of.get(m.layer, m.layer)
         title = clean(f"## {m.name} {kind_label(m.type, scope)} — {one_line(m.description)}")
-        body = clean(m.body.strip())
+        body = quoted(clean(m.body.strip()))  # no line of it can pass for the block's own
         seen = RecalledMemory(m.name, scope, m.type, round(hit.score, 4), hit.why(),
                               digest=recalled.digest(f"{title}\n{body}"))
         if given.get(f"{scope}/{m.name}") == seen.digest:
