@@ -152,8 +152,10 @@ class ParsedFile:
 def format_time(value: datetime) -> str:
     """ISO-8601 UTC with a ``Z``: ``2026-11-02T09:14:00Z``; microseconds only
     when the time has them (valid-time edges set by a supersede)."""
-    value = value.astimezone(timezone.utc)  # the year zero-padded: strftime writes year 1 as "1-01-02"
-    return f"{value.year:04d}" + value.strftime("-%m-%dT%H:%M:%S.%fZ" if value.microsecond else "-%m-%dT%H:%M:%SZ")
+    value = value.astimezone(timezone.utc)  # each part zero-padded (strftime writes year 1 as "1-01-02"), no strftime:
+    fraction = f".{value.microsecond:06d}" if value.microsecond else ""  # a list formats 10,000 times or more
+    return (f"{value.year:04d}-{value.month:02d}-{value.day:02d}T{value.hour:02d}:{value.minute:02d}:"
+            f"{value.second:02d}{fraction}Z")
 
 
 MIN_YEAR, MAX_YEAR = 1000, 9998
