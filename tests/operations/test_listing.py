@@ -1,0 +1,75 @@
+"""``list`` (the CLI, ``memory_list``, the panel: one operation) in a fresh process answers from what
+each layer keeps per memory, parsing only the files changed since the layer recorded them (issue 28
+item 7: ``memdir list`` at 10,000 memories parsed every file, about 4.5 s), and says exactly what a
+parse of every file says. Parses are counted at the one parser of memory files."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from memdir import Memory
+from memdir.files.layout import MANIFEST_FILE
+from memdir.tools import handlers
+from tests.seeded import counted_parses, seeded
+
+SIZE = 300
+
+
+def _varied(mem: Memory) -> None:
+    """Memories of every field a listing shows: a title, an origin, a pin, a mute, a succession, a
+    candidate for another memory, valid times."""
+    person = mem.as_actor("human")
+    person.write("titled", "has a title", "feedback", "Why: x\nHow to apply: y", title="A Title")
+    person.write("old-port", "Dev DB on 5432", "project", "old")
+    person.write("new-port", "Dev DB on 5433", "project", "new", supersedes="old-port")
+    person.write("until-then", "true for a while", "reference", valid_until="2099-01-01T12:00:00Z")
+    person.pin("titled")
+    person.mute("until-then")
+    mem.as_actor("agent").write("new-port", "Dev DB on 5434", body="proposed", status="candidate")  # for it
+
+
+@pytest.mark.slow
+def test_list_in_a_fresh_process_parses_only_a_hand_edited_file_and_says_what_a_full_parse_says(
+        isolated_home, project, monkeypatch):
+    mem = seeded(isolated_home, project, SIZE)
+    _varied(mem)
+    layer_dir = mem.session.layer("project").path
+    time.sleep(2.1)  # past the clock tick of those writes: their stat keys are trusted (manifest.RACY_NS)
+    (layer_dir / ".memdir" / MANIFEST_FILE).unlink()
+    mem.session.layer("project").refresh_index()  # the manifest kept again, whole
+    (layer_dir / "seed-0042.md").write_text("---\nname: seed-0042\ndescription: edited by hand\ntype: user\n"
+                                            "origin: human\nupdated: 2026-11-01T00:00:00Z\n---\n\nBody 42\n")
+    Memory.open(home=isolated_home, project=project).status()  # takes the edit up, as any reader does
+    (layer_dir / "seed-0043.md").write_text("---\nname: seed-0043\ndescription: edited again\ntype: project\n"
+                                            "updated: 2026-11-01T00:00:00Z\n---\n\nBody 43\n")
+    parsed = counted_parses(monkeypatch)
+    listed = Memory.open(home=isolated_home, project=project).list(include_all=True)
+    # The file changed since the layer recorded it, and the one taken up a moment ago (kept "racy": read
+    # again until the clock has moved past its change, manifest.RACY_NS), alone of 305.
+    assert sorted(set(parsed)) == ["seed-0042", "seed-0043"]
+    by_name = {m.name: m for m in listed.memories}
+    assert len(listed.memories) == SIZE + 5
+    assert (by_name["seed-0042"].description, by_name["seed-0042"].type) == ("edited by hand", "user")
+    assert by_name["seed-0043"].description == "edited again"
+    assert by_name["seed-0044"].description == "seeded fact 44"  # control: an unedited memory as written
+    assert (by_name["titled"].title, by_name["titled"].pinned, by_name["titled"].type) == ("A Title", True, "feedback")
+    assert (by_name["old-port"].status, by_name["old-port"].superseded_by) == ("superseded", "new-port")
+    assert by_name["until-then"].state == "muted" and by_name["until-then"].valid_until == "2099-01-01T12:00:00Z"
+    candidate = next(m for m in listed.memories if m.status == "candidate")
+    assert (candidate.name, candidate.candidate_for, candidate.origin) == ("new-port-candidate", "new-port", "agent")
+    # The same answer as a parse of every file: the manifest removed, nothing kept to answer from.
+    parsed.clear()
+    (layer_dir / ".memdir" / MANIFEST_FILE).unlink()
+    full = Memory.open(home=isolated_home, project=project).list(include_all=True)
+    assert len(set(parsed)) >= SIZE and full.to_dict() == listed.to_dict()
+
+
+@pytest.mark.slow
+def test_memory_list_of_the_tools_parses_no_unchanged_file(isolated_home, project, monkeypatch):
+    seeded(isolated_home, project, SIZE)
+    parsed = counted_parses(monkeypatch)
+    session = Memory.open(home=isolated_home, project=project).session
+    output = handlers.run_tool(session, "memory_list", {"limit": 2})
+    assert parsed == [] and "- seed-0000 " in output.text and f"Memories 1–2 of {SIZE}:" in output.text
