@@ -38,7 +38,7 @@ def test_list_in_a_fresh_process_parses_only_a_hand_edited_file_and_says_what_a_
     layer_dir = mem.session.layer("project").path
     time.sleep(2.1)  # past the clock tick of those writes: their stat keys are trusted (manifest.RACY_NS)
     (layer_dir / ".memdir" / MANIFEST_FILE).unlink()
-    mem.session.layer("project").refresh_index()  # the manifest kept again, whole
+    Memory.open(home=isolated_home, project=project).session.layer("project").refresh_index()  # kept whole again
     (layer_dir / "seed-0042.md").write_text("---\nname: seed-0042\ndescription: edited by hand\ntype: user\n"
                                             "origin: human\nupdated: 2026-11-01T00:00:00Z\n---\n\nBody 42\n")
     Memory.open(home=isolated_home, project=project).status()  # takes the edit up, as any reader does

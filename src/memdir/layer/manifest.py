@@ -49,7 +49,7 @@ RACY_READS = 32  # racy rows a reader compares by content (Manifest.differs); mo
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value);
 CREATE TABLE IF NOT EXISTS files (file TEXT PRIMARY KEY, size INTEGER, ctime_ns INTEGER, ino INTEGER,
-                                  digest TEXT, name TEXT, error TEXT, text TEXT);
+                                  digest TEXT, name TEXT, error TEXT, text TEXT, notes TEXT);
 CREATE TABLE IF NOT EXISTS heads (name TEXT PRIMARY KEY, digest TEXT);
 CREATE TABLE IF NOT EXISTS idx (name TEXT PRIMARY KEY, unpinned INTEGER, score REAL, facts TEXT);
 CREATE INDEX IF NOT EXISTS files_text ON files (text);
@@ -98,7 +98,7 @@ class Rows(MutableMapping):
         self._rows = dict(zip(map(itemgetter(0), rows), rows))
         self._made: dict[str, FileState] = {}
         self._manifest = manifest
-        self._full: dict[str, tuple] = {}  # file → (file, size, ctime_ns, ino, digest, name, error, text)
+        self._full: dict[str, tuple] = {}  # file → (file, size, ctime_ns, ino, digest, name, error, text, notes)
         self._reads = 0
 
     def __getitem__(self, filename: str) -> FileState:
@@ -107,7 +107,7 @@ class Rows(MutableMapping):
             row = self._rows[filename]
             full = self._full_row(filename, row)
             state = self._made[filename] = FileState((full[1], full[2], full[3]), full[4], row[1], row[2], None,
-                                                     full[7])
+                                                     full[7], _notes(full[8]))
         return state
 
     def _full_row(self, filename: str, row: tuple) -> tuple:
@@ -118,7 +118,7 @@ class Rows(MutableMapping):
             self._full.update(zip(map(itemgetter(0), rows := self._manifest.full_rows(wanted)), rows))
             full = self._full.get(filename)
         if full is None or (full[5], full[6]) != (row[1], row[2]):
-            return (filename, -1, -1, -1, None, None, None, None)  # a key no file has: the file is read again
+            return (filename, -1, -1, -1, None, None, None, None, None)  # a key no file has: the file is read again
         return full
 
     def get(self, filename, default=None):
@@ -320,7 +320,7 @@ class Manifest:
             try:
                 if conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() != (FORMAT,):
                     return None
-                return {row[0]: FileState((row[1], row[2], row[3]), row[4], row[5], row[6], None, row[7])
+                return {row[0]: FileState((row[1], row[2], row[3]), row[4], row[5], row[6], None, row[7], _notes(row[8]))
                         for row in conn.execute("SELECT * FROM files")}
             finally:
                 conn.close()
@@ -464,9 +464,10 @@ class Manifest:
                 if whole or whole_index or index is None:
                     conn.execute("DELETE FROM idx")
                 conn.executemany("DELETE FROM files WHERE file = ?", [(f,) for f, s in files.items() if s is None])
-                conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)",
+                conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?,?)",
                                  [(f, s.key[0], s.key[1] if now - s.key[1] > RACY_NS else 0, s.key[2], s.digest,
-                                   s.name, s.error, s.text) for f, s in files.items() if s is not None])
+                                   s.name, s.error, s.text, _notes_text(s.notes))
+                                  for f, s in files.items() if s is not None])
                 conn.executemany("DELETE FROM heads WHERE name = ?", [(n,) for n, d in heads.items() if d is None])
                 conn.executemany("INSERT OR REPLACE INTO heads VALUES (?,?)",
                                  [(n, d) for n, d in heads.items() if d is not None])
@@ -499,6 +500,14 @@ class Manifest:
             os.unlink(self.path)
         except OSError:
             pass
+
+
+def _notes_text(notes: tuple[str, ...]) -> str | None:
+    return json.dumps(list(notes), ensure_ascii=False) if notes else None
+
+
+def _notes(text: str | None) -> tuple[str, ...]:
+    return tuple(json.loads(text)) if text else ()
 
 
 def _facts_text(facts: Facts) -> str:
