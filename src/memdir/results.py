@@ -454,6 +454,7 @@ class LayerStatus(Result):
     no_frontmatter: tuple[str, ...] = ()
     notes: tuple[FileNote, ...] = ()
     in_context: int = 0  # index lines of this layer the context block really holds (the fair budget may cut)
+    superseded: int = 0  # counted in ``memories``, kept for history: out of the index and of a default list
 
 
 @dataclass(frozen=True)

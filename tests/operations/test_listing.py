@@ -11,6 +11,7 @@ import pytest
 
 from memdir import Memory
 from memdir.files.layout import MANIFEST_FILE
+from memdir.render import memories as render
 from memdir.tools import handlers
 from tests.seeded import counted_parses, seeded
 
@@ -73,3 +74,24 @@ def test_memory_list_of_the_tools_parses_no_unchanged_file(isolated_home, projec
     session = Memory.open(home=isolated_home, project=project).session
     output = handlers.run_tool(session, "memory_list", {"limit": 2})
     assert parsed == [] and "- seed-0000 " in output.text and f"Memories 1–2 of {SIZE}:" in output.text
+
+
+@pytest.mark.slow
+def test_status_says_how_many_are_superseded_as_list_and_the_context_show_them(person):
+    person.write("db-port", "Dev DB on 5432", "project", "old")
+    person.write("db-port-v2", "Dev DB on 5433", "project", "new", supersedes="db-port")
+    person.write("staging", "Staging lives at staging.internal", "project")
+    status = person.status()
+    layer = next(layer for layer in status.layers if layer.scope == "project")
+    assert (layer.memories, layer.visible, layer.candidates, layer.superseded) == (3, 2, 0, 1)
+    assert "project: 3 memories (2 in the index, 2 in the context block, 0 candidates, 1 superseded, 0 tombstones)" \
+        in render.status(status).splitlines()
+    # list shows what the index shows (3 − 1 superseded), list --all every memory counted, marked
+    assert [m.name for m in person.list("project").memories] == ["db-port-v2", "staging"]
+    every = {m.name: m.state for m in person.list("project", include_all=True).memories}
+    assert every == {"db-port": "superseded", "db-port-v2": "active", "staging": "active"}
+    context = person.context()
+    assert "(db-port-v2.md)" in context and "(staging.md)" in context and "(db-port.md)" not in context
+    user = next(layer for layer in status.layers if layer.scope == "user")
+    assert user.superseded == 0 and "user: 0 memories (0 in the index, 0 in the context block, 0 candidates, " \
+        "0 tombstones)" in render.status(status).splitlines()  # control: none superseded, none said

@@ -232,6 +232,7 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
             visible=sum(1 for r in records if is_visible(r, now, stale)),
             candidates=sum(1 for r in records if r.status == "candidate")
             + (len(teamops.pending(session)) if layer.scope == "team" else 0),  # the team's wait in the home
+            superseded=sum(1 for r in records if r.status == "superseded"),
             tombstones=stones, malformed=(*scan.malformed, *unread),
             fallback_parsed=tuple(path for path, notes in leniently if FALLBACK_NOTE in notes),
             no_frontmatter=tuple(path for path, notes in leniently if NO_FRONTMATTER_NOTE in notes),

@@ -375,7 +375,9 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
     for layer in result.layers:
         lines.append(f"{layer.scope}: {layer.memories} memories ({layer.visible} in the index, "
                      f"{layer.in_context} in the context block, "
-                     f"{layer.candidates} candidates, {layer.tombstones} tombstones)")
+                     f"{layer.candidates} candidates, "
+                     + (f"{layer.superseded} superseded, " if layer.superseded else "")  # `memdir list --all` shows
+                     + f"{layer.tombstones} tombstones)")
         lines += ["  " + line for line in malformed_lines(layer.malformed, max_malformed)]
         lenient = list(dict.fromkeys(note.path for note in layer.notes))  # each file once, in path order
         lines += [f"  ~ read leniently: {cut(path, 1000)} (memdir doctor says how)" for path in lenient[:max_malformed]]
