@@ -291,8 +291,10 @@ def parse(text: str, stem: str) -> ParsedFile:
     """Parse the text of a file whose stem is ``stem`` into a record.
 
     The record's ``name`` is always the normalized file stem (the file name is
-    the key). A frontmatter ``name`` that differs is kept as ``title`` when the
-    file has none. Title and description are read as one line
+    the key, DESIGN §3). A frontmatter ``name`` written as words that differs is
+    kept as ``title`` when the file has none; one that is itself a memory name
+    (``pg-port`` in ``db-port.md``: the file was renamed) is not the memory's name
+    nor its title, and a note says so. Title and description are read as one line
     (:func:`memdir.text.printable.one_line`). Raises :class:`MalformedMemory`
     with the reason when the file is not a usable memory (empty, unclosed
     frontmatter, YAML anchors or aliases, frontmatter over the cap, nothing to
@@ -358,21 +360,26 @@ def parse(text: str, stem: str) -> ParsedFile:
         origin = None
     title = one_line(as_written(data.get("title"), lines)) or None
     declared = one_line(as_written(data.get("name"), lines))
-    if not title and declared and declared != name:
+    stale = None  # a memory name other than the stem: the file was renamed (the stem is the name, DESIGN §3)
+    if declared and declared != name:
         try:
             declared_norm = normalize_name(declared)
         except InvalidInput:
             declared_norm = None
-        if declared_norm is None or declared_norm.name != name or declared_norm.title:
-            title = declared
+        if declared_norm is not None and declared_norm.name == declared and not declared_norm.title:
+            stale = declared
+            notes.append(f"frontmatter name {declared!r} is not the file's name: read as {name!r} (the file name)")
+        elif not title and (declared_norm is None or declared_norm.name != name or declared_norm.title):
+            title = declared  # a name written as words (``Squash merges only``): how the memory is shown
     if not title and normalized.title:  # a hand-made 회의록.md: its file name is its only spelling (NFC)
         title = normalized.title
     description = one_line(as_written(data.get("description"), lines))
     if not description:
-        description = title or one_line(first_heading(body))[:500]
+        description = title or stale or one_line(first_heading(body))[:500]
         if not description:
             raise MalformedMemory("no description, title or text to describe it")
-        notes.append("no description: " + ("the title stands in" if title else "the body's first line stands in"))
+        notes.append("no description: " + ("the title stands in" if title else "the name written in it stands in"
+                                           if stale else "the body's first line stands in"))
     importance = integer(data.get("importance"))
     if importance is not None and not 1 <= importance <= 10:
         importance = None
