@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from memdir import Memory
+from memdir import Memory, NotFound
 from memdir.files.layout import MANIFEST_FILE
 from memdir.render import memories as render
 from memdir.tools import handlers
@@ -95,3 +95,32 @@ def test_status_says_how_many_are_superseded_as_list_and_the_context_show_them(p
     user = next(layer for layer in status.layers if layer.scope == "user")
     assert user.superseded == 0 and "user: 0 memories (0 in the index, 0 in the context block, 0 candidates, " \
         "0 tombstones)" in render.status(status).splitlines()  # control: none superseded, none said
+
+
+@pytest.mark.parametrize("text, why", [("", "file is empty"), ("\n  \n", "file is empty"),
+                                       ("---\n---\n", "no description, title or text to describe it"),
+                                       ("---\nname: emptied\n---\n", "no description, title or text to describe it")])
+def test_an_emptied_file_is_a_file_reported_by_read_and_list_alike(person, text, why):
+    person.write("emptied", "Once a fact", "project", "Its body")
+    person.write("kept", "Still a fact", "project", "Its body")
+    path = person.session.layer("project").path / "emptied.md"
+    path.write_text(text, encoding="utf-8")
+    listed = person.list()
+    assert [m.name for m in listed.memories] == ["kept"]  # control: the other memory is listed
+    assert [(m.path, m.error) for m in listed.malformed] == [(str(path), why)]
+    message = f'memory "emptied" of the project layer is not read: its file is not a readable memory: {path}: {why}'
+    with pytest.raises(NotFound) as raised:
+        person.read("emptied")
+    assert str(raised.value) == message  # the same file and reason as list, not "deleted"
+    tool = handlers.run_tool(person.session, "memory_read", {"name": "emptied"})
+    assert tool.is_error and tool.text == f"Error: {message}"
+    assert person.read("kept").record.body == "Its body"  # control
+
+
+def test_a_file_emptied_to_its_frontmatter_is_an_empty_memory_in_read_and_list_alike(person):
+    person.write("emptied", "Once a fact", "project", "Its body")
+    path = person.session.layer("project").path / "emptied.md"
+    path.write_text("---\nname: emptied\ndescription: Once a fact\ntype: project\n---\n", encoding="utf-8")
+    assert person.read("emptied").record.body == ""
+    listed = person.list()
+    assert [(m.name, m.description) for m in listed.memories] == [("emptied", "Once a fact")] and not listed.malformed
