@@ -12,7 +12,7 @@ import pytest
 from memdir import Memory, NotFound
 from memdir.files.layout import MANIFEST_FILE
 from memdir.render import memories as render
-from memdir.tools import handlers
+from memdir.tools import handlers, memory_directory
 from tests.seeded import counted_parses, seeded
 
 SIZE = 300
@@ -68,12 +68,17 @@ def test_list_in_a_fresh_process_parses_only_a_hand_edited_file_and_says_what_a_
 
 
 @pytest.mark.slow
-def test_memory_list_of_the_tools_parses_no_unchanged_file(isolated_home, project, monkeypatch):
+def test_memory_list_and_the_memory_tool_s_view_parse_no_unchanged_file(isolated_home, project, monkeypatch):
     seeded(isolated_home, project, SIZE)
     parsed = counted_parses(monkeypatch)
     session = Memory.open(home=isolated_home, project=project).session
     output = handlers.run_tool(session, "memory_list", {"limit": 2})
     assert parsed == [] and "- seed-0000 " in output.text and f"Memories 1–2 of {SIZE}:" in output.text
+    # The Claude API memory tool's view of the layer: the body sizes the layer keeps, no file read.
+    view = memory_directory.run(session, {"command": "view", "path": "/memories/project"}).text.splitlines()
+    total = sum(len(f"Body {i}".encode()) for i in range(SIZE))
+    assert parsed == [] and view[1] == f"{total / 1024:.1f}K\t/memories/project/"
+    assert "6B\t/memories/project/seed-0000.md\tseeded fact 0" in view
 
 
 @pytest.mark.slow

@@ -161,7 +161,7 @@ class Facts(NamedTuple):
     either changes — and its line: a record's fields of those names (so :func:`score`,
     :func:`is_visible` and :func:`next_change` take either) and :func:`index_line`; and the rest of
     what a listing shows of it (type, description, title, origin, succession, ``candidate_for``: the
-    text of that frontmatter key, None when it is not text). A layer keeps them per memory
+    text of that frontmatter key, None when it is not text; the body's size). A layer keeps them per memory
     (:mod:`memdir.layer.manifest`), so a new day re-orders ``MEMORY.md``, and ``list`` and ``status``
     answer, without reading the files (issue 28 §7)."""
 
@@ -184,6 +184,7 @@ class Facts(NamedTuple):
     supersedes: str | None = None
     superseded_by: str | None = None
     candidate_for: str | None = None
+    body_bytes: int = 0  # the body's size in UTF-8 bytes (the memory tool's directory view)
 
     @classmethod
     def of(cls, record, line: str | None = None) -> "Facts":
@@ -195,7 +196,7 @@ class Facts(NamedTuple):
                    record.created, record.reads, record.status, record.disabled, record.valid_from,
                    record.valid_until, line if line is not None else index_line(record), record.type,
                    record.description, record.title, record.origin, record.supersedes, record.superseded_by,
-                   candidate_for if isinstance(candidate_for, str) else None)
+                   candidate_for if isinstance(candidate_for, str) else None, len(record.body.encode("utf-8")))
 
 
 def _line(record) -> str:
