@@ -292,7 +292,8 @@ def parse(text: str, stem: str) -> ParsedFile:
 
     The record's ``name`` is always the normalized file stem (the file name is
     the key, DESIGN §3). A frontmatter ``name`` written as words that differs is
-    kept as ``title`` when the file has none; one that is itself a memory name
+    kept as ``title`` when the file has none, and so is a memory name the stem ends
+    with (Claude Code names its files ``<type>_<name>.md``); another memory name
     (``pg-port`` in ``db-port.md``: the file was renamed) is not the memory's name
     nor its title, and a note says so. Title and description are read as one line
     (:func:`memdir.text.printable.one_line`). Raises :class:`MalformedMemory`
@@ -366,7 +367,8 @@ def parse(text: str, stem: str) -> ParsedFile:
             declared_norm = normalize_name(declared)
         except InvalidInput:
             declared_norm = None
-        if declared_norm is not None and declared_norm.name == declared and not declared_norm.title:
+        if (declared_norm is not None and declared_norm.name == declared and not declared_norm.title
+                and not name.endswith("-" + declared)):  # not Claude Code's <type>_<name>.md (a title then)
             stale = declared
             notes.append(f"frontmatter name {declared!r} is not the file's name: read as {name!r} (the file name)")
         elif not title and (declared_norm is None or declared_norm.name != name or declared_norm.title):
