@@ -42,7 +42,7 @@ from ..files.layout import MANIFEST_FILE
 from ..files.scan import FileState
 from .index import Facts
 
-FORMAT = "5"
+FORMAT = "6"
 POINT_READS = 64  # rows read one by one before the rest are read at once (Rows)
 RACY_NS = 2_000_000_000  # a file changed this close to the save may change again unseen: its ctime is kept as 0
 RACY_READS = 32  # racy rows a reader compares by content (Manifest.differs); more: a take-up
@@ -312,19 +312,26 @@ class Manifest:
 
     def load_files(self) -> dict[str, FileState] | None:
         """The files as last recorded, whatever changed since (each is checked by its stat key
-        before use: :func:`memdir.files.scan.scan`'s ``known``); None when there is none. Never raises."""
-        if not self.exists():
+        before use: :func:`memdir.files.scan.scan`'s ``known``); None when there is none. The stat keys
+        read are kept for :meth:`differs` (the rows are read once). Never raises."""
+        key = stat3(self.path)
+        if key is None or not self.exists():
             return None
         try:
             conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
             try:
                 if conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() != (FORMAT,):
                     return None
-                return {row[0]: FileState((row[1], row[2], row[3]), row[4], row[5], row[6], None, row[7], _notes(row[8]))
-                        for row in conn.execute("SELECT * FROM files")}
+                rows = conn.execute("SELECT * FROM files").fetchall()
             finally:
                 conn.close()
-        except (sqlite3.Error, OSError):
+            if stat3(self.path) == key:  # not rewritten while read: the keys are those of this version
+                if len(_KEYS) >= 16:
+                    _KEYS.clear()
+                _KEYS[self.path] = (key, {row[0]: row[1:4] for row in rows})
+            return {row[0]: FileState((row[1], row[2], row[3]), row[4], row[5], row[6], None, row[7], _notes(row[8]))
+                    for row in rows}
+        except (sqlite3.Error, OSError, IndexError, ValueError, TypeError):
             return None
 
     def load(self, stamps: Stamps, *, files: bool = True) -> Saved | None:
