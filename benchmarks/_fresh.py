@@ -64,6 +64,9 @@ def commands(project: Path, session: str = "bench") -> dict[str, tuple[list[str]
                        "bench write of the billing staging redis port", "-b", "Billing staging redis listens on "
                        "6380 since the {n} migration."], ""),
         "context": (["-m", "memdir", "--project", str(project), "context"], ""),
+        "list": (["-m", "memdir", "--project", str(project), "list"], ""),
+        "list_json": (["-m", "memdir", "--json", "--project", str(project), "list"], ""),
+        "status": (["-m", "memdir", "--project", str(project), "status"], ""),
         "session_start": (["-m", "memdir.hooks", "claude-code", "SessionStart"], json.dumps(start)),
         "user_prompt_submit": (["-m", "memdir.hooks", "claude-code", "UserPromptSubmit"], json.dumps(prompt)),
     }

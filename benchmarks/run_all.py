@@ -76,6 +76,7 @@ class Spec:
 SPECS: tuple[Spec, ...] = (
     Spec("eval_l0", "evals/l0/run.py"),
     Spec("bench_core", "benchmarks/bench_core.py", (), 1800),
+    Spec("bench_list", "benchmarks/bench_list.py", (), 1800),
     Spec("bench_hooks", "benchmarks/bench_hooks.py"),
     Spec("bench_team", "benchmarks/bench_team.py"),
     Spec("bench_hostile", "benchmarks/bench_hostile.py"),

@@ -10,18 +10,33 @@ read a result by key.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from datetime import datetime
 from pathlib import Path
 
 from .files.memfile import MemoryRecord, format_time
 from .files.scan import FileNote, Malformed
 from .layer.history import HistoryEntry
-from .layer.index import state_of
+from .layer.index import Facts, state_of
 from .layer.succession import Successor
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_FIELDS: dict[type, tuple[str, ...]] = {}  # a dataclass → its field names, in order
+
+
 def _plain(value):
+    """``value`` JSON-ready: a dataclass as a dict of its fields (as :func:`dataclasses.asdict` gives,
+    without its deep copies: a list of 10,000 memories is walked once), times ISO-8601 UTC, paths as
+    text, tuples as lists."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    names = _FIELDS.get(kind)
+    if names is None and is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS[kind] = tuple(f.name for f in fields(value))
+    if names is not None:
+        return {name: _plain(getattr(value, name)) for name in names}
     if isinstance(value, datetime):
         return format_time(value)
     if isinstance(value, Path):
@@ -38,7 +53,7 @@ class Result:
 
     def to_dict(self) -> dict:
         """Every field by name, JSON-ready (times ISO-8601 UTC, paths as text)."""
-        return _plain(asdict(self))
+        return _plain(self)
 
 
 # ---------------------------------------------------------------- memories
@@ -74,9 +89,12 @@ class MemoryInfo(Result):
     sync_conflict: bool = False  # a sync conflict holds it back (memdir sync resolve NAME)
 
 
-def info_of(record: MemoryRecord, scope: str, now: datetime, stale_after_days: int = 0) -> MemoryInfo:
-    """The :class:`MemoryInfo` of a record found in ``scope`` at ``now``."""
+def info_of(record: MemoryRecord | Facts, scope: str, now: datetime, stale_after_days: int = 0) -> MemoryInfo:
+    """The :class:`MemoryInfo` of a record found in ``scope`` at ``now``, or of the
+    :class:`memdir.layer.index.Facts` a layer keeps of it (the same info: what ``list`` shows without
+    reading the file)."""
     fmt = lambda t: format_time(t) if t else None  # noqa: E731
+    candidate_for = record.candidate_for if isinstance(record, Facts) else dict(record.extra).get("candidate_for")
     return MemoryInfo(
         name=record.name, scope=scope, type=record.type, description=record.description,
         title=record.title, pinned=record.pinned, disabled=record.disabled,
@@ -84,8 +102,8 @@ def info_of(record: MemoryRecord, scope: str, now: datetime, stale_after_days: i
         state=state_of(record, now, stale_after_days), origin=record.origin,
         created=fmt(record.created), updated=fmt(record.updated), valid_from=fmt(record.valid_from),
         valid_until=fmt(record.valid_until), supersedes=record.supersedes, superseded_by=record.superseded_by,
-        reads=record.reads, last_read=fmt(record.last_read), candidate_for=_text_or_none(
-            dict(record.extra).get("candidate_for")) if record.status == "candidate" else None,
+        reads=record.reads, last_read=fmt(record.last_read),
+        candidate_for=_text_or_none(candidate_for) if record.status == "candidate" else None,
     )
 
 
@@ -436,6 +454,7 @@ class LayerStatus(Result):
     no_frontmatter: tuple[str, ...] = ()
     notes: tuple[FileNote, ...] = ()
     in_context: int = 0  # index lines of this layer the context block really holds (the fair budget may cut)
+    superseded: int = 0  # counted in ``memories``, kept for history: out of the index and of a default list
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from memdir import Conflict, Refused
+from memdir import Conflict, NotFound, Refused
 from memdir.render import memories as render
 from tests.conftest import DATA, run_cli
 
@@ -172,6 +172,34 @@ def test_a_declared_name_shown_in_the_index_is_readable_by_it(mem):
     assert render.memory_line(mem.list().memories[0]) == "- feedback-x (type: feedback; layer: project) — never merge commits"
     assert mem.read("Squash merges only", count=False).record.name == "feedback-x"
     assert mem.read("feedback-x.md", count=False).record.title == "Squash merges only"
+
+
+@pytest.mark.slow
+def test_a_file_renamed_by_hand_is_the_memory_of_its_file_name_on_every_path(mem, person):
+    person.write("pg-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 in November.")
+    person.write("staging", "Staging lives at staging.internal", "project", "The staging host.")
+    layer = mem.session.layer("project").path
+    (layer / "pg-port.md").rename(layer / "db-port.md")  # by hand: its frontmatter still says name: pg-port
+    assert "name: pg-port\n" in (layer / "db-port.md").read_text(encoding="utf-8")
+    read = mem.read("db-port", count=False)
+    assert (read.record.name, read.record.title, read.record.description) == (
+        "db-port", None, "Dev PostgreSQL listens on 5433")  # the file name is its name; the old one no title
+    assert "title:" not in render.read(read)
+    listed = {m.name: m.title for m in mem.list().memories}
+    assert listed == {"db-port": None, "staging": None}
+    hits = mem.search("postgresql 5433")
+    assert [(h.name, h.title) for h in hits][:1] == [("db-port", None)]
+    lines = mem.context().splitlines()
+    assert "- [db-port](db-port.md) — Dev PostgreSQL listens on 5433" in lines
+    assert "- [staging](staging.md) — Staging lives at staging.internal" in lines  # control
+    assert not any("[pg-port]" in line for line in lines)
+    with pytest.raises(NotFound):
+        mem.read("pg-port", count=False)
+    layer_status = next(layer for layer in mem.doctor().status.layers if layer.scope == "project")
+    assert [(n.path.rsplit("/", 1)[1], n.note) for n in layer_status.notes] == [
+        ("db-port.md", "frontmatter name 'pg-port' is not the file's name: read as 'db-port' (the file name)")]
+    mem.as_actor("human").pin("db-port")  # a rewrite by memdir writes the file's name
+    assert "name: db-port\n" in (layer / "db-port.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.slow

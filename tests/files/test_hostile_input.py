@@ -137,8 +137,8 @@ def test_yaml_aliases_are_refused_on_read_without_expanding(mem, project):
     assert [(os.path.basename(b.path), b.error) for b in listed.malformed] == [
         ("lol.md", "frontmatter uses YAML anchors or aliases (&name / *name), which memdir refuses to expand")]
     assert "- [ok](ok.md) — a plain one" in mem.context()
-    out = _cli(project, "read", "lol")
-    assert out.returncode == 1 and "not found" in out.stderr
+    out = _cli(project, "read", "lol")  # the file and reason list gives
+    assert out.returncode == 1 and f"is not a readable memory: {path}: frontmatter uses YAML anchors" in out.stderr
     assert path.stat().st_size == size  # nothing rewrote it
 
 
@@ -188,8 +188,8 @@ def test_a_file_over_the_ceiling_is_listed_as_too_large_and_never_read(mem, isol
     mem.write("other", "a write sweeps hand edits into the journal", "project")
     objects = mem.session.layer("project").meta / "objects"
     assert max(p.stat().st_size for p in objects.iterdir()) < 1000  # no object holds the big file
-    out = _cli(project, "read", "big")
-    assert out.returncode == 1 and "not found" in out.stderr
+    out = _cli(project, "read", "big")  # the file and reason list gives
+    assert out.returncode == 1 and f"is not a readable memory: {big}: file is too large" in out.stderr
     # Control: with the ceiling raised, the same file is a memory.
     raised = Memory.open(home=isolated_home, project=project, max_file_bytes=1_000_000)
     assert sorted(m.name for m in raised.list().memories) == ["big", "other", "small"]

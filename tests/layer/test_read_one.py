@@ -8,10 +8,12 @@ the one place a scan makes them."""
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
 from memdir import Memory
+from memdir.render import memories as render
 from memdir.files import scan as scan_module
 from tests.seeded import counted_parses, seeded
 
@@ -108,4 +110,35 @@ def test_status_in_a_fresh_process_parses_only_a_hand_edited_file_and_counts_the
     assert after.duplicates == (("project:seed-0042", "project:seed-0043"),)
     assert (layer.memories, layer.visible, layer.candidates) == (SIZE, SIZE - 1, 1)
     assert sorted(set(parsed)) == ["seed-0042", "seed-0044"]  # the edited files alone (before: all 600)
-    assert layer.fallback_parsed == () and layer.notes == ()  # leniencies are doctor's (every file read)
+    assert layer.fallback_parsed == () and layer.notes == ()  # no file read leniently: none named
+
+
+@pytest.mark.slow
+def test_status_in_a_fresh_process_names_the_files_read_leniently_without_reading_them(isolated_home, project,
+                                                                                         monkeypatch):
+    mem = _seeded(isolated_home, project)
+    layer_dir = mem.session.layer("project").path
+    (layer_dir / "seed-0007.md").write_text("---\nname: seed-0007\ndescription: seeded: fact 7: colons\n"
+                                            "type: project\n  bad indent: [\n---\n\nBody 7\n")  # not YAML
+    (layer_dir / "plain-note.md").write_text("# A plain Markdown note\n\nNo frontmatter at all.\n")
+    (layer_dir / "draft-note.md").write_text("---\nname: draft-note\ndescription: a draft\ntype: project\n"
+                                             "status: draft\n---\n\nBody\n")
+    time.sleep(2.1)  # past their clock tick: what is recorded of them is trusted (manifest.RACY_NS)
+    first = Memory.open(home=isolated_home, project=project).status()  # reads and records the new files
+    parsed = counted_parses(monkeypatch)
+    after = Memory.open(home=isolated_home, project=project).status()
+    assert parsed == []  # named from what the layer recorded: no file read again
+    for result in (first, after):
+        layer = next(layer for layer in result.layers if layer.scope == "project")
+        assert layer.fallback_parsed == (str(layer_dir / "seed-0007.md"),)
+        assert layer.no_frontmatter == (str(layer_dir / "plain-note.md"),)
+        assert [(n.path.rsplit("/", 1)[1], n.note) for n in layer.notes] == [
+            ("draft-note.md", "status 'draft' is not one of active, candidate, superseded: kept, read as active"),
+            ("plain-note.md", "no frontmatter (listed under its file name)"),
+            ("seed-0007.md", "read with the line fallback (frontmatter is not valid YAML)"),
+        ]
+        assert str(layer_dir / "seed-0008.md") not in {n.path for n in layer.notes}  # control: a file memdir wrote
+        assert layer.memories == SIZE + 2
+    lines = render.status(after).splitlines()
+    assert f"  ~ read leniently: {layer_dir / 'plain-note.md'} (memdir doctor says how)" in lines
+    assert not any("seed-0008" in line for line in lines)  # control

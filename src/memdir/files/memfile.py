@@ -152,8 +152,10 @@ class ParsedFile:
 def format_time(value: datetime) -> str:
     """ISO-8601 UTC with a ``Z``: ``2026-11-02T09:14:00Z``; microseconds only
     when the time has them (valid-time edges set by a supersede)."""
-    value = value.astimezone(timezone.utc)  # the year zero-padded: strftime writes year 1 as "1-01-02"
-    return f"{value.year:04d}" + value.strftime("-%m-%dT%H:%M:%S.%fZ" if value.microsecond else "-%m-%dT%H:%M:%SZ")
+    value = value.astimezone(timezone.utc)  # each part zero-padded (strftime writes year 1 as "1-01-02"), no strftime:
+    fraction = f".{value.microsecond:06d}" if value.microsecond else ""  # a list formats 10,000 times or more
+    return (f"{value.year:04d}-{value.month:02d}-{value.day:02d}T{value.hour:02d}:{value.minute:02d}:"
+            f"{value.second:02d}{fraction}Z")
 
 
 MIN_YEAR, MAX_YEAR = 1000, 9998
@@ -289,8 +291,11 @@ def parse(text: str, stem: str) -> ParsedFile:
     """Parse the text of a file whose stem is ``stem`` into a record.
 
     The record's ``name`` is always the normalized file stem (the file name is
-    the key). A frontmatter ``name`` that differs is kept as ``title`` when the
-    file has none. Title and description are read as one line
+    the key, DESIGN §3). A frontmatter ``name`` written as words that differs is
+    kept as ``title`` when the file has none, and so is a memory name the stem ends
+    with (Claude Code names its files ``<type>_<name>.md``); another memory name
+    (``pg-port`` in ``db-port.md``: the file was renamed) is not the memory's name
+    nor its title, and a note says so. Title and description are read as one line
     (:func:`memdir.text.printable.one_line`). Raises :class:`MalformedMemory`
     with the reason when the file is not a usable memory (empty, unclosed
     frontmatter, YAML anchors or aliases, frontmatter over the cap, nothing to
@@ -356,21 +361,27 @@ def parse(text: str, stem: str) -> ParsedFile:
         origin = None
     title = one_line(as_written(data.get("title"), lines)) or None
     declared = one_line(as_written(data.get("name"), lines))
-    if not title and declared and declared != name:
+    stale = None  # a memory name other than the stem: the file was renamed (the stem is the name, DESIGN §3)
+    if declared and declared != name:
         try:
             declared_norm = normalize_name(declared)
         except InvalidInput:
             declared_norm = None
-        if declared_norm is None or declared_norm.name != name or declared_norm.title:
-            title = declared
+        if (declared_norm is not None and declared_norm.name == declared and not declared_norm.title
+                and not name.endswith("-" + declared)):  # not Claude Code's <type>_<name>.md (a title then)
+            stale = declared
+            notes.append(f"frontmatter name {declared!r} is not the file's name: read as {name!r} (the file name)")
+        elif not title and (declared_norm is None or declared_norm.name != name or declared_norm.title):
+            title = declared  # a name written as words (``Squash merges only``): how the memory is shown
     if not title and normalized.title:  # a hand-made 회의록.md: its file name is its only spelling (NFC)
         title = normalized.title
     description = one_line(as_written(data.get("description"), lines))
     if not description:
-        description = title or one_line(first_heading(body))[:500]
+        description = title or stale or one_line(first_heading(body))[:500]
         if not description:
             raise MalformedMemory("no description, title or text to describe it")
-        notes.append("no description: " + ("the title stands in" if title else "the body's first line stands in"))
+        notes.append("no description: " + ("the title stands in" if title else "the name written in it stands in"
+                                           if stale else "the body's first line stands in"))
     importance = integer(data.get("importance"))
     if importance is not None and not 1 <= importance <= 10:
         importance = None

@@ -80,7 +80,9 @@ class FileState(NamedTuple):
     (None when unreadable, or when taken from ``known`` without reading), and
     the ``text`` digest of its description and body
     (:func:`memdir.files.memfile.text_digest`: equal for exact duplicates; None
-    when unreadable). (A named tuple: a scan makes one per file.)"""
+    when unreadable), and ``notes``: how it was read leniently (:func:`lenient_notes`; kept with the
+    rest, so ``status`` names such files without reading them again). (A named tuple: a scan makes
+    one per file.)"""
 
     key: tuple[int, int, int]
     digest: str
@@ -88,6 +90,18 @@ class FileState(NamedTuple):
     error: str | None
     entry: Entry | None = None
     text: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+FALLBACK_NOTE = "read with the line fallback (frontmatter is not valid YAML)"
+NO_FRONTMATTER_NOTE = "no frontmatter (listed under its file name)"
+
+
+def lenient_notes(entry: Entry) -> tuple[str, ...]:
+    """How ``entry``'s file was read leniently, one note per leniency (:data:`FALLBACK_NOTE`,
+    :data:`NO_FRONTMATTER_NOTE`, then the parser's notes); () for a file read as memdir writes it."""
+    return ((FALLBACK_NOTE,) if entry.fallback else ()) + ((NO_FRONTMATTER_NOTE,) if entry.no_frontmatter else ()) \
+        + tuple(entry.notes)
 
 
 @dataclass
@@ -221,7 +235,8 @@ def load(path: Path, key: tuple[int, int, int] | None = None,
         return FileState(key, digest(data), None, str(exc))
     record = parsed.record
     entry = Entry(record, path, digest(data), parsed.fallback, parsed.no_frontmatter, parsed.notes)
-    return FileState(key, entry.digest, record.name, None, entry, text_digest(record.description, record.body))
+    return FileState(key, entry.digest, record.name, None, entry, text_digest(record.description, record.body),
+                     lenient_notes(entry))
 
 
 def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tuple] | None = None,
@@ -232,7 +247,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
     file whose stat key still matches is not read again (one ``lstat`` per
     file: the floor of a write's cost on a large layer, so the loop is kept
     tight). ``known`` (file name → ``(file name, size, ctime_ns, inode,
-    digest, name, error[, text digest])``, as a derived index stored them) spares reading a
+    digest, name, error[, text digest[, lenient notes]])``, as a derived index stored them) spares reading a
     file whose size, ctime and inode still match; such a memory is in
     :attr:`Scan.names` but not in :attr:`Scan.entries`, and ``complete`` is
     False. ``progress(1)`` is called for each file read. A missing directory
@@ -270,7 +285,8 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             if state is None or state[0] != key:
                 hint = known.get(filename) if known else None
                 if hint is not None and hint[1:4] == key:
-                    state = FileState(key, hint[4], hint[5], hint[6], None, hint[7] if len(hint) > 7 else None)
+                    state = FileState(key, hint[4], hint[5], hint[6], None, hint[7] if len(hint) > 7 else None,
+                                      hint[8] if len(hint) > 8 else ())
                     complete = complete and state[2] is None
                 else:
                     state = load(Path(item.path), key, max_bytes)
@@ -357,4 +373,4 @@ def count_files(directory: Path) -> int:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
 
 
-__all__ = ["Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "bytes_digest", "count_files", "holding", "load", "settle", "not_regular", "scan", "stat_key"]
+__all__ = ["FALLBACK_NOTE", "NO_FRONTMATTER_NOTE", "Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "bytes_digest", "count_files", "holding", "lenient_notes", "load", "settle", "not_regular", "scan", "stat_key"]

@@ -159,9 +159,11 @@ def next_change(records: Iterable[MemoryRecord], now: datetime, stale_after_days
 class Facts(NamedTuple):
     """What a memory's place in the index depends on — whether it is shown, its order, the next moment
     either changes — and its line: a record's fields of those names (so :func:`score`,
-    :func:`is_visible` and :func:`next_change` take either) and :func:`index_line`. A layer keeps them
-    per memory (:mod:`memdir.layer.manifest`), so a new day re-orders ``MEMORY.md`` without reading
-    the files (issue 28 §7)."""
+    :func:`is_visible` and :func:`next_change` take either) and :func:`index_line`; and the rest of
+    what a listing shows of it (type, description, title, origin, succession, ``candidate_for``: the
+    text of that frontmatter key, None when it is not text; the body's size). A layer keeps them per memory
+    (:mod:`memdir.layer.manifest`), so a new day re-orders ``MEMORY.md``, and ``list`` and ``status``
+    answer, without reading the files (issue 28 §7)."""
 
     name: str
     pinned: bool
@@ -175,15 +177,26 @@ class Facts(NamedTuple):
     valid_from: datetime | None
     valid_until: datetime | None
     line: str
+    type: str = "reference"
+    description: str = ""
+    title: str | None = None
+    origin: str | None = None
+    supersedes: str | None = None
+    superseded_by: str | None = None
+    candidate_for: str | None = None
+    body_bytes: int = 0  # the body's size in UTF-8 bytes (the memory tool's directory view)
 
     @classmethod
     def of(cls, record, line: str | None = None) -> "Facts":
         """The facts of ``record`` (a :class:`MemoryRecord` or Facts); ``line``: its index line when known."""
         if isinstance(record, Facts):
             return record
+        candidate_for = dict(record.extra).get("candidate_for")
         return cls(record.name, record.pinned, record.effective_importance, record.last_read, record.updated,
                    record.created, record.reads, record.status, record.disabled, record.valid_from,
-                   record.valid_until, line if line is not None else index_line(record))
+                   record.valid_until, line if line is not None else index_line(record), record.type,
+                   record.description, record.title, record.origin, record.supersedes, record.superseded_by,
+                   candidate_for if isinstance(candidate_for, str) else None, len(record.body.encode("utf-8")))
 
 
 def _line(record) -> str:

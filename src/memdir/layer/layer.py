@@ -164,7 +164,7 @@ class Layer(ReadsOne):
         """The manifest's files as :func:`memdir.files.scan.scan`'s ``known`` hints (each checked
         by its stat key, so trusted whatever changed since)."""
         saved = self.manifest.load_files()
-        return {f: (f, *st.key, st.digest, st.name, st.error, st.text) for f, st in saved.items()} if saved else None
+        return {f: (f, *st.key, *st[1:4], *st[5:]) for f, st in saved.items()} if saved else None  # all but entry
 
     def _lazy(self, found: Scan) -> Scan:
         """``found`` with entries parsed on demand (:class:`memdir.files.scan.LazyEntries`)."""

@@ -7,7 +7,8 @@ hand-written file's title stands in for its name when only one has it).
 one layer must also respect. A "not found" says more than "not found" (one
 place for the CLI, the API and the tools): a memory the journal saw deleted is told as deleted, with the tombstone its deletion left (when that is
 still in force), and the error carries its name so each interface says where its versions are; a rename from a memory that is in another layer than the one
-asked names that layer; a name that normalizes to another memory's file says so. A name no layer ever held keeps the plain "memory not found".
+asked names that layer; a name that normalizes to another memory's file says so; a name whose file is
+there but is not a readable memory (emptied, conflict markers) says why, as ``list`` does. A name no layer ever held keeps the plain "memory not found".
 """
 
 from __future__ import annotations
@@ -67,11 +68,13 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
     where = f"the {scope} layer" if scope else "any layer"
     if other is not None:
         raise NotFound(other_name(name, other))
-    for layer in readable:  # git left both sides in its file: no memory, said as such, never "deleted"
-        state = layer.scan().files.get(f"{key}.md")
-        if state is not None and state.error == CONFLICT:
-            raise NotFound(f'memory "{key}" of the {layer.scope} layer is not read: '
-                           + unsettled(layer.path / f"{key}.md"))
+    for layer in readable:  # its file is there but is no memory (emptied, git's conflict markers): said as
+        state = layer.scan().files.get(f"{key}.md")  # list says it (path and reason), never "deleted"
+        if state is not None and state.error is not None:
+            path = layer.path / f"{key}.md"
+            raise NotFound(f'memory "{key}" of the {layer.scope} layer is not read: ' + (
+                unsettled(path) if state.error == CONFLICT else f"its file is not a readable memory: {path}: "
+                f"{state.error}"))
     gone = explain and deleted(readable, key)
     if gone:  # each interface names its own way to the versions (NotFound.deleted)
         raise NotFound(gone, deleted=key)

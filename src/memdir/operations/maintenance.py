@@ -28,7 +28,7 @@ from ..files.layout import (
 from ..files.fsio import unwritable, writable_hint
 from ..files.repository import held_memories
 from ..files.memfile import text_digest
-from ..files.scan import Entry, Malformed, Scan, count_files
+from ..files.scan import FALLBACK_NOTE, NO_FRONTMATTER_NOTE, Malformed, Scan, count_files
 from ..files.trust import untrusted_note
 from ..gateway.changes import finish_interrupted
 from ..gateway.duplicates import duplicate_groups
@@ -206,9 +206,9 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
 
     Every file is stat'ed (a hand edit is taken up and counted) but only files changed since the
     layer recorded them are parsed: the counts and copies come from what each layer keeps per memory
-    (:meth:`memdir.layer.layer.Layer.facts_now`). With ``full`` (``doctor``) every file is parsed, and
-    the files read leniently are listed (``fallback_parsed``, ``no_frontmatter``, ``notes``: empty
-    without it)."""
+    (:meth:`memdir.layer.layer.Layer.facts_now`); so do the files read leniently (``fallback_parsed``,
+    ``no_frontmatter``, ``notes``: what the layer recorded of how each file was read). With ``full``
+    (``doctor``) every file is parsed."""
     now = now_utc()
     stale = session.settings.stale_after_days
     layers, everything = [], []
@@ -221,7 +221,7 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
             continue
         everything += [(layer.scope, name, facts.status, digest) for name, facts, digest in records]
         records = [facts for _, facts, _ in records]
-        leniently = list(scan.entries.values()) if full else []
+        leniently = _lenient(layer, scan)
         try:
             stones = len(layer.tombstones())
             unread = [Malformed(path, why) for path, why in unreadable_tombstones(layer.tombstone_file)]
@@ -232,11 +232,11 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
             visible=sum(1 for r in records if is_visible(r, now, stale)),
             candidates=sum(1 for r in records if r.status == "candidate")
             + (len(teamops.pending(session)) if layer.scope == "team" else 0),  # the team's wait in the home
+            superseded=sum(1 for r in records if r.status == "superseded"),
             tombstones=stones, malformed=(*scan.malformed, *unread),
-            fallback_parsed=tuple(str(e.path) for e in leniently if e.fallback),
-            no_frontmatter=tuple(str(e.path) for e in leniently if e.no_frontmatter),
-            notes=tuple(FileNote(str(e.path), note) for e in sorted(leniently, key=lambda e: e.path)
-                        for note in _notes(e))))
+            fallback_parsed=tuple(path for path, notes in leniently if FALLBACK_NOTE in notes),
+            no_frontmatter=tuple(path for path, notes in leniently if NO_FRONTMATTER_NOTE in notes),
+            notes=tuple(FileNote(path, note) for path, notes in leniently for note in notes)))
     try:
         block, shown = session_layout(session)
     except StoreError:
@@ -273,14 +273,18 @@ def _memories(layer, full: bool) -> tuple[Scan, list[tuple[str, object, str]]]:
     return scan, sorted(rows, key=lambda row: row[0])
 
 
-def _notes(entry: Entry) -> list[str]:
-    """How ``entry``'s file was read leniently, one note per leniency."""
-    notes = []
-    if entry.fallback:
-        notes.append("read with the line fallback (frontmatter is not valid YAML)")
-    if entry.no_frontmatter:
-        notes.append("no frontmatter (listed under its file name)")
-    return notes + list(entry.notes)
+def _lenient(layer, scan: Scan) -> list[tuple[str, tuple[str, ...]]]:
+    """``(path, notes)`` of each memory file of ``scan`` read leniently, by path: the notes the scan
+    keeps per file (:attr:`memdir.files.scan.FileState.notes`, recorded with the rest by the layer, so
+    no file is read again for them)."""
+    found = []
+    for filename in scan.names.values():
+        state, parsed = scan.files.get(filename), layer.files.get(filename)
+        if parsed is not None and parsed.entry is not None and (state is None or parsed.key == state.key):
+            state = parsed  # parsed in this process (doctor reads every file)
+        if state is not None and state.notes:
+            found.append((str(layer.path / filename), state.notes))
+    return sorted(found)
 
 
 def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str, ...] = ()) -> DoctorResult:

@@ -245,6 +245,9 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
     are out of the index, not out of the store). ``include_all`` adds
     candidates, superseded and expired ones. ``as_of`` shows what the journal
     held at that time; ``valid_at`` what was true in the world then.
+
+    Each layer answers from what it keeps per memory (:meth:`memdir.layer.layer.Layer.facts_now`):
+    every file is stat'ed, only files changed since the layer recorded them are parsed.
     """
     now = now_utc()
     as_of_t = time_arg(as_of, "as_of")
@@ -256,15 +259,15 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
         if as_of_t is not None:
             records = records_as_of(layer, as_of_t)
         else:
-            try:
-                scan = layer.scan()
+            try:  # what the layer keeps of each memory: only files changed since it recorded them are read
+                scan, facts = layer.facts_now()
             except StoreError as exc:  # listed as unreadable; the other layers are still listed
                 failed.append(exc)
                 malformed.append(Malformed(str(layer.path), f"layer skipped: {exc}"))
                 continue
             malformed.extend(scan.malformed)
             malformed.extend(Malformed(path, why) for path, why in unreadable_tombstones(layer.tombstone_file))
-            records = [e.record for e in scan.entries.values()]
+            records = list(facts.values())
             if layer.scope == "team" and include_all:
                 records += teamops.pending(session)  # candidates for the team, waiting in the home
         if valid_t is not None:

@@ -359,7 +359,7 @@ def verify(result: VerifyResult) -> str:
 @printable_output
 def status(result: StatusResult, *, max_malformed: int = 10) -> str:
     """Home, project, search mode, context size and each layer's counts, with
-    at most ``max_malformed`` unreadable files listed per layer."""
+    at most ``max_malformed`` unreadable files and as many files read leniently listed per layer."""
     lines = [f"home: {result.home}",
              f"project: {result.project_root or '(none — ' + str(result.project_error) + ')'}",
              f"search: {result.search}",
@@ -375,8 +375,14 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
     for layer in result.layers:
         lines.append(f"{layer.scope}: {layer.memories} memories ({layer.visible} in the index, "
                      f"{layer.in_context} in the context block, "
-                     f"{layer.candidates} candidates, {layer.tombstones} tombstones)")
+                     f"{layer.candidates} candidates, "
+                     + (f"{layer.superseded} superseded, " if layer.superseded else "")  # `memdir list --all` shows
+                     + f"{layer.tombstones} tombstones)")
         lines += ["  " + line for line in malformed_lines(layer.malformed, max_malformed)]
+        lenient = list(dict.fromkeys(note.path for note in layer.notes))  # each file once, in path order
+        lines += [f"  ~ read leniently: {cut(path, 1000)} (memdir doctor says how)" for path in lenient[:max_malformed]]
+        if len(lenient) > max_malformed:
+            lines.append(f"  ~ …and {len(lenient) - max_malformed} more files read leniently")
     return "\n".join(lines + duplicate_lines(result))
 
 

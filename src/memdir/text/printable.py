@@ -89,8 +89,8 @@ def one_line(text: str | None) -> str:
     controls and bidi controls are dropped, ends are stripped. ``None`` → ``""``."""
     if not text:
         return ""
-    if re.search(_UNSAFE, text) is None:
-        return text.strip()
+    if (text.isascii() and text.isprintable()) or re.search(_UNSAFE, text) is None:  # printable ASCII: no
+        return text.strip()  # control or break; the common case, without compiling the pattern
     text = re.sub(_ESCAPE, "", text)
     text = re.sub(_BREAKS, " ", text)
     return re.sub(_LINE_CONTROLS, "", text).strip()
@@ -108,7 +108,7 @@ def printable(text: str | None) -> str:
     and bidi controls are dropped. ``None`` → ``""``."""
     if not text:
         return ""
-    if re.search(_UNSAFE_BODY, text) is None:
+    if (text.isascii() and text.isprintable()) or re.search(_UNSAFE_BODY, text) is None:  # as one_line's
         return text
     text = re.sub(_ESCAPE, "", text)
     text = re.sub(_BODY_BREAKS, "\n", text)

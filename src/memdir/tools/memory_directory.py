@@ -226,11 +226,11 @@ def _listing(session: Session, where: Place) -> str:
     result = operations.list_memories(session, where.scope)
     lines = [f"Here're the files and directories up to 2 levels deep in {where.path}, excluding hidden items:"]
     for scope in (where.scope,) if where.scope else session.scopes():
-        entries = session.layer(scope).scan().entries
+        _, facts = session.layer(scope).facts_now()  # the body sizes the layer keeps: no file read for them
         rows = []
         for memory in (m for m in result.memories if m.scope == scope):
-            entry = entries.get(memory.name)
-            rows.append((len(entry.record.body.encode("utf-8")) if entry else 0, memory))
+            kept = facts.get(memory.name)
+            rows.append((kept.body_bytes if kept else 0, memory))
         lines.append(f"{_size(sum(size for size, _ in rows))}\t{ROOT}/{scope}/")
         lines += [f"{_size(size)}\t{ROOT}/{scope}/{memory.name}{SUFFIX}\t{memory.description}"
                   for size, memory in rows[:MAX_LIST]]

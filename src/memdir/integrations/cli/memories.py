@@ -43,7 +43,7 @@ def cmd_list(args) -> int:
     """``memdir list``: memories in index order, user layer first."""
     mem = open_memory(args)
     result = mem.list(args.scope, include_all=args.all, as_of=args.as_of, valid_at=args.valid_at)
-    emit(args, result, render.listing(result))
+    emit(args, result, None if getattr(args, "json", False) else render.listing(result))  # 10,000 lines not made to be dropped
     if not result.memories and mem.project_root is not None:
         # A moved or renamed project starts empty: say where its memories may be.
         found = [o for o in mem.orphans() if o.memories]
