@@ -72,13 +72,19 @@ def commands(project: Path, session: str = "bench") -> dict[str, tuple[list[str]
 AGE_NS = 3600 * 10**9  # how far back --aged puts every record of a layer's last sweep (an hour: a new session)
 
 
+def _metas(home: Path) -> list[Path]:
+    """The ``.memdir`` of every layer of ``home`` (user, projects, team)."""
+    return [p for p in (home / "_user" / ".memdir", *home.glob("projects/*/.memdir"), *home.glob("team/*/.memdir"))
+            if p.is_dir()]
+
+
 def age_sweeps(home: Path) -> None:
     """Put every record of when a layer of ``home`` was last swept (every file stat'ed) an hour back,
     as a session opened after an hour finds them: ``.memdir/swept``'s mtime (the context's), the
     manifest's ``swept`` (the layer's writes) and the search index's ``swept:<layer>`` (its syncs)."""
     import sqlite3
 
-    for meta in home.glob("**/.memdir"):
+    for meta in _metas(home):
         swept = meta / "swept"
         if swept.exists():
             st = swept.stat()
@@ -99,7 +105,9 @@ def settle_sweeps(home: Path, timeout: float = 120.0) -> float:
     import fcntl
 
     started = time.perf_counter()
-    for lock in home.glob("**/.memdir/sweep.lock"):
+    for lock in (meta / "sweep.lock" for meta in _metas(home)):
+        if not lock.exists():
+            continue
         fd = os.open(lock, os.O_RDWR)
         try:
             while time.perf_counter() - started < timeout:
