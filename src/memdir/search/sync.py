@@ -17,7 +17,9 @@ Keeping in step, per layer, cheapest first:
   (:func:`memdir.files.sweeps.sweep_can_wait`): always for a small layer, at
   least every interval for a large one, whichever process swept last (its
   wall time is kept in ``meta``) — an in-place hand edit of a file in a large
-  layer is seen within that interval;
+  layer is seen within that interval; past it, a hook or a CLI command hands
+  a large layer's sweep to a detached sweeper (:mod:`memdir.search.sweeper`)
+  and answers from the rows it has;
 * between those sweeps, when the stats differ after a write, the files the
   layer's journal names since the last sync (:mod:`memdir.search.follow`),
   not a scan.
