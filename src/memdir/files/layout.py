@@ -141,7 +141,7 @@ def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None, 
     Any memdir operation that scans the layer takes such edits up at once
     (:meth:`memdir.layer.layer.Layer.scan`). ``on_due()``, when given, is asked first once the
     sweep is due: True means it was handed off (:func:`memdir.files.sweeps.hand_off_if_large`: a
-    large layer, a one-shot process) and the index counts as fresh, no file stat'ed.
+    large layer, a hook or CLI command) and the index counts as fresh, no file stat'ed.
     """
     try:
         directory = os.stat(layer_dir)

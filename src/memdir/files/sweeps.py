@@ -49,7 +49,7 @@ from .layout import META_DIR, SWEEP_LOCK_FILE, memory_file_pattern, sweep_interv
 
 # A layer of more files than this skips the per-file hand-edit sweep between writes (and the
 # search index's syncs) for at most memdir.files.layout.sweep_interval() seconds, across processes,
-# and past it a one-shot process hands the sweep off (see the module docstring): one stat per file
+# and past it a hook or CLI command hands the sweep off (see the module docstring): one stat per file
 # would be the floor of a write and of a prompt. Read at call time, so a test may patch it.
 SWEEP_ALWAYS_MAX = 500
 SWEEPER = ("-m", "memdir.search.sweeper")  # the detached sweeper's command, after the interpreter

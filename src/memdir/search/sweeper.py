@@ -1,7 +1,7 @@
 """The detached sweeper of one layer: ``python -m memdir.search.sweeper --lock-fd N HOME SCOPE ROOT``.
 
-Started by a one-shot process (a hook, the CLI) that found a large layer's sweep overdue and did
-not do it on its path (the rule: :mod:`memdir.files.sweeps`). It holds the layer's sweep lock it
+Started by a hook or a CLI command (:func:`memdir.files.sweeps.hand_off`) that found a large
+layer's sweep overdue and did not do it on its path (the rule: :mod:`memdir.files.sweeps`). It holds the layer's sweep lock it
 was handed (``--lock-fd``) until it exits, and:
 
 1. sweeps the layer as a write does (:meth:`memdir.layer.layer.Layer.refresh_index` without a
@@ -10,12 +10,13 @@ was handed (``--lock-fd``) until it exits, and:
    manifest's ``swept`` recorded);
 2. records the sweep for the context block (``.memdir/swept``:
    :func:`memdir.files.layout.record_swept`);
-3. brings the search index in step with the layer's files (a forced sync: :func:`memdir.search.sync.sync_layer`,
-   which records ``swept:<layer>``), when the ``search`` extra is installed.
+3. brings the search index in step with the layer's files (a forced sync:
+   :func:`memdir.search.sync.sync_layer`, which records ``swept:<layer>``), when the ``search``
+   extra is installed.
 
 A step that fails (a busy lock past its timeout, a read-only home, no index) is said on stderr
-(the starting process sends it to ``/dev/null``) and the rest still run; the next one-shot
-process starts another sweeper after the interval. Exit 0 when every step ran, else 1.
+(the starting process sends it to ``/dev/null``) and the rest still run; the next hook or command
+starts another sweeper after the interval. Exit 0 when every step ran, else 1.
 """
 
 from __future__ import annotations
