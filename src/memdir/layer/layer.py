@@ -17,7 +17,8 @@ The manifest (:mod:`memdir.layer.manifest`) spares a fresh process that scan: wh
 directory's mtime and the journal are as the last transaction left them, its file states, journal
 heads and ``MEMORY.md`` line keys stand in for the scan, files are parsed only when asked for, and
 the file a write changes is checked itself (:meth:`Transaction.fresh`). In-place edits of the other
-files wait for the next sweep (:func:`memdir.files.sweeps.sweep_can_wait`) or the next reader's scan (:meth:`Layer.scan`).
+files wait for the next sweep (:func:`memdir.files.sweeps.sweep_can_wait`: past its interval, a
+hook or CLI command hands it to a detached sweeper) or the next reader's scan (:meth:`Layer.scan`).
 
 The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md`` without parsing
 anything: its mtime equals the layer directory's mtime after the rebuild (any file added,
@@ -198,9 +199,9 @@ class Layer(ReadsOne):
     def current_scan(self) -> Scan:
         """Which memories the layer holds, as a write of it would see them: the last scan (in a fresh
         process, the manifest's) while no file was added, removed or renamed since and a sweep may wait
-        (:func:`memdir.files.sweeps.sweep_can_wait`), else a new :meth:`scan`. Entries are parsed when asked for; a hand
-        edit in place of a large layer shows at its next sweep, as for the layer's own writes. Raises
-        :class:`StoreError`."""
+        (:func:`memdir.files.sweeps.sweep_can_wait`), else a new :meth:`scan`. Entries are parsed when
+        asked for; a hand edit in place of a large layer shows at its next sweep, as for the layer's own
+        writes. Raises :class:`StoreError`."""
         last = self._last_scan
         if last is None and self._restore() is not None:
             last = self._last_scan
