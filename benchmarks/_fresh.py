@@ -72,10 +72,66 @@ def commands(project: Path, session: str = "bench") -> dict[str, tuple[list[str]
     }
 
 
-def run(srcs: list[Path], sizes: list[int], names: list[str], repeat: int, work: Path, emit) -> None:
+AGE_NS = 3600 * 10**9  # how far back --aged puts every record of a layer's last sweep (an hour: a new session)
+
+
+def _metas(home: Path) -> list[Path]:
+    """The ``.memdir`` of every layer of ``home`` (user, projects, team)."""
+    return [p for p in (home / "_user" / ".memdir", *home.glob("projects/*/.memdir"), *home.glob("team/*/.memdir"))
+            if p.is_dir()]
+
+
+def age_sweeps(home: Path) -> None:
+    """Put every record of when a layer of ``home`` was last swept (every file stat'ed) an hour back,
+    as a session opened after an hour finds them: ``.memdir/swept``'s mtime (the context's), the
+    manifest's ``swept`` (the layer's writes) and the search index's ``swept:<layer>`` (its syncs)."""
+    import sqlite3
+
+    for meta in _metas(home):
+        swept = meta / "swept"
+        if swept.exists():
+            st = swept.stat()
+            os.utime(swept, ns=(st.st_atime_ns, time.time_ns() - AGE_NS))
+        manifest = meta / "manifest.sqlite"
+        if manifest.exists():
+            with sqlite3.connect(manifest) as conn:
+                conn.execute("UPDATE meta SET value = ? WHERE key = 'swept'", (time.time_ns() - AGE_NS,))
+    index = home / "index.sqlite"
+    if index.exists():
+        with sqlite3.connect(index) as conn:
+            conn.execute("UPDATE meta SET value = ? WHERE key LIKE 'swept:%'", (time.time_ns() - AGE_NS,))
+
+
+def settle_sweeps(home: Path, timeout: float = 120.0) -> float:
+    """Wait until no background sweep of a layer of ``home`` runs (its ``.memdir/sweep.lock`` is free:
+    a tree without one has nothing to wait for); returns the seconds waited."""
+    import fcntl
+
+    started = time.perf_counter()
+    for lock in (meta / "sweep.lock" for meta in _metas(home)):
+        if not lock.exists():
+            continue
+        fd = os.open(lock, os.O_RDWR)
+        try:
+            while time.perf_counter() - started < timeout:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    fcntl.flock(fd, fcntl.LOCK_UN)
+                    break
+                except OSError:
+                    time.sleep(0.01)
+        finally:
+            os.close(fd)
+    return time.perf_counter() - started
+
+
+def run(srcs: list[Path], sizes: list[int], names: list[str], repeat: int, work: Path, emit,
+        aged: bool = False) -> None:
     """Seed a home per (tree, size) and time ``names`` (keys of :func:`commands`) in fresh processes,
     alternating trees and commands; emit one line per figure and, per tree and command, the ratio of
-    the largest size over the smallest (and of ``context`` over ``python -c pass``)."""
+    the largest size over the smallest (and of ``context`` over ``python -c pass``). ``aged``: before
+    each timed run every record of the last sweep is an hour old (:func:`age_sweeps`), and after it
+    the run waits, untimed, for a background sweep it started (:func:`settle_sweeps`)."""
     import compileall
     import importlib.util
 
@@ -113,6 +169,8 @@ def run(srcs: list[Path], sizes: list[int], names: list[str], repeat: int, work:
                 for name in names:
                     argv, stdin = cmds[name]
                     argv = [a.replace("{name}", f"bench-note-{rep % 50:02d}").replace("{n}", str(rep)) for a in argv]
+                    if aged:
+                        age_sweeps(home)
                     started = time.perf_counter()
                     done = subprocess.run([py, *argv], input=stdin, text=True, capture_output=True,
                                           env=_env(src, home, base))
@@ -120,13 +178,19 @@ def run(srcs: list[Path], sizes: list[int], names: list[str], repeat: int, work:
                     if done.returncode != 0:
                         raise SystemExit(f"{name} failed in {src}: {done.stderr}")
                     results.setdefault((str(src), size, name), []).append(elapsed)
+                    if aged:
+                        results.setdefault((str(src), size, f"{name}:settle"), []).append(settle_sweeps(home))
         for t, src in enumerate(srcs):
             for name in names:
                 samples = sorted(results[(str(src), size, name)])
+                extra = {}
+                if aged:
+                    waits = sorted(results[(str(src), size, f"{name}:settle")])
+                    extra = {"aged": True, "background_wait_max_ms": round(waits[-1] * 1e3, 1)}
                 emit(figure=f"fresh_{name}", tree=str(src), memories=size,
                      p50_ms=round(statistics.median(samples) * 1e3, 1),
                      p95_ms=round(samples[min(len(samples) - 1, int(len(samples) * 0.95))] * 1e3, 1),
-                     runs=len(samples))
+                     runs=len(samples), **extra)
         shutil.rmtree(corpus)
     small, large = min(sizes), max(sizes)
     for src in srcs:

@@ -18,7 +18,9 @@ Figures:
                     alternately in one run (benchmarks/_fresh.py).
   write_fresh_vs_warm  per size, the fresh-process `memdir write` p50 over the warm write p50.
   parallel_writes   8 processes × 100 writes into one layer: files present, writes/s.
---fresh prints only the fresh_* figures; --quick only 1,000 memories.
+--fresh prints only the fresh_* figures; --quick only 1,000 memories; --aged: each fresh run finds
+every layer's last sweep an hour old (the first prompt of a session opened after a while), and a
+background sweep it starts is waited for, untimed, before the next run (background_wait_max_ms).
 """
 
 from __future__ import annotations
@@ -162,7 +164,8 @@ def bench_parallel(base: Path, procs: int = 8, each: int = 100) -> None:
          writes_per_s=round(procs * each / elapsed, 1), seconds=round(elapsed, 2))
 
 
-def bench_fresh(base: Path, srcs: list[Path], sizes: list[int], commands: list[str], repeat: int) -> dict:
+def bench_fresh(base: Path, srcs: list[Path], sizes: list[int], commands: list[str], repeat: int,
+                aged: bool = False) -> dict:
     """The fresh-process figures (benchmarks/_fresh.py), emitted; returns ``{(size, command): p50 ms}``
     of the first tree."""
     from _fresh import run
@@ -174,7 +177,7 @@ def bench_fresh(base: Path, srcs: list[Path], sizes: list[int], commands: list[s
             p50s[(line["memories"], line["figure"].removeprefix("fresh_"))] = line["p50_ms"]
         emit(**line)
 
-    run(srcs, sizes, commands, repeat, base, keep)
+    run(srcs, sizes, commands, repeat, base, keep, aged)
     return p50s
 
 
@@ -185,6 +188,8 @@ def main() -> None:
     parser.add_argument("--src", action="append", type=Path, help="a src/ tree to time fresh (repeatable)")
     parser.add_argument("--sizes", default="1000,10000", help="memory counts of the write figures")
     parser.add_argument("--repeat", type=int, default=15, help="runs per fresh-process command")
+    parser.add_argument("--aged", action="store_true",
+                        help="fresh runs find every layer's last sweep an hour old (a session opened after a while)")
     parser.add_argument("--commands", default="python_pass,cli_write,context",
                         help="fresh-process commands (benchmarks/_fresh.py)")
     args = parser.parse_args()
@@ -193,7 +198,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         if args.fresh:
-            bench_fresh(base / "fresh", srcs, sizes, args.commands.split(","), args.repeat)
+            bench_fresh(base / "fresh", srcs, sizes, args.commands.split(","), args.repeat, args.aged)
             return
         bench_context(base)
         warm = bench_writes(base, sizes)

@@ -29,6 +29,32 @@ def isolated_home(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(fake_home))
     yield home
     _stop_warm(home)
+    _wait_sweepers(home)
+
+
+def _wait_sweepers(home: Path) -> None:
+    """Wait (a while) for a detached sweeper a hook or CLI command of this test started
+    (memdir.files.sweeps), so none outlives the test's temp home."""
+    import fcntl
+    import time
+
+    locks = [meta / "sweep.lock" for meta in (home / "_user" / ".memdir", *home.glob("projects/*/.memdir"),
+                                              *home.glob("team/*/.memdir"))]
+    deadline = time.monotonic() + 60
+    for lock in locks:
+        try:
+            fd = os.open(lock, os.O_RDWR)
+        except OSError:
+            continue
+        try:
+            while time.monotonic() < deadline:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except OSError:
+                    time.sleep(0.05)
+        finally:
+            os.close(fd)
 
 
 def _stop_warm(home: Path) -> None:

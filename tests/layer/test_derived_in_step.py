@@ -12,12 +12,12 @@ import sqlite3
 
 import pytest
 
+from memdir.files import sweeps as sweeps_module
 from memdir import Memory
 from memdir.errors import StoreError
 from memdir.files import fsio, outline as outline_module
 from memdir.files.layout import OUTLINE_FILE
 from memdir.files.outline import read_outline, summary
-from memdir.layer import layer as layer_module
 
 
 def _outline_figures(layer_dir):
@@ -78,7 +78,7 @@ def _step(rng, home, project, live: list[str], count: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [3, 11])
 def test_writes_in_fresh_processes_leave_what_a_full_rebuild_gives(isolated_home, project, monkeypatch, seed):
-    monkeypatch.setattr(layer_module, "SWEEP_ALWAYS_MAX", 0)  # the quick path of a large layer, on a small one
+    monkeypatch.setattr(sweeps_module, "SWEEP_ALWAYS_MAX", 0)  # the quick path of a large layer, on a small one
     moved = []  # outlines moved by a write's line edits (None: made again from the whole text)
     real_stepped = getattr(outline_module, "_stepped")
     monkeypatch.setattr(outline_module, "_stepped", lambda *args: moved.append(real_stepped(*args)) or moved[-1])
@@ -101,7 +101,7 @@ def test_writes_in_fresh_processes_leave_what_a_full_rebuild_gives(isolated_home
 
 
 def test_an_outline_that_could_not_be_written_is_never_read_for_the_new_index(isolated_home, project, monkeypatch):
-    monkeypatch.setattr(layer_module, "SWEEP_ALWAYS_MAX", 0)
+    monkeypatch.setattr(sweeps_module, "SWEEP_ALWAYS_MAX", 0)
     mem = Memory.open(home=isolated_home, project=project, actor="human")
     for i in range(5):
         mem.write(f"kept-{i}", f"kept fact {i}", "project", "b")
@@ -126,7 +126,7 @@ def test_an_outline_that_could_not_be_written_is_never_read_for_the_new_index(is
 
 def test_a_manifest_lost_after_a_fresh_process_took_it_up_costs_no_false_hand_edit(isolated_home, project,
                                                                                     monkeypatch):
-    monkeypatch.setattr(layer_module, "SWEEP_ALWAYS_MAX", 0)
+    monkeypatch.setattr(sweeps_module, "SWEEP_ALWAYS_MAX", 0)
     mem = Memory.open(home=isolated_home, project=project, actor="human")
     for i in range(6):
         mem.write(f"fact-{i}", f"fact {i}", "project", "b")

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from memdir.files import sweeps as sweeps_module
 from memdir import NotFound
 from tests.conftest import run_cli
 
@@ -120,11 +121,10 @@ def test_large_layer_hand_edits_are_journaled_when_touched_or_within_the_interva
     import time as clock
 
     from memdir.files import layout as layout_module
-    from memdir.layer import layer as layer_module
 
     layer = mem.session.layer("project")
     layer.path.mkdir(parents=True)
-    for i in range(layer_module.SWEEP_ALWAYS_MAX + 20):
+    for i in range(sweeps_module.SWEEP_ALWAYS_MAX + 20):
         (layer.path / f"seed-{i:03d}.md").write_text(f"---\nname: seed-{i:03d}\ndescription: seed {i}\n---\n\nb\n")
     monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 0.5)
     mem.write("first", "first write adopts the seeds", "project", "b")

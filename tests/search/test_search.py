@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from memdir.files import sweeps as sweeps_module
 from memdir import InvalidInput, Memory
 from memdir.search.index import db_path
 from memdir.search.ranking import RESULTS_MAX_BYTES, SNIPPET_CHARS
@@ -135,7 +136,6 @@ def test_hand_edit_is_found_without_reindex(bm25):
 
 def test_the_sweep_policy_of_the_layer_is_the_search_index_s(bm25, monkeypatch):
     from memdir.files import layout as layout_module
-    from memdir.layer import layer as layer_module
 
     for name in ("notes", "more", "other"):
         bm25.write(name, f"{name} about boats", "project", "original words about kayaks")
@@ -143,7 +143,7 @@ def test_the_sweep_policy_of_the_layer_is_the_search_index_s(bm25, monkeypatch):
     old = time.time() - 60
     for settled in (layer, layer / ".memdir" / "journal.jsonl"):  # no change within the clock tick: trusted
         os.utime(settled, (old, old))
-    monkeypatch.setattr(layer_module, "SWEEP_ALWAYS_MAX", 2)  # three files: a large layer, for this test
+    monkeypatch.setattr(sweeps_module, "SWEEP_ALWAYS_MAX", 2)  # three files: a large layer, for this test
     monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 3600.0)
     assert sorted(names(bm25.search("kayaks", k=5))) == ["more", "notes", "other"]  # indexed, and swept now
     path = layer / "notes.md"

@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from memdir.files import sweeps as sweeps_module
 from memdir import Memory
 from memdir.layer.layer import Layer
 from memdir.search import index, sync
@@ -42,9 +43,8 @@ def _swept_docs(home, project) -> list[tuple]:
 def large(isolated_home, project, monkeypatch):
     """A project layer of 30 memories that the sweep policy treats as large, swept once, interval an hour."""
     from memdir.files import layout as layout_module
-    from memdir.layer import layer as layer_module
 
-    monkeypatch.setattr(layer_module, "SWEEP_ALWAYS_MAX", 5)
+    monkeypatch.setattr(sweeps_module, "SWEEP_ALWAYS_MAX", 5)
     monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 3600.0)
     mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
     for i in range(30):

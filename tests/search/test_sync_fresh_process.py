@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import time
 
+from memdir.files import sweeps as sweeps_module
 from memdir import Memory
 from memdir.layer.layer import Layer
 from memdir.search import sync
@@ -14,7 +15,6 @@ from memdir.search import sync
 
 def test_a_new_process_trusts_a_recent_sweep_and_sweeps_an_old_one(isolated_home, project, monkeypatch):
     from memdir.files import layout as layout_module
-    from memdir.layer import layer as layer_module
 
     mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
     for name in ("notes", "more", "other"):
@@ -23,7 +23,7 @@ def test_a_new_process_trusts_a_recent_sweep_and_sweeps_an_old_one(isolated_home
     old = time.time() - 60
     for settled in (layer, layer / ".memdir" / "journal.jsonl"):  # no change within the clock tick
         os.utime(settled, (old, old))
-    monkeypatch.setattr(layer_module, "SWEEP_ALWAYS_MAX", 2)  # three files: a large layer, for this test
+    monkeypatch.setattr(sweeps_module, "SWEEP_ALWAYS_MAX", 2)  # three files: a large layer, for this test
     monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 3600.0)
     assert sorted(r.name for r in mem.search("kayaks", k=5)) == ["more", "notes", "other"]  # swept now
     path = layer / "notes.md"

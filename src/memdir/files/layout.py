@@ -36,10 +36,11 @@ MANIFEST_FILE = "manifest.sqlite"
 # opened, and the next index write replaces the link itself.
 OUTLINE_FILE = "index-outline"
 SWEPT_FILE = "swept"              # its mtime: when the context last stat'ed every file (index_is_fresh)
+SWEEP_LOCK_FILE = "sweep.lock"    # held by the layer's detached sweeper; its mtime: when one last started (files.sweeps)
 META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, LAYER_FILE, TOMBSTONES_FILE,
-                OBJECTS_DIR, SWEPT_FILE)
+                OBJECTS_DIR, SWEPT_FILE, SWEEP_LOCK_FILE)
 # How long an in-place hand edit of a memory file may go unseen, across processes: the context's
-# sweep (index_is_fresh) and a large layer's (memdir.layer.layer.sweep_can_wait) wait at most this
+# sweep (index_is_fresh) and a large layer's (memdir.files.sweeps.sweep_can_wait) wait at most this
 # long. Read at call time (sweep_interval), so a test may patch it; MEMDIR_SWEEP_INTERVAL (seconds)
 # overrides it for a process and the processes it starts (the tests' fresh processes).
 SWEEP_INTERVAL = 30.0
@@ -118,7 +119,7 @@ def index_state(where) -> tuple[int, int, int, int] | None:
     return (where.st_size, where.st_mtime_ns, where.st_ino, where.st_ctime_ns)
 
 
-def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None) -> bool:
+def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None, on_due=None) -> bool:
     """True when ``MEMORY.md`` of ``layer_dir`` still equals what a rebuild
     would write: no file added, removed or renamed since the last rebuild
     (the stamp's mtime equals the directory's), ``MEMORY.md`` not edited since
@@ -138,7 +139,9 @@ def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None) 
     layer's size. An edit that lands while a memdir write of the layer is
     between its sweep and its stamp is seen by the layer's next sweep instead.
     Any memdir operation that scans the layer takes such edits up at once
-    (:meth:`memdir.layer.layer.Layer.scan`).
+    (:meth:`memdir.layer.layer.Layer.scan`). ``on_due()``, when given, is asked first once the
+    sweep is due: True means it was handed off (:func:`memdir.files.sweeps.hand_off_if_large`: a
+    large layer, a hook or CLI command) and the index counts as fresh, no file stat'ed.
     """
     try:
         directory = os.stat(layer_dir)
@@ -155,7 +158,8 @@ def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None) 
         return False
     if not stat.S_ISREG(index.st_mode) or _edited_after(index, stamp):
         return False
-    return _swept(layer_dir, os.path.join(index_dir or layer_dir, META_DIR, SWEPT_FILE), stamp.st_ctime_ns, now_ns)
+    return _swept(layer_dir, os.path.join(index_dir or layer_dir, META_DIR, SWEPT_FILE), stamp.st_ctime_ns, now_ns,
+                  on_due)
 
 
 def _edited_after(index: os.stat_result, stamp: os.stat_result) -> bool:
@@ -192,15 +196,18 @@ def keep_edited_index(index_file: Path, meta_dir: Path, data: bytes, notes: list
     return note
 
 
-def _swept(layer_dir: Path, swept: str, stamped_ns: int, now_ns: int) -> bool:
+def _swept(layer_dir: Path, swept: str, stamped_ns: int, now_ns: int, on_due=None) -> bool:
     """False when a memory file of ``layer_dir`` changed after ``stamped_ns`` (the stamp's ctime),
-    looked at only when the last sweep (``swept``'s mtime) is :func:`sweep_interval` old; True
-    otherwise, the sweep's time then recorded (when it can be: a read-only layer sweeps each time)."""
+    looked at only when the last sweep (``swept``'s mtime) is :func:`sweep_interval` old and
+    ``on_due`` (see :func:`index_is_fresh`) did not take the sweep; True otherwise, the sweep's time
+    then recorded (when it can be: a read-only layer sweeps each time)."""
     try:
         if now_ns - os.stat(swept, follow_symlinks=False).st_mtime_ns < sweep_interval() * 1e9:
             return True
     except OSError:
         pass
+    if on_due is not None and on_due():
+        return True
     is_memory = memory_file_pattern().fullmatch
     try:
         with os.scandir(layer_dir) as listing:
@@ -215,6 +222,13 @@ def _swept(layer_dir: Path, swept: str, stamped_ns: int, now_ns: int) -> bool:
                     return False
     except OSError:
         return False
+    record_swept(swept)
+    return True
+
+
+def record_swept(swept: str | os.PathLike) -> None:
+    """Record that every memory file of a layer was stat'ed now: ``swept`` (its ``.memdir/swept``)
+    made or touched (:func:`index_is_fresh`); nothing when it cannot be written."""
     try:
         fd = os.open(swept, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
@@ -223,7 +237,6 @@ def _swept(layer_dir: Path, swept: str, stamped_ns: int, now_ns: int) -> bool:
             os.close(fd)
     except OSError:
         pass
-    return True
 
 
 def read_layer_info(meta_dir: Path) -> dict | None:

@@ -17,7 +17,8 @@ The manifest (:mod:`memdir.layer.manifest`) spares a fresh process that scan: wh
 directory's mtime and the journal are as the last transaction left them, its file states, journal
 heads and ``MEMORY.md`` line keys stand in for the scan, files are parsed only when asked for, and
 the file a write changes is checked itself (:meth:`Transaction.fresh`). In-place edits of the other
-files wait for the next sweep (:func:`sweep_can_wait`) or the next reader's scan (:meth:`Layer.scan`).
+files wait for the next sweep (:func:`memdir.files.sweeps.sweep_can_wait`: past its interval, a
+hook or CLI command hands it to a detached sweeper) or the next reader's scan (:meth:`Layer.scan`).
 
 The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md`` without parsing
 anything: its mtime equals the layer directory's mtime after the rebuild (any file added,
@@ -37,10 +38,11 @@ from typing import Iterator, Mapping
 from ..errors import InvalidInput, LockTimeout, StoreError
 from ..files.fsio import atomic_write, ensure_dir, nothing_written, unlink
 from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_state, keep_edited_index,
-                            sweep_interval, symlink_refusal, write_layer_info)
+                            symlink_refusal, write_layer_info)
 from ..files.outline import read_outline, write_outline
 from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, settle
 from ..files.scan import load as load_file, scan as scan_layer
+from ..files.sweeps import sweep_can_wait
 from ..paths import layer_dirs, user_layer_dir
 from ..settings import Settings
 from ..tombstones.match import Tombstone
@@ -52,23 +54,6 @@ from .manifest import Manifest, Rows, Stamps, stat3
 from .reading import ReadsOne
 from .transaction import Transaction
 from .usage import Usage
-
-# A layer of more files than this skips the per-file hand-edit sweep between writes (and the
-# search index's syncs) for at most memdir.files.layout.sweep_interval() seconds, across processes
-# (the time of the last sweep is kept in the layer's manifest): one stat per file would be the floor
-# of a write. The file a write changes is always checked itself (Transaction.fresh). Read at call
-# time (sweep_can_wait), so a test may patch it.
-SWEEP_ALWAYS_MAX = 500
-
-
-def sweep_can_wait(files: int, elapsed: float) -> bool:
-    """Whether a layer of ``files`` memory files, last swept ``elapsed``
-    seconds ago (``inf``: never in this process), may skip its sweep for
-    in-place hand edits: only a large layer (more than
-    :data:`SWEEP_ALWAYS_MAX` files) within :func:`memdir.files.layout.sweep_interval`
-    seconds. The one policy of the layer's writes and the search index's syncs."""
-    return files > SWEEP_ALWAYS_MAX and elapsed < sweep_interval()
-
 
 # ---------------------------------------------------------------- the layer
 
@@ -214,14 +199,14 @@ class Layer(ReadsOne):
     def current_scan(self) -> Scan:
         """Which memories the layer holds, as a write of it would see them: the last scan (in a fresh
         process, the manifest's) while no file was added, removed or renamed since and a sweep may wait
-        (:func:`sweep_can_wait`), else a new :meth:`scan`. Entries are parsed when asked for; a hand
-        edit in place of a large layer shows at its next sweep, as for the layer's own writes. Raises
-        :class:`StoreError`."""
+        (:func:`memdir.files.sweeps.sweep_can_wait`), else a new :meth:`scan`. Entries are parsed when
+        asked for; a hand edit in place of a large layer shows at its next sweep, as for the layer's own
+        writes. Raises :class:`StoreError`."""
         last = self._last_scan
         if last is None and self._restore() is not None:
             last = self._last_scan
         if last is not None and last[0] is not None and sweep_can_wait(
-                len(last[1].names), time.monotonic() - self._swept_at):
+                len(last[1].names), time.monotonic() - self._swept_at, self):
             try:
                 if os.stat(self.path).st_mtime_ns == last[0]:
                     return last[1]
@@ -432,7 +417,7 @@ class Layer(ReadsOne):
 
     def _quick_scan(self) -> Scan | None:
         """The last transaction's scan, when it may stand in for a full sweep:
-        a large layer swept a moment ago (:func:`sweep_can_wait`), with no
+        a large layer swept a moment ago (:func:`memdir.files.sweeps.sweep_can_wait`), with no
         file added, removed or renamed and no event journaled by anyone else
         since. An in-place hand edit is then journaled at the next sweep
         (within the interval) — or at once when this transaction touches that
@@ -441,7 +426,7 @@ class Layer(ReadsOne):
         if last is None and self._restore() is not None:
             last = self._last_scan
         if (last is None or last[0] is None or self._synced_journal is None
-                or not sweep_can_wait(len(last[1].entries), time.monotonic() - self._swept_at)):
+                or not sweep_can_wait(len(last[1].entries), time.monotonic() - self._swept_at, self)):
             return None
         try:
             if os.stat(self.path).st_mtime_ns != last[0]:

@@ -22,7 +22,7 @@ safe to delete — holds, as of the end of the last transaction:
 :meth:`Manifest.load` answers None unless those stamps still hold, so a manifest is trusted only
 while nothing but an in-place edit of a file could have happened behind memdir's back; what
 checks such an edit is :meth:`memdir.layer.transaction.Transaction.fresh` (the file a write
-touches) and the next sweep (:func:`memdir.layer.layer.sweep_can_wait`). Never fsynced: after a crash
+touches) and the next sweep (:func:`memdir.files.sweeps.sweep_can_wait`). Never fsynced: after a crash
 the stamps no longer match and the next transaction sweeps. Every error reads as "no manifest".
 """
 

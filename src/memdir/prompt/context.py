@@ -55,6 +55,7 @@ from pathlib import Path
 
 from ..files.layout import INDEX_FILE, META_DIR, index_is_fresh, index_state, symlink_refusal
 from ..files.outline import Outline, OutlineMismatch, read_outline, summary
+from ..files.sweeps import hand_off_if_large, handing_off, meta_of
 from ..files.trust import untrusted_note
 from ..text.fence import escape_stored
 from ..text.printable import one_line
@@ -360,9 +361,13 @@ def _sections(session, untrusted: bool, warn, *, outline: bool) -> list:
         if scope == "team" and untrusted:
             continue
         try:
-            sections.append((scope, read_index(session.layer_dir(scope),
+            layer_dir, meta_dir = session.layer_dir(scope), session.meta_dir(scope)
+            # A hook or a CLI command hands a large layer's overdue sweep off (memdir.files.sweeps).
+            on_due = (lambda d=layer_dir, s=scope, m=meta_dir: hand_off_if_large(
+                d, session.home, s, session.project_root, meta_of(d, m))) if handing_off() else None
+            sections.append((scope, read_index(layer_dir,
                                                lambda _path, scope=scope: session.layer(scope).current_index(),
-                                               session.meta_dir(scope), outline=outline)))
+                                               meta_dir, outline=outline, on_due=on_due)))
         except Exception as exc:  # noqa: BLE001 — one unreadable layer never blanks the others
             (warn or _warn)(f"the {scope} layer was left out of the context: {exc}")
     return sections
@@ -374,7 +379,8 @@ def _warn(message: str) -> None:
     print(f"memdir: warning: {message}", file=sys.stderr)
 
 
-def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None, *, outline: bool = False) -> str | Outline:
+def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None, *, outline: bool = False,
+               on_due=None) -> str | Outline:
     """``MEMORY.md`` of a layer, after ``rebuild(layer_dir)`` when it is out of
     date; when the rebuild could not write the file (a full disk, a read-only
     or another user's layer), ``rebuild`` returns the index text itself. A
@@ -382,7 +388,7 @@ def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None, *, outlin
     not in the layer directory (the team layer's). ``outline``: the file's
     :class:`memdir.files.outline.Outline` instead of its text when one describes
     it as it is (:func:`render_block` takes either; the outline decodes only the
-    lines shown). Raises what ``rebuild`` raises, and
+    lines shown). ``on_due``: :func:`memdir.files.layout.index_is_fresh`'s. Raises what ``rebuild`` raises, and
     :class:`StoreError` for a layer with a symlink where memdir keeps its
     files (never followed)."""
     refusal = symlink_refusal(layer_dir, meta=False)
@@ -390,7 +396,7 @@ def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None, *, outlin
         from ..errors import StoreError
 
         raise StoreError(refusal)
-    if not index_is_fresh(layer_dir, time.time_ns(), meta_dir):
+    if not index_is_fresh(layer_dir, time.time_ns(), meta_dir, on_due):
         if not layer_dir.is_dir():
             return ""
         text = rebuild(layer_dir)

@@ -17,7 +17,7 @@ removed or renamed behind its back first journals it (``external-edit``/``extern
 
 the files to look at are those that hold or held a name the new events name — found by the
 manifest's and the index's records of names, and ``<name>.md`` — and no other. This stands in only
-where a sync could skip its sweep anyway (:func:`memdir.layer.layer.sweep_can_wait`: a large layer
+where a sync could skip its sweep anyway (:func:`memdir.files.sweeps.sweep_can_wait`: a large layer
 swept within the interval); what it cannot see — an in-place edit of another file, a file added in
 the clock tick of a write, a file that is not a memory — the next sweep finds, as before.
 """

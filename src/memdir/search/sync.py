@@ -14,10 +14,12 @@ Keeping in step, per layer, cheapest first:
   from the ``files`` table are read and parsed) when those differ,
   when the last sync was too close to the filesystem's clock tick to trust
   ("racy" mtimes, as in git), and otherwise as the layer's writes sweep
-  (:func:`memdir.layer.layer.sweep_can_wait`): always for a small layer, at
+  (:func:`memdir.files.sweeps.sweep_can_wait`): always for a small layer, at
   least every interval for a large one, whichever process swept last (its
   wall time is kept in ``meta``) — an in-place hand edit of a file in a large
-  layer is seen within that interval;
+  layer is seen within that interval; past it, a hook or a CLI command hands
+  a large layer's sweep to a detached sweeper (:mod:`memdir.search.sweeper`)
+  and answers from the rows it has;
 * between those sweeps, when the stats differ after a write, the files the
   layer's journal names since the last sync (:mod:`memdir.search.follow`),
   not a scan.
@@ -38,7 +40,8 @@ from pathlib import Path
 from ..errors import StoreError
 from ..files.layout import JOURNAL_FILE, META_DIR
 from ..files.scan import Entry
-from ..layer.layer import Layer, home_layers, sweep_can_wait
+from ..files.sweeps import sweep_can_wait
+from ..layer.layer import Layer, home_layers
 from ..layer.manifest import RACY_NS  # one rule of a stat key too fresh to trust, for the manifest and the index
 from ..session import Session
 from ..settings import Settings
@@ -109,7 +112,7 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
     """Bring the rows of one layer in step with what its scan yields; returns
     how many memories changed. ``force`` scans regardless of the cheap checks;
     ``on_read(1)`` is called for each file read (:meth:`Layer.scan`'s ``progress``).
-    While a sweep may wait (:func:`memdir.layer.layer.sweep_can_wait`), the files
+    While a sweep may wait (:func:`memdir.files.sweeps.sweep_can_wait`), the files
     the layer's journal names since the last sync stand in for the scan
     (:func:`memdir.search.follow.follow`).
 
@@ -128,7 +131,7 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
         if last is None:  # a fresh process: when the last sweep of any process was (a wall time)
             swept = conn.execute("SELECT value FROM meta WHERE key = ?", (f"swept:{key}",)).fetchone()
             last = now_mono - max(0, time.time_ns() - swept[0]) / 1e9 if swept and swept[0] else None
-        if sweep_can_wait(row[3], float("inf") if last is None else now_mono - last):
+        if sweep_can_wait(row[3], float("inf") if last is None else now_mono - last, layer):
             if tuple(row[:3]) == state and row[4]:
                 return 0
             followed = follow(conn, key, layer, row, state)
@@ -318,7 +321,7 @@ def check_rows(home: Path, layers: list[Layer]) -> str | None:
 
 def _record_sweep(conn: sqlite3.Connection, key: str) -> None:
     """Keep when layer ``key`` was last swept (a wall time in ``meta``), so a fresh process (the
-    prompt hook) applies :func:`memdir.layer.layer.sweep_can_wait` as a long-running one does.
+    prompt hook) applies :func:`memdir.files.sweeps.sweep_can_wait` as a long-running one does.
     Not kept when the index cannot be written now (the next process sweeps again)."""
     try:
         conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"swept:{key}", time.time_ns()))

@@ -404,9 +404,11 @@ def _outcome(event: str, stdin, home, client: str, *, hand_back: bool = False, *
     (:class:`StoreError`) or of this process is raised instead, for the hook's own process to try;
     the input's fault is the same anywhere and stays a line."""
     from ...errors import MemdirError, StoreError
+    from ...files.sweeps import hand_sweeps_off
 
     try:
-        return run(event, stdin=stdin, home=home, client=client, **how), None
+        with hand_sweeps_off():  # the agent waits: a large layer's overdue sweep runs detached (memdir.files.sweeps)
+            return run(event, stdin=stdin, home=home, client=client, **how), None
     except (HookSkip, MemdirError) as exc:
         if hand_back and isinstance(exc, StoreError):
             raise

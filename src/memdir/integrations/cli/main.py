@@ -252,8 +252,11 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         build_parser(settings=_settings_for_help(argv)).print_help(sys.stderr)
         return 2
+    from ...files.sweeps import hand_sweeps_off
+
     try:
-        return int(args.handler(args) or 0)
+        with hand_sweeps_off():  # someone waits for the answer: a large layer's overdue sweep runs detached
+            return int(args.handler(args) or 0)
     except UsageError as exc:
         print(f"memdir: {exc}", file=sys.stderr)
         if getattr(args, "json", False):
