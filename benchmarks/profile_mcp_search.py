@@ -50,7 +50,7 @@ def build(base: Path, notes: int, hybrid: bool) -> tuple[Path, Path, list[str]]:
     home, project = base / "home", base / "project"
     notes_made, questions = corpus(notes, 11, facts=min(50, max(1, notes // 10)))
     queries = [q for question, _ in questions for q in (question, keywords(question))]
-    queries = list(dict.fromkeys(queries + vocabulary_queries(100, 11 + notes)))  # each once, as compare_basic_memory.py
+    queries = list(dict.fromkeys(queries + vocabulary_queries(100, 11 + notes)))  # each once
     if not (base / "built").exists():
         from memdir import Memory
         from memdir.search.sync import reindex

@@ -418,7 +418,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
             if unembedded:  # the first page's basis: these had no vector then
                 cosines = {i: c for i, c in cosines.items() if i not in unembedded}
-            nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
+            nearest = heapq.nlargest(pool, cosines, key=cosines.__getitem__)  # as sorting all by -cosine, ties in order
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
                                    compounds, capitals))
