@@ -9,7 +9,7 @@ in this process, as the MCP server runs a tool call (the server's
 :class:`~memdir.integrations.mcp.server.MemoryServer` session, the tool's
 handler with its rendering): one warm-up call, then the queries of
 ``benchmarks/compare_basic_memory.py`` (each needle's question and keywords,
-100 vocabulary queries), timed one by one; prints p50/p95 as JSON. With
+100 vocabulary queries, each distinct query once), timed one by one; prints p50/p95 as JSON. With
 ``--profile N`` the top ``N`` functions of a cProfile run over the same
 queries (cumulative time) follow. With ``--stages`` the same queries run
 again with a timer around each stage of a search (syncing, FTS5, the
@@ -50,7 +50,7 @@ def build(base: Path, notes: int, hybrid: bool) -> tuple[Path, Path, list[str]]:
     home, project = base / "home", base / "project"
     notes_made, questions = corpus(notes, 11, facts=min(50, max(1, notes // 10)))
     queries = [q for question, _ in questions for q in (question, keywords(question))]
-    queries += vocabulary_queries(100, 11 + notes)
+    queries = list(dict.fromkeys(queries + vocabulary_queries(100, 11 + notes)))  # each once
     if not (base / "built").exists():
         from memdir import Memory
         from memdir.search.sync import reindex

@@ -17,8 +17,13 @@ and the overlap made a hybrid search through MCP slower (p50 145 → 161 ms
 at a load of 6–7 on 2 cores, the same 200 queries alternated between two
 servers); the query then embeds in line, as before.
 
-The last few query vectors are kept (:func:`query_vector`): a search breaks
-a tie with the vector it ranked with (:mod:`memdir.search.ties`).
+The last :data:`KEPT` query vectors are kept (:func:`query_vector`), keyed
+by the text that is embedded (:func:`memdir.search.vectors.query_text`:
+hidden characters and extra whitespace gone), so the same text is embedded
+once: a search breaks a tie with the vector it ranked with
+(:mod:`memdir.search.ties`), and a query asked again (a model repeating a
+search, a person paging) skips the embedding. Only a query repeated is
+faster: every distinct query still embeds.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ if TYPE_CHECKING:  # a fresh prompt hook imports this module and must not load c
     from concurrent.futures import Future
 
 OVERLAP = True  # embed the query in a worker thread while the lexical side runs (off: in line, same vector)
-KEPT = 8  # query vectors kept per process
+KEPT = 256  # query vectors kept per process (1.5 KB each), the least recently used dropped first
 WORKERS = 2  # searches whose queries embed at once (an MCP server, the panel's threads, the warm process)
 LOADAVG = "/proc/loadavg"  # Linux: its fourth field is "runnable now/all" scheduling entities
 
@@ -76,19 +81,23 @@ def spare_core() -> bool:
 def query_vector(query: str, pending: "Future | None" = None):
     """The query's embedding (:func:`memdir.search.vectors.query_vector`,
     shape ``(384,)`` float32): the one ``pending`` (from :func:`start`)
-    computes when given, else a kept one, else computed now; the last
-    :data:`KEPT` are kept. Raises what the embedding engine raises."""
+    computes when given, else a kept one, else computed now; the
+    :data:`KEPT` last used are kept, by :func:`memdir.search.vectors.query_text`.
+    Raises what the embedding engine raises."""
     from . import vectors
 
+    key = vectors.query_text(query)
     with _lock:
-        known = _vectors.get(query)
-    if known is not None:
-        return known
-    vector = pending.result() if pending is not None else vectors.query_vector(query)
+        known = _vectors.pop(key, None)
+        if known is not None:
+            _vectors[key] = known  # the most recently used last
+            return known
+    vector = pending.result() if pending is not None else vectors.query_vector(key)
     with _lock:
-        if query not in _vectors and len(_vectors) >= KEPT:
+        _vectors.pop(key, None)
+        while len(_vectors) >= KEPT:
             _vectors.pop(next(iter(_vectors)))
-        _vectors[query] = vector
+        _vectors[key] = vector
     return vector
 
 
@@ -104,12 +113,13 @@ def start(conn, session: Session, query: str, layers: list[str]) -> "Future | No
 
     if not OVERLAP or not query.strip() or not vectors.wanted(session.settings):
         return None
+    key = vectors.query_text(query)
     with _lock:
-        if query in _vectors:
+        if not key or key in _vectors:
             return None
     if not vectors.pending(conn, layers)[0] or not vectors.importable() or not spare_core():
         return None
-    return _executor().submit(vectors.query_vector, query)
+    return _executor().submit(vectors.query_vector, key)
 
 
 def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[str, list], embed_query: bool,
@@ -129,7 +139,7 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     embedded, total = vectors.pending(conn, layers)
     if embedded < total or vectors.passages_stale(conn):  # heads, then body passages, in the background
         embedder.schedule(session.home)
-    if not embedded:
+    if not embedded or not vectors.query_text(query):  # nothing embedded, or a query of hidden characters alone
         return {}
     clause, args = where
     if embed_query and len(args) == len(layers) + 3:  # no Filters: the cached matrix's columns decide

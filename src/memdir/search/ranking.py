@@ -257,11 +257,13 @@ def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
 
 
 def _visible(conn, ranked: list[tuple[int, float]], where: tuple[str, list]) -> list[tuple[int, float]]:
-    """``ranked`` (``(row id, bm25)`` in rank order) without the rows ``where`` hides."""
+    """``ranked`` (``(row id, bm25)`` in rank order) without the rows ``where`` hides.
+    Each row is found by its id (``NOT INDEXED``: through the layer index SQLite
+    looked each id up twice, 0.48 against 0.22 ms for 200 ids)."""
     clause, args = where
     ids = [i for i, _ in ranked]
-    shown = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE d.id IN ({','.join('?' * len(ids))})"
-                                        f" AND {clause}", (*ids, *args))}
+    shown = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d NOT INDEXED WHERE d.id IN"
+                                        f" ({','.join('?' * len(ids))}) AND {clause}", (*ids, *args))}
     return [(i, rel) for i, rel in ranked if i in shown]
 
 
@@ -416,7 +418,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
             if unembedded:  # the first page's basis: these had no vector then
                 cosines = {i: c for i, c in cosines.items() if i not in unembedded}
-            nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
+            nearest = heapq.nlargest(pool, cosines, key=cosines.__getitem__)  # as sorting all by -cosine, ties in order
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
                                    compounds, capitals))

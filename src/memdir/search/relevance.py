@@ -346,22 +346,43 @@ def _occurrences(body_tokens: list[str], weights: dict[str, float]) -> list[tupl
 
 def best_passage(body_tokens: list[str], weights: dict[str, float], width: int = PASSAGE_TOKENS) -> set[str]:
     """The query terms found in the ``width``-token window of ``body_tokens``
-    that holds the most distinct query weight (empty when none occurs).
-    Linear in the number of query-term occurrences."""
+    that holds the most distinct query weight (empty when none occurs; the
+    first such window when several tie). Linear in the number of query-term
+    occurrences: one window slides over them, counting each term in it, and
+    its weight is summed again only when a term enters or leaves it; it
+    stops at the first window holding every term the body holds (none can hold more)."""
     hits = _occurrences(body_tokens, weights)
     if not hits:
         return set()
-    positions = [i for i, _ in hits]
+    count = dict.fromkeys(weights, 0)
+    every = len({tok for _, tok in hits})
+    inside = 0  # distinct terms in the window
     best: set[str] = set()
     best_weight = -1.0
-    for start, (pos, _tok) in enumerate(hits):
-        end = bisect_left(positions, pos + width, lo=start)
-        found = {tok for _, tok in hits[start:end]}
-        weight = sum(weights[t] for t in found)
-        if weight > best_weight:
-            best, best_weight = found, weight
-        if len(found) == len(weights):
+    end, n = 0, len(hits)
+    changed = True
+    for start in range(n):
+        limit = hits[start][0] + width
+        while end < n and hits[end][0] < limit:
+            tok = hits[end][1]
+            if not count[tok]:
+                inside += 1
+                changed = True
+            count[tok] += 1
+            end += 1
+        if changed:  # the same terms as the window before weigh the same: not more
+            found = [t for t in weights if count[t]]
+            weight = sum(weights[t] for t in found)
+            if weight > best_weight:
+                best, best_weight = set(found), weight
+            changed = False
+        if inside == every:
             break
+        tok = hits[start][1]
+        count[tok] -= 1
+        if not count[tok]:
+            inside -= 1
+            changed = True
     return best
 
 

@@ -469,11 +469,26 @@ def _matrix(conn, home, layers: tuple[str, ...]):
     return data
 
 
+def query_text(query: str) -> str:
+    """What is embedded of a query: its characters that show as nothing
+    removed (a zero-width space, a soft hyphen, bidi controls:
+    :func:`memdir.text.printable.without_hidden`, the tokenizer's rule on the
+    lexical side: ``stag\u200bing`` is ``staging``), runs of whitespace as one
+    space, none at either end (the model reads a line break as a space
+    already; a trailing space was one more token), at most
+    :data:`EMBED_CHARS` characters. Two queries with the same text here have
+    the same vector (:func:`memdir.search.dense.query_vector` keys its kept
+    vectors by it). Pure."""
+    from ..text.printable import without_hidden
+
+    return " ".join(without_hidden(query).split())[:EMBED_CHARS]
+
+
 def query_vector(query: str):
-    """The query's embedding (e5's ``query:`` prefix), shape ``(384,)`` float32."""
+    """The embedding of :func:`query_text` of ``query`` (e5's ``query:`` prefix), shape ``(384,)`` float32."""
     import numpy as np
 
-    return np.asarray(embed([query[:EMBED_CHARS]], query=True), dtype=np.float32)[0]
+    return np.asarray(embed([query_text(query)], query=True), dtype=np.float32)[0]
 
 
 class Visible:
@@ -573,4 +588,4 @@ def fuse(lexical: list[int], dense: list[int], k: int = RRF_K, dense_weight: flo
 
 
 __all__ = ["EMBED_PASSAGES", "MODEL_ID", "PASSAGE_OVERLAP", "PASSAGE_WORDS", "best_passages", "embed", "embed_missing", "embed_passages", "enabled", "fuse", "importable", "installed", "memory_text",
-           "mark_passages_done", "passage_texts", "passages", "passages_stale", "pending", "query_vector", "sentence_vectors", "similarities", "unembedded", "Visible", "wanted"]
+           "mark_passages_done", "passage_texts", "passages", "passages_stale", "pending", "query_text", "query_vector", "sentence_vectors", "similarities", "unembedded", "Visible", "wanted"]

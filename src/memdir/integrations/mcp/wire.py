@@ -122,9 +122,15 @@ class GuardedStreams:
         self.stdin, self.stdout = _Lines(self), _Out(self)
 
     async def write(self, text: str) -> None:
-        async with self._lock:
-            await self._out.write(text)
-            await self._out.flush()
+        import anyio
+
+        async with self._lock:  # written and flushed in one trip to a worker thread, not two
+            await anyio.to_thread.run_sync(self._write_now, text)
+
+    def _write_now(self, text: str) -> None:
+        out = self._out.wrapped
+        out.write(text)
+        out.flush()
 
 
 class _Out:
