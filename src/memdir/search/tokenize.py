@@ -44,7 +44,7 @@ import unicodedata
 from functools import lru_cache
 
 from ..text.printable import without_hidden
-from ..text.words import FUNCTION_WORDS
+from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS
 from ..vocabulary import CJK_RANGES
 
 _WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
@@ -61,8 +61,9 @@ _CAMEL = re.compile(
 
 # Dropped from queries (never from documents) when the query has other terms:
 # they match nearly every memory, cost time and add no ranking signal. The
-# function words (memdir.text.words) with two named deltas, so the recall
-# figures (evals/recall, fitted with this list) stay what they are:
+# function words, chat words and interjections (memdir.text.words: "the",
+# "please", "um", "lol") with two named deltas, so the recall figures
+# (evals/recall, fitted with this list) stay what they are:
 # _ALSO_DROPPED, the rest of the classic English stop list (reflexive and
 # rarer pronouns, prepositions of place and time, quantifiers) and the pieces
 # the tokenizer leaves of a contraction (don't → don + t); _KEPT, function
@@ -74,9 +75,11 @@ ourselves out over own re s same some such t theirs themselves through too under
 whom won yours yourself yourselves
 """.split())
 _KEPT = frozenset("may might must shall also really".split())
-STOPWORDS = FUNCTION_WORDS - _KEPT | _ALSO_DROPPED
+STOPWORDS = FUNCTION_WORDS - _KEPT | _ALSO_DROPPED | CHAT_WORDS | INTERJECTIONS
 """The query stopwords as written (``because``, ``does``); :func:`is_stopword`
-compares a token (stemmed: ``becaus``, ``doe``) with their stems."""
+compares a token (stemmed: ``becaus``, ``doe``) with their stems. CJK grammar
+(:data:`memdir.text.words.CJK_FUNCTION_TERMS` and its two rules) is a
+stopword too."""
 
 MAX_QUERY_TERMS = 64  # longer queries (a whole prompt) keep their first distinct terms
 MAX_QUERY_CHARS = 4096
@@ -130,8 +133,42 @@ def _stopword_stems() -> frozenset[str]:
 
 def is_stopword(token: str) -> bool:
     """True when ``token`` (a term as :func:`tokens` gives it, stemmed) is one
-    of :data:`STOPWORDS` (``becaus``, ``doe``, ``the``)."""
-    return token in _stopword_stems()
+    of :data:`STOPWORDS` (``becaus``, ``doe``, ``the``, ``um``) or CJK grammar
+    (:func:`is_cjk_grammar`: ``니다``, ``ます``, ``的``)."""
+    return token in _stopword_stems() or (not token.isascii() and is_cjk_grammar(token))
+
+
+@lru_cache(maxsize=1)
+def _chat_stems() -> frozenset[str]:
+    return frozenset(stem(word) for word in CHAT_WORDS | INTERJECTIONS)
+
+
+def is_chat(token: str) -> bool:
+    """True when ``token`` (stemmed, as :func:`tokens` gives it) is a chat
+    word or an interjection (:data:`memdir.text.words.CHAT_WORDS`,
+    :data:`~memdir.text.words.INTERJECTIONS`: ``pleas``, ``um``, ``lol``):
+    a sound around a request, not a word of it."""
+    return token in _chat_stems()
+
+
+_HANGUL_FIRST, _HANGUL_LAST, _FINALS, _FINAL_B = 0xAC00, 0xD7A3, 28, 17  # syllable blocks; ㅂ is final 17
+_MASU_STEMS = frozenset("いきしちにひみりぎじびぴえけせてねへめれげぜでべぺ")
+
+
+def is_cjk_grammar(token: str) -> bool:
+    """True when ``token`` (a CJK bigram or one-character run of :func:`tokens`)
+    is grammar, not content: one of :data:`memdir.text.words.CJK_FUNCTION_TERMS`,
+    a Hangul syllable closed by ㅂ before ``니`` (``합니``, ``습니``: the
+    ending -ㅂ니다), or a hiragana of the i or e row before ``ま`` (``りま``,
+    ``しま``: a verb stem before -ます). Pure."""
+    if token in CJK_FUNCTION_TERMS:
+        return True
+    if len(token) != 2:
+        return False
+    first, second = token
+    if second == "니" and _HANGUL_FIRST <= ord(first) <= _HANGUL_LAST:
+        return (ord(first) - _HANGUL_FIRST) % _FINALS == _FINAL_B
+    return second == "ま" and first in _MASU_STEMS
 
 
 def _cjk_tokens(run: str) -> list[str]:
@@ -305,4 +342,4 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["COMPOUND_MIN", "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_stopword", "PREFIX_MIN", "prefixable", "query_terms", "available", "require", "stem", "tokens", "word_tokens"]
+__all__ = ["COMPOUND_MIN", "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "PREFIX_MIN", "prefixable", "query_terms", "available", "require", "stem", "tokens", "word_tokens"]
