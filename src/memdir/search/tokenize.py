@@ -260,6 +260,15 @@ def prefixable(term: str) -> bool:
     return len(term) >= PREFIX_MIN and term.isascii() and term.isalpha()
 
 
+def prefix_of(term: str) -> str:
+    """What a :func:`prefixable` ``term`` matches as the start of a word: the
+    term, without the ``i`` the stemmer writes for a final ``y`` when
+    :data:`PREFIX_MIN` letters are left (``expiri`` of ``expiry`` →
+    ``expir``, so ``expires`` and ``expiration`` are found; ``discoveri`` →
+    ``discover``). Other terms: themselves."""
+    return term[:-1] if len(term) > PREFIX_MIN and term.endswith("i") and prefixable(term) else term
+
+
 def fts_query(terms: list[str], phrases: dict[str, tuple[str, str]] | None = None) -> str:
     """An FTS5 MATCH expression that ORs ``terms``, each one quoted (``"` `"``
     doubled inside), so no user text is read as FTS syntax; a
@@ -267,7 +276,9 @@ def fts_query(terms: list[str], phrases: dict[str, tuple[str, str]] | None = Non
     ``phrases`` (a compound and its two words, :func:`compound_splits`)
     also as that two-word phrase (``"timeout" OR "time out"``). ``""`` for no terms."""
     def one(t: str) -> str:
-        return '"' + t.replace('"', '""') + '"' + ("*" if prefixable(t) else "")
+        if prefixable(t):
+            return '"' + prefix_of(t).replace('"', '""') + '"*'
+        return '"' + t.replace('"', '""') + '"'
 
     parts = []
     for t in terms:
@@ -342,4 +353,4 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["COMPOUND_MIN", "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "PREFIX_MIN", "prefixable", "query_terms", "available", "require", "stem", "tokens", "word_tokens"]
+__all__ = ["COMPOUND_MIN", "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "PREFIX_MIN", "prefix_of", "prefixable", "query_terms", "available", "require", "stem", "tokens", "word_tokens"]
