@@ -20,7 +20,10 @@ same terms:
   (``HTMLResponse`` → ``html response``) and between letters and digits.
 * English words are stemmed with the Snowball English stemmer (the
   ``snowballstemmer`` package): ``running`` → ``run``. The whole form of a
-  compound identifier is not stemmed.
+  compound identifier is not stemmed. A few short forms stem as their long
+  word (:data:`memdir.text.words.SHORT_FORMS`: ``prod`` is ``production``).
+* A number written with thousands separators is one number: ``5,433`` is
+  ``5433`` (``1,2,3`` stays three numbers).
 * CJK runs (Han, Japanese kana, Hangul) become overlapping character bigrams;
   a run of one character stays a single character (the usual scheme of
   CJK-aware full-text engines, e.g. Lucene's CJKBigramFilter).
@@ -44,7 +47,7 @@ import unicodedata
 from functools import lru_cache
 
 from ..text.printable import without_hidden
-from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS
+from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, SHORT_FORMS
 from ..vocabulary import CJK_RANGES
 
 _WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
@@ -119,10 +122,18 @@ def require() -> None:
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """The Snowball English stem of a case-folded ``word``; non-ASCII words unchanged."""
-    if not word.isascii() or not word.isalpha() or len(word) < 3:
+    """The Snowball English stem of a case-folded ``word``; non-ASCII words
+    unchanged. A short form of :data:`memdir.text.words.SHORT_FORMS`, or its
+    plural, stems as its long form (``prod``, ``prods`` → ``product``;
+    ``db`` → ``databas``)."""
+    if not word.isascii() or not word.isalpha():
         return word
-    return _stemmer().stemWord(word)
+    if word in SHORT_FORMS:
+        return stem(SHORT_FORMS[word])
+    if len(word) < 3:
+        return word
+    out = _stemmer().stemWord(word)
+    return stem(SHORT_FORMS[out]) if out in SHORT_FORMS else out
 
 
 @lru_cache(maxsize=1)
@@ -207,12 +218,23 @@ def _word_tokens(word: str) -> list[str]:
     return ["".join(folded), *(stem(p) for p in folded)]
 
 
+# A number written with thousands separators: 1 to 3 digits, then groups of a comma and 3 digits, not part of a
+# longer run of digits and commas (a list such as 1,2,3 or 10,20 is not one number).
+_GROUPED = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?![\d]|,\d)")
+
+
+def _ungrouped(match: re.Match) -> str:
+    return match.group(0).replace(",", "")
+
+
 def tokens(text: str) -> list[str]:
     """Search terms of ``text`` in order, duplicates kept (document frequencies
     matter to BM25). Pure; never raises for any ``str``."""
     if not text:
         return []
     text = unicodedata.normalize("NFKC", without_hidden(text))  # stag<U+200B>ing reads as staging
+    if "," in text:
+        text = _GROUPED.sub(_ungrouped, text)  # 5,433 is the number 5433
     out: list[str] = []
     for match in SEGMENT.finditer(text):
         cjk = match.group("cjk")

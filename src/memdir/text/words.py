@@ -77,4 +77,10 @@ CJK_FUNCTION_TERMS = frozenset("""
 我们 你们 他们 她们 它们 这个 那个 这些 那些 什么 怎么 为什 就是 还是 但是 因为 所以 如果 已经 的话 是的 好的 了吗 一下 一个
 """.split())
 
-__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]
+# Short forms every engineer writes for a longer word, read as that word by search (memdir.search.tokenize.stem)
+# in memories and queries alike: "prod" finds "production", "the production db" finds "prod database". Only
+# forms with one reading in a code base; a short form that is a word of its own (app, doc, spec, lib) is not here.
+SHORT_FORMS = {"prod": "production", "dev": "development", "db": "database", "env": "environment",
+               "config": "configuration", "repo": "repository"}
+
+__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "SHORT_FORMS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]
