@@ -39,15 +39,15 @@ from .fields import (
     MemoryChange,
     description_whole,
     candidate_name,
+    check_same_name,
     check_readable,
     check_valid_time,
     inherit,
-    name_taken,
     prepare,
     reason_text,
     recarried,
     sanitize,
-    sanitize_extra,
+    sanitize_extra, stored_name,
 )
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
@@ -71,7 +71,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
 
     A name written differently from the existing memory's that normalizes to the same file (``C# tips`` over
     ``C++ tips``) raises :class:`Conflict` naming the existing memory and a distinct name; the same spelling or
-    the normalized name itself updates (:func:`memdir.text.names.spelling`). A superseded memory is refused
+    the normalized name updates (:func:`memdir.gateway.fields.check_same_name`: a warning names it). A superseded memory is refused
     (:class:`Refused`, naming its successor) unless ``reactivate``: it is then active again (``reactivate``).
 
     ``rename_from``: move that memory to the free ``name`` (else :class:`Conflict`), fields not given keeping
@@ -104,6 +104,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     if old_name == name:
         raise InvalidInput("a memory cannot supersede itself")
     with layer.transaction(actor, session) as tx:
+        name = name if rename_from is not None else stored_name(tx.fresh, asked, name)  # an older memdir's file name
         existing = source = tx.fresh(name)
         if rename_from is not None:
             existing, source = None, tx.fresh(normalize_name(rename_from).name)
@@ -139,8 +140,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
                          layer.settings.limit_description, warnings,
                          written=lambda: last_written_body(layer, old.name, old.description))
         check_forgotten(tx, source, description, body, name, guard)  # told why when source's successor left it
-        if existing is not None and not same_name(asked, old.name, old.title):  # C# tips over C++ tips
-            raise Conflict(name_taken(asked, old.name, old.title, tx.scan.names))
+        if existing is not None:  # C# tips over C++ tips is refused; Café Notes for café-notes is said
+            check_same_name(asked, old, tx.scan.names, warnings)
         refuse_superseded(source, not reactivate, "write to", tx)
         reviving = old is not None and old.status == "superseded"
         edge = now_utc()  # valid-time edges keep microseconds; file times whole seconds

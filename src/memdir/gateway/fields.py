@@ -25,12 +25,12 @@ from dataclasses import fields as dataclass_fields
 from datetime import datetime
 from typing import Any
 
-from ..errors import InvalidInput, InvalidName
+from ..errors import Conflict, InvalidInput, InvalidName
 from ..files.frontmatter import MAX_FRONTMATTER_BYTES, MAX_INTEGER, oversize, split
 from ..files.memfile import TYPES, MemoryRecord, format_time, serialize
 from ..settings import Settings
 from ..text.fence import escape_fence_tags
-from ..text.names import MAX_NAME_CHARS, normalize_name, raw_name, same_name
+from ..text.names import MAX_NAME_CHARS, legacy_name, normalize_name, raw_name, same_name, spelled_name
 from ..text.printable import clean_body, clean_line
 from ..text.redact import redact, redact_value
 from ..vocabulary import CLEARABLE
@@ -570,3 +570,30 @@ def name_taken(raw: str, name: str, title: str | None, taken: Container[str]) ->
     return (f"{written!r} normalizes to {name!r}, the file of the existing memory {shown}, which is another "
             f"name: choose a distinct name such as {distinct_name(written, taken)!r} (or write {name!r} to "
             "update the existing memory)")
+
+
+def check_same_name(asked: str, old, taken: Container[str], warnings: list[str]) -> None:
+    """The one rule of a write whose name normalizes to an existing memory ``old`` (its record):
+    a name spelled otherwise (``C# tips`` over ``C++ tips``, :func:`memdir.text.names.same_name`)
+    is refused (:class:`Conflict`, :func:`name_taken`); one spelled alike but not as the memory is
+    written (``Café Notes``, ``ｃａｆｅ-ｎｏｔｅｓ`` for ``café-notes``) updates it, and ``warnings`` says
+    which memory it updated."""
+    if not same_name(asked, old.name, old.title):
+        raise Conflict(name_taken(asked, old.name, old.title, taken))
+    written, spelled = raw_name(asked), spelled_name(old.name, old.title)
+    if written not in (old.name, spelled):
+        shown = f"{spelled!r} ({old.name})" if spelled != old.name else repr(old.name)
+        warnings.append(f"{written!r} names the existing memory {shown}: it was updated")
+
+
+def stored_name(fresh, asked: str, name: str) -> str:
+    """The file name a write of ``asked`` (normalizing to ``name``) goes to: ``name``, or the hash an
+    older memdir gave ``asked`` (:func:`memdir.text.names.legacy_name`: ``ｿｰｽ`` before NFKC) when no
+    memory is called ``name`` and one spelled alike is stored under that older name (``fresh``: file
+    name → its entry or None). So a name in a compatibility form stays one memory in a store made before."""
+    legacy = legacy_name(asked)
+    if legacy is None or fresh(name) is not None:
+        return name
+    stored = fresh(legacy)
+    return legacy if stored is not None and same_name(asked, stored.record.name, stored.record.title) else name
+

@@ -22,7 +22,7 @@ from ..gateway.forgotten import Guard
 from ..layer.journal import changes_content
 from ..layer.layer import Layer
 from ..session import Session
-from ..text.names import normalize_name, same_name
+from ..text.names import legacy_name, normalize_name, same_name
 from ..tombstones.stones import unreadable_tombstones
 
 
@@ -32,10 +32,11 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
     :class:`NotFound` (with ``explain``, a deleted memory is told as deleted:
     :func:`deleted`), :class:`InvalidName`, :class:`ScopeError`."""
     key = normalize_name(name).name
+    legacy = legacy_name(name)  # a memory an older memdir stored under the hash of its NFC name
     layers = session.layers(scope)
     for layer in layers:  # the common case: one file read in the layer that holds it, no layer scanned
         try:
-            entry = layer.read_now(key)
+            entry = layer.read_now(key) or (layer.read_now(legacy) if legacy else None)
         except StoreError:
             break  # the walk below says why, and goes on to the other layers
         if entry is not None:
@@ -46,7 +47,8 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
     unreadable = other = None
     for layer in layers:
         try:
-            entry = layer.scan().entries.get(key)
+            entries = layer.scan().entries
+            entry = entries.get(key) or (entries.get(legacy) if legacy else None)
         except StoreError as exc:  # one unreadable layer never hides the others
             unreadable = exc
             continue

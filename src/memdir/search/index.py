@@ -1,24 +1,19 @@
 """The search index: ``$MEMDIR_HOME/index.sqlite``, its schema and its connections.
 
-SQLite FTS5 (standard library). It indexes exactly what the layer's own
-reader yields (:meth:`memdir.layer.layer.Layer.scan`): one ``docs`` row per
-memory (layer key, name, the file that holds it, title, description, body,
-type, status and flags) with its ``fts`` text, and the optional dense vectors
-of :mod:`memdir.search.vectors`. So search, list, read and the context block
-agree on every name and text, duplicate and malformed files included. A
-``files`` table keeps what the scan learned of each file (stat key, digest,
-name or error), so a fresh process reads only files that changed.
+SQLite FTS5 (standard library). It indexes exactly what the layer's own reader yields
+(:meth:`memdir.layer.layer.Layer.scan`): one ``docs`` row per memory (layer key, name, the file that
+holds it, title, description, body, type, status and flags) with its ``fts`` text, and the optional dense
+vectors of :mod:`memdir.search.vectors`. So search, list, read and the context block agree on every name
+and text, duplicate and malformed files included. A ``files`` table keeps what the scan learned of each
+file (stat key, digest, name or error), so a fresh process reads only files that changed.
 
-It is *derived*, and a reader answers from what exists: a damaged file is
-moved aside (:func:`set_aside`, kept as ``index.sqlite.corrupt-<time>``) and
-one of another schema deleted, both rebuilt from the files; an index that
-cannot be written (a full disk, a read-only home) is read as it is
-(:func:`open_read_only`); where there is none to read, an in-memory index
-stands in (:func:`open_in_memory`). A valid page whose text changed is
-seen by each row's checksum (:mod:`memdir.search.integrity`). A rebuild is made beside the old file
-and replaces it only when complete (:func:`rebuild`). WAL mode, a busy
-timeout, one connection per thread. Keeping it in step with the files is
-:mod:`memdir.search.sync`.
+It is *derived*, and a reader answers from what exists: a damaged file is moved aside (:func:`set_aside`,
+kept as ``index.sqlite.corrupt-<time>``) and one of another schema deleted, both rebuilt from the files;
+an index that cannot be written (a full disk, a read-only home) is read as it is (:func:`open_read_only`);
+where there is none to read, an in-memory index stands in (:func:`open_in_memory`). A valid page whose
+text changed is seen by each row's checksum (:mod:`memdir.search.integrity`). A rebuild is made beside
+the old file and replaces it only when complete (:func:`rebuild`). WAL mode, a busy timeout, one
+connection per thread. Keeping it in step with the files is :mod:`memdir.search.sync`.
 """
 
 from __future__ import annotations
@@ -37,8 +32,8 @@ from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
 from . import integrity
 
 INDEX_DB = "index.sqlite"
-SCHEMA_VERSION = 5  # 2: rows per memory (the layer's scan), files table; 3: origin column; 4: accents folded;
-# 5: each docs row's checksum (memdir.search.integrity), added to an index of 4 in place (_add_checksums)
+SCHEMA_VERSION = 6  # 2: rows per memory (the layer's scan), files table; 3: origin column; 4: accents folded; 5: each
+# docs row's checksum (memdir.search.integrity); 6: short forms, grouped numbers (memdir.search.tokenize). 4, 5: _upgrade
 FIELDS = ("name", "title", "description", "body")
 
 
@@ -102,20 +97,25 @@ def write_transaction(conn: sqlite3.Connection):
         raise
 
 
-def _add_checksums(conn: sqlite3.Connection) -> None:
-    """Bring an index of schema 4 to 5: a checksum for each ``docs`` row
-    (:func:`memdir.search.integrity.checksum`), so its vectors are kept
-    rather than embedded again. One write transaction; a process that finds
-    it done already does nothing."""
+def _upgrade(conn: sqlite3.Connection) -> None:
+    """Bring an index of schema 4 or 5 to 6 in place, its vectors kept: from 4 each ``docs`` row's checksum
+    (:func:`memdir.search.integrity.checksum`); from 4 and 5 the ``fts`` rows tokenized again from ``docs``
+    (:func:`memdir.search.tokenize.document_text`). One write transaction; done already: nothing."""
+    from .tokenize import document_text
     if conn.in_transaction:
         conn.rollback()
     with write_transaction(conn):
-        if conn.execute("PRAGMA user_version").fetchone()[0] == 4:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == 4:
             conn.execute("ALTER TABLE docs ADD COLUMN checksum INTEGER")
             conn.execute(FILES_OF_NAMES)
             rows = conn.execute(f"SELECT id, {', '.join(integrity.COLUMNS)} FROM docs").fetchall()
             conn.executemany("UPDATE docs SET checksum = ? WHERE id = ?",
                              [(integrity.checksum(row[1:]), row[0]) for row in rows])
+        if version in (4, 5):
+            rows = conn.execute("SELECT id, name, coalesce(title, ''), description, body FROM docs").fetchall()
+            conn.executemany(f"UPDATE fts SET {', '.join(f'{f} = ?' for f in FIELDS)} WHERE rowid = ?",
+                             [(*(document_text(text or "") for text in row[1:]), row[0]) for row in rows])
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -176,8 +176,8 @@ def connect(home: Path) -> sqlite3.Connection:
                 while_busy(lambda: conn.execute("PRAGMA journal_mode = WAL"))
             conn.execute("PRAGMA synchronous = NORMAL")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version == 4:  # its rows and vectors stand: only their checksums are added
-                while_busy(lambda: _add_checksums(conn))
+            if version in (4, 5):  # its rows and vectors stand: checksums and terms are brought up to date
+                while_busy(lambda: _upgrade(conn))
                 version = SCHEMA_VERSION
             if version not in (0, SCHEMA_VERSION):
                 raise StaleSchema(f"index schema {version}, expected {SCHEMA_VERSION}")

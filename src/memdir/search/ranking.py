@@ -40,7 +40,7 @@ from .index import layer_key
 from .near import rows as near_rows
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals
-from .tokenize import MAX_QUERY_CHARS, acronyms, fts_query, is_stopword, query_terms, tokens, word_tokens
+from .tokenize import MAX_QUERY_CHARS, acronyms, fts_query, is_chat, is_stopword, query_terms, tokens, word_tokens
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
 
@@ -217,8 +217,10 @@ def _keywords(query: str, terms: list[str], spelled: frozenset[str] = frozenset(
     stopwords at most a third of its words (``user by id``), or nothing but
     stopwords (``NOT``: then they are what is searched); or nothing but function words
     around the acronyms it writes in capitals (``spelled``, :func:`~memdir.search.tokenize.acronyms`:
-    ``is IT down?`` asks about IT, as ``IT`` alone does)."""
-    words = tokens(query)
+    ``is IT down?`` asks about IT, as ``IT`` alone does). Chat words and interjections
+    (:func:`~memdir.search.tokenize.is_chat`: ``um``, ``lol``) are not words of it: ``hmm structlog``
+    reads as ``structlog``."""
+    words = [w for w in tokens(query) if not is_chat(w)]
     if spelled and words and all(is_stopword(w) for w in words):
         return True
     if not terms or not words or relevance.soft_terms(terms):

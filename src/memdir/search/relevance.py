@@ -214,15 +214,17 @@ class Prefixes:
     vocabulary, so most words are looked up once per query, not once per note."""
 
     def __init__(self, weights: dict[str, float], compounds: dict[str, tuple[str, str]] | None = None):
-        from .tokenize import PREFIX_MIN, prefixable
+        from .tokenize import PREFIX_MIN, prefix_of, prefixable
 
         self._pairs = {pair: term for term, pair in (compounds or {}).items()}
         self._firsts = {first for first, _ in self._pairs}
         self._weights = weights
         self._heads: dict[str, list[str]] = {}
+        self._starts = {}
         for term in weights:
             if prefixable(term):
                 self._heads.setdefault(term[:PREFIX_MIN], []).append(term)
+                self._starts[term] = prefix_of(term)  # expiri (expiry) begins expir-es
         self._cut = PREFIX_MIN
         self._seen: dict[str, str] = {}
         self.weights = weights
@@ -232,13 +234,17 @@ class Prefixes:
         """The query's terms that also stand for the longer words they begin."""
         return [term for terms in self._heads.values() for term in terms]
 
+    def start(self, term: str) -> str:
+        """What the prefixed ``term`` matches as the start of a word (:func:`~memdir.search.tokenize.prefix_of`)."""
+        return self._starts.get(term, term)
+
     def term(self, tok: str) -> str:
         """What one token reads as: the prefixable term it begins, else itself."""
         return self._seen.get(tok) or self._term(tok)
 
     def _term(self, tok: str) -> str:
         found = None if tok in self._weights else self._heads.get(tok[:self._cut])
-        out = next((term for term in found if tok.startswith(term)), tok) if found else tok
+        out = next((term for term in found if tok.startswith(self._starts[term])), tok) if found else tok
         self._seen[tok] = out
         return out
 
@@ -291,7 +297,7 @@ def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
     found = []  # (offset of the space before the word, term)
     for term in weights:
         whole = term not in prefixed
-        needle = f" {term} " if whole else f" {term}"
+        needle = f" {term} " if whole else f" {prefixes.start(term)}"
         at = padded.find(needle)
         while at >= 0:
             end = at + len(needle) - 1 if whole else padded.find(" ", at + 1)

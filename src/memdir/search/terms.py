@@ -12,7 +12,7 @@ read from the ``docs`` table's text as written.
 
 from __future__ import annotations
 
-from .tokenize import compound_splits, is_compound, is_stopword, prefixable, writes_in_capitals
+from .tokenize import compound_splits, is_compound, is_stopword, prefix_of, prefixable, writes_in_capitals
 
 
 def discriminating(terms: list[str], total: int, counts: dict[str, int]) -> list[str]:
@@ -68,7 +68,7 @@ def add_phrase_freq(conn, compounds: dict[str, tuple[str, str]], counts: dict[st
 
 def doc_freq(conn, terms: list[str], total: int) -> dict[str, int]:
     """Memories holding each term; a :func:`~memdir.search.tokenize.prefixable`
-    term counts the memories of every word it begins (summed, at most
+    term counts the memories of every word it begins (:func:`~memdir.search.tokenize.prefix_of`) (summed, at most
     ``total``, the memories indexed)."""
     if not terms:
         return {}
@@ -77,8 +77,9 @@ def doc_freq(conn, terms: list[str], total: int) -> dict[str, int]:
     longer = [t for t in terms if prefixable(t)]
     if longer:
         for term in longer:
+            start = prefix_of(term)
             row = conn.execute("SELECT sum(doc) FROM fts_terms WHERE term >= ? AND term < ?",
-                               (term, term + "\uffff")).fetchone()
+                               (start, start + "\uffff")).fetchone()
             out[term] = min(total, row[0] or 0)
     return out
 

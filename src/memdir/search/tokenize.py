@@ -20,7 +20,10 @@ same terms:
   (``HTMLResponse`` → ``html response``) and between letters and digits.
 * English words are stemmed with the Snowball English stemmer (the
   ``snowballstemmer`` package): ``running`` → ``run``. The whole form of a
-  compound identifier is not stemmed.
+  compound identifier is not stemmed. A few short forms stem as their long
+  word (:data:`memdir.text.words.SHORT_FORMS`: ``prod`` is ``production``).
+* A number written with thousands separators is one number: ``5,433`` is
+  ``5433`` (``1,2,3`` stays three numbers).
 * CJK runs (Han, Japanese kana, Hangul) become overlapping character bigrams;
   a run of one character stays a single character (the usual scheme of
   CJK-aware full-text engines, e.g. Lucene's CJKBigramFilter).
@@ -44,7 +47,7 @@ import unicodedata
 from functools import lru_cache
 
 from ..text.printable import without_hidden
-from ..text.words import FUNCTION_WORDS
+from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, SHORT_FORMS
 from ..vocabulary import CJK_RANGES
 
 _WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
@@ -61,8 +64,9 @@ _CAMEL = re.compile(
 
 # Dropped from queries (never from documents) when the query has other terms:
 # they match nearly every memory, cost time and add no ranking signal. The
-# function words (memdir.text.words) with two named deltas, so the recall
-# figures (evals/recall, fitted with this list) stay what they are:
+# function words, chat words and interjections (memdir.text.words: "the",
+# "please", "um", "lol") with two named deltas, so the recall figures
+# (evals/recall, fitted with this list) stay what they are:
 # _ALSO_DROPPED, the rest of the classic English stop list (reflexive and
 # rarer pronouns, prepositions of place and time, quantifiers) and the pieces
 # the tokenizer leaves of a contraction (don't → don + t); _KEPT, function
@@ -74,9 +78,11 @@ ourselves out over own re s same some such t theirs themselves through too under
 whom won yours yourself yourselves
 """.split())
 _KEPT = frozenset("may might must shall also really".split())
-STOPWORDS = FUNCTION_WORDS - _KEPT | _ALSO_DROPPED
+STOPWORDS = FUNCTION_WORDS - _KEPT | _ALSO_DROPPED | CHAT_WORDS | INTERJECTIONS
 """The query stopwords as written (``because``, ``does``); :func:`is_stopword`
-compares a token (stemmed: ``becaus``, ``doe``) with their stems."""
+compares a token (stemmed: ``becaus``, ``doe``) with their stems. CJK grammar
+(:data:`memdir.text.words.CJK_FUNCTION_TERMS` and its two rules) is a
+stopword too."""
 
 MAX_QUERY_TERMS = 64  # longer queries (a whole prompt) keep their first distinct terms
 MAX_QUERY_CHARS = 4096
@@ -116,10 +122,18 @@ def require() -> None:
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """The Snowball English stem of a case-folded ``word``; non-ASCII words unchanged."""
-    if not word.isascii() or not word.isalpha() or len(word) < 3:
+    """The Snowball English stem of a case-folded ``word``; non-ASCII words
+    unchanged. A short form of :data:`memdir.text.words.SHORT_FORMS`, or its
+    plural, stems as its long form (``prod``, ``prods`` → ``product``;
+    ``db`` → ``databas``)."""
+    if not word.isascii() or not word.isalpha():
         return word
-    return _stemmer().stemWord(word)
+    if word in SHORT_FORMS:
+        return stem(SHORT_FORMS[word])
+    if len(word) < 3:
+        return word
+    out = _stemmer().stemWord(word)
+    return stem(SHORT_FORMS[out]) if out in SHORT_FORMS else out
 
 
 @lru_cache(maxsize=1)
@@ -130,8 +144,42 @@ def _stopword_stems() -> frozenset[str]:
 
 def is_stopword(token: str) -> bool:
     """True when ``token`` (a term as :func:`tokens` gives it, stemmed) is one
-    of :data:`STOPWORDS` (``becaus``, ``doe``, ``the``)."""
-    return token in _stopword_stems()
+    of :data:`STOPWORDS` (``becaus``, ``doe``, ``the``, ``um``) or CJK grammar
+    (:func:`is_cjk_grammar`: ``니다``, ``ます``, ``的``)."""
+    return token in _stopword_stems() or (not token.isascii() and is_cjk_grammar(token))
+
+
+@lru_cache(maxsize=1)
+def _chat_stems() -> frozenset[str]:
+    return frozenset(stem(word) for word in CHAT_WORDS | INTERJECTIONS)
+
+
+def is_chat(token: str) -> bool:
+    """True when ``token`` (stemmed, as :func:`tokens` gives it) is a chat
+    word or an interjection (:data:`memdir.text.words.CHAT_WORDS`,
+    :data:`~memdir.text.words.INTERJECTIONS`: ``pleas``, ``um``, ``lol``):
+    a sound around a request, not a word of it."""
+    return token in _chat_stems()
+
+
+_HANGUL_FIRST, _HANGUL_LAST, _FINALS, _FINAL_B = 0xAC00, 0xD7A3, 28, 17  # syllable blocks; ㅂ is final 17
+_MASU_STEMS = frozenset("いきしちにひみりぎじびぴえけせてねへめれげぜでべぺ")
+
+
+def is_cjk_grammar(token: str) -> bool:
+    """True when ``token`` (a CJK bigram or one-character run of :func:`tokens`)
+    is grammar, not content: one of :data:`memdir.text.words.CJK_FUNCTION_TERMS`,
+    a Hangul syllable closed by ㅂ before ``니`` (``합니``, ``습니``: the
+    ending -ㅂ니다), or a hiragana of the i or e row before ``ま`` (``りま``,
+    ``しま``: a verb stem before -ます). Pure."""
+    if token in CJK_FUNCTION_TERMS:
+        return True
+    if len(token) != 2:
+        return False
+    first, second = token
+    if second == "니" and _HANGUL_FIRST <= ord(first) <= _HANGUL_LAST:
+        return (ord(first) - _HANGUL_FIRST) % _FINALS == _FINAL_B
+    return second == "ま" and first in _MASU_STEMS
 
 
 def _cjk_tokens(run: str) -> list[str]:
@@ -170,12 +218,23 @@ def _word_tokens(word: str) -> list[str]:
     return ["".join(folded), *(stem(p) for p in folded)]
 
 
+# A number written with thousands separators: 1 to 3 digits, then groups of a comma and 3 digits, not part of a
+# longer run of digits and commas (a list such as 1,2,3 or 10,20 is not one number).
+_GROUPED = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?![\d]|,\d)")
+
+
+def _ungrouped(match: re.Match) -> str:
+    return match.group(0).replace(",", "")
+
+
 def tokens(text: str) -> list[str]:
     """Search terms of ``text`` in order, duplicates kept (document frequencies
     matter to BM25). Pure; never raises for any ``str``."""
     if not text:
         return []
     text = unicodedata.normalize("NFKC", without_hidden(text))  # stag<U+200B>ing reads as staging
+    if "," in text:
+        text = _GROUPED.sub(_ungrouped, text)  # 5,433 is the number 5433
     out: list[str] = []
     for match in SEGMENT.finditer(text):
         cjk = match.group("cjk")
@@ -223,6 +282,15 @@ def prefixable(term: str) -> bool:
     return len(term) >= PREFIX_MIN and term.isascii() and term.isalpha()
 
 
+def prefix_of(term: str) -> str:
+    """What a :func:`prefixable` ``term`` matches as the start of a word: the
+    term, without the ``i`` the stemmer writes for a final ``y`` when
+    :data:`PREFIX_MIN` letters are left (``expiri`` of ``expiry`` →
+    ``expir``, so ``expires`` and ``expiration`` are found; ``discoveri`` →
+    ``discover``). Other terms: themselves."""
+    return term[:-1] if len(term) > PREFIX_MIN and term.endswith("i") and prefixable(term) else term
+
+
 def fts_query(terms: list[str], phrases: dict[str, tuple[str, str]] | None = None) -> str:
     """An FTS5 MATCH expression that ORs ``terms``, each one quoted (``"` `"``
     doubled inside), so no user text is read as FTS syntax; a
@@ -230,7 +298,9 @@ def fts_query(terms: list[str], phrases: dict[str, tuple[str, str]] | None = Non
     ``phrases`` (a compound and its two words, :func:`compound_splits`)
     also as that two-word phrase (``"timeout" OR "time out"``). ``""`` for no terms."""
     def one(t: str) -> str:
-        return '"' + t.replace('"', '""') + '"' + ("*" if prefixable(t) else "")
+        if prefixable(t):
+            return '"' + prefix_of(t).replace('"', '""') + '"*'
+        return '"' + t.replace('"', '""') + '"'
 
     parts = []
     for t in terms:
@@ -305,4 +375,4 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["COMPOUND_MIN", "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_stopword", "PREFIX_MIN", "prefixable", "query_terms", "available", "require", "stem", "tokens", "word_tokens"]
+__all__ = ["COMPOUND_MIN", "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "PREFIX_MIN", "prefix_of", "prefixable", "query_terms", "available", "require", "stem", "tokens", "word_tokens"]

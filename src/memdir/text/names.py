@@ -8,8 +8,12 @@ Rules (seed-behaviour §A3, with DESIGN §3's fixes):
   ``-`` at both ends, cut to 64 characters, strip a ``-`` the cut exposed (the
   seed threw there);
 * a name with no ASCII letter or digit (``中文记忆``) gets a stable slug
-  ``m-<10 hex of SHA-256 of the trimmed original>`` and the original is kept as
-  the memory's ``title``;
+  ``m-<10 hex of SHA-256 of the trimmed original in NFKC>`` and the original
+  is kept as the memory's ``title``: NFKC, so a name in a compatibility form
+  (half-width ``ｿｰｽ``, ``ｶﾞｲﾄﾞ``; an ideographic space) is the memory of
+  its usual form (``ソース``, ``ガイド``). Before issue 28 the hash was of the
+  NFC text; a memory stored so is still found by its name
+  (:func:`legacy_name`, which the lookup and the write gateway try next);
 * a trailing ``.md`` in any case names the same memory (``my-rules.md`` is
   ``my-rules``: the index links file names and models call them so);
 * ``memory`` (collides with ``MEMORY.md`` on case-insensitive file systems) and
@@ -84,7 +88,7 @@ def normalize_name(raw: str) -> NormalizedName:
     title = None
     if not slug:
         # Nothing ASCII survives (an all-CJK name): derive a stable slug, keep the words.
-        slug = "m-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+        slug = _hashed(unicodedata.normalize("NFKC", text))
         title = text
     if slug in RESERVED:
         raise InvalidName(
@@ -93,6 +97,23 @@ def normalize_name(raw: str) -> NormalizedName:
         )
     assert _VALID.match(slug), slug
     return NormalizedName(slug, title)
+
+
+def _hashed(text: str) -> str:
+    return "m-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+
+
+def legacy_name(raw: str) -> str | None:
+    """The file name an older memdir gave ``raw`` when it differs from
+    :func:`normalize_name`'s: the hash slug of the NFC text of a name whose
+    NFKC form differs (``ｿｰｽ``, hashed as written before issue 28). None
+    for every other name (an ASCII slug, a hash of a name NFKC leaves as
+    it is). Raises :class:`InvalidName` as :func:`normalize_name` does."""
+    normalized = normalize_name(raw)
+    if normalized.title is None:
+        return None
+    old = _hashed(normalized.title)
+    return old if old != normalized.name else None
 
 
 def raw_name(raw: str) -> str:

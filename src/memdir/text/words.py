@@ -12,9 +12,11 @@ or counts beyond it and why.
 
 Words are lower-case ASCII as the matchers' tokenizers give them; none of
 those tokenizers keeps an apostrophe, so a contraction is two words (``don't``
-→ ``don`` + ``t``). English only: CJK text is compared by its characters or
-bigrams, and no matcher drops a CJK function character; the Chinese words
-are in :data:`NEGATIONS`.
+→ ``don`` + ``t``). The English lists are English only: CJK text is compared
+by its characters or bigrams; the Chinese words are in :data:`NEGATIONS`, and
+the grammar of Korean, Japanese and Chinese, as the search tokenizer's bigrams
+show it, is :data:`CJK_FUNCTION_TERMS` (search drops them from a query as it
+drops ``the``: :mod:`memdir.search.tokenize`).
 
 This module is on the hooks' hot path (:mod:`memdir.prompt.pending` imports
 it at every session start): frozenset literals only, nothing compiled.
@@ -50,4 +52,35 @@ wrong false incorrect untrue outdated obsolete mistaken
 # What a person says to keep a chat going, not what it is about: please (and its short forms), ok, yes.
 CHAT_WORDS = frozenset("please pls plz ok okay yes".split())
 
-__all__ = ["CHAT_WORDS", "FUNCTION_WORDS", "NEGATIONS"]
+# Interjections and chat shorthand: sounds and tags around a request ("uh", "hmm", "lol", "btw"), and "one"
+# as a pronoun ("the postgres one"). Search drops them from a query as it drops the function words
+# (issue 28: "um postgres" scored 0.22 where "postgres" scored 0.99); the other matchers keep their lists.
+INTERJECTIONS = frozenset("""
+uh uhh um umm erm er hmm hm mm ah ahh oh ooh eh hey hi hello yo ya yeah yep yup nah lol lmao haha heh
+btw fwiw imo imho tbh idk iirc afaik thx ty one
+""".split())
+
+# The grammar of CJK text as the search tokenizer's character bigrams show it (and one-character runs):
+# Korean verb endings (합니다, 했습니다, 하세요 …), Japanese auxiliaries, endings and particles (ます,
+# でした, ください, ている, は, を …) and Chinese particles and pronouns (的, 了, 吗, 我们, 什么 …). A bigram
+# of these is grammar in any sentence, so a chat reply such as "고맙습니다" or "ありがとうございます" shares
+# no content with a memory that ends its sentences the same way. Two families are rules, not listed
+# (memdir.search.tokenize.is_stopword): a Hangul syllable closed by ㅂ before 니 (합니, 입니, 됩니, 습니:
+# the formal ending -ㅂ니다/-ㅂ니까), and a hiragana of the i or e row before ま (りま, きま, しま: a verb
+# stem before -ます).
+CJK_FUNCTION_TERMS = frozenset("""
+니다 니까 겠습 었습 았습 였습 했습 셨습 됐습 했어 했다 했고 했는 세요 에요 예요 어요 아요 해요 네요 군요 십시 시오
+ます ませ せん まし した です でし しょ ょう ござ ざい くだ ださ さい てい いる てお おり って った ない なか
+かっ でき きる れる られ だっ だろ ろう
+は が を に で と も の へ や か ね よ な はい うん ええ 네 예
+的 了 吗 呢 吧 啊 么 是 在 和 也 都 就
+我们 你们 他们 她们 它们 这个 那个 这些 那些 什么 怎么 为什 就是 还是 但是 因为 所以 如果 已经 的话 是的 好的 了吗 一下 一个
+""".split())
+
+# Short forms every engineer writes for a longer word, read as that word by search (memdir.search.tokenize.stem)
+# in memories and queries alike: "prod" finds "production", "the production db" finds "prod database". Only
+# forms with one reading in a code base; a short form that is a word of its own (app, doc, spec, lib) is not here.
+SHORT_FORMS = {"prod": "production", "dev": "development", "db": "database", "env": "environment",
+               "config": "configuration", "repo": "repository"}
+
+__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "SHORT_FORMS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]

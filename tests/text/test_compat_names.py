@@ -1,0 +1,61 @@
+"""A name in a compatibility form (half-width kana, full-width Latin) is one memory, a store made before NFKC
+keeps its memories, and a write that updates a memory under another spelling says so (issue 28)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir.errors import Conflict, NotFound
+from memdir.text.names import legacy_name, normalize_name
+
+
+def test_half_width_and_full_width_kana_normalize_to_one_name():
+    assert normalize_name("ｿｰｽ").name == normalize_name("ソース").name
+    assert normalize_name("ｶﾞｲﾄﾞ").name == normalize_name("ガイド").name
+    assert normalize_name("ｿｰｽ").title == "ｿｰｽ"  # the title keeps the name as written
+    assert normalize_name("ソース").name != normalize_name("ソーズ").name  # control: another word
+    assert legacy_name("ｿｰｽ") == "m-cef79eb96c" and legacy_name("ソース") is None and legacy_name("db-port") is None
+
+
+@pytest.mark.slow
+def test_a_compatibility_form_writes_and_reads_the_same_memory(person):
+    person.write("ｿｰｽ", "a", "project", "first")
+    second = person.write("ソース", "b", "project", "second")
+    assert second.operation == "updated"
+    assert [m.name for m in person.list().memories] == [normalize_name("ソース").name]
+    person.write("ガイド", "g", "project", "the guide")
+    assert person.read("ｶﾞｲﾄﾞ").record.body == "the guide"
+    assert person.read("ｿｰｽ").record.body == "second"
+    with pytest.raises(NotFound):
+        person.read("ソーズ")  # control: a name that differs is not found
+
+
+@pytest.mark.slow
+def test_a_memory_stored_under_the_older_hash_is_found_and_updated_in_place(person):
+    person.write("ｿｰｽ", "source layout", "project", "src/ holds the code")
+    layer = person.session.layer("project").path
+    new, old = normalize_name("ｿｰｽ").name, legacy_name("ｿｰｽ")
+    text = (layer / f"{new}.md").read_text(encoding="utf-8").replace(f"name: {new}", f"name: {old}")
+    (layer / f"{new}.md").unlink()
+    (layer / f"{old}.md").write_text(text, encoding="utf-8")  # as a memdir before NFKC stored it
+    assert person.read("ｿｰｽ").record.body == "src/ holds the code"
+    assert person.read("ソース").record.body == "src/ holds the code"  # by its title's usual form too
+    written = person.write("ｿｰｽ", "source layout, revised", "project", "src/ and lib/ hold the code")
+    assert (written.name, written.operation) == (old, "updated")
+    assert [m.name for m in person.list().memories] == [old]  # one memory, nothing lost
+    assert person.read("ｿｰｽ").record.description == "source layout, revised"
+
+
+@pytest.mark.slow
+def test_a_write_under_another_spelling_names_the_memory_it_updated(person):
+    person.write("café-notes", "notes", "project", "b")
+    for spelling in ("Café Notes", "ｃａｆｅ-ｎｏｔｅｓ"):
+        result = person.write(spelling, f"notes as {spelling}", "project", "b")
+        assert (result.name, result.operation) == ("cafe-notes", "updated")
+        assert f"{spelling!r} names the existing memory 'café-notes' (cafe-notes): it was updated" in result.warnings
+    plain = person.write("cafe-notes", "notes, once more", "project", "b")
+    assert not any("names the existing memory" in w for w in plain.warnings)  # control: its own file name
+    person.write("C++ tips", "tips", "project", "b")
+    with pytest.raises(Conflict):
+        person.write("C# tips", "other tips", "project", "b")  # spelled otherwise: refused, as before
+    assert [m.name for m in person.list().memories] == ["c-tips", "cafe-notes"]
