@@ -129,7 +129,7 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     embedded, total = vectors.pending(conn, layers)
     if embedded < total or vectors.passages_stale(conn):  # heads, then body passages, in the background
         embedder.schedule(session.home)
-    if not embedded:
+    if not embedded and len(vectors.unembedded(conn, layers)) == total:  # no vector, nor one standing in
         return {}
     clause, args = where
     if embed_query and len(args) == len(layers) + 3:  # no Filters: the cached matrix's columns decide
