@@ -29,7 +29,7 @@ import heapq
 import sqlite3
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 
 from ..errors import InvalidInput
 from ..session import Session
@@ -181,11 +181,20 @@ class IndexedMemory:
 @dataclass(frozen=True)
 class Hit:
     """A scored candidate: the ``memory`` (:class:`IndexedMemory`), its ``score``
-    (calibrated relevance in [0, 1]) and its :class:`~memdir.search.relevance.Evidence`."""
+    (calibrated relevance in [0, 1], what search and recall show), its
+    :class:`~memdir.search.relevance.Evidence`, and ``rank``: what its place
+    rests on when that is not ``score`` (a memory stating the query is
+    placed by the lexical model: :func:`memdir.search.ties.lexical_first`)."""
 
     memory: IndexedMemory
     score: float
     evidence: relevance.Evidence
+    rank: float | None = None
+
+    @property
+    def order(self) -> float:
+        """What the hit is ordered by: ``rank`` when set, else ``score``."""
+        return self.score if self.rank is None else self.rank
 
     def why(self) -> dict:
         """``{"terms": [...], "cosine": float | None}`` (cosine to 3 decimals)."""
@@ -434,18 +443,33 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         if value >= min_score or (explicit and ev.shared):
             hits.append(Hit(memory, value, ev))
     from .ties import lexical_first
-    hits = lexical_first(hits) if explicit else hits  # a memory stating the query first, the cosine a tie-breaker
-    stated = sum(1 for h in hits if explicit and relevance.stated(h.evidence))
+    hits = lexical_first(hits)  # a memory stating the query first, the cosine a tie-breaker: search and recall
+    stated = sum(1 for h in hits if relevance.stated(h.evidence))
     # Scores within a hundredth tie; the sentence holding most of the query breaks it before pin and recency.
-    hits.sort(key=lambda h: (stated and not relevance.stated(h.evidence), -round(h.score, 2),
+    hits.sort(key=lambda h: (stated and not relevance.stated(h.evidence), -round(h.order, 2),
                              -round(h.evidence.near, 2), h.evidence.span or 1 << 30,
                              -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25, h.memory.name))
     if explicit and embed_query and len(hits) > 1:
         hits = _ties_broken(session, query, hits, terms, counts, total, compounds)
+    hits = [h for h in _falling(hits) if h.score >= min_score or (explicit and h.evidence.shared)]
     hits = _below_by_rank(hits, stated) if min_score < relevance.THRESHOLD else hits  # asked to rank, not to decide
     # Per hit shown, never per file: a row whose stored text is not what was written is not shown.
     unsound_ids = unsound(conn, session.home, [h.memory.id for h in hits[:shown]]) if shown else set()
     return [h for h in hits if h.memory.id not in unsound_ids], terms, scope_of
+
+
+def _falling(hits: list[Hit]) -> list[Hit]:
+    """``hits`` (in their final order) each shown at most the score of the one
+    before it: the list reads best first, and a memory's score is the same
+    number for search and recall (both rank with :func:`ranked`). Only a hit
+    placed by another measure than its score (``rank``: a memory stating the
+    query ordered lexically, :func:`memdir.search.ties.lexical_first`; one
+    after it) or a hundredth's tie broken otherwise is lowered."""
+    out, ceiling = [], 1.0
+    for hit in hits:
+        ceiling = min(ceiling, hit.score)
+        out.append(hit if hit.score == ceiling else replace(hit, score=ceiling))
+    return out
 
 
 def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str], counts: dict[str, int],
