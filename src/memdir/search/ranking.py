@@ -40,7 +40,8 @@ from .index import layer_key
 from .near import rows as near_rows
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals
-from .tokenize import MAX_QUERY_CHARS, acronyms, fts_query, is_stopword, query_terms, tokens, word_tokens
+from .tokenize import (MAX_QUERY_CHARS, acronyms, fts_query, is_stopword, query_terms, tokens, word_forms,
+                       word_tokens)
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
 
@@ -294,8 +295,11 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
 
 def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: dict[str, int], total: int,
               compounds: dict[str, tuple[str, str]] | None = None,
-              capitals: dict[int, frozenset[str]] | None = None) -> dict[int, relevance.Evidence]:
+              capitals: dict[int, frozenset[str]] | None = None,
+              forms: dict[str, set[str]] | None = None) -> dict[int, relevance.Evidence]:
     """The words' part of each memory's evidence (:func:`memdir.search.relevance.evidence`, no cosine).
+    ``forms``: the query's words by term (:func:`memdir.search.tokenize.word_forms`; a term the memory holds
+    only inside code identifiers, in another form, weighs less: :func:`memdir.search.relevance.parts_weighed`).
     A memory of ``capitals`` (row id → the query's acronyms it writes in capitals,
     :func:`memdir.search.terms.in_capitals`) is read with those acronyms as content terms, weighed by
     how many memories write them so; every other memory with the query's own terms."""
@@ -317,12 +321,14 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
 
     out = {}
     marks = ",".join("?" * len(ids))
-    for rowid, name, title, description, body in conn.execute(
-            f"SELECT rowid, name, title, description, body FROM fts WHERE rowid IN ({marks})", ids):
+    for rowid, name, title, description, body, raw in conn.execute(
+            f"SELECT f.rowid, f.name, f.title, f.description, f.body, coalesce(d.title, '') || ' ' || d.description || ' ' || coalesce(d.body, '')"
+            f" FROM fts f JOIN docs d ON d.id = f.rowid WHERE f.rowid IN ({marks})", ids):
         weights, as_terms, strong, present = reading(capitals.get(rowid, frozenset()))
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
         read = as_terms((body or "").split()) if as_terms.pairs else relevance.read_body(body or "", as_terms)
-        out[rowid] = relevance.evidence(weights, head, read, strong, keywords, None, present=present)
+        weighed = relevance.parts_weighed(weights, raw or "", forms or {})
+        out[rowid] = relevance.evidence(weighed, head, read, strong, keywords, None, present=present)
     return out
 
 
@@ -421,14 +427,15 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where))[:pool]
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             keywords = explicit or _keywords(query, terms, frozenset(spellings))
-            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals)
+            forms = word_forms(query)
+            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals, forms)
             cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
             if unembedded:  # the first page's basis: these had no vector then
                 cosines = {i: c for i, c in cosines.items() if i not in unembedded}
             nearest = sorted(cosines, key=lambda i: -cosines[i])[:pool]
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
-                                   compounds, capitals))
+                                   compounds, capitals, forms))
             found = _with_cosines(found, cosines)
         finally:
             conn.execute("COMMIT")
