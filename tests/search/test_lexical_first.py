@@ -42,9 +42,10 @@ def test_the_sentence_holding_the_question_outranks_a_head_near_it_in_meaning(is
     assert [r.name for r in found][:2] == ["load-test", "billing-redis-overview"]
     assert found[0].score >= found[1].score  # no hit below shows a higher score
     assert found[0].why["cosine"] == 0.8  # the cosine is still reported
-    # Control: recall (not an explicit search) keeps the calibrated score, where the cosine lifts the head.
-    hits, _terms, _scopes = ranking.ranked(mem.session, QUESTION, pool=50)
-    assert [h.memory.name for h in hits][:1] == ["billing-redis-overview"]
+    # Recall ranks with the same rule (issue 28 audit, item 2): the memory stating the question first there too.
+    hits, _terms, _scopes = ranking.ranked(mem.session, QUESTION, pool=50, min_score=0.0)
+    assert [h.memory.name for h in hits][:2] == ["load-test", "billing-redis-overview"]
+    assert hits[0].score >= hits[1].score
 
 
 def test_without_a_memory_stating_the_query_the_cosine_still_ranks(isolated_home, project, monkeypatch):
@@ -61,13 +62,16 @@ def _hit(name, score, held, cosine=None, near=0.0):
     return Hit(IndexedMemory(0, "layer", name, "project", None, "", "", 0, None, 0.0), score, ev)
 
 
-def test_lexical_first_scores_stated_hits_lexically_and_caps_the_rest():
+def test_lexical_first_places_stated_hits_lexically_and_caps_the_rest():
     stated = _hit("stated", 0.97, held=1.0, cosine=0.8, near=1.0)
     head_like = _hit("head-like", 0.999, held=0.6, cosine=0.95)
     out = lexical_first([head_like, stated])
     assert [h.memory.name for h in out] == ["stated", "head-like"]
-    assert out[0].score == relevance.lexical(stated.evidence)  # the cosine left out
-    assert out[1].score == out[0].score  # capped at the lowest stated score, never above it
+    assert out[0].rank == relevance.lexical(stated.evidence)  # placed with the cosine left out ...
+    assert out[0].score == 0.97  # ... and its score is the calibrated one, as recall shows it
+    assert out[1].rank == out[0].rank and out[1].score == 0.999  # placed at most the lowest stated, never above
+    # What is shown falls down the list: the hit placed after shows no more than the one before.
+    assert [h.score for h in ranking._falling(sorted(out, key=lambda h: -h.order))] == [0.97, 0.97]
     # Control: when no hit states the query, nothing changes.
     assert lexical_first([head_like, _hit("weak", 0.5, held=0.5)]) == [head_like, _hit("weak", 0.5, held=0.5)]
 

@@ -139,7 +139,8 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     embedded, total = vectors.pending(conn, layers)
     if embedded < total or vectors.passages_stale(conn):  # heads, then body passages, in the background
         embedder.schedule(session.home)
-    if not embedded or not vectors.query_text(query):  # nothing embedded, or a query of hidden characters alone
+    if (not embedded and len(vectors.unembedded(conn, layers)) == total) or not vectors.query_text(query):
+        # no vector nor one standing in, or a query of hidden characters alone
         return {}
     clause, args = where
     if embed_query and len(args) == len(layers) + 3:  # no Filters: the cached matrix's columns decide

@@ -65,9 +65,12 @@ def basis(session: Session, scope: str | None, key: str, offset: int) -> tuple[f
         if done >= total:
             _forget(conn, key)
             return None, ""
-        missing = vectors.unembedded(conn, keys)
+        missing = vectors.unembedded(conn, keys)  # a changed memory's old vector stands in: it is not missing
+        if not missing:
+            _forget(conn, key)
+            return None, ""
         _remember(conn, key, missing)
-        return frozenset(missing), (f"{total - done} of {total} memories have no vector yet and rank by words "
+        return frozenset(missing), (f"{len(missing)} of {total} memories have no vector yet and rank by words "
                                     "alone; the next pages of this query keep this basis")
     missing = _remembered(conn, key)
     if missing is None:

@@ -29,7 +29,7 @@ import heapq
 import sqlite3
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 
 from ..errors import InvalidInput
 from ..session import Session
@@ -40,7 +40,8 @@ from .index import layer_key
 from .near import rows as near_rows
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals
-from .tokenize import MAX_QUERY_CHARS, acronyms, fts_query, is_chat, is_stopword, query_terms, tokens, word_tokens
+from .tokenize import (MAX_QUERY_CHARS, acronyms, fts_query, is_chat, is_stopword, query_terms, tokens,
+                       word_forms, word_tokens)
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
 
@@ -181,11 +182,20 @@ class IndexedMemory:
 @dataclass(frozen=True)
 class Hit:
     """A scored candidate: the ``memory`` (:class:`IndexedMemory`), its ``score``
-    (calibrated relevance in [0, 1]) and its :class:`~memdir.search.relevance.Evidence`."""
+    (calibrated relevance in [0, 1], what search and recall show), its
+    :class:`~memdir.search.relevance.Evidence`, and ``rank``: what its place
+    rests on when that is not ``score`` (a memory stating the query is
+    placed by the lexical model: :func:`memdir.search.ties.lexical_first`)."""
 
     memory: IndexedMemory
     score: float
     evidence: relevance.Evidence
+    rank: float | None = None
+
+    @property
+    def order(self) -> float:
+        """What the hit is ordered by: ``rank`` when set, else ``score``."""
+        return self.score if self.rank is None else self.rank
 
     def why(self) -> dict:
         """``{"terms": [...], "cosine": float | None}`` (cosine to 3 decimals)."""
@@ -289,8 +299,11 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
 
 def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: dict[str, int], total: int,
               compounds: dict[str, tuple[str, str]] | None = None,
-              capitals: dict[int, frozenset[str]] | None = None) -> dict[int, relevance.Evidence]:
+              capitals: dict[int, frozenset[str]] | None = None,
+              forms: dict[str, set[str]] | None = None) -> dict[int, relevance.Evidence]:
     """The words' part of each memory's evidence (:func:`memdir.search.relevance.evidence`, no cosine).
+    ``forms``: the query's words by term (:func:`memdir.search.tokenize.word_forms`; a term the memory holds
+    only inside code identifiers, in another form, weighs less: :func:`memdir.search.relevance.parts_weighed`).
     A memory of ``capitals`` (row id → the query's acronyms it writes in capitals,
     :func:`memdir.search.terms.in_capitals`) is read with those acronyms as content terms, weighed by
     how many memories write them so; every other memory with the query's own terms."""
@@ -312,12 +325,14 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
 
     out = {}
     marks = ",".join("?" * len(ids))
-    for rowid, name, title, description, body in conn.execute(
-            f"SELECT rowid, name, title, description, body FROM fts WHERE rowid IN ({marks})", ids):
+    for rowid, name, title, description, body, raw in conn.execute(
+            f"SELECT f.rowid, f.name, f.title, f.description, f.body, coalesce(d.title, '') || ' ' || d.description || ' ' || coalesce(d.body, '')"
+            f" FROM fts f JOIN docs d ON d.id = f.rowid WHERE f.rowid IN ({marks})", ids):
         weights, as_terms, strong, present = reading(capitals.get(rowid, frozenset()))
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
         read = as_terms((body or "").split()) if as_terms.pairs else relevance.read_body(body or "", as_terms)
-        out[rowid] = relevance.evidence(weights, head, read, strong, keywords, None, present=present)
+        weighed = relevance.parts_weighed(weights, raw or "", forms or {})
+        out[rowid] = relevance.evidence(weighed, head, read, strong, keywords, None, present=present)
     return out
 
 
@@ -416,14 +431,15 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where))[:pool]
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             keywords = explicit or _keywords(query, terms, frozenset(spellings))
-            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals)
+            forms = word_forms(query)
+            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals, forms)
             cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
             if unembedded:  # the first page's basis: these had no vector then
                 cosines = {i: c for i, c in cosines.items() if i not in unembedded}
             nearest = heapq.nlargest(pool, cosines, key=cosines.__getitem__)  # as sorting all by -cosine, ties in order
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
-                                   compounds, capitals))
+                                   compounds, capitals, forms))
             found = _with_cosines(found, cosines)
         finally:
             conn.execute("COMMIT")
@@ -438,18 +454,33 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         if value >= min_score or (explicit and ev.shared):
             hits.append(Hit(memory, value, ev))
     from .ties import lexical_first
-    hits = lexical_first(hits) if explicit else hits  # a memory stating the query first, the cosine a tie-breaker
-    stated = sum(1 for h in hits if explicit and relevance.stated(h.evidence))
+    hits = lexical_first(hits)  # a memory stating the query first, the cosine a tie-breaker: search and recall
+    stated = sum(1 for h in hits if relevance.stated(h.evidence))
     # Scores within a hundredth tie; the sentence holding most of the query breaks it before pin and recency.
-    hits.sort(key=lambda h: (stated and not relevance.stated(h.evidence), -round(h.score, 2),
+    hits.sort(key=lambda h: (stated and not relevance.stated(h.evidence), -round(h.order, 2),
                              -round(h.evidence.near, 2), h.evidence.span or 1 << 30,
                              -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25, h.memory.name))
     if explicit and embed_query and len(hits) > 1:
         hits = _ties_broken(session, query, hits, terms, counts, total, compounds)
+    hits = [h for h in _falling(hits) if h.score >= min_score or (explicit and h.evidence.shared)]
     hits = _below_by_rank(hits, stated) if min_score < relevance.THRESHOLD else hits  # asked to rank, not to decide
     # Per hit shown, never per file: a row whose stored text is not what was written is not shown.
     unsound_ids = unsound(conn, session.home, [h.memory.id for h in hits[:shown]]) if shown else set()
     return [h for h in hits if h.memory.id not in unsound_ids], terms, scope_of
+
+
+def _falling(hits: list[Hit]) -> list[Hit]:
+    """``hits`` (in their final order) each shown at most the score of the one
+    before it: the list reads best first, and a memory's score is the same
+    number for search and recall (both rank with :func:`ranked`). Only a hit
+    placed by another measure than its score (``rank``: a memory stating the
+    query ordered lexically, :func:`memdir.search.ties.lexical_first`; one
+    after it) or a hundredth's tie broken otherwise is lowered."""
+    out, ceiling = [], 1.0
+    for hit in hits:
+        ceiling = min(ceiling, hit.score)
+        out.append(hit if hit.score == ceiling else replace(hit, score=ceiling))
+    return out
 
 
 def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str], counts: dict[str, int],

@@ -82,9 +82,15 @@ def _drop_doc(conn: sqlite3.Connection, doc_id: int) -> None:
 
 
 def _put_doc(conn: sqlite3.Connection, key: str, entry: Entry, old_id: int | None) -> None:
-    """Replace the row of one memory (``old_id``) by ``entry``'s record."""
+    """Replace the row of one memory (``old_id``) by ``entry``'s record. The
+    old row's vector stays, under the new row, as its stand-in until the
+    background embedder replaces it (:func:`memdir.search.vectors.similarities`):
+    an edit rarely turns what a memory is about, and the memory stays
+    findable by meaning meanwhile."""
     record = entry.record
+    kept = None
     if old_id is not None:
+        kept = conn.execute("SELECT digest, model, vec FROM vectors WHERE id = ?", (old_id,)).fetchone()
         _drop_doc(conn, old_id)
     values = (key, record.name, entry.path.name, entry.digest, record.type, record.origin, record.status,
               int(record.disabled), int(record.pinned), _epoch(record.valid_from), _epoch(record.valid_until),
@@ -94,6 +100,8 @@ def _put_doc(conn: sqlite3.Connection, key: str, entry: Entry, old_id: int | Non
     conn.execute(f"INSERT INTO fts (rowid, {', '.join(FIELDS)}) VALUES (?,?,?,?,?)",
                  (cur.lastrowid, document_text(record.name), document_text(record.title or ""),
                   document_text(record.description), document_text(record.body)))
+    if kept is not None:  # its old digest: not current, so still counted missing and embedded again
+        conn.execute("INSERT INTO vectors (id, digest, model, vec) VALUES (?,?,?,?)", (cur.lastrowid, *kept))
 
 
 def _known(conn: sqlite3.Connection, key: str) -> dict[str, tuple]:

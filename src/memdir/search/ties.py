@@ -57,22 +57,24 @@ _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 def lexical_first(hits: list) -> list:
     """``hits`` (:class:`memdir.search.ranking.Hit`, any order) with those
     that state the query (:func:`memdir.search.relevance.stated`) first,
-    scored by the lexical model alone (the cosine left out), and every other
-    hit scored at most the lowest of them; ``hits`` unchanged when none
-    states it. The caller sorts by score: no other hit can pass one that states it."""
+    placed (``rank``) by the lexical model alone (the cosine left out), and
+    every other hit placed at most the lowest of them; their scores are
+    left as they are; ``hits`` unchanged when none states it. The caller
+    sorts by ``Hit.order`` (no other hit can pass one that states it) and
+    shows no hit a higher score than the one before it."""
     from . import relevance
 
-    first = [replace(h, score=relevance.lexical(h.evidence)) for h in hits if relevance.stated(h.evidence)]
+    first = [replace(h, rank=relevance.lexical(h.evidence)) for h in hits if relevance.stated(h.evidence)]
     if not first:
         return hits
-    floor = min(h.score for h in first)
-    return first + [replace(h, score=min(h.score, floor)) for h in hits if not relevance.stated(h.evidence)]
+    floor = min(h.rank for h in first)
+    return first + [replace(h, rank=min(h.score, floor)) for h in hits if not relevance.stated(h.evidence)]
 
 
 def tie_key(hit) -> tuple:
     """What the lexical order of a hit (:class:`memdir.search.ranking.Hit`) rests
     on: its score to a hundredth, its sentence's share of the query, its span."""
-    return (round(hit.score, 2), round(hit.evidence.near, 2), hit.evidence.span)
+    return (round(hit.order, 2), round(hit.evidence.near, 2), hit.evidence.span)
 
 
 def tied(hits: list) -> int:

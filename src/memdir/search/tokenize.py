@@ -339,6 +339,42 @@ def _parts(word: str) -> list[str]:
     return [p for chunk in _SEPARATORS.split(word) for p in _CAMEL.split(chunk) if p]
 
 
+def identifier_parts(text: str) -> dict[str, set[str]]:
+    """The terms of ``text`` found only as parts of code identifiers — names
+    joined by underscores or written in camelCase from a lower-case start
+    (``request_id``, ``getUserId``; not ``ClickHouse``) — and never as a word of their own, each with the parts
+    as written (casefolded): ``{"request": {"request"}, "id": {"id"}}`` for
+    "each log line carries request_id", only ``id`` for "requests carry a
+    request_id". A prompt's word in another form than the part ("add
+    requests" against ``request_id``) is weaker evidence than the word
+    itself (:func:`word_forms`). Pure."""
+    whole: set[str] = set()
+    parts: dict[str, set[str]] = {}
+    for match in SEGMENT.finditer(text):
+        word = match.group("word")
+        if not word:
+            continue
+        pieces = _parts(word)
+        if len(pieces) > 1 and ("_" in word or (word[:1].islower() and not word.islower())):
+            for piece in pieces:
+                folded = fold_accents(piece.casefold())
+                parts.setdefault(stem(folded), set()).add(folded)
+        else:
+            whole.update(stem(fold_accents(p.casefold())) for p in pieces)
+    return {t: forms for t, forms in parts.items() if t not in whole}
+
+
+def word_forms(text: str) -> dict[str, set[str]]:
+    """Each term of the words of ``text`` (not CJK) with the forms that give it,
+    casefolded: ``{"request": {"requests"}}`` for "add requests". Pure."""
+    out: dict[str, set[str]] = {}
+    for match in SEGMENT.finditer(text):
+        for piece in _parts(match.group("word") or ""):
+            folded = fold_accents(piece.casefold())
+            out.setdefault(stem(folded), set()).add(folded)
+    return out
+
+
 def acronyms(query: str) -> dict[str, str]:
     """``{term: spelling}`` of the function words ``query`` writes in capitals
     (two letters or more, the term a stopword: ``"The IT team"`` →
@@ -375,4 +411,4 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["COMPOUND_MIN", "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "PREFIX_MIN", "prefix_of", "prefixable", "query_terms", "available", "require", "stem", "tokens", "word_tokens"]
+__all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "PREFIX_MIN", "prefix_of", "prefixable", "query_terms", "available", "require", "stem", "tokens", "word_tokens"]

@@ -267,11 +267,13 @@ def pending(conn, layers: list[str] | None = None) -> tuple[int, int]:
 
 
 def unembedded(conn, layers: list[str]) -> list[int]:
-    """The ids of the active memories of ``layers`` without a current vector (see :func:`pending`)."""
+    """The ids of the active memories of ``layers`` with no vector of this
+    model at all — neither a current one (see :func:`pending`) nor the one of
+    their text before a change, which stands in (:func:`similarities`)."""
     if not layers:
         return []
     return [row[0] for row in conn.execute(
-        f"SELECT d.id FROM docs d LEFT JOIN vectors v ON v.id = d.id AND v.digest IS d.digest AND v.model = ?"
+        f"SELECT d.id FROM docs d LEFT JOIN vectors v ON v.id = d.id AND v.model = ?"
         f" WHERE d.status = 'active' AND d.layer IN ({','.join('?' * len(layers))}) AND v.id IS NULL",
         (MODEL_ID, *layers))]
 
@@ -439,7 +441,7 @@ def _matrix(conn, home, layers: tuple[str, ...]):
     marks = ",".join("?" * len(layers))
     rows = conn.execute(
         f"SELECT d.id, d.disabled, d.valid_from, d.valid_until, v.vec FROM docs d JOIN vectors v ON v.id = d.id"
-        f" WHERE d.layer IN ({marks}) AND d.status = 'active' AND v.digest = d.digest AND v.model = ?"
+        f" WHERE d.layer IN ({marks}) AND d.status = 'active' AND v.model = ?"
         f" ORDER BY d.id", (*layers, MODEL_ID)).fetchall()
     try:
         extra = conn.execute(
@@ -518,15 +520,20 @@ class Visible:
 
 
 def similarities(conn, home, query_vec, layers: list[str], allowed=None, passages: bool = False) -> dict[int, float]:
-    """``{doc id: cosine}`` for every memory of ``layers`` with a current
-    vector (``allowed``: a set of ids to keep, the visible ones, a
+    """``{doc id: cosine}`` for every memory of ``layers`` with a vector
+    (``allowed``: a set of ids to keep, the visible ones, a
     :class:`Visible`, or None for all): the head's (what ranking uses today), or with ``passages`` the best
     over the memory's head and body passages (:func:`best_passages`). On the
     recall evaluation the best-passage cosine with today's relevance
     coefficients loses one prompt per half (held-out hit 0.855 → 0.841,
     false recall 0.031 both); on facts planted deep in 200 long notes the
     dense side finds 20 of 20 first against 4 of 20 with heads alone. Never
-    embeds a memory: what has no vector yet is absent."""
+    embeds a memory: what has no vector yet is absent. A memory changed
+    since its vector was computed keeps that vector as a stand-in until the
+    background embedder replaces it (:func:`memdir.search.sync.sync` carries it
+    to the memory's new row; :func:`pending` still counts it missing): an edit
+    rarely turns what a memory is about, and a memory just written must not
+    drop out of recall by meaning for the seconds its new vector takes."""
     if passages:
         return {i: c for i, (c, _n) in best_passages(conn, home, query_vec, layers, allowed).items()}
     import numpy as np

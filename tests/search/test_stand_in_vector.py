@@ -1,0 +1,61 @@
+"""A memory just changed stays findable by meaning until its new vector lands (issue 28 audit, item 1).
+
+Before: a write dropped the memory's row and its vector with it, so for the seconds (a loaded machine: >12 s)
+until the background embedder re-embedded it, recall ranked it by words alone — "Make sessions last longer
+before they expire" injected id-helper instead of the redis-ttl just edited. Now the old vector stands in."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir import Memory
+from memdir.search import embedder, index, ranking, vectors
+from memdir.search.sync import sync
+
+QUERY = "Make sessions last longer before they expire"
+
+
+def _store(isolated_home, project, monkeypatch):
+    monkeypatch.setattr(embedder, "schedule", lambda home: None)  # this test decides what is embedded when
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
+    mem.write("redis-ttl", "Session cache in Redis expires after 30 minutes", "project",
+              "TTL set in settings.SESSION_TTL=1800; raise it in settings only.")
+    mem.write("id-helper", "Always call getUserId instead of reading the session cookie", "feedback",
+              "The cookie format changes; getUserId hides it.")
+    mem.write("user-svc", "The user-service owns accounts and sessions", "project",
+              "It is written in Go; call it through the gateway.")
+    sync(mem.home, mem.session.layers())
+    assert vectors.embed_missing(index.connect(mem.home), None) == 3
+    return mem
+
+
+def _cosines(mem) -> dict[str, float | None]:
+    hits, _, _ = ranking.ranked(mem.session, QUERY, pool=50, min_score=0.0)
+    return {h.memory.name: h.evidence.cosine for h in hits}
+
+
+@pytest.mark.slow
+def test_a_changed_memory_keeps_its_old_vector_until_the_new_one_lands(isolated_home, project, monkeypatch):
+    mem = _store(isolated_home, project, monkeypatch)
+    before = _cosines(mem)
+    assert mem.recall_result(QUERY).memories[0].name == "redis-ttl"
+    mem.write("redis-ttl", body="TTL is set in settings.SESSION_TTL=1800 (changed); raise it in settings only.")
+    mem.write("cache-db", "Admin app sessions in Redis 7 expire after a day", "project", "One instance per environment.")
+    during = _cosines(mem)
+    conn = index.connect(mem.home)
+    # The changed memory is still missing its current vector (status and the embedder see it so) ...
+    assert vectors.pending(conn, [index.layer_key(mem.home, mem.session.layer("project").path)]) == (2, 4)
+    # ... and its previous vector stands in: the very cosine it had, and recall still injects it.
+    assert during["redis-ttl"] == pytest.approx(before["redis-ttl"], abs=1e-6)
+    recalled = mem.recall_result(QUERY).memories
+    assert [m.name for m in recalled][:1] == ["redis-ttl"] and recalled[0].why["cosine"] is not None
+    # Control: a memory that never had a vector has no cosine (words alone), in the same search.
+    assert during["cache-db"] is None
+    # Its search pages rank on every vector there is: only the memory with none counts as missing.
+    assert mem.search(QUERY).note == ("1 of 4 memories have no vector yet and rank by words alone; the next "
+                                      "pages of this query keep this basis")
+    assert vectors.embed_missing(conn, None) == 2  # the new vectors land and replace the stand-in
+    after = _cosines(mem)
+    assert after["redis-ttl"] != pytest.approx(before["redis-ttl"], abs=1e-6)
+    assert after["cache-db"] is not None
+    assert vectors.pending(conn, None) == (4, 4)
