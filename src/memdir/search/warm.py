@@ -43,7 +43,7 @@ or one of its own — serves them instead:
   might not be the caller's).
 
 The socket lives where its path always fits ``sockaddr_un``, in a private
-directory of this user (:mod:`memdir.search.runtime`, which also removes the
+directory of this user (:mod:`memdir.runtime`, which also removes the
 dead sockets of homes gone: when a warm process starts, and when a hook finds
 its home's socket dead). A platform without Unix sockets has no warm process, and
 recall there is lexical in a fresh process; :func:`why_off` says why the warm
@@ -61,7 +61,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .runtime import MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, runtime_dir, socket_path, swept
+from ..runtime import MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, runtime_dir, socket_path, swept
 
 if TYPE_CHECKING:  # the session-start hook imports this module and needs no socket (≈ 5 ms): imported late
     import socket
