@@ -1,6 +1,6 @@
-"""Once per session on a home that cannot be written (issue 28 audit, case 3): the session record goes to the
-per-user runtime directory (:mod:`memdir.runtime`), so the same prompt twice in one session gives the body once.
-A real read-only home (a tmpfs remounted read-only, else file modes binding an unprivileged subprocess)."""
+"""On a home that cannot be written (issue 28 audit): once per session still holds, the session record going to
+the per-user runtime directory (:mod:`memdir.runtime`, case 3), and doctor says why no warm process starts (case
+4). A real read-only home (a tmpfs remounted read-only, else file modes binding an unprivileged subprocess)."""
 
 from __future__ import annotations
 
@@ -53,3 +53,28 @@ def test_the_record_goes_back_to_the_home_once_it_can_take_it(tmp_path, runtime)
     assert not spare.exists() and (home / recalled.SESSIONS_DIR).is_dir()  # merged into the home's record
     recalled.clear(home, "s1")
     assert recalled.shown(home, "s1") == {}
+
+
+def _doctor(project, prefix=()) -> str:
+    import subprocess
+    import sys
+
+    done = subprocess.run([*prefix, sys.executable, "-m", "memdir.cli", "--project", str(project), "doctor"],
+                          capture_output=True, text=True, timeout=120, cwd=project,
+                          env=dict(os.environ, MEMDIR_SEARCH_VECTORS="on"))
+    return done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_doctor_says_why_no_warm_process_starts_on_a_read_only_home(fs, project, runtime):  # noqa: F811
+    """Issue 28 audit case 4: doctor said the next hook would start the warm process; none could."""
+    home, how = fs
+    _store(home, project)
+    writable = _doctor(project)  # control: a writable home, where the next hook does start one
+    assert "the one the next session start or prompt hook starts" in writable, writable
+    prefix, state, hint = _made_read_only(home, how)
+    said = _doctor(project, prefix)
+    assert (f"and no session start or prompt hook can start one: the home {home} is {state} (the process keeps "
+            "its log, warm.log, and the index's vectors there); a fresh prompt hook recalls by words alone "
+            f"(to have one, {hint}") in said, (how, said)
+    assert "the one the next session start or prompt hook starts" not in said
