@@ -126,3 +126,23 @@ def test_a_full_index_while_vectors_are_embedded_is_reported_as_sqlite_full(mem)
         conn.execute("PRAGMA max_page_count = 1073741823")
     assert vectors.embed_missing(conn, None) == 14  # control: room again, every memory embedded
     assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 14
+
+
+def test_a_file_edited_by_hand_while_the_index_is_full_is_searched_as_it_is_now(mem, capsys):
+    """Issue 28 audit case 2: a row the index holds stale is read from its file (an in-memory copy)."""
+    layer = _store(mem)
+    text = (layer / "db-port.md").read_text(encoding="utf-8")
+    grown = text.replace("Moved from 5432", "Moved to the A100 GPU host from 5432") + "Ask ops first. " * 2500
+    (layer / "db-port.md").write_text(grown, encoding="utf-8")  # 40 KB: new pages the full index cannot take
+    conn = index.connect(mem.home)
+    conn.execute(f"PRAGMA max_page_count = {conn.execute('PRAGMA page_count').fetchone()[0]}")  # SQLITE_FULL
+    try:
+        assert [h.name for h in mem.search("A100 GPU")] == ["db-port"]  # before: no match (the stale row)
+        assert [h.name for h in mem.search("tabs")] == ["style"]  # control: the unchanged rows answer as before
+        assert mem.search("nonsenseword") == []  # control: nothing padded in
+        assert "it is stale: 1 memory changed since its last update" in capsys.readouterr().err
+        stored = conn.execute("SELECT count(*) FROM docs WHERE body LIKE '%A100%'").fetchone()
+        assert stored == (0,)  # the file on disk was not written
+    finally:
+        conn.execute("PRAGMA max_page_count = 1073741823")
+    assert [h.name for h in mem.search("A100 GPU")] == ["db-port"]  # room again: synced on disk
