@@ -70,3 +70,73 @@ def test_a_lone_layer_still_gets_the_whole_budget_and_pins_come_first():
     assert f"…({total - shown} index lines left out: project {total - shown} —" in text
     full, ((_, all_shown, _),) = layout([("project", lines + pinned)], 100_000)
     assert all_shown == 61 and "left out" not in full  # control: a budget that fits it all
+
+
+def _section(prefix: str, count: int, pinned: range = range(0)) -> str:
+    return "".join(f"- [{prefix}{i}]({prefix}{i}.md){' 📌' if i in pinned else ''} — {prefix} fact number {i:03d}: "
+                   "a long description line about the build pipeline and its many stages\n" for i in range(count))
+
+
+def test_pinned_user_lines_rank_first_within_the_user_floor_not_over_the_other_layers():
+    # issue 28 audit: 80 user memories (40 pinned), 40 team, 70 project gave user 20, team 0, project 0
+    sections = [("user", _section("u", 80, range(40, 80))), ("team", _section("t", 40)),
+                ("project", _section("p", 70))]
+    text, shown = layout(sections, 4096)
+    assert shown == (("user", 8, 80), ("team", 8, 40), ("project", 8, 70))
+    assert all(f"(u{i}.md) 📌" in text for i in range(40, 48))  # the user floor holds its pins first
+    assert "(u0.md)" not in text and "(t0.md)" in text and "(p0.md)" in text
+    assert "left out: user 72, team 32, project 62 —" in text and len(text.encode()) <= 4096
+    # control: the same store without pins is just as fair, and its user lines are the first ones
+    plain, plain_shown = layout([("user", _section("u", 80))] + sections[1:], 4096)
+    assert plain_shown == (("user", 9, 80), ("team", 8, 40), ("project", 8, 70)) and "(u0.md)" in plain
+
+
+def test_pins_beyond_a_layers_floor_take_what_the_other_layers_leave_unused():
+    sections = [("user", _section("u", 80, range(40, 80))), ("team", _section("t", 2)),
+                ("project", _section("p", 1))]
+    text, shown = layout(sections, 4096)
+    assert shown == (("user", 21, 80), ("team", 2, 2), ("project", 1, 1))
+    assert all(f"(u{i}.md) 📌" in text for i in range(40, 61)) and "(u39.md)" not in text
+
+
+def test_the_smallest_budget_shows_every_layers_first_line():
+    sections = [("user", _section("u", 80)), ("team", _section("t", 40)), ("project", _section("p", 70))]
+    text, shown = layout(sections, 1536)  # the lowest context_max_bytes; before: user 1, team 0, project 0
+    assert shown == (("user", 5, 80), ("team", 3, 40), ("project", 3, 70))
+    assert all(f"({name}.md)" in text for name in ("u0", "t0", "p0")) and len(text.encode()) <= 1536
+    assert "## How to use memory" not in text  # the policy went before a layer did
+    # control: one layer alone at the same budget keeps the policy and its lines
+    alone, ((_, alone_shown, _),) = layout([("user", _section("u", 80))], 1536)
+    assert "## How to use memory" in alone and alone_shown == 2
+
+
+@pytest.mark.slow
+def test_a_store_with_pinned_user_memories_shows_every_layer_and_status_says_so(isolated_home, project):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    mem = Memory.open(home=isolated_home, project=project, use_cwd=False)
+    for i in range(40):
+        mem.write(f"user-fact-{i:02d}", f"A fact about the person, number {i:02d}, padded to a fair length of words",
+                  "user", "b")
+    for i in range(20, 40):
+        mem.pin(f"user-fact-{i:02d}")
+    for i in range(30):
+        mem.write(f"proj-fact-{i:02d}", f"A fact about this project, number {i:02d}, padded to a fair length",
+                  "project", "b")
+    block = mem.context()
+    shown_user, shown_project = block.count("](user-fact-"), block.count("](proj-fact-")
+    assert (shown_user, shown_project) == (12, 14)  # before: user 22 (every pin first), project 2
+    assert "(user-fact-20.md) 📌" in block and "(user-fact-00.md)" not in block  # pins first within the user share
+    layers = {layer.scope: layer for layer in mem.status().layers}
+    assert (layers["user"].in_context, layers["project"].in_context) == (shown_user, shown_project)
+    payload = json.dumps({"session_id": "s1", "cwd": str(project), "source": "startup",
+                          "hook_event_name": "SessionStart"})
+    done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"], input=payload,
+                          capture_output=True, text=True, timeout=60, cwd=project,
+                          env=dict(os.environ, MEMDIR_SEARCH_VECTORS="off"))
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "## User memories" in context and "## Project memories" in context  # control and the fix
+    assert "(proj-fact-00.md)" in context and "(user-fact-20.md) 📌" in context

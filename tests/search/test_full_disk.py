@@ -48,9 +48,13 @@ def test_a_full_index_is_reported_as_sqlite_full_and_search_answers_from_it(mem,
         assert not conn.in_transaction
         hits = mem.search("postgresql port")
         assert [h.name for h in hits] == ["db-port"]  # answered from the index as it is
-        assert "staging-host" not in [h.name for h in mem.search("staging internal")]  # not synced: not seen
+        # the file the index lacks is still found (issue 28 audit): an in-memory copy brought up to date
+        assert [h.name for h in mem.search("staging internal")] == ["staging-host"]
         err = capsys.readouterr().err
-        assert "could not be brought up to date (database or disk is full (SQLITE_FULL))" in err
+        assert ("could not be brought up to date (database or disk is full (SQLITE_FULL)); it is stale: 1 memory "
+                "changed since its last update, read from their files into a copy of it in memory") in err
+        assert err.count("memdir: warning:") == 1  # said once
+        assert conn.execute("SELECT count(*) FROM docs WHERE name = 'staging-host'").fetchone() == (0,)  # disk as it was
     finally:
         conn.execute("PRAGMA max_page_count = 1073741823")
     assert [h.name for h in mem.search("staging internal")] == ["staging-host"]  # control: room again, synced
@@ -88,9 +92,12 @@ def test_search_and_the_prompt_hook_read_the_index_when_nothing_can_be_written(m
     hook = json.loads(done.stdout.split("HOOK ", 1)[1])
     assert "Moved from 5432 on 2026-11-02." in json.loads(hook)["hookSpecificOutput"]["additionalContext"]
     assert "cannot be written (disk I/O error (SQLITE_IOERR_SHMSIZE)" in done.stderr
-    assert "search and recall answer from it as it is" in done.stderr
-    stale = _limited(project, "staging internal", "where is staging?")
-    assert stale.returncode == 0 and "No memories match 'staging internal'." in stale.stdout  # not seen yet
+    assert "it is stale: 1 memory changed since its last update" in done.stderr  # staging-host.md, by hand
+    stale = _limited(project, "staging internal", "Before a deploy to staging, whom do I ask?")  # lacking: found
+    assert stale.returncode == 0 and "- staging-host (type: project; layer: project)" in stale.stdout, stale.stderr
+    assert "it is stale: 1 memory changed since its last update" in stale.stderr
+    assert "Ask ops before a deploy" in json.loads(json.loads(stale.stdout.split("HOOK ", 1)[1]))[
+        "hookSpecificOutput"]["additionalContext"]
     fresh = _limited(project, "staging internal", "where is staging?", limit=False)  # control: room again
     assert "- staging-host (type: project; layer: project)" in fresh.stdout and "cannot be written" not in fresh.stderr
 
@@ -119,3 +126,23 @@ def test_a_full_index_while_vectors_are_embedded_is_reported_as_sqlite_full(mem)
         conn.execute("PRAGMA max_page_count = 1073741823")
     assert vectors.embed_missing(conn, None) == 14  # control: room again, every memory embedded
     assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 14
+
+
+def test_a_file_edited_by_hand_while_the_index_is_full_is_searched_as_it_is_now(mem, capsys):
+    """Issue 28 audit case 2: a row the index holds stale is read from its file (an in-memory copy)."""
+    layer = _store(mem)
+    text = (layer / "db-port.md").read_text(encoding="utf-8")
+    grown = text.replace("Moved from 5432", "Moved to the A100 GPU host from 5432") + "Ask ops first. " * 2500
+    (layer / "db-port.md").write_text(grown, encoding="utf-8")  # 40 KB: new pages the full index cannot take
+    conn = index.connect(mem.home)
+    conn.execute(f"PRAGMA max_page_count = {conn.execute('PRAGMA page_count').fetchone()[0]}")  # SQLITE_FULL
+    try:
+        assert [h.name for h in mem.search("A100 GPU")] == ["db-port"]  # before: no match (the stale row)
+        assert [h.name for h in mem.search("tabs")] == ["style"]  # control: the unchanged rows answer as before
+        assert mem.search("nonsenseword") == []  # control: nothing padded in
+        assert "it is stale: 1 memory changed since its last update" in capsys.readouterr().err
+        stored = conn.execute("SELECT count(*) FROM docs WHERE body LIKE '%A100%'").fetchone()
+        assert stored == (0,)  # the file on disk was not written
+    finally:
+        conn.execute("PRAGMA max_page_count = 1073741823")
+    assert [h.name for h in mem.search("A100 GPU")] == ["db-port"]  # room again: synced on disk

@@ -12,7 +12,8 @@ import socket
 import pytest
 
 from memdir import Memory
-from memdir.search import runtime as sockets, warm
+from memdir import runtime as sockets
+from memdir.search import warm
 
 
 @pytest.fixture

@@ -234,6 +234,34 @@ def nothing_written(path: Path | str, what: str) -> str | None:
                        f"(to write, {writable_hint(path)})")
 
 
+def full_disk(exc: BaseException) -> int | None:
+    """``errno.ENOSPC`` or ``errno.EDQUOT`` when ``exc``, or the ``OSError`` it was raised from or while
+    handling (a :class:`StoreError` raised ``from None`` keeps it as its context), says the disk is full
+    or the quota spent; else None."""
+    seen: BaseException | None = exc
+    for _ in range(4):
+        if isinstance(seen, OSError) and seen.errno in (errno.ENOSPC, errno.EDQUOT):
+            return seen.errno
+        if seen is None:
+            break
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def nothing_written_full(exc: BaseException, what: str) -> str | None:
+    """A write refused by a full disk (:func:`full_disk`) before anything was written, said as
+    :func:`nothing_written` says a read-only home: what is so (``what``: ``the home /h``), that
+    nothing was written, what still answers and what a person does. None when ``exc`` is no full disk."""
+    code = full_disk(exc)
+    if code is None:
+        return None
+    state = "the disk is full" if code == errno.ENOSPC else "the disk quota is spent"
+    remedy = "free space on that disk" if code == errno.ENOSPC else "free space within the quota or raise it"
+    return (f"{what} cannot be written: {state} ({errno.errorcode[code]}; {exc}): nothing was written (the "
+            "memories, their journal and the search index are as they were); search, recall, list, read and "
+            f"context still answer (to write, {remedy})")
+
+
 def unlink(path: Path) -> bool:
     """Remove ``path``; False when it was already gone."""
     try:

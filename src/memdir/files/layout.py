@@ -92,6 +92,14 @@ def symlink_refusal(layer_dir: Path, meta: bool = True) -> str | None:
     return None
 
 
+def layer_place(layer_dir: Path, scope: str) -> str:
+    """A layer's place for a person, in a refusal to write: ``the home /h`` for the user layer
+    (``<home>/_user``) and a project layer (``<home>/projects/<key>``), ``the team layer /p`` for the team's."""
+    if scope == "team":
+        return f"the team layer {layer_dir}"
+    return f"the home {layer_dir.parent if scope == 'user' else layer_dir.parent.parent}"
+
+
 def sweep_interval() -> float:
     """Seconds an in-place edit may go unseen (:data:`SWEEP_INTERVAL`, or the
     ``MEMDIR_SWEEP_INTERVAL`` environment variable when it holds a number ≥ 0)."""

@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import Iterator, Mapping
 
 from ..errors import InvalidInput, LockTimeout, StoreError
-from ..files.fsio import atomic_write, ensure_dir, nothing_written, unlink
+from ..files.fsio import atomic_write, ensure_dir, nothing_written, nothing_written_full, unlink
 from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_state, keep_edited_index,
-                            symlink_refusal, write_layer_info)
+                            layer_place, symlink_refusal, write_layer_info)
 from ..files.outline import read_outline, write_outline
 from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, settle
 from ..files.scan import load as load_file, scan as scan_layer
@@ -167,8 +167,7 @@ class Layer(ReadsOne):
     def refuse_symlinks(self) -> None:
         """Raise :class:`StoreError` when the layer directory, ``.memdir``
         or a meta file is a symlink (never followed)."""
-        reason = symlink_refusal(self.path)
-        if reason:
+        if reason := symlink_refusal(self.path):
             raise StoreError(reason)
 
     def load(self, path: Path) -> FileState | None:
@@ -242,10 +241,9 @@ class Layer(ReadsOne):
             raise LockTimeout(f"layer {self.path} is locked by another process (waited "
                               f"{self.settings.lock_timeout:g}s); try again") from None
         except (OSError, StoreError) as exc:  # a read-only home (_user, projects/<key>) said as one; else what failed
-            home = self.path.parent if self.scope == "user" else self.path.parent.parent
-            where = f"the team layer {self.path}" if self.scope == "team" else f"the home {home}"
-            raise StoreError(nothing_written(self.path, where) or (str(exc) if isinstance(exc, StoreError) else
-                                                                   f"cannot lock {self.path}: {exc.strerror or exc}")) from None
+            where = layer_place(self.path, self.scope)
+            raise StoreError(nothing_written(self.path, where) or nothing_written_full(exc, where) or (
+                str(exc) if isinstance(exc, StoreError) else f"cannot lock {self.path}: {exc.strerror or exc}")) from None
         try:
             yield
         finally:
@@ -257,9 +255,14 @@ class Layer(ReadsOne):
         if actor not in ACTORS:
             raise InvalidInput(f"unknown actor {actor!r}")
         self._held += 1
+        tx = None
         try:
             with self._transaction(actor, session, wait) as tx:
                 yield tx
+        except StoreError as exc:  # a full disk before any change was made: said as a read-only home is
+            if said := None if tx and tx.events else nothing_written_full(exc, layer_place(self.path, self.scope)):
+                raise StoreError(said) from None
+            raise
         finally:
             self._held -= 1
 
@@ -270,8 +273,7 @@ class Layer(ReadsOne):
         with self.locked(wait):
             self._describe()
             self.journal.repair()
-            tampered = self.journal.check_anchor()
-            if tampered:  # never journal the files as hand edits over a journal that lost its head
+            if tampered := self.journal.check_anchor():  # never journal the files as hand edits over a headless journal
                 raise StoreError(f"{self.journal.path}: {tampered}; nothing was changed (see `memdir verify`)")
             if unanchored := self.journal.anchor_refusal():
                 raise StoreError(f"{unanchored}; nothing was changed")
@@ -378,8 +380,7 @@ class Layer(ReadsOne):
         the last scan (no file read, none stat'ed), the journal's heads and the index's line
         keys with it, when the manifest's stamps still hold (:meth:`Manifest.load`); else None."""
         stamps = self._stamps()
-        saved = self.manifest.load(stamps)
-        if saved is None:
+        if (saved := self.manifest.load(stamps)) is None:
             return None
         names, malformed = settle(self.path, saved.files.holders())
         self.files, self._saved_files = saved.files.copy(), saved.files
@@ -393,8 +394,7 @@ class Layer(ReadsOne):
     def _restore_index(self) -> None:
         """The journal's heads and the index's line keys from the manifest, when its stamps hold."""
         stamps = self._stamps()
-        saved = self.manifest.load(stamps, files=False)
-        if saved is not None:
+        if (saved := self.manifest.load(stamps, files=False)) is not None:
             self._take(saved, stamps)
 
     def _take(self, saved, stamps: Stamps) -> None:

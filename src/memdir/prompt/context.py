@@ -26,12 +26,16 @@ The whole block fits ``max_bytes`` UTF-8 bytes: whole index lines are kept in
 order, a line that does not fit is skipped and the walk goes on (one long line
 cannot push out the rest), and a marker counts what was left out, per layer
 (``…(90 index lines left out: user 85, project 5 — …)``). When lines must be
-left out, the budget is shared fairly (DESIGN §6, issue 28): pinned lines of
-every section first (a pin is a person's "keep this"), then each section
-gets an equal floor of what is left for its other lines, and what one
-section leaves of its floor goes to the others' remaining lines, in section
-order. So 120 user memories cannot push the project's five out, and a pinned
-project memory is not pushed out by the user section's unpinned ones. Lines
+left out, the budget is shared fairly (DESIGN §6, issue 28): first each
+section's first line (its first pinned one) when it fits, then each section
+fills an equal floor of the budget, its pinned lines first (a pin is a
+person's "keep this" within its own layer), and what the floors leave unused
+is shared again among the sections with lines left. So 120 user memories
+cannot push the project's five out, 40 pinned user memories cannot push the
+team and project layers out, and a pinned project memory is not pushed out by
+the user section's lines. At the smallest budgets the policy goes before a
+layer does: the block without it is given when only then does every layer
+show a line. Lines
 are never cut, so no UTF-8 character is ever broken. Stored text is escaped at
 render time (:func:`memdir.text.fence.escape_stored`) — fence tags and the
 harness's own tags become ``&lt;…&gt;``, ``{{`` becomes ``{ {``, and
@@ -182,6 +186,7 @@ def layout(sections: list[tuple[str, str]], max_bytes: int = 4096,
     none = tuple((scope, 0, total) for scope, total in zip(scopes, totals))
     if not blocks:
         return "", none
+    best = None
     for with_policy in (True, False):
         tail = f"\n\n{policy}\n{CLOSE}" if with_policy else f"\n{CLOSE}"
         head = f"{OPEN}\n{NOTE}\n{HEADING}"
@@ -200,8 +205,13 @@ def layout(sections: list[tuple[str, str]], max_bytes: int = 4096,
             lost = _per_scope(scopes, [total - n for total, n in zip(totals, shown)])
             body = "\n\n".join(kept_blocks) + "\n" + _marker(lost)
             text = f"{head}\n\n{body}{tail}"
-            if _size(text) <= max_bytes:
-                return text, tuple(zip(scopes, shown, totals))
+            # The policy goes before a layer does: without it, every layer's first line may fit.
+            if _size(text) <= max_bytes and (best is None or len(kept_blocks) > best[0]):
+                best = (len(kept_blocks), text, tuple(zip(scopes, shown, totals)))
+            if best is not None and best[0] == len(blocks):
+                break
+    if best is not None:
+        return best[1], best[2]
     return "", none
 
 
@@ -251,21 +261,49 @@ def _pinned(line: str) -> bool:
 
 def _choose(blocks: list[tuple[str, _Lines]], budget: int) -> list[set[int]]:
     """Which index lines fit ``budget`` bytes (per section, the kept line
-    numbers), the fair share of the module docstring: the pinned lines of
-    every section first (a pin is a person's "keep this"); then each
-    section's other lines within an equal share of what is left; then what
-    the shares left unused, for every section's remaining lines. Each walk
-    goes in section and line order, a line that does not fit is skipped and
-    the walk goes on. A section's title costs its bytes with its first kept line."""
+    numbers), the fair share of the module docstring. First each section's
+    first line (its first pinned one, else its first) when it fits, so no
+    layer is left out while one of its lines fits; then each section fills an
+    equal floor of the budget (what its first line cost counts against it),
+    its pinned lines first (a pin is a person's "keep this" within its own
+    layer: a layer's pins never take another layer's floor); then what the
+    floors left unused is shared again, equally, among the sections with lines
+    left, pinned lines first, until no line more fits. Each walk goes in
+    section and line order, a line that does not fit is skipped and the walk
+    goes on. A section's title costs its bytes with its first kept line."""
     kept: list[set[int]] = [set() for _ in blocks]
     pinned = [{i for i in lines.pins if _pinned(lines.line(i))} for _, lines in blocks]
     every = range(len(blocks))
-    used = _walk(blocks, kept, every, budget, pinned) if any(pinned) else 0
-    share = (budget - used) // len(blocks)
+    spent = [0] * len(blocks)
     for b in every:
-        used += _walk(blocks, kept, [b], share)
-    _walk(blocks, kept, every, budget - used)
+        first = [min(pinned[b]) if pinned[b] else 0]
+        spent[b] += _walk(blocks, kept, [b], budget - sum(spent), {b: first})
+    floor = budget // len(blocks)
+    for b in every:
+        spent[b] += _fill(blocks, kept, b, min(floor - spent[b], budget - sum(spent)), pinned)  # never past it all
+    for _round in range(8):  # shares of what is left halve or better each round
+        hungry = [b for b in every if len(kept[b]) < blocks[b][1].count]
+        left = budget - sum(spent)
+        if not hungry or left <= 0:
+            break
+        gained = 0
+        for b in hungry:
+            got = _fill(blocks, kept, b, min(left // len(hungry), budget - sum(spent)), pinned)
+            spent[b] += got
+            gained += got
+        if not gained:
+            break
+    for b in every:  # what no equal share could place, in section order
+        spent[b] += _fill(blocks, kept, b, budget - sum(spent), pinned)
     return kept
+
+
+def _fill(blocks, kept, b: int, room: int, pinned) -> int:
+    """Section ``b``'s lines not kept yet that fit ``room`` bytes, its pinned lines first; the bytes used."""
+    if room <= 0:
+        return 0
+    used = _walk(blocks, kept, [b], room, {b: pinned[b]}) if pinned[b] else 0
+    return used + _walk(blocks, kept, [b], room - used)
 
 
 def _walk(blocks, kept, sections, room: int, only=None) -> int:
@@ -279,8 +317,8 @@ def _walk(blocks, kept, sections, room: int, only=None) -> int:
         taken = kept[b]
         opening = _size("\n\n" + title + "\n")
         least, after = lines.least, lines.after
-        wanted = only[b] if only is not None else range(lines.count)
-        for i in (sorted(wanted) if only is not None else wanted):
+        wanted = sorted(only[b]) if only is not None else range(lines.count)
+        for i in wanted:
             extra = 1 + (0 if taken else opening)
             left = room - used - extra
             if left < after[i]:

@@ -16,9 +16,15 @@ record is cleared (:func:`clear`) and the bodies may come again.
   :data:`MAX_AGE_DAYS` days go, and the oldest beyond :data:`MAX_SESSIONS`.
   A new session (another id) starts with nothing recorded.
 
+* When the home cannot take it (read-only, full), the record is kept in the
+  per-user runtime directory the warm socket uses (:func:`memdir.runtime.private_dir`,
+  private, 0700): ``<runtime>/sessions/<16 hex of the home's real path>-<16 hex
+  of the session id>.json``, of the same form and bounds. Both places are
+  read and cleared; a record the home can take again goes back to the home.
+
 A session without an id records nothing (every prompt is its own). Recording
-is best effort: a full disk or a read-only home loses the record, never the
-recall block (the body is given again, which is safe).
+is best effort: when neither place can be written the record is lost, never
+the recall block (the body is given again, which is safe).
 
 This module is on the hot path: standard library only (json, os), its digest without OpenSSL
 (:func:`memdir.paths.sha256`).
@@ -32,6 +38,7 @@ import time
 from pathlib import Path
 
 from ..paths import sha256
+from ..runtime import private_dir
 
 SESSIONS_DIR = "sessions"
 MAX_SESSIONS = 64   # session files kept; the least recently touched go first
@@ -49,13 +56,20 @@ def _path(home: Path, session_id: str) -> Path:
     return Path(home) / SESSIONS_DIR / (digest(session_id) + ".json")
 
 
-def shown(home: Path, session_id: str | None) -> dict[str, str]:
-    """``{"<scope>/<name>": digest}`` of what recall injected in session
-    ``session_id``; ``{}`` for no id, a new session or an unreadable file."""
-    if not session_id:
+def _spare(home: Path, session_id: str, create: bool = False) -> Path | None:
+    """Where the record of ``session_id`` goes when ``home`` cannot take it (the module docstring);
+    None when this user has no private runtime directory (made when ``create``)."""
+    directory, _why = private_dir(create)
+    if directory is None:
+        return None
+    return Path(directory) / SESSIONS_DIR / f"{digest(os.path.realpath(home))}-{digest(session_id)}.json"
+
+
+def _read(path: Path | None, session_id: str) -> dict[str, str]:
+    if path is None:
         return {}
     try:
-        with open(_path(home, session_id), "rb") as handle:
+        with open(path, "rb") as handle:
             data = json.loads(handle.read().decode("utf-8", "replace"))
     except (OSError, ValueError):
         return {}
@@ -64,52 +78,85 @@ def shown(home: Path, session_id: str | None) -> dict[str, str]:
     return {k: v for k, v in data["shown"].items() if isinstance(k, str) and isinstance(v, str)}
 
 
+def shown(home: Path, session_id: str | None) -> dict[str, str]:
+    """``{"<scope>/<name>": digest}`` of what recall injected in session
+    ``session_id`` (the home's record and the runtime directory's, the
+    latter winning); ``{}`` for no id, a new session or unreadable files."""
+    if not session_id:
+        return {}
+    return {**_read(_path(home, session_id), session_id), **_read(_spare(home, session_id), session_id)}
+
+
 def record(home: Path, session_id: str | None, items: dict[str, str]) -> None:
     """Add ``items`` (``"<scope>/<name>"`` → :func:`digest` of the body shown)
-    to the record of session ``session_id``. Nothing for no id or no items;
-    never raises (a record that cannot be written is lost)."""
+    to the record of session ``session_id``: in the home, else (a read-only
+    or full home) in the runtime directory. Nothing for no id or no items;
+    never raises (a record that neither can take is lost)."""
     if not session_id or not items:
         return
-    path = _path(home, session_id)
+    merged = shown(home, session_id)
+    for key in items:
+        merged.pop(key, None)  # re-inserted last: the oldest are cut first
+    merged.update(items)
+    if len(merged) > MAX_SHOWN:
+        merged = dict(list(merged.items())[-MAX_SHOWN:])
+    data = json.dumps({"session": session_id, "shown": merged}, ensure_ascii=False).encode("utf-8")
+    spare = _spare(home, session_id)
+    if _save(_path(home, session_id), data):
+        if spare is not None:
+            _unlink(spare)  # merged into the home's record
+        return
+    spare = _spare(home, session_id, create=True)
+    if spare is not None:
+        _save(spare, data)
+
+
+def _save(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` atomically (0600, its directory 0700), pruning its directory when
+    the file is new; False when it cannot be written."""
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         new = not path.exists()
-        merged = shown(home, session_id)
-        for key in items:
-            merged.pop(key, None)  # re-inserted last: the oldest are cut first
-        merged.update(items)
-        if len(merged) > MAX_SHOWN:
-            merged = dict(list(merged.items())[-MAX_SHOWN:])
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as handle:
-            handle.write(json.dumps({"session": session_id, "shown": merged}, ensure_ascii=False).encode("utf-8"))
+            handle.write(data)
         os.replace(temp, path)
-        if new:
-            prune(home)
     except OSError:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
+        _unlink(temp)
+        return False
+    if new:
+        _prune_dir(path.parent)
+    return True
+
+
+def _unlink(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def clear(home: Path, session_id: str | None) -> None:
     """Forget what recall injected in session ``session_id`` (its
-    conversation was compacted or cleared). Never raises."""
+    conversation was compacted or cleared), in both places. Never raises."""
     if not session_id:
         return
-    try:
-        os.unlink(_path(home, session_id))
-    except OSError:
-        pass
+    _unlink(_path(home, session_id))
+    spare = _spare(home, session_id)
+    if spare is not None:
+        _unlink(spare)
 
 
 def prune(home: Path, now: float | None = None) -> int:
     """Remove session files untouched for :data:`MAX_AGE_DAYS` days and the
     least recently touched beyond :data:`MAX_SESSIONS`; returns how many
     went. Never raises."""
+    return _prune_dir(Path(home) / SESSIONS_DIR, now)
+
+
+def _prune_dir(directory: Path, now: float | None = None) -> int:
+    """:func:`prune` of one directory of session files (the home's or the runtime directory's)."""
     now = time.time() if now is None else now
-    directory = Path(home) / SESSIONS_DIR
     try:
         found = []
         for entry in os.scandir(directory):

@@ -342,25 +342,67 @@ def _record_sweep(conn: sqlite3.Connection, key: str) -> None:
 def sync(home: Path, layers: list[Layer]) -> sqlite3.Connection:
     """Bring the index of ``home`` in step with ``layers``; returns the
     connection. When the index cannot be written now (a full disk, a
-    read-only file: :func:`memdir.search.index.cannot_write`) it is read as
-    it is — what changed since its last sync is not seen — and one line on
-    stderr says so, naming SQLite's error (``SQLITE_FULL``). Raises
+    read-only file: :func:`memdir.search.index.cannot_write`) the files it
+    lacks or holds stale are still searched: the connection returned is an
+    in-memory copy of it brought up to date (:func:`_overlay`), and one line
+    on stderr says so, naming SQLite's error (``SQLITE_FULL``). Raises
     :class:`MissingExtra` without the ``search`` extra, :class:`StoreError`
     when the index cannot be used."""
     require()
     conn = connect(home)
     if isinstance(conn, ReadOnly):  # it could not be opened for writing: nothing to try
-        _warn_stale(home, conn.why)
-        return conn
+        return _overlay(home, layers, conn, conn.why.rpartition("; ")[0])
     try:
         for layer in layers:
             sync_layer(conn, home, layer)
     except sqlite3.Error as exc:
         if damaged(exc) or not cannot_write(exc):
             raise index_error(home, exc) from None
-        _warn_stale(home, f"the search index {db_path(home)} could not be brought up to date "
-                          f"({explain(exc, db_path(home))}); answering from it as it is")
+        return _overlay(home, layers, conn, f"the search index {db_path(home)} could not be brought up to date "
+                                            f"({explain(exc, db_path(home))})")
+    getattr(_copies, "held", {}).pop(str(db_path(home)), None)  # written again: no copy needed
     return conn
+
+
+_copies = threading.local()  # .held: index path -> this thread's in-memory copy (a connection is one thread's)
+
+
+def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: str) -> sqlite3.Connection:
+    """The index of ``home`` that cannot be written now (``cause``: why, for a person), copied into
+    memory once per thread and process and brought up to date there (:func:`sync_layer`: only the
+    files changed since its last sync are read), so a memory written by hand, or one whose write
+    reached its file but not the index, is still found. One line on stderr per process says the
+    index is stale and how many memories are read from their files (or that it is read as it is,
+    when none changed). The copy is a :class:`memdir.search.index.ReadOnly` (nothing persists).
+    ``conn`` as it is when even the copy fails (no memory)."""
+    path = str(db_path(home))
+    held = _copies.__dict__.setdefault("held", {})
+    copy = held.get(path)
+    try:
+        if copy is None:
+            copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False, factory=ReadOnly)
+            copy.changed = 0
+            conn.backup(copy)
+            held[path] = copy
+        for layer in layers:
+            copy.changed += sync_layer(copy, home, layer)
+    except sqlite3.Error as exc:
+        held.pop(path, None)
+        _warn_stale(home, f"{cause}; search and recall answer from it as it is (bringing a copy of it up to date "
+                          f"in memory failed: {explain(exc)})")
+        return conn
+    finally:
+        with _sweep_lock:  # the copy's sweeps are not the file's
+            for marker in [m for m in _swept if m[0] == path]:
+                del _swept[marker]
+    if isinstance(conn, ReadOnly):
+        conn.close()  # not cached: the copy stands for it
+    noun = "memory" if copy.changed == 1 else "memories"
+    copy.why = (f"{cause}; it is stale: {copy.changed} {noun} changed since its last update, read from their files "
+                "into a copy of it in memory, so search and recall see them" if copy.changed
+                else f"{cause}; search and recall answer from it as it is")
+    _warn_stale(home, copy.why)
+    return copy
 
 
 class DamagedIndex(StoreError):
@@ -417,7 +459,7 @@ def prepare(session: Session, scope: str | None = None) -> int:
 
     layers = session.layers(scope)
     conn = sync(session.home, layers)
-    if not vectors.enabled(session.settings):
+    if not vectors.enabled(session.settings) or isinstance(conn, ReadOnly):  # no vector could be kept
         return 0
     try:
         return vectors.embed_missing(conn, [layer_key(session.home, layer.path) for layer in layers])

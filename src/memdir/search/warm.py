@@ -43,7 +43,7 @@ or one of its own — serves them instead:
   might not be the caller's).
 
 The socket lives where its path always fits ``sockaddr_un``, in a private
-directory of this user (:mod:`memdir.search.runtime`, which also removes the
+directory of this user (:mod:`memdir.runtime`, which also removes the
 dead sockets of homes gone: when a warm process starts, and when a hook finds
 its home's socket dead). A platform without Unix sockets has no warm process, and
 recall there is lexical in a fresh process; :func:`why_off` says why the warm
@@ -61,7 +61,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .runtime import MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, runtime_dir, socket_path, swept
+from ..runtime import MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, runtime_dir, socket_path, swept
 
 if TYPE_CHECKING:  # the session-start hook imports this module and needs no socket (≈ 5 ms): imported late
     import socket
@@ -88,7 +88,8 @@ def why_off(home: Path, settings) -> str | None:
     = off``, or ``auto`` without the extra: the search mode already says
     ``bm25``). The reasons: ``on`` without the extra, no usable socket
     directory, no process listening (with the last line of ``warm.log``: why
-    the last standalone one ended), a process that cannot load the model.
+    the last standalone one ended; none can start in a home that cannot be
+    written: :func:`memdir.files.fsio.unwritable`), a process that cannot load the model.
     For ``memdir doctor``. Never raises."""
     from . import vectors
 
@@ -105,6 +106,13 @@ def why_off(home: Path, settings) -> str | None:
     # No layers: a warm server answers at once with its generation, without embedding anything.
     answer = request(home, {"query": "", "layers": [], "generation": -1})
     if answer is None:
+        from ..files.fsio import unwritable, writable_hint
+
+        state = unwritable(home, f"the home {home}")
+        if state:  # launch cannot open its log there: no hook starts one (issue 28 audit)
+            return (f"no warm search process listens at {path}, and no session start or prompt hook can start one: "
+                    f"{state} (the process keeps its log, {LOG_FILE}, and the index's vectors there); a fresh "
+                    f"prompt hook recalls by words alone (to have one, {writable_hint(home)}, or run `memdir mcp`)")
         last = _last_log_line(Path(home))  # why the last standalone one ended
         return (f"no warm search process listens at {path} (a running `memdir mcp` serves it, or the one the next "
                 "session start or prompt hook starts); until one does, a fresh prompt hook recalls by words alone"

@@ -95,7 +95,18 @@ def test_the_record_is_bounded_and_pruned(isolated_home, store, project, monkeyp
     assert len(kept) == recalled.MAX_SHOWN and "project/m0" not in kept and f"project/m{recalled.MAX_SHOWN + 19}" in kept
 
 
-def test_a_record_that_cannot_be_written_never_costs_the_block(store, project, isolated_home):
-    (isolated_home / recalled.SESSIONS_DIR).write_text("not a directory")  # writes there fail
+def test_a_record_that_cannot_be_written_never_costs_the_block(store, project, isolated_home, tmp_path,
+                                                              monkeypatch):
+    from memdir import runtime
+
+    (isolated_home / recalled.SESSIONS_DIR).write_text("not a directory")  # writes in the home fail
+    spare = tmp_path / "run"
+    spare.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(spare))
     assert BODY in _prompt(project, "s-1")
-    assert BODY in _prompt(project, "s-1")  # given again: nothing was recorded, the safe side
+    assert BODY not in _prompt(project, "s-1")  # kept in the runtime directory: once per session still
+    assert BODY in _prompt(project, "s-2")  # control: another session
+    os.chmod(spare, 0o755)  # no private runtime directory either (others may enter it)
+    monkeypatch.setattr(runtime, "SHARED_TMP", str(tmp_path / "no-such-dir"))
+    assert BODY in _prompt(project, "s-3")
+    assert BODY in _prompt(project, "s-3")  # given again: nothing could be recorded, the safe side

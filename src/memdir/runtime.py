@@ -1,4 +1,4 @@
-"""Where the warm search processes' sockets live: one private directory per user, and no dead socket kept.
+"""This user's private runtime directory: the warm processes' sockets (no dead one kept), and session records.
 
 A socket path must fit ``sockaddr_un`` (about 100 bytes) whatever the home's
 path, so the warm process of a home (:mod:`memdir.search.warm`) listens at
@@ -82,6 +82,14 @@ def runtime_dir(create: bool = False) -> tuple[str | None, str | None]:
 
     if not hasattr(socket, "AF_UNIX") or not hasattr(os, "getuid"):
         return None, "this platform has no Unix sockets"
+    return private_dir(create)
+
+
+def private_dir(create: bool = False) -> tuple[str | None, str | None]:
+    """:func:`runtime_dir` without asking for Unix sockets (what else this user keeps there: the
+    session record of a home that cannot take it, :mod:`memdir.prompt.recalled`). Never raises."""
+    if not hasattr(os, "getuid"):
+        return None, "this platform has no per-user runtime directory"
     candidates = _candidates()
     why = None
     for path in candidates:
@@ -160,5 +168,5 @@ def swept(directory: str | None = None, now: float | None = None) -> list[str]:
     return removed
 
 
-__all__ = ["MAX_SOCKET_PATH", "PROBE_TIMEOUT", "SHARED_TMP", "SOCKET_SUFFIX", "SWEEP_GRACE", "dead", "runtime_dir",
+__all__ = ["MAX_SOCKET_PATH", "PROBE_TIMEOUT", "SHARED_TMP", "SOCKET_SUFFIX", "SWEEP_GRACE", "dead", "private_dir", "runtime_dir",
            "socket_path", "swept"]
