@@ -11,7 +11,8 @@
   output in ``<system-reminder>``, which a stored ``</system-reminder>`` would close), a chat
   template's special token (``<|im_start|>``, ``<|endoftext|>``, DeepSeek's ``<｜User｜>``,
   Gemma's ``<start_of_turn>``, Llama's ``[INST]`` and ``<<SYS>>``) and a line opening with
-  ``Human:``, ``Assistant:``, ``User:`` or ``System:`` (a turn of a plain-text chat transcript) — escaped as entities
+  ``Human:`` or ``Assistant:`` (a turn of the plain-text chat format; ``User:`` and ``System:`` are
+  ordinary text, memdir's own status lines among it) — escaped as entities
   (``&lt;``, ``&gt;``, ``&#91;``, ``&#93;``, ``&#58;``), so the text still reads but frames nothing.
   The context block, the recall block, the pending findings and every tool result (MCP
   ``memory_read``, ``memory_search``, ``memory_list``, the memory tool's ``view`` …) use it.
@@ -46,8 +47,8 @@ _FRAME_TAG = (r"(?i)<\s*/?\s*(?:system-reminder|system|start_of_turn|end_of_turn
               r"|<\|[^|<>\n]{1,40}\|>|<<\s*/?\s*SYS\s*>>")
 _INST = r"(?i)\[\s*/?\s*INST\s*\]"  # Llama 2's turn markers: the one frame opened by "["
 # "Hуman" with a Cyrillic у reads as y, a Greek ν as v: both still pass for Human at a glance.
-_TURN = r"(?im)^([ \t]*)(h[uvy]man|assistant|user|system)([ \t]*):"
-_LINE_START_TURN = r"(?i)(?:h[uvy]man|assistant|user|system)[ \t]*:"  # a quick look before the line-by-line one
+_TURN = r"(?im)^([ \t]*)(h[uvy]man|assistant)([ \t]*):"
+_LINE_START_TURN = r"(?i)(?:h[uvy]man|assistant)[ \t]*:"  # a quick look before the line-by-line one
 _ENTITY = {"<": "&lt;", ">": "&gt;", "[": "&#91;", "]": "&#93;"}
 # Characters NFKC leaves alone that are drawn like the frame's punctuation, or blank.
 _DRAWN_LIKE = {**dict.fromkeys("‹˂ᐸ〈⟨❮⧼〈", "<"), **dict.fromkeys("›˃ᐳ〉⟩❯⧽〉", ">"),
@@ -158,7 +159,7 @@ def neutralize_braces(text: str) -> str:
 def escape_stored(text: str) -> str:
     """``text`` safe to put before a model (see the module docstring): fence tags, ``system-reminder``,
     ``system`` and turn tags and special tokens as ``&lt;…&gt;`` (``[INST]`` as ``&#91;INST&#93;``), a
-    line-initial ``Human:``/``Assistant:``/``User:``/``System:`` as ``Human&#58;`` — each also in disguise — and ``{{`` as
+    line-initial ``Human:``/``Assistant:`` as ``Human&#58;`` — each also in disguise — and ``{{`` as
     ``{ {``. Idempotent; text holding none of these is returned as it is, byte for byte."""
     return neutralize_braces(_escape(text, (_FENCE_TAG, _FRAME_TAG, _INST), True))
 
