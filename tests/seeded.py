@@ -35,3 +35,34 @@ def counted_parses(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(scan_module, "parse", counted)
     return names
+
+
+# The auditor's memories of issue 28 (store S), as the tests of its findings write them: name → (description,
+# type, body).
+AUDIT_MEMORIES = {
+    "redis-ttl": ("Session cache in Redis expires after 30 minutes", "project",
+                  "TTL set in settings.SESSION_TTL=1800; raise it in settings only."),
+    "id-helper": ("Always call getUserId instead of reading the session cookie", "feedback",
+                  "The cookie format changes; getUserId hides it."),
+    "uv-install": ("Use uv for Python installs, never pip", "feedback",
+                   "uv is faster and locks versions; pip breaks the venv. Use uv add, not uv pip."),
+    "logging": ("Use structlog for logging, JSON lines in production", "project", "Each log line carries request_id."),
+    "user-svc": ("The user-service owns accounts and sessions", "project",
+                 "It is written in Go; call it through the gateway."),
+}
+
+
+def embedded_audit_store(home, project, monkeypatch, names) -> Memory:
+    """A ``Memory`` (vectors on, actor human) holding the :data:`AUDIT_MEMORIES` ``names``, in that order, each
+    embedded in the foreground; the background embedder never starts (the test decides what is embedded when)."""
+    from memdir.search import embedder, index, vectors
+    from memdir.search.sync import sync
+
+    monkeypatch.setattr(embedder, "schedule", lambda home: None)
+    mem = Memory.open(home=home, project=project, actor="human", search_vectors="on")
+    for name in names:
+        description, kind, body = AUDIT_MEMORIES[name]
+        mem.write(name, description, kind, body)
+    sync(mem.home, mem.session.layers())
+    assert vectors.embed_missing(index.connect(mem.home), None) == len(names)
+    return mem

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from memdir import Memory
-from memdir.search import embedder, index, ranking, relevance, vectors
-from memdir.search.sync import sync
+from memdir.search import ranking, relevance
 from memdir.search.tokenize import identifier_parts, word_forms
+from tests.seeded import embedded_audit_store
 
 
 def test_identifier_parts_are_the_terms_written_only_inside_identifiers():
@@ -33,18 +32,7 @@ def test_a_plural_word_against_an_identifier_part_weighs_a_quarter():
 
 @pytest.mark.slow
 def test_add_requests_does_not_recall_the_memory_naming_request_id(isolated_home, project, monkeypatch):
-    monkeypatch.setattr(embedder, "schedule", lambda home: None)
-    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
-    mem.write("logging", "Use structlog for logging, JSON lines in production", "project",
-              "Each log line carries request_id.")
-    mem.write("uv-install", "Use uv for Python installs, never pip", "feedback",
-              "uv is faster and locks versions; pip breaks the venv. Use uv add, not uv pip.")
-    mem.write("redis-ttl", "Session cache in Redis expires after 30 minutes", "project",
-              "TTL set in settings.SESSION_TTL=1800; raise it in settings only.")
-    mem.write("id-helper", "Always call getUserId instead of reading the session cookie", "feedback",
-              "The cookie format changes; getUserId hides it.")
-    sync(mem.home, mem.session.layers())
-    assert vectors.embed_missing(index.connect(mem.home), None) == 4
+    mem = embedded_audit_store(isolated_home, project, monkeypatch, ["logging", "uv-install", "redis-ttl", "id-helper"])
     hits, _, _ = ranking.ranked(mem.session, "Add requests to the project dependencies", pool=50, min_score=0.0)
     logging = {h.memory.name: h for h in hits}["logging"]
     assert logging.score < relevance.THRESHOLD  # 0.67 before: "request" counted whole

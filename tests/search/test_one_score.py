@@ -9,25 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from memdir import Memory
-from memdir.search import embedder, index, vectors
-from memdir.search.sync import sync
+from tests.seeded import embedded_audit_store
 
 
 @pytest.mark.slow
 def test_search_and_recall_show_one_score(isolated_home, project, monkeypatch):
-    monkeypatch.setattr(embedder, "schedule", lambda home: None)
-    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
-    mem.write("redis-ttl", "Session cache in Redis expires after 30 minutes", "project",
-              "TTL set in settings.SESSION_TTL=1800; raise it in settings only.")
-    mem.write("id-helper", "Always call getUserId instead of reading the session cookie", "feedback",
-              "The cookie format changes; getUserId hides it.")
-    mem.write("uv-install", "Use uv for Python installs, never pip", "feedback",
-              "uv is faster and locks versions; pip breaks the venv. Use uv add, not uv pip.")
-    mem.write("logging", "Use structlog for logging, JSON lines in production", "project",
-              "Each log line carries request_id.")
-    sync(mem.home, mem.session.layers())
-    assert vectors.embed_missing(index.connect(mem.home), None) == 4
+    mem = embedded_audit_store(isolated_home, project, monkeypatch, ["redis-ttl", "id-helper", "uv-install", "logging"])
     for query, want in [("Make sessions last longer before they expire", "redis-ttl"),
                         ("How should I install python packages here?", "uv-install")]:
         found = {r.name: r.score for r in mem.search(query)}

@@ -8,24 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from memdir import Memory
-from memdir.search import embedder, index, ranking, vectors
-from memdir.search.sync import sync
+from memdir.search import index, ranking, vectors
+from tests.seeded import embedded_audit_store
 
 QUERY = "Make sessions last longer before they expire"
 
 
 def _store(isolated_home, project, monkeypatch):
-    monkeypatch.setattr(embedder, "schedule", lambda home: None)  # this test decides what is embedded when
-    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
-    mem.write("redis-ttl", "Session cache in Redis expires after 30 minutes", "project",
-              "TTL set in settings.SESSION_TTL=1800; raise it in settings only.")
-    mem.write("id-helper", "Always call getUserId instead of reading the session cookie", "feedback",
-              "The cookie format changes; getUserId hides it.")
-    mem.write("user-svc", "The user-service owns accounts and sessions", "project",
-              "It is written in Go; call it through the gateway.")
-    sync(mem.home, mem.session.layers())
-    assert vectors.embed_missing(index.connect(mem.home), None) == 3
+    mem = embedded_audit_store(isolated_home, project, monkeypatch, ["redis-ttl", "id-helper", "user-svc"])
     return mem
 
 
