@@ -39,7 +39,7 @@ from . import dense, paging, relevance
 from .index import layer_key
 from .near import rows as near_rows
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
-from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals
+from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near
 from .tokenize import (MAX_QUERY_CHARS, acronyms, fts_query, is_chat, is_stopword, query_terms, tokens,
                        word_forms, word_tokens)
 
@@ -414,6 +414,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             counts = doc_freq(conn, terms, total)
             compounds = find_compounds(conn, terms)
             add_phrase_freq(conn, compounds, counts, total)
+            forms = word_forms(query)
+            terms, counts = read_near(conn, terms, counts, total, forms)  # logger: logging, postgresql: Postgres
             narrow = discriminating(terms, total, counts)
             lexical = _bm25_rows(conn, narrow, where, pool, compounds)
             if explicit and len(lexical) < pool and len(narrow) < len(terms):
@@ -431,7 +433,6 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where))[:pool]
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             keywords = explicit or _keywords(query, terms, frozenset(spellings))
-            forms = word_forms(query)
             found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals, forms)
             cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
             if unembedded:  # the first page's basis: these had no vector then
