@@ -91,6 +91,7 @@ NEAR_MIN = 6
 holds is read as (:func:`near_forms`: ``postgresql`` → ``postgr``, as
 memories write "Postgres"). Shorter ones are too many words' start."""
 NEAR_ROWS = 64  # memories holding an agent noun's verb read for how they spell it (logging, logged)
+NEAR_LOOKUPS = 8  # agent nouns looked up per query (a pasted prompt may hold many words no memory has)
 
 
 def near_forms(conn, terms: list[str], counts: dict[str, int], forms: dict[str, set[str]]) -> dict[str, str]:
@@ -104,7 +105,7 @@ def near_forms(conn, terms: list[str], counts: dict[str, int], forms: dict[str, 
       ``logger`` → ``log`` where one says "logging" or "logged", ``parser``
       → ``pars`` beside "parsing"; ``better`` stays where memories say
       "bet" but never "betting" (the first :data:`NEAR_ROWS` memories
-      holding the verb are read);
+      holding the verb are read, for at most :data:`NEAR_LOOKUPS` words);
     * else the longest indexed term of :data:`NEAR_MIN` letters or more that the
       term begins (``postgresql`` → ``postgr`` beside "Postgres").
 
@@ -120,12 +121,11 @@ def near_forms(conn, terms: list[str], counts: dict[str, int], forms: dict[str, 
 
     absent = [t for t in terms if not counts.get(t, 0) and t.isascii() and t.isalpha() and not weak(t)]
     out: dict[str, str] = {}
-    for term in absent:
-        verbs = {agent_verb(word) for word in forms.get(term, ())} - {None}
-        for verb, spelled in sorted(verbs):
-            if not weak(verb) and _writes(conn, verb, spelled):
-                out[term] = verb
-                break
+    asked = [(term, verb, spelled) for term in absent
+             for verb, spelled in sorted({agent_verb(word) for word in forms.get(term, ())} - {None}) if not weak(verb)]
+    for term, verb, spelled in asked[:NEAR_LOOKUPS]:
+        if term not in out and _writes(conn, verb, spelled):
+            out[term] = verb
     starts = {t: [t[:k] for k in range(len(t) - 1, NEAR_MIN - 1, -1)] for t in absent if t not in out}
     wanted = sorted({start for each in starts.values() for start in each})
     if wanted:
@@ -177,4 +177,4 @@ def in_capitals(conn, spellings: dict[str, str]) -> dict[int, frozenset[str]]:
     return {rowid: frozenset(held) for rowid, held in out.items()}
 
 
-__all__ = ["NEAR_MIN", "NEAR_ROWS", "near_forms", "read_near", "COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]
+__all__ = ["NEAR_LOOKUPS", "NEAR_MIN", "NEAR_ROWS", "near_forms", "read_near", "COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]
