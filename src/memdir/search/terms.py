@@ -126,15 +126,15 @@ def near_forms(conn, terms: list[str], counts: dict[str, int], forms: dict[str, 
     for term, verb, spelled in asked[:NEAR_LOOKUPS]:
         if term not in out and _writes(conn, verb, spelled):
             out[term] = verb
-    starts = {t: [t[:k] for k in range(len(t) - 1, NEAR_MIN - 1, -1)] for t in absent if t not in out}
-    wanted = sorted({start for each in starts.values() for start in each})
-    if wanted:
-        marks = ",".join("?" * len(wanted))
-        held = {r[0] for r in conn.execute(f"SELECT term FROM fts_terms WHERE term IN ({marks})", wanted)}
-        for term, each in starts.items():
-            start = next((s for s in each if s in held and not weak(s)), None)
-            if start is not None:
-                out[term] = start
+    for term in absent:
+        if term in out or len(term) <= NEAR_MIN:
+            continue
+        # the indexed terms that sort between the term's first NEAR_MIN letters and the term: its prefixes among them
+        between = conn.execute("SELECT term FROM fts_terms WHERE term >= ? AND term < ? ORDER BY term DESC",
+                               (term[:NEAR_MIN], term))
+        start = next((r[0] for r in between if term.startswith(r[0]) and not weak(r[0])), None)
+        if start is not None:
+            out[term] = start
     return out
 
 
