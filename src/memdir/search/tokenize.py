@@ -320,11 +320,13 @@ def agent_verb(word: str) -> tuple[str, str] | None:
     agent noun: a query word (case-folded, as written) of :data:`AGENT_MIN`+
     ASCII letters ending in ``er`` or ``or`` whose term the stemmer leaves
     apart from the verb's (``logger`` → ``("log", "logg")``: logging,
-    logged; ``parser`` → ``("pars", "pars")``; ``editor`` → ``("edit",
-    "edit")``). Only a candidate: ``better`` → ``("bet", "bett")`` too, so
+    logged; ``parser`` and ``parsers`` → ``("pars", "pars")``; ``editor`` →
+    ``("edit", "edit")``). Only a candidate: ``better`` → ``("bet", "bett")`` too, so
     the caller reads the word as the verb only where memories write the verb
     so (:func:`memdir.search.terms.near_forms`). None for other words and
     when the stemmer already joins them (``computer``, ``validator``). Pure."""
+    if word[-3:] in ("ers", "ors"):
+        word = word[:-1]  # parsers: parser
     if len(word) < AGENT_MIN or not word.isascii() or not word.isalpha() or word[-2:] not in ("er", "or"):
         return None
     spelled = word[:-2]
