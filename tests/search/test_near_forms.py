@@ -10,10 +10,17 @@ be found beside one that must not, through search and recall.
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import pytest
 
 from memdir import Memory
 from memdir.search.tokenize import agent_verb
+
+from ..conftest import run_cli
 
 
 @pytest.fixture
@@ -72,3 +79,22 @@ def test_nonsense_and_chat_still_find_nothing(store):
     for query in ("blorfinator", "thanks, that works", "docker"):
         assert (query, names(store, query), recalled(store, query)) == (query, [], [])
     assert names(store, "structlog") == ["logging"]  # control: the store answers a word it holds
+
+
+@pytest.mark.slow
+def test_the_cli_and_the_prompt_hook_read_near_forms(store, isolated_home, project):
+    env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
+    found = json.loads(run_cli("search", "logger", "--json", env=env).stdout)["results"]
+    control = json.loads(run_cli("search", "better", "--json", env=env).stdout)["results"]
+    assert ([r["name"] for r in found], control) == (["logging"], [])
+
+    def hook(prompt):
+        payload = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
+                              "prompt": prompt})
+        done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
+                              input=payload.encode(), capture_output=True, timeout=60,
+                              env=dict(os.environ, **env))
+        return done.stdout.decode("utf-8")
+
+    assert "## logging" in json.loads(hook("which logger do we use"))["hookSpecificOutput"]["additionalContext"]
+    assert hook("is it better now") == ""
