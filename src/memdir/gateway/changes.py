@@ -35,19 +35,8 @@ from ..text.names import normalize_name, same_name
 from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, make, match
 from .duplicates import check_duplicate
 from .forgotten import check_forgotten
-from .fields import (
-    MemoryChange,
-    description_whole,
-    candidate_name,
-    check_readable,
-    check_valid_time,
-    inherit,
-    prepare,
-    reason_text,
-    recarried,
-    sanitize,
-    sanitize_extra,
-)
+from .fields import (MemoryChange, candidate_name, check_readable, check_valid_time, description_whole, inherit,
+                     prepare, reason_text, recarried, sanitize, sanitize_extra)
 from .naming import check_same_name, written_to
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
