@@ -181,3 +181,29 @@ def test_the_stale_index_warning_is_said_once_per_session_and_to_every_command(m
     for _ in range(2):  # a person's command is always told
         done = _limited(project, "postgresql port", "")
         assert "- db-port (type: project; layer: project)" in done.stdout and done.stderr.count(said) == 1
+
+
+def test_a_warm_process_hands_the_stale_index_warning_to_the_hook_once_per_session(mem, project, capsys):
+    """Leftover 1, the warm path: a warm process runs the prompt hook for a fresh process, whose stderr the
+    person sees; the warning went to the warm process's own stderr (its log), and said once there."""
+    from memdir.integrations.claude_code import hooks
+
+    layer = _store(mem)
+    (layer / "staging-host.md").write_text(HAND, encoding="utf-8")  # a change the sync must write
+    conn = index.connect(mem.home)
+    conn.execute(f"PRAGMA max_page_count = {conn.execute('PRAGMA page_count').fetchone()[0]}")  # SQLITE_FULL
+
+    def answer(session: str) -> dict:
+        return hooks.answer_warm({"client": "claude-code", "event": "UserPromptSubmit", "home": str(mem.home),
+                                  "input": json.dumps({"session_id": session, "cwd": str(project),
+                                                       "prompt": "which port does the dev postgresql listen on?"})})
+    try:
+        first, second, other = answer("w1"), answer("w1"), answer("w2")
+    finally:
+        conn.execute("PRAGMA max_page_count = 1073741823")
+    said = "memdir: warning: the search index"
+    assert first["stderr"].count(said) == 1 and "SQLITE_FULL" in first["stderr"]  # handed to the hook's process
+    assert "Moved from 5432 on 2026-11-02." in first["stdout"]
+    assert second["stderr"] is None and "db-port" in second["stdout"]  # the same session: not again
+    assert other["stderr"].count(said) == 1  # control: another session is told
+    assert said not in capsys.readouterr().err  # not the warm process's own stderr

@@ -27,6 +27,7 @@ Keeping in step, per layer, cheapest first:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sqlite3
@@ -461,7 +462,28 @@ def _warn_stale(home: Path, cause: str, why: str, session_id: str | None = None)
         return
     _warned.add(key)
     if recalled.first_time(home, session_id, cause):
-        warn(why)
+        kept = getattr(_handed_back, "lines", None)
+        if kept is None:
+            warn(why)
+        else:
+            kept.append(f"memdir: warning: {why}")
+
+
+_handed_back = threading.local()  # .lines: the warnings of a hook a warm process runs, for the hook's process
+
+
+@contextlib.contextmanager
+def warnings_handed_back():
+    """Within it, this thread's stale-index warnings (:func:`_warn_stale`) are kept in the list it
+    yields (``memdir: warning: …`` lines), not written to this process's stderr: a warm process runs a
+    prompt hook for a fresh process, whose stderr is the one a person sees
+    (:func:`memdir.integrations.claude_code.hooks.answer_warm`)."""
+    kept: list[str] = []
+    _handed_back.lines = kept
+    try:
+        yield kept
+    finally:
+        _handed_back.lines = None
 
 
 def prepare(session: Session, scope: str | None = None) -> int:
@@ -554,4 +576,4 @@ def reindex(home: Path, settings: Settings, *, progress=None, embed_progress=Non
 
 
 __all__ = ["DamagedIndex", "RACY_NS", "ReindexResult", "check_rows", "index_error", "prepare", "rebuilt_when_damaged", "reindex",
-           "repair", "search_mode", "sync", "sync_layer", "unsound"]
+           "repair", "search_mode", "sync", "sync_layer", "unsound", "warnings_handed_back"]
