@@ -277,10 +277,10 @@ def _old_code(tmp: Path) -> dict:
     copy = tmp / "old" / "memdir"
     shutil.copytree(Path(memdir.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
     hooks = copy / "integrations" / "claude_code" / "hooks.py"
-    text = hooks.read_text(encoding="utf-8")
-    assert text.count('return {"stdout": out, "stderr": line}') == 1
-    hooks.write_text(text.replace('return {"stdout": out, "stderr": line}',
-                                  'return {"stdout": out, "stderr": "OLD CODE ANSWERED"}'), encoding="utf-8")
+    with open(hooks, "a", encoding="utf-8") as tail:  # memdir.hooks takes answer_warm once this module is loaded
+        tail.write("\n_answer_warm = answer_warm\n\n\ndef answer_warm(hook, dense=False):\n"
+                   "    out = _answer_warm(hook, dense)\n"
+                   "    return {**out, 'stderr': 'OLD CODE ANSWERED'} if 'stdout' in out else out\n")
     return dict(os.environ, PYTHONPATH=str(copy.parent))
 
 
