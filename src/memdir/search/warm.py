@@ -244,7 +244,7 @@ def request(home: Path, message: dict, timeout: float = ANSWER_TIMEOUT) -> dict 
     comes within ``timeout`` s, a serving thread asks (it would wait for
     itself), or the server runs other code than this process
     (:func:`memdir.version.code_identity`; then :func:`_replace`). Never raises."""
-    answer = _exchange(home, {**message, "code": code_identity()}, timeout)  # run by a server of this code only
+    answer = _exchange(home, message, timeout, named=True)  # run by a server of this code only
     if answer is None or answer.get("code") == code_identity():
         return answer
     if code_identity() == code_identity(now=True):  # this process runs what is installed: the server is old
@@ -268,8 +268,9 @@ def _replace(home: Path) -> int | None:
     return launch(home)
 
 
-def _exchange(home: Path, message: dict, timeout: float) -> dict | None:
-    """:func:`request` without the check of the server's code."""
+def _exchange(home: Path, message: dict, timeout: float, named: bool = False) -> dict | None:
+    """:func:`request` without the check of the server's code; ``named``: the message names this
+    process's code (taken once connected: a hook with no warm process pays nothing for it)."""
     if getattr(_serving, "active", False):
         return None
     path = socket_path(home)
@@ -282,6 +283,7 @@ def _exchange(home: Path, message: dict, timeout: float) -> dict | None:
             sock.settimeout(CONNECT_TIMEOUT)
             sock.connect(str(path))
             sock.settimeout(timeout)
+            message = {**message, "code": code_identity()} if named else message
             sock.sendall(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
             answer = json.loads(_read_line(sock, 64 * 1024 * 1024))
     except (OSError, ValueError) as exc:
