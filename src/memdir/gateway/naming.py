@@ -58,8 +58,9 @@ def written_to(fresh, scan_names: Iterable[str], raw: str, key: str) -> str:
     memory is stored there (:func:`check_same_name` then decides whether ``raw`` names it), else
     :func:`stored_name`'s — the reads' rule, so a write updates the memory a read of ``raw`` finds.
     The walk by title looks at hash-named memories only, and only for a name that has no letters
-    a-z (``ソース``), the only ones an older memdir named otherwise: a new memory's write reads no
-    other file (issue 28 §7)."""
+    a-z (``ソース``), the only ones an older memdir named otherwise: a new memory named in letters
+    a-z reads no other file (issue 28 §7); a new one named otherwise reads the layer's hash-named
+    memories (``m-…``: each file parsed once per process)."""
     if fresh(key) is not None:
         return key
 
