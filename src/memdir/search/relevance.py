@@ -92,7 +92,7 @@ go ahead proceed again agre right lgtm awesom
 GENERIC = frozenset("""
 abl actual add anoth anyth best better chang correct creat current differ everyth exact find fix get give
 help implement instead issu know let librari like look make mani mayb mean much need new now other possibl
-probabl problem proper put question quick same see set show simpl some someth stuff sure take tell thing
+probabl problem proper put question quick same see set setup show simpl some someth stuff sure take tell thing
 think today tool tri updat use want way write
 """.split())
 GENERIC_WEIGHT = 0.5
