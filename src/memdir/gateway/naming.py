@@ -29,6 +29,9 @@ from .fields import distinct_name, name_note
 # What the letters an older memdir dropped from a name (LATIN_SPELLED: ø, æ, ß) are spelled as now.
 _SPELLINGS = frozenset(LATIN_SPELLED.values())
 _ONLY_SPELLINGS = re.compile("(?:" + "|".join(sorted(map(re.escape, _SPELLINGS), key=len, reverse=True)) + "|-)+")
+_LETTERS = frozenset("".join(_SPELLINGS))
+_DROPPABLE = "[" + "".join(sorted(_LETTERS)) + "-]*"  # what an older name may lack, and its dashes
+_HASHED = re.compile(r"^m-[0-9a-f]+$", re.M)
 
 
 def older_names(key: str, names: Iterable[str]) -> list[str]:
@@ -38,11 +41,16 @@ def older_names(key: str, names: Iterable[str]) -> list[str]:
     ``ss`` of ``ß``) dropped, ``-`` where they were (``odz-notes`` and ``k-benhavn-notes`` for
     ``lodz-notes`` and ``kobenhavn-notes``); and, for a ``key`` made of such spellings only (``o``,
     ``ss``), every hash name (``m-…``: ``Ø`` had one). Candidates only, by name (no file read):
-    :func:`by_title` says which holds the memory. One pass over the names."""
+    :func:`by_title` says which holds the memory. One pass of a regular expression over the names
+    (a few ms at 10,000)."""
+    text = "\n".join(names)
+    rest = [c for c in key if c not in _LETTERS and c != "-"]  # the letters (a-z, 0-9) every older name kept
+    kept = re.compile(f"^{_DROPPABLE}{_DROPPABLE.join(rest)}{_DROPPABLE}$", re.M)
     pattern = _older_pattern(key)
-    hashed = _ONLY_SPELLINGS.fullmatch(key) is not None
-    return [name for name in names if name != key and (
-        (hashed and name.startswith("m-")) or (len(name) <= len(key) and pattern.fullmatch(name)))]
+    found = [name for name in kept.findall(text) if name != key and len(name) <= len(key) and pattern.fullmatch(name)]
+    if _ONLY_SPELLINGS.fullmatch(key):
+        found += [name for name in _HASHED.findall(text) if name != key]
+    return found
 
 
 def _older_pattern(key: str) -> re.Pattern:

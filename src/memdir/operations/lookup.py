@@ -131,26 +131,28 @@ def history_name(layer: Layer, name: str) -> str:
     return stored_name(name, key, version, lambda: filter(None, map(version, candidates(name, key, last)))) or key
 
 
-def refuse_ambiguous(session: Session, name: str, verb: str) -> None:
+def refuse_ambiguous(session: Session, name: str, verb: str) -> list[tuple[str, str]]:
     """Refuse an unscoped ``verb`` (``write``, ``delete``) of ``name`` held by more than one of the
     session's layers: one may be shared (the team layer, committed) and one personal, so guessing
     could put private text into the repository or remove the other person's fact. The one rule of
     every unscoped change by name. A layer that cannot be read is passed over (:func:`find` says
-    why, where it matters). Raises :class:`InvalidInput` naming the layers and the ``--scope`` flag
-    (the tools' ``scope`` argument)."""
+    why, where it matters). Returns the one holder, ``[(scope, file name)]`` (:func:`held_name`:
+    an older memdir's name too), or ``[]``. Raises :class:`InvalidInput` naming the layers and the
+    ``--scope`` flag (the tools' ``scope`` argument)."""
     key = normalize_name(name).name
     holders = []
     for scope in session.scopes():
         try:
-            if held_name(session.layer(scope), name) is not None:
-                holders.append(scope)
+            if (stored := held_name(session.layer(scope), name)) is not None:
+                holders.append((scope, stored))
         except StoreError:
             continue
     if len(holders) > 1:
-        layers = " and ".join(f"{s} ({_KIND[s]})" for s in holders)
-        flags = " or ".join(f"--scope {s}" for s in holders)
+        layers = " and ".join(f"{s} ({_KIND[s]})" for s, _ in holders)
+        flags = " or ".join(f"--scope {s}" for s, _ in holders)
         raise InvalidInput(f"{key!r} is in the {layers} layers; say which to {verb} with {flags} "
                            "(the scope argument of the tools)")
+    return holders
 
 
 _KIND = {"user": "personal, every project", "team": "shared in the repository", "project": "personal"}

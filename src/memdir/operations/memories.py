@@ -46,7 +46,7 @@ from ..session import Session
 from ..text.names import normalize_name
 from ..tombstones.stones import unreadable_tombstones
 from . import team as teamops
-from .lookup import find, guard, held_name, history_name, refuse_ambiguous, rename_missing, renamed_elsewhere, spelled_as_other, unsearched, writable
+from .lookup import find, guard, history_name, refuse_ambiguous, rename_missing, renamed_elsewhere, spelled_as_other, unsearched, writable
 
 _LINK = re.compile(r"\[\[([a-z0-9]+(?:-[a-z0-9]+)*)\]\]")
 """A link in a body: ``[[name]]`` with a memory name exactly as stored
@@ -110,10 +110,9 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
     """
     name, type, rename_from = change.name, change.type, change.rename_from
     if scope is None:
-        refuse_ambiguous(session, rename_from or name, "write")
+        held = refuse_ambiguous(session, rename_from or name, "write")  # where it is: an older name too
         implied = "user" if type == "user" and session.settings.enable_user_scope else "project"
-        held = ((s, held_name(session.layer(s), rename_from or name)) for s in session.scopes())
-        scope, entry = next(((s, session.layer(s).lookup(n)) for s, n in held if n), (implied, None))
+        scope, entry = next(((s, session.layer(s).lookup(n)) for s, n in held), (implied, None))
         key = entry.record.name if entry is not None else normalize_name(rename_from or name).name
         if entry is None and rename_from is not None and session.scopes():  # each, not one
             raise rename_missing(rename_from, session.scopes())
