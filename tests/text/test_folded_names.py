@@ -187,3 +187,23 @@ def test_an_index_of_schema_6_is_tokenized_again_in_place_and_keeps_its_vectors(
     assert [h.name for h in mem.search("Izmir")] == ["turkey-desk"]
     assert [h.name for h in mem.search("Ankara")] == ["ankara-desk"]  # control: the other row answers as before
     assert isinstance(conn, sqlite3.Connection)
+
+
+@pytest.mark.slow
+def test_an_agent_proposal_for_the_team_changes_the_older_team_memory(tmp_path):
+    from tests.teamgit import shared_repository
+
+    a, _ = shared_repository(tmp_path)
+    (a.team_dir / "odz-notes.md").write_text(
+        "---\nname: odz-notes\ntitle: Łódź-notes\ndescription: notes for the Łódź office\ntype: project\n"
+        "created: 2026-11-02T10:00:00Z\nupdated: 2026-11-02T10:00:00Z\norigin: human\nstatus: active\n---\n\n"
+        "Office at Piotrkowska 1.\n", encoding="utf-8")
+    agent = a.memory(actor="agent")
+    proposed = agent.write("Lodz-notes", "notes for the Lodz office", "project", "Office at Piotrkowska 7.",
+                           scope="team")
+    assert (proposed.name, proposed.status) == ("odz-notes", "candidate")  # before: lodz-notes, a new memory
+    other = agent.write("Lods-notes", "notes for the Lods office", "project", "Elsewhere.", scope="team")
+    assert (other.name, other.status) == ("lods-notes", "candidate")  # control: another name
+    a.memory().approve("odz-notes", "team")
+    assert sorted(p.name for p in a.team_dir.glob("*.md")) == ["odz-notes.md"]
+    assert a.memory().read("Lodz-notes", "team").record.body == "Office at Piotrkowska 7."
