@@ -78,6 +78,11 @@ def test_a_memory_stored_under_its_older_name_is_one_memory_on_every_path_of_the
         assert person.read(spelling).record.name == "odz-notes", spelling
     written = person.write("Lodz-notes", "notes for the Lodz office", "project", "Office at Piotrkowska 2.")
     assert (written.name, written.operation) == ("odz-notes", "updated")  # before: lodz-notes, created
+    assert written.warnings == ("'Lodz-notes' is the name of the existing memory 'Łódź-notes' (odz-notes) written "
+                                "otherwise (in case, accents, width or spacing): that memory was updated; its title "
+                                "stays 'Łódź-notes'",)
+    exact = person.write("Łódź-notes", "notes for the Lodz office", "project", "Office at Piotrkowska 2.")
+    assert (exact.name, exact.operation, exact.warnings) == ("odz-notes", "unchanged", ())  # its own spelling
     assert _names(person) == ["odz-notes"]
     edited = person.edit("lodz-notes", BodyEdit(old="Piotrkowska 2", new="Piotrkowska 3"))
     assert edited.name == "odz-notes" and person.read("Łódź-notes").record.body == "Office at Piotrkowska 3."
@@ -89,8 +94,9 @@ def test_a_memory_stored_under_its_older_name_is_one_memory_on_every_path_of_the
     assert history.name == "odz-notes" and len(history.versions) == 4  # taken up, written, edited, pinned
     deleted = person.delete("LODZ notes")
     assert deleted.name == "odz-notes"
-    with pytest.raises(NotFound):
-        person.read("Łódź-notes")
+    with pytest.raises(NotFound) as gone:
+        person.read("Lodz-notes")
+    assert gone.value.deleted == "odz-notes" and 'memory "odz-notes" was deleted' in str(gone.value)
     assert person.history("Łódź-notes").name == "odz-notes"  # a deleted memory's versions, by its new spelling
     person.lift_tombstone(deleted.tombstone)  # else its value stays refused, as for every deleted memory
     restored = person.restore("Lodz-notes", 2)

@@ -157,10 +157,11 @@ def check_same_name(asked: str, old, taken: Container[str], warnings: list[str],
     name, and its title unless it had none."""
     if not same_name(asked, old.name, old.title):
         raise Conflict(name_taken(asked, old.name, old.title, taken))
-    written = raw_name(asked)
+    written, note = raw_name(asked), name_note(asked)
+    if note in warnings and old.name != normalize_name(asked).name:
+        warnings.remove(note)  # not normalized to its file name: the memory's is an older memdir's (odz-notes)
     if written in (old.name, spelled_name(old.name, old.title)):
         return
-    note = name_note(asked)
     if note in warnings:
         warnings.remove(note)
     shown = f"{old.title!r} ({old.name})" if old.title else repr(old.name)

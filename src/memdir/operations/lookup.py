@@ -83,9 +83,13 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
             raise NotFound(f'memory "{key}" of the {layer.scope} layer is not read: ' + (
                 unsettled(path) if state.error == CONFLICT else f"its file is not a readable memory: {path}: "
                 f"{state.error}"))
-    gone = explain and deleted(readable, key)
-    if gone:  # each interface names its own way to the versions (NotFound.deleted)
-        raise NotFound(gone, deleted=key)
+    for layer in readable if explain else ():  # each interface names its own way to the versions (NotFound.deleted)
+        try:  # deleted under its name, or under an older memdir's name for it (odz-notes of Lodz-notes)
+            stored = history_name(layer, name)
+        except (StoreError, OSError):
+            stored = key
+        if gone := deleted([layer], stored):
+            raise NotFound(gone, deleted=stored)
     raise NotFound(f'memory not found: "{key}" in {where}' + unsearched(session, scope))
 
 

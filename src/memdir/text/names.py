@@ -157,12 +157,13 @@ def spelling(raw: str) -> str:
 def spelled_name(name: str, title: str | None) -> str:
     """The name a memory (``name``, normalized, with ``title``) is spelled by: its title when
     that normalizes to ``name`` — the name as it was written, kept as the title (``C# tips`` of
-    ``c-tips``, ``部署流程`` of ``m-…``) —, else ``name`` itself. What :func:`same_name` tells
+    ``c-tips``, ``部署流程`` of ``m-…``; or that an older memdir named so: ``Łódź-notes`` of
+    ``odz-notes``, :func:`legacy_names`) —, else ``name`` itself. What :func:`same_name` tells
     apart from another spelling when a memory arrives under that file name (a promotion, an
     imported file)."""
     if title:
         try:
-            if normalize_name(title).name == name:
+            if normalize_name(title).name == name or name in legacy_names(title):  # odz-notes of Łódź-notes
                 return title
         except InvalidName:
             pass
