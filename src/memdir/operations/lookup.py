@@ -51,10 +51,7 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
     for layer in layers:
         try:
             entries = layer.scan().entries
-            # its file name, an older memdir's for it, or a memory an older memdir stored under a name it
-            # gave a spelling of this one (odz-notes of Łódź-notes, asked as Lodz-notes): memdir.gateway.naming
-            stored = stored_name(name, key, lambda n: _record(entries.get(n)), lambda: filter(None, (
-                _record(entries.get(n)) for n in candidates(name, key, entries))))
+            stored = stored_name(name, key, lambda n: _record(entries.get(n)))  # its file name, an older memdir's
         except StoreError as exc:  # one unreadable layer never hides the others
             unreadable = exc
             continue
@@ -64,11 +61,13 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
         if entries.get(key) is not None:
             other = other or entries[key]  # `C# tips` is not `C++ tips`, though both normalize to c-tips
     # The index shows a memory by its title (a hand-written file's `name:` that is not its file stem;
-    # ソース of a memory an older memdir stored as ｿｰｽ): a model that calls it by that title means that
-    # memory, when only one has it (memdir.gateway.naming.by_title, the writes' rule too).
+    # ソース of a memory an older memdir stored as ｿｰｽ; Łódź-notes of odz-notes, asked as Lodz-notes): a model
+    # that calls it by that title means that memory, when only one has it (memdir.gateway.naming.by_title, the
+    # writes' rule too). The names an older memdir may have given it first (candidates): no other file is read.
     for layer in readable:
         entries = layer.scan().entries
-        titled = by_title(name, key, (e.record for e in entries.values()))
+        older = [e.record for n in candidates(name, key, entries) if (e := entries.get(n)) is not None]
+        titled = by_title(name, key, older) or by_title(name, key, (e.record for e in entries.values()))
         if titled is not None:
             return layer, entries[titled]
     if unreadable is not None and scope is not None:
