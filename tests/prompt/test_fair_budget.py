@@ -168,6 +168,20 @@ _store = st.lists(st.tuples(st.sampled_from(["user", "team", "project"]),
                             st.lists(_line, min_size=1, max_size=25).map("\n".join)), min_size=1, max_size=3)
 
 
+def test_the_audit_store_gains_lines_in_every_layer_as_the_budget_grows():
+    user = "".join(f"- [pref-{i}](pref-{i}.md) 📌 — Préférence numéro {i} : toujours écrire les messages de commit "
+                   f"en français, avec des accents é è ê ë à ù — très long texte pour remplir le budget {i}\n"
+                   for i in range(1, 41))
+    team = "".join(f"- [team-{i}](team-{i}.md) — Team rule {i}: squash merge only\n" for i in (1, 2))
+    proj = "".join(f"- [proj-{i}](proj-{i}.md) — Project fact {i}: the service listens on port 80{i}\n" for i in (1, 2, 3))
+    secs = [("user", user), ("team", team), ("project", proj)]
+    curve = [layout(secs, budget)[1] for budget in range(1400, 4300, 20)]
+    for before, after in zip(curve, curve[1:]):
+        assert all(a <= b for (_, a, _), (_, b, _) in zip(before, after)), (before, after)
+    assert [shown for _, shown, _ in curve[0]] == [3, 2, 3] and [shown for _, shown, _ in curve[-1]] == [13, 2, 3]
+    assert {tuple(shown for _, shown, _ in point) for point in curve} >= {(4, 2, 3), (5, 2, 3)}  # before: 1/2/1 at 1800
+
+
 def _chosen(secs, room):
     blocks = [(context.SECTION_TITLES[scope], context._Lines(text)) for scope, text in secs]
     parts = [len(part.encode()) for part in context._policy_parts(context.POLICY)]
@@ -175,6 +189,7 @@ def _chosen(secs, room):
     return blocks, kept, said
 
 
+@pytest.mark.slow
 @given(secs=_store, low=st.integers(0, 10_000), more=st.integers(0, 4_000))
 def test_a_bigger_budget_never_shows_fewer_lines_of_any_layer(secs, low, more):
     """Per layer, the lines shown at a budget are never fewer at a bigger one (audit: 40 pinned user
@@ -185,6 +200,7 @@ def test_a_bigger_budget_never_shows_fewer_lines_of_any_layer(secs, low, more):
     assert all(a <= b for (_, a, _), (_, b, _) in zip(small, big)), (low, more, small, big)
 
 
+@pytest.mark.slow
 @given(secs=_store, low=st.integers(-200, 8_000), more=st.integers(0, 4_000))
 def test_the_walk_keeps_at_a_bigger_room_every_line_it_keeps_at_a_smaller_one_and_the_fair_rules(secs, low, more):
     """The walk (``_choose``) at two rooms: what the smaller keeps, the bigger keeps (lines and policy

@@ -22,21 +22,25 @@
     <policy>
     </memory_context>
 
-The whole block fits ``max_bytes`` UTF-8 bytes: whole index lines are kept in
-order, a line that does not fit is skipped and the walk goes on (one long line
-cannot push out the rest), and a marker counts what was left out, per layer
-(``…(90 index lines left out: user 85, project 5 — …)``). When lines must be
-left out, the budget is shared fairly (DESIGN §6, issue 28): first each
-section's first line (its first pinned one) when it fits, then each section
-fills an equal floor of the budget, its pinned lines first (a pin is a
-person's "keep this" within its own layer), and what the floors leave unused
-is shared again among the sections with lines left. So 120 user memories
-cannot push the project's five out, 40 pinned user memories cannot push the
-team and project layers out, and a pinned project memory is not pushed out by
-the user section's lines. At the smallest budgets the policy goes before a
-layer does: the block without it is given when only then does every layer
-show a line. Lines
-are never cut, so no UTF-8 character is ever broken. Stored text is escaped at
+The whole block fits ``max_bytes`` UTF-8 bytes. When it does not all fit, the
+block is the longest prefix that fits of one order of its items, an order that
+does not depend on the budget (:func:`_choose`), and a marker counts what was
+left out, per layer (``…(90 index lines left out: user 85, project 5 — …)``):
+so a bigger budget never shows fewer lines of any layer. The order shares the
+budget fairly (DESIGN §6, issue 28): first each section's first line (its
+first pinned one), then each section's lines — its pinned lines first (a pin
+is a person's "keep this" within its own layer) — interleaved so that each
+section has spent an equal share, what one leaves unused (it has no lines
+left) going to the others. The policy comes once the sections have had their
+floors (:data:`FLOOR_BYTES` each), rule by rule, and the rest of the lines
+after it: at a budget too small for both, the policy gives way before the
+layers' floors do. So 120 user memories cannot push the project's five out,
+40 pinned user memories cannot push the team and project layers out, and a
+pinned project memory is not pushed out by the user section's lines. A line
+is shown with its description at most
+:data:`~memdir.text.printable.LINE_CHARS` characters (:func:`shown_line`), as
+``memdir list`` shows it. The budget never cuts a line, and a clip is
+between characters, so no UTF-8 character is ever broken. Stored text is escaped at
 render time (:func:`memdir.text.fence.escape_stored`) — fence tags and the
 harness's own tags become ``&lt;…&gt;``, ``{{`` becomes ``{ {``, and
 every line holds no line break, control or bidi character
@@ -163,9 +167,9 @@ def render_block(sections: list[tuple[str, str]], max_bytes: int = 4096, policy:
     """Render the context block from ``(scope, MEMORY.md text)`` pairs, user first (the text may
     also be given as its :class:`memdir.files.outline.Outline`: the same block).
 
-    Pure. Never returns more than ``max_bytes`` UTF-8 bytes: the policy is
-    dropped when even the frame with it does not fit, and ``""`` is returned
-    when not one index line can be shown.
+    Pure. Never returns more than ``max_bytes`` UTF-8 bytes (the policy's
+    rules that do not fit are left out, see :func:`layout`), and ``""`` is
+    returned when not one index line can be shown.
     """
     return layout(sections, max_bytes, policy)[0]
 
@@ -231,19 +235,17 @@ class _Lines:
     """The index lines of one section, shown as :func:`shown_line` gives them, on demand: a
     10,000-line ``MEMORY.md`` of which 35 lines fit costs 35 escapes, not 10,000 — and, given as
     its :class:`memdir.files.outline.Outline`, 35 lines decoded, not the whole file. ``count``
-    non-blank lines; ``pins``: those holding :data:`PIN_MARK`. When the text holds no line break,
-    control or bidi character (``clean``), ``least_total`` bounds the bytes of every line and its
-    line break from below without escaping one, as long as no line is clipped
-    (:func:`memdir.files.outline.summary` reads a text into these figures)."""
+    non-blank lines; ``pins``: those holding :data:`PIN_MARK`; ``clean``: the text holds no line
+    break, control or bidi character, so a line's :func:`memdir.text.printable.one_line` is the
+    line stripped (:func:`memdir.files.outline.summary` reads a text into these figures)."""
 
     def __init__(self, text: str | Outline):
         self._done: dict[int, str] = {}
         if isinstance(text, Outline):
             self._raw = text.line
-            self.count, self.clean, self.least_total = text.count, text.clean, text.least_total
-            self.pins = text.pins
+            self.count, self.clean, self.pins = text.count, text.clean, text.pins
         else:
-            raw, self.clean, _least, _after, self.least_total, self.pins = summary(text)
+            raw, self.clean, _least, _after, _total, self.pins = summary(text)
             self._raw = raw.__getitem__
             self.count = len(raw)
 
