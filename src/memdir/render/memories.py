@@ -19,7 +19,7 @@ drive the terminal or forge a line.
 from __future__ import annotations
 
 from ..files.conflicts import CONFLICT
-from ..text.printable import one_line, visible
+from ..text.printable import LINE_CHARS, clipped, one_line, visible
 from ..vocabulary import PIN_MARK, SYNC_HELD, kind_label
 from . import printable_output
 
@@ -48,15 +48,13 @@ if TYPE_CHECKING:  # the renderer reads results by their attributes; importing t
         WriteResult,
     )
 
-LINE_CHARS = 300  # characters of a description, error or snippet shown on one line
 
 
 @printable_output
 def cut(text: str | None, limit: int = LINE_CHARS) -> str:
     """``text`` on one line (every line break and run of whitespace collapsed,
     no control or bidi character), at most ``limit`` characters (``…`` marks a cut)."""
-    flat = " ".join(one_line(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    return clipped(" ".join(one_line(text).split()), limit)
 
 
 # ---------------------------------------------------------------- memories

@@ -18,10 +18,11 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   so an agent learns when to save its first memory; a team layer not trusted in this
   clone shows none of its text, one line says so and how to trust it. Runs on every session
   start, so it imports only the hot path
-  (:func:`memdir.prompt.context.session_block`: no YAML, no SQLite, no MCP).
-  The agent extractor's pending findings of this project, if any, follow the
-  block in the same budget (:func:`memdir.prompt.pending.with_pending`: at
-  most half of it; the block gets the rest).
+  (:func:`memdir.prompt.start.start_layout`: no YAML, no SQLite, no MCP —
+  the one rule ``status`` and ``doctor`` report). The agent extractor's pending
+  findings of this project, if any, follow the block in the same budget
+  (:func:`memdir.prompt.pending.with_pending`: at most half of it; the block
+  gets the rest).
 * ``UserPromptSubmit`` — the recall block for ``prompt`` in the same shape,
   under ``recall_max_bytes``, plus the pending findings when this session
   has not been shown them yet; nothing (and a line naming the extra) when
@@ -171,24 +172,17 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     agent extractor's pending findings of this project, if any (at most half
     the budget; the block gets the rest). ``""`` when nothing fits."""
     from ...prompt import recalled
-    from ...prompt.context import TOOLS_NOTE, guidance_block, session_block
-    from ...prompt.pending import mark_shown, with_pending
-
-    def _with_tools_note(block: str, rest: int) -> str:
-        # The note names the MCP tools for a client that defers them (Claude Code 2.x), when it fits.
-        out = f"{block}\n{TOOLS_NOTE}" if block else ""
-        return out if out and len(out.encode()) <= rest else block
+    from ...prompt.pending import mark_shown
+    from ...prompt.start import start_layout
 
     session = _session(data, home)
     if recalled.compacts(data.get("source")):  # a new conversation: recall may give its bodies again
         recalled.clear(session.home, session.id)
 
     def render(budget: int) -> str:
-        # The index and the findings, if any (no YAML, no SQLite), in one budget: memdir.prompt.pending's rule.
+        # What a session start injects (memdir.prompt.start: the rule status and doctor report too).
         shown["budget"] = budget
-        return with_pending(session, budget, lambda rest: _with_tools_note(
-            session_block(session, max(1, rest - len(TOOLS_NOTE.encode()) - 1), guidance=True)
-            or guidance_block(rest), rest))
+        return start_layout(session, budget)[0]
 
     shown: dict = {}
     out = hook_output(event, render, session.settings.context_max_bytes, client)
