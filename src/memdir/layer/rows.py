@@ -54,6 +54,8 @@ class Rows(MutableMapping):
         self._manifest = manifest
         self._full: dict[str, tuple] = {}  # file → (file, size, ctime_ns, ino, digest, name, error, text, notes)
         self._reads = 0
+        self._all = [False, None]  # _full holds every row the manifest has (shared by the copies, as _full is)
+        self._made_all = False  # every state made from them
         self._whole = count is None or manifest is None  # _rows holds every file
         self._count = count or 0  # files the manifest records (while not whole)
         self._absent: set[str] = set()  # asked for, not in the manifest (while not whole)
@@ -74,12 +76,38 @@ class Rows(MutableMapping):
     def _point(self, filename: str) -> tuple | None:
         """The whole row of ``filename`` from the manifest (None: none, or it cannot be read)."""
         full = self._full.get(filename)
-        if full is None:
+        if full is None and not self._all[0]:
             self._reads += 1
-            wanted = None if self._reads > POINT_READS else [filename]
-            self._full.update(zip(map(itemgetter(0), rows := self._manifest.full_rows(wanted)), rows))
+            if self._reads > POINT_READS:
+                rows = self._manifest.full_rows(None)
+                self._full.update(zip(map(itemgetter(0), rows), rows))
+                self._all[0] = True
+            else:
+                self._full.update(zip(map(itemgetter(0), rows := self._manifest.full_rows([filename])), rows))
             full = self._full.get(filename)
+        if self._all[0] and not self._made_all:
+            self._make_all()
         return full
+
+    def _make_all(self) -> None:
+        """Every file's state, made from the whole rows read at once (asked for many: a listing,
+        ``status``), in one pass rather than a call per file."""
+        self._made_all = True
+        if not self._whole:
+            every = {f: (f, row[5], row[6]) for f, row in self._full.items()}
+            for filename in self._gone:
+                every.pop(filename, None)
+            every.update(self._rows)
+            self._rows, self._whole = every, True
+        shared = self._all[1]  # the states of the whole rows, made once for every copy (they are values)
+        if shared is None:
+            shared = self._all[1] = {f: FileState((full[1], full[2], full[3]), full[4], full[5], full[6], None,
+                                                  full[7], _notes(full[8])) for f, full in self._full.items()}
+        made = self._made
+        for filename, row in self._rows.items():
+            state = shared.get(filename)
+            if filename not in made and state is not None and (state.name, state.error) == (row[1], row[2]):
+                made[filename] = state
 
     def _every(self) -> dict[str, tuple]:
         """Every row (read from the manifest once, the changes made here over it)."""
@@ -162,7 +190,7 @@ class Rows(MutableMapping):
         """Another mapping of the same states (changes to one do not show in the other)."""
         other = Rows([], self._manifest)
         other._rows, other._made, other._full, other._reads = dict(self._rows), dict(self._made), self._full, self._reads
-        other._whole, other._count = self._whole, self._count
+        other._whole, other._count, other._all, other._made_all = self._whole, self._count, self._all, self._made_all
         other._absent, other._added, other._gone = set(self._absent), set(self._added), set(self._gone)
         return other
 
@@ -191,6 +219,8 @@ class Names(MutableMapping):
         self._whole: dict[str, str] | None = None
 
     def _recorded(self, name: str) -> str | None:
+        if name not in self._base and len(self._base) >= POINT_READS:  # asked for many: every row read once
+            return self._every().get(name)
         if name not in self._base:
             held = self._manifest.name_rows(name)
             filename = settle(self._directory, held)[0].get(name) if held else None
