@@ -206,7 +206,7 @@ class Layer(ReadsOne):
         if last is None and self._restore() is not None:
             last = self._last_scan
         if last is not None and last[0] is not None and sweep_can_wait(
-                len(last[1].names), time.monotonic() - self._swept_at, self):
+                len(last[1].files), time.monotonic() - self._swept_at, self):
             try:
                 if os.stat(self.path).st_mtime_ns == last[0]:
                     return last[1]
@@ -384,7 +384,7 @@ class Layer(ReadsOne):
         if (saved := self.manifest.load(stamps)) is None:
             return None
         files = saved.files.copy()  # names and the files that are not memories: settled when asked for
-        names, malformed = Names(self.path, files, self.manifest, saved.names), malformed_of(self.path, files)
+        names, malformed = Names(self.path, files, self.manifest), malformed_of(self.path, files)
         self.files, self._saved_files = saved.files.copy(), saved.files
         found = self._lazy(Scan({}, malformed, files, names))
         self._take(saved, stamps)
@@ -428,7 +428,7 @@ class Layer(ReadsOne):
         if last is None and self._restore() is not None:
             last = self._last_scan
         if (last is None or last[0] is None or self._synced_journal is None
-                or not sweep_can_wait(len(last[1].entries), time.monotonic() - self._swept_at, self)):
+                or not sweep_can_wait(len(last[1].files), time.monotonic() - self._swept_at, self)):
             return None
         try:
             if os.stat(self.path).st_mtime_ns != last[0]:
@@ -562,6 +562,8 @@ class _Hinted(dict):
     """A scan's files taken from hints without text digests: :func:`memdir.files.scan.holding` asks
     :meth:`text_holders`, which reads the manifest's digests then (on a duplicate check, not on the
     search index's sync that made the scan)."""
+
+    hinted = True
 
     def __init__(self, files: dict, manifest: Manifest):
         super().__init__(files)

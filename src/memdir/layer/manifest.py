@@ -72,7 +72,7 @@ class Stamps:
 @dataclass
 class Saved:
     """A trusted manifest: the files (file name → state, no parsed entries, each row read when first
-    asked for: :class:`memdir.layer.rows.Rows`) and how many names they hold, the journal's heads,
+    asked for: :class:`memdir.layer.rows.Rows`), the journal's heads,
     when every file was last stat'ed (epoch ns), and the index's line keys (name → ``(unpinned,
     -score, name)``) with its deadline (epoch ns, 0: none) when ``MEMORY.md`` is still the one they
     describe (else None); ``usage_same``: the layer's usage file is the one they were made with
@@ -84,7 +84,6 @@ class Saved:
     index: tuple[dict[str, tuple], int] | None = None
     usage_same: bool = True
     index_key: tuple | None = field(default=None, repr=False)
-    names: int = 0  # how many memory names the files hold
 
 
 class Heads(MutableMapping):
@@ -266,8 +265,6 @@ class Manifest:
                         or meta.get("journal") != _text(stamps.journal)):
                     return None
                 found = Rows([], self, conn.execute("SELECT COUNT(*) FROM files").fetchone()[0]) if files else Rows([])
-                names = conn.execute("SELECT COUNT(DISTINCT name) FROM files WHERE name IS NOT NULL").fetchone()[0] \
-                    if files else 0
                 heads = Heads(self)
                 index = None
                 if meta.get("deadline") is not None and meta.get("index") == _text(stamps.index):
@@ -276,7 +273,7 @@ class Manifest:
                     keys = dict(zip(map(itemgetter(2), order), order))
                     index = (keys, int(meta.get("deadline") or 0))
                 return Saved(found, heads, int(meta.get("swept") or 0), index,
-                             meta.get("usage") == _text(stamps.usage), names=names)
+                             meta.get("usage") == _text(stamps.usage))
             finally:
                 conn.close()
         except (sqlite3.Error, OSError, ValueError, TypeError):
@@ -322,6 +319,11 @@ class Manifest:
     def holder_rows(self) -> list[tuple] | None:
         """``(file, name, error)`` of every file recorded; None when the manifest cannot be read."""
         return self._read("SELECT file, name, error FROM files")
+
+    def name_count(self) -> int | None:
+        """How many memory names the recorded files hold; None when the manifest cannot be read."""
+        rows = self._read("SELECT COUNT(DISTINCT name) FROM files WHERE name IS NOT NULL")
+        return None if not rows else rows[0][0]
 
     def name_rows(self, name: str) -> list[tuple] | None:
         """``(file, name, error)`` of the files recorded as holding ``name`` (by the manifest's index of

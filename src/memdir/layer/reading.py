@@ -60,6 +60,8 @@ class ReadsOne:
         added, removed or renamed by hand shows at once (the directory's mtime), one edited in place of
         a large layer at its next sweep. Raises :class:`StoreError` (as :meth:`scan`)."""
         found = self.current_scan()
+        if getattr(found.files, "hinted", False):  # the search index's sweep, just made: no text digests
+            found = self.scan()
         facts = self._all_facts(found.entries)
         entries = found.entries
         parsed = entries.loaded() if isinstance(entries, LazyEntries) else entries  # no state made per file

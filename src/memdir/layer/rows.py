@@ -205,15 +205,15 @@ class Rows(MutableMapping):
 class Names(MutableMapping):
     """Which file holds each memory of a layer (name → file name), as :func:`memdir.files.scan.settle`
     settles the manifest's rows, one name at a time: ``get(name)`` reads the files recorded as holding
-    ``name`` (the manifest's index of names) and applies the rule to them. ``count``: how many names
-    the manifest records. Iterating reads every row once (``rows``: the layer's :class:`Rows`) and
+    ``name`` (the manifest's index of names) and applies the rule to them; ``len`` counts the names the
+    manifest records (one query, when first asked). Iterating reads every row once (``rows``: the layer's :class:`Rows`) and
     settles them all. Changes made here stand over the manifest's."""
 
-    def __init__(self, directory: Path, rows: Rows, manifest, count: int):
+    def __init__(self, directory: Path, rows: Rows, manifest):
         self._directory = directory
         self._rows = rows
         self._manifest = manifest
-        self._count = count
+        self._count: int | None = None  # how many names the manifest records, counted when first asked
         self._known: dict[str, str | None] = {}  # name → its file (None: no file holds it)
         self._base: dict[str, bool] = {}  # whether the manifest holds the name (asked once)
         self._whole: dict[str, str] | None = None
@@ -275,6 +275,10 @@ class Names(MutableMapping):
     def __len__(self) -> int:
         if self._whole is not None:
             return len(self._whole)
+        if self._count is None:
+            self._count = self._manifest.name_count()
+            if self._count is None:  # the manifest cannot be read: every row (from the files' rows) counted
+                return len(self._every())
         added = sum(1 for n, f in self._known.items() if f is not None and not self._base.get(n))
         gone = sum(1 for n, f in self._known.items() if f is None and self._base.get(n))
         return self._count + added - gone
