@@ -42,13 +42,14 @@ def _store(home, project, monkeypatch):
 def _counted(monkeypatch) -> list[str]:
     """Every time a layer reads all of the manifest's file rows at once."""
     calls: list[str] = []
-    real = Manifest.holder_rows
+    real = Manifest.full_rows
 
-    def counted(self):
-        calls.append("every row")
-        return real(self)
+    def counted(self, files):
+        if files is None:
+            calls.append("every row")
+        return real(self, files)
 
-    monkeypatch.setattr(Manifest, "holder_rows", counted)
+    monkeypatch.setattr(Manifest, "full_rows", counted)
     return calls
 
 

@@ -316,10 +316,6 @@ class Manifest:
         except (sqlite3.Error, OSError):
             return None
 
-    def holder_rows(self) -> list[tuple] | None:
-        """``(file, name, error)`` of every file recorded; None when the manifest cannot be read."""
-        return self._read("SELECT file, name, error FROM files")
-
     def name_count(self) -> int | None:
         """How many memory names the recorded files hold; None when the manifest cannot be read."""
         rows = self._read("SELECT COUNT(DISTINCT name) FROM files WHERE name IS NOT NULL")

@@ -110,13 +110,14 @@ class Rows(MutableMapping):
                 made[filename] = state
 
     def _every(self) -> dict[str, tuple]:
-        """Every row (read from the manifest once, the changes made here over it)."""
+        """Every row (read from the manifest once, whole, the changes made here over it); every
+        file's state is made with them (a caller that lists the files asks for them next)."""
         if not self._whole:
-            every = {row[0]: row for row in (self._manifest.holder_rows() or ())}
-            for filename in self._gone:
-                every.pop(filename, None)
-            every.update(self._rows)
-            self._rows, self._whole = every, True
+            if not self._all[0]:
+                rows = self._manifest.full_rows(None)
+                self._full.update(zip(map(itemgetter(0), rows), rows))
+                self._all[0] = True
+            self._make_all()
         return self._rows
 
     def __getitem__(self, filename: str) -> FileState:
