@@ -206,8 +206,9 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
     (:func:`memdir.gateway.duplicates.duplicate_groups`). ``search`` is the search mode to report
     (``bm25``, ``hybrid (…)``, …); ``extractor`` the consolidation extractor in effect and why.
 
-    Every file is stat'ed (a hand edit is taken up and counted) but only files changed since the
-    layer recorded them are parsed: the counts and copies come from what each layer keeps per memory
+    A hand edit is taken up and counted as :meth:`memdir.layer.layer.Layer.facts_now` sees it (a file
+    added, removed or renamed at once; one edited in place of a large layer at its next sweep), and only
+    files changed since the layer recorded them are parsed: the counts and copies come from what each layer keeps per memory
     (:meth:`memdir.layer.layer.Layer.facts_now`); so do the files read leniently (``fallback_parsed``,
     ``no_frontmatter``, ``notes``: what the layer recorded of how each file was read). With ``full``
     (``doctor``) every file is parsed."""

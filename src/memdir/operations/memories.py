@@ -247,7 +247,8 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
     held at that time; ``valid_at`` what was true in the world then.
 
     Each layer answers from what it keeps per memory (:meth:`memdir.layer.layer.Layer.facts_now`):
-    every file is stat'ed, only files changed since the layer recorded them are parsed.
+    only files changed since the layer recorded them are parsed; a large layer's files are stat'ed
+    only by its sweep (:mod:`memdir.files.sweeps`), a small one's every time.
     """
     now = now_utc()
     as_of_t = time_arg(as_of, "as_of")
