@@ -300,13 +300,14 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
 def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: dict[str, int], total: int,
               compounds: dict[str, tuple[str, str]] | None = None,
               capitals: dict[int, frozenset[str]] | None = None,
-              forms: dict[str, set[str]] | None = None) -> dict[int, relevance.Evidence]:
+              forms: dict[str, set[str]] | None = None, explicit: bool = False) -> dict[int, relevance.Evidence]:
     """The words' part of each memory's evidence (:func:`memdir.search.relevance.evidence`, no cosine).
     ``forms``: the query's words by term (:func:`memdir.search.tokenize.word_forms`; a term the memory holds
     only inside code identifiers, in another form, weighs less: :func:`memdir.search.relevance.parts_weighed`).
     A memory of ``capitals`` (row id → the query's acronyms it writes in capitals,
     :func:`memdir.search.terms.in_capitals`) is read with those acronyms as content terms, weighed by
-    how many memories write them so; every other memory with the query's own terms."""
+    how many memories write them so; every other memory with the query's own terms. ``explicit``: a search
+    typed, not a prompt (:func:`memdir.search.relevance.evidence`)."""
     if not ids:
         return {}
     capitals = capitals or {}
@@ -332,7 +333,8 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
         read = as_terms((body or "").split()) if as_terms.pairs else relevance.read_body(body or "", as_terms)
         weighed = relevance.parts_weighed(weights, raw or "", forms or {})
-        out[rowid] = relevance.evidence(weighed, head, read, strong, keywords, None, present=present)
+        out[rowid] = relevance.evidence(weighed, head, read, strong, keywords, None, present=present,
+                                        explicit=explicit)
     return out
 
 
@@ -432,14 +434,14 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             keywords = explicit or _keywords(query, terms, frozenset(spellings))
             forms = word_forms(query)
-            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals, forms)
+            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals, forms, explicit)
             cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
             if unembedded:  # the first page's basis: these had no vector then
                 cosines = {i: c for i, c in cosines.items() if i not in unembedded}
             nearest = heapq.nlargest(pool, cosines, key=cosines.__getitem__)  # as sorting all by -cosine, ties in order
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
-                                   compounds, capitals, forms))
+                                   compounds, capitals, forms, explicit))
             found = _with_cosines(found, cosines)
         finally:
             conn.execute("COMMIT")
