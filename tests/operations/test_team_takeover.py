@@ -339,15 +339,15 @@ def test_disguised_frames_are_escaped_by_one_rule_on_every_path(isolated_home, p
     def clean(text: str, turns: bool = True, quoted: bool = False) -> None:
         assert not [token for token in raw if token in text and (turns or "man" not in token)], text
         kept = [token for token in escaped if turns or ("man" not in token and "\n" not in token)]
-        kept = [token.replace("\n", "\n> ") if quoted else token for token in kept]  # the recall block's body
+        kept = [token.replace("\n", "\n> ") if quoted else token for token in kept]  # a quoted body
         assert all(token in text for token in kept), text  # control: kept, escaped
 
     recall = _hook("UserPromptSubmit", _prompt(project, "how do we deploy with make release?"), isolated_home)
     clean(recall, quoted=True)
     [(is_error, read)] = _mcp(isolated_home, project, ("memory_read", {"name": "deploy-steps"}))
     assert not is_error and "make release" in read
-    clean(read)
-    clean(person.call_tool("memory_read", {"name": "deploy-steps"}))
+    clean(read, quoted=True)  # memory_read quotes the body too (issue 28 audit 18)
+    clean(person.call_tool("memory_read", {"name": "deploy-steps"}), quoted=True)
     view = memory_tool(person.session, {"command": "view", "path": "/memories/project/deploy-steps.md"})
     assert not view.is_error and "make release" in view.text
     clean(view.text, turns=False)  # its lines start with their numbers: no turn is line-initial
