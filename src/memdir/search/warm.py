@@ -24,8 +24,7 @@ or one of its own — serves them instead:
   appended to ``<home>/warm.log``) when none answers on the socket. The
   prompt hook that finds vectors but no warm process calls it — so the next
   prompt has its cosines — and so does the SessionStart hook of a home that
-  has used vectors: its index has held one, or a prompt hook started a warm
-  process before (:func:`launch_if_useful`).
+  has used vectors (:func:`launch_if_useful`).
   That process (:func:`main`) loads the model at once, holds
   ``<home>/warm.lock`` (one per home; a second exits at once, as does one
   that finds another server answering), and exits when idle, old, homeless,
@@ -95,17 +94,13 @@ LOG_FILE = "warm.log"
 
 
 def why_off(home: Path, settings) -> str | None:
-    """Why a fresh prompt hook of ``home`` gets no cosines from a warm process,
-    or None when one answers at :func:`socket_path` and runs prompt hooks.
-    For ``memdir doctor``, one line for each reason: ``search_vectors = off``;
-    the vectors extra not installed (``auto`` or ``on``); no platform Unix
-    sockets or no private socket directory (:func:`memdir.runtime.runtime_dir`);
-    no process listening — none can start in a home that cannot be written
-    (:func:`memdir.files.fsio.unwritable`), none starts before the home's index
-    has held a vector (:func:`has_used_vectors`), else the next session start
-    or prompt hook starts one — with the last line of ``warm.log`` (why the last
-    standalone one ended); a process that cannot load the model, or one that
-    serves cosines but no prompt hooks. Never raises."""
+    """Why a fresh prompt hook of ``home`` gets no cosines from a warm process, or None when one
+    answers at :func:`socket_path` and runs prompt hooks. For ``memdir doctor``, a line for each
+    reason: ``search_vectors = off``; no vectors extra; no Unix sockets or private socket directory
+    (:func:`memdir.runtime.runtime_dir`); none listening — none can start in a home that cannot be
+    written (:func:`memdir.files.fsio.unwritable`) or before it has used vectors (:func:`has_used_vectors`),
+    else the next hook starts one (with ``warm.log``'s last line: why the last one ended); a process
+    that cannot load the model, or serves cosines but no hooks. Never raises."""
     from . import vectors
 
     setting = getattr(settings, "search_vectors", "auto")
@@ -216,20 +211,16 @@ def _reap(pid: int) -> None:
 
 
 def has_used_vectors(home: Path) -> bool:
-    """True when ``home`` has used vectors: its index has held a vector
-    (:func:`memdir.search.used.noted`) or a prompt hook of it started a warm
-    process (``warm.log``). Two stats; never raises."""
-    from . import used
-
-    return used.noted(home) or (Path(home) / LOG_FILE).exists()
+    """``home``'s index has held a vector (:func:`memdir.search.used.noted`), or a prompt hook of it
+    started a warm process (``warm.log``). Two stats; never raises."""
+    from .used import noted
+    return noted(home) or (Path(home) / LOG_FILE).exists()
 
 
 def launch_if_useful(home: Path, settings) -> int | None:
     """:func:`launch` when dense retrieval is wanted (:func:`memdir.search.vectors.wanted`,
-    nothing imported) and the home has used vectors (:func:`has_used_vectors`: its
-    index holds them, or a prompt hook started a warm process before); a home that
-    never had a vector gets no process (nothing to serve). The SessionStart
-    hook's call. Never raises."""
+    nothing imported) and the home has used vectors (:func:`has_used_vectors`); a home that never
+    had a vector gets no process (nothing to serve). The SessionStart hook's call. Never raises."""
     from . import vectors
 
     if not vectors.wanted(settings) or not has_used_vectors(home):
