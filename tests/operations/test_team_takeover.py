@@ -227,8 +227,12 @@ def test_stored_text_is_escaped_in_every_block_and_tool_result(isolated_home, pr
 
 
 @pytest.mark.slow
-def test_a_fresh_clones_team_memory_reaches_the_agent_only_once_trusted(tmp_path):
+def test_a_fresh_clones_team_memory_reaches_the_agent_only_once_trusted(tmp_path, request):
+    from tests.conftest import stop_warm
+
     a, b = shared_repository(tmp_path, trust=False)
+    # a home whose index holds vectors gets a warm process at session start: none outlives the test
+    request.addfinalizer(lambda: [stop_warm(clone.home) for clone in (a, b)])
     a.memory().write("db-port", "Team dev DB listens on 5433", "project", "Moved off 5432 for the system cluster.",
                      scope="team")
     a.memory().write("stale-fact", "Builds run on Jenkins", "project", "", scope="team")
