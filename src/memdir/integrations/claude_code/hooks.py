@@ -36,8 +36,11 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   process answering, the fresh process runs the hook itself.
 * ``UserPromptSubmit`` gives each memory's body once per session: a body
   given earlier in the session, unchanged, is only named
-  (:mod:`memdir.prompt.recalled`); ``PreCompact`` and a ``SessionStart``
-  whose ``source`` is ``compact`` or ``clear`` clear that record.
+  (:mod:`memdir.prompt.recalled`); an event that compacts or clears the
+  conversation clears that record — one table for every client
+  (:data:`RESTARTS`: Claude Code's and Codex's ``PreCompact`` and
+  ``SessionStart`` of ``source`` ``compact`` or ``clear``, Gemini CLI's
+  ``PreCompress`` and ``SessionStart`` of ``source`` ``clear``).
 * ``SessionEnd`` and ``PreCompact`` — queue the transcript for consolidation
   and start a detached ``memdir consolidate --queue`` that drains it
   (:mod:`memdir.consolidation.queue`); returns at once (SessionEnd's whole
@@ -78,6 +81,17 @@ DIALECTS: dict[str, dict[str, str]] = {
     "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "end", "PreCompact": "end"},
     "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "SessionEnd": "end", "PreCompress": "end"},
     "cursor": {"sessionStart": "start", "sessionEnd": "end"},
+}
+# client -> {its hook event: None when the event itself means the conversation was (or is about to be) compacted
+# or cleared, else (input field, its values that mean so)}. The one rule of when the session's recall record
+# (memdir.prompt.recalled) is cleared; every client's hook asks it (conversation_restarts). Claude Code and
+# Codex: PreCompact, SessionStart source compact|clear; Gemini CLI: PreCompress (trigger auto|manual),
+# SessionStart source clear (its sources: startup, resume, clear); Cursor: no prompt hook, so no record.
+RESTARTS: dict[str, dict[str, tuple[str, tuple[str, ...]] | None]] = {
+    "claude-code": {"PreCompact": None, "SessionStart": ("source", ("compact", "clear"))},
+    "codex": {"PreCompact": None, "SessionStart": ("source", ("compact", "clear"))},
+    "gemini": {"PreCompress": None, "SessionStart": ("source", ("clear",))},
+    "cursor": {},
 }
 HOOK_OUTPUT_MAX_CHARS = 10_000   # characters of a hook's whole stdout (Claude Code, hook output cap)
 MAX_STDIN = 4 * 1024 * 1024      # bytes of hook input read; the JSON is small, a transcript is not sent
@@ -120,6 +134,18 @@ def _serialize(event: str, text: str, client: str = "claude-code") -> str:
         return json.dumps({"additional_context": text}, ensure_ascii=False)
     return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
                       ensure_ascii=False)
+
+
+def conversation_restarts(client: str, event: str, data: dict) -> bool:
+    """True when ``event`` of ``client`` with input ``data`` means the
+    conversation was (or is about to be) compacted or cleared, so recall may
+    give its bodies again (:data:`RESTARTS`); False for every other event,
+    for an unknown client and for a field of another value."""
+    rule = RESTARTS.get(client, {})
+    if event not in rule:
+        return False
+    test = rule[event]
+    return test is None or data.get(test[0]) in test[1]
 
 
 def translate(client: str, data: dict) -> dict:
@@ -176,7 +202,7 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     from ...prompt.start import start_layout
 
     session = _session(data, home)
-    if recalled.compacts(data.get("source")):  # a new conversation: recall may give its bodies again
+    if conversation_restarts(client, event, data):  # a new conversation: recall may give its bodies again
         recalled.clear(session.home, session.id)
 
     def render(budget: int) -> str:
@@ -226,20 +252,19 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
     return out
 
 
-def queue_consolidation(data: dict, home, event: str) -> str:
+def queue_consolidation(data: dict, home, event: str, client: str = "claude-code") -> str:
     """Queue ``transcript_path`` for consolidation and start a detached drain
-    (:mod:`memdir.consolidation.queue`). Returns ``""`` (Claude Code discards
-    the output)."""
+    (:mod:`memdir.consolidation.queue`); a compaction (:func:`conversation_restarts`)
+    first clears the session's recall record. Returns ``""`` (Claude Code
+    discards the output)."""
     from ...consolidation import queue
 
     transcript = data.get("transcript_path")
-    session = None
-    if event == "PreCompact":  # the conversation is about to be summarized: recall may give its bodies again
+    session = _session(data, home)  # the drain consolidates into this cwd's project
+    if conversation_restarts(client, event, data):  # about to be summarized: recall may give its bodies again
         from ...prompt import recalled
 
-        session = _session(data, home)
         recalled.clear(session.home, session.id)
-    session = session or _session(data, home)  # the drain consolidates into this cwd's project
     if event in SYNC_EVENTS and session.settings.sync_on_session_end:  # needs no transcript
         spawn_sync(session.home, data["cwd"])
     if not isinstance(transcript, str) or not transcript:
@@ -293,7 +318,7 @@ def run(event: str, stdin=None, home=None, client: str = "claude-code", *, envir
         return session_start(data, home, event, client)
     if moment == "prompt":
         return user_prompt_submit(data, home, event, client, environ=environ, dense=dense)
-    return queue_consolidation(data, home, event)
+    return queue_consolidation(data, home, event, client)
 
 
 def main(argv: list[str] | None = None) -> int:
