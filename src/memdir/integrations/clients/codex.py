@@ -7,7 +7,7 @@ user       ``$CODEX_HOME/config.toml`` (``~/.codex``)   ``$CODEX_HOME/hooks.json
 project    ``<root>/.codex/config.toml``                ``<root>/.codex/hooks.json``
 =========  ===========================================  ===============================
 
-Codex's hooks take Claude Code's shape and fields: SessionStart prints the
+Codex's hooks take Claude Code's shape and fields: SessionStart (also after a compaction) prints the
 context block, UserPromptSubmit the recall block, Stop (the end of each turn:
 Codex has no session-end hook) and PreCompact queue the session's transcript.
 ``config.toml`` is edited with tomlkit, so the person's comments and layout
@@ -27,7 +27,7 @@ from . import edits
 CLIENT = "codex"
 SERVER_NAME = "memdir"
 # event -> (matcher or None, timeout in seconds)
-HOOK_EVENTS = {"SessionStart": ("startup|resume|clear", 10), "UserPromptSubmit": (None, 10),
+HOOK_EVENTS = {"SessionStart": ("startup|resume|clear|compact", 10), "UserPromptSubmit": (None, 10),
                "Stop": (None, 5), "PreCompact": (None, 10)}
 NOTE = ("Codex runs a new hook only once you trust it: start `codex` and approve memdir's hooks in /hooks "
         "(automation: `codex exec --dangerously-bypass-hook-trust`)")
