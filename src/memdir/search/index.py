@@ -32,8 +32,9 @@ from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
 from . import integrity
 
 INDEX_DB = "index.sqlite"
-SCHEMA_VERSION = 6  # 2: rows per memory (the layer's scan), files table; 3: origin column; 4: accents folded; 5: each
-# docs row's checksum (memdir.search.integrity); 6: short forms, grouped numbers (memdir.search.tokenize). 4, 5: _upgrade
+SCHEMA_VERSION = 7  # 2: rows per memory (the layer's scan), files table; 3: origin column; 4: accents folded; 5: each
+# docs row's checksum (memdir.search.integrity); 6: short forms, grouped numbers (memdir.search.tokenize); 7: numbers
+# written in groups also run together, compounds' wholes stemmed, Korean particles, irregular plurals. 4–6: _upgrade
 FIELDS = ("name", "title", "description", "body")
 
 
@@ -98,8 +99,8 @@ def write_transaction(conn: sqlite3.Connection):
 
 
 def _upgrade(conn: sqlite3.Connection) -> None:
-    """Bring an index of schema 4 or 5 to 6 in place, its vectors kept: from 4 each ``docs`` row's checksum
-    (:func:`memdir.search.integrity.checksum`); from 4 and 5 the ``fts`` rows tokenized again from ``docs``
+    """Bring an index of schema 4, 5 or 6 to 7 in place, its vectors kept: from 4 each ``docs`` row's checksum
+    (:func:`memdir.search.integrity.checksum`); from 4 to 6 the ``fts`` rows tokenized again from ``docs``
     (:func:`memdir.search.tokenize.document_text`). One write transaction; done already: nothing."""
     from .tokenize import document_text
     if conn.in_transaction:
@@ -112,7 +113,7 @@ def _upgrade(conn: sqlite3.Connection) -> None:
             rows = conn.execute(f"SELECT id, {', '.join(integrity.COLUMNS)} FROM docs").fetchall()
             conn.executemany("UPDATE docs SET checksum = ? WHERE id = ?",
                              [(integrity.checksum(row[1:]), row[0]) for row in rows])
-        if version in (4, 5):
+        if version in (4, 5, 6):
             rows = conn.execute("SELECT id, name, coalesce(title, ''), description, body FROM docs").fetchall()
             conn.executemany(f"UPDATE fts SET {', '.join(f'{f} = ?' for f in FIELDS)} WHERE rowid = ?",
                              [(*(document_text(text or "") for text in row[1:]), row[0]) for row in rows])
@@ -176,7 +177,7 @@ def connect(home: Path) -> sqlite3.Connection:
                 while_busy(lambda: conn.execute("PRAGMA journal_mode = WAL"))
             conn.execute("PRAGMA synchronous = NORMAL")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version in (4, 5):  # its rows and vectors stand: checksums and terms are brought up to date
+            if version in (4, 5, 6):  # its rows and vectors stand: checksums and terms are brought up to date
                 while_busy(lambda: _upgrade(conn))
                 version = SCHEMA_VERSION
             if version not in (0, SCHEMA_VERSION):

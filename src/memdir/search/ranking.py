@@ -39,9 +39,9 @@ from . import dense, paging, relevance
 from .index import layer_key
 from .near import rows as near_rows
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
-from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals
-from .tokenize import (MAX_QUERY_CHARS, acronyms, fts_query, is_chat, is_stopword, query_terms, tokens,
-                       word_forms, word_tokens)
+from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, written_joined
+from .tokenize import (MAX_QUERY_CHARS, MAX_QUERY_TERMS, acronyms, compound_groups, fts_query, is_chat, is_stopword,
+                       query_terms, spaced_pairs, tokens, word_forms, word_tokens)
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
 
@@ -300,8 +300,11 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
 def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: dict[str, int], total: int,
               compounds: dict[str, tuple[str, str]] | None = None,
               capitals: dict[int, frozenset[str]] | None = None,
-              forms: dict[str, set[str]] | None = None) -> dict[int, relevance.Evidence]:
+              forms: dict[str, set[str]] | None = None,
+              groups: dict[str, tuple[str, ...]] | None = None) -> dict[int, relevance.Evidence]:
     """The words' part of each memory's evidence (:func:`memdir.search.relevance.evidence`, no cosine).
+    ``groups``: the query's compounds (:func:`memdir.search.tokenize.compound_groups`: a memory writing
+    ``backoff`` holds ``back-off``, one writing ``Jetpack Compose`` holds ``JetpackCompose``).
     ``forms``: the query's words by term (:func:`memdir.search.tokenize.word_forms`; a term the memory holds
     only inside code identifiers, in another form, weighs less: :func:`memdir.search.relevance.parts_weighed`).
     A memory of ``capitals`` (row id → the query's acronyms it writes in capitals,
@@ -312,15 +315,16 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
     capitals = capitals or {}
     in_caps = {t: sum(1 for held in capitals.values() if t in held) for held in capitals.values() for t in held}
     readings: dict[frozenset[str], tuple] = {}
+    joined = relevance.joined_parts(groups or {}, terms)
 
     def reading(acronyms: frozenset[str]) -> tuple:
         if acronyms not in readings:
             these = terms + sorted(acronyms - set(terms))
             freq = {**counts, **{t: in_caps[t] for t in acronyms}}
-            weights = relevance.term_weights(these, freq, total, acronyms)
-            strong = set(these) - relevance.soft_terms(these, kept=acronyms)  # unknown CJK bigrams count
+            weights = relevance.term_weights(these, freq, total, acronyms, joined)
+            strong = set(these) - relevance.soft_terms(these, kept=acronyms) - joined  # unknown CJK bigrams count
             present = {t for t in these if freq.get(t, 0)}
-            readings[acronyms] = (weights, relevance.Prefixes(weights, compounds), strong, present)
+            readings[acronyms] = (weights, relevance.Prefixes(weights, compounds, groups), strong, present)
         return readings[acronyms]
 
     out = {}
@@ -330,7 +334,7 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
             f" FROM fts f JOIN docs d ON d.id = f.rowid WHERE f.rowid IN ({marks})", ids):
         weights, as_terms, strong, present = reading(capitals.get(rowid, frozenset()))
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
-        read = as_terms((body or "").split()) if as_terms.pairs else relevance.read_body(body or "", as_terms)
+        read = relevance.read_body(body or "", as_terms)
         weighed = relevance.parts_weighed(weights, raw or "", forms or {})
         out[rowid] = relevance.evidence(weighed, head, read, strong, keywords, None, present=present)
     return out
@@ -404,6 +408,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     conn = sync(session.home, in_scope)
     pending = dense.start(conn, session, query, layers) if embed_query else None  # embeds while words are read
     terms = query_terms(query)
+    groups = compound_groups(query)  # back-off: backoff, or back and off one after the other
     spellings = acronyms(query)  # "IT": a content word for the memories writing it so
     now = time.time()
     where = _where(layers, include_muted, now, filters or Filters())
@@ -411,6 +416,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         conn.execute("BEGIN")  # one snapshot for every read below: a concurrent sync may renumber rows
         try:
             total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
+            joined = written_joined(conn, spaced_pairs(query), terms)  # back off: the memories writing backoff
+            if joined:
+                terms = (terms + list(joined))[:MAX_QUERY_TERMS]
+                groups = {**joined, **groups}
             counts = doc_freq(conn, terms, total)
             compounds = find_compounds(conn, terms)
             add_phrase_freq(conn, compounds, counts, total)
@@ -420,7 +429,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 lexical = _bm25_rows(conn, terms, where, pool, compounds)  # a search lists every memory sharing a term
             if explicit:  # the sentences holding the query first, then BM25's best: one pool of rows in all
                 have = {memory.id: memory for memory in lexical}
-                near = near_rows(conn, terms, pool, ", ".join(str(w) for w in FIELD_WEIGHTS),
+                apart = relevance.joined_parts(groups, terms)  # multi-tenant: its words, not the whole, in a sentence
+                near = near_rows(conn, [t for t in terms if t not in apart], pool, ", ".join(str(w) for w in FIELD_WEIGHTS),
                                  lambda ranked: _visible(conn, ranked, where), compounds, counts)
                 have.update((m.id, m) for m in _load(conn, [row for row in near if row[0] not in have]))
                 first = [have[i] for i, _ in near if i in have]
@@ -432,14 +442,14 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             keywords = explicit or _keywords(query, terms, frozenset(spellings))
             forms = word_forms(query)
-            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals, forms)
+            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals, forms, groups)
             cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
             if unembedded:  # the first page's basis: these had no vector then
                 cosines = {i: c for i, c in cosines.items() if i not in unembedded}
             nearest = heapq.nlargest(pool, cosines, key=cosines.__getitem__)  # as sorting all by -cosine, ties in order
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
-                                   compounds, capitals, forms))
+                                   compounds, capitals, forms, groups))
             found = _with_cosines(found, cosines)
         finally:
             conn.execute("COMMIT")
@@ -461,7 +471,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                              -round(h.evidence.near, 2), h.evidence.span or 1 << 30,
                              -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25, h.memory.name))
     if explicit and embed_query and len(hits) > 1:
-        hits = _ties_broken(session, query, hits, terms, counts, total, compounds)
+        hits = _ties_broken(session, query, hits, terms, counts, total, compounds, groups)
     hits = [h for h in _falling(hits) if h.score >= min_score or (explicit and h.evidence.shared)]
     hits = _below_by_rank(hits, stated) if min_score < relevance.THRESHOLD else hits  # asked to rank, not to decide
     # Per hit shown, never per file: a row whose stored text is not what was written is not shown.
@@ -484,7 +494,8 @@ def _falling(hits: list[Hit]) -> list[Hit]:
 
 
 def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str], counts: dict[str, int],
-                 total: int, compounds: dict[str, tuple[str, str]]) -> list[Hit]:
+                 total: int, compounds: dict[str, tuple[str, str]],
+                 groups: dict[str, tuple[str, ...]] | None = None) -> list[Hit]:
     """``hits`` with a tie at their head broken by meaning (:mod:`memdir.search.ties`)
     when dense retrieval is on; as they are otherwise."""
     from . import ties, vectors
@@ -495,7 +506,8 @@ def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str]
         vector = dense.query_vector(query)
     except (RuntimeError, OSError, ValueError, MemoryError):
         return hits
-    read = relevance.Prefixes(relevance.term_weights(terms, counts, total), compounds)
+    read = relevance.Prefixes(relevance.term_weights(terms, counts, total, joined=relevance.joined_parts(groups or {}, terms)),
+                              compounds, groups)
     return ties.broken(hits, vector, read, terms, query)
 
 

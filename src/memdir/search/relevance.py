@@ -190,35 +190,61 @@ _HIRAGANA = re.compile("[\u3040-\u309f]+")
 
 
 def term_weights(terms: list[str], doc_freq: dict[str, int], total_docs: int,
-                 kept: frozenset[str] = frozenset()) -> dict[str, float]:
+                 kept: frozenset[str] = frozenset(), joined: frozenset[str] = frozenset()) -> dict[str, float]:
     """Each query term's weight: IDF against the store plus
     :data:`BACKGROUND_DOCS`, × :data:`SOFT_WEIGHT` for :func:`soft_terms`
-    (``kept`` as there), × :data:`GENERIC_WEIGHT` for :data:`GENERIC` words."""
+    (``kept`` as there), × :data:`GENERIC_WEIGHT` for :data:`GENERIC` words;
+    0 for a term of ``joined`` (:func:`joined_parts`: its parts weigh for it)."""
     n_all = total_docs + BACKGROUND_DOCS
     softened = soft_terms(terms, doc_freq, kept)
     out = {}
     for term in terms:
+        if term in joined:
+            out[term] = 0.0
+            continue
         n = doc_freq.get(term, 0)
         weight = math.log(1 + (n_all - n + 0.5) / (n + 0.5))
         out[term] = weight * (SOFT_WEIGHT if term in softened else GENERIC_WEIGHT if term in GENERIC else 1.0)
     return out
 
 
+def joined_parts(groups: dict[str, tuple[str, ...]], terms: list[str]) -> frozenset[str]:
+    """The query's compounds (``groups``, :func:`memdir.search.tokenize.compound_groups`) whose every part is a
+    term of the query too (``multi-tenant``: ``multi``, ``tenant``; ``02.11.2026``): the compound is only its parts
+    written together, so it weighs nothing of its own (:func:`term_weights`) — a memory holding the parts holds
+    the query, whether it writes them joined (``multitenant``, which stands for its parts: :class:`Prefixes`),
+    apart or in another order (``2026-11-02``). Not one with a part the query drops (``back-off``'s ``off``): a
+    memory must then write it joined or its parts one after another (``back office`` is no ``back-off``)."""
+    have = set(terms)
+    return frozenset(whole for whole, parts in groups.items()
+                     if whole in have and len(parts) > 1 and all(p in have and p != whole for p in parts))
+
+
 class Prefixes:
     """Reads a memory's tokens as a query's terms: each word that a
     :func:`prefixable <memdir.search.tokenize.prefixable>` query term of
     ``weights`` begins becomes that term (``postgresql`` → ``postgr``);
-    two words that ``compounds`` (term → its two words) names become that
-    term, in the first word's place (``time out`` → ``timeout``); others
-    stay. Build one per query and call it on each memory's tokens:
+    the words that ``compounds`` (term → its two words, found in the index)
+    or ``groups`` (term → its parts, the query's own compounds:
+    :func:`memdir.search.tokenize.compound_groups`) name, one after another,
+    become that term, in the first word's place (``time out`` → ``timeout``,
+    ``jetpack compos`` → ``jetpackcompos``); others stay. A term of ``groups``
+    found also stands for its parts that are terms and for the groups its
+    parts hold (:meth:`implied`): ``backoff`` is ``back-off``'s ``back`` too.
+    Build one per query and call it on each memory's tokens:
     it remembers each word's answer, and a store's notes repeat their
     vocabulary, so most words are looked up once per query, not once per note."""
 
-    def __init__(self, weights: dict[str, float], compounds: dict[str, tuple[str, str]] | None = None):
+    def __init__(self, weights: dict[str, float], compounds: dict[str, tuple[str, str]] | None = None,
+                 groups: dict[str, tuple[str, ...]] | None = None):
         from .tokenize import PREFIX_MIN, prefix_of, prefixable
 
-        self._pairs = {pair: term for term, pair in (compounds or {}).items()}
-        self._firsts = {first for first, _ in self._pairs}
+        groups = {term: parts for term, parts in (groups or {}).items() if term in weights and len(parts) > 1}
+        self._pairs = {tuple(pair): term for term, pair in (compounds or {}).items()}
+        self._pairs.update((parts, term) for term, parts in groups.items())
+        self._firsts = {pair[0] for pair in self._pairs}
+        self._implied = {term: _implied(term, parts, groups, weights) for term, parts in groups.items()}
+        self._implied = {term: also for term, also in self._implied.items() if also}
         self._weights = weights
         self._heads: dict[str, list[str]] = {}
         self._starts = {}
@@ -235,6 +261,14 @@ class Prefixes:
         """The query's terms that also stand for the longer words they begin."""
         return [term for terms in self._heads.values() for term in terms]
 
+    def phrases(self) -> dict[tuple[str, ...], str]:
+        """``{words: term}``: the words that, one after another, read as a term (``compounds`` and ``groups``)."""
+        return self._pairs
+
+    def implied(self, term: str) -> tuple[str, ...]:
+        """The terms a memory holding ``term`` holds with it (its parts, for a compound of the query); ``()``."""
+        return self._implied.get(term, ())
+
     def start(self, term: str) -> str:
         """What the prefixed ``term`` matches as the start of a word (:func:`~memdir.search.tokenize.prefix_of`)."""
         return self._starts.get(term, term)
@@ -250,35 +284,54 @@ class Prefixes:
         return out
 
     def __call__(self, tokens: list[str]) -> list[str]:
-        """``tokens`` with the words a prefixable term begins replaced by it
-        and the two words of a compound by the compound."""
+        """``tokens`` with the words a prefixable term begins replaced by it,
+        the words of a compound by the compound, and after a compound of the
+        query the terms it stands for (:meth:`implied`)."""
         if self._pairs:
             tokens = self._joined(tokens)
-        if not self._heads:
-            return tokens
-        seen, term = self._seen.get, self._term
-        return [seen(tok) or term(tok) for tok in tokens]
+        if self._heads:
+            seen, term = self._seen.get, self._term
+            tokens = [seen(tok) or term(tok) for tok in tokens]
+        if self._implied and not self._implied.keys().isdisjoint(tokens):
+            tokens = [also for tok in tokens for also in (tok, *self._implied.get(tok, ()))]
+        return tokens
 
     def _joined(self, tokens: list[str]) -> list[str]:
         firsts = self._firsts
         if not firsts.intersection(tokens):
             return tokens
         out: list[str] = []
-        skip = False
-        for i, tok in enumerate(tokens):
-            if skip:
-                skip = False
-                continue
-            joined = self._pairs.get((tok, tokens[i + 1])) if tok in firsts and i + 1 < len(tokens) else None
+        i, n = 0, len(tokens)
+        while i < n:
+            tok = tokens[i]
+            joined, size = None, 1
+            if tok in firsts:
+                for words, term in self._pairs.items():
+                    if words[0] == tok and tuple(tokens[i:i + len(words)]) == words:
+                        joined, size = term, len(words)
+                        break
             out.append(joined or tok)
-            skip = joined is not None
+            i += size
         return out
 
 
+def _implied(term: str, parts: tuple[str, ...], groups: dict[str, tuple[str, ...]],
+             weights: dict[str, float]) -> tuple[str, ...]:
+    """What holding the compound ``term`` (of ``parts``) stands for: its parts that are terms of ``weights`` and
+    the other ``groups`` whose parts lie one after another among its own (``5550102030`` in ``15550102030``)."""
+    out = [p for p in parts if p in weights and p != term]
+    for other, inner in groups.items():
+        if other != term and other not in out and len(inner) < len(parts) and any(
+                parts[i:i + len(inner)] == inner for i in range(len(parts) - len(inner) + 1)):
+            out.append(other)
+    return tuple(dict.fromkeys(out))
+
+
 def as_terms(tokens: list[str], weights: dict[str, float],
-             compounds: dict[str, tuple[str, str]] | None = None) -> list[str]:
+             compounds: dict[str, tuple[str, str]] | None = None,
+             groups: dict[str, tuple[str, ...]] | None = None) -> list[str]:
     """``tokens`` read as the terms of ``weights`` (:class:`Prefixes`, for one memory)."""
-    return Prefixes(weights, compounds)(tokens)
+    return Prefixes(weights, compounds, groups)(tokens)
 
 
 def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
@@ -286,9 +339,12 @@ def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
     stores it) read as the query's terms of ``prefixes``, as
     ``prefixes(text.split())`` would read it, without a pass over every
     token in Python: each term is looked for with ``str.find`` (a prefixable
-    one as the start of a word), its position counted from the spaces before
-    it. ``prefixes`` must join no compound pairs (joining two words moves
-    every later position). A text spaced otherwise (a tab, two spaces) is read token by token."""
+    one as the start of a word, the words of a compound as a phrase read as
+    the term in its first word's place, every later word keeping its
+    position), its position counted from the spaces before it; a compound
+    of the query also stands, in its place, for the terms it implies
+    (:meth:`Prefixes.implied`). A text spaced otherwise (a tab, two
+    spaces) is read token by token."""
     weights = prefixes.weights
     if "  " in text or text[:1] == " " or text[-1:] == " " or not text.isprintable():  # a tab, a line break...
         words = prefixes(text.split())
@@ -306,6 +362,14 @@ def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
             if whole or prefixes.term(padded[at + 1:end]) == term:
                 found.append((at, term))
             at = padded.find(needle, end)
+    for words, term in prefixes.phrases().items():
+        needle = f" {' '.join(words)} "
+        at = padded.find(needle)
+        while at >= 0:
+            found.append((at, term))
+            at = padded.find(needle, at + 1)
+    if any(prefixes.implied(term) for _, term in found):
+        found += [(at, also) for at, term in list(found) for also in prefixes.implied(term)]
     found.sort()
     hits, position, last = [], 0, 0
     for at, term in found:  # a word's position: the spaces before it (one pass over the text in all)
@@ -554,5 +618,5 @@ def stated(evidence: Evidence) -> bool:
 
 __all__ = ["BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
            "STRONG", "THRESHOLD", "as_terms", "best_passage", "evidence", "lexical", "median", "parts_weighed", "score",
-           "soft_terms",
+           "soft_terms", "joined_parts",
            "read_body", "stated", "term_weights", "tightest", "with_cosine"]

@@ -102,4 +102,16 @@ def in_capitals(conn, spellings: dict[str, str]) -> dict[int, frozenset[str]]:
     return {rowid: frozenset(held) for rowid, held in out.items()}
 
 
-__all__ = ["COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]
+def written_joined(conn, pairs: dict[str, tuple[str, str]], terms: list[str]) -> dict[str, tuple[str, str]]:
+    """Of a query's words written apart (``pairs``, :func:`~memdir.search.tokenize.spaced_pairs`: ``back off``),
+    those some memory writes as one word (``backoff`` in the index's vocabulary), not already among ``terms``:
+    ``{joined: (first, second)}``, one read of the vocabulary; ``{}`` when none."""
+    wanted = [joined for joined in pairs if joined not in terms]
+    if not wanted:
+        return {}
+    marks = ",".join("?" * len(wanted))
+    known = {r[0] for r in conn.execute(f"SELECT term FROM fts_terms WHERE term IN ({marks})", wanted)}
+    return {joined: pairs[joined] for joined in wanted if joined in known}
+
+
+__all__ = ["COMPOUND_LOOKUPS", "written_joined", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]
