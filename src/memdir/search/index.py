@@ -33,8 +33,7 @@ from . import integrity
 
 INDEX_DB = "index.sqlite"
 SCHEMA_VERSION = 7  # 2: rows per memory (the layer's scan), files table; 3: origin column; 4: accents folded; 5: each
-# docs row's checksum (memdir.search.integrity); 6: short forms, grouped numbers (memdir.search.tokenize); 7: numbers
-# written in groups also run together, compounds' wholes stemmed, Korean particles, irregular plurals. 4–6: _upgrade
+# docs row's checksum (integrity); 6: short forms, 5,433; 7: numbers in groups run together, compounds, Korean (tokenize)
 FIELDS = ("name", "title", "description", "body")
 
 

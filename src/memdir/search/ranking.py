@@ -41,7 +41,7 @@ from .near import rows as near_rows
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, written_joined
 from .tokenize import (MAX_QUERY_CHARS, MAX_QUERY_TERMS, acronyms, compound_groups, fts_query, is_chat, is_stopword,
-                       query_terms, spaced_pairs, tokens, word_forms, word_tokens)
+                       joined_parts, query_terms, spaced_pairs, tokens, word_forms, word_tokens)
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
 
@@ -315,7 +315,7 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
     capitals = capitals or {}
     in_caps = {t: sum(1 for held in capitals.values() if t in held) for held in capitals.values() for t in held}
     readings: dict[frozenset[str], tuple] = {}
-    joined = relevance.joined_parts(groups or {}, terms)
+    joined = joined_parts(groups or {}, terms)
 
     def reading(acronyms: frozenset[str]) -> tuple:
         if acronyms not in readings:
@@ -417,9 +417,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         try:
             total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
             joined = written_joined(conn, spaced_pairs(query), terms)  # back off: the memories writing backoff
-            if joined:
-                terms = (terms + list(joined))[:MAX_QUERY_TERMS]
-                groups = {**joined, **groups}
+            terms, groups = (terms + list(joined))[:MAX_QUERY_TERMS], {**joined, **groups}
             counts = doc_freq(conn, terms, total)
             compounds = find_compounds(conn, terms)
             add_phrase_freq(conn, compounds, counts, total)
@@ -429,8 +427,9 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 lexical = _bm25_rows(conn, terms, where, pool, compounds)  # a search lists every memory sharing a term
             if explicit:  # the sentences holding the query first, then BM25's best: one pool of rows in all
                 have = {memory.id: memory for memory in lexical}
-                apart = relevance.joined_parts(groups, terms)  # multi-tenant: its words, not the whole, in a sentence
-                near = near_rows(conn, [t for t in terms if t not in apart], pool, ", ".join(str(w) for w in FIELD_WEIGHTS),
+                apart = joined_parts(groups, terms)  # multi-tenant: its words, not the whole, in a sentence
+                near = near_rows(conn, [t for t in terms if t not in apart], pool,
+                                 ", ".join(str(w) for w in FIELD_WEIGHTS),
                                  lambda ranked: _visible(conn, ranked, where), compounds, counts)
                 have.update((m.id, m) for m in _load(conn, [row for row in near if row[0] not in have]))
                 first = [have[i] for i, _ in near if i in have]
@@ -506,8 +505,8 @@ def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str]
         vector = dense.query_vector(query)
     except (RuntimeError, OSError, ValueError, MemoryError):
         return hits
-    read = relevance.Prefixes(relevance.term_weights(terms, counts, total, joined=relevance.joined_parts(groups or {}, terms)),
-                              compounds, groups)
+    weights = relevance.term_weights(terms, counts, total, joined=joined_parts(groups or {}, terms))
+    read = relevance.Prefixes(weights, compounds, groups)
     return ties.broken(hits, vector, read, terms, query)
 
 

@@ -194,7 +194,7 @@ def term_weights(terms: list[str], doc_freq: dict[str, int], total_docs: int,
     """Each query term's weight: IDF against the store plus
     :data:`BACKGROUND_DOCS`, × :data:`SOFT_WEIGHT` for :func:`soft_terms`
     (``kept`` as there), × :data:`GENERIC_WEIGHT` for :data:`GENERIC` words;
-    0 for a term of ``joined`` (:func:`joined_parts`: its parts weigh for it)."""
+    0 for a term of ``joined`` (:func:`memdir.search.tokenize.joined_parts`: its parts weigh for it)."""
     n_all = total_docs + BACKGROUND_DOCS
     softened = soft_terms(terms, doc_freq, kept)
     out = {}
@@ -208,18 +208,6 @@ def term_weights(terms: list[str], doc_freq: dict[str, int], total_docs: int,
     return out
 
 
-def joined_parts(groups: dict[str, tuple[str, ...]], terms: list[str]) -> frozenset[str]:
-    """The query's compounds (``groups``, :func:`memdir.search.tokenize.compound_groups`) whose every part is a
-    term of the query too (``multi-tenant``: ``multi``, ``tenant``; ``02.11.2026``): the compound is only its parts
-    written together, so it weighs nothing of its own (:func:`term_weights`) — a memory holding the parts holds
-    the query, whether it writes them joined (``multitenant``, which stands for its parts: :class:`Prefixes`),
-    apart or in another order (``2026-11-02``). Not one with a part the query drops (``back-off``'s ``off``): a
-    memory must then write it joined or its parts one after another (``back office`` is no ``back-off``)."""
-    have = set(terms)
-    return frozenset(whole for whole, parts in groups.items()
-                     if whole in have and len(parts) > 1 and all(p in have and p != whole for p in parts))
-
-
 class Prefixes:
     """Reads a memory's tokens as a query's terms: each word that a
     :func:`prefixable <memdir.search.tokenize.prefixable>` query term of
@@ -228,23 +216,21 @@ class Prefixes:
     or ``groups`` (term → its parts, the query's own compounds:
     :func:`memdir.search.tokenize.compound_groups`) name, one after another,
     become that term, in the first word's place (``time out`` → ``timeout``,
-    ``jetpack compos`` → ``jetpackcompos``); others stay. A term of ``groups``
-    found also stands for its parts that are terms and for the groups its
-    parts hold (:meth:`implied`): ``backoff`` is ``back-off``'s ``back`` too.
+    ``jetpack compos`` → ``jetpackcompos``); others stay; a term of ``groups``
+    stands for what it implies too (:meth:`implied`: ``backoff``, ``back``).
     Build one per query and call it on each memory's tokens:
     it remembers each word's answer, and a store's notes repeat their
     vocabulary, so most words are looked up once per query, not once per note."""
 
     def __init__(self, weights: dict[str, float], compounds: dict[str, tuple[str, str]] | None = None,
                  groups: dict[str, tuple[str, ...]] | None = None):
-        from .tokenize import PREFIX_MIN, prefix_of, prefixable
+        from .tokenize import PREFIX_MIN, implied, prefix_of, prefixable
 
         groups = {term: parts for term, parts in (groups or {}).items() if term in weights and len(parts) > 1}
         self._pairs = {tuple(pair): term for term, pair in (compounds or {}).items()}
         self._pairs.update((parts, term) for term, parts in groups.items())
         self._firsts = {pair[0] for pair in self._pairs}
-        self._implied = {term: _implied(term, parts, groups, weights) for term, parts in groups.items()}
-        self._implied = {term: also for term, also in self._implied.items() if also}
+        self._implied = implied(groups, weights)
         self._weights = weights
         self._heads: dict[str, list[str]] = {}
         self._starts = {}
@@ -284,9 +270,8 @@ class Prefixes:
         return out
 
     def __call__(self, tokens: list[str]) -> list[str]:
-        """``tokens`` with the words a prefixable term begins replaced by it,
-        the words of a compound by the compound, and after a compound of the
-        query the terms it stands for (:meth:`implied`)."""
+        """``tokens`` with the words a prefixable term begins replaced by it, the
+        words of a compound by it, and after a compound the terms it implies."""
         if self._pairs:
             tokens = self._joined(tokens)
         if self._heads:
@@ -313,18 +298,6 @@ class Prefixes:
             out.append(joined or tok)
             i += size
         return out
-
-
-def _implied(term: str, parts: tuple[str, ...], groups: dict[str, tuple[str, ...]],
-             weights: dict[str, float]) -> tuple[str, ...]:
-    """What holding the compound ``term`` (of ``parts``) stands for: its parts that are terms of ``weights`` and
-    the other ``groups`` whose parts lie one after another among its own (``5550102030`` in ``15550102030``)."""
-    out = [p for p in parts if p in weights and p != term]
-    for other, inner in groups.items():
-        if other != term and other not in out and len(inner) < len(parts) and any(
-                parts[i:i + len(inner)] == inner for i in range(len(parts) - len(inner) + 1)):
-            out.append(other)
-    return tuple(dict.fromkeys(out))
 
 
 def as_terms(tokens: list[str], weights: dict[str, float],
@@ -362,14 +335,19 @@ def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
             if whole or prefixes.term(padded[at + 1:end]) == term:
                 found.append((at, term))
             at = padded.find(needle, end)
+    written = set()  # (offset, whole): a compound written whole, then its parts (JetpackCompose): nothing to imply
     for words, term in prefixes.phrases().items():
         needle = f" {' '.join(words)} "
         at = padded.find(needle)
         while at >= 0:
-            found.append((at, term))
+            if padded.endswith(f" {term}", 0, at):
+                written.add((at - len(term) - 1, term))
+            else:
+                found.append((at, term))
             at = padded.find(needle, at + 1)
     if any(prefixes.implied(term) for _, term in found):
-        found += [(at, also) for at, term in list(found) for also in prefixes.implied(term)]
+        found += [(at, also) for at, term in list(found) if (at, term) not in written
+                  for also in prefixes.implied(term)]
     found.sort()
     hits, position, last = [], 0, 0
     for at, term in found:  # a word's position: the spaces before it (one pass over the text in all)
@@ -618,5 +596,5 @@ def stated(evidence: Evidence) -> bool:
 
 __all__ = ["BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
            "STRONG", "THRESHOLD", "as_terms", "best_passage", "evidence", "lexical", "median", "parts_weighed", "score",
-           "soft_terms", "joined_parts",
+           "soft_terms",
            "read_body", "stated", "term_weights", "tightest", "with_cosine"]

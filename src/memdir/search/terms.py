@@ -114,4 +114,5 @@ def written_joined(conn, pairs: dict[str, tuple[str, str]], terms: list[str]) ->
     return {joined: pairs[joined] for joined in wanted if joined in known}
 
 
-__all__ = ["COMPOUND_LOOKUPS", "written_joined", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]
+__all__ = ["COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals",
+           "written_joined"]

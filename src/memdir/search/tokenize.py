@@ -473,6 +473,32 @@ def spaced_pairs(query: str) -> dict[str, tuple[str, str]]:
     return out
 
 
+def joined_parts(groups: dict[str, tuple[str, ...]], terms: list[str]) -> frozenset[str]:
+    """The query's compounds (``groups``, :func:`compound_groups`) whose every part is a term of the query too
+    (``multi-tenant``: ``multi``, ``tenant``; ``02.11.2026``): such a compound is only its parts written together,
+    so it weighs nothing of its own (:func:`memdir.search.relevance.term_weights`) and a memory holding the parts
+    holds the query, joined (``multitenant`` stands for its parts: :class:`memdir.search.relevance.Prefixes`),
+    apart or in another order (``2026-11-02``). Not one with a part the query drops (``back-off``'s ``off``): a
+    memory must then write it joined or its parts one after another (``back office`` is no ``back-off``). Pure."""
+    have = set(terms)
+    return frozenset(whole for whole, parts in groups.items()
+                     if whole in have and len(parts) > 1 and all(p in have and p != whole for p in parts))
+
+
+def implied(groups: dict[str, tuple[str, ...]], terms) -> dict[str, tuple[str, ...]]:
+    """``{whole: what a memory holding it holds with it}`` for the compounds of ``groups`` (:func:`compound_groups`):
+    its parts that are ``terms`` and the other groups whose parts lie one after another among its own
+    (``5550102030`` in ``15550102030``); wholes implying nothing left out. Pure."""
+    out = {}
+    for term, parts in groups.items():
+        also = [p for p in parts if p in terms and p != term]
+        also += [other for other, inner in groups.items() if other != term and len(inner) < len(parts) and any(
+            parts[i:i + len(inner)] == inner for i in range(len(parts) - len(inner) + 1))]
+        if also:
+            out[term] = tuple(dict.fromkeys(also))
+    return out
+
+
 def _parts(word: str) -> list[str]:
     """The parts of one word segment as written (case kept): ``IT-team`` → ``IT team``."""
     return [p for chunk in _SEPARATORS.split(word) for p in _CAMEL.split(chunk) if p]
@@ -550,4 +576,4 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "spaced_pairs", "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "PREFIX_MIN", "prefix_of", "prefixable", "query_terms", "available", "require", "stem", "tokens", "word_tokens"]
+__all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "implied", "joined_parts", "spaced_pairs", "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "PREFIX_MIN", "prefix_of", "prefixable", "query_terms", "available", "require", "stem", "tokens", "word_tokens"]

@@ -93,10 +93,10 @@ KOREAN_PARTICLES = frozenset("""
 """.split())
 
 # English plurals the stemmer cannot bring to their singular ("mice" is no form of "mouse" to Snowball), read as
-# the singular by search (memdir.search.tokenize.stem). From the irregular nouns of the ``inflect`` package
-# (``pl_sb_irregular``, and its Greek and Latin plurals in -ices, -ses, -a, -i, -ae), kept to those with one
-# reading in a code base: not "data", "media", "people", "dice" or "axes", which are words of their own there, nor a plural that is also a verb
-# ("leaves", "lives", "bases", "diagnoses": the stemmer already reads those as the verb).
+# the singular by search (memdir.search.tokenize.stem). After the plural rules of the ``inflect`` package (its
+# ``pl_sb_irregular`` table; -man, -mouse, -louse, -goose, -tooth, -foot; -f/-fe to -ves; the classical -ex/-ix to
+# -ices, -is to -es, -on to -a, -us to -i, -a to -ae), the common nouns of those kept to one reading in a code base: not "data", "media", "people", "dice" or "axes", which are words of their own there, nor
+# a plural that is also a verb ("leaves", "lives", "bases", "diagnoses": the stemmer reads those as the verb).
 IRREGULAR_PLURALS = {
     "mice": "mouse", "lice": "louse", "geese": "goose", "feet": "foot", "teeth": "tooth", "men": "man",
     "women": "woman", "children": "child", "oxen": "ox", "knives": "knife", "wives": "wife",
