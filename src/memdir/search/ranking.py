@@ -427,9 +427,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 lexical = _bm25_rows(conn, terms, where, pool, compounds)  # a search lists every memory sharing a term
             if explicit:  # the sentences holding the query first, then BM25's best: one pool of rows in all
                 have = {memory.id: memory for memory in lexical}
-                apart = joined_parts(groups, terms)  # multi-tenant: its words, not the whole, in a sentence
-                near = near_rows(conn, [t for t in terms if t not in apart], pool,
-                                 ", ".join(str(w) for w in FIELD_WEIGHTS),
+                near = near_rows(conn, terms, pool, ", ".join(str(w) for w in FIELD_WEIGHTS),
                                  lambda ranked: _visible(conn, ranked, where), compounds, counts)
                 have.update((m.id, m) for m in _load(conn, [row for row in near if row[0] not in have]))
                 first = [have[i] for i, _ in near if i in have]
