@@ -12,7 +12,8 @@ same terms:
   loses the marks, and a few letters that do not decompose (``ø æ œ ł đ þ``)
   are spelled out. Other scripts keep their marks (a Devanagari vowel sign
   or a kana's dakuten is part of the word, not an accent).
-* Code identifiers are kept whole *and* split into their parts:
+* Code identifiers and compounds are kept whole (stemmed as the word written
+  joined: ``jetpack-compose`` → ``jetpackcompos``) *and* split into their parts:
   ``getUserById`` → ``getuserbyid get user by id``; ``OPENAI_API_KEY``,
   ``openai-api-key`` and ``openai api key`` meet on ``openai api key`` (and
   the first two also on the whole ``openaiapikey``). Parts break at ``_`` and
@@ -23,10 +24,17 @@ same terms:
   compound identifier is not stemmed. A few short forms stem as their long
   word (:data:`memdir.text.words.SHORT_FORMS`: ``prod`` is ``production``).
 * A number written with thousands separators is one number: ``5,433`` is
-  ``5433`` (``1,2,3`` stays three numbers).
+  ``5433`` (``1,2,3`` stays three numbers). A number written in groups is
+  also the number run together, whole and each of its ends
+  (``+1 (555) 010-2030`` → ``15550102030 5550102030``; an IBAN's groups).
+  A query's compounds and grouped numbers (:func:`compound_groups`) are read
+  as either form: a memory holding the whole holds the parts.
+* Irregular plurals read as their singular (``mice`` → ``mous``); a -yze
+  verb and its -ysis noun are one word (``analyze``, ``analyses``).
 * CJK runs (Han, Japanese kana, Hangul) become overlapping character bigrams;
   a run of one character stays a single character (the usual scheme of
-  CJK-aware full-text engines, e.g. Lucene's CJKBigramFilter).
+  CJK-aware full-text engines, e.g. Lucene's CJKBigramFilter). A Hangul
+  word is read without the particles it ends in (``배포를`` → ``배포``).
 
 Case is folded, with one exception read from the raw text, never from the
 index: a function word a query writes in capitals (``IT``, ``OR``, ``AS``;
