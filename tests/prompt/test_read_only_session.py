@@ -12,6 +12,7 @@ from memdir.prompt import recalled
 from tests.search.test_index_survives import PORT_PROMPT, _hook, _made_read_only, _store, fs  # noqa: F401
 
 BODY = "Moved from 5432 on 2026-11-02."
+STALE = "memdir: warning: the search index"  # cannot be written …; search and recall answer from it as it is
 
 
 @pytest.fixture
@@ -29,15 +30,17 @@ def test_a_read_only_home_gives_a_body_once_per_session(fs, project, runtime):  
     prefix, _state, _hint = _made_read_only(home, how)
     first, err = _hook(project, PORT_PROMPT, prefix, session="s-ro")
     assert BODY in first, (how, err)
+    assert err.count(STALE) == 1, (how, err)  # the session's first prompt is told why the index is read as it is
     second, err = _hook(project, PORT_PROMPT, prefix, session="s-ro")
     # before: the full body again (the record could not be saved in the home)
     assert BODY not in second and "db-port" in second, (how, second, err)
+    assert STALE not in err, (how, err)  # before: the same warning on every prompt (each hook a new process)
     assert not (home / recalled.SESSIONS_DIR).exists()  # nothing in the read-only home
     kept = list((runtime / "memdir" / recalled.SESSIONS_DIR).iterdir())
     assert len(kept) == 1 and kept[0].name.endswith(f"-{recalled.digest('s-ro')}.json")
     assert oct(os.stat(kept[0].parent).st_mode & 0o777) == "0o700"
     other, err = _hook(project, PORT_PROMPT, prefix, session="s-other")  # control: another session gets it
-    assert BODY in other, (how, err)
+    assert BODY in other and err.count(STALE) == 1, (how, err)
 
 
 def test_the_record_goes_back_to_the_home_once_it_can_take_it(tmp_path, runtime):

@@ -146,3 +146,64 @@ def test_a_file_edited_by_hand_while_the_index_is_full_is_searched_as_it_is_now(
     finally:
         conn.execute("PRAGMA max_page_count = 1073741823")
     assert [h.name for h in mem.search("A100 GPU")] == ["db-port"]  # room again: synced on disk
+
+
+_HOOK_ONLY = """
+import io, json, resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+from memdir.integrations.claude_code import hooks
+sys.exit(hooks.handle("UserPromptSubmit", stdin=io.StringIO(json.dumps(
+    {"session_id": sys.argv[2], "cwd": sys.argv[1], "hook_event_name": "UserPromptSubmit", "prompt": sys.argv[3]}))))
+"""
+
+
+@pytest.mark.slow
+def test_the_stale_index_warning_is_said_once_per_session_and_to_every_command(mem, project):
+    """Leftover 1: each hook is a process of its own, so "once per process" was every prompt. The first prompt
+    of a session says it (and recalls), the next prompts of that session do not; another session and a
+    person's `memdir search` are told."""
+    _store(mem)
+    index.close_all()
+    said = "memdir: warning: the search index"
+
+    def hook(session: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", _HOOK_ONLY, str(project), session, "which port does the dev "
+                               "postgresql listen on?"], capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, MEMDIR_SEARCH_VECTORS="off"))
+
+    first, second, third = hook("s1"), hook("s1"), hook("s1")
+    assert first.stderr.count(said) == 1 and "SQLITE_IOERR_SHMSIZE" in first.stderr  # the first time: visible
+    assert "Moved from 5432 on 2026-11-02." in first.stdout
+    assert said not in second.stderr and said not in third.stderr  # the rest of the session: not again
+    assert "db-port" in second.stdout  # recall still answers (named: its body was given before)
+    assert hook("s2").stderr.count(said) == 1  # control: a new session is told
+    for _ in range(2):  # a person's command is always told
+        done = _limited(project, "postgresql port", "")
+        assert "- db-port (type: project; layer: project)" in done.stdout and done.stderr.count(said) == 1
+
+
+def test_a_warm_process_hands_the_stale_index_warning_to_the_hook_once_per_session(mem, project, capsys):
+    """Leftover 1, the warm path: a warm process runs the prompt hook for a fresh process, whose stderr the
+    person sees; the warning went to the warm process's own stderr (its log), and said once there."""
+    from memdir.integrations.claude_code import hooks
+
+    layer = _store(mem)
+    (layer / "staging-host.md").write_text(HAND, encoding="utf-8")  # a change the sync must write
+    conn = index.connect(mem.home)
+    conn.execute(f"PRAGMA max_page_count = {conn.execute('PRAGMA page_count').fetchone()[0]}")  # SQLITE_FULL
+
+    def answer(session: str) -> dict:
+        return hooks.answer_warm({"client": "claude-code", "event": "UserPromptSubmit", "home": str(mem.home),
+                                  "input": json.dumps({"session_id": session, "cwd": str(project),
+                                                       "prompt": "which port does the dev postgresql listen on?"})})
+    try:
+        first, second, other = answer("w1"), answer("w1"), answer("w2")
+    finally:
+        conn.execute("PRAGMA max_page_count = 1073741823")
+    said = "memdir: warning: the search index"
+    assert first["stderr"].count(said) == 1 and "SQLITE_FULL" in first["stderr"]  # handed to the hook's process
+    assert "Moved from 5432 on 2026-11-02." in first["stdout"]
+    assert second["stderr"] is None and "db-port" in second["stdout"]  # the same session: not again
+    assert other["stderr"].count(said) == 1  # control: another session is told
+    assert said not in capsys.readouterr().err  # not the warm process's own stderr

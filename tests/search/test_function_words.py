@@ -126,3 +126,32 @@ def test_the_cli_and_the_prompt_hook_agree(store, isolated_home, project):
 
     assert hook("고맙습니다") == ""
     assert "## db-port" in json.loads(hook("postgres port lol"))["hookSpecificOutput"]["additionalContext"]
+
+
+_HOOK = """
+import io, json, sys
+from memdir.integrations.claude_code import hooks
+out = hooks.run("UserPromptSubmit", stdin=io.StringIO(json.dumps(
+    {"session_id": sys.argv[2], "cwd": sys.argv[1], "hook_event_name": "UserPromptSubmit", "prompt": sys.argv[3]})))
+print(json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else "")
+"""
+
+
+@pytest.mark.slow
+def test_setup_beside_a_memory_s_distinctive_name_is_a_task_word(store, project):
+    """Leftover 5: "hmm structlog setup?" recalled nothing through the prompt hook: ``setup``, a word no memory
+    holds, weighed more than ``structlog`` and kept the prompt from naming the logging memory. It is a task
+    word (:data:`memdir.search.relevance.GENERIC`), as ``set`` is."""
+    def hook(prompt: str) -> str:
+        done = subprocess.run([sys.executable, "-c", _HOOK, str(project), f"s-{prompt}", prompt],
+                              capture_output=True, text=True, timeout=120, env=dict(os.environ,
+                                                                                    MEMDIR_SEARCH_VECTORS="off"))
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    recalled = hook("hmm structlog setup?")
+    assert "## logging " in recalled and "Each log line carries request_id." in recalled  # before: nothing
+    assert "## db-port " not in recalled and "## redis-ttl " not in recalled  # only the memory it names
+    assert hook("hmm setup?").strip() == ""  # control: the task word alone names no memory
+    assert [h.name for h in store.search("structlog setup")] == ["logging"]
+    assert store.recall("structlog zebra") == ""  # a content word no memory holds still holds a prompt back

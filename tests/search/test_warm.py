@@ -267,3 +267,60 @@ def test_the_mcp_server_is_the_warm_process(short_home, project):
         server.wait(timeout=60)
     assert not (warm.socket_path(short_home)).exists()
     assert warm.ask(short_home, "backups", layers, generation) is None
+
+
+def _old_code(tmp: Path) -> dict:
+    """A copy of the memdir package whose warm process marks what it answers (as an older install would answer
+    with its own code): the environment that runs it."""
+    import memdir
+
+    copy = tmp / "old" / "memdir"
+    shutil.copytree(Path(memdir.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    hooks = copy / "integrations" / "claude_code" / "hooks.py"
+    with open(hooks, "a", encoding="utf-8") as tail:  # memdir.hooks takes answer_warm once this module is loaded
+        tail.write("\n_answer_warm = answer_warm\n\n\ndef answer_warm(hook, dense=False):\n"
+                   "    out = _answer_warm(hook, dense)\n"
+                   "    return {**out, 'stderr': 'OLD CODE ANSWERED'} if 'stdout' in out else out\n")
+    return dict(os.environ, PYTHONPATH=str(copy.parent))
+
+
+def _hook_in(env: dict, home: Path, project: Path, prompt: str) -> tuple[str, str, set[str]]:
+    payload = json.dumps({"session_id": f"s-{time.monotonic_ns()}", "cwd": str(project),
+                          "hook_event_name": "UserPromptSubmit", "prompt": prompt})
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "memdir.hooks", "claude-code",
+                           "UserPromptSubmit"], input=payload, capture_output=True, text=True, timeout=120,
+                          env=dict(env, MEMDIR_HOME=str(home), MEMDIR_SEARCH_VECTORS="on"))
+    assert done.returncode == 0, done.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] if done.stdout else ""
+    return context, done.stderr, imported
+
+
+def test_a_warm_process_of_other_code_is_not_listened_to_and_is_replaced(short_home, project, tmp_path):
+    """Leftover 2: after an upgrade (or an edit of an editable install) a running warm process answered the
+    prompt hooks with the code it had loaded until it exited (idle 30 min, 12 h)."""
+    from memdir.version import code_identity
+
+    _store(short_home, project)
+    old_env = _old_code(tmp_path)
+    old = subprocess.Popen([sys.executable, "-m", "memdir.hooks", "--warm", str(short_home)], env=old_env,
+                           stdout=subprocess.PIPE, text=True)
+    try:
+        _wait(lambda: warm.listening(short_home), "the old warm process listens")
+        prompt = "when do the database backups run?"
+        context, err, _ = _hook_in(old_env, short_home, project, prompt)  # control: its own code's hook uses it
+        assert "OLD CODE ANSWERED" in err and "Database backups run nightly" in context
+        context, err, imported = _hook_in(dict(os.environ), short_home, project, prompt)  # the code installed now
+        assert "OLD CODE ANSWERED" not in err  # before: the old process answered
+        assert "Database backups run nightly" in context and "memdir.search.ranking" in imported  # ranked here
+        out, _ = old.communicate(timeout=120)
+        assert "stopped (asked" in out  # the old process was asked to go, and went
+    finally:
+        if old.poll() is None:
+            old.kill()
+            old.wait()
+    _wait(lambda: (warm._exchange(short_home, {"query": "", "layers": [], "generation": -1}, 1.0) or {}).get(
+        "code") == code_identity(), "a warm process of the code installed now answers")
+    context, err, imported = _hook_in(dict(os.environ), short_home, project, prompt)
+    assert "Database backups run nightly" in context and "OLD CODE ANSWERED" not in err
+    assert "memdir.search.ranking" not in imported  # control: a warm process of its own code is listened to

@@ -17,7 +17,8 @@ import pytest
 
 from memdir import Memory
 from memdir.search import index
-from memdir.search.tokenize import compound_groups, is_compound, spaced_pairs, stem, tokens
+from memdir.search.compounds import spaced_pairs
+from memdir.search.tokenize import compound_groups, is_compound, stem, tokens
 
 
 # ---------------------------------------------------------------- the tokenizer

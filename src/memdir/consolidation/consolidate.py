@@ -49,7 +49,8 @@ from ..errors import (
 )
 from ..files.fsio import read_foreign
 from ..gateway.changes import receipt
-from ..gateway.fields import MemoryChange, candidate_name, free_name, inherit, name_taken, prepare
+from ..gateway.fields import MemoryChange, candidate_name, free_name, inherit, prepare
+from ..gateway.naming import name_taken
 from ..layer.succession import successor, superseded_refusal
 from ..operations.lookup import guard
 from ..operations.memories import delete, write

@@ -35,20 +35,9 @@ from ..text.names import normalize_name, same_name
 from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, make, match
 from .duplicates import check_duplicate
 from .forgotten import check_forgotten
-from .fields import (
-    MemoryChange,
-    description_whole,
-    candidate_name,
-    check_same_name,
-    check_readable,
-    check_valid_time,
-    inherit,
-    prepare,
-    reason_text,
-    recarried,
-    sanitize,
-    sanitize_extra, stored_name,
-)
+from .fields import (MemoryChange, candidate_name, check_readable, check_valid_time, description_whole, inherit,
+                     prepare, reason_text, recarried, sanitize, sanitize_extra)
+from .naming import check_same_name, written_to
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
 
@@ -71,7 +60,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
 
     A name written differently from the existing memory's that normalizes to the same file (``C# tips`` over
     ``C++ tips``) raises :class:`Conflict` naming the existing memory and a distinct name; the same spelling or
-    the normalized name updates (:func:`memdir.gateway.fields.check_same_name`: a warning names it). A superseded memory is refused
+    the normalized name updates (:func:`memdir.gateway.naming.check_same_name`: a warning names it). A superseded memory is refused
     (:class:`Refused`, naming its successor) unless ``reactivate``: it is then active again (``reactivate``).
 
     ``rename_from``: move that memory to the free ``name`` (else :class:`Conflict`), fields not given keeping
@@ -104,7 +93,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     if old_name == name:
         raise InvalidInput("a memory cannot supersede itself")
     with layer.transaction(actor, session) as tx:
-        name = name if rename_from is not None else stored_name(tx.fresh, asked, name)  # an older memdir's file name
+        # the memory a read of this name finds: an older memdir's file name too (memdir.gateway.naming)
+        name = name if rename_from is not None else written_to(tx.fresh, tx.scan.names, asked, name)
         existing = source = tx.fresh(name)
         if rename_from is not None:
             existing, source = None, tx.fresh(normalize_name(rename_from).name)
@@ -140,8 +130,9 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
                          layer.settings.limit_description, warnings,
                          written=lambda: last_written_body(layer, old.name, old.description))
         check_forgotten(tx, source, description, body, name, guard)  # told why when source's successor left it
+        title = title if given_title is not None or old is None or not old.title else old.title
         if existing is not None:  # C# tips over C++ tips is refused; Café Notes for café-notes is said
-            check_same_name(asked, old, tx.scan.names, warnings)
+            check_same_name(asked, old, tx.scan.names, warnings, title)
         refuse_superseded(source, not reactivate, "write to", tx)
         reviving = old is not None and old.status == "superseded"
         edge = now_utc()  # valid-time edges keep microseconds; file times whole seconds
@@ -154,7 +145,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
             new_status = "active"
         record = MemoryRecord(
             name=name, description=description, type=type, body=body,
-            title=title if given_title is not None or old is None or not old.title else old.title,
+            title=title,
             pinned=pinned if pinned is not None else (old.pinned if old else False),
             disabled=disabled if disabled is not None else (old.disabled if old else False),
             importance=importance if importance is not None else (old.importance if old else None),

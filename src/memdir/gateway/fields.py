@@ -30,7 +30,7 @@ from ..files.frontmatter import MAX_FRONTMATTER_BYTES, MAX_INTEGER, oversize, sp
 from ..files.memfile import TYPES, MemoryRecord, format_time, serialize
 from ..settings import Settings
 from ..text.fence import escape_fence_tags
-from ..text.names import MAX_NAME_CHARS, legacy_name, normalize_name, raw_name, same_name, spelled_name
+from ..text.names import MAX_NAME_CHARS, normalize_name, raw_name, same_name
 from ..text.printable import clean_body, clean_line
 from ..text.redact import redact, redact_value
 from ..vocabulary import CLEARABLE
@@ -430,11 +430,8 @@ def prepare(settings: Settings, name: str, description: str | None, type: str | 
         raise InvalidInput("title must be a string")
     written = raw_name(name)
     keep = normalized.title is None and written.lower() != normalized.name  # more than case: worth a title
-    if normalized.name != written and normalized.title is None:
-        warnings.append(f"name {name!r} was normalized to {normalized.name!r}" + (" (kept as the title)" if keep else ""))
-    elif normalized.title is not None:  # said as a Latin name's normalization is
-        warnings.append(f"name {name!r} has no letters a-z or digits; saved as {normalized.name!r} "
-                        f"with {written!r} as its title (either name finds it)")
+    if note := name_note(name):
+        warnings.append(note)
     # Stripped again after the cut and the escapes: a cut can end on a space, which the file
     # would not keep (the parser strips), so the write's answer and the file would differ (issue 13).
     whole = description_whole(settings, description, actor)
@@ -471,6 +468,22 @@ def prepare(settings: Settings, name: str, description: str | None, type: str | 
             f"({len(written)} characters): names are kept as titles of at most {settings.limit_title} characters "
             "(limit_title) and this one would be cut; choose a shorter name and put the detail in the description")
     return normalized.name, description, type, body, title or None, counts, warnings
+
+
+def name_note(raw: str) -> str | None:
+    """What a write of a new memory named ``raw`` says of its name, or None (``raw`` is its own
+    normalized name, or differs by case only): the name it was normalized to, and whether ``raw`` is
+    kept as the title. An update names the memory it updated instead
+    (:func:`memdir.gateway.naming.check_same_name`). Raises :class:`InvalidName` as
+    :func:`memdir.text.names.normalize_name` does."""
+    normalized, written = normalize_name(raw), raw_name(raw)
+    if normalized.title is not None:  # said as a Latin name's normalization is
+        return (f"name {raw!r} has no letters a-z or digits; saved as {normalized.name!r} "
+                f"with {written!r} as its title (either name finds it)")
+    if normalized.name == written:
+        return None
+    return f"name {raw!r} was normalized to {normalized.name!r}" + (
+        " (kept as the title)" if written.lower() != normalized.name else "")
 
 
 def inherit(old: MemoryRecord | None, description: str | None, type: str | None, body: str | None,
@@ -561,39 +574,4 @@ def distinct_name(raw: str, taken: Container[str]) -> str:
     base = normalize_name(raw).name
     return free_name(base, "", lambda name: name == base or name in taken)
 
-
-def name_taken(raw: str, name: str, title: str | None, taken: Container[str]) -> str:
-    """The refusal for ``raw`` normalizing to the file of another memory
-    (``name``, ``title``), with a distinct name not in ``taken`` (:func:`distinct_name`)."""
-    written = raw_name(raw)
-    shown = f"{title!r} ({name})" if title else repr(name)
-    return (f"{written!r} normalizes to {name!r}, the file of the existing memory {shown}, which is another "
-            f"name: choose a distinct name such as {distinct_name(written, taken)!r} (or write {name!r} to "
-            "update the existing memory)")
-
-
-def check_same_name(asked: str, old, taken: Container[str], warnings: list[str]) -> None:
-    """The one rule of a write whose name normalizes to an existing memory ``old`` (its record):
-    a name spelled otherwise (``C# tips`` over ``C++ tips``, :func:`memdir.text.names.same_name`)
-    is refused (:class:`Conflict`, :func:`name_taken`); one spelled alike but not as the memory is
-    written (``Café Notes``, ``ｃａｆｅ-ｎｏｔｅｓ`` for ``café-notes``) updates it, and ``warnings`` says
-    which memory it updated."""
-    if not same_name(asked, old.name, old.title):
-        raise Conflict(name_taken(asked, old.name, old.title, taken))
-    written, spelled = raw_name(asked), spelled_name(old.name, old.title)
-    if written not in (old.name, spelled):
-        shown = f"{spelled!r} ({old.name})" if spelled != old.name else repr(old.name)
-        warnings.append(f"{written!r} names the existing memory {shown}: it was updated")
-
-
-def stored_name(fresh, asked: str, name: str) -> str:
-    """The file name a write of ``asked`` (normalizing to ``name``) goes to: ``name``, or the hash an
-    older memdir gave ``asked`` (:func:`memdir.text.names.legacy_name`: ``ｿｰｽ`` before NFKC) when no
-    memory is called ``name`` and one spelled alike is stored under that older name (``fresh``: file
-    name → its entry or None). So a name in a compatibility form stays one memory in a store made before."""
-    legacy = legacy_name(asked)
-    if legacy is None or fresh(name) is not None:
-        return name
-    stored = fresh(legacy)
-    return legacy if stored is not None and same_name(asked, stored.record.name, stored.record.title) else name
 

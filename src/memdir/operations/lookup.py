@@ -19,10 +19,11 @@ from ..errors import InvalidInput, NotFound, StoreError
 from ..files.conflicts import CONFLICT, unsettled
 from ..files.scan import Entry
 from ..gateway.forgotten import Guard
+from ..gateway.naming import by_title, stored_name
 from ..layer.journal import changes_content
 from ..layer.layer import Layer
 from ..session import Session
-from ..text.names import legacy_name, normalize_name, same_name
+from ..text.names import normalize_name, same_name
 from ..tombstones.stones import unreadable_tombstones
 
 
@@ -32,39 +33,40 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
     :class:`NotFound` (with ``explain``, a deleted memory is told as deleted:
     :func:`deleted`), :class:`InvalidName`, :class:`ScopeError`."""
     key = normalize_name(name).name
-    legacy = legacy_name(name)  # a memory an older memdir stored under the hash of its NFC name
     layers = session.layers(scope)
     for layer in layers:  # the common case: one file read in the layer that holds it, no layer scanned
-        try:
-            entry = layer.read_now(key) or (layer.read_now(legacy) if legacy else None)
+        read: dict[str, Entry | None] = {}
+        try:  # its file name, or the one an older memdir gave it (memdir.gateway.naming)
+            stored = stored_name(name, key, lambda n: _record(read.setdefault(n, layer.read_now(n))))
+            entry = read[stored or key]
         except StoreError:
             break  # the walk below says why, and goes on to the other layers
+        if stored is not None:
+            return layer, entry
         if entry is not None:
-            if same_name(name, entry.record.name, entry.record.title):
-                return layer, entry
             break  # a name that only normalizes like this one: the walk below decides
     readable = []
     unreadable = other = None
     for layer in layers:
         try:
             entries = layer.scan().entries
-            entry = entries.get(key) or (entries.get(legacy) if legacy else None)
+            stored = stored_name(name, key, lambda n: _record(entries.get(n)))
         except StoreError as exc:  # one unreadable layer never hides the others
             unreadable = exc
             continue
         readable.append(layer)
-        if entry is not None and not same_name(name, entry.record.name, entry.record.title):
-            other = other or entry  # `C# tips` is not `C++ tips`, though both normalize to c-tips
-            continue
-        if entry is not None:
-            return layer, entry
-    # The index shows a memory by its title (a hand-written file's `name:` that is not its
-    # file stem): a model that calls it by that title means that memory, when only one has it.
+        if stored is not None:
+            return layer, entries[stored]
+        if entries.get(key) is not None:
+            other = other or entries[key]  # `C# tips` is not `C++ tips`, though both normalize to c-tips
+    # The index shows a memory by its title (a hand-written file's `name:` that is not its file stem;
+    # ソース of a memory an older memdir stored as ｿｰｽ): a model that calls it by that title means that
+    # memory, when only one has it (memdir.gateway.naming.by_title, the writes' rule too).
     for layer in readable:
-        titled = [e for e in layer.scan().entries.values() if e.record.title and _titled(e.record.title, key)
-                  and same_name(name, e.record.name, e.record.title)]
-        if len(titled) == 1:
-            return layer, titled[0]
+        entries = layer.scan().entries
+        titled = by_title(name, key, (e.record for e in entries.values()))
+        if titled is not None:
+            return layer, entries[titled]
     if unreadable is not None and scope is not None:
         raise unreadable
     where = f"the {scope} layer" if scope else "any layer"
@@ -120,11 +122,8 @@ def spelled_as_other(layer: Layer, name: str) -> str | None:
     return None
 
 
-def _titled(title: str, key: str) -> bool:
-    try:
-        return normalize_name(title).name == key
-    except InvalidInput:
-        return False
+def _record(entry: Entry | None):
+    return entry.record if entry is not None else None
 
 
 def unsearched(session: Session, scope: str | None) -> str:

@@ -1,4 +1,5 @@
-"""What recall already injected in a session: each body once per session (DESIGN §6, issue 28).
+"""What recall already injected in a session: each body once per session (DESIGN §6, issue 28) — and
+which warnings the session was already given (:func:`first_time`).
 
 An agent harness keeps every prompt's additions in the conversation (Claude
 Code keeps each ``<memory_recall>`` block), so a memory whose body was
@@ -10,8 +11,9 @@ conversation by a summary, so after one (Claude Code's ``PreCompact``, or a
 record is cleared (:func:`clear`) and the bodies may come again.
 
 * ``<home>/sessions/<16 hex of SHA-256 of the session id>.json`` —
-  ``{"session": id, "shown": {"<scope>/<name>": "<digest of what was shown>"}}``,
-  replaced atomically; at most :data:`MAX_SHOWN` memories per session.
+  ``{"session": id, "shown": {"<scope>/<name>": "<digest of what was shown>"}, "said": ["<digest of a
+  warning>", …]}``, replaced atomically; at most :data:`MAX_SHOWN` memories and :data:`MAX_SAID`
+  warnings per session.
 * Bounded: when a session's file is first made, files untouched for
   :data:`MAX_AGE_DAYS` days go, and the oldest beyond :data:`MAX_SESSIONS`.
   A new session (another id) starts with nothing recorded.
@@ -44,6 +46,7 @@ SESSIONS_DIR = "sessions"
 MAX_SESSIONS = 64   # session files kept; the least recently touched go first
 MAX_AGE_DAYS = 7    # a session file untouched this long is removed
 MAX_SHOWN = 500     # memories recorded per session; past it the oldest are forgotten (and may come again)
+MAX_SAID = 32       # warnings recorded per session (first_time); past it the oldest may be said again
 COMPACTING_SOURCES = ("compact", "clear")  # SessionStart sources after which the conversation is new
 
 
@@ -65,17 +68,28 @@ def _spare(home: Path, session_id: str, create: bool = False) -> Path | None:
     return Path(directory) / SESSIONS_DIR / f"{digest(os.path.realpath(home))}-{digest(session_id)}.json"
 
 
-def _read(path: Path | None, session_id: str) -> dict[str, str]:
+def _read(path: Path | None, session_id: str) -> tuple[dict[str, str], list[str]]:
+    """``(shown, said)`` of the record at ``path`` for ``session_id``; empty for another session's,
+    a missing or an unreadable file."""
     if path is None:
-        return {}
+        return {}, []
     try:
         with open(path, "rb") as handle:
             data = json.loads(handle.read().decode("utf-8", "replace"))
     except (OSError, ValueError):
-        return {}
+        return {}, []
     if not isinstance(data, dict) or data.get("session") != session_id or not isinstance(data.get("shown"), dict):
-        return {}
-    return {k: v for k, v in data["shown"].items() if isinstance(k, str) and isinstance(v, str)}
+        return {}, []
+    said = data.get("said") if isinstance(data.get("said"), list) else []
+    return ({k: v for k, v in data["shown"].items() if isinstance(k, str) and isinstance(v, str)},
+            [k for k in said if isinstance(k, str)])
+
+
+def _both(home: Path, session_id: str) -> tuple[dict[str, str], list[str]]:
+    """``(shown, said)`` of the home's record and the runtime directory's (the latter winning)."""
+    shown_home, said_home = _read(_path(home, session_id), session_id)
+    shown_spare, said_spare = _read(_spare(home, session_id), session_id)
+    return {**shown_home, **shown_spare}, list(dict.fromkeys(said_home + said_spare))
 
 
 def shown(home: Path, session_id: str | None) -> dict[str, str]:
@@ -84,7 +98,7 @@ def shown(home: Path, session_id: str | None) -> dict[str, str]:
     latter winning); ``{}`` for no id, a new session or unreadable files."""
     if not session_id:
         return {}
-    return {**_read(_path(home, session_id), session_id), **_read(_spare(home, session_id), session_id)}
+    return _both(home, session_id)[0]
 
 
 def record(home: Path, session_id: str | None, items: dict[str, str]) -> None:
@@ -94,13 +108,39 @@ def record(home: Path, session_id: str | None, items: dict[str, str]) -> None:
     never raises (a record that neither can take is lost)."""
     if not session_id or not items:
         return
-    merged = shown(home, session_id)
+    merged, said = _both(home, session_id)
     for key in items:
         merged.pop(key, None)  # re-inserted last: the oldest are cut first
     merged.update(items)
     if len(merged) > MAX_SHOWN:
         merged = dict(list(merged.items())[-MAX_SHOWN:])
-    data = json.dumps({"session": session_id, "shown": merged}, ensure_ascii=False).encode("utf-8")
+    _keep(home, session_id, merged, said)
+
+
+def first_time(home: Path, session_id: str | None, warning: str) -> bool:
+    """True when session ``session_id`` has not been given ``warning`` (a
+    text naming one condition, e.g. why the search index cannot be written)
+    yet, and records that it now is — in the home, else the runtime directory,
+    as :func:`record`. Each hook is a process of its own: a condition met on
+    every prompt is said once per session this way (again after a
+    compaction, :func:`clear`). True for no id (nothing to remember it by)
+    and when the record cannot be kept (better said twice than never).
+    Never raises."""
+    if not session_id:
+        return True
+    merged, said = _both(home, session_id)
+    key = digest(warning)
+    if key in said:
+        return False
+    _keep(home, session_id, merged, (said + [key])[-MAX_SAID:])
+    return True
+
+
+def _keep(home: Path, session_id: str, shown_items: dict[str, str], said: list[str]) -> None:
+    """Replace the record of ``session_id``: in the home, else in the runtime directory (the module
+    docstring); the runtime directory's copy goes once the home took it. Never raises."""
+    data = json.dumps({"session": session_id, "shown": shown_items, "said": said},
+                      ensure_ascii=False).encode("utf-8")
     spare = _spare(home, session_id)
     if _save(_path(home, session_id), data):
         if spare is not None:
@@ -184,5 +224,5 @@ def compacts(source: object) -> bool:
     return source in COMPACTING_SOURCES
 
 
-__all__ = ["COMPACTING_SOURCES", "MAX_AGE_DAYS", "MAX_SESSIONS", "MAX_SHOWN", "SESSIONS_DIR", "clear", "compacts",
-           "digest", "prune", "record", "shown"]
+__all__ = ["COMPACTING_SOURCES", "MAX_AGE_DAYS", "MAX_SAID", "MAX_SESSIONS", "MAX_SHOWN", "SESSIONS_DIR", "clear",
+           "compacts", "digest", "first_time", "prune", "record", "shown"]

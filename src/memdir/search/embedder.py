@@ -157,7 +157,7 @@ def search_state(session: Session) -> str:
         return mode
     try:
         layers = session.layers()
-        conn = sync(session.home, layers)
+        conn = sync(session.home, layers, session.id)
         done, total = vectors.pending(conn, [layer_key(session.home, layer.path) for layer in layers])
     except (StoreError, sqlite3.Error, OSError):
         return mode

@@ -56,7 +56,7 @@ def basis(session: Session, scope: str | None, key: str, offset: int) -> tuple[f
     if not vectors.wanted(session.settings):
         return None, ""
     layers = session.layers(scope)
-    conn = sync(session.home, layers)
+    conn = sync(session.home, layers, session.id)
     keys = [layer_key(session.home, layer.path) for layer in layers]
     done, total = vectors.pending(conn, keys)
     if done < total:

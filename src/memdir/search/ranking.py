@@ -36,12 +36,13 @@ from ..session import Session
 from ..text.fence import escape_fence_tags
 from ..vocabulary import ORIGINS, TYPES
 from . import dense, paging, relevance
+from .compounds import joined_parts, spaced_pairs, written_joined
 from .index import layer_key
 from .near import rows as near_rows
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
-from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, written_joined
+from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near
 from .tokenize import (MAX_QUERY_CHARS, MAX_QUERY_TERMS, acronyms, compound_groups, fts_query, is_chat, is_stopword,
-                       joined_parts, query_terms, spaced_pairs, tokens, word_forms, word_tokens)
+                       query_terms, tokens, word_forms, word_tokens)
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
 
@@ -405,7 +406,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     in_scope = session.layers(scope)
     scope_of = {layer_key(session.home, layer.path): layer.scope for layer in in_scope}
     layers = list(scope_of)
-    conn = sync(session.home, in_scope)
+    conn = sync(session.home, in_scope, session.id)
     pending = dense.start(conn, session, query, layers) if embed_query else None  # embeds while words are read
     terms = query_terms(query)
     groups = compound_groups(query)  # back-off: backoff, or back and off one after the other
@@ -421,6 +422,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             counts = doc_freq(conn, terms, total)
             compounds = find_compounds(conn, terms)
             add_phrase_freq(conn, compounds, counts, total)
+            forms = word_forms(query)
+            terms, counts = read_near(conn, terms, counts, total, forms)  # logger: logging, postgresql: Postgres
             narrow = discriminating(terms, total, counts)
             lexical = _bm25_rows(conn, narrow, where, pool, compounds)
             if explicit and len(lexical) < pool and len(narrow) < len(terms):
@@ -438,7 +441,6 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where))[:pool]
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             keywords = explicit or _keywords(query, terms, frozenset(spellings))
-            forms = word_forms(query)
             found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals, forms, groups)
             cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
             if unembedded:  # the first page's basis: these had no vector then

@@ -92,7 +92,7 @@ go ahead proceed again agre right lgtm awesom
 GENERIC = frozenset("""
 abl actual add anoth anyth best better chang correct creat current differ everyth exact find fix get give
 help implement instead issu know let librari like look make mani mayb mean much need new now other possibl
-probabl problem proper put question quick same see set show simpl some someth stuff sure take tell thing
+probabl problem proper put question quick same see set setup show simpl some someth stuff sure take tell thing
 think today tool tri updat use want way write
 """.split())
 GENERIC_WEIGHT = 0.5
@@ -194,7 +194,7 @@ def term_weights(terms: list[str], doc_freq: dict[str, int], total_docs: int,
     """Each query term's weight: IDF against the store plus
     :data:`BACKGROUND_DOCS`, × :data:`SOFT_WEIGHT` for :func:`soft_terms`
     (``kept`` as there), × :data:`GENERIC_WEIGHT` for :data:`GENERIC` words;
-    0 for a term of ``joined`` (:func:`memdir.search.tokenize.joined_parts`: its parts weigh for it)."""
+    0 for a term of ``joined`` (:func:`memdir.search.compounds.joined_parts`: its parts weigh for it)."""
     n_all = total_docs + BACKGROUND_DOCS
     softened = soft_terms(terms, doc_freq, kept)
     out = {}
@@ -216,15 +216,15 @@ class Prefixes:
     or ``groups`` (term → its parts, the query's own compounds:
     :func:`memdir.search.tokenize.compound_groups`) name, one after another,
     become that term, in the first word's place (``time out`` → ``timeout``,
-    ``jetpack compos`` → ``jetpackcompos``); others stay; a term of ``groups``
-    stands for what it implies too (:meth:`implied`: ``backoff``, ``back``).
+    ``jetpack compos`` → ``jetpackcompos``); others stay; a whole stands for what it implies (:meth:`implied`).
     Build one per query and call it on each memory's tokens:
     it remembers each word's answer, and a store's notes repeat their
     vocabulary, so most words are looked up once per query, not once per note."""
 
     def __init__(self, weights: dict[str, float], compounds: dict[str, tuple[str, str]] | None = None,
                  groups: dict[str, tuple[str, ...]] | None = None):
-        from .tokenize import PREFIX_MIN, implied, prefix_of, prefixable
+        from .compounds import implied
+        from .tokenize import PREFIX_MIN, prefix_of, prefixable
 
         groups = {term: parts for term, parts in (groups or {}).items() if term in weights and len(parts) > 1}
         self._pairs = {tuple(pair): term for term, pair in (compounds or {}).items()}

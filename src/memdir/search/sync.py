@@ -27,6 +27,7 @@ Keeping in step, per layer, cheapest first:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sqlite3
@@ -339,19 +340,21 @@ def _record_sweep(conn: sqlite3.Connection, key: str) -> None:
         pass
 
 
-def sync(home: Path, layers: list[Layer]) -> sqlite3.Connection:
+def sync(home: Path, layers: list[Layer], session_id: str | None = None) -> sqlite3.Connection:
     """Bring the index of ``home`` in step with ``layers``; returns the
     connection. When the index cannot be written now (a full disk, a
     read-only file: :func:`memdir.search.index.cannot_write`) the files it
     lacks or holds stale are still searched: the connection returned is an
     in-memory copy of it brought up to date (:func:`_overlay`), and one line
-    on stderr says so, naming SQLite's error (``SQLITE_FULL``). Raises
+    on stderr says so, naming SQLite's error (``SQLITE_FULL``) — once per
+    process, and once per session ``session_id`` (an agent's hooks:
+    :func:`_warn_stale`). Raises
     :class:`MissingExtra` without the ``search`` extra, :class:`StoreError`
     when the index cannot be used."""
     require()
     conn = connect(home)
     if isinstance(conn, ReadOnly):  # it could not be opened for writing: nothing to try
-        return _overlay(home, layers, conn, conn.why.rpartition("; ")[0])
+        return _overlay(home, layers, conn, conn.why.rpartition("; ")[0], session_id)
     try:
         for layer in layers:
             sync_layer(conn, home, layer)
@@ -359,7 +362,7 @@ def sync(home: Path, layers: list[Layer]) -> sqlite3.Connection:
         if damaged(exc) or not cannot_write(exc):
             raise index_error(home, exc) from None
         return _overlay(home, layers, conn, f"the search index {db_path(home)} could not be brought up to date "
-                                            f"({explain(exc, db_path(home))})")
+                                            f"({explain(exc, db_path(home))})", session_id)
     getattr(_copies, "held", {}).pop(str(db_path(home)), None)  # written again: no copy needed
     return conn
 
@@ -367,11 +370,12 @@ def sync(home: Path, layers: list[Layer]) -> sqlite3.Connection:
 _copies = threading.local()  # .held: index path -> this thread's in-memory copy (a connection is one thread's)
 
 
-def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: str) -> sqlite3.Connection:
+def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: str,
+             session_id: str | None = None) -> sqlite3.Connection:
     """The index of ``home`` that cannot be written now (``cause``: why, for a person), copied into
     memory once per thread and process and brought up to date there (:func:`sync_layer`: only the
     files changed since its last sync are read), so a memory written by hand, or one whose write
-    reached its file but not the index, is still found. One line on stderr per process says the
+    reached its file but not the index, is still found. One line on stderr (:func:`_warn_stale`) says the
     index is stale and how many memories are read from their files (or that it is read as it is,
     when none changed). The copy is a :class:`memdir.search.index.ReadOnly` (nothing persists).
     ``conn`` as it is when even the copy fails (no memory)."""
@@ -388,8 +392,8 @@ def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: s
             copy.changed += sync_layer(copy, home, layer)
     except sqlite3.Error as exc:
         held.pop(path, None)
-        _warn_stale(home, f"{cause}; search and recall answer from it as it is (bringing a copy of it up to date "
-                          f"in memory failed: {explain(exc)})")
+        _warn_stale(home, cause, f"{cause}; search and recall answer from it as it is (bringing a copy of it up to "
+                                 f"date in memory failed: {explain(exc)})", session_id)
         return conn
     finally:
         with _sweep_lock:  # the copy's sweeps are not the file's
@@ -401,7 +405,7 @@ def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: s
     copy.why = (f"{cause}; it is stale: {copy.changed} {noun} changed since its last update, read from their files "
                 "into a copy of it in memory, so search and recall see them" if copy.changed
                 else f"{cause}; search and recall answer from it as it is")
-    _warn_stale(home, copy.why)
+    _warn_stale(home, cause, copy.why, session_id)
     return copy
 
 
@@ -441,15 +445,45 @@ def rebuilt_when_damaged(query):
     return asked
 
 
-_warned: set[str] = set()
+_warned: set[str] = set()  # '<index path>\0<session id or empty>' this process warned of
 
 
-def _warn_stale(home: Path, why: str) -> None:
-    """One line on stderr per index and process: it is read as it is, and why."""
-    key = str(db_path(home))
-    if key not in _warned:
-        _warned.add(key)
-        warn(why)
+def _warn_stale(home: Path, cause: str, why: str, session_id: str | None = None) -> None:
+    """``why`` (the index is read as it is, and why) on stderr, once per index and process — and,
+    for an agent's session (``session_id``), once per session and ``cause``: each hook is a
+    process of its own, and a read-only home or a full disk stays so from prompt to prompt, so
+    only the session's first prompt says it (:func:`memdir.prompt.recalled.first_time`, kept
+    in the per-user runtime directory when the home cannot take it). A person's command (no
+    session) is always told."""
+    from ..prompt import recalled
+
+    key = f"{db_path(home)}\0{session_id or ''}"  # a warm process serves many sessions' hooks
+    if key in _warned:
+        return
+    _warned.add(key)
+    if recalled.first_time(home, session_id, cause):
+        kept = getattr(_handed_back, "lines", None)
+        if kept is None:
+            warn(why)
+        else:
+            kept.append(f"memdir: warning: {why}")
+
+
+_handed_back = threading.local()  # .lines: the warnings of a hook a warm process runs, for the hook's process
+
+
+@contextlib.contextmanager
+def warnings_handed_back():
+    """Within it, this thread's stale-index warnings (:func:`_warn_stale`) are kept in the list it
+    yields (``memdir: warning: …`` lines), not written to this process's stderr: a warm process runs a
+    prompt hook for a fresh process, whose stderr is the one a person sees
+    (:func:`memdir.integrations.claude_code.hooks.answer_warm`)."""
+    kept: list[str] = []
+    _handed_back.lines = kept
+    try:
+        yield kept
+    finally:
+        _handed_back.lines = None
 
 
 def prepare(session: Session, scope: str | None = None) -> int:
@@ -458,7 +492,7 @@ def prepare(session: Session, scope: str | None = None) -> int:
     from . import vectors
 
     layers = session.layers(scope)
-    conn = sync(session.home, layers)
+    conn = sync(session.home, layers, session.id)
     if not vectors.enabled(session.settings) or isinstance(conn, ReadOnly):  # no vector could be kept
         return 0
     try:
@@ -542,4 +576,4 @@ def reindex(home: Path, settings: Settings, *, progress=None, embed_progress=Non
 
 
 __all__ = ["DamagedIndex", "RACY_NS", "ReindexResult", "check_rows", "index_error", "prepare", "rebuilt_when_damaged", "reindex",
-           "repair", "search_mode", "sync", "sync_layer", "unsound"]
+           "repair", "search_mode", "sync", "sync_layer", "unsound", "warnings_handed_back"]

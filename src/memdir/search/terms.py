@@ -12,7 +12,9 @@ read from the ``docs`` table's text as written.
 
 from __future__ import annotations
 
-from .tokenize import compound_splits, is_compound, is_stopword, prefix_of, prefixable, writes_in_capitals
+import re
+
+from .tokenize import agent_verb, compound_splits, is_compound, is_stopword, prefix_of, prefixable, writes_in_capitals
 
 
 def discriminating(terms: list[str], total: int, counts: dict[str, int]) -> list[str]:
@@ -84,6 +86,79 @@ def doc_freq(conn, terms: list[str], total: int) -> dict[str, int]:
     return out
 
 
+NEAR_MIN = 6
+"""Letters of the shortest indexed term that a longer query term no memory
+holds is read as (:func:`near_forms`: ``postgresql`` → ``postgr``, as
+memories write "Postgres"). Shorter ones are too many words' start."""
+NEAR_ROWS = 64  # memories holding an agent noun's verb read for how they spell it (logging, logged)
+NEAR_LOOKUPS = 8  # agent nouns looked up per query (a pasted prompt may hold many words no memory has)
+
+
+def near_forms(conn, terms: list[str], counts: dict[str, int], forms: dict[str, set[str]]) -> dict[str, str]:
+    """``{term: the term read in its place}`` for the query's content terms
+    that no memory holds (``counts`` of :func:`doc_freq` 0) and that
+    memories hold in a near form the stemmer leaves apart:
+
+    * an agent noun (:func:`~memdir.search.tokenize.agent_verb` of a form
+      the query writes, ``forms`` of :func:`~memdir.search.tokenize.word_forms`)
+      whose verb a memory writes with -ing or -ed in the same spelling:
+      ``logger`` → ``log`` where one says "logging" or "logged", ``parser``
+      → ``pars`` beside "parsing"; ``better`` stays where memories say
+      "bet" but never "betting" (the first :data:`NEAR_ROWS` memories
+      holding the verb are read, for at most :data:`NEAR_LOOKUPS` words);
+    * else the longest indexed term of :data:`NEAR_MIN` letters or more that the
+      term begins (``postgresql`` → ``postgr`` beside "Postgres").
+
+    A word the store holds is always read as itself (where memories say
+    "server", ``server`` is never ``serv``). Neither side is a stopword,
+    filler or a generic task word (:func:`memdir.search.relevance.term_weights`:
+    ``worker`` is not read as ``work``). ``{}`` when every term is held. Reads
+    ``fts``, ``fts_terms`` and ``docs`` in the caller's transaction."""
+    from .relevance import GENERIC, soft_terms
+
+    def weak(term: str) -> bool:
+        return term in GENERIC or bool(soft_terms([term]))
+
+    absent = [t for t in terms if not counts.get(t, 0) and t.isascii() and t.isalpha() and not weak(t)]
+    out: dict[str, str] = {}
+    asked = [(term, verb, spelled) for term in absent
+             for verb, spelled in sorted({agent_verb(word) for word in forms.get(term, ())} - {None}) if not weak(verb)]
+    for term, verb, spelled in asked[:NEAR_LOOKUPS]:
+        if term not in out and _writes(conn, verb, spelled):
+            out[term] = verb
+    for term in absent:
+        if term in out or len(term) <= NEAR_MIN:
+            continue
+        # the indexed terms that sort between the term's first NEAR_MIN letters and the term: its prefixes among them
+        between = conn.execute("SELECT term FROM fts_terms WHERE term >= ? AND term < ? ORDER BY term DESC",
+                               (term[:NEAR_MIN], term))
+        start = next((r[0] for r in between if term.startswith(r[0]) and not weak(r[0])), None)
+        if start is not None:
+            out[term] = start
+    return out
+
+
+def _writes(conn, verb: str, spelled: str) -> bool:
+    """True when a memory holding the term ``verb`` writes ``spelled`` + -ing or -ed as a word."""
+    pattern = re.compile(rf"\b{re.escape(spelled)}(?:ing|ed)\b", re.IGNORECASE)
+    rows = conn.execute("SELECT d.name || ' ' || coalesce(d.title, '') || ' ' || d.description || ' ' ||"
+                        " coalesce(d.body, '') FROM fts f JOIN docs d ON d.id = f.rowid WHERE fts MATCH ? LIMIT ?",
+                        (f'"{verb}"', NEAR_ROWS))
+    return any(pattern.search(text or "") for (text,) in rows)
+
+
+def read_near(conn, terms: list[str], counts: dict[str, int], total: int,
+              forms: dict[str, set[str]]) -> tuple[list[str], dict[str, int]]:
+    """``(terms, counts)`` with each term of :func:`near_forms` replaced by its
+    near form (a repeat dropped) and the counts of the new terms
+    (:func:`doc_freq`); as given when there is none."""
+    near = near_forms(conn, terms, counts, forms)
+    if not near:
+        return terms, counts
+    read = list(dict.fromkeys(near.get(t, t) for t in terms))
+    return read, {**counts, **doc_freq(conn, [near[t] for t in near], total)}
+
+
 def in_capitals(conn, spellings: dict[str, str]) -> dict[int, frozenset[str]]:
     """``{row id: the terms of spellings it writes in capitals}`` over every
     indexed memory (title, description or body), for ``spellings`` as
@@ -102,17 +177,4 @@ def in_capitals(conn, spellings: dict[str, str]) -> dict[int, frozenset[str]]:
     return {rowid: frozenset(held) for rowid, held in out.items()}
 
 
-def written_joined(conn, pairs: dict[str, tuple[str, str]], terms: list[str]) -> dict[str, tuple[str, str]]:
-    """Of a query's words written apart (``pairs``, :func:`~memdir.search.tokenize.spaced_pairs`: ``back off``),
-    those some memory writes as one word (``backoff`` in the index's vocabulary), not already among ``terms``:
-    ``{joined: (first, second)}``, one read of the vocabulary; ``{}`` when none."""
-    wanted = [joined for joined in pairs if joined not in terms]
-    if not wanted:
-        return {}
-    marks = ",".join("?" * len(wanted))
-    known = {r[0] for r in conn.execute(f"SELECT term FROM fts_terms WHERE term IN ({marks})", wanted)}
-    return {joined: pairs[joined] for joined in wanted if joined in known}
-
-
-__all__ = ["COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals",
-           "written_joined"]
+__all__ = ["NEAR_LOOKUPS", "NEAR_MIN", "NEAR_ROWS", "near_forms", "read_near", "COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]

@@ -28,7 +28,7 @@ same terms:
   also the number run together, whole and each of its ends
   (``+1 (555) 010-2030`` → ``15550102030 5550102030``; an IBAN's groups).
   A query's compounds and grouped numbers (:func:`compound_groups`) are read
-  as either form: a memory holding the whole holds the parts.
+  as either form (:mod:`memdir.search.compounds`).
 * Irregular plurals read as their singular (``mice`` → ``mous``); a -yze
   verb and its -ysis noun are one word (``analyze``, ``analyses``).
 * CJK runs (Han, Japanese kana, Hangul) become overlapping character bigrams;
@@ -427,6 +427,30 @@ def fts_query(terms: list[str], phrases: dict[str, tuple[str, str]] | None = Non
     return " OR ".join(parts)
 
 
+AGENT_MIN = 5
+"""Letters of the shortest agent noun :func:`agent_verb` reads (``timer``):
+``user`` is not read as ``using``."""
+
+
+def agent_verb(word: str) -> tuple[str, str] | None:
+    """``(the verb's term, the verb as spelled before -ing or -ed)`` of an
+    agent noun: a query word (case-folded, as written) of :data:`AGENT_MIN`+
+    ASCII letters ending in ``er`` or ``or`` whose term the stemmer leaves
+    apart from the verb's (``logger`` → ``("log", "logg")``: logging,
+    logged; ``parser`` and ``parsers`` → ``("pars", "pars")``; ``editor`` →
+    ``("edit", "edit")``). Only a candidate: ``better`` → ``("bet", "bett")`` too, so
+    the caller reads the word as the verb only where memories write the verb
+    so (:func:`memdir.search.terms.near_forms`). None for other words and
+    when the stemmer already joins them (``computer``, ``validator``). Pure."""
+    if word[-3:] in ("ers", "ors"):
+        word = word[:-1]  # parsers: parser
+    if len(word) < AGENT_MIN or not word.isascii() or not word.isalpha() or word[-2:] not in ("er", "or"):
+        return None
+    spelled = word[:-2]
+    verb = stem(spelled + "ing")
+    return None if verb == stem(word) else (verb, spelled)
+
+
 COMPOUND_MIN = 5
 """A query term of at least this many ASCII letters may be a compound a
 document writes as two words (``timeout``/``time out``, ``setup``/``set up``,
@@ -453,58 +477,6 @@ def is_compound(term: str, first: str, second: str) -> bool:
     though Snowball stems ``backoffic`` so."""
     rest = term[len(first):] if term.startswith(first) else ""
     return bool(rest) and second.startswith(rest) and len(second) - len(rest) <= 1 and stem(first + second) == term
-
-
-# The function words a phrasal compound may end in: back off / backoff, set up / setup, log in / login.
-_PARTICLES = frozenset("up out off in on down over back away".split())
-
-
-def spaced_pairs(query: str) -> dict[str, tuple[str, str]]:
-    """``{the two words written together: (first, second)}`` for each two words of ``query`` one after the other
-    (a space between; each a word of its own, not a compound) that could be one word written apart: ``back off``
-    → ``{"backoff": ("back", "off")}``, all stemmed as :func:`tokens` gives them. The first word has 3 letters or
-    more and is no function word; the second is no function word but a particle (``up``, ``off``, ``in``…):
-    ``red is`` is no ``redis``. Whether a memory writes the pair joined is the index's question
-    (:func:`memdir.search.terms.written_joined`). Pure."""
-    text = unicodedata.normalize("NFKC", without_hidden(query[:MAX_QUERY_CHARS]))
-    out: dict[str, tuple[str, str]] = {}
-    previous = None
-    for match in SEGMENT.finditer(text):
-        word = match.group("word")
-        alone = bool(word) and word.isascii() and word.isalpha() and len(_parts(word)) == 1
-        if alone and previous is not None and text[previous.end():match.start()].isspace():
-            first, second = previous.group("word").casefold(), word.casefold()
-            a, b = stem(first), stem(second)
-            if len(first) >= 3 and not is_stopword(a) and (second in _PARTICLES or not is_stopword(b)):
-                out.setdefault(stem(first + second), (a, b))
-        previous = match if alone else None
-    return out
-
-
-def joined_parts(groups: dict[str, tuple[str, ...]], terms: list[str]) -> frozenset[str]:
-    """The query's compounds (``groups``, :func:`compound_groups`) whose every part is a term of the query too
-    (``multi-tenant``: ``multi``, ``tenant``; ``02.11.2026``): such a compound is only its parts written together,
-    so it weighs nothing of its own (:func:`memdir.search.relevance.term_weights`) and a memory holding the parts
-    holds the query, joined (``multitenant`` stands for its parts: :class:`memdir.search.relevance.Prefixes`),
-    apart or in another order (``2026-11-02``). Not one with a part the query drops (``back-off``'s ``off``): a
-    memory must then write it joined or its parts one after another (``back office`` is no ``back-off``). Pure."""
-    have = set(terms)
-    return frozenset(whole for whole, parts in groups.items()
-                     if whole in have and len(parts) > 1 and all(p in have and p != whole for p in parts))
-
-
-def implied(groups: dict[str, tuple[str, ...]], terms) -> dict[str, tuple[str, ...]]:
-    """``{whole: what a memory holding it holds with it}`` for the compounds of ``groups`` (:func:`compound_groups`):
-    its parts that are ``terms`` and the other groups whose parts lie one after another among its own
-    (``5550102030`` in ``15550102030``); wholes implying nothing left out. Pure."""
-    out = {}
-    for term, parts in groups.items():
-        also = [p for p in parts if p in terms and p != term]
-        also += [other for other, inner in groups.items() if other != term and len(inner) < len(parts) and any(
-            parts[i:i + len(inner)] == inner for i in range(len(parts) - len(inner) + 1))]
-        if also:
-            out[term] = tuple(dict.fromkeys(also))
-    return out
 
 
 def _parts(word: str) -> list[str]:
@@ -584,4 +556,8 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "implied", "joined_parts", "spaced_pairs", "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "PREFIX_MIN", "prefix_of", "prefixable", "query_terms", "available", "require", "stem", "tokens", "word_tokens"]
+__all__ = ["AGENT_MIN", "agent_verb", "identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups",
+           "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS",
+           "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_chat",
+           "is_cjk_grammar", "is_stopword", "PREFIX_MIN", "prefix_of", "prefixable", "query_terms", "available",
+           "require", "stem", "tokens", "word_tokens"]

@@ -34,6 +34,16 @@ or one of its own — serves them instead:
   prompt hook here for the thin client of :mod:`memdir.integrations.claude_code.hooks`
   (the server's ``hooks``: the same hook code, with the model's cosines once
   loaded), answered ``{"stdout": str, "stderr": str or null}``.
+* Every answer carries the code the server runs (``"code"``:
+  :func:`memdir.version.code_identity`, taken when it started). A server
+  whose code is not the asker's — memdir was upgraded, or its source edited,
+  since it started — is not listened to: a request names the asker's code,
+  and such a server answers it with nothing run (a hook run there would
+  record the bodies it gave); :func:`request` returns None (the
+  hook ranks by words, as with no server), and, when the asker runs the code
+  now installed, asks the server to give its socket up (``{"stop": true,
+  "code": …}``: a standalone one exits, an MCP server's stops serving the
+  socket) and starts one of the code installed now (:func:`_replace`).
 * :func:`request` sends one message and reads the answer (None when no
   server answers in time). :func:`ask` returns None — and the caller
   ranks lexically, never loading the model itself — when no server listens
@@ -62,6 +72,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..runtime import MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, runtime_dir, socket_path, swept
+from ..version import code_identity
 
 if TYPE_CHECKING:  # the session-start hook imports this module and needs no socket (≈ 5 ms): imported late
     import socket
@@ -78,6 +89,7 @@ MAX_LIFETIME = 12 * 3600.0  # seconds a standalone warm process lives at most (a
 # package may not import it); ``python -m memdir.search.warm HOME`` serves cosines alone.
 COMMAND = ("-m", "memdir.hooks", "--warm")
 LOCK_FILE = "warm.lock"
+LOCK_WAIT = 3.0  # seconds a new standalone process waits for the lock (one that runs older code is exiting)
 LOG_FILE = "warm.log"
 
 
@@ -210,7 +222,7 @@ def launch_if_useful(home: Path, settings) -> int | None:
 def stop(home: Path) -> bool:
     """Ask the standalone warm process of ``home`` to exit (an MCP server's
     ignores it); True when one said it stops. Never raises."""
-    answer = request(home, {"stop": True})
+    answer = _exchange(home, {"stop": True}, ANSWER_TIMEOUT)
     return answer is not None and answer.get("stopping") is True
 
 
@@ -229,8 +241,36 @@ def _read_line(sock: socket.socket, limit: int) -> bytes:
 def request(home: Path, message: dict, timeout: float = ANSWER_TIMEOUT) -> dict | None:
     """``message`` sent as one JSON line to the warm process of ``home``, its
     one-line JSON object answer; None when nothing listens, no whole answer
-    comes within ``timeout`` s, or a serving thread asks (it would wait for
-    itself). Never raises."""
+    comes within ``timeout`` s, a serving thread asks (it would wait for
+    itself), or the server runs other code than this process
+    (:func:`memdir.version.code_identity`; then :func:`_replace`). Never raises."""
+    answer = _exchange(home, message, timeout, named=True)  # run by a server of this code only
+    if answer is None or answer.get("code") == code_identity():
+        return answer
+    if code_identity() == code_identity(now=True):  # this process runs what is installed: the server is old
+        _replace(home)
+    return None  # a process that is itself older than the files leaves the server alone
+
+
+def _replace(home: Path) -> int | None:
+    """Ask the warm process of ``home``, which runs other code than this process, to give its socket
+    up, and start one that runs this code (:func:`launch`); its pid, or None. Not waited for: this
+    prompt ranks by words; the next one finds the new process. Never raises."""
+    answer = _exchange(home, {"stop": True, "code": code_identity()}, ANSWER_TIMEOUT)
+    if answer is None or answer.get("stopping") is not True:
+        return None
+    path = socket_path(home)
+    try:
+        if path is not None and answer.get("code") != code_identity():
+            path.unlink()  # the old server is going: the new one binds at once (it never unlinks another's)
+    except OSError:
+        pass
+    return launch(home)
+
+
+def _exchange(home: Path, message: dict, timeout: float, named: bool = False) -> dict | None:
+    """:func:`request` without the check of the server's code; ``named``: the message names this
+    process's code (taken once connected: a hook with no warm process pays nothing for it)."""
     if getattr(_serving, "active", False):
         return None
     path = socket_path(home)
@@ -243,6 +283,7 @@ def request(home: Path, message: dict, timeout: float = ANSWER_TIMEOUT) -> dict 
             sock.settimeout(CONNECT_TIMEOUT)
             sock.connect(str(path))
             sock.settimeout(timeout)
+            message = {**message, "code": code_identity()} if named else message
             sock.sendall(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
             answer = json.loads(_read_line(sock, 64 * 1024 * 1024))
     except (OSError, ValueError) as exc:
@@ -334,6 +375,8 @@ class WarmServer:
         self.warm = threading.Event()
         self.done = threading.Event()
         self.failed = False
+        self.code = code_identity()  # the code this server runs, in every answer
+        self.outdated = False  # a process of newer code asked for the socket (an MCP server's gives it up)
         self.answered = 0  # requests answered with cosines
         self.last_request = time.monotonic()
         self._loader: threading.Thread | None = None
@@ -412,6 +455,13 @@ class WarmServer:
                 break
             with client:
                 self._serve_one(client)
+        if self.outdated:  # the socket is the newer process's to bind (close() removes it if still ours)
+            self._sock.close()
+            try:
+                if os.stat(self.path).st_ino == self._inode:
+                    self.path.unlink()
+            except OSError:
+                pass
 
     def _serve_one(self, client: socket.socket) -> None:
         try:
@@ -419,12 +469,18 @@ class WarmServer:
             request = json.loads(_read_line(client, MAX_REQUEST))
             self.last_request = time.monotonic()
             query, layers = request.get("query"), request.get("layers")
-            if isinstance(request.get("hook"), dict):
+            if request.get("stop") is not True and request.get("code", self.code) != self.code:
+                answer = {"error": "other code"}  # the asker ignores what this code would answer: nothing is run
+            elif isinstance(request.get("hook"), dict):
                 answer = self._hook(request["hook"])
             elif request.get("stop") is True:
-                answer = {"stopping": self.standalone}
+                newer = isinstance(request.get("code"), str) and request["code"] != self.code
+                answer = {"stopping": self.standalone or newer}
                 if self.standalone:
                     self.done.set()
+                elif newer:  # an MCP server of older code: serve no more prompt hooks (its tools still work)
+                    self.outdated = True
+                    self._stop.set()
             elif not isinstance(query, str) or not isinstance(layers, list) or not all(
                     isinstance(x, str) for x in layers):
                 answer = {"error": "bad request"}
@@ -434,7 +490,7 @@ class WarmServer:
             else:
                 answer = {**_answer(self.home, request), "hooks": self.hooks is not None}
                 self.answered += "ids" in answer
-            client.sendall(json.dumps(answer).encode("utf-8") + b"\n")
+            client.sendall(json.dumps({**answer, "code": self.code}).encode("utf-8") + b"\n")
         except Exception:  # one bad or broken request must not stop the server
             return
 
@@ -499,7 +555,7 @@ def main(argv: list[str] | None = None, hooks=None) -> int:
     home = Path(args[0])
     lock = FileLock(str(home / LOCK_FILE), mode=0o600)
     try:
-        lock.acquire(timeout=0)
+        lock.acquire(timeout=LOCK_WAIT)
     except (Timeout, OSError):
         return 0  # another warm process of this home is starting or running
     started = time.monotonic()

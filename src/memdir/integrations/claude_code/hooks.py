@@ -370,7 +370,8 @@ def answer_warm(hook: dict, dense: bool = False) -> dict:
     ``client``, ``event``, ``input`` (the hook's stdin), ``home`` and the
     hook process's ``MEMDIR_*`` ``environ``; ``dense`` when the model is
     loaded here. Returns ``{"stdout": what to print, "stderr": the one line
-    or None}`` — what :func:`handle` would print — or ``{"error": …}`` for an
+    or None}`` — what :func:`handle` would print, the index's warnings too
+    (:func:`memdir.search.sync.warnings_handed_back`) — or ``{"error": …}`` for an
     event that is not a prompt hook and for a hook that failed here other
     than by its input (a store error, a full disk under the warm process's
     log): the hook process then runs it itself (:func:`_through_warm`), by
@@ -380,12 +381,15 @@ def answer_warm(hook: dict, dense: bool = False) -> dict:
         return {"error": "not a prompt hook"}
     given = hook.get("environ") if isinstance(hook.get("environ"), dict) else {}
     environ = {str(k): v for k, v in given.items() if str(k).startswith("MEMDIR_") and isinstance(v, str)}
+    from ...search.sync import warnings_handed_back
+
     try:
-        out, line = _outcome(event, io.StringIO(hook["input"]), hook.get("home"), client, hand_back=True,
-                             environ=environ, dense=dense)
+        with warnings_handed_back() as warned:  # said on the hook's stderr, where a person sees it
+            out, line = _outcome(event, io.StringIO(hook["input"]), hook.get("home"), client, hand_back=True,
+                                 environ=environ, dense=dense)
     except Exception as exc:  # this process's trouble: the hook's own process answers instead
         return {"error": f"{type(exc).__name__}: {exc}"}
-    return {"stdout": out, "stderr": line}
+    return {"stdout": out, "stderr": "\n".join([*warned, *([line] if line else [])]) or None}
 
 
 def handle(event: str, home=None, stdin=None, client: str = "claude-code") -> int:
