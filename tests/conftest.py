@@ -28,7 +28,7 @@ def isolated_home(tmp_path, monkeypatch):
     fake_home.mkdir()
     monkeypatch.setenv("HOME", str(fake_home))
     yield home
-    _stop_warm(home)
+    stop_warm(home)
     _wait_sweepers(home)
 
 
@@ -57,7 +57,7 @@ def _wait_sweepers(home: Path) -> None:
             os.close(fd)
 
 
-def _stop_warm(home: Path) -> None:
+def stop_warm(home: Path) -> None:
     """Stop the warm search process a prompt hook of this test started, if any (it left
     ``warm.log``): it would otherwise live until idle. One still starting is waited for a while."""
     import time

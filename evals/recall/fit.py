@@ -57,6 +57,20 @@ vector moved by 0.75 × (its language's mean vector − English's), from the sam
 four languages (13 of the fit half's 32 misses are English prompts whose memory is in one of them): fit
 half 96 / 3 → 99 / 3 (nearest by cosine 103 → 107 of 128), held-out exactly as before (prompts 0.736 /
 0.635 / false 0.047, tasks 0.649 / 0.067), so the constants it needs were not worth keeping.
+
+2026-12-03 (audit findings 19–21: a word no memory holds, one weak shared word), on the fit halves (hit /
+false recall of 128 / 59). Not kept: the share of the query's core weight found in the memory's *name* as a
+feature of both models (``changelog`` for "write the changelog entry", not ``pr`` or ``bump``),
+cross-validated as ``--compare`` does at L2 0.3 / 1 / 3: 94 / 7, 91 / 7, 90 / 7 against 95 / 5, 94 / 5,
+94 / 5 without it. Recall counting a prompt *complete* when the memory's head holds every content word the
+store knows (as an explicit search now does: :func:`memdir.search.relevance._complete`): for keyword
+prompts +1 hit ("install pandas") and +1 false recall ("s3 glacier"); for every prompt also +1 more false
+recall ("no, the other file"). One shared word carries the single-word false recalls of the audit's store
+("bump" for base-image, 0.82; "PR" for changelog, 0.68) and eight hits of this half: ``s3-bucket``
+(0.77, one of six content words, in the body only, cosine 0.869, lead 0.029) and ``structlog-logging`` (0.60,
+one of four, body only, 0.867 / 0.019) sit where base-image does (one of four, body only, 0.86 / 0.04), so
+no rule on these features removes it without losing them; "clean up old feature toggles" (0.28) sits under
+the half's own negative "set up a dark mode toggle in the css" (feature-flags 0.37).
 """
 
 from __future__ import annotations

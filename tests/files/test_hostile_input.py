@@ -90,7 +90,7 @@ def test_escape_sequences_in_a_hand_edited_file_never_reach_the_terminal(mem, pr
     # The words survive, the sequences go whole (no stray "[2J"); the body keeps tabs and newlines.
     assert "description: clear screen and reversed" in read
     assert "title: RED title" in read and "[2J" not in read and "pwned" not in read
-    assert "body\tkeeps tabs\nand lines red" in read
+    assert "> body\tkeeps tabs\n> and lines red" in read
     assert "- esc (type: project; layer: project) — clear screen and reversed" in _cli(project, "list").stdout
     assert "- [RED title](esc.md) — clear  screen  and reversed" in _cli(project, "context").stdout
 

@@ -149,7 +149,7 @@ def test_mcp_update_and_rename_keep_the_body(isolated_home, project):
             r = await call("memory_write", {"name": "pg-port", "body": "Replaced."})  # control
             assert not r.is_error
             r = await call("memory_read", {"name": "pg-port"})
-            assert r.content[0].text.endswith("\n\nReplaced.") and BODY not in r.content[0].text
+            assert r.content[0].text.endswith("\n\n> Replaced.") and BODY not in r.content[0].text
             r = await call("memory_write", {"name": "new-one", "body": "x"})
             assert r.is_error and "description is required for a new memory" in r.content[0].text
 

@@ -14,6 +14,7 @@ import pytest
 
 from memdir import Memory
 from memdir.render import memories as render
+from memdir.files import layout as layout_module
 from memdir.files import scan as scan_module
 from tests.seeded import counted_parses, seeded
 
@@ -105,6 +106,11 @@ def test_status_in_a_fresh_process_parses_only_a_hand_edited_file_and_counts_the
     (layer_dir / "seed-0044.md").write_text("---\nname: seed-0044\ndescription: seeded fact 44\ntype: project\n"
                                             "status: candidate\nupdated: 2026-11-01T00:00:00Z\n---\n\nBody 44\n")
     parsed = counted_parses(monkeypatch)
+    within = Memory.open(home=isolated_home, project=project).status()  # within the sweep interval: the stamps
+    layer = next(layer for layer in within.layers if layer.scope == "project")
+    assert (layer.memories, layer.visible, layer.candidates, within.duplicates) == (SIZE, SIZE, 0, ())
+    assert parsed == []  # an in-place edit of a large layer waits for its sweep, as for a write (files.sweeps)
+    monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 0.0)  # the interval has passed: the library sweeps
     after = Memory.open(home=isolated_home, project=project).status()
     layer = next(layer for layer in after.layers if layer.scope == "project")
     assert after.duplicates == (("project:seed-0042", "project:seed-0043"),)

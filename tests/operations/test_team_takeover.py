@@ -227,8 +227,12 @@ def test_stored_text_is_escaped_in_every_block_and_tool_result(isolated_home, pr
 
 
 @pytest.mark.slow
-def test_a_fresh_clones_team_memory_reaches_the_agent_only_once_trusted(tmp_path):
+def test_a_fresh_clones_team_memory_reaches_the_agent_only_once_trusted(tmp_path, request):
+    from tests.conftest import stop_warm
+
     a, b = shared_repository(tmp_path, trust=False)
+    # a home whose index holds vectors gets a warm process at session start: none outlives the test
+    request.addfinalizer(lambda: [stop_warm(clone.home) for clone in (a, b)])
     a.memory().write("db-port", "Team dev DB listens on 5433", "project", "Moved off 5432 for the system cluster.",
                      scope="team")
     a.memory().write("stale-fact", "Builds run on Jenkins", "project", "", scope="team")
@@ -339,15 +343,15 @@ def test_disguised_frames_are_escaped_by_one_rule_on_every_path(isolated_home, p
     def clean(text: str, turns: bool = True, quoted: bool = False) -> None:
         assert not [token for token in raw if token in text and (turns or "man" not in token)], text
         kept = [token for token in escaped if turns or ("man" not in token and "\n" not in token)]
-        kept = [token.replace("\n", "\n> ") if quoted else token for token in kept]  # the recall block's body
+        kept = [token.replace("\n", "\n> ") if quoted else token for token in kept]  # a quoted body
         assert all(token in text for token in kept), text  # control: kept, escaped
 
     recall = _hook("UserPromptSubmit", _prompt(project, "how do we deploy with make release?"), isolated_home)
     clean(recall, quoted=True)
     [(is_error, read)] = _mcp(isolated_home, project, ("memory_read", {"name": "deploy-steps"}))
     assert not is_error and "make release" in read
-    clean(read)
-    clean(person.call_tool("memory_read", {"name": "deploy-steps"}))
+    clean(read, quoted=True)  # memory_read quotes the body too (issue 28 audit 18)
+    clean(person.call_tool("memory_read", {"name": "deploy-steps"}), quoted=True)
     view = memory_tool(person.session, {"command": "view", "path": "/memories/project/deploy-steps.md"})
     assert not view.is_error and "make release" in view.text
     clean(view.text, turns=False)  # its lines start with their numbers: no turn is line-initial

@@ -33,12 +33,32 @@ def test_120_user_memories_leave_the_5_project_memories_in(isolated_home, projec
     assert "project" not in block.split("index lines left out:")[1].split("—")[0]  # the project lost none
 
 
+def _session_start(project, **env) -> str:
+    """The ``additionalContext`` the SessionStart hook prints (a real subprocess, JSON on stdin)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    payload = json.dumps({"session_id": "s1", "cwd": str(project), "source": "startup",
+                          "hook_event_name": "SessionStart"})
+    done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"], input=payload,
+                          capture_output=True, text=True, timeout=60, cwd=project,
+                          env=dict(os.environ, MEMDIR_SEARCH_VECTORS="off", **env))
+    return json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
 @pytest.mark.slow
 def test_status_and_doctor_say_what_the_block_holds_per_layer(isolated_home, project):
     from memdir.render import memories as render
 
     mem = _crowded(isolated_home, project)
-    shown_user = mem.context().count("](user-fact-")
+    injected = _session_start(project)
+    shown_user = injected.count("](user-fact-")
+    assert shown_user == 22 and injected.count("](proj-fact-") == 5
+    # control: `memdir context` has no tools note to leave room for, and one user line more; status says
+    # what the agent receives (the audit: status described this block, not the hook's)
+    assert mem.context().count("](user-fact-") == 23
     status = mem.status()
     layers = {layer.scope: layer for layer in status.layers}
     assert (layers["user"].visible, layers["user"].in_context) == (120, shown_user)
@@ -102,21 +122,17 @@ def test_pins_beyond_a_layers_floor_take_what_the_other_layers_leave_unused():
 def test_the_smallest_budget_shows_every_layers_first_line():
     sections = [("user", _section("u", 80)), ("team", _section("t", 40)), ("project", _section("p", 70))]
     text, shown = layout(sections, 1536)  # the lowest context_max_bytes; before: user 1, team 0, project 0
-    assert shown == (("user", 5, 80), ("team", 3, 40), ("project", 3, 70))
+    assert shown == (("user", 4, 80), ("team", 3, 40), ("project", 4, 70))  # equal bytes (before: 5, 3, 3)
     assert all(f"({name}.md)" in text for name in ("u0", "t0", "p0")) and len(text.encode()) <= 1536
-    assert "## How to use memory" not in text  # the policy went before a layer did
-    # control: one layer alone at the same budget keeps the policy and its lines
+    assert "## How to use memory" not in text  # the policy went before the layers' floors did
+    # control: one layer alone at the same budget has its floor (512 bytes: four lines), then the policy's first rules
     alone, ((_, alone_shown, _),) = layout([("user", _section("u", 80))], 1536)
-    assert "## How to use memory" in alone and alone_shown == 2
+    assert alone_shown == 4 and "## How to use memory\n- Save a memory (memory_write)" in alone
+    assert "- If the user says a memory is wrong" not in alone  # the rules that did not fit are left out
 
 
 @pytest.mark.slow
 def test_a_store_with_pinned_user_memories_shows_every_layer_and_status_says_so(isolated_home, project):
-    import json
-    import os
-    import subprocess
-    import sys
-
     mem = Memory.open(home=isolated_home, project=project, use_cwd=False)
     for i in range(40):
         mem.write(f"user-fact-{i:02d}", f"A fact about the person, number {i:02d}, padded to a fair length of words",
@@ -130,13 +146,170 @@ def test_a_store_with_pinned_user_memories_shows_every_layer_and_status_says_so(
     shown_user, shown_project = block.count("](user-fact-"), block.count("](proj-fact-")
     assert (shown_user, shown_project) == (12, 14)  # before: user 22 (every pin first), project 2
     assert "(user-fact-20.md) 📌" in block and "(user-fact-00.md)" not in block  # pins first within the user share
-    layers = {layer.scope: layer for layer in mem.status().layers}
-    assert (layers["user"].in_context, layers["project"].in_context) == (shown_user, shown_project)
-    payload = json.dumps({"session_id": "s1", "cwd": str(project), "source": "startup",
-                          "hook_event_name": "SessionStart"})
-    done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"], input=payload,
-                          capture_output=True, text=True, timeout=60, cwd=project,
-                          env=dict(os.environ, MEMDIR_SEARCH_VECTORS="off"))
-    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    context = _session_start(project)
     assert "## User memories" in context and "## Project memories" in context  # control and the fix
     assert "(proj-fact-00.md)" in context and "(user-fact-20.md) 📌" in context
+    layers = {layer.scope: layer for layer in mem.status().layers}  # what the hook injected, per layer
+    assert (layers["user"].in_context, layers["project"].in_context) == (11, 13)
+    assert (context.count("](user-fact-"), context.count("](proj-fact-")) == (11, 13)
+
+
+# ---------------------------------------------------------------- more budget never shows fewer lines (audit)
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from memdir.prompt import context  # noqa: E402
+
+_words = st.text(alphabet=st.sampled_from("abc xyzéü東—<>{}\\]["), max_size=420)
+_line = st.builds(lambda n, pin, desc: f"- [m{n}](m{n}.md){' 📌' if pin else ''} — {desc}",
+                  st.integers(0, 999), st.booleans(), _words)
+_store = st.lists(st.tuples(st.sampled_from(["user", "team", "project"]),
+                            st.lists(_line, min_size=1, max_size=25).map("\n".join)), min_size=1, max_size=3)
+
+
+def test_the_audit_store_gains_lines_in_every_layer_as_the_budget_grows():
+    user = "".join(f"- [pref-{i}](pref-{i}.md) 📌 — Préférence numéro {i} : toujours écrire les messages de commit "
+                   f"en français, avec des accents é è ê ë à ù — très long texte pour remplir le budget {i}\n"
+                   for i in range(1, 41))
+    team = "".join(f"- [team-{i}](team-{i}.md) — Team rule {i}: squash merge only\n" for i in (1, 2))
+    proj = "".join(f"- [proj-{i}](proj-{i}.md) — Project fact {i}: the service listens on port 80{i}\n" for i in (1, 2, 3))
+    secs = [("user", user), ("team", team), ("project", proj)]
+    curve = [layout(secs, budget)[1] for budget in range(1400, 4300, 20)]
+    for before, after in zip(curve, curve[1:]):
+        assert all(a <= b for (_, a, _), (_, b, _) in zip(before, after)), (before, after)
+    assert [shown for _, shown, _ in curve[0]] == [3, 2, 3] and [shown for _, shown, _ in curve[-1]] == [13, 2, 3]
+    assert {tuple(shown for _, shown, _ in point) for point in curve} >= {(4, 2, 3), (5, 2, 3)}  # before: 1/2/1 at 1800
+
+
+def _chosen(secs, room):
+    blocks = [(context.SECTION_TITLES[scope], context._Lines(text)) for scope, text in secs]
+    parts = [len(part.encode()) for part in context._policy_parts(context.POLICY)]
+    kept, said = context._choose(blocks, parts, room)
+    return blocks, kept, said
+
+
+@pytest.mark.slow
+@given(secs=_store, low=st.integers(0, 10_000), more=st.integers(0, 4_000))
+def test_a_bigger_budget_never_shows_fewer_lines_of_any_layer(secs, low, more):
+    """Per layer, the lines shown at a budget are never fewer at a bigger one (audit: 40 pinned user
+    memories gave user/team/project 4/2/3 at 1536 bytes, 1/2/1 at 1800, 1/2/3 at 2000)."""
+    _, small = layout(secs, low)
+    _, big = layout(secs, low + more)
+    assert [total for _, _, total in small] == [total for _, _, total in big]
+    assert all(a <= b for (_, a, _), (_, b, _) in zip(small, big)), (low, more, small, big)
+
+
+@pytest.mark.slow
+@given(secs=_store, low=st.integers(-200, 8_000), more=st.integers(0, 4_000))
+def test_the_walk_keeps_at_a_bigger_room_every_line_it_keeps_at_a_smaller_one_and_the_fair_rules(secs, low, more):
+    """The walk (``_choose``) at two rooms: what the smaller keeps, the bigger keeps (lines and policy
+    rules); and at each the fair-floor rules: a section keeps a prefix of its own order (pinned lines
+    first); no section has more than its first line before every section has its first; a section that
+    keeps two lines or more has spent no more than any section with lines left out would with its next
+    line (equal shares, what one leaves unused to the others); the policy comes only after the lines'
+    floors (:data:`FLOOR_BYTES` per section) or when no line is left."""
+    blocks, kept_small, said_small = _chosen(secs, low)
+    _, kept_big, said_big = _chosen(secs, low + more)
+    assert all(a <= b for a, b in zip(kept_small, kept_big)) and said_small <= said_big
+    for kept, said in ((kept_small, said_small), (kept_big, said_big)):
+        orders = [list(context._order(lines)) for _, lines in blocks]
+        assert all(sorted(flags) == sorted(order[:len(flags)]) for flags, order in zip(kept, orders))
+
+        def cost(b, i, first):
+            title, lines = blocks[b]
+            return 1 + len(lines.line(i).encode()) + (len(("\n\n" + title + "\n").encode()) if first else 0)
+
+        spent = [sum(cost(b, i, n == 0) for n, i in enumerate(order[:len(flags)]))
+                 for b, (flags, order) in enumerate(zip(kept, orders))]
+        if said or any(len(flags) > 1 for flags in kept):
+            assert all(flags for flags in kept)  # every section's first line came first
+        left = [b for b, (flags, order) in enumerate(zip(kept, orders)) if len(flags) < len(order)]
+        for a, flags in enumerate(kept):
+            if len(flags) > 1:
+                assert all(spent[a] <= spent[b] + cost(b, orders[b][len(kept[b])], not kept[b]) for b in left)
+        if said and left:
+            widest = max(cost(b, i, n == 0) for b, order in enumerate(orders) for n, i in enumerate(order))
+            assert sum(spent) + widest > context.FLOOR_BYTES * len(blocks)
+
+
+def _french_store(isolated_home, project) -> Memory:
+    """The audit's store: 40 pinned user memories with long French descriptions, 2 team, 3 project."""
+    mem = Memory.open(home=isolated_home, project=project, use_cwd=False, actor="human")
+    for i in range(1, 41):
+        mem.write(f"pref-{i}", f"Préférence numéro {i} : toujours écrire les messages de commit en français, avec des "
+                  f"accents é è ê ë à ù — très long texte pour remplir le budget {i}", "user", "x", pinned=True)
+    for i in range(1, 4):
+        mem.write(f"proj-{i}", f"Project fact {i}: the service listens on port 80{i}", "project", "b")
+    mem.team_init()
+    for i in range(1, 3):
+        mem.write(f"team-{i}", f"Team rule {i}: squash merge only", "project", "b", scope="team")
+    return mem
+
+
+def _counts(text: str) -> tuple[int, int, int]:
+    return text.count("[pref-"), text.count("[team-"), text.count("[proj-")
+
+
+@pytest.mark.slow
+def test_more_budget_never_gives_a_layer_fewer_lines_through_the_cli_the_hook_and_status(isolated_home, project):
+    """Audit: user/team/project lines of `memdir context` were 4/2/3 at 1536 bytes, 1/2/1 at 1800, 1/2/3 at
+    2000; the SessionStart hook at 2000 gave user 1, project 1 of 3; status said project 3 of 3."""
+    from tests.conftest import run_cli
+
+    _french_store(isolated_home, project)
+    got = {}
+    for budget in (1536, 1800, 2000, 4096):
+        env = {"MEMDIR_CONTEXT_MAX_BYTES": str(budget), "MEMDIR_SEARCH_VECTORS": "off"}
+        printed = run_cli("context", env=env, cwd=project).stdout
+        injected = _session_start(project, MEMDIR_CONTEXT_MAX_BYTES=str(budget))
+        status = run_cli("status", env=env, cwd=project).stdout
+        doctor = run_cli("doctor", env=env, cwd=project).stdout
+        got[budget] = (_counts(printed), _counts(injected))
+        user, team, proj = _counts(injected)
+        line = f"of {budget} bytes — user {user} of 40, team {team} of 2, project {proj} of 3 in the index"
+        assert line in status and line in doctor  # what the agent receives, not what `memdir context` prints
+        assert f"context: {len(injected.encode())} of {budget} bytes" in status
+    assert got == {1536: ((4, 2, 3), (3, 2, 3)), 1800: ((5, 2, 3), (4, 2, 3)), 2000: ((5, 2, 3), (5, 2, 3)),
+                   4096: ((12, 2, 3), (11, 2, 3))}
+    # control: the policy is there at 4096 and went before the layers' floors at 1536
+    assert "## How to use memory" in run_cli("context", env={"MEMDIR_CONTEXT_MAX_BYTES": "4096"}, cwd=project).stdout
+    assert "## How to use memory" not in run_cli("context", env={"MEMDIR_CONTEXT_MAX_BYTES": "1536"},
+                                                 cwd=project).stdout
+
+
+@pytest.mark.slow
+def test_a_hand_placed_long_description_is_clipped_like_list_and_doctor_names_its_file(isolated_home, project):
+    """Audit: a hand-placed file with a 3.6 KB description got a 3,631-byte index line, which pushed a
+    60-byte project memory out of the block at 8000 bytes while 31 user lines got in; doctor said nothing."""
+    from tests.conftest import run_cli
+
+    mem = Memory.open(home=isolated_home, project=project, use_cwd=False)
+    for i in range(1, 61):
+        mem.write(f"u-{i}", f"User habit {i}: prefers tabs in Makefiles and vim keybindings everywhere {i}", "user", "x")
+    mem.write("p-small", "Project uses pnpm workspaces", "project", "x")
+    huge = "Huge " + "ünïcödé description words " * 120
+    path = mem.session.layer("project").path / "p-huge.md"
+    path.write_text(f"---\nname: p-huge\ndescription: {huge}\ntype: project\n---\nbody\n", encoding="utf-8")
+    for budget in (4096, 8000):
+        env = {"MEMDIR_CONTEXT_MAX_BYTES": str(budget), "MEMDIR_SEARCH_VECTORS": "off"}
+        printed = run_cli("context", env=env, cwd=project).stdout
+        injected = _session_start(project, MEMDIR_CONTEXT_MAX_BYTES=str(budget))
+        for block in (printed, injected):
+            assert "(p-small.md)" in block and "(p-huge.md)" in block  # before: p-small left out at 8000
+            shown = next(x for x in block.splitlines() if "(p-huge.md)" in x)
+            assert shown == f"- [p-huge](p-huge.md) — {huge.strip()[:299]}…"  # as `memdir list` cuts it
+    line = next(x for x in (path.parent / "MEMORY.md").read_text(encoding="utf-8").splitlines() if "(p-huge.md)" in x)
+    assert line == f"- [p-huge](p-huge.md) — {huge.strip()[:299]}…"  # the index holds the clipped line
+    assert f"— {huge.strip()[:299]}…" in run_cli("list", cwd=project).stdout
+    doctor = run_cli("doctor", cwd=project).stdout
+    assert (f"note: {path}: its description is {len(huge.strip())} characters, over limit_description 160; the index "
+            "line shows its first 300") in doctor
+    assert "p-small.md: its description" not in doctor and "u-1.md: its description" not in doctor  # control
+
+
+def test_an_index_line_an_older_memdir_wrote_long_is_clipped_in_the_block():
+    long = "- [a](a.md) — " + "é" * 3000
+    text, ((_, shown, _),) = layout([("project", long + "\n- [b](b.md) — the short one\n")], 4096)
+    assert shown == 2 and f"- [a](a.md) — {'é' * 299}…\n" in text and "(b.md) — the short one" in text
+    assert "é" * 300 not in text  # control above: the first 299 characters are there

@@ -9,6 +9,7 @@ import os
 import pytest
 
 from memdir.prompt import recalled
+from memdir.search import used
 from tests.search.test_index_survives import PORT_PROMPT, _hook, _made_read_only, _store, fs  # noqa: F401
 
 BODY = "Moved from 5432 on 2026-11-02."
@@ -73,6 +74,8 @@ def test_doctor_says_why_no_warm_process_starts_on_a_read_only_home(fs, project,
     """Issue 28 audit case 4: doctor said the next hook would start the warm process; none could."""
     home, how = fs
     _store(home, project)
+    assert "none starts until this home's index holds a vector" in _doctor(project)  # no vector stored yet
+    (home / used.VECTORS_MARK).touch()  # what storing one leaves (memdir.search.used.note)
     writable = _doctor(project)  # control: a writable home, where the next hook does start one
     assert "the one the next session start or prompt hook starts" in writable, writable
     prefix, state, hint = _made_read_only(home, how)

@@ -259,14 +259,14 @@ sections = st.lists(st.tuples(st.sampled_from(["user", "team", "project", "other
 
 
 def _fits_one_line(secs, max_bytes) -> bool:
-    """True when the whole block fits without its policy, or one escaped
-    index line fits with the frame, its section heading and the widest
-    marker the renderer reserves (``store.context``)."""
+    """True when the whole block fits (every line and the whole policy, no marker), or the cheapest
+    of the sections' first lines (a section's first pinned line, else its first) fits with the frame,
+    its section heading and the widest marker the renderer reserves (``store.context``): the walk
+    takes the sections' first lines cheapest first, and stops at the first that does not fit."""
     blocks = []
     per_scope: dict[str, int] = {}
     for scope, body in secs:
-        lines = [context_block.escape_stored(context_block.one_line(line))
-                 for line in body.split("\n") if line.strip()]
+        lines = [context_block.shown_line(context_block.one_line(line)) for line in body.split("\n") if line.strip()]
         if lines:
             blocks.append((context_block.SECTION_TITLES.get(scope, f"## {scope} memories"), lines))
             per_scope[scope] = per_scope.get(scope, 0) + len(lines)
@@ -274,10 +274,11 @@ def _fits_one_line(secs, max_bytes) -> bool:
                 .encode())
     marker = len(("\n" + context_block._marker(per_scope)).encode())  # names every layer with its count
     everything = "\n\n".join(f"{title}\n\n" + "\n".join(lines) for title, lines in blocks)
-    if blocks and frame + len(f"\n\n{everything}".encode()) <= max_bytes:
+    if blocks and frame + len(f"\n\n{everything}\n\n{context_block.POLICY}".encode()) <= max_bytes:
         return True  # every line fits: no marker needed
+    firsts = [next((line for line in lines if context_block._pinned(line)), lines[0]) for _, lines in blocks]
     return any(frame + len(f"\n\n{title}\n\n{line}".encode()) + marker <= max_bytes
-               for title, lines in blocks for line in lines)
+               for (title, _), line in zip(blocks, firsts))
 
 
 @pytest.mark.slow
@@ -288,8 +289,8 @@ def _fits_one_line(secs, max_bytes) -> bool:
 def test_the_context_block_never_exceeds_its_budget(secs, max_bytes):
     """``store.context.render_block`` never returns more than ``max_bytes``
     UTF-8 bytes for any budget 0–10,000, and is a whole block (fence open
-    to close) exactly when one index line fits with the frame and the widest
-    marker, else empty; empty for no lines at all."""
+    to close) exactly when it all fits or one section's first line fits with
+    the frame and the widest marker, else empty; empty for no lines at all."""
     out = context_block.render_block(secs, max_bytes)
     assert len(out.encode("utf-8")) <= max_bytes
     if _fits_one_line(secs, max_bytes):
@@ -317,8 +318,8 @@ def full_store(tmp_path_factory):
 def test_the_context_of_a_store_stays_in_budget(full_store, max_bytes):
     """``Memory.context(max_bytes)`` (the hook's path) is at most
     ``max_bytes`` bytes for every budget; a budget below 1 is refused with
-    :class:`InvalidInput`; it is not empty exactly when one index line of
-    the layers' ``MEMORY.md`` fits with the frame and the marker."""
+    :class:`InvalidInput`; it is not empty exactly when one layer's first
+    index line of its ``MEMORY.md`` fits with the frame and the marker."""
     if max_bytes < 1:
         with pytest.raises(MemdirError, match="at least 1"):
             full_store.context(max_bytes)

@@ -168,6 +168,8 @@ def test_status_and_doctor_are_composed_once_for_the_facade_the_tool_and_the_cli
     assert (whole.search, whole.extractor) == ("bm25", "rules (consolidation_extractor = rules)")
     assert mem.call_tool("memory_status", {}) == render.status(whole, max_malformed=10)
     checked = mem.doctor(notes=("hooks registered twice",))
-    assert checked.status == whole and checked.notes == ("hooks registered twice",)
-    assert doctor(mem.session).notes == () and checked.ok  # control: no note unless one is given
+    off = ("the warm search process is off: search_vectors = off (set by MEMDIR_SEARCH_VECTORS or settings); "
+           "recall and search rank by words alone")  # doctor's own note: why the warm path is off
+    assert checked.status == whole and checked.notes == (off, "hooks registered twice")
+    assert doctor(mem.session).notes == (off,) and checked.ok  # control: no integration note unless one is given
     assert "note: hooks registered twice" in render.doctor(checked).splitlines()

@@ -48,8 +48,8 @@ def test_budget_curve(l0, tmp_path):
     assert got["empty_store_bytes"] == 0  # an empty store injects nothing, not even the policy
     rows = [(p["memories"], p["bytes"], p["lines_kept"], p["lines_left_out"], p["marker"]) for p in got["points"]]
     # The marker names the layers that lost lines (issue 28): its longer reserve costs one line at 100+.
-    assert rows == [(20, 2882, 20, 0, False), (50, 4047, 33, 17, True), (100, 4040, 33, 67, True),
-                    (200, 4043, 33, 167, True), (1000, 4040, 33, 967, True)]
+    assert rows == [(20, 2882, 20, 0, False), (50, 4047, 33, 17, True), (100, 4052, 33, 67, True),
+                    (200, 4055, 33, 167, True), (1000, 4056, 33, 967, True)]
     for point in got["points"]:
         assert point["bytes"] <= 4096 and point["fenced"]
         # the marker is there exactly when the whole block would not have fitted
@@ -61,7 +61,8 @@ def test_budget_curve(l0, tmp_path):
 def test_probe_retention_at_half_budget(l0, tmp_path):
     got = l0.probe_retention(tmp_path)
     assert (got["memories"], got["probes"], got["max_bytes"]) == (60, 15, 3157)
-    assert (got["plain"]["kept"], got["plain"]["share"]) == (5, 0.3333)  # positional baseline (the fair share)
+    # positional baseline (the fair share; 5 before the shares were kept in one order at every budget)
+    assert (got["plain"]["kept"], got["plain"]["share"]) == (6, 0.4)
     # the seed's bar: ≥ 0.8. Since the fair budget of issue 28's audit a layer's pins fill its own floor
     # first and never another layer's (15 of 15 before, when the pinned user probes pushed the rest out)
     assert (got["pinned"]["kept"], got["pinned"]["share"]) == (13, 0.8667)

@@ -142,33 +142,39 @@ def test_prompt_hook_answers_without_and_with_a_warm_process(short_home, project
     assert not warm.listening(short_home)
 
 
-def test_session_start_starts_the_warm_process_once_vectors_were_used(short_home, project):
-    mem = _store(short_home, project)
+def test_session_start_starts_the_warm_process_of_a_home_whose_index_has_vectors(short_home, project):
+    """The audit's case: memories embedded by `memdir reindex`, no prompt hook ever run; the session's first prompt
+    already has cosines. Controls: the same home with vectors off, and a home whose index has no vector yet."""
+    mem = Memory.open(home=short_home, project=project, search_vectors="off")  # written without vectors
+    mem.write("backups", "database backups", "project", "Database backups run nightly at 02:00 to the cold bucket.")
+    mem.write("lunch", "team lunch", "project", "Team lunch is on Fridays at noon in the cafeteria.")
     start = json.dumps({"session_id": "s-1", "cwd": str(project), "hook_event_name": "SessionStart",
                         "source": "startup"})
-    env = dict(os.environ, MEMDIR_HOME=str(short_home), MEMDIR_SEARCH_VECTORS="on")
 
-    def session_start() -> None:
+    def session_start(setting: str) -> None:
         done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"], input=start,
-                              capture_output=True, text=True, timeout=120, env=env)
+                              capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, MEMDIR_HOME=str(short_home), MEMDIR_SEARCH_VECTORS=setting))
         assert done.returncode == 0 and "backups" in done.stdout  # the context block as ever
 
-    # A home whose prompt hooks never had vectors to rank with: no process is started.
-    session_start()
+    session_start("on")  # no vector in the index yet: nothing to serve, no process
+    assert not warm.has_used_vectors(short_home) and not warm.listening(short_home)
+    done = subprocess.run([sys.executable, "-m", "memdir", "reindex"], capture_output=True, text=True, timeout=300,
+                          cwd=project, env=dict(os.environ, MEMDIR_HOME=str(short_home), MEMDIR_PROJECT=str(project),
+                                                MEMDIR_SEARCH_VECTORS="on"))
+    assert done.returncode == 0 and "2 vectors embedded" in done.stdout  # every memory has its vector
+    on = Memory.open(home=short_home, project=project, search_vectors="on")
+    assert warm.has_used_vectors(short_home) and not (short_home / warm.LOG_FILE).exists()  # no hook ran yet
+    session_start("off")  # control: vectors off, no process
+    time.sleep(1.0)  # a spawned process would have created its log by now
     assert not (short_home / warm.LOG_FILE).exists() and not warm.listening(short_home)
-    # The prompt hook had vectors and no warm process: it started one; stop it, as an idle exit would.
-    _hook(short_home, project, "when do the database backups run?")
-    _wait(lambda: warm.listening(short_home), "the prompt hook's warm process listens")
-    _stop_and_read_log(short_home)
-    assert not warm.listening(short_home)
-    # Now SessionStart starts one, which answers the session's first prompt hook with cosines.
-    session_start()
-    layers, generation = _index(mem)
+    session_start("on")  # the real SessionStart starts one, which answers the session's first prompt
+    _wait(lambda: warm.listening(short_home), "the warm process SessionStart started listens")
+    layers, generation = _index(on)
     _wait_warm(short_home, layers, generation)
     context, numpy_loaded = _hook(short_home, project, "what day is the team lunch?")
     assert "cafeteria" in context and "Database backups" not in context and not numpy_loaded
-    last = _stop_and_read_log(short_home)
-    assert "2 answered" in last
+    assert "2 answered" in _stop_and_read_log(short_home)  # the poll and the prompt hook, with cosines
 
 
 def test_vectors_off_starts_no_warm_process(short_home, project):

@@ -87,26 +87,56 @@ def test_a_socket_directory_open_to_others_turns_the_warm_path_off(runtime, monk
     assert warm.runtime_dir() == (mine, None)
 
 
+def _warm_notes(mem) -> list[str]:
+    return [n for n in mem.doctor().notes if "warm search process" in n]
+
+
 @pytest.mark.slow
-def test_doctor_says_why_the_warm_path_is_off(isolated_home, project, runtime):
+def test_doctor_says_why_the_warm_path_is_off(isolated_home, project, runtime, monkeypatch):
+    from memdir.search import used, vectors
+
+    monkeypatch.setattr(vectors, "installed", lambda: True)  # the extra's presence is each case's to say
     mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "b")
     off = mem.doctor()
-    assert off.status.search == "bm25" and not any("warm search" in n for n in off.notes)  # said by the mode
+    assert off.status.search == "bm25"
+    assert [n for n in off.notes if "warm search process" in n] == [
+        "the warm search process is off: search_vectors = off (set by MEMDIR_SEARCH_VECTORS or settings); recall "
+        "and search rank by words alone"]
     on = Memory.open(home=isolated_home, project=project, search_vectors="on")
-    from memdir.search import vectors
-
-    if not vectors.installed():
-        assert any("the vectors extra is not installed" in n for n in on.doctor().notes)
-        return
+    auto = Memory.open(home=isolated_home, project=project, search_vectors="auto")
+    monkeypatch.setattr(vectors, "installed", lambda: False)
+    for setting, opened in (("on", on), ("auto", auto)):
+        assert _warm_notes(opened) == [
+            f"the warm search process is off: search_vectors = {setting} but the vectors extra is not installed "
+            "(pip install 'memdir[vectors]'); recall and search rank by words alone"]
+    monkeypatch.setattr(vectors, "installed", lambda: True)
     path = warm.socket_path(isolated_home)
-    assert any(f"no warm search process listens at {path}" in n for n in on.doctor().notes)
+    # No vector in the index yet: no session start starts one.
+    assert _warm_notes(on) == [
+        f"no warm search process listens at {path}: none starts until this home's index holds a vector (the first "
+        "search embeds them in the background, or `memdir reindex`); until then a fresh prompt hook recalls by "
+        "words alone"]
+    (isolated_home / used.VECTORS_MARK).touch()  # what storing a vector leaves (memdir.search.used.note)
+    (notes,) = _warm_notes(on)
+    assert notes.startswith(f"no warm search process listens at {path} now (a running `memdir mcp` serves it, or "
+                            "the one the next session start or prompt hook starts)")
+    (isolated_home / warm.LOG_FILE).write_text("warm search process: exits after 1800 s idle\n")
+    assert _warm_notes(on)[0].endswith(f"; last line of {isolated_home / warm.LOG_FILE}: warm search process: "
+                                       "exits after 1800 s idle")
     server = warm.WarmServer(isolated_home).start()  # control: one listens, no note
     try:
         assert server.listening.wait(10)
-        assert not any("warm search process" in n for n in on.doctor().notes)
+        assert _warm_notes(on) == []
     finally:
         server.close()
+    run, tmp = runtime
+    os.chmod(run, 0o755)  # neither runtime directory is private: no socket at all
+    os.makedirs(os.path.join(tmp, f"memdir-{os.getuid()}"), mode=0o755)
+    os.chmod(os.path.join(tmp, f"memdir-{os.getuid()}"), 0o755)
+    (notes,) = _warm_notes(on)
+    assert notes.startswith("the warm search process is off: no socket directory (") and "may be entered by other " \
+        "users (mode 755)" in notes
 
 
 def test_doctor_says_when_the_warm_process_cannot_load_the_model(isolated_home, project, runtime, monkeypatch):
@@ -188,3 +218,22 @@ def test_dead_sockets_of_gone_homes_are_swept_and_a_live_one_stays(runtime, tmp_
     finally:
         live.close()
         fresh.close()
+
+
+def test_a_stored_vector_marks_its_home_as_having_used_vectors(tmp_path):
+    import sqlite3
+
+    from memdir.search import used
+
+    home = tmp_path / "home"
+    home.mkdir()
+    assert not warm.has_used_vectors(home)
+    memory = sqlite3.connect(":memory:")  # control: an index in memory has no home to mark
+    used.note(memory)
+    assert not any(tmp_path.rglob(used.VECTORS_MARK)) and not warm.has_used_vectors(home)
+    conn = sqlite3.connect(str(home / "index.sqlite"))
+    used.note(conn)
+    assert used.noted(home) and warm.has_used_vectors(home)
+    assert oct((home / used.VECTORS_MARK).stat().st_mode & 0o777) == "0o600"
+    conn.close()
+    memory.close()

@@ -147,18 +147,18 @@ def test_the_cli_the_mcp_tool_and_the_prompt_hook_agree(store, isolated_home, pr
 
 
 @pytest.mark.slow
-def test_an_index_of_schema_6_is_tokenized_again_and_keeps_its_vectors(isolated_home, project):
+def test_an_index_of_schema_7_is_tokenized_again_and_keeps_its_vectors(isolated_home, project):
     mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
     mem.write("hotline", "Support hotline is +1 (555) 010-2030", "reference", "Weekdays only.")
     mem.search("hotline")
     conn = index.connect(mem.home)
     conn.execute("INSERT INTO vectors VALUES ((SELECT id FROM docs WHERE name = 'hotline'), 'd', 'm', x'00')")
-    old = "support hotlin is 1 555 0102030 010 2030"  # what schema 6 stored: no number run together
+    old = "support hotlin is 1 555 0102030 010 2030"  # what schema 7 stored: no number run together
     conn.execute("UPDATE fts SET description = ? WHERE rowid = (SELECT id FROM docs WHERE name = 'hotline')", (old,))
-    conn.execute("PRAGMA user_version = 6")
+    conn.execute("PRAGMA user_version = 7")
     index.close_all()
     conn = index.connect(mem.home)  # the upgrade runs as the index is opened
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 7
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 8
     assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 1  # not rebuilt: kept
     assert "5550102030" in conn.execute("SELECT description FROM fts").fetchone()[0]
     assert [r.name for r in mem.search("5550102030")] == ["hotline"]

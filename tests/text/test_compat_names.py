@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memdir.errors import Conflict, NotFound
-from memdir.text.names import legacy_name, normalize_name
+from memdir.text.names import legacy_names, normalize_name
 
 
 def test_half_width_and_full_width_kana_normalize_to_one_name():
@@ -14,7 +14,7 @@ def test_half_width_and_full_width_kana_normalize_to_one_name():
     assert normalize_name("ｶﾞｲﾄﾞ").name == normalize_name("ガイド").name
     assert normalize_name("ｿｰｽ").title == "ｿｰｽ"  # the title keeps the name as written
     assert normalize_name("ソース").name != normalize_name("ソーズ").name  # control: another word
-    assert legacy_name("ｿｰｽ") == "m-cef79eb96c" and legacy_name("ソース") is None and legacy_name("db-port") is None
+    assert legacy_names("ｿｰｽ") == ("m-cef79eb96c",) and legacy_names("ソース") == () and legacy_names("db-port") == ()
 
 
 @pytest.mark.slow
@@ -34,7 +34,7 @@ def test_a_compatibility_form_writes_and_reads_the_same_memory(person):
 def test_a_memory_stored_under_the_older_hash_is_found_and_updated_in_place(person):
     person.write("ｿｰｽ", "source layout", "project", "src/ holds the code")
     layer = person.session.layer("project").path
-    new, old = normalize_name("ｿｰｽ").name, legacy_name("ｿｰｽ")
+    new, (old,) = normalize_name("ｿｰｽ").name, legacy_names("ｿｰｽ")
     text = (layer / f"{new}.md").read_text(encoding="utf-8").replace(f"name: {new}", f"name: {old}")
     (layer / f"{new}.md").unlink()
     (layer / f"{old}.md").write_text(text, encoding="utf-8")  # as a memdir before NFKC stored it
@@ -86,7 +86,7 @@ def test_an_update_by_a_compatibility_form_says_one_line_naming_the_memory(perso
 def _stored_as_before_nfkc(person, raw: str) -> str:
     """Move the memory ``raw`` to the file name a memdir before NFKC gave it; returns that name."""
     layer = person.session.layer("project").path
-    new, old = normalize_name(raw).name, legacy_name(raw)
+    new, (old,) = normalize_name(raw).name, legacy_names(raw)
     text = (layer / f"{new}.md").read_text(encoding="utf-8").replace(f"name: {new}", f"name: {old}")
     (layer / f"{new}.md").unlink()
     (layer / f"{old}.md").write_text(text, encoding="utf-8")

@@ -69,10 +69,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     ``clear``: fields emptied, not inherited (of :data:`CLEARABLE`); ``body_source``: see :func:`inherit`.
 
     ``times``: ``(created, updated)`` (datetimes or None) an import keeps from its source (an export of
-    memdir's); honoured for actor ``import`` only — every other writer's times are the clock's.
-
-    A write whose file the reader would refuse (frontmatter over its cap:
-    :func:`memdir.gateway.fields.check_readable`) is refused.
+    memdir's); honoured for actor ``import`` only — every other writer's times are the clock's. A write whose
+    file the reader would refuse (frontmatter over its cap: :func:`memdir.gateway.fields.check_readable`) is refused.
 
     Raises :class:`InvalidInput`, :class:`TombstoneRefused`, :class:`NotFound` (``supersedes`` names no
     memory), :class:`Conflict`, :class:`Refused`, :class:`LockTimeout`.
@@ -82,22 +80,21 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     valid_from, valid_until, supersedes = change.valid_from, change.valid_until, change.supersedes
     reason, expect_digest, reactivate = reason_text(layer.settings, change.reason), change.expect_digest, \
         change.reactivate is True
-    rename_from, clear = change.rename_from, change.clear
-    asked = name
-    given_title = title
+    rename_from, clear, asked, given_title = change.rename_from, change.clear, name, title
     name, description, type, body, title, counts, warnings = prepare(
         layer.settings, name, description, type, body, title, actor=actor)
     # Known keys are the gateway's to set: a payload cannot smuggle origin or status in.
     extra = sanitize_extra({k: v for k, v in change.extra if k not in _RESERVED_KEYS}, counts)
     old_name = normalize_name(supersedes).name if supersedes else None
-    if old_name == name:
-        raise InvalidInput("a memory cannot supersede itself")
     with layer.transaction(actor, session) as tx:
-        # the memory a read of this name finds: an older memdir's file name too (memdir.gateway.naming)
+        # the memory a read of each name finds: an older memdir's file name too (memdir.gateway.naming)
         name = name if rename_from is not None else written_to(tx.fresh, tx.scan.names, asked, name)
+        if old_name and (old_name := written_to(tx.fresh, tx.scan.names, supersedes, old_name)) == name:
+            raise InvalidInput("a memory cannot supersede itself")
         existing = source = tx.fresh(name)
         if rename_from is not None:
-            existing, source = None, tx.fresh(normalize_name(rename_from).name)
+            existing, source = None, tx.fresh(written_to(tx.fresh, tx.scan.names, rename_from,
+                                                         normalize_name(rename_from).name))
             if source is None:
                 raise NotFound(f"cannot rename {rename_from!r}: no such memory in the {layer.scope} layer")
             if source.record.name == name:

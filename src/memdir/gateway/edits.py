@@ -35,13 +35,18 @@ class BodyEdit:
     """One partial edit of a body: ``old`` and ``new`` (replace the one
     occurrence of ``old``, which must not be empty; ``new`` may be), or
     ``line`` and ``text`` (insert ``text``'s lines after line ``line``,
-    counted from 1; 0 inserts before the first). Raises
+    counted from 1; 0 inserts before the first). ``quoted``: ``old`` (and
+    ``new``) may be copied from a body shown quoted (:func:`memdir.text.fence.quoted`:
+    ``memory_read``); an ``old`` not found verbatim is then looked for without
+    its quote marks (:func:`memdir.text.fence.unquoted`), and ``new`` loses
+    its marks too when every line has one. Raises
     :class:`InvalidInput` for a mix of both, or neither."""
 
     old: str | None = None
     new: str | None = None
     line: int | None = None
     text: str | None = None
+    quoted: bool = False  # old and new may be copied as memory_read shows a body (each line after "> ")
 
     def __post_init__(self) -> None:
         replacing = self.old is not None or self.new is not None
@@ -76,17 +81,24 @@ class BodyEdit:
                 raise InvalidInput(f"line {self.line} is past the end of {name!r}: it must be from 0 to {len(lines)}")
             inserted = self.text.rstrip("\n").split("\n")
             return "\n".join(lines[: self.line] + inserted + lines[self.line:]), self.line + 1
-        starts, at = [], body.find(self.old)
+        old, new = self.old, self.new
+        if self.quoted and old not in body:  # copied with the marks memory_read shows before each body line
+            from ..text.fence import unquoted
+
+            bare = unquoted(old)
+            if bare and bare != old and bare in body:
+                old, new = bare, (unquoted(new) if new.startswith(">") and unquoted(new) is not None else new)
+        starts, at = [], body.find(old)
         while at != -1:
             starts.append(at)
-            at = body.find(self.old, at + 1)
+            at = body.find(old, at + 1)
         if not starts:
             raise InvalidInput(f"no replacement was made: the old text does not appear verbatim in {name!r}")
         if len(starts) > 1:
             lines = ", ".join(str(body.count("\n", 0, at) + 1) for at in starts)
             raise InvalidInput(f"no replacement was made: the old text appears {len(starts)} times in {name!r} "
                                f"(at lines {lines}); give more of the surrounding text so it is unique")
-        return body[: starts[0]] + self.new + body[starts[0] + len(self.old):], body.count("\n", 0, starts[0]) + 1
+        return body[: starts[0]] + new + body[starts[0] + len(old):], body.count("\n", 0, starts[0]) + 1
 
 
 @dataclass(frozen=True)

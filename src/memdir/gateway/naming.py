@@ -2,11 +2,15 @@
 and writes (:func:`memdir.gateway.changes.write`).
 
 A name as written normalizes to a file name (:func:`memdir.text.names.normalize_name`). A memory is
-found under that file name; else under the hash an older memdir gave the name
-(:func:`memdir.text.names.legacy_name`: ``ｿｰｽ`` hashed before NFKC); else as the one memory whose
-title the name is spelled like and normalizes to the same file name (:func:`by_title`) — a memory an
-older memdir stored under the hash of a compatibility form (``ｿｰｽ``), asked for by its usual form
-(``ソース``), or a hand-written file whose ``name:`` is not its stem. Two names that normalize alike
+found under that file name; else under a file name an older memdir gave the name
+(:func:`memdir.text.names.legacy_names`: ``ｿｰｽ`` hashed before NFKC, ``Łódź-notes`` stored as
+``odz-notes`` before ``ł`` folded to ``l``); else as the one memory whose title the name is spelled
+like and normalizes to the same file name (:func:`by_title`) — a memory an older memdir stored under
+the hash of a compatibility form (``ｿｰｽ``), asked for by its usual form (``ソース``), or under the
+slug of a name whose letters it dropped (``odz-notes``), asked for as ``Lodz-notes``
+(:func:`older_names` says which file names may be one); or a hand-written file whose ``name:`` is
+not its stem. Such a memory keeps its file name: every path reads, updates, deletes and restores it
+there, and no write makes a second memory beside it. Two names that normalize alike
 but are spelled otherwise (``C# tips``, ``C++ tips``) are two memories: a write of the second is
 refused (:func:`check_same_name`, :func:`name_taken`), and one spelled alike but not as the memory is
 written updates it, saying which memory it updated.
@@ -14,11 +18,59 @@ written updates it, saying which memory it updated.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Container, Iterable
 
 from ..errors import Conflict, InvalidInput
-from ..text.names import legacy_name, normalize_name, raw_name, same_name, spelled_name
+from ..text.fold import LATIN_SPELLED
+from ..text.names import legacy_names, normalize_name, raw_name, same_name, spelled_name
 from .fields import distinct_name, name_note
+
+# What the letters an older memdir dropped from a name (LATIN_SPELLED: ø, æ, ß) are spelled as now.
+_SPELLINGS = frozenset(LATIN_SPELLED.values())
+_ONLY_SPELLINGS = re.compile("(?:" + "|".join(sorted(map(re.escape, _SPELLINGS), key=len, reverse=True)) + "|-)+")
+_LETTERS = frozenset("".join(_SPELLINGS))
+_DROPPABLE = "[" + "".join(sorted(_LETTERS)) + "-]*"  # what an older name may lack, and its dashes
+_HASHED = re.compile(r"^m-[0-9a-f]+$", re.M)
+
+
+def older_names(key: str, names: Iterable[str]) -> list[str]:
+    """The names of ``names`` (a layer's file names) other than ``key`` (a normalized Latin name)
+    an older memdir may have given a name that now normalizes to ``key``: ``key`` with some of the
+    spellings of letters it did not fold (:data:`memdir.text.fold.LATIN_SPELLED`: ``o`` of ``ø``,
+    ``ss`` of ``ß``) dropped, ``-`` where they were (``odz-notes`` and ``k-benhavn-notes`` for
+    ``lodz-notes`` and ``kobenhavn-notes``); and, for a ``key`` made of such spellings only (``o``,
+    ``ss``), every hash name (``m-…``: ``Ø`` had one). Candidates only, by name (no file read):
+    :func:`by_title` says which holds the memory. One pass of a regular expression over the names
+    (a few ms at 10,000)."""
+    text = "\n".join(names)
+    rest = [c for c in key if c not in _LETTERS and c != "-"]  # the letters (a-z, 0-9) every older name kept
+    kept = re.compile(f"^{_DROPPABLE}{_DROPPABLE.join(rest)}{_DROPPABLE}$", re.M)
+    pattern = _older_pattern(key)
+    found = [name for name in kept.findall(text) if name != key and len(name) <= len(key) and pattern.fullmatch(name)]
+    if _ONLY_SPELLINGS.fullmatch(key):
+        found += [name for name in _HASHED.findall(text) if name != key]
+    return found
+
+
+def _older_pattern(key: str) -> re.Pattern:
+    parts, i = [], 0
+    while i < len(key):
+        two = key[i:i + 2]
+        if two in _SPELLINGS and len(two) == 2:  # ae, oe, th, ss: both letters or neither, or one (ø + e)
+            kept = [two] + [two[1]] * (two[0] in _SPELLINGS) + [two[0]] * (two[1] in _SPELLINGS)
+            parts.append(f"(?:{'|'.join(kept)}|)")
+            i += 2
+        elif key[i] in _SPELLINGS:
+            parts.append(f"{key[i]}?")
+            i += 1
+        elif key[i] == "-":
+            i += 1
+            continue
+        else:
+            parts.append(re.escape(key[i]))
+            i += 1
+    return re.compile("-*" + "-*".join(parts) + "-*")
 
 
 def by_title(raw: str, key: str, records: Iterable) -> str | None:
@@ -41,26 +93,34 @@ def stored_name(raw: str, key: str, held: Callable[[str], object | None],
                 records: Callable[[], Iterable] | None = None) -> str | None:
     """The file name (a normalized name) the memory ``raw`` names is stored under in one layer:
     ``key`` (``raw``'s normalized name) when ``held(key)`` — the record under a file name, or None —
-    is a memory ``raw`` names; else ``raw``'s :func:`~memdir.text.names.legacy_name` when the
+    is a memory ``raw`` names; else one of ``raw``'s :func:`~memdir.text.names.legacy_names` when the
     memory there is spelled alike; else, with ``records`` (called only then: a walk of the layer's
-    records), :func:`by_title`'s. None when no memory of the layer is ``raw``'s. Raises
-    :class:`InvalidName` as :func:`memdir.text.names.normalize_name` does."""
-    for name in (key, legacy_name(raw)):
-        record = held(name) if name else None
+    records, or of :func:`candidates`'), :func:`by_title`'s. None when no memory of the layer is
+    ``raw``'s. Raises :class:`InvalidName` as :func:`memdir.text.names.normalize_name` does."""
+    for name in (key, *legacy_names(raw)):
+        record = held(name)
         if record is not None and same_name(raw, record.name, record.title):
             return name
     return by_title(raw, key, records()) if records is not None else None
+
+
+def candidates(raw: str, key: str, names: Iterable[str]) -> list[str]:
+    """The file names of ``names`` (a layer's) whose memory may be ``raw``'s (normalizing to
+    ``key``) under a name an older memdir gave it, for :func:`by_title` to decide: every hash name
+    for a name with no letters a-z (``ソース``: ``ｿｰｽ`` had another hash), else
+    :func:`older_names`. A new memory's write reads no file but these (issue 28 §7)."""
+    if normalize_name(raw).title is not None:
+        return [name for name in names if name.startswith("m-") and name != key]
+    return older_names(key, names)
 
 
 def written_to(fresh, scan_names: Iterable[str], raw: str, key: str) -> str:
     """The file name a write of ``raw`` (normalizing to ``key``) goes to in a transaction
     (``fresh``: file name → its entry or None; ``scan_names``: the layer's names): ``key`` when a
     memory is stored there (:func:`check_same_name` then decides whether ``raw`` names it), else
-    :func:`stored_name`'s — the reads' rule, so a write updates the memory a read of ``raw`` finds.
-    The walk by title looks at hash-named memories only, and only for a name that has no letters
-    a-z (``ソース``), the only ones an older memdir named otherwise: a new memory named in letters
-    a-z reads no other file (issue 28 §7); a new one named otherwise reads the layer's hash-named
-    memories (``m-…``: each file parsed once per process)."""
+    :func:`stored_name`'s over the layer's :func:`candidates` — the reads' rule, so a write updates
+    the memory a read of ``raw`` finds. A new memory's write reads no file but the candidates'
+    (issue 28 §7)."""
     if fresh(key) is not None:
         return key
 
@@ -68,13 +128,12 @@ def written_to(fresh, scan_names: Iterable[str], raw: str, key: str) -> str:
         entry = fresh(name)
         return entry.record if entry is not None else None
 
-    def hashed():
-        for name in scan_names:
-            if name.startswith("m-") and name != key and (entry := fresh(name)) is not None:
-                yield entry.record
+    def older():
+        for name in candidates(raw, key, scan_names):
+            if (record := held(name)) is not None:
+                yield record
 
-    titled = normalize_name(raw).title is not None
-    return stored_name(raw, key, held, hashed if titled else None) or key
+    return stored_name(raw, key, held, older) or key
 
 
 def name_taken(raw: str, name: str, title: str | None, taken: Container[str]) -> str:
@@ -98,10 +157,11 @@ def check_same_name(asked: str, old, taken: Container[str], warnings: list[str],
     name, and its title unless it had none."""
     if not same_name(asked, old.name, old.title):
         raise Conflict(name_taken(asked, old.name, old.title, taken))
-    written = raw_name(asked)
+    written, note = raw_name(asked), name_note(asked)
+    if note in warnings and old.name != normalize_name(asked).name:
+        warnings.remove(note)  # not normalized to its file name: the memory's is an older memdir's (odz-notes)
     if written in (old.name, spelled_name(old.name, old.title)):
         return
-    note = name_note(asked)
     if note in warnings:
         warnings.remove(note)
     shown = f"{old.title!r} ({old.name})" if old.title else repr(old.name)

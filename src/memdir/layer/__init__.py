@@ -4,7 +4,8 @@
 change in), ``commit`` (how one file change is staged, committed or undone),
 ``journal`` (the hash-chained log and the version objects), ``history``
 (versions of a memory, a layer as of a moment), ``index`` (``MEMORY.md``),
-``succession`` (which memory stands now for a superseded one), ``team`` (the
+``manifest`` and ``rows`` (what the last transaction learned of the files, for the next
+process, read row by row), ``succession`` (which memory stands now for a superseded one), ``team`` (the
 team layer: files in the repository, the rest in the home), ``drift``
 (tombstones checked against the journal), ``dismissals`` (proposals a person dismissed).
 

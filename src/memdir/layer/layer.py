@@ -40,7 +40,7 @@ from ..files.fsio import atomic_write, ensure_dir, nothing_written, nothing_writ
 from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_state, keep_edited_index,
                             layer_place, symlink_refusal, write_layer_info)
 from ..files.outline import read_outline, write_outline
-from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, settle
+from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files
 from ..files.scan import load as load_file, scan as scan_layer
 from ..files.sweeps import sweep_can_wait
 from ..paths import layer_dirs, user_layer_dir
@@ -50,8 +50,9 @@ from ..tombstones.stones import TombstoneFile
 from ..vocabulary import ACTORS
 from .index import Facts, IndexBuilder, next_change
 from .journal import Journal, now_utc, records_bytes
-from .manifest import Manifest, Rows, Stamps, stat3
+from .manifest import Manifest, Stamps, stat3
 from .reading import ReadsOne
+from .rows import Names, Rows, malformed_of
 from .transaction import Transaction
 from .usage import Usage
 
@@ -205,7 +206,7 @@ class Layer(ReadsOne):
         if last is None and self._restore() is not None:
             last = self._last_scan
         if last is not None and last[0] is not None and sweep_can_wait(
-                len(last[1].names), time.monotonic() - self._swept_at, self):
+                len(last[1].files), time.monotonic() - self._swept_at, self):
             try:
                 if os.stat(self.path).st_mtime_ns == last[0]:
                     return last[1]
@@ -382,9 +383,10 @@ class Layer(ReadsOne):
         stamps = self._stamps()
         if (saved := self.manifest.load(stamps)) is None:
             return None
-        names, malformed = settle(self.path, saved.files.holders())
+        files = saved.files.copy()  # names and the files that are not memories: settled when asked for
+        names, malformed = Names(self.path, files, self.manifest), malformed_of(self.path, files)
         self.files, self._saved_files = saved.files.copy(), saved.files
-        found = self._lazy(Scan({}, malformed, saved.files.copy(), names))
+        found = self._lazy(Scan({}, malformed, files, names))
         self._take(saved, stamps)
         self._last_scan = (stamps.directory, found)
         self._synced_journal = stamps.journal
@@ -426,7 +428,7 @@ class Layer(ReadsOne):
         if last is None and self._restore() is not None:
             last = self._last_scan
         if (last is None or last[0] is None or self._synced_journal is None
-                or not sweep_can_wait(len(last[1].entries), time.monotonic() - self._swept_at, self)):
+                or not sweep_can_wait(len(last[1].files), time.monotonic() - self._swept_at, self)):
             return None
         try:
             if os.stat(self.path).st_mtime_ns != last[0]:
@@ -560,6 +562,8 @@ class _Hinted(dict):
     """A scan's files taken from hints without text digests: :func:`memdir.files.scan.holding` asks
     :meth:`text_holders`, which reads the manifest's digests then (on a duplicate check, not on the
     search index's sync that made the scan)."""
+
+    hinted = True
 
     def __init__(self, files: dict, manifest: Manifest):
         super().__init__(files)

@@ -41,9 +41,9 @@ from pathlib import Path
 from ..files.layout import MANIFEST_FILE
 from ..files.scan import FileState
 from .index import Facts
+from .rows import Rows
 
 FORMAT = "6"
-POINT_READS = 64  # rows read one by one before the rest are read at once (Rows)
 RACY_NS = 2_000_000_000  # a file changed this close to the save may change again unseen: its ctime is kept as 0
 RACY_READS = 32  # racy rows a reader compares by content (Manifest.differs); more: a take-up
 _SCHEMA = """
@@ -71,7 +71,8 @@ class Stamps:
 
 @dataclass
 class Saved:
-    """A trusted manifest: the files (file name → state, no parsed entries), the journal's heads,
+    """A trusted manifest: the files (file name → state, no parsed entries, each row read when first
+    asked for: :class:`memdir.layer.rows.Rows`), the journal's heads,
     when every file was last stat'ed (epoch ns), and the index's line keys (name → ``(unpinned,
     -score, name)``) with its deadline (epoch ns, 0: none) when ``MEMORY.md`` is still the one they
     describe (else None); ``usage_same``: the layer's usage file is the one they were made with
@@ -83,90 +84,6 @@ class Saved:
     index: tuple[dict[str, tuple], int] | None = None
     usage_same: bool = True
     index_key: tuple | None = field(default=None, repr=False)
-
-
-class Rows(MutableMapping):
-    """The manifest's files (file name → :class:`memdir.files.scan.FileState`), each state made
-    when first asked for: taking up a manifest of 10,000 files reads each file's name and error
-    only (``rows``: ``(file, name, error)``), not 10,000 states. The rest of a row (stat key and
-    digests) is read from ``manifest`` for the files asked for — every row at once past
-    :data:`POINT_READS` of them — and the files holding a text are found by the manifest's index
-    (:meth:`text_holders`). A row read since the load that no longer holds the name it held then
-    (rewritten by a later transaction) gives a state whose key matches no file: read again."""
-
-    def __init__(self, rows: list[tuple], manifest: "Manifest | None" = None):
-        self._rows = dict(zip(map(itemgetter(0), rows), rows))
-        self._made: dict[str, FileState] = {}
-        self._manifest = manifest
-        self._full: dict[str, tuple] = {}  # file → (file, size, ctime_ns, ino, digest, name, error, text, notes)
-        self._reads = 0
-
-    def __getitem__(self, filename: str) -> FileState:
-        state = self._made.get(filename)
-        if state is None:
-            row = self._rows[filename]
-            full = self._full_row(filename, row)
-            state = self._made[filename] = FileState((full[1], full[2], full[3]), full[4], row[1], row[2], None,
-                                                     full[7], _notes(full[8]))
-        return state
-
-    def _full_row(self, filename: str, row: tuple) -> tuple:
-        full = self._full.get(filename)
-        if full is None and self._manifest is not None:
-            self._reads += 1
-            wanted = None if self._reads > POINT_READS else [filename]
-            self._full.update(zip(map(itemgetter(0), rows := self._manifest.full_rows(wanted)), rows))
-            full = self._full.get(filename)
-        if full is None or (full[5], full[6]) != (row[1], row[2]):
-            return (filename, -1, -1, -1, None, None, None, None, None)  # a key no file has: the file is read again
-        return full
-
-    def get(self, filename, default=None):
-        if filename in self._made:
-            return self._made[filename]
-        return self[filename] if filename in self._rows else default
-
-    def __contains__(self, filename) -> bool:
-        return filename in self._rows
-
-    def __setitem__(self, filename: str, state: FileState) -> None:
-        self._made[filename] = state
-        self._rows.setdefault(filename, (filename, state.name, state.error))
-
-    def __delitem__(self, filename: str) -> None:
-        del self._rows[filename]
-        self._made.pop(filename, None)
-
-    def __iter__(self):
-        return iter(list(self._rows))
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-    def text_holders(self, text: str) -> list[str]:
-        """The file names whose text digest (:attr:`memdir.files.scan.FileState.text`) is ``text`` or
-        not known (:func:`memdir.files.scan.holding`), without making a state per file: the rows the
-        manifest holds for ``text`` (by its index), and the states set or made since."""
-        made, rows = self._made, self._rows
-        found = self._manifest.text_rows(text) if self._manifest is not None else None
-        if found is None:  # no manifest to ask: every row read once
-            found = [f for f, row in self._full.items() if row[7] in (text, None)] if self._full else list(rows)
-        held = {f for f in found if f in rows and f not in made}
-        held.update(f for f, state in made.items() if state.text in (text, None) and f in rows)
-        return sorted(held)
-
-    def copy(self) -> "Rows":
-        """Another mapping of the same states (changes to one do not show in the other)."""
-        other = Rows([], self._manifest)
-        other._rows, other._made, other._full, other._reads = dict(self._rows), dict(self._made), self._full, self._reads
-        return other
-
-    def holders(self):
-        """``(file name, name held or None, error)`` of every file, without making a state (the
-        rows of files set since carry their state's)."""
-        made = self._made
-        return [(f, made[f].name, made[f].error) if f in made else row
-                for f, row in self._rows.items()] if made else list(self._rows.values())
 
 
 class Heads(MutableMapping):
@@ -347,7 +264,7 @@ class Manifest:
                 if (meta.get("format") != FORMAT or meta.get("directory") != stamps.directory
                         or meta.get("journal") != _text(stamps.journal)):
                     return None
-                found = Rows(conn.execute("SELECT file, name, error FROM files").fetchall() if files else [], self)
+                found = Rows([], self, conn.execute("SELECT COUNT(*) FROM files").fetchone()[0]) if files else Rows([])
                 heads = Heads(self)
                 index = None
                 if meta.get("deadline") is not None and meta.get("index") == _text(stamps.index):
@@ -398,6 +315,16 @@ class Manifest:
                 conn.close()
         except (sqlite3.Error, OSError):
             return None
+
+    def name_count(self) -> int | None:
+        """How many memory names the recorded files hold; None when the manifest cannot be read."""
+        rows = self._read("SELECT COUNT(DISTINCT name) FROM files WHERE name IS NOT NULL")
+        return None if not rows else rows[0][0]
+
+    def name_rows(self, name: str) -> list[tuple] | None:
+        """``(file, name, error)`` of the files recorded as holding ``name`` (by the manifest's index of
+        names); None when the manifest cannot be read."""
+        return self._read("SELECT file, name, error FROM files WHERE name = ?", (name,))
 
     def full_rows(self, files: list[str] | None) -> list[tuple]:
         """The whole rows of ``files`` (None: of every file) as :class:`Rows` takes them; [] when

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from ..files.scan import Entry, Scan
+from ..files.scan import Entry, LazyEntries, Scan
 from .index import Facts
 
 
@@ -50,17 +50,24 @@ class ReadsOne:
         return self.usage.with_usage(state.entry)
 
     def facts_now(self) -> tuple[Scan, dict[str, Facts]]:
-        """A :meth:`scan` (every file stat'ed, a hand edit taken up, no file parsed that is as the layer
-        recorded it) and every memory's :class:`memdir.layer.index.Facts` by name: as the manifest
-        keeps them with the read counts recorded since (:meth:`_all_facts`), those of a file this scan
-        read (changed since) from the file itself. What ``status`` counts, without parsing 10,000 files.
-        Raises :class:`StoreError` (as :meth:`scan`)."""
-        found = self.scan()
+        """The layer's memories as a write of it would see them (:meth:`current_scan`: a large layer's
+        stamps trusted within the sweep interval, and past it in a command or hook, which hands the sweep
+        off — :mod:`memdir.files.sweeps`; else a :meth:`scan`, every file stat'ed, a hand edit taken up,
+        no file parsed that is as the layer recorded it) and every memory's
+        :class:`memdir.layer.index.Facts` by name: as the manifest keeps them with the read counts
+        recorded since (:meth:`_all_facts`), those of a file the scan read (changed since) from the
+        file itself. What ``list`` and ``status`` show, without parsing or stat'ing 10,000 files; a file
+        added, removed or renamed by hand shows at once (the directory's mtime), one edited in place of
+        a large layer at its next sweep. Raises :class:`StoreError` (as :meth:`scan`)."""
+        found = self.current_scan()
+        if getattr(found.files, "hinted", False):  # the search index's sweep, just made: no text digests
+            found = self.scan()
         facts = self._all_facts(found.entries)
-        for name, filename in found.names.items():
-            state = found.files.get(filename)
-            if name in facts and state is not None and state.entry is not None:
-                facts[name] = Facts.of(self.usage.with_usage(state.entry).record)
+        entries = found.entries
+        parsed = entries.loaded() if isinstance(entries, LazyEntries) else entries  # no state made per file
+        for name, entry in list(parsed.items()):
+            if name in facts:
+                facts[name] = Facts.of(self.usage.with_usage(entry).record)
         return found, facts
 
     def _names_held(self) -> Mapping[str, str] | None:

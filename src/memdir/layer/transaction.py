@@ -110,7 +110,7 @@ class Transaction:
                                  f"as a version first (memdir history {name})")
         if record is not None:  # the rewritten file goes without reads/last_read: they move to the usage file first
             layer.usage.carry(name, existing.record if existing is not None else record,
-                              {*self.scan.entries, name})
+                              self.scan.entries)
         before = journal.head(name)
         staged: list[commit.Staged] = []
         try:

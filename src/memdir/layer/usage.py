@@ -27,7 +27,7 @@ import os
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Container, Iterable, Mapping
 
 from ..errors import StoreError
 from ..files.fsio import atomic_write, read_bytes
@@ -36,6 +36,7 @@ from ..files.memfile import MemoryRecord, format_time, parse_time
 from ..files.scan import Entry
 
 MAX_BYTES = 8 * 1024 * 1024  # ~100,000 memories' entries; past it the counts start over
+ASKED_ONE_BY_ONE = 64  # at most this many counts kept by asking a live container name by name (layer.rows), else listed
 
 Count = tuple[int, "datetime | None"]  # reads, last read
 
@@ -80,7 +81,9 @@ class Usage:
         """Give every entry of ``entries`` (name → entry, changed in place)
         whose memory has recorded usage a record carrying it."""
         counts = self.counts()
-        for name in [n for n in entries if n in counts]:
+        # From the smaller side: a layer's entries may be read from its manifest name by name (layer.rows).
+        for name in ([n for n in counts if n in entries] if len(counts) < len(entries) else
+                     [n for n in entries if n in counts]):
             entries[name] = self.overlaid(entries[name], counts[name])
         for name in [n for n in self._overlaid if n not in counts or n not in entries]:
             del self._overlaid[name]
@@ -116,15 +119,16 @@ class Usage:
         self._save(counts, live)
         return self.overlaid(entry, count)
 
-    def carry(self, name: str, record: MemoryRecord, live: Iterable[str]) -> None:
+    def carry(self, name: str, record: MemoryRecord, live: Container[str]) -> None:
         """Before ``name``'s file is rewritten without usage fields: when no
         usage is recorded for it, record what ``record`` carries (the file's
         older ``reads``/``last_read``, or a renamed memory's usage), so it is
-        not lost. A no-op when there is nothing to carry. Raises :class:`StoreError`."""
+        not lost; counts of other names not in ``live`` (asked name by name: the layer's
+        entries) are dropped. A no-op when there is nothing to carry. Raises :class:`StoreError`."""
         counts = self.counts()
         if name in counts or of(record) == (0, None):
             return
-        self._save({**counts, name: of(record)}, live)
+        self._save({**counts, name: of(record)}, _With(live, name))
 
     def drop(self, name: str) -> None:
         """Forget ``name``'s usage (its memory is gone). Raises :class:`StoreError`."""
@@ -132,11 +136,27 @@ class Usage:
         if name in counts:
             self._save({n: c for n, c in counts.items() if n != name}, counts.keys() - {name})
 
-    def _save(self, counts: dict[str, Count], live: Iterable[str]) -> None:
-        live = set(live)
+    def _save(self, counts: dict[str, Count], live: Iterable[str] | Container[str]) -> None:
+        if not isinstance(live, (set, frozenset, dict)) and (len(counts) > ASKED_ONE_BY_ONE
+                                                             or not hasattr(live, "__contains__")):
+            live = set(live)  # many counts: the names listed once, not asked for one by one
         kept = {n: [c[0], format_time(c[1]) if c[1] else None] for n, c in sorted(counts.items()) if n in live}
         atomic_write(self.path, json.dumps(kept, separators=(",", ":")).encode("utf-8"), sync=False)
         self._key = None  # re-read (and re-keyed) on the next look
+
+
+class _With:
+    """``live`` and ``name``, as a container (``live`` asked one name at a time, never listed)."""
+
+    def __init__(self, live: Container[str], name: str):
+        self._live, self._name = live, name
+
+    def __contains__(self, name) -> bool:
+        return name == self._name or name in self._live
+
+    def __iter__(self):
+        yield from self._live
+        yield self._name
 
 
 def _parse(path: Path, size: int) -> dict[str, Count]:

@@ -17,9 +17,10 @@ from collections.abc import Iterable
 
 from ..errors import InvalidInput, NotFound, StoreError
 from ..files.conflicts import CONFLICT, unsettled
+from ..files.memfile import MalformedMemory, parse
 from ..files.scan import Entry
 from ..gateway.forgotten import Guard
-from ..gateway.naming import by_title, stored_name
+from ..gateway.naming import by_title, candidates, stored_name
 from ..layer.journal import changes_content
 from ..layer.layer import Layer
 from ..session import Session
@@ -50,7 +51,7 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
     for layer in layers:
         try:
             entries = layer.scan().entries
-            stored = stored_name(name, key, lambda n: _record(entries.get(n)))
+            stored = stored_name(name, key, lambda n: _record(entries.get(n)))  # its file name, an older memdir's
         except StoreError as exc:  # one unreadable layer never hides the others
             unreadable = exc
             continue
@@ -60,11 +61,13 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
         if entries.get(key) is not None:
             other = other or entries[key]  # `C# tips` is not `C++ tips`, though both normalize to c-tips
     # The index shows a memory by its title (a hand-written file's `name:` that is not its file stem;
-    # ソース of a memory an older memdir stored as ｿｰｽ): a model that calls it by that title means that
-    # memory, when only one has it (memdir.gateway.naming.by_title, the writes' rule too).
+    # ソース of a memory an older memdir stored as ｿｰｽ; Łódź-notes of odz-notes, asked as Lodz-notes): a model
+    # that calls it by that title means that memory, when only one has it (memdir.gateway.naming.by_title, the
+    # writes' rule too). The names an older memdir may have given it first (candidates): no other file is read.
     for layer in readable:
         entries = layer.scan().entries
-        titled = by_title(name, key, (e.record for e in entries.values()))
+        older = [e.record for n in candidates(name, key, entries) if (e := entries.get(n)) is not None]
+        titled = by_title(name, key, older) or by_title(name, key, (e.record for e in entries.values()))
         if titled is not None:
             return layer, entries[titled]
     if unreadable is not None and scope is not None:
@@ -79,32 +82,80 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
             raise NotFound(f'memory "{key}" of the {layer.scope} layer is not read: ' + (
                 unsettled(path) if state.error == CONFLICT else f"its file is not a readable memory: {path}: "
                 f"{state.error}"))
-    gone = explain and deleted(readable, key)
-    if gone:  # each interface names its own way to the versions (NotFound.deleted)
-        raise NotFound(gone, deleted=key)
+    for layer in readable if explain else ():  # each interface names its own way to the versions (NotFound.deleted)
+        try:  # deleted under its name, or under an older memdir's name for it (odz-notes of Lodz-notes)
+            stored = history_name(layer, name)
+        except (StoreError, OSError):
+            stored = key
+        if gone := deleted([layer], stored):
+            raise NotFound(gone, deleted=stored)
     raise NotFound(f'memory not found: "{key}" in {where}' + unsearched(session, scope))
 
 
-def refuse_ambiguous(session: Session, name: str, verb: str) -> None:
+def held_name(layer: Layer, name: str) -> str | None:
+    """The file name ``layer`` holds the memory ``name`` under, as a write decides where a memory is:
+    ``name``'s normalized name when a memory is there (whether ``name`` names it is the gateway's to
+    say: ``C# tips`` is not ``C++ tips``), else the name an older memdir gave it
+    (:func:`memdir.gateway.naming.stored_name`: ``odz-notes`` of ``Łódź-notes``, asked as
+    ``Lodz-notes`` too); None when the layer holds neither. From the layer's last scan
+    (:meth:`memdir.layer.layer.Layer.lookup`); reads no file but the few an older name may hold.
+    Raises :class:`StoreError`, :class:`InvalidName`."""
+    key = normalize_name(name).name
+    if layer.lookup(key) is not None:
+        return key
+    entries = layer.current_scan().entries
+    return stored_name(name, key, lambda n: _record(layer.lookup(n)), lambda: filter(None, (
+        _record(entries.get(n)) for n in candidates(name, key, entries))))
+
+
+def history_name(layer: Layer, name: str) -> str:
+    """The file name whose versions ``layer``'s journal keeps for memory ``name``: where a live memory
+    of that name is (:func:`held_name`), else its normalized name when the journal has it, else the
+    name an older memdir gave it whose last version is a memory spelled so (deleted since:
+    ``odz-notes`` for ``Łódź-notes``), else its normalized name. Raises :class:`StoreError`,
+    :class:`InvalidName`."""
+    held = held_name(layer, name)
+    if held is not None:
+        return held
+    key = normalize_name(name).name
+    last: dict[str, str | None] = {}
+    for event in layer.journal.events():
+        if changes_content(event):
+            last[event.name] = event.after or last.get(event.name)  # its last bytes, also once deleted
+    if key in last:
+        return key
+
+    def version(stored: str):
+        try:
+            return parse(layer.journal.get_object(last[stored]).decode("utf-8"), stored).record
+        except (KeyError, TypeError, NotFound, MalformedMemory, UnicodeDecodeError):
+            return None
+
+    return stored_name(name, key, version, lambda: filter(None, map(version, candidates(name, key, last)))) or key
+
+
+def refuse_ambiguous(session: Session, name: str, verb: str) -> list[tuple[str, str]]:
     """Refuse an unscoped ``verb`` (``write``, ``delete``) of ``name`` held by more than one of the
     session's layers: one may be shared (the team layer, committed) and one personal, so guessing
     could put private text into the repository or remove the other person's fact. The one rule of
     every unscoped change by name. A layer that cannot be read is passed over (:func:`find` says
-    why, where it matters). Raises :class:`InvalidInput` naming the layers and the ``--scope`` flag
-    (the tools' ``scope`` argument)."""
+    why, where it matters). Returns the one holder, ``[(scope, file name)]`` (:func:`held_name`:
+    an older memdir's name too), or ``[]``. Raises :class:`InvalidInput` naming the layers and the
+    ``--scope`` flag (the tools' ``scope`` argument)."""
     key = normalize_name(name).name
     holders = []
     for scope in session.scopes():
         try:
-            if session.layer(scope).lookup(key) is not None:
-                holders.append(scope)
+            if (stored := held_name(session.layer(scope), name)) is not None:
+                holders.append((scope, stored))
         except StoreError:
             continue
     if len(holders) > 1:
-        layers = " and ".join(f"{s} ({_KIND[s]})" for s in holders)
-        flags = " or ".join(f"--scope {s}" for s in holders)
+        layers = " and ".join(f"{s} ({_KIND[s]})" for s, _ in holders)
+        flags = " or ".join(f"--scope {s}" for s, _ in holders)
         raise InvalidInput(f"{key!r} is in the {layers} layers; say which to {verb} with {flags} "
                            "(the scope argument of the tools)")
+    return holders
 
 
 _KIND = {"user": "personal, every project", "team": "shared in the repository", "project": "personal"}
@@ -231,7 +282,7 @@ def renamed_elsewhere(exc: NotFound, session, rename_from: str, scope: str) -> N
     key = normalize_name(rename_from).name
     for other in session.scopes():
         try:
-            found = other != scope and session.layer(other).lookup(key) is not None
+            found = other != scope and held_name(session.layer(other), rename_from) is not None
         except (StoreError, OSError):
             continue
         if found:
@@ -239,6 +290,6 @@ def renamed_elsewhere(exc: NotFound, session, rename_from: str, scope: str) -> N
     return exc
 
 
-__all__ = ["Guard", "deleted", "find", "guard", "other_name", "refuse_ambiguous", "rename_missing", "renamed_elsewhere",
+__all__ = ["Guard", "deleted", "find", "guard", "held_name", "history_name", "other_name", "refuse_ambiguous", "rename_missing", "renamed_elsewhere",
            "spelled_as_other",
            "unsearched", "writable"]

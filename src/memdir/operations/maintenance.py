@@ -30,6 +30,7 @@ from ..files.repository import held_memories
 from ..files.memfile import text_digest
 from ..files.scan import FALLBACK_NOTE, NO_FRONTMATTER_NOTE, Malformed, Scan, count_files
 from ..files.trust import untrusted_note
+from ..text.printable import LINE_CHARS
 from ..gateway.changes import finish_interrupted
 from ..gateway.duplicates import duplicate_groups
 from ..layer.commit import remove_stale
@@ -39,7 +40,7 @@ from ..layer.index import is_visible
 from ..layer.journal import Journal, now_utc
 from ..layer.layer import home_layers
 from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, team_journal_dirs, user_layer_dir
-from ..prompt.context import session_layout
+from ..prompt.start import start_budget, start_layout
 from ..results import (
     DoctorResult,
     FileNote,
@@ -199,13 +200,15 @@ def _repair_layer(layer, lock_timeout: float) -> None:
 
 
 def status(session: Session, search: str, extractor: str = "", *, full: bool = False) -> StatusResult:
-    """Home, project (or why there is none), per-layer counts, unreadable files, the context block's
-    size against its budget, and the memories that are exact duplicates of each other
+    """Home, project (or why there is none), per-layer counts, unreadable files, what a session start
+    injects (:func:`memdir.prompt.start.start_layout`: the context block the agent receives, with the
+    tools note and any pending findings) — its size against its budget and its index lines per layer —, and the memories that are exact duplicates of each other
     (:func:`memdir.gateway.duplicates.duplicate_groups`). ``search`` is the search mode to report
     (``bm25``, ``hybrid (…)``, …); ``extractor`` the consolidation extractor in effect and why.
 
-    Every file is stat'ed (a hand edit is taken up and counted) but only files changed since the
-    layer recorded them are parsed: the counts and copies come from what each layer keeps per memory
+    A hand edit is taken up and counted as :meth:`memdir.layer.layer.Layer.facts_now` sees it (a file
+    added, removed or renamed at once; one edited in place of a large layer at its next sweep), and only
+    files changed since the layer recorded them are parsed: the counts and copies come from what each layer keeps per memory
     (:meth:`memdir.layer.layer.Layer.facts_now`); so do the files read leniently (``fallback_parsed``,
     ``no_frontmatter``, ``notes``: what the layer recorded of how each file was read). With ``full``
     (``doctor``) every file is parsed."""
@@ -237,8 +240,9 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
             fallback_parsed=tuple(path for path, notes in leniently if FALLBACK_NOTE in notes),
             no_frontmatter=tuple(path for path, notes in leniently if NO_FRONTMATTER_NOTE in notes),
             notes=tuple(FileNote(path, note) for path, notes in leniently for note in notes)))
-    try:
-        block, shown = session_layout(session)
+    budget = start_budget(session)
+    try:  # what a session start injects: the block the agent receives (memdir.prompt.start)
+        block, shown = start_layout(session, budget)
     except StoreError:
         block, shown = "", ()  # the layer that cannot be read is reported above
     untrusted = untrusted_note(session.layer_dir("team")) if session.team_untrusted() else ""
@@ -246,7 +250,7 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
     layers = [replace(layer, in_context=in_block.get(layer.scope, 0)) for layer in layers]
     return StatusResult(str(session.home), str(session.project_root) if session.project_root else None,
                         session.project_error if session.project_root is None else None, tuple(layers),
-                        len(block.encode("utf-8")), session.settings.context_max_bytes, search, extractor,
+                        len(block.encode("utf-8")), budget, search, extractor,
                         untrusted, tuple(tuple(f"{scope}:{name}" for scope, name in group)
                                          for group in duplicate_groups(everything)),
                         teamops.merge_driver_missing(session), sync_summary(session))
@@ -308,6 +312,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
         found_notes.append(f"context_max_bytes {session.settings.context_max_bytes} is above the "
                      f"{HOOK_CONTEXT_MAX_CHARS} characters Claude Code shows in full; the hooks inject at most "
                      f"{HOOK_CONTEXT_MAX_CHARS}")
+    found_notes += long_descriptions(session)
     if current.untrusted_team:  # the person's choice, not a problem: said, not counted
         found_notes.append(current.untrusted_team)
     if current.team_merge_driver:  # a clone's setup, fixed by one command: said, not counted
@@ -320,6 +325,29 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({o.memories} memories)")
                  for o in found]
     return DoctorResult(current, checks, tuple(problems), (*found_notes, *notes), tuple(found))
+
+
+def long_descriptions(session: Session) -> list[str]:
+    """One note per memory file whose description is longer than ``limit_description`` (a file placed
+    or edited by hand: a write shortens it and keeps the whole text in the body), naming the file; the
+    index line shows its first :data:`~memdir.text.printable.LINE_CHARS` characters
+    (:func:`memdir.layer.index.index_line`). Every file of every layer is parsed (``doctor`` does so
+    anyway); a layer that cannot be read is reported by :func:`status`."""
+    limit = session.settings.limit_description
+    found = []
+    for layer in session.layers():
+        try:
+            scan = layer.scan()
+        except StoreError:
+            continue
+        for name in sorted(scan.names):
+            entry = scan.entries.get(name)
+            length = len(entry.record.description) if entry is not None else 0
+            if length > limit:
+                found.append(f"{layer.path / scan.names[name]}: its description is {length} characters, over "
+                             f"limit_description {limit}; the index line shows its first "
+                             f"{min(length, LINE_CHARS)} — shorten it (a write keeps the whole text in the body)")
+    return found
 
 
 def journal(session: Session, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
@@ -384,4 +412,4 @@ def orphans(home: Path, project_root: Path | None = None) -> list:
     return orphans_of([p for p in projects(home).projects if p.root and not p.exists], project_root)
 
 
-__all__ = ["doctor", "journal", "orphan_tombstones", "orphans", "projects", "repair", "status", "verify"]
+__all__ = ["doctor", "journal", "long_descriptions", "orphan_tombstones", "orphans", "projects", "repair", "status", "verify"]

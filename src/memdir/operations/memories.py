@@ -46,7 +46,7 @@ from ..session import Session
 from ..text.names import normalize_name
 from ..tombstones.stones import unreadable_tombstones
 from . import team as teamops
-from .lookup import find, guard, refuse_ambiguous, rename_missing, renamed_elsewhere, spelled_as_other, unsearched, writable
+from .lookup import find, guard, history_name, refuse_ambiguous, rename_missing, renamed_elsewhere, spelled_as_other, unsearched, writable
 
 _LINK = re.compile(r"\[\[([a-z0-9]+(?:-[a-z0-9]+)*)\]\]")
 """A link in a body: ``[[name]]`` with a memory name exactly as stored
@@ -110,10 +110,10 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
     """
     name, type, rename_from = change.name, change.type, change.rename_from
     if scope is None:
-        refuse_ambiguous(session, rename_from or name, "write")
-        key = normalize_name(rename_from or name).name
+        held = refuse_ambiguous(session, rename_from or name, "write")  # where it is: an older name too
         implied = "user" if type == "user" and session.settings.enable_user_scope else "project"
-        scope, entry = next(((s, e) for s in session.scopes() if (e := session.layer(s).lookup(key))), (implied, None))
+        scope, entry = next(((s, session.layer(s).lookup(n)) for s, n in held), (implied, None))
+        key = entry.record.name if entry is not None else normalize_name(rename_from or name).name
         if entry is None and rename_from is not None and session.scopes():  # each, not one
             raise rename_missing(rename_from, session.scopes())
         if type is not None and entry is not None and scope in ("user", "project") and scope != implied \
@@ -247,7 +247,8 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
     held at that time; ``valid_at`` what was true in the world then.
 
     Each layer answers from what it keeps per memory (:meth:`memdir.layer.layer.Layer.facts_now`):
-    every file is stat'ed, only files changed since the layer recorded them are parsed.
+    only files changed since the layer recorded them are parsed; a large layer's files are stat'ed
+    only by its sweep (:mod:`memdir.files.sweeps`), a small one's every time.
     """
     now = now_utc()
     as_of_t = time_arg(as_of, "as_of")
@@ -348,7 +349,9 @@ def _sync(session: Session, scope: str | None) -> None:
                 pass
 
 
-def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Layer, list]:
+def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Layer, str, list]:
+    """The layer, file name (:func:`memdir.operations.lookup.history_name`: an older memdir's too) and
+    versions of memory ``name``: the first of the session's layers that has versions of it."""
     other = None
     for layer in session.layers(scope):
         refusal = spelled_as_other(layer, name)
@@ -356,11 +359,12 @@ def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Laye
             other = other or refusal
             continue
         try:
-            versions = layer_history(layer, name)
+            stored = history_name(layer, name)
+            versions = layer_history(layer, stored)
         except StoreError:
             continue  # an unreadable layer: the others still answer
         if versions:
-            return layer, versions
+            return layer, stored, versions
     if other is not None:
         raise NotFound(other)
     raise NotFound(f"no history for {normalize_name(name).name!r}" + unsearched(session, scope))
@@ -370,16 +374,16 @@ def history(session: Session, name: str, scope: str | None = None) -> HistoryRes
     """Every content version of ``name`` (also of a deleted memory), oldest
     first, hand edits included. Raises :class:`NotFound`."""
     _sync(session, scope)
-    layer, versions = _history_layer(session, name, scope)
-    commits = teamops.commits(session, layer, name) if layer.scope == "team" else ()
-    return HistoryResult(normalize_name(name).name, layer.scope, tuple(versions), commits)
+    layer, stored, versions = _history_layer(session, name, scope)
+    commits = teamops.commits(session, layer, stored) if layer.scope == "team" else ()
+    return HistoryResult(stored, layer.scope, tuple(versions), commits)
 
 
 def show(session: Session, name: str, version: int, scope: str | None = None) -> VersionResult:
     """The text of version ``version`` (1-based) of ``name``. Raises :class:`NotFound`."""
-    layer, _ = _history_layer(session, name, scope)
-    text = version_bytes(layer, name, version).decode("utf-8", "replace")
-    return VersionResult(normalize_name(name).name, layer.scope, version, text)
+    layer, stored, _ = _history_layer(session, name, scope)
+    text = version_bytes(layer, stored, version).decode("utf-8", "replace")
+    return VersionResult(stored, layer.scope, version, text)
 
 
 def restore(session: Session, name: str, version: int | None = None, scope: str | None = None, *,
@@ -394,9 +398,9 @@ def restore(session: Session, name: str, version: int | None = None, scope: str 
         return teamops.restore_commit(session, name, commit)
     if version is None:
         raise InvalidInput("restore needs a version (memdir history NAME lists them) or a git commit")
-    layer, _ = _history_layer(session, name, scope)
+    layer, stored, _ = _history_layer(session, name, scope)
     stones = guard(session, layer)
-    result = gateway.restore(layer, name, version, actor=session.actor, guard=stones, session=session.id,
+    result = gateway.restore(layer, stored, version, actor=session.actor, guard=stones, session=session.id,
                              reactivate=reactivate)
     return RestoreResult(result.name, result.scope, version, result.operation, result.digest,
                          warnings=stones.skipped)

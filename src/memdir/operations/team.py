@@ -31,7 +31,7 @@ from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
 from ..text.names import normalize_name, same_name, spelled_name
 from ..vocabulary import CLEARABLE
-from .lookup import guard
+from .lookup import guard, held_name
 
 
 @dataclass(frozen=True)
@@ -313,6 +313,9 @@ def propose(session: Session, change: MemoryChange, *, edited: bool = False) -> 
                 else f"clearing {', '.join(change.clear)}")
         raise Refused(f"{what} in the team layer is a person's change; a candidate cannot propose it "
                       "(a person runs it with scope team)")
+    stored = held_name(_team(session), name) if session.has_team() else None
+    if stored is not None:  # the team memory's own file name: one an older memdir gave it too (odz-notes)
+        name, change = stored, replace(change, name=stored if stored != normalize_name(name).name else name)
     if None in (description, type, body) or change.body_source:
         entry = session.layer("team").scan().entries.get(normalize_name(name).name)
         description, type, body = inherit(entry.record if entry else None, description, type, body,

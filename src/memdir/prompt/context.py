@@ -22,21 +22,25 @@
     <policy>
     </memory_context>
 
-The whole block fits ``max_bytes`` UTF-8 bytes: whole index lines are kept in
-order, a line that does not fit is skipped and the walk goes on (one long line
-cannot push out the rest), and a marker counts what was left out, per layer
-(``…(90 index lines left out: user 85, project 5 — …)``). When lines must be
-left out, the budget is shared fairly (DESIGN §6, issue 28): first each
-section's first line (its first pinned one) when it fits, then each section
-fills an equal floor of the budget, its pinned lines first (a pin is a
-person's "keep this" within its own layer), and what the floors leave unused
-is shared again among the sections with lines left. So 120 user memories
-cannot push the project's five out, 40 pinned user memories cannot push the
-team and project layers out, and a pinned project memory is not pushed out by
-the user section's lines. At the smallest budgets the policy goes before a
-layer does: the block without it is given when only then does every layer
-show a line. Lines
-are never cut, so no UTF-8 character is ever broken. Stored text is escaped at
+The whole block fits ``max_bytes`` UTF-8 bytes. When it does not all fit, the
+block is the longest prefix that fits of one order of its items, an order that
+does not depend on the budget (:func:`_choose`), and a marker counts what was
+left out, per layer (``…(90 index lines left out: user 85, project 5 — …)``):
+so a bigger budget never shows fewer lines of any layer. The order shares the
+budget fairly (DESIGN §6, issue 28): first each section's first line (its
+first pinned one), then each section's lines — its pinned lines first (a pin
+is a person's "keep this" within its own layer) — interleaved so that each
+section has spent an equal share, what one leaves unused (it has no lines
+left) going to the others. The policy comes once the sections have had their
+floors (:data:`FLOOR_BYTES` each), rule by rule, and the rest of the lines
+after it: at a budget too small for both, the policy gives way before the
+layers' floors do. So 120 user memories cannot push the project's five out,
+40 pinned user memories cannot push the team and project layers out, and a
+pinned project memory is not pushed out by the user section's lines. A line
+is shown with its description at most
+:data:`~memdir.text.printable.LINE_CHARS` characters (:func:`shown_line`), as
+``memdir list`` shows it. The budget never cuts a line, and a clip is
+between characters, so no UTF-8 character is ever broken. Stored text is escaped at
 render time (:func:`memdir.text.fence.escape_stored`) — fence tags and the
 harness's own tags become ``&lt;…&gt;``, ``{{`` becomes ``{ {``, and
 every line holds no line break, control or bidi character
@@ -52,9 +56,11 @@ rebuild it (see :func:`memdir.files.layout.index_is_fresh`).
 
 from __future__ import annotations
 
+import heapq
 import os
 import re
 import time
+from itertools import chain
 from pathlib import Path
 
 from ..files.layout import INDEX_FILE, META_DIR, index_is_fresh, index_state, symlink_refusal
@@ -62,7 +68,7 @@ from ..files.outline import Outline, OutlineMismatch, read_outline, summary
 from ..files.sweeps import hand_off_if_large, handing_off, meta_of
 from ..files.trust import untrusted_note
 from ..text.fence import escape_stored
-from ..text.printable import one_line
+from ..text.printable import LINE_CHARS, clipped, one_line
 from ..vocabulary import PIN_MARK
 
 # An index line's link: its text holds escaped characters (``\\]``, ``\\\\``) and no bare ``]``.
@@ -161,9 +167,9 @@ def render_block(sections: list[tuple[str, str]], max_bytes: int = 4096, policy:
     """Render the context block from ``(scope, MEMORY.md text)`` pairs, user first (the text may
     also be given as its :class:`memdir.files.outline.Outline`: the same block).
 
-    Pure. Never returns more than ``max_bytes`` UTF-8 bytes: the policy is
-    dropped when even the frame with it does not fit, and ``""`` is returned
-    when not one index line can be shown.
+    Pure. Never returns more than ``max_bytes`` UTF-8 bytes (the policy's
+    rules that do not fit are left out, see :func:`layout`), and ``""`` is
+    returned when not one index line can be shown.
     """
     return layout(sections, max_bytes, policy)[0]
 
@@ -173,8 +179,13 @@ def layout(sections: list[tuple[str, str]], max_bytes: int = 4096,
     """The context block of :func:`render_block` and what it holds: one
     ``(scope, index lines shown, index lines in all)`` per section with at
     least one index line, in section order (``("user", 31, 120)``). Pure.
+
+    Everything when it all fits (the whole policy, no marker); else the
+    longest prefix of one order that fits with the widest marker
+    (:func:`_choose`); the order does not depend on ``max_bytes``: so a bigger budget never shows fewer lines of any
+    layer, and every line shown at one budget is shown at every bigger one.
     Its cost follows the budget, not the index: a line is escaped only when
-    the walk reaches it with room it could fit (:class:`_Lines`)."""
+    the walk reaches it (:class:`_Lines`)."""
     blocks: list[tuple[str, _Lines]] = []
     scopes: list[str] = []
     for scope, text in sections:
@@ -186,69 +197,85 @@ def layout(sections: list[tuple[str, str]], max_bytes: int = 4096,
     none = tuple((scope, 0, total) for scope, total in zip(scopes, totals))
     if not blocks:
         return "", none
-    best = None
-    for with_policy in (True, False):
-        tail = f"\n\n{policy}\n{CLOSE}" if with_policy else f"\n{CLOSE}"
-        head = f"{OPEN}\n{NOTE}\n{HEADING}"
-        fixed = _size(head) + _size(tail)
-        if fixed + sum(lines.least_total for _, lines in blocks) <= max_bytes:  # else it cannot all fit
-            full = "\n\n".join("\n".join([title, ""] + lines.all()) for title, lines in blocks)
-            if fixed + 2 + _size(full) <= max_bytes:
-                return f"{head}\n\n{full}{tail}", tuple(zip(scopes, totals, totals))
-        # Reserve room for the widest marker this render could need.
-        budget = max_bytes - fixed - _size("\n" + _marker(_per_scope(scopes, totals)))
-        kept = _choose(blocks, budget)
-        kept_blocks = ["\n".join([title, ""] + [lines.line(i) for i in sorted(flags)])
-                       for (title, lines), flags in zip(blocks, kept) if flags]
+    head, close = f"{OPEN}\n{NOTE}\n{HEADING}", f"\n{CLOSE}"
+    parts = _policy_parts(policy)
+    room = max_bytes - _size(head) - _size(close)
+    # Room for the widest marker this render could need: the same at every budget.
+    reserve = _size("\n" + _marker(_per_scope(scopes, totals)))
+    kept, said = _choose(blocks, [_size(part) for part in parts], room)
+    shown = [len(flags) for flags in kept]
+    if shown != totals or said < len(parts):  # not everything: the marker's room is kept
+        kept, said = _choose(blocks, [_size(part) for part in parts], room - reserve)
         shown = [len(flags) for flags in kept]
-        if kept_blocks:
-            lost = _per_scope(scopes, [total - n for total, n in zip(totals, shown)])
-            body = "\n\n".join(kept_blocks) + "\n" + _marker(lost)
-            text = f"{head}\n\n{body}{tail}"
-            # The policy goes before a layer does: without it, every layer's first line may fit.
-            if _size(text) <= max_bytes and (best is None or len(kept_blocks) > best[0]):
-                best = (len(kept_blocks), text, tuple(zip(scopes, shown, totals)))
-            if best is not None and best[0] == len(blocks):
-                break
-    if best is not None:
-        return best[1], best[2]
-    return "", none
+    if not any(shown):
+        return "", none
+    lost = _per_scope(scopes, [total - n for total, n in zip(totals, shown)])
+    body = "\n\n".join("\n".join([title, ""] + [lines.line(i) for i in sorted(flags)])
+                        for (title, lines), flags in zip(blocks, kept) if flags)
+    marker = "\n" + _marker(lost) if any(lost.values()) else ""
+    return f"{head}\n\n{body}{marker}{''.join(parts[:said])}{close}", tuple(zip(scopes, shown, totals))
+
+
+FLOOR_BYTES = 512
+"""Bytes of index lines each section is given before the policy (about three lines of a usual
+length): the sections' floors, shared as :func:`_choose` says, come before the policy, and the
+policy before the rest of the lines. At a budget too small for both, the policy gives way."""
+
+
+def _policy_parts(policy: str) -> list[str]:
+    """The policy as it is added to the block, part by part: ``"\\n\\n" + heading``, then ``"\\n" +
+    rule`` per rule (a line starting ``- `` with its indented lines). Joined, ``"\\n\\n" + policy``."""
+    if not policy:
+        return []
+    rules = policy.split("\n- ")
+    return ["\n\n" + rules[0]] + ["\n- " + rule for rule in rules[1:]]
 
 
 class _Lines:
-    """The index lines of one section, escaped on demand (:func:`memdir.text.fence.escape_stored`
-    of :func:`memdir.text.printable.one_line`): a 10,000-line ``MEMORY.md`` of which 35 lines fit
-    costs 35 escapes, not 10,000 — and, given as its :class:`memdir.files.outline.Outline`, 35
-    lines decoded, not the whole file. ``count`` non-blank lines; ``pins``: those holding
-    :data:`PIN_MARK`. When the text holds no line break, control or bidi character (``clean``),
-    one line's escaped form is at least its stripped text (escaping only adds), so ``least[i]``
-    bounds line ``i``'s bytes from below without escaping it, and ``after[i]`` the bytes of every
-    line from ``i`` on: a walk stops once no line left could fit
-    (:func:`memdir.files.outline.summary` reads a text into these figures)."""
+    """The index lines of one section, shown as :func:`shown_line` gives them, on demand: a
+    10,000-line ``MEMORY.md`` of which 35 lines fit costs 35 escapes, not 10,000 — and, given as
+    its :class:`memdir.files.outline.Outline`, 35 lines decoded, not the whole file. ``count``
+    non-blank lines; ``pins``: those holding :data:`PIN_MARK`; ``clean``: the text holds no line
+    break, control or bidi character, so a line's :func:`memdir.text.printable.one_line` is the
+    line stripped (:func:`memdir.files.outline.summary` reads a text into these figures)."""
 
     def __init__(self, text: str | Outline):
         self._done: dict[int, str] = {}
         if isinstance(text, Outline):
             self._raw = text.line
-            self.count, self.clean, self.least_total = text.count, text.clean, text.least_total
-            self.least, self.after, self.pins = text.least, text.after, text.pins
+            self.count, self.clean, self.pins = text.count, text.clean, text.pins
         else:
-            raw, self.clean, self.least, self.after, self.least_total, self.pins = summary(text)
+            raw, self.clean, _least, _after, _total, self.pins = summary(text)
             self._raw = raw.__getitem__
             self.count = len(raw)
 
     def line(self, i: int) -> str:
-        """Line ``i`` escaped."""
+        """Line ``i`` as shown."""
         done = self._done.get(i)
         if done is None:
             # A clean line's one_line is the line stripped: no pattern needs compiling for it.
             raw = self._raw(i)
-            done = self._done[i] = escape_stored(raw.strip() if self.clean else one_line(raw))
+            done = self._done[i] = shown_line(raw.strip() if self.clean else one_line(raw))
         return done
 
     def all(self) -> list[str]:
-        """Every line escaped."""
+        """Every line as shown."""
         return [self.line(i) for i in range(self.count)]
+
+
+def shown_line(line: str) -> str:
+    """An index line (on one line: :func:`memdir.text.printable.one_line`) as the block shows it:
+    its description — what follows the first `` — `` after the link — at most
+    :data:`~memdir.text.printable.LINE_CHARS` characters, as :func:`memdir.layer.index.index_line`
+    writes it (an index an older memdir or a hand wrote may hold more), the whole line at most
+    three times that, then escaped (:func:`memdir.text.fence.escape_stored`)."""
+    if len(line) > LINE_CHARS:
+        found = re.match(_LINK, line)
+        cut = line.find(" — ", found.end()) if found else -1
+        if cut >= 0:
+            line = line[:cut + 3] + clipped(line[cut + 3:])
+        line = clipped(line, 3 * LINE_CHARS)
+    return escape_stored(line)
 
 
 def _pinned(line: str) -> bool:
@@ -259,77 +286,74 @@ def _pinned(line: str) -> bool:
     return found is not None and line.startswith(PIN_MARK, found.end())
 
 
-def _choose(blocks: list[tuple[str, _Lines]], budget: int) -> list[set[int]]:
-    """Which index lines fit ``budget`` bytes (per section, the kept line
-    numbers), the fair share of the module docstring. First each section's
-    first line (its first pinned one, else its first) when it fits, so no
-    layer is left out while one of its lines fits; then each section fills an
-    equal floor of the budget (what its first line cost counts against it),
-    its pinned lines first (a pin is a person's "keep this" within its own
-    layer: a layer's pins never take another layer's floor); then what the
-    floors left unused is shared again, equally, among the sections with lines
-    left, pinned lines first, until no line more fits. Each walk goes in
-    section and line order, a line that does not fit is skipped and the walk
-    goes on. A section's title costs its bytes with its first kept line."""
+def _order(lines: _Lines):
+    """A section's line numbers in its own order: its pinned lines, then the others (an iterator)."""
+    pinned = sorted(i for i in lines.pins if _pinned(lines.line(i)))
+    held = set(pinned)
+    return chain(pinned, (i for i in range(lines.count) if i not in held))
+
+
+def _choose(blocks: list[tuple[str, _Lines]], policy: list[int], room: int) -> tuple[list[set[int]], int]:
+    """Which index lines (per section, the kept line numbers) and how many parts of the policy
+    (their sizes ``policy``) fit ``room`` bytes: the longest prefix of one order that fits — the
+    first item that does not fit ends the walk, so what is kept at one ``room`` is kept at every
+    bigger one. The order does not depend on ``room``:
+
+    1. each section's first line (its first pinned one, else its first), cheapest first, so no
+       layer is left out while its first line fits;
+    2. then each section's lines in its own order — its pinned lines first (a pin is a person's
+       "keep this" within its own layer, never over another layer's share), then the others —
+       interleaved by the bytes each section has spent: the next line is the one that leaves its
+       section with the fewest bytes spent (ties in section order). So each section has an equal
+       share, and what one leaves unused (it has no lines left) goes to the others;
+    3. the policy comes once the lines so far (and the next one) would spend more than
+       :data:`FLOOR_BYTES` per section: the sections' floors before the policy, the policy
+       before the rest.
+
+    A section's title costs its bytes with its first line. Returns ``(kept, policy parts)``."""
     kept: list[set[int]] = [set() for _ in blocks]
-    pinned = [{i for i in lines.pins if _pinned(lines.line(i))} for _, lines in blocks]
-    every = range(len(blocks))
+    orders = [_order(lines) for _, lines in blocks]
     spent = [0] * len(blocks)
-    for b in every:
-        first = [min(pinned[b]) if pinned[b] else 0]
-        spent[b] += _walk(blocks, kept, [b], budget - sum(spent), {b: first})
-    floor = budget // len(blocks)
-    for b in every:
-        spent[b] += _fill(blocks, kept, b, min(floor - spent[b], budget - sum(spent)), pinned)  # never past it all
-    for _round in range(8):  # shares of what is left halve or better each round
-        hungry = [b for b in every if len(kept[b]) < blocks[b][1].count]
-        left = budget - sum(spent)
-        if not hungry or left <= 0:
-            break
-        gained = 0
-        for b in hungry:
-            got = _fill(blocks, kept, b, min(left // len(hungry), budget - sum(spent)), pinned)
-            spent[b] += got
-            gained += got
-        if not gained:
-            break
-    for b in every:  # what no equal share could place, in section order
-        spent[b] += _fill(blocks, kept, b, budget - sum(spent), pinned)
-    return kept
 
-
-def _fill(blocks, kept, b: int, room: int, pinned) -> int:
-    """Section ``b``'s lines not kept yet that fit ``room`` bytes, its pinned lines first; the bytes used."""
-    if room <= 0:
-        return 0
-    used = _walk(blocks, kept, [b], room, {b: pinned[b]}) if pinned[b] else 0
-    return used + _walk(blocks, kept, [b], room - used)
-
-
-def _walk(blocks, kept, sections, room: int, only=None) -> int:
-    """Keep the lines of ``sections`` not kept yet (and in ``only[section]``
-    when given) that fit ``room`` bytes; returns the bytes used. A line is
-    escaped only when its lower bound fits; a section's walk ends when not
-    even its shortest line could."""
-    used = 0
-    for b in sections:
+    def cost(b: int, i: int) -> int:
         title, lines = blocks[b]
-        taken = kept[b]
-        opening = _size("\n\n" + title + "\n")
-        least, after = lines.least, lines.after
-        wanted = sorted(only[b]) if only is not None else range(lines.count)
-        for i in wanted:
-            extra = 1 + (0 if taken else opening)
-            left = room - used - extra
-            if left < after[i]:
-                break  # not one line from here on could fit
-            if i in taken or least[i] > left:
-                continue
-            cost = _size(lines.line(i)) + extra
-            if used + cost <= room:
-                taken.add(i)
-                used += cost
-    return used
+        return 1 + _size(lines.line(i)) + (0 if kept[b] else _size("\n\n" + title + "\n"))
+
+    firsts = sorted((cost(b, i), b, i) for b, i in ((b, next(order)) for b, order in enumerate(orders)))
+    queue: list[tuple[int, int, int, int]] = []  # (spent after the line, section, cost, line)
+    used = 0
+    for price, b, i in firsts:
+        if used + price > room:
+            return kept, 0
+        kept[b].add(i)
+        used += price
+        spent[b] = price
+    for b, order in enumerate(orders):
+        i = next(order, None)
+        if i is not None:
+            price = cost(b, i)
+            queue.append((spent[b] + price, b, price, i))
+    heapq.heapify(queue)
+    floor, said, lines_used = FLOOR_BYTES * len(blocks), 0, used
+    while queue or said < len(policy):
+        if said < len(policy) and (not queue or lines_used + queue[0][2] > floor):
+            if used + policy[said] > room:
+                break
+            used += policy[said]
+            said += 1
+            continue
+        after, b, price, i = heapq.heappop(queue)
+        if used + price > room:
+            break
+        kept[b].add(i)
+        used += price
+        lines_used += price
+        spent[b] = after
+        nxt = next(orders[b], None)
+        if nxt is not None:
+            price = cost(b, nxt)
+            heapq.heappush(queue, (spent[b] + price, b, price, nxt))
+    return kept, said
 
 
 def byte_budget(max_bytes, default: int) -> int:

@@ -6,9 +6,9 @@ Code keeps each ``<memory_recall>`` block), so a memory whose body was
 injected earlier in the session is there already: recall gives it again only
 when it changed, and otherwise at most a one-line pointer
 (:func:`memdir.search.recall.recall_result`). A compaction replaces the
-conversation by a summary, so after one (Claude Code's ``PreCompact``, or a
-``SessionStart`` whose ``source`` is ``compact`` or ``clear``) the session's
-record is cleared (:func:`clear`) and the bodies may come again.
+conversation by a summary, so after one (which event of which client says
+so is one table: :data:`memdir.integrations.claude_code.hooks.RESTARTS`) the
+session's record is cleared (:func:`clear`) and the bodies may come again.
 
 * ``<home>/sessions/<16 hex of SHA-256 of the session id>.json`` —
   ``{"session": id, "shown": {"<scope>/<name>": "<digest of what was shown>"}, "said": ["<digest of a
@@ -47,7 +47,6 @@ MAX_SESSIONS = 64   # session files kept; the least recently touched go first
 MAX_AGE_DAYS = 7    # a session file untouched this long is removed
 MAX_SHOWN = 500     # memories recorded per session; past it the oldest are forgotten (and may come again)
 MAX_SAID = 32       # warnings recorded per session (first_time); past it the oldest may be said again
-COMPACTING_SOURCES = ("compact", "clear")  # SessionStart sources after which the conversation is new
 
 
 def digest(text: str) -> str:
@@ -217,12 +216,5 @@ def _prune_dir(directory: Path, now: float | None = None) -> int:
     return removed
 
 
-def compacts(source: object) -> bool:
-    """True when a session start of this ``source`` (Claude Code's
-    SessionStart ``source``) begins a new conversation in the same session:
-    ``compact`` or ``clear``."""
-    return source in COMPACTING_SOURCES
-
-
-__all__ = ["COMPACTING_SOURCES", "MAX_AGE_DAYS", "MAX_SAID", "MAX_SESSIONS", "MAX_SHOWN", "SESSIONS_DIR", "clear",
-           "compacts", "digest", "first_time", "prune", "record", "shown"]
+__all__ = ["MAX_AGE_DAYS", "MAX_SAID", "MAX_SESSIONS", "MAX_SHOWN", "SESSIONS_DIR", "clear", "digest", "first_time",
+           "prune", "record", "shown"]

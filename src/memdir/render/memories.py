@@ -19,7 +19,8 @@ drive the terminal or forge a line.
 from __future__ import annotations
 
 from ..files.conflicts import CONFLICT
-from ..text.printable import one_line, visible
+from ..text.fence import escape_stored, quoted
+from ..text.printable import LINE_CHARS, clipped, one_line, visible
 from ..vocabulary import PIN_MARK, SYNC_HELD, kind_label
 from . import printable_output
 
@@ -48,15 +49,13 @@ if TYPE_CHECKING:  # the renderer reads results by their attributes; importing t
         WriteResult,
     )
 
-LINE_CHARS = 300  # characters of a description, error or snippet shown on one line
 
 
 @printable_output
 def cut(text: str | None, limit: int = LINE_CHARS) -> str:
     """``text`` on one line (every line break and run of whitespace collapsed,
     no control or bidi character), at most ``limit`` characters (``…`` marks a cut)."""
-    flat = " ".join(one_line(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    return clipped(" ".join(one_line(text).split()), limit)
 
 
 # ---------------------------------------------------------------- memories
@@ -157,9 +156,11 @@ def warnings(result) -> list[str]:
 
 @printable_output
 def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more: str = "") -> str:
-    """A memory's text: a header, the body (with ``chunk``, characters
-    ``offset`` to ``offset + chunk`` and ``more`` telling how to get the next
-    part, ``{offset}`` filled in), and the memories it links to."""
+    """A memory's text: a header, the body escaped and quoted (:func:`memdir.text.fence.escape_stored`,
+    then :func:`memdir.text.fence.quoted`: each line after ``> ``, so no line of it passes
+    for a header field, a heading or a marker of this output; with ``chunk``, characters ``offset``
+    to ``offset + chunk`` and ``more`` telling how to get the next part,
+    ``{offset}`` filled in), and the memories it links to."""
     r = result.record
     body = r.body
     total = len(body)
@@ -174,7 +175,8 @@ def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more:
         head.append(f"status: {r.status}{by}")
     if offset or end < total:
         head.append(f"body: characters {offset}–{end} of {total}")
-    text = "\n".join(head) + "\n\n" + part
+    # Escaped before it is quoted (the recall block's order): a tag that spans lines cannot take a quote mark in.
+    text = "\n".join(head) + "\n\n" + quoted(escape_stored(part))
     if end < total:
         text += (f"\n\n[truncated: {total - end} more characters; total size {total} characters"
                  + more.format(offset=end) + "]")

@@ -32,9 +32,10 @@ from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
 from . import integrity
 
 INDEX_DB = "index.sqlite"
-SCHEMA_VERSION = 7  # 2: rows per memory (the layer's scan), files table; 3: origin column; 4: accents folded; 5: each
-# docs row's checksum (integrity); 6: short forms, 5,433; 7: numbers in groups run together, compounds, Korean (tokenize)
-FIELDS = ("name", "title", "description", "body")
+SCHEMA_VERSION = 8  # 2: rows per memory, files table; 3: origin; 4: accents folded; 5: rows' checksums (integrity); 6: short
+# forms, grouped numbers (tokenize); 7: words folded by text.fold, the names' rule; 8: numbers in groups run together,
+# compounds, Korean particles, irregular plurals. _UPGRADED in place (same rows, other terms)
+_UPGRADED, FIELDS = (4, 5, 6, 7), ("name", "title", "description", "body")
 
 
 # ---------------------------------------------------------------- the database
@@ -98,8 +99,8 @@ def write_transaction(conn: sqlite3.Connection):
 
 
 def _upgrade(conn: sqlite3.Connection) -> None:
-    """Bring an index of schema 4, 5 or 6 to 7 in place, its vectors kept: from 4 each ``docs`` row's checksum
-    (:func:`memdir.search.integrity.checksum`); from 4 to 6 the ``fts`` rows tokenized again from ``docs``
+    """Bring an index of schema 4 to 7 to 8 in place, its vectors kept: from 4 each ``docs`` row's checksum
+    (:func:`memdir.search.integrity.checksum`); from 4 to 7 the ``fts`` rows tokenized again from ``docs``
     (:func:`memdir.search.tokenize.document_text`). One write transaction; done already: nothing."""
     from .tokenize import document_text
     if conn.in_transaction:
@@ -112,7 +113,7 @@ def _upgrade(conn: sqlite3.Connection) -> None:
             rows = conn.execute(f"SELECT id, {', '.join(integrity.COLUMNS)} FROM docs").fetchall()
             conn.executemany("UPDATE docs SET checksum = ? WHERE id = ?",
                              [(integrity.checksum(row[1:]), row[0]) for row in rows])
-        if version in (4, 5, 6):
+        if version in _UPGRADED:
             rows = conn.execute("SELECT id, name, coalesce(title, ''), description, body FROM docs").fetchall()
             conn.executemany(f"UPDATE fts SET {', '.join(f'{f} = ?' for f in FIELDS)} WHERE rowid = ?",
                              [(*(document_text(text or "") for text in row[1:]), row[0]) for row in rows])
@@ -176,7 +177,7 @@ def connect(home: Path) -> sqlite3.Connection:
                 while_busy(lambda: conn.execute("PRAGMA journal_mode = WAL"))
             conn.execute("PRAGMA synchronous = NORMAL")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version in (4, 5, 6):  # its rows and vectors stand: checksums and terms are brought up to date
+            if version in _UPGRADED:  # its rows and vectors stand: checksums and terms are brought up to date
                 while_busy(lambda: _upgrade(conn))
                 version = SCHEMA_VERSION
             if version not in (0, SCHEMA_VERSION):

@@ -301,7 +301,7 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
 def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: dict[str, int], total: int,
               compounds: dict[str, tuple[str, str]] | None = None,
               capitals: dict[int, frozenset[str]] | None = None,
-              forms: dict[str, set[str]] | None = None,
+              forms: dict[str, set[str]] | None = None, typed: bool = False,
               groups: dict[str, tuple[str, ...]] | None = None) -> dict[int, relevance.Evidence]:
     """The words' part of each memory's evidence (:func:`memdir.search.relevance.evidence`, no cosine).
     ``groups``: the query's compounds (:func:`memdir.search.tokenize.compound_groups`: a memory writing
@@ -310,7 +310,8 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
     only inside code identifiers, in another form, weighs less: :func:`memdir.search.relevance.parts_weighed`).
     A memory of ``capitals`` (row id → the query's acronyms it writes in capitals,
     :func:`memdir.search.terms.in_capitals`) is read with those acronyms as content terms, weighed by
-    how many memories write them so; every other memory with the query's own terms."""
+    how many memories write them so; every other memory with the query's own terms. ``typed``: a search
+    typed as keywords, not a prompt (:func:`memdir.search.relevance.evidence`)."""
     if not ids:
         return {}
     capitals = capitals or {}
@@ -337,7 +338,8 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
         read = relevance.read_body(body or "", as_terms)
         weighed = relevance.parts_weighed(weights, raw or "", forms or {})
-        out[rowid] = relevance.evidence(weighed, head, read, strong, keywords, None, present=present)
+        out[rowid] = relevance.evidence(weighed, head, read, strong, keywords, None, present=present,
+                                        typed=typed)
     return out
 
 
@@ -392,8 +394,11 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     memory holding one of the query's content terms (not a stopword, not
     filler) anywhere is kept too, under the score of the rest, and a memory
     holding all of them is *complete* whatever function words or filler the
-    query has around them (``where is staging``, ``structlog go``). A prompt
-    is complete only when it reads as keywords (:func:`_keywords`). A memory
+    query has around them (``where is staging``, ``structlog go``); when it reads
+    as keywords, a memory whose head holds all of them some memory holds is
+    complete to their share (``changelog entry``, no memory holding "entry":
+    :func:`memdir.search.relevance.evidence`). A prompt
+    is complete only when it reads as keywords (:func:`_keywords`) and holds them all. A memory
     stating the query in one place comes first, the cosine only breaking its
     ties (:func:`memdir.search.ties.lexical_first`). ``shown``: how many of
     the first hits the caller shows; their rows are checked against their
@@ -440,15 +445,17 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 have = {memory.id for memory in lexical}
                 lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where))[:pool]
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
-            keywords = explicit or _keywords(query, terms, frozenset(spellings))
-            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals, forms, groups)
+            reads = _keywords(query, terms, frozenset(spellings))
+            keywords = explicit or reads
+            typed = explicit and reads  # a word no memory holds leaves the rest complete (relevance._complete)
+            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals, forms, typed, groups)
             cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
             if unembedded:  # the first page's basis: these had no vector then
                 cosines = {i: c for i, c in cosines.items() if i not in unembedded}
             nearest = heapq.nlargest(pool, cosines, key=cosines.__getitem__)  # as sorting all by -cosine, ties in order
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
-                                   compounds, capitals, forms, groups))
+                                   compounds, capitals, forms, typed, groups))
             found = _with_cosines(found, cosines)
         finally:
             conn.execute("COMMIT")

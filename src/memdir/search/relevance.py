@@ -24,7 +24,13 @@ evidence that means the same in a store of 8 memories and of 100,000:
   ``ln(1 + Σ weight of all its terms)``;
 * **complete** — 1 when the query is keywords alone (no stopword, no
   filler: ``zebra``, ``ci-box-2 runner``) and the memory holds every one of
-  them, else 0. Its coefficient is a fixed prior, not fitted (the prompts of
+  them, else 0; in a search typed as keywords, when the memory's head holds every
+  one of them that the store holds at all and those are at least half of them,
+  the share they are (no memory holding "entry", ``changelog entry`` is
+  0.5 complete for the changelog memory: of the fit half's keyword
+  prompts holding one word no memory has and one that memories have,
+  "install pandas" needed the memory, "s3 glacier" and "graphql schema"
+  did not). Its coefficient is a fixed prior, not fitted (the prompts of
   the evaluation hold few one-word searches): a search whose every word one
   memory holds asked for that memory, in any store. A sentence such as "run
   the tests again" is never complete.
@@ -474,14 +480,16 @@ def median(values) -> float:
 def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list[str], strong: set[str],
              keywords: bool,
              cosine: float | None, median: float | None = None, top: tuple[float, float] | None = None,
-             present: set[str] | None = None) -> Evidence:
+             present: set[str] | None = None, typed: bool = False) -> Evidence:
     """The :class:`Evidence` of one memory for a query whose terms weigh
     ``weights`` (see :func:`term_weights`); ``median`` is the query's median
     cosine over the memories in scope, ``top`` its two highest; ``strong``
     the query terms that are not soft, ``keywords`` True when the query is
     keywords alone (see the module docstring); ``present`` the query terms
     some memory of the store holds (None: all), what :attr:`Evidence.held`
-    is a share of. The words' part and the cosine's part are apart
+    is a share of; ``typed`` a search a person or a model typed as keywords
+    (a word no memory holds does not keep a memory from being complete:
+    :func:`_complete`). The words' part and the cosine's part are apart
     (:func:`with_cosine`): a search reads the words while the query embeds."""
     whole = sum(weights.values())
     head = {t for t in weights if t in head_tokens}
@@ -501,8 +509,26 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
                                 mass=math.log1p(matched), cosine=None,
                                 matched=tuple(t for t in weights if t in found),
                                 missing=math.log1p(max(0.0, whole - matched)), query=math.log1p(whole),
-                                complete=float(keywords and bool(core) and core <= found),
+                                complete=_complete(core, found, head, present if typed else None) if keywords else 0.0,
                                 shared=shared, near=near, span=span, held=held), cosine, median, top)
+
+
+def _complete(core: set[str], found: set[str], head: set[str], present: set[str] | None) -> float:
+    """:attr:`Evidence.complete`: 1.0 when ``found`` (the head and best passage's query terms) holds every
+    core term of the query; with ``present`` (a search typed as keywords: the query terms some memory holds), when
+    the memory's ``head`` (name, title, description: what it is about, not a word its body mentions in
+    passing) holds every core term the store holds at all and those are at least half of them, the share of
+    the core terms they are (``changelog entry``, no memory holding "entry": 0.5; ``gateway timeout value``:
+    2/3) — a word no memory has cannot be found in any, so it does not make the memory holding all the rest
+    a weak match, and it still leaves open whether that memory is what was asked for ("s3 glacier"); else 0.0."""
+    if not core:
+        return 0.0
+    if core <= found:
+        return 1.0
+    known = core if present is None else core & present
+    if not known or 2 * len(known) < len(core) or not known <= head:
+        return 0.0
+    return len(known) / len(core)
 
 
 def with_cosine(evidence: Evidence, cosine: float | None, median: float | None = None,

@@ -5,13 +5,13 @@ same terms:
 
 * Characters that show as nothing (a zero-width space, a soft hyphen, bidi controls:
   :func:`memdir.text.printable.without_hidden`) are read as absent: ``stag\u200bing`` is ``staging``.
-* Unicode NFKC, then case-folded (``Ｄｏｃｋｅｒ`` and ``docker`` meet).
-* Accents on Latin letters folded (``Zürich`` → ``zurich``, ``café`` →
-  ``cafe``, ``Øresund`` → ``oresund``), as a person types a query without
-  them: a letter whose decomposition is an ASCII letter plus combining marks
-  loses the marks, and a few letters that do not decompose (``ø æ œ ł đ þ``)
-  are spelled out. Other scripts keep their marks (a Devanagari vowel sign
-  or a kana's dakuten is part of the word, not an accent).
+* Unicode NFKC, then each word folded as memory names are
+  (:func:`memdir.text.fold.fold`, the one rule): case-folded (``Ｄｏｃｋｅｒ`` and
+  ``docker`` meet), accents on Latin letters dropped and the letters that do
+  not decompose spelled as a person types them (``Zürich`` → ``zurich``,
+  ``Øresund`` → ``oresund``, ``Łódź`` → ``lodz``, ``İstanbul`` → ``istanbul``).
+  Other scripts keep their marks (a Devanagari vowel sign or a kana's dakuten
+  is part of the word, not an accent).
 * Code identifiers and compounds are kept whole (stemmed as the word written
   joined: ``jetpack-compose`` → ``jetpackcompos``) *and* split into their parts:
   ``getUserById`` → ``getuserbyid get user by id``; ``OPENAI_API_KEY``,
@@ -54,6 +54,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from ..text.fold import fold
 from ..text.printable import without_hidden
 from ..text.words import (CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, IRREGULAR_PLURALS,
                           KOREAN_PARTICLES, SHORT_FORMS)
@@ -207,31 +208,8 @@ def _cjk_tokens(run: str) -> list[str]:
     return [run[i:i + 2] for i in range(len(run) - 1)]
 
 
-# Latin letters with no decomposition, and how a person types them without the accent.
-_LATIN_SPELLED = {"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "ħ": "h"}
-
-
-@lru_cache(maxsize=4096)
-def _fold_letter(letter: str) -> str:
-    spelled = _LATIN_SPELLED.get(letter)
-    if spelled is not None:
-        return spelled
-    parts = unicodedata.normalize("NFKD", letter)
-    if parts[:1].isascii() and parts[:1].isalpha() and all(unicodedata.combining(c) for c in parts[1:]):
-        return parts[0]
-    return letter
-
-
-def fold_accents(word: str) -> str:
-    """``word`` with its Latin letters' accents folded (``zürich`` → ``zurich``,
-    ``øre`` → ``ore``); other characters unchanged. Pure."""
-    if word.isascii():
-        return word
-    return "".join(c if c.isascii() else _fold_letter(c) for c in word)
-
-
 def _word_tokens(word: str) -> list[str]:
-    folded = [fold_accents(p.casefold()) for p in _parts(word)]
+    folded = [fold(p) for p in _parts(word)]
     if len(folded) == 1:
         return [stem(folded[0])]
     # The whole is stemmed as the word written joined is: jetpack-compose and jetpackcompose are jetpackcompos.
@@ -502,10 +480,10 @@ def identifier_parts(text: str) -> dict[str, set[str]]:
         pieces = _parts(word)
         if len(pieces) > 1 and ("_" in word or (word[:1].islower() and not word.islower())):
             for piece in pieces:
-                folded = fold_accents(piece.casefold())
+                folded = fold(piece)
                 parts.setdefault(stem(folded), set()).add(folded)
         else:
-            whole.update(stem(fold_accents(p.casefold())) for p in pieces)
+            whole.update(stem(fold(p)) for p in pieces)
     return {t: forms for t, forms in parts.items() if t not in whole}
 
 
@@ -515,7 +493,7 @@ def word_forms(text: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for match in SEGMENT.finditer(text):
         for piece in _parts(match.group("word") or ""):
-            folded = fold_accents(piece.casefold())
+            folded = fold(piece)
             out.setdefault(stem(folded), set()).add(folded)
     return out
 
@@ -558,6 +536,6 @@ def has_cjk(text: str) -> bool:
 
 __all__ = ["AGENT_MIN", "agent_verb", "identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups",
            "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS",
-           "compound_splits", "is_compound", "document_text", "fold_accents", "fts_query", "has_cjk", "is_chat",
+           "compound_splits", "is_compound", "document_text", "fts_query", "has_cjk", "is_chat",
            "is_cjk_grammar", "is_stopword", "PREFIX_MIN", "prefix_of", "prefixable", "query_terms", "available",
            "require", "stem", "tokens", "word_tokens"]

@@ -288,6 +288,7 @@ def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int |
     as it starts and after each batch. ``should_stop`` (a callable) is asked between batches."""
     import numpy as np
 
+    from .used import note as note_vectors
     where, args = "d.status = 'active'", []
     if layers is not None:
         if not layers:
@@ -317,6 +318,7 @@ def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int |
                              [(row[0], row[1], MODEL_ID, vec.tobytes(), row[0], row[1])
                               for row, vec in zip(chunk, vecs)])
             conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+        note_vectors(conn)  # the home has used vectors: its session starts launch a warm process
         done += len(chunk)
         if progress is not None:
             progress(done, len(todo))

@@ -23,8 +23,8 @@ or one of its own — serves them instead:
   (``os.posix_spawn``: its own session, stdin the null device, output
   appended to ``<home>/warm.log``) when none answers on the socket. The
   prompt hook that finds vectors but no warm process calls it — so the next
-  prompt has its cosines — and so does the SessionStart hook once a prompt
-  hook of the home has done so (:func:`launch_if_useful`).
+  prompt has its cosines — and so does the SessionStart hook of a home that
+  has used vectors (:func:`launch_if_useful`).
   That process (:func:`main`) loads the model at once, holds
   ``<home>/warm.lock`` (one per home; a second exits at once, as does one
   that finds another server answering), and exits when idle, old, homeless,
@@ -94,23 +94,23 @@ LOG_FILE = "warm.log"
 
 
 def why_off(home: Path, settings) -> str | None:
-    """Why a fresh prompt hook of ``home`` gets no cosines from a warm process
-    although dense retrieval is wanted, or None: when one answers at
-    :func:`socket_path`, and when dense retrieval is not wanted (``search_vectors
-    = off``, or ``auto`` without the extra: the search mode already says
-    ``bm25``). The reasons: ``on`` without the extra, no usable socket
-    directory, no process listening (with the last line of ``warm.log``: why
-    the last standalone one ended; none can start in a home that cannot be
-    written: :func:`memdir.files.fsio.unwritable`), a process that cannot load the model.
-    For ``memdir doctor``. Never raises."""
+    """Why a fresh prompt hook of ``home`` gets no cosines from a warm process, or None when one
+    answers at :func:`socket_path` and runs prompt hooks. For ``memdir doctor``, a line for each
+    reason: ``search_vectors = off``; no vectors extra; no Unix sockets or private socket directory
+    (:func:`memdir.runtime.runtime_dir`); none listening — none can start in a home that cannot be
+    written (:func:`memdir.files.fsio.unwritable`) or before it has used vectors (:func:`has_used_vectors`),
+    else the next hook starts one (with ``warm.log``'s last line: why the last one ended); a process
+    that cannot load the model, or serves cosines but no hooks. Never raises."""
     from . import vectors
 
     setting = getattr(settings, "search_vectors", "auto")
-    if setting == "off" or (setting != "on" and not vectors.installed()):
-        return None
+    words = "recall and search rank by words alone"
+    if setting == "off":
+        return (f"the warm search process is off: search_vectors = off (set by MEMDIR_SEARCH_VECTORS or "
+                f"settings); {words}")
     if not vectors.installed():
-        return ("the warm search process is off: search_vectors = on but the vectors extra is not installed "
-                "(recall ranks by words alone)")
+        return (f"the warm search process is off: search_vectors = {setting} but the vectors extra is not "
+                f"installed (pip install 'memdir[vectors]'); {words}")
     directory, why = runtime_dir()
     if directory is None:
         return f"the warm search process is off: no socket directory ({why}); recall ranks by words alone"
@@ -125,8 +125,12 @@ def why_off(home: Path, settings) -> str | None:
             return (f"no warm search process listens at {path}, and no session start or prompt hook can start one: "
                     f"{state} (the process keeps its log, {LOG_FILE}, and the index's vectors there); a fresh "
                     f"prompt hook recalls by words alone (to have one, {writable_hint(home)}, or run `memdir mcp`)")
+        if not has_used_vectors(home):
+            return (f"no warm search process listens at {path}: none starts until this home's index holds a vector "
+                    "(the first search embeds them in the background, or `memdir reindex`); until then a fresh "
+                    "prompt hook recalls by words alone")
         last = _last_log_line(Path(home))  # why the last standalone one ended
-        return (f"no warm search process listens at {path} (a running `memdir mcp` serves it, or the one the next "
+        return (f"no warm search process listens at {path} now (a running `memdir mcp` serves it, or the one the next "
                 "session start or prompt hook starts); until one does, a fresh prompt hook recalls by words alone"
                 + (f"; last line of {Path(home) / LOG_FILE}: {last}" if last else ""))
     if answer.get("error") == "model not loaded":
@@ -206,15 +210,20 @@ def _reap(pid: int) -> None:
         pass
 
 
+def has_used_vectors(home: Path) -> bool:
+    """``home``'s index has held a vector (:func:`memdir.search.used.noted`), or a prompt hook of it
+    started a warm process (``warm.log``). Two stats; never raises."""
+    from .used import noted
+    return noted(home) or (Path(home) / LOG_FILE).exists()
+
+
 def launch_if_useful(home: Path, settings) -> int | None:
     """:func:`launch` when dense retrieval is wanted (:func:`memdir.search.vectors.wanted`,
-    nothing imported) and a prompt hook of ``home`` has had vectors to rank
-    with before — it left ``<home>/warm.log`` when it started a warm process
-    (a home that never had vectors gets no process: nothing to serve). The
-    SessionStart hook's call. Never raises."""
+    nothing imported) and the home has used vectors (:func:`has_used_vectors`); a home that never
+    had a vector gets no process (nothing to serve). The SessionStart hook's call. Never raises."""
     from . import vectors
 
-    if not vectors.wanted(settings) or not (Path(home) / LOG_FILE).exists():
+    if not vectors.wanted(settings) or not has_used_vectors(home):
         return None
     return launch(home)
 
@@ -588,4 +597,4 @@ if __name__ == "__main__":
 
 
 __all__ = ["ANSWER_TIMEOUT", "COMMAND", "HOOK_TIMEOUT", "MAX_SOCKET_PATH", "WarmServer", "IDLE_EXIT", "LOG_FILE", "MAX_LIFETIME",
-           "ask", "launch", "launch_if_useful", "listening", "main", "request", "runtime_dir", "serve", "socket_path", "stop", "why_off"]
+           "ask", "has_used_vectors", "launch", "launch_if_useful", "listening", "main", "request", "runtime_dir", "serve", "socket_path", "stop", "why_off"]

@@ -2,7 +2,8 @@
 
 ``printable`` (no control or bidi-override character; one-line fields),
 ``fence`` (stored text cannot close the fence it is injected in), ``redact``
-(secrets out before anything is stored), ``names`` (the kebab-case name a
+(secrets out before anything is stored), ``fold`` (which letters a person
+types alike: names and search terms), ``names`` (the kebab-case name a
 memory is addressed by), ``words`` (the one list of function words and
 negations every matcher uses), ``lookalike`` (letters drawn like letters of
 another script, read as the letters they imitate: tombstones and fences).

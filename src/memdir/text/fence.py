@@ -16,9 +16,11 @@
   (``&lt;``, ``&gt;``, ``&#91;``, ``&#93;``, ``&#58;``), so the text still reads but frames nothing.
   The context block, the recall block, the pending findings and every tool result (MCP
   ``memory_read``, ``memory_search``, ``memory_list``, the memory tool's ``view`` …) use it.
-* :func:`quoted` sets a body apart in a block that holds several memories (the recall block): every
-  line of it opens with ``>``, so none reads as one of the block's own lines — a memory's heading,
-  the "given earlier" pointer, the cut marker — whatever the body holds.
+* :func:`quoted` sets a body apart from the text around it (the recall block, which holds several
+  memories; ``memory_read`` and ``memdir read``, whose header and link list surround one): every
+  line of it opens with ``>``, so none reads as a line of the output's own — a memory's heading, a
+  header field, the "given earlier" pointer, the cut marker — whatever the body holds.
+  :func:`unquoted` takes a copy of it back (an edit's old text copied from ``memory_read``).
 
 What is looked for is read through a disguise (:func:`_seen`, one character at a time): NFKC
 (full-width ``＜``, ``：``, ``｜``, ``Ｈ``), format and zero-width characters and combining marks
@@ -162,6 +164,23 @@ def escape_stored(text: str) -> str:
     line-initial ``Human:``/``Assistant:`` as ``Human&#58;`` — each also in disguise — and ``{{`` as
     ``{ {``. Idempotent; text holding none of these is returned as it is, byte for byte."""
     return neutralize_braces(_escape(text, (_FENCE_TAG, _FRAME_TAG, _INST), True))
+
+
+def unquoted(text: str) -> str | None:
+    """``text`` copied from :func:`quoted` output, without its marks: each line's leading ``> `` (``>``
+    alone on an empty line) removed. The first line may lack the mark (a copy that starts inside a
+    line); every other line must have it, else None (not a copy of quoted text). ``unquoted(quoted(t))
+    == t``; a text whose only line has no mark comes back as it is."""
+    lines = text.split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        if line.startswith("> ") or line == ">":
+            out.append(line[2:])
+        elif i == 0:
+            out.append(line)
+        else:
+            return None
+    return "\n".join(out)
 
 
 def quoted(text: str) -> str:

@@ -3,17 +3,21 @@
 Rules (seed-behaviour §A3, with DESIGN §3's fixes):
 
 * NFC (a name composed and the same name decomposed are one name), trim,
-  fold accents (NFKD, combining marks dropped: ``Café`` → ``cafe``),
-  lower-case, every run outside ``[a-z0-9]`` becomes one ``-``, strip
+  fold as search folds (:func:`memdir.text.fold.fold`: NFKC, case-folded, Latin
+  letters without accents and spelled in ASCII: ``Café`` → ``cafe``, ``Łódź`` →
+  ``lodz``, ``Straße`` → ``strasse``), every run outside ``[a-z0-9]`` becomes one ``-``, strip
   ``-`` at both ends, cut to 64 characters, strip a ``-`` the cut exposed (the
   seed threw there);
 * a name with no ASCII letter or digit (``中文记忆``) gets a stable slug
   ``m-<10 hex of SHA-256 of the trimmed original in NFKC>`` and the original
   is kept as the memory's ``title``: NFKC, so a name in a compatibility form
   (half-width ``ｿｰｽ``, ``ｶﾞｲﾄﾞ``; an ideographic space) is the memory of
-  its usual form (``ソース``, ``ガイド``). Before issue 28 the hash was of the
-  NFC text; a memory stored so is still found by its name
-  (:func:`legacy_name`, which the lookup and the write gateway try next);
+  its usual form (``ソース``, ``ガイド``);
+* a memory an older memdir stored under another file name is still the memory of
+  its name (:func:`legacy_names`, which every lookup and the write gateway try
+  next: :mod:`memdir.gateway.naming`): before issue 28 a hash was of the NFC text
+  (``ｿｰｽ``), and letters that do not decompose were dropped (``Łódź-notes`` was
+  ``odz-notes``, ``Straße`` ``stra-e``, ``Ø`` a hash);
 * a trailing ``.md`` in any case names the same memory (``my-rules.md`` is
   ``my-rules``: the index links file names and models call them so);
 * ``memory`` (collides with ``MEMORY.md`` on case-insensitive file systems) and
@@ -38,6 +42,7 @@ from dataclasses import dataclass
 
 from ..errors import InvalidName
 from .fence import escape_fence_tags
+from .fold import fold
 from .printable import BIDI_CONTROLS, INVISIBLE, TAGS
 
 MAX_NAME_CHARS = 64
@@ -82,9 +87,7 @@ def normalize_name(raw: str) -> NormalizedName:
         raise InvalidName(f"memory name must not contain control or bidi characters or line breaks (got {raw!r})")
     if any("\ud800" <= c <= "\udfff" for c in text):
         raise InvalidName(f"memory name is not valid Unicode text (undecodable bytes? got {raw!r})")
-    # Accents fold to their base letter (Café → cafe) before the slug is cut.
-    folded = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    slug = _NON_SLUG.sub("-", folded.lower()).strip("-")[:MAX_NAME_CHARS].strip("-")
+    slug = _slug(fold(text))  # as search folds: Café → cafe, Łódź → lodz
     title = None
     if not slug:
         # Nothing ASCII survives (an all-CJK name): derive a stable slug, keep the words.
@@ -99,21 +102,33 @@ def normalize_name(raw: str) -> NormalizedName:
     return NormalizedName(slug, title)
 
 
+def _slug(folded: str) -> str:
+    return _NON_SLUG.sub("-", folded).strip("-")[:MAX_NAME_CHARS].strip("-")
+
+
 def _hashed(text: str) -> str:
     return "m-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
-def legacy_name(raw: str) -> str | None:
-    """The file name an older memdir gave ``raw`` when it differs from
-    :func:`normalize_name`'s: the hash slug of the NFC text of a name whose
-    NFKC form differs (``ｿｰｽ``, hashed as written before issue 28). None
-    for every other name (an ASCII slug, a hash of a name NFKC leaves as
-    it is). Raises :class:`InvalidName` as :func:`normalize_name` does."""
+def legacy_names(raw: str) -> tuple[str, ...]:
+    """The file names an older memdir gave ``raw`` where they differ from
+    :func:`normalize_name`'s, the likelier first: the slug of the fold before
+    issue 28 (NFKD, combining marks dropped, lower-cased: ``Łódź-notes`` →
+    ``odz-notes``, ``Straße-notes`` → ``stra-e-notes``; a name left with no
+    ``a-z`` or digit so, ``Ø`` or ``ß``, had the hash of its NFKC text), and
+    the hash of the NFC text of a name hashed as written before NFKC
+    (``ｿｰｽ`` → ``m-cef79eb96c``). ``()`` for a name every memdir named alike
+    (``db-port``, ``Café``, ``ソース``). Only names: whether the memory stored
+    there is ``raw``'s is :func:`same_name`'s to say. Raises
+    :class:`InvalidName` as :func:`normalize_name` does."""
     normalized = normalize_name(raw)
-    if normalized.title is None:
-        return None
-    old = _hashed(normalized.title)
-    return old if old != normalized.name else None
+    text = raw_name(raw)
+    # the fold before issue 28: letters that do not decompose (ł ø ß æ) were not letters of a name
+    older = _slug("".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower())
+    found = [older if older else _hashed(unicodedata.normalize("NFKC", text))]
+    if not older:
+        found.append(_hashed(text))  # before NFKC: the hash of the name as written (NFC)
+    return tuple(dict.fromkeys(n for n in found if n != normalized.name and n not in RESERVED))
 
 
 def raw_name(raw: str) -> str:
@@ -133,21 +148,22 @@ def raw_name(raw: str) -> str:
 
 def spelling(raw: str) -> str:
     """What two raw names must share to be the same name: the raw name
-    without ``.md``, accents folded, case-folded, with spaces, ``-`` and
-    ``_`` dropped (``DB Port`` = ``db-port``; ``C++ tips`` ≠ ``C# tips``)."""
-    folded = "".join(c for c in unicodedata.normalize("NFKD", raw_name(raw)) if not unicodedata.combining(c))
-    return _SPELLING_IGNORED.sub("", folded.casefold())
+    without ``.md``, folded (:func:`memdir.text.fold.fold`: case, accents,
+    ``Łódź`` = ``Lodz``), with spaces, ``-`` and ``_`` dropped (``DB Port`` =
+    ``db-port``; ``C++ tips`` ≠ ``C# tips``)."""
+    return _SPELLING_IGNORED.sub("", fold(raw_name(raw)))
 
 
 def spelled_name(name: str, title: str | None) -> str:
     """The name a memory (``name``, normalized, with ``title``) is spelled by: its title when
     that normalizes to ``name`` — the name as it was written, kept as the title (``C# tips`` of
-    ``c-tips``, ``部署流程`` of ``m-…``) —, else ``name`` itself. What :func:`same_name` tells
+    ``c-tips``, ``部署流程`` of ``m-…``; or that an older memdir named so: ``Łódź-notes`` of
+    ``odz-notes``, :func:`legacy_names`) —, else ``name`` itself. What :func:`same_name` tells
     apart from another spelling when a memory arrives under that file name (a promotion, an
     imported file)."""
     if title:
         try:
-            if normalize_name(title).name == name:
+            if normalize_name(title).name == name or name in legacy_names(title):  # odz-notes of Łódź-notes
                 return title
         except InvalidName:
             pass

@@ -96,6 +96,16 @@ def one_line(text: str | None) -> str:
     return re.sub(_LINE_CONTROLS, "", text).strip()
 
 
+LINE_CHARS = 300
+"""Characters of a description (or of any one-line text) shown on one line: ``memdir list``,
+the lines of ``MEMORY.md`` and of the context block (:func:`clipped`)."""
+
+
+def clipped(text: str, limit: int = LINE_CHARS) -> str:
+    """``text`` in at most ``limit`` characters: when longer, its first ``limit - 1`` and ``…``."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def display_title(title: str | None, name: str) -> str:
     """What a memory is shown as (index line, listings, panel): its title when
     it has one, else its name, on one line (:func:`one_line`)."""

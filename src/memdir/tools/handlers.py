@@ -101,7 +101,7 @@ def _edit(session: Session, a: dict) -> str:
         raise InvalidInput(f"memory_edit: mode {a['mode']} takes {' and '.join(asked)}"
                            + (f"; missing {', '.join(missing)}" if missing else "")
                            + (f"; drop {', '.join(stray)}" if stray else ""))
-    change = (BodyEdit(old=a["old_str"], new=a["new_str"]) if a["mode"] == "str_replace"
+    change = (BodyEdit(old=a["old_str"], new=a["new_str"], quoted=True) if a["mode"] == "str_replace"
               else BodyEdit(line=a["insert_line"], text=a["insert_text"]))
     result = operations.edit(session, a["name"], change, a.get("scope"))
     return "\n".join([render.edit(result), *render.warnings(result)])

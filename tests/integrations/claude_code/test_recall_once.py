@@ -80,6 +80,64 @@ def test_a_compaction_clears_the_record(store, project, event, fields, fresh):
     assert (BODY in _prompt(project, "s-1")) is fresh
 
 
+PROMPT_EVENT = {"claude-code": "UserPromptSubmit", "codex": "UserPromptSubmit", "gemini": "BeforeAgent"}
+
+
+def _client_prompt(project, client: str, session_id: str) -> str:
+    payload = {"cwd": str(project), "hook_event_name": PROMPT_EVENT[client], "session_id": session_id,
+               "prompt": "which port does the dev postgresql listen on?"}
+    out = hooks.run(PROMPT_EVENT[client], stdin=io.StringIO(json.dumps(payload)), client=client)
+    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+
+
+# Every client memdir installs a prompt hook for, with each event of its own that compacts or clears the
+# conversation (and its real input fields), and a control of the same event that does not.
+RESTART_CASES = [
+    ("claude-code", "PreCompact", {"trigger": "auto", "transcript_path": "/nonexistent/t.jsonl"}, True),
+    ("claude-code", "SessionStart", {"source": "compact"}, True),
+    ("claude-code", "SessionStart", {"source": "clear"}, True),
+    ("claude-code", "SessionStart", {"source": "resume"}, False),
+    ("codex", "PreCompact", {"trigger": "manual", "transcript_path": "/nonexistent/t.jsonl"}, True),
+    ("codex", "SessionStart", {"source": "compact"}, True),
+    ("codex", "SessionStart", {"source": "clear"}, True),
+    ("codex", "SessionStart", {"source": "resume"}, False),
+    ("codex", "Stop", {"transcript_path": "/nonexistent/t.jsonl"}, False),  # the end of a turn, not a compaction
+    ("gemini", "PreCompress", {"trigger": "auto", "transcript_path": "/nonexistent/t.json"}, True),
+    ("gemini", "PreCompress", {"trigger": "manual", "transcript_path": "/nonexistent/t.json"}, True),
+    ("gemini", "SessionStart", {"source": "clear"}, True),
+    ("gemini", "SessionStart", {"source": "resume"}, False),
+    ("gemini", "SessionStart", {"source": "startup"}, False),
+]
+
+
+@pytest.mark.parametrize("client, event, fields, fresh", RESTART_CASES)
+def test_each_clients_compaction_clears_the_record(store, project, client, event, fields, fresh):
+    assert BODY in _client_prompt(project, client, "s-1")
+    second = _client_prompt(project, client, "s-1")
+    assert BODY not in second and "given earlier in this session, unchanged: db-port" in second
+    payload = {"cwd": str(project), "hook_event_name": event, "session_id": "s-1", **fields}
+    hooks.run(event, stdin=io.StringIO(json.dumps(payload)), client=client)
+    after = _client_prompt(project, client, "s-1")
+    assert (BODY in after) is fresh
+    assert ("given earlier in this session, unchanged: db-port" in after) is not fresh
+
+
+def test_every_client_with_a_prompt_hook_has_its_compaction_in_the_one_table():
+    from memdir.integrations.clients import INSTALLERS
+
+    prompting = {c for c, events in hooks.DIALECTS.items() if "prompt" in events.values()}
+    assert prompting == {"claude-code", "codex", "gemini"}
+    assert set(hooks.RESTARTS) == set(hooks.DIALECTS) and set(hooks.DIALECTS) <= set(INSTALLERS)
+    from memdir.integrations.clients import installer
+
+    for client in prompting:  # a compaction event of each; every event of the table is one memdir installs
+        assert any(test is None for test in hooks.RESTARTS[client].values())
+        assert set(hooks.RESTARTS[client]) <= set(hooks.DIALECTS[client]) & set(installer(client).HOOK_EVENTS)
+    assert {c for c in hooks.RESTARTS if hooks.RESTARTS[c]} == prompting  # control: Cursor records nothing
+    assert hooks.conversation_restarts("gemini", "PreCompress", {"trigger": "auto"})
+    assert not hooks.conversation_restarts("gemini", "PreCompact", {})  # Claude Code's name is not Gemini's
+
+
 def test_the_record_is_bounded_and_pruned(isolated_home, store, project, monkeypatch):
     monkeypatch.setattr(recalled, "MAX_SESSIONS", 3)
     for i in range(5):

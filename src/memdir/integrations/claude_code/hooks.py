@@ -18,10 +18,11 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   so an agent learns when to save its first memory; a team layer not trusted in this
   clone shows none of its text, one line says so and how to trust it. Runs on every session
   start, so it imports only the hot path
-  (:func:`memdir.prompt.context.session_block`: no YAML, no SQLite, no MCP).
-  The agent extractor's pending findings of this project, if any, follow the
-  block in the same budget (:func:`memdir.prompt.pending.with_pending`: at
-  most half of it; the block gets the rest).
+  (:func:`memdir.prompt.start.start_layout`: no YAML, no SQLite, no MCP —
+  the one rule ``status`` and ``doctor`` report). The agent extractor's pending
+  findings of this project, if any, follow the block in the same budget
+  (:func:`memdir.prompt.pending.with_pending`: at most half of it; the block
+  gets the rest).
 * ``UserPromptSubmit`` — the recall block for ``prompt`` in the same shape,
   under ``recall_max_bytes``, plus the pending findings when this session
   has not been shown them yet; nothing (and a line naming the extra) when
@@ -35,8 +36,11 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   process answering, the fresh process runs the hook itself.
 * ``UserPromptSubmit`` gives each memory's body once per session: a body
   given earlier in the session, unchanged, is only named
-  (:mod:`memdir.prompt.recalled`); ``PreCompact`` and a ``SessionStart``
-  whose ``source`` is ``compact`` or ``clear`` clear that record.
+  (:mod:`memdir.prompt.recalled`); an event that compacts or clears the
+  conversation clears that record — one table for every client
+  (:data:`RESTARTS`: Claude Code's and Codex's ``PreCompact`` and
+  ``SessionStart`` of ``source`` ``compact`` or ``clear``, Gemini CLI's
+  ``PreCompress`` and ``SessionStart`` of ``source`` ``clear``).
 * ``SessionEnd`` and ``PreCompact`` — queue the transcript for consolidation
   and start a detached ``memdir consolidate --queue`` that drains it
   (:mod:`memdir.consolidation.queue`); returns at once (SessionEnd's whole
@@ -77,6 +81,17 @@ DIALECTS: dict[str, dict[str, str]] = {
     "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "end", "PreCompact": "end"},
     "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "SessionEnd": "end", "PreCompress": "end"},
     "cursor": {"sessionStart": "start", "sessionEnd": "end"},
+}
+# client -> {its hook event: None when the event itself means the conversation was (or is about to be) compacted
+# or cleared, else (input field, its values that mean so)}. The one rule of when the session's recall record
+# (memdir.prompt.recalled) is cleared; every client's hook asks it (conversation_restarts). Claude Code and
+# Codex: PreCompact, SessionStart source compact|clear; Gemini CLI: PreCompress (trigger auto|manual),
+# SessionStart source clear (its sources: startup, resume, clear); Cursor: no prompt hook, so no record.
+RESTARTS: dict[str, dict[str, tuple[str, tuple[str, ...]] | None]] = {
+    "claude-code": {"PreCompact": None, "SessionStart": ("source", ("compact", "clear"))},
+    "codex": {"PreCompact": None, "SessionStart": ("source", ("compact", "clear"))},
+    "gemini": {"PreCompress": None, "SessionStart": ("source", ("clear",))},
+    "cursor": {},
 }
 HOOK_OUTPUT_MAX_CHARS = 10_000   # characters of a hook's whole stdout (Claude Code, hook output cap)
 MAX_STDIN = 4 * 1024 * 1024      # bytes of hook input read; the JSON is small, a transcript is not sent
@@ -119,6 +134,18 @@ def _serialize(event: str, text: str, client: str = "claude-code") -> str:
         return json.dumps({"additional_context": text}, ensure_ascii=False)
     return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
                       ensure_ascii=False)
+
+
+def conversation_restarts(client: str, event: str, data: dict) -> bool:
+    """True when ``event`` of ``client`` with input ``data`` means the
+    conversation was (or is about to be) compacted or cleared, so recall may
+    give its bodies again (:data:`RESTARTS`); False for every other event,
+    for an unknown client and for a field of another value."""
+    rule = RESTARTS.get(client, {})
+    if event not in rule:
+        return False
+    test = rule[event]
+    return test is None or data.get(test[0]) in test[1]
 
 
 def translate(client: str, data: dict) -> dict:
@@ -171,24 +198,17 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     agent extractor's pending findings of this project, if any (at most half
     the budget; the block gets the rest). ``""`` when nothing fits."""
     from ...prompt import recalled
-    from ...prompt.context import TOOLS_NOTE, guidance_block, session_block
-    from ...prompt.pending import mark_shown, with_pending
-
-    def _with_tools_note(block: str, rest: int) -> str:
-        # The note names the MCP tools for a client that defers them (Claude Code 2.x), when it fits.
-        out = f"{block}\n{TOOLS_NOTE}" if block else ""
-        return out if out and len(out.encode()) <= rest else block
+    from ...prompt.pending import mark_shown
+    from ...prompt.start import start_layout
 
     session = _session(data, home)
-    if recalled.compacts(data.get("source")):  # a new conversation: recall may give its bodies again
+    if conversation_restarts(client, event, data):  # a new conversation: recall may give its bodies again
         recalled.clear(session.home, session.id)
 
     def render(budget: int) -> str:
-        # The index and the findings, if any (no YAML, no SQLite), in one budget: memdir.prompt.pending's rule.
+        # What a session start injects (memdir.prompt.start: the rule status and doctor report too).
         shown["budget"] = budget
-        return with_pending(session, budget, lambda rest: _with_tools_note(
-            session_block(session, max(1, rest - len(TOOLS_NOTE.encode()) - 1), guidance=True)
-            or guidance_block(rest), rest))
+        return start_layout(session, budget)[0]
 
     shown: dict = {}
     out = hook_output(event, render, session.settings.context_max_bytes, client)
@@ -232,20 +252,19 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
     return out
 
 
-def queue_consolidation(data: dict, home, event: str) -> str:
+def queue_consolidation(data: dict, home, event: str, client: str = "claude-code") -> str:
     """Queue ``transcript_path`` for consolidation and start a detached drain
-    (:mod:`memdir.consolidation.queue`). Returns ``""`` (Claude Code discards
-    the output)."""
+    (:mod:`memdir.consolidation.queue`); a compaction (:func:`conversation_restarts`)
+    first clears the session's recall record. Returns ``""`` (Claude Code
+    discards the output)."""
     from ...consolidation import queue
 
     transcript = data.get("transcript_path")
-    session = None
-    if event == "PreCompact":  # the conversation is about to be summarized: recall may give its bodies again
+    session = _session(data, home)  # the drain consolidates into this cwd's project
+    if conversation_restarts(client, event, data):  # about to be summarized: recall may give its bodies again
         from ...prompt import recalled
 
-        session = _session(data, home)
         recalled.clear(session.home, session.id)
-    session = session or _session(data, home)  # the drain consolidates into this cwd's project
     if event in SYNC_EVENTS and session.settings.sync_on_session_end:  # needs no transcript
         spawn_sync(session.home, data["cwd"])
     if not isinstance(transcript, str) or not transcript:
@@ -299,7 +318,7 @@ def run(event: str, stdin=None, home=None, client: str = "claude-code", *, envir
         return session_start(data, home, event, client)
     if moment == "prompt":
         return user_prompt_submit(data, home, event, client, environ=environ, dense=dense)
-    return queue_consolidation(data, home, event)
+    return queue_consolidation(data, home, event, client)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,77 @@
+"""Folding: the one rule for which letters a person types alike, used by memory names
+(:func:`memdir.text.names.normalize_name`, :func:`~memdir.text.names.spelling`) and by search's
+tokenizer (:mod:`memdir.search.tokenize`), so a name and a search term fold the same way.
+
+:func:`fold` of a text is the text:
+
+* in Unicode NFKC (``ｃａｆｅ`` is ``cafe``, ``ﬁ`` is ``fi``, ``①`` is ``1``), case-folded
+  (``Straße`` is ``strasse``, ``İ`` is ``i`` with a dot above);
+* with the accents of Latin letters dropped, as a person types a word without them: a letter
+  whose decomposition (NFKD) is an ASCII letter and combining marks is that letter (``Zürich``
+  → ``zurich``, ``Nẵng`` → ``nang``), and a combining mark written after a Latin letter is dropped
+  (``i̇stanbul`` → ``istanbul``);
+* with the Latin letters that do not decompose spelled as they are typed in ASCII
+  (:data:`LATIN_SPELLED`: ``ø`` → ``o``, ``æ`` → ``ae``, ``ł`` → ``l``, ``þ`` → ``th``…), also
+  under an accent (``ǿ`` → ``o``, ``ǣ`` → ``ae``).
+
+Other scripts keep their marks: a Devanagari vowel sign or a kana's dakuten is part of the word
+(``ガイド`` is not ``カイト``), not an accent.
+
+Pure, standard library only.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+LATIN_SPELLED = {
+    "ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "ħ": "h", "ŧ": "t",
+    "ß": "ss", "ȷ": "j",
+}
+"""Latin letters (case-folded) with no decomposition, and how a person types each without it:
+Danish and Norwegian ``ø æ``, French ``œ``, Polish ``ł``, Vietnamese and Croatian ``đ``, Icelandic
+``ð þ``, Turkish ``ı``, Maltese ``ħ``, Sámi ``ŧ``, German ``ß`` (case-folding already spells it
+``ss``), the dotless ``ȷ``."""
+
+
+@lru_cache(maxsize=4096)
+def _fold_letter(letter: str) -> str:
+    spelled = LATIN_SPELLED.get(letter)
+    if spelled is not None:
+        return spelled
+    parts = unicodedata.normalize("NFKD", letter)
+    base = parts[:1]
+    if not all(unicodedata.combining(c) for c in parts[1:]):
+        return letter
+    if base.isascii() and base.isalpha():
+        return base
+    return LATIN_SPELLED.get(base, letter)  # ǿ is ø under an accent
+
+
+def _latin(c: str) -> bool:
+    return c.isascii() and c.isalpha()
+
+
+def fold(text: str) -> str:
+    """``text`` as a person types it (see the module): NFKC, case-folded, Latin letters without
+    their accents and spelled in ASCII (``Łódź`` → ``lodz``, ``København`` → ``kobenhavn``,
+    ``Straße`` → ``strasse``, ``Đà Nẵng`` → ``da nang``, ``Cœur`` → ``coeur``, ``Işık`` →
+    ``isik``, ``İstanbul`` → ``istanbul``); other characters (other scripts and their marks,
+    digits, punctuation, spaces) as NFKC and case-folding leave them. Never raises for a
+    ``str``; an ASCII text is only lower-cased."""
+    if text.isascii():
+        return text.lower()
+    out: list[str] = []
+    for c in unicodedata.normalize("NFKC", text).casefold():
+        if c.isascii():
+            out.append(c)
+        elif unicodedata.combining(c):
+            if not (out and _latin(out[-1][-1:])):  # a mark on a Latin letter is its accent: dropped
+                out.append(c)
+        else:
+            out.append(_fold_letter(c))
+    return "".join(out)
+
+
+__all__ = ["LATIN_SPELLED", "fold"]
