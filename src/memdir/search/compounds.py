@@ -13,7 +13,7 @@ from __future__ import annotations
 import unicodedata
 
 from ..text.printable import without_hidden
-from .tokenize import MAX_QUERY_CHARS, SEGMENT, is_stopword, stem, word_tokens
+from .tokenize import MAX_QUERY_CHARS, MAX_QUERY_TERMS, SEGMENT, compound_groups, is_stopword, stem, word_tokens
 
 # The function words a phrasal compound may end in: back off / backoff, set up / setup, log in / login.
 _PARTICLES = frozenset("up out off in on down over back away".split())
@@ -80,4 +80,15 @@ def written_joined(conn, pairs: dict[str, tuple[str, str]], terms: list[str]) ->
     return {joined: pairs[joined] for joined in wanted if joined in known}
 
 
-__all__ = ["implied", "joined_parts", "spaced_pairs", "written_joined"]
+
+def read(conn, query: str, terms: list[str]) -> tuple[list[str], dict[str, tuple[str, ...]]]:
+    """``(terms, groups)``: the query's ``terms`` (:func:`~memdir.search.tokenize.query_terms`) with the words it
+    writes apart that a memory writes joined added (:func:`written_joined`, at most
+    :data:`~memdir.search.tokenize.MAX_QUERY_TERMS` terms in all), and ``{whole: parts}`` of its compounds: its own
+    (:func:`~memdir.search.tokenize.compound_groups`: ``back-off``) and those (``back off``). One read of the index's
+    vocabulary in the caller's transaction."""
+    joined = written_joined(conn, spaced_pairs(query), terms)
+    return (terms + list(joined))[:MAX_QUERY_TERMS], {**joined, **compound_groups(query)}
+
+
+__all__ = ["implied", "joined_parts", "read", "spaced_pairs", "written_joined"]

@@ -32,9 +32,8 @@ from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
 from . import integrity
 
 INDEX_DB = "index.sqlite"
-SCHEMA_VERSION = 8  # 2: rows per memory, files table; 3: origin; 4: accents folded; 5: rows' checksums (integrity); 6: short
-# forms, grouped numbers (tokenize); 7: words folded by text.fold, the names' rule; 8: numbers in groups run together,
-# compounds, Korean particles, irregular plurals. _UPGRADED in place (same rows, other terms)
+SCHEMA_VERSION = 8  # 2: rows per memory, files table; 3: origin; 4: accents folded; 5: checksums (integrity); 6: short forms,
+# 5,433; 7: words folded by text.fold; 8: numbers in groups, compounds, Korean (tokenize). _UPGRADED: in place, same rows
 _UPGRADED, FIELDS = (4, 5, 6, 7), ("name", "title", "description", "body")
 
 

@@ -36,13 +36,13 @@ from ..session import Session
 from ..text.fence import escape_fence_tags
 from ..vocabulary import ORIGINS, TYPES
 from . import dense, paging, relevance
-from .compounds import joined_parts, spaced_pairs, written_joined
+from .compounds import joined_parts, read as read_compounds
 from .index import layer_key
 from .near import rows as near_rows
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near
-from .tokenize import (MAX_QUERY_CHARS, MAX_QUERY_TERMS, acronyms, compound_groups, fts_query, is_chat, is_stopword,
-                       query_terms, tokens, word_forms, word_tokens)
+from .tokenize import (MAX_QUERY_CHARS, acronyms, fts_query, is_chat, is_stopword, query_terms, tokens,
+                       word_forms, word_tokens)
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
 
@@ -301,32 +301,28 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
 def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: dict[str, int], total: int,
               compounds: dict[str, tuple[str, str]] | None = None,
               capitals: dict[int, frozenset[str]] | None = None,
-              forms: dict[str, set[str]] | None = None, typed: bool = False,
-              groups: dict[str, tuple[str, ...]] | None = None) -> dict[int, relevance.Evidence]:
+              forms: dict[str, set[str]] | None = None, typed: bool = False) -> dict[int, relevance.Evidence]:
     """The words' part of each memory's evidence (:func:`memdir.search.relevance.evidence`, no cosine).
-    ``groups``: the query's compounds (:func:`memdir.search.tokenize.compound_groups`: a memory writing
-    ``backoff`` holds ``back-off``, one writing ``Jetpack Compose`` holds ``JetpackCompose``).
     ``forms``: the query's words by term (:func:`memdir.search.tokenize.word_forms`; a term the memory holds
     only inside code identifiers, in another form, weighs less: :func:`memdir.search.relevance.parts_weighed`).
     A memory of ``capitals`` (row id → the query's acronyms it writes in capitals,
     :func:`memdir.search.terms.in_capitals`) is read with those acronyms as content terms, weighed by
-    how many memories write them so; every other memory with the query's own terms. ``typed``: a search
-    typed as keywords, not a prompt (:func:`memdir.search.relevance.evidence`)."""
+    how many memories write them so; every other memory with the query's own terms. ``typed``: a search typed as
+    keywords, not a prompt (:func:`memdir.search.relevance.evidence`). ``compounds``: the query's own too."""
     if not ids:
         return {}
     capitals = capitals or {}
     in_caps = {t: sum(1 for held in capitals.values() if t in held) for held in capitals.values() for t in held}
     readings: dict[frozenset[str], tuple] = {}
-    joined = joined_parts(groups or {}, terms)
 
     def reading(acronyms: frozenset[str]) -> tuple:
         if acronyms not in readings:
             these = terms + sorted(acronyms - set(terms))
             freq = {**counts, **{t: in_caps[t] for t in acronyms}}
-            weights = relevance.term_weights(these, freq, total, acronyms, joined)
-            strong = set(these) - relevance.soft_terms(these, kept=acronyms) - joined  # unknown CJK bigrams count
+            weights = relevance.term_weights(these, freq, total, acronyms, joined_parts(compounds or {}, terms))
+            strong = {t for t in these if weights[t]} - relevance.soft_terms(these, kept=acronyms)  # CJK bigrams count
             present = {t for t in these if freq.get(t, 0)}
-            readings[acronyms] = (weights, relevance.Prefixes(weights, compounds, groups), strong, present)
+            readings[acronyms] = (weights, relevance.Prefixes(weights, compounds), strong, present)
         return readings[acronyms]
 
     out = {}
@@ -414,7 +410,6 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     conn = sync(session.home, in_scope, session.id)
     pending = dense.start(conn, session, query, layers) if embed_query else None  # embeds while words are read
     terms = query_terms(query)
-    groups = compound_groups(query)  # back-off: backoff, or back and off one after the other
     spellings = acronyms(query)  # "IT": a content word for the memories writing it so
     now = time.time()
     where = _where(layers, include_muted, now, filters or Filters())
@@ -422,8 +417,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         conn.execute("BEGIN")  # one snapshot for every read below: a concurrent sync may renumber rows
         try:
             total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
-            joined = written_joined(conn, spaced_pairs(query), terms)  # back off: the memories writing backoff
-            terms, groups = (terms + list(joined))[:MAX_QUERY_TERMS], {**joined, **groups}
+            terms, own = read_compounds(conn, query, terms)  # back-off, back off: also backoff (its parts in it)
             counts = doc_freq(conn, terms, total)
             compounds = find_compounds(conn, terms)
             add_phrase_freq(conn, compounds, counts, total)
@@ -448,14 +442,14 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             reads = _keywords(query, terms, frozenset(spellings))
             keywords = explicit or reads
             typed = explicit and reads  # a word no memory holds leaves the rest complete (relevance._complete)
-            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals, forms, typed, groups)
+            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds | own, capitals, forms, typed)
             cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
             if unembedded:  # the first page's basis: these had no vector then
                 cosines = {i: c for i, c in cosines.items() if i not in unembedded}
             nearest = heapq.nlargest(pool, cosines, key=cosines.__getitem__)  # as sorting all by -cosine, ties in order
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
-                                   compounds, capitals, forms, typed, groups))
+                                   compounds | own, capitals, forms, typed))
             found = _with_cosines(found, cosines)
         finally:
             conn.execute("COMMIT")
@@ -477,7 +471,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                              -round(h.evidence.near, 2), h.evidence.span or 1 << 30,
                              -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25, h.memory.name))
     if explicit and embed_query and len(hits) > 1:
-        hits = _ties_broken(session, query, hits, terms, counts, total, compounds, groups)
+        hits = _ties_broken(session, query, hits, terms, counts, total, compounds | own)
     hits = [h for h in _falling(hits) if h.score >= min_score or (explicit and h.evidence.shared)]
     hits = _below_by_rank(hits, stated) if min_score < relevance.THRESHOLD else hits  # asked to rank, not to decide
     # Per hit shown, never per file: a row whose stored text is not what was written is not shown.
@@ -500,8 +494,7 @@ def _falling(hits: list[Hit]) -> list[Hit]:
 
 
 def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str], counts: dict[str, int],
-                 total: int, compounds: dict[str, tuple[str, str]],
-                 groups: dict[str, tuple[str, ...]] | None = None) -> list[Hit]:
+                 total: int, compounds: dict[str, tuple[str, str]]) -> list[Hit]:
     """``hits`` with a tie at their head broken by meaning (:mod:`memdir.search.ties`)
     when dense retrieval is on; as they are otherwise."""
     from . import ties, vectors
@@ -512,8 +505,8 @@ def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str]
         vector = dense.query_vector(query)
     except (RuntimeError, OSError, ValueError, MemoryError):
         return hits
-    weights = relevance.term_weights(terms, counts, total, joined=joined_parts(groups or {}, terms))
-    read = relevance.Prefixes(weights, compounds, groups)
+    weights = relevance.term_weights(terms, counts, total, joined=joined_parts(compounds, terms))
+    read = relevance.Prefixes(weights, compounds)
     return ties.broken(hits, vector, read, terms, query)
 
 
