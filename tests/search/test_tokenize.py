@@ -7,7 +7,7 @@ from memdir.search.tokenize import document_text, fts_query, query_terms, tokens
 
 def test_identifiers_kept_whole_and_split():
     assert tokens("getUserById") == ["getuserbyid", "get", "user", "by", "id"]
-    assert tokens("parseHTMLResponse") == ["parsehtmlresponse", "pars", "html", "respons"]
+    assert tokens("parseHTMLResponse") == ["parsehtmlrespons", "pars", "html", "respons"]  # the whole stemmed as written joined
     assert tokens("sha256") == ["sha256", "sha", "256"]
 
 

@@ -36,6 +36,7 @@ from ..session import Session
 from ..text.fence import escape_fence_tags
 from ..vocabulary import ORIGINS, TYPES
 from . import dense, paging, relevance
+from .compounds import joined_parts, read as read_compounds
 from .index import layer_key
 from .near import rows as near_rows
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
@@ -306,8 +307,8 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
     only inside code identifiers, in another form, weighs less: :func:`memdir.search.relevance.parts_weighed`).
     A memory of ``capitals`` (row id → the query's acronyms it writes in capitals,
     :func:`memdir.search.terms.in_capitals`) is read with those acronyms as content terms, weighed by
-    how many memories write them so; every other memory with the query's own terms. ``typed``: a search
-    typed as keywords, not a prompt (:func:`memdir.search.relevance.evidence`)."""
+    how many memories write them so; every other memory with the query's own terms. ``typed``: a search typed as
+    keywords, not a prompt (:func:`memdir.search.relevance.evidence`). ``compounds``: the query's own too."""
     if not ids:
         return {}
     capitals = capitals or {}
@@ -318,8 +319,8 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
         if acronyms not in readings:
             these = terms + sorted(acronyms - set(terms))
             freq = {**counts, **{t: in_caps[t] for t in acronyms}}
-            weights = relevance.term_weights(these, freq, total, acronyms)
-            strong = set(these) - relevance.soft_terms(these, kept=acronyms)  # unknown CJK bigrams count
+            weights = relevance.term_weights(these, freq, total, acronyms, joined_parts(compounds or {}, terms))
+            strong = {t for t in these if weights[t]} - relevance.soft_terms(these, kept=acronyms)  # CJK bigrams count
             present = {t for t in these if freq.get(t, 0)}
             readings[acronyms] = (weights, relevance.Prefixes(weights, compounds), strong, present)
         return readings[acronyms]
@@ -331,7 +332,7 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
             f" FROM fts f JOIN docs d ON d.id = f.rowid WHERE f.rowid IN ({marks})", ids):
         weights, as_terms, strong, present = reading(capitals.get(rowid, frozenset()))
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
-        read = as_terms((body or "").split()) if as_terms.pairs else relevance.read_body(body or "", as_terms)
+        read = relevance.read_body(body or "", as_terms)
         weighed = relevance.parts_weighed(weights, raw or "", forms or {})
         out[rowid] = relevance.evidence(weighed, head, read, strong, keywords, None, present=present,
                                         typed=typed)
@@ -416,6 +417,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         conn.execute("BEGIN")  # one snapshot for every read below: a concurrent sync may renumber rows
         try:
             total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
+            terms, own = read_compounds(conn, query, terms)  # back-off, back off: also backoff (its parts in it)
             counts = doc_freq(conn, terms, total)
             compounds = find_compounds(conn, terms)
             add_phrase_freq(conn, compounds, counts, total)
@@ -440,14 +442,14 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             reads = _keywords(query, terms, frozenset(spellings))
             keywords = explicit or reads
             typed = explicit and reads  # a word no memory holds leaves the rest complete (relevance._complete)
-            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds, capitals, forms, typed)
+            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds | own, capitals, forms, typed)
             cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
             if unembedded:  # the first page's basis: these had no vector then
                 cosines = {i: c for i, c in cosines.items() if i not in unembedded}
             nearest = heapq.nlargest(pool, cosines, key=cosines.__getitem__)  # as sorting all by -cosine, ties in order
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
-                                   compounds, capitals, forms, typed))
+                                   compounds | own, capitals, forms, typed))
             found = _with_cosines(found, cosines)
         finally:
             conn.execute("COMMIT")
@@ -469,7 +471,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                              -round(h.evidence.near, 2), h.evidence.span or 1 << 30,
                              -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25, h.memory.name))
     if explicit and embed_query and len(hits) > 1:
-        hits = _ties_broken(session, query, hits, terms, counts, total, compounds)
+        hits = _ties_broken(session, query, hits, terms, counts, total, compounds | own)
     hits = [h for h in _falling(hits) if h.score >= min_score or (explicit and h.evidence.shared)]
     hits = _below_by_rank(hits, stated) if min_score < relevance.THRESHOLD else hits  # asked to rank, not to decide
     # Per hit shown, never per file: a row whose stored text is not what was written is not shown.
@@ -503,7 +505,8 @@ def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str]
         vector = dense.query_vector(query)
     except (RuntimeError, OSError, ValueError, MemoryError):
         return hits
-    read = relevance.Prefixes(relevance.term_weights(terms, counts, total), compounds)
+    weights = relevance.term_weights(terms, counts, total, joined=joined_parts(compounds, terms))
+    read = relevance.Prefixes(weights, compounds)
     return ties.broken(hits, vector, read, terms, query)
 
 

@@ -70,6 +70,8 @@ from functools import lru_cache
 from bisect import bisect_left
 from dataclasses import dataclass, replace
 
+from .reading import BodyTerms, Prefixes, as_terms, read_body  # how a memory's words are read as the query's
+
 PASSAGE_TOKENS = 64
 NEAR_TOKENS = 16  # about one sentence: the window of :attr:`Evidence.near`
 BACKGROUND_DOCS = 100
@@ -196,144 +198,22 @@ _HIRAGANA = re.compile("[\u3040-\u309f]+")
 
 
 def term_weights(terms: list[str], doc_freq: dict[str, int], total_docs: int,
-                 kept: frozenset[str] = frozenset()) -> dict[str, float]:
+                 kept: frozenset[str] = frozenset(), joined: frozenset[str] = frozenset()) -> dict[str, float]:
     """Each query term's weight: IDF against the store plus
     :data:`BACKGROUND_DOCS`, × :data:`SOFT_WEIGHT` for :func:`soft_terms`
-    (``kept`` as there), × :data:`GENERIC_WEIGHT` for :data:`GENERIC` words."""
+    (``kept`` as there), × :data:`GENERIC_WEIGHT` for :data:`GENERIC` words;
+    0 for a term of ``joined`` (:func:`memdir.search.compounds.joined_parts`: its parts weigh for it)."""
     n_all = total_docs + BACKGROUND_DOCS
     softened = soft_terms(terms, doc_freq, kept)
     out = {}
     for term in terms:
+        if term in joined:
+            out[term] = 0.0
+            continue
         n = doc_freq.get(term, 0)
         weight = math.log(1 + (n_all - n + 0.5) / (n + 0.5))
         out[term] = weight * (SOFT_WEIGHT if term in softened else GENERIC_WEIGHT if term in GENERIC else 1.0)
     return out
-
-
-class Prefixes:
-    """Reads a memory's tokens as a query's terms: each word that a
-    :func:`prefixable <memdir.search.tokenize.prefixable>` query term of
-    ``weights`` begins becomes that term (``postgresql`` → ``postgr``);
-    two words that ``compounds`` (term → its two words) names become that
-    term, in the first word's place (``time out`` → ``timeout``); others
-    stay. Build one per query and call it on each memory's tokens:
-    it remembers each word's answer, and a store's notes repeat their
-    vocabulary, so most words are looked up once per query, not once per note."""
-
-    def __init__(self, weights: dict[str, float], compounds: dict[str, tuple[str, str]] | None = None):
-        from .tokenize import PREFIX_MIN, prefix_of, prefixable
-
-        self._pairs = {pair: term for term, pair in (compounds or {}).items()}
-        self._firsts = {first for first, _ in self._pairs}
-        self._weights = weights
-        self._heads: dict[str, list[str]] = {}
-        self._starts = {}
-        for term in weights:
-            if prefixable(term):
-                self._heads.setdefault(term[:PREFIX_MIN], []).append(term)
-                self._starts[term] = prefix_of(term)  # expiri (expiry) begins expir-es
-        self._cut = PREFIX_MIN
-        self._seen: dict[str, str] = {}
-        self.weights = weights
-        self.pairs = bool(self._pairs)
-
-    def prefixed(self) -> list[str]:
-        """The query's terms that also stand for the longer words they begin."""
-        return [term for terms in self._heads.values() for term in terms]
-
-    def start(self, term: str) -> str:
-        """What the prefixed ``term`` matches as the start of a word (:func:`~memdir.search.tokenize.prefix_of`)."""
-        return self._starts.get(term, term)
-
-    def term(self, tok: str) -> str:
-        """What one token reads as: the prefixable term it begins, else itself."""
-        return self._seen.get(tok) or self._term(tok)
-
-    def _term(self, tok: str) -> str:
-        found = None if tok in self._weights else self._heads.get(tok[:self._cut])
-        out = next((term for term in found if tok.startswith(self._starts[term])), tok) if found else tok
-        self._seen[tok] = out
-        return out
-
-    def __call__(self, tokens: list[str]) -> list[str]:
-        """``tokens`` with the words a prefixable term begins replaced by it
-        and the two words of a compound by the compound."""
-        if self._pairs:
-            tokens = self._joined(tokens)
-        if not self._heads:
-            return tokens
-        seen, term = self._seen.get, self._term
-        return [seen(tok) or term(tok) for tok in tokens]
-
-    def _joined(self, tokens: list[str]) -> list[str]:
-        firsts = self._firsts
-        if not firsts.intersection(tokens):
-            return tokens
-        out: list[str] = []
-        skip = False
-        for i, tok in enumerate(tokens):
-            if skip:
-                skip = False
-                continue
-            joined = self._pairs.get((tok, tokens[i + 1])) if tok in firsts and i + 1 < len(tokens) else None
-            out.append(joined or tok)
-            skip = joined is not None
-        return out
-
-
-def as_terms(tokens: list[str], weights: dict[str, float],
-             compounds: dict[str, tuple[str, str]] | None = None) -> list[str]:
-    """``tokens`` read as the terms of ``weights`` (:class:`Prefixes`, for one memory)."""
-    return Prefixes(weights, compounds)(tokens)
-
-
-def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
-    """An indexed body (its tokens joined by single spaces, as the index
-    stores it) read as the query's terms of ``prefixes``, as
-    ``prefixes(text.split())`` would read it, without a pass over every
-    token in Python: each term is looked for with ``str.find`` (a prefixable
-    one as the start of a word), its position counted from the spaces before
-    it. ``prefixes`` must join no compound pairs (joining two words moves
-    every later position). A text spaced otherwise (a tab, two spaces) is read token by token."""
-    weights = prefixes.weights
-    if "  " in text or text[:1] == " " or text[-1:] == " " or not text.isprintable():  # a tab, a line break...
-        words = prefixes(text.split())
-        return BodyTerms([(i, tok) for i, tok in enumerate(words) if tok in weights], text, prefixes)
-    padded = f" {text} "
-    prefixed = set(prefixes.prefixed())
-    found = []  # (offset of the space before the word, term)
-    for term in weights:
-        whole = term not in prefixed
-        needle = f" {term} " if whole else f" {prefixes.start(term)}"
-        at = padded.find(needle)
-        while at >= 0:
-            end = at + len(needle) - 1 if whole else padded.find(" ", at + 1)
-            # a word a prefixable term begins is that term's unless an earlier term of the query claims it
-            if whole or prefixes.term(padded[at + 1:end]) == term:
-                found.append((at, term))
-            at = padded.find(needle, end)
-    found.sort()
-    hits, position, last = [], 0, 0
-    for at, term in found:  # a word's position: the spaces before it (one pass over the text in all)
-        position += padded.count(" ", last, at)
-        last = at
-        hits.append((position, term))
-    return BodyTerms(hits, text, prefixes)
-
-
-class BodyTerms:
-    """A body read as a query's terms (:func:`read_body`): ``hits``, the
-    ``(position, term)`` of every token that is one, by position — what
-    :func:`evidence` takes in place of the list of read tokens."""
-
-    __slots__ = ("hits", "_text", "_prefixes")
-
-    def __init__(self, hits: list[tuple[int, str]], text: str, prefixes: Prefixes):
-        self.hits, self._text, self._prefixes = hits, text, prefixes
-
-    def tokens(self) -> list[str]:
-        """Every token read as the query's terms, as :class:`Prefixes` gives them."""
-        return self._prefixes(self._text.split())
 
 
 _last_occurrences: tuple = (None, None, [])  # (body tokens, weights, occurrences): one memory's, read thrice

@@ -12,7 +12,8 @@ same terms:
   ``Øresund`` → ``oresund``, ``Łódź`` → ``lodz``, ``İstanbul`` → ``istanbul``).
   Other scripts keep their marks (a Devanagari vowel sign or a kana's dakuten
   is part of the word, not an accent).
-* Code identifiers are kept whole *and* split into their parts:
+* Code identifiers and compounds are kept whole (stemmed as the word written
+  joined: ``jetpack-compose`` → ``jetpackcompos``) *and* split into their parts:
   ``getUserById`` → ``getuserbyid get user by id``; ``OPENAI_API_KEY``,
   ``openai-api-key`` and ``openai api key`` meet on ``openai api key`` (and
   the first two also on the whole ``openaiapikey``). Parts break at ``_`` and
@@ -23,10 +24,17 @@ same terms:
   compound identifier is not stemmed. A few short forms stem as their long
   word (:data:`memdir.text.words.SHORT_FORMS`: ``prod`` is ``production``).
 * A number written with thousands separators is one number: ``5,433`` is
-  ``5433`` (``1,2,3`` stays three numbers).
+  ``5433`` (``1,2,3`` stays three numbers). A number written in groups is
+  also the number run together, whole and each of its ends
+  (``+1 (555) 010-2030`` → ``15550102030 5550102030``; an IBAN's groups).
+  A query's compounds and grouped numbers (:func:`compound_groups`) are read
+  as either form (:mod:`memdir.search.compounds`).
+* Irregular plurals read as their singular (``mice`` → ``mous``); a -yze
+  verb and its -ysis noun are one word (``analyze``, ``analyses``).
 * CJK runs (Han, Japanese kana, Hangul) become overlapping character bigrams;
   a run of one character stays a single character (the usual scheme of
-  CJK-aware full-text engines, e.g. Lucene's CJKBigramFilter).
+  CJK-aware full-text engines, e.g. Lucene's CJKBigramFilter). A Hangul
+  word is read without the particles it ends in (``배포를`` → ``배포``).
 
 Case is folded, with one exception read from the raw text, never from the
 index: a function word a query writes in capitals (``IT``, ``OR``, ``AS``;
@@ -48,7 +56,8 @@ from functools import lru_cache
 
 from ..text.fold import fold
 from ..text.printable import without_hidden
-from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, SHORT_FORMS
+from ..text.words import (CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, IRREGULAR_PLURALS,
+                          KOREAN_PARTICLES, SHORT_FORMS)
 from ..vocabulary import CJK_RANGES
 
 _WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
@@ -126,15 +135,25 @@ def stem(word: str) -> str:
     """The Snowball English stem of a case-folded ``word``; non-ASCII words
     unchanged. A short form of :data:`memdir.text.words.SHORT_FORMS`, or its
     plural, stems as its long form (``prod``, ``prods`` → ``product``;
-    ``db`` → ``databas``)."""
+    ``db`` → ``databas``); an irregular plural of
+    :data:`memdir.text.words.IRREGULAR_PLURALS` as its singular (``mice`` →
+    ``mous``); a -yze verb and its -ysis noun alike (``analyze``,
+    ``analyses``, ``analysis`` → ``analys``)."""
     if not word.isascii() or not word.isalpha():
         return word
     if word in SHORT_FORMS:
         return stem(SHORT_FORMS[word])
+    word = IRREGULAR_PLURALS.get(word, word)  # mice is mouse
     if len(word) < 3:
         return word
     out = _stemmer().stemWord(word)
-    return stem(SHORT_FORMS[out]) if out in SHORT_FORMS else out
+    if out in SHORT_FORMS:
+        return stem(SHORT_FORMS[out])
+    # The -yze verb and its -ysis noun are one word (analyze, analyse, analysis, analyses: analys); Snowball
+    # leaves analyz, analys and analysi. Only those two families end so after stemming.
+    if out.endswith("yz"):
+        return out[:-1] + "s"
+    return out[:-1] if out.endswith("ysi") else out
 
 
 @lru_cache(maxsize=1)
@@ -193,7 +212,8 @@ def _word_tokens(word: str) -> list[str]:
     folded = [fold(p) for p in _parts(word)]
     if len(folded) == 1:
         return [stem(folded[0])]
-    return ["".join(folded), *(stem(p) for p in folded)]
+    # The whole is stemmed as the word written joined is: jetpack-compose and jetpackcompose are jetpackcompos.
+    return [stem("".join(folded)), *(stem(p) for p in folded)]
 
 
 # A number written with thousands separators: 1 to 3 digits, then groups of a comma and 3 digits, not part of a
@@ -205,22 +225,119 @@ def _ungrouped(match: re.Match) -> str:
     return match.group(0).replace(",", "")
 
 
-def tokens(text: str) -> list[str]:
-    """Search terms of ``text`` in order, duplicates kept (document frequencies
-    matter to BM25). Pure; never raises for any ``str``."""
+# A number written in groups: words of digits (hyphenated ones too; a word may begin with letters: an IBAN's DE89) one
+# after another, apart by a space, a parenthesis or a plus ("+1 (555) 010-2030", "DE89 3704 0044"), or by dots or
+# slashes when there are three groups or more (555.010.2030; 3.14 is a decimal). Up to MAX_GROUPS parts: a longer run
+# is a list of numbers, not one.
+_NUMBER_GROUP = re.compile(r"(?:[^\W\d_]{1,4})?\d+(?:[_\-]+\d+)*")
+_SPACED = re.compile(r"[ \t()+]{1,3}")
+_DOTTED = re.compile(r"[./]")
+MAX_GROUPS = 8
+
+
+def _joins(groups: list[list[str]], dotted: bool) -> list[tuple[str, tuple[str, ...]]]:
+    """``(joined token, the tokens it joins)`` of a run of number groups (each the tokens :func:`_word_tokens` gave
+    it): the whole run written together and each of its ends of two parts or more, a group's hyphenated parts
+    counted apart (``+1 (555) 010-2030`` → ``15550102030``, ``5550102030``, ``0102030``); none for one part, a dotted
+    pair (``3.14``) or a run of over :data:`MAX_GROUPS` parts."""
+    parts = [t for toks in groups for t in (toks[1:] if len(toks) > 1 else toks)]
+    if len(parts) < 2 or len(parts) > MAX_GROUPS or (dotted and len(groups) < 3):
+        return []
+    return [("".join(parts[start:]), tuple(parts[start:])) for start in range(len(parts) - 1)]
+
+
+def _korean_word(run: str, attached: bool) -> str:
+    """``run`` (a CJK run ending in Hangul) without the Korean particles it ends in
+    (:data:`memdir.text.words.KOREAN_PARTICLES`, longest first, stacked ones too: ``배포에서는`` → ``배포``) while
+    two characters are left (``회의`` stays: its ``의`` is the word's); a run ``attached`` to the Latin word before
+    it (``Redis에서``) down to nothing."""
+    keep = 0 if attached else 2
+    while run:
+        for size in (2, 1):
+            if len(run) - size >= keep and run[-size:] in KOREAN_PARTICLES:
+                run = run[:-size]
+                break
+        else:
+            return run
+    return run
+
+
+def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]:
+    """The tokens of ``text`` (:func:`tokens`); with ``groups``, each compound's whole written together is added
+    to it with its parts (:func:`compound_groups`)."""
     if not text:
         return []
     text = unicodedata.normalize("NFKC", without_hidden(text))  # stag<U+200B>ing reads as staging
     if "," in text:
         text = _GROUPED.sub(_ungrouped, text)  # 5,433 is the number 5433
     out: list[str] = []
+    run: list[list[str]] = []  # the tokens of the number groups read so far, one after another
+    dotted = False
+    last_end, last_word = -1, False
     for match in SEGMENT.finditer(text):
         cjk = match.group("cjk")
         if cjk:
-            out.extend(_cjk_tokens(cjk.casefold()))
-        else:
-            out.extend(_word_tokens(match.group("word")))
+            if run:
+                out.extend(_run_end(run, dotted, groups))
+                run = []
+            if _HANGUL_FIRST <= ord(cjk[-1]) <= _HANGUL_LAST:
+                cjk = _korean_word(cjk, last_word and match.start() == last_end)
+            if cjk:
+                out.extend(_cjk_tokens(cjk.casefold()))
+            last_end, last_word = match.end(), False
+            continue
+        word = match.group("word")
+        toks = _word_tokens(word)
+        if groups is not None and len(toks) > 1:
+            groups.setdefault(toks[0], tuple(toks[1:]))
+        out.extend(toks)
+        if _NUMBER_GROUP.fullmatch(word):
+            gap = text[last_end:match.start()] if run else ""
+            if run and (_SPACED.fullmatch(gap) or _DOTTED.fullmatch(gap)):
+                dotted = dotted or gap in "./"
+                run.append(toks)
+            else:
+                if run:
+                    out.extend(_run_end(run, dotted, groups))
+                run, dotted = [toks], False
+        elif run:
+            out.extend(_run_end(run, dotted, groups))
+            run = []
+        last_end, last_word = match.end(), True
+    if run:
+        out.extend(_run_end(run, dotted, groups))
     return out
+
+
+def _run_end(run: list[list[str]], dotted: bool, groups: dict | None) -> list[str]:
+    """The joined tokens a finished run of number groups adds (:func:`_joins`), those its words gave left out."""
+    have = {t for toks in run for t in toks}
+    out = []
+    for joined, parts in _joins(run, dotted):
+        if joined not in have:
+            out.append(joined)
+            have.add(joined)
+        if groups is not None:
+            groups.setdefault(joined, parts)
+    return out
+
+
+def tokens(text: str) -> list[str]:
+    """Search terms of ``text`` in order, duplicates kept (document frequencies
+    matter to BM25). Pure; never raises for any ``str``."""
+    return _analysed(text, None)
+
+
+def compound_groups(text: str) -> dict[str, tuple[str, ...]]:
+    """``{whole: its parts}`` for each word of ``text`` that :func:`tokens` reads as a whole and its parts (a
+    hyphenated, joined-by-underscore or camel-cased compound: ``back-off`` → ``{"backoff": ("back", "off")}``) and
+    each number written in groups (``+1 (555) 010-2030`` → ``15550102030`` and ``5550102030`` with their groups'
+    digits), the parts as :func:`tokens` gives them, function words included. A memory holding the whole holds the
+    parts, and one holding the parts one after another holds the whole (:class:`memdir.search.relevance.Prefixes`).
+    Pure."""
+    groups: dict[str, tuple[str, ...]] = {}
+    _analysed(text[:MAX_QUERY_CHARS], groups)
+    return groups
 
 
 @lru_cache(maxsize=16384)
@@ -332,8 +449,12 @@ def compound_splits(term: str) -> list[tuple[str, str]]:
 def is_compound(term: str, first: str, second: str) -> bool:
     """True when the two document tokens ``first second`` (stemmed, as
     :func:`tokens` gives them) written together read as ``term``:
-    ``time out`` → ``timeout``, ``host name`` → ``hostnam``."""
-    return stem(first + second) == term
+    ``time out`` → ``timeout``, ``host name`` → ``hostnam``; the second
+    word is the rest of ``term``, at most one letter longer (the stemmer's
+    spelling of the word's end): ``back offic`` (office) is no ``backoff``,
+    though Snowball stems ``backoffic`` so."""
+    rest = term[len(first):] if term.startswith(first) else ""
+    return bool(rest) and second.startswith(rest) and len(second) - len(rest) <= 1 and stem(first + second) == term
 
 
 def _parts(word: str) -> list[str]:
@@ -413,4 +534,8 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["AGENT_MIN", "agent_verb", "identifier_parts", "word_forms", "COMPOUND_MIN", "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_text", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "PREFIX_MIN", "prefix_of", "prefixable", "query_terms", "available", "require", "stem", "tokens", "word_tokens"]
+__all__ = ["AGENT_MIN", "agent_verb", "identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups",
+           "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS",
+           "compound_splits", "is_compound", "document_text", "fts_query", "has_cjk", "is_chat",
+           "is_cjk_grammar", "is_stopword", "PREFIX_MIN", "prefix_of", "prefixable", "query_terms", "available",
+           "require", "stem", "tokens", "word_tokens"]

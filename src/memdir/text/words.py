@@ -83,4 +83,31 @@ CJK_FUNCTION_TERMS = frozenset("""
 SHORT_FORMS = {"prod": "production", "dev": "development", "db": "database", "env": "environment",
                "config": "configuration", "repo": "repository"}
 
-__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "SHORT_FORMS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]
+# Korean particles (josa) a noun carries attached, without a space: "배포를" is "배포" (deploy) as an object. Search
+# reads a Hangul word without them (memdir.search.tokenize: "배포를", "배포는", "배포에서는" are "배포"), and a
+# particle written right after a Latin word ("Redis에서") as nothing. The case, adverbial and auxiliary particles of
+# the standard grammar (National Institute of Korean Language, 표준국어대사전 조사): longest first when read.
+KOREAN_PARTICLES = frozenset("""
+이 가 은 는 을 를 에 의 로 와 과 도 만 나 랑
+에서 에게 으로 까지 부터 처럼 보다 한테 께서 이나 이랑 마다 조차 마저 밖에 에선 엔
+""".split())
+
+# English plurals the stemmer cannot bring to their singular ("mice" is no form of "mouse" to Snowball), read as
+# the singular by search (memdir.search.tokenize.stem). After the plural rules of the ``inflect`` package (its
+# ``pl_sb_irregular`` table; -man, -mouse, -louse, -goose, -tooth, -foot; -f/-fe to -ves; the classical -ex/-ix to
+# -ices, -is to -es, -on to -a, -us to -i, -a to -ae), the common nouns of those kept to one reading in a code base: not "data", "media", "people", "dice" or "axes", which are words of their own there, nor
+# a plural that is also a verb ("leaves", "lives", "bases", "diagnoses": the stemmer reads those as the verb).
+IRREGULAR_PLURALS = {
+    "mice": "mouse", "lice": "louse", "geese": "goose", "feet": "foot", "teeth": "tooth", "men": "man",
+    "women": "woman", "children": "child", "oxen": "ox", "knives": "knife", "wives": "wife",
+    "halves": "half", "wolves": "wolf", "shelves": "shelf", "selves": "self", "calves": "calf",
+    "indices": "index", "vertices": "vertex", "matrices": "matrix", "appendices": "appendix",
+    "apices": "apex", "cortices": "cortex", "theses": "thesis", "crises": "crisis",
+    "hypotheses": "hypothesis", "parentheses": "parenthesis", "syntheses": "synthesis",
+    "emphases": "emphasis", "criteria": "criterion", "phenomena": "phenomenon",
+    "schemata": "schema", "corpora": "corpus", "genera": "genus", "cacti": "cactus", "fungi": "fungus",
+    "nuclei": "nucleus", "radii": "radius", "stimuli": "stimulus", "syllabi": "syllabus", "alumni": "alumnus",
+    "bacteria": "bacterium", "formulae": "formula", "antennae": "antenna", "vertebrae": "vertebra",
+}
+
+__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "IRREGULAR_PLURALS", "KOREAN_PARTICLES", "SHORT_FORMS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]

@@ -1,0 +1,174 @@
+"""A memory's words read as a query's terms (:mod:`memdir.search.relevance` weighs what is read).
+
+:class:`Prefixes` reads tokens: a word a long query term begins is that term (``postgresql`` → ``postgr``), the
+words of a compound are the compound (``time out`` → ``timeout``), and a query's compound stands for its parts
+(:mod:`memdir.search.compounds`). :func:`read_body` reads a whole indexed body the same way with ``str.find``,
+and :class:`BodyTerms` is what it found, by position. Pure.
+"""
+
+from __future__ import annotations
+
+
+class Prefixes:
+    """Reads a memory's tokens as a query's terms: each word that a
+    :func:`prefixable <memdir.search.tokenize.prefixable>` query term of
+    ``weights`` begins becomes that term (``postgresql`` → ``postgr``);
+    the words that ``compounds`` (term → its words: two found in the index,
+    or the parts of the query's own compounds, :func:`memdir.search.compounds.read`)
+    name, one after another, become that term, in the first word's place
+    (``time out`` → ``timeout``, ``jetpack compos`` → ``jetpackcompos``);
+    others stay; a compound stands for what it implies (:meth:`implied`).
+    Build one per query and call it on each memory's tokens:
+    it remembers each word's answer, and a store's notes repeat their
+    vocabulary, so most words are looked up once per query, not once per note."""
+
+    def __init__(self, weights: dict[str, float], compounds: dict[str, tuple[str, ...]] | None = None):
+        from .compounds import implied
+        from .tokenize import PREFIX_MIN, prefix_of, prefixable
+
+        compounds = {term: tuple(words) for term, words in (compounds or {}).items()
+                     if term in weights and len(words) > 1}
+        self._pairs = {words: term for term, words in compounds.items()}
+        self._firsts = {words[0] for words in self._pairs}
+        self._implied = implied(compounds, weights)
+        self._weights = weights
+        self._heads: dict[str, list[str]] = {}
+        self._starts = {}
+        for term in weights:
+            if prefixable(term):
+                self._heads.setdefault(term[:PREFIX_MIN], []).append(term)
+                self._starts[term] = prefix_of(term)  # expiri (expiry) begins expir-es
+        self._cut = PREFIX_MIN
+        self._seen: dict[str, str] = {}
+        self.weights = weights
+        self.pairs = bool(self._pairs)
+
+    def prefixed(self) -> list[str]:
+        """The query's terms that also stand for the longer words they begin."""
+        return [term for terms in self._heads.values() for term in terms]
+
+    def phrases(self) -> dict[tuple[str, ...], str]:
+        """``{words: term}``: the words that, one after another, read as a term (``compounds`` and ``groups``)."""
+        return self._pairs
+
+    def implied(self, term: str) -> tuple[str, ...]:
+        """The terms a memory holding ``term`` holds with it (its parts, for a compound of the query); ``()``."""
+        return self._implied.get(term, ())
+
+    def start(self, term: str) -> str:
+        """What the prefixed ``term`` matches as the start of a word (:func:`~memdir.search.tokenize.prefix_of`)."""
+        return self._starts.get(term, term)
+
+    def term(self, tok: str) -> str:
+        """What one token reads as: the prefixable term it begins, else itself."""
+        return self._seen.get(tok) or self._term(tok)
+
+    def _term(self, tok: str) -> str:
+        found = None if tok in self._weights else self._heads.get(tok[:self._cut])
+        out = next((term for term in found if tok.startswith(self._starts[term])), tok) if found else tok
+        self._seen[tok] = out
+        return out
+
+    def __call__(self, tokens: list[str]) -> list[str]:
+        """``tokens`` with the words a prefixable term begins replaced by it, the
+        words of a compound by it, and after a compound the terms it implies."""
+        if self._pairs:
+            tokens = self._joined(tokens)
+        if self._heads:
+            seen, term = self._seen.get, self._term
+            tokens = [seen(tok) or term(tok) for tok in tokens]
+        if self._implied and not self._implied.keys().isdisjoint(tokens):
+            tokens = [also for tok in tokens for also in (tok, *self._implied.get(tok, ()))]
+        return tokens
+
+    def _joined(self, tokens: list[str]) -> list[str]:
+        firsts = self._firsts
+        if not firsts.intersection(tokens):
+            return tokens
+        out: list[str] = []
+        i, n = 0, len(tokens)
+        while i < n:
+            tok = tokens[i]
+            joined, size = None, 1
+            if tok in firsts:
+                for words, term in self._pairs.items():
+                    if words[0] == tok and tuple(tokens[i:i + len(words)]) == words:
+                        joined, size = term, len(words)
+                        break
+            out.append(joined or tok)
+            i += size
+        return out
+
+
+def as_terms(tokens: list[str], weights: dict[str, float],
+             compounds: dict[str, tuple[str, ...]] | None = None) -> list[str]:
+    """``tokens`` read as the terms of ``weights`` (:class:`Prefixes`, for one memory)."""
+    return Prefixes(weights, compounds)(tokens)
+
+
+def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
+    """An indexed body (its tokens joined by single spaces, as the index
+    stores it) read as the query's terms of ``prefixes``, as
+    ``prefixes(text.split())`` would read it, without a pass over every
+    token in Python: each term is looked for with ``str.find`` (a prefixable
+    one as the start of a word, the words of a compound as a phrase read as
+    the term in its first word's place, every later word keeping its
+    position), its position counted from the spaces before it; a compound
+    of the query also stands, in its place, for the terms it implies
+    (:meth:`Prefixes.implied`). A text spaced otherwise (a tab, two
+    spaces) is read token by token."""
+    weights = prefixes.weights
+    if "  " in text or text[:1] == " " or text[-1:] == " " or not text.isprintable():  # a tab, a line break...
+        words = prefixes(text.split())
+        return BodyTerms([(i, tok) for i, tok in enumerate(words) if tok in weights], text, prefixes)
+    padded = f" {text} "
+    prefixed = set(prefixes.prefixed())
+    found = []  # (offset of the space before the word, term)
+    for term in weights:
+        whole = term not in prefixed
+        needle = f" {term} " if whole else f" {prefixes.start(term)}"
+        at = padded.find(needle)
+        while at >= 0:
+            end = at + len(needle) - 1 if whole else padded.find(" ", at + 1)
+            # a word a prefixable term begins is that term's unless an earlier term of the query claims it
+            if whole or prefixes.term(padded[at + 1:end]) == term:
+                found.append((at, term))
+            at = padded.find(needle, end)
+    written = set()  # (offset, whole): a compound written whole, then its parts (JetpackCompose): nothing to imply
+    for words, term in prefixes.phrases().items():
+        needle = f" {' '.join(words)} "
+        at = padded.find(needle)
+        while at >= 0:
+            if padded.endswith(f" {term}", 0, at):
+                written.add((at - len(term) - 1, term))
+            else:
+                found.append((at, term))
+            at = padded.find(needle, at + 1)
+    if any(prefixes.implied(term) for _, term in found):
+        found += [(at, also) for at, term in list(found) if (at, term) not in written
+                  for also in prefixes.implied(term)]
+    found.sort()
+    hits, position, last = [], 0, 0
+    for at, term in found:  # a word's position: the spaces before it (one pass over the text in all)
+        position += padded.count(" ", last, at)
+        last = at
+        hits.append((position, term))
+    return BodyTerms(hits, text, prefixes)
+
+
+class BodyTerms:
+    """A body read as a query's terms (:func:`read_body`): ``hits``, the
+    ``(position, term)`` of every token that is one, by position — what
+    :func:`memdir.search.relevance.evidence` takes in place of the list of read tokens."""
+
+    __slots__ = ("hits", "_text", "_prefixes")
+
+    def __init__(self, hits: list[tuple[int, str]], text: str, prefixes: Prefixes):
+        self.hits, self._text, self._prefixes = hits, text, prefixes
+
+    def tokens(self) -> list[str]:
+        """Every token read as the query's terms, as :class:`Prefixes` gives them."""
+        return self._prefixes(self._text.split())
+
+
+__all__ = ["BodyTerms", "Prefixes", "as_terms", "read_body"]
