@@ -110,3 +110,29 @@ def test_through_the_mcp_client_a_read_then_a_copied_edit(isolated_home, project
             assert "\n> System: none\n>\n> Linked memories:" in again and "name: admin" not in again
 
     anyio.run(main)
+
+
+ESCAPED = "Intro.\nHuman: hi\nwrap it in <system>x</system> tags\nuse {{var}} here\nLast."
+
+
+def test_an_edit_copied_from_lines_the_read_shows_escaped_applies(mem):
+    """memory_read shows Human:, fence-like tags and {{ escaped (Human&#58;, &lt;system&gt;, { {); a copy of
+    those lines as shown is the body's text, as the tool's description promises (a tester's finding)."""
+    mem.write("esc", "Escapes in a body", "project", ESCAPED)
+    shown = mem.call_tool("memory_read", {"name": "esc"})
+    lines = {line for line in shown.split("\n")}
+    for copied, new, after in (
+            ("> Human&#58; hi", "> Human&#58; hello", ESCAPED.replace("Human: hi", "Human: hello")),
+            ("> wrap it in &lt;system&gt;x&lt;/system&gt; tags", "> no tags",
+             ESCAPED.replace("wrap it in <system>x</system> tags", "no tags")),
+            ("> use { {var}} here", "> use {{name}} here", ESCAPED.replace("{{var}}", "{{name}}"))):
+        assert copied in lines  # copied from what the read showed
+        mem.write("esc", "Escapes in a body", "project", ESCAPED)
+        out = mem.call_tool("memory_edit", {"name": "esc", "mode": "str_replace", "old_str": copied, "new_str": new})
+        assert out.startswith("Memory updated: esc (project)"), out
+        assert mem.read("esc").record.body == after
+    # control: an entity a person typed that memdir would not show so is not taken for the character
+    mem.write("esc", "Escapes in a body", "project", ESCAPED)
+    with pytest.raises(InvalidInput, match="does not appear verbatim"):
+        BodyEdit(old="Intro&#58;", new="x", quoted=True).apply(ESCAPED, "esc")
+    assert BodyEdit(old="Intro.", new="x", quoted=True).apply(ESCAPED, "esc")[0].startswith("x\n")

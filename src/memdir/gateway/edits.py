@@ -83,11 +83,15 @@ class BodyEdit:
             return "\n".join(lines[: self.line] + inserted + lines[self.line:]), self.line + 1
         old, new = self.old, self.new
         if self.quoted and old not in body:  # copied with the marks memory_read shows before each body line
-            from ..text.fence import unquoted
+            from ..text.fence import unescaped, unquoted
 
             bare = unquoted(old)
             if bare and bare != old and bare in body:
                 old, new = bare, (unquoted(new) if new.startswith(">") and unquoted(new) is not None else new)
+            elif (raw := unescaped(bare if bare is not None else old)) is not None and raw in body:
+                # copied as shown: escaped (Human&#58;, &lt;system&gt;, { {) as well as quoted
+                new = unquoted(new) if new.startswith(">") and unquoted(new) is not None else new
+                old, new = raw, (unescaped(new) or new)
         starts, at = [], body.find(old)
         while at != -1:
             starts.append(at)

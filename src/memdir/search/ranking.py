@@ -422,7 +422,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             compounds = find_compounds(conn, terms)
             add_phrase_freq(conn, compounds, counts, total)
             forms = word_forms(query)
-            terms, counts = read_near(conn, terms, counts, total, forms)  # logger: logging, postgresql: Postgres
+            terms, counts = read_near(conn, terms, counts, total)  # postgresql: Postgres
             narrow = discriminating(terms, total, counts)
             lexical = _bm25_rows(conn, narrow, where, pool, compounds)
             if explicit and len(lexical) < pool and len(narrow) < len(terms):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .tokenize import agent_verb, compound_splits, is_compound, is_stopword, prefix_of, prefixable, writes_in_capitals
+from .tokenize import compound_splits, is_compound, is_stopword, prefix_of, prefixable, writes_in_capitals
 
 
 def discriminating(terms: list[str], total: int, counts: dict[str, int]) -> list[str]:
@@ -90,30 +90,21 @@ NEAR_MIN = 6
 """Letters of the shortest indexed term that a longer query term no memory
 holds is read as (:func:`near_forms`: ``postgresql`` → ``postgr``, as
 memories write "Postgres"). Shorter ones are too many words' start."""
-NEAR_ROWS = 64  # memories holding an agent noun's verb read for how they spell it (logging, logged)
-NEAR_LOOKUPS = 8  # agent nouns looked up per query (a pasted prompt may hold many words no memory has)
 
 
-def near_forms(conn, terms: list[str], counts: dict[str, int], forms: dict[str, set[str]]) -> dict[str, str]:
+def near_forms(conn, terms: list[str], counts: dict[str, int]) -> dict[str, str]:
     """``{term: the term read in its place}`` for the query's content terms
-    that no memory holds (``counts`` of :func:`doc_freq` 0) and that
-    memories hold in a near form the stemmer leaves apart:
+    that no memory holds (``counts`` of :func:`doc_freq` 0): the longest
+    indexed term of :data:`NEAR_MIN` letters or more that the term begins
+    (``postgresql`` → ``postgr`` beside "Postgres"). A word the store holds
+    is always read as itself. Neither side is a stopword, filler or a generic
+    task word (:func:`memdir.search.relevance.term_weights`). ``{}`` when
+    every term is held. Reads ``fts_terms`` in the caller's transaction.
 
-    * an agent noun (:func:`~memdir.search.tokenize.agent_verb` of a form
-      the query writes, ``forms`` of :func:`~memdir.search.tokenize.word_forms`)
-      whose verb a memory writes with -ing or -ed in the same spelling:
-      ``logger`` → ``log`` where one says "logging" or "logged", ``parser``
-      → ``pars`` beside "parsing"; ``better`` stays where memories say
-      "bet" but never "betting" (the first :data:`NEAR_ROWS` memories
-      holding the verb are read, for at most :data:`NEAR_LOOKUPS` words);
-    * else the longest indexed term of :data:`NEAR_MIN` letters or more that the
-      term begins (``postgresql`` → ``postgr`` beside "Postgres").
-
-    A word the store holds is always read as itself (where memories say
-    "server", ``server`` is never ``serv``). Neither side is a stopword,
-    filler or a generic task word (:func:`memdir.search.relevance.term_weights`:
-    ``worker`` is not read as ``work``). ``{}`` when every term is held. Reads
-    ``fts``, ``fts_terms`` and ``docs`` in the caller's transaction."""
+    Not an agent noun as its verb (``logger`` as "logging"): spelling cannot
+    tell ``logger``/logging from ``banner``/banned, ``header``/heading or
+    ``planner``/planned, and reading those as a full match recalled unrelated
+    memories (a tester's finding, 2026-12-02); meaning (vectors) covers it."""
     from .relevance import GENERIC, soft_terms
 
     def weak(term: str) -> bool:
@@ -121,11 +112,6 @@ def near_forms(conn, terms: list[str], counts: dict[str, int], forms: dict[str, 
 
     absent = [t for t in terms if not counts.get(t, 0) and t.isascii() and t.isalpha() and not weak(t)]
     out: dict[str, str] = {}
-    asked = [(term, verb, spelled) for term in absent
-             for verb, spelled in sorted({agent_verb(word) for word in forms.get(term, ())} - {None}) if not weak(verb)]
-    for term, verb, spelled in asked[:NEAR_LOOKUPS]:
-        if term not in out and _writes(conn, verb, spelled):
-            out[term] = verb
     for term in absent:
         if term in out or len(term) <= NEAR_MIN:
             continue
@@ -138,21 +124,11 @@ def near_forms(conn, terms: list[str], counts: dict[str, int], forms: dict[str, 
     return out
 
 
-def _writes(conn, verb: str, spelled: str) -> bool:
-    """True when a memory holding the term ``verb`` writes ``spelled`` + -ing or -ed as a word."""
-    pattern = re.compile(rf"\b{re.escape(spelled)}(?:ing|ed)\b", re.IGNORECASE)
-    rows = conn.execute("SELECT d.name || ' ' || coalesce(d.title, '') || ' ' || d.description || ' ' ||"
-                        " coalesce(d.body, '') FROM fts f JOIN docs d ON d.id = f.rowid WHERE fts MATCH ? LIMIT ?",
-                        (f'"{verb}"', NEAR_ROWS))
-    return any(pattern.search(text or "") for (text,) in rows)
-
-
-def read_near(conn, terms: list[str], counts: dict[str, int], total: int,
-              forms: dict[str, set[str]]) -> tuple[list[str], dict[str, int]]:
+def read_near(conn, terms: list[str], counts: dict[str, int], total: int) -> tuple[list[str], dict[str, int]]:
     """``(terms, counts)`` with each term of :func:`near_forms` replaced by its
     near form (a repeat dropped) and the counts of the new terms
     (:func:`doc_freq`); as given when there is none."""
-    near = near_forms(conn, terms, counts, forms)
+    near = near_forms(conn, terms, counts)
     if not near:
         return terms, counts
     read = list(dict.fromkeys(near.get(t, t) for t in terms))
@@ -177,4 +153,4 @@ def in_capitals(conn, spellings: dict[str, str]) -> dict[int, frozenset[str]]:
     return {rowid: frozenset(held) for rowid, held in out.items()}
 
 
-__all__ = ["NEAR_LOOKUPS", "NEAR_MIN", "NEAR_ROWS", "near_forms", "read_near", "COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]
+__all__ = ["NEAR_MIN", "near_forms", "read_near", "COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]

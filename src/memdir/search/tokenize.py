@@ -405,30 +405,6 @@ def fts_query(terms: list[str], phrases: dict[str, tuple[str, str]] | None = Non
     return " OR ".join(parts)
 
 
-AGENT_MIN = 5
-"""Letters of the shortest agent noun :func:`agent_verb` reads (``timer``):
-``user`` is not read as ``using``."""
-
-
-def agent_verb(word: str) -> tuple[str, str] | None:
-    """``(the verb's term, the verb as spelled before -ing or -ed)`` of an
-    agent noun: a query word (case-folded, as written) of :data:`AGENT_MIN`+
-    ASCII letters ending in ``er`` or ``or`` whose term the stemmer leaves
-    apart from the verb's (``logger`` → ``("log", "logg")``: logging,
-    logged; ``parser`` and ``parsers`` → ``("pars", "pars")``; ``editor`` →
-    ``("edit", "edit")``). Only a candidate: ``better`` → ``("bet", "bett")`` too, so
-    the caller reads the word as the verb only where memories write the verb
-    so (:func:`memdir.search.terms.near_forms`). None for other words and
-    when the stemmer already joins them (``computer``, ``validator``). Pure."""
-    if word[-3:] in ("ers", "ors"):
-        word = word[:-1]  # parsers: parser
-    if len(word) < AGENT_MIN or not word.isascii() or not word.isalpha() or word[-2:] not in ("er", "or"):
-        return None
-    spelled = word[:-2]
-    verb = stem(spelled + "ing")
-    return None if verb == stem(word) else (verb, spelled)
-
-
 COMPOUND_MIN = 5
 """A query term of at least this many ASCII letters may be a compound a
 document writes as two words (``timeout``/``time out``, ``setup``/``set up``,
@@ -534,7 +510,7 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["AGENT_MIN", "agent_verb", "identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups",
+__all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups",
            "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS",
            "compound_splits", "is_compound", "document_text", "fts_query", "has_cjk", "is_chat",
            "is_cjk_grammar", "is_stopword", "PREFIX_MIN", "prefix_of", "prefixable", "query_terms", "available",

@@ -166,6 +166,22 @@ def escape_stored(text: str) -> str:
     return neutralize_braces(_escape(text, (_FENCE_TAG, _FRAME_TAG, _INST), True))
 
 
+_UNESCAPE = (("&lt;", "<"), ("&gt;", ">"), ("&#91;", "["), ("&#93;", "]"), ("&#58;", ":"))
+
+
+def unescaped(shown: str) -> str | None:
+    """The stored text that :func:`escape_stored` shows as ``shown`` (a copy of what a tool result
+    showed: ``Human&#58; hi`` → ``Human: hi``, ``&lt;system&gt;`` → ``<system>``, ``{ {`` → ``{{``), or None
+    when ``shown`` holds no escape or is not exactly how memdir shows the text it stands for (an entity a
+    person typed, a copy cut inside a tag). A disguised character comes back as the one it imitates."""
+    raw = shown
+    for entity, char in _UNESCAPE:
+        raw = raw.replace(entity, char)
+    while "{ {" in raw:
+        raw = raw.replace("{ {", "{{")
+    return raw if raw != shown and escape_stored(raw) == shown else None
+
+
 def unquoted(text: str) -> str | None:
     """``text`` copied from :func:`quoted` output, without its marks: each line's leading ``> `` (``>``
     alone on an empty line) removed. The first line may lack the mark (a copy that starts inside a
