@@ -302,6 +302,9 @@ def test_a_hand_placed_long_description_is_clipped_like_list_and_doctor_names_it
     line = next(x for x in (path.parent / "MEMORY.md").read_text(encoding="utf-8").splitlines() if "(p-huge.md)" in x)
     assert line == f"- [p-huge](p-huge.md) — {huge.strip()[:299]}…"  # the index holds the clipped line
     assert f"— {huge.strip()[:299]}…" in run_cli("list", cwd=project).stdout
+    # read shows the whole description (a listing line is cut, the memory itself is not); control: p-small's
+    assert f"\ndescription: {huge.strip()}\n" in run_cli("read", "p-huge", cwd=project).stdout
+    assert "\ndescription: Project uses pnpm workspaces\n" in run_cli("read", "p-small", cwd=project).stdout
     doctor = run_cli("doctor", cwd=project).stdout
     assert (f"note: {path}: its description is {len(huge.strip())} characters, over limit_description 160; the index "
             "line shows its first 300") in doctor

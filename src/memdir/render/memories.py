@@ -50,6 +50,8 @@ if TYPE_CHECKING:  # the renderer reads results by their attributes; importing t
     )
 
 
+WHOLE = 1 << 62  # a limit of cut() that keeps the text whole (read shows a description so)
+
 
 @printable_output
 def cut(text: str | None, limit: int = LINE_CHARS) -> str:
@@ -166,7 +168,8 @@ def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more:
     total = len(body)
     part = body[offset: offset + chunk] if chunk is not None else body[offset:]
     end = offset + len(part)
-    head = [f"name: {r.name}", f"description: {cut(r.description)}", f"type: {r.type}",
+    # the whole description: a listing line cuts it at LINE_CHARS; a hand-written one may be longer
+    head = [f"name: {r.name}", f"description: {cut(r.description, WHOLE)}", f"type: {r.type}",
             f"layer: {result.scope}"]
     if r.title:
         head.append(f"title: {cut(r.title)}")
