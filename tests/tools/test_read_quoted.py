@@ -136,3 +136,24 @@ def test_an_edit_copied_from_lines_the_read_shows_escaped_applies(mem):
     with pytest.raises(InvalidInput, match="does not appear verbatim"):
         BodyEdit(old="Intro&#58;", new="x", quoted=True).apply(ESCAPED, "esc")
     assert BodyEdit(old="Intro.", new="x", quoted=True).apply(ESCAPED, "esc")[0].startswith("x\n")
+
+
+def test_a_copied_edit_that_also_matches_the_body_as_written_is_refused_not_applied_elsewhere():
+    # memory_read shows body line 2 ("note") as "> note" and line 1 ("> note") as "> > note": a copy of
+    # line 2 is line 1 as written; was: line 1 edited, no error (a breaker's finding)
+    body = "> note\nnote\nend"
+    with pytest.raises(InvalidInput, match=r"as written \(at line 1\) and as memory_read shows it \(at line 1, 2\)"):
+        BodyEdit(old="> note", new="> changed", quoted=True).apply(body, "m")
+    # control: with more of the read copied, it is unique and the right line changes
+    assert BodyEdit(old="> note\n> end", new="> changed\n> end", quoted=True).apply(body, "m")[0] == \
+        "> note\nchanged\nend"
+
+
+@pytest.mark.parametrize("old, new, after", [
+    # the first line copied from inside a line (no mark), new_str written the same way: its marks go too
+    ("beta\n> gamma", "BETA\n> GAMMA", "alpha BETA\nGAMMA"),
+    # an empty line copied without its lone ">"
+    ("> gamma", "> gamma\n\n> inserted", "alpha beta\ngamma\n\ninserted"),
+])
+def test_new_text_written_as_shown_loses_its_marks_as_the_old_does(old, new, after):
+    assert BodyEdit(old=old, new=new, quoted=True).apply("alpha beta\ngamma", "m")[0] == after

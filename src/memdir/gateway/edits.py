@@ -37,9 +37,12 @@ class BodyEdit:
     ``line`` and ``text`` (insert ``text``'s lines after line ``line``,
     counted from 1; 0 inserts before the first). ``quoted``: ``old`` (and
     ``new``) may be copied from a body shown quoted (:func:`memdir.text.fence.quoted`:
-    ``memory_read``); an ``old`` not found verbatim is then looked for without
-    its quote marks (:func:`memdir.text.fence.unquoted`), and ``new`` loses
-    its marks too when every line has one. Raises
+    ``memory_read``): ``old`` is also read as shown there — without its quote
+    marks (:func:`memdir.text.fence.unquoted`) and escapes
+    (:func:`memdir.text.fence.unescaped`) — and when that reading is what the
+    body holds, ``new`` is read the same way; when both ``old`` as written and
+    its shown reading are in the body, the edit is refused as ambiguous (a
+    body line ``> note`` reads as ``> > note``). Raises
     :class:`InvalidInput` for a mix of both, or neither."""
 
     old: str | None = None
@@ -81,17 +84,7 @@ class BodyEdit:
                 raise InvalidInput(f"line {self.line} is past the end of {name!r}: it must be from 0 to {len(lines)}")
             inserted = self.text.rstrip("\n").split("\n")
             return "\n".join(lines[: self.line] + inserted + lines[self.line:]), self.line + 1
-        old, new = self.old, self.new
-        if self.quoted and old not in body:  # copied with the marks memory_read shows before each body line
-            from ..text.fence import unescaped, unquoted
-
-            bare = unquoted(old)
-            if bare and bare != old and bare in body:
-                old, new = bare, (unquoted(new) if new.startswith(">") and unquoted(new) is not None else new)
-            elif (raw := unescaped(bare if bare is not None else old)) is not None and raw in body:
-                # copied as shown: escaped (Human&#58;, &lt;system&gt;, { {) as well as quoted
-                new = unquoted(new) if new.startswith(">") and unquoted(new) is not None else new
-                old, new = raw, (unescaped(new) or new)
+        old, new = (self.old, self.new) if not self.quoted else _as_stored(body, self.old, self.new, name)
         starts, at = [], body.find(old)
         while at != -1:
             starts.append(at)
@@ -103,6 +96,38 @@ class BodyEdit:
             raise InvalidInput(f"no replacement was made: the old text appears {len(starts)} times in {name!r} "
                                f"(at lines {lines}); give more of the surrounding text so it is unique")
         return body[: starts[0]] + new + body[starts[0] + len(old):], body.count("\n", 0, starts[0]) + 1
+
+
+def _lines_of(body: str, text: str) -> list[int]:
+    """The lines (from 1) on which each occurrence of ``text`` in ``body`` starts."""
+    starts, at = [], body.find(text)
+    while at != -1:
+        starts.append(body.count("\n", 0, at) + 1)
+        at = body.find(text, at + 1)
+    return starts
+
+
+def _as_stored(body: str, old: str, new: str, name: str) -> tuple[str, str]:
+    """``(old, new)`` as the body stores them, for an edit copied from ``memory_read``'s quoted,
+    escaped view (:class:`BodyEdit` ``quoted``): ``old`` read as shown (marks, then escapes, taken
+    off) when that is what the body holds and ``old`` as written is not, ``new`` then read the same
+    way where it was written so. Raises :class:`InvalidInput` when both readings are in the body."""
+    from ..text.fence import unescaped, unquoted
+
+    bare = unquoted(old)
+    readings = [r for r in ((bare if bare != old else None), unescaped(bare if bare is not None else old))
+                if r is not None]
+    shown = next((r for r in readings if r in body), None)
+    if shown is None:
+        return old, new
+    if old in body:
+        raise InvalidInput(f"no replacement was made: the old text is in {name!r} as written (at line "
+                           f"{', '.join(map(str, _lines_of(body, old)))}) and as memory_read shows it (at line "
+                           f"{', '.join(map(str, _lines_of(body, shown)))}); copy it from memory_read with more of "
+                           "the surrounding lines so it is unique")
+    if bare is not None and bare != old:
+        new = unquoted(new) if unquoted(new) is not None else new
+    return shown, (unescaped(new) or new) if shown != bare else new
 
 
 @dataclass(frozen=True)

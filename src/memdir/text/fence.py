@@ -185,14 +185,15 @@ def unescaped(shown: str) -> str | None:
 def unquoted(text: str) -> str | None:
     """``text`` copied from :func:`quoted` output, without its marks: each line's leading ``> `` (``>``
     alone on an empty line) removed. The first line may lack the mark (a copy that starts inside a
-    line); every other line must have it, else None (not a copy of quoted text). ``unquoted(quoted(t))
-    == t``; a text whose only line has no mark comes back as it is."""
+    line), and an empty line may (its lone ``>`` dropped in the copy); every other line must have it,
+    else None (not a copy of quoted text). ``unquoted(quoted(t)) == t``; a text whose only line has no
+    mark comes back as it is."""
     lines = text.split("\n")
     out = []
     for i, line in enumerate(lines):
         if line.startswith("> ") or line == ">":
             out.append(line[2:])
-        elif i == 0:
+        elif i == 0 or not line:
             out.append(line)
         else:
             return None
