@@ -90,13 +90,18 @@ NEAR_MIN = 6
 """Letters of the shortest indexed term that a longer query term no memory
 holds is read as (:func:`near_forms`: ``postgresql`` → ``postgr``, as
 memories write "Postgres"). Shorter ones are too many words' start."""
+NEAR_TAIL = 4
+"""Letters at most that a query term may run on past the indexed term it is
+read as (``postgresql`` is ``postgr`` + 4): a word running on further
+(``listensomething``, ``postgresqlx``) is another word, not a longer name."""
 
 
 def near_forms(conn, terms: list[str], counts: dict[str, int]) -> dict[str, str]:
     """``{term: the term read in its place}`` for the query's content terms
     that no memory holds (``counts`` of :func:`doc_freq` 0): the longest
-    indexed term of :data:`NEAR_MIN` letters or more that the term begins
-    (``postgresql`` → ``postgr`` beside "Postgres"). A word the store holds
+    indexed term of :data:`NEAR_MIN` letters or more that the term begins,
+    at most :data:`NEAR_TAIL` letters shorter (``postgresql`` → ``postgr``
+    beside "Postgres"). A word the store holds
     is always read as itself. Neither side is a stopword, filler or a generic
     task word (:func:`memdir.search.relevance.term_weights`). ``{}`` when
     every term is held. Reads ``fts_terms`` in the caller's transaction.
@@ -118,7 +123,8 @@ def near_forms(conn, terms: list[str], counts: dict[str, int]) -> dict[str, str]
         # the indexed terms that sort between the term's first NEAR_MIN letters and the term: its prefixes among them
         between = conn.execute("SELECT term FROM fts_terms WHERE term >= ? AND term < ? ORDER BY term DESC",
                                (term[:NEAR_MIN], term))
-        start = next((r[0] for r in between if term.startswith(r[0]) and not weak(r[0])), None)
+        start = next((r[0] for r in between if term.startswith(r[0]) and not weak(r[0])
+                      and len(term) - len(r[0]) <= NEAR_TAIL), None)
         if start is not None:
             out[term] = start
     return out
@@ -153,4 +159,4 @@ def in_capitals(conn, spellings: dict[str, str]) -> dict[int, frozenset[str]]:
     return {rowid: frozenset(held) for rowid, held in out.items()}
 
 
-__all__ = ["NEAR_MIN", "near_forms", "read_near", "COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]
+__all__ = ["NEAR_MIN", "NEAR_TAIL", "near_forms", "read_near", "COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]
