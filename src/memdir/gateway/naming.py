@@ -116,6 +116,13 @@ def by_title(raw: str, key: str, records: Iterable) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+def written_as(raw: str, record) -> bool:
+    """True when the memory ``record`` (with ``name`` and ``title``) is called ``raw`` exactly as written
+    (:func:`memdir.text.names.raw_name`, before folding): its file name or its title. Such a memory wins
+    over one ``raw`` only folds to (:func:`stored_name`)."""
+    return raw_name(raw) in (record.name, record.title)
+
+
 def stored_name(raw: str, key: str, held: Callable[[str], object | None],
                 records: Callable[[], Iterable] | None = None) -> str | None:
     """The file name (a normalized name) the memory ``raw`` names is stored under in one layer:
@@ -123,11 +130,20 @@ def stored_name(raw: str, key: str, held: Callable[[str], object | None],
     is a memory ``raw`` names; else one of ``raw``'s :func:`~memdir.text.names.legacy_names` when the
     memory there is spelled alike; else, with ``records`` (called only then: a walk of the layer's
     records, or of :func:`candidates`'), :func:`by_title`'s. None when no memory of the layer is
-    ``raw``'s. Raises :class:`InvalidName` as :func:`memdir.text.names.normalize_name` does."""
+    ``raw``'s. Of ``key`` and the legacy names, a memory whose file name or title is ``raw`` as written
+    (:func:`memdir.text.names.raw_name`, before folding) wins over one ``raw`` only folds to
+    (``Łódź-notes`` is ``odz-notes`` titled so, not a ``lodz-notes`` without a title; ``Lodz-notes`` is
+    ``lodz-notes``); when neither or both are, ``key``. Raises :class:`InvalidName` as
+    :func:`memdir.text.names.normalize_name` does."""
+    first = None
     for name in (key, *legacy_names(raw)):
         record = held(name)
         if record is not None and same_name(raw, record.name, record.title):
-            return name
+            if written_as(raw, record):
+                return name
+            first = first or name
+    if first is not None:
+        return first
     return by_title(raw, key, records()) if records is not None else None
 
 
@@ -146,14 +162,14 @@ def written_to(fresh, scan_names: Iterable[str], raw: str, key: str) -> str:
     (``fresh``: file name → its entry or None; ``scan_names``: the layer's names): ``key`` when a
     memory is stored there (:func:`check_same_name` then decides whether ``raw`` names it), else
     :func:`stored_name`'s over the layer's :func:`candidates` — the reads' rule, so a write updates
-    the memory a read of ``raw`` finds. A new memory's write reads no file but the candidates'
-    (issue 28 §7)."""
-    if fresh(key) is not None:
-        return key
-
+    the memory a read of ``raw`` finds (a legacy name's memory spelled exactly as ``raw`` before ``key``'s
+    that only folds to it). A new memory's write reads no file but the candidates' (issue 28 §7)."""
     def held(name: str):
         entry = fresh(name)
         return entry.record if entry is not None else None
+
+    if fresh(key) is not None:
+        return stored_name(raw, key, held) or key
 
     def older():
         for name in candidates(raw, key, scan_names):
@@ -198,4 +214,4 @@ def check_same_name(asked: str, old, taken: Container[str], warnings: list[str],
                     f"width or spacing): that memory was updated; {kept}")
 
 
-__all__ = ["by_title", "check_same_name", "name_taken", "stored_name", "written_to"]
+__all__ = ["by_title", "check_same_name", "name_taken", "stored_name", "written_as", "written_to"]
