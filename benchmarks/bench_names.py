@@ -8,6 +8,8 @@ pass over the layer's file names, no file read. Figures, per layer size (names s
 corpus: two to four words of a shared vocabulary):
   candidates     p50/p95 ms of one call for a short name, a long one, and one made only of the letters an
                  older memdir dropped (``o``: every hash name is a candidate too).
+  adversarial    p50/p95 ms of one call for a 64-letter name of droppable letters (o…o, th…th) beside
+                 names of droppable letters one letter off (o…oa): a backtracking pattern took minutes here.
   normalize      p50 µs of normalize_name plus legacy_names for a name with ł/ø/ß (pure).
 """
 
@@ -58,6 +60,12 @@ def main() -> None:
             print(json.dumps({"bench": "candidates", "memories": size, "key": key,
                               "found": candidates(key, key, names), "p50_ms": round(statistics.median(runs), 3),
                               "p95_ms": round(sorted(runs)[int(0.95 * (len(runs) - 1))], 3)}))
+    for key, near in (("o" * 64, "o" * 62 + "a"), ("th" * 32, "th" * 31 + "a")):
+        names = {name: f"{name}.md" for name in (*_names(1000), near, key[:-2], "m-0a1b2c3d4e")}
+        runs = _time(lambda: candidates(key, key, names), args.repeat)
+        print(json.dumps({"bench": "adversarial", "memories": len(names), "key": key,
+                          "found": len(candidates(key, key, names)), "p50_ms": round(statistics.median(runs), 3),
+                          "p95_ms": round(sorted(runs)[int(0.95 * (len(runs) - 1))], 3)}))
     runs = _time(lambda: [(normalize_name(n), legacy_names(n)) for n in ("Łódź-notes", "Øresund", "Straße")] * 1,
                  args.repeat * 20)
     print(json.dumps({"bench": "normalize", "p50_us_per_name": round(statistics.median(runs) * 1e3 / 3, 2)}))

@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 
 from memdir import Memory
-from memdir.errors import NotFound
+from memdir.errors import Conflict, NotFound
 from memdir.gateway.edits import BodyEdit
 from memdir.gateway.naming import older_names
 from memdir.integrations.mcp.server import MemoryServer, build_server
@@ -54,6 +54,19 @@ def test_the_older_names_are_known_and_a_different_name_stays_different():
     assert older_names("lodz-notes", ["odz-notes", "lods-notes", "ods-notes", "lodz-notes"]) == ["odz-notes"]
     assert same_name("Lodz-notes", "odz-notes", "Łódź-notes") and same_name("LODZ notes", "lodz-notes", None)
     assert not same_name("Lods-notes", "odz-notes", "Łódź-notes")  # control: one letter apart
+
+
+def test_older_names_of_a_long_name_of_droppable_letters_is_answered_without_backtracking():
+    """A pattern of optional letters (``-*o?-*o?…``) backtracked exponentially on ``ooo…oa`` beside ``ooo…o``
+    (2 s at 26 letters, ×16 per 4 more: a read of a 30-letter name took 108 s); each name is now matched part by part.
+    This test hung before; it asserts the answer."""
+    names = ["o" * 198 + "a", "o" * 150, "o-" * 99 + "o", "o" * 201, "ss" * 100, "o" * 200]
+    assert older_names("o" * 200, names) == ["o" * 150, "o-" * 99 + "o"]  # control: the shorter ones are older names
+    assert older_names("o" * 199 + "a", ["o" * 198 + "a", "o" * 198 + "b", "a"]) == ["o" * 198 + "a", "a"]
+    key = "th-" * 66 + "s"  # every part has several spellings; th-th-…s is not made of spellings only (th, t+h…)
+    assert older_names(key, ["t" * 66 + "s", "h-" * 66 + "s", "th" * 66 + "x", "t" * 67 + "s", "m-0a1"]) == [
+        "t" * 66 + "s", "h-" * 66 + "s"]
+    assert older_names("th" * 100, ["h" * 100, "m-0a1"]) == ["h" * 100, "m-0a1"]  # control: spellings only
 
 
 def _older_file(mem: Memory, name: str, title: str, scope: str = "project", kind: str = "project") -> None:
@@ -213,3 +226,58 @@ def test_an_agent_proposal_for_the_team_changes_the_older_team_memory(tmp_path):
     a.memory().approve("odz-notes", "team")
     assert sorted(p.name for p in a.team_dir.glob("*.md")) == ["odz-notes.md"]
     assert a.memory().read("Lodz-notes", "team").record.body == "Office at Piotrkowska 7."
+
+
+def _untitled_file(mem: Memory, name: str, description: str, body: str) -> None:
+    """A memory file with no title (``lodz-notes``, made beside an older ``odz-notes`` by a write of ``Lodz-notes``)."""
+    (mem.session.layer_dir("project") / f"{name}.md").write_text(
+        f"---\nname: {name}\ndescription: {description}\ntype: project\ncreated: 2026-11-02T10:00:00Z\n"
+        f"updated: 2026-11-02T10:00:00Z\norigin: human\nstatus: active\n---\n\n{body}\n", encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_a_name_as_written_means_the_memory_spelled_so_before_one_it_only_folds_to(person):
+    """Breaker 04/05: with odz-notes (titled Łódź-notes, an older memdir's) and lodz-notes (no title) both there,
+    every path of Łódź-notes reached lodz-notes: the read, a write overwrote and retitled it, the delete removed it."""
+    _older_file(person, "odz-notes", "Łódź-notes")
+    _untitled_file(person, "lodz-notes", "lodz build server", "Build box lodz-01.")
+    assert person.read("Łódź-notes").record.name == "odz-notes"  # its title as written
+    assert person.read("Lodz-notes").record.name == "lodz-notes"  # control: only folds to both: the file name
+    assert person.read("odz-notes").record.name == "odz-notes" and person.read("lodz-notes").record.name == "lodz-notes"
+    written = person.write("Łódź-notes", "notes for the Lodz office", "project", "Office at Piotrkowska 9.")
+    assert (written.name, written.operation) == ("odz-notes", "updated")
+    build = person.read("lodz-notes").record
+    assert (build.body, build.title, build.description) == ("Build box lodz-01.", None, "lodz build server")
+    assert person.history("Łódź-notes").name == "odz-notes" and person.history("Lodz-notes").name == "lodz-notes"
+    deleted = person.delete("Łódź-notes")
+    assert deleted.name == "odz-notes" and _names(person) == ["lodz-notes"]
+    assert person.history("Łódź-notes").name == "odz-notes"  # deleted, still the memory spelled so
+    person.lift_tombstone(deleted.tombstone)
+    restored = person.restore("Łódź-notes", 2)
+    assert (restored.name, restored.operation) == ("odz-notes", "created")
+    assert person.read("Łódź-notes").record.body == "Office at Piotrkowska 9."
+    assert person.read("Lodz-notes").record.body == "Build box lodz-01."  # control: untouched throughout
+    other = person.write("Lodz-notes", "lodz build server", "project", "Build box lodz-02.")
+    assert (other.name, other.operation) == ("lodz-notes", "updated")  # control: the write of the other name
+    assert _names(person) == ["lodz-notes", "odz-notes"]
+
+
+@pytest.mark.slow
+def test_a_rename_onto_a_name_an_older_memory_answers_to_is_refused(person):
+    """Breaker 20: a rename to Straße-notes made strasse-notes beside stra-e-notes (titled Straße-notes): two
+    memories of one name. It is refused as a rename onto an existing name is."""
+    person.write("other", "other memory", "project", "other body")
+    person.write("third", "third memory", "project", "third body")
+    _older_file(person, "stra-e-notes", "Straße-notes")
+    for target in ("Straße-notes", "Strasse-notes"):
+        with pytest.raises(Conflict) as refused:
+            person.write(target, rename_from="other")
+        assert str(refused.value) == ("a memory called 'stra-e-notes' exists; choose another name, or edit "
+                                      "'stra-e-notes' itself"), target
+    with pytest.raises(Conflict) as plain:  # control: as a rename onto a plain existing name is
+        person.write("third", rename_from="other")
+    assert str(plain.value) == "a memory called 'third' exists; choose another name, or edit 'third' itself"
+    assert _names(person) == ["other", "stra-e-notes", "third"]
+    renamed = person.write("Strasse-rules", rename_from="other")  # control: a free name is renamed to
+    assert (renamed.name, renamed.operation) == ("strasse-rules", "renamed")
+    assert person.read("Straße-notes").record.name == "stra-e-notes"

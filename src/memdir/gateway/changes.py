@@ -99,11 +99,13 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
                 raise NotFound(f"cannot rename {rename_from!r}: no such memory in the {layer.scope} layer")
             if source.record.name == name:
                 raise InvalidInput(f"{rename_from!r} is already called {name!r}: a rename needs a different new name")
-            taken = tx.fresh(name)
+            held = written_to(tx.fresh, tx.scan.names, asked, name)  # stra-e-notes answers to Straße-notes too
+            taken = tx.fresh(held if held != source.record.name else name)
             if taken is not None and taken.record.status == "superseded":  # its history keeps the name
                 raise Conflict(name_kept(taken.record, of_transaction(taken.record, tx)))
             if taken is not None:
-                raise Conflict(f"a memory called {name!r} exists; choose another name, or edit {name!r} itself")
+                held = taken.record.name
+                raise Conflict(f"a memory called {held!r} exists; choose another name, or edit {held!r} itself")
             old_name = None if source.record.status == "candidate" else source.record.name
             status = "candidate" if old_name is None else status  # a candidate moves, staying one
         if expect_digest is not False and (source.digest if source else None) != expect_digest:

@@ -28,7 +28,6 @@ from .fields import distinct_name, name_note
 
 # What the letters an older memdir dropped from a name (LATIN_SPELLED: ø, æ, ß) are spelled as now.
 _SPELLINGS = frozenset(LATIN_SPELLED.values())
-_ONLY_SPELLINGS = re.compile("(?:" + "|".join(sorted(map(re.escape, _SPELLINGS), key=len, reverse=True)) + "|-)+")
 _LETTERS = frozenset("".join(_SPELLINGS))
 _DROPPABLE = "[" + "".join(sorted(_LETTERS)) + "-]*"  # what an older name may lack, and its dashes
 _HASHED = re.compile(r"^m-[0-9a-f]+$", re.M)
@@ -41,36 +40,64 @@ def older_names(key: str, names: Iterable[str]) -> list[str]:
     ``ss`` of ``ß``) dropped, ``-`` where they were (``odz-notes`` and ``k-benhavn-notes`` for
     ``lodz-notes`` and ``kobenhavn-notes``); and, for a ``key`` made of such spellings only (``o``,
     ``ss``), every hash name (``m-…``: ``Ø`` had one). Candidates only, by name (no file read):
-    :func:`by_title` says which holds the memory. One pass of a regular expression over the names
-    (a few ms at 10,000)."""
+    :func:`by_title` says which holds the memory. One pass of a regular expression with no
+    backtracking over the names (a few ms at 10,000), then :func:`_older_match` of each name it
+    keeps: time linear in the names' length times ``key``'s, whatever the letters (a pattern of
+    optional letters backtracked for minutes on ``ooo…oa`` beside ``ooo…o``)."""
     text = "\n".join(names)
     rest = [c for c in key if c not in _LETTERS and c != "-"]  # the letters (a-z, 0-9) every older name kept
-    kept = re.compile(f"^{_DROPPABLE}{_DROPPABLE.join(rest)}{_DROPPABLE}$", re.M)
-    pattern = _older_pattern(key)
-    found = [name for name in kept.findall(text) if name != key and len(name) <= len(key) and pattern.fullmatch(name)]
-    if _ONLY_SPELLINGS.fullmatch(key):
+    kept = re.compile("^" + _DROPPABLE + "".join(re.escape(c) + _DROPPABLE for c in rest) + "$", re.M)
+    parts = _older_parts(key)
+    found = [name for name in kept.findall(text) if name != key and len(name) <= len(key)
+             and _older_match(parts, name)]
+    if key and all("" in choices for choices in parts):  # only spellings and '-' (no regular expression: th-th-…
+        # split as t+h or th backtracked exponentially)
         found += [name for name in _HASHED.findall(text) if name != key]
     return found
 
 
-def _older_pattern(key: str) -> re.Pattern:
+def _older_parts(key: str) -> list[tuple[str, ...]]:
+    """``key`` as the spellings each of its letters may have had in an older name, in order (``-``
+    left out: any run of ``-`` may stand between two parts): a letter a-z or digit as itself; a
+    spelling of a letter an older memdir dropped (``o`` of ``ø``) as itself or nothing; ``ae``,
+    ``oe``, ``th``, ``ss`` as both letters or neither, or one of them when that one is a spelling too
+    (``ø`` + ``e``)."""
     parts, i = [], 0
     while i < len(key):
         two = key[i:i + 2]
-        if two in _SPELLINGS and len(two) == 2:  # ae, oe, th, ss: both letters or neither, or one (ø + e)
-            kept = [two] + [two[1]] * (two[0] in _SPELLINGS) + [two[0]] * (two[1] in _SPELLINGS)
-            parts.append(f"(?:{'|'.join(kept)}|)")
+        if two in _SPELLINGS and len(two) == 2:
+            parts.append(tuple(dict.fromkeys([two] + [two[1]] * (two[0] in _SPELLINGS)
+                                              + [two[0]] * (two[1] in _SPELLINGS) + [""])))
             i += 2
         elif key[i] in _SPELLINGS:
-            parts.append(f"{key[i]}?")
+            parts.append((key[i], ""))
             i += 1
         elif key[i] == "-":
             i += 1
-            continue
         else:
-            parts.append(re.escape(key[i]))
+            parts.append((key[i],))
             i += 1
-    return re.compile("-*" + "-*".join(parts) + "-*")
+    return parts
+
+
+def _older_match(parts: list[tuple[str, ...]], name: str) -> bool:
+    """True when ``name`` is ``parts`` (:func:`_older_parts`) spelled with one choice of each part,
+    any run of ``-`` before, between and after them. The set of the positions of ``name`` each
+    prefix of ``parts`` may end at (at most ``len(name) + 1``), part by part: no backtracking."""
+    dashes_from = [0] * (len(name) + 1)  # the position after the run of '-' starting at each position
+    dashes_from[len(name)] = len(name)
+    for j in range(len(name) - 1, -1, -1):
+        dashes_from[j] = dashes_from[j + 1] if name[j] == "-" else j
+
+    def after_dashes(ends):
+        return {k for j in ends for k in range(j, dashes_from[j] + 1)}
+
+    at = after_dashes({0})
+    for choices in parts:
+        at = after_dashes({j + len(c) for j in at for c in choices if name.startswith(c, j)})
+        if not at:
+            return False
+    return len(name) in at
 
 
 def by_title(raw: str, key: str, records: Iterable) -> str | None:
@@ -89,6 +116,13 @@ def by_title(raw: str, key: str, records: Iterable) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+def written_as(raw: str, record) -> bool:
+    """True when the memory ``record`` (with ``name`` and ``title``) is called ``raw`` exactly as written
+    (:func:`memdir.text.names.raw_name`, before folding): its file name or its title. Such a memory wins
+    over one ``raw`` only folds to (:func:`stored_name`)."""
+    return raw_name(raw) in (record.name, record.title)
+
+
 def stored_name(raw: str, key: str, held: Callable[[str], object | None],
                 records: Callable[[], Iterable] | None = None) -> str | None:
     """The file name (a normalized name) the memory ``raw`` names is stored under in one layer:
@@ -96,11 +130,20 @@ def stored_name(raw: str, key: str, held: Callable[[str], object | None],
     is a memory ``raw`` names; else one of ``raw``'s :func:`~memdir.text.names.legacy_names` when the
     memory there is spelled alike; else, with ``records`` (called only then: a walk of the layer's
     records, or of :func:`candidates`'), :func:`by_title`'s. None when no memory of the layer is
-    ``raw``'s. Raises :class:`InvalidName` as :func:`memdir.text.names.normalize_name` does."""
+    ``raw``'s. Of ``key`` and the legacy names, a memory whose file name or title is ``raw`` as written
+    (:func:`memdir.text.names.raw_name`, before folding) wins over one ``raw`` only folds to
+    (``Łódź-notes`` is ``odz-notes`` titled so, not a ``lodz-notes`` without a title; ``Lodz-notes`` is
+    ``lodz-notes``); when neither or both are, ``key``. Raises :class:`InvalidName` as
+    :func:`memdir.text.names.normalize_name` does."""
+    first = None
     for name in (key, *legacy_names(raw)):
         record = held(name)
         if record is not None and same_name(raw, record.name, record.title):
-            return name
+            if written_as(raw, record):
+                return name
+            first = first or name
+    if first is not None:
+        return first
     return by_title(raw, key, records()) if records is not None else None
 
 
@@ -119,14 +162,14 @@ def written_to(fresh, scan_names: Iterable[str], raw: str, key: str) -> str:
     (``fresh``: file name → its entry or None; ``scan_names``: the layer's names): ``key`` when a
     memory is stored there (:func:`check_same_name` then decides whether ``raw`` names it), else
     :func:`stored_name`'s over the layer's :func:`candidates` — the reads' rule, so a write updates
-    the memory a read of ``raw`` finds. A new memory's write reads no file but the candidates'
-    (issue 28 §7)."""
-    if fresh(key) is not None:
-        return key
-
+    the memory a read of ``raw`` finds (a legacy name's memory spelled exactly as ``raw`` before ``key``'s
+    that only folds to it). A new memory's write reads no file but the candidates' (issue 28 §7)."""
     def held(name: str):
         entry = fresh(name)
         return entry.record if entry is not None else None
+
+    if fresh(key) is not None:
+        return stored_name(raw, key, held) or key
 
     def older():
         for name in candidates(raw, key, scan_names):
@@ -171,4 +214,4 @@ def check_same_name(asked: str, old, taken: Container[str], warnings: list[str],
                     f"width or spacing): that memory was updated; {kept}")
 
 
-__all__ = ["by_title", "check_same_name", "name_taken", "stored_name", "written_to"]
+__all__ = ["by_title", "check_same_name", "name_taken", "stored_name", "written_as", "written_to"]

@@ -20,11 +20,11 @@ from ..files.conflicts import CONFLICT, unsettled
 from ..files.memfile import MalformedMemory, parse
 from ..files.scan import Entry
 from ..gateway.forgotten import Guard
-from ..gateway.naming import by_title, candidates, stored_name
+from ..gateway.naming import by_title, candidates, stored_name, written_as
 from ..layer.journal import changes_content
 from ..layer.layer import Layer
 from ..session import Session
-from ..text.names import normalize_name, same_name
+from ..text.names import legacy_names, normalize_name, same_name
 from ..tombstones.stones import unreadable_tombstones
 
 
@@ -101,8 +101,8 @@ def held_name(layer: Layer, name: str) -> str | None:
     (:meth:`memdir.layer.layer.Layer.lookup`); reads no file but the few an older name may hold.
     Raises :class:`StoreError`, :class:`InvalidName`."""
     key = normalize_name(name).name
-    if layer.lookup(key) is not None:
-        return key
+    if layer.lookup(key) is not None:  # an older memdir's file spelled as written wins (odz-notes of Łódź-notes)
+        return stored_name(name, key, lambda n: _record(layer.lookup(n))) or key
     entries = layer.current_scan().entries
     return stored_name(name, key, lambda n: _record(layer.lookup(n)), lambda: filter(None, (
         _record(entries.get(n)) for n in candidates(name, key, entries))))
@@ -113,25 +113,42 @@ def history_name(layer: Layer, name: str) -> str:
     of that name is (:func:`held_name`), else its normalized name when the journal has it, else the
     name an older memdir gave it whose last version is a memory spelled so (deleted since:
     ``odz-notes`` for ``Łódź-notes``), else its normalized name. Raises :class:`StoreError`,
-    :class:`InvalidName`."""
-    held = held_name(layer, name)
-    if held is not None:
-        return held
+    :class:`InvalidName`. A deleted memory an older memdir named, spelled exactly as ``name``
+    (:func:`memdir.gateway.naming.written_as`: ``odz-notes`` titled ``Łódź-notes``), is ``name``'s
+    before a live one ``name`` only folds to (``lodz-notes``), as :func:`find` decides among live ones."""
     key = normalize_name(name).name
     last: dict[str, str | None] = {}
-    for event in layer.journal.events():
-        if changes_content(event):
-            last[event.name] = event.after or last.get(event.name)  # its last bytes, also once deleted
-    if key in last:
-        return key
 
     def version(stored: str):
+        if (live := _record(layer.lookup(stored))) is not None:
+            return live
         try:
             return parse(layer.journal.get_object(last[stored]).decode("utf-8"), stored).record
         except (KeyError, TypeError, NotFound, MalformedMemory, UnicodeDecodeError):
             return None
 
+    if legacy_names(name):  # the journal is read only for a name an older memdir named otherwise
+        _last_versions(layer, last)
+        exact = stored_name(name, key, version)
+        if exact is not None and written_as(name, version(exact)):
+            return exact
+    held = held_name(layer, name)
+    if held is not None:
+        return held
+    _last_versions(layer, last)
+    if key in last:
+        return key
     return stored_name(name, key, version, lambda: filter(None, map(version, candidates(name, key, last)))) or key
+
+
+def _last_versions(layer: Layer, last: dict[str, str | None]) -> None:
+    """Fill ``last`` (once) with each file name of ``layer``'s journal → the object of its last content
+    version, also once deleted."""
+    if last:
+        return
+    for event in layer.journal.events():
+        if changes_content(event):
+            last[event.name] = event.after or last.get(event.name)
 
 
 def refuse_ambiguous(session: Session, name: str, verb: str) -> list[tuple[str, str]]:
