@@ -136,27 +136,3 @@ def test_a_transcript_that_breaks_its_reader_is_reported_and_the_queue_moves_on(
     assert rows[str(bad)].status == "error" and rows[str(bad)].error.startswith("RecursionError")
     assert rows[str(good)].status != "error"  # control: the next session is consolidated
     assert not list(queue.queue_path(home).parent.glob("*.work")) and queue.drain(home) == []  # not retried forever
-
-
-def test_a_transcript_any_client_s_hook_queued_is_consolidated_as_under_the_hooks(tmp_path, isolated_home, project,
-                                                                                  monkeypatch):
-    """Gemini CLI's PreCompress and Codex's Stop queue transcripts as Claude Code's SessionEnd does: each is
-    drained as under the hooks (``auto`` picks the agent extractor there), not only Claude Code's two events."""
-    from memdir.consolidation import consolidate as module
-
-    seen = {}
-    real = module.consolidate
-
-    def recording(session, transcript, **kwargs):
-        seen[transcript] = kwargs["under_hooks"]
-        return real(session, transcript, **kwargs)
-
-    monkeypatch.setattr(module, "consolidate", recording)
-    home = open_session(None, str(project)).home
-    paths = {event: str(_transcript(tmp_path / f"{event or 'none'}.jsonl", project, "we deploy on tuesdays"))
-             for event in ("PreCompress", "Stop", "SessionEnd", None)}
-    for event, path in paths.items():
-        queue.append(home, path, cwd=str(project), session_id=str(event), event=event)
-    queue.drain(home, extractor="rules")
-    assert seen == {paths["PreCompress"]: True, paths["Stop"]: True, paths["SessionEnd"]: True,
-                    paths[None]: False}  # control: a line no hook queued (no event) is not under the hooks

@@ -27,7 +27,7 @@ CHOICES = ("auto",) + NAMES
 
 def choose(settings, *, under_hooks: bool = False, environ=None) -> tuple[str, str]:
     """``(extractor, reason)`` for the ``consolidation_extractor`` setting.
-    ``under_hooks``: the transcript was queued by a client's hooks (Claude Code, Codex, Gemini CLI).
+    ``under_hooks``: the transcript was queued by the Claude Code hooks.
     Raises :class:`InvalidInput` for an unknown setting."""
     setting = (settings.consolidation_extractor or "auto").strip().lower()
     if setting not in CHOICES:
