@@ -83,10 +83,13 @@ def test_a_fresh_write_of_a_hand_named_memory_and_a_new_one_reads_no_row_but_the
     Memory.open(home=isolated_home, project=project, actor="human").write(
         "feedback-tabs", "tabs, as the agent puts it", "feedback", "Why: x\nHow to apply: y")
     Memory.open(home=isolated_home, project=project, actor="human").write(
-        "brand-new", "a name no file holds", "project", "b")
-    Memory.open(home=isolated_home, project=project, actor="human").write(
         "db-port", "the port, corrected", "project", "b")
-    assert every == []
+    assert every == []  # a name the layer holds: its rows only
+    Memory.open(home=isolated_home, project=project, actor="human").write(
+        "brand-new", "a name no file holds", "project", "b")
+    # a new name: the layer's names are listed once, for a memory an older memdir stored under another
+    # spelling of it (gateway.naming.candidates: Lodz-notes is odz-notes); every row is read for that today
+    assert every == ["every row"]
     assert not (layer.path / "Feedback_Tabs.md").exists() and (layer.path / "feedback-tabs.md").is_file()
     assert "tabs, by hand" in (layer.path / "feedback_tabs.md").read_text()  # control: the losing copy untouched
     assert "the port, in its own file" not in (layer.path / "db-port.md").read_text()

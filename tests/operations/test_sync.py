@@ -474,6 +474,7 @@ def test_offline_wording_unsent_changes_and_what_was_sent_later(world, tmp_path)
     before = json.loads(a.cli("sync", "status", "--json").stdout)["last_sync"]
     moved = tmp_path / "away.git"
     remote.rename(moved)
+    time.sleep(1.1)  # the times are to the second: the offline attempt's must differ from the last sync's
     done = a.cli("sync", "--json")
     report = json.loads(done.stdout)
     assert done.returncode == OFFLINE_EXIT and report["pushed"] is False and report["outcome"] == "offline"

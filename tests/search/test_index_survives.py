@@ -348,7 +348,9 @@ def test_a_warm_process_that_fails_a_hook_hands_it_back(isolated_home, project, 
 @pytest.mark.slow
 def test_a_warning_to_a_full_log_does_not_fail_the_hook_in_the_warm_process(mem, project, monkeypatch):
     """The warm process's stderr is its log: on a full disk (``/dev/full``: every write ENOSPC) the
-    warning that the index is read as it is must not turn the recall into ``OSError: [Errno 28]``."""
+    warning that the index is read as it is must not turn the recall into ``OSError: [Errno 28]``. The
+    warning goes back to the hook's process, whose stderr a person sees (``answer["stderr"]``), and
+    nothing is left for the full log."""
     from memdir.integrations.claude_code import hooks
 
     _store(mem.home, project)
@@ -366,13 +368,16 @@ def test_a_warning_to_a_full_log_does_not_fail_the_hook_in_the_warm_process(mem,
         monkeypatch.setattr(sys, "stderr", full)
         answer = hooks.answer_warm(hook)
         monkeypatch.setattr(sys, "stderr", sys.__stderr__)
+        full.close()  # nothing was left in its buffer: the warning went back to the hook
         with pytest.raises(OSError) as raised:  # control: this stderr does refuse every write
-            full.close()  # what the warning left in its buffer
+            with open("/dev/full", "w", buffering=1) as again:
+                again.write("a warning\n")
         assert raised.value.errno == errno.ENOSPC
     finally:
         conn.execute("PRAGMA max_page_count = 1073741823")
     assert "error" not in answer, answer
     assert "Moved from 5432 on 2026-11-02." in answer["stdout"] and "ops runbook" not in answer["stdout"]
+    assert "memdir: warning: the search index" in (answer["stderr"] or ""), answer  # on the hook's stderr
 
 
 # ---------------------------------------------------------------- 4. a damaged index
