@@ -464,13 +464,8 @@ class WarmServer:
                 break
             with client:
                 self._serve_one(client)
-        if self.outdated:  # the socket is the newer process's to bind (close() removes it if still ours)
-            self._sock.close()
-            try:
-                if os.stat(self.path).st_ino == self._inode:
-                    self.path.unlink()
-            except OSError:
-                pass
+        if self.outdated:  # the socket is the newer process's to bind
+            self._release()
 
     def _serve_one(self, client: socket.socket) -> None:
         try:
@@ -515,16 +510,20 @@ class WarmServer:
         self.answered += 1
         return answer
 
+    def _release(self) -> None:
+        """Close the socket and remove its file while it is still this server's (same inode)."""
+        self._sock.close()
+        try:
+            if os.stat(self.path).st_ino == self._inode:
+                self.path.unlink()
+        except OSError:
+            pass
+
     def close(self) -> None:
         """Stop serving and remove the socket file if it is still this server's."""
         self._stop.set()
         if self._sock is not None:
-            self._sock.close()
-            try:
-                if os.stat(self.path).st_ino == self._inode:
-                    self.path.unlink()
-            except OSError:
-                pass
+            self._release()
         if self._thread is not None:
             self._thread.join(timeout=2.0)
 
