@@ -107,6 +107,18 @@ def run_cli(*args, input: str | None = "", env: dict | None = None, cwd=None) ->
     )
 
 
+def run_prompt_hook(project, prompt: str, env: dict | None = None, session: str = "s1") -> str:
+    """Run the real Claude Code UserPromptSubmit hook in a subprocess for ``prompt`` in ``project``;
+    returns its stdout ("" when it injects nothing)."""
+    import json
+
+    payload = json.dumps({"session_id": session, "cwd": str(project), "hook_event_name": "UserPromptSubmit",
+                          "prompt": prompt})
+    done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
+                          input=payload.encode(), capture_output=True, timeout=60, env=dict(os.environ, **(env or {})))
+    return done.stdout.decode("utf-8")
+
+
 def pytest_terminal_summary(terminalreporter):
     """Print the fault-injection counts (tests/faults/test_faults.py, issue 10) as one JSON line."""
     import json

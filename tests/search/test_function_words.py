@@ -18,7 +18,7 @@ import pytest
 from memdir import Memory
 from memdir.search.tokenize import is_stopword, query_terms, tokens
 
-from ..conftest import run_cli
+from ..conftest import run_cli, run_prompt_hook
 
 
 @pytest.fixture
@@ -117,12 +117,7 @@ def test_the_cli_and_the_prompt_hook_agree(store, isolated_home, project):
     assert found == [] and [r["name"] for r in control] == ["db-port"]
 
     def hook(prompt):
-        payload = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
-                              "prompt": prompt})
-        done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
-                              input=payload.encode(), capture_output=True, timeout=60,
-                              env=dict(os.environ, **env))
-        return done.stdout.decode("utf-8")
+        return run_prompt_hook(project, prompt, env)
 
     assert hook("고맙습니다") == ""
     assert "## db-port" in json.loads(hook("postgres port lol"))["hookSpecificOutput"]["additionalContext"]

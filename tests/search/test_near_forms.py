@@ -11,15 +11,12 @@ beside one that must not, through search and recall.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
 from memdir import Memory
 
-from ..conftest import run_cli
+from ..conftest import run_cli, run_prompt_hook
 
 
 @pytest.fixture
@@ -81,12 +78,7 @@ def test_the_cli_and_the_prompt_hook_read_near_forms(store, isolated_home, proje
     assert ([r["name"] for r in found], control) == (["pg-host"], [])
 
     def hook(prompt):
-        payload = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
-                              "prompt": prompt})
-        done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
-                              input=payload.encode(), capture_output=True, timeout=60,
-                              env=dict(os.environ, **env))
-        return done.stdout.decode("utf-8")
+        return run_prompt_hook(project, prompt, env)
 
     assert "## pg-host" in json.loads(hook("which postgresql host is it"))["hookSpecificOutput"]["additionalContext"]
     assert hook("update the banner") == ""

@@ -8,9 +8,6 @@ SDK's client) and the prompt hook: every path ranks through memdir.search.rankin
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import anyio
 import pytest
@@ -114,7 +111,7 @@ def test_the_cli_the_mcp_tool_and_the_prompt_hook_agree(store, isolated_home, pr
     from mcp import Client
 
     from memdir.integrations.mcp.server import MemoryServer, build_server
-    from tests.conftest import run_cli
+    from tests.conftest import run_cli, run_prompt_hook
 
     env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
     for query, name in [("back-off", "retry-policy"), ("5550102030", "hotline"), ("배포를", "deploy-ko")]:
@@ -135,11 +132,7 @@ def test_the_cli_the_mcp_tool_and_the_prompt_hook_agree(store, isolated_home, pr
     assert "tenancy" not in none  # control: a word nothing holds
 
     def hook(prompt):
-        payload = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
-                              "prompt": prompt})
-        done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
-                              input=payload.encode(), capture_output=True, timeout=60, env=dict(os.environ, **env))
-        return done.stdout.decode("utf-8")
+        return run_prompt_hook(project, prompt, env)
 
     recalled = json.loads(hook("what is the hotline 5550102030 for?"))["hookSpecificOutput"]["additionalContext"]
     assert "## hotline" in recalled and "## lunch" not in recalled
