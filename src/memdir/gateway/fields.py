@@ -30,6 +30,7 @@ from ..files.frontmatter import MAX_FRONTMATTER_BYTES, MAX_INTEGER, oversize, sp
 from ..files.memfile import TYPES, MemoryRecord, format_time, serialize
 from ..settings import Settings
 from ..text.fence import escape_fence_tags
+from ..text.fold import fold
 from ..text.names import MAX_NAME_CHARS, normalize_name, raw_name, same_name
 from ..text.printable import clean_body, clean_line
 from ..text.redact import redact, redact_value
@@ -478,7 +479,8 @@ def name_note(raw: str) -> str | None:
     :func:`memdir.text.names.normalize_name` does."""
     normalized, written = normalize_name(raw), raw_name(raw)
     if normalized.title is not None:  # said as a Latin name's normalization is
-        return (f"name {raw!r} has no letters a-z or digits; saved as {normalized.name!r} "
+        which = "no letters a-z or digits" if not re.search("[a-z0-9]", fold(written)) else "letters other than a-z"
+        return (f"name {raw!r} has {which}; saved as {normalized.name!r} "
                 f"with {written!r} as its title (either name finds it)")
     if normalized.name == written:
         return None

@@ -150,7 +150,7 @@ def stored_name(raw: str, key: str, held: Callable[[str], object | None],
 def candidates(raw: str, key: str, names: Iterable[str]) -> list[str]:
     """The file names of ``names`` (a layer's) whose memory may be ``raw``'s (normalizing to
     ``key``) under a name an older memdir gave it, for :func:`by_title` to decide: every hash name
-    for a name with no letters a-z (``ソース``: ``ｿｰｽ`` had another hash), else
+    for a hashed name (``ソース``: ``ｿｰｽ`` had another hash; ``ЗАМЕТКИ``: ``Заметки`` was hashed as written), else
     :func:`older_names`. A new memory's write reads no file but these (issue 28 §7)."""
     if normalize_name(raw).title is not None:
         return [name for name in names if name.startswith("m-") and name != key]

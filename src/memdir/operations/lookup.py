@@ -24,7 +24,7 @@ from ..gateway.naming import by_title, candidates, stored_name, written_as
 from ..layer.journal import changes_content
 from ..layer.layer import Layer
 from ..session import Session
-from ..text.names import legacy_names, normalize_name, same_name
+from ..text.names import legacy_names, normalize_name, raw_name, same_name
 from ..tombstones.stones import unreadable_tombstones
 
 
@@ -89,7 +89,8 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
             stored = key
         if gone := deleted([layer], stored):
             raise NotFound(gone, deleted=stored)
-    raise NotFound(f'memory not found: "{key}" in {where}' + unsearched(session, scope))
+    shown = f'"{raw_name(name)}" ({key})' if normalize_name(name).title else f'"{key}"'  # a hash: as typed too
+    raise NotFound(f'memory not found: {shown} in {where}' + unsearched(session, scope))
 
 
 def held_name(layer: Layer, name: str) -> str | None:

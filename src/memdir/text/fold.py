@@ -14,6 +14,16 @@ tokenizer (:mod:`memdir.search.tokenize`), so a name and a search term fold the 
   (:data:`LATIN_SPELLED`: ``ø`` → ``o``, ``æ`` → ``ae``, ``ł`` → ``l``, ``þ`` → ``th``…), also
   under an accent (``ǿ`` → ``o``, ``ǣ`` → ``ae``).
 
+* Greek without its accents and breathings, as Greek is typed and capitalized: a letter whose
+  decomposition is a Greek letter and combining marks is that letter, and a combining mark after a
+  Greek letter is dropped (``Σημειώσεις`` → ``σημειωσεισ``, ``ΐ`` → ``ι``, ``Ϊ`` → ``ι``; case-folding
+  already makes the final ``ς`` and capital ``Σ`` one ``σ``);
+* Cyrillic ``ё`` as ``е`` (:data:`CYRILLIC_SPELLED`: Russian is written and searched without its
+  dots: ``Ёлка`` → ``елка``), and a stress mark (a combining acute) after a Cyrillic letter dropped
+  (``заме́тки`` → ``заметки``). ``й`` stays ``й`` (another letter than ``и``: ``мой`` is not ``мои``),
+  as do the letters that carry a mark in their own alphabet (Ukrainian ``ї``, Macedonian ``ѓ``,
+  Belarusian ``ў``).
+
 Other scripts keep their marks: a Devanagari vowel sign or a kana's dakuten is part of the word
 (``ガイド`` is not ``カイト``), not an accent.
 
@@ -35,16 +45,22 @@ Danish and Norwegian ``ø æ``, French ``œ``, Polish ``ł``, Vietnamese and Cro
 ``ss``), the dotless ``ȷ``."""
 
 
+CYRILLIC_SPELLED = {"ё": "е"}
+"""Cyrillic letters (case-folded) a person types as another: Russian ``ё`` as ``е``."""
+
+_STRESS = "\u0301"  # COMBINING ACUTE ACCENT: a stress mark on a Cyrillic vowel
+
+
 @lru_cache(maxsize=4096)
 def _fold_letter(letter: str) -> str:
-    spelled = LATIN_SPELLED.get(letter)
+    spelled = LATIN_SPELLED.get(letter) or CYRILLIC_SPELLED.get(letter)
     if spelled is not None:
         return spelled
     parts = unicodedata.normalize("NFKD", letter)
     base = parts[:1]
     if not all(unicodedata.combining(c) for c in parts[1:]):
         return letter
-    if base.isascii() and base.isalpha():
+    if (base.isascii() and base.isalpha()) or _greek(base):
         return base
     return LATIN_SPELLED.get(base, letter)  # ǿ is ø under an accent
 
@@ -53,11 +69,26 @@ def _latin(c: str) -> bool:
     return c.isascii() and c.isalpha()
 
 
+def _greek(c: str) -> bool:
+    return ("\u0370" <= c <= "\u03ff" or "\u1f00" <= c <= "\u1fff") and c.isalpha()
+
+
+def _cyrillic(c: str) -> bool:
+    return "\u0400" <= c <= "\u04ff" and c.isalpha()
+
+
+def _accent_of(mark: str, letter: str) -> bool:
+    """True when the combining ``mark`` written after ``letter`` (a folded letter, or '') is an accent a
+    person types the word without: any mark on a Latin or Greek letter, a stress mark on a Cyrillic one."""
+    return _latin(letter) or _greek(letter) or (mark == _STRESS and _cyrillic(letter))
+
+
 def fold(text: str) -> str:
     """``text`` as a person types it (see the module): NFKC, case-folded, Latin letters without
     their accents and spelled in ASCII (``Łódź`` → ``lodz``, ``København`` → ``kobenhavn``,
     ``Straße`` → ``strasse``, ``Đà Nẵng`` → ``da nang``, ``Cœur`` → ``coeur``, ``Işık`` →
-    ``isik``, ``İstanbul`` → ``istanbul``); other characters (other scripts and their marks,
+    ``isik``, ``İstanbul`` → ``istanbul``), Greek letters without their accents (``Συστήματος`` →
+    ``συστηματοσ``), Cyrillic ``ё`` as ``е`` (``Ёлка`` → ``елка``); other characters (other scripts and their marks,
     digits, punctuation, spaces) as NFKC and case-folding leave them. Never raises for a
     ``str``; an ASCII text is only lower-cased."""
     if text.isascii():
@@ -67,11 +98,11 @@ def fold(text: str) -> str:
         if c.isascii():
             out.append(c)
         elif unicodedata.combining(c):
-            if not (out and _latin(out[-1][-1:])):  # a mark on a Latin letter is its accent: dropped
+            if not (out and _accent_of(c, out[-1][-1:])):  # a mark on a Latin or Greek letter is its accent: dropped
                 out.append(c)
         else:
             out.append(_fold_letter(c))
     return "".join(out)
 
 
-__all__ = ["LATIN_SPELLED", "fold"]
+__all__ = ["CYRILLIC_SPELLED", "LATIN_SPELLED", "fold"]

@@ -8,16 +8,24 @@ Rules (seed-behaviour §A3, with DESIGN §3's fixes):
   ``lodz``, ``Straße`` → ``strasse``), every run outside ``[a-z0-9]`` becomes one ``-``, strip
   ``-`` at both ends, cut to 64 characters, strip a ``-`` the cut exposed (the
   seed threw there);
-* a name with no ASCII letter or digit (``中文记忆``) gets a stable slug
-  ``m-<10 hex of SHA-256 of the trimmed original in NFKC>`` and the original
-  is kept as the memory's ``title``: NFKC, so a name in a compatibility form
-  (half-width ``ｿｰｽ``, ``ｶﾞｲﾄﾞ``; an ideographic space) is the memory of
-  its usual form (``ソース``, ``ガイド``);
+* a name holding a letter or digit the fold leaves outside ASCII (``中文记忆``,
+  ``Заметки-Проекта``, ``배포-v2``) gets a stable slug ``m-<10 hex of SHA-256
+  of the name's spelling>`` (:func:`spelling`: folded, without spaces, ``-``
+  and ``_``) and the original is kept as the memory's ``title``: so a name in a
+  compatibility form (half-width ``ｿｰｽ``, ``ｶﾞｲﾄﾞ``; an ideographic space), in
+  capitals, without its accents or spaced otherwise (``ЗАМЕТКИ-ПРОЕКТА``,
+  ``Σημειωσεις``, ``заметки проекта``) is the memory of its usual form, and two
+  names spelled otherwise (``C++ ドキュメント``, ``C# ドキュメント``) never share a
+  file; of the whole name, so ``배포-v2`` and ``デプロイ-v2`` are two names (their
+  Latin part alone named both ``v2`` before);
 * a memory an older memdir stored under another file name is still the memory of
   its name (:func:`legacy_names`, which every lookup and the write gateway try
   next: :mod:`memdir.gateway.naming`): before issue 28 a hash was of the NFC text
   (``ｿｰｽ``), and letters that do not decompose were dropped (``Łódź-notes`` was
-  ``odz-notes``, ``Straße`` ``stra-e``, ``Ø`` a hash);
+  ``odz-notes``, ``Straße`` ``stra-e``, ``Ø`` a hash); until a name's other
+  scripts were folded, a hash was of the NFKC text as written (``Заметки`` and
+  ``ЗАМЕТКИ`` two hashes), and a name with a Latin letter or digit was named by
+  its Latin part alone (``배포-v2`` was ``v2``);
 * a trailing ``.md`` in any case names the same memory (``my-rules.md`` is
   ``my-rules``: the index links file names and models call them so);
 * ``memory`` (collides with ``MEMORY.md`` on case-insensitive file systems) and
@@ -87,11 +95,12 @@ def normalize_name(raw: str) -> NormalizedName:
         raise InvalidName(f"memory name must not contain control or bidi characters or line breaks (got {raw!r})")
     if any("\ud800" <= c <= "\udfff" for c in text):
         raise InvalidName(f"memory name is not valid Unicode text (undecodable bytes? got {raw!r})")
-    slug = _slug(fold(text))  # as search folds: Café → cafe, Łódź → lodz
+    folded = fold(text)  # as search folds: Café → cafe, Łódź → lodz, ЗАМЕТКИ → заметки
+    slug = _slug(folded)
     title = None
-    if not slug:
-        # Nothing ASCII survives (an all-CJK name): derive a stable slug, keep the words.
-        slug = _hashed(unicodedata.normalize("NFKC", text))
+    if not slug or _other_script(folded):
+        # Letters no slug spells (中文记忆, Заметки-v2): a stable slug of the whole name folded, the words kept.
+        slug = _hashed(_SPELLING_IGNORED.sub("", folded))  # its spelling (see spelling): one hash per name
         title = text
     if slug in RESERVED:
         raise InvalidName(
@@ -110,6 +119,11 @@ def _hashed(text: str) -> str:
     return "m-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
+def _other_script(folded: str) -> bool:
+    """True when ``folded`` (a folded name) holds a letter or digit outside ASCII, which a slug would drop."""
+    return not folded.isascii() and any(c.isalnum() and not c.isascii() for c in folded)
+
+
 def legacy_names(raw: str) -> tuple[str, ...]:
     """The file names an older memdir gave ``raw`` where they differ from
     :func:`normalize_name`'s, the likelier first: the slug of the fold before
@@ -117,15 +131,20 @@ def legacy_names(raw: str) -> tuple[str, ...]:
     ``odz-notes``, ``Straße-notes`` → ``stra-e-notes``; a name left with no
     ``a-z`` or digit so, ``Ø`` or ``ß``, had the hash of its NFKC text), and
     the hash of the NFC text of a name hashed as written before NFKC
-    (``ｿｰｽ`` → ``m-cef79eb96c``). ``()`` for a name every memdir named alike
-    (``db-port``, ``Café``, ``ソース``). Only names: whether the memory stored
-    there is ``raw``'s is :func:`same_name`'s to say. Raises
-    :class:`InvalidName` as :func:`normalize_name` does."""
+    (``ｿｰｽ`` → ``m-cef79eb96c``); before other scripts were folded, the slug of
+    a name's Latin part (``배포-v2`` → ``v2``), and the hash of the NFKC text as
+    written of a name with none (``Заметки-Проекта`` → ``m-664a715272``).
+    ``()`` for a name every memdir named alike (``db-port``, ``Café``,
+    ``ソース``). Only names: whether the memory stored there is ``raw``'s is
+    :func:`same_name`'s to say. Raises :class:`InvalidName` as
+    :func:`normalize_name` does."""
     normalized = normalize_name(raw)
     text = raw_name(raw)
     # the fold before issue 28: letters that do not decompose (ł ø ß æ) were not letters of a name
     older = _slug("".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower())
-    found = [older if older else _hashed(unicodedata.normalize("NFKC", text))]
+    latin = _slug(fold(text))  # before other scripts were folded: the Latin part alone (배포-v2 was v2)
+    found = [latin] if latin else []
+    found.append(older if older else _hashed(unicodedata.normalize("NFKC", text)))  # NFKC as written: Заметки
     if not older:
         found.append(_hashed(text))  # before NFKC: the hash of the name as written (NFC)
     return tuple(dict.fromkeys(n for n in found if n != normalized.name and n not in RESERVED))
