@@ -61,7 +61,8 @@ def rows(conn, terms: list[str], limit: int, field_weights: str, visible: Callab
         return []
     variants = [[fts_query([t], starts=starts) for t in content]]
     if compounds and any(t in compounds for t in content):
-        variants.append([f'"{" ".join(compounds[t])}"' if t in compounds else fts_query([t], starts=starts) for t in content])
+        variants.append([f'"{" ".join(compounds[t])}"' if t in compounds else variants[0][i]
+                         for i, t in enumerate(content)])
     out: list[tuple[int, float]] = []
     for gap in (*GAPS, None):  # the words side by side first, then a little apart, then within a sentence
         ranked: list[tuple[int, float]] = []
