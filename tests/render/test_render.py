@@ -63,7 +63,7 @@ def test_one_line_fields_stay_on_one_line_and_are_cut(project):
     (layer / "long.md").write_text("---\nname: long\ndescription: >\n  " + "word " * 200 + "\ntype: project\n---\n")
     line = next(l for l in _cli(project, "list").splitlines() if "long" in l)
     assert line.startswith("- long (type: project; layer: project) — word word") and line.endswith("…")
-    assert len(line) < render.LINE_CHARS + 50
+    assert len(line) < render.LINE_BYTES + 50
 
 
 @pytest.mark.slow

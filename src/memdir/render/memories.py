@@ -5,7 +5,7 @@ result) and returns its text (a consolidation's: :mod:`.consolidation`); the CLI
 print the same lines, adding only what differs by where they run (how to ask
 for more: a command-line flag or a tool argument). One-line fields are shown
 on one line (every run of whitespace collapsed) and long ones are cut with
-``…`` at :data:`LINE_CHARS` characters, so a hand-edited file cannot flood a
+``…`` at :data:`LINE_BYTES` UTF-8 bytes, so a hand-edited file cannot flood a
 terminal or a context window.
 
 Stored text was sanitized by the gateway, but a hand-edited file was not:
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..files.conflicts import CONFLICT
 from ..text.fence import escape_stored, quoted
-from ..text.printable import LINE_CHARS, clipped, one_line, visible
+from ..text.printable import LINE_BYTES, clipped, one_line, visible
 from ..vocabulary import PIN_MARK, SYNC_HELD, kind_label
 from . import printable_output
 
@@ -54,9 +54,9 @@ WHOLE = 1 << 62  # a limit of cut() that keeps the text whole (read shows a desc
 
 
 @printable_output
-def cut(text: str | None, limit: int = LINE_CHARS) -> str:
+def cut(text: str | None, limit: int = LINE_BYTES) -> str:
     """``text`` on one line (every line break and run of whitespace collapsed,
-    no control or bidi character), at most ``limit`` characters (``…`` marks a cut)."""
+    no control or bidi character), at most ``limit`` UTF-8 bytes (``…`` marks a cut, between characters: :func:`memdir.text.printable.clipped`)."""
     return clipped(" ".join(one_line(text).split()), limit)
 
 
@@ -168,7 +168,7 @@ def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more:
     total = len(body)
     part = body[offset: offset + chunk] if chunk is not None else body[offset:]
     end = offset + len(part)
-    # the whole description: a listing line cuts it at LINE_CHARS; a hand-written one may be longer
+    # the whole description: a listing line cuts it at LINE_BYTES; a hand-written one may be longer
     head = [f"name: {r.name}", f"description: {cut(r.description, WHOLE)}", f"type: {r.type}",
             f"layer: {result.scope}"]
     if r.title:
@@ -478,7 +478,7 @@ def reindex(result) -> str:
 
 
 __all__ = [
-    "LINE_CHARS", "SHOWN_DIGEST", "clear", "cut", "cut_text", "decision", "delete", "doctor", "duplicate_lines", "edit",
+    "LINE_BYTES", "SHOWN_DIGEST", "clear", "cut", "cut_text", "decision", "delete", "doctor", "duplicate_lines", "edit",
     "flag", "history", "lift", "reindex", "listing", "malformed_lines", "memory_line", "no_memories", "prune", "read",
     "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
 ]
