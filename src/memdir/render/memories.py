@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ..files.conflicts import CONFLICT
 from ..text.fence import escape_stored, quoted
+from ..text.names import hash_named
 from ..text.printable import LINE_BYTES, clipped, one_line, visible
 from ..vocabulary import PIN_MARK, SYNC_HELD, kind_label
 from . import printable_output
@@ -64,8 +65,16 @@ def cut(text: str | None, limit: int = LINE_BYTES) -> str:
 
 
 @printable_output
+def shown_name(name: str, title: str | None) -> str:
+    """A memory's name as a line of a listing or of search hits shows it: ``name``, and its title in
+    quotes after it when the name is a hash (:func:`memdir.text.names.hash_named`: ``m-c3f8ff75a0
+    “部署流程”``) — two such names alone cannot be told apart. Either name finds the memory."""
+    return f"{name} “{cut(title, 120)}”" if title and hash_named(name) else name
+
+
+@printable_output
 def memory_line(m: MemoryInfo) -> str:
-    """A memory on one line: ``- name``, the pin mark when pinned
+    """A memory on one line: ``- name`` (with its title when the name is a hash: :func:`shown_name`), the pin mark when pinned
     (:data:`~memdir.vocabulary.PIN_MARK`), its :func:`~memdir.vocabulary.kind_label`,
     `` (auto-extracted)`` when extracted, ``— description``, `` [state]`` when not active."""
     pin = PIN_MARK if m.pinned else ""
@@ -73,7 +82,7 @@ def memory_line(m: MemoryInfo) -> str:
     if getattr(m, "sync_conflict", False):
         state += f" [sync conflict: memdir sync resolve {m.name} --scope {m.scope}]"
     origin = " (auto-extracted)" if m.origin == "extracted" else ""
-    return f"- {m.name}{pin} {kind_label(m.type, m.scope)}{origin} — {cut(m.description)}{state}"
+    return f"- {shown_name(m.name, m.title)}{pin} {kind_label(m.type, m.scope)}{origin} — {cut(m.description)}{state}"
 
 
 @printable_output
@@ -460,7 +469,8 @@ def search(results, query: str, offset: int = 0, page: int | None = None) -> str
     lines = [f"{len(results)} result(s) for {shown}{after}:"]
     for hit in results:
         pin = PIN_MARK if hit.pinned else ""
-        lines.append(f"- {hit.name}{pin} {kind_label(hit.type, hit.scope)} relevance {hit.score:.2f} — {cut(hit.description)}")
+        lines.append(f"- {shown_name(hit.name, hit.title)}{pin} {kind_label(hit.type, hit.scope)} relevance {hit.score:.2f} — "
+                     f"{cut(hit.description)}")
         if hit.snippet:
             lines.append(f"  {cut(hit.snippet)}")
     if page is not None and len(results) >= page:
@@ -480,5 +490,5 @@ def reindex(result) -> str:
 __all__ = [
     "LINE_BYTES", "SHOWN_DIGEST", "clear", "cut", "cut_text", "decision", "delete", "doctor", "duplicate_lines", "edit",
     "flag", "history", "lift", "reindex", "listing", "malformed_lines", "memory_line", "no_memories", "prune", "read",
-    "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
+    "restore", "review", "search", "shown_name", "status", "tombstones", "verify", "version", "warnings", "write",
 ]
