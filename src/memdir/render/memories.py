@@ -57,7 +57,8 @@ WHOLE = 1 << 62  # a limit of cut() that keeps the text whole (read shows a desc
 @printable_output
 def cut(text: str | None, limit: int = LINE_BYTES) -> str:
     """``text`` on one line (every line break and run of whitespace collapsed,
-    no control or bidi character), at most ``limit`` UTF-8 bytes (``…`` marks a cut, between characters: :func:`memdir.text.printable.clipped`)."""
+    no control or bidi character), at most ``limit`` UTF-8 bytes (``…`` marks a cut, between
+    characters: :func:`memdir.text.printable.clipped`)."""
     return clipped(" ".join(one_line(text).split()), limit)
 
 
@@ -74,8 +75,8 @@ def shown_name(name: str, title: str | None) -> str:
 
 @printable_output
 def memory_line(m: MemoryInfo) -> str:
-    """A memory on one line: ``- name`` (with its title when the name is a hash: :func:`shown_name`), the pin mark when pinned
-    (:data:`~memdir.vocabulary.PIN_MARK`), its :func:`~memdir.vocabulary.kind_label`,
+    """A memory on one line: ``- name`` (with its title when the name is a hash: :func:`shown_name`),
+    the pin mark when pinned (:data:`~memdir.vocabulary.PIN_MARK`), its :func:`~memdir.vocabulary.kind_label`,
     `` (auto-extracted)`` when extracted, ``— description``, `` [state]`` when not active."""
     pin = PIN_MARK if m.pinned else ""
     state = "" if m.state == "active" else f" [{m.state}]"
