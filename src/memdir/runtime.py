@@ -137,6 +137,37 @@ def dead(path: str | os.PathLike) -> bool:
     return False
 
 
+def in_the_way(path: str | os.PathLike) -> str | None:
+    """Why no socket can be bound at ``path``: something that is not a socket sits there (a regular
+    file, a directory, a symbolic link: never memdir's, and never removed by it); None when nothing
+    or a socket is there. Never raises (a path that cannot be looked at is None: the bind says why)."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISSOCK(mode):
+        return None
+    kind = ("a regular file" if stat.S_ISREG(mode) else "a directory" if stat.S_ISDIR(mode)
+            else "a symbolic link" if stat.S_ISLNK(mode) else "a file that is not a socket")
+    return (f"{os.fspath(path)} is {kind}, not a socket, so no warm process can listen there (memdir removes "
+            "only a socket it left; move that file away)")
+
+
+def cleared(path: str | os.PathLike) -> str | None:
+    """Make ``path`` free for a warm process to bind: a socket left there (by a process that has gone:
+    the caller found none answering) is removed; anything else stays, and its :func:`in_the_way` is
+    returned (None: the path is free). Raises :class:`OSError` when the socket cannot be removed."""
+    refusal = in_the_way(path)
+    if refusal is None:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+    return refusal
+
+
 def swept(directory: str | None = None, now: float | None = None) -> list[str]:
     """Remove the dead sockets (:func:`dead`) of ``directory`` (default: this
     user's :func:`runtime_dir`, which must be private) older than
@@ -168,5 +199,5 @@ def swept(directory: str | None = None, now: float | None = None) -> list[str]:
     return removed
 
 
-__all__ = ["MAX_SOCKET_PATH", "PROBE_TIMEOUT", "SHARED_TMP", "SOCKET_SUFFIX", "SWEEP_GRACE", "dead", "private_dir", "runtime_dir",
-           "socket_path", "swept"]
+__all__ = ["MAX_SOCKET_PATH", "PROBE_TIMEOUT", "SHARED_TMP", "SOCKET_SUFFIX", "SWEEP_GRACE", "cleared", "dead", "in_the_way",
+           "private_dir", "runtime_dir", "socket_path", "swept"]

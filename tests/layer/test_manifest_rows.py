@@ -21,9 +21,10 @@ def _file(layer_dir, filename: str, name: str, description: str) -> None:
                                       f"updated: 2026-11-01T00:00:00Z\n---\n\nBody of {filename}\n")
 
 
-def _store(home, project, monkeypatch):
+def _store(home, project, monkeypatch, older: dict[str, str] | None = None):
     """A large layer (for this test) of 8 memories and two names each held by two files (one named
-    so, one hand-named), adopted by one refresh after the clock tick of the writes (their stat keys are trusted)."""
+    so, one hand-named), and ``older`` (file name → title: memories an older memdir named so),
+    adopted by one refresh after the clock tick of the writes (their stat keys are trusted)."""
     monkeypatch.setattr(sweeps_module, "SWEEP_ALWAYS_MAX", 3)
     monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 3600.0)
     layer = Memory.open(home=home, project=project, actor="human").session.layer("project")
@@ -34,6 +35,9 @@ def _store(home, project, monkeypatch):
     _file(layer.path, "Feedback_Tabs.md", "feedback-tabs", "tabs, the smaller file name")  # wins: smaller
     _file(layer.path, "db-port.md", "db-port", "the port, in its own file")
     _file(layer.path, "DB_Port.md", "db-port", "a copy under a smaller file name")  # loses: not named so
+    for name, title in (older or {}).items():
+        (layer.path / f"{name}.md").write_text(f"---\nname: {name}\ntitle: {title}\ndescription: older {title}\n"
+                                               "type: project\nupdated: 2026-11-01T00:00:00Z\n---\n\nOlder body\n")
     time.sleep(2.1)
     layer.refresh_index()
     return layer
@@ -50,6 +54,20 @@ def _counted(monkeypatch) -> list[str]:
         return real(self, files)
 
     monkeypatch.setattr(Manifest, "full_rows", counted)
+    return calls
+
+
+def _listed(monkeypatch) -> list[tuple[str, list[str] | None]]:
+    """Every time a layer lists the names its manifest holds (``prefix``, the names answered)."""
+    calls: list[tuple[str, list[str] | None]] = []
+    real = Manifest.names_from
+
+    def counted(self, prefix=""):
+        names = real(self, prefix)
+        calls.append((prefix, names))
+        return names
+
+    monkeypatch.setattr(Manifest, "names_from", counted)
     return calls
 
 
@@ -79,17 +97,18 @@ def test_a_fresh_lookup_and_write_read_the_rows_of_one_name_and_settle_it_as_a_s
 def test_a_fresh_write_of_a_hand_named_memory_and_a_new_one_reads_no_row_but_theirs(
         isolated_home, project, monkeypatch):
     layer = _store(isolated_home, project, monkeypatch)
-    every = _counted(monkeypatch)
+    every, listed = _counted(monkeypatch), _listed(monkeypatch)
     Memory.open(home=isolated_home, project=project, actor="human").write(
         "feedback-tabs", "tabs, as the agent puts it", "feedback", "Why: x\nHow to apply: y")
     Memory.open(home=isolated_home, project=project, actor="human").write(
         "db-port", "the port, corrected", "project", "b")
-    assert every == []  # a name the layer holds: its rows only
+    assert every == [] and listed == []  # a name the layer holds: its rows only
     Memory.open(home=isolated_home, project=project, actor="human").write(
         "brand-new", "a name no file holds", "project", "b")
-    # a new name: the layer's names are listed once, for a memory an older memdir stored under another
-    # spelling of it (gateway.naming.candidates: Lodz-notes is odz-notes); every row is read for that today
-    assert every == ["every row"]
+    # a new name: the layer's names only are listed, once, for a memory an older memdir stored under another
+    # spelling of it (gateway.naming.candidates: Lodz-notes is odz-notes); no row's state is read
+    assert every == []
+    assert listed == [("", ["db-port", "feedback-tabs", *(f"seed-{i}" for i in range(8))])]
     assert not (layer.path / "Feedback_Tabs.md").exists() and (layer.path / "feedback-tabs.md").is_file()
     assert "tabs, by hand" in (layer.path / "feedback_tabs.md").read_text()  # control: the losing copy untouched
     assert "the port, in its own file" not in (layer.path / "db-port.md").read_text()
@@ -115,3 +134,23 @@ def test_a_fresh_delete_counts_and_forgets_the_name(isolated_home, project, monk
     assert "seed-4" in scan.entries  # control: its neighbour stays
     assert len(scan.entries) == 9 and len(scan.files) == 11
     assert len(list(scan.names)) == 9
+
+
+@pytest.mark.slow
+def test_a_fresh_write_finds_an_older_spelling_of_its_name_from_the_names_alone(isolated_home, project, monkeypatch):
+    layer = _store(isolated_home, project, monkeypatch, older={"odz-notes": "Łódź-notes", "m-cef79eb96c": "ｿｰｽ"})
+    every, listed = _counted(monkeypatch), _listed(monkeypatch)
+
+    def write(name: str):
+        return Memory.open(home=isolated_home, project=project, actor="human").write(name, "said anew", "project", "b")
+
+    assert (write("Lodz-notes").name, write("ソース").name) == ("odz-notes", "m-cef79eb96c")  # the older memories
+    assert [done.operation for done in (write("Lods-notes"), write("ソース二"))] == ["created", "created"]  # control
+    assert every == []  # no write read every row
+    assert [prefix for prefix, _ in listed] == ["", "m-", "", "m-"]  # each new name: its names listed once
+    assert listed[1] == ("m-", ["m-cef79eb96c"])  # a hash name's candidates: the hash names only, by the index
+    assert "odz-notes" in listed[0][1] and len(listed[0][1]) == 12
+    assert "said anew" in (layer.path / "odz-notes.md").read_text()
+    assert "said anew" in (layer.path / "m-cef79eb96c.md").read_text()
+    names = sorted(m.name for m in Memory.open(home=isolated_home, project=project).list(include_all=True).memories)
+    assert "lods-notes" in names and "lodz-notes" not in names and len(names) == 14

@@ -298,21 +298,72 @@ def test_a_hand_placed_long_description_is_clipped_like_list_and_doctor_names_it
         for block in (printed, injected):
             assert "(p-small.md)" in block and "(p-huge.md)" in block  # before: p-small left out at 8000
             shown = next(x for x in block.splitlines() if "(p-huge.md)" in x)
-            assert shown == f"- [p-huge](p-huge.md) — {huge.strip()[:299]}…"  # as `memdir list` cuts it
+            # as `memdir list` cuts it: 259 characters in 299 UTF-8 bytes (ü, ï, ö, é are 2 bytes each) and "…"
+            assert shown == f"- [p-huge](p-huge.md) — {huge.strip()[:259]}…"
     line = next(x for x in (path.parent / "MEMORY.md").read_text(encoding="utf-8").splitlines() if "(p-huge.md)" in x)
-    assert line == f"- [p-huge](p-huge.md) — {huge.strip()[:299]}…"  # the index holds the clipped line
-    assert f"— {huge.strip()[:299]}…" in run_cli("list", cwd=project).stdout
+    assert line == f"- [p-huge](p-huge.md) — {huge.strip()[:259]}…"  # the index holds the clipped line
+    assert f"— {huge.strip()[:259]}…" in run_cli("list", cwd=project).stdout
     # read shows the whole description (a listing line is cut, the memory itself is not); control: p-small's
     assert f"\ndescription: {huge.strip()}\n" in run_cli("read", "p-huge", cwd=project).stdout
     assert "\ndescription: Project uses pnpm workspaces\n" in run_cli("read", "p-small", cwd=project).stdout
     doctor = run_cli("doctor", cwd=project).stdout
     assert (f"note: {path}: its description is {len(huge.strip())} characters, over limit_description 160; the index "
-            "line shows its first 300") in doctor
+            "line shows its first 259 —") in doctor
     assert "p-small.md: its description" not in doctor and "u-1.md: its description" not in doctor  # control
 
 
 def test_an_index_line_an_older_memdir_wrote_long_is_clipped_in_the_block():
     long = "- [a](a.md) — " + "é" * 3000
     text, ((_, shown, _),) = layout([("project", long + "\n- [b](b.md) — the short one\n")], 4096)
-    assert shown == 2 and f"- [a](a.md) — {'é' * 299}…\n" in text and "(b.md) — the short one" in text
-    assert "é" * 300 not in text  # control above: the first 299 characters are there
+    # 299 UTF-8 bytes at most and "…": 149 é (2 bytes each), as an ASCII description's 299 letters
+    assert shown == 2 and f"- [a](a.md) — {'é' * 149}…\n" in text and "(b.md) — the short one" in text
+    assert "é" * 150 not in text  # control above: the first 149 characters are there
+
+
+def _notes(mem: Memory, description: str) -> None:
+    """12 memory files of ``description`` placed by hand (a write keeps a description to 160 characters)."""
+    layer = mem.session.layer("project").path
+    layer.mkdir(parents=True, exist_ok=True)
+    for i in range(12):
+        (layer / f"note-{i:02d}.md").write_text(f"---\nname: note-{i:02d}\ndescription: {description}\ntype: project\n"
+                                                f"---\nbody {i}\n", encoding="utf-8")
+
+
+def test_a_line_is_clipped_at_300_utf8_bytes_between_characters():
+    from memdir.text.printable import clipped
+
+    assert clipped("日" * 150) == "日" * 99 + "…"  # 297 of 299 bytes and "…" (it was 150 characters, 450 bytes)
+    assert clipped("a" * 400) == "a" * 299 + "…" and clipped("a" * 300) == "a" * 300  # control: ASCII as before
+    assert clipped("é" * 200) == "é" * 149 + "…" and clipped("日" * 100) == "日" * 100  # 300 bytes: whole
+    assert clipped("a" + "𝄞" * 100) == "a" + "𝄞" * 74 + "…"  # 1 + 296 bytes: no character broken
+    for k in range(4):
+        for limit in (4, 5, 6, 300):
+            cut = clipped("a" * k + "日" * 200, limit)
+            assert cut.endswith("…") and len(cut[:-1].encode()) <= limit - 1 and "\ufffd" not in cut
+
+
+@pytest.mark.slow
+def test_a_cjk_store_fills_a_small_budget_as_an_ascii_one_does(isolated_home, project, tmp_path):
+    """Lines were clipped at 300 characters: a CJK description of 150 characters (450 bytes) made a 516-byte line,
+    so a small byte budget held a third as many lines as English ones, and stopped up to a whole such line short."""
+    cjk = Memory.open(home=isolated_home, project=project, use_cwd=False)
+    japanese = ("東京の開発サーバーはポート五四三三で待ち受ける。" * 7)[:150]
+    assert (len(japanese), len(japanese.encode())) == (150, 450)
+    _notes(cjk, japanese)
+    english = Memory.open(home=tmp_path / "other-home", project=project, use_cwd=False)
+    _notes(english, ("The dev server in Tokyo listens on port 5433 " * 7)[:300])  # control: 300 bytes, not cut
+    for mem, description in ((cjk, japanese[:99] + "…"), (english, None)):
+        for budget in (2048, 3072, 4096):
+            block = mem.context(budget)
+            lines = [x for x in block.splitlines() if x.startswith("- [note-")]
+            shown = [x.split(" — ", 1)[1] for x in lines]
+            size = len(block.encode())
+            assert size <= budget  # never over
+            assert budget - size < 1 + len(lines[0].encode())  # within one line: the next one did not fit
+            assert "follow the user" in block and "left out: project" in block  # the walk ended on a line
+            if description is None:
+                assert shown == [("The dev server in Tokyo listens on port 5433 " * 7)[:300].strip()] * len(lines)
+            else:
+                assert shown == [description] * len(lines)  # 99 characters in 297 bytes, and "…"
+        assert [len([x for x in mem.context(b).splitlines() if x.startswith("- [note-")])
+                for b in (2048, 3072, 4096)] == [2, 5, 8]  # the same lines at each budget, CJK or English

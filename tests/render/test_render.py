@@ -63,7 +63,7 @@ def test_one_line_fields_stay_on_one_line_and_are_cut(project):
     (layer / "long.md").write_text("---\nname: long\ndescription: >\n  " + "word " * 200 + "\ntype: project\n---\n")
     line = next(l for l in _cli(project, "list").splitlines() if "long" in l)
     assert line.startswith("- long (type: project; layer: project) — word word") and line.endswith("…")
-    assert len(line) < render.LINE_CHARS + 50
+    assert len(line) < render.LINE_BYTES + 50
 
 
 @pytest.mark.slow
@@ -173,3 +173,27 @@ def test_status_and_doctor_are_composed_once_for_the_facade_the_tool_and_the_cli
     assert checked.status == whole and checked.notes == (off, "hooks registered twice")
     assert doctor(mem.session).notes == (off,) and checked.ok  # control: no integration note unless one is given
     assert "note: hooks registered twice" in render.doctor(checked).splitlines()
+
+
+@pytest.mark.slow
+def test_a_memory_under_a_hash_name_is_listed_and_found_with_its_title(project, isolated_home):
+    """Two memories named in Chinese were listed as ``m-c3f8ff75a0`` and ``m-db5b50a5c9``: nothing told which
+    was which. A hash name shows its title; a name that says the memory itself shows no title."""
+    mem = Memory.open(project=project, search_vectors="off")
+    mem.write("部署流程", "先在预发布环境验证再发布", "project", "b1")
+    mem.write("部署检查", "发布前检查清单", "project", "b2")
+    mem.write("Café Notes", "The cafe on the corner", "project", "b3")  # control: a title, but a name that says it
+    older = mem.session.layer("project").path / "m-cef79eb96c.md"  # as an older memdir hashed ｿｰｽ, before NFKC
+    older.write_text("---\nname: m-cef79eb96c\ntitle: ｿｰｽ\ndescription: 源码仓库的位置\ntype: reference\n---\nb4\n",
+                     encoding="utf-8")
+    listed = _cli(project, "list").splitlines()
+    assert listed == ["- cafe-notes (type: project; layer: project) — The cafe on the corner",
+                      "- m-c3f8ff75a0 “部署流程” (type: project; layer: project) — 先在预发布环境验证再发布",
+                      "- m-db5b50a5c9 “部署检查” (type: project; layer: project) — 发布前检查清单",
+                      "- m-cef79eb96c “ｿｰｽ” (type: reference; layer: project) — 源码仓库的位置"]
+    assert mem.call_tool("memory_list", {}).splitlines()[1:] == listed  # a model reads the same lines
+    found = _cli(project, "search", "发布").splitlines()
+    assert sorted(found[1::2]) == [  # equal scores: in either order
+        "- m-c3f8ff75a0 “部署流程” (type: project; layer: project) relevance 0.99 — 先在预发布环境验证再发布",
+        "- m-db5b50a5c9 “部署检查” (type: project; layer: project) relevance 0.99 — 发布前检查清单"]
+    assert _cli(project, "search", "cafe").splitlines()[1].startswith("- cafe-notes (type: project;")  # control

@@ -132,7 +132,9 @@ def test_link_expansion(l0, tmp_path):
     assert got["withheld"] == {"linked": ["new-note"], "truncated": False}  # candidate, superseded skipped
     many = got["many"]
     assert (many["links_in_body"], many["linked"], many["truncated"]) == (182, 3, True)
-    assert many["block_bytes"] == 1548 and many["block_bytes"] <= many["bound_bytes"] == 1866
+    # each linked line's description cut at 300 UTF-8 bytes (99 of its 160 three-byte characters and "…"; at 300
+    # characters, before, it was whole: 1548 bytes)
+    assert many["block_bytes"] == 1008 and many["block_bytes"] <= many["bound_bytes"] == 1866
 
 
 def test_truncated_links_reach_the_tool_text_and_json(mem):

@@ -237,3 +237,51 @@ def test_a_stored_vector_marks_its_home_as_having_used_vectors(tmp_path):
     assert oct((home / used.VECTORS_MARK).stat().st_mode & 0o777) == "0o600"
     conn.close()
     memory.close()
+
+
+@pytest.mark.slow
+def test_a_file_that_is_not_a_socket_at_the_socket_path_is_left_alone_and_doctor_says_so(
+        isolated_home, project, runtime, monkeypatch, capsys):
+    """``_bind`` unlinked whatever sat at the socket path, a regular file too. Only a socket left by a process
+    that died is removed; anything else stays, the warm process does not listen, and doctor says why."""
+    from memdir.search import used, vectors
+
+    monkeypatch.setattr(vectors, "installed", lambda: True)
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="on")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "b")
+    (isolated_home / used.VECTORS_MARK).touch()
+    path = warm.socket_path(isolated_home, create=True)
+    path.write_text("someone's notes\n")
+    server = warm.WarmServer(isolated_home).start()
+    try:
+        assert not server.listening.wait(1.0)
+        reason = (f"{path} is a regular file, not a socket, so no warm process can listen there (memdir removes only "
+                  "a socket it left; move that file away)")
+        assert server.refused == reason and path.read_text() == "someone's notes\n"  # kept, not unlinked
+        assert _warm_notes(mem) == [f"no warm search process listens for this home: {reason}; a fresh prompt hook "
+                                    "recalls by words alone"]
+    finally:
+        server.close()
+    assert path.read_text() == "someone's notes\n"
+    assert warm.main([str(isolated_home), "--idle", "5"]) == 0  # a standalone one exits at once, saying why
+    assert capsys.readouterr().out.rstrip().endswith(f"0 answered: {reason}")
+    path.unlink()
+    path.mkdir()  # a directory, and a symbolic link to a file: left alone too
+    assert sockets.cleared(path).startswith(f"{path} is a directory, not a socket") and path.is_dir()
+    path.rmdir()
+    path.symlink_to(isolated_home / "elsewhere")
+    assert sockets.cleared(path).startswith(f"{path} is a symbolic link, not a socket") and path.is_symlink()
+    path.unlink()
+    dying = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)  # control: a socket its process left is removed
+    dying.bind(str(path))
+    dying.close()
+    assert path.is_socket() and sockets.cleared(path) is None and not path.exists()
+    dying = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    dying.bind(str(path))
+    dying.close()
+    server = warm.WarmServer(isolated_home).start()  # and a server binds in its place
+    try:
+        assert server.listening.wait(10) and server.refused is None and path.is_socket()
+        assert _warm_notes(mem) == []
+    finally:
+        server.close()

@@ -150,11 +150,17 @@ def stored_name(raw: str, key: str, held: Callable[[str], object | None],
 def candidates(raw: str, key: str, names: Iterable[str]) -> list[str]:
     """The file names of ``names`` (a layer's) whose memory may be ``raw``'s (normalizing to
     ``key``) under a name an older memdir gave it, for :func:`by_title` to decide: every hash name
-    for a hashed name (``ソース``: ``ｿｰｽ`` had another hash; ``ЗАМЕТКИ``: ``Заметки`` was hashed as written), else
-    :func:`older_names`. A new memory's write reads no file but these (issue 28 §7)."""
-    if normalize_name(raw).title is not None:
-        return [name for name in names if name.startswith("m-") and name != key]
-    return older_names(key, names)
+    for a hashed name (``ソース``: ``ｿｰｽ`` had another hash; ``ЗАМЕТКИ``: ``Заметки`` was hashed as
+    written), else :func:`older_names`. A new memory's write reads no file but these (issue 28 §7), and no row of
+    the layer's manifest but its names: ``names`` that can list them by prefix without settling
+    every file (``names_from``: :meth:`memdir.layer.rows.Names.names_from`, a layer's names as its
+    manifest holds them) are asked so."""
+    hashed = normalize_name(raw).title is not None
+    names_from = getattr(names, "names_from", None)
+    listed = names_from("m-" if hashed else "") if names_from is not None else names
+    if hashed:
+        return [name for name in listed if name.startswith("m-") and name != key]
+    return older_names(key, listed)
 
 
 def written_to(fresh, scan_names: Iterable[str], raw: str, key: str) -> str:

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Iterable, NamedTuple
 
 from ..files.memfile import MemoryRecord
-from ..text.printable import LINE_CHARS, clipped
+from ..text.printable import LINE_BYTES, clipped
 from ..text.printable import one_line as _flat
 from ..vocabulary import PIN_MARK
 
@@ -117,13 +117,13 @@ def one_line(text: str) -> str:
 
 def index_line(record: MemoryRecord) -> str:
     """The index line of one memory: its title and its description each at most
-    :data:`~memdir.text.printable.LINE_CHARS` characters (:func:`~memdir.text.printable.clipped`,
+    :data:`~memdir.text.printable.LINE_BYTES` UTF-8 bytes (:func:`~memdir.text.printable.clipped`,
     as ``memdir list`` shows a description), so a hand-placed file with a 3,600-character
     description is one line of the usual length, not a line that fills the context block."""
     # Backslashes first, then brackets: a title ending in "\\" cannot unescape the link's "]".
     title = clipped(one_line(record.display_title)).replace("\\", "\\\\").replace("]", "\\]")
     marks = (PIN_MARK if record.pinned else "") + (" (auto-extracted)" if record.origin == "extracted" else "")
-    return f"- [{title}]({record.name}.md){marks} — {clipped(one_line(record.description), LINE_CHARS)}"
+    return f"- [{title}]({record.name}.md){marks} — {clipped(one_line(record.description), LINE_BYTES)}"
 
 
 def render_index(records: Iterable[MemoryRecord], now: datetime, stale_after_days: int = 0) -> str:

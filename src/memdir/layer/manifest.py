@@ -321,6 +321,18 @@ class Manifest:
         rows = self._read("SELECT COUNT(DISTINCT name) FROM files WHERE name IS NOT NULL")
         return None if not rows else rows[0][0]
 
+    def names_from(self, prefix: str = "") -> list[str] | None:
+        """The memory names the recorded files hold that start with ``prefix`` (``""``: every one),
+        sorted, each once: names only, by the manifest's index of names (no row's state is read);
+        None when the manifest cannot be read."""
+        if prefix:
+            end = prefix[:-1] + chr(ord(prefix[-1]) + 1)  # the names in [prefix, end) start with prefix
+            rows = self._read("SELECT DISTINCT name FROM files WHERE name >= ? AND name < ? ORDER BY name",
+                              (prefix, end))
+        else:
+            rows = self._read("SELECT DISTINCT name FROM files WHERE name IS NOT NULL ORDER BY name")
+        return None if rows is None else [row[0] for row in rows]
+
     def name_rows(self, name: str) -> list[tuple] | None:
         """``(file, name, error)`` of the files recorded as holding ``name`` (by the manifest's index of
         names); None when the manifest cannot be read."""

@@ -218,6 +218,7 @@ class Names(MutableMapping):
         self._known: dict[str, str | None] = {}  # name → its file (None: no file holds it)
         self._base: dict[str, bool] = {}  # whether the manifest holds the name (asked once)
         self._whole: dict[str, str] | None = None
+        self._listed: dict[str, list[str] | None] = {}  # prefix → the manifest's names (names_from)
 
     def _recorded(self, name: str) -> str | None:
         if name not in self._base and len(self._base) >= POINT_READS:  # asked for many: every row read once
@@ -272,6 +273,28 @@ class Names(MutableMapping):
 
     def __iter__(self):
         return iter(list(self._every()))
+
+    def names_from(self, prefix: str = "") -> list[str]:
+        """The names (keys) starting with ``prefix`` (``""``: every one), without settling which file
+        holds each: the manifest's index of names (no row's state is read, :meth:`memdir.layer.manifest.
+        Manifest.names_from`), with the changes made here over it. What a write of a new name looks
+        through for an older spelling of it (:func:`memdir.gateway.naming.candidates`)."""
+        recorded = None
+        if self._whole is None:
+            if prefix not in self._listed:  # the manifest does not change under a load: asked once
+                self._listed[prefix] = self._manifest.names_from(prefix)
+            recorded = self._listed[prefix]
+        if recorded is None:  # settled already, or the manifest cannot be read: every row settled once
+            return [name for name in self._every() if name.startswith(prefix)]
+        names = dict.fromkeys(recorded)
+        for name, filename in self._known.items():
+            if not name.startswith(prefix):
+                continue
+            if filename is None:
+                names.pop(name, None)
+            else:
+                names[name] = None
+        return list(names)
 
     def __len__(self) -> int:
         if self._whole is not None:

@@ -65,8 +65,9 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
     # that calls it by that title means that memory, when only one has it (memdir.gateway.naming.by_title, the
     # writes' rule too). The names an older memdir may have given it first (candidates): no other file is read.
     for layer in readable:
-        entries = layer.scan().entries
-        older = [e.record for n in candidates(name, key, entries) if (e := entries.get(n)) is not None]
+        found = layer.scan()
+        entries = found.entries
+        older = [e.record for n in candidates(name, key, found.names) if (e := entries.get(n)) is not None]
         titled = by_title(name, key, older) or by_title(name, key, (e.record for e in entries.values()))
         if titled is not None:
             return layer, entries[titled]
@@ -104,9 +105,9 @@ def held_name(layer: Layer, name: str) -> str | None:
     key = normalize_name(name).name
     if layer.lookup(key) is not None:  # an older memdir's file spelled as written wins (odz-notes of Łódź-notes)
         return stored_name(name, key, lambda n: _record(layer.lookup(n))) or key
-    entries = layer.current_scan().entries
+    found = layer.current_scan()
     return stored_name(name, key, lambda n: _record(layer.lookup(n)), lambda: filter(None, (
-        _record(entries.get(n)) for n in candidates(name, key, entries))))
+        _record(found.entries.get(n)) for n in candidates(name, key, found.names))))
 
 
 def history_name(layer: Layer, name: str) -> str:

@@ -30,7 +30,7 @@ from ..files.repository import held_memories
 from ..files.memfile import text_digest
 from ..files.scan import FALLBACK_NOTE, NO_FRONTMATTER_NOTE, Malformed, Scan, count_files
 from ..files.trust import untrusted_note
-from ..text.printable import LINE_CHARS
+from ..text.printable import clipped
 from ..gateway.changes import finish_interrupted
 from ..gateway.duplicates import duplicate_groups
 from ..layer.commit import remove_stale
@@ -330,7 +330,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
 def long_descriptions(session: Session) -> list[str]:
     """One note per memory file whose description is longer than ``limit_description`` (a file placed
     or edited by hand: a write shortens it and keeps the whole text in the body), naming the file; the
-    index line shows its first :data:`~memdir.text.printable.LINE_CHARS` characters
+    index line shows its first :data:`~memdir.text.printable.LINE_BYTES` UTF-8 bytes (:func:`~memdir.text.printable.clipped`)
     (:func:`memdir.layer.index.index_line`). Every file of every layer is parsed (``doctor`` does so
     anyway); a layer that cannot be read is reported by :func:`status`."""
     limit = session.settings.limit_description
@@ -342,11 +342,14 @@ def long_descriptions(session: Session) -> list[str]:
             continue
         for name in sorted(scan.names):
             entry = scan.entries.get(name)
-            length = len(entry.record.description) if entry is not None else 0
+            description = entry.record.description if entry is not None else ""
+            length = len(description)
             if length > limit:
+                shown = clipped(description)
+                shown_chars = len(shown) - (shown != description)  # the characters before the "…"
                 found.append(f"{layer.path / scan.names[name]}: its description is {length} characters, over "
                              f"limit_description {limit}; the index line shows its first "
-                             f"{min(length, LINE_CHARS)} — shorten it (a write keeps the whole text in the body)")
+                             f"{shown_chars} — shorten it (a write keeps the whole text in the body)")
     return found
 
 

@@ -38,7 +38,7 @@ layers' floors do. So 120 user memories cannot push the project's five out,
 40 pinned user memories cannot push the team and project layers out, and a
 pinned project memory is not pushed out by the user section's lines. A line
 is shown with its description at most
-:data:`~memdir.text.printable.LINE_CHARS` characters (:func:`shown_line`), as
+:data:`~memdir.text.printable.LINE_BYTES` UTF-8 bytes (:func:`shown_line`), as
 ``memdir list`` shows it. The budget never cuts a line, and a clip is
 between characters, so no UTF-8 character is ever broken. Stored text is escaped at
 render time (:func:`memdir.text.fence.escape_stored`) — fence tags and the
@@ -68,7 +68,7 @@ from ..files.outline import Outline, OutlineMismatch, read_outline, summary
 from ..files.sweeps import hand_off_if_large, handing_off, meta_of
 from ..files.trust import untrusted_note
 from ..text.fence import escape_stored
-from ..text.printable import LINE_CHARS, clipped, one_line
+from ..text.printable import LINE_BYTES, clipped, one_line
 from ..vocabulary import PIN_MARK
 
 # An index line's link: its text holds escaped characters (``\\]``, ``\\\\``) and no bare ``]``.
@@ -266,15 +266,16 @@ class _Lines:
 def shown_line(line: str) -> str:
     """An index line (on one line: :func:`memdir.text.printable.one_line`) as the block shows it:
     its description — what follows the first `` — `` after the link — at most
-    :data:`~memdir.text.printable.LINE_CHARS` characters, as :func:`memdir.layer.index.index_line`
-    writes it (an index an older memdir or a hand wrote may hold more), the whole line at most
-    three times that, then escaped (:func:`memdir.text.fence.escape_stored`)."""
-    if len(line) > LINE_CHARS:
+    :data:`~memdir.text.printable.LINE_BYTES` UTF-8 bytes, as :func:`memdir.layer.index.index_line`
+    writes it (an index an older memdir or a hand wrote may hold more: one that clipped by
+    characters), the whole line at most three times that, then escaped
+    (:func:`memdir.text.fence.escape_stored`)."""
+    if len(line) * 4 > LINE_BYTES and _size(line) > LINE_BYTES:
         found = re.match(_LINK, line)
         cut = line.find(" — ", found.end()) if found else -1
         if cut >= 0:
             line = line[:cut + 3] + clipped(line[cut + 3:])
-        line = clipped(line, 3 * LINE_CHARS)
+        line = clipped(line, 3 * LINE_BYTES)
     return escape_stored(line)
 
 

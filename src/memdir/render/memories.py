@@ -5,7 +5,7 @@ result) and returns its text (a consolidation's: :mod:`.consolidation`); the CLI
 print the same lines, adding only what differs by where they run (how to ask
 for more: a command-line flag or a tool argument). One-line fields are shown
 on one line (every run of whitespace collapsed) and long ones are cut with
-``…`` at :data:`LINE_CHARS` characters, so a hand-edited file cannot flood a
+``…`` at :data:`LINE_BYTES` UTF-8 bytes, so a hand-edited file cannot flood a
 terminal or a context window.
 
 Stored text was sanitized by the gateway, but a hand-edited file was not:
@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from ..files.conflicts import CONFLICT
 from ..text.fence import escape_stored, quoted
-from ..text.printable import LINE_CHARS, clipped, one_line, visible
+from ..text.names import hash_named
+from ..text.printable import LINE_BYTES, clipped, one_line, visible
 from ..vocabulary import PIN_MARK, SYNC_HELD, kind_label
 from . import printable_output
 
@@ -54,9 +55,10 @@ WHOLE = 1 << 62  # a limit of cut() that keeps the text whole (read shows a desc
 
 
 @printable_output
-def cut(text: str | None, limit: int = LINE_CHARS) -> str:
+def cut(text: str | None, limit: int = LINE_BYTES) -> str:
     """``text`` on one line (every line break and run of whitespace collapsed,
-    no control or bidi character), at most ``limit`` characters (``…`` marks a cut)."""
+    no control or bidi character), at most ``limit`` UTF-8 bytes (``…`` marks a cut, between
+    characters: :func:`memdir.text.printable.clipped`)."""
     return clipped(" ".join(one_line(text).split()), limit)
 
 
@@ -64,16 +66,24 @@ def cut(text: str | None, limit: int = LINE_CHARS) -> str:
 
 
 @printable_output
+def shown_name(name: str, title: str | None) -> str:
+    """A memory's name as a line of a listing or of search hits shows it: ``name``, and its title in
+    quotes after it when the name is a hash (:func:`memdir.text.names.hash_named`: ``m-c3f8ff75a0
+    “部署流程”``) — two such names alone cannot be told apart. Either name finds the memory."""
+    return f"{name} “{cut(title, 120)}”" if title and hash_named(name) else name
+
+
+@printable_output
 def memory_line(m: MemoryInfo) -> str:
-    """A memory on one line: ``- name``, the pin mark when pinned
-    (:data:`~memdir.vocabulary.PIN_MARK`), its :func:`~memdir.vocabulary.kind_label`,
+    """A memory on one line: ``- name`` (with its title when the name is a hash: :func:`shown_name`),
+    the pin mark when pinned (:data:`~memdir.vocabulary.PIN_MARK`), its :func:`~memdir.vocabulary.kind_label`,
     `` (auto-extracted)`` when extracted, ``— description``, `` [state]`` when not active."""
     pin = PIN_MARK if m.pinned else ""
     state = "" if m.state == "active" else f" [{m.state}]"
     if getattr(m, "sync_conflict", False):
         state += f" [sync conflict: memdir sync resolve {m.name} --scope {m.scope}]"
     origin = " (auto-extracted)" if m.origin == "extracted" else ""
-    return f"- {m.name}{pin} {kind_label(m.type, m.scope)}{origin} — {cut(m.description)}{state}"
+    return f"- {shown_name(m.name, m.title)}{pin} {kind_label(m.type, m.scope)}{origin} — {cut(m.description)}{state}"
 
 
 @printable_output
@@ -168,7 +178,7 @@ def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more:
     total = len(body)
     part = body[offset: offset + chunk] if chunk is not None else body[offset:]
     end = offset + len(part)
-    # the whole description: a listing line cuts it at LINE_CHARS; a hand-written one may be longer
+    # the whole description: a listing line cuts it at LINE_BYTES; a hand-written one may be longer
     head = [f"name: {r.name}", f"description: {cut(r.description, WHOLE)}", f"type: {r.type}",
             f"layer: {result.scope}"]
     if r.title:
@@ -460,7 +470,8 @@ def search(results, query: str, offset: int = 0, page: int | None = None) -> str
     lines = [f"{len(results)} result(s) for {shown}{after}:"]
     for hit in results:
         pin = PIN_MARK if hit.pinned else ""
-        lines.append(f"- {hit.name}{pin} {kind_label(hit.type, hit.scope)} relevance {hit.score:.2f} — {cut(hit.description)}")
+        lines.append(f"- {shown_name(hit.name, hit.title)}{pin} {kind_label(hit.type, hit.scope)} relevance {hit.score:.2f} — "
+                     f"{cut(hit.description)}")
         if hit.snippet:
             lines.append(f"  {cut(hit.snippet)}")
     if page is not None and len(results) >= page:
@@ -478,7 +489,7 @@ def reindex(result) -> str:
 
 
 __all__ = [
-    "LINE_CHARS", "SHOWN_DIGEST", "clear", "cut", "cut_text", "decision", "delete", "doctor", "duplicate_lines", "edit",
+    "LINE_BYTES", "SHOWN_DIGEST", "clear", "cut", "cut_text", "decision", "delete", "doctor", "duplicate_lines", "edit",
     "flag", "history", "lift", "reindex", "listing", "malformed_lines", "memory_line", "no_memories", "prune", "read",
-    "restore", "review", "search", "status", "tombstones", "verify", "version", "warnings", "write",
+    "restore", "review", "search", "shown_name", "status", "tombstones", "verify", "version", "warnings", "write",
 ]

@@ -36,7 +36,7 @@ def window(phrases: list[str], gap: int) -> int:
 
 def rows(conn, terms: list[str], limit: int, field_weights: str, visible: Callable[[list], list],
          compounds: dict[str, tuple[str, str]] | None = None,
-         counts: dict[str, int] | None = None) -> list[tuple[int, float]]:
+         counts: dict[str, int] | None = None, starts: dict[str, str] | None = None) -> list[tuple[int, float]]:
     """Up to ``limit`` rows, as ``(row id, bm25)`` best first (``field_weights``
     the bm25() arguments), that ``visible`` keeps (it takes and returns such
     a list) and that hold every content term of the query close together:
@@ -51,16 +51,18 @@ def rows(conn, terms: list[str], limit: int, field_weights: str, visible: Callab
     with the phrase in the term's place). A term no memory holds (``counts``:
     document frequencies) is left out: no sentence can hold it, and the
     sentence holding the rest may answer (``hostname`` where the note says
-    "reachable at")."""
+    "reachable at"). ``starts``: the terms matching the words they begin
+    (:func:`memdir.search.tokenize.fts_query`)."""
     if counts is not None:
         terms = [t for t in terms if counts.get(t, 0) or (compounds and t in compounds)]
     strong = [t for t in terms if t not in relevance.soft_terms(terms)]
     content = [t for t in strong if t not in relevance.GENERIC] or strong
     if len(content) < 2:
         return []
-    variants = [[fts_query([t]) for t in content]]
+    variants = [[fts_query([t], starts=starts) for t in content]]
     if compounds and any(t in compounds for t in content):
-        variants.append([f'"{" ".join(compounds[t])}"' if t in compounds else fts_query([t]) for t in content])
+        variants.append([f'"{" ".join(compounds[t])}"' if t in compounds else variants[0][i]
+                         for i, t in enumerate(content)])
     out: list[tuple[int, float]] = []
     for gap in (*GAPS, None):  # the words side by side first, then a little apart, then within a sentence
         ranked: list[tuple[int, float]] = []

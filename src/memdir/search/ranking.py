@@ -35,7 +35,7 @@ from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
 from ..vocabulary import ORIGINS, TYPES
-from . import dense, paging, relevance
+from . import dense, paging, relevance, spelling
 from .compounds import joined_parts, read as read_compounds
 from .index import layer_key
 from .near import rows as near_rows
@@ -247,14 +247,13 @@ def _where(layers: list[str], include_muted: bool, now: float, filters: Filters)
 
 
 def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
-               compounds: dict[str, tuple[str, str]] | None = None) -> list[IndexedMemory]:
-    """The ``limit`` best visible rows for ``terms``. First the FTS5 ranking
-    alone (its best ``4·limit`` rows, then filtered against ``docs``), because
-    joining every matching row costs more than ranking it; when the filter
-    leaves too few and FTS had more, the full join decides."""
+               compounds: dict[str, tuple[str, str]] | None = None, starts: dict | None = None) -> list[IndexedMemory]:
+    """The ``limit`` best visible rows for ``terms`` (``starts`` as :func:`fts_query` takes them). First the FTS5
+    ranking alone (its best ``4·limit`` rows, then filtered against ``docs``), because joining every matching row
+    costs more than ranking it; when the filter leaves too few and FTS had more, the full join decides."""
     if not terms:
         return []
-    match = fts_query(terms, compounds)
+    match = fts_query(terms, compounds, starts)
     clause, args = where
     weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
     wide = 4 * limit
@@ -303,8 +302,8 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
               capitals: dict[int, frozenset[str]] | None = None,
               forms: dict[str, set[str]] | None = None, typed: bool = False) -> dict[int, relevance.Evidence]:
     """The words' part of each memory's evidence (:func:`memdir.search.relevance.evidence`, no cosine).
-    ``forms``: the query's words by term (:func:`memdir.search.tokenize.word_forms`; a term the memory holds
-    only inside code identifiers, in another form, weighs less: :func:`memdir.search.relevance.parts_weighed`).
+    ``forms``: the query's words by term (:func:`memdir.search.tokenize.word_forms`: which terms begin longer words,
+    :func:`memdir.search.spelling.starts`; a term held only in code identifiers, in another form, weighs less).
     A memory of ``capitals`` (row id → the query's acronyms it writes in capitals,
     :func:`memdir.search.terms.in_capitals`) is read with those acronyms as content terms, weighed by
     how many memories write them so; every other memory with the query's own terms. ``typed``: a search typed as
@@ -322,7 +321,8 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
             weights = relevance.term_weights(these, freq, total, acronyms, joined_parts(compounds or {}, terms))
             strong = {t for t in these if weights[t]} - relevance.soft_terms(these, kept=acronyms)  # CJK bigrams count
             present = {t for t in these if freq.get(t, 0)}
-            readings[acronyms] = (weights, relevance.Prefixes(weights, compounds), strong, present)
+            read = relevance.Prefixes(weights, compounds, spelling.starts(these, forms))
+            readings[acronyms] = (weights, read, strong, present)
         return readings[acronyms]
 
     out = {}
@@ -418,19 +418,19 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         try:
             total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
             terms, own = read_compounds(conn, query, terms)  # back-off, back off: also backoff (its parts in it)
-            counts = doc_freq(conn, terms, total)
+            forms = word_forms(query)  # a stem begins longer words only where the query writes it so (changeling)
+            counts = doc_freq(conn, terms, total, spelling.starts(terms, forms))
             compounds = find_compounds(conn, terms)
             add_phrase_freq(conn, compounds, counts, total)
-            forms = word_forms(query)
             terms, counts = read_near(conn, terms, counts, total)  # postgresql: Postgres
-            narrow = discriminating(terms, total, counts)
-            lexical = _bm25_rows(conn, narrow, where, pool, compounds)
+            begun, narrow = spelling.starts(terms, forms), discriminating(terms, total, counts)
+            lexical = _bm25_rows(conn, narrow, where, pool, compounds, begun)
             if explicit and len(lexical) < pool and len(narrow) < len(terms):
-                lexical = _bm25_rows(conn, terms, where, pool, compounds)  # a search lists every memory sharing a term
+                lexical = _bm25_rows(conn, terms, where, pool, compounds, begun)  # every memory sharing a term
             if explicit:  # the sentences holding the query first, then BM25's best: one pool of rows in all
                 have = {memory.id: memory for memory in lexical}
                 near = near_rows(conn, terms, pool, ", ".join(str(w) for w in FIELD_WEIGHTS),
-                                 lambda ranked: _visible(conn, ranked, where), compounds, counts)
+                                 lambda ranked: _visible(conn, ranked, where), compounds, counts, begun)
                 have.update((m.id, m) for m in _load(conn, [row for row in near if row[0] not in have]))
                 first = [have[i] for i, _ in near if i in have]
                 lexical = (first + [m for m in lexical if m.id not in {n.id for n in first}])[:pool]
@@ -506,7 +506,7 @@ def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str]
     except (RuntimeError, OSError, ValueError, MemoryError):
         return hits
     weights = relevance.term_weights(terms, counts, total, joined=joined_parts(compounds, terms))
-    read = relevance.Prefixes(weights, compounds)
+    read = relevance.Prefixes(weights, compounds, spelling.starts(terms, word_forms(query)))
     return ties.broken(hits, vector, read, terms, query)
 
 

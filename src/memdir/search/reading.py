@@ -10,9 +10,11 @@ from __future__ import annotations
 
 
 class Prefixes:
-    """Reads a memory's tokens as a query's terms: each word that a
-    :func:`prefixable <memdir.search.tokenize.prefixable>` query term of
-    ``weights`` begins becomes that term (``postgresql`` → ``postgr``);
+    """Reads a memory's tokens as a query's terms: each word that the start
+    of a query term of ``weights`` begins (``starts``, term → start,
+    :func:`memdir.search.spelling.starts`; None: every
+    :func:`~memdir.search.spelling.prefixable` term as it is) becomes that
+    term (``postgresql`` → ``postgr``);
     the words that ``compounds`` (term → its words: two found in the index,
     or the parts of the query's own compounds, :func:`memdir.search.compounds.read`)
     name, one after another, become that term, in the first word's place
@@ -22,9 +24,10 @@ class Prefixes:
     it remembers each word's answer, and a store's notes repeat their
     vocabulary, so most words are looked up once per query, not once per note."""
 
-    def __init__(self, weights: dict[str, float], compounds: dict[str, tuple[str, ...]] | None = None):
+    def __init__(self, weights: dict[str, float], compounds: dict[str, tuple[str, ...]] | None = None,
+                 starts: dict[str, str] | None = None):
+        from . import spelling
         from .compounds import implied
-        from .tokenize import PREFIX_MIN, prefix_of, prefixable
 
         compounds = {term: tuple(words) for term, words in (compounds or {}).items()
                      if term in weights and len(words) > 1}
@@ -34,11 +37,11 @@ class Prefixes:
         self._weights = weights
         self._heads: dict[str, list[str]] = {}
         self._starts = {}
-        for term in weights:
-            if prefixable(term):
-                self._heads.setdefault(term[:PREFIX_MIN], []).append(term)
-                self._starts[term] = prefix_of(term)  # expiri (expiry) begins expir-es
-        self._cut = PREFIX_MIN
+        for term, begun in (spelling.starts(weights) if starts is None else starts).items():
+            if term in weights:  # expiri (expiry) begins expir-es
+                self._heads.setdefault(term[:spelling.PREFIX_MIN], []).append(term)
+                self._starts[term] = begun
+        self._cut = spelling.PREFIX_MIN
         self._seen: dict[str, str] = {}
         self.weights = weights
         self.pairs = bool(self._pairs)
@@ -56,11 +59,11 @@ class Prefixes:
         return self._implied.get(term, ())
 
     def start(self, term: str) -> str:
-        """What the prefixed ``term`` matches as the start of a word (:func:`~memdir.search.tokenize.prefix_of`)."""
+        """What the prefixed ``term`` matches as the start of a word (:func:`memdir.search.spelling.start`)."""
         return self._starts.get(term, term)
 
     def term(self, tok: str) -> str:
-        """What one token reads as: the prefixable term it begins, else itself."""
+        """What one token reads as: the term whose start it begins, else itself."""
         return self._seen.get(tok) or self._term(tok)
 
     def _term(self, tok: str) -> str:
@@ -70,7 +73,7 @@ class Prefixes:
         return out
 
     def __call__(self, tokens: list[str]) -> list[str]:
-        """``tokens`` with the words a prefixable term begins replaced by it, the
+        """``tokens`` with the words a term's start begins replaced by it, the
         words of a compound by it, and after a compound the terms it implies."""
         if self._pairs:
             tokens = self._joined(tokens)
@@ -101,17 +104,17 @@ class Prefixes:
 
 
 def as_terms(tokens: list[str], weights: dict[str, float],
-             compounds: dict[str, tuple[str, ...]] | None = None) -> list[str]:
+             compounds: dict[str, tuple[str, ...]] | None = None, starts: dict[str, str] | None = None) -> list[str]:
     """``tokens`` read as the terms of ``weights`` (:class:`Prefixes`, for one memory)."""
-    return Prefixes(weights, compounds)(tokens)
+    return Prefixes(weights, compounds, starts)(tokens)
 
 
 def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
     """An indexed body (its tokens joined by single spaces, as the index
     stores it) read as the query's terms of ``prefixes``, as
     ``prefixes(text.split())`` would read it, without a pass over every
-    token in Python: each term is looked for with ``str.find`` (a prefixable
-    one as the start of a word, the words of a compound as a phrase read as
+    token in Python: each term is looked for with ``str.find`` (one with a
+    start as the start of a word, the words of a compound as a phrase read as
     the term in its first word's place, every later word keeping its
     position), its position counted from the spaces before it; a compound
     of the query also stands, in its place, for the terms it implies
@@ -130,7 +133,7 @@ def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
         at = padded.find(needle)
         while at >= 0:
             end = at + len(needle) - 1 if whole else padded.find(" ", at + 1)
-            # a word a prefixable term begins is that term's unless an earlier term of the query claims it
+            # a word a term's start begins is that term's unless an earlier term of the query claims it
             if whole or prefixes.term(padded[at + 1:end]) == term:
                 found.append((at, term))
             at = padded.find(needle, end)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 
-from .tokenize import compound_splits, is_compound, is_stopword, prefix_of, prefixable, writes_in_capitals
+from . import spelling
+from .tokenize import compound_splits, is_compound, is_stopword, writes_in_capitals
 
 
 def discriminating(terms: list[str], total: int, counts: dict[str, int]) -> list[str]:
@@ -68,48 +69,34 @@ def add_phrase_freq(conn, compounds: dict[str, tuple[str, str]], counts: dict[st
         counts[term] = min(total, counts.get(term, 0) + found)
 
 
-def doc_freq(conn, terms: list[str], total: int) -> dict[str, int]:
-    """Memories holding each term; a :func:`~memdir.search.tokenize.prefixable`
-    term counts the memories of every word it begins (:func:`~memdir.search.tokenize.prefix_of`) (summed, at most
-    ``total``, the memories indexed)."""
+def doc_freq(conn, terms: list[str], total: int, starts: dict[str, str] | None = None) -> dict[str, int]:
+    """Memories holding each term; a term of ``starts`` (:func:`memdir.search.spelling.starts`; None: every
+    :func:`~memdir.search.spelling.prefixable` term as it is) counts the memories of every word its start
+    begins (summed, at most ``total``, the memories indexed)."""
     if not terms:
         return {}
+    if starts is None:
+        starts = spelling.starts(terms)
     marks = ",".join("?" * len(terms))
     out = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})", terms).fetchall())
-    longer = [t for t in terms if prefixable(t)]
-    if longer:
-        for term in longer:
-            start = prefix_of(term)
+    for term in terms:
+        if term in starts:
+            begun = starts[term]
             row = conn.execute("SELECT sum(doc) FROM fts_terms WHERE term >= ? AND term < ?",
-                               (start, start + "\uffff")).fetchone()
+                               (begun, begun + "\uffff")).fetchone()
             out[term] = min(total, row[0] or 0)
     return out
-
-
-NEAR_MIN = 6
-"""Letters of the shortest indexed term that a longer query term no memory
-holds is read as (:func:`near_forms`: ``postgresql`` → ``postgr``, as
-memories write "Postgres"). Shorter ones are too many words' start."""
-NEAR_TAIL = 4
-"""Letters at most that a query term may run on past the indexed term it is
-read as (``postgresql`` is ``postgr`` + 4): a word running on further
-(``listensomething``, ``postgresqlx``) is another word, not a longer name."""
 
 
 def near_forms(conn, terms: list[str], counts: dict[str, int]) -> dict[str, str]:
     """``{term: the term read in its place}`` for the query's content terms
     that no memory holds (``counts`` of :func:`doc_freq` 0): the longest
-    indexed term of :data:`NEAR_MIN` letters or more that the term begins,
-    at most :data:`NEAR_TAIL` letters shorter (``postgresql`` → ``postgr``
-    beside "Postgres"). A word the store holds
-    is always read as itself. Neither side is a stopword, filler or a generic
-    task word (:func:`memdir.search.relevance.term_weights`). ``{}`` when
-    every term is held. Reads ``fts_terms`` in the caller's transaction.
-
-    Not an agent noun as its verb (``logger`` as "logging"): spelling cannot
-    tell ``logger``/logging from ``banner``/banned, ``header``/heading or
-    ``planner``/planned, and reading those as a full match recalled unrelated
-    memories (a tester's finding, 2026-12-02); meaning (vectors) covers it."""
+    indexed term it is a longer spelling of (:func:`memdir.search.spelling.runs_on`:
+    ``postgresql`` → ``postgr`` beside "Postgres"; not ``committee`` →
+    ``commit``). A word the store holds is always read as itself. Neither
+    side is a stopword, filler or a generic task word
+    (:func:`memdir.search.relevance.term_weights`). ``{}`` when every term
+    is held. Reads ``fts_terms`` in the caller's transaction."""
     from .relevance import GENERIC, soft_terms
 
     def weak(term: str) -> bool:
@@ -118,22 +105,21 @@ def near_forms(conn, terms: list[str], counts: dict[str, int]) -> dict[str, str]
     absent = [t for t in terms if not counts.get(t, 0) and t.isascii() and t.isalpha() and not weak(t)]
     out: dict[str, str] = {}
     for term in absent:
-        if term in out or len(term) <= NEAR_MIN:
+        if term in out or len(term) <= spelling.NEAR_MIN:
             continue
         # the indexed terms that sort between the term's first NEAR_MIN letters and the term: its prefixes among them
         between = conn.execute("SELECT term FROM fts_terms WHERE term >= ? AND term < ? ORDER BY term DESC",
-                               (term[:NEAR_MIN], term))
-        start = next((r[0] for r in between if term.startswith(r[0]) and not weak(r[0])
-                      and len(term) - len(r[0]) <= NEAR_TAIL), None)
-        if start is not None:
-            out[term] = start
+                               (term[:spelling.NEAR_MIN], term))
+        held = next((r[0] for r in between if spelling.runs_on(term, r[0]) and not weak(r[0])), None)
+        if held is not None:
+            out[term] = held
     return out
 
 
 def read_near(conn, terms: list[str], counts: dict[str, int], total: int) -> tuple[list[str], dict[str, int]]:
     """``(terms, counts)`` with each term of :func:`near_forms` replaced by its
     near form (a repeat dropped) and the counts of the new terms
-    (:func:`doc_freq`); as given when there is none."""
+    (:func:`doc_freq`, each beginning the words it begins as it is); as given when there is none."""
     near = near_forms(conn, terms, counts)
     if not near:
         return terms, counts
@@ -159,4 +145,4 @@ def in_capitals(conn, spellings: dict[str, str]) -> dict[int, frozenset[str]]:
     return {rowid: frozenset(held) for rowid, held in out.items()}
 
 
-__all__ = ["NEAR_MIN", "NEAR_TAIL", "near_forms", "read_near", "COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]
+__all__ = ["near_forms", "read_near", "COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]

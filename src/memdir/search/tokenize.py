@@ -59,6 +59,7 @@ from ..text.printable import without_hidden
 from ..text.words import (CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, IRREGULAR_PLURALS,
                           KOREAN_PARTICLES, SHORT_FORMS)
 from ..vocabulary import CJK_RANGES
+from . import spelling
 
 _WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
 # A word or a CJK run, as the tokenizer segments text (ranking finds its matches the same way).
@@ -364,37 +365,21 @@ def query_terms(query: str, limit: int = MAX_QUERY_TERMS) -> list[str]:
     return (content or terms)[:limit]
 
 
-PREFIX_MIN = 5
-"""A query term of at least this many ASCII letters also matches the longer
-words it begins (``postgres`` → ``postgr`` finds ``postgresql``, ``config``
-finds ``configur``): the stemmer leaves a product name and its longer form,
-an abbreviation and its word, apart. Shorter terms match whole only
-(``port`` must not find ``portal``)."""
-
-
-def prefixable(term: str) -> bool:
-    """True when ``term`` also matches the words it begins (:data:`PREFIX_MIN`)."""
-    return len(term) >= PREFIX_MIN and term.isascii() and term.isalpha()
-
-
-def prefix_of(term: str) -> str:
-    """What a :func:`prefixable` ``term`` matches as the start of a word: the
-    term, without the ``i`` the stemmer writes for a final ``y`` when
-    :data:`PREFIX_MIN` letters are left (``expiri`` of ``expiry`` →
-    ``expir``, so ``expires`` and ``expiration`` are found; ``discoveri`` →
-    ``discover``). Other terms: themselves."""
-    return term[:-1] if len(term) > PREFIX_MIN and term.endswith("i") and prefixable(term) else term
-
-
-def fts_query(terms: list[str], phrases: dict[str, tuple[str, str]] | None = None) -> str:
+def fts_query(terms: list[str], phrases: dict[str, tuple[str, str]] | None = None,
+              starts: dict[str, str] | None = None) -> str:
     """An FTS5 MATCH expression that ORs ``terms``, each one quoted (``"` `"``
-    doubled inside), so no user text is read as FTS syntax; a
-    :func:`prefixable` term as a prefix query (``"postgr"*``); a term of
-    ``phrases`` (a compound and its two words, :func:`compound_splits`)
-    also as that two-word phrase (``"timeout" OR "time out"``). ``""`` for no terms."""
+    doubled inside), so no user text is read as FTS syntax; a term of
+    ``starts`` (:func:`memdir.search.spelling.starts`; None: every term
+    :func:`~memdir.search.spelling.prefixable` as it is) as a prefix query of
+    its start (``"postgr"*``); a term of ``phrases`` (a compound and its two
+    words, :func:`compound_splits`) also as that two-word phrase
+    (``"timeout" OR "time out"``). ``""`` for no terms."""
+    if starts is None:
+        starts = spelling.starts(terms)
+
     def one(t: str) -> str:
-        if prefixable(t):
-            return '"' + prefix_of(t).replace('"', '""') + '"*'
+        if t in starts:
+            return '"' + starts[t].replace('"', '""') + '"*'
         return '"' + t.replace('"', '""') + '"'
 
     parts = []
@@ -513,5 +498,5 @@ def has_cjk(text: str) -> bool:
 __all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups",
            "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS",
            "compound_splits", "is_compound", "document_text", "fts_query", "has_cjk", "is_chat",
-           "is_cjk_grammar", "is_stopword", "PREFIX_MIN", "prefix_of", "prefixable", "query_terms", "available",
+           "is_cjk_grammar", "is_stopword", "query_terms", "available",
            "require", "stem", "tokens", "word_tokens"]

@@ -56,8 +56,8 @@ The socket lives where its path always fits ``sockaddr_un``, in a private
 directory of this user (:mod:`memdir.runtime`, which also removes the
 dead sockets of homes gone: when a warm process starts, and when a hook finds
 its home's socket dead). A platform without Unix sockets has no warm process, and
-recall there is lexical in a fresh process; :func:`why_off` says why the warm
-path is off (``memdir doctor``). This module only moves cosines and hooks
+recall there is lexical in a fresh process; :func:`memdir.search.warmth.why_off` says why the warm
+path is off (``memdir doctor``; :mod:`memdir.search.warmth`). This module only moves cosines and hooks
 between processes: the rules stay where they live.
 """
 
@@ -71,7 +71,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..runtime import MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, runtime_dir, socket_path, swept
+from ..runtime import MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, cleared, runtime_dir, socket_path, swept
 from ..version import code_identity
 
 if TYPE_CHECKING:  # the session-start hook imports this module and needs no socket (≈ 5 ms): imported late
@@ -91,66 +91,6 @@ COMMAND = ("-m", "memdir.hooks", "--warm")
 LOCK_FILE = "warm.lock"
 LOCK_WAIT = 3.0  # seconds a new standalone process waits for the lock (one that runs older code is exiting)
 LOG_FILE = "warm.log"
-
-
-def why_off(home: Path, settings) -> str | None:
-    """Why a fresh prompt hook of ``home`` gets no cosines from a warm process, or None when one
-    answers at :func:`socket_path` and runs prompt hooks. For ``memdir doctor``, a line for each
-    reason: ``search_vectors = off``; no vectors extra; no Unix sockets or private socket directory
-    (:func:`memdir.runtime.runtime_dir`); none listening — none can start in a home that cannot be
-    written (:func:`memdir.files.fsio.unwritable`) or before it has used vectors (:func:`has_used_vectors`),
-    else the next hook starts one (with ``warm.log``'s last line: why the last one ended); a process
-    that cannot load the model, or serves cosines but no hooks. Never raises."""
-    from . import vectors
-
-    setting = getattr(settings, "search_vectors", "auto")
-    words = "recall and search rank by words alone"
-    if setting == "off":
-        return (f"the warm search process is off: search_vectors = off (set by MEMDIR_SEARCH_VECTORS or "
-                f"settings); {words}")
-    if not vectors.installed():
-        return (f"the warm search process is off: search_vectors = {setting} but the vectors extra is not "
-                f"installed (pip install 'memdir[vectors]'); {words}")
-    directory, why = runtime_dir()
-    if directory is None:
-        return f"the warm search process is off: no socket directory ({why}); recall ranks by words alone"
-    path = socket_path(home)
-    # No layers: a warm server answers at once with its generation, without embedding anything.
-    answer = request(home, {"query": "", "layers": [], "generation": -1})
-    if answer is None:
-        from ..files.fsio import unwritable, writable_hint
-
-        state = unwritable(home, f"the home {home}")
-        if state:  # launch cannot open its log there: no hook starts one (issue 28 audit)
-            return (f"no warm search process listens at {path}, and no session start or prompt hook can start one: "
-                    f"{state} (the process keeps its log, {LOG_FILE}, and the index's vectors there); a fresh "
-                    f"prompt hook recalls by words alone (to have one, {writable_hint(home)}, or run `memdir mcp`)")
-        if not has_used_vectors(home):
-            return (f"no warm search process listens at {path}: none starts until this home's index holds a vector "
-                    "(the first search embeds them in the background, or `memdir reindex`); until then a fresh "
-                    "prompt hook recalls by words alone")
-        last = _last_log_line(Path(home))  # why the last standalone one ended
-        return (f"no warm search process listens at {path} now (a running `memdir mcp` serves it, or the one the next "
-                "session start or prompt hook starts); until one does, a fresh prompt hook recalls by words alone"
-                + (f"; last line of {Path(home) / LOG_FILE}: {last}" if last else ""))
-    if answer.get("error") == "model not loaded":
-        return (f"the warm search process at {path} cannot load the embedding model; a fresh prompt hook "
-                f"recalls by words alone (see {Path(home) / LOG_FILE} or `memdir mcp`'s output)")
-    if answer.get("hooks") is False:
-        return (f"the warm search process at {path} gives cosines but does not run prompt hooks (started as "
-                "`python -m memdir.search.warm`, or by an older memdir): each prompt hook still ranks in a fresh "
-                "process of its own")
-    return None
-
-
-def _last_log_line(home: Path) -> str | None:
-    try:
-        with open(home / LOG_FILE, "rb") as log:
-            log.seek(max(0, os.path.getsize(home / LOG_FILE) - 4096))
-            lines = log.read().decode("utf-8", "replace").strip().splitlines()
-    except OSError:
-        return None
-    return lines[-1][:300] if lines else None
 
 
 def listening(home: Path) -> bool:
@@ -384,6 +324,7 @@ class WarmServer:
         self.warm = threading.Event()
         self.done = threading.Event()
         self.failed = False
+        self.refused: str | None = None  # why the socket path cannot be bound (runtime.cleared), when so
         self.code = code_identity()  # the code this server runs, in every answer
         self.outdated = False  # a process of newer code asked for the socket (an MCP server's gives it up)
         self.answered = 0  # requests answered with cosines
@@ -408,7 +349,9 @@ class WarmServer:
         if listening(self.home):
             return False  # another server answers
         try:
-            self.path.unlink(missing_ok=True)  # a socket left by a process that died
+            self.refused = cleared(self.path)  # a socket left by a process that died goes; anything else stays
+            if self.refused is not None:
+                return False
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             sock.bind(str(self.path))
             sock.listen(16)
@@ -449,7 +392,7 @@ class WarmServer:
     def _run(self) -> None:
         _serving.active = True
         while not self._stop.is_set() and not self._bind():
-            if self.standalone:  # another server answers for this home: nothing for this process to do
+            if self.standalone:  # another server answers for this home, or its path is refused: nothing to do
                 self.done.set()
                 return
             self._stop.wait(RETRY_BIND)
@@ -575,7 +518,7 @@ def main(argv: list[str] | None = None, hooks=None) -> int:
             server.start()
             while True:
                 if server.done.wait(1.0):
-                    why = "stopped (asked, SIGTERM, or another server answers)"
+                    why = server.refused or "stopped (asked, SIGTERM, or another server answers)"
                     break
                 now = time.monotonic()
                 why = ("home is gone" if not home.is_dir() else "socket taken over" if server.listening.is_set()
@@ -596,4 +539,4 @@ if __name__ == "__main__":
 
 
 __all__ = ["ANSWER_TIMEOUT", "COMMAND", "HOOK_TIMEOUT", "MAX_SOCKET_PATH", "WarmServer", "IDLE_EXIT", "LOG_FILE", "MAX_LIFETIME",
-           "ask", "has_used_vectors", "launch", "launch_if_useful", "listening", "main", "request", "runtime_dir", "serve", "socket_path", "stop", "why_off"]
+           "ask", "has_used_vectors", "launch", "launch_if_useful", "listening", "main", "request", "runtime_dir", "serve", "socket_path", "stop"]

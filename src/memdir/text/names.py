@@ -124,6 +124,17 @@ def _other_script(folded: str) -> bool:
     return not folded.isascii() and any(c.isalnum() and not c.isascii() for c in folded)
 
 
+_HASH_NAME = re.compile(r"m-[0-9a-f]{10}")
+
+
+def hash_named(name: str) -> bool:
+    """True when ``name`` is the form of a hash memdir gives a name with letters other than a-z
+    (``m-c3f8ff75a0`` of ``部署流程``, ``m-7fc07a4770`` of ``Заметки-Проекта``; an older memdir's of
+    ``ｿｰｽ`` or ``Ø`` too): a name that says nothing of the memory, whose title (the name as written)
+    is what a person tells it by."""
+    return _HASH_NAME.fullmatch(name) is not None
+
+
 def legacy_names(raw: str) -> tuple[str, ...]:
     """The file names an older memdir gave ``raw`` where they differ from
     :func:`normalize_name`'s, the likelier first: the slug of the fold before

@@ -96,14 +96,27 @@ def one_line(text: str | None) -> str:
     return re.sub(_LINE_CONTROLS, "", text).strip()
 
 
-LINE_CHARS = 300
-"""Characters of a description (or of any one-line text) shown on one line: ``memdir list``,
-the lines of ``MEMORY.md`` and of the context block (:func:`clipped`)."""
+LINE_BYTES = 300
+"""UTF-8 bytes of a description (or of any one-line text) shown on one line: ``memdir list``,
+the lines of ``MEMORY.md`` and of the context block (:func:`clipped`). Bytes, as the context
+block's budget is counted: a line of Japanese costs what a line of English does (300 characters
+of it were 900 bytes, three times an English line, so a small budget showed a third as many)."""
 
 
-def clipped(text: str, limit: int = LINE_CHARS) -> str:
-    """``text`` in at most ``limit`` characters: when longer, its first ``limit - 1`` and ``…``."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+def clipped(text: str, limit: int = LINE_BYTES) -> str:
+    """``text`` when it is at most ``limit`` UTF-8 bytes; else its longest prefix of whole characters
+    in at most ``limit - 1`` bytes, and ``…`` — a cut between characters, never inside one, and where
+    an ASCII text was always cut (its first ``limit - 1`` letters). The one rule of a shown line's
+    length (:data:`LINE_BYTES`): a line of Japanese costs the budget what a line of English does."""
+    if len(text) * 4 <= limit:  # no character is over 4 bytes: it fits, unencoded
+        return text
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= limit:
+        return text
+    cut = max(limit - 1, 0)
+    while cut > 0 and data[cut] & 0xC0 == 0x80:  # the byte after the cut continues a character: back to its start
+        cut -= 1
+    return data[:cut].decode("utf-8", "surrogatepass") + "…"
 
 
 def display_title(title: str | None, name: str) -> str:

@@ -191,13 +191,13 @@ def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
     (read again from their files, :func:`memdir.search.sync.check_rows`), is kept in
     memory (a read-only home: search scans the files) or read as it is (a full
     disk: :func:`memdir.search.index.open_read_only`), one when the warm search
-    process is off and why (:func:`memdir.search.warm.why_off`), and ``notes`` from an
+    process is off and why (:func:`memdir.search.warmth.why_off`), and ``notes`` from an
     integration (``memdir doctor``: Claude Code hooks registered twice)."""
     from ..consolidation.extractors import in_effect
     from ..search.embedder import search_state
     from ..search.index import check, in_memory, read_only_reason
     from ..search.sync import check_rows
-    from ..search.warm import why_off
+    from ..search.warmth import why_off
 
     damaged = check(session.home)  # before anything opens it
     search = search_state(session)  # first: it opens the index, which learns whether it must live in memory

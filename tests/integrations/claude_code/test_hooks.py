@@ -329,7 +329,7 @@ def test_the_warm_process_runs_the_hook_with_the_hooks_environment_and_session(m
 def test_a_warm_process_without_hooks_leaves_the_hook_to_its_own_process(mem, project, isolated_home):
     """A warm process that gives cosines alone (``python -m memdir.search.warm``, an older memdir) answers a
     hook request with an error: the hook runs in its own process; doctor names the cause."""
-    from memdir.search import vectors, warm
+    from memdir.search import vectors, warm, warmth
     from memdir.search.sync import prepare
 
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.")
@@ -343,8 +343,8 @@ def test_a_warm_process_without_hooks_leaves_the_hook_to_its_own_process(mem, pr
             prepare(mem.session)
             deadline = time.monotonic() + 300
             while not server.warm.is_set() and not server.failed and time.monotonic() < deadline:
-                warm.why_off(isolated_home, mem.settings)
+                warmth.why_off(isolated_home, mem.settings)
                 time.sleep(0.2)
-            assert "does not run prompt hooks" in warm.why_off(isolated_home, mem.settings)
+            assert "does not run prompt hooks" in warmth.why_off(isolated_home, mem.settings)
     finally:
         server.close()

@@ -1,0 +1,76 @@
+"""Why the warm search path is off for a home (``memdir doctor``, ``memory_status``): the reasons a
+fresh prompt hook gets no cosines from a warm process (:mod:`memdir.search.warm`), one line each."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..runtime import in_the_way, runtime_dir, socket_path
+from .warm import LOG_FILE, has_used_vectors, request
+
+
+def why_off(home: Path, settings) -> str | None:
+    """Why a fresh prompt hook of ``home`` gets no cosines from a warm process, or None when one
+    answers at :func:`socket_path` and runs prompt hooks. For ``memdir doctor``, a line for each
+    reason: ``search_vectors = off``; no vectors extra; no Unix sockets or private socket directory
+    (:func:`memdir.runtime.runtime_dir`); none listening — none can listen while a file that is not a
+    socket sits at its path (:func:`memdir.runtime.in_the_way`: memdir never removes it), none can
+    start in a home that cannot be written (:func:`memdir.files.fsio.unwritable`) or before it has used vectors (:func:`has_used_vectors`),
+    else the next hook starts one (with ``warm.log``'s last line: why the last one ended); a process
+    that cannot load the model, or serves cosines but no hooks. Never raises."""
+    from . import vectors
+
+    setting = getattr(settings, "search_vectors", "auto")
+    words = "recall and search rank by words alone"
+    if setting == "off":
+        return (f"the warm search process is off: search_vectors = off (set by MEMDIR_SEARCH_VECTORS or "
+                f"settings); {words}")
+    if not vectors.installed():
+        return (f"the warm search process is off: search_vectors = {setting} but the vectors extra is not "
+                f"installed (pip install 'memdir[vectors]'); {words}")
+    directory, why = runtime_dir()
+    if directory is None:
+        return f"the warm search process is off: no socket directory ({why}); recall ranks by words alone"
+    path = socket_path(home)
+    # No layers: a warm server answers at once with its generation, without embedding anything.
+    answer = request(home, {"query": "", "layers": [], "generation": -1})
+    if answer is None and (refused := in_the_way(path)) is not None:
+        return f"no warm search process listens for this home: {refused}; a fresh prompt hook recalls by words alone"
+    if answer is None:
+        from ..files.fsio import unwritable, writable_hint
+
+        state = unwritable(home, f"the home {home}")
+        if state:  # launch cannot open its log there: no hook starts one (issue 28 audit)
+            return (f"no warm search process listens at {path}, and no session start or prompt hook can start one: "
+                    f"{state} (the process keeps its log, {LOG_FILE}, and the index's vectors there); a fresh "
+                    f"prompt hook recalls by words alone (to have one, {writable_hint(home)}, or run `memdir mcp`)")
+        if not has_used_vectors(home):
+            return (f"no warm search process listens at {path}: none starts until this home's index holds a vector "
+                    "(the first search embeds them in the background, or `memdir reindex`); until then a fresh "
+                    "prompt hook recalls by words alone")
+        last = _last_log_line(Path(home))  # why the last standalone one ended
+        return (f"no warm search process listens at {path} now (a running `memdir mcp` serves it, or the one the next "
+                "session start or prompt hook starts); until one does, a fresh prompt hook recalls by words alone"
+                + (f"; last line of {Path(home) / LOG_FILE}: {last}" if last else ""))
+    if answer.get("error") == "model not loaded":
+        return (f"the warm search process at {path} cannot load the embedding model; a fresh prompt hook "
+                f"recalls by words alone (see {Path(home) / LOG_FILE} or `memdir mcp`'s output)")
+    if answer.get("hooks") is False:
+        return (f"the warm search process at {path} gives cosines but does not run prompt hooks (started as "
+                "`python -m memdir.search.warm`, or by an older memdir): each prompt hook still ranks in a fresh "
+                "process of its own")
+    return None
+
+
+def _last_log_line(home: Path) -> str | None:
+    try:
+        with open(home / LOG_FILE, "rb") as log:
+            log.seek(max(0, os.path.getsize(home / LOG_FILE) - 4096))
+            lines = log.read().decode("utf-8", "replace").strip().splitlines()
+    except OSError:
+        return None
+    return lines[-1][:300] if lines else None
+
+
+__all__ = ["why_off"]
