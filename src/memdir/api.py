@@ -346,10 +346,12 @@ class Memory:
         the query (or, given ``min_score``, those scoring at least it) — best first, after
         ``offset``; ``type``/``origin``/``pinned``/``since``/``until`` filter
         (see :class:`~memdir.search.ranking.Filters`). Needs the ``search``
-        extra (:class:`MissingExtra` otherwise). See :func:`memdir.search.ranking.find`."""
+        extra (:class:`MissingExtra` otherwise). Raises :class:`InvalidInput` for a query that is not
+        text or is blank (:func:`memdir.search.query.checked_query`). See :func:`memdir.search.ranking.find`."""
+        from .search.query import checked_query
         from .search.ranking import find
 
-        return find(self.session, query, k=k, scope=scope, include_muted=include_muted, type=type, origin=origin,
+        return find(self.session, checked_query(query), k=k, scope=scope, include_muted=include_muted, type=type, origin=origin,
                     pinned=pinned, since=since, until=until, offset=offset, min_score=min_score)
 
     def recall(self, prompt: str, k: int = 3, max_bytes: int | None = None) -> str:

@@ -73,11 +73,13 @@ def _name(home: Path) -> str:
 def runtime_dir(create: bool = False) -> tuple[str | None, str | None]:
     """``(directory, None)`` for the directory that holds the sockets of this
     user, or ``(None, why not)``: the first of ``$XDG_RUNTIME_DIR/memdir`` and
-    ``/tmp/memdir-<uid>`` that exists and is private (:func:`_private`). With
-    ``create`` (the server) a missing one is made 0700 first; without (a
-    client), when none exists yet the first is named — no server has bound
-    there yet, so connecting fails at once. A directory that is not private
-    is passed over, never repaired. Never raises."""
+    ``/tmp/memdir-<uid>`` that is missing or private (:func:`_private`) — one
+    rule for the server and its clients, so both name the same directory. With
+    ``create`` (the server) a missing one is made 0700; without (a client) a
+    missing one is named all the same — no server has bound there yet, so
+    connecting fails at once. A directory that is not private is passed over,
+    never repaired; one that cannot be made is passed over by the server only.
+    Never raises."""
     import socket  # late, as everywhere here: a session start that launches no warm process never needs it
 
     if not hasattr(socket, "AF_UNIX") or not hasattr(os, "getuid"):
@@ -90,10 +92,11 @@ def private_dir(create: bool = False) -> tuple[str | None, str | None]:
     session record of a home that cannot take it, :mod:`memdir.prompt.recalled`). Never raises."""
     if not hasattr(os, "getuid"):
         return None, "this platform has no per-user runtime directory"
-    candidates = _candidates()
     why = None
-    for path in candidates:
-        if create and not os.path.lexists(path):
+    for path in _candidates():
+        if not os.path.lexists(path):
+            if not create:
+                return path, None  # the one a server would make: connecting there fails at once until it does
             try:
                 os.mkdir(path, 0o700)
             except FileExistsError:
@@ -101,13 +104,9 @@ def private_dir(create: bool = False) -> tuple[str | None, str | None]:
             except OSError as exc:
                 why = f"cannot create {path} ({exc.strerror or exc})"
                 continue
-        if not os.path.lexists(path):
-            continue
         why = _private(path)
         if why is None:
             return path, None
-    if not create and not any(os.path.lexists(path) for path in candidates):
-        return candidates[0], None
     return None, why
 
 

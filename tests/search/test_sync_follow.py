@@ -136,6 +136,36 @@ def test_a_hand_edit_in_place_is_found_by_the_sweep_within_its_interval(isolated
 
 
 @pytest.mark.slow
+def test_a_write_after_a_sweeper_that_found_nothing_is_followed(isolated_home, project, large, monkeypatch):
+    """Audit: after the detached sweeper swept a large layer and found the index in step, the next write
+    made the next fresh prompt hook stat every file (1,204 of a 1,200-file layer): the sweeper's sync
+    recorded the sweep but not that it had synced, so the manifest's sweep looked newer than the index's
+    last sync and the journal was not followed. Right value: only the written file is read, no sweep."""
+    from memdir.files import layout as layout_module
+    from memdir.search import sweeper
+    from tests.seeded import counted_parses
+
+    mem, layer, scans = large
+    time.sleep(0.05)
+    assert sweeper.sweep(isolated_home, "project", str(project)) == []  # nothing changed: the index was in step
+    mem.write("fact-07", None, None, "ledger body 7 and a canoe")
+    parsed = counted_parses(monkeypatch)
+    scans.clear()
+    assert _fresh_search(isolated_home, project, "canoe") == ["fact-07"]
+    assert parsed == ["fact-07"] and "project" not in scans  # the written file alone (the user layer is small)
+    # Control: a hand edit in place of another file (no write journals it) waits for the sweep, which finds it.
+    path = layer / "fact-09.md"
+    path.write_text(path.read_text().replace("ledger body 9", "canoe body 9"))
+    mem.write("fact-08", None, None, "ledger body 8, written")
+    parsed.clear()
+    assert _fresh_search(isolated_home, project, "canoe") == ["fact-07"] and parsed == ["fact-08"] and "project" not in scans
+    monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 0.0)  # the interval has passed: swept, found
+    assert _fresh_search(isolated_home, project, "canoe") == ["fact-07", "fact-09"]
+    assert "fact-09" in parsed and "project" in scans
+    assert _docs(isolated_home) == _swept_docs(isolated_home, project)
+
+
+@pytest.mark.slow
 def test_files_changed_with_no_write_after_them_are_swept_at_once(isolated_home, project, large):
     """A git pull, a hand addition or deletion: the directory moved past the manifest's stamp."""
     mem, layer, scans = large

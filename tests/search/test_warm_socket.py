@@ -165,6 +165,23 @@ def test_doctor_says_when_the_warm_process_cannot_load_the_model(isolated_home, 
     assert any("no warm search process listens" in n for n in mem.doctor().notes)  # and now none does
 
 
+def test_a_client_names_the_directory_the_server_binds_in(runtime):
+    """Audit: with ``$XDG_RUNTIME_DIR/memdir`` not made yet and ``/tmp/memdir-<uid>`` there, a client
+    (doctor, hooks) named the /tmp socket while the server bound in the runtime directory."""
+    run, tmp = runtime
+    os.mkdir(os.path.join(tmp, f"memdir-{os.getuid()}"), 0o700)
+    mine = os.path.join(run, "memdir")
+    client = warm.socket_path("/some/home")
+    assert not os.path.exists(mine)  # a client makes nothing
+    server = warm.socket_path("/some/home", create=True)
+    assert client == server and str(server).startswith(mine + "/")
+    assert warm.socket_path("/some/home") == server
+    os.chmod(run, 0o755)  # control: a runtime directory others may enter is passed over by both, to /tmp
+    fallback = warm.socket_path("/some/home")
+    assert fallback == warm.socket_path("/some/home", create=True)
+    assert str(fallback).startswith(os.path.join(tmp, f"memdir-{os.getuid()}") + "/")
+
+
 def test_a_runtime_directory_too_long_for_a_socket_is_passed_over(runtime, monkeypatch):
     run, tmp = runtime
     deep = os.path.join(run, "r" * 90)

@@ -391,8 +391,9 @@ def session_block(session, max_bytes: int | None = None, warn=None, *, guidance:
 
     A team layer not trusted in this clone (:meth:`memdir.session.Session.team_untrusted`) shows
     none of its text, whoever asks: one line before the block says so and how to trust it
-    (:func:`memdir.files.trust.untrusted_note`), within the budget. Raises :class:`InvalidInput` for a budget
-    below 1 byte or one that is no integer (:func:`byte_budget`)."""
+    (:func:`memdir.files.trust.untrusted_note`), within the budget. A budget too small for the frame and one
+    index line while there are some gives ``""`` and tells ``warn`` so (:func:`too_small`). Raises
+    :class:`InvalidInput` for a budget below 1 byte or one that is no integer (:func:`byte_budget`)."""
     return session_layout(session, max_bytes, warn, guidance=guidance)[0]
 
 
@@ -411,9 +412,21 @@ def session_layout(session, max_bytes: int | None = None, warn=None, *,
         block, shown = render_layout(_sections(session, untrusted, warn, outline=True), budget)
     except OutlineMismatch:  # an outline that is not the file's (forged, damaged): the files read whole
         block, shown = render_layout(_sections(session, untrusted, warn, outline=False), budget)
+    if not block and any(total for _scope, _shown, total in shown):
+        (warn or _warn)(too_small(budget, sum(total for _scope, _shown, total in shown)))
     if not block and guidance:
         block = guidance_block(budget)
     return (f"{note}\n{block}" if note and block else note or block), shown
+
+
+def too_small(budget: int, lines: int) -> str:
+    """What is said when a budget of ``budget`` bytes holds not one of the ``lines`` index lines there
+    are to show: nothing is shown, and the least the ``context_max_bytes`` setting takes."""
+    from ..settings import CONTEXT_MIN_BYTES
+
+    return (f"max_bytes {budget} is too small for the context block (its frame and one index line do not fit; "
+            f"the context_max_bytes setting is at least {CONTEXT_MIN_BYTES}): none of its {lines} index "
+            f"line{'s' if lines != 1 else ''} is shown")
 
 
 def _sections(session, untrusted: bool, warn, *, outline: bool) -> list:

@@ -27,6 +27,7 @@ from ..session import Session
 from ..text.fence import escape_stored, quoted
 from ..text.printable import one_line, printable
 from ..vocabulary import kind_label
+from .query import checked_prompt
 from .ranking import POOL_MIN, ranked
 
 RECALL_OPEN, RECALL_CLOSE = "<memory_recall>", "</memory_recall>"
@@ -94,10 +95,11 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     ``once``: a memory this session (``session.id``) was already given,
     unchanged, keeps its place among the ``k`` but is only named on one
     pointer line (:mod:`memdir.prompt.recalled`); a session without an id
-    gets every body. Raises :class:`InvalidInput` for a bad ``k`` or budget.
+    gets every body. Raises :class:`InvalidInput` for a bad ``k`` or budget and for a prompt that is
+    not text (:func:`memdir.search.query.checked_prompt`; a blank one recalls nothing).
     """
     budget = _budget(session, k, max_bytes)
-    if not isinstance(prompt, str) or not prompt.strip():
+    if not checked_prompt(prompt).strip():
         return RecallResult("")
     hits, _terms, scope_of = ranked(session, prompt, pool=max(POOL_MIN, 4 * k), embed_query=embed_query,
                                    shown=4 * k)
@@ -183,7 +185,9 @@ def recall_with_pending(session: Session, prompt: str, k: int = 3, max_bytes: in
     recall the rest). ``memories`` are those of the recall block. ``mark``:
     count this as a showing of the findings; None — only when the session's
     actor is an agent (a person looking, ``memdir recall``, does not use one
-    up). ``once``: :func:`recall_result`'s. Raises :class:`InvalidInput` for a bad ``k`` or budget."""
+    up). ``once``: :func:`recall_result`'s. Raises :class:`InvalidInput` for a bad ``k`` or budget and
+    for a prompt that is not text."""
+    checked_prompt(prompt)
     budget = _budget(session, k, max_bytes)
     found = RecallResult("")
 

@@ -215,7 +215,7 @@ def _apply(conn: sqlite3.Connection, layer: Layer, key: str, row: tuple | None, 
         if looked is None:
             with _sweep_lock:
                 _swept[marker] = swept
-            _record_sweep(conn, key)
+            _record_sweep(conn, key, started)
         return 0
     entries: dict[str, Entry | None] = {}
     for name in todo:
@@ -328,12 +328,16 @@ def check_rows(home: Path, layers: list[Layer]) -> str | None:
     return f"the search index {db_path(home)} holds {len(bad)} damaged row(s) ({names}): run memdir reindex"
 
 
-def _record_sweep(conn: sqlite3.Connection, key: str) -> None:
+def _record_sweep(conn: sqlite3.Connection, key: str, started: int) -> None:
     """Keep when layer ``key`` was last swept (a wall time in ``meta``), so a fresh process (the
-    prompt hook) applies :func:`memdir.files.sweeps.sweep_can_wait` as a long-running one does.
-    Not kept when the index cannot be written now (the next process sweeps again)."""
+    prompt hook) applies :func:`memdir.files.sweeps.sweep_can_wait` as a long-running one does, and
+    when this sweep began (``started``, epoch ns: ``synced:<key>``) — a sweep that found the rows in
+    step is a sync all the same, so a writer's sweep before it (the sweeper's own) no longer keeps
+    the next reader from following the journal (:func:`memdir.search.follow.follow`). Not kept when
+    the index cannot be written now (the next process sweeps again)."""
     try:
-        conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"swept:{key}", time.time_ns()))
+        conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                         [(f"swept:{key}", time.time_ns()), (f"synced:{key}", started)])
         if conn.in_transaction:
             conn.execute("COMMIT")
     except sqlite3.Error:

@@ -124,11 +124,10 @@ def _list(session: Session, a: dict) -> str:
 
 
 def _search(session: Session, a: dict) -> str:
+    from ..search.query import checked_query
     from ..search.ranking import find
 
-    query = a["query"].strip()
-    if not query:
-        raise InvalidInput("memory_search: query is empty")
+    query = checked_query(a["query"]).strip()
     offset, k = a.get("offset", 0), a.get("k", DEFAULT_SEARCH)
     results = find(session, query, k=k, scope=a.get("scope"), type=a.get("type"),
                    origin=a.get("origin"), pinned=a.get("pinned"), since=a.get("since"), until=a.get("until"),

@@ -223,11 +223,16 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
 
 def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client: str = "claude-code", *,
                        environ=None, dense: bool = False) -> str:
-    """The UserPromptSubmit output JSON with the recall block for ``prompt``, or ``""``.
-    ``dense``: embed the prompt here (a warm process with the model loaded);
-    otherwise the cosines come from a warm process or not at all."""
+    """The UserPromptSubmit output JSON with the recall block for ``prompt``, or ``""`` (a blank
+    prompt too). ``dense``: embed the prompt here (a warm process with the model loaded);
+    otherwise the cosines come from a warm process or not at all. Raises :class:`HookSkip` without
+    a prompt, :class:`memdir.errors.InvalidInput` for one that is not text."""
+    from ...search.query import checked_prompt
+
     prompt = data.get("prompt")
-    if not isinstance(prompt, str) or not prompt.strip():
+    if prompt is None:
+        raise HookSkip("hook input has no prompt")
+    if not checked_prompt(prompt).strip():  # a prompt that is not text: the one line on stderr
         return ""
     from ...prompt.pending import mark_shown
     from ...search.recall import mark_recalled, recall_with_pending  # not the facade: only what recall needs
@@ -342,7 +347,11 @@ def main(argv: list[str] | None = None) -> int:
     client, event = argv
     stdin = None
     if DIALECTS[client].get(event) == "prompt":
-        raw = _read_stdin(sys.stdin)
+        try:
+            raw = _read_stdin(sys.stdin)
+        except HookSkip as exc:
+            print(_line(event, exc), file=sys.stderr)
+            return 0
         if _through_warm(client, event, raw, home):
             return 0
         stdin = io.StringIO(raw)  # no warm process answered: this process runs the hook
@@ -350,7 +359,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _read_stdin(stream) -> str:
-    raw = stream.buffer.read(MAX_STDIN) if hasattr(stream, "buffer") else stream.read(MAX_STDIN)
+    """The hook input: at most :data:`MAX_STDIN` bytes of ``stream`` (characters of a text-only
+    one), as text. Raises :class:`HookSkip` naming the limit when there is more."""
+    raw = stream.buffer.read(MAX_STDIN + 1) if hasattr(stream, "buffer") else stream.read(MAX_STDIN + 1)
+    if len(raw) > MAX_STDIN:
+        raise HookSkip(f"hook input is larger than {MAX_STDIN} bytes ({MAX_STDIN // 1024 // 1024} MiB), the most a "
+                       "hook reads; nothing done")
     return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
 
 
@@ -435,11 +449,16 @@ def _outcome(event: str, stdin, home, client: str, *, hand_back: bool = False, *
     except (HookSkip, MemdirError) as exc:
         if hand_back and isinstance(exc, StoreError):
             raise
-        return "", f"memdir hook {event}: {exc}"
+        return "", _line(event, exc)
     except Exception as exc:  # never block the agent on a memory problem
         if hand_back:
             raise
         return "", f"memdir hook {event}: skipped after an error: {type(exc).__name__}: {exc}"
+
+
+def _line(event: str, exc: Exception) -> str:
+    """The one stderr line of a hook that did nothing because of ``exc``."""
+    return f"memdir hook {event}: {exc}"
 
 
 def _write_utf8(text: str) -> None:
