@@ -110,10 +110,10 @@ def near_forms(conn, terms: list[str], counts: dict[str, int]) -> dict[str, str]
     tell ``logger``/logging from ``banner``/banned, ``header``/heading or
     ``planner``/planned, and reading those as a full match recalled unrelated
     memories (a tester's finding, 2026-12-02); meaning (vectors) covers it."""
-    from .relevance import GENERIC, soft_terms
+    from .relevance import is_generic, soft_terms
 
     def weak(term: str) -> bool:
-        return term in GENERIC or bool(soft_terms([term]))
+        return is_generic(term) or bool(soft_terms([term]))
 
     absent = [t for t in terms if not counts.get(t, 0) and t.isascii() and t.isalpha() and not weak(t)]
     out: dict[str, str] = {}
