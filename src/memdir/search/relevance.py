@@ -33,7 +33,8 @@ evidence that means the same in a store of 8 memories and of 100,000:
   did not). Its coefficient is a fixed prior, not fitted (the prompts of
   the evaluation hold few one-word searches): a search whose every word one
   memory holds asked for that memory, in any store. A sentence such as "run
-  the tests again" is never complete.
+  the tests again" is never complete; a request around a few words ("remind
+  me about alembic", "배포 알려줘": :func:`reads_as_request`) is those words.
 
 A term's weight is its IDF against the store plus :data:`BACKGROUND_DOCS`
 imagined memories that hold none of the query's terms:
@@ -42,7 +43,9 @@ absent from a small store from outweighing the present ones (without it, in
 8 memories an absent term weighs about 5× a present one). CJK bigrams that no
 memory holds (mostly pairs that straddle a word boundary) and chat filler
 (:data:`FILLER`: "thanks", "ok", "continue", …) weigh :data:`SOFT_WEIGHT` of a
-term.
+term; task and request words (:func:`is_generic`: "add", "remind", "details",
+"帮我") :data:`GENERIC_WEIGHT`, and a memory holds every word of a query when it
+holds all but these.
 
 Two fitted models share the scale: a *lexical* one (coverage, head coverage,
 matched, missing and query weight) and a *hybrid* one (the same plus the
@@ -142,7 +145,7 @@ class Evidence:
     """What the score of one memory rests on: ``coverage`` and ``head`` in
     [0, 1], ``mass`` ≥ 0, ``cosine`` in [−1, 1] or None (no current vector),
     ``matched`` the query terms found (head or best passage), ``shared`` the
-    query's content terms (not soft; not :data:`GENERIC` when it has others)
+    query's content terms (not soft; not :func:`is_generic` when it has others)
     found anywhere in the memory, ``near``
     the share of the query's weight found together in one
     :data:`NEAR_TOKENS`-token window of the body (about a sentence: what
