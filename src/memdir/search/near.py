@@ -56,7 +56,7 @@ def rows(conn, terms: list[str], limit: int, field_weights: str, visible: Callab
     if counts is not None:
         terms = [t for t in terms if counts.get(t, 0) or (compounds and t in compounds)]
     strong = [t for t in terms if t not in relevance.soft_terms(terms)]
-    content = [t for t in strong if t not in relevance.GENERIC] or strong
+    content = [t for t in strong if not relevance.is_generic(t)] or strong
     if len(content) < 2:
         return []
     variants = [[fts_query([t], starts=starts) for t in content]]

@@ -41,7 +41,7 @@ from .index import layer_key
 from .near import rows as near_rows
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near
-from .tokenize import (MAX_QUERY_CHARS, acronyms, fts_query, is_chat, is_stopword, query_terms, tokens,
+from .tokenize import (MAX_QUERY_CHARS, acronyms, fts_query, is_chat, is_stopword, query_terms, query_tokens,
                        word_forms, word_tokens)
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
@@ -224,18 +224,18 @@ _COLUMNS = ", ".join(f"d.{column.name}" for column in fields(IndexedMemory) if c
 
 
 def _keywords(query: str, terms: list[str], spelled: frozenset[str] = frozenset()) -> bool:
-    """True when ``query`` reads as keywords, not a sentence: no filler, and
-    stopwords at most a third of its words (``user by id``), or nothing but
-    stopwords (``NOT``: then they are what is searched); or nothing but function words
-    around the acronyms it writes in capitals (``spelled``, :func:`~memdir.search.tokenize.acronyms`:
-    ``is IT down?`` asks about IT, as ``IT`` alone does). Chat words and interjections
-    (:func:`~memdir.search.tokenize.is_chat`: ``um``, ``lol``) are not words of it: ``hmm structlog``
-    reads as ``structlog``."""
-    words = [w for w in tokens(query) if not is_chat(w)]
+    """True when ``query`` reads as keywords, not a sentence: no filler, and stopwords at most a third of its
+    words (``user by id``), or nothing but stopwords (``NOT``: then they are what is searched); or nothing but
+    function words around the acronyms it writes in capitals (``spelled``, :func:`~memdir.search.tokenize.acronyms`:
+    ``is IT down?`` asks about IT, as ``IT`` alone does); or a request around a few words (``remind me about
+    alembic``: :func:`memdir.search.relevance.reads_as_request`). Chat words and interjections
+    (:func:`~memdir.search.tokenize.is_chat`: ``um``, ``lol``) are not words of it: ``hmm structlog`` is ``structlog``."""
+    words = [w for w in query_tokens(query) if not is_chat(w)]
     if spelled and words and all(is_stopword(w) for w in words):
         return True
-    if not terms or not words or relevance.soft_terms(terms):
-        return False
+    asked = relevance.reads_as_request(words) if terms else None
+    if asked is not None or not terms or not words or relevance.soft_terms(terms):
+        return bool(asked)
     stop = sum(1 for w in words if is_stopword(w))
     return stop == len(words) or 3 * stop <= len(words)
 

@@ -33,7 +33,8 @@ evidence that means the same in a store of 8 memories and of 100,000:
   did not). Its coefficient is a fixed prior, not fitted (the prompts of
   the evaluation hold few one-word searches): a search whose every word one
   memory holds asked for that memory, in any store. A sentence such as "run
-  the tests again" is never complete.
+  the tests again" is never complete; a request around a few words ("remind
+  me about alembic", "배포 알려줘": :func:`reads_as_request`) is those words.
 
 A term's weight is its IDF against the store plus :data:`BACKGROUND_DOCS`
 imagined memories that hold none of the query's terms:
@@ -42,7 +43,9 @@ absent from a small store from outweighing the present ones (without it, in
 8 memories an absent term weighs about 5× a present one). CJK bigrams that no
 memory holds (mostly pairs that straddle a word boundary) and chat filler
 (:data:`FILLER`: "thanks", "ok", "continue", …) weigh :data:`SOFT_WEIGHT` of a
-term.
+term; task and request words (:func:`is_generic`: "add", "remind", "details",
+"帮我") :data:`GENERIC_WEIGHT`, and a memory holds every word of a query when it
+holds all but these.
 
 Two fitted models share the scale: a *lexical* one (coverage, head coverage,
 matched, missing and query weight) and a *hybrid* one (the same plus the
@@ -91,7 +94,7 @@ HYBRID = {"bias": -31.768, "coverage": 0.766, "head": 2.529, "mass": 1.336, "mis
 # Prompt filler: words that say how a conversation goes, not what it is about.
 FILLER = frozenset("""
 thank thanks ok okay yes yeah yep nope pleas pleas great nice cool good fine perfect sure done work continu
-go ahead proceed again agre right lgtm awesom
+go ahead proceed again later agre right lgtm awesom
 谢谢 继续 可以 好的 あり りが がと とう 続け けて くだ ださ さい 고마 마워 계속 감사 danke weiter bitt
 """.split())
 
@@ -104,6 +107,37 @@ probabl problem proper put question quick same see set setup show simpl some som
 think today tool tri updat use want way write
 """.split())
 GENERIC_WEIGHT = 0.5
+# A request ("remind me about", "any notes on", "배포 알려줘") names its topic in a few words: at most this many
+# besides its request and function words, and the query reads as those keywords (:func:`reads_as_request`).
+TOPIC_TERMS = 4
+
+
+def is_request(term: str) -> bool:
+    """True when ``term`` (stemmed, as a query reads it) asks for information
+    or help (:data:`memdir.text.words.REQUEST_WORDS`: ``remind``, ``detail``,
+    ``stori``, ``帮我``, ``알려``, ``教え``): not what the query is about."""
+    from .tokenize import request_terms
+
+    return term in request_terms()
+
+
+def is_generic(term: str) -> bool:
+    """True when ``term`` weighs :data:`GENERIC_WEIGHT` and is no core word of a query whose other words are
+    (:func:`evidence`): a word a task prompt is built of (:data:`GENERIC`) or a request (:func:`is_request`)."""
+    return term in GENERIC or is_request(term)
+
+
+def reads_as_request(words: list[str]) -> bool | None:
+    """Whether ``words`` (a query's tokens, chat words left out) read as keywords because they ask for a topic:
+    None when no word is a request (:func:`is_request`); else True when the words that are neither requests nor
+    stopwords are 1 to :data:`TOPIC_TERMS` and none is filler ("remind me about alembic", "帮我审查一下代码"
+    read as ``alembic``, ``审查 代码``; "remind me later", "tell me more" do not)."""
+    from .tokenize import is_stopword
+
+    if not any(is_request(w) for w in words):
+        return None
+    topic = [w for w in words if not is_request(w) and not is_stopword(w)]
+    return 0 < len(set(topic)) <= TOPIC_TERMS and not soft_terms(topic)
 
 
 @dataclass(frozen=True)
@@ -111,7 +145,7 @@ class Evidence:
     """What the score of one memory rests on: ``coverage`` and ``head`` in
     [0, 1], ``mass`` ≥ 0, ``cosine`` in [−1, 1] or None (no current vector),
     ``matched`` the query terms found (head or best passage), ``shared`` the
-    query's content terms (not soft; not :data:`GENERIC` when it has others)
+    query's content terms (not soft; not :func:`is_generic` when it has others)
     found anywhere in the memory, ``near``
     the share of the query's weight found together in one
     :data:`NEAR_TOKENS`-token window of the body (about a sentence: what
@@ -212,7 +246,7 @@ def term_weights(terms: list[str], doc_freq: dict[str, int], total_docs: int,
             continue
         n = doc_freq.get(term, 0)
         weight = math.log(1 + (n_all - n + 0.5) / (n + 0.5))
-        out[term] = weight * (SOFT_WEIGHT if term in softened else GENERIC_WEIGHT if term in GENERIC else 1.0)
+        out[term] = weight * (SOFT_WEIGHT if term in softened else GENERIC_WEIGHT if is_generic(term) else 1.0)
     return out
 
 
@@ -335,7 +369,7 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
     anywhere = head | ({t for _, t in _occurrences(body_tokens, weights) if t in strong} if strong <= weights.keys()
                        else {t for t in (body_tokens.tokens() if isinstance(body_tokens, BodyTerms)
                                           else body_tokens) if t in strong})
-    core = {t for t in strong if t not in GENERIC} or strong
+    core = {t for t in strong if not is_generic(t)} or strong
     shared = tuple(t for t in weights if t in core and t in anywhere)  # "use" alone is no shared topic
     if whole <= 0:
         return with_cosine(Evidence(0.0, 0.0, 0.0, None, (), shared=shared), cosine, median, top)
@@ -458,7 +492,7 @@ def stated(evidence: Evidence) -> bool:
     return evidence.held >= STRONG
 
 
-__all__ = ["BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
+__all__ = ["BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "TOPIC_TERMS", "is_generic", "is_request", "reads_as_request", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
            "STRONG", "THRESHOLD", "as_terms", "best_passage", "evidence", "lexical", "median", "parts_weighed", "score",
            "soft_terms",
            "read_body", "stated", "term_weights", "tightest", "with_cosine"]

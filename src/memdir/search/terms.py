@@ -97,10 +97,10 @@ def near_forms(conn, terms: list[str], counts: dict[str, int]) -> dict[str, str]
     side is a stopword, filler or a generic task word
     (:func:`memdir.search.relevance.term_weights`). ``{}`` when every term
     is held. Reads ``fts_terms`` in the caller's transaction."""
-    from .relevance import GENERIC, soft_terms
+    from .relevance import is_generic, soft_terms
 
     def weak(term: str) -> bool:
-        return term in GENERIC or bool(soft_terms([term]))
+        return is_generic(term) or bool(soft_terms([term]))
 
     absent = [t for t in terms if not counts.get(t, 0) and t.isascii() and t.isalpha() and not weak(t)]
     out: dict[str, str] = {}

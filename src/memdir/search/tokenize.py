@@ -57,7 +57,7 @@ from functools import lru_cache
 from ..text.fold import fold
 from ..text.printable import without_hidden
 from ..text.words import (CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, IRREGULAR_PLURALS,
-                          KOREAN_PARTICLES, SHORT_FORMS)
+                          KOREAN_PARTICLES, REQUEST_WORDS, SHORT_FORMS)
 from ..vocabulary import CJK_RANGES
 from . import spelling
 
@@ -354,11 +354,34 @@ def document_text(text: str) -> str:
     return " ".join(tokens(text))
 
 
+@lru_cache(maxsize=1)
+def _cjk_requests() -> re.Pattern:
+    words = sorted((w for w in REQUEST_WORDS if has_cjk(w) and len(w) >= 2), key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, words)))
+
+
+def query_tokens(query: str) -> list[str]:
+    """:func:`tokens` of a query, each CJK request of
+    :data:`memdir.text.words.REQUEST_WORDS` of two characters or more read as
+    a word of its own (``帮我审查一下代码`` → ``帮我 审查 一下 代码``: no
+    bigram straddles the request and its topic). Pure."""
+    if has_cjk(query):
+        query = _cjk_requests().sub(lambda m: f" {m.group(0)} ", query)
+    return tokens(query)
+
+
+@lru_cache(maxsize=1)
+def request_terms() -> frozenset[str]:
+    """The terms of :data:`memdir.text.words.REQUEST_WORDS` as a query reads
+    them (stemmed; a CJK request's bigrams): ``remind``, ``detail``, ``알려``, ``려줘``."""
+    return frozenset(t for word in REQUEST_WORDS for t in query_tokens(word))
+
+
 def query_terms(query: str, limit: int = MAX_QUERY_TERMS) -> list[str]:
-    """Distinct terms of a query, in order, stopwords dropped unless nothing
-    else is left; at most ``limit`` terms."""
+    """Distinct terms of a query (:func:`query_tokens`), in order, stopwords
+    dropped unless nothing else is left; at most ``limit`` terms."""
     seen: dict[str, None] = {}
-    for token in tokens(query):
+    for token in query_tokens(query):
         seen.setdefault(token, None)
     terms = list(seen)
     content = [t for t in terms if not is_stopword(t)]
@@ -498,5 +521,6 @@ def has_cjk(text: str) -> bool:
 __all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups",
            "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS",
            "compound_splits", "is_compound", "document_text", "fts_query", "has_cjk", "is_chat",
-           "is_cjk_grammar", "is_stopword", "query_terms", "available",
+           "is_cjk_grammar", "is_stopword", "query_terms", "query_tokens",
+           "request_terms", "available",
            "require", "stem", "tokens", "word_tokens"]

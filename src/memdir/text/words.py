@@ -77,6 +77,21 @@ CJK_FUNCTION_TERMS = frozenset("""
 我们 你们 他们 她们 它们 这个 那个 这些 那些 什么 怎么 为什 就是 还是 但是 因为 所以 如果 已经 的话 是的 好的 了吗 一下 一个
 """.split())
 
+# Words that ask for information or help, not what it is about: "remind me about alembic", "any notes on
+# postmark?", "kafka details", "ruff rules", "帮我审查一下代码", "배포 알려줘", "デプロイについて教えて". Search weighs
+# them as generic words and reads a query made of them, function words and a few content words as those keywords
+# (memdir.search.relevance.is_request; issue 28: "remind me about alembic" scored 0.06 where "alembic" scored 1.0).
+# The CJK ones are cut out of a query's run before it is read as bigrams (memdir.search.tokenize.query_tokens), so
+# no pair straddles a request and its topic; a one-character one only where it stands alone ("해 줘").
+REQUEST_WORDS = frozenset("""
+remind reminder tell know note notes info infos information detail details story anything something everything
+explain describe summary summarize summarise recap overview whole help remember recall regarding rule rules
+convention conventions guideline guidelines decide decided decision
+帮我 帮忙 请帮 请问 告诉我 提醒我 一下 看看 给我 我想知道 想知道 关于 有关
+教えて ください 下さい について とは お願い 知りたい
+알려 알려줘 주세요 줘 해 해줘 좀 대해 대해서 관해 관해서 관련 뭐야 뭐
+""".split())
+
 # Short forms every engineer writes for a longer word, read as that word by search (memdir.search.tokenize.stem)
 # in memories and queries alike: "prod" finds "production", "the production db" finds "prod database". Only
 # forms with one reading in a code base; a short form that is a word of its own (app, doc, spec, lib) is not here.
@@ -110,4 +125,4 @@ IRREGULAR_PLURALS = {
     "bacteria": "bacterium", "formulae": "formula", "antennae": "antenna", "vertebrae": "vertebra",
 }
 
-__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "IRREGULAR_PLURALS", "KOREAN_PARTICLES", "SHORT_FORMS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]
+__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "IRREGULAR_PLURALS", "KOREAN_PARTICLES", "REQUEST_WORDS", "SHORT_FORMS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]
