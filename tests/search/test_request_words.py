@@ -110,6 +110,9 @@ def test_a_cjk_request_is_cut_out_of_its_run_and_is_generic():
     assert query_terms("배포에 대해 알려 주세요") == ["배포", "대해", "알려", "주세"]
     assert query_terms("배포 알려줘") == ["배포", "알려", "려줘"]
     assert query_terms("请求超时") == ["请求", "求超", "超时"]  # 请 alone is no request: 请求 is "request"
+    assert query_tokens("배포해줘") == ["배포", "해줘"]  # a Korean request ends a word: cut there
+    assert query_tokens("알려진 문제") == ["알려", "려진", "문제"]  # control: 알려진 ("known") is a word, not 알려 + 진
+    assert query_tokens("관련된 문서") == ["관련", "련된", "문서"]
     assert [t for t in query_terms("remind me about the kafka details") if is_generic(t)] == ["remind", "detail"]
     assert not is_generic("kafka") and not is_generic("审查") and not is_generic("배포")
 

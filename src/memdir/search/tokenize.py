@@ -356,8 +356,18 @@ def document_text(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _cjk_requests() -> re.Pattern:
+    """The CJK requests of two characters or more, longest first; a Hangul
+    one only where it ends a word (Korean writes a space between words, and
+    its requests are endings: ``배포해줘`` is ``배포 해줘`` but ``알려진``,
+    "known", keeps its ``알려``) or runs into another request (``알려주세요``)."""
     words = sorted((w for w in REQUEST_WORDS if has_cjk(w) and len(w) >= 2), key=len, reverse=True)
-    return re.compile("|".join(map(re.escape, words)))
+    hangul = [w for w in words if _is_hangul(w)]
+    ends = f"(?=\\W|$|{'|'.join(map(re.escape, hangul))})"
+    return re.compile("|".join(re.escape(w) + (ends if _is_hangul(w) else "") for w in words))
+
+
+def _is_hangul(word: str) -> bool:
+    return all("\uac00" <= c <= "\ud7a3" for c in word)
 
 
 def query_tokens(query: str) -> list[str]:
