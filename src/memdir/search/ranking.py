@@ -463,12 +463,11 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         value = relevance.score(ev)
         if value >= min_score or (explicit and ev.shared):
             hits.append(Hit(memory, value, ev))
-    from .ties import lexical_first
+    from .ties import lexical_first, tie_key
     hits = lexical_first(hits)  # a memory stating the query first, the cosine a tie-breaker: search and recall
     stated = sum(1 for h in hits if relevance.stated(h.evidence))
-    # Scores within a hundredth tie; the sentence holding most of the query breaks it before pin and recency.
-    hits.sort(key=lambda h: (stated and not relevance.stated(h.evidence), -round(h.order, 2),
-                             -round(h.evidence.near, 2), h.evidence.span or 1 << 30,
+    # Scores within a hundredth tie; the place holding most of the query (the head before a body sentence) breaks it
+    hits.sort(key=lambda h: (stated and not relevance.stated(h.evidence), *tie_key(h),  # before pin and recency
                              -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25, h.memory.name))
     if explicit and embed_query and len(hits) > 1:
         hits = _ties_broken(session, query, hits, terms, counts, total, compounds | own)
