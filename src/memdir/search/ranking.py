@@ -35,7 +35,7 @@ from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
 from ..vocabulary import ORIGINS, TYPES
-from . import dense, paging, relevance
+from . import dense, paging, pasted, relevance
 from .compounds import joined_parts, read as read_compounds
 from .index import layer_key
 from .near import rows as near_rows
@@ -385,6 +385,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     ``min_score``, best first; query terms; layer key → scope)``.
     ``embed_query`` False (a fresh prompt hook): the query's cosines from a
     warm process when one answers (:mod:`memdir.search.warm`), else words alone.
+    ``query`` is read as :func:`memdir.search.pasted.read` gives it (a pasted log's repeated lines once).
 
     ``explicit`` (a search a person or a model typed, not a prompt): every
     memory holding one of the query's content terms (not a stopword, not
@@ -403,7 +404,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     they had no vector yet (a page's basis, :mod:`memdir.search.paging`)."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string")
-    query = query[:MAX_QUERY_CHARS]  # a pasted log as a prompt: its first terms are the query
+    query = pasted.read(query)  # a pasted log as its distinct lines, a long prompt's ends first
     in_scope = session.layers(scope)
     scope_of = {layer_key(session.home, layer.path): layer.scope for layer in in_scope}
     layers = list(scope_of)
