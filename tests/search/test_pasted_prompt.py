@@ -69,6 +69,8 @@ def test_read_folds_repeated_lines_and_puts_a_long_prompts_ends_first():
     read = pasted.read(LONG_PASTE + "\n" + QUESTION)
     assert len(read) == MAX_QUERY_CHARS and read.startswith("module bal loads the kut table\n")
     assert QUESTION in read[:2 * pasted.EDGE_CHARS + 2]
+    huge = "\n".join(f"2026-12-01 INFO worker-{i} processed batch {i} ok" for i in range(20000))  # 1 MB: its
+    assert pasted.read(huge + "\n" + QUESTION + "\n") == huge[:huge.index("\n")] + "\n" + QUESTION  # ends are read
     one_line = "word " * 2000 + QUESTION
     assert pasted.read(one_line).split("\n")[1].endswith(QUESTION)
     # controls: a typed query, paragraphs and lines that differ in words are read as they are

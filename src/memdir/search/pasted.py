@@ -34,23 +34,32 @@ import re
 from .tokenize import MAX_QUERY_CHARS
 
 EDGE_CHARS = 300  # each end of a long prompt, read first: a question or a request is a line or two
-_WORDS = re.compile(r"\w+")
+# A longer text is read from its first SCAN_CHARS and its last EDGE_CHARS: what the query can hold lies there, and
+# reading every line of a 1.3 MB pasted log took 0.2-1 s of a prompt hook (a loaded 2-core machine).
+SCAN_CHARS = 32768
+_SHAPE = re.compile(r"\b[^\W\d]+\b")  # a word without a digit: "worker" of "worker-12", not "abc123" or "11"
 
 
 def read(text: str) -> str:
     """``text`` (a query or a prompt, as typed or pasted) as search and recall
     read it (the module's rule): its non-blank lines, stripped, without those
-    repeating an earlier line's shape; when that is over
+    repeating an earlier line's shape (of a text over :data:`SCAN_CHARS`
+    characters, those of its first :data:`SCAN_CHARS` − :data:`EDGE_CHARS`
+    and its last :data:`EDGE_CHARS` characters); when that is over
     :data:`~memdir.search.tokenize.MAX_QUERY_CHARS` characters, its first and
     last lines of at most :data:`EDGE_CHARS` characters together (a longer
     line cut to its first or its last :data:`EDGE_CHARS`; one long line's ends
     are read so too), then the lines between, cut to
     :data:`~memdir.search.tokenize.MAX_QUERY_CHARS`. ``text`` itself when it
     is within the limit and repeats no line."""
+    if len(text) > SCAN_CHARS:  # whole lines of both parts (a line longer than a part is cut)
+        head, tail = text[:SCAN_CHARS - EDGE_CHARS], text.rstrip()[-EDGE_CHARS:]
+        head, tail = head[:head.rfind("\n")] if "\n" in head else head, tail[tail.find("\n") + 1:]
+        text = f"{head}\n{tail}"
     lines, seen, written = [], set(), 0
     for line in text.splitlines():
         line = line.strip()
-        shape = tuple(w for w in _WORDS.findall(line.lower()) if not any(c.isdigit() for c in w)) or line
+        shape = tuple(_SHAPE.findall(line.lower())) or line
         written += bool(line)
         if line and shape not in seen:
             seen.add(shape)
@@ -80,4 +89,4 @@ def _edge(lines: list[str], from_end: bool = False) -> list[str]:
     return out
 
 
-__all__ = ["EDGE_CHARS", "read"]
+__all__ = ["EDGE_CHARS", "SCAN_CHARS", "read"]
