@@ -67,7 +67,9 @@ def test_tie_place_prefers_the_head_at_an_equal_share():
     more = SimpleNamespace(head=0.73, near=1.0, span=7)
     assert sorted([body, head], key=place) == [head, body]
     assert sorted([SimpleNamespace(head=0.73, near=0.0, span=0), more], key=place)[0] is more  # control
-    assert place(SimpleNamespace(head=0.0, near=0.0, span=0)) == (0.0, False, 1 << 30)  # holds nothing: last
+    backed = SimpleNamespace(head=0.5, near=0.5, span=3)  # control: a head backed by a body sentence first
+    assert sorted([SimpleNamespace(head=0.5, near=0.0, span=0), backed], key=place)[0] is backed
+    assert place(SimpleNamespace(head=0.0, near=0.0, span=0)) == (0.0, False, 0.0, 1 << 30)  # holds nothing: last
 
 
 @pytest.mark.slow

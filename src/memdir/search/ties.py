@@ -71,21 +71,21 @@ def lexical_first(hits: list) -> list:
     return first + [replace(h, rank=min(h.score, floor)) for h in hits if not relevance.stated(h.evidence)]
 
 
-def place(evidence) -> tuple[float, bool, int]:
+def place(evidence) -> tuple[float, bool, float, int]:
     """Where a memory (its :class:`memdir.search.relevance.Evidence`) holds the
     query, as an ascending sort key: the most of the query's weight one place
     holds (its head — name, title, description — or one sentence of its body,
-    :attr:`~memdir.search.relevance.Evidence.near`; to a hundredth, negated),
-    then whether that place is a body sentence (False for the head: a memory
-    whose head states the query is about it, one whose body holds it as much
-    mentions it — ``Store all timestamps in UTC`` before a note using
-    ``timezone.utc``), then that sentence's span (0 for the head, ``1 << 30``
-    when no place holds a term). The body's sentence still comes first when it
-    holds more than the head (a planted fact under a wider title)."""
+    :attr:`~memdir.search.relevance.Evidence.near`; to a hundredth, negated);
+    then whether only a body sentence holds that much (False when the head
+    does: a memory whose head states the query is about it, one whose body
+    holds it as much mentions it — ``Store all timestamps in UTC`` before a
+    note using ``timezone.utc``); then the body sentence's share (negated: a
+    head backed by its body first) and its span (``1 << 30`` for none). A body
+    sentence holding more than any head still comes first (a planted fact
+    under a wider title)."""
     head, near = round(evidence.head, 2), round(evidence.near, 2)
-    if head >= near:
-        return (-head, False, 0 if head else 1 << 30)
-    return (-near, True, evidence.span or 1 << 30)
+    best = max(head, near)
+    return (-best, head < best, -near, evidence.span or 1 << 30)
 
 
 def tie_key(hit) -> tuple:
