@@ -35,7 +35,7 @@ from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
 from ..vocabulary import ORIGINS, TYPES
-from . import dense, paging, relevance, spelling
+from . import dense, paging, pasted, relevance, spelling
 from .compounds import joined_parts, read as read_compounds
 from .index import layer_key
 from .near import rows as near_rows
@@ -385,6 +385,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     ``min_score``, best first; query terms; layer key → scope)``.
     ``embed_query`` False (a fresh prompt hook): the query's cosines from a
     warm process when one answers (:mod:`memdir.search.warm`), else words alone.
+    ``query`` is read as :func:`memdir.search.pasted.read` gives it (a pasted log's repeated lines once).
 
     ``explicit`` (a search a person or a model typed, not a prompt): every
     memory holding one of the query's content terms (not a stopword, not
@@ -403,7 +404,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     they had no vector yet (a page's basis, :mod:`memdir.search.paging`)."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string")
-    query = query[:MAX_QUERY_CHARS]  # a pasted log as a prompt: its first terms are the query
+    query = pasted.read(query)  # a pasted log as its distinct lines, a long prompt's ends first
     in_scope = session.layers(scope)
     scope_of = {layer_key(session.home, layer.path): layer.scope for layer in in_scope}
     layers = list(scope_of)
@@ -463,12 +464,11 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         value = relevance.score(ev)
         if value >= min_score or (explicit and ev.shared):
             hits.append(Hit(memory, value, ev))
-    from .ties import lexical_first
+    from .ties import lexical_first, tie_key
     hits = lexical_first(hits)  # a memory stating the query first, the cosine a tie-breaker: search and recall
     stated = sum(1 for h in hits if relevance.stated(h.evidence))
-    # Scores within a hundredth tie; the sentence holding most of the query breaks it before pin and recency.
-    hits.sort(key=lambda h: (stated and not relevance.stated(h.evidence), -round(h.order, 2),
-                             -round(h.evidence.near, 2), h.evidence.span or 1 << 30,
+    # Scores within a hundredth tie; the place holding most of the query (the head before a body sentence) breaks it
+    hits.sort(key=lambda h: (stated and not relevance.stated(h.evidence), *tie_key(h),  # before pin and recency
                              -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25, h.memory.name))
     if explicit and embed_query and len(hits) > 1:
         hits = _ties_broken(session, query, hits, terms, counts, total, compounds | own)

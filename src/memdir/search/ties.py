@@ -71,10 +71,28 @@ def lexical_first(hits: list) -> list:
     return first + [replace(h, rank=min(h.score, floor)) for h in hits if not relevance.stated(h.evidence)]
 
 
+def place(evidence) -> tuple[float, bool, float, int]:
+    """Where a memory (its :class:`memdir.search.relevance.Evidence`) holds the
+    query, as an ascending sort key: the most of the query's weight one place
+    holds (its head — name, title, description — or one sentence of its body,
+    :attr:`~memdir.search.relevance.Evidence.near`; to a hundredth, negated);
+    then whether only a body sentence holds that much (False when the head
+    does: a memory whose head states the query is about it, one whose body
+    holds it as much mentions it — ``Store all timestamps in UTC`` before a
+    note using ``timezone.utc``); then the body sentence's share (negated: a
+    head backed by its body first) and its span (``1 << 30`` for none). A body
+    sentence holding more than any head still comes first (a planted fact
+    under a wider title)."""
+    head, near = round(evidence.head, 2), round(evidence.near, 2)
+    best = max(head, near)
+    return (-best, head < best, -near, evidence.span or 1 << 30)
+
+
 def tie_key(hit) -> tuple:
     """What the lexical order of a hit (:class:`memdir.search.ranking.Hit`) rests
-    on: its score to a hundredth, its sentence's share of the query, its span."""
-    return (round(hit.order, 2), round(hit.evidence.near, 2), hit.evidence.span)
+    on, as an ascending sort key: its score to a hundredth (negated), then
+    :func:`place`. Hits with equal keys are tied (:func:`tied`)."""
+    return (-round(hit.order, 2), *place(hit.evidence))
 
 
 def tied(hits: list) -> int:
@@ -159,4 +177,4 @@ def broken(hits: list, query_vector, read, terms: list[str], query: str = "") ->
 
 
 __all__ = ["SENTENCE_CHARS", "SENTENCE_TERMS", "TIE_MAX", "best_sentence", "broken", "echoed", "lexical_first",
-           "tie_key", "tied"]
+           "place", "tie_key", "tied"]

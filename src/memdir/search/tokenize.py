@@ -98,8 +98,8 @@ stopword too."""
 MAX_QUERY_TERMS = 64  # longer queries (a whole prompt) keep their first distinct terms
 MAX_QUERY_CHARS = 4096
 """Characters of a search query: ``memory_search``/``memdir search`` refuse a
-longer one; recall reads only this much of a prompt (its first
-:data:`MAX_QUERY_TERMS` distinct terms lie well within)."""
+longer one; recall reads at most this much of a prompt, its ends first
+(:func:`memdir.search.pasted.read`)."""
 
 
 @lru_cache(maxsize=1)

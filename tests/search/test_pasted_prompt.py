@@ -1,0 +1,94 @@
+"""A prompt with a pasted log is read as a person means it (issue 28 item 2; the rule: :mod:`memdir.search.pasted`).
+
+Audit findings: (a) "What does this log mean?" over 30 log lines ending in ``11:00`` … ``11:29`` recalled the
+on-call memory ("… every Monday at 09:00 CET"), the numbers of thirty lines piling up as evidence (0.50); the
+same log without times recalled nothing. (b) A question placed after a 7 KB log recalled nothing, the same
+question placed first recalled ``kafka-retention``: only the first 4,096 characters of a prompt were read.
+Now repeated lines (the same words once numbers are left out) are read once, and a long prompt's first and
+last lines come first. Real SQLite and memory files, words alone; the real prompt hook in a subprocess."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+from memdir import Memory
+from memdir.search import pasted
+from memdir.search.tokenize import MAX_QUERY_CHARS
+from tests.conftest import run_prompt_hook
+
+QUESTION = "Why is kafka retention dropping events?"
+TIMES_LOG = "\n".join(f"INFO worker processed batch ok at 11:{i:02d}" for i in range(30))
+LONG_LOG = "\n".join(f"2026-12-01 INFO worker-{i} processed batch {i} ok" for i in range(150))  # 7,183 characters
+_SYLLABLES = ["".join(p) for p in itertools.product("bcdfghk", "aeiou", "lmnrst")]
+# 150 lines of different words: nothing to fold, 4,649 characters
+LONG_PASTE = "\n".join(f"module {_SYLLABLES[i]} loads the {_SYLLABLES[-i - 1]} table" for i in range(150))
+
+
+@pytest.fixture
+def store(isolated_home, project, monkeypatch):
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("oncall-rota", "On-call rotation switches every Monday at 09:00 CET", "project",
+              "Page Marta for payments incidents.")
+    mem.write("kafka-retention", "Kafka topics keep events for 7 days", "project",
+              "Retention is set with retention.ms on the orders topic; analytics reads from it.")
+    mem.write("lint", "Run ruff before committing", "feedback", "The pre-commit hooks run ruff format and check.")
+    mem.write("backups", "Backups go to the S3 bucket acme-backups-eu", "project",
+              "A lifecycle rule moves objects to Glacier after 90 days.")
+    return mem
+
+
+def recalled(mem, prompt):
+    return [m.name for m in mem.recall_result(prompt).memories]
+
+
+def test_the_numbers_of_a_pasted_log_are_no_evidence_for_a_memory(store):
+    assert recalled(store, "What does this log mean?\n" + TIMES_LOG) == []
+    assert max(r.score for r in store.search(TIMES_LOG)) < 0.1  # was oncall-rota at 0.49
+    # controls in the same store: the memory answers its own question, and a log naming a memory's topic recalls it
+    assert recalled(store, "when does the on-call rotation switch?") == ["oncall-rota"]
+    kafka_log = "\n".join(f"WARN kafka retention dropped events on orders at 11:{i:02d}" for i in range(30))
+    assert recalled(store, "What does this log mean?\n" + kafka_log) == ["kafka-retention"]
+
+
+def test_a_question_after_a_long_log_is_read(store):
+    assert len(LONG_LOG + QUESTION) > MAX_QUERY_CHARS and len(LONG_PASTE + QUESTION) > MAX_QUERY_CHARS
+    assert recalled(store, LONG_LOG + "\n" + QUESTION) == ["kafka-retention"]
+    assert recalled(store, LONG_PASTE + "\n" + QUESTION) == ["kafka-retention"]  # nothing to fold: the ends first
+    assert recalled(store, QUESTION + "\n" + LONG_PASTE) == ["kafka-retention"]  # control: the question first
+    assert recalled(store, LONG_PASTE) == [] and recalled(store, LONG_LOG) == []  # control: the paste alone
+
+
+def test_read_folds_repeated_lines_and_puts_a_long_prompts_ends_first():
+    assert pasted.read(LONG_LOG + "\n" + QUESTION) == "2026-12-01 INFO worker-0 processed batch 0 ok\n" + QUESTION
+    assert pasted.read("What does this log mean?\n" + TIMES_LOG) == \
+        "What does this log mean?\nINFO worker processed batch ok at 11:00"
+    read = pasted.read(LONG_PASTE + "\n" + QUESTION)
+    assert len(read) == MAX_QUERY_CHARS and read.startswith("module bal loads the kut table\n")
+    assert QUESTION in read[:2 * pasted.EDGE_CHARS + 2]
+    huge = "\n".join(f"2026-12-01 INFO worker-{i} processed batch {i} ok" for i in range(20000))  # 1 MB: its
+    assert pasted.read(huge + "\n" + QUESTION + "\n") == huge[:huge.index("\n")] + "\n" + QUESTION  # ends are read
+    one_line = "word " * 2000 + QUESTION
+    assert pasted.read(one_line).split("\n")[1].endswith(QUESTION)
+    # controls: a typed query, paragraphs and lines that differ in words are read as they are
+    for text in ("redis port", "fix the build\n\nthen fix the tests", "deploy to staging\ndeploy to production"):
+        assert pasted.read(text) == text
+
+
+@pytest.mark.slow
+def test_the_prompt_hook_reads_a_pasted_log_so(store, isolated_home, project):
+    env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
+
+    def heads(prompt, session):
+        out = run_prompt_hook(project, prompt, env, session=session)
+        return [line[3:].split(" ")[0] for line in
+                (json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else "").splitlines()
+                if line.startswith("## ")]
+
+    assert heads("What does this log mean?\n" + TIMES_LOG, "a") == []
+    assert heads("when does the on-call rotation switch?", "a") == ["oncall-rota"]  # control
+    assert heads(LONG_LOG + "\n" + QUESTION, "b") == ["kafka-retention"]
+    assert heads(LONG_LOG, "c") == []  # control: the log alone
