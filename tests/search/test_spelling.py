@@ -185,6 +185,8 @@ def test_a_word_is_its_stem_less_an_inflection_or_a_verbs_act():
     assert spelling.derived("publicity", "public", stem) == "publiciti"
     assert spelling.derived("deployment", "deploy", stem) == "deploy"
     assert spelling.derived("install", "instal", stem) == "instal"  # one letter more: the stemmer's ll
+    assert [stem(w) for w in ("verification", "verify", "dependency", "dependent", "depends", "going")] == \
+        ["verifi", "verifi", "depend", "depend", "depend", "go"]  # an -ification is its -ify's; a state; -ing
 
 
 def test_a_final_e_is_the_words_own_when_it_begins_longer_words():

@@ -23,7 +23,8 @@ longer one merely runs on past it.
   :data:`DERIVATIONS`, the endings that name a verb's act or an adverb (``deployment`` is "deploy",
   ``installation`` "install", ``migration`` "migrate", ``performance`` "perform", ``quickly`` "quick"); otherwise
   it is the word less its inflection (``publicity`` → ``publiciti``, ``officers`` → ``officer``), which meets its
-  own forms only. An ``-icate`` verb and its ``-ication`` are never the ``-ic`` word's: ``publication`` and
+  own forms only. An ``-ification`` is its ``-ify`` verb's (``verification`` is "verify"'s ``verifi``, not
+  "verific"); an ``-icate`` verb and its ``-ication`` are never the ``-ic`` word's: ``publication`` and
   ``replicate`` are ``publicat``, ``replicat``, not "public", "replica".
 
 Meaning (the vectors) covers what spelling cannot tell (``logger`` and "logging"). Pure; the SQL that finds the
@@ -56,9 +57,10 @@ read as (``postgresql`` is ``postgr`` + 4): a word running on further
 
 VOWELS = frozenset("aeiouy")
 
-DERIVATIONS = ("ment", "ation", "ion", "anc", "enc", "at", "li")
+DERIVATIONS = ("ment", "ation", "ion", "anc", "enc", "anci", "enci", "ant", "ent", "at", "li")
 """Endings past an inflection by which the stemmer may still join a word to its root (:func:`derived`): a
-verb's act (``deployment``, ``installation``, ``migration``, ``performance``, ``reference``) and an adverb
+verb's act or state (``deployment``, ``installation``, ``migration``, ``performance``, ``dependency``,
+``dependent``: "depend"; ``idempotent``, ``idempotency``: one word) and an adverb
 (``quickly``, written ``quickli`` once its ``y`` is an ``i``), and the ``-ate`` of a verb (``validate``), each
 as :func:`uninflected` writes it (``-ance`` is ``anc``, ``-ate`` ``at``). An act is its verb's term:
 ``normalization`` is ``normalize``'s, ``normaliz``, not "normal". The others make another word: ``-ity``
@@ -96,9 +98,14 @@ def derived(word: str, stemmed: str, stem: Callable[[str], str]) -> str:
     with ``stem`` on what is left, as written or with the ``-e``/``-ate`` the ending replaced:
     ``migration`` → ``migrat``); else the word less its inflection (``publicity`` → ``publiciti``,
     ``topical`` → ``topical``, ``publication`` → ``publication``). Pure."""
+    if word[len(stemmed):] in ("", "s", "es", "e", "ed", "d", "ing", "ings") and word.startswith(stemmed):
+        return stemmed  # an inflection the stemmer took off a short word (being: be, going: go)
     base = uninflected(word)
     if len(base) - len(stemmed) < 2 or not base.startswith(stemmed):
         return stemmed
+    ify = base.rfind("ificat")
+    if ify > 2 and base[ify:] in ("ificat", "ification"):
+        return base[:ify] + "ifi"  # an -ify verb's -ification and -ificate: verify, verification; certificate
     if stemmed.endswith("ic") and base.startswith(stemmed + "at"):
         return stemmed + "at"  # an -icate verb and its -ication (replicate, publication) are not the -ic word's
     for ending in DERIVATIONS:
