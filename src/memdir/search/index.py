@@ -32,9 +32,9 @@ from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
 from . import integrity
 
 INDEX_DB = "index.sqlite"
-SCHEMA_VERSION = 9  # 2: rows per memory, files table; 3: origin; 4: accents folded; 5: checksums (integrity); 6: short forms,
-# 5,433; 7: words folded by text.fold; 8: numbers in groups, compounds, Korean (tokenize); 9: Greek accents, ё folded
-_UPGRADED, FIELDS = (4, 5, 6, 7, 8), ("name", "title", "description", "body")  # _UPGRADED: in place, same rows
+SCHEMA_VERSION = 10  # 2: rows per memory, files table; 3: origin; 4: accents folded; 5: checksums (integrity); 6: short forms,
+# 5,433; 7: text.fold; 8: numbers in groups, compounds, Korean; 9: Greek, ё; 10: spelling.derived
+_UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9), ("name", "title", "description", "body")  # _UPGRADED: in place
 
 
 # ---------------------------------------------------------------- the database

@@ -120,6 +120,8 @@ def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
     of the query also stands, in its place, for the terms it implies
     (:meth:`Prefixes.implied`). A text spaced otherwise (a tab, two
     spaces) is read token by token."""
+    from . import spelling
+
     weights = prefixes.weights
     if "  " in text or text[:1] == " " or text[-1:] == " " or not text.isprintable():  # a tab, a line break...
         words = prefixes(text.split())
@@ -129,7 +131,7 @@ def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
     found = []  # (offset of the space before the word, term)
     for term in weights:
         whole = term not in prefixed
-        needle = f" {term} " if whole else f" {prefixes.start(term)}"
+        needle = f" {term} " if whole else f" {spelling.fetch(term, prefixes.start(term))}"
         at = padded.find(needle)
         while at >= 0:
             end = at + len(needle) - 1 if whole else padded.find(" ", at + 1)

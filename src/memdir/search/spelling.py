@@ -8,12 +8,24 @@ longer one merely runs on past it.
   the beginning is the query word's stem — but only where the stemmer took off no more than an inflection (a plural
   ``-s``/``-es``, a final ``-e``; a final ``-y`` written ``-i``: ``expiry`` begins "expires"). A stem cut from a
   longer word is no word's beginning: ``changeling`` is ``changel`` + ``ing``, and "changelog" does not run on
-  from it; ``postgis`` is ``postgi`` + ``s``, no ``-y``, so not ``postg`` of "Postgres".
+  from it; ``postgis`` is ``postgi`` + ``s``, no ``-y``, so not ``postg`` of "Postgres". A final ``-e`` is the
+  word's: ``police`` begins what runs on past ``police``, not "policy" (``polici``) nor, for ``office``, "officers".
 - **A longer spelling of a shorter name** (:func:`runs_on`): a query word no memory holds is read as the shorter
   name the memories write when it is that name (its stem, with the plural or final ``-e`` the stemmer took off it)
   followed by letters that make no syllable — an abbreviation: ``postgresql`` is "Postgres" + ``ql`` (``js``,
   ``db``, ``ctl`` alike). Letters with a vowel make another word: ``committee`` is not "commit", ``secretary``
   not "secret", ``serverless`` not "server", ``banner`` not "banned" (the last also below :data:`NEAR_MIN`).
+
+- **One word, not a word derived from it** (:func:`derived`): the stemmer (Snowball English) also strips
+  derivational endings, and so makes one term of different words (``publicity`` and "public", ``topical`` and
+  "topics", ``officers`` and "office", ``objective`` and "objects"). A word's term is its stem only when the
+  stemmer took off an inflection (a plural, ``-ed``, ``-ing``, a final ``-e``, a ``-y`` written ``-i``) or one of
+  :data:`DERIVATIONS`, the endings that name a verb's act or an adverb (``deployment`` is "deploy",
+  ``installation`` "install", ``migration`` "migrate", ``performance`` "perform", ``quickly`` "quick"); otherwise
+  it is the word less its inflection (``publicity`` → ``publiciti``, ``officers`` → ``officer``), which meets its
+  own forms only. An ``-ification`` is its ``-ify`` verb's (``verification`` is "verify"'s ``verifi``, not
+  "verific"); an ``-icate`` verb and its ``-ication`` are never the ``-ic`` word's: ``publication`` and
+  ``replicate`` are ``publicat``, ``replicat``, not "public", "replica".
 
 Meaning (the vectors) covers what spelling cannot tell (``logger`` and "logging"). Pure; the SQL that finds the
 candidates is :mod:`memdir.search.terms`'s, the matching :mod:`memdir.search.tokenize`'s (FTS5 prefix queries)
@@ -22,7 +34,7 @@ and :mod:`memdir.search.reading`'s (a memory's words).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 PREFIX_MIN = 5
 """A query term of at least this many ASCII letters may also match the
@@ -45,6 +57,65 @@ read as (``postgresql`` is ``postgr`` + 4): a word running on further
 
 VOWELS = frozenset("aeiouy")
 
+DERIVATIONS = ("ment", "ation", "ion", "anc", "enc", "anci", "enci", "ant", "ent", "at", "li")
+"""Endings past an inflection by which the stemmer may still join a word to its root (:func:`derived`): a
+verb's act or state (``deployment``, ``installation``, ``migration``, ``performance``, ``dependency``,
+``dependent``: "depend"; ``idempotent``, ``idempotency``: one word) and an adverb
+(``quickly``, written ``quickli`` once its ``y`` is an ``i``), and the ``-ate`` of a verb (``validate``), each
+as :func:`uninflected` writes it (``-ance`` is ``anc``, ``-ate`` ``at``). An act is its verb's term:
+``normalization`` is ``normalize``'s, ``normaliz``, not "normal". The others make another word: ``-ity``
+(``publicity``), ``-ive`` (``formative``, ``objective``), ``-ible``/``-able`` (``convertible``), ``-al``
+(``topical``), ``-er``/``-or`` (``officer``: the doer, not the deed), ``-ic``, ``-ous``, ``-ism``, ``-ness``."""
+
+
+def uninflected(word: str) -> str:
+    """``word`` (case-folded ASCII letters) less its inflection, as the stemmer writes a stem's end: a plural or
+    third-person ``-s``/``-es``/``-ies``, ``-ed``/``-ied``, ``-ing`` (a doubled consonant before them undone), then
+    a final ``-e`` dropped and a final ``-y`` written ``-i``: ``officers`` → ``officer``, ``committed`` →
+    ``commit``, ``configuring`` and ``configure`` → ``configur``, ``publicity`` → ``publiciti``. Pure."""
+    w = word
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
+        w = w[:-1]
+    for ending in ("ed", "ing"):
+        if w.endswith(ending) and len(w) > len(ending) + 2:
+            w = w[:-len(ending)]
+            if w.endswith("i"):
+                w = w[:-1] + "y"  # copied: copi-ed
+            elif len(w) > 2 and w[-1] == w[-2] and w[-1] not in VOWELS and w[-1] not in "lsz":
+                w = w[:-1]  # committ-ed
+            break
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]
+    return w[:-1] + "i" if w.endswith("y") and len(w) > 3 else w
+
+
+def derived(word: str, stemmed: str, stem: Callable[[str], str]) -> str:
+    """The term of ``word`` (case-folded ASCII letters) whose stem the stemmer gave as ``stemmed``:
+    ``stemmed`` when the stemmer took off no more than an inflection (:func:`uninflected` less at most one more
+    letter: ``install`` → ``instal``) or one of :data:`DERIVATIONS` (``deployment`` → ``deploy``, checked
+    with ``stem`` on what is left, as written or with the ``-e``/``-ate`` the ending replaced:
+    ``migration`` → ``migrat``); else the word less its inflection (``publicity`` → ``publiciti``,
+    ``topical`` → ``topical``, ``publication`` → ``publication``). Pure."""
+    if word[len(stemmed):] in ("", "s", "es", "e", "ed", "d", "ing", "ings") and word.startswith(stemmed):
+        return stemmed  # an inflection the stemmer took off a short word (being: be, going: go)
+    base = uninflected(word)
+    if len(base) - len(stemmed) < 2 or not base.startswith(stemmed):
+        return stemmed
+    ify = base.rfind("ificat")
+    if ify > 2 and base[ify:] in ("ificat", "ification"):
+        return base[:ify] + "ifi"  # an -ify verb's -ification and -ificate: verify, verification; certificate
+    if stemmed.endswith("ic") and base.startswith(stemmed + "at"):
+        return stemmed + "at"  # an -icate verb and its -ication (replicate, publication) are not the -ic word's
+    for ending in DERIVATIONS:
+        if base.endswith(ending) and len(base) > len(ending) + 2:
+            root = base[:-len(ending)]
+            for verb in (root, root + "e", root + "ate"):
+                if stem(verb) == stemmed:  # the act of a verb is the verb's term (normalization: normaliz)
+                    return derived(verb, stemmed, stem) if verb != word else stemmed
+    return base
+
 
 def prefixable(term: str) -> bool:
     """True when ``term`` is long enough to begin longer words (:data:`PREFIX_MIN` ASCII letters or more)."""
@@ -56,7 +127,10 @@ def start(term: str, written: Iterable[str] = ()) -> str | None:
     words, given the ``written`` words (case-folded) of the query that gave
     it: the term when the stemmer took at most an inflection off one of them
     (:data:`INFLECTIONS`: ``postgres`` → ``postgr``) or wrote it otherwise
-    (a short form: ``config`` → ``configur``); the term without its ``i``
+    (a short form: ``config`` → ``configur``); the term with the ``e`` the stemmer took off when that, or it and
+    a plural ``s``, is all it took (``police`` → ``police``: it begins "policeman", not "policy", whose stem
+    ``polici`` begins ``polic``; ``offices`` not "officers"; ``postgres`` → ``postgre``; not after a sibilant:
+    ``classes`` → ``class``, but ``databases`` → ``database``); the term without its ``i``
     when that ``i`` is a written ``y`` and :data:`PREFIX_MIN` letters are
     left (``expiry`` → ``expir``, so "expires" and "expiration" are found).
     None when the term is not :func:`prefixable` or the stemmer cut a longer
@@ -74,9 +148,19 @@ def start(term: str, written: Iterable[str] = ()) -> str | None:
         if word.endswith(("y", "ies")) and term.endswith("i") and len(term) > PREFIX_MIN \
                 and word.startswith(term[:-1]) and word[len(term) - 1:] in ("y", "ies"):
             return term[:-1]  # the stemmer's i for a y: expiri of expiry also begins expir-es, expir-ation
-        if not word.startswith(term) or word[len(term):] in INFLECTIONS:
+        if word.startswith(term) and (word[len(term):] == "e" or word[len(term):] == "es"
+                                      and not term.endswith(("ss", "x", "z", "ch", "sh"))):
+            out = out or term + "e"  # police(s) begin police-man, not polic-y: the e is the word's (not box-es')
+        elif not word.startswith(term) or word[len(term):] in INFLECTIONS:
             out = term  # as written, less an inflection; or rewritten whole (a short form, an irregular plural)
     return out
+
+
+def fetch(term: str, begun: str) -> str:
+    """What an index lookup of the prefixed ``term`` (its start ``begun``, :func:`start`) asks for as a prefix:
+    the start, or the term when the start runs on past it (``polic``, for ``police``); which of the words it
+    fetches the term stands for, :func:`start` says (:class:`memdir.search.reading.Prefixes`)."""
+    return begun if term.startswith(begun) else term
 
 
 def starts(terms: Iterable[str], forms: dict[str, set[str]] | None = None) -> dict[str, str]:
@@ -94,20 +178,23 @@ def starts(terms: Iterable[str], forms: dict[str, set[str]] | None = None) -> di
     return out
 
 
-def runs_on(term: str, held: str) -> bool:
+def runs_on(term: str, held: str, written: Iterable[str] = ()) -> bool:
     """True when the query ``term`` (no memory holds it) is a longer
     spelling of the indexed term ``held``: ``held`` has :data:`NEAR_MIN`
     letters or more, ``term`` runs on past it by at most :data:`NEAR_TAIL`
     letters, and what it adds, past an inflection ``held``'s word may have
     lost (:data:`INFLECTIONS`), is letters without a vowel: an abbreviation
     (``postgresql`` = ``postgr`` + ``es`` + ``ql``), not a syllable
-    (``committee`` = ``commit`` + ``tee``, ``persona`` = ``person`` + ``a``)."""
+    (``committee`` = ``commit`` + ``tee``, ``persona`` = ``person`` + ``a``).
+    With the ``written`` words (case-folded) that gave ``term``, what they add
+    is read as written, a final ``-e`` the stemmer took off included:
+    ``clientele`` (``clientel``) is ``client`` + ``ele``, a syllable."""
     if len(held) < NEAR_MIN or not term.startswith(held) or not 0 < len(term) - len(held) <= NEAR_TAIL:
         return False
-    tail = term[len(held):]
+    tails = [word[len(held):] for word in written if word.startswith(held)] or [term[len(held):]]
     return any(tail.startswith(lost) and len(tail) > len(lost) and not VOWELS.intersection(tail[len(lost):])
-               for lost in INFLECTIONS)
+               for tail in tails for lost in INFLECTIONS)
 
 
-__all__ = ["INFLECTIONS", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "prefixable", "runs_on", "start",
-           "starts"]
+__all__ = ["DERIVATIONS", "INFLECTIONS", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "prefixable", "runs_on", "start",
+           "starts", "derived", "fetch", "uninflected"]

@@ -84,11 +84,13 @@ def doc_freq(conn, terms: list[str], total: int, starts: dict[str, str] | None =
             begun = starts[term]
             row = conn.execute("SELECT sum(doc) FROM fts_terms WHERE term >= ? AND term < ?",
                                (begun, begun + "\uffff")).fetchone()
-            out[term] = min(total, row[0] or 0)
+            held = out.get(term, 0) if not term.startswith(begun) else 0  # police: polic, and police-man
+            out[term] = min(total, (row[0] or 0) + held)
     return out
 
 
-def near_forms(conn, terms: list[str], counts: dict[str, int]) -> dict[str, str]:
+def near_forms(conn, terms: list[str], counts: dict[str, int],
+               forms: dict[str, set[str]] | None = None) -> dict[str, str]:
     """``{term: the term read in its place}`` for the query's content terms
     that no memory holds (``counts`` of :func:`doc_freq` 0): the longest
     indexed term it is a longer spelling of (:func:`memdir.search.spelling.runs_on`:
@@ -96,7 +98,8 @@ def near_forms(conn, terms: list[str], counts: dict[str, int]) -> dict[str, str]
     ``commit``). A word the store holds is always read as itself. Neither
     side is a stopword, filler or a generic task word
     (:func:`memdir.search.relevance.term_weights`). ``{}`` when every term
-    is held. Reads ``fts_terms`` in the caller's transaction."""
+    is held. ``forms``: each term's written words (:func:`memdir.search.tokenize.word_forms` of the query), read
+    as written (``clientele`` is no ``client``). Reads ``fts_terms`` in the caller's transaction."""
     from .relevance import is_generic, soft_terms
 
     def weak(term: str) -> bool:
@@ -110,17 +113,18 @@ def near_forms(conn, terms: list[str], counts: dict[str, int]) -> dict[str, str]
         # the indexed terms that sort between the term's first NEAR_MIN letters and the term: its prefixes among them
         between = conn.execute("SELECT term FROM fts_terms WHERE term >= ? AND term < ? ORDER BY term DESC",
                                (term[:spelling.NEAR_MIN], term))
-        held = next((r[0] for r in between if spelling.runs_on(term, r[0]) and not weak(r[0])), None)
+        held = next((r[0] for r in between if spelling.runs_on(term, r[0], (forms or {}).get(term, ())) and not weak(r[0])), None)
         if held is not None:
             out[term] = held
     return out
 
 
-def read_near(conn, terms: list[str], counts: dict[str, int], total: int) -> tuple[list[str], dict[str, int]]:
+def read_near(conn, terms: list[str], counts: dict[str, int], total: int,
+              forms: dict[str, set[str]] | None = None) -> tuple[list[str], dict[str, int]]:
     """``(terms, counts)`` with each term of :func:`near_forms` replaced by its
     near form (a repeat dropped) and the counts of the new terms
     (:func:`doc_freq`, each beginning the words it begins as it is); as given when there is none."""
-    near = near_forms(conn, terms, counts)
+    near = near_forms(conn, terms, counts, forms)
     if not near:
         return terms, counts
     read = list(dict.fromkeys(near.get(t, t) for t in terms))

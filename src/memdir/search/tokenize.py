@@ -148,6 +148,10 @@ def stem(word: str) -> str:
     if len(word) < 3:
         return word
     out = _stemmer().stemWord(word)
+    if out != word:  # a word, not one derived from it (publicity is not public): spelling.derived
+        kept = spelling.derived(word, out, _stemmer().stemWord)
+        if kept != out:
+            return kept
     if out in SHORT_FORMS:
         return stem(SHORT_FORMS[out])
     # The -yze verb and its -ysis noun are one word (analyze, analyse, analysis, analyses: analys); Snowball
@@ -412,7 +416,7 @@ def fts_query(terms: list[str], phrases: dict[str, tuple[str, str]] | None = Non
 
     def one(t: str) -> str:
         if t in starts:
-            return '"' + starts[t].replace('"', '""') + '"*'
+            return '"' + spelling.fetch(t, starts[t]).replace('"', '""') + '"*'
         return '"' + t.replace('"', '""') + '"'
 
     parts = []
