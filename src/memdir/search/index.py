@@ -32,9 +32,9 @@ from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
 from . import integrity
 
 INDEX_DB = "index.sqlite"
-SCHEMA_VERSION = 8  # 2: rows per memory, files table; 3: origin; 4: accents folded; 5: checksums (integrity); 6: short forms,
-# 5,433; 7: words folded by text.fold; 8: numbers in groups, compounds, Korean (tokenize). _UPGRADED: in place, same rows
-_UPGRADED, FIELDS = (4, 5, 6, 7), ("name", "title", "description", "body")
+SCHEMA_VERSION = 9  # 2: rows per memory, files table; 3: origin; 4: accents folded; 5: checksums (integrity); 6: short forms,
+# 5,433; 7: text.fold; 8: number groups, compounds, Korean; 9: A100, 429s, 90d, 09, escapes (tokenize). _UPGRADED: in place
+_UPGRADED, FIELDS = (4, 5, 6, 7, 8), ("name", "title", "description", "body")
 
 
 # ---------------------------------------------------------------- the database
@@ -98,8 +98,8 @@ def write_transaction(conn: sqlite3.Connection):
 
 
 def _upgrade(conn: sqlite3.Connection) -> None:
-    """Bring an index of schema 4 to 7 to 8 in place, its vectors kept: from 4 each ``docs`` row's checksum
-    (:func:`memdir.search.integrity.checksum`); from 4 to 7 the ``fts`` rows tokenized again from ``docs``
+    """Bring an index of schema 4 to 8 to 9 in place, its vectors kept: from 4 each ``docs`` row's checksum
+    (:func:`memdir.search.integrity.checksum`); from 4 to 8 the ``fts`` rows tokenized again from ``docs``
     (:func:`memdir.search.tokenize.document_text`). One write transaction; done already: nothing."""
     from .tokenize import document_text
     if conn.in_transaction:
