@@ -225,37 +225,43 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 
     Tokens: the word stemmed, or, for a compound, its whole stemmed as written joined and its parts
     (:func:`_parts`). A plural ``s`` after digits is dropped (``A100s`` is ``A100``, ``429s`` is ``429``); a unit
-    after digits is its word (:data:`memdir.text.words.UNITS`: ``90d`` → ``90d 90 day``); digits written
-    against the letters before them are part of a name, not a number of their own (``A100`` → ``a100 a``,
-    ``sha256`` → ``sha256 sha``; ``gpt-4`` keeps its ``4``); a two-digit number led by a zero is its digit
-    (``09`` → ``9``). Group parts: what :func:`compound_groups` records for the whole (the parts, with a name's
-    digits when its letters are two or more: ``python3`` → ``python 3``). Written parts: the parts as written,
-    digits kept, that a run of number groups joins (``DE89``)."""
+    after digits is its word (:data:`memdir.text.words.UNITS`: ``90d`` → ``90d 90 day``); digits written against
+    the letters before them are part of a name, no number of their own, and one letter before them no word
+    (``A100`` → ``a100``, ``sha256`` → ``sha256 sha``; ``gpt-4`` keeps its ``4``); a two-digit number led by a
+    zero is its digit (``09`` → ``9``). Group parts: what :func:`compound_groups` records for the whole, the parts
+    with a name's digits (``python3`` → ``python 3``: "Python 3" one after another is ``python3``), not those of a
+    one-letter name (``A 100``). Written parts: what a run of number groups joins, a name whole (``DE89``)."""
     pieces: list[tuple[str, bool]] = []  # (part, written against the part before it)
     for chunk in _SEPARATORS.split(word):
         split = [p for p in _CAMEL.split(chunk) if p]
         if len(split) > 1 and split[-1] in ("s", "S") and split[-2].isdigit():
             split.pop()
         pieces += [(fold(p), i > 0) for i, p in enumerate(split)]
-    written = tuple(stem(p) for p, _ in pieces)
     if len(pieces) == 1:
-        only = written[0]
-        return ((_number(only),) if only.isdigit() else (only,)), (), written
-    parts, grouped, named, number = [], [], True, False
+        only = stem(pieces[0][0])
+        return ((_number(only),) if only.isdigit() else (only,)), (), (only,)
+    parts, grouped, written, number = [], [], [], False
     for i, (part, joined) in enumerate(pieces):
-        if part.isdigit():
-            before = pieces[i - 1][0] if joined else ""
-            if before and not before.isdigit():  # A100, sha256: a name's digits
-                named, number = named and len(before) >= 2, False
+        before = pieces[i - 1][0] if joined else ""
+        if part.isdigit() and before and not before.isdigit():  # A100, sha256: a name's digits
+            written[-1] += part
+            if len(before) == 1:  # the A of A100, the S of S3
+                parts.pop()
+                grouped = None
+            elif grouped is not None:
                 grouped.append(part)
-                continue
+            number = False
+            continue
+        if part.isdigit():
             part, number = _number(part), True
         else:
             part, number = UNITS.get(part, part) if number else part, False
+        written.append(stem(pieces[i][0]))
         parts.append(stem(part))
-        grouped.append(parts[-1])
+        if grouped is not None:
+            grouped.append(parts[-1])
     whole = stem("".join(p for p, _ in pieces))
-    return (whole, *parts), tuple(grouped if named else parts), written
+    return (whole, *parts), tuple(parts if grouped is None else grouped), tuple(written)
 
 
 # A number written with thousands separators: 1 to 3 digits, then groups of a comma and 3 digits, not part of a
