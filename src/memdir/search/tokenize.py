@@ -3,8 +3,9 @@
 Documents and queries go through :func:`tokens`, so they always meet on the
 same terms:
 
-* Characters that show as nothing (a zero-width space, a soft hyphen, bidi controls:
-  :func:`memdir.text.printable.without_hidden`) are read as absent: ``stag\u200bing`` is ``staging``.
+* Characters that show as nothing (a zero-width space, a soft hyphen, bidi controls) and terminal
+  escape sequences (pasted colours: :func:`memdir.text.printable.without_hidden`) are read as absent:
+  ``stag\u200bing`` is ``staging``, ``ESC[31mkafka ESC[0m`` is ``kafka``.
 * Unicode NFKC, then each word folded as memory names are
   (:func:`memdir.text.fold.fold`, the one rule): case-folded (``Ｄｏｃｋｅｒ`` and
   ``docker`` meet), accents on Latin letters dropped and the letters that do
@@ -18,7 +19,11 @@ same terms:
   ``openai-api-key`` and ``openai api key`` meet on ``openai api key`` (and
   the first two also on the whole ``openaiapikey``). Parts break at ``_`` and
   ``-``, at lower→upper case changes, before the last capital of a capital run
-  (``HTMLResponse`` → ``html response``) and between letters and digits.
+  (``HTMLResponse`` → ``html response``) and between letters and digits. Digits written against
+  the letters before them are the name's, no number of their own (``A100`` is no ``100``; ``sha256`` →
+  ``sha256 sha``, ``python3`` → ``python3 python``); a plural ``s`` after digits is dropped (``429s``,
+  ``A100s``); a unit after digits reads as its word (``90d`` → ``90d 90 day``, ``100/min``;
+  :data:`memdir.text.words.UNITS`); a number of two digits led by a zero is its digit (``09:00`` is ``9:00``).
 * English words are stemmed with the Snowball English stemmer (the
   ``snowballstemmer`` package): ``running`` → ``run``. The whole form of a
   compound identifier is not stemmed. A few short forms stem as their long
