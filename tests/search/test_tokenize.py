@@ -8,7 +8,8 @@ from memdir.search.tokenize import document_text, fts_query, query_terms, tokens
 def test_identifiers_kept_whole_and_split():
     assert tokens("getUserById") == ["getuserbyid", "get", "user", "by", "id"]
     assert tokens("parseHTMLResponse") == ["parsehtmlrespons", "pars", "html", "respons"]  # the whole stemmed as written joined
-    assert tokens("sha256") == ["sha256", "sha", "256"]
+    assert tokens("sha256") == ["sha256", "sha"]  # digits written against letters are the name's, no number
+    assert tokens("sha-256") == ["sha256", "sha", "256"]  # control: written apart, the number is a part
 
 
 def test_snake_kebab_and_spaced_forms_meet():

@@ -22,22 +22,23 @@ _PARTICLES = frozenset("up out off in on down over back away".split())
 def spaced_pairs(query: str) -> dict[str, tuple[str, str]]:
     """``{the two words written together: (first, second)}`` for each two words of ``query`` one after the other
     (a space between; each a word of its own, not a compound) that could be one word written apart: ``back off``
-    → ``{"backoff": ("back", "off")}``, stemmed as :func:`~memdir.search.tokenize.tokens` gives them. The first
-    has 3 letters or more and is no function word; the second is no function word but a particle (``up``,
-    ``off``, ``in``…): ``red is`` is no ``redis``. Whether a memory writes the pair joined is the index's question
+    → ``{"backoff": ("back", "off")}``, ``tz info`` → ``tzinfo``, a name and its number (``python 3`` →
+    ``python3``), stemmed as :func:`~memdir.search.tokenize.tokens` gives them. The first is a word of 2 letters
+    or more, no function word; the second is no function word but a particle (``up``, ``off``, ``in``…): ``red
+    is`` is no ``redis``. Whether a memory writes the pair joined is the index's question
     (:func:`written_joined`). Pure."""
     text = unicodedata.normalize("NFKC", without_hidden(query[:MAX_QUERY_CHARS]))
     out: dict[str, tuple[str, str]] = {}
     previous = None
     for match in SEGMENT.finditer(text):
         word = match.group("word")
-        alone = bool(word) and word.isascii() and word.isalpha() and len(word_tokens(word)) == 1
+        alone = bool(word) and word.isascii() and word.isalnum() and len(word_tokens(word)) == 1
         if alone and previous is not None and text[previous.end():match.start()].isspace():
             first, second = previous.group("word").casefold(), word.casefold()
-            a, b = stem(first), stem(second)
-            if len(first) >= 3 and not is_stopword(a) and (second in _PARTICLES or not is_stopword(b)):
+            a, b = stem(first), word_tokens(word)[0]
+            if len(first) >= 2 and not is_stopword(a) and (second in _PARTICLES or not is_stopword(b)):
                 out.setdefault(stem(first + second), (a, b))
-        previous = match if alone else None
+        previous = match if alone and word.isalpha() else None
     return out
 
 

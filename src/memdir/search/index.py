@@ -33,7 +33,7 @@ from . import integrity
 
 INDEX_DB = "index.sqlite"
 SCHEMA_VERSION = 10  # 2: rows per memory, files table; 3: origin; 4: accents folded; 5: checksums (integrity); 6: short forms,
-# 5,433; 7: text.fold; 8: numbers in groups, compounds, Korean; 9: Greek, ё; 10: spelling.derived
+# 5,433; 7: text.fold; 8: numbers in groups, compounds, Korean; 9: Greek, ё; 10: spelling.derived, A100, 429s, 90d, 09
 _UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9), ("name", "title", "description", "body")  # _UPGRADED: in place
 
 

@@ -3,8 +3,9 @@
 Documents and queries go through :func:`tokens`, so they always meet on the
 same terms:
 
-* Characters that show as nothing (a zero-width space, a soft hyphen, bidi controls:
-  :func:`memdir.text.printable.without_hidden`) are read as absent: ``stag\u200bing`` is ``staging``.
+* Characters that show as nothing (a zero-width space, a soft hyphen, bidi controls) and terminal
+  escape sequences (pasted colours: :func:`memdir.text.printable.without_hidden`) are read as absent:
+  ``stag\u200bing`` is ``staging``, ``ESC[31mkafka ESC[0m`` is ``kafka``.
 * Unicode NFKC, then each word folded as memory names are
   (:func:`memdir.text.fold.fold`, the one rule): case-folded (``Ｄｏｃｋｅｒ`` and
   ``docker`` meet), accents on Latin letters dropped and the letters that do
@@ -18,7 +19,11 @@ same terms:
   ``openai-api-key`` and ``openai api key`` meet on ``openai api key`` (and
   the first two also on the whole ``openaiapikey``). Parts break at ``_`` and
   ``-``, at lower→upper case changes, before the last capital of a capital run
-  (``HTMLResponse`` → ``html response``) and between letters and digits.
+  (``HTMLResponse`` → ``html response``) and between letters and digits. Digits written against
+  the letters before them are the name's, no number of their own (``A100`` is no ``100``; ``sha256`` →
+  ``sha256 sha``, ``python3`` → ``python3 python``); a plural ``s`` after digits is dropped (``429s``,
+  ``A100s``); a unit after digits reads as its word (``90d`` → ``90d 90 day``, ``100/min``;
+  :data:`memdir.text.words.UNITS`); a number of two digits led by a zero is its digit (``09:00`` is ``9:00``).
 * English words are stemmed with the Snowball English stemmer (the
   ``snowballstemmer`` package): ``running`` → ``run``. The whole form of a
   compound identifier is not stemmed. A few short forms stem as their long
@@ -57,7 +62,7 @@ from functools import lru_cache
 from ..text.fold import fold
 from ..text.printable import without_hidden
 from ..text.words import (CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, IRREGULAR_PLURALS,
-                          KOREAN_PARTICLES, REQUEST_WORDS, SHORT_FORMS)
+                          KOREAN_PARTICLES, REQUEST_WORDS, SHORT_FORMS, UNITS)
 from ..vocabulary import CJK_RANGES
 from . import spelling
 
@@ -214,11 +219,59 @@ def _cjk_tokens(run: str) -> list[str]:
 
 
 def _word_tokens(word: str) -> list[str]:
-    folded = [fold(p) for p in _parts(word)]
-    if len(folded) == 1:
-        return [stem(folded[0])]
-    # The whole is stemmed as the word written joined is: jetpack-compose and jetpackcompose are jetpackcompos.
-    return [stem("".join(folded)), *(stem(p) for p in folded)]
+    return list(_word(word)[0])
+
+
+_ZERO_LED = re.compile(r"0[1-9]")  # 09 of 09:00 or 2026-02-03: the number 9
+
+
+def _number(part: str) -> str:
+    return part[1] if _ZERO_LED.fullmatch(part) else part
+
+
+@lru_cache(maxsize=65536)
+def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """``(tokens, group parts, written parts)`` of one word segment (:data:`SEGMENT`).
+
+    Tokens: the word stemmed, or, for a compound, its whole stemmed as written joined and its parts
+    (:func:`_parts`). A plural ``s`` after digits is dropped (``A100s`` is ``A100``, ``429s`` is ``429``); a unit
+    after digits is its word (:data:`memdir.text.words.UNITS`: ``90d`` → ``90d 90 day``); digits written against
+    the letters before them are part of a name, no number of their own, and one letter before them no word
+    (``A100`` → ``a100``, ``sha256`` → ``sha256 sha``; ``gpt-4`` keeps its ``4``); a two-digit number led by a
+    zero is its digit (``09`` → ``9``). Group parts: what :func:`compound_groups` records for the whole, the parts
+    with a name's digits (``python3`` → ``python 3``: "Python 3" one after another is ``python3``), not those of a
+    one-letter name (``A 100``). Written parts: what a run of number groups joins, a name whole (``DE89``)."""
+    pieces: list[tuple[str, bool]] = []  # (part, written against the part before it)
+    for chunk in _SEPARATORS.split(word):
+        split = [p for p in _CAMEL.split(chunk) if p]
+        if len(split) > 1 and split[-1] in ("s", "S") and split[-2].isdigit():
+            split.pop()
+        pieces += [(fold(p), i > 0) for i, p in enumerate(split)]
+    if len(pieces) == 1:
+        only = stem(pieces[0][0])
+        return ((_number(only),) if only.isdigit() else (only,)), (), (only,)
+    parts, grouped, written, number = [], [], [], False
+    for i, (part, joined) in enumerate(pieces):
+        before = pieces[i - 1][0] if joined else ""
+        if part.isdigit() and before and not before.isdigit():  # A100, sha256: a name's digits
+            written[-1] += part
+            if len(before) == 1:  # the A of A100, the S of S3
+                parts.pop()
+                grouped = None
+            elif grouped is not None:
+                grouped.append(part)
+            number = False
+            continue
+        if part.isdigit():
+            part, number = _number(part), True
+        else:
+            part, number = UNITS.get(part, part) if number else part, False
+        written.append(stem(pieces[i][0]))
+        parts.append(stem(part))
+        if grouped is not None:
+            grouped.append(parts[-1])
+    whole = stem("".join(p for p, _ in pieces))
+    return (whole, *parts), tuple(parts if grouped is None else grouped), tuple(written)
 
 
 # A number written with thousands separators: 1 to 3 digits, then groups of a comma and 3 digits, not part of a
@@ -237,18 +290,20 @@ def _ungrouped(match: re.Match) -> str:
 _NUMBER_GROUP = re.compile(r"(?:[^\W\d_]{1,4})?\d+(?:[_\-]+\d+)*")
 _SPACED = re.compile(r"[ \t()+]{1,3}")
 _DOTTED = re.compile(r"[./]")
+_AFTER_NUMBER = re.compile(r" ?/? ?")  # what may stand between a number and its unit: 100/min, 5 min, 100 / min
 MAX_GROUPS = 8
 
 
-def _joins(groups: list[list[str]], dotted: bool) -> list[tuple[str, tuple[str, ...]]]:
-    """``(joined token, the tokens it joins)`` of a run of number groups (each the tokens :func:`_word_tokens` gave
-    it): the whole run written together and each of its ends of two parts or more, a group's hyphenated parts
-    counted apart (``+1 (555) 010-2030`` → ``15550102030``, ``5550102030``, ``0102030``); none for one part, a dotted
+def _joins(groups: list[tuple[str, ...]], dotted: bool) -> list[tuple[str, tuple[str, ...]]]:
+    """``(joined token, the tokens it joins)`` of a run of number groups (each its parts as written, :func:`_word`):
+    the whole run written together and each of its ends of two parts or more, a group's hyphenated parts
+    counted apart (``+1 (555) 010-2030`` → ``15550102030``, ``5550102030``, ``0102030``), its digits as written
+    (``02.11.2026`` → ``02112026``, joining the tokens ``2 11 2026``); none for one part, a dotted
     pair (``3.14``) or a run of over :data:`MAX_GROUPS` parts."""
-    parts = [t for toks in groups for t in (toks[1:] if len(toks) > 1 else toks)]
+    parts = [t for written in groups for t in written]
     if len(parts) < 2 or len(parts) > MAX_GROUPS or (dotted and len(groups) < 3):
         return []
-    return [("".join(parts[start:]), tuple(parts[start:])) for start in range(len(parts) - 1)]
+    return [("".join(parts[start:]), tuple(map(_number, parts[start:]))) for start in range(len(parts) - 1)]
 
 
 def _korean_word(run: str, attached: bool) -> str:
@@ -276,9 +331,9 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     if "," in text:
         text = _GROUPED.sub(_ungrouped, text)  # 5,433 is the number 5433
     out: list[str] = []
-    run: list[list[str]] = []  # the tokens of the number groups read so far, one after another
+    run: list[tuple[tuple[str, ...], tuple[str, ...]]] = []  # (parts as written, tokens) of the number groups read
     dotted = False
-    last_end, last_word = -1, False
+    last_end, last_word, last_number = -1, False, False
     for match in SEGMENT.finditer(text):
         cjk = match.group("cjk")
         if cjk:
@@ -289,42 +344,44 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
                 cjk = _korean_word(cjk, last_word and match.start() == last_end)
             if cjk:
                 out.extend(_cjk_tokens(cjk.casefold()))
-            last_end, last_word = match.end(), False
+            last_end, last_word, last_number = match.end(), False, False
             continue
         word = match.group("word")
-        toks = _word_tokens(word)
+        toks, grouped, written = _word(word)
         if groups is not None and len(toks) > 1:
-            groups.setdefault(toks[0], tuple(toks[1:]))
+            groups.setdefault(toks[0], grouped)
+        if last_number and len(word) > 1 and toks[0] in UNITS and _AFTER_NUMBER.fullmatch(text, last_end, match.start()):
+            toks = (stem(UNITS[toks[0]]),)  # 100/min, 5 mins: minutes
         out.extend(toks)
         if _NUMBER_GROUP.fullmatch(word):
             gap = text[last_end:match.start()] if run else ""
             if run and (_SPACED.fullmatch(gap) or _DOTTED.fullmatch(gap)):
                 dotted = dotted or gap in "./"
-                run.append(toks)
+                run.append((written, toks))
             else:
                 if run:
                     out.extend(_run_end(run, dotted, groups))
-                run, dotted = [toks], False
+                run, dotted = [(written, toks)], False
         elif run:
             out.extend(_run_end(run, dotted, groups))
             run = []
-        last_end, last_word = match.end(), True
+        last_end, last_word, last_number = match.end(), True, word.isdigit()
     if run:
         out.extend(_run_end(run, dotted, groups))
     return out
 
 
-def _run_end(run: list[list[str]], dotted: bool, groups: dict | None) -> list[str]:
+def _run_end(run: list[tuple[tuple[str, ...], tuple[str, ...]]], dotted: bool, groups: dict | None) -> list[str]:
     """The joined tokens a finished run of number groups adds (:func:`_joins`), those its words gave left out."""
-    have = {t for toks in run for t in toks}
-    out = []
-    for joined, parts in _joins(run, dotted):
+    have = {t for _, toks in run for t in toks}
+    added = []
+    for joined, parts in _joins([written for written, _ in run], dotted):
         if joined not in have:
-            out.append(joined)
+            added.append(joined)
             have.add(joined)
         if groups is not None:
             groups.setdefault(joined, parts)
-    return out
+    return added
 
 
 def tokens(text: str) -> list[str]:

@@ -144,9 +144,12 @@ _HIDDEN = f"[{BIDI_CONTROLS}{INVISIBLE}{TAGS}]"
 
 def without_hidden(text: str) -> str:
     """``text`` without the characters that show as nothing (:data:`INVISIBLE`, bidi controls, tags):
-    ``stag\u200bing`` → ``staging``, as a person reads it. The search tokenizer's rule, for
-    documents and queries alike. Pure."""
-    return text if text.isascii() else re.sub(_HIDDEN, "", text)
+    ``stag\u200bing`` → ``staging``, as a person reads it, and without terminal escape sequences, dropped
+    whole by the rule every renderer applies (pasted colour output: ``ESC[31mkafka ESC[0m`` → ``kafka``).
+    The search tokenizer's rule, for documents and queries alike. Pure."""
+    if text.isascii():
+        return text if "\x1b" not in text else re.sub(_ESCAPE, "", text)
+    return re.sub(_HIDDEN, "", re.sub(_ESCAPE, "", text))
 
 
 def _escape(char: str) -> str:

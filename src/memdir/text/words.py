@@ -96,7 +96,15 @@ convention conventions guideline guidelines decide decided decision
 # in memories and queries alike: "prod" finds "production", "the production db" finds "prod database". Only
 # forms with one reading in a code base; a short form that is a word of its own (app, doc, spec, lib) is not here.
 SHORT_FORMS = {"prod": "production", "dev": "development", "db": "database", "env": "environment",
-               "config": "configuration", "repo": "repository"}
+               "config": "configuration", "repo": "repository", "req": "request"}
+
+# Units of time written right after a number, read as their word by search (memdir.search.tokenize) in memories and
+# queries alike: "90d" is "90 days", "100/min" and "100 per minute" meet. After a number only: alone, "min" is as
+# often "minimum" and "sec" "security". One letter (d, h, w, y) only joined to the number ("90d"), never as a word of
+# its own ("7 d"); "m" (minute, month, metre, million) and "s" (second or a plural: "429s", "A100s") are no unit.
+UNITS = {"ms": "millisecond", "sec": "second", "secs": "second", "min": "minute", "mins": "minute", "h": "hour",
+         "hr": "hour", "hrs": "hour", "d": "day", "w": "week", "wk": "week", "wks": "week", "mo": "month",
+         "y": "year", "yr": "year", "yrs": "year"}
 
 # Korean particles (josa) a noun carries attached, without a space: "배포를" is "배포" (deploy) as an object. Search
 # reads a Hangul word without them (memdir.search.tokenize: "배포를", "배포는", "배포에서는" are "배포"), and a
@@ -125,4 +133,4 @@ IRREGULAR_PLURALS = {
     "bacteria": "bacterium", "formulae": "formula", "antennae": "antenna", "vertebrae": "vertebra",
 }
 
-__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "IRREGULAR_PLURALS", "KOREAN_PARTICLES", "REQUEST_WORDS", "SHORT_FORMS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]
+__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "IRREGULAR_PLURALS", "KOREAN_PARTICLES", "REQUEST_WORDS", "SHORT_FORMS", "UNITS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]
