@@ -95,7 +95,8 @@ def top(mem, query):
 
 CASES = [  # (query, the memory it finds first, at 0.9 or more; a memory it must not find: listed weak at most)
     ("A100", "gpu-quota", "rate-limits"), ("A100s", "gpu-quota", "rate-limits"),
-    ("429s", "rate-limits", "gpu-quota"), ("100 req", "rate-limits", "gpu-quota"),
+    ("429s", "crawler", "gpu-quota"),  # its description says 429s; rate-limits only in its body (below)
+    ("100 req", "rate-limits", "gpu-quota"),
     ("100/min", "rate-limits", "gpu-quota"), ("9:00", "oncall-rota", "standup"), ("90d", "backups", "token-ttl"),
     ("7d", "kafka-retention", "backups"), ("H100", "inference-gpus", "gpu-quota"),
     ("09:30", "standup", "oncall-rota"), ("30 days", "token-ttl", "backups"), ("15 minutes", "token-ttl", "standup"),
@@ -110,6 +111,7 @@ def test_each_form_finds_its_memory_first_and_not_the_other(store):
         assert found[:1] and found[0][0] == name and found[0][1] >= 0.9, (query, found)
         assert dict(found).get(other, 0) < THRESHOLD, (query, found)
     assert {n for n, s in top(store, "429") if s >= 0.9} == {"rate-limits", "crawler"}  # 429s holds 429
+    assert [n for n, s in top(store, "429s") if s >= 0.9] == ["crawler", "rate-limits"]  # the head before the body
     # the decision: a bare number does not find the name holding its digits, not even weakly; the name does
     assert [n for n, _ in top(store, "100")] == ["rate-limits"]
     assert [n for n, _ in top(store, "100 req")] == ["rate-limits"] and top(store, "A100s") == [("gpu-quota", 1.0)]
