@@ -4,8 +4,9 @@ Audit findings: (a) "What does this log mean?" over 30 log lines ending in ``11:
 on-call memory ("… every Monday at 09:00 CET"), the numbers of thirty lines piling up as evidence (0.50); the
 same log without times recalled nothing. (b) A question placed after a 7 KB log recalled nothing, the same
 question placed first recalled ``kafka-retention``: only the first 4,096 characters of a prompt were read.
-Now repeated lines (the same words once numbers are left out) are read once, and a long prompt's first and
-last lines come first. Real SQLite and memory files, words alone; the real prompt hook in a subprocess."""
+Now repeated lines of a paste (the same words once numbers are left out) are read once, and a long prompt's
+first and last lines come first. A breaker's findings after that: lines a person types that differ only in numbers
+("what runs on port 5432 / … 6379") were read as one, and a 384-character question after a log only from its end. Real SQLite and memory files, words alone; the real prompt hook in a subprocess."""
 
 from __future__ import annotations
 
@@ -73,6 +74,13 @@ def test_read_folds_repeated_lines_and_puts_a_long_prompts_ends_first():
     assert pasted.read(huge + "\n" + QUESTION + "\n") == huge[:huge.index("\n")] + "\n" + QUESTION  # ends are read
     one_line = "word " * 2000 + QUESTION
     assert pasted.read(one_line).split("\n")[1].endswith(QUESTION)
+    # a breaker's findings: a long question after a log is read whole, not its last 300 characters
+    long_question = "zookeeper quorum: " + "why does it lose its leader " * 12 + "?"
+    assert len(long_question) > pasted.EDGE_CHARS
+    assert long_question in pasted.read(LONG_PASTE + "\n" + long_question)
+    # ... and a few typed lines that differ only in numbers are as many questions, none left out
+    ports = "what runs on port 5432\nwhat runs on port 6379\nwhat runs on port 8080"
+    assert pasted.read(ports) == ports
     # controls: a typed query, paragraphs and lines that differ in words are read as they are
     for text in ("redis port", "fix the build\n\nthen fix the tests", "deploy to staging\ndeploy to production"):
         assert pasted.read(text) == text

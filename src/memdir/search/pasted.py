@@ -5,7 +5,10 @@ with a line of their own before or after it. Search and recall
 (:func:`memdir.search.ranking.ranked`) read a query's text as :func:`read`
 gives it, the one rule:
 
-* **Repeated lines are read once.** A line whose shape (its words that hold
+* **Repeated lines of a paste are read once.** In a text of
+  :data:`PASTE_LINES` lines or more (a paste; what a person types is a few
+  lines, and ``what runs on port 5432`` / ``… 6379`` on two of them are two
+  questions), a line whose shape (its words that hold
   no digit, lower-cased; the line itself when it has none) an earlier line
   had is left out: thirty lines of ``INFO worker processed batch ok at
   11:MM`` are one line, so their times and counters do not pile up as
@@ -16,7 +19,9 @@ gives it, the one rule:
 * **A long prompt's ends come first.** When the lines kept are still over
   :data:`~memdir.search.tokenize.MAX_QUERY_CHARS` characters, its first and
   its last lines — at most :data:`EDGE_CHARS` characters each, what a person
-  writes before or after a paste — come before the lines between, all within
+  writes before or after a paste, the one line at each end whole up to
+  :data:`EDGE_LINE_CHARS` (a question of 384 characters after a log was read
+  from its last 300 only) — come before the lines between, all within
   :data:`~memdir.search.tokenize.MAX_QUERY_CHARS`. A question after a 7 KB
   log was not read at all (only the first 4,096 characters were); now its
   terms are among the first ones the query keeps
@@ -34,7 +39,9 @@ import re
 from .tokenize import MAX_QUERY_CHARS
 
 EDGE_CHARS = 300  # each end of a long prompt, read first: a question or a request is a line or two
-# A longer text is read from its first SCAN_CHARS and its last EDGE_CHARS: what the query can hold lies there, and
+EDGE_LINE_CHARS = 1024  # the line at each end of a long prompt, read whole up to this: a long question
+PASTE_LINES = 8  # a text of this many non-blank lines or more is read as a paste (its repeated lines once)
+# A longer text is read from its first SCAN_CHARS and its last EDGE_LINE_CHARS: what the query can hold lies there, and
 # reading every line of a 1.3 MB pasted log took 0.2-1 s of a prompt hook (a loaded 2-core machine).
 SCAN_CHARS = 32768
 _SHAPE = re.compile(r"\b[^\W\d]+\b")  # a word without a digit: "worker" of "worker-12", not "abc123" or "11"
@@ -42,24 +49,26 @@ _SHAPE = re.compile(r"\b[^\W\d]+\b")  # a word without a digit: "worker" of "wor
 
 def read(text: str) -> str:
     """``text`` (a query or a prompt, as typed or pasted) as search and recall
-    read it (the module's rule): its non-blank lines, stripped, without those
-    repeating an earlier line's shape (of a text over :data:`SCAN_CHARS`
-    characters, those of its first :data:`SCAN_CHARS` − :data:`EDGE_CHARS`
-    and its last :data:`EDGE_CHARS` characters); when that is over
+    read it (the module's rule): its non-blank lines, stripped (of a text over
+    :data:`SCAN_CHARS` characters, those of its first :data:`SCAN_CHARS` −
+    :data:`EDGE_LINE_CHARS` and its last :data:`EDGE_LINE_CHARS` characters),
+    in a paste of :data:`PASTE_LINES` lines or more without those repeating
+    an earlier line's shape; when that is over
     :data:`~memdir.search.tokenize.MAX_QUERY_CHARS` characters, its first and
-    last lines of at most :data:`EDGE_CHARS` characters together (a longer
-    line cut to its first or its last :data:`EDGE_CHARS`; one long line's ends
-    are read so too), then the lines between, cut to
+    last lines of at most :data:`EDGE_CHARS` characters together (the line at
+    each end cut to its first or its last :data:`EDGE_LINE_CHARS`; one long
+    line's ends are read so too), then the lines between, cut to
     :data:`~memdir.search.tokenize.MAX_QUERY_CHARS`. ``text`` itself when it
-    is within the limit and repeats no line."""
+    is within the limit and no line is left out."""
     if len(text) > SCAN_CHARS:  # whole lines of both parts (a line longer than a part is cut)
-        head, tail = text[:SCAN_CHARS - EDGE_CHARS], text.rstrip()[-EDGE_CHARS:]
+        head, tail = text[:SCAN_CHARS - EDGE_LINE_CHARS], text.rstrip()[-EDGE_LINE_CHARS:]
         head, tail = head[:head.rfind("\n")] if "\n" in head else head, tail[tail.find("\n") + 1:]
         text = f"{head}\n{tail}"
     lines, seen, written = [], set(), 0
+    pasted = sum(1 for line in text.splitlines() if line.strip()) >= PASTE_LINES
     for line in text.splitlines():
         line = line.strip()
-        shape = tuple(_SHAPE.findall(line.lower())) or line
+        shape = (tuple(_SHAPE.findall(line.lower())) or line) if pasted else line
         written += bool(line)
         if line and shape not in seen:
             seen.add(shape)
@@ -70,7 +79,8 @@ def read(text: str) -> str:
     if len(kept) <= MAX_QUERY_CHARS:
         return kept
     if len(lines) == 1:  # one long line: its ends first
-        return "\n".join((kept[:EDGE_CHARS], kept[-EDGE_CHARS:], kept[EDGE_CHARS:-EDGE_CHARS]))[:MAX_QUERY_CHARS]
+        return "\n".join((kept[:EDGE_LINE_CHARS], kept[-EDGE_LINE_CHARS:],
+                          kept[EDGE_LINE_CHARS:-EDGE_LINE_CHARS]))[:MAX_QUERY_CHARS]
     first = _edge(lines)
     last = _edge(lines[len(first):][::-1], from_end=True)[::-1]
     middle = lines[len(first):len(lines) - len(last)]
@@ -78,15 +88,17 @@ def read(text: str) -> str:
 
 
 def _edge(lines: list[str], from_end: bool = False) -> list[str]:
-    """The leading ``lines`` within :data:`EDGE_CHARS` characters together (at least one, cut to them);
-    ``from_end``: ``lines`` are a text's last ones, reversed, and a line is cut to its last characters."""
+    """The leading ``lines`` within :data:`EDGE_CHARS` characters together (at least one, cut to
+    :data:`EDGE_LINE_CHARS`); ``from_end``: ``lines`` are a text's last ones, reversed, and a line is cut to
+    its last characters."""
     out, used = [], 0
     for line in lines:
         if out and used + len(line) > EDGE_CHARS:
             break
-        out.append(line if len(line) <= EDGE_CHARS else line[-EDGE_CHARS:] if from_end else line[:EDGE_CHARS])
+        cut = EDGE_LINE_CHARS
+        out.append(line if len(line) <= cut else line[-cut:] if from_end else line[:cut])
         used += len(out[-1]) + 1
     return out
 
 
-__all__ = ["EDGE_CHARS", "SCAN_CHARS", "read"]
+__all__ = ["EDGE_CHARS", "EDGE_LINE_CHARS", "PASTE_LINES", "SCAN_CHARS", "read"]
