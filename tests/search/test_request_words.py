@@ -53,12 +53,16 @@ REQUESTS = [
     ("请帮我审查代码", "zh-review"),
     ("배포 알려줘", "ko-deploy"),
     ("배포에 대해 알려 주세요", "ko-deploy"),
+    ("배포해 주세요", "ko-deploy"),  # a breaker's: the verb's 해 after its noun, then the request
+    ("배포해주세요", "ko-deploy"),
+    ("배포 알려줘요", "ko-deploy"),
+    ("배포 관련해서 알려줘", "ko-deploy"),
     ("デプロイについて教えてください", "jp-deploy"),
 ]
 
 # Chit-chat and requests about what no memory holds: nothing, through search and recall alike.
 NOTHING = ["tell me a joke", "remind me to drink water", "remind me later", "thanks, that works", "tell me more",
-           "florbix", "帮我一下", "알려줘", "help me"]
+           "florbix", "帮我一下", "알려줘", "help me", "이해해 주세요"]
 
 
 @pytest.mark.slow
@@ -113,6 +117,8 @@ def test_a_cjk_request_is_cut_out_of_its_run_and_is_generic():
     assert query_tokens("배포해줘") == ["배포", "해줘"]  # a Korean request ends a word: cut there
     assert query_tokens("알려진 문제") == ["알려", "려진", "문제"]  # control: 알려진 ("known") is a word, not 알려 + 진
     assert query_tokens("관련된 문서") == ["관련", "련된", "문서"]
+    assert query_tokens("배포해 주세요") == ["배포", "해", "주세", "세요"]  # the verb's 해 after a noun
+    assert query_tokens("피해 보상") == ["피해", "보상"]  # control: a two-syllable word ending in 해 is a noun
     assert [t for t in query_terms("remind me about the kafka details") if is_generic(t)] == ["remind", "detail"]
     assert not is_generic("kafka") and not is_generic("审查") and not is_generic("배포")
 

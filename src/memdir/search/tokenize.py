@@ -420,11 +420,15 @@ def _cjk_requests() -> re.Pattern:
     """The CJK requests of two characters or more, longest first; a Hangul
     one only where it ends a word (Korean writes a space between words, and
     its requests are endings: ``배포해줘`` is ``배포 해줘`` but ``알려진``,
-    "known", keeps its ``알려``) or runs into another request (``알려주세요``)."""
+    "known", keeps its ``알려``) or runs into another request (``알려주세요``); and
+    a verb's ``해`` after a noun of two syllables or more (``배포해 주세요``)."""
     words = sorted((w for w in REQUEST_WORDS if has_cjk(w) and len(w) >= 2), key=len, reverse=True)
     hangul = [w for w in words if _is_hangul(w)]
     ends = f"(?=\\W|$|{'|'.join(map(re.escape, hangul))})"
-    return re.compile("|".join(re.escape(w) + (ends if _is_hangul(w) else "") for w in words))
+    # 해 ("do") ending a word of three syllables or more is the verb's ending (배포해 주세요: "deploy it,
+    # please"); a two-syllable word ending in it is a noun of its own (이해, 피해)
+    made_verb = f"(?<=[\uac00-\ud7a3]{{2}})해{ends}"
+    return re.compile("|".join([*(re.escape(w) + (ends if _is_hangul(w) else "") for w in words), made_verb]))
 
 
 def _is_hangul(word: str) -> bool:

@@ -89,7 +89,7 @@ explain describe summary summarize summarise recap overview whole help remember 
 convention conventions guideline guidelines decide decided decision
 帮我 帮忙 请帮 请问 告诉我 提醒我 一下 看看 给我 我想知道 想知道 关于 有关
 教えて ください 下さい について とは お願い 知りたい
-알려 알려줘 주세요 줘 해 해줘 좀 대해 대해서 관해 관해서 관련 뭐야 뭐
+알려 알려줘 알려줘요 주세요 줘 줘요 줄래 해 해줘 해줘요 해주세요 해줄래 좀 대해 대해서 관해 관해서 관련 관련해서 뭐야 뭐
 """.split())
 
 # Short forms every engineer writes for a longer word, read as that word by search (memdir.search.tokenize.stem)
