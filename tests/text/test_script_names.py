@@ -109,6 +109,11 @@ def test_search_folds_greek_accents_and_cyrillic_yo_beside_a_memory_it_must_not_
                          ("мой", "my-list")):
         assert [h.name for h in person.search(query)] == [found], query
     assert person.search("мои") == []  # control: й is not и
+    # a stress mark is part of its word, in a memory and a query (a breaker's: заме́тки was заме + тки)
+    person.write("stressed", "Заме́тки о релизе", "project", "body")
+    assert [h.name for h in person.search("заметки")] == ["stressed"]
+    assert [h.name for h in person.search("заме́тки")] == ["stressed"]
+    assert tokens("Заме́тки kǫ́d") == ["заметки", "kod"]
     assert person.search("ελκα") == []  # control: Greek letters are no Cyrillic ones
 
 

@@ -67,8 +67,12 @@ from ..vocabulary import CJK_RANGES
 from . import spelling
 
 _WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
+# The combining marks a letter may carry that no composed letter holds (a stress mark on Cyrillic, ǫ́): part of
+# its word, which text.fold then reads without them (заме́тки is заметки, as its name is; it was заме + тки).
+_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_WORD = f"{_WORD_CHAR}[{_MARKS}]*"
 # A word or a CJK run, as the tokenizer segments text (ranking finds its matches the same way).
-SEGMENT = re.compile(f"(?P<cjk>[{CJK_RANGES}]+)|(?P<word>{_WORD_CHAR}+(?:[_\\-]+{_WORD_CHAR}+)*)")
+SEGMENT = re.compile(f"(?P<cjk>[{CJK_RANGES}]+)|(?P<word>(?:{_WORD})+(?:[_\\-]+(?:{_WORD})+)*)")
 _CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
 _SEPARATORS = re.compile(r"[_\-]+")
 _CAMEL = re.compile(
