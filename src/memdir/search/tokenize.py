@@ -67,10 +67,8 @@ from ..vocabulary import CJK_RANGES
 from . import spelling
 
 _WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
-# The combining marks a letter may carry that no composed letter holds (a stress mark on Cyrillic, ǫ́): part of
-# its word, which text.fold then reads without them (заме́тки is заметки, as its name is; it was заме + тки).
-_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
-_WORD = f"{_WORD_CHAR}[{_MARKS}]*"
+_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"  # combining: заме́тки is заметки
+_WORD = f"{_WORD_CHAR}[{_MARKS}]*"  # a letter with the marks no composed letter holds, which text.fold drops
 # A word or a CJK run, as the tokenizer segments text (ranking finds its matches the same way).
 SEGMENT = re.compile(f"(?P<cjk>[{CJK_RANGES}]+)|(?P<word>(?:{_WORD})+(?:[_\\-]+(?:{_WORD})+)*)")
 _CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
@@ -427,16 +425,10 @@ def _cjk_requests() -> re.Pattern:
     "known", keeps its ``알려``) or runs into another request (``알려주세요``); and
     a verb's ``해`` after a noun of two syllables or more (``배포해 주세요``)."""
     words = sorted((w for w in REQUEST_WORDS if has_cjk(w) and len(w) >= 2), key=len, reverse=True)
-    hangul = [w for w in words if _is_hangul(w)]
+    hangul = [w for w in words if all(_HANGUL_FIRST <= ord(c) <= _HANGUL_LAST for c in w)]
     ends = f"(?=\\W|$|{'|'.join(map(re.escape, hangul))})"
-    # 해 ("do") ending a word of three syllables or more is the verb's ending (배포해 주세요: "deploy it,
-    # please"); a two-syllable word ending in it is a noun of its own (이해, 피해)
-    made_verb = f"(?<=[\uac00-\ud7a3]{{2}})해{ends}"
-    return re.compile("|".join([*(re.escape(w) + (ends if _is_hangul(w) else "") for w in words), made_verb]))
-
-
-def _is_hangul(word: str) -> bool:
-    return all("\uac00" <= c <= "\ud7a3" for c in word)
+    made_verb = f"(?<=[\uac00-\ud7a3]{{2}})해{ends}"  # 배포해 주세요, "deploy it, please"; 이해, 피해 are nouns
+    return re.compile("|".join([*(re.escape(w) + (ends if w in hangul else "") for w in words), made_verb]))
 
 
 def query_tokens(query: str) -> list[str]:
