@@ -165,3 +165,10 @@ def test_the_prompt_hook_shares_cuts_and_names(isolated_home, project):
     assert "## m-c3f8ff75a0 “部署流程” " in first
     assert "unchanged: m-c3f8ff75a0 “部署流程” —" in hook("deploy process canary", session="s3")
     assert hook("bake a banana smoothie", session="s4") == ""  # control: an unrelated prompt recalls nothing
+
+
+def test_a_search_snippet_shows_the_same_passage(store):
+    assert ALERTS in store.search(ROUTE)[0].snippet  # was the note's opening for the question
+    assert store.search(ROUTE)[0].snippet.startswith("…If nobody acknowledges")
+    opening = store.search("welcome new engineer billing team")[0].snippet  # control: a passage in the opening
+    assert opening.startswith(SENTENCES[0])
