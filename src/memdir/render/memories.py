@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..files.conflicts import CONFLICT
 from ..text.fence import escape_stored, quoted
-from ..text.names import hash_named
+from ..text import names
 from ..text.printable import LINE_BYTES, clipped, one_line, visible
 from ..vocabulary import PIN_MARK, SYNC_HELD, kind_label
 from . import printable_output
@@ -67,10 +67,9 @@ def cut(text: str | None, limit: int = LINE_BYTES) -> str:
 
 @printable_output
 def shown_name(name: str, title: str | None) -> str:
-    """A memory's name as a line of a listing or of search hits shows it: ``name``, and its title in
-    quotes after it when the name is a hash (:func:`memdir.text.names.hash_named`: ``m-c3f8ff75a0
-    “部署流程”``) — two such names alone cannot be told apart. Either name finds the memory."""
-    return f"{name} “{cut(title, 120)}”" if title and hash_named(name) else name
+    """A memory's name as a line of a listing or of search hits shows it: the one rule,
+    :func:`memdir.text.names.shown_name` (``m-c3f8ff75a0 “部署流程”``), made printable."""
+    return names.shown_name(name, title)
 
 
 @printable_output

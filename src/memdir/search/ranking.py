@@ -39,10 +39,11 @@ from . import dense, paging, pasted, relevance, spelling
 from .compounds import joined_parts, read as read_compounds
 from .index import layer_key
 from .near import rows as near_rows
+from .passage import located
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near
 from .tokenize import (MAX_QUERY_CHARS, acronyms, fts_query, is_chat, is_stopword, query_terms, query_tokens,
-                       word_forms, word_tokens)
+                       word_forms)
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
 
@@ -139,7 +140,7 @@ def _when(value, what: str) -> float | None:
 @dataclass(frozen=True)
 class SearchResult:
     """One hit: ``snippet`` ≤ :data:`SNIPPET_CHARS` characters of the body (or
-    description) around the first match; ``score`` the calibrated relevance in
+    description) from the passage holding the query's words (:func:`snippet`); ``score`` the calibrated relevance in
     [0, 1] (:mod:`memdir.search.relevance`); ``why`` what it rests on:
     ``terms`` (query terms found in the head or best passage) and ``cosine``
     (dense similarity, or None without a vector)."""
@@ -349,19 +350,14 @@ def _with_cosines(found: dict[int, relevance.Evidence], cosines: dict[int, float
 
 
 def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
-    """At most ``limit`` characters of ``text`` (whitespace collapsed) around
-    the first word whose tokens include one of ``terms``; ``…`` marks cuts."""
-    from .tokenize import SEGMENT  # the tokenizer's own segmentation, so matches line up
-
+    """At most ``limit`` characters of ``text`` (whitespace collapsed) from
+    the start of the sentence of the passage holding the most of ``terms``
+    (:func:`memdir.search.passage.located`; the start when none occurs); ``…`` marks cuts."""
     flat = " ".join(text.split())
     if len(flat) <= limit:
         return flat
-    wanted = set(terms)
-    start = 0
-    for match in SEGMENT.finditer(flat):
-        if wanted.intersection(word_tokens(match.group(0))):
-            start = max(0, match.start() - limit // 4)
-            break
+    found = located(flat, list(terms))
+    start = found[0] if found and found[1] > limit - 2 else 0
     end = min(len(flat), start + limit - 2)
     start = max(0, min(start, end - (limit - 2)))
     piece = flat[start:end]

@@ -274,13 +274,24 @@ def _occurrences(body_tokens: list[str], weights: dict[str, float]) -> list[tupl
 def best_passage(body_tokens: list[str], weights: dict[str, float], width: int = PASSAGE_TOKENS) -> set[str]:
     """The query terms found in the ``width``-token window of ``body_tokens``
     that holds the most distinct query weight (empty when none occurs; the
-    first such window when several tie). Linear in the number of query-term
-    occurrences: one window slides over them, counting each term in it, and
-    its weight is summed again only when a term enters or leaves it; it
-    stops at the first window holding every term the body holds (none can hold more)."""
+    first such window when several tie): :func:`best_window`'s terms."""
+    return best_window(body_tokens, weights, width)[2]
+
+
+def best_window(body_tokens: list[str], weights: dict[str, float],
+                width: int = PASSAGE_TOKENS) -> tuple[int, int, set[str]]:
+    """``(first, last, terms)``: the token positions of the first and last
+    query-term occurrence in the ``width``-token window of ``body_tokens``
+    that holds the most distinct query weight, and the query terms in it
+    (``(-1, -1, set())`` when none occurs; the first such window when several
+    tie). Linear in the number of query-term occurrences: one window slides
+    over them, counting each term in it, and its weight is summed again only
+    when a term enters or leaves it; it stops at the first window holding
+    every term the body holds (none can hold more)."""
     hits = _occurrences(body_tokens, weights)
     if not hits:
-        return set()
+        return -1, -1, set()
+    span = (hits[0][0], hits[0][0])
     count = dict.fromkeys(weights, 0)
     every = len({tok for _, tok in hits})
     inside = 0  # distinct terms in the window
@@ -301,7 +312,7 @@ def best_passage(body_tokens: list[str], weights: dict[str, float], width: int =
             found = [t for t in weights if count[t]]
             weight = sum(weights[t] for t in found)
             if weight > best_weight:
-                best, best_weight = set(found), weight
+                best, best_weight, span = set(found), weight, (hits[start][0], hits[end - 1][0])
             changed = False
         if inside == every:
             break
@@ -310,7 +321,7 @@ def best_passage(body_tokens: list[str], weights: dict[str, float], width: int =
         if not count[tok]:
             inside -= 1
             changed = True
-    return best
+    return span[0], span[1], best
 
 
 def tightest(body_tokens: list[str], weights: dict[str, float], width: int = NEAR_TOKENS) -> tuple[float, int]:
@@ -493,6 +504,6 @@ def stated(evidence: Evidence) -> bool:
 
 
 __all__ = ["BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "TOPIC_TERMS", "is_generic", "is_request", "reads_as_request", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
-           "STRONG", "THRESHOLD", "as_terms", "best_passage", "evidence", "lexical", "median", "parts_weighed", "score",
+           "STRONG", "THRESHOLD", "as_terms", "best_passage", "best_window", "evidence", "lexical", "median", "parts_weighed", "score",
            "soft_terms",
            "read_body", "stated", "term_weights", "tightest", "with_cosine"]

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from ..errors import InvalidName
 from .fence import escape_fence_tags
 from .fold import fold
-from .printable import BIDI_CONTROLS, INVISIBLE, TAGS
+from .printable import BIDI_CONTROLS, INVISIBLE, TAGS, clipped, one_line
 
 MAX_NAME_CHARS = 64
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
@@ -133,6 +133,14 @@ def hash_named(name: str) -> bool:
     ``ｿｰｽ`` or ``Ø`` too): a name that says nothing of the memory, whose title (the name as written)
     is what a person tells it by."""
     return _HASH_NAME.fullmatch(name) is not None
+
+
+def shown_name(name: str, title: str | None) -> str:
+    """A memory's name as a line that names it shows it (a listing, search hits, a recall block's heading and
+    pointers): ``name``, and its title in quotes after it when the name is a hash (:func:`hash_named`:
+    ``m-c3f8ff75a0 “部署流程”``, the title on one line, at most 120 UTF-8 bytes) — two such names alone cannot
+    be told apart. Either name finds the memory. Not made printable here: a renderer or a fence does that."""
+    return f"{name} “{clipped(' '.join(one_line(title).split()), 120)}”" if title and hash_named(name) else name
 
 
 def legacy_names(raw: str) -> tuple[str, ...]:

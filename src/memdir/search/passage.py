@@ -1,0 +1,60 @@
+"""Where in a memory's text a query's best passage lies, as character offsets (what recall shows of a cut body).
+
+The passage is :func:`memdir.search.relevance.best_window`'s — the one passage finder — over the text's tokens
+read as the query's terms (:func:`memdir.search.relevance.as_terms`), each token mapped back to the word of the
+text (a match of :data:`memdir.search.tokenize.SEGMENT`) it came from. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import relevance
+from .tokenize import SEGMENT, word_tokens
+
+SENTENCE_BACK = 240  # characters looked back from the passage's first word for the start of its sentence
+_SENTENCE_END = re.compile(r"[.!?;:](?=\s)|\n")
+
+
+def located(text: str, terms: list[str], width: int = relevance.NEAR_TOKENS) -> tuple[int, int] | None:
+    """``(start, end)``: the character offsets in ``text`` of the passage of
+    at most ``width`` tokens holding the most distinct weight of the query's
+    ``terms`` (:func:`memdir.search.relevance.term_weights`, without the
+    store's frequencies), ``start`` moved back to the start of its sentence or
+    line (at most :data:`SENTENCE_BACK` characters back), ``end`` the end of
+    its last query word; None when no term of the query occurs in ``text``."""
+    weights = {t: w for t, w in relevance.term_weights(list(dict.fromkeys(terms)), {}, 0).items() if w > 0}
+    if not weights or not text:
+        return None
+    toks: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for match in SEGMENT.finditer(text):
+        for tok in word_tokens(match.group(0)):
+            toks.append(tok)
+            spans.append(match.span())
+    first, last, found = relevance.best_window(relevance.as_terms(toks, weights), weights, width)
+    if not found:
+        return None
+    start, end = spans[first][0], spans[last][1]
+    back = max(0, start - SENTENCE_BACK)
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, back, start)]
+    return _word_at(text, ends[-1] if ends else (0 if back == 0 else start), start), end
+
+
+def sentence_after(text: str, at: int, before: int) -> int:
+    """The offset of the first sentence or line of ``text`` starting at or after ``at`` (0 for ``at`` ≤ 0),
+    ``before`` when none starts before it."""
+    if at <= 0:
+        return 0
+    found = _SENTENCE_END.search(text, at - 1, before)
+    return _word_at(text, found.end(), before) if found else before
+
+
+def _word_at(text: str, at: int, limit: int) -> int:
+    """``at`` moved past the whitespace after it, never past ``limit``."""
+    while at < limit and text[at].isspace():
+        at += 1
+    return at
+
+
+__all__ = ["SENTENCE_BACK", "located", "sentence_after"]
