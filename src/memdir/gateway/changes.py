@@ -37,7 +37,7 @@ from .duplicates import check_duplicate
 from .forgotten import check_forgotten
 from .fields import (MemoryChange, candidate_name, check_readable, check_valid_time, description_whole, inherit,
                      prepare, reason_text, recarried, sanitize, sanitize_extra)
-from .naming import check_same_name, written_to
+from .naming import check_older_file, check_same_name, written_to
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
 
@@ -92,6 +92,9 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         if old_name and (old_name := written_to(tx.fresh, tx.scan.names, supersedes, old_name)) == name:
             raise InvalidInput("a memory cannot supersede itself")
         existing = source = tx.fresh(name)
+        if existing is not None and rename_from is None:  # v2 is not 배포-v2, though an older memdir named it v2
+            check_older_file(asked, existing.record, tx.scan.names, read=expect_digest is not False,
+                             given_title=given_title)
         if rename_from is not None:
             existing, source = None, tx.fresh(written_to(tx.fresh, tx.scan.names, rename_from,
                                                          normalize_name(rename_from).name))

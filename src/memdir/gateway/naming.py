@@ -23,7 +23,7 @@ from collections.abc import Callable, Container, Iterable
 
 from ..errors import Conflict, InvalidInput
 from ..text.fold import LATIN_SPELLED
-from ..text.names import legacy_names, normalize_name, raw_name, same_name, spelled_name
+from ..text.names import legacy_names, normalize_name, older_file_name, raw_name, same_name, spelled_name, spelling
 from .fields import distinct_name, name_note
 
 # What the letters an older memdir dropped from a name (LATIN_SPELLED: ø, æ, ß) are spelled as now.
@@ -195,6 +195,27 @@ def name_taken(raw: str, name: str, title: str | None, taken: Container[str]) ->
             "update the existing memory)")
 
 
+def check_older_file(asked: str, old, taken: Container[str], *, read: bool = False,
+                     given_title: str | None = None) -> None:
+    """Refuse a write of ``asked`` that lands on the memory ``old`` (its record) by a file name an older
+    memdir gave ``old``'s title, which today is another name (:func:`memdir.text.names.older_file_name`:
+    ``v2`` on ``v2.md`` titled ``배포-v2``; ``odz-notes`` on ``odz-notes.md`` titled ``Łódź-notes``): in a
+    fresh store they are two memories, so updating would put another memory's text over this one's.
+    A write that names this memory otherwise updates it: one that read it (``read``: its digest given,
+    compare-and-set: an edit, the panel, consolidation) or gives its title (``given_title`` spelled like
+    it). Raises :class:`Conflict` naming the memory by title and file name, how to update it (write it
+    under its title) and a distinct name for a new memory (:func:`distinct_name`, none of ``taken``);
+    nothing is written."""
+    if read or not older_file_name(asked, old.name, old.title) or (
+            given_title is not None and spelling(given_title) == spelling(old.title)):
+        return
+    written = raw_name(asked)
+    raise Conflict(f"{written!r} is the file name an older memdir gave the memory {old.title!r} ({old.name}); "
+                   f"today {written!r} and {old.title!r} are two names, so nothing was written. To update that "
+                   f"memory, write it under its title {old.title!r}; for a new memory, choose a distinct name "
+                   f"such as {distinct_name(written, taken)!r}")
+
+
 def check_same_name(asked: str, old, taken: Container[str], warnings: list[str], title: str | None = None) -> None:
     """The one rule of a write whose name normalizes to an existing memory ``old`` (its record):
     a name spelled otherwise (``C# tips`` over ``C++ tips``, :func:`memdir.text.names.same_name`)
@@ -220,4 +241,4 @@ def check_same_name(asked: str, old, taken: Container[str], warnings: list[str],
                     f"width or spacing): that memory was updated; {kept}")
 
 
-__all__ = ["by_title", "check_same_name", "name_taken", "stored_name", "written_as", "written_to"]
+__all__ = ["by_title", "check_older_file", "check_same_name", "name_taken", "stored_name", "written_as", "written_to"]

@@ -200,6 +200,26 @@ def spelled_name(name: str, title: str | None) -> str:
     return name
 
 
+def older_file_name(raw: str, name: str, title: str | None) -> bool:
+    """True when ``raw`` (a name as written) reaches the memory called ``name`` with ``title`` only by
+    its file name, and that file name is one an older memdir gave the title, which today is another
+    name (:func:`legacy_names`: ``v2`` of ``배포-v2``, whose Latin part alone named it; ``odz-notes`` of
+    ``Łódź-notes``): in a fresh store ``raw`` and the title are two memories, so a write of ``raw``
+    is not an update of this one. False for ``raw`` spelled like the title (``Lodz-notes``), for a
+    hash file name (``m-664a715272`` of ``Заметки-Проекта``: a file's address, no name a person
+    gives another memory), for a title that names this file today (``C# tips`` of ``c-tips``) or
+    one no older memdir stored here (a title a person gave: ``Database port`` of ``db-port``)."""
+    if not title or hash_named(name):
+        return False
+    written = raw_name(raw)
+    if spelling(written) == spelling(title):
+        return False
+    try:
+        return normalize_name(title).name != name and name in legacy_names(title)
+    except InvalidName:
+        return False
+
+
 def same_name(raw: str, name: str, title: str | None) -> bool:
     """True when ``raw`` (a name as written, normalizing to ``name``) names
     the memory called ``name`` with ``title``: it is the normalized name
