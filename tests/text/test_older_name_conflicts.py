@@ -57,6 +57,15 @@ def test_a_file_name_an_older_memdir_gave_a_title_that_is_another_name_today_is_
     assert not older_file_name("v2", "v2", None)
 
 
+def test_a_name_of_combining_marks_alone_is_an_empty_name():
+    for raw in ("\u0301\u0301", " \u0301 ", "\u3099", ""):
+        with pytest.raises(InvalidName) as empty:
+            normalize_name(raw)
+        assert str(empty.value) == "memory name is empty", repr(raw)
+    assert normalize_name("a\u0301").name == "a" and normalize_name("\u0301a").name == "a"  # control: a letter too
+    assert normalize_name("-\u0301").title == "-\u0301"  # control: a dash with its accent is drawn
+
+
 @pytest.mark.slow
 def test_the_api_refuses_the_latin_part_over_an_older_memory_and_its_title_updates_it(person, isolated_home, tmp_path):
     (tmp_path / "fresh" / ".git").mkdir(parents=True)
