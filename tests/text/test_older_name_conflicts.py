@@ -12,7 +12,7 @@ import pytest
 from mcp import Client
 
 from memdir import BodyEdit, Memory
-from memdir.errors import Conflict, InvalidName
+from memdir.errors import Conflict, InvalidInput, InvalidName
 from memdir.integrations.mcp.server import MemoryServer, build_server
 from memdir.text.names import normalize_name, older_file_name
 
@@ -136,3 +136,46 @@ def test_the_mcp_write_refuses_the_latin_part_over_an_older_memory_and_writes_it
     assert seen["title"][0] is False and seen["title"][1].startswith("Memory updated: odz-notes")  # control
     assert _file(person, "odz-notes") != odz and "opens at 9." in _file(person, "odz-notes").decode()
     assert _names(person) == [("odz-notes", "Łódź-notes")]
+
+
+NOTES_OLDER, UPPER_OLDER = "m-664a715272", "m-1a8a1939a2"  # Заметки-Проекта, ЗАМЕТКИ-ПРОЕКТА hashed as written
+TWO = ("'заметки проекта' is the name of 2 memories of this layer (stored apart by an older memdir or another "
+       "machine): 'ЗАМЕТКИ-ПРОЕКТА' (m-1a8a1939a2), 'Заметки-Проекта' (m-664a715272); nothing was done: say which "
+       "by its file name (read, write or delete 'm-1a8a1939a2' for the first)")
+
+
+@pytest.mark.slow
+def test_a_name_two_older_memories_answer_to_is_refused_and_each_is_reached_by_its_file_name(person):
+    _older_file(person, NOTES_OLDER, "Заметки-Проекта", "Kafka retention is 7 days.")
+    _older_file(person, UPPER_OLDER, "ЗАМЕТКИ-ПРОЕКТА", "Redis eviction is LRU.")
+    for verb, call in (("read", lambda: person.read("заметки проекта")),
+                       ("write", lambda: person.write("заметки проекта", "notes", "project", "A third text.")),
+                       ("delete", lambda: person.delete("заметки проекта"))):
+        with pytest.raises(InvalidInput) as refused:
+            call()
+        assert str(refused.value) == TWO, verb
+    assert _names(person) == [(UPPER_OLDER, "ЗАМЕТКИ-ПРОЕКТА"), (NOTES_OLDER, "Заметки-Проекта")]  # no third
+    assert person.read(UPPER_OLDER).record.body == "Redis eviction is LRU."  # control: by its file name
+    assert person.read("ЗАМЕТКИ-ПРОЕКТА").record.name == UPPER_OLDER  # control: spelled exactly as one is
+    updated = person.write(NOTES_OLDER, "notes", "project", "Kafka retention is 3 days.")
+    assert (updated.name, updated.operation) == (NOTES_OLDER, "updated")
+    assert person.delete(UPPER_OLDER).name == UPPER_OLDER
+    assert person.read("заметки проекта").record.body == "Kafka retention is 3 days."  # one left: it answers
+
+
+@pytest.mark.slow
+def test_a_name_under_todays_hash_and_an_older_one_is_refused_until_one_is_named_by_its_file(person):
+    _older_file(person, NOTES_OLDER, "Заметки-Проекта", "Kafka retention is 7 days.")
+    _older_file(person, "m-7fc07a4770", "Заметки-Проекта", "Kafka retention is 3 days.")  # another machine's
+    both = ("'Заметки-Проекта' is the name of 2 memories of this layer (stored apart by an older memdir or another "
+            "machine): 'Заметки-Проекта' (m-664a715272), 'Заметки-Проекта' (m-7fc07a4770); nothing was done: say "
+            "which by its file name (read, write or delete 'm-664a715272' for the first)")
+    for call in (lambda: person.read("Заметки-Проекта"), lambda: person.delete("Заметки-Проекта"),
+                 lambda: person.write("Заметки-Проекта", "notes", "project", "Kafka retention is 5 days.")):
+        with pytest.raises(InvalidInput) as refused:
+            call()
+        assert str(refused.value) == both
+    assert [person.read(n).record.body for n in ("m-7fc07a4770", NOTES_OLDER)] == [
+        "Kafka retention is 3 days.", "Kafka retention is 7 days."]  # control: each by its file name, both kept
+    assert person.delete("m-7fc07a4770").name == "m-7fc07a4770"
+    assert person.read("Заметки-Проекта").record.name == NOTES_OLDER  # the one left answers
