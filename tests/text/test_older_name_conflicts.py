@@ -2,8 +2,9 @@
 ``v2.md`` (its Latin part alone), ``Łódź-notes`` as ``odz-notes.md`` (``ł`` dropped). A write of the name that
 file name is today (``v2``, ``odz-notes``) is another memory in a fresh store, so in the older store it is refused
 — on the API, the CLI and the MCP SDK's client — and the older memory's text stays; a write under its title (or
-one that read it: an edit) updates it. A name of combining marks alone is an empty name. Real files, real
-subprocesses."""
+one that read it: an edit) updates it. A name two memories of a layer answer to (two older hashes, or an older
+one and today's) is refused on read, write and delete, listing them; each is reached by its file name. A name of
+combining marks alone is an empty name. Real files, real subprocesses."""
 
 from __future__ import annotations
 

@@ -60,7 +60,9 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
 
     A name written differently from the existing memory's that normalizes to the same file (``C# tips`` over
     ``C++ tips``) raises :class:`Conflict` naming the existing memory and a distinct name; the same spelling or
-    the normalized name updates (:func:`memdir.gateway.naming.check_same_name`: a warning names it). A superseded memory is refused
+    the normalized name updates (:func:`memdir.gateway.naming.check_same_name`: a warning names it); the file name an older
+    memdir gave a title that is another name today (``v2`` of ``배포-v2``) is refused too, unless the write gives that
+    title or the digest it read (:func:`memdir.gateway.naming.check_older_file`). A superseded memory is refused
     (:class:`Refused`, naming its successor) unless ``reactivate``: it is then active again (``reactivate``).
 
     ``rename_from``: move that memory to the free ``name`` (else :class:`Conflict`), fields not given keeping
