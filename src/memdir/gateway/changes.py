@@ -37,7 +37,7 @@ from .duplicates import check_duplicate
 from .forgotten import check_forgotten
 from .fields import (MemoryChange, candidate_name, check_readable, check_valid_time, description_whole, inherit,
                      prepare, reason_text, recarried, sanitize, sanitize_extra)
-from .naming import check_same_name, written_to
+from .naming import check_older_file, check_same_name, written_to
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
 
@@ -60,7 +60,9 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
 
     A name written differently from the existing memory's that normalizes to the same file (``C# tips`` over
     ``C++ tips``) raises :class:`Conflict` naming the existing memory and a distinct name; the same spelling or
-    the normalized name updates (:func:`memdir.gateway.naming.check_same_name`: a warning names it). A superseded memory is refused
+    the normalized name updates (:func:`memdir.gateway.naming.check_same_name`: a warning names it); the file name an older
+    memdir gave a title that is another name today (``v2`` of ``배포-v2``) is refused too, unless the write gives that
+    title or the digest it read (:func:`memdir.gateway.naming.check_older_file`). A superseded memory is refused
     (:class:`Refused`, naming its successor) unless ``reactivate``: it is then active again (``reactivate``).
 
     ``rename_from``: move that memory to the free ``name`` (else :class:`Conflict`), fields not given keeping
@@ -92,6 +94,9 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         if old_name and (old_name := written_to(tx.fresh, tx.scan.names, supersedes, old_name)) == name:
             raise InvalidInput("a memory cannot supersede itself")
         existing = source = tx.fresh(name)
+        if existing is not None and rename_from is None:  # v2 is not 배포-v2, though an older memdir named it v2
+            check_older_file(asked, existing.record, tx.scan.names, read=expect_digest is not False,
+                             given_title=given_title)
         if rename_from is not None:
             existing, source = None, tx.fresh(written_to(tx.fresh, tx.scan.names, rename_from,
                                                          normalize_name(rename_from).name))

@@ -23,7 +23,7 @@ from collections.abc import Callable, Container, Iterable
 
 from ..errors import Conflict, InvalidInput
 from ..text.fold import LATIN_SPELLED
-from ..text.names import legacy_names, normalize_name, raw_name, same_name, spelled_name
+from ..text.names import legacy_names, normalize_name, older_file_name, raw_name, same_name, spelled_name, spelling
 from .fields import distinct_name, name_note
 
 # What the letters an older memdir dropped from a name (LATIN_SPELLED: ø, æ, ß) are spelled as now.
@@ -103,17 +103,32 @@ def _older_match(parts: list[tuple[str, ...]], name: str) -> bool:
 def by_title(raw: str, key: str, records: Iterable) -> str | None:
     """The name of the one record of ``records`` (objects with ``name`` and ``title``) other than
     ``key`` whose title normalizes to ``key`` (``raw``'s normalized name) and is spelled like ``raw``
-    (:func:`memdir.text.names.same_name`); None when none or more than one is."""
+    (:func:`memdir.text.names.same_name`); None when none is. Raises :class:`InvalidInput`
+    (:func:`ambiguous`, listing them) when more than one is."""
     found = []
     for record in records:
         if not record.title or record.name == key or not same_name(raw, record.name, record.title):
             continue
         try:
             if normalize_name(record.title).name == key:
-                found.append(record.name)
+                found.append(record)
         except InvalidInput:
             continue
-    return found[0] if len(found) == 1 else None
+    if len(found) > 1:
+        raise InvalidInput(ambiguous(raw, found))
+    return found[0].name if found else None
+
+
+def ambiguous(raw: str, records: list) -> str:
+    """The refusal of a name ``raw`` that more than one memory of a layer answers to (``records``, with
+    ``name`` and ``title``): memories an older memdir stored apart under names that are one name today
+    (``Заметки-Проекта`` and ``ЗАМЕТКИ-ПРОЕКТА`` hashed as written), or one each machine wrote. Lists
+    them by file name, and says to name one so: that reads, writes and deletes that one alone."""
+    records = sorted(records, key=lambda r: r.name)
+    shown = ", ".join(f"{r.title!r} ({r.name})" if r.title else repr(r.name) for r in records)
+    return (f"{raw_name(raw)!r} is the name of {len(records)} memories of this layer (stored apart by an older "
+            f"memdir or another machine): {shown}; nothing was done: say which by its file name "
+            f"(read, write or delete {records[0].name!r} for the first)")
 
 
 def written_as(raw: str, record) -> bool:
@@ -133,17 +148,21 @@ def stored_name(raw: str, key: str, held: Callable[[str], object | None],
     ``raw``'s. Of ``key`` and the legacy names, a memory whose file name or title is ``raw`` as written
     (:func:`memdir.text.names.raw_name`, before folding) wins over one ``raw`` only folds to
     (``Łódź-notes`` is ``odz-notes`` titled so, not a ``lodz-notes`` without a title; ``Lodz-notes`` is
-    ``lodz-notes``); when neither or both are, ``key``. Raises :class:`InvalidName` as
+    ``lodz-notes``). When two are spelled exactly so, or neither is and two are spelled alike
+    (``Заметки-Проекта`` under today's hash and an older memdir's, brought together by a sync), or
+    :func:`by_title` finds two, raises :class:`InvalidInput` (:func:`ambiguous`: they are listed, and
+    each is reached by its file name). Raises :class:`InvalidName` as
     :func:`memdir.text.names.normalize_name` does."""
-    first = None
+    exact, alike = [], []
     for name in (key, *legacy_names(raw)):
         record = held(name)
         if record is not None and same_name(raw, record.name, record.title):
-            if written_as(raw, record):
-                return name
-            first = first or name
-    if first is not None:
-        return first
+            (exact if written_as(raw, record) else alike).append(record)
+    found = exact or alike
+    if len(found) > 1:  # two memories answer to it (an older memdir's and today's): neither is guessed
+        raise InvalidInput(ambiguous(raw, found))
+    if found:
+        return found[0].name
     return by_title(raw, key, records()) if records is not None else None
 
 
@@ -195,6 +214,27 @@ def name_taken(raw: str, name: str, title: str | None, taken: Container[str]) ->
             "update the existing memory)")
 
 
+def check_older_file(asked: str, old, taken: Container[str], *, read: bool = False,
+                     given_title: str | None = None) -> None:
+    """Refuse a write of ``asked`` that lands on the memory ``old`` (its record) by a file name an older
+    memdir gave ``old``'s title, which today is another name (:func:`memdir.text.names.older_file_name`:
+    ``v2`` on ``v2.md`` titled ``배포-v2``; ``odz-notes`` on ``odz-notes.md`` titled ``Łódź-notes``): in a
+    fresh store they are two memories, so updating would put another memory's text over this one's.
+    A write that names this memory otherwise updates it: one that read it (``read``: its digest given,
+    compare-and-set: an edit, the panel, consolidation) or gives its title (``given_title`` spelled like
+    it). Raises :class:`Conflict` naming the memory by title and file name, how to update it (write it
+    under its title) and a distinct name for a new memory (:func:`distinct_name`, none of ``taken``);
+    nothing is written."""
+    if read or not older_file_name(asked, old.name, old.title) or (
+            given_title is not None and spelling(given_title) == spelling(old.title)):
+        return
+    written = raw_name(asked)
+    raise Conflict(f"{written!r} is the file name an older memdir gave the memory {old.title!r} ({old.name}); "
+                   f"today {written!r} and {old.title!r} are two names, so nothing was written. To update that "
+                   f"memory, write it under its title {old.title!r}; for a new memory, choose a distinct name "
+                   f"such as {distinct_name(written, taken)!r}")
+
+
 def check_same_name(asked: str, old, taken: Container[str], warnings: list[str], title: str | None = None) -> None:
     """The one rule of a write whose name normalizes to an existing memory ``old`` (its record):
     a name spelled otherwise (``C# tips`` over ``C++ tips``, :func:`memdir.text.names.same_name`)
@@ -220,4 +260,4 @@ def check_same_name(asked: str, old, taken: Container[str], warnings: list[str],
                     f"width or spacing): that memory was updated; {kept}")
 
 
-__all__ = ["by_title", "check_same_name", "name_taken", "stored_name", "written_as", "written_to"]
+__all__ = ["ambiguous", "by_title", "check_older_file", "check_same_name", "name_taken", "stored_name", "written_as", "written_to"]

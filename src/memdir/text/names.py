@@ -81,7 +81,8 @@ def normalize_name(raw: str) -> NormalizedName:
     Returns the kebab-case name (≤ 64 chars, ``[a-z0-9-]``) and, when the name
     had to be derived from a hash, the original as ``title``.
 
-    Raises :class:`InvalidName` for a non-string, an empty name, a name holding
+    Raises :class:`InvalidName` for a non-string, an empty name (or one of combining marks and
+    spaces only: ``"\u0301\u0301"`` draws nothing of its own), a name holding
     control characters (``a\\x00b``, ``a\\x85b``), bidi controls
     (``a\\u202eb``) or a lone surrogate (bytes that were not UTF-8), or a
     reserved name (``memory``, ``CON``…).
@@ -89,7 +90,7 @@ def normalize_name(raw: str) -> NormalizedName:
     if not isinstance(raw, str):
         raise InvalidName(f"memory name must be a string (got {type(raw).__name__})")
     text = raw_name(raw)
-    if not text:
+    if not text or not _unmarked(text).strip():  # combining marks alone ("\u0301\u0301") draw nothing of their own
         raise InvalidName("memory name is empty")
     if _CONTROL.search(text):
         raise InvalidName(f"memory name must not contain control or bidi characters or line breaks (got {raw!r})")
@@ -109,6 +110,11 @@ def normalize_name(raw: str) -> NormalizedName:
         )
     assert _VALID.match(slug), slug
     return NormalizedName(slug, title)
+
+
+def _unmarked(text: str) -> str:
+    """``text`` without its combining marks (Unicode categories Mn, Mc, Me): what a name shows of its own."""
+    return "".join(c for c in text if not unicodedata.category(c).startswith("M"))
 
 
 def _slug(folded: str) -> str:
@@ -206,6 +212,26 @@ def spelled_name(name: str, title: str | None) -> str:
         except InvalidName:
             pass
     return name
+
+
+def older_file_name(raw: str, name: str, title: str | None) -> bool:
+    """True when ``raw`` (a name as written) reaches the memory called ``name`` with ``title`` only by
+    its file name, and that file name is one an older memdir gave the title, which today is another
+    name (:func:`legacy_names`: ``v2`` of ``배포-v2``, whose Latin part alone named it; ``odz-notes`` of
+    ``Łódź-notes``): in a fresh store ``raw`` and the title are two memories, so a write of ``raw``
+    is not an update of this one. False for ``raw`` spelled like the title (``Lodz-notes``), for a
+    hash file name (``m-664a715272`` of ``Заметки-Проекта``: a file's address, no name a person
+    gives another memory), for a title that names this file today (``C# tips`` of ``c-tips``) or
+    one no older memdir stored here (a title a person gave: ``Database port`` of ``db-port``)."""
+    if not title or hash_named(name):
+        return False
+    written = raw_name(raw)
+    if spelling(written) == spelling(title):
+        return False
+    try:
+        return normalize_name(title).name != name and name in legacy_names(title)
+    except InvalidName:
+        return False
 
 
 def same_name(raw: str, name: str, title: str | None) -> bool:
