@@ -16,3 +16,11 @@ def test_case_and_unicode_form_make_no_other_copy_and_a_tombstone_matches_the_sa
     other = "Ménage happens on Saturdays"  # control: another word is another value, on both sides
     assert duplicate_key(other, "") != duplicate_key(text, "") and text_digest(other, "") != text_digest(text, "")
     assert match([stone], other, "") is None
+
+
+def test_a_count_agrees_with_its_noun():
+    from memdir.text.plural import counted, plural
+
+    assert [counted(n, "memory") for n in (0, 1, 2)] == ["0 memories", "1 memory", "2 memories"]
+    assert [counted(n, "tombstone") for n in (1, 3)] == ["1 tombstone", "3 tombstones"]
+    assert (plural(1, "holds"), plural(2, "holds")) == ("holds", "hold")
