@@ -37,7 +37,16 @@ class InvalidName(InvalidInput):
 
 
 class ScopeError(MemdirError):
-    """Project scope was asked for but no usable project root is known."""
+    """Project scope was asked for but no usable project root is known.
+
+    ``fact``: for a project directory that is not an existing directory, what is wrong with it
+    (``project directory '/x' does not exist``) without the way to give another, which the message
+    adds for the CLI and MCP (``--project DIR or MEMDIR_PROJECT``); an interface whose project comes
+    from elsewhere (a hook: its input's ``cwd``) says its own way. None otherwise."""
+
+    def __init__(self, *args, fact: str | None = None):
+        super().__init__(*args)
+        self.fact = fact
 
 
 class NotFound(MemdirError, LookupError):

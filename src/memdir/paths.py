@@ -211,10 +211,8 @@ def project_dir(path: str | os.PathLike) -> Path:
     except OSError as exc:  # a name too long, a directory that cannot be searched
         raise ScopeError(f"project directory {raw!r} cannot be examined: {exc.strerror or exc}") from None
     if not is_dir:
-        raise ScopeError(
-            f"project directory {raw!r} " + ("is not a directory" if root.exists() else "does not exist")
-            + "; give an existing directory (--project DIR or MEMDIR_PROJECT)"
-        )
+        fact = f"project directory {raw!r} " + ("is not a directory" if root.exists() else "does not exist")
+        raise ScopeError(fact + "; give an existing directory (--project DIR or MEMDIR_PROJECT)", fact=fact)
     top = _git_top(root)
     return top if top is not None else root
 

@@ -63,7 +63,7 @@ def test_moved_project_orphans_are_listed_and_move_layer_rekeys(tmp_path, isolat
     # before: "No memories yet." and doctor "ok", nothing else
     listed = run_cli("list", "--project", new)
     assert listed.stdout.strip() == "No memories yet."
-    assert listed.stderr == ("memdir: 1 layer(s) of projects that no longer exist hold memories (2 in all); if this "
+    assert listed.stderr == ("memdir: 1 layer of projects that no longer exist holds memories (2 in all); if this "
                              "project moved, `memdir doctor` shows which is its own and `memdir move-layer` brings "
                              "it here\n")
     doctor = run_cli("doctor", "--project", new)
@@ -240,7 +240,7 @@ def test_a_project_whose_name_is_not_utf8_keeps_its_layer_through_doctor_orphans
     shutil.move(old, new)
     shown = old_dir.encode("utf-8", "backslashreplace").decode()  # how a terminal shows it
     doctor = run_cli("doctor", "--project", new_dir)
-    assert f"orphaned layer {layer.name}: 1 memories of {shown}, which no longer exists" in doctor.stdout
+    assert f"orphaned layer {layer.name}: 1 memory of {shown}, which no longer exists" in doctor.stdout
     orphans = Memory.open(home=isolated_home, project=new_dir).orphans()
     assert [(o.key, o.root, o.memories) for o in orphans] == [(layer.name, old_dir, 1)]
     # before: a traceback (the journal could not hold the root), nothing moved

@@ -127,14 +127,19 @@ def test_home_as_the_project_is_the_same_rule_everywhere(isolated_home, project,
     assert "The person works in UTC+8" in context and "## Project memories" not in context
 
 
-def test_a_hook_from_a_missing_directory_skips_with_the_same_message(tmp_path):
+def test_a_hook_from_a_missing_directory_says_its_project_is_its_cwd(tmp_path, isolated_home):
     ghost = tmp_path / "gone"
     hook = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"],
                           input=json.dumps({"cwd": str(ghost), "hook_event_name": "SessionStart"}),
                           capture_output=True, text=True, timeout=60)
     assert hook.returncode == 0 and hook.stdout == ""
-    assert hook.stderr.strip() == (f"memdir hook SessionStart: project directory '{ghost}' does not exist; "
-                                   "give an existing directory (--project DIR or MEMDIR_PROJECT)")
+    assert hook.stderr == (f"memdir hook SessionStart: project directory '{ghost}' does not exist: a hook takes "
+                           "its project from its input's cwd (the directory the agent runs in); nothing done\n")
+    ghost.mkdir()  # control: the same input from a directory that exists is the hook's context, silently
+    hook = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"],
+                          input=json.dumps({"cwd": str(ghost), "hook_event_name": "SessionStart"}),
+                          capture_output=True, text=True, timeout=60)
+    assert hook.returncode == 0 and hook.stderr == "" and "additionalContext" in hook.stdout
 
 
 def test_symlinks_subdirectories_and_worktrees_share_one_layer(tmp_path, isolated_home):

@@ -102,7 +102,7 @@ def test_export_refuses_a_directory_that_is_not_empty(tmp_path, project, person)
 def test_export_on_the_command_line(tmp_path, project):
     assert run_cli("--project", project, "write", "a", "-d", "A fact", "-t", "project").returncode == 0
     out = run_cli("--project", project, "export", tmp_path / "x", "--format", "claude-code")
-    assert out.returncode == 0 and out.stdout.startswith("Exported 1 memory(ies) as claude-code into ")
+    assert out.returncode == 0 and out.stdout.startswith("Exported 1 memory as claude-code into ")
     assert (tmp_path / "x" / "project" / "MEMORY.md").read_text() == "- [a](a.md) — A fact\n"
 
 

@@ -61,9 +61,9 @@ def test_doctor_and_verify_report_every_layer(locked_out, command):
     assert "cannot check this layer" in text and str(layer) in text
     # Control: the readable user layer is still checked and reported.
     if command[0] == "verify":
-        assert f"ok  {mem.session.layer('user').path}: 1 events" in out.stdout
+        assert f"ok  {mem.session.layer('user').path}: 1 event" in out.stdout
     else:
-        assert "user layer:" in out.stdout and "1 memories" in out.stdout
+        assert "user layer:" in out.stdout and "— 1 memory\n" in out.stdout
 
 
 # ---------------------------------------------------------------- one layer's tombstones unreadable
@@ -186,9 +186,9 @@ def test_status_and_doctor_report_an_unreadable_tombstones_file_and_show_the_oth
     status = run_cli("--project", project, "status", env=env)
     assert (status.returncode, status.stderr) == (0, "")
     lines = status.stdout.splitlines()
-    at = lines.index("user: 1 memories (1 in the index, 1 in the context block, 0 candidates, 0 tombstones)")
+    at = lines.index("user: 1 memory (1 in the index, 1 in the context block, 0 candidates, 0 tombstones)")
     assert lines[at + 1] == f"  ! unreadable: {stones}: {unreadable}"
-    assert "project: 0 memories (0 in the index, 0 in the context block, 0 candidates, 1 tombstones)" in lines  # the other layers
+    assert "project: 0 memories (0 in the index, 0 in the context block, 0 candidates, 1 tombstone)" in lines  # the other layers
     assert "team: 0 memories (0 in the index, 0 in the context block, 0 candidates, 0 tombstones)" in lines
     doctor = run_cli("--project", project, "doctor", env=env)
     assert doctor.returncode == 1 and "Traceback" not in doctor.stderr, doctor.stderr
@@ -201,7 +201,7 @@ def test_status_and_doctor_report_an_unreadable_tombstones_file_and_show_the_oth
     assert [p.path for p in person.doctor().problems] == [str(stones), str(user)]
     tool = person.call_tool("memory_status", {})
     assert f"  ! unreadable: {stones}: {unreadable}" in tool.splitlines()
-    assert "project: 0 memories (0 in the index, 0 in the context block, 0 candidates, 1 tombstones)" in tool.splitlines()
+    assert "project: 0 memories (0 in the index, 0 in the context block, 0 candidates, 1 tombstone)" in tool.splitlines()
 
 
 @pytest.mark.slow

@@ -67,7 +67,12 @@ def test_status_and_doctor_say_what_the_block_holds_per_layer(isolated_home, pro
     assert f"user: 120 memories (120 in the index, {shown_user} in the context block," in text
     assert "project: 5 memories (5 in the index, 5 in the context block," in text
     doctor = render.doctor(mem.doctor())
-    assert f"— user {shown_user} of 120, project 5 of 5 in the index" in doctor
+    # the same words as status's layer lines: of the memories in the index, those in the context block; doctor
+    # names what each layer leaves out of it (the user layer), and no project, which leaves none out (control)
+    assert (f"— user {shown_user} of 120, project 5 of 5 in the context block; left out of the block: user "
+            f"{120 - shown_user} memories (`memdir context` shows what it holds)\n") in doctor
+    assert f"context: {status.context_bytes} of {status.context_budget} bytes — user {shown_user} of 120, " \
+           "project 5 of 5 in the context block\n" in text + "\n"
 
 
 def test_what_one_layer_leaves_unused_goes_to_the_others():
@@ -267,7 +272,7 @@ def test_more_budget_never_gives_a_layer_fewer_lines_through_the_cli_the_hook_an
         doctor = run_cli("doctor", env=env, cwd=project).stdout
         got[budget] = (_counts(printed), _counts(injected))
         user, team, proj = _counts(injected)
-        line = f"of {budget} bytes — user {user} of 40, team {team} of 2, project {proj} of 3 in the index"
+        line = f"of {budget} bytes — user {user} of 40, team {team} of 2, project {proj} of 3 in the context block"
         assert line in status and line in doctor  # what the agent receives, not what `memdir context` prints
         assert f"context: {len(injected.encode())} of {budget} bytes" in status
     assert got == {1536: ((4, 2, 3), (3, 2, 3)), 1800: ((5, 2, 3), (4, 2, 3)), 2000: ((5, 2, 3), (5, 2, 3)),

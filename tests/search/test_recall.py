@@ -131,7 +131,7 @@ def test_cli_search_recall_and_reindex(isolated_home, project):
     report = json.loads(out.stdout)
     assert (report["memories"], report["files"], report["layers"], report["mode"]) == (1, 1, 1, "bm25")
     out = run_cli("reindex", "--progress", "--project", project, env=env)
-    assert out.returncode == 0 and "indexed 1 memories" in out.stdout and "indexing" in out.stderr
+    assert out.returncode == 0 and "indexed 1 memory" in out.stdout and "indexing" in out.stderr
     out = run_cli("status", "--json", "--project", project, env=env)
     assert json.loads(out.stdout)["search"] == "bm25"
 

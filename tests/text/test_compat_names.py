@@ -107,3 +107,19 @@ def test_the_usual_form_updates_a_memory_stored_under_the_older_hash_of_its_comp
     other = person.write("ソーズ", "another word", "project", "b")  # control: a name that differs is its own
     assert (other.name, other.operation) == (normalize_name("ソーズ").name, "created")
     assert sorted(m.name for m in person.list().memories) == sorted([old, other.name])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("title, key, created", [
+    ("Café menu", "cafe-menu", "name 'Café menu' was normalized to 'cafe-menu' (kept as the title)"),
+    ("日本 メモ", "m-547d1a048c", "name '日本 メモ' has no letters a-z or digits; saved as 'm-547d1a048c' with "
+                              "'日本 メモ' as its title (either name finds it)"),
+])
+def test_an_update_by_the_memorys_own_title_says_nothing_of_its_name(person, title, key, created):
+    """An update by the title's spelling repeated the creation's lines ("was normalized … (kept as the
+    title)", "saved as 'm-…'"), though nothing was normalized or saved anew."""
+    first = person.write(title, "first", "project", "b")
+    assert (first.name, first.operation, first.warnings) == (key, "created", (created,))  # control: a new memory
+    again = person.write(title, "second", "project", "b")
+    assert (again.name, again.operation, again.warnings) == (key, "updated", ())
+    assert person.read(key).record.title == title and person.read(key).record.description == "second"

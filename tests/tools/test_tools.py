@@ -190,7 +190,7 @@ def test_status_reports_malformed_files(mem):
     (layer.path / "bad.md").write_bytes(b"\xff\xfe not utf-8")
     mem.call_tool("memory_write", {"name": "good", "description": "fine", "type": "project", "body": ""})
     status = call_tool(mem, "memory_status", {})
-    assert "project: 1 memories" in status
+    assert "project: 1 memory (" in status
     assert "! unreadable:" in status and "bad.md" in status and "not valid UTF-8" in status
     listed = call_tool(mem, "memory_list", {})
     assert "- good (type: project; layer: project) — fine" in listed and "bad.md" in listed

@@ -36,6 +36,7 @@ import yaml
 from ..errors import InvalidInput
 from ..text.names import normalize_name
 from ..text.printable import display_title, one_line
+from ..text.values import value_of
 from ..vocabulary import ORIGINS, STATUSES, TYPE_IMPORTANCE, TYPES
 from .frontmatter import (
     Hostile,
@@ -120,17 +121,17 @@ class MemoryRecord:
         return replace(self, **changes)
 
 
-def duplicate_key(description: str | None, body: str | None) -> tuple[str, str]:
+def duplicate_key(description: str | None, body: str | None) -> str:
     """What two memories must share to be exact duplicates (:mod:`memdir.gateway.duplicates`, issue 24
-    §5): (description, body), each with its outer whitespace trimmed, equal byte for byte."""
-    return (description or "").strip(), (body or "").strip()
+    §5): the same value, :func:`memdir.text.values.value_of` — the rule a tombstone's strictest match
+    uses, so case, Unicode form (NFC/NFD), spacing and accents make no other copy."""
+    return value_of(description or "", body or "")
 
 
 def text_digest(description: str | None, body: str | None) -> str:
     """SHA-256 hex of :func:`duplicate_key`: equal for exact duplicates, so a layer keeps it per file
     (:class:`memdir.files.scan.FileState`) and a write finds a copy without reading every memory."""
-    kept, text = duplicate_key(description, body)
-    return hashlib.sha256(f"{len(kept)}:{kept}\n{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(duplicate_key(description, body).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)

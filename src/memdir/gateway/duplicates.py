@@ -1,8 +1,9 @@
 """Exact duplicates: the same description and body under another name (issue 24 §5).
 
-The one rule of what an exact duplicate is (:func:`memdir.files.memfile.duplicate_key`: description and
-body, each with its outer whitespace trimmed, equal byte for byte — what was written, not what it means: a
-reworded fact is consolidation's business; a layer keeps its digest per file,
+The one rule of what an exact duplicate is (:func:`memdir.files.memfile.duplicate_key`: the same value,
+:func:`memdir.text.values.value_of` — description and body with case, Unicode form, spacing and accents
+read alike, the rule of a tombstone's strictest match, so ``delete`` and the copy warning agree on which
+memory holds a value; what was written, not what it means: a reworded fact is consolidation's business; a layer keeps its digest per file,
 :func:`memdir.files.memfile.text_digest`), which memories a write is compared with (the live memories of
 its own layer and, through :class:`~memdir.gateway.forgotten.Guard`, of the session's other visible
 layers — found by that digest, :func:`memdir.files.scan.holding`, so a write reads only the copies, not

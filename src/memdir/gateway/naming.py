@@ -241,18 +241,17 @@ def check_same_name(asked: str, old, taken: Container[str], warnings: list[str],
     is refused (:class:`Conflict`, :func:`name_taken`); one spelled alike but not as the memory is
     written (``Café Notes``, ``ｃａｆｅ-ｎｏｔｅｓ`` for ``café-notes``; ``ソース`` for ``ｿｰｽ``) updates
     it, and ``warnings`` gets one line naming the memory updated, why, and its title after the
-    write (``title``: the updated record's). The line replaces what the write said of the name as
-    for a new memory (:func:`memdir.gateway.fields.name_note`, removed here): the memory keeps its
-    name, and its title unless it had none."""
+    write (``title``: the updated record's). What the write said of the name as for a new memory
+    (:func:`memdir.gateway.fields.name_note`) is removed from every update — also one by the memory's
+    own spelling (its title ``Café menu``), which says nothing more: the memory keeps its name, and
+    its title unless it had none."""
     if not same_name(asked, old.name, old.title):
         raise Conflict(name_taken(asked, old.name, old.title, taken))
     written, note = raw_name(asked), name_note(asked)
-    if note in warnings and old.name != normalize_name(asked).name:
-        warnings.remove(note)  # not normalized to its file name: the memory's is an older memdir's (odz-notes)
-    if written in (old.name, spelled_name(old.name, old.title)):
-        return
-    if note in warnings:
+    if note in warnings:  # an update: what a new memory's name would become is not what happened
         warnings.remove(note)
+    if written in (old.name, spelled_name(old.name, old.title)):
+        return  # the memory's own spelling (its name, its title): "Memory updated" says it all
     shown = f"{old.title!r} ({old.name})" if old.title else repr(old.name)
     kept = (f"its title is now {title!r}" if title and title != old.title
             else f"its title stays {old.title!r}" if old.title else "it has no title")

@@ -43,7 +43,7 @@ from ..files.scan import FileState
 from .index import Facts
 from .rows import Rows
 
-FORMAT = "6"
+FORMAT = "7"
 RACY_NS = 2_000_000_000  # a file changed this close to the save may change again unseen: its ctime is kept as 0
 RACY_READS = 32  # racy rows a reader compares by content (Manifest.differs); more: a take-up
 _SCHEMA = """

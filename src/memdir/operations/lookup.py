@@ -91,7 +91,28 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
         if gone := deleted([layer], stored):
             raise NotFound(gone, deleted=stored)
     shown = f'"{raw_name(name)}" ({key})' if normalize_name(name).title else f'"{key}"'  # a hash: as typed too
-    raise NotFound(f'memory not found: {shown} in {where}' + unsearched(session, scope))
+    near = closest(key, [n for layer in readable for n in layer.scan().entries])
+    raise NotFound(f'memory not found: {shown} in {where}' + unsearched(session, scope)
+                   + (f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""))
+
+
+CLOSEST = 3  # names a "not found" offers at most
+CLOSE_RATIO = 0.75  # difflib's similarity a typo keeps (officce-wifi for office-wifi: 0.96; zoe for joe: 0.67)
+
+
+def closest(key: str, names: Iterable[str]) -> list[str]:
+    """The names of ``names`` a "not found" of ``key`` (a normalized name) offers, at most :data:`CLOSEST`,
+    closest first: those ``key`` is a typo of (:func:`difflib.get_close_matches`, ratio at least
+    :data:`CLOSE_RATIO`), then those that hold ``key`` as one of their dash-separated words (``zoe`` in
+    ``zoe-martin``, ``martin`` too) or start with it (three characters at least: ``zoe-m``), in name order.
+    ``[]`` when none is."""
+    import difflib
+
+    pool = sorted(set(names) - {key})
+    near = difflib.get_close_matches(key, pool, n=CLOSEST, cutoff=CLOSE_RATIO)
+    near += [n for n in pool if n not in near and (key in n.split("-") or n.startswith(key + "-")
+                                                   or len(key) >= 3 and n.startswith(key))]
+    return near[:CLOSEST]
 
 
 def held_name(layer: Layer, name: str) -> str | None:

@@ -31,6 +31,7 @@ from ..files.memfile import text_digest
 from ..files.scan import FALLBACK_NOTE, NO_FRONTMATTER_NOTE, Malformed, Scan, count_files
 from ..files.trust import untrusted_note
 from ..text.printable import clipped
+from ..text.plural import counted
 from ..gateway.changes import finish_interrupted
 from ..gateway.duplicates import duplicate_groups
 from ..layer.commit import remove_stale
@@ -322,7 +323,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     problems += [Malformed(f"{scope}:{name}", f"{SYNC_HELD}: memdir sync resolve {name} --scope "
                            f"{scope} (shows both values)") for scope, name in sorted(held_memories(session.home))]
     found = orphans(session.home, session.project_root)
-    problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({o.memories} memories)")
+    problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({counted(o.memories, 'memory')})")
                  for o in found]
     return DoctorResult(current, checks, tuple(problems), (*found_notes, *notes), tuple(found))
 

@@ -24,6 +24,7 @@ from ..gateway.fields import reason_text
 from ..git import identity
 from ..paths import PROJECTS_DIR, project_key, project_layer_dir, project_root
 from ..results import Result
+from ..text.plural import counted
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def move(session, old: str, new: str | None = None, *, reason: str | None = None
     recorded = described_root(source)
     if recorded and Path(recorded).is_dir() and not force:
         raise Refused(f"layer {source.name} belongs to {recorded}, which still exists: moving it would take that "
-                      f"project's {_memory_files(source)} memories away from it. To start {root} with some of "
+                      f"project's {counted(_memory_files(source), 'memory')} away from it. To start {root} with some of "
                       "them, copy them (memdir read NAME there, memdir write here); to move the layer anyway, "
                       "pass --force")
     if target.exists():

@@ -21,6 +21,7 @@ from __future__ import annotations
 from ..files.conflicts import CONFLICT
 from ..text.fence import escape_stored, quoted
 from ..text import names
+from ..text.plural import counted
 from ..text.printable import LINE_BYTES, clipped, one_line, visible
 from ..vocabulary import PIN_MARK, SYNC_HELD, kind_label
 from . import printable_output
@@ -363,7 +364,7 @@ def flag(result: FlagResult) -> str:
 @printable_output
 def verify(result: VerifyResult) -> str:
     """One line per layer's journal check (``first bad event`` only when an event is bad; a note after it)."""
-    lines = [f"{'ok ' if c.ok else 'BAD'} {c.layer}: {c.events} events"
+    lines = [f"{'ok ' if c.ok else 'BAD'} {c.layer}: {counted(c.events, 'event')}"
              + ("" if c.ok else f" — first bad event: {c.error}" if c.bad_seq is not None else f" — {c.error}")
              + (f" — {c.note}" if c.note else "")
              for c in result.layers]
@@ -387,11 +388,11 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
     if result.sync:
         lines.append(f"sync: {result.sync}")
     for layer in result.layers:
-        lines.append(f"{layer.scope}: {layer.memories} memories ({layer.visible} in the index, "
+        lines.append(f"{layer.scope}: {counted(layer.memories, 'memory')} ({layer.visible} in the index, "
                      f"{layer.in_context} in the context block, "
-                     f"{layer.candidates} candidates, "
+                     f"{counted(layer.candidates, 'candidate')}, "
                      + (f"{layer.superseded} superseded, " if layer.superseded else "")  # `memdir list --all` shows
-                     + f"{layer.tombstones} tombstones)")
+                     + f"{counted(layer.tombstones, 'tombstone')})")
         lines += ["  " + line for line in malformed_lines(layer.malformed, max_malformed)]
         lenient = list(dict.fromkeys(note.path for note in layer.notes))  # each file once, in path order
         lines += [f"  ~ read leniently: {cut(path, 1000)} (memdir doctor says how)" for path in lenient[:max_malformed]]
@@ -411,7 +412,17 @@ def _context_layers(result: StatusResult) -> str:
     """What the context block holds per layer, for the ``context:`` line:
     `` — user 31 of 120 in the index, project 5 of 5`` (``""`` with no layer)."""
     parts = [f"{layer.scope} {layer.in_context} of {layer.visible}" for layer in result.layers]
-    return f" — {', '.join(parts)} in the index" if parts else ""
+    return f" — {', '.join(parts)} in the context block" if parts else ""
+
+
+def _left_out(result: StatusResult) -> str:
+    """The memories of the index each layer's share of the budget leaves out of the context block, for
+    doctor's ``context:`` line: ``; left out of the block: project 6 memories (`memdir context` shows what
+    it holds)`` (``""`` when none is)."""
+    parts = [f"{layer.scope} {counted(layer.visible - layer.in_context, 'memory')}" for layer in result.layers
+             if layer.visible > layer.in_context]
+    return (f"; left out of the block: {', '.join(parts)} (`memdir context` shows what it holds)"
+            if parts else "")
 
 
 @printable_output
@@ -420,7 +431,7 @@ def doctor(result: DoctorResult) -> str:
     journal problems, the context size, then ``ok`` or the count of problems."""
     lines = []
     for layer in result.status.layers:
-        lines.append(f"{layer.scope} layer: {layer.path} — {layer.memories} memories")
+        lines.append(f"{layer.scope} layer: {layer.path} — {counted(layer.memories, 'memory')}")
         lines += [f"  malformed: {cut(bad.path, 1000)}: {cut(bad.error)}" for bad in layer.malformed]
         lines += [f"  note: {cut(n.path, 1000)}: {cut(n.note)}" for n in layer.notes]
     lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
@@ -428,12 +439,12 @@ def doctor(result: DoctorResult) -> str:
     lines += [f"settings: {cut(p.error)}" for p in result.problems if p.path == "settings"]
     lines += [f"sync: {cut(p.path, 200)}: {cut(p.error)}" for p in result.problems if p.error.startswith(SYNC_HELD)]
     for o in result.orphans:
-        lines.append(f"orphaned layer {o.key}: {o.memories} memories of {o.root}, which no longer exists"
+        lines.append(f"orphaned layer {o.key}: {counted(o.memories, 'memory')} of {o.root}, which no longer exists"
                      + (f" — belongs to {o.belongs_to} ({o.because}): memdir move-layer {o.key} {o.belongs_to}"
                         if o.belongs_to else f" — memdir move-layer {o.key} NEW_PROJECT_DIR re-keys it (or delete "
                         "the layer's directory if that project is gone for good)"))
     lines.append(f"context: {result.status.context_bytes} of {result.status.context_budget} bytes"
-                 + _context_layers(result.status))
+                 + _context_layers(result.status) + _left_out(result.status))
     if result.status.extractor:
         lines.append(f"consolidation extractor: {result.status.extractor}")
     lines += duplicate_lines(result.status)
@@ -483,7 +494,7 @@ def search(results, query: str, offset: int = 0, page: int | None = None) -> str
 @printable_output
 def reindex(result) -> str:
     """A rebuilt search index (:class:`memdir.search.sync.ReindexResult`)."""
-    return (f"indexed {result.memories} memories from {result.files} files in {result.layers} layers "
+    return (f"indexed {counted(result.memories, 'memory')} from {counted(result.files, 'file')} in {counted(result.layers, 'layer')} "
             f"({result.mode}, {result.vectors} vectors embedded) in {result.seconds:.2f}s")
 
 

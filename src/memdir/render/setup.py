@@ -7,13 +7,14 @@ memories and their operations) for size; made printable by
 
 from __future__ import annotations
 
+from ..text.plural import counted
 from . import printable_output
 
 
 @printable_output
 def layer_move(result) -> str:
     """A re-keyed layer (:class:`memdir.operations.relocate.LayerMove`)."""
-    return (f"Moved layer {result.moved_from} → {result.moved_to}: {result.memories} memories now belong to "
+    return (f"Moved layer {result.moved_from} → {result.moved_to}: {counted(result.memories, 'memory')} now belong to "
             f"{result.root}.")
 
 

@@ -5,6 +5,7 @@ printable by :func:`memdir.render.printable_output`, as every renderer)."""
 
 from __future__ import annotations
 
+from ..text.plural import counted
 from . import printable_output
 from .memories import cut
 
@@ -133,7 +134,7 @@ def import_report(result, *, max_lines: int = 200) -> str:
 @printable_output
 def export_report(result) -> str:
     """An export: where, how many memories and files, then each thing left out and why."""
-    lines = [f"Exported {len(result.exported)} memory(ies) as {result.format} into {result.directory} "
+    lines = [f"Exported {counted(len(result.exported), 'memory')} as {result.format} into {result.directory} "
              f"({result.files} file(s)" + (f", {result.versions} past version(s))" if result.with_history else ")")]
     lines += [f"  left out  {cut(what, 160)}  — {cut(why, 200)}" for what, why in result.left]
     return "\n".join(lines)

@@ -70,32 +70,19 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 
 from ..errors import TombstoneRefused
-from ..text.printable import BIDI_CONTROLS, INVISIBLE
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
 from ..vocabulary import CJK_RANGES
-from ..text.lookalike import unmix
+from ..text.values import normalize_value, value_of
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
 NEGATION_REACH = 3  # words before a restated fact in which a negation makes it a correction
 # Words right after a quoted fact that retract it ("… listens on 5433 no longer").
 _RETRACTIONS = frozenset("longer anymore wrong false incorrect untrue outdated obsolete".split())
-# What a value drops before it is compared: what one-line fields drop (printable.INVISIBLE), the bidi
-# controls, and the joiners and selectors fields keep for their scripts (ZWNJ, ZWJ, Mongolian free
-# variation selectors, variation selectors) — a fact is the same fact without them.
-_INVISIBLE = re.compile(f"[{INVISIBLE}{BIDI_CONTROLS}\u180b-\u180f\u200c\u200d\u2065\ufe00-\ufe0f]")
-_SPACE = re.compile(r"\s+")
-# Characters drawn as nothing but taking a place: Hangul fillers, the musical null notehead (the braille
-# blank is :mod:`memdir.text.lookalike`'s).
-_BLANKS = str.maketrans(dict.fromkeys("\u115f\u1160\u3164\uffa0\U0001d159", " "))
-# Combining marks on a Latin or Greek letter (after NFD): an accent does not make another fact.
-_ACCENTS = re.compile(r"(?<=[A-Za-z\u00c0-\u024f\u0370-\u03ff\u1e00-\u1fff])[\u0300-\u036f\u1ab0-\u1aff"
-                      r"\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
 # Words whose place in a fact says which way it goes (rule 4 moves no block across them).
 _ORDER_WORDS = frozenset("""before after over under above below than to from into onto until since then first
 last prefer preferred instead rather versus vs precedes follows replaces replaced more less greater fewer
@@ -114,28 +101,6 @@ QUALIFIER_WORDS = 2  # words right before a forgotten fact that make it another 
 # Words before a fact that frame it rather than qualify its subject: a restatement still.
 _FRAMING = frozenset("""note notes nb ps fyi tip remember reminder recall important again always still really
 actually confirmed update updated correction fact info todo warning caution""".split()) | CHAT_WORDS
-
-
-def normalize_value(text: str) -> str:
-    """The normalized form a tombstone compares: NFKC, zero-width and other
-    invisible characters removed, blank-like characters (:data:`_BLANKS`) as a space,
-    combining marks on Latin and Greek letters dropped, a word made with look-alike
-    letters read in one script (:func:`memdir.text.lookalike.unmix`), digits of any
-    script as ASCII digits, case-folded, whitespace collapsed, trimmed."""
-    text = unicodedata.normalize("NFKC", text).translate(_BLANKS)
-    text = _INVISIBLE.sub("", text)
-    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
-    if not text.isascii():
-        text = unicodedata.normalize("NFC", _ACCENTS.sub("", unicodedata.normalize("NFD", text)))
-    text = unmix(text)
-    if not text.isascii():  # after unmix, which reads an Arabic zero between letters as a dot
-        text = "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() and not ch.isascii() else ch for ch in text)
-    return _SPACE.sub(" ", text.casefold()).strip()
-
-
-def value_of(description: str, body: str) -> str:
-    """The normalized value of a memory: its description and body together."""
-    return normalize_value(f"{description}\n{body}")
 
 
 @lru_cache(maxsize=1)

@@ -26,6 +26,9 @@ def _hook(event: str, payload, env=None, via_cli=True) -> subprocess.CompletedPr
                           capture_output=True, text=True, env=full, timeout=60)
 
 
+TRANSCRIPT_LINE = json.dumps({"type": "user", "message": {"role": "user", "content": "hello"}}) + "\n"
+
+
 def _start_input(cwd) -> dict:
     return {"session_id": "abc123", "transcript_path": "/tmp/none.jsonl", "cwd": str(cwd),
             "hook_event_name": "SessionStart", "source": "startup", "model": "claude-sonnet-5"}
@@ -218,6 +221,7 @@ def test_session_end_queues_the_transcript(isolated_home, project, monkeypatch):
     from memdir.consolidation import queue
 
     monkeypatch.setattr(queue, "spawn_drain", lambda home, extractor=None: spawned.append((str(home), extractor)))
+    (project / "t.jsonl").write_text(TRANSCRIPT_LINE)
     payload = {"session_id": "s-1", "transcript_path": str(project / "t.jsonl"), "cwd": str(project),
                "hook_event_name": "SessionEnd", "reason": "other"}
     for event in ("SessionEnd", "PreCompact"):
@@ -234,8 +238,27 @@ def test_session_end_queues_the_transcript(isolated_home, project, monkeypatch):
     assert len((isolated_home / "queue" / "consolidate.jsonl").read_text().splitlines()) == 2 and len(spawned) == 2
 
 
+def test_a_missing_transcript_is_said_on_stderr_and_nothing_is_queued(isolated_home, project, monkeypatch, capsys):
+    spawned = []
+    from memdir.consolidation import queue
+
+    monkeypatch.setattr(queue, "spawn_drain", lambda home, extractor=None: spawned.append(str(home)))
+    ghost = project / "gone.jsonl"
+    payload = {"session_id": "s-1", "transcript_path": str(ghost), "cwd": str(project), "trigger": "auto"}
+    assert hooks.handle("PreCompact", stdin=io.StringIO(json.dumps(payload))) == 0
+    out = capsys.readouterr()
+    assert out.err == f"memdir hook PreCompact: transcript {ghost} does not exist; nothing queued\n"
+    assert out.out == "" and spawned == [] and not (isolated_home / "queue" / "consolidate.jsonl").exists()
+    ghost.write_text(TRANSCRIPT_LINE)  # control: the same input once the file is there is queued, silently
+    assert hooks.handle("PreCompact", stdin=io.StringIO(json.dumps(payload))) == 0
+    out = capsys.readouterr()
+    assert out.err == "" and spawned == [str(isolated_home)]
+    assert str(ghost) in (isolated_home / "queue" / "consolidate.jsonl").read_text()
+
+
 @pytest.mark.slow
 def test_session_end_subprocess_detaches(isolated_home, project):
+    (project / "t.jsonl").write_text(TRANSCRIPT_LINE)
     payload = {"session_id": "s-2", "transcript_path": str(project / "t.jsonl"), "cwd": str(project),
                "hook_event_name": "SessionEnd"}
     done = _hook("SessionEnd", payload, via_cli=False)

@@ -30,7 +30,7 @@ def test_team_candidates_are_listed_and_counted_and_a_dismissed_proposal_is_said
             r = await call("memory_list", {})
             assert "deploy-day" not in _text(r)  # control: withheld from the index until approved
             r = await call("memory_status", {})
-            assert "team: 0 memories" in _text(r) and "1 candidates" in _text(r)
+            assert "team: 0 memories" in _text(r) and "1 candidate," in _text(r)
             person = b.memory()
             (shown,) = person.review().candidates
             person.dismiss("deploy-day", "team", digest=shown.digest)

@@ -118,6 +118,7 @@ def _session(data: dict, home, environ=None):
     """The session of a hook: its project is the hook input's ``cwd`` (nothing
     else: not MEMDIR_PROJECT, not this process's directory); ``environ``: the
     hook process's environment when a warm process runs the hook."""
+    from ...errors import ScopeError
     from ...session import open_session
 
     cwd = data.get("cwd")
@@ -126,7 +127,13 @@ def _session(data: dict, home, environ=None):
     if not os.path.isabs(cwd):  # resolving it against this process's directory would pick a project at random
         raise HookSkip(f"hook input cwd {cwd!r} is not an absolute path")
     session_id = data.get("session_id") if isinstance(data.get("session_id"), str) else None
-    return open_session(home, cwd, actor="agent", session_id=session_id, use_cwd=False, environ=environ)
+    try:
+        return open_session(home, cwd, actor="agent", session_id=session_id, use_cwd=False, environ=environ)
+    except ScopeError as exc:  # the CLI's remedy (--project, MEMDIR_PROJECT) is not a hook's
+        if exc.fact is None:
+            raise
+        raise HookSkip(f"{exc.fact}: a hook takes its project from its input's cwd (the directory the agent "
+                       f"runs in); nothing done") from None
 
 
 def _serialize(event: str, text: str, client: str = "claude-code") -> str:
@@ -276,6 +283,9 @@ def queue_consolidation(data: dict, home, event: str, client: str = "claude-code
         raise HookSkip("hook input has no transcript_path")
     if session.settings.consolidation_mode == "off":
         raise HookSkip("consolidation is off (consolidation_mode = off)")
+    if not os.path.isfile(transcript):  # said now, on stderr: the detached drain only logs
+        raise HookSkip(f"transcript {transcript} " + ("is not a file" if os.path.exists(transcript)
+                                                      else "does not exist") + "; nothing queued")
     queue.append(session.home, transcript, cwd=data["cwd"], session_id=session.id, event=event)
     queue.spawn_drain(session.home)
     return ""
@@ -341,8 +351,14 @@ def main(argv: list[str] | None = None) -> int:
             home = argv[i + 1] if i + 1 < len(argv) else None
             del argv[i: i + 2]
             break
+    usage = f"usage: memdir hook {{{','.join(DIALECTS)}}} EVENT [--home DIR]"
+    taken = [token for token in argv if token.startswith("-") and token != "-"]
+    if taken:  # --json, --project …: a hook writes what its client reads and takes its project from the input's cwd
+        print(f"memdir hook: option {taken[0].partition('=')[0]} is not taken (a hook takes only --home; its project "
+              f"is its input's cwd); nothing done; {usage}", file=sys.stderr)
+        return 0
     if len(argv) != 2 or argv[0] not in DIALECTS:
-        print(f"memdir hook: usage: memdir hook {{{','.join(DIALECTS)}}} EVENT [--home DIR]", file=sys.stderr)
+        print(f"memdir hook: {usage}", file=sys.stderr)
         return 0
     client, event = argv
     stdin = None

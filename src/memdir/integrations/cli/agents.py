@@ -78,10 +78,16 @@ def register(add, settings) -> None:
     """Add ``mcp``, ``hook``, ``install`` and ``uninstall`` to the CLI."""
     p = add("mcp", cmd_mcp, "Serve the memory tools over MCP (stdio). Project: the client's roots, "
                             "else --project / MEMDIR_PROJECT, else the launch directory.")
-    p = add("hook", cmd_hook, "Run one Claude Code hook (reads the hook JSON on stdin; never fails).")
-    p.add_argument("agent", choices=("claude-code", "codex", "gemini", "cursor"))
-    p.add_argument("event", help="the client's event (Claude Code: SessionStart, UserPromptSubmit, SessionEnd or "
-                                 "PreCompact)")
+    from ..claude_code.hooks import DIALECTS
+
+    p = add("hook", cmd_hook, "Run one hook of a coding agent (Claude Code, Codex, Gemini CLI or Cursor): reads "
+                              "the hook JSON on stdin and takes the project from its cwd; never fails (on any "
+                              "problem it exits 0 and says why on stderr).", options=False)
+    p.add_argument("agent", choices=tuple(DIALECTS))
+    p.add_argument("event", help="the client's event: " + "; ".join(
+        f"{client}: {', '.join(events)}" for client, events in DIALECTS.items()))
+    p.add_argument("--home", help="memdir home, an absolute path (default: MEMDIR_HOME, $DSH_HOME/memory, or the "
+                                  "platform data dir)")
     for name, text in (("install", "Register memdir's MCP server and hooks (or instructions) with a coding agent "
                                    "(backs up each file it changes and prints the diff)."),
                        ("uninstall", "Remove exactly what `memdir install` added.")):

@@ -194,10 +194,11 @@ def build_parser(only: str | None = None, settings=None):
     parser.add_argument("--version", action="version", version=f"memdir {VERSION}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def add(name, handler, help_text, **kw):
+    def add(name, handler, help_text, *, options=True, **kw):
+        """``options=False``: a command that takes none of ``--json``/``--home``/``--project`` (it adds its own)."""
         if only is not None and name != only:
             return _IGNORED  # absorbs the options, registers nothing
-        p = sub.add_parser(name, parents=[common], help=help_text, description=help_text, **kw)
+        p = sub.add_parser(name, parents=[common] if options else [], help=help_text, description=help_text, **kw)
         p.set_defaults(handler=handler)
         return p
 

@@ -1,0 +1,67 @@
+"""What a new user meets at the CLI: the help, the messages and the counts say what is true."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir.integrations.claude_code import hooks
+from tests.conftest import run_cli
+
+
+@pytest.mark.parametrize("option", ["--json", "--project", "--project=/tmp"])
+def test_a_hook_names_the_option_it_does_not_take(option, capsys):
+    assert hooks.main(["claude-code", "SessionStart", option]) == 0  # a hook never fails its client
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == (
+        f"memdir hook: option {option.partition('=')[0]} is not taken (a hook takes only --home; its project is its "
+        "input's cwd); nothing done; usage: memdir hook {claude-code,codex,gemini,cursor} EVENT [--home DIR]\n")
+
+
+def test_a_hook_without_an_event_prints_the_usage_alone(capsys):
+    assert hooks.main(["claude-code"]) == 0  # control: no option, the plain usage line
+    assert capsys.readouterr().err == "memdir hook: usage: memdir hook {claude-code,codex,gemini,cursor} EVENT [--home DIR]\n"
+
+
+@pytest.mark.slow
+def test_the_hook_help_lists_what_it_takes_and_names_every_client():
+    done = run_cli("hook", "--help")
+    assert done.returncode == 0
+    assert done.stdout.startswith("usage: memdir hook [-h] [--home HOME] {claude-code,codex,gemini,cursor} event\n")
+    text = " ".join(done.stdout.split())
+    assert "Run one hook of a coding agent (Claude Code, Codex, Gemini CLI or Cursor)" in text
+    assert "--home HOME" in text and "--json" not in text and "--project" not in text
+    assert "gemini: SessionStart, BeforeAgent, SessionEnd, PreCompress" in text
+    control = " ".join(run_cli("list", "--help").stdout.split())  # control: a command that takes them lists them
+    assert "--json" in control and "--project PROJECT" in control
+
+
+def test_a_name_not_found_offers_the_closest_names(person):
+    from memdir.errors import NotFound
+
+    for name, description in [("office-wifi", "Office wifi password is on the fridge"),
+                              ("Zoë Martin", "Zoë Martin is the designer"), ("deploy-window", "Deploys on Tuesday")]:
+        person.write(name, description, "project", "")
+    said = {}
+    for asked in ("officce-wifi", "zoe", "nothing-like-it"):
+        with pytest.raises(NotFound) as caught:
+            person.read(asked)
+        said[asked] = str(caught.value)
+    assert said["officce-wifi"] == 'memory not found: "officce-wifi" in any layer; did you mean \'office-wifi\'?'
+    assert said["zoe"] == 'memory not found: "zoe" in any layer; did you mean \'zoe-martin\'?'
+    assert said["nothing-like-it"] == 'memory not found: "nothing-like-it" in any layer'  # control: none is close
+    assert person.read("office-wifi").record.description == "Office wifi password is on the fridge"  # control
+
+
+@pytest.mark.slow
+def test_the_cli_says_the_closest_name_and_an_empty_prompt(project):
+    assert run_cli("--project", project, "write", "office-wifi", "-d", "Office wifi password is on the fridge",
+                   "--body", "Ask the front desk.").returncode == 0
+    typo = run_cli("--project", project, "read", "officce-wifi")
+    assert typo.returncode == 1 and typo.stderr == ('memdir: memory not found: "officce-wifi" in any layer; did you '
+                                                    "mean 'office-wifi'? — `memdir list` shows the names\n")
+    empty = run_cli("--project", project, "recall", input="")
+    assert empty.returncode == 0 and empty.stdout == "" and empty.stderr == (
+        "memdir: the prompt was empty (stdin gave nothing): nothing recalled; give it as text, with --prompt, "
+        "or on stdin\n")
+    asked = run_cli("--project", project, "recall", input="where is the office wifi password?")  # control
+    assert asked.returncode == 0 and asked.stderr == "" and "Ask the front desk." in asked.stdout
