@@ -33,7 +33,7 @@ from . import integrity
 
 INDEX_DB = "index.sqlite"
 SCHEMA_VERSION = 10  # 2: rows per memory, files table; 3: origin; 4: accents folded; 5: checksums (integrity); 6: short forms,
-# 5,433; 7: text.fold; 8: numbers in groups, compounds, Korean; 9: Greek, ё; 10: spelling.derived, A100, 429s, 90d, 09
+# 5,433; 7: text.fold; 8: groups, compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el stems, hash names
 _UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9), ("name", "title", "description", "body")  # _UPGRADED: in place
 
 
@@ -100,8 +100,8 @@ def write_transaction(conn: sqlite3.Connection):
 def _upgrade(conn: sqlite3.Connection) -> None:
     """Bring an index of schema 4 to 8 to 9 in place, its vectors kept: from 4 each ``docs`` row's checksum
     (:func:`memdir.search.integrity.checksum`); from 4 to 8 the ``fts`` rows tokenized again from ``docs``
-    (:func:`memdir.search.tokenize.document_text`). One write transaction; done already: nothing."""
-    from .tokenize import document_text
+    (:func:`memdir.search.tokenize.document_fields`). One write transaction; done already: nothing."""
+    from .tokenize import document_fields
     if conn.in_transaction:
         conn.rollback()
     with write_transaction(conn):
@@ -115,7 +115,7 @@ def _upgrade(conn: sqlite3.Connection) -> None:
         if version in _UPGRADED:
             rows = conn.execute("SELECT id, name, coalesce(title, ''), description, body FROM docs").fetchall()
             conn.executemany(f"UPDATE fts SET {', '.join(f'{f} = ?' for f in FIELDS)} WHERE rowid = ?",
-                             [(*(document_text(text or "") for text in row[1:]), row[0]) for row in rows])
+                             [(*document_fields(*row[1:3], row[3] or "", row[4] or ""), row[0]) for row in rows])
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 

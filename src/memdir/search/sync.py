@@ -50,7 +50,7 @@ from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, e
                     layer_key, rebuild, set_aside, warn, write_transaction)
 from . import integrity
 from .follow import chain_mark, follow
-from .tokenize import available, document_text, require
+from .tokenize import available, document_fields, require
 
 
 # ---------------------------------------------------------------- keeping in step
@@ -99,8 +99,7 @@ def _put_doc(conn: sqlite3.Connection, key: str, entry: Entry, old_id: int | Non
     cur = conn.execute(f"INSERT INTO docs ({', '.join(integrity.COLUMNS)}, checksum)"
                        f" VALUES ({'?,' * len(integrity.COLUMNS)}?)", (*values, integrity.checksum(values)))
     conn.execute(f"INSERT INTO fts (rowid, {', '.join(FIELDS)}) VALUES (?,?,?,?,?)",
-                 (cur.lastrowid, document_text(record.name), document_text(record.title or ""),
-                  document_text(record.description), document_text(record.body)))
+                 (cur.lastrowid, *document_fields(record.name, record.title, record.description, record.body)))
     if kept is not None:  # its old digest: not current, so still counted missing and embedded again
         conn.execute("INSERT INTO vectors (id, digest, model, vec) VALUES (?,?,?,?)", (cur.lastrowid, *kept))
 

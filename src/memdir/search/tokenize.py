@@ -24,8 +24,9 @@ same terms:
   ``sha256 sha``, ``python3`` → ``python3 python``); a plural ``s`` after digits is dropped (``429s``,
   ``A100s``); a unit after digits reads as its word (``90d`` → ``90d 90 day``, ``100/min``;
   :data:`memdir.text.words.UNITS`); a number of two digits led by a zero is its digit (``09:00`` is ``9:00``).
-* English words are stemmed with the Snowball English stemmer (the
-  ``snowballstemmer`` package): ``running`` → ``run``. The whole form of a
+* Each word is stemmed by its script's Snowball stemmer (:func:`memdir.search.stemming.stem`, the
+  ``snowballstemmer`` package): English for Latin letters (``running`` → ``run``), Russian for Cyrillic
+  (``логах`` → ``лог``), Greek for Greek (``διακομιστής`` → ``διακομ``). The whole form of a
   compound identifier is not stemmed. A few short forms stem as their long
   word (:data:`memdir.text.words.SHORT_FORMS`: ``prod`` is ``production``).
 * A number written with thousands separators is one number: ``5,433`` is
@@ -60,11 +61,12 @@ import unicodedata
 from functools import lru_cache
 
 from ..text.fold import fold
+from ..text.names import hash_named
 from ..text.printable import without_hidden
-from ..text.words import (CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, IRREGULAR_PLURALS,
-                          KOREAN_PARTICLES, REQUEST_WORDS, SHORT_FORMS, UNITS)
+from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, KOREAN_PARTICLES, REQUEST_WORDS, UNITS
 from ..vocabulary import CJK_RANGES
 from . import spelling
+from .stemming import available, require, stem
 
 _WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"  # combining: заме́тки is заметки
@@ -110,68 +112,10 @@ longer one; recall reads at most this much of a prompt, its ends first
 
 
 @lru_cache(maxsize=1)
-def _stemmer():
-    try:
-        import snowballstemmer
-    except ImportError:
-        from ..errors import MissingExtra
-
-        raise MissingExtra("search", "search", "snowballstemmer") from None
-    return snowballstemmer.stemmer("english")
-
-
-def available() -> bool:
-    """True when the tokenizer can run (the ``search`` extra is installed)."""
-    from ..errors import MissingExtra
-
-    try:
-        _stemmer()
-    except MissingExtra:
-        return False
-    return True
-
-
-def require() -> None:
-    """Check that the tokenizer can run: raises :class:`MissingExtra` naming
-    the ``search`` extra when ``snowballstemmer`` is not installed, before any
-    text is indexed or searched half-stemmed."""
-    _stemmer()
-
-
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """The Snowball English stem of a case-folded ``word``; non-ASCII words
-    unchanged. A short form of :data:`memdir.text.words.SHORT_FORMS`, or its
-    plural, stems as its long form (``prod``, ``prods`` → ``product``;
-    ``db`` → ``databas``); an irregular plural of
-    :data:`memdir.text.words.IRREGULAR_PLURALS` as its singular (``mice`` →
-    ``mous``); a -yze verb and its -ysis noun alike (``analyze``,
-    ``analyses``, ``analysis`` → ``analys``)."""
-    if not word.isascii() or not word.isalpha():
-        return word
-    if word in SHORT_FORMS:
-        return stem(SHORT_FORMS[word])
-    word = IRREGULAR_PLURALS.get(word, word)  # mice is mouse
-    if len(word) < 3:
-        return word
-    out = _stemmer().stemWord(word)
-    if out != word:  # a word, not one derived from it (publicity is not public): spelling.derived
-        kept = spelling.derived(word, out, _stemmer().stemWord)
-        if kept != out:
-            return kept
-    if out in SHORT_FORMS:
-        return stem(SHORT_FORMS[out])
-    # The -yze verb and its -ysis noun are one word (analyze, analyse, analysis, analyses: analys); Snowball
-    # leaves analyz, analys and analysi. Only those two families end so after stemming.
-    if out.endswith("yz"):
-        return out[:-1] + "s"
-    return out[:-1] if out.endswith("ysi") else out
-
-
-@lru_cache(maxsize=1)
 def _stopword_stems() -> frozenset[str]:
-    # Tokens are stemmed, so the list is compared by its stems: "because" is the token "becaus".
-    return frozenset(stem(word) for word in STOPWORDS)
+    # Tokens are stemmed, so the list is compared by its stems: "because" is the token "becaus" (folded first:
+    # the Greek words are written with their accents).
+    return frozenset(stem(fold(word)) for word in STOPWORDS)
 
 
 def is_stopword(token: str) -> bool:
@@ -183,7 +127,7 @@ def is_stopword(token: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _chat_stems() -> frozenset[str]:
-    return frozenset(stem(word) for word in CHAT_WORDS | INTERJECTIONS)
+    return frozenset(stem(fold(word)) for word in CHAT_WORDS | INTERJECTIONS)
 
 
 def is_chat(token: str) -> bool:
@@ -417,6 +361,15 @@ def document_text(text: str) -> str:
     return " ".join(tokens(text))
 
 
+def document_fields(name: str, title: str | None, description: str, body: str) -> tuple[str, str, str, str]:
+    """A memory's four FTS5 fields (:data:`memdir.search.index.FIELDS`: name, title, description, body), each
+    its :func:`document_text`. A hash name (:func:`memdir.text.names.hash_named`: ``m-c3f8ff75a0`` of
+    ``部署流程``) is no words: its field is empty (the name as written is the title, indexed in its own field
+    with the name's weight), so ``s3`` or ``c3f8`` never find a memory by the letters of its hash."""
+    named = "" if hash_named(name) else name
+    return document_text(named), document_text(title or ""), document_text(description), document_text(body)
+
+
 @lru_cache(maxsize=1)
 def _cjk_requests() -> re.Pattern:
     """The CJK requests of two characters or more, longest first; a Hangul
@@ -591,7 +544,7 @@ def has_cjk(text: str) -> bool:
 
 __all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups",
            "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS",
-           "compound_splits", "is_compound", "document_text", "fts_query", "has_cjk", "is_chat",
+           "compound_splits", "is_compound", "document_fields", "document_text", "fts_query", "has_cjk", "is_chat",
            "is_cjk_grammar", "is_stopword", "query_terms", "query_tokens",
            "request_terms", "available",
            "require", "stem", "tokens", "word_tokens"]

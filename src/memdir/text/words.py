@@ -12,7 +12,9 @@ or counts beyond it and why.
 
 Words are lower-case ASCII as the matchers' tokenizers give them; none of
 those tokenizers keeps an apostrophe, so a contraction is two words (``don't``
-→ ``don`` + ``t``). The English lists are English only: CJK text is compared
+→ ``don`` + ``t``). The common Russian and Greek function and request words are
+written as :func:`memdir.text.fold.fold` gives them (``еще``, ``θυμισε``: no ``ё``, no
+Greek accent) beside the English ones. CJK text is compared
 by its characters or bigrams; the Chinese words are in :data:`NEGATIONS`, and
 the grammar of Korean, Japanese and Chinese, as the search tokenizer's bigrams
 show it, is :data:`CJK_FUNCTION_TERMS` (search drops them from a query as it
@@ -38,15 +40,24 @@ all any no not
 and or but so than as
 to of in on at by for with from into about
 here there then just very also really
+и а но или да в во на с со к ко у о об обо про из за от до для при по над под без через между
+я ты он она оно мы вы они меня мне мной тебя тебе его ему ее ей их им нас нам вас вам мой моя мое мои твой наш ваш
+это этот эта эти то тот та те что как где когда почему зачем какой какая какое какие кто чем чтобы ли бы же вот
+есть был была было были быть будет все весь вся так там тут здесь уже еще очень тоже также только
+ο η το οι τα του της των τον την τους τις ενα ενας μια και να θα με σε για απο στο στη στην στον στα στις στους
+μου σου μας σας αυτο αυτη αυτος αυτα ειναι ηταν που πως τι ποιος ποια ποιο οταν γιατι οτι αλλα ως εδω εκει πολυ
+επισης μονο
 """.split())
 
 # Words that turn a fact into its opposite or its correction: a restated forgotten fact after one of them
 # ("Do not use pnpm …", "It is wrong that …") is a correction, not the fact (DESIGN §5). "t" is what is
-# left of "don't", "can't" and "isn't"; the last line is Chinese and Japanese (不 没 别 勿 非 无 未 错).
+# left of "don't", "can't" and "isn't"; the next line is Chinese and Japanese (不 没 别 勿 非 无 未 错), the
+# last Russian and Greek (не нет никогда; δεν μην οχι): none of them a function word.
 NEGATIONS = frozenset("""
 not no never nor t cannot without stop stopped avoid neither none nobody nothing nowhere
 wrong false incorrect untrue outdated obsolete mistaken
 不 没 別 别 勿 非 无 無 未 错
+не нет ни никогда δεν μην οχι
 """.split())
 
 # What a person says to keep a chat going, not what it is about: please (and its short forms), ok, yes.
@@ -90,6 +101,10 @@ convention conventions guideline guidelines decide decided decision
 帮我 帮忙 请帮 请问 告诉我 提醒我 一下 看看 给我 我想知道 想知道 关于 有关
 教えて ください 下さい について とは お願い 知りたい
 알려 알려줘 알려줘요 주세요 줘 줘요 줄래 해 해줘 해줘요 해주세요 해줄래 좀 대해 대해서 관해 관해서 관련 관련해서 뭐야 뭐
+расскажи расскажите напомни напомните скажи скажите покажи покажите объясни объясните подскажи подскажите помоги
+помогите вспомни знаешь насчет касательно информация инфо подробности детали заметка заметки
+θυμισε θυμισου πες πειτε δειξε εξηγησε βοηθησε θυμασαι ξερεις σχετικα πληροφοριες λεπτομερειες σημειωση
+σημειωσεις κανονας κανονες
 """.split())
 
 # Short forms every engineer writes for a longer word, read as that word by search (memdir.search.tokenize.stem)

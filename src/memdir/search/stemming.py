@@ -1,0 +1,116 @@
+"""The stem of a word, by its script: the one rule for which Snowball stemmer reads a word (DESIGN §6).
+
+A word reaches :func:`stem` folded (:func:`memdir.text.fold.fold`: case-folded, Latin accents dropped, Greek
+accents dropped and ``ς`` written ``σ``, Cyrillic ``ё`` written ``е``), in documents and queries alike, so
+both sides meet on one stem:
+
+* ASCII letters: the Snowball English stemmer with memdir's English rules — short forms
+  (:data:`memdir.text.words.SHORT_FORMS`), irregular plurals, one word not a word derived from it
+  (:func:`memdir.search.spelling.derived`), the -yze verb and its -ysis noun. A Latin word with accents is ASCII
+  once folded (``Zürich`` → ``zurich``), so English rules are the Latin script's.
+* Russian letters (``а``–``я``): the Snowball Russian stemmer (``логи``, ``логах``, ``логов`` → ``лог``;
+  ``лось`` → ``ло``). A Cyrillic word with a letter of another alphabet (Ukrainian ``і ї є ґ``, Serbian ``ј``,
+  Belarusian ``ў``) is not Russian and stays as it is.
+* Greek letters (``α``–``ω``): the Snowball Greek stemmer (``διακομιστής``, ``διακομιστη``, ``διακομιστών`` →
+  ``διακομ``).
+
+A stem of fewer than :data:`MIN_STEM` letters stands for too many words (Greek ``μου`` → ``μ``, ``για`` → ``γ``):
+the word stays whole. Any other word (digits, mixed scripts, other scripts) is its own term. The stemmers come from
+the ``snowballstemmer`` package (the ``search`` extra).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ..text.words import IRREGULAR_PLURALS, SHORT_FORMS
+from . import spelling
+
+MIN_STEM = 2
+"""Letters at least of a Russian or Greek stem; a shorter stem leaves the word whole."""
+
+_SCRIPTS = (("russian", re.compile("[а-я]+")), ("greek", re.compile("[α-ω]+")))
+"""Each stemmer other than English with the folded words it reads (whole words of its alphabet)."""
+
+
+@lru_cache(maxsize=None)
+def _stemmer(language: str = "english"):
+    try:
+        import snowballstemmer
+    except ImportError:
+        from ..errors import MissingExtra
+
+        raise MissingExtra("search", "search", "snowballstemmer") from None
+    return snowballstemmer.stemmer(language)
+
+
+def available() -> bool:
+    """True when the tokenizer can run (the ``search`` extra is installed)."""
+    from ..errors import MissingExtra
+
+    try:
+        _stemmer()
+    except MissingExtra:
+        return False
+    return True
+
+
+def require() -> None:
+    """Check that the tokenizer can run: raises :class:`MissingExtra` naming
+    the ``search`` extra when ``snowballstemmer`` is not installed, before any
+    text is indexed or searched half-stemmed."""
+    _stemmer()
+
+
+def language(word: str) -> str | None:
+    """The Snowball stemmer that reads the folded ``word`` (see the module): ``"english"`` for ASCII letters,
+    ``"russian"`` for Russian letters, ``"greek"`` for Greek ones; None for any other word (digits, mixed
+    scripts, other alphabets). Pure."""
+    if word.isascii():
+        return "english" if word.isalpha() else None
+    for name, letters in _SCRIPTS:
+        if letters.fullmatch(word):
+            return name
+    return None
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The stem of a folded ``word`` (:func:`memdir.text.fold.fold`) by its script's stemmer (:func:`language`;
+    the module): Snowball English for ASCII letters with memdir's English rules, Snowball Russian for Russian
+    letters (``логах`` → ``лог``), Snowball Greek for Greek ones (``διακομιστησ`` → ``διακομ``); any other word
+    unchanged. In English a short form of :data:`memdir.text.words.SHORT_FORMS`, or its
+    plural, stems as its long form (``prod``, ``prods`` → ``product``;
+    ``db`` → ``databas``); an irregular plural of
+    :data:`memdir.text.words.IRREGULAR_PLURALS` as its singular (``mice`` →
+    ``mous``); a -yze verb and its -ysis noun alike (``analyze``,
+    ``analyses``, ``analysis`` → ``analys``). Raises :class:`memdir.errors.MissingExtra` without
+    ``snowballstemmer``."""
+    script = language(word)
+    if script is None:
+        return word
+    if script != "english":
+        out = _stemmer(script).stemWord(word)
+        return out if len(out) >= MIN_STEM else word
+    if word in SHORT_FORMS:
+        return stem(SHORT_FORMS[word])
+    word = IRREGULAR_PLURALS.get(word, word)  # mice is mouse
+    if len(word) < 3:
+        return word
+    english = _stemmer().stemWord
+    out = english(word)
+    if out != word:  # a word, not one derived from it (publicity is not public): spelling.derived
+        kept = spelling.derived(word, out, english)
+        if kept != out:
+            return kept
+    if out in SHORT_FORMS:
+        return stem(SHORT_FORMS[out])
+    # The -yze verb and its -ysis noun are one word (analyze, analyse, analysis, analyses: analys); Snowball
+    # leaves analyz, analys and analysi. Only those two families end so after stemming.
+    if out.endswith("yz"):
+        return out[:-1] + "s"
+    return out[:-1] if out.endswith("ysi") else out
+
+
+__all__ = ["MIN_STEM", "available", "language", "require", "stem"]
