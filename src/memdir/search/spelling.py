@@ -163,6 +163,22 @@ def fetch(term: str, begun: str) -> str:
     return begun if term.startswith(begun) else term
 
 
+def begins(word: str, begun: str) -> bool:
+    """True when the indexed ``word`` (a stem, as :func:`memdir.search.tokenize.stem` writes it) is one the start
+    ``begun`` (:func:`start`) stands for: ``begun`` itself (``postgr``; ``expir``: "expires", "expired"), or
+    ``begun`` run on by at most :data:`NEAR_TAIL` letters without a vowel past an inflection its word may have
+    lost (:data:`INFLECTIONS`), the rule of :func:`runs_on` (``postgresql`` is ``postgre`` + ``sql``, and
+    ``postgr`` + ``es`` + ``ql`` where the query's written form is not known). A stem keeps no inflection, so what runs on past ``begun`` in it is
+    another syllable or a name's tail: ``committe`` (committee) is no ``commit``, ``secretari`` no ``secret``,
+    ``serverless`` no ``server``, ``persona`` no ``person``, ``investig`` no ``invest``. The prefix query that
+    fetches the candidates (:func:`fetch`) asks for more; this decides which of them count. Pure."""
+    if not word.startswith(begun):
+        return False
+    tail = word[len(begun):]
+    return not tail or len(tail) <= NEAR_TAIL and any(
+        tail.startswith(lost) and not VOWELS.intersection(tail[len(lost):]) for lost in INFLECTIONS)
+
+
 def starts(terms: Iterable[str], forms: dict[str, set[str]] | None = None) -> dict[str, str]:
     """``{term: its start}`` for the ``terms`` that also match the longer
     words they begin (:func:`start`), ``forms`` giving each term's written
@@ -196,5 +212,5 @@ def runs_on(term: str, held: str, written: Iterable[str] = ()) -> bool:
                for tail in tails for lost in INFLECTIONS)
 
 
-__all__ = ["DERIVATIONS", "INFLECTIONS", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "prefixable", "runs_on", "start",
+__all__ = ["DERIVATIONS", "INFLECTIONS", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "begins", "prefixable", "runs_on", "start",
            "starts", "derived", "fetch", "uninflected"]

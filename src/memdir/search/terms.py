@@ -72,7 +72,7 @@ def add_phrase_freq(conn, compounds: dict[str, tuple[str, str]], counts: dict[st
 def doc_freq(conn, terms: list[str], total: int, starts: dict[str, str] | None = None) -> dict[str, int]:
     """Memories holding each term; a term of ``starts`` (:func:`memdir.search.spelling.starts`; None: every
     :func:`~memdir.search.spelling.prefixable` term as it is) counts the memories of every word its start
-    begins (summed, at most ``total``, the memories indexed)."""
+    stands for (:func:`memdir.search.spelling.begins`; summed, at most ``total``, the memories indexed)."""
     if not terms:
         return {}
     if starts is None:
@@ -82,10 +82,10 @@ def doc_freq(conn, terms: list[str], total: int, starts: dict[str, str] | None =
     for term in terms:
         if term in starts:
             begun = starts[term]
-            row = conn.execute("SELECT sum(doc) FROM fts_terms WHERE term >= ? AND term < ?",
-                               (begun, begun + "\uffff")).fetchone()
+            rows = conn.execute("SELECT term, doc FROM fts_terms WHERE term >= ? AND term < ?",
+                                (begun, begun + "\uffff"))  # committe of committee begins commit: not counted
             held = out.get(term, 0) if not term.startswith(begun) else 0  # police: polic, and police-man
-            out[term] = min(total, (row[0] or 0) + held)
+            out[term] = min(total, sum(doc for word, doc in rows if spelling.begins(word, begun)) + held)
     return out
 
 
