@@ -179,6 +179,40 @@ def begins(word: str, begun: str) -> bool:
         tail.startswith(lost) and not VOWELS.intersection(tail[len(lost):]) for lost in INFLECTIONS)
 
 
+Y_FORMS = ("y", "ies", "e", "es", "ed", "ing", "ation", "ations")
+"""What a word may write past the start of a query word ending in ``-y`` read without its ``y`` (:func:`from_y`,
+``expir`` of ``expiry``) for that word to be one of the y-word's family: the y-word itself (``expiry``,
+``expiries``) or an inflection or act of its verb (``expire``, ``expires``, ``expired``, ``expiring``,
+``expiration``). Not the bare start, nor a plain ``-s`` after it: ``factor``, ``factors`` are no ``factory``,
+``director`` no ``directory``, ``inventor`` no ``inventory``."""
+
+
+def from_y(term: str, begun: str) -> bool:
+    """True when ``begun`` (:func:`start`) is the query ``term``'s stem less the ``i`` the stemmer wrote for a
+    ``y`` (``expiri`` → ``expir``): which written words it stands for, the index's stems cannot tell ("expires"
+    and "factor" are both a stem ``expir``, ``factor`` left whole), so :func:`continues` reads them as written."""
+    return term.endswith("i") and begun == term[:-1]
+
+
+def continues(text: str, begun: str) -> bool:
+    """True when ``text`` (a memory as written) writes a word that is the start ``begun`` of a y-word
+    (:func:`from_y`) followed by one of :data:`Y_FORMS`, case-folded: ``Sessions expire`` for ``expir`` (expiry);
+    not ``a factor of 2`` for ``factor`` (factory), nor ``the director`` for ``director`` (directory). The
+    stored word must continue the stem as the y-word's noun or verb does; ``police`` (for ``policy``) does, as
+    ``expire`` does: spelling alone cannot tell those two apart. Pure."""
+    folded = text.casefold()
+    at = folded.find(begun)
+    while at >= 0:
+        if at == 0 or not folded[at - 1].isalnum():
+            end = at + len(begun)
+            while end < len(folded) and folded[end].isalnum():
+                end += 1
+            if folded[at + len(begun):end] in Y_FORMS:
+                return True
+        at = folded.find(begun, at + 1)
+    return False
+
+
 def starts(terms: Iterable[str], forms: dict[str, set[str]] | None = None) -> dict[str, str]:
     """``{term: its start}`` for the ``terms`` that also match the longer
     words they begin (:func:`start`), ``forms`` giving each term's written
@@ -212,5 +246,5 @@ def runs_on(term: str, held: str, written: Iterable[str] = ()) -> bool:
                for tail in tails for lost in INFLECTIONS)
 
 
-__all__ = ["DERIVATIONS", "INFLECTIONS", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "begins", "prefixable", "runs_on", "start",
+__all__ = ["DERIVATIONS", "INFLECTIONS", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "Y_FORMS", "begins", "continues", "from_y", "prefixable", "runs_on", "start",
            "starts", "derived", "fetch", "uninflected"]
