@@ -87,7 +87,7 @@ def doc_freq(conn, terms: list[str], total: int, starts: dict[str, str] | None =
             begun = starts[term]
             rows = conn.execute("SELECT term, doc FROM fts_terms WHERE term >= ? AND term < ?",
                                 (begun, begun + "\uffff"))  # committe of committee begins commit: not counted
-            held = out.get(term, 0) if not term.startswith(begun) else 0  # police: polic, and police-man
+            held = out.get(term, 0) if not term.startswith(begun) else 0  # police: polic, and what police begins
             out[term] = min(total, sum(doc for word, doc in rows if word == term or spelling.begins(word, begun))
                             + held)
     return out
