@@ -300,6 +300,7 @@ def test_a_word_runs_on_as_the_same_name_only_by_an_inflection_or_a_kind():
     assert not spelling.continues("the directors", "director") and not spelling.continues("reexpired", "expir")
 
 
+@pytest.mark.slow
 def test_a_word_finds_the_memories_writing_it_not_longer_words_it_begins(runs):
     for query, was in RUN_ON_NOT_FOUND:
         found = [name for name, _ in top(runs, query)]
