@@ -326,10 +326,10 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
 
     out = {}
     marks = ",".join("?" * len(ids))
-    for rowid, name, title, description, body, raw in conn.execute(
-            f"SELECT f.rowid, f.name, f.title, f.description, f.body, coalesce(d.title, '') || ' ' || d.description || ' ' || coalesce(d.body, '')"
+    for rowid, name, title, description, body, raw, called in conn.execute(
+            f"SELECT f.rowid, f.name, f.title, f.description, f.body, coalesce(d.title, '') || ' ' || d.description || ' ' || coalesce(d.body, ''), d.name"
             f" FROM fts f JOIN docs d ON d.id = f.rowid WHERE f.rowid IN ({marks})", ids):
-        lacks = frozenset(t for t, begun in ys.items() if not spelling.continues(raw or "", begun))
+        lacks = frozenset(t for t, begun in ys.items() if not spelling.continues(f"{called} {raw or ''}", begun))
         weights, as_terms, strong, present = reading(capitals.get(rowid, frozenset()), lacks)
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
         read = relevance.read_body(body or "", as_terms)
