@@ -34,10 +34,17 @@ def test_reading_a_body_finds_every_occurrence_as_a_pass_over_its_tokens_does():
 
 
 def test_a_word_two_prefixable_terms_begin_is_the_first_terms_as_before():
-    prefixes = relevance.Prefixes({"config": 1.0, "configur": 2.0})
-    text = "configur configuration config configs"
+    prefixes = relevance.Prefixes({"postg": 1.0, "postgs": 2.0})
+    text = "postgs postgsql postg postgql"  # postgsql: postg + sql and postgs + ql: the first term's
     read = relevance.read_body(text, prefixes)
-    assert read.hits == _read_every_token(text, prefixes) == [(0, "configur"), (1, "config"), (2, "config"),
+    assert read.hits == _read_every_token(text, prefixes) == [(0, "postgs"), (1, "postg"), (2, "postg"),
+                                                               (3, "postg")]
+    # a word a term begins counts only when it runs on by an inflection or a name's tail (spelling.begins):
+    # configurs is configur's, not config + urs; configuration (a syllable on) is neither's
+    prefixes = relevance.Prefixes({"config": 1.0, "configur": 2.0})
+    text = "configur configurs config configs configuration"
+    read = relevance.read_body(text, prefixes)
+    assert read.hits == _read_every_token(text, prefixes) == [(0, "configur"), (1, "configur"), (2, "config"),
                                                                (3, "config")]
 
 

@@ -1,25 +1,21 @@
 """Search: ranked retrieval over the session's memories (DESIGN §6).
 
-The index itself — what is stored and how it is kept in step with the layers —
-is :mod:`memdir.search.index`; this module finds candidates, scores and bounds.
-Per-prompt recall (:mod:`memdir.search.recall`) ranks with :func:`ranked` too.
+The index itself — what is stored and how it is kept in step with the layers — is :mod:`memdir.search.index`; this
+module finds candidates, scores and bounds. Per-prompt recall (:mod:`memdir.search.recall`) ranks with
+:func:`ranked` too.
 
-Candidates: the best rows of FTS5 BM25 (field weights :data:`FIELD_WEIGHTS`)
-and, with the ``vectors`` extra (:mod:`memdir.search.vectors`), the memories
-nearest in meaning. Each gets one calibrated relevance in [0, 1]
-(:mod:`memdir.search.relevance`: the estimated chance that it is the memory
-the query needs, the same scale with or without vectors and whether or not
-the store is fully embedded); those below :data:`memdir.search.relevance.THRESHOLD`
-are dropped, so a query that nothing fits answers nothing (a lower ``min_score``
-ranks those below after the rest, :func:`_below_by_rank`). Ties: the sentence
-holding most of the query, then :func:`boost` (pin, recency), then BM25.
+Candidates: the best rows of FTS5 BM25 (field weights :data:`FIELD_WEIGHTS`) and, with the ``vectors`` extra
+(:mod:`memdir.search.vectors`), the memories nearest in meaning. Each gets one calibrated relevance in [0, 1]
+(:mod:`memdir.search.relevance`: the estimated chance that it is the memory the query needs, the same scale with or
+without vectors and whether or not the store is fully embedded); those below
+:data:`memdir.search.relevance.THRESHOLD` are dropped, so a query that nothing fits answers nothing (a lower
+``min_score`` ranks those below after the rest, :func:`_below_by_rank`). Ties: the sentence holding most of the
+query, then :func:`boost` (pin, recency), then BM25.
 
-What a query sees is decided in the SQL: the layers of the session (user and
-the session's project) only, ``status = active``, not muted unless asked,
-inside ``valid_from``/``valid_until``, and the caller's :class:`Filters`
-(type, origin, pinned, updated since/until). Candidates, superseded, expired
-and muted memories never appear; deleted (tombstoned) ones have no file and
-so no row. User text reaches FTS5 only as quoted tokens
+What a query sees is decided in the SQL: the layers of the session (user and the session's project) only,
+``status = active``, not muted unless asked, inside ``valid_from``/``valid_until``, and the caller's :class:`Filters`
+(type, origin, pinned, updated since/until). Candidates, superseded, expired and muted memories never appear;
+deleted (tombstoned) ones have no file and so no row. User text reaches FTS5 only as quoted tokens
 (:mod:`memdir.search.tokenize`).
 """
 
@@ -308,30 +304,34 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
     A memory of ``capitals`` (row id → the query's acronyms it writes in capitals,
     :func:`memdir.search.terms.in_capitals`) is read with those acronyms as content terms, weighed by
     how many memories write them so; every other memory with the query's own terms. ``typed``: a search typed as
-    keywords, not a prompt (:func:`memdir.search.relevance.evidence`). ``compounds``: the query's own too."""
+    keywords, not a prompt (:func:`memdir.search.relevance.evidence`). ``compounds``: the query's own too.
+    A y-word's start (``expir`` of ``expiry``) reads the words it begins only in a memory writing one of its
+    family (:func:`memdir.search.spelling.continues`: "expires", not "factor" for ``factory``)."""
     if not ids:
         return {}
     capitals = capitals or {}
     in_caps = {t: sum(1 for held in capitals.values() if t in held) for held in capitals.values() for t in held}
-    readings: dict[frozenset[str], tuple] = {}
+    readings: dict[tuple[frozenset[str], frozenset[str]], tuple] = {}
+    ys = {t: begun for t, begun in spelling.starts(terms, forms).items() if spelling.from_y(t, begun)}
 
-    def reading(acronyms: frozenset[str]) -> tuple:
-        if acronyms not in readings:
+    def reading(acronyms: frozenset[str], lacks: frozenset[str]) -> tuple:
+        if (acronyms, lacks) not in readings:
             these = terms + sorted(acronyms - set(terms))
             freq = {**counts, **{t: in_caps[t] for t in acronyms}}
             weights = relevance.term_weights(these, freq, total, acronyms, joined_parts(compounds or {}, terms))
             strong = {t for t in these if weights[t]} - relevance.soft_terms(these, kept=acronyms)  # CJK bigrams count
             present = {t for t in these if freq.get(t, 0)}
-            read = relevance.Prefixes(weights, compounds, spelling.starts(these, forms))
-            readings[acronyms] = (weights, read, strong, present)
-        return readings[acronyms]
+            begun = {t: b for t, b in spelling.starts(these, forms).items() if t not in lacks}
+            readings[acronyms, lacks] = (weights, relevance.Prefixes(weights, compounds, begun), strong, present)
+        return readings[acronyms, lacks]
 
     out = {}
     marks = ",".join("?" * len(ids))
-    for rowid, name, title, description, body, raw in conn.execute(
-            f"SELECT f.rowid, f.name, f.title, f.description, f.body, coalesce(d.title, '') || ' ' || d.description || ' ' || coalesce(d.body, '')"
+    for rowid, name, title, description, body, raw, called in conn.execute(
+            f"SELECT f.rowid, f.name, f.title, f.description, f.body, coalesce(d.title, '') || ' ' || d.description || ' ' || coalesce(d.body, ''), d.name"
             f" FROM fts f JOIN docs d ON d.id = f.rowid WHERE f.rowid IN ({marks})", ids):
-        weights, as_terms, strong, present = reading(capitals.get(rowid, frozenset()))
+        lacks = frozenset(t for t, begun in ys.items() if not spelling.continues(f"{called} {raw or ''}", begun))
+        weights, as_terms, strong, present = reading(capitals.get(rowid, frozenset()), lacks)
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
         read = relevance.read_body(body or "", as_terms)
         weighed = relevance.parts_weighed(weights, raw or "", forms or {})

@@ -8,6 +8,8 @@ and :class:`BodyTerms` is what it found, by position. Pure.
 
 from __future__ import annotations
 
+from .spelling import begins
+
 
 class Prefixes:
     """Reads a memory's tokens as a query's terms: each word that the start
@@ -68,7 +70,7 @@ class Prefixes:
 
     def _term(self, tok: str) -> str:
         found = None if tok in self._weights else self._heads.get(tok[:self._cut])
-        out = next((term for term in found if tok.startswith(self._starts[term])), tok) if found else tok
+        out = next((term for term in found if begins(tok, self._starts[term])), tok) if found else tok
         self._seen[tok] = out
         return out
 

@@ -4,17 +4,22 @@ Two readings, one rule: a word stands for a longer word only when the shorter on
 longer one merely runs on past it.
 
 - **Beginning longer words** (:func:`starts`): a query word of :data:`PREFIX_MIN` letters or more also finds the
-  longer words it begins (``postgres`` finds "PostgreSQL", ``config`` "configuration"). The index holds stems, so
+  longer words it begins as the same word or name (:func:`begins`, the rule of :func:`runs_on` below:
+  ``postgres`` finds "PostgreSQL"; ``commit`` not "committee", ``server`` not "serverless", ``system`` not
+  "systemd"; ``config`` meets "configuration" as one term, :func:`derived`). The index holds stems, so
   the beginning is the query word's stem — but only where the stemmer took off no more than an inflection (a plural
-  ``-s``/``-es``, a final ``-e``; a final ``-y`` written ``-i``: ``expiry`` begins "expires"). A stem cut from a
+  ``-s``/``-es``, a final ``-e``; a final ``-y`` written ``-i``: ``expiry`` begins "expires", and only the words
+  of its family as written, :func:`continues`: not "factor" for ``factory``). A stem cut from a
   longer word is no word's beginning: ``changeling`` is ``changel`` + ``ing``, and "changelog" does not run on
   from it; ``postgis`` is ``postgi`` + ``s``, no ``-y``, so not ``postg`` of "Postgres". A final ``-e`` is the
-  word's: ``police`` begins what runs on past ``police``, not "policy" (``polici``) nor, for ``office``, "officers".
+  word's: ``police`` begins no "policy" (``polici``); nor, by :func:`begins`, ``office`` "officers".
 - **A longer spelling of a shorter name** (:func:`runs_on`): a query word no memory holds is read as the shorter
   name the memories write when it is that name (its stem, with the plural or final ``-e`` the stemmer took off it)
-  followed by letters that make no syllable — an abbreviation: ``postgresql`` is "Postgres" + ``ql`` (``js``,
-  ``db``, ``ctl`` alike). Letters with a vowel make another word: ``committee`` is not "commit", ``secretary``
-  not "secret", ``serverless`` not "server", ``banner`` not "banned" (the last also below :data:`NEAR_MIN`).
+  followed by the abbreviated kind a product's name may write (:data:`NAME_TAILS`): ``postgresql`` is "Postgres"
+  + ``ql`` (``db``, ``js`` alike). Letters with a vowel make another word: ``committee`` is not "commit",
+  ``secretary`` not "secret", ``serverless`` not "server", ``banner`` not "banned" (the last also below
+  :data:`NEAR_MIN`); other letters another name: ``systemd``, ``systemctl`` are not "system", ``containerd`` not
+  "contain", ``postgrest`` not "Postgres", ``thousandth`` not "thousand".
 
 - **One word, not a word derived from it** (:func:`derived`): the stemmer (Snowball English) also strips
   derivational endings, and so makes one term of different words (``publicity`` and "public", ``topical`` and
@@ -56,6 +61,14 @@ read as (``postgresql`` is ``postgr`` + 4): a word running on further
 (``postgresqlx``) is another word, not a longer name."""
 
 VOWELS = frozenset("aeiouy")
+
+NAME_TAILS = ("ql", "sql", "db", "js")
+"""The letters by which a product's name may run on and still be that name, read past an inflection the shorter
+name may have lost (:data:`INFLECTIONS`): its kind, abbreviated — SQL (``postgresql`` is "Postgres" + ``ql``,
+``mysql``), DB (``influxdb``, ``dynamodb``), JS (``angularjs``). Any other run of letters makes another name, even
+without a vowel: a daemon's ``d`` (``systemd`` is not "system", ``containerd`` not "contain"), a control tool's
+``ctl`` (``systemctl``), another tool's ``t`` (``postgrest``, PostgREST, is not "Postgres"), an ordinal's ``th``
+(``thousandth``). A list, not a letter rule: spelling cannot tell ``ql`` from ``th``, only what names write can."""
 
 DERIVATIONS = ("ment", "ation", "ion", "anc", "enc", "anci", "enci", "ant", "ent", "at", "li")
 """Endings past an inflection by which the stemmer may still join a word to its root (:func:`derived`): a
@@ -128,7 +141,7 @@ def start(term: str, written: Iterable[str] = ()) -> str | None:
     it: the term when the stemmer took at most an inflection off one of them
     (:data:`INFLECTIONS`: ``postgres`` → ``postgr``) or wrote it otherwise
     (a short form: ``config`` → ``configur``); the term with the ``e`` the stemmer took off when that, or it and
-    a plural ``s``, is all it took (``police`` → ``police``: it begins "policeman", not "policy", whose stem
+    a plural ``s``, is all it took (``police`` → ``police``: it begins no "policy", whose stem
     ``polici`` begins ``polic``; ``offices`` not "officers"; ``postgres`` → ``postgre``; not after a sibilant:
     ``classes`` → ``class``, but ``databases`` → ``database``); the term without its ``i``
     when that ``i`` is a written ``y`` and :data:`PREFIX_MIN` letters are
@@ -150,7 +163,7 @@ def start(term: str, written: Iterable[str] = ()) -> str | None:
             return term[:-1]  # the stemmer's i for a y: expiri of expiry also begins expir-es, expir-ation
         if word.startswith(term) and (word[len(term):] == "e" or word[len(term):] == "es"
                                       and not term.endswith(("ss", "x", "z", "ch", "sh"))):
-            out = out or term + "e"  # police(s) begin police-man, not polic-y: the e is the word's (not box-es')
+            out = out or term + "e"  # police(s) begin police-s, not polic-y: the e is the word's (not box-es')
         elif not word.startswith(term) or word[len(term):] in INFLECTIONS:
             out = term  # as written, less an inflection; or rewritten whole (a short form, an irregular plural)
     return out
@@ -161,6 +174,61 @@ def fetch(term: str, begun: str) -> str:
     the start, or the term when the start runs on past it (``polic``, for ``police``); which of the words it
     fetches the term stands for, :func:`start` says (:class:`memdir.search.reading.Prefixes`)."""
     return begun if term.startswith(begun) else term
+
+
+def begins(word: str, begun: str) -> bool:
+    """True when the indexed ``word`` (a stem, as :func:`memdir.search.tokenize.stem` writes it) is one the start
+    ``begun`` (:func:`start`) stands for: ``begun`` itself (``postgr``; ``expir``: "expires", "expired"), or
+    ``begun`` run on as the same name (:func:`named`, the rule of :func:`runs_on`: ``postgresql`` is ``postgre`` +
+    ``sql``, or ``postgr`` + ``es`` + ``ql`` where the query's written form is not known). A stem keeps no
+    inflection, so what else runs on past ``begun`` in it is another syllable or another name: ``committe``
+    (committee) is no ``commit``, ``secretari`` no ``secret``, ``serverless`` no ``server``, ``persona`` no
+    ``person``, ``investig`` no ``invest``, ``systemd`` no ``system``. The prefix query that fetches the
+    candidates (:func:`fetch`) asks for more; this decides which of them count. Pure."""
+    return word.startswith(begun) and named(word[len(begun):])
+
+
+def named(tail: str) -> bool:
+    """True when ``tail``, what a word writes past a shorter one, leaves it the same word or name: nothing, an
+    inflection the shorter one lost (:data:`INFLECTIONS`), or that and one of :data:`NAME_TAILS` within
+    :data:`NEAR_TAIL` letters (``esql`` of ``postgr``/``postgresql``). Not ``te`` (``committe``), ``less``, ``d``,
+    ``ctl``, ``t``, ``th``. Pure."""
+    return tail in INFLECTIONS or len(tail) <= NEAR_TAIL and any(
+        tail.startswith(lost) and tail[len(lost):] in NAME_TAILS for lost in INFLECTIONS)
+
+
+Y_FORMS = ("y", "ies", "e", "es", "ed", "ing", "ation", "ations")
+"""What a word may write past the start of a query word ending in ``-y`` read without its ``y`` (:func:`from_y`,
+``expir`` of ``expiry``) for that word to be one of the y-word's family: the y-word itself (``expiry``,
+``expiries``) or an inflection or act of its verb (``expire``, ``expires``, ``expired``, ``expiring``,
+``expiration``). Not the bare start, nor a plain ``-s`` after it: ``factor``, ``factors`` are no ``factory``,
+``director`` no ``directory``, ``inventor`` no ``inventory``."""
+
+
+def from_y(term: str, begun: str) -> bool:
+    """True when ``begun`` (:func:`start`) is the query ``term``'s stem less the ``i`` the stemmer wrote for a
+    ``y`` (``expiri`` → ``expir``): which written words it stands for, the index's stems cannot tell ("expires"
+    and "factor" are both a stem ``expir``, ``factor`` left whole), so :func:`continues` reads them as written."""
+    return term.endswith("i") and begun == term[:-1]
+
+
+def continues(text: str, begun: str) -> bool:
+    """True when ``text`` (a memory as written) writes a word that is the start ``begun`` of a y-word
+    (:func:`from_y`) followed by one of :data:`Y_FORMS`, case-folded: ``Sessions expire`` for ``expir`` (expiry);
+    not ``a factor of 2`` for ``factor`` (factory), nor ``the director`` for ``director`` (directory). The
+    stored word must continue the stem as the y-word's noun or verb does; ``police`` (for ``policy``) does, as
+    ``expire`` does: spelling alone cannot tell those two apart. Pure."""
+    folded = text.casefold()
+    at = folded.find(begun)
+    while at >= 0:
+        if at == 0 or not folded[at - 1].isalnum():
+            end = at + len(begun)
+            while end < len(folded) and folded[end].isalnum():
+                end += 1
+            if folded[at + len(begun):end] in Y_FORMS:
+                return True
+        at = folded.find(begun, at + 1)
+    return False
 
 
 def starts(terms: Iterable[str], forms: dict[str, set[str]] | None = None) -> dict[str, str]:
@@ -179,22 +247,19 @@ def starts(terms: Iterable[str], forms: dict[str, set[str]] | None = None) -> di
 
 
 def runs_on(term: str, held: str, written: Iterable[str] = ()) -> bool:
-    """True when the query ``term`` (no memory holds it) is a longer
-    spelling of the indexed term ``held``: ``held`` has :data:`NEAR_MIN`
-    letters or more, ``term`` runs on past it by at most :data:`NEAR_TAIL`
-    letters, and what it adds, past an inflection ``held``'s word may have
-    lost (:data:`INFLECTIONS`), is letters without a vowel: an abbreviation
-    (``postgresql`` = ``postgr`` + ``es`` + ``ql``), not a syllable
-    (``committee`` = ``commit`` + ``tee``, ``persona`` = ``person`` + ``a``).
-    With the ``written`` words (case-folded) that gave ``term``, what they add
-    is read as written, a final ``-e`` the stemmer took off included:
-    ``clientele`` (``clientel``) is ``client`` + ``ele``, a syllable."""
+    """True when the query ``term`` (no memory holds it) is a longer spelling of the indexed term ``held``:
+    ``held`` has :data:`NEAR_MIN` letters or more, ``term`` runs on past it by at most :data:`NEAR_TAIL` letters,
+    and what it adds, past an inflection ``held``'s word may have lost (:data:`INFLECTIONS`), is one of
+    :data:`NAME_TAILS` (:func:`named`): ``postgresql`` = ``postgr`` + ``es`` + ``ql``; not a syllable
+    (``committee`` = ``commit`` + ``tee``, ``persona`` = ``person`` + ``a``) nor another name's letters
+    (``systemd``, ``systemctl``, ``containerd``, ``postgrest``, ``thousandth``). With the ``written`` words
+    (case-folded) that gave ``term``, what they add is read as written, a final ``-e`` the stemmer took off
+    included: ``clientele`` (``clientel``) is ``client`` + ``ele``."""
     if len(held) < NEAR_MIN or not term.startswith(held) or not 0 < len(term) - len(held) <= NEAR_TAIL:
         return False
     tails = [word[len(held):] for word in written if word.startswith(held)] or [term[len(held):]]
-    return any(tail.startswith(lost) and len(tail) > len(lost) and not VOWELS.intersection(tail[len(lost):])
-               for tail in tails for lost in INFLECTIONS)
+    return any(tail not in INFLECTIONS and named(tail) for tail in tails)
 
 
-__all__ = ["DERIVATIONS", "INFLECTIONS", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "prefixable", "runs_on", "start",
+__all__ = ["DERIVATIONS", "INFLECTIONS", "NAME_TAILS", "named", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "Y_FORMS", "begins", "continues", "from_y", "prefixable", "runs_on", "start",
            "starts", "derived", "fetch", "uninflected"]

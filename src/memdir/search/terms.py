@@ -72,20 +72,41 @@ def add_phrase_freq(conn, compounds: dict[str, tuple[str, str]], counts: dict[st
 def doc_freq(conn, terms: list[str], total: int, starts: dict[str, str] | None = None) -> dict[str, int]:
     """Memories holding each term; a term of ``starts`` (:func:`memdir.search.spelling.starts`; None: every
     :func:`~memdir.search.spelling.prefixable` term as it is) counts the memories of every word its start
-    begins (summed, at most ``total``, the memories indexed)."""
+    stands for (:func:`memdir.search.spelling.begins`; summed, at most ``total``, the memories indexed)."""
     if not terms:
         return {}
     if starts is None:
         starts = spelling.starts(terms)
     marks = ",".join("?" * len(terms))
     out = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})", terms).fetchall())
+    ys = y_writers(conn, starts)  # expiry: the memories writing expires, expired, expiry; not factor (factory)
     for term in terms:
-        if term in starts:
+        if term in ys:
+            out[term] = len(ys[term])
+        elif term in starts:
             begun = starts[term]
-            row = conn.execute("SELECT sum(doc) FROM fts_terms WHERE term >= ? AND term < ?",
-                               (begun, begun + "\uffff")).fetchone()
-            held = out.get(term, 0) if not term.startswith(begun) else 0  # police: polic, and police-man
-            out[term] = min(total, (row[0] or 0) + held)
+            rows = conn.execute("SELECT term, doc FROM fts_terms WHERE term >= ? AND term < ?",
+                                (begun, begun + "\uffff"))  # committe of committee begins commit: not counted
+            held = out.get(term, 0) if not term.startswith(begun) else 0  # police: polic, and what police begins
+            out[term] = min(total, sum(doc for word, doc in rows if word == term or spelling.begins(word, begun))
+                            + held)
+    return out
+
+
+def y_writers(conn, starts: dict[str, str]) -> dict[str, frozenset[int]]:
+    """``{term: the row ids of the memories writing a word of its family}`` for the terms of ``starts`` whose
+    start is a y-word's stem less its ``i`` (:func:`memdir.search.spelling.from_y`: ``expiri`` → ``expir``): the
+    rows the prefix query of the start finds whose text, as written, continues the start as the y-word's noun or
+    verb does (:func:`memdir.search.spelling.continues`: "expires", not "factor" for ``factory``). Only these
+    rows read the start's words as the term (:func:`memdir.search.ranking` reads the others without it).
+    ``{}`` when no term is such. Reads ``fts`` and ``docs`` in the caller's transaction."""
+    out = {}
+    for term, begun in starts.items():
+        if spelling.from_y(term, begun):
+            rows = conn.execute("SELECT d.id, d.name || ' ' || coalesce(d.title, '') || ' ' || d.description || ' ' || "
+                                "coalesce(d.body, '') FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ?",
+                                ('"' + begun + '"*',))
+            out[term] = frozenset(rowid for rowid, text in rows if spelling.continues(text, begun))
     return out
 
 
@@ -149,4 +170,4 @@ def in_capitals(conn, spellings: dict[str, str]) -> dict[int, frozenset[str]]:
     return {rowid: frozenset(held) for rowid, held in out.items()}
 
 
-__all__ = ["near_forms", "read_near", "COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]
+__all__ = ["near_forms", "read_near", "y_writers", "COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]
