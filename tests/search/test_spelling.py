@@ -293,6 +293,9 @@ def test_a_word_runs_on_as_the_same_name_only_by_an_inflection_or_a_kind():
                        ("postgrest", "postgr"), ("thousandth", "thousand")]:
         assert not spelling.runs_on(term, held, {term}), (term, held)
     assert spelling.runs_on("postgresql", "postgr", {"postgresql"}) and spelling.runs_on("dynamodb", "dynamo")
+    # a tool's file is the tool's name: docker finds "the Dockerfile", dockerfile finds "Docker" (and not a file)
+    assert spelling.begins("dockerfil", "docker") and spelling.runs_on("dockerfile", "docker", {"dockerfile"})
+    assert not spelling.begins("dockerd", "docker") and not spelling.begins("dockerfilex", "docker")
     assert spelling.from_y("expiri", "expir") and not spelling.from_y("postgr", "postgr")
     assert spelling.continues("Sessions expire after 30 minutes", "expir")
     assert spelling.continues("The EXPIRATION date", "expir") and spelling.continues("an expiry", "expir")

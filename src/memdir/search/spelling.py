@@ -62,11 +62,12 @@ read as (``postgresql`` is ``postgr`` + 4): a word running on further
 
 VOWELS = frozenset("aeiouy")
 
-NAME_TAILS = ("ql", "sql", "db", "js")
+NAME_TAILS = ("ql", "sql", "db", "js", "file", "fil")
 """The letters by which a product's name may run on and still be that name, read past an inflection the shorter
 name may have lost (:data:`INFLECTIONS`): its kind, abbreviated — SQL (``postgresql`` is "Postgres" + ``ql``,
-``mysql``), DB (``influxdb``, ``dynamodb``), JS (``angularjs``). Any other run of letters makes another name, even
-without a vowel: a daemon's ``d`` (``systemd`` is not "system", ``containerd`` not "contain"), a control tool's
+``mysql``), DB (``influxdb``, ``dynamodb``), JS (``angularjs``); and a tool's file (``Dockerfile``,
+``Makefile``, ``Jenkinsfile``: ``file`` as written, ``fil`` as stemmed). Any other run of letters makes another
+name, even without a vowel: a daemon's ``d`` (``systemd`` is not "system", ``containerd`` not "contain"), a control tool's
 ``ctl`` (``systemctl``), another tool's ``t`` (``postgrest``, PostgREST, is not "Postgres"), an ordinal's ``th``
 (``thousandth``). A list, not a letter rule: spelling cannot tell ``ql`` from ``th``, only what names write can."""
 
