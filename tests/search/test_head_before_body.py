@@ -69,7 +69,10 @@ def test_tie_place_prefers_the_head_at_an_equal_share():
     assert sorted([SimpleNamespace(head=0.73, near=0.0, span=0), more], key=place)[0] is more  # control
     backed = SimpleNamespace(head=0.5, near=0.5, span=3)  # control: a head backed by a body sentence first
     assert sorted([SimpleNamespace(head=0.5, near=0.0, span=0), backed], key=place)[0] is backed
-    assert place(SimpleNamespace(head=0.0, near=0.0, span=0)) == (0.0, False, 0.0, 1 << 30)  # holds nothing: last
+    assert place(SimpleNamespace(head=0.0, near=0.0, span=0)) == (0.0, True, 0.0, 1 << 30)  # holds nothing: last
+    # a head holding a small share states nothing: the sentence holding the same share is not put after it
+    weak_head, weak_body = SimpleNamespace(head=0.05, near=0.05, span=9), SimpleNamespace(head=0.0, near=0.05, span=6)
+    assert sorted([weak_head, weak_body], key=place) == [weak_body, weak_head]  # the tighter sentence first
 
 
 @pytest.mark.slow

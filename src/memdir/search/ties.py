@@ -76,16 +76,22 @@ def place(evidence) -> tuple[float, bool, float, int]:
     query, as an ascending sort key: the most of the query's weight one place
     holds (its head — name, title, description — or one sentence of its body,
     :attr:`~memdir.search.relevance.Evidence.near`; to a hundredth, negated);
-    then whether only a body sentence holds that much (False when the head
-    does: a memory whose head states the query is about it, one whose body
-    holds it as much mentions it — ``Store all timestamps in UTC`` before a
-    note using ``timezone.utc``); then the body sentence's share (negated: a
+    then whether its head does not state the query (False when the head holds
+    :data:`~memdir.search.relevance.STRONG` of its weight or more, and no less
+    than a sentence: a memory whose head states the query is about it, one
+    whose body holds it as much mentions it — ``Store all timestamps in UTC``
+    before a note using ``timezone.utc``; a head holding one word of a
+    question states nothing: among 10,000 notes whose sentences all hold
+    "the sandbox PostgreSQL for inventory", titles naming "inventory" came
+    before the note answering the planted question, whose title does not); then the body sentence's share (negated: a
     head backed by its body first) and its span (``1 << 30`` for none). A body
     sentence holding more than any head still comes first (a planted fact
     under a wider title)."""
+    from .relevance import STRONG  # imported here, as relevance is in lexical_first
+
     head, near = round(evidence.head, 2), round(evidence.near, 2)
     best = max(head, near)
-    return (-best, head < best, -near, evidence.span or 1 << 30)
+    return (-best, not head >= max(near, STRONG), -near, evidence.span or 1 << 30)
 
 
 def tie_key(hit) -> tuple:
