@@ -13,6 +13,7 @@ import pytest
 from mcp import Client
 
 from memdir import InvalidInput, Memory
+from memdir.search import ranking
 from memdir.integrations.mcp.server import MemoryServer, build_server
 from tests.conftest import run_cli
 
@@ -35,6 +36,8 @@ def test_a_query_or_prompt_that_is_not_text_is_invalid_input_on_search_and_recal
             store.search(bad)
         with pytest.raises(InvalidInput, match=rf"^prompt must be text \(got {kind}\)$"):
             store.recall(bad)
+        with pytest.raises(InvalidInput, match=rf"^query must be text \(got {kind}\)$"):
+            ranking.search(store.session, bad)  # the core's own search too, not only its callers
     for blank in ("", "  \n"):
         with pytest.raises(InvalidInput, match="^query is empty$"):
             store.search(blank)

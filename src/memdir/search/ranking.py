@@ -32,6 +32,7 @@ from ..session import Session
 from ..text.fence import escape_fence_tags
 from ..vocabulary import ORIGINS, TYPES
 from . import dense, paging, pasted, relevance, spelling
+from .query import checked_query
 from .compounds import joined_parts, read as read_compounds
 from .index import layer_key
 from .near import rows as near_rows
@@ -544,7 +545,9 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
     ``note`` saying so). Raises :class:`InvalidInput` (also for a query over
     :data:`~memdir.search.tokenize.MAX_QUERY_CHARS` characters),
     :class:`ScopeError`, :class:`StoreError`."""
-    if isinstance(query, str) and len(query) > MAX_QUERY_CHARS:
+    if not isinstance(query, str):
+        checked_query(query)  # the one rule of what a query must be: text
+    if len(query) > MAX_QUERY_CHARS:
         raise InvalidInput(f"query is {len(query)} characters; at most {MAX_QUERY_CHARS} are searched "
                            "(search for its key words)")
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
