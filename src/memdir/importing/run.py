@@ -56,6 +56,7 @@ from ..operations.team import pending
 from ..results import Result
 from ..session import Session
 from ..text.names import normalize_name, same_name
+from ..text.printable import utf8_prefix
 from ..tombstones.match import Tombstone, match, outcome
 from ..vocabulary import IMPORT_SOURCES
 from .sources import WIKI_LINK, Item, Skip
@@ -137,7 +138,7 @@ def _fit(max_bytes: int, change: MemoryChange) -> tuple[MemoryChange, str]:
     data = (change.body or "").encode("utf-8")
     if len(data) <= room:
         return change, ""
-    body = data[:max(room, 0)].decode("utf-8", "ignore").rstrip()
+    body = utf8_prefix(change.body or "", room, data).rstrip()
     return replace(change, body=body), (f"body cut from {len(change.body)} to {len(body)} characters to fit the "
                                         f"{max_bytes}-byte ceiling of a memory file (max_file_bytes)")
 

@@ -25,7 +25,7 @@ from ..prompt.context import byte_budget
 from ..prompt.pending import with_pending
 from ..session import Session
 from ..text.fence import escape_stored, quoted
-from ..text.printable import one_line, printable
+from ..text.printable import one_line, printable, utf8_prefix
 from ..vocabulary import kind_label
 from ..text.names import shown_name
 from .passage import located, sentence_after
@@ -79,10 +79,6 @@ def _budget(session: Session, k: int, max_bytes: int | None) -> int:
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise InvalidInput(f"k must be a positive integer (got {k!r})")
     return byte_budget(max_bytes, session.settings.recall_max_bytes)
-
-
-def _cut_utf8(text: str, max_bytes: int) -> str:
-    return text.encode("utf-8")[:max(0, max_bytes)].decode("utf-8", "ignore")
 
 
 def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | None = None, *,
@@ -234,7 +230,7 @@ def _cut(section: _Section, share: int, terms: list[str], clean) -> tuple[Recall
             if len(quoted(clean(f"…{raw[earlier:]}")).encode("utf-8")) <= room:
                 start = earlier
     body = quoted(clean(f"…{raw[start:]}")) if start else section.body
-    shown = _cut_utf8(body, room)
+    shown = utf8_prefix(body, room)
     return (replace(section.seen, cut=True, digest=recalled.digest(f"{section.title}\n{shown}")),
             f"\n{section.title}\n{shown}{marker}\n")
 

@@ -113,10 +113,19 @@ def clipped(text: str, limit: int = LINE_BYTES) -> str:
     data = text.encode("utf-8", "surrogatepass")
     if len(data) <= limit:
         return text
-    cut = max(limit - 1, 0)
+    return utf8_prefix(text, limit - 1, data) + "…"
+
+
+def utf8_prefix(text: str, limit: int, data: bytes | None = None) -> str:
+    """The longest prefix of whole characters of ``text`` in at most ``limit`` UTF-8 bytes (``""`` for a
+    limit ≤ 0): the one rule of a cut by bytes, never inside a character. ``data``: ``text`` already encoded."""
+    data = text.encode("utf-8", "surrogatepass") if data is None else data
+    if len(data) <= limit:
+        return text
+    cut = max(limit, 0)
     while cut > 0 and data[cut] & 0xC0 == 0x80:  # the byte after the cut continues a character: back to its start
         cut -= 1
-    return data[:cut].decode("utf-8", "surrogatepass") + "…"
+    return data[:cut].decode("utf-8", "surrogatepass")
 
 
 def display_title(title: str | None, name: str) -> str:
@@ -192,4 +201,4 @@ def clean_body(text: str) -> tuple[str, int]:
 
 
 __all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "clean_body", "clean_line", "display_title", "is_clean_line",
-           "one_line", "printable", "visible", "without_hidden"]
+           "one_line", "printable", "utf8_prefix", "visible", "without_hidden"]
