@@ -143,3 +143,15 @@ def test_an_empty_home_is_refused_by_the_one_rule_and_none_is_the_default(isolat
     with pytest.raises(InvalidInput, match=r"the memdir home '' \(--home\) is empty"):
         resolve_home("", {"MEMDIR_HOME": str(isolated_home)})
     assert resolve_home(None, {"MEMDIR_HOME": str(isolated_home)}) == isolated_home  # control
+
+
+def test_an_option_without_its_value_before_hook_is_the_hook_s_to_report():
+    for option in ("--home", "--project"):
+        done = subprocess.run([sys.executable, "-m", "memdir", option, "hook", "claude-code", "SessionStart"],
+                              input="{}", capture_output=True, text=True, timeout=60)
+        what = ("needs a value (the memdir home, an absolute path)" if option == "--home" else
+                "is not taken (a hook takes only --home; its project is its input's cwd)")
+        assert (done.returncode, done.stdout, done.stderr) == (0, "", f"memdir hook: option {option} {what}; nothing "
+                                                                      f"done; {USAGE}\n")  # was argparse's exit 2
+    control = run_cli("--home", "list")  # not a hook: the CLI's usage error
+    assert control.returncode == 2 and control.stderr.startswith("usage: memdir ")
