@@ -35,11 +35,15 @@ def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Pat
     nobody meant: a relative path (run from two directories it makes two
     homes, one perhaps inside a git repository), a ``$`` left unexpanded
     (``${CLAUDE_PROJECT_DIR}/mem`` would become a directory of that name), or
-    an existing file that is not a directory, a ``~user`` that names no
+    an existing file that is not a directory, an empty ``explicit`` (``--home=``:
+    a home meant but not named, never the default one), a ``~user`` that names no
     user, whitespace around the path, a NUL character, a path the system
     cannot examine (a name too long). ``environ`` defaults to ``os.environ``.
     """
     environ = os.environ if environ is None else environ
+    if explicit is not None and not str(explicit):  # `--home=`: a home meant but not named, never the default one
+        raise InvalidInput("the memdir home '' (--home) is empty; give an absolute path, or leave --home out for "
+                           "the default home")
     if explicit:
         raw, source = str(explicit), "--home"
     elif environ.get("MEMDIR_HOME"):

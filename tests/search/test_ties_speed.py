@@ -23,9 +23,28 @@ def test_a_tie_of_a_short_query_is_ordered_by_the_heads_cosines_without_embeddin
         raise AssertionError("a short query's tie must not embed sentences")
 
     monkeypatch.setattr(vectors, "sentence_vectors", no_embedding)
-    hits = [_hit("a", 0.70, "Kafka runs here."), _hit("b", 0.90, "Kafka too."), _hit("c", None, "Kafka.")]
+    hits = [_hit("a", 0.70, "Kafka runs here."), _hit("b", 0.90, "Kafka too."), _hit("c", 0.10, "Kafka.")]
     out = ties.broken(hits, np.zeros(384, dtype=np.float32), _read, ["kafka", "staging"])
-    assert [h.memory.name for h in out] == ["b", "a", "c"]  # no cosine counts lowest
+    assert [h.memory.name for h in out] == ["b", "a", "c"]
+
+
+def test_a_tied_memory_not_embedded_yet_has_its_head_embedded_now(monkeypatch):
+    seen = []
+
+    def heads(texts):  # the head the background embedder will store: title, description, body
+        seen.extend(texts)
+        return np.array([[0.80]] * len(texts), dtype=np.float32)
+
+    monkeypatch.setattr(vectors, "sentence_vectors", heads)
+    monkeypatch.setattr(vectors, "memory_text", lambda title, description, body: f"{description}|{body}")
+    hits = [_hit("a", 0.70, "Kafka runs here."), _hit("b", 0.90, "Kafka too."), _hit("c", None, "Kafka.")]
+    out = ties.broken(hits, np.ones(1, dtype=np.float32), _read, ["kafka", "staging"])
+    assert [h.memory.name for h in out] == ["b", "c", "a"]  # c at 0.80 as it will be once embedded: not last
+    assert seen == ["|Kafka."]  # only the one without a vector
+    many = [_hit(f"m{i:02d}", None, "Kafka.") for i in range(ties.TIE_MAX + 1)]
+    seen.clear()
+    assert ties.broken(many, np.ones(1, dtype=np.float32), _read, ["kafka"]) == many  # too many: the lexical order
+    assert seen == []
 
 
 def test_a_tie_of_a_longer_query_is_ordered_by_its_sentences(monkeypatch):

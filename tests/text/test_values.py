@@ -23,4 +23,20 @@ def test_a_count_agrees_with_its_noun():
 
     assert [counted(n, "memory") for n in (0, 1, 2)] == ["0 memories", "1 memory", "2 memories"]
     assert [counted(n, "tombstone") for n in (1, 3)] == ["1 tombstone", "3 tombstones"]
-    assert (plural(1, "holds"), plural(2, "holds")) == ("holds", "hold")
+    assert [plural(n, "directory") for n in (1, 2)] == ["directory", "directories"]
+    assert plural(2, "index line") == "index lines"  # of a phrase the last word agrees
+
+
+def test_a_verb_agrees_with_its_count():
+    from memdir.text import plural as nouns
+    from memdir.text.agreement import IRREGULAR, agreeing
+
+    assert [agreeing(n, "holds") for n in (0, 1, 2)] == ["hold", "holds", "hold"]
+    assert [agreeing(n, "was") for n in (1, 3)] == ["was", "were"]
+    assert [agreeing(2, v) for v in ("is", "has", "does", "waits", "passes", "matches", "pushes", "fixes", "goes")] == [
+        "are", "have", "do", "wait", "pass", "match", "push", "fix", "go"]
+    assert (agreeing(2, "can"), agreeing(2, "must")) == ("can", "must")  # no -s: the same for any count
+    assert agreeing(1, "passes") == "passes"  # control: one subject keeps the form given
+    # each table holds its own kind: the nouns' has no verb, the verbs' no noun
+    assert not set(nouns.IRREGULAR) & {"was", "is", "waits", "holds", *IRREGULAR}
+    assert not set(IRREGULAR) & set(nouns.IRREGULAR)

@@ -25,6 +25,8 @@ from pathlib import Path
 from ..errors import NotFound, StoreError
 from ..files.fsio import NOFOLLOW, atomic_write, digest, ensure_dir, read_bytes, writable_hint
 from ..files.layout import ANCHOR_FILE, JOURNAL_FILE, OBJECTS_DIR, TORN_FILE
+from ..text.agreement import agreeing
+from ..text.plural import counted
 
 ANCHOR_BYTES = 256  # the anchor's fixed size: rewritten in place with one write
 
@@ -368,7 +370,7 @@ class Journal:
                 cut = seq - last if last is not None else 0
                 if cut > 0:
                     return (f"the journal ends at event {last} but its anchored head is event {seq}: "
-                            f"the last {cut} line{'s were' if cut != 1 else ' was'} removed")
+                            f"the last {counted(cut, 'line')} {agreeing(cut, 'was')} removed")
                 return f"event {seq} (the anchored head) was edited"
             if digest(self._line_ending_at(size)) != line_hash:
                 return f"event {seq} (the anchored head) was edited"

@@ -68,6 +68,7 @@ from ..files.outline import Outline, OutlineMismatch, read_outline, summary
 from ..files.sweeps import hand_off_if_large, handing_off, meta_of
 from ..files.trust import untrusted_note
 from ..text.fence import escape_stored
+from ..text.plural import counted, plural
 from ..text.printable import LINE_BYTES, clipped, one_line
 from ..vocabulary import PIN_MARK
 
@@ -123,7 +124,7 @@ def guidance_block(max_bytes: int = 4096, policy: str = POLICY) -> str:
 def _marker(lost: dict[str, int]) -> str:
     """The truncation marker naming each section that lost lines and how many (``lost``: scope → lines)."""
     left_out = sum(lost.values())
-    noun = "line" if left_out == 1 else "lines"
+    noun = plural(left_out, "line")
     where = ", ".join(f"{scope} {count}" for scope, count in lost.items() if count)
     return f"…({left_out} index {noun} left out: {where} — call memory_list or memory_search to see them)"
 
@@ -425,8 +426,8 @@ def too_small(budget: int, lines: int) -> str:
     from ..settings import CONTEXT_MIN_BYTES
 
     return (f"max_bytes {budget} is too small for the context block (its frame and one index line do not fit; "
-            f"the context_max_bytes setting is at least {CONTEXT_MIN_BYTES}): none of its {lines} index "
-            f"line{'s' if lines != 1 else ''} is shown")
+            f"the context_max_bytes setting is at least {CONTEXT_MIN_BYTES}): none of its "
+            f"{counted(lines, 'index line')} is shown")
 
 
 def _sections(session, untrusted: bool, warn, *, outline: bool) -> list:

@@ -451,7 +451,7 @@ def doctor(result: DoctorResult) -> str:
     lines += [f"note: {note}" for note in result.notes]
     notes = sum(len(layer.notes) for layer in result.status.layers)
     lines.append(("ok" if result.ok else f"{len(result.problems)} problem(s)")
-                 + (f" ({notes} note{'s' if notes != 1 else ''}: files read leniently, not problems)" if notes else ""))
+                 + (f" ({counted(notes, 'note')}: files read leniently, not problems)" if notes else ""))
     return "\n".join(lines)
 
 

@@ -9,8 +9,9 @@ Candidates: the best rows of FTS5 BM25 (field weights :data:`FIELD_WEIGHTS`) and
 (:mod:`memdir.search.relevance`: the estimated chance that it is the memory the query needs, the same scale with or
 without vectors and whether or not the store is fully embedded); those below
 :data:`memdir.search.relevance.THRESHOLD` are dropped, so a query that nothing fits answers nothing (a lower
-``min_score`` ranks those below after the rest, :func:`_below_by_rank`). Ties: the sentence holding most of the
-query, then :func:`boost` (pin, recency), then BM25.
+``min_score`` ranks those below after the rest, :func:`_below_by_rank`). Equal scores: one order on every path and
+call (:func:`memdir.search.ties.order_key`: the place holding most of the query, then pinned, then the most recently
+updated, then BM25, name and layer; an explicit search's head tie then by meaning, :func:`memdir.search.ties.broken`).
 
 What a query sees is decided in the SQL: the layers of the session (user and the session's project) only,
 ``status = active``, not muted unless asked, inside ``valid_from``/``valid_until``, and the caller's :class:`Filters`
@@ -45,9 +46,6 @@ from .tokenize import (MAX_QUERY_CHARS, acronyms, fts_query, is_chat, is_stopwor
 _dense = dense.cosines  # the dense side (a seam the tests replace)
 
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
-PIN_BOOST = 0.10
-RECENCY_BOOST = 0.05
-RECENCY_HALF_LIFE_DAYS = 30.0
 MAX_K = 50
 MAX_OFFSET = 1000
 POOL_MIN = 50  # rows taken from each ranker before scoring
@@ -203,16 +201,6 @@ class Hit:
 
 
 # ---------------------------------------------------------------- ranking
-
-
-def boost(pinned: bool, updated: float | None, now: float) -> float:
-    """The tie-breaker of equal scores: ``1 + 0.10·pinned +
-    0.05·2^(−days since update / 30)``; between 1 and 1.15."""
-    recent = 0.0
-    if updated is not None:
-        age_days = max(0.0, (now - updated) / 86400)
-        recent = 0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS)
-    return 1.0 + PIN_BOOST * bool(pinned) + RECENCY_BOOST * recent
 
 
 _VISIBLE = ("d.status = 'active' AND (? OR d.disabled = 0)"
@@ -461,12 +449,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         value = relevance.score(ev)
         if value >= min_score or (explicit and ev.shared):
             hits.append(Hit(memory, value, ev))
-    from .ties import lexical_first, tie_key
+    from .ties import lexical_first, order_key
     hits = lexical_first(hits)  # a memory stating the query first, the cosine a tie-breaker: search and recall
     stated = sum(1 for h in hits if relevance.stated(h.evidence))
-    # Scores within a hundredth tie; the place holding most of the query (the head before a body sentence) breaks it
-    hits.sort(key=lambda h: (stated and not relevance.stated(h.evidence), *tie_key(h),  # before pin and recency
-                             -boost(h.memory.pinned, h.memory.updated, now), -h.memory.bm25, h.memory.name))
+    hits.sort(key=lambda h: order_key(h, bool(stated)))  # the one order, ties included (memdir.search.ties)
     if explicit and embed_query and len(hits) > 1:
         hits = _ties_broken(session, query, hits, terms, counts, total, compounds | own)
     hits = [h for h in _falling(hits) if h.score >= min_score or (explicit and h.evidence.shared)]
@@ -594,6 +580,6 @@ def _json(data) -> str:
 
 
 __all__ = [
-    "FIELD_WEIGHTS", "Filters", "Hit", "IndexedMemory", "MAX_OFFSET", "PIN_BOOST", "RECENCY_BOOST",
-    "RECENCY_HALF_LIFE_DAYS", "SearchResult", "boost", "find", "ranked", "search", "snippet",
+    "FIELD_WEIGHTS", "Filters", "Hit", "IndexedMemory", "MAX_OFFSET", "SearchResult", "find", "ranked", "search",
+    "snippet",
 ]

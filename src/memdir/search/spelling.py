@@ -219,17 +219,26 @@ def continues(text: str, begun: str) -> bool:
     not ``a factor of 2`` for ``factor`` (factory), nor ``the director`` for ``director`` (directory). The
     stored word must continue the stem as the y-word's noun or verb does; ``police`` (for ``policy``) does, as
     ``expire`` does: spelling alone cannot tell those two apart. Pure."""
+    return bool(continued(text, (begun,)))
+
+
+def continued(text: str, begins: Iterable[str]) -> frozenset[str]:
+    """The starts of ``begins`` that ``text`` continues (:func:`continues`, each), ``text`` case-folded once:
+    ``continued("Sessions expire; a factor of 2", ("expir", "factor"))`` → ``{"expir"}``. Pure."""
     folded = text.casefold()
-    at = folded.find(begun)
-    while at >= 0:
-        if at == 0 or not folded[at - 1].isalnum():
-            end = at + len(begun)
-            while end < len(folded) and folded[end].isalnum():
-                end += 1
-            if folded[at + len(begun):end] in Y_FORMS:
-                return True
-        at = folded.find(begun, at + 1)
-    return False
+    out = set()
+    for begun in begins:
+        at = folded.find(begun)
+        while at >= 0:
+            if at == 0 or not folded[at - 1].isalnum():
+                end = at + len(begun)
+                while end < len(folded) and folded[end].isalnum():
+                    end += 1
+                if folded[at + len(begun):end] in Y_FORMS:
+                    out.add(begun)
+                    break
+            at = folded.find(begun, at + 1)
+    return frozenset(out)
 
 
 def starts(terms: Iterable[str], forms: dict[str, set[str]] | None = None) -> dict[str, str]:
@@ -262,5 +271,5 @@ def runs_on(term: str, held: str, written: Iterable[str] = ()) -> bool:
     return any(tail not in INFLECTIONS and named(tail) for tail in tails)
 
 
-__all__ = ["DERIVATIONS", "INFLECTIONS", "NAME_TAILS", "named", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "Y_FORMS", "begins", "continues", "from_y", "prefixable", "runs_on", "start",
+__all__ = ["DERIVATIONS", "INFLECTIONS", "NAME_TAILS", "named", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "Y_FORMS", "begins", "continued", "continues", "from_y", "prefixable", "runs_on", "start",
            "starts", "derived", "fetch", "uninflected"]

@@ -46,6 +46,7 @@ from ..layer.layer import Layer, home_layers
 from ..layer.manifest import RACY_NS  # one rule of a stat key too fresh to trust, for the manifest and the index
 from ..session import Session
 from ..settings import Settings
+from ..text.plural import counted
 from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, explain, forget, is_corrupt,
                     layer_key, rebuild, set_aside, warn, write_transaction)
 from . import integrity
@@ -404,8 +405,7 @@ def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: s
                 del _swept[marker]
     if isinstance(conn, ReadOnly):
         conn.close()  # not cached: the copy stands for it
-    noun = "memory" if copy.changed == 1 else "memories"
-    copy.why = (f"{cause}; it is stale: {copy.changed} {noun} changed since its last update, read from their files "
+    copy.why = (f"{cause}; it is stale: {counted(copy.changed, 'memory')} changed since its last update, read from their files "
                 "into a copy of it in memory, so search and recall see them" if copy.changed
                 else f"{cause}; search and recall answer from it as it is")
     _warn_stale(home, cause, copy.why, session_id)

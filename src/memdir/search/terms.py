@@ -80,16 +80,34 @@ def doc_freq(conn, terms: list[str], total: int, starts: dict[str, str] | None =
     marks = ",".join("?" * len(terms))
     out = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})", terms).fetchall())
     ys = y_writers(conn, starts)  # expiry: the memories writing expires, expired, expiry; not factor (factory)
+    begun_words = _words_begun(conn, {starts[t] for t in terms if t in starts and t not in ys})
     for term in terms:
         if term in ys:
             out[term] = len(ys[term])
         elif term in starts:
             begun = starts[term]
-            rows = conn.execute("SELECT term, doc FROM fts_terms WHERE term >= ? AND term < ?",
-                                (begun, begun + "\uffff"))  # committe of committee begins commit: not counted
             held = out.get(term, 0) if not term.startswith(begun) else 0  # police: polic, and what police begins
-            out[term] = min(total, sum(doc for word, doc in rows if word == term or spelling.begins(word, begun))
-                            + held)
+            # committe of committee begins commit: not counted
+            out[term] = min(total, sum(doc for word, doc in begun_words[begun]
+                                       if word == term or spelling.begins(word, begun)) + held)
+    return out
+
+
+ARMS = 200  # ranges of fts_terms read by one statement (SQLite's limit is 500 terms of a compound SELECT)
+
+
+def _words_begun(conn, begins: set[str]) -> dict[str, list[tuple[str, int]]]:
+    """``{start: [(indexed term, memories holding it)]}``: the terms of ``fts_terms`` each start begins, read by
+    one statement for all of them (a ``UNION ALL`` of one range per start, each range read through the vocabulary's
+    term order; at most :data:`ARMS` per statement)."""
+    out: dict[str, list[tuple[str, int]]] = {begun: [] for begun in begins}
+    ordered = sorted(begins)
+    for first in range(0, len(ordered), ARMS):
+        chunk = ordered[first:first + ARMS]
+        sql = " UNION ALL ".join("SELECT ?, term, doc FROM fts_terms WHERE term >= ? AND term < ?" for _ in chunk)
+        args = [value for begun in chunk for value in (begun, begun, begun + "\uffff")]
+        for begun, word, doc in conn.execute(sql, args):
+            out[begun].append((word, doc))
     return out
 
 
@@ -99,15 +117,21 @@ def y_writers(conn, starts: dict[str, str]) -> dict[str, frozenset[int]]:
     rows the prefix query of the start finds whose text, as written, continues the start as the y-word's noun or
     verb does (:func:`memdir.search.spelling.continues`: "expires", not "factor" for ``factory``). Only these
     rows read the start's words as the term (:func:`memdir.search.ranking` reads the others without it).
-    ``{}`` when no term is such. Reads ``fts`` and ``docs`` in the caller's transaction."""
-    out = {}
-    for term, begun in starts.items():
-        if spelling.from_y(term, begun):
-            rows = conn.execute("SELECT d.id, d.name || ' ' || coalesce(d.title, '') || ' ' || d.description || ' ' || "
-                                "coalesce(d.body, '') FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ?",
-                                ('"' + begun + '"*',))
-            out[term] = frozenset(rowid for rowid, text in rows if spelling.continues(text, begun))
-    return out
+    ``{}`` when no term is such. One statement for all the query's y-words (the rows of any of their starts,
+    each read once; a row counts for a start only when its text continues that start, and a word continuing it
+    is one the start's prefix query finds). Reads ``fts`` and ``docs`` in the caller's transaction."""
+    ys = {term: begun for term, begun in starts.items() if spelling.from_y(term, begun)}
+    if not ys:
+        return {}
+    begins = sorted(set(ys.values()))  # letters only (spelling.prefixable): nothing to quote
+    rows = conn.execute("SELECT d.id, d.name || ' ' || coalesce(d.title, '') || ' ' || d.description || ' ' || "
+                        "coalesce(d.body, '') FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ?",
+                        (" OR ".join(f'"{begun}"*' for begun in begins),))
+    writers: dict[str, set[int]] = {begun: set() for begun in begins}
+    for rowid, text in rows:
+        for begun in spelling.continued(text, begins):
+            writers[begun].add(rowid)
+    return {term: frozenset(writers[begun]) for term, begun in ys.items()}
 
 
 def near_forms(conn, terms: list[str], counts: dict[str, int],

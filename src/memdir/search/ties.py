@@ -1,4 +1,14 @@
-"""The order of an explicit search's head: lexical evidence first, ties broken by meaning at the sentence that answers.
+"""The order of hits: lexical evidence first, ties broken by meaning at the sentence that answers.
+
+One order for every path (CLI ``search``, ``memory_search``, the Python API,
+the panel, recall): :func:`order_key` — memories stating the query first,
+then the score to a hundredth, then where the memory holds the query
+(:func:`place`), then for hits still equal: pinned first, the most recently
+updated first, the higher BM25, the name, the layer. No clock, caller or
+embedding progress enters it, so equal hits never swap between calls or
+paths. An explicit search with vectors on then orders the tie at its head by
+meaning (:func:`broken`), on a basis that does not move as the background
+embedder works (:func:`head_cosines`).
 
 Once memories' heads are embedded, a note whose name and description read
 like the question has a high cosine, and the hybrid model would rank it over
@@ -101,6 +111,26 @@ def tie_key(hit) -> tuple:
     return (-round(hit.order, 2), *place(hit.evidence))
 
 
+def order_key(hit, stated_first: bool = False) -> tuple:
+    """The one order of a search's or recall's hits (:class:`memdir.search.ranking.Hit`),
+    as an ascending sort key: with ``stated_first`` (some hit states the query),
+    those that state it (:func:`memdir.search.relevance.stated`) first; then
+    :func:`tie_key` (the score to a hundredth, then :func:`place`); then — hits
+    of equal relevance — pinned before not, the most recently updated first
+    (a memory with no ``updated`` last), the higher BM25, the name, the layer.
+    Nothing in it depends on the clock, the path that asks (CLI, MCP, the
+    Python API, the panel) or how far the background embedder has got, so
+    equal hits come in the same order on every path and every call; an
+    explicit search with vectors on then breaks the tie at its head by meaning
+    (:func:`broken`), on the same basis everywhere."""
+    from . import relevance
+
+    memory = hit.memory
+    updated = float("inf") if memory.updated is None else -memory.updated
+    return (stated_first and not relevance.stated(hit.evidence), *tie_key(hit), not memory.pinned, updated,
+            -memory.bm25, memory.name, memory.layer)
+
+
 def tied(hits: list) -> int:
     """How many hits at the head of ``hits`` (ranked) share the first one's
     :func:`tie_key`; 0 or 1 mean no tie."""
@@ -148,13 +178,40 @@ def echoed(query: str, sentence: str) -> int:
     return best
 
 
+def head_cosines(hits: list, query_vector) -> list[float] | None:
+    """Each hit's head cosine to ``query_vector``: its stored one
+    (:attr:`memdir.search.relevance.Evidence.cosine`), or — for a memory the
+    background embedder has not reached yet (or one a page leaves out,
+    :mod:`memdir.search.paging`) — its head (:func:`memdir.search.vectors.memory_text`,
+    what the embedder will store) embedded now, so that a tie is ordered the
+    same before and after the store is embedded. None (the tie keeps its
+    lexical order, :func:`order_key`) when more than :data:`TIE_MAX` lack a
+    vector or the embedding engine fails."""
+    from . import vectors
+
+    missing = [i for i, h in enumerate(hits) if h.evidence.cosine is None]
+    cosines = [h.evidence.cosine for h in hits]
+    if len(missing) > TIE_MAX:
+        return None
+    if missing:
+        texts = [vectors.memory_text(hits[i].memory.title, hits[i].memory.description, hits[i].memory.body or "")
+                 for i in missing]
+        try:
+            found = (vectors.sentence_vectors(texts) @ query_vector).tolist()
+        except (RuntimeError, OSError, ValueError, MemoryError):
+            return None
+        for i, cosine in zip(missing, found):
+            cosines[i] = cosine
+    return cosines
+
+
 def broken(hits: list, query_vector, read, terms: list[str], query: str = "") -> list:
     """``hits`` with the tie at their head (:func:`tied`) ordered by the
     cosine between ``query_vector`` (the query's embedding) and each tied
     memory's :func:`best_sentence` — for a query of fewer than
-    :data:`SENTENCE_TERMS` content terms, by each memory's own cosine
-    (:attr:`memdir.search.relevance.Evidence.cosine`, its head's; none
-    counts lowest); the order of equal cosines and of the rest unchanged.
+    :data:`SENTENCE_TERMS` content terms, by each memory's own head cosine
+    (:func:`head_cosines`: a memory not embedded yet is embedded now); the
+    order of equal cosines and of the rest unchanged.
     A tie of more than :data:`TIE_MAX` memories embeds the :data:`TIE_MAX`
     whose sentences echo most of ``query`` (:func:`echoed`; the first of
     equals), the others following in that order. ``hits`` unchanged when
@@ -166,7 +223,9 @@ def broken(hits: list, query_vector, read, terms: list[str], query: str = "") ->
 
     wanted = set(terms)
     if len(wanted - relevance.soft_terms(terms)) < SENTENCE_TERMS:
-        cosines = [-2.0 if h.evidence.cosine is None else h.evidence.cosine for h in hits[:count]]
+        cosines = head_cosines(hits[:count], query_vector)
+        if cosines is None:
+            return hits
         order = sorted(range(count), key=lambda i: -cosines[i])
         return [hits[i] for i in order] + hits[count:]
     sentences = [best_sentence(h.memory.body or h.memory.description, read, wanted) for h in hits[:count]]
@@ -182,5 +241,5 @@ def broken(hits: list, query_vector, read, terms: list[str], query: str = "") ->
     return [hits[i] for i in ranked + order[TIE_MAX:]] + hits[count:]
 
 
-__all__ = ["SENTENCE_CHARS", "SENTENCE_TERMS", "TIE_MAX", "best_sentence", "broken", "echoed", "lexical_first",
-           "place", "tie_key", "tied"]
+__all__ = ["SENTENCE_CHARS", "SENTENCE_TERMS", "TIE_MAX", "best_sentence", "broken", "echoed", "head_cosines",
+           "lexical_first", "order_key", "place", "tie_key", "tied"]

@@ -1,13 +1,14 @@
-"""Counts in what a person reads: ``1 memory``, ``2 memories`` — the one rule every printed count uses.
+"""Counts in what a person reads: ``1 memory``, ``2 memories`` — the one rule every printed count uses
+(a verb agreeing with the count: :mod:`memdir.text.agreement`).
 
 Pure, standard library only.
 """
 
 from __future__ import annotations
 
-IRREGULAR = {"memory": "memories", "directory": "directories", "entry": "entries", "match": "matches",
-             "was": "were", "is": "are", "waits": "wait", "holds": "hold"}
-"""Nouns (and verbs agreeing with a count) whose plural is not the noun and ``s``."""
+IRREGULAR = {"memory": "memories", "directory": "directories", "entry": "entries", "match": "matches"}
+"""Nouns whose plural is not the noun and ``s``. A verb agreeing with a count is
+:func:`memdir.text.agreement.agreeing`'s rule."""
 
 
 def plural(count: int, noun: str) -> str:

@@ -58,9 +58,13 @@ Output is written as UTF-8 bytes, whatever the locale's encoding
 The project of every event is the hook input's ``cwd`` (the session rule of
 :func:`memdir.session.open_session`, with that directory alone).
 
-A memory problem never blocks the agent: malformed or empty stdin, a missing
-``cwd``, a broken store or any other failure ends with exit 0, nothing on
-stdout and one line on stderr.
+A memory problem never blocks the agent: a bad command line (``--home``
+without a value, empty or twice, an option a hook does not take:
+:func:`command_line`), malformed, empty or closed stdin, a missing ``cwd``,
+a home that is relative or a file, an unknown event, a broken store or any
+other failure ends with exit 0, nothing on stdout and one line on stderr
+(:func:`main`, the one place of that rule). A ``--home`` given without a
+value never falls back to the default home.
 
 Run as ``python -m memdir.hooks claude-code EVENT [--home DIR]`` (what the
 installer writes: the stable command path :mod:`memdir.hooks`, which skips
@@ -337,30 +341,58 @@ def run(event: str, stdin=None, home=None, client: str = "claude-code", *, envir
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m memdir.hooks CLIENT EVENT [--home DIR]``. Always exit 0.
-    A prompt hook is first sent whole to the home's warm process
-    (:func:`_through_warm`); only when none answers does this process run it."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    home = None
-    for i, token in enumerate(argv):
-        if token.startswith("--home="):
-            home = token[len("--home="):]
-            del argv[i]
-            break
-        if token == "--home":
-            home = argv[i + 1] if i + 1 < len(argv) else None
-            del argv[i: i + 2]
-            break
-    usage = f"usage: memdir hook {{{','.join(DIALECTS)}}} EVENT [--home DIR]"
-    taken = [token for token in argv if token.startswith("-") and token != "-"]
-    if taken:  # --json, --project …: a hook writes what its client reads and takes its project from the input's cwd
-        print(f"memdir hook: option {taken[0].partition('=')[0]} is not taken (a hook takes only --home; its project "
-              f"is its input's cwd); nothing done; {usage}", file=sys.stderr)
-        return 0
-    if len(argv) != 2 or argv[0] not in DIALECTS:
-        print(f"memdir hook: {usage}", file=sys.stderr)
-        return 0
-    client, event = argv
+    """``python -m memdir.hooks CLIENT EVENT [--home DIR]``. Always exit 0: the
+    one place where a hook never fails its client — a bad command line
+    (:func:`command_line`), input, store or any other failure of this process
+    is one line on stderr and nothing on stdout. A prompt hook is first sent
+    whole to the home's warm process (:func:`_through_warm`); only when none
+    answers does this process run it."""
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except HookSkip as exc:
+        print(f"memdir hook: {exc}", file=sys.stderr)
+    except Exception as exc:  # never block the agent on a memory problem
+        print(f"memdir hook: skipped after an error: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return 0
+
+
+USAGE = f"usage: memdir hook {{{','.join(DIALECTS)}}} EVENT [--home DIR]"
+
+
+def command_line(argv: list[str]) -> tuple[str, str, str | None]:
+    """``(client, event, home or None)`` of a hook's command line ``CLIENT EVENT
+    [--home DIR]`` (``--home=DIR`` too, anywhere). Raises :class:`HookSkip`
+    with the reason and :data:`USAGE` for any other: an option a hook does not
+    take, ``--home`` without a value (at the end, empty, or followed by an
+    option — never the default home in its place), ``--home`` twice, a client
+    not in :data:`DIALECTS`, not exactly two words. An unknown event of a known
+    client is :func:`run`'s to say."""
+    words, homes = [], []
+    tokens = iter(argv)
+    for token in tokens:
+        name, eq, inline = token.partition("=")
+        if name == "--home":
+            value = inline if eq else next(tokens, None)
+            if not value or (not eq and value.startswith("-") and value != "-"):
+                raise HookSkip(f"option --home needs a value (the memdir home, an absolute path); nothing done; "
+                               f"{USAGE}")
+            homes.append(value)
+        elif token.startswith("-") and token != "-":
+            # --json, --project …: a hook writes what its client reads and takes its project from the input's cwd
+            raise HookSkip(f"option {name} is not taken (a hook takes only --home; its project is its input's "
+                           f"cwd); nothing done; {USAGE}")
+        else:
+            words.append(token)
+    if len(homes) > 1:
+        raise HookSkip(f"option --home is given {len(homes)} times ({', '.join(map(repr, homes))}); give it once; "
+                       f"nothing done; {USAGE}")
+    if len(words) != 2 or words[0] not in DIALECTS:
+        raise HookSkip(USAGE)
+    return words[0], words[1], (homes[0] if homes else None)
+
+
+def _main(argv: list[str]) -> int:
+    client, event, home = command_line(argv)
     stdin = None
     if DIALECTS[client].get(event) == "prompt":
         try:
@@ -376,7 +408,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _read_stdin(stream) -> str:
     """The hook input: at most :data:`MAX_STDIN` bytes of ``stream`` (characters of a text-only
-    one), as text. Raises :class:`HookSkip` naming the limit when there is more."""
+    one), as text. Raises :class:`HookSkip` naming the limit when there is more, and when there
+    is no stdin at all (the hook started with it closed)."""
+    if stream is None:
+        raise HookSkip("no hook input (stdin is closed)")
     raw = stream.buffer.read(MAX_STDIN + 1) if hasattr(stream, "buffer") else stream.read(MAX_STDIN + 1)
     if len(raw) > MAX_STDIN:
         raise HookSkip(f"hook input is larger than {MAX_STDIN} bytes ({MAX_STDIN // 1024 // 1024} MiB), the most a "

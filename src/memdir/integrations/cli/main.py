@@ -98,6 +98,27 @@ def _command_of(argv: list[str]) -> str | None:
     return None
 
 
+def _hook_argv(argv: list[str]) -> list[str] | None:
+    """The hook's own command line when ``argv`` runs ``memdir hook`` (without ``-h``/``--help``: argparse
+    shows that help), else None. A hook never fails its client, so ``hook CLIENT`` is the hook even where an
+    option before it lacks its value (``memdir --home hook claude-code …``): that option goes to the hook, which
+    says so (:func:`memdir.integrations.claude_code.hooks.command_line`), instead of swallowing ``hook``."""
+    if {"-h", "--help"} & set(argv):
+        return None
+    if _command_of(argv) == "hook":
+        rest = list(argv)
+        rest.remove("hook")
+        return rest
+    if "hook" not in argv[1:-1]:
+        return None
+    from ..claude_code.hooks import DIALECTS
+
+    for at in range(1, len(argv) - 1):
+        if argv[at] == "hook" and argv[at + 1] in DIALECTS and argv[at - 1] in ("--home", "--project"):
+            return argv[:at - 1] + argv[at + 1:] + [argv[at - 1]]  # the option, valueless, at the end
+    return None
+
+
 def _fast_context_args(argv: list[str]):
     """``memdir [--home H] [--project P] context [--max-bytes N] [--json]``
     parsed without argparse (whose import alone costs more than the render),
@@ -226,12 +247,11 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # a character the stream cannot encode prints as an escape, never fails
             stream.reconfigure(errors="backslashreplace")
-    if _command_of(argv) == "hook" and not ({"-h", "--help"} & set(argv)):
+    rest = _hook_argv(argv)
+    if rest is not None:
         # Claude Code runs `memdir hook …` (project-scope installs) on every event: skip argparse.
         from ..claude_code.hooks import main as hook_main
 
-        rest = list(argv)
-        rest.remove("hook")
         return hook_main(rest)
     args = _fast_context_args(argv)
     if args is None:

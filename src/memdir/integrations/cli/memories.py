@@ -16,7 +16,8 @@ from ...render import memories as render
 from ...render import setup as render_setup
 from ...vocabulary import ACTORS, CLEARABLE, JOURNAL_ACTIONS, SCOPES, TYPE_IMPORTANCE, TYPES
 from .common import UsageError, body_source, emit, open_memory, read_body, warn
-from ...text.plural import counted, plural
+from ...text.agreement import agreeing
+from ...text.plural import counted
 
 
 def cmd_write(args) -> int:
@@ -49,7 +50,7 @@ def cmd_list(args) -> int:
         # A moved or renamed project starts empty: say where its memories may be.
         found = [o for o in mem.orphans() if o.memories]
         if found:
-            warn([f"{counted(len(found), 'layer')} of projects that no longer exist {plural(len(found), 'holds')} memories ("
+            warn([f"{counted(len(found), 'layer')} of projects that no longer exist {agreeing(len(found), 'holds')} memories ("
                   f"{sum(o.memories for o in found)} in all); if this project moved, `memdir doctor` shows "
                   "which is its own and `memdir move-layer` brings it here"])
     return 0
