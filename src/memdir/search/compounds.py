@@ -48,10 +48,13 @@ def joined_parts(groups: dict[str, tuple[str, ...]], terms: list[str]) -> frozen
     so it weighs nothing of its own (:func:`memdir.search.relevance.term_weights`) and a memory holding the parts
     holds the query, joined (``multitenant`` stands for its parts: :class:`memdir.search.relevance.Prefixes`),
     apart or in another order (``2026-11-02``). Not one with a part the query drops (``back-off``'s ``off``): a
-    memory must then write it joined or its parts one after another (``back office`` is no ``back-off``). Pure."""
+    memory must then write it joined or its parts one after another (``back office`` is no ``back-off``). A group
+    of one part is a second spelling of that part (``mueller`` of ``muller``, a word written with an umlaut:
+    :func:`memdir.text.fold.umlauts_spelled`): it weighs nothing of its own either, and a memory writing either
+    spelling holds the word. Pure."""
     have = set(terms)
     return frozenset(whole for whole, parts in groups.items()
-                     if whole in have and len(parts) > 1 and all(p in have and p != whole for p in parts))
+                     if whole in have and parts and all(p in have and p != whole for p in parts))
 
 
 def implied(groups: dict[str, tuple[str, ...]], terms) -> dict[str, tuple[str, ...]]:

@@ -24,6 +24,11 @@ tokenizer (:mod:`memdir.search.tokenize`), so a name and a search term fold the 
   as do the letters that carry a mark in their own alphabet (Ukrainian ``ї``, Macedonian ``ѓ``,
   Belarusian ``ў``).
 
+German umlauts have a second spelling (:func:`umlauts_spelled`): ``Müller`` is also written ``Mueller``,
+``Göthe`` ``Goethe``. Search reads a word written with one as both (``muller`` and ``mueller``); a word written
+without one is only itself, so no ``ue`` of another word is read as an umlaut (``blue``, ``queue``, ``does``,
+``canoe``, ``aerial``).
+
 Other scripts keep their marks: a Devanagari vowel sign or a kana's dakuten is part of the word
 (``ガイド`` is not ``カイト``), not an accent.
 
@@ -47,6 +52,13 @@ Danish and Norwegian ``ø æ``, French ``œ``, Polish ``ł``, Vietnamese and Cro
 
 CYRILLIC_SPELLED = {"ё": "е"}
 """Cyrillic letters (case-folded) a person types as another: Russian ``ё`` as ``е``."""
+
+UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue"}
+"""The German umlauts (case-folded) and how German writes each without it."""
+
+UMLAUT_MIN = 4
+"""Letters of the shortest word whose umlauts :func:`umlauts_spelled` writes out: a shorter one's second spelling
+is mostly another word (``hü`` → ``hue``, ``dö`` → ``doe``, ``blü`` → ``blue``)."""
 
 _STRESS = "\u0301"  # COMBINING ACUTE ACCENT: a stress mark on a Cyrillic vowel
 
@@ -105,4 +117,17 @@ def fold(text: str) -> str:
     return "".join(out)
 
 
-__all__ = ["CYRILLIC_SPELLED", "LATIN_SPELLED", "fold"]
+def umlauts_spelled(word: str) -> str | None:
+    """``word`` (one word, as written) with its German umlauts written out (:data:`UMLAUTS`: ``ä`` → ``ae``,
+    ``ö`` → ``oe``, ``ü`` → ``ue``), then folded (:func:`fold`): ``Müller`` → ``mueller``, ``Göthe`` →
+    ``goethe``, ``Größe`` → ``groesse``. None for a word without an umlaut (``Mueller``, ``blue``) or of fewer
+    than :data:`UMLAUT_MIN` letters (``blü``). Pure; never raises for a ``str``."""
+    if word.isascii() or len(word) < UMLAUT_MIN:
+        return None
+    text = unicodedata.normalize("NFKC", word).casefold()
+    if not any(c in UMLAUTS for c in text):
+        return None
+    return fold("".join(UMLAUTS.get(c, c) for c in text))
+
+
+__all__ = ["CYRILLIC_SPELLED", "LATIN_SPELLED", "UMLAUTS", "UMLAUT_MIN", "fold", "umlauts_spelled"]
