@@ -223,7 +223,7 @@ def soft_terms(terms: list[str], doc_freq: dict[str, int] | None = None,
 
     kana = {t for t in terms if _HIRAGANA.fullmatch(t)}
     out = {t for t in terms if t in FILLER or is_stopword(t)}
-    if kana and len(kana | {o for t in kana for o in kana_spellings(t)}.intersection(terms)) < len(set(terms)):
+    if kana and len(kana | {o for t in kana for o in kana_spellings(t)}.intersection(terms)) < len(terms):
         out |= kana
     if doc_freq is not None:
         out |= {t for t in terms if doc_freq.get(t, 0) == 0 and has_cjk(t)}
