@@ -5,13 +5,15 @@ The tokenizer (:mod:`memdir.search.tokenize`) gives a compound its whole and its
 their parts written together (:func:`joined_parts`: they weigh nothing of their own), what a memory holding a whole
 holds with it (:func:`implied`, read by :class:`memdir.search.relevance.Prefixes`), and which two words a query
 writes apart may be one word a memory writes joined (:func:`spaced_pairs`, pure, and :func:`written_joined`, one
-read of the index's vocabulary in the caller's transaction; ``back off`` / ``backoff``).
+read of the index's vocabulary in the caller's transaction; ``back off`` / ``backoff``), and which of its kana terms
+memories write in the other kana (:func:`in_other_kana`: ``かなだ`` / ``カナダ``).
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+from ..text.fold import kana_spellings
 from ..text.printable import without_hidden
 from .tokenize import MAX_QUERY_CHARS, MAX_QUERY_TERMS, SEGMENT, compound_groups, is_stopword, stem, word_tokens
 
@@ -48,10 +50,13 @@ def joined_parts(groups: dict[str, tuple[str, ...]], terms: list[str]) -> frozen
     so it weighs nothing of its own (:func:`memdir.search.relevance.term_weights`) and a memory holding the parts
     holds the query, joined (``multitenant`` stands for its parts: :class:`memdir.search.relevance.Prefixes`),
     apart or in another order (``2026-11-02``). Not one with a part the query drops (``back-off``'s ``off``): a
-    memory must then write it joined or its parts one after another (``back office`` is no ``back-off``). Pure."""
+    memory must then write it joined or its parts one after another (``back office`` is no ``back-off``). A group
+    of one part is a second spelling of that part (``mueller`` of ``muller``, a word written with an umlaut:
+    :func:`memdir.text.fold.umlauts_spelled`): it weighs nothing of its own either, and a memory writing either
+    spelling holds the word. Pure."""
     have = set(terms)
     return frozenset(whole for whole, parts in groups.items()
-                     if whole in have and len(parts) > 1 and all(p in have and p != whole for p in parts))
+                     if whole in have and parts and all(p in have and p != whole for p in parts))
 
 
 def implied(groups: dict[str, tuple[str, ...]], terms) -> dict[str, tuple[str, ...]]:
@@ -82,14 +87,30 @@ def written_joined(conn, pairs: dict[str, tuple[str, str]], terms: list[str]) ->
 
 
 
+def in_other_kana(conn, terms: list[str]) -> dict[str, tuple[str]]:
+    """``{spelling: (term,)}`` for each of the query's ``terms`` written in kana whose spelling in the other kana
+    (:func:`memdir.text.fold.kana_spellings`: ``かな`` of ``カナ``, ``ドッ`` of ``どっ``) some memory writes and the
+    query does not: a group of one part, a second spelling of the term (:func:`joined_parts`). One read of the
+    index's vocabulary in the caller's transaction; ``{}`` when none."""
+    have = set(terms)
+    wanted = {other: term for term in terms for other in kana_spellings(term) if other not in have}
+    if not wanted:
+        return {}
+    marks = ",".join("?" * len(wanted))
+    known = {r[0] for r in conn.execute(f"SELECT term FROM fts_terms WHERE term IN ({marks})", list(wanted))}
+    return {other: (term,) for other, term in wanted.items() if other in known}
+
+
 def read(conn, query: str, terms: list[str]) -> tuple[list[str], dict[str, tuple[str, ...]]]:
     """``(terms, groups)``: the query's ``terms`` (:func:`~memdir.search.tokenize.query_terms`) with the words it
-    writes apart that a memory writes joined added (:func:`written_joined`, at most
-    :data:`~memdir.search.tokenize.MAX_QUERY_TERMS` terms in all), and ``{whole: parts}`` of its compounds: its own
-    (:func:`~memdir.search.tokenize.compound_groups`: ``back-off``) and those (``back off``). One read of the index's
-    vocabulary in the caller's transaction."""
+    writes apart that a memory writes joined added (:func:`written_joined`) and its kana terms as the memories write
+    them in the other kana (:func:`in_other_kana`: ``かなだ`` finds ``カナダ``), at most
+    :data:`~memdir.search.tokenize.MAX_QUERY_TERMS` terms in all, and ``{whole: parts}`` of its compounds: its own
+    (:func:`~memdir.search.tokenize.compound_groups`: ``back-off``) and those (``back off``), and ``{spelling:
+    (term,)}`` of those kana. Two reads of the index's vocabulary in the caller's transaction."""
     joined = written_joined(conn, spaced_pairs(query), terms)
-    return (terms + list(joined))[:MAX_QUERY_TERMS], {**joined, **compound_groups(query)}
+    kana = in_other_kana(conn, terms)
+    return (terms + list(joined) + list(kana))[:MAX_QUERY_TERMS], {**kana, **joined, **compound_groups(query)}
 
 
-__all__ = ["implied", "joined_parts", "read", "spaced_pairs", "written_joined"]
+__all__ = ["implied", "in_other_kana", "joined_parts", "read", "spaced_pairs", "written_joined"]

@@ -31,11 +31,11 @@ class Prefixes:
         from . import spelling
         from .compounds import implied
 
-        compounds = {term: tuple(words) for term, words in (compounds or {}).items()
-                     if term in weights and len(words) > 1}
+        groups = {term: tuple(words) for term, words in (compounds or {}).items() if term in weights}
+        compounds = {term: words for term, words in groups.items() if len(words) > 1}
         self._pairs = {words: term for term, words in compounds.items()}
         self._firsts = {words[0] for words in self._pairs}
-        self._implied = implied(compounds, weights)
+        self._implied = implied(groups, weights)  # a second spelling (one part: mueller of muller) implies the word
         self._weights = weights
         self._heads: dict[str, list[str]] = {}
         self._starts = {}

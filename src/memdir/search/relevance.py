@@ -73,6 +73,7 @@ from functools import lru_cache
 from bisect import bisect_left
 from dataclasses import dataclass, replace
 
+from ..text.fold import kana_spellings
 from .reading import BodyTerms, Prefixes, as_terms, read_body  # how a memory's words are read as the query's
 
 PASSAGE_TOKENS = 64
@@ -213,7 +214,8 @@ def soft_terms(terms: list[str], doc_freq: dict[str, int] | None = None,
     words (a query of nothing else keeps them as its terms:
     :func:`~memdir.search.tokenize.query_terms`; "the" is no content word a
     memory shares); bigrams of hiragana alone (Japanese inflections and
-    particles) when the query has other terms; and, when ``doc_freq`` is
+    particles) when the query has other terms (their spellings in katakana,
+    :func:`memdir.search.compounds.in_other_kana`, are none); and, when ``doc_freq`` is
     given, CJK bigrams that no memory holds (mostly pairs that straddle a
     word boundary). Never a term of ``kept`` (an acronym the query and the
     memory both write in capitals: :func:`~memdir.search.tokenize.acronyms`)."""
@@ -221,7 +223,7 @@ def soft_terms(terms: list[str], doc_freq: dict[str, int] | None = None,
 
     kana = {t for t in terms if _HIRAGANA.fullmatch(t)}
     out = {t for t in terms if t in FILLER or is_stopword(t)}
-    if len(kana) < len(terms):
+    if kana and len(kana | {o for t in kana for o in kana_spellings(t)}.intersection(terms)) < len(terms):
         out |= kana
     if doc_freq is not None:
         out |= {t for t in terms if doc_freq.get(t, 0) == 0 and has_cjk(t)}

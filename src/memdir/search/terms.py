@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from ..text.fold import kana_spellings
 from . import spelling
 from .tokenize import compound_splits, is_compound, is_stopword, writes_in_capitals
 
@@ -72,7 +73,9 @@ def add_phrase_freq(conn, compounds: dict[str, tuple[str, str]], counts: dict[st
 def doc_freq(conn, terms: list[str], total: int, starts: dict[str, str] | None = None) -> dict[str, int]:
     """Memories holding each term; a term of ``starts`` (:func:`memdir.search.spelling.starts`; None: every
     :func:`~memdir.search.spelling.prefixable` term as it is) counts the memories of every word its start
-    stands for (:func:`memdir.search.spelling.begins`; summed, at most ``total``, the memories indexed)."""
+    stands for (:func:`memdir.search.spelling.begins`; summed, at most ``total``, the memories indexed); a term in
+    kana the memories holding it in the other kana among ``terms`` too (:func:`memdir.text.fold.kana_spellings`:
+    ``かな`` and ``カナ``, :func:`memdir.search.compounds.in_other_kana`; summed, at most ``total``)."""
     if not terms:
         return {}
     if starts is None:
@@ -90,6 +93,10 @@ def doc_freq(conn, terms: list[str], total: int, starts: dict[str, str] | None =
             # committe of committee begins commit: not counted
             out[term] = min(total, sum(doc for word, doc in begun_words[begun]
                                        if word == term or spelling.begins(word, begun)) + held)
+    asked, written = set(terms), dict(out)  # a kana term is held where its other kana is (かな: カナダ too)
+    for term in terms:
+        if not term.isascii():
+            out[term] = min(total, written.get(term, 0) + sum(written.get(o, 0) for o in kana_spellings(term) if o in asked))
     return out
 
 

@@ -35,6 +35,8 @@ same terms:
   (``+1 (555) 010-2030`` → ``15550102030 5550102030``; an IBAN's groups).
   A query's compounds and grouped numbers (:func:`compound_groups`) are read
   as either form (:mod:`memdir.search.compounds`).
+* A plural or past written in parentheses is the word's (``file(s)``, ``process(es)``, ``entry(ies)``:
+  ``file``, ``process``, ``entri``, as ``files``, ``processes``, ``entries`` read).
 * Irregular plurals read as their singular (``mice`` → ``mous``); a -yze
   verb and its -ysis noun are one word (``analyze``, ``analyses``).
 * CJK runs (Han, Japanese kana, Hangul) become overlapping character bigrams;
@@ -60,7 +62,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from ..text.fold import fold
+from ..text.fold import fold, umlauts_spelled
 from ..text.names import hash_named
 from ..text.printable import without_hidden
 from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, KOREAN_PARTICLES, REQUEST_WORDS, UNITS
@@ -75,6 +77,9 @@ _WORD = f"{_WORD_CHAR}[{_MARKS}]*"  # a letter with the marks no composed letter
 SEGMENT = re.compile(f"(?P<cjk>[{CJK_RANGES}]+)|(?P<word>(?:{_WORD})+(?:[_\\-]+(?:{_WORD})+)*)")
 _CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
 _SEPARATORS = re.compile(r"[_\-]+")
+# A word and its inflection in parentheses, "file(s)", "process(es)", "entry(ies)", "child(ren)", "use(d)": the word
+# (its inflected form stems alike), no "s", "es" or "ie" of its own; not a call's argument ("client.search(es)").
+_INFLECTED = re.compile(r"(?<![\w.])([^\W\d_]+)\((?:s|es|ies|ren|ed|d)\)(?![\w(])", re.IGNORECASE)
 _CAMEL = re.compile(
     r"(?<=[a-z])(?=[A-Z])"          # getUser
     r"|(?<=[A-Z])(?=[A-Z][a-z])"    # HTMLResponse
@@ -274,6 +279,8 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     if not text:
         return []
     text = unicodedata.normalize("NFKC", without_hidden(text))  # stag<U+200B>ing reads as staging
+    if "(" in text:
+        text = _INFLECTED.sub(r"\1", text)  # file(s), process(es), entry(ies): the word, its plural the same term
     if "," in text:
         text = _GROUPED.sub(_ungrouped, text)  # 5,433 is the number 5433
     out: list[str] = []
@@ -294,10 +301,16 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
             continue
         word = match.group("word")
         toks, grouped, written = _word(word)
-        if groups is not None and len(toks) > 1:
+        if groups is not None and len(toks) > 1 and len(grouped) > 1:  # a group of one part is a second spelling
             groups.setdefault(toks[0], grouped)
         if last_number and len(word) > 1 and toks[0] in UNITS and _AFTER_NUMBER.fullmatch(text, last_end, match.start()):
             toks = (stem(UNITS[toks[0]]),)  # 100/min, 5 mins: minutes
+        if not word.isascii():
+            for spelled, plain in _umlauts_spelled(word):  # Müller is also Mueller
+                if spelled not in toks:
+                    toks = (*toks, spelled)
+                    if groups is not None:
+                        groups.setdefault(spelled, (plain,))
         out.extend(toks)
         if _NUMBER_GROUP.fullmatch(word):
             gap = text[last_end:match.start()] if run else ""
@@ -315,6 +328,13 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     if run:
         out.extend(_run_end(run, dotted, groups))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _umlauts_spelled(word: str) -> tuple[tuple[str, str], ...]:
+    """``(the umlauts written out, the word folded)``, stemmed, for each part of ``word`` written with a German
+    umlaut (:func:`memdir.text.fold.umlauts_spelled`): ``Müller`` → ``(("mueller", "muller"),)``."""
+    return tuple((stem(spelled), stem(fold(part))) for part in _parts(word) if (spelled := umlauts_spelled(part)))
 
 
 def _run_end(run: list[tuple[tuple[str, ...], tuple[str, ...]]], dotted: bool, groups: dict | None) -> list[str]:

@@ -24,6 +24,17 @@ tokenizer (:mod:`memdir.search.tokenize`), so a name and a search term fold the 
   as do the letters that carry a mark in their own alphabet (Ukrainian ``ї``, Macedonian ``ѓ``,
   Belarusian ``ў``).
 
+German umlauts have a second spelling (:func:`umlauts_spelled`): ``Müller`` is also written ``Mueller``,
+``Göthe`` ``Goethe``. Search reads a word written with one as both (``muller`` and ``mueller``); a word written
+without one is only itself, so no ``ue`` of another word is read as an umlaut (``blue``, ``queue``, ``does``,
+``canoe``, ``aerial``).
+
+Japanese writes one word in katakana or in hiragana (``カナダ``, ``かなだ``; ``ドッカー``, ``どっかー``): search reads
+a query's term in either script as the same term written in the other (:func:`kana_spellings`, half-width
+katakana by NFKC first; small kana stay small, the long-vowel mark ``ー`` stays: hiragana writes it too). The text
+itself keeps its script, in the index and in names (a name's hash, its file's address in every store, is as it
+was): hiragana is what Japanese writes its grammar in, and search weighs a query's hiragana so.
+
 Other scripts keep their marks: a Devanagari vowel sign or a kana's dakuten is part of the word
 (``ガイド`` is not ``カイト``), not an accent.
 
@@ -47,6 +58,18 @@ Danish and Norwegian ``ø æ``, French ``œ``, Polish ``ł``, Vietnamese and Cro
 
 CYRILLIC_SPELLED = {"ё": "е"}
 """Cyrillic letters (case-folded) a person types as another: Russian ``ё`` as ``е``."""
+
+UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue"}
+"""The German umlauts (case-folded) and how German writes each without it."""
+
+UMLAUT_MIN = 4
+"""Letters of the shortest word whose umlauts :func:`umlauts_spelled` writes out: a shorter one's second spelling
+is mostly another word (``hü`` → ``hue``, ``dö`` → ``doe``, ``blü`` → ``blue``)."""
+
+_KATAKANA_FIRST, _KATAKANA_LAST, _KANA_OFFSET = 0x30A1, 0x30F6, 0x60  # ァ..ヶ, each its hiragana 0x60 before
+_HIRAGANA_FIRST, _HIRAGANA_LAST = _KATAKANA_FIRST - _KANA_OFFSET, _KATAKANA_LAST - _KANA_OFFSET  # ぁ..ゖ
+_ITERATION = {"\u30fd": "\u309d", "\u30fe": "\u309e"}  # ヽ ヾ: the katakana iteration marks, hiragana ゝ ゞ
+_ITERATION_BACK = {v: k for k, v in _ITERATION.items()}
 
 _STRESS = "\u0301"  # COMBINING ACUTE ACCENT: a stress mark on a Cyrillic vowel
 
@@ -105,4 +128,49 @@ def fold(text: str) -> str:
     return "".join(out)
 
 
-__all__ = ["CYRILLIC_SPELLED", "LATIN_SPELLED", "fold"]
+def umlauts_spelled(word: str) -> str | None:
+    """``word`` (one word, as written) with its German umlauts written out (:data:`UMLAUTS`: ``ä`` → ``ae``,
+    ``ö`` → ``oe``, ``ü`` → ``ue``), then folded (:func:`fold`): ``Müller`` → ``mueller``, ``Göthe`` →
+    ``goethe``, ``Größe`` → ``groesse``. None for a word without an umlaut (``Mueller``, ``blue``) or of fewer
+    than :data:`UMLAUT_MIN` letters (``blü``). Pure; never raises for a ``str``."""
+    if word.isascii() or len(word) < UMLAUT_MIN:
+        return None
+    text = unicodedata.normalize("NFKC", word).casefold()
+    if not any(c in UMLAUTS for c in text):
+        return None
+    return fold("".join(UMLAUTS.get(c, c) for c in text))
+
+
+def hiragana(text: str) -> str:
+    """``text`` with its katakana written in hiragana (NFKC first: half-width ``ｶﾞ`` is ``ガ``): ``ドッカー`` →
+    ``どっかー``, small ones small (``ッ`` → ``っ``, ``ヵ`` → ``ゕ``), voiced ones voiced (``ガ`` → ``が``), ``ヽヾ``
+    → ``ゝゞ``; the long-vowel mark ``ー``, the katakana with no hiragana (``ヷ``–``ヺ``) and every other character as
+    they are. Pure."""
+    out = []
+    for c in unicodedata.normalize("NFKC", text):
+        code = ord(c)
+        out.append(chr(code - _KANA_OFFSET) if _KATAKANA_FIRST <= code <= _KATAKANA_LAST else _ITERATION.get(c, c))
+    return "".join(out)
+
+
+def katakana(text: str) -> str:
+    """``text`` with its hiragana written in katakana, the inverse of :func:`hiragana`: ``かなだ`` → ``カナダ``,
+    ``っ`` → ``ッ``, ``ー`` and every other character as they are. Pure."""
+    out = []
+    for c in unicodedata.normalize("NFKC", text):
+        code = ord(c)
+        out.append(chr(code + _KANA_OFFSET) if _HIRAGANA_FIRST <= code <= _HIRAGANA_LAST else _ITERATION_BACK.get(c, c))
+    return "".join(out)
+
+
+def kana_spellings(term: str) -> tuple[str, ...]:
+    """The other spellings of ``term`` (a search term: a CJK bigram or one character) in kana: all its kana in
+    hiragana and all in katakana, those that differ from it (``カナ`` → ``("かな",)``, ``かー`` → ``("カー",)``,
+    ``イか`` → ``("いか", "イカ")``); ``()`` for a term without kana (``部署``, ``docker``). Pure."""
+    if term.isascii():
+        return ()
+    return tuple(dict.fromkeys(t for t in (hiragana(term), katakana(term)) if t != term))
+
+
+__all__ = ["CYRILLIC_SPELLED", "LATIN_SPELLED", "UMLAUTS", "UMLAUT_MIN", "fold", "hiragana", "kana_spellings",
+           "katakana", "umlauts_spelled"]
