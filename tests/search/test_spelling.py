@@ -450,3 +450,22 @@ def test_the_cli_reads_a_doer_an_able_and_a_quality_alike(doers, isolated_home, 
         assert (query, cli(isolated_home, project, query)) == (query, [])
     for query, _ in FINDS_NOTHING_DERIVED:
         assert (query, cli(*other, query)) == (query, [])
+
+
+def test_an_index_of_schema_10_reads_a_doer_as_its_verb_once_opened(isolated_home, project):
+    from memdir.search import index
+
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("rate-limiter", "The rate limiter drops bursts", "project", "Token bucket.")
+    mem.write("munich", "The Munich office hosts the offsite", "project", "Badge in.")
+    mem.search("limiter")
+    conn = index.connect(mem.home)
+    old = "the rate limiter drop burst"  # what schema 10 stored: limiter whole
+    conn.execute("UPDATE fts SET description = ? WHERE rowid = (SELECT id FROM docs WHERE name = 'rate-limiter')",
+                 (old,))
+    conn.execute("PRAGMA user_version = 10")
+    index.close_all()
+    conn = index.connect(mem.home)  # the upgrade runs as the index is opened
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 11
+    assert top(mem, "limit") == [("rate-limiter", 1.0)]  # was: nothing, the row held "limiter"
+    assert top(mem, "office") == [("munich", 1.0)] and top(mem, "officers") == []  # controls

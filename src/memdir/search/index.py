@@ -98,8 +98,8 @@ def write_transaction(conn: sqlite3.Connection):
 
 
 def _upgrade(conn: sqlite3.Connection) -> None:
-    """Bring an index of schema 4 to 8 to 9 in place, its vectors kept: from 4 each ``docs`` row's checksum
-    (:func:`memdir.search.integrity.checksum`); from 4 to 8 the ``fts`` rows tokenized again from ``docs``
+    """Bring an index of schema 4 to 10 to 11 in place, its vectors kept: from 4 each ``docs`` row's checksum
+    (:func:`memdir.search.integrity.checksum`); from 4 to 10 the ``fts`` rows tokenized again from ``docs``
     (:func:`memdir.search.tokenize.document_fields`). One write transaction; done already: nothing."""
     from .tokenize import document_fields
     if conn.in_transaction:
