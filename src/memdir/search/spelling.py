@@ -279,8 +279,8 @@ def continues(text: str, begun: str) -> bool:
     """True when ``text`` (a memory as written) writes a word that is the start ``begun`` of a y-word
     (:func:`from_y`) followed by one of :data:`Y_FORMS`, case-folded: ``Sessions expire`` for ``expir`` (expiry);
     not ``a factor of 2`` for ``factor`` (factory), nor ``the director`` for ``director`` (directory). The
-    stored word must continue the stem as the y-word's noun or verb does; ``police`` (for ``policy``) does, as
-    ``expire`` does: spelling alone cannot tell those two apart. Pure."""
+    stored word must continue the stem as the y-word's noun or verb does (``expire``); a ``-cy`` noun's start
+    keeps its ``i`` (:func:`start`), so ``police`` is never read for ``policy`` here. Pure."""
     folded = text.casefold()
     at = folded.find(begun)
     while at >= 0:
