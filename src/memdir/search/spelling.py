@@ -148,8 +148,11 @@ def derived(word: str, stemmed: str, stem: Callable[[str], str]) -> str:
     ``stemmed`` when the stemmer took off no more than an inflection (:func:`uninflected` less at most one more
     letter: ``install`` → ``instal``) or one of :data:`DERIVATIONS` (``deployment`` → ``deploy``, checked
     with ``stem`` on what is left, as written or with the ``-e``/``-ate`` the ending replaced:
-    ``migration`` → ``migrat``); else the word less its inflection (``publicity`` → ``publiciti``,
-    ``topical`` → ``topical``, ``publication`` → ``publication``). Pure."""
+    ``migration`` → ``migrat``) or of :data:`DOERS` (``limiter`` → ``limit``, ``validator`` → ``valid``,
+    ``configurable`` → ``configur``; ``formatter`` → ``format``; not an ``-eer`` nor :data:`NOT_DOERS`); an
+    ``-ity`` of :data:`QUALITIES` its adjective's term (``security`` → ``secur``, ``availability`` → ``avail``);
+    else the word less its inflection (``publicity`` → ``publiciti``, ``topical`` → ``topical``,
+    ``publication`` → ``publication``, ``officers`` → ``officer``). Pure."""
     if word[len(stemmed):] in ("", "s", "es", "e", "ed", "d", "ing", "ings") and word.startswith(stemmed):
         return stemmed  # an inflection the stemmer took off a short word (being: be, going: go)
     base = uninflected(word)
@@ -324,5 +327,5 @@ def runs_on(term: str, held: str, written: Iterable[str] = ()) -> bool:
     return any(tail not in INFLECTIONS and named(tail) for tail in tails)
 
 
-__all__ = ["DERIVATIONS", "INFLECTIONS", "NAME_TAILS", "named", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "Y_FORMS", "begins", "continues", "from_y", "prefixable", "runs_on", "start",
+__all__ = ["DERIVATIONS", "DOERS", "NOT_DOERS", "QUALITIES", "of_adjective", "INFLECTIONS", "NAME_TAILS", "named", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "Y_FORMS", "begins", "continues", "from_y", "prefixable", "runs_on", "start",
            "starts", "derived", "fetch", "uninflected"]
