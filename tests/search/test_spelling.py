@@ -329,3 +329,143 @@ def test_the_prompt_hook_injects_no_longer_word_a_prompt_word_begins(runs, isola
     # controls: the words the memories write, and the family of a y-word
     assert (hook("expiry?"), hook("postgresql"), hook("factor?"), hook("system architecture")) == \
         (["sessions"], ["pg-host"], ["scaling-factor"], ["system-architecture"])
+
+
+# A verb's doer or tool (-er, -ator) and its -able are the verb's term, and an -ity replacing an adjective's -e is
+# the adjective's (spelling.DOERS, spelling.QUALITIES): each pair meets both ways, a query of either word finding
+# the memory writing the other. Was: each query here found nothing (limiter is not limit, security not secure).
+# Controls in the same stores: nouns of a noun (officer, customer), an -eer (engineer), a -cy noun (policy) still
+# find nothing beside the memory writing the shorter word, which its own word finds.
+ROOTS = [
+    ("rate-limit", "Rate limit is 100/min per key", "Clients get 429."),
+    ("cookie-flag", "Keep the secure cookie flag on", "Set in the proxy."),
+    ("read-replica", "The read replica is available in eu-west", "Lag under a second."),
+    ("route-timeouts", "Timeouts are configurable per route", "Default 30 s."),
+    ("round-robin", "Balancing is round-robin across pods", "Sticky sessions off."),
+    ("nightly-jobs", "Schedule nightly jobs at 02:00", "Cron in UTC."),
+    ("payloads", "Validate payloads with pydantic", "Strict mode."),
+    ("iso-dates", "Serialize dates as ISO 8601", "Always UTC."),
+    ("release-build", "Compile with -O2 in release builds", "Debug keeps -O0."),
+    ("main-only", "Deploy from main only", "Tags trigger it."),
+    ("munich", "The Munich office hosts the offsite", "Badge in at the entrance."),
+    ("custom-domains", "Custom domains need a CNAME", "Point it at the edge."),
+    ("search-engine", "The search engine is Postgres FTS", "GIN index on body."),
+    ("queue-watch", "Police the queue with a cron", "Alert on depth."),
+    ("retention", "The retention policy keeps logs 30 days", "Legal asks first."),
+]
+DERIVED_FORMS = [
+    ("rate-limiter", "The rate limiter drops bursts", "Token bucket."),
+    ("security-review", "Security reviews happen every Tuesday", "Sign-off in the tracker."),
+    ("uptime-target", "Availability target is 99.9 percent", "Per quarter."),
+    ("settings", "Config lives in settings.toml", "Never in env files."),
+    ("haproxy", "The load balancer is HAProxy", "Two nodes."),
+    ("celery-beat", "The scheduler is Celery beat", "One instance."),
+    ("null-check", "The validator rejects nulls", "Empty strings too."),
+    ("orjson", "The serializer is orjson", "Faster than json."),
+    ("clang", "The compiler is clang 17", "Pinned in CI."),
+    ("ci-deploys", "The deployer runs in CI", "Never from laptops."),
+    ("audit", "Two officers approve the audit", "Yearly."),
+    ("key-accounts", "Every customer gets an account manager", "Named in the CRM."),
+    ("platform-team", "Each engineer is on call once a month", "Swap in the rota."),
+    ("rules", "Our policy: no force-push to main", "Protected branch."),
+]
+# (query, the one memory it finds in ROOTS) and (query, the one memory it finds in DERIVED_FORMS)
+FINDS_ROOT = [("limiter", "rate-limit"), ("security", "cookie-flag"), ("availability", "read-replica"),
+              ("configurable", "route-timeouts"), ("config", "route-timeouts"), ("balancer", "round-robin"),
+              ("scheduler", "nightly-jobs"), ("validator", "payloads"), ("validation", "payloads"),
+              ("serializer", "iso-dates"), ("compiler", "release-build"), ("deployer", "main-only"),
+              ("office", "munich"), ("custom", "custom-domains"), ("engine", "search-engine"),
+              ("police", "queue-watch"), ("policy", "retention"), ("policies", "retention")]
+FINDS_DERIVED = [("limit", "rate-limiter"), ("secure", "security-review"), ("available", "uptime-target"),
+                 ("configurable", "settings"), ("configuration", "settings"), ("balancing", "haproxy"),
+                 ("schedule", "celery-beat"), ("validate", "null-check"), ("serialize", "orjson"),
+                 ("compile", "clang"), ("deploy", "ci-deploys"), ("officers", "audit"), ("customers", "key-accounts"),
+                 ("engineers", "platform-team"), ("policy", "rules")]
+# (query, the memory it must not find, in ROOTS) and (query, in DERIVED_FORMS): nothing at all
+FINDS_NOTHING_ROOT = [("officers", "munich"), ("customer", "custom-domains"), ("engineer", "search-engine")]
+FINDS_NOTHING_DERIVED = [("office", "audit"), ("custom", "key-accounts"), ("engine", "platform-team"),
+                         ("police", "rules")]
+
+
+@pytest.fixture
+def doers(isolated_home, project, tmp_path):
+    roots = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    for name, description, body in ROOTS:
+        roots.write(name, description, "project", body)
+    other_home, other_project = tmp_path / "home2", tmp_path / "project2"
+    other_project.mkdir()
+    derived_forms = Memory.open(home=other_home, project=other_project, actor="human", search_vectors="off")
+    for name, description, body in DERIVED_FORMS:
+        derived_forms.write(name, description, "project", body)
+    return roots, derived_forms
+
+
+def test_a_doer_an_able_and_a_quality_are_their_words_term():
+    from memdir.search.tokenize import stem
+
+    pairs = [("limiter", "limit"), ("security", "secure"), ("availability", "available"), ("configurable", "config"),
+             ("configurable", "configuration"), ("balancer", "balancing"), ("scheduler", "schedule"),
+             ("validator", "validate"), ("validator", "validation"), ("serializer", "serialize"),
+             ("compiler", "compile"), ("deployer", "deploy"), ("formatter", "formatting"), ("activity", "active"),
+             ("stability", "stable")]
+    assert [(a, b) for a, b in pairs if stem(a) != stem(b)] == []
+    apart = [("officer", "office"), ("customer", "custom"), ("engineer", "engine"), ("publicity", "public"),
+             ("convertible", "convert"), ("formative", "format"), ("factor", "fact"), ("authority", "author"),
+             ("user", "use"), ("server", "serve"), ("portable", "port"), ("variable", "vary")]
+    assert [(a, b) for a, b in apart if stem(a) == stem(b)] == []
+    assert (stem("limiter"), stem("validator"), stem("security"), stem("availability"), stem("officers")) == \
+        ("limit", "valid", "secur", "avail", "officer")
+    assert spelling.of_adjective("securiti") == "secure" and spelling.of_adjective("publiciti") is None
+    assert spelling.start("polici", {"policy"}) == "polici"  # a -cy noun keeps its i: begins no police
+    assert spelling.start("expiri", {"expiry"}) == "expir"  # the control: expiry begins expires
+
+
+def test_a_doer_an_able_and_a_quality_find_their_word_both_ways(doers):
+    roots, derived_forms = doers
+    for query, name in FINDS_ROOT:
+        assert (query, top(roots, query)) == (query, [(name, 1.0)])
+    for query, name in FINDS_DERIVED:
+        assert (query, top(derived_forms, query)) == (query, [(name, 1.0)])
+    for query, was in FINDS_NOTHING_ROOT:
+        assert (query, top(roots, query)) == (query, []), was
+    for query, was in FINDS_NOTHING_DERIVED:
+        assert (query, top(derived_forms, query)) == (query, []), was
+    assert recalled(roots, "the rate limiter") == ["rate-limit"] and recalled(roots, "officers") == []
+    assert (recalled(derived_forms, "schedule?"), recalled(derived_forms, "engine?")) == (["celery-beat"], [])
+
+
+@pytest.mark.slow
+def test_the_cli_reads_a_doer_an_able_and_a_quality_alike(doers, isolated_home, project, tmp_path):
+    def cli(home, proj, query):
+        env = {"MEMDIR_HOME": str(home), "MEMDIR_PROJECT": str(proj), "MEMDIR_SEARCH_VECTORS": "off"}
+        out = run_cli("search", query, "--json", env=env)
+        return [(r["name"], round(r["score"], 2)) for r in json.loads(out.stdout)["results"]]
+
+    other = (tmp_path / "home2", tmp_path / "project2")
+    for query, name in FINDS_ROOT:
+        assert (query, cli(isolated_home, project, query)) == (query, [(name, 1.0)])
+    for query, name in FINDS_DERIVED:
+        assert (query, cli(*other, query)) == (query, [(name, 1.0)])
+    for query, _ in FINDS_NOTHING_ROOT:
+        assert (query, cli(isolated_home, project, query)) == (query, [])
+    for query, _ in FINDS_NOTHING_DERIVED:
+        assert (query, cli(*other, query)) == (query, [])
+
+
+def test_an_index_of_schema_10_reads_a_doer_as_its_verb_once_opened(isolated_home, project):
+    from memdir.search import index
+
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("rate-limiter", "The rate limiter drops bursts", "project", "Token bucket.")
+    mem.write("munich", "The Munich office hosts the offsite", "project", "Badge in.")
+    mem.search("limiter")
+    conn = index.connect(mem.home)
+    old = "the rate limiter drop burst"  # what schema 10 stored: limiter whole
+    conn.execute("UPDATE fts SET description = ? WHERE rowid = (SELECT id FROM docs WHERE name = 'rate-limiter')",
+                 (old,))
+    conn.execute("PRAGMA user_version = 10")
+    index.close_all()
+    conn = index.connect(mem.home)  # the upgrade runs as the index is opened
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 12
+    assert top(mem, "limit") == [("rate-limiter", 1.0)]  # was: nothing, the row held "limiter"
+    assert top(mem, "office") == [("munich", 1.0)] and top(mem, "officers") == []  # controls
