@@ -5,8 +5,9 @@ path, so the warm process of a home (:mod:`memdir.search.warm`) listens at
 ``$XDG_RUNTIME_DIR/memdir/<16 hex>.sock`` when that runtime directory is this
 user's and private, else ``/tmp/memdir-<uid>/<16 hex>.sock`` — the hex a
 SHA-256 of the home's real path. The directory is made 0700 and used only
-while it is a real directory of this user that no one else may enter
-(:func:`runtime_dir`).
+while it is a real directory of this user that no one else may enter and
+this process can make a socket in (not read-only: :func:`runtime_dir`); one
+that is not is passed over for the next, never repaired.
 
 The hex does not say which home a socket served, so a home deleted or moved
 leaves its socket behind once its process has gone; the directory would only
@@ -49,17 +50,42 @@ def _private(path: str) -> str | None:
     return None
 
 
-def _candidates() -> list[str]:
-    """Directories the socket may live in, best first: ``$XDG_RUNTIME_DIR/memdir``
-    when the runtime directory is set, absolute, private and short enough for
-    a socket path, then ``/tmp/memdir-<uid>``."""
-    out = []
+def _unwritable(path: str) -> str | None:
+    """Why this process cannot make a socket in directory ``path`` (None when it can): it needs to
+    write and enter it — a mode that does not let this user (``chmod 0500``) or a read-only file system."""
+    import stat
+
+    if os.access(path, os.W_OK | os.X_OK, effective_ids=os.access in os.supports_effective_ids):
+        return None
+    try:
+        if os.statvfs(path).f_flag & getattr(os, "ST_RDONLY", 1):
+            return f"{path} is on a read-only file system"
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError as exc:
+        return f"{path} cannot be read ({exc.strerror or exc})"
+    return f"{path} cannot be written by this user (mode {mode:o})"
+
+
+def _usable(path: str) -> str | None:
+    """Why directory ``path`` may not hold this user's sockets (None when it may): :func:`_private`,
+    then :func:`_unwritable` — a private directory no socket can be made in is passed over too."""
+    return _private(path) or _unwritable(path)
+
+
+def _candidates() -> list[tuple[str, str | None]]:
+    """Directories the socket may live in, best first, each with why it is passed over at once (None:
+    it is to be looked at): ``$XDG_RUNTIME_DIR/memdir`` when the runtime directory is set, absolute,
+    private and short enough for a socket path, then ``/tmp/memdir-<uid>``."""
+    out: list[tuple[str, str | None]] = []
     runtime = os.environ.get("XDG_RUNTIME_DIR", "")
-    if runtime and os.path.isabs(runtime) and _private(runtime) is None:
+    if runtime and os.path.isabs(runtime):
         directory = os.path.join(runtime, "memdir")
-        if len(os.fsencode(os.path.join(directory, "0" * 16 + SOCKET_SUFFIX))) <= MAX_SOCKET_PATH:
-            out.append(directory)
-    out.append(os.path.join(SHARED_TMP, f"memdir-{os.getuid()}"))
+        if len(os.fsencode(os.path.join(directory, "0" * 16 + SOCKET_SUFFIX))) > MAX_SOCKET_PATH:
+            out.append((directory, f"XDG_RUNTIME_DIR {runtime} is too long for a socket path"))
+        else:
+            why = _private(runtime)
+            out.append((directory, f"XDG_RUNTIME_DIR: {why}" if why else None))
+    out.append((os.path.join(SHARED_TMP, f"memdir-{os.getuid()}"), None))
     return out
 
 
@@ -73,13 +99,13 @@ def _name(home: Path) -> str:
 def runtime_dir(create: bool = False) -> tuple[str | None, str | None]:
     """``(directory, None)`` for the directory that holds the sockets of this
     user, or ``(None, why not)``: the first of ``$XDG_RUNTIME_DIR/memdir`` and
-    ``/tmp/memdir-<uid>`` that is missing or private (:func:`_private`) — one
-    rule for the server and its clients, so both name the same directory. With
-    ``create`` (the server) a missing one is made 0700; without (a client) a
-    missing one is named all the same — no server has bound there yet, so
-    connecting fails at once. A directory that is not private is passed over,
-    never repaired; one that cannot be made is passed over by the server only.
-    Never raises."""
+    ``/tmp/memdir-<uid>`` that is missing or usable (:func:`_usable`: private, and
+    writable by this process — a read-only one, ``chmod 0500`` or a read-only
+    mount, is passed over) — one rule for the server and its clients, so both
+    name the same directory. With ``create`` (the server) a missing one is made
+    0700; without (a client) a missing one is named all the same when it could be
+    made — no server has bound there yet, so connecting fails at once. A
+    directory that is not usable is passed over, never repaired. Never raises."""
     import socket  # late, as everywhere here: a session start that launches no warm process never needs it
 
     if not hasattr(socket, "AF_UNIX") or not hasattr(os, "getuid"):
@@ -89,25 +115,37 @@ def runtime_dir(create: bool = False) -> tuple[str | None, str | None]:
 
 def private_dir(create: bool = False) -> tuple[str | None, str | None]:
     """:func:`runtime_dir` without asking for Unix sockets (what else this user keeps there: the
-    session record of a home that cannot take it, :mod:`memdir.prompt.recalled`). Never raises."""
+    session record of a home that cannot take it, :mod:`memdir.prompt.recalled`). The why of a
+    ``(None, why)`` names every directory passed over and why, in order (``"/run/user/1000/memdir is on
+    a read-only file system; /tmp/memdir-1000 belongs to another user (uid 0)"``). Never raises."""
     if not hasattr(os, "getuid"):
         return None, "this platform has no per-user runtime directory"
-    why = None
-    for path in _candidates():
+    passed: list[str] = []
+    for path, skipped in _candidates():
+        if skipped:
+            passed.append(skipped)
+            continue
         if not os.path.lexists(path):
             if not create:
-                return path, None  # the one a server would make: connecting there fails at once until it does
+                # The one a server would make — when it can: connecting there fails at once until it does.
+                parent = os.path.dirname(path)
+                why = _unwritable(parent)
+                if why is None:
+                    return path, None
+                passed.append(f"cannot create {path} ({why})")
+                continue
             try:
                 os.mkdir(path, 0o700)
             except FileExistsError:
                 pass
             except OSError as exc:
-                why = f"cannot create {path} ({exc.strerror or exc})"
+                passed.append(f"cannot create {path} ({exc.strerror or exc})")
                 continue
-        why = _private(path)
+        why = _usable(path)
         if why is None:
             return path, None
-    return None, why
+        passed.append(why)
+    return None, "; ".join(passed)
 
 
 def socket_path(home: Path, create: bool = False) -> Path | None:

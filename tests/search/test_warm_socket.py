@@ -302,3 +302,154 @@ def test_a_file_that_is_not_a_socket_at_the_socket_path_is_left_alone_and_doctor
         assert _warm_notes(mem) == []
     finally:
         server.close()
+
+
+# ---------------------------------------------------------------- a runtime directory no socket can be made in
+
+# Run as root, the child drops the capabilities that bypass file modes, so ``chmod 0500`` binds it as it
+# binds any other user (tests/faults/test_faults.py does the same).
+UNPRIVILEGED = (["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner", "--"]
+                if os.geteuid() == 0 else [])
+
+_CHILD = r"""
+import json, os, sys
+from pathlib import Path
+from memdir import Memory, runtime
+from memdir.search import warm, vectors
+home, project, tmp = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+runtime.SHARED_TMP = tmp  # the test's own /tmp (a fallback shared with every other run otherwise)
+vectors.installed = lambda: True  # the extra's presence is not this test's question
+out = {"client": str(warm.socket_path(home)), "runtime_dir": runtime.runtime_dir()}
+if sys.argv[4] == "serve":  # a real warm process's socket, and a real request over it
+    server = warm.WarmServer(home).start()
+    out["listening"] = server.listening.wait(10)
+    out["server"] = str(server.path)
+    out["answer"] = warm.request(home, {"query": "", "layers": [], "generation": -1}) is not None
+mem = Memory.open(home=home, project=project, search_vectors="on", use_cwd=False)
+out["notes"] = [n for n in mem.doctor().notes if "warm search process" in n]
+if sys.argv[4] == "serve":
+    server.close()
+print(json.dumps(out))
+"""
+
+
+def _child(home, project, tmp, mode: str) -> dict:
+    """The warm process's directory, a request and doctor's notes, seen by a process the file modes bind."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([*UNPRIVILEGED, sys.executable, "-c", _CHILD, str(home), str(project), tmp, mode],
+                          capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.slow
+def test_a_read_only_socket_directory_falls_back_to_tmp_and_doctor_says_why_when_none_is_left(
+        isolated_home, project, runtime):
+    """Audit (issue 28 item 5): ``$XDG_RUNTIME_DIR/memdir`` private but read-only — the warm process could not
+    bind there and stopped ("stopped (asked, SIGTERM, or another server answers)"), nothing fell back to
+    ``/tmp/memdir-<uid>``, and doctor said the next session start would start one. Now a directory no socket
+    can be made in is passed over by the server and its clients alike, and doctor names each one and why."""
+    run, tmp = runtime
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="on", use_cwd=False)
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "b")
+    from memdir.search import used
+
+    (isolated_home / used.VECTORS_MARK).touch()
+    preferred, fallback = os.path.join(run, "memdir"), os.path.join(tmp, f"memdir-{os.getuid()}")
+    os.mkdir(preferred, 0o700)
+    try:
+        os.chmod(preferred, 0o500)  # private, but no socket can be made in it
+        got = _child(isolated_home, project, tmp, "serve")
+        assert got["listening"] and got["answer"]  # a real warm process, answering over its socket
+        assert got["server"] == got["client"] and got["server"].startswith(fallback + "/")
+        assert got["runtime_dir"] == [fallback, None] and got["notes"] == []  # on: nothing to say
+        assert oct(os.stat(fallback).st_mode & 0o777) == "0o700"
+        # neither directory takes a socket: the warm path is off, and doctor says exactly why
+        os.chmod(fallback, 0o500)
+        got = _child(isolated_home, project, tmp, "doctor")
+        why = (f"{preferred} cannot be written by this user (mode 500); {fallback} cannot be written by this user "
+               "(mode 500)")
+        assert got["runtime_dir"] == [None, why]
+        assert got["notes"] == [f"the warm search process is off: no socket directory ({why}); recall ranks by "
+                                "words alone"]
+        os.chmod(fallback, 0o700)
+        os.chmod(preferred, 0o700)  # control: the preferred directory, writable again, is used again
+        got = _child(isolated_home, project, tmp, "serve")
+        assert got["listening"] and got["answer"] and got["server"].startswith(preferred + "/")
+        assert got["server"] == got["client"] and got["notes"] == []
+    finally:
+        os.chmod(preferred, 0o700)
+        os.chmod(fallback, 0o700) if os.path.isdir(fallback) else None
+
+
+@pytest.mark.slow
+def test_a_runtime_directory_memdir_cannot_create_its_directory_in_is_passed_over_by_client_and_server(
+        isolated_home, project, runtime):
+    """``$XDG_RUNTIME_DIR`` private but read-only, ``memdir`` not made yet: the server could not make it and
+    went to /tmp while a client named the socket it would have made there."""
+    run, tmp = runtime
+    os.chmod(run, 0o500)
+    try:
+        got = _child(isolated_home, project, tmp, "serve")
+        fallback = os.path.join(tmp, f"memdir-{os.getuid()}")
+        assert got["listening"] and got["answer"] and got["server"] == got["client"]
+        assert got["server"].startswith(fallback + "/") and not os.path.exists(os.path.join(run, "memdir"))
+    finally:
+        os.chmod(run, 0o700)
+    assert str(warm.socket_path("/some/home")).startswith(run + "/memdir/")  # control: writable, named again
+
+
+def test_a_fallback_owned_by_another_user_is_refused(runtime, monkeypatch):
+    run, tmp = runtime
+    monkeypatch.delenv("XDG_RUNTIME_DIR")
+    mine = os.path.join(tmp, f"memdir-{os.getuid()}")
+    os.mkdir(mine, 0o700)
+    real = os.lstat
+
+    def lstat(path, *args, **kwargs):  # the owner a directory made by someone else would have
+        st = real(path, *args, **kwargs)
+        if os.fspath(path) != mine:
+            return st
+        return os.stat_result((st.st_mode, st.st_ino, st.st_dev, st.st_nlink, st.st_uid + 1, *st[5:]))
+
+    monkeypatch.setattr(os, "lstat", lstat)
+    assert warm.runtime_dir(create=True) == (None, f"{mine} belongs to another user (uid {os.getuid() + 1})")
+    monkeypatch.setattr(os, "lstat", real)  # control: this user's own
+    assert warm.runtime_dir(create=True) == (mine, None)
+
+
+def test_a_refused_bind_is_said_in_the_log_and_doctor_quotes_it(isolated_home, project, runtime, monkeypatch,
+                                                                capsys):
+    """A directory that looks usable where the bind is refused all the same (a security module, say): the
+    warm process says why it ended, and doctor says it could not bind rather than "the next one starts"."""
+    import errno
+
+    from memdir.search import used, vectors
+
+    monkeypatch.setattr(vectors, "installed", lambda: True)
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="on", use_cwd=False)
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "b")
+    (isolated_home / used.VECTORS_MARK).touch()
+    path = warm.socket_path(isolated_home, create=True)
+
+    def refuse(self, address):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    allowed = socket.socket.bind
+    monkeypatch.setattr(socket.socket, "bind", refuse)
+    assert warm.main([str(isolated_home), "--idle", "5"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.endswith(f"0 answered: cannot listen at {path} (Permission denied)")
+    (isolated_home / warm.LOG_FILE).write_text(line + "\n")  # where launch() sends it
+    assert _warm_notes(mem) == [f"no warm search process listens at {path}: the last one could not bind there (last "
+                                f"line of {isolated_home / warm.LOG_FILE}: {line}); a fresh prompt hook recalls by "
+                                "words alone"]
+    monkeypatch.setattr(socket.socket, "bind", allowed)  # control: the bind allowed, one listens, no note
+    server = warm.WarmServer(isolated_home).start()
+    try:
+        assert server.listening.wait(10) and server.refused is None
+        assert _warm_notes(mem) == []
+    finally:
+        server.close()

@@ -203,7 +203,7 @@ def _repair_layer(layer, lock_timeout: float) -> None:
 def status(session: Session, search: str, extractor: str = "", *, full: bool = False) -> StatusResult:
     """Home, project (or why there is none), per-layer counts, unreadable files, what a session start
     injects (:func:`memdir.prompt.start.start_layout`: the context block the agent receives, with the
-    tools note and any pending findings) — its size against its budget and its index lines per layer —, and the memories that are exact duplicates of each other
+    tools note and any pending findings; what ``memdir context`` prints) — its size against its budget and its index lines per layer —, and the memories that are exact duplicates of each other
     (:func:`memdir.gateway.duplicates.duplicate_groups`). ``search`` is the search mode to report
     (``bm25``, ``hybrid (…)``, …); ``extractor`` the consolidation extractor in effect and why.
 
@@ -311,8 +311,8 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     found_notes = []
     if session.settings.context_max_bytes > HOOK_CONTEXT_MAX_CHARS:
         found_notes.append(f"context_max_bytes {session.settings.context_max_bytes} is above the "
-                     f"{HOOK_CONTEXT_MAX_CHARS} characters Claude Code shows in full; the hooks inject at most "
-                     f"{HOOK_CONTEXT_MAX_CHARS}")
+                     f"{HOOK_CONTEXT_MAX_CHARS} characters Claude Code shows in full; a session start (the hooks, "
+                     f"`memdir context`) injects at most {HOOK_CONTEXT_MAX_CHARS} bytes")
     found_notes += long_descriptions(session)
     if current.untrusted_team:  # the person's choice, not a problem: said, not counted
         found_notes.append(current.untrusted_team)

@@ -414,7 +414,7 @@ def session_layout(session, max_bytes: int | None = None, warn=None, *,
     except OutlineMismatch:  # an outline that is not the file's (forged, damaged): the files read whole
         block, shown = render_layout(_sections(session, untrusted, warn, outline=False), budget)
     if not block and any(total for _scope, _shown, total in shown):
-        (warn or _warn)(too_small(budget, sum(total for _scope, _shown, total in shown)))
+        (warn or warning)(too_small(budget, sum(total for _scope, _shown, total in shown)))
     if not block and guidance:
         block = guidance_block(budget)
     return (f"{note}\n{block}" if note and block else note or block), shown
@@ -446,11 +446,12 @@ def _sections(session, untrusted: bool, warn, *, outline: bool) -> list:
                                                lambda _path, scope=scope: session.layer(scope).current_index(),
                                                meta_dir, outline=outline, on_due=on_due)))
         except Exception as exc:  # noqa: BLE001 — one unreadable layer never blanks the others
-            (warn or _warn)(f"the {scope} layer was left out of the context: {exc}")
+            (warn or warning)(f"the {scope} layer was left out of the context: {exc}")
     return sections
 
 
-def _warn(message: str) -> None:
+def warning(message: str) -> None:
+    """The default ``warn`` of :func:`session_block`: ``memdir: warning: <message>`` on stderr."""
     import sys
 
     print(f"memdir: warning: {message}", file=sys.stderr)

@@ -23,12 +23,11 @@ five letters, appear in the memory, negated there too when the item negates
 them — a memory "Deploys happen on Fridays" does not cover "Never deploy on Fridays."). Pending items are never memories: they
 are not in ``MEMORY.md``, the search index or any list.
 
-This module is on the hot path: standard library only (json, os, re, time).
+This module is on the hot path: standard library only (os, re, time; json once a file is there).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
@@ -80,7 +79,10 @@ def load(layer_dir: Path) -> list[dict]:
     or unreadable (a broken file is never fatal: the next :func:`add` replaces it)."""
     try:
         with open(_dir(layer_dir) / PENDING_FILE, "rb") as handle:
-            data = json.loads(handle.read().decode("utf-8", "replace"))
+            raw = handle.read()
+        import json  # here: a project with no pending findings (most) loads no JSON module (`memdir context`)
+
+        data = json.loads(raw.decode("utf-8", "replace"))
     except (OSError, ValueError):
         return []
     items = data.get("items") if isinstance(data, dict) else None
@@ -103,6 +105,8 @@ def showings(layer_dir: Path) -> dict[str, set[str]]:
             raw = handle.read().decode("utf-8", "replace")
     except OSError:
         return shown
+    import json  # only once there is a file to read (see load)
+
     for line in raw.splitlines():
         try:
             entry = json.loads(line)
@@ -161,6 +165,8 @@ def pending_block(layer_dir: Path, session_id: str | None, *, once_per_session: 
         if not items:
             return ""
     if mark:
+        import json
+
         who = session_id or f"anonymous-{time.time_ns()}-{os.getpid()}"
         data = "".join(json.dumps({"id": i["id"], "session": who}) + "\n" for i in items).encode()
         try:
@@ -258,6 +264,8 @@ def covers(item_text: str, memory_text: str) -> bool:
 
 
 def _save(layer_dir: Path, items: list[dict]) -> None:
+    import json
+
     from ..files.fsio import atomic_write, ensure_dir
 
     ensure_dir(_dir(layer_dir))

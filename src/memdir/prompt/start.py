@@ -6,12 +6,15 @@ characters a harness shows in full), in order of precedence: the agent extractor
 take at most half (:func:`memdir.prompt.pending.with_pending`); the rest holds the context block
 (:func:`memdir.prompt.context.session_layout`) — or, with no memory saved yet, the guidance — followed
 by the note naming memdir's MCP tools (:data:`memdir.prompt.context.TOOLS_NOTE`), whose room the
-block leaves. On the hot path: no YAML, no SQLite.
+block leaves (unless that room would leave no index line: then the block alone). ``memdir context``
+prints this text (issue 28: what ``status`` and ``doctor`` count per layer is what it prints and what
+the hooks inject); :meth:`memdir.Memory.context` is the block alone, for a harness of one's own
+(no MCP tools to name, no cap but the setting's). On the hot path: no YAML, no SQLite.
 """
 
 from __future__ import annotations
 
-from .context import HOOK_CONTEXT_MAX_CHARS, TOOLS_NOTE, byte_budget, guidance_block, session_layout
+from .context import HOOK_CONTEXT_MAX_CHARS, TOOLS_NOTE, byte_budget, guidance_block, session_layout, warning
 from .pending import with_pending
 
 
@@ -33,7 +36,16 @@ def start_layout(session, budget: int, warn=None) -> tuple[str, tuple[tuple[str,
     held: list = [()]
 
     def block(rest: int) -> str:
-        text, held[0] = session_layout(session, max(1, rest - note), warn, guidance=True)
+        said: list[str] = []
+        text, shown = session_layout(session, max(1, rest - note), said.append, guidance=True)
+        if any(total for _scope, _shown, total in shown) and not any(n for _scope, n, _total in shown):
+            # The note's room leaves not one index line: the block alone, in the whole of ``rest`` (a
+            # budget too small even so is said in its own figure, not in what the note left of it).
+            alone, held[0] = session_layout(session, rest, warn, guidance=True)
+            return alone
+        for message in said:  # a layer left out: said once, as the block was rendered
+            (warn or warning)(message)
+        held[0] = shown
         text = text or guidance_block(rest)
         # The note names the MCP tools for a client that defers them (Claude Code 2.x), when it fits.
         out = f"{text}\n{TOOLS_NOTE}" if text else ""

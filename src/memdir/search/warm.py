@@ -324,7 +324,7 @@ class WarmServer:
         self.warm = threading.Event()
         self.done = threading.Event()
         self.failed = False
-        self.refused: str | None = None  # why the socket path cannot be bound (runtime.cleared), when so
+        self.refused: str | None = None  # why the socket path cannot be bound (runtime.cleared, the bind), when so
         self.code = code_identity()  # the code this server runs, in every answer
         self.outdated = False  # a process of newer code asked for the socket (an MCP server's gives it up)
         self.answered = 0  # requests answered with cosines
@@ -353,11 +353,16 @@ class WarmServer:
             if self.refused is not None:
                 return False
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        except OSError:
+            return False
+        try:
             sock.bind(str(self.path))
             sock.listen(16)
             sock.settimeout(0.5)
             self._inode = os.stat(self.path).st_ino
-        except OSError:
+        except OSError as exc:  # said in the log's last line (main), which doctor quotes
+            sock.close()
+            self.refused = f"cannot listen at {self.path} ({exc.strerror or exc})"
             return False
         swept()  # the sockets of homes whose process has gone (this one listens now: it stays)
         self._sock = sock

@@ -17,7 +17,8 @@ def why_off(home: Path, settings) -> str | None:
     (:func:`memdir.runtime.runtime_dir`); none listening — none can listen while a file that is not a
     socket sits at its path (:func:`memdir.runtime.in_the_way`: memdir never removes it), none can
     start in a home that cannot be written (:func:`memdir.files.fsio.unwritable`) or before it has used vectors (:func:`has_used_vectors`),
-    else the next hook starts one (with ``warm.log``'s last line: why the last one ended); a process
+    else the next hook starts one (with ``warm.log``'s last line: why the last one ended — its bind refused, said
+    as such); a process
     that cannot load the model, or serves cosines but no hooks. Never raises."""
     from . import vectors
 
@@ -50,6 +51,9 @@ def why_off(home: Path, settings) -> str | None:
                     "(the first search embeds them in the background, or `memdir reindex`); until then a fresh "
                     "prompt hook recalls by words alone")
         last = _last_log_line(Path(home))  # why the last standalone one ended
+        if last and "cannot listen at" in last:  # its bind was refused (memdir.search.warm.WarmServer._bind)
+            return (f"no warm search process listens at {path}: the last one could not bind there (last line of "
+                    f"{Path(home) / LOG_FILE}: {last}); a fresh prompt hook recalls by words alone")
         return (f"no warm search process listens at {path} now (a running `memdir mcp` serves it, or the one the next "
                 "session start or prompt hook starts); until one does, a fresh prompt hook recalls by words alone"
                 + (f"; last line of {Path(home) / LOG_FILE}: {last}" if last else ""))

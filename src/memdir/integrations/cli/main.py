@@ -29,15 +29,18 @@ from .common import UsageError, emit
 
 
 def cmd_context(args) -> int:
-    """``memdir context [--max-bytes N]``: the block injected into the system prompt."""
+    """``memdir context [--max-bytes N]``: what a session start injects (:mod:`memdir.prompt.start`: the
+    text the hooks print and ``status``/``doctor`` count per layer), its pending findings not marked shown."""
     # The hot path: no YAML, no facade unless an index must be rebuilt.
-    from ...prompt.context import session_block
+    from ...prompt.start import start_budget, start_layout
     from ...session import open_session
 
     if args.max_bytes is not None and args.max_bytes < 1:
         raise UsageError("--max-bytes must be at least 1")
-    block = session_block(open_session(args.home, args.project, actor="human"), args.max_bytes)
-    emit(args, {"context": block, "bytes": len(block.encode("utf-8"))}, block)
+    session = open_session(args.home, args.project, actor="human")
+    budget = start_budget(session, args.max_bytes)
+    block = start_layout(session, budget)[0]
+    emit(args, {"context": block, "bytes": len(block.encode("utf-8")), "budget": budget}, block)
     return 0
 
 
@@ -210,6 +213,7 @@ def build_parser(only: str | None = None, settings=None):
                     "injected into the system prompt.",
         epilog="Run `memdir COMMAND --help` for a command's options. Errors exit 1, usage errors 2.",
     )
+    from ...prompt.context import HOOK_CONTEXT_MAX_CHARS
     from ...version import VERSION
 
     parser.add_argument("--version", action="version", version=f"memdir {VERSION}")
@@ -223,8 +227,10 @@ def build_parser(only: str | None = None, settings=None):
         p.set_defaults(handler=handler)
         return p
 
-    p = add("context", cmd_context, "Print the context block injected into the system prompt.")
-    p.add_argument("--max-bytes", type=int, help=f"UTF-8 byte budget (default {settings.context_max_bytes})")
+    p = add("context", cmd_context, "Print what a session start injects into the agent's context (the hooks' "
+            "block: memdir status counts its lines per layer).")
+    p.add_argument("--max-bytes", type=int, help=f"UTF-8 byte budget (default the context_max_bytes setting, "
+                   f"{settings.context_max_bytes}; at most {HOOK_CONTEXT_MAX_CHARS}, what a hook injects in full)")
     for module in (cli_core, cli_search, cli_integrations, cli_consolidate, cli_panel, cli_team, cli_sync):
         module.register(add, settings)
     if only is not None and only not in sub.choices:
