@@ -16,6 +16,7 @@ import pytest
 
 from memdir.paths import sha256
 from memdir.prompt import recalled
+from memdir.session import MAX_ID_BYTES, bounded_id
 from tests.conftest import run_prompt_hook
 
 TTL_BODY = "The session cache in Redis uses a TTL of 900 seconds."
@@ -70,19 +71,22 @@ def test_a_session_id_with_a_lone_surrogate_still_gets_the_block_once(ttl_store,
     assert TTL_BODY not in second and "given earlier in this session, unchanged: redis-ttl" in second
     replaced = session_id.encode("utf-8", "replace").decode("utf-8")  # what a lossy encoding would make of it
     assert TTL_BODY in _context(run_prompt_hook(project, TTL_PROMPT, session=replaced))  # another session
+    kept = bounded_id(session_id)  # the session's id: "sha256:" and the hex of its code points
+    assert kept == "sha256:" + sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()
     (path,) = [p for p in _files(isolated_home) if json.loads(p.read_bytes())["session"]
-               == recalled.session_key(session_id)]
-    assert path.read_bytes().isascii() and path.name == recalled.session_key(session_id)[:16] + ".json"
+               == recalled.session_key(kept)]
+    assert path.read_bytes().isascii() and path.name == recalled.session_key(kept)[:16] + ".json"
 
 
 @pytest.mark.slow
-def test_a_3_mb_session_id_is_recorded_in_64_bytes(ttl_store, project, isolated_home):
+def test_a_3_mb_session_id_is_recorded_in_a_bounded_key(ttl_store, project, isolated_home):
     """Before: the id was stored verbatim — a 3,000,139-byte session file (64 such files kept)."""
     huge = "y" * 3_000_000
     assert TTL_BODY in _context(run_prompt_hook(project, TTL_PROMPT, session=huge))
     (path,) = _files(isolated_home)
     data = json.loads(path.read_bytes())
-    assert data == {"session": sha256(huge.encode()).hexdigest(), "shown": {"project/redis-ttl": data["shown"][
+    kept = "sha256:" + sha256(huge.encode()).hexdigest()  # the session's id (memdir.session.bounded_id)
+    assert data == {"session": sha256(kept.encode()).hexdigest(), "shown": {"project/redis-ttl": data["shown"][
         "project/redis-ttl"]}, "said": []}
     assert path.stat().st_size == len(json.dumps(data).encode()) < 200
     assert TTL_BODY not in _context(run_prompt_hook(project, TTL_PROMPT, session=huge))  # still once per session
@@ -98,6 +102,18 @@ def test_a_normal_session_id_still_dedups(ttl_store, project, isolated_home):
     (path,) = _files(isolated_home)
     assert path.name == recalled.digest("s-normal") + ".json"  # the same file name as before the key
     assert json.loads(path.read_bytes())["session"] == sha256(b"s-normal").hexdigest()
+
+
+def test_bounded_id_values():
+    assert bounded_id(None) is None and bounded_id("") == ""
+    assert bounded_id("3f1c0b6e-6c1e-4a53-9d0e-1b2b7c9d4e5f") == "3f1c0b6e-6c1e-4a53-9d0e-1b2b7c9d4e5f"  # kept
+    assert bounded_id("é" * (MAX_ID_BYTES // 2)) == "é" * (MAX_ID_BYTES // 2)  # 256 bytes: kept
+    longer = "é" * (MAX_ID_BYTES // 2) + "x"  # 257 bytes
+    assert bounded_id(longer) == "sha256:" + sha256(longer.encode()).hexdigest()
+    assert bounded_id("a\ud800") == "sha256:" + sha256(b"a\xed\xa0\x80").hexdigest()
+    assert bounded_id("a\ud800") != bounded_id("a?") == "a?"
+    assert bounded_id(bounded_id("y" * 3_000_000)) == bounded_id("y" * 3_000_000)  # stable: 71 ASCII characters
+    assert len(bounded_id("y" * 3_000_000)) == 71
 
 
 def test_session_key_values():
@@ -153,3 +169,56 @@ def test_a_lock_held_elsewhere_delays_then_leaves_the_record(isolated_home, monk
     assert recalled.shown(isolated_home, "s1") == {"project/b": "d2"}
     assert recalled.first_time(isolated_home, "s1", "w") and not recalled.first_time(isolated_home, "s1", "w")
     assert oct(os.stat(lock).st_mode & 0o777) == "0o600"
+
+
+# ------------------------------------------------------------ the same id on the other paths that keep it
+
+
+@pytest.mark.parametrize("session_id", ["a\ud800b", "y" * 3_000_000])
+def test_compaction_and_session_end_queue_an_odd_session_id_bounded(project, isolated_home, tmp_path, monkeypatch,
+                                                                     session_id):
+    """Before: a lone surrogate made the queue's line unwritable (UnicodeEncodeError: the transcript was never
+    consolidated); a 3 MB id made a 3 MB queue line, carried into the journal's receipt."""
+    import io
+
+    from memdir.consolidation import queue
+    from memdir.integrations.claude_code import hooks
+
+    monkeypatch.setattr(queue, "spawn_drain", lambda home, extractor=None: None)  # the line stays to be read
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text('{"type":"user","message":{"role":"user","content":"hi"}}\n', encoding="utf-8")
+    for event in ("PreCompact", "SessionEnd"):
+        payload = {"cwd": str(project), "hook_event_name": event, "session_id": session_id,
+                   "transcript_path": str(transcript), "trigger": "auto", "reason": "exit"}
+        hooks.run(event, stdin=io.StringIO(json.dumps(payload)))
+    raw = queue.queue_path(isolated_home).read_bytes()
+    lines = [json.loads(line) for line in raw.splitlines()]
+    assert raw.isascii() and len(raw) < 2 * (200 + len(str(transcript)) + len(str(project)))  # two lines
+    assert [(e["event"], e["session_id"], e["transcript_path"]) for e in lines] == [
+        ("PreCompact", bounded_id(session_id), str(transcript)), ("SessionEnd", bounded_id(session_id), str(transcript))]
+    assert bounded_id(session_id).startswith("sha256:")
+
+
+def test_a_queue_line_of_any_text_reads_back_the_same(isolated_home):
+    from memdir.consolidation import queue
+
+    odd = "/tmp/caf\udce9/t.jsonl"  # a file name that is not UTF-8, as Python decodes it
+    queue.append(isolated_home, odd, cwd="/tmp/\u00e9t\u00e9", session_id="plain-id", event="SessionEnd")
+    raw = queue.queue_path(isolated_home).read_bytes()
+    entry = json.loads(raw)
+    assert raw.isascii() and entry["transcript_path"] == odd and entry["cwd"] == "/tmp/été"
+    assert entry["session_id"] == "plain-id"  # control: a normal id as sent
+
+
+def test_the_journal_keeps_a_bounded_session_id(isolated_home, project):
+    from memdir import Memory
+
+    huge = "z" * 1_000_000
+    odd = Memory.open(home=isolated_home, project=project, session=huge)
+    odd.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432.")
+    Memory.open(home=isolated_home, project=project, session="s-plain").write(
+        "style", "Indent with tabs", "feedback", "Tabs.")
+    layer = odd.session.layer("project")
+    assert [(e.name, e.session) for e in layer.journal.events()] == [
+        ("db-port", bounded_id(huge)), ("style", "s-plain")]  # control: a normal id as sent
+    assert layer.journal.path.stat().st_size < 5_000
