@@ -26,6 +26,11 @@ where memories live (DESIGN §2, §9):
 
 * **actor**: who writes (``human``, ``agent``, ``extracted``, ``import``);
   it becomes each memory's ``origin`` and decides what may be done.
+* **id**: the agent's session id, whatever text a client sent (:func:`bounded_id`): kept as
+  sent when it is UTF-8 text of at most :data:`MAX_ID_BYTES` bytes; any other — longer, or holding
+  a lone surrogate (JSON's ``"\\ud800"``) — as ``sha256:`` and the 64 hex of its code points. So
+  what every path keeps of it (the journal, the consolidation queue, the pending block's showings,
+  recall's session record) is bounded and can be written, and one id is always the same id.
 * **trust**: a repository's team layer is among an agent's, consolidation's or an importer's
   scopes only once a person trusted it in this clone (:meth:`Session.team_trusted`,
   :mod:`memdir.files.trust`); a person's session always has it. An untrusted team layer's
@@ -48,6 +53,7 @@ from .paths import (
     project_root_of,
     project_source,
     resolve_home,
+    sha256,
     team_files_dir,
     team_meta_dir,
     user_layer_dir,
@@ -55,12 +61,29 @@ from .paths import (
 from .settings import Settings, load_settings
 from .vocabulary import ACTORS, SCOPES
 
+MAX_ID_BYTES = 256  # a session id kept as sent is at most this many bytes of UTF-8 (a client's is a UUID: 36)
+
+
+def bounded_id(text: str | None) -> str | None:
+    """The session id memdir keeps for ``text``, a client's (the module docstring): ``text`` itself
+    when it is None, empty, or UTF-8-encodable in at most :data:`MAX_ID_BYTES` bytes; else
+    ``"sha256:<64 hex>"`` of its code points (UTF-8, a lone surrogate as its own three bytes) —
+    71 ASCII characters, different for different ids. Never raises."""
+    if not text:
+        return text
+    try:
+        if len(text.encode("utf-8")) <= MAX_ID_BYTES:
+            return text
+    except UnicodeEncodeError:
+        pass
+    return "sha256:" + sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
 
 class Session:
     """One caller's view of the store: ``home`` (absolute), ``settings``,
     ``project_root`` (canonical) or ``project_error`` (why there is none),
-    ``actor`` and ``id`` (the agent's session id, kept in the journal; may be
-    None). Layers are opened on first use and shared by :meth:`as_actor`
+    ``actor`` and ``id`` (the agent's session id as :func:`bounded_id` keeps it, in the journal;
+    may be None). Layers are opened on first use and shared by :meth:`as_actor`
     copies, so their scan caches serve every operation of the session.
     """
 
@@ -75,7 +98,7 @@ class Session:
         self.project_root = project_root
         self.project_error = None if project_root is not None else (project_error or NO_PROJECT)
         self.actor = actor
-        self.id = id
+        self.id = bounded_id(id)
         self._layers: dict = {}
         self._dirs: dict = {}
         self._trusted: bool | None = None
@@ -258,4 +281,4 @@ def open_session(home: str | os.PathLike | None = None, project: str | os.PathLi
     return Session(home_path, settings, root, error or NO_PROJECT, actor, session_id)
 
 
-__all__ = ["Session", "open_session"]
+__all__ = ["MAX_ID_BYTES", "Session", "bounded_id", "open_session"]

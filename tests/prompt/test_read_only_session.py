@@ -37,7 +37,8 @@ def test_a_read_only_home_gives_a_body_once_per_session(fs, project, runtime):  
     assert BODY not in second and "db-port" in second, (how, second, err)
     assert STALE not in err, (how, err)  # before: the same warning on every prompt (each hook a new process)
     assert not (home / recalled.SESSIONS_DIR).exists()  # nothing in the read-only home
-    kept = list((runtime / "memdir" / recalled.SESSIONS_DIR).iterdir())
+    kept = list((runtime / "memdir" / recalled.SESSIONS_DIR).glob("*.json"))
+    assert (runtime / "memdir" / recalled.SESSIONS_DIR / recalled.LOCK_FILE).is_file()  # the lock, beside it
     assert len(kept) == 1 and kept[0].name.endswith(f"-{recalled.digest('s-ro')}.json")
     assert oct(os.stat(kept[0].parent).st_mode & 0o777) == "0o700"
     other, err = _hook(project, PORT_PROMPT, prefix, session="s-other")  # control: another session gets it
@@ -49,7 +50,7 @@ def test_the_record_goes_back_to_the_home_once_it_can_take_it(tmp_path, runtime)
     home.mkdir()
     (home / recalled.SESSIONS_DIR).write_text("a file where the directory goes: the home cannot take the record")
     recalled.record(home, "s1", {"project/db-port": "d1"})
-    spare = next((runtime / "memdir" / recalled.SESSIONS_DIR).iterdir())
+    spare = next((runtime / "memdir" / recalled.SESSIONS_DIR).glob("*.json"))
     assert recalled.shown(home, "s1") == {"project/db-port": "d1"} and recalled.shown(home, "s2") == {}
     (home / recalled.SESSIONS_DIR).unlink()  # the home can take it again
     recalled.record(home, "s1", {"project/style": "d2"})

@@ -6,8 +6,9 @@ a model call, so they only :func:`append` a line to
 ``memdir consolidate --queue`` that :func:`drain` s the queue and logs one
 line per transcript to ``$MEMDIR_HOME/logs/consolidate.log``.
 
-* A line is ``{"transcript_path", "cwd", "session_id", "event", "ts"}``,
-  written with one ``write`` on an ``O_APPEND`` descriptor, so concurrent hooks
+* A line is ``{"transcript_path", "cwd", "session_id", "event", "ts"}`` in ASCII JSON (a lone
+  surrogate — a path whose name is not UTF-8, as Python decodes it — is an escape that reads back
+  the same; as UTF-8 it could not be written and the transcript was not queued), written with one ``write`` on an ``O_APPEND`` descriptor, so concurrent hooks
   never interleave, under a shared ``flock`` and only while the file is still
   the queue; a drain that moves the queue aside takes that lock exclusively
   before reading it, so a line is never written into a file already read.
@@ -113,10 +114,13 @@ def _settle(path: Path) -> None:
 def append(home: Path, transcript_path: str, *, cwd: str | None = None, session_id: str | None = None,
            event: str | None = None) -> None:
     """Queue one transcript for consolidation (one atomic append under the
-    queue's shared lock: :func:`_append_queued`). Raises ``OSError``."""
-    entry = {"transcript_path": transcript_path, "cwd": cwd, "session_id": session_id, "event": event,
+    queue's shared lock: :func:`_append_queued`), in ASCII JSON: any text is queued. ``session_id``:
+    as :func:`memdir.session.bounded_id` keeps it. Raises ``OSError``."""
+    from ..session import bounded_id  # the session id's rule (a hook's session already applied it)
+
+    entry = {"transcript_path": transcript_path, "cwd": cwd, "session_id": bounded_id(session_id), "event": event,
              "ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-    _append_queued(queue_path(home), (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
+    _append_queued(queue_path(home), (json.dumps(entry) + "\n").encode("ascii"))
 
 
 def log_line(home: Path, text: str) -> None:

@@ -10,25 +10,37 @@ conversation by a summary, so after one (which event of which client says
 so is one table: :data:`memdir.integrations.claude_code.hooks.RESTARTS`) the
 session's record is cleared (:func:`clear`) and the bodies may come again.
 
-* ``<home>/sessions/<16 hex of SHA-256 of the session id>.json`` —
-  ``{"session": id, "shown": {"<scope>/<name>": "<digest of what was shown>"}, "said": ["<digest of a
-  warning>", …]}``, replaced atomically; at most :data:`MAX_SHOWN` memories and :data:`MAX_SAID`
-  warnings per session.
+* ``<home>/sessions/<16 hex of the session's key>.json`` —
+  ``{"session": key, "shown": {"<scope>/<name>": "<digest of what was shown>"}, "said": ["<digest of a
+  warning>", …]}`` (ASCII JSON), replaced atomically; at most :data:`MAX_SHOWN` memories and
+  :data:`MAX_SAID` warnings per session. The *key* (:func:`session_key`) is the 64 hex of SHA-256 of
+  the session id's code points, never the id itself: any id a client sends — 3 MB long, a lone
+  surrogate from JSON's ``"\\ud800"``, control characters — is recorded in 64 bytes and can be
+  written; two different ids never share a record.
 * Bounded: when a session's file is first made, files untouched for
   :data:`MAX_AGE_DAYS` days go, and the oldest beyond :data:`MAX_SESSIONS`.
-  A new session (another id) starts with nothing recorded.
+  A file holds its key, :data:`MAX_SAID` digests and :data:`MAX_SHOWN` entries of a memory's
+  ``<scope>/<name>`` and a 16-hex digest: about 50 KB at most for names memdir makes (≤ 64
+  characters), so a directory about 3 MB; a new session (another id) starts with nothing recorded.
+* One change at a time: a change (:func:`record`, :func:`first_time`, :func:`clear`) reads, merges
+  and replaces the record while it holds the lock of the directory it writes in
+  (``sessions/.lock``: an ``flock``, the OS lock :mod:`filelock` takes on POSIX, taken here without
+  importing it — its ≈ 45 ms import would almost double a prompt hook; :mod:`filelock` itself
+  where there is no ``fcntl``). Concurrent hooks of one session (a client may run several at once)
+  so lose no update. A lock not had within :data:`LOCK_WAIT` seconds (a hook stopped while holding
+  it) leaves the record unchanged: the body is given again, the safe side.
 
 * When the home cannot take it (read-only, full), the record is kept in the
   per-user runtime directory the warm socket uses (:func:`memdir.runtime.private_dir`,
   private, 0700): ``<runtime>/sessions/<16 hex of the home's real path>-<16 hex
-  of the session id>.json``, of the same form and bounds. Both places are
+  of the session's key>.json``, of the same form and bounds (and lock). Both places are
   read and cleared; a record the home can take again goes back to the home.
 
 A session without an id records nothing (every prompt is its own). Recording
 is best effort: when neither place can be written the record is lost, never
 the recall block (the body is given again, which is safe).
 
-This module is on the hot path: standard library only (json, os), its digest without OpenSSL
+This module is on the hot path: standard library only (json, os, fcntl), its digest without OpenSSL
 (:func:`memdir.paths.sha256`).
 """
 
@@ -37,7 +49,13 @@ from __future__ import annotations
 import json
 import os
 import time
+from contextlib import contextmanager
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: filelock's own lock there (_locked)
+    fcntl = None
 
 from ..paths import sha256
 from ..runtime import private_dir
@@ -47,6 +65,9 @@ MAX_SESSIONS = 64   # session files kept; the least recently touched go first
 MAX_AGE_DAYS = 7    # a session file untouched this long is removed
 MAX_SHOWN = 500     # memories recorded per session; past it the oldest are forgotten (and may come again)
 MAX_SAID = 32       # warnings recorded per session (first_time); past it the oldest may be said again
+LOCK_FILE = ".lock"  # in each directory of session files: held while one record is read, merged and replaced
+LOCK_WAIT = 2.0     # seconds a change waits for the lock; past it the record is left as it is
+LOCK_POLL = 0.002   # seconds between tries (a change holds it ≈ 1 ms: 40 hooks at once wait ≈ 40 ms)
 
 
 def digest(text: str) -> str:
@@ -54,17 +75,24 @@ def digest(text: str) -> str:
     return sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
 
 
+def session_key(session_id: str) -> str:
+    """The key of session ``session_id`` in its record: 64 hex of SHA-256 of the id's code points
+    (UTF-8, a lone surrogate as its own three bytes), whatever the id's length or characters; its first
+    16 are the record's file name (for an id without lone surrogates, :func:`digest` of it)."""
+    return sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def _path(home: Path, session_id: str) -> Path:
-    return Path(home) / SESSIONS_DIR / (digest(session_id) + ".json")
+    return Path(home) / SESSIONS_DIR / (session_key(session_id)[:16] + ".json")
 
 
 def _spare(home: Path, session_id: str, create: bool = False) -> Path | None:
     """Where the record of ``session_id`` goes when ``home`` cannot take it (the module docstring);
     None when this user has no private runtime directory (made when ``create``)."""
-    directory, _why = private_dir(create)
+    directory = _spare_dir(create)
     if directory is None:
         return None
-    return Path(directory) / SESSIONS_DIR / f"{digest(os.path.realpath(home))}-{digest(session_id)}.json"
+    return directory / f"{digest(os.path.realpath(home))}-{session_key(session_id)[:16]}.json"
 
 
 def _read(path: Path | None, session_id: str) -> tuple[dict[str, str], list[str]]:
@@ -77,7 +105,8 @@ def _read(path: Path | None, session_id: str) -> tuple[dict[str, str], list[str]
             data = json.loads(handle.read().decode("utf-8", "replace"))
     except (OSError, ValueError):
         return {}, []
-    if not isinstance(data, dict) or data.get("session") != session_id or not isinstance(data.get("shown"), dict):
+    if (not isinstance(data, dict) or data.get("session") != session_key(session_id)
+            or not isinstance(data.get("shown"), dict)):
         return {}, []
     said = data.get("said") if isinstance(data.get("said"), list) else []
     return ({k: v for k, v in data["shown"].items() if isinstance(k, str) and isinstance(v, str)},
@@ -103,17 +132,22 @@ def shown(home: Path, session_id: str | None) -> dict[str, str]:
 def record(home: Path, session_id: str | None, items: dict[str, str]) -> None:
     """Add ``items`` (``"<scope>/<name>"`` → :func:`digest` of the body shown)
     to the record of session ``session_id``: in the home, else (a read-only
-    or full home) in the runtime directory. Nothing for no id or no items;
-    never raises (a record that neither can take is lost)."""
+    or full home) in the runtime directory, under the lock (the module
+    docstring: concurrent calls lose no item). Nothing for no id or no items;
+    never raises (a record that neither can take, or whose lock is not had
+    within :data:`LOCK_WAIT`, is left as it was)."""
     if not session_id or not items:
         return
-    merged, said = _both(home, session_id)
-    for key in items:
-        merged.pop(key, None)  # re-inserted last: the oldest are cut first
-    merged.update(items)
-    if len(merged) > MAX_SHOWN:
-        merged = dict(list(merged.items())[-MAX_SHOWN:])
-    _keep(home, session_id, merged, said)
+    with _locked(home) as held:
+        if not held:
+            return
+        merged, said = _both(home, session_id)
+        for key in items:
+            merged.pop(key, None)  # re-inserted last: the oldest are cut first
+        merged.update(items)
+        if len(merged) > MAX_SHOWN:
+            merged = dict(list(merged.items())[-MAX_SHOWN:])
+        _keep(home, session_id, merged, said)
 
 
 def first_time(home: Path, session_id: str | None, warning: str) -> bool:
@@ -127,19 +161,20 @@ def first_time(home: Path, session_id: str | None, warning: str) -> bool:
     Never raises."""
     if not session_id:
         return True
-    merged, said = _both(home, session_id)
-    key = digest(warning)
-    if key in said:
-        return False
-    _keep(home, session_id, merged, (said + [key])[-MAX_SAID:])
-    return True
+    with _locked(home) as held:
+        merged, said = _both(home, session_id)
+        key = digest(warning)
+        if key in said:
+            return False
+        if held:
+            _keep(home, session_id, merged, (said + [key])[-MAX_SAID:])
+        return True
 
 
 def _keep(home: Path, session_id: str, shown_items: dict[str, str], said: list[str]) -> None:
     """Replace the record of ``session_id``: in the home, else in the runtime directory (the module
     docstring); the runtime directory's copy goes once the home took it. Never raises."""
-    data = json.dumps({"session": session_id, "shown": shown_items, "said": said},
-                      ensure_ascii=False).encode("utf-8")
+    data = json.dumps({"session": session_key(session_id), "shown": shown_items, "said": said}).encode("ascii")
     spare = _spare(home, session_id)
     if _save(_path(home, session_id), data):
         if spare is not None:
@@ -180,10 +215,83 @@ def clear(home: Path, session_id: str | None) -> None:
     conversation was compacted or cleared), in both places. Never raises."""
     if not session_id:
         return
-    _unlink(_path(home, session_id))
-    spare = _spare(home, session_id)
-    if spare is not None:
-        _unlink(spare)
+    with _locked(home, create=False):  # unlocked when it cannot be had: a clear is never skipped
+        _unlink(_path(home, session_id))
+        spare = _spare(home, session_id)
+        if spare is not None:
+            _unlink(spare)
+
+
+@contextmanager
+def _locked(home: Path, create: bool = True):
+    """Hold the lock of the directory the records of ``home`` are changed in (the module docstring):
+    ``<home>/sessions/.lock`` when it can be opened for writing (the directory made when ``create``),
+    else the runtime directory's ``sessions/.lock`` — every process decides alike, from the same
+    files. Yields True while held; False when neither can be opened or the lock is not had within
+    :data:`LOCK_WAIT` seconds. Never raises."""
+    fd = None
+    for directory in (Path(home) / SESSIONS_DIR, None):
+        directory = directory or _spare_dir(create)  # the runtime directory only when the home fails
+        if directory is None:
+            continue
+        try:
+            if create:
+                directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            break
+        except OSError:
+            continue
+    if fd is None:
+        yield False
+        return
+    try:
+        if fcntl is None:  # no flock here: filelock's lock (its import cost is paid only on such systems)
+            os.close(fd)
+            fd = None
+            yield from _filelocked(directory / LOCK_FILE)
+            return
+        yield _flock(fd)
+    finally:
+        if fd is not None:
+            os.close(fd)  # closing releases the lock
+
+
+def _flock(fd: int) -> bool:
+    """Take the exclusive ``flock`` of ``fd``, trying every :data:`LOCK_POLL` seconds for
+    :data:`LOCK_WAIT` seconds; True when had."""
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(LOCK_POLL)
+        except OSError:
+            return False
+
+
+def _filelocked(path: Path):
+    """:func:`_locked`'s body where there is no ``fcntl``: :mod:`filelock`'s lock of ``path``."""
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(str(path), mode=0o600)
+    try:
+        lock.acquire(timeout=LOCK_WAIT, poll_interval=LOCK_POLL)
+    except (Timeout, OSError):
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        lock.release()
+
+
+def _spare_dir(create: bool) -> Path | None:
+    """The runtime directory's ``sessions`` directory (None: no private runtime directory)."""
+    directory, _why = private_dir(create)
+    return None if directory is None else Path(directory) / SESSIONS_DIR
 
 
 def prune(home: Path, now: float | None = None) -> int:
@@ -216,5 +324,5 @@ def _prune_dir(directory: Path, now: float | None = None) -> int:
     return removed
 
 
-__all__ = ["MAX_AGE_DAYS", "MAX_SAID", "MAX_SESSIONS", "MAX_SHOWN", "SESSIONS_DIR", "clear", "digest", "first_time",
-           "prune", "record", "shown"]
+__all__ = ["LOCK_FILE", "LOCK_WAIT", "MAX_AGE_DAYS", "MAX_SAID", "MAX_SESSIONS", "MAX_SHOWN", "SESSIONS_DIR", "clear",
+           "digest", "first_time", "prune", "record", "session_key", "shown"]

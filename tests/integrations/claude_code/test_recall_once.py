@@ -149,12 +149,14 @@ def test_the_record_is_bounded_and_pruned(isolated_home, store, project, monkeyp
     monkeypatch.setattr(recalled, "MAX_SESSIONS", 3)
     for i in range(5):
         assert BODY in _prompt(project, f"old-{i}")
-    files = sorted((isolated_home / recalled.SESSIONS_DIR).iterdir())
+    files = sorted((isolated_home / recalled.SESSIONS_DIR).glob("*.json"))
+    assert sorted(p.name for p in (isolated_home / recalled.SESSIONS_DIR).iterdir()) == sorted(
+        [recalled.LOCK_FILE] + [f.name for f in files])  # the session files and their lock, nothing else
     assert len(files) == 3 and all(oct(f.stat().st_mode & 0o777) == "0o600" for f in files)
     stale = files[0]
     os.utime(stale, (time.time() - 8 * 86400,) * 2)
     assert recalled.prune(isolated_home) == 1 and not stale.exists()
-    assert len(list((isolated_home / recalled.SESSIONS_DIR).iterdir())) == 2  # control: the recent ones stay
+    assert len(list((isolated_home / recalled.SESSIONS_DIR).glob("*.json"))) == 2  # control: the recent ones stay
     recalled.record(isolated_home, "big", {f"project/m{i}": "x" for i in range(recalled.MAX_SHOWN + 20)})
     kept = recalled.shown(isolated_home, "big")
     assert len(kept) == recalled.MAX_SHOWN and "project/m0" not in kept and f"project/m{recalled.MAX_SHOWN + 19}" in kept
