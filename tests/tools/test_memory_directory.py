@@ -21,7 +21,7 @@ def test_view_lists_layers_then_memories_and_numbers_a_files_lines(mem):
               file_text="# Dev DB port\nThe dev DB listens on 5433.\n").text == \
         "File created successfully at: /memories/project/db-port.md"
     assert go(mem, command="create", path="/memories/user/Coffee.md", file_text="Drinks espresso").text == \
-        "File created successfully at: /memories/user/coffee.md"
+        "File created successfully at: /memories/user/coffee.md\nnote: name 'Coffee' was normalized to 'coffee'"
     listing = go(mem, command="view", path="/memories").text.splitlines()
     assert listing[0] == "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items:"
     assert listing[1:] == ["15B\t/memories/user/", "15B\t/memories/user/coffee.md\tDrinks espresso",

@@ -37,7 +37,7 @@ from .duplicates import check_duplicate
 from .forgotten import check_forgotten
 from .fields import (MemoryChange, candidate_name, check_readable, check_valid_time, description_whole, inherit,
                      prepare, reason_text, recarried, sanitize, sanitize_extra)
-from .naming import check_older_file, check_same_name, written_to
+from .naming import check_older_file, check_same_name, inherited_title, written_to
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
 
@@ -51,7 +51,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     its fields, and what a field not given keeps), written by ``actor`` for agent session ``session``.
 
     Unspecified (None) fields inherit the existing values: ``description``, ``type`` and ``body``
-    (:func:`memdir.gateway.fields.inherit`), flags (``pinned``, ``disabled``, ``importance``, ``title``, valid times); ``created`` is kept, ``updated`` set now; an identical write changes nothing on disk (``unchanged``).
+    (:func:`memdir.gateway.fields.inherit`), flags (``pinned``, ``disabled``, ``importance``, valid times), ``title`` (a rename's is its new name's unless a person set it: :func:`memdir.gateway.naming.inherited_title`); ``created`` is kept, ``updated`` set now; an identical write changes nothing on disk (``unchanged``).
     ``status`` may only ask for ``"candidate"``; origin is always ``actor``. ``guard`` adds tombstones of other
     layers to check (:func:`memdir.operations.lookup.guard`); ``action`` names the journal event (default
     create, update, rename or reactivate). ``expect_digest`` (when not False) is compare-and-set: the current
@@ -134,7 +134,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
                          layer.settings.limit_description, warnings,
                          written=lambda: last_written_body(layer, old.name, old.description))
         check_forgotten(tx, source, description, body, name, guard)  # told why when source's successor left it
-        title = title if given_title is not None or old is None or not old.title else old.title
+        if given_title is None:  # an update keeps its title; a rename takes its new name's unless a person set one
+            title = inherited_title(asked, name, title, old, rename_from is not None, warnings)
         if existing is not None:  # C# tips over C++ tips is refused; Café Notes for café-notes is said
             check_same_name(asked, old, tx.scan.names, warnings, title)
         refuse_superseded(source, not reactivate, "write to", tx)

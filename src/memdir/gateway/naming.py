@@ -204,6 +204,33 @@ def written_to(fresh, scan_names: Iterable[str], raw: str, key: str) -> str:
     return stored_name(raw, key, held, older) or key
 
 
+def inherited_title(asked: str, name: str, title: str | None, old, renamed: bool,
+                    warnings: list[str] | None = None) -> str | None:
+    """The title a write of ``asked`` (normalizing to ``name``) that gives none keeps of the memory it
+    changes (``old``, its record, or None for a new memory); ``title`` is the title the new name gives
+    itself (:func:`memdir.gateway.fields.prepare`: its hash's name as written, ``C# tips`` of ``c-tips``,
+    or None). An update keeps ``old``'s title (else ``title``). A rename (``renamed``) keeps it only when a
+    person set it apart from the old name (it is not the old name as written,
+    :func:`memdir.text.names.spelled_name`: ``Database port`` of ``db-port``) and ``asked`` still finds the
+    memory with it (:func:`memdir.text.names.same_name`; never a hash name's, whose title is its name);
+    else the memory takes ``title``: ``로그-규칙`` renamed ``로그-정책`` is titled ``로그-정책`` (it kept
+    ``로그-규칙``, and no read of ``로그-정책`` found it — issue 28), ``Café-notes`` renamed ``Thé-notes`` is
+    titled ``Thé-notes``, ``db-port`` titled ``DB port`` renamed ``pg-port`` has none. A title a person set
+    that the new name cannot keep (``Database port`` of a memory renamed ``数据库端口``) is said in one line
+    of ``warnings``."""
+    if old is None or not old.title:
+        return title
+    if not renamed:
+        return old.title
+    person_set = spelled_name(old.name, old.title) != old.title
+    if not person_set or same_name(asked, name, old.title):
+        return old.title if person_set else title
+    if warnings is not None:
+        warnings.append(f"title {old.title!r} was not kept: the renamed memory is titled {title!r}, its new name "
+                        "as written, so that name finds it" if title else f"title {old.title!r} was not kept")
+    return title
+
+
 def name_taken(raw: str, name: str, title: str | None, taken: Container[str]) -> str:
     """The refusal for ``raw`` normalizing to the file of another memory
     (``name``, ``title``), with a distinct name not in ``taken`` (:func:`distinct_name`)."""
@@ -259,4 +286,4 @@ def check_same_name(asked: str, old, taken: Container[str], warnings: list[str],
                     f"width or spacing): that memory was updated; {kept}")
 
 
-__all__ = ["ambiguous", "by_title", "check_older_file", "check_same_name", "name_taken", "stored_name", "written_as", "written_to"]
+__all__ = ["ambiguous", "by_title", "check_older_file", "check_same_name", "inherited_title", "name_taken", "stored_name", "written_as", "written_to"]

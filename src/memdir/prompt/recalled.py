@@ -11,12 +11,13 @@ so is one table: :data:`memdir.integrations.claude_code.hooks.RESTARTS`) the
 session's record is cleared (:func:`clear`) and the bodies may come again.
 
 * ``<home>/sessions/<16 hex of the session's key>.json`` —
-  ``{"session": key, "shown": {"<scope>/<name>": "<digest of what was shown>"}, "said": ["<digest of a
-  warning>", …]}`` (ASCII JSON), replaced atomically; at most :data:`MAX_SHOWN` memories and
-  :data:`MAX_SAID` warnings per session. The *key* (:func:`session_key`) is the 64 hex of SHA-256 of
-  the session id's code points, never the id itself: any id a client sends — 3 MB long, a lone
-  surrogate from JSON's ``"\\ud800"``, control characters — is recorded in 64 bytes and can be
-  written; two different ids never share a record.
+  ``{"session": key, "shown": {"<scope>/<name>": "<digest of what was shown> <digest of its body>"},
+  "said": ["<digest of a warning>", …]}`` (ASCII JSON), replaced atomically; at most :data:`MAX_SHOWN`
+  memories and :data:`MAX_SAID` warnings per session. The *key* (:func:`session_key`) is the 64 hex of
+  SHA-256 of the session id's code points, never the id itself: any id a client sends — 3 MB long, a
+  lone surrogate from JSON's ``"\\ud800"``, control characters — is recorded in 64 bytes and can be
+  written; two different ids never share a record. The body's digest is what a renamed memory is known
+  by: its body is in the conversation under its old name (:meth:`Given.name_of`).
 * Bounded: when a session's file is first made, files untouched for
   :data:`MAX_AGE_DAYS` days go, and the oldest beyond :data:`MAX_SESSIONS`.
   A file holds its key, :data:`MAX_SAID` digests and :data:`MAX_SHOWN` entries of a memory's
@@ -129,13 +130,44 @@ def shown(home: Path, session_id: str | None) -> dict[str, str]:
     return _both(home, session_id)[0]
 
 
-def record(home: Path, session_id: str | None, items: dict[str, str]) -> None:
-    """Add ``items`` (``"<scope>/<name>"`` → :func:`digest` of the body shown)
-    to the record of session ``session_id``: in the home, else (a read-only
-    or full home) in the runtime directory, under the lock (the module
-    docstring: concurrent calls lose no item). Nothing for no id or no items;
-    never raises (a record that neither can take, or whose lock is not had
-    within :data:`LOCK_WAIT`, is left as it was)."""
+class Given:
+    """What recall injected in a session (:func:`given`): ``shown`` as :func:`shown` returns it (a plain
+    class: the session start imports this module, and no ``dataclasses``)."""
+
+    __slots__ = ("shown",)
+
+    def __init__(self, shown: dict[str, str] | None = None) -> None:
+        self.shown = shown or {}
+
+    def name_of(self, scope: str, name: str, shown_digest: str, body_digest: str) -> str | None:
+        """The name under which memory ``name`` of ``scope``, as it would be shown now (``shown_digest``:
+        :func:`digest` of its heading and body; ``body_digest``: of its body alone), is in the session's
+        conversation already: ``name`` when it was shown so; when ``name`` was never shown, another
+        name of ``scope`` it was last shown under with that body (a memory renamed, its body
+        unchanged: ``db-port`` of ``pg-port``); else None (never shown, or changed since: given again).
+        Time linear in the record (at most :data:`MAX_SHOWN` entries)."""
+        value = self.shown.get(f"{scope}/{name}")
+        if value is not None:
+            return name if value.split(" ")[0] == shown_digest else None
+        prefix = f"{scope}/"
+        for key, value in reversed(self.shown.items()):  # the latest showing first
+            parts = value.split(" ")
+            if len(parts) > 1 and parts[1] == body_digest and key.startswith(prefix):
+                return key[len(prefix):]
+        return None
+
+
+def given(home: Path, session_id: str | None) -> Given:
+    """:class:`Given` of session ``session_id`` (:func:`shown`'s record); empty for no id."""
+    return Given(shown(home, session_id))
+
+
+def record(home: Path, session_id: str | None, items: dict[str, str | tuple[str, str]]) -> None:
+    """Add ``items`` (``"<scope>/<name>"`` → :func:`digest` of what was shown, or ``(that digest, the
+    digest of the body alone)``) to the record of session ``session_id``: in the home, else (a read-only
+    or full home) in the runtime directory, under the lock (the module docstring: concurrent calls lose
+    no item). Nothing for no id or no items; never raises (a record that neither can take, or whose
+    lock is not had within :data:`LOCK_WAIT`, is left as it was)."""
     if not session_id or not items:
         return
     with _locked(home) as held:
@@ -144,7 +176,7 @@ def record(home: Path, session_id: str | None, items: dict[str, str]) -> None:
         merged, said = _both(home, session_id)
         for key in items:
             merged.pop(key, None)  # re-inserted last: the oldest are cut first
-        merged.update(items)
+        merged.update({key: value if isinstance(value, str) else " ".join(value) for key, value in items.items()})
         if len(merged) > MAX_SHOWN:
             merged = dict(list(merged.items())[-MAX_SHOWN:])
         _keep(home, session_id, merged, said)
@@ -324,5 +356,5 @@ def _prune_dir(directory: Path, now: float | None = None) -> int:
     return removed
 
 
-__all__ = ["LOCK_FILE", "LOCK_WAIT", "MAX_AGE_DAYS", "MAX_SAID", "MAX_SESSIONS", "MAX_SHOWN", "SESSIONS_DIR", "clear",
-           "digest", "first_time", "prune", "record", "session_key", "shown"]
+__all__ = ["LOCK_FILE", "LOCK_WAIT", "MAX_AGE_DAYS", "MAX_SAID", "MAX_SESSIONS", "MAX_SHOWN", "SESSIONS_DIR", "Given",
+           "clear", "digest", "first_time", "given", "prune", "record", "session_key", "shown"]

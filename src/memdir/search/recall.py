@@ -10,7 +10,8 @@ renders the block.
 
 Once per session (``once``, the prompt hook): a memory whose body this
 session was already given, unchanged, is not given again — it is named on
-one pointer line instead — and a body that changed since is given again
+one pointer line instead, also when it was given under another name (renamed
+since: ``pg-port (as db-port)``) — and a body that changed since is given again
 (:mod:`memdir.prompt.recalled` keeps the record; :func:`mark_recalled`
 writes what was really shown).
 """
@@ -45,7 +46,7 @@ class RecalledMemory:
     ``cut`` True when its body did not fit whole, ``digest`` what the body
     shown is recorded by (:func:`memdir.prompt.recalled.digest`), ``shown``
     False when it is only named on the pointer line (given earlier in the
-    session, unchanged)."""
+    session, unchanged), ``body_digest`` what its body alone is recorded by (a rename keeps it)."""
 
     name: str
     scope: str
@@ -55,6 +56,7 @@ class RecalledMemory:
     cut: bool = False
     digest: str = ""
     shown: bool = True
+    body_digest: str = ""
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,8 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     room for a useful cut is left out and named on one line (``left_out``).
     ``once``: a memory this session (``session.id``) was already given,
     unchanged, keeps its place among the ``k`` but is only named on one
-    pointer line (:mod:`memdir.prompt.recalled`); a session without an id
+    pointer line (:mod:`memdir.prompt.recalled`), with the name it was given as when that was another
+    (:meth:`~memdir.prompt.recalled.Given.name_of`: renamed since, its body unchanged); a session without an id
     gets every body. Raises :class:`InvalidInput` for a bad ``k`` or budget and for a prompt that is
     not text (:func:`memdir.search.query.checked_prompt`; a blank one recalls nothing).
     """
@@ -122,7 +125,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
         chosen.append(hit)
     if not chosen:
         return RecallResult("")
-    given = recalled.shown(session.home, session.id) if once else {}
+    given = recalled.given(session.home, session.id) if once else recalled.Given()
     clean = lambda s: escape_stored(printable(s))  # no control or bidi character
     head = f"{RECALL_OPEN}\n{RECALL_NOTE}\n"
     tail = f"{RECALL_CLOSE}"
@@ -135,25 +138,33 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
         title = clean(f"## {name} {kind_label(m.type, scope)} — {one_line(m.description)}")
         body = quoted(clean(m.body.strip()))  # no line of it can pass for the block's own
         seen = RecalledMemory(m.name, scope, m.type, round(hit.score, 4), hit.why(),
-                              digest=recalled.digest(f"{title}\n{body}"))
+                              digest=recalled.digest(f"{title}\n{body}"), body_digest=recalled.digest(body))
         section = _Section(seen, clean(name), title, m.body.strip(), body)
-        (again if given.get(f"{scope}/{m.name}") == seen.digest else sections).append(section)
+        was = given.name_of(scope, m.name, seen.digest, seen.body_digest)
+        (again if was else sections).append(_given_as(section, was))
     while True:
         pointer = _pointer([s.name for s in again])
         if len((head + tail + pointer).encode("utf-8")) > budget:  # a budget too small for the line: no pointer
             pointer, again = "", []
         shown, left, line = _laid_out(sections, budget - len((head + tail + pointer).encode("utf-8")), terms, clean)
         # a body cut as it was cut earlier in the session is there already: named, and the room shared again
-        repeated = {seen.name for seen, _ in shown if seen.cut and given.get(f"{seen.scope}/{seen.name}") == seen.digest}
+        repeated = {seen.name: was for seen, _ in shown if seen.cut and (
+            was := given.name_of(seen.scope, seen.name, seen.digest, seen.body_digest))}
         if not repeated:
             break
-        again += [s for s in sections if s.seen.name in repeated]
+        again += [_given_as(s, repeated[s.seen.name]) for s in sections if s.seen.name in repeated]
         sections = [s for s in sections if s.seen.name not in repeated]
     if not shown and not again and not line:
         return RecallResult("")
     block = head + "".join(text for _, text in shown) + pointer + line + tail
     return RecallResult(block, (*(seen for seen, _ in shown), *(replace(s.seen, shown=False) for s in again)),
                         tuple(s.seen.name for s in left))
+
+
+def _given_as(section: _Section, was: str | None) -> _Section:
+    """``section`` as the pointer line names it: ``pg-port (as db-port)`` when the session was given it
+    under another name ``was`` (renamed since), else as it is."""
+    return section if was in (None, section.seen.name) else replace(section, name=f"{section.name} (as {was})")
 
 
 @dataclass(frozen=True)
@@ -231,7 +242,8 @@ def _cut(section: _Section, share: int, terms: list[str], clean) -> tuple[Recall
                 start = earlier
     body = quoted(clean(f"…{raw[start:]}")) if start else section.body
     shown = utf8_prefix(body, room)
-    return (replace(section.seen, cut=True, digest=recalled.digest(f"{section.title}\n{shown}")),
+    return (replace(section.seen, cut=True, digest=recalled.digest(f"{section.title}\n{shown}"),
+                    body_digest=recalled.digest(shown)),
             f"\n{section.title}\n{shown}{marker}\n")
 
 
@@ -254,8 +266,8 @@ def mark_recalled(session: Session, result: RecallResult) -> None:
     bodies ``result`` gave, so the next prompt of the session gets them only
     by name. Call it once the block was really shown (a hook after printing
     it). Nothing without a session id; never raises."""
-    recalled.record(session.home, session.id,
-                    {f"{m.scope}/{m.name}": m.digest for m in result.memories if m.shown and m.digest})
+    recalled.record(session.home, session.id, {f"{m.scope}/{m.name}": (m.digest, m.body_digest)
+                                               for m in result.memories if m.shown and m.digest})
 
 
 def recall_with_pending(session: Session, prompt: str, k: int = 3, max_bytes: int | None = None, *,

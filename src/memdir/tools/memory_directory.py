@@ -63,11 +63,14 @@ COMMANDS = ("view", "create", "str_replace", "insert", "delete", "rename")
 @dataclass(frozen=True)
 class Place:
     """Where a path points: the root (``scope`` None), a layer (``name``
-    None) or one memory; ``path`` as the model wrote it, for the messages."""
+    None) or one memory; ``path`` as the model wrote it, for the messages; ``written`` the memory's
+    name as the path spells it (``로그-정책`` of ``로그-정책.md``, whose ``name`` is its hash): what a
+    create or a rename writes, so the memory keeps that spelling as its title and is read by it."""
 
     path: str
     scope: str | None = None
     name: str | None = None
+    written: str | None = None
 
     def canonical(self) -> str:
         """The path memdir names the place by (a name as stored)."""
@@ -103,10 +106,11 @@ def place(session: Session, path) -> Place:
     if len(parts) > 2 or not parts[1].lower().endswith(SUFFIX) or len(parts[1]) == len(SUFFIX):
         raise InvalidInput(f"The path {path} is not a memory: memories are files {ROOT}/<layer>/<name>{SUFFIX}, "
                            f"directly in their layer (e.g. {ROOT}/{scope}/db-port{SUFFIX})")
-    name = normalize_name(parts[1][: -len(SUFFIX)]).name
+    written = parts[1][: -len(SUFFIX)]
+    name = normalize_name(written).name
     if os.path.islink(session.layer_dir(scope) / (name + SUFFIX)):
         raise InvalidInput(f"Path {path} would escape {ROOT} directory via symlink")
-    return Place(path, scope, name)
+    return Place(path, scope, name, written)
 
 
 def answer(text: str) -> str:
@@ -257,7 +261,7 @@ def _create(session: Session, command: dict) -> str:
     check_body_fits(record.body, body_limit(session.settings, session.actor), f"the body of {where.path} would be")
     type = record.type if not parsed.no_frontmatter and record.type in TYPES else (
         "user" if where.scope == "user" else "project")
-    change = MemoryChange(where.name, record.description, type, record.body, title=record.title,
+    change = MemoryChange(where.written, record.description, type, record.body, title=record.title,
                           expect_digest=None)
     result = operations.write(session, change, where.scope)
     saved = Place(where.path, result.scope, result.name).canonical()
@@ -345,7 +349,7 @@ def _rename(session: Session, command: dict) -> str:
             raise (NotFound if where is old else InvalidInput)(_stale(session, where, stale, doing))
     if layer.scan().entries.get(new.name) is not None:
         raise InvalidInput(f"The destination {new.path} already exists")
-    result = operations.write(session, MemoryChange(new.name, rename_from=old.name), old.scope)
+    result = operations.write(session, MemoryChange(new.written, rename_from=old.name), old.scope)
     return "\n".join([f"Successfully renamed {old.path} to {Place(new.path, result.scope, result.name).canonical()}",
                       *_notes(result)])
 

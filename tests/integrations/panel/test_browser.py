@@ -249,3 +249,25 @@ def test_a_person_reviews_corrects_and_audits_in_the_browser(panel, browser_page
     assert sorted(p.name for p in shots.iterdir()) == [
         "history.png", "journal.png", "layer.png", "layers.png", "memory.png", "review.png", "tombstones.png"]
     assert all(p.stat().st_size > 5000 for p in shots.iterdir())
+
+
+def test_a_rename_in_the_edit_form_takes_the_new_names_title(panel, browser_page, store):
+    """The form sends only what the person changed: a rename whose title field was left as shown takes
+    the new name's title (the form sent the old title back as given, and ``로그-정책`` stayed titled
+    ``로그-규칙``, found by no read of its name); a title the person typed is kept (the control)."""
+    page, ref = browser_page, f"{project_key(store.project_root)}:project"
+    store.write("로그-규칙", "Log retention rule", "project", "로그는 30일 동안 보관한다.")
+    store.write("Café-notes", "Notes on coffee", "project", "Espresso, no sugar.")
+    page.goto(panel.url)  # the token goes into a cookie
+    page.goto(f"{panel.base}/layer/{ref}/m/m-ba33f3db12")
+    assert page.input_value('form.edit input[name="title"]') == "로그-규칙"
+    page.fill('form.edit input[name="name"]', "로그-정책")
+    page.click('form.edit button[type="submit"]')
+    page.wait_for_selector("text=Memory renamed: m-94121b80ff (project)")
+    assert "title: 로그-정책" in _memory_line(store, "로그-정책").splitlines()
+    page.goto(f"{panel.base}/layer/{ref}/m/cafe-notes")
+    page.fill('form.edit input[name="name"]', "Thé-notes")
+    page.fill('form.edit input[name="title"]', "Tea and coffee")
+    page.click('form.edit button[type="submit"]')
+    page.wait_for_selector("text=Memory renamed: the-notes (project)")
+    assert "title: Tea and coffee" in _memory_line(store, "Thé-notes").splitlines()

@@ -85,15 +85,17 @@ def test_a_candidate_is_not_renamed_onto_an_active_memory(client, store, ref, is
 
 
 def test_a_rename_keeps_every_setting_not_given(client, store, ref):
+    # a title a person set apart from the name (one spelled as the old name, "CI runner", is that name's and
+    # gives way to the new name's: tests/gateway/test_rename_title.py)
     store.write("ci-runner", "CI runs on the self-hosted runner", "project", "Label: self-hosted-x64.",
-                title="CI runner", pinned=True, disabled=True, importance=9,
+                title="Self-hosted runner", pinned=True, disabled=True, importance=9,
                 valid_from="2026-01-01T00:00:00Z", valid_until="2030-01-01T00:00:00Z")
     old = _record(store, "ci-runner")
     r = post(client, f"/api/layers/{ref}/memories/ci-runner", {"name": "ci-host", "body": "Label: x64-2."})
     assert r.status_code == 200, r.text
     new = _record(store, "ci-host")
     assert (new.title, new.pinned, new.disabled, new.importance, new.valid_from, new.valid_until, new.body) == (
-        "CI runner", True, True, 9, old.valid_from, old.valid_until, "Label: x64-2.")
+        "Self-hosted runner", True, True, 9, old.valid_from, old.valid_until, "Label: x64-2.")
     assert _record(store, "ci-runner").status == "superseded" and new.supersedes == "ci-runner"
 
 

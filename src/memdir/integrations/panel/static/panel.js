@@ -46,16 +46,22 @@
     }
   });
 
+  function initialValue(input) {  // what the form showed: a select's option selected in the page, else defaultValue
+    if (input.tagName !== "SELECT") { return input.defaultValue; }
+    const shown = Array.from(input.options).find(function (option) { return option.defaultSelected; });
+    return shown ? shown.value : (input.options[0] || {}).value;
+  }
+
   document.querySelectorAll("form[data-json]").forEach(function (form) {
     form.addEventListener("submit", async function (event) {
       event.preventDefault();
       const edit = {};
       for (const input of form.querySelectorAll("input[name], select[name], textarea[name]")) {
         const key = input.name, value = input.value;
-        // "" clears a field: sent only for one the person emptied; a field that was empty and still is
-        // is left out (kept), so a form never clears what it did not show.
-        const initial = input.tagName === "SELECT" ? value : input.defaultValue;
-        if (value === "" && (initial === "" || key === "expect_digest")) { continue; }
+        // Only what the person changed is sent (and the digest the form was read at): a field left as
+        // shown is kept by the write, so a rename takes its new name's title unless the person typed one,
+        // and a form never clears what it did not show ("" clears a field the person emptied).
+        if (key === "expect_digest" ? value === "" : value === initialValue(input)) { continue; }
         edit[key] = key === "importance" && value !== "" ? Number(value) : value;
       }
       const errorBox = form.querySelector("[data-error]");
