@@ -282,7 +282,7 @@ class Layer(ReadsOne):
             quick = self._quick_scan()
             if not self._index.built or stale:  # restored keys another process's writes made stale
                 self._index, self._index_written = IndexBuilder(self.settings.stale_after_days), None
-                self._restore_index()
+                self._restore_index(moved=quick is None)
             tx = Transaction(self, quick or self.scan(), actor, session, full=quick is None)
             try:
                 if tx.full:
@@ -393,10 +393,15 @@ class Layer(ReadsOne):
         self._swept_at = time.monotonic() - max(0, time.time_ns() - saved.swept_ns) / 1e9
         return found
 
-    def _restore_index(self) -> None:
-        """The journal's heads and the index's line keys from the manifest, when its stamps hold."""
+    def _restore_index(self, moved: bool = False) -> None:
+        """The journal's heads and the index's line keys from the manifest, when its stamps hold;
+        ``moved`` (the caller sweeps every file and journals what differs): also when files were
+        added, removed or replaced by hand since (the directory's mtime moved, the journal did not):
+        then only the lines of what the sweep finds changed move, not every file is read for the
+        index. The manifest's files are what the next save tells its changes against."""
         stamps = self._stamps()
-        if (saved := self.manifest.load(stamps, files=False)) is not None:
+        if (saved := self.manifest.load(stamps, moved=moved)) is not None:
+            self._saved_files = saved.files
             self._take(saved, stamps)
 
     def _take(self, saved, stamps: Stamps) -> None:

@@ -251,17 +251,21 @@ class Manifest:
         except (sqlite3.Error, OSError, IndexError, ValueError, TypeError):
             return None
 
-    def load(self, stamps: Stamps, *, files: bool = True) -> Saved | None:
+    def load(self, stamps: Stamps, *, files: bool = True, moved: bool = False) -> Saved | None:
         """The manifest when its stamps equal ``stamps`` (directory and journal; the index keys
         only when ``MEMORY.md`` is unchanged too), else None. ``files`` False: only the heads and
-        the index (the caller has the files). Never raises."""
+        the index (the caller has the files). ``moved`` True: the directory's mtime may differ (a file
+        added, removed or replaced behind memdir's back since): the heads and the index keys still
+        hold while the journal is unchanged, for a caller that stats every file and journals what
+        differs (a sweep: :meth:`memdir.layer.layer.Layer.refresh_index`) — the files are then only a
+        cache, each row trusted while its stat key matches its file's. Never raises."""
         if stamps.directory is None or not self.exists():
             return None
         try:
             conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
             try:
                 meta = dict(conn.execute("SELECT key, value FROM meta"))
-                if (meta.get("format") != FORMAT or meta.get("directory") != stamps.directory
+                if (meta.get("format") != FORMAT or (meta.get("directory") != stamps.directory and not moved)
                         or meta.get("journal") != _text(stamps.journal)):
                     return None
                 found = Rows([], self, conn.execute("SELECT COUNT(*) FROM files").fetchone()[0]) if files else Rows([])
