@@ -294,10 +294,14 @@ class Layer(ReadsOne):
                 elif tx.full and not self._manifest_trusted and self.manifest.load(self._stamps(), files=False) is None:
                     self._save_manifest(tx)  # nothing changed, but the next process can trust what this sweep saw
 
-    def _prescan(self) -> None:
-        """Parse the files before taking the lock, so the critical section only compares stat keys."""
+    def _prescan(self, every: bool = False) -> None:
+        """Parse the files before taking the lock, so the critical section only compares stat keys;
+        ``every``: every memory's record too (a rebuild needs them all), not only the files changed."""
         with suppress(StoreError):
-            self.scan()
+            found = self.scan()
+            if every:
+                for _entry in found.entries.values():
+                    pass
 
     def _derive(self, tx: "Transaction") -> None:
         """After the commit: ``MEMORY.md``, its stamp and the journal anchor.
@@ -542,7 +546,7 @@ class Layer(ReadsOne):
         the memories' facts) without reading every file. Either way every
         file is stat'ed (a hand edit in place is journaled)."""
         if rebuild:
-            self._prescan()  # parse outside the lock; inside, only stat keys are compared
+            self._prescan(every=True)  # parse outside the lock; inside, only stat keys are compared
         with self.transaction("human", wait=wait) as tx:
             tx.require_full()
             tx.reindex = True
