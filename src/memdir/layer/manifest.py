@@ -176,7 +176,8 @@ class Manifest:
         digest of the file as it is now (:func:`memdir.files.fsio.digest`; None when unreadable) and
         is compared with the recorded one (at most :data:`RACY_READS` such files, else it differs);
         without ``read`` a racy row always differs. So the file a write just made costs a reader one
-        file read, not a take-up of the whole layer. The rows are read once per manifest file
+        file read, not a take-up of the whole layer — and, once its ctime is RACY_NS old, costs the
+        readers after it none (:meth:`_settle`). The rows are read once per manifest file
         version (cached by its stat key). Never raises."""
         key = stat3(self.path)
         cached = _KEYS.get(self.path)
@@ -213,7 +214,32 @@ class Manifest:
         if len(racy) > RACY_READS:
             return True
         recorded = self._digests(racy)
-        return any(not recorded.get(f) or read(f) != recorded[f] for f in racy)
+        if any(not recorded.get(f) or read(f) != recorded[f] for f in racy):
+            return True
+        self._settle({f: files[f][0] for f in racy}, recorded)
+        return False
+
+    def _settle(self, keys: dict[str, tuple[int, int, int]], digests: dict[str, str]) -> None:
+        """Racy rows whose files were just read and found as recorded (``keys``: the stat key each file
+        had before it was read; ``digests``: the recorded digests): each row's ctime recorded, once that
+        ctime is :data:`RACY_NS` old, so the next reader does not read the file again (re-read once, then
+        trusted by its stat key). Only a row still as compared is changed (racy, same size, inode and
+        digest); a file changed since has another ctime. Never raises, never waits for a writer."""
+        now = _now_ns()
+        rows = [(k[1], f, k[0], k[2], digests[f]) for f, k in keys.items() if now - k[1] > RACY_NS]
+        if not rows:
+            return
+        try:
+            conn = sqlite3.connect(f"file:{self.path}?mode=rw", uri=True, timeout=0, isolation_level=None)
+            try:
+                conn.execute("BEGIN")
+                conn.executemany("UPDATE files SET ctime_ns = ? WHERE file = ? AND ctime_ns = 0 AND size = ? AND ino = ? "
+                                 "AND digest = ?", rows)
+                conn.execute("COMMIT")
+            finally:
+                conn.close()
+        except (sqlite3.Error, OSError):
+            pass
 
     def _digests(self, files: list[str]) -> dict[str, str]:
         """The recorded digests of ``files`` ({} when the manifest cannot be read)."""
