@@ -19,6 +19,8 @@ heads and ``MEMORY.md`` line keys stand in for the scan, files are parsed only w
 the file a write changes is checked itself (:meth:`Transaction.fresh`). In-place edits of the other
 files wait for the next sweep (:func:`memdir.files.sweeps.sweep_can_wait`: past its interval, a
 hook or CLI command hands it to a detached sweeper) or the next reader's scan (:meth:`Layer.scan`).
+A file added, removed or replaced by hand moves the directory's mtime: the next transaction sweeps,
+with the manifest's heads and line keys (the journal unchanged), and parses the changed files only.
 
 The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md`` without parsing
 anything: its mtime equals the layer directory's mtime after the rebuild (any file added,

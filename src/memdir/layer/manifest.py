@@ -23,7 +23,10 @@ safe to delete — holds, as of the end of the last transaction:
 while nothing but an in-place edit of a file could have happened behind memdir's back; what
 checks such an edit is :meth:`memdir.layer.transaction.Transaction.fresh` (the file a write
 touches) and the next sweep (:func:`memdir.files.sweeps.sweep_can_wait`). Never fsynced: after a crash
-the stamps no longer match and the next transaction sweeps. Every error reads as "no manifest".
+the stamps no longer match and the next transaction sweeps. A sweep (which stats every file) also
+takes the heads and the index keys while only the directory's mtime moved (``moved``: a file added,
+removed or replaced by hand), the rows then a cache checked file by file by stat key; a file whose
+stat key moved is read, and parsed only when its bytes did too. Every error reads as "no manifest".
 """
 
 from __future__ import annotations
