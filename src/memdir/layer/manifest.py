@@ -230,7 +230,7 @@ class Manifest:
         digest); a file changed since has another ctime. Never raises, never waits for a writer."""
         now = _now_ns()
         rows = [(k[1], f, k[0], k[2], digests[f]) for f, k in keys.items() if now - k[1] > RACY_NS]
-        if not rows:
+        if not rows or not self.exists():  # a symlink there is never opened
             return
         try:
             conn = sqlite3.connect(f"file:{self.path}?mode=rw", uri=True, timeout=0, isolation_level=None)
