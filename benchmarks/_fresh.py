@@ -125,13 +125,31 @@ def settle_sweeps(home: Path, timeout: float = 120.0) -> float:
     return time.perf_counter() - started
 
 
+def hand_edit(home: Path, n: int) -> None:
+    """Edit one memory file of ``home``'s project layer by hand as ``sed -i`` does (its description
+    changed, written to a new file renamed over it: a new inode, the layer directory's mtime moved) —
+    the ``n``-th file in name order, modulo the count."""
+    layer = next(home.glob("projects/*"))
+    files = sorted(p for p in layer.glob("*.md") if p.name != "MEMORY.md")
+    path = files[(n * 7919) % len(files)]
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("description:"))
+    lines[at] = f"description: edited by hand, run {n}"
+    temp = path.with_name(f".{path.name}.edit")
+    temp.write_text("\n".join(lines), encoding="utf-8")
+    os.replace(temp, path)
+
+
 def run(srcs: list[Path], sizes: list[int], names: list[str], repeat: int, work: Path, emit,
-        aged: bool = False) -> None:
+        aged: bool = False, edited: bool = False) -> None:
     """Seed a home per (tree, size) and time ``names`` (keys of :func:`commands`) in fresh processes,
     alternating trees and commands; emit one line per figure and, per tree and command, the ratio of
     the largest size over the smallest (and of ``context`` over ``python -c pass``). ``aged``: before
     each timed run every record of the last sweep is an hour old (:func:`age_sweeps`), and after it
-    the run waits, untimed, for a background sweep it started (:func:`settle_sweeps`)."""
+    the run waits, untimed, for a background sweep it started (:func:`settle_sweeps`). ``edited``:
+    before each timed run one memory file is edited by hand (:func:`hand_edit`), so the run is the
+    first fresh process after a hand edit."""
     import compileall
     import importlib.util
 
@@ -171,6 +189,8 @@ def run(srcs: list[Path], sizes: list[int], names: list[str], repeat: int, work:
                     argv = [a.replace("{name}", f"bench-note-{rep % 50:02d}").replace("{n}", str(rep)) for a in argv]
                     if aged:
                         age_sweeps(home)
+                    if edited:
+                        hand_edit(home, rep * len(names) + names.index(name))
                     started = time.perf_counter()
                     done = subprocess.run([py, *argv], input=stdin, text=True, capture_output=True,
                                           env=_env(src, home, base))
@@ -187,6 +207,8 @@ def run(srcs: list[Path], sizes: list[int], names: list[str], repeat: int, work:
                 if aged:
                     waits = sorted(results[(str(src), size, f"{name}:settle")])
                     extra = {"aged": True, "background_wait_max_ms": round(waits[-1] * 1e3, 1)}
+                if edited:
+                    extra["edited"] = True
                 emit(figure=f"fresh_{name}", tree=str(src), memories=size,
                      p50_ms=round(statistics.median(samples) * 1e3, 1),
                      p95_ms=round(samples[min(len(samples) - 1, int(len(samples) * 0.95))] * 1e3, 1),

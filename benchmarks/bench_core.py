@@ -20,7 +20,9 @@ Figures:
   parallel_writes   8 processes × 100 writes into one layer: files present, writes/s.
 --fresh prints only the fresh_* figures; --quick only 1,000 memories; --aged: each fresh run finds
 every layer's last sweep an hour old (the first prompt of a session opened after a while), and a
-background sweep it starts is waited for, untimed, before the next run (background_wait_max_ms).
+background sweep it starts is waited for, untimed, before the next run (background_wait_max_ms);
+--edited: each fresh run is the first after one memory file was edited by hand (a new inode, as
+``sed -i`` writes it: benchmarks/_fresh.hand_edit).
 """
 
 from __future__ import annotations
@@ -165,7 +167,7 @@ def bench_parallel(base: Path, procs: int = 8, each: int = 100) -> None:
 
 
 def bench_fresh(base: Path, srcs: list[Path], sizes: list[int], commands: list[str], repeat: int,
-                aged: bool = False) -> dict:
+                aged: bool = False, edited: bool = False) -> dict:
     """The fresh-process figures (benchmarks/_fresh.py), emitted; returns ``{(size, command): p50 ms}``
     of the first tree."""
     from _fresh import run
@@ -177,7 +179,7 @@ def bench_fresh(base: Path, srcs: list[Path], sizes: list[int], commands: list[s
             p50s[(line["memories"], line["figure"].removeprefix("fresh_"))] = line["p50_ms"]
         emit(**line)
 
-    run(srcs, sizes, commands, repeat, base, keep, aged)
+    run(srcs, sizes, commands, repeat, base, keep, aged, edited)
     return p50s
 
 
@@ -190,6 +192,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15, help="runs per fresh-process command")
     parser.add_argument("--aged", action="store_true",
                         help="fresh runs find every layer's last sweep an hour old (a session opened after a while)")
+    parser.add_argument("--edited", action="store_true",
+                        help="each fresh run is the first after one memory file was edited by hand (sed -i)")
     parser.add_argument("--commands", default="python_pass,cli_write,context",
                         help="fresh-process commands (benchmarks/_fresh.py)")
     args = parser.parse_args()
@@ -198,7 +202,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         if args.fresh:
-            bench_fresh(base / "fresh", srcs, sizes, args.commands.split(","), args.repeat, args.aged)
+            bench_fresh(base / "fresh", srcs, sizes, args.commands.split(","), args.repeat, args.aged,
+                        args.edited)
             return
         bench_context(base)
         warm = bench_writes(base, sizes)

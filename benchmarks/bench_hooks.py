@@ -20,7 +20,8 @@ which builds and embeds that store once for the needle figures too.
 
 times SessionStart and UserPromptSubmit (and `python -c pass`) at 1,000 and 10,000 memories of
 100–400 words of one domain's vocabulary, with the 10k/1k ratio (target ≤ 1.3×); several trees
-alternately in one run with --src (benchmarks/_fresh.py).
+alternately in one run with --src (benchmarks/_fresh.py); --edited: each timed run is the first
+after one memory file was edited by hand (a new inode, as ``sed -i`` writes it).
 """
 
 from __future__ import annotations
@@ -68,13 +69,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15, help="with --fresh: runs per command")
     parser.add_argument("--commands", default="python_pass,session_start,user_prompt_submit",
                         help="with --fresh: which commands (benchmarks/_fresh.py)")
+    parser.add_argument("--edited", action="store_true",
+                        help="with --fresh: one memory file edited by hand (sed -i) before each timed run")
     args = parser.parse_args()
     if args.fresh:
         from _fresh import run
 
         with tempfile.TemporaryDirectory() as tmp:
             run(args.src or [SRC], [int(s) for s in args.sizes.split(",")], args.commands.split(","),
-                args.repeat, Path(tmp), lambda **line: emit(**line))
+                args.repeat, Path(tmp), lambda **line: emit(**line), edited=args.edited)
         return
     repeat = 7 if args.quick else 25
     with tempfile.TemporaryDirectory() as tmp:

@@ -4,6 +4,7 @@ step parses — for the tests that a fresh process reads only what changed (issu
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from memdir import Memory
 from memdir.files import scan as scan_module
@@ -34,6 +35,20 @@ def counted_parses(monkeypatch) -> list[str]:
         return real(text, stem)
 
     monkeypatch.setattr(scan_module, "parse", counted)
+    return names
+
+
+def counted_reads(monkeypatch) -> list[str]:
+    """The stems of the memory files read from now on (parsed or only hashed), in order: every read
+    of a memory file's bytes by the scan's reader (:func:`memdir.files.scan.load`, ``bytes_digest``)."""
+    names: list[str] = []
+    real = scan_module.read_foreign
+
+    def counted(path, *args, **kwargs):
+        names.append(Path(path).name[:-3])
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(scan_module, "read_foreign", counted)
     return names
 
 

@@ -14,7 +14,7 @@ import pytest
 from memdir import Memory
 from memdir.files import scan as scan_module
 from memdir.layer import layer as layer_module
-from tests.seeded import counted_parses
+from tests.seeded import counted_parses, counted_reads
 
 SIZE = 40
 NOW = datetime.now(timezone.utc)
@@ -79,12 +79,13 @@ def test_reads_counted_since_move_their_lines_at_the_next_write_without_reading_
     lines = index.splitlines()
     assert lines.index(next(l for l in lines if "(fact-39.md)" in l)) < lines.index(
         next(l for l in lines if "(fact-38.md)" in l))  # control: the read memory moved up
-    parsed = counted_parses(monkeypatch)
+    parsed, read = counted_parses(monkeypatch), counted_reads(monkeypatch)
     again = Memory.open(home=isolated_home, project=project, actor="human")
     again.write("another-fact", "one more fact", "project", "more")
     # The keys of every moved line were kept, so the next process takes them up; only the file written
-    # within the clock tick of the last save is read again (manifest.RACY_NS).
-    assert parsed == ["a-new-fact"]
+    # within the clock tick of the last save is read again (manifest.RACY_NS): hashed, its bytes found
+    # unchanged, not parsed (before: read twice, parsed once).
+    assert read == ["a-new-fact", "a-new-fact"] and parsed == []
     index = (again.session.layer("project").path / "MEMORY.md").read_text()
     assert index == _full_render(isolated_home, project, monkeypatch) and "(another-fact.md)" in index
 

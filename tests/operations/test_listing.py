@@ -13,7 +13,7 @@ from memdir import Memory, NotFound
 from memdir.files.layout import MANIFEST_FILE
 from memdir.render import memories as render
 from memdir.tools import handlers, memory_directory
-from tests.seeded import counted_parses, seeded
+from tests.seeded import counted_parses, counted_reads, seeded
 
 SIZE = 300
 
@@ -45,11 +45,12 @@ def test_list_in_a_fresh_process_parses_only_a_hand_edited_file_and_says_what_a_
     Memory.open(home=isolated_home, project=project).status()  # takes the edit up, as any reader does
     (layer_dir / "seed-0043.md").write_text("---\nname: seed-0043\ndescription: edited again\ntype: project\n"
                                             "updated: 2026-11-01T00:00:00Z\n---\n\nBody 43\n")
-    parsed = counted_parses(monkeypatch)
+    parsed, read = counted_parses(monkeypatch), counted_reads(monkeypatch)
     listed = Memory.open(home=isolated_home, project=project).list(include_all=True)
     # The file changed since the layer recorded it, and the one taken up a moment ago (kept "racy": read
-    # again until the clock has moved past its change, manifest.RACY_NS), alone of 305.
-    assert sorted(set(parsed)) == ["seed-0042", "seed-0043"]
+    # again until the clock has moved past its change, manifest.RACY_NS), alone of 305 — that one hashed
+    # and found as recorded, not parsed again (before: parsed too).
+    assert sorted(set(read)) == ["seed-0042", "seed-0043"] and sorted(set(parsed)) == ["seed-0043"]
     by_name = {m.name: m for m in listed.memories}
     assert len(listed.memories) == SIZE + 5
     assert (by_name["seed-0042"].description, by_name["seed-0042"].type) == ("edited by hand", "user")

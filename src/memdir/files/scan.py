@@ -23,7 +23,8 @@ files included.
   so (``db-port.md``) wins, else the smaller file name; the other is listed as
   a duplicate of it.
 * A file is re-parsed only when its size, ctime or inode changed since it was
-  last read (``cache``), or since a derived index recorded it (``known``).
+  last read (``cache``), or since a derived index recorded it (``known``); and,
+  when it did, only when its bytes changed too (a ``touch`` costs a read and a hash, not a parse).
 """
 
 from __future__ import annotations
@@ -204,11 +205,14 @@ def bytes_digest(path: Path, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> str | N
 
 
 def load(path: Path, key: tuple[int, int, int] | None = None,
-         max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> FileState | None:
+         max_bytes: int = DEFAULT_MAX_FILE_BYTES, was: FileState | None = None) -> FileState | None:
     """Read and parse one memory file; None when it is gone. ``key`` is its
     stat key when the caller has it. A file over ``max_bytes`` is not read
-    (its state says it is too large). Raises :class:`StoreError` when it
-    cannot be read."""
+    (its state says it is too large). ``was``: what was learned of the file at ``path`` before (its
+    state under an older stat key): when its bytes still have that digest (a ``touch``, a checkout
+    or a copy that kept the text), that state under ``key``, the file read and hashed but not
+    parsed again (a parse depends on the bytes and the file name only). Raises
+    :class:`StoreError` when it cannot be read."""
     if key is None:
         try:
             key = stat_key(os.stat(path, follow_symlinks=False))
@@ -225,6 +229,9 @@ def load(path: Path, key: tuple[int, int, int] | None = None,
             return FileState(key, "", None, f"file is {found.why} (the max_file_bytes ceiling); not read, "
                                             "indexed or versioned")
         return FileState(key, "", None, f"not read: it is {found.why}")
+    if was is not None and was.digest and (was.name is not None or was.error is not None):
+        if digest(data) == was.digest:
+            return was._replace(key=key)
     if has_conflict(data):  # git left both sides in the file: not a memory until a person settles it
         return FileState(key, digest(data), None, CONFLICT)
     try:
@@ -284,18 +291,20 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             state = cache.get(filename)
             if state is None or state[0] != key:
                 hint = known.get(filename) if known else None
-                if hint is not None and hint[1:4] == key:
-                    state = FileState(key, hint[4], hint[5], hint[6], None, hint[7] if len(hint) > 7 else None,
-                                      hint[8] if len(hint) > 8 else ())
-                    complete = complete and state[2] is None
-                else:
-                    state = load(Path(item.path), key, max_bytes)
+                if hint is not None and (state is None or hint[1:4] == key):
+                    state = FileState(tuple(hint[1:4]), hint[4], hint[5], hint[6], None,
+                                      hint[7] if len(hint) > 7 else None, hint[8] if len(hint) > 8 else ())
+                if state is None or state[0] != key:  # read; parsed only when its bytes changed (load's was)
+                    state = load(Path(item.path), key, max_bytes, state)
                     if state is None:
                         continue
                     if progress is not None:
                         progress(1)
-                if state[2] is None or state[4] is not None:
+                    read[filename] = state  # found unchanged, its entry (if none) is parsed when asked for
+                elif state[2] is None:
                     read[filename] = state
+                else:  # taken from a hint: not read
+                    complete = False
             else:
                 read[filename] = state
             files[filename] = state

@@ -19,6 +19,8 @@ heads and ``MEMORY.md`` line keys stand in for the scan, files are parsed only w
 the file a write changes is checked itself (:meth:`Transaction.fresh`). In-place edits of the other
 files wait for the next sweep (:func:`memdir.files.sweeps.sweep_can_wait`: past its interval, a
 hook or CLI command hands it to a detached sweeper) or the next reader's scan (:meth:`Layer.scan`).
+A file added, removed or replaced by hand moves the directory's mtime: the next transaction sweeps,
+with the manifest's heads and line keys (the journal unchanged), and parses the changed files only.
 
 The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md`` without parsing
 anything: its mtime equals the layer directory's mtime after the rebuild (any file added,
@@ -282,7 +284,7 @@ class Layer(ReadsOne):
             quick = self._quick_scan()
             if not self._index.built or stale:  # restored keys another process's writes made stale
                 self._index, self._index_written = IndexBuilder(self.settings.stale_after_days), None
-                self._restore_index()
+                self._restore_index(moved=quick is None)
             tx = Transaction(self, quick or self.scan(), actor, session, full=quick is None)
             try:
                 if tx.full:
@@ -294,10 +296,14 @@ class Layer(ReadsOne):
                 elif tx.full and not self._manifest_trusted and self.manifest.load(self._stamps(), files=False) is None:
                     self._save_manifest(tx)  # nothing changed, but the next process can trust what this sweep saw
 
-    def _prescan(self) -> None:
-        """Parse the files before taking the lock, so the critical section only compares stat keys."""
+    def _prescan(self, every: bool = False) -> None:
+        """Parse the files before taking the lock, so the critical section only compares stat keys;
+        ``every``: every memory's record too (a rebuild needs them all), not only the files changed."""
         with suppress(StoreError):
-            self.scan()
+            found = self.scan()
+            if every:
+                for _entry in found.entries.values():
+                    pass
 
     def _derive(self, tx: "Transaction") -> None:
         """After the commit: ``MEMORY.md``, its stamp and the journal anchor.
@@ -393,10 +399,15 @@ class Layer(ReadsOne):
         self._swept_at = time.monotonic() - max(0, time.time_ns() - saved.swept_ns) / 1e9
         return found
 
-    def _restore_index(self) -> None:
-        """The journal's heads and the index's line keys from the manifest, when its stamps hold."""
+    def _restore_index(self, moved: bool = False) -> None:
+        """The journal's heads and the index's line keys from the manifest, when its stamps hold;
+        ``moved`` (the caller sweeps every file and journals what differs): also when files were
+        added, removed or replaced by hand since (the directory's mtime moved, the journal did not):
+        then only the lines of what the sweep finds changed move, not every file is read for the
+        index. The manifest's files are what the next save tells its changes against."""
         stamps = self._stamps()
-        if (saved := self.manifest.load(stamps, files=False)) is not None:
+        if (saved := self.manifest.load(stamps, moved=moved)) is not None:
+            self._saved_files = saved.files
             self._take(saved, stamps)
 
     def _take(self, saved, stamps: Stamps) -> None:
@@ -537,7 +548,7 @@ class Layer(ReadsOne):
         the memories' facts) without reading every file. Either way every
         file is stat'ed (a hand edit in place is journaled)."""
         if rebuild:
-            self._prescan()  # parse outside the lock; inside, only stat keys are compared
+            self._prescan(every=True)  # parse outside the lock; inside, only stat keys are compared
         with self.transaction("human", wait=wait) as tx:
             tx.require_full()
             tx.reindex = True

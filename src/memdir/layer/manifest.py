@@ -23,7 +23,10 @@ safe to delete — holds, as of the end of the last transaction:
 while nothing but an in-place edit of a file could have happened behind memdir's back; what
 checks such an edit is :meth:`memdir.layer.transaction.Transaction.fresh` (the file a write
 touches) and the next sweep (:func:`memdir.files.sweeps.sweep_can_wait`). Never fsynced: after a crash
-the stamps no longer match and the next transaction sweeps. Every error reads as "no manifest".
+the stamps no longer match and the next transaction sweeps. A sweep (which stats every file) also
+takes the heads and the index keys while only the directory's mtime moved (``moved``: a file added,
+removed or replaced by hand), the rows then a cache checked file by file by stat key; a file whose
+stat key moved is read, and parsed only when its bytes did too. Every error reads as "no manifest".
 """
 
 from __future__ import annotations
@@ -176,7 +179,8 @@ class Manifest:
         digest of the file as it is now (:func:`memdir.files.fsio.digest`; None when unreadable) and
         is compared with the recorded one (at most :data:`RACY_READS` such files, else it differs);
         without ``read`` a racy row always differs. So the file a write just made costs a reader one
-        file read, not a take-up of the whole layer. The rows are read once per manifest file
+        file read, not a take-up of the whole layer — and, once its ctime is RACY_NS old, costs the
+        readers after it none (:meth:`_settle`). The rows are read once per manifest file
         version (cached by its stat key). Never raises."""
         key = stat3(self.path)
         cached = _KEYS.get(self.path)
@@ -213,7 +217,32 @@ class Manifest:
         if len(racy) > RACY_READS:
             return True
         recorded = self._digests(racy)
-        return any(not recorded.get(f) or read(f) != recorded[f] for f in racy)
+        if any(not recorded.get(f) or read(f) != recorded[f] for f in racy):
+            return True
+        self._settle({f: files[f][0] for f in racy}, recorded)
+        return False
+
+    def _settle(self, keys: dict[str, tuple[int, int, int]], digests: dict[str, str]) -> None:
+        """Racy rows whose files were just read and found as recorded (``keys``: the stat key each file
+        had before it was read; ``digests``: the recorded digests): each row's ctime recorded, once that
+        ctime is :data:`RACY_NS` old, so the next reader does not read the file again (re-read once, then
+        trusted by its stat key). Only a row still as compared is changed (racy, same size, inode and
+        digest); a file changed since has another ctime. Never raises, never waits for a writer."""
+        now = _now_ns()
+        rows = [(k[1], f, k[0], k[2], digests[f]) for f, k in keys.items() if now - k[1] > RACY_NS]
+        if not rows or not self.exists():  # a symlink there is never opened
+            return
+        try:
+            conn = sqlite3.connect(f"file:{self.path}?mode=rw", uri=True, timeout=0, isolation_level=None)
+            try:
+                conn.execute("BEGIN")
+                conn.executemany("UPDATE files SET ctime_ns = ? WHERE file = ? AND ctime_ns = 0 AND size = ? AND ino = ? "
+                                 "AND digest = ?", rows)
+                conn.execute("COMMIT")
+            finally:
+                conn.close()
+        except (sqlite3.Error, OSError):
+            pass
 
     def _digests(self, files: list[str]) -> dict[str, str]:
         """The recorded digests of ``files`` ({} when the manifest cannot be read)."""
@@ -251,17 +280,21 @@ class Manifest:
         except (sqlite3.Error, OSError, IndexError, ValueError, TypeError):
             return None
 
-    def load(self, stamps: Stamps, *, files: bool = True) -> Saved | None:
+    def load(self, stamps: Stamps, *, files: bool = True, moved: bool = False) -> Saved | None:
         """The manifest when its stamps equal ``stamps`` (directory and journal; the index keys
         only when ``MEMORY.md`` is unchanged too), else None. ``files`` False: only the heads and
-        the index (the caller has the files). Never raises."""
+        the index (the caller has the files). ``moved`` True: the directory's mtime may differ (a file
+        added, removed or replaced behind memdir's back since): the heads and the index keys still
+        hold while the journal is unchanged, for a caller that stats every file and journals what
+        differs (a sweep: :meth:`memdir.layer.layer.Layer.refresh_index`) — the files are then only a
+        cache, each row trusted while its stat key matches its file's. Never raises."""
         if stamps.directory is None or not self.exists():
             return None
         try:
             conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
             try:
                 meta = dict(conn.execute("SELECT key, value FROM meta"))
-                if (meta.get("format") != FORMAT or meta.get("directory") != stamps.directory
+                if (meta.get("format") != FORMAT or (meta.get("directory") != stamps.directory and not moved)
                         or meta.get("journal") != _text(stamps.journal)):
                     return None
                 found = Rows([], self, conn.execute("SELECT COUNT(*) FROM files").fetchone()[0]) if files else Rows([])

@@ -167,15 +167,15 @@ def _apply(conn: sqlite3.Connection, layer: Layer, key: str, row: tuple | None, 
     for filename, found in scan.files.items():
         if filename not in known:
             added += 1
-        if found.entry is None and found.name is not None:
-            pop(filename, None)  # answered from `known` itself: nothing to record
-            continue
+        before = pop(filename, None)
+        if found.entry is None and found.name is not None and before is not None and tuple(before[1:4]) == found.key:
+            continue  # answered from `known` itself: nothing to record (a file found unchanged under a new
+            # stat key — touched, its bytes the same — is recorded under that key below, its memory not re-indexed)
         size, mtime, ino = found.key
         # A file changed within the clock tick of this sync could change again
         # unseen with the same mtime: record mtime 0 so the next sync reads it.
         stored_key = (size, mtime if now_ns - mtime > RACY_NS else 0, ino)
         stored = (filename, *stored_key, found.digest, found.name, found.error)
-        before = pop(filename, None)
         if before != stored:
             file_rows.append((key, *stored))
             if before is not None:
