@@ -7,7 +7,8 @@ for "09:00", ``90d`` at 0.06 for "90 days" (while ``7d`` found "7 days" in a tit
 
 Decided: digits written against the letters before them are part of a name, not a number of their own: ``100``
 does not find a memory holding only "A100" (nor ``3`` "S3", ``256`` "sha256"), as "3 replicas" is no "S3"; the
-name itself still finds it, and digits written apart by a hyphen stay a number (``sha-256``, ``gpt-4``). Each
+name itself still finds it, and digits written apart by a hyphen stay a number (``sha-256``; one digit alone,
+``gpt-4``'s 4, is no term: tests/search/test_acronym_plurals.py). Each
 case is asked with its right value and a control in the same store, both directions (the short form in the memory
 and in the query), through the API and the CLI; the escape sequences also through the MCP tool and the real
 prompt hook.

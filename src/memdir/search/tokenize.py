@@ -24,6 +24,9 @@ same terms:
   ``sha256 sha``, ``python3`` → ``python3 python``); a plural ``s`` after digits is dropped (``429s``,
   ``A100s``); a unit after digits reads as its word (``90d`` → ``90d 90 day``, ``100/min``;
   :data:`memdir.text.words.UNITS`); a number of two digits led by a zero is its digit (``09:00`` is ``9:00``).
+  A letter or digit alone split out of a word is no term (``i18n``, ``gRPC`` → ``grpc rpc``, ``gpt-4`` → ``gpt4
+  gpt``; not a number first with its unit, ``2GB``), nor a digit group of a dotted number (``v3.2.1`` → ``v3 v321
+  321 21``; not a pair of digits, ``1.5``). An acronym's plural is the acronym (``JWTs``, ``PRs``, ``OSes``; not ``AWS``).
 * Each word is stemmed by its script's Snowball stemmer (:func:`memdir.search.stemming.stem`, the
   ``snowballstemmer`` package): English for Latin letters (``running`` → ``run``), Russian for Cyrillic
   (``логах`` → ``лог``), Greek for Greek (``διακομιστής`` → ``διακομ``). The whole form of a
@@ -255,11 +258,13 @@ def _joins(groups: list[tuple[str, ...]], dotted: bool) -> list[tuple[str, tuple
     """``(joined token, the tokens it joins)`` of a run of number groups (each its parts as written, :func:`_word`):
     the whole run written together and each of its ends of two parts or more, a group's hyphenated parts
     counted apart (``+1 (555) 010-2030`` → ``15550102030``, ``5550102030``, ``0102030``), its digits as written
-    (``02.11.2026`` → ``02112026``, joining the tokens ``2 11 2026``); none for one part, a dotted
-    pair (``3.14``) or a run of over :data:`MAX_GROUPS` parts."""
+    (``02.11.2026`` → ``02112026``, joining the tokens ``2 11 2026``), a version's without its letter (``v3.2.1``
+    is also ``321``); none for one part, a dotted pair (``3.14``) or a run of over :data:`MAX_GROUPS` parts."""
     parts = [t for written in groups for t in written]
     if len(parts) < 2 or len(parts) > MAX_GROUPS or (dotted and len(groups) < 3):
         return []
+    if dotted and parts[0][:1].isalpha() and parts[0][1:].isdigit():  # v3.2.1: the version 3.2.1
+        return [("".join(parts), tuple(parts)), *_joins([(parts[0][1:],), *groups[1:]], True)]
     return [("".join(parts[start:]), tuple(map(_number, parts[start:]))) for start in range(len(parts) - 1)]
 
 
@@ -338,9 +343,8 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
 
 
 def _within_numbers(text: str) -> frozenset[int]:
-    """Where the one-digit groups of dotted numbers (:data:`_DOTTED_NUMBER`) of ``text`` start: no terms of their
-    own (``port 2`` is not ``v3.2.1``; the number is its other groups and joins, :func:`_joins`), but in a pair of
-    one-digit groups (``1.5``: nothing else says the number)."""
+    """Where the one-digit groups of ``text``'s dotted numbers (:data:`_DOTTED_NUMBER`) start: no terms (``port 2``
+    is no ``v3.2.1``, its other groups and joins say it, :func:`_joins`) but in a pair of them (``1.5``)."""
     out: set[int] = set()
     for match in _DOTTED_NUMBER.finditer(text):
         groups = [(m.start(), m.group()) for m in re.finditer(r"[^./]+", match.group())]
@@ -590,9 +594,7 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups",
-           "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS",
-           "compound_splits", "is_compound", "document_fields", "document_text", "fts_query", "has_cjk", "is_chat",
-           "is_cjk_grammar", "is_stopword", "query_terms", "query_tokens",
-           "request_terms", "available",
-           "require", "stem", "tokens", "word_tokens"]
+__all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "acronyms",
+           "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_fields",
+           "document_text", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "query_terms",
+           "query_tokens", "request_terms", "available", "require", "stem", "tokens", "word_tokens"]
