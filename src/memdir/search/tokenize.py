@@ -24,6 +24,9 @@ same terms:
   ``sha256 sha``, ``python3`` → ``python3 python``); a plural ``s`` after digits is dropped (``429s``,
   ``A100s``); a unit after digits reads as its word (``90d`` → ``90d 90 day``, ``100/min``;
   :data:`memdir.text.words.UNITS`); a number of two digits led by a zero is its digit (``09:00`` is ``9:00``).
+  A letter or digit alone split out of a word is no term (``i18n``, ``gRPC`` → ``grpc rpc``, ``gpt-4`` → ``gpt4
+  gpt``; not a number first with its unit, ``2GB``), nor a digit group of a dotted number (``v3.2.1`` → ``v3 v321
+  321 21``; not a pair of digits, ``1.5``). An acronym's plural is the acronym (``JWTs``, ``PRs``, ``OSes``; not ``AWS``).
 * Each word is stemmed by its script's Snowball stemmer (:func:`memdir.search.stemming.stem`, the
   ``snowballstemmer`` package): English for Latin letters (``running`` → ``run``), Russian for Cyrillic
   (``логах`` → ``лог``), Greek for Greek (``διακομιστής`` → ``διακομ``). The whole form of a
@@ -80,6 +83,8 @@ _SEPARATORS = re.compile(r"[_\-]+")
 # A word and its inflection in parentheses, "file(s)", "process(es)", "entry(ies)", "child(ren)", "use(d)": the word
 # (its inflected form stems alike), no "s", "es" or "ie" of its own; not a call's argument ("client.search(es)").
 _INFLECTED = re.compile(r"(?<![\w.])([^\W\d_]+)\((?:s|es|ies|ren|ed|d)\)(?![\w(])", re.IGNORECASE)
+# An acronym's plural, "JWTs", "PRs", "OSes": the acronym ("AWS" and "iOS" are no plurals).
+_ACRONYM_PLURAL = re.compile(r"(?<![A-Z])([A-Z]{2,})(?:s|(?<=[SXZ])es)(?![a-z])")
 _CAMEL = re.compile(
     r"(?<=[a-z])(?=[A-Z])"          # getUser
     r"|(?<=[A-Z])(?=[A-Z][a-z])"    # HTMLResponse
@@ -194,7 +199,7 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     one-letter name (``A 100``). Written parts: what a run of number groups joins, a name whole (``DE89``)."""
     pieces: list[tuple[str, bool]] = []  # (part, written against the part before it)
     for chunk in _SEPARATORS.split(word):
-        split = [p for p in _CAMEL.split(chunk) if p]
+        split = _split(chunk)
         if len(split) > 1 and split[-1] in ("s", "S") and split[-2].isdigit():
             split.pop()
         pieces += [(fold(p), i > 0) for i, p in enumerate(split)]
@@ -222,7 +227,9 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
         if grouped is not None:
             grouped.append(parts[-1])
     whole = stem("".join(p for p, _ in pieces))
-    return (whole, *parts), tuple(parts if grouped is None else grouped), tuple(written)
+    ranged = all(len(p) == 1 and p.isdigit() for p in parts)  # 1-2: each number its own term
+    terms = [p for i, p in enumerate(parts) if len(p) > 1 or ranged or (i == 0 and p.isdigit())]
+    return (whole, *terms), tuple(parts if grouped is None else grouped), tuple(written)
 
 
 # A number written with thousands separators: 1 to 3 digits, then groups of a comma and 3 digits, not part of a
@@ -241,6 +248,8 @@ def _ungrouped(match: re.Match) -> str:
 _NUMBER_GROUP = re.compile(r"(?:[^\W\d_]{1,4})?\d+(?:[_\-]+\d+)*")
 _SPACED = re.compile(r"[ \t()+]{1,3}")
 _DOTTED = re.compile(r"[./]")
+# A number written with dots or slashes between its groups (v3.2.1, 10.0.0.1, 02/11/2026, 3.14, 24/7).
+_DOTTED_NUMBER = re.compile(r"(?<![\w./])[^\W\d_]{0,4}\d+(?:[./][^\W\d_]{0,4}\d+)+(?![\w]|[./]\w)")
 _AFTER_NUMBER = re.compile(r" ?/? ?")  # what may stand between a number and its unit: 100/min, 5 min, 100 / min
 MAX_GROUPS = 8
 
@@ -249,11 +258,13 @@ def _joins(groups: list[tuple[str, ...]], dotted: bool) -> list[tuple[str, tuple
     """``(joined token, the tokens it joins)`` of a run of number groups (each its parts as written, :func:`_word`):
     the whole run written together and each of its ends of two parts or more, a group's hyphenated parts
     counted apart (``+1 (555) 010-2030`` → ``15550102030``, ``5550102030``, ``0102030``), its digits as written
-    (``02.11.2026`` → ``02112026``, joining the tokens ``2 11 2026``); none for one part, a dotted
-    pair (``3.14``) or a run of over :data:`MAX_GROUPS` parts."""
+    (``02.11.2026`` → ``02112026``, joining the tokens ``2 11 2026``), a version's without its letter (``v3.2.1``
+    is also ``321``); none for one part, a dotted pair (``3.14``) or a run of over :data:`MAX_GROUPS` parts."""
     parts = [t for written in groups for t in written]
     if len(parts) < 2 or len(parts) > MAX_GROUPS or (dotted and len(groups) < 3):
         return []
+    if dotted and parts[0][:1].isalpha() and parts[0][1:].isdigit():  # v3.2.1: the version 3.2.1
+        return [("".join(parts), tuple(parts)), *_joins([(parts[0][1:],), *groups[1:]], True)]
     return [("".join(parts[start:]), tuple(map(_number, parts[start:]))) for start in range(len(parts) - 1)]
 
 
@@ -283,6 +294,7 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
         text = _INFLECTED.sub(r"\1", text)  # file(s), process(es), entry(ies): the word, its plural the same term
     if "," in text:
         text = _GROUPED.sub(_ungrouped, text)  # 5,433 is the number 5433
+    within = _within_numbers(text) if "." in text or "/" in text else frozenset()
     out: list[str] = []
     run: list[tuple[tuple[str, ...], tuple[str, ...]]] = []  # (parts as written, tokens) of the number groups read
     dotted = False
@@ -311,7 +323,7 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
                     toks = (*toks, spelled)
                     if groups is not None:
                         groups.setdefault(spelled, (plain,))
-        out.extend(toks)
+        out.extend(toks if match.start() not in within else ())
         if _NUMBER_GROUP.fullmatch(word):
             gap = text[last_end:match.start()] if run else ""
             if run and (_SPACED.fullmatch(gap) or _DOTTED.fullmatch(gap)):
@@ -328,6 +340,18 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     if run:
         out.extend(_run_end(run, dotted, groups))
     return out
+
+
+def _within_numbers(text: str) -> frozenset[int]:
+    """Where the one-digit groups of ``text``'s dotted numbers (:data:`_DOTTED_NUMBER`) start: no terms (``port 2``
+    is no ``v3.2.1``, its other groups and joins say it, :func:`_joins`) but in a pair of them (``1.5``)."""
+    out: set[int] = set()
+    for match in _DOTTED_NUMBER.finditer(text):
+        groups = [(m.start(), m.group()) for m in re.finditer(r"[^./]+", match.group())]
+        lone = [match.start() + at for at, g in groups if len(_number(g)) == 1]
+        if len(lone) < len(groups) or len(groups) > 2:
+            out.update(lone)
+    return frozenset(out)
 
 
 @lru_cache(maxsize=4096)
@@ -487,7 +511,15 @@ def is_compound(term: str, first: str, second: str) -> bool:
 
 def _parts(word: str) -> list[str]:
     """The parts of one word segment as written (case kept): ``IT-team`` → ``IT team``."""
-    return [p for chunk in _SEPARATORS.split(word) for p in _CAMEL.split(chunk) if p]
+    return [p for chunk in _SEPARATORS.split(word) for p in _split(chunk)]
+
+
+def _split(chunk: str) -> list[str]:
+    """The parts of one chunk of a word (no ``_``/``-``) as written, an acronym's plural its acronym (``JWTs`` →
+    ``JWT``, ``listPRs`` → ``list PR``, ``OSes`` → ``OS``; not ``AWS``, ``Its``, ``iOS``)."""
+    if "s" in chunk:
+        chunk = _ACRONYM_PLURAL.sub(r"\1", chunk)
+    return [p for p in _CAMEL.split(chunk) if p]
 
 
 def identifier_parts(text: str) -> dict[str, set[str]]:
@@ -562,9 +594,7 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups",
-           "acronyms", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS",
-           "compound_splits", "is_compound", "document_fields", "document_text", "fts_query", "has_cjk", "is_chat",
-           "is_cjk_grammar", "is_stopword", "query_terms", "query_tokens",
-           "request_terms", "available",
-           "require", "stem", "tokens", "word_tokens"]
+__all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "acronyms",
+           "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_fields",
+           "document_text", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "query_terms",
+           "query_tokens", "request_terms", "available", "require", "stem", "tokens", "word_tokens"]
