@@ -32,9 +32,9 @@ from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
 from . import integrity
 
 INDEX_DB = "index.sqlite"
-SCHEMA_VERSION = 12  # 2: rows per memory, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: text.fold;
-# 8: groups, compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash names; 11: ümlaut, (s); 12: doers, -ity
-_UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9, 10, 11), ("name", "title", "description", "body")  # _UPGRADED: in place
+SCHEMA_VERSION = 13  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
+# compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash names; 11: ümlaut, (s); 12: doers, -ity; 13: -iment, doc, GB, 900 s
+_UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9, 10, 11, 12), ("name", "title", "description", "body")  # _UPGRADED: in place
 
 
 # ---------------------------------------------------------------- the database

@@ -109,15 +109,20 @@ convention conventions guideline guidelines decide decided decision
 
 # Short forms every engineer writes for a longer word, read as that word by search (memdir.search.tokenize.stem)
 # in memories and queries alike: "prod" finds "production", "the production db" finds "prod database". Only
-# forms with one reading in a code base; a short form that is a word of its own (app, doc, spec, lib) is not here.
+# forms with one reading in a code base; a short form that is a word of its own (app, spec, lib) is not here. "doc"
+# and "docs" are a document and documentation ("the docs" is "the documentation"); a size's unit is its word
+# wherever written ("50GB", "2 GB", "a GiB" are gigabytes: the binary and the decimal unit are one topic).
 SHORT_FORMS = {"prod": "production", "dev": "development", "db": "database", "env": "environment",
-               "config": "configuration", "repo": "repository", "req": "request"}
+               "config": "configuration", "repo": "repository", "req": "request", "doc": "document",
+               "kb": "kilobyte", "mb": "megabyte", "gb": "gigabyte", "tb": "terabyte",
+               "kib": "kilobyte", "mib": "megabyte", "gib": "gigabyte", "tib": "terabyte"}
 
 # Units of time written right after a number, read as their word by search (memdir.search.tokenize) in memories and
 # queries alike: "90d" is "90 days", "100/min" and "100 per minute" meet. After a number only: alone, "min" is as
 # often "minimum" and "sec" "security". One letter (d, h, w, y) only joined to the number ("90d"), never as a word of
-# its own ("7 d"); "m" (minute, month, metre, million) and "s" (second or a plural: "429s", "A100s") are no unit.
-UNITS = {"ms": "millisecond", "sec": "second", "secs": "second", "min": "minute", "mins": "minute", "h": "hour",
+# its own ("7 d"); "m" (minute, month, metre, million) is no unit. "s" is the other way round: a second only as a
+# word of its own ("900 s", "100/s", as SI writes it), never joined, where it is a plural ("429s", "A100s").
+UNITS = {"ms": "millisecond", "s": "second", "sec": "second", "secs": "second", "min": "minute", "mins": "minute", "h": "hour",
          "hr": "hour", "hrs": "hour", "d": "day", "w": "week", "wk": "week", "wks": "week", "mo": "month",
          "y": "year", "yr": "year", "yrs": "year"}
 
