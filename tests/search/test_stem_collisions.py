@@ -1,10 +1,11 @@
 """Two words the stemmer made one, and one word written short (issue 28, item 1; audit audA k2, k1).
 
-The audit found ``experiment`` recalling a memory about the onboarding "experience" (Snowball takes ``-ment`` and
+The audit found ``rout`` finding "routes" and ``experiment`` recalling a memory about the onboarding "experience" (Snowball takes ``-ment`` and
 ``-ence`` off both, leaving ``experi``), ``gigabytes`` finding nothing beside "50GB", ``documentation`` nothing
 beside "Docs", ``nodejs`` nothing beside "Node", and ``900 seconds`` ranking "120 seconds" above "900 s".
 
-Decided: ``-ment`` after an ``i`` is no verb's act (``experiment``, ``sediment``; :func:`spelling.derived`), an
+Decided: a final ``e`` that makes another word is kept (:data:`memdir.text.words.KEPT_E`: ``route``, ``locale``);
+``-ment`` after an ``i`` is no verb's act (``experiment``, ``sediment``; :func:`spelling.derived`), an
 ``-mental`` adjective is its ``-ment`` noun's, an ``-enced`` verb its ``-ence`` noun's; ``doc``/``docs`` and the
 size units are short forms (:data:`memdir.text.words.SHORT_FORMS`); ``s`` written apart after a number is a
 second (:data:`memdir.text.words.UNITS`); a name's product kind (``js``, ``db``, ``ql``) is read past a name of
@@ -39,6 +40,15 @@ def test_experiment_and_experience_are_two_words_each_with_its_family():
     assert stem("mental") == "mental" and stem("sediment") != stem("sedition")
 
 
+def test_a_final_e_that_makes_another_word_is_kept():
+    assert {stem(w) for w in ("route", "routes", "routed", "routing")} == {"route"} and stem("rout") == "rout"
+    assert {stem(w) for w in ("guide", "guides", "guided")} == {"guide"} and stem("guids") == stem("guid") == "guid"
+    assert stem("suites") == "suite" and stem("suited") == stem("suits") == "suit"  # suite is no verb
+    assert stem("locales") == "locale" and stem("locals") == "local" and stem("rationale") != stem("rational")
+    assert not spelling.begins("locale", "local") and spelling.begins("locale", "locale")  # no local + e
+    assert stem("phases") == stem("phase") and stem("caches") == stem("cache")  # controls: other e-words as before
+
+
 def test_short_forms_and_units_read_as_their_words():
     assert tokens("Docs site") == tokens("documentation site") == ["document", "site"]
     assert tokens("50GB disk, 2 GB") == ["50gb", "50", "gigabyt", "disk", "2", "gigabyt"]
@@ -70,6 +80,9 @@ def store(isolated_home, project):
     mem.write("node-ci", "CI Node version", "project", "GitHub Actions pins Node 20.11 in .github/workflows/ci.yml.")
     mem.write("docs", "Docs site", "project", "Docs are built with MkDocs Material and deployed to GitHub Pages.")
     mem.write("editor", "Editor preference", "user", "Neovim with 4-space tabs.")
+    mem.write("routes", "API routes", "project", "Routes are declared in app/routes.py.")
+    mem.write("i18n", "Locale files", "project", "Locales live in i18n/; the fallback locale is en.")
+    mem.write("local-dev", "Local development", "project", "Run the stack locally with docker compose.")
     return mem
 
 
@@ -82,6 +95,7 @@ CASES = [  # (query, the memory it finds first, at 0.9 or more; a memory it must
     ("onboarding experiences", "ux", "ab-tests"), ("900 seconds", "cache-ttl", "timeouts"),
     ("120 seconds", "timeouts", "cache-ttl"), ("gigabytes", "disk", "editor"), ("nodejs", "node-ci", "docs"),
     ("documentation", "docs", "node-ci"), ("update the documentation", "docs", "editor"),
+    ("routing", "routes", "codegen"), ("locale", "i18n", "local-dev"), ("local", "local-dev", "i18n"),
 ]
 
 
@@ -92,6 +106,7 @@ def test_each_word_finds_its_memory_and_not_the_other(store):
         assert found[:1] and found[0][0] == name and found[0][1] >= 0.9, (query, found)
         assert dict(found).get(other, 0) < THRESHOLD, (query, found)
     assert [s.name for s in store.recall_result("experiment").memories] == ["ab-tests"]  # was ux and ab-tests
+    assert top(store, "rout") == [] and top(store, "routes")[:1] == [("routes", 1.0)]  # rout is another word
     assert [s.name for s in store.recall_result("how was the onboarding experience?").memories] == ["ux"]
 
 
@@ -111,6 +126,7 @@ def test_the_cli_the_mcp_tool_and_the_prompt_hook_agree(store, isolated_home, pr
     assert [n for n, _ in cli("experiment")] == ["ab-tests"] and [n for n, _ in cli("experience")] == ["ux"]
     assert cli("gigabytes")[:1] == [("disk", 1.0)] and cli("nodejs")[:1] == [("node-ci", 1.0)]
     assert [n for n, _ in cli("900 seconds")][:1] == ["cache-ttl"]
+    assert cli("rout") == [] and cli("routing")[:1] == [("routes", 1.0)]
 
     async def tool():
         async with Client(build_server(MemoryServer(home=isolated_home, project=project))) as client:

@@ -49,6 +49,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from ..text.words import KEPT_E
+
 PREFIX_MIN = 5
 """A query term of at least this many ASCII letters may also match the
 longer words it begins (:func:`starts`). Shorter terms match whole only
@@ -271,9 +273,10 @@ def begins(word: str, begun: str) -> bool:
     ``sql``, or ``postgr`` + ``es`` + ``ql`` where the query's written form is not known). A stem keeps no
     inflection, so what else runs on past ``begun`` in it is another syllable or another name: ``committe``
     (committee) is no ``commit``, ``secretari`` no ``secret``, ``serverless`` no ``server``, ``persona`` no
-    ``person``, ``investig`` no ``invest``, ``systemd`` no ``system``. The prefix query that fetches the
+    ``person``, ``investig`` no ``invest``, ``systemd`` no ``system``; nor is a word whose ``e`` the stemmer keeps
+    (:data:`memdir.text.words.KEPT_E`: ``locale`` no ``local``). The prefix query that fetches the
     candidates (:func:`fetch`) asks for more; this decides which of them count. Pure."""
-    return word.startswith(begun) and named(word[len(begun):])
+    return word.startswith(begun) and named(word[len(begun):]) and word not in KEPT_E.keys() - {begun}
 
 
 def named(tail: str) -> bool:

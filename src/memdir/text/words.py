@@ -135,6 +135,14 @@ KOREAN_PARTICLES = frozenset("""
 에서 에게 으로 까지 부터 처럼 보다 한테 께서 이나 이랑 마다 조차 마저 밖에 에선 엔
 """.split())
 
+# Words whose final "e" the stemmer drops, so that they read as another word a code base writes: "route" as
+# "rout", "guide" as "guid" (GUIDs), "suite" as "suit", "locale" as "local", "rationale" as "rational" (Snowball).
+# Search keeps their e (memdir.search.stemming.stem), in the word and its plural; True where the word is a verb,
+# its -ed and -ing forms then its own ("routed", "routing", "guided"; "suited" stays suit's). The pairs X and Xe
+# both written 8 times or more in the docs and sources installed with memdir (26,100 words) that the stemmer makes
+# one, less those whose shorter form is no word of a code base ("valu", "chang"; "wast", "quit"/"quite" a function word).
+KEPT_E = {"route": True, "guide": True, "suite": False, "locale": False, "rationale": False}
+
 # English plurals the stemmer cannot bring to their singular ("mice" is no form of "mouse" to Snowball), read as
 # the singular by search (memdir.search.tokenize.stem). After the plural rules of the ``inflect`` package (its
 # ``pl_sb_irregular`` table; -man, -mouse, -louse, -goose, -tooth, -foot; -f/-fe to -ves; the classical -ex/-ix to
@@ -153,4 +161,4 @@ IRREGULAR_PLURALS = {
     "bacteria": "bacterium", "formulae": "formula", "antennae": "antenna", "vertebrae": "vertebra",
 }
 
-__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "IRREGULAR_PLURALS", "KOREAN_PARTICLES", "REQUEST_WORDS", "SHORT_FORMS", "UNITS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]
+__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "IRREGULAR_PLURALS", "KEPT_E", "KOREAN_PARTICLES", "REQUEST_WORDS", "SHORT_FORMS", "UNITS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]
