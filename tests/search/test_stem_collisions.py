@@ -38,6 +38,8 @@ def test_experiment_and_experience_are_two_words_each_with_its_family():
     assert stem("deployment") == stem("deploy") == "deploy"  # control: a verb's act is still its verb's
     assert stem("efficient") == stem("efficiency") == "effici"  # control: -ent and -ency of one root meet
     assert stem("mental") == "mental" and stem("sediment") != stem("sedition")
+    assert stem("operators") == stem("operator") == "operator" != stem("operations")  # a symbol, not who operates
+    assert stem("generator") == stem("generate") and stem("validator") == stem("validate")  # controls: doers
 
 
 def test_a_final_e_that_makes_another_word_is_kept():
@@ -80,6 +82,8 @@ def store(isolated_home, project):
     mem.write("node-ci", "CI Node version", "project", "GitHub Actions pins Node 20.11 in .github/workflows/ci.yml.")
     mem.write("docs", "Docs site", "project", "Docs are built with MkDocs Material and deployed to GitHub Pages.")
     mem.write("editor", "Editor preference", "user", "Neovim with 4-space tabs.")
+    mem.write("ops", "Operations team", "reference", "The operations team owns the on-call rotation.")
+    mem.write("operators", "Operator overloading", "feedback", "Overload == only on value objects.")
     mem.write("routes", "API routes", "project", "Routes are declared in app/routes.py.")
     mem.write("i18n", "Locale files", "project", "Locales live in i18n/; the fallback locale is en.")
     mem.write("local-dev", "Local development", "project", "Run the stack locally with docker compose.")
@@ -95,7 +99,7 @@ CASES = [  # (query, the memory it finds first, at 0.9 or more; a memory it must
     ("onboarding experiences", "ux", "ab-tests"), ("900 seconds", "cache-ttl", "timeouts"),
     ("120 seconds", "timeouts", "cache-ttl"), ("gigabytes", "disk", "editor"), ("nodejs", "node-ci", "docs"),
     ("documentation", "docs", "node-ci"), ("update the documentation", "docs", "editor"),
-    ("routing", "routes", "codegen"), ("locale", "i18n", "local-dev"), ("local", "local-dev", "i18n"),
+    ("routing", "routes", "codegen"), ("operator", "operators", "ops"), ("operations team", "ops", "operators"), ("locale", "i18n", "local-dev"), ("local", "local-dev", "i18n"),
 ]
 
 

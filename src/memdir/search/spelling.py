@@ -116,9 +116,11 @@ These are the suffixes English still makes new words with, each meaning the same
 have drifted from their verb, is not among them. An ``-eer`` is no ``-er`` (``engineer`` is not "engine"), nor
 is a word of :data:`NOT_DOERS`."""
 
-NOT_DOERS = frozenset({"officer", "customer"})
+NOT_DOERS = frozenset({"officer", "customer", "operator"})
 """The ``-er`` nouns the stemmer would join to a common word they are not the doer of: a person of a thing, made
-from a noun (``officer`` holds an office, ``customer`` is no doer of "custom"). Spelling cannot tell them from
+from a noun (``officer`` holds an office, ``customer`` is no doer of "custom"); and ``operator``, which a code base
+writes for a symbol (``+``, ``==``) or a controller (a Kubernetes operator), not for one who operates: it is
+no "operations". Spelling cannot tell them from
 ``balancer`` (balance + r) or ``limiter``; a word list can. Measured on the 78,000 words written 8 times or more
 in the docs and sources installed with memdir, its dependencies and Python: of the 144 ``-er`` words that
 :data:`DOERS` joins to a word also written there, 133 name a doer or tool of it (``adapter``, ``compiler``,
