@@ -32,9 +32,9 @@ from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
 from . import integrity
 
 INDEX_DB = "index.sqlite"
-SCHEMA_VERSION = 13  # 2: rows per memory, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: text.fold;
-# 8: groups, compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash names; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n
-_UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9, 10, 11, 12), ("name", "title", "description", "body")  # _UPGRADED: in place
+SCHEMA_VERSION = 14  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
+# compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB
+_UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13), ("name", "title", "description", "body")  # _UPGRADED: in place
 
 
 # ---------------------------------------------------------------- the database
@@ -98,7 +98,7 @@ def write_transaction(conn: sqlite3.Connection):
 
 
 def _upgrade(conn: sqlite3.Connection) -> None:
-    """Bring an index of schema 4 to 11 to the current one in place, its vectors kept: from 4 each ``docs`` row's checksum
+    """Bring an index of schema 4 to 13 to the current one in place, its vectors kept: from 4 each ``docs`` row's checksum
     (:func:`memdir.search.integrity.checksum`); from 4 on the ``fts`` rows tokenized again from ``docs``
     (:func:`memdir.search.tokenize.document_fields`). One write transaction; done already: nothing."""
     from .tokenize import document_fields

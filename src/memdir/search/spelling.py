@@ -17,7 +17,8 @@ longer one merely runs on past it.
 - **A longer spelling of a shorter name** (:func:`runs_on`): a query word no memory holds is read as the shorter
   name the memories write when it is that name (its stem, with the plural or final ``-e`` the stemmer took off it)
   followed by the abbreviated kind a product's name may write (:data:`NAME_TAILS`): ``postgresql`` is "Postgres"
-  + ``ql`` (``db``, ``js`` alike). Letters with a vowel make another word: ``committee`` is not "commit",
+  + ``ql`` (``db``, ``js`` alike; past such a kind a name of :data:`KIND_MIN` letters is enough: ``nodejs`` is
+  "Node"). Letters with a vowel make another word: ``committee`` is not "commit",
   ``secretary`` not "secret", ``serverless`` not "server", ``banner`` not "banned" (the last also below
   :data:`NEAR_MIN`); other letters another name: ``systemd``, ``systemctl`` are not "system", ``containerd`` not
   "contain", ``postgrest`` not "Postgres", ``thousandth`` not "thousand".
@@ -33,7 +34,9 @@ longer one merely runs on past it.
   "configure"); an ``-ity`` is its adjective's where it replaces the adjective's final ``-e``
   (:data:`QUALITIES`: ``security`` is "secure", ``availability`` "available"); otherwise
   it is the word less its inflection (``publicity`` → ``publiciti``, ``officers`` → ``officer``), which meets its
-  own forms only. An ``-ification`` is its ``-ify`` verb's (``verification`` is "verify"'s ``verifi``, not
+  own forms only. ``-ment`` after an ``i`` is no verb's act (``experiment``, ``sediment``: not "experience"'s
+  ``experi``); an ``-mental`` adjective is its ``-ment`` noun's (``experimental``, ``environmental``), an ``-enced``
+  or ``-encing`` verb its ``-ence`` noun's (``experienced``, ``referenced``). An ``-ification`` is its ``-ify`` verb's (``verification`` is "verify"'s ``verifi``, not
   "verific"); an ``-icate`` verb and its ``-ication`` are never the ``-ic`` word's: ``publication`` and
   ``replicate`` are ``publicat``, ``replicat``, not "public", "replica".
 
@@ -45,6 +48,8 @@ and :mod:`memdir.search.reading`'s (a memory's words).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+
+from ..text.words import KEPT_E
 
 PREFIX_MIN = 5
 """A query term of at least this many ASCII letters may also match the
@@ -59,6 +64,16 @@ NEAR_MIN = 6
 """Letters of the shortest indexed term that a longer query term no memory
 holds is read as (:func:`runs_on`: ``postgresql`` → ``postgr``, as
 memories write "Postgres"). Shorter ones are too many words' start."""
+
+KIND_MIN = 4
+"""Letters of the shortest indexed name a query term no memory holds is read as when what it adds is the
+abbreviated kind of a product (:data:`KINDS`: ``nodejs`` → ``node``, as memories write "Node"; ``mongodb`` →
+``mongo``): past a name, those letters name what it is. Any other tail needs :data:`NEAR_MIN` (``profile`` is no
+``pro`` + ``file``)."""
+
+KINDS = ("ql", "sql", "db", "js")
+"""The :data:`NAME_TAILS` that abbreviate a product's kind (SQL, DB, JS), read past a name of :data:`KIND_MIN`
+letters."""
 
 NEAR_TAIL = 4
 """Letters at most that a query term may run on past the indexed term it is
@@ -101,9 +116,11 @@ These are the suffixes English still makes new words with, each meaning the same
 have drifted from their verb, is not among them. An ``-eer`` is no ``-er`` (``engineer`` is not "engine"), nor
 is a word of :data:`NOT_DOERS`."""
 
-NOT_DOERS = frozenset({"officer", "customer"})
+NOT_DOERS = frozenset({"officer", "customer", "operator"})
 """The ``-er`` nouns the stemmer would join to a common word they are not the doer of: a person of a thing, made
-from a noun (``officer`` holds an office, ``customer`` is no doer of "custom"). Spelling cannot tell them from
+from a noun (``officer`` holds an office, ``customer`` is no doer of "custom"); and ``operator``, which a code base
+writes for a symbol (``+``, ``==``) or a controller (a Kubernetes operator), not for one who operates: it is
+no "operations". Spelling cannot tell them from
 ``balancer`` (balance + r) or ``limiter``; a word list can. Measured on the 78,000 words written 8 times or more
 in the docs and sources installed with memdir, its dependencies and Python: of the 144 ``-er`` words that
 :data:`DOERS` joins to a word also written there, 133 name a doer or tool of it (``adapter``, ``compiler``,
@@ -152,8 +169,12 @@ def derived(word: str, stemmed: str, stem: Callable[[str], str]) -> str:
     ``configurable`` → ``configur``; ``formatter`` → ``format``; not an ``-eer`` nor :data:`NOT_DOERS`); an
     ``-ity`` of :data:`QUALITIES` its adjective's term (``security`` → ``secur``, ``availability`` → ``avail``);
     else the word less its inflection (``publicity`` → ``publiciti``, ``topical`` → ``topical``,
-    ``publication`` → ``publication``, ``officers`` → ``officer``). Pure."""
+    ``publication`` → ``publication``, ``officers`` → ``officer``; ``experiment`` → ``experiment``: an
+    ``-iment`` is no verb's act). An ``-mental`` adjective is its noun's (``experimental`` → ``experiment``), an
+    ``-enced``/``-encing`` verb its ``-ence`` noun's (``experienced`` → ``experi``). Pure."""
     if word[len(stemmed):] in ("", "s", "es", "e", "ed", "d", "ing", "ings") and word.startswith(stemmed):
+        if stemmed.endswith("enc") and word[len(stemmed):] in ("ed", "ing"):  # experienced: experience's term
+            return derived(stemmed + "e", stem(stemmed + "e"), stem)
         return stemmed  # an inflection the stemmer took off a short word (being: be, going: go)
     base = uninflected(word)
     if len(base) - len(stemmed) < 2 or not base.startswith(stemmed):
@@ -168,9 +189,14 @@ def derived(word: str, stemmed: str, stem: Callable[[str], str]) -> str:
         return derived(quality, stem(quality), stem)
     if base in NOT_DOERS:
         return base
+    if base.endswith("mental") and len(base) > 8:  # experimental is experiment's, environmental environment's
+        noun = base[:-2]
+        return derived(noun, stem(noun), stem)
     for ending in DERIVATIONS + DOERS:
         if base.endswith(ending) and len(base) > len(ending) + 2:
             root = base[:-len(ending)]
+            if ending == "ment" and root.endswith("i"):
+                continue  # experiment, sediment, compliment: no verb's act, so not experience's experi
             if ending == "er" and root.endswith("e"):
                 continue  # engineer is no engine + er: a verb's e goes before -er (compile, compiler)
             if ending in DOERS and root[-1] == root[-2] and root[-1] not in VOWELS and root[-1] not in "lsz" \
@@ -249,9 +275,10 @@ def begins(word: str, begun: str) -> bool:
     ``sql``, or ``postgr`` + ``es`` + ``ql`` where the query's written form is not known). A stem keeps no
     inflection, so what else runs on past ``begun`` in it is another syllable or another name: ``committe``
     (committee) is no ``commit``, ``secretari`` no ``secret``, ``serverless`` no ``server``, ``persona`` no
-    ``person``, ``investig`` no ``invest``, ``systemd`` no ``system``. The prefix query that fetches the
+    ``person``, ``investig`` no ``invest``, ``systemd`` no ``system``; nor is a word whose ``e`` the stemmer keeps
+    (:data:`memdir.text.words.KEPT_E`: ``locale`` no ``local``). The prefix query that fetches the
     candidates (:func:`fetch`) asks for more; this decides which of them count. Pure."""
-    return word.startswith(begun) and named(word[len(begun):])
+    return word.startswith(begun) and named(word[len(begun):]) and word not in KEPT_E.keys() - {begun}
 
 
 def named(tail: str) -> bool:
@@ -323,18 +350,25 @@ def starts(terms: Iterable[str], forms: dict[str, set[str]] | None = None) -> di
 
 def runs_on(term: str, held: str, written: Iterable[str] = ()) -> bool:
     """True when the query ``term`` (no memory holds it) is a longer spelling of the indexed term ``held``:
-    ``held`` has :data:`NEAR_MIN` letters or more, ``term`` runs on past it by at most :data:`NEAR_TAIL` letters,
+    ``held`` has :data:`NEAR_MIN` letters or more (:data:`KIND_MIN` when what ``term`` adds is a product's kind,
+    :func:`kind`: ``nodejs`` → ``node``), ``term`` runs on past it by at most :data:`NEAR_TAIL` letters,
     and what it adds, past an inflection ``held``'s word may have lost (:data:`INFLECTIONS`), is one of
     :data:`NAME_TAILS` (:func:`named`): ``postgresql`` = ``postgr`` + ``es`` + ``ql``; not a syllable
     (``committee`` = ``commit`` + ``tee``, ``persona`` = ``person`` + ``a``) nor another name's letters
     (``systemd``, ``systemctl``, ``containerd``, ``postgrest``, ``thousandth``). With the ``written`` words
     (case-folded) that gave ``term``, what they add is read as written, a final ``-e`` the stemmer took off
     included: ``clientele`` (``clientel``) is ``client`` + ``ele``."""
-    if len(held) < NEAR_MIN or not term.startswith(held) or not 0 < len(term) - len(held) <= NEAR_TAIL:
+    if len(held) < KIND_MIN or not term.startswith(held) or not 0 < len(term) - len(held) <= NEAR_TAIL:
         return False
     tails = [word[len(held):] for word in written if word.startswith(held)] or [term[len(held):]]
-    return any(tail not in INFLECTIONS and named(tail) for tail in tails)
+    return any(tail not in INFLECTIONS and named(tail) and (len(held) >= NEAR_MIN or kind(tail)) for tail in tails)
 
 
-__all__ = ["DERIVATIONS", "DOERS", "NOT_DOERS", "QUALITIES", "of_adjective", "INFLECTIONS", "NAME_TAILS", "named", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "Y_FORMS", "begins", "continued", "continues", "from_y", "prefixable", "runs_on", "start",
+def kind(tail: str) -> bool:
+    """True when ``tail``, what a word writes past a name, is an inflection the name lost (:data:`INFLECTIONS`)
+    and one of :data:`KINDS`: ``js`` (``nodejs``), ``esql``, ``sdb``; not ``file``, ``d``, ``th``. Pure."""
+    return any(tail.startswith(lost) and tail[len(lost):] in KINDS for lost in INFLECTIONS)
+
+
+__all__ = ["KIND_MIN", "KINDS", "kind", "DERIVATIONS", "DOERS", "NOT_DOERS", "QUALITIES", "of_adjective", "INFLECTIONS", "NAME_TAILS", "named", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "Y_FORMS", "begins", "continued", "continues", "from_y", "prefixable", "runs_on", "start",
            "starts", "derived", "fetch", "uninflected"]

@@ -5,7 +5,8 @@ accents dropped and ``ς`` written ``σ``, Cyrillic ``ё`` written ``е``), in d
 both sides meet on one stem:
 
 * ASCII letters: the Snowball English stemmer with memdir's English rules — short forms
-  (:data:`memdir.text.words.SHORT_FORMS`), irregular plurals, one word not a word derived from it
+  (:data:`memdir.text.words.SHORT_FORMS`), irregular plurals, a final ``e`` kept where it makes the word
+  (:data:`memdir.text.words.KEPT_E`: ``route`` is no ``rout``), one word not a word derived from it
   (:func:`memdir.search.spelling.derived`), the -yze verb and its -ysis noun. A Latin word with accents is ASCII
   once folded (``Zürich`` → ``zurich``), so English rules are the Latin script's.
 * Russian letters (``а``–``я``): the Snowball Russian stemmer (``логи``, ``логах``, ``логов`` → ``лог``;
@@ -24,7 +25,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..text.words import IRREGULAR_PLURALS, SHORT_FORMS
+from ..text.words import IRREGULAR_PLURALS, KEPT_E, SHORT_FORMS
 from . import spelling
 
 MIN_STEM = 2
@@ -84,7 +85,8 @@ def stem(word: str) -> str:
     plural, stems as its long form (``prod``, ``prods`` → ``product``;
     ``db`` → ``databas``); an irregular plural of
     :data:`memdir.text.words.IRREGULAR_PLURALS` as its singular (``mice`` →
-    ``mous``); a -yze verb and its -ysis noun alike (``analyze``,
+    ``mous``); a word of :data:`memdir.text.words.KEPT_E` keeps its ``e`` (``routes``, ``routing`` → ``route``;
+    ``rout`` → ``rout``); a -yze verb and its -ysis noun alike (``analyze``,
     ``analyses``, ``analysis`` → ``analys``). Raises :class:`memdir.errors.MissingExtra` without
     ``snowballstemmer``."""
     script = language(word)
@@ -100,6 +102,8 @@ def stem(word: str) -> str:
         return word
     english = _stemmer().stemWord
     out = english(word)
+    if out + "e" in KEPT_E and word not in (out, out + "s") and (word in (out + "e", out + "es") or KEPT_E[out + "e"]):
+        return out + "e"  # route, routes, routing: not rout; suite(s), not suit, suited
     if out != word:  # a word, not one derived from it (publicity is not public): spelling.derived
         kept = spelling.derived(word, out, english)
         if kept != out:

@@ -160,11 +160,11 @@ def near_forms(conn, terms: list[str], counts: dict[str, int],
     absent = [t for t in terms if not counts.get(t, 0) and t.isascii() and t.isalpha() and not weak(t)]
     out: dict[str, str] = {}
     for term in absent:
-        if term in out or len(term) <= spelling.NEAR_MIN:
+        if term in out or len(term) <= spelling.KIND_MIN:
             continue
-        # the indexed terms that sort between the term's first NEAR_MIN letters and the term: its prefixes among them
+        # the indexed terms that sort between the term's first KIND_MIN letters and the term: its prefixes among them
         between = conn.execute("SELECT term FROM fts_terms WHERE term >= ? AND term < ? ORDER BY term DESC",
-                               (term[:spelling.NEAR_MIN], term))
+                               (term[:spelling.KIND_MIN], term))
         held = next((r[0] for r in between if spelling.runs_on(term, r[0], (forms or {}).get(term, ())) and not weak(r[0])), None)
         if held is not None:
             out[term] = held

@@ -315,8 +315,9 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
         toks, grouped, written = _word(word)
         if groups is not None and len(toks) > 1 and len(grouped) > 1:  # a group of one part is a second spelling
             groups.setdefault(toks[0], grouped)
-        if last_number and len(word) > 1 and toks[0] in UNITS and _AFTER_NUMBER.fullmatch(text, last_end, match.start()):
-            toks = (stem(UNITS[toks[0]]),)  # 100/min, 5 mins: minutes
+        if last_number and (len(word) > 1 or word in "sS") and toks[0] in UNITS \
+                and _AFTER_NUMBER.fullmatch(text, last_end, match.start()):
+            toks = (stem(UNITS[toks[0]]),)  # 100/min, 5 mins: minutes; 900 s: seconds (UNITS)
         if not word.isascii():
             for spelled, plain in _umlauts_spelled(word):  # Müller is also Mueller
                 if spelled not in toks:

@@ -109,15 +109,20 @@ convention conventions guideline guidelines decide decided decision
 
 # Short forms every engineer writes for a longer word, read as that word by search (memdir.search.tokenize.stem)
 # in memories and queries alike: "prod" finds "production", "the production db" finds "prod database". Only
-# forms with one reading in a code base; a short form that is a word of its own (app, doc, spec, lib) is not here.
+# forms with one reading in a code base; a short form that is a word of its own (app, spec, lib) is not here. "doc"
+# and "docs" are a document and documentation ("the docs" is "the documentation"); a size's unit is its word
+# wherever written ("50GB", "2 GB", "a GiB" are gigabytes: the binary and the decimal unit are one topic).
 SHORT_FORMS = {"prod": "production", "dev": "development", "db": "database", "env": "environment",
-               "config": "configuration", "repo": "repository", "req": "request"}
+               "config": "configuration", "repo": "repository", "req": "request", "doc": "document",
+               "kb": "kilobyte", "mb": "megabyte", "gb": "gigabyte", "tb": "terabyte",
+               "kib": "kilobyte", "mib": "megabyte", "gib": "gigabyte", "tib": "terabyte"}
 
 # Units of time written right after a number, read as their word by search (memdir.search.tokenize) in memories and
 # queries alike: "90d" is "90 days", "100/min" and "100 per minute" meet. After a number only: alone, "min" is as
 # often "minimum" and "sec" "security". One letter (d, h, w, y) only joined to the number ("90d"), never as a word of
-# its own ("7 d"); "m" (minute, month, metre, million) and "s" (second or a plural: "429s", "A100s") are no unit.
-UNITS = {"ms": "millisecond", "sec": "second", "secs": "second", "min": "minute", "mins": "minute", "h": "hour",
+# its own ("7 d"); "m" (minute, month, metre, million) is no unit. "s" is the other way round: a second only as a
+# word of its own ("900 s", "100/s", as SI writes it), never joined, where it is a plural ("429s", "A100s").
+UNITS = {"ms": "millisecond", "s": "second", "sec": "second", "secs": "second", "min": "minute", "mins": "minute", "h": "hour",
          "hr": "hour", "hrs": "hour", "d": "day", "w": "week", "wk": "week", "wks": "week", "mo": "month",
          "y": "year", "yr": "year", "yrs": "year"}
 
@@ -129,6 +134,14 @@ KOREAN_PARTICLES = frozenset("""
 이 가 은 는 을 를 에 의 로 와 과 도 만 나 랑
 에서 에게 으로 까지 부터 처럼 보다 한테 께서 이나 이랑 마다 조차 마저 밖에 에선 엔
 """.split())
+
+# Words whose final "e" the stemmer drops, so that they read as another word a code base writes: "route" as
+# "rout", "guide" as "guid" (GUIDs), "suite" as "suit", "locale" as "local", "rationale" as "rational" (Snowball).
+# Search keeps their e (memdir.search.stemming.stem), in the word and its plural; True where the word is a verb,
+# its -ed and -ing forms then its own ("routed", "routing", "guided"; "suited" stays suit's). The pairs X and Xe
+# both written 8 times or more in the docs and sources installed with memdir (26,100 words) that the stemmer makes
+# one, less those whose shorter form is no word of a code base ("valu", "chang"; "wast", "quit"/"quite" a function word).
+KEPT_E = {"route": True, "guide": True, "suite": False, "locale": False, "rationale": False}
 
 # English plurals the stemmer cannot bring to their singular ("mice" is no form of "mouse" to Snowball), read as
 # the singular by search (memdir.search.tokenize.stem). After the plural rules of the ``inflect`` package (its
@@ -148,4 +161,4 @@ IRREGULAR_PLURALS = {
     "bacteria": "bacterium", "formulae": "formula", "antennae": "antenna", "vertebrae": "vertebra",
 }
 
-__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "IRREGULAR_PLURALS", "KOREAN_PARTICLES", "REQUEST_WORDS", "SHORT_FORMS", "UNITS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]
+__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "IRREGULAR_PLURALS", "KEPT_E", "KOREAN_PARTICLES", "REQUEST_WORDS", "SHORT_FORMS", "UNITS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]
