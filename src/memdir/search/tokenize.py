@@ -40,8 +40,7 @@ same terms:
   as either form (:mod:`memdir.search.compounds`).
 * A plural or past written in parentheses is the word's (``file(s)``, ``process(es)``, ``entry(ies)``:
   ``file``, ``process``, ``entri``, as ``files``, ``processes``, ``entries`` read).
-* Irregular plurals read as their singular (``mice`` → ``mous``); a -yze
-  verb and its -ysis noun are one word (``analyze``, ``analyses``).
+* Irregular plurals read as their singular (``mice`` → ``mous``); a -yze verb and its -ysis noun are one word.
 * CJK runs (Han, Japanese kana, Hangul) become overlapping character bigrams;
   a run of one character stays a single character (the usual scheme of
   CJK-aware full-text engines, e.g. Lucene's CJKBigramFilter). A Hangul
