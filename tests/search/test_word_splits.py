@@ -34,7 +34,7 @@ def test_a_number_written_in_groups_is_also_the_number_run_together():
     assert "de89370400440532013000" in tokens("DE89 3704 0044 0532 0130 00")
     assert "5550102030" in tokens("555.010.2030")  # three groups and more: dots too
     assert tokens("pi is 3.14") == ["pi", "is", "14"]  # control: two dotted groups are a decimal (its 3 alone no term)
-    assert tokens("1.5 GB") == ["1", "5", "gb"]  # a pair of one-digit groups keeps them: nothing else says it
+    assert tokens("1.5 GB") == ["1", "5", "gigabyt"]  # a pair of one-digit groups keeps them: nothing else says it
     assert tokens("ports 10, 20") == ["port", "10", "20"]  # control: a comma is no group's seam
     assert compound_groups("(555) 010-2030")["5550102030"] == ("555", "010", "2030")
 
