@@ -92,10 +92,11 @@ LEXICAL = {"bias": -12.147, "coverage": 2.801, "head": 3.77, "mass": 2.052, "mis
 HYBRID = {"bias": -31.768, "coverage": 0.766, "head": 2.529, "mass": 1.336, "missing": 1.969, "query": -0.701,
           "cosine": 29.187, "gap": -8.849, "lead": 62.184, "complete": 6.0}
 
-# Prompt filler: words that say how a conversation goes, not what it is about.
+# Prompt filler: words that say how a conversation goes, not what it is about. Stemmed. A prompt reads as the
+# words around them ("tenacity, go", "ok pnpm then" are ``tenacity``, ``pnpm``: :func:`is_filler`).
 FILLER = frozenset("""
 thank thanks ok okay yes yeah yep nope pleas pleas great nice cool good fine perfect sure done work continu
-go ahead proceed again later agre right lgtm awesom
+go ahead proceed again later agre right lgtm awesom then just basical anyway
 谢谢 继续 可以 好的 あり りが がと とう 続け けて くだ ださ さい 고마 마워 계속 감사 danke weiter bitt
 """.split())
 
@@ -105,7 +106,7 @@ GENERIC = frozenset("""
 abl actual add anoth anyth best better chang correct creat current differ everyth exact find fix get give
 help implement instead issu know let librari like look make mani mayb mean much need new now other possibl
 probabl problem proper put question quick same see set setup show simpl some someth stuff sure take tell thing
-think today tool tri updat use want way write
+think today tool tri updat use want way write run alway never
 """.split())
 GENERIC_WEIGHT = 0.5
 # A request ("remind me about", "any notes on", "배포 알려줘") names its topic in a few words: at most this many
@@ -120,6 +121,24 @@ def is_request(term: str) -> bool:
     from .tokenize import request_terms
 
     return term in request_terms()
+
+
+def is_filler(term: str) -> bool:
+    """True when ``term`` (stemmed, as a query reads it) is prompt filler (:data:`FILLER`: ``go``, ``again``,
+    ``then``, ``basical``) or a chat word (:func:`memdir.search.tokenize.is_chat`: ``ok``, ``um``): how a
+    conversation goes, never a word of what a prompt asks."""
+    from .tokenize import is_chat
+
+    return term in FILLER or is_chat(term)
+
+
+def is_topic(term: str) -> bool:
+    """True when ``term`` (stemmed) can be what a prompt is about: not filler (:func:`is_filler`), not a
+    function word (:func:`memdir.search.tokenize.is_stopword`), not generic (:func:`is_generic`: "use",
+    "never", "run"). A prompt with no such word asks for no memory (``use``, ``run it again``)."""
+    from .tokenize import is_stopword
+
+    return not is_filler(term) and not is_stopword(term) and not is_generic(term)
 
 
 def is_generic(term: str) -> bool:
@@ -505,7 +524,7 @@ def stated(evidence: Evidence) -> bool:
     return evidence.held >= STRONG
 
 
-__all__ = ["BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "TOPIC_TERMS", "is_generic", "is_request", "reads_as_request", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
+__all__ = ["BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "TOPIC_TERMS", "is_filler", "is_generic", "is_request", "is_topic", "reads_as_request", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
            "STRONG", "THRESHOLD", "as_terms", "best_passage", "best_window", "evidence", "lexical", "median", "parts_weighed", "score",
            "soft_terms",
            "read_body", "stated", "term_weights", "tightest", "with_cosine"]
