@@ -148,13 +148,15 @@ def is_generic(term: str) -> bool:
 
 
 def reads_as_request(words: list[str]) -> bool | None:
-    """Whether ``words`` (a query's tokens, chat words left out) read as keywords because they ask for a topic:
-    None when no word is a request (:func:`is_request`); else True when the words that are neither requests nor
+    """Whether ``words`` (a query's tokens, filler left out) read as keywords because they ask for a topic:
+    None when no word is a request (:func:`is_request`) or a question word
+    (:data:`memdir.text.words.QUESTION_WORDS`: "when is the backup?", "백업은 언제?" read as ``backup``, ``백업``); else True when the words that are neither requests nor
     stopwords are 1 to :data:`TOPIC_TERMS` and none is filler ("remind me about alembic", "帮我审查一下代码"
     read as ``alembic``, ``审查 代码``; "remind me later", "tell me more" do not)."""
-    from .tokenize import is_stopword
+    from .tokenize import is_stopword, question_terms
 
-    if not any(is_request(w) for w in words):
+    asks = question_terms()
+    if not any(is_request(w) or w in asks for w in words):
         return None
     topic = [w for w in words if not is_request(w) and not is_stopword(w)]
     return 0 < len(set(topic)) <= TOPIC_TERMS and not soft_terms(topic)
