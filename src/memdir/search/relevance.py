@@ -441,11 +441,16 @@ def with_cosine(evidence: Evidence, cosine: float | None, median: float | None =
                 top: tuple[float, float] | None = None) -> Evidence:
     """``evidence`` (its words' part, :func:`evidence` with no cosine) with
     the memory's ``cosine``, its gap above the query's ``median`` cosine and
-    its lead over ``top`` (the query's two highest cosines; see :func:`evidence`)."""
+    its lead over ``top`` (the query's two highest cosines; see :func:`evidence`). A memory complete only to a
+    share (a typed search's word no memory holds, :func:`_complete`) is not complete when another memory is
+    nearer in meaning (its lead negative): the word the store lacks may be what the search is about ("install
+    lodash": the memory on installing JS packages, not the one whose head says "Python installs")."""
     if cosine is None:
         return evidence
     gap = 0.0 if median is None else cosine - median
     lead = 0.0 if top is None else max(-0.1, min(0.1, cosine - (top[1] if cosine >= top[0] else top[0])))
+    if 0.0 < evidence.complete < 1.0 and lead < 0.0:
+        evidence = replace(evidence, complete=0.0)
     if evidence.query == 0.0:  # a query with no term weight: its lead has always sat in ``query`` (left as scored)
         return replace(evidence, cosine=cosine, gap=gap, query=lead)
     return replace(evidence, cosine=cosine, gap=gap, lead=lead)
