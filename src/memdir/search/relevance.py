@@ -96,7 +96,7 @@ HYBRID = {"bias": -31.768, "coverage": 0.766, "head": 2.529, "mass": 1.336, "mis
 # words around them ("tenacity, go", "ok pnpm then" are ``tenacity``, ``pnpm``: :func:`is_filler`).
 FILLER = frozenset("""
 thank thanks ok okay yes yeah yep nope pleas pleas great nice cool good fine perfect sure done work continu
-go ahead proceed again later agre right lgtm awesom then just basical anyway
+go ahead proceed again later agre right lgtm awesom then just basical anyway new
 谢谢 继续 可以 好的 あり りが がと とう 続け けて くだ ださ さい 고마 마워 계속 감사 danke weiter bitt
 """.split())
 
@@ -104,7 +104,7 @@ go ahead proceed again later agre right lgtm awesom then just basical anyway
 # GENERIC_WEIGHT of a term, and a memory holds every word of a search when it holds all but these. Stemmed.
 GENERIC = frozenset("""
 abl actual add anoth anyth best better chang correct creat current differ everyth exact find fix get give
-help implement instead issu know let librari like look make mani mayb mean much need new now other possibl
+help implement instead issu know let librari like look make mani mayb mean much need now other possibl
 probabl problem proper put question quick same see set setup show simpl some someth stuff sure take tell thing
 think today tool tri updat use want way write run alway never
 """.split())
@@ -130,6 +130,18 @@ def is_filler(term: str) -> bool:
     from .tokenize import is_chat
 
     return term in FILLER or is_chat(term)
+
+
+@lru_cache(maxsize=256)
+def unfilled(text: str) -> str:
+    """``text`` (words apart by single spaces) without the words all of whose terms are filler
+    (:func:`is_filler`: "tenacity, go" is "tenacity,", "cut a new release" is "cut a release"); ``text`` as it is
+    when nothing else is left ("thanks, go ahead"). What the dense side embeds of a query
+    (:func:`memdir.search.vectors.query_text`): filler moves a match neither in words nor in meaning. Pure."""
+    from .tokenize import tokens
+
+    kept = [word for word in text.split(" ") if not (terms := tokens(word)) or not all(map(is_filler, terms))]
+    return " ".join(kept) if kept and len(kept) < len(text.split(" ")) else text
 
 
 def is_topic(term: str) -> bool:
@@ -531,7 +543,7 @@ def stated(evidence: Evidence) -> bool:
     return evidence.held >= STRONG
 
 
-__all__ = ["BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "TOPIC_TERMS", "is_filler", "is_generic", "is_request", "is_topic", "reads_as_request", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
+__all__ = ["BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "TOPIC_TERMS", "is_filler", "is_generic", "is_request", "is_topic", "unfilled", "reads_as_request", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
            "STRONG", "THRESHOLD", "as_terms", "best_passage", "best_window", "evidence", "lexical", "median", "parts_weighed", "score",
            "soft_terms",
            "read_body", "stated", "term_weights", "tightest", "with_cosine"]
