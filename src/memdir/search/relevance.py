@@ -32,9 +32,12 @@ evidence that means the same in a store of 8 memories and of 100,000:
   "install pandas" needed the memory, "s3 glacier" and "graphql schema"
   did not). Its coefficient is a fixed prior, not fitted (the prompts of
   the evaluation hold few one-word searches): a search whose every word one
-  memory holds asked for that memory, in any store. A sentence such as "run
-  the tests again" is never complete; a request around a few words ("remind
-  me about alembic", "배포 알려줘": :func:`reads_as_request`) is those words.
+  memory holds asked for that memory, in any store. A sentence ("I think the
+  tests broke after the merge yesterday") is never complete; filler around
+  keywords makes no sentence ("ok pnpm then" is ``pnpm``: :func:`is_filler`);
+  a request or a question around a few words ("remind me about alembic",
+  "배포 알려줘", "백업은 언제?": :func:`reads_as_request`) is those words; a
+  prompt of generic words only ("use", "run it again": :func:`is_topic`) is none.
 
 A term's weight is its IDF against the store plus :data:`BACKGROUND_DOCS`
 imagined memories that hold none of the query's terms:
