@@ -210,20 +210,20 @@ _COLUMNS = ", ".join(f"d.{column.name}" for column in fields(IndexedMemory) if c
 
 
 def _keywords(query: str, terms: list[str], spelled: frozenset[str] = frozenset()) -> bool:
-    """True when ``query`` reads as keywords, not a sentence: no filler, and stopwords at most a third of its
-    words (``user by id``), or nothing but stopwords (``NOT``: then they are what is searched); or nothing but
-    function words around the acronyms it writes in capitals (``spelled``, :func:`~memdir.search.tokenize.acronyms`:
-    ``is IT down?`` asks about IT, as ``IT`` alone does); or a request around a few words (``remind me about
-    alembic``: :func:`memdir.search.relevance.reads_as_request`). Filler and chat words
+    """True when ``query`` reads as keywords, not a sentence: stopwords at most a third of its words (``user by
+    id``) and one of them a topic (:func:`memdir.search.relevance.is_topic`: not only generic words, ``use``,
+    ``run it again``); or nothing but function words around the acronyms it writes in capitals (``spelled``,
+    :func:`~memdir.search.tokenize.acronyms`: ``is IT down?`` asks about IT, as ``IT`` alone does); or a request
+    or a question around a few words (``remind me about alembic``, ``백업은 언제?``:
+    :func:`memdir.search.relevance.reads_as_request`). Filler and chat words
     (:func:`memdir.search.relevance.is_filler`: ``ok``, ``go``, ``then``, ``um``) are not words of it: ``hmm
-    structlog`` is ``structlog``, ``ok pnpm then`` is ``pnpm``. Words that are neither keywords it was typed as
-    nor the topic of a prompt — nothing but generic words (``use``, ``never``, ``run again``:
-    :func:`memdir.search.relevance.is_topic`) — do not read as keywords."""
+    structlog`` is ``structlog``, ``ok pnpm then`` is ``pnpm``."""
     words = [w for w in query_tokens(query) if not relevance.is_filler(w)]
     if spelled and words and all(is_stopword(w) for w in words):
         return True
     asked = relevance.reads_as_request(words) if terms else None
-    if asked is not None or not terms or not words or relevance.soft_terms([t for t in terms if not relevance.is_filler(t)]):
+    soft = relevance.soft_terms([t for t in terms if not relevance.is_filler(t)])  # function words alone, kana
+    if asked is not None or not terms or not words or soft:
         return bool(asked)
     stop = sum(1 for w in words if is_stopword(w))
     return 3 * stop <= len(words) and any(relevance.is_topic(w) for w in words)
