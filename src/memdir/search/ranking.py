@@ -40,7 +40,7 @@ from .near import rows as near_rows
 from .passage import located
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near
-from .tokenize import (MAX_QUERY_CHARS, acronyms, fts_query, is_chat, is_stopword, query_terms, query_tokens,
+from .tokenize import (MAX_QUERY_CHARS, acronyms, fts_query, is_stopword, query_terms, query_tokens,
                        word_forms)
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
@@ -210,20 +210,23 @@ _COLUMNS = ", ".join(f"d.{column.name}" for column in fields(IndexedMemory) if c
 
 
 def _keywords(query: str, terms: list[str], spelled: frozenset[str] = frozenset()) -> bool:
-    """True when ``query`` reads as keywords, not a sentence: no filler, and stopwords at most a third of its
-    words (``user by id``), or nothing but stopwords (``NOT``: then they are what is searched); or nothing but
-    function words around the acronyms it writes in capitals (``spelled``, :func:`~memdir.search.tokenize.acronyms`:
-    ``is IT down?`` asks about IT, as ``IT`` alone does); or a request around a few words (``remind me about
-    alembic``: :func:`memdir.search.relevance.reads_as_request`). Chat words and interjections
-    (:func:`~memdir.search.tokenize.is_chat`: ``um``, ``lol``) are not words of it: ``hmm structlog`` is ``structlog``."""
-    words = [w for w in query_tokens(query) if not is_chat(w)]
+    """True when ``query`` reads as keywords, not a sentence: stopwords at most a third of its words (``user by
+    id``) and one of them a topic (:func:`memdir.search.relevance.is_topic`: not only generic words, ``use``,
+    ``run it again``); or nothing but function words around the acronyms it writes in capitals (``spelled``,
+    :func:`~memdir.search.tokenize.acronyms`: ``is IT down?`` asks about IT, as ``IT`` alone does); or a request
+    or a question around a few words (``remind me about alembic``, ``백업은 언제?``:
+    :func:`memdir.search.relevance.reads_as_request`). Filler and chat words
+    (:func:`memdir.search.relevance.is_filler`: ``ok``, ``go``, ``then``, ``um``) are not words of it: ``hmm
+    structlog`` is ``structlog``, ``ok pnpm then`` is ``pnpm``."""
+    words = [w for w in query_tokens(query) if not relevance.is_filler(w)]
     if spelled and words and all(is_stopword(w) for w in words):
         return True
     asked = relevance.reads_as_request(words) if terms else None
-    if asked is not None or not terms or not words or relevance.soft_terms(terms):
+    soft = relevance.soft_terms([t for t in terms if not relevance.is_filler(t)])  # function words alone, kana
+    if asked is not None or not terms or not words or soft:
         return bool(asked)
     stop = sum(1 for w in words if is_stopword(w))
-    return stop == len(words) or 3 * stop <= len(words)
+    return 3 * stop <= len(words) and any(relevance.is_topic(w) for w in words)
 
 
 def _where(layers: list[str], include_muted: bool, now: float, filters: Filters) -> tuple[str, list]:

@@ -32,9 +32,12 @@ evidence that means the same in a store of 8 memories and of 100,000:
   "install pandas" needed the memory, "s3 glacier" and "graphql schema"
   did not). Its coefficient is a fixed prior, not fitted (the prompts of
   the evaluation hold few one-word searches): a search whose every word one
-  memory holds asked for that memory, in any store. A sentence such as "run
-  the tests again" is never complete; a request around a few words ("remind
-  me about alembic", "배포 알려줘": :func:`reads_as_request`) is those words.
+  memory holds asked for that memory, in any store. A sentence ("I think the
+  tests broke after the merge yesterday") is never complete; filler around
+  keywords makes no sentence ("ok pnpm then" is ``pnpm``: :func:`is_filler`);
+  a request or a question around a few words ("remind me about alembic",
+  "배포 알려줘", "백업은 언제?": :func:`reads_as_request`) is those words; a
+  prompt of generic words only ("use", "run it again": :func:`is_topic`) is none.
 
 A term's weight is its IDF against the store plus :data:`BACKGROUND_DOCS`
 imagined memories that hold none of the query's terms:
@@ -92,10 +95,11 @@ LEXICAL = {"bias": -12.147, "coverage": 2.801, "head": 3.77, "mass": 2.052, "mis
 HYBRID = {"bias": -31.768, "coverage": 0.766, "head": 2.529, "mass": 1.336, "missing": 1.969, "query": -0.701,
           "cosine": 29.187, "gap": -8.849, "lead": 62.184, "complete": 6.0}
 
-# Prompt filler: words that say how a conversation goes, not what it is about.
+# Prompt filler: words that say how a conversation goes, not what it is about. Stemmed. A prompt reads as the
+# words around them ("tenacity, go", "ok pnpm then" are ``tenacity``, ``pnpm``: :func:`is_filler`).
 FILLER = frozenset("""
 thank thanks ok okay yes yeah yep nope pleas pleas great nice cool good fine perfect sure done work continu
-go ahead proceed again later agre right lgtm awesom
+go ahead proceed again later agre right lgtm awesom then just basical anyway new
 谢谢 继续 可以 好的 あり りが がと とう 続け けて くだ ださ さい 고마 마워 계속 감사 danke weiter bitt
 """.split())
 
@@ -103,9 +107,9 @@ go ahead proceed again later agre right lgtm awesom
 # GENERIC_WEIGHT of a term, and a memory holds every word of a search when it holds all but these. Stemmed.
 GENERIC = frozenset("""
 abl actual add anoth anyth best better chang correct creat current differ everyth exact find fix get give
-help implement instead issu know let librari like look make mani mayb mean much need new now other possibl
+help implement instead issu know let librari like look make mani mayb mean much need now other possibl
 probabl problem proper put question quick same see set setup show simpl some someth stuff sure take tell thing
-think today tool tri updat use want way write
+think today tool tri updat use want way write run alway never
 """.split())
 GENERIC_WEIGHT = 0.5
 # A request ("remind me about", "any notes on", "배포 알려줘") names its topic in a few words: at most this many
@@ -122,6 +126,36 @@ def is_request(term: str) -> bool:
     return term in request_terms()
 
 
+def is_filler(term: str) -> bool:
+    """True when ``term`` (stemmed, as a query reads it) is prompt filler (:data:`FILLER`: ``go``, ``again``,
+    ``then``, ``basical``) or a chat word (:func:`memdir.search.tokenize.is_chat`: ``ok``, ``um``): how a
+    conversation goes, never a word of what a prompt asks."""
+    from .tokenize import is_chat
+
+    return term in FILLER or is_chat(term)
+
+
+@lru_cache(maxsize=256)
+def unfilled(text: str) -> str:
+    """``text`` (words apart by single spaces) without the words all of whose terms are filler
+    (:func:`is_filler`: "tenacity, go" is "tenacity,", "cut a new release" is "cut a release"); ``text`` as it is
+    when nothing else is left ("thanks, go ahead"). What the dense side embeds of a query
+    (:func:`memdir.search.vectors.query_text`): filler moves a match neither in words nor in meaning. Pure."""
+    from .tokenize import tokens
+
+    kept = [word for word in text.split(" ") if not (terms := tokens(word)) or not all(map(is_filler, terms))]
+    return " ".join(kept) if kept and len(kept) < len(text.split(" ")) else text
+
+
+def is_topic(term: str) -> bool:
+    """True when ``term`` (stemmed) can be what a prompt is about: not filler (:func:`is_filler`), not a
+    function word (:func:`memdir.search.tokenize.is_stopword`), not generic (:func:`is_generic`: "use",
+    "never", "run"). A prompt with no such word asks for no memory (``use``, ``run it again``)."""
+    from .tokenize import is_stopword
+
+    return not is_filler(term) and not is_stopword(term) and not is_generic(term)
+
+
 def is_generic(term: str) -> bool:
     """True when ``term`` weighs :data:`GENERIC_WEIGHT` and is no core word of a query whose other words are
     (:func:`evidence`): a word a task prompt is built of (:data:`GENERIC`) or a request (:func:`is_request`)."""
@@ -129,13 +163,15 @@ def is_generic(term: str) -> bool:
 
 
 def reads_as_request(words: list[str]) -> bool | None:
-    """Whether ``words`` (a query's tokens, chat words left out) read as keywords because they ask for a topic:
-    None when no word is a request (:func:`is_request`); else True when the words that are neither requests nor
+    """Whether ``words`` (a query's tokens, filler left out) read as keywords because they ask for a topic:
+    None when no word is a request (:func:`is_request`) or a question word
+    (:data:`memdir.text.words.QUESTION_WORDS`: "when is the backup?", "백업은 언제?" read as ``backup``, ``백업``); else True when the words that are neither requests nor
     stopwords are 1 to :data:`TOPIC_TERMS` and none is filler ("remind me about alembic", "帮我审查一下代码"
     read as ``alembic``, ``审查 代码``; "remind me later", "tell me more" do not)."""
-    from .tokenize import is_stopword
+    from .tokenize import is_stopword, question_terms
 
-    if not any(is_request(w) for w in words):
+    asks = question_terms()
+    if not any(is_request(w) or w in asks for w in words):
         return None
     topic = [w for w in words if not is_request(w) and not is_stopword(w)]
     return 0 < len(set(topic)) <= TOPIC_TERMS and not soft_terms(topic)
@@ -420,11 +456,16 @@ def with_cosine(evidence: Evidence, cosine: float | None, median: float | None =
                 top: tuple[float, float] | None = None) -> Evidence:
     """``evidence`` (its words' part, :func:`evidence` with no cosine) with
     the memory's ``cosine``, its gap above the query's ``median`` cosine and
-    its lead over ``top`` (the query's two highest cosines; see :func:`evidence`)."""
+    its lead over ``top`` (the query's two highest cosines; see :func:`evidence`). A memory complete only to a
+    share (a typed search's word no memory holds, :func:`_complete`) is not complete when another memory is
+    nearer in meaning (its lead negative): the word the store lacks may be what the search is about ("install
+    lodash": the memory on installing JS packages, not the one whose head says "Python installs")."""
     if cosine is None:
         return evidence
     gap = 0.0 if median is None else cosine - median
     lead = 0.0 if top is None else max(-0.1, min(0.1, cosine - (top[1] if cosine >= top[0] else top[0])))
+    if 0.0 < evidence.complete < 1.0 and lead < 0.0:
+        evidence = replace(evidence, complete=0.0)
     if evidence.query == 0.0:  # a query with no term weight: its lead has always sat in ``query`` (left as scored)
         return replace(evidence, cosine=cosine, gap=gap, query=lead)
     return replace(evidence, cosine=cosine, gap=gap, lead=lead)
@@ -505,7 +546,7 @@ def stated(evidence: Evidence) -> bool:
     return evidence.held >= STRONG
 
 
-__all__ = ["BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "TOPIC_TERMS", "is_generic", "is_request", "reads_as_request", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
+__all__ = ["BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "TOPIC_TERMS", "is_filler", "is_generic", "is_request", "is_topic", "unfilled", "reads_as_request", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
            "STRONG", "THRESHOLD", "as_terms", "best_passage", "best_window", "evidence", "lexical", "median", "parts_weighed", "score",
            "soft_terms",
            "read_body", "stated", "term_weights", "tightest", "with_cosine"]

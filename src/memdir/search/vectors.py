@@ -477,15 +477,14 @@ def query_text(query: str) -> str:
     """What is embedded of a query: its characters that show as nothing
     removed (a zero-width space, a soft hyphen, bidi controls:
     :func:`memdir.text.printable.without_hidden`, the tokenizer's rule on the
-    lexical side: ``stag\u200bing`` is ``staging``), runs of whitespace as one
-    space, none at either end (the model reads a line break as a space
-    already; a trailing space was one more token), at most
-    :data:`EMBED_CHARS` characters. Two queries with the same text here have
-    the same vector (:func:`memdir.search.dense.query_vector` keys its kept
-    vectors by it). Pure."""
+    lexical side: ``stag\u200bing`` is ``staging``), its filler words too (:func:`memdir.search.relevance.
+    unfilled`: "cut a new release" is "cut a release"), runs of whitespace as one space, none at either end (a
+    trailing space was one more token), at most :data:`EMBED_CHARS` characters. Two queries with the same
+    text here have the same vector (:func:`memdir.search.dense.query_vector` keys its kept vectors by it). Pure."""
     from ..text.printable import without_hidden
+    from .relevance import unfilled
 
-    return " ".join(without_hidden(query).split())[:EMBED_CHARS]
+    return unfilled(" ".join(without_hidden(query).split())[:EMBED_CHARS])
 
 
 def query_vector(query: str):

@@ -18,7 +18,7 @@ Greek accent) beside the English ones. CJK text is compared
 by its characters or bigrams; the Chinese words are in :data:`NEGATIONS`, and
 the grammar of Korean, Japanese and Chinese, as the search tokenizer's bigrams
 show it, is :data:`CJK_FUNCTION_TERMS` (search drops them from a query as it
-drops ``the``: :mod:`memdir.search.tokenize`).
+drops ``the``: :mod:`memdir.search.tokenize`), the question words among them (:data:`QUESTION_WORDS`).
 
 This module is on the hooks' hot path (:mod:`memdir.prompt.pending` imports
 it at every session start): frozenset literals only, nothing compiled.
@@ -45,7 +45,7 @@ here there then just very also really
 это этот эта эти то тот та те что как где когда почему зачем какой какая какое какие кто чем чтобы ли бы же вот
 есть был была было были быть будет все весь вся так там тут здесь уже еще очень тоже также только
 ο η το οι τα του της των τον την τους τις ενα ενας μια και να θα με σε για απο στο στη στην στον στα στις στους
-μου σου μας σας αυτο αυτη αυτος αυτα ειναι ηταν που πως τι ποιος ποια ποιο οταν γιατι οτι αλλα ως εδω εκει πολυ
+μου σου μας σας αυτο αυτη αυτος αυτα ειναι ηταν που πως τι ποιος ποια ποιο ποτε οταν γιατι οτι αλλα ως εδω εκει πολυ
 επισης μονο
 """.split())
 
@@ -86,6 +86,16 @@ CJK_FUNCTION_TERMS = frozenset("""
 は が を に で と も の へ や か ね よ な はい うん ええ 네 예
 的 了 吗 呢 吧 啊 么 是 在 和 也 都 就
 我们 你们 他们 她们 它们 这个 那个 这些 那些 什么 怎么 为什 就是 还是 但是 因为 所以 如果 已经 的话 是的 好的 了吗 一下 一个
+언제 어디 무엇 누구 누가 얼마 어떻 떻게 어떤 왜 몇 いつ どこ なに どう なぜ だれ 哪里 哪儿 哪个 谁
+""".split())
+
+# The question words (each a function word: FUNCTION_WORDS, CJK_FUNCTION_TERMS): a question around a few words
+# asks for those words, as a request does ("when is the backup?", "백업은 언제?": memdir.search.relevance.reads_as_request).
+QUESTION_WORDS = frozenset("""
+what when where which who why how
+что где когда почему зачем как какой какая какое какие кто
+τι πως που ποτε γιατι ποιος ποια ποιο
+언제 어디 무엇 누구 누가 얼마 어떻게 어떤 왜 몇 いつ どこ なに どう なぜ だれ 什么 怎么 为什么 哪里 哪儿 哪个 谁
 """.split())
 
 # Words that ask for information or help, not what it is about: "remind me about alembic", "any notes on
@@ -161,4 +171,4 @@ IRREGULAR_PLURALS = {
     "bacteria": "bacterium", "formulae": "formula", "antennae": "antenna", "vertebrae": "vertebra",
 }
 
-__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "IRREGULAR_PLURALS", "KEPT_E", "KOREAN_PARTICLES", "REQUEST_WORDS", "SHORT_FORMS", "UNITS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]
+__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "IRREGULAR_PLURALS", "KEPT_E", "KOREAN_PARTICLES", "QUESTION_WORDS", "REQUEST_WORDS", "SHORT_FORMS", "UNITS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]
