@@ -76,7 +76,8 @@ from functools import lru_cache
 from bisect import bisect_left
 from dataclasses import dataclass, replace
 
-from ..text.fold import kana_spellings
+from ..text.fold import fold, kana_spellings
+from ..text.words import QUESTION_WORDS
 from .reading import BodyTerms, Prefixes, as_terms, read_body  # how a memory's words are read as the query's
 
 PASSAGE_TOKENS = 64
@@ -168,13 +169,23 @@ def reads_as_request(words: list[str]) -> bool | None:
     (:data:`memdir.text.words.QUESTION_WORDS`: "when is the backup?", "백업은 언제?" read as ``backup``, ``백업``); else True when the words that are neither requests nor
     stopwords are 1 to :data:`TOPIC_TERMS` and none is filler ("remind me about alembic", "帮我审查一下代码"
     read as ``alembic``, ``审查 代码``; "remind me later", "tell me more" do not)."""
-    from .tokenize import is_stopword, question_terms
+    from .tokenize import is_stopword
 
     asks = question_terms()
     if not any(is_request(w) or w in asks for w in words):
         return None
     topic = [w for w in words if not is_request(w) and not is_stopword(w)]
     return 0 < len(set(topic)) <= TOPIC_TERMS and not soft_terms(topic)
+
+
+@lru_cache(maxsize=1)
+def question_terms() -> frozenset[str]:
+    """The terms of :data:`memdir.text.words.QUESTION_WORDS` as a query reads them (stemmed, folded; a CJK
+    one's bigrams): ``when``, ``언제``, ``어떻``, ``いつ``, ``когд``. Each is a stopword
+    (:func:`memdir.search.tokenize.is_stopword`)."""
+    from .tokenize import tokens
+
+    return frozenset(t for word in QUESTION_WORDS for t in tokens(fold(word)))
 
 
 @dataclass(frozen=True)
@@ -547,6 +558,6 @@ def stated(evidence: Evidence) -> bool:
 
 
 __all__ = ["BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "TOPIC_TERMS", "is_filler", "is_generic", "is_request", "is_topic", "unfilled", "reads_as_request", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
-           "STRONG", "THRESHOLD", "as_terms", "best_passage", "best_window", "evidence", "lexical", "median", "parts_weighed", "score",
+           "STRONG", "THRESHOLD", "as_terms", "best_passage", "best_window", "evidence", "lexical", "median", "parts_weighed", "question_terms", "score",
            "soft_terms",
            "read_body", "stated", "term_weights", "tightest", "with_cosine"]

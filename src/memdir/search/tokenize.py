@@ -67,7 +67,7 @@ from functools import lru_cache
 from ..text.fold import fold, umlauts_spelled
 from ..text.names import hash_named
 from ..text.printable import without_hidden
-from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, KOREAN_PARTICLES, QUESTION_WORDS, REQUEST_WORDS, UNITS
+from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, KOREAN_PARTICLES, REQUEST_WORDS, UNITS
 from ..vocabulary import CJK_RANGES
 from . import spelling
 from .stemming import available, require, stem
@@ -443,13 +443,6 @@ def request_terms() -> frozenset[str]:
     """The terms of :data:`memdir.text.words.REQUEST_WORDS` as a query reads
     them (stemmed; a CJK request's bigrams): ``remind``, ``detail``, ``알려``, ``려줘``."""
     return frozenset(t for word in REQUEST_WORDS for t in query_tokens(word))
-
-
-@lru_cache(maxsize=1)
-def question_terms() -> frozenset[str]:
-    """The terms of :data:`memdir.text.words.QUESTION_WORDS` as a query reads them (stemmed, folded; a CJK
-    one's bigrams): ``when``, ``언제``, ``어떻``, ``いつ``, ``когд``. Each is a stopword (:func:`is_stopword`)."""
-    return frozenset(t for word in QUESTION_WORDS for t in tokens(fold(word)))
 
 
 def query_terms(query: str, limit: int = MAX_QUERY_TERMS) -> list[str]:
