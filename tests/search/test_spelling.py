@@ -19,6 +19,7 @@ import pytest
 
 from memdir import Memory
 from memdir.search import spelling
+from tests.search.ranked import top
 
 from ..conftest import run_cli, run_prompt_hook
 
@@ -51,10 +52,6 @@ def store(isolated_home, project):
     for name, description, body in MEMORIES:
         mem.write(name, description, "project", body)
     return mem
-
-
-def top(mem, query):
-    return [(hit.name, round(hit.score, 2)) for hit in mem.search(query)]
 
 
 def recalled(mem, prompt):

@@ -22,9 +22,9 @@ import pytest
 
 from memdir import Memory
 from memdir.search import spelling
-from memdir.search.relevance import THRESHOLD
 from memdir.search.stemming import stem
 from memdir.search.tokenize import tokens
+from tests.search.ranked import assert_cases, top
 
 # ---------------------------------------------------------------- the terms
 
@@ -90,10 +90,6 @@ def store(isolated_home, project):
     return mem
 
 
-def top(mem, query):
-    return [(r.name, round(r.score, 2)) for r in mem.search(query)]
-
-
 CASES = [  # (query, the memory it finds first, at 0.9 or more; a memory it must not find: listed weak at most)
     ("experiment", "ab-tests", "ux"), ("experimental", "ab-tests", "ux"), ("experience", "ux", "ab-tests"),
     ("onboarding experiences", "ux", "ab-tests"), ("900 seconds", "cache-ttl", "timeouts"),
@@ -105,10 +101,7 @@ CASES = [  # (query, the memory it finds first, at 0.9 or more; a memory it must
 
 @pytest.mark.slow
 def test_each_word_finds_its_memory_and_not_the_other(store):
-    for query, name, other in CASES:
-        found = top(store, query)
-        assert found[:1] and found[0][0] == name and found[0][1] >= 0.9, (query, found)
-        assert dict(found).get(other, 0) < THRESHOLD, (query, found)
+    assert_cases(store, CASES)
     assert [s.name for s in store.recall_result("experiment").memories] == ["ab-tests"]  # was ux and ab-tests
     assert top(store, "rout") == [] and top(store, "routes")[:1] == [("routes", 1.0)]  # rout is another word
     assert [s.name for s in store.recall_result("how was the onboarding experience?").memories] == ["ux"]

@@ -24,8 +24,8 @@ import pytest
 from memdir import Memory
 from memdir.search import index
 from memdir.search.compounds import spaced_pairs
-from memdir.search.relevance import THRESHOLD
 from memdir.search.tokenize import compound_groups, document_text, tokens
+from tests.search.ranked import assert_cases, top
 
 RED = "\x1b[31mkafka\x1b[0m retention"  # a query pasted from a coloured terminal
 
@@ -91,10 +91,6 @@ def store(isolated_home, project):
     return mem
 
 
-def top(mem, query):
-    return [(r.name, round(r.score, 2)) for r in mem.search(query)]
-
-
 CASES = [  # (query, the memory it finds first, at 0.9 or more; a memory it must not find: listed weak at most)
     ("A100", "gpu-quota", "rate-limits"), ("A100s", "gpu-quota", "rate-limits"),
     ("429s", "crawler", "gpu-quota"),  # its description says 429s; rate-limits only in its body (below)
@@ -108,10 +104,7 @@ CASES = [  # (query, the memory it finds first, at 0.9 or more; a memory it must
 
 @pytest.mark.slow
 def test_each_form_finds_its_memory_first_and_not_the_other(store):
-    for query, name, other in CASES:
-        found = top(store, query)
-        assert found[:1] and found[0][0] == name and found[0][1] >= 0.9, (query, found)
-        assert dict(found).get(other, 0) < THRESHOLD, (query, found)
+    assert_cases(store, CASES)
     assert {n for n, s in top(store, "429") if s >= 0.9} == {"rate-limits", "crawler"}  # 429s holds 429
     assert [n for n, s in top(store, "429s") if s >= 0.9] == ["crawler", "rate-limits"]  # the head before the body
     # the decision: a bare number does not find the name holding its digits, not even weakly; the name does

@@ -16,6 +16,7 @@ from memdir import Memory
 from memdir.search import index
 from memdir.search.compounds import spaced_pairs
 from memdir.search.tokenize import compound_groups, is_compound, stem, tokens
+from tests.search.ranked import top
 
 
 # ---------------------------------------------------------------- the tokenizer
@@ -79,10 +80,6 @@ def store(isolated_home, project):
     mem.write("churn", "Weekly analyses of churn go to product", "project", "Dashboards in Looker.")
     mem.write("lunch", "Lunch is at noon", "reference", "Cafeteria.")
     return mem
-
-
-def top(mem, query):
-    return [(r.name, round(r.score, 2)) for r in mem.search(query)]
 
 
 CASES = [  # (query, the memory it finds at full strength)
