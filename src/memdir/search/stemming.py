@@ -6,7 +6,8 @@ both sides meet on one stem:
 
 * ASCII letters: the Snowball English stemmer with memdir's English rules — short forms
   (:data:`memdir.text.words.SHORT_FORMS`), irregular plurals, a final ``e`` kept where it makes the word
-  (:data:`memdir.text.words.KEPT_E`: ``route`` is no ``rout``), one word not a word derived from it
+  (:data:`memdir.text.words.KEPT_E`: ``route`` is no ``rout``), a name's JS kind the name (``nodejs`` is ``node``:
+  :func:`kinds_joined`, :func:`kind_spelled`), one word not a word derived from it
   (:func:`memdir.search.spelling.derived`), the -yze verb and its -ysis noun. A Latin word with accents is ASCII
   once folded (``Zürich`` → ``zurich``), so English rules are the Latin script's.
 * Russian letters (``а``–``я``): the Snowball Russian stemmer (``логи``, ``логах``, ``логов`` → ``лог``;
@@ -134,8 +135,8 @@ def kinds_joined(text: str) -> str:
 def kind_spelled(word: str) -> tuple[tuple[str, str], ...]:
     """``((the word as its own term, the name's term),)`` for a name written with its JavaScript kind
     (``Nodejs`` → ``(("nodejs", "node"),)``; :func:`kinds_joined` wrote ``Node.js`` so): a second spelling of the
-    name, as an umlaut written out is (:func:`memdir.search.compounds.joined_parts`), so ``Node``, ``Node.js`` and
-    ``nodejs`` meet, and a memory that writes the kind ranks first among equals; ``()`` for any other word."""
+    name, as an umlaut written out is (:func:`memdir.search.compounds.joined_parts`: it weighs nothing of its own),
+    so ``Node``, ``Node.js`` and ``nodejs`` meet in memories and queries alike; ``()`` for any other word."""
     folded = word.casefold()
     if len(folded) < 5 or not folded.endswith("js") or not folded.isascii() or not folded.isalpha():
         return ()
