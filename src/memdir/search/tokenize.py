@@ -30,8 +30,8 @@ same terms:
 * Each word is stemmed by its script's Snowball stemmer (:func:`memdir.search.stemming.stem`, the
   ``snowballstemmer`` package): English for Latin letters (``running`` → ``run``), Russian for Cyrillic
   (``логах`` → ``лог``), Greek for Greek (``διακομιστής`` → ``διακομ``). The whole form of a
-  compound identifier is not stemmed. A few short forms stem as their long
-  word (:data:`memdir.text.words.SHORT_FORMS`: ``prod`` is ``production``).
+  compound identifier is not stemmed. A few short forms stem as their long word (:data:`memdir.text.words.SHORT_FORMS`:
+  ``prod`` is ``production``); a name's JS kind is the name, its joined form a second spelling (``Node.js`` → ``node nodejs``).
 * A number written with thousands separators is one number: ``5,433`` is
   ``5433`` (``1,2,3`` stays three numbers). A number written in groups is
   also the number run together, whole and each of its ends
