@@ -45,6 +45,7 @@ def test_words_the_stemmer_joined_are_apart_and_each_keeps_its_family():
     assert stem("provenance") == "provenan" and stem("proven") == "proven"
     assert stem("edition") == stem("editions") == "edition" and stem("edited") == stem("editable") == "edit"
     assert stem("department") == stem("departments") == "department" and stem("departed") == "depart"
+    assert stem("projections") == "projection" and stem("projected") == stem("projects") == "project"
     # controls: a verb's act is still its verb's
     assert stem("deployment") == "deploy" and stem("relation") == stem("relate") == "relat"
     assert stem("dependent") == stem("depend") and stem("assertion") == stem("assert")

@@ -147,10 +147,11 @@ VERT_PREFIXES = frozenset("a ad con contro di extro in intro ob per re sub".spli
 """The Latin prefixes of the ``-vert`` verbs (``avert``, ``convert``, ``divert``, ``invert``, ``revert``, ``subvert``),
 whose ``-version`` is their act (:data:`LATIN_ACTS`); not a name before ``version`` (``pyversion``, ``minversion``)."""
 
-DRIFTED = {"import": "importan", "proven": "provenan", "edit": "edition"}
+DRIFTED = {"import": "importan", "proven": "provenan", "edit": "edition", "project": "projection"}
 """Stems the stemmer gives a word whose meaning has drifted from its root, and that word's beginning, its term
 (:func:`derived`): ``important``, ``importance``, ``importantly`` (``importan``) are not ``import``; ``provenance``
-not ``proven``; ``edition`` not ``edit``. Spelling cannot tell them from ``dependent``, ``assistant`` or
+not ``proven``; ``edition`` not ``edit``; ``projection`` (a view of data, a map's) not the ``project`` a code base
+is. Spelling cannot tell them from ``dependent``, ``assistant`` or
 ``addition``; a list can. The root's own forms stay its (``imports``, ``imported``, ``importer``)."""
 
 QUALITIES = (("biliti", "ble"), ("iviti", "ive"), ("uriti", "ure"))
