@@ -117,6 +117,7 @@ def test_each_word_finds_its_memory_and_not_the_other(store):
     for query in NODE:
         found = top(store, query)
         assert {n for n, s in found if s >= 0.9} == {"node-ci", "api"} and len(found) == 2, (query, found)
+    assert top(store, "node js")[:1] == [("api", 1.0)]  # written apart: the memory writing Node.js first
     # a number breaks the tie: the other timeouts are listed below it, under the threshold
     assert top(store, "timeout 900 seconds") == [("req", 1.0), ("db", 0.14), ("http", 0.14)]  # were 0.33
     assert [s.name for s in store.recall_result("currency conversion").memories] == ["fx"]
