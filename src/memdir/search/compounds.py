@@ -26,8 +26,8 @@ def spaced_pairs(query: str) -> dict[str, tuple[str, str]]:
     """``{the two words written together: (first, second)}`` for each two words of ``query`` one after the other
     (a space between; each a word of its own, not a compound) that could be one word written apart: ``back off``
     → ``{"backoff": ("back", "off")}``, ``tz info`` → ``tzinfo``, a name and its number (``python 3`` →
-    ``python3``), a name and its JS kind as a memory writes it joined (``node js`` → ``nodejs``: Node.js), stemmed as :func:`~memdir.search.tokenize.tokens` gives them. The first is a word of 2 letters
-    or more, no function word; the second is no function word but a particle (``up``, ``off``, ``in``…): ``red
+    ``python3``), a name and its JS kind as a memory writes it joined (``node js`` → ``nodejs``: Node.js), stemmed
+    as :func:`~memdir.search.tokenize.tokens` gives them. The first is a word of 2 letters or more, no function word; the second is no function word but a particle (``up``, ``off``, ``in``…): ``red
     is`` is no ``redis``. Whether a memory writes the pair joined is the index's question
     (:func:`written_joined`). Pure."""
     text = unicodedata.normalize("NFKC", without_hidden(query[:MAX_QUERY_CHARS]))

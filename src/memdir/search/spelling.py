@@ -151,8 +151,8 @@ DRIFTED = {"import": "importan", "proven": "provenan", "edit": "edition", "proje
 """Stems the stemmer gives a word whose meaning has drifted from its root, and that word's beginning, its term
 (:func:`derived`): ``important``, ``importance``, ``importantly`` (``importan``) are not ``import``; ``provenance``
 not ``proven``; ``edition`` not ``edit``; ``projection`` (a view of data, a map's) not the ``project`` a code base
-is. Spelling cannot tell them from ``dependent``, ``assistant`` or
-``addition``; a list can. The root's own forms stay its (``imports``, ``imported``, ``importer``)."""
+is. Spelling cannot tell them from ``dependent``, ``assistant`` or ``addition``; a list can. The root's own forms
+stay its (``imports``, ``imported``, ``importer``)."""
 
 QUALITIES = (("biliti", "ble"), ("iviti", "ive"), ("uriti", "ure"))
 """An ``-ity`` noun as :func:`uninflected` writes it, and the ending of the adjective it is the quality of, that
