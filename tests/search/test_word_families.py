@@ -25,7 +25,7 @@ import pytest
 from memdir import Memory
 from memdir.search.relevance import THRESHOLD
 from memdir.search.stemming import stem
-from memdir.search.tokenize import compound_groups, tokens
+from memdir.search.tokenize import compound_groups, document_text, tokens
 
 # ---------------------------------------------------------------- the terms
 
@@ -59,6 +59,7 @@ def test_a_name_with_its_js_kind_is_the_name_and_a_second_spelling():
     assert tokens("Next.js 14") == tokens("nextjs 14") == ["next", "nextjs", "14"]
     assert tokens("Vue.js") == tokens("vuejs") == ["vue", "vuejs"]
     assert tokens("Node") == ["node"]  # the name alone
+    assert document_text("Node.js 20") == "node nodejs js 20"  # a memory also holds the kind: "js" finds it
     assert tokens("webpack.config.js") == ["webpack", "configur", "js"]  # control: a file after a dot stays
     assert tokens("JS bundle") == ["js", "bundl"] and tokens("a .js file") == ["a", "js", "file"]
     assert tokens("the mjs loader") == ["the", "mjs", "loader"]  # control: no name before the kind
@@ -118,6 +119,7 @@ def test_each_word_finds_its_memory_and_not_the_other(store):
         found = top(store, query)
         assert {n for n, s in found if s >= 0.9} == {"node-ci", "api"} and len(found) == 2, (query, found)
     assert top(store, "node js")[:1] == [("api", 1.0)]  # written apart: the memory writing Node.js first
+    assert sorted(top(store, "js")) == [("admin", 0.99), ("api", 0.99), ("web", 0.99)]  # each JS name's memory
     # a number breaks the tie: the other timeouts are listed below it, under the threshold
     assert top(store, "timeout 900 seconds") == [("req", 1.0), ("db", 0.14), ("http", 0.14)]  # were 0.33
     assert [s.name for s in store.recall_result("currency conversion").memories] == ["fx"]

@@ -401,8 +401,8 @@ def word_tokens(word: str) -> tuple[str, ...]:
 
 
 def document_text(text: str) -> str:
-    """``text`` as the space-joined token string stored in the FTS5 index."""
-    return " ".join(tokens(text))
+    """``text`` as the space-joined token string stored in the FTS5 index; a name's JS kind also ``js`` (Node.js)."""
+    return " ".join(t for tok in tokens(text) for t in ((tok, "js") if tok[-2:] == "js" and kind_spelled(tok) else (tok,)))
 
 
 def document_fields(name: str, title: str | None, description: str, body: str) -> tuple[str, str, str, str]:
