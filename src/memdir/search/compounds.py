@@ -15,6 +15,7 @@ import unicodedata
 
 from ..text.fold import kana_spellings
 from ..text.printable import without_hidden
+from .stemming import kind_spelled
 from .tokenize import MAX_QUERY_CHARS, MAX_QUERY_TERMS, SEGMENT, compound_groups, is_stopword, stem, word_tokens
 
 # The function words a phrasal compound may end in: back off / backoff, set up / setup, log in / login.
@@ -25,8 +26,8 @@ def spaced_pairs(query: str) -> dict[str, tuple[str, str]]:
     """``{the two words written together: (first, second)}`` for each two words of ``query`` one after the other
     (a space between; each a word of its own, not a compound) that could be one word written apart: ``back off``
     → ``{"backoff": ("back", "off")}``, ``tz info`` → ``tzinfo``, a name and its number (``python 3`` →
-    ``python3``), stemmed as :func:`~memdir.search.tokenize.tokens` gives them. The first is a word of 2 letters
-    or more, no function word; the second is no function word but a particle (``up``, ``off``, ``in``…): ``red
+    ``python3``), a name and its JS kind as a memory writes it joined (``node js`` → ``nodejs``: Node.js), stemmed
+    as :func:`~memdir.search.tokenize.tokens` gives them. The first is a word of 2 letters or more, no function word; the second is no function word but a particle (``up``, ``off``, ``in``…): ``red
     is`` is no ``redis``. Whether a memory writes the pair joined is the index's question
     (:func:`written_joined`). Pure."""
     text = unicodedata.normalize("NFKC", without_hidden(query[:MAX_QUERY_CHARS]))
@@ -39,7 +40,8 @@ def spaced_pairs(query: str) -> dict[str, tuple[str, str]]:
             first, second = previous.group("word").casefold(), word.casefold()
             a, b = stem(first), word_tokens(word)[0]
             if len(first) >= 2 and not is_stopword(a) and (second in _PARTICLES or not is_stopword(b)):
-                out.setdefault(stem(first + second), (a, b))
+                kind = kind_spelled(first + second)  # node js: a memory writes nodejs (Node.js), not node
+                out.setdefault(kind[0][0] if kind else stem(first + second), (a, b))
         previous = match if alone and word.isalpha() else None
     return out
 

@@ -32,9 +32,9 @@ from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
 from . import integrity
 
 INDEX_DB = "index.sqlite"
-SCHEMA_VERSION = 14  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
-# compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB
-_UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13), ("name", "title", "description", "body")  # _UPGRADED: in place
+SCHEMA_VERSION = 15  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
+# compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js
+_UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14), ("name", "title", "description", "body")  # _UPGRADED: in place
 
 
 # ---------------------------------------------------------------- the database

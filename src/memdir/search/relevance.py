@@ -77,7 +77,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, replace
 
 from ..text.fold import fold, kana_spellings
-from ..text.words import QUESTION_WORDS
+from ..text.words import QUESTION_WORDS, UNITS
 from .reading import BodyTerms, Prefixes, as_terms, read_body  # how a memory's words are read as the query's
 
 PASSAGE_TOKENS = 64
@@ -284,19 +284,36 @@ def term_weights(terms: list[str], doc_freq: dict[str, int], total_docs: int,
                  kept: frozenset[str] = frozenset(), joined: frozenset[str] = frozenset()) -> dict[str, float]:
     """Each query term's weight: IDF against the store plus
     :data:`BACKGROUND_DOCS`, × :data:`SOFT_WEIGHT` for :func:`soft_terms`
-    (``kept`` as there), × :data:`GENERIC_WEIGHT` for :data:`GENERIC` words;
-    0 for a term of ``joined`` (:func:`memdir.search.compounds.joined_parts`: its parts weigh for it)."""
+    (``kept`` as there), × :data:`GENERIC_WEIGHT` for :data:`GENERIC` words and for a unit the query writes after
+    a number (:func:`is_unit`: ``timeout 900 seconds`` — the number says which fact, the unit only what kind, so
+    "Request timeout is 900" outranks "HTTP timeout is 30 seconds"); 0 for a term of ``joined``
+    (:func:`memdir.search.compounds.joined_parts`: its parts weigh for it)."""
     n_all = total_docs + BACKGROUND_DOCS
     softened = soft_terms(terms, doc_freq, kept)
     out = {}
-    for term in terms:
+    for i, term in enumerate(terms):
         if term in joined:
             out[term] = 0.0
             continue
         n = doc_freq.get(term, 0)
         weight = math.log(1 + (n_all - n + 0.5) / (n + 0.5))
-        out[term] = weight * (SOFT_WEIGHT if term in softened else GENERIC_WEIGHT if is_generic(term) else 1.0)
+        generic = is_generic(term) or i > 0 and terms[i - 1].isdigit() and is_unit(term)
+        out[term] = weight * (SOFT_WEIGHT if term in softened else GENERIC_WEIGHT if generic else 1.0)
     return out
+
+
+@lru_cache(maxsize=1)
+def _unit_terms() -> frozenset[str]:
+    from .tokenize import stem
+
+    return frozenset(stem(word) for word in (*UNITS.values(), "kilobyte", "megabyte", "gigabyte", "terabyte"))
+
+
+def is_unit(term: str) -> bool:
+    """True when ``term`` (stemmed) is a unit of time or size as search reads one after a number
+    (:data:`memdir.text.words.UNITS`, the size units of :data:`memdir.text.words.SHORT_FORMS`): ``second``,
+    ``minut``, ``day``, ``gigabyt``."""
+    return term in _unit_terms()
 
 
 _last_occurrences: tuple = (None, None, [])  # (body tokens, weights, occurrences): one memory's, read thrice
@@ -557,7 +574,7 @@ def stated(evidence: Evidence) -> bool:
     return evidence.held >= STRONG
 
 
-__all__ = ["BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "TOPIC_TERMS", "is_filler", "is_generic", "is_request", "is_topic", "unfilled", "reads_as_request", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
+__all__ = ["BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "TOPIC_TERMS", "is_filler", "is_generic", "is_request", "is_unit", "is_topic", "unfilled", "reads_as_request", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
            "STRONG", "THRESHOLD", "as_terms", "best_passage", "best_window", "evidence", "lexical", "median", "parts_weighed", "question_terms", "score",
            "soft_terms",
            "read_body", "stated", "term_weights", "tightest", "with_cosine"]

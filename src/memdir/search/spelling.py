@@ -34,11 +34,15 @@ longer one merely runs on past it.
   "configure"); an ``-ity`` is its adjective's where it replaces the adjective's final ``-e``
   (:data:`QUALITIES`: ``security`` is "secure", ``availability`` "available"); otherwise
   it is the word less its inflection (``publicity`` → ``publiciti``, ``officers`` → ``officer``), which meets its
-  own forms only. ``-ment`` after an ``i`` is no verb's act (``experiment``, ``sediment``: not "experience"'s
-  ``experi``); an ``-mental`` adjective is its ``-ment`` noun's (``experimental``, ``environmental``), an ``-enced``
+  own forms only. ``-ment`` after an ``i`` or a ``part`` is no verb's act (``experiment``, ``sediment``: not "experience"'s
+  ``experi``; ``department`` no "depart"); an ``-mental`` adjective is its ``-ment`` noun's (``experimental``, ``environmental``), an ``-enced``
   or ``-encing`` verb its ``-ence`` noun's (``experienced``, ``referenced``). An ``-ification`` is its ``-ify`` verb's (``verification`` is "verify"'s ``verifi``, not
   "verific"); an ``-icate`` verb and its ``-ication`` are never the ``-ic`` word's: ``publication`` and
-  ``replicate`` are ``publicat``, ``replicat``, not "public", "replica".
+  ``replicate`` are ``publicat``, ``replicat``, not "public", "replica". A Latin verb's act whose stem spells
+  another word is its own word (:data:`LATIN_ACTS`: ``contention``, ``subscription``, ``production``: not "content",
+  "subscript", "product") or, a ``-version``, its ``-vert`` verb's (``conversion`` is "convert"'s, not "converse"'s:
+  "conversation" is); a word whose meaning drifted from its root is its own (:data:`DRIFTED`: ``important`` is no
+  "import").
 
 Meaning (the vectors) covers what spelling cannot tell (``logger`` and "logging"). Pure; the SQL that finds the
 candidates is :mod:`memdir.search.terms`'s, the matching :mod:`memdir.search.tokenize`'s (FTS5 prefix queries)
@@ -128,6 +132,28 @@ in the docs and sources installed with memdir, its dependencies and Python: of t
 common word; the rest a word no memory means otherwise (``integer`` ``integ``, ``placeholder``, ``outsider``)
 or first names (``oliver`` and "olive", ``christopher``)."""
 
+LATIN_ACTS = ("ntention", "scription", "duction")
+"""The ends of the acts of Latin verbs whose stem, as the stemmer leaves it, spells another word (:func:`derived`):
+the act of ``-tend`` (``contention``, ``intention``: not "content", "intent"), ``-scribe`` (``subscription``,
+``transcription``: not "subscript", "transcript") and ``-duce`` verbs (``production``, ``reduction``: not "product";
+"prod" is production), each its own word with its plural. The stemmer joins none of them to its verb (``produc``,
+``subscrib``) and spelling cannot tell which other word the letters name; a ``-version`` is its ``-vert`` verb's
+(``conversion``, ``inversion``: "convert", "invert"; not "converse", whose act is ``conversation``, nor "inverse").
+Measured as :data:`NOT_DOERS` was: the -ation/-ion, -ence/-ent and -ance/-ant words of those 19,000 words written 8
+times or more that the stemmer joins to another word written there; the others are one word with it (``relation``,
+``dependence``) or named in :data:`DRIFTED`."""
+
+VERT_PREFIXES = frozenset("a ad con contro di extro in intro ob per re sub".split())
+"""The Latin prefixes of the ``-vert`` verbs (``avert``, ``convert``, ``divert``, ``invert``, ``revert``, ``subvert``),
+whose ``-version`` is their act (:data:`LATIN_ACTS`); not a name before ``version`` (``pyversion``, ``minversion``)."""
+
+DRIFTED = {"import": "importan", "proven": "provenan", "edit": "edition", "project": "projection"}
+"""Stems the stemmer gives a word whose meaning has drifted from its root, and that word's beginning, its term
+(:func:`derived`): ``important``, ``importance``, ``importantly`` (``importan``) are not ``import``; ``provenance``
+not ``proven``; ``edition`` not ``edit``; ``projection`` (a view of data, a map's) not the ``project`` a code base
+is. Spelling cannot tell them from ``dependent``, ``assistant`` or ``addition``; a list can. The root's own forms
+stay its (``imports``, ``imported``, ``importer``)."""
+
 QUALITIES = (("biliti", "ble"), ("iviti", "ive"), ("uriti", "ure"))
 """An ``-ity`` noun as :func:`uninflected` writes it, and the ending of the adjective it is the quality of, that
 adjective's term (:func:`of_adjective`): the ``-ity`` replaces a final ``-e`` that the letters before it need
@@ -171,7 +197,8 @@ def derived(word: str, stemmed: str, stem: Callable[[str], str]) -> str:
     else the word less its inflection (``publicity`` → ``publiciti``, ``topical`` → ``topical``,
     ``publication`` → ``publication``, ``officers`` → ``officer``; ``experiment`` → ``experiment``: an
     ``-iment`` is no verb's act). An ``-mental`` adjective is its noun's (``experimental`` → ``experiment``), an
-    ``-enced``/``-encing`` verb its ``-ence`` noun's (``experienced`` → ``experi``). Pure."""
+    ``-enced``/``-encing`` verb its ``-ence`` noun's (``experienced`` → ``experi``); ``conversion`` → ``convert``,
+    ``contention`` → ``contention``, ``important`` → ``importan`` (:data:`LATIN_ACTS`, :data:`DRIFTED`). Pure."""
     if word[len(stemmed):] in ("", "s", "es", "e", "ed", "d", "ing", "ings") and word.startswith(stemmed):
         if stemmed.endswith("enc") and word[len(stemmed):] in ("ed", "ing"):  # experienced: experience's term
             return derived(stemmed + "e", stem(stemmed + "e"), stem)
@@ -189,14 +216,23 @@ def derived(word: str, stemmed: str, stem: Callable[[str], str]) -> str:
         return derived(quality, stem(quality), stem)
     if base in NOT_DOERS:
         return base
+    drifted = DRIFTED.get(stemmed)
+    if drifted is not None and base.startswith(drifted):
+        return drifted  # important, importance, importantly: not import; edition not edit
+    if base.endswith("ion"):
+        if base[:-7] in VERT_PREFIXES and base.endswith("version"):  # conversion is convert's, not converse's
+            verb = base[:-7] + "vert"
+            return derived(verb, stem(verb), stem) if stem(verb) != verb else verb
+        if base.endswith(LATIN_ACTS):
+            return base  # contention, subscription, production: not content, subscript, product
     if base.endswith("mental") and len(base) > 8:  # experimental is experiment's, environmental environment's
         noun = base[:-2]
         return derived(noun, stem(noun), stem)
     for ending in DERIVATIONS + DOERS:
         if base.endswith(ending) and len(base) > len(ending) + 2:
             root = base[:-len(ending)]
-            if ending == "ment" and root.endswith("i"):
-                continue  # experiment, sediment, compliment: no verb's act, so not experience's experi
+            if ending == "ment" and root.endswith(("i", "part")):
+                continue  # experiment, sediment: not experience's experi; department, compartment: no depart
             if ending == "er" and root.endswith("e"):
                 continue  # engineer is no engine + er: a verb's e goes before -er (compile, compiler)
             if ending in DOERS and root[-1] == root[-2] and root[-1] not in VOWELS and root[-1] not in "lsz" \
@@ -370,5 +406,5 @@ def kind(tail: str) -> bool:
     return any(tail.startswith(lost) and tail[len(lost):] in KINDS for lost in INFLECTIONS)
 
 
-__all__ = ["KIND_MIN", "KINDS", "kind", "DERIVATIONS", "DOERS", "NOT_DOERS", "QUALITIES", "of_adjective", "INFLECTIONS", "NAME_TAILS", "named", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "Y_FORMS", "begins", "continued", "continues", "from_y", "prefixable", "runs_on", "start",
+__all__ = ["KIND_MIN", "KINDS", "kind", "DERIVATIONS", "DRIFTED", "DOERS", "LATIN_ACTS", "VERT_PREFIXES", "NOT_DOERS", "QUALITIES", "of_adjective", "INFLECTIONS", "NAME_TAILS", "named", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "Y_FORMS", "begins", "continued", "continues", "from_y", "prefixable", "runs_on", "start",
            "starts", "derived", "fetch", "uninflected"]

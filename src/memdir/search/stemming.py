@@ -6,7 +6,8 @@ both sides meet on one stem:
 
 * ASCII letters: the Snowball English stemmer with memdir's English rules — short forms
   (:data:`memdir.text.words.SHORT_FORMS`), irregular plurals, a final ``e`` kept where it makes the word
-  (:data:`memdir.text.words.KEPT_E`: ``route`` is no ``rout``), one word not a word derived from it
+  (:data:`memdir.text.words.KEPT_E`: ``route`` is no ``rout``), a name's JS kind the name (``nodejs`` is ``node``:
+  :func:`kinds_joined`, :func:`kind_spelled`), one word not a word derived from it
   (:func:`memdir.search.spelling.derived`), the -yze verb and its -ysis noun. A Latin word with accents is ASCII
   once folded (``Zürich`` → ``zurich``), so English rules are the Latin script's.
 * Russian letters (``а``–``я``): the Snowball Russian stemmer (``логи``, ``логах``, ``логов`` → ``лог``;
@@ -97,6 +98,8 @@ def stem(word: str) -> str:
         return out if len(out) >= MIN_STEM else word
     if word in SHORT_FORMS:
         return stem(SHORT_FORMS[word])
+    if word.endswith("js") and len(word) >= 3 + len("js"):  # nodejs, vuejs: Node, Vue (no English word ends so)
+        return stem(word[:-2])
     word = IRREGULAR_PLURALS.get(word, word)  # mice is mouse
     if len(word) < 3:
         return word
@@ -117,4 +120,27 @@ def stem(word: str) -> str:
     return out[:-1] if out.endswith("ysi") else out
 
 
-__all__ = ["MIN_STEM", "available", "language", "require", "stem"]
+# A name and its JavaScript kind as a code base writes them: "Node.js", "Node.JS", "NodeJS", "nodejs"; the name of
+# three letters or more, not after a dot (a file's "webpack.config.js"), the kind not running on into a word.
+_NAME_JS = re.compile(r"(?<![\w.])([^\W\d_]{3,})\.?js(?![\w]|\.\w)", re.IGNORECASE)
+
+
+def kinds_joined(text: str) -> str:
+    """``text`` with each name written with its JavaScript kind one word of the name and ``js``: ``Node.js``,
+    ``Node.JS``, ``NodeJS`` → ``Nodejs``, which :func:`stem` reads as the name and :func:`kind_spelled` also as
+    itself; ``webpack.config.js`` and ``.js`` alone unchanged. Pure."""
+    return _NAME_JS.sub(r"\1js", text) if "js" in text or "JS" in text or "Js" in text else text
+
+
+def kind_spelled(word: str) -> tuple[tuple[str, str], ...]:
+    """``((the word as its own term, the name's term),)`` for a name written with its JavaScript kind
+    (``Nodejs`` → ``(("nodejs", "node"),)``; :func:`kinds_joined` wrote ``Node.js`` so): a second spelling of the
+    name, as an umlaut written out is (:func:`memdir.search.compounds.joined_parts`: it weighs nothing of its own),
+    so ``Node``, ``Node.js`` and ``nodejs`` meet in memories and queries alike; ``()`` for any other word."""
+    folded = word.casefold()
+    if len(folded) < 5 or not folded.endswith("js") or not folded.isascii() or not folded.isalpha():
+        return ()
+    return ((folded, stem(folded)),)
+
+
+__all__ = ["MIN_STEM", "available", "kind_spelled", "kinds_joined", "language", "require", "stem"]

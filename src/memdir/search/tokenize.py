@@ -30,8 +30,8 @@ same terms:
 * Each word is stemmed by its script's Snowball stemmer (:func:`memdir.search.stemming.stem`, the
   ``snowballstemmer`` package): English for Latin letters (``running`` → ``run``), Russian for Cyrillic
   (``логах`` → ``лог``), Greek for Greek (``διακομιστής`` → ``διακομ``). The whole form of a
-  compound identifier is not stemmed. A few short forms stem as their long
-  word (:data:`memdir.text.words.SHORT_FORMS`: ``prod`` is ``production``).
+  compound identifier is not stemmed. A few short forms stem as their long word (:data:`memdir.text.words.SHORT_FORMS`:
+  ``prod`` is ``production``); a name's JS kind is the name, its joined form a second spelling (``Node.js`` → ``node nodejs``).
 * A number written with thousands separators is one number: ``5,433`` is
   ``5433`` (``1,2,3`` stays three numbers). A number written in groups is
   also the number run together, whole and each of its ends
@@ -70,7 +70,7 @@ from ..text.printable import without_hidden
 from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, KOREAN_PARTICLES, REQUEST_WORDS, UNITS
 from ..vocabulary import CJK_RANGES
 from . import spelling
-from .stemming import available, require, stem
+from .stemming import available, kind_spelled, kinds_joined, require, stem
 
 _WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"  # combining: заме́тки is заметки
@@ -288,7 +288,7 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     to it with its parts (:func:`compound_groups`)."""
     if not text:
         return []
-    text = unicodedata.normalize("NFKC", without_hidden(text))  # stag<U+200B>ing reads as staging
+    text = kinds_joined(unicodedata.normalize("NFKC", without_hidden(text)))  # stag<U+200B>ing is staging; Node.js Nodejs
     if "(" in text:
         text = _INFLECTED.sub(r"\1", text)  # file(s), process(es), entry(ies): the word, its plural the same term
     if "," in text:
@@ -317,8 +317,8 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
         if last_number and (len(word) > 1 or word in "sS") and toks[0] in UNITS \
                 and _AFTER_NUMBER.fullmatch(text, last_end, match.start()):
             toks = (stem(UNITS[toks[0]]),)  # 100/min, 5 mins: minutes; 900 s: seconds (UNITS)
-        if not word.isascii():
-            for spelled, plain in _umlauts_spelled(word):  # Müller is also Mueller
+        if not word.isascii() or word[-2:] in ("js", "JS", "Js"):  # Müller is also Mueller, Nodejs also Node
+            for spelled, plain in _umlauts_spelled(word) if not word.isascii() else kind_spelled(word):
                 if spelled not in toks:
                     toks = (*toks, spelled)
                     if groups is not None:
@@ -401,8 +401,8 @@ def word_tokens(word: str) -> tuple[str, ...]:
 
 
 def document_text(text: str) -> str:
-    """``text`` as the space-joined token string stored in the FTS5 index."""
-    return " ".join(tokens(text))
+    """``text`` as the space-joined token string stored in the FTS5 index; a name's JS kind also ``js`` (Node.js)."""
+    return " ".join(t for tok in tokens(text) for t in ((tok, "js") if tok[-2:] == "js" and kind_spelled(tok) else (tok,)))
 
 
 def document_fields(name: str, title: str | None, description: str, body: str) -> tuple[str, str, str, str]:
