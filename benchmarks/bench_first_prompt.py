@@ -1,6 +1,6 @@
 """The session's first prompt and the warm process (issue 28 item 5). Prints one JSON object per line.
 
-    python benchmarks/bench_first_prompt.py [--runs N]
+    python benchmarks/bench_first_prompt.py [--runs N] [--src DIR]
 
 A home of five embedded memories, one of which only meaning finds for the prompt
 "how long do we keep users logged in?" (its memory: "Login sessions are kept in Redis database 3
@@ -27,7 +27,10 @@ import time
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
+if "--src" in sys.argv[:-1]:  # another tree's code (an older checkout, to compare): read before memdir is imported
+    SRC = Path(sys.argv[sys.argv.index("--src") + 1]).resolve()
 sys.path.insert(0, str(SRC))
+os.environ["PYTHONPATH"] = str(SRC)  # the warm processes launch() starts run the same code
 
 from memdir import Memory  # noqa: E402
 from memdir.search import warm  # noqa: E402
@@ -69,6 +72,7 @@ def stop_warm(home: Path, launched: bool = True) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--src", type=Path, help="the src/ tree to run (default: this checkout's)")
     args = parser.parse_args()
     from memdir.search.index import layer_key
     from memdir.search.sync import prepare, sync
@@ -106,7 +110,7 @@ def main() -> None:
                 time.sleep(0.01)
             answers.append(time.monotonic() - start)
             stop_warm(home)
-        emit(figure="warm_start", listening_p50_s=round(statistics.median(listens), 3),
+        emit(figure="warm_start", src=str(SRC), listening_p50_s=round(statistics.median(listens), 3),
              listening_max_s=round(max(listens), 3), model_p50_s=round(statistics.median(answers), 3),
              model_max_s=round(max(answers), 3), runs=args.runs)
 
