@@ -41,8 +41,10 @@ MEMORIES = (
     ("backups", "database backups", "Database backups run nightly at 02:00 to the cold bucket."),
     ("lunch", "team lunch", "Team lunch is on Fridays at noon in the cafeteria."),
     ("pg-port", "dev database port", "PostgreSQL listens on 5433 on the dev machine."),
-    ("redis-sessions", "User sessions live in Redis db 3", "Login sessions are kept in Redis database 3 with a 14-day TTL."),
-    ("ci-runner", "CI runs on the self-hosted runner ci-box-2", "GitHub Actions jobs use runs-on self-hosted ci-box-2."),
+    ("redis-sessions", "User sessions live in Redis db 3",
+     "Login sessions are kept in Redis database 3 with a 14-day TTL."),
+    ("ci-runner", "CI runs on the self-hosted runner ci-box-2",
+     "GitHub Actions jobs use runs-on self-hosted ci-box-2."),
 )
 
 

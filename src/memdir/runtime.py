@@ -290,7 +290,6 @@ def starting(home: Path, now: float | None = None) -> float | None:
     return left if 0 < left <= STARTING_WAIT and alive(pid) else None
 
 
-
-__all__ = ["MAX_SOCKET_PATH", "PROBE_TIMEOUT", "SHARED_TMP", "SOCKET_SUFFIX", "START_FILE", "STARTING_WAIT", "SWEEP_GRACE",
-           "alive", "cleared", "dead", "in_the_way", "note_start", "private_dir", "runtime_dir", "socket_path", "starting",
-           "swept"]
+__all__ = ["MAX_SOCKET_PATH", "PROBE_TIMEOUT", "SHARED_TMP", "SOCKET_SUFFIX", "START_FILE", "STARTING_WAIT",
+           "SWEEP_GRACE", "alive", "cleared", "dead", "in_the_way", "note_start", "private_dir", "runtime_dir",
+           "socket_path", "starting", "swept"]
