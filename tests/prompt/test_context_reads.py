@@ -16,6 +16,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from memdir.files.outline import BLOCK_BYTES
 from tests.seeded import seeded
 
@@ -72,6 +74,7 @@ def _context(tmp_path, project) -> tuple[str, dict]:
     return done.stdout, json.loads(counts.read_text().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_a_fresh_context_reads_one_block_of_the_index_at_any_size(tmp_path, monkeypatch):
     read = {}
     for size in (60, 1200):
