@@ -57,14 +57,14 @@ def _counted(monkeypatch) -> list[str]:
     return calls
 
 
-def _listed(monkeypatch) -> list[tuple[str, list[str] | None]]:
-    """Every time a layer lists the names its manifest holds (``prefix``, the names answered)."""
-    calls: list[tuple[str, list[str] | None]] = []
+def _listed(monkeypatch) -> list[tuple[str, str, list[str] | None]]:
+    """Every time a layer lists the names its manifest holds (``prefix``, ``letters``, the names answered)."""
+    calls: list[tuple[str, str, list[str] | None]] = []
     real = Manifest.names_from
 
-    def counted(self, prefix=""):
-        names = real(self, prefix)
-        calls.append((prefix, names))
+    def counted(self, prefix="", letters=""):
+        names = real(self, prefix, letters)
+        calls.append((prefix, letters, names))
         return names
 
     monkeypatch.setattr(Manifest, "names_from", counted)
@@ -105,22 +105,28 @@ def test_a_fresh_write_of_a_hand_named_memory_and_a_new_one_reads_no_row_but_the
     assert every == [] and listed == []  # a name the layer holds: its rows only
     Memory.open(home=isolated_home, project=project, actor="human").write(
         "brand-new", "a name no file holds", "project", "b")
-    # a new name: the layer's names only are listed, once, for a memory an older memdir stored under another
-    # spelling of it (gateway.naming.candidates: Lodz-notes is odz-notes); no row's state is read
+    # a new name: the names holding the letters every older spelling of it keeps (b, r, n, n, w: gateway.naming.
+    # kept_letters) are listed, once, for a memory an older memdir stored under another spelling of it
+    # (gateway.naming.candidates: Lodz-notes is odz-notes) — none here, not every name; no row's state is read
     assert every == []
-    assert listed == [("", ["db-port", "feedback-tabs", *(f"seed-{i}" for i in range(8))])]
+    assert listed == [("", "brnnw", [])]
+    Memory.open(home=isolated_home, project=project, actor="human").write(
+        "deed-4", "a name seed-4 holds the letters of", "project", "b")
+    # control: the names holding 4 (d, e, e, d: letters an older name may have dropped) are listed: seed-4
+    assert listed[1:] == [("", "4", ["seed-4"])] and every == []
     assert not (layer.path / "Feedback_Tabs.md").exists() and (layer.path / "feedback-tabs.md").is_file()
     assert "tabs, by hand" in (layer.path / "feedback_tabs.md").read_text()  # control: the losing copy untouched
     assert "the port, in its own file" not in (layer.path / "db-port.md").read_text()
     assert "a copy under a smaller file name" in (layer.path / "DB_Port.md").read_text()  # control: untouched
     index = (layer.path / "MEMORY.md").read_text()
     assert "(feedback-tabs.md) — tabs, as the agent puts it" in index and "(brand-new.md) — a name no" in index
-    assert "(db-port.md) — the port, corrected" in index and index.count("\n") == 11
+    assert "(db-port.md) — the port, corrected" in index and index.count("\n") == 12
+    assert "(deed-4.md) — a name seed-4" in index and "(seed-4.md) — seeded fact 4" in index  # two memories
     full = Memory.open(home=isolated_home, project=project, actor="human").session.layer("project")
     full.refresh_index()  # from every file: the same text
     assert (layer.path / "MEMORY.md").read_text() == index
     found = Memory.open(home=isolated_home, project=project).session.layer("project").current_scan()
-    assert len(found.entries) == 11 and found.names["feedback-tabs"] == "feedback-tabs.md"
+    assert len(found.entries) == 12 and found.names["feedback-tabs"] == "feedback-tabs.md"
     assert "Feedback_Tabs.md" not in found.files and "feedback-tabs.md" in found.files
 
 
@@ -147,9 +153,12 @@ def test_a_fresh_write_finds_an_older_spelling_of_its_name_from_the_names_alone(
     assert (write("Lodz-notes").name, write("ソース").name) == ("odz-notes", "m-cef79eb96c")  # the older memories
     assert [done.operation for done in (write("Lods-notes"), write("ソース二"))] == ["created", "created"]  # control
     assert every == []  # no write read every row
-    assert [prefix for prefix, _ in listed] == ["", "m-", "", "m-"]  # each new name: its names listed once
-    assert listed[1] == ("m-", ["m-cef79eb96c"])  # a hash name's candidates: the hash names only, by the index
-    assert "odz-notes" in listed[0][1] and len(listed[0][1]) == 12
+    # each new name: its candidates listed once — the names holding z, n (what every older spelling of
+    # lodz-notes keeps), and for a hash name the hash names only, by the index
+    assert [(prefix, letters) for prefix, letters, _ in listed] == [("", "zn"), ("m-", ""), ("", "n"), ("m-", "")]
+    assert listed[1] == ("m-", "", ["m-cef79eb96c"])
+    assert listed[0][2] == ["odz-notes"]  # before: the layer's 12 names, each matched in Python
+    assert listed[2][2] == ["odz-notes"]  # control: lods-notes keeps n only: odz-notes, not the one written
     assert "said anew" in (layer.path / "odz-notes.md").read_text()
     assert "said anew" in (layer.path / "m-cef79eb96c.md").read_text()
     names = sorted(m.name for m in Memory.open(home=isolated_home, project=project).list(include_all=True).memories)

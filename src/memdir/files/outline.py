@@ -5,16 +5,19 @@ index (issue 28 §7: a 10,000-line index of which about 35 lines fit the block).
 Written next to the index by the layer's writer (:func:`write_outline`, as
 ``<meta>/index-outline``), read on the hot path (:func:`read_outline`). Its form::
 
-    memdir-outline 2 <byte order> <size> <mtime_ns> <ino> <crc> <table crc> <lines> <clean> <least total> <pins>\\n
+    memdir-outline 3 <byte order> <size> <mtime_ns> <ino> <ctime_ns> <table crc> <lines> <clean> <least total> <pins>\\n
     starts, ends, least, after (one unsigned 32-bit integer per line each), pins (one per pin)
 
-``size``, ``mtime_ns`` and ``ino`` are the stat of the ``MEMORY.md`` it describes, ``crc`` the
-CRC-32 of its bytes and ``table crc`` that of the table: a reader whose file has another stat
-or other bytes (edited by hand, its time put back, replaced by an older memdir, rewritten since),
-or whose table is damaged, does not use it and reads the whole file, as does a reader on a
-machine of the other byte order. Whatever an outline says, a line is only ever a whole line
-of the file: :meth:`Outline.line` refuses a span that is not one (:class:`OutlineMismatch`), and
-the reader then reads the file whole. Per
+``size``, ``mtime_ns``, ``ino`` and ``ctime_ns`` are the stat of the ``MEMORY.md`` it describes
+(after its write) and ``table crc`` the CRC-32 of the table: a reader whose file has another stat
+(edited by hand — its mtime put back too: no one sets a ctime —, replaced by an older memdir,
+rewritten since), or whose table is damaged or not of the header's length, does not use it and
+reads the whole file, as does a reader on a machine of the other byte order. The file's bytes
+are read only where the lines asked for lie (:meth:`Outline.line`: blocks of :data:`BLOCK_BYTES`,
+each read after checking the file's stat again), not the whole file. Whatever an outline says, a
+line is only ever a whole line of the file, and a line of a ``clean`` outline is clean:
+:meth:`Outline.line` refuses a span that is not one (:class:`OutlineMismatch`), and the reader
+then reads the file whole. Per
 line (the non-blank lines of the text split on ``\\n``, as the context block counts them):
 its UTF-8 byte span, ``least`` (the characters of the line stripped: a lower bound of its
 escaped bytes when the text is ``clean``, :func:`memdir.text.printable.are_clean_lines`; all
@@ -38,9 +41,10 @@ from ..text.printable import are_clean_lines
 from ..vocabulary import PIN_MARK
 from .layout import OUTLINE_FILE
 _MAGIC = "memdir-outline"
-_VERSION = "2"
+_VERSION = "3"
 _MAX_HEADER = 256
 _FIELDS = 12
+BLOCK_BYTES = 16384  # bytes of MEMORY.md read at a time for the lines asked for (about 130 lines)
 
 
 class OutlineMismatch(ValueError):
@@ -147,7 +151,7 @@ def write_outline(meta_dir: Path, text: str, stat: os.stat_result, data: bytes |
     body = array("I", [*starts, *ends, *least, *after, *pins])
     table = body.tobytes()
     header = " ".join(map(str, (_MAGIC, _VERSION, sys.byteorder, stat.st_size, stat.st_mtime_ns, stat.st_ino,
-                                crc32(data), crc32(table), len(lines), int(clean), total,
+                                stat.st_ctime_ns, crc32(table), len(lines), int(clean), total,
                                 len(pins)))) + "\n"
     try:
         atomic_write(Path(meta_dir) / OUTLINE_FILE, header.encode("ascii") + table, sync=False)
@@ -158,66 +162,109 @@ def write_outline(meta_dir: Path, text: str, stat: os.stat_result, data: bytes |
 class Outline:
     """A ``MEMORY.md`` as its outline gives it (see the module docstring): ``count`` lines,
     ``clean``, ``least``, ``after`` (sequences of ints), ``least_total``, ``pins``; :meth:`line`
-    decodes one line from the file's bytes as they were when the outline was checked, whose
-    ``(size, mtime_ns, inode)`` is ``key``."""
+    decodes one line from the file's bytes, read where it lies while the file's stat is still
+    ``key`` ``(size, mtime_ns, inode)`` and ``ctime_ns``. ``head``: the file's first bytes, read
+    with the stat checked (at most :data:`BLOCK_BYTES`)."""
 
-    def __init__(self, data: bytes, key: tuple[int, int, int], count: int, clean: bool, total: int,
-                 table: memoryview, pins: int):
-        self._data, self.key = data, key
+    def __init__(self, path: Path, key: tuple[int, int, int], ctime_ns: int, count: int, clean: bool, total: int,
+                 table: memoryview, pins: int, head: bytes = b""):
+        self._path, self.key, self._ctime = path, key, ctime_ns
+        self._blocks: dict[int, bytes] = {0: head} if head else {}
         self.count, self.clean, self.least_total = count, clean, total
         self._starts, self._ends = table[:count], table[count:2 * count]
         self.least, self.after = table[2 * count:3 * count], table[3 * count:4 * count]
         self.pins = table[4 * count:4 * count + pins].tolist()
 
+    def _bytes(self, start: int, end: int) -> bytes:
+        """The file's bytes ``[start, end)`` (``end`` ≤ its size), from the blocks read so far and,
+        for the rest, one read of the blocks missing after checking the file's stat. Raises
+        :class:`OutlineMismatch` when the file is no longer the one outlined, or cannot be read."""
+        first, last = start // BLOCK_BYTES, (end - 1) // BLOCK_BYTES
+        missing = [b for b in range(first, last + 1) if b not in self._blocks]
+        if missing:
+            lo, hi = missing[0], missing[-1]
+            try:
+                fd = os.open(self._path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+                try:
+                    stats = [os.fstat(fd)]
+                    data = os.pread(fd, (hi - lo + 1) * BLOCK_BYTES, lo * BLOCK_BYTES)
+                    stats.append(os.fstat(fd))  # the same before and after: no write came between
+                    if any((st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns) != (*self.key, self._ctime)
+                           for st in stats):
+                        raise OutlineMismatch(f"{self._path} changed since its outline was read")
+                finally:
+                    os.close(fd)
+            except OSError as exc:
+                raise OutlineMismatch(f"{self._path} cannot be read: {exc}") from None
+            for b in range(lo, hi + 1):
+                self._blocks[b] = data[(b - lo) * BLOCK_BYTES:(b - lo + 1) * BLOCK_BYTES]
+        data = b"".join(self._blocks[b] for b in range(first, last + 1))
+        return data[start - first * BLOCK_BYTES:end - first * BLOCK_BYTES]
+
     def line(self, i: int) -> str:
         """Line ``i`` as written (decoded as a whole-file read decodes it). Raises
-        :class:`OutlineMismatch` when the outline's span is not one whole line of the file."""
-        data = self._data
+        :class:`OutlineMismatch` when the outline's span is not one whole line of the file (or,
+        for a ``clean`` outline, not a clean one), or the file changed since."""
         if not 0 <= i < self.count:
             raise OutlineMismatch(f"no line {i} of {self.count}")
-        start, end = self._starts[i], self._ends[i]
-        if not (start < end <= len(data) and (start == 0 or data[start - 1] == 10)
-                and (end == len(data) or data[end] == 10) and data.find(b"\n", start, end) < 0):
+        start, end, size = self._starts[i], self._ends[i], self.key[0]
+        if not start < end <= size:
             raise OutlineMismatch(f"line {i}'s span [{start}, {end}) is not a line of the file")
-        return data[start:end].decode("utf-8", "replace")
+        lo = start - 1 if start else 0
+        data = self._bytes(lo, min(end + 1, size))
+        body = data[start - lo:end - lo]
+        if not ((start == 0 or data[0] == 10) and (end == size or data[-1] == 10) and b"\n" not in body):
+            raise OutlineMismatch(f"line {i}'s span [{start}, {end}) is not a line of the file")
+        text = body.decode("utf-8", "replace")
+        if self.clean and not are_clean_lines(text):
+            raise OutlineMismatch(f"line {i} is not clean, as its outline says")
+        return text
 
 
 def read_outline(index_path: Path, meta_dir: Path) -> Outline | None:
     """The outline of ``index_path`` (a ``MEMORY.md``, never followed through a symlink) kept in
-    ``meta_dir``, with the file's bytes; None when there is none, it is unreadable or of another
-    version or byte order, or it describes another state of the file: the caller reads the whole
-    file then. Never raises."""
+    ``meta_dir``, with the file's first bytes (its other bytes are read when a line there is
+    asked for); None when there is none, it is unreadable, damaged or of another version or byte
+    order, or it describes another state of the file: the caller reads the whole file then. Reads
+    the outline's header and table and at most :data:`BLOCK_BYTES` of the file, whatever its size.
+    Never raises."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(index_path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(index_path, flags)
     except OSError:
         return None
     try:
-        with open(fd, "rb") as handle:
-            st = os.fstat(handle.fileno())
-            flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-            with open(os.open(os.path.join(meta_dir, OUTLINE_FILE), flags), "rb") as outline:
-                most = _MAX_HEADER + 20 * (st.st_size + 1)  # 4 integers a line (≤ 1 a byte) and a pin each
-                raw = outline.read(most + 1)
-            if len(raw) > most:
+        st = os.fstat(fd)
+        with open(os.open(os.path.join(meta_dir, OUTLINE_FILE), flags), "rb") as outline:
+            raw = outline.read(_MAX_HEADER)
+            header, newline, table = raw.partition(b"\n")
+            if not newline:
                 return None
-            header, _, table = raw.partition(b"\n")
-            fields = header[:_MAX_HEADER].decode("ascii").split(" ")
+            fields = header.decode("ascii").split(" ")
             if fields[:3] != [_MAGIC, _VERSION, sys.byteorder] or len(fields) != _FIELDS:
                 return None
-            size, mtime_ns, ino, crc, table_crc, count, clean, total, pins = map(int, fields[3:])
-            if (size, mtime_ns, ino) != (st.st_size, st.st_mtime_ns, st.st_ino) or clean not in (0, 1):
+            size, mtime_ns, ino, ctime_ns, table_crc, count, clean, total, pins = map(int, fields[3:])
+            if (size, mtime_ns, ino, ctime_ns) != (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns):
                 return None
-            if count < 0 or pins < 0 or len(table) != 4 * (4 * count + pins) or crc32(table) != table_crc:
+            length = 4 * (4 * count + pins)
+            if clean not in (0, 1) or count < 0 or pins < 0 or count > size or pins > count:
                 return None
-            data = handle.read(size + 1)
-            if len(data) != size or crc32(data) != crc:
+            if os.fstat(outline.fileno()).st_size != len(header) + 1 + length:
                 return None
-            numbers = memoryview(table).cast("I")
-            if any(pin >= count for pin in numbers[4 * count:]):
-                return None
+            table += outline.read(length - len(table))
+        if len(table) != length or crc32(table) != table_crc:
+            return None
+        head = os.pread(fd, min(size, BLOCK_BYTES), 0)
+        if os.fstat(fd).st_ctime_ns != ctime_ns:  # written while read
+            return None
+        numbers = memoryview(table).cast("I")
+        if any(pin >= count for pin in numbers[4 * count:]):
+            return None
     except (OSError, ValueError, UnicodeDecodeError):
         return None
-    return Outline(data, (size, mtime_ns, ino), count, bool(clean), total, numbers, pins)
+    finally:
+        os.close(fd)
+    return Outline(Path(index_path), (size, mtime_ns, ino), ctime_ns, count, bool(clean), total, numbers, pins, head)
 
 
 __all__ = ["Outline", "OutlineMismatch", "read_outline", "summary", "write_outline"]

@@ -45,7 +45,7 @@ def older_names(key: str, names: Iterable[str]) -> list[str]:
     keeps: time linear in the names' length times ``key``'s, whatever the letters (a pattern of
     optional letters backtracked for minutes on ``ooo…oa`` beside ``ooo…o``)."""
     text = "\n".join(names)
-    rest = [c for c in key if c not in _LETTERS and c != "-"]  # the letters (a-z, 0-9) every older name kept
+    rest = kept_letters(key)
     kept = re.compile("^" + _DROPPABLE + "".join(re.escape(c) + _DROPPABLE for c in rest) + "$", re.M)
     parts = _older_parts(key)
     found = [name for name in kept.findall(text) if name != key and len(name) <= len(key)
@@ -54,6 +54,14 @@ def older_names(key: str, names: Iterable[str]) -> list[str]:
         # split as t+h or th backtracked exponentially)
         found += [name for name in _HASHED.findall(text) if name != key]
     return found
+
+
+def kept_letters(key: str) -> str:
+    """The letters (a-z, 0-9) of ``key`` (a normalized name) that every name an older memdir may have
+    given its memory kept, in order (:func:`older_names`): ``key`` without ``-`` and without the
+    letters of the spellings an older memdir dropped (``o``, ``s``, ``t`` …). Every older name holds
+    them in this order, whatever else it holds."""
+    return "".join(c for c in key if c not in _LETTERS and c != "-")
 
 
 def _older_parts(key: str) -> list[tuple[str, ...]]:
@@ -171,12 +179,16 @@ def candidates(raw: str, key: str, names: Iterable[str]) -> list[str]:
     ``key``) under a name an older memdir gave it, for :func:`by_title` to decide: every hash name
     for a hashed name (``ソース``: ``ｿｰｽ`` had another hash; ``ЗАМЕТКИ``: ``Заметки`` was hashed as
     written), else :func:`older_names`. A new memory's write reads no file but these (issue 28 §7), and no row of
-    the layer's manifest but its names: ``names`` that can list them by prefix without settling
-    every file (``names_from``: :meth:`memdir.layer.rows.Names.names_from`, a layer's names as its
-    manifest holds them) are asked so."""
+    the layer's manifest but the names that may be one: ``names`` that can list them by prefix and
+    letters without settling every file (``names_from``: :meth:`memdir.layer.rows.Names.names_from`,
+    a layer's names as its manifest holds them) are asked for those holding :func:`kept_letters` of
+    ``key``, not for every name of the layer."""
     hashed = normalize_name(raw).title is not None
     names_from = getattr(names, "names_from", None)
-    listed = names_from("m-" if hashed else "") if names_from is not None else names
+    if names_from is None:
+        listed = names
+    else:  # only the names holding the letters every older name of key kept (by the manifest, not in Python)
+        listed = names_from("m-") if hashed else names_from("", kept_letters(key))
     if hashed:
         return [name for name in listed if name.startswith("m-") and name != key]
     return older_names(key, listed)

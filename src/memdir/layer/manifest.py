@@ -354,16 +354,20 @@ class Manifest:
         rows = self._read("SELECT COUNT(DISTINCT name) FROM files WHERE name IS NOT NULL")
         return None if not rows else rows[0][0]
 
-    def names_from(self, prefix: str = "") -> list[str] | None:
-        """The memory names the recorded files hold that start with ``prefix`` (``""``: every one),
-        sorted, each once: names only, by the manifest's index of names (no row's state is read);
-        None when the manifest cannot be read."""
+    def names_from(self, prefix: str = "", letters: str = "") -> list[str] | None:
+        """The memory names the recorded files hold that start with ``prefix`` (``""``: every one)
+        and hold each character of ``letters`` in that order, others between (``""``: any), sorted,
+        each once: names only, by the manifest's index of names and SQLite's ``GLOB`` (no row's
+        state is read, no other name handed to Python); None when the manifest cannot be read."""
+        where, args = ["name IS NOT NULL"], []
         if prefix:
             end = prefix[:-1] + chr(ord(prefix[-1]) + 1)  # the names in [prefix, end) start with prefix
-            rows = self._read("SELECT DISTINCT name FROM files WHERE name >= ? AND name < ? ORDER BY name",
-                              (prefix, end))
-        else:
-            rows = self._read("SELECT DISTINCT name FROM files WHERE name IS NOT NULL ORDER BY name")
+            where.append("name >= ? AND name < ?")
+            args += [prefix, end]
+        if letters:
+            where.append("name GLOB ?")
+            args.append("*" + "".join(f"[{c}]*" if c in "*?[" else f"{c}*" for c in letters))
+        rows = self._read(f"SELECT DISTINCT name FROM files WHERE {' AND '.join(where)} ORDER BY name", args)
         return None if rows is None else [row[0] for row in rows]
 
     def name_rows(self, name: str) -> list[tuple] | None:

@@ -218,7 +218,7 @@ class Names(MutableMapping):
         self._known: dict[str, str | None] = {}  # name → its file (None: no file holds it)
         self._base: dict[str, bool] = {}  # whether the manifest holds the name (asked once)
         self._whole: dict[str, str] | None = None
-        self._listed: dict[str, list[str] | None] = {}  # prefix → the manifest's names (names_from)
+        self._listed: dict[tuple[str, str], list[str] | None] = {}  # (prefix, letters) → names_from's
 
     def _recorded(self, name: str) -> str | None:
         if name not in self._base and len(self._base) >= POINT_READS:  # asked for many: every row read once
@@ -274,21 +274,22 @@ class Names(MutableMapping):
     def __iter__(self):
         return iter(list(self._every()))
 
-    def names_from(self, prefix: str = "") -> list[str]:
-        """The names (keys) starting with ``prefix`` (``""``: every one), without settling which file
-        holds each: the manifest's index of names (no row's state is read, :meth:`memdir.layer.manifest.
+    def names_from(self, prefix: str = "", letters: str = "") -> list[str]:
+        """The names (keys) starting with ``prefix`` (``""``: every one) and holding the characters of
+        ``letters`` in that order (``""``: any), without settling which file holds each: the
+        manifest's index of names (no row's state is read, :meth:`memdir.layer.manifest.
         Manifest.names_from`), with the changes made here over it. What a write of a new name looks
         through for an older spelling of it (:func:`memdir.gateway.naming.candidates`)."""
         recorded = None
         if self._whole is None:
-            if prefix not in self._listed:  # the manifest does not change under a load: asked once
-                self._listed[prefix] = self._manifest.names_from(prefix)
-            recorded = self._listed[prefix]
+            if (prefix, letters) not in self._listed:  # the manifest does not change under a load: asked once
+                self._listed[prefix, letters] = self._manifest.names_from(prefix, letters)
+            recorded = self._listed[prefix, letters]
         if recorded is None:  # settled already, or the manifest cannot be read: every row settled once
-            return [name for name in self._every() if name.startswith(prefix)]
+            return [name for name in self._every() if name.startswith(prefix) and _holds(name, letters)]
         names = dict.fromkeys(recorded)
         for name, filename in self._known.items():
-            if not name.startswith(prefix):
+            if not name.startswith(prefix) or not _holds(name, letters):
                 continue
             if filename is None:
                 names.pop(name, None)
@@ -306,6 +307,12 @@ class Names(MutableMapping):
         added = sum(1 for n, f in self._known.items() if f is not None and not self._base.get(n))
         gone = sum(1 for n, f in self._known.items() if f is None and self._base.get(n))
         return self._count + added - gone
+
+
+def _holds(name: str, letters: str) -> bool:
+    """Whether ``name`` holds the characters of ``letters`` in that order (others between)."""
+    rest = iter(name)
+    return all(c in rest for c in letters)
 
 
 class Deferred(list):
