@@ -15,14 +15,12 @@ digit each (``1.5``, ``1-2``: nothing else says them) keeps its digits.
 
 from __future__ import annotations
 
-import json
-
-import anyio
 import pytest
 
 from memdir import Memory
 from memdir.search import index
 from memdir.search.tokenize import acronyms, tokens, writes_in_capitals
+from tests.search.surfaces import block_names, cli_search, hook_block, lexical_env, mcp_search
 
 # ---------------------------------------------------------------- the tokenizer
 
@@ -98,33 +96,16 @@ def test_each_query_finds_its_memories_and_no_other_through_the_api(store):
 
 @pytest.mark.slow
 def test_the_cli_the_mcp_tool_and_the_prompt_hook_agree(store, isolated_home, project):
-    from mcp import Client
-
-    from memdir.integrations.mcp.server import MemoryServer, build_server
-    from tests.conftest import run_cli, run_prompt_hook
-
-    env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
-
-    def cli(query):
-        out = run_cli("search", query, "--json", env=env)
-        return [r["name"] for r in json.loads(out.stdout)["results"]]
-
+    env = lexical_env(isolated_home, project)
     for query, names in CASES:
-        assert cli(query) == names, query
+        assert [name for name, _ in cli_search(env, query)] == names, query
 
-    async def tool():
-        async with Client(build_server(MemoryServer(home=isolated_home, project=project))) as client:
-            return [(await client.call_tool("memory_search", {"query": q})).content[0].text for q in
-                    ("CVE", "PRs", "i18n", "port 2")]
-
-    cve, prs, i18n, port = anyio.run(tool)
+    cve, prs, i18n, port = mcp_search(isolated_home, project, "CVE", "PRs", "i18n", "port 2")
     assert "- scans " in cve and "- review " in prs and "- auth " not in prs
     assert "- i18n " in i18n and "- k8s " not in i18n and "- disk " in port and "- version " not in port
 
     def recalled(prompt, session):
-        out = run_prompt_hook(project, prompt, env, session=session)
-        text = json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
-        return [line[3:].split(" ")[0] for line in text.splitlines() if line.startswith("## ")]
+        return block_names(hook_block(project, env, prompt, session))
 
     assert recalled("how often are images scanned for CVE issues?", "s1") == ["scans"]
     assert recalled("how many approvals do PRs need?", "s2") == ["review"]

@@ -11,17 +11,16 @@ MCP tool and the prompt hook.
 
 from __future__ import annotations
 
-import json
 import re
+from functools import partial
 
-import anyio
 import pytest
 
 from memdir import Memory
 from memdir.search import spelling
 from tests.search.ranked import top
+from tests.search.surfaces import block_names, cli_search, hook_block, lexical_env, mcp_search
 
-from ..conftest import run_cli, run_prompt_hook
 
 MEMORIES = [
     ("pg-host", "Postgres runs on db1, version 16", "Backups at 02:00."),
@@ -101,34 +100,20 @@ def test_a_long_name_and_another_word_rank_the_memory_holding_both_first(store):
 
 @pytest.mark.slow
 def test_the_cli_the_mcp_tool_and_the_prompt_hook_read_spelling_alike(store, isolated_home, project, monkeypatch):
-    from mcp import Client
-
-    from memdir.integrations.mcp.server import MemoryServer, build_server
-
-    env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
+    env = lexical_env(isolated_home, project)
     monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
-
-    def cli(query):
-        out = run_cli("search", query, "--json", env=env)
-        return [(r["name"], round(r["score"], 2)) for r in json.loads(out.stdout)["results"]]
+    cli = partial(cli_search, env)
 
     assert (cli("postgis"), cli("changeling"), cli("committee")) == ([], [], [])
     assert (cli("postgresql"), cli("changelog")) == ([("pg-host", 1.0)], [("changes", 1.0)])  # controls
 
-    async def tool():
-        async with Client(build_server(MemoryServer(home=isolated_home, project=project))) as client:
-            return [(await client.call_tool("memory_search", {"query": q})).content[0].text
-                    for q in ("changeling", "postgresql")]
-
-    none, found = anyio.run(tool)
+    none, found = mcp_search(isolated_home, project, "changeling", "postgresql")
     assert "changes" not in none and "pg-host" not in none
     assert found.splitlines()[0] == "1 result(s) for 'postgresql':" and "pg-host" in found.splitlines()[1]
 
-    def hook(prompt):
-        return run_prompt_hook(project, prompt, env)
-
+    hook = partial(hook_block, project, env)
     assert hook("set up postgis for the maps") == "" and hook("the changeling in the story") == ""
-    assert "## pg-host" in json.loads(hook("which postgresql host is it"))["hookSpecificOutput"]["additionalContext"]
+    assert "## pg-host" in hook("which postgresql host is it")
 
 
 # A word derived from another is another word (spelling.derived): the stemmer's derivational endings join
@@ -209,19 +194,12 @@ def test_a_word_derived_from_a_memorys_word_finds_nothing(derivations):
 
 @pytest.mark.slow
 def test_the_cli_and_the_prompt_hook_read_derivations_alike(derivations, isolated_home, project):
-    env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
-
-    def cli(query):
-        out = run_cli("search", query, "--json", env=env)
-        return [(r["name"], round(r["score"], 2)) for r in json.loads(out.stdout)["results"]]
-
+    env = lexical_env(isolated_home, project)
+    cli = partial(cli_search, env)
     assert (cli("publicity"), cli("topical")) == ([], [])
     assert (cli("public"), cli("deployment")) == ([("rate-limits", 1.0)], [("thursday", 1.0)])  # controls
 
-    def hook(prompt):
-        out = run_prompt_hook(project, prompt, env)
-        return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
-
+    hook = partial(hook_block, project, env)
     for prompt in ("police?", "topical", "publicity"):  # each injected its memory before (policy, topics, public)
         assert hook(prompt) == "", prompt
     assert re.findall(r"^## (\S+)", hook("officers"), re.M) == ["audit"]  # was: munich (office) too
@@ -314,11 +292,10 @@ def test_a_word_finds_the_memories_writing_it_not_longer_words_it_begins(runs):
 
 @pytest.mark.slow
 def test_the_prompt_hook_injects_no_longer_word_a_prompt_word_begins(runs, isolated_home, project):
-    env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
+    env = lexical_env(isolated_home, project)
 
     def hook(prompt):  # a session of its own each: a session is shown a memory once
-        out = run_prompt_hook(project, prompt, env, session=f"s-{prompt}")
-        return re.findall(r"^## (\S+)", json.loads(out)["hookSpecificOutput"]["additionalContext"], re.M) if out else []
+        return block_names(hook_block(project, env, prompt, session=f"s-{prompt}"))
 
     # each injected the memory of a longer word before (committee, Serverless, factor, director, system, contain)
     assert (hook("commit?"), hook("servers"), hook("factory?"), hook("directory"), hook("systemd?"),
@@ -434,9 +411,7 @@ def test_a_doer_an_able_and_a_quality_find_their_word_both_ways(doers):
 @pytest.mark.slow
 def test_the_cli_reads_a_doer_an_able_and_a_quality_alike(doers, isolated_home, project, tmp_path):
     def cli(home, proj, query):
-        env = {"MEMDIR_HOME": str(home), "MEMDIR_PROJECT": str(proj), "MEMDIR_SEARCH_VECTORS": "off"}
-        out = run_cli("search", query, "--json", env=env)
-        return [(r["name"], round(r["score"], 2)) for r in json.loads(out.stdout)["results"]]
+        return cli_search(lexical_env(home, proj), query)
 
     other = (tmp_path / "home2", tmp_path / "project2")
     for query, name in FINDS_ROOT:

@@ -15,9 +15,8 @@ the API, the CLI, the MCP tool and the real prompt hook.
 
 from __future__ import annotations
 
-import json
+from functools import partial
 
-import anyio
 import pytest
 
 from memdir import Memory
@@ -25,6 +24,7 @@ from memdir.search import spelling
 from memdir.search.stemming import stem
 from memdir.search.tokenize import tokens
 from tests.search.ranked import assert_cases, top
+from tests.search.surfaces import cli_search, hook_block, lexical_env, mcp_search
 
 # ---------------------------------------------------------------- the terms
 
@@ -109,35 +109,19 @@ def test_each_word_finds_its_memory_and_not_the_other(store):
 
 @pytest.mark.slow
 def test_the_cli_the_mcp_tool_and_the_prompt_hook_agree(store, isolated_home, project):
-    from mcp import Client
-
-    from memdir.integrations.mcp.server import MemoryServer, build_server
-    from tests.conftest import run_cli, run_prompt_hook
-
-    env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
-
-    def cli(query):
-        out = run_cli("search", query, "--json", env=env)
-        return [(r["name"], round(r["score"], 2)) for r in json.loads(out.stdout)["results"]]
+    env = lexical_env(isolated_home, project)
+    cli = partial(cli_search, env)
 
     assert [n for n, _ in cli("experiment")] == ["ab-tests"] and [n for n, _ in cli("experience")] == ["ux"]
     assert cli("gigabytes")[:1] == [("disk", 1.0)] and cli("nodejs")[:1] == [("node-ci", 1.0)]
     assert [n for n, _ in cli("900 seconds")][:1] == ["cache-ttl"]
     assert cli("rout") == [] and cli("routing")[:1] == [("routes", 1.0)]
 
-    async def tool():
-        async with Client(build_server(MemoryServer(home=isolated_home, project=project))) as client:
-            one = (await client.call_tool("memory_search", {"query": "experiment"})).content[0].text
-            two = (await client.call_tool("memory_search", {"query": "documentation"})).content[0].text
-            return one, two
-
-    one, two = anyio.run(tool)
+    one, two = mcp_search(isolated_home, project, "experiment", "documentation")
     assert "ab-tests" in one and "## ux" not in one and "- ux " not in one
     assert "docs" in two.splitlines()[1] and "node-ci" not in two
 
-    def recalled(prompt, session):
-        out = run_prompt_hook(project, prompt, env, session=session)
-        return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+    recalled = partial(hook_block, project, env)
 
     block = recalled("experiment", "s1")
     assert "## ab-tests" in block and "## ux" not in block

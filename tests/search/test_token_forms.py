@@ -16,9 +16,8 @@ prompt hook.
 
 from __future__ import annotations
 
-import json
+from functools import partial
 
-import anyio
 import pytest
 
 from memdir import Memory
@@ -26,6 +25,7 @@ from memdir.search import index
 from memdir.search.compounds import spaced_pairs
 from memdir.search.tokenize import compound_groups, document_text, tokens
 from tests.search.ranked import assert_cases, top
+from tests.search.surfaces import cli_search, hook_block, lexical_env, mcp_search
 
 RED = "\x1b[31mkafka\x1b[0m retention"  # a query pasted from a coloured terminal
 
@@ -121,35 +121,19 @@ def test_each_form_finds_its_memory_first_and_not_the_other(store):
 
 @pytest.mark.slow
 def test_the_cli_the_mcp_tool_and_the_prompt_hook_agree(store, isolated_home, project):
-    from mcp import Client
-
-    from memdir.integrations.mcp.server import MemoryServer, build_server
-    from tests.conftest import run_cli, run_prompt_hook
-
-    env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
-
-    def cli(query):
-        out = run_cli("search", query, "--json", env=env)
-        return [(r["name"], round(r["score"], 2)) for r in json.loads(out.stdout)["results"]]
+    env = lexical_env(isolated_home, project)
+    cli = partial(cli_search, env)
 
     assert cli("A100s") == [("gpu-quota", 1.0)] and {n for n, _ in cli("429s")} == {"rate-limits", "crawler"}
     assert cli("100") == [("rate-limits", 1.0)]  # control: not gpu-quota's A100
     assert cli("09:00")[:1] == [("oncall-rota", 1.0)] and cli("90d")[:1] == [("backups", 1.0)]
     assert cli(RED)[:1] == [("kafka-retention", 1.0)] and cli("\x1b[31m\x1b[0m") == []
 
-    async def tool():
-        async with Client(build_server(MemoryServer(home=isolated_home, project=project))) as client:
-            found = (await client.call_tool("memory_search", {"query": RED})).content[0].text
-            none = (await client.call_tool("memory_search", {"query": "\x1b[31m\x1b[0m"})).content[0].text
-            return found, none
-
-    found, none = anyio.run(tool)
+    found, none = mcp_search(isolated_home, project, RED, "\x1b[31m\x1b[0m")
     assert "kafka-retention" in found.splitlines()[1] and "relevance 1.00" in found.splitlines()[1]
     assert "kafka-retention" not in none and "ci-time" not in none  # control: escape codes alone find nothing
 
-    def recalled(prompt, session):
-        out = run_prompt_hook(project, prompt, env, session=session)
-        return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+    recalled = partial(hook_block, project, env)
 
     colored = recalled("why did \x1b[31mkafka\x1b[0m retention drop events?", "s1")
     assert "## kafka-retention" in colored and "## ci-time" not in colored

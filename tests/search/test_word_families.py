@@ -17,15 +17,15 @@ through the API, the CLI, the MCP tool and the real prompt hook; the number case
 
 from __future__ import annotations
 
-import json
+from functools import partial
 
-import anyio
 import pytest
 
 from memdir import Memory
 from memdir.search.relevance import THRESHOLD
 from memdir.search.stemming import stem
 from memdir.search.tokenize import compound_groups, document_text, tokens
+from tests.search.surfaces import cli_search, hook_block, lexical_env, mcp_search
 
 # ---------------------------------------------------------------- the terms
 
@@ -157,35 +157,19 @@ def test_the_number_decides_not_its_unit(isolated_home, project, vectors):
 
 @pytest.mark.slow
 def test_the_cli_the_mcp_tool_and_the_prompt_hook_agree(store, isolated_home, project):
-    from mcp import Client
-
-    from memdir.integrations.mcp.server import MemoryServer, build_server
-    from tests.conftest import run_cli, run_prompt_hook
-
-    env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
-
-    def cli(query):
-        out = run_cli("search", query, "--json", env=env)
-        return [(r["name"], round(r["score"], 2)) for r in json.loads(out.stdout)["results"]]
+    env = lexical_env(isolated_home, project)
+    cli = partial(cli_search, env)
 
     assert [n for n, _ in cli("currency conversion")] == ["fx"] and [n for n, _ in cli("conversation")] == ["conv"]
     assert [n for n, _ in cli("important")] == ["freeze"] and cli("import order")[:1] == [("imports", 1.0)]
     assert sorted(n for n, _ in cli("node.js")) == ["api", "node-ci"]
     assert [n for n, _ in cli("timeout 900 seconds")] == ["req", "db", "http"]
 
-    async def tool():
-        async with Client(build_server(MemoryServer(home=isolated_home, project=project))) as client:
-            one = (await client.call_tool("memory_search", {"query": "production"})).content[0].text
-            two = (await client.call_tool("memory_search", {"query": "NodeJS"})).content[0].text
-            return one, two
-
-    one, two = anyio.run(tool)
+    one, two = mcp_search(isolated_home, project, "production", "NodeJS")
     assert "prod-db" in one and "catalog" not in one
     assert "node-ci" in two and "api" in two and "web" not in two
 
-    def recalled(prompt, session):
-        out = run_prompt_hook(project, prompt, env, session=session)
-        return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+    recalled = partial(hook_block, project, env)
 
     block = recalled("how do we do currency conversion?", "s1")
     assert "## fx" in block and "## conv" not in block

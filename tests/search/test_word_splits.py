@@ -7,9 +7,6 @@ SDK's client) and the prompt hook: every path ranks through memdir.search.rankin
 
 from __future__ import annotations
 
-import json
-
-import anyio
 import pytest
 
 from memdir import Memory
@@ -17,6 +14,7 @@ from memdir.search import index
 from memdir.search.compounds import spaced_pairs
 from memdir.search.tokenize import compound_groups, is_compound, stem, tokens
 from tests.search.ranked import top
+from tests.search.surfaces import cli_search, hook_block, lexical_env, mcp_search
 
 
 # ---------------------------------------------------------------- the tokenizer
@@ -107,33 +105,19 @@ def test_near_forms_find_their_memory_at_full_strength(store):
 
 @pytest.mark.slow
 def test_the_cli_the_mcp_tool_and_the_prompt_hook_agree(store, isolated_home, project):
-    from mcp import Client
-
-    from memdir.integrations.mcp.server import MemoryServer, build_server
-    from tests.conftest import run_cli, run_prompt_hook
-
-    env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
+    env = lexical_env(isolated_home, project)
     for query, name in [("back-off", "retry-policy"), ("5550102030", "hotline"), ("배포를", "deploy-ko")]:
-        out = run_cli("search", query, "--json", env=env)
-        results = json.loads(out.stdout)["results"]
-        assert [(r["name"], round(r["score"], 2)) for r in results[:1]] == [(name, 1.0)], (query, out.stderr)
-    control = json.loads(run_cli("search", "back office", "--json", env=env).stdout)["results"]
-    assert control[0]["name"] == "refunds"
+        assert cli_search(env, query)[:1] == [(name, 1.0)], query
+    assert cli_search(env, "back office")[0][0] == "refunds"
 
-    async def tool():
-        async with Client(build_server(MemoryServer(home=isolated_home, project=project))) as client:
-            found = (await client.call_tool("memory_search", {"query": "multi-tenant"})).content[0].text
-            none = (await client.call_tool("memory_search", {"query": "zxqvbn"})).content[0].text
-            return found, none
-
-    found, none = anyio.run(tool)
+    found, none = mcp_search(isolated_home, project, "multi-tenant", "zxqvbn")
     assert found.splitlines()[0] == "1 result(s) for 'multi-tenant':" and "tenancy" in found.splitlines()[1]
     assert "tenancy" not in none  # control: a word nothing holds
 
     def hook(prompt):
-        return run_prompt_hook(project, prompt, env)
+        return hook_block(project, env, prompt)
 
-    recalled = json.loads(hook("what is the hotline 5550102030 for?"))["hookSpecificOutput"]["additionalContext"]
+    recalled = hook("what is the hotline 5550102030 for?")
     assert "## hotline" in recalled and "## lunch" not in recalled
     assert hook("zxqvbn") == ""  # control: nothing fits, nothing is injected
 
