@@ -384,8 +384,9 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     query has around them (``where is staging``, ``structlog go``); when it reads
     as keywords, a memory whose head holds all of them some memory holds is
     complete to their share (``changelog entry``, no memory holding "entry":
-    :func:`memdir.search.relevance.evidence`). A prompt
-    is complete only when it reads as keywords (:func:`_keywords`) and holds them all. A memory
+    :func:`memdir.search.relevance.evidence`). A prompt is complete only when it reads as keywords (:func:`_keywords`)
+    and holds them all; a question so read, at the threshold, only in a memory standing out in meaning
+    (:func:`memdir.search.relevance.with_cosine`, ``asked``; a caller ranking all keeps the words' order). A memory
     stating the query in one place comes first, the cosine only breaking its
     ties (:func:`memdir.search.ties.lexical_first`). ``shown``: how many of
     the first hits the caller shows; their rows are checked against their
@@ -441,7 +442,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
                                    compounds | own, capitals, forms, typed))
-            found = _with_cosines(found, cosines, asks and not explicit)  # a question: complete where it stands out
+            deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
+            found = _with_cosines(found, cosines, deciding)  # a question's keywords: complete where it stands out
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again
