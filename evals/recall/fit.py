@@ -71,6 +71,21 @@ recall ("no, the other file"). One shared word carries the single-word false rec
 one of four, body only, 0.867 / 0.019) sit where base-image does (one of four, body only, 0.86 / 0.04), so
 no rule on these features removes it without losing them; "clean up old feature toggles" (0.28) sits under
 the half's own negative "set up a dark mode toggle in the css" (feature-flags 0.37).
+
+2026-12-03 (recall6), two rules outside the fitted models, chosen on the fit halves (hit / false of 128 / 59):
+meaning and words agreeing (:func:`memdir.search.relevance.bar`: the one memory nearest the prompt in meaning,
+lead > 0, holding ≥ 0.2 of its weight in head or best passage and a core word, is returned from 0.3, not 0.5)
+93 / 2 → 98 / 2; on a grid of the bar 0.05–0.3 × lead 0–0.01 × coverage 0–0.2, 0.2–0.3 × 0.15–0.2 at lead 0
+gave 97–101 / 2–5, a lead of 0.008 or more lost the gains. Its hits: paraphrases whose memory is the nearest
+at a tiny lead (0.001–0.011) and shares one or two words ("where do compiled wheels end up after a CI run?",
+s3-bucket 0.44). A question read as its keywords (:func:`~memdir.search.relevance.reads_as_request`) made every
+memory holding its one word complete (0.98–0.999: "what's next?", "how do I fix it?"): of 201 candidates
+complete and scoring ≥ 0.3 over the fit halves and 158 chat, general and topic questions written for qfalse5's
+tests (not the evaluation), none of the 54 needed ones sat under 0.02 above the query's median cosine and the
+lowest of a question 0.049, against 72 of 124 chat ones under 0.02 (95 under 0.03): ``ASKED_GAP`` 0.03. Fit
+halves unchanged by it; those 118 chat and general questions 45 → 18 recalling anything, 40 topic questions all
+found. Left: cross-lingual paraphrases (an English prompt, a Chinese, Japanese, Korean or German memory at
+cosine rank 4–14: 6 of the 15 paraphrase misses left), task prompts sharing no word and not nearest in meaning.
 """
 
 from __future__ import annotations

@@ -209,24 +209,24 @@ _VISIBLE = ("d.status = 'active' AND (? OR d.disabled = 0)"
 _COLUMNS = ", ".join(f"d.{column.name}" for column in fields(IndexedMemory) if column.name != "bm25")
 
 
-def _keywords(query: str, terms: list[str], spelled: frozenset[str] = frozenset()) -> bool:
-    """True when ``query`` reads as keywords, not a sentence: stopwords at most a third of its words (``user by
-    id``) and one of them a topic (:func:`memdir.search.relevance.is_topic`: not only generic words, ``use``,
-    ``run it again``); or nothing but function words around the acronyms it writes in capitals (``spelled``,
-    :func:`~memdir.search.tokenize.acronyms`: ``is IT down?`` asks about IT, as ``IT`` alone does); or a request
-    or a question around a few words (``remind me about alembic``, ``백업은 언제?``:
-    :func:`memdir.search.relevance.reads_as_request`). Filler and chat words
+def _keywords(query: str, terms: list[str], spelled: frozenset[str] = frozenset()) -> tuple[bool, bool]:
+    """``(reads, asks)``: ``reads`` True when ``query`` reads as keywords, not a sentence: stopwords at most a
+    third of its words (``user by id``) and one of them a topic (:func:`memdir.search.relevance.is_topic`: not only
+    generic words, ``use``, ``run it again``); or nothing but function words around the acronyms it writes in
+    capitals (``spelled``, :func:`~memdir.search.tokenize.acronyms`: ``is IT down?`` asks about IT, as ``IT``
+    alone does); or a request or a question around a few words (``remind me about alembic``, ``백업은 언제?``:
+    :func:`memdir.search.relevance.reads_as_request`; then ``asks`` True too). Filler and chat words
     (:func:`memdir.search.relevance.is_filler`: ``ok``, ``go``, ``then``, ``um``) are not words of it: ``hmm
     structlog`` is ``structlog``, ``ok pnpm then`` is ``pnpm``."""
     words = [w for w in query_tokens(query) if not relevance.is_filler(w)]
     if spelled and words and all(is_stopword(w) for w in words):
-        return True
+        return True, False
     asked = relevance.reads_as_request(words) if terms else None
     soft = relevance.soft_terms([t for t in terms if not relevance.is_filler(t)])  # function words alone, kana
     if asked is not None or not terms or not words or soft:
-        return bool(asked)
+        return bool(asked), bool(asked)
     stop = sum(1 for w in words if is_stopword(w))
-    return 3 * stop <= len(words) and any(relevance.is_topic(w) for w in words)
+    return 3 * stop <= len(words) and any(relevance.is_topic(w) for w in words), False
 
 
 def _where(layers: list[str], include_muted: bool, now: float, filters: Filters) -> tuple[str, list]:
@@ -332,13 +332,15 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
     return out
 
 
-def _with_cosines(found: dict[int, relevance.Evidence], cosines: dict[int, float]) -> dict[int, relevance.Evidence]:
-    """``found`` with each memory's cosine, its gap above the median and its lead (:func:`relevance.with_cosine`)."""
+def _with_cosines(found: dict[int, relevance.Evidence], cosines: dict[int, float],
+                  asked: bool = False) -> dict[int, relevance.Evidence]:
+    """``found`` with each memory's cosine, its gap above the median and its lead (:func:`relevance.with_cosine`;
+    ``asked``: a prompt read as keywords because it asks, as there)."""
     if not cosines:
         return found
     median = relevance.median(cosines.values())
     top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
-    return {i: relevance.with_cosine(ev, cosines.get(i), median, top) for i, ev in found.items()}
+    return {i: relevance.with_cosine(ev, cosines.get(i), median, top, asked) for i, ev in found.items()}
 
 
 def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
@@ -382,8 +384,9 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     query has around them (``where is staging``, ``structlog go``); when it reads
     as keywords, a memory whose head holds all of them some memory holds is
     complete to their share (``changelog entry``, no memory holding "entry":
-    :func:`memdir.search.relevance.evidence`). A prompt
-    is complete only when it reads as keywords (:func:`_keywords`) and holds them all. A memory
+    :func:`memdir.search.relevance.evidence`). A prompt is complete only when it reads as keywords (:func:`_keywords`)
+    and holds them all; a question so read, at the threshold, only in a memory standing out in meaning
+    (:func:`memdir.search.relevance.with_cosine`, ``asked``; a caller ranking all keeps the words' order). A memory
     stating the query in one place comes first, the cosine only breaking its
     ties (:func:`memdir.search.ties.lexical_first`). ``shown``: how many of
     the first hits the caller shows; their rows are checked against their
@@ -428,7 +431,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 have = {memory.id for memory in lexical}
                 lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where))[:pool]
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
-            reads = _keywords(query, terms, frozenset(spellings))
+            reads, asks = _keywords(query, terms, frozenset(spellings))
             keywords = explicit or reads
             typed = explicit and reads  # a word no memory holds leaves the rest complete (relevance._complete)
             found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds | own, capitals, forms, typed)
@@ -439,7 +442,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
                                    compounds | own, capitals, forms, typed))
-            found = _with_cosines(found, cosines)
+            deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
+            found = _with_cosines(found, cosines, deciding)  # a question's keywords: complete where it stands out
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again
@@ -450,7 +454,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         if ev is None:
             continue
         value = relevance.score(ev)
-        if value >= min_score or (explicit and ev.shared):
+        if value >= relevance.bar(ev, min_score) or (explicit and ev.shared):
             hits.append(Hit(memory, value, ev))
     from .ties import lexical_first, order_key
     hits = lexical_first(hits)  # a memory stating the query first, the cosine a tie-breaker: search and recall
@@ -458,7 +462,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     hits.sort(key=lambda h: order_key(h, bool(stated)))  # the one order, ties included (memdir.search.ties)
     if explicit and embed_query and len(hits) > 1:
         hits = _ties_broken(session, query, hits, terms, counts, total, compounds | own)
-    hits = [h for h in _falling(hits) if h.score >= min_score or (explicit and h.evidence.shared)]
+    hits = [h for h in _falling(hits)
+            if h.score >= relevance.bar(h.evidence, min_score) or (explicit and h.evidence.shared)]
     hits = _below_by_rank(hits, stated) if min_score < relevance.THRESHOLD else hits  # asked to rank, not to decide
     # Per hit shown, never per file: a row whose stored text is not what was written is not shown.
     unsound_ids = unsound(conn, session.home, [h.memory.id for h in hits[:shown]]) if shown else set()
