@@ -355,7 +355,9 @@ class IndexBuilder:
         since the last render; the other records are the ones last seen.
         None when restored (:meth:`restore`) and past the deadline: the
         caller orders the lines again (:meth:`reorder`, the changes kept) or
-        renders every record (:meth:`render`)."""
+        renders every record (:meth:`render`). :data:`SPLICED` when restored
+        from an outline: the caller writes :meth:`edits` into its file
+        (:func:`memdir.files.splice.splice_index`), then :meth:`spliced`."""
         import bisect
 
         records = self._records

@@ -467,8 +467,10 @@ class Layer(ReadsOne):
         """Write ``MEMORY.md`` (and its outline) after the memories ``touched`` changed (None: any may
         have): only their lines move while nothing else could have; past the index's deadline, or after
         reads were counted, a builder without the records orders every line again from the memories'
-        facts (:meth:`_all_facts`); else from every record. One edited by hand is kept aside first, a note in
-        ``warnings`` (:func:`memdir.files.layout.keep_edited_index`)."""
+        facts (:meth:`_all_facts`); else from every record. A builder restored from the outline splices the
+        lines that moved into the file (:func:`memdir.files.splice.splice_index`: no other line read or
+        written); one edited by hand since is written whole, kept aside first, a note in ``warnings``
+        (:func:`memdir.files.layout.keep_edited_index`)."""
         now = now_utc()
         text = None
         usage = stat3(self.usage.path)
