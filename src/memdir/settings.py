@@ -30,7 +30,6 @@ float setting a finite one (``nan``, ``inf`` refused), a choice setting one of
 
 from __future__ import annotations
 
-import math
 import os
 from pathlib import Path
 
@@ -161,7 +160,7 @@ def _coerce(name: str, value, target_type):
             number = float(value.strip()) if isinstance(value, str) else float(value)
         except (TypeError, ValueError, OverflowError):
             raise refuse() from None
-        if not math.isfinite(number):
+        if number != number or abs(number) == float("inf"):  # not finite (no math import on the hot path)
             raise refuse(" (it must be a finite number)")
         if target_type is float:
             return number

@@ -138,7 +138,8 @@ def _context_loads(project) -> tuple[str, list[str]]:
     code = ("import sys\n"
             "from memdir.integrations.cli.main import main\n"
             f"main(['--project', {str(project)!r}, 'context'])\n"
-            "names = ('hashlib', 'json', 'unicodedata', 'memdir.text.lookalike', 'argparse', 'yaml')\n"
+            "names = ('hashlib', 'json', 'unicodedata', 'memdir.text.lookalike', 'argparse', 'yaml', 'math',\n"
+            "         'memdir.text.words')\n"
             "print(' '.join(sorted(m for m in names if m in sys.modules)), file=sys.stderr)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -127,11 +127,6 @@ def write_outline(meta_dir: Path, text: str, stat: os.stat_result, data: bytes |
     not found again, and the text is clean when the inserted lines are — no pass over the text in
     Python, nor a scan of it for unsafe characters. Else (or when those do not add up) in C-level passes over the
     whole text."""
-    from array import array
-
-    from ..errors import StoreError
-    from .fsio import atomic_write  # late: the hot path never writes
-
     data = text.encode("utf-8") if data is None else data
     # From an unclean text a deleted line may have taken the last unsafe character: only a clean one is moved.
     spans = _stepped(before, edits, lines, data) if lines is not None and before is not None and before.clean \
@@ -148,15 +143,29 @@ def write_outline(meta_dir: Path, text: str, stat: os.stat_result, data: bytes |
         parts = text.split("\n")
         lines, clean, least, after, total, pins = _summary(parts, text)
         starts, ends = _spans(parts, data)
-    body = array("I", [*starts, *ends, *least, *after, *pins])
-    table = body.tobytes()
+    store_outline(meta_dir, stat, starts, ends, least, after, pins, clean, total)
+
+
+def store_outline(meta_dir: Path, stat: os.stat_result, starts, ends, least, after, pins, clean: bool,
+                  total: int) -> memoryview | None:
+    """Write the outline of the ``MEMORY.md`` whose stat is ``stat`` from its tables (sequences of
+    ints, as the module docstring defines them) into ``meta_dir``; returns its table (as
+    :class:`Outline` takes it), None when it could not be written (a full disk, a read-only
+    directory: only the next context's speed is lost). Never raises."""
+    from array import array
+
+    from ..errors import StoreError
+    from .fsio import atomic_write  # late: the hot path never writes
+
+    table = array("I", [*starts, *ends, *least, *after, *pins]).tobytes()
     header = " ".join(map(str, (_MAGIC, _VERSION, sys.byteorder, stat.st_size, stat.st_mtime_ns, stat.st_ino,
-                                stat.st_ctime_ns, crc32(table), len(lines), int(clean), total,
+                                stat.st_ctime_ns, crc32(table), len(starts), int(clean), total,
                                 len(pins)))) + "\n"
     try:
         atomic_write(Path(meta_dir) / OUTLINE_FILE, header.encode("ascii") + table, sync=False)
-    except StoreError:
-        pass  # a full disk or a read-only directory: only the next context's speed is lost
+    except (StoreError, OverflowError):
+        return None
+    return memoryview(table).cast("I")
 
 
 class Outline:
@@ -174,6 +183,11 @@ class Outline:
         self._starts, self._ends = table[:count], table[count:2 * count]
         self.least, self.after = table[2 * count:3 * count], table[3 * count:4 * count]
         self.pins = table[4 * count:4 * count + pins].tolist()
+
+    @property
+    def state(self) -> tuple[int, int, int, int]:
+        """The outlined file's ``(size, mtime_ns, inode, ctime_ns)``, as :func:`memdir.files.layout.index_state`."""
+        return (*self.key, self._ctime)
 
     def _bytes(self, start: int, end: int) -> bytes:
         """The file's bytes ``[start, end)`` (``end`` ≤ its size), from the blocks read so far and,
@@ -267,4 +281,4 @@ def read_outline(index_path: Path, meta_dir: Path) -> Outline | None:
     return Outline(Path(index_path), (size, mtime_ns, ino), ctime_ns, count, bool(clean), total, numbers, pins, head)
 
 
-__all__ = ["Outline", "OutlineMismatch", "read_outline", "summary", "write_outline"]
+__all__ = ["Outline", "OutlineMismatch", "read_outline", "store_outline", "summary", "write_outline"]

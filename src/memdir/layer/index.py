@@ -31,6 +31,17 @@ DECAY = 0.995
 _MAX_DEADLINE = datetime.max.replace(tzinfo=None)
 
 
+class _Spliced:
+    """What :meth:`IndexBuilder.render_changed` returns for a builder restored from an outline: the
+    text is the outlined file with :meth:`IndexBuilder.edits` applied, never joined in memory."""
+
+    def __repr__(self) -> str:
+        return "SPLICED"
+
+
+SPLICED = _Spliced()
+
+
 def _anchor(record: MemoryRecord) -> datetime | None:
     return record.last_read or record.updated or record.created
 
@@ -232,6 +243,7 @@ class IndexBuilder:
         self._gone: set[str] = set()  # after a restore: memories removed since
         self._rekeyed = False  # every key changed since keys() last told them
         self._edits: list[tuple[int, str | None]] | None = None  # line edits since edits() (None: rebuilt)
+        self._source = None  # restored from an outline: the unchanged lines are in its file (_ordered_lines None)
 
     def _key(self, record: MemoryRecord, now: datetime) -> tuple | None:
         if not is_visible(record, now, self.stale_after_days):
@@ -250,6 +262,7 @@ class IndexBuilder:
                 self._lines[name] = _line(record)
         self._order = sorted(self._keys.values())
         self._ordered_lines = [self._lines[key[2]] for key in self._order]
+        self._source = None
         self._deadline = next_change(records.values(), now, self.stale_after_days)
         self._built = True
         self._rekeyed = True
@@ -260,23 +273,31 @@ class IndexBuilder:
         """True once a full render has been done (so :meth:`render_changed` may be used)."""
         return self._built
 
-    def restore(self, keys: dict[str, tuple], text: str, deadline: datetime | None) -> bool:
-        """Take up the state a render left (:meth:`keys`, the ``MEMORY.md`` ``text`` it wrote, its
-        :attr:`deadline`) without the records, so :meth:`render_changed` moves only the lines of
-        the memories that changed — until the deadline, past which :meth:`reorder` orders them again
-        from the memories' :class:`Facts`. False (nothing taken) when the text does not have one line
-        per key, in key order."""
+    def restore(self, keys: dict[str, tuple], text, deadline: datetime | None) -> bool:
+        """Take up the state a render left (:meth:`keys`, the ``MEMORY.md`` it wrote — its ``text``, or
+        its :class:`memdir.files.outline.Outline`: then no line is read but the first and the last, and
+        :meth:`render_changed` returns :data:`SPLICED` —, its :attr:`deadline`) without the records, so
+        :meth:`render_changed` moves only the lines of the memories that changed — until the deadline,
+        past which :meth:`reorder` orders them again from the memories' :class:`Facts`. False (nothing
+        taken) when the text does not have one line per key, in key order. Raises ValueError
+        (:class:`memdir.files.outline.OutlineMismatch`) when the outline's file changed."""
         order = list(keys.values())  # in key order already when they come from the manifest
         if any(a > b for a, b in zip(order, order[1:3])) or (len(order) > 1 and order[-2] > order[-1]):
             order.sort()
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        if len(lines) != len(order) or (order and not (f"]({order[0][2]}.md)" in lines[0]
-                                                        and f"]({order[-1][2]}.md)" in lines[-1])):
+        if isinstance(text, str):
+            lines = text.split("\n")
+            if lines and lines[-1] == "":
+                lines.pop()
+            count, first, last = len(lines), (lines[0] if lines else ""), (lines[-1] if lines else "")
+        else:  # an outline: the first and last lines only
+            lines, count = None, text.count
+            first, last = (text.line(0), text.line(count - 1)) if count == len(order) and count else ("", "")
+        if count != len(order) or (order and not (f"]({order[0][2]}.md)" in first
+                                                   and f"]({order[-1][2]}.md)" in last)):
             return False  # the caller checked the text is the one written with these keys (its stat key)
         self._records, self._keys, self._order, self._ordered_lines = {}, dict(keys), order, lines
-        self._lines = {key[2]: line for key, line in zip(order, lines)}
+        self._lines = {key[2]: line for key, line in zip(order, lines)} if lines is not None else {}
+        self._source = None if lines is not None else text
         self._deadline, self._built, self._partial, self._gone = deadline, True, True, set()
         self._rekeyed, self._edits = False, []
         return True
@@ -334,7 +355,9 @@ class IndexBuilder:
         since the last render; the other records are the ones last seen.
         None when restored (:meth:`restore`) and past the deadline: the
         caller orders the lines again (:meth:`reorder`, the changes kept) or
-        renders every record (:meth:`render`)."""
+        renders every record (:meth:`render`). :data:`SPLICED` when restored
+        from an outline: the caller writes :meth:`edits` into its file
+        (:func:`memdir.files.splice.splice_index`), then :meth:`spliced`."""
         import bisect
 
         records = self._records
@@ -363,8 +386,9 @@ class IndexBuilder:
             if key is not None:
                 at = bisect.bisect_left(self._order, key)
                 del self._order[at]
-                del self._ordered_lines[at]
-                del self._lines[name]
+                if self._ordered_lines is not None:
+                    del self._ordered_lines[at]
+                self._lines.pop(name, None)
                 if self._edits is not None:
                     self._edits.append((at, None))
         for name, record in changes.items():
@@ -376,7 +400,8 @@ class IndexBuilder:
                 line = self._lines[name] = _line(record)
                 at = bisect.bisect_left(self._order, key)
                 self._order.insert(at, key)
-                self._ordered_lines.insert(at, line)
+                if self._ordered_lines is not None:
+                    self._ordered_lines.insert(at, line)
                 if self._edits is not None:
                     self._edits.append((at, line))
             moment = next_change([record], now, self.stale_after_days)
@@ -384,15 +409,28 @@ class IndexBuilder:
                 self._deadline = moment
         return self._text()
 
-    def edits(self) -> tuple[list[str], list[tuple[int, str | None]] | None]:
+    def edits(self) -> tuple[list[str] | None, list[tuple[int, str | None]] | None]:
         """``(lines, edits)``: the index's lines now (as :meth:`render` joins them; the caller does
-        not change them) and the line edits since this was last asked, in order — ``(at, None)``:
-        line ``at`` removed, ``(at, line)``: ``line`` inserted at ``at`` — or None when every line
-        may have changed since (a full render). Clears the edits (so ask once per text written)."""
+        not change them; None when restored from an outline: :attr:`source`) and the line edits since
+        this was last asked, in order — ``(at, None)``: line ``at`` removed, ``(at, line)``: ``line``
+        inserted at ``at`` — or None when every line may have changed since (a full render). Clears
+        the edits (so ask once per text written)."""
         edits, self._edits = self._edits, []
         return self._ordered_lines, edits
 
-    def _text(self) -> str:
+    @property
+    def source(self):
+        """The :class:`memdir.files.outline.Outline` of the file holding the lines :meth:`edits` are
+        told against, when restored from one (else None)."""
+        return self._source
+
+    def spliced(self, outline) -> None:
+        """The edits told were written: ``outline`` (of the new file) is the source of the next ones."""
+        self._source = outline
+
+    def _text(self):
+        if self._ordered_lines is None:
+            return SPLICED
         return "\n".join(self._ordered_lines) + "\n" if self._ordered_lines else ""
 
     @property

@@ -42,6 +42,7 @@ from ..files.fsio import atomic_write, ensure_dir, nothing_written, nothing_writ
 from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_state, keep_edited_index,
                             layer_place, symlink_refusal, write_layer_info)
 from ..files.outline import read_outline, write_outline
+from ..files.splice import splice_index
 from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files
 from ..files.scan import load as load_file, scan as scan_layer
 from ..files.sweeps import sweep_can_wait
@@ -50,7 +51,7 @@ from ..settings import Settings
 from ..tombstones.match import Tombstone
 from ..tombstones.stones import TombstoneFile
 from ..vocabulary import ACTORS
-from .index import Facts, IndexBuilder, next_change
+from .index import SPLICED, IndexBuilder, next_change
 from .journal import Journal, now_utc, records_bytes
 from .manifest import Manifest, Stamps, stat3
 from .reading import ReadsOne
@@ -417,14 +418,14 @@ class Layer(ReadsOne):
             return
         keys, deadline_ns = saved.index
         target = self.meta.parent / INDEX_FILE
-        try:
-            text = target.read_text(encoding="utf-8") if keys else ""
+        try:  # its outline, when it describes the file as it is: no line read but the first and the last
+            text = (read_outline(target, self.meta) or target.read_text(encoding="utf-8")) if keys else ""
             deadline = datetime.fromtimestamp(deadline_ns / 1e9, timezone.utc) if deadline_ns else None
             if self._index.restore(keys, text, deadline):
                 self._index_usage = stamps.usage if saved.usage_same else None  # None: reads counted since
                 if text:
-                    on_disk = os.lstat(target)
-                    self._index_written = (text, *index_state(on_disk))
+                    written = text if isinstance(text, str) else None
+                    self._index_written = (written, *(index_state(target) if written else text.state))
         except (OSError, UnicodeDecodeError, ValueError, OverflowError):
             return
 
@@ -466,8 +467,10 @@ class Layer(ReadsOne):
         """Write ``MEMORY.md`` (and its outline) after the memories ``touched`` changed (None: any may
         have): only their lines move while nothing else could have; past the index's deadline, or after
         reads were counted, a builder without the records orders every line again from the memories'
-        facts (:meth:`_all_facts`); else from every record. One edited by hand is kept aside first, a note in
-        ``warnings`` (:func:`memdir.files.layout.keep_edited_index`)."""
+        facts (:meth:`_all_facts`); else from every record. A builder restored from the outline splices the
+        lines that moved into the file (:func:`memdir.files.splice.splice_index`: no other line read or
+        written); one edited by hand since is written whole, kept aside first, a note in ``warnings``
+        (:func:`memdir.files.layout.keep_edited_index`)."""
         now = now_utc()
         text = None
         usage = stat3(self.usage.path)
@@ -486,7 +489,15 @@ class Layer(ReadsOne):
         self._index_usage = usage
         target = self.meta.parent / INDEX_FILE  # the layer directory's; the team layer's is in the home
         lines, edits = index.edits()  # the lines moved since the text we last wrote or took up
-        if text:
+        if text is SPLICED and (edits or index_state(target) != index.source.state):
+            if (done := splice_index(target, self.meta, index.source, edits)) is None:  # changed by hand, or refused
+                text, (lines, edits) = index.reorder(self._all_facts(entries), now), (None, None)
+            else:  # the lines that moved, spliced into the file: no other line read or written
+                index.spliced(done[0])
+                self._index_written = (None, *index_state(done[1]))
+        if text is SPLICED:
+            pass
+        elif text:
             try:
                 on_disk = os.lstat(target)  # a symlink there is replaced by the file, never written through
                 same = self._index_written == (text, *index_state(on_disk))
@@ -505,24 +516,6 @@ class Layer(ReadsOne):
             unlink(target)
             self._index_written = None
         self._stamp(entries.values(), self._index.deadline, now)
-
-    def _all_facts(self, entries) -> dict[str, Facts]:
-        """Every memory's :class:`memdir.layer.index.Facts`: as the manifest keeps them, with the read
-        counts recorded since; a memory it keeps none of is read (:class:`memdir.files.scan.LazyEntries`)."""
-        saved = self.manifest.load_facts()
-        counts = self.usage.counts()
-        every: dict[str, Facts] = {}
-        for name in entries:
-            facts = saved.get(name)
-            if facts is None:
-                entry = entries.get(name)
-                if entry is None:
-                    continue
-                facts = Facts.of(entry.record)
-            elif (count := counts.get(name)) is not None and (facts.reads, facts.last_read) != count:
-                facts = facts._replace(reads=count[0], last_read=count[1])
-            every[name] = facts
-        return every
 
     def _stamp(self, entries, deadline=False, now=None) -> None:
         now = now or now_utc()

@@ -20,8 +20,26 @@ from .index import Facts
 
 
 class ReadsOne:
-    """:meth:`read_now`, :meth:`names_now` and :meth:`facts_now` of :class:`memdir.layer.layer.Layer`
-    (which supplies every attribute used)."""
+    """:meth:`read_now`, :meth:`names_now`, :meth:`facts_now` and ``_all_facts`` of
+    :class:`memdir.layer.layer.Layer` (which supplies every attribute used)."""
+
+    def _all_facts(self, entries) -> dict[str, Facts]:
+        """Every memory's :class:`memdir.layer.index.Facts`: as the manifest keeps them, with the read
+        counts recorded since; a memory it keeps none of is read (:class:`memdir.files.scan.LazyEntries`)."""
+        saved = self.manifest.load_facts()
+        counts = self.usage.counts()
+        every: dict[str, Facts] = {}
+        for name in entries:
+            facts = saved.get(name)
+            if facts is None:
+                entry = entries.get(name)
+                if entry is None:
+                    continue
+                facts = Facts.of(entry.record)
+            elif (count := counts.get(name)) is not None and (facts.reads, facts.last_read) != count:
+                facts = facts._replace(reads=count[0], last_read=count[1])
+            every[name] = facts
+        return every
 
     def names_now(self) -> Mapping[str, str]:
         """Every memory's name → the file that holds it: the layer's names while no file was added,

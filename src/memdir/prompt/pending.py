@@ -36,7 +36,6 @@ from pathlib import Path
 from ..files.layout import META_DIR
 from ..text.fence import escape_stored
 from ..text.printable import one_line
-from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
 
 PENDING_FILE = "pending.json"
 SHOWN_FILE = "pending-shown.jsonl"
@@ -60,7 +59,20 @@ _WORD = r"(?i)[a-z0-9]+|[\u4e00-\u9fff]"
 # _COUNTED are function words the coverage test has always counted as content (which memory covers an item
 # stays what it was). Words of one or two ASCII letters are never counted (see _stems).
 _COUNTED = frozenset("being her his their may might must shall where why how".split())
-_STOP = FUNCTION_WORDS - _COUNTED | CHAT_WORDS | {"first"}
+
+
+def _stop() -> frozenset[str]:
+    """The words an item's content leaves out (the comment above); :mod:`memdir.text.words` imported on
+    the first use, under the layer lock — never on a session start's path."""
+    global _STOP
+    if _STOP is None:
+        from ..text.words import CHAT_WORDS, FUNCTION_WORDS
+
+        _STOP = frozenset(FUNCTION_WORDS - _COUNTED | CHAT_WORDS | {"first"})
+    return _STOP
+
+
+_STOP: frozenset[str] | None = None
 
 
 def _dir(layer_dir: Path) -> Path:
@@ -232,13 +244,16 @@ def mark_shown(session, budget: int, *, once_per_session: bool = False) -> None:
 
 
 def _stems(text: str) -> set[str]:
-    return {w[:5] for w in re.findall(_WORD, text.lower()) if w not in _STOP and (len(w) > 2 or not w.isascii())}
+    stop = _stop()
+    return {w[:5] for w in re.findall(_WORD, text.lower()) if w not in stop and (len(w) > 2 or not w.isascii())}
 
 
 def _negated(text: str, stems: set[str]) -> bool:
     """Whether a negation (:data:`memdir.text.words.NEGATIONS`) of ``text`` turns around one of ``stems``:
     the stem is among the :data:`NEGATION_REACH` words after it ("never deploy", "don't ever deploy",
     "不部署", "Fridays: no deploys")."""
+    from ..text.words import NEGATIONS
+
     found = [w.lower() for w in re.findall(_WORD, text)]
     for at, word in enumerate(found):
         if word in NEGATIONS and any(w[:5] in stems for w in found[at + 1:at + 1 + NEGATION_REACH]):

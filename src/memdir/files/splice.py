@@ -1,0 +1,150 @@
+"""``MEMORY.md`` rewritten from its outline and the lines that changed (issue 28 §7: a write's upkeep
+of the index proportional to what changed, not to the layer).
+
+A write moves a few lines of a layer's ``MEMORY.md`` (:meth:`memdir.layer.index.IndexBuilder.edits`).
+:func:`splice_index` writes the new file from the old one without reading it: the runs of unchanged
+lines are copied by their byte spans in the old file's :class:`memdir.files.outline.Outline`
+(``os.copy_file_range``: in the kernel, no byte through this process; where the system has none, read
+and written), the new lines written, and the result put in place atomically as a whole write is
+(a temporary file renamed over it: a reader sees the old file or the new one). The old file's stat is
+checked before and after the copy (size, mtime, inode, ctime: as the outline's reader checks it), so a
+hand edit between restore and write is never overwritten by a splice — the caller then renders the
+whole text, keeping the edited copy aside. The new outline is stepped from the old tables, not made
+from the text.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from itertools import accumulate
+from pathlib import Path
+
+from ..text.printable import are_clean_lines
+from ..vocabulary import PIN_MARK
+from .fsio import TEMP_SUFFIX
+from .outline import Outline, store_outline
+
+
+def _plan(before: Outline, edits: list[tuple[int, str | None]]) -> list | None:
+    """The new file's lines by origin: an int (the old line of that index) or a str (a new line), after
+    ``edits`` applied in order to ``before``'s lines; None when an edit lies outside them."""
+    origin: list = list(range(before.count))
+    for at, line in edits:
+        if line is None:
+            if not 0 <= at < len(origin):
+                return None
+            del origin[at]
+        else:
+            if not 0 <= at <= len(origin) or "\n" in line or not line.strip():
+                return None
+            origin.insert(at, line)
+    return origin
+
+
+def _copy(source: int, target: int, start: int, length: int, at: int) -> int:
+    """``length`` bytes of ``source`` from ``start`` to ``target`` at ``at`` (in the kernel when it can);
+    returns the bytes that went through this process (0 when copied in the kernel)."""
+    through = 0
+    while length > 0:
+        try:
+            done = os.copy_file_range(source, target, length, start, at)
+        except (AttributeError, OSError):  # no copy_file_range (another system, a filesystem refusing it)
+            chunk = os.pread(source, min(length, 1 << 20), start)
+            done = os.pwrite(target, chunk, at) if chunk else 0
+            through += 2 * done
+        if done <= 0:
+            raise OSError(f"short copy at byte {start}")
+        start, at, length = start + done, at + done, length - done
+    return through
+
+
+def splice_index(index_path: Path, meta_dir: Path, before: Outline,
+                 edits: list[tuple[int, str | None]]) -> tuple[Outline, os.stat_result, int] | None:
+    """Write ``index_path`` (a ``MEMORY.md`` that ``before`` outlines) as ``edits`` change it, and its
+    outline into ``meta_dir``; returns ``(the new file's Outline, its lstat, bytes of it that went
+    through this process)`` — the new lines' bytes, plus the copied ones only where the kernel could not
+    copy them. None when the file is no longer the one outlined (edited by hand, rewritten since: it is
+    left as it is), the edits do not fit it, no line would be left (the caller removes the file), or
+    the disk refuses the file or its outline: the caller then writes the whole text. Never raises."""
+    origin = _plan(before, edits)
+    if not origin:
+        return None
+    starts, ends = before._starts, before._ends
+    expected = before.state
+    index_path = Path(index_path)
+    temp = None
+    try:
+        fd = os.open(index_path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        try:
+            st = os.fstat(fd)
+            if (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns) != expected:
+                return None
+            out, temp = tempfile.mkstemp(prefix=f".{index_path.name}.", suffix=TEMP_SUFFIX, dir=index_path.parent)
+            try:
+                new_starts, new_ends, at, through, run = [], [], 0, 0, None
+                for item in (*origin, None):  # None: the end, closing the last run of old lines
+                    if isinstance(item, int) and run is not None and item == run[1]:
+                        run[1] += 1
+                        continue
+                    if run is not None:  # a run of consecutive old lines [run[0], run[1]): one copy
+                        first, last = run
+                        length = ends[last - 1] + 1 - starts[first]
+                        through += _copy(fd, out, starts[first], length, at)
+                        shift = at - starts[first]
+                        new_starts += map(shift.__add__, starts[first:last])
+                        new_ends += map(shift.__add__, ends[first:last])
+                        at += length
+                        run = None
+                    if isinstance(item, int):
+                        run = [item, item + 1]
+                    elif item is not None:
+                        data = item.encode("utf-8") + b"\n"
+                        new_starts.append(at)
+                        new_ends.append(at + len(data) - 1)
+                        at += os.pwrite(out, data, at)
+                        through += len(data)
+                st = os.fstat(fd)  # the same as before the copy: no write came between
+                if os.fstat(out).st_size != at or (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns) != expected:
+                    raise OSError("the index changed while it was copied")
+                os.fchmod(out, 0o600)
+            finally:
+                os.close(out)
+            os.replace(temp, index_path)
+            temp = None
+        finally:
+            os.close(fd)
+            if temp is not None:
+                with_suppressed_unlink(temp)
+        on_disk = os.lstat(index_path)
+    except OSError:
+        return None
+    new = [item for item in origin if isinstance(item, str)]
+    clean = before.clean and are_clean_lines("\n".join(new))
+    if clean:
+        old_least = before.least
+        least = [old_least[item] if isinstance(item, int) else len(item.strip()) for item in origin]
+        total = sum(least) + len(least)
+    else:
+        least, total = [0] * len(origin), 0
+    after = list(accumulate(reversed(least), min))[::-1]
+    pinned = set(before.pins)
+    pins = [i for i, item in enumerate(origin)
+            if (item in pinned if isinstance(item, int) else PIN_MARK in item)]
+    table = store_outline(meta_dir, on_disk, new_starts, new_ends, least, after, pins, clean, total)
+    if table is None:  # the file is right; only its outline is missing: the next write reads it whole
+        return None
+    outline = Outline(index_path, (on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino), on_disk.st_ctime_ns,
+                      len(origin), clean, total, table, len(pins))
+    return outline, on_disk, through
+
+
+def with_suppressed_unlink(path: str) -> None:
+    """Remove ``path`` (a temporary file left by a failed splice), ignoring any error."""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+__all__ = ["splice_index"]
