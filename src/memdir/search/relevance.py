@@ -157,6 +157,7 @@ def is_topic(term: str) -> bool:
     return not is_filler(term) and not is_stopword(term) and not is_generic(term)
 
 
+@lru_cache(maxsize=4096)  # a search asks it of each query term for every candidate
 def is_generic(term: str) -> bool:
     """True when ``term`` weighs :data:`GENERIC_WEIGHT` and is no core word of a query whose other words are
     (:func:`evidence`): a word a task prompt is built of (:data:`GENERIC`) or a request (:func:`is_request`)."""
