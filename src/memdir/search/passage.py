@@ -8,6 +8,8 @@ text (a match of :data:`memdir.search.tokenize.SEGMENT`) it came from. Pure.
 from __future__ import annotations
 
 import re
+from array import array
+from functools import lru_cache
 
 from . import relevance
 from .tokenize import SEGMENT, word_tokens
@@ -26,19 +28,33 @@ def located(text: str, terms: list[str], width: int = relevance.NEAR_TOKENS) -> 
     weights = {t: w for t, w in relevance.term_weights(list(dict.fromkeys(terms)), {}, 0).items() if w > 0}
     if not weights or not text:
         return None
-    toks: list[str] = []
-    spans: list[tuple[int, int]] = []
-    for match in SEGMENT.finditer(text):
-        for tok in word_tokens(match.group(0)):
-            toks.append(tok)
-            spans.append(match.span())
-    first, last, found = relevance.best_window(relevance.as_terms(toks, weights), weights, width)
+    toks, spans = _words(text)
+    first, last, found = relevance.best_window(relevance.as_terms(list(toks), weights), weights, width)
     if not found:
         return None
-    start, end = spans[first][0], spans[last][1]
+    start, end = spans[2 * first], spans[2 * last + 1]
     back = max(0, start - SENTENCE_BACK)
     ends = [m.end() for m in _SENTENCE_END.finditer(text, back, start)]
     return _word_at(text, ends[-1] if ends else (0 if back == 0 else start), start), end
+
+
+TEXTS_KEPT = 256  # texts whose words are kept (a search's snippets come back to the notes it keeps finding)
+
+
+@lru_cache(maxsize=TEXTS_KEPT)
+def _words(text: str) -> tuple[tuple[str, ...], array]:
+    """``(tokens, offsets)``: the tokens of ``text`` (:func:`~memdir.search.tokenize.word_tokens` of each
+    :data:`~memdir.search.tokenize.SEGMENT` match, in order) and, flat, the start and end offsets of the word
+    each came from (token ``i``: ``offsets[2 * i]``, ``offsets[2 * i + 1]``). Kept per text: a pure function."""
+    toks: list[str] = []
+    offsets = array("q")
+    for match in SEGMENT.finditer(text):
+        start, end = match.span()
+        for tok in word_tokens(match.group(0)):
+            toks.append(tok)
+            offsets.append(start)
+            offsets.append(end)
+    return tuple(toks), offsets
 
 
 def sentence_after(text: str, at: int, before: int) -> int:

@@ -32,7 +32,7 @@ from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
 from ..vocabulary import ORIGINS, TYPES
-from . import dense, paging, pasted, relevance, spelling
+from . import dense, memo, paging, pasted, relevance, spelling
 from .query import checked_query
 from .compounds import joined_parts, read as read_compounds
 from .index import layer_key
@@ -305,6 +305,7 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
     in_caps = {t: sum(1 for held in capitals.values() if t in held) for held in capitals.values() for t in held}
     readings: dict[tuple[frozenset[str], frozenset[str]], tuple] = {}
     ys = {t: begun for t, begun in spelling.starts(terms, forms).items() if spelling.from_y(t, begun)}
+    generation = memo.generation(conn) if ys else None
 
     def reading(acronyms: frozenset[str], lacks: frozenset[str]) -> tuple:
         if (acronyms, lacks) not in readings:
@@ -320,9 +321,11 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
     out = {}
     marks = ",".join("?" * len(ids))
     for rowid, name, title, description, body, raw, called in conn.execute(
-            f"SELECT f.rowid, f.name, f.title, f.description, f.body, coalesce(d.title, '') || ' ' || d.description || ' ' || coalesce(d.body, ''), d.name"
+            "SELECT f.rowid, f.name, f.title, f.description, f.body,"
+            " coalesce(d.title, '') || ' ' || d.description || ' ' || coalesce(d.body, ''), d.name"
             f" FROM fts f JOIN docs d ON d.id = f.rowid WHERE f.rowid IN ({marks})", ids):
-        lacks = frozenset(t for t, begun in ys.items() if not spelling.continues(f"{called} {raw or ''}", begun))
+        lacks = frozenset(t for t, begun in ys.items() if not _CONTINUES.get(  # per row, kept per generation
+            conn, generation, (rowid, begun), lambda: spelling.continues(f"{called} {raw or ''}", begun)))
         weights, as_terms, strong, present = reading(capitals.get(rowid, frozenset()), lacks)
         head = set(as_terms(f"{name} {title or ''} {description}".split()))
         read = relevance.read_body(body or "", as_terms)
@@ -330,6 +333,9 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
         out[rowid] = relevance.evidence(weighed, head, read, strong, keywords, None, present=present,
                                         typed=typed)
     return out
+
+
+_CONTINUES = memo.Kept(1 << 16)  # (row id, a y-word's start) -> whether the row's text continues it
 
 
 def _with_cosines(found: dict[int, relevance.Evidence], cosines: dict[int, float],

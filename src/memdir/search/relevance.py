@@ -160,6 +160,7 @@ def is_topic(term: str) -> bool:
     return not is_filler(term) and not is_stopword(term) and not is_generic(term)
 
 
+@lru_cache(maxsize=4096)  # a search asks it of each query term for every candidate
 def is_generic(term: str) -> bool:
     """True when ``term`` weighs :data:`GENERIC_WEIGHT` and is no core word of a query whose other words are
     (:func:`evidence`): a word a task prompt is built of (:data:`GENERIC`) or a request (:func:`is_request`)."""
@@ -167,11 +168,11 @@ def is_generic(term: str) -> bool:
 
 
 def reads_as_request(words: list[str]) -> bool | None:
-    """Whether ``words`` (a query's tokens, filler left out) read as keywords because they ask for a topic:
-    None when no word is a request (:func:`is_request`) or a question word
-    (:data:`memdir.text.words.QUESTION_WORDS`: "when is the backup?", "백업은 언제?" read as ``backup``, ``백업``); else True when the words that are neither requests nor
-    stopwords are 1 to :data:`TOPIC_TERMS` and none is filler ("remind me about alembic", "帮我审查一下代码"
-    read as ``alembic``, ``审查 代码``; "remind me later", "tell me more" do not)."""
+    """Whether ``words`` (a query's tokens, filler left out) read as keywords because they ask for a topic: None
+    when no word is a request (:func:`is_request`) or a question word (:data:`memdir.text.words.QUESTION_WORDS`:
+    "when is the backup?", "백업은 언제?" read as ``backup``, ``백업``); else True when the words neither requests
+    nor stopwords are 1 to :data:`TOPIC_TERMS` and none is filler ("remind me about alembic", "帮我审查一下代码" read
+    as ``alembic``, ``审查 代码``; "remind me later", "tell me more" do not)."""
     from .tokenize import is_stopword
 
     asks = question_terms()
@@ -193,22 +194,15 @@ def question_terms() -> frozenset[str]:
 
 @dataclass(frozen=True)
 class Evidence:
-    """What the score of one memory rests on: ``coverage`` and ``head`` in
-    [0, 1], ``mass`` ≥ 0, ``cosine`` in [−1, 1] or None (no current vector),
-    ``matched`` the query terms found (head or best passage), ``shared`` the
-    query's content terms (not soft; not :func:`is_generic` when it has others)
-    found anywhere in the memory, ``near``
-    the share of the query's weight found together in one
-    :data:`NEAR_TOKENS`-token window of the body (about a sentence: what
-    orders memories of equal score, so the one sentence holding every word
-    of a question comes before notes that hold them far apart), ``span``
-    the tokens that window spans at its tightest, ``held`` the larger share
-    of the weight of the query terms the store holds at all (a word no
-    memory has, such as ``hostname`` where notes say "reachable at", cannot
-    be held) that the head alone or that one window holds (not counted when
-    it holds only one core word of several): at least
-    :data:`STRONG` is a memory stating the query in one place
-    (:func:`stated`)."""
+    """What the score of one memory rests on: ``coverage`` and ``head`` in [0, 1], ``mass`` ≥ 0, ``cosine`` in [−1, 1]
+    or None (no current vector), ``matched`` the query terms found (head or best passage), ``shared`` the query's
+    content terms (not soft; not :func:`is_generic` when it has others) found anywhere in the memory, ``near`` the share
+    of the query's weight found together in one :data:`NEAR_TOKENS`-token window of the body (about a sentence: what
+    orders memories of equal score, so the one sentence holding every word of a question comes before notes that hold
+    them far apart), ``span`` the tokens that window spans at its tightest, ``held`` the larger share of the weight of
+    the query terms the store holds at all (a word no memory has, such as ``hostname`` where notes say "reachable at",
+    cannot be held) that the head alone or that one window holds (not counted when it holds only one core word of
+    several): at least :data:`STRONG` is a memory stating the query in one place (:func:`stated`)."""
 
     coverage: float
     head: float
@@ -588,13 +582,14 @@ def lexical(evidence: Evidence) -> float:
 
 
 def stated(evidence: Evidence) -> bool:
-    """True when the memory states the query in one place: its head or one
-    sentence of its body holds at least :data:`STRONG` of the query's held
-    weight (:attr:`Evidence.held`)."""
+    """True when the memory states the query in one place: its head or one sentence of its body holds at least
+    :data:`STRONG` of the query's held weight (:attr:`Evidence.held`)."""
     return evidence.held >= STRONG
 
 
-__all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BACKGROUND_DOCS", "agreed", "bar", "BodyTerms", "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "TOPIC_TERMS", "is_filler", "is_generic", "is_request", "is_unit", "is_topic", "unfilled", "reads_as_request", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
-           "STRONG", "THRESHOLD", "as_terms", "best_passage", "best_window", "evidence", "lexical", "median", "parts_weighed", "question_terms", "score",
-           "soft_terms",
-           "read_body", "stated", "term_weights", "tightest", "with_cosine"]
+__all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER",
+           "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT",
+           "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT", "STRONG", "THRESHOLD", "TOPIC_TERMS", "agreed", "as_terms",
+           "bar", "best_passage", "best_window", "evidence", "is_filler", "is_generic", "is_request", "is_topic",
+           "is_unit", "lexical", "median", "parts_weighed", "question_terms", "read_body", "reads_as_request", "score",
+           "soft_terms", "stated", "term_weights", "tightest", "unfilled", "with_cosine"]

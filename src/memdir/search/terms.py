@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from ..text.fold import kana_spellings
-from . import spelling
+from . import memo, spelling
 from .tokenize import compound_splits, is_compound, is_stopword, writes_in_capitals
 
 
@@ -126,11 +126,20 @@ def y_writers(conn, starts: dict[str, str]) -> dict[str, frozenset[int]]:
     rows read the start's words as the term (:func:`memdir.search.ranking` reads the others without it).
     ``{}`` when no term is such. One statement for all the query's y-words (the rows of any of their starts,
     each read once; a row counts for a start only when its text continues that start, and a word continuing it
-    is one the start's prefix query finds). Reads ``fts`` and ``docs`` in the caller's transaction."""
+    is one the start's prefix query finds). Reads ``fts`` and ``docs`` in the caller's transaction; the rows of
+    one set of starts are kept per index generation (:data:`WRITERS`: each distinct set is read once)."""
     ys = {term: begun for term, begun in starts.items() if spelling.from_y(term, begun)}
     if not ys:
         return {}
-    begins = sorted(set(ys.values()))  # letters only (spelling.prefixable): nothing to quote
+    begins = tuple(sorted(set(ys.values())))  # letters only (spelling.prefixable): nothing to quote
+    writers = WRITERS.get(conn, memo.generation(conn), begins, lambda: _y_writers(conn, begins))
+    return {term: writers[begun] for term, begun in ys.items()}
+
+
+WRITERS = memo.Kept(32)  # starts -> {start: the rows writing its family}, per index generation
+
+
+def _y_writers(conn, begins: tuple[str, ...]) -> dict[str, frozenset[int]]:
     rows = conn.execute("SELECT d.id, d.name || ' ' || coalesce(d.title, '') || ' ' || d.description || ' ' || "
                         "coalesce(d.body, '') FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ?",
                         (" OR ".join(f'"{begun}"*' for begun in begins),))
@@ -138,7 +147,7 @@ def y_writers(conn, starts: dict[str, str]) -> dict[str, frozenset[int]]:
     for rowid, text in rows:
         for begun in spelling.continued(text, begins):
             writers[begun].add(rowid)
-    return {term: frozenset(writers[begun]) for term, begun in ys.items()}
+    return {begun: frozenset(rows) for begun, rows in writers.items()}
 
 
 def near_forms(conn, terms: list[str], counts: dict[str, int],

@@ -49,6 +49,8 @@ import re
 
 from dataclasses import replace
 
+from . import relevance
+
 # Tied memories whose sentences are embedded; a larger tie embeds those echoing the question most (echoed). A tie
 # grows with the store when the query's distinctive word is one no memory holds ("hostname" where notes say
 # "reachable at"): 24–33 notes at 10,000 planted-fact notes (seed 7). Of its 8 such questions, the answering note
@@ -72,8 +74,6 @@ def lexical_first(hits: list) -> list:
     left as they are; ``hits`` unchanged when none states it. The caller
     sorts by ``Hit.order`` (no other hit can pass one that states it) and
     shows no hit a higher score than the one before it."""
-    from . import relevance
-
     first = [replace(h, rank=relevance.lexical(h.evidence)) for h in hits if relevance.stated(h.evidence)]
     if not first:
         return hits
@@ -97,11 +97,9 @@ def place(evidence) -> tuple[float, bool, float, int]:
     head backed by its body first) and its span (``1 << 30`` for none). A body
     sentence holding more than any head still comes first (a planted fact
     under a wider title)."""
-    from .relevance import STRONG  # imported here, as relevance is in lexical_first
-
     head, near = round(evidence.head, 2), round(evidence.near, 2)
     best = max(head, near)
-    return (-best, not head >= max(near, STRONG), -near, evidence.span or 1 << 30)
+    return (-best, not head >= max(near, relevance.STRONG), -near, evidence.span or 1 << 30)
 
 
 def tie_key(hit) -> tuple:
@@ -123,8 +121,6 @@ def order_key(hit, stated_first: bool = False) -> tuple:
     equal hits come in the same order on every path and every call; an
     explicit search with vectors on then breaks the tie at its head by meaning
     (:func:`broken`), on the same basis everywhere."""
-    from . import relevance
-
     memory = hit.memory
     updated = float("inf") if memory.updated is None else -memory.updated
     return (stated_first and not relevance.stated(hit.evidence), *tie_key(hit), not memory.pinned, updated,
@@ -219,7 +215,7 @@ def broken(hits: list, query_vector, read, terms: list[str], query: str = "") ->
     count = tied(hits)
     if count < 2:
         return hits
-    from . import relevance, vectors
+    from . import vectors
 
     wanted = set(terms)
     if len(wanted - relevance.soft_terms(terms)) < SENTENCE_TERMS:
