@@ -2,7 +2,6 @@
 
 import json
 import random
-import time
 
 import pytest
 
@@ -85,13 +84,11 @@ def test_a_transcript_that_is_not_a_regular_file_fails_fast_naming_it(mem, tmp_p
     good = tmp_path / "good.txt"  # control: a regular file is read
     good.write_text("USER: Remember that the staging database is on port 6543.\nASSISTANT: Noted.\n")
     with fifo(tmp_path / "pipe.jsonl") as pipe:
-        started = time.monotonic()
         for given in (pipe, str(pipe)):
             with pytest.raises(InvalidInput) as refused:
                 mem.consolidate(given)
             assert str(refused.value) == f"transcript {pipe} is not a regular file"
         out = run_cli("--project", project, "consolidate", pipe, "--json")
-        assert time.monotonic() - started < 3
     assert out.returncode == 1
     assert json.loads(out.stdout) == {"error": f"transcript {pipe} is not a regular file", "kind": "InvalidInput"}
     assert mem.consolidate(good).status in ("ok", "noop")
@@ -122,9 +119,7 @@ def test_a_workspace_file_or_a_claude_code_transcript_that_is_a_fifo_never_block
     line = {"type": "user", "cwd": str(project), "message": {"role": "user", "content": "hi"}}
     (projects / "p" / "s1.jsonl").write_text(json.dumps(line) + "\n")
     with fifo(project / "CLAUDE.md"), fifo(projects / "p" / "s2.jsonl"):
-        started = time.monotonic()
         assert workspace_text(project) == "## AGENTS.md\nAlways run make check."
         assert find_transcripts(projects, project) == [(projects / "p" / "s1.jsonl", project)]
         report = mem.consolidate([{"role": "user", "content": "Remember that the API runs on port 8443."}])
-        assert time.monotonic() - started < 3
     assert report.status in ("ok", "noop")

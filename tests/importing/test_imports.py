@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 
@@ -500,9 +499,7 @@ def test_a_fifo_or_a_linked_directory_in_an_imported_directory_is_reported_never
     (elsewhere / "outside.md").write_text("---\ndescription: An outside fact\n---\n")
     (notes / "linked").symlink_to(elsewhere, target_is_directory=True)
     with fifo(notes / "pipe.md"):
-        started = time.monotonic()
         text = run_cli("--project", project, "import", "dir", notes).stdout.splitlines()
-        assert time.monotonic() - started < 3
     assert text[1:] == [
         "  skipped          -  ← linked/  — a linked folder (symbolic link), not followed",
         "  imported         build (project)  ← build.md",
@@ -529,7 +526,6 @@ def test_every_import_source_skips_a_file_that_is_not_a_regular_file(tmp_path, p
                                "Green tea at 80C.\n")
     with fifo(tmp_path / "memory.json") as graph, fifo(config / "settings.json"), fifo(memory / "pipe.md"), \
             fifo(store / "pipe.md"), fifo(bm / "pipe.md"):
-        started = time.monotonic()
         assert claude_code_dir(project) == memory  # the settings file is passed over, as an unreadable one is
         report = person.import_from("mcp-memory", str(graph))
         assert [(o.source, o.result, o.detail) for o in report.outcomes] == [
@@ -539,7 +535,6 @@ def test_every_import_source_skips_a_file_that_is_not_a_regular_file(tmp_path, p
             got = {o.source: (o.result, o.detail) for o in person.import_from(kind, path).outcomes}
             assert got["pipe.md"] == ("skipped", "not a regular file"), kind
             assert got[control][0] == "imported", kind
-        assert time.monotonic() - started < 3
 
 
 def test_a_rerun_finds_the_memory_of_each_item_whatever_its_spelling(tmp_path, project, person):
