@@ -38,7 +38,17 @@ ranks by words and meaning. The hybrid run is left out above
 ``--hybrid-max`` notes (embedding 10,000 notes takes a quarter of an hour
 on 2 cores) and when the ``vectors`` extra is not installed. basic-memory
 runs as it does on a machine where its embedding model cannot be fetched
-(it says "keyword-only" and indexes no vectors). One line per system and
+(it says "keyword-only" and indexes no vectors). Each system's hits are the
+note names of its answer's result lines (:func:`memdir_names`,
+:func:`bm_names`: basic-memory's ``- permalink:`` lines); a search that fails
+stops the run rather than counting as a miss. basic-memory's low hit rates
+on this corpus are its ranking's, read correctly: keyword-only, it searches
+with SQLite FTS5, which needs every word of the query in a note (a needle's note
+often lacks one, "what", "is" or "owns" beside "is owned by", and then drops
+out unless nothing at all matches) and ranks by bm25, whose IDF FTS5 floors at 1e-6 for a word in
+more than half of the notes — every content word of a needle's query is
+(e.g. 147–169 of 200 notes), so every score prints as -0.0000 and the order
+is term frequency and note length alone. One line per system and
 size, then a ``"compare"`` line per memdir mode of ratios basic-memory /
 memdir (above 1: memdir is faster or smaller) with both systems' hit rates.
 
@@ -159,6 +169,30 @@ class System:
 NAME = r"note-\d{5}[\w-]*"
 
 
+def memdir_names(text: str) -> list[str]:
+    """Corpus note names in rank order from one ``memory_search`` answer: the
+    name opening each result line ("- note-00011-… (type: project; …)"); a name
+    quoted inside a snippet is not a result. ``[]`` for an answer without results."""
+    return list(dict.fromkeys(re.findall(rf"^- ({NAME}) \(", text, re.MULTILINE)))
+
+
+BM_NO_RESULTS = ("No results found for ", "# Search Complete - No Results Found")
+
+
+def bm_names(text: str) -> list[str]:
+    """Corpus note names in rank order from one basic-memory ``search_notes``
+    answer (0.24's Markdown page: "# Search Results: <query>", then per hit a
+    "### <title>" heading and a "- permalink: <project>/<name>" line); ``[]`` for
+    its no-results answers. Raises ValueError on any other page (e.g. "# Search
+    Failed - …" when the search type cannot run here), so a failed search is
+    never scored as a miss."""
+    if text.startswith(BM_NO_RESULTS):
+        return []
+    if not text.startswith("# Search Results"):
+        raise ValueError(f"basic-memory answered no result page: {text[:300]!r}")
+    return list(dict.fromkeys(re.findall(rf"^- permalink: (?:[^/\s]+/)*({NAME})$", text, re.MULTILINE)))
+
+
 def memdir_system(base: Path, project: Path, hybrid: bool = False) -> System:
     """memdir lexical (``memdir-home``) or, with ``hybrid``, vectors on in a
     copy of that home made before either indexes (``memdir-hybrid-home``)."""
@@ -174,7 +208,7 @@ def memdir_system(base: Path, project: Path, hybrid: bool = False) -> System:
         lambda q: ("memory_search", {"query": q, "k": 5}),
         lambda i: ("memory_write", {"name": f"written-{i}", "description": f"written note {i} about the cache",
                                     "type": "project", "body": "The cache is flushed on deploy."}),
-        lambda text: list(dict.fromkeys(re.findall(rf"\b({NAME})", text))))
+        memdir_names)
 
 
 def bm_system(base: Path, folder: Path, venv: Path) -> System:
@@ -190,7 +224,7 @@ def bm_system(base: Path, folder: Path, venv: Path) -> System:
         lambda i: ("write_note", {"title": f"written-{i}", "directory": "written", "project": "bench",
                                   "content": f"# written-{i}\n\nwritten note {i} about the cache. "
                                              "The cache is flushed on deploy."}),
-        lambda text: list(dict.fromkeys(re.findall(rf"permalink: \S*?({NAME})", text))))
+        bm_names)
 
 
 # ------------------------------------------------------------------ measuring
@@ -259,6 +293,8 @@ def mcp_session(system: System, queries: list[str], needles, writes: int) -> dic
                 t0 = time.perf_counter()
                 result = await client.call_tool(tool, args)
                 latencies.append(time.perf_counter() - t0)
+                if getattr(result, "is_error", False) or getattr(result, "isError", False):
+                    raise SystemExit(f"{system.name} search {query!r} failed: {result.content}")
                 ranks[query] = system.names_in("\n".join(getattr(c, "text", "") for c in result.content))
             write_times = []
             for i in range(writes):

@@ -91,3 +91,64 @@ def test_memdir_side_finds_the_planted_needles(tmp_path: Path):
         assert figures[key] > 0, key
     written = sorted(p.name for p in tmp_path.rglob("written-*.md"))
     assert written == [f"written-{i}.md" for i in range(5)]  # the five MCP writes landed as memory files
+
+
+# One answer of each server as 0.24.1 / memdir print it (ids and scores shortened), for the parsers below.
+BM_PAGE = """# Search Results: port qa MySQL instance checkout
+*project: bench*
+
+### note-00106-analytics-access-audit
+- permalink: bench/note-00106-analytics-access-audit
+- external_id: e2d3a42b-fd12-4356-8668-191faa59a118
+- score: -0.0000
+
+### note-00077-shipping-incident-review
+- permalink: bench/note-00077-shipping-incident-review
+- external_id: 352de087-7fd1-49a5-959d-6de0aeca86d2
+- score: -0.0000
+- match: see note-00500-billing-load-test for the drill
+
+### note-00011-shipping-failover-drill
+- permalink: bench/deep/folder/note-00011-shipping-failover-drill
+- score: -0.0000
+
+---
+*3 results | page 1, page_size 5*"""
+
+MEMDIR_PAGE = """3 result(s) for 'port qa MySQL instance checkout':
+- note-00011-shipping-failover-drill (type: project; layer: project) relevance 0.99 — Shipping failover drill notes
+  … The qa MySQL instance for checkout listens on port 16429, see note-00500-billing-load-test.
+- note-00106-analytics-access-audit (type: project; layer: project) relevance 0.99 — Analytics access audit notes
+  …The qa PostgreSQL instance for ledger listens on port 49500.
+- note-00149-identity-latency-spike (type: project; layer: project) relevance 0.98 — Identity latency spike notes
+  …The canary S3 instance for checkout listens on port 45360."""
+
+
+def test_basic_memory_hits_are_read_from_the_permalink_lines_in_rank_order():
+    import compare_basic_memory as compare
+
+    # the folder and project prefixes are dropped; a name inside a match excerpt is no hit
+    assert compare.bm_names(BM_PAGE) == ["note-00106-analytics-access-audit", "note-00077-shipping-incident-review",
+                                         "note-00011-shipping-failover-drill"]
+    assert "note-00500-billing-load-test" in BM_PAGE  # control: the excerpt does name it
+    assert compare.bm_names("No results found for 'x' in project 'bench'. Try broader terms.") == []
+
+
+def test_a_failed_basic_memory_search_is_an_error_not_a_miss():
+    import compare_basic_memory as compare
+
+    failed = ("# Search Failed\n\nError searching for 'port qa': This Python build does not support SQLite "
+              "extension loading\n- permalink: bench/note-00011-shipping-failover-drill")
+    with pytest.raises(ValueError, match="no result page: .# Search Failed"):
+        compare.bm_names(failed)
+    assert compare.bm_names(BM_PAGE)[2] == "note-00011-shipping-failover-drill"  # control: a result page is read
+
+
+def test_memdir_hits_are_read_from_the_result_lines_in_rank_order():
+    import compare_basic_memory as compare
+
+    assert compare.memdir_names(MEMDIR_PAGE) == ["note-00011-shipping-failover-drill",
+                                                 "note-00106-analytics-access-audit",
+                                                 "note-00149-identity-latency-spike"]
+    assert "note-00500-billing-load-test" in MEMDIR_PAGE  # control: named in a snippet, not a result
+    assert compare.memdir_names("No memories matched 'x'.") == []
