@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -116,9 +115,8 @@ def test_failures_write_nothing_and_leave_a_receipt(isolated_home, project, serv
     mem.as_actor("agent").write("keep-me", "An existing memory", "project", "untouched")
     before = disk(isolated_home)
     server.replies.append(reply)
-    started = time.monotonic()
     report = mem.consolidate(TRANSCRIPT)
-    assert time.monotonic() - started < 3  # no retries, the timeout setting holds
+    assert len(server.requests) == 1  # no retries (the timeout case: the 1 s setting held against a 3 s reply)
     assert report.status == "failed" and message in report.error and report.outcomes == ()
     assert disk(isolated_home) == before  # no partial write; the existing memory untouched
     (receipt,) = receipts(mem)
