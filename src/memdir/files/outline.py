@@ -39,7 +39,7 @@ from zlib import crc32
 
 from ..text.printable import are_clean_lines
 from ..vocabulary import PIN_MARK
-from .layout import OUTLINE_FILE
+from .layout import OUTLINE_FILE, index_state
 _MAGIC = "memdir-outline"
 _VERSION = "3"
 _MAX_HEADER = 256
@@ -203,8 +203,7 @@ class Outline:
                     stats = [os.fstat(fd)]
                     data = os.pread(fd, (hi - lo + 1) * BLOCK_BYTES, lo * BLOCK_BYTES)
                     stats.append(os.fstat(fd))  # the same before and after: no write came between
-                    if any((st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns) != (*self.key, self._ctime)
-                           for st in stats):
+                    if any(index_state(st) != self.state for st in stats):
                         raise OutlineMismatch(f"{self._path} changed since its outline was read")
                 finally:
                     os.close(fd)
@@ -258,7 +257,7 @@ def read_outline(index_path: Path, meta_dir: Path) -> Outline | None:
             if fields[:3] != [_MAGIC, _VERSION, sys.byteorder] or len(fields) != _FIELDS:
                 return None
             size, mtime_ns, ino, ctime_ns, table_crc, count, clean, total, pins = map(int, fields[3:])
-            if (size, mtime_ns, ino, ctime_ns) != (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns):
+            if (size, mtime_ns, ino, ctime_ns) != index_state(st):
                 return None
             length = 4 * (4 * count + pins)
             if clean not in (0, 1) or count < 0 or pins < 0 or count > size or pins > count:

@@ -23,6 +23,7 @@ from pathlib import Path
 from ..text.printable import are_clean_lines
 from ..vocabulary import PIN_MARK
 from .fsio import TEMP_SUFFIX
+from .layout import index_state
 from .outline import Outline, store_outline
 
 
@@ -77,8 +78,7 @@ def splice_index(index_path: Path, meta_dir: Path, before: Outline,
     try:
         fd = os.open(index_path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         try:
-            st = os.fstat(fd)
-            if (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns) != expected:
+            if index_state(os.fstat(fd)) != expected:
                 return None
             out, temp = tempfile.mkstemp(prefix=f".{index_path.name}.", suffix=TEMP_SUFFIX, dir=index_path.parent)
             try:
@@ -104,8 +104,8 @@ def splice_index(index_path: Path, meta_dir: Path, before: Outline,
                         new_ends.append(at + len(data) - 1)
                         at += os.pwrite(out, data, at)
                         through += len(data)
-                st = os.fstat(fd)  # the same as before the copy: no write came between
-                if os.fstat(out).st_size != at or (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns) != expected:
+                # the same as before the copy: no write came between
+                if os.fstat(out).st_size != at or index_state(os.fstat(fd)) != expected:
                     raise OSError("the index changed while it was copied")
                 os.fchmod(out, 0o600)
             finally:
@@ -115,7 +115,10 @@ def splice_index(index_path: Path, meta_dir: Path, before: Outline,
         finally:
             os.close(fd)
             if temp is not None:
-                with_suppressed_unlink(temp)
+                try:
+                    os.unlink(temp)
+                except OSError:
+                    pass
         on_disk = os.lstat(index_path)
     except OSError:
         return None
@@ -137,14 +140,6 @@ def splice_index(index_path: Path, meta_dir: Path, before: Outline,
     outline = Outline(index_path, (on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino), on_disk.st_ctime_ns,
                       len(origin), clean, total, table, len(pins))
     return outline, on_disk, through
-
-
-def with_suppressed_unlink(path: str) -> None:
-    """Remove ``path`` (a temporary file left by a failed splice), ignoring any error."""
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
 
 
 __all__ = ["splice_index"]
