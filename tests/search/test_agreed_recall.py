@@ -43,6 +43,14 @@ def test_the_nearest_memory_sharing_the_prompts_words_has_the_lower_bar():
     assert bar(_ev(), min_score=0.0) == 0.0 and bar(_ev(), min_score=0.7) == 0.7  # a caller's own bar stands
 
 
+def test_a_memory_is_returned_at_its_bar_or_sharing_a_word_with_an_explicit_search():
+    assert relevance.returned(_ev(), 0.3) and not relevance.returned(_ev(lead=-0.001), 0.3)  # the agreed bar, a control
+    assert relevance.returned(_ev(lead=-0.001), 0.5)  # the usual bar reached
+    assert relevance.returned(_ev(lead=-0.001), 0.04, explicit=True)  # a typed search lists it at its low score
+    assert not relevance.returned(_ev(lead=-0.001, shared=()), 0.04, explicit=True)  # no content word shared
+    assert not relevance.returned(_ev(lead=-0.001), 0.04)  # recall: not at the bar, not returned
+
+
 def test_a_questions_keywords_complete_only_a_memory_standing_out_in_meaning():
     whole = Evidence(coverage=1.0, head=0.0, mass=1.0, cosine=None, matched=("chang",), complete=1.0, query=1.0)
     top = (0.9, 0.85)

@@ -460,7 +460,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         if ev is None:
             continue
         value = relevance.score(ev)
-        if value >= relevance.bar(ev, min_score) or (explicit and ev.shared):
+        if relevance.returned(ev, value, min_score, explicit):
             hits.append(Hit(memory, value, ev))
     from .ties import lexical_first, order_key
     hits = lexical_first(hits)  # a memory stating the query first, the cosine a tie-breaker: search and recall
@@ -468,8 +468,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     hits.sort(key=lambda h: order_key(h, bool(stated)))  # the one order, ties included (memdir.search.ties)
     if explicit and embed_query and len(hits) > 1:
         hits = _ties_broken(session, query, hits, terms, counts, total, compounds | own)
-    hits = [h for h in _falling(hits)
-            if h.score >= relevance.bar(h.evidence, min_score) or (explicit and h.evidence.shared)]
+    hits = [h for h in _falling(hits) if relevance.returned(h.evidence, h.score, min_score, explicit)]
     hits = _below_by_rank(hits, stated) if min_score < relevance.THRESHOLD else hits  # asked to rank, not to decide
     # Per hit shown, never per file: a row whose stored text is not what was written is not shown.
     unsound_ids = unsound(conn, session.home, [h.memory.id for h in hits[:shown]]) if shown else set()

@@ -569,11 +569,16 @@ def agreed(ev: Evidence) -> bool:
 
 
 def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
-    """The score a memory of ``evidence`` must reach to be returned when the caller asks for ``min_score``:
-    :data:`AGREED_THRESHOLD` when ``min_score`` is the relevance threshold and :func:`agreed` holds (the nearest
-    memory in meaning that shares the query's words: at most one per query), else ``min_score`` itself.
-    The one rule of search, MCP ``memory_search`` and recall alike (:func:`memdir.search.ranking.ranked`)."""
+    """The score a memory of ``evidence`` must reach when the caller asks for ``min_score``: :data:`AGREED_THRESHOLD`
+    when ``min_score`` is the relevance threshold and :func:`agreed` holds (the nearest memory in meaning sharing the
+    query's words: at most one per query), else ``min_score``. The one rule of search, MCP and recall alike."""
     return AGREED_THRESHOLD if min_score == THRESHOLD and agreed(evidence) else min_score
+
+
+def returned(evidence: Evidence, value: float, min_score: float = THRESHOLD, explicit: bool = False) -> bool:
+    """True when a memory scoring ``value`` on ``evidence`` is returned: at its :func:`bar`, or, in an explicit
+    search, sharing a content word with the query (:attr:`Evidence.shared`: listed at its low score)."""
+    return value >= bar(evidence, min_score) or (explicit and bool(evidence.shared))
 
 
 def lexical(evidence: Evidence) -> float:
@@ -591,5 +596,5 @@ __all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BACKGROUND_DOCS"
            "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PARTS_CHARS", "PARTS_KEPT",
            "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT", "STRONG", "THRESHOLD", "TOPIC_TERMS", "agreed", "as_terms",
            "bar", "best_passage", "best_window", "evidence", "is_filler", "is_generic", "is_request", "is_topic",
-           "is_unit", "lexical", "median", "parts_weighed", "question_terms", "read_body", "reads_as_request", "score",
-           "soft_terms", "stated", "term_weights", "tightest", "unfilled", "with_cosine"]
+           "is_unit", "lexical", "median", "parts_weighed", "question_terms", "read_body", "reads_as_request",
+           "returned", "score", "soft_terms", "stated", "term_weights", "tightest", "unfilled", "with_cosine"]
