@@ -6,9 +6,10 @@
 Runs :func:`memdir.search.recall.recall_result` (the UserPromptSubmit hook's
 recall, vectors as given) for each labelled prompt of the split
 (default ``heldout``: the half no parameter was fitted on; see ``common.py``)
-and prints one JSON line. ``--set fresh`` is the blind set: every line of it is
-held out (its ``fit`` split is empty, so ``--split fit`` exits with an error). ``--path in-process`` (the default) embeds the
-query in this process, as an MCP server or the CLI does; ``--path warm``
+and prints one JSON line. ``--set fresh`` is the blind set: every line of it
+is held out (its ``fit`` split is empty, so ``--split fit`` exits with an
+error). ``--path in-process`` (the default) embeds the query in this
+process, as an MCP server or the CLI does; ``--path warm``
 is the prompt hook's path with no MCP server running: the query's cosines
 come from a standalone warm process (:mod:`memdir.search.warm`, started
 here and waited for, as SessionStart starts it), the hook's process never
