@@ -96,7 +96,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from common import build_store, prompts
+from common import build_store, fit_rows
 
 LEXICAL = ("coverage", "head", "mass", "complete", "missing", "query")
 HYBRID = ("coverage", "head", "mass", "complete", "missing", "query", "cosine", "gap", "lead")
@@ -210,7 +210,7 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true",
                         help="cross-validate the feature sets on the fit half (5 folds) instead of fitting")
     args = parser.parse_args()
-    rows = prompts("fit") + prompts("fit", "tasks")  # never a held-out prompt
+    rows = fit_rows()  # never a held-out prompt, never a line of fresh.jsonl
     with tempfile.TemporaryDirectory() as tmp:
         mem = build_store(Path(tmp), "on")
         groups = examples(mem, rows)

