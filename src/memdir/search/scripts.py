@@ -62,10 +62,13 @@ def of_rows(conn) -> dict[int, str]:
 
 
 def _read(conn) -> dict[int, str]:
+    """Only the rows whose head is more bytes than characters (some character outside ASCII: every CJK one is
+    three bytes of UTF-8) come to Python; the rest are ``letters``."""
     out = {}
     for rowid, text in conn.execute(
-            "SELECT id, coalesce(title, '') || ' ' || coalesce(description, '') || ' ' ||"
-            f" substr(coalesce(body, ''), 1, {HEAD_CHARS}) FROM docs"):
+            "SELECT id, head FROM (SELECT id, coalesce(title, '') || ' ' || coalesce(description, '') || ' ' ||"
+            f" substr(coalesce(body, ''), 1, {HEAD_CHARS}) AS head FROM docs)"
+            " WHERE length(CAST(head AS BLOB)) > length(head) + 1"):
         if _CJK.search(text):
             found = script(text)
             if found != "letters":
