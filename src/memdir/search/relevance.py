@@ -530,15 +530,17 @@ def _held(weights: dict[str, float], head: set[str], body_tokens: list[str], cor
 
 
 def agreed(ev: Evidence) -> bool:
-    """True when meaning and words agree: the memory is the one nearest the query in meaning (a lead above 0), holds
+    """True when meaning and words agree: the memory is the one nearest the query in meaning (a lead above 0; for a
+    memory written in another script than the query, among all or among its script's, :attr:`Evidence.kin`), holds
     :data:`AGREED_COVERAGE` of its weight (head and best passage) and a core word of it (:attr:`Evidence.shared`)."""
-    return ev.cosine is not None and ev.lead > 0.0 and ev.coverage >= AGREED_COVERAGE and bool(ev.shared)
+    nearest = ev.lead > 0.0 or ev.kin is not None and ev.kin[1] > 0.0
+    return ev.cosine is not None and nearest and ev.coverage >= AGREED_COVERAGE and bool(ev.shared)
 
 
 def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     """The score a memory of ``evidence`` must reach when the caller asks for ``min_score``: :data:`AGREED_THRESHOLD`
     when ``min_score`` is the relevance threshold and :func:`agreed` holds (the nearest memory in meaning sharing the
-    query's words: at most one per query), else ``min_score``. The one rule of search, MCP and recall alike."""
+    query's words: at most one per query and script), else ``min_score``. The one rule of search, MCP and recall alike."""
     return AGREED_THRESHOLD if min_score == THRESHOLD and agreed(evidence) else min_score
 
 
