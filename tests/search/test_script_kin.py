@@ -149,3 +149,22 @@ def test_the_nearest_of_its_script_sharing_the_prompts_words_has_the_agreed_bar(
     assert relevance.bar(_ev(**shared, kin=(0.0, -0.01))) == relevance.THRESHOLD  # not the nearest of its script
     assert relevance.bar(_ev(**shared)) == relevance.THRESHOLD  # the prompt's script: the nearest among all only
     assert relevance.bar(_ev(**{**shared, "shared": ()}, kin=(0.029, 0.029))) == relevance.THRESHOLD  # no word shared
+
+
+def test_the_scripts_of_a_store_are_read_from_its_rows_and_none_in_a_store_of_alphabets(isolated_home, project):
+    from memdir.search.index import connect
+    from memdir.search.sync import sync
+
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    for name, description, body in NOTES[:4]:
+        mem.write(name, description, "project", body)
+    sync(mem.session.home, mem.session.layers(None))
+    conn = connect(mem.session.home)
+    assert scripts._read(conn) == {}  # English alone: the vocabulary says so, no row is read
+    for name, description, body in NOTES[4:]:
+        mem.write(name, description, "project", body)
+    mem.write("ko-note", "신규 입사자 개발 환경 세팅", "project", "신규 입사자는 setup.sh만 실행하면 된다.")
+    sync(mem.session.home, mem.session.layers(None))
+    ids = dict(conn.execute("SELECT name, id FROM docs"))
+    assert scripts._read(conn) == {ids["zh-deploy"]: "han", ids["zh-logging"]: "han", ids["zh-cache"]: "han",
+                                   ids["ko-note"]: "hangul"}
