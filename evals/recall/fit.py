@@ -106,6 +106,9 @@ as the nearest among all does (no new constant; those agreed but not needed scor
 54 / 1, 48 / 1 ("결제 API 호출 코드를 작성해줘": the Japanese rate-limit note, 0.439). Not acted on: the two fit-half false recalls ("summarise
 the diff above" 0.999, "このコードを読みやすくして" 0.891: complete and agreed in words) are single prompts; the
 general questions of qfalse5 recall nothing on the fit half already, so no fold can tell a rule for them.
+Fit halves after: prompts 0.824 / false 0.045 → 0.835 / 0.045, tasks 0.622 / 0 → 0.703 / 0. The held-out halves,
+run once after every choice above (in process and warm alike): prompts hit 0.769 → 0.780 (paraphrase 0.667 →
+0.683), false recall 0.116 → 0.093; tasks 0.730 → 0.676, false 0.133 → 0.133.
 """
 
 from __future__ import annotations
