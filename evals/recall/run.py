@@ -22,7 +22,9 @@ warm process did not answer (they were ranked by words alone).
 * ``mean_recalled`` — memories recalled per prompt that needs one;
 * ``p50_ms`` / ``p95_ms`` — latency of one recall (index warm, model loaded).
 
-``--details`` adds one line per miss and false recall.
+``--details`` adds one line per miss and false recall. On the ``fit`` half, ``folds`` gives
+``[hits, needing, false recalls, needing none]`` of its two folds (fit row *i* of the set in fold *i* mod 2): a
+rule is chosen on one fold and checked on the other, both ways, never on the held-out half.
 """
 
 from __future__ import annotations
@@ -107,19 +109,26 @@ def main() -> None:
         asked = _count_asks() if hook else None
         stats = {"lexical": [0, 0], "paraphrase": [0, 0], "task": [0, 0]}
         false_recalls, recalled_counts, times, details = 0, [], [], []
-        for row in rows:
+        folds = [[0, 0, 0, 0], [0, 0, 0, 0]]
+        for i, row in enumerate(rows):
             start = time.perf_counter()
             result = recall_result(mem.session, row["prompt"], k=args.k, embed_query=not hook)
             times.append(time.perf_counter() - start)
             names = [m.name for m in result.memories]
+            fold = folds[i % 2]
             if row["expect"]:
                 hit = any(name in names for name in row["expect"])
                 stats[row["kind"]][0] += hit
                 stats[row["kind"]][1] += 1
+                fold[0] += hit
+                fold[1] += 1
                 recalled_counts.append(len(names))
                 if not hit:
                     details.append({"miss": row["prompt"], "expect": row["expect"], "got": names})
-            elif names:
+            else:
+                fold[2] += bool(names)
+                fold[3] += 1
+            if not row["expect"] and names:
                 false_recalls += 1
                 details.append({"false_recall": row["prompt"], "got": names})
         positives = sum(found[1] for found in stats.values())
@@ -134,6 +143,7 @@ def main() -> None:
             "mean_recalled": round(statistics.fmean(recalled_counts), 2) if recalled_counts else 0.0,
             "p50_ms": round(percentile(times, 0.5) * 1000, 1), "p95_ms": round(percentile(times, 0.95) * 1000, 1),
             **({"warm_misses": asked["none"]} if asked else {}),
+            **({"folds": folds} if args.split == "fit" else {}),
         }
         if hook:
             from memdir.search import warm
