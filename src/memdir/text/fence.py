@@ -54,7 +54,7 @@ _LINE_START_TURN = r"(?i)(?:h[uvy]man|assistant)[ \t]*:"  # a quick look before 
 # The four characters other than ASCII letters that a case-blind pattern (``re.IGNORECASE``) takes for
 # an ASCII letter and str.lower leaves apart (İ ı ſ K; tests/text/test_fence_disguise.py): a reading
 # holding one is matched against the patterns whatever its lower case holds.
-_FOLDS_APART = "\u0130\u0131\u017f\u212a"
+_FOLDS_APART = frozenset("\u0130\u0131\u017f\u212a")
 _ENTITY = {"<": "&lt;", ">": "&gt;", "[": "&#91;", "]": "&#93;"}
 # Characters NFKC leaves alone that are drawn like the frame's punctuation, or blank.
 _DRAWN_LIKE = {**dict.fromkeys("‹˂ᐸ〈⟨❮⧼〈", "<"), **dict.fromkeys("›˃ᐳ〉⟩❯⧽〉", ">"),
@@ -137,7 +137,7 @@ def _escape(text: str, tags: tuple[str, ...], turns: bool) -> str:
     # hold before its colon, dropped) holds its words: a line of [links] holding no "inst", or a colon after
     # no "man"/"assistant", compiles no pattern (a fresh `memdir context` would compile both: more than the
     # rest of its block's escaping). None: a reading holding a character of _FOLDS_APART.
-    folded = (None if not view.isascii() and any(ch in view for ch in _FOLDS_APART)
+    folded = (None if not view.isascii() and not _FOLDS_APART.isdisjoint(view)
               else view.lower().replace(" ", "").replace("\t", ""))
     edits: dict[int, str] = {}
     for pattern in tags:
