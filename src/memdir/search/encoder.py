@@ -54,6 +54,9 @@ BATCH_WINDOWS = 64  # windows run through the layers together
 THREAD_TOKENS = 1024  # tokens a batch has per extra thread it is shared among (a few sentences: one thread)
 ROWS = 512  # tokens per slice of the feed-forward step (its 1,536-wide activations stay in cache)
 
+# ufuncs called directly: a method (x.mean(), x.sum()) adds a Python wrapper's microseconds to each small call
+_add, _subtract, _multiply, _divide, _maximum = np.add, np.subtract, np.multiply, np.true_divide, np.maximum
+
 
 def _dequantize(blocks: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """Q4_0 bytes (``rows × cols / 32`` blocks of 18 bytes) → float32 ``(rows, cols)``."""
@@ -218,13 +221,34 @@ class Encoder:
         return len(self.tokens(text, query)) + 2
 
     def _norm(self, x: np.ndarray, weights: tuple) -> np.ndarray:
-        mean = x.mean(axis=1, keepdims=True)
-        x -= mean
-        var = np.einsum("ij,ij->i", x, x)[:, None] / x.shape[1]
-        x *= 1.0 / np.sqrt(var + self.eps)
-        x *= weights[0]
-        x += weights[1]
+        # In place, as ufunc calls (no method's Python wrapper): the same operations in the same order as
+        # x.mean(), einsum and the arithmetic they stand for, so the same floats, ≈ 4 µs less per call.
+        width = x.shape[1]
+        mean = _add.reduce(x, axis=1, keepdims=True)
+        _divide(mean, width, out=mean)
+        _subtract(x, mean, out=x)
+        var = np.einsum("ij,ij->i", x, x)[:, None]
+        _divide(var, width, out=var)
+        _add(var, self.eps, out=var)
+        np.sqrt(var, out=var)
+        _divide(1.0, var, out=var)
+        _multiply(x, var, out=x)
+        _multiply(x, weights[0], out=x)
+        _add(x, weights[1], out=x)
         return x
+
+    @staticmethod
+    def _softmax(scores: np.ndarray, scale: np.float32, mask: np.ndarray | None = None) -> np.ndarray:
+        """Attention weights in place: ``scores`` (…, tokens, tokens) float32 times ``scale``, plus
+        ``mask`` (0 or -1e30 per key, broadcast) when given, then the softmax over the last axis. The
+        reductions as ufunc calls: the floats of ``scores.max()``/``scores.sum()``, without their wrappers."""
+        scores *= scale
+        if mask is not None:
+            scores += mask
+        _subtract(scores, _maximum.reduce(scores, axis=-1, keepdims=True), out=scores)
+        np.exp(scores, out=scores)
+        _divide(scores, _add.reduce(scores, axis=-1, keepdims=True), out=scores)
+        return scores
 
     def _gelu(self, x: np.ndarray) -> np.ndarray:
         # twice the tanh form of GELU: its ½ is in the down projection's weights (a power of two: the same
@@ -256,10 +280,7 @@ class Encoder:
             qkv += block["qkv_b"]
             split = qkv.reshape(n, 3, heads, size).transpose(1, 2, 0, 3)  # (q/k/v, head, token, size)
             scores = split[0] @ split[1].transpose(0, 2, 1)
-            scores *= scale
-            scores -= scores.max(axis=-1, keepdims=True)
-            np.exp(scores, out=scores)
-            scores /= scores.sum(axis=-1, keepdims=True)
+            self._softmax(scores, scale)
             attended = (scores @ split[2]).transpose(1, 0, 2).reshape(n, H) @ block["out"]
             attended += block["out_b"]
             x += attended
@@ -307,12 +328,7 @@ class Encoder:
             k = split[:, :, 1].transpose(0, 2, 3, 1)
             v = split[:, :, 2].transpose(0, 2, 1, 3)
             scores = q @ k
-            scores *= scale
-            if not uniform:
-                scores += mask
-            scores -= scores.max(axis=-1, keepdims=True)
-            np.exp(scores, out=scores)
-            scores /= scores.sum(axis=-1, keepdims=True)
+            self._softmax(scores, scale, None if uniform else mask)
             context = (scores @ v).transpose(0, 2, 1, 3).reshape(len(windows), longest, H)
             context = context.reshape(-1, H) if uniform else context[window_of, positions]
             attended = context @ block["out"]
