@@ -27,6 +27,16 @@ at for many sessions. Every line of it is ``heldout``: its ``fit`` half is
 empty, :func:`fit_rows` (all that ``fit.py`` reads) never reads it, and no
 rule, threshold or weight may be fitted on it. A label found plainly wrong
 (a misspelt name) is fixed in a commit of its own that lists the lines.
+
+``near.jsonl``: training data only, the same form, written on 2026-12-03 after
+``fresh`` showed the kind the two old sets lack: prompts that need no memory
+but sit near one (a memory gives the dev PostgreSQL's port; the prompt asks
+the frontend dev server's), general programming questions and chat in
+English, German, Japanese, Chinese and Korean, beside positives of the
+same look (``lexical``, ``paraphrase``, ``task``) so that a rule which only
+refuses more cannot pass. Every line of it is ``fit`` (its ``heldout`` split
+is empty): rules and parameters may be chosen on it, and :func:`fit_rows`
+reads it.
 """
 
 from __future__ import annotations
@@ -42,8 +52,9 @@ REAL = REPO.parent / "shared" / "data" / "claude-code-memory"
 sys.path.insert(0, str(REPO / "src"))
 
 
-SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.jsonl"}
+SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.jsonl", "near": "near.jsonl"}
 HELDOUT_ONLY = frozenset({"fresh"})  # sets whose every line is held out: nothing of them is ever fitted on
+FIT_ONLY = frozenset({"near"})  # sets whose every line is fit: training data with no held-out half
 
 
 def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
@@ -51,17 +62,18 @@ def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
     the set ``which`` (a key of :data:`SETS`): dicts with ``prompt``,
     ``expect`` (list of memory names), ``kind`` and ``half``. In ``prompts``
     and ``tasks`` even lines are ``fit``, odd ones ``heldout``; in a set of
-    :data:`HELDOUT_ONLY` every line is ``heldout`` (its ``fit`` split is ``[]``).
+    :data:`HELDOUT_ONLY` every line is ``heldout`` (its ``fit`` split is ``[]``),
+    in a set of :data:`FIT_ONLY` every line is ``fit`` (its ``heldout`` split is ``[]``).
     KeyError for an unknown set."""
     rows = [json.loads(line) for line in (HERE / SETS[which]).read_text(encoding="utf-8").splitlines() if line]
     for i, row in enumerate(rows):
-        row["half"] = "heldout" if which in HELDOUT_ONLY or i % 2 else "fit"
+        row["half"] = "fit" if which in FIT_ONLY else "heldout" if which in HELDOUT_ONLY or i % 2 else "fit"
     return rows if split == "all" else [r for r in rows if r["half"] == split]
 
 
 def fit_rows() -> list[dict]:
-    """Every prompt a parameter may be fitted on: the ``fit`` halves of ``prompts`` and ``tasks``,
-    never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
+    """Every prompt a parameter may be fitted on: the ``fit`` halves of ``prompts`` and ``tasks`` and
+    all of ``near``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
     return [row for which in SETS if which not in HELDOUT_ONLY for row in prompts("fit", which)]
 
 
