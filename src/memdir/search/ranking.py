@@ -378,6 +378,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                                    compounds | own, capitals, forms, typed))
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
             found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands out
+            if relevance.compares(query):  # "Redis vs Memcached": only a memory stating it (relevance.bar)
+                found = {i: replace(ev, compared=True) for i, ev in found.items()}
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again

@@ -120,6 +120,9 @@ GENERIC_WEIGHT = 0.5
 # A request ("remind me about", "any notes on", "배포 알려줘") names its topic in a few words: at most this many
 # besides its request and function words, and the query reads as those keywords (:func:`reads_as_request`).
 TOPIC_TERMS = 4
+# A question comparing things ("the difference between UTC and GMT", "Redis vs Memcached", "MySQL 和 PostgreSQL 有什么
+# 区别？") asks what they are in general: a memory naming one side is no answer (:func:`compares`, :func:`bar`).
+_COMPARES = re.compile(r"\b(?:differences?|differs?|versus|vs)\b|unterschied|unterscheid|区别|差别|違い|차이")
 
 
 def is_request(term: str) -> bool:
@@ -205,7 +208,9 @@ class Evidence:
     cannot be held) that the head alone or that one window holds (not counted when it holds only one core word of
     several): at least :data:`STRONG` is a memory stating the query in one place (:func:`stated`); ``kin`` the
     cosine's gap and lead among the memories written in the memory's script when that is not the query's
-    (:func:`memdir.search.scripts.kin`; None otherwise): :func:`score` weighs them as it weighs ``gap`` and ``lead``."""
+    (:func:`memdir.search.scripts.kin`; None otherwise): :func:`score` weighs them as it weighs ``gap`` and ``lead``;
+    ``compared`` True when the query compares things (:func:`compares`): then only a memory stating it is returned
+    at the threshold (:func:`bar`)."""
 
     coverage: float
     head: float
@@ -222,6 +227,7 @@ class Evidence:
     span: int = 0
     held: float = 0.0
     kin: tuple[float, float] | None = None
+    compared: bool = False
 
     def features(self) -> dict[str, float]:
         """The model's inputs by name (``cosine`` and ``gap`` only when there is a cosine)."""
@@ -537,10 +543,21 @@ def agreed(ev: Evidence) -> bool:
     return ev.cosine is not None and nearest and ev.coverage >= AGREED_COVERAGE and bool(ev.shared)
 
 
+def compares(query: str) -> bool:
+    """True when ``query`` (any text) asks to compare things: it writes "difference(s)", "differ(s)", "versus",
+    "vs", "Unterschied", "unterscheiden", "区别", "差别", "違い" or "차이" (case and width folded)."""
+    return bool(_COMPARES.search(fold(query)))
+
+
 def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     """The score a memory of ``evidence`` must reach when the caller asks for ``min_score``: :data:`AGREED_THRESHOLD`
     when ``min_score`` is the relevance threshold and :func:`agreed` holds (the nearest memory in meaning sharing the
-    query's words: at most one per query and script), else ``min_score``. The one rule of search, MCP and recall alike."""
+    query's words: at most one per query and script), else ``min_score``; ``math.inf`` (never) at the threshold for a
+    query comparing things (:attr:`Evidence.compared`) that the memory does not state in one place (:func:`stated`):
+    "what's the difference between Redis and Memcached?" is general knowledge, not the note on Redis sessions
+    (2-fold on the fit data, evals/recall/fit.py 2026-12-03 neg7). The one rule of search, MCP and recall alike."""
+    if min_score == THRESHOLD and evidence.compared and not stated(evidence):
+        return math.inf
     return AGREED_THRESHOLD if min_score == THRESHOLD and agreed(evidence) else min_score
 
 
@@ -563,7 +580,7 @@ def stated(evidence: Evidence) -> bool:
 
 __all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER",
            "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
-           "STRONG", "THRESHOLD", "TOPIC_TERMS", "agreed", "as_terms", "bar", "best_passage", "best_window",
+           "STRONG", "THRESHOLD", "TOPIC_TERMS", "agreed", "as_terms", "bar", "best_passage", "best_window", "compares",
            "evidence", "is_filler", "is_generic", "is_request", "is_topic", "is_unit", "lexical", "median",
            "question_terms", "read_body", "reads_as_request", "returned", "score", "soft_terms", "stated",
            "term_weights", "tightest", "unfilled", "with_cosine"]
