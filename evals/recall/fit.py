@@ -125,8 +125,9 @@ gains. Its cuts (Stripe refunds, Redis persistence, Grafana against Prometheus, 
 paraphrase hits do ("how many requests per second can we send to the payment provider?", "how should I emit
 diagnostic output in this codebase?": one word shared, the rest unknown to the store, cosine 0.85–0.88, lead
 0.02–0.04). A refit of both models with near (positive weight 1–2 × L2 0.3–3, trained on one fold, read on the
-other): near false −1 to −5 on one fold with −1 to −4 old hits on the other; with a one-shared-word, an absent-weight
-or a top-word-unmatched feature added, the same or worse. Left: how-to and definition questions on a tool a memory
+other): near false −5 to 0 on fold 0 and −2 to +1 on fold 1, while the old fit halves lose up to 10 hits or gain
+2 false recalls at every setting; with a one-shared-word, an absent-weight or a top-word-unmatched feature added,
+the same or worse. Left: how-to and definition questions on a tool a memory
 names ("how do I resize an image with Pillow…", "what is p99 latency, intuitively?"), 20 of near's 44.
 """
 
