@@ -19,7 +19,7 @@ from array import array
 from . import memo
 from .reading import BodyTerms, Prefixes, read_body, read_places, single_spaced
 
-ROWS_KEPT = 4096  # rows; a query reads ≈ 50–150
+ROWS_KEPT = 2048  # rows; a query reads ≈ 50–150 (≈ 10 MB at 4.9 KB a row)
 
 
 class Row:
