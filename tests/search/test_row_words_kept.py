@@ -106,3 +106,17 @@ def test_a_kept_row_reads_the_body_as_read_body_does(seed):
     assert kept.hits == fresh.hits
     assert kept.tokens() == fresh.tokens()
     assert row.body() == body
+
+
+def test_a_kept_texts_best_sentence_follows_each_querys_terms():
+    from memdir.search import ties
+
+    text = "The API clock runs on UTC. Backups start at two at night.\nThe queue drains every hour."
+    ties._sentences.cache_clear()
+    backups = ties.best_sentence(text, Prefixes({"backup": 1.0, "night": 1.0}), {"backup", "night"})
+    queue = ties.best_sentence(text, Prefixes({"queue": 1.0}), {"queue"})  # the same text, kept: another query's
+    assert backups == "Backups start at two at night."
+    assert queue == "The queue drains every hour."  # control
+    assert ties._sentences.cache_info().hits == 1
+    ties._sentences.cache_clear()
+    assert ties.best_sentence(text, Prefixes({"queue": 1.0}), {"queue"}) == queue  # as computed afresh
