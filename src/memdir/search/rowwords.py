@@ -5,7 +5,8 @@ Every query reads each of its candidates (≈ 100 rows at 1,000 notes) the same 
 so a :class:`Row` holds it once per index generation: the head's tokens, and the body as its distinct words
 (sorted) with where each occurs, which :func:`memdir.search.reading.read_places` reads as the query's terms by
 binary search instead of a pass over the body per term (:func:`memdir.search.reading.read_body`, what it gives
-exactly). A body not single-spaced (:func:`memdir.search.reading.single_spaced`) is kept as it is and read so.
+exactly) from its second reading on (the first reads the body as it is: its positions cost ≈ 4 readings). A body
+not single-spaced (:func:`memdir.search.reading.single_spaced`) is kept as it is and read so.
 
 Memory: at most :data:`ROWS_KEPT` rows; a row keeps its text as written and ≈ 12 bytes per body token (its
 distinct words, interned, and their positions as 4-byte integers): ≈ 5 KB for a 280-token note of 1.6 KB.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import sys
 from array import array
+from bisect import bisect_left
 
 from . import memo
 from .reading import BodyTerms, Prefixes, read_body, read_places, single_spaced
@@ -25,48 +27,59 @@ ROWS_KEPT = 2048  # rows; a query reads ≈ 50–150 (≈ 10 MB at 4.9 KB a row)
 class Row:
     """One row's words: ``head`` (the indexed name, title and description as
     tokens), ``raw`` (title, description and body as written, ``""`` when
-    none), ``called`` (its name as written), and its indexed body (:meth:`read`)."""
+    none), ``called`` (its name as written), and its indexed body (:meth:`read`:
+    as it is the first time, by its words' positions from the second on)."""
 
-    __slots__ = ("head", "raw", "called", "_words", "_starts", "_places", "_text")
+    __slots__ = ("head", "raw", "called", "_text", "_places", "_read")
 
     def __init__(self, name, title, description, body, raw, called):
-        intern = sys.intern
-        self.head = tuple(intern(w) for w in f"{name} {title or ''} {description}".split())
+        self.head = tuple(sys.intern(w) for w in f"{name} {title or ''} {description}".split())
         self.raw, self.called = raw or "", called
-        text = body or ""
-        self._text = None if single_spaced(text) else text
-        at: dict[str, list[int]] = {}
-        if self._text is None and text:
-            for i, word in enumerate(text.split(" ")):
-                at.setdefault(word, []).append(i)
-        self._words = tuple(intern(w) for w in sorted(at))
-        self._starts, self._places = array("I"), array("I")
-        for word in self._words:
-            self._starts.append(len(self._places))
-            self._places.extend(at[word])
-        self._starts.append(len(self._places))
+        self._text = body or ""  # None once its positions are kept (a single-spaced body)
+        self._places: tuple | None = None  # (distinct words sorted, starts, positions): :func:`_positions`
+        self._read = False
 
     def body(self) -> str:
         """The indexed body, as ``fts`` holds it."""
-        if self._text is not None:
-            return self._text
-        tokens = [""] * len(self._places)
-        for i, word in enumerate(self._words):
-            for p in self._places[self._starts[i]:self._starts[i + 1]]:
+        text, places = self._text, self._places  # in this order: a thread keeping the positions sets them first
+        if text is not None:
+            return text
+        words, starts, positions = places
+        tokens = [""] * len(positions)
+        for i, word in enumerate(words):
+            for p in positions[starts[i]:starts[i + 1]]:
                 tokens[p] = word
         return " ".join(tokens)
 
     def read(self, prefixes: Prefixes) -> BodyTerms:
-        """The body read as the query's terms of ``prefixes``: what :func:`memdir.search.reading.read_body` gives."""
-        if self._text is not None:
-            return read_body(self._text, prefixes)
-        return BodyTerms(read_places(self._words, self._starts, self._places, prefixes), self.body, prefixes)
+        """The body read as the query's terms of ``prefixes``: what :func:`memdir.search.reading.read_body` gives
+        (it, the first time: a row read once costs no more than before)."""
+        text, places = self._text, self._places
+        if places is None:
+            if not self._read or not single_spaced(text):
+                self._read = True
+                return read_body(text, prefixes)
+            places = self._places = _positions(text)
+            self._text = None
+        return BodyTerms(read_places(*places, prefixes), self.body, prefixes)
 
     def size(self) -> int:
         """Bytes this row keeps (its strings counted whole; interned words are shared between rows)."""
         own = sys.getsizeof
-        return (own(self.head) + own(self.raw) + own(self._words) + own(self._starts) + own(self._places)
-                + (own(self._text) if self._text is not None else 0) + own(self))
+        kept = (own(self._text) if self._text is not None else 0) + sum(own(part) for part in self._places or ())
+        return own(self.head) + own(self.raw) + kept + own(self)
+
+
+def _positions(text: str) -> tuple[tuple[str, ...], array, array]:
+    """``(words, starts, positions)`` of a single-spaced ``text``: its distinct words sorted (interned), and the
+    positions of ``words[i]`` as ``positions[starts[i]:starts[i + 1]]``, ascending."""
+    tokens = text.split(" ") if text else []
+    order = sorted(range(len(tokens)), key=tokens.__getitem__)  # stable: a word's positions ascending
+    ordered = [tokens[i] for i in order]
+    words = sorted(set(tokens))
+    starts = array("I", [bisect_left(ordered, w) for w in words])
+    starts.append(len(ordered))
+    return tuple(sys.intern(w) for w in words), starts, array("I", order)
 
 
 def rows(conn, ids: list[int]) -> dict[int, Row]:
