@@ -163,7 +163,7 @@ def connect(home: Path) -> sqlite3.Connection:
             ensure_dir(path.parent)
             # Created 0600 before SQLite opens it: SQLite gives its -wal and -shm (memory text) the same mode. Not when
             # there: a descriptor of it closed drops this process's locks (another's close then deletes the -wal in use).
-            if not path.is_file() or path.is_symlink():
+            if not path.is_file() or path.is_symlink() or not os.access(path, os.W_OK):  # else the open says why not
                 os.close(os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, 0o600))
             conn = sqlite3.connect(str(path), timeout=5.0, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA busy_timeout = 5000")
