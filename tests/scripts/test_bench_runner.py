@@ -68,10 +68,8 @@ def scratch(tmp_path: Path) -> Path:
 
 @pytest.mark.slow
 def test_full_run_keeps_lines_and_records_failure_timeout_and_missing(scratch: Path):
-    started = time.monotonic()
-    done = runner(scratch, "--timeout", "4")
+    done = runner(scratch, "--timeout", "4")  # runner() itself bounds the whole run (120 s): a hang fails
     assert done.returncode == 0, done.stderr
-    assert time.monotonic() - started < 90
     folder = scratch / "docs" / "benchmarks"
     assert [json.loads(l) for l in (folder / "bench_good.jsonl").read_text().splitlines()] == [
         {"figure": "speed", "memories": 1000, "p50_ms": 4.25}, {"figure": "speed", "memories": 10000, "p50_ms": 7.5}]

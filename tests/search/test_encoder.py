@@ -119,3 +119,71 @@ def test_searches_rank_the_same_on_the_short_path(isolated_home, project, monkey
     # Control: each question finds its memory first (the Korean and Russian ones by meaning alone), so the
     # comparison is not of empty or equal lists.
     assert [hits[0][0] for hits in fast] == ["redis-ttl", "redis-ttl", "uv-install", "logging"]
+
+
+def test_layer_norm_as_ufunc_calls_gives_the_plain_formulas_floats(engines):
+    """Encoder._norm runs as ufunc calls in place (fewer Python wrappers per call); its floats are those of
+    the plain formulas (x.mean, the einsum variance, 1/sqrt) bit for bit, on the embedding layer's real
+    activations of English, German and Japanese queries, and on a layer's output (the second norm)."""
+    import numpy as np
+
+    from memdir.search.encoder import _dequantize
+
+    ours, _ = engines
+
+    def plain(x, weights, eps):
+        x = x - x.mean(axis=1, keepdims=True)
+        var = np.einsum("ij,ij->i", x, x)[:, None] / x.shape[1]
+        return (x * (1.0 / np.sqrt(var + eps))) * weights[0] + weights[1]
+
+    for text in ["which port does the dev postgres listen on", "Die Datenbank läuft auf Port 5433",
+                 "東京の事務所は新宿にあります"]:
+        window = [ours.tokenizer.bos, *ours.tokens(text, True), ours.tokenizer.eos]
+        raw = _dequantize(ours.word[np.asarray(window)].reshape(-1), len(window), ours.H)
+        raw += ours.position[:len(window)]
+        raw += ours.token_type
+        for weights in (ours.embed_norm, ours.blocks[5]["norm2"]):
+            got = ours._norm(raw.copy(), weights)
+            assert got.dtype == np.float32 and got.shape == (len(window), 384)
+            assert np.array_equal(got, plain(raw, weights, ours.eps)), text
+            # Controls: the norm really changes the activations, and another epsilon gives other floats
+            # (so the equality is not of two no-ops, nor blind to the last bits).
+            assert not np.allclose(got, raw, atol=1e-3)
+            assert not np.array_equal(got, plain(raw, weights, ours.eps * 1e6))
+
+
+
+def test_softmax_as_ufunc_calls_gives_the_method_forms_floats(engines):
+    """Encoder._softmax (both paths' attention weights) gives the floats of the method forms (scores.max,
+    scores.sum) bit for bit, on the first layer's real query-key products of a German and a Japanese query,
+    with and without a mask."""
+    import numpy as np
+
+    from memdir.search.encoder import _dequantize
+
+    ours, _ = engines
+    texts = ["Die Datenbank läuft auf Port 5433", "東京の事務所は新宿にあります"]
+    windows = [[ours.tokenizer.bos, *ours.tokens(t, True), ours.tokenizer.eos] for t in texts]
+    n = min(map(len, windows))
+    scale = np.float32(1.0 / np.sqrt(32))
+    mask = np.zeros((1, 1, 1, n), dtype=np.float32)
+    mask[..., n - 2:] = -1e30  # the last two keys masked, as padding is
+
+    def plain(scores, mask=None):
+        scores = scores * scale + (0 if mask is None else mask)
+        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        return scores / scores.sum(axis=-1, keepdims=True)
+
+    for window in windows:
+        emb = _dequantize(ours.word[np.asarray(window[:n])].reshape(-1), n, ours.H) + ours.position[:n]
+        emb = ours._norm(emb + ours.token_type, ours.embed_norm)
+        split = (emb @ ours.blocks[0]["qkv"]).reshape(n, 3, 12, 32).transpose(1, 2, 0, 3)
+        raw = (split[0] @ split[1].transpose(0, 2, 1))[None]  # (1, heads, n, n)
+        for m in (None, mask):
+            got = ours._softmax(raw.copy(), scale, m)
+            assert np.array_equal(got, plain(raw, m))
+            assert np.allclose(got.sum(axis=-1), 1.0, atol=1e-5)
+        # Controls: the mask zeroes the masked keys' weights (and only with it), and the weights are not uniform.
+        assert (ours._softmax(raw.copy(), scale, mask)[..., n - 2:] == 0).all()
+        assert (ours._softmax(raw.copy(), scale)[..., n - 2:] > 0).all()
+        assert np.ptp(ours._softmax(raw.copy(), scale)) > 0.1

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from memdir.search import ranking, relevance
+from memdir.search import parts, ranking, relevance
 from memdir.search.tokenize import identifier_parts, word_forms
 from tests.seeded import embedded_audit_store
 
@@ -24,10 +24,10 @@ def test_identifier_parts_are_the_terms_written_only_inside_identifiers():
 def test_a_plural_word_against_an_identifier_part_weighs_a_quarter():
     weights = {"add": 1.0, "request": 4.0}
     raw = "Use structlog for logging. Each log line carries request_id."
-    assert relevance.parts_weighed(weights, raw, word_forms("add requests")) == {"add": 1.0, "request": 1.0}
+    assert parts.parts_weighed(weights, raw, word_forms("add requests")) == {"add": 1.0, "request": 1.0}
     # Controls: the query writing the part as it is written, and a memory without identifiers, keep the weight.
-    assert relevance.parts_weighed(weights, raw, word_forms("add the request id")) is weights
-    assert relevance.parts_weighed(weights, "Each log line carries the request.", word_forms("add requests")) is weights
+    assert parts.parts_weighed(weights, raw, word_forms("add the request id")) is weights
+    assert parts.parts_weighed(weights, "Each log line carries the request.", word_forms("add requests")) is weights
 
 
 @pytest.mark.slow

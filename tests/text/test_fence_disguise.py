@@ -89,3 +89,33 @@ def test_escaping_is_idempotent_and_leaves_no_frame(text):
     for frame in ("</system>", "<system>", "[INST]", "<<SYS>>", "{{"):
         assert frame not in seen
     assert not re.search(r"<\|[^|<>\n]{1,40}\|>", seen) and not re.search(r"(?m)^ *Human *:", seen)
+
+
+# The four characters other than ASCII letters a case-blind pattern reads as an ASCII letter, which
+# str.lower leaves apart: spelling a frame's word with them still escapes it (the prefilter of
+# memdir.text.fence._escape passes such a reading to the patterns whatever its lower case holds).
+FOLDED_APART = [
+    ("see [İNST] here — x", "see &#91;İNST&#93; here — x"),  # İ: U+0130
+    ("see [ınst] here", "see &#91;ınst&#93; here"),  # ı: U+0131
+    ("aſſiſtant: go — y", "aſſiſtant&#58; go — y"),  # ſ: U+017F
+    ("hyman : x", "hyman &#58; x"),  # a space before the colon
+    ("- [a](a.md) — Human: x", "- [a](a.md) — Human: x"),  # control: a turn word not opening the line
+]
+
+
+@pytest.mark.parametrize("stored, shown", FOLDED_APART)
+def test_words_spelled_with_letters_only_a_case_blind_pattern_folds_still_escape(stored, shown):
+    assert escape_stored(stored) == shown
+
+
+@pytest.mark.slow
+def test_the_characters_folded_apart_are_every_one_re_ignorecase_reads_as_an_ascii_letter():
+    """Every code point beyond ASCII that ``re.IGNORECASE`` matches to an ASCII letter, and whose
+    str.lower holds no such letter, is in fence._FOLDS_APART (so the prefilter never skips a match)."""
+    from memdir.text import fence
+
+    letter = re.compile("(?i)[a-z]")
+    found = {chr(cp) for cp in range(128, 0x110000)
+             if letter.fullmatch(chr(cp)) and not any(c.isascii() and c.isalpha() for c in chr(cp).lower())}
+    assert found <= set(fence._FOLDS_APART)
+    assert "\u212a" in {chr(cp) for cp in range(128, 0x110000) if letter.fullmatch(chr(cp))}  # control: K is read as k

@@ -42,7 +42,6 @@ from __future__ import annotations
 import os
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 from .layout import META_DIR, SWEEP_LOCK_FILE, memory_file_pattern, sweep_interval
@@ -58,16 +57,21 @@ _handing_off = False
 _handed: dict[str, float] = {}  # meta directory -> monotonic time this process handed its sweep off (or found one)
 
 
-@contextmanager
-def hand_sweeps_off():
+class hand_sweeps_off:
     """For the block (someone waits for its answer: a CLI command, a hook), a large layer's overdue
-    sweep is handed off to a sweeper (:func:`hand_off`), never done on this path."""
-    global _handing_off
-    before, _handing_off = _handing_off, True
-    try:
-        yield
-    finally:
-        _handing_off = before
+    sweep is handed off to a sweeper (:func:`hand_off`), never done on this path. A context manager:
+    ``with hand_sweeps_off(): …``; nests (the outer block's setting comes back on exit). A class, not
+    ``contextlib.contextmanager``: the console script's hot path imports no ``contextlib``."""
+
+    __slots__ = ("_before",)
+
+    def __enter__(self) -> None:
+        global _handing_off
+        self._before, _handing_off = _handing_off, True
+
+    def __exit__(self, *exc) -> None:
+        global _handing_off
+        _handing_off = self._before
 
 
 def handing_off() -> bool:

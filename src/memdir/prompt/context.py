@@ -56,17 +56,20 @@ rebuild it (see :func:`memdir.files.layout.index_is_fresh`).
 
 from __future__ import annotations
 
-import heapq
 import os
 import re
 import time
 from itertools import chain
 from pathlib import Path
 
+try:  # the C functions heapq.py re-exports, without loading heapq.py's pure-Python rest (~0.7M instructions a process)
+    from _heapq import heapify, heappop, heappush
+except ImportError:  # an interpreter without the accelerator
+    from heapq import heapify, heappop, heappush
+
 from ..files.layout import INDEX_FILE, META_DIR, index_is_fresh, index_state, symlink_refusal
 from ..files.outline import Outline, OutlineMismatch, read_outline, summary
 from ..files.sweeps import hand_off_if_large, handing_off, meta_of
-from ..files.trust import untrusted_note
 from ..text.fence import escape_stored
 from ..text.plural import counted, plural
 from ..text.printable import LINE_BYTES, clipped, one_line
@@ -335,7 +338,7 @@ def _choose(blocks: list[tuple[str, _Lines]], policy: list[int], room: int) -> t
         if i is not None:
             price = cost(b, i)
             queue.append((spent[b] + price, b, price, i))
-    heapq.heapify(queue)
+    heapify(queue)
     floor, said, lines_used = FLOOR_BYTES * len(blocks), 0, used
     while queue or said < len(policy):
         if said < len(policy) and (not queue or lines_used + queue[0][2] > floor):
@@ -344,7 +347,7 @@ def _choose(blocks: list[tuple[str, _Lines]], policy: list[int], room: int) -> t
             used += policy[said]
             said += 1
             continue
-        after, b, price, i = heapq.heappop(queue)
+        after, b, price, i = heappop(queue)
         if used + price > room:
             break
         kept[b].add(i)
@@ -354,7 +357,7 @@ def _choose(blocks: list[tuple[str, _Lines]], policy: list[int], room: int) -> t
         nxt = next(orders[b], None)
         if nxt is not None:
             price = cost(b, nxt)
-            heapq.heappush(queue, (spent[b] + price, b, price, nxt))
+            heappush(queue, (spent[b] + price, b, price, nxt))
     return kept, said
 
 
@@ -404,7 +407,11 @@ def session_layout(session, max_bytes: int | None = None, warn=None, *,
     gives it (``status`` and ``doctor`` show it). Raises as :func:`session_block`."""
     budget = byte_budget(max_bytes, session.settings.context_max_bytes)
     untrusted = session.team_untrusted()
-    note = f"memdir: {untrusted_note(session.layer_dir('team'))}." if untrusted else ""
+    note = ""
+    if untrusted:  # late: a repository without a team layer (most) never loads the trust module
+        from ..files.trust import untrusted_note
+
+        note = f"memdir: {untrusted_note(session.layer_dir('team'))}."
     if note and _size(note) + 1 < budget:
         budget -= _size(note) + 1
     else:

@@ -50,7 +50,6 @@ from __future__ import annotations
 import json
 import os
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 try:
@@ -254,38 +253,52 @@ def clear(home: Path, session_id: str | None) -> None:
             _unlink(spare)
 
 
-@contextmanager
-def _locked(home: Path, create: bool = True):
+class _locked:
     """Hold the lock of the directory the records of ``home`` are changed in (the module docstring):
     ``<home>/sessions/.lock`` when it can be opened for writing (the directory made when ``create``),
     else the runtime directory's ``sessions/.lock`` — every process decides alike, from the same
-    files. Yields True while held; False when neither can be opened or the lock is not had within
-    :data:`LOCK_WAIT` seconds. Never raises."""
-    fd = None
-    for directory in (Path(home) / SESSIONS_DIR, None):
-        directory = directory or _spare_dir(create)  # the runtime directory only when the home fails
-        if directory is None:
-            continue
-        try:
-            if create:
-                directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-            fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
-            break
-        except OSError:
-            continue
-    if fd is None:
-        yield False
-        return
-    try:
+    files. ``with _locked(home) as held``: True while held; False when neither can be opened or the
+    lock is not had within :data:`LOCK_WAIT` seconds. Never raises. A class, not
+    ``contextlib.contextmanager``: the hooks run by the console script import no ``contextlib``."""
+
+    __slots__ = ("_home", "_create", "_fd", "_filelock")
+
+    def __init__(self, home: Path, create: bool = True):
+        self._home, self._create, self._fd, self._filelock = home, create, None, None
+
+    def __enter__(self) -> bool:
+        fd = None
+        for directory in (Path(self._home) / SESSIONS_DIR, None):
+            directory = directory or _spare_dir(self._create)  # the runtime directory only when the home fails
+            if directory is None:
+                continue
+            try:
+                if self._create:
+                    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+                fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+                break
+            except OSError:
+                continue
+        if fd is None:
+            return False
         if fcntl is None:  # no flock here: filelock's lock (its import cost is paid only on such systems)
             os.close(fd)
-            fd = None
-            yield from _filelocked(directory / LOCK_FILE)
-            return
-        yield _flock(fd)
-    finally:
-        if fd is not None:
-            os.close(fd)  # closing releases the lock
+            self._filelock = _filelocked(directory / LOCK_FILE)
+            return self._filelock is not None
+        self._fd = fd  # closed on exit
+        try:
+            return _flock(fd)
+        except BaseException:  # no exit follows a failed enter
+            self.__exit__()
+            raise
+
+    def __exit__(self, *exc) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing releases the lock
+            self._fd = None
+        if self._filelock is not None:
+            self._filelock.release()
+            self._filelock = None
 
 
 def _flock(fd: int) -> bool:
@@ -305,19 +318,16 @@ def _flock(fd: int) -> bool:
 
 
 def _filelocked(path: Path):
-    """:func:`_locked`'s body where there is no ``fcntl``: :mod:`filelock`'s lock of ``path``."""
+    """:class:`_locked`'s lock where there is no ``fcntl``: :mod:`filelock`'s lock of ``path``, held
+    (its ``release()`` frees it); None when it is not had within :data:`LOCK_WAIT` seconds."""
     from filelock import FileLock, Timeout
 
     lock = FileLock(str(path), mode=0o600)
     try:
         lock.acquire(timeout=LOCK_WAIT, poll_interval=LOCK_POLL)
     except (Timeout, OSError):
-        yield False
-        return
-    try:
-        yield True
-    finally:
-        lock.release()
+        return None
+    return lock
 
 
 def _spare_dir(create: bool) -> Path | None:

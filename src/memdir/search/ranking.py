@@ -31,10 +31,10 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
-from ..vocabulary import ORIGINS, TYPES
-from . import dense, memo, paging, pasted, relevance, rowwords, spelling
+from . import dense, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling
 from .query import checked_query
 from .compounds import joined_parts, read as read_compounds
+from .filters import Filters
 from .index import layer_key
 from .near import rows as near_rows
 from .passage import located
@@ -53,83 +53,7 @@ SNIPPET_CHARS = 160
 RESULTS_MAX_BYTES = 16384  # all results of one search together, UTF-8 JSON
 
 
-# ---------------------------------------------------------------- filters and results
-
-
-@dataclass(frozen=True)
-class Filters:
-    """What a search may return, applied in the SQL before ranking: memory
-    ``types`` and ``origins`` (empty: any), ``pinned`` (None: either), and
-    the last update (or creation) time ``since``/``until`` in Unix seconds
-    (a memory with no recorded time passes neither). Build from user input
-    with :meth:`parse`."""
-
-    types: tuple[str, ...] = ()
-    origins: tuple[str, ...] = ()
-    pinned: bool | None = None
-    since: float | None = None
-    until: float | None = None
-
-    @classmethod
-    def parse(cls, types=None, origins=None, pinned=None, since=None, until=None) -> "Filters":
-        """Filters from names and ISO-8601 dates or times (``2026-11-01``,
-        ``2026-11-01T12:00:00Z``; a date alone is midnight UTC). ``types`` and
-        ``origins`` take a string or a list. Raises :class:`InvalidInput`
-        naming the bad value and what is allowed."""
-        def names(value, allowed, what):
-            if value is None:
-                return ()
-            items = (value,) if isinstance(value, str) else tuple(value)
-            for item in items:
-                if item not in allowed:
-                    raise InvalidInput(f"unknown {what} {item!r} (one of: {', '.join(allowed)})")
-            return tuple(dict.fromkeys(items))
-
-        if pinned is not None and not isinstance(pinned, bool):
-            raise InvalidInput("pinned must be true or false")
-        since_t, until_t = _when(since, "since"), _when(until, "until")
-        if since_t is not None and until_t is not None and since_t > until_t:
-            raise InvalidInput("since is after until")
-        return cls(names(types, TYPES, "type"), names(origins, ORIGINS, "origin"), pinned, since_t, until_t)
-
-    def sql(self) -> tuple[str, list]:
-        """``(" AND …", arguments)`` over the ``docs`` alias ``d``; ``("", [])`` for none."""
-        parts, args = [], []
-        if self.types:
-            parts.append(f"d.type IN ({','.join('?' * len(self.types))})")
-            args += self.types
-        if self.origins:
-            parts.append(f"d.origin IN ({','.join('?' * len(self.origins))})")
-            args += self.origins
-        if self.pinned is not None:
-            parts.append("d.pinned = ?")
-            args.append(int(self.pinned))
-        if self.since is not None:
-            parts.append("d.updated >= ?")
-            args.append(self.since)
-        if self.until is not None:
-            parts.append("d.updated <= ?")
-            args.append(self.until)
-        return ("".join(" AND " + p for p in parts), args)
-
-
-def _when(value, what: str) -> float | None:
-    from datetime import datetime, timezone
-
-    if value is None or value == "":
-        return None
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    if not isinstance(value, str):
-        raise InvalidInput(f"{what} must be an ISO-8601 date such as 2026-11-01")
-    text = value.strip()
-    try:
-        stamp = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text)
-    except ValueError:
-        raise InvalidInput(f"{what} must be an ISO-8601 date such as 2026-11-01 (got {value!r})") from None
-    if stamp.tzinfo is None:
-        stamp = stamp.replace(tzinfo=timezone.utc)
-    return stamp.timestamp()
+# ---------------------------------------------------------------- results (filters: memdir.search.filters)
 
 
 @dataclass(frozen=True)
@@ -325,7 +249,7 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
         weights, as_terms, strong, present = reading(capitals.get(rowid, frozenset()), lacks)
         head = set(as_terms(row.head))
         read = row.read(as_terms)
-        weighed = relevance.parts_weighed(weights, row.raw, forms or {})
+        weighed = parts.parts_weighed(weights, row.raw, forms or {})
         out[rowid] = relevance.evidence(weighed, head, read, strong, keywords, None, present=present,
                                         typed=typed)
     return out
@@ -334,15 +258,17 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
 _CONTINUES = memo.Kept(1 << 16)  # (row id, a y-word's start) -> whether the row's text continues it
 
 
-def _with_cosines(found: dict[int, relevance.Evidence], cosines: dict[int, float],
-                  asked: bool = False) -> dict[int, relevance.Evidence]:
+def _with_cosines(found: dict[int, relevance.Evidence], cosines: dict[int, float], asked: bool = False,
+                  kin: dict[int, tuple[float, float]] | None = None) -> dict[int, relevance.Evidence]:
     """``found`` with each memory's cosine, its gap above the median and its lead (:func:`relevance.with_cosine`;
-    ``asked``: a prompt read as keywords because it asks, as there)."""
+    ``asked``: a prompt read as keywords because it asks, as there; ``kin``: the gap and lead of the memories
+    written in another script than the query among their script's, :func:`memdir.search.scripts.kin`)."""
     if not cosines:
         return found
     median = relevance.median(cosines.values())
     top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
-    return {i: relevance.with_cosine(ev, cosines.get(i), median, top, asked) for i, ev in found.items()}
+    kin = kin or {}
+    return {i: relevance.with_cosine(ev, cosines.get(i), median, top, asked, kin.get(i)) for i, ev in found.items()}
 
 
 def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
@@ -441,11 +367,13 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             if unembedded:  # the first page's basis: these had no vector then
                 cosines = {i: c for i, c in cosines.items() if i not in unembedded}
             nearest = heapq.nlargest(pool, cosines, key=cosines.__getitem__)  # as sorting all by -cosine, ties in order
+            standing = scripts.kin(cosines, scripts.of_rows(conn), query) if cosines else {}  # another script's
+            nearest += [i for i in scripts.leaders(standing) if i not in nearest]  # nearest among its own too
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
                                    compounds | own, capitals, forms, typed))
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
-            found = _with_cosines(found, cosines, deciding)  # a question's keywords: complete where it stands out
+            found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands out
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again

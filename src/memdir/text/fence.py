@@ -51,6 +51,10 @@ _INST = r"(?i)\[\s*/?\s*INST\s*\]"  # Llama 2's turn markers: the one frame open
 # "Hуman" with a Cyrillic у reads as y, a Greek ν as v: both still pass for Human at a glance.
 _TURN = r"(?im)^([ \t]*)(h[uvy]man|assistant)([ \t]*):"
 _LINE_START_TURN = r"(?i)(?:h[uvy]man|assistant)[ \t]*:"  # a quick look before the line-by-line one
+# The four characters other than ASCII letters that a case-blind pattern (``re.IGNORECASE``) takes for
+# an ASCII letter and str.lower leaves apart (İ ı ſ K; tests/text/test_fence_disguise.py): a reading
+# holding one is matched against the patterns whatever its lower case holds.
+_FOLDS_APART = frozenset("\u0130\u0131\u017f\u212a")
 _ENTITY = {"<": "&lt;", ">": "&gt;", "[": "&#91;", "]": "&#93;"}
 # Characters NFKC leaves alone that are drawn like the frame's punctuation, or blank.
 _DRAWN_LIKE = {**dict.fromkeys("‹˂ᐸ〈⟨❮⧼〈", "<"), **dict.fromkeys("›˃ᐳ〉⟩❯⧽〉", ">"),
@@ -63,6 +67,8 @@ _DRAWN_LIKE = {**dict.fromkeys("‹˂ᐸ〈⟨❮⧼〈", "<"), **dict.fromkeys(
 _OPENERS = ("[<\\[:\u2a74\ufe13\ufe47\ufe55\ufe64\uff1a\uff1c\uff3b"
             + "".join(ch for ch, seen in _DRAWN_LIKE.items() if seen in "<:") + "]")
 
+
+_ASCII = frozenset(map(chr, range(128)))  # the characters read as written, whatever the text around them
 
 # Punctuation read as written (no NFKC form, no look-alike) that stored text holds often: every index
 # line's "—" among them. Answered without loading unicodedata or the look-alike table.
@@ -99,7 +105,7 @@ def _view(text: str) -> tuple[str, list[int] | None]:
     (None: the same text, ASCII)."""
     if text.isascii():
         return text, None
-    changed = {ch for ch in set(text) if not ch.isascii() and _seen(ch) != ch}
+    changed = {ch for ch in set(text).difference(_ASCII) if _seen(ch) != ch}
     if not changed:  # the common case: accents, dashes, other scripts read as written
         return text, None
     view, source, last = [], [], 0
@@ -127,16 +133,24 @@ def _escape(text: str, tags: tuple[str, ...], turns: bool) -> str:
     if "<" not in view and "[" not in view and (not turns or ":" not in view):
         return text
     at = (lambda i: i) if source is None else source.__getitem__
+    # A case-blind pattern matches only where the reading's lower case (spaces and tabs, which a turn may
+    # hold before its colon, dropped) holds its words: a line of [links] holding no "inst", or a colon after
+    # no "man"/"assistant", compiles no pattern (a fresh `memdir context` would compile both: more than the
+    # rest of its block's escaping). None: a reading holding a character of _FOLDS_APART.
+    folded = (None if not view.isascii() and not _FOLDS_APART.isdisjoint(view)
+              else view.lower().replace(" ", "").replace("\t", ""))
     edits: dict[int, str] = {}
     for pattern in tags:
-        if (pattern == _INST and "[" not in view) or (pattern != _INST and "<" not in view):
+        if (pattern == _INST and ("[" not in view or (folded is not None and "inst" not in folded))) or (
+                pattern != _INST and "<" not in view):
             continue  # each pattern opens with its character: a line of [links] runs only the one it may hold
         for found in re.finditer(pattern, view):
             for position in range(found.start(), found.end()):
                 entity = _ENTITY.get(view[position])
                 if entity:
                     edits[at(position)] = entity
-    if turns and ":" in view and re.search(_LINE_START_TURN, view):
+    if turns and ":" in view and (folded is None or "man:" in folded or "assistant:" in folded) and re.search(
+            _LINE_START_TURN, view):
         for found in re.finditer(_TURN, view):
             edits[at(found.end() - 1)] = "&#58;"
     if not edits:

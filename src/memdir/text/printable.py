@@ -70,7 +70,7 @@ def is_clean_line(text: str) -> bool:
 
 
 # The characters is_clean_line refuses that str.isprintable() accepts (fillers, joiners).
-_PRINTABLE_UNSAFE = tuple(c for c in {*INVISIBLE, *LINE_BREAKS, *BIDI_CONTROLS} if c.isprintable())
+_PRINTABLE_UNSAFE = frozenset(c for c in {*INVISIBLE, *LINE_BREAKS, *BIDI_CONTROLS} if c.isprintable())
 
 
 def are_clean_lines(text: str) -> bool:
@@ -79,7 +79,7 @@ def are_clean_lines(text: str) -> bool:
     C-level scans for the common text (a 2 MB ``MEMORY.md`` in a few milliseconds)."""
     flat = text.replace("\n", "").replace("\t", "")
     if flat.isprintable():  # no control, break, bidi or tag character; only printable ones to rule out
-        return flat.isascii() or not any(c in flat for c in _PRINTABLE_UNSAFE)  # every one of those is beyond ASCII
+        return flat.isascii() or _PRINTABLE_UNSAFE.isdisjoint(flat)  # every one of those is beyond ASCII
     return re.search(_UNSAFE, text.replace("\n", " ")) is None
 
 

