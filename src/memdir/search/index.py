@@ -128,10 +128,8 @@ _CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
 
 
 def is_corrupt(path: Path) -> bool:
-    """True only when ``PRAGMA quick_check`` says the index file is damaged
-    (or not a database at all); False when it is fine or cannot be checked
-    now (busy, locked, an I/O error, a full disk) — those never justify
-    deleting it."""
+    """True only when ``PRAGMA quick_check`` says the index file is damaged (or not a database at all); False
+    when it is fine or cannot be checked now (busy, locked, an I/O error, a full disk) — those never justify deleting it."""
     try:
         check = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1.0)
     except sqlite3.Error:
@@ -147,15 +145,12 @@ def is_corrupt(path: Path) -> bool:
 
 
 def connect(home: Path) -> sqlite3.Connection:
-    """This thread's connection to ``<home>/index.sqlite`` (WAL, 5 s busy
-    timeout), created on first use. A file that ``PRAGMA quick_check`` finds
-    damaged is moved aside (:func:`set_aside`), an index of another schema
-    deleted, and a new one created: it is derived. One that cannot be
-    written (a full disk, a read-only file or home) is read as it is
-    (:func:`open_read_only`, not cached), or, when there is no index to read,
-    replaced by one in memory (:func:`open_in_memory`). Busy, locked and
-    I/O errors are reported, never a reason to delete it. Raises
-    :class:`StoreError`."""
+    """This thread's connection to ``<home>/index.sqlite`` (WAL, 5 s busy timeout), created on first use. A file
+    that ``PRAGMA quick_check`` finds damaged is moved aside (:func:`set_aside`), an index of another schema
+    deleted, and a new one created: it is derived. One that cannot be written (a full disk, a read-only file or
+    home) is read as it is (:func:`open_read_only`, not cached), or, when there is no index to read, replaced by
+    one in memory (:func:`open_in_memory`). Busy, locked and I/O errors are reported, never a reason to delete
+    it. Raises :class:`StoreError`."""
     path = db_path(home)
     cache = getattr(_local, "conns", None)
     if cache is None:
@@ -166,8 +161,10 @@ def connect(home: Path) -> sqlite3.Connection:
     for attempt in (1, 2):
         try:
             ensure_dir(path.parent)
-            # Created 0600 before SQLite opens it: SQLite gives its -wal and -shm (memory text) the same mode.
-            os.close(os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, 0o600))
+            # Created 0600 before SQLite opens it: SQLite gives its -wal and -shm (memory text) the same mode. Not when
+            # there: a descriptor of it closed drops this process's locks (another's close then deletes the -wal in use).
+            if not path.is_file() or path.is_symlink() or not os.access(path, os.W_OK):  # else the open says why not
+                os.close(os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, 0o600))
             conn = sqlite3.connect(str(path), timeout=5.0, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA busy_timeout = 5000")
             # Opening an index that is already WAL and of this schema writes nothing, so it never waits
@@ -594,7 +591,7 @@ def fallback_reason(path: Path) -> str | None:
     return _REASONS.get(Path(path))
 
 
-__all__ = ["BUILD_SUFFIX", "CORRUPT_SUFFIX", "FIELDS", "INDEX_DB", "KEEP_CORRUPT", "ReadOnly", "SCHEMA_VERSION", "cannot_write", "check", "write_transaction",
-           "close_all", "connect", "damaged", "db_path", "disk_full", "explain", "fallback_reason", "forget", "health", "in_memory",
-           "is_corrupt", "layer_key", "open_in_memory", "open_read_only", "read_only_reason", "rebuild", "set_aside",
-           "warn", "while_busy"]
+__all__ = ["BUILD_SUFFIX", "CORRUPT_SUFFIX", "FIELDS", "INDEX_DB", "KEEP_CORRUPT", "ReadOnly", "SCHEMA_VERSION", "cannot_write",
+           "check", "write_transaction", "close_all", "connect", "damaged", "db_path", "disk_full", "explain", "fallback_reason",
+           "forget", "health", "in_memory", "is_corrupt", "layer_key", "open_in_memory", "open_read_only", "read_only_reason",
+           "rebuild", "set_aside", "warn", "while_busy"]

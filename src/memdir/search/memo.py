@@ -52,6 +52,34 @@ class Kept:
             self._values[key] = value
         return value
 
+    def many(self, conn, generation: int | None, keys: list, compute) -> dict:
+        """``{key: value}`` for each of ``keys`` that has a value, as :meth:`get` gives them one by one, the values
+        not kept computed together: ``compute(missing keys)`` gives a dict (a key it leaves out has no value, and
+        nothing is kept for it). In the order of ``keys``."""
+        with self._lock:
+            basis = self._basis
+            values = self._values if basis is not None and basis[0] is conn and basis[1] == generation else {}
+            have = {key: values[key] for key in keys if key in values}
+        missing = [key for key in keys if key not in have]
+        if not missing:
+            return have
+        computed = compute(missing)
+        if generation is not None:
+            with self._lock:
+                basis = self._basis
+                if basis is None or basis[0] is not conn or basis[1] != generation:
+                    self._basis, self._values = (conn, generation), {}
+                for key, value in computed.items():
+                    while len(self._values) >= self._size:
+                        self._values.pop(next(iter(self._values)))
+                    self._values[key] = value
+        return {key: have[key] if key in have else computed[key] for key in keys if key in have or key in computed}
+
+    def values(self) -> list:
+        """The values kept now (a report of their size)."""
+        with self._lock:
+            return list(self._values.values())
+
     def clear(self) -> None:
         """Forget every kept value (tests, a benchmark's fresh pass)."""
         with self._lock:

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
-from . import dense, memo, paging, parts, pasted, relevance, scripts, spelling
+from . import dense, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling
 from .query import checked_query
 from .compounds import joined_parts, read as read_compounds
 from .filters import Filters
@@ -243,17 +243,13 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
         return readings[acronyms, lacks]
 
     out = {}
-    marks = ",".join("?" * len(ids))
-    for rowid, name, title, description, body, raw, called in conn.execute(
-            "SELECT f.rowid, f.name, f.title, f.description, f.body,"
-            " coalesce(d.title, '') || ' ' || d.description || ' ' || coalesce(d.body, ''), d.name"
-            f" FROM fts f JOIN docs d ON d.id = f.rowid WHERE f.rowid IN ({marks})", ids):
+    for rowid, row in rowwords.rows(conn, ids).items():  # each row's words read once per index generation
         lacks = frozenset(t for t, begun in ys.items() if not _CONTINUES.get(  # per row, kept per generation
-            conn, generation, (rowid, begun), lambda: spelling.continues(f"{called} {raw or ''}", begun)))
+            conn, generation, (rowid, begun), lambda: spelling.continues(f"{row.called} {row.raw}", begun)))
         weights, as_terms, strong, present = reading(capitals.get(rowid, frozenset()), lacks)
-        head = set(as_terms(f"{name} {title or ''} {description}".split()))
-        read = relevance.read_body(body or "", as_terms)
-        weighed = parts.parts_weighed(weights, raw or "", forms or {})
+        head = set(as_terms(row.head))
+        read = row.read(as_terms)
+        weighed = parts.parts_weighed(weights, row.raw, forms or {})
         out[rowid] = relevance.evidence(weighed, head, read, strong, keywords, None, present=present,
                                         typed=typed)
     return out

@@ -8,6 +8,8 @@ and :class:`BodyTerms` is what it found, by position. Pure.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from .spelling import begins
 
 
@@ -125,7 +127,7 @@ def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
     from . import spelling
 
     weights = prefixes.weights
-    if "  " in text or text[:1] == " " or text[-1:] == " " or not text.isprintable():  # a tab, a line break...
+    if not single_spaced(text):  # a tab, a line break...
         words = prefixes(text.split())
         return BodyTerms([(i, tok) for i, tok in enumerate(words) if tok in weights], text, prefixes)
     padded = f" {text} "
@@ -163,19 +165,69 @@ def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
     return BodyTerms(hits, text, prefixes)
 
 
+def single_spaced(text: str) -> bool:
+    """True when ``text`` is words joined by single spaces (printable, no space at either end): the indexed text
+    :func:`read_body` and :func:`read_places` read by position, a word's position its count of spaces before it."""
+    return not ("  " in text or text[:1] == " " or text[-1:] == " " or not text.isprintable())
+
+
+def read_places(words: tuple[str, ...], starts, places, prefixes: Prefixes) -> list[tuple[int, str]]:
+    """The hits of :func:`read_body` (``(position, term)``, by position; the same list) for a single-spaced body
+    (:func:`single_spaced`) given as its distinct ``words`` (sorted) and where each occurs: the positions of
+    ``words[i]`` are ``places[starts[i]:starts[i + 1]]`` (ascending). A term is looked up by a binary search
+    (a term's start: the words it begins, a run of the sorted words), a compound by its first word's
+    positions, so the cost follows the query's terms and their hits, not the body's length."""
+    from . import spelling
+
+    count = len(words)
+
+    def at(word: str):
+        i = bisect_left(words, word)
+        return places[starts[i]:starts[i + 1]] if i < count and words[i] == word else ()
+
+    weights = prefixes.weights
+    prefixed = set(prefixes.prefixed())
+    found = []
+    for term in weights:
+        if term not in prefixed:
+            found += [(p, term) for p in at(term)]
+            continue
+        fetched = spelling.fetch(term, prefixes.start(term))
+        i = bisect_left(words, fetched)
+        while i < count and words[i].startswith(fetched):
+            if prefixes.term(words[i]) == term:  # as in read_body: unless an earlier term claims it
+                found += [(p, term) for p in places[starts[i]:starts[i + 1]]]
+            i += 1
+    written = set()  # (position, term): a compound written whole, then its parts (as in read_body)
+    for parts, term in prefixes.phrases().items():
+        later = [at(word) for word in parts[1:]]
+        for p in at(parts[0]):
+            if all(p + k in held for k, held in enumerate(later, 1)):
+                if p and p - 1 in at(term):
+                    written.add((p - 1, term))
+                else:
+                    found.append((p, term))
+    if any(prefixes.implied(term) for _, term in found):
+        found += [(p, also) for p, term in list(found) if (p, term) not in written for also in prefixes.implied(term)]
+    found.sort()
+    return found
+
+
 class BodyTerms:
     """A body read as a query's terms (:func:`read_body`): ``hits``, the
     ``(position, term)`` of every token that is one, by position — what
-    :func:`memdir.search.relevance.evidence` takes in place of the list of read tokens."""
+    :func:`memdir.search.relevance.evidence` takes in place of the list of read tokens.
+    ``text``: the body, or a function giving it (asked only by :meth:`tokens`)."""
 
     __slots__ = ("hits", "_text", "_prefixes")
 
-    def __init__(self, hits: list[tuple[int, str]], text: str, prefixes: Prefixes):
+    def __init__(self, hits: list[tuple[int, str]], text, prefixes: Prefixes):
         self.hits, self._text, self._prefixes = hits, text, prefixes
 
     def tokens(self) -> list[str]:
         """Every token read as the query's terms, as :class:`Prefixes` gives them."""
-        return self._prefixes(self._text.split())
+        text = self._text if isinstance(self._text, str) else self._text()
+        return self._prefixes(text.split())
 
 
-__all__ = ["BodyTerms", "Prefixes", "as_terms", "read_body"]
+__all__ = ["BodyTerms", "Prefixes", "as_terms", "read_body", "read_places", "single_spaced"]

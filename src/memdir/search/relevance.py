@@ -79,9 +79,8 @@ from dataclasses import dataclass, replace
 from ..text.fold import fold, kana_spellings
 from ..text.words import QUESTION_WORDS, UNITS
 from .reading import BodyTerms, Prefixes, as_terms, read_body  # how a memory's words are read as the query's
-
-PASSAGE_TOKENS = 64
-NEAR_TOKENS = 16  # about one sentence: the window of :attr:`Evidence.near`
+from .windows import NEAR_TOKENS, PASSAGE_TOKENS, best_passage, best_window, tightest  # where its terms meet
+from .windows import occurrences as _occurrences
 BACKGROUND_DOCS = 100
 SOFT_WEIGHT = 0.25
 THRESHOLD = 0.5
@@ -326,102 +325,6 @@ def is_unit(term: str) -> bool:
     ``minut``, ``day``, ``gigabyt``."""
     return term in _unit_terms()
 
-
-_last_occurrences: tuple = (None, None, [])  # (body tokens, weights, occurrences): one memory's, read thrice
-
-
-def _occurrences(body_tokens: list[str], weights: dict[str, float]) -> list[tuple[int, str]]:
-    """``(position, term)`` of every token of ``body_tokens`` that is a term of
-    ``weights``. :func:`evidence` asks it for the same two objects several
-    times (:func:`best_passage`, :func:`tightest`), so the last answer is kept,
-    recognized by identity (a search reads a few hundred tokens per memory)."""
-    global _last_occurrences
-    last = _last_occurrences
-    if last[0] is body_tokens and last[1] is weights:
-        return last[2]
-    if isinstance(body_tokens, BodyTerms):  # read already: those of these weights' terms
-        hits = [hit for hit in body_tokens.hits if hit[1] in weights]
-    else:
-        hits = [(i, tok) for i, tok in enumerate(body_tokens) if tok in weights] \
-            if not weights.keys().isdisjoint(body_tokens) else []
-    _last_occurrences = (body_tokens, weights, hits)
-    return hits
-
-
-def best_passage(body_tokens: list[str], weights: dict[str, float], width: int = PASSAGE_TOKENS) -> set[str]:
-    """The query terms found in the ``width``-token window of ``body_tokens``
-    that holds the most distinct query weight (empty when none occurs; the
-    first such window when several tie): :func:`best_window`'s terms."""
-    return best_window(body_tokens, weights, width)[2]
-
-
-def best_window(body_tokens: list[str], weights: dict[str, float],
-                width: int = PASSAGE_TOKENS) -> tuple[int, int, set[str]]:
-    """``(first, last, terms)``: the token positions of the first and last
-    query-term occurrence in the ``width``-token window of ``body_tokens``
-    that holds the most distinct query weight, and the query terms in it
-    (``(-1, -1, set())`` when none occurs; the first such window when several
-    tie). Linear in the number of query-term occurrences: one window slides
-    over them, counting each term in it, and its weight is summed again only
-    when a term enters or leaves it; it stops at the first window holding
-    every term the body holds (none can hold more)."""
-    hits = _occurrences(body_tokens, weights)
-    if not hits:
-        return -1, -1, set()
-    span = (hits[0][0], hits[0][0])
-    count = dict.fromkeys(weights, 0)
-    every = len({tok for _, tok in hits})
-    inside = 0  # distinct terms in the window
-    best: set[str] = set()
-    best_weight = -1.0
-    end, n = 0, len(hits)
-    changed = True
-    for start in range(n):
-        limit = hits[start][0] + width
-        while end < n and hits[end][0] < limit:
-            tok = hits[end][1]
-            if not count[tok]:
-                inside += 1
-                changed = True
-            count[tok] += 1
-            end += 1
-        if changed:  # the same terms as the window before weigh the same: not more
-            found = [t for t in weights if count[t]]
-            weight = sum(weights[t] for t in found)
-            if weight > best_weight:
-                best, best_weight, span = set(found), weight, (hits[start][0], hits[end - 1][0])
-            changed = False
-        if inside == every:
-            break
-        tok = hits[start][1]
-        count[tok] -= 1
-        if not count[tok]:
-            inside -= 1
-            changed = True
-    return span[0], span[1], best
-
-
-def tightest(body_tokens: list[str], weights: dict[str, float], width: int = NEAR_TOKENS) -> tuple[float, int]:
-    """``(weight, span)``: the most distinct query weight found together in a
-    window of at most ``width`` tokens of ``body_tokens``, and the fewest
-    tokens a window holding that much spans (``(0.0, 0)`` when no term occurs).
-    The span tells the sentence that states a fact from words that meet by chance."""
-    hits = _occurrences(body_tokens, weights)
-    best, span = 0.0, 0
-    for start, (pos, _tok) in enumerate(hits):
-        seen: set[str] = set()
-        weight = 0.0
-        for end in range(start, len(hits)):
-            at, tok = hits[end]
-            if at - pos >= width:
-                break
-            if tok not in seen:
-                seen.add(tok)
-                weight += weights[tok]
-                length = at - pos + 1
-                if weight > best + 1e-9 or (abs(weight - best) <= 1e-9 and length < span):
-                    best, span = weight, length
-    return best, span
 
 
 def median(values) -> float:

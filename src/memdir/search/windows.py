@@ -1,0 +1,140 @@
+"""Where a query's terms meet in a memory's body: the window holding the most of their weight, the tightest one.
+
+:func:`memdir.search.relevance.evidence` reads each candidate's body through these (its best passage, the span of
+its nearest terms) and :mod:`memdir.search.passage` finds a snippet's passage with :func:`best_window`. They take a
+body as its tokens read as the query's terms or as a :class:`memdir.search.reading.BodyTerms` (its hits by
+position). Pure but for the last body's occurrences, kept (:func:`occurrences`).
+"""
+
+from __future__ import annotations
+
+from .reading import BodyTerms
+
+PASSAGE_TOKENS = 64
+NEAR_TOKENS = 16  # about one sentence: the window of :attr:`memdir.search.relevance.Evidence.near`
+
+
+_last: tuple = (None, None, [])  # (body tokens, weights, occurrences): one memory's, read thrice
+
+
+def occurrences(body_tokens: list[str], weights: dict[str, float]) -> list[tuple[int, str]]:
+    """``(position, term)`` of every token of ``body_tokens`` that is a term of
+    ``weights``. :func:`memdir.search.relevance.evidence` asks it for the same two objects several
+    times (:func:`best_passage`, :func:`tightest`), so the last answer is kept,
+    recognized by identity (a search reads a few hundred tokens per memory)."""
+    global _last
+    last = _last
+    if last[0] is body_tokens and last[1] is weights:
+        return last[2]
+    if isinstance(body_tokens, BodyTerms):  # read already: those of these weights' terms
+        hits = [hit for hit in body_tokens.hits if hit[1] in weights]
+    else:
+        hits = [(i, tok) for i, tok in enumerate(body_tokens) if tok in weights] \
+            if not weights.keys().isdisjoint(body_tokens) else []
+    _last = (body_tokens, weights, hits)
+    return hits
+
+
+def best_passage(body_tokens: list[str], weights: dict[str, float], width: int = PASSAGE_TOKENS) -> set[str]:
+    """The query terms found in the ``width``-token window of ``body_tokens``
+    that holds the most distinct query weight (empty when none occurs; the
+    first such window when several tie): :func:`best_window`'s terms."""
+    return best_window(body_tokens, weights, width)[2]
+
+
+def best_window(body_tokens: list[str], weights: dict[str, float],
+                width: int = PASSAGE_TOKENS) -> tuple[int, int, set[str]]:
+    """``(first, last, terms)``: the token positions of the first and last
+    query-term occurrence in the ``width``-token window of ``body_tokens``
+    that holds the most distinct query weight, and the query terms in it
+    (``(-1, -1, set())`` when none occurs; the first such window when several
+    tie). Linear in the number of query-term occurrences: one window slides
+    over them, counting each term in it, and its weight (the sum of its terms' in the order of ``weights``) is
+    looked up again only when a term enters or leaves it; it stops at the first window holding
+    every term the body holds (none can hold more): at once when one window holds every occurrence."""
+    hits = occurrences(body_tokens, weights)
+    if not hits:
+        return -1, -1, set()
+    first, last = hits[0][0], hits[-1][0]
+    if last - first < width:  # the first window holds every occurrence: the slide would stop there
+        return first, last, {t for _, t in hits}
+    bit, weigh = _terms(weights)
+    places, marks = [p for p, _ in hits], [bit[t] for _, t in hits]
+    every = 0
+    for mark in marks:
+        every |= mark
+    count = dict.fromkeys(marks, 0)
+    inside = best = 0  # the terms in the window, in the best window (bits of ``bit``)
+    best_weight, span = -1.0, (first, first)
+    end, n = 0, len(hits)
+    changed = True
+    for start in range(n):
+        limit = places[start] + width
+        while end < n and places[end] < limit:
+            mark = marks[end]
+            if not count[mark]:
+                inside |= mark
+                changed = True
+            count[mark] += 1
+            end += 1
+        if changed:  # the same terms as the window before weigh the same: not more
+            weight = weigh.get(inside)
+            if weight is None:
+                weight = weigh[inside] = sum(w for t, w in weights.items() if bit[t] & inside)
+            if weight > best_weight:
+                best, best_weight, span = inside, weight, (places[start], places[end - 1])
+            changed = False
+        if inside == every:
+            break
+        mark = marks[start]
+        count[mark] -= 1
+        if not count[mark]:
+            inside ^= mark
+            changed = True
+    return span[0], span[1], {t for t in weights if bit[t] & best}
+
+
+_last_terms: tuple = (None, {}, {})  # (weights, term -> its bit, bits -> their weight): one query's, for each body
+
+
+def _terms(weights: dict[str, float]) -> tuple[dict[str, int], dict[int, float]]:
+    """``(bit, weigh)``: a bit for each term of ``weights`` and the weights of sets of terms (their bits) summed
+    so far, kept while the same ``weights`` are asked (a query reads each candidate with the same)."""
+    global _last_terms
+    last = _last_terms
+    if last[0] is not weights:
+        last = _last_terms = (weights, {t: 1 << i for i, t in enumerate(weights)}, {})
+    return last[1], last[2]
+
+
+def tightest(body_tokens: list[str], weights: dict[str, float], width: int = NEAR_TOKENS) -> tuple[float, int]:
+    """``(weight, span)``: the most distinct query weight found together in a
+    window of at most ``width`` tokens of ``body_tokens``, and the fewest
+    tokens a window holding that much spans (``(0.0, 0)`` when no term occurs).
+    The span tells the sentence that states a fact from words that meet by chance.
+    Each window is summed from its first occurrence on, term by term as they come."""
+    hits = occurrences(body_tokens, weights) if width > 0 else []
+    best, span = 0.0, 0
+    n = len(hits)
+    stop = 0
+    for start in range(n):
+        pos, tok = hits[start]
+        while stop < n and hits[stop][0] - pos < width:
+            stop += 1
+        weight = 0.0 + weights[tok]
+        if weight > best + 1e-9 or (abs(weight - best) <= 1e-9 and 1 < span):
+            best, span = weight, 1
+        if stop - start == 1:
+            continue
+        seen = {tok}
+        for at, tok in hits[start + 1:stop]:
+            if tok not in seen:
+                seen.add(tok)
+                weight += weights[tok]
+                length = at - pos + 1
+                if weight > best + 1e-9 or (abs(weight - best) <= 1e-9 and length < span):
+                    best, span = weight, length
+    return best, span
+
+
+__all__ = ["NEAR_TOKENS", "PASSAGE_TOKENS", "best_passage", "best_window", "occurrences", "tightest"]
