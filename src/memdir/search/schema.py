@@ -10,15 +10,18 @@ from __future__ import annotations
 import sqlite3
 from contextlib import contextmanager
 
-from . import integrity
+from . import integrity, scripts
 
-SCHEMA_VERSION = 15  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
-# compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js
-UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14), ("name", "title", "description", "body")  # UPGRADED: in place
+SCHEMA_VERSION = 16  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
+# compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js;
+# 16: docs.script (search.scripts.of_memory)
+UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), ("name", "title", "description", "body")  # UPGRADED: in place
 
 
 # A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).
 FILES_OF_NAMES = "CREATE INDEX IF NOT EXISTS docs_files ON docs (layer, name, file, digest)"
+# A query's memories in another script than letters (search.scripts.of_rows): only those rows are in it.
+SCRIPTS_OF_ROWS = "CREATE INDEX IF NOT EXISTS docs_script ON docs (script) WHERE script != 'letters'"
 
 
 def create(conn: sqlite3.Connection) -> None:
@@ -40,9 +43,11 @@ def create(conn: sqlite3.Connection) -> None:
             id INTEGER PRIMARY KEY, layer TEXT NOT NULL, name TEXT NOT NULL, file TEXT NOT NULL,
             digest TEXT, type TEXT, origin TEXT, status TEXT, disabled INTEGER, pinned INTEGER,
             valid_from REAL, valid_until REAL, updated REAL,
-            title TEXT, description TEXT, body TEXT, checksum INTEGER, UNIQUE (layer, name));
+            title TEXT, description TEXT, body TEXT, checksum INTEGER,
+            script TEXT NOT NULL DEFAULT 'letters', UNIQUE (layer, name));
         CREATE INDEX IF NOT EXISTS docs_layer ON docs (layer, status);
         {FILES_OF_NAMES};
+        {SCRIPTS_OF_ROWS};
         CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
             {", ".join(FIELDS)}, tokenize = 'unicode61 remove_diacritics 0');
         CREATE VIRTUAL TABLE IF NOT EXISTS fts_terms USING fts5vocab(fts, 'row');
@@ -69,9 +74,11 @@ def write_transaction(conn: sqlite3.Connection):
 
 
 def upgrade(conn: sqlite3.Connection) -> None:
-    """Bring an index of schema 4 to 13 to the current one in place, its vectors kept: from 4 each ``docs`` row's checksum
-    (:func:`memdir.search.integrity.checksum`); from 4 on the ``fts`` rows tokenized again from ``docs``
-    (:func:`memdir.search.tokenize.document_fields`). One write transaction; done already: nothing."""
+    """Bring an index of a schema of :data:`UPGRADED` (4 to 15) to the current one in place, its vectors kept: from
+    4 each ``docs`` row's checksum (:func:`memdir.search.integrity.checksum`); from 4 to 14 the ``fts`` rows
+    tokenized again from ``docs`` (:func:`memdir.search.tokenize.document_fields`); from 4 to 15 each row's
+    script (:func:`memdir.search.scripts.of_memory` of its stored title, description and body; only rows with a
+    character outside ASCII are read, the rest are ``letters``). One write transaction; done already: nothing."""
     from .tokenize import document_fields
     if conn.in_transaction:
         conn.rollback()
@@ -83,16 +90,31 @@ def upgrade(conn: sqlite3.Connection) -> None:
             rows = conn.execute(f"SELECT id, {', '.join(integrity.COLUMNS)} FROM docs").fetchall()
             conn.executemany("UPDATE docs SET checksum = ? WHERE id = ?",
                              [(integrity.checksum(row[1:]), row[0]) for row in rows])
-        if version in UPGRADED:
+        if version in UPGRADED and version < 15:
             rows = conn.execute("SELECT id, name, coalesce(title, ''), description, body FROM docs").fetchall()
             conn.executemany(f"UPDATE fts SET {', '.join(f'{f} = ?' for f in FIELDS)} WHERE rowid = ?",
                              [(*document_fields(*row[1:3], row[3] or "", row[4] or ""), row[0]) for row in rows])
+        if version in UPGRADED:
+            _add_scripts(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _add_scripts(conn: sqlite3.Connection) -> None:
+    """The ``docs.script`` column and its index added to an index of schema 15 or older, each row's script
+    computed from its stored text (:func:`memdir.search.scripts.of_memory`). Only the rows whose text is more bytes
+    than characters (a character outside ASCII: every CJK one is three bytes of UTF-8) are read into Python."""
+    conn.execute("ALTER TABLE docs ADD COLUMN script TEXT NOT NULL DEFAULT 'letters'")
+    rows = conn.execute("SELECT id, title, description, body FROM docs WHERE"
+                        " length(CAST(coalesce(title, '') || coalesce(description, '') || coalesce(body, '') AS BLOB))"
+                        " > length(coalesce(title, '') || coalesce(description, '') || coalesce(body, ''))").fetchall()
+    found = [(scripts.of_memory(*row[1:]), row[0]) for row in rows]
+    conn.executemany("UPDATE docs SET script = ? WHERE id = ?", [f for f in found if f[0] != "letters"])
+    conn.execute(SCRIPTS_OF_ROWS)
 
 
 class StaleSchema(sqlite3.DatabaseError):
     """The index was built by another version of memdir: rebuilt from the files."""
 
 
-__all__ = ["FIELDS", "FILES_OF_NAMES", "SCHEMA_VERSION", "StaleSchema", "UPGRADED", "create", "upgrade",
+__all__ = ["FIELDS", "FILES_OF_NAMES", "SCHEMA_VERSION", "SCRIPTS_OF_ROWS", "StaleSchema", "UPGRADED", "create", "upgrade",
            "write_transaction"]
