@@ -21,7 +21,8 @@ which builds and embeds that store once for the needle figures too.
 times SessionStart and UserPromptSubmit (and `python -c pass`) at 1,000 and 10,000 memories of
 100–400 words of one domain's vocabulary, with the 10k/1k ratio (target ≤ 1.3×); several trees
 alternately in one run with --src (benchmarks/_fresh.py); --edited: each timed run is the first
-after one memory file was edited by hand (a new inode, as ``sed -i`` writes it).
+after one memory file was edited by hand (a new inode, as ``sed -i`` writes it); --cjk 0.03: that share of
+the memories written in Chinese, Japanese and Korean (with --commands scripts_of_rows: a query's scripts step alone).
 """
 
 from __future__ import annotations
@@ -71,13 +72,15 @@ def main() -> None:
                         help="with --fresh: which commands (benchmarks/_fresh.py)")
     parser.add_argument("--edited", action="store_true",
                         help="with --fresh: one memory file edited by hand (sed -i) before each timed run")
+    parser.add_argument("--cjk", type=float, default=0.0,
+                        help="with --fresh: this share (0-1) of the memories written in Chinese, Japanese, Korean")
     args = parser.parse_args()
     if args.fresh:
         from _fresh import run
 
         with tempfile.TemporaryDirectory() as tmp:
             run(args.src or [SRC], [int(s) for s in args.sizes.split(",")], args.commands.split(","),
-                args.repeat, Path(tmp), lambda **line: emit(**line), edited=args.edited)
+                args.repeat, Path(tmp), lambda **line: emit(**line), edited=args.edited, cjk=args.cjk)
         return
     repeat = 7 if args.quick else 25
     with tempfile.TemporaryDirectory() as tmp:
