@@ -31,9 +31,24 @@ from _corpus import corpus, write_notes  # noqa: E402
 SCRIPT = Path(sys.executable).with_name("memdir")  # the console script of this environment's install
 
 
-def write_corpus(folder: Path, count: int, seed: int = 7) -> None:
-    """``count`` memory files of :func:`_corpus.corpus` (``seed``) into ``folder`` (made)."""
-    write_notes(folder, corpus(count, seed)[0], stamp="2026-11-01T00:00:00Z")
+CJK_NOTES = [  # (description, body): notes written in Chinese, Japanese and Korean, as a team's may be
+    ("生产环境发布只在周二和周四下午进行", "生产环境的发布窗口是每周二和周四下午两点到五点。周五出问题没人值班。"),
+    ("日志里不能打印用户手机号和身份证号", "任何日志都不能包含用户的手机号，必须先脱敏。"),
+    ("外部決済APIのレート制限は1秒あたり20リクエスト", "超えると429が返るので、リトライは指数バックオフで行う。"),
+    ("レビューコメントは日本語で書く", "プルリクエストのレビューは丁寧語で、理由を添えて書く。"),
+    ("신규 입사자 개발 환경 세팅은 setup.sh 하나로 끝난다", "신규 입사자는 setup.sh만 실행하면 된다. 도커가 필요하다."),
+    ("결제 서비스의 타임아웃은 3초", "결제 API 호출은 3초 안에 응답하지 않으면 재시도한다."),
+]
+
+
+def write_corpus(folder: Path, count: int, seed: int = 7, cjk: float = 0.0) -> None:
+    """``count`` memory files of :func:`_corpus.corpus` (``seed``) into ``folder`` (made); with ``cjk`` (a share,
+    0–1) that share of them written in Chinese, Japanese and Korean instead (:data:`CJK_NOTES`, numbered)."""
+    written = round(count * cjk)
+    notes = corpus(count - written, seed)[0]
+    notes += [(f"cjk-{i:05d}", f"{d} ({i})", f"{b} {i}") for i, (d, b) in
+              ((i, CJK_NOTES[i % len(CJK_NOTES)]) for i in range(written))]
+    write_notes(folder, notes, stamp="2026-11-01T00:00:00Z")
 
 
 SEED = textwrap.dedent("""
@@ -78,6 +93,11 @@ def commands(project: Path, session: str = "bench") -> dict[str, tuple[list[str]
         "context_script": ([str(SCRIPT), "--project", str(project), "context"], ""),
         "session_start_script": ([str(SCRIPT), "hook", "claude-code", "SessionStart"], json.dumps(start)),
         "user_prompt_submit": (["-m", "memdir.hooks", "claude-code", "UserPromptSubmit"], json.dumps(prompt)),
+        # a query's scripts step alone (search.scripts.of_rows; the hook runs it when the dense side answers):
+        # a fresh process opening the index and reading every memory's script
+        "scripts_of_rows": (["-c", "import sys; from pathlib import Path; from memdir.search import index, scripts; "
+                             "conn = index.connect(Path(sys.argv[1])); conn.execute('BEGIN'); "
+                             "scripts.of_rows(conn)", "{home}"], ""),
     }
 
 
@@ -164,14 +184,14 @@ def compile_trees(srcs: list[Path]) -> None:
             compileall.compile_dir(where, quiet=1)
 
 
-def seed_homes(srcs: list[Path], size: int, work: Path, emit) -> dict[int, tuple]:
+def seed_homes(srcs: list[Path], size: int, work: Path, emit, cjk: float = 0.0) -> dict[int, tuple]:
     """Per tree (its index in ``srcs``): a home of 20 user memories and ``size`` project memories of the
-    corpus (written to ``work/corpus-<size>``, left for the caller to remove), seeded by that tree's own
-    code, its search index built once as the first prompt of a session would; ``(base, home, project,
-    commands)``."""
+    corpus (written to ``work/corpus-<size>``, a ``cjk`` share of it in CJK scripts, left for the caller to
+    remove), seeded by that tree's own code, its search index built once as the first prompt of a
+    session would; ``(base, home, project, commands)``."""
     py = sys.executable
     corpus = work / f"corpus-{size}"
-    write_corpus(corpus, size)
+    write_corpus(corpus, size, cjk=cjk)
     homes = {}
     for t, src in enumerate(srcs):
         base = work / f"t{t}-{size}"
@@ -240,26 +260,28 @@ def run_instructions(srcs: list[Path], sizes: list[int], names: list[str], work:
 
 
 def run(srcs: list[Path], sizes: list[int], names: list[str], repeat: int, work: Path, emit,
-        aged: bool = False, edited: bool = False) -> None:
+        aged: bool = False, edited: bool = False, cjk: float = 0.0) -> None:
     """Seed a home per (tree, size) and time ``names`` (keys of :func:`commands`) in fresh processes,
     alternating trees and commands; emit one line per figure and, per tree and command, the ratio of
     the largest size over the smallest (and of ``context`` over ``python -c pass``). ``aged``: before
     each timed run every record of the last sweep is an hour old (:func:`age_sweeps`), and after it
     the run waits, untimed, for a background sweep it started (:func:`settle_sweeps`). ``edited``:
     before each timed run one memory file is edited by hand (:func:`hand_edit`), so the run is the
-    first fresh process after a hand edit."""
+    first fresh process after a hand edit. ``cjk``: that share of each store's memories written in
+    Chinese, Japanese and Korean (:func:`write_corpus`)."""
     py = sys.executable
     results: dict[tuple[str, int, str], list[float]] = {}
     compile_trees(srcs)
     for size in sizes:
         corpus = work / f"corpus-{size}"
-        homes = seed_homes(srcs, size, work, emit)
+        homes = seed_homes(srcs, size, work, emit, cjk=cjk)
         for rep in range(repeat):
             for t, src in enumerate(srcs):
                 base, home, project, cmds = homes[t]
                 for name in names:
                     argv, stdin = cmds[name]
-                    argv = [a.replace("{name}", f"bench-note-{rep % 50:02d}").replace("{n}", str(rep)) for a in argv]
+                    argv = [a.replace("{name}", f"bench-note-{rep % 50:02d}").replace("{n}", str(rep)).replace("{home}", str(home))
+                            for a in argv]
                     if aged:
                         age_sweeps(home)
                     if edited:

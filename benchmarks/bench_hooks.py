@@ -21,7 +21,8 @@ which builds and embeds that store once for the needle figures too.
 times SessionStart and UserPromptSubmit (and `python -c pass`) at 1,000 and 10,000 memories of
 100–400 words of one domain's vocabulary, with the 10k/1k ratio (target ≤ 1.3×); several trees
 alternately in one run with --src (benchmarks/_fresh.py); --edited: each timed run is the first
-after one memory file was edited by hand (a new inode, as ``sed -i`` writes it).
+after one memory file was edited by hand (a new inode, as ``sed -i`` writes it); --cjk 0.03: that share of
+the memories written in Chinese, Japanese and Korean (with --commands scripts_of_rows: a query's scripts step alone).
 
     python benchmarks/bench_hooks.py --fresh --instructions [--src DIR ...]
 
@@ -82,6 +83,8 @@ def main() -> None:
     parser.add_argument("--instructions", action="store_true",
                         help="with --fresh: count instructions (valgrind) instead of timing; commands default "
                              "to python_pass,context,context_script,session_start,session_start_script")
+    parser.add_argument("--cjk", type=float, default=0.0,
+                        help="with --fresh: this share (0-1) of the memories written in Chinese, Japanese, Korean")
     args = parser.parse_args()
     if args.fresh and args.instructions:
         from _fresh import run_instructions
@@ -97,7 +100,7 @@ def main() -> None:
 
         with tempfile.TemporaryDirectory() as tmp:
             run(args.src or [SRC], [int(s) for s in args.sizes.split(",")], args.commands.split(","),
-                args.repeat, Path(tmp), lambda **line: emit(**line), edited=args.edited)
+                args.repeat, Path(tmp), lambda **line: emit(**line), edited=args.edited, cjk=args.cjk)
         return
     repeat = 7 if args.quick else 25
     with tempfile.TemporaryDirectory() as tmp:

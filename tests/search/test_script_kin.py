@@ -160,11 +160,72 @@ def test_the_scripts_of_a_store_are_read_from_its_rows_and_none_in_a_store_of_al
         mem.write(name, description, "project", body)
     sync(mem.session.home, mem.session.layers(None))
     conn = connect(mem.session.home)
-    assert scripts._read(conn) == {}  # English alone: the vocabulary says so, no row is read
+    assert scripts.of_rows(conn) == {}  # English alone: no row in another script
     for name, description, body in NOTES[4:]:
         mem.write(name, description, "project", body)
     mem.write("ko-note", "신규 입사자 개발 환경 세팅", "project", "신규 입사자는 setup.sh만 실행하면 된다.")
     sync(mem.session.home, mem.session.layers(None))
     ids = dict(conn.execute("SELECT name, id FROM docs"))
-    assert scripts._read(conn) == {ids["zh-deploy"]: "han", ids["zh-logging"]: "han", ids["zh-cache"]: "han",
+    assert scripts.of_rows(conn) == {ids["zh-deploy"]: "han", ids["zh-logging"]: "han", ids["zh-cache"]: "han",
                                    ids["ko-note"]: "hangul"}
+
+
+def _stored_scripts(conn) -> dict[str, str]:
+    return dict(conn.execute("SELECT name, script FROM docs"))
+
+
+def test_an_index_of_schema_15_gets_each_rows_script_in_place_and_keeps_its_vectors(isolated_home, project):
+    """Schema 16 stores each memory's script with its row (a query reads them by one indexed query, no pass over
+    the rows); an index of schema 15 (no ``script`` column) opened by this version computes them from its stored text."""
+    from memdir.search import index
+    from memdir.search.sync import sync
+
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    for name, description, body in NOTES:
+        mem.write(name, description, "project", body)
+    mem.write("ja-review", "外部決済APIのレート制限は1秒あたり20リクエスト", "project", "超えると429が返る。")
+    mem.write("de-invoice", "Rechnungen werden mit fortlaufender Nummer erzeugt", "project", "Keine Lücken erlaubt.")
+    sync(mem.session.home, mem.session.layers(None))
+    conn = index.connect(mem.session.home)
+    ids = dict(conn.execute("SELECT name, id FROM docs"))
+    conn.execute("INSERT INTO vectors VALUES (?, 'd', 'm', x'00')", (ids["zh-deploy"],))
+    conn.execute("DROP INDEX docs_script")  # what schema 15 had: no column, no index
+    conn.execute("ALTER TABLE docs DROP COLUMN script")
+    conn.execute("PRAGMA user_version = 15")
+    index.close_all()
+
+    conn = index.connect(mem.session.home)  # the upgrade runs as the index is opened
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 16
+    assert dict(conn.execute("SELECT name, id FROM docs")) == ids  # in place: the same rows
+    assert conn.execute("SELECT id FROM vectors").fetchall() == [(ids["zh-deploy"],)]  # not rebuilt: kept
+    assert _stored_scripts(conn) == {
+        "zh-deploy": "han", "zh-logging": "han", "zh-cache": "han", "ja-review": "kana",
+        "staging-deploy": "letters", "release-tagging": "letters", "merge-freeze": "letters", "pr-size": "letters",
+        "de-invoice": "letters"}  # controls: English, and German written with an umlaut (outside ASCII, letters)
+    assert scripts.of_rows(conn) == {ids["zh-deploy"]: "han", ids["zh-logging"]: "han", ids["zh-cache"]: "han",
+                                     ids["ja-review"]: "kana"}
+    plan = " ".join(r[-1] for r in conn.execute("EXPLAIN QUERY PLAN SELECT id, script FROM docs WHERE script != 'letters'"))
+    assert plan == "SCAN docs USING COVERING INDEX docs_script"  # the partial index of those rows alone, not docs
+
+
+def test_a_memory_rewritten_in_another_script_has_its_new_script_at_the_next_sync(isolated_home, project):
+    from memdir.search.index import connect
+    from memdir.search.sync import sync
+
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    for name, description, body in NOTES:
+        mem.write(name, description, "project", body)
+    sync(mem.session.home, mem.session.layers(None))
+    conn = connect(mem.session.home)
+    assert _stored_scripts(conn)["pr-size"] == "letters"
+    mem.write("pr-size", "プルリクエストは小さく保つ", "project", "変更は400行以内にして、リファクタリングと振る舞いの変更を分ける。")
+    sync(mem.session.home, mem.session.layers(None))
+    stored = _stored_scripts(conn)
+    assert stored["pr-size"] == "kana"
+    assert stored["merge-freeze"] == "letters" and stored["zh-cache"] == "han"  # controls: the others as they were
+    pr = conn.execute("SELECT id FROM docs WHERE name = 'pr-size'").fetchone()[0]
+    assert scripts.of_rows(conn)[pr] == "kana"
+    mem.write("pr-size", "Keep pull requests small", "project", "Under 400 changed lines.")  # and back
+    sync(mem.session.home, mem.session.layers(None))
+    assert _stored_scripts(conn)["pr-size"] == "letters" and "pr-size" not in {
+        n for n, s in _stored_scripts(conn).items() if s != "letters"}

@@ -1,4 +1,5 @@
-"""The search index: ``$MEMDIR_HOME/index.sqlite``, its schema and its connections.
+"""The search index: ``$MEMDIR_HOME/index.sqlite`` and its connections (its tables and their upgrade:
+:mod:`memdir.search.schema`).
 
 SQLite FTS5 (standard library). It indexes exactly what the layer's own reader yields
 (:meth:`memdir.layer.layer.Layer.scan`): one ``docs`` row per memory (layer key, name, the file that
@@ -24,17 +25,14 @@ import sqlite3
 import sys
 import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import StoreError
 from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
-from . import integrity
+from .schema import FIELDS, SCHEMA_VERSION, StaleSchema, write_transaction
+from .schema import UPGRADED as _UPGRADED, create as _create, upgrade as _upgrade
 
 INDEX_DB = "index.sqlite"
-SCHEMA_VERSION = 15  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
-# compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js
-_UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14), ("name", "title", "description", "body")  # _UPGRADED: in place
 
 
 # ---------------------------------------------------------------- the database
@@ -46,81 +44,6 @@ _local = threading.local()
 def db_path(home: Path) -> Path:
     """``<home>/index.sqlite``."""
     return Path(home) / INDEX_DB
-
-
-# A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).
-FILES_OF_NAMES = "CREATE INDEX IF NOT EXISTS docs_files ON docs (layer, name, file, digest)"
-
-
-def _create(conn: sqlite3.Connection) -> None:
-    # One write transaction taken before anything is read: two connections creating the same new index
-    # wait for each other, where a read-then-write would fail at once on a stale snapshot.
-    if conn.in_transaction:
-        conn.rollback()
-    conn.executescript(f"""
-        BEGIN IMMEDIATE;
-        CREATE TABLE IF NOT EXISTS layers (
-            key TEXT PRIMARY KEY, dir_mtime_ns INTEGER, journal_size INTEGER,
-            journal_mtime_ns INTEGER, files INTEGER, settled INTEGER);
-        CREATE TABLE IF NOT EXISTS files (
-            layer TEXT NOT NULL, file TEXT NOT NULL, size INTEGER, mtime_ns INTEGER, ino INTEGER,  -- mtime_ns: the ctime (scan.stat_key)
-            digest TEXT, name TEXT, error TEXT, PRIMARY KEY (layer, file));
-        CREATE TABLE IF NOT EXISTS docs (
-            id INTEGER PRIMARY KEY, layer TEXT NOT NULL, name TEXT NOT NULL, file TEXT NOT NULL,
-            digest TEXT, type TEXT, origin TEXT, status TEXT, disabled INTEGER, pinned INTEGER,
-            valid_from REAL, valid_until REAL, updated REAL,
-            title TEXT, description TEXT, body TEXT, checksum INTEGER, UNIQUE (layer, name));
-        CREATE INDEX IF NOT EXISTS docs_layer ON docs (layer, status);
-        {FILES_OF_NAMES};
-        CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-            {", ".join(FIELDS)}, tokenize = 'unicode61 remove_diacritics 0');
-        CREATE VIRTUAL TABLE IF NOT EXISTS fts_terms USING fts5vocab(fts, 'row');
-        CREATE TABLE IF NOT EXISTS vectors (id INTEGER PRIMARY KEY, digest TEXT, model TEXT, vec BLOB);
-        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER);
-        INSERT OR IGNORE INTO meta VALUES ('generation', 0);
-        PRAGMA user_version = {SCHEMA_VERSION};
-        COMMIT;
-    """)
-
-
-@contextmanager
-def write_transaction(conn: sqlite3.Connection):
-    """A ``BEGIN IMMEDIATE`` write transaction, committed at the block's end, rolled back when it raises unless
-    SQLite already did (after SQLITE_FULL a ROLLBACK would hide that error). Raises what the block raises."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield conn
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-
-
-def _upgrade(conn: sqlite3.Connection) -> None:
-    """Bring an index of schema 4 to 13 to the current one in place, its vectors kept: from 4 each ``docs`` row's checksum
-    (:func:`memdir.search.integrity.checksum`); from 4 on the ``fts`` rows tokenized again from ``docs``
-    (:func:`memdir.search.tokenize.document_fields`). One write transaction; done already: nothing."""
-    from .tokenize import document_fields
-    if conn.in_transaction:
-        conn.rollback()
-    with write_transaction(conn):
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version == 4:
-            conn.execute("ALTER TABLE docs ADD COLUMN checksum INTEGER")
-            conn.execute(FILES_OF_NAMES)
-            rows = conn.execute(f"SELECT id, {', '.join(integrity.COLUMNS)} FROM docs").fetchall()
-            conn.executemany("UPDATE docs SET checksum = ? WHERE id = ?",
-                             [(integrity.checksum(row[1:]), row[0]) for row in rows])
-        if version in _UPGRADED:
-            rows = conn.execute("SELECT id, name, coalesce(title, ''), description, body FROM docs").fetchall()
-            conn.executemany(f"UPDATE fts SET {', '.join(f'{f} = ?' for f in FIELDS)} WHERE rowid = ?",
-                             [(*document_fields(*row[1:3], row[3] or "", row[4] or ""), row[0]) for row in rows])
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-
-
-class StaleSchema(sqlite3.DatabaseError):
-    """The index was built by another version of memdir: rebuilt from the files."""
 
 
 # SQLite result codes that mean the file itself is damaged or not a database.

@@ -14,7 +14,8 @@ characters alone) and ``letters`` (every alphabet: Latin, Cyrillic, …; German 
 this does nothing between them). A text is in the CJK script it has most of when its CJK characters are at
 least half as many as its letters (a CJK character says about as much as a short word), else in ``letters``;
 a memory is read by what its vector embeds first (title, description, the first :data:`HEAD_CHARS` characters
-of its body: :func:`memdir.search.vectors.memory_text`).
+of its body: :func:`memdir.search.vectors.memory_text`), once, when the sync writes its row (:func:`of_memory`):
+a query reads the stored scripts (:func:`of_rows`), never the rows' text.
 
 A script of fewer than :data:`KIN_MIN` memories is no crowd to stand out of (of two, one always leads): its
 memories are measured only among all. Chosen on the fit half of ``evals/recall`` by 2-fold cross-validation
@@ -24,8 +25,6 @@ memories are measured only among all. Chosen on the fit half of ``evals/recall``
 from __future__ import annotations
 
 import re
-
-from . import memo
 
 KIN_MIN = 3
 HEAD_CHARS = 300  # of a memory's body read for its script, after its title and description
@@ -53,34 +52,20 @@ def script(text: str) -> str:
     return "kana" if kana else "han"
 
 
+def of_memory(title: str | None, description: str | None, body: str | None) -> str:
+    """The script a memory is written in: :func:`script` of its title, description and the first
+    :data:`HEAD_CHARS` characters of its body (what its vector embeds first). The sync stores it with the
+    memory's row (``docs.script``, :mod:`memdir.search.schema`); an upgraded index computes it from the stored
+    text the same way. Pure; linear in the head's length."""
+    return script(f"{title or ''} {description or ''} {(body or '')[:HEAD_CHARS]}")
+
+
 def of_rows(conn) -> dict[int, str]:
     """``{row id: script}`` of every memory of the index whose script is not ``letters`` (those absent are
-    ``letters``), as :func:`script` reads its title, description and the start of its body. Kept per index
-    generation (:mod:`memdir.search.memo`): one look-up for a store with no CJK word; else one pass over the
-    rows' heads (15–45 ms at 10,000 memories of 2 KB on a loaded 2-core machine), then none until a row changes."""
-    return _KEPT.get(conn, memo.generation(conn), "scripts", lambda: _read(conn))
-
-
-def _read(conn) -> dict[int, str]:
-    """Nothing when the index's vocabulary (:mod:`memdir.search.index`'s ``fts_terms``, in order of code point)
-    holds no term from Hangul Jamo (U+1100) up, the start of the CJK scripts: one look-up, not a pass over the
-    rows, for a store written in alphabets alone. Else only the rows whose head is more bytes than characters
-    (some character outside ASCII: every CJK one is three bytes of UTF-8) come to Python; the rest are ``letters``."""
-    if conn.execute("SELECT 1 FROM fts_terms WHERE term >= char(4352) LIMIT 1").fetchone() is None:
-        return {}
-    out = {}
-    for rowid, text in conn.execute(
-            "SELECT id, head FROM (SELECT id, coalesce(title, '') || ' ' || coalesce(description, '') || ' ' ||"
-            f" substr(coalesce(body, ''), 1, {HEAD_CHARS}) AS head FROM docs)"
-            " WHERE length(CAST(head AS BLOB)) > length(head) + 1"):
-        if _CJK.search(text):
-            found = script(text)
-            if found != "letters":
-                out[rowid] = found
-    return out
-
-
-_KEPT = memo.Kept(4)
+    ``letters``), as the sync stored it (:func:`of_memory`): one query over the partial index ``docs_script``,
+    which holds those rows alone, so its cost is that of the memories in another script than ``letters``, none
+    for a store written in alphabets. In the caller's transaction. Raises ``sqlite3.Error``."""
+    return dict(conn.execute("SELECT id, script FROM docs WHERE script != 'letters'"))
 
 
 def kin(cosines: dict[int, float], scripts: dict[int, str], query: str) -> dict[int, tuple[float, float]]:
@@ -112,4 +97,4 @@ def leaders(standing: dict[int, tuple[float, float]]) -> list[int]:
     return [i for i, (_gap, lead) in standing.items() if lead > 0.0]
 
 
-__all__ = ["HEAD_CHARS", "KIN_MIN", "LEAD_CAP", "kin", "leaders", "of_rows", "script"]
+__all__ = ["HEAD_CHARS", "KIN_MIN", "LEAD_CAP", "kin", "leaders", "of_memory", "of_rows", "script"]

@@ -49,7 +49,7 @@ from ..settings import Settings
 from ..text.plural import counted
 from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, explain, forget, is_corrupt,
                     layer_key, rebuild, set_aside, warn, write_transaction)
-from . import integrity
+from . import integrity, scripts
 from .follow import chain_mark, follow
 from .tokenize import available, document_fields, require
 
@@ -97,8 +97,9 @@ def _put_doc(conn: sqlite3.Connection, key: str, entry: Entry, old_id: int | Non
     values = (key, record.name, entry.path.name, entry.digest, record.type, record.origin, record.status,
               int(record.disabled), int(record.pinned), _epoch(record.valid_from), _epoch(record.valid_until),
               _epoch(record.updated or record.created), record.title, record.description, record.body)
-    cur = conn.execute(f"INSERT INTO docs ({', '.join(integrity.COLUMNS)}, checksum)"
-                       f" VALUES ({'?,' * len(integrity.COLUMNS)}?)", (*values, integrity.checksum(values)))
+    cur = conn.execute(f"INSERT INTO docs ({', '.join(integrity.COLUMNS)}, checksum, script)"
+                       f" VALUES ({'?,' * len(integrity.COLUMNS)}?,?)", (*values, integrity.checksum(values),
+                       scripts.of_memory(record.title, record.description, record.body)))
     conn.execute(f"INSERT INTO fts (rowid, {', '.join(FIELDS)}) VALUES (?,?,?,?,?)",
                  (cur.lastrowid, *document_fields(record.name, record.title, record.description, record.body)))
     if kept is not None:  # its old digest: not current, so still counted missing and embedded again

@@ -1,0 +1,122 @@
+"""The search index's schema: its tables (:func:`create`) and the in-place upgrade of an older one (:func:`upgrade`).
+
+What :mod:`memdir.search.index` opens, creates and rebuilds. An index of a schema in :data:`UPGRADED` is brought
+to :data:`SCHEMA_VERSION` where it stands, its rows and vectors kept; one of any other schema is rebuilt from the
+memory files (:class:`StaleSchema`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+
+from . import integrity, scripts
+
+SCHEMA_VERSION = 16  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
+# compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js;
+# 16: docs.script (search.scripts.of_memory)
+UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), ("name", "title", "description", "body")  # UPGRADED: in place
+
+
+# A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).
+FILES_OF_NAMES = "CREATE INDEX IF NOT EXISTS docs_files ON docs (layer, name, file, digest)"
+# A query's memories in another script than letters (search.scripts.of_rows): only those rows are in it.
+SCRIPTS_OF_ROWS = "CREATE INDEX IF NOT EXISTS docs_script ON docs (script) WHERE script != 'letters'"
+
+
+def create(conn: sqlite3.Connection) -> None:
+    """Create the index's tables in ``conn`` at :data:`SCHEMA_VERSION` (those there already stay). One write
+    transaction; raises ``sqlite3.Error``."""
+    # One write transaction taken before anything is read: two connections creating the same new index
+    # wait for each other, where a read-then-write would fail at once on a stale snapshot.
+    if conn.in_transaction:
+        conn.rollback()
+    conn.executescript(f"""
+        BEGIN IMMEDIATE;
+        CREATE TABLE IF NOT EXISTS layers (
+            key TEXT PRIMARY KEY, dir_mtime_ns INTEGER, journal_size INTEGER,
+            journal_mtime_ns INTEGER, files INTEGER, settled INTEGER);
+        CREATE TABLE IF NOT EXISTS files (
+            layer TEXT NOT NULL, file TEXT NOT NULL, size INTEGER, mtime_ns INTEGER, ino INTEGER,  -- mtime_ns: the ctime (scan.stat_key)
+            digest TEXT, name TEXT, error TEXT, PRIMARY KEY (layer, file));
+        CREATE TABLE IF NOT EXISTS docs (
+            id INTEGER PRIMARY KEY, layer TEXT NOT NULL, name TEXT NOT NULL, file TEXT NOT NULL,
+            digest TEXT, type TEXT, origin TEXT, status TEXT, disabled INTEGER, pinned INTEGER,
+            valid_from REAL, valid_until REAL, updated REAL,
+            title TEXT, description TEXT, body TEXT, checksum INTEGER,
+            script TEXT NOT NULL DEFAULT 'letters', UNIQUE (layer, name));
+        CREATE INDEX IF NOT EXISTS docs_layer ON docs (layer, status);
+        {FILES_OF_NAMES};
+        {SCRIPTS_OF_ROWS};
+        CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+            {", ".join(FIELDS)}, tokenize = 'unicode61 remove_diacritics 0');
+        CREATE VIRTUAL TABLE IF NOT EXISTS fts_terms USING fts5vocab(fts, 'row');
+        CREATE TABLE IF NOT EXISTS vectors (id INTEGER PRIMARY KEY, digest TEXT, model TEXT, vec BLOB);
+        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER);
+        INSERT OR IGNORE INTO meta VALUES ('generation', 0);
+        PRAGMA user_version = {SCHEMA_VERSION};
+        COMMIT;
+    """)
+
+
+@contextmanager
+def write_transaction(conn: sqlite3.Connection):
+    """A ``BEGIN IMMEDIATE`` write transaction, committed at the block's end, rolled back when it raises unless
+    SQLite already did (after SQLITE_FULL a ROLLBACK would hide that error). Raises what the block raises."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def upgrade(conn: sqlite3.Connection) -> None:
+    """Bring an index of a schema of :data:`UPGRADED` (4 to 15) to the current one in place, its vectors kept: from
+    4 each ``docs`` row's checksum (:func:`memdir.search.integrity.checksum`); from 4 to 14 the ``fts`` rows
+    tokenized again from ``docs`` (:func:`memdir.search.tokenize.document_fields`); from 4 to 15 each row's
+    script (:func:`memdir.search.scripts.of_memory` of its stored title, description and body; only rows with a
+    character outside ASCII are read, the rest are ``letters``). One write transaction; done already: nothing."""
+    from .tokenize import document_fields
+    if conn.in_transaction:
+        conn.rollback()
+    with write_transaction(conn):
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == 4:
+            conn.execute("ALTER TABLE docs ADD COLUMN checksum INTEGER")
+            conn.execute(FILES_OF_NAMES)
+            rows = conn.execute(f"SELECT id, {', '.join(integrity.COLUMNS)} FROM docs").fetchall()
+            conn.executemany("UPDATE docs SET checksum = ? WHERE id = ?",
+                             [(integrity.checksum(row[1:]), row[0]) for row in rows])
+        if version in UPGRADED and version < 15:
+            rows = conn.execute("SELECT id, name, coalesce(title, ''), description, body FROM docs").fetchall()
+            conn.executemany(f"UPDATE fts SET {', '.join(f'{f} = ?' for f in FIELDS)} WHERE rowid = ?",
+                             [(*document_fields(*row[1:3], row[3] or "", row[4] or ""), row[0]) for row in rows])
+        if version in UPGRADED:
+            _add_scripts(conn)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _add_scripts(conn: sqlite3.Connection) -> None:
+    """The ``docs.script`` column and its index added to an index of schema 15 or older, each row's script
+    computed from its stored text (:func:`memdir.search.scripts.of_memory`). Only the rows whose text is more bytes
+    than characters (a character outside ASCII: every CJK one is three bytes of UTF-8) are read into Python and
+    written; the others are ``letters``, the column's default."""
+    if "script" not in {row[1] for row in conn.execute("PRAGMA table_info(docs)")}:  # absent but for a test's index
+        conn.execute("ALTER TABLE docs ADD COLUMN script TEXT NOT NULL DEFAULT 'letters'")
+    rows = conn.execute("SELECT id, title, description, body FROM docs WHERE"
+                        " length(CAST(coalesce(title, '') || coalesce(description, '') || coalesce(body, '') AS BLOB))"
+                        " > length(coalesce(title, '') || coalesce(description, '') || coalesce(body, ''))").fetchall()
+    found = [(scripts.of_memory(*row[1:]), row[0]) for row in rows]
+    conn.executemany("UPDATE docs SET script = ? WHERE id = ?", found)
+    conn.execute(SCRIPTS_OF_ROWS)
+
+
+class StaleSchema(sqlite3.DatabaseError):
+    """The index was built by another version of memdir: rebuilt from the files."""
+
+
+__all__ = ["FIELDS", "FILES_OF_NAMES", "SCHEMA_VERSION", "SCRIPTS_OF_ROWS", "StaleSchema", "UPGRADED", "create", "upgrade",
+           "write_transaction"]
