@@ -163,3 +163,28 @@ def scaled(share: float):
     (at least 1): a costly property runs fewer examples than a pure one, and
     every property grows with the profile."""
     return _hypothesis(max_examples=max(1, int(_hypothesis.default.max_examples * share)))
+
+
+def indexed_store(home: Path, project: Path, notes: dict[str, tuple[str, str]], vectors: str = "off"):
+    """A :class:`memdir.Memory` on ``home`` read from ``project`` (``search_vectors`` = ``vectors``; actor human)
+    whose project layer holds ``notes`` (name → (description, body)), each written through the gateway, and
+    whose search index holds them all (embedded in the foreground when ``vectors`` is ``on``)."""
+    from memdir import Memory
+    from memdir.search.sync import prepare
+
+    mem = Memory.open(home=home, project=project, search_vectors=vectors, actor="human")
+    for name, (description, body) in notes.items():
+        mem.write(name, description, "project", body)
+    prepare(mem.session)
+    return mem
+
+
+def traced(conn, run, keep=lambda sql: not sql.startswith("--")) -> tuple[object, list[str]]:
+    """``run()`` with the SQL statements ``conn`` executes meanwhile recorded: ``(run's result, [statement, …])``
+    in order, those ``keep`` accepts (by default all but FTS5's own, which begin with ``--``)."""
+    seen: list[str] = []
+    conn.set_trace_callback(lambda sql: seen.append(sql) if keep(sql) else None)
+    try:
+        return run(), seen
+    finally:
+        conn.set_trace_callback(None)

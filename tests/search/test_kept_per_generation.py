@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from memdir import Memory
 from memdir.search import index, memo, passage, spelling, terms
 from memdir.search.ranking import snippet
 from memdir.search.sync import prepare
 from memdir.search.tokenize import query_terms, word_forms
 
+from ..conftest import indexed_store, traced
 from .ranked import top
 
 NOTES = {  # name -> (description, body)
@@ -25,20 +25,12 @@ QUERY = "token expiry"
 
 @pytest.fixture
 def store(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, search_vectors="off", actor="human")
-    for name, (description, body) in NOTES.items():
-        mem.write(name, description, "project", body)
-    prepare(mem.session)
-    return mem
+    return indexed_store(isolated_home, project, NOTES)
 
 
 def _y_statements(conn, run):
-    seen: list[str] = []
-    conn.set_trace_callback(lambda sql: seen.append(sql) if "coalesce(d.body, '') FROM fts JOIN docs" in sql else None)
-    try:
-        return run(), len(seen)
-    finally:
-        conn.set_trace_callback(None)
+    result, seen = traced(conn, run, lambda sql: "coalesce(d.body, '') FROM fts JOIN docs" in sql)
+    return result, len(seen)
 
 
 def _writers(conn, names):

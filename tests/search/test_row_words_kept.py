@@ -8,11 +8,10 @@ import random
 
 import pytest
 
-from memdir import Memory
 from memdir.search import index, memo, rowwords
 from memdir.search.reading import Prefixes, read_body
-from memdir.search.sync import prepare
 
+from ..conftest import indexed_store, traced
 from .ranked import top
 
 NOTES = {  # name -> (description, body)
@@ -24,20 +23,12 @@ QUERY = "staging postgresql port"
 
 @pytest.fixture
 def store(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, search_vectors="off", actor="human")
-    for name, (description, body) in NOTES.items():
-        mem.write(name, description, "project", body)
-    prepare(mem.session)
-    return mem
+    return indexed_store(isolated_home, project, NOTES)
 
 
 def _row_reads(conn, run):
-    seen: list[str] = []
-    conn.set_trace_callback(lambda sql: seen.append(sql) if "FROM fts f JOIN docs d" in sql else None)
-    try:
-        return run(), len(seen)
-    finally:
-        conn.set_trace_callback(None)
+    result, seen = traced(conn, run, lambda sql: "FROM fts f JOIN docs d" in sql)
+    return result, len(seen)
 
 
 def test_rows_are_read_once_per_generation_and_a_change_is_seen_by_the_next_search(store, isolated_home):

@@ -11,11 +11,11 @@ import json
 
 import pytest
 
-from memdir import Memory
 from memdir.integrations.claude_code import hooks
 from memdir.search import index, spelling, terms
-from memdir.search.sync import prepare
 from memdir.search.tokenize import query_terms, word_forms
+
+from ..conftest import indexed_store, traced
 
 PROMPT = "Check the expiry of tokens, the registry mirror, the delivery queue, the retention policy and the inventory"
 # name -> (description, body)
@@ -38,11 +38,7 @@ NOTES = {
 
 @pytest.fixture
 def store(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, search_vectors="off", actor="human")
-    for name, (description, body) in NOTES.items():
-        mem.write(name, description, "project", body)
-    prepare(mem.session)  # the index holds them
-    return mem
+    return indexed_store(isolated_home, project, NOTES)
 
 
 def _per_word(conn, starts):  # what y_writers did before: one query per -y word
@@ -56,15 +52,6 @@ def _per_word(conn, starts):  # what y_writers did before: one query per -y word
     return out
 
 
-def _traced(conn, run):
-    seen: list[str] = []
-    conn.set_trace_callback(lambda sql: None if sql.startswith("--") else seen.append(sql))  # FTS5's own: left out
-    try:
-        return run(), seen
-    finally:
-        conn.set_trace_callback(None)
-
-
 def test_the_y_words_of_a_prompt_are_read_by_one_statement_with_the_same_rows(store, isolated_home):
     starts = spelling.starts(query_terms(PROMPT), word_forms(PROMPT))
     ys = {t: b for t, b in starts.items() if spelling.from_y(t, b)}
@@ -74,8 +61,8 @@ def test_the_y_words_of_a_prompt_are_read_by_one_statement_with_the_same_rows(st
     names = dict(conn.execute("SELECT id, name FROM docs").fetchall())
     conn.execute("BEGIN")
     try:
-        found, seen = _traced(conn, lambda: terms.y_writers(conn, starts))
-        before, old = _traced(conn, lambda: _per_word(conn, starts))
+        found, seen = traced(conn, lambda: terms.y_writers(conn, starts))
+        before, old = traced(conn, lambda: _per_word(conn, starts))
     finally:
         conn.execute("COMMIT")
     seen = [s for s in seen if "key = 'generation'" not in s]  # the generation their rows are kept by (memo)
@@ -95,7 +82,7 @@ def test_the_prompt_hook_reads_its_prefixes_in_two_statements_whatever_the_words
     conn = index.connect(isolated_home)
     prompt = "Do expired tokens get refreshed by the gateway? expiry registry delivery policy inventory"
     payload = json.dumps({"cwd": str(project), "session_id": "s1", "prompt": prompt})
-    out, seen = _traced(conn, lambda: hooks.run("UserPromptSubmit", stdin=io.StringIO(payload), home=isolated_home))
+    out, seen = traced(conn, lambda: hooks.run("UserPromptSubmit", stdin=io.StringIO(payload), home=isolated_home))
     y_reads = [s for s in seen if "coalesce(d.body, '') FROM fts JOIN docs" in s]
     ranges = [s for s in seen if s.startswith("SELECT") and "FROM fts_terms WHERE term >=" in s
               and "LIMIT" not in s]  # terms.compounds' own vocabulary reads (at most COMPOUND_LOOKUPS) apart
