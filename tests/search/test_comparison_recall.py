@@ -20,14 +20,17 @@ from .evalstore import cli_recaller, needs_vectors
 @pytest.mark.parametrize("query", [
     "what's the difference between Redis and Memcached?", "how do webhooks differ from polling?",
     "Redis vs. Memcached", "RDB versus AOF", "Differences between UTC and GMT", "Was ist der Unterschied zwischen A und B?",
-    "Wie unterscheiden sich A und B?", "MySQL 和 PostgreSQL 有什么区别？", "两者的差别", "RDBとAOFの違いは？", "둘의 차이가 뭐야?"])
+    "Wie unterscheiden sich A und B?", "MySQL 和 PostgreSQL 有什么区别？", "两者的差别", "RDBとAOFの違いは？", "둘의 차이가 뭐야?",
+    "VS Code vs Vim", "Vim vs VS Code", "Unterschiede zwischen A und B", "두 버전이 차이나는 부분", "vs"])
 def test_comparisons_in_five_languages(query):
     assert compares(query)
 
 
 @pytest.mark.parametrize("query", [
     "use a different port for the dev database", "which Redis database holds the login sessions?",
-    "show me the diff", "the vsync setting", "differential backups", "当前的区域设置", "違う", ""])
+    "show me the diff", "the vsync setting", "differential backups", "当前的区域设置", "違う", "",
+    "which VS Code extensions do we use?", "set up vs-code debugging", "ＶＳ Ｃｏｄｅ", "設定の間違いを直して", "勘違いでした",
+    "原因はキャッシュに違いない", "차이나 리전 배포", "차이나타운", "unterschiedliche Umgebungen einrichten"])
 def test_not_comparisons(query):
     assert not compares(query)
 
@@ -84,6 +87,25 @@ def test_a_comparison_a_memory_states_is_recalled(isolated_home, project, monkey
     mem = _store(isolated_home, project, monkeypatch, {"redis-dbs": 0.90, "redis-sessions": 0.86})
     names = [m.name for m in mem.recall_result("what's the difference between redis db 0 and db 3?").memories]
     assert names[:1] == ["redis-dbs"]
+
+
+def test_a_word_only_holding_a_comparison_word_recalls_as_before(isolated_home, project, monkeypatch):
+    """ "VS Code" (as 間違い, a mistake, or 차이나 리전, China) is no comparison: the note it names is recalled."""
+    mem = _store(isolated_home, project, monkeypatch, {})
+    mem.write("editor-setup", "Editor: VS Code with the Ruff and Pylance extensions, format on save", "project",
+              "Workspace settings live in .vscode/settings.json; the debugger launch config is in .vscode/launch.json.")
+    from memdir.search.sync import sync
+
+    conn = sync(mem.session.home, mem.session.layers(None))
+    ids = {name: i for i, name in conn.execute("SELECT id, name FROM docs")}
+    cos = {i: 0.80 for i in ids.values()}
+    monkeypatch.setattr(ranking, "_dense", lambda *args, **kwargs: dict(cos))
+    cos[ids["editor-setup"]] = 0.88
+    assert [m.name for m in mem.recall_result("how do I set up VS Code debugging").memories] == ["editor-setup"]
+    cos[ids["editor-setup"]], cos[ids["redis-sessions"]] = 0.80, 0.88
+    near = "which Redis databases hold the login sessions vs Memcached?"  # control: a comparison still is one
+    assert [m.name for m in mem.recall_result(near).memories] == []
+    assert "redis-sessions" in [m.name for m in mem.recall_result(near.replace(" vs Memcached", "")).memories]
 
 
 @pytest.mark.slow

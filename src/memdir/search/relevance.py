@@ -121,7 +121,10 @@ GENERIC_WEIGHT = 0.5
 TOPIC_TERMS = 4
 # A question comparing things ("the difference between UTC and GMT", "Redis vs Memcached", "MySQL 和 PostgreSQL 有什么
 # 区别？") asks what they are in general: a memory naming one side is no answer (:func:`compares`, :func:`bar`).
-_COMPARES = re.compile(r"\b(?:differences?|differs?|versus|vs)\b|unterschied|unterscheid|区别|差别|違い|차이")
+# Not the words that only hold one: "VS Code", "unterschiedlich" (various), 間違い/勘違い (a mistake), に違いない
+# (must be), 차이나 리전/차이나타운 (China).
+_COMPARES = re.compile(r"\b(?:differences?|differs?|versus)\b|\bvs\b(?![.\s-]*code\b)|unterschied(?!lich)|unterscheid"
+                       r"|区别|差别|(?<![間勘])違い(?!な[いくし])|차이(?!나(?:\s|$|타운))")
 
 
 def is_request(term: str) -> bool:
@@ -448,7 +451,8 @@ def agreed(ev: Evidence) -> bool:
 
 def compares(query: str) -> bool:
     """True when ``query`` (any text) asks to compare things: it writes "difference(s)", "differ(s)", "versus",
-    "vs", "Unterschied", "unterscheiden", "区别", "差别", "違い" or "차이" (case and width folded)."""
+    "vs", "Unterschied", "unterscheiden", "区别", "差别", "違い" or "차이" (case and width folded); not "VS Code",
+    "unterschiedlich", 間違い, 勘違い, に違いない, 차이나 followed by a space or 타운 (China)."""
     return bool(_COMPARES.search(fold(query)))
 
 
