@@ -17,6 +17,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -180,6 +181,27 @@ def test_a_read_only_home_answers_from_its_index(fs, project):
     _made_writable(home, how)
     again = _cli(project, "search", "rotation")  # control: writable again, the index catches up
     assert "- by-hand (type: project" in again.stdout and "cannot be written" not in again.stderr, how
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("version", [15, 14])
+def test_a_read_only_home_reads_its_index_of_the_schema_before_but_not_older(fs, project, version):
+    """An index of schema 15 (16 without each memory's script) that cannot be written is read as it is, its rows
+    (and vectors) kept; one of 14 cannot be read as ours: the home's files are read into a copy in memory."""
+    home, how = fs
+    _store(home, project)
+    conn = sqlite3.connect(index.db_path(home))
+    conn.execute("DROP INDEX docs_script")  # what schema 15 had: no column, no index
+    conn.execute("ALTER TABLE docs DROP COLUMN script")
+    conn.execute(f"PRAGMA user_version = {version}")
+    conn.close()
+    prefix, _said, _hint = _made_read_only(home, how)
+    found = _cli(project, "search", "staging", prefix=prefix)
+    assert found.returncode == 0, (how, found.stderr)
+    assert "- staging-host (type: project; layer: project) relevance" in found.stdout, how  # found either way
+    assert "db-port" not in found.stdout, how  # control: only what matches
+    assert "cannot be written" in found.stderr
+    assert ("holds no index to read" in found.stderr) == (version == 14), (how, found.stderr)
 
 
 # ---------------------------------------------------------------- 2. reindex on a full disk

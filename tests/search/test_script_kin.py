@@ -7,6 +7,7 @@ among all; :func:`memdir.search.ranking.ranked` (CLI search and recall, MCP, the
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 
 import pytest
@@ -206,3 +207,32 @@ def test_a_memory_rewritten_in_another_script_has_its_new_script_at_the_next_syn
     sync(mem.session.home, mem.session.layers(None))
     assert _stored_scripts(conn)["pr-size"] == "letters" and "pr-size" not in {
         n for n, s in _stored_scripts(conn).items() if s != "letters"}
+
+
+def test_a_read_only_index_of_schema_15_reads_every_memory_as_letters(isolated_home, project):
+    """A read-only index of schema 15 holds no script: :func:`scripts.of_rows` reads none (no cross-script lead)
+    where the same index at 16 reads the Chinese notes' (control)."""
+    import errno
+
+    from memdir.search import index
+    from memdir.search.sync import sync
+
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    for name, description, body in NOTES:
+        mem.write(name, description, "project", body)
+    sync(mem.session.home, mem.session.layers(None))
+    index.close_all()
+    path = index.db_path(mem.session.home)
+    cause = OSError(errno.EROFS, "Read-only file system")
+    conn = index.open_read_only(path, cause)
+    assert conn.scripts and set(scripts.of_rows(conn).values()) == {"han"}  # control: 16 holds them
+    conn.close()
+    writer = sqlite3.connect(path)
+    writer.execute("DROP INDEX docs_script")
+    writer.execute("ALTER TABLE docs DROP COLUMN script")
+    writer.execute("PRAGMA user_version = 15")
+    writer.close()
+    conn = index.open_read_only(path, cause)
+    assert not conn.scripts and scripts.of_rows(conn) == {}
+    assert {name for (name,) in conn.execute("SELECT name FROM docs")} == {n for n, _d, _b in NOTES}  # rows read
+    conn.close()

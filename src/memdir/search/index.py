@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
-from .schema import FIELDS, SCHEMA_VERSION, StaleSchema, write_transaction
+from .schema import FIELDS, READABLE_WITHOUT_SCRIPTS, SCHEMA_VERSION, StaleSchema, write_transaction
 from .schema import UPGRADED as _UPGRADED, create as _create, upgrade as _upgrade
 
 INDEX_DB = "index.sqlite"
@@ -236,9 +236,11 @@ def explain(exc: BaseException, path: Path | None = None) -> str:
 
 
 class ReadOnly(sqlite3.Connection):
-    """A connection of :func:`open_read_only`; ``why`` it is read-only."""
+    """A connection of :func:`open_read_only`; ``why`` it is read-only; ``scripts``: False for an index of
+    :data:`~memdir.search.schema.READABLE_WITHOUT_SCRIPTS`, which holds no memory's script."""
 
     why = ""
+    scripts = True
 
 
 _READ_ONLY: dict[Path, str] = {}
@@ -253,7 +255,8 @@ def open_read_only(path: Path, exc: BaseException) -> sqlite3.Connection | None:
     read-only directory), ``immutable`` (no locking: a concurrent writer could
     be seen half-way, but on a full disk no writer gets far).
     :func:`read_only_reason` says why (doctor). None when the file holds no
-    index of this schema (an empty file left by a failed create); raises
+    index of this schema or of :data:`~memdir.search.schema.READABLE_WITHOUT_SCRIPTS`
+    (an empty file left by a failed create, an older one); raises
     :class:`StoreError` when it cannot be read."""
     why = (f"the search index {path} cannot be written ({explain(exc, path)}); "
            "search and recall answer from it as it is")
@@ -266,14 +269,15 @@ def open_read_only(path: Path, exc: BaseException) -> sqlite3.Connection | None:
             conn.why = why
             try:
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
-                if version == SCHEMA_VERSION:
+                if version in (SCHEMA_VERSION, READABLE_WITHOUT_SCRIPTS):
                     conn.execute("SELECT count(*) FROM docs").fetchone()
             except sqlite3.DatabaseError:
                 conn.close()
                 raise
-            if version != SCHEMA_VERSION:
+            if version not in (SCHEMA_VERSION, READABLE_WITHOUT_SCRIPTS):
                 conn.close()
                 return None  # another schema's rows (or none) cannot be read as ours
+            conn.scripts = version == SCHEMA_VERSION
             _READ_ONLY[Path(path)] = why
             return conn
         except sqlite3.DatabaseError as err:

@@ -16,6 +16,9 @@ SCHEMA_VERSION = 16  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: s
 # compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js;
 # 16: docs.script (search.scripts.of_memory)
 UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), ("name", "title", "description", "body")  # UPGRADED: in place
+# An index of 15 is 16 without docs.script: one that cannot be written (a read-only home, a full disk) is read
+# as it is, its rows and vectors, every memory read as written in letters (search.scripts.of_rows).
+READABLE_WITHOUT_SCRIPTS = 15
 
 
 # A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).

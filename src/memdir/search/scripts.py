@@ -64,7 +64,10 @@ def of_rows(conn) -> dict[int, str]:
     """``{row id: script}`` of every memory of the index whose script is not ``letters`` (those absent are
     ``letters``), as the sync stored it (:func:`of_memory`): one query over the partial index ``docs_script``,
     which holds those rows alone, so its cost is that of the memories in another script than ``letters``, none
-    for a store written in alphabets. In the caller's transaction. Raises ``sqlite3.Error``."""
+    for a store written in alphabets. In the caller's transaction. Empty for a read-only index of schema 15, which
+    holds no script (``conn.scripts`` False: :func:`memdir.search.index.open_read_only`). Raises ``sqlite3.Error``."""
+    if not getattr(conn, "scripts", True):
+        return {}
     return dict(conn.execute("SELECT id, script FROM docs WHERE script != 'letters'"))
 
 
