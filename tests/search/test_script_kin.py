@@ -236,3 +236,18 @@ def test_a_read_only_index_of_schema_15_reads_every_memory_as_letters(isolated_h
     assert not conn.scripts and scripts.of_rows(conn) == {}
     assert {name for (name,) in conn.execute("SELECT name FROM docs")} == {n for n, _d, _b in NOTES}  # rows read
     conn.close()
+
+
+def test_the_three_scripts_split_the_cjk_characters_of_the_vocabulary():
+    """Every character of :data:`memdir.vocabulary.CJK_RANGES` (the tokenizer's) is in exactly one of hangul,
+    kana and han: the rarer blocks too (Hangul Jamo extended A, CJK extension B), and halfwidth katakana as written."""
+    import re
+
+    from memdir.vocabulary import CJK_RANGES
+
+    cjk = re.compile(f"[{CJK_RANGES}]")
+    each = (scripts._HANGUL, scripts._KANA, scripts._HAN)
+    counted = [sum(bool(p.match(chr(c))) for p in each) for c in range(0x1100, 0x2EBF0) if cjk.match(chr(c))]
+    assert len(counted) > 70_000 and set(counted) == {1}
+    assert scripts.script("\ua960\ua961\ua962") == "hangul" and scripts.script("\U00020000\U00020001") == "han"
+    assert scripts.script("ﾚﾋﾞｭｰ ｺﾒﾝﾄ") == "kana" and scripts.script("review comment") == "letters"  # control

@@ -26,15 +26,19 @@ from __future__ import annotations
 
 import re
 
+from ..vocabulary import CJK_RANGES
+
 KIN_MIN = 3
 HEAD_CHARS = 300  # of a memory's body read for its script, after its title and description
 LEAD_CAP = 0.1  # a lead is clipped to ±this, as among all (:func:`memdir.search.relevance.with_cosine`)
 
-_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
-_KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
-_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_CJK = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
-                  "\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]")
+# The three scripts split the CJK characters of :data:`memdir.vocabulary.CJK_RANGES` (their one home), plus the
+# halfwidth katakana a text may hold as written (the tokenizer reads them NFKC-folded, as full-width kana).
+_HALFWIDTH_KANA = "\uff66-\uff9f"
+_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af]")
+_KANA = re.compile(f"[\u3040-\u30ff\u31f0-\u31ff{_HALFWIDTH_KANA}]")
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ebef]")
+_CJK = re.compile(f"[{CJK_RANGES}{_HALFWIDTH_KANA}]")
 _LETTER = re.compile(r"[^\W\d_]")
 
 
