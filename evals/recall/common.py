@@ -37,6 +37,14 @@ same look (``lexical``, ``paraphrase``, ``task``) so that a rule which only
 refuses more cannot pass. Every line of it is ``fit`` (its ``heldout`` split
 is empty): rules and parameters may be chosen on it, and :func:`fit_rows`
 reads it.
+
+``gaps.jsonl``: training data only, like ``near`` (every line ``fit``), written on 2026-12-03 (recall8) from the
+memories of ``memories/`` alone and committed before memdir ran on it, for the three kinds the fit data still
+lacked: task prompts in German, Chinese, Japanese or Korean about an English memory and English ones about a
+memory in another language (sharing no word with it), more task prompts, and how-to or definition questions
+about a tool a memory names ("how do I crop an image to a square with Pillow?", "cron で毎時30分に実行する書き方は？")
+that need no memory — 33 needing a memory, 33 not, ordered so that each of ``run.py``'s two folds holds half of
+each.
 """
 
 from __future__ import annotations
@@ -52,9 +60,10 @@ REAL = REPO.parent / "shared" / "data" / "claude-code-memory"
 sys.path.insert(0, str(REPO / "src"))
 
 
-SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.jsonl", "near": "near.jsonl"}
+SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.jsonl", "near": "near.jsonl",
+        "gaps": "gaps.jsonl"}
 HELDOUT_ONLY = frozenset({"fresh"})  # sets whose every line is held out: nothing of them is ever fitted on
-FIT_ONLY = frozenset({"near"})  # sets whose every line is fit: training data with no held-out half
+FIT_ONLY = frozenset({"near", "gaps"})  # sets whose every line is fit: training data with no held-out half
 
 
 def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
