@@ -88,6 +88,12 @@ THRESHOLD = 0.5
 # agreed but not needed on the fit half (0.386; 2-fold by parity, each fold's own highest gives 0.4, +1 hit on the other
 # fold, no false recall; 0.3, the best of a grid on all of it, sat 0.03 above them: see evals/recall/fit.py). ASKED_GAP:
 AGREED_THRESHOLD, AGREED_COVERAGE, ASKED_GAP = 0.4, 0.2, 0.03  # a question's keywords complete (:func:`with_cosine`)
+# A memory written in another script than the query that is nevertheless the nearest to it in meaning of all memories
+# and of its own script's (:func:`crossed`) is returned from CROSSED_THRESHOLD (:func:`bar`). Chosen by 2-fold
+# cross-validation on the fit data (evals/recall/fit.py, 2026-12-03 recall8) from 0.05, 0.1, 0.15, 0.2, 0.3: 0.05 and
+# 0.1 tie best on either fold, +3 / +1 hits on the other and no false recall; such memories not needed score ≤ 0.046
+# (≤ 0.018 and ≤ 0.046 by fold), those needed ≥ 0.13: the larger of the two, 0.1, keeps twice the margin.
+CROSSED_THRESHOLD = 0.1
 # Share of the query's held weight that one sentence (or the head) must hold for the cosine to only break ties
 # among such memories in an explicit search (:func:`memdir.search.ranking.ranked`): "nearly all of it". Not
 # fitted; on the planted facts at 1,000 notes (benchmarks/planted_facts.py) every answering sentence holds 1.0.
@@ -449,6 +455,15 @@ def agreed(ev: Evidence) -> bool:
     return ev.cosine is not None and nearest and ev.coverage >= AGREED_COVERAGE and bool(ev.shared)
 
 
+def crossed(ev: Evidence) -> bool:
+    """True when the memory is written in another script than the query (:attr:`Evidence.kin` set: see
+    :mod:`memdir.search.scripts`) and is still the nearest to it in meaning, of all memories (its lead above 0)
+    and of its script's (its lead among them above 0): the language lowers every cosine of that script, so
+    standing first over the query's own script is strong evidence of meaning though no word is shared
+    ("hardcode the Korean label for the signup button" and the Korean note on translation files)."""
+    return ev.cosine is not None and ev.kin is not None and ev.lead > 0.0 and ev.kin[1] > 0.0
+
+
 def compares(query: str) -> bool:
     """True when ``query`` (any text) asks to compare things: it writes "difference(s)", "differ(s)", "versus",
     "vs", "Unterschied", "unterscheiden", "区别", "差别", "違い" or "차이" (case and width folded); not "VS Code",
@@ -457,14 +472,18 @@ def compares(query: str) -> bool:
 
 
 def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
-    """The score a memory of ``evidence`` must reach when the caller asks for ``min_score``: :data:`AGREED_THRESHOLD`
-    when ``min_score`` is the relevance threshold and :func:`agreed` holds (the nearest memory in meaning sharing the
+    """The score a memory of ``evidence`` must reach when the caller asks for ``min_score``: :data:`CROSSED_THRESHOLD`
+    when ``min_score`` is the relevance threshold and :func:`crossed` holds (a memory in another script nearest in
+    meaning of all and of its script's); :data:`AGREED_THRESHOLD` when :func:`agreed` holds (the nearest memory in meaning
+    sharing the
     query's words: at most one per query and script), else ``min_score``; ``math.inf`` (never) at the threshold for a
     query comparing things (:attr:`Evidence.compared`) that the memory does not state in one place (:func:`stated`):
     "what's the difference between Redis and Memcached?" is general knowledge, not the note on Redis sessions
     (2-fold on the fit data, evals/recall/fit.py 2026-12-03 neg7). The one rule of search, MCP and recall alike."""
     if min_score == THRESHOLD and evidence.compared and not stated(evidence):
         return math.inf
+    if min_score == THRESHOLD and crossed(evidence):
+        return CROSSED_THRESHOLD
     return AGREED_THRESHOLD if min_score == THRESHOLD and agreed(evidence) else min_score
 
 
@@ -485,9 +504,9 @@ def stated(evidence: Evidence) -> bool:
     return evidence.held >= STRONG
 
 
-__all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BACKGROUND_DOCS", "BodyTerms", "Evidence", "FILLER",
-           "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT",
-           "STRONG", "THRESHOLD", "TOPIC_TERMS", "agreed", "as_terms", "bar", "best_passage", "best_window", "compares",
-           "evidence", "is_filler", "is_generic", "is_request", "is_topic", "is_unit", "lexical", "median",
-           "question_terms", "read_body", "reads_as_request", "returned", "score", "soft_terms", "stated",
-           "term_weights", "tightest", "unfilled", "with_cosine"]
+__all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BACKGROUND_DOCS", "BodyTerms", "CROSSED_THRESHOLD",
+           "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PASSAGE_TOKENS",
+           "Prefixes", "SOFT_WEIGHT", "STRONG", "THRESHOLD", "TOPIC_TERMS", "agreed", "as_terms", "bar", "best_passage",
+           "best_window", "compares", "crossed", "evidence", "is_filler", "is_generic", "is_request", "is_topic",
+           "is_unit", "lexical", "median", "question_terms", "read_body", "reads_as_request", "returned", "score",
+           "soft_terms", "stated", "term_weights", "tightest", "unfilled", "with_cosine"]
