@@ -35,6 +35,7 @@ from . import dense, memo, paging, parts, pasted, relevance, rowwords, scripts, 
 from .query import checked_query
 from .compounds import joined_parts, read as read_compounds
 from .filters import Filters
+from .general import asks_in_general
 from .index import layer_key
 from .near import rows as near_rows
 from .passage import located
@@ -376,6 +377,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands out
             if relevance.compares(query):  # "Redis vs Memcached": only a memory stating it (relevance.bar)
                 found = {i: replace(ev, compared=True) for i, ev in found.items()}
+            if asks_in_general(query):  # "how do I crop an image with Pillow?": words, not meaning (relevance.bar)
+                found = {i: replace(ev, general=True) for i, ev in found.items()}
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again

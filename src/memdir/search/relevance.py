@@ -218,7 +218,9 @@ class Evidence:
     cosine's gap and lead among the memories written in the memory's script when that is not the query's
     (:func:`memdir.search.scripts.kin`; None otherwise): :func:`score` weighs them as it weighs ``gap`` and ``lead``;
     ``compared`` True when the query compares things (:func:`compares`): then only a memory stating it is returned
-    at the threshold (:func:`bar`)."""
+    at the threshold (:func:`bar`); ``general`` True when it asks in general (how to do something, what something
+    is, about no particular thing: :func:`memdir.search.general.asks_in_general`): then only a memory whose words
+    alone reach the threshold (:func:`lexical`) is returned at it."""
 
     coverage: float
     head: float
@@ -236,6 +238,7 @@ class Evidence:
     held: float = 0.0
     kin: tuple[float, float] | None = None
     compared: bool = False
+    general: bool = False
 
     def features(self) -> dict[str, float]:
         """The model's inputs by name (``cosine`` and ``gap`` only when there is a cosine)."""
@@ -479,8 +482,13 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     query's words: at most one per query and script), else ``min_score``; ``math.inf`` (never) at the threshold for a
     query comparing things (:attr:`Evidence.compared`) that the memory does not state in one place (:func:`stated`):
     "what's the difference between Redis and Memcached?" is general knowledge, not the note on Redis sessions
-    (2-fold on the fit data, evals/recall/fit.py 2026-12-03 neg7). The one rule of search, MCP and recall alike."""
+    (2-fold on the fit data, evals/recall/fit.py 2026-12-03 neg7); likewise for a query asking in general
+    (:attr:`Evidence.general`) when the memory's words alone (:func:`lexical`) do not reach the threshold: "how do I
+    crop an image to a square with Pillow?" is not the note on Pillow's memory limit (recall8). The one rule of
+    search, MCP and recall alike."""
     if min_score == THRESHOLD and evidence.compared and not stated(evidence):
+        return math.inf
+    if min_score == THRESHOLD and evidence.general and lexical(evidence) < THRESHOLD:
         return math.inf
     if min_score == THRESHOLD and crossed(evidence):
         return CROSSED_THRESHOLD

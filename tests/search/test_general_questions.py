@@ -1,0 +1,111 @@
+"""A question asking in general — how to do something or what something is, about no particular thing — is
+answered by a memory only when the memory's words alone reach the threshold (issue 28: near-topic how-to and
+definition questions on a tool a memory names, "how do I crop an image to a square with Pillow?" and the note on
+Pillow's memory limit). :func:`memdir.search.general.asks_in_general` tells the question;
+:func:`memdir.search.relevance.bar` decides for search, MCP and recall alike."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from memdir import Memory
+from memdir.search import ranking, relevance
+from memdir.search.general import asks_in_general
+from memdir.search.relevance import Evidence
+
+from .evalstore import cli_recaller, needs_vectors
+
+
+@pytest.mark.parametrize("query", [
+    "how do I crop an image to a square with Pillow?", "what is a webhook, in simple terms?",
+    "What’s a Celery beat schedule?", "how to read a YAML file in Python", "what does HTTP status 429 mean?",
+    "Was ist ein Webhook und wofür braucht man ihn?", "Wie sortiere ich eine Liste in Python absteigend?",
+    "how do I write a unit test for a function that calls an external API?",  # "that" opens a clause
+])
+def test_a_question_about_no_particular_thing_asks_in_general(query):
+    assert asks_in_general(query)
+
+
+@pytest.mark.parametrize("query", [
+    "how do I log everyone out of the web app?", "how do I install a new library in this repo?",
+    "what is our retry limit?", "how do I deploy my branch?", "how can we cut a release?",
+    "Wie installiere ich hier ein neues Paket?", "Was ist der Port der Datenbank?",
+    "how should I break up a huge change for review?",  # asks for a convention
+    "where do compiled wheels end up after a CI run?", "crop an image to a square with Pillow",  # not asking how/what
+    "Pillowで画像を90度回転させる方法は？",  # no article to tell by
+])
+def test_a_question_pointing_at_something_or_asking_otherwise_does_not(query):
+    assert not asks_in_general(query)
+
+
+def _ev(**kw) -> Evidence:
+    # "how do I crop an image to a square with Pillow?" and the note on the image worker (the evaluation's store)
+    base = dict(coverage=0.432, head=0.432, mass=2.266, cosine=0.866, matched=("imag", "pillow"), gap=0.080,
+                lead=0.032, missing=2.514, query=3.044, shared=("imag", "pillow"), near=0.432, held=1.0, general=True)
+    base.update(kw)
+    return Evidence(**base)
+
+
+def test_a_general_question_needs_the_words_alone_to_reach_the_threshold():
+    near_in_meaning = _ev()
+    assert relevance.score(near_in_meaning) >= relevance.THRESHOLD > relevance.lexical(near_in_meaning)
+    assert relevance.bar(near_in_meaning) == math.inf
+    assert relevance.bar(_ev(general=False)) == relevance.AGREED_THRESHOLD  # the same memory for a particular question
+    worded = _ev(coverage=0.9, head=0.9, mass=2.9, missing=0.4, matched=("imag", "pillow", "crop"))
+    assert relevance.lexical(worded) >= relevance.THRESHOLD and relevance.bar(worded) == relevance.AGREED_THRESHOLD
+    assert relevance.bar(near_in_meaning, min_score=0.2) == 0.2  # a caller asking for its own bar gets it
+
+
+NOTES = [
+    ("oom-worker", "The image worker was OOM-killed by Pillow decompression of huge PNGs",
+     "The thumbnail worker died with exit code 137: users uploaded 20000x20000 PNGs and Pillow decoded them fully. "
+     "Fix: Image.MAX_IMAGE_PIXELS = 50_000_000 and a size check before decoding."),
+    ("pg-port", "Dev PostgreSQL listens on port 5433", "The local dev database runs in docker compose on port 5433."),
+    ("staging-deploy", "Staging deploys with make deploy-staging", "Run make deploy-staging from the ops repo."),
+    ("pr-size", "Keep pull requests small", "Under 400 changed lines; split refactors from behaviour changes."),
+]
+COSINES = {"oom-worker": 0.87, "pg-port": 0.81, "staging-deploy": 0.80, "pr-size": 0.805}
+
+
+def _store(isolated_home, project, monkeypatch) -> Memory:
+    """The :data:`NOTES` with the dense side as :data:`COSINES` (the words read for real)."""
+    from memdir.search.sync import sync
+
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    for name, description, body in NOTES:
+        mem.write(name, description, "project", body)
+    conn = sync(mem.session.home, mem.session.layers(None))
+    ids = {name: i for i, name in conn.execute("SELECT id, name FROM docs")}
+    cos = {ids[name]: c for name, c in COSINES.items()}
+    monkeypatch.setattr(ranking, "_dense", lambda *args, **kwargs: dict(cos))
+    return mem
+
+
+def test_the_pillow_note_is_no_answer_to_a_general_pillow_question_but_is_to_the_workers(isolated_home, project,
+                                                                                          monkeypatch):
+    mem = _store(isolated_home, project, monkeypatch)
+    general = "how do I crop an image to a square with Pillow?"
+    (hit,) = [h for h in ranking.ranked(mem.session, general, pool=12, min_score=0.0)[0] if h.memory.name == "oom-worker"]
+    assert hit.evidence.general and hit.score >= relevance.THRESHOLD > relevance.lexical(hit.evidence)
+    assert mem.recall_result(general).memories == ()
+    assert "oom-worker" not in [h.name for h in mem.search(general, min_score=relevance.THRESHOLD)]
+    particular = "how do I stop the image worker from dying on huge PNGs?"  # the same store and meaning: recalled
+    assert [m.name for m in mem.recall_result(particular).memories] == ["oom-worker"]
+    assert "oom-worker" in [h.name for h in mem.search(particular, min_score=relevance.THRESHOLD)]
+
+
+@pytest.mark.slow
+@needs_vectors
+def test_real_vectors_cli_recall_of_general_questions_on_the_eval_store(tmp_path):
+    """``memdir recall`` in a fresh process, the real embedder, the recall evaluation's store and its fit prompts:
+    general how-to and definition questions on a tool a memory names recall nothing; a question on the project's
+    worker and a general-looking question whose words the memory holds still recall it (controls)."""
+    recalled = cli_recaller(tmp_path)
+
+    assert recalled("how do I crop an image to a square with Pillow?") == []
+    assert recalled("what is a webhook, in simple terms?") == []
+    assert recalled("Was ist ein Webhook und wofür braucht man ihn?") == []
+    assert "oom-worker" in recalled("how do I stop the thumbnail worker from dying on huge uploads?")
+    assert "release-tagging" in recalled("how do I release version 2.0 to PyPI with a tag?")
