@@ -56,6 +56,9 @@ def test_a_general_question_needs_the_words_alone_to_reach_the_threshold():
     worded = _ev(coverage=0.9, head=0.9, mass=2.9, missing=0.4, matched=("imag", "pillow", "crop"))
     assert relevance.lexical(worded) >= relevance.THRESHOLD and relevance.bar(worded) == relevance.AGREED_THRESHOLD
     assert relevance.bar(near_in_meaning, min_score=0.2) == 0.2  # a caller asking for its own bar gets it
+    crossing = _ev(kin=(0.03, -0.01), shared=(), coverage=0.0, head=0.0, mass=0.0, matched=(), near=0.0)
+    assert relevance.bar(crossing) == relevance.THRESHOLD  # another script, no word shared: words cannot be asked for
+    assert relevance.bar(_ev(kin=(0.03, -0.01))) == math.inf  # another script sharing "Pillow": words can
 
 
 NOTES = [
@@ -87,7 +90,8 @@ def test_the_pillow_note_is_no_answer_to_a_general_pillow_question_but_is_to_the
                                                                                           monkeypatch):
     mem = _store(isolated_home, project, monkeypatch)
     general = "how do I crop an image to a square with Pillow?"
-    (hit,) = [h for h in ranking.ranked(mem.session, general, pool=12, min_score=0.0)[0] if h.memory.name == "oom-worker"]
+    (hit,) = [h for h in ranking.ranked(mem.session, general, pool=12, min_score=0.0)[0]
+              if h.memory.name == "oom-worker"]
     assert hit.evidence.general and hit.score >= relevance.THRESHOLD > relevance.lexical(hit.evidence)
     assert mem.recall_result(general).memories == ()
     assert "oom-worker" not in [h.name for h in mem.search(general, min_score=relevance.THRESHOLD)]

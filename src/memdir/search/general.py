@@ -8,7 +8,11 @@ to staging?", "how do I install a new library in this repo?", "Wie installiere i
 question asking what should be done ("how should I break up a huge change?") asks for a convention, so it is not
 general either. :func:`asks_in_general` tells the first kind in English and German (Chinese, Japanese and Korean
 write no article, so nothing tells there); :func:`memdir.search.relevance.bar` then returns at the threshold only
-a memory whose words alone (the lexical model) reach it: meaning can't carry a general question to a note.
+a memory whose words alone (the lexical model) reach it: meaning can't carry a general question to a note. A
+memory written in another script than the question and sharing no word with it is exempt: there words cannot be
+asked for (a question in English on a note in Chinese is found by meaning or not at all; :mod:`memdir.search.scripts`);
+one sharing a word (a tool's name, a number: "what does HTTP status 429 mean?" and the Japanese note on the payment
+API's 429s) is not.
 
 Kept by 2-fold cross-validation on the fit data (evals/recall/fit.py, 2026-12-03 recall8; no constant chosen):
 false recalls 5 fewer on fold 0 and 7 fewer on fold 1, no hit lost on either. "that" is not a word pointing at
@@ -22,7 +26,8 @@ import re
 from ..text.fold import fold
 
 # How to do something or what something is, at the start of the question.
-_ASKS = re.compile(r"^\W*(?:how\s+(?:do|can|to)\b|what\s+(?:is|are|does|do)\b|what['’]s\b|wie\b|was\s+(?:ist|sind|macht)\b)")
+_ASKS = re.compile(r"^\W*(?:how\s+(?:do|can|to)\b|what\s+(?:is|are|does|do)\b|what['’]s\b|wie\b"
+                   r"|was\s+(?:ist|sind|macht)\b)")
 # Words pointing at one particular thing: articles, demonstratives, possessives, the speaker's people and place.
 _PARTICULAR = re.compile(r"\b(?:the|this|these|those|our|ours|my|mine|we|us|here|your|me"
                          r"|der|die|das|dem|den|des|diese[rsmn]?|unser\w*|mein\w*|hier|wir|uns)\b")

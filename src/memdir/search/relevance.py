@@ -220,7 +220,8 @@ class Evidence:
     ``compared`` True when the query compares things (:func:`compares`): then only a memory stating it is returned
     at the threshold (:func:`bar`); ``general`` True when it asks in general (how to do something, what something
     is, about no particular thing: :func:`memdir.search.general.asks_in_general`): then only a memory whose words
-    alone reach the threshold (:func:`lexical`) is returned at it."""
+    alone reach the threshold (:func:`lexical`) is returned at it, unless it is written in another script and shares
+    no word with the query (``kin`` set, ``shared`` empty: words alone cannot be asked for there)."""
 
     coverage: float
     head: float
@@ -475,20 +476,22 @@ def compares(query: str) -> bool:
 
 
 def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
-    """The score a memory of ``evidence`` must reach when the caller asks for ``min_score``: :data:`CROSSED_THRESHOLD`
-    when ``min_score`` is the relevance threshold and :func:`crossed` holds (a memory in another script nearest in
-    meaning of all and of its script's); :data:`AGREED_THRESHOLD` when :func:`agreed` holds (the nearest memory in meaning
-    sharing the
-    query's words: at most one per query and script), else ``min_score``; ``math.inf`` (never) at the threshold for a
-    query comparing things (:attr:`Evidence.compared`) that the memory does not state in one place (:func:`stated`):
-    "what's the difference between Redis and Memcached?" is general knowledge, not the note on Redis sessions
-    (2-fold on the fit data, evals/recall/fit.py 2026-12-03 neg7); likewise for a query asking in general
-    (:attr:`Evidence.general`) when the memory's words alone (:func:`lexical`) do not reach the threshold: "how do I
-    crop an image to a square with Pillow?" is not the note on Pillow's memory limit (recall8). The one rule of
+    """The score a memory of ``evidence`` must reach when the caller asks for ``min_score``. At the relevance
+    threshold (``min_score`` is :data:`THRESHOLD`): :data:`CROSSED_THRESHOLD` when :func:`crossed` holds (a memory in
+    another script nearest in meaning of all and of its script's); :data:`AGREED_THRESHOLD` when :func:`agreed` holds
+    (the nearest memory in meaning sharing the query's words: at most one per query and script); ``math.inf``
+    (never) for a query comparing things (:attr:`Evidence.compared`) that the memory does not state in one place
+    (:func:`stated`): "what's the difference between Redis and Memcached?" is general knowledge, not the note on
+    Redis sessions (2-fold on the fit data, evals/recall/fit.py 2026-12-03 neg7); ``math.inf`` too for a query
+    asking in general (:attr:`Evidence.general`) when the memory's words alone (:func:`lexical`) do not reach the
+    threshold, unless it is written in another script and shares no word with it (:attr:`Evidence.kin` set,
+    :attr:`Evidence.shared` empty: words cannot be asked for there): "how do I crop an image to a
+    square with Pillow?" is not the note on Pillow's memory limit (recall8). Else ``min_score``. The one rule of
     search, MCP and recall alike."""
     if min_score == THRESHOLD and evidence.compared and not stated(evidence):
         return math.inf
-    if min_score == THRESHOLD and evidence.general and lexical(evidence) < THRESHOLD:
+    if min_score == THRESHOLD and evidence.general and lexical(evidence) < THRESHOLD and (
+            evidence.kin is None or evidence.shared):
         return math.inf
     if min_score == THRESHOLD and crossed(evidence):
         return CROSSED_THRESHOLD
