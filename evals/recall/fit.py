@@ -149,7 +149,9 @@ but fold 1's best, 0.8–1, loses 2 hits on fold 0); "how many / much / long" as
 long are CI outputs kept…"), "when is / which", "explain" (no change); the same for Chinese, Japanese and Korean
 how-to words (方法, 怎么, 如何, 어떻게, どうすれば, 書き方: −2 / −2 false recalls, −1 hit on fold 1 from 怎么办,
 "what to do"); "the" pointing at something only when the store knows the word after it ("the aspect ratio" would
-not, "the web app" would): −2 false recalls on fold 0, none on fold 1; exempting every memory of another script (4 false recalls back: "what does HTTP status 429 mean?"
+not, "the web app" would): −2 false recalls on fold 0, none on fold 1; a request to write "a" something ("write a cron line that runs a script every 15 minutes") as asking in general: −2
+false recalls and −1 hit on fold 0 ("write a script that re-runs last night's sales rollup…"); exempting every
+memory of another script (4 false recalls back: "what does HTTP status 429 mean?"
 and the Japanese note on 429s). For task prompts whose memory is 2nd in meaning: the nearest of its script but not
 of all, bar 0.1–0.4 × lead among all > −0.01 to any: chosen on fold 0 (+1) it gives fold 1 nothing, and wider it
 brings false recalls (such memories not needed score 0.33–0.47, needed 0.36–0.38); the German prompts about English
