@@ -73,14 +73,22 @@ def connect(home: Path) -> sqlite3.Connection:
     deleted, and a new one created: it is derived. One that cannot be written (a full disk, a read-only file or
     home) is read as it is (:func:`open_read_only`, not cached), or, when there is no index to read, replaced by
     one in memory (:func:`open_in_memory`). Busy, locked and I/O errors are reported, never a reason to delete
-    it. Raises :class:`StoreError`."""
+    it. A cached connection whose file is no longer the one at the path (another process's rebuild replaced it,
+    or it was deleted) is closed and the file at the path opened (one ``stat`` per call). Raises :class:`StoreError`."""
     path = db_path(home)
     cache = getattr(_local, "conns", None)
     if cache is None:
         cache = _local.conns = {}
     conn = cache.get(path)
     if conn is not None:
-        return conn
+        if not _replaced(conn, path):
+            return conn
+        # Another process rebuilt the index (``memdir reindex``: os.replace) or deleted it: this connection reads
+        # a file no longer at the path (a long-lived MCP server would search it, and embed into it, for good).
+        del cache[path]
+        conn.close()
+    opened = _local.__dict__.setdefault("opened", {})
+    opened.pop(path, None)
     for attempt in (1, 2):
         try:
             ensure_dir(path.parent)
@@ -88,6 +96,7 @@ def connect(home: Path) -> sqlite3.Connection:
             # there: a descriptor of it closed drops this process's locks (another's close then deletes the -wal in use).
             if not path.is_file() or path.is_symlink() or not os.access(path, os.W_OK):  # else the open says why not
                 os.close(os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, 0o600))
+            opened[path] = _identity(path)  # before the open: a file replaced in between is seen at the next connect
             conn = sqlite3.connect(str(path), timeout=5.0, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA busy_timeout = 5000")
             # Opening an index that is already WAL and of this schema writes nothing, so it never waits
@@ -132,10 +141,30 @@ def connect(home: Path) -> sqlite3.Connection:
             if exc.errno in (errno.ENOSPC, errno.EDQUOT):  # no room for a new index: one in memory, until there is
                 return open_in_memory(path, f"cannot be created ({explain(exc, path)})", _create)
             conn = open_in_memory(path, f"cannot be created ({exc.strerror or exc})", _create)
+            opened.pop(path, None)  # no file opened: nothing to be replaced
             break
     _READ_ONLY.pop(path, None)
     cache[path] = conn
     return conn
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """``(device, inode)`` of the file at ``path``; None when there is none (or it cannot be looked at)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _replaced(conn: sqlite3.Connection, path: Path) -> bool:
+    """True when this thread's cached connection ``conn`` to ``path`` opened a file that is no longer the one at
+    ``path`` (replaced by a rebuild in another process, or deleted). Never for an index in memory (no file was
+    opened) nor mid-transaction (its caller reads on). One ``stat``."""
+    opened = _local.__dict__.get("opened", {}).get(path)
+    if opened is None or conn.in_transaction:
+        return False
+    return _identity(path) != opened
 
 
 def _as_it_is(path: Path, exc: BaseException) -> sqlite3.Connection:

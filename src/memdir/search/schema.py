@@ -7,6 +7,7 @@ memory files (:class:`StaleSchema`).
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 from contextlib import contextmanager
 
@@ -27,9 +28,16 @@ FILES_OF_NAMES = "CREATE INDEX IF NOT EXISTS docs_files ON docs (layer, name, fi
 SCRIPTS_OF_ROWS = "CREATE INDEX IF NOT EXISTS docs_script ON docs (script) WHERE script != 'letters'"
 
 
+# A new index's first generation (meta "generation", bumped by every change to its rows): drawn at random below this,
+# so two indexes of one home — before and after a rebuild — never count alike. A long-lived process keeps what it
+# derived from rows by the generation (search.vectors' matrix, search.memo; a warm process's cosines by doc id):
+# two rebuilds each counting from 0 read as the same index, the second's ids taken for the first's (break8).
+FIRST_GENERATIONS = 1 << 40  # room for 2**12 times as many changes below JSON's exact integers (2**53)
+
+
 def create(conn: sqlite3.Connection) -> None:
-    """Create the index's tables in ``conn`` at :data:`SCHEMA_VERSION` (those there already stay). One write
-    transaction; raises ``sqlite3.Error``."""
+    """Create the index's tables in ``conn`` at :data:`SCHEMA_VERSION` (those there already stay), its generation
+    a random number below :data:`FIRST_GENERATIONS`. One write transaction; raises ``sqlite3.Error``."""
     # One write transaction taken before anything is read: two connections creating the same new index
     # wait for each other, where a read-then-write would fail at once on a stale snapshot.
     if conn.in_transaction:
@@ -56,7 +64,7 @@ def create(conn: sqlite3.Connection) -> None:
         CREATE VIRTUAL TABLE IF NOT EXISTS fts_terms USING fts5vocab(fts, 'row');
         CREATE TABLE IF NOT EXISTS vectors (id INTEGER PRIMARY KEY, digest TEXT, model TEXT, vec BLOB);
         CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER);
-        INSERT OR IGNORE INTO meta VALUES ('generation', 0);
+        INSERT OR IGNORE INTO meta VALUES ('generation', {secrets.randbelow(FIRST_GENERATIONS)});
         PRAGMA user_version = {SCHEMA_VERSION};
         COMMIT;
     """)
@@ -121,5 +129,5 @@ class StaleSchema(sqlite3.DatabaseError):
     """The index was built by another version of memdir: rebuilt from the files."""
 
 
-__all__ = ["FIELDS", "FILES_OF_NAMES", "SCHEMA_VERSION", "SCRIPTS_OF_ROWS", "StaleSchema", "UPGRADED", "create", "upgrade",
+__all__ = ["FIELDS", "FILES_OF_NAMES", "FIRST_GENERATIONS", "SCHEMA_VERSION", "SCRIPTS_OF_ROWS", "StaleSchema", "UPGRADED", "create", "upgrade",
            "write_transaction"]
