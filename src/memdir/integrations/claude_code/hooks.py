@@ -214,7 +214,7 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
 
     session = _session(data, home)
     if conversation_restarts(client, event, data):  # a new conversation: recall may give its bodies again
-        recalled.clear(session.home, session.id)
+        recalled.clear(session.home_path, session.id)
 
     def render(budget: int) -> str:
         # What a session start injects (memdir.prompt.start: the rule status and doctor report too).
@@ -225,7 +225,7 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     # so it loads its model while this hook renders (the first prompt waits for it: memdir.search.warm.run_hook).
     from ...search.warm import launch_if_useful
 
-    launch_if_useful(session.home, session.settings)
+    launch_if_useful(session.home_path, session.settings)
     shown: dict = {}
     out = hook_output(event, render, session.settings.context_max_bytes, client)
     if out:  # mark as shown exactly the findings that were printed, once
