@@ -47,7 +47,6 @@ This module is on the hot path: standard library only (json, os, fcntl), its dig
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
@@ -99,6 +98,8 @@ def _read(path: str | None, session_id: str) -> tuple[dict[str, str], list[str]]
     a missing or an unreadable file."""
     if path is None:
         return {}, []
+    import json  # here: a session start that clears a record (the hooks' path) loads no json, nor its re
+
     try:
         with open(path, "rb") as handle:
             data = json.loads(handle.read().decode("utf-8", "replace"))
@@ -204,6 +205,8 @@ def first_time(home: Path, session_id: str | None, warning: str) -> bool:
 def _keep(home: Path, session_id: str, shown_items: dict[str, str], said: list[str]) -> None:
     """Replace the record of ``session_id``: in the home, else in the runtime directory (the module
     docstring); the runtime directory's copy goes once the home took it. Never raises."""
+    import json
+
     data = json.dumps({"session": session_key(session_id), "shown": shown_items, "said": said}).encode("ascii")
     spare = _spare(home, session_id)
     if _save(_path(home, session_id), data):

@@ -68,13 +68,13 @@ between processes: the rules stay where they live.
 from __future__ import annotations
 
 import errno
-import json
 import os
 import threading
 import time
 
 from ..runtime import (MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, START_FILE, STARTING_WAIT, cleared, note_start,
                        runtime_dir, socket_path, starting, swept)
+from ..text import json_c as json  # json's own C code: a session start that launches nothing loads no json (nor re)
 from ..version import code_identity
 
 TYPE_CHECKING = False  # typing's own constant, without importing typing (≈ 12M instructions of every session start)

@@ -74,9 +74,10 @@ the CLI's parser) or through ``memdir hook``.
 from __future__ import annotations
 
 import io
-import json
 import os
 import sys
+
+from ...text import json_c  # json's own C code: a hook's fresh process loads no json, and so no re
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact")
 # client -> {its hook event: the moment memdir handles there}
@@ -110,7 +111,7 @@ def _input(stream) -> dict:
     if not raw.strip():
         raise HookSkip("empty hook input on stdin")
     try:
-        data = json.loads(raw)
+        data = json_c.loads(raw)
     except ValueError as exc:
         raise HookSkip(f"hook input is not JSON ({exc})") from None
     if not isinstance(data, dict):
@@ -142,8 +143,8 @@ def _session(data: dict, home, environ=None):
 
 def _serialize(event: str, text: str, client: str = "claude-code") -> str:
     if client == "cursor":  # Cursor's sessionStart output
-        return json.dumps({"additional_context": text}, ensure_ascii=False)
-    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
+        return json_c.dumps({"additional_context": text}, ensure_ascii=False)
+    return json_c.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
                       ensure_ascii=False)
 
 
