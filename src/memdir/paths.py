@@ -68,13 +68,6 @@ def _stat_mode(path: str) -> int | None:
         return None
 
 
-def _is_dir(path: str) -> bool:
-    """Whether ``path`` is a directory (symlinks followed), as ``Path.is_dir`` judges it: raises
-    :class:`OSError` as :func:`_stat_mode` does."""
-    mode = _stat_mode(path)
-    return mode is not None and stat.S_ISDIR(mode)
-
-
 def home_path(explicit: str | os.PathLike | None = None, environ=None) -> str:
     """The memdir home: explicit argument, ``MEMDIR_HOME``, ``$DSH_HOME/memory``,
     else ``platformdirs.user_data_dir("memdir")``. ``~`` is expanded; the
