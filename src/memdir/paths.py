@@ -10,9 +10,9 @@ as a directory name on Linux, macOS and Windows.
 
 from __future__ import annotations
 
+import errno
 import os
-import re
-from pathlib import Path
+import stat
 
 from .errors import InvalidInput, ScopeError
 
@@ -26,10 +26,53 @@ CWD_GONE = ("the working directory no longer exists; run inside a project direct
             "pass --project DIR or set MEMDIR_PROJECT")
 
 
-def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Path:
+def _pure(path: str) -> str:
+    """``path`` written as :class:`pathlib.PurePath` writes it (on POSIX: repeated and trailing
+    slashes and ``.`` parts dropped, ``..`` kept, a leading ``//`` kept; ``""`` is ``"."``), without
+    loading :mod:`pathlib` (nor the :mod:`re` it loads: the hot path's paths are strings)."""
+    if os.name != "posix":  # another separator's rules: pathlib's own
+        from pathlib import PurePath
+
+        return str(PurePath(path))
+    lead = "//" if path[:2] == "//" and path[2:3] != "/" else "/" if path[:1] == "/" else ""
+    body = "/".join(part for part in path.split("/") if part and part != ".")
+    return (lead + body) or "."
+
+
+def _expanduser(raw: str) -> str:
+    """``raw`` with a leading ``~`` or ``~user`` expanded, written as :func:`_pure` writes it (as
+    ``Path(raw).expanduser()``). Raises :class:`RuntimeError` when the ``~`` names no known home."""
+    path = _pure(raw)
+    if path[:1] != "~":
+        return path
+    first, sep, rest = path.partition("/")
+    home = os.path.expanduser(first)
+    if home[:1] == "~":
+        raise RuntimeError("Could not determine home directory.")
+    return _pure(home + sep + rest)
+
+
+_ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)  # what pathlib's exists/is_dir take for "no"
+
+
+def _stat_mode(path: str) -> int | None:
+    """The mode of ``path`` (symlinks followed), or None when there is nothing there (as
+    ``Path.exists`` judges it). Raises :class:`OSError` for any other failure (a name too long)."""
+    try:
+        return os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno in _ABSENT:
+            return None
+        raise
+    except ValueError:
+        return None
+
+
+def home_path(explicit: str | os.PathLike | None = None, environ=None) -> str:
     """The memdir home: explicit argument, ``MEMDIR_HOME``, ``$DSH_HOME/memory``,
     else ``platformdirs.user_data_dir("memdir")``. ``~`` is expanded; the
-    result is absolute, not created.
+    result is absolute (a string, as :class:`pathlib.Path` writes it), not created.
+    The rule; :func:`resolve_home` gives it as a :class:`~pathlib.Path`.
 
     Raises :class:`InvalidInput` for a path that would put memories somewhere
     nobody meant: a relative path (run from two directories it makes two
@@ -61,58 +104,88 @@ def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Pat
         raise InvalidInput(f"the memdir home {raw!r} ({source}) holds a NUL character, which no path can hold; "
                            "give the path without it")
     try:
-        chosen = Path(raw).expanduser()
+        chosen = _expanduser(raw)
     except RuntimeError:  # ~nosuchuser, or ~ with no HOME
         raise InvalidInput(f"the memdir home {raw!r} ({source}) starts with a '~' that names no known user's home; "
                            "give an absolute path") from None
-    if "$" in str(chosen):
+    if "$" in chosen:
         raise InvalidInput(f"the memdir home {raw!r} ({source}) holds a '$' that no shell expanded; "
                            "give the absolute path itself")
-    if not chosen.is_absolute():
+    if not os.path.isabs(chosen):
         raise InvalidInput(f"the memdir home {raw!r} ({source}) is a relative path, which would put a different "
                            "home in every directory memdir runs from; give an absolute path")
     try:
-        not_a_directory = chosen.exists() and not chosen.is_dir()
+        mode = _stat_mode(chosen)
     except OSError as exc:  # a name too long, a directory that cannot be searched: no home can be there
         raise InvalidInput(f"the memdir home {raw!r} ({source}) cannot be used: {exc.strerror or exc}") from None
-    if not_a_directory:
+    if mode is not None and not stat.S_ISDIR(mode):
         raise InvalidInput(f"the memdir home {raw!r} ({source}) is not a directory; give a directory "
                            "(it is created when missing)")
     return chosen
 
 
-def git_dir_of(path: Path) -> Path | None:
+def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Path:
+    """:func:`home_path` as a :class:`~pathlib.Path`; raises as it does."""
+    from pathlib import Path
+
+    return Path(home_path(explicit, environ))
+
+
+def git_dir(path: str | os.PathLike) -> str | None:
     """The git directory of the repository at ``path``: its ``.git``
     directory, the directory its ``.git`` file names (``gitdir: <path>``,
     relative to ``path``: a linked worktree's or a submodule's), or ``path``
     itself when it is a bare repository (``HEAD`` and ``objects/``); None
-    otherwise. The one reader of a ``.git`` file. Raises :class:`OSError`
+    otherwise. A string (:func:`_pure`'s form); :func:`git_dir_of` gives it as a
+    :class:`~pathlib.Path`. The one reader of a ``.git`` file. Raises :class:`OSError`
     when the file cannot be read."""
-    dotgit = Path(path) / ".git"
-    if dotgit.is_dir():
+    path = _pure(os.fspath(path))
+    dotgit = _pure(os.path.join(path, ".git"))
+    if os.path.isdir(dotgit):
         return dotgit
-    if dotgit.is_file():
-        text = dotgit.read_text(encoding="utf-8", errors="replace").strip()
+    if os.path.isfile(dotgit):
+        with open(dotgit, encoding="utf-8", errors="replace") as handle:
+            text = handle.read().strip()
         if text.startswith("gitdir:"):
-            gitdir = Path(text[len("gitdir:"):].strip())
-            return gitdir if gitdir.is_absolute() else (Path(path) / gitdir).resolve()
-    if (Path(path) / "HEAD").is_file() and (Path(path) / "objects").is_dir():
-        return Path(path)
+            gitdir = _pure(text[len("gitdir:"):].strip())
+            return gitdir if os.path.isabs(gitdir) else os.path.realpath(os.path.join(path, gitdir))
+    if os.path.isfile(os.path.join(path, "HEAD")) and os.path.isdir(os.path.join(path, "objects")):
+        return path
     return None
 
 
-def common_dir_of(git_dir: Path) -> Path | None:
+def git_dir_of(path) -> Path | None:
+    """:func:`git_dir` as a :class:`~pathlib.Path`; raises as it does."""
+    from pathlib import Path
+
+    found = git_dir(path)
+    return None if found is None else Path(found)
+
+
+def common_dir(git_dir: str | os.PathLike) -> str | None:
     """The repository's common git directory that a linked worktree's git
     directory ``git_dir`` names in its ``commondir`` file (resolved against
-    ``git_dir``); None when it names none (a main checkout's, a submodule's).
+    ``git_dir``); None when it names none (a main checkout's, a submodule's). A string;
+    :func:`common_dir_of` gives it as a :class:`~pathlib.Path`.
     Raises :class:`OSError` when the file cannot be read."""
-    common = Path(git_dir) / "commondir"
-    if not common.is_file():
+    common = os.path.join(os.fspath(git_dir), "commondir")
+    if not os.path.isfile(common):
         return None
-    return (Path(git_dir) / common.read_text().strip()).resolve()
+    with open(common) as handle:
+        text = handle.read()
+    return os.path.realpath(os.path.join(_pure(os.fspath(git_dir)), _pure(text.strip())))
 
 
-# Patterns are compiled at their first use (re's cache), never at import: the hot path imports this.
+def common_dir_of(git_dir) -> Path | None:
+    """:func:`common_dir` as a :class:`~pathlib.Path`; raises as it does."""
+    from pathlib import Path
+
+    found = common_dir(git_dir)
+    return None if found is None else Path(found)
+
+
+# Patterns are compiled at their first use (re's cache; re itself is imported then), never at import: the
+# hot path imports this.
 _REMOTE = r'(?ms)^\s*\[remote "origin"\]\s*$(.*?)^\s*\['
 _URL = r"(?m)^\s*url\s*=\s*(.+?)\s*$"
 MAX_GIT_CONFIG_BYTES = 1024 * 1024
@@ -124,50 +197,57 @@ def origin_url(root: Path) -> str | None:
     no repository, no origin, a config that cannot be read. The one reader of it
     (:func:`memdir.git.identity`, the team layer's trust record). Never raises."""
     try:
-        gitdir = git_dir_of(Path(root))
+        gitdir = git_dir(root)
         if gitdir is None:
             return None
-        gitdir = common_dir_of(gitdir) or gitdir  # a linked worktree's: the repository's own
-        with open(gitdir / "config", "rb") as handle:
+        gitdir = common_dir(gitdir) or gitdir  # a linked worktree's: the repository's own
+        with open(os.path.join(gitdir, "config"), "rb") as handle:
             config = handle.read(MAX_GIT_CONFIG_BYTES).decode("utf-8", "replace") + "\n["
     except (OSError, ValueError):
         return None
+    import re  # late: the hot path never reads a remote
+
     section = re.search(_REMOTE, config)
     url = re.search(_URL, section.group(1)) if section else None
     return url.group(1) if url else None
 
 
-def _git_top(start: Path) -> Path | None:
-    """The top of the git work tree holding ``start``; for a linked worktree,
+def _git_top(start: str) -> str | None:
+    """The top of the git work tree holding ``start`` (canonical); for a linked worktree,
     the repository's common git directory's owner — the main checkout when
     it is ``<main>/.git``, else (a bare repository, ``git -C repo.git
     worktree add``) the checkout its ``core.worktree`` names (a submodule's
     ``.git/modules/sm`` → the submodule checkout) or the common git
     directory itself — so every worktree of one repository shares a layer."""
-    for candidate in (start, *start.parents):
-        dotgit = candidate / ".git"
-        if dotgit.is_dir():
+    candidate = start
+    while True:
+        dotgit = os.path.join(candidate, ".git")
+        if os.path.isdir(dotgit):
             return candidate
-        if dotgit.is_file():
+        if os.path.isfile(dotgit):
             try:
-                gitdir = git_dir_of(candidate)
-                common_dir = common_dir_of(gitdir) if gitdir is not None else None
+                gitdir = git_dir(candidate)
+                common = common_dir(gitdir) if gitdir is not None else None
             except OSError:
                 return candidate
-            if common_dir is None:  # no linked worktree: this checkout is the top
+            if common is None:  # no linked worktree: this checkout is the top
                 return candidate
-            if common_dir.name == ".git":
-                return common_dir.parent
-            return _core_worktree(common_dir) or common_dir
-    return None
+            if os.path.basename(common) == ".git":
+                return os.path.dirname(common)
+            return _core_worktree(common) or common
+        parent = os.path.dirname(candidate)
+        if parent == candidate:
+            return None
+        candidate = parent
 
 
-def _core_worktree(git_dir: Path) -> Path | None:
+def _core_worktree(git_dir: str) -> str | None:
     """The checkout a git directory names with ``core.worktree`` (a
     submodule's ``<super>/.git/modules/sm`` names ``<super>/sm``), resolved
     against ``git_dir``; None when it names none or that is no directory."""
     try:
-        text = (git_dir / "config").read_text(encoding="utf-8", errors="replace")
+        with open(os.path.join(git_dir, "config"), encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
     except OSError:
         return None
     section = ""
@@ -176,8 +256,8 @@ def _core_worktree(git_dir: Path) -> Path | None:
         if line.startswith("["):
             section = line.strip("[]").strip().lower()
         elif section == "core" and line.split("=")[0].strip().lower() == "worktree" and "=" in line:
-            owner = (git_dir / line.split("=", 1)[1].strip().strip('"')).resolve()
-            return owner if owner.is_dir() else None
+            owner = os.path.realpath(os.path.join(git_dir, _pure(line.split("=", 1)[1].strip().strip('"'))))
+            return owner if os.path.isdir(owner) else None
     return None
 
 
@@ -186,6 +266,8 @@ def work_tree_top(path: str | os.PathLike) -> Path:
     worktree, that worktree, not the checkout it shares a layer with — or
     ``path`` resolved when it is in no work tree. Where files that belong to
     this checkout go (the installer's project-scope files)."""
+    from pathlib import Path  # late: only the installer asks
+
     start = Path(path).expanduser().resolve()
     for candidate in (start, *start.parents):
         if (candidate / ".git").exists():
@@ -193,9 +275,10 @@ def work_tree_top(path: str | os.PathLike) -> Path:
     return start
 
 
-def project_dir(path: str | os.PathLike) -> Path:
+def project_dir_path(path: str | os.PathLike) -> str:
     """The canonical project root of a session directory: symlinks resolved,
-    then moved up to the top of its git work tree when there is one.
+    then moved up to the top of its git work tree when there is one. A string;
+    :func:`project_dir` gives it as a :class:`~pathlib.Path`.
 
     Raises :class:`ScopeError` when ``path`` is empty, does not exist, is
     not a directory or cannot be examined (a NUL, a name too long). Does not judge the result (see :func:`refusal`); the
@@ -205,28 +288,36 @@ def project_dir(path: str | os.PathLike) -> Path:
     if not raw:
         raise ScopeError(NO_PROJECT)
     try:
-        root = Path(raw).expanduser().resolve()
+        root = os.path.realpath(_expanduser(raw))
     except ValueError:  # a NUL byte: no file system has such a directory
         raise ScopeError(f"project directory {raw!r} is not a valid path") from None
     except OSError:  # a relative path, and the working directory was deleted
         raise ScopeError(f"project directory {raw!r} cannot be found: {CWD_GONE}") from None
     try:
-        is_dir = root.is_dir()
+        mode = _stat_mode(root)
     except OSError as exc:  # a name too long, a directory that cannot be searched
         raise ScopeError(f"project directory {raw!r} cannot be examined: {exc.strerror or exc}") from None
-    if not is_dir:
-        fact = f"project directory {raw!r} " + ("is not a directory" if root.exists() else "does not exist")
+    if mode is None or not stat.S_ISDIR(mode):
+        fact = f"project directory {raw!r} " + ("is not a directory" if mode is not None else "does not exist")
         raise ScopeError(fact + "; give an existing directory (--project DIR or MEMDIR_PROJECT)", fact=fact)
     top = _git_top(root)
     return top if top is not None else root
 
 
-def refusal(root: Path) -> str | None:
-    """Why ``root`` cannot be a project root, or None when it can: memdir
+def project_dir(path: str | os.PathLike) -> Path:
+    """:func:`project_dir_path` as a :class:`~pathlib.Path`; raises as it does."""
+    from pathlib import Path
+
+    return Path(project_dir_path(path))
+
+
+def refusal(root: str | os.PathLike) -> str | None:
+    """Why ``root`` (canonical) cannot be a project root, or None when it can: memdir
     never treats ``/`` or the whole ``$HOME`` as one project (DESIGN §2)."""
-    home = Path(os.path.expanduser("~")).resolve()
-    if root == Path(root.anchor) or root == home:
-        return (f"refusing to use {str(root)!r} as a project root (it is / or $HOME); "
+    root = os.fspath(root)
+    home = os.path.realpath(_pure(os.path.expanduser("~")))
+    if root == os.path.splitdrive(root)[0] + os.sep or root == home:
+        return (f"refusing to use {root!r} as a project root (it is / or $HOME); "
                 "run inside a project directory, pass --project DIR or set MEMDIR_PROJECT")
     return None
 
@@ -253,14 +344,25 @@ def project_source(project: str | os.PathLike | None = None, *, use_cwd: bool = 
         return None, CWD_GONE
 
 
-def project_root_of(source: str | os.PathLike) -> tuple[Path | None, str | None]:
+def root_path_of(source: str | os.PathLike) -> tuple[str | None, str | None]:
     """The project root of the directory ``source``: ``(root, None)`` for a
-    directory that can be a project (canonical, see :func:`project_dir`),
+    directory that can be a project (canonical, a string: see :func:`project_dir_path`),
     ``(None, reason)`` for ``$HOME`` or ``/`` (:func:`refusal`). Raises
-    :class:`ScopeError` when ``source`` is not an existing directory."""
-    root = project_dir(source)
+    :class:`ScopeError` when ``source`` is not an existing directory. The rule;
+    :func:`project_root_of` gives the root as a :class:`~pathlib.Path`."""
+    root = project_dir_path(source)
     reason = refusal(root)
     return (None, reason) if reason else (root, None)
+
+
+def project_root_of(source: str | os.PathLike) -> tuple[Path | None, str | None]:
+    """:func:`root_path_of` with the root as a :class:`~pathlib.Path`; raises as it does."""
+    root, reason = root_path_of(source)
+    if root is None:
+        return None, reason
+    from pathlib import Path
+
+    return Path(root), None
 
 
 def project_root(source: str | os.PathLike) -> Path:
@@ -310,9 +412,17 @@ def project_key(root: str | os.PathLike) -> str:
     return key
 
 
-def user_layer_dir(home: Path) -> Path:
-    """``<home>/_user``: the user layer, shared by every project."""
-    return home / USER_LAYER_DIR
+def user_layer_path(home: str | os.PathLike) -> str:
+    """``<home>/_user``: the user layer, shared by every project (a string; the rule
+    :func:`user_layer_dir` gives as a :class:`~pathlib.Path`)."""
+    return os.path.join(os.fspath(home), USER_LAYER_DIR)
+
+
+def user_layer_dir(home) -> Path:
+    """:func:`user_layer_path` as a :class:`~pathlib.Path`."""
+    from pathlib import Path
+
+    return Path(user_layer_path(home))
 
 
 SYNC_DIR = "sync"  # the person's sync repository in the home (memdir.files.repository)
@@ -320,17 +430,29 @@ SYNC_DIR = "sync"  # the person's sync repository in the home (memdir.files.repo
 
 def sync_dir(home: Path) -> Path:
     """``<home>/sync``: the sync repository's work tree (it may not exist; set up by ``memdir sync init``)."""
+    from pathlib import Path
+
     return Path(home) / SYNC_DIR
 
 
-def project_layer_dir(home: Path, root: Path) -> Path:
-    """``<home>/projects/<key>``: the layer of one canonical project root."""
-    return home / PROJECTS_DIR / project_key(root)
+def project_layer_path(home: str | os.PathLike, root: str | os.PathLike) -> str:
+    """``<home>/projects/<key>``: the layer of one canonical project root (a string; the rule
+    :func:`project_layer_dir` gives as a :class:`~pathlib.Path`)."""
+    return os.path.join(os.fspath(home), PROJECTS_DIR, project_key(root))
+
+
+def project_layer_dir(home, root) -> Path:
+    """:func:`project_layer_path` as a :class:`~pathlib.Path`."""
+    from pathlib import Path
+
+    return Path(project_layer_path(home, root))
 
 
 def layer_dirs(home: Path) -> list[Path]:
     """Every layer directory that exists under ``home``: ``_user`` first, then
     each ``projects/<key>`` in name order."""
+    from pathlib import Path
+
     out = []
     user = user_layer_dir(home)
     if user.is_dir():
@@ -344,32 +466,46 @@ def layer_dirs(home: Path) -> list[Path]:
 TEAM_DIR = "team"  # under the home: the local side of each repository's team layer
 
 
-def team_files_dir(root: Path, team_dir: str) -> Path:
+def team_files_path(root: str | os.PathLike, team_dir: str) -> str:
     """The team layer's memory files: ``team_dir`` (the setting, default
-    ``.claude/memory``) under the repository root ``root``. Raises
-    :class:`InvalidInput` for an absolute ``team_dir`` or one leaving the root."""
-    rel = Path(str(team_dir).strip() or ".claude/memory")
-    if (rel.is_absolute() or ".." in rel.parts or str(team_dir).startswith(("/", "\\"))
+    ``.claude/memory``) under the repository root ``root`` (a string; the rule
+    :func:`team_files_dir` gives as a :class:`~pathlib.Path`). Raises
+    :class:`InvalidInput` for an absolute ``team_dir`` or one leaving the root,
+    :class:`ScopeError` for one :func:`team_dir_problem` refuses."""
+    rel = _pure(str(team_dir).strip() or ".claude/memory")
+    if (os.path.isabs(rel) or ".." in rel.split("/") or str(team_dir).startswith(("/", "\\"))
             or str(team_dir).strip().startswith("~")):
         raise InvalidInput(f"team_dir must be a path inside the repository, relative to its root (got {team_dir!r}; "
                            "'~' is not expanded)")
-    path = Path(root) / rel
-    problem = team_dir_problem(Path(root), path)
+    root = _pure(os.fspath(root))
+    path = _pure(os.path.join(root, rel))
+    problem = team_dir_problem(root, path)
     if problem:
         raise ScopeError(problem)
     return path
 
 
-def team_dir_problem(root: Path, path: Path) -> str | None:
-    """Why the team directory ``path`` cannot be used, or None: it (or one
+def team_files_dir(root, team_dir: str) -> Path:
+    """:func:`team_files_path` as a :class:`~pathlib.Path`; raises as it does."""
+    from pathlib import Path
+
+    return Path(team_files_path(root, team_dir))
+
+
+def team_dir_problem(root: str | os.PathLike, path: str | os.PathLike) -> str | None:
+    """Why the team directory ``path`` (under ``root``) cannot be used, or None: it (or one
     of its ancestors below the repository root ``root``, or its
     ``tombstones`` directory) is a symbolic link, or its real path is not
     inside the real path of ``root``. Memories are never read, written or
-    deleted outside the repository through a link."""
-    current = Path(root)
-    for part in path.relative_to(root).parts + ("tombstones",):
-        current = current / part
-        if current.is_symlink():
+    deleted outside the repository through a link. Raises :class:`ValueError` when ``path``
+    is not under ``root``."""
+    root, path = _pure(os.fspath(root)), _pure(os.fspath(path))
+    if path != root and not path.startswith(root.rstrip("/") + "/"):
+        raise ValueError(f"{path!r} is not in the subpath of {root!r}")
+    current = root
+    for part in [p for p in path[len(root):].split("/") if p] + ["tombstones"]:
+        current = os.path.join(current, part)
+        if os.path.islink(current):
             return (f"the team directory {path} passes through a symbolic link ({current} -> "
                     f"{os.readlink(current)}); memdir does not read or write team memories through a link "
                     "(replace it by a real directory inside the repository)")
@@ -379,17 +515,27 @@ def team_dir_problem(root: Path, path: Path) -> str | None:
     return None
 
 
-def team_meta_dir(home: Path, root: Path) -> Path:
+def team_meta_path(home: str | os.PathLike, root: str | os.PathLike) -> str:
     """``<home>/team/<key>``: this machine's side of the team layer of the
     repository at ``root`` (journal, version objects, lock, derived
     ``MEMORY.md``, the candidates waiting for this person), keyed like a
-    project layer so it never enters the repository."""
-    return home / TEAM_DIR / project_key(root)
+    project layer so it never enters the repository. A string; the rule
+    :func:`team_meta_dir` gives as a :class:`~pathlib.Path`."""
+    return os.path.join(os.fspath(home), TEAM_DIR, project_key(root))
+
+
+def team_meta_dir(home, root) -> Path:
+    """:func:`team_meta_path` as a :class:`~pathlib.Path`."""
+    from pathlib import Path
+
+    return Path(team_meta_path(home, root))
 
 
 def team_journal_dirs(home: Path) -> list[Path]:
     """The ``.memdir`` of every team layer's local side under ``<home>/team``
     (each ``team/<key>`` and its ``candidates``), in name order."""
+    from pathlib import Path
+
     base = Path(home) / TEAM_DIR
     if not base.is_dir():
         return []

@@ -27,7 +27,6 @@ from __future__ import annotations
 import errno
 import os
 import time
-from pathlib import Path
 
 SOCKET_SUFFIX = ".sock"
 SHARED_TMP = "/tmp"  # not $TMPDIR: macOS gives every user a long one; /tmp/memdir-<uid>/ is short everywhere
@@ -166,6 +165,8 @@ def socket_path(home: Path, create: bool = False) -> Path | None:
     directory, _why = runtime_dir(create)
     if directory is None:
         return None
+    from pathlib import Path  # late: a session start that launches no warm process loads no pathlib
+
     return Path(directory, _name(home))  # ≤ MAX_SOCKET_PATH: a runtime directory too long is passed over
 
 
@@ -281,7 +282,7 @@ def starting(home: Path, now: float | None = None) -> float | None:
     None when none was launched, the bound has passed (or the clock went back), or it has gone —
     exited, killed, a zombie. One failed open when nothing was launched; never raises."""
     try:
-        with open(Path(home) / START_FILE, "rb") as record:
+        with open(os.path.join(home, START_FILE), "rb") as record:
             pid, launched = record.read(64).split()
         pid, launched = int(pid), float(launched)
     except (OSError, ValueError):

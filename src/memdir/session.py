@@ -38,25 +38,27 @@ where memories live (DESIGN §2, §9):
 
 The hook path imports this module: it loads no YAML, no SQLite and no
 locking until a layer is opened (:meth:`Session.layer`). The class is a
-hand-written value class rather than a dataclass for the same reason.
+hand-written value class rather than a dataclass for the same reason. Its paths are
+strings (``home_path``, ``root_path``, :meth:`Session.layer_path`): the hot path (a hook,
+``memdir context``) loads neither :mod:`pathlib` nor the :mod:`re` it loads; ``home``,
+``project_root`` and :meth:`Session.layer_dir` give them as :class:`~pathlib.Path`.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from .errors import InvalidInput, ScopeError
 from .paths import (
     NO_PROJECT,
-    project_layer_dir,
-    project_root_of,
+    home_path,
+    project_layer_path,
     project_source,
-    resolve_home,
+    root_path_of,
     sha256,
-    team_files_dir,
-    team_meta_dir,
-    user_layer_dir,
+    team_files_path,
+    team_meta_path,
+    user_layer_path,
 )
 from .settings import Settings, load_settings
 from .vocabulary import ACTORS, SCOPES
@@ -84,33 +86,54 @@ class Session:
     ``project_root`` (canonical) or ``project_error`` (why there is none),
     ``actor`` and ``id`` (the agent's session id as :func:`bounded_id` keeps it, in the journal;
     may be None). Layers are opened on first use and shared by :meth:`as_actor`
-    copies, so their scan caches serve every operation of the session.
+    copies, so their scan caches serve every operation of the session. ``home_path`` and
+    ``root_path`` are ``home`` and ``project_root`` as strings (the hot path's).
     """
 
-    __slots__ = ("home", "settings", "project_root", "project_error", "actor", "id", "_layers", "_dirs", "_trusted")
+    __slots__ = ("home_path", "settings", "root_path", "project_error", "actor", "id", "_layers", "_dirs",
+                 "_trusted", "_home", "_root")
 
-    def __init__(self, home: Path, settings: Settings, project_root: Path | None = None,
+    def __init__(self, home: str | os.PathLike, settings: Settings, project_root: str | os.PathLike | None = None,
                  project_error: str | None = None, actor: str = "agent", id: str | None = None):
         if actor not in ACTORS:
             raise InvalidInput(f"unknown actor {actor!r} (expected one of {', '.join(ACTORS)})")
-        self.home = Path(home)
+        self.home_path = os.fspath(home)
         self.settings = settings
-        self.project_root = project_root
+        self.root_path = None if project_root is None else os.fspath(project_root)
         self.project_error = None if project_root is not None else (project_error or NO_PROJECT)
         self.actor = actor
         self.id = bounded_id(id)
         self._layers: dict = {}
         self._dirs: dict = {}
         self._trusted: bool | None = None
+        self._home = self._root = None
+
+    @property
+    def home(self) -> Path:
+        """The home as a :class:`~pathlib.Path` (``home_path``: the string)."""
+        if self._home is None:
+            from pathlib import Path
+
+            self._home = Path(self.home_path)
+        return self._home
+
+    @property
+    def project_root(self) -> Path | None:
+        """The project root as a :class:`~pathlib.Path`, or None (``root_path``: the string)."""
+        if self._root is None and self.root_path is not None:
+            from pathlib import Path
+
+            self._root = Path(self.root_path)
+        return self._root
 
     def __repr__(self) -> str:
-        return (f"Session(home={str(self.home)!r}, project_root={str(self.project_root) if self.project_root else None!r}, "
+        return (f"Session(home={self.home_path!r}, project_root={self.root_path!r}, "
                 f"actor={self.actor!r})")
 
     def as_actor(self, actor: str, id: str | None = None) -> "Session":
         """The same session seen by another actor (consolidation writes as
         ``extracted``); ``id`` replaces the session id when given."""
-        other = Session(self.home, self.settings, self.project_root, self.project_error, actor,
+        other = Session(self.home_path, self.settings, self.root_path, self.project_error, actor,
                         self.id if id is None else id)
         other._layers, other._dirs, other._trusted = self._layers, self._dirs, self._trusted
         return other
@@ -122,7 +145,7 @@ class Session:
         (when the repository has a team directory and, for anyone but a person, it is
         trusted: :meth:`team_trusted`), project."""
         user = ("user",) if self.settings.enable_user_scope else ()
-        if self.project_root is None:
+        if self.root_path is None:
             return user
         team = self.has_team() and (self.actor == "human" or self.team_trusted())
         return user + (("team",) if team else ()) + ("project",)
@@ -133,8 +156,8 @@ class Session:
         if self._trusted is None:
             from .files.trust import is_trusted
 
-            self._trusted = self.project_root is not None and is_trusted(
-                team_meta_dir(self.home, self.project_root), self.project_root)
+            self._trusted = self.root_path is not None and is_trusted(
+                team_meta_path(self.home_path, self.root_path), self.root_path)
         return self._trusted
 
     def forget_trust(self) -> None:
@@ -155,11 +178,12 @@ class Session:
         layers = self.layers()
         if "team" not in self.scopes() and self.has_team():
             layers.insert(1 if self.settings.enable_user_scope else 0, self._open_team())
-        if self.project_root is not None:
+        if self.root_path is not None:
             from .layer.team import CANDIDATE_DIR, candidate_layer  # late, as below
 
             found = self._layers.get(CANDIDATE_DIR)
-            if found is None and (team_meta_dir(self.home, self.project_root) / CANDIDATE_DIR).is_dir():
+            if found is None and os.path.isdir(os.path.join(team_meta_path(self.home_path, self.root_path),
+                                                            CANDIDATE_DIR)):
                 found = self._layers[CANDIDATE_DIR] = candidate_layer(self.home, self.project_root, self.settings)
             if found is not None:
                 layers.append(found)
@@ -168,10 +192,10 @@ class Session:
     def has_team(self) -> bool:
         """True when the project's repository has a team directory (the
         ``team_dir`` setting; created by ``memdir team init``)."""
-        if self.project_root is None:
+        if self.root_path is None:
             return False
         try:
-            return self.layer_dir("team").is_dir()
+            return os.path.isdir(self.layer_path("team"))
         except ScopeError:  # a linked team directory is no team layer; using it says why
             return False
 
@@ -182,16 +206,16 @@ class Session:
             raise InvalidInput(f"invalid scope: {scope!r} (expected 'project', 'team' or 'user')")
         if scope == "user" and not self.settings.enable_user_scope:
             raise ScopeError("user scope is disabled by configuration (enable_user_scope = false); use 'project'")
-        if scope in ("project", "team") and self.project_root is None:
+        if scope in ("project", "team") and self.root_path is None:
             raise ScopeError(f"project scope unavailable: {self.project_error} "
                              "(facts about the person can still be saved with scope 'user')")
-        if scope == "team" and not self.layer_dir("team").is_dir():
-            raise ScopeError(f"team scope unavailable: {self.layer_dir('team')} does not exist; "
+        if scope == "team" and not os.path.isdir(self.layer_path("team")):
+            raise ScopeError(f"team scope unavailable: {self.layer_path('team')} does not exist; "
                              "a person creates it with `memdir team init` (then commits it)")
         if scope == "team" and self.actor != "human" and not self.team_trusted():
             from .files.trust import untrusted_note
 
-            raise ScopeError(f"team scope unavailable: {untrusted_note(self.layer_dir('team'))}")
+            raise ScopeError(f"team scope unavailable: {untrusted_note(self.layer_path('team'))}")
         return scope
 
     def scopes_for(self, scope: str | None) -> tuple[str, ...]:
@@ -206,24 +230,41 @@ class Session:
 
     # ------------------------------------------------------------ layers
 
-    def layer_dir(self, scope: str) -> Path:
-        """The directory of ``scope``'s layer (checked; not created)."""
+    def layer_path(self, scope: str) -> str:
+        """The directory of ``scope``'s layer (checked; not created), a string (the rule;
+        :meth:`layer_dir` gives it as a :class:`~pathlib.Path`)."""
         found = self._dirs.get(scope)
         if found is None:
             if scope == "team":
-                if self.project_root is None:
+                if self.root_path is None:
                     self.check_scope(scope)
-                found = self._dirs[scope] = team_files_dir(self.project_root, self.settings.team_dir)
+                found = self._dirs[scope] = team_files_path(self.root_path, self.settings.team_dir)
                 return found
             self.check_scope(scope)
-            found = self._dirs[scope] = (user_layer_dir(self.home) if scope == "user"
-                                         else project_layer_dir(self.home, self.project_root))
+            found = self._dirs[scope] = (user_layer_path(self.home_path) if scope == "user"
+                                         else project_layer_path(self.home_path, self.root_path))
         return found
 
-    def meta_dir(self, scope: str) -> Path | None:
+    def layer_dir(self, scope: str) -> Path:
+        """:meth:`layer_path` as a :class:`~pathlib.Path`."""
+        from pathlib import Path
+
+        return Path(self.layer_path(scope))
+
+    def meta_path(self, scope: str) -> str | None:
         """Where ``scope``'s derived index and stamp live when not in its
-        layer directory (the team layer's: in the home); None otherwise."""
-        return team_meta_dir(self.home, self.project_root) if scope == "team" else None
+        layer directory (the team layer's: in the home), a string; None otherwise (the rule;
+        :meth:`meta_dir` gives it as a :class:`~pathlib.Path`)."""
+        return team_meta_path(self.home_path, self.root_path) if scope == "team" else None
+
+    def meta_dir(self, scope: str) -> Path | None:
+        """:meth:`meta_path` as a :class:`~pathlib.Path`, or None."""
+        found = self.meta_path(scope)
+        if found is None:
+            return None
+        from pathlib import Path
+
+        return Path(found)
 
     def layer(self, scope: str):
         """The :class:`~memdir.layer.layer.Layer` of ``scope``, opened once per
@@ -269,16 +310,16 @@ def open_session(home: str | os.PathLike | None = None, project: str | os.PathLi
     directory, :class:`InvalidInput` for an unknown actor or unreadable settings.
     """
     environ = os.environ if environ is None else environ
-    home_path = resolve_home(home, environ)
+    home_dir = home_path(home, environ)
     if settings is None:
-        settings = load_settings(home_path, overrides, environ)
+        settings = load_settings(home_dir, overrides, environ)
     elif overrides:
         settings = settings.replace(**{k: v for k, v in overrides.items() if v is not None})
     source, error = project_source(project, use_cwd=use_cwd, environ=environ)
     root = None
     if source is not None:
-        root, error = project_root_of(source)
-    return Session(home_path, settings, root, error or NO_PROJECT, actor, session_id)
+        root, error = root_path_of(source)
+    return Session(home_dir, settings, root, error or NO_PROJECT, actor, session_id)
 
 
 __all__ = ["MAX_ID_BYTES", "Session", "bounded_id", "open_session"]

@@ -31,7 +31,6 @@ float setting a finite one (``nan``, ``inf`` refused), a choice setting one of
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from .errors import InvalidInput
 
@@ -234,7 +233,7 @@ def _warn(warnings: list[str], text: str) -> None:
         sys.stderr.write(f"memdir: warning: {text}\n")
 
 
-def load_settings(home: Path | None, overrides: dict | None = None, environ=None) -> Settings:
+def load_settings(home: str | os.PathLike | None, overrides: dict | None = None, environ=None) -> Settings:
     """Merge defaults, ``<home>/config.toml``, ``MEMDIR_*`` variables and
     ``overrides`` (``None`` values ignored) into a clamped :class:`Settings`.
 
@@ -249,7 +248,7 @@ def load_settings(home: Path | None, overrides: dict | None = None, environ=None
     warnings: list[str] = []
     sourced: list[tuple[str, str, object]] = []  # (where, name, raw value), later sources win
     if home is not None:
-        path = Path(home) / "config.toml"
+        path = os.path.join(os.fspath(home), "config.toml")
         data = _read_config(path, warnings)
         for name, value in _flatten(data).items():
             if name not in types:
@@ -278,22 +277,23 @@ def load_settings(home: Path | None, overrides: dict | None = None, environ=None
     return _clamped(Settings(tuple(warnings), **values))
 
 
-def _read_config(path: Path, warnings: list[str]) -> dict:
+def _read_config(path: str, warnings: list[str]) -> dict:
     """The table of ``config.toml`` at ``path``; ``{}`` when there is none,
     with a warning when something is there that cannot be read (a directory,
     a dangling symlink, bad TOML, bad UTF-8)."""
     if not os.path.lexists(path):
         return {}
-    if path.is_symlink() and not path.exists():
+    if os.path.islink(path) and not os.path.exists(path):
         _warn(warnings, f"{path} is a symlink to {os.readlink(path)!r}, which does not exist; using the defaults")
         return {}
-    if not path.is_file():
+    if not os.path.isfile(path):
         _warn(warnings, f"{path} is not a file; using the defaults")
         return {}
     import tomllib
 
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as handle:
+            return tomllib.loads(handle.read())
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         _warn(warnings, f"{path} cannot be read ({exc}); using the defaults for every setting in it")
         return {}

@@ -124,3 +124,63 @@ def test_the_hot_paths_sha256_is_hashlibs():
     for data in (b"", b"/home/a/proj", "/home/ü/프로젝트".encode()):
         assert sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
     assert project_key("/home/a/proj") == "a-proj-" + hashlib.sha256(b"/home/a/proj").hexdigest()[:12]
+
+
+# The hot path's paths are strings (memdir.paths: home_path, root_path_of, *_path); each is the rule its Path
+# form wraps, and each string is what pathlib writes for the same path, so what a person reads (a message, the
+# untrusted team layer's note, the context block) is the same byte for byte.
+_SPELLINGS = ["/a/b", "/a//b/", "//a/b", "///a/b", "/a/./b/.", "a/../b", "./a", ".", "", "/", "//", "a//", "~/x",
+              "/tmp/prøject-日本 x/", "/a/b/../c", "a/b/"]
+
+
+def test_paths_are_written_as_pathlib_writes_them():
+    from pathlib import PurePosixPath
+
+    from memdir.paths import _pure
+
+    for spelling in _SPELLINGS:
+        assert _pure(spelling) == str(PurePosixPath(spelling)), spelling
+
+
+def test_the_string_paths_are_the_path_forms(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from memdir import paths
+    from memdir.session import open_session
+
+    repo = tmp_path / "rép o" / "日本"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src").mkdir()
+    (tmp_path / "link").symlink_to(repo)
+    home = tmp_path / "hø"
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for spelling in (str(home) + "//", "/" + str(home).replace("/", "//") + "/.", "~/hø/"):
+        assert paths.home_path(spelling) == str(home) and paths.resolve_home(spelling) == home
+    for source in (repo / "src", tmp_path / "link", str(tmp_path / "link") + "//src/"):
+        root, reason = paths.root_path_of(source)
+        assert (root, reason) == (str(repo.resolve()), None) and paths.project_root_of(source) == (Path(root), None)
+    session = open_session(str(home) + "/", str(tmp_path / "link" / "src"), actor="human")
+    assert (session.home_path, session.root_path) == (str(home), str(repo))
+    assert (session.home, session.project_root) == (home, repo)  # the Path forms of the same
+    for scope in ("user", "project"):
+        assert session.layer_dir(scope) == Path(session.layer_path(scope))
+    assert session.layer_path("project") == str(home / "projects" / paths.project_key(repo))
+    assert paths.team_files_path(repo, "./.claude//memory/") == str(repo / ".claude" / "memory")
+    assert paths.team_meta_dir(home, repo) == Path(paths.team_meta_path(home, repo))
+    with pytest.raises(ValueError):  # as PurePath.relative_to: a team directory outside its root is no part of it
+        paths.team_dir_problem(repo, tmp_path / "elsewhere")
+    assert paths.team_dir_problem(repo, repo / "team") is None  # control: one inside it
+
+
+def test_the_memory_file_rule_needs_no_pattern():
+    """``is_memory_file_name`` (string methods: the hot path's sweep loads no re) keeps the rule it had as a
+    pattern, which is the oracle here."""
+    import re
+
+    from memdir.files.layout import is_memory_file_name
+
+    names = ["a.md", ".a.md", "MEMORY.md", "memory.md", "Memory.Md", "MEMORY.MD", "memory.md.md", "xmemory.md",
+             "a.MD", "a.md~", ".md", "md", "日本.md", "memory\n.md", "a\n.md", "ſmemory.md", "memorY.md"]
+    pattern = re.compile(r"(?s)(?!\.)(?!(?i:memory\.md)\Z).*\.md")
+    assert [is_memory_file_name(n) for n in names] == [pattern.fullmatch(n) is not None for n in names]
+    assert is_memory_file_name("a.md") and not is_memory_file_name("MEMORY.md")  # control: both answers occur

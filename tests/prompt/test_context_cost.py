@@ -128,7 +128,7 @@ def test_a_layer_write_keeps_the_outline_and_the_context_reads_through_it(mem, m
     real = outline.read_outline
     monkeypatch.setattr(context, "read_outline", lambda *args: read.append(args[0]) or real(*args))
     block = context.session_block(mem.session, 600)
-    assert read == [layer_dir / "MEMORY.md"]  # the project layer's index, through its outline
+    assert read == [str(layer_dir / "MEMORY.md")]  # the project layer's index, through its outline (a str path)
     text = (layer_dir / "MEMORY.md").read_text(encoding="utf-8")
     assert block == context.render_block([("project", text)], 600)  # the block the whole text gives
     assert "(keep.md) 📌" in block and "(fact-00.md)" in block and "left out: project " in block

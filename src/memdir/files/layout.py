@@ -11,9 +11,7 @@ module and :mod:`context`.
 from __future__ import annotations
 
 import os
-import re
 import stat
-from pathlib import Path
 
 INDEX_FILE = "MEMORY.md"
 META_DIR = ".memdir"
@@ -44,28 +42,16 @@ META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, LAY
 # long. Read at call time (sweep_interval), so a test may patch it; MEMDIR_SWEEP_INTERVAL (seconds)
 # overrides it for a process and the processes it starts (the tests' fresh processes).
 SWEEP_INTERVAL = 30.0
-# A file that may hold a memory: ``*.md``, not a dot-file (temp files, ``.memdir``),
-# not ``MEMORY.md`` in any case. Compiled at its first use (the context's hot path imports this module
-# and never lists a layer); a scan takes the compiled pattern once and calls it per file.
-_MEMORY_FILE = r"(?s)(?!\.)(?!(?i:memory\.md)\Z).*\.md"
-
-
-def memory_file_pattern() -> re.Pattern:
-    """The rule of :func:`is_memory_file_name` as a compiled pattern (its ``fullmatch``: a C call
-    a loop over a directory makes once per file)."""
-    return re.compile(_MEMORY_FILE)
-
-
-def memory_file_match(filename: str) -> re.Match | None:
-    """``filename`` matched against the rule of :func:`is_memory_file_name` (None: no memory file)."""
-    return memory_file_pattern().fullmatch(filename)
 
 
 def is_memory_file_name(filename: str) -> bool:
     """True for a file name that may hold a memory: ``*.md``, not a dot-file
-    (temp files, ``.memdir``) and not ``MEMORY.md`` in any case. (Whether it is
-    a regular file, not a symlink, is the scan's to check.)"""
-    return memory_file_match(filename) is not None
+    (temp files, ``.memdir``) and not ``MEMORY.md`` in any case (``str.lower``: no character but the
+    ASCII letters' own lowers to one of its letters). (Whether it is a regular file, not a symlink, is
+    the scan's to check.) The one rule, string methods alone: the hot path sweeps a layer with it and
+    loads no :mod:`re`."""
+    return filename.endswith(".md") and filename[:1] != "." and not (
+        len(filename) == 9 and filename.lower() == "memory.md")
 
 
 def symlink_refusal(layer_dir: Path, meta: bool = True) -> str | None:
@@ -216,11 +202,10 @@ def _swept(layer_dir: Path, swept: str, stamped_ns: int, now_ns: int, on_due=Non
         pass
     if on_due is not None and on_due():
         return True
-    is_memory = memory_file_pattern().fullmatch
     try:
         with os.scandir(layer_dir) as listing:
             for item in listing:
-                if is_memory(item.name) is None:
+                if not is_memory_file_name(item.name):
                     continue
                 try:
                     st = item.stat(follow_symlinks=False)
@@ -274,6 +259,8 @@ def write_layer_info(meta_dir: Path, info: dict, *, sync_dir: bool = True) -> No
     kept as ``\\udcXX`` escapes, never refused. Raises :class:`StoreError`."""
     import json
 
+    from pathlib import Path
+
     from .fsio import atomic_write  # late: the hot path never writes
 
     atomic_write(Path(meta_dir) / LAYER_FILE, json.dumps(info).encode("ascii") + b"\n", sync_dir=sync_dir)
@@ -283,5 +270,5 @@ def described_root(path: Path) -> str | None:
     """The project root a layer directory records in ``.memdir/layer.json``
     (written when the layer was first changed), or None: a user layer, or
     no readable description."""
-    root = (read_layer_info(Path(path) / META_DIR) or {}).get("root")
+    root = (read_layer_info(os.path.join(path, META_DIR)) or {}).get("root")
     return root if isinstance(root, str) and root else None

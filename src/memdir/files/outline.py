@@ -34,7 +34,6 @@ import os
 import sys
 from itertools import accumulate, compress, repeat
 from operator import add
-from pathlib import Path
 from zlib import crc32
 
 from ..text.printable import are_clean_lines
@@ -155,6 +154,8 @@ def store_outline(meta_dir: Path, stat: os.stat_result, starts, ends, least, aft
     from array import array
 
     from ..errors import StoreError
+    from pathlib import Path
+
     from .fsio import atomic_write  # late: the hot path never writes
 
     table = array("I", [*starts, *ends, *least, *after, *pins]).tobytes()
@@ -277,7 +278,7 @@ def read_outline(index_path: Path, meta_dir: Path) -> Outline | None:
         return None
     finally:
         os.close(fd)
-    return Outline(Path(index_path), (size, mtime_ns, ino), ctime_ns, count, bool(clean), total, numbers, pins, head)
+    return Outline(os.fspath(index_path), (size, mtime_ns, ino), ctime_ns, count, bool(clean), total, numbers, pins, head)
 
 
 __all__ = ["Outline", "OutlineMismatch", "read_outline", "store_outline", "summary", "write_outline"]

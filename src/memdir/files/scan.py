@@ -38,7 +38,7 @@ from typing import Callable, Iterator, Mapping, MutableMapping, NamedTuple
 from ..errors import StoreError
 from .conflicts import CONFLICT, has_conflict
 from .fsio import DIRECTORY, LINK, MISSING, NOT_REGULAR, digest, read_foreign
-from .layout import is_memory_file_name, memory_file_pattern
+from .layout import is_memory_file_name
 from .memfile import MalformedMemory, MemoryRecord, parse, text_digest
 
 
@@ -274,11 +274,10 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
     except OSError as exc:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
     is_regular = stat.S_ISREG
-    is_memory = memory_file_pattern().fullmatch  # the rule of layout.is_memory_file_name, as a C call
     with listing:
         for item in listing:
             filename = item.name
-            if is_memory(filename) is None:
+            if not is_memory_file_name(filename):
                 continue
             try:
                 st = item.stat(follow_symlinks=False)

@@ -42,9 +42,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from pathlib import Path
 
-from .layout import META_DIR, SWEEP_LOCK_FILE, memory_file_pattern, sweep_interval
+from .layout import META_DIR, SWEEP_LOCK_FILE, is_memory_file_name, sweep_interval
 
 # A layer of more files than this skips the per-file hand-edit sweep between writes (and the
 # search index's syncs) for at most memdir.files.layout.sweep_interval() seconds, across processes,
@@ -114,12 +113,11 @@ def hand_off_if_large(layer_dir: Path, home: Path, scope: str, root: Path | None
     ``layer_dir`` holds more than :data:`SWEEP_ALWAYS_MAX` memory files — told by listing at most
     that many names, no file stat'ed — and its sweep was handed off (:func:`hand_off`); False when the
     caller sweeps (a small layer, or no sweeper could be started)."""
-    is_memory = memory_file_pattern().fullmatch
     count = 0
     try:
         with os.scandir(layer_dir) as listing:
             for item in listing:
-                if is_memory(item.name) is not None:
+                if is_memory_file_name(item.name):
                     count += 1
                     if count > SWEEP_ALWAYS_MAX:
                         break
@@ -177,9 +175,9 @@ def hand_off(home: Path, scope: str, root: Path | None, meta: Path) -> bool:
     return True
 
 
-def meta_of(layer_dir: Path, index_dir: Path | None = None) -> Path:
-    """A layer's ``.memdir``: in ``index_dir`` (the team layer's, in the home) or in ``layer_dir``."""
-    return Path(index_dir or layer_dir) / META_DIR
+def meta_of(layer_dir: str | os.PathLike, index_dir: str | os.PathLike | None = None) -> str:
+    """A layer's ``.memdir`` (a string): in ``index_dir`` (the team layer's, in the home) or in ``layer_dir``."""
+    return os.path.join(os.fspath(index_dir or layer_dir), META_DIR)
 
 
 __all__ = ["SWEEPER", "SWEEP_ALWAYS_MAX", "hand_off", "hand_off_if_large", "hand_off_layer", "hand_sweeps_off",

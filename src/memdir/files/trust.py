@@ -31,9 +31,8 @@ Standard library only: the hot path loads this module.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-from ..paths import common_dir_of, git_dir_of, origin_url
+from ..paths import common_dir, git_dir, origin_url
 
 TRUST_FILE = "trust.json"
 MAX_TRUST_BYTES = 64 * 1024
@@ -55,10 +54,10 @@ def read_trust(local: Path) -> dict | None:
     return info if isinstance(info, dict) else None
 
 
-def _git_dir(root: Path) -> Path | None:
+def _git_dir(root: str | os.PathLike) -> str | None:
     """The repository's common git directory at ``root`` (a linked worktree's: the repository's own), or None."""
-    gitdir = git_dir_of(Path(root))
-    return None if gitdir is None else (common_dir_of(gitdir) or gitdir)
+    gitdir = git_dir(root)
+    return None if gitdir is None else (common_dir(gitdir) or gitdir)
 
 
 def clone_mark(root: Path) -> str | None:
@@ -88,6 +87,8 @@ def make_clone_mark(root: Path) -> str | None:
     token = clone_mark(root)
     if token is None or token:
         return token
+    from pathlib import Path
+
     token = secrets.token_hex(16)
     gitdir = _git_dir(root)
     mark = Path(gitdir) / CLONE_MARK
@@ -116,6 +117,8 @@ def write_trust(local: Path, info: dict) -> None:
     :class:`StoreError`."""
     import json
 
+    from pathlib import Path
+
     from .fsio import atomic_write, ensure_dir  # late: the hot path never writes
 
     ensure_dir(Path(local))
@@ -124,6 +127,8 @@ def write_trust(local: Path, info: dict) -> None:
 
 def remove_trust(local: Path) -> bool:
     """Forget ``local``'s trust; False when there was none. Raises :class:`StoreError`."""
+    from pathlib import Path
+
     from .fsio import unlink
 
     return unlink(Path(local) / TRUST_FILE)

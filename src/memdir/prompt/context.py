@@ -57,10 +57,8 @@ rebuild it (see :func:`memdir.files.layout.index_is_fresh`).
 from __future__ import annotations
 
 import os
-import re
 import time
 from itertools import chain
-from pathlib import Path
 
 try:  # the C functions heapq.py re-exports, without loading heapq.py's pure-Python rest (~0.7M instructions a process)
     from _heapq import heapify, heappop, heappush
@@ -76,7 +74,8 @@ from ..text.printable import LINE_BYTES, clipped, one_line
 from ..vocabulary import PIN_MARK
 
 # An index line's link: its text holds escaped characters (``\\]``, ``\\\\``) and no bare ``]``.
-# (Compiled at its first use, by re's cache: only a section holding a pin needs it.)
+# (Compiled at its first use, by re's cache, re imported then: only a section holding a pin, or a line too long,
+# needs it; the hot path loads neither re nor the pathlib that would load it.)
 _LINK = r"- \[(?:[^\\\]]|\\.)*\]\([a-z0-9-]+\.md\)"
 
 OPEN = "<memory_context>"
@@ -145,7 +144,7 @@ def _size(text: str) -> int:
 
 
 _RENDERED: dict[tuple, tuple] = {}
-_READ: dict[tuple[Path, bool], tuple[tuple[int, int, int], str | Outline]] = {}
+_READ: dict[tuple[str, bool], tuple[tuple[int, int, int], str | Outline]] = {}
 
 
 def render(sections: list[tuple[str, str]], max_bytes: int = 4096, policy: str = POLICY) -> str:
@@ -275,6 +274,8 @@ def shown_line(line: str) -> str:
     characters), the whole line at most three times that, then escaped
     (:func:`memdir.text.fence.escape_stored`)."""
     if len(line) * 4 > LINE_BYTES and _size(line) > LINE_BYTES:
+        import re  # late: see _LINK
+
         found = re.match(_LINK, line)
         cut = line.find(" — ", found.end()) if found else -1
         if cut >= 0:
@@ -287,6 +288,8 @@ def _pinned(line: str) -> bool:
     """Whether an index line marks its memory pinned (:data:`PIN_MARK` right
     after the line's link ``- [<title>](<name>.md)``; a title's ``]``
     and ``\\`` are escaped by :func:`memdir.layer.index.index_line`)."""
+    import re  # late: see _LINK
+
     found = re.match(_LINK, line)
     return found is not None and line.startswith(PIN_MARK, found.end())
 
@@ -411,7 +414,7 @@ def session_layout(session, max_bytes: int | None = None, warn=None, *,
     if untrusted:  # late: a repository without a team layer (most) never loads the trust module
         from ..files.trust import untrusted_note
 
-        note = f"memdir: {untrusted_note(session.layer_dir('team'))}."
+        note = f"memdir: {untrusted_note(session.layer_path('team'))}."
     if note and _size(note) + 1 < budget:
         budget -= _size(note) + 1
     else:
@@ -445,10 +448,10 @@ def _sections(session, untrusted: bool, warn, *, outline: bool) -> list:
         if scope == "team" and untrusted:
             continue
         try:
-            layer_dir, meta_dir = session.layer_dir(scope), session.meta_dir(scope)
+            layer_dir, meta_dir = session.layer_path(scope), session.meta_path(scope)
             # A hook or a CLI command hands a large layer's overdue sweep off (memdir.files.sweeps).
             on_due = (lambda d=layer_dir, s=scope, m=meta_dir: hand_off_if_large(
-                d, session.home, s, session.project_root, meta_of(d, m))) if handing_off() else None
+                d, session.home_path, s, session.root_path, meta_of(d, m))) if handing_off() else None
             sections.append((scope, read_index(layer_dir,
                                                lambda _path, scope=scope: session.layer(scope).current_index(),
                                                meta_dir, outline=outline, on_due=on_due)))
@@ -464,8 +467,8 @@ def warning(message: str) -> None:
     print(f"memdir: warning: {message}", file=sys.stderr)
 
 
-def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None, *, outline: bool = False,
-               on_due=None) -> str | Outline:
+def read_index(layer_dir: str | os.PathLike, rebuild, meta_dir: str | os.PathLike | None = None, *,
+               outline: bool = False, on_due=None) -> str | Outline:
     """``MEMORY.md`` of a layer, after ``rebuild(layer_dir)`` when it is out of
     date; when the rebuild could not write the file (a full disk, a read-only
     or another user's layer), ``rebuild`` returns the index text itself. A
@@ -482,13 +485,13 @@ def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None, *, outlin
 
         raise StoreError(refusal)
     if not index_is_fresh(layer_dir, time.time_ns(), meta_dir, on_due):
-        if not layer_dir.is_dir():
+        if not os.path.isdir(layer_dir):
             return ""
         text = rebuild(layer_dir)
         if text is not None:
             return text
     index_dir = meta_dir if meta_dir is not None else layer_dir
-    path = index_dir / INDEX_FILE
+    path = os.path.join(index_dir, INDEX_FILE)
     try:
         st = os.stat(path)
         key = index_state(st)  # the ctime too: an edit that put the mtime back
@@ -496,7 +499,7 @@ def read_index(layer_dir: Path, rebuild, meta_dir: Path | None = None, *, outlin
         if cached is not None and cached[0] == key:
             return cached[1]
         # An outline that does not describe the file as it is now (an older memdir wrote it, or none): the text.
-        found = read_outline(path, index_dir / META_DIR) if outline else None
+        found = read_outline(path, os.path.join(index_dir, META_DIR)) if outline else None
         if found is not None:
             key = (*found.key, st.st_ctime_ns) if found.key == key[:3] else None  # changed meanwhile: not kept
         else:

@@ -29,9 +29,7 @@ This module is on the hot path: standard library only (os, re, time; json once a
 from __future__ import annotations
 
 import os
-import re
 import time
-from pathlib import Path
 
 from ..files.layout import META_DIR
 from ..text.fence import escape_stored
@@ -75,8 +73,8 @@ def _stop() -> frozenset[str]:
 _STOP: frozenset[str] | None = None
 
 
-def _dir(layer_dir: Path) -> Path:
-    return Path(layer_dir) / META_DIR
+def _dir(layer_dir: str | os.PathLike) -> str:
+    return os.path.join(layer_dir, META_DIR)
 
 
 def _now() -> float:
@@ -90,7 +88,7 @@ def load(layer_dir: Path) -> list[dict]:
     """The stored items of a layer (expired ones included), ``[]`` when none
     or unreadable (a broken file is never fatal: the next :func:`add` replaces it)."""
     try:
-        with open(_dir(layer_dir) / PENDING_FILE, "rb") as handle:
+        with open(os.path.join(_dir(layer_dir), PENDING_FILE), "rb") as handle:
             raw = handle.read()
         import json  # here: a project with no pending findings (most) loads no JSON module (`memdir context`)
 
@@ -113,7 +111,7 @@ def showings(layer_dir: Path) -> dict[str, set[str]]:
     """Item id → the sessions it was shown in."""
     shown: dict[str, set[str]] = {}
     try:
-        with open(_dir(layer_dir) / SHOWN_FILE, "rb") as handle:
+        with open(os.path.join(_dir(layer_dir), SHOWN_FILE), "rb") as handle:
             raw = handle.read().decode("utf-8", "replace")
     except OSError:
         return shown
@@ -182,7 +180,7 @@ def pending_block(layer_dir: Path, session_id: str | None, *, once_per_session: 
         who = session_id or f"anonymous-{time.time_ns()}-{os.getpid()}"
         data = "".join(json.dumps({"id": i["id"], "session": who}) + "\n" for i in items).encode()
         try:
-            fd = os.open(_dir(layer_dir) / SHOWN_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(os.path.join(_dir(layer_dir), SHOWN_FILE), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
             try:
                 os.write(fd, data)
             finally:
@@ -196,9 +194,9 @@ def session_pending(session, *, once_per_session: bool = False, mark: bool = Tru
                     max_bytes: int | None = None) -> str:
     """:func:`pending_block` of a :class:`~memdir.session.Session`'s
     project layer; ``""`` without a project."""
-    if session.project_root is None:
+    if session.root_path is None:
         return ""
-    return pending_block(session.layer_dir("project"), session.id, once_per_session=once_per_session, mark=mark,
+    return pending_block(session.layer_path("project"), session.id, once_per_session=once_per_session, mark=mark,
                          max_bytes=max_bytes)
 
 
@@ -244,6 +242,8 @@ def mark_shown(session, budget: int, *, once_per_session: bool = False) -> None:
 
 
 def _stems(text: str) -> set[str]:
+    import re  # late: the hot path (showing the findings) never compares texts
+
     stop = _stop()
     return {w[:5] for w in re.findall(_WORD, text.lower()) if w not in stop and (len(w) > 2 or not w.isascii())}
 
@@ -252,6 +252,8 @@ def _negated(text: str, stems: set[str]) -> bool:
     """Whether a negation (:data:`memdir.text.words.NEGATIONS`) of ``text`` turns around one of ``stems``:
     the stem is among the :data:`NEGATION_REACH` words after it ("never deploy", "don't ever deploy",
     "不部署", "Fridays: no deploys")."""
+    import re  # late, as in _stems
+
     from ..text.words import NEGATIONS
 
     found = [w.lower() for w in re.findall(_WORD, text)]
@@ -281,10 +283,12 @@ def covers(item_text: str, memory_text: str) -> bool:
 def _save(layer_dir: Path, items: list[dict]) -> None:
     import json
 
+    from pathlib import Path
+
     from ..files.fsio import atomic_write, ensure_dir
 
-    ensure_dir(_dir(layer_dir))
-    atomic_write(_dir(layer_dir) / PENDING_FILE,
+    ensure_dir(Path(_dir(layer_dir)))
+    atomic_write(Path(_dir(layer_dir)) / PENDING_FILE,
                  json.dumps({"items": items}, ensure_ascii=False, indent=1).encode("utf-8"))
 
 

@@ -47,10 +47,8 @@ This module is on the hot path: standard library only (json, os, fcntl), its dig
 
 from __future__ import annotations
 
-import json
 import os
 import time
-from pathlib import Path
 
 try:
     import fcntl
@@ -82,24 +80,26 @@ def session_key(session_id: str) -> str:
     return sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _path(home: Path, session_id: str) -> Path:
-    return Path(home) / SESSIONS_DIR / (session_key(session_id)[:16] + ".json")
+def _path(home: str | os.PathLike, session_id: str) -> str:
+    return os.path.join(home, SESSIONS_DIR, session_key(session_id)[:16] + ".json")
 
 
-def _spare(home: Path, session_id: str, create: bool = False) -> Path | None:
+def _spare(home: str | os.PathLike, session_id: str, create: bool = False) -> str | None:
     """Where the record of ``session_id`` goes when ``home`` cannot take it (the module docstring);
     None when this user has no private runtime directory (made when ``create``)."""
     directory = _spare_dir(create)
     if directory is None:
         return None
-    return directory / f"{digest(os.path.realpath(home))}-{session_key(session_id)[:16]}.json"
+    return os.path.join(directory, f"{digest(os.path.realpath(home))}-{session_key(session_id)[:16]}.json")
 
 
-def _read(path: Path | None, session_id: str) -> tuple[dict[str, str], list[str]]:
+def _read(path: str | None, session_id: str) -> tuple[dict[str, str], list[str]]:
     """``(shown, said)`` of the record at ``path`` for ``session_id``; empty for another session's,
     a missing or an unreadable file."""
     if path is None:
         return {}, []
+    import json  # here: a session start that clears a record (the hooks' path) loads no json, nor its re
+
     try:
         with open(path, "rb") as handle:
             data = json.loads(handle.read().decode("utf-8", "replace"))
@@ -205,6 +205,8 @@ def first_time(home: Path, session_id: str | None, warning: str) -> bool:
 def _keep(home: Path, session_id: str, shown_items: dict[str, str], said: list[str]) -> None:
     """Replace the record of ``session_id``: in the home, else in the runtime directory (the module
     docstring); the runtime directory's copy goes once the home took it. Never raises."""
+    import json
+
     data = json.dumps({"session": session_key(session_id), "shown": shown_items, "said": said}).encode("ascii")
     spare = _spare(home, session_id)
     if _save(_path(home, session_id), data):
@@ -216,13 +218,14 @@ def _keep(home: Path, session_id: str, shown_items: dict[str, str], said: list[s
         _save(spare, data)
 
 
-def _save(path: Path, data: bytes) -> bool:
+def _save(path: str, data: bytes) -> bool:
     """Write ``data`` to ``path`` atomically (0600, its directory 0700), pruning its directory when
     the file is new; False when it cannot be written."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    parent, name = os.path.split(path)
+    temp = os.path.join(parent, f".{name}.{os.getpid()}.tmp")
     try:
-        new = not path.exists()
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        new = not os.path.exists(path)
+        os.makedirs(parent, mode=0o700, exist_ok=True)
         with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as handle:
             handle.write(data)
         os.replace(temp, path)
@@ -230,11 +233,11 @@ def _save(path: Path, data: bytes) -> bool:
         _unlink(temp)
         return False
     if new:
-        _prune_dir(path.parent)
+        _prune_dir(parent)
     return True
 
 
-def _unlink(path: Path) -> None:
+def _unlink(path: str | None) -> None:
     try:
         os.unlink(path)
     except OSError:
@@ -268,14 +271,14 @@ class _locked:
 
     def __enter__(self) -> bool:
         fd = None
-        for directory in (Path(self._home) / SESSIONS_DIR, None):
+        for directory in (os.path.join(self._home, SESSIONS_DIR), None):
             directory = directory or _spare_dir(self._create)  # the runtime directory only when the home fails
             if directory is None:
                 continue
             try:
                 if self._create:
-                    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-                fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+                    os.makedirs(directory, mode=0o700, exist_ok=True)
+                fd = os.open(os.path.join(directory, LOCK_FILE), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
                 break
             except OSError:
                 continue
@@ -283,7 +286,7 @@ class _locked:
             return False
         if fcntl is None:  # no flock here: filelock's lock (its import cost is paid only on such systems)
             os.close(fd)
-            self._filelock = _filelocked(directory / LOCK_FILE)
+            self._filelock = _filelocked(os.path.join(directory, LOCK_FILE))
             return self._filelock is not None
         self._fd = fd  # closed on exit
         try:
@@ -317,7 +320,7 @@ def _flock(fd: int) -> bool:
             return False
 
 
-def _filelocked(path: Path):
+def _filelocked(path: str):
     """:class:`_locked`'s lock where there is no ``fcntl``: :mod:`filelock`'s lock of ``path``, held
     (its ``release()`` frees it); None when it is not had within :data:`LOCK_WAIT` seconds."""
     from filelock import FileLock, Timeout
@@ -330,20 +333,20 @@ def _filelocked(path: Path):
     return lock
 
 
-def _spare_dir(create: bool) -> Path | None:
+def _spare_dir(create: bool) -> str | None:
     """The runtime directory's ``sessions`` directory (None: no private runtime directory)."""
     directory, _why = private_dir(create)
-    return None if directory is None else Path(directory) / SESSIONS_DIR
+    return None if directory is None else os.path.join(directory, SESSIONS_DIR)
 
 
 def prune(home: Path, now: float | None = None) -> int:
     """Remove session files untouched for :data:`MAX_AGE_DAYS` days and the
     least recently touched beyond :data:`MAX_SESSIONS`; returns how many
     went. Never raises."""
-    return _prune_dir(Path(home) / SESSIONS_DIR, now)
+    return _prune_dir(os.path.join(home, SESSIONS_DIR), now)
 
 
-def _prune_dir(directory: Path, now: float | None = None) -> int:
+def _prune_dir(directory: str, now: float | None = None) -> int:
     """:func:`prune` of one directory of session files (the home's or the runtime directory's)."""
     now = time.time() if now is None else now
     try:

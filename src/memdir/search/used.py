@@ -14,7 +14,6 @@ Standard library only, nothing of memdir: the embedding path and the hooks' hot 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 VECTORS_MARK = "vectors.used"
 
@@ -26,7 +25,7 @@ def note(conn) -> None:
     simply gets no warm process at session start)."""
     try:
         found = [row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main" and row[2]]
-        if found and not (mark := Path(found[0]).parent / VECTORS_MARK).exists():
+        if found and not os.path.exists(mark := os.path.join(os.path.dirname(found[0]), VECTORS_MARK)):
             os.close(os.open(mark, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600))
     except Exception:  # noqa: BLE001 - a mark, never a cost to the embedding it follows
         pass
@@ -35,7 +34,7 @@ def note(conn) -> None:
 def noted(home) -> bool:
     """True when :func:`note` left its mark in ``home``. One stat; never raises."""
     try:
-        return (Path(home) / VECTORS_MARK).exists()
+        return os.path.exists(os.path.join(home, VECTORS_MARK))
     except OSError:
         return False
 

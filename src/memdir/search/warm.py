@@ -68,14 +68,13 @@ between processes: the rules stay where they live.
 from __future__ import annotations
 
 import errno
-import json
 import os
 import threading
 import time
-from pathlib import Path
 
 from ..runtime import (MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, START_FILE, STARTING_WAIT, cleared, note_start,
                        runtime_dir, socket_path, starting, swept)
+from ..text import json_c as json  # json's own C code: a session start that launches nothing loads no json (nor re)
 from ..version import code_identity
 
 TYPE_CHECKING = False  # typing's own constant, without importing typing (≈ 12M instructions of every session start)
@@ -124,6 +123,7 @@ def launch(home: Path) -> int | None:
     waits for the child and never raises. The child is reaped by a daemon
     thread of this process, or by init once this process has exited."""
     import sys
+    from pathlib import Path  # here: a session start that launches no warm process loads no pathlib
 
     home = Path(home)
     if not hasattr(os, "posix_spawn") or not sys.executable or not home.is_dir():
@@ -188,7 +188,7 @@ def has_used_vectors(home: Path) -> bool:
     """``home``'s index has held a vector (:func:`memdir.search.used.noted`), or a prompt hook of it
     started a warm process (``warm.log``). Two stats; never raises."""
     from .used import noted
-    return noted(home) or (Path(home) / LOG_FILE).exists()
+    return noted(home) or os.path.exists(os.path.join(home, LOG_FILE))
 
 
 def launch_if_useful(home: Path, settings) -> int | None:
@@ -350,6 +350,7 @@ class WarmServer:
     the last request (or of the start)."""
 
     def __init__(self, home: Path, standalone: bool = False, hooks=None):
+        from pathlib import Path  # here, as in launch: a hook's process that serves nothing loads no pathlib
         self.home = Path(home)
         self.hooks = hooks
         self.path = socket_path(self.home, create=True)
@@ -548,6 +549,7 @@ def main(argv: list[str] | None = None, hooks=None) -> int:
     SIGTERM. Exit 0, one line on stdout when it ends."""
     import signal
     import sys
+    from pathlib import Path
 
     from filelock import FileLock, Timeout
 

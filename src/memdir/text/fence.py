@@ -38,11 +38,11 @@ Kept apart from the secret patterns: the hook path imports only this.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
-# Each pattern is compiled at its first use (re's cache), never at import: the context's hot path imports
-# this module, and an index line of ASCII without "<" needs only _INST and _LINE_START_TURN.
+# Each pattern is compiled at its first use (re's cache; re itself is imported then), never at import: the
+# context's hot path imports this module, and an index line of ASCII without "<" needs only _INST and
+# _LINE_START_TURN — an index line of links holding no "inst" and no turn, none.
 _FENCE_TAG = r"(?i)<\s*/?\s*memory_(?:context|recall|pending)[^>]*>"
 # The harness's frame: its wrapper tags (any case, spaces, attributes) and chat templates' special tokens.
 _FRAME_TAG = (r"(?i)<\s*/?\s*(?:system-reminder|system|start_of_turn|end_of_turn)\b[^>]*>"
@@ -126,9 +126,13 @@ def _escape(text: str, tags: tuple[str, ...], turns: bool) -> str:
     """``text`` with every match of ``tags`` (patterns) (and, when ``turns``, every line-initial turn) in
     its disguise-free reading escaped in the text as written."""
     # The common case: nothing can open a frame, nothing is read.
-    if "<" not in text and "[" not in text and ":" not in text and (
-            text.isascii() or re.search(_OPENERS, text) is None):
-        return text
+    if "<" not in text and "[" not in text and ":" not in text:
+        if text.isascii():
+            return text
+        import re
+
+        if re.search(_OPENERS, text) is None:
+            return text
     view, source = _view(text)
     if "<" not in view and "[" not in view and (not turns or ":" not in view):
         return text
@@ -144,18 +148,29 @@ def _escape(text: str, tags: tuple[str, ...], turns: bool) -> str:
         if (pattern == _INST and ("[" not in view or (folded is not None and "inst" not in folded))) or (
                 pattern != _INST and "<" not in view):
             continue  # each pattern opens with its character: a line of [links] runs only the one it may hold
+        import re
+
         for found in re.finditer(pattern, view):
             for position in range(found.start(), found.end()):
                 entity = _ENTITY.get(view[position])
                 if entity:
                     edits[at(position)] = entity
-    if turns and ":" in view and (folded is None or "man:" in folded or "assistant:" in folded) and re.search(
+    if turns and ":" in view and (folded is None or "man:" in folded or "assistant:" in folded) and _search(
             _LINE_START_TURN, view):
+        import re
+
         for found in re.finditer(_TURN, view):
             edits[at(found.end() - 1)] = "&#58;"
     if not edits:
         return text
     return "".join(edits.get(index, ch) for index, ch in enumerate(text))
+
+
+def _search(pattern: str, text: str):
+    """``re.search(pattern, text)``, re imported only now (see the patterns above)."""
+    import re
+
+    return re.search(pattern, text)
 
 
 def escape_fence_tags(text: str) -> str:

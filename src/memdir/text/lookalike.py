@@ -43,7 +43,6 @@ v). Not the whole list: a letter with no row here stays as it is.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from functools import lru_cache
 
@@ -171,8 +170,10 @@ def unmix(text: str) -> str:
     imitate and every word made with look-alike letters read in one script
     (rules 1 and 2 of the module docstring); other words and digits unchanged.
     Expects NFKC text and is applied before case folding. Never raises."""
-    # The patterns are compiled on first use (re's cache): the context path loads this module for
-    # ascii_image alone (memdir.text.fence).
+    # The patterns are compiled on first use (re's cache), re imported here: the context path loads this
+    # module for ascii_image alone (memdir.text.fence), and loads no re.
+    import re
+
     text = re.sub(_MARKS, "", text).translate(_PUNCTUATION)
     text = re.sub(_DOT_LIKE, ".", re.sub(_DASH_LIKE, "-", text))
     return re.sub(_LETTERS, lambda m: _fold(m.group()), text)

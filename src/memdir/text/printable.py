@@ -26,7 +26,8 @@ block of clean lines, which needs none (:func:`are_clean_lines`).
 
 from __future__ import annotations
 
-import re
+# re is imported where a pattern is needed, never at import: the hot path (a hook, `memdir context`)
+# imports this module, and text of printable ASCII (most of it) needs no pattern.
 
 LINE_BREAKS = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
@@ -66,6 +67,8 @@ _UNSAFE_BODY = f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{TAGS}\u2028\u2029]"
 
 def is_clean_line(text: str) -> bool:
     """True when ``text`` holds no line break, control or bidi control."""
+    import re
+
     return re.search(_UNSAFE, text) is None
 
 
@@ -80,6 +83,8 @@ def are_clean_lines(text: str) -> bool:
     flat = text.replace("\n", "").replace("\t", "")
     if flat.isprintable():  # no control, break, bidi or tag character; only printable ones to rule out
         return flat.isascii() or _PRINTABLE_UNSAFE.isdisjoint(flat)  # every one of those is beyond ASCII
+    import re
+
     return re.search(_UNSAFE, text.replace("\n", " ")) is None
 
 
@@ -89,8 +94,12 @@ def one_line(text: str | None) -> str:
     controls and bidi controls are dropped, ends are stripped. ``None`` → ``""``."""
     if not text:
         return ""
-    if (text.isascii() and text.isprintable()) or re.search(_UNSAFE, text) is None:  # printable ASCII: no
-        return text.strip()  # control or break; the common case, without compiling the pattern
+    if text.isascii() and text.isprintable():  # printable ASCII: no control or break; the common case,
+        return text.strip()  # without loading re
+    import re
+
+    if re.search(_UNSAFE, text) is None:
+        return text.strip()
     text = re.sub(_ESCAPE, "", text)
     text = re.sub(_BREAKS, " ", text)
     return re.sub(_LINE_CONTROLS, "", text).strip()
@@ -140,7 +149,11 @@ def printable(text: str | None) -> str:
     and bidi controls are dropped. ``None`` → ``""``."""
     if not text:
         return ""
-    if (text.isascii() and text.isprintable()) or re.search(_UNSAFE_BODY, text) is None:  # as one_line's
+    if text.isascii() and text.isprintable():  # as one_line's
+        return text
+    import re
+
+    if re.search(_UNSAFE_BODY, text) is None:
         return text
     text = re.sub(_ESCAPE, "", text)
     text = re.sub(_BODY_BREAKS, "\n", text)
@@ -156,8 +169,12 @@ def without_hidden(text: str) -> str:
     ``stag\u200bing`` → ``staging``, as a person reads it, and without terminal escape sequences, dropped
     whole by the rule every renderer applies (pasted colour output: ``ESC[31mkafka ESC[0m`` → ``kafka``).
     The search tokenizer's rule, for documents and queries alike. Pure."""
+    if text.isascii() and "\x1b" not in text:
+        return text
+    import re
+
     if text.isascii():
-        return text if "\x1b" not in text else re.sub(_ESCAPE, "", text)
+        return re.sub(_ESCAPE, "", text)
     return re.sub(_HIDDEN, "", re.sub(_ESCAPE, "", text))
 
 
@@ -175,6 +192,8 @@ def visible(text: str | None) -> str:
     that found nothing must not look like a word that should have). ``None`` → ``""``."""
     if not text:
         return ""
+    import re
+
     if re.search(_UNSAFE, text) is None:
         return text
     return re.sub(_UNSAFE, lambda m: _escape(m.group()), text)
@@ -183,6 +202,8 @@ def visible(text: str | None) -> str:
 def clean_line(text: str) -> tuple[str, int, int]:
     """``(one_line(text), line breaks collapsed, other characters removed)``:
     the gateway's form, so a write can say what it changed."""
+    import re
+
     if re.search(_UNSAFE, text) is None:
         return text.strip(), 0, 0
     breaks = sum(1 for _ in re.finditer(f"[{LINE_BREAKS}]+", text.strip()))
@@ -197,6 +218,8 @@ def clean_body(text: str) -> tuple[str, int]:
     cleaned = printable(text)
     if cleaned == text:
         return text, 0
+    import re
+
     return cleaned, max(1, len(re.findall(_UNSAFE_BODY, text)))
 
 

@@ -371,3 +371,42 @@ def test_a_warm_process_without_hooks_leaves_the_hook_to_its_own_process(mem, pr
             assert "does not run prompt hooks" in warmth.why_off(isolated_home, mem.settings)
     finally:
         server.close()
+
+
+def _hook_modules(project, payload: dict, names: tuple[str, ...]) -> tuple[str, list[str]]:
+    """``python -m memdir.hooks claude-code EVENT`` as installed (runpy), fed ``payload``; its stdout and which
+    of ``names`` its process loaded, listed before this code imports json to print them."""
+    event = payload["hook_event_name"]
+    code = (
+        "import io, runpy, sys\n"
+        f"sys.argv = ['memdir.hooks', 'claude-code', {event!r}]\n"
+        f"sys.stdin = io.TextIOWrapper(io.BytesIO({json.dumps(payload)!r}.encode()))\n"
+        "try:\n"
+        "    runpy.run_module('memdir.hooks', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "sys.stdout.flush()\n"
+        f"loaded = sorted(m for m in {names!r} if m in sys.modules)\n"
+        "import json\n"
+        "print(json.dumps(loaded), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "MEMDIR_SEARCH_VECTORS": "off"})
+    assert done.returncode == 0, done.stderr
+    return done.stdout, json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def test_session_start_loads_neither_pathlib_re_nor_json(mem, project):
+    """SessionStart's path works on str paths and reads and writes its JSON with json's C code
+    (:mod:`memdir.text.json_c`): no pathlib, re, enum or json in its process (≈ 35M instructions of it) — also
+    when the session restarts (``source: clear``: the recall record is cleared)."""
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    names = ("pathlib", "re", "enum", "json", "memdir.prompt.context")
+    for source in ("startup", "clear"):
+        out, loaded = _hook_modules(project, {**_start_input(project), "source": source}, names)
+        assert "db-port" in json.loads(out)["hookSpecificOutput"]["additionalContext"]
+        assert loaded == ["memdir.prompt.context"]  # control: it did render
+    # control, in the same store: the prompt hook (recall: the layer, the index) loads them
+    out, loaded = _hook_modules(project, {**_start_input(project), "hook_event_name": "UserPromptSubmit",
+                                          "prompt": "which port does dev postgresql listen on?"}, names)
+    assert loaded == ["enum", "json", "memdir.prompt.context", "pathlib", "re"]

@@ -18,8 +18,8 @@ CONSOLE = (
 # Not on the path: contextlib (a class is the sweeps' context manager), heapq.py (its C functions are),
 # the trust module (a repository without a team layer), and the modules of everything else memdir does.
 ABSENT = ("contextlib", "heapq", "memdir.files.trust", "argparse", "yaml", "sqlite3", "hashlib", "unicodedata",
-          "memdir.text.lookalike", "memdir.layer.layer", "memdir.api")
-LOADED = ("memdir.prompt.context", "memdir.files.outline", "pathlib", "re")  # control: what it does use
+          "memdir.text.lookalike", "memdir.layer.layer", "memdir.api", "pathlib")
+LOADED = ("memdir.prompt.context", "memdir.files.outline", "re")  # control: what it does use
 
 
 def test_context_renders_and_loads_no_module_it_does_not_use(person, project):
@@ -31,3 +31,47 @@ def test_context_renders_and_loads_no_module_it_does_not_use(person, project):
     assert "- [db-port](db-port.md) — Dev PostgreSQL listens on 5433" in done.stdout
     assert "- [llama-markers](llama-markers.md) — Llama &#91;INST&#93; markers in prompts" in done.stdout  # escaped
     assert json.loads(done.stderr.strip().splitlines()[-1]) == sorted(LOADED)
+
+
+# `python -m memdir ARGS` as typed (runpy), then the modules the run left loaded: listed before json (which
+# loads re) is imported to print them.
+MODULE = (
+    "import runpy, sys\n"
+    "asked = sys.argv.pop().split(',')\n"
+    "sys.argv = ['memdir', *sys.argv[1:]]\n"
+    "try:\n"
+    "    runpy.run_module('memdir', run_name='__main__', alter_sys=True)\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "sys.stdout.flush()\n"
+    "loaded = sorted(m for m in sys.modules if m in asked)\n"
+    "import json\n"
+    "print(json.dumps(loaded), file=sys.stderr)\n"
+)
+PATH_LAYER = ("pathlib", "re", "enum", "fnmatch", "urllib.parse")
+
+
+def _module_run(*args) -> tuple[str, list[str]]:
+    done = subprocess.run([sys.executable, "-c", MODULE, *args, ",".join(PATH_LAYER + ("memdir.prompt.context",))],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout, json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def test_context_loads_neither_pathlib_nor_re(person, project):
+    """The path layer of the hot path works on strings (:mod:`memdir.paths`, :class:`memdir.session.Session`):
+    ``python -m memdir context`` loads no :mod:`pathlib` and no :mod:`re` (≈ 40M instructions of a fresh
+    process, more than the render) while nothing it shows needs a pattern."""
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    person.write("tabs", "Indent with tabs — café, 日本語", "user", "", scope="user")
+    out, loaded = _module_run("--project", str(project), "context")
+    assert "- [db-port](db-port.md) — Dev PostgreSQL listens on 5433" in out
+    assert "- [tabs](tabs.md) — Indent with tabs — café, 日本語" in out
+    assert loaded == ["memdir.prompt.context"]  # control: it did render
+    # Controls in the same store: a line that needs a pattern loads re (not pathlib); a cold command loads both.
+    person.write("llama-markers", "Llama [INST] markers in prompts", "project", "")
+    out, loaded = _module_run("--project", str(project), "context")
+    assert "- [llama-markers](llama-markers.md) — Llama &#91;INST&#93; markers in prompts" in out
+    assert loaded == ["enum", "memdir.prompt.context", "re"]
+    out, loaded = _module_run("--project", str(project), "list")
+    assert "db-port" in out and {"pathlib", "re"} <= set(loaded)

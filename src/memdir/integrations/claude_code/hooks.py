@@ -74,9 +74,10 @@ the CLI's parser) or through ``memdir hook``.
 from __future__ import annotations
 
 import io
-import json
 import os
 import sys
+
+from ...text import json_c  # json's own C code: a hook's fresh process loads no json, and so no re
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact")
 # client -> {its hook event: the moment memdir handles there}
@@ -110,7 +111,7 @@ def _input(stream) -> dict:
     if not raw.strip():
         raise HookSkip("empty hook input on stdin")
     try:
-        data = json.loads(raw)
+        data = json_c.loads(raw)
     except ValueError as exc:
         raise HookSkip(f"hook input is not JSON ({exc})") from None
     if not isinstance(data, dict):
@@ -142,8 +143,8 @@ def _session(data: dict, home, environ=None):
 
 def _serialize(event: str, text: str, client: str = "claude-code") -> str:
     if client == "cursor":  # Cursor's sessionStart output
-        return json.dumps({"additional_context": text}, ensure_ascii=False)
-    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
+        return json_c.dumps({"additional_context": text}, ensure_ascii=False)
+    return json_c.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
                       ensure_ascii=False)
 
 
@@ -214,7 +215,7 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
 
     session = _session(data, home)
     if conversation_restarts(client, event, data):  # a new conversation: recall may give its bodies again
-        recalled.clear(session.home, session.id)
+        recalled.clear(session.home_path, session.id)
 
     def render(budget: int) -> str:
         # What a session start injects (memdir.prompt.start: the rule status and doctor report too).
@@ -225,7 +226,7 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     # so it loads its model while this hook renders (the first prompt waits for it: memdir.search.warm.run_hook).
     from ...search.warm import launch_if_useful
 
-    launch_if_useful(session.home, session.settings)
+    launch_if_useful(session.home_path, session.settings)
     shown: dict = {}
     out = hook_output(event, render, session.settings.context_max_bytes, client)
     if out:  # mark as shown exactly the findings that were printed, once

@@ -4,7 +4,6 @@ with ``--json`` its ``to_dict()``) and warnings."""
 
 from __future__ import annotations
 
-import re
 import sys
 
 from ...errors import InvalidInput
@@ -28,6 +27,7 @@ def emit(args, data, text: str | None = None) -> None:
     """Print ``data`` (a typed result or a dict) as JSON with ``--json``, else ``text``."""
     if getattr(args, "json", False):
         import json
+        import re  # here: `memdir context` without --json (the hot path) loads no re
 
         payload = data.to_dict() if hasattr(data, "to_dict") else data
         text = json.dumps(payload, ensure_ascii=False, indent=2, default=str)
