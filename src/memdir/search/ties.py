@@ -58,11 +58,11 @@ from . import relevance
 # "reachable at"): 24–33 notes at 10,000 planted-fact notes (seed 7). Of its 8 such questions, the answering note
 # came first in 3 with 8 embedded, in 8 with 16 or 32; each tie costs ≈ 0.2, 0.3 and 0.5 s of CPU to embed.
 TIE_MAX = 16
-# Content terms a query needs before its tie is broken sentence by sentence. A shorter query ("kafka",
-# "staging redis") ties every note that names it, and which of its sentences reads most like the bare word
-# says little; the heads' cosines, already at hand, say which note is about it. Embedding the sentences cost
-# 100-400 ms of CPU per tied query (8 sentences of ~25 tokens); 1-3-word queries were 73 of the 93 ties among
-# compare_basic_memory.py's 200 queries (1,000 notes).
+# Content words a query needs (words_asked: a compound once) before its tie is broken sentence by sentence. A
+# shorter query ("kafka", "staging redis", "RabbitMQ catalog") ties every note that names it, and which of its
+# sentences reads most like the bare word says little; the heads' cosines, already at hand, say which note is
+# about it. Embedding the sentences cost 100-400 ms of CPU per tied query (8 sentences of ~25 tokens); 1-3-word
+# queries were 73 of the 93 ties among compare_basic_memory.py's 200 queries (1,000 notes).
 SENTENCE_TERMS = 3
 SENTENCE_CHARS = 300
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
