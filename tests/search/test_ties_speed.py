@@ -77,3 +77,39 @@ def test_sentence_vectors_embed_each_sentence_once(monkeypatch):
     assert first.shape == (3, 384) and first[0, 0] == len("one sentence.") and first[2, 0] == first[0, 0]
     assert again[0, 0] == len("another one.") and again[1, 0] == len("a third.")
     assert vectors.sentence_vectors([]).shape == (0, 384)
+
+
+def test_a_compound_counts_as_one_word_of_the_query():
+    from memdir.search.tokenize import query_terms
+
+    def asked(query):
+        return ties.words_asked(query_terms(query), query)
+
+    assert query_terms("RabbitMQ catalog") == ["rabbitmq", "rabbit", "mq", "catalog"]  # read as four terms
+    assert asked("RabbitMQ catalog") == 2
+    assert asked("MongoDB analytics") == 2
+    assert asked("back-off policy") == 2
+    assert asked("PostgreSQL") == 1
+    assert asked("rabbit mq catalog") == 3  # written as three words: three (control)
+    assert asked("staging redis billing") == 3
+    assert asked("What is the hostname of the sandbox MongoDB for checkout?") == 4  # hostname sandbox mongodb checkout
+
+
+def test_a_tie_of_two_words_one_a_compound_is_ordered_by_the_heads_cosines(monkeypatch):
+    from memdir.search.tokenize import query_terms
+
+    seen = []
+
+    def by_sentence(sentences):
+        seen.extend(sentences)
+        return np.array([[1.0 if "keys" in s else 0.0] for s in sentences], dtype=np.float32)
+
+    monkeypatch.setattr(vectors, "sentence_vectors", by_sentence)
+    hits = [_hit("keys", 0.60, "Access to the RabbitMQ of catalog goes through the bastion; Ana keeps the keys."),
+            _hit("about", 0.90, "The RabbitMQ for catalog was resized.")]
+    query = "RabbitMQ catalog"
+    out = ties.broken(hits, np.ones(1, dtype=np.float32), _read, query_terms(query), query)
+    assert [h.memory.name for h in out] == ["about", "keys"] and seen == []  # the heads' cosines, nothing embedded
+    query = "RabbitMQ catalog keys"  # three words: sentence by sentence (control)
+    out = ties.broken(hits, np.ones(1, dtype=np.float32), _read, query_terms(query), query)
+    assert [h.memory.name for h in out] == ["keys", "about"] and len(seen) == 2

@@ -79,8 +79,11 @@ def kin(cosines: dict[int, float], scripts: dict[int, str], query: str) -> dict[
     """``{row id: (gap, lead)}`` for each memory of ``cosines`` (row id → its cosine to the query) written in
     another script than ``query`` (``scripts``: :func:`of_rows`), in a script of at least :data:`KIN_MIN`
     memories of ``cosines``: its cosine's gap above the median of theirs and its lead over the nearest other
-    of them (clipped to ±:data:`LEAD_CAP`). Empty when every memory is in the query's script."""
+    of them (clipped to ±:data:`LEAD_CAP`). Empty when every memory is in the query's script (a store and a query
+    written in alphabets alone: at once, without a pass over ``cosines``)."""
     own = script(query)
+    if own == "letters" and not any(scripts.get(i, "letters") != "letters" for i in scripts):
+        return {}
     groups: dict[str, list[int]] = {}
     for i in cosines:
         groups.setdefault(scripts.get(i, "letters"), []).append(i)

@@ -39,7 +39,8 @@ Only for an explicit search (:func:`memdir.search.ranking.ranked`, which
 embeds its query anyway), only with the ``vectors`` extra, only on a tie: at
 most :data:`TIE_MAX` memories and :data:`SENTENCE_CHARS` characters each,
 their vectors kept per process (:func:`memdir.search.vectors.sentence_vectors`);
-a query of fewer than :data:`SENTENCE_TERMS` content terms is ordered by the
+a query of fewer than :data:`SENTENCE_TERMS` content words (:func:`words_asked`:
+``RabbitMQ catalog`` is two, though read as four terms) is ordered by the
 tied memories' own (head) cosines instead, with nothing embedded.
 """
 
@@ -57,11 +58,11 @@ from . import relevance
 # "reachable at"): 24–33 notes at 10,000 planted-fact notes (seed 7). Of its 8 such questions, the answering note
 # came first in 3 with 8 embedded, in 8 with 16 or 32; each tie costs ≈ 0.2, 0.3 and 0.5 s of CPU to embed.
 TIE_MAX = 16
-# Content terms a query needs before its tie is broken sentence by sentence. A shorter query ("kafka",
-# "staging redis") ties every note that names it, and which of its sentences reads most like the bare word
-# says little; the heads' cosines, already at hand, say which note is about it. Embedding the sentences cost
-# 100-400 ms of CPU per tied query (8 sentences of ~25 tokens); 1-3-word queries were 73 of the 93 ties among
-# compare_basic_memory.py's 200 queries (1,000 notes).
+# Content words a query needs (words_asked: a compound once) before its tie is broken sentence by sentence. A
+# shorter query ("kafka", "staging redis", "RabbitMQ catalog") ties every note that names it, and which of its
+# sentences reads most like the bare word says little; the heads' cosines, already at hand, say which note is
+# about it. Embedding the sentences cost 100-400 ms of CPU per tied query (8 sentences of ~25 tokens); 1-3-word
+# queries were 73 of the 93 ties among compare_basic_memory.py's 200 queries (1,000 notes).
 SENTENCE_TERMS = 3
 SENTENCE_CHARS = 300
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
@@ -181,6 +182,19 @@ def echoed(query: str, sentence: str) -> int:
     return best
 
 
+def words_asked(terms: list[str], query: str) -> int:
+    """How many content words ``query`` asks with its ``terms`` (a search's
+    terms): the terms that are not :func:`memdir.search.relevance.soft_terms`,
+    a compound the query writes (:func:`memdir.search.tokenize.compound_groups`:
+    ``MongoDB``, ``back-off``) once — its whole counted, not the parts it is
+    also read as (``mongodb``, ``mongo``, ``databas``: one word). Pure."""
+    from .tokenize import compound_groups
+
+    whole = set(terms)
+    parts = {p for w, ps in compound_groups(query).items() if w in whole for p in ps if p != w}
+    return len(whole - parts - relevance.soft_terms(terms))
+
+
 def head_cosines(hits: list, query_vector) -> list[float] | None:
     """Each hit's head cosine to ``query_vector``: its stored one
     (:attr:`memdir.search.relevance.Evidence.cosine`), or — for a memory the
@@ -212,7 +226,7 @@ def broken(hits: list, query_vector, read, terms: list[str], query: str = "") ->
     """``hits`` with the tie at their head (:func:`tied`) ordered by the
     cosine between ``query_vector`` (the query's embedding) and each tied
     memory's :func:`best_sentence` — for a query of fewer than
-    :data:`SENTENCE_TERMS` content terms, by each memory's own head cosine
+    :data:`SENTENCE_TERMS` content words (:func:`words_asked`), by each memory's own head cosine
     (:func:`head_cosines`: a memory not embedded yet is embedded now); the
     order of equal cosines and of the rest unchanged.
     A tie of more than :data:`TIE_MAX` memories embeds the :data:`TIE_MAX`
@@ -225,7 +239,7 @@ def broken(hits: list, query_vector, read, terms: list[str], query: str = "") ->
     from . import vectors
 
     wanted = set(terms)
-    if len(wanted - relevance.soft_terms(terms)) < SENTENCE_TERMS:
+    if words_asked(terms, query) < SENTENCE_TERMS:
         cosines = head_cosines(hits[:count], query_vector)
         if cosines is None:
             return hits
@@ -245,4 +259,4 @@ def broken(hits: list, query_vector, read, terms: list[str], query: str = "") ->
 
 
 __all__ = ["SENTENCE_CHARS", "SENTENCE_TERMS", "TIE_MAX", "best_sentence", "broken", "echoed", "head_cosines",
-           "lexical_first", "order_key", "place", "tie_key", "tied"]
+           "lexical_first", "order_key", "place", "tie_key", "tied", "words_asked"]
