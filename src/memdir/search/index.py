@@ -69,8 +69,10 @@ def is_corrupt(path: Path) -> bool:
 
 def connect(home: Path) -> sqlite3.Connection:
     """This thread's connection to ``<home>/index.sqlite`` (WAL, 5 s busy timeout), created on first use. A file
-    that ``PRAGMA quick_check`` finds damaged is moved aside (:func:`set_aside`), an index of another schema
-    deleted, and a new one created: it is derived. One that cannot be written (a full disk, a read-only file or
+    that ``PRAGMA quick_check`` finds damaged is moved aside (:func:`set_aside`), an index of an older schema
+    deleted, and a new one created: it is derived. One of a newer schema (a newer memdir shares the home while an
+    older one still runs, say an MCP server started before an upgrade) is left as it is and an index in memory
+    answers (:func:`open_in_memory`), so the two never delete each other's index. One that cannot be written (a full disk, a read-only file or
     home) is read as it is (:func:`open_read_only`, not cached), or, when there is no index to read, replaced by
     one in memory (:func:`open_in_memory`). Busy, locked and I/O errors are reported, never a reason to delete
     it. A cached connection whose file is no longer the one at the path (another process's rebuild replaced it,
@@ -108,6 +110,12 @@ def connect(home: Path) -> sqlite3.Connection:
             if version in _UPGRADED:  # its rows and vectors stand: checksums and terms are brought up to date
                 while_busy(lambda: _upgrade(conn))
                 version = SCHEMA_VERSION
+            if version > SCHEMA_VERSION:  # a newer memdir's index (one still running here is older): never ours to drop
+                conn.close()
+                conn = open_in_memory(path, f"is of schema {version}, newer than this memdir's {SCHEMA_VERSION}; "
+                                      "left as it is (upgrade memdir here)", _create)
+                opened.pop(path, None)  # the file is not read: its replacement changes nothing here
+                break
             if version not in (0, SCHEMA_VERSION):
                 raise StaleSchema(f"index schema {version}, expected {SCHEMA_VERSION}")
             if version == 0:
