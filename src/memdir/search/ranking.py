@@ -375,7 +375,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                                    compounds | own, capitals, forms, typed))
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
             found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands out
-            if relevance.compares(query):  # "Redis vs Memcached": only a memory stating it (relevance.bar)
+            # "Redis vs Memcached": only a memory stating it (relevance.bar); "VS 2022" a name where memories write it
+            if relevance.compares(query, lambda spelling: bool(in_capitals(conn, {spelling.lower(): spelling}))):
                 found = {i: replace(ev, compared=True) for i, ev in found.items()}
             if asks_in_general(query):  # "how do I crop an image with Pillow?": words, not meaning (relevance.bar)
                 found = {i: replace(ev, general=True) for i, ev in found.items()}

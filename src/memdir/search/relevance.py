@@ -78,6 +78,7 @@ from dataclasses import dataclass, replace
 
 from ..text.fold import fold, kana_spellings
 from ..text.words import QUESTION_WORDS, UNITS
+from .comparison import compares  # the one rule of a comparison question (re-exported: relevance.compares)
 from .reading import BodyTerms, Prefixes, as_terms, read_body  # how a memory's words are read as the query's
 from .windows import NEAR_TOKENS, PASSAGE_TOKENS, best_passage, best_window, tightest  # where its terms meet
 from .windows import occurrences as _occurrences
@@ -125,12 +126,6 @@ GENERIC_WEIGHT = 0.5
 # A request ("remind me about", "any notes on", "배포 알려줘") names its topic in a few words: at most this many
 # besides its request and function words, and the query reads as those keywords (:func:`reads_as_request`).
 TOPIC_TERMS = 4
-# A question comparing things ("the difference between UTC and GMT", "Redis vs Memcached", "MySQL 和 PostgreSQL 有什么
-# 区别？") asks what they are in general: a memory naming one side is no answer (:func:`compares`, :func:`bar`).
-# Not the words that only hold one: "VS Code", "unterschiedlich" (various), 間違い/勘違い (a mistake), に違いない
-# (must be), 차이나 리전/차이나타운 (China).
-_COMPARES = re.compile(r"\b(?:differences?|differs?|versus)\b|\bvs\b(?![.\s-]*code\b)|unterschied(?!lich)|unterscheid"
-                       r"|区别|差别|(?<![間勘])違い(?!な[いくし])|차이(?!나(?:\s|$|타운))")
 
 
 def is_request(term: str) -> bool:
@@ -466,13 +461,6 @@ def crossed(ev: Evidence) -> bool:
     standing first over the query's own script is strong evidence of meaning though no word is shared
     ("hardcode the Korean label for the signup button" and the Korean note on translation files)."""
     return ev.cosine is not None and ev.kin is not None and ev.lead > 0.0 and ev.kin[1] > 0.0
-
-
-def compares(query: str) -> bool:
-    """True when ``query`` (any text) asks to compare things: it writes "difference(s)", "differ(s)", "versus",
-    "vs", "Unterschied", "unterscheiden", "区别", "差别", "違い" or "차이" (case and width folded); not "VS Code",
-    "unterschiedlich", 間違い, 勘違い, に違いない, 차이나 followed by a space or 타운 (China)."""
-    return bool(_COMPARES.search(fold(query)))
 
 
 def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:

@@ -91,15 +91,12 @@ _CAMEL = re.compile(
     r"|(?<=\d)(?=[^\W\d_])"         # 3d
 )
 
-# Dropped from queries (never from documents) when the query has other terms:
-# they match nearly every memory, cost time and add no ranking signal. The
-# function words, chat words and interjections (memdir.text.words: "the",
-# "please", "um", "lol") with two named deltas, so the recall figures
-# (evals/recall, fitted with this list) stay what they are:
-# _ALSO_DROPPED, the rest of the classic English stop list (reflexive and
-# rarer pronouns, prepositions of place and time, quantifiers) and the pieces
-# the tokenizer leaves of a contraction (don't → don + t); _KEPT, function
-# words a query has always kept as terms.
+# Dropped from queries (never from documents) when the query has other terms: they match nearly every memory,
+# cost time and add no ranking signal. The function words, chat words and interjections (memdir.text.words: "the",
+# "please", "um", "lol") with two named deltas, so the recall figures (evals/recall, fitted with this list) stay
+# what they are: _ALSO_DROPPED, the rest of the classic English stop list (reflexive and rarer pronouns,
+# prepositions of place and time, quantifiers) and the pieces the tokenizer leaves of a contraction (don't → don +
+# t); _KEPT, function words a query has always kept as terms.
 _ALSO_DROPPED = frozenset("""
 above after again against aren because before below between both d didn doesn doing don down during each few
 further having hers herself him himself if isn itself ll m more most myself nor off once only other ours
@@ -108,16 +105,14 @@ whom won yours yourself yourselves
 """.split())
 _KEPT = frozenset("may might must shall also really".split())
 STOPWORDS = FUNCTION_WORDS - _KEPT | _ALSO_DROPPED | CHAT_WORDS | INTERJECTIONS
-"""The query stopwords as written (``because``, ``does``); :func:`is_stopword`
-compares a token (stemmed: ``becaus``, ``doe``) with their stems. CJK grammar
-(:data:`memdir.text.words.CJK_FUNCTION_TERMS` and its two rules) is a
-stopword too."""
+"""The query stopwords as written (``because``, ``does``); :func:`is_stopword` compares a token (stemmed:
+``becaus``, ``doe``) with their stems. CJK grammar (:data:`memdir.text.words.CJK_FUNCTION_TERMS` and its two
+rules) is a stopword too."""
 
 MAX_QUERY_TERMS = 64  # longer queries (a whole prompt) keep their first distinct terms
 MAX_QUERY_CHARS = 4096
-"""Characters of a search query: ``memory_search``/``memdir search`` refuse a
-longer one; recall reads at most this much of a prompt, its ends first
-(:func:`memdir.search.pasted.read`)."""
+"""Characters of a search query: ``memory_search``/``memdir search`` refuse a longer one; recall reads at most this
+much of a prompt, its ends first (:func:`memdir.search.pasted.read`)."""
 
 
 @lru_cache(maxsize=1)
@@ -140,10 +135,9 @@ def _chat_stems() -> frozenset[str]:
 
 
 def is_chat(token: str) -> bool:
-    """True when ``token`` (stemmed, as :func:`tokens` gives it) is a chat
-    word or an interjection (:data:`memdir.text.words.CHAT_WORDS`,
-    :data:`~memdir.text.words.INTERJECTIONS`: ``pleas``, ``um``, ``lol``):
-    a sound around a request, not a word of it."""
+    """True when ``token`` (stemmed, as :func:`tokens` gives it) is a chat word or an interjection
+    (:data:`memdir.text.words.CHAT_WORDS`, :data:`~memdir.text.words.INTERJECTIONS`: ``pleas``, ``um``, ``lol``): a
+    sound around a request, not a word of it."""
     return token in _chat_stems()
 
 
@@ -567,8 +561,7 @@ def acronyms(query: str) -> dict[str, str]:
     if not any("A" <= c <= "Z" for c in text):
         return {}
     parts = [p for m in SEGMENT.finditer(text) if m.group("word") for p in _parts(m.group("word"))]
-    cased = [p for p in parts if p.upper() != p.lower()]
-    if len(cased) > 1 and all(p.isupper() for p in cased):
+    if shouted(parts):
         return {}
     out: dict[str, str] = {}
     for part in parts:
@@ -577,6 +570,13 @@ def acronyms(query: str) -> dict[str, str]:
             if is_stopword(term):
                 out.setdefault(term, part)
     return out
+
+
+def shouted(words: list[str]) -> bool:
+    """True when ``words`` (as written) are several cased words all in capitals (``IS IT OK``): their case says
+    nothing of a name (:func:`acronyms`; :func:`memdir.search.comparison.compares` reads ``VS`` so). Pure."""
+    cased = [w for w in words if w.upper() != w.lower()]
+    return len(cased) > 1 and all(w.isupper() for w in cased)
 
 
 def writes_in_capitals(text: str, spelling: str) -> bool:
@@ -594,7 +594,7 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_CHAR.search(text))
 
 
-__all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "acronyms",
+__all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "acronyms", "shouted",
            "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_fields",
            "document_text", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "query_terms",
            "query_tokens", "request_terms", "available", "require", "stem", "tokens", "word_tokens"]

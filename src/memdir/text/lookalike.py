@@ -27,6 +27,9 @@ read as a space, ".", "," and "-"; and between ASCII letters or digits a
 CJK or Hangul stroke drawn like a dash reads as "-" ("staging一7") and an
 Arabic zero drawn like a dot as "." ("7\\u0660internal").
 
+A reader of meaning rather than of forgery reads every Unicode dash as "-" (:func:`dashes`: the em dash too,
+which a value keeps, as it is drawn unlike "-").
+
 Every other word — Russian, Greek or Chinese with a letter that has no
 look-alike, accented Latin — is left exactly as written. Both rules look at
 one word only, so a value and any text holding it are read the same way
@@ -69,10 +72,18 @@ _CROSS = {"CYRILLIC": dict(zip("ΠπΓΦ", "ПпГФ")), "GREEK": dict(zip("Пп
 # Marks that combine with any letter (diacritics, overlays): after NFKC only those without a precomposed
 # letter are left, and after a Latin, Cyrillic or Greek letter they only disguise it ("stagi\u0307ng").
 _MARKS = r"(?<=[^\W\d_])[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+"
+# The hyphens and the minus sign: dashes drawn like "-" (what a value reads as "-": :func:`unmix`).
+HYPHENS = "\u2010\u2011\u2012\u2013\u2212"
+# Every dash of Unicode (category Pd: the hyphens, em and en dashes, the horizontal bar, the Armenian, Hebrew,
+# Mongolian and Canadian syllabics hyphens, the wave dash, the small and full-width hyphen-minus…) and the minus
+# signs: what a reader of meaning takes for "-" (:func:`dashes`). A value reads only HYPHENS so: a long dash is
+# drawn unlike "-", and a value holding one keeps the digest it was stored with.
+DASHES = HYPHENS + ("\u058a\u05be\u1400\u1806\u2014\u2015\u2e17\u2e1a\u2e3a\u2e3b\u2e40\u2e5d\u301c\u3030"
+                    "\u30a0\ufe31\ufe32\ufe58\ufe63\uff0d\U00010ead\u02d7\u2796\u2043")
+_DASHES = str.maketrans(dict.fromkeys(DASHES, "-"))
 # Characters drawn like a space or a punctuation mark: the braille blank, Lisu full stop and comma, the
 # hyphens and the minus sign.
-_PUNCTUATION = str.maketrans({"\u2800": " ", "\ua4f8": ".", "\ua4f9": ",", "\u2010": "-", "\u2011": "-",
-                              "\u2012": "-", "\u2013": "-", "\u2212": "-"})
+_PUNCTUATION = str.maketrans({"\u2800": " ", "\ua4f8": ".", "\ua4f9": ",", **dict.fromkeys(HYPHENS, "-")})
 # Between ASCII letters or digits, CJK and Hangul strokes drawn like a dash ("staging一7") and Arabic zeros
 # drawn like a dot ("7٠internal").
 _DASH_LIKE = r"(?<=[A-Za-z0-9])[\u4e00\u30fc\u3161\u2f00\u2500](?=[A-Za-z0-9])"
@@ -179,4 +190,11 @@ def unmix(text: str) -> str:
     return re.sub(_LETTERS, lambda m: _fold(m.group()), text)
 
 
-__all__ = ["ascii_image", "script_class", "unmix"]
+def dashes(text: str) -> str:
+    """``text`` with every dash of :data:`DASHES` (any Unicode dash or minus sign: ``‑`` U+2011, ``–``, ``—``,
+    ``－``, ``−``) written ``-``; every other character as it is. Where a reader of a query's meaning looks at
+    hyphens (:func:`memdir.search.comparison.compares`: "VS‑Code" is "VS-Code"). Pure; never raises for a ``str``."""
+    return text.translate(_DASHES)
+
+
+__all__ = ["DASHES", "HYPHENS", "ascii_image", "dashes", "script_class", "unmix"]
