@@ -30,6 +30,7 @@ from memdir.search.relevance import (
     with_cosine,
 )
 
+from .densestub import dense_as
 from .evalstore import cli_recaller, eval_store, needs_vectors
 
 
@@ -85,12 +86,7 @@ def _store(isolated_home, project):
 
 def _cosines(monkeypatch, mem, table: dict[str, float]) -> None:
     """The dense side as ``table`` (memory name → cosine; the rest 0.80): the words are read for real."""
-    from memdir.search.sync import sync
-
-    conn = sync(mem.session.home, mem.session.layers(None))
-    ids = {name: i for i, name in conn.execute("SELECT id, name FROM docs")}
-    cos = {ids[name]: table.get(name, 0.80) for name in ids}
-    monkeypatch.setattr(ranking, "_dense", lambda *args, **kwargs: dict(cos))
+    dense_as(monkeypatch, mem, table, rest=0.80)
 
 
 def test_recall_takes_the_nearest_memory_sharing_words_and_not_a_farther_one(isolated_home, project, monkeypatch):

@@ -10,10 +10,9 @@ import math
 
 import pytest
 
-from memdir import Memory
-from memdir.search import ranking
 from memdir.search.relevance import Evidence, bar, compares, returned
 
+from .densestub import dense_as, notes_store
 from .evalstore import cli_recaller, needs_vectors
 
 
@@ -62,15 +61,8 @@ NOTES = [
 
 def _store(isolated_home, project, monkeypatch, table: dict[str, float]):
     """The notes above, the dense side as ``table`` (name → cosine; the rest 0.80), the words read for real."""
-    from memdir.search.sync import sync
-
-    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
-    for name, description, body in NOTES:
-        mem.write(name, description, "project", body)
-    conn = sync(mem.session.home, mem.session.layers(None))
-    ids = {name: i for i, name in conn.execute("SELECT id, name FROM docs")}
-    cos = {ids[name]: table.get(name, 0.80) for name in ids}
-    monkeypatch.setattr(ranking, "_dense", lambda *args, **kwargs: dict(cos))
+    mem = notes_store(isolated_home, project, NOTES)
+    dense_as(monkeypatch, mem, table, rest=0.80)
     return mem
 
 
@@ -95,12 +87,8 @@ def test_a_word_only_holding_a_comparison_word_recalls_as_before(isolated_home, 
     mem = _store(isolated_home, project, monkeypatch, {})
     mem.write("editor-setup", "Editor: VS Code with the Ruff and Pylance extensions, format on save", "project",
               "Workspace settings live in .vscode/settings.json; the debugger launch config is in .vscode/launch.json.")
-    from memdir.search.sync import sync
-
-    conn = sync(mem.session.home, mem.session.layers(None))
-    ids = {name: i for i, name in conn.execute("SELECT id, name FROM docs")}
-    cos = {i: 0.80 for i in ids.values()}
-    monkeypatch.setattr(ranking, "_dense", lambda *args, **kwargs: dict(cos))
+    cos = dense_as(monkeypatch, mem, {}, rest=0.80)
+    ids = cos.ids
     cos[ids["editor-setup"]] = 0.88
     assert [m.name for m in mem.recall_result("how do I set up VS Code debugging").memories] == ["editor-setup"]
     cos[ids["editor-setup"]], cos[ids["redis-sessions"]] = 0.80, 0.88

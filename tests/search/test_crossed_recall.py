@@ -7,7 +7,6 @@ search, MCP and recall alike; :func:`memdir.search.ranking.ranked` takes it."""
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import pytest
 
@@ -15,6 +14,7 @@ from memdir import Memory
 from memdir.search import ranking, relevance
 from memdir.search.relevance import Evidence
 
+from .densestub import dense_as, notes_store
 from .evalstore import cli_recaller, needs_vectors
 
 
@@ -51,15 +51,8 @@ PROMPT = "hardcode the Korean label for the signup button"
 
 def _store(isolated_home, project, monkeypatch, table: dict[str, float]) -> Memory:
     """The :data:`NOTES` with the dense side as ``table`` (name → cosine; the words read for real)."""
-    from memdir.search.sync import sync
-
-    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
-    for name, description, body in NOTES:
-        mem.write(name, description, "project", body)
-    conn = sync(mem.session.home, mem.session.layers(None))
-    ids = {name: i for i, name in conn.execute("SELECT id, name FROM docs")}
-    cos = {ids[name]: c for name, c in table.items()}
-    monkeypatch.setattr(ranking, "_dense", lambda *args, **kwargs: dict(cos))
+    mem = notes_store(isolated_home, project, NOTES)
+    dense_as(monkeypatch, mem, table)
     return mem
 
 

@@ -15,6 +15,7 @@ from memdir.search import ranking, relevance
 from memdir.search.general import asks_in_general
 from memdir.search.relevance import Evidence
 
+from .densestub import dense_as, notes_store
 from .evalstore import cli_recaller, needs_vectors
 
 
@@ -74,15 +75,8 @@ COSINES = {"oom-worker": 0.87, "pg-port": 0.81, "staging-deploy": 0.80, "pr-size
 
 def _store(isolated_home, project, monkeypatch) -> Memory:
     """The :data:`NOTES` with the dense side as :data:`COSINES` (the words read for real)."""
-    from memdir.search.sync import sync
-
-    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
-    for name, description, body in NOTES:
-        mem.write(name, description, "project", body)
-    conn = sync(mem.session.home, mem.session.layers(None))
-    ids = {name: i for i, name in conn.execute("SELECT id, name FROM docs")}
-    cos = {ids[name]: c for name, c in COSINES.items()}
-    monkeypatch.setattr(ranking, "_dense", lambda *args, **kwargs: dict(cos))
+    mem = notes_store(isolated_home, project, NOTES)
+    dense_as(monkeypatch, mem, COSINES)
     return mem
 
 

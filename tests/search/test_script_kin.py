@@ -16,6 +16,7 @@ from memdir import Memory
 from memdir.search import ranking, relevance, scripts
 from memdir.search.relevance import Evidence
 
+from .densestub import dense_as, notes_store
 from .evalstore import cli_recaller, needs_vectors
 
 
@@ -71,15 +72,8 @@ PROMPT = "deploy the hotfix to production this friday evening"
 
 def _store(isolated_home, project, monkeypatch, table: dict[str, float]) -> Memory:
     """The :data:`NOTES` with the dense side as ``table`` (name → cosine; the words read for real)."""
-    from memdir.search.sync import sync
-
-    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
-    for name, description, body in NOTES:
-        mem.write(name, description, "project", body)
-    conn = sync(mem.session.home, mem.session.layers(None))
-    ids = {name: i for i, name in conn.execute("SELECT id, name FROM docs")}
-    cos = {ids[name]: c for name, c in table.items()}
-    monkeypatch.setattr(ranking, "_dense", lambda *args, **kwargs: dict(cos))
+    mem = notes_store(isolated_home, project, NOTES)
+    dense_as(monkeypatch, mem, table)
     return mem
 
 
