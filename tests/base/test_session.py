@@ -309,3 +309,27 @@ def test_a_worktree_whose_commondir_is_not_text_or_holds_a_nul_is_no_traceback(t
                           input=json.dumps({"cwd": str(tmp_path / "wt-nul"), "session_id": "s"}), env=dict(os.environ, **env),
                           capture_output=True, text=True, timeout=60)
     assert hook.returncode == 0 and hook.stderr == "" and "additionalContext" in hook.stdout
+
+
+def test_an_untrusted_team_layer_at_a_path_that_is_not_utf8_is_told_not_a_traceback(tmp_path, isolated_home):
+    """The note of an untrusted team layer names its directory; one whose name is not UTF-8 is shown with
+    its bytes as \\xNN (the block and the hooks' JSON are UTF-8). Before: `memdir context` ended in a
+    traceback (UnicodeEncodeError: surrogates not allowed) and the SessionStart hook injected nothing."""
+    latin, utf8 = tmp_path / os.fsdecode(b"caf\xe9"), tmp_path / "café"
+    env = {"MEMDIR_HOME": str(isolated_home)}
+    for repo in (latin, utf8):
+        (repo / ".claude" / "memory").mkdir(parents=True)
+        subprocess.run([*GIT, "init", "-q", str(repo)], check=True)
+        run_cli("write", "deploy-fact", "-d", "Deploys go through the blue lever", "-t", "project", "--body", "b",
+                "--project", repo, env=env)
+    shown = {repo: run_cli("context", "--project", repo, env=env) for repo in (latin, utf8)}
+    assert (shown[latin].returncode, shown[latin].stderr) == (0, "")
+    assert f"team memory layer ({tmp_path}/caf\\xe9/.claude/memory) not trusted" in shown[latin].stdout
+    assert "blue lever" in shown[latin].stdout
+    assert f"team memory layer ({tmp_path}/café/.claude/memory) not trusted" in shown[utf8].stdout  # control
+    hook = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"],
+                          input=json.dumps({"cwd": str(latin), "session_id": "s"}).encode(),
+                          env=dict(os.environ, **env), capture_output=True, timeout=60)
+    assert hook.returncode == 0 and hook.stderr == b""
+    context = json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert f"team memory layer ({tmp_path}/caf\\xe9/.claude/memory) not trusted" in context and "blue lever" in context
