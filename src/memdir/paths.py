@@ -131,21 +131,30 @@ def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Pat
     return Path(home_path(explicit, environ))
 
 
+def _read_git_text(path: str) -> str:
+    """The text of a file git keeps (a ``.git`` file, ``commondir``, a git directory's ``config``):
+    git writes the paths in them as the file system's bytes, so they are decoded as the file system
+    decodes names (:func:`os.fsdecode`: a Latin-1 ``caf\\xe9`` stays the directory it names, never
+    ``caf\\ufffd``, and no byte is refused). Raises :class:`OSError` when it cannot be read."""
+    with open(path, "rb") as handle:
+        return os.fsdecode(handle.read())
+
+
 def git_dir(path: str | os.PathLike) -> str | None:
     """The git directory of the repository at ``path``: its ``.git``
     directory, the directory its ``.git`` file names (``gitdir: <path>``,
     relative to ``path``: a linked worktree's or a submodule's), or ``path``
     itself when it is a bare repository (``HEAD`` and ``objects/``); None
     otherwise. A string (:func:`_pure`'s form); :func:`git_dir_of` gives it as a
-    :class:`~pathlib.Path`. The one reader of a ``.git`` file. Raises :class:`OSError`
-    when the file cannot be read."""
+    :class:`~pathlib.Path`. The one reader of a ``.git`` file (its bytes as the file system
+    decodes names). Raises :class:`OSError` when the file cannot be read, :class:`ValueError` when
+    a relative ``gitdir`` holds a NUL."""
     path = _pure(os.fspath(path))
     dotgit = _pure(os.path.join(path, ".git"))
     if os.path.isdir(dotgit):
         return dotgit
     if os.path.isfile(dotgit):
-        with open(dotgit, encoding="utf-8", errors="replace") as handle:
-            text = handle.read().strip()
+        text = _read_git_text(dotgit).strip()
         if text.startswith("gitdir:"):
             gitdir = _pure(text[len("gitdir:"):].strip())
             return gitdir if os.path.isabs(gitdir) else os.path.realpath(os.path.join(path, gitdir))
@@ -166,13 +175,13 @@ def common_dir(git_dir: str | os.PathLike) -> str | None:
     """The repository's common git directory that a linked worktree's git
     directory ``git_dir`` names in its ``commondir`` file (resolved against
     ``git_dir``); None when it names none (a main checkout's, a submodule's). A string;
-    :func:`common_dir_of` gives it as a :class:`~pathlib.Path`.
-    Raises :class:`OSError` when the file cannot be read."""
+    :func:`common_dir_of` gives it as a :class:`~pathlib.Path`. The file's bytes are read as the file
+    system decodes names. Raises :class:`OSError` when the file cannot be read, :class:`ValueError`
+    when it holds a NUL."""
     common = os.path.join(os.fspath(git_dir), "commondir")
     if not os.path.isfile(common):
         return None
-    with open(common) as handle:
-        text = handle.read()
+    text = _read_git_text(common)
     return os.path.realpath(os.path.join(_pure(os.fspath(git_dir)), _pure(text.strip())))
 
 
@@ -228,7 +237,7 @@ def _git_top(start: str) -> str | None:
             try:
                 gitdir = git_dir(candidate)
                 common = common_dir(gitdir) if gitdir is not None else None
-            except OSError:
+            except (OSError, ValueError):  # unreadable, or naming a path with a NUL: no directory it can name
                 return candidate
             if common is None:  # no linked worktree: this checkout is the top
                 return candidate
@@ -246,8 +255,7 @@ def _core_worktree(git_dir: str) -> str | None:
     submodule's ``<super>/.git/modules/sm`` names ``<super>/sm``), resolved
     against ``git_dir``; None when it names none or that is no directory."""
     try:
-        with open(os.path.join(git_dir, "config"), encoding="utf-8", errors="replace") as handle:
-            text = handle.read()
+        text = _read_git_text(os.path.join(git_dir, "config"))
     except OSError:
         return None
     section = ""

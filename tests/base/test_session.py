@@ -238,3 +238,98 @@ def test_usage_errors_with_json_print_json_too(project):
         parsed.stdout)["error"]
     plain = run_cli("write", "x", "-d", "a fact", "-t", "bogus")
     assert plain.returncode == 2 and plain.stdout == ""  # control: without --json, stdout stays empty
+
+
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main",
+       "-c", "protocol.file.allow=always"]
+
+
+def _repo_with_worktree(repo, worktree):
+    """A git repository at ``repo`` (one commit) and its linked worktree at ``worktree``."""
+    repo.mkdir()
+    subprocess.run([*GIT, "init", "-q", str(repo)], check=True)
+    subprocess.run([*GIT, "-C", str(repo), "commit", "-q", "--allow-empty", "-m", "one"], check=True)
+    subprocess.run([*GIT, "-C", str(repo), "worktree", "add", "-q", str(worktree), "-b", f"side-{worktree.name}"],
+                   check=True, capture_output=True)
+
+
+def test_worktrees_of_a_repository_whose_path_is_not_utf8_share_its_layer(tmp_path, isolated_home):
+    """git writes the paths in a .git file and a git directory's config as the file system's bytes: a
+    worktree of /w/caf\\xe9 shares its layer (as one of /w/café does), read as the file system names it
+    (before: decoded with U+FFFD, the git directory was not found and the worktree had a layer of its own)."""
+    latin = tmp_path / os.fsdecode(b"caf\xe9")  # Latin-1: not UTF-8
+    _repo_with_worktree(latin, tmp_path / "wt-latin")
+    utf8 = tmp_path / "café"
+    _repo_with_worktree(utf8, tmp_path / "wt-utf8")
+    layer = {place: str(open_session(isolated_home, place).layer_dir("project"))
+             for place in (latin, tmp_path / "wt-latin", utf8, tmp_path / "wt-utf8")}
+    assert layer[tmp_path / "wt-latin"] == layer[latin] == str(project_layer_dir(isolated_home, latin.resolve()))
+    assert layer[tmp_path / "wt-utf8"] == layer[utf8] == str(project_layer_dir(isolated_home, utf8.resolve()))
+    assert layer[latin] != layer[utf8]  # control: two repositories, two layers
+    # a submodule checked out at a Latin-1 path: its worktree shares the submodule checkout's layer
+    # (core.worktree in super/.git/modules/<name>/config names it in those bytes)
+    lib, sup = tmp_path / "lib", tmp_path / "super"
+    lib.mkdir()
+    sup.mkdir()
+    subprocess.run([*GIT, "-C", str(lib), "init", "-q"], check=True)
+    subprocess.run([*GIT, "-C", str(lib), "commit", "-q", "--allow-empty", "-m", "lib"], check=True)
+    subprocess.run([*GIT, "-C", str(sup), "init", "-q"], check=True)
+    sm = sup / os.fsdecode(b"sm\xe9")
+    subprocess.run([*GIT, "-C", str(sup), "submodule", "add", "-q", str(lib), sm.name], check=True, capture_output=True)
+    subprocess.run([*GIT, "-C", str(sm), "worktree", "add", "-q", str(tmp_path / "wt-sm")], check=True,
+                   capture_output=True)
+    assert open_session(isolated_home, tmp_path / "wt-sm").project_root == sm.resolve()
+    assert open_session(isolated_home, sup).project_root == sup.resolve()  # control: the superproject its own
+
+
+def test_a_worktree_whose_commondir_is_not_text_or_holds_a_nul_is_no_traceback(tmp_path, isolated_home):
+    """A linked worktree's ``commondir`` naming the repository in bytes that are not UTF-8 is read as the
+    file system names it (the worktree shares the repository's layer); one holding a NUL names no
+    directory: the worktree is its own top, as when its .git file cannot be read. Before: `memdir context`
+    ended in a traceback (UnicodeDecodeError, ValueError: embedded null byte) and every hook of the
+    project was skipped."""
+    latin = tmp_path / os.fsdecode(b"caf\xe9")
+    _repo_with_worktree(latin, tmp_path / "wt")
+    (commondir,) = (latin / ".git" / "worktrees").glob("*/commondir")
+    commondir.write_bytes(os.fsencode(latin / ".git") + b"\n")  # absolute: as valid as git's own "../.."
+    _repo_with_worktree(tmp_path / "plain", tmp_path / "wt-nul")
+    (broken,) = (tmp_path / "plain" / ".git" / "worktrees").glob("*/commondir")
+    broken.write_bytes(b"../..\0x\n")
+    env = {"MEMDIR_HOME": str(isolated_home)}
+    run_cli("write", "latin-fact", "-d", "A fact of the Latin-1 repository", "-t", "project", "--body", "b",
+            "--project", latin, env=env)
+    shown = run_cli("context", "--project", tmp_path / "wt", env=env)
+    assert (shown.returncode, shown.stderr) == (0, "") and "latin-fact" in shown.stdout
+    assert open_session(isolated_home, tmp_path / "wt").project_root == latin.resolve()
+    alone = run_cli("context", "--project", tmp_path / "wt-nul", env=env)
+    assert (alone.returncode, alone.stderr) == (0, "") and "latin-fact" not in alone.stdout
+    assert "No memory is saved yet" in alone.stdout
+    assert open_session(isolated_home, tmp_path / "wt-nul").project_root == (tmp_path / "wt-nul").resolve()
+    hook = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"],
+                          input=json.dumps({"cwd": str(tmp_path / "wt-nul"), "session_id": "s"}), env=dict(os.environ, **env),
+                          capture_output=True, text=True, timeout=60)
+    assert hook.returncode == 0 and hook.stderr == "" and "additionalContext" in hook.stdout
+
+
+def test_an_untrusted_team_layer_at_a_path_that_is_not_utf8_is_told_not_a_traceback(tmp_path, isolated_home):
+    """The note of an untrusted team layer names its directory; one whose name is not UTF-8 is shown with
+    its bytes as \\xNN (the block and the hooks' JSON are UTF-8). Before: `memdir context` ended in a
+    traceback (UnicodeEncodeError: surrogates not allowed) and the SessionStart hook injected nothing."""
+    latin, utf8 = tmp_path / os.fsdecode(b"caf\xe9"), tmp_path / "café"
+    env = {"MEMDIR_HOME": str(isolated_home)}
+    for repo in (latin, utf8):
+        (repo / ".claude" / "memory").mkdir(parents=True)
+        subprocess.run([*GIT, "init", "-q", str(repo)], check=True)
+        run_cli("write", "deploy-fact", "-d", "Deploys go through the blue lever", "-t", "project", "--body", "b",
+                "--project", repo, env=env)
+    shown = {repo: run_cli("context", "--project", repo, env=env) for repo in (latin, utf8)}
+    assert (shown[latin].returncode, shown[latin].stderr) == (0, "")
+    assert f"team memory layer ({tmp_path}/caf\\xe9/.claude/memory) not trusted" in shown[latin].stdout
+    assert "blue lever" in shown[latin].stdout
+    assert f"team memory layer ({tmp_path}/café/.claude/memory) not trusted" in shown[utf8].stdout  # control
+    hook = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "SessionStart"],
+                          input=json.dumps({"cwd": str(latin), "session_id": "s"}).encode(),
+                          env=dict(os.environ, **env), capture_output=True, timeout=60)
+    assert hook.returncode == 0 and hook.stderr == b""
+    context = json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert f"team memory layer ({tmp_path}/caf\\xe9/.claude/memory) not trusted" in context and "blue lever" in context

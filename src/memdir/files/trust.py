@@ -135,8 +135,11 @@ def remove_trust(local: Path) -> bool:
 
 
 def untrusted_note(team_dir: Path) -> str:
-    """The one line an agent (SessionStart), ``status`` and ``doctor`` are told of an untrusted team layer."""
-    return (f"this repository has a team memory layer ({team_dir}) not trusted in this clone: none of its "
+    """The one line an agent (SessionStart), ``status`` and ``doctor`` are told of an untrusted team layer.
+    Valid Unicode whatever the path: a name that is not UTF-8 shows its bytes as ``\\xNN`` (``ls -b``'s
+    form), as the context block and the hooks' JSON must be UTF-8."""
+    shown = os.fsencode(team_dir).decode("utf-8", "backslashreplace")
+    return (f"this repository has a team memory layer ({shown}) not trusted in this clone: none of its "
             "memories reach the agent; a person reviews them (`memdir list --scope team`) and runs "
             "`memdir team trust`")
 
