@@ -216,11 +216,20 @@ def close_all() -> None:
 
 def layer_key(home: Path, layer_dir: Path) -> str:
     """How the index names a layer: its directory relative to the home
-    (``_user``, ``projects/<key>``), or the full path when it is elsewhere."""
+    (``_user``, ``projects/<key>``), or the full path when it is elsewhere (a team layer). A path that is not
+    UTF-8 (a clone at ``/w/caf\\xe9``: SQLite stores UTF-8 text only) is named ``~bytes/`` and its bytes in hex,
+    a form no other key takes (no layer under the home is named so, and a full path starts with ``/``)."""
     try:
-        return Path(layer_dir).relative_to(home).as_posix()
+        key = Path(layer_dir).relative_to(home).as_posix()
     except ValueError:
-        return Path(layer_dir).as_posix()
+        key = Path(layer_dir).as_posix()
+    if key.isascii():
+        return key
+    try:
+        key.encode("utf-8")
+    except UnicodeEncodeError:
+        return "~bytes/" + os.fsencode(key).hex()
+    return key
 
 
 # ---------------------------------------------------------------- when the file cannot be written
