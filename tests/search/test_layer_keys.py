@@ -50,7 +50,8 @@ def test_a_team_layer_in_a_clone_whose_path_is_not_utf8_is_searched_and_recalled
         status = run_cli("status", "--project", repo, env=env)
         assert status.returncode == 0 and "team: 1 memory (1 in the index" in status.stdout
         hook = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
-                              input=json.dumps({"cwd": str(repo), "session_id": "s", "prompt": "when is the team lever pulled?",
+                              input=json.dumps({"cwd": str(repo), "session_id": "s",
+                                                "prompt": "when is the team lever pulled?",
                                                 "hook_event_name": "UserPromptSubmit"}),
                               env=dict(os.environ, **env), capture_output=True, text=True, timeout=60)
         assert (hook.returncode, hook.stderr) == (0, "")  # before: "skipped after an error: UnicodeEncodeError"
