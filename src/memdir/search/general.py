@@ -24,22 +24,21 @@ from __future__ import annotations
 import re
 
 from ..text.fold import fold
+from ..text.words import POINTING_WORDS
 
 # How to do something or what something is, at the start of the question.
 _ASKS = re.compile(r"^\W*(?:how\s+(?:do|can|to)\b|what\s+(?:is|are|does|do)\b|what['’]s\b|wie\b"
                    r"|was\s+(?:ist|sind|macht)\b)")
-# Words pointing at one particular thing: articles, demonstratives, possessives, the speaker's people and place.
-_PARTICULAR = re.compile(r"\b(?:the|this|these|those|our|ours|my|mine|we|us|here|your|me"
-                         r"|der|die|das|dem|den|des|diese[rsmn]?|unser\w*|mein\w*|hier|wir|uns)\b")
+_WORD = re.compile(r"\w+")
 
 
 def asks_in_general(query: str) -> bool:
     """True when ``query`` (any text; case and width folded) asks how to do something ("how do I", "how can I",
     "how to", "wie") or what something is ("what is", "what are", "what does", "what's", "was ist") and writes no
-    word pointing at one particular thing (see the module docstring): "how do I convert a PNG to JPEG with
-    Pillow?" is, "how do I log everyone out of the web app?" and "how should I name branches?" are not. Pure."""
+    word pointing at one particular thing (:data:`memdir.text.words.POINTING_WORDS`): "how do I convert a PNG to
+    JPEG with Pillow?" is, "how do I log everyone out of the web app?" and "how should I name branches?" are not. Pure."""
     text = fold(query)
-    return bool(_ASKS.search(text)) and not _PARTICULAR.search(text)
+    return bool(_ASKS.search(text)) and POINTING_WORDS.isdisjoint(_WORD.findall(text))
 
 
 __all__ = ["asks_in_general"]

@@ -60,6 +60,16 @@ wrong false incorrect untrue outdated obsolete mistaken
 не нет ни никогда δεν μην οχι
 """.split())
 
+# Words that point at one particular thing, not at things in general: the definite articles, demonstratives,
+# possessives and the speaker's people and place, English and German ("how do I deploy the api", "Wie
+# installiere ich hier ein Paket?"). A how-to or what-is question without one asks what anyone could look up
+# (memdir.search.general). "that" is not among them: it mostly opens a clause ("a function that calls an API").
+POINTING_WORDS = frozenset("""
+the this these those our ours my mine we us here your me
+der die das dem den des diese dieser dieses diesem diesen hier wir uns
+unser unsere unserer unseres unserem unseren unsers mein meine meiner meines meinem meinen
+""".split())
+
 # What a person says to keep a chat going, not what it is about: please (and its short forms), ok, yes.
 CHAT_WORDS = frozenset("please pls plz ok okay yes".split())
 
@@ -171,4 +181,4 @@ IRREGULAR_PLURALS = {
     "bacteria": "bacterium", "formulae": "formula", "antennae": "antenna", "vertebrae": "vertebra",
 }
 
-__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "IRREGULAR_PLURALS", "KEPT_E", "KOREAN_PARTICLES", "QUESTION_WORDS", "REQUEST_WORDS", "SHORT_FORMS", "UNITS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS"]
+__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "IRREGULAR_PLURALS", "KEPT_E", "KOREAN_PARTICLES", "QUESTION_WORDS", "REQUEST_WORDS", "SHORT_FORMS", "UNITS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS", "POINTING_WORDS"]
