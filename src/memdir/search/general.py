@@ -36,7 +36,8 @@ def asks_in_general(query: str) -> bool:
     """True when ``query`` (any text; case and width folded) asks how to do something ("how do I", "how can I",
     "how to", "wie") or what something is ("what is", "what are", "what does", "what's", "was ist") and writes no
     word pointing at one particular thing (:data:`memdir.text.words.POINTING_WORDS`): "how do I convert a PNG to
-    JPEG with Pillow?" is, "how do I log everyone out of the web app?" and "how should I name branches?" are not. Pure."""
+    JPEG with Pillow?" is, "how do I log everyone out of the web app?" and "how should I name branches?" are not.
+    Pure."""
     text = fold(query)
     return bool(_ASKS.search(text)) and POINTING_WORDS.isdisjoint(_WORD.findall(text))
 
