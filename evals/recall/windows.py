@@ -1,0 +1,250 @@
+"""Offline: does embedding parts of a long prompt (query windows) find the memory it needs better than the whole?
+
+    python evals/recall/windows.py [--dump /tmp/qwin/cos.npz]
+
+On the fit data only (:func:`common.fit_rows`), every prompt's whole-query cosine to every memory's head vector and
+the cosines of its windows (embedded in one batch per prompt): clauses, sliding windows of 3–6 content words, the
+prompt without its task verbs. Prints, per variant, how often the needed memory is the nearest by cosine (of the
+prompts needing one) and the AUC of the top gap (top cosine − the store's median) between prompts needing a memory
+and those needing none.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from common import build_store, fit_rows
+
+CONJ = r"\b(?:and|when|then|so|but|if|because|after|before|while|once|whenever|so that|und|wenn|dann|aber|weil)\b"
+TASK_VERBS = set("""add fix write make create update implement change refactor remove delete rename move set put
+build run deploy bump cut draft file open configure wire hook log send store save rewrite clean tidy hardcode
+ship upgrade migrate generate check test review handle""".split())
+
+
+def content_words(text: str) -> list[str]:
+    from memdir.text.words import FUNCTION_WORDS
+    words = re.findall(r"[\w'./-]+", text)
+    return [w for w in words if w.lower().strip(".,") not in FUNCTION_WORDS]
+
+
+def clauses(text: str) -> list[str]:
+    parts = re.split(r"[,.;:!?()，。、；：！？]|" + CONJ, text, flags=re.I)
+    return [p.strip() for p in parts if p and len(content_words(p)) >= 2]
+
+
+def sliding(text: str, n: int, stride: int = 1) -> list[str]:
+    words = content_words(text)
+    if len(words) <= n:
+        return []
+    return [" ".join(words[i:i + n]) for i in range(0, len(words) - n + 1, stride)]
+
+
+def minus_verbs(text: str) -> list[str]:
+    words = text.split()
+    kept = [w for w in words if w.lower().strip(".,") not in TASK_VERBS]
+    return [" ".join(kept)] if 0 < len(kept) < len(words) else []
+
+
+def variants(text: str) -> dict[str, list[str]]:
+    out = {"clause": clauses(text), "minusverb": minus_verbs(text)}
+    for n in (3, 4, 5, 6):
+        out[f"slide{n}"] = sliding(text, n)
+    out["clause"] = [c for c in out["clause"] if c.strip() != text.strip()]
+    return out
+
+
+def auc(pos, neg) -> float:
+    pos, neg = np.asarray(pos), np.asarray(neg)
+    return float(((pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum())
+                 / max(1, pos.size * neg.size))
+
+
+def windowed_cosines(keys: list[str], mix, stride: int = 1, cap: int = 0):
+    """A stand-in for :func:`memdir.search.dense.cosines` (``ranking._dense``): each memory's cosine is the whole
+    prompt's mixed with its best window's of the variants ``keys`` — ``mix`` ``"max"``: the larger of the two; a
+    float *a*: (1 − *a*) · whole + *a* · best window — over every ``stride``-th window, at most ``cap`` (0: all)."""
+    from memdir.search import dense, vectors
+
+    original, kept = dense.cosines, {}
+
+    def cosines(conn, session, query, layers, where, embed_query, pending=None):
+        whole = original(conn, session, query, layers, where, embed_query, pending)
+        found = variants(vectors.query_text(query))
+        wins = [w for k in keys for w in found[k]][::stride]
+        if cap and len(wins) > cap:
+            wins = [wins[round(j * (len(wins) - 1) / (cap - 1))] for j in range(cap)]
+        if not whole or not wins:
+            return whole
+        if tuple(wins) not in kept:
+            kept[tuple(wins)] = np.asarray(vectors.embed(wins, query=True), dtype=np.float32)
+        ids, _d, _f, _u, matrix, *_ = vectors._matrix(conn, session.home, tuple(sorted(layers)))
+        best = dict(zip(ids.tolist(), (matrix @ kept[tuple(wins)].T).max(axis=1).tolist()))
+        if mix == "max":
+            return {i: max(c, best.get(i, c)) for i, c in whole.items()}
+        return {i: (1 - mix) * c + mix * best.get(i, c) for i, c in whole.items()}
+    return cosines
+
+
+def pipeline(labels: list[str], l2: float = 0.3) -> None:
+    """Recall over the fit data with ``ranking._dense`` windowed (each label of :data:`PIPELINE`), printing
+    ``[hits, needing, false recalls, needing none]`` per fold (row *i* of each set in fold *i* mod 2, as
+    ``run.py --split fit``) with the current coefficients, and each fold again with both models refitted
+    (``fit.py``'s fit, positive weight 1, ``l2``) on the other fold."""
+    import fit as fitmod
+    from common import HELDOUT_ONLY, SETS, prompts
+    from memdir.search import ranking, relevance
+    from memdir.search.recall import recall_result
+
+    rows = []
+    for which in SETS:
+        if which not in HELDOUT_ONLY:
+            for i, row in enumerate(prompts("fit", which)):
+                rows.append({**row, "fold": i % 2})
+
+    def run(mem, chosen):
+        folds = [[0, 0, 0, 0], [0, 0, 0, 0]]
+        for row in chosen:
+            names = [m.name for m in recall_result(mem.session, row["prompt"]).memories]
+            fold = folds[row["fold"]]
+            if row["expect"]:
+                fold[0] += any(n in names for n in row["expect"])
+                fold[1] += 1
+            else:
+                fold[2] += bool(names)
+                fold[3] += 1
+        return folds
+
+    lexical, hybrid = dict(relevance.LEXICAL), dict(relevance.HYBRID)
+    with tempfile.TemporaryDirectory() as tmp:
+        mem = build_store(Path(tmp), "on")
+        recall_result(mem.session, "warm up the index and the model")
+        for label in labels:
+            ranking._dense = windowed_cosines(*PIPELINE[label])
+            for model, kept in ((relevance.LEXICAL, lexical), (relevance.HYBRID, hybrid)):
+                model.clear()
+                model.update(kept)
+            out = {"variant": label, "current": run(mem, rows)}
+            groups = fitmod.examples(mem, rows)
+            refit = [None, None]
+            for train in (0, 1):
+                data = [item for group, row in zip(groups, rows) if row["fold"] == train for item in group]
+                relevance.LEXICAL.clear()
+                relevance.LEXICAL.update(fitmod.fit(data, fitmod.LEXICAL, 1.0, l2))
+                relevance.HYBRID.clear()
+                relevance.HYBRID.update(fitmod.fit([it for it in data if "cosine" in it[0]], fitmod.HYBRID, 1.0, l2))
+                refit[1 - train] = run(mem, [r for r in rows if r["fold"] != train])[1 - train]
+            out[f"refit_l2_{l2}"] = refit
+            print(json.dumps(out), flush=True)
+
+
+ALL = ["clause", "minusverb", "slide3", "slide4", "slide5", "slide6"]
+PIPELINE = {"whole": ([], "max"), "max(w,slide3)": (["slide3"], "max"), "max(w,slide3/2)": (["slide3"], "max", 2),
+            "max(w,slide3,cap3)": (["slide3"], "max", 1, 3), "max(w,clause)": (["clause"], "max"),
+            "0.75w+0.25best(slide3)": (["slide3"], 0.25), "0.75w+0.25best(clause)": (["clause"], 0.25),
+            "0.75w+0.25best(all)": (ALL, 0.25)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dump")
+    parser.add_argument("--pipeline", nargs="+", choices=tuple(PIPELINE),
+                        help="recall over the fit data with these variants instead (folds, current and refitted)")
+    args = parser.parse_args()
+    if args.pipeline:
+        pipeline(args.pipeline)
+        return
+    from memdir.search import vectors
+    from memdir.search.index import connect, layer_key
+
+    rows = fit_rows()
+    with tempfile.TemporaryDirectory() as tmp:
+        mem = build_store(Path(tmp), "on")
+        session = mem.session
+        conn = connect(session.home)
+        layers = tuple(sorted(layer_key(session.home, layer.path) for layer in session.layers(None)))
+        ids, _d, _f, _u, matrix, *_ = vectors._matrix(conn, session.home, layers)
+        name_of = dict(conn.execute("SELECT id, name FROM docs"))
+        names = [name_of[i] for i in ids.tolist()]
+        results = []
+        spent = []
+        for row in rows:
+            text = vectors.query_text(row["prompt"])
+            wins = variants(text)
+            flat = [text] + [w for ws in wins.values() for w in ws]
+            start = time.process_time()
+            vecs = np.asarray(vectors.embed(flat, query=True), dtype=np.float32)
+            spent.append((len(flat), time.process_time() - start))
+            cos = vecs @ matrix.T
+            results.append({"row": row, "wins": wins, "cos": cos})
+    print(json.dumps({"memories": len(names), "prompts": len(rows)}))
+    # cost: CPU per prompt of the whole vs batch
+    one = [t for n, t in spent if n == 1]
+    print(json.dumps({"cpu_ms_mean_batch": round(1000 * np.mean([t for _, t in spent]), 1),
+                      "texts_mean": round(float(np.mean([n for n, _ in spent])), 1)}))
+    index = {n: i for i, n in enumerate(names)}
+
+    def evaluate(label, combine):
+        near = need = 0
+        pos_gap, neg_gap, pos_top, neg_top = [], [], [], []
+        for r in results:
+            row, cos = r["row"], r["cos"]
+            score = combine(r)
+            med = float(np.median(score))
+            top = float(score.max())
+            if row["expect"]:
+                need += 1
+                want = [index[n] for n in row["expect"] if n in index]
+                near += bool(want) and int(np.argmax(score)) in want
+                pos_gap.append(top - med)
+                pos_top.append(top)
+            else:
+                neg_gap.append(top - med)
+                neg_top.append(top)
+        print(json.dumps({"variant": label, "nearest": f"{near}/{need}", "auc_gap": round(auc(pos_gap, neg_gap), 3),
+                          "auc_top": round(auc(pos_top, neg_top), 3)}))
+
+    def slices(r, keys):
+        count = 1
+        sl = {}
+        for k, ws in r["wins"].items():
+            sl[k] = (count, count + len(ws))
+            count += len(ws)
+        rows_ = [i for k in keys for i in range(*sl[k])]
+        return rows_
+
+    evaluate("whole", lambda r: r["cos"][0])
+    keysets = {k: [k] for k in ("clause", "minusverb", "slide3", "slide4", "slide5", "slide6")}
+    keysets["clause+slide4"] = ["clause", "slide4"]
+    keysets["all"] = ["clause", "minusverb", "slide3", "slide4", "slide5", "slide6"]
+    for label, keys in keysets.items():
+        def best(r, keys=keys):
+            idx = slices(r, keys)
+            return r["cos"][[0] + idx].max(axis=0)
+        evaluate(f"max(whole,{label})", best)
+        for a in (0.25, 0.5, 0.75):
+            def mix(r, keys=keys, a=a):
+                idx = slices(r, keys)
+                if not idx:
+                    return r["cos"][0]
+                return (1 - a) * r["cos"][0] + a * r["cos"][idx].max(axis=0)
+            evaluate(f"{1 - a:.2f}whole+{a:.2f}best({label})", mix)
+        def zmax(r, keys=keys):  # each window's cosines as a gap over its own median, best of those
+            idx = [0] + slices(r, keys)
+            c = r["cos"][idx]
+            return (c - np.median(c, axis=1, keepdims=True)).max(axis=0)
+        evaluate(f"gapmax({label})", zmax)
+    if args.dump:
+        np.savez(args.dump, names=np.array(names), **{f"c{i}": r["cos"] for i, r in enumerate(results)})
+        Path(args.dump + ".json").write_text(json.dumps([{"prompt": r["row"]["prompt"], "expect": r["row"]["expect"],
+                                                           "kind": r["row"]["kind"], "wins": r["wins"]}
+                                                          for r in results], ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
