@@ -17,7 +17,8 @@ and the overlap made a hybrid search through MCP slower (p50 145 → 161 ms
 at a load of 6–7 on 2 cores, the same 200 queries alternated between two
 servers); the query then embeds in line, as before.
 
-The last :data:`KEPT` query vectors are kept (:func:`query_vector`), keyed
+A long prompt is embedded with its windows, in one batch (:mod:`memdir.search.querywindows`): a memory's cosine
+is the best of the whole's and theirs. The last :data:`KEPT` query vectors are kept (:func:`query_vectors`), keyed
 by the text that is embedded (:func:`memdir.search.vectors.query_text`:
 hidden characters and extra whitespace gone), so the same text is embedded
 once: a search breaks a tie with the vector it ranked with
@@ -78,13 +79,9 @@ def spare_core() -> bool:
             return False
 
 
-def query_vector(query: str, pending: "Future | None" = None):
-    """The query's embedding (:func:`memdir.search.vectors.query_vector`,
-    shape ``(384,)`` float32): the one ``pending`` (from :func:`start`)
-    computes when given, else a kept one, else computed now; the
-    :data:`KEPT` last used are kept, by :func:`memdir.search.vectors.query_text`.
-    Raises what the embedding engine raises."""
-    from . import vectors
+def _kept(query: str, pending: "Future | None" = None) -> tuple:
+    """``(whole, all)``: the query's vector and :func:`memdir.search.querywindows.query_vectors`' rows, kept."""
+    from . import querywindows, vectors
 
     key = vectors.query_text(query)
     with _lock:
@@ -92,13 +89,28 @@ def query_vector(query: str, pending: "Future | None" = None):
         if known is not None:
             _vectors[key] = known  # the most recently used last
             return known
-    vector = pending.result() if pending is not None else vectors.query_vector(key)
+    found = pending.result() if pending is not None else querywindows.query_vectors(key)
+    found = (found[0], found)
     with _lock:
         _vectors.pop(key, None)
         while len(_vectors) >= KEPT:
             _vectors.pop(next(iter(_vectors)))
-        _vectors[key] = vector
-    return vector
+        _vectors[key] = found
+    return found
+
+
+def query_vectors(query: str, pending: "Future | None" = None):
+    """The query's embedding and its windows' (:func:`memdir.search.querywindows.query_vectors`, shape
+    ``(1 + windows, 384)`` float32, row 0 the whole query's): the ones ``pending`` (from :func:`start`)
+    computes when given, else kept ones, else computed now; the :data:`KEPT` last used are kept, by
+    :func:`memdir.search.vectors.query_text`. Raises what the embedding engine raises."""
+    return _kept(query, pending)[1]
+
+
+def query_vector(query: str, pending: "Future | None" = None):
+    """The query's embedding (:func:`memdir.search.vectors.query_vector`, shape ``(384,)`` float32): row 0 of
+    :func:`query_vectors`, the same object each time it is kept. Raises what the embedding engine raises."""
+    return _kept(query, pending)[0]
 
 
 def start(conn, session: Session, query: str, layers: list[str]) -> "Future | None":
@@ -119,7 +131,9 @@ def start(conn, session: Session, query: str, layers: list[str]) -> "Future | No
             return None
     if not vectors.pending(conn, layers)[0] or not vectors.importable() or not spare_core():
         return None
-    return _executor().submit(vectors.query_vector, key)
+    from . import querywindows
+
+    return _executor().submit(querywindows.query_vectors, key)
 
 
 def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[str, list], embed_query: bool,
@@ -159,9 +173,12 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     if not vectors.importable():
         return {}
     try:
-        return vectors.similarities(conn, session.home, query_vector(query, pending), layers, allowed)
+        from . import querywindows
+
+        return querywindows.similarities(conn, session.home, query_vectors(query, pending), layers, allowed)
     except (RuntimeError, OSError, ValueError, MemoryError):
         return {}
 
 
-__all__ = ["KEPT", "LOADAVG", "OVERLAP", "WORKERS", "cosines", "query_vector", "spare_core", "start"]
+__all__ = ["KEPT", "LOADAVG", "OVERLAP", "WORKERS", "cosines", "query_vector", "query_vectors", "spare_core",
+           "start"]

@@ -297,7 +297,7 @@ def ask(home: Path, query: str, layers: list[str], generation: int, passages: bo
 
 def _answer(home: Path, request: dict) -> dict:
     """The answer to one request (runs in the server's thread, model loaded)."""
-    from . import vectors
+    from . import querywindows, vectors
     from .index import connect
 
     query, layers = request.get("query"), request.get("layers")
@@ -307,9 +307,9 @@ def _answer(home: Path, request: dict) -> dict:
         generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
         if generation != request.get("generation") or not layers:
             return {"generation": generation}
-        query_vec = vectors.query_vector(query)
-        cosines = vectors.similarities(conn, home, query_vec, layers)
-        best = vectors.best_passages(conn, home, query_vec, layers) if request.get("passages") else None
+        query_vecs = querywindows.query_vectors(query)  # a long prompt's windows too, as in process
+        cosines = querywindows.similarities(conn, home, query_vecs, layers)
+        best = vectors.best_passages(conn, home, query_vecs[0], layers) if request.get("passages") else None
     finally:
         conn.execute("COMMIT")
     answer = {"generation": generation, "ids": list(cosines), "cosines": [round(c, 6) for c in cosines.values()]}
