@@ -160,6 +160,14 @@ nearest memory at 0.05–0.3: +0–4 hits for +1–11 false recalls. Left: cross
 prompts (gaps 17 of 33 missed), near-topic questions with "the" in them ("how do I resize an image with Pillow while
 keeping the aspect ratio?") or in CJK ("Redis 的有序集合怎么用？"), keyword-complete ones ("what does `git push
 --tags` do?").
+
+2026-12-03 (qwin), query windows (``windows.py`` holds every figure): a prompt of more than 3 content words embedded
+with windows of 3 content words in the same batch, a memory's cosine the larger of the whole's and its best
+window's. 2-fold as ``run.py --split fit`` prints (hits / false of fold 0, fold 1): 72 / 19, 64 / 9 → every second
+window 73 / 18, 66 / 9 (kept: :mod:`memdir.search.querywindows`), every window 73 / 20, 66 / 9. Not kept: clauses,
+the prompt without its task verbs, windows of 4–6 words, the whole mixed with the best window 0.75 / 0.25 or 0.5 / 0.5,
+the mean of the windows (72–73 / 18–19, 63–64 / 9); a refit of both models with any of them (worse than today's
+coefficients on either fold).
 """
 
 from __future__ import annotations
