@@ -47,7 +47,8 @@ def _store(home: Path, project: Path) -> Memory:
     from memdir.search.sync import prepare
 
     mem = Memory.open(home=home, project=project, search_vectors="on")
-    mem.write("backups", "database backups", "project", "Database backups run nightly at 02:00 to the cold bucket — café ✓.")
+    mem.write("backups", "database backups", "project",
+              "Database backups run nightly at 02:00 to the cold bucket — café ✓.")
     mem.write("lunch", "team lunch", "project", "Team lunch is on Fridays at noon in the cafeteria.")
     assert prepare(mem.session) == 2
     return mem
