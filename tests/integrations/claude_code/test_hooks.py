@@ -281,23 +281,19 @@ def test_consolidation_off_queues_nothing(isolated_home, project):
 
 def _thin_hook(project, payload: dict, env: dict | None = None) -> tuple[str, list[str], str]:
     """Run ``python -m memdir.hooks claude-code UserPromptSubmit`` as installed; returns its stdout, which of
-    the heavy modules its fresh process loaded (``memdir.search.warm`` is the control), and its stderr."""
-    code = (
-        "import io, json, sys, runpy\n"
-        "sys.argv = ['memdir.hooks', 'claude-code', 'UserPromptSubmit']\n"
-        f"sys.stdin = io.TextIOWrapper(io.BytesIO({json.dumps(payload)!r}.encode()))\n"
-        "try:\n"
-        "    runpy.run_module('memdir.hooks', run_name='__main__')\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "names = ('memdir.search.warm', 'memdir.search.ranking', 'memdir.search.recall', 'memdir.layer.layer', "
-        "'memdir.prompt.context', 'memdir.session', 'yaml', 'sqlite3', 'numpy', 'dataclasses')\n"
-        "print(json.dumps(sorted(m for m in names if m in sys.modules)), file=sys.stderr)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+    the heavy modules its fresh process loaded (``memdir.search.warm`` is the control), and its stderr. The
+    modules as ``-X importtime`` lists them: a process that relayed a warm answer ends at once
+    (:func:`memdir.integrations.claude_code.hooks.finish`), so no code of its own runs after the hook."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
+                          input=json.dumps(payload), capture_output=True, text=True, timeout=60,
                           env={**os.environ, **(env or {})})
-    lines = done.stderr.strip().splitlines()
-    return done.stdout, json.loads(lines[-1]), "\n".join(lines[:-1])
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    imported = {line.rsplit("|", 1)[-1].strip() for line in lines if line.startswith("import time:")}
+    names = ("memdir.search.warm", "memdir.search.ranking", "memdir.search.recall", "memdir.layer.layer",
+             "memdir.prompt.context", "memdir.session", "yaml", "sqlite3", "numpy", "dataclasses")
+    return (done.stdout, sorted(m for m in names if m in imported),
+            "\n".join(line for line in lines if not line.startswith("import time:")))
 
 
 def test_the_prompt_hook_is_a_thin_client_of_the_warm_process(mem, project, isolated_home):
