@@ -1,5 +1,5 @@
 """A German question reads as an English one does: its function words (wie, ich, auf, ist, …) are no words of it,
-and its question words (wie, wo, wann, …) make a question around a few words ask for them
+and its question words (wie, wo, wann, was, …) make a question around a few words ask for them
 (:data:`memdir.text.words.FUNCTION_WORDS`, :data:`~memdir.text.words.QUESTION_WORDS`). Before, "Wie deploye ich
 auf Staging?" counted wie, ich and auf as content words the note on staging deploys lacks: its words alone stayed
 under the threshold, so the general-question rule (:mod:`memdir.search.general`) hid the project's own answer from
@@ -29,6 +29,15 @@ def test_german_function_words_are_no_words_of_a_query_and_english_words_spelled
     assert query_terms("why do the workers die") == ["worker", "die"]
     assert query_terms("du -sh on the dir") == ["du", "sh", "dir"]
     assert "mit" in query_terms("is it MIT licensed")
+
+
+@pytest.mark.parametrize("german, english", [("Was ist uv?", "what is uv?"), ("Wo ist Staging?", "where is staging?"),
+                                             ("Wann ist Code Freeze?", "when is code freeze?")])
+def test_a_german_question_around_a_few_words_asks_for_them_as_the_english_one_does(german, english):
+    from memdir.search.tokenize import query_tokens
+
+    assert relevance.reads_as_request(query_tokens(german)) is relevance.reads_as_request(query_tokens(english)) is True
+    assert relevance.reads_as_request(query_tokens("Staging ist kaputt")) is None  # control: no question word
 
 
 @pytest.mark.parametrize("question", ["Wie deploye ich auf Staging?", "wie deploye ich nach Staging?",
@@ -70,6 +79,7 @@ def test_real_vectors_cli_mcp_and_the_prompt_hook_answer_a_german_how_to(isolate
         mem.write(name, description, "project", body)
     env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project)}
     assert run_cli("reindex", env=env).returncode == 0  # the vectors, as the background embedder would
+    assert block_names(hook_block(project, env, "Was ist structlog?", session="w")) == ["log-format"]
     for question in ("wie deploye ich?", "Wie deploye ich auf Staging?"):
         assert [n for n, s in cli_search(env, question) if s >= relevance.THRESHOLD] == ["deploy-process"], question
         assert block_names(hook_block(project, env, question, session=question)) == ["deploy-process"], question

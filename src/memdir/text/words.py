@@ -108,11 +108,12 @@ CJK_FUNCTION_TERMS = frozenset("""
 
 # The question words (each a function word: FUNCTION_WORDS, CJK_FUNCTION_TERMS): a question around a few words
 # asks for those words, as a request does ("when is the backup?", "백업은 언제?": memdir.search.relevance.reads_as_request).
+# German "was" (what) is an English word too: "was the release on Tuesday?" asks for release and Tuesday alike.
 QUESTION_WORDS = frozenset("""
 what when where which who why how
 что где когда почему зачем как какой какая какое какие кто
 τι πως που ποτε γιατι ποιος ποια ποιο
-wie wo wann warum wer welche welcher welches
+wie wo wann warum wer welche welcher welches was
 언제 어디 무엇 누구 누가 얼마 어떻게 어떤 왜 몇 いつ どこ なに どう なぜ だれ 什么 怎么 为什么 哪里 哪儿 哪个 谁
 """.split())
 
