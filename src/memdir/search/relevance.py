@@ -194,6 +194,13 @@ def question_terms() -> frozenset[str]:
     """The terms of :data:`memdir.text.words.QUESTION_WORDS` as a query reads them (stemmed, folded; a CJK
     one's bigrams): ``when``, ``언제``, ``어떻``, ``いつ``, ``когд``. Each is a stopword
     (:func:`memdir.search.tokenize.is_stopword`)."""
+    from . import wordstems
+
+    return wordstems.QUESTIONS if wordstems.hold() else question_terms_of_words()
+
+
+def question_terms_of_words() -> frozenset[str]:
+    """:func:`question_terms` computed from the word list: the rule :data:`memdir.search.wordstems.QUESTIONS` holds."""
     from .tokenize import tokens
 
     return frozenset(t for word in QUESTION_WORDS for t in tokens(fold(word)))

@@ -67,10 +67,12 @@ from functools import lru_cache
 from ..text.fold import fold, umlauts_spelled
 from ..text.names import hash_named
 from ..text.printable import without_hidden
-from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, KOREAN_PARTICLES, REQUEST_WORDS, UNITS
+from ..text.words import KOREAN_PARTICLES, REQUEST_WORDS, UNITS
 from ..vocabulary import CJK_RANGES
-from . import spelling
+from . import spelling, wordstems
 from .stemming import available, kind_spelled, kinds_joined, require, stem
+from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAST
+from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword  # re-exported: the tokenizer's words
 
 _WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"  # combining: заме́тки is заметки
@@ -91,74 +93,10 @@ _CAMEL = re.compile(
     r"|(?<=\d)(?=[^\W\d_])"         # 3d
 )
 
-# Dropped from queries (never from documents) when the query has other terms: they match nearly every memory,
-# cost time and add no ranking signal. The function words, chat words and interjections (memdir.text.words: "the",
-# "please", "um", "lol") with two named deltas, so the recall figures (evals/recall, fitted with this list) stay
-# what they are: _ALSO_DROPPED, the rest of the classic English stop list (reflexive and rarer pronouns,
-# prepositions of place and time, quantifiers) and the pieces the tokenizer leaves of a contraction (don't → don +
-# t); _KEPT, function words a query has always kept as terms.
-_ALSO_DROPPED = frozenset("""
-above after again against aren because before below between both d didn doesn doing don down during each few
-further having hers herself him himself if isn itself ll m more most myself nor off once only other ours
-ourselves out over own re s same some such t theirs themselves through too under until up ve wasn weren while
-whom won yours yourself yourselves
-""".split())
-_KEPT = frozenset("may might must shall also really".split())
-STOPWORDS = FUNCTION_WORDS - _KEPT | _ALSO_DROPPED | CHAT_WORDS | INTERJECTIONS
-"""The query stopwords as written (``because``, ``does``); :func:`is_stopword` compares a token (stemmed:
-``becaus``, ``doe``) with their stems. CJK grammar (:data:`memdir.text.words.CJK_FUNCTION_TERMS` and its two
-rules) is a stopword too."""
-
 MAX_QUERY_TERMS = 64  # longer queries (a whole prompt) keep their first distinct terms
 MAX_QUERY_CHARS = 4096
 """Characters of a search query: ``memory_search``/``memdir search`` refuse a longer one; recall reads at most this
 much of a prompt, its ends first (:func:`memdir.search.pasted.read`)."""
-
-
-@lru_cache(maxsize=1)
-def _stopword_stems() -> frozenset[str]:
-    # Tokens are stemmed, so the list is compared by its stems: "because" is the token "becaus" (folded first:
-    # the Greek words are written with their accents).
-    return frozenset(stem(fold(word)) for word in STOPWORDS)
-
-
-def is_stopword(token: str) -> bool:
-    """True when ``token`` (a term as :func:`tokens` gives it, stemmed) is one
-    of :data:`STOPWORDS` (``becaus``, ``doe``, ``the``, ``um``) or CJK grammar
-    (:func:`is_cjk_grammar`: ``니다``, ``ます``, ``的``)."""
-    return token in _stopword_stems() or (not token.isascii() and is_cjk_grammar(token))
-
-
-@lru_cache(maxsize=1)
-def _chat_stems() -> frozenset[str]:
-    return frozenset(stem(fold(word)) for word in CHAT_WORDS | INTERJECTIONS)
-
-
-def is_chat(token: str) -> bool:
-    """True when ``token`` (stemmed, as :func:`tokens` gives it) is a chat word or an interjection
-    (:data:`memdir.text.words.CHAT_WORDS`, :data:`~memdir.text.words.INTERJECTIONS`: ``pleas``, ``um``, ``lol``): a
-    sound around a request, not a word of it."""
-    return token in _chat_stems()
-
-
-_HANGUL_FIRST, _HANGUL_LAST, _FINALS, _FINAL_B = 0xAC00, 0xD7A3, 28, 17  # syllable blocks; ㅂ is final 17
-_MASU_STEMS = frozenset("いきしちにひみりぎじびぴえけせてねへめれげぜでべぺ")
-
-
-def is_cjk_grammar(token: str) -> bool:
-    """True when ``token`` (a CJK bigram or one-character run of :func:`tokens`)
-    is grammar, not content: one of :data:`memdir.text.words.CJK_FUNCTION_TERMS`,
-    a Hangul syllable closed by ㅂ before ``니`` (``합니``, ``습니``: the
-    ending -ㅂ니다), or a hiragana of the i or e row before ``ま`` (``りま``,
-    ``しま``: a verb stem before -ます). Pure."""
-    if token in CJK_FUNCTION_TERMS:
-        return True
-    if len(token) != 2:
-        return False
-    first, second = token
-    if second == "니" and _HANGUL_FIRST <= ord(first) <= _HANGUL_LAST:
-        return (ord(first) - _HANGUL_FIRST) % _FINALS == _FINAL_B
-    return second == "ま" and first in _MASU_STEMS
 
 
 def _cjk_tokens(run: str) -> list[str]:
@@ -436,6 +374,11 @@ def query_tokens(query: str) -> list[str]:
 def request_terms() -> frozenset[str]:
     """The terms of :data:`memdir.text.words.REQUEST_WORDS` as a query reads
     them (stemmed; a CJK request's bigrams): ``remind``, ``detail``, ``알려``, ``려줘``."""
+    return wordstems.REQUESTS if wordstems.hold() else request_terms_of_words()
+
+
+def request_terms_of_words() -> frozenset[str]:
+    """:func:`request_terms` computed from the word list: the rule :data:`memdir.search.wordstems.REQUESTS` holds."""
     return frozenset(t for word in REQUEST_WORDS for t in query_tokens(word))
 
 
