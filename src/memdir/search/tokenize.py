@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from functools import lru_cache
 
 from ..text.fold import fold, umlauts_spelled
@@ -77,9 +78,22 @@ from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword  # re-exp
 _WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"  # combining: заме́тки is заметки
 _WORD = f"{_WORD_CHAR}[{_MARKS}]*"  # a letter with the marks no composed letter holds, which text.fold drops
-# A word or a CJK run, as the tokenizer segments text (ranking finds its matches the same way).
-SEGMENT = re.compile(f"(?P<cjk>[{CJK_RANGES}]+)|(?P<word>(?:{_WORD})+(?:[_\\-]+(?:{_WORD})+)*)")
-_CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
+# A word or a CJK run, as the tokenizer segments text (ranking finds its matches the same way): :func:`segments`.
+# Compiled on the first text that is not ASCII (classes of the CJK ranges cost ≈ 30 ms to compile); in ASCII text a
+# word is its ASCII letters and digits (no CJK, no combining mark).
+_SEGMENT = f"(?P<cjk>[{CJK_RANGES}]+)|(?P<word>(?:{_WORD})+(?:[_\\-]+(?:{_WORD})+)*)"
+_ASCII_SEGMENT = re.compile(r"(?P<cjk>(?!))|(?P<word>[A-Za-z0-9]+(?:[_\-]+[A-Za-z0-9]+)*)")
+
+
+@lru_cache(maxsize=None)
+def _compiled(pattern: str) -> re.Pattern:
+    return re.compile(pattern)
+
+
+def segments(text: str) -> Iterator[re.Match]:
+    """The words and CJK runs of ``text`` in order, as the tokenizer segments it: matches with the groups ``cjk``
+    and ``word`` (one of them None). Pure."""
+    return (_ASCII_SEGMENT if text.isascii() else _compiled(_SEGMENT)).finditer(text)
 _SEPARATORS = re.compile(r"[_\-]+")
 # A word and its inflection in parentheses, "file(s)", "process(es)", "entry(ies)", "child(ren)", "use(d)": the word
 # (its inflected form stems alike), no "s", "es" or "ie" of its own; not a call's argument ("client.search(es)").
@@ -118,7 +132,7 @@ def _number(part: str) -> str:
 
 @lru_cache(maxsize=65536)
 def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """``(tokens, group parts, written parts)`` of one word segment (:data:`SEGMENT`).
+    """``(tokens, group parts, written parts)`` of one word segment (:func:`segments`).
 
     Tokens: the word stemmed, or, for a compound, its whole stemmed as written joined and its parts
     (:func:`_parts`). A plural ``s`` after digits is dropped (``A100s`` is ``A100``, ``429s`` is ``429``); a unit
@@ -230,7 +244,7 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     run: list[tuple[tuple[str, ...], tuple[str, ...]]] = []  # (parts as written, tokens) of the number groups read
     dotted = False
     last_end, last_word, last_number = -1, False, False
-    for match in SEGMENT.finditer(text):
+    for match in segments(text):
         cjk = match.group("cjk")
         if cjk:
             if run:
@@ -326,7 +340,7 @@ def compound_groups(text: str) -> dict[str, tuple[str, ...]]:
 
 @lru_cache(maxsize=16384)
 def word_tokens(word: str) -> tuple[str, ...]:
-    """:func:`tokens` of one word of a text (a match of :data:`SEGMENT`),
+    """:func:`tokens` of one word of a text (a match of :func:`segments`),
     the last 16,384 words kept: a search's snippets look at the words of
     notes that share one vocabulary."""
     return tuple(tokens(word))
@@ -470,7 +484,7 @@ def identifier_parts(text: str) -> dict[str, set[str]]:
     itself (:func:`word_forms`). Pure."""
     whole: set[str] = set()
     parts: dict[str, set[str]] = {}
-    for match in SEGMENT.finditer(text):
+    for match in segments(text):
         word = match.group("word")
         if not word:
             continue
@@ -488,7 +502,7 @@ def word_forms(text: str) -> dict[str, set[str]]:
     """Each term of the words of ``text`` (not CJK) with the forms that give it,
     casefolded: ``{"request": {"requests"}}`` for "add requests". Pure."""
     out: dict[str, set[str]] = {}
-    for match in SEGMENT.finditer(text):
+    for match in segments(text):
         for piece in _parts(match.group("word") or ""):
             folded = fold(piece)
             out.setdefault(stem(folded), set()).add(folded)
@@ -503,7 +517,7 @@ def acronyms(query: str) -> dict[str, str]:
     text = unicodedata.normalize("NFKC", without_hidden(query[:MAX_QUERY_CHARS]))
     if not any("A" <= c <= "Z" for c in text):
         return {}
-    parts = [p for m in SEGMENT.finditer(text) if m.group("word") for p in _parts(m.group("word"))]
+    parts = [p for m in segments(text) if m.group("word") for p in _parts(m.group("word"))]
     if shouted(parts):
         return {}
     out: dict[str, str] = {}
@@ -529,15 +543,15 @@ def writes_in_capitals(text: str, spelling: str) -> bool:
     if spelling not in text:
         return False
     return any(spelling in m.group("word") and spelling in _parts(m.group("word"))
-               for m in SEGMENT.finditer(text) if m.group("word"))
+               for m in segments(text) if m.group("word"))
 
 
 def has_cjk(text: str) -> bool:
     """True when ``text`` holds a CJK character (Han, kana or Hangul)."""
-    return bool(_CJK_CHAR.search(text))
+    return not text.isascii() and bool(_compiled(f"[{CJK_RANGES}]").search(text))
 
 
 __all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "acronyms", "shouted",
            "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_fields",
            "document_text", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "query_terms",
-           "query_tokens", "request_terms", "available", "require", "stem", "tokens", "word_tokens"]
+           "query_tokens", "request_terms", "available", "require", "segments", "stem", "tokens", "word_tokens"]
