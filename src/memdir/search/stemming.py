@@ -57,7 +57,7 @@ def _alone(language: str):
                 return None
             package = type(sys)(_ALONE)
             package.__path__ = list(spec.submodule_search_locations)
-            sys.modules[_ALONE] = package
+            sys.modules.setdefault(_ALONE, package)
         return getattr(import_module(f"{_ALONE}.{language}_stemmer"), f"{language.capitalize()}Stemmer")
     except (ImportError, AttributeError):
         return None
