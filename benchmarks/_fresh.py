@@ -93,6 +93,8 @@ def commands(project: Path, session: str = "bench") -> dict[str, tuple[list[str]
         "context_script": ([str(SCRIPT), "--project", str(project), "context"], ""),
         "session_start_script": ([str(SCRIPT), "hook", "claude-code", "SessionStart"], json.dumps(start)),
         "user_prompt_submit": (["-m", "memdir.hooks", "claude-code", "UserPromptSubmit"], json.dumps(prompt)),
+        # a search as typed, in a fresh process (the CLI's first query; an MCP server's first pays the same search)
+        "search": (["-m", "memdir", "--project", str(project), "search", "staging redis port"], ""),
         # a query's scripts step alone (search.scripts.of_rows; the hook runs it when the dense side answers):
         # a fresh process opening the index and reading every memory's script
         "scripts_of_rows": (["-c", "import sys; from pathlib import Path; from memdir.search import index, scripts; "

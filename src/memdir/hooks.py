@@ -22,4 +22,6 @@ if __name__ == "__main__":
         from memdir.search.warm import main as warm_main
 
         sys.exit(warm_main(sys.argv[2:], hooks=answer_warm))
-    sys.exit(main())
+    from memdir.integrations.claude_code.hooks import finish
+
+    sys.exit(finish(main()))  # at once when a warm process answered (nothing of its own to close)

@@ -100,10 +100,10 @@ def _candidates() -> list[tuple[str, str | None]]:
 
 
 def _name(home: Path) -> str:
-    import hashlib
+    from .paths import sha256  # CPython's own SHA-256: a prompt hook's thin client loads no hashlib (OpenSSL)
 
     real = os.path.realpath(os.fsencode(str(home)))
-    return hashlib.sha256(real).hexdigest()[:16] + SOCKET_SUFFIX
+    return sha256(real).hexdigest()[:16] + SOCKET_SUFFIX
 
 
 def runtime_dir(create: bool = False) -> tuple[str | None, str | None]:
@@ -116,9 +116,9 @@ def runtime_dir(create: bool = False) -> tuple[str | None, str | None]:
     0700; without (a client) a missing one is named all the same when it could be
     made — no server has bound there yet, so connecting fails at once. A
     directory that is not usable is passed over, never repaired. Never raises."""
-    import socket  # late, as everywhere here: a session start that launches no warm process never needs it
+    import _socket  # late, as everywhere here; the C module: a prompt hook's thin client loads no socket.py
 
-    if not hasattr(socket, "AF_UNIX") or not hasattr(os, "getuid"):
+    if not hasattr(_socket, "AF_UNIX") or not hasattr(os, "getuid"):
         return None, "this platform has no Unix sockets"
     return private_dir(create)
 
@@ -161,13 +161,22 @@ def private_dir(create: bool = False) -> tuple[str | None, str | None]:
 def socket_path(home: Path, create: bool = False) -> Path | None:
     """The warm process's socket for ``home`` in :func:`runtime_dir` (made when
     ``create``), or None when there is no usable directory. Its length does
-    not depend on the home's path."""
-    directory, _why = runtime_dir(create)
-    if directory is None:
+    not depend on the home's path. :func:`socket_file` as a :class:`~pathlib.Path`."""
+    path = socket_file(home, create)
+    if path is None:
         return None
     from pathlib import Path  # late: a session start that launches no warm process loads no pathlib
 
-    return Path(directory, _name(home))  # ≤ MAX_SOCKET_PATH: a runtime directory too long is passed over
+    return Path(path)
+
+
+def socket_file(home: str | os.PathLike, create: bool = False) -> str | None:
+    """:func:`socket_path` as a string (``<runtime directory>/<16 hex>.sock``), for the prompt hook's
+    thin client, which connects and loads no :mod:`pathlib`; None when there is no usable directory."""
+    directory, _why = runtime_dir(create)
+    if directory is None:
+        return None
+    return os.path.join(directory, _name(home))  # ≤ MAX_SOCKET_PATH: a runtime directory too long is passed over
 
 
 def dead(path: str | os.PathLike) -> bool:
@@ -293,4 +302,4 @@ def starting(home: Path, now: float | None = None) -> float | None:
 
 __all__ = ["MAX_SOCKET_PATH", "PROBE_TIMEOUT", "SHARED_TMP", "SOCKET_SUFFIX", "START_FILE", "STARTING_WAIT",
            "SWEEP_GRACE", "alive", "cleared", "dead", "in_the_way", "note_start", "private_dir", "runtime_dir",
-           "socket_path", "starting", "swept"]
+           "socket_file", "socket_path", "starting", "swept"]

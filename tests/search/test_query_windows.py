@@ -11,7 +11,7 @@ import time
 import pytest
 
 from memdir import Memory
-from memdir.search import dense, querywindows, ranking, vectors, warm
+from memdir.search import dense, querywindows, ranking, vectors, warmanswer
 from memdir.search.index import layer_key
 from memdir.search.recall import recall_result
 from memdir.search.sync import sync
@@ -111,7 +111,7 @@ def test_the_warm_process_answers_the_same_windowed_cosines(store):
     conn = sync(store.home, store.session.layers())
     generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
     names = dict(conn.execute("SELECT id, name FROM docs"))
-    answer = warm._answer(store.home, {"query": PROMPT, "layers": keys, "generation": generation})
+    answer = warmanswer.cosines_answer(store.home, {"query": PROMPT, "layers": keys, "generation": generation})
     cos = {names[i]: c for i, c in zip(answer["ids"], answer["cosines"])}
     assert cos == pytest.approx(_dense(store, PROMPT), abs=1e-4)
     assert cos["structlog-logging"] == pytest.approx(1.0)

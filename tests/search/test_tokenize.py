@@ -51,10 +51,10 @@ def test_document_text_is_space_joined_tokens():
 
 
 def test_word_tokens_are_the_tokens_of_one_word_kept():
-    from memdir.search.tokenize import SEGMENT, word_tokens
+    from memdir.search.tokenize import segments, word_tokens
 
     text = "Zürich's PostgreSQL ci-box-2 runner listens; 東京 office"
-    for match in SEGMENT.finditer(text):
+    for match in segments(text):
         assert word_tokens(match.group(0)) == tuple(tokens(match.group(0)))
     assert word_tokens("PostgreSQL") == ("postgresql", "postgr", "sql") and word_tokens("Zürich") == ("zurich", "zuerich")
     assert word_tokens("PostgreSQL") is word_tokens("PostgreSQL")  # kept: the second call reads the first's answer

@@ -14,8 +14,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import yaml
-
 from ..errors import InvalidInput
 
 MAX_FRONTMATTER_BYTES = 16 * 1024  # real frontmatter is under 1 KB; a cap keeps parsing bounded
@@ -24,10 +22,14 @@ MAX_FRONTMATTER_BYTES = 16 * 1024  # real frontmatter is under 1 KB; a cap keeps
 MAX_INTEGER = 2 ** 63 - 1
 _NULLS = ("", "~", "null", "Null", "NULL")
 
-try:  # the C loader is several times faster; the pure one gives the same nodes
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - libyaml missing
-    _Loader = yaml.SafeLoader
+
+def _loader():
+    """PyYAML's safe loader: libyaml's C one, several times faster, else the pure one (the same nodes). PyYAML is
+    imported by the first frontmatter read (≈ 120M instructions): a process that reads no file (a search of an
+    index in step, the prompt hook) never loads it."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
 
 
 class MalformedMemory(InvalidInput):
@@ -51,6 +53,8 @@ def split(text: str) -> tuple[str, str] | None:
 
 def _scalar_text(node) -> str | None:
     """The text of a scalar node; None for a YAML null (plain ``~``/``null``/empty)."""
+    import yaml
+
     if not isinstance(node, yaml.ScalarNode):
         return None
     if node.style in (None, "") and node.value in _NULLS:
@@ -71,13 +75,15 @@ def refuse_hostile(front: str) -> None:
     """Raise :class:`Hostile` for frontmatter over the size cap (:func:`oversize`) or holding a
     YAML anchor or alias. Tokens only (no node is built), in milliseconds
     whatever the nesting; skipped when no ``&`` or ``*`` occurs at all."""
+    import yaml
+
     size = oversize(front)
     if size is not None:
         raise Hostile(f"frontmatter is {size} bytes, over the {MAX_FRONTMATTER_BYTES}-byte cap")
     if "&" not in front and "*" not in front:
         return
     try:
-        for token in yaml.scan(front, Loader=_Loader):
+        for token in yaml.scan(front, Loader=_loader()):
             if isinstance(token, (yaml.AnchorToken, yaml.AliasToken)):
                 raise Hostile("frontmatter uses YAML anchors or aliases (&name / *name), "
                                "which memdir refuses to expand")
@@ -90,9 +96,11 @@ def read_yaml(front: str) -> tuple[dict[str, Any], dict[str, str], tuple[str, ..
     the source text of each top-level key of a block mapping (from its
     line to the next key's line); and the keys written more than once (the
     last one is read, as YAML loaders do)."""
+    import yaml
+
     refuse_hostile(front)
     try:
-        root = yaml.compose(front, Loader=_Loader)
+        root = yaml.compose(front, Loader=_loader())
     except yaml.YAMLError as exc:
         raise MalformedMemory(f"frontmatter is not valid YAML: {str(exc).splitlines()[0]}") from None
     if root is None:
@@ -170,6 +178,8 @@ def read_plain(front: str) -> dict[str, Any]:
 def as_written(value: Any, lines: list[str]) -> str | None:
     """The text a person reads on the line, for a one-line plain scalar YAML
     would change: a leading ``!`` read as a tag, a `` #`` read as a comment."""
+    import yaml
+
     text = text_of(value)
     if (isinstance(value, yaml.ScalarNode) and value.style in (None, "")
             and value.start_mark.line == value.end_mark.line and value.start_mark.line < len(lines)):
@@ -180,6 +190,8 @@ def as_written(value: Any, lines: list[str]) -> str | None:
 
 
 def text_of(value: Any) -> str | None:
+    import yaml
+
     if isinstance(value, yaml.Node):
         return _scalar_text(value)
     if value is None:
@@ -192,6 +204,8 @@ def construct(node: Any) -> Any:
     outside the range of :data:`MAX_INTEGER` kept as text too. A plain decimal fraction is a float
     when the float writes back as the same text (``0.25``: what a write of 0.25 leaves in the file);
     any other (``1.10``, ``1e3``, ``.inf``) stays text."""
+    import yaml
+
     if not isinstance(node, yaml.Node):
         return node
     if isinstance(node, yaml.ScalarNode):

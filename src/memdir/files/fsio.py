@@ -17,14 +17,13 @@ file) is read by :func:`read_foreign` only: a regular file within a cap.
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import stat
-import tempfile
 from collections import namedtuple
 from pathlib import Path
 
 from ..errors import StoreError
+from ..paths import sha256
 
 TEMP_SUFFIX = ".tmp"
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # open flag: a symlink where a meta file should be fails, never followed
@@ -32,7 +31,7 @@ NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # open flag: a symlink where a meta fil
 
 def digest(data: bytes) -> str:
     """SHA-256 hex of ``data`` (64 lowercase hex digits)."""
-    return hashlib.sha256(data).hexdigest()
+    return sha256(data).hexdigest()
 
 
 def ensure_dir(path: Path) -> Path:
@@ -77,6 +76,8 @@ def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True, sync: bool =
     :class:`StoreError` when the disk refuses; the old file is then untouched
     and the temp file removed.
     """
+    import tempfile  # a write's: loaded by the first one (a search writes no file)
+
     directory = path.parent
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=directory)

@@ -25,15 +25,14 @@ frontmatter over :data:`MAX_FRONTMATTER_BYTES`.
 
 from __future__ import annotations
 
-import hashlib
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-import yaml
-
 from ..errors import InvalidInput
+from ..paths import sha256
 from ..text.names import normalize_name
 from ..text.printable import display_title, one_line
 from ..text.values import value_of
@@ -60,12 +59,6 @@ _KNOWN_ORDER = (
 _TIME_KEYS = ("created", "updated", "last_read", "valid_from", "valid_until")
 _ALIASES = {"lastRead": "last_read", "lastread": "last_read", "validFrom": "valid_from",
             "validUntil": "valid_until", "supersededBy": "superseded_by"}
-
-try:  # the C dumper is several times faster; the pure one is identical in output
-    _DumperBase = yaml.CSafeDumper
-except AttributeError:  # pragma: no cover - libyaml missing
-    _DumperBase = yaml.SafeDumper
-
 
 @dataclass(frozen=True)
 class MemoryRecord:
@@ -131,7 +124,7 @@ def duplicate_key(description: str | None, body: str | None) -> str:
 def text_digest(description: str | None, body: str | None) -> str:
     """SHA-256 hex of :func:`duplicate_key`: equal for exact duplicates, so a layer keeps it per file
     (:class:`memdir.files.scan.FileState`) and a write finds a copy without reading every memory."""
-    return hashlib.sha256(duplicate_key(description, body).encode("utf-8", "surrogatepass")).hexdigest()
+    return sha256(duplicate_key(description, body).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -226,16 +219,23 @@ def parse_time(value: Any, *, end_of_day: bool = False) -> datetime | None:
 # ---------------------------------------------------------------- serialize
 
 
-class _Dumper(_DumperBase):
-    def ignore_aliases(self, data):  # never `&id001`/`*id001`: equal times are written out twice
-        return True
+@lru_cache(maxsize=1)
+def _dumper():
+    """PyYAML's safe dumper as memdir writes (libyaml's C one, several times faster, else the pure one: identical
+    output): times in :func:`format_time`, never an alias. Made by the first write: PyYAML loads only where a file
+    is read or written (:func:`memdir.files.frontmatter.read_yaml`)."""
+    import yaml
+
+    class Dumper(getattr(yaml, "CSafeDumper", None) or yaml.SafeDumper):
+        def ignore_aliases(self, data):  # never `&id001`/`*id001`: equal times are written out twice
+            return True
+
+    Dumper.add_representer(datetime, _represent_time)
+    return Dumper
 
 
 def _represent_time(dumper, value: datetime):
     return dumper.represent_scalar("tag:yaml.org,2002:timestamp", format_time(value))
-
-
-_Dumper.add_representer(datetime, _represent_time)
 
 
 def serialize(record: MemoryRecord) -> str:
@@ -270,8 +270,10 @@ def serialize(record: MemoryRecord) -> str:
             verbatim.append(source[1])  # unchanged: its bytes as the other tool wrote them
         else:
             data[key] = value
+    import yaml
+
     head = yaml.dump(
-        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1 << 30,
+        data, Dumper=_dumper(), sort_keys=False, allow_unicode=True, width=1 << 30,
         default_flow_style=False,
     ) + "".join(verbatim)
     body = record.body.strip()
@@ -338,6 +340,8 @@ def parse(text: str, stem: str) -> ParsedFile:
             data[key] = data.pop(alias)
     meta = data.get("metadata")
     meta_map: dict[str, Any] = {}
+    import yaml  # loaded already: read_yaml read the frontmatter
+
     if isinstance(meta, yaml.MappingNode):
         meta_map = {k.value: v for k, v in meta.value if isinstance(k, yaml.ScalarNode)}
     elif isinstance(meta, dict):

@@ -16,7 +16,6 @@ from the text.
 from __future__ import annotations
 
 import os
-import tempfile
 from itertools import accumulate
 from pathlib import Path
 
@@ -80,6 +79,8 @@ def splice_index(index_path: Path, meta_dir: Path, before: Outline,
         try:
             if index_state(os.fstat(fd)) != expected:
                 return None
+            import tempfile  # a write's: loaded by the first one
+
             out, temp = tempfile.mkstemp(prefix=f".{index_path.name}.", suffix=TEMP_SUFFIX, dir=index_path.parent)
             try:
                 new_starts, new_ends, at, through, run = [], [], 0, 0, None

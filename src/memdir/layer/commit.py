@@ -32,7 +32,6 @@ older than the lock timeout.
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 import time
 from pathlib import Path
@@ -81,6 +80,8 @@ def refuse_special(path: Path) -> None:
 
 
 def _side_name(path: Path, suffix: str) -> Path:
+    import secrets  # a write's: a search never loads it
+
     return path.with_name(f".{path.name}.{secrets.token_hex(6)}{suffix}")
 
 

@@ -23,6 +23,13 @@ when a comparison word stands in it as one:
   ``筋違い``, ``人違い``, ``場違い``, ``見当違い``, ``食い違い``, ``行き違い``).
 * Not the words that only hold one: "unterschiedlich" (various), 차이나 before a space or 타운 (China).
 
+A memory states a comparison when it states its sides: the comparison word itself is no word it must write ("pip
+vs uv" and the note "install with uv sync, not pip install"). :func:`comparison_terms` names the query's terms that
+are comparison words; search leaves them out of the weight a memory must hold in one place
+(:attr:`memdir.search.relevance.Evidence.held`), as it leaves out a word no memory holds. Before, one memory
+writing "vs" (a note named redis-vs-memcached) made every other comparison's answer fall short of stating it
+(break10).
+
 Pure, standard library only (the store's answer comes through ``named``).
 """
 
@@ -30,7 +37,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from ..text.fold import fold
 from ..text.lookalike import dashes
@@ -67,6 +74,20 @@ def compares(query: str, named: Callable[[str], bool] | None = None) -> bool:
     return any(not m.group("join") or _sides(folded, m.start(), m.end()) for m in _COMPARES.finditer(folded))
 
 
+# The comparison words as search terms (stemmed, folded, CJK bigrams): vs, versus, difference(s)/differ(s),
+# 区别, 差别, 차이, 違い; German Unterschied and unterscheiden in every form by their starts.
+_TERMS = frozenset({"vs", "versus", "differ", "区别", "差别", "차이", "違い"})
+_TERM_STARTS = ("unterschi", "unterscheid")
+
+
+def comparison_terms(terms: Iterable[str]) -> frozenset[str]:
+    """The terms of ``terms`` (a query's, as :func:`memdir.search.tokenize.query_terms` gives them: stemmed,
+    folded) that are comparison words: ``vs``, ``versus``, ``differ``, ``unterschied``/``unterschi``…,
+    ``unterscheiden``…, ``区别``, ``差别``, ``차이``, ``違い``. Whether the query compares is :func:`compares`'s
+    question; this only names the words. Pure."""
+    return frozenset(t for t in terms if t in _TERMS or t.startswith(_TERM_STARTS))
+
+
 def _sides(text: str, start: int, end: int) -> bool:
     """True when the joiner at ``text[start:end]`` has a letter or digit on both sides within its clause."""
     if text.startswith(".", end):
@@ -82,4 +103,4 @@ def _shouted(text: str) -> bool:
     return shouted(_WORDS.findall(text))
 
 
-__all__ = ["compares"]
+__all__ = ["comparison_terms", "compares"]

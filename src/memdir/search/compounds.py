@@ -16,7 +16,8 @@ import unicodedata
 from ..text.fold import kana_spellings
 from ..text.printable import without_hidden
 from .stemming import kind_spelled
-from .tokenize import MAX_QUERY_CHARS, MAX_QUERY_TERMS, SEGMENT, compound_groups, is_stopword, stem, word_tokens
+from .tokenize import (MAX_QUERY_CHARS, MAX_QUERY_TERMS, compound_groups, is_stopword, segments, stem,
+                       word_tokens)
 
 # The function words a phrasal compound may end in: back off / backoff, set up / setup, log in / login.
 _PARTICLES = frozenset("up out off in on down over back away".split())
@@ -33,7 +34,7 @@ def spaced_pairs(query: str) -> dict[str, tuple[str, str]]:
     text = unicodedata.normalize("NFKC", without_hidden(query[:MAX_QUERY_CHARS]))
     out: dict[str, tuple[str, str]] = {}
     previous = None
-    for match in SEGMENT.finditer(text):
+    for match in segments(text):
         word = match.group("word")
         alone = bool(word) and word.isascii() and word.isalnum() and len(word_tokens(word)) == 1
         if alone and previous is not None and text[previous.end():match.start()].isspace():

@@ -18,11 +18,11 @@ is nothing to decide.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import time
 
+from ..paths import sha256
 from ..session import Session
 from .index import ReadOnly, layer_key
 from .sync import sync
@@ -42,7 +42,7 @@ class Page(list):
 def query_key(query: str, scope: str | None, include_muted: bool, filters) -> str:
     """A digest naming one query and what narrows it, the same for each of its pages."""
     text = json.dumps([query, scope, include_muted, repr(filters)], ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def basis(session: Session, scope: str | None, key: str, offset: int) -> tuple[frozenset[int] | None, str]:

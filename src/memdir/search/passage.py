@@ -2,7 +2,7 @@
 
 The passage is :func:`memdir.search.relevance.best_window`'s — the one passage finder — over the text's tokens
 read as the query's terms (:func:`memdir.search.relevance.as_terms`), each token mapped back to the word of the
-text (a match of :data:`memdir.search.tokenize.SEGMENT`) it came from. Pure.
+text (a match of :func:`memdir.search.tokenize.segments`) it came from. Pure.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from array import array
 from functools import lru_cache
 
 from . import relevance
-from .tokenize import SEGMENT, word_tokens
+from .tokenize import segments, word_tokens
 
 SENTENCE_BACK = 240  # characters looked back from the passage's first word for the start of its sentence
 _SENTENCE_END = re.compile(r"[.!?;:](?=\s)|\n")
@@ -48,12 +48,12 @@ TEXTS_KEPT = 1024
 @lru_cache(maxsize=TEXTS_KEPT)
 def _words(text: str) -> tuple[tuple[str, ...], array]:
     """``(tokens, offsets)``: the tokens of ``text`` (:func:`~memdir.search.tokenize.word_tokens` of each
-    :data:`~memdir.search.tokenize.SEGMENT` match, in order) and, flat, the start and end offsets of the word
+    :func:`~memdir.search.tokenize.segments` match, in order) and, flat, the start and end offsets of the word
     each came from (token ``i``: ``offsets[2 * i]``, ``offsets[2 * i + 1]``). Kept per text: a pure function."""
     toks: list[str] = []
     offsets = array("q" if len(text) >= 1 << 32 else "I")
     intern = sys.intern
-    for match in SEGMENT.finditer(text):
+    for match in segments(text):
         start, end = match.span()
         for tok in word_tokens(match.group(0)):
             toks.append(intern(tok))

@@ -33,6 +33,7 @@ from ..session import Session
 from ..text.fence import escape_fence_tags
 from . import dense, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling
 from .query import checked_query
+from .comparison import comparison_terms
 from .compounds import joined_parts, read as read_compounds
 from .filters import Filters
 from .general import asks_in_general
@@ -214,7 +215,8 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
 def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: dict[str, int], total: int,
               compounds: dict[str, tuple[str, str]] | None = None,
               capitals: dict[int, frozenset[str]] | None = None,
-              forms: dict[str, set[str]] | None = None, typed: bool = False) -> dict[int, relevance.Evidence]:
+              forms: dict[str, set[str]] | None = None, typed: bool = False,
+              unheld: frozenset[str] = frozenset()) -> dict[int, relevance.Evidence]:
     """The words' part of each memory's evidence (:func:`memdir.search.relevance.evidence`, no cosine).
     ``forms``: the query's words by term (:func:`memdir.search.tokenize.word_forms`: which terms begin longer words,
     :func:`memdir.search.spelling.starts`; a term held only in code identifiers, in another form, weighs less).
@@ -223,7 +225,9 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
     how many memories write them so; every other memory with the query's own terms. ``typed``: a search typed as
     keywords, not a prompt (:func:`memdir.search.relevance.evidence`). ``compounds``: the query's own too.
     A y-word's start (``expir`` of ``expiry``) reads the words it begins only in a memory writing one of its
-    family (:func:`memdir.search.spelling.continues`: "expires", not "factor" for ``factory``)."""
+    family (:func:`memdir.search.spelling.continues`: "expires", not "factor" for ``factory``). ``unheld``: terms
+    no memory needs to hold, counted as a word no memory holds is (a comparison's own words, "vs":
+    :func:`memdir.search.comparison.comparison_terms`)."""
     if not ids:
         return {}
     capitals = capitals or {}
@@ -238,7 +242,7 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
             freq = {**counts, **{t: in_caps[t] for t in acronyms}}
             weights = relevance.term_weights(these, freq, total, acronyms, joined_parts(compounds or {}, terms))
             strong = {t for t in these if weights[t]} - relevance.soft_terms(these, kept=acronyms)  # CJK bigrams count
-            present = {t for t in these if freq.get(t, 0)}
+            present = {t for t in these if freq.get(t, 0) and t not in unheld}
             begun = {t: b for t, b in spelling.starts(these, forms).items() if t not in lacks}
             readings[acronyms, lacks] = (weights, relevance.Prefixes(weights, compounds, begun), strong, present)
         return readings[acronyms, lacks]
@@ -363,7 +367,11 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             reads, asks = _keywords(query, terms, frozenset(spellings))
             keywords = explicit or reads
             typed = explicit and reads  # a word no memory holds leaves the rest complete (relevance._complete)
-            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds | own, capitals, forms, typed)
+            # "Redis vs Memcached": only a memory stating it (relevance.bar); "VS 2022" a name where memories write it
+            compared = relevance.compares(query, lambda spelling: bool(in_capitals(conn, {spelling.lower(): spelling})))
+            unheld = comparison_terms(terms) if compared else frozenset()  # "pip vs uv": the sides, not "vs"
+            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds | own, capitals, forms, typed,
+                              unheld)
             cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
             if unembedded:  # the first page's basis: these had no vector then
                 cosines = {i: c for i, c in cosines.items() if i not in unembedded}
@@ -372,11 +380,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             nearest += [i for i in scripts.leaders(standing) if i not in nearest]  # nearest among its own too
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
-                                   compounds | own, capitals, forms, typed))
+                                   compounds | own, capitals, forms, typed, unheld))
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
             found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands out
-            # "Redis vs Memcached": only a memory stating it (relevance.bar); "VS 2022" a name where memories write it
-            if relevance.compares(query, lambda spelling: bool(in_capitals(conn, {spelling.lower(): spelling}))):
+            if compared:
                 found = {i: replace(ev, compared=True) for i, ev in found.items()}
             if asks_in_general(query):  # "how do I crop an image with Pillow?": words, not meaning (relevance.bar)
                 found = {i: replace(ev, general=True) for i, ev in found.items()}

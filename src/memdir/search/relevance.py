@@ -194,6 +194,13 @@ def question_terms() -> frozenset[str]:
     """The terms of :data:`memdir.text.words.QUESTION_WORDS` as a query reads them (stemmed, folded; a CJK
     one's bigrams): ``when``, ``언제``, ``어떻``, ``いつ``, ``когд``. Each is a stopword
     (:func:`memdir.search.tokenize.is_stopword`)."""
+    from . import wordstems
+
+    return wordstems.QUESTIONS if wordstems.hold() else question_terms_of_words()
+
+
+def question_terms_of_words() -> frozenset[str]:
+    """:func:`question_terms` computed from the word list: the rule :data:`memdir.search.wordstems.QUESTIONS` holds."""
     from .tokenize import tokens
 
     return frozenset(t for word in QUESTION_WORDS for t in tokens(fold(word)))
@@ -286,7 +293,7 @@ def soft_terms(terms: list[str], doc_freq: dict[str, int] | None = None,
     memory both write in capitals: :func:`~memdir.search.tokenize.acronyms`)."""
     from .tokenize import has_cjk, is_stopword
 
-    kana = {t for t in terms if _HIRAGANA.fullmatch(t)}
+    kana = {t for t in terms if not t.isascii() and _hiragana().fullmatch(t)}
     out = {t for t in terms if t in FILLER or is_stopword(t)}
     if kana and len(kana | {o for t in kana for o in kana_spellings(t)}.intersection(terms)) < len(terms):
         out |= kana
@@ -295,7 +302,9 @@ def soft_terms(terms: list[str], doc_freq: dict[str, int] | None = None,
     return out - kept
 
 
-_HIRAGANA = re.compile("[\u3040-\u309f]+")
+@lru_cache(maxsize=1)
+def _hiragana() -> re.Pattern:
+    return re.compile("[\u3040-\u309f]+")  # compiled by the first term that is not ASCII (≈ 2 ms)
 
 
 def term_weights(terms: list[str], doc_freq: dict[str, int], total_docs: int,

@@ -7,7 +7,6 @@ memory files (:class:`StaleSchema`).
 
 from __future__ import annotations
 
-import secrets
 import sqlite3
 from contextlib import contextmanager
 
@@ -42,6 +41,8 @@ def create(conn: sqlite3.Connection) -> None:
     # wait for each other, where a read-then-write would fail at once on a stale snapshot.
     if conn.in_transaction:
         conn.rollback()
+    import secrets  # a new index's: a search of an existing one never loads it
+
     conn.executescript(f"""
         BEGIN IMMEDIATE;
         CREATE TABLE IF NOT EXISTS layers (

@@ -36,8 +36,38 @@ _SCRIPTS = (("russian", re.compile("[а-я]+")), ("greek", re.compile("[α-ω]+"
 """Each stemmer other than English with the folded words it reads (whole words of its alphabet)."""
 
 
+_ALONE = "_memdir_snowball"  # the package's directory under this name: its stemmers without its __init__
+
+
+def _alone(language: str):
+    """The pure-Python stemmer class of ``language`` loaded from ``snowballstemmer``'s own files without its
+    ``__init__``, which imports the stemmers of all 34 languages (≈ 75M instructions of a fresh process) where a
+    query uses one to three. None where the package would not be read so: it is loaded or blocked already, it
+    would hand out PyStemmer's C stemmers (``Stemmer`` installed), or its files are laid out otherwise."""
+    import sys
+    from importlib import import_module
+    from importlib.machinery import PathFinder
+
+    if "snowballstemmer" in sys.modules or PathFinder.find_spec("Stemmer") is not None:
+        return None
+    try:
+        if _ALONE not in sys.modules:
+            spec = PathFinder.find_spec("snowballstemmer")
+            if spec is None or not spec.submodule_search_locations:
+                return None
+            package = type(sys)(_ALONE)
+            package.__path__ = list(spec.submodule_search_locations)
+            sys.modules.setdefault(_ALONE, package)
+        return getattr(import_module(f"{_ALONE}.{language}_stemmer"), f"{language.capitalize()}Stemmer")
+    except (ImportError, AttributeError):
+        return None
+
+
 @lru_cache(maxsize=None)
 def _stemmer(language: str = "english"):
+    alone = _alone(language)
+    if alone is not None:
+        return alone()
     try:
         import snowballstemmer
     except ImportError:
@@ -45,6 +75,14 @@ def _stemmer(language: str = "english"):
 
         raise MissingExtra("search", "search", "snowballstemmer") from None
     return snowballstemmer.stemmer(language)
+
+
+def snowball() -> str | None:
+    """The Snowball release the English stemmer was generated from (``"3.1.1"``, as its class says), None when
+    it does not say (PyStemmer's C stemmer): what :mod:`memdir.search.wordstems` was computed with. Raises
+    :class:`memdir.errors.MissingExtra` without ``snowballstemmer``."""
+    found = re.search(r"Snowball (\d[\w.]*)", type(_stemmer()).__doc__ or "")
+    return found.group(1) if found else None
 
 
 def available() -> bool:
@@ -143,4 +181,4 @@ def kind_spelled(word: str) -> tuple[tuple[str, str], ...]:
     return ((folded, stem(folded)),)
 
 
-__all__ = ["MIN_STEM", "available", "kind_spelled", "kinds_joined", "language", "require", "stem"]
+__all__ = ["MIN_STEM", "available", "kind_spelled", "kinds_joined", "language", "require", "snowball", "stem"]

@@ -62,22 +62,38 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from functools import lru_cache
 
 from ..text.fold import fold, umlauts_spelled
 from ..text.names import hash_named
 from ..text.printable import without_hidden
-from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, KOREAN_PARTICLES, REQUEST_WORDS, UNITS
+from ..text.words import KOREAN_PARTICLES, REQUEST_WORDS, UNITS
 from ..vocabulary import CJK_RANGES
-from . import spelling
+from . import spelling, wordstems
 from .stemming import available, kind_spelled, kinds_joined, require, stem
+from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAST
+from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword  # re-exported: the tokenizer's words
 
 _WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"  # combining: заме́тки is заметки
 _WORD = f"{_WORD_CHAR}[{_MARKS}]*"  # a letter with the marks no composed letter holds, which text.fold drops
-# A word or a CJK run, as the tokenizer segments text (ranking finds its matches the same way).
-SEGMENT = re.compile(f"(?P<cjk>[{CJK_RANGES}]+)|(?P<word>(?:{_WORD})+(?:[_\\-]+(?:{_WORD})+)*)")
-_CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
+# A word or a CJK run, as the tokenizer segments text (ranking finds its matches the same way): :func:`segments`.
+# Compiled on the first text that is not ASCII (classes of the CJK ranges cost ≈ 30 ms to compile); in ASCII text a
+# word is its ASCII letters and digits (no CJK, no combining mark).
+_SEGMENT = f"(?P<cjk>[{CJK_RANGES}]+)|(?P<word>(?:{_WORD})+(?:[_\\-]+(?:{_WORD})+)*)"
+_ASCII_SEGMENT = re.compile(r"(?P<cjk>(?!))|(?P<word>[A-Za-z0-9]+(?:[_\-]+[A-Za-z0-9]+)*)")
+
+
+@lru_cache(maxsize=None)
+def _compiled(pattern: str) -> re.Pattern:
+    return re.compile(pattern)
+
+
+def segments(text: str) -> Iterator[re.Match]:
+    """The words and CJK runs of ``text`` in order, as the tokenizer segments it: matches with the groups ``cjk``
+    and ``word`` (one of them None). Pure."""
+    return (_ASCII_SEGMENT if text.isascii() else _compiled(_SEGMENT)).finditer(text)
 _SEPARATORS = re.compile(r"[_\-]+")
 # A word and its inflection in parentheses, "file(s)", "process(es)", "entry(ies)", "child(ren)", "use(d)": the word
 # (its inflected form stems alike), no "s", "es" or "ie" of its own; not a call's argument ("client.search(es)").
@@ -91,74 +107,10 @@ _CAMEL = re.compile(
     r"|(?<=\d)(?=[^\W\d_])"         # 3d
 )
 
-# Dropped from queries (never from documents) when the query has other terms: they match nearly every memory,
-# cost time and add no ranking signal. The function words, chat words and interjections (memdir.text.words: "the",
-# "please", "um", "lol") with two named deltas, so the recall figures (evals/recall, fitted with this list) stay
-# what they are: _ALSO_DROPPED, the rest of the classic English stop list (reflexive and rarer pronouns,
-# prepositions of place and time, quantifiers) and the pieces the tokenizer leaves of a contraction (don't → don +
-# t); _KEPT, function words a query has always kept as terms.
-_ALSO_DROPPED = frozenset("""
-above after again against aren because before below between both d didn doesn doing don down during each few
-further having hers herself him himself if isn itself ll m more most myself nor off once only other ours
-ourselves out over own re s same some such t theirs themselves through too under until up ve wasn weren while
-whom won yours yourself yourselves
-""".split())
-_KEPT = frozenset("may might must shall also really".split())
-STOPWORDS = FUNCTION_WORDS - _KEPT | _ALSO_DROPPED | CHAT_WORDS | INTERJECTIONS
-"""The query stopwords as written (``because``, ``does``); :func:`is_stopword` compares a token (stemmed:
-``becaus``, ``doe``) with their stems. CJK grammar (:data:`memdir.text.words.CJK_FUNCTION_TERMS` and its two
-rules) is a stopword too."""
-
 MAX_QUERY_TERMS = 64  # longer queries (a whole prompt) keep their first distinct terms
 MAX_QUERY_CHARS = 4096
 """Characters of a search query: ``memory_search``/``memdir search`` refuse a longer one; recall reads at most this
 much of a prompt, its ends first (:func:`memdir.search.pasted.read`)."""
-
-
-@lru_cache(maxsize=1)
-def _stopword_stems() -> frozenset[str]:
-    # Tokens are stemmed, so the list is compared by its stems: "because" is the token "becaus" (folded first:
-    # the Greek words are written with their accents).
-    return frozenset(stem(fold(word)) for word in STOPWORDS)
-
-
-def is_stopword(token: str) -> bool:
-    """True when ``token`` (a term as :func:`tokens` gives it, stemmed) is one
-    of :data:`STOPWORDS` (``becaus``, ``doe``, ``the``, ``um``) or CJK grammar
-    (:func:`is_cjk_grammar`: ``니다``, ``ます``, ``的``)."""
-    return token in _stopword_stems() or (not token.isascii() and is_cjk_grammar(token))
-
-
-@lru_cache(maxsize=1)
-def _chat_stems() -> frozenset[str]:
-    return frozenset(stem(fold(word)) for word in CHAT_WORDS | INTERJECTIONS)
-
-
-def is_chat(token: str) -> bool:
-    """True when ``token`` (stemmed, as :func:`tokens` gives it) is a chat word or an interjection
-    (:data:`memdir.text.words.CHAT_WORDS`, :data:`~memdir.text.words.INTERJECTIONS`: ``pleas``, ``um``, ``lol``): a
-    sound around a request, not a word of it."""
-    return token in _chat_stems()
-
-
-_HANGUL_FIRST, _HANGUL_LAST, _FINALS, _FINAL_B = 0xAC00, 0xD7A3, 28, 17  # syllable blocks; ㅂ is final 17
-_MASU_STEMS = frozenset("いきしちにひみりぎじびぴえけせてねへめれげぜでべぺ")
-
-
-def is_cjk_grammar(token: str) -> bool:
-    """True when ``token`` (a CJK bigram or one-character run of :func:`tokens`)
-    is grammar, not content: one of :data:`memdir.text.words.CJK_FUNCTION_TERMS`,
-    a Hangul syllable closed by ㅂ before ``니`` (``합니``, ``습니``: the
-    ending -ㅂ니다), or a hiragana of the i or e row before ``ま`` (``りま``,
-    ``しま``: a verb stem before -ます). Pure."""
-    if token in CJK_FUNCTION_TERMS:
-        return True
-    if len(token) != 2:
-        return False
-    first, second = token
-    if second == "니" and _HANGUL_FIRST <= ord(first) <= _HANGUL_LAST:
-        return (ord(first) - _HANGUL_FIRST) % _FINALS == _FINAL_B
-    return second == "ま" and first in _MASU_STEMS
 
 
 def _cjk_tokens(run: str) -> list[str]:
@@ -180,7 +132,7 @@ def _number(part: str) -> str:
 
 @lru_cache(maxsize=65536)
 def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """``(tokens, group parts, written parts)`` of one word segment (:data:`SEGMENT`).
+    """``(tokens, group parts, written parts)`` of one word segment (:func:`segments`).
 
     Tokens: the word stemmed, or, for a compound, its whole stemmed as written joined and its parts
     (:func:`_parts`). A plural ``s`` after digits is dropped (``A100s`` is ``A100``, ``429s`` is ``429``); a unit
@@ -292,7 +244,7 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     run: list[tuple[tuple[str, ...], tuple[str, ...]]] = []  # (parts as written, tokens) of the number groups read
     dotted = False
     last_end, last_word, last_number = -1, False, False
-    for match in SEGMENT.finditer(text):
+    for match in segments(text):
         cjk = match.group("cjk")
         if cjk:
             if run:
@@ -388,7 +340,7 @@ def compound_groups(text: str) -> dict[str, tuple[str, ...]]:
 
 @lru_cache(maxsize=16384)
 def word_tokens(word: str) -> tuple[str, ...]:
-    """:func:`tokens` of one word of a text (a match of :data:`SEGMENT`),
+    """:func:`tokens` of one word of a text (a match of :func:`segments`),
     the last 16,384 words kept: a search's snippets look at the words of
     notes that share one vocabulary."""
     return tuple(tokens(word))
@@ -436,6 +388,11 @@ def query_tokens(query: str) -> list[str]:
 def request_terms() -> frozenset[str]:
     """The terms of :data:`memdir.text.words.REQUEST_WORDS` as a query reads
     them (stemmed; a CJK request's bigrams): ``remind``, ``detail``, ``알려``, ``려줘``."""
+    return wordstems.REQUESTS if wordstems.hold() else request_terms_of_words()
+
+
+def request_terms_of_words() -> frozenset[str]:
+    """:func:`request_terms` computed from the word list: the rule :data:`memdir.search.wordstems.REQUESTS` holds."""
     return frozenset(t for word in REQUEST_WORDS for t in query_tokens(word))
 
 
@@ -527,7 +484,7 @@ def identifier_parts(text: str) -> dict[str, set[str]]:
     itself (:func:`word_forms`). Pure."""
     whole: set[str] = set()
     parts: dict[str, set[str]] = {}
-    for match in SEGMENT.finditer(text):
+    for match in segments(text):
         word = match.group("word")
         if not word:
             continue
@@ -545,7 +502,7 @@ def word_forms(text: str) -> dict[str, set[str]]:
     """Each term of the words of ``text`` (not CJK) with the forms that give it,
     casefolded: ``{"request": {"requests"}}`` for "add requests". Pure."""
     out: dict[str, set[str]] = {}
-    for match in SEGMENT.finditer(text):
+    for match in segments(text):
         for piece in _parts(match.group("word") or ""):
             folded = fold(piece)
             out.setdefault(stem(folded), set()).add(folded)
@@ -560,7 +517,7 @@ def acronyms(query: str) -> dict[str, str]:
     text = unicodedata.normalize("NFKC", without_hidden(query[:MAX_QUERY_CHARS]))
     if not any("A" <= c <= "Z" for c in text):
         return {}
-    parts = [p for m in SEGMENT.finditer(text) if m.group("word") for p in _parts(m.group("word"))]
+    parts = [p for m in segments(text) if m.group("word") for p in _parts(m.group("word"))]
     if shouted(parts):
         return {}
     out: dict[str, str] = {}
@@ -586,15 +543,15 @@ def writes_in_capitals(text: str, spelling: str) -> bool:
     if spelling not in text:
         return False
     return any(spelling in m.group("word") and spelling in _parts(m.group("word"))
-               for m in SEGMENT.finditer(text) if m.group("word"))
+               for m in segments(text) if m.group("word"))
 
 
 def has_cjk(text: str) -> bool:
     """True when ``text`` holds a CJK character (Han, kana or Hangul)."""
-    return bool(_CJK_CHAR.search(text))
+    return not text.isascii() and bool(_compiled(f"[{CJK_RANGES}]").search(text))
 
 
 __all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "acronyms", "shouted",
            "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_fields",
            "document_text", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "query_terms",
-           "query_tokens", "request_terms", "available", "require", "stem", "tokens", "word_tokens"]
+           "query_tokens", "request_terms", "available", "require", "segments", "stem", "tokens", "word_tokens"]

@@ -73,7 +73,7 @@ import threading
 import time
 
 from ..runtime import (MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, START_FILE, STARTING_WAIT, cleared, note_start,
-                       runtime_dir, socket_path, starting, swept)
+                       runtime_dir, socket_file, socket_path, starting, swept)
 from ..text import json_c as json  # json's own C code: a session start that launches nothing loads no json (nor re)
 from ..version import code_identity
 
@@ -101,18 +101,30 @@ POLL = 0.02  # seconds between a waiting hook's looks at the socket
 def listening(home: Path) -> bool:
     """True when something accepts connections on the socket of ``home``
     (a live warm process, loading or ready). Never raises."""
-    path = socket_path(home)
+    path = socket_file(home)
     if path is None:
         return False
-    import socket  # late: a session start that launches no warm process never needs it (≈ 5 ms)
-
     try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-            probe.settimeout(CONNECT_TIMEOUT)
-            probe.connect(str(path))
+        _connect(path, CONNECT_TIMEOUT).close()
     except OSError:
         return False
     return True
+
+
+def _connect(path: str, timeout: float):
+    """A stream socket connected to the Unix socket ``path`` within ``timeout`` s, the caller's to close:
+    the C module's (:mod:`_socket`), so a prompt hook's thin client loads no ``socket.py`` (nor ``enum``,
+    ``selectors``: ≈ 3 ms of a fresh process). Raises :class:`OSError`."""
+    import _socket
+
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        sock.connect(path)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
 
 
 def launch(home: Path) -> int | None:
@@ -256,20 +268,20 @@ def _exchange(home: Path, message: dict, timeout: float, named: bool = False) ->
     process's code (taken once connected: a hook with no warm process pays nothing for it)."""
     if getattr(_serving, "active", False):
         return None
-    path = socket_path(home)
+    path = socket_file(home)
     if path is None:
         return None
-    import socket
-
     try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(CONNECT_TIMEOUT)
-            sock.connect(str(path))
+        sock = _connect(path, CONNECT_TIMEOUT)
+        try:
             sock.settimeout(timeout)
             message = {**message, "code": code_identity()} if named else message
             sock.sendall(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
-            answer = json.loads(_read_line(sock, 64 * 1024 * 1024))
-    except (OSError, ValueError) as exc:
+            # as text: json_c reads a str with the C scanner alone (bytes would load json, re and enum)
+            answer = json.loads(_read_line(sock, 64 * 1024 * 1024).decode("utf-8"))
+        finally:
+            sock.close()
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
         if getattr(exc, "errno", None) == errno.ECONNREFUSED:
             swept()  # its process has gone: no dead socket stays in the directory
         return None
@@ -293,39 +305,6 @@ def ask(home: Path, query: str, layers: list[str], generation: int, passages: bo
         return dict(zip(ids, (float(c) for c in answer["cosines"])))
     except (ValueError, TypeError, AttributeError):
         return None
-
-
-def _answer(home: Path, request: dict) -> dict:
-    """The answer to one request (runs in the server's thread, model loaded)."""
-    from . import querywindows, vectors
-    from .index import connect
-
-    query, layers = request.get("query"), request.get("layers")
-    conn = connect(home)
-    conn.execute("BEGIN")
-    try:
-        generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
-        if generation != request.get("generation") or not layers:
-            return {"generation": generation}
-        query_vecs = querywindows.query_vectors(query)  # a long prompt's windows too, as in process
-        cosines = querywindows.similarities(conn, home, query_vecs, layers)
-        best = vectors.best_passages(conn, home, query_vecs[0], layers) if request.get("passages") else None
-    finally:
-        conn.execute("COMMIT")
-    answer = {"generation": generation, "ids": list(cosines), "cosines": [round(c, 6) for c in cosines.values()]}
-    if best is not None:
-        answer["passages"] = [[round(best[i][0], 6), best[i][1]] for i in cosines]
-    return answer
-
-
-def _wants_vectors(home: Path, environ) -> bool:  # by home's settings, read with a hook's environment
-    from ..settings import load_settings
-    from . import vectors
-
-    try:
-        return vectors.wanted(load_settings(home, environ=environ if isinstance(environ, dict) else {}))
-    except Exception:  # settings a hook cannot read: it reports them itself
-        return False
 
 
 class WarmServer:
@@ -367,6 +346,7 @@ class WarmServer:
         self._loader: threading.Thread | None = None
         self._load_began = 0.0  # monotonic time the model began loading
         self._loaded = threading.Event()  # the load ended: warm, or failed
+        self.frozen = False  # the objects of the loaded model and the code it answers with are frozen (_settle)
         self._stop = threading.Event()
         self._sock: socket.socket | None = None
         self._inode: int | None = None
@@ -480,11 +460,27 @@ class WarmServer:
                 self._start_loading()
                 answer = {"error": "model not loaded" if self.failed else "loading the model"}
             else:
-                answer = {**_answer(self.home, request), "hooks": self.hooks is not None}
+                from .warmanswer import cosines_answer
+
+                answer = {**cosines_answer(self.home, request), "hooks": self.hooks is not None}
                 self.answered += "ids" in answer
             client.sendall(json.dumps({**answer, "code": self.code}).encode("utf-8") + b"\n")
         except Exception:  # one bad or broken request must not stop the server
             return
+        self._settle()
+
+    def _settle(self) -> None:
+        """Once, after the first answer with the model loaded (sent: no asker waits for this), collect
+        and :func:`gc.freeze` what the process holds — the model, numpy, the code that answered and what it
+        keeps — so the cyclic collector never walks them again: a full collection of them in the middle of
+        a prompt's answer took ≈ 20 ms. What a request leaves behind later is collected as ever."""
+        if self.frozen or not self.warm.is_set():
+            return
+        import gc
+
+        gc.collect()
+        gc.freeze()
+        self.frozen = True
 
     def _hook(self, hook: dict, wait=None) -> dict:
         if self.hooks is None:
@@ -492,7 +488,9 @@ class WarmServer:
         home = hook.get("home")
         if not isinstance(home, str) or os.path.realpath(home) != os.path.realpath(self.home):
             return {"error": "another home"}  # its socket name says it is this one; its settings may not be
-        if not self.warm.is_set() and _wants_vectors(self.home, hook.get("environ")):
+        from .warmanswer import wants_vectors
+
+        if not self.warm.is_set() and wants_vectors(self.home, hook.get("environ")):
             self._start_loading()
             self._await_model(wait)  # the session's first prompt: its cosines, unless the load takes too long
         answer = self.hooks(hook, dense=self.warm.is_set())

@@ -43,12 +43,12 @@ the first, and :func:`memdir.gateway.fields.distinct_name` suggests another.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
 
 from ..errors import InvalidName
+from ..paths import sha256
 from .fence import escape_fence_tags
 from .fold import fold
 from .printable import BIDI_CONTROLS, INVISIBLE, TAGS, clipped, one_line
@@ -122,7 +122,7 @@ def _slug(folded: str) -> str:
 
 
 def _hashed(text: str) -> str:
-    return "m-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+    return "m-" + sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
 def _other_script(folded: str) -> bool:

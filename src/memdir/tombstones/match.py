@@ -68,13 +68,13 @@ layer's one file each) is :mod:`memdir.tombstones.stones`.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 
 from ..errors import TombstoneRefused
+from ..paths import sha256
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
 from ..vocabulary import CJK_RANGES
 from ..text.values import normalize_value, value_of
@@ -116,7 +116,7 @@ def words(text: str) -> tuple[str, ...]:
 
 
 def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256(text.encode("utf-8")).hexdigest()
 
 
 def _words_digest(description: str, body: str) -> str:

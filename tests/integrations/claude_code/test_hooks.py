@@ -182,6 +182,55 @@ def test_the_prompt_hook_loads_recall_but_neither_the_facade_nor_git(mem, projec
     assert json.loads(done.stderr.strip().splitlines()[-1]) == ["memdir.layer.layer", "memdir.search.recall", "yaml"]
 
 
+LEAN = ("yaml", "hashlib", "tempfile", "secrets", "snowballstemmer", "_memdir_snowball.russian_stemmer")
+USED = ("memdir.search.recall", "_memdir_snowball.english_stemmer")
+
+
+def _prompt_modules(project, prompt: str, session: str) -> tuple[str, list[str]]:
+    """The prompt hook (vectors off) in a fresh process, as installed; its stdout and which of :data:`LEAN` and
+    :data:`USED` it loaded."""
+    payload = {**_start_input(project), "session_id": session, "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+    code = (
+        "import io, json, sys, runpy\n"
+        "sys.argv = ['memdir.hooks', 'claude-code', 'UserPromptSubmit']\n"
+        f"sys.stdin = io.TextIOWrapper(io.BytesIO({json.dumps(payload)!r}.encode()))\n"
+        "try:\n"
+        "    runpy.run_module('memdir.hooks', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"print(json.dumps(sorted(m for m in {LEAN + USED!r} if m in sys.modules)), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "MEMDIR_SEARCH_VECTORS": "off"})
+    assert done.returncode == 0, done.stderr
+    return done.stdout, json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def test_the_prompt_hook_of_an_index_in_step_reads_no_file_and_stems_english_only(mem, project):
+    """Vectors off, the index in step with the files (every prompt of a session after its first): the hook reads no
+    memory file and writes none, and stems the prompt's English words alone: neither PyYAML, OpenSSL's hashlib,
+    tempfile, secrets nor snowballstemmer's package of 34 languages loads (≈ 540M of 1,016M instructions of a
+    fresh hook at 1,000 memories). Controls in the same store: a first prompt and a hand-edited file are read
+    (YAML), and a Russian prompt loads the Russian stemmer."""
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.")
+    mem.write("logs", "Логи биллинга лежат в /var/log/billing", "project", "")
+    out, loaded = _prompt_modules(project, "which port for postgresql?", "first")
+    assert "5433" in out and "yaml" in loaded  # control: the first prompt of the store builds its index
+    out, loaded = _prompt_modules(project, "which port for postgresql?", "second")
+    assert "5433" in out
+    assert loaded == sorted(USED)  # control: recall and the English stemmer are there; nothing else is
+    _, loaded = _prompt_modules(project, "где лежат логи биллинга?", "third")  # a Russian prompt: its stemmer too
+    assert loaded == sorted((*USED, "_memdir_snowball.russian_stemmer"))
+    path = project_layer_file(mem, "db-port")
+    path.write_text(path.read_text(encoding="utf-8").replace("5433", "5434"), encoding="utf-8")
+    out, loaded = _prompt_modules(project, "which port for postgresql?", "fourth")
+    assert "5434" in out and "yaml" in loaded  # control: a file edited by hand is read again
+
+
+def project_layer_file(mem, name: str):
+    return mem.session.layer("project").path / f"{name}.md"
+
+
 @pytest.mark.slow
 def test_user_prompt_submit_recall(mem, project):
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.")
@@ -281,23 +330,19 @@ def test_consolidation_off_queues_nothing(isolated_home, project):
 
 def _thin_hook(project, payload: dict, env: dict | None = None) -> tuple[str, list[str], str]:
     """Run ``python -m memdir.hooks claude-code UserPromptSubmit`` as installed; returns its stdout, which of
-    the heavy modules its fresh process loaded (``memdir.search.warm`` is the control), and its stderr."""
-    code = (
-        "import io, json, sys, runpy\n"
-        "sys.argv = ['memdir.hooks', 'claude-code', 'UserPromptSubmit']\n"
-        f"sys.stdin = io.TextIOWrapper(io.BytesIO({json.dumps(payload)!r}.encode()))\n"
-        "try:\n"
-        "    runpy.run_module('memdir.hooks', run_name='__main__')\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "names = ('memdir.search.warm', 'memdir.search.ranking', 'memdir.search.recall', 'memdir.layer.layer', "
-        "'memdir.prompt.context', 'memdir.session', 'yaml', 'sqlite3', 'numpy', 'dataclasses')\n"
-        "print(json.dumps(sorted(m for m in names if m in sys.modules)), file=sys.stderr)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+    the heavy modules its fresh process loaded (``memdir.search.warm`` is the control), and its stderr. The
+    modules as ``-X importtime`` lists them: a process that relayed a warm answer ends at once
+    (:func:`memdir.integrations.claude_code.hooks.finish`), so no code of its own runs after the hook."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
+                          input=json.dumps(payload), capture_output=True, text=True, timeout=60,
                           env={**os.environ, **(env or {})})
-    lines = done.stderr.strip().splitlines()
-    return done.stdout, json.loads(lines[-1]), "\n".join(lines[:-1])
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    imported = {line.rsplit("|", 1)[-1].strip() for line in lines if line.startswith("import time:")}
+    names = ("memdir.search.warm", "memdir.search.ranking", "memdir.search.recall", "memdir.layer.layer",
+             "memdir.prompt.context", "memdir.session", "yaml", "sqlite3", "numpy", "dataclasses")
+    return (done.stdout, sorted(m for m in names if m in imported),
+            "\n".join(line for line in lines if not line.startswith("import time:")))
 
 
 def test_the_prompt_hook_is_a_thin_client_of_the_warm_process(mem, project, isolated_home):
@@ -319,7 +364,8 @@ def test_the_prompt_hook_is_a_thin_client_of_the_warm_process(mem, project, isol
     assert loaded == ["memdir.search.warm"]  # control: the socket client is there; nothing heavier is
     # No warm process (the control): the same hook runs in its own process, which loads recall.
     out, loaded, _ = _thin_hook(project, {**payload, "session_id": "another"}, {"MEMDIR_SEARCH_VECTORS": "off"})
-    assert "5433" in out and "memdir.search.ranking" in loaded and "yaml" in loaded
+    assert "5433" in out and "memdir.search.ranking" in loaded
+    assert "yaml" not in loaded  # the warm process left the index in step: this one reads no file
 
 
 @pytest.mark.slow

@@ -1,0 +1,57 @@
+"""What a warm process computes for one request of its socket (:mod:`memdir.search.warm`): a query's cosines,
+and whether a hook's home wants dense retrieval.
+
+Runs in the server's thread, the model loaded (:func:`cosines_answer`) or not (:func:`wants_vectors`);
+the socket, the protocol and the process's life are :mod:`memdir.search.warm`'s.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing's own constant, without importing typing
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def cosines_answer(home: Path, request: dict) -> dict:
+    """The answer to one ``{"query", "layers", "generation"[, "passages"]}`` request for ``home``
+    (:mod:`memdir.search.warm`'s protocol): ``{"generation": int, "ids": [doc id, …], "cosines": [float, …]}``
+    (cosines rounded to 6 places; with ``"passages": [[best cosine, passage number], …]`` when asked), or
+    ``{"generation": int}`` alone when the index is at another generation than the request's or it names
+    no layer. Embeds the query and a long one's windows (:mod:`memdir.search.querywindows`: each cosine the
+    best of theirs, as in process; the passages the whole query's). Raises what the index and the engine raise."""
+    from . import querywindows, vectors
+    from .index import connect
+
+    query, layers = request.get("query"), request.get("layers")
+    conn = connect(home)
+    conn.execute("BEGIN")
+    try:
+        generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
+        if generation != request.get("generation") or not layers:
+            return {"generation": generation}
+        query_vecs = querywindows.query_vectors(query)  # a long prompt's windows too, as in process
+        cosines = querywindows.similarities(conn, home, query_vecs, layers)
+        query_vec = query_vecs[0]
+        best = vectors.best_passages(conn, home, query_vec, layers) if request.get("passages") else None
+    finally:
+        conn.execute("COMMIT")
+    answer = {"generation": generation, "ids": list(cosines), "cosines": [round(c, 6) for c in cosines.values()]}
+    if best is not None:
+        answer["passages"] = [[round(best[i][0], 6), best[i][1]] for i in cosines]
+    return answer
+
+
+def wants_vectors(home: Path, environ) -> bool:
+    """Whether ``home``'s settings, read with a hook's ``environ`` (its ``MEMDIR_*`` variables; anything
+    but a dict reads as none), want dense retrieval (:func:`memdir.search.vectors.wanted`). False for
+    settings that cannot be read (the hook reports them itself). Never raises."""
+    from ..settings import load_settings
+    from . import vectors
+
+    try:
+        return vectors.wanted(load_settings(home, environ=environ if isinstance(environ, dict) else {}))
+    except Exception:  # settings a hook cannot read: it reports them itself
+        return False
+
+
+__all__ = ["cosines_answer", "wants_vectors"]

@@ -1,0 +1,110 @@
+"""The stems of memdir's word lists, computed once (written by ``tests/search/test_wordstems.py``,
+which asserts they are what the rules compute from the lists: edit the lists, never this file).
+
+Each set is a rule's answer that is the same in every process: :data:`STOPWORDS`
+(:func:`memdir.search.stopwords.stopword_stems`), :data:`CHAT` (:func:`memdir.search.stopwords.chat_stems`),
+:data:`REQUESTS` (:func:`memdir.search.tokenize.request_terms_of_words`), :data:`QUESTIONS`
+(:func:`memdir.search.relevance.question_terms_of_words`). They hold (:func:`hold`) where the Snowball
+stemmers are those of :data:`SNOWBALL`; elsewhere (another release, PyStemmer's C stemmers) the rules compute them.
+"""
+
+from __future__ import annotations
+
+from .stemming import snowball
+
+
+def hold() -> bool:
+    """True when this process stems as the sets were computed (the same Snowball release, :data:`SNOWBALL`).
+    Raises :class:`memdir.errors.MissingExtra` without ``snowballstemmer``."""
+    return snowball() == SNOWBALL
+
+
+SNOWBALL = "3.1.1"  # the release whose stemmers computed the sets
+
+STOPWORDS = frozenset({
+    "a", "aber", "about", "abov", "afaik", "after", "again", "against",
+    "ah", "ahh", "all", "am", "an", "and", "ani", "are",
+    "aren", "as", "at", "auch", "auf", "aus", "be", "becaus",
+    "been", "befor", "bei", "below", "between", "both", "btw", "but",
+    "by", "can", "could", "d", "das", "dem", "der", "did",
+    "didn", "do", "doe", "doesn", "don", "down", "durch", "dure",
+    "each", "eh", "ein", "einem", "einen", "einer", "er", "erm",
+    "few", "for", "from", "further", "fwiw", "habe", "haben", "had",
+    "haha", "has", "have", "he", "heh", "hello", "her", "here",
+    "herself", "hey", "hi", "hier", "him", "himself", "his", "hm",
+    "hmm", "how", "i", "ich", "idk", "if", "ihr", "iirc",
+    "imho", "imo", "in", "into", "is", "isn", "ist", "it",
+    "itself", "just", "kann", "koennen", "konnen", "ll", "lmao", "lol",
+    "m", "me", "mich", "mir", "mm", "more", "most", "muessen",
+    "muss", "mussen", "my", "myself", "nach", "nah", "no", "noch",
+    "nor", "not", "nur", "oder", "of", "off", "oh", "ok",
+    "okay", "on", "onc", "one", "onli", "ooh", "or", "other",
+    "our", "ourselv", "out", "over", "own", "pleas", "pls", "plz",
+    "re", "s", "same", "schon", "sehr", "she", "should", "sie",
+    "sind", "so", "soll", "sollt", "some", "such", "t", "tbh",
+    "than", "that", "the", "their", "them", "themselv", "then", "there",
+    "these", "they", "this", "those", "through", "thx", "to", "too",
+    "ty", "uh", "uhh", "um", "umm", "un", "und", "under",
+    "until", "up", "us", "ve", "veri", "von", "vor", "wann",
+    "warum", "was", "wasn", "we", "welch", "welcher", "wer", "werden",
+    "were", "weren", "what", "when", "where", "whi", "which", "while",
+    "who", "whom", "wie", "will", "wir", "wird", "with", "wo",
+    "won", "would", "wurd", "ya", "yeah", "yep", "yes", "yo",
+    "you", "your", "yourself", "yourselv", "yup", "zu", "zum", "zur",
+    "αλλ", "απ", "αυτ", "για", "γιατ", "εδ", "εινα", "εκ",
+    "εν", "επισ", "η", "ητ", "θα", "κα", "μασ", "με",
+    "μια", "μον", "μου", "να", "ο", "οι", "οτ", "οταν",
+    "ποι", "πολ", "ποτ", "που", "πωσ", "σασ", "σε", "σου",
+    "στ", "στην", "στισ", "στον", "τα", "την", "τησ", "τι",
+    "τισ", "το", "τον", "του", "τουσ", "των", "ωσ", "а",
+    "без", "будет", "бы", "был", "быт", "в", "вам", "вас",
+    "ваш", "ве", "во", "вот", "все", "вся", "вы", "где",
+    "да", "для", "до", "ег", "ее", "ей", "ем", "ест",
+    "ещ", "же", "за", "зач", "зде", "и", "из", "ил",
+    "им", "их", "к", "как", "ко", "когд", "кто", "ли",
+    "межд", "мен", "мне", "мно", "мо", "мы", "на", "над",
+    "нам", "нас", "наш", "но", "о", "об", "он", "от",
+    "очен", "по", "под", "поч", "при", "про", "с", "со",
+    "та", "так", "такж", "там", "тво", "те", "теб", "то",
+    "тож", "тольк", "тот", "тут", "ты", "у", "уж", "чем",
+    "через", "что", "чтоб", "эт", "этот", "я",
+})
+
+CHAT = frozenset({
+    "afaik", "ah", "ahh", "btw", "eh", "er", "erm", "fwiw",
+    "haha", "heh", "hello", "hey", "hi", "hm", "hmm", "idk",
+    "iirc", "imho", "imo", "lmao", "lol", "mm", "nah", "oh",
+    "ok", "okay", "one", "ooh", "pleas", "pls", "plz", "tbh",
+    "thx", "ty", "uh", "uhh", "um", "umm", "ya", "yeah",
+    "yep", "yes", "yo", "yup",
+})
+
+REQUESTS = frozenset({
+    "anyth", "convent", "decid", "decis", "describ", "detail", "everyth", "explain",
+    "guidelin", "help", "info", "inform", "know", "note", "overview", "recal",
+    "recap", "regard", "rememb", "remind", "rule", "someth", "stori", "summari",
+    "summaris", "summariz", "tell", "whole", "βοηθ", "δειξ", "εξηγ", "θυμ",
+    "θυμισ", "κανον", "λεπτομερει", "ξερ", "πειτε", "πεσ", "πληροφορι", "σημειωσ",
+    "σχετ", "вспомн", "дета", "заметк", "знаеш", "инф", "информац", "касательн",
+    "напомн", "насчет", "объясн", "подробн", "подскаж", "покаж", "помог", "расскаж",
+    "скаж", "いて", "えて", "お願", "くだ", "さい", "たい", "ださ",
+    "つい", "とは", "につ", "りた", "一下", "下さ", "关于", "告诉",
+    "帮忙", "帮我", "想知", "我想", "提醒", "教え", "有关", "看看",
+    "知り", "知道", "给我", "诉我", "请帮", "请问", "醒我", "願い",
+    "관련", "관해", "대해", "려줘", "련해", "뭐", "뭐야", "세요",
+    "알려", "좀", "주세", "줄래", "줘", "줘요", "해", "해서",
+    "해주", "해줄", "해줘",
+})
+
+QUESTIONS = frozenset({
+    "how", "wann", "warum", "was", "welch", "welcher", "wer", "what",
+    "when", "where", "whi", "which", "who", "wie", "wo", "γιατ",
+    "ποι", "ποτ", "που", "πωσ", "τι", "где", "зач", "как",
+    "когд", "кто", "поч", "что", "いつ", "だれ", "どう", "どこ",
+    "なぜ", "なに", "为什", "什么", "哪个", "哪儿", "哪里", "怎么",
+    "谁", "누가", "누구", "떻게", "몇", "무엇", "어디", "어떤",
+    "어떻", "언제", "얼마", "왜",
+})
+
+
+__all__ = ["CHAT", "QUESTIONS", "REQUESTS", "SNOWBALL", "STOPWORDS", "hold"]
