@@ -65,13 +65,14 @@ def store(isolated_home, project, monkeypatch):
     return mem
 
 
-def _dense(mem, query: str) -> dict[str, float]:
+def _dense(mem, query: str, windows: bool = True) -> dict[str, float]:
     layers = mem.session.layers()
     keys = [layer_key(mem.home, layer.path) for layer in layers]
     conn = sync(mem.home, layers)
     names = dict(conn.execute("SELECT id, name FROM docs"))
     where = ranking._where(keys, False, time.time(), ranking.Filters.parse())
-    return {names[i]: round(c, 4) for i, c in ranking._dense(conn, mem.session, query, keys, where, True).items()}
+    return {names[i]: round(c, 4) for i, c in ranking._dense(conn, mem.session, query, keys, where, True,
+                                                                          windows=windows).items()}
 
 
 def test_the_windows_of_a_long_prompt_and_none_of_a_short_one():
@@ -111,8 +112,25 @@ def test_the_warm_process_answers_the_same_windowed_cosines(store):
     conn = sync(store.home, store.session.layers())
     generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
     names = dict(conn.execute("SELECT id, name FROM docs"))
-    answer = warmanswer.cosines_answer(store.home, {"query": PROMPT, "layers": keys, "generation": generation})
+    request = {"query": PROMPT, "layers": keys, "generation": generation}
+    answer = warmanswer.cosines_answer(store.home, {**request, "windows": True})  # a prompt hook's recall
     cos = {names[i]: c for i, c in zip(answer["ids"], answer["cosines"])}
     assert cos == pytest.approx(_dense(store, PROMPT), abs=1e-4)
     assert cos["structlog-logging"] == pytest.approx(1.0)
     assert cos["release-checklist"] < 0.5  # control
+    answer = warmanswer.cosines_answer(store.home, request)  # no "windows" asked: the whole prompt alone
+    cos = {names[i]: c for i, c in zip(answer["ids"], answer["cosines"])}
+    assert cos["structlog-logging"] == pytest.approx(round(float(TABLE[PROMPT] @ MEMORIES["structlog-logging"][2]), 4),
+                                                     abs=1e-4)
+
+
+def test_an_explicit_search_embeds_a_long_query_alone(store, monkeypatch):
+    """Windows are recall's (a prompt of a task); an explicit search of the same words embeds them alone, once,
+    as before, and its cosines are the whole query's."""
+    assert _dense(store, PROMPT, windows=False)["structlog-logging"] == pytest.approx(0.1961, abs=1e-4)
+    assert store.embedded == [[PROMPT]]
+    monkeypatch.setattr(dense, "_vectors", {})
+    store.embedded.clear()
+    found = [r.name for r in store.search(PROMPT)]  # the API's explicit search (CLI and MCP call it)
+    assert store.embedded == [[PROMPT]]  # no window embedded
+    assert "structlog-logging" in found  # control: it shares "log" with the query, so it is listed

@@ -79,17 +79,18 @@ def spare_core() -> bool:
             return False
 
 
-def _kept(query: str, pending: "Future | None" = None) -> tuple:
-    """``(whole, all)``: the query's vector and :func:`memdir.search.querywindows.query_vectors`' rows, kept."""
+def _kept(query: str, pending: "Future | None" = None, windows: bool = False) -> tuple:
+    """``(whole, all)``: the query's vector and :func:`memdir.search.querywindows.query_vectors`' rows (its
+    windows' only with ``windows``), kept."""
     from . import querywindows, vectors
 
-    key = vectors.query_text(query)
+    key = (vectors.query_text(query), windows)
     with _lock:
         known = _vectors.pop(key, None)
         if known is not None:
             _vectors[key] = known  # the most recently used last
             return known
-    found = pending.result() if pending is not None else querywindows.query_vectors(key)
+    found = pending.result() if pending is not None else querywindows.query_vectors(key[0], windows)
     found = (found[0], found)
     with _lock:
         _vectors.pop(key, None)
@@ -99,12 +100,12 @@ def _kept(query: str, pending: "Future | None" = None) -> tuple:
     return found
 
 
-def query_vectors(query: str, pending: "Future | None" = None):
-    """The query's embedding and its windows' (:func:`memdir.search.querywindows.query_vectors`, shape
-    ``(1 + windows, 384)`` float32, row 0 the whole query's): the ones ``pending`` (from :func:`start`)
-    computes when given, else kept ones, else computed now; the :data:`KEPT` last used are kept, by
-    :func:`memdir.search.vectors.query_text`. Raises what the embedding engine raises."""
-    return _kept(query, pending)[1]
+def query_vectors(query: str, pending: "Future | None" = None, windows: bool = False):
+    """The query's embedding and, with ``windows`` (recall), its windows' (:func:`memdir.search.querywindows.
+    query_vectors`, shape ``(1 + windows, 384)`` float32, row 0 the whole query's): the ones ``pending`` (from
+    :func:`start`) computes when given, else kept ones, else computed now; the :data:`KEPT` last used are kept, by
+    :func:`memdir.search.vectors.query_text` and ``windows``. Raises what the embedding engine raises."""
+    return _kept(query, pending, windows)[1]
 
 
 def query_vector(query: str, pending: "Future | None" = None):
@@ -113,7 +114,7 @@ def query_vector(query: str, pending: "Future | None" = None):
     return _kept(query, pending)[0]
 
 
-def start(conn, session: Session, query: str, layers: list[str]) -> "Future | None":
+def start(conn, session: Session, query: str, layers: list[str], windows: bool = False) -> "Future | None":
     """A future of ``query``'s embedding, computing in a worker thread, when
     dense retrieval is on and some memory of ``layers`` has a vector (else
     None: a store with nothing embedded never loads the model for a query);
@@ -127,25 +128,27 @@ def start(conn, session: Session, query: str, layers: list[str]) -> "Future | No
         return None
     key = vectors.query_text(query)
     with _lock:
-        if not key or key in _vectors:
+        if not key or (key, windows) in _vectors:
             return None
     if not vectors.pending(conn, layers)[0] or not vectors.importable() or not spare_core():
         return None
     from . import querywindows
 
-    return _executor().submit(querywindows.query_vectors, key)
+    return _executor().submit(querywindows.query_vectors, key, windows)
 
 
 def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[str, list], embed_query: bool,
-            pending: "Future | None" = None) -> dict[int, float]:
+            pending: "Future | None" = None, windows: bool = False) -> dict[int, float]:
     """``{id: cosine}`` of the visible memories (``where``: the ranking's
     visibility clause and its arguments) that have a vector; starts the
     background embedder when some have none. ``{}`` without vectors. The
     query's vector is ``pending``'s when given (:func:`start`). With
     ``embed_query`` False the cosines come from a warm process
     (:mod:`memdir.search.warm`) or not at all: this process never loads the
-    model or numpy. An embedding engine that fails gives ``{}``: the lexical
-    model still answers, as without the extra."""
+    model or numpy. With ``windows`` (recall, not an explicit search) a long
+    prompt's windows are embedded too and each cosine is the best of theirs
+    (:mod:`memdir.search.querywindows`). An embedding engine that fails gives
+    ``{}``: the lexical model still answers, as without the extra."""
     from . import embedder, vectors
 
     if not vectors.wanted(session.settings):
@@ -166,7 +169,7 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     if not embed_query:
         from . import warm
         generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
-        found = warm.ask(session.home, query, layers, generation)
+        found = warm.ask(session.home, query, layers, generation, windows=windows)
         if found is None:
             warm.launch(session.home)  # none listens: one starts, detached, for the next prompt (no-op if one does)
         return {i: c for i, c in (found or {}).items() if i in allowed}
@@ -175,7 +178,7 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     try:
         from . import querywindows
 
-        return querywindows.similarities(conn, session.home, query_vectors(query, pending), layers, allowed)
+        return querywindows.similarities(conn, session.home, query_vectors(query, pending, windows), layers, allowed)
     except (RuntimeError, OSError, ValueError, MemoryError):
         return {}
 

@@ -49,16 +49,16 @@ def windows(text: str) -> list[str]:
     return found
 
 
-def query_vectors(query: str):
+def query_vectors(query: str, with_windows: bool = True):
     """The embeddings (e5's ``query:`` prefix, L2-normalized) of :func:`memdir.search.vectors.query_text` of
-    ``query`` and of its :func:`windows`, in one batch: shape ``(1 + windows, 384)`` float32, row 0 the whole
-    query's (what ties and passages read). Raises what the embedding engine raises."""
+    ``query`` and (``with_windows``) of its :func:`windows`, in one batch: shape ``(1 + windows, 384)`` float32,
+    row 0 the whole query's (what ties and passages read). Raises what the embedding engine raises."""
     import numpy as np
 
     from . import vectors
 
     text = vectors.query_text(query)
-    parts = windows(text)
+    parts = windows(text) if with_windows else []
     if not parts:  # the whole query alone, as before
         return np.asarray(vectors.query_vector(text), dtype=np.float32)[None, :]
     return np.asarray(vectors.embed([text, *parts], query=True), dtype=np.float32)

@@ -333,7 +333,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     scope_of = {layer_key(session.home, layer.path): layer.scope for layer in in_scope}
     layers = list(scope_of)
     conn = sync(session.home, in_scope, session.id)
-    pending = dense.start(conn, session, query, layers) if embed_query else None  # embeds while words are read
+    # a prompt's windows too (recall: search.querywindows); an explicit search embeds the query alone
+    pending = dense.start(conn, session, query, layers, not explicit) if embed_query else None  # while words are read
     terms = query_terms(query)
     spellings = acronyms(query)  # "IT": a content word for the memories writing it so
     now = time.time()
@@ -372,7 +373,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             unheld = comparison_terms(terms) if compared else frozenset()  # "pip vs uv": the sides, not "vs"
             found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds | own, capitals, forms, typed,
                               unheld)
-            cosines = _dense(conn, session, query, layers, where, embed_query, pending) if query.strip() else {}
+            cosines = (_dense(conn, session, query, layers, where, embed_query, pending, windows=not explicit)
+                       if query.strip() else {})
             if unembedded:  # the first page's basis: these had no vector then
                 cosines = {i: c for i, c in cosines.items() if i not in unembedded}
             nearest = heapq.nlargest(pool, cosines, key=cosines.__getitem__)  # as sorting all by -cosine, ties in order

@@ -288,14 +288,14 @@ def _exchange(home: Path, message: dict, timeout: float, named: bool = False) ->
     return answer if isinstance(answer, dict) else None
 
 
-def ask(home: Path, query: str, layers: list[str], generation: int, passages: bool = False):
+def ask(home: Path, query: str, layers: list[str], generation: int, passages: bool = False, windows: bool = False):
     """``{doc id: cosine}`` (the head's, :func:`memdir.search.vectors.similarities`)
     from the warm process of ``home`` for ``query`` over ``layers`` at index
     ``generation`` — with ``passages``, ``{doc id: (best cosine, passage
-    number)}`` instead (:func:`memdir.search.vectors.best_passages`); None when no warm
-    process answers in time or its index is at another generation. Never raises."""
-    answer = request(home, {"query": query, "layers": list(layers), "generation": int(generation),
-                            **({"passages": True} if passages else {})})
+    number)}`` instead (:func:`memdir.search.vectors.best_passages`); ``windows``: a long prompt's windows too
+    (recall). None when no warm process answers in time or its index is at another generation. Never raises."""
+    flags = {name: True for name, on in (("passages", passages), ("windows", windows)) if on}
+    answer = request(home, {"query": query, "layers": list(layers), "generation": int(generation), **flags})
     try:
         if answer is None or answer.get("generation") != generation or "ids" not in answer:
             return None

@@ -17,8 +17,9 @@ def cosines_answer(home: Path, request: dict) -> dict:
     (:mod:`memdir.search.warm`'s protocol): ``{"generation": int, "ids": [doc id, …], "cosines": [float, …]}``
     (cosines rounded to 6 places; with ``"passages": [[best cosine, passage number], …]`` when asked), or
     ``{"generation": int}`` alone when the index is at another generation than the request's or it names
-    no layer. Embeds the query and a long one's windows (:mod:`memdir.search.querywindows`: each cosine the
-    best of theirs, as in process; the passages the whole query's). Raises what the index and the engine raise."""
+    no layer. Embeds the query and, when the request asks for ``"windows"`` (recall), a long one's windows
+    (:mod:`memdir.search.querywindows`: each cosine the best of theirs, as in process; the passages the whole
+    query's). Raises what the index and the engine raise."""
     from . import querywindows, vectors
     from .index import connect
 
@@ -29,7 +30,7 @@ def cosines_answer(home: Path, request: dict) -> dict:
         generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
         if generation != request.get("generation") or not layers:
             return {"generation": generation}
-        query_vecs = querywindows.query_vectors(query)  # a long prompt's windows too, as in process
+        query_vecs = querywindows.query_vectors(query, bool(request.get("windows")))  # as in process
         cosines = querywindows.similarities(conn, home, query_vecs, layers)
         query_vec = query_vecs[0]
         best = vectors.best_passages(conn, home, query_vec, layers) if request.get("passages") else None
