@@ -48,7 +48,7 @@ def test_the_kept_vectors_are_bounded_and_the_least_recently_used_goes_first(cou
         dense.query_vector(query)
     dense.query_vector("a")  # used again: now the most recent
     dense.query_vector("d")  # one too many: "b", the least recently used, goes
-    assert list(dense._vectors) == ["c", "a", "d"]
+    assert list(dense._vectors) == [("c", False), ("a", False), ("d", False)]  # by text and windows (none here)
     dense.query_vector("a")
     assert counted == ["a", "b", "c", "d"]  # control: "a" was kept, not embedded again
     dense.query_vector("b")
