@@ -81,7 +81,8 @@ def test_the_thin_client_loads_little_and_ends_at_once_the_hook_run_here_as_ever
     # No warm process: this process runs the hook, loads what it needs and ends as every process does.
     context, imported, stderr = _run(short_home, project, "when do the database backups run?")
     assert "nightly at 02:00 to the cold bucket — café ✓" in context and "cafeteria" not in context
-    assert HEAVY - {"socket"} <= imported and TEARDOWN in stderr  # (it launches the warm process by posix_spawn)
+    # (it launches the warm process by posix_spawn, and the search path hashes with paths.sha256: no hashlib)
+    assert HEAVY - {"socket", "hashlib"} <= imported and TEARDOWN in stderr
     layers = mem.session.layers()
     generation = sync(mem.home, layers).execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
     keys = [layer_key(mem.home, layer.path) for layer in layers]
