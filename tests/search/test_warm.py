@@ -14,7 +14,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -29,15 +28,6 @@ pytestmark = [pytest.mark.slow,  # every test here takes seconds (real processes
 
 LOAD_WAIT = 300.0  # seconds allowed for a model load on a loaded machine (a wait, not an assertion)
 
-
-@pytest.fixture
-def short_home(monkeypatch):
-    """A home of its own under /tmp (the socket itself lives in the runtime directory, whatever the path)."""
-    home = Path(tempfile.mkdtemp(prefix="mw", dir="/tmp")) / "h"
-    monkeypatch.setenv("MEMDIR_HOME", str(home))
-    yield home
-    warm.stop(home)  # a warm process a hook started must not outlive its test
-    shutil.rmtree(home.parent, ignore_errors=True)
 
 
 def _store(home: Path, project: Path) -> Memory:

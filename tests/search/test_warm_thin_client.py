@@ -10,11 +10,9 @@ import gc
 import hashlib
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -33,14 +31,6 @@ RUN_AS_MAIN = ("import atexit, runpy, sys; atexit.register(lambda: sys.stderr.wr
                "sys.argv = ['memdir.hooks', 'claude-code', 'UserPromptSubmit']; "
                "runpy.run_module('memdir.hooks', run_name='__main__', alter_sys=True)")
 
-
-@pytest.fixture
-def short_home(monkeypatch):
-    home = Path(tempfile.mkdtemp(prefix="mt", dir="/tmp")) / "h"
-    monkeypatch.setenv("MEMDIR_HOME", str(home))
-    yield home
-    warm.stop(home)  # a warm process a hook started must not outlive its test
-    shutil.rmtree(home.parent, ignore_errors=True)
 
 
 def _store(home: Path, project: Path) -> Memory:
