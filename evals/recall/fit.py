@@ -172,7 +172,8 @@ weight is left to meaning (the grid 0.5–0.8; hits − false recalls chosen on 
 code?"). Not kept (each worse on a fold): the rule removed, a lower words-alone bar (0.2–0.4), the rule only for
 memories sharing at most one content word, only for "what is" questions, a head-coverage exemption; figures in
 :mod:`memdir.search.general`. Left: project questions sharing only the tool's name with their memory (trial 10 of
-24 still hidden).
+24 still hidden). The held-out halves, run once after (in process), as before it: prompts hit 0.791 (paraphrase
+0.698), false recall 0.093; tasks 0.676, false 0.133.
 """
 
 from __future__ import annotations

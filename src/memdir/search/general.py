@@ -34,7 +34,8 @@ against 53, fold 0 58 (57) against 56. Left: a project question sharing only the
 ("how do I connect to postgres?" and the dev port note, 0.45; "Wie installiere ich Pakete mit uv?" 0.22) reads as
 the general ones do ("Wie installiere ich uv unter Windows?" and the same note, 0.21; "what are Postgres isolation
 levels?"): no feature tried tells them apart (trial: 14 of 24 project questions found, 10 of 24 general ones
-recall something, against 11 and 10 before).
+recall something, against 11 and 10 before). Held-out halves unchanged by it (prompts 0.791 / false 0.093, tasks
+0.676 / 0.133).
 """
 
 from __future__ import annotations
