@@ -45,6 +45,14 @@ memory in another language (sharing no word with it), more task prompts, and how
 about a tool a memory names ("how do I crop an image to a square with Pillow?", "cron で毎時30分に実行する書き方は？")
 that need no memory — 33 needing a memory, 33 not, ordered so that each of ``run.py``'s two folds holds half of
 each.
+
+``trial.jsonl``: training data only, like ``gaps`` (every line ``fit``), written on 2026-12-03 (general9) from the
+memories of ``memories/`` alone and committed before memdir ran on it, after a tester found the general-question
+rule (:mod:`memdir.search.general`) hiding a project's own answer to plain project questions asked without an
+article ("how do I connect to postgres?"): 24 such questions (how do I / what's / wie …, no pointing word) that a
+memory answers and 24 of the same look about a tool or topic a memory names that none answers ("what is a feature
+flag?", "how do I write a cron expression for every 30 minutes?"), in English and German with a Japanese and a
+Chinese pair, ordered so that each of ``run.py``'s two folds holds 12 of each.
 """
 
 from __future__ import annotations
@@ -61,9 +69,9 @@ sys.path.insert(0, str(REPO / "src"))
 
 
 SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.jsonl", "near": "near.jsonl",
-        "gaps": "gaps.jsonl"}
+        "gaps": "gaps.jsonl", "trial": "trial.jsonl"}
 HELDOUT_ONLY = frozenset({"fresh"})  # sets whose every line is held out: nothing of them is ever fitted on
-FIT_ONLY = frozenset({"near", "gaps"})  # sets whose every line is fit: training data with no held-out half
+FIT_ONLY = frozenset({"near", "gaps", "trial"})  # sets whose every line is fit: training data with no held-out half
 
 
 def prompts(split: str = "all", which: str = "prompts") -> list[dict]:

@@ -1,6 +1,6 @@
 """Recall evaluation: does per-prompt recall find the memory a prompt needs, and nothing when none fits?
 
-    python evals/recall/run.py [--set prompts|tasks|near|gaps|fresh] [--split heldout|fit|all] [--vectors on|off]
+    python evals/recall/run.py [--set prompts|tasks|near|gaps|trial|fresh] [--split heldout|fit|all] [--vectors on|off]
                                [--path in-process|warm] [--k 3] [--details]
 
 Runs :func:`memdir.search.recall.recall_result` (the UserPromptSubmit hook's

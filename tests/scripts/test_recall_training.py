@@ -1,7 +1,8 @@
-"""The training-only recall sets, evals/recall/near.jsonl (near-topic questions) and gaps.jsonl (the kinds the fit
-data lacked: cross-lingual and task prompts, general questions on a tool a memory names): every line is fit, fit.py
-reads all of it, gaps splits evenly over run.py's two folds, their labels name memories of the eval store, and
-run.py takes ``--set near|gaps`` but refuses their empty held-out half. No vectors, no recall."""
+"""The training-only recall sets, evals/recall/near.jsonl (near-topic questions), gaps.jsonl (the kinds the fit
+data lacked: cross-lingual and task prompts, general questions on a tool a memory names) and trial.jsonl (project
+questions asked in general form beside general ones on a tool a memory names): every line is fit, fit.py reads all
+of it, gaps and trial split evenly over run.py's two folds, their labels name memories of the eval store, and
+run.py takes ``--set near|gaps|trial`` but refuses their empty held-out half. No vectors, no recall."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from tests.search.evalstore import EVALS, eval_common
 
 # set → (its kinds, how many memories its labels name, one of them)
 SETS = {"near": ({"none": 44, "task": 8, "lexical": 8, "paraphrase": 4}, 19, "pg-port"),
-        "gaps": ({"none": 33, "task": 26, "paraphrase": 5, "lexical": 2}, 25, "ko-translation")}
+        "gaps": ({"none": 33, "task": 26, "paraphrase": 5, "lexical": 2}, 25, "ko-translation"),
+        "trial": ({"none": 24, "lexical": 18, "paraphrase": 6}, 18, "tabs-go")}
 
 
 @pytest.fixture(scope="module")
@@ -37,10 +39,11 @@ def test_a_training_set_is_all_fit_and_read_by_fit_rows(common, name):
     assert [r["half"] for r in common.prompts("all", "prompts")[:2]] == ["fit", "heldout"]
 
 
-def test_gaps_splits_evenly_by_fold(common):
-    rows = common.prompts("all", "gaps")
-    folds = [Counter(bool(r["expect"]) for r in rows[parity::2]) for parity in (0, 1)]
-    assert folds == [{True: 17, False: 16}, {True: 16, False: 17}]  # run.py: fit row i in fold i mod 2
+@pytest.mark.parametrize(("name", "folds"), [("gaps", [{True: 17, False: 16}, {True: 16, False: 17}]),
+                                             ("trial", [{True: 12, False: 12}, {True: 12, False: 12}])])
+def test_a_training_set_splits_evenly_by_fold(common, name, folds):
+    rows = common.prompts("all", name)
+    assert [Counter(bool(r["expect"]) for r in rows[parity::2]) for parity in (0, 1)] == folds  # fold i mod 2
 
 
 @pytest.mark.parametrize("name", SETS)

@@ -95,6 +95,12 @@ AGREED_THRESHOLD, AGREED_COVERAGE, ASKED_GAP = 0.4, 0.2, 0.03  # a question's ke
 # 0.1 tie best on either fold, +3 / +1 hits on the other and no false recall; such memories not needed score ≤ 0.046
 # (≤ 0.018 and ≤ 0.046 by fold), those needed ≥ 0.13: the larger of the two, 0.1, keeps twice the margin.
 CROSSED_THRESHOLD = 0.1
+# A question asking in general (:attr:`Evidence.general`) is still the project's when the memory holds most of its
+# weight (:attr:`Evidence.coverage` ≥ GENERAL_COVERAGE): "how do I format Python code?" and the note on ruff (0.65),
+# "how do I report a pipeline bug?" and the bug tracker (0.61), where a question on a tool a memory names asks what
+# the memory does not hold ("crop … with Pillow", 0.43). Chosen by 2-fold cross-validation on the fit data with
+# evals/recall/trial.jsonl (evals/recall/fit.py, 2026-12-03 general9) from 0.5–0.8.
+GENERAL_COVERAGE = 0.6
 # Share of the query's held weight that one sentence (or the head) must hold for the cosine to only break ties
 # among such memories in an explicit search (:func:`memdir.search.ranking.ranked`): "nearly all of it". Not
 # fitted; on the planted facts at 1,000 notes (benchmarks/planted_facts.py) every answering sentence holds 1.0.
@@ -481,14 +487,15 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     (:func:`stated`): "what's the difference between Redis and Memcached?" is general knowledge, not the note on
     Redis sessions (2-fold on the fit data, evals/recall/fit.py 2026-12-03 neg7); ``math.inf`` too for a query
     asking in general (:attr:`Evidence.general`) when the memory's words alone (:func:`lexical`) do not reach the
-    threshold, unless it is written in another script and shares no word with it (:attr:`Evidence.kin` set,
+    threshold, unless it holds :data:`GENERAL_COVERAGE` of the query's weight ("how do I format Python code?" and
+    the note on ruff: general9) or is written in another script and shares no word with it (:attr:`Evidence.kin` set,
     :attr:`Evidence.shared` empty: words cannot be asked for there): "how do I crop an image to a
     square with Pillow?" is not the note on Pillow's memory limit (recall8). Else ``min_score``. The one rule of
     search, MCP and recall alike."""
     if min_score == THRESHOLD and evidence.compared and not stated(evidence):
         return math.inf
     if min_score == THRESHOLD and evidence.general and lexical(evidence) < THRESHOLD and (
-            evidence.kin is None or evidence.shared):
+            evidence.coverage < GENERAL_COVERAGE and (evidence.kin is None or evidence.shared)):
         return math.inf
     if min_score == THRESHOLD and crossed(evidence):
         return CROSSED_THRESHOLD
@@ -513,8 +520,9 @@ def stated(evidence: Evidence) -> bool:
 
 
 __all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BACKGROUND_DOCS", "BodyTerms", "CROSSED_THRESHOLD",
-           "Evidence", "FILLER", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS", "PASSAGE_TOKENS",
-           "Prefixes", "SOFT_WEIGHT", "STRONG", "THRESHOLD", "TOPIC_TERMS", "agreed", "as_terms", "bar", "best_passage",
-           "best_window", "compares", "crossed", "evidence", "is_filler", "is_generic", "is_request", "is_topic",
-           "is_unit", "lexical", "median", "question_terms", "read_body", "reads_as_request", "returned", "score",
-           "soft_terms", "stated", "term_weights", "tightest", "unfilled", "with_cosine"]
+           "Evidence", "FILLER", "GENERAL_COVERAGE", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS",
+           "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT", "STRONG", "THRESHOLD", "TOPIC_TERMS", "agreed", "as_terms",
+           "bar", "best_passage", "best_window", "compares", "crossed", "evidence", "is_filler", "is_generic",
+           "is_request", "is_topic", "is_unit", "lexical", "median", "question_terms", "read_body",
+           "reads_as_request", "returned", "score", "soft_terms", "stated", "term_weights", "tightest", "unfilled",
+           "with_cosine"]
