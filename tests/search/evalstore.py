@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from collections.abc import Callable
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -33,6 +37,32 @@ def eval_store(base: Path):
     """:func:`evals/recall/common.build_store` on ``base`` with vectors on (embedded in the foreground): the
     :class:`memdir.Memory` of ``base/home`` read from the project ``base/proj``."""
     return eval_common().build_store(base, "on")
+
+
+@contextmanager
+def warm_eval_store(prefix: str) -> Iterator[tuple[Path, Path, dict[str, str]]]:
+    """The evaluation's store (:func:`eval_store`) in a new folder of ``/tmp`` (a short path) with its standalone warm
+    process started and answering: yields ``(home, project, env)``, ``env`` the variables a hook or the CLI needs
+    (vectors on). The warm process is stopped and the folder removed after. ``AssertionError`` when no warm process
+    answers within 120 s."""
+    from memdir.search import warm
+    from memdir.search.index import connect, layer_key
+
+    base = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+    try:
+        mem = eval_store(base)
+        home, project = base / "home", base / "proj"
+        warm.launch(home)
+        layers = [layer_key(home, layer.path) for layer in mem.session.layers(None)]
+        deadline = time.monotonic() + 120
+        generation = connect(home).execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
+        while warm.ask(home, "warm up", layers, generation) is None:
+            assert time.monotonic() < deadline, "no warm process answered"
+            time.sleep(0.5)
+        yield home, project, {"MEMDIR_HOME": str(home), "MEMDIR_SEARCH_VECTORS": "on"}
+    finally:
+        warm.stop(base / "home")
+        shutil.rmtree(base, ignore_errors=True)
 
 
 def cli_recaller(base: Path) -> Callable[[str], list[str]]:

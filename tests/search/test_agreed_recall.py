@@ -14,7 +14,6 @@ recall, MCP ``memory_search``, the prompt hook):
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -31,7 +30,7 @@ from memdir.search.relevance import (
 )
 
 from .densestub import dense_as
-from .evalstore import cli_recaller, eval_store, needs_vectors
+from .evalstore import cli_recaller, needs_vectors, warm_eval_store
 
 
 def _ev(**kw) -> Evidence:
@@ -132,28 +131,9 @@ def test_real_vectors_cli_recall_on_the_eval_store(tmp_path):
 def test_the_prompt_hook_with_a_warm_process_on_the_eval_store():
     """The prompt hook in a fresh process, its cosines from the standalone warm process (no MCP server running), on
     the recall evaluation's store: the same three kinds as the CLI's recall."""
-    import shutil
-    import tempfile
-    import time
-
-    from memdir.search import warm
-    from memdir.search.index import connect, layer_key
-
     from ..conftest import run_prompt_hook
 
-    base = Path(tempfile.mkdtemp(prefix="ag", dir="/tmp"))
-    try:
-        mem = eval_store(base)
-        home, project = base / "home", base / "proj"
-        warm.launch(home)
-        layers = [layer_key(home, layer.path) for layer in mem.session.layers(None)]
-        deadline = time.monotonic() + 120
-        generation = connect(home).execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
-        while warm.ask(home, "warm up", layers, generation) is None:
-            assert time.monotonic() < deadline, "no warm process answered"
-            time.sleep(0.5)
-        env = {"MEMDIR_HOME": str(home), "MEMDIR_SEARCH_VECTORS": "on"}
-
+    with warm_eval_store("ag") as (_home, project, env):
         def block(prompt: str, session: str) -> str:
             out = run_prompt_hook(project, prompt, env, session=session)
             return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else ""
@@ -161,6 +141,3 @@ def test_the_prompt_hook_with_a_warm_process_on_the_eval_store():
         assert "## staging-deploy " in block("where's staging?", "a")  # control
         assert "## s3-bucket " in block("where do compiled wheels end up after a CI run?", "b")
         assert block("what's next?", "c") == "" and block("how do I fix it?", "d") == ""
-    finally:
-        warm.stop(base / "home")
-        shutil.rmtree(base, ignore_errors=True)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,7 @@ from memdir.search import ranking, relevance
 from tests.conftest import run_cli
 
 from .densestub import dense_as, notes_store
-from .evalstore import eval_store, needs_vectors
+from .evalstore import needs_vectors, warm_eval_store
 from .surfaces import block_names, hook_block
 from .test_general_questions import NOTES, _ev
 
@@ -73,26 +72,7 @@ def test_a_general_question_on_a_tool_a_memory_names_still_recalls_nothing(isola
 def test_real_vectors_the_prompt_hook_and_cli_recall_answer_the_project_question_not_the_general_one():
     """The recall evaluation's store, the real embedder: the prompt hook in a fresh process with its cosines from the
     standalone warm process (no MCP server), and ``memdir recall`` embedding in its own process."""
-    import shutil
-    import tempfile
-    import time
-
-    from memdir.search import warm
-    from memdir.search.index import connect, layer_key
-
-    base = Path(tempfile.mkdtemp(prefix="gp", dir="/tmp"))  # a short path: the warm process's socket lives there
-    try:
-        mem = eval_store(base)
-        home, project = base / "home", base / "proj"
-        warm.launch(home)
-        layers = [layer_key(home, layer.path) for layer in mem.session.layers(None)]
-        deadline = time.monotonic() + 120
-        generation = connect(home).execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
-        while warm.ask(home, "warm up", layers, generation) is None:
-            assert time.monotonic() < deadline, "no warm process answered"
-            time.sleep(0.5)
-        env = {"MEMDIR_HOME": str(home), "MEMDIR_SEARCH_VECTORS": "on"}
-
+    with warm_eval_store("gp") as (_home, project, env):
         def recalled(prompt: str) -> list[str]:
             done = run_cli("recall", "--json", "--project", project, prompt, env=env)
             assert done.returncode == 0, done.stderr
@@ -102,6 +82,3 @@ def test_real_vectors_the_prompt_hook_and_cli_recall_answer_the_project_question
         assert recalled(PROJECT) == ["bug-tracker"]
         assert hook_block(project, env, GENERAL, session="g") == ""
         assert recalled(GENERAL) == []
-    finally:
-        warm.stop(base / "home")
-        shutil.rmtree(base, ignore_errors=True)
