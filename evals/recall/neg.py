@@ -26,7 +26,9 @@ Kept: *a thin share of a long prompt* (:func:`memdir.search.relevance.thin`; ``T
 on fold 1 → read on fold 0 (0, −2) (hits, false); the constants on all fit data: (0, −7), (0, −6). Without the word
 limit (0, −8), (0, −6) on the eval store, but the grid's choice on fold 0 (0.3, 3.9) then loses a hit on fold 1 (a
 pasted Stripe handler holding six of the note's words, coverage 0.27), and in a 4-note store the same prompt's share
-falls to 0.23: the limit keeps it.
+falls to 0.23: the limit keeps it. A memory stating what the store holds of the prompt (held ≥ ``STRONG``) is
+exempt, with no change on the fit data (held ≥ 0.5–0.9 exempt: (0, −6) to (0, −7) on fold 0, (0, −6) on fold 1): a
+short question after a pasted log whose lines no memory holds (tests/search/test_pasted_prompt.py) is its memory's.
 
 Tried, not kept (hits, false per fold against main):
 * query windows only for memories the whole prompt also finds (the whole prompt's score ≥ 0.1–0.4, its lead
@@ -122,10 +124,11 @@ def load(path: str) -> list[dict]:
 
 def thin_rule(cov: float, query: float, shared: int):
     """The kept rule as a variant: a candidate holding ≤ ``cov`` of a query of weight ≥ ``query`` (log1p) through
-    ≤ ``shared`` core words is dropped, unless of another script sharing no word."""
+    ≤ ``shared`` core words is dropped, unless it states the query (held ≥ 0.9) or is of another script sharing no
+    word."""
     def keep(c, row):
         e = c["ev"]
-        if e["kin"] is not None and not e["shared"]:
+        if e["kin"] is not None and not e["shared"] or e["held"] >= 0.9:
             return base(c, row)
         return base(c, row) and not (e["coverage"] <= cov and e["query"] >= query and len(e["shared"]) <= shared)
     return keep

@@ -40,6 +40,8 @@ def test_a_thin_share_of_a_long_query_is_never_returned_at_the_threshold():
     other_script = _ev(coverage=0.0, head=0.0, mass=0.0, matched=(), shared=(), kin=(0.03, 0.01))
     assert not relevance.thin(other_script)  # another script, no word shared: words cannot be held there
     assert relevance.thin(_ev(kin=(0.03, 0.01)))  # another script sharing a word: they can
+    stating = _ev(held=1.0)  # a question after a pasted log: it holds all the store knows of the prompt
+    assert not relevance.thin(stating) and relevance.bar(stating) == relevance.THRESHOLD
     several = _ev(shared=("handler", "hook", "stripe", "event"), matched=("handler", "hook", "stripe", "event"))
     assert not relevance.thin(several) and relevance.bar(several) == relevance.THRESHOLD  # four of its words: not thin
 

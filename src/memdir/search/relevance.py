@@ -109,6 +109,8 @@ GENERAL_COVERAGE = 0.6
 # data with evals/recall/probe.jsonl (evals/recall/neg.py, 2026-12-03 neg11) from 0.1–0.3 × 3.8–4.1 × 1–4 words:
 # chosen on fold 0 (0.3, 3.9, 3) gives fold 1 −6 false recalls, chosen on fold 1 (0.15, 4.0, 3) gives fold 0 −2, no
 # hit lost either way; without the word limit a pasted handler holding six of a note's words (coverage 0.27) was lost.
+# A memory stating what the store knows of the query (held ≥ STRONG) is exempt: no change on the fit data, and a
+# question after a pasted log ("Why is kafka retention dropping events?") is the note on Kafka retention's.
 THIN_COVERAGE, LONG_QUERY, THIN_SHARED = 0.25, 3.95, 3
 # Share of the query's held weight that one sentence (or the head) must hold for the cosine to only break ties
 # among such memories in an explicit search (:func:`memdir.search.ranking.ranked`): "nearly all of it". Not
@@ -490,9 +492,10 @@ def crossed(ev: Evidence) -> bool:
 def thin(ev: Evidence) -> bool:
     """True when the query is long (:attr:`Evidence.query` ≥ :data:`LONG_QUERY`) and the memory holds at most
     :data:`THIN_COVERAGE` of its weight (head and best passage) and at most :data:`THIN_SHARED` of its core words
-    (:attr:`Evidence.shared`), unless the memory is written in another script and shares no word with it
-    (:attr:`Evidence.kin` set, :attr:`Evidence.shared` empty: words cannot be held there)."""
-    if ev.kin is not None and not ev.shared:
+    (:attr:`Evidence.shared`), unless the memory states in one place what the store holds of the query at all
+    (:func:`stated`: a short question after a pasted log whose lines no memory holds) or is written in another script
+    and shares no word with it (:attr:`Evidence.kin` set, :attr:`Evidence.shared` empty: words cannot be held there)."""
+    if ev.kin is not None and not ev.shared or stated(ev):
         return False
     return ev.query >= LONG_QUERY and ev.coverage <= THIN_COVERAGE and len(ev.shared) <= THIN_SHARED
 
