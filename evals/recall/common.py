@@ -53,6 +53,15 @@ article ("how do I connect to postgres?"): 24 such questions (how do I / what's 
 memory answers and 24 of the same look about a tool or topic a memory names that none answers ("what is a feature
 flag?", "how do I write a cron expression for every 30 minutes?"), in English and German with a Japanese and a
 Chinese pair, ordered so that each of ``run.py``'s two folds holds 12 of each.
+
+``probe.jsonl``: training data only, like ``trial`` (every line ``fit``), written on 2026-12-03 (neg11) from the
+memories of ``memories/`` alone and committed before memdir ran on it, for the two kinds the blind set's figures
+point at: 35 long prompts (more than 3 content words, so query windows apply) that need no memory but sit near
+one's topic — the same tool or service asking what no memory answers ("how do I get structlog to add the request
+id…", "the kafka consumer group keeps rebalancing…") — or are general coding tasks, some with pasted code or a
+traceback; and 36 task prompts whose memory bears on them only by inference ("add a created_at column…" →
+``timezone-utc``, "publish version 2.3.0" → ``release-tagging``), with typos and a few in German and Japanese.
+Ordered none, none, task, task, so that each of ``run.py``'s two folds holds half of each.
 """
 
 from __future__ import annotations
@@ -69,9 +78,9 @@ sys.path.insert(0, str(REPO / "src"))
 
 
 SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.jsonl", "near": "near.jsonl",
-        "gaps": "gaps.jsonl", "trial": "trial.jsonl"}
+        "gaps": "gaps.jsonl", "trial": "trial.jsonl", "probe": "probe.jsonl"}
 HELDOUT_ONLY = frozenset({"fresh"})  # sets whose every line is held out: nothing of them is ever fitted on
-FIT_ONLY = frozenset({"near", "gaps", "trial"})  # sets whose every line is fit: training data with no held-out half
+FIT_ONLY = frozenset({"near", "gaps", "trial", "probe"})  # sets whose every line is fit: training data with no held-out half
 
 
 def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
@@ -90,7 +99,7 @@ def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
 
 def fit_rows() -> list[dict]:
     """Every prompt a parameter may be fitted on: the ``fit`` halves of ``prompts`` and ``tasks`` and
-    all of ``near``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
+    all of ``near``, ``gaps``, ``trial`` and ``probe``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
     return [row for which in SETS if which not in HELDOUT_ONLY for row in prompts("fit", which)]
 
 

@@ -182,6 +182,14 @@ memories sharing at most one content word, only for "what is" questions, a head-
 :mod:`memdir.search.general`. Left: project questions sharing only the tool's name with their memory (trial 10 of
 24 still hidden). The held-out halves, run once after (in process), as before it: prompts hit 0.791 (paraphrase
 0.698), false recall 0.093; tasks 0.676, false 0.133.
+
+2026-12-03 (neg11), on the fit data enlarged by ``probe.jsonl`` (71 lines, all fit, committed before memdir ran on
+it: 35 long near-topic or general-coding prompts needing none, 36 tasks whose memory bears only by inference), 2-fold
+pooled over prompts, tasks, near, gaps, trial and probe (hits / needing, false / none): fold 0 89 / 125, 36 / 94;
+fold 1 83 / 116, 26 / 101 (probe false recall 25 of 35). Kept: *a thin share of a long prompt*
+(:func:`memdir.search.relevance.thin`): 36 → 29 and 26 → 20 false recalls, no hit lost (probe 25 → 12). Every
+figure, the replay that chose it and the variants dropped (query windows gated by the whole prompt, the ``missing``
+weight capped, the nearest memory sharing no word lowered) are in ``neg.py``.
 """
 
 from __future__ import annotations

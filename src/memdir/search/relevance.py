@@ -101,6 +101,17 @@ CROSSED_THRESHOLD = 0.1
 # the memory does not hold ("crop … with Pillow", 0.43). Chosen by 2-fold cross-validation on the fit data with
 # evals/recall/trial.jsonl (evals/recall/fit.py, 2026-12-03 general9) from 0.5–0.8.
 GENERAL_COVERAGE = 0.6
+# A long prompt (:attr:`Evidence.query`, log1p of its terms' weight, at least LONG_QUERY: about ten content words or
+# more that the store mostly lacks) of which a memory holds at most THIN_COVERAGE of the weight and at most THIN_SHARED
+# core words is not that memory's (:func:`thin`, :func:`bar`): "the kafka consumer group keeps rebalancing every couple
+# of minutes…" shares "keep" with the note on pull-request size, and the hybrid model, which learnt that long task
+# prompts miss many words, rated the cosine a word or two carried. Chosen by pooled 2-fold cross-validation on the fit
+# data with evals/recall/probe.jsonl (evals/recall/neg.py, 2026-12-03 neg11) from 0.1–0.3 × 3.8–4.1 × 1–4 words:
+# chosen on fold 0 (0.3, 3.9, 3) gives fold 1 −6 false recalls, chosen on fold 1 (0.15, 4.0, 3) gives fold 0 −2, no
+# hit lost either way; without the word limit a pasted handler holding six of a note's words (coverage 0.27) was lost.
+# A memory stating what the store knows of the query (held ≥ STRONG) is exempt: no change on the fit data, and a
+# question after a pasted log ("Why is kafka retention dropping events?") is the note on Kafka retention's.
+THIN_COVERAGE, LONG_QUERY, THIN_SHARED = 0.25, 3.95, 3
 # Share of the query's held weight that one sentence (or the head) must hold for the cosine to only break ties
 # among such memories in an explicit search (:func:`memdir.search.ranking.ranked`): "nearly all of it". Not
 # fitted; on the planted facts at 1,000 notes (benchmarks/planted_facts.py) every answering sentence holds 1.0.
@@ -478,6 +489,17 @@ def crossed(ev: Evidence) -> bool:
     return ev.cosine is not None and ev.kin is not None and ev.lead > 0.0 and ev.kin[1] > 0.0
 
 
+def thin(ev: Evidence) -> bool:
+    """True when the query is long (:attr:`Evidence.query` ≥ :data:`LONG_QUERY`) and the memory holds at most
+    :data:`THIN_COVERAGE` of its weight (head and best passage) and at most :data:`THIN_SHARED` of its core words
+    (:attr:`Evidence.shared`), unless the memory states in one place what the store holds of the query at all
+    (:func:`stated`: a short question after a pasted log whose lines no memory holds) or is written in another script
+    and shares no word with it (:attr:`Evidence.kin` set, :attr:`Evidence.shared` empty: words cannot be held there)."""
+    if ev.kin is not None and not ev.shared or stated(ev):
+        return False
+    return ev.query >= LONG_QUERY and ev.coverage <= THIN_COVERAGE and len(ev.shared) <= THIN_SHARED
+
+
 def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     """The score a memory of ``evidence`` must reach when the caller asks for ``min_score``. At the relevance
     threshold (``min_score`` is :data:`THRESHOLD`): :data:`CROSSED_THRESHOLD` when :func:`crossed` holds (a memory in
@@ -490,9 +512,12 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     threshold, unless it holds :data:`GENERAL_COVERAGE` of the query's weight ("how do I format Python code?" and
     the note on ruff: general9) or is written in another script and shares no word with it (:attr:`Evidence.kin` set,
     :attr:`Evidence.shared` empty: words cannot be asked for there): "how do I crop an image to a
-    square with Pillow?" is not the note on Pillow's memory limit (recall8). Else ``min_score``. The one rule of
-    search, MCP and recall alike."""
+    square with Pillow?" is not the note on Pillow's memory limit (recall8); ``math.inf`` too for a memory holding a
+    thin share of a long query (:func:`thin`: neg11). Else ``min_score``. The one rule of search, MCP and recall
+    alike."""
     if min_score == THRESHOLD and evidence.compared and not stated(evidence):
+        return math.inf
+    if min_score == THRESHOLD and thin(evidence):
         return math.inf
     if min_score == THRESHOLD and evidence.general and lexical(evidence) < THRESHOLD and (
             evidence.coverage < GENERAL_COVERAGE and (evidence.kin is None or evidence.shared)):
@@ -520,9 +545,9 @@ def stated(evidence: Evidence) -> bool:
 
 
 __all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BACKGROUND_DOCS", "BodyTerms", "CROSSED_THRESHOLD",
-           "Evidence", "FILLER", "GENERAL_COVERAGE", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "NEAR_TOKENS",
-           "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT", "STRONG", "THRESHOLD", "TOPIC_TERMS", "agreed", "as_terms",
-           "bar", "best_passage", "best_window", "compares", "crossed", "evidence", "is_filler", "is_generic",
-           "is_request", "is_topic", "is_unit", "lexical", "median", "question_terms", "read_body",
-           "reads_as_request", "returned", "score", "soft_terms", "stated", "term_weights", "tightest", "unfilled",
-           "with_cosine"]
+           "Evidence", "FILLER", "GENERAL_COVERAGE", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "LONG_QUERY",
+           "NEAR_TOKENS", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT", "STRONG", "THIN_COVERAGE", "THIN_SHARED",
+           "THRESHOLD", "TOPIC_TERMS", "agreed", "as_terms", "bar", "best_passage", "best_window", "compares",
+           "crossed", "evidence", "is_filler", "is_generic", "is_request", "is_topic", "is_unit", "lexical",
+           "median", "question_terms", "read_body", "reads_as_request", "returned", "score", "soft_terms", "stated",
+           "term_weights", "thin", "tightest", "unfilled", "with_cosine"]
