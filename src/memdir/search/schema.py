@@ -14,7 +14,7 @@ from . import integrity, scripts
 
 SCHEMA_VERSION = 17  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
 # compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js;
-# 16: docs.script (search.scripts.of_memory); 17: British spellings (colour is color: search.stemming.american)
+# 16: docs.script (search.scripts.of_memory); 17: British spellings (colour is color: search.stemming.american), C++ cpp
 UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16), ("name", "title", "description", "body")  # UPGRADED: in place
 RETOKENIZED_BELOW = 17
 """An index of a schema below this has its ``fts`` rows tokenized again from ``docs`` by :func:`upgrade` (the
