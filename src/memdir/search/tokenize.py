@@ -38,6 +38,7 @@ same terms:
   (``+1 (555) 010-2030`` → ``15550102030 5550102030``; an IBAN's groups).
   A query's compounds and grouped numbers (:func:`compound_groups`) are read
   as either form (:mod:`memdir.search.compounds`).
+* A typeset hyphen (U+2010, U+2011) is ``-`` (``jetpack‐compose`` is ``jetpack-compose``).
 * A language named by a letter and signs is the word a code base writes for it (``C++`` → ``cpp``, ``C#`` →
   ``csharp``, ``F#`` → ``fsharp``; ``C++20`` → ``cpp20 cpp 20``).
 * A plural or past written in parentheses is the word's (``file(s)``, ``process(es)``, ``entry(ies)``:
@@ -241,6 +242,8 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     if not text:
         return []
     text = kinds_joined(unicodedata.normalize("NFKC", without_hidden(text)))  # stag<U+200B>ing is staging; Node.js Nodejs
+    if "\u2010" in text:  # the hyphen a typesetter writes (U+2010; NFKC made U+2011 so) is "-": jetpack‐compose
+        text = text.replace("\u2010", "-")
     if "+" in text or "#" in text:
         text = _SIGNED_NAME.sub(lambda m: (m.group(1) or m.group(2)) + _SIGNED_WORD[m.group(0)[1]], text)  # C++ is cpp
     if "(" in text:
