@@ -189,6 +189,22 @@ def as_written(value: Any, lines: list[str]) -> str | None:
     return text
 
 
+def items_written(value: Any, lines: list[str]) -> str | None:
+    """:func:`as_written` of a scalar; of a list or a mapping a person wrote where memdir takes one line of text
+    (``description:`` and ``- kafka retention`` / ``- seven days`` under it), its scalars in order joined by
+    ``"; "`` (a mapping's as ``key: value``): ``"kafka retention; seven days"``, so no word of it is lost to search or
+    to the next write (break11: they were read as no description and dropped). None when it holds no text."""
+    import yaml
+
+    if isinstance(value, yaml.SequenceNode):
+        parts = [items_written(item, lines) for item in value.value]
+    elif isinstance(value, yaml.MappingNode):
+        parts = [": ".join(t for t in (items_written(k, lines), items_written(v, lines)) if t) for k, v in value.value]
+    else:
+        return as_written(value, lines)
+    return "; ".join(p for p in parts if p) or None
+
+
 def text_of(value: Any) -> str | None:
     import yaml
 
@@ -254,5 +270,6 @@ def first_heading(body: str) -> str:
 
 __all__ = [
     "MAX_FRONTMATTER_BYTES", "MAX_INTEGER", "Hostile", "MalformedMemory", "as_written", "construct", "first_heading",
+    "items_written",
     "flag", "integer", "oversize", "read_lines", "read_plain", "read_yaml", "refuse_hostile", "split", "text_of",
 ]

@@ -44,6 +44,7 @@ from .frontmatter import (
     construct,
     first_heading,
     flag,
+    items_written,
     integer,
     read_lines,
     read_yaml,
@@ -364,7 +365,7 @@ def parse(text: str, stem: str) -> ParsedFile:
     origin = (text_of(data.get("origin")) or "").strip().lower() or None
     if origin not in ORIGINS:
         origin = None
-    title = one_line(as_written(data.get("title"), lines)) or None
+    title = one_line(items_written(data.get("title"), lines)) or None
     declared = one_line(as_written(data.get("name"), lines))
     stale = None  # a memory name other than the stem: the file was renamed (the stem is the name, DESIGN §3)
     if declared and declared != name:
@@ -380,7 +381,9 @@ def parse(text: str, stem: str) -> ParsedFile:
             title = declared  # a name written as words (``Squash merges only``): how the memory is shown
     if not title and normalized.title:  # a hand-made 회의록.md: its file name is its only spelling (NFC)
         title = normalized.title
-    description = one_line(as_written(data.get("description"), lines))
+    description = one_line(items_written(data.get("description"), lines))
+    if description and isinstance(data.get("description"), (yaml.SequenceNode, yaml.MappingNode)):
+        notes.append("description written as a list: read as its items joined by '; '")
     if not description:
         description = title or stale or one_line(first_heading(body))[:500]
         if not description:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
-from .schema import FIELDS, READABLE_WITHOUT_SCRIPTS, SCHEMA_VERSION, StaleSchema, write_transaction
+from .schema import FIELDS, READ_AS_THEY_ARE, READABLE_WITHOUT_SCRIPTS, SCHEMA_VERSION, StaleSchema, write_transaction
 from .schema import UPGRADED as _UPGRADED, create as _create, upgrade as _upgrade
 
 INDEX_DB = "index.sqlite"
@@ -301,7 +301,7 @@ def open_read_only(path: Path, exc: BaseException) -> sqlite3.Connection | None:
     read-only directory), ``immutable`` (no locking: a concurrent writer could
     be seen half-way, but on a full disk no writer gets far).
     :func:`read_only_reason` says why (doctor). None when the file holds no
-    index of this schema or of :data:`~memdir.search.schema.READABLE_WITHOUT_SCRIPTS`
+    index of this schema or of :data:`~memdir.search.schema.READ_AS_THEY_ARE`
     (an empty file left by a failed create, an older one); raises
     :class:`StoreError` when it cannot be read."""
     why = (f"the search index {path} cannot be written ({explain(exc, path)}); "
@@ -315,15 +315,15 @@ def open_read_only(path: Path, exc: BaseException) -> sqlite3.Connection | None:
             conn.why = why
             try:
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
-                if version in (SCHEMA_VERSION, READABLE_WITHOUT_SCRIPTS):
+                if version in (SCHEMA_VERSION, *READ_AS_THEY_ARE):
                     conn.execute("SELECT count(*) FROM docs").fetchone()
             except sqlite3.DatabaseError:
                 conn.close()
                 raise
-            if version not in (SCHEMA_VERSION, READABLE_WITHOUT_SCRIPTS):
+            if version not in (SCHEMA_VERSION, *READ_AS_THEY_ARE):
                 conn.close()
                 return None  # another schema's rows (or none) cannot be read as ours
-            conn.scripts = version == SCHEMA_VERSION
+            conn.scripts = version != READABLE_WITHOUT_SCRIPTS
             _READ_ONLY[Path(path)] = why
             return conn
         except sqlite3.DatabaseError as err:

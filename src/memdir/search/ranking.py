@@ -51,6 +51,7 @@ FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
 MAX_K = 50
 MAX_OFFSET = 1000
 POOL_MIN = 50  # rows taken from each ranker before scoring
+MAX_POOL = 4 * (MAX_K + MAX_OFFSET)  # rows at most a page ranks to take in a whole tie (search)
 SNIPPET_CHARS = 160
 RESULTS_MAX_BYTES = 16384  # all results of one search together, UTF-8 JSON
 
@@ -494,10 +495,14 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
         raise InvalidInput(f"offset must be an integer from 0 to {MAX_OFFSET} (got {offset!r})")
     k = min(k, MAX_K)
     unembedded, note = paging.basis(session, scope, paging.query_key(query, scope, include_muted, filters), offset)
-    hits, terms, scope_of = ranked(session, query, pool=max(POOL_MIN, 4 * (k + offset)), scope=scope,
-                                   include_muted=include_muted, filters=filters,
-                                   min_score=relevance.THRESHOLD if min_score is None else min_score,
-                                   explicit=min_score is None, shown=offset + k, unembedded=unembedded)
+    pool = max(POOL_MIN, 4 * (k + offset))
+    while True:
+        hits, terms, scope_of = ranked(session, query, pool=pool, scope=scope, include_muted=include_muted,
+                                       filters=filters, min_score=relevance.THRESHOLD if min_score is None else min_score,
+                                       explicit=min_score is None, shown=offset + k, unembedded=unembedded)
+        if pool >= MAX_POOL or not _tie_cut(hits, offset + k, pool):
+            break
+        pool = min(MAX_POOL, 4 * pool)
     out = paging.Page()
     out.note = note
     used = 2
@@ -509,6 +514,17 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
         used += size
         out.append(result)
     return out
+
+
+def _tie_cut(hits: list[Hit], end: int, pool: int) -> bool:
+    """True when the rows ranked (``pool`` of them from each ranker, ``hits`` as many or more) may have cut
+    through the tie that the hit at ``end - 1`` (the last one a page shows) is in: the last hit has its relevance
+    (:func:`memdir.search.ties.tie_key`). Memories tied so are ordered by when they were updated and their name,
+    not by BM25, so another pool would hold others of them: each page, ranked on a pool of its own size, showed
+    some twice and others never (break11: 300 memories alike, pages of 5, 247 distinct in 300)."""
+    from .ties import tie_key
+
+    return len(hits) >= pool and len(hits) >= end and tie_key(hits[end - 1]) == tie_key(hits[-1])
 
 
 def find(session: Session, query: str, k: int = 5, scope: str | None = None, *, include_muted: bool = False,

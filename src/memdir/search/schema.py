@@ -12,13 +12,19 @@ from contextlib import contextmanager
 
 from . import integrity, scripts
 
-SCHEMA_VERSION = 16  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
+SCHEMA_VERSION = 17  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
 # compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js;
-# 16: docs.script (search.scripts.of_memory)
-UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), ("name", "title", "description", "body")  # UPGRADED: in place
+# 16: docs.script (search.scripts.of_memory); 17: British spellings (colour is color: search.stemming.american), C++ cpp
+UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16), ("name", "title", "description", "body")  # UPGRADED: in place
+RETOKENIZED_BELOW = 17
+"""An index of a schema below this has its ``fts`` rows tokenized again from ``docs`` by :func:`upgrade` (the
+tokenizer has read words otherwise since)."""
 # An index of 15 is 16 without docs.script: one that cannot be written (a read-only home, a full disk) is read
 # as it is, its rows and vectors, every memory read as written in letters (search.scripts.of_rows).
 READABLE_WITHOUT_SCRIPTS = 15
+READ_AS_THEY_ARE = (15, 16)
+"""Older schemas whose index is read as it is when it cannot be written (its rows and vectors; a copy of it in
+memory is brought up to date, :func:`upgrade`): 15 without scripts, 16 tokenized without British spellings."""
 
 
 # A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).
@@ -86,8 +92,8 @@ def write_transaction(conn: sqlite3.Connection):
 
 
 def upgrade(conn: sqlite3.Connection) -> None:
-    """Bring an index of a schema of :data:`UPGRADED` (4 to 15) to the current one in place, its vectors kept: from
-    4 each ``docs`` row's checksum (:func:`memdir.search.integrity.checksum`); from 4 to 14 the ``fts`` rows
+    """Bring an index of a schema of :data:`UPGRADED` (4 to 16) to the current one in place, its vectors kept: from
+    4 each ``docs`` row's checksum (:func:`memdir.search.integrity.checksum`); from 4 to 16 the ``fts`` rows
     tokenized again from ``docs`` (:func:`memdir.search.tokenize.document_fields`); from 4 to 15 each row's
     script (:func:`memdir.search.scripts.of_memory` of its stored title, description and body; only rows with a
     character outside ASCII are read, the rest are ``letters``). One write transaction; done already: nothing."""
@@ -102,7 +108,7 @@ def upgrade(conn: sqlite3.Connection) -> None:
             rows = conn.execute(f"SELECT id, {', '.join(integrity.COLUMNS)} FROM docs").fetchall()
             conn.executemany("UPDATE docs SET checksum = ? WHERE id = ?",
                              [(integrity.checksum(row[1:]), row[0]) for row in rows])
-        if version in UPGRADED and version < 15:
+        if version in UPGRADED and version < RETOKENIZED_BELOW:
             rows = conn.execute("SELECT id, name, coalesce(title, ''), description, body FROM docs").fetchall()
             conn.executemany(f"UPDATE fts SET {', '.join(f'{f} = ?' for f in FIELDS)} WHERE rowid = ?",
                              [(*document_fields(*row[1:3], row[3] or "", row[4] or ""), row[0]) for row in rows])
@@ -130,5 +136,5 @@ class StaleSchema(sqlite3.DatabaseError):
     """The index was built by another version of memdir: rebuilt from the files."""
 
 
-__all__ = ["FIELDS", "FILES_OF_NAMES", "FIRST_GENERATIONS", "SCHEMA_VERSION", "SCRIPTS_OF_ROWS", "StaleSchema", "UPGRADED", "create", "upgrade",
+__all__ = ["FIELDS", "FILES_OF_NAMES", "FIRST_GENERATIONS", "READ_AS_THEY_ARE", "RETOKENIZED_BELOW", "SCHEMA_VERSION", "SCRIPTS_OF_ROWS", "StaleSchema", "UPGRADED", "create", "upgrade",
            "write_transaction"]

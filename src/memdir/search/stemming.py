@@ -8,7 +8,8 @@ both sides meet on one stem:
   (:data:`memdir.text.words.SHORT_FORMS`), irregular plurals, a final ``e`` kept where it makes the word
   (:data:`memdir.text.words.KEPT_E`: ``route`` is no ``rout``), a name's JS kind the name (``nodejs`` is ``node``:
   :func:`kinds_joined`, :func:`kind_spelled`), one word not a word derived from it
-  (:func:`memdir.search.spelling.derived`), the -yze verb and its -ysis noun. A Latin word with accents is ASCII
+  (:func:`memdir.search.spelling.derived`), the -yze verb and its -ysis noun, a British spelling its American
+  word (:func:`american`: ``colour`` is ``color``, ``organisation`` ``organization``). A Latin word with accents is ASCII
   once folded (``Zürich`` → ``zurich``), so English rules are the Latin script's.
 * Russian letters (``а``–``я``): the Snowball Russian stemmer (``логи``, ``логах``, ``логов`` → ``лог``;
   ``лось`` → ``ло``). A Cyrillic word with a letter of another alphabet (Ukrainian ``і ї є ґ``, Serbian ``ј``,
@@ -26,7 +27,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..text.words import IRREGULAR_PLURALS, KEPT_E, SHORT_FORMS
+from ..text.words import BRITISH_ISE, BRITISH_OUR, BRITISH_WORDS, IRREGULAR_PLURALS, KEPT_E, SHORT_FORMS
 from . import spelling
 
 MIN_STEM = 2
@@ -136,6 +137,7 @@ def stem(word: str) -> str:
         return out if len(out) >= MIN_STEM else word
     if word in SHORT_FORMS:
         return stem(SHORT_FORMS[word])
+    word = american(word)  # colour is color, organise organize: one stem for both spellings
     if word.endswith("js") and len(word) >= 3 + len("js"):  # nodejs, vuejs: Node, Vue (no English word ends so)
         return stem(word[:-2])
     word = IRREGULAR_PLURALS.get(word, word)  # mice is mouse
@@ -156,6 +158,39 @@ def stem(word: str) -> str:
     if out.endswith("yz"):
         return out[:-1] + "s"
     return out[:-1] if out.endswith("ysi") else out
+
+
+# The endings a British -our noun or -ise verb is written with (memdir.text.words.BRITISH_OUR, BRITISH_ISE).
+_OUR = re.compile(r"([a-z]+our)(s|ed|ing|ful|fully|less|able|ably|ite|ites|ism|ist|ists|al|ally|er|ers|y|hood|hoods)?")
+_ISE = re.compile(r"([a-z]+)is(e|es|ed|ing|er|ers|ation|ations|ational|able)")
+_WORD_FORMS = ("", "s")  # a single word's forms (BRITISH_WORDS); an -re noun also -red and -ring (centred)
+
+
+@lru_cache(maxsize=1)
+def _british_words() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for british, us in BRITISH_WORDS.items():
+        out.update({british + end: us + end for end in _WORD_FORMS})
+        if british.endswith("re") and us.endswith("er"):
+            out.update({british + "d": us + "ed", british[:-1] + "ing": us + "ing"})
+    return out
+
+
+def american(word: str) -> str:
+    """A folded English ``word`` written in a British spelling as the American one, else ``word`` unchanged: an -our
+    noun of :data:`memdir.text.words.BRITISH_OUR` with its endings (``colour``, ``coloured``, ``favourite`` →
+    ``color``, ``colored``, ``favorite``), an -ise verb of :data:`~memdir.text.words.BRITISH_ISE`'s bases with its
+    endings (``organise``, ``serialiser``, ``initialisation`` → ``organize``, ``serializer``, ``initialization``)
+    and a word of :data:`~memdir.text.words.BRITISH_WORDS` with its plural (``centres``, ``licence``, ``grey`` →
+    ``centers``, ``license``, ``gray``; an -re noun also ``centred``, ``centring``). Closed lists: a word spelled
+    alike on both sides of the ocean (``revise``, ``contour``) is itself. Pure."""
+    if len(word) < 4 or not word.isascii():
+        return word
+    if "our" in word and (found := _OUR.fullmatch(word)) and found.group(1) in BRITISH_OUR:
+        return found.group(1)[:-2] + "r" + (found.group(2) or "")
+    if "is" in word and (found := _ISE.fullmatch(word)) and found.group(1) in BRITISH_ISE:
+        return found.group(1) + "iz" + found.group(2)
+    return _british_words().get(word, word)
 
 
 # A name and its JavaScript kind as a code base writes them: "Node.js", "Node.JS", "NodeJS", "nodejs"; the name of
@@ -181,4 +216,4 @@ def kind_spelled(word: str) -> tuple[tuple[str, str], ...]:
     return ((folded, stem(folded)),)
 
 
-__all__ = ["MIN_STEM", "available", "kind_spelled", "kinds_joined", "language", "require", "snowball", "stem"]
+__all__ = ["MIN_STEM", "american", "available", "kind_spelled", "kinds_joined", "language", "require", "snowball", "stem"]

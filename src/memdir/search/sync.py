@@ -50,7 +50,7 @@ from ..text.plural import counted
 from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, explain, forget, is_corrupt,
                     layer_key, rebuild, set_aside, warn, write_transaction)
 from . import integrity, scripts
-from .schema import READABLE_WITHOUT_SCRIPTS, upgrade
+from .schema import READ_AS_THEY_ARE, upgrade
 from .follow import chain_mark, follow
 from .tokenize import available, document_fields, require
 
@@ -384,7 +384,8 @@ def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: s
     reached its file but not the index, is still found. One line on stderr (:func:`_warn_stale`) says the
     index is stale and how many memories are read from their files (or that it is read as it is,
     when none changed). The copy is a :class:`memdir.search.index.ReadOnly` (nothing persists); of an index of
-    schema 15 it is brought to 16 (:func:`memdir.search.schema.upgrade`: each memory's script) before its sync.
+    schema 15 or 16 it is brought to 17 (:func:`memdir.search.schema.upgrade`: each memory's script, its terms)
+    before its sync.
     ``conn`` as it is when even the copy fails (no memory)."""
     path = str(db_path(home))
     held = _copies.__dict__.setdefault("held", {})
@@ -394,8 +395,8 @@ def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: s
             copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False, factory=ReadOnly)
             copy.changed = 0
             conn.backup(copy)
-            if copy.execute("PRAGMA user_version").fetchone()[0] == READABLE_WITHOUT_SCRIPTS:  # the copy is written:
-                upgrade(copy)  # each memory's script added, as a writable index of 15 gets it (sync writes the column)
+            if copy.execute("PRAGMA user_version").fetchone()[0] in READ_AS_THEY_ARE:  # the copy is written:
+                upgrade(copy)  # as a writable index gets it: each memory's script added (15), its terms read again
             held[path] = copy
         for layer in layers:
             copy.changed += sync_layer(copy, home, layer)

@@ -38,6 +38,9 @@ same terms:
   (``+1 (555) 010-2030`` → ``15550102030 5550102030``; an IBAN's groups).
   A query's compounds and grouped numbers (:func:`compound_groups`) are read
   as either form (:mod:`memdir.search.compounds`).
+* A typeset hyphen (U+2010, U+2011) is ``-`` (``jetpack‐compose`` is ``jetpack-compose``).
+* A language named by a letter and signs is the word a code base writes for it (``C++`` → ``cpp``, ``C#`` →
+  ``csharp``, ``F#`` → ``fsharp``; ``C++20`` → ``cpp20 cpp 20``).
 * A plural or past written in parentheses is the word's (``file(s)``, ``process(es)``, ``entry(ies)``:
   ``file``, ``process``, ``entri``, as ``files``, ``processes``, ``entries`` read).
 * Irregular plurals read as their singular (``mice`` → ``mous``); a -yze verb and its -ysis noun are one word.
@@ -98,6 +101,10 @@ _SEPARATORS = re.compile(r"[_\-]+")
 # A word and its inflection in parentheses, "file(s)", "process(es)", "entry(ies)", "child(ren)", "use(d)": the word
 # (its inflected form stems alike), no "s", "es" or "ie" of its own; not a call's argument ("client.search(es)").
 _INFLECTED = re.compile(r"(?<![\w.])([^\W\d_]+)\((?:s|es|ies|ren|ed|d)\)(?![\w(])", re.IGNORECASE)
+# A language named by a letter and signs, "C++", "C#", "F#" (also "C++20"): the word a code base writes for it, "cpp",
+# "csharp", "fsharp" (a letter alone is no term: "C#" found the memory on C++ as strongly as its own, break11).
+_SIGNED_NAME = re.compile(r"(?<![\w+#])(?:([Cc])\+\+|([CcFf])#)(?![^\W\d]|[+#])")
+_SIGNED_WORD = {"+": "pp", "#": "sharp"}
 # An acronym's plural, "JWTs", "PRs", "OSes": the acronym ("AWS" and "iOS" are no plurals).
 _ACRONYM_PLURAL = re.compile(r"(?<![A-Z])([A-Z]{2,})(?:s|(?<=[SXZ])es)(?![a-z])")
 _CAMEL = re.compile(
@@ -235,6 +242,10 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     if not text:
         return []
     text = kinds_joined(unicodedata.normalize("NFKC", without_hidden(text)))  # stag<U+200B>ing is staging; Node.js Nodejs
+    if "\u2010" in text:  # the hyphen a typesetter writes (U+2010; NFKC made U+2011 so) is "-": jetpack‐compose
+        text = text.replace("\u2010", "-")
+    if "+" in text or "#" in text:
+        text = _SIGNED_NAME.sub(lambda m: (m.group(1) or m.group(2)) + _SIGNED_WORD[m.group(0)[1]], text)  # C++ is cpp
     if "(" in text:
         text = _INFLECTED.sub(r"\1", text)  # file(s), process(es), entry(ies): the word, its plural the same term
     if "," in text:

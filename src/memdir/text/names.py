@@ -59,7 +59,9 @@ _VALID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}{TAGS}]")  # C0, DEL, C1, line/paragraph separators, bidi
 _INVISIBLE = dict.fromkeys(map(ord, INVISIBLE))
 _MD_SUFFIX = re.compile(r"\.md\Z", re.I)
-_SPELLING_IGNORED = re.compile(r"[\s_\-]+")
+_DASHES = "\u2010-\u2015\u2212"  # hyphen, non-breaking hyphen, figure, en and em dash, bar, minus: a "-" typeset
+_SPELLING_IGNORED = re.compile(f"[\\s_\\-{_DASHES}]+")
+_HYPHENS_BEFORE = re.compile(r"[\s_\-]+")  # what a spelling dropped before break11 (a hash name of then)
 RESERVED = frozenset(
     {"memory", "con", "prn", "aux", "nul"}
     | {f"com{i}" for i in range(10)}
@@ -172,6 +174,8 @@ def legacy_names(raw: str) -> tuple[str, ...]:
     found.append(older if older else _hashed(unicodedata.normalize("NFKC", text)))  # NFKC as written: Заметки
     if not older:
         found.append(_hashed(text))  # before NFKC: the hash of the name as written (NFC)
+    if normalized.title is not None:  # before break11 a typeset dash was part of a hash name's spelling
+        found.append(_hashed(_HYPHENS_BEFORE.sub("", fold(text))))
     return tuple(dict.fromkeys(n for n in found if n != normalized.name and n not in RESERVED))
 
 
@@ -193,8 +197,9 @@ def raw_name(raw: str) -> str:
 def spelling(raw: str) -> str:
     """What two raw names must share to be the same name: the raw name
     without ``.md``, folded (:func:`memdir.text.fold.fold`: case, accents,
-    ``Łódź`` = ``Lodz``), with spaces, ``-`` and ``_`` dropped (``DB Port`` =
-    ``db-port``; ``C++ tips`` ≠ ``C# tips``)."""
+    ``Łódź`` = ``Lodz``), with spaces, ``-`` and ``_`` dropped, and the dashes a typesetter or a word processor
+    writes for ``-`` (:data:`_DASHES`: ``pg‐port``, ``pg–port`` = ``pg-port``; ``DB Port`` = ``db-port``;
+    ``C++ tips`` ≠ ``C# tips``)."""
     return _SPELLING_IGNORED.sub("", fold(raw_name(raw)))
 
 

@@ -176,8 +176,12 @@ KEPT_E = {"route": True, "guide": True, "suite": False, "locale": False, "ration
 # the singular by search (memdir.search.tokenize.stem). After the plural rules of the ``inflect`` package (its
 # ``pl_sb_irregular`` table; -man, -mouse, -louse, -goose, -tooth, -foot; -f/-fe to -ves; the classical -ex/-ix to
 # -ices, -is to -es, -on to -a, -us to -i, -a to -ae), the common nouns of those kept to one reading in a code base: not "data", "media", "people", "dice" or "axes", which are words of their own there, nor
-# a plural that is also a verb ("leaves", "lives", "bases", "diagnoses": the stemmer reads those as the verb).
+# a plural that is also a verb ("leaves", "lives", "bases", "diagnoses": the stemmer reads those as the verb). Also the
+# nouns ending in -s whose -es plural the stemmer reads apart ("alias" is "alia", "aliases" "alias"; "bus", "buse"):
+# break11, "git aliases" did not find the memory on a git alias.
 IRREGULAR_PLURALS = {
+    "aliases": "alias", "buses": "bus", "busses": "bus", "canvases": "canvas", "lenses": "lens", "gases": "gas",
+    "quizzes": "quiz", "irises": "iris",
     "mice": "mouse", "lice": "louse", "geese": "goose", "feet": "foot", "teeth": "tooth", "men": "man",
     "women": "woman", "children": "child", "oxen": "ox", "knives": "knife", "wives": "wife",
     "halves": "half", "wolves": "wolf", "shelves": "shelf", "selves": "self", "calves": "calf",
@@ -190,4 +194,40 @@ IRREGULAR_PLURALS = {
     "bacteria": "bacterium", "formulae": "formula", "antennae": "antenna", "vertebrae": "vertebra",
 }
 
-__all__ = ["CHAT_WORDS", "CJK_FUNCTION_TERMS", "IRREGULAR_PLURALS", "KEPT_E", "KOREAN_PARTICLES", "QUESTION_WORDS", "REQUEST_WORDS", "SHORT_FORMS", "UNITS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS", "POINTING_WORDS"]
+# British spellings read as the American word by search (memdir.search.stemming.stem) in memories and queries alike:
+# "colour" finds "color", "serialise" "serializer", "centre" "data center" (break11: "color theme" scored 0.56 for a
+# memory on the "colour theme", "organization" found no "organisation"). Closed lists, so no word is read as another
+# by its ending alone ("revise", "promise", "contour", "tour" are no British spellings): the -our nouns (with their
+# endings: "favourite", "behavioural"), the -ise verbs by their base ("organ" of organise, organisation, organiser;
+# not the -ise verbs English writes so on both sides, "advise", "revise", "supervise", whose -ision nouns stay theirs),
+# and single words with their plural (-re nouns also -red, -ring). A -yse verb is its -yze already (analyse).
+BRITISH_OUR = frozenset("""
+colour behaviour favour flavour honour humour labour neighbour harbour rumour vapour armour odour endeavour parlour
+rigour tumour savour vigour valour clamour candour fervour saviour
+""".split())
+BRITISH_ISE = frozenset("""
+organ reorgan serial deserial initial reinitial normal denormal optim author custom final visual synchron
+desynchron minim maxim priorit depriorit categor summar emphas standard special local capital util memor sanit
+token detoken parallel virtual container stabil apolog critic central decentral general personal real recogn
+random parameter parametr vector memo modular digit item monet character mobil global international internal
+operational modern harmon symbol neutral rational incentiv quant binar polar regular equal steril pressur jeopard
+scrutin theor trivial legal penal material familiar popular atom immun human fantas commercial industrial vapor
+hospital italic canonical anonym pseudonym sympath dramat magnet alphabet crystall econom patron revolution
+legitim subsid amort lemmat stigmat sensit desensit hypothes energ
+""".split())
+BRITISH_WORDS = {
+    "centre": "center", "metre": "meter", "kilometre": "kilometer", "centimetre": "centimeter",
+    "millimetre": "millimeter", "litre": "liter", "millilitre": "milliliter", "theatre": "theater", "fibre": "fiber",
+    "calibre": "caliber", "spectre": "specter", "lustre": "luster", "sabre": "saber", "sombre": "somber",
+    "meagre": "meager", "manoeuvre": "maneuver", "licence": "license", "defence": "defense", "offence": "offense",
+    "pretence": "pretense", "catalogue": "catalog", "dialogue": "dialog", "analogue": "analog", "epilogue": "epilog",
+    "grey": "gray", "aluminium": "aluminum", "programme": "program", "judgement": "judgment", "ageing": "aging",
+    "artefact": "artifact", "sceptic": "skeptic", "sceptical": "skeptical", "scepticism": "skepticism",
+    "mould": "mold", "plough": "plow", "fulfil": "fulfill", "fulfilment": "fulfillment", "enrol": "enroll",
+    "enrolment": "enrollment", "instil": "instill", "jewellery": "jewelry", "paediatric": "pediatric",
+    "anaesthesia": "anesthesia", "encyclopaedia": "encyclopedia", "orthopaedic": "orthopedic", "cosy": "cozy",
+    "practise": "practice", "practised": "practiced", "practising": "practicing", "pyjamas": "pajamas",
+    "moustache": "mustache", "oestrogen": "estrogen", "haemoglobin": "hemoglobin", "leukaemia": "leukemia",
+}
+
+__all__ = ["BRITISH_ISE", "BRITISH_OUR", "BRITISH_WORDS", "CHAT_WORDS", "CJK_FUNCTION_TERMS", "IRREGULAR_PLURALS", "KEPT_E", "KOREAN_PARTICLES", "QUESTION_WORDS", "REQUEST_WORDS", "SHORT_FORMS", "UNITS", "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS", "POINTING_WORDS"]
