@@ -8,18 +8,49 @@ needing none]`` per fold, pooled over the sets, for recall (:func:`memdir.search
 process, vectors on) with one variant patched in:
 
 * ``base`` — recall as it is;
-* ``vocab:BAR:ALPHA[:TOP][:q|p]`` — a store vocabulary table: every distinct content word of the store's memories
-  (one stemmed term, not a stopword, generic word, filler or number) embedded once (e5 ``query:`` prefix, or
+* ``vocab:BAR:ALPHA[:TOP][:q|p][:dilute]`` — a store vocabulary table: every distinct content word of the store's
+  memories (one stemmed term, not a stopword, generic word, filler or number) embedded once (e5 ``query:`` prefix, or
   ``passage:`` with ``p``); on a prompt each of its content words is embedded too (one batch) and the store words of
   another term whose cosine to it reaches ``BAR`` (at most ``TOP`` per prompt word, default 2) are added to the
-  query's lexical terms, weighing ``ALPHA`` × their IDF weight (:func:`memdir.search.relevance.term_weights`);
+  query's lexical terms, weighing ``ALPHA`` × their IDF weight (:func:`memdir.search.relevance.term_weights`), only
+  where a memory holds them (``dilute``: in the whole query's weight for every memory);
 * ``vocabq:BAR:ALPHA[:TOP]`` — the same but with no prompt word embedded: store words whose cosine to the whole
   query's vector (already computed) reaches ``BAR``;
 * ``sent:MODE`` — each memory's body sentences embedded (``passage:``) once; a memory's cosine is its head's
-  (``MODE`` ``max``: the larger of its head's and its best sentence's; ``mix``: 0.5/0.5 of the two).
+  (``MODE`` ``max``: the larger of its head's and its best sentence's; ``mix``: 0.5/0.5 of the two);
+* ``heads:q`` / ``heads:avg`` — each memory's head text embedded again with the ``query:`` prefix (the prompt's
+  own) and used instead of the stored ``passage:`` head vector, or the normalized mean of the two.
 
-A variant is kept only if both folds gain hits without more false recalls. Cost figures (CPU of this process) are
-printed per variant: the store-side embedding (per memory) and the prompt side (ms per prompt).
+``--refit`` also runs each fold with both relevance models refitted on the other (``fit.py``'s fit, L2 0.3), as
+``windows.py`` does. A variant is kept only if both folds gain hits without more false recalls. Cost figures (CPU of
+this process) are printed per variant: the store-side embedding (per memory) and the prompt side (ms per prompt).
+
+Measured 2026-12-03 (expand11), 45 memories, hits / false recalls of fold 0 (107 needing, 76 not) and fold 1 (98,
+84); none passed, nothing was kept:
+
+* base 82 / 22, 71 / 15 (refit on the other fold: 70 / 17, 63 / 14);
+* vocabulary table, added terms diluting the query's weight (weigh in the whole): 0.9 × 0.5: 81 / 24, 69 / 15 (the
+  general-question rule's coverage falls under 0.6: "how do I deploy to staging?" lost); added terms weighing only
+  where the memory holds them (the rest below): 0.88 × 1: 86 / 32, 77 / 28; 0.9 × 1: 84 / 27, 73 / 23; 0.9 × 0.5:
+  83 / 23, 71 / 17; 0.92 × 1: 83 / 22, 72 / 18; 0.93 × 0.5: 82 / 22, 71 / 16; 0.94 × 1 and 0.95 × 1: 83 / 22, 71 / 16
+  (+1 "how do I download wheels built by CI?", +1 false "what are Postgres isolation levels?"); against the whole
+  query's vector instead of its words, 0.85 × 0.5: 82 / 23, 72 / 16. 1,107 distinct words, ≈ 25 a memory, 88–109 ms
+  of CPU a memory to embed (≈ 1× a head); on the prompt 19–28 ms of CPU for embedding its words (the lookup itself
+  under 1 ms). Why it fails: e5-small embeds one word by its spelling more than its sense — ticket: catch 0.909, issue
+  0.871; created_at: catch 0.864, timestamp 0.834; toggle: flag 0.844; flaky: flag 0.891 — so the neighbours that
+  pass any bar are look-alikes, not the inference a task needs; what it bridges is cognates across languages (Paket:
+  package 0.971, Projekt: project 0.969, Zeitstempel: timestamp 0.913), too few to move a fold.
+* body sentences (882 sentences, 618 ms of CPU a memory, ≈ 6× a head; < 1 ms a prompt): max 80 / 22, 70 / 22; mean
+  of head and best sentence 82 / 24, 72 / 18. Offline (whole prompt, nearest of the needed memory on 63 task
+  prompts): head 35, best sentence 26, the larger 29: a sentence alone is nearer to everything.
+* heads with the ``query:`` prefix: offline nearest 39 of 63 task prompts (MRR 0.724) against 35 (0.672), all fit
+  positives 158 / 205 both (MRR 0.837 against 0.823); in recall with today's coefficients 80 / 25, 72 / 17, refitted
+  71 / 17, 67 / 15; the mean of both heads 82 / 24, 73 / 16, refitted 72 / 18, 64 / 14 (one more head embedding a
+  memory, ≈ 110 ms of CPU; nothing on the prompt). It brings task prompts ("给项目加一个新的 Python 依赖 requests",
+  "change the price of the blue mug…") with general questions ("how do I install the 1Password CLI on Linux?") and
+  loses cross-lingual ones ("Rechnung für den Kunden erzeugen"); the coefficients were fitted on ``passage:`` heads,
+  and a refit with it does not pass either. Left: a refit of the hybrid model with query-prefixed heads together
+  with the thresholds (neg11's constants), on more task data.
 """
 
 from __future__ import annotations
@@ -232,6 +263,42 @@ def patch_sentences(sent: Sentences, mode: str, spent: list):
     return lambda: setattr(ranking, "_dense", original)
 
 
+class Heads:
+    """Each memory's head text (:func:`memdir.search.vectors.memory_text`) embedded again with e5's ``query:``
+    prefix (the prompt's own), beside the stored ``passage:`` vector."""
+
+    def __init__(self, mem):
+        from memdir.search import vectors
+        from memdir.search.index import connect
+
+        conn = connect(mem.session.home)
+        docs = conn.execute("SELECT id, title, description, body FROM docs WHERE status = 'active'").fetchall()
+        start = time.process_time()
+        texts = [vectors.memory_text(t, d, b or "") for _i, t, d, b in docs]
+        self.by_id = dict(zip([row[0] for row in docs], np.asarray(vectors.embed(texts, query=True), np.float32)))
+        self.cpu = time.process_time() - start
+        self.memories = len(docs)
+
+
+def patch_heads(heads: Heads, mode: str, spent: list):
+    """Patch :func:`memdir.search.vectors._matrix`: each memory's head vector is its ``query:`` one (``q``) or the
+    normalized mean of the two (``avg``)."""
+    from memdir.search import vectors
+
+    original = vectors._matrix
+
+    def matrix(conn, home, layers):
+        ids, disabled, valid_from, valid_until, m, *rest = original(conn, home, layers)
+        other = np.stack([heads.by_id.get(i, m[k]) for k, i in enumerate(ids.tolist())]) if len(ids) else m
+        if mode == "avg":
+            other = other + m
+            other = other / np.linalg.norm(other, axis=1, keepdims=True)
+        return (ids, disabled, valid_from, valid_until, other.astype(np.float32), *rest)
+
+    vectors._matrix = matrix
+    return lambda: setattr(vectors, "_matrix", original)
+
+
 def run(mem, rows, details: list | None = None):
     from memdir.search.recall import recall_result
 
@@ -253,9 +320,34 @@ def run(mem, rows, details: list | None = None):
     return folds
 
 
+def refit(mem, rows, l2: float = 0.3) -> list:
+    """Both relevance models refitted (``fit.py``'s fit, positive weight 1, ``l2``) on one fold and recall run on
+    the other, both ways: ``[fold 0's figures, fold 1's]``; the models restored after."""
+    import fit as fitmod
+    from memdir.search import relevance
+
+    kept = dict(relevance.LEXICAL), dict(relevance.HYBRID)
+    groups = fitmod.examples(mem, rows)
+    out = [None, None]
+    try:
+        for train in (0, 1):
+            data = [item for group, row in zip(groups, rows) if row["fold"] == train for item in group]
+            relevance.LEXICAL.clear()
+            relevance.LEXICAL.update(fitmod.fit(data, fitmod.LEXICAL, 1.0, l2))
+            relevance.HYBRID.clear()
+            relevance.HYBRID.update(fitmod.fit([it for it in data if "cosine" in it[0]], fitmod.HYBRID, 1.0, l2))
+            out[1 - train] = run(mem, [r for r in rows if r["fold"] != train])[1 - train]
+    finally:
+        for model, was in zip((relevance.LEXICAL, relevance.HYBRID), kept):
+            model.clear()
+            model.update(was)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--variants", nargs="+", default=["base"])
+    parser.add_argument("--refit", action="store_true", help="also each fold with both models refitted on the other")
     parser.add_argument("--diff", action="store_true", help="print the prompts each variant changes against base")
     args = parser.parse_args()
     rows = fit_rows_with_folds()
@@ -270,8 +362,8 @@ def main() -> None:
         base_details: list = []
         start = time.process_time()
         print(json.dumps({"variant": "base", "folds": run(mem, rows, base_details),
-                          "cpu_ms_per_prompt": round(1000 * (time.process_time() - start) / len(rows), 1)}),
-              flush=True)
+                          "cpu_ms_per_prompt": round(1000 * (time.process_time() - start) / len(rows), 1),
+                          **({"refit_l2_0.3": refit(mem, rows)} if args.refit else {})}), flush=True)
         for label in args.variants:
             if label == "base":
                 continue
@@ -295,14 +387,21 @@ def main() -> None:
                 info = {"sentences": sentences.count, "sent_cpu_ms_per_memory":
                         round(1000 * sentences.cpu / sentences.memories, 1)}
                 undo = patch_sentences(sentences, params[0], spent)
+            elif kind == "heads":
+                if "heads" not in vocabs:
+                    vocabs["heads"] = Heads(mem)
+                heads = vocabs["heads"]
+                info = {"heads_cpu_ms_per_memory": round(1000 * heads.cpu / heads.memories, 1)}
+                undo = patch_heads(heads, params[0], spent)
             else:
                 raise SystemExit(f"unknown variant {label}")
             details: list = []
             try:
                 folds = run(mem, rows, details)
+                refitted = refit(mem, rows) if args.refit else None
             finally:
                 undo()
-            out = {"variant": label, "folds": folds, **info,
+            out = {"variant": label, "folds": folds, **info, **({"refit_l2_0.3": refitted} if refitted else {}),
                    "extra_cpu_ms_per_prompt": round(1000 * float(np.mean(spent)), 2) if spent else 0.0}
             print(json.dumps(out), flush=True)
             if args.diff:
