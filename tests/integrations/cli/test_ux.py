@@ -65,3 +65,17 @@ def test_the_cli_says_the_closest_name_and_an_empty_prompt(project):
         "or on stdin\n")
     asked = run_cli("--project", project, "recall", input="where is the office wifi password?")  # control
     assert asked.returncode == 0 and asked.stderr == "" and "Ask the front desk." in asked.stdout
+
+
+def test_a_query_that_starts_with_a_dash_is_told_to_follow_double_dash(project, capsys):
+    from memdir.integrations.cli.main import main
+
+    assert main(["--project", str(project), "search", "--max-retries"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "memdir search: error: the following arguments are required: query ('--max-retries' is not an option "
+        "here: a value that starts with \"-\" goes after \"--\", as in `memdir search -- --max-retries`)")
+    assert main(["--project", str(project), "search", "--json"]) == 2  # control: no stray option, no hint
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "memdir search: error: the following arguments are required: query")
+    assert main(["--project", str(project), "search", "--", "--max-retries"]) == 0  # the way it names works
+    assert capsys.readouterr().out == "No memories match '--max-retries'.\n"

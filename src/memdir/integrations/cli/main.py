@@ -55,14 +55,38 @@ def _parser_class():
     import argparse
 
     class Parser(argparse.ArgumentParser):
-        """argparse, with its usage error raised (exit 2 stays main's to decide)."""
+        """argparse, with its usage error raised (exit 2 stays main's to decide). A missing argument beside an
+        option this command does not take (``memdir search --max-retries``) is most likely a value that starts
+        with "-": the message says to put it after ``--``."""
+
+        def parse_known_args(self, args=None, namespace=None):
+            self._given = list(sys.argv[1:] if args is None else args)  # this (sub)command's own tokens
+            return super().parse_known_args(args, namespace)
 
         def error(self, message):
+            if message.startswith("the following arguments are required"):
+                unknown = _unknown_dashed(getattr(self, "_given", []), self._option_string_actions)
+                if unknown:
+                    message += (f" ({unknown[0]!r} is not an option here: a value that starts with \"-\" goes "
+                                f"after \"--\", as in `{self.prog} -- {unknown[0]}`)")
             self.print_usage(sys.stderr)
             print(f"{self.prog}: error: {message}", file=sys.stderr)
             raise _ParseError(message)
 
     return Parser
+
+
+def _unknown_dashed(tokens: list[str], options: dict) -> list[str]:
+    """The tokens before any ``--`` that look like options (a "-" then a letter or "-") but are none of
+    ``options`` (argparse's option strings), in order."""
+    unknown = []
+    for token in tokens:
+        if token == "--":
+            break
+        if len(token) > 1 and token[0] == "-" and (token[1].isalpha() or token[1] == "-") \
+                and token.partition("=")[0] not in options:
+            unknown.append(token)
+    return unknown
 
 
 class _Ignored:
