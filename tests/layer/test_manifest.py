@@ -238,3 +238,31 @@ def test_a_search_after_a_reindex_keeps_the_text_digests_a_write_finds_copies_by
     with pytest.raises(Refused, match="memory 'seed-0042' \\(project\\) already holds"):
         fresh.write("seed-copy", "seeded fact 42", "project", "Body 42")
     assert parsed == ["seed-0042"]
+
+
+@pytest.mark.slow
+def test_a_manifest_without_text_digests_learns_them_from_the_write_that_reads_the_memories(
+        isolated_home, project, monkeypatch):
+    """A manifest saved by a release that recorded the digests as unknown: the first write's duplicate check
+    reads every memory (nothing tells it which could hold its text), and its save records what it read, so
+    the next process's write reads none. Control: a copy is still refused, reading only its holder."""
+    import sqlite3
+
+    from memdir.errors import Refused
+
+    _seeded(isolated_home, project)
+    layer = Memory.open(home=isolated_home, project=project).session.layer("project")
+    conn = sqlite3.connect(layer.meta / "manifest.sqlite")
+    with conn:
+        conn.execute("UPDATE files SET text = NULL")
+    conn.close()
+    parsed = counted_parses(monkeypatch)
+    Memory.open(home=isolated_home, project=project, actor="agent").write("first", "a first new fact", "project", "x")
+    assert len(parsed) == SIZE  # every memory, once
+    parsed.clear()
+    fresh = Memory.open(home=isolated_home, project=project, actor="agent")
+    assert fresh.write("second", "a second new fact", "project", "y").operation == "created"
+    assert parsed == []
+    with pytest.raises(Refused, match="memory 'seed-0042' \\(project\\) already holds"):
+        fresh.write("seed-copy", "seeded fact 42", "project", "Body 42")
+    assert parsed == ["seed-0042"]
