@@ -1,6 +1,7 @@
 """Where one ``memory_search`` call of a running MCP server spends its time.
 
     python benchmarks/profile_mcp_search.py [--notes 1000] [--dir DIR] [--hybrid] [--profile N] [--stages] [--mcp]
+                                            [--sdk]
 
 Builds (once, in ``--dir`` when given, kept for the next run) a home holding
 the benchmarks' corpus (``benchmarks/_corpus.py``) as project memories and
@@ -23,6 +24,11 @@ calling thread's wait for it is "waiting for the query vector". With
 ``--mcp`` the same queries also go through a real ``memdir mcp`` subprocess
 driven by the MCP SDK's client, and the round trip of a call that does no
 search (an empty query, refused) is timed: the SDK's and JSON-RPC's share.
+With ``--sdk`` each query runs, in this process and alternately, as a direct
+tool call and through the MCP SDK's server (:func:`~memdir.integrations.mcp.
+server.build_server`) driven by its in-process client (no pipe, no second
+process), the answers compared, and an empty query each way: the SDK's own
+dispatch cost per call, apart from the stdio pipe's.
 """
 
 from __future__ import annotations
@@ -203,6 +209,48 @@ def over_mcp(home: Path, project: Path, queries: list[str], hybrid: bool) -> Non
                       "round_trip_no_search_p50_ms": round(statistics.median(refused) * 1000, 2)}), flush=True)
 
 
+def through_sdk(home: Path, project: Path, queries: list[str], hybrid: bool) -> None:
+    """p50/p95 ms of each query as a direct tool call and through the SDK's server in this process."""
+    import anyio
+    from mcp import Client
+
+    os.environ["MEMDIR_SEARCH_VECTORS"] = "on" if hybrid else "off"
+    from memdir.integrations.mcp.server import MemoryServer, build_server
+    from memdir.search import dense
+    from memdir.tools.handlers import run_tool
+
+    state = MemoryServer(home, project)
+    session = state.fallback.session
+
+    async def run() -> dict[str, list[float]]:
+        times: dict[str, list[float]] = {"direct": [], "sdk": [], "direct_refused": [], "sdk_refused": []}
+        async with Client(build_server(state)) as client:
+            await client.call_tool("memory_search", {"query": "warm up the server", "k": 5})
+            for query in queries:
+                dense._vectors.clear()  # each way embeds the query
+                t0 = time.perf_counter()
+                direct = run_tool(session, "memory_search", {"query": query, "k": 5})
+                times["direct"].append(time.perf_counter() - t0)
+                dense._vectors.clear()
+                t0 = time.perf_counter()
+                via = await client.call_tool("memory_search", {"query": query, "k": 5})
+                times["sdk"].append(time.perf_counter() - t0)
+                assert via.content[0].text == direct.text, query
+                t0 = time.perf_counter()
+                run_tool(session, "memory_search", {"query": " ", "k": 5})  # refused before any search
+                times["direct_refused"].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                await client.call_tool("memory_search", {"query": " ", "k": 5})
+                times["sdk_refused"].append(time.perf_counter() - t0)
+        return times
+
+    times = anyio.run(run)
+    print(json.dumps({"where": "sdk-in-process", "hybrid": hybrid, "queries": len(queries),
+                      **{f"{way}_p50_ms": round(statistics.median(t) * 1000, 2) for way, t in times.items()},
+                      **{f"{way}_p95_ms": round(percentile(t, 0.95) * 1000, 2) for way, t in times.items()
+                         if "refused" not in way}}), flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notes", type=int, default=1000)
@@ -211,6 +259,7 @@ def main() -> int:
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the top N functions")
     parser.add_argument("--stages", action="store_true", help="print the mean CPU milliseconds of each stage")
     parser.add_argument("--mcp", action="store_true", help="also time the queries through a memdir mcp subprocess")
+    parser.add_argument("--sdk", action="store_true", help="also time them through the SDK's server in this process")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memdir-profile-") as tmp:
         base = args.dir or Path(tmp)
@@ -220,6 +269,8 @@ def main() -> int:
         in_process(home, project, queries, args.hybrid, args.profile)
         if args.stages:
             stages(home, project, queries, args.hybrid)
+        if args.sdk:
+            through_sdk(home, project, queries, args.hybrid)
         if args.mcp:
             over_mcp(home, project, queries, args.hybrid)
     return 0

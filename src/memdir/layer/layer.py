@@ -86,6 +86,7 @@ class Layer(ReadsOne):
         self._manifest_trusted = False  # the manifest held this layer's state as of our last transaction
         self._index_usage: tuple | None = None  # the usage file's stat key when the index keys were restored
         self._saved_files: dict[str, FileState] | Rows = {}  # the files as the manifest holds them
+        self._learned: set[str] = set()  # files parsed on demand since the last save (their text digests)
         self._index = IndexBuilder(settings.stale_after_days)
         self._index_written: tuple | None = None  # (text, *index_state) of our last MEMORY.md
         self._lock = None
@@ -157,15 +158,18 @@ class Layer(ReadsOne):
 
     def _lazy(self, found: Scan) -> Scan:
         """``found`` with entries parsed on demand (:class:`memdir.files.scan.LazyEntries`)."""
-        self.usage.overlay(found.entries)
-        entries = LazyEntries(found.entries, found.names, self._load_entry)
-        return Scan(entries, found.malformed, found.files, found.names)
+        self.usage.overlay(found.entries)  # a state parsed on demand replaces a hint's in files (text digest known)
+        return Scan(LazyEntries(found.entries, found.names, lambda name, file: self._load_entry(name, file, found.files)),
+                    found.malformed, found.files, found.names)
 
-    def _load_entry(self, name: str, filename: str) -> Entry | None:
+    def _load_entry(self, name: str, filename: str, files: dict) -> Entry | None:
         state = self.load(self.path / filename)
         if state is None or state.entry is None or state.name != name:
             return None
         self.files[filename] = state
+        if (was := files.get(filename)) is not None and was.key == state.key:
+            files[filename] = state
+        self._learned.add(filename)  # recorded with its text digest by the next save (_save_manifest)
         return self.usage.with_usage(state.entry)
 
     def refuse_symlinks(self) -> None:
@@ -365,6 +369,9 @@ class Layer(ReadsOne):
         else:
             files = {f: tx.scan.files.get(f) for f in tx.files_changed}
             heads = {e.name: e.after for e in tx.events if records_bytes(e)}
+        files.update((f, st) for f in self._learned - files.keys()  # parsed on demand: its text digest recorded
+                     if (st := tx.scan.files.get(f)) is not None and st.text is not None)
+        self._learned.clear()
         index, every = None, whole or tx.rebuild or self._index.rekeyed()
         if self._index.built:
             names = None if every else changed
