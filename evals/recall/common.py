@@ -62,6 +62,13 @@ id…", "the kafka consumer group keeps rebalancing…") — or are general codi
 traceback; and 36 task prompts whose memory bears on them only by inference ("add a created_at column…" →
 ``timezone-utc``, "publish version 2.3.0" → ``release-tagging``), with typos and a few in German and Japanese.
 Ordered none, none, task, task, so that each of ``run.py``'s two folds holds half of each.
+
+``pasted.jsonl``: training data only, like ``probe`` (every line ``fit``), written on 2026-12-03 (paste12) from the
+memories of ``memories/`` alone and committed before memdir ran on it, after a tester found a question with pasted
+text on the same line not recalled ("which port does postgres use? psycopg2.OperationalError: …"): 16 questions or
+tasks a memory answers with an error, a path, a log line or a stack frame pasted before or after them on one line,
+and 16 of the same look that no memory answers. Ordered need, need, none, none, so that each of ``run.py``'s two
+folds holds 8 of each.
 """
 
 from __future__ import annotations
@@ -78,9 +85,9 @@ sys.path.insert(0, str(REPO / "src"))
 
 
 SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.jsonl", "near": "near.jsonl",
-        "gaps": "gaps.jsonl", "trial": "trial.jsonl", "probe": "probe.jsonl"}
+        "gaps": "gaps.jsonl", "trial": "trial.jsonl", "probe": "probe.jsonl", "pasted": "pasted.jsonl"}
 HELDOUT_ONLY = frozenset({"fresh"})  # sets whose every line is held out: nothing of them is ever fitted on
-FIT_ONLY = frozenset({"near", "gaps", "trial", "probe"})  # sets whose every line is fit: training data with no held-out half
+FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted"})  # sets whose every line is fit: training data with no held-out half
 
 
 def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
@@ -99,7 +106,7 @@ def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
 
 def fit_rows() -> list[dict]:
     """Every prompt a parameter may be fitted on: the ``fit`` halves of ``prompts`` and ``tasks`` and
-    all of ``near``, ``gaps``, ``trial`` and ``probe``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
+    all of ``near``, ``gaps``, ``trial``, ``probe`` and ``pasted``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
     return [row for which in SETS if which not in HELDOUT_ONLY for row in prompts("fit", which)]
 
 

@@ -100,3 +100,74 @@ def test_the_prompt_hook_reads_a_pasted_log_so(store, isolated_home, project):
     assert heads("when does the on-call rotation switch?", "a") == ["oncall-rota"]  # control
     assert heads(LONG_LOG + "\n" + QUESTION, "b") == ["kafka-retention"]
     assert heads(LONG_LOG, "c") == []  # control: the log alone
+
+
+# A tester's finding (paste12): a question with pasted text on its line was read with the paste's words, which no
+# memory holds, as most of its weight: pg-port scored 0.21 and was not recalled (the question alone: 0.998).
+PG_QUESTION = "which port does postgres use?"
+PG_ERROR = "psycopg2.OperationalError: connection refused"
+OTHER_QUESTION = "how do I center a div in css?"  # control: about nothing in the store
+
+
+@pytest.fixture
+def pg_store(isolated_home, project, monkeypatch):
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("pg-port", "Dev PostgreSQL listens on 5433", "project",
+              "The dev PostgreSQL database listens on port 5433, not 5432.")
+    mem.write("lint", "Run ruff before committing", "feedback", "The pre-commit hooks run ruff format and check.")
+    return mem
+
+
+def test_a_question_with_a_paste_on_its_line_is_read_as_the_question():
+    assert pasted.read(f"{PG_QUESTION} {PG_ERROR}") == PG_QUESTION
+    assert pasted.read(f"sqlalchemy.exc.OperationalError: connection refused. {PG_QUESTION}") == PG_QUESTION
+    assert pasted.read(f"{PG_ERROR}\n{PG_QUESTION}") == PG_QUESTION  # a short paste on a line of its own
+    assert pasted.read('Killed  exit code 137  /app/worker/thumbs.py line 88 -- why does the worker die?') == \
+        "why does the worker die?"
+    # controls: a question pointing at the paste or with no topic of its own is read with it, and so is a paste
+    # of many lines (folded as before), a paste alone and typed sentences
+    for text in ("What does this log mean?\nWARN kafka retention dropped events", f"what does it mean? {PG_ERROR}",
+                 "fix this: TypeError: can't compare offset-naive and offset-aware datetimes", PG_ERROR,
+                 "Deploy to staging. Then run the smoke tests? yes", "what runs on port 5432; what runs on 6379?",
+                 "docker: Error response from daemon: pull access denied — what's wrong with my docker run command?"):
+        assert pasted.read(text) == text
+
+
+def test_search_and_recall_read_the_question_beside_a_paste(pg_store):
+    for prompt in (f"{PG_QUESTION} {PG_ERROR}", f"{PG_ERROR}. {PG_QUESTION}", f"{PG_ERROR}\n{PG_QUESTION}"):
+        found = pg_store.search(prompt)
+        assert [(h.name, h.score) for h in found][:1] == [("pg-port", 0.9979)]  # was 0.21 on one line
+        assert recalled(pg_store, prompt) == ["pg-port"]
+    assert recalled(pg_store, PG_QUESTION) == ["pg-port"]  # control: the question alone, as before
+    assert recalled(pg_store, f"{OTHER_QUESTION} {PG_ERROR}") == []  # control: the same paste, another question
+    assert recalled(pg_store, PG_ERROR) == []  # control: the paste alone
+
+
+@pytest.mark.slow
+def test_the_cli_hook_and_mcp_read_the_question_beside_a_paste(pg_store, isolated_home, project):
+    from mcp import Client
+
+    from memdir.integrations.mcp.server import MemoryServer, build_server
+    from tests.conftest import run_cli
+
+    asked, other = f"{PG_QUESTION} {PG_ERROR}", f"{OTHER_QUESTION} {PG_ERROR}"
+    env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
+    found = run_cli("--project", project, "search", asked, env=env)
+    assert found.returncode == 0 and "- pg-port (type: project; layer: project) relevance 1.00" in found.stdout
+    none = run_cli("--project", project, "search", other, env=env)
+    assert none.returncode == 0 and "pg-port" not in none.stdout  # control: the same paste, another question
+    out = run_prompt_hook(project, asked, env, session="a")
+    assert "## pg-port" in json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert run_prompt_hook(project, other, env, session="b") == ""  # control
+    state = MemoryServer(home=isolated_home, project=project)
+    seen = {}
+
+    async def main():
+        async with Client(build_server(state)) as client:
+            for key, query in (("asked", asked), ("other", other)):
+                seen[key] = (await client.call_tool("memory_search", {"query": query})).content[0].text
+
+    import anyio
+    anyio.run(main)
+    assert "pg-port" in seen["asked"] and "pg-port" not in seen["other"]
