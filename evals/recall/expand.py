@@ -154,8 +154,7 @@ def word_vectors(words: list[str]):
 def patch_vocab(vocab: Vocab, bar: float, alpha: float, top: int, whole: bool, spent: list, dilute: bool = False):
     """Patch ranking.query_terms and relevance.term_weights: the query's terms with the store words near its
     words (or its whole vector), those weighing ``alpha`` × their weight."""
-    from memdir.search import dense, querywindows, ranking, relevance
-    from memdir.search import tokenize
+    from memdir.search import dense, querywindows, ranking, relevance, tokenize
 
     original_terms, original_weights = tokenize.query_terms, relevance.term_weights
     extra: set[str] = set()
@@ -321,27 +320,11 @@ def run(mem, rows, details: list | None = None):
 
 
 def refit(mem, rows, l2: float = 0.3) -> list:
-    """Both relevance models refitted (``fit.py``'s fit, positive weight 1, ``l2``) on one fold and recall run on
-    the other, both ways: ``[fold 0's figures, fold 1's]``; the models restored after."""
+    """Both relevance models refitted on one fold and recall run on the other, both ways (``fit.cross_refit``):
+    ``[fold 0's figures, fold 1's]``; the models restored after."""
     import fit as fitmod
-    from memdir.search import relevance
 
-    kept = dict(relevance.LEXICAL), dict(relevance.HYBRID)
-    groups = fitmod.examples(mem, rows)
-    out = [None, None]
-    try:
-        for train in (0, 1):
-            data = [item for group, row in zip(groups, rows) if row["fold"] == train for item in group]
-            relevance.LEXICAL.clear()
-            relevance.LEXICAL.update(fitmod.fit(data, fitmod.LEXICAL, 1.0, l2))
-            relevance.HYBRID.clear()
-            relevance.HYBRID.update(fitmod.fit([it for it in data if "cosine" in it[0]], fitmod.HYBRID, 1.0, l2))
-            out[1 - train] = run(mem, [r for r in rows if r["fold"] != train])[1 - train]
-    finally:
-        for model, was in zip((relevance.LEXICAL, relevance.HYBRID), kept):
-            model.clear()
-            model.update(was)
-    return out
+    return fitmod.cross_refit(mem, rows, run, l2)
 
 
 def main() -> None:

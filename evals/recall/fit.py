@@ -304,6 +304,30 @@ def compare(groups, rows, folds: int = 5) -> None:
                               "cv_false_recall": round(false / negatives, 3), "cv_log_loss": round(loss / count, 4)}))
 
 
+def cross_refit(mem, rows, run, l2: float = 0.3) -> list:
+    """Both relevance models refitted (:func:`fit`, positive weight 1, ``l2``) on one fold of ``rows`` and
+    ``run(mem, rows)`` — a replay returning per-fold figures — read on the other, both ways: ``[fold 0's figures,
+    fold 1's]``. The models in :mod:`memdir.search.relevance` are restored after, also on an error."""
+    from memdir.search import relevance
+
+    kept = dict(relevance.LEXICAL), dict(relevance.HYBRID)
+    groups = examples(mem, rows)
+    out = [None, None]
+    try:
+        for train in (0, 1):
+            data = [item for group, row in zip(groups, rows) if row["fold"] == train for item in group]
+            relevance.LEXICAL.clear()
+            relevance.LEXICAL.update(fit(data, LEXICAL, 1.0, l2))
+            relevance.HYBRID.clear()
+            relevance.HYBRID.update(fit([it for it in data if "cosine" in it[0]], HYBRID, 1.0, l2))
+            out[1 - train] = run(mem, [r for r in rows if r["fold"] != train])[1 - train]
+    finally:
+        for model, was in zip((relevance.LEXICAL, relevance.HYBRID), kept):
+            model.clear()
+            model.update(was)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positive-weight", type=float, default=1.0)

@@ -55,7 +55,7 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from common import SETS, HELDOUT_ONLY, build_store, prompts
+from common import HELDOUT_ONLY, SETS, build_store, prompts
 
 
 def dump(out: Path, whole: bool) -> None:

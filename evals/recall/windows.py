@@ -121,6 +121,7 @@ def pipeline(labels: list[str], l2: float = 0.3) -> None:
     (``fit.py``'s fit, positive weight 1, ``l2``) on the other fold."""
     import fit as fitmod
     from common import HELDOUT_ONLY, SETS, prompts
+
     from memdir.search import ranking, relevance
     from memdir.search.recall import recall_result
 
@@ -153,16 +154,7 @@ def pipeline(labels: list[str], l2: float = 0.3) -> None:
                 model.clear()
                 model.update(kept)
             out = {"variant": label, "current": run(mem, rows)}
-            groups = fitmod.examples(mem, rows)
-            refit = [None, None]
-            for train in (0, 1):
-                data = [item for group, row in zip(groups, rows) if row["fold"] == train for item in group]
-                relevance.LEXICAL.clear()
-                relevance.LEXICAL.update(fitmod.fit(data, fitmod.LEXICAL, 1.0, l2))
-                relevance.HYBRID.clear()
-                relevance.HYBRID.update(fitmod.fit([it for it in data if "cosine" in it[0]], fitmod.HYBRID, 1.0, l2))
-                refit[1 - train] = run(mem, [r for r in rows if r["fold"] != train])[1 - train]
-            out[f"refit_l2_{l2}"] = refit
+            out[f"refit_l2_{l2}"] = fitmod.cross_refit(mem, rows, run, l2)
             print(json.dumps(out), flush=True)
 
 
