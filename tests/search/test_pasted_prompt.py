@@ -203,3 +203,28 @@ def test_a_persons_sentence_naming_a_path_url_or_call_is_read(port_store, isolat
     context = json.loads(run_prompt_hook(project, f"{APP_SENTENCE} Which port does it use?", env, session="p"))
     context = context["hookSpecificOutput"]["additionalContext"]
     assert "## app-port" in context and "## redis-port" not in context
+
+
+def test_a_persons_sentence_naming_an_exception_is_read(pg_store, isolated_home, project):
+    """break12: "Our billing client catches TimeoutError." looked pasted and was left out: billing-retry (0.909,
+    recalled alone) tied at 0.965 with search-retry and both were recalled."""
+    from tests.conftest import run_cli
+
+    pg_store.write("billing-retry", "Billing client retries with exponential backoff", "project",
+                   "The billing client retries a TimeoutError 5 times with exponential backoff (base 2 s).")
+    pg_store.write("search-retry", "Search client retries twice", "project",
+                   "The search client retries twice with a fixed 1 s backoff.")
+    said = "Our billing client catches TimeoutError."
+    prompt = f"{said} Which backoff does it use? ERROR request failed"
+    assert pasted.read(prompt) == f"{said} Which backoff does it use?"
+    assert recalled(pg_store, prompt) == ["billing-retry"]
+    assert recalled(pg_store, "The billing client hits a TimeoutError sometimes. Which retry backoff does it use?") == \
+        ["billing-retry"]
+    env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
+    found = run_cli("--project", project, "search", prompt, env=env)
+    assert found.returncode == 0 and found.stdout.index("billing-retry") < found.stdout.index("search-retry")
+    # controls: an exception as a program prints it still looks pasted, and the bare question names no one client
+    for printed in ("KeyError: 'billing'", "requests.exceptions.ReadTimeout: ReadTimeoutError", "'TimeoutError'"):
+        assert pasted.read(f"Which backoff does the billing client use? {printed}") == \
+            "Which backoff does the billing client use?"
+    assert sorted(recalled(pg_store, "Which backoff does it use?")) == ["billing-retry", "search-retry"]
