@@ -171,3 +171,60 @@ def test_the_cli_hook_and_mcp_read_the_question_beside_a_paste(pg_store, isolate
     import anyio
     anyio.run(main)
     assert "pg-port" in seen["asked"] and "pg-port" not in seen["other"]
+
+
+# A tester's finding (break12): a sentence of a person's own naming a path, a URL or a call looked pasted, so "Our app
+# server settings live in config/app.toml. Which port does it use?" was read as "Which port does it use?": app-port
+# (0.969, recalled alone) tied at 0.962 with every port memory and all three were recalled.
+APP_SENTENCE = "Our app server settings live in config/app.toml."
+
+
+@pytest.fixture
+def port_store(pg_store):
+    pg_store.write("app-port", "The app server listens on 8088", "project",
+                   "The app server's config/app.toml sets its listen port to 8088.")
+    pg_store.write("redis-port", "Redis cache listens on 6380", "project", "The redis cache listens on port 6380.")
+    return pg_store
+
+
+def test_a_persons_sentence_naming_a_path_url_or_call_is_read(port_store, isolated_home, project):
+    for text in (f"{APP_SENTENCE} Which port does it use?", "We call init_db() for tenants. How do I migrate?",
+                 "Which port does the redis cache use? See https://wiki.example/redis for the old one."):
+        assert pasted.read(text) == text
+    for prompt in (f"{APP_SENTENCE} Which port does it use?", f"Which port does it use? {APP_SENTENCE}",
+                   f"{APP_SENTENCE} Which port? OSError: [Errno 98] Address already in use"):
+        assert [h.name for h in port_store.search(prompt)][:1] == ["app-port"]
+        assert recalled(port_store, prompt) == ["app-port"]
+    # controls: the pasted error is still left out, and the question alone names no one port memory
+    assert pasted.read(f"{APP_SENTENCE} Which port? OSError: [Errno 98] Address already in use") == \
+        f"{APP_SENTENCE} Which port?"
+    assert sorted(recalled(port_store, "Which port does it use?")) == ["app-port", "pg-port", "redis-port"]
+    env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
+    context = json.loads(run_prompt_hook(project, f"{APP_SENTENCE} Which port does it use?", env, session="p"))
+    context = context["hookSpecificOutput"]["additionalContext"]
+    assert "## app-port" in context and "## redis-port" not in context
+
+
+def test_a_persons_sentence_naming_an_exception_is_read(pg_store, isolated_home, project):
+    """break12: "Our billing client catches TimeoutError." looked pasted and was left out: billing-retry (0.909,
+    recalled alone) tied at 0.965 with search-retry and both were recalled."""
+    from tests.conftest import run_cli
+
+    pg_store.write("billing-retry", "Billing client retries with exponential backoff", "project",
+                   "The billing client retries a TimeoutError 5 times with exponential backoff (base 2 s).")
+    pg_store.write("search-retry", "Search client retries twice", "project",
+                   "The search client retries twice with a fixed 1 s backoff.")
+    said = "Our billing client catches TimeoutError."
+    prompt = f"{said} Which backoff does it use? ERROR request failed"
+    assert pasted.read(prompt) == f"{said} Which backoff does it use?"
+    assert recalled(pg_store, prompt) == ["billing-retry"]
+    assert recalled(pg_store, "The billing client hits a TimeoutError sometimes. Which retry backoff does it use?") == \
+        ["billing-retry"]
+    env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
+    found = run_cli("--project", project, "search", prompt, env=env)
+    assert found.returncode == 0 and found.stdout.index("billing-retry") < found.stdout.index("search-retry")
+    # controls: an exception as a program prints it still looks pasted, and the bare question names no one client
+    for printed in ("KeyError: 'billing'", "requests.exceptions.ReadTimeout: ReadTimeoutError", "'TimeoutError'"):
+        assert pasted.read(f"Which backoff does the billing client use? {printed}") == \
+            "Which backoff does the billing client use?"
+    assert sorted(recalled(pg_store, "Which backoff does it use?")) == ["billing-retry", "search-retry"]

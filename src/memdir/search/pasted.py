@@ -32,10 +32,17 @@ gives it, the one rule:
   of fewer than :data:`PASTE_LINES` lines and at most :data:`EDGE_LINE_CHARS`
   characters, split into sentences (at ``.``, ``?``, ``!`` or ``;`` and a
   space, at a dash between spaces, and at line ends), a sentence *looks
-  pasted* when it holds an error or exception name
-  (``psycopg2.OperationalError``, ``re.error:``), a log level in capitals or
-  a timestamp, a file path, a stack frame (``File "…", line 23``,
-  ``at com.x.Main(Main.java:42)``), a URL or a call (``bind()``). When some
+  pasted* when it holds an error or exception name as a program prints it
+  (``psycopg2.OperationalError``, ``KeyError: 'x'``, ``re.error:``; a
+  person's "our billing client catches TimeoutError." is theirs: it was
+  dropped and the billing retry memory, 0.909 alone, tied at 0.965 with the
+  search client's), a log level in capitals or
+  a timestamp, a file and line (``stats.py:17``) or a stack frame
+  (``File "…", line 23``, ``at com.x.Main(Main.java:42)``); a path, a URL or
+  a call (``bind()``) alone does not make it so — a person names them too:
+  "Our app server settings live in config/app.toml. Which port does it use?"
+  was read as "Which port does it use?" (the app server's port memory, 0.969
+  and alone, tied at 0.962 with every port memory; break12). When some
   sentences look pasted and another is a question (it ends with ``?`` or
   begins with a question word) holding a word a prompt can be about
   (:func:`memdir.search.relevance.is_topic`) and no word pointing at the
@@ -72,15 +79,20 @@ _SHAPE = re.compile(r"\b[^\W\d]+\b")  # a word without a digit: "worker" of "wor
 _SENTENCE_END = re.compile(r"(?<=[.?!;])\s+|\s+(?:--?|—|–)\s+")  # where one sentence of a line ends
 _POINTING = frozenset({"this", "these", "above", "below", "my"})  # "what does this log mean?", "my command": the paste
 _LOOKS_PASTED = re.compile("|".join((
-    r"\b(?:\w+\.)*[A-Za-z]*(?:Error|Exception|Warning|Fault)\b",  # psycopg2.OperationalError, KeyError
+    # an error's name as a program prints it: dotted (psycopg2.OperationalError), before ':' or '(' (KeyError: 'x'),
+    # quoted or beginning a sentence or a message; a person's "we catch TimeoutError." is their own words
+    r"\b(?:\w+\.)+[A-Za-z]*(?:Error|Exception|Warning|Fault)\b|\b[A-Za-z]*(?:Error|Exception|Warning|Fault)[:(']",
+    r"(?:^|: |['\"])[A-Za-z]*(?:Error|Exception|Warning|Fault)\b",
     r"(?:^|\s)(?:\w+\.)+error:|\bnpm ERR!|^(?:error|fatal|hint|Killed)\b",  # re.error:, git's "error: …"
     r"\b(?:ERROR|WARN|WARNING|INFO|DEBUG|FATAL|CRITICAL|TRACE)\b|\[(?:emerg|error|warn|crit)\]",  # log levels
     r"\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\b\d\d:\d\d:\d\d\b",  # a log line's timestamp
-    r"(?:^|[\s(\"'])(?:~|\.{1,2})?/[\w.-]+/|\b[\w-]+/[\w./-]*\.\w{1,5}\b",  # a path: /usr/lib/, src/app.py
     r"\b\w+\.(?:py|js|ts|java|go|rb|c|rs):\d+",  # a file and line: stats.py:17
     r"\bFile \"|\bline \d+|\bat [\w.$]+\(|\(\w+\.\w+:\d+\)|\bexit code \d+",  # stack frames
-    r"\b\w+://\S+|\b\w+\(\)",  # a URL, a call
 )))
+# A path, a URL or a call names a thing, in a person's sentence as in a paste ("our settings live in config/app.toml",
+# "we call init_db() for tenants"): a sentence holding one and none of the signs above is the person's and is read.
+_NAMES_A_THING = re.compile(  # a path: /usr/lib/, src/app.py; a URL; a call: bind()
+    r"(?:^|[\s(\"'])(?:~|\.{1,2})?/[\w.-]+/|\b[\w-]+/[\w./-]*\.\w{1,5}\b|\b\w+://\S+|\b\w+\(\)")
 
 
 def read(text: str) -> str:
