@@ -1,9 +1,9 @@
 """The training-only recall sets, evals/recall/near.jsonl (near-topic questions), gaps.jsonl (the kinds the fit
 data lacked: cross-lingual and task prompts, general questions on a tool a memory names), trial.jsonl (project
 questions asked in general form beside general ones on a tool a memory names), probe.jsonl (long near-topic
-prompts needing none beside tasks whose memory bears by inference) and pasted.jsonl (a question with pasted text on its line): every line is fit, fit.py reads all
-of it, gaps, trial, probe and pasted split evenly over run.py's two folds, their labels name memories of the eval store, and
-run.py takes ``--set near|gaps|trial|probe|pasted`` but refuses their empty held-out half. No vectors, no recall."""
+prompts needing none beside tasks whose memory bears by inference) and pasted.jsonl (a question with pasted text
+on its line): every line is fit, fit.py reads all of it, gaps, trial, probe and pasted split evenly over run.py's
+two folds, their labels name memories of the eval store, and run.py takes ``--set near|gaps|trial|probe|pasted`` but refuses their empty held-out half. No vectors, no recall."""
 
 from __future__ import annotations
 

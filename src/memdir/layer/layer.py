@@ -159,8 +159,8 @@ class Layer(ReadsOne):
     def _lazy(self, found: Scan) -> Scan:
         """``found`` with entries parsed on demand (:class:`memdir.files.scan.LazyEntries`)."""
         self.usage.overlay(found.entries)  # a state parsed on demand replaces a hint's in files (text digest known)
-        return Scan(LazyEntries(found.entries, found.names, lambda name, file: self._load_entry(name, file, found.files)),
-                    found.malformed, found.files, found.names)
+        load = lambda name, file: self._load_entry(name, file, found.files)  # noqa: E731
+        return Scan(LazyEntries(found.entries, found.names, load), found.malformed, found.files, found.names)
 
     def _load_entry(self, name: str, filename: str, files: dict) -> Entry | None:
         state = self.load(self.path / filename)

@@ -498,7 +498,8 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
     pool = max(POOL_MIN, 4 * (k + offset))
     while True:
         hits, terms, scope_of = ranked(session, query, pool=pool, scope=scope, include_muted=include_muted,
-                                       filters=filters, min_score=relevance.THRESHOLD if min_score is None else min_score,
+                                       filters=filters,
+                                       min_score=relevance.THRESHOLD if min_score is None else min_score,
                                        explicit=min_score is None, shown=offset + k, unembedded=unembedded)
         if pool >= MAX_POOL or not _tie_cut(hits, offset + k, pool):
             break

@@ -15,7 +15,8 @@ from . import integrity, scripts
 SCHEMA_VERSION = 17  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
 # compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js;
 # 16: docs.script (search.scripts.of_memory); 17: British spellings (colour is color: search.stemming.american), C++ cpp
-UPGRADED, FIELDS = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16), ("name", "title", "description", "body")  # UPGRADED: in place
+UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)  # in place
+FIELDS = ("name", "title", "description", "body")
 RETOKENIZED_BELOW = 17
 """An index of a schema below this has its ``fts`` rows tokenized again from ``docs`` by :func:`upgrade` (the
 tokenizer has read words otherwise since)."""
@@ -136,5 +137,5 @@ class StaleSchema(sqlite3.DatabaseError):
     """The index was built by another version of memdir: rebuilt from the files."""
 
 
-__all__ = ["FIELDS", "FILES_OF_NAMES", "FIRST_GENERATIONS", "READ_AS_THEY_ARE", "RETOKENIZED_BELOW", "SCHEMA_VERSION", "SCRIPTS_OF_ROWS", "StaleSchema", "UPGRADED", "create", "upgrade",
-           "write_transaction"]
+__all__ = ["FIELDS", "FILES_OF_NAMES", "FIRST_GENERATIONS", "READ_AS_THEY_ARE", "RETOKENIZED_BELOW", "SCHEMA_VERSION",
+           "SCRIPTS_OF_ROWS", "StaleSchema", "UPGRADED", "create", "upgrade", "write_transaction"]

@@ -9,8 +9,8 @@ both sides meet on one stem:
   (:data:`memdir.text.words.KEPT_E`: ``route`` is no ``rout``), a name's JS kind the name (``nodejs`` is ``node``:
   :func:`kinds_joined`, :func:`kind_spelled`), one word not a word derived from it
   (:func:`memdir.search.spelling.derived`), the -yze verb and its -ysis noun, a British spelling its American
-  word (:func:`american`: ``colour`` is ``color``, ``organisation`` ``organization``). A Latin word with accents is ASCII
-  once folded (``Zürich`` → ``zurich``), so English rules are the Latin script's.
+  word (:func:`american`: ``colour`` is ``color``, ``organisation`` ``organization``). A Latin word with accents is
+  ASCII once folded (``Zürich`` → ``zurich``), so English rules are the Latin script's.
 * Russian letters (``а``–``я``): the Snowball Russian stemmer (``логи``, ``логах``, ``логов`` → ``лог``;
   ``лось`` → ``ло``). A Cyrillic word with a letter of another alphabet (Ukrainian ``і ї є ґ``, Serbian ``ј``,
   Belarusian ``ў``) is not Russian and stays as it is.
@@ -216,4 +216,5 @@ def kind_spelled(word: str) -> tuple[tuple[str, str], ...]:
     return ((folded, stem(folded)),)
 
 
-__all__ = ["MIN_STEM", "american", "available", "kind_spelled", "kinds_joined", "language", "require", "snowball", "stem"]
+__all__ = ["MIN_STEM", "american", "available", "kind_spelled", "kinds_joined", "language", "require", "snowball",
+           "stem"]
