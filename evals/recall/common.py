@@ -104,6 +104,27 @@ def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
     return rows if split == "all" else [r for r in rows if r["half"] == split]
 
 
+def new_folds() -> list[list[int]]:
+    """Two folds' figures, each ``[hits, prompts needing a memory, false recalls, prompts needing none]``, at 0."""
+    return [[0, 0, 0, 0], [0, 0, 0, 0]]
+
+
+def tally(folds: list[list[int]], fold: int, expect: list[str], names: list[str]) -> bool:
+    """Count one prompt into ``folds[fold]`` (:func:`new_folds`' shape, as run.py prints it): a prompt expecting
+    memories is a hit when any of ``expect`` is among the recalled ``names``; one expecting none is a false recall
+    when ``names`` is not empty. True when the prompt came out right (a hit, or nothing recalled for none)."""
+    figures = folds[fold]
+    if expect:
+        right = any(name in names for name in expect)
+        figures[0] += right
+        figures[1] += 1
+    else:
+        right = not names
+        figures[2] += not right
+        figures[3] += 1
+    return right
+
+
 def fit_rows() -> list[dict]:
     """Every prompt a parameter may be fitted on: the ``fit`` halves of ``prompts`` and ``tasks`` and
     all of ``near``, ``gaps``, ``trial``, ``probe`` and ``pasted``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""

@@ -64,7 +64,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from common import HELDOUT_ONLY, SETS, build_store, prompts
+from common import HELDOUT_ONLY, SETS, build_store, new_folds, prompts, tally
 
 _WORD = re.compile(r"[^\W\d_][\w'-]*[^\W_]|[^\W\d_]{2,}", re.UNICODE)
 
@@ -301,21 +301,12 @@ def patch_heads(heads: Heads, mode: str, spent: list):
 def run(mem, rows, details: list | None = None):
     from memdir.search.recall import recall_result
 
-    folds = [[0, 0, 0, 0], [0, 0, 0, 0]]
+    folds = new_folds()
     for row in rows:
         names = [m.name for m in recall_result(mem.session, row["prompt"]).memories]
-        fold = folds[row["fold"]]
-        if row["expect"]:
-            hit = any(n in names for n in row["expect"])
-            fold[0] += hit
-            fold[1] += 1
-            if details is not None:
-                details.append((row["prompt"], hit, names))
-        else:
-            fold[2] += bool(names)
-            fold[3] += 1
-            if details is not None:
-                details.append((row["prompt"], not names, names))
+        right = tally(folds, row["fold"], row["expect"], names)
+        if details is not None:
+            details.append((row["prompt"], right, names))
     return folds
 
 

@@ -55,7 +55,7 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from common import HELDOUT_ONLY, SETS, build_store, prompts
+from common import HELDOUT_ONLY, SETS, build_store, new_folds, prompts, tally
 
 
 def dump(out: Path, whole: bool) -> None:
@@ -99,18 +99,10 @@ def chosen(row: dict, keep, k: int = 3) -> list[str]:
 
 
 def folds(rows: list[dict], keep, sets=None) -> list[list[int]]:
-    out = [[0, 0, 0, 0], [0, 0, 0, 0]]
+    out = new_folds()
     for row in rows:
-        if sets and row["set"] not in sets:
-            continue
-        names = chosen(row, keep)
-        f = out[row["fold"]]
-        if row["expect"]:
-            f[0] += any(n in names for n in row["expect"])
-            f[1] += 1
-        else:
-            f[2] += bool(names)
-            f[3] += 1
+        if not sets or row["set"] in sets:
+            tally(out, row["fold"], row["expect"], chosen(row, keep))
     return out
 
 

@@ -37,7 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import SETS, build_store, prompts
+from common import SETS, build_store, new_folds, prompts, tally
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -110,25 +110,19 @@ def main() -> None:
         asked = _count_asks() if hook else None
         stats = {"lexical": [0, 0], "paraphrase": [0, 0], "task": [0, 0]}
         false_recalls, recalled_counts, times, details = 0, [], [], []
-        folds = [[0, 0, 0, 0], [0, 0, 0, 0]]
+        folds = new_folds()
         for i, row in enumerate(rows):
             start = time.perf_counter()
             result = recall_result(mem.session, row["prompt"], k=args.k, embed_query=not hook)
             times.append(time.perf_counter() - start)
             names = [m.name for m in result.memories]
-            fold = folds[i % 2]
+            right = tally(folds, i % 2, row["expect"], names)
             if row["expect"]:
-                hit = any(name in names for name in row["expect"])
-                stats[row["kind"]][0] += hit
+                stats[row["kind"]][0] += right
                 stats[row["kind"]][1] += 1
-                fold[0] += hit
-                fold[1] += 1
                 recalled_counts.append(len(names))
-                if not hit:
+                if not right:
                     details.append({"miss": row["prompt"], "expect": row["expect"], "got": names})
-            else:
-                fold[2] += bool(names)
-                fold[3] += 1
             if not row["expect"] and names:
                 false_recalls += 1
                 details.append({"false_recall": row["prompt"], "got": names})

@@ -120,7 +120,7 @@ def pipeline(labels: list[str], l2: float = 0.3) -> None:
     ``run.py --split fit``) with the current coefficients, and each fold again with both models refitted
     (``fit.py``'s fit, positive weight 1, ``l2``) on the other fold."""
     import fit as fitmod
-    from common import HELDOUT_ONLY, SETS, prompts
+    from common import HELDOUT_ONLY, SETS, new_folds, prompts, tally
 
     from memdir.search import ranking, relevance
     from memdir.search.recall import recall_result
@@ -132,16 +132,10 @@ def pipeline(labels: list[str], l2: float = 0.3) -> None:
                 rows.append({**row, "fold": i % 2})
 
     def run(mem, chosen):
-        folds = [[0, 0, 0, 0], [0, 0, 0, 0]]
+        folds = new_folds()
         for row in chosen:
             names = [m.name for m in recall_result(mem.session, row["prompt"]).memories]
-            fold = folds[row["fold"]]
-            if row["expect"]:
-                fold[0] += any(n in names for n in row["expect"])
-                fold[1] += 1
-            else:
-                fold[2] += bool(names)
-                fold[3] += 1
+            tally(folds, row["fold"], row["expect"], names)
         return folds
 
     lexical, hybrid = dict(relevance.LEXICAL), dict(relevance.HYBRID)
@@ -199,7 +193,6 @@ def main() -> None:
             results.append({"row": row, "wins": wins, "cos": cos})
     print(json.dumps({"memories": len(names), "prompts": len(rows)}))
     # cost: CPU per prompt of the whole vs batch
-    one = [t for n, t in spent if n == 1]
     print(json.dumps({"cpu_ms_mean_batch": round(1000 * np.mean([t for _, t in spent]), 1),
                       "texts_mean": round(float(np.mean([n for n, _ in spent])), 1)}))
     index = {n: i for i, n in enumerate(names)}
@@ -208,7 +201,7 @@ def main() -> None:
         near = need = 0
         pos_gap, neg_gap, pos_top, neg_top = [], [], [], []
         for r in results:
-            row, cos = r["row"], r["cos"]
+            row = r["row"]
             score = combine(r)
             med = float(np.median(score))
             top = float(score.max())
