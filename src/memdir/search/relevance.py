@@ -112,6 +112,10 @@ GENERAL_COVERAGE = 0.6
 # A memory stating what the store knows of the query (held ≥ STRONG) is exempt: no change on the fit data, and a
 # question after a pasted log ("Why is kafka retention dropping events?") is the note on Kafka retention's.
 THIN_COVERAGE, LONG_QUERY, THIN_SHARED = 0.25, 3.95, 3
+# A memory only the lexical model returns while another memory is nearer in meaning (:func:`outranked`) is not
+# returned at the threshold: no constant; kept by pooled 2-fold cross-validation on the fit data (evals/recall/neg.py,
+# 2026-12-03 recall13): any lead below 0 to −0.03 gives the same on each fold, false recalls −2 (fold 0) and −1
+# (fold 1), no hit lost; on every memory (another script's too) or with the hybrid model not consulted it lost 1–9 hits.
 # Share of the query's held weight that one sentence (or the head) must hold for the cosine to only break ties
 # among such memories in an explicit search (:func:`memdir.search.ranking.ranked`): "nearly all of it". Not
 # fitted; on the planted facts at 1,000 notes (benchmarks/planted_facts.py) every answering sentence holds 1.0.
@@ -288,13 +292,18 @@ def score(evidence: Evidence) -> float:
     the lexical and hybrid models when the memory has a current vector; for a memory written in another script
     than the query (:attr:`Evidence.kin`), the hybrid model also over its gap and lead among its script's
     memories (the language lowers every cosine of a script alike: :mod:`memdir.search.scripts`)."""
+    z = _linear(LEXICAL, evidence.features())
+    return _sigmoid(z if evidence.cosine is None else max(z, _hybrid(evidence)))
+
+
+def _hybrid(evidence: Evidence) -> float:
+    """The hybrid model's logit for ``evidence`` (which has a cosine): over all memories, or, for a memory in another
+    script than the query, the larger of that and over its script's memories (:func:`score`)."""
     features = evidence.features()
-    z = _linear(LEXICAL, features)
-    if evidence.cosine is not None:
-        z = max(z, _linear(HYBRID, features))
-        if evidence.kin is not None:
-            z = max(z, _linear(HYBRID, {**features, "gap": evidence.kin[0], "lead": evidence.kin[1]}))
-    return _sigmoid(z)
+    z = _linear(HYBRID, features)
+    if evidence.kin is not None:
+        z = max(z, _linear(HYBRID, {**features, "gap": evidence.kin[0], "lead": evidence.kin[1]}))
+    return z
 
 
 def soft_terms(terms: list[str], doc_freq: dict[str, int] | None = None,
@@ -480,6 +489,18 @@ def agreed(ev: Evidence) -> bool:
     return ev.cosine is not None and nearest and ev.coverage >= AGREED_COVERAGE and bool(ev.shared)
 
 
+def outranked(ev: Evidence) -> bool:
+    """True when words alone carry a memory that meaning places behind another: another memory is nearer the query
+    in meaning (a lead below 0; for a memory written in another script than the query, among its script's too,
+    :attr:`Evidence.kin`) and the hybrid model (words and meaning, :func:`score`) puts it under :data:`THRESHOLD` while
+    the lexical model alone (:func:`lexical`) reaches it: "how do I read a YAML file in Python?" holds "read", "yaml"
+    and "file" of the note on Docker env files (lexical 0.52, lead −0.043). A memory with no vector, with no other
+    memory to be nearer (lead 0) or stating the query in one place (:func:`stated`: meaning never lowers an exact
+    match) is never outranked."""
+    nearer = ev.lead < 0.0 and (ev.kin is None or ev.kin[1] < 0.0)
+    return ev.cosine is not None and nearer and not stated(ev) and _sigmoid(_hybrid(ev)) < THRESHOLD <= lexical(ev)
+
+
 def crossed(ev: Evidence) -> bool:
     """True when the memory is written in another script than the query (:attr:`Evidence.kin` set: see
     :mod:`memdir.search.scripts`) and is still the nearest to it in meaning, of all memories (its lead above 0)
@@ -513,11 +534,11 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     the note on ruff: general9) or is written in another script and shares no word with it (:attr:`Evidence.kin` set,
     :attr:`Evidence.shared` empty: words cannot be asked for there): "how do I crop an image to a
     square with Pillow?" is not the note on Pillow's memory limit (recall8); ``math.inf`` too for a memory holding a
-    thin share of a long query (:func:`thin`: neg11). Else ``min_score``. The one rule of search, MCP and recall
-    alike."""
+    thin share of a long query (:func:`thin`: neg11) and for one the words alone carry while another memory is nearer
+    in meaning (:func:`outranked`: recall13). Else ``min_score``. The one rule of search, MCP and recall alike."""
     if min_score == THRESHOLD and evidence.compared and not stated(evidence):
         return math.inf
-    if min_score == THRESHOLD and thin(evidence):
+    if min_score == THRESHOLD and (thin(evidence) or outranked(evidence)):
         return math.inf
     if min_score == THRESHOLD and evidence.general and lexical(evidence) < THRESHOLD and (
             evidence.coverage < GENERAL_COVERAGE and (evidence.kin is None or evidence.shared)):
@@ -549,5 +570,5 @@ __all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BACKGROUND_DOCS"
            "NEAR_TOKENS", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT", "STRONG", "THIN_COVERAGE", "THIN_SHARED",
            "THRESHOLD", "TOPIC_TERMS", "agreed", "as_terms", "bar", "best_passage", "best_window", "compares",
            "crossed", "evidence", "is_filler", "is_generic", "is_request", "is_topic", "is_unit", "lexical",
-           "median", "question_terms", "read_body", "reads_as_request", "returned", "score", "soft_terms", "stated",
-           "term_weights", "thin", "tightest", "unfilled", "with_cosine"]
+           "median", "outranked", "question_terms", "read_body", "reads_as_request", "returned", "score", "soft_terms",
+           "stated", "term_weights", "thin", "tightest", "unfilled", "with_cosine"]
