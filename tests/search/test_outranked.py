@@ -1,10 +1,14 @@
-"""Words alone do not carry a memory that meaning places behind another (recall13, issue 28 item 2).
+"""Words alone do not carry a memory that meaning places behind another, and a memory tied in meaning with the nearest
+agrees as the nearest does (recall13, issue 28 item 2).
 
 The score of a memory with a vector is the larger of the lexical and the hybrid model; on the recall evaluation's
 fit data the lexical model alone returned notes holding a few of a question's words while another note was nearer
 in meaning ("how do I read a YAML file in Python?" and the note on Docker env files: "read", "yaml", "file",
 lexical 0.52, lead −0.043). :func:`memdir.search.relevance.outranked` tells it and
-:func:`memdir.search.relevance.bar` decides, for search, MCP and recall alike."""
+:func:`memdir.search.relevance.bar` decides, for search, MCP and recall alike. And a task prompt's memory sitting
+0.006 behind the nearest ("upload the build output somewhere the release job can pick it up": the note on release
+tags, then the S3 bucket note it needs) is tied with it (:data:`memdir.search.relevance.TIE`): sharing its words, it
+has the agreed bar (:func:`memdir.search.relevance.agreed`; the API's cases in test_agreed_recall.py)."""
 
 from __future__ import annotations
 
@@ -73,13 +77,18 @@ def test_recall_and_search_leave_out_the_note_the_words_alone_carry(isolated_hom
 def test_real_vectors_cli_recall_on_the_eval_store(tmp_path):
     """``memdir recall`` in a fresh process, the real embedder, the recall evaluation's store and fit prompts: two
     general questions recall nothing (each recalled the note on Docker env files before) and two task prompts only
-    the note they need (ops-log and pg-port came beside it before)."""
+    the note they need (ops-log and pg-port came beside it before); two prompts whose memory is tied with the nearest
+    recall it (nothing or only the nearest before)."""
     recalled = cli_recaller(tmp_path)
 
     assert recalled("how do I read a YAML file in Python?") == []
     assert recalled("how do I parse a JSON lines file in Python?") == []
     assert recalled(PROMPT) == ["ci-runner"]  # controls
     assert recalled("run the integration tests against MySQL on my laptop") == ["zh-test-db", "no-mocks-db"]
+    assert recalled("upload the build output somewhere the release job can pick it up") == ["release-tagging",
+                                                                                               "s3-bucket"]
+    assert recalled("has the platform team written anything about consumers falling behind on the message "
+                    "queue?") == ["ops-log"]
 
 
 @pytest.mark.slow
@@ -96,3 +105,4 @@ def test_the_prompt_hook_with_a_warm_process_on_the_eval_store():
         assert block("how do I read a YAML file in Python?", "a") == ""
         shown = block(PROMPT, "b")
         assert "## ci-runner " in shown and "## ops-log " not in shown  # the control and the note left out
+        assert "## s3-bucket " in block("upload the build output somewhere the release job can pick it up", "c")
