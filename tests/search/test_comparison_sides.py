@@ -52,6 +52,9 @@ def test_a_comparison_naming_one_side_still_recalls_nothing(isolated_home, proje
     dense_as(monkeypatch, mem, COSINES)
     assert mem.recall_result("Postgres vs MySQL").memories == ()  # pg-port names one side only
     assert mem.recall_result("uv vs poetry").memories == ()  # install-deps names one side only
+    # control: a question on one thing recalls its note, nearest to it in meaning (COSINES put pg-port farthest of all,
+    # where the words alone would not carry it: relevance.outranked)
+    dense_as(monkeypatch, mem, {**COSINES, "pg-port": 0.90})
     assert [m.name for m in mem.recall_result("which port does the dev postgres use?").memories] == ["pg-port"]
 
 
