@@ -148,3 +148,27 @@ def test_a_process_uses_onnx_when_it_imports_and_numpy_when_it_does_not(tmp_path
     assert used["onnx"] is True  # control: the same process with onnxruntime importable uses it
     assert used["files"] == [f"e5-{onnxlayers.digest(MODEL)[:24]}-g{onnxlayers.GRAPH_VERSION}.onnx"]
     assert np.allclose(used["head"], blocked["head"], atol=2e-3)  # one query's vector, either path
+
+
+def test_only_a_one_window_query_runs_the_attached_layers(model):
+    """A search's query (one window) runs the attached layers; a memory's text, and a recall prompt's several
+    windows, run numpy's (the floats the stored vectors and the ranking's fitted coefficients come from)."""
+    import copy
+
+    import numpy as np
+
+    encoder, layers = model
+    calls = []
+    attached = copy.copy(encoder)
+    attached.layers_one = lambda x: calls.append(len(x)) or layers(x)
+    text = QUERIES[0]
+    query = attached.embed([text], query=True)[0]
+    assert calls == [len(encoder.tokens(text, True)) + 2]  # the one window, <s> and </s> included
+    memory = attached.embed([text])[0]
+    windows = attached.embed([text, QUERIES[1]], query=True)
+    assert calls == [len(encoder.tokens(text, True)) + 2]  # neither ran them
+    assert np.array_equal(memory, encoder.embed([text])[0])  # numpy's floats exactly
+    assert np.array_equal(windows, encoder.embed([text, QUERIES[1]], query=True))
+    # Control: the query's vector is the attached layers' (close to numpy's, not its floats).
+    numpy_query = encoder.embed([text], query=True)[0]
+    assert float(query @ numpy_query) >= 0.9998 and not np.array_equal(query, numpy_query)

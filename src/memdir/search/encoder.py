@@ -25,7 +25,9 @@ huge pages for the weights changed nothing. Measured on the MCP benchmark's
 products with every weight in cache: 6.8 ms; streaming the 85 MB alone, one
 row: 3.5 ms), the rest numpy's per-call cost of ≈ 50 small operations per
 layer; tokenizing, the word rows and pooling ≈ 0.2 ms. The 4-bit weights are
-never expanded per query.
+never expanded per query. With ONNX Runtime installed a one-window query's
+layers run there instead (:mod:`memdir.search.onnxlayers`: the 4-bit weights
+themselves, 6–7 ms against 17–24 on the same loaded machine).
 
 The tokenizer is XLM-RoBERTa's SentencePiece unigram model as the engine
 runs it (:class:`Tokenizer`): the model file's normalization map, runs of
@@ -304,6 +306,10 @@ class Encoder:
         :mod:`memdir.search.onnxlayers`)."""
         return self.layers_one(self.embedded(window))
 
+    def forward_numpy(self, window: list[int]) -> np.ndarray:
+        """:meth:`forward_one` by numpy's :meth:`layers` whatever :attr:`layers_one` is (a memory's vector)."""
+        return self.layers(self.embedded(window))
+
     def layers(self, x: np.ndarray) -> np.ndarray:
         """The twelve layers over one window's :meth:`embedded` ``x`` (overwritten), then the mean
         over its tokens, shape ``(384,)``: :meth:`forward`'s products in the same order, with none of
@@ -392,7 +398,8 @@ class Encoder:
         ``threads`` > 1 the windows, sorted by length, are shared among that
         many threads (numpy releases the GIL in its products and array
         operations, so they run on as many cores), at most one per
-        :data:`THREAD_TOKENS` tokens of the batch."""
+        :data:`THREAD_TOKENS` tokens of the batch. Only a query of one
+        window runs :attr:`layers_one` (:meth:`forward_one`)."""
         width = self.max_positions - 2
         windows, owner, weight = [], [], []
         for index, text in enumerate(texts):
@@ -416,7 +423,11 @@ class Encoder:
             with ThreadPoolExecutor(min(threads, len(groups)), thread_name_prefix="memdir-embed") as pool:
                 means = list(pool.map(lambda group: self.forward([windows[i] for i in group]), groups))
         else:
-            means = [self.forward_one(windows[group[0]])[None, :] if len(group) == 1
+            # A query of one window (a search's) runs layers_one (ONNX when attached); all else numpy's layers:
+            # memories' vectors and a recall prompt's windows keep the floats the ranking was fitted on (a
+            # prompt's windows one by one in ONNX moved 2 of 468 fit prompts of evals/recall).
+            alone = self.forward_one if query and len(windows) == 1 else self.forward_numpy
+            means = [alone(windows[group[0]])[None, :] if len(group) == 1
                      else self.forward([windows[i] for i in group]) for group in groups]
         totals = np.zeros(len(texts), dtype=np.float32)
         for group, rows in zip(groups, means):

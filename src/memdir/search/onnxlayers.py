@@ -17,8 +17,20 @@ Measured side by side on a loaded 2-core machine, one intra-op thread:
 Only one window's layers and the mean over its tokens run here
 (:attr:`Encoder.layers_one`); the tokenizer, the word rows, the windows of a
 long text, their average and the normalization stay in
-:mod:`memdir.search.encoder`. Batches of memories keep numpy's batched
-:meth:`Encoder.forward` (masked padding is not in this graph).
+:mod:`memdir.search.encoder`, which runs only a query of one window (a
+search's) through it: memories' vectors and a recall prompt's windows keep
+numpy's floats, on which the ranking was fitted (the recall evaluation's
+fit sets give the same figures either way; a prompt's windows through this
+graph one by one moved 2 of 468 prompts). Sentences of 25 tokens cost about
+numpy's per token here (8 of a tie: 85 ms either way): ``MatMulNBits``'s int8
+kernel is slow per token at 32-weight blocks, so ties stay in numpy.
+
+Tried on the same queries (CPU ms p50, cosine to numpy min): numpy 17–24;
+float32 weights in ONNX Runtime 6–10 (1.0; the 85 MB still streamed);
+``MatMulNBits`` with float activations 9 (1.0); this graph 6–7 (0.99986);
+``quantize_dynamic`` int8 weights with per-tensor int8 activations 1.9–3.3
+(0.980; per-channel weights 3.7, 0.994) — too far from the stored vectors
+without re-embedding every memory under a new model id.
 
 The graph is written as ONNX protobuf bytes here (a few message kinds; no
 ``onnx`` package needed), built once from the model file's weights and
