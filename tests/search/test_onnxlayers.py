@@ -124,15 +124,18 @@ import json, os, sys
 if sys.argv[1] == "blocked":
     sys.modules["onnxruntime"] = None  # as when the package is not installed
 from memdir.search import onnxlayers, vectors
-from memdir.search.encoder import package_file
-vector = vectors.query_vector("which port does the dev postgres listen on")
-model = vectors._model()
-print(json.dumps({"onnx": isinstance(model.layers_one, onnxlayers.Layers), "head": [float(v) for v in vector[:4]],
+if sys.argv[1] == "memories":
+    vector = vectors.embed(["Dev PostgreSQL listens on 5433"])[0]  # the background embedder's kind of call
+else:
+    vector = vectors.query_vector("which port does the dev postgres listen on")
+ran = getattr(vectors._model().layers_one, "layers", None)
+print(json.dumps({"onnx": isinstance(ran, onnxlayers.Layers), "imported": "onnxruntime" in sys.modules,
+                  "head": [float(v) for v in vector[:4]],
                   "files": sorted(os.listdir(onnxlayers.cache_dir())) if onnxlayers.cache_dir().is_dir() else []}))
 """
 
 
-def test_a_process_uses_onnx_when_it_imports_and_numpy_when_it_does_not(tmp_path):
+def test_a_process_uses_onnx_for_a_query_when_it_imports_and_numpy_when_it_does_not(tmp_path):
     import numpy as np
 
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
@@ -144,10 +147,13 @@ def test_a_process_uses_onnx_when_it_imports_and_numpy_when_it_does_not(tmp_path
 
     blocked = run("blocked")
     assert blocked["onnx"] is False and blocked["files"] == []  # numpy's layers, nothing built
-    used = run("onnx")
-    assert used["onnx"] is True  # control: the same process with onnxruntime importable uses it
+    memories = run("memories")  # memories alone (the background embedder): nothing imported, read or built
+    assert memories["onnx"] is False and memories["imported"] is False and memories["files"] == []
+    used = run("query")
+    assert used["onnx"] is True and used["imported"] is True  # control: a query in the same setup uses it
     assert used["files"] == [f"e5-{onnxlayers.digest(MODEL)[:24]}-g{onnxlayers.GRAPH_VERSION}.onnx"]
     assert np.allclose(used["head"], blocked["head"], atol=2e-3)  # one query's vector, either path
+    assert not np.allclose(used["head"], memories["head"], atol=2e-3)  # control: "query: " and "passage: " differ
 
 
 def test_only_a_one_window_query_runs_the_attached_layers(model):

@@ -37,9 +37,10 @@ The graph is written as ONNX protobuf bytes here (a few message kinds; no
 cached under the user cache directory (``platformdirs.user_cache_dir``),
 named by the SHA-256 of the model file and :data:`GRAPH_VERSION`, so a new
 model or a changed graph gets a new file. Never a download. Only
-:mod:`memdir.search.vectors` attaches it, when it loads the model (the MCP
-server's warm process, the background embedder, a foreground search),
-never on a prompt hook's path.
+:mod:`memdir.search.vectors` attaches it, when it loads the model; the
+session is made at the first query (the MCP server's warm-up query, in its
+loading thread), so the background embedder never imports onnxruntime, and
+a prompt hook's process never loads the model at all.
 """
 
 from __future__ import annotations
@@ -59,15 +60,6 @@ THREADS = 1  # intra-op threads: the machine's cores are shared with the search'
 # ONNX TensorProto data types and AttributeProto types used here
 _FLOAT, _UINT8, _INT64 = 1, 2, 7
 _ATTR_FLOAT, _ATTR_INT, _ATTR_INTS = 1, 2, 7
-
-
-def available() -> bool:
-    """True when ``onnxruntime`` imports (an extension that fails to load counts as absent)."""
-    try:
-        import onnxruntime  # noqa: F401  (importability check)
-    except Exception:
-        return False
-    return True
 
 
 # --- protobuf, as much of it as an ONNX model of this graph needs ---------------------------------------
@@ -263,18 +255,42 @@ class Layers:
         return self.session.run(None, {"x": np.ascontiguousarray(x, dtype=np.float32)})[0]
 
 
+class _FirstCall:
+    """:class:`Layers` built at the first call (a process that embeds no query, the background embedder,
+    never imports onnxruntime nor reads the model file for its digest); numpy's layers when that fails."""
+
+    def __init__(self, encoder: Encoder, model_path: str | os.PathLike, directory: Path | None):
+        import threading
+
+        self.encoder, self.model_path, self.directory = encoder, model_path, directory
+        self.layers = None
+        self.lock = threading.Lock()
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        if self.layers is None:
+            with self.lock:
+                if self.layers is None:
+                    try:
+                        self.layers = Layers(graph_file(self.encoder, self.model_path, self.directory))
+                    except Exception:  # no cache dir, an onnxruntime that fails to load: numpy, same vectors
+                        self.layers = self.encoder.layers
+        return self.layers(x)
+
+
 def attach(encoder: Encoder, model_path: str | os.PathLike, directory: Path | None = None) -> bool:
-    """Make ``encoder`` run one window's layers (:attr:`Encoder.layers_one`) through :class:`Layers`
-    when ONNX Runtime is installed and the graph can be built or read (:func:`graph_file`); returns
-    whether it does. Never raises: without it the numpy layers stay."""
-    if not available():
-        return False
+    """Make ``encoder`` run one window's layers (:attr:`Encoder.layers_one`) through :class:`Layers`,
+    built at its first call, when ``onnxruntime`` is installed (found, not imported); returns whether it
+    does. Never raises: when the graph or the session cannot be made, numpy's layers run."""
+    from importlib.util import find_spec
+
     try:
-        encoder.layers_one = Layers(graph_file(encoder, model_path, directory))
-    except Exception:  # no cache dir, a session that fails to load: numpy computes the same vectors
+        if find_spec("onnxruntime") is None:
+            return False
+    except (ImportError, ValueError):  # a module of that name that is not a package one can import
         return False
+    encoder.layers_one = _FirstCall(encoder, model_path, directory)
     return True
 
 
-__all__ = ["ACCURACY", "GRAPH_VERSION", "THREADS", "Layers", "attach", "available", "cache_dir", "digest",
+__all__ = ["ACCURACY", "GRAPH_VERSION", "THREADS", "Layers", "attach", "cache_dir", "digest",
            "graph_bytes", "graph_file"]
