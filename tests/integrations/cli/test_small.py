@@ -266,3 +266,11 @@ def test_read_help_says_where_an_existing_memory_is_looked_up_and_what_name_take
         assert "new memories go to the user layer" not in text  # a write's default, not a lookup's
     write_help = " ".join(run_cli("write", "--help").stdout.split())
     assert "new memories go to the user layer for -t user, else to the project" in write_help  # control
+
+
+def test_forget_help_says_how_it_differs_from_delete():
+    forget_help = " ".join(run_cli("forget", "--help").stdout.split())
+    delete_help = " ".join(run_cli("delete", "--help").stdout.split())
+    assert "as delete does; the journal records a forget, not a delete." in forget_help
+    assert "the journal records a forget" not in delete_help
+    assert "its value is tombstoned and will not come back (`memdir tombstones` lists it)." in delete_help  # control

@@ -264,8 +264,10 @@ def register(add, settings) -> None:
     p.add_argument("--as-of", help="what memdir believed at this time (rebuilt from the journal)")
     p.add_argument("--valid-at", help="what was true in the world at this time")
 
-    for name, text in (("delete", "Delete a memory; its value is tombstoned and will not come back."),
-                       ("forget", "The user says this is wrong: delete it and tombstone its value.")):
+    for name, text in (("delete", "Delete a memory; its value is tombstoned and will not come back (`memdir "
+                                  "tombstones` lists it)."),
+                       ("forget", "The user says this is wrong: delete it and tombstone its value, as delete "
+                                  "does; the journal records a forget, not a delete.")):
         p = add(name, cmd_delete, text)
         name_arg(p)
         scope_opt(p)
