@@ -61,8 +61,8 @@ def test_pages_keep_the_first_pages_basis_while_vectors_arrive(isolated_home, pr
     assert shown == [r["name"] for r in whole["results"]]
     # The first page ranked with the vectors it had (not by words alone): its embedded memories carry cosines.
     assert sum(r["why"]["cosine"] is not None for r in whole["results"]) == 4
-    assert first["note"] == ("11 of 15 memories have no vector yet and rank by words alone; the next pages "
-                             "of this query keep this basis")
+    assert first["note"] == ("11 of 15 memories have no vector yet (being embedded in the background) and rank "
+                             "by words alone; the next pages of this query keep this basis")
     assert second["note"] == third["note"] == ("ranked on the first page's basis: memories embedded since "
                                                "it rank by words alone")
     assert sum(r["why"]["cosine"] is not None for r in second["results"] + third["results"]) == sum(

@@ -70,8 +70,9 @@ def basis(session: Session, scope: str | None, key: str, offset: int) -> tuple[f
             _forget(conn, key)
             return None, ""
         _remember(conn, key, missing)
-        return frozenset(missing), (f"{len(missing)} of {total} memories have no vector yet and rank by words "
-                                    "alone; the next pages of this query keep this basis")
+        return frozenset(missing), (f"{len(missing)} of {total} memories have no vector yet (being embedded in "
+                                    "the background) and rank by words alone; the next pages of this query keep "
+                                    "this basis")
     missing = _remembered(conn, key)
     if missing is None:
         return None, ""

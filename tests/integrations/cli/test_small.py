@@ -255,3 +255,22 @@ def test_search_says_where_the_next_page_starts_when_k_is_over_the_page(project,
     small = run_cli("--project", project, "search", "kafka", "-k", "5")
     assert small.returncode == 0 and "note:" not in small.stderr  # control: a page within the limit: no note
     assert small.stdout.rstrip().endswith("(a full page: more may follow from offset 5)")
+
+
+def test_read_help_says_where_an_existing_memory_is_looked_up_and_what_name_takes():
+    read_help = " ".join(run_cli("read", "--help").stdout.split())
+    delete_help = " ".join(run_cli("delete", "--help").stdout.split())
+    for text in (read_help, delete_help):
+        assert "(default: the first that has it: user, then team, then project)" in text
+        assert "name the memory's name as `memdir list` shows it, or its title" in text
+        assert "new memories go to the user layer" not in text  # a write's default, not a lookup's
+    write_help = " ".join(run_cli("write", "--help").stdout.split())
+    assert "new memories go to the user layer for -t user, else to the project" in write_help  # control
+
+
+def test_forget_help_says_how_it_differs_from_delete():
+    forget_help = " ".join(run_cli("forget", "--help").stdout.split())
+    delete_help = " ".join(run_cli("delete", "--help").stdout.split())
+    assert "as delete does; the journal records a forget, not a delete." in forget_help
+    assert "the journal records a forget" not in delete_help
+    assert "its value is tombstoned and will not come back (`memdir tombstones` lists it)." in delete_help  # control

@@ -79,3 +79,16 @@ def test_a_query_that_starts_with_a_dash_is_told_to_follow_double_dash(project, 
         "memdir search: error: the following arguments are required: query")
     assert main(["--project", str(project), "search", "--", "--max-retries"]) == 0  # the way it names works
     assert capsys.readouterr().out == "No memories match '--max-retries'.\n"
+
+
+@pytest.mark.parametrize("option", ["--help", "-h"])
+def test_a_hook_asked_for_help_names_every_client_s_events_on_stderr(option, capsys):
+    assert hooks.main(["claude-code", option]) == 0  # a hook never fails its client, nor writes to its stdout
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == (
+        "memdir hook: usage: memdir hook {claude-code,codex,gemini,cursor} EVENT [--home DIR]; EVENT: claude-code: "
+        "SessionStart, UserPromptSubmit, SessionEnd, PreCompact; codex: SessionStart, UserPromptSubmit, Stop, "
+        "PreCompact; gemini: SessionStart, BeforeAgent, SessionEnd, PreCompress; cursor: sessionStart, sessionEnd; "
+        "the client's hook JSON on stdin (`memdir hook --help` explains)\n")
+    assert hooks.main(["claude-code", "SessionStart", "--json"]) == 0  # control: another option is still refused
+    assert "option --json is not taken" in capsys.readouterr().err

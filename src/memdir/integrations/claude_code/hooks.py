@@ -379,6 +379,10 @@ def command_line(argv: list[str]) -> tuple[str, str, str | None]:
                 raise HookSkip(f"option --home needs a value (the memdir home, an absolute path); nothing done; "
                                f"{USAGE}")
             homes.append(value)
+        elif token in ("-h", "--help"):  # a person asking: the events too, still nothing on stdout
+            raise HookSkip(f"{USAGE}; EVENT: " + "; ".join(f"{client}: {', '.join(events)}"
+                                                          for client, events in DIALECTS.items())
+                           + "; the client's hook JSON on stdin (`memdir hook --help` explains)")
         elif token.startswith("-") and token != "-":
             # --json, --project …: a hook writes what its client reads and takes its project from the input's cwd
             raise HookSkip(f"option {name} is not taken (a hook takes only --home; its project is its input's "

@@ -202,9 +202,13 @@ def register(add, settings) -> None:
     returns the subparser); limits in help texts come from ``settings``."""
     import argparse
 
-    def scope_opt(p, help_text="user, team or project (default: where it is; new memories go to the user "
-                               "layer for -t user, else to the project)"):
+    def scope_opt(p, help_text="the layer that holds it: user, team or project (default: the first that has "
+                               "it: user, then team, then project)"):
         p.add_argument("--scope", choices=SCOPES, help=help_text)
+
+    def name_arg(p):
+        p.add_argument("name", help="the memory's name as `memdir list` shows it, or its title (Zoë's editor "
+                       "finds zoe-s-editor)")
 
     p = add("write", cmd_write, "Create or update a memory (body from --body, --body-file or stdin). A new "
             "memory needs -d (and -t, else it is project); an update or a rename (--rename-from) keeps the "
@@ -225,7 +229,8 @@ def register(add, settings) -> None:
     p.add_argument("--body-file", help="read the body from this file ('-' = stdin); an empty one is refused "
                    "for a memory that has a body (say --body '' to empty it)")
     p.add_argument("--title", help=f"display title, any language (≤ {settings.limit_title} characters)")
-    scope_opt(p)
+    scope_opt(p, "user, team or project (default: where it is; new memories go to the user layer for -t user, "
+                 "else to the project)")
     p.add_argument("--pinned", action=argparse.BooleanOptionalAction, default=None, help="pin (leads the index)")
     p.add_argument("--disabled", action=argparse.BooleanOptionalAction, default=None,
                    help="mute (kept and listed, left out of the index)")
@@ -250,7 +255,7 @@ def register(add, settings) -> None:
     p.add_argument("--reason", help="why (kept in the journal)")
 
     p = add("read", cmd_read, "Print a memory (counts as a read).")
-    p.add_argument("name")
+    name_arg(p)
     scope_opt(p)
 
     p = add("list", cmd_list, "List memories, user layer first, in index order.")
@@ -259,10 +264,12 @@ def register(add, settings) -> None:
     p.add_argument("--as-of", help="what memdir believed at this time (rebuilt from the journal)")
     p.add_argument("--valid-at", help="what was true in the world at this time")
 
-    for name, text in (("delete", "Delete a memory; its value is tombstoned and will not come back."),
-                       ("forget", "The user says this is wrong: delete it and tombstone its value.")):
+    for name, text in (("delete", "Delete a memory; its value is tombstoned and will not come back (`memdir "
+                                  "tombstones` lists it)."),
+                       ("forget", "The user says this is wrong: delete it and tombstone its value, as delete "
+                                  "does; the journal records a forget, not a delete.")):
         p = add(name, cmd_delete, text)
-        p.add_argument("name")
+        name_arg(p)
         scope_opt(p)
         p.add_argument("--reason", help="why (kept with the tombstone)")
 
@@ -292,7 +299,7 @@ def register(add, settings) -> None:
                    help="move it even though the old project directory still exists (a copy, not a move)")
 
     p = add("history", cmd_history, "List the versions of a memory (also a deleted one).")
-    p.add_argument("name")
+    name_arg(p)
     scope_opt(p)
     p = add("journal", cmd_journal, "List journal events of the layers, newest first (as the panel's journal page).")
     scope_opt(p, "only this layer's events (default: every layer)")
@@ -302,11 +309,11 @@ def register(add, settings) -> None:
     p.add_argument("--name", help="only this memory's events")
     p.add_argument("--limit", type=int, default=50, help="at most this many events (default 50)")
     p = add("show", cmd_show, "Print one version of a memory.")
-    p.add_argument("name")
+    name_arg(p)
     p.add_argument("--version", type=int, required=True, help="version number from `memdir history`")
     scope_opt(p)
     p = add("restore", cmd_restore, "Write an old version back (a new journaled event).")
-    p.add_argument("name")
+    name_arg(p)
     p.add_argument("--version", type=int)
     p.add_argument("--commit", help="a team memory as git holds it at this commit (from memdir history)")
     p.add_argument("--reactivate", action="store_true",
@@ -328,12 +335,12 @@ def register(add, settings) -> None:
                        ("dismiss", "Dismiss a candidate: not this, no tombstone; the same proposal is not "
                                    "proposed again.")):
         p = add(name, cmd_decide, text)
-        p.add_argument("name")
+        name_arg(p)
         scope_opt(p)
         p.add_argument("--reason")
         p.add_argument("--digest", help="the digest `memdir review` showed: refused if the candidate changed since")
     for name, text in (("pin", "Pin a memory."), ("unpin", "Unpin a memory."),
                        ("mute", "Mute a memory (out of the index, still listed)."), ("unmute", "Unmute a memory.")):
         p = add(name, cmd_flag, text)
-        p.add_argument("name")
+        name_arg(p)
         scope_opt(p)
