@@ -72,13 +72,16 @@ from ..text.fold import fold, umlauts_spelled
 from ..text.names import hash_named
 from ..text.printable import without_hidden
 from ..text.words import KOREAN_PARTICLES, REQUEST_WORDS, UNITS
-from ..vocabulary import CJK_RANGES
+from ..vocabulary import CJK_RANGES, SPACELESS_RANGES
 from . import spelling, wordstems
 from .stemming import available, kind_spelled, kinds_joined, require, stem
 from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAST
 from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword  # re-exported: the tokenizer's words
 
-_WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
+# Runs split into character bigrams: CJK, and the other scripts written without spaces (Thai, Khmer…: a run of
+# them is a sentence, which held every word of it as one token, so no word inside it was ever found; break13).
+_BIGRAMMED = CJK_RANGES + SPACELESS_RANGES
+_WORD_CHAR = f"[^\\W_{_BIGRAMMED}]"  # a letter or digit that is not of a run split into bigrams
 # Where the combining marks of the scripts written in words are (Unicode categories Mn, Mc, Me): Latin, Greek and
 # Cyrillic accents (заме́тки is заметки: text.fold drops them), Hebrew points, Arabic harakat, and the vowel signs
 # and viramas of Devanagari, Bengali, Tamil… (नमस्ते, தமிழ்: part of the word). Not \\w in Python's re: without
@@ -107,7 +110,7 @@ def _segment() -> re.Pattern:
     way: :func:`segments`); a word is letters and digits (not CJK), each with the combining marks after it.
     Compiled on the first text that is not ASCII (classes of the CJK ranges cost ≈ 30 ms to compile)."""
     word = f"{_WORD_CHAR}[{_marks()}]*"
-    return re.compile(f"(?P<cjk>[{CJK_RANGES}]+)|(?P<word>(?:{word})+(?:[_\\-]+(?:{word})+)*)")
+    return re.compile(f"(?P<cjk>[{_BIGRAMMED}]+)|(?P<word>(?:{word})+(?:[_\\-]+(?:{word})+)*)")
 
 
 # In ASCII text a word is its ASCII letters and digits (no CJK, no combining mark).
@@ -584,8 +587,9 @@ def writes_in_capitals(text: str, spelling: str) -> bool:
 
 
 def has_cjk(text: str) -> bool:
-    """True when ``text`` holds a CJK character (Han, kana or Hangul)."""
-    return not text.isascii() and bool(_compiled(f"[{CJK_RANGES}]").search(text))
+    """True when ``text`` holds a character of a run split into bigrams: CJK (Han, kana, Hangul), Thai, Lao,
+    Myanmar or Khmer (:data:`memdir.vocabulary.SPACELESS_RANGES`)."""
+    return not text.isascii() and bool(_compiled(f"[{_BIGRAMMED}]").search(text))
 
 
 __all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "acronyms", "shouted",
