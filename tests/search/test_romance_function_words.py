@@ -1,0 +1,54 @@
+"""Spanish and French function words never dilute a match nor pad one in (break13; issue 28 §1).
+
+Before: ``de``, ``el``, ``la``, ``le``… were content words: "puerto de postgres" found the Postgres note at 0.51
+(1.0 without "de") and listed every note holding "de" (0.04); "el puerto de postgres" listed the Redis note at
+0.31; "de la el", nothing but grammar, found the Redis note at 1.0; "le port de kafka" found the Kafka note at 0.83.
+The common Spanish and French ones are function words now (:data:`memdir.text.words.FUNCTION_WORDS`), as English,
+Russian, Greek and German ones were; a word written in capitals by the query and the memory alike stays a word
+(``LA`` servers, ``EST``). Through the API, the CLI, the prompt hook and the MCP SDK's client. Vectors off.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir import Memory
+
+from .surfaces import block_names, cli_search, hook_block, lexical_env, mcp_search
+
+
+@pytest.fixture
+def store(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("pg", "Postgres puerto", "project", "Postgres escucha en el puerto 5433 en desarrollo.")
+    mem.write("redis", "Redis config", "project", "La configuración de Redis está en el repositorio de ops.")
+    mem.write("kafka", "Kafka réglages", "project", "Le courtier Kafka tourne sur le port 9092 dans la pré-production.")
+    mem.write("la-servers", "LA servers", "project", "Our LA servers run nginx behind the EST cron.")
+    return mem
+
+
+def _found(mem, query):
+    return [(h.name, round(h.score, 2)) for h in mem.search(query)]
+
+
+def test_function_words_neither_dilute_nor_pad(store):
+    assert _found(store, "puerto de postgres") == [("pg", 1.0)]  # was: pg 0.51, redis 0.04
+    assert _found(store, "el puerto de postgres") == [("pg", 1.0)]  # was: pg 0.81, redis 0.31
+    assert _found(store, "le port de kafka") == [("kafka", 1.0)]  # was: kafka 0.83, redis 0.04
+    assert _found(store, "de la el") == []  # was: redis 1.0, kafka 0.03, pg 0.03
+    assert _found(store, "postgres puerto") == [("pg", 1.0)]  # control: the content words alone, as before
+    assert _found(store, "LA servers") == [("la-servers", 1.0)]  # control: a capital LA is a word
+    assert _found(store, "EST cron") == [("la-servers", 1.0)]
+    assert _found(store, "¿En qué puerto escucha Postgres?") == [("pg", 1.0)]  # was: pg 0.92, redis 0.03
+    assert [m.name for m in store.recall_result("¿En qué puerto escucha Postgres?").memories] == ["pg"]
+
+
+@pytest.mark.slow
+def test_the_cli_the_prompt_hook_and_mcp_read_them_alike(store, isolated_home, project):
+    env = lexical_env(isolated_home, project)
+    assert cli_search(env, "puerto de postgres") == [("pg", 1.0)]
+    assert cli_search(env, "de la el") == []  # control beside the hit: grammar alone finds nothing
+    assert block_names(hook_block(project, env, "¿Dónde está la configuración de Redis?", "r")) == ["redis"]
+    kafka, grammar = mcp_search(isolated_home, project, "le port de kafka", "de la el")
+    assert "kafka" in kafka and "redis" not in kafka
+    assert "redis" not in grammar and "kafka" not in grammar
