@@ -21,9 +21,9 @@ out those that are English words or names too (``die``/``dies``: die, dies; ``di
 1.0), leaving out those that are English words, names or commands too (``son``, ``sin``, ``con``, ``era``, ``hay``,
 ``solo``, ``como``, ``su``, ``es``, ``les``, ``des``, ``du``, ``au``, ``aux``, ``il``, ``mon``, ``ton``, ``ai``,
 ``comment``, ``pour``, ``car``, ``plus``, ``dont``); ``la``, ``est``, ``et`` written in capitals by a query and a
-memory alike stay words (``LA``, ``EST``: :func:`memdir.search.tokenize.acronyms`). ``für`` is left out for now: with it the tasks
-fit evaluation loses "Rechnung für den Kunden erzeugen" (2026-12-03, break10), a hit carried by meaning alone that
-the query's unmatched words lifted over the threshold. CJK text is compared
+memory alike stay words (``LA``, ``EST``: :func:`memdir.search.tokenize.acronyms`). ``für`` is left out for now:
+with it the tasks fit evaluation loses "Rechnung für den Kunden erzeugen" (2026-12-03, break10), a hit carried
+by meaning alone that the query's unmatched words lifted over the threshold. CJK text is compared
 by its characters or bigrams; the Chinese words are in :data:`NEGATIONS`, and
 the grammar of Korean, Japanese and Chinese, as the search tokenizer's bigrams
 show it, is :data:`CJK_FUNCTION_TERMS` (search drops them from a query as it
