@@ -59,3 +59,12 @@ CJK_RANGES = (
     "\uf900-\ufaff"      # CJK compatibility ideographs
     "\U00020000-\U0002ebef"  # CJK extensions B–F
 )
+# Scripts written without spaces between words that are not CJK: Thai, Lao, Myanmar, Khmer. The tokenizer
+# splits their runs into character bigrams as it does CJK's (search: a word inside a sentence is found;
+# break13), the CJK scripts' other rules (scripts, tombstones) aside.
+SPACELESS_RANGES = (
+    "\u0e00-\u0e7f"      # Thai
+    "\u0e80-\u0eff"      # Lao
+    "\u1000-\u109f"      # Myanmar
+    "\u1780-\u17ff"      # Khmer
+)

@@ -68,3 +68,41 @@ def test_edit_never_cuts_a_body_past_its_limit(isolated_home, project):
         mem.edit("short", BodyEdit(line=1, text="y" * 10))
     assert mem.edit("short", BodyEdit(line=1, text="yy")).operation == "updated"  # control: within the limit
     assert mem.read("short", count=False).record.body == "x" * 195 + "\nyy"
+
+
+def test_old_text_in_another_unicode_form_is_the_text():
+    """break13: a body stored decomposed (a macOS client's ``e`` + U+0301) and an edit's old text composed (or the
+    other way round) are one text; the edit said "does not appear verbatim" on every path."""
+    decomposed = "The Cafe\u0301 menu changes on Mondays.\nKo\u0308ln office"
+    assert BodyEdit(old="Café menu changes", new="Café menu changes weekly").apply(decomposed, "cafe") == (
+        "The Café menu changes weekly on Mondays.\nKöln office", 1)
+    assert BodyEdit(old="Cafe\u0301 menu", new="Bistro menu").apply("The Café menu", "cafe") == ("The Bistro menu", 1)
+    assert BodyEdit(old="Café", new="x").apply("Café", "c") == ("x", 1)  # as written: as before
+    with pytest.raises(InvalidInput, match="does not appear verbatim"):  # control: another word is not the text
+        BodyEdit(old="Cafe menu", new="y").apply(decomposed, "cafe")
+    with pytest.raises(InvalidInput, match="appears 2 times"):  # one text in either form twice: ambiguous
+        BodyEdit(old="Café", new="y").apply("Cafe\u0301 and Café", "cafe")
+
+
+@pytest.mark.slow
+def test_an_edit_in_another_unicode_form_through_the_tool_and_mcp(mem, project):
+    import anyio
+    from mcp import Client
+
+    from memdir.integrations.mcp.server import MemoryServer, build_server
+
+    mem.write("cafe", "Café menu", "project", "The Cafe\u0301 menu changes on Mondays.\nKo\u0308ln office opens at 9.")
+    out = mem.call_tool("memory_edit", {"name": "cafe", "mode": "str_replace", "old_str": "Café menu changes",
+                                        "new_str": "Café menu changes weekly"})
+    assert out.startswith("Memory updated: cafe"), out
+
+    async def call():
+        async with Client(build_server(MemoryServer(home=mem.home, project=project))) as client:
+            return (await client.call_tool("memory_edit", {"name": "cafe", "mode": "str_replace",
+                                                           "old_str": "Köln office", "new_str": "Cologne office"})
+                    ).content[0].text
+
+    assert anyio.run(call).startswith("Memory updated: cafe")
+    assert mem.read("cafe").record.body == "The Café menu changes weekly on Mondays.\nCologne office opens at 9."
+    miss = mem.call_tool("memory_edit", {"name": "cafe", "mode": "str_replace", "old_str": "Koln", "new_str": "x"})
+    assert "does not appear verbatim" in miss  # control: the text without its umlaut is another text

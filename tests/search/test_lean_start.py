@@ -17,7 +17,7 @@ def _spans(pattern, text: str) -> list[tuple]:
 
 
 def test_ascii_text_segments_as_the_full_pattern_reads_it():
-    full = tokenize._compiled(tokenize._SEGMENT)
+    full = tokenize._segment()
     rng = random.Random(7)
     texts = [string.printable, "getUserById OPENAI_API_KEY back-off --x-- a_b_ _c 5,433 v3.2.1 +1 (555) 010-2030",
              *("".join(rng.choice(string.printable) for _ in range(rng.randint(1, 60))) for _ in range(3000))]

@@ -17,6 +17,7 @@ The rules are those of the Claude API's memory tool (``memory_20250818``,
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from ..errors import Conflict, InvalidInput, NotFound
@@ -74,7 +75,8 @@ class BodyEdit:
 
     def apply(self, body: str, name: str) -> tuple[str, int]:
         """``body`` (of memory ``name``, for the messages) with this edit made,
-        and the number (from 1) of the first line it changed. Raises
+        and the number (from 1) of the first line it changed. ``old`` written in another Unicode form than
+        the body (NFC/NFD) is the text: both are read composed. Raises
         :class:`InvalidInput` when ``old`` is not in ``body``, is there more
         than once (the lines it starts on are named), or ``line`` is past the
         last line."""
@@ -85,6 +87,10 @@ class BodyEdit:
             inserted = self.text.rstrip("\n").split("\n")
             return "\n".join(lines[: self.line] + inserted + lines[self.line:]), self.line + 1
         old, new = (self.old, self.new) if not self.quoted else _as_stored(body, self.old, self.new, name)
+        if not unicodedata.is_normalized("NFC", body) or not unicodedata.is_normalized("NFC", old):
+            # One text in two Unicode forms (a macOS client's decomposed é, another's composed one): the edit is
+            # read and made on the composed form of each, which is the same text (break13).
+            body, old, new = (unicodedata.normalize("NFC", text) for text in (body, old, new))
         starts, at = [], body.find(old)
         while at != -1:
             starts.append(at)

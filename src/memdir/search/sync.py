@@ -384,7 +384,7 @@ def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: s
     reached its file but not the index, is still found. One line on stderr (:func:`_warn_stale`) says the
     index is stale and how many memories are read from their files (or that it is read as it is,
     when none changed). The copy is a :class:`memdir.search.index.ReadOnly` (nothing persists); of an index of
-    schema 15 or 16 it is brought to 17 (:func:`memdir.search.schema.upgrade`: each memory's script, its terms)
+    schema 15, 16 or 17 it is brought to 18 (:func:`memdir.search.schema.upgrade`: each memory's script, its terms)
     before its sync.
     ``conn`` as it is when even the copy fails (no memory)."""
     path = str(db_path(home))

@@ -72,19 +72,48 @@ from ..text.fold import fold, umlauts_spelled
 from ..text.names import hash_named
 from ..text.printable import without_hidden
 from ..text.words import KOREAN_PARTICLES, REQUEST_WORDS, UNITS
-from ..vocabulary import CJK_RANGES
+from ..vocabulary import CJK_RANGES, SPACELESS_RANGES
 from . import spelling, wordstems
 from .stemming import available, kind_spelled, kinds_joined, require, stem
 from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAST
 from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword  # re-exported: the tokenizer's words
 
-_WORD_CHAR = f"[^\\W_{CJK_RANGES}]"  # a letter or digit that is not CJK
-_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"  # combining: заме́тки is заметки
-_WORD = f"{_WORD_CHAR}[{_MARKS}]*"  # a letter with the marks no composed letter holds, which text.fold drops
-# A word or a CJK run, as the tokenizer segments text (ranking finds its matches the same way): :func:`segments`.
-# Compiled on the first text that is not ASCII (classes of the CJK ranges cost ≈ 30 ms to compile); in ASCII text a
-# word is its ASCII letters and digits (no CJK, no combining mark).
-_SEGMENT = f"(?P<cjk>[{CJK_RANGES}]+)|(?P<word>(?:{_WORD})+(?:[_\\-]+(?:{_WORD})+)*)"
+# Runs split into character bigrams: CJK, and the other scripts written without spaces (Thai, Khmer…: a run of
+# them is a sentence, which held every word of it as one token, so no word inside it was ever found; break13).
+_BIGRAMMED = CJK_RANGES + SPACELESS_RANGES
+_WORD_CHAR = f"[^\\W_{_BIGRAMMED}]"  # a letter or digit that is not of a run split into bigrams
+# Where the combining marks of the scripts written in words are (Unicode categories Mn, Mc, Me): Latin, Greek and
+# Cyrillic accents (заме́тки is заметки: text.fold drops them), Hebrew points, Arabic harakat, and the vowel signs
+# and viramas of Devanagari, Bengali, Tamil… (नमस्ते, தமிழ்: part of the word). Not \\w in Python's re: without
+# them a word broke at each (सर्वर was सर + वर, and a lone consonant म matched every word holding one; break13).
+_MARK_BLOCKS = ((0x0300, 0x2FFF), (0xA640, 0xABFF), (0xFB1E, 0xFB1E), (0xFE00, 0xFE2F))
+
+
+@lru_cache(maxsize=1)
+def _marks() -> str:
+    """The combining marks of :data:`_MARK_BLOCKS` as the ranges of a regex class (≈ 1 ms, on the first text that
+    is not ASCII)."""
+    found: list[list[int]] = []
+    for low, high in _MARK_BLOCKS:
+        for code in range(low, high + 1):
+            if unicodedata.category(chr(code))[0] == "M":
+                if found and found[-1][1] == code - 1:
+                    found[-1][1] = code
+                else:
+                    found.append([code, code])
+    return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in found)
+
+
+@lru_cache(maxsize=1)
+def _segment() -> re.Pattern:
+    """A word or a CJK run, as the tokenizer segments text that is not ASCII (ranking finds its matches the same
+    way: :func:`segments`); a word is letters and digits (not CJK), each with the combining marks after it.
+    Compiled on the first text that is not ASCII (classes of the CJK ranges cost ≈ 30 ms to compile)."""
+    word = f"{_WORD_CHAR}[{_marks()}]*"
+    return re.compile(f"(?P<cjk>[{_BIGRAMMED}]+)|(?P<word>(?:{word})+(?:[_\\-]+(?:{word})+)*)")
+
+
+# In ASCII text a word is its ASCII letters and digits (no CJK, no combining mark).
 _ASCII_SEGMENT = re.compile(r"(?P<cjk>(?!))|(?P<word>[A-Za-z0-9]+(?:[_\-]+[A-Za-z0-9]+)*)")
 
 
@@ -96,7 +125,7 @@ def _compiled(pattern: str) -> re.Pattern:
 def segments(text: str) -> Iterator[re.Match]:
     """The words and CJK runs of ``text`` in order, as the tokenizer segments it: matches with the groups ``cjk``
     and ``word`` (one of them None). Pure."""
-    return (_ASCII_SEGMENT if text.isascii() else _compiled(_SEGMENT)).finditer(text)
+    return (_ASCII_SEGMENT if text.isascii() else _segment()).finditer(text)
 _SEPARATORS = re.compile(r"[_\-]+")
 # A word and its inflection in parentheses, "file(s)", "process(es)", "entry(ies)", "child(ren)", "use(d)": the word
 # (its inflected form stems alike), no "s", "es" or "ie" of its own; not a call's argument ("client.search(es)").
@@ -558,8 +587,9 @@ def writes_in_capitals(text: str, spelling: str) -> bool:
 
 
 def has_cjk(text: str) -> bool:
-    """True when ``text`` holds a CJK character (Han, kana or Hangul)."""
-    return not text.isascii() and bool(_compiled(f"[{CJK_RANGES}]").search(text))
+    """True when ``text`` holds a character of a run split into bigrams: CJK (Han, kana, Hangul), Thai, Lao,
+    Myanmar or Khmer (:data:`memdir.vocabulary.SPACELESS_RANGES`)."""
+    return not text.isascii() and bool(_compiled(f"[{_BIGRAMMED}]").search(text))
 
 
 __all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "acronyms", "shouted",

@@ -23,6 +23,13 @@ tokenizer (:mod:`memdir.search.tokenize`), so a name and a search term fold the 
   (``заме́тки`` → ``заметки``). ``й`` stays ``й`` (another letter than ``и``: ``мой`` is not ``мои``),
   as do the letters that carry a mark in their own alphabet (Ukrainian ``ї``, Macedonian ``ѓ``,
   Belarusian ``ў``).
+* Hebrew without its points and cantillation (niqqud: ``שָׁלוֹם`` → ``שלום``) and Arabic without its harakat
+  (``الخادِمُ`` → ``الخادم``, Persian and Urdu alike) nor the tatweel that stretches a word (``قاعـــدة`` →
+  ``قاعدة``): marks a person writes only in teaching texts, scripture and names, and types without (break13).
+  The hamza and madda that make a letter (``أ``, ``آ``, composed by NFKC) stay.
+* the digits of every script as ASCII digits (Arabic-Indic ``٥٤٣٣``, Persian ``۵۴۳۳``, Devanagari ``५४३३`` →
+  ``5433``: a port, a version or a date is one number however its digits are drawn; break13). Numerals that
+  are words (``五``, ``Ⅻ`` is ``xii`` by NFKC) are not digits.
 
 German umlauts have a second spelling (:func:`umlauts_spelled`): ``Müller`` is also written ``Mueller``,
 ``Göthe`` ``Goethe``. Search reads a word written with one as both (``muller`` and ``mueller``); a word written
@@ -72,6 +79,13 @@ _ITERATION = {"\u30fd": "\u309d", "\u30fe": "\u309e"}  # ヽ ヾ: the katakana i
 _ITERATION_BACK = {v: k for k, v in _ITERATION.items()}
 
 _STRESS = "\u0301"  # COMBINING ACUTE ACCENT: a stress mark on a Cyrillic vowel
+_HEBREW_POINTS = ("\u0591", "\u05c7")  # cantillation and points (niqqud): every combining mark of the Hebrew block
+_ARABIC_MARKS = frozenset(map(chr, [*range(0x0610, 0x061B), *range(0x064B, 0x0653), *range(0x0656, 0x0660), 0x0670,
+                                    *range(0x06D6, 0x06DD), *range(0x06DF, 0x06E5), 0x06E7, 0x06E8,
+                                    *range(0x06EA, 0x06EE)]))
+"""Arabic's optional marks: harakat (fatha, damma, kasra, sukun, shadda, tanwin), the dagger alef and Quranic
+annotation; not the hamza and madda above or below (U+0653-U+0655), which make a letter (``أ`` is ``ا`` + hamza)."""
+_TATWEEL = "\u0640"  # ARABIC TATWEEL (kashida): stretches a word in print, no letter of it
 
 
 @lru_cache(maxsize=4096)
@@ -100,20 +114,34 @@ def _cyrillic(c: str) -> bool:
     return "\u0400" <= c <= "\u04ff" and c.isalpha()
 
 
-def _accent_of(mark: str, letter: str) -> bool:
+def _hebrew(c: str) -> bool:
+    return "\u05d0" <= c <= "\u05f2" and c.isalpha()
+
+
+def _arabic(c: str) -> bool:
+    return ("\u0620" <= c <= "\u06ff" or "\u0750" <= c <= "\u077f" or "\u08a0" <= c <= "\u08ff") and c.isalpha()
+
+
+def _accent_of(mark: str, letter: str, older: bool = False) -> bool:
     """True when the combining ``mark`` written after ``letter`` (a folded letter, or '') is an accent a
-    person types the word without: any mark on a Latin or Greek letter, a stress mark on a Cyrillic one."""
-    return _latin(letter) or _greek(letter) or (mark == _STRESS and _cyrillic(letter))
+    person types the word without: any mark on a Latin or Greek letter, a stress mark on a Cyrillic one, a point
+    on a Hebrew letter, a haraka on an Arabic one (those two not when ``older``: before break13)."""
+    return (_latin(letter) or _greek(letter) or (mark == _STRESS and _cyrillic(letter))
+            or (not older and _HEBREW_POINTS[0] <= mark <= _HEBREW_POINTS[1] and _hebrew(letter))
+            or (not older and mark in _ARABIC_MARKS and _arabic(letter)))
 
 
-def fold(text: str) -> str:
+def fold(text: str, older: bool = False) -> str:
     """``text`` as a person types it (see the module): NFKC, case-folded, Latin letters without
     their accents and spelled in ASCII (``Łódź`` → ``lodz``, ``København`` → ``kobenhavn``,
     ``Straße`` → ``strasse``, ``Đà Nẵng`` → ``da nang``, ``Cœur`` → ``coeur``, ``Işık`` →
     ``isik``, ``İstanbul`` → ``istanbul``), Greek letters without their accents (``Συστήματος`` →
-    ``συστηματοσ``), Cyrillic ``ё`` as ``е`` (``Ёлка`` → ``елка``); other characters (other scripts and their marks,
-    digits, punctuation, spaces) as NFKC and case-folding leave them. Never raises for a
-    ``str``; an ASCII text is only lower-cased."""
+    ``συστηματοσ``), Cyrillic ``ё`` as ``е`` (``Ёлка`` → ``елка``), Hebrew without points and Arabic without
+    harakat or tatweel (``שָׁלוֹם`` → ``שלום``, ``قاعـــدة`` → ``قاعدة``), the digits of every script as ASCII
+    digits (``٥٤٣٣``, ``५४३३``, ``۵۴۳۳`` → ``5433``); other characters (other scripts and their marks,
+    punctuation, spaces) as NFKC and case-folding leave them. Never raises for a ``str``; an ASCII text is only
+    lower-cased. ``older``: the fold before break13 — Hebrew points, Arabic harakat, tatweel and other scripts'
+    digits kept (what a hash name of then was made of: :func:`memdir.text.names.legacy_names`)."""
     if text.isascii():
         return text.lower()
     out: list[str] = []
@@ -121,9 +149,13 @@ def fold(text: str) -> str:
         if c.isascii():
             out.append(c)
         elif unicodedata.combining(c):
-            if not (out and _accent_of(c, out[-1][-1:])):  # a mark on a Latin or Greek letter is its accent: dropped
+            if not (out and _accent_of(c, out[-1][-1:], older)):  # an accent (a mark on a Latin letter…): dropped
                 out.append(c)
-        else:
+        elif older:
+            out.append(_fold_letter(c))
+        elif c.isdecimal():  # a digit of any script: a person types the number in ASCII digits
+            out.append(str(unicodedata.decimal(c)))
+        elif c != _TATWEEL:
             out.append(_fold_letter(c))
     return "".join(out)
 

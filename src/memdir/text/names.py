@@ -160,7 +160,9 @@ def legacy_names(raw: str) -> tuple[str, ...]:
     the hash of the NFC text of a name hashed as written before NFKC
     (``ｿｰｽ`` → ``m-cef79eb96c``); before other scripts were folded, the slug of
     a name's Latin part (``배포-v2`` → ``v2``), and the hash of the NFKC text as
-    written of a name with none (``Заметки-Проекта`` → ``m-664a715272``).
+    written of a name with none (``Заметки-Проекта`` → ``m-664a715272``); before break13, the hash of a name
+    spelled with its Hebrew points or Arabic harakat (``שָׁלוֹם-notes`` → ``m-59dbd3f329``) or with digits of
+    another script (``port-٥٤٣٣``, today ``port-5433``).
     ``()`` for a name every memdir named alike (``db-port``, ``Café``,
     ``ソース``). Only names: whether the memory stored there is ``raw``'s is
     :func:`same_name`'s to say. Raises :class:`InvalidName` as
@@ -176,6 +178,9 @@ def legacy_names(raw: str) -> tuple[str, ...]:
         found.append(_hashed(text))  # before NFKC: the hash of the name as written (NFC)
     if normalized.title is not None:  # before break11 a typeset dash was part of a hash name's spelling
         found.append(_hashed(_HYPHENS_BEFORE.sub("", fold(text))))
+    older_fold = fold(text, older=True)  # before break13: Hebrew points, Arabic harakat, tatweel, other digits kept
+    if older_fold != fold(text) and _other_script(older_fold):  # a hash of then (שָׁלוֹם-notes, port-٥٤٣٣)
+        found += [_hashed(_SPELLING_IGNORED.sub("", older_fold)), _hashed(_HYPHENS_BEFORE.sub("", older_fold))]
     return tuple(dict.fromkeys(n for n in found if n != normalized.name and n not in RESERVED))
 
 

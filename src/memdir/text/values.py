@@ -1,9 +1,12 @@
 """The value of a memory, as memdir compares it: the one rule of "the same value".
 
 A memory's value is its description and body. Two values are the same when their
-:func:`normalize_value` forms are equal — case, Unicode form (NFC/NFD, full-width), spacing, accents
-on Latin and Greek letters, invisible characters, digits of other scripts and look-alike letters make
-no other value. Both sides that ask "is this value held?" use it: an exact duplicate
+:func:`normalize_value` forms are equal — case, Unicode form (NFC/NFD, full-width), spacing, the letters
+a person types without their marks as names and search fold them (:func:`memdir.text.fold.fold`: accents,
+``ø``/``ł``/``æ`` as ``o``/``l``/``ae``, Hebrew points, Arabic harakat), invisible characters, digits of
+other scripts and look-alike letters make no other value (break13: ``København`` was another value than
+``Kobenhavn``, though one name and one search term; a tombstone made before keeps matching by its
+description, kept in clear). Both sides that ask "is this value held?" use it: an exact duplicate
 (:func:`memdir.files.memfile.duplicate_key`, what a write warns or refuses as a copy and ``doctor`` and
 ``status`` list) and a tombstone's first and strictest match (:mod:`memdir.tombstones.match`, which
 also decides whether a deletion leaves a tombstone or names the live memory that still holds its value).
@@ -16,6 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .fold import fold
 from .lookalike import unmix
 from .printable import BIDI_CONTROLS, INVISIBLE
 
@@ -36,17 +40,16 @@ def normalize_value(text: str) -> str:
     """The normalized form a tombstone compares: NFKC, zero-width and other
     invisible characters removed, blank-like characters (:data:`_BLANKS`) as a space,
     combining marks on Latin and Greek letters dropped, a word made with look-alike
-    letters read in one script (:func:`memdir.text.lookalike.unmix`), digits of any
-    script as ASCII digits, case-folded, whitespace collapsed, trimmed."""
+    letters read in one script (:func:`memdir.text.lookalike.unmix`), folded (:func:`memdir.text.fold.fold`:
+    case-folded, ``ø`` as ``o``, Hebrew and Arabic without their points, digits of any script as ASCII
+    digits), whitespace collapsed, trimmed."""
     text = unicodedata.normalize("NFKC", text).translate(_BLANKS)
     text = _INVISIBLE.sub("", text)
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     if not text.isascii():
         text = unicodedata.normalize("NFC", _ACCENTS.sub("", unicodedata.normalize("NFD", text)))
-    text = unmix(text)
-    if not text.isascii():  # after unmix, which reads an Arabic zero between letters as a dot
-        text = "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() and not ch.isascii() else ch for ch in text)
-    return _SPACE.sub(" ", text.casefold()).strip()
+    text = unmix(text)  # before fold, which reads digits: unmix reads an Arabic zero between letters as a dot
+    return _SPACE.sub(" ", fold(text)).strip()
 
 
 def value_of(description: str, body: str) -> str:
