@@ -354,14 +354,19 @@ class Memory:
         return find(self.session, checked_query(query), k=k, scope=scope, include_muted=include_muted, type=type, origin=origin,
                     pinned=pinned, since=since, until=until, offset=offset, min_score=min_score)
 
-    def recall(self, prompt: str, k: int = 3, max_bytes: int | None = None) -> str:
+    def recall(self, prompt: str, k: int = 3, max_bytes: int | None = None, *, once: bool = False) -> str:
         """The per-prompt recall block (``<memory_recall>``), or ``""``; see
         :func:`memdir.search.recall.recall`. Followed by the agent
         extractor's pending findings (``<memory_pending>``) of this project
         when this session has not been shown them yet (:meth:`pending`; only
         an agent's recall counts as a showing), the two within ``max_bytes``
-        UTF-8 bytes together (default the ``recall_max_bytes`` setting)."""
-        return self.recall_result(prompt, k=k, max_bytes=max_bytes).block
+        UTF-8 bytes together (default the ``recall_max_bytes`` setting).
+        ``once``: as the prompt hooks give it, for a harness that keeps the
+        block in its conversation: a body this session (opened with a
+        ``session`` id) was given earlier, unchanged, is only named, and the
+        bodies given are recorded; :meth:`conversation_restarted` after a
+        compaction gives them whole again. Without a session id, bodies every time."""
+        return self.recall_result(prompt, k=k, max_bytes=max_bytes, once=once).block
 
     def pending(self, *, once_per_session: bool = False, mark: bool = True) -> str:
         """The ``<memory_pending>`` block of this project, or ``""``: what the
@@ -372,15 +377,28 @@ class Memory:
 
         return session_pending(self.session, once_per_session=once_per_session, mark=mark)
 
-    def recall_result(self, prompt: str, k: int = 3, max_bytes: int | None = None) -> RecallResult:
+    def recall_result(self, prompt: str, k: int = 3, max_bytes: int | None = None, *,
+                      once: bool = False) -> RecallResult:
         """:meth:`recall` with the memories recalled: a
         :class:`~memdir.search.recall.RecallResult` whose ``block`` is what
         :meth:`recall` returns (the pending block included, both within
         ``max_bytes``) and whose ``memories`` are those of the recall block;
-        see :func:`memdir.search.recall.recall_with_pending`."""
-        from .search.recall import recall_with_pending
+        see :func:`memdir.search.recall.recall_with_pending`. ``once``: as
+        :meth:`recall`'s (the bodies given are recorded as shown)."""
+        from .search.recall import mark_recalled, recall_with_pending
 
-        return recall_with_pending(self.session, prompt, k=k, max_bytes=max_bytes)
+        result = recall_with_pending(self.session, prompt, k=k, max_bytes=max_bytes, once=once)
+        if once:
+            mark_recalled(self.session, result)
+        return result
+
+    def conversation_restarted(self) -> None:
+        """The conversation of this session was compacted or cleared: what
+        :meth:`recall` gave ``once`` is given whole again (the hooks do this on
+        a compaction, :mod:`memdir.prompt.recalled`). Never raises."""
+        from .prompt import recalled
+
+        recalled.clear(self.session.home, self.session.id)
 
     # ------------------------------------------------------------ tools and consolidation
 
