@@ -178,3 +178,68 @@ def test_only_a_one_window_query_runs_the_attached_layers(model):
     # Control: the query's vector is the attached layers' (close to numpy's, not its floats).
     numpy_query = encoder.embed([text], query=True)[0]
     assert float(query @ numpy_query) >= 0.9998 and not np.array_equal(query, numpy_query)
+
+
+def _scales_overwritten(path, name: str = "l0.ao.S"):
+    """The file at ``path`` with every scale of one product set to 0.05: still a model ONNX Runtime loads."""
+    import numpy as np
+
+    data = bytearray(path.read_bytes())
+    start = data.rindex(name.encode()) + len(name) + 1  # the initializer's name, then its raw_data field's tag
+    while data[start] & 0x80:
+        start += 1
+    start += 1  # past the length varint
+    data[start:start + 4 * 384 * 12] = np.full(384 * 12, 0.05, np.float32).tobytes()
+    path.write_bytes(bytes(data))
+
+
+def _cosines(encoder, layers):
+    import numpy as np
+
+    out = []
+    for query in QUERIES:
+        x = encoder.embedded([encoder.tokenizer.bos, *encoder.tokens(query, True), encoder.tokenizer.eos])
+        ours, numpy_ = layers(x.copy()), encoder.layers(x.copy())
+        out.append(float(ours @ numpy_ / np.linalg.norm(ours) / np.linalg.norm(numpy_)))
+    return out
+
+
+@pytest.mark.parametrize("fault", ["zero bytes", "truncated", "scales overwritten"])
+def test_a_damaged_cached_graph_is_built_again(model, tmp_path, fault):
+    """A cached graph file that is empty, cut short, or changed inside (still a model ONNX Runtime loads, whose
+    vectors are far from numpy's) is built again: the same bytes as a fresh build, numpy's vectors to 0.9998.
+    Before, the file was used as it was: numpy's layers for good (empty, cut short), or 0.91-0.95 cosines."""
+    encoder, _ = model
+    path = onnxlayers.graph_file(encoder, MODEL, tmp_path)
+    fresh = path.read_bytes()
+    if fault == "zero bytes":
+        path.write_bytes(b"")
+    elif fault == "truncated":
+        path.write_bytes(fresh[: len(fresh) // 2])
+    else:
+        _scales_overwritten(path)
+        assert min(_cosines(encoder, onnxlayers.Layers(path))) < 0.99  # control: the damage loads and is wrong
+    assert onnxlayers.graph_file(encoder, MODEL, tmp_path) == path
+    assert path.read_bytes() == fresh
+    assert min(_cosines(encoder, onnxlayers.Layers(path))) >= 0.9998
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_process_finding_a_damaged_graph_uses_onnx(tmp_path):
+    """A query process whose cache holds an empty graph file builds it again and runs ONNX Runtime (was: numpy,
+    in every process, until the file was removed by hand)."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+
+    def run():
+        out = subprocess.run([sys.executable, "-c", FIRST_USE, "query"], env=env, capture_output=True, text=True,
+                             timeout=120, check=True)
+        return json.loads(out.stdout)
+
+    first = run()
+    assert first["onnx"] is True
+    graph = tmp_path / "cache" / "memdir" / "onnx" / first["files"][0]
+    size = graph.stat().st_size
+    graph.write_bytes(b"")
+    again = run()
+    assert again["onnx"] is True and again["files"] == first["files"] and graph.stat().st_size == size
+    assert again["head"] == first["head"]  # the same graph, the same floats
