@@ -243,3 +243,20 @@ def test_a_process_finding_a_damaged_graph_uses_onnx(tmp_path):
     again = run()
     assert again["onnx"] is True and again["files"] == first["files"] and graph.stat().st_size == size
     assert again["head"] == first["head"]  # the same graph, the same floats
+
+
+def test_a_runtime_that_fails_to_import_gets_no_graph_built(tmp_path):
+    """An onnxruntime that is installed but fails to load (a missing shared library): the query runs numpy's
+    layers and no graph is built nor written (was: 13 MB written, ≈ 0.2 s of CPU, for nothing)."""
+    broken = tmp_path / "site" / "onnxruntime"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text('raise ImportError("libonnxruntime.so: cannot open shared object file")\n')
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path / "site"))
+    out = json.loads(subprocess.run([sys.executable, "-c", FIRST_USE, "query"], env=env, capture_output=True,
+                                    text=True, timeout=120, check=True).stdout)
+    assert out["onnx"] is False and out["imported"] is False and out["files"] == []
+    # Control: the same process without the broken package on its path builds the graph and runs it.
+    del env["PYTHONPATH"]
+    out = json.loads(subprocess.run([sys.executable, "-c", FIRST_USE, "query"], env=env, capture_output=True,
+                                    text=True, timeout=120, check=True).stdout)
+    assert out["onnx"] is True and len(out["files"]) == 1

@@ -294,6 +294,8 @@ class _FirstCall:
             with self.lock:
                 if self.layers is None:
                     try:
+                        import onnxruntime  # noqa: F401  first: no graph is built for a runtime that fails to load
+
                         self.layers = Layers(graph_file(self.encoder, self.model_path, self.directory))
                     except Exception:  # no cache dir, an onnxruntime that fails to load: numpy, same vectors
                         self.layers = self.encoder.layers
