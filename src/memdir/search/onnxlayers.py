@@ -250,8 +250,9 @@ def graph_file(encoder: Encoder, model_path: str | os.PathLike, directory: Path 
     directory.mkdir(parents=True, exist_ok=True)
     temporary = directory / f".{path.name}.{os.getpid()}.tmp"
     try:
-        graph = graph_bytes(encoder)
-        temporary.write_bytes(graph + _seal(graph))
+        with open(temporary, "wb") as file:  # opened first: a directory that cannot be written costs no build
+            graph = graph_bytes(encoder)
+            file.write(graph + _seal(graph))
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
