@@ -294,3 +294,39 @@ def test_a_cache_directory_that_cannot_be_written_costs_no_build(tmp_path):
         assert run() == {"onnx": True, "built": 1}  # control: a writable one gets the graph built, once
     finally:
         graphs.chmod(0o755)
+
+
+@pytest.mark.slow
+def test_the_mcp_server_answers_a_hybrid_search_over_a_damaged_graph(isolated_home, project, tmp_path):
+    """``memdir mcp`` through the MCP SDK's client, vectors on, its cache holding an emptied graph file: the
+    hybrid ``memory_search`` names the memory it asks for first, and the server rebuilt the graph (was: left
+    empty, numpy's layers in every server). Control: the other memory's query names it first."""
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    from memdir import Memory
+    from memdir.search.sync import prepare
+
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
+    mem.write("pg-port", "Dev PostgreSQL listens on port 5433", "project", "The local dev database runs in docker.")
+    mem.write("pr-size", "Keep pull requests small", "project", "Under 400 changed lines; split refactors.")
+    assert prepare(mem.session) == 2
+    graphs = tmp_path / "cache" / "memdir" / "onnx"
+    graphs.mkdir(parents=True)
+    graph = graphs / f"e5-{onnxlayers.digest(MODEL)[:24]}-g{onnxlayers.GRAPH_VERSION}.onnx"
+    graph.write_bytes(b"")
+    env = dict(os.environ, MEMDIR_SEARCH_VECTORS="on", XDG_CACHE_HOME=str(tmp_path / "cache"))
+    params = StdioServerParameters(command=sys.executable, args=["-m", "memdir.cli", "mcp"], env=env,
+                                   cwd=str(project))
+    first = {}
+
+    async def main():
+        async with Client(params, mode="legacy") as client:
+            for query in ("which port does the dev database listen on", "how large should a pull request be"):
+                reply = await client.call_tool("memory_search", {"query": query})
+                first[query] = reply.content[0].text.splitlines()[1].split()[1]
+
+    anyio.run(main)
+    assert first == {"which port does the dev database listen on": "pg-port",
+                     "how large should a pull request be": "pr-size"}
+    assert onnxlayers.sealed(graph)  # built again by the server's first query
