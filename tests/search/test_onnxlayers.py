@@ -330,3 +330,42 @@ def test_the_mcp_server_answers_a_hybrid_search_over_a_damaged_graph(isolated_ho
     assert first == {"which port does the dev database listen on": "pg-port",
                      "how large should a pull request be": "pr-size"}
     assert onnxlayers.sealed(graph)  # built again by the server's first query
+
+
+HOOK_MODULES = """
+import json, os, runpy, sys
+path = sys.argv[1]
+def dump():
+    with open(path, "w") as out:
+        json.dump({name: name in sys.modules for name in ("onnxruntime", "numpy", "memdir.search.ranking")}, out)
+    sys.stdout.flush()
+leave = os._exit
+os._exit = lambda code: (dump(), leave(code))  # the hook may leave this way, past atexit
+import atexit
+atexit.register(dump)
+sys.argv = ["memdir.hooks", "claude-code", "UserPromptSubmit"]
+runpy.run_module("memdir.hooks", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.slow
+def test_a_prompt_hooks_process_never_imports_onnxruntime(isolated_home, project, tmp_path):
+    """The Claude Code prompt hook in a fresh process, vectors on, a store with vectors: it ranks (the ranking
+    module is loaded, the memory is recalled) without importing onnxruntime or numpy (a warm process or the
+    words alone give its cosines)."""
+    from memdir import Memory
+    from memdir.search.sync import prepare
+
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
+    mem.write("pg-port", "Dev PostgreSQL listens on port 5433", "project", "The local dev database runs in docker.")
+    mem.write("pr-size", "Keep pull requests small", "project", "Under 400 changed lines; split refactors.")
+    assert prepare(mem.session) == 2
+    payload = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
+                          "prompt": "which port does the dev postgres database listen on"})
+    env = dict(os.environ, MEMDIR_SEARCH_VECTORS="on", XDG_CACHE_HOME=str(tmp_path / "cache"))
+    done = subprocess.run([sys.executable, "-c", HOOK_MODULES, str(tmp_path / "modules.json")], input=payload,
+                          env=env, capture_output=True, text=True, timeout=120, cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert "## pg-port " in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    modules = json.loads((tmp_path / "modules.json").read_text())
+    assert modules == {"onnxruntime": False, "numpy": False, "memdir.search.ranking": True}
