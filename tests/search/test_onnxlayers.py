@@ -369,3 +369,34 @@ def test_a_prompt_hooks_process_never_imports_onnxruntime(isolated_home, project
     assert "## pg-port " in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     modules = json.loads((tmp_path / "modules.json").read_text())
     assert modules == {"onnxruntime": False, "numpy": False, "memdir.search.ranking": True}
+
+
+@pytest.mark.slow
+def test_processes_building_the_graph_at_once_and_a_full_disk(tmp_path):
+    """Three query processes started together on an empty cache: each runs ONNX Runtime, one sealed graph file
+    is left and no temporary file; a process whose writes stop at 4 MB (RLIMIT_FSIZE, as a full disk) runs
+    numpy's layers, leaves no partial file, and its vector is the others' to cosine ≥ 0.9998."""
+    import resource
+
+    import numpy as np
+
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    graphs = tmp_path / "cache" / "memdir" / "onnx"
+
+    def start(limit=None):
+        def cap():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+        return subprocess.Popen([sys.executable, "-c", FIRST_USE, "query"], env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, preexec_fn=cap if limit else None)
+
+    full = start(4 << 20)
+    out = json.loads(full.communicate(timeout=120)[0])
+    assert out["onnx"] is False and out["files"] == [] and not any(graphs.iterdir())
+    together = [start() for _ in range(3)]
+    outs = [json.loads(p.communicate(timeout=120)[0]) for p in together]
+    assert [o["onnx"] for o in outs] == [True, True, True]
+    name = f"e5-{onnxlayers.digest(MODEL)[:24]}-g{onnxlayers.GRAPH_VERSION}.onnx"
+    assert [p.name for p in graphs.iterdir()] == [name] and onnxlayers.sealed(graphs / name)
+    head, numpy_head = np.array(outs[0]["head"]), np.array(out["head"])
+    assert np.allclose(head, numpy_head, atol=2e-3) and not np.array_equal(head, numpy_head)
