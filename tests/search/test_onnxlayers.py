@@ -178,3 +178,225 @@ def test_only_a_one_window_query_runs_the_attached_layers(model):
     # Control: the query's vector is the attached layers' (close to numpy's, not its floats).
     numpy_query = encoder.embed([text], query=True)[0]
     assert float(query @ numpy_query) >= 0.9998 and not np.array_equal(query, numpy_query)
+
+
+def _scales_overwritten(path, name: str = "l0.ao.S"):
+    """The file at ``path`` with every scale of one product set to 0.05: still a model ONNX Runtime loads."""
+    import numpy as np
+
+    data = bytearray(path.read_bytes())
+    start = data.rindex(name.encode()) + len(name) + 1  # the initializer's name, then its raw_data field's tag
+    while data[start] & 0x80:
+        start += 1
+    start += 1  # past the length varint
+    data[start:start + 4 * 384 * 12] = np.full(384 * 12, 0.05, np.float32).tobytes()
+    path.write_bytes(bytes(data))
+
+
+def _cosines(encoder, layers):
+    import numpy as np
+
+    out = []
+    for query in QUERIES:
+        x = encoder.embedded([encoder.tokenizer.bos, *encoder.tokens(query, True), encoder.tokenizer.eos])
+        ours, numpy_ = layers(x.copy()), encoder.layers(x.copy())
+        out.append(float(ours @ numpy_ / np.linalg.norm(ours) / np.linalg.norm(numpy_)))
+    return out
+
+
+@pytest.mark.parametrize("fault", ["zero bytes", "truncated", "scales overwritten"])
+def test_a_damaged_cached_graph_is_built_again(model, tmp_path, fault):
+    """A cached graph file that is empty, cut short, or changed inside (still a model ONNX Runtime loads, whose
+    vectors are far from numpy's) is built again: the same bytes as a fresh build, numpy's vectors to 0.9998.
+    Before, the file was used as it was: numpy's layers for good (empty, cut short), or 0.91-0.95 cosines."""
+    encoder, _ = model
+    path = onnxlayers.graph_file(encoder, MODEL, tmp_path)
+    fresh = path.read_bytes()
+    if fault == "zero bytes":
+        path.write_bytes(b"")
+    elif fault == "truncated":
+        path.write_bytes(fresh[: len(fresh) // 2])
+    else:
+        _scales_overwritten(path)
+        assert min(_cosines(encoder, onnxlayers.Layers(path))) < 0.99  # control: the damage loads and is wrong
+    assert onnxlayers.graph_file(encoder, MODEL, tmp_path) == path
+    assert path.read_bytes() == fresh
+    assert min(_cosines(encoder, onnxlayers.Layers(path))) >= 0.9998
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_process_finding_a_damaged_graph_uses_onnx(tmp_path):
+    """A query process whose cache holds an empty graph file builds it again and runs ONNX Runtime (was: numpy,
+    in every process, until the file was removed by hand)."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+
+    def run():
+        out = subprocess.run([sys.executable, "-c", FIRST_USE, "query"], env=env, capture_output=True, text=True,
+                             timeout=120, check=True)
+        return json.loads(out.stdout)
+
+    first = run()
+    assert first["onnx"] is True
+    graph = tmp_path / "cache" / "memdir" / "onnx" / first["files"][0]
+    size = graph.stat().st_size
+    graph.write_bytes(b"")
+    again = run()
+    assert again["onnx"] is True and again["files"] == first["files"] and graph.stat().st_size == size
+    assert again["head"] == first["head"]  # the same graph, the same floats
+
+
+def test_a_runtime_that_fails_to_import_gets_no_graph_built(tmp_path):
+    """An onnxruntime that is installed but fails to load (a missing shared library): the query runs numpy's
+    layers and no graph is built nor written (was: 13 MB written, ≈ 0.2 s of CPU, for nothing)."""
+    broken = tmp_path / "site" / "onnxruntime"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text('raise ImportError("libonnxruntime.so: cannot open shared object file")\n')
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path / "site"))
+    out = json.loads(subprocess.run([sys.executable, "-c", FIRST_USE, "query"], env=env, capture_output=True,
+                                    text=True, timeout=120, check=True).stdout)
+    assert out["onnx"] is False and out["imported"] is False and out["files"] == []
+    # Control: the same process without the broken package on its path builds the graph and runs it.
+    del env["PYTHONPATH"]
+    out = json.loads(subprocess.run([sys.executable, "-c", FIRST_USE, "query"], env=env, capture_output=True,
+                                    text=True, timeout=120, check=True).stdout)
+    assert out["onnx"] is True and len(out["files"]) == 1
+
+
+COUNTED = """
+import json, sys
+from memdir.search import onnxlayers, vectors
+built = []
+real = onnxlayers.graph_bytes
+onnxlayers.graph_bytes = lambda encoder: built.append(1) or real(encoder)
+vectors.query_vector("which port does the dev postgres listen on")
+ran = getattr(vectors._model().layers_one, "layers", None)
+print(json.dumps({"onnx": isinstance(ran, onnxlayers.Layers), "built": len(built)}))
+"""
+
+
+def test_a_cache_directory_that_cannot_be_written_costs_no_build(tmp_path):
+    """A read-only cache directory: numpy's layers, and the graph is not built first only to fail at the write
+    (was: ≈ 0.2 s of CPU in every query process, a CLI search's whole gain many times over)."""
+    cache = tmp_path / "cache"
+    graphs = cache / "memdir" / "onnx"
+    graphs.mkdir(parents=True)
+    graphs.chmod(0o555)
+    prefix = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner", "--"] if os.geteuid() == 0 else []
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache))
+
+    def run():
+        return json.loads(subprocess.run([*prefix, sys.executable, "-c", COUNTED], env=env, capture_output=True,
+                                         text=True, timeout=120, check=True).stdout)
+
+    try:
+        assert run() == {"onnx": False, "built": 0} and os.listdir(graphs) == []
+        graphs.chmod(0o755)
+        assert run() == {"onnx": True, "built": 1}  # control: a writable one gets the graph built, once
+    finally:
+        graphs.chmod(0o755)
+
+
+@pytest.mark.slow
+def test_the_mcp_server_answers_a_hybrid_search_over_a_damaged_graph(isolated_home, project, tmp_path):
+    """``memdir mcp`` through the MCP SDK's client, vectors on, its cache holding an emptied graph file: the
+    hybrid ``memory_search`` names the memory it asks for first, and the server rebuilt the graph (was: left
+    empty, numpy's layers in every server). Control: the other memory's query names it first."""
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    from memdir import Memory
+    from memdir.search.sync import prepare
+
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
+    mem.write("pg-port", "Dev PostgreSQL listens on port 5433", "project", "The local dev database runs in docker.")
+    mem.write("pr-size", "Keep pull requests small", "project", "Under 400 changed lines; split refactors.")
+    assert prepare(mem.session) == 2
+    graphs = tmp_path / "cache" / "memdir" / "onnx"
+    graphs.mkdir(parents=True)
+    graph = graphs / f"e5-{onnxlayers.digest(MODEL)[:24]}-g{onnxlayers.GRAPH_VERSION}.onnx"
+    graph.write_bytes(b"")
+    env = dict(os.environ, MEMDIR_SEARCH_VECTORS="on", XDG_CACHE_HOME=str(tmp_path / "cache"))
+    params = StdioServerParameters(command=sys.executable, args=["-m", "memdir.cli", "mcp"], env=env,
+                                   cwd=str(project))
+    first = {}
+
+    async def main():
+        async with Client(params, mode="legacy") as client:
+            for query in ("which port does the dev database listen on", "how large should a pull request be"):
+                reply = await client.call_tool("memory_search", {"query": query})
+                first[query] = reply.content[0].text.splitlines()[1].split()[1]
+
+    anyio.run(main)
+    assert first == {"which port does the dev database listen on": "pg-port",
+                     "how large should a pull request be": "pr-size"}
+    assert onnxlayers.sealed(graph)  # built again by the server's first query
+
+
+HOOK_MODULES = """
+import json, os, runpy, sys
+path = sys.argv[1]
+def dump():
+    with open(path, "w") as out:
+        json.dump({name: name in sys.modules for name in ("onnxruntime", "numpy", "memdir.search.ranking")}, out)
+    sys.stdout.flush()
+leave = os._exit
+os._exit = lambda code: (dump(), leave(code))  # the hook may leave this way, past atexit
+import atexit
+atexit.register(dump)
+sys.argv = ["memdir.hooks", "claude-code", "UserPromptSubmit"]
+runpy.run_module("memdir.hooks", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.slow
+def test_a_prompt_hooks_process_never_imports_onnxruntime(isolated_home, project, tmp_path):
+    """The Claude Code prompt hook in a fresh process, vectors on, a store with vectors: it ranks (the ranking
+    module is loaded, the memory is recalled) without importing onnxruntime or numpy (a warm process or the
+    words alone give its cosines)."""
+    from memdir import Memory
+    from memdir.search.sync import prepare
+
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
+    mem.write("pg-port", "Dev PostgreSQL listens on port 5433", "project", "The local dev database runs in docker.")
+    mem.write("pr-size", "Keep pull requests small", "project", "Under 400 changed lines; split refactors.")
+    assert prepare(mem.session) == 2
+    payload = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
+                          "prompt": "which port does the dev postgres database listen on"})
+    env = dict(os.environ, MEMDIR_SEARCH_VECTORS="on", XDG_CACHE_HOME=str(tmp_path / "cache"))
+    done = subprocess.run([sys.executable, "-c", HOOK_MODULES, str(tmp_path / "modules.json")], input=payload,
+                          env=env, capture_output=True, text=True, timeout=120, cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert "## pg-port " in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    modules = json.loads((tmp_path / "modules.json").read_text())
+    assert modules == {"onnxruntime": False, "numpy": False, "memdir.search.ranking": True}
+
+
+@pytest.mark.slow
+def test_processes_building_the_graph_at_once_and_a_full_disk(tmp_path):
+    """Three query processes started together on an empty cache: each runs ONNX Runtime, one sealed graph file
+    is left and no temporary file; a process whose writes stop at 4 MB (RLIMIT_FSIZE, as a full disk) runs
+    numpy's layers, leaves no partial file, and its vector is the others' to cosine ≥ 0.9998."""
+    import resource
+
+    import numpy as np
+
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    graphs = tmp_path / "cache" / "memdir" / "onnx"
+
+    def start(limit=None):
+        def cap():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+        return subprocess.Popen([sys.executable, "-c", FIRST_USE, "query"], env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, preexec_fn=cap if limit else None)
+
+    full = start(4 << 20)
+    out = json.loads(full.communicate(timeout=120)[0])
+    assert out["onnx"] is False and out["files"] == [] and not any(graphs.iterdir())
+    together = [start() for _ in range(3)]
+    outs = [json.loads(p.communicate(timeout=120)[0]) for p in together]
+    assert [o["onnx"] for o in outs] == [True, True, True]
+    name = f"e5-{onnxlayers.digest(MODEL)[:24]}-g{onnxlayers.GRAPH_VERSION}.onnx"
+    assert [p.name for p in graphs.iterdir()] == [name] and onnxlayers.sealed(graphs / name)
+    head, numpy_head = np.array(outs[0]["head"]), np.array(out["head"])
+    assert np.allclose(head, numpy_head, atol=2e-3) and not np.array_equal(head, numpy_head)

@@ -73,3 +73,31 @@ def test_pages_keep_the_first_pages_basis_while_vectors_arrive(isolated_home, pr
     assert again["note"] == later["note"] == ""
     assert sum(r["why"]["cosine"] is not None for r in again["results"]) == 15
     assert [r["name"] for r in later["results"]] == [r["name"] for r in again["results"]][10:]
+
+
+def test_the_note_of_an_index_that_cannot_be_written_promises_no_embedding(isolated_home, project, monkeypatch):
+    """An index that cannot be written (a read-only home, a full disk): no vector can arrive, so the note says
+    so (was: "being embedded in the background" and "the next pages of this query keep this basis", neither
+    true: the embedder cannot write and the basis is not recorded). Control: a writable index's note."""
+    from memdir.search import paging
+
+    words = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    words.write("ship", "Deploy with make ship", "project", "make ship deploys staging")
+    words.write("port", "Dev PostgreSQL listens on 5433", "project", "moved from 5432")
+    assert [h.name for h in words.search("make ship")] == ["ship"]  # the index is built, with no vector
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
+    lock = FileLock(str(isolated_home / LOCK_FILE))
+    lock.acquire()  # no background embedder adds a vector meanwhile
+    try:
+        key = paging.query_key("make ship", None, False, None)
+        missing, note = paging.basis(mem.session, None, key, 0)
+        assert len(missing) == 2 and note == ("2 of 2 memories have no vector yet (being embedded in the background) "
+                                              "and rank by words alone; the next pages of this query keep this basis")
+        path = index.db_path(isolated_home)
+        read_only = index.open_read_only(path, PermissionError(13, "Permission denied", str(path)))
+        monkeypatch.setattr(paging, "sync", lambda *args, **kwargs: read_only)
+        missing, note = paging.basis(mem.session, None, key, 0)
+        assert len(missing) == 2 and note == ("2 of 2 memories have no vector and rank by words alone: the search "
+                                              "index cannot be written, so none is embedded")
+    finally:
+        lock.release()

@@ -316,3 +316,25 @@ def test_a_warm_process_of_other_code_is_not_listened_to_and_is_replaced(short_h
     context, err, imported = _hook_in(dict(os.environ), short_home, project, prompt)
     assert "Database backups run nightly" in context and "OLD CODE ANSWERED" not in err
     assert "memdir.search.ranking" not in imported  # control: a warm process of its own code is listened to
+
+
+def test_the_standalone_process_asked_for_help_or_given_no_home_serves_nothing(short_home, tmp_path):
+    """``python -m memdir.hooks --warm --help`` prints its usage and exits 0; a HOME that is no directory exits 2
+    (was: a warm server for a home named "--help" made in the current directory, serving until idle). Control:
+    the home that exists is served (idle 1 s)."""
+    where = tmp_path / "cwd"
+    where.mkdir()
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "memdir.hooks", "--warm", *args], capture_output=True,
+                              text=True, timeout=300, cwd=where)
+
+    helped = run("--help")
+    assert helped.returncode == 0 and helped.stdout == ""
+    assert helped.stderr.startswith("usage: python -m memdir.search.warm HOME [--idle SECONDS]")
+    missing = run(str(tmp_path / "nowhere"), "--idle", "1")
+    assert missing.returncode == 2 and "is not a directory" in missing.stderr
+    assert list(where.iterdir()) == [] and not (tmp_path / "nowhere").exists()
+    short_home.mkdir(parents=True)
+    served = run(str(short_home), "--idle", "1")
+    assert served.returncode == 0 and "idle 1 s" in served.stdout

@@ -377,7 +377,8 @@ def forgotten_again(session: Session) -> list[str]:
                 stone, why = hit
                 found.append(f"{layer.scope}:{name} holds a forgotten value again ({why}; tombstone {stone.id}, "
                              f"memory {stone.name!r}, {forgotten_by(stone)}): its file was put back by hand; "
-                             f"`memdir delete {name}` removes it again, `{lift_command(stone.id)}` keeps it")
+                             f"`memdir delete {name} --scope {layer.scope}` removes it again, "
+                             f"`{lift_command(stone.id)}` keeps it")
     return found
 
 

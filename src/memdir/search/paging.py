@@ -69,6 +69,9 @@ def basis(session: Session, scope: str | None, key: str, offset: int) -> tuple[f
         if not missing:
             _forget(conn, key)
             return None, ""
+        if isinstance(conn, ReadOnly):  # no vector can arrive, and no basis is recorded: later pages rank alike
+            return frozenset(missing), (f"{len(missing)} of {total} memories have no vector and rank by words "
+                                        "alone: the search index cannot be written, so none is embedded")
         _remember(conn, key, missing)
         return frozenset(missing), (f"{len(missing)} of {total} memories have no vector yet (being embedded in "
                                     "the background) and rank by words alone; the next pages of this query keep "

@@ -555,10 +555,12 @@ def main(argv: list[str] | None = None, hooks=None) -> int:
     idle = IDLE_EXIT
     if len(args) == 3 and args[1] == "--idle":
         idle, args = float(args[2]), args[:1]
-    if len(args) != 1:
-        print("usage: python -m memdir.search.warm HOME [--idle SECONDS]", file=sys.stderr)
-        return 2
-    home = Path(args[0])
+    home = Path(args[0]) if len(args) == 1 else None
+    if home is None or not home.is_dir():  # launch starts one only for a home that is; none is made here ("--help")
+        asked = args[:1] in (["-h"], ["--help"])
+        print("usage: python -m memdir.search.warm HOME [--idle SECONDS]" + ("" if asked or home is None else
+              f": HOME {home} is not a directory"), file=sys.stderr)
+        return 0 if asked else 2
     lock = FileLock(str(home / LOCK_FILE), mode=0o600)
     try:
         lock.acquire(timeout=LOCK_WAIT)
