@@ -11,6 +11,8 @@ import json
 import os
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +23,8 @@ from memdir.search import onnxlayers, vectors  # noqa: E402
 from memdir.search.encoder import package_file  # noqa: E402
 
 MODEL = package_file(vectors.MODEL_FILE)
+GRAPH = f"e5-{onnxlayers.digest(MODEL)[:24]}-g{onnxlayers.GRAPH_VERSION}.onnx"  # the model's cached graph
+RECORD = onnxlayers._record_path(MODEL, Path(".")).name  # the record of its digest beside it
 QUERIES = [
     "which port does the dev postgres listen on",
     "스테이징 환경의 레디스 포트는 무엇인가요",
@@ -151,7 +155,7 @@ def test_a_process_uses_onnx_for_a_query_when_it_imports_and_numpy_when_it_does_
     assert memories["onnx"] is False and memories["imported"] is False and memories["files"] == []
     used = run("query")
     assert used["onnx"] is True and used["imported"] is True  # control: a query in the same setup uses it
-    assert used["files"] == [f"e5-{onnxlayers.digest(MODEL)[:24]}-g{onnxlayers.GRAPH_VERSION}.onnx"]
+    assert used["files"] == sorted([GRAPH, RECORD])  # the graph, and the model's digest recorded for the next
     assert np.allclose(used["head"], blocked["head"], atol=2e-3)  # one query's vector, either path
     assert not np.allclose(used["head"], memories["head"], atol=2e-3)  # control: "query: " and "passage: " differ
 
@@ -237,7 +241,7 @@ def test_a_process_finding_a_damaged_graph_uses_onnx(tmp_path):
 
     first = run()
     assert first["onnx"] is True
-    graph = tmp_path / "cache" / "memdir" / "onnx" / first["files"][0]
+    graph = tmp_path / "cache" / "memdir" / "onnx" / GRAPH
     size = graph.stat().st_size
     graph.write_bytes(b"")
     again = run()
@@ -259,7 +263,7 @@ def test_a_runtime_that_fails_to_import_gets_no_graph_built(tmp_path):
     del env["PYTHONPATH"]
     out = json.loads(subprocess.run([sys.executable, "-c", FIRST_USE, "query"], env=env, capture_output=True,
                                     text=True, timeout=120, check=True).stdout)
-    assert out["onnx"] is True and len(out["files"]) == 1
+    assert out["onnx"] is True and out["files"] == sorted([GRAPH, RECORD])
 
 
 COUNTED = """
@@ -313,7 +317,7 @@ def test_the_mcp_server_answers_a_hybrid_search_over_a_damaged_graph(isolated_ho
     assert prepare(mem.session) == 2
     graphs = tmp_path / "cache" / "memdir" / "onnx"
     graphs.mkdir(parents=True)
-    graph = graphs / f"e5-{onnxlayers.digest(MODEL)[:24]}-g{onnxlayers.GRAPH_VERSION}.onnx"
+    graph = graphs / GRAPH
     graph.write_bytes(b"")
     env = dict(os.environ, MEMDIR_SEARCH_VECTORS="on", XDG_CACHE_HOME=str(tmp_path / "cache"))
     params = StdioServerParameters(command=sys.executable, args=["-m", "memdir.cli", "mcp"], env=env,
@@ -396,7 +400,146 @@ def test_processes_building_the_graph_at_once_and_a_full_disk(tmp_path):
     together = [start() for _ in range(3)]
     outs = [json.loads(p.communicate(timeout=120)[0]) for p in together]
     assert [o["onnx"] for o in outs] == [True, True, True]
-    name = f"e5-{onnxlayers.digest(MODEL)[:24]}-g{onnxlayers.GRAPH_VERSION}.onnx"
-    assert [p.name for p in graphs.iterdir()] == [name] and onnxlayers.sealed(graphs / name)
+    assert sorted(p.name for p in graphs.iterdir()) == sorted([GRAPH, RECORD]) and onnxlayers.sealed(graphs / GRAPH)
     head, numpy_head = np.array(outs[0]["head"]), np.array(out["head"])
     assert np.allclose(head, numpy_head, atol=2e-3) and not np.array_equal(head, numpy_head)
+
+
+def _counting(monkeypatch, name: str) -> list:
+    """Calls of ``onnxlayers.<name>`` (still run), as a list of their first arguments."""
+    calls, real = [], getattr(onnxlayers, name)
+    monkeypatch.setattr(onnxlayers, name, lambda first, *rest: calls.append(first) or real(first, *rest))
+    return calls
+
+
+def test_the_model_file_is_hashed_only_when_its_stat_changes(model, tmp_path, monkeypatch):
+    """The model file's SHA-256 (≈ 50 ms for 71 MB, was paid by every query process) is recorded beside the graph
+    under the file's path, size, inode, mtime and ctime: a second process stats the file and reads 64 bytes. A copy
+    (another path and inode) is hashed once (same bytes, same graph); a copy changed inside gets its own graph."""
+    import shutil
+
+    encoder, _ = model
+    hashed = _counting(monkeypatch, "digest")
+    cache = tmp_path / "cache"
+    first = onnxlayers.graph_file(encoder, MODEL, cache)
+    assert first.name == GRAPH and hashed == [MODEL]
+    assert onnxlayers.graph_file(encoder, MODEL, cache) == first and hashed == [MODEL]  # the record read, no hash
+    copy = tmp_path / "model" / "copy.bin"
+    copy.parent.mkdir()
+    shutil.copyfile(MODEL, copy)
+    assert onnxlayers.graph_file(encoder, copy, cache) == first and hashed == [MODEL, copy]  # control: hashed
+    assert onnxlayers.graph_file(encoder, copy, cache) == first and len(hashed) == 2  # then recorded too
+    stamp = copy.stat()
+    with open(copy, "r+b") as file:  # one bit of a weight flipped, the size kept, the mtime moved by a second
+        file.seek(1 << 20)
+        byte = file.read(1)[0]
+        file.seek(1 << 20)
+        file.write(bytes([byte ^ 1]))
+    os.utime(copy, ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 10**9))
+    changed = onnxlayers.graph_file(encoder, copy, cache)
+    assert len(hashed) == 3 and changed != first and changed.name.startswith("e5-") and changed.is_file()
+    assert sorted(p.name for p in cache.glob("*.onnx")) == sorted([GRAPH, changed.name])
+
+
+def test_the_digest_record_holds_the_model_files_sha256(model, tmp_path):
+    import hashlib
+
+    encoder, _ = model
+    onnxlayers.graph_file(encoder, MODEL, tmp_path)
+    with open(MODEL, "rb") as file:
+        assert (tmp_path / RECORD).read_text() == hashlib.sha256(file.read()).hexdigest()
+    # Control: a record naming another digest is believed (the stat is the key), so the file's name follows it.
+    (tmp_path / RECORD).write_text("ab" * 32)
+    assert onnxlayers.graph_file(encoder, MODEL, tmp_path).name == f"e5-{'ab' * 12}-g{onnxlayers.GRAPH_VERSION}.onnx"
+
+
+def _aged(path: Path, seconds: float) -> Path:
+    then = time.time() - seconds
+    os.utime(path, (then, then))
+    return path
+
+
+def test_a_build_sweeps_dead_builds_and_stale_graphs_and_nothing_else(model, tmp_path):
+    """When a graph is built: temporary files of a dead pid or older than an hour, and graphs or digest records of
+    other models or versions older than a week, are removed; a live build's temporary file, younger graphs, the
+    current model's (even a week old) and files of other names stay. A graph found, not built, sweeps nothing."""
+    encoder, _ = model
+    graphs = tmp_path / "graphs"  # tmp_path holds the test home too
+    graphs.mkdir()
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead, alive, other = int(done.stdout), os.getpid(), "0123456789abcdef01234567"
+    week, day = 8 * 86400, 86400
+    made = {
+        f".e5-{other}-g1.onnx.{dead}.tmp": 0,  # a build killed mid-write
+        f".e5-{other}.sha256.{dead}.tmp": 0,
+        f".e5-{other}-g1.onnx.{alive}.tmp": 0,  # a build under way: stays
+        f".e5-{other}-g0.onnx.{alive}.tmp": 7200,  # two hours old: its pid may be another process by now
+        f"e5-{other}-g0.onnx": week,  # an old version's graph
+        f"e5-{other}.sha256": week,
+        f"e5-{other}-g1.onnx": day,  # another model's graph, used yesterday: stays
+        "e5-notours-g1.onnx": week, "notes.onnx": week, f"e5-{other}-g1.onnx.bak": week,  # not our names: stay
+        RECORD: week,  # the current model's own record: stays
+    }
+    for name, age in made.items():
+        (graphs / name).write_bytes(b"x")
+        _aged(graphs / name, age)
+    (graphs / f"e5-{'f' * 24}-g1.onnx").mkdir()  # a directory of our name: never removed
+    _aged(graphs / f"e5-{'f' * 24}-g1.onnx", week)
+    (graphs / RECORD).write_text(onnxlayers.digest(MODEL))
+    _aged(graphs / RECORD, week)
+    path = onnxlayers.graph_file(encoder, MODEL, graphs)  # built: the graph is missing
+    assert onnxlayers.sealed(path)
+    kept = {f".e5-{other}-g1.onnx.{alive}.tmp", f"e5-{other}-g1.onnx", "e5-notours-g1.onnx", "notes.onnx",
+            f"e5-{other}-g1.onnx.bak", RECORD, f"e5-{'f' * 24}-g1.onnx", GRAPH}
+    assert set(os.listdir(graphs)) == kept
+    # Control: the same stale files beside a graph that is found (nothing built) stay.
+    for name, age in ((f".e5-{other}-g1.onnx.{dead}.tmp", 0), (f"e5-{other}-g0.onnx", week)):
+        (graphs / name).write_bytes(b"x")
+        _aged(graphs / name, age)
+    assert onnxlayers.graph_file(encoder, MODEL, graphs) == path
+    assert set(os.listdir(graphs)) == kept | {f".e5-{other}-g1.onnx.{dead}.tmp", f"e5-{other}-g0.onnx"}
+
+
+def test_a_directory_at_the_graphs_path_falls_back_to_numpy_without_a_build(model, tmp_path, monkeypatch):
+    """A directory where the graph file goes: graph_file raises before building (was: ≈ 0.2 s of CPU building
+    13 MB in every query process, then the rename failed), and the first call runs numpy's layers exactly."""
+    import numpy as np
+
+    encoder, _ = model
+    graphs = tmp_path / "graphs"  # tmp_path holds the test home too
+    graphs.mkdir()
+    built = _counting(monkeypatch, "graph_bytes")
+    (graphs / GRAPH).mkdir()
+    with pytest.raises(IsADirectoryError):
+        onnxlayers.graph_file(encoder, MODEL, graphs)
+    x = encoder.embedded([encoder.tokenizer.bos, *encoder.tokens(QUERIES[0], True), encoder.tokenizer.eos])
+    first = onnxlayers._FirstCall(encoder, MODEL, graphs)
+    assert np.array_equal(first(x.copy()), encoder.layers(x.copy())) and first.layers == encoder.layers
+    assert built == [] and os.listdir(graphs) == [GRAPH]  # nothing built, nothing written
+    # Control: the directory gone, the same first call builds the graph once and runs ONNX Runtime.
+    (graphs / GRAPH).rmdir()
+    again = onnxlayers._FirstCall(encoder, MODEL, graphs)
+    assert not np.array_equal(again(x.copy()), encoder.layers(x.copy()))
+    assert isinstance(again.layers, onnxlayers.Layers) and len(built) == 1 and onnxlayers.sealed(graphs / GRAPH)
+
+
+def test_a_recall_prompt_without_query_windows_runs_the_attached_layers(model, monkeypatch):
+    """What the docstrings say: a prompt of three content words or fewer (no query windows) is one text of one
+    window, so its vector comes from the attached layers (ONNX); a longer prompt, embedded with its windows in
+    one batch, runs numpy's layers for every row, the whole prompt's included."""
+    import copy
+
+    from memdir.search import querywindows
+
+    encoder, layers = model
+    calls = []
+    attached = copy.copy(encoder)
+    attached.layers_one = lambda x: calls.append(len(x)) or layers(x)
+    monkeypatch.setattr(vectors, "_model", lambda: attached)
+    short = "which dev postgres port"
+    assert querywindows.windows(short) == [] and querywindows.query_vectors(short).shape == (1, 384)
+    assert len(calls) == 1  # the short prompt: the attached layers
+    long = "add a log line when the payment webhook fails and retry it three times"
+    assert len(querywindows.windows(long)) >= 2
+    assert querywindows.query_vectors(long).shape == (1 + len(querywindows.windows(long)), 384)
+    assert len(calls) == 1  # control: the prompt with windows never ran them

@@ -398,8 +398,13 @@ class Encoder:
         ``threads`` > 1 the windows, sorted by length, are shared among that
         many threads (numpy releases the GIL in its products and array
         operations, so they run on as many cores), at most one per
-        :data:`THREAD_TOKENS` tokens of the batch. Only a query of one
-        window runs :attr:`layers_one` (:meth:`forward_one`)."""
+        :data:`THREAD_TOKENS` tokens of the batch. :attr:`layers_one`
+        (:meth:`forward_one`; ONNX Runtime when attached) runs only when
+        ``query`` is set and ``texts`` is one text of one window: a search's
+        query, or a recall prompt embedded alone (one without query windows,
+        :mod:`memdir.search.querywindows`). Several texts (a prompt with its
+        query windows), a text of several windows and every passage run
+        numpy's :meth:`layers`."""
         width = self.max_positions - 2
         windows, owner, weight = [], [], []
         for index, text in enumerate(texts):
@@ -423,9 +428,10 @@ class Encoder:
             with ThreadPoolExecutor(min(threads, len(groups)), thread_name_prefix="memdir-embed") as pool:
                 means = list(pool.map(lambda group: self.forward([windows[i] for i in group]), groups))
         else:
-            # A query of one window (a search's) runs layers_one (ONNX when attached); all else numpy's layers:
-            # memories' vectors and a recall prompt's windows keep the floats the ranking was fitted on (a
-            # prompt's windows one by one in ONNX moved 2 of 468 fit prompts of evals/recall).
+            # One query text of one window (a search's query, a recall prompt with no query windows) runs
+            # layers_one (ONNX when attached); all else numpy's layers: memories' vectors and a prompt embedded
+            # with its query windows keep the floats the ranking was fitted on (those windows one by one in
+            # ONNX moved 2 of 468 fit prompts of evals/recall).
             alone = self.forward_one if query and len(windows) == 1 else self.forward_numpy
             means = [alone(windows[group[0]])[None, :] if len(group) == 1
                      else self.forward([windows[i] for i in group]) for group in groups]

@@ -17,11 +17,16 @@ Measured side by side on a loaded 2-core machine, one intra-op thread:
 Only one window's layers and the mean over its tokens run here
 (:attr:`Encoder.layers_one`); the tokenizer, the word rows, the windows of a
 long text, their average and the normalization stay in
-:mod:`memdir.search.encoder`, which runs only a query of one window (a
-search's) through it: memories' vectors and a recall prompt's windows keep
-numpy's floats, on which the ranking was fitted (the recall evaluation's
-fit sets give the same figures either way; a prompt's windows through this
-graph one by one moved 2 of 468 prompts). Sentences of 25 tokens cost about
+:mod:`memdir.search.encoder`, whose ``embed`` runs a call of one query text
+of one model window (≤ 510 tokens) through it, whatever asked: a search's
+query, and a recall prompt embedded alone — one with no query windows
+(:func:`memdir.search.querywindows.windows`: three content words or fewer).
+A prompt embedded with its query windows (several texts in one call, the
+whole prompt's row included), a text of several model windows, and
+memories' vectors keep numpy's floats, on which the ranking was fitted. The
+recall evaluation's fit sets give the same figures with this behaviour as
+with numpy alone; running a prompt's query windows through this graph one
+by one moved 2 of 468 prompts, so they stay in numpy. Sentences of 25 tokens cost about
 numpy's per token here (8 of a tie: 85 ms either way): ``MatMulNBits``'s int8
 kernel is slow per token at 32-weight blocks, so ties stay in numpy.
 
@@ -36,7 +41,11 @@ The graph is written as ONNX protobuf bytes here (a few message kinds; no
 ``onnx`` package needed), built once from the model file's weights and
 cached under the user cache directory (``platformdirs.user_cache_dir``),
 named by the SHA-256 of the model file and :data:`GRAPH_VERSION`, so a new
-model or a changed graph gets a new file. The file ends with its own CRC-32
+model or a changed graph gets a new file. The digest itself is recorded
+beside it under the model file's path, size, inode, mtime and ctime, so a
+query process stats the model instead of hashing its 71 MB; a build removes
+dead builds' temporary files and week-old graphs of other models or
+versions (:func:`_sweep`). The file ends with its own CRC-32
 (:func:`sealed`): one cut short, emptied or changed inside (which ONNX Runtime
 may still load, its vectors far from numpy's) is built again. Never a download. Only
 :mod:`memdir.search.vectors` attaches it, when it loads the model; the
@@ -48,6 +57,7 @@ a prompt hook's process never loads the model at all.
 from __future__ import annotations
 
 import os
+import re
 import struct
 from pathlib import Path
 
@@ -238,24 +248,126 @@ def sealed(path: str | os.PathLike) -> bool:
     return len(data) > _SEAL_SIZE and data[-_SEAL_SIZE:] == _seal(data[:-_SEAL_SIZE])
 
 
+_GRAPH = re.compile(r"e5-[0-9a-f]{24}-g[0-9]+\.onnx")  # the names this module writes, and no others
+_RECORD = re.compile(r"e5-[0-9a-f]{24}\.sha256")
+_TEMPORARY = re.compile(r"\.e5-[0-9a-f]{24}(?:-g[0-9]+\.onnx|\.sha256)\.([0-9]+)\.tmp")
+TEMPORARY_AGE = 3600  # seconds: a temporary file this old is removed whatever its pid (pids are reused)
+STALE_AGE = 7 * 86400  # seconds: another model's or version's graph (or digest record) this old is removed
+
+
+def _record_path(model_path: str | os.PathLike, directory: Path) -> Path:
+    """Where the digest of the model file at ``model_path`` is recorded: named by its real path, size, inode,
+    device, mtime and ctime (ns), so a file replaced, or changed in place even with its mtime put back (the
+    ctime moves), is another record and hashed again. Raises ``OSError`` when it cannot be stat'ed."""
+    import hashlib
+
+    real = os.path.realpath(model_path)
+    st = os.stat(real)
+    key = f"{real}\0{st.st_size}\0{st.st_ino}\0{st.st_dev}\0{st.st_mtime_ns}\0{st.st_ctime_ns}"
+    return directory / f"e5-{hashlib.sha256(key.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}.sha256"
+
+
+def _recorded(record: Path) -> str | None:
+    """The 64 hex digits held by ``record``, or None (missing, unreadable, a directory, anything else)."""
+    try:
+        with open(record, "rb") as file:
+            text = file.read(65).decode("ascii")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if re.fullmatch(r"[0-9a-f]{64}", text) else None
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """``data`` at ``path`` by a temporary file renamed over it; ``OSError`` when it cannot be written."""
+    temporary = path.parent / f".{path.name}.{os.getpid()}.tmp"
+    try:
+        with open(temporary, "wb") as file:
+            file.write(data)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):  # another user's process; a number no pid can be
+        return True
+    return True
+
+
+def _sweep(directory: Path, keep: set[str], now: float | None = None) -> list[str]:
+    """Removes from ``directory`` what this module left there and nothing else (regular files of its own name
+    patterns): temporary files of a dead pid or older than :data:`TEMPORARY_AGE`, and graphs and digest records
+    not in ``keep`` older than :data:`STALE_AGE` (other model files, other graph versions). Returns the
+    names removed; errors are skipped (another process may sweep at the same time)."""
+    import stat
+    import time
+
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return removed
+    for entry in entries:
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            age = now - info.st_mtime
+            temporary = _TEMPORARY.fullmatch(entry.name)
+            if temporary:
+                stale = age > TEMPORARY_AGE or not _alive(int(temporary.group(1)))
+            else:
+                ours = _GRAPH.fullmatch(entry.name) or _RECORD.fullmatch(entry.name)
+                stale = bool(ours) and entry.name not in keep and age > STALE_AGE
+            if stale:
+                os.unlink(entry.path)
+                removed.append(entry.name)
+        except (OSError, ValueError):
+            continue
+    return removed
+
+
 def graph_file(encoder: Encoder, model_path: str | os.PathLike, directory: Path | None = None) -> Path:
     """The cached graph of ``encoder`` (read from ``model_path``), built and written (atomically: a
     temporary file renamed) when missing or not :func:`sealed` (damaged):
     ``<directory>/e5-<digest[:24]>-g<GRAPH_VERSION>.onnx``, ``directory`` defaulting to :func:`cache_dir`.
-    Raises ``OSError`` when it can be neither read nor written."""
+    The model file's digest is read from its record (:func:`_record_path`, a stat and a 64-byte read) and
+    computed (≈ 50 ms for the 71 MB file) only when the file's stat changed, then recorded once the graph
+    exists. After a build, :func:`_sweep` removes dead builds' temporary files and stale graphs. Raises
+    ``OSError`` when it can be neither read nor written, at once (no build) when something other than a
+    file sits at the graph's path."""
     directory = cache_dir() if directory is None else Path(directory)
-    path = directory / f"e5-{digest(model_path)[:24]}-g{GRAPH_VERSION}.onnx"
+    record = _record_path(model_path, directory)
+    known = _recorded(record)
+    sha = known or digest(model_path)
+    path = directory / f"e5-{sha[:24]}-g{GRAPH_VERSION}.onnx"
     if path.is_file() and sealed(path):
-        return path
-    directory.mkdir(parents=True, exist_ok=True)
-    temporary = directory / f".{path.name}.{os.getpid()}.tmp"
-    try:
-        with open(temporary, "wb") as file:  # opened first: a directory that cannot be written costs no build
-            graph = graph_bytes(encoder)
-            file.write(graph + _seal(graph))
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+        built = False
+    elif os.path.lexists(path) and not path.is_file():  # a directory (or a dangling link): the rename would fail
+        raise IsADirectoryError(f"not a file: {path}")
+    else:
+        directory.mkdir(parents=True, exist_ok=True)
+        temporary = directory / f".{path.name}.{os.getpid()}.tmp"
+        try:
+            with open(temporary, "wb") as file:  # opened first: a directory that cannot be written costs no build
+                graph = graph_bytes(encoder)
+                file.write(graph + _seal(graph))
+            os.replace(temporary, path)
+        finally:
+            temporary.unlink(missing_ok=True)
+        built = True
+    if known is None:
+        try:
+            _write_atomically(record, sha.encode("ascii"))
+        except OSError:  # the graph is there; the next process hashes the model again
+            pass
+    if built:
+        _sweep(directory, {path.name, record.name})
     return path
 
 
