@@ -444,4 +444,5 @@ def orphans(home: Path, project_root: Path | None = None) -> list:
     return orphans_of([p for p in projects(home).projects if p.root and not p.exists], project_root)
 
 
-__all__ = ["doctor", "forgotten_again", "journal", "long_descriptions", "orphan_tombstones", "orphans", "projects", "repair", "status", "verify"]
+__all__ = ["doctor", "forgotten_again", "journal", "long_descriptions", "orphan_tombstones", "orphans", "projects",
+           "repair", "status", "verify"]
