@@ -303,7 +303,7 @@ def _result(hit: Hit, scope_of: dict[str, str], terms: list[str]) -> SearchResul
 @rebuilt_when_damaged
 def ranked(session: Session, query: str, *, pool: int, scope: str | None = None, include_muted: bool = False,
            filters: Filters | None = None, min_score: float = relevance.THRESHOLD, embed_query: bool = True,
-           explicit: bool = False, shown: int = 0,
+           explicit: bool = False, windows: bool = True, shown: int = 0,
            unembedded: frozenset[int] | None = None) -> tuple[list[Hit], list[str], dict[str, str]]:
     """The ranking behind :func:`search` and recall: ``(hits scoring at least
     ``min_score``, best first; query terms; layer key → scope)``.
@@ -326,7 +326,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     the first hits the caller shows; their rows are checked against their
     checksums (:func:`memdir.search.sync.unsound`: repaired and asked again,
     or left out). ``unembedded``: memories whose cosines are left out, as if
-    they had no vector yet (a page's basis, :mod:`memdir.search.paging`)."""
+    they had no vector yet (a page's basis, :mod:`memdir.search.paging`).
+    ``windows`` False: the query is embedded alone, never with a prompt's windows (:mod:`memdir.search.querywindows`,
+    fitted to recall's task prompts), as an explicit search always is; :func:`search` asks so whatever its
+    ``min_score`` (windows cost LoCoMo's questions R@5/R@10 60.4/70.5 → 57.2/66.0)."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string")
     query = pasted.read(query)  # a pasted log as its distinct lines, a long prompt's ends first
@@ -334,8 +337,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     scope_of = {layer_key(session.home, layer.path): layer.scope for layer in in_scope}
     layers = list(scope_of)
     conn = sync(session.home, in_scope, session.id)
-    # a prompt's windows too (recall: search.querywindows); an explicit search embeds the query alone
-    pending = dense.start(conn, session, query, layers, not explicit) if embed_query else None  # while words are read
+    windows = windows and not explicit  # a prompt's windows too (recall: search.querywindows); a search's query alone
+    pending = dense.start(conn, session, query, layers, windows) if embed_query else None  # while words are read
     terms = query_terms(query)
     spellings = acronyms(query)  # "IT": a content word for the memories writing it so
     now = time.time()
@@ -374,7 +377,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             unheld = comparison_terms(terms) if compared else frozenset()  # "pip vs uv": the sides, not "vs"
             found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds | own, capitals, forms, typed,
                               unheld)
-            cosines = (_dense(conn, session, query, layers, where, embed_query, pending, windows=not explicit)
+            cosines = (_dense(conn, session, query, layers, where, embed_query, pending, windows=windows)
                        if query.strip() else {})
             if unembedded:  # the first page's basis: these had no vector then
                 cosines = {i: c for i, c in cosines.items() if i not in unembedded}
@@ -500,7 +503,8 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
         hits, terms, scope_of = ranked(session, query, pool=pool, scope=scope, include_muted=include_muted,
                                        filters=filters,
                                        min_score=relevance.THRESHOLD if min_score is None else min_score,
-                                       explicit=min_score is None, shown=offset + k, unembedded=unembedded)
+                                       explicit=min_score is None, windows=False, shown=offset + k,
+                                       unembedded=unembedded)
         if pool >= MAX_POOL or not _tie_cut(hits, offset + k, pool):
             break
         pool = min(MAX_POOL, 4 * pool)
