@@ -88,16 +88,20 @@ def test_the_note_of_an_index_that_cannot_be_written_promises_no_embedding(isola
     mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
     lock = FileLock(str(isolated_home / LOCK_FILE))
     lock.acquire()  # no background embedder adds a vector meanwhile
+    scheduled = []
+    monkeypatch.setattr("memdir.search.embedder.schedule", scheduled.append)
     try:
         key = paging.query_key("make ship", None, False, None)
         missing, note = paging.basis(mem.session, None, key, 0)
         assert len(missing) == 2 and note == ("2 of 2 memories have no vector yet (being embedded in the background) "
                                               "and rank by words alone; the next pages of this query keep this basis")
+        assert scheduled == [mem.home]  # control: a writable index starts the embedder
         path = index.db_path(isolated_home)
         read_only = index.open_read_only(path, PermissionError(13, "Permission denied", str(path)))
         monkeypatch.setattr(paging, "sync", lambda *args, **kwargs: read_only)
         missing, note = paging.basis(mem.session, None, key, 0)
         assert len(missing) == 2 and note == ("2 of 2 memories have no vector and rank by words alone: the search "
                                               "index cannot be written, so none is embedded")
+        assert scheduled == [mem.home]  # no embedder started for an index it could not write
     finally:
         lock.release()

@@ -59,7 +59,7 @@ def basis(session: Session, scope: str | None, key: str, offset: int) -> tuple[f
     conn = sync(session.home, layers, session.id)
     keys = [layer_key(session.home, layer.path) for layer in layers]
     done, total = vectors.pending(conn, keys)
-    if done < total:
+    if done < total and not isinstance(conn, ReadOnly):  # a read-only index: no embedder could write a vector
         embedder.schedule(session.home)
     if offset == 0:
         if done >= total:
