@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from ..text.fold import kana_spellings
+from ..text.words import HEBREW_PREFIXES
 from . import memo, spelling
 from .tokenize import compound_splits, is_compound, is_stopword, writes_in_capitals
 
@@ -153,7 +154,8 @@ def _y_writers(conn, begins: tuple[str, ...]) -> dict[str, frozenset[int]]:
 def near_forms(conn, terms: list[str], counts: dict[str, int],
                forms: dict[str, set[str]] | None = None) -> dict[str, str]:
     """``{term: the term read in its place}`` for the query's content terms
-    that no memory holds (``counts`` of :func:`doc_freq` 0): the longest
+    that no memory holds (``counts`` of :func:`doc_freq` 0): a Hebrew word without the prefixes written onto it
+    (:func:`_unprefixed`: ``הפורט`` → ``פורט``); the longest
     indexed term it is a longer spelling of (:func:`memdir.search.spelling.runs_on`:
     ``postgresql`` → ``postgr`` beside "Postgres"; not ``committee`` →
     ``commit``). A word the store holds is always read as itself. Neither
@@ -177,7 +179,25 @@ def near_forms(conn, terms: list[str], counts: dict[str, int],
         held = next((r[0] for r in between if spelling.runs_on(term, r[0], (forms or {}).get(term, ())) and not weak(r[0])), None)
         if held is not None:
             out[term] = held
+    for term in terms:
+        if not counts.get(term, 0) and term[:1] in HEBREW_PREFIXES and term not in out:
+            held = _unprefixed(conn, term)
+            if held is not None:
+                out[term] = held
     return out
+
+
+def _unprefixed(conn, term: str) -> str | None:
+    """The word a Hebrew ``term`` no memory holds is with the prefixes Hebrew writes onto it taken off
+    (:data:`memdir.text.words.HEBREW_PREFIXES`, one or two: ``הפורט`` the port → ``פורט``, ``וכשה`` no), when a memory
+    holds that word of at least two letters; None otherwise. Reads ``fts_terms`` in the caller's transaction."""
+    for cut in (1, 2):
+        rest = term[cut:]
+        if len(rest) < 2 or any(c not in HEBREW_PREFIXES for c in term[:cut]) or is_stopword(rest):
+            return None
+        if conn.execute("SELECT 1 FROM fts_terms WHERE term = ?", (rest,)).fetchone():
+            return rest
+    return None
 
 
 def read_near(conn, terms: list[str], counts: dict[str, int], total: int,
