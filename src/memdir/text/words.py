@@ -32,7 +32,10 @@ words as :func:`memdir.text.fold.fold` gives them (no points, no harakat; Persia
 zero-width non-joiner sets apart as words of their own, as search reads them), leaving out the negations (``לא``,
 ``אין``, ``لا``, ``ليس``, ``نه``, ``नहीं``), ``שם`` (there, and name) and ``एक`` (one); ``من`` (from, and who) is
 no question word (break13's leftover: "का की के में है" found two notes at 0.48). Hebrew's prefixes written onto
-a word (``הפורט``: the port) stay part of it. CJK text is compared
+a word (``הפורט``: the port) stay part of it. The common Dutch, Danish/Norwegian/Swedish, Polish, Czech, Turkish,
+Ukrainian, Indonesian and (folded) Vietnamese ones likewise, leaving out those that are English words, names,
+commands or file types too (``dan``, ``ben``, ``sen``, ``kim``, ``dat``, ``met``, ``ini``, ``jest``, ``take``,
+``vi``, ``du``; Polish ``są`` folded ``sa``; Turkish ``var`` and ``şu``, folded ``su``). CJK text is compared
 by its characters or bigrams; the Chinese words are in :data:`NEGATIONS`, and
 the grammar of Korean, Japanese and Chinese, as the search tokenizer's bigrams
 show it, is :data:`CJK_FUNCTION_TERMS` (search drops them from a query as it
@@ -85,6 +88,21 @@ possono mio mia io lui lei noi voi loro questo questa quello quella anche qui mo
 تو او شما آنها می ها های روی
 का की के में है हैं था थी थे हो से को पर और या यह वह ये वे मैं हम आप तुम इस उस इसे उसे कि भी तो ही क्या कैसे कहाँ
 कहां कब क्यों कौन किस कितना कितने कितनी लिए
+het een van voor zijn er aan ook als bij om naar uit wat waar wanneer waarom hoe welke mijn onze jullie hun ik
+jij wij zij kan kunnen moet moeten wordt worden nog maar dit deze
+og pa af av til med som har jeg hun han om fra kan skal vil hvad hva vad hvor hvordan hur hvorfor varfor nar
+hvem vem hvilken vilken och att fran jag ni detta denne dette meg mig sitt det
+byc byl byla bylo ze od przez dla ale lub czy ta jak gdzie kiedy dlaczego co kto ktory ktora ktore jaki jaka
+jakie moj moja nasz wasz jego jej tak tylko tez takze juz bardzo mnie wy oni
+jsou byt byl byla bylo ve se od ale nebo ze ta ty jak kde kdy proc co kdo ktery ktera ktere jaky jaka jake muj
+moje vas jeho jeji jejich tak jen uz velmi wy vy oni
+ve bir bu ile icin mu ne nasil nerede neden nicin hangi biz siz onlar benim bizim gibi daha cok ama veya ya
+nedir midir hangisi
+і й але або що як де коли чому навіщо хто який яка яке які це цей ця ці той ті з із від під між ти він вона воно
+ми ви вони мене мені мій моє мої твій його її їх є був була було були бути буде дуже теж також тільки вже ще
+yang ke dari untuk dengan pada adalah itu apa bagaimana dimana kapan mengapa kenapa siapa saya kami kita anda
+kamu mereka dia bisa dapat akan sudah juga hanya atau tetapi tapi
+cua gi cac nhung duoc nao khi tai sao nay
 """.split())
 
 # The letters Hebrew writes onto the front of a word as prefixes: the article ה, and, in, to, from, that, as
@@ -154,6 +172,14 @@ qué cómo dónde cuándo cuál cuáles quién où quoi quand pourquoi quel quel
 qual quais onde quem dove quale quali chi perché
 מה איך איפה מתי למה מי איזה איזו כמה האם ما ماذا كيف أين اين متى لماذا هل كم أي اي
 چه چی چیست چطور چگونه کجا کجاست چرا کدام چند کی क्या कैसे कहाँ कहां कब क्यों कौन किस कितना कितने कितनी
+wat waar wanneer waarom hoe welke
+hvad hva vad hvor hvordan hur hvorfor varfor nar hvem vem hvilken vilken
+jak gdzie kiedy dlaczego co kto ktory ktora ktore jaki jaka jakie
+jak kde kdy proc co kdo ktery ktera ktere jaky jaka jake
+ne nasil nerede neden nicin hangi nedir hangisi
+що як де коли чому навіщо хто який яка яке які
+apa bagaimana dimana kapan mengapa kenapa siapa
+gi nao sao
 언제 어디 무엇 누구 누가 얼마 어떻게 어떤 왜 몇 いつ どこ なに どう なぜ だれ 什么 怎么 为什么 哪里 哪儿 哪个 谁
 """.split())
 

@@ -1,5 +1,6 @@
-"""Hebrew, Arabic, Persian and Hindi function words never dilute a match nor pad one in; a Hebrew word's prefixes
-do not hide the word (issue 28 §1; break13's leftover kind, after the Romance ones).
+"""Hebrew, Arabic, Persian, Hindi, Dutch, Scandinavian, Polish, Czech, Turkish, Ukrainian, Indonesian and Vietnamese
+function words never dilute a match nor pad one in; a Hebrew word's prefixes do not hide the word (issue 28 §1;
+break13's leftover kind, after the Romance ones).
 
 Before: ``של``, ``في``, ``است``, ``का``… were content words: "का की के में है" (nothing but grammar) found two Hindi
 notes at 0.48, "في من على هذا" the Arabic one at 0.28; "ما هو منفذ postgres؟" found its note at 0.86, "postgres का
@@ -82,3 +83,22 @@ def test_the_cli_the_prompt_hook_and_mcp_read_them_alike(store, isolated_home, p
     found, grammar = mcp_search(isolated_home, project, "پورت postgres چیست؟", "از به در را است")
     assert "pg-fa" in found and "redis-fa" not in found
     assert "pg-fa" not in grammar and "redis-fa" not in grammar
+
+
+def test_european_and_asian_grammar_neither_dilutes_nor_pads(isolated_home, project):
+    """Grammar alone finds nothing, a question weighs only its content words; an English word, command or tool of
+    the same letters as a function word (jest, vi) stays a word."""
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("pg", "Postgres port", "project", "The dev postgres listens on port 5433.")
+    mem.write("redis", "Redis config", "project", "Redis settings live in the ops repository.")
+    mem.write("jest", "Jest tests", "project", "Run the unit tests with jest --watch.")
+    mem.write("vi", "Editor", "project", "Use vi or vim over ssh on the boxes.")
+    for grammar in ("het een van voor", "og til med som", "czy jak gdzie kiedy", "bir bu ile icin", "що як де коли",
+                    "yang dari untuk dengan", "của gì các những"):
+        assert _found(mem, grammar) == [], grammar
+    assert _found(mem, "jaký je port postgres") == [("pg", 1.0)]  # Czech: every content word held
+    assert _found(mem, "apa port untuk postgres") == [("pg", 1.0)]  # Indonesian
+    assert _found(mem, "postgres portu nedir") == [("pg", 0.55)]  # Turkish "portu" is not "port": half held
+    assert _found(mem, "hvad er porten til postgres") == _found(mem, "porten postgres")  # only content words count
+    assert _found(mem, "jest") == [("jest", 1.0)]  # control: Polish "is" is also the test runner
+    assert _found(mem, "vi ssh") == [("vi", 1.0)]  # control: Swedish "we" is also the editor
