@@ -420,7 +420,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
                                    compounds | own, capitals, forms, typed, unheld))
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
-            found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands out
+            found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands
             if compared:
                 found = {i: replace(ev, compared=True) for i, ev in found.items()}
             if asks_in_general(query):  # "how do I crop an image with Pillow?": words, not meaning (relevance.bar)
@@ -460,7 +460,7 @@ def _falling(hits: list[Hit]) -> list[Hit]:
     out, ceiling = [], 1.0
     for hit in hits:
         ceiling = min(ceiling, hit.score)
-        out.append(hit if hit.score == ceiling else replace(hit, score=ceiling))
+        out.append(hit if hit.score == ceiling else relevance.replaced(hit, score=ceiling))
     return out
 
 
