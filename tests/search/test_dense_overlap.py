@@ -87,25 +87,61 @@ def test_a_store_with_nothing_embedded_starts_no_embedding(isolated_home, projec
     assert seen == [1]
 
 
-def test_the_query_embeds_in_line_when_every_core_is_busy(embedded, monkeypatch, tmp_path):
+def _embedded_where(mem, query: str, monkeypatch) -> tuple[list[str], list]:
+    """The threads that embedded ``query`` in one search, and its results."""
+    where = []
+    real = vectors.query_vector
+    monkeypatch.setattr(vectors, "query_vector", lambda text: where.append(threading.current_thread().name)
+                        or real(text))
+    dense._vectors.clear()
+    found = [r.to_dict() for r in mem.search(query, k=5)]
+    monkeypatch.setattr(vectors, "query_vector", real)
+    return where, found
+
+
+def test_numpy_s_query_embeds_in_line_when_every_core_is_busy(embedded, monkeypatch, tmp_path):
     loadavg = tmp_path / "loadavg"
     monkeypatch.setattr(dense, "LOADAVG", str(loadavg))
     monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(vectors, "ONNX", False)  # as without onnxruntime: numpy's layers take the GIL back often
     loadavg.write_text("6.10 5.90 5.50 5/134 7149\n")  # five runnable on two cores
     assert dense.spare_core() is False
-    where = []
-    real = vectors.query_vector
-    monkeypatch.setattr(vectors, "query_vector", lambda query: where.append(threading.current_thread().name)
-                        or real(query))
-    dense._vectors.clear()
-    busy = [r.to_dict() for r in embedded.search("which logging library", k=5)]
+    where, busy = _embedded_where(embedded, "which logging library", monkeypatch)
     assert where == [threading.current_thread().name]  # in line
     loadavg.write_text("0.30 0.20 0.10 1/134 7149\n")  # this thread alone: the other core is free
     assert dense.spare_core() is True
-    dense._vectors.clear()
-    where.clear()
-    idle = [r.to_dict() for r in embedded.search("which logging library", k=5)]
+    where, idle = _embedded_where(embedded, "which logging library", monkeypatch)
     assert len(where) == 1 and where[0].startswith("memdir-query") and idle == busy
     assert [r["name"] for r in idle][:1] == ["logging"]
     monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0})
     assert dense.spare_core() is False  # one core: never
+
+
+def test_a_query_onnx_runtime_embeds_overlaps_even_when_every_core_is_busy(embedded, monkeypatch, tmp_path):
+    """One ONNX Runtime call holds no GIL while it runs: the worker embeds it whatever the load."""
+    loadavg = tmp_path / "loadavg"
+    monkeypatch.setattr(dense, "LOADAVG", str(loadavg))
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1})
+    loadavg.write_text("6.10 5.90 5.50 5/134 7149\n")
+    assert dense.spare_core() is False
+    assert dense.in_one_call("which logging library") is True
+    where, busy = _embedded_where(embedded, "which logging library", monkeypatch)
+    assert len(where) == 1 and where[0].startswith("memdir-query")
+    long = "which logging library " + "x" * dense.ONE_CALL_CHARS  # control: too long to be sure of one window
+    assert dense.in_one_call(long) is False
+    where, _ = _embedded_where(embedded, long, monkeypatch)
+    assert where == [threading.current_thread().name]
+    monkeypatch.setattr(dense, "OVERLAP", False)  # control: the same answer in line
+    where, in_line = _embedded_where(embedded, "which logging library", monkeypatch)
+    assert where == [threading.current_thread().name] and in_line == busy
+    assert [r["name"] for r in busy][:1] == ["logging"]
+
+
+def test_a_prompt_with_query_windows_is_not_one_call(monkeypatch):
+    monkeypatch.setattr("memdir.search.onnxlayers.installed", lambda: True)
+    prompt = "please add a retry with backoff to the payment webhook handler and log each failure with its id"
+    assert dense.in_one_call(prompt) is True  # a search embeds the whole text alone
+    assert dense.in_one_call(prompt, windows=True) is False  # recall embeds its windows too, in numpy
+    assert dense.in_one_call("where is staging", windows=True) is True  # too short for windows
+    monkeypatch.setattr("memdir.search.onnxlayers.installed", lambda: False)
+    assert dense.in_one_call("where is staging") is False  # numpy's layers without onnxruntime

@@ -11,11 +11,14 @@ the vector only when it needs it. The answer is the same as embedding in
 line: the same function computes the same vector (:data:`OVERLAP` off runs
 it in line, for comparison).
 
-Only when a core is free (:func:`spare_core`): on a machine whose cores are
-all busy the two threads hand the GIL to each other through the scheduler,
-and the overlap made a hybrid search through MCP slower (p50 145 → 161 ms
-at a load of 6–7 on 2 cores, the same 200 queries alternated between two
-servers); the query then embeds in line, as before.
+An embedding in numpy's layers overlaps only when a core is free (:func:`spare_core`): on a machine whose
+cores are all busy the two threads hand the GIL to each other through the scheduler at each of its ≈ 600 numpy
+calls, and the overlap made a hybrid search through MCP slower (p50 145 → 161 ms at a load of 6–7 on 2 cores, the
+same 200 queries alternated between two servers); it then embeds in line, as before. A query embedded by ONNX
+Runtime (:func:`in_one_call`: a search's query, a prompt without query windows) is one call that holds no GIL
+while it runs, so it always overlaps: at a load of 5.6 on 2 cores, 194 queries alternated in one process, in line
+and overlapped took the same CPU (20.7 and 20.3 ms p50) and wall time (22.6 and 22.2 ms p50); on a free core its
+≈ 7 ms come off the wall time.
 
 A long prompt is embedded with its windows, in one batch (:mod:`memdir.search.querywindows`): a memory's cosine
 is the best of the whole's and theirs. The last :data:`KEPT` query vectors are kept (:func:`query_vectors`), keyed
@@ -42,6 +45,7 @@ OVERLAP = True  # embed the query in a worker thread while the lexical side runs
 KEPT = 256  # query vectors kept per process (1.5 KB each), the least recently used dropped first
 WORKERS = 2  # searches whose queries embed at once (an MCP server, the panel's threads, the warm process)
 LOADAVG = "/proc/loadavg"  # Linux: its fourth field is "runnable now/all" scheduling entities
+ONE_CALL_CHARS = 240  # a query text this short is one model window (≤ 2 tokens a character): one ONNX Runtime call
 
 _vectors: dict[str, object] = {}
 _lock = threading.Lock()
@@ -77,6 +81,18 @@ def spare_core() -> bool:
             return os.getloadavg()[0] < cores - 0.5
         except (AttributeError, OSError):
             return False
+
+
+def in_one_call(text: str, windows: bool = False) -> bool:
+    """True when the embedding of ``text`` (a :func:`memdir.search.vectors.query_text`; with ``windows``, a recall
+    prompt's, :mod:`memdir.search.querywindows`) is one ONNX Runtime call: ONNX is on and installed
+    (:func:`memdir.search.onnxlayers.installed`, nothing imported), ``text`` is at most :data:`ONE_CALL_CHARS`
+    characters (one model window, :meth:`memdir.search.encoder.Encoder.embed`) and has no query windows. Pure
+    but for a cached package lookup."""
+    from . import onnxlayers, querywindows, vectors
+
+    return (vectors.ONNX and len(text) <= ONE_CALL_CHARS and onnxlayers.installed()
+            and not (windows and querywindows.windows(text)))
 
 
 def _kept(query: str, pending: "Future | None" = None, windows: bool = False) -> tuple:
@@ -119,7 +135,8 @@ def start(conn, session: Session, query: str, layers: list[str], windows: bool =
     dense retrieval is on and some memory of ``layers`` has a vector (else
     None: a store with nothing embedded never loads the model for a query);
     None too with :data:`OVERLAP` off, when the vector is kept already or
-    when no core is free (:func:`spare_core`: the caller embeds in line).
+    when numpy's layers would embed it (not :func:`in_one_call`) and no core is free (:func:`spare_core`: the
+    caller embeds in line).
     Reads one cached count from ``conn`` (:func:`memdir.search.vectors.pending`)
     in the caller's thread; the worker never touches the index."""
     from . import vectors
@@ -130,7 +147,9 @@ def start(conn, session: Session, query: str, layers: list[str], windows: bool =
     with _lock:
         if not key or (key, windows) in _vectors:
             return None
-    if not vectors.pending(conn, layers)[0] or not vectors.importable() or not spare_core():
+    if not vectors.pending(conn, layers)[0] or not vectors.importable():
+        return None
+    if not in_one_call(key, windows) and not spare_core():  # numpy's layers take the GIL back ≈ 600 times
         return None
     from . import querywindows
 
@@ -183,5 +202,5 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
         return {}
 
 
-__all__ = ["KEPT", "LOADAVG", "OVERLAP", "WORKERS", "cosines", "query_vector", "query_vectors", "spare_core",
-           "start"]
+__all__ = ["KEPT", "LOADAVG", "ONE_CALL_CHARS", "OVERLAP", "WORKERS", "cosines", "in_one_call", "query_vector",
+           "query_vectors", "spare_core", "start"]

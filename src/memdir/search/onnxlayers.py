@@ -59,6 +59,7 @@ from __future__ import annotations
 import os
 import re
 import struct
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -415,20 +416,26 @@ class _FirstCall:
         return self.layers(x)
 
 
-def attach(encoder: Encoder, model_path: str | os.PathLike, directory: Path | None = None) -> bool:
-    """Make ``encoder`` run one window's layers (:attr:`Encoder.layers_one`) through :class:`Layers`,
-    built at its first call, when ``onnxruntime`` is installed (found, not imported); returns whether it
-    does. Never raises: when the graph or the session cannot be made, numpy's layers run."""
+@lru_cache(maxsize=1)
+def installed() -> bool:
+    """True when ``onnxruntime`` is installed (found, not imported; looked up once per process)."""
     from importlib.util import find_spec
 
     try:
-        if find_spec("onnxruntime") is None:
-            return False
+        return find_spec("onnxruntime") is not None
     except (ImportError, ValueError):  # a module of that name that is not a package one can import
+        return False
+
+
+def attach(encoder: Encoder, model_path: str | os.PathLike, directory: Path | None = None) -> bool:
+    """Make ``encoder`` run one window's layers (:attr:`Encoder.layers_one`) through :class:`Layers`,
+    built at its first call, when ``onnxruntime`` is :func:`installed`; returns whether it
+    does. Never raises: when the graph or the session cannot be made, numpy's layers run."""
+    if not installed():
         return False
     encoder.layers_one = _FirstCall(encoder, model_path, directory)
     return True
 
 
 __all__ = ["ACCURACY", "GRAPH_VERSION", "THREADS", "Layers", "attach", "cache_dir", "digest",
-           "graph_bytes", "graph_file", "sealed"]
+           "graph_bytes", "graph_file", "installed", "sealed"]

@@ -130,8 +130,8 @@ class Hit:
 # ---------------------------------------------------------------- ranking
 
 
-_VISIBLE = ("d.status = 'active' AND (? OR d.disabled = 0)"
-            " AND (d.valid_until IS NULL OR d.valid_until > ?) AND (d.valid_from IS NULL OR d.valid_from <= ?)")
+_SHOWN = "d.status = 'active' AND (? OR d.disabled = 0)"  # what hides a memory at any time
+_VISIBLE = _SHOWN + " AND (d.valid_until IS NULL OR d.valid_until > ?) AND (d.valid_from IS NULL OR d.valid_from <= ?)"
 # Every column of IndexedMemory but bm25, which each query computes.
 _COLUMNS = ", ".join(f"d.{column.name}" for column in fields(IndexedMemory) if column.name != "bm25")
 
@@ -162,11 +162,35 @@ def _where(layers: list[str], include_muted: bool, now: float, filters: Filters)
     return (f"d.layer IN ({marks}) AND {_VISIBLE}{extra}", [*layers, int(include_muted), now, now, *extra_args])
 
 
+def _shown(conn, layers: list[str], include_muted: bool, filters: Filters) -> tuple[frozenset[int], frozenset[int]]:
+    """``(always, bounded)``: the rows of ``layers`` that :func:`_where`'s clause keeps at any time (no
+    ``valid_from`` nor ``valid_until``), and those it keeps only between their bounds; every other row it hides.
+    Kept per index generation (:mod:`memdir.search.memo`): a search checks ≈ 300 ranked ids against them, in
+    place of a query over ``docs`` per list (0.5 ms of a 1,000-note search)."""
+    extra, extra_args = filters.sql()
+    clause = f"d.layer IN ({','.join('?' * len(layers))}) AND {_SHOWN}{extra}"
+    args = (*layers, int(include_muted), *extra_args)
+
+    def compute():
+        always, bounded = set(), set()
+        for rowid, timeless in conn.execute(f"SELECT d.id, d.valid_from IS NULL AND d.valid_until IS NULL"
+                                            f" FROM docs d WHERE {clause}", args):
+            (always if timeless else bounded).add(rowid)
+        return frozenset(always), frozenset(bounded)
+
+    return _SHOWN_ROWS.get(conn, memo.generation(conn), (clause, args), compute)
+
+
+_SHOWN_ROWS = memo.Kept(16)  # (clause, arguments) -> _shown's answer
+
+
 def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
-               compounds: dict[str, tuple[str, str]] | None = None, starts: dict | None = None) -> list[IndexedMemory]:
+               compounds: dict[str, tuple[str, str]] | None = None, starts: dict | None = None,
+               shown: tuple[frozenset[int], frozenset[int]] | None = None) -> list[IndexedMemory]:
     """The ``limit`` best visible rows for ``terms`` (``starts`` as :func:`fts_query` takes them). First the FTS5
     ranking alone (its best ``4·limit`` rows, then filtered against ``docs``), because joining every matching row
-    costs more than ranking it; when the filter leaves too few and FTS had more, the full join decides."""
+    costs more than ranking it; when the filter leaves too few and FTS had more, the full join decides. ``shown``:
+    :func:`_shown` of ``where``'s rows, for :func:`_visible`."""
     if not terms:
         return []
     match = fts_query(terms, compounds, starts)
@@ -176,7 +200,7 @@ def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
     ranked_ids = conn.execute(f"SELECT rowid, -bm25(fts, {weights}) AS rel FROM fts WHERE fts MATCH ?"
                               f" ORDER BY rel DESC LIMIT ?", (match, wide)).fetchall()
     if ranked_ids:
-        kept = _visible(conn, ranked_ids, where)
+        kept = _visible(conn, ranked_ids, where, shown)
         if len(kept) >= limit or len(ranked_ids) < wide:
             return _load(conn, kept[:limit])
     sql = (f"SELECT {_COLUMNS}, -bm25(fts, {weights}) AS rel FROM fts JOIN docs d ON d.id = fts.rowid"
@@ -184,11 +208,19 @@ def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
     return [IndexedMemory(*row) for row in conn.execute(sql, (match, *args, limit))]
 
 
-def _visible(conn, ranked: list[tuple[int, float]], where: tuple[str, list]) -> list[tuple[int, float]]:
+def _visible(conn, ranked: list[tuple[int, float]], where: tuple[str, list],
+             shown: tuple[frozenset[int], frozenset[int]] | None = None) -> list[tuple[int, float]]:
     """``ranked`` (``(row id, bm25)`` in rank order) without the rows ``where`` hides.
+    ``shown`` (:func:`_shown` of the same rows): only the rows it has between bounds are asked of the index.
     Each row is found by its id (``NOT INDEXED``: through the layer index SQLite
     looked each id up twice, 0.48 against 0.22 ms for 200 ids)."""
     clause, args = where
+    if shown is not None:
+        always, bounded = shown
+        asked = {i for i, _ in ranked if i in bounded}
+        if asked:  # their bounds against the query's time, as the clause reads them
+            asked = {i for i, _ in _visible(conn, [(i, 0.0) for i in asked], where)}
+        return [(i, rel) for i, rel in ranked if i in always or i in asked]
     ids = [i for i, _ in ranked]
     shown = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d NOT INDEXED WHERE d.id IN"
                                         f" ({','.join('?' * len(ids))}) AND {clause}", (*ids, *args))}
@@ -354,20 +386,23 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             add_phrase_freq(conn, compounds, counts, total)
             terms, counts = read_near(conn, terms, counts, total, forms)  # postgresql: Postgres
             begun, narrow = spelling.starts(terms, forms), discriminating(terms, total, counts)
-            lexical = _bm25_rows(conn, narrow, where, pool, compounds, begun)
+            seen = _shown(conn, layers, include_muted, filters or Filters())
+            lexical = _bm25_rows(conn, narrow, where, pool, compounds, begun, seen)
             if explicit and len(lexical) < pool and len(narrow) < len(terms):
-                lexical = _bm25_rows(conn, terms, where, pool, compounds, begun)  # every memory sharing a term
+                lexical = _bm25_rows(conn, terms, where, pool, compounds, begun, seen)  # every memory sharing a term
             if explicit:  # the sentences holding the query first, then BM25's best: one pool of rows in all
                 have = {memory.id: memory for memory in lexical}
                 near = near_rows(conn, terms, pool, ", ".join(str(w) for w in FIELD_WEIGHTS),
-                                 lambda ranked: _visible(conn, ranked, where), compounds, counts, begun)
+                                 lambda ranked: _visible(conn, ranked, where, seen), compounds, counts, begun)
                 have.update((m.id, m) for m in _load(conn, [row for row in near if row[0] not in have]))
                 first = [have[i] for i, _ in near if i in have]
-                lexical = (first + [m for m in lexical if m.id not in {n.id for n in first}])[:pool]
+                placed = {n.id for n in first}
+                lexical = (first + [m for m in lexical if m.id not in placed])[:pool]
             capitals = in_capitals(conn, spellings) if spellings else {}
             if capitals:  # a memory writing the query's acronym in capitals is a candidate, whatever BM25 says
                 have = {memory.id for memory in lexical}
-                lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where))[:pool]
+                lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where,
+                                                seen))[:pool]
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             reads, asks = _keywords(query, terms, frozenset(spellings))
             keywords = explicit or reads
@@ -388,7 +423,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
                                    compounds | own, capitals, forms, typed, unheld))
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
-            found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands out
+            found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands
             if compared:
                 found = {i: replace(ev, compared=True) for i, ev in found.items()}
             if asks_in_general(query):  # "how do I crop an image with Pillow?": words, not meaning (relevance.bar)
@@ -428,7 +463,7 @@ def _falling(hits: list[Hit]) -> list[Hit]:
     out, ceiling = [], 1.0
     for hit in hits:
         ceiling = min(ceiling, hit.score)
-        out.append(hit if hit.score == ceiling else replace(hit, score=ceiling))
+        out.append(hit if hit.score == ceiling else relevance.replaced(hit, score=ceiling))
     return out
 
 

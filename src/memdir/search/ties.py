@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import replace
 from functools import lru_cache
 
 from . import relevance
@@ -76,11 +75,11 @@ def lexical_first(hits: list) -> list:
     left as they are; ``hits`` unchanged when none states it. The caller
     sorts by ``Hit.order`` (no other hit can pass one that states it) and
     shows no hit a higher score than the one before it."""
-    first = [replace(h, rank=relevance.lexical(h.evidence)) for h in hits if relevance.stated(h.evidence)]
+    first = [relevance.replaced(h, rank=relevance.lexical(h.evidence)) for h in hits if relevance.stated(h.evidence)]
     if not first:
         return hits
     floor = min(h.rank for h in first)
-    return first + [replace(h, rank=min(h.score, floor)) for h in hits if not relevance.stated(h.evidence)]
+    return first + [relevance.replaced(h, rank=min(h.score, floor)) for h in hits if not relevance.stated(h.evidence)]
 
 
 def place(evidence) -> tuple[float, bool, float, int]:

@@ -1,0 +1,116 @@
+"""Two source trees of memdir side by side through real MCP servers, their queries alternated.
+
+    python benchmarks/ab_mcp_search.py --other SRC [--hybrid] [--notes 1000] [--dir DIR]
+
+On a machine whose cores are shared, two runs minutes apart differ more than
+two commits do (``compare_basic_memory.py`` on one commit: hybrid p50 15.6
+and 24.3 ms, 1,000 notes, load 1–4 on 2 cores). So this starts one ``memdir
+mcp`` server from this tree's ``src`` and one from ``--other`` (another
+checkout's ``src``: ``git archive main | tar -x -C /tmp/main``), both over one
+home holding the benchmarks' corpus (``profile_mcp_search.build``, kept in
+``--dir`` when given), warms each up, and sends each query of
+``compare_basic_memory.py`` to both, in turn (which goes first alternates),
+through the MCP SDK's client. Each distinct query once: a server keeps the
+vectors of the queries it embedded. Prints one JSON line per side — p50/p95
+of the round trip in ms and the server's CPU time (user + system, from
+``/proc``) per call — and one line saying whether both answered every query
+with the same text. Linux only (``/proc``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from profile_mcp_search import build, percentile  # noqa: E402
+
+
+def _children() -> set[int]:
+    found = set()
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/children", encoding="ascii") as file:
+                found |= {int(pid) for pid in file.read().split()}
+        except OSError:
+            pass
+    return found
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (``/proc/PID/stat`` fields 14 and 15)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as file:
+        fields = file.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def compare(home: Path, project: Path, queries: list[str], sources: dict[str, Path], hybrid: bool) -> list[dict]:
+    """One result per side of ``sources`` (name → a tree's ``src``), then ``{"same_text": bool}``."""
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    async def run() -> list[dict]:
+        clients, pids, seen = {}, {}, _children()
+        async with AsyncExitStack() as stack:
+            for side, src in sources.items():
+                env = dict(os.environ, MEMDIR_HOME=str(home), MEMDIR_SEARCH_VECTORS="on" if hybrid else "off",
+                           PYTHONPATH=str(src))
+                params = StdioServerParameters(command=sys.executable, args=["-m", "memdir.cli", "mcp"], env=env,
+                                               cwd=str(project))
+                client = await stack.enter_async_context(Client(params, mode="legacy"))
+                await client.list_tools()
+                await client.call_tool("memory_search", {"query": "warm up the server", "k": 5})
+                started = _children() - seen
+                seen |= started
+                clients[side], pids[side] = client, max(started)
+            times = {side: [] for side in sources}
+            texts = {side: [] for side in sources}
+            before = {side: _cpu_seconds(pid) for side, pid in pids.items()}
+            for i, query in enumerate(queries):
+                for side in (list(sources) if i % 2 == 0 else list(sources)[::-1]):
+                    t0 = time.perf_counter()
+                    out = await clients[side].call_tool("memory_search", {"query": query, "k": 5})
+                    times[side].append(time.perf_counter() - t0)
+                    texts[side].append(out.content[0].text)
+            after = {side: _cpu_seconds(pid) for side, pid in pids.items()}
+        lines = [{"side": side, "src": str(sources[side]), "hybrid": hybrid, "queries": len(times[side]),
+                  "p50_ms": round(statistics.median(times[side]) * 1000, 2),
+                  "p95_ms": round(percentile(times[side], 0.95) * 1000, 2),
+                  "server_cpu_ms_per_call": round((after[side] - before[side]) / len(times[side]) * 1000, 2)}
+                 for side in sources]
+        first, *rest = texts.values()
+        return lines + [{"same_text": all(other == first for other in rest)}]
+
+    return anyio.run(run)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--other", type=Path, required=True, help="the other tree's src directory")
+    parser.add_argument("--hybrid", action="store_true", help="vectors on (embedded in the foreground once)")
+    parser.add_argument("--notes", type=int, default=1000)
+    parser.add_argument("--dir", type=Path, help="where the home is built and kept (default: a temporary one)")
+    args = parser.parse_args()
+    sources = {"this": HERE.parent / "src", "other": args.other.resolve()}
+    with tempfile.TemporaryDirectory(prefix="memdir-ab-") as tmp:
+        base = args.dir or Path(tmp)
+        base.mkdir(parents=True, exist_ok=True)
+        home, project, queries = build(base, args.notes, args.hybrid)
+        for line in compare(home, project, queries, sources, args.hybrid):
+            print(json.dumps(line), flush=True)
+    with open("/proc/loadavg", encoding="ascii") as file:
+        print(json.dumps({"loadavg": file.read().split()[:3]}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
