@@ -35,7 +35,9 @@ no question word (break13's leftover: "का की के में है" fo
 a word (``הפורט``: the port) stay part of it. The common Dutch, Danish/Norwegian/Swedish, Polish, Czech, Turkish,
 Ukrainian, Indonesian and (folded) Vietnamese ones likewise, leaving out those that are English words, names,
 commands or file types too (``dan``, ``ben``, ``sen``, ``kim``, ``dat``, ``met``, ``ini``, ``jest``, ``take``,
-``vi``, ``du``; Polish ``są`` folded ``sa``; Turkish ``var`` and ``şu``, folded ``su``). CJK text is compared
+``vi``, ``du``; Polish ``są`` folded ``sa``; Turkish ``var`` and ``şu``, folded ``su``; break15: Dutch ``van``,
+Swedish ``har`` (a HAR file), Polish and Czech ``ale``, Czech ``kde`` and ``proč`` folded ``proc`` (KDE, /proc),
+Indonesian ``yang`` (YANG models, a name): a search of that word alone found nothing). CJK text is compared
 by its characters or bigrams; the Chinese words are in :data:`NEGATIONS`, and
 the grammar of Korean, Japanese and Chinese, as the search tokenizer's bigrams
 show it, is :data:`CJK_FUNCTION_TERMS` (search drops them from a query as it
@@ -88,19 +90,19 @@ possono mio mia io lui lei noi voi loro questo questa quello quella anche qui mo
 تو او شما آنها می ها های روی
 का की के में है हैं था थी थे हो से को पर और या यह वह ये वे मैं हम आप तुम इस उस इसे उसे कि भी तो ही क्या कैसे कहाँ
 कहां कब क्यों कौन किस कितना कितने कितनी लिए
-het een van voor zijn er aan ook als bij om naar uit wat waar wanneer waarom hoe welke mijn onze jullie hun ik
+het een voor zijn er aan ook als bij om naar uit wat waar wanneer waarom hoe welke mijn onze jullie hun ik
 jij wij zij kan kunnen moet moeten wordt worden nog maar dit deze
-og pa af av til med som har jeg hun han om fra kan skal vil hvad hva vad hvor hvordan hur hvorfor varfor nar
+og pa af av til med som jeg hun han om fra kan skal vil hvad hva vad hvor hvordan hur hvorfor varfor nar
 hvem vem hvilken vilken och att fran jag ni detta denne dette meg mig sitt det
-byc byl byla bylo ze od przez dla ale lub czy ta jak gdzie kiedy dlaczego co kto ktory ktora ktore jaki jaka
+byc byl byla bylo ze od przez dla lub czy ta jak gdzie kiedy dlaczego co kto ktory ktora ktore jaki jaka
 jakie moj moja nasz wasz jego jej tak tylko tez takze juz bardzo mnie wy oni
-jsou byt byl byla bylo ve se od ale nebo ze ta ty jak kde kdy proc co kdo ktery ktera ktere jaky jaka jake muj
+jsou byt byl byla bylo ve se od nebo ze ta ty jak kdy co kdo ktery ktera ktere jaky jaka jake muj
 moje vas jeho jeji jejich tak jen uz velmi wy vy oni
 ve bir bu ile icin mu ne nasil nerede neden nicin hangi biz siz onlar benim bizim gibi daha cok ama veya ya
 nedir midir hangisi
 і й але або що як де коли чому навіщо хто який яка яке які це цей ця ці той ті з із від під між ти він вона воно
 ми ви вони мене мені мій моє мої твій його її їх є був була було були бути буде дуже теж також тільки вже ще
-yang ke dari untuk dengan pada adalah itu apa bagaimana dimana kapan mengapa kenapa siapa saya kami kita anda
+ke dari untuk dengan pada adalah itu apa bagaimana dimana kapan mengapa kenapa siapa saya kami kita anda
 kamu mereka dia bisa dapat akan sudah juga hanya atau tetapi tapi
 cua gi cac nhung duoc nao khi tai sao nay
 """.split())
@@ -175,7 +177,7 @@ qual quais onde quem dove quale quali chi perché
 wat waar wanneer waarom hoe welke
 hvad hva vad hvor hvordan hur hvorfor varfor nar hvem vem hvilken vilken
 jak gdzie kiedy dlaczego co kto ktory ktora ktore jaki jaka jakie
-jak kde kdy proc co kdo ktery ktera ktere jaky jaka jake
+jak kdy co kdo ktery ktera ktere jaky jaka jake
 ne nasil nerede neden nicin hangi nedir hangisi
 що як де коли чому навіщо хто який яка яке які
 apa bagaimana dimana kapan mengapa kenapa siapa
