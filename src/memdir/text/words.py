@@ -37,9 +37,9 @@ Ukrainian, Indonesian and (folded) Vietnamese ones likewise, leaving out those t
 commands or file types too (``dan``, ``ben``, ``sen``, ``kim``, ``dat``, ``met``, ``ini``, ``jest``, ``take``,
 ``vi``, ``du``; Polish ``są`` folded ``sa``; Turkish ``var`` and ``şu``, folded ``su``; break15: Dutch ``van``,
 Swedish ``har`` (a HAR file), Polish and Czech ``ale``, Czech ``kde`` and ``proč`` folded ``proc`` (KDE, /proc),
-Indonesian ``yang`` (YANG models, a name): a search of that word alone found nothing). CJK text is compared
-by its characters or bigrams; the Chinese words are in :data:`NEGATIONS`, and
-the grammar of Korean, Japanese and Chinese, as the search tokenizer's bigrams
+Indonesian ``yang`` (YANG models, a name), the names Norwegian ``han`` and Czech ``jen``: a search of that word
+alone found nothing). CJK text is compared by its characters or bigrams; the Chinese words are in
+:data:`NEGATIONS`, and the grammar of Korean, Japanese and Chinese, as the search tokenizer's bigrams
 show it, is :data:`CJK_FUNCTION_TERMS` (search drops them from a query as it
 drops ``the``: :mod:`memdir.search.tokenize`), the question words among them (:data:`QUESTION_WORDS`).
 
@@ -92,12 +92,12 @@ possono mio mia io lui lei noi voi loro questo questa quello quella anche qui mo
 कहां कब क्यों कौन किस कितना कितने कितनी लिए
 het een voor zijn er aan ook als bij om naar uit wat waar wanneer waarom hoe welke mijn onze jullie hun ik
 jij wij zij kan kunnen moet moeten wordt worden nog maar dit deze
-og pa af av til med som jeg hun han om fra kan skal vil hvad hva vad hvor hvordan hur hvorfor varfor nar
+og pa af av til med som jeg hun om fra kan skal vil hvad hva vad hvor hvordan hur hvorfor varfor nar
 hvem vem hvilken vilken och att fran jag ni detta denne dette meg mig sitt det
 byc byl byla bylo ze od przez dla lub czy ta jak gdzie kiedy dlaczego co kto ktory ktora ktore jaki jaka
 jakie moj moja nasz wasz jego jej tak tylko tez takze juz bardzo mnie wy oni
 jsou byt byl byla bylo ve se od nebo ze ta ty jak kdy co kdo ktery ktera ktere jaky jaka jake muj
-moje vas jeho jeji jejich tak jen uz velmi wy vy oni
+moje vas jeho jeji jejich tak uz velmi wy vy oni
 ve bir bu ile icin mu ne nasil nerede neden nicin hangi biz siz onlar benim bizim gibi daha cok ama veya ya
 nedir midir hangisi
 і й але або що як де коли чому навіщо хто який яка яке які це цей ця ці той ті з із від під між ти він вона воно
