@@ -1,12 +1,12 @@
 """Two source trees of memdir side by side through real MCP servers, their queries alternated.
 
-    python benchmarks/ab_mcp_search.py --other SRC [--hybrid] [--notes 1000] [--dir DIR]
+    python benchmarks/ab_mcp_search.py [--other SRC | --ref REF] [--hybrid] [--notes 1000] [--dir DIR]
 
 On a machine whose cores are shared, two runs minutes apart differ more than
 two commits do (``compare_basic_memory.py`` on one commit: hybrid p50 15.6
 and 24.3 ms, 1,000 notes, load 1–4 on 2 cores). So this starts one ``memdir
 mcp`` server from this tree's ``src`` and one from ``--other`` (another
-checkout's ``src``: ``git archive main | tar -x -C /tmp/main``), both over one
+checkout's ``src``; by default ``--ref``, HEAD, checked out apart by ``git archive``), both over one
 home holding the benchmarks' corpus (``profile_mcp_search.build``, kept in
 ``--dir`` when given), warms each up, and sends each query of
 ``compare_basic_memory.py`` to both, in turn (which goes first alternates),
@@ -93,15 +93,30 @@ def compare(home: Path, project: Path, queries: list[str], sources: dict[str, Pa
     return anyio.run(run)
 
 
+def checked_out(ref: str, into: Path) -> Path:
+    """The ``src`` directory of ``ref`` of this repository, written under ``into`` (``git archive``). Raises
+    ``subprocess.CalledProcessError`` for a ref git does not know."""
+    import subprocess
+
+    into.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", ref, "src"], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into / "src"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--other", type=Path, required=True, help="the other tree's src directory")
+    parser.add_argument("--other", type=Path,
+                        help="the other tree's src directory (default: this repository's --ref, checked out apart)")
+    parser.add_argument("--ref", default="HEAD", help="the commit --other defaults to (default %(default)s: with a "
+                        "clean tree, both sides are one commit and the figures are the machine's noise)")
     parser.add_argument("--hybrid", action="store_true", help="vectors on (embedded in the foreground once)")
     parser.add_argument("--notes", type=int, default=1000)
     parser.add_argument("--dir", type=Path, help="where the home is built and kept (default: a temporary one)")
     args = parser.parse_args()
-    sources = {"this": HERE.parent / "src", "other": args.other.resolve()}
     with tempfile.TemporaryDirectory(prefix="memdir-ab-") as tmp:
+        other = args.other.resolve() if args.other else checked_out(args.ref, Path(tmp) / "other")
+        sources = {"this": HERE.parent / "src", "other": other}
         base = args.dir or Path(tmp)
         base.mkdir(parents=True, exist_ok=True)
         home, project, queries = build(base, args.notes, args.hybrid)
