@@ -343,7 +343,8 @@ class Memory:
         """Ranked search over the session's memories (``memory_search``): a
         list of :class:`~memdir.search.ranking.SearchResult` — those scoring at
         least the relevance threshold and those sharing a content word with
-        the query (or, given ``min_score``, those scoring at least it) — best first, after
+        the query (or, given ``min_score``, those reaching it as recall reads the query: 0.5 is recall's decision, 0
+        every memory ranked; :func:`memdir.search.ranking.search`) — best first, after
         ``offset``; ``type``/``origin``/``pinned``/``since``/``until`` filter
         (see :class:`~memdir.search.ranking.Filters`). Needs the ``search``
         extra (:class:`MissingExtra` otherwise). Raises :class:`InvalidInput` for a query that is not

@@ -516,10 +516,13 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
     together at most ``max_bytes`` of JSON. ``min_score`` None (the default):
     every memory scoring at least the relevance threshold and every memory
     sharing a content term with the query (:func:`ranked`, ``explicit``), so
-    a query nothing fits gives ``[]``; a number: only hits scoring at least
-    that. Pages of one query keep one basis while vectors are being built
-    (:mod:`memdir.search.paging`: a :class:`~memdir.search.paging.Page`, its
-    ``note`` saying so). Raises :class:`InvalidInput` (also for a query over
+    a query nothing fits gives ``[]``; a number: the query read as recall reads a prompt (not ``explicit``:
+    no memory listed for sharing a word, recall's bars at the threshold, :func:`memdir.search.relevance.bar`), but
+    embedded alone, only hits reaching their bar for that number: ``min_score=0.5`` is what recall would decide,
+    ``0`` every memory ranked (LoCoMo's ranking). Its scores may differ from a plain search's (5 of 437 evaluation
+    questions lose a memory plain search scores over 0.5: a question read as keywords there, as a prompt here).
+    Pages of one query keep one basis while vectors are being built (:mod:`memdir.search.paging`: a
+    :class:`~memdir.search.paging.Page`, its ``note`` saying so). Raises :class:`InvalidInput` (also for a query over
     :data:`~memdir.search.tokenize.MAX_QUERY_CHARS` characters),
     :class:`ScopeError`, :class:`StoreError`."""
     if not isinstance(query, str):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from ..text.fold import kana_spellings
-from ..text.words import HEBREW_PREFIXES
+from ..text.words import HEBREW_PREFIXES, HEBREW_REST
 from . import memo, spelling
 from .tokenize import compound_splits, is_compound, is_stopword, writes_in_capitals
 
@@ -189,11 +189,12 @@ def near_forms(conn, terms: list[str], counts: dict[str, int],
 
 def _unprefixed(conn, term: str) -> str | None:
     """The word a Hebrew ``term`` no memory holds is with the prefixes Hebrew writes onto it taken off
-    (:data:`memdir.text.words.HEBREW_PREFIXES`, one or two: ``הפורט`` the port → ``פורט``, ``וכשה`` no), when a memory
-    holds that word of at least two letters; None otherwise. Reads ``fts_terms`` in the caller's transaction."""
+    (:data:`memdir.text.words.HEBREW_PREFIXES`, one or two: ``הפורט`` the port → ``פורט``, ``ובשרת`` → ``שרת``), when
+    a memory holds that word of at least :data:`~memdir.text.words.HEBREW_REST` letters; None otherwise (``כלב`` dog
+    is never ``לב`` heart). Reads ``fts_terms`` in the caller's transaction."""
     for cut in (1, 2):
         rest = term[cut:]
-        if len(rest) < 2 or any(c not in HEBREW_PREFIXES for c in term[:cut]) or is_stopword(rest):
+        if len(rest) < HEBREW_REST or any(c not in HEBREW_PREFIXES for c in term[:cut]) or is_stopword(rest):
             return None
         if conn.execute("SELECT 1 FROM fts_terms WHERE term = ?", (rest,)).fetchone():
             return rest

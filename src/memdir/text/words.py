@@ -35,9 +35,13 @@ no question word (break13's leftover: "का की के में है" fo
 a word (``הפורט``: the port) stay part of it. The common Dutch, Danish/Norwegian/Swedish, Polish, Czech, Turkish,
 Ukrainian, Indonesian and (folded) Vietnamese ones likewise, leaving out those that are English words, names,
 commands or file types too (``dan``, ``ben``, ``sen``, ``kim``, ``dat``, ``met``, ``ini``, ``jest``, ``take``,
-``vi``, ``du``; Polish ``są`` folded ``sa``; Turkish ``var`` and ``şu``, folded ``su``). CJK text is compared
-by its characters or bigrams; the Chinese words are in :data:`NEGATIONS`, and
-the grammar of Korean, Japanese and Chinese, as the search tokenizer's bigrams
+``vi``, ``du``; Polish ``są`` folded ``sa``; Turkish ``var`` and ``şu``, folded ``su``; break15: Dutch ``van``,
+Swedish ``har`` (a HAR file), Polish and Czech ``ale``, Czech ``kde`` and ``proč`` folded ``proc`` (KDE, /proc),
+Indonesian ``yang`` (YANG models, a name), the names Norwegian ``han`` and Czech ``jen``; Scandinavian ``med``
+(meds), ``mig`` (a migration), Turkish ``mu`` (μ) and ``biz`` (business): a search of that word alone found
+nothing). A word of another language that is a word of English or of tools too costs that language's queries some
+dilution when it stays a word, and costs a person searching for it everything when it does not. CJK text is compared by its characters or bigrams; the Chinese words are in
+:data:`NEGATIONS`, and the grammar of Korean, Japanese and Chinese, as the search tokenizer's bigrams
 show it, is :data:`CJK_FUNCTION_TERMS` (search drops them from a query as it
 drops ``the``: :mod:`memdir.search.tokenize`), the question words among them (:data:`QUESTION_WORDS`).
 
@@ -88,27 +92,30 @@ possono mio mia io lui lei noi voi loro questo questa quello quella anche qui mo
 تو او شما آنها می ها های روی
 का की के में है हैं था थी थे हो से को पर और या यह वह ये वे मैं हम आप तुम इस उस इसे उसे कि भी तो ही क्या कैसे कहाँ
 कहां कब क्यों कौन किस कितना कितने कितनी लिए
-het een van voor zijn er aan ook als bij om naar uit wat waar wanneer waarom hoe welke mijn onze jullie hun ik
+het een voor zijn er aan ook als bij om naar uit wat waar wanneer waarom hoe welke mijn onze jullie hun ik
 jij wij zij kan kunnen moet moeten wordt worden nog maar dit deze
-og pa af av til med som har jeg hun han om fra kan skal vil hvad hva vad hvor hvordan hur hvorfor varfor nar
-hvem vem hvilken vilken och att fran jag ni detta denne dette meg mig sitt det
-byc byl byla bylo ze od przez dla ale lub czy ta jak gdzie kiedy dlaczego co kto ktory ktora ktore jaki jaka
+og pa af av til som jeg hun om fra kan skal vil hvad hva vad hvor hvordan hur hvorfor varfor nar
+hvem vem hvilken vilken och att fran jag ni detta denne dette meg sitt det
+byc byl byla bylo ze od przez dla lub czy ta jak gdzie kiedy dlaczego co kto ktory ktora ktore jaki jaka
 jakie moj moja nasz wasz jego jej tak tylko tez takze juz bardzo mnie wy oni
-jsou byt byl byla bylo ve se od ale nebo ze ta ty jak kde kdy proc co kdo ktery ktera ktere jaky jaka jake muj
-moje vas jeho jeji jejich tak jen uz velmi wy vy oni
-ve bir bu ile icin mu ne nasil nerede neden nicin hangi biz siz onlar benim bizim gibi daha cok ama veya ya
+jsou byt byl byla bylo ve se od nebo ze ta ty jak kdy co kdo ktery ktera ktere jaky jaka jake muj
+moje vas jeho jeji jejich tak uz velmi wy vy oni
+ve bir bu ile icin ne nasil nerede neden nicin hangi siz onlar benim bizim gibi daha cok ama veya ya
 nedir midir hangisi
 і й але або що як де коли чому навіщо хто який яка яке які це цей ця ці той ті з із від під між ти він вона воно
 ми ви вони мене мені мій моє мої твій його її їх є був була було були бути буде дуже теж також тільки вже ще
-yang ke dari untuk dengan pada adalah itu apa bagaimana dimana kapan mengapa kenapa siapa saya kami kita anda
+ke dari untuk dengan pada adalah itu apa bagaimana dimana kapan mengapa kenapa siapa saya kami kita anda
 kamu mereka dia bisa dapat akan sudah juga hanya atau tetapi tapi
 cua gi cac nhung duoc nao khi tai sao nay
 """.split())
 
-# The letters Hebrew writes onto the front of a word as prefixes: the article ה, and, in, to, from, that, as
-# (הפורט: the port; ובשרת: and in the server). Search reads a Hebrew word no memory holds without one or two of
-# them when a memory holds the rest (memdir.search.terms.near_forms).
-HEBREW_PREFIXES = frozenset("הובלמשכ")
+# The letters Hebrew writes onto the front of a word as prefixes that search reads a word without: the article ה,
+# and ו, in ב, to ל (הפורט: the port; ובשרת: and in the server). Search reads a Hebrew word no memory holds without
+# one or two of them when a memory holds a rest of three letters or more (memdir.search.terms.near_forms). Not
+# from מ, that ש, as כ: many words begin with those letters of their own (מפתח key is no פתח open, מחשב computer
+# no חשב; כלב dog no לב heart; break15), and a rest of two letters is too often another word.
+HEBREW_PREFIXES = frozenset("הובל")
+HEBREW_REST = 3
 
 # Words that turn a fact into its opposite or its correction: a restated forgotten fact after one of them
 # ("Do not use pnpm …", "It is wrong that …") is a correction, not the fact (DESIGN §5). "t" is what is
@@ -175,7 +182,7 @@ qual quais onde quem dove quale quali chi perché
 wat waar wanneer waarom hoe welke
 hvad hva vad hvor hvordan hur hvorfor varfor nar hvem vem hvilken vilken
 jak gdzie kiedy dlaczego co kto ktory ktora ktore jaki jaka jakie
-jak kde kdy proc co kdo ktery ktera ktere jaky jaka jake
+jak kdy co kdo ktery ktera ktere jaky jaka jake
 ne nasil nerede neden nicin hangi nedir hangisi
 що як де коли чому навіщо хто який яка яке які
 apa bagaimana dimana kapan mengapa kenapa siapa
@@ -296,6 +303,6 @@ BRITISH_WORDS = {
     "moustache": "mustache", "oestrogen": "estrogen", "haemoglobin": "hemoglobin", "leukaemia": "leukemia",
 }
 
-__all__ = ["BRITISH_ISE", "BRITISH_OUR", "BRITISH_WORDS", "CHAT_WORDS", "CJK_FUNCTION_TERMS", "HEBREW_PREFIXES",
+__all__ = ["BRITISH_ISE", "BRITISH_OUR", "BRITISH_WORDS", "CHAT_WORDS", "CJK_FUNCTION_TERMS", "HEBREW_PREFIXES", "HEBREW_REST",
            "IRREGULAR_PLURALS", "KEPT_E", "KOREAN_PARTICLES", "QUESTION_WORDS", "REQUEST_WORDS", "SHORT_FORMS", "UNITS",
            "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS", "POINTING_WORDS"]
