@@ -23,7 +23,8 @@ set in fold *i* mod 2, as ``run.py --split fit`` counts; both relevance models r
 Each line printed: the variant, ``current`` (today's coefficients, no refit; with a new feature its coefficient is 0,
 so ``base``/``use``/``use3`` read the same), ``refit`` (``[fold 0, fold 1]``, each ``[hits, needing, false recalls,
 needing none]``). ``--heldout V`` (read once, only after the cross-validation says so): both models refitted on all fit
-data for ``base`` and for ``V``, recall on the held-out halves of ``prompts`` and ``tasks``. Never ``fresh``.
+data for ``base`` and for ``V`` (and today's coefficients, ``current``), recall on the held-out halves of ``prompts``
+and ``tasks``. Never ``fresh``.
 """
 
 from __future__ import annotations
@@ -177,23 +178,22 @@ def swept(mem, rows, l2: float, offsets: list[float]) -> dict:
     return out
 
 
-def heldout(mem, extra: tuple[str, ...], l2: float) -> dict:
-    """Both models refitted on all fit data (hybrid also over ``extra``); recall on the held-out halves of prompts and
-    tasks: per set hit rate, by kind, false recall."""
+def heldout(mem, extra: tuple[str, ...] | None, l2: float) -> dict:
+    """Both models refitted on all fit data (hybrid also over ``extra``; today's coefficients when None); recall on
+    the held-out halves of prompts and tasks: per set hit rate, by kind, false recall."""
     import fit as fitmod
 
-    rows = fit_rows_with_folds()
-    groups = fitmod.examples(mem, rows)
-    data = [item for group in groups for item in group]
     kept = dict(relevance.LEXICAL), dict(relevance.HYBRID)
     from memdir.search.recall import recall_result
     out = {}
     try:
-        for model, fitted in ((relevance.LEXICAL, fitmod.fit(data, fitmod.LEXICAL, 1.0, l2)),
-                              (relevance.HYBRID, fitmod.fit([it for it in data if "cosine" in it[0]],
-                                                            fitmod.HYBRID + extra, 1.0, l2))):
-            model.clear()
-            model.update(fitted)
+        if extra is not None:
+            data = [item for group in fitmod.examples(mem, fit_rows_with_folds()) for item in group]
+            for model, fitted in ((relevance.LEXICAL, fitmod.fit(data, fitmod.LEXICAL, 1.0, l2)),
+                                  (relevance.HYBRID, fitmod.fit([it for it in data if "cosine" in it[0]],
+                                                                fitmod.HYBRID + extra, 1.0, l2))):
+                model.clear()
+                model.update(fitted)
         for which in ("prompts", "tasks"):
             kinds: dict[str, list[int]] = {}
             false = negatives = 0
@@ -300,8 +300,8 @@ def main() -> None:
         if args.heldout:
             undo = patch(use, None)
             try:
-                for label in ("base", args.heldout):
-                    print(json.dumps({"heldout": label, **heldout(mem, EXTRA[label], args.l2[0])}), flush=True)
+                for label in ("current", "base", args.heldout):
+                    print(json.dumps({"heldout": label, **heldout(mem, EXTRA.get(label), args.l2[0])}), flush=True)
             finally:
                 undo()
             return
