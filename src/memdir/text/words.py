@@ -167,6 +167,16 @@ CJK_FUNCTION_TERMS = frozenset("""
 언제 어디 무엇 누구 누가 얼마 어떻 떻게 어떤 왜 몇 いつ どこ なに どう なぜ だれ 哪里 哪儿 哪个 谁
 """.split())
 
+# Thai writes no space between words, so search reads a Thai run as character pairs (memdir.search.tokenize), and
+# the pairs of a function word stand inside content words too (อง of ของ in ห้อง, room): no pair of them can be a
+# stopword. A query's Thai run made of these words alone ("ของ และ ใน ที่", "คืออะไร") is dropped whole, as "the" is
+# (memdir.search.tokenize.query_tokens): the common particles, prepositions, conjunctions, question words and the
+# polite endings; not ไม่ (not), not การ and ความ (they begin nouns).
+THAI_FUNCTION_WORDS = frozenset("""
+ของ และ ใน ที่ เป็น คือ อะไร ไหน อย่างไร ยังไง ได้ ให้ มี จะ กับ จาก ว่า นี้ นั้น นี่ ไป มา อยู่ แล้ว ก็ หรือ แต่ เพื่อ
+โดย ซึ่ง ไหม มั้ย ครับ ค่ะ คะ นะ ทำไม เมื่อไร เมื่อไหร่ ใคร ยัง ด้วย
+""".split())
+
 # The question words (each a function word: FUNCTION_WORDS, CJK_FUNCTION_TERMS): a question around a few words
 # asks for those words, as a request does ("when is the backup?", "백업은 언제?": memdir.search.relevance.reads_as_request).
 # German "was" (what) is an English word too: "was the release on Tuesday?" asks for release and Tuesday alike.
@@ -304,5 +314,6 @@ BRITISH_WORDS = {
 }
 
 __all__ = ["BRITISH_ISE", "BRITISH_OUR", "BRITISH_WORDS", "CHAT_WORDS", "CJK_FUNCTION_TERMS", "HEBREW_PREFIXES", "HEBREW_REST",
+           "THAI_FUNCTION_WORDS",
            "IRREGULAR_PLURALS", "KEPT_E", "KOREAN_PARTICLES", "QUESTION_WORDS", "REQUEST_WORDS", "SHORT_FORMS", "UNITS",
            "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS", "POINTING_WORDS"]
