@@ -106,7 +106,8 @@ def test_european_and_asian_grammar_neither_dilutes_nor_pads(isolated_home, proj
     mem.write("jest", "Jest tests", "project", "Run the unit tests with jest --watch.")
     mem.write("vi", "Editor", "project", "Use vi or vim over ssh on the boxes.")
     for grammar in ("het een van voor", "og til med som", "czy jak gdzie kiedy", "bir bu ile icin", "що як де коли",
-                    "yang dari untuk dengan", "của gì các những"):
+                    "yang dari untuk dengan", "của gì các những", "și de la pe", "hogy egy hol",
+                    "on ja se että"):
         assert _found(mem, grammar) == [], grammar
     assert _found(mem, "jaký je port postgres") == [("pg", 1.0)]  # Czech: every content word held
     assert _found(mem, "apa port untuk postgres") == [("pg", 1.0)]  # Indonesian
@@ -156,3 +157,17 @@ def test_the_other_doors_read_those_words_alike(isolated_home, project):
     found, grammar = mcp_search(isolated_home, project, "har", "czy jak gdzie kiedy")
     assert "captures" in found and "desktop" not in found  # was: nothing found
     assert "captures" not in grammar and "desktop" not in grammar
+
+
+def test_a_thai_run_of_function_words_alone_is_grammar(isolated_home, project):
+    """Thai writes no spaces and is read as character pairs, so its function words could not be stopwords (their
+    pairs stand in content words too): "ของ และ ใน ที่" (of, and, in, that) found the two Thai notes at 1.0 and 0.94.
+    A Thai run made of function words alone is dropped from a query (:func:`memdir.search.stopwords.
+    without_thai_grammar`); a run holding another word keeps its pairs."""
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("pg-th", "พอร์ต postgres", "project", "เซิร์ฟเวอร์ postgres ของทีมพัฒนาใช้พอร์ต 5433 และอยู่ในเครื่องทดสอบ")
+    mem.write("redis-th", "การตั้งค่า redis", "project", "การตั้งค่าของ redis อยู่ในที่เก็บ ops และเป็นไฟล์ yaml")
+    assert _found(mem, "ของ และ ใน ที่") == []  # was: redis-th 1.0, pg-th 0.94
+    assert _found(mem, "คืออะไร") == []  # "what is", written as one run
+    assert _found(mem, "พอร์ต postgres คืออะไร") == [("pg-th", 1.0)]  # control: the content words find their note
+    assert _found(mem, "การตั้งค่า redis") == [("redis-th", 1.0)]  # control: การ begins a noun, it stays

@@ -8,10 +8,11 @@ equality: the lists stay the one source), where the stemmer is the one they were
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from ..text.fold import fold
-from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS
+from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, THAI_FUNCTION_WORDS
 from . import wordstems
 from .stemming import stem
 
@@ -93,5 +94,20 @@ def is_cjk_grammar(token: str) -> bool:
     return second == "ま" and first in _MASU_STEMS
 
 
+@lru_cache(maxsize=1)
+def _thai_grammar() -> re.Pattern:
+    """A whole Thai run made of :data:`memdir.text.words.THAI_FUNCTION_WORDS` alone (longest first), no Thai letter
+    or mark on either side."""
+    words = "|".join(map(re.escape, sorted(THAI_FUNCTION_WORDS, key=len, reverse=True)))
+    return re.compile(f"(?<![\u0e00-\u0e7f])(?:{words})+(?![\u0e00-\u0e7f])")
+
+
+def without_thai_grammar(text: str) -> str:
+    """``text`` with each Thai run made of function words alone (:data:`memdir.text.words.THAI_FUNCTION_WORDS`:
+    ``ของ และ ใน``, ``คืออะไร``) as a space; a run holding another word keeps them (its character pairs stand in
+    content words too). Pure; a text without Thai is returned as it is."""
+    return _thai_grammar().sub(" ", text) if any("\u0e00" <= c <= "\u0e7f" for c in text) else text
+
+
 __all__ = ["HANGUL_FIRST", "HANGUL_LAST", "STOPWORDS", "chat_stems", "is_chat", "is_cjk_grammar", "is_stopword",
-           "stopword_stems"]
+           "stopword_stems", "without_thai_grammar"]

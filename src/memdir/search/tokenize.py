@@ -76,7 +76,7 @@ from ..vocabulary import CJK_RANGES, SPACELESS_RANGES
 from . import spelling, wordstems
 from .stemming import available, kind_spelled, kinds_joined, require, stem
 from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAST
-from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword  # re-exported: the tokenizer's words
+from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword, without_thai_grammar  # the tokenizer's words
 
 # Runs split into character bigrams: CJK, and the other scripts written without spaces (Thai, Khmer…: a run of
 # them is a sentence, which held every word of it as one token, so no word inside it was ever found; break13).
@@ -418,9 +418,11 @@ def query_tokens(query: str) -> list[str]:
     """:func:`tokens` of a query, each CJK request of
     :data:`memdir.text.words.REQUEST_WORDS` of two characters or more read as
     a word of its own (``帮我审查一下代码`` → ``帮我 审查 一下 代码``: no
-    bigram straddles the request and its topic). Pure."""
+    bigram straddles the request and its topic), and a Thai run of function words alone dropped (``ของ และ ใน``,
+    ``คืออะไร``: :data:`memdir.text.words.THAI_FUNCTION_WORDS`; inside a run of other words they stay). Pure."""
     if has_cjk(query):
         query = _cjk_requests().sub(lambda m: f" {m.group(0)} ", query)
+        query = without_thai_grammar(query)
     return tokens(query)
 
 

@@ -35,7 +35,9 @@ no question word (break13's leftover: "का की के में है" fo
 a word (``הפורט``: the port) stay part of it. The common Dutch, Danish/Norwegian/Swedish, Polish, Czech, Turkish,
 Ukrainian, Indonesian and (folded) Vietnamese ones likewise, leaving out those that are English words, names,
 commands or file types too (``dan``, ``ben``, ``sen``, ``kim``, ``dat``, ``met``, ``ini``, ``jest``, ``take``,
-``vi``, ``du``; Polish ``są`` folded ``sa``; Turkish ``var`` and ``şu``, folded ``su``; break15: Dutch ``van``,
+``vi``, ``du``; Polish ``są`` folded ``sa``; Turkish ``var`` and ``şu``, folded ``su``; the common Romanian, Hungarian
+and Finnish ones but ``care``, ``cum``, ``az`` (Azure's CLI), ``mit`` (MIT), Hungarian ``és`` folded ``es`` and the
+negations; break15: Dutch ``van``,
 Swedish ``har`` (a HAR file), Polish and Czech ``ale``, Czech ``kde`` and ``proč`` folded ``proc`` (KDE, /proc),
 Indonesian ``yang`` (YANG models, a name), the names Norwegian ``han`` and Czech ``jen``; Scandinavian ``med``
 (meds), ``mig`` (a migration), Turkish ``mu`` (μ) and ``biz`` (business): a search of that word alone found
@@ -107,6 +109,9 @@ nedir midir hangisi
 ke dari untuk dengan pada adalah itu apa bagaimana dimana kapan mengapa kenapa siapa saya kami kita anda
 kamu mereka dia bisa dapat akan sudah juga hanya atau tetapi tapi
 cua gi cac nhung duoc nao khi tai sao nay
+si pe cu sunt fost ce unde cand pentru sau dar acest aceasta acesta cel cea cine
+hogy egy hol mikor miert milyen melyik hogyan vagy ez azt
+ja etta mika missa miten milloin miksi kuka kun mutta ovat oli tama tuo
 """.split())
 
 # The letters Hebrew writes onto the front of a word as prefixes that search reads a word without: the article ה,
@@ -167,6 +172,16 @@ CJK_FUNCTION_TERMS = frozenset("""
 언제 어디 무엇 누구 누가 얼마 어떻 떻게 어떤 왜 몇 いつ どこ なに どう なぜ だれ 哪里 哪儿 哪个 谁
 """.split())
 
+# Thai writes no space between words, so search reads a Thai run as character pairs (memdir.search.tokenize), and
+# the pairs of a function word stand inside content words too (อง of ของ in ห้อง, room): no pair of them can be a
+# stopword. A query's Thai run made of these words alone ("ของ และ ใน ที่", "คืออะไร") is dropped whole, as "the" is
+# (memdir.search.tokenize.query_tokens): the common particles, prepositions, conjunctions, question words and the
+# polite endings; not ไม่ (not), not การ and ความ (they begin nouns).
+THAI_FUNCTION_WORDS = frozenset("""
+ของ และ ใน ที่ เป็น คือ อะไร ไหน อย่างไร ยังไง ได้ ให้ มี จะ กับ จาก ว่า นี้ นั้น นี่ ไป มา อยู่ แล้ว ก็ หรือ แต่ เพื่อ
+โดย ซึ่ง ไหม มั้ย ครับ ค่ะ คะ นะ ทำไม เมื่อไร เมื่อไหร่ ใคร ยัง ด้วย
+""".split())
+
 # The question words (each a function word: FUNCTION_WORDS, CJK_FUNCTION_TERMS): a question around a few words
 # asks for those words, as a request does ("when is the backup?", "백업은 언제?": memdir.search.relevance.reads_as_request).
 # German "was" (what) is an English word too: "was the release on Tuesday?" asks for release and Tuesday alike.
@@ -187,6 +202,7 @@ ne nasil nerede neden nicin hangi nedir hangisi
 що як де коли чому навіщо хто який яка яке які
 apa bagaimana dimana kapan mengapa kenapa siapa
 gi nao sao
+ce unde cand cine hol mikor miert milyen melyik hogyan mika missa miten milloin miksi kuka
 언제 어디 무엇 누구 누가 얼마 어떻게 어떤 왜 몇 いつ どこ なに どう なぜ だれ 什么 怎么 为什么 哪里 哪儿 哪个 谁
 """.split())
 
@@ -304,5 +320,6 @@ BRITISH_WORDS = {
 }
 
 __all__ = ["BRITISH_ISE", "BRITISH_OUR", "BRITISH_WORDS", "CHAT_WORDS", "CJK_FUNCTION_TERMS", "HEBREW_PREFIXES", "HEBREW_REST",
+           "THAI_FUNCTION_WORDS",
            "IRREGULAR_PLURALS", "KEPT_E", "KOREAN_PARTICLES", "QUESTION_WORDS", "REQUEST_WORDS", "SHORT_FORMS", "UNITS",
            "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS", "POINTING_WORDS"]
