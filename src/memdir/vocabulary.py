@@ -62,8 +62,9 @@ CJK_RANGES = (
 # Scripts written without spaces between words that are not CJK: Thai, Lao, Myanmar, Khmer. The tokenizer
 # splits their runs into character bigrams as it does CJK's (search: a word inside a sentence is found;
 # break13), the CJK scripts' other rules (scripts, tombstones) aside.
+THAI_FIRST, THAI_LAST = "\u0e00", "\u0e7f"  # the Thai block: letters, vowel signs, tone marks, digits
 SPACELESS_RANGES = (
-    "\u0e00-\u0e7f"      # Thai
+    f"{THAI_FIRST}-{THAI_LAST}"  # Thai
     "\u0e80-\u0eff"      # Lao
     "\u1000-\u109f"      # Myanmar
     "\u1780-\u17ff"      # Khmer

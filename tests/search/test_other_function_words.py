@@ -105,8 +105,8 @@ def test_european_and_asian_grammar_neither_dilutes_nor_pads(isolated_home, proj
     mem.write("redis", "Redis config", "project", "Redis settings live in the ops repository.")
     mem.write("jest", "Jest tests", "project", "Run the unit tests with jest --watch.")
     mem.write("vi", "Editor", "project", "Use vi or vim over ssh on the boxes.")
-    for grammar in ("het een van voor", "og til med som", "czy jak gdzie kiedy", "bir bu ile icin", "що як де коли",
-                    "yang dari untuk dengan", "của gì các những", "și de la pe", "hogy egy hol",
+    for grammar in ("het een voor", "og til som", "czy jak gdzie kiedy", "bir bu ile icin", "що як де коли",
+                    "dari untuk dengan", "của gì các những", "și de la pe", "hogy egy hol",
                     "on ja se että"):
         assert _found(mem, grammar) == [], grammar
     assert _found(mem, "jaký je port postgres") == [("pg", 1.0)]  # Czech: every content word held

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from ..text.fold import fold
 from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, THAI_FUNCTION_WORDS
+from ..vocabulary import THAI_FIRST, THAI_LAST
 from . import wordstems
 from .stemming import stem
 
@@ -99,14 +100,15 @@ def _thai_grammar() -> re.Pattern:
     """A whole Thai run made of :data:`memdir.text.words.THAI_FUNCTION_WORDS` alone (longest first), no Thai letter
     or mark on either side."""
     words = "|".join(map(re.escape, sorted(THAI_FUNCTION_WORDS, key=len, reverse=True)))
-    return re.compile(f"(?<![\u0e00-\u0e7f])(?:{words})+(?![\u0e00-\u0e7f])")
+    thai = f"{THAI_FIRST}-{THAI_LAST}"
+    return re.compile(f"(?<![{thai}])(?:{words})+(?![{thai}])")
 
 
 def without_thai_grammar(text: str) -> str:
     """``text`` with each Thai run made of function words alone (:data:`memdir.text.words.THAI_FUNCTION_WORDS`:
     ``ของ และ ใน``, ``คืออะไร``) as a space; a run holding another word keeps them (its character pairs stand in
     content words too). Pure; a text without Thai is returned as it is."""
-    return _thai_grammar().sub(" ", text) if any("\u0e00" <= c <= "\u0e7f" for c in text) else text
+    return _thai_grammar().sub(" ", text) if any(THAI_FIRST <= c <= THAI_LAST for c in text) else text
 
 
 __all__ = ["HANGUL_FIRST", "HANGUL_LAST", "STOPWORDS", "chat_stems", "is_chat", "is_cjk_grammar", "is_stopword",
