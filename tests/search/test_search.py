@@ -212,7 +212,7 @@ def test_result_fields_and_boosts(bm25):
     top = results[0].to_dict()
     assert top == {"name": "pinned-one", "scope": "project", "type": "project", "description": "ferry timetable",
                    "snippet": "the ferry leaves at nine", "score": top["score"], "title": None, "pinned": True,
-                   "why": {"terms": ["ferri"], "cosine": None}}
+                   "why": {"terms": ["ferry"], "cosine": None}}
     assert top["score"] == results[1].score >= 0.5  # the same evidence, one calibrated score: the pin breaks the tie
     assert search_mode(bm25.settings) == "bm25"
     assert bm25.status().search == "bm25"

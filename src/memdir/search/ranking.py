@@ -44,6 +44,7 @@ from .sync import index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near
 from .tokenize import (MAX_QUERY_CHARS, acronyms, fts_query, is_stopword, query_terms, query_tokens,
                        word_forms)
+from .why import why, written
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
 
@@ -121,10 +122,9 @@ class Hit:
         """What the hit is ordered by: ``rank`` when set, else ``score``."""
         return self.score if self.rank is None else self.rank
 
-    def why(self) -> dict:
-        """``{"terms": [...], "cosine": float | None}`` (cosine to 3 decimals)."""
-        cos = self.evidence.cosine
-        return {"terms": list(self.evidence.matched), "cosine": None if cos is None else round(cos, 3)}
+    def why(self, words: dict[str, str] | None = None) -> dict:
+        """:func:`memdir.search.why.why` of the hit's evidence."""
+        return why(self.evidence, words)
 
 
 # ---------------------------------------------------------------- ranking
@@ -324,12 +324,12 @@ def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
     return ("…" if start > 0 else "") + piece + ("…" if end < len(flat) else "")
 
 
-def _result(hit: Hit, scope_of: dict[str, str], terms: list[str]) -> SearchResult:
+def _result(hit: Hit, scope_of: dict[str, str], terms: list[str], words: dict[str, str]) -> SearchResult:
     m = hit.memory
     text = snippet(m.body or m.description, terms)
     return SearchResult(name=m.name, scope=scope_of.get(m.layer, m.layer), type=m.type,
                         description=escape_fence_tags(m.description), snippet=escape_fence_tags(text),
-                        score=round(hit.score, 4), title=m.title, pinned=bool(m.pinned), why=hit.why())
+                        score=round(hit.score, 4), title=m.title, pinned=bool(m.pinned), why=hit.why(words))
 
 
 @rebuilt_when_damaged
@@ -548,9 +548,9 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
         pool = min(MAX_POOL, 4 * pool)
     out = paging.Page()
     out.note = note
-    used = 2
+    used, words = 2, written(query)
     for hit in hits[offset:offset + k]:
-        result = _result(hit, scope_of, terms)
+        result = _result(hit, scope_of, terms, words)
         size = len(_json(result.to_dict()).encode("utf-8")) + 2
         if used + size > max_bytes:
             break

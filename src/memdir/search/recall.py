@@ -32,6 +32,7 @@ from ..text.names import shown_name
 from .passage import located, sentence_after
 from .query import checked_prompt
 from .ranking import POOL_MIN, ranked
+from .why import written
 
 RECALL_OPEN, RECALL_CLOSE = "<memory_recall>", "</memory_recall>"
 RECALL_NOTE = ("Stored memories that may bear on this prompt: background data from earlier "
@@ -125,6 +126,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
         chosen.append(hit)
     if not chosen:
         return RecallResult("")
+    words = written(prompt)  # what each matched term is in the prompt's own words
     given = recalled.given(session.home, session.id) if once else recalled.Given()
     clean = lambda s: escape_stored(printable(s))  # no control or bidi character
     head = f"{RECALL_OPEN}\n{RECALL_NOTE}\n"
@@ -137,7 +139,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
         name = shown_name(m.name, m.title)
         title = clean(f"## {name} {kind_label(m.type, scope)} — {one_line(m.description)}")
         body = quoted(clean(m.body.strip()))  # no line of it can pass for the block's own
-        seen = RecalledMemory(m.name, scope, m.type, round(hit.score, 4), hit.why(),
+        seen = RecalledMemory(m.name, scope, m.type, round(hit.score, 4), hit.why(words),
                               digest=recalled.digest(f"{title}\n{body}"), body_digest=recalled.digest(body))
         section = _Section(seen, clean(name), title, m.body.strip(), body)
         was = given.name_of(scope, m.name, seen.digest, seen.body_digest)

@@ -171,7 +171,7 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     """``(tokens, group parts, written parts)`` of one word segment (:func:`segments`).
 
     Tokens: the word stemmed, or, for a compound, its whole stemmed as written joined and its parts
-    (:func:`_parts`). A plural ``s`` after digits is dropped (``A100s`` is ``A100``, ``429s`` is ``429``); a unit
+    (:func:`word_parts`). A plural ``s`` after digits is dropped (``A100s`` is ``A100``, ``429s`` is ``429``); a unit
     after digits is its word (:data:`memdir.text.words.UNITS`: ``90d`` → ``90d 90 day``); digits written against
     the letters before them are part of a name, no number of their own, and one letter before them no word
     (``A100`` → ``a100``, ``sha256`` → ``sha256 sha``; ``gpt-4`` keeps its ``4``); a two-digit number led by a
@@ -344,7 +344,7 @@ def _within_numbers(text: str) -> frozenset[int]:
 def _umlauts_spelled(word: str) -> tuple[tuple[str, str], ...]:
     """``(the umlauts written out, the word folded)``, stemmed, for each part of ``word`` written with a German
     umlaut (:func:`memdir.text.fold.umlauts_spelled`): ``Müller`` → ``(("mueller", "muller"),)``."""
-    return tuple((stem(spelled), stem(fold(part))) for part in _parts(word) if (spelled := umlauts_spelled(part)))
+    return tuple((stem(spelled), stem(fold(part))) for part in word_parts(word) if (spelled := umlauts_spelled(part)))
 
 
 def _run_end(run: list[tuple[tuple[str, ...], tuple[str, ...]]], dotted: bool, groups: dict | None) -> list[str]:
@@ -502,8 +502,8 @@ def is_compound(term: str, first: str, second: str) -> bool:
     return bool(rest) and second.startswith(rest) and len(second) - len(rest) <= 1 and stem(first + second) == term
 
 
-def _parts(word: str) -> list[str]:
-    """The parts of one word segment as written (case kept): ``IT-team`` → ``IT team``."""
+def word_parts(word: str) -> list[str]:
+    """The parts of one word (of :func:`segments`) as written, case kept: ``IT-team`` → ``IT team``. Pure."""
     return [p for chunk in _SEPARATORS.split(word) for p in _split(chunk)]
 
 
@@ -530,7 +530,7 @@ def identifier_parts(text: str) -> dict[str, set[str]]:
         word = match.group("word")
         if not word:
             continue
-        pieces = _parts(word)
+        pieces = word_parts(word)
         if len(pieces) > 1 and ("_" in word or (word[:1].islower() and not word.islower())):
             for piece in pieces:
                 folded = fold(piece)
@@ -545,7 +545,7 @@ def word_forms(text: str) -> dict[str, set[str]]:
     casefolded: ``{"request": {"requests"}}`` for "add requests". Pure."""
     out: dict[str, set[str]] = {}
     for match in segments(text):
-        for piece in _parts(match.group("word") or ""):
+        for piece in word_parts(match.group("word") or ""):
             folded = fold(piece)
             out.setdefault(stem(folded), set()).add(folded)
     return out
@@ -559,7 +559,7 @@ def acronyms(query: str) -> dict[str, str]:
     text = unicodedata.normalize("NFKC", without_hidden(query[:MAX_QUERY_CHARS]))
     if not any("A" <= c <= "Z" for c in text):
         return {}
-    parts = [p for m in segments(text) if m.group("word") for p in _parts(m.group("word"))]
+    parts = [p for m in segments(text) if m.group("word") for p in word_parts(m.group("word"))]
     if shouted(parts):
         return {}
     out: dict[str, str] = {}
@@ -584,7 +584,7 @@ def writes_in_capitals(text: str, spelling: str) -> bool:
     identifier (``IT-team``, ``ITTeam``); not inside a longer word (``ITEM``). Pure."""
     if spelling not in text:
         return False
-    return any(spelling in m.group("word") and spelling in _parts(m.group("word"))
+    return any(spelling in m.group("word") and spelling in word_parts(m.group("word"))
                for m in segments(text) if m.group("word"))
 
 
@@ -594,7 +594,7 @@ def has_cjk(text: str) -> bool:
     return not text.isascii() and bool(_compiled(f"[{_BIGRAMMED}]").search(text))
 
 
-__all__ = ["identifier_parts", "word_forms", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "acronyms", "shouted",
+__all__ = ["identifier_parts", "word_forms", "word_parts", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "acronyms", "shouted",
            "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_fields",
            "document_text", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "query_terms",
            "query_tokens", "request_terms", "available", "require", "segments", "stem", "tokens", "word_tokens"]

@@ -1,0 +1,49 @@
+"""What a result says it was found by (``why``), in the words of the query that found it.
+
+A search result and a recalled memory carry ``why``: the query terms the memory matched and its cosine. The
+index matches stems (``variabl``, ``oper``, ``stage``); a person or a model reading the result is shown the word
+the query wrote for each (``variable``, ``operations``, ``staging``). Pure.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from ..text.fold import fold
+from .relevance import Evidence
+from .stemming import stem
+from .tokenize import segments, word_parts, word_tokens
+
+
+def written(query: str) -> dict[str, str]:
+    """Each term of the words of ``query`` (not CJK) with the word the query
+    writes for it, casefolded (NFC, accents kept): ``{"port": "ports",
+    "listen": "listening"}`` for "which ports are listening", ``{"zurich":
+    "zürich", "zuerich": "zürich"}`` for "Zürich", ``{"requestid":
+    "request_id", "request": "request", "id": "id"}`` for "request_id"; a term
+    two words give is the first's. What a result shows as the words it matched
+    (:func:`why`) instead of stems. Pure."""
+    out: dict[str, str] = {}
+    for match in segments(query):
+        word = match.group("word") or ""
+        if not word:
+            continue
+        parts = {}
+        for piece in word_parts(word):
+            parts.setdefault(stem(fold(piece)), unicodedata.normalize("NFC", piece).casefold())
+        whole = unicodedata.normalize("NFC", word).casefold()
+        for term in word_tokens(word):
+            out.setdefault(term, parts.get(term, whole))
+    return out
+
+
+def why(evidence: Evidence, words: dict[str, str] | None = None) -> dict:
+    """``{"terms": [...], "cosine": float | None}`` (cosine to 3 decimals) of a memory's ``evidence``: the query
+    terms it matched, each as the query writes it when ``words`` (:func:`written` of the query) has it, else as
+    indexed (a stem: a spelling the store corrected the query to), without repeats."""
+    cos = evidence.cosine
+    shown = evidence.matched if words is None else (words.get(t, t) for t in evidence.matched)
+    return {"terms": list(dict.fromkeys(shown)), "cosine": None if cos is None else round(cos, 3)}
+
+
+__all__ = ["written", "why"]
