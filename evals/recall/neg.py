@@ -132,10 +132,13 @@ row changes), the hybrid ``missing`` weight 1–3 (1.5: −32/−12), a memory m
 another is nearer (lead ≤ 0 to −0.03), coverage ≤ 0.1–1, gap < 0.02–1 dropped (at best 0/−2 over all, probe and pasted
 one each; LOSO 0/−1, 2-fold 0/0), a general question's words-alone exemption tightened (lexical ≥ 0.5–0.99, held ≥ 0–1,
 gap ≤ 0.08–1: at best 0/−2, gaps and trial one each; LOSO −6/0); of the rule removals and constants together, the best
-chosen on six sets reads −1/+4 over the seven (2-fold −5/−1). Of the 48 false recalls left, 19 are carried by meaning
-alone (lexical < 0.5), 13 are general questions whose words alone reach the threshold ("what is a feature flag?" and the
-note on feature flags: coverage 1.0), 11 other word matches, 4 recall a memory through the agreed or crossed bar under
-0.5, 1 both by words and by meaning; needed memories sit at the same evidence in each kind. Nothing changed.
+chosen on six sets reads −1/+4 over the seven (2-fold −5/−1). Counting a false recall as 1.5, 2 or 3 hits in the choice
+(the false rate is further from its target than the hit rate): threshold 0.65–0.7 chosen on six reads −4/−5 over the
+seven but −5/−1 on fold 1 from fold 0; long query 3.6 −8/−7 and −4/−1 (−6/−2 at 3): no change passes both tests. Of the
+48 false recalls left, 19 are carried by meaning alone (lexical < 0.5), 13 are general questions whose words alone reach
+the threshold ("what is a feature flag?" and the note on feature flags: coverage 1.0), 11 other word matches, 4 recall a
+memory through the agreed or crossed bar under 0.5, 1 both by words and by meaning; needed memories sit at the same
+evidence in each kind. Nothing changed.
 """
 
 from __future__ import annotations
