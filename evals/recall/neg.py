@@ -1,12 +1,13 @@
 """Rules for long near-topic prompts and inferred tasks (probe.jsonl), chosen by pooled 2-fold CV on the fit data.
 
-    python evals/recall/neg.py dump OUT.jsonl [--whole]   # every fit row's candidates (all, no bar), in order
-    python evals/recall/neg.py cv DUMP.jsonl [WHOLE.jsonl]  # the variants below, hits / false per fold
-    python evals/recall/neg.py rules DUMP.jsonl           # each rule of the bar on / off per set, leave one set out
+    python evals/recall/neg.py dump OUT.jsonl [--whole] [--off]  # every fit row's candidates (all, no bar), in order
+    python evals/recall/neg.py cv DUMP.jsonl [WHOLE.jsonl]        # the variants below, hits / false per fold
+    python evals/recall/neg.py rules DUMP.jsonl                 # each rule of the bar on / off per set, leave one set out
 
 ``dump`` runs :func:`memdir.search.ranking.ranked` on every row of :func:`common.fit_rows` (never a held-out line,
 never ``fresh``) as recall does, with :func:`memdir.search.relevance.returned` let through, and writes each
-candidate's evidence, score and the bar recall applies; ``--whole`` embeds the prompt without its query windows.
+candidate's evidence, score and the bar recall applies; ``--whole`` embeds the prompt without its query windows;
+``--off`` leaves the store unembedded (vectors off).
 ``cv`` replays recall's choice (the first ``k`` candidates in ranking order whose score reaches the bar, a body
 beyond the description) under each variant and prints the pooled folds as ``run.py --split fit`` counts them
 (fit row *i* of each set in fold *i* mod 2): ``[hits, needing, false recalls, needing none]``, and per variant
@@ -139,6 +140,15 @@ seven but −5/−1 on fold 1 from fold 0; long query 3.6 −8/−7 and −4/−
 the threshold ("what is a feature flag?" and the note on feature flags: coverage 1.0), 11 other word matches, 4 recall a
 memory through the agreed or crossed bar under 0.5, 1 both by words and by meaning; needed memories sit at the same
 evidence in each kind. Nothing changed.
+
+With vectors off (``dump --off``, ``rules`` on it; the replay gives ``run.py --split fit
+--vectors off``'s folds on all 7 sets: prompts [57, 91, 2, 44], tasks [13, 37, 0, 15], probe [6, 36, 5, 35], pasted [14,
+16, 0, 16], near [11, 20, 8, 44], gaps [8, 33, 5, 33], trial [11, 24, 9, 24]) only thin changes a row (probe 0/−2,
+pasted −1/0: kept 6/7, read −1/0; every other rule needs a cosine, and compared and general decide nothing the lexical
+score does not already leave under the threshold). The threshold alone: 0.55 gives tasks −1/0, probe 0/−2, pasted −1/0,
+near 0/−3, gaps 0/−1 (−2/−6), chosen by all six on leave-one-set-out (−2/−6 over the seven), but the folds disagree:
+fold 0 chooses 0.35 (+5/+1 there) and reads +4/+7 on fold 1, fold 1 chooses 0.55 (0/−4) and reads −2/−2 on fold 0; a
+threshold of its own for a memory without a vector would be a new rule on evidence that fails 2-fold, so not made.
 """
 
 from __future__ import annotations
@@ -153,7 +163,7 @@ from pathlib import Path
 from common import HELDOUT_ONLY, SETS, build_store, new_folds, prompts, tally
 
 
-def dump(out: Path, whole: bool) -> None:
+def dump(out: Path, whole: bool, vectors: str = "on") -> None:
     from memdir.search import querywindows, relevance
     from memdir.search.ranking import ranked
 
@@ -162,7 +172,7 @@ def dump(out: Path, whole: bool) -> None:
     real = relevance.returned
     relevance.returned = lambda ev, value, min_score=relevance.THRESHOLD, explicit=False: True
     with tempfile.TemporaryDirectory() as tmp, out.open("w", encoding="utf-8") as sink:
-        mem = build_store(Path(tmp), "on")
+        mem = build_store(Path(tmp), vectors)
         for which in SETS:
             if which in HELDOUT_ONLY:
                 continue
@@ -407,7 +417,7 @@ def variants():
 
 if __name__ == "__main__":
     if sys.argv[1] == "dump":
-        dump(Path(sys.argv[2]), "--whole" in sys.argv)
+        dump(Path(sys.argv[2]), "--whole" in sys.argv, "off" if "--off" in sys.argv else "on")
     elif sys.argv[1] == "rules":
         rules(load(sys.argv[2]))
     else:
