@@ -42,8 +42,8 @@ def test_a_changed_memory_keeps_its_old_vector_until_the_new_one_lands(isolated_
     # Control: a memory that never had a vector has no cosine (words alone), in the same search.
     assert during["cache-db"] is None
     # Its search pages rank on every vector there is: only the memory with none counts as missing.
-    assert mem.search(QUERY).note == ("1 of 4 memories have no vector yet (being embedded in the background) and "
-                                      "rank by words alone; the next pages of this query keep this basis")
+    assert mem.search(QUERY).note == ("1 of 4 memories has no vector yet (being embedded in the background) and "
+                                      "ranks by words alone; the next pages of this query keep this basis")
     assert vectors.embed_missing(conn, None) == 2  # the new vectors land and replace the stand-in
     after = _cosines(mem)
     assert after["redis-ttl"] != pytest.approx(before["redis-ttl"], abs=1e-6)
