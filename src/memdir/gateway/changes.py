@@ -177,7 +177,9 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
             return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
                                tuple(warnings), old.status, old.pinned, existing.digest)
-        check_duplicate(tx, name, description, body, old, guard,  # the memory it changes may hold it
+        # the memory it changes may hold it; one it revives was no live copy, so it is checked as new (its
+        # successor, a rename's live end, may hold the very text)
+        check_duplicate(tx, name, description, body, None if reviving else old, guard,
                         [n for n in (_proposed_for(record), source and source.record.name, old_name) if n])
         if new_status == "candidate" and actor != "human":  # a person's own candidate is theirs to write
             refusal = _dismissed(layer, record)
