@@ -98,8 +98,8 @@ def test_reactivating_a_renamed_memory_beside_its_live_successor_is_a_copy(mem, 
     assert mem.read("ci", count=False).record.status == "superseded"  # nothing written
     done = person.write("ci", reactivate=True)
     assert (done.operation, done.warnings) == ("reactivated", (
-        "memory 'ci-runner' (project) holds the same description and body; 'ci' is a copy of it "
-        "(memdir doctor lists duplicates)",))
+        ("memory 'ci-runner' (project) holds the same description and body; 'ci' is a copy of it "
+         "(memdir doctor lists duplicates)"),))
     person.write("deploy", "Deploys run from the release branch", "project", "make ship on release/*.")
     person.write("deploy-job", rename_from="deploy")
     person.write("deploy-job", body="make ship on release/*; a person approves each run.")  # moved on
@@ -120,8 +120,8 @@ def test_restoring_a_version_another_live_memory_holds_is_a_copy(mem, person):
                                   "body; update 'ci-runner' instead of writing a copy under another name")
     assert mem.read("ci", count=False).record.status == "superseded"  # nothing written
     done = person.restore("ci", version=1, reactivate=True)
-    assert done.warnings == ("memory 'ci-runner' (project) holds the same description and body; 'ci' is a copy of "
-                             "it (memdir doctor lists duplicates)",)
+    assert done.warnings == (("memory 'ci-runner' (project) holds the same description and body; 'ci' is a copy "
+                              "of it (memdir doctor lists duplicates)"),)
     person.write("db-port", "Dev PostgreSQL listens on 5432", "project", "The system default.")
     person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432.")
     back = mem.restore("db-port", version=1)  # control: its own earlier text, nobody else's
