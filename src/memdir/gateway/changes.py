@@ -177,7 +177,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
             return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
                                tuple(warnings), old.status, old.pinned, existing.digest)
-        check_duplicate(tx, name, description, body, old, guard,  # the memory it changes may hold it
+        # the memory it changes may hold it; one it revives was no live copy (its successor may hold the text)
+        check_duplicate(tx, name, description, body, None if reviving else old, guard,
                         [n for n in (_proposed_for(record), source and source.record.name, old_name) if n])
         if new_status == "candidate" and actor != "human":  # a person's own candidate is theirs to write
             refusal = _dismissed(layer, record)
@@ -435,10 +436,10 @@ def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
 
 def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: str = "human",
                   guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False) -> WriteResult:
-    """Write ``data`` (an earlier version of memory ``name``, from the
-    journal or from git; ``label`` says which) back as a ``restore`` event:
-    byte for byte unless redaction changes it; over a superseded memory only with ``reactivate``.
-    Raises :class:`Refused` (not a readable memory, superseded), :class:`TombstoneRefused`."""
+    """Write ``data`` (an earlier version of memory ``name``, from the journal or from git; ``label`` says which)
+    back as a ``restore`` event: byte for byte unless redaction changes it; over a superseded memory only with
+    ``reactivate``; a live version of another memory's text is a copy (:func:`check_duplicate`). Raises
+    :class:`Refused` (not a readable memory, superseded, a copy the agent makes), :class:`TombstoneRefused`."""
     key = normalize_name(name).name
     try:
         record = parse(data.decode("utf-8"), key).record
@@ -456,6 +457,9 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
         if existing is not None and existing.digest == digest(data):
             return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
                                digest=existing.digest)
+        if clean.status == "active":  # a live version another memory holds the text of is a copy, as for a write
+            check_duplicate(tx, key, clean.description, clean.body,
+                            existing.record if existing and existing.record.status == "active" else None, guard)
         event = tx.apply(key, clean, "restore", raw=raw, reason=f"restore {label}")
     return WriteResult(key, layer.scope, "updated" if existing else "created", sum(counts.values()), counts,
                        tuple(tx.warnings), clean.status, clean.pinned, event.after)

@@ -403,7 +403,7 @@ def restore(session: Session, name: str, version: int | None = None, scope: str 
     result = gateway.restore(layer, stored, version, actor=session.actor, guard=stones, session=session.id,
                              reactivate=reactivate)
     return RestoreResult(result.name, result.scope, version, result.operation, result.digest,
-                         warnings=stones.skipped)
+                         warnings=(*result.warnings, *stones.skipped))  # the gateway's: a copy, a redaction
 
 
 __all__ = ["MAX_LINKS", "clear", "delete", "edit", "history", "list_memories", "prune", "read", "restore", "show", "time_arg",

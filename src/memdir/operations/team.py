@@ -472,7 +472,8 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
     stones = guard(session, layer)
     result = gateway.restore_bytes(layer, key, data, f"git commit {commit[:12]}", actor=session.actor,
                                    guard=stones, session=session.id)
-    return RestoreResult(result.name, "team", 0, result.operation, result.digest, commit, stones.skipped)
+    return RestoreResult(result.name, "team", 0, result.operation, result.digest, commit,
+                         (*result.warnings, *stones.skipped))
 
 
 __all__ = ["MERGE_DRIVER_FIX", "REJECTIONS", "Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust", "candidates", "commits", "decide", "init", "merge_driver_missing",

@@ -495,7 +495,7 @@ def search(results, query: str, offset: int = 0, page: int | None = None) -> str
 def reindex(result) -> str:
     """A rebuilt search index (:class:`memdir.search.sync.ReindexResult`)."""
     return (f"indexed {counted(result.memories, 'memory')} from {counted(result.files, 'file')} in {counted(result.layers, 'layer')} "
-            f"({result.mode}, {result.vectors} vectors embedded) in {result.seconds:.2f}s")
+            f"({result.mode}, {counted(result.vectors, 'vector')} embedded) in {result.seconds:.2f}s")
 
 
 __all__ = [

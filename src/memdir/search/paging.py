@@ -24,11 +24,19 @@ import time
 
 from ..paths import sha256
 from ..session import Session
+from ..text.agreement import agreeing
+from ..text.plural import plural
 from .index import ReadOnly, layer_key
 from .sync import sync
 
 KEEP_SECONDS = 3600  # how long a query's later pages keep its first page's basis
 _KEEP_ROWS = 200  # queries remembered at most
+
+
+def _unembedded(missing: int, total: int) -> str:
+    """``1 of 4 memories has no vector``, ``2 of 2 memories have no vector``: the verb agrees with the
+    ``missing`` count, the noun with ``total``."""
+    return f"{missing} of {total} {plural(total, 'memory')} {agreeing(missing, 'has')} no vector"
 
 
 class Page(list):
@@ -70,12 +78,12 @@ def basis(session: Session, scope: str | None, key: str, offset: int) -> tuple[f
             _forget(conn, key)
             return None, ""
         if isinstance(conn, ReadOnly):  # no vector can arrive, and no basis is recorded: later pages rank alike
-            return frozenset(missing), (f"{len(missing)} of {total} memories have no vector and rank by words "
-                                        "alone: the search index cannot be written, so none is embedded")
+            return frozenset(missing), (f"{_unembedded(len(missing), total)} and {agreeing(len(missing), 'ranks')} "
+                                        "by words alone: the search index cannot be written, so none is embedded")
         _remember(conn, key, missing)
-        return frozenset(missing), (f"{len(missing)} of {total} memories have no vector yet (being embedded in "
-                                    "the background) and rank by words alone; the next pages of this query keep "
-                                    "this basis")
+        return frozenset(missing), (f"{_unembedded(len(missing), total)} yet (being embedded in the background) and "
+                                    f"{agreeing(len(missing), 'ranks')} by words alone; the next pages of this query "
+                                    "keep this basis")
     missing = _remembered(conn, key)
     if missing is None:
         return None, ""

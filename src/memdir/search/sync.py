@@ -89,12 +89,18 @@ def _put_doc(conn: sqlite3.Connection, key: str, entry: Entry, old_id: int | Non
     old row's vector stays, under the new row, as its stand-in until the
     background embedder replaces it (:func:`memdir.search.vectors.similarities`):
     an edit rarely turns what a memory is about, and the memory stays
-    findable by meaning meanwhile."""
+    findable by meaning meanwhile. A memory new under its name that ``supersedes`` another of the layer
+    (a rename: ``memdir write NEW --rename-from OLD``, the memory_write tool's rename, a supersede) takes
+    that one's vector as its stand-in likewise, so a renamed memory is not recalled by words alone until
+    it is embedded again."""
     record = entry.record
     kept = None
     if old_id is not None:
         kept = conn.execute("SELECT digest, model, vec FROM vectors WHERE id = ?", (old_id,)).fetchone()
         _drop_doc(conn, old_id)
+    elif record.supersedes:
+        kept = conn.execute("SELECT v.digest, v.model, v.vec FROM docs d JOIN vectors v ON v.id = d.id"
+                            " WHERE d.layer = ? AND d.name = ?", (key, record.supersedes)).fetchone()
     values = (key, record.name, entry.path.name, entry.digest, record.type, record.origin, record.status,
               int(record.disabled), int(record.pinned), _epoch(record.valid_from), _epoch(record.valid_until),
               _epoch(record.updated or record.created), record.title, record.description, record.body)

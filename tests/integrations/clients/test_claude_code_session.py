@@ -99,3 +99,73 @@ def test_the_first_prompt_of_a_headless_session_is_recalled_by_meaning(tmp_path,
         assert "cafeteria" not in first  # the other memory's body is not given (its name is in the index)
     finally:
         warm.stop(isolated_home)  # the warm process SessionStart started must not outlive the test
+
+
+UV_BODY = "Install and lock dependencies with uv (uv add, uv sync); pip breaks the lock file."
+POINTER = "(given earlier in this session, unchanged: uv — memory_read NAME to see one again)"
+
+
+def _turns(exe: str, env: dict, cwd, prompts: list[str], server: MessagesServer) -> list[int]:
+    """Run ``prompts`` one after another in one headless Claude Code process (stream-json in and out, each
+    sent once the last one's result came), returning the index of the first model request of each turn."""
+    marks = []
+    with subprocess.Popen([exe, "-p", "--input-format", "stream-json", "--output-format", "stream-json",
+                           "--verbose"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, env=env, cwd=cwd) as claude:
+        try:
+            for prompt in prompts:
+                marks.append(len(server.requests))
+                message = {"type": "user", "message": {"role": "user", "content": prompt}}
+                claude.stdin.write(json.dumps(message) + "\n")
+                claude.stdin.flush()
+                for line in claude.stdout:
+                    if json.loads(line).get("type") == "result":
+                        break
+                else:
+                    raise AssertionError(f"no result for {prompt!r}: {claude.stderr.read()}")
+            claude.stdin.close()
+            assert claude.wait(timeout=120) == 0, claude.stderr.read()
+        finally:
+            if claude.poll() is None:
+                claude.kill()
+    return marks
+
+
+def _last_message(body: dict) -> str:
+    return json.dumps(body["messages"][-1], ensure_ascii=False)
+
+
+@pytest.mark.slow
+def test_one_session_of_several_prompts_gets_each_body_once_until_a_compaction(tmp_path, isolated_home, project):
+    """Seen in trial16 with the real Claude Code 2.1 in one process of four turns: the context block once at
+    SessionStart; the uv body at the first prompt about it, only the pointer at the second (the body stays in the
+    conversation); after `/compact` (SessionStart with source compact) the context block and the body again.
+    Control: the memory the prompts do not bear on is named in the context block, its body never sent."""
+    exe = binary("claude")
+    user_home = tmp_path / "userhome"
+    person = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    person.write("uv", "Use uv for Python installs, never pip", "project", UV_BODY)
+    person.write("lunch", "team lunch", "project", "Team lunch is on Fridays at noon in the cafeteria.")
+    assert run_cli("install", "claude-code", env={"HOME": str(user_home)}).returncode == 0
+    prompt = "How should I install python packages with uv here?"
+
+    def reply(body):  # Claude Code's compaction asks for a summary with no tools of its own to call
+        return "<summary>The user asked how to install packages.</summary>" if "summary" in _last_message(body) \
+            else "ok"
+
+    with MessagesServer(reply) as server:
+        env = client_env(user_home, isolated_home, ANTHROPIC_BASE_URL=server.url, ANTHROPIC_API_KEY="dummy",
+                         DISABLE_AUTOUPDATER="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+                         MEMDIR_SEARCH_VECTORS="off")
+        first, again, _, after = _turns(exe, env, project, [prompt, prompt, "/compact", prompt], server)
+        requests = server.requests
+    opening = json.dumps(requests[first]["messages"], ensure_ascii=False)
+    assert opening.count("<memory_context>") == 1 and "[lunch](lunch.md)" in opening  # SessionStart's block
+    assert UV_BODY in _last_message(requests[first]) and POINTER not in _last_message(requests[first])
+    assert POINTER in _last_message(requests[again]) and UV_BODY not in _last_message(requests[again])
+    assert json.dumps(requests[again]["messages"], ensure_ascii=False).count(UV_BODY) == 1  # the first turn's, kept
+    compacted = json.dumps(requests[after]["messages"], ensure_ascii=False)
+    assert "The user asked how to install packages." in compacted  # the conversation is the summary now
+    assert compacted.count("<memory_context>") == 1  # SessionStart (source compact) gave the block again
+    assert UV_BODY in _last_message(requests[after]) and POINTER not in compacted  # the body, given anew
+    assert all("cafeteria" not in json.dumps(body, ensure_ascii=False) for body in requests)  # control
