@@ -128,7 +128,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
         return RecallResult("")
     words = written(prompt)  # what each matched term is in the prompt's own words
     given = recalled.given(session.home, session.id) if once else recalled.Given()
-    clean = lambda s: escape_stored(printable(s))  # no control or bidi character
+    clean = _clean
     head = f"{RECALL_OPEN}\n{RECALL_NOTE}\n"
     tail = f"{RECALL_CLOSE}"
     again: list[_Section] = []  # given earlier in the session, as it would be shown now
@@ -136,12 +136,10 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     for hit in chosen:
         m = hit.memory
         scope = scope_of.get(m.layer, m.layer)
-        name = shown_name(m.name, m.title)
-        title = clean(f"## {name} {kind_label(m.type, scope)} — {one_line(m.description)}")
-        body = quoted(clean(m.body.strip()))  # no line of it can pass for the block's own
+        name, title, body = _shown(m.name, m.title, m.type, m.description, m.body, scope)
         seen = RecalledMemory(m.name, scope, m.type, round(hit.score, 4), hit.why(words),
                               digest=recalled.digest(f"{title}\n{body}"), body_digest=recalled.digest(body))
-        section = _Section(seen, clean(name), title, m.body.strip(), body)
+        section = _Section(seen, name, title, m.body.strip(), body)
         was = given.name_of(scope, m.name, seen.digest, seen.body_digest)
         (again if was else sections).append(_given_as(section, was))
     while True:
@@ -161,6 +159,29 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     block = head + "".join(text for _, text in shown) + pointer + line + tail
     return RecallResult(block, (*(seen for seen, _ in shown), *(replace(s.seen, shown=False) for s in again)),
                         tuple(s.seen.name for s in left))
+
+
+def _clean(text: str) -> str:
+    return escape_stored(printable(text))  # no control or bidi character, no fence tag
+
+
+def _shown(name: str, title: str | None, type: str, description: str, body: str, scope: str) -> tuple[str, str, str]:
+    """``(name, heading line, body)`` of a memory as a recall block shows it whole: the name as lines show it
+    (:func:`memdir.text.names.shown_name`), ``## name [kind] — description``, the body quoted line by line (no
+    line of it can pass for the block's own), each cleaned of control characters and fence tags."""
+    shown = shown_name(name, title)
+    heading = _clean(f"## {shown} {kind_label(type, scope)} — {one_line(description)}")
+    return _clean(shown), heading, quoted(_clean(body.strip()))
+
+
+def mark_seen(session: Session, scope: str, record) -> None:
+    """Record in the session's record (:mod:`memdir.prompt.recalled`) that the conversation holds memory
+    ``record`` (a :class:`memdir.files.memfile.MemoryRecord` of layer ``scope``) whole as it is now — the agent
+    read it or wrote its body through a tool — so recall names it on the pointer line instead of giving its
+    body again, until it changes (issue 28 item 3). Nothing without a session id; never raises."""
+    _name, heading, body = _shown(record.name, record.title, record.type, record.description, record.body, scope)
+    recalled.record(session.home, session.id, {f"{scope}/{record.name}": (recalled.digest(f"{heading}\n{body}"),
+                                                                          recalled.digest(body))})
 
 
 def _given_as(section: _Section, was: str | None) -> _Section:
@@ -304,5 +325,5 @@ def recall(session: Session, prompt: str, k: int = 3, max_bytes: int | None = No
     return recall_result(session, prompt, k=k, max_bytes=max_bytes, embed_query=embed_query).block
 
 
-__all__ = ["RECALL_CLOSE", "RECALL_NOTE", "RECALL_OPEN", "RecallResult", "RecalledMemory", "mark_recalled", "recall",
+__all__ = ["RECALL_CLOSE", "RECALL_NOTE", "RECALL_OPEN", "RecallResult", "RecalledMemory", "mark_recalled", "mark_seen", "recall",
            "recall_result", "recall_with_pending"]

@@ -82,6 +82,35 @@ def _bounded(text: str) -> str:
     return text[: MAX_OUTPUT - len(marker)] + marker
 
 
+def seen_in_conversation(session: Session, tool: str, arguments) -> str | None:
+    """After tool ``tool`` ran with ``arguments`` (a dict) in ``session``'s conversation: when the conversation
+    now holds a memory's body whole, record so (:func:`memdir.search.recall.mark_seen`: recall names it on the
+    pointer line instead of giving the body again, until it changes; issue 28 item 3) and return None; else the
+    reason nothing was recorded. Whole: a ``memory_read`` from offset 0 of a body of at most :data:`READ_CHUNK`
+    characters (one call shows it all), a ``memory_write`` whose ``body`` argument is the body now stored (a body
+    redaction changed, or an update that kept the body, is not in the conversation). ``tool`` is a name of
+    :data:`TOOL_NAMES` or an MCP client's name for it (Claude Code's ``mcp__memdir__memory_read``). Raises
+    :class:`NotFound` (no such memory now), :class:`InvalidInput`, :class:`~memdir.errors.ScopeError`."""
+    from ..operations.lookup import find
+    from ..search.recall import mark_seen
+
+    action = tool.rpartition("__")[2]
+    if action not in ("memory_read", "memory_write"):
+        return f"{tool} shows no memory's body whole"
+    if not isinstance(arguments, dict) or not isinstance(arguments.get("name"), str):
+        return f"{tool} was given no memory name"
+    scope = arguments.get("scope") if isinstance(arguments.get("scope"), str) else None
+    layer, entry = find(session, arguments["name"], scope)
+    body = entry.record.body
+    if action == "memory_read" and ((arguments.get("offset") or 0) != 0 or len(body) > READ_CHUNK):
+        return f"{tool} showed {entry.record.name} in parts"
+    if action == "memory_write" and (not isinstance(arguments.get("body"), str)
+                                     or arguments["body"].strip() != body.strip()):
+        return f"the body of {entry.record.name} stored is not the one {tool} was given"
+    mark_seen(session, layer.scope, entry.record)
+    return None
+
+
 # ---------------------------------------------------------------- handlers
 
 
@@ -216,4 +245,4 @@ _HANDLERS = {
 }
 assert set(_HANDLERS) == set(TOOL_NAMES)
 
-__all__ = ["ToolOutput", "doctor", "run_tool", "status"]
+__all__ = ["ToolOutput", "doctor", "run_tool", "seen_in_conversation", "status"]

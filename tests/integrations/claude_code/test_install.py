@@ -65,9 +65,10 @@ def test_install_merges_is_idempotent_and_uninstall_restores(tmp_path, isolated_
     assert new_claude["mcpServers"]["github"] == EXISTING_CLAUDE_JSON["mcpServers"]["github"]
     # and gained exactly memdir's entries
     ours = _memdir_hooks(new_settings)
-    assert sorted(ours) == ["PreCompact", "SessionEnd", "SessionStart", "UserPromptSubmit"]
+    assert sorted(ours) == ["PostToolUse", "PreCompact", "SessionEnd", "SessionStart", "UserPromptSubmit"]
     assert ours["SessionStart"][0] == "startup|resume|clear|compact"
-    assert sum(len(g) for g in new_settings["hooks"].values()) == 2 + 4
+    assert ours["PostToolUse"][0] == "mcp__memdir__memory_(read|write)"
+    assert sum(len(g) for g in new_settings["hooks"].values()) == 2 + 5
     assert set(new_claude["mcpServers"]) == {"github", "memdir"}
     assert new_claude["mcpServers"]["memdir"]["args"][:3] == ["-m", "memdir.cli", "mcp"]
     assert set(new_claude) == set(EXISTING_CLAUDE_JSON)
@@ -171,7 +172,7 @@ def test_project_scope(tmp_path, project):
     settings = json.loads((project / ".claude" / "settings.json").read_text())
     hooks = _memdir_hooks_any(settings)
     assert hooks["SessionStart"] == "memdir hook claude-code SessionStart"
-    assert sorted(hooks) == ["PreCompact", "SessionEnd", "SessionStart", "UserPromptSubmit"]
+    assert sorted(hooks) == ["PostToolUse", "PreCompact", "SessionEnd", "SessionStart", "UserPromptSubmit"]
     assert sys.executable not in mcp_file.read_text() + json.dumps(settings)
     assert "note: the project's files name no home" in done.stdout  # this test's home is not the default
     assert not (tmp_path / "userhome" / ".claude.json").exists()  # user files untouched

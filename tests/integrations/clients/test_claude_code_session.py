@@ -105,12 +105,12 @@ UV_BODY = "Install and lock dependencies with uv (uv add, uv sync); pip breaks t
 POINTER = "(given earlier in this session, unchanged: uv — memory_read NAME to see one again)"
 
 
-def _turns(exe: str, env: dict, cwd, prompts: list[str], server: MessagesServer) -> list[int]:
+def _turns(exe: str, env: dict, cwd, prompts: list[str], server: MessagesServer, extra: list[str] = ()) -> list[int]:
     """Run ``prompts`` one after another in one headless Claude Code process (stream-json in and out, each
     sent once the last one's result came), returning the index of the first model request of each turn."""
     marks = []
     with subprocess.Popen([exe, "-p", "--input-format", "stream-json", "--output-format", "stream-json",
-                           "--verbose"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           "--verbose", *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True, env=env, cwd=cwd) as claude:
         try:
             for prompt in prompts:
@@ -169,3 +169,38 @@ def test_one_session_of_several_prompts_gets_each_body_once_until_a_compaction(t
     assert compacted.count("<memory_context>") == 1  # SessionStart (source compact) gave the block again
     assert UV_BODY in _last_message(requests[after]) and POINTER not in compacted  # the body, given anew
     assert all("cafeteria" not in json.dumps(body, ensure_ascii=False) for body in requests)  # control
+
+
+@pytest.mark.slow
+def test_a_memory_the_model_read_through_mcp_is_only_named_by_the_next_recall(tmp_path, isolated_home, project):
+    """Seen in trial16: a body the model read with memory_read was injected again by the next prompt's recall,
+    so it stood twice in the conversation. The PostToolUse hook install registers records it as given: the next
+    prompt about it gets only the pointer. Control: a memory it did not read is given whole in that session."""
+    exe = binary("claude")
+    user_home = tmp_path / "userhome"
+    person = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    person.write("uv", "Use uv for Python installs, never pip", "project", UV_BODY)
+    person.write("style", "Indent with tabs", "feedback", "The linter enforces tabs in every file.")
+    assert run_cli("install", "claude-code", env={"HOME": str(user_home)}).returncode == 0
+
+    def reply(body):  # the first turn calls memory_read once; every other request is answered "ok"
+        messages = json.dumps(body["messages"], ensure_ascii=False)
+        if body.get("tools") and "Open the uv memory" in messages and '"tool_result"' not in messages:
+            return {"tool_use": "mcp__memdir__memory_read", "input": {"name": "uv"}}
+        return "ok"
+
+    with MessagesServer(reply) as server:
+        env = client_env(user_home, isolated_home, ANTHROPIC_BASE_URL=server.url, ANTHROPIC_API_KEY="dummy",
+                         DISABLE_AUTOUPDATER="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+                         MEMDIR_SEARCH_VECTORS="off")
+        prompts = ["Open the uv memory, please.", "How should I install python packages with uv here?",
+                   "should I indent with tabs?"]
+        # --allowedTools: a headless session may call the tool without asking
+        _, asked, control = _turns(exe, env, project, prompts, server,
+                                   extra=["--allowedTools", "mcp__memdir__memory_read"])
+        requests = server.requests
+    read = [message for body in requests[:asked] for message in body["messages"] if "tool_result" in json.dumps(message)]
+    assert read and UV_BODY in json.dumps(read[0], ensure_ascii=False)  # the tool result carried the body
+    assert POINTER in _last_message(requests[asked]) and UV_BODY not in _last_message(requests[asked])
+    assert json.dumps(requests[asked]["messages"], ensure_ascii=False).count(UV_BODY) == 1  # the read's, once
+    assert "The linter enforces tabs in every file." in _last_message(requests[control])  # control

@@ -1,9 +1,10 @@
 """Claude Code hook entry points: ``memdir hook claude-code EVENT`` — and
 those of the clients whose hooks speak Claude Code's protocol in their own
 dialect (:data:`DIALECTS`: Codex, Gemini CLI, Cursor), ``memdir hook CLIENT
-EVENT``. Each client event is one of three moments: the session starts
-(the context block), a prompt is submitted (recall), the session or a turn
-ends (queue the transcript). Codex sends Claude Code's fields; Gemini CLI
+EVENT``. Each client event is one of four moments: the session starts
+(the context block), a prompt is submitted (recall), one of memdir's tools ran
+(record what the conversation now holds), the session or a turn ends (queue
+the transcript). Codex sends Claude Code's fields; Gemini CLI
 too, with its own event names (``BeforeAgent``, ``PreCompress``); Cursor
 sends ``workspace_roots`` for the directory and ``conversation_id`` and
 reads ``{"additional_context": …}`` back (its prompt hook cannot add context).
@@ -41,6 +42,9 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   (:data:`RESTARTS`: Claude Code's and Codex's ``PreCompact`` and
   ``SessionStart`` of ``source`` ``compact`` or ``clear``, Gemini CLI's
   ``PreCompress`` and ``SessionStart`` of ``source`` ``clear``).
+* ``PostToolUse`` (installed for ``mcp__memdir__memory_read`` and ``memory_write``) — a memory the model
+  read whole or wrote the body of is in the conversation: it is recorded as given in the session, so recall
+  names it instead of giving its body again (:func:`tool_used`); prints nothing.
 * ``SessionEnd`` and ``PreCompact`` — queue the transcript for consolidation
   and start a detached ``memdir consolidate --queue`` that drains it
   (:mod:`memdir.consolidation.queue`); returns at once (SessionEnd's whole
@@ -79,10 +83,11 @@ import sys
 
 from ...text import json_c  # json's own C code: a hook's fresh process loads no json, and so no re
 
-EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact")
+EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact", "PostToolUse")
 # client -> {its hook event: the moment memdir handles there}
 DIALECTS: dict[str, dict[str, str]] = {
-    "claude-code": {"SessionStart": "start", "UserPromptSubmit": "prompt", "SessionEnd": "end", "PreCompact": "end"},
+    "claude-code": {"SessionStart": "start", "UserPromptSubmit": "prompt", "SessionEnd": "end", "PreCompact": "end",
+                    "PostToolUse": "tool"},
     "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "end", "PreCompact": "end"},
     "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "SessionEnd": "end", "PreCompress": "end"},
     "cursor": {"sessionStart": "start", "sessionEnd": "end"},
@@ -270,6 +275,25 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
     return out
 
 
+def tool_used(data: dict, home, event: str = "PostToolUse", client: str = "claude-code") -> str:
+    """After one of memdir's tools ran (``tool_name``, ``tool_input``; install registers the hook for
+    ``memory_read`` and ``memory_write`` only): the memory whose body the conversation now holds whole is
+    recorded as given in this session (:func:`memdir.tools.handlers.seen_in_conversation` decides), so the next
+    prompts' recall names it instead of giving its body again. Returns ``""`` (nothing to add to the context).
+    Raises :class:`HookSkip` (no tool, no session id, nothing held whole) and what the lookup raises."""
+    tool, arguments = data.get("tool_name"), data.get("tool_input")
+    if not isinstance(tool, str) or not tool:
+        raise HookSkip("hook input has no tool_name")
+    if not isinstance(data.get("session_id"), str) or not data["session_id"]:
+        raise HookSkip("hook input has no session_id: nothing to record")
+    from ...tools.handlers import seen_in_conversation
+
+    why = seen_in_conversation(_session(data, home), tool, arguments)
+    if why is not None:
+        raise HookSkip(f"{why}; recall may give it")
+    return ""
+
+
 def queue_consolidation(data: dict, home, event: str, client: str = "claude-code") -> str:
     """Queue ``transcript_path`` for consolidation and start a detached drain
     (:mod:`memdir.consolidation.queue`); a compaction (:func:`conversation_restarts`)
@@ -339,6 +363,8 @@ def run(event: str, stdin=None, home=None, client: str = "claude-code", *, envir
         return session_start(data, home, event, client)
     if moment == "prompt":
         return user_prompt_submit(data, home, event, client, environ=environ, dense=dense)
+    if moment == "tool":
+        return tool_used(data, home, event, client)
     return queue_consolidation(data, home, event, client)
 
 

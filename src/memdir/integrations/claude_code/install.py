@@ -61,6 +61,7 @@ HOOK_EVENTS: dict[str, tuple[str | None, int]] = {
     "UserPromptSubmit": (None, 10),
     "PreCompact": (None, 10),
     "SessionEnd": (None, 5),
+    "PostToolUse": (f"mcp__{SERVER_NAME}__memory_(read|write)", 5),  # what the model read or wrote whole
 }
 CLIENT = "claude-code"
 

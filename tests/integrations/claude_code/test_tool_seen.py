@@ -1,0 +1,84 @@
+"""Once per session, counting what the model read or wrote itself (issue 28 item 3; trial16): after a
+``memory_read`` of a whole body, or a ``memory_write`` of the body stored, the PostToolUse hook records the memory
+as given in the session, so the next prompt's recall names it instead of sending the body a second time.
+
+The hooks and the tools run in this process (``hooks.run``, ``run_tool``) on real files, a real index and a real
+session record."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from memdir.integrations.claude_code import hooks, install
+from memdir.session import open_session
+from memdir.tools.handlers import run_tool
+
+BODY = "Moved from 5432 on 2026-11-02 because the system cluster took it."
+STYLE = "The linter enforces tabs in every file."
+PROMPT = "which port does the dev postgresql listen on?"
+
+
+@pytest.fixture
+def store(mem):
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", BODY)
+    mem.write("style", "Indent with tabs", "feedback", STYLE)
+    return mem
+
+
+def _prompt(project, session_id: str, prompt: str = PROMPT) -> str:
+    payload = {"cwd": str(project), "hook_event_name": "UserPromptSubmit", "prompt": prompt, "session_id": session_id}
+    out = hooks.run("UserPromptSubmit", stdin=io.StringIO(json.dumps(payload)))
+    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+
+
+def _used(project, session_id: str, tool: str, arguments: dict) -> str:
+    """Run ``tool`` as the MCP server would, then the PostToolUse hook as Claude Code would (with its tool
+    name); the hook's skip reason, or "" when it recorded the memory."""
+    session = open_session(project=project, session_id=None, use_cwd=False)  # the MCP server knows no session
+    assert not run_tool(session, tool, arguments).is_error
+    payload = {"cwd": str(project), "hook_event_name": "PostToolUse", "session_id": session_id,
+               "tool_name": f"mcp__memdir__{tool}", "tool_input": arguments, "tool_response": []}
+    try:
+        assert hooks.run("PostToolUse", stdin=io.StringIO(json.dumps(payload))) == ""
+    except hooks.HookSkip as skip:
+        return str(skip)
+    return ""
+
+
+def test_a_memory_the_model_read_whole_is_only_named_by_recall(store, project):
+    assert _used(project, "s-1", "memory_read", {"name": "db-port"}) == ""
+    block = _prompt(project, "s-1")
+    assert BODY not in block and "(given earlier in this session, unchanged: db-port" in block
+    assert STYLE in _prompt(project, "s-1", "should I indent with tabs?")  # control: one it did not read
+    assert BODY in _prompt(project, "s-2")  # control: another session was not told
+
+
+def test_a_memory_the_model_wrote_is_only_named_and_given_again_once_changed(store, project, mem):
+    written = {"name": "db-port", "description": "Dev PostgreSQL listens on 5433", "type": "project",
+               "body": BODY + " Ask ops before moving it."}
+    assert _used(project, "s-1", "memory_write", written) == ""
+    block = _prompt(project, "s-1")
+    assert "Ask ops before moving it." not in block and "unchanged: db-port" in block
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", BODY + " Changed by someone else.")
+    assert "Changed by someone else." in _prompt(project, "s-1")  # it changed: given again
+
+
+def test_a_read_in_parts_or_a_write_that_kept_the_body_records_nothing(store, project):
+    assert _used(project, "s-1", "memory_read", {"name": "db-port", "offset": 10}) == (
+        "mcp__memdir__memory_read showed db-port in parts; recall may give it")
+    assert _used(project, "s-1", "memory_write", {"name": "db-port", "description": "Dev PostgreSQL port 5433"}) == (
+        "the body of db-port stored is not the one mcp__memdir__memory_write was given; recall may give it")
+    assert _used(project, "s-1", "memory_search", {"query": "postgres"}) == (
+        "mcp__memdir__memory_search shows no memory's body whole; recall may give it")
+    assert BODY in _prompt(project, "s-1")  # none of them put the body in the conversation
+
+
+def test_install_registers_the_hook_for_the_read_and_write_tools_only():
+    settings = install.merge_hooks({}, python="/usr/bin/python3")
+    [group] = settings["hooks"]["PostToolUse"]
+    assert group["matcher"] == "mcp__memdir__memory_(read|write)"
+    assert group["hooks"][0]["command"] == "/usr/bin/python3 -m memdir.hooks claude-code PostToolUse"
+    assert set(settings["hooks"]) == {"SessionStart", "UserPromptSubmit", "PreCompact", "SessionEnd", "PostToolUse"}
