@@ -168,7 +168,7 @@ def test_cli_json_lists_memories_with_score_and_why(isolated_home, project):
     out = run_cli("search", "--json", "lunch fridays", "--type", "feedback", "--project", project, env=env)
     results = json.loads(out.stdout)["results"]
     assert [(r["name"], r["type"]) for r in results] == [("lunch", "feedback")]
-    assert results[0]["why"] == {"terms": ["lunch", "friday"], "cosine": None}
+    assert results[0]["why"] == {"terms": ["lunch", "fridays"], "cosine": None}
     out = run_cli("search", "--json", "lunch fridays", "--type", "project", "--project", project, env=env)
     assert json.loads(out.stdout)["results"] == []
     out = run_cli("search", "lunch", "--since", "yesterday-ish", "--project", project, env=env)
