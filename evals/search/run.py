@@ -28,6 +28,20 @@ foreground with ``--vectors on``), then each query is searched with ``k`` result
 * ``by_kind`` — ``[hit@1 count, queries]`` per kind.
 
 ``--details`` adds one line per query that is not a hit@1 (or that is padded).
+
+Record (srch16, 2026-12-04; hit@1 / hit@3 / MRR / empty when expected / padded when none, vectors on | off):
+
+* main (4beae86), fit: 0.921/0.952/0.940/0.032/0 | 0.905/0.952/0.933/0.032/0. Fit failures by kind: typos (3 of 4:
+  ``paginaton`` and ``launchdarkley`` found nothing, ``postgress port`` put db-port 4th); a single word held by two
+  heads, ordered by :func:`memdir.search.ties.place` (a head backed by its body first) against BM25 (``migrations``:
+  the outage note before alembic-migrations, both 0.994); a weak lexical tie ordered body sentence before head
+  (``captcha on the login page``, vectors off: onboarding's "Log in" before the hCaptcha memory, both 0.059); the
+  cosine moving equal lexical evidence far apart (``how do I release a new version``, vectors on: api-versioning
+  0.281, release-process 0.062); a paraphrase sharing one common word with several memories, vectors off
+  (``where do we send crash reports``).
+* after the slip rule (:func:`memdir.search.spelling.slips`), fit: 0.968/1.000/0.984/0/0 | 0.952/0.984/0.972/0/0.
+* held-out, read once at the end: main 0.952/0.984/0.966/0.016/0 | 0.921/0.968/0.948/0.016/0; after the slip rule
+  0.968/1.000/0.981/0/0 | 0.952/0.984/0.972/0/0 (typos 3/4 → 4/4 on, 2/4 → 4/4 off).
 """
 
 from __future__ import annotations
