@@ -46,8 +46,8 @@ longer one merely runs on past it.
 
 - **A slip of the keyboard** (:func:`slips`, an explicit search only): a word of :data:`SLIP_MIN` letters or more
   that no memory holds, nor any word it begins or runs on to, is read as the one indexed term a spelling one slip
-  from it gives (a letter left out, added, replaced, or two swapped: ``paginaton`` → "pagination", ``strucltog`` →
-  "structlog"), and only a spelling a memory writes (:func:`memdir.search.terms.near_forms`); never when those
+  from it gives (a letter left out, added, or two neighbours swapped, never at either end: ``paginaton`` →
+  "pagination", ``strucltog`` → "structlog"), and only a spelling a memory writes (:func:`memdir.search.terms.near_forms`); never when those
   spellings give two terms or none. A search is a person's keywords, where a word nothing holds is most often
   mistyped; a prompt (recall) is prose, where it is most often just another word. Of the words of 6 letters or
   more in the recall evaluation's prompts that its store does not hold, 1 in 414 is read so (``shared`` as "shard"),
