@@ -44,6 +44,15 @@ longer one merely runs on past it.
   "conversation" is); a word whose meaning drifted from its root is its own (:data:`DRIFTED`: ``important`` is no
   "import").
 
+- **A slip of the keyboard** (:func:`slips`, an explicit search only): a word of :data:`SLIP_MIN` letters or more
+  that no memory holds, nor any word it begins or runs on to, is read as the one indexed term a spelling one slip
+  from it gives (a letter left out, added, or two neighbours swapped, never at either end: ``paginaton`` →
+  "pagination", ``strucltog`` → "structlog"), and only a spelling a memory writes (:func:`memdir.search.terms.near_forms`); never when those
+  spellings give two terms or none. A search is a person's keywords, where a word nothing holds is most often
+  mistyped; a prompt (recall) is prose, where it is most often just another word. Of the words of 6 letters or
+  more in the recall evaluation's prompts that its store does not hold, 1 in 414 is read so (``shared`` as "shard"),
+  0 of 451 over evals/search's store.
+
 Meaning (the vectors) covers what spelling cannot tell (``logger`` and "logging"). Pure; the SQL that finds the
 candidates is :mod:`memdir.search.terms`'s, the matching :mod:`memdir.search.tokenize`'s (FTS5 prefix queries)
 and :mod:`memdir.search.reading`'s (a memory's words).
@@ -400,11 +409,38 @@ def runs_on(term: str, held: str, written: Iterable[str] = ()) -> bool:
     return any(tail not in INFLECTIONS and named(tail) and (len(held) >= NEAR_MIN or kind(tail)) for tail in tails)
 
 
+SLIP_MIN = 6
+"""Letters of the shortest word a search's query writes that may be read as a word one slip away (:func:`slips`):
+``paginaton`` is "pagination", ``launchdarkley`` "LaunchDarkly", ``alembc`` "Alembic". Shorter words have too many
+real neighbours (``limt``: "limit", "lime", "lift"'s ``lit``…)."""
+
+
+def slips(word: str) -> set[str]:
+    """Every spelling one slip from ``word`` (lower-case ASCII letters, at least :data:`SLIP_MIN` of them; ``set()``
+    otherwise) inside the word: one letter left out (``launchdarkley`` → "launchdarkly", ``postgress`` →
+    "postgres") or added (``paginaton`` → "pagination") or two neighbours swapped (``strucltog`` → "structlog"),
+    never the first letter or the last, ``word`` itself excluded; at most ``27 n`` spellings for ``n`` letters.
+    Not a letter replaced, nor one added or dropped at an end: those make another real word of a word a store
+    does not hold (among 451 such words of the recall evaluation's prompts, a replaced letter read ``fallback``
+    as "callback", ``interval`` "internal", ``defect`` "detect", ``status`` "states"; an end ``broker`` as
+    "broke", ``systemd`` "system", ``cannot`` "annot"). A search reads a word no memory holds as the one term
+    these spell (:func:`memdir.search.terms.near_forms`). Pure."""
+    if len(word) < SLIP_MIN or not (word.isascii() and word.isalpha() and word.islower()):
+        return set()
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    inner = [(word[:i], word[i:]) for i in range(1, len(word))]  # never at either end (see above)
+    out = {a + b[1:] for a, b in inner if len(b) > 1}
+    out |= {a + b[1] + b[0] + b[2:] for a, b in inner if len(b) > 1}
+    out |= {a + c + b for a, b in inner for c in letters}
+    out.discard(word)
+    return out
+
+
 def kind(tail: str) -> bool:
     """True when ``tail``, what a word writes past a name, is an inflection the name lost (:data:`INFLECTIONS`)
     and one of :data:`KINDS`: ``js`` (``nodejs``), ``esql``, ``sdb``; not ``file``, ``d``, ``th``. Pure."""
     return any(tail.startswith(lost) and tail[len(lost):] in KINDS for lost in INFLECTIONS)
 
 
-__all__ = ["KIND_MIN", "KINDS", "kind", "DERIVATIONS", "DRIFTED", "DOERS", "LATIN_ACTS", "VERT_PREFIXES", "NOT_DOERS", "QUALITIES", "of_adjective", "INFLECTIONS", "NAME_TAILS", "named", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "Y_FORMS", "begins", "continued", "continues", "from_y", "prefixable", "runs_on", "start",
+__all__ = ["KIND_MIN", "KINDS", "kind", "DERIVATIONS", "DRIFTED", "DOERS", "LATIN_ACTS", "VERT_PREFIXES", "NOT_DOERS", "QUALITIES", "of_adjective", "INFLECTIONS", "NAME_TAILS", "named", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "Y_FORMS", "begins", "continued", "continues", "from_y", "prefixable", "runs_on", "SLIP_MIN", "slips", "start",
            "starts", "derived", "fetch", "uninflected"]

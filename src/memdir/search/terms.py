@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 
-from ..text.fold import kana_spellings
+from ..text.fold import fold, kana_spellings
 from ..text.words import HEBREW_PREFIXES, HEBREW_REST
 from . import memo, spelling
-from .tokenize import compound_splits, is_compound, is_stopword, writes_in_capitals
+from .stemming import stem
+from .tokenize import compound_splits, is_compound, is_stopword, word_forms, writes_in_capitals
 
 
 def discriminating(terms: list[str], total: int, counts: dict[str, int]) -> list[str]:
@@ -32,6 +33,9 @@ def discriminating(terms: list[str], total: int, counts: dict[str, int]) -> list
 
 
 COMPOUND_LOOKUPS = 8  # vocabulary range reads per query for compounds (a long prompt has many long terms)
+# Words of one search read as a slip (_slipped: ~27 spellings a letter, those beginning with a held term stemmed); a
+# search of many words nothing holds is prose, not mistyped keywords.
+SLIP_LOOKUPS = 3
 
 
 def compounds(conn, terms: list[str]) -> dict[str, tuple[str, str]]:
@@ -152,7 +156,7 @@ def _y_writers(conn, begins: tuple[str, ...]) -> dict[str, frozenset[int]]:
 
 
 def near_forms(conn, terms: list[str], counts: dict[str, int],
-               forms: dict[str, set[str]] | None = None) -> dict[str, str]:
+               forms: dict[str, set[str]] | None = None, slipped: bool = False) -> dict[str, str]:
     """``{term: the term read in its place}`` for the query's content terms
     that no memory holds (``counts`` of :func:`doc_freq` 0): a Hebrew word without the prefixes written onto it
     (:func:`_unprefixed`: ``הפורט`` → ``פורט``); the longest
@@ -162,7 +166,9 @@ def near_forms(conn, terms: list[str], counts: dict[str, int],
     side is a stopword, filler or a generic task word
     (:func:`memdir.search.relevance.term_weights`). ``{}`` when every term
     is held. ``forms``: each term's written words (:func:`memdir.search.tokenize.word_forms` of the query), read
-    as written (``clientele`` is no ``client``). Reads ``fts_terms`` in the caller's transaction."""
+    as written (``clientele`` is no ``client``). ``slipped`` (an explicit search): a term neither reading finds is
+    read as the one indexed term its written word one slip away gives (:func:`_slipped`, ``paginaton`` →
+    ``pagin``; the first :data:`SLIP_LOOKUPS` such terms). Reads ``fts_terms`` in the caller's transaction."""
     from .relevance import is_generic, soft_terms
 
     def weak(term: str) -> bool:
@@ -170,6 +176,7 @@ def near_forms(conn, terms: list[str], counts: dict[str, int],
 
     absent = [t for t in terms if not counts.get(t, 0) and t.isascii() and t.isalpha() and not weak(t)]
     out: dict[str, str] = {}
+    tried = 0
     for term in absent:
         if term in out or len(term) <= spelling.KIND_MIN:
             continue
@@ -177,6 +184,9 @@ def near_forms(conn, terms: list[str], counts: dict[str, int],
         between = conn.execute("SELECT term FROM fts_terms WHERE term >= ? AND term < ? ORDER BY term DESC",
                                (term[:spelling.KIND_MIN], term))
         held = next((r[0] for r in between if spelling.runs_on(term, r[0], (forms or {}).get(term, ())) and not weak(r[0])), None)
+        if held is None and slipped and tried < SLIP_LOOKUPS:
+            tried += 1
+            held = _slipped(conn, term, (forms or {}).get(term) or {term}, weak)
         if held is not None:
             out[term] = held
     for term in terms:
@@ -185,6 +195,45 @@ def near_forms(conn, terms: list[str], counts: dict[str, int],
             if held is not None:
                 out[term] = held
     return out
+
+
+def _slipped(conn, term: str, written: set[str], weak) -> str | None:
+    """The one indexed term that the words ``written`` (those that gave ``term``; none held) are a slip from
+    (:func:`memdir.search.spelling.slips`): ``paginaton`` → ``pagin``, as a memory writes "pagination". A spelling
+    one slip away counts only where a memory holding its stem writes it so (word by word,
+    :func:`_written`): a slip spelling an inflection or derivation nobody wrote
+    (``systemd`` → "systemed", ``germany`` → "germanly") reads nothing. None when the spellings written give no
+    term, or two or more, or only a ``weak`` one. Reads ``fts_terms``, ``fts`` and ``docs`` in the caller's
+    transaction."""
+    spellings = {s for word in written for s in spelling.slips(word)}
+    # a slip never touches the first letter, and an English stem begins its word (it takes an ending off): the
+    # index's terms of that letter (one range of its vocabulary) tell which spellings may stem to a held term, and
+    # only those are stemmed (stemming all ~27 a letter took 9 ms for a word of 9 letters; an IN list, 3 ms)
+    vocabulary = {r[0] for first in {w[0] for w in spellings} for r in conn.execute(
+        "SELECT term FROM fts_terms WHERE term >= ? AND term < ?", (first, first + "\uffff"))}
+    by_stem: dict[str, set[str]] = {}
+    for candidate in spellings:
+        if any(candidate[:k] in vocabulary for k in range(3, len(candidate) + 1)):
+            by_stem.setdefault(stem(candidate), set()).add(candidate)
+    by_stem.pop(term, None)
+    held = [t for t in by_stem if t in vocabulary]
+    found = set()
+    for candidate in held:
+        rows = conn.execute("SELECT d.name || ' ' || coalesce(d.title, '') || ' ' || d.description || ' ' || "
+                            "coalesce(d.body, '') FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ? LIMIT 50",
+                            (f'"{candidate}"',))
+        if any(by_stem[candidate] & _written(text) for (text,) in rows):
+            found.add(candidate)
+    return next(iter(found)) if len(found) == 1 and not weak(next(iter(found))) else None
+
+
+def _written(text: str) -> set[str]:
+    """The words ``text`` writes, folded: each run of letters whole (``LaunchDarkly`` → ``launchdarkly``) and each
+    word the tokenizer reads in it (:func:`memdir.search.tokenize.word_forms`: ``launch``, ``darkly``). Pure."""
+    return set(_LETTERS.findall(fold(text))).union(*word_forms(text).values())
+
+
+_LETTERS = re.compile(r"[a-z]+")
 
 
 def _unprefixed(conn, term: str) -> str | None:
@@ -202,11 +251,11 @@ def _unprefixed(conn, term: str) -> str | None:
 
 
 def read_near(conn, terms: list[str], counts: dict[str, int], total: int,
-              forms: dict[str, set[str]] | None = None) -> tuple[list[str], dict[str, int]]:
-    """``(terms, counts)`` with each term of :func:`near_forms` replaced by its
+              forms: dict[str, set[str]] | None = None, slipped: bool = False) -> tuple[list[str], dict[str, int]]:
+    """``(terms, counts)`` with each term of :func:`near_forms` (``slipped`` as there) replaced by its
     near form (a repeat dropped) and the counts of the new terms
     (:func:`doc_freq`, each beginning the words it begins as it is); as given when there is none."""
-    near = near_forms(conn, terms, counts, forms)
+    near = near_forms(conn, terms, counts, forms, slipped)
     if not near:
         return terms, counts
     read = list(dict.fromkeys(near.get(t, t) for t in terms))
@@ -231,4 +280,4 @@ def in_capitals(conn, spellings: dict[str, str]) -> dict[int, frozenset[str]]:
     return {rowid: frozenset(held) for rowid, held in out.items()}
 
 
-__all__ = ["near_forms", "read_near", "y_writers", "COMPOUND_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]
+__all__ = ["near_forms", "read_near", "y_writers", "COMPOUND_LOOKUPS", "SLIP_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]
