@@ -108,10 +108,8 @@ STAGES = (  # (module, function, stage): the functions a search calls, timed whe
     ("memdir.search.ranking", "near_rows", "sentence pass (FTS5 NEAR)"),
     ("memdir.search.ranking", "_load", "loading rows"),
     ("memdir.search.ranking", "_rows_by_id", "loading rows"),
-    ("memdir.search.evidence", "read", "evidence: reading the words"),
-    ("memdir.search.evidence.Reading", "evidence", "evidence (words)"),
-    ("memdir.search.evidence", "ceilings", "evidence: ceilings"),
-    ("memdir.search.evidence", "with_cosines", "evidence (cosines)"),
+    ("memdir.search.ranking", "_evidence", "evidence (words)"),
+    ("memdir.search.ranking", "_with_cosines", "evidence (cosines)"),
     ("memdir.search.dense", "query_vector", "waiting for the query vector"),
     ("memdir.search.vectors", "similarities", "cosines (matrix product)"),
     ("memdir.search.ranking", "_dense", "dense side, other"),
@@ -159,9 +157,8 @@ def stages(home: Path, project: Path, queries: list[str], hybrid: bool) -> None:
         return run
 
     for module, name, stage in STAGES:
-        parent, last = module.rsplit(".", 1)  # a module, or an attribute of one (handlers.render, evidence.Reading)
-        target = importlib.import_module(module) if last[:1].islower() and last != "render" else \
-            getattr(importlib.import_module(parent), last)
+        target = importlib.import_module(module) if not module.endswith(".render") else \
+            importlib.import_module(module.rsplit(".", 1)[0]).render
         setattr(target, name, timed(getattr(target, name), stage))
     vectors.query_vector = timed(vectors.query_vector, "query embedding (in line)")
     session = MemoryServer(home, project).fallback.session

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
-from . import dense, evidence, memo, paging, pasted, relevance, scripts, spelling
+from . import dense, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling
 from .query import checked_query
 from .comparison import comparison_terms
 from .compounds import joined_parts, read as read_compounds
@@ -245,6 +245,70 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
     return {memory.id: memory for memory in (IndexedMemory(*row) for row in rows)}
 
 
+def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: dict[str, int], total: int,
+              compounds: dict[str, tuple[str, str]] | None = None,
+              capitals: dict[int, frozenset[str]] | None = None,
+              forms: dict[str, set[str]] | None = None, typed: bool = False,
+              unheld: frozenset[str] = frozenset()) -> dict[int, relevance.Evidence]:
+    """The words' part of each memory's evidence (:func:`memdir.search.relevance.evidence`, no cosine).
+    ``forms``: the query's words by term (:func:`memdir.search.tokenize.word_forms`: which terms begin longer words,
+    :func:`memdir.search.spelling.starts`; a term held only in code identifiers, in another form, weighs less).
+    A memory of ``capitals`` (row id → the query's acronyms it writes in capitals,
+    :func:`memdir.search.terms.in_capitals`) is read with those acronyms as content terms, weighed by
+    how many memories write them so; every other memory with the query's own terms. ``typed``: a search typed as
+    keywords, not a prompt (:func:`memdir.search.relevance.evidence`). ``compounds``: the query's own too.
+    A y-word's start (``expir`` of ``expiry``) reads the words it begins only in a memory writing one of its
+    family (:func:`memdir.search.spelling.continues`: "expires", not "factor" for ``factory``). ``unheld``: terms
+    no memory needs to hold, counted as a word no memory holds is (a comparison's own words, "vs":
+    :func:`memdir.search.comparison.comparison_terms`)."""
+    if not ids:
+        return {}
+    capitals = capitals or {}
+    in_caps = {t: sum(1 for held in capitals.values() if t in held) for held in capitals.values() for t in held}
+    readings: dict[tuple[frozenset[str], frozenset[str]], tuple] = {}
+    ys = {t: begun for t, begun in spelling.starts(terms, forms).items() if spelling.from_y(t, begun)}
+    generation = memo.generation(conn) if ys else None
+
+    def reading(acronyms: frozenset[str], lacks: frozenset[str]) -> tuple:
+        if (acronyms, lacks) not in readings:
+            these = terms + sorted(acronyms - set(terms))
+            freq = {**counts, **{t: in_caps[t] for t in acronyms}}
+            weights = relevance.term_weights(these, freq, total, acronyms, joined_parts(compounds or {}, terms))
+            strong = {t for t in these if weights[t]} - relevance.soft_terms(these, kept=acronyms)  # CJK bigrams count
+            present = {t for t in these if freq.get(t, 0) and t not in unheld}
+            begun = {t: b for t, b in spelling.starts(these, forms).items() if t not in lacks}
+            readings[acronyms, lacks] = (weights, relevance.Prefixes(weights, compounds, begun), strong, present)
+        return readings[acronyms, lacks]
+
+    out = {}
+    for rowid, row in rowwords.rows(conn, ids).items():  # each row's words read once per index generation
+        lacks = frozenset(t for t, begun in ys.items() if not _CONTINUES.get(  # per row, kept per generation
+            conn, generation, (rowid, begun), lambda: spelling.continues(f"{row.called} {row.raw}", begun)))
+        weights, as_terms, strong, present = reading(capitals.get(rowid, frozenset()), lacks)
+        head = set(as_terms(row.head))
+        read = row.read(as_terms)
+        weighed = parts.parts_weighed(weights, row.raw, forms or {})
+        out[rowid] = relevance.evidence(weighed, head, read, strong, keywords, None, present=present,
+                                        typed=typed)
+    return out
+
+
+_CONTINUES = memo.Kept(1 << 16)  # (row id, a y-word's start) -> whether the row's text continues it
+
+
+def _with_cosines(found: dict[int, relevance.Evidence], cosines: dict[int, float], asked: bool = False,
+                  kin: dict[int, tuple[float, float]] | None = None) -> dict[int, relevance.Evidence]:
+    """``found`` with each memory's cosine, its gap above the median and its lead (:func:`relevance.with_cosine`;
+    ``asked``: a prompt read as keywords because it asks, as there; ``kin``: the gap and lead of the memories
+    written in another script than the query among their script's, :func:`memdir.search.scripts.kin`)."""
+    if not cosines:
+        return found
+    median = relevance.median(cosines.values())
+    top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
+    kin = kin or {}
+    return {i: relevance.with_cosine(ev, cosines.get(i), median, top, asked, kin.get(i)) for i, ev in found.items()}
+
+
 def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
     """At most ``limit`` characters of ``text`` (whitespace collapsed) from
     the start of the sentence of the passage holding the most of ``terms``
@@ -346,10 +410,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             # "Redis vs Memcached": only a memory stating it (relevance.bar); "VS 2022" a name where memories write it
             compared = relevance.compares(query, lambda spelling: bool(in_capitals(conn, {spelling.lower(): spelling})))
             unheld = comparison_terms(terms) if compared else frozenset()  # "pip vs uv": the sides, not "vs"
-            reading = (terms, keywords, counts, total, compounds | own, capitals, forms, typed, unheld)
-            page = explicit and shown > 0 and min_score == relevance.THRESHOLD  # read in full what reaches it: _page
-            readings = evidence.read(conn, list(rows), *reading)
-            found = {} if page else {i: words.evidence() for i, words in readings.items()}
+            found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds | own, capitals, forms, typed,
+                              unheld)
             cosines = (_dense(conn, session, query, layers, where, embed_query, pending, windows=windows)
                        if query.strip() else {})
             if unembedded:  # the first page's basis: these had no vector then
@@ -358,48 +420,18 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             standing = scripts.kin(cosines, scripts.of_rows(conn), query) if cosines else {}  # another script's
             nearest += [i for i in scripts.leaders(standing) if i not in nearest]  # nearest among its own too
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
-            readings.update(evidence.read(conn, [i for i in rows if i not in readings], *reading))
-            found.update((i, words.evidence()) for i, words in readings.items() if i not in found and not page)
+            found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
+                                   compounds | own, capitals, forms, typed, unheld))
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
-            general = asks_in_general(query)  # "how do I crop an image with Pillow?": words, not meaning (relevance.bar)
+            found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands
+            if compared:
+                found = {i: replace(ev, compared=True) for i, ev in found.items()}
+            if asks_in_general(query):  # "how do I crop an image with Pillow?": words, not meaning (relevance.bar)
+                found = {i: replace(ev, general=True) for i, ev in found.items()}
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again
         raise index_error(session.home, exc) from None
-
-    def scored(words: dict[int, relevance.Evidence]) -> dict[int, relevance.Evidence]:
-        out = evidence.with_cosines(words, cosines, deciding, standing)  # a question's keywords: complete if it stands
-        flags = {"compared": True} if compared else {}
-        return {i: replace(ev, **flags, **({"general": True} if general else {})) for i, ev in out.items()} \
-            if compared or general else out
-
-    def order(words: dict[int, relevance.Evidence]) -> tuple[list[Hit], int]:
-        return _ordered(rows, scored(words), min_score, explicit)
-
-    def finished(hits: list[Hit]) -> list[Hit]:
-        hits = _ties_broken(session, query, hits, terms, counts, total, compounds | own) if explicit and \
-            embed_query and len(hits) > 1 else hits
-        return [h for h in _falling(hits) if relevance.returned(h.evidence, h.score, min_score, explicit)]
-
-    if page:
-        hits, found = _page(readings, cosines, standing, order, finished, shown)
-    else:
-        hits, stated = order(found)
-        hits = finished(hits)
-        hits = _below_by_rank(hits, stated) if min_score < relevance.THRESHOLD else hits  # to rank, not to decide
-    # Per hit shown, never per file: a row whose stored text is not what was written is not shown.
-    unsound_ids = unsound(conn, session.home, [h.memory.id for h in hits[:shown]]) if shown else set()
-    if unsound_ids and len(found) < len(readings):  # the rows after it are read in full: what pruning left out
-        hits = finished(order({i: found.get(i) or words.evidence() for i, words in readings.items()})[0])
-    return [h for h in hits if h.memory.id not in unsound_ids], terms, scope_of
-
-
-def _ordered(rows: dict[int, IndexedMemory], found: dict[int, relevance.Evidence], min_score: float,
-             explicit: bool) -> tuple[list[Hit], int]:
-    """``(hits, stated)``: the memories of ``rows`` whose evidence (``found``) is returned, in the one order
-    (:func:`memdir.search.ties.order_key`), and how many state the query (:func:`memdir.search.relevance.stated`)."""
-    from .ties import lexical_first, order_key
-
     hits = []
     for doc_id, memory in rows.items():
         ev = found.get(doc_id)
@@ -408,53 +440,17 @@ def _ordered(rows: dict[int, IndexedMemory], found: dict[int, relevance.Evidence
         value = relevance.score(ev)
         if relevance.returned(ev, value, min_score, explicit):
             hits.append(Hit(memory, value, ev))
+    from .ties import lexical_first, order_key
     hits = lexical_first(hits)  # a memory stating the query first, the cosine a tie-breaker: search and recall
     stated = sum(1 for h in hits if relevance.stated(h.evidence))
     hits.sort(key=lambda h: order_key(h, bool(stated)))  # the one order, ties included (memdir.search.ties)
-    return hits, stated
-
-
-def _page(readings: dict[int, evidence.Reading], cosines: dict[int, float], kin: dict[int, tuple[float, float]],
-          order, finished, end: int) -> tuple[list[Hit], dict[int, relevance.Evidence]]:
-    """``(hits, found)`` of an explicit search showing its first ``end`` hits, reading in full (``found``: row id →
-    the words' evidence) only what can reach them: the memories of the highest :func:`memdir.search.evidence.ceiling`
-    first, more until the page is proven. ``order`` and ``finished`` rank evidence as :func:`ranked` does (sorted;
-    then the head tie broken and the scores made to fall). Proof: every memory left out scores under ``cut`` to a
-    hundredth, and the one order's ranks to a hundredth never rise down the list (a memory stating the query is
-    placed by its lexical score, no higher than its score, and the others under the lowest of those:
-    :func:`memdir.search.ties.lexical_first`), so the hits above ``cut`` come first, as they would among all; when a
-    memory left out may state the query (and so come before every one that does not, and lower the others' ranks),
-    only the hits stating it count. At least ``end`` such hits, the head tie among them, must be returned. ``hits``:
-    those, then a hit surely returned (it shares a word) ranked under the page's last: :func:`_tie_cut` reads it as
-    all. With nothing left out, every hit."""
-    from .ties import tied
-
-    bounds = evidence.ceilings(readings, cosines, kin)
-    kept = [i for i, bound in bounds.items() if bound is None]
-    rest = sorted((i for i, bound in bounds.items() if bound is not None), key=lambda i: -bounds[i][0])
-    found: dict[int, relevance.Evidence] = {}
-    size = 2 * end + 10
-    while True:
-        found.update((i, readings[i].evidence()) for i in kept + rest[:size] if i not in found)
-        left = rest[size:]
-        if not left:
-            return finished(order(found)[0]), found
-        cut = max(round(bounds[i][0], 2) for i in left)
-        stating = any(bounds[i][1] >= relevance.STRONG for i in left)  # a memory left out may state the query
-
-        def above(hits: list[Hit]) -> int:
-            return next((n for n, h in enumerate(hits) if round(h.order, 2) <= cut or stating and not
-                         relevance.stated(h.evidence)), len(hits))
-
-        hits = order(found)[0]
-        if above(hits) >= max(end, tied(hits)):
-            hits = finished(hits)
-            last, first = round(hits[end - 1].order, 2) if len(hits) >= end else None, above(hits)
-            witness = next((h for h in hits[first:] if h.evidence.shared and round(
-                relevance.score(h.evidence) if h.rank is None else h.rank, 2) < last), None)
-            if first >= end and witness is not None:
-                return hits[:first] + [witness], found
-        size *= 4
+    if explicit and embed_query and len(hits) > 1:
+        hits = _ties_broken(session, query, hits, terms, counts, total, compounds | own)
+    hits = [h for h in _falling(hits) if relevance.returned(h.evidence, h.score, min_score, explicit)]
+    hits = _below_by_rank(hits, stated) if min_score < relevance.THRESHOLD else hits  # asked to rank, not to decide
+    # Per hit shown, never per file: a row whose stored text is not what was written is not shown.
+    unsound_ids = unsound(conn, session.home, [h.memory.id for h in hits[:shown]]) if shown else set()
+    return [h for h in hits if h.memory.id not in unsound_ids], terms, scope_of
 
 
 def _falling(hits: list[Hit]) -> list[Hit]:
