@@ -95,3 +95,23 @@ def test_below_the_threshold_kept_hits_stay_in_front():
     assert [h.memory.name for h in _below_by_rank(hits, 1)][:1] == ["a"]
     # Control: not kept, the dense rank is fused in and c (nearest in meaning) passes a.
     assert [h.memory.name for h in _below_by_rank(hits)].index("c") < 2
+
+
+def test_a_hit_lowered_under_its_bar_is_dropped_and_only_lowered_hits_are_asked_again(monkeypatch):
+    first = relevance.replaced(_hit("first", 0.45, held=1.0), rank=0.9)  # placed first by its lexical rank
+    first = relevance.replaced(first, evidence=relevance.replaced(first.evidence, shared=("x",)))
+    lowered = _hit("lowered", 0.8, held=0.5)  # shares no content word: returned by its score alone
+    shares = relevance.replaced(_hit("shares", 0.6, held=0.5), evidence=relevance.replaced(
+        _hit("shares", 0.6, held=0.5).evidence, shared=("x",)))  # listed in an explicit search whatever its score
+    left = relevance.replaced(_hit("left", 0.3, held=0.5), evidence=relevance.replaced(
+        _hit("left", 0.3, held=0.5).evidence, shared=("x",)))
+    hits = [first, lowered, shares, left]
+    assert all(relevance.returned(h.evidence, h.score, relevance.THRESHOLD, True) for h in hits)  # as ranked
+    asked = []
+    returned = relevance.returned
+    monkeypatch.setattr(relevance, "returned", lambda ev, value, *args: asked.append(value) or returned(ev, value,
+                                                                                                       *args))
+    out = ranking._fallen(hits, relevance.THRESHOLD, True)
+    # "lowered" falls to 0.45, under the bar of 0.5, and shares no word: gone; "shares" falls too but stays listed.
+    assert [(h.memory.name, h.score) for h in out] == [("first", 0.45), ("shares", 0.45), ("left", 0.3)]
+    assert asked == [0.45, 0.45]  # only the two lowered hits were asked again; "first" and "left" were not

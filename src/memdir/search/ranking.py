@@ -246,8 +246,7 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
 
 
 def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: dict[str, int], total: int,
-              compounds: dict[str, tuple[str, str]] | None = None,
-              capitals: dict[int, frozenset[str]] | None = None,
+              compounds: dict[str, tuple[str, str]] | None = None, capitals: dict[int, frozenset[str]] | None = None,
               forms: dict[str, set[str]] | None = None, typed: bool = False,
               unheld: frozenset[str] = frozenset()) -> dict[int, relevance.Evidence]:
     """The words' part of each memory's evidence (:func:`memdir.search.relevance.evidence`, no cosine).
@@ -446,20 +445,25 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     hits.sort(key=lambda h: order_key(h, bool(stated)))  # the one order, ties included (memdir.search.ties)
     if explicit and embed_query and len(hits) > 1:
         hits = _ties_broken(session, query, hits, terms, counts, total, compounds | own)
-    hits = [h for h in _falling(hits) if relevance.returned(h.evidence, h.score, min_score, explicit)]
+    hits = _fallen(hits, min_score, explicit)
     hits = _below_by_rank(hits, stated) if min_score < relevance.THRESHOLD else hits  # asked to rank, not to decide
     # Per hit shown, never per file: a row whose stored text is not what was written is not shown.
     unsound_ids = unsound(conn, session.home, [h.memory.id for h in hits[:shown]]) if shown else set()
     return [h for h in hits if h.memory.id not in unsound_ids], terms, scope_of
 
 
+def _fallen(hits: list[Hit], min_score: float, explicit: bool) -> list[Hit]:
+    """:func:`_falling`'s ``hits`` (each returned, :func:`memdir.search.relevance.returned`) still returned: one it
+    left as it was is, as when it was ranked; only a lowered score is asked again (half a search's calls)."""
+    return [h for h, was in zip(_falling(hits), hits) if h is was or relevance.returned(h.evidence, h.score,
+                                                                                         min_score, explicit)]
+
+
 def _falling(hits: list[Hit]) -> list[Hit]:
-    """``hits`` (in their final order) each shown at most the score of the one
-    before it: the list reads best first, and a memory's score is the same
-    number for search and recall (both rank with :func:`ranked`). Only a hit
-    placed by another measure than its score (``rank``: a memory stating the
-    query ordered lexically, :func:`memdir.search.ties.lexical_first`; one
-    after it) or a hundredth's tie broken otherwise is lowered."""
+    """``hits`` (in their final order) each shown at most the score of the one before it: the list reads best
+    first, and a memory's score is the same number for search and recall (both rank with :func:`ranked`). Only a
+    hit placed by another measure than its score (``rank``: a memory stating the query ordered lexically,
+    :func:`memdir.search.ties.lexical_first`; one after it) or a hundredth's tie broken otherwise is lowered."""
     out, ceiling = [], 1.0
     for hit in hits:
         ceiling = min(ceiling, hit.score)

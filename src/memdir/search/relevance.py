@@ -573,7 +573,7 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
 def returned(evidence: Evidence, value: float, min_score: float = THRESHOLD, explicit: bool = False) -> bool:
     """True when a memory scoring ``value`` on ``evidence`` is returned: at its :func:`bar`, or, in an explicit
     search, sharing a content word with the query (:attr:`Evidence.shared`: listed at its low score)."""
-    return value >= bar(evidence, min_score) or (explicit and bool(evidence.shared))
+    return explicit and bool(evidence.shared) or value >= bar(evidence, min_score)  # the cheaper test first
 
 
 def lexical(evidence: Evidence) -> float:
