@@ -25,6 +25,7 @@ def store(isolated_home, project):
     mem.write("docs-language", "Release notes are written in German", "project", "Code stays in English.")
     mem.write("system-python", "Never touch the system Python", "project", "Use uv.")
     mem.write("retries", "Retries use exponential backoff", "project", "A callback fires on the last failure.")
+    mem.write("fonts", "Body text is set in Arial", "project", "Headings in Inter.")
     return mem
 
 
@@ -41,11 +42,12 @@ def test_a_misspelt_word_finds_the_memory_writing_it(store):
 
 def test_another_real_word_is_not_read_as_its_neighbour(store):
     # a replaced letter (fallback/callback), an end (systemd/system), a form no memory writes (germany: "germanly")
-    for query in ("fallback", "systemd", "germany"):
+    # and a word of 6 letters (aerial: the font "Arial", a letter left out), under SLIP_MIN
+    for query in ("fallback", "systemd", "germany", "aerial"):
         assert (query, names(store, query)) == (query, [])
     # controls: the words the memories write find them
     assert names(store, "callback") == ["retries"] and names(store, "system") == ["system-python"]
-    assert names(store, "german") == ["docs-language"]
+    assert names(store, "german") == ["docs-language"] and names(store, "arial") == ["fonts"]
 
 
 def test_recall_does_not_read_slips(store):
@@ -57,7 +59,8 @@ def test_the_slips_of_a_word():
     assert "pagination" in slips("paginaton") and "structlog" in slips("strucltog")
     assert "launchdarkly" in slips("launchdarkley") and "postgres" in slips("postgress")
     assert "callback" not in slips("fallback")  # a replaced letter
+    assert slips("aerial") == set()  # 6 letters: under SLIP_MIN (it would read as "arial")
     assert "system" not in slips("systemd") and "broke" not in slips("broker")  # an end
     assert slips("limt") == set() and slips("Pagination") == set()  # under SLIP_MIN letters; not folded
-    deleted = {s for s in slips("abcdef") if len(s) == 5}
-    assert deleted == {"acdef", "abdef", "abcef", "abcdf"}  # never the first letter or the last
+    deleted = {s for s in slips("abcdefg") if len(s) == 6}
+    assert deleted == {"acdefg", "abdefg", "abcefg", "abcdfg", "abcdeg"}  # never the first letter or the last
