@@ -29,6 +29,7 @@ from ..text.fence import escape_stored, quoted
 from ..text.printable import one_line, printable, utf8_prefix
 from ..vocabulary import kind_label
 from ..text.names import shown_name
+from . import pasted
 from .passage import located, sentence_after
 from .query import checked_prompt
 from .ranking import POOL_MIN, ranked
@@ -126,7 +127,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
         chosen.append(hit)
     if not chosen:
         return RecallResult("")
-    words = written(prompt)  # what each matched term is in the prompt's own words
+    words = written(pasted.read(prompt))  # each matched term in the prompt's own words, of the text ranked read
     given = recalled.given(session.home, session.id) if once else recalled.Given()
     clean = _clean
     head = f"{RECALL_OPEN}\n{RECALL_NOTE}\n"

@@ -207,16 +207,20 @@ def _slipped(conn, term: str, written: set[str], weak) -> str | None:
     transaction."""
     spellings = {s for word in written for s in spelling.slips(word)}
     # a slip never touches the first letter, and an English stem begins its word (it takes an ending off): the
-    # index's terms of that letter (one range of its vocabulary) tell which spellings may stem to a held term, and
-    # only those are stemmed (stemming all ~27 a letter took 9 ms for a word of 9 letters; an IN list, 3 ms)
-    vocabulary = {r[0] for first in {w[0] for w in spellings} for r in conn.execute(
-        "SELECT term FROM fts_terms WHERE term >= ? AND term < ?", (first, first + "\uffff"))}
+    # index's terms that a spelling begins with tell which spellings may stem to a held term, and only those are
+    # stemmed (stemming all ~27 a letter took 9 ms for a word of 9 letters; an IN list, 3 ms). Such a term has 3
+    # letters or more, so it lies in the range of a spelling's first three: those ranges are read, not the whole
+    # letter's (~60 small ranges; a letter's range of a 100,000-memory store took 90 ms a search, break16)
+    vocabulary = {r[0] for head in {w[:3] for w in spellings} for r in conn.execute(
+        "SELECT term FROM fts_terms WHERE term >= ? AND term < ?", (head, head + "\uffff"))}
     by_stem: dict[str, set[str]] = {}
     for candidate in spellings:
         if any(candidate[:k] in vocabulary for k in range(3, len(candidate) + 1)):
             by_stem.setdefault(stem(candidate), set()).add(candidate)
     by_stem.pop(term, None)
-    held = [t for t in by_stem if t in vocabulary]
+    firsts = {w[0] for w in spellings}
+    held = [t for t in by_stem if t in vocabulary or (t[:1] in firsts and conn.execute(
+        "SELECT 1 FROM fts_terms WHERE term = ?", (t,)).fetchone())]  # a stem shorter than its head, or changed
     found = set()
     for candidate in held:
         rows = conn.execute("SELECT d.name || ' ' || coalesce(d.title, '') || ' ' || d.description || ' ' || "

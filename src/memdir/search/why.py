@@ -10,6 +10,7 @@ from __future__ import annotations
 import unicodedata
 
 from ..text.fold import fold
+from ..text.printable import without_hidden
 from .relevance import Evidence
 from .stemming import stem
 from .tokenize import segments, word_parts, word_tokens
@@ -21,10 +22,12 @@ def written(query: str) -> dict[str, str]:
     "listen": "listening"}`` for "which ports are listening", ``{"zurich":
     "zürich", "zuerich": "zürich"}`` for "Zürich", ``{"requestid":
     "request_id", "request": "request", "id": "id"}`` for "request_id"; a term
-    two words give is the first's. What a result shows as the words it matched
-    (:func:`why`) instead of stems. Pure."""
+    two words give is the first's; a character that shows as nothing is no part
+    of a word (:func:`memdir.text.printable.without_hidden`, as the tokenizer
+    reads it: ``oper<U+200B>ations`` writes "operations", not "oper"). What a
+    result shows as the words it matched (:func:`why`) instead of stems. Pure."""
     out: dict[str, str] = {}
-    for match in segments(query):
+    for match in segments(without_hidden(query)):
         word = match.group("word") or ""
         if not word:
             continue
