@@ -79,3 +79,4 @@ def test_a_word_read_as_a_slip_is_said_in_the_note(store, isolated_home, project
     data = __import__("json").loads(out.stdout)
     assert [r["name"] for r in data["results"]] == ["pagination"]
     assert data["note"] == "read 'paginaton' as 'pagination': no memory holds 'paginaton'"
+    assert data["results"][0]["why"]["terms"] == ["pagination"]  # the memory's word, not the stem "pagin"

@@ -552,7 +552,7 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
         pool = min(MAX_POOL, 4 * pool)
     out = paging.Page()
     out.note = "; ".join(part for part in (slip_note(terms), note) if part)  # a word read as a slip, said
-    used, words = 2, written(query)
+    used, words = 2, written(query, terms)
     for hit in hits[offset:offset + k]:
         result = _result(hit, scope_of, terms, words)
         size = len(_json(result.to_dict()).encode("utf-8")) + 2

@@ -157,7 +157,7 @@ def _y_writers(conn, begins: tuple[str, ...]) -> dict[str, frozenset[int]]:
 
 def near_forms(conn, terms: list[str], counts: dict[str, int],
                forms: dict[str, set[str]] | None = None, slipped: bool = False,
-               slips: dict[str, str] | None = None) -> dict[str, str]:
+               slips: dict[str, tuple[str, str]] | None = None) -> dict[str, str]:
     """``{term: the term read in its place}`` for the query's content terms
     that no memory holds (``counts`` of :func:`doc_freq` 0): a Hebrew word without the prefixes written onto it
     (:func:`_unprefixed`: ``הפורט`` → ``פורט``); the longest
@@ -169,8 +169,8 @@ def near_forms(conn, terms: list[str], counts: dict[str, int],
     is held. ``forms``: each term's written words (:func:`memdir.search.tokenize.word_forms` of the query), read
     as written (``clientele`` is no ``client``). ``slipped`` (an explicit search): a term neither reading finds is
     read as the one indexed term its written word one slip away gives (:func:`_slipped`, ``paginaton`` →
-    ``pagin``; the first :data:`SLIP_LOOKUPS` such terms), each added to ``slips`` (when given) as ``{the word the
-    query writes: the word a memory writes}``. Reads ``fts_terms`` in the caller's transaction."""
+    ``pagin``; the first :data:`SLIP_LOOKUPS` such terms), each added to ``slips`` (when given) as ``{term: (the
+    word the query writes, the word a memory writes)}``. Reads ``fts_terms`` in the caller's transaction."""
     from .relevance import is_generic, soft_terms
 
     def weak(term: str) -> bool:
@@ -193,7 +193,7 @@ def near_forms(conn, terms: list[str], counts: dict[str, int],
             if read is not None:
                 held = read[0]
                 if slips is not None:
-                    slips[min(words)] = read[1]
+                    slips[term] = (min(words), read[1])
         if held is not None:
             out[term] = held
     for term in terms:
@@ -263,10 +263,14 @@ def _unprefixed(conn, term: str) -> str | None:
 
 
 class ReadTerms(list):
-    """A query's terms as :func:`read_near` read them, and ``slipped``: ``{word the query writes: the word a memory
-    writes}`` for each word read as a slip of the keyboard (:func:`_slipped`), which :func:`slip_note` tells."""
+    """A query's terms as :func:`read_near` read them; ``slipped``: ``{word the query writes: the word a memory
+    writes}`` for each word read as a slip of the keyboard (:func:`_slipped`), which :func:`slip_note` tells;
+    ``stands_for``: ``{term read in another's place: (the query's term, the word a memory writes for a slip, else
+    "")}``, what a result shows for it (:func:`memdir.search.why.written`: ``pagin`` as "pagination", ``postgr`` as
+    the query's "postgresql")."""
 
     slipped: dict[str, str]
+    stands_for: dict[str, tuple[str, str]]
 
 
 def read_near(conn, terms: list[str], counts: dict[str, int], total: int,
@@ -274,12 +278,13 @@ def read_near(conn, terms: list[str], counts: dict[str, int], total: int,
     """``(terms, counts)`` with each term of :func:`near_forms` (``slipped`` as there) replaced by its
     near form (a repeat dropped; a :class:`ReadTerms` saying which words were read as slips) and the counts of the
     new terms (:func:`doc_freq`, each beginning the words it begins as it is); as given when there is none."""
-    slips: dict[str, str] = {}
+    slips: dict[str, tuple[str, str]] = {}
     near = near_forms(conn, terms, counts, forms, slipped, slips)
     if not near:
         return terms, counts
     read = ReadTerms(dict.fromkeys(near.get(t, t) for t in terms))
-    read.slipped = slips
+    read.slipped = dict(slips.values())
+    read.stands_for = {held: (t, slips[t][1] if t in slips else "") for t, held in near.items()}
     return read, {**counts, **doc_freq(conn, [near[t] for t in near], total)}
 
 
