@@ -64,3 +64,19 @@ def test_the_slips_of_a_word():
     assert slips("limt") == set() and slips("Pagination") == set()  # under SLIP_MIN letters; not folded
     deleted = {s for s in slips("abcdefg") if len(s) == 6}
     assert deleted == {"acdefg", "abdefg", "abcefg", "abcdfg", "abcdeg"}  # never the first letter or the last
+
+
+def test_a_word_read_as_a_slip_is_said_in_the_note(store, isolated_home, project):
+    """break16: ``compliant`` found a memory of complaints at 0.9956 with nothing said; a guess is told as one."""
+    from tests.conftest import run_cli
+
+    store.write("complaints", "Customer complaints go to the support queue", "project", "Log each complaint in Zendesk.")
+    found = store.search("compliant")
+    assert [h.name for h in found] == ["complaints"]
+    assert found.note == "read 'compliant' as 'complaint': no memory holds 'compliant'"
+    assert store.search("complaint").note == ""  # control: the word itself, nothing to say
+    out = run_cli("search", "paginaton", "--json", "--project", project, env={"MEMDIR_SEARCH_VECTORS": "off"})
+    data = __import__("json").loads(out.stdout)
+    assert [r["name"] for r in data["results"]] == ["pagination"]
+    assert data["note"] == "read 'paginaton' as 'pagination': no memory holds 'paginaton'"
+    assert data["results"][0]["why"]["terms"] == ["pagination"]  # the memory's word, not the stem "pagin"

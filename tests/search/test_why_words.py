@@ -24,3 +24,14 @@ def test_search_and_recall_show_the_words_the_query_matched(isolated_home, proje
     assert [(r.name, r.why["terms"]) for r in found] == [("office", ["zurich", "office"])]
     recalled = mem.recall_result("which ports is the dev postgresql listening on?").memories
     assert [(m.name, m.why["terms"]) for m in recalled] == [("db-port", ["ports", "dev", "postgresql", "listening"])]
+
+
+def test_a_word_read_as_a_longer_spelling_shows_as_the_query_writes_it(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    mem.write("pg", "Dev Postgres port", "project", "Postgres listens on 5433.")
+    mem.write("cache", "Redis for sessions", "project", "Sessions live in Redis db 3.")
+    # "postgresql" is read as the "postgr" of "Postgres" (no memory writes postgresql): shown as the query wrote it
+    assert [(r.name, r.why["terms"]) for r in mem.search("postgresql port")] == [("pg", ["postgresql", "port"])]
+    assert [(r.name, r.why["terms"]) for r in mem.search("redis sessions")] == [("cache", ["redis", "sessions"])]
+    recalled = mem.recall_result("which port does the dev postgresql use?").memories
+    assert [(m.name, m.why["terms"]) for m in recalled] == [("pg", ["port", "dev", "postgresql"])]

@@ -41,7 +41,7 @@ from .index import layer_key
 from .near import rows as near_rows
 from .passage import located
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
-from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near
+from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near, slip_note
 from .tokenize import (MAX_QUERY_CHARS, acronyms, fts_query, is_stopword, query_terms, query_tokens,
                        word_forms)
 from .why import why, written
@@ -551,8 +551,8 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
             break
         pool = min(MAX_POOL, 4 * pool)
     out = paging.Page()
-    out.note = note
-    used, words = 2, written(query)
+    out.note = "; ".join(part for part in (slip_note(terms), note) if part)  # a word read as a slip, said
+    used, words = 2, written(query, terms)
     for hit in hits[offset:offset + k]:
         result = _result(hit, scope_of, terms, words)
         size = len(_json(result.to_dict()).encode("utf-8")) + 2

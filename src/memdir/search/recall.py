@@ -127,7 +127,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
         chosen.append(hit)
     if not chosen:
         return RecallResult("")
-    words = written(pasted.read(prompt))  # each matched term in the prompt's own words, of the text ranked read
+    words = written(pasted.read(prompt), terms)  # each matched term in the prompt's own words, of the text ranked read
     given = recalled.given(session.home, session.id) if once else recalled.Given()
     clean = _clean
     head = f"{RECALL_OPEN}\n{RECALL_NOTE}\n"

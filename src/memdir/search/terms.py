@@ -156,7 +156,8 @@ def _y_writers(conn, begins: tuple[str, ...]) -> dict[str, frozenset[int]]:
 
 
 def near_forms(conn, terms: list[str], counts: dict[str, int],
-               forms: dict[str, set[str]] | None = None, slipped: bool = False) -> dict[str, str]:
+               forms: dict[str, set[str]] | None = None, slipped: bool = False,
+               slips: dict[str, tuple[str, str]] | None = None) -> dict[str, str]:
     """``{term: the term read in its place}`` for the query's content terms
     that no memory holds (``counts`` of :func:`doc_freq` 0): a Hebrew word without the prefixes written onto it
     (:func:`_unprefixed`: ``הפורט`` → ``פורט``); the longest
@@ -168,7 +169,8 @@ def near_forms(conn, terms: list[str], counts: dict[str, int],
     is held. ``forms``: each term's written words (:func:`memdir.search.tokenize.word_forms` of the query), read
     as written (``clientele`` is no ``client``). ``slipped`` (an explicit search): a term neither reading finds is
     read as the one indexed term its written word one slip away gives (:func:`_slipped`, ``paginaton`` →
-    ``pagin``; the first :data:`SLIP_LOOKUPS` such terms). Reads ``fts_terms`` in the caller's transaction."""
+    ``pagin``; the first :data:`SLIP_LOOKUPS` such terms), each added to ``slips`` (when given) as ``{term: (the
+    word the query writes, the word a memory writes)}``. Reads ``fts_terms`` in the caller's transaction."""
     from .relevance import is_generic, soft_terms
 
     def weak(term: str) -> bool:
@@ -186,7 +188,12 @@ def near_forms(conn, terms: list[str], counts: dict[str, int],
         held = next((r[0] for r in between if spelling.runs_on(term, r[0], (forms or {}).get(term, ())) and not weak(r[0])), None)
         if held is None and slipped and tried < SLIP_LOOKUPS:
             tried += 1
-            held = _slipped(conn, term, (forms or {}).get(term) or {term}, weak)
+            words = (forms or {}).get(term) or {term}
+            read = _slipped(conn, term, words, weak)
+            if read is not None:
+                held = read[0]
+                if slips is not None:
+                    slips[term] = (min(words), read[1])
         if held is not None:
             out[term] = held
     for term in terms:
@@ -197,14 +204,14 @@ def near_forms(conn, terms: list[str], counts: dict[str, int],
     return out
 
 
-def _slipped(conn, term: str, written: set[str], weak) -> str | None:
+def _slipped(conn, term: str, written: set[str], weak) -> tuple[str, str] | None:
     """The one indexed term that the words ``written`` (those that gave ``term``; none held) are a slip from
     (:func:`memdir.search.spelling.slips`): ``paginaton`` → ``pagin``, as a memory writes "pagination". A spelling
     one slip away counts only where a memory holding its stem writes it so (word by word,
     :func:`_written`): a slip spelling an inflection or derivation nobody wrote
     (``systemd`` → "systemed", ``germany`` → "germanly") reads nothing. None when the spellings written give no
-    term, or two or more, or only a ``weak`` one. Reads ``fts_terms``, ``fts`` and ``docs`` in the caller's
-    transaction."""
+    term, or two or more, or only a ``weak`` one; else ``(that term, the spelling a memory writes)``. Reads
+    ``fts_terms``, ``fts`` and ``docs`` in the caller's transaction."""
     spellings = {s for word in written for s in spelling.slips(word)}
     # a slip never touches the first letter, and an English stem begins its word (it takes an ending off): the
     # index's terms that a spelling begins with tell which spellings may stem to a held term, and only those are
@@ -221,14 +228,15 @@ def _slipped(conn, term: str, written: set[str], weak) -> str | None:
     firsts = {w[0] for w in spellings}
     held = [t for t in by_stem if t in vocabulary or (t[:1] in firsts and conn.execute(
         "SELECT 1 FROM fts_terms WHERE term = ?", (t,)).fetchone())]  # a stem shorter than its head, or changed
-    found = set()
+    found: dict[str, str] = {}
     for candidate in held:
         rows = conn.execute("SELECT d.name || ' ' || coalesce(d.title, '') || ' ' || d.description || ' ' || "
                             "coalesce(d.body, '') FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ? LIMIT 50",
                             (f'"{candidate}"',))
-        if any(by_stem[candidate] & _written(text) for (text,) in rows):
-            found.add(candidate)
-    return next(iter(found)) if len(found) == 1 and not weak(next(iter(found))) else None
+        spelt = next((min(both) for (text,) in rows if (both := by_stem[candidate] & _written(text))), None)
+        if spelt is not None:
+            found[candidate] = spelt
+    return next(iter(found.items())) if len(found) == 1 and not weak(next(iter(found))) else None
 
 
 def _written(text: str) -> set[str]:
@@ -254,16 +262,38 @@ def _unprefixed(conn, term: str) -> str | None:
     return None
 
 
+class ReadTerms(list):
+    """A query's terms as :func:`read_near` read them; ``slipped``: ``{word the query writes: the word a memory
+    writes}`` for each word read as a slip of the keyboard (:func:`_slipped`), which :func:`slip_note` tells;
+    ``stands_for``: ``{term read in another's place: (the query's term, the word a memory writes for a slip, else
+    "")}``, what a result shows for it (:func:`memdir.search.why.written`: ``pagin`` as "pagination", ``postgr`` as
+    the query's "postgresql")."""
+
+    slipped: dict[str, str]
+    stands_for: dict[str, tuple[str, str]]
+
+
 def read_near(conn, terms: list[str], counts: dict[str, int], total: int,
               forms: dict[str, set[str]] | None = None, slipped: bool = False) -> tuple[list[str], dict[str, int]]:
     """``(terms, counts)`` with each term of :func:`near_forms` (``slipped`` as there) replaced by its
-    near form (a repeat dropped) and the counts of the new terms
-    (:func:`doc_freq`, each beginning the words it begins as it is); as given when there is none."""
-    near = near_forms(conn, terms, counts, forms, slipped)
+    near form (a repeat dropped; a :class:`ReadTerms` saying which words were read as slips) and the counts of the
+    new terms (:func:`doc_freq`, each beginning the words it begins as it is); as given when there is none."""
+    slips: dict[str, tuple[str, str]] = {}
+    near = near_forms(conn, terms, counts, forms, slipped, slips)
     if not near:
         return terms, counts
-    read = list(dict.fromkeys(near.get(t, t) for t in terms))
+    read = ReadTerms(dict.fromkeys(near.get(t, t) for t in terms))
+    read.slipped = dict(slips.values())
+    read.stands_for = {held: (t, slips[t][1] if t in slips else "") for t, held in near.items()}
     return read, {**counts, **doc_freq(conn, [near[t] for t in near], total)}
+
+
+def slip_note(terms: list[str]) -> str:
+    """What a search's note says of the words it read as slips (:attr:`ReadTerms.slipped` of ``terms``): ``"read
+    'compliant' as 'complaint': no memory holds 'compliant'"``, so a person or a model sees a guess as a guess
+    (break16: ``compliant`` found complaints at 0.9956 with nothing said); ``""`` for none."""
+    slipped = getattr(terms, "slipped", None) or {}
+    return "; ".join(f"read {typed!r} as {meant!r}: no memory holds {typed!r}" for typed, meant in slipped.items())
 
 
 def in_capitals(conn, spellings: dict[str, str]) -> dict[int, frozenset[str]]:
@@ -284,4 +314,4 @@ def in_capitals(conn, spellings: dict[str, str]) -> dict[int, frozenset[str]]:
     return {rowid: frozenset(held) for rowid, held in out.items()}
 
 
-__all__ = ["near_forms", "read_near", "y_writers", "COMPOUND_LOOKUPS", "SLIP_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]
+__all__ = ["ReadTerms", "slip_note", "near_forms", "read_near", "y_writers", "COMPOUND_LOOKUPS", "SLIP_LOOKUPS", "add_phrase_freq", "compounds", "discriminating", "doc_freq", "in_capitals"]

@@ -16,7 +16,7 @@ from .stemming import stem
 from .tokenize import segments, word_parts, word_tokens
 
 
-def written(query: str) -> dict[str, str]:
+def written(query: str, read: list[str] | None = None) -> dict[str, str]:
     """Each term of the words of ``query`` (not CJK) with the word the query
     writes for it, casefolded (NFC, accents kept): ``{"port": "ports",
     "listen": "listening"}`` for "which ports are listening", ``{"zurich":
@@ -25,7 +25,9 @@ def written(query: str) -> dict[str, str]:
     two words give is the first's; a character that shows as nothing is no part
     of a word (:func:`memdir.text.printable.without_hidden`, as the tokenizer
     reads it: ``oper<U+200B>ations`` writes "operations", not "oper"). What a
-    result shows as the words it matched (:func:`why`) instead of stems. Pure."""
+    result shows as the words it matched (:func:`why`) instead of stems. ``read``: the query's terms as the search
+    read them (:class:`memdir.search.terms.ReadTerms`): a term read in another's place is shown as the word it
+    stands for (``pagin`` for "paginaton" as "pagination", the word a memory writes). Pure."""
     out: dict[str, str] = {}
     for match in segments(without_hidden(query)):
         word = match.group("word") or ""
@@ -37,6 +39,8 @@ def written(query: str) -> dict[str, str]:
         whole = unicodedata.normalize("NFC", word).casefold()
         for term in word_tokens(word):
             out.setdefault(term, parts.get(term, whole))
+    for held, (term, meant) in getattr(read, "stands_for", {}).items():
+        out.setdefault(held, meant or out.get(term, term))
     return out
 
 

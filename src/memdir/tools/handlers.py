@@ -33,7 +33,7 @@ from ..operations import memories as operations
 from ..render import memories as render
 from ..results import DoctorResult, StatusResult
 from ..session import Session
-from ..text.fence import escape_stored
+from ..text.fence import escape_stored, quoted
 from ..text.printable import printable
 from .specs import (
     DEFAULT_LIST,
@@ -82,13 +82,15 @@ def _bounded(text: str) -> str:
     return text[: MAX_OUTPUT - len(marker)] + marker
 
 
-def seen_in_conversation(session: Session, tool: str, arguments) -> str | None:
+def seen_in_conversation(session: Session, tool: str, arguments, response=None) -> str | None:
     """After tool ``tool`` ran with ``arguments`` (a dict) in ``session``'s conversation: when the conversation
     now holds a memory's body whole, record so (:func:`memdir.search.recall.mark_seen`: recall names it on the
     pointer line instead of giving the body again, until it changes; issue 28 item 3) and return None; else the
     reason nothing was recorded. Whole: a ``memory_read`` from offset 0 of a body of at most :data:`READ_CHUNK`
     characters (one call shows it all), a ``memory_write`` whose ``body`` argument is the body now stored (a body
-    redaction changed, or an update that kept the body, is not in the conversation). ``tool`` is a name of
+    redaction changed, or an update that kept the body, is not in the conversation); a read only when ``response``
+    (what the client kept of the tool's output: text, or JSON holding it) shows the body stored now as the tool
+    shows it (another session may have changed it since: break16). ``tool`` is a name of
     :data:`TOOL_NAMES` or an MCP client's name for it (Claude Code's ``mcp__memdir__memory_read``). Raises
     :class:`NotFound` (no such memory now), :class:`InvalidInput`, :class:`~memdir.errors.ScopeError`."""
     from ..operations.lookup import find
@@ -104,11 +106,21 @@ def seen_in_conversation(session: Session, tool: str, arguments) -> str | None:
     body = entry.record.body
     if action == "memory_read" and ((arguments.get("offset") or 0) != 0 or len(body) > READ_CHUNK):
         return f"{tool} showed {entry.record.name} in parts"
+    if action == "memory_read" and _bounded(quoted(escape_stored(body))) not in "\n".join(_texts(response)):
+        return f"{tool}'s output does not show the body of {entry.record.name} stored now"
     if action == "memory_write" and (not isinstance(arguments.get("body"), str)
                                      or arguments["body"].strip() != body.strip()):
         return f"the body of {entry.record.name} stored is not the one {tool} was given"
     mark_seen(session, layer.scope, entry.record)
     return None
+
+
+def _texts(value) -> list[str]:
+    """Every string in ``value`` (a client's record of a tool's output: a string, or lists and dicts of them)."""
+    if isinstance(value, str):
+        return [value]
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return [text for item in items for text in _texts(item)]
 
 
 # ---------------------------------------------------------------- handlers

@@ -34,13 +34,17 @@ def _prompt(project, session_id: str, prompt: str = PROMPT) -> str:
     return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
 
 
-def _used(project, session_id: str, tool: str, arguments: dict) -> str:
-    """Run ``tool`` as the MCP server would, then the PostToolUse hook as Claude Code would (with its tool
-    name); the hook's skip reason, or "" when it recorded the memory."""
+def _used(project, session_id: str, tool: str, arguments: dict, between=None) -> str:
+    """Run ``tool`` as the MCP server would, then (after ``between()``, when given) the PostToolUse hook as Claude
+    Code would (its tool name, the output as content blocks); the hook's skip reason, or "" when it recorded."""
     session = open_session(project=project, session_id=None, use_cwd=False)  # the MCP server knows no session
-    assert not run_tool(session, tool, arguments).is_error
+    output = run_tool(session, tool, arguments)
+    assert not output.is_error
+    if between is not None:
+        between()
     payload = {"cwd": str(project), "hook_event_name": "PostToolUse", "session_id": session_id,
-               "tool_name": f"mcp__memdir__{tool}", "tool_input": arguments, "tool_response": []}
+               "tool_name": f"mcp__memdir__{tool}", "tool_input": arguments,
+               "tool_response": [{"type": "text", "text": output.text}]}
     try:
         assert hooks.run("PostToolUse", stdin=io.StringIO(json.dumps(payload))) == ""
     except hooks.HookSkip as skip:
@@ -82,3 +86,14 @@ def test_install_registers_the_hook_for_the_read_and_write_tools_only():
     assert group["matcher"] == "mcp__memdir__memory_(read|write)"
     assert group["hooks"][0]["command"] == "/usr/bin/python3 -m memdir.hooks claude-code PostToolUse"
     assert set(settings["hooks"]) == {"SessionStart", "UserPromptSubmit", "PreCompact", "SessionEnd", "PostToolUse"}
+
+
+def test_a_read_the_memory_changed_after_records_nothing(store, project, mem):
+    """break16: the hook ran after another session changed the memory; the body it would record was never shown."""
+    changed = BODY + " Changed before the hook ran."
+    assert _used(project, "s-1", "memory_read", {"name": "db-port"},
+                 between=lambda: mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", changed)) == (
+        "mcp__memdir__memory_read's output does not show the body of db-port stored now; recall may give it")
+    assert changed in _prompt(project, "s-1")  # the body stored now is given
+    assert _used(project, "s-2", "memory_read", {"name": "db-port"}) == ""  # control: read unchanged, recorded
+    assert changed not in _prompt(project, "s-2")

@@ -288,7 +288,7 @@ def tool_used(data: dict, home, event: str = "PostToolUse", client: str = "claud
         raise HookSkip("hook input has no session_id: nothing to record")
     from ...tools.handlers import seen_in_conversation
 
-    why = seen_in_conversation(_session(data, home), tool, arguments)
+    why = seen_in_conversation(_session(data, home), tool, arguments, data.get("tool_response"))
     if why is not None:
         raise HookSkip(f"{why}; recall may give it")
     return ""
