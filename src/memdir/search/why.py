@@ -46,8 +46,8 @@ def written(query: str, read: list[str] | None = None) -> dict[str, str]:
 
 def why(evidence: Evidence, words: dict[str, str] | None = None) -> dict:
     """``{"terms": [...], "cosine": float | None}`` (cosine to 3 decimals) of a memory's ``evidence``: the query
-    terms it matched, each as the query writes it when ``words`` (:func:`written` of the query) has it, else as
-    indexed (a stem: a spelling the store corrected the query to), without repeats."""
+    terms it matched, each as ``words`` (:func:`written` of the query and its read terms) shows it, else as
+    indexed (a stem), without repeats."""
     cos = evidence.cosine
     shown = evidence.matched if words is None else (words.get(t, t) for t in evidence.matched)
     return {"terms": list(dict.fromkeys(shown)), "cosine": None if cos is None else round(cos, 3)}
