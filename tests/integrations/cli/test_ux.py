@@ -88,7 +88,7 @@ def test_a_hook_asked_for_help_names_every_client_s_events_on_stderr(option, cap
     assert out.out == "" and out.err == (
         "memdir hook: usage: memdir hook {claude-code,codex,gemini,cursor} EVENT [--home DIR]; EVENT: claude-code: "
         "SessionStart, UserPromptSubmit, SessionEnd, PreCompact, PostToolUse; codex: SessionStart, UserPromptSubmit, Stop, "
-        "PreCompact; gemini: SessionStart, BeforeAgent, SessionEnd, PreCompress; cursor: sessionStart, sessionEnd; "
+        "PreCompact, PostToolUse; gemini: SessionStart, BeforeAgent, SessionEnd, PreCompress; cursor: sessionStart, sessionEnd; "
         "the client's hook JSON on stdin (`memdir hook --help` explains)\n")
     assert hooks.main(["claude-code", "SessionStart", "--json"]) == 0  # control: another option is still refused
     assert "option --json is not taken" in capsys.readouterr().err

@@ -42,8 +42,9 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   (:data:`RESTARTS`: Claude Code's and Codex's ``PreCompact`` and
   ``SessionStart`` of ``source`` ``compact`` or ``clear``, Gemini CLI's
   ``PreCompress`` and ``SessionStart`` of ``source`` ``clear``).
-* ``PostToolUse`` (installed for ``mcp__memdir__memory_read`` and ``memory_write``) — a memory the model
-  read whole or wrote the body of is in the conversation: it is recorded as given in the session, so recall
+* ``PostToolUse`` (installed for ``mcp__memdir__memory_read`` and ``memory_write``; Claude Code and Codex
+  send the same input, Codex's ``tool_response`` the MCP result ``{"content": [...], "isError": …}``) — a
+  memory the model read whole or wrote the body of is in the conversation: it is recorded as given in the session, so recall
   names it instead of giving its body again (:func:`tool_used`); prints nothing.
 * ``SessionEnd`` and ``PreCompact`` — queue the transcript for consolidation
   and start a detached ``memdir consolidate --queue`` that drains it
@@ -88,7 +89,8 @@ EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact", "PostT
 DIALECTS: dict[str, dict[str, str]] = {
     "claude-code": {"SessionStart": "start", "UserPromptSubmit": "prompt", "SessionEnd": "end", "PreCompact": "end",
                     "PostToolUse": "tool"},
-    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "end", "PreCompact": "end"},
+    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "end", "PreCompact": "end",
+              "PostToolUse": "tool"},
     "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "SessionEnd": "end", "PreCompress": "end"},
     "cursor": {"sessionStart": "start", "sessionEnd": "end"},
 }
