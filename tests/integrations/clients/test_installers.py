@@ -66,6 +66,8 @@ def test_each_client_keeps_the_persons_settings_and_uninstall_restores_their_byt
     assert [h["hooks"][0]["command"] for h in gemini["hooks"]["SessionStart"]][0] == "echo hi"
     assert "memdir.hooks gemini BeforeAgent" in gemini["hooks"]["BeforeAgent"][0]["hooks"][0]["command"]
     assert gemini["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"] == 5000  # milliseconds
+    assert sorted(gemini["hooks"]) == ["AfterTool", "BeforeAgent", "PreCompress", "SessionEnd", "SessionStart"]
+    assert gemini["hooks"]["AfterTool"][0]["matcher"] == "mcp_memdir_memory_(read|write)"
 
     cursor = json.loads((home / ".cursor" / "hooks.json").read_text())
     assert cursor["version"] == 1 and cursor["hooks"]["afterFileEdit"] == [{"command": "./format.sh"}]
