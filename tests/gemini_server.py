@@ -1,7 +1,7 @@
 """A real local HTTP server speaking the Gemini API's ``generateContent`` (JSON) and
 ``streamGenerateContent`` (SSE, ``alt=sse``), for driving the real Gemini CLI headlessly
-(tests/integrations/clients). Every request body is recorded with its path; each reply is the text
-``script(body)`` returns. ``countTokens`` answers a fixed count."""
+(tests/integrations/clients). Every request body is recorded with its path; each reply is what
+``script(body)`` returns: a text, or ``{"function_call": name, "args": {...}}`` (a tool call). ``countTokens`` answers a fixed count."""
 
 from __future__ import annotations
 
@@ -12,8 +12,11 @@ from tests.scripted_http import ScriptedHandler, ScriptedServer
 USAGE = {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}
 
 
-def _answer(text: str) -> dict:
-    return {"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP",
+def _answer(reply) -> dict:
+    """The response to ``reply``: a text, or ``{"function_call": name, "args": {...}}`` (the model calls a tool)."""
+    part = ({"functionCall": {"name": reply["function_call"], "args": reply.get("args") or {}}}
+            if isinstance(reply, dict) else {"text": str(reply)})
+    return {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP",
                             "index": 0}], "usageMetadata": USAGE, "modelVersion": "gemini-test"}
 
 
@@ -34,7 +37,7 @@ class GeminiServer(ScriptedServer):
                     self.send("application/json", json.dumps({"totalTokens": 10}).encode())
                     return
                 server.requests.append((self.path, body))
-                answer = _answer(str(script(body)))
+                answer = _answer(script(body))
                 if ":streamGenerateContent" in self.path:
                     self.send("text/event-stream", f"data: {json.dumps(answer)}\r\n\r\n".encode())
                 else:

@@ -13,6 +13,7 @@ import json
 import pytest
 
 from memdir.integrations.claude_code import hooks, install
+from memdir.integrations.clients import codex, gemini
 from memdir.session import open_session
 from memdir.tools.handlers import run_tool
 
@@ -34,9 +35,12 @@ def _prompt(project, session_id: str, prompt: str = PROMPT) -> str:
     return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
 
 
-def _used(project, session_id: str, tool: str, arguments: dict, between=None) -> str:
-    """Run ``tool`` as the MCP server would, then (after ``between()``, when given) the PostToolUse hook as Claude
-    Code would (its tool name, the output as content blocks); the hook's skip reason, or "" when it recorded."""
+def _used(project, session_id: str, tool: str, arguments: dict, between=None, client: str = "claude-code") -> str:
+    """Run ``tool`` as the MCP server would, then (after ``between()``, when given) the PostToolUse hook as
+    ``client`` would: Claude Code (its tool name, the output as content blocks), Codex 0.171 (the input read from
+    the real binary: the same tool name, the MCP result ``{"content": [...], "isError": false}`` and fields of its
+    own) or Gemini CLI 0.61 (its AfterTool: ``mcp_memdir_memory_read``, ``mcp_context``, ``llmContent``); the
+    hook's skip reason, or "" when it recorded."""
     session = open_session(project=project, session_id=None, use_cwd=False)  # the MCP server knows no session
     output = run_tool(session, tool, arguments)
     assert not output.is_error
@@ -45,15 +49,24 @@ def _used(project, session_id: str, tool: str, arguments: dict, between=None) ->
     payload = {"cwd": str(project), "hook_event_name": "PostToolUse", "session_id": session_id,
                "tool_name": f"mcp__memdir__{tool}", "tool_input": arguments,
                "tool_response": [{"type": "text", "text": output.text}]}
+    if client == "codex":
+        payload.update(turn_id="t-1", model="gpt-5.5", permission_mode="bypassPermissions", tool_use_id="call_2",
+                       tool_response={"content": [{"type": "text", "text": output.text}], "isError": False})
+    if client == "gemini":  # Gemini CLI 0.61's AfterTool input, read from the real binary
+        payload.update(hook_event_name="AfterTool", tool_name=f"mcp_memdir_{tool}", timestamp="2026-12-04T12:30:01Z",
+                       tool_response={"llmContent": [{"text": f"<untrusted_context>\n{output.text}\n</untrusted_context>"}],
+                                      "returnDisplay": output.text},
+                       mcp_context={"server_name": "memdir", "tool_name": tool, "command": "python", "args": []})
     try:
-        assert hooks.run("PostToolUse", stdin=io.StringIO(json.dumps(payload))) == ""
+        assert hooks.run(payload["hook_event_name"], stdin=io.StringIO(json.dumps(payload)), client=client) == ""
     except hooks.HookSkip as skip:
         return str(skip)
     return ""
 
 
-def test_a_memory_the_model_read_whole_is_only_named_by_recall(store, project):
-    assert _used(project, "s-1", "memory_read", {"name": "db-port"}) == ""
+@pytest.mark.parametrize("client", ["claude-code", "codex", "gemini"])
+def test_a_memory_the_model_read_whole_is_only_named_by_recall(store, project, client):
+    assert _used(project, "s-1", "memory_read", {"name": "db-port"}, client=client) == ""
     block = _prompt(project, "s-1")
     assert BODY not in block and "(given earlier in this session, unchanged: db-port" in block
     assert STYLE in _prompt(project, "s-1", "should I indent with tabs?")  # control: one it did not read
@@ -86,6 +99,46 @@ def test_install_registers_the_hook_for_the_read_and_write_tools_only():
     assert group["matcher"] == "mcp__memdir__memory_(read|write)"
     assert group["hooks"][0]["command"] == "/usr/bin/python3 -m memdir.hooks claude-code PostToolUse"
     assert set(settings["hooks"]) == {"SessionStart", "UserPromptSubmit", "PreCompact", "SessionEnd", "PostToolUse"}
+
+
+def test_codex_install_registers_the_same_hook(tmp_path):
+    """Codex 0.171 names memdir's tools as Claude Code does and takes the matcher as a regular expression (read
+    from the real binary: tests/integrations/clients/test_codex_session.py runs it)."""
+    codex.install("user", tmp_path / "mem", user_home=tmp_path / "user", python="/usr/bin/python3")
+    settings = json.loads((tmp_path / "user" / ".codex" / "hooks.json").read_text())
+    [group] = settings["hooks"]["PostToolUse"]
+    assert group["matcher"] == "mcp__memdir__memory_(read|write)"
+    assert group["hooks"][0] == {"type": "command", "command": "/usr/bin/python3 -m memdir.hooks codex PostToolUse",
+                                 "timeout": 5}
+    assert hooks.DIALECTS["codex"]["PostToolUse"] == "tool"  # control: the hook it runs is one memdir handles
+
+
+def test_gemini_install_registers_after_tool_under_its_own_tool_names(tmp_path):
+    """Gemini CLI 0.61 names an MCP tool mcp_SERVER_TOOL and takes the matcher as a regular expression (read
+    from the real binary: tests/integrations/clients/test_gemini_session.py runs it); timeouts in milliseconds."""
+    settings = gemini.merge({}, python="/usr/bin/python3")
+    [group] = settings["hooks"]["AfterTool"]
+    assert group["matcher"] == "mcp_memdir_memory_(read|write)"
+    assert group["hooks"][0] == {"type": "command", "name": "memdir-AfterTool", "timeout": 5000,
+                                 "command": "/usr/bin/python3 -m memdir.hooks gemini AfterTool"}
+    assert hooks.DIALECTS["gemini"]["AfterTool"] == "tool"
+
+
+def test_gemini_s_prompt_is_read_without_the_context_block_it_puts_first(store, project):
+    """Gemini CLI 0.61 hands BeforeAgent the prompt with SessionStart's block before it (seen with the real
+    binary): recall would search the index's descriptions and the guidance. The prompt alone recalls nothing here;
+    control: a prompt that bears on a memory, after the same block, recalls it."""
+    block = "<hook_context>&lt;memory_context&gt;\n- [db-port](db-port.md) — Dev PostgreSQL listens on 5433\n" \
+            "- [style](style.md) — Indent with tabs\n&lt;/memory_context&gt;</hook_context>\n\n"
+
+    def recall(prompt: str) -> str:
+        payload = {"cwd": str(project), "hook_event_name": "BeforeAgent", "session_id": "g-1", "prompt": prompt}
+        out = hooks.run("BeforeAgent", stdin=io.StringIO(json.dumps(payload)), client="gemini")
+        return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+
+    assert recall(block + "Open the first entry, please.") == ""
+    given = recall(block + PROMPT)
+    assert BODY in given and STYLE not in given
 
 
 def test_a_read_the_memory_changed_after_records_nothing(store, project, mem):

@@ -30,7 +30,7 @@ def test_the_hook_help_lists_what_it_takes_and_names_every_client():
     text = " ".join(done.stdout.split())
     assert "Run one hook of a coding agent (Claude Code, Codex, Gemini CLI or Cursor)" in text
     assert "--home HOME" in text and "--json" not in text and "--project" not in text
-    assert "gemini: SessionStart, BeforeAgent, SessionEnd, PreCompress" in text
+    assert "gemini: SessionStart, BeforeAgent, SessionEnd, PreCompress, AfterTool" in text
     control = " ".join(run_cli("list", "--help").stdout.split())  # control: a command that takes them lists them
     assert "--json" in control and "--project PROJECT" in control
 
@@ -88,7 +88,8 @@ def test_a_hook_asked_for_help_names_every_client_s_events_on_stderr(option, cap
     assert out.out == "" and out.err == (
         "memdir hook: usage: memdir hook {claude-code,codex,gemini,cursor} EVENT [--home DIR]; EVENT: claude-code: "
         "SessionStart, UserPromptSubmit, SessionEnd, PreCompact, PostToolUse; codex: SessionStart, UserPromptSubmit, Stop, "
-        "PreCompact; gemini: SessionStart, BeforeAgent, SessionEnd, PreCompress; cursor: sessionStart, sessionEnd; "
+        "PreCompact, PostToolUse; gemini: SessionStart, BeforeAgent, SessionEnd, PreCompress, "
+        "AfterTool; cursor: sessionStart, sessionEnd; "
         "the client's hook JSON on stdin (`memdir hook --help` explains)\n")
     assert hooks.main(["claude-code", "SessionStart", "--json"]) == 0  # control: another option is still refused
     assert "option --json is not taken" in capsys.readouterr().err

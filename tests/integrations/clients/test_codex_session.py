@@ -66,11 +66,13 @@ def _found(search_output: dict, namespace: str) -> list[str]:
             for tool in found.get("tools") or []]
 
 
-def _run_codex(exe, env, project, server, *extra):
+def _run_codex(exe, env, project, server, *extra, prompt=PROMPT, resume=None):
+    """``codex exec`` of ``prompt`` against ``server`` with the options ``extra``; ``resume``: the id of the
+    session it goes on with (``codex exec resume ID``: a person's next prompt in that session)."""
     args = [exe, "exec", "--skip-git-repo-check", *extra,
             "-c", 'model_provider="scripted"', "-c", f'model="{MODEL}"',
             "-c", f'model_providers.scripted={{name="scripted", base_url="{server.url}", wire_api="responses"}}',
-            PROMPT]
+            *(["resume", resume] if resume else []), prompt]
     return subprocess.run(args, capture_output=True, text=True, env=env, cwd=project, timeout=120,
                           stdin=subprocess.DEVNULL)
 
@@ -133,3 +135,60 @@ def test_codex_runs_no_untrusted_hook(tmp_path, isolated_home, project):
         assert PROMPT in first and "<memory_context>" not in first and "<memory_recall>" not in first
     assert "hook: SessionStart" not in done.stderr
     assert not (isolated_home / "logs" / "consolidate.log").exists()
+
+
+UV_BODY = "Install and lock dependencies with uv (uv add, uv sync); pip breaks the lock file."
+POINTER = "(given earlier in this session, unchanged: uv — memory_read NAME to see one again)"
+
+
+class ReadsOnce(ScriptedModel):
+    """The scripted model of a session of several prompts: the first searches the tools for memdir's and
+    calls its memory_read of ``uv``; every other turn is answered "ok"."""
+
+    def __call__(self, body: dict):
+        items = body.get("input") or []
+        last = items[-1] if items else {}
+        if last.get("type") == "tool_search_output":
+            if "memory_read" in _found(last, "mcp__memdir"):
+                return {"function_call": "memory_read", "namespace": "mcp__memdir", "arguments": {"name": "uv"}}
+            self.waits += 1
+            return ({"function_call": "exec_command", "arguments": {"cmd": "sleep 0.5"}} if self.waits <= WAITS
+                    else "memdir's tools never appeared.")
+        if last.get("type") == "message" and "Open the uv memory" in json.dumps(last):
+            return {"tool_search": {"query": "memdir memory read"}}
+        return "ok"
+
+
+@pytest.mark.slow
+def test_a_memory_the_model_read_through_mcp_is_only_named_by_the_next_recall(tmp_path, isolated_home, project):
+    """The real Codex 0.171: a body the model read with memdir's memory_read stands in the conversation; the
+    PostToolUse hook install registers (tool_name mcp__memdir__memory_read, tool_response the MCP result) records
+    it as given, so the next prompt's recall (a `codex exec resume` of the same session) names it only — the body
+    is once in what the model receives. Without that hook the recall gives it a second time (checked by removing
+    it from HOOK_EVENTS: this test then fails). Control: a memory the model did not read is given whole."""
+    exe, env, _ = _setup(tmp_path, isolated_home, project)
+    person = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    person.write("uv", "Use uv for Python installs, never pip", "project", UV_BODY)
+    person.write("style", "Indent with tabs", "feedback", "The linter enforces tabs in every file.")
+    env["MEMDIR_SEARCH_VECTORS"] = "off"
+    prompts = ["Open the uv memory, please.", "How should I install python packages with uv here?",
+               "should I indent with tabs?"]
+    marks, session = [], None
+    with ResponsesServer(ReadsOnce()) as server:
+        for prompt in prompts:
+            marks.append(len(server.requests))
+            done = _run_codex(exe, env, project, server, "--dangerously-bypass-hook-trust", "--json", prompt=prompt,
+                              resume=session)
+            assert done.returncode == 0, done.stdout + done.stderr
+            started = json.loads(done.stdout.splitlines()[0])
+            assert started["type"] == "thread.started" and started["thread_id"] == (session or started["thread_id"])
+            session = started["thread_id"]
+        requests = server.requests
+    _, asked, control = marks
+    read = [i for body in requests[:asked] for i in body["input"] if i.get("type") == "function_call_output"
+            and _called(body["input"], i.get("call_id")) == "memory_read"]
+    assert read and UV_BODY in json.dumps(read[0], ensure_ascii=False)  # the tool result carried the body
+    assert UV_BODY not in input_text(requests[0])  # the first prompt's recall did not give it (no recall block)
+    seen = input_text(requests[asked])
+    assert POINTER in seen and seen.count(UV_BODY) == 1  # the read's, once; the recall only names it
+    assert "The linter enforces tabs in every file." in input_text(requests[control])  # control: given whole

@@ -53,3 +53,59 @@ def test_a_gemini_headless_run_gets_context_and_recall_and_queues_its_chat(tmp_p
     while time.time() < deadline and not (log.exists() and f"event=SessionEnd {chats[0]}" in log.read_text()):
         time.sleep(0.2)
     assert f"event=SessionEnd {chats[0]}" in log.read_text()  # SessionEnd queued the chat Gemini wrote
+
+
+UV_BODY = "Install and lock dependencies with uv (uv add, uv sync); pip breaks the lock file."
+POINTER = "(given earlier in this session, unchanged: uv — memory_read NAME to see one again)"
+SESSION = "4d86dd5a-506d-4f87-a565-dd3eb086b20d"
+
+
+def _reads_once(body: dict):
+    """The scripted model: the first prompt calls memdir's memory_read of ``uv`` (Gemini CLI names it
+    mcp_memdir_memory_read); every other request is answered "ok"."""
+    contents = body.get("contents") or []
+    last = json.dumps(contents[-1] if contents else {})
+    if "Open the uv memory" in last and "functionResponse" not in last:
+        return {"function_call": "mcp_memdir_memory_read", "args": {"name": "uv"}}
+    return "ok"
+
+
+@pytest.mark.slow
+def test_a_memory_the_model_read_through_mcp_is_only_named_by_the_next_recall(tmp_path, isolated_home, project):
+    """The real Gemini CLI 0.61: a body the model read with memdir's memory_read stands in the conversation; the
+    AfterTool hook install registers (tool_name mcp_memdir_memory_read, translated to mcp__memdir__memory_read)
+    records it as given, so the next prompt's recall (`gemini --resume` of the same session) names it only — the
+    body is only the read's in what the model receives. Without that hook the recall gives it a second time (checked by
+    removing it from HOOK_EVENTS: this test then fails). Control: a memory the model did not read is given whole."""
+    exe = binary("gemini")
+    user_home = tmp_path / "userhome"
+    person = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    person.write("uv", "Use uv for Python installs, never pip", "project", UV_BODY)
+    person.write("style", "Indent with tabs", "feedback", "The linter enforces tabs in every file.")
+    settings = user_home / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+    assert run_cli("install", "gemini", env={"HOME": str(user_home)}).returncode == 0
+    prompts = ["Open the uv memory, please.", "How should I install python packages with uv here?",
+               "should I indent with tabs?"]
+    marks = []
+    with GeminiServer(_reads_once) as server:
+        env = client_env(user_home, isolated_home, GEMINI_API_KEY="dummy", GOOGLE_GEMINI_BASE_URL=server.url,
+                         GEMINI_CLI_TRUST_WORKSPACE="true", PWD=str(project), MEMDIR_SEARCH_VECTORS="off")
+        for number, prompt in enumerate(prompts):
+            marks.append(len(server.requests))
+            session = ["--session-id", SESSION] if number == 0 else ["--resume", SESSION]
+            # --yolo: a headless run may call the MCP tool without asking
+            done = subprocess.run([exe, "-p", prompt, "-m", MODEL, "--yolo", *session], capture_output=True,
+                                  text=True, env=env, cwd=project, timeout=120, stdin=subprocess.DEVNULL, check=False)
+            assert done.returncode == 0, done.stdout + done.stderr
+        requests = [body for _, body in server.requests]
+    _, asked, control = marks
+    assert UV_BODY in json.dumps([b["contents"] for b in requests[:asked]])  # the tool's response carried it
+    assert UV_BODY not in request_text(requests[0])  # the first prompt's recall did not give it
+    *history, prompt = requests[asked]["contents"]
+    assert POINTER in json.dumps(prompt, ensure_ascii=False) and UV_BODY not in json.dumps(prompt)  # only named
+    responses = [p["functionResponse"] for c in history for p in c["parts"] if "functionResponse" in p]
+    # every copy of the body the model receives is the read's (Gemini 0.61's resume repeats the tool's response)
+    assert request_text(requests[asked]).count(UV_BODY) == json.dumps(responses).count(UV_BODY) >= 1
+    assert "The linter enforces tabs in every file." in request_text(requests[control])  # control: given whole

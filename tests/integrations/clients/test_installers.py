@@ -54,7 +54,8 @@ def test_each_client_keeps_the_persons_settings_and_uninstall_restores_their_byt
     assert [line for line in config.splitlines() if line in mine] == mine  # comments, order and spelling kept
     assert '[mcp_servers.memdir]\ncommand = "' in config and '"memdir.cli", "mcp"' in config
     codex_hooks = json.loads((home / ".codex" / "hooks.json").read_text())
-    assert sorted(codex_hooks["hooks"]) == ["PreCompact", "SessionStart", "Stop", "UserPromptSubmit"]
+    assert sorted(codex_hooks["hooks"]) == ["PostToolUse", "PreCompact", "SessionStart", "Stop", "UserPromptSubmit"]
+    assert codex_hooks["hooks"]["PostToolUse"][0]["matcher"] == "mcp__memdir__memory_(read|write)"
     # after a compaction too (Codex sends SessionStart source "compact" since openai/codex#21272): the block again
     assert codex_hooks["hooks"]["SessionStart"][0]["matcher"] == "startup|resume|clear|compact"
     assert codex_hooks["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"].endswith(
@@ -65,6 +66,8 @@ def test_each_client_keeps_the_persons_settings_and_uninstall_restores_their_byt
     assert [h["hooks"][0]["command"] for h in gemini["hooks"]["SessionStart"]][0] == "echo hi"
     assert "memdir.hooks gemini BeforeAgent" in gemini["hooks"]["BeforeAgent"][0]["hooks"][0]["command"]
     assert gemini["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"] == 5000  # milliseconds
+    assert sorted(gemini["hooks"]) == ["AfterTool", "BeforeAgent", "PreCompress", "SessionEnd", "SessionStart"]
+    assert gemini["hooks"]["AfterTool"][0]["matcher"] == "mcp_memdir_memory_(read|write)"
 
     cursor = json.loads((home / ".cursor" / "hooks.json").read_text())
     assert cursor["version"] == 1 and cursor["hooks"]["afterFileEdit"] == [{"command": "./format.sh"}]

@@ -41,9 +41,11 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   conversation clears that record — one table for every client
   (:data:`RESTARTS`: Claude Code's and Codex's ``PreCompact`` and
   ``SessionStart`` of ``source`` ``compact`` or ``clear``, Gemini CLI's
-  ``PreCompress`` and ``SessionStart`` of ``source`` ``clear``).
-* ``PostToolUse`` (installed for ``mcp__memdir__memory_read`` and ``memory_write``) — a memory the model
-  read whole or wrote the body of is in the conversation: it is recorded as given in the session, so recall
+  ``PreCompress`` of ``trigger`` ``manual`` and ``SessionStart`` of ``source`` ``clear``).
+* ``PostToolUse`` (installed for ``mcp__memdir__memory_read`` and ``memory_write``; Claude Code and Codex
+  send the same input, Codex's ``tool_response`` the MCP result ``{"content": [...], "isError": …}``;
+  Gemini CLI's ``AfterTool``, its tool named as :func:`translate` says) — a
+  memory the model read whole or wrote the body of is in the conversation: it is recorded as given in the session, so recall
   names it instead of giving its body again (:func:`tool_used`); prints nothing.
 * ``SessionEnd`` and ``PreCompact`` — queue the transcript for consolidation
   and start a detached ``memdir consolidate --queue`` that drains it
@@ -88,19 +90,22 @@ EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact", "PostT
 DIALECTS: dict[str, dict[str, str]] = {
     "claude-code": {"SessionStart": "start", "UserPromptSubmit": "prompt", "SessionEnd": "end", "PreCompact": "end",
                     "PostToolUse": "tool"},
-    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "end", "PreCompact": "end"},
-    "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "SessionEnd": "end", "PreCompress": "end"},
+    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "end", "PreCompact": "end",
+              "PostToolUse": "tool"},
+    "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "SessionEnd": "end", "PreCompress": "end",
+               "AfterTool": "tool"},
     "cursor": {"sessionStart": "start", "sessionEnd": "end"},
 }
 # client -> {its hook event: None when the event itself means the conversation was (or is about to be) compacted
 # or cleared, else (input field, its values that mean so)}. The one rule of when the session's recall record
 # (memdir.prompt.recalled) is cleared; every client's hook asks it (conversation_restarts). Claude Code and
-# Codex: PreCompact, SessionStart source compact|clear; Gemini CLI: PreCompress (trigger auto|manual),
+# Codex: PreCompact, SessionStart source compact|clear; Gemini CLI: PreCompress of trigger manual (0.61 sends
+# trigger auto before every model request, before it checks whether to compress: its ChatCompressionService), and
 # SessionStart source clear (its sources: startup, resume, clear); Cursor: no prompt hook, so no record.
 RESTARTS: dict[str, dict[str, tuple[str, tuple[str, ...]] | None]] = {
     "claude-code": {"PreCompact": None, "SessionStart": ("source", ("compact", "clear"))},
     "codex": {"PreCompact": None, "SessionStart": ("source", ("compact", "clear"))},
-    "gemini": {"PreCompress": None, "SessionStart": ("source", ("clear",))},
+    "gemini": {"PreCompress": ("trigger", ("manual",)), "SessionStart": ("source", ("clear",))},
     "cursor": {},
 }
 HOOK_OUTPUT_MAX_CHARS = 10_000   # characters of a hook's whole stdout (Claude Code, hook output cap)
@@ -166,9 +171,20 @@ def conversation_restarts(client: str, event: str, data: dict) -> bool:
 
 
 def translate(client: str, data: dict) -> dict:
-    """A client's hook input in Claude Code's fields (``cwd``, ``session_id``,
-    ``transcript_path``, ``prompt``): Cursor's first ``workspace_roots`` entry
-    is the directory and its ``conversation_id`` the session."""
+    """A client's hook input in Claude Code's fields (``cwd``, ``session_id``, ``transcript_path``, ``prompt``,
+    ``tool_name``): Cursor's first ``workspace_roots`` entry is the directory and its ``conversation_id`` the
+    session; Gemini CLI's MCP tool (``tool_name`` ``mcp_memdir_memory_read``, its ``mcp_context`` naming the
+    server and the tool) is ``mcp__SERVER__TOOL``, and its ``prompt`` the person's, without the
+    ``<hook_context>…</hook_context>`` blocks 0.61 puts first (SessionStart's block: recall would search the
+    index and guidance; read from the real binary)."""
+    if client == "gemini":
+        out, context, prompt = dict(data), data.get("mcp_context"), data.get("prompt")
+        if isinstance(context, dict) and isinstance(context.get("server_name"), str) \
+                and isinstance(context.get("tool_name"), str):
+            out["tool_name"] = f"mcp__{context['server_name']}__{context['tool_name']}"
+        while isinstance(prompt, str) and prompt.startswith("<hook_context>") and "</hook_context>" in prompt:
+            prompt = out["prompt"] = prompt.partition("</hook_context>")[2].lstrip("\n")
+        return out
     if client != "cursor":
         return data
     out = dict(data)

@@ -8,8 +8,15 @@ project    ``<root>/.codex/config.toml``                ``<root>/.codex/hooks.js
 =========  ===========================================  ===============================
 
 Codex's hooks take Claude Code's shape and fields: SessionStart (also after a compaction) prints the
-context block, UserPromptSubmit the recall block, Stop (the end of each turn:
-Codex has no session-end hook) and PreCompact queue the session's transcript.
+context block, UserPromptSubmit the recall block, PostToolUse (after memdir's
+``memory_read`` or ``memory_write``) records a body the model read or wrote
+whole as given in the session, Stop (the end of each turn: Codex has no
+session-end hook) and PreCompact queue the session's transcript. Codex 0.171's
+PostToolUse input, read from the real binary: ``tool_name``
+``mcp__memdir__memory_read``, ``tool_input`` the call's arguments,
+``tool_response`` the MCP result ``{"content": [{"type": "text", "text":
+…}], "isError": false}`` (the text the tool printed, which
+:func:`memdir.tools.handlers.seen_in_conversation` reads as it is).
 ``config.toml`` is edited with tomlkit, so the person's comments and layout
 stay. Codex runs a new or changed hook only after the person trusts it (its
 ``/hooks`` review), and loads a project's ``.codex/`` only in a trusted
@@ -28,7 +35,10 @@ CLIENT = "codex"
 SERVER_NAME = "memdir"
 # event -> (matcher or None, timeout in seconds)
 HOOK_EVENTS = {"SessionStart": ("startup|resume|clear|compact", 10), "UserPromptSubmit": (None, 10),
-               "Stop": (None, 5), "PreCompact": (None, 10)}
+               "Stop": (None, 5), "PreCompact": (None, 10),
+               # what the model read or wrote whole; Codex 0.171 names an MCP tool mcp__SERVER__TOOL and
+               # takes the matcher as a regular expression, as Claude Code does
+               "PostToolUse": (f"mcp__{SERVER_NAME}__memory_(read|write)", 5)}
 NOTE = ("Codex runs a new hook only once you trust it: start `codex` and approve memdir's hooks in /hooks "
         "(automation: `codex exec --dangerously-bypass-hook-trust`)")
 

@@ -3,10 +3,17 @@
 One file holds both: ``~/.gemini/settings.json`` (user scope) or
 ``<root>/.gemini/settings.json`` (project scope), with ``mcpServers.memdir``
 and hooks in Claude Code's shape under Gemini's event names: SessionStart
-(the context block), BeforeAgent (the recall block of the prompt), SessionEnd
-and PreCompress (queue the transcript). Gemini's hook timeouts are in
-milliseconds. Gemini CLI asks the person to trust a project's hooks before
-it runs them.
+(the context block), BeforeAgent (the recall block of the prompt), AfterTool
+(after memdir's ``memory_read`` or ``memory_write``: a body the model read or
+wrote whole counts as given in the session), SessionEnd and PreCompress (queue
+the transcript). Gemini CLI 0.61's AfterTool input, read from the real binary:
+``tool_name`` ``mcp_memdir_memory_read``, ``tool_input`` the call's arguments,
+``tool_response`` ``{"llmContent": [{"text": …}], "returnDisplay": …}`` and
+``mcp_context`` ``{"server_name": "memdir", "tool_name": "memory_read", …}``
+(the hook translates the name:
+:func:`memdir.integrations.claude_code.hooks.translate`). Gemini's hook
+timeouts are in milliseconds. Gemini CLI asks the person to trust a project's
+hooks before it runs them.
 """
 
 from __future__ import annotations
@@ -21,7 +28,10 @@ CLIENT = "gemini"
 SERVER_NAME = "memdir"
 # event -> (matcher or None, timeout in milliseconds)
 HOOK_EVENTS = {"SessionStart": (None, 10_000), "BeforeAgent": (None, 10_000), "SessionEnd": (None, 5_000),
-               "PreCompress": (None, 10_000)}
+               "PreCompress": (None, 10_000),
+               # what the model read or wrote whole: Gemini CLI 0.61 names an MCP tool mcp_SERVER_TOOL (one
+               # underscore) and takes the matcher as a regular expression
+               "AfterTool": (f"mcp_{SERVER_NAME}_memory_(read|write)", 5_000)}
 
 
 def targets(scope: str, user_home: Path | None = None, project: Path | None = None) -> tuple[Path]:
