@@ -7,7 +7,7 @@ injected earlier in the session is there already: recall gives it again only
 when it changed, and otherwise at most a one-line pointer
 (:func:`memdir.search.recall.recall_result`). A compaction replaces the
 conversation by a summary, so after one (which event of which client says
-so is one table: :data:`memdir.integrations.claude_code.hooks.RESTARTS`) the
+so is one table: :data:`memdir.integrations.claude_code.dialects.RESTARTS`) the
 session's record is cleared (:func:`clear`) and the bodies may come again.
 
 * ``<home>/sessions/<16 hex of the session's key>.json`` —

@@ -84,30 +84,9 @@ import os
 import sys
 
 from ...text import json_c  # json's own C code: a hook's fresh process loads no json, and so no re
+from .dialects import DIALECTS, RESTARTS, conversation_restarts, translate  # noqa: F401 (hooks.DIALECTS)
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact", "PostToolUse")
-# client -> {its hook event: the moment memdir handles there}
-DIALECTS: dict[str, dict[str, str]] = {
-    "claude-code": {"SessionStart": "start", "UserPromptSubmit": "prompt", "SessionEnd": "end", "PreCompact": "end",
-                    "PostToolUse": "tool"},
-    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "end", "PreCompact": "end",
-              "PostToolUse": "tool"},
-    "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "SessionEnd": "end", "PreCompress": "end",
-               "AfterTool": "tool"},
-    "cursor": {"sessionStart": "start", "sessionEnd": "end"},
-}
-# client -> {its hook event: None when the event itself means the conversation was (or is about to be) compacted
-# or cleared, else (input field, its values that mean so)}. The one rule of when the session's recall record
-# (memdir.prompt.recalled) is cleared; every client's hook asks it (conversation_restarts). Claude Code and
-# Codex: PreCompact, SessionStart source compact|clear; Gemini CLI: PreCompress of trigger manual (0.61 sends
-# trigger auto before every model request, before it checks whether to compress: its ChatCompressionService), and
-# SessionStart source clear (its sources: startup, resume, clear); Cursor: no prompt hook, so no record.
-RESTARTS: dict[str, dict[str, tuple[str, tuple[str, ...]] | None]] = {
-    "claude-code": {"PreCompact": None, "SessionStart": ("source", ("compact", "clear"))},
-    "codex": {"PreCompact": None, "SessionStart": ("source", ("compact", "clear"))},
-    "gemini": {"PreCompress": ("trigger", ("manual",)), "SessionStart": ("source", ("clear",))},
-    "cursor": {},
-}
 HOOK_OUTPUT_MAX_CHARS = 10_000   # characters of a hook's whole stdout (Claude Code, hook output cap)
 MAX_STDIN = 4 * 1024 * 1024      # bytes of hook input read; the JSON is small, a transcript is not sent
 
@@ -156,44 +135,6 @@ def _serialize(event: str, text: str, client: str = "claude-code") -> str:
         return json_c.dumps({"additional_context": text}, ensure_ascii=False)
     return json_c.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
                       ensure_ascii=False)
-
-
-def conversation_restarts(client: str, event: str, data: dict) -> bool:
-    """True when ``event`` of ``client`` with input ``data`` means the
-    conversation was (or is about to be) compacted or cleared, so recall may
-    give its bodies again (:data:`RESTARTS`); False for every other event,
-    for an unknown client and for a field of another value."""
-    rule = RESTARTS.get(client, {})
-    if event not in rule:
-        return False
-    test = rule[event]
-    return test is None or data.get(test[0]) in test[1]
-
-
-def translate(client: str, data: dict) -> dict:
-    """A client's hook input in Claude Code's fields (``cwd``, ``session_id``, ``transcript_path``, ``prompt``,
-    ``tool_name``): Cursor's first ``workspace_roots`` entry is the directory and its ``conversation_id`` the
-    session; Gemini CLI's MCP tool (``tool_name`` ``mcp_memdir_memory_read``, its ``mcp_context`` naming the
-    server and the tool) is ``mcp__SERVER__TOOL``, and its ``prompt`` the person's, without the
-    ``<hook_context>…</hook_context>`` blocks 0.61 puts first (SessionStart's block: recall would search the
-    index and guidance; read from the real binary)."""
-    if client == "gemini":
-        out, context, prompt = dict(data), data.get("mcp_context"), data.get("prompt")
-        if isinstance(context, dict) and isinstance(context.get("server_name"), str) \
-                and isinstance(context.get("tool_name"), str):
-            out["tool_name"] = f"mcp__{context['server_name']}__{context['tool_name']}"
-        while isinstance(prompt, str) and prompt.startswith("<hook_context>") and "</hook_context>" in prompt:
-            prompt = out["prompt"] = prompt.partition("</hook_context>")[2].lstrip("\n")
-        return out
-    if client != "cursor":
-        return data
-    out = dict(data)
-    roots = data.get("workspace_roots")
-    if not out.get("cwd") and isinstance(roots, list) and roots and isinstance(roots[0], str):
-        out["cwd"] = roots[0]
-    if not isinstance(out.get("session_id"), str) and isinstance(data.get("conversation_id"), str):
-        out["session_id"] = data["conversation_id"]
-    return out
 
 
 def hook_output(event: str, render, max_bytes: int, client: str = "claude-code") -> str:

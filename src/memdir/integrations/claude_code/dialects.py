@@ -1,0 +1,69 @@
+"""Each client's hook dialect, in one place: which of its events is which of memdir's moments
+(:data:`DIALECTS`), which of them mean the conversation was compacted or cleared (:data:`RESTARTS`,
+:func:`conversation_restarts`), and its hook input in Claude Code's fields (:func:`translate`).
+
+Read by :mod:`memdir.integrations.claude_code.hooks` (every client's hook entry point) and the CLI's
+``memdir hook`` parser; imports nothing, so a hook's fresh process stays small. The event names and input
+fields were read from the real clients (Claude Code 2.1, Codex 0.171, Gemini CLI 0.61, Cursor)."""
+
+from __future__ import annotations
+
+# client -> {its hook event: the moment memdir handles there}
+DIALECTS: dict[str, dict[str, str]] = {
+    "claude-code": {"SessionStart": "start", "UserPromptSubmit": "prompt", "SessionEnd": "end", "PreCompact": "end",
+                    "PostToolUse": "tool"},
+    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "end", "PreCompact": "end",
+              "PostToolUse": "tool"},
+    "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "SessionEnd": "end", "PreCompress": "end",
+               "AfterTool": "tool"},
+    "cursor": {"sessionStart": "start", "sessionEnd": "end"},
+}
+# client -> {its hook event: None when the event itself means the conversation was (or is about to be) compacted
+# or cleared, else (input field, its values that mean so)}. The one rule of when the session's recall record
+# (memdir.prompt.recalled) is cleared; every client's hook asks it (conversation_restarts). Claude Code and
+# Codex: PreCompact, SessionStart source compact|clear; Gemini CLI: PreCompress of trigger manual (0.61 sends
+# trigger auto before every model request, before it checks whether to compress: its ChatCompressionService), and
+# SessionStart source clear (its sources: startup, resume, clear); Cursor: no prompt hook, so no record.
+RESTARTS: dict[str, dict[str, tuple[str, tuple[str, ...]] | None]] = {
+    "claude-code": {"PreCompact": None, "SessionStart": ("source", ("compact", "clear"))},
+    "codex": {"PreCompact": None, "SessionStart": ("source", ("compact", "clear"))},
+    "gemini": {"PreCompress": ("trigger", ("manual",)), "SessionStart": ("source", ("clear",))},
+    "cursor": {},
+}
+
+def conversation_restarts(client: str, event: str, data: dict) -> bool:
+    """True when ``event`` of ``client`` with input ``data`` means the
+    conversation was (or is about to be) compacted or cleared, so recall may
+    give its bodies again (:data:`RESTARTS`); False for every other event,
+    for an unknown client and for a field of another value."""
+    rule = RESTARTS.get(client, {})
+    if event not in rule:
+        return False
+    test = rule[event]
+    return test is None or data.get(test[0]) in test[1]
+
+
+def translate(client: str, data: dict) -> dict:
+    """A client's hook input in Claude Code's fields (``cwd``, ``session_id``, ``transcript_path``, ``prompt``,
+    ``tool_name``): Cursor's first ``workspace_roots`` entry is the directory and its ``conversation_id`` the
+    session; Gemini CLI's MCP tool (``tool_name`` ``mcp_memdir_memory_read``, its ``mcp_context`` naming the
+    server and the tool) is ``mcp__SERVER__TOOL``, and its ``prompt`` the person's, without the
+    ``<hook_context>…</hook_context>`` blocks 0.61 puts first (SessionStart's block: recall would search the
+    index and guidance; read from the real binary)."""
+    if client == "gemini":
+        out, context, prompt = dict(data), data.get("mcp_context"), data.get("prompt")
+        if isinstance(context, dict) and isinstance(context.get("server_name"), str) \
+                and isinstance(context.get("tool_name"), str):
+            out["tool_name"] = f"mcp__{context['server_name']}__{context['tool_name']}"
+        while isinstance(prompt, str) and prompt.startswith("<hook_context>") and "</hook_context>" in prompt:
+            prompt = out["prompt"] = prompt.partition("</hook_context>")[2].lstrip("\n")
+        return out
+    if client != "cursor":
+        return data
+    out = dict(data)
+    roots = data.get("workspace_roots")
+    if not out.get("cwd") and isinstance(roots, list) and roots and isinstance(roots[0], str):
+        out["cwd"] = roots[0]
+    if not isinstance(out.get("session_id"), str) and isinstance(data.get("conversation_id"), str):
+        out["session_id"] = data["conversation_id"]
+    return out
