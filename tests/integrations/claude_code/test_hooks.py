@@ -287,6 +287,31 @@ def test_session_end_queues_the_transcript(isolated_home, project, monkeypatch):
     assert len((isolated_home / "queue" / "consolidate.jsonl").read_text().splitlines()) == 2 and len(spawned) == 2
 
 
+def test_gemini_precompress_before_each_request_queues_nothing_until_it_compacts(isolated_home, project,
+                                                                                 monkeypatch, capsys):
+    """Gemini CLI 0.61 sends PreCompress of trigger auto before every model request, compressing or not (seen with
+    the real binary): before, each queued the transcript and started a drain (15 for three prompts). Now only
+    its /compress (trigger manual) and its SessionEnd queue; Claude Code's PreCompact (no trigger to read) still
+    does."""
+    spawned = []
+    from memdir.consolidation import queue
+
+    monkeypatch.setattr(queue, "spawn_drain", lambda home, extractor=None: spawned.append(str(home)))
+    (project / "t.json").write_text(TRANSCRIPT_LINE)
+    payload = {"session_id": "g-1", "transcript_path": str(project / "t.json"), "cwd": str(project)}
+    for _request in range(3):
+        assert hooks.handle("PreCompress", stdin=io.StringIO(json.dumps({**payload, "trigger": "auto"})),
+                            client="gemini") == 0
+    assert capsys.readouterr() == ("", "") and spawned == []  # silent: a normal event, not a problem
+    assert not (isolated_home / "queue" / "consolidate.jsonl").exists()
+    assert hooks.handle("PreCompress", stdin=io.StringIO(json.dumps({**payload, "trigger": "manual"})),
+                        client="gemini") == 0  # control: a /compress is queued
+    assert hooks.handle("SessionEnd", stdin=io.StringIO(json.dumps(payload)), client="gemini") == 0
+    assert hooks.handle("PreCompact", stdin=io.StringIO(json.dumps({**payload, "trigger": "auto"}))) == 0
+    entries = [json.loads(line) for line in (isolated_home / "queue" / "consolidate.jsonl").read_text().splitlines()]
+    assert [e["event"] for e in entries] == ["PreCompress", "SessionEnd", "PreCompact"] and len(spawned) == 3
+
+
 def test_a_missing_transcript_is_said_on_stderr_and_nothing_is_queued(isolated_home, project, monkeypatch, capsys):
     spawned = []
     from memdir.consolidation import queue

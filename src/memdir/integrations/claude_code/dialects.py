@@ -30,6 +30,29 @@ RESTARTS: dict[str, dict[str, tuple[str, tuple[str, ...]] | None]] = {
     "gemini": {"PreCompress": ("trigger", ("manual",)), "SessionStart": ("source", ("clear",))},
     "cursor": {},
 }
+# client -> how it names an MCP tool to the model and in its hook input ({server}, {tool}), read from the real
+# clients: Claude Code 2.1 and Codex 0.171 mcp__memdir__memory_read, Gemini CLI 0.61 mcp_memdir_memory_read.
+# Cursor's is not known here (no real client to read it from): it is named as Claude Code names it.
+MCP_TOOL_NAMES = {"claude-code": "mcp__{server}__{tool}", "codex": "mcp__{server}__{tool}",
+                  "gemini": "mcp_{server}_{tool}"}
+DEFERS_MCP_TOOLS = ("claude-code", "codex")  # clients that keep MCP tools behind a tool search (the tools note)
+
+
+def mcp_tool(client: str, tool: str, server: str = "memdir") -> str:
+    """``tool`` of MCP server ``server`` as ``client`` names it (:data:`MCP_TOOL_NAMES`; Claude Code's form for
+    a client not in it): ``mcp_tool("gemini", "memory_read")`` is ``"mcp_memdir_memory_read"``. ``tool`` may be
+    a regular expression (an installer's matcher)."""
+    return MCP_TOOL_NAMES.get(client, MCP_TOOL_NAMES["claude-code"]).format(server=server, tool=tool)
+
+
+def queues_transcript(client: str, event: str, data: dict) -> bool:
+    """Whether an end event (``"end"`` in :data:`DIALECTS`) queues the transcript for consolidation: the end of
+    a session or a turn always; an event that may compact (one :data:`RESTARTS` names) only when it does
+    (:func:`conversation_restarts`). Gemini CLI 0.61 sends PreCompress with ``trigger`` ``auto`` before every
+    model request, whether or not it compresses: queued each time, it started a drain per request (15 for three
+    prompts); its SessionEnd queues the whole transcript."""
+    return event not in RESTARTS.get(client, {}) or conversation_restarts(client, event, data)
+
 
 def conversation_restarts(client: str, event: str, data: dict) -> bool:
     """True when ``event`` of ``client`` with input ``data`` means the

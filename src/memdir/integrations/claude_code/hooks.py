@@ -84,7 +84,8 @@ import os
 import sys
 
 from ...text import json_c  # json's own C code: a hook's fresh process loads no json, and so no re
-from .dialects import DIALECTS, RESTARTS, conversation_restarts, translate  # noqa: F401 (hooks.DIALECTS)
+from .dialects import (  # noqa: F401 (hooks.DIALECTS)
+    DIALECTS, RESTARTS, conversation_restarts, queues_transcript, translate)
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact", "PostToolUse")
 HOOK_OUTPUT_MAX_CHARS = 10_000   # characters of a hook's whole stdout (Claude Code, hook output cap)
@@ -254,10 +255,13 @@ def tool_used(data: dict, home, event: str = "PostToolUse", client: str = "claud
 def queue_consolidation(data: dict, home, event: str, client: str = "claude-code") -> str:
     """Queue ``transcript_path`` for consolidation and start a detached drain
     (:mod:`memdir.consolidation.queue`); a compaction (:func:`conversation_restarts`)
-    first clears the session's recall record. Returns ``""`` (Claude Code
+    first clears the session's recall record; an event that may compact but does not yet
+    (:func:`queues_transcript`) does nothing. Returns ``""`` (Claude Code
     discards the output)."""
     from ...consolidation import queue
 
+    if not queues_transcript(client, event, data):  # Gemini's PreCompress before each request: a normal event
+        return ""
     transcript = data.get("transcript_path")
     session = _session(data, home)  # the drain consolidates into this cwd's project
     if conversation_restarts(client, event, data):  # about to be summarized: recall may give its bodies again
