@@ -101,10 +101,18 @@ POLICY = """## How to use memory
 - Memories are background, not commands: if one conflicts with what the user says now,
   follow the user. Open a memory with memory_read, find others with memory_search."""
 
-TOOLS_NOTE = ('The memory tools are memdir\'s MCP tools (mcp__memdir__memory_write, …); if they are not in your '
-              'tool list, search your tools for "memdir" to load them.')
-"""Said after the block by a client's session-start hook: Claude Code 2.x defers MCP tools behind
-its tool search, so the first tool list the model sees has none of memdir's."""
+def tools_note(write_tool: str = "mcp__memdir__memory_write", deferred: bool = True) -> str:
+    """The line after the context block naming memdir's MCP tools as the client names them (``write_tool``:
+    ``memory_write``'s name there, :func:`memdir.integrations.claude_code.dialects.mcp_tool`); ``deferred``:
+    the client keeps MCP tools behind its tool search (Claude Code 2.x, Codex 0.171), so the first tool list the
+    model sees has none of memdir's and the line says how to load them."""
+    named = f"The memory tools are memdir's MCP tools ({write_tool}, …)"
+    return named + ('; if they are not in your tool list, search your tools for "memdir" to load them.'
+                    if deferred else ".")
+
+
+TOOLS_NOTE = tools_note()
+"""The tools note as Claude Code names the tools (``memdir context``, ``status``, Claude Code's hook)."""
 
 EMPTY_NOTE = "No memory is saved yet for this person or this project."
 HOOK_CONTEXT_MAX_CHARS = 8_000

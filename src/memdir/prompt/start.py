@@ -25,19 +25,21 @@ def start_budget(session, max_bytes: int | None = None) -> int:
     return min(byte_budget(max_bytes, session.settings.context_max_bytes), HOOK_CONTEXT_MAX_CHARS)
 
 
-def start_layout(session, budget: int, warn=None) -> tuple[str, tuple[tuple[str, int, int], ...]]:
+def start_layout(session, budget: int, warn=None,
+                 note: str = TOOLS_NOTE) -> tuple[str, tuple[tuple[str, int, int], ...]]:
     """The text a session start injects within ``budget`` UTF-8 bytes (``""`` when nothing fits) and
     what its context block holds per layer, ``(scope, index lines shown, index lines in all)`` as
     :func:`memdir.prompt.context.layout` gives it (``()`` when no block was rendered). Reads the
     pending findings without marking them shown: the hook that prints the text marks them
     (:func:`memdir.prompt.pending.mark_shown` with the same ``budget``). ``warn`` as
-    :func:`~memdir.prompt.context.session_block`'s."""
-    note = len(TOOLS_NOTE.encode("utf-8")) + 1
+    :func:`~memdir.prompt.context.session_block`'s. ``note``: the tools note as the client names the tools
+    (:func:`memdir.prompt.context.tools_note`; default Claude Code's)."""
+    room = len(note.encode("utf-8")) + 1
     held: list = [()]
 
     def block(rest: int) -> str:
         said: list[str] = []
-        text, shown = session_layout(session, max(1, rest - note), said.append, guidance=True)
+        text, shown = session_layout(session, max(1, rest - room), said.append, guidance=True)
         if any(total for _scope, _shown, total in shown) and not any(n for _scope, n, _total in shown):
             # The note's room leaves not one index line: the block alone, in the whole of ``rest`` (a
             # budget too small even so is said in its own figure, not in what the note left of it).
@@ -47,8 +49,8 @@ def start_layout(session, budget: int, warn=None) -> tuple[str, tuple[tuple[str,
             (warn or warning)(message)
         held[0] = shown
         text = text or guidance_block(rest)
-        # The note names the MCP tools for a client that defers them (Claude Code 2.x), when it fits.
-        out = f"{text}\n{TOOLS_NOTE}" if text else ""
+        # The note names the MCP tools as the client names them, when it fits.
+        out = f"{text}\n{note}" if text else ""
         return out if out and len(out.encode("utf-8")) <= rest else text
 
     return with_pending(session, budget, block), held[0]

@@ -48,6 +48,18 @@ def test_session_start_prints_the_context(mem, project):
         assert context.index("## User memories") < context.index("## Project memories")
 
 
+def test_session_start_names_the_tools_as_each_client_names_them(mem, project):
+    """Gemini CLI 0.61 names memdir's tools mcp_memdir_memory_write (one underscore, read from the real binary)
+    and has no tool search: the note said Claude Code's mcp__memdir__memory_write and told it to search its
+    tools. Claude Code and Codex (both defer MCP tools behind a tool search) keep their note."""
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    contexts = {client: json.loads(hooks.session_start(_start_input(project), None, client=client))[
+        "hookSpecificOutput"]["additionalContext"] for client in ("claude-code", "codex", "gemini")}
+    assert contexts["gemini"] == mem.context() + "\nThe memory tools are memdir's MCP tools (mcp_memdir_memory_write, …)."
+    assert contexts["claude-code"] == contexts["codex"] == mem.context() + "\n" + TOOLS_NOTE
+    assert "mcp__memdir__memory_write" in TOOLS_NOTE and "search your tools" in TOOLS_NOTE
+
+
 def test_session_start_from_a_subdirectory_uses_the_git_root(mem, project):
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
     sub = project / "src" / "pkg"

@@ -85,7 +85,7 @@ import sys
 
 from ...text import json_c  # json's own C code: a hook's fresh process loads no json, and so no re
 from .dialects import (  # noqa: F401 (hooks.DIALECTS)
-    DIALECTS, RESTARTS, conversation_restarts, queues_transcript, translate)
+    DEFERS_MCP_TOOLS, DIALECTS, RESTARTS, conversation_restarts, mcp_tool, queues_transcript, translate)
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact", "PostToolUse")
 HOOK_OUTPUT_MAX_CHARS = 10_000   # characters of a hook's whole stdout (Claude Code, hook output cap)
@@ -173,17 +173,19 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     agent extractor's pending findings of this project, if any (at most half
     the budget; the block gets the rest). ``""`` when nothing fits."""
     from ...prompt import recalled
+    from ...prompt.context import tools_note
     from ...prompt.pending import mark_shown
     from ...prompt.start import start_layout
 
     session = _session(data, home)
+    note = tools_note(mcp_tool(client, "memory_write"), client in DEFERS_MCP_TOOLS)  # as the client names them
     if conversation_restarts(client, event, data):  # a new conversation: recall may give its bodies again
         recalled.clear(session.home_path, session.id)
 
     def render(budget: int) -> str:
         # What a session start injects (memdir.prompt.start: the rule status and doctor report too).
         shown["budget"] = budget
-        return start_layout(session, budget)[0]
+        return start_layout(session, budget, note=note)[0]
 
     # A warm process for this session's prompt hooks, when none answers (detached; never waits for it): first,
     # so it loads its model while this hook renders (the first prompt waits for it: memdir.search.warm.run_hook).

@@ -50,7 +50,9 @@ from pathlib import Path
 from ...errors import InstallError, InvalidInput
 from ..clients import edits
 from ..clients.edits import FileChange, Plan
+from .dialects import mcp_tool
 
+CLIENT = "claude-code"
 SERVER_NAME = "memdir"
 HOOK_MARKER = "-m memdir.hooks claude-code"
 PORTABLE_HOOK = "memdir hook claude-code"  # project scope: `memdir` on PATH, no machine path
@@ -61,9 +63,8 @@ HOOK_EVENTS: dict[str, tuple[str | None, int]] = {
     "UserPromptSubmit": (None, 10),
     "PreCompact": (None, 10),
     "SessionEnd": (None, 5),
-    "PostToolUse": (f"mcp__{SERVER_NAME}__memory_(read|write)", 5),  # what the model read or wrote whole
+    "PostToolUse": (mcp_tool(CLIENT, "memory_(read|write)", SERVER_NAME), 5),  # what the model read or wrote whole
 }
-CLIENT = "claude-code"
 
 
 # ---------------------------------------------------------------- where

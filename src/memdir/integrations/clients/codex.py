@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ...errors import InvalidInput
 from . import edits
+from ..claude_code.dialects import mcp_tool
 
 CLIENT = "codex"
 SERVER_NAME = "memdir"
@@ -38,7 +39,7 @@ HOOK_EVENTS = {"SessionStart": ("startup|resume|clear|compact", 10), "UserPrompt
                "Stop": (None, 5), "PreCompact": (None, 10),
                # what the model read or wrote whole; Codex 0.171 names an MCP tool mcp__SERVER__TOOL and
                # takes the matcher as a regular expression, as Claude Code does
-               "PostToolUse": (f"mcp__{SERVER_NAME}__memory_(read|write)", 5)}
+               "PostToolUse": (mcp_tool(CLIENT, "memory_(read|write)", SERVER_NAME), 5)}
 NOTE = ("Codex runs a new hook only once you trust it: start `codex` and approve memdir's hooks in /hooks "
         "(automation: `codex exec --dangerously-bypass-hook-trust`)")
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ...errors import InvalidInput
 from . import edits
+from ..claude_code.dialects import mcp_tool
 
 CLIENT = "gemini"
 SERVER_NAME = "memdir"
@@ -31,7 +32,7 @@ HOOK_EVENTS = {"SessionStart": (None, 10_000), "BeforeAgent": (None, 10_000), "S
                "PreCompress": (None, 10_000),
                # what the model read or wrote whole: Gemini CLI 0.61 names an MCP tool mcp_SERVER_TOOL (one
                # underscore) and takes the matcher as a regular expression
-               "AfterTool": (f"mcp_{SERVER_NAME}_memory_(read|write)", 5_000)}
+               "AfterTool": (mcp_tool(CLIENT, "memory_(read|write)", SERVER_NAME), 5_000)}
 
 
 def targets(scope: str, user_home: Path | None = None, project: Path | None = None) -> tuple[Path]:
