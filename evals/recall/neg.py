@@ -186,6 +186,21 @@ memory holding "indentation" and "file" at 0.99 for "fix the indentation of this
 complete) does not (a store of 3 notes, words alone: search 0.998, complete 1; recall 0.596, complete 0); no needed
 memory of the 67 misses holds every core word of its prompt, so the fit data give it nothing to find.
 
+A memory's description alone as a second vector (scratch, not kept as code: title and description embedded with e5's
+``passage:`` prefix, each fit prompt as :func:`memdir.search.vectors.query_text` with ``query:``; its cosine, its gap
+over the prompt's median over the 45 descriptions and its lead, clipped at ±0.1, as ``gap`` and ``lead`` are): among the
+first five candidates under their bar it separates needed from not better than the head's vector (AUC: lead 0.83, gap
+0.80, cosine 0.78 against the head's lead 0.77, score 0.78), but not where the bar is: a candidate under its bar
+returned from 0.05–0.3 when its description's lead is above 0–0.05: fold 0 chooses (0.3, 0.01: +1, 0), read on fold 1
+(+1, +1); the hybrid logit plus 10–50 × the description's lead, 10–40 × its gap and −1 to +0.5 (the bar as it is): no
+setting gains on both folds (fold 1's choice +10, +9 reads +6, +12), hits and false recalls move together. As a rule
+against false recalls, a memory returned while another's description is nearer by more than 0.05 (and its own
+description's gap under 0.01–0.05; unless it states the query) is dropped: (0, −1) on each fold, and it takes a wrong
+third memory from 6 rows that have their hit (mostly ``ja-api-rate``, whose Japanese description sits far from English
+prompts), but fold 0 chooses a lead under −0.03 at a gap under 0 (−1, −4), which reads (0, 0) on fold 1; not both folds,
+and it costs a second vector per memory. A lead for the next session: a description vector read among its own script's
+descriptions (as :attr:`memdir.search.relevance.Evidence.kin` reads the head's).
+
 Joint refit (``climb``: each coefficient of both models but ``complete`` stepped by ±0.1–1 in logit units of its feature
 — the cosine's with its bias following — with every rule of the bar on and the candidates re-ordered by the new score,
 the best step on hits − COST × false recalls taken until none gains): today's coefficients are within a step or three of
