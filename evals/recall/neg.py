@@ -195,11 +195,14 @@ returned from 0.05–0.3 when its description's lead is above 0–0.05: fold 0 c
 (+1, +1); the hybrid logit plus 10–50 × the description's lead, 10–40 × its gap and −1 to +0.5 (the bar as it is): no
 setting gains on both folds (fold 1's choice +10, +9 reads +6, +12), hits and false recalls move together. As a rule
 against false recalls, a memory returned while another's description is nearer by more than 0.05 (and its own
-description's gap under 0.01–0.05; unless it states the query) is dropped: (0, −1) on each fold, and it takes a wrong
-third memory from 6 rows that have their hit (mostly ``ja-api-rate``, whose Japanese description sits far from English
-prompts), but fold 0 chooses a lead under −0.03 at a gap under 0 (−1, −4), which reads (0, 0) on fold 1; not both folds,
-and it costs a second vector per memory. A lead for the next session: a description vector read among its own script's
-descriptions (as :attr:`memdir.search.relevance.Evidence.kin` reads the head's).
+description's gap under 0.01–0.05; unless it states the query) is dropped: (0, −1) on each fold (grid: gap under 0–0.05
+or any, lead under −0.07–0), and it takes a wrong third memory from 6 rows that have their hit (mostly ``ja-api-rate``,
+whose Japanese description sits far from English prompts), but fold 0 chooses a lead under −0.04 at a gap under 0 (0,
+−3), which reads (0, 0) on fold 1; not both folds, and it costs a second vector per memory. Read among its own script's
+descriptions too (as :attr:`memdir.search.relevance.Evidence.kin` reads the head's; dropped only when behind there as
+well) it does less: fold 0 chooses a lead under 0 at a gap under 0 (−2, −3), read (0, 0) on fold 1, fold 1 (0.01, −0.05:
+0, −1) reads (0, 0) on fold 0; what the rule took on fold 0 was mostly the one script's distance (the Japanese
+description), not meaning.
 
 Joint refit (``climb``: each coefficient of both models but ``complete`` stepped by ±0.1–1 in logit units of its feature
 — the cosine's with its bias following — with every rule of the bar on and the candidates re-ordered by the new score,
