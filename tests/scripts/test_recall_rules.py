@@ -80,3 +80,34 @@ def test_a_constant_given_replaces_todays(neg):
     assert neg.bar_without(thin_coverage=0.05)(CASES["thin"]) == 0.5  # 0.055 is no longer thin
     assert neg.bar_without(thin_coverage=0.06)(CASES["thin"]) == math.inf
     assert set(neg.today()) == set(neg.GRID) and neg.today()["threshold"] == relevance.THRESHOLD
+
+
+def _candidate(name, score, bar, cosine, gap, lead, kind="project"):
+    return {"name": name, "type": kind, "score": score, "bar": bar, "body": True,
+            "ev": {"cosine": cosine, "gap": gap, "lead": lead}}
+
+
+def test_rec17_variants_return_a_nearest_candidate_under_its_bar_only_when_their_test_holds(neg):
+    # rec17's families (margin, pointing, modal, spread) read on a dump: the nearest memory under its bar at 0.3,
+    # a second at 0.1, a third with no vector, a fourth the bar refuses (inf) though its score is high
+    def row(prompt):
+        return {"prompt": prompt, "expect": [], "cands": [
+            _candidate("near", 0.3, 0.5, 0.86, 0.02, 0.02, "feedback"),
+            _candidate("second", 0.1, 0.5, 0.84, 0.04, -0.02),
+            _candidate("words", 0.2, 0.5, None, 0.0, 0.0), _candidate("refused", 0.45, math.inf, 0.85, 0.05, 0.0)]}
+    mine, general = row("how long should your replies be for me?"), row("how long should replies be?")
+    neg.spread([mine, general])
+    assert (mine["s1"], mine["s2"]) == (0.45, 0.3)  # the scores of every candidate, the refused one's too
+    cos = [0.86, 0.84, 0.85]
+    sd = (sum((c - sum(cos) / 3) ** 2 for c in cos) / 3) ** 0.5
+    assert mine["cands"][0]["z"] == pytest.approx(0.02 / sd) == pytest.approx(2.449, abs=1e-3)
+    assert mine["cands"][2]["z"] == -9.0  # no vector: never spread out
+    variants = neg.variants()
+    pointing, modal = variants["pointing 0.2 0.0"], variants["modal 0.2 0.0"]
+    assert neg.chosen(mine, pointing) == ["near"]  # "me": the asker's own
+    assert neg.chosen(general, pointing) == []  # the control: no pointing word, nothing returned
+    assert neg.chosen(general, modal) == ["near"]  # "should" and a feedback memory
+    assert neg.chosen(general, variants["modal 0.35 0.0"]) == []  # under its floor
+    assert neg.chosen(mine, variants["margin 0.2 0.0 1.5"]) == []  # not the prompt's best: the refused one scores more
+    assert neg.chosen(mine, variants["spread 0.2 0.0 1.5"]) == ["near"]
+    assert neg.chosen(mine, variants["spread 0.2 0.0 4"]) == []
