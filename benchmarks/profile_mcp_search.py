@@ -1,7 +1,7 @@
 """Where one ``memory_search`` call of a running MCP server spends its time.
 
     python benchmarks/profile_mcp_search.py [--notes 1000] [--dir DIR] [--hybrid] [--profile N] [--stages] [--mcp]
-                                            [--sdk]
+                                            [--sdk] [--ties]
 
 Builds (once, in ``--dir`` when given, kept for the next run) a home holding
 the benchmarks' corpus (``benchmarks/_corpus.py``) as project memories and
@@ -28,7 +28,13 @@ With ``--sdk`` each query runs, in this process and alternately, as a direct
 tool call and through the MCP SDK's server (:func:`~memdir.integrations.mcp.
 server.build_server`) driven by its in-process client (no pipe, no second
 process), the answers compared, and an empty query each way: the SDK's own
-dispatch cost per call, apart from the stdio pipe's.
+dispatch cost per call, apart from the stdio pipe's. With ``--ties`` (and
+``--hybrid``) the queries run twice more in this process, the kept sentence
+vectors emptied first (:func:`memdir.search.vectors.sentence_vectors`) and the
+kept query vectors before each query: how many queries embed a tie's sentences,
+how many sentences they ask and how many were kept already, and the p50/p95 of
+the queries that embed some and of those that do not; the second pass shows what
+the kept sentences spare a server asked the same subjects again.
 """
 
 from __future__ import annotations
@@ -179,6 +185,47 @@ def stages(home: Path, project: Path, queries: list[str], hybrid: bool) -> None:
                       "calling_thread_ms": round(total / n * 1000, 2), "mean_ms": out}, indent=1), flush=True)
 
 
+def ties_report(home: Path, project: Path, queries: list[str]) -> None:
+    """Per pass: the queries embedding a tie's sentences, the sentences asked and kept, p50/p95 ms either way."""
+    os.environ["MEMDIR_SEARCH_VECTORS"] = "on"
+    from memdir.integrations.mcp.server import MemoryServer
+    from memdir.search import dense, vectors
+    from memdir.tools.handlers import run_tool
+
+    session = MemoryServer(home, project).fallback.session
+    run_tool(session, "memory_search", {"query": "warm up the server", "k": 5})
+    asked: list[tuple[int, int]] = []  # (sentences asked, kept already) per call of this query
+    keep = vectors.sentence_vectors
+
+    def counted(sentences):
+        kept = sum(1 for s in sentences if (vectors.MODEL_ID, s) in vectors._sentences)
+        asked.append((len(sentences), kept))
+        return keep(sentences)
+
+    vectors.sentence_vectors = counted
+    vectors._sentences.clear()
+    try:
+        for run in ("first", "again"):
+            embedding, other, total, kept, tied = [], [], 0, 0, 0
+            for query in queries:
+                dense._vectors.clear()
+                asked.clear()
+                t0 = time.perf_counter()
+                run_tool(session, "memory_search", {"query": query, "k": 5})
+                took = time.perf_counter() - t0
+                total += sum(n for n, _ in asked)
+                kept += sum(k for _, k in asked)
+                tied += bool(asked)
+                (embedding if any(n > k for n, k in asked) else other).append(took)
+            print(json.dumps({"where": "ties", "pass": run, "queries": len(queries), "tie_by_sentences": tied,
+                              "embedding_sentences": len(embedding), "sentences_asked": total,
+                              "kept_already": kept, **{f"{name}_p{q}_ms": round(percentile(t, q / 100) * 1000, 2)
+                                                       for name, t in (("embedding", embedding), ("other", other))
+                                                       if t for q in (50, 95)}}), flush=True)
+    finally:
+        vectors.sentence_vectors = keep
+
+
 def over_mcp(home: Path, project: Path, queries: list[str], hybrid: bool) -> None:
     import anyio
     from mcp import Client, StdioServerParameters
@@ -260,6 +307,7 @@ def main() -> int:
     parser.add_argument("--stages", action="store_true", help="print the mean CPU milliseconds of each stage")
     parser.add_argument("--mcp", action="store_true", help="also time the queries through a memdir mcp subprocess")
     parser.add_argument("--sdk", action="store_true", help="also time them through the SDK's server in this process")
+    parser.add_argument("--ties", action="store_true", help="count the ties' sentences embedded and kept (--hybrid)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memdir-profile-") as tmp:
         base = args.dir or Path(tmp)
@@ -269,6 +317,8 @@ def main() -> int:
         in_process(home, project, queries, args.hybrid, args.profile)
         if args.stages:
             stages(home, project, queries, args.hybrid)
+        if args.ties and args.hybrid:
+            ties_report(home, project, queries)
         if args.sdk:
             through_sdk(home, project, queries, args.hybrid)
         if args.mcp:

@@ -79,6 +79,44 @@ def test_sentence_vectors_embed_each_sentence_once(monkeypatch):
     assert vectors.sentence_vectors([]).shape == (0, 384)
 
 
+def test_sentence_vectors_keep_the_last_used_and_no_more(monkeypatch):
+    calls = []
+
+    def fake_embed(texts, *, query=False):
+        calls.append(list(texts))
+        return np.array([[float(len(t))] * 384 for t in texts], dtype=np.float32)
+
+    monkeypatch.setattr(vectors, "embed", fake_embed)
+    monkeypatch.setattr(vectors, "_sentences", {})
+    monkeypatch.setattr(vectors, "SENTENCES_KEPT", 3)
+    vectors.sentence_vectors(["a.", "bb.", "ccc."])
+    vectors.sentence_vectors(["a."])  # used again: the most recently used now
+    vectors.sentence_vectors(["dddd."])  # a fourth: the least recently used one ("bb.") goes
+    assert len(vectors._sentences) == 3
+    calls.clear()
+    again = vectors.sentence_vectors(["a.", "ccc.", "dddd.", "bb."])
+    assert calls == [["bb."]]  # only the evicted one is embedded again; "a." kept (control: used, not dropped)
+    assert again[:, 0].tolist() == [2.0, 4.0, 5.0, 3.0]
+    assert len(vectors._sentences) == 3
+
+
+def test_sentence_vectors_are_kept_per_model(monkeypatch):
+    calls = []
+
+    def fake_embed(texts, *, query=False):
+        calls.append((vectors.MODEL_ID, list(texts)))
+        return np.array([[1.0 if vectors.MODEL_ID == "old" else 2.0] * 384 for _ in texts], dtype=np.float32)
+
+    monkeypatch.setattr(vectors, "embed", fake_embed)
+    monkeypatch.setattr(vectors, "_sentences", {})
+    monkeypatch.setattr(vectors, "MODEL_ID", "old")
+    assert vectors.sentence_vectors(["port 6391."])[0, 0] == 1.0
+    assert vectors.sentence_vectors(["port 6391."])[0, 0] == 1.0  # control: the same model's vector is kept
+    monkeypatch.setattr(vectors, "MODEL_ID", "new")
+    assert vectors.sentence_vectors(["port 6391."])[0, 0] == 2.0  # another model: embedded again, not the old one
+    assert calls == [("old", ["port 6391."]), ("new", ["port 6391."])]
+
+
 def test_a_compound_counts_as_one_word_of_the_query():
     from memdir.search.tokenize import query_terms
 

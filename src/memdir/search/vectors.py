@@ -139,27 +139,29 @@ def embed(texts: list[str], *, query: bool = False):
 
 
 SENTENCES_KEPT = 4096  # sentence vectors a process keeps (1.5 KB each: ≈ 6 MB at most)
-_sentences: dict[str, object] = {}  # sentence -> its vector, oldest first (insertion order)
+_sentences: dict[tuple[str, str], object] = {}  # (MODEL_ID, sentence) -> its vector, least recently used first
 
 
 def sentence_vectors(sentences: list[str]):
     """:func:`embed` of memories' sentences (``passage:``), shape ``(len(sentences), 384)``,
-    each sentence's vector kept in this process (the last :data:`SENTENCES_KEPT`):
-    a search breaking a tie embeds the sentence of each tied memory that holds
-    most of its query (:mod:`memdir.search.ties`), and searches about one
-    subject meet the same sentences again. Only memory text is kept, never a query."""
+    each sentence's vector kept in this process under :data:`MODEL_ID` and its exact text (the last
+    :data:`SENTENCES_KEPT` used): a search breaking a tie embeds the sentence of each tied memory that holds
+    most of its query (:mod:`memdir.search.ties`), and searches about one subject meet the same sentences again
+    (a needle's question and its keywords: 28 of the 105 sentences ``compare_basic_memory.py``'s queries ask).
+    Only memory text is kept, never a query. A kept vector is its first batch's (another differs by ≤ 1e-7)."""
     import numpy as np
 
     with _cache_lock:
-        known = {s: _sentences[s] for s in sentences if s in _sentences}
-    todo = list(dict.fromkeys(s for s in sentences if s not in known))
+        known = {s: _sentences.pop((MODEL_ID, s)) for s in dict.fromkeys(sentences) if (MODEL_ID, s) in _sentences}
+        _sentences.update(((MODEL_ID, s), v) for s, v in known.items())  # the most recently used last
+    todo = [s for s in dict.fromkeys(sentences) if s not in known]
     if todo:
         for sentence, vector in zip(todo, embed(todo)):
             known[sentence] = vector
         with _cache_lock:
             for sentence in todo:
-                _sentences.pop(sentence, None)
-                _sentences[sentence] = known[sentence]
+                _sentences.pop((MODEL_ID, sentence), None)
+                _sentences[MODEL_ID, sentence] = known[sentence]
             while len(_sentences) > SENTENCES_KEPT:
                 _sentences.pop(next(iter(_sentences)))
     return np.stack([known[s] for s in sentences]) if sentences else np.zeros((0, 384), dtype=np.float32)
