@@ -61,7 +61,8 @@ def queues_transcript(client: str, event: str, data: dict) -> bool:
 # Codex 0.171 `exec resume` (source resume) keeps each earlier block, so an unchanged index stood 1, 2, 3 times;
 # Claude Code 2.1 `-p --resume ID` and `--continue` (the same session id) keep each earlier block too (a changed
 # one stood 1, 2, 3 times; an identical one it showed once). Not Gemini CLI 0.61: its `--resume` history holds
-# the earlier prompts without their <hook_context>, so only this start's block is there, and it must be given.
+# the earlier answers but not the earlier prompts, which carried the <hook_context>: only this start's block is
+# there ([1, 1, 1]), so it must be given (with gemini here, the resumed requests held none: [1, 0, 0]).
 # Cursor: not measured, so always given.
 RESUMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "claude-code": ("source", ("resume",)),
