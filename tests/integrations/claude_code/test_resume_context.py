@@ -79,3 +79,18 @@ def test_gemini_resume_always_gets_the_block(store, project):
     assert recalled.start_given(store.session.home, "g-1") is None
     assert _start(project, "g-1", "startup", "codex").count(BLOCK) == 1  # control: Codex records it,
     assert _start(project, "g-1", "resume", "codex") == UNCHANGED  # and its resume gets the line
+
+
+def test_a_resume_does_not_show_the_pending_findings_of_this_session_again(store, project):
+    """The agent extractor's pending findings follow the block; a resume's conversation holds the ones an earlier
+    start of the session showed, so they are not shown again (as the prompt hook shows them once per session).
+    Control: a finding not shown in this session yet follows the one line."""
+    assert _start(project, "s-1", "startup").count(BLOCK) == 1  # no finding yet
+    report = store.consolidate([{"role": "user", "content": "Remember that the release is cut on Thursdays."}],
+                               extractor="agent")
+    assert report.pending == ("Remember that the release is cut on Thursdays.",)
+    resumed = _start(project, "s-1", "resume")
+    assert resumed.startswith(UNCHANGED + "\n\n<memory_pending>") and "Thursdays" in resumed  # new to s-1
+    assert _start(project, "s-1", "resume") == UNCHANGED  # shown in s-1 already: neither again
+    other = _start(project, "s-2", "startup")
+    assert other.count(BLOCK) == 1 and "Thursdays" in other  # another session is shown it

@@ -177,7 +177,8 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     the budget; the block gets the rest). ``""`` when nothing fits. A resume
     whose conversation holds the block given earlier in the session
     (:func:`conversation_resumes`) gets it only when it changed (the digest
-    recorded: :func:`memdir.prompt.recalled.record_start`)."""
+    recorded: :func:`memdir.prompt.recalled.record_start`), and no finding
+    shown earlier in the session."""
     from ...prompt import recalled
     from ...prompt.context import tools_note
     from ...prompt.pending import mark_shown
@@ -187,13 +188,13 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     note = tools_note(mcp_tool(client, "memory_write"), client in DEFERS_MCP_TOOLS)  # as the client names them
     if conversation_restarts(client, event, data):  # a new conversation: recall may give its bodies again
         recalled.clear(session.home_path, session.id)
-    given = recalled.start_given(session.home_path, session.id) if conversation_resumes(client, event, data) \
-        else None
+    resumed = conversation_resumes(client, event, data)  # the conversation holds what earlier starts gave
+    given = recalled.start_given(session.home_path, session.id) if resumed else None
 
     def render(budget: int) -> str:
         # What a session start injects (memdir.prompt.start: the rule status and doctor report too).
         shown["budget"] = budget
-        text, _, shown["digest"] = start_text(session, budget, note=note, given=given)
+        text, _, shown["digest"] = start_text(session, budget, note=note, given=given, resumed=resumed)
         return text
 
     # A warm process for this session's prompt hooks, when none answers (detached; never waits for it): first,
@@ -204,7 +205,7 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     shown: dict = {}
     out = hook_output(event, render, session.settings.context_max_bytes, client)
     if out:  # mark as shown exactly the findings that were printed, once
-        mark_shown(session, shown["budget"])
+        mark_shown(session, shown["budget"], once_per_session=resumed)
         if keeps_start_blocks(client) and shown["digest"] not in (None, given):  # the block the conversation holds
             recalled.record_start(session.home_path, session.id, shown["digest"])
     return out
