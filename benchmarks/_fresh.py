@@ -88,6 +88,9 @@ def commands(project: Path, session: str = "bench") -> dict[str, tuple[list[str]
         "list_json": (["-m", "memdir", "--json", "--project", str(project), "list"], ""),
         "status": (["-m", "memdir", "--project", str(project), "status"], ""),
         "session_start": (["-m", "memdir.hooks", "claude-code", "SessionStart"], json.dumps(start)),
+        # a resume of the session (Claude Code's and Codex's source resume): the block only when it changed
+        "session_resume": (["-m", "memdir.hooks", "claude-code", "SessionStart"],
+                           json.dumps({**start, "source": "resume"})),
         # As a person types them: the console script pip wrote next to the interpreter (`memdir ...`),
         # which a project-scope install's hooks run too (`memdir hook claude-code SessionStart`).
         "context_script": ([str(SCRIPT), "--project", str(project), "context"], ""),

@@ -1,5 +1,6 @@
-"""What recall already injected in a session: each body once per session (DESIGN §6, issue 28) — and
-which warnings the session was already given (:func:`first_time`).
+"""What recall already injected in a session: each body once per session (DESIGN §6, issue 28) — the
+context block a session start gave (:func:`start_given`, :func:`record_start`) and which warnings the
+session was already given (:func:`first_time`).
 
 An agent harness keeps every prompt's additions in the conversation (Claude
 Code keeps each ``<memory_recall>`` block), so a memory whose body was
@@ -12,7 +13,8 @@ session's record is cleared (:func:`clear`) and the bodies may come again.
 
 * ``<home>/sessions/<16 hex of the session's key>.json`` —
   ``{"session": key, "shown": {"<scope>/<name>": "<digest of what was shown> <digest of its body>"},
-  "said": ["<digest of a warning>", …]}`` (ASCII JSON), replaced atomically; at most :data:`MAX_SHOWN`
+  "said": ["<digest of a warning>", …], "start": "<digest of the context block given>"}`` (ASCII JSON;
+  ``start`` only once a session start recorded one), replaced atomically; at most :data:`MAX_SHOWN`
   memories and :data:`MAX_SAID` warnings per session. The *key* (:func:`session_key`) is the 64 hex of
   SHA-256 of the session id's code points, never the id itself: any id a client sends — 3 MB long, a
   lone surrogate from JSON's ``"\\ud800"``, control characters — is recorded in 64 bytes and can be
@@ -23,7 +25,7 @@ session's record is cleared (:func:`clear`) and the bodies may come again.
   A file holds its key, :data:`MAX_SAID` digests and :data:`MAX_SHOWN` entries of a memory's
   ``<scope>/<name>`` and a 16-hex digest: about 50 KB at most for names memdir makes (≤ 64
   characters), so a directory about 3 MB; a new session (another id) starts with nothing recorded.
-* One change at a time: a change (:func:`record`, :func:`first_time`, :func:`clear`) reads, merges
+* One change at a time: a change (:func:`record`, :func:`record_start`, :func:`first_time`, :func:`clear`) reads, merges
   and replaces the record while it holds the lock of the directory it writes in
   (``sessions/.lock``: an ``flock``, the OS lock :mod:`filelock` takes on POSIX, taken here without
   importing it — its ≈ 45 ms import would almost double a prompt hook; :mod:`filelock` itself
@@ -41,8 +43,8 @@ A session without an id records nothing (every prompt is its own). Recording
 is best effort: when neither place can be written the record is lost, never
 the recall block (the body is given again, which is safe).
 
-This module is on the hot path: standard library only (json, os, fcntl), its digest without OpenSSL
-(:func:`memdir.paths.sha256`).
+This module is on the hot path: standard library only (os, fcntl; JSON through :mod:`memdir.text.json_c`, which
+loads no :mod:`json` nor its :mod:`re`), its digest without OpenSSL (:func:`memdir.paths.sha256`).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ except ImportError:  # Windows: filelock's own lock there (_locked)
 
 from ..paths import sha256
 from ..runtime import private_dir
+from ..text import json_c
 
 SESSIONS_DIR = "sessions"
 MAX_SESSIONS = 64   # session files kept; the least recently touched go first
@@ -93,31 +96,31 @@ def _spare(home: str | os.PathLike, session_id: str, create: bool = False) -> st
     return os.path.join(directory, f"{digest(os.path.realpath(home))}-{session_key(session_id)[:16]}.json")
 
 
-def _read(path: str | None, session_id: str) -> tuple[dict[str, str], list[str]]:
-    """``(shown, said)`` of the record at ``path`` for ``session_id``; empty for another session's,
-    a missing or an unreadable file."""
+def _read(path: str | None, session_id: str) -> tuple[dict[str, str], list[str], str | None]:
+    """``(shown, said, start)`` of the record at ``path`` for ``session_id``; empty for another
+    session's, a missing or an unreadable file."""
     if path is None:
-        return {}, []
-    import json  # here: a session start that clears a record (the hooks' path) loads no json, nor its re
-
+        return {}, [], None
     try:
         with open(path, "rb") as handle:
-            data = json.loads(handle.read().decode("utf-8", "replace"))
+            data = json_c.loads(handle.read().decode("utf-8", "replace"))
     except (OSError, ValueError):
-        return {}, []
+        return {}, [], None
     if (not isinstance(data, dict) or data.get("session") != session_key(session_id)
             or not isinstance(data.get("shown"), dict)):
-        return {}, []
+        return {}, [], None
     said = data.get("said") if isinstance(data.get("said"), list) else []
+    start = data.get("start") if isinstance(data.get("start"), str) else None
     return ({k: v for k, v in data["shown"].items() if isinstance(k, str) and isinstance(v, str)},
-            [k for k in said if isinstance(k, str)])
+            [k for k in said if isinstance(k, str)], start)
 
 
-def _both(home: Path, session_id: str) -> tuple[dict[str, str], list[str]]:
-    """``(shown, said)`` of the home's record and the runtime directory's (the latter winning)."""
-    shown_home, said_home = _read(_path(home, session_id), session_id)
-    shown_spare, said_spare = _read(_spare(home, session_id), session_id)
-    return {**shown_home, **shown_spare}, list(dict.fromkeys(said_home + said_spare))
+def _both(home: Path, session_id: str) -> tuple[dict[str, str], list[str], str | None]:
+    """``(shown, said, start)`` of the home's record and the runtime directory's (the latter winning)."""
+    shown_home, said_home, start_home = _read(_path(home, session_id), session_id)
+    shown_spare, said_spare, start_spare = _read(_spare(home, session_id), session_id)
+    return ({**shown_home, **shown_spare}, list(dict.fromkeys(said_home + said_spare)),
+            start_spare or start_home)
 
 
 def shown(home: Path, session_id: str | None) -> dict[str, str]:
@@ -172,13 +175,35 @@ def record(home: Path, session_id: str | None, items: dict[str, str | tuple[str,
     with _locked(home) as held:
         if not held:
             return
-        merged, said = _both(home, session_id)
+        merged, said, start = _both(home, session_id)
         for key in items:
             merged.pop(key, None)  # re-inserted last: the oldest are cut first
         merged.update({key: value if isinstance(value, str) else " ".join(value) for key, value in items.items()})
         if len(merged) > MAX_SHOWN:
             merged = dict(list(merged.items())[-MAX_SHOWN:])
-        _keep(home, session_id, merged, said)
+        _keep(home, session_id, merged, said, start)
+
+
+def start_given(home: str | os.PathLike, session_id: str | None) -> str | None:
+    """The :func:`digest` of the context block a session start gave in session ``session_id`` and
+    recorded (:func:`record_start`), since the record was last cleared (a compaction, :func:`clear`);
+    None for no id, none recorded, or an unreadable record. Never raises."""
+    if not session_id:
+        return None
+    return _both(home, session_id)[2]
+
+
+def record_start(home: str | os.PathLike, session_id: str | None, block_digest: str) -> None:
+    """Record ``block_digest`` (:func:`digest` of the context block a session start just gave) as
+    the one session ``session_id``'s conversation holds last, replacing the one before (bounded: one
+    digest), as :func:`record` keeps items (in the home, else the runtime directory, under the
+    lock). Nothing for no id; never raises."""
+    if not session_id:
+        return
+    with _locked(home) as held:
+        if held:
+            merged, said, _start = _both(home, session_id)
+            _keep(home, session_id, merged, said, block_digest)
 
 
 def first_time(home: Path, session_id: str | None, warning: str) -> bool:
@@ -193,21 +218,22 @@ def first_time(home: Path, session_id: str | None, warning: str) -> bool:
     if not session_id:
         return True
     with _locked(home) as held:
-        merged, said = _both(home, session_id)
+        merged, said, start = _both(home, session_id)
         key = digest(warning)
         if key in said:
             return False
         if held:
-            _keep(home, session_id, merged, (said + [key])[-MAX_SAID:])
+            _keep(home, session_id, merged, (said + [key])[-MAX_SAID:], start)
         return True
 
 
-def _keep(home: Path, session_id: str, shown_items: dict[str, str], said: list[str]) -> None:
+def _keep(home: Path, session_id: str, shown_items: dict[str, str], said: list[str], start: str | None) -> None:
     """Replace the record of ``session_id``: in the home, else in the runtime directory (the module
     docstring); the runtime directory's copy goes once the home took it. Never raises."""
-    import json
-
-    data = json.dumps({"session": session_key(session_id), "shown": shown_items, "said": said}).encode("ascii")
+    record = {"session": session_key(session_id), "shown": shown_items, "said": said}
+    if start is not None:
+        record["start"] = start
+    data = json_c.dumps(record).encode("ascii")
     spare = _spare(home, session_id)
     if _save(_path(home, session_id), data):
         if spare is not None:
@@ -246,7 +272,8 @@ def _unlink(path: str | None) -> None:
 
 def clear(home: Path, session_id: str | None) -> None:
     """Forget what recall injected in session ``session_id`` (its
-    conversation was compacted or cleared), in both places. Never raises."""
+    conversation was compacted or cleared) and the context block recorded given, in both places.
+    Never raises."""
     if not session_id:
         return
     with _locked(home, create=False):  # unlocked when it cannot be had: a clear is never skipped
@@ -370,4 +397,5 @@ def _prune_dir(directory: str, now: float | None = None) -> int:
 
 
 __all__ = ["LOCK_FILE", "LOCK_WAIT", "MAX_AGE_DAYS", "MAX_SAID", "MAX_SESSIONS", "MAX_SHOWN", "SESSIONS_DIR", "Given",
-           "clear", "digest", "first_time", "given", "prune", "record", "session_key", "shown"]
+           "clear", "digest", "first_time", "given", "prune", "record", "record_start", "session_key", "shown",
+           "start_given"]

@@ -10,12 +10,23 @@ block leaves (unless that room would leave no index line: then the block alone).
 prints this text (issue 28: what ``status`` and ``doctor`` count per layer is what it prints and what
 the hooks inject); :meth:`memdir.Memory.context` is the block alone, for a harness of one's own
 (no MCP tools to name, no cap but the setting's). On the hot path: no YAML, no SQLite.
+
+Once per session (issue 28 item 3, as recall's bodies): a session start whose conversation still holds
+the block an earlier start of the session gave (a resume: Codex 0.171's ``exec resume`` keeps every
+earlier block, so each resume added another copy) gives it again only when it changed; unchanged,
+:data:`UNCHANGED` stands in for it (:func:`start_text`'s ``given``) — one line telling the model the
+index it holds is current (a resume may come days later), where nothing would leave it guessing.
 """
 
 from __future__ import annotations
 
 from .context import HOOK_CONTEXT_MAX_CHARS, TOOLS_NOTE, byte_budget, guidance_block, session_layout, warning
 from .pending import with_pending
+from .recalled import digest
+
+# What stands in for a context block the conversation holds already, unchanged (no tag of the block's own).
+UNCHANGED = ("(memdir: the memory context block given earlier in this session is unchanged; its index and "
+             "guidance are current)")
 
 
 def start_budget(session, max_bytes: int | None = None) -> int:
@@ -34,10 +45,30 @@ def start_layout(session, budget: int, warn=None,
     (:func:`memdir.prompt.pending.mark_shown` with the same ``budget``). ``warn`` as
     :func:`~memdir.prompt.context.session_block`'s. ``note``: the tools note as the client names the tools
     (:func:`memdir.prompt.context.tools_note`; default Claude Code's)."""
+    return start_text(session, budget, warn, note)[:2]
+
+
+def start_text(session, budget: int, warn=None, note: str = TOOLS_NOTE, given: str | None = None,
+               resumed: bool = False) -> tuple[str, tuple, str | None]:
+    """:func:`start_layout`'s ``(text, per layer)`` and the :func:`~memdir.prompt.recalled.digest` of
+    the context block rendered (None when none was). ``given``: the digest of the block the
+    session's conversation holds already (:func:`memdir.prompt.recalled.start_given`); a block of
+    that digest is not given again: :data:`UNCHANGED` stands in its place (the pending findings
+    still follow). Any change of the block (an index line, the budget that cut it) gives it whole.
+    ``resumed``: the conversation holds what earlier starts of the session gave, so the pending
+    findings already shown in this session are not shown again (``once_per_session``: the hook
+    marks them with the same flag)."""
     room = len(note.encode("utf-8")) + 1
-    held: list = [()]
+    held: list = [(), None]
 
     def block(rest: int) -> str:
+        out = whole(rest)
+        held[1] = digest(out) if out else None
+        if out and held[1] == given and len(UNCHANGED.encode("utf-8")) <= rest:
+            return UNCHANGED  # the conversation holds this very block
+        return out
+
+    def whole(rest: int) -> str:
         said: list[str] = []
         text, shown = session_layout(session, max(1, rest - room), said.append, guidance=True)
         if any(total for _scope, _shown, total in shown) and not any(n for _scope, n, _total in shown):
@@ -53,7 +84,7 @@ def start_layout(session, budget: int, warn=None,
         out = f"{text}\n{note}" if text else ""
         return out if out and len(out.encode("utf-8")) <= rest else text
 
-    return with_pending(session, budget, block), held[0]
+    return with_pending(session, budget, block, once_per_session=resumed), held[0], held[1]
 
 
-__all__ = ["start_budget", "start_layout"]
+__all__ = ["UNCHANGED", "start_budget", "start_layout", "start_text"]

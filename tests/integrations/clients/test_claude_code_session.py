@@ -204,3 +204,39 @@ def test_a_memory_the_model_read_through_mcp_is_only_named_by_the_next_recall(tm
     assert POINTER in _last_message(requests[asked]) and UV_BODY not in _last_message(requests[asked])
     assert json.dumps(requests[asked]["messages"], ensure_ascii=False).count(UV_BODY) == 1  # the read's, once
     assert "The linter enforces tabs in every file." in _last_message(requests[control])  # control
+
+
+@pytest.mark.slow
+def test_a_resumed_claude_code_session_gets_one_line_for_an_unchanged_context_block(tmp_path, isolated_home, project):
+    """Claude Code 2.1's `-p --resume ID` and `--continue` go on with the same session id, fire SessionStart
+    (source resume) and keep every earlier block in the conversation (a changed index stood 1, 2, 3 times; an
+    identical block it shows once, so the count of blocks was [1, 1, 1, 2] before this change too). A resume with the index unchanged gets one line (UNCHANGED) in place of
+    the block; control, same session: a memory written before the fourth prompt changes the index, so its
+    resume gets the whole new block, next to the old one."""
+    from memdir.prompt.start import UNCHANGED
+
+    exe = binary("claude")
+    user_home = tmp_path / "userhome"
+    person = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    person.write("db-port", "Dev PostgreSQL listens on 5433, not 5432", "project", "Moved on 2026-11-02.")
+    assert run_cli("install", "claude-code", env={"HOME": str(user_home)}).returncode == 0
+    texts, session = [], None
+    with MessagesServer(lambda body: "ok") as server:
+        env = client_env(user_home, isolated_home, ANTHROPIC_BASE_URL=server.url, ANTHROPIC_API_KEY="dummy",
+                         DISABLE_AUTOUPDATER="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+                         MEMDIR_SEARCH_VECTORS="off")
+        for number, how in enumerate([[], ["--resume"], ["--continue"], ["--resume"]]):
+            if number == 3:
+                person.write("uv", "Use uv for Python installs", "project", "uv add, uv sync; never pip.")
+            if how == ["--resume"]:
+                how = ["--resume", session]
+            done = subprocess.run([exe, "-p", f"prompt {number}", "--output-format", "json", *how],
+                                  capture_output=True, text=True, env=env, cwd=project, timeout=180,
+                                  stdin=subprocess.DEVNULL, check=False)
+            assert done.returncode == 0, done.stdout + done.stderr
+            session = json.loads(done.stdout)["session_id"]
+            texts.append(json.dumps([b for b in server.requests if b.get("tools")][-1]["messages"],
+                                    ensure_ascii=False))
+    assert [t.count("<memory_context>") for t in texts] == [1, 1, 1, 2]  # before this change too: [1, 1, 1, 2]
+    assert [t.count(UNCHANGED) for t in texts] == [0, 1, 1, 1]  # the two identical lines shown once, as blocks
+    assert "[uv](uv.md)" in texts[3].split("<memory_context>")[-1] and "[uv](uv.md)" not in texts[2]

@@ -192,3 +192,37 @@ def test_a_memory_the_model_read_through_mcp_is_only_named_by_the_next_recall(tm
     seen = input_text(requests[asked])
     assert POINTER in seen and seen.count(UV_BODY) == 1  # the read's, once; the recall only names it
     assert "The linter enforces tabs in every file." in input_text(requests[control])  # control: given whole
+
+
+@pytest.mark.slow
+def test_a_resumed_codex_session_holds_one_context_block_until_the_index_changes(tmp_path, isolated_home, project):
+    """Found with the real Codex 0.171: `codex exec resume` fires SessionStart (source resume) and keeps every
+    earlier block in the conversation, so each resume added another copy of the same context block: [1, 2, 3]
+    blocks in the three prompts' requests. Now a resume with the index unchanged gets one line instead
+    (memdir.prompt.start.UNCHANGED): [1, 1, 1] (checked without the change: this test then fails at [1, 2, 3, 4]).
+    Control, same session: a memory written before the fourth prompt changes the index, so its resume gets the
+    whole new block (the conversation then holds the old one and the new one, which names the new memory)."""
+    from memdir.prompt.start import UNCHANGED
+
+    exe, env, _ = _setup(tmp_path, isolated_home, project)
+    env["MEMDIR_SEARCH_VECTORS"] = "off"
+    session, counts = None, []
+    with ResponsesServer(lambda body: "ok") as server:
+        for number, prompt in enumerate(["What port?", "And the other one?", "Thanks.", "Anything new?"]):
+            if number == 3:
+                Memory.open(home=isolated_home, project=project, actor="human").write(
+                    "uv", "Use uv for Python installs", "project", "uv add, uv sync; never pip.")
+            mark = len(server.requests)
+            done = _run_codex(exe, env, project, server, "--dangerously-bypass-hook-trust", "--json", prompt=prompt,
+                              resume=session)
+            assert done.returncode == 0, done.stdout + done.stderr
+            session = json.loads(done.stdout.splitlines()[0])["thread_id"]
+            assert len(server.requests) == mark + 1  # one request per prompt: the model answers "ok"
+            counts.append(input_text(server.requests[-1]).count("<memory_context>"))
+        requests = server.requests
+    assert counts == [1, 1, 1, 2], counts
+    assert input_text(requests[2]).count(UNCHANGED) == 2  # the two resumes' line, once each
+    assert UNCHANGED not in input_text(requests[0]) and "db-port" in input_text(requests[0])
+    last_block = input_text(requests[3]).split("<memory_context>")[-1]
+    assert "[uv](uv.md)" in last_block and "[db-port](db-port.md)" in last_block  # the new index, whole
+    assert "[uv](uv.md)" not in input_text(requests[2])

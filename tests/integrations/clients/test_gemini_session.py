@@ -109,3 +109,35 @@ def test_a_memory_the_model_read_through_mcp_is_only_named_by_the_next_recall(tm
     # every copy of the body the model receives is the read's (Gemini 0.61's resume repeats the tool's response)
     assert request_text(requests[asked]).count(UV_BODY) == json.dumps(responses).count(UV_BODY) >= 1
     assert "The linter enforces tabs in every file." in request_text(requests[control])  # control: given whole
+
+
+@pytest.mark.slow
+def test_a_resumed_gemini_session_gets_the_whole_context_block_each_time(tmp_path, isolated_home, project):
+    """Gemini CLI 0.61's `--resume` history holds the earlier answers but not the earlier prompts, which carried
+    the <hook_context>: the model sees only this run's SessionStart block, one per request. So a Gemini resume is not one whose
+    conversation holds the block (memdir.integrations.claude_code.dialects.RESUMES): it gets the whole block
+    every time, never the one line (checked by adding gemini to RESUMES: this test then fails, no block)."""
+    from memdir.prompt.start import UNCHANGED
+
+    exe = binary("gemini")
+    user_home = tmp_path / "userhome"
+    Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off").write(
+        "db-port", "Dev PostgreSQL listens on 5433, not 5432", "project", "Moved on 2026-11-02.")
+    settings = user_home / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+    assert run_cli("install", "gemini", env={"HOME": str(user_home)}).returncode == 0
+    with GeminiServer(lambda body: "ok") as server:
+        env = client_env(user_home, isolated_home, GEMINI_API_KEY="dummy", GOOGLE_GEMINI_BASE_URL=server.url,
+                         GEMINI_CLI_TRUST_WORKSPACE="true", PWD=str(project), MEMDIR_SEARCH_VECTORS="off")
+        for number in range(3):
+            session = ["--session-id", SESSION] if number == 0 else ["--resume", SESSION]
+            done = subprocess.run([exe, "-p", f"prompt {number}", "-m", MODEL, *session], capture_output=True,
+                                  text=True, env=env, cwd=project, timeout=120, stdin=subprocess.DEVNULL, check=False)
+            assert done.returncode == 0, done.stdout + done.stderr
+        texts = [request_text(body) for path, body in server.requests if f"models/{MODEL}:" in path]
+    # a resumed conversation: the third request holds the two earlier answers (0.61 keeps them; the earlier
+    # prompts, sent with their <hook_context> in front, it does not keep at all)
+    assert len(texts) == 3 and texts[2].count('{"text": "ok"}') == 2 and texts[1].count('{"text": "ok"}') == 1
+    assert [t.count("&lt;memory_context&gt;") for t in texts] == [1, 1, 1]
+    assert all("db-port" in t and UNCHANGED not in t for t in texts)

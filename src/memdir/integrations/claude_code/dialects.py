@@ -1,6 +1,7 @@
 """Each client's hook dialect, in one place: which of its events is which of memdir's moments
 (:data:`DIALECTS`), which of them mean the conversation was compacted or cleared (:data:`RESTARTS`,
-:func:`conversation_restarts`), and its hook input in Claude Code's fields (:func:`translate`).
+:func:`conversation_restarts`) or resumed holding the context blocks given before (:data:`RESUMES`,
+:func:`conversation_resumes`), and its hook input in Claude Code's fields (:func:`translate`).
 
 Read by :mod:`memdir.integrations.claude_code.hooks` (every client's hook entry point) and the CLI's
 ``memdir hook`` parser; imports nothing, so a hook's fresh process stays small. The event names and input
@@ -52,6 +53,36 @@ def queues_transcript(client: str, event: str, data: dict) -> bool:
     model request, whether or not it compresses: queued each time, it started a drain per request (15 for three
     prompts); its SessionEnd queues the whole transcript."""
     return event not in RESTARTS.get(client, {}) or conversation_restarts(client, event, data)
+
+
+# client -> (SessionStart input field, its values) meaning the conversation goes on holding every context block an
+# earlier SessionStart of the session gave: the one rule of when a session start gives the block only if it changed
+# (memdir.prompt.start.start_text). Read from the real clients, counting blocks per model request over three prompts:
+# Codex 0.171 `exec resume` (source resume) keeps each earlier block, so an unchanged index stood 1, 2, 3 times;
+# Claude Code 2.1 `-p --resume ID` and `--continue` (the same session id) keep each earlier block too (a changed
+# one stood 1, 2, 3 times; an identical one it showed once). Not Gemini CLI 0.61: its `--resume` history holds
+# the earlier answers but not the earlier prompts, which carried the <hook_context>: only this start's block is
+# there ([1, 1, 1]), so it must be given (with gemini here, the resumed requests held none: [1, 0, 0]).
+# Cursor: not measured, so always given.
+RESUMES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "claude-code": ("source", ("resume",)),
+    "codex": ("source", ("resume",)),
+}
+
+
+def keeps_start_blocks(client: str) -> bool:
+    """True when ``client``'s resumed conversation keeps the context blocks its session starts gave
+    (:data:`RESUMES`): only then is a given block worth recording."""
+    return client in RESUMES
+
+
+def conversation_resumes(client: str, event: str, data: dict) -> bool:
+    """True when ``event`` of ``client`` with input ``data`` is a session start whose conversation still
+    holds the context block an earlier start of the session gave (:data:`RESUMES`); False for every
+    other event and client, and for a start of another ``source`` (startup; compact and clear, after
+    which the conversation is a summary or empty: :data:`RESTARTS`)."""
+    rule = RESUMES.get(client)
+    return rule is not None and DIALECTS[client].get(event) == "start" and data.get(rule[0]) in rule[1]
 
 
 def conversation_restarts(client: str, event: str, data: dict) -> bool:

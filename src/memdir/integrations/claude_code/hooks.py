@@ -41,7 +41,9 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   conversation clears that record — one table for every client
   (:data:`RESTARTS`: Claude Code's and Codex's ``PreCompact`` and
   ``SessionStart`` of ``source`` ``compact`` or ``clear``, Gemini CLI's
-  ``PreCompress`` of ``trigger`` ``manual`` and ``SessionStart`` of ``source`` ``clear``).
+  ``PreCompress`` of ``trigger`` ``manual`` and ``SessionStart`` of ``source`` ``clear``). The context
+  block too: a ``SessionStart`` that resumes a conversation holding the block given earlier in the session
+  (:data:`RESUMES`) gives it only when it changed, else one line (:func:`memdir.prompt.start.start_text`).
 * ``PostToolUse`` (installed for ``mcp__memdir__memory_read`` and ``memory_write``; Claude Code and Codex
   send the same input, Codex's ``tool_response`` the MCP result ``{"content": [...], "isError": …}``;
   Gemini CLI's ``AfterTool``, its tool named as :func:`translate` says) — a
@@ -84,8 +86,9 @@ import os
 import sys
 
 from ...text import json_c  # json's own C code: a hook's fresh process loads no json, and so no re
-from .dialects import (  # noqa: F401 (hooks.DIALECTS)
-    DEFERS_MCP_TOOLS, DIALECTS, RESTARTS, conversation_restarts, mcp_tool, queues_transcript, translate)
+from .dialects import (  # noqa: F401 (hooks.DIALECTS, hooks.RESUMES)
+    DEFERS_MCP_TOOLS, DIALECTS, RESTARTS, RESUMES, conversation_restarts, conversation_resumes, keeps_start_blocks,
+    mcp_tool, queues_transcript, translate)
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact", "PostToolUse")
 HOOK_OUTPUT_MAX_CHARS = 10_000   # characters of a hook's whole stdout (Claude Code, hook output cap)
@@ -171,21 +174,28 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     """The SessionStart output JSON (see :func:`hook_output`): the context
     block — or, with no memory saved yet, the guidance alone — followed by the
     agent extractor's pending findings of this project, if any (at most half
-    the budget; the block gets the rest). ``""`` when nothing fits."""
+    the budget; the block gets the rest). ``""`` when nothing fits. A resume
+    whose conversation holds the block given earlier in the session
+    (:func:`conversation_resumes`) gets it only when it changed (the digest
+    recorded: :func:`memdir.prompt.recalled.record_start`), and no finding
+    shown earlier in the session."""
     from ...prompt import recalled
     from ...prompt.context import tools_note
     from ...prompt.pending import mark_shown
-    from ...prompt.start import start_layout
+    from ...prompt.start import start_text
 
     session = _session(data, home)
     note = tools_note(mcp_tool(client, "memory_write"), client in DEFERS_MCP_TOOLS)  # as the client names them
     if conversation_restarts(client, event, data):  # a new conversation: recall may give its bodies again
         recalled.clear(session.home_path, session.id)
+    resumed = conversation_resumes(client, event, data)  # the conversation holds what earlier starts gave
+    given = recalled.start_given(session.home_path, session.id) if resumed else None
 
     def render(budget: int) -> str:
         # What a session start injects (memdir.prompt.start: the rule status and doctor report too).
         shown["budget"] = budget
-        return start_layout(session, budget, note=note)[0]
+        text, _, shown["digest"] = start_text(session, budget, note=note, given=given, resumed=resumed)
+        return text
 
     # A warm process for this session's prompt hooks, when none answers (detached; never waits for it): first,
     # so it loads its model while this hook renders (the first prompt waits for it: memdir.search.warm.run_hook).
@@ -195,7 +205,9 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     shown: dict = {}
     out = hook_output(event, render, session.settings.context_max_bytes, client)
     if out:  # mark as shown exactly the findings that were printed, once
-        mark_shown(session, shown["budget"])
+        mark_shown(session, shown["budget"], once_per_session=resumed)
+        if keeps_start_blocks(client) and shown["digest"] not in (None, given):  # the block the conversation holds
+            recalled.record_start(session.home_path, session.id, shown["digest"])
     return out
 
 

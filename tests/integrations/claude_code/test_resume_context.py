@@ -1,0 +1,96 @@
+"""Once per session for the context block (issue 28 item 3): a SessionStart that resumes a conversation which
+still holds the block an earlier start of the session gave (Codex's `exec resume`, Claude Code's `--resume`:
+source resume) gives the block again only when it changed, else one line (memdir.prompt.start.UNCHANGED).
+Measured with the real Codex 0.171: each resume added another copy, [1, 2, 3] blocks over three prompts.
+
+The hooks run in this process (``hooks.run``) on real files and a real session record."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from memdir.integrations.claude_code import hooks
+from memdir.prompt import recalled
+from memdir.prompt.start import UNCHANGED
+
+BLOCK = "<memory_context>"
+
+
+def _start(project, session_id: str, source: str, client: str = "codex") -> str:
+    payload = {"cwd": str(project), "hook_event_name": "SessionStart", "session_id": session_id, "source": source}
+    out = hooks.run("SessionStart", stdin=io.StringIO(json.dumps(payload)), client=client)
+    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+
+
+@pytest.fixture
+def store(person, monkeypatch):
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")  # no warm process started by the session start
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.")
+    return person
+
+
+@pytest.mark.parametrize("client", ["codex", "claude-code"])
+def test_a_resume_with_the_index_unchanged_gets_one_line_not_a_second_block(store, project, client):
+    first = _start(project, "s-1", "startup", client)
+    assert first.count(BLOCK) == 1 and "[db-port](db-port.md)" in first and UNCHANGED not in first
+    assert recalled.start_given(store.session.home, "s-1") == recalled.digest(first)  # the block given, recorded
+    prompt = {"cwd": str(project), "hook_event_name": "UserPromptSubmit", "session_id": "s-1",
+              "prompt": "which port does the dev postgresql listen on?"}
+    assert "Moved from 5432" in hooks.run("UserPromptSubmit", stdin=io.StringIO(json.dumps(prompt)), client=client)
+    assert _start(project, "s-1", "resume", client) == UNCHANGED  # recall's record kept the block's digest
+    assert _start(project, "s-1", "resume", client) == UNCHANGED  # and again: one line per resume
+    # Control, same session: the index changed, so the whole new block is given (the model needs it) ...
+    store.write("uv", "Use uv for Python installs", "project", "uv add, uv sync; never pip.")
+    changed = _start(project, "s-1", "resume", client)
+    assert changed.count(BLOCK) == 1 and "[uv](uv.md)" in changed and "[db-port](db-port.md)" in changed
+    assert UNCHANGED not in changed
+    assert _start(project, "s-1", "resume", client) == UNCHANGED  # ... and recorded: the next resume is a line
+
+
+def test_a_new_session_a_compaction_and_a_clear_get_the_whole_block(store, project):
+    assert _start(project, "s-1", "startup").count(BLOCK) == 1
+    assert _start(project, "s-1", "resume") == UNCHANGED  # the control: this session's resume
+    assert _start(project, "s-2", "startup").count(BLOCK) == 1  # another session: its conversation holds none
+    assert _start(project, "s-3", "resume").count(BLOCK) == 1  # a resume of a session with no block recorded
+    compacted = _start(project, "s-1", "compact")  # the conversation is a summary now: the block again
+    assert compacted.count(BLOCK) == 1 and UNCHANGED not in compacted
+    assert _start(project, "s-1", "resume") == UNCHANGED  # the compaction's block is the one held now
+    assert _start(project, "s-1", "clear").count(BLOCK) == 1
+    assert _start(project, "s-1", "startup").count(BLOCK) == 1  # a startup never takes the record's word
+
+
+def test_a_precompact_clears_the_recorded_block(store, project):
+    assert _start(project, "s-1", "startup").count(BLOCK) == 1
+    payload = {"cwd": str(project), "hook_event_name": "PreCompact", "session_id": "s-1", "trigger": "manual"}
+    with pytest.raises(hooks.HookSkip, match="no transcript_path"):  # cleared first, then nothing to queue
+        hooks.run("PreCompact", stdin=io.StringIO(json.dumps(payload)), client="codex")
+    assert recalled.start_given(store.session.home, "s-1") is None
+    assert _start(project, "s-1", "resume").count(BLOCK) == 1
+
+
+def test_gemini_resume_always_gets_the_block(store, project):
+    """Gemini CLI 0.61's `--resume` history holds the earlier prompts without their <hook_context> (measured:
+    one block per request, the current one), so its resume must be given the block; nothing is recorded."""
+    assert _start(project, "g-1", "startup", "gemini").count(BLOCK) == 1
+    assert _start(project, "g-1", "resume", "gemini").count(BLOCK) == 1
+    assert recalled.start_given(store.session.home, "g-1") is None
+    assert _start(project, "g-1", "startup", "codex").count(BLOCK) == 1  # control: Codex records it,
+    assert _start(project, "g-1", "resume", "codex") == UNCHANGED  # and its resume gets the line
+
+
+def test_a_resume_does_not_show_the_pending_findings_of_this_session_again(store, project):
+    """The agent extractor's pending findings follow the block; a resume's conversation holds the ones an earlier
+    start of the session showed, so they are not shown again (as the prompt hook shows them once per session).
+    Control: a finding not shown in this session yet follows the one line."""
+    assert _start(project, "s-1", "startup").count(BLOCK) == 1  # no finding yet
+    report = store.consolidate([{"role": "user", "content": "Remember that the release is cut on Thursdays."}],
+                               extractor="agent")
+    assert report.pending == ("Remember that the release is cut on Thursdays.",)
+    resumed = _start(project, "s-1", "resume")
+    assert resumed.startswith(UNCHANGED + "\n\n<memory_pending>") and "Thursdays" in resumed  # new to s-1
+    assert _start(project, "s-1", "resume") == UNCHANGED  # shown in s-1 already: neither again
+    other = _start(project, "s-2", "startup")
+    assert other.count(BLOCK) == 1 and "Thursdays" in other  # another session is shown it
