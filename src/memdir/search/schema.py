@@ -16,7 +16,7 @@ SCHEMA_VERSION = 19  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: s
 # compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js;
 # 16: docs.script (search.scripts.of_memory); 17: British spellings (colour is color: stemming.american), C++ cpp;
 # 18: a word's combining marks (नमस्ते), Hebrew points, Arabic harakat, other digits (text.fold); Thai, Khmer… bigrams;
-# 19: variation selectors read as absent (staging\ufe0f is staging: text.printable.VARIATION_SELECTORS)
+# 19: variation selectors read as absent (staging\ufe0f: text.printable), phrasal nouns (log in: search.oneword)
 UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18)  # in place
 FIELDS = ("name", "title", "description", "body")
 RETOKENIZED_BELOW = 19
@@ -28,7 +28,8 @@ READABLE_WITHOUT_SCRIPTS = 15
 READ_AS_THEY_ARE = (15, 16, 17, 18)
 """Older schemas whose index is read as it is when it cannot be written (its rows and vectors; a copy of it in
 memory is brought up to date, :func:`upgrade`): 15 without scripts, 16 tokenized without British spellings, 17
-with words broken at their marks, 18 with variation selectors in words."""
+with words broken at their marks, 18 with variation selectors in words and
+"log in" as log."""
 
 
 # A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).

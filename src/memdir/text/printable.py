@@ -231,5 +231,5 @@ def clean_body(text: str) -> tuple[str, int]:
     return cleaned, max(1, len(re.findall(_UNSAFE_BODY, text)))
 
 
-__all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "VARIATION_SELECTORS", "clean_body", "clean_line", "display_title", "is_clean_line",
-           "one_line", "printable", "utf8_prefix", "visible", "without_hidden"]
+__all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "VARIATION_SELECTORS", "clean_body", "clean_line",
+           "display_title", "is_clean_line", "one_line", "printable", "utf8_prefix", "visible", "without_hidden"]
