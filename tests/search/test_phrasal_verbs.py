@@ -57,6 +57,22 @@ def test_search_tells_logging_from_logging_in_through_the_api(store):
     assert found("redis") == ["redis-port"]  # control
 
 
+def test_the_verb_itself_before_its_particle_looks_for_both_readings(store):
+    """"log in" before a word the rule cannot read ("here", "on staging") is left as two words; the verb's own form
+    then looks for the joined noun too (its spaced pair), so the person asking how to log in still finds the note
+    that says "Log in with …" (before this, on the branch: only the notes on logs). An inflected form does not
+    ("logs in Loki" is never a login)."""
+    def found(query):
+        return [h.name for h in store.search(query)]
+
+    assert tokens("how do I log in here") == ["how", "do", "i", "log", "in", "here"]  # not joined: read as written
+    assert found("how do I log in here")[0] == "onboarding"
+    assert found("how do I log in on staging")[0] == "onboarding"
+    assert found("sign in here") == []  # control: no memory says "sign in"
+    loki = found("logs in loki")
+    assert loki[0] == "loki" and "onboarding" not in loki  # control: the inflected form is no login
+
+
 @pytest.mark.slow
 def test_the_cli_and_mcp_tell_logging_from_logging_in(store, isolated_home, project):
     env = lexical_env(isolated_home, project)
