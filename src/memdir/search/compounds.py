@@ -15,6 +15,7 @@ import unicodedata
 
 from ..text.fold import kana_spellings
 from ..text.printable import without_hidden
+from .oneword import PHRASAL_NOUNS, PHRASAL_VERBS
 from .stemming import kind_spelled
 from .tokenize import (MAX_QUERY_CHARS, MAX_QUERY_TERMS, compound_groups, is_stopword, segments, stem,
                        word_tokens)
@@ -42,7 +43,11 @@ def spaced_pairs(query: str) -> dict[str, tuple[str, str]]:
             a, b = stem(first), word_tokens(word)[0]
             if len(first) >= 2 and not is_stopword(a) and (second in _PARTICLES or not is_stopword(b)):
                 kind = kind_spelled(first + second)  # node js: a memory writes nodejs (Node.js), not node
-                out.setdefault(kind[0][0] if kind else stem(first + second), (a, b))
+                joined = kind[0][0] if kind else stem(first + second)
+                # "logs in Loki" is no login (search.oneword joined the phrasal verbs it is sure of); the verb's own
+                # form may be ("how do I log in here"): the query looks for both, the memory's words decide
+                if joined not in PHRASAL_NOUNS or first.lower() in PHRASAL_VERBS:
+                    out.setdefault(joined, (a, b))
         previous = match if alone and word.isalpha() else None
     return out
 

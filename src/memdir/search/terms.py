@@ -17,6 +17,7 @@ import re
 from ..text.fold import fold, kana_spellings
 from ..text.words import HEBREW_PREFIXES, HEBREW_REST
 from . import memo, spelling
+from .oneword import PHRASAL_NOUNS
 from .stemming import stem
 from .tokenize import compound_splits, is_compound, is_stopword, word_forms, writes_in_capitals
 
@@ -45,8 +46,9 @@ def compounds(conn, terms: list[str]) -> dict[str, tuple[str, str]]:
     in the index's vocabulary and read together as the term. At most
     :data:`COMPOUND_LOOKUPS` reads of the vocabulary; ``{}`` when none."""
     asked = set(terms)  # a query's own identifier (MongoDB → mongodb mongo db) is no compound to look for
+    # nor a phrasal noun (login): the tokenizer joined "log in" wherever it is one (search.oneword)
     splits = {t: [(a, b) for a, b in compound_splits(t) if len(a) >= 3 and not is_stopword(a) and a not in asked]
-              for t in terms}
+              for t in terms if t not in PHRASAL_NOUNS}
     firsts = sorted({a for pairs in splits.values() for a, _ in pairs})
     if not firsts:
         return {}

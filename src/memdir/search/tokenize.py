@@ -43,6 +43,8 @@ same terms:
   ``csharp``, ``F#`` → ``fsharp``; ``C++20`` → ``cpp20 cpp 20``).
 * A plural or past written in parentheses is the word's (``file(s)``, ``process(es)``, ``entry(ies)``:
   ``file``, ``process``, ``entri``, as ``files``, ``processes``, ``entries`` read).
+* A phrasal verb whose joined form is a noun is that noun (``Log in with SSO``, ``log-in`` → ``login``; not
+  ``logs in Loki``): these three rewrites are :func:`memdir.search.oneword.one_words`.
 * Irregular plurals read as their singular (``mice`` → ``mous``); a -yze verb and its -ysis noun are one word.
 * CJK runs (Han, Japanese kana, Hangul) become overlapping character bigrams;
   a run of one character stays a single character (the usual scheme of
@@ -74,6 +76,7 @@ from ..text.printable import without_hidden
 from ..text.words import KOREAN_PARTICLES, REQUEST_WORDS, UNITS
 from ..vocabulary import CJK_RANGES, SPACELESS_RANGES
 from . import spelling, wordstems
+from .oneword import one_words
 from .stemming import available, kind_spelled, kinds_joined, require, stem
 from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAST
 from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword, without_thai_grammar  # the tokenizer's words
@@ -127,13 +130,6 @@ def segments(text: str) -> Iterator[re.Match]:
     and ``word`` (one of them None). Pure."""
     return (_ASCII_SEGMENT if text.isascii() else _segment()).finditer(text)
 _SEPARATORS = re.compile(r"[_\-]+")
-# A word and its inflection in parentheses, "file(s)", "process(es)", "entry(ies)", "child(ren)", "use(d)": the word
-# (its inflected form stems alike), no "s", "es" or "ie" of its own; not a call's argument ("client.search(es)").
-_INFLECTED = re.compile(r"(?<![\w.])([^\W\d_]+)\((?:s|es|ies|ren|ed|d)\)(?![\w(])", re.IGNORECASE)
-# A language named by a letter and signs, "C++", "C#", "F#" (also "C++20"): the word a code base writes for it, "cpp",
-# "csharp", "fsharp" (a letter alone is no term: "C#" found the memory on C++ as strongly as its own, break11).
-_SIGNED_NAME = re.compile(r"(?<![\w+#])(?:([Cc])\+\+|([CcFf])#)(?![^\W\d]|[+#])")
-_SIGNED_WORD = {"+": "pp", "#": "sharp"}
 # An acronym's plural, "JWTs", "PRs", "OSes": the acronym ("AWS" and "iOS" are no plurals).
 _ACRONYM_PLURAL = re.compile(r"(?<![A-Z])([A-Z]{2,})(?:s|(?<=[SXZ])es)(?![a-z])")
 _CAMEL = re.compile(
@@ -273,10 +269,7 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     text = kinds_joined(unicodedata.normalize("NFKC", without_hidden(text)))  # stag<U+200B>ing is staging; Node.js Nodejs
     if "\u2010" in text:  # the hyphen a typesetter writes (U+2010; NFKC made U+2011 so) is "-": jetpack‐compose
         text = text.replace("\u2010", "-")
-    if "+" in text or "#" in text:
-        text = _SIGNED_NAME.sub(lambda m: (m.group(1) or m.group(2)) + _SIGNED_WORD[m.group(0)[1]], text)  # C++ is cpp
-    if "(" in text:
-        text = _INFLECTED.sub(r"\1", text)  # file(s), process(es), entry(ies): the word, its plural the same term
+    text = one_words(text)  # C++ is cpp, file(s) file, "Log in with SSO" login (search.oneword)
     if "," in text:
         text = _GROUPED.sub(_ungrouped, text)  # 5,433 is the number 5433
     within = _within_numbers(text) if "." in text or "/" in text else frozenset()

@@ -160,13 +160,21 @@ def printable(text: str | None) -> str:
     return re.sub(_CONTROLS, "", text)
 
 
+# Variation selectors: the standard ones (U+FE00-FE0F; FE0F asks for an emoji's picture, FE0E for its text, and an
+# emoji-aware keyboard or a paste leaves one after a word: "staging\ufe0f"), Mongolian's free ones (U+180B-180D,
+# U+180F) and the ideographic ones (U+E0100-E01EF, a glyph variant of the Han character before them). They choose
+# how a character is drawn, never which it is: a search reads them as absent. Combining marks to a regex (a word kept
+# one, "staging\ufe0f" a term of its own that "staging" never met), so only search drops them: a title keeps them
+# (the picture a person chose), as it keeps ZWJ and ZWNJ (which a search reads as a break between words).
+VARIATION_SELECTORS = "\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef"
 # What shows as nothing and joins what it sits in: a search reads text as if it were absent.
-_HIDDEN = f"[{BIDI_CONTROLS}{INVISIBLE}{TAGS}]"
+_HIDDEN = f"[{BIDI_CONTROLS}{INVISIBLE}{TAGS}{VARIATION_SELECTORS}]"
 
 
 def without_hidden(text: str) -> str:
-    """``text`` without the characters that show as nothing (:data:`INVISIBLE`, bidi controls, tags):
-    ``stag\u200bing`` → ``staging``, as a person reads it, and without terminal escape sequences, dropped
+    """``text`` without the characters that show as nothing (:data:`INVISIBLE`, bidi controls, tags) or choose only
+    how the character before them is drawn (:data:`VARIATION_SELECTORS`): ``stag\u200bing`` and ``staging\ufe0f``
+    → ``staging``, as a person reads it, and without terminal escape sequences, dropped
     whole by the rule every renderer applies (pasted colour output: ``ESC[31mkafka ESC[0m`` → ``kafka``).
     The search tokenizer's rule, for documents and queries alike. Pure."""
     if text.isascii() and "\x1b" not in text:
@@ -223,5 +231,5 @@ def clean_body(text: str) -> tuple[str, int]:
     return cleaned, max(1, len(re.findall(_UNSAFE_BODY, text)))
 
 
-__all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "clean_body", "clean_line", "display_title", "is_clean_line",
-           "one_line", "printable", "utf8_prefix", "visible", "without_hidden"]
+__all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "VARIATION_SELECTORS", "clean_body", "clean_line",
+           "display_title", "is_clean_line", "one_line", "printable", "utf8_prefix", "visible", "without_hidden"]
