@@ -150,3 +150,24 @@ def test_a_read_the_memory_changed_after_records_nothing(store, project, mem):
     assert changed in _prompt(project, "s-1")  # the body stored now is given
     assert _used(project, "s-2", "memory_read", {"name": "db-port"}) == ""  # control: read unchanged, recorded
     assert changed not in _prompt(project, "s-2")
+
+
+LONG = "\n".join(f"行{i:03d} 依存関係は uv で固定し、pip はロックファイルを壊す。" for i in range(150))
+
+
+@pytest.mark.parametrize("client", ["codex", "claude-code"])
+def test_a_read_longer_than_codex_keeps_is_not_given_on_codex(store, project, person, client):
+    """Codex cuts the middle out of a tool output over about 12,000 bytes (its default for a model outside its
+    catalog; the real binary gave the model 142 of 220 lines, break17) while its PostToolUse input holds it whole:
+    a read of 5,399 characters (12,299 bytes; 12,599 quoted) of body is not given on Codex, and recall gives the body again
+    (cut to its room).
+    Control: the same read on Claude Code (which keeps it) records it."""
+    person.write("uv-ja", "uv の使い方", "project", LONG)
+    assert (len(LONG), len(LONG.encode())) == (5399, 12299)
+    why = _used(project, "s-1", "memory_read", {"name": "uv-ja"}, client=client)
+    block = _prompt(project, "s-1", "uv の使い方 依存関係")
+    if client == "codex":
+        assert why.endswith("'s output of uv-ja is over the 11900 bytes the client keeps whole; recall may give it")
+        assert "> 行000 依存関係は uv で固定し" in block and "(given earlier in this session" not in block
+    else:
+        assert why == "" and "行000" not in block and "(given earlier in this session, unchanged: uv-ja" in block

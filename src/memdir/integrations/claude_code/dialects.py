@@ -35,6 +35,13 @@ RESTARTS: dict[str, dict[str, tuple[str, tuple[str, ...]] | None]] = {
 # Cursor's is not known here (no real client to read it from): it is named as Claude Code names it.
 MCP_TOOL_NAMES = {"claude-code": "mcp__{server}__{tool}", "codex": "mcp__{server}__{tool}",
                   "gemini": "mcp_{server}_{tool}"}
+# client -> UTF-8 bytes of one tool output it keeps whole in the conversation by default; it cuts the middle out
+# of a longer one, while its PostToolUse input still holds the whole output. Codex 0.171, measured on the real
+# binary (break17) with a model outside its catalog (its fallback policy, 10,000 bytes and a 1.2 margin): a
+# "Wall time: … Output:" item of 33 bytes and memdir's output of 11,933 bytes reached the model whole, of 12,017
+# bytes cut (a read of 18,039 bytes: 142 of 220 lines); its catalog's gpt-5.5 kept 18,039. Claude Code and
+# Gemini CLI (40,000 characters) keep every memdir tool output whole.
+KEEPS_TOOL_OUTPUT: dict[str, int] = {"codex": 11_900}
 DEFERS_MCP_TOOLS = ("claude-code", "codex")  # clients that keep MCP tools behind a tool search (the tools note)
 
 
