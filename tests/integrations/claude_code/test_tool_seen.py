@@ -171,3 +171,23 @@ def test_a_read_longer_than_codex_keeps_is_not_given_on_codex(store, project, pe
         assert "> 行000 依存関係は uv で固定し" in block and "(given earlier in this session" not in block
     else:
         assert why == "" and "行000" not in block and "(given earlier in this session, unchanged: uv-ja" in block
+
+
+@pytest.mark.parametrize("before", ["", "<hook_context>&lt;memory_context&gt;\n- [style](style.md) — Indent with tabs\n"
+                                        "&lt;/memory_context&gt;</hook_context>\n\n"])
+def test_a_gemini_prompt_that_opens_with_the_tag_itself_is_the_person_s(store, project, before):
+    """break17: a person's own prompt opening with ``<hook_context>`` (typed, or after SessionStart's block in a
+    headless first prompt) lost its text to the translation, so recall missed it. Only SessionStart's one block,
+    followed by two newlines, is dropped; the person's tagged text is read: db-port is recalled. Control: the
+    block with nothing after it is a prompt of nothing, and with text after it on its line it is the person's
+    (its index line recalls style)."""
+    def recall(prompt: str) -> str:
+        payload = {"cwd": str(project), "hook_event_name": "BeforeAgent", "session_id": "g-1", "prompt": prompt}
+        out = hooks.run("BeforeAgent", stdin=io.StringIO(json.dumps(payload)), client="gemini")
+        return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+
+    given = recall(f"{before}<hook_context>{PROMPT}</hook_context> answer briefly")
+    assert BODY in given and STYLE not in given
+    if before:
+        assert recall(before.rstrip("\n")) == ""
+        assert STYLE in recall(before.rstrip("\n") + " answer briefly")  # not SessionStart's: kept, and read

@@ -77,16 +77,22 @@ def translate(client: str, data: dict) -> dict:
     """A client's hook input in Claude Code's fields (``cwd``, ``session_id``, ``transcript_path``, ``prompt``,
     ``tool_name``): Cursor's first ``workspace_roots`` entry is the directory and its ``conversation_id`` the
     session; Gemini CLI's MCP tool (``tool_name`` ``mcp_memdir_memory_read``, its ``mcp_context`` naming the
-    server and the tool) is ``mcp__SERVER__TOOL``, and its ``prompt`` the person's, without the
-    ``<hook_context>…</hook_context>`` blocks 0.61 puts first (SessionStart's block: recall would search the
-    index and guidance; read from the real binary)."""
+    server and the tool) is ``mcp__SERVER__TOOL``, and its ``prompt`` the person's, without the one
+    ``<hook_context>…</hook_context>`` block 0.61 puts first in a headless session's first prompt, followed by
+    two newlines or by nothing (SessionStart's block: recall would search the index and guidance; read from the
+    real binary: its interactive sessions put the block in the history, not the prompt; it escapes ``<`` and
+    ``>`` inside, so the first closing tag ends it). A person's own prompt that opens with such a tag is kept,
+    unless two newlines follow its first closing tag (break17: every leading block was dropped, the person's
+    text with it)."""
     if client == "gemini":
         out, context, prompt = dict(data), data.get("mcp_context"), data.get("prompt")
         if isinstance(context, dict) and isinstance(context.get("server_name"), str) \
                 and isinstance(context.get("tool_name"), str):
             out["tool_name"] = f"mcp__{context['server_name']}__{context['tool_name']}"
-        while isinstance(prompt, str) and prompt.startswith("<hook_context>") and "</hook_context>" in prompt:
-            prompt = out["prompt"] = prompt.partition("</hook_context>")[2].lstrip("\n")
+        if isinstance(prompt, str) and prompt.startswith("<hook_context>") and "</hook_context>" in prompt:
+            rest = prompt.partition("</hook_context>")[2]
+            if rest == "" or rest.startswith("\n\n"):  # SessionStart's one block, as 0.61 joins it
+                out["prompt"] = rest[2:]
         return out
     if client != "cursor":
         return data
