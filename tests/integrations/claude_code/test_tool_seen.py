@@ -173,8 +173,11 @@ def test_a_read_longer_than_codex_keeps_is_not_given_on_codex(store, project, pe
         assert why == "" and "行000" not in block and "(given earlier in this session, unchanged: uv-ja" in block
 
 
-@pytest.mark.parametrize("before", ["", "<hook_context>&lt;memory_context&gt;\n- [style](style.md) — Indent with tabs\n"
-                                        "&lt;/memory_context&gt;</hook_context>\n\n"])
+SESSION_START_BLOCK = ("<hook_context>&lt;memory_context&gt;\n- [style](style.md) — Indent with tabs\n"
+                       "&lt;/memory_context&gt;</hook_context>\n\n")
+
+
+@pytest.mark.parametrize("before", ["", SESSION_START_BLOCK])
 def test_a_gemini_prompt_that_opens_with_the_tag_itself_is_the_person_s(store, project, before):
     """break17: a person's own prompt opening with ``<hook_context>`` (typed, or after SessionStart's block in a
     headless first prompt) lost its text to the translation, so recall missed it. Only SessionStart's one block,
