@@ -82,7 +82,7 @@ def _bounded(text: str) -> str:
     return text[: MAX_OUTPUT - len(marker)] + marker
 
 
-def seen_in_conversation(session: Session, tool: str, arguments, response=None) -> str | None:
+def seen_in_conversation(session: Session, tool: str, arguments, response=None, kept: int | None = None) -> str | None:
     """After tool ``tool`` ran with ``arguments`` (a dict) in ``session``'s conversation: when the conversation
     now holds a memory's body whole, record so (:func:`memdir.search.recall.mark_seen`: recall names it on the
     pointer line instead of giving the body again, until it changes; issue 28 item 3) and return None; else the
@@ -90,7 +90,9 @@ def seen_in_conversation(session: Session, tool: str, arguments, response=None) 
     characters (one call shows it all), a ``memory_write`` whose ``body`` argument is the body now stored (a body
     redaction changed, or an update that kept the body, is not in the conversation); a read only when ``response``
     (what the client kept of the tool's output: text, or JSON holding it) shows the body stored now as the tool
-    shows it (another session may have changed it since: break16). ``tool`` is a name of
+    shows it (another session may have changed it since: break16), in an output of at most ``kept`` UTF-8 bytes
+    when the client cuts longer ones for the model (Codex: :data:`memdir.integrations.claude_code.dialects.
+    KEEPS_TOOL_OUTPUT`; its hook input still holds the whole output). ``tool`` is a name of
     :data:`TOOL_NAMES` or an MCP client's name for it (Claude Code's ``mcp__memdir__memory_read``). Raises
     :class:`NotFound` (no such memory now), :class:`InvalidInput`, :class:`~memdir.errors.ScopeError`."""
     from ..operations.lookup import find
@@ -106,8 +108,14 @@ def seen_in_conversation(session: Session, tool: str, arguments, response=None) 
     body = entry.record.body
     if action == "memory_read" and ((arguments.get("offset") or 0) != 0 or len(body) > READ_CHUNK):
         return f"{tool} showed {entry.record.name} in parts"
-    if action == "memory_read" and _bounded(quoted(escape_stored(body))) not in "\n".join(_texts(response)):
-        return f"{tool}'s output does not show the body of {entry.record.name} stored now"
+    if action == "memory_read":
+        shown = _bounded(quoted(escape_stored(body)))
+        texts = _texts(response)
+        if shown not in "\n".join(texts):
+            return f"{tool}'s output does not show the body of {entry.record.name} stored now"
+        if kept is not None and min((len(text.encode("utf-8", "replace")) for text in texts if shown in text),
+                                    default=kept + 1) > kept:
+            return f"{tool}'s output of {entry.record.name} is over the {kept} bytes the client keeps whole"
     if action == "memory_write" and (not isinstance(arguments.get("body"), str)
                                      or arguments["body"].strip() != body.strip()):
         return f"the body of {entry.record.name} stored is not the one {tool} was given"

@@ -150,3 +150,47 @@ def test_a_read_the_memory_changed_after_records_nothing(store, project, mem):
     assert changed in _prompt(project, "s-1")  # the body stored now is given
     assert _used(project, "s-2", "memory_read", {"name": "db-port"}) == ""  # control: read unchanged, recorded
     assert changed not in _prompt(project, "s-2")
+
+
+LONG = "\n".join(f"行{i:03d} 依存関係は uv で固定し、pip はロックファイルを壊す。" for i in range(150))
+
+
+@pytest.mark.parametrize("client", ["codex", "claude-code"])
+def test_a_read_longer_than_codex_keeps_is_not_given_on_codex(store, project, person, client):
+    """Codex cuts the middle out of a tool output over about 12,000 bytes (its default for a model outside its
+    catalog; the real binary gave the model 142 of 220 lines, break17) while its PostToolUse input holds it whole:
+    a read of 5,399 characters (12,299 bytes; 12,599 quoted) of body is not given on Codex, and recall gives the body again
+    (cut to its room).
+    Control: the same read on Claude Code (which keeps it) records it."""
+    person.write("uv-ja", "uv の使い方", "project", LONG)
+    assert (len(LONG), len(LONG.encode())) == (5399, 12299)
+    why = _used(project, "s-1", "memory_read", {"name": "uv-ja"}, client=client)
+    block = _prompt(project, "s-1", "uv の使い方 依存関係")
+    if client == "codex":
+        assert why.endswith("'s output of uv-ja is over the 11900 bytes the client keeps whole; recall may give it")
+        assert "> 行000 依存関係は uv で固定し" in block and "(given earlier in this session" not in block
+    else:
+        assert why == "" and "行000" not in block and "(given earlier in this session, unchanged: uv-ja" in block
+
+
+SESSION_START_BLOCK = ("<hook_context>&lt;memory_context&gt;\n- [style](style.md) — Indent with tabs\n"
+                       "&lt;/memory_context&gt;</hook_context>\n\n")
+
+
+@pytest.mark.parametrize("before", ["", SESSION_START_BLOCK])
+def test_a_gemini_prompt_that_opens_with_the_tag_itself_is_the_person_s(store, project, before):
+    """break17: a person's own prompt opening with ``<hook_context>`` (typed, or after SessionStart's block in a
+    headless first prompt) lost its text to the translation, so recall missed it. Only SessionStart's one block,
+    followed by two newlines, is dropped; the person's tagged text is read: db-port is recalled. Control: the
+    block with nothing after it is a prompt of nothing, and with text after it on its line it is the person's
+    (its index line recalls style)."""
+    def recall(prompt: str) -> str:
+        payload = {"cwd": str(project), "hook_event_name": "BeforeAgent", "session_id": "g-1", "prompt": prompt}
+        out = hooks.run("BeforeAgent", stdin=io.StringIO(json.dumps(payload)), client="gemini")
+        return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+
+    given = recall(f"{before}<hook_context>{PROMPT}</hook_context> answer briefly")
+    assert BODY in given and STYLE not in given
+    if before:
+        assert recall(before.rstrip("\n")) == ""
+        assert STYLE in recall(before.rstrip("\n") + " answer briefly")  # not SessionStart's: kept, and read

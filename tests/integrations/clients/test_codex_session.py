@@ -226,3 +226,51 @@ def test_a_resumed_codex_session_holds_one_context_block_until_the_index_changes
     last_block = input_text(requests[3]).split("<memory_context>")[-1]
     assert "[uv](uv.md)" in last_block and "[db-port](db-port.md)" in last_block  # the new index, whole
     assert "[uv](uv.md)" not in input_text(requests[2])
+
+
+def _lines(count: int) -> str:
+    """A body of ``count`` lines of 36 characters (84 bytes of memory_read output each, quoted)."""
+    return "\n".join(f"行{i:03d} 依存関係は uv で固定し、pip はロックファイルを壊す。" for i in range(count))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("count", [140, 150])
+def test_a_read_codex_cuts_for_the_model_is_not_recorded_as_given(tmp_path, isolated_home, project, monkeypatch,
+                                                                   count):
+    """The real Codex 0.171 with a model outside its catalog (its default truncation) cuts the middle out of a
+    memory_read output over about 12,000 bytes, while its PostToolUse input holds it whole (break17): a body of
+    150 lines (12,773 bytes of output) reaches the model as 142 lines and is not recorded, so the next prompt's
+    recall gives it again; control: 140 lines (11,849 bytes) reach it whole and are recorded (the bound,
+    dialects.KEEPS_TOOL_OUTPUT, leaves 100 bytes for Codex's first item: 141 lines, 11,933 bytes, also came whole)."""
+    monkeypatch.setattr(__import__(__name__, fromlist=["MODEL"]), "MODEL", "my-local-model")
+    exe, env, _ = _setup(tmp_path, isolated_home, project)
+    Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off").write(
+        "uv", "Use uv for Python installs, never pip", "project", _lines(count))
+    env["MEMDIR_SEARCH_VECTORS"] = "off"
+
+    def model(body: dict):  # no tool search outside the catalog: memdir's tools are offered at once
+        items = body.get("input") or []
+        if items and not any(i.get("type") == "function_call" for i in items) \
+                and "Open the uv memory" in json.dumps(items[-1]):
+            return {"function_call": "memory_read", "namespace": "mcp__memdir", "arguments": {"name": "uv"}}
+        return "ok"
+
+    session = None
+    with ResponsesServer(model) as server:
+        for prompt in ("Open the uv memory, please.", "How should I install python packages with uv here?"):
+            mark = len(server.requests)
+            done = _run_codex(exe, env, project, server, "--dangerously-bypass-hook-trust", "--json", prompt=prompt,
+                              resume=session)
+            assert done.returncode == 0, done.stdout + done.stderr
+            session = json.loads(done.stdout.splitlines()[0])["thread_id"]
+        requests = server.requests
+    read = [i for i in requests[mark - 1]["input"] if i.get("type") == "function_call_output"]
+    shown = json.dumps(read, ensure_ascii=False).count("> 行")
+    text = input_text(requests[mark])
+    recall = text[text.rindex("<memory_recall>"):text.rindex("</memory_recall>")]  # the second prompt's
+    if count == 150:
+        assert shown == 142 and "truncated" in json.dumps(read)  # what the model holds is cut
+        assert "> 行000 依存関係" in recall and "given earlier in this session" not in recall  # given again
+    else:
+        assert shown == 140 and "truncated" not in json.dumps(read)  # whole
+        assert "> 行000" not in recall and "(given earlier in this session, unchanged: uv" in recall

@@ -36,6 +36,13 @@ RESTARTS: dict[str, dict[str, tuple[str, tuple[str, ...]] | None]] = {
 # Cursor's is not known here (no real client to read it from): it is named as Claude Code names it.
 MCP_TOOL_NAMES = {"claude-code": "mcp__{server}__{tool}", "codex": "mcp__{server}__{tool}",
                   "gemini": "mcp_{server}_{tool}"}
+# client -> UTF-8 bytes of one tool output it keeps whole in the conversation by default; it cuts the middle out
+# of a longer one, while its PostToolUse input still holds the whole output. Codex 0.171, measured on the real
+# binary (break17) with a model outside its catalog (its fallback policy, 10,000 bytes and a 1.2 margin): a
+# "Wall time: … Output:" item of 33 bytes and memdir's output of 11,933 bytes reached the model whole, of 12,017
+# bytes cut (a read of 18,039 bytes: 142 of 220 lines); its catalog's gpt-5.5 kept 18,039. Claude Code and
+# Gemini CLI (40,000 characters) keep every memdir tool output whole.
+KEEPS_TOOL_OUTPUT: dict[str, int] = {"codex": 11_900}
 DEFERS_MCP_TOOLS = ("claude-code", "codex")  # clients that keep MCP tools behind a tool search (the tools note)
 
 
@@ -101,16 +108,22 @@ def translate(client: str, data: dict) -> dict:
     """A client's hook input in Claude Code's fields (``cwd``, ``session_id``, ``transcript_path``, ``prompt``,
     ``tool_name``): Cursor's first ``workspace_roots`` entry is the directory and its ``conversation_id`` the
     session; Gemini CLI's MCP tool (``tool_name`` ``mcp_memdir_memory_read``, its ``mcp_context`` naming the
-    server and the tool) is ``mcp__SERVER__TOOL``, and its ``prompt`` the person's, without the
-    ``<hook_context>…</hook_context>`` blocks 0.61 puts first (SessionStart's block: recall would search the
-    index and guidance; read from the real binary)."""
+    server and the tool) is ``mcp__SERVER__TOOL``, and its ``prompt`` the person's, without the one
+    ``<hook_context>…</hook_context>`` block 0.61 puts first in a headless session's first prompt, followed by
+    two newlines or by nothing (SessionStart's block: recall would search the index and guidance; read from the
+    real binary: its interactive sessions put the block in the history, not the prompt; it escapes ``<`` and
+    ``>`` inside, so the first closing tag ends it). A person's own prompt that opens with such a tag is kept,
+    unless two newlines follow its first closing tag (break17: every leading block was dropped, the person's
+    text with it)."""
     if client == "gemini":
         out, context, prompt = dict(data), data.get("mcp_context"), data.get("prompt")
         if isinstance(context, dict) and isinstance(context.get("server_name"), str) \
                 and isinstance(context.get("tool_name"), str):
             out["tool_name"] = f"mcp__{context['server_name']}__{context['tool_name']}"
-        while isinstance(prompt, str) and prompt.startswith("<hook_context>") and "</hook_context>" in prompt:
-            prompt = out["prompt"] = prompt.partition("</hook_context>")[2].lstrip("\n")
+        if isinstance(prompt, str) and prompt.startswith("<hook_context>") and "</hook_context>" in prompt:
+            rest = prompt.partition("</hook_context>")[2]
+            if rest == "" or rest.startswith("\n\n"):  # SessionStart's one block, as 0.61 joins it
+                out["prompt"] = rest[2:]
         return out
     if client != "cursor":
         return data

@@ -87,8 +87,8 @@ import sys
 
 from ...text import json_c  # json's own C code: a hook's fresh process loads no json, and so no re
 from .dialects import (  # noqa: F401 (hooks.DIALECTS, hooks.RESUMES)
-    DEFERS_MCP_TOOLS, DIALECTS, RESTARTS, RESUMES, conversation_restarts, conversation_resumes, keeps_start_blocks,
-    mcp_tool, queues_transcript, translate)
+    DEFERS_MCP_TOOLS, DIALECTS, KEEPS_TOOL_OUTPUT, RESTARTS, RESUMES, conversation_restarts, conversation_resumes,
+    keeps_start_blocks, mcp_tool, queues_transcript, translate)
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact", "PostToolUse")
 HOOK_OUTPUT_MAX_CHARS = 10_000   # characters of a hook's whole stdout (Claude Code, hook output cap)
@@ -260,7 +260,8 @@ def tool_used(data: dict, home, event: str = "PostToolUse", client: str = "claud
         raise HookSkip("hook input has no session_id: nothing to record")
     from ...tools.handlers import seen_in_conversation
 
-    why = seen_in_conversation(_session(data, home), tool, arguments, data.get("tool_response"))
+    why = seen_in_conversation(_session(data, home), tool, arguments, data.get("tool_response"),
+                               kept=KEEPS_TOOL_OUTPUT.get(client))
     if why is not None:
         raise HookSkip(f"{why}; recall may give it")
     return ""
