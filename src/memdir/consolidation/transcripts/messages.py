@@ -9,7 +9,16 @@ from __future__ import annotations
 import re
 
 from ...files.memfile import parse_time
-from .turns import ROLES, Turn, block_text, bump, loads, new_info, strip_injected, user_text
+from .turns import (
+    ROLES,
+    Turn,
+    block_text,
+    bump,
+    loads,
+    new_info,
+    strip_injected,
+    user_text,
+)
 
 PREFIX = re.compile(r"^\s*(USER|HUMAN|ASSISTANT|AI)\s*:\s?(.*)$", re.I)
 
