@@ -90,6 +90,42 @@ def test_generic_message_list_and_object_with_messages():
         assert t.malformed == 1 and t.skipped == {"system": 1, "tool": 1}
 
 
+def test_one_message_per_line_is_read_as_the_same_list(tmp_path):
+    """A harness that appends `{"role", "content"}` lines as it goes (JSONL, the README's `session.jsonl`) gets
+    the turns the JSON list gives, with the same digest; before, it was read as Claude Code's JSONL: 0 messages,
+    and consolidation found nothing. Control: Claude Code's own lines (which carry `type`) stay claude-code."""
+    messages = [
+        {"role": "system", "content": "You are helpful."},
+        {"role": "user", "content": "From now on always use pnpm, never npm, in this repo.",
+         "timestamp": "2026-11-20T08:00:00Z"},
+        {"role": "assistant", "content": "Understood, I'll use pnpm."},
+    ]
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join(json.dumps(m) for m in messages) + "\nnot json\n", encoding="utf-8")
+    t = read_transcript(str(path))
+    assert t.format == "messages-jsonl"
+    assert [(x.role, x.text) for x in t.turns] == [
+        ("user", "From now on always use pnpm, never npm, in this repo."), ("assistant", "Understood, I'll use pnpm.")]
+    assert t.turns[0].ts.isoformat() == "2026-11-20T08:00:00+00:00"
+    assert t.malformed == 1 and t.skipped == {"system": 1}
+    assert t.digest == read_transcript(messages).digest
+    control = read_transcript(_cc(user("I prefer tabs."), assistant("m1", [{"type": "text", "text": "Noted."}])))
+    assert control.format == "claude-code" and [x.text for x in control.turns] == ["I prefer tabs.", "Noted."]
+
+
+def test_a_harness_s_jsonl_session_is_consolidated_offline(tmp_path):
+    from memdir import Memory
+
+    (tmp_path / "app").mkdir()
+    path = tmp_path / "session.jsonl"
+    path.write_text(json.dumps({"role": "user", "content": "From now on always use pnpm, never npm, in this repo."})
+                    + "\n" + json.dumps({"role": "assistant", "content": "Understood."}) + "\n", encoding="utf-8")
+    mem = Memory.open(home=tmp_path / "home", project=tmp_path / "app")
+    report = mem.consolidate(str(path))
+    assert report.status == "ok" and report.applied == 1  # before: "empty", 0
+    assert [m.description for m in mem.list().memories] == ["From now on always use pnpm, never npm, in this repo."]
+
+
 def test_plain_text_prefixes_and_continuation_lines(tmp_path):
     path = tmp_path / "t.txt"
     path.write_text("preamble\nUSER: first line\nsecond line\nASSISTANT: reply\nuser: again\n", encoding="utf-8")

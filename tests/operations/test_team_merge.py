@@ -125,3 +125,36 @@ def test_the_same_field_conflicts_alone_stays_out_of_context_and_resolves_per_fi
     git(b.root, "add", "-A")
     git(b.root, "commit", "-q", "-m", "merge")
     assert git(b.root, "status", "--porcelain").stdout == ""
+
+
+@pytest.mark.slow
+def test_a_forgotten_memory_changed_on_the_other_side_is_named_with_its_tombstone(clones):
+    """A forgets db-port (file deleted, tombstone added) while B changes its body: git stops on a
+    modify/delete conflict and leaves B's file, which holds no marker. `team status` names it with the
+    tombstone and the command that keeps it forgotten; the control, ci deleted by a plain `git rm` while
+    B changed it, is named without a tombstone; a memory git merged (none left unmerged) gets no such line."""
+    a, b = clones
+    time.sleep(1.1)
+    a.memory().forget("db-port", scope="team")
+    git(a.root, "rm", "-q", ".claude/memory/ci.md")
+    a.commit_all("A forgets db-port, removes ci")
+    a.push()
+    stone = next(s.id for s in a.memory().tombstones().tombstones if s.name == "db-port")
+    before = b.memory().team_status()
+    assert before.deleted_on_one_side == ()  # control: nothing unmerged yet
+    time.sleep(1.1)
+    b.memory().write("db-port", scope="team", body=BODY.replace("Ask in #infra", "Ask in #platform"))
+    b.memory().write("ci", scope="team", body="Runners: linux-x64.")
+    b.commit_all("B's change")
+    pulled = b.pull(check=False)
+    assert pulled.returncode != 0 and "modify/delete" in pulled.stdout + pulled.stderr
+    status = b.memory().team_status()
+    assert status.deleted_on_one_side == ((".claude/memory/ci.md", "ci", ""),
+                                          (".claude/memory/db-port.md", "db-port", stone))
+    out = run_cli("team", "status", "--project", b.root, env={"MEMDIR_HOME": str(b.home)})
+    assert out.returncode == 0, out.stderr
+    assert (f"deleted on one side, changed on the other: .claude/memory/db-port.md — db-port was forgotten "
+            f"(tombstone {stone}); until settled its text still reaches the agent: "
+            f"`git rm .claude/memory/db-port.md` keeps it forgotten") in out.stdout
+    assert ("deleted on one side, changed on the other: .claude/memory/ci.md — `git rm` it to keep the deletion, "
+            "or `git add` it to keep the changed text") in out.stdout

@@ -30,6 +30,7 @@ from ..paths import git_dir_of, team_meta_dir
 from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
 from ..text.names import normalize_name, same_name, spelled_name
+from ..tombstones.match import match
 from ..vocabulary import CLEARABLE
 from .lookup import guard, held_name
 
@@ -66,6 +67,7 @@ class TeamStatus(Result):
     pending: tuple[str, ...]
     git_error: str | None = None  # why git could not say what is uncommitted
     merge_driver_missing: str = ""
+    deleted_on_one_side: tuple = ()  # (path, name, tombstone id or "") per memory file git left unmerged
 
 
 @dataclass(frozen=True)
@@ -217,7 +219,39 @@ def status(session: Session) -> TeamStatus:
         changes, git_error = [], str(exc)
     conflicts = tuple(m.path for m in layer.scan().malformed if m.error == CONFLICT)
     pending = tuple(sorted(candidates(session).scan().entries))
-    return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session))
+    return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session),
+                      _deleted_on_one_side(layer, changes))
+
+
+# git's two-letter codes of a file deleted on one side of a merge and changed on the other (``git status``).
+DELETED_ON_ONE_SIDE = ("UD", "DU")
+
+
+def _deleted_on_one_side(layer, changes) -> tuple[tuple[str, str, str], ...]:
+    """Per team memory file git left unmerged because one side deleted it and the other changed it
+    (:data:`DELETED_ON_ONE_SIDE`): its path, its memory's name and the id of the team tombstone that
+    forgot it ("" when none does: a plain ``git rm``). The file git left holds no conflict marker, so
+    nothing else shows it as unsettled; a tombstone matches by the forgotten name or the value
+    (:func:`memdir.tombstones.match.match`)."""
+    from pathlib import PurePosixPath
+
+    found = []
+    stones = None
+    for change in changes:
+        if change.code not in DELETED_ON_ONE_SIDE or not change.path.endswith(".md"):
+            continue
+        name = _stem_name(PurePosixPath(change.path).name)
+        if name is None:
+            continue
+        if stones is None:
+            stones, entries = layer.tombstones(), layer.scan().entries
+        stone = next((s for s in stones if s.name == name), None)
+        if stone is None and name in entries:
+            record = entries[name].record
+            hit = match(stones, record.description, record.body)
+            stone = hit[0] if hit else None
+        found.append((change.path, name, stone.id if stone else ""))
+    return tuple(found)
 
 
 def _stem_name(path: str) -> str | None:

@@ -69,6 +69,14 @@ def team_status(result: TeamStatus) -> str:
         name = path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
         lines.append(f"  unresolved merge conflict: {cut(path, 200)} "
                      f"(memdir team resolve {name} --field FIELD=ours|theirs, or --ours|--theirs)")
+    for path, name, stone in result.deleted_on_one_side:
+        if stone:
+            lines.append(f"  deleted on one side, changed on the other: {cut(path, 200)} — {name} was forgotten "
+                         f"(tombstone {stone}); until settled its text still reaches the agent: `git rm {cut(path, 200)}` "
+                         f"keeps it forgotten; `memdir tombstone lift {stone}` then `git add` keeps the changed text")
+        else:
+            lines.append(f"  deleted on one side, changed on the other: {cut(path, 200)} — `git rm` it to keep "
+                         f"the deletion, or `git add` it to keep the changed text")
     if result.merge_driver_missing:
         lines.append(f"Note: {result.merge_driver_missing}")
     if result.pending:

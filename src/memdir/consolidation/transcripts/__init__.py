@@ -32,7 +32,7 @@ reader returns and the cleaning they share: :mod:`.turns`):
   injects is removed. Older Gemini CLI versions' one JSON document
   (``{"sessionId", "messages": [...]}``) is read as a list of messages.
 * **A JSON list of messages** ``[{"role": "user"|"assistant", "content": …}]``
-  (also ``{"messages": [...]}``); content is a string or OpenAI/Anthropic-style
+  (also ``{"messages": [...]}``, or JSONL of one such message per line); content is a string or OpenAI/Anthropic-style
   text blocks; ``timestamp``/``ts``/``created_at`` are read when present.
 * **Plain text** with ``USER:`` / ``ASSISTANT:`` prefixes (the seed's buffer
   format, seed-behaviour §A11); a line without a prefix continues the message.
@@ -61,7 +61,7 @@ from ...files.fsio import DIRECTORY, MISSING, read_foreign
 from .claude import parse_claude_code
 from .codex import parse_codex
 from .gemini import parse_gemini
-from .messages import PREFIX, parse_messages, parse_plain
+from .messages import PREFIX, parse_message_lines, parse_messages, parse_plain
 from .turns import Transcript, TranscriptSummary, Turn, loads, strip_injected
 
 USER_LIMIT = 2000
@@ -69,7 +69,8 @@ ASSISTANT_LIMIT = 500
 TOTAL_LIMIT = 24_000
 MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024  # a larger file is refused unread (a session's is megabytes)
 
-_JSONL_READERS = {"claude-code": parse_claude_code, "codex": parse_codex, "gemini": parse_gemini}
+_JSONL_READERS = {"claude-code": parse_claude_code, "codex": parse_codex, "gemini": parse_gemini,
+                  "messages-jsonl": parse_message_lines}
 """The readers of one JSON object per line, by the format :func:`_detect` names."""
 
 
@@ -145,7 +146,8 @@ def _jsonl_format(text: str) -> str:
     """Which client wrote a JSONL transcript, from its first JSON object: Codex
     (``{"type", "payload"}`` lines), Gemini CLI (a ``sessionId`` +
     ``projectHash`` header, a ``$set`` or ``$rewindTo`` record, or a message
-    of type ``gemini``), else Claude Code."""
+    of type ``gemini``), one message per line (``{"role", "content"}``, no ``type``: what a harness
+    writes), else Claude Code."""
     for line in text.splitlines()[:20]:
         try:
             first = loads(line)
@@ -158,6 +160,8 @@ def _jsonl_format(text: str) -> str:
         if ("projectHash" in first and "sessionId" in first) or "$set" in first or "$rewindTo" in first \
                 or (first.get("type") == "gemini" and "id" in first):
             return "gemini"
+        if "role" in first and "content" in first and "type" not in first and "message" not in first:
+            return "messages-jsonl"
         return "claude-code"
     return "claude-code"
 

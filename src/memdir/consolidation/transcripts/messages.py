@@ -1,6 +1,6 @@
 """Transcripts no one client owns: a JSON list of messages ``[{"role": "user"|"assistant",
-"content": …}]`` (also ``{"messages": [...]}``; content a string or OpenAI/Anthropic-style text
-blocks; ``timestamp``/``ts``/``created_at`` read when present), and plain text with ``USER:`` /
+"content": …}]`` (also ``{"messages": [...]}``, or one such message per line, JSONL; content a string or
+OpenAI/Anthropic-style text blocks; ``timestamp``/``ts``/``created_at`` read when present), and plain text with ``USER:`` /
 ``ASSISTANT:`` prefixes (the seed's buffer format, seed-behaviour §A11), where a line without a
 prefix continues the message."""
 
@@ -9,7 +9,16 @@ from __future__ import annotations
 import re
 
 from ...files.memfile import parse_time
-from .turns import ROLES, Turn, block_text, bump, new_info, strip_injected, user_text
+from .turns import (
+    ROLES,
+    Turn,
+    block_text,
+    bump,
+    loads,
+    new_info,
+    strip_injected,
+    user_text,
+)
 
 PREFIX = re.compile(r"^\s*(USER|HUMAN|ASSISTANT|AI)\s*:\s?(.*)$", re.I)
 
@@ -43,6 +52,22 @@ def parse_messages(messages: list) -> tuple[list[Turn], dict]:
     return turns, info
 
 
+def parse_message_lines(lines) -> tuple[list[Turn], dict]:
+    """Turns of JSONL with one ``{role, content}`` message per line (what a harness appends as it goes),
+    read as :func:`parse_messages` reads the list; a line that is not JSON is counted as malformed."""
+    items, bad = [], 0
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            items.append(loads(line))
+        except ValueError:
+            bad += 1
+    turns, info = parse_messages(items)
+    info["malformed"] += bad
+    return turns, info
+
+
 def parse_plain(text: str) -> tuple[list[Turn], dict]:
     """Turns of plain text with ``USER:`` / ``ASSISTANT:`` prefixes (``HUMAN:``
     and ``AI:`` too). Lines before the first prefix are skipped."""
@@ -67,4 +92,4 @@ def parse_plain(text: str) -> tuple[list[Turn], dict]:
     return turns, info
 
 
-__all__ = ["parse_messages", "parse_plain", "PREFIX"]
+__all__ = ["parse_messages", "parse_message_lines", "parse_plain", "PREFIX"]

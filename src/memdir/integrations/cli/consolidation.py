@@ -18,6 +18,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+EXTRACTORS = ("auto", "rules", "llm", "command", "agent")
+EXTRACTOR_HELP = ("rules (offline), llm (OpenAI-compatible model), command (extractor_command), agent (findings wait "
+                  "for the next session's agent) or auto (llm with a key, else command when set, else agent under "
+                  "the Claude Code hooks, else rules)")
+
 
 def cmd_consolidate(args) -> int:
     """``memdir consolidate PATH`` or ``--queue [--detach]`` (see the module docstring)."""
@@ -73,10 +78,7 @@ def register(add, settings) -> None:
             "or USER:/ASSISTANT: text); --queue drains what the hooks queued.")
     p.add_argument("path", nargs="?", help="transcript file")
     p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
-    p.add_argument("--extractor", choices=("auto", "rules", "llm", "command", "agent"),
-                   help="rules (offline), llm (OpenAI-compatible model), command (extractor_command), agent "
-                        "(findings wait for the next session's agent) or auto (llm with a key, else command "
-                        "when set, else agent under the Claude Code hooks, else rules)")
+    p.add_argument("--extractor", choices=EXTRACTORS, help=EXTRACTOR_HELP)
     p.add_argument("--explain", action="store_true", help="show which of the person's lines fired which gate rule")
     p.add_argument("--mode", choices=("off", "gated", "always"), help="override consolidation_mode for this run")
     p.add_argument("--force", action="store_true", help="run even if this transcript was consolidated before")
@@ -90,5 +92,5 @@ def register(add, settings) -> None:
     p.add_argument("--codex", action="store_true", help="read ~/.codex/sessions (or $CODEX_HOME/sessions)")
     p.add_argument("--gemini", action="store_true", help="read Gemini CLI's ~/.gemini/tmp/*/chats")
     p.add_argument("--all", action="store_true", help="every project, each into its own layer")
-    p.add_argument("--extractor", choices=("auto", "rules", "llm", "command", "agent"))
+    p.add_argument("--extractor", choices=EXTRACTORS, help=EXTRACTOR_HELP)
     p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")

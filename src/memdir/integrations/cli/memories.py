@@ -279,7 +279,7 @@ def register(add, settings) -> None:
     scope_opt(p, "only this scope")
 
     p = add("clear", cmd_clear, "Delete every memory of a scope (tombstones stay).")
-    p.add_argument("--scope", choices=SCOPES, required=True)
+    p.add_argument("--scope", choices=SCOPES, required=True, help="the layer to empty: user, team or project")
     p.add_argument("--yes", action="store_true", help="confirm")
 
     add("status", cmd_status, "Show home, project, layers, search mode and context size.")
@@ -314,7 +314,7 @@ def register(add, settings) -> None:
     scope_opt(p)
     p = add("restore", cmd_restore, "Write an old version back (a new journaled event).")
     name_arg(p)
-    p.add_argument("--version", type=int)
+    p.add_argument("--version", type=int, help="version number from `memdir history` (a deletion cannot be restored)")
     p.add_argument("--commit", help="a team memory as git holds it at this commit (from memdir history)")
     p.add_argument("--reactivate", action="store_true",
                    help="restore an active version over a memory that was superseded (it becomes active again)")
@@ -337,7 +337,7 @@ def register(add, settings) -> None:
         p = add(name, cmd_decide, text)
         name_arg(p)
         scope_opt(p)
-        p.add_argument("--reason")
+        p.add_argument("--reason", help="why (kept in the journal)")
         p.add_argument("--digest", help="the digest `memdir review` showed: refused if the candidate changed since")
     for name, text in (("pin", "Pin a memory."), ("unpin", "Unpin a memory."),
                        ("mute", "Mute a memory (out of the index, still listed)."), ("unmute", "Unmute a memory.")):

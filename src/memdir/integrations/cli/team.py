@@ -89,20 +89,20 @@ def register(add, settings) -> None:
                         "repeat per field; --ours/--theirs then settle the rest")
     p = add("merge-file", cmd_merge_file, "git's merge driver for memory files (memdir team init registers it): "
                                           "merges BASE, OURS and THEIRS field by field into OURS; exit 1 on conflicts.")
-    p.add_argument("base")
-    p.add_argument("ours")
-    p.add_argument("theirs")
+    p.add_argument("base", help="the common ancestor's file (git's %%O)")
+    p.add_argument("ours", help="this side's file, where the result is written (git's %%A)")
+    p.add_argument("theirs", help="the other side's file (git's %%B)")
     p.add_argument("path", nargs="?", help="the file's path in the repository (for messages)")
     p = add("promote", cmd_promote, "Move a personal project memory into the team layer (then commit it).")
-    p.add_argument("name")
-    p.add_argument("--to", choices=("team",), required=True)
+    p.add_argument("name", help="the personal project memory to move")
+    p.add_argument("--to", choices=("team",), required=True, help="the layer it moves to (team)")
     p = add("import", cmd_import, "Import memories from another system: claude-code (this project's auto "
                                   "memory), dsh (a dsh-auto-memory store), dir PATH (Markdown memory files), "
                                   "mcp-memory FILE (the MCP memory server's memory.json), basic-memory DIR, "
                                   "claude-mem [DB] (its SQLite database, read-only), jsonl FILE (memdir export). "
                                   "Idempotent; forgotten facts stay out; changed memories get candidates; exits 1 "
                                   "when nothing was imported.")
-    p.add_argument("source", choices=IMPORT_SOURCES)
+    p.add_argument("source", choices=IMPORT_SOURCES, help="the system to import from (see above)")
     p.add_argument("path", nargs="?", help="the directory or file (dir, mcp-memory, basic-memory, jsonl; claude-mem: "
                                            "default ~/.claude-mem/claude-mem.db)")
     p.add_argument("--scope", choices=SCOPES, help="where the memories go (team: as candidates for review)")
@@ -113,7 +113,9 @@ def register(add, settings) -> None:
                    help="leave out files and folders this shell pattern names (repeatable)")
     p = add("export", cmd_export, "Write the memories as plain files into a new or empty DIR: memdir's own files, "
                                   "a Claude Code auto memory folder (with MEMORY.md) or one JSON line per memory.")
-    p.add_argument("directory")
+    p.add_argument("directory", help="a new or empty directory")
     p.add_argument("--scope", choices=SCOPES, help="one layer (default: every layer of this session)")
-    p.add_argument("--format", choices=EXPORT_FORMATS, default="memdir")
+    p.add_argument("--format", choices=EXPORT_FORMATS, default="memdir",
+                   help="memdir (<scope>/<name>.md, the default), claude-code (auto memory files and MEMORY.md) "
+                        "or jsonl (one JSON line per memory)")
     p.add_argument("--with-history", action="store_true", help="also every stored version of every memory")
