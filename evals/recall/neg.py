@@ -217,7 +217,7 @@ recall's own count, beats today's coefficients.
 Nothing in memdir changed.
 
 2026-12-04 (thes17): query expansion by a coding thesaurus written blind: no setting gains on both folds (w 0.5:
-(0, +6), (+3, +14)); the figures are in evals/recall/thesaurus.py, the switch (off) in memdir.search.expansion.
+(0, +6), (+3, +14)); the figures and code are in evals/recall/thesaurus.py and expansion.py (not in memdir).
 """
 
 from __future__ import annotations

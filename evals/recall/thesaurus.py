@@ -1,4 +1,4 @@
-"""Query expansion by a coding-domain thesaurus (:mod:`memdir.search.expansion`), read by pooled 2-fold CV.
+"""Query expansion by a coding-domain thesaurus (evals/recall/expansion.py), read by pooled 2-fold CV.
 
     python evals/recall/thesaurus.py dump OUT.jsonl [--off]   # every fit row's candidates with their substitutes
     python evals/recall/thesaurus.py cv DUMP.jsonl            # weight × shared, hits / false per fold
@@ -6,14 +6,14 @@
 ``dump`` is :func:`neg.dump` (every fit row of :func:`common.fit_rows`, never a held-out line, never ``fresh``;
 recall's ranking with :func:`memdir.search.relevance.returned` let through) plus, per candidate, ``subs``: the
 prompt's core terms it does not hold but holds a thesaurus neighbour of, with their weights
-(:func:`memdir.search.expansion.substitutes`), recorded while the expansion itself is off.
-``cv`` replays recall with each candidate's evidence :func:`memdir.search.expansion.widened` at weight ``w`` (shared
+(:func:`expansion.substitutes`), recorded while the expansion itself is off.
+``cv`` replays recall with each candidate's evidence :func:`expansion.widened` at weight ``w`` (shared
 or not), rescored (:func:`memdir.search.relevance.score`), its bar recomputed (:func:`neg.bar_without`, the mirror of
 :func:`memdir.search.relevance.bar`), the candidates re-ordered by score; the first three with a body at or above
 their bar are recalled. Prints ``[hits, needing, false, none]`` per fold and each setting's (hits, false) change per
 fold against w = 0, then the choice on each fold read on the other.
 
-2026-12-04 (thes17): a signal the store does not hold? The thesaurus (:mod:`memdir.search.thesaurus_groups`, 289
+2026-12-04 (thes17): a signal the store does not hold? The thesaurus (``thesaurus_groups.py``, 289
 groups, 1,960 words: package managers, languages, databases, infra, CI, testing, auth, errors, style, …) was written
 from general knowledge and committed (e631293) before any file under evals/ was opened. A substituted term counts at
 ``w`` in coverage, mass and missing, never in ``matched``/``held``/``complete`` (no memory made complete or stated by
@@ -59,8 +59,8 @@ now second behind no-emojis (0.371 against 0.331) and "when do login sessions ti
 holds, and a keyword query lost; not kept. (Per-half figures were read at five weights, held-out included: the search
 reading is no clean held-out test; nothing was kept on it.)
 
-Kept: :mod:`memdir.search.expansion` with ``RECALL`` and ``SEARCH`` False (ranking unchanged: the 7 fit sets identical
-to main), so a set written blind (the lead's) can replay it; nothing in memdir's answers changed.
+Not kept: memdir has no expansion. :func:`expansion.install` puts it into ranking in this process only (the
+dump, tests/scripts/test_thesaurus_expansion.py), so a set written blind (the lead's) can replay it.
 """
 
 from __future__ import annotations
@@ -79,8 +79,9 @@ WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 
 def dump(out: Path, vectors: str = "on") -> None:
-    from memdir.search import expansion, relevance
-    from memdir.search.ranking import ranked
+    import expansion
+
+    from memdir.search import relevance
 
     seen: dict[int, dict[str, float]] = {}
     heads: dict[int, dict[str, float]] = {}
@@ -96,7 +97,8 @@ def dump(out: Path, vectors: str = "on") -> None:
             heads[i] = {t: v for t, v in got.items() if t not in head and table[t] & head}
         return found
 
-    expansion.expanded = recording
+    expansion.install(recording)
+    from memdir.search.ranking import ranked
     real = relevance.returned
     relevance.returned = lambda ev, value, min_score=relevance.THRESHOLD, explicit=False: True
     with tempfile.TemporaryDirectory() as tmp, out.open("w", encoding="utf-8") as sink:

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
-from . import dense, expansion, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling
+from . import dense, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling
 from .query import checked_query
 from .comparison import comparison_terms
 from .compounds import joined_parts, read as read_compounds
@@ -253,8 +253,9 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
     ``forms``: the query's words by term (:func:`memdir.search.tokenize.word_forms`: which terms begin longer words,
     :func:`memdir.search.spelling.starts`; a term held only in code identifiers, in another form, weighs less).
     A memory of ``capitals`` (row id → the query's acronyms it writes in capitals,
-    :func:`memdir.search.terms.in_capitals`) is read with those acronyms as content terms, weighed by how many
-    memories write them so; every other memory with the query's own terms. ``typed``: a search typed as keywords, not a prompt (:func:`memdir.search.relevance.evidence`). ``compounds``: the query's own too.
+    :func:`memdir.search.terms.in_capitals`) is read with those acronyms as content terms, weighed by
+    how many memories write them so; every other memory with the query's own terms. ``typed``: a search typed as
+    keywords, not a prompt (:func:`memdir.search.relevance.evidence`). ``compounds``: the query's own too.
     A y-word's start (``expir`` of ``expiry``) reads the words it begins only in a memory writing one of its
     family (:func:`memdir.search.spelling.continues`: "expires", not "factor" for ``factory``). ``unheld``: terms
     no memory needs to hold, counted as a word no memory holds is (a comparison's own words, "vs":
@@ -421,8 +422,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
                                    compounds | own, capitals, forms, typed, unheld))
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
-            found = expansion.expanded(conn, _with_cosines(found, cosines, deciding, standing), terms, counts, total,
-                                       explicit)  # a question's keywords: complete if it stands; a thesaurus's
+            found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands
             if compared:
                 found = {i: replace(ev, compared=True) for i, ev in found.items()}
             if asks_in_general(query):  # "how do I crop an image with Pillow?": words, not meaning (relevance.bar)

@@ -1,11 +1,12 @@
-"""Query expansion by a coding-domain thesaurus (:mod:`memdir.search.thesaurus_groups`, written blind).
+"""Query expansion by a coding-domain thesaurus (``thesaurus_groups.py`` beside it, written blind): an experiment
+on memdir's ranking, not part of memdir (evals/recall/thesaurus.py read it by pooled 2-fold CV: no gain).
 
 A prompt's core term with thesaurus neighbours (``postgres`` → psql, dsn, 5432, …; ``package`` → pip, uv, npm, …)
 is *substituted* in a memory that does not hold the term but holds one of its neighbours: the term's weight counts
 for that memory at :data:`WEIGHT` (< 1) in its coverage, mass and missing weight (:class:`memdir.search.relevance.
 Evidence`), never in ``matched``, ``held`` or ``complete``: a neighbour alone never makes a memory complete or
-stated. Switched by :data:`RECALL` (a prompt's recall block) and :data:`SEARCH` (an explicit search); both False
-(off) as kept: a pooled 2-fold CV on the fit data found no gain (evals/recall/thesaurus.py).
+stated. :func:`install` puts it into :func:`memdir.search.ranking.ranked` (after the cosines, where a rule of
+memdir's would go) for a prompt's recall (:data:`RECALL`) and an explicit search (:data:`SEARCH`).
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from . import relevance, rowwords
+from memdir.search import ranking, relevance, rowwords
 
-RECALL = False  # expand a prompt's terms for recall (ranked(..., explicit=False))
-SEARCH = False  # expand an explicit search's terms
+RECALL = True  # expand a prompt's terms for recall (ranked(..., explicit=False))
+SEARCH = True  # expand an explicit search's terms
 WEIGHT = 0.5  # a substituted term's share of its weight
 SHARED = False  # a substituted term counts as shared (relevance.agreed, relevance.thin)
 
@@ -25,8 +26,9 @@ SHARED = False  # a substituted term counts as shared (relevance.agreed, relevan
 def neighbours() -> dict[str, frozenset[str]]:
     """``{term: the terms sharing a thesaurus group with it}``, each word read as a query term
     (:func:`memdir.search.tokenize.query_terms`: stemmed; a word reading as several terms or none is left out)."""
-    from .thesaurus_groups import GROUPS
-    from .tokenize import query_terms
+    from thesaurus_groups import GROUPS
+
+    from memdir.search.tokenize import query_terms
 
     out: dict[str, set[str]] = {}
     for group in GROUPS:
@@ -81,3 +83,31 @@ def expanded(conn, found: dict[int, relevance.Evidence], terms: list[str], count
         return found
     subs = substitutes(conn, found, terms, counts, total)
     return {i: widened(ev, subs.get(i, {})) for i, ev in found.items()}
+
+
+def install(hook=None):
+    """Put :func:`expanded` (or ``hook``, of the same signature) into :func:`memdir.search.ranking.ranked` of this
+    process, applied to the candidates' evidence once the cosines are in (where a rule of memdir's would go), as
+    :data:`RECALL` and :data:`SEARCH` say; returns a function that takes it out again. Nothing of memdir changes on
+    disk: ranking's ``ranked`` (whether the search is explicit), ``_evidence`` (the query's terms, counts and
+    total) and ``_with_cosines`` are wrapped. Call it before importing ``ranked`` by name."""
+    ranked, words, cosines, seen = ranking.ranked, ranking._evidence, ranking._with_cosines, {}
+
+    def ranked_(*args, **named):
+        seen["explicit"] = named.get("explicit", False)
+        return ranked(*args, **named)
+
+    def evidence(conn, ids, terms, keywords, counts, total, *rest):
+        seen.update(conn=conn, terms=terms, counts=counts, total=total)
+        return words(conn, ids, terms, keywords, counts, total, *rest)
+
+    def with_cosines(found, *rest):
+        out = cosines(found, *rest)
+        return (hook or expanded)(seen["conn"], out, seen["terms"], seen["counts"], seen["total"],
+                                  seen.get("explicit", False))
+
+    ranking.ranked, ranking._evidence, ranking._with_cosines = ranked_, evidence, with_cosines
+
+    def undo():
+        ranking.ranked, ranking._evidence, ranking._with_cosines = ranked, words, cosines
+    return undo
