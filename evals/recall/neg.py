@@ -215,6 +215,9 @@ few rows of that fold and the other fold's rows the other way: no refit of today
 recall's own count, beats today's coefficients.
 
 Nothing in memdir changed.
+
+2026-12-04 (thes17): query expansion by a coding thesaurus written blind: no setting gains on both folds (w 0.5:
+(0, +6), (+3, +14)); the figures and code are in evals/recall/thesaurus.py and expansion.py (not in memdir).
 """
 
 from __future__ import annotations
