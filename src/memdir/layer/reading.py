@@ -93,7 +93,7 @@ class ReadsOne:
         mtime is what it was then; None otherwise. Raises :class:`StoreError` for a symlink where
         memdir keeps its files."""
         self.refuse_symlinks()
-        last = self._last_scan
+        last = self._last_scan if not self.stones_moved() else None  # a tombstone added or lifted: judged again
         if last is None and self._restore() is not None:
             last = self._last_scan
         try:
