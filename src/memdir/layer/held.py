@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..files.layout import judged_key, record_judged, stones_key
-from ..files.scan import HELD, Malformed
+from ..files.scan import HELD, FileState, Malformed
 from ..tombstones.match import lift_command, match
 
 
@@ -64,6 +64,14 @@ class HoldsBack:
             return None if hit is None else held_reason(hit[0], hit[1], record.name, scope)
 
         return hold
+
+    def judge(self, state):
+        """``state`` (a :class:`memdir.files.scan.FileState` of a file parsed without a verdict), or the state
+        of its file held back when :meth:`holder` says so; None and states of no memory as they are."""
+        if state is None or state.entry is None or (hold := self.holder()) is None:
+            return state
+        why = hold(state.entry.record)
+        return state if why is None else FileState(state.key, state.digest, None, why)
 
     def stones_moved(self) -> bool:
         """Whether the tombstones changed since this object's cached file states were judged (when it has

@@ -169,7 +169,7 @@ class Layer(ReadsOne, HoldsBack):
         return Scan(LazyEntries(found.entries, found.names, load), found.malformed, found.files, found.names)
 
     def _load_entry(self, name: str, filename: str, files: dict) -> Entry | None:
-        state = self.load(self.path / filename)
+        state = self.load(self.path / filename, files.get(filename))
         if state is None or state.entry is None or state.name != name:
             return None
         self.files[filename] = state
@@ -184,9 +184,12 @@ class Layer(ReadsOne, HoldsBack):
         if reason := symlink_refusal(self.path):
             raise StoreError(reason)
 
-    def load(self, path: Path) -> FileState | None:
-        """Read and parse one memory file of this layer (:func:`memdir.files.scan.load`)."""
-        return load_file(path, max_bytes=self.settings.max_file_bytes, hold=self.holder())
+    def load(self, path: Path, judged: FileState | None = None) -> FileState | None:
+        """Read and parse one memory file of this layer (:func:`memdir.files.scan.load`), held back when a
+        tombstone matches it (:meth:`judge`) — unless ``judged``, the state this layer judged it by, still
+        has the file's stat key (a lazy parse of a file the scan judged: nothing matched again)."""
+        state = load_file(path, max_bytes=self.settings.max_file_bytes)
+        return state if judged is not None and state is not None and judged.key == state.key else self.judge(state)
 
     def file_count(self) -> int:
         """How many memory files :meth:`scan` would look at (for progress bars)."""

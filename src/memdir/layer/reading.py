@@ -61,7 +61,7 @@ class ReadsOne:
         if filename is None:
             return None
         recorded = self.files.get(filename)
-        state = self.load(self.path / filename)
+        state = self.load(self.path / filename, recorded)
         if (state is None or state.entry is None or state.name != name or recorded is None
                 or recorded.digest != state.digest):
             return self.scan().entries.get(name)
