@@ -122,7 +122,8 @@ def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None, 
     (the stamp's mtime equals the directory's), ``MEMORY.md`` not edited since
     (neither its mtime nor its ctime is after the stamp's ctime: an edit that puts the mtime back
     still moves the ctime; a ``MEMORY.md`` that is not a regular file — a
-    symlink — is never fresh, so the rebuild replaces it), the stamped deadline (its
+    symlink — is never fresh, so the rebuild replaces it), no tombstone added or lifted since the files
+    were last judged (:func:`judged`: a file a tombstone matches is held back, :mod:`memdir.layer.held`), the stamped deadline (its
     atime: the next day boundary or valid-time edge) not reached, and no memory
     file edited in place since the stamp, as far as the last sweep saw.
 
