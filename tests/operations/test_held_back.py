@@ -115,14 +115,19 @@ def test_a_personal_file_copied_back_by_hand_is_held_back_until_settled(person, 
     shutil.copy(layer_dir / "db-port.md", backup)
     person.forget("db-port", scope="project")
     assert _seen(person, "project") == {"db-port": NONE, "ci": ALL}
+    person.write("redis-port", "Dev Redis listens on 6380", "project", "Ask in #infra.", scope="project")
+    question = "Which ports do the dev PostgreSQL and the dev Redis listen on?"
     shutil.copy(backup, layer_dir / "db-port.md")
     assert _seen(person, "project") == {"db-port": NONE, "ci": ALL}
+    recalled = person.recall(question)
+    assert "Dev Redis listens on 6380" in recalled and FORGOTTEN not in recalled  # recall: the control only
     doctor = person.doctor()
     held = [p for p in doctor.problems if "held back" in p.error]
     assert len(held) == 1 and "`memdir delete db-port --scope project`" in held[0].error
     stone = next(s.id for s in person.tombstones(scope="project").tombstones if s.name == "db-port")
     person.lift_tombstone(stone, scope="project")
     assert _seen(person, "project") == {"db-port": ALL, "ci": ALL}
+    assert FORGOTTEN in person.recall(question)  # lifted: recalled again
 
 
 def test_delete_removes_a_personal_file_held_back(person, tmp_path):
