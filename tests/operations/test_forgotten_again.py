@@ -1,4 +1,5 @@
-"""A deleted memory's file put back by hand (a backup, `git checkout`) is named by doctor (issue 28 trial)."""
+"""A deleted memory's file put back by hand (a backup, `git checkout`) is held back, and doctor names it as a
+problem with the two commands that settle it (issue 28 trial; DESIGN §5: nothing resurrected)."""
 
 from __future__ import annotations
 
@@ -9,19 +10,19 @@ def test_doctor_names_a_hand_restored_file_that_holds_a_forgotten_value(person):
     layer = person.session.layers("project")[0]
     kept = (layer.path / "cafe-wifi.md").read_bytes()
     stone = person.delete("cafe-wifi").tombstone
-    assert [n for n in person.doctor().notes if "forgotten value" in n] == []  # deleted: nothing to say
+    assert [p for p in person.doctor().problems if "held back" in p.error] == []  # deleted: nothing to say
     (layer.path / "cafe-wifi.md").write_bytes(kept)  # put back by hand
-    assert "cafe-wifi" in [m.name for m in person.list().memories]  # a person's hand edit is kept
-    notes = [n for n in person.doctor().notes if "forgotten value" in n]
-    assert notes == [f"project:cafe-wifi holds a forgotten value again (the same value; tombstone {stone}, memory "
-                     f"'cafe-wifi', forgotten by human on {person.tombstones().tombstones[0].ts[:10]}): its file "
-                     f"was put back by hand; `memdir delete cafe-wifi --scope project` removes it again, "
-                     f"`memdir tombstone lift {stone}` keeps it"]
-    assert "db-port" not in notes[0]  # control: a live memory no tombstone matches is not named
+    assert [m.name for m in person.list().memories] == ["db-port"]  # held back; the control is listed
+    problems = [p for p in person.doctor().problems if "held back" in p.error]
+    assert [(p.path, p.error) for p in problems] == [(str(layer.path / "cafe-wifi.md"), (
+        f"held back: it holds a value forgotten as 'cafe-wifi' (the same value; tombstone {stone}); the agent "
+        f"never sees it until a person settles it: `memdir delete cafe-wifi --scope project` removes it, "
+        f"`memdir tombstone lift {stone}` keeps it"))]
+    assert "db-port" not in problems[0].error  # control: a live memory no tombstone matches is not named
 
 
-def test_the_command_the_note_names_deletes_the_put_back_file_when_another_layer_holds_the_name(person, project):
-    """A name in two layers (the user's put back by hand, a project memory of the same name): the note's
+def test_the_command_the_problem_names_deletes_the_put_back_file_when_another_layer_holds_the_name(person, project):
+    """A name in two layers (the user's put back by hand, a project memory of the same name): the problem's
     ``memdir delete`` names the layer, so it runs and deletes that one (was: `memdir delete lang`, refused: "'lang'
     is in the user and project layers; say which"). Control: the project's memory of that name stays."""
     import shlex
@@ -34,10 +35,11 @@ def test_the_command_the_note_names_deletes_the_put_back_file_when_another_layer
     kept = (user.path / "lang.md").read_bytes()
     person.forget("lang", scope="user")
     (user.path / "lang.md").write_bytes(kept)  # put back by hand
-    [note] = [n for n in person.doctor().notes if "forgotten value" in n]
-    command = note.split("`")[1]
+    [problem] = [p for p in person.doctor().problems if "held back" in p.error]
+    command = problem.error.split("`")[1]
     assert command == "memdir delete lang --scope user"
     done = run_cli(*shlex.split(command)[1:], "--project", project, cwd=project)
     assert done.returncode == 0, done.stderr
+    assert not (user.path / "lang.md").exists()
     assert [(m.name, m.scope) for m in person.list().memories] == [("lang", "project")]
-    assert [n for n in person.doctor().notes if "forgotten value" in n] == []
+    assert [p for p in person.doctor().problems if "held back" in p.error] == []

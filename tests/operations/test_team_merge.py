@@ -154,7 +154,7 @@ def test_a_forgotten_memory_changed_on_the_other_side_is_named_with_its_tombston
     out = run_cli("team", "status", "--project", b.root, env={"MEMDIR_HOME": str(b.home)})
     assert out.returncode == 0, out.stderr
     assert (f"deleted on one side, changed on the other: .claude/memory/db-port.md — db-port was forgotten "
-            f"(tombstone {stone}); until settled its text still reaches the agent: "
+            f"(tombstone {stone}); held back until settled: "
             f"`git rm .claude/memory/db-port.md` keeps it forgotten") in out.stdout
     assert ("deleted on one side, changed on the other: .claude/memory/ci.md — `git rm` it to keep the deletion, "
             "or `git add` it to keep the changed text") in out.stdout

@@ -23,6 +23,9 @@ STAMP_FILE = "index.stamp"        # MEMORY.md's freshness stamp (index_is_fresh)
 LOCK_FILE = "lock"                # the layer's cross-process lock
 LAYER_FILE = "layer.json"         # what the layer is (read_layer_info, write_layer_info)
 TOMBSTONES_FILE = "tombstones.json"  # a personal layer's tombstones (memdir.tombstones.stones)
+TEAM_TOMBSTONE_DIR = "tombstones"  # the team layer's, one file each, inside its directory (memdir.layer.team)
+# Its mtime: the tombstones' (stones_key) the layer's files were last judged against (memdir.layer.held).
+HELD_FILE = "held.stamp"
 OBJECTS_DIR = "objects"           # every version's bytes, by digest
 # Reads and last read per memory (memdir.layer.usage): derived, like MEMORY.md — a symlink there is never
 # read (O_NOFOLLOW) and the next count replaces the link itself, atomically; it never hides the layer.
@@ -36,7 +39,7 @@ OUTLINE_FILE = "index-outline"
 SWEPT_FILE = "swept"              # its mtime: when the context last stat'ed every file (index_is_fresh)
 SWEEP_LOCK_FILE = "sweep.lock"    # held by the layer's detached sweeper; its mtime: when one last started (files.sweeps)
 META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, LAYER_FILE, TOMBSTONES_FILE,
-                OBJECTS_DIR, SWEPT_FILE, SWEEP_LOCK_FILE)
+                OBJECTS_DIR, SWEPT_FILE, SWEEP_LOCK_FILE, HELD_FILE)
 # How long an in-place hand edit of a memory file may go unseen, across processes: the context's
 # sweep (index_is_fresh) and a large layer's (memdir.files.sweeps.sweep_can_wait) wait at most this
 # long. Read at call time (sweep_interval), so a test may patch it; MEMDIR_SWEEP_INTERVAL (seconds)
@@ -119,7 +122,8 @@ def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None, 
     (the stamp's mtime equals the directory's), ``MEMORY.md`` not edited since
     (neither its mtime nor its ctime is after the stamp's ctime: an edit that puts the mtime back
     still moves the ctime; a ``MEMORY.md`` that is not a regular file — a
-    symlink — is never fresh, so the rebuild replaces it), the stamped deadline (its
+    symlink — is never fresh, so the rebuild replaces it), no tombstone added or lifted since the files
+    were last judged (:func:`judged`: a file a tombstone matches is held back, :mod:`memdir.layer.held`), the stamped deadline (its
     atime: the next day boundary or valid-time edge) not reached, and no memory
     file edited in place since the stamp, as far as the last sweep saw.
 
@@ -144,6 +148,8 @@ def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None, 
         return False
     if stamp.st_mtime_ns != directory.st_mtime_ns or now_ns >= stamp.st_atime_ns:
         return False
+    if not judged(layer_dir, os.path.join(index_dir or layer_dir, META_DIR)):
+        return False
     try:
         index = os.lstat(os.path.join(index_dir or layer_dir, INDEX_FILE))
     except FileNotFoundError:
@@ -154,6 +160,54 @@ def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None, 
         return False
     return _swept(layer_dir, os.path.join(index_dir or layer_dir, META_DIR, SWEPT_FILE), stamp.st_ctime_ns, now_ns,
                   on_due)
+
+
+def stones_key(layer_dir: str | os.PathLike) -> int:
+    """When the tombstones of the layer at ``layer_dir`` last changed: the mtime (ns) of its tombstone
+    file (``.memdir/tombstones.json``) or, for the team layer, of its tombstone directory (a tombstone
+    added or lifted, by memdir or by a ``git pull``, moves it); the later of the two, 0 when neither
+    exists. Two stats."""
+    key = 0
+    for path in (os.path.join(layer_dir, META_DIR, TOMBSTONES_FILE), os.path.join(layer_dir, TEAM_TOMBSTONE_DIR)):
+        try:
+            key = max(key, os.stat(path, follow_symlinks=False).st_mtime_ns)
+        except OSError:
+            pass
+    return key
+
+
+def judged_key(meta_dir: str | os.PathLike) -> int:
+    """The :func:`stones_key` the layer's files were last judged against (whether each is held back:
+    :mod:`memdir.layer.held`), kept as the mtime of ``meta_dir``'s :data:`HELD_FILE`; 0 when none is."""
+    try:
+        return os.stat(os.path.join(meta_dir, HELD_FILE), follow_symlinks=False).st_mtime_ns
+    except OSError:
+        return 0
+
+
+def judged(layer_dir: str | os.PathLike, meta_dir: str | os.PathLike) -> bool:
+    """Whether the layer's files were last judged against its tombstones as they are (:func:`stones_key`
+    equals :func:`judged_key`): False after a tombstone was added or lifted since — then what the
+    manifest, ``MEMORY.md`` and the search index hold of each file is not trusted until a scan judges every
+    file again. Three stats."""
+    return stones_key(layer_dir) == judged_key(meta_dir)
+
+
+def record_judged(meta_dir: str | os.PathLike, key: int) -> None:
+    """Record that the layer's files were judged against tombstones of :func:`stones_key` ``key``
+    (:func:`judged`); nothing when it cannot be written (the next process judges them again)."""
+    path = os.path.join(meta_dir, HELD_FILE)
+    try:
+        if key == 0:
+            os.unlink(path)
+            return
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        try:
+            os.utime(fd, ns=(key, key))
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
 
 
 def _edited_after(index: os.stat_result, stamp: os.stat_result) -> bool:

@@ -14,6 +14,12 @@ files included.
   file is (:func:`memdir.files.fsio.read_foreign`, without following a link).
 * A file with merge conflict markers is listed as an "unresolved merge
   conflict" (:mod:`memdir.files.conflicts`) and skipped.
+* A file whose active memory holds a forgotten value of its own layer (a tombstone matches it:
+  put back by hand, by a restored backup, or by a ``git add`` of the file a modify/delete conflict
+  left) is **held back** the same way: listed with its reason (:data:`HELD`, said by ``hold``, the
+  layer's :meth:`memdir.layer.held.HoldsBack.holder`) and skipped — never in ``MEMORY.md``, the
+  context block, search, recall or the agent's tools — until a person deletes it or lifts the
+  tombstone (DESIGN §5). Decided when the file is parsed, so kept with its state in every cache.
 * A file that does not parse is listed in :attr:`Scan.malformed` with the
   reason and skipped; it never breaks the rest.
 * A file over the size ceiling (the ``max_file_bytes`` setting, default
@@ -40,6 +46,8 @@ from .conflicts import CONFLICT, has_conflict
 from .fsio import DIRECTORY, LINK, MISSING, NOT_REGULAR, digest, read_foreign
 from .layout import is_memory_file_name
 from .memfile import MalformedMemory, MemoryRecord, parse, text_digest
+
+HELD = "held back"  # how the reason of a file held back begins (a forgotten value put back): see the module docstring
 
 
 @dataclass(frozen=True)
@@ -205,13 +213,16 @@ def bytes_digest(path: Path, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> str | N
 
 
 def load(path: Path, key: tuple[int, int, int] | None = None,
-         max_bytes: int = DEFAULT_MAX_FILE_BYTES, was: FileState | None = None) -> FileState | None:
+         max_bytes: int = DEFAULT_MAX_FILE_BYTES, was: FileState | None = None,
+         hold: Callable[[MemoryRecord], str | None] | None = None) -> FileState | None:
     """Read and parse one memory file; None when it is gone. ``key`` is its
     stat key when the caller has it. A file over ``max_bytes`` is not read
     (its state says it is too large). ``was``: what was learned of the file at ``path`` before (its
     state under an older stat key): when its bytes still have that digest (a ``touch``, a checkout
     or a copy that kept the text), that state under ``key``, the file read and hashed but not
-    parsed again (a parse depends on the bytes and the file name only). Raises
+    parsed again (a parse depends on the bytes, the file name and ``hold`` only). ``hold(record)``: why
+    the memory is held back (a text beginning :data:`HELD`), or None; a file held back is not a memory
+    (its state carries that reason, as one with conflict markers carries :data:`CONFLICT`). Raises
     :class:`StoreError` when it cannot be read."""
     if key is None:
         try:
@@ -241,13 +252,16 @@ def load(path: Path, key: tuple[int, int, int] | None = None,
     except MalformedMemory as exc:
         return FileState(key, digest(data), None, str(exc))
     record = parsed.record
+    if hold is not None and (why := hold(record)) is not None:  # a forgotten value put back: see the module docstring
+        return FileState(key, digest(data), None, why)
     entry = Entry(record, path, digest(data), parsed.fallback, parsed.no_frontmatter, parsed.notes)
     return FileState(key, entry.digest, record.name, None, entry, text_digest(record.description, record.body),
                      lenient_notes(entry))
 
 
 def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tuple] | None = None,
-         progress=None, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> tuple[Scan, dict[str, FileState], bool]:
+         progress=None, max_bytes: int = DEFAULT_MAX_FILE_BYTES,
+         hold: Callable[[MemoryRecord], str | None] | None = None) -> tuple[Scan, dict[str, FileState], bool]:
     """Scan ``directory``: ``(what was found, the new cache, complete)``.
 
     ``cache`` maps file names to the :class:`FileState` of the last scan; a
@@ -259,7 +273,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
     :attr:`Scan.names` but not in :attr:`Scan.entries`, and ``complete`` is
     False. ``progress(1)`` is called for each file read. A missing directory
     is an empty layer. Files over ``max_bytes`` are listed as too large,
-    unread. Raises :class:`StoreError`.
+    unread; ``hold``: :func:`load`'s, for each file read. Raises :class:`StoreError`.
     """
     malformed: list[Malformed] = []
     files: dict[str, FileState] = {}
@@ -294,7 +308,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
                     state = FileState(tuple(hint[1:4]), hint[4], hint[5], hint[6], None,
                                       hint[7] if len(hint) > 7 else None, hint[8] if len(hint) > 8 else ())
                 if state is None or state[0] != key:  # read; parsed only when its bytes changed (load's was)
-                    state = load(Path(item.path), key, max_bytes, state)
+                    state = load(Path(item.path), key, max_bytes, state, hold)
                     if state is None:
                         continue
                     if progress is not None:
@@ -381,4 +395,4 @@ def count_files(directory: Path) -> int:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
 
 
-__all__ = ["FALLBACK_NOTE", "NO_FRONTMATTER_NOTE", "Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "bytes_digest", "count_files", "holding", "lenient_notes", "load", "settle", "not_regular", "scan", "stat_key"]
+__all__ = ["FALLBACK_NOTE", "HELD", "NO_FRONTMATTER_NOTE", "Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "bytes_digest", "count_files", "holding", "lenient_notes", "load", "settle", "not_regular", "scan", "stat_key"]

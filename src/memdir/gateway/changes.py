@@ -32,9 +32,9 @@ from ..layer.layer import Layer
 from ..layer.succession import explain_tombstone, name_kept, of_transaction, refuse_superseded
 from ..results import Decision, DeleteResult, PruneCandidate, WriteResult
 from ..text.names import normalize_name, same_name
-from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, make, match
+from ..tombstones.match import Tombstone, make, match
 from .duplicates import check_duplicate
-from .forgotten import check_forgotten
+from .forgotten import check_forgotten, delete_held, lift_tombstone
 from .fields import (MemoryChange, candidate_name, check_readable, check_valid_time, description_whole, inherit,
                      prepare, reason_text, recarried, sanitize, sanitize_extra)
 from .naming import check_older_file, check_same_name, inherited_title, written_to
@@ -334,6 +334,8 @@ def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None, to
     key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
     with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)
+        if entry is None and (held := layer.held_file(tx.scan, key)) is not None and expect_digest is None:
+            return delete_held(tx, key, held, action, reason)
         if entry is None:
             raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer')
         if expect_digest is not None and entry.digest != expect_digest:
@@ -365,7 +367,9 @@ def _delete_tombstoned(tx, key: str, record: MemoryRecord, action: str, reason: 
     to and ``--repair`` removes it (the memory is still there: "before")."""
     tombstones = tx.layer.tombstone_file
     known = {stone.id for stone in tombstones.all()}
+    before = tx.layer.stones_now()
     stone = tombstones.add(key, record.description, record.body, tx.actor, reason)
+    tx.layer.stone_added(before)  # no other live memory holds the value (_holder): no file needs judging again
     try:
         tx.apply(key, None, action, reason=reason, data={"tombstone": stone.id})
     except BaseException:
@@ -546,18 +550,6 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
                  ("pin" if flag == "pinned" else "mute") if value else ("unpin" if flag == "pinned" else "unmute"),
                  reason=f"{flag}={str(value).lower()}")
         return True
-
-
-def lift_tombstone(layer: Layer, tombstone_id: str, *, actor: str, reason: str | None = None) -> Tombstone:
-    """Lift a tombstone (human path only), journaled. Raises :class:`NotFound`."""
-    if actor != "human":
-        raise Refused(ONLY_A_PERSON_LIFTS)
-    with layer.transaction(actor) as tx:
-        stone = layer.tombstone_file.lift(tombstone_id)
-        tx.events.append(layer.journal.append(actor, "tombstone-lift", stone.name, None, None, data={
-            "tombstone": stone.id}, reason=reason_text(layer.settings, reason)))
-        tx.changed = True
-    return stone
 
 
 def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str | None = None) -> Event:

@@ -1,14 +1,21 @@
 """Which tombstones refuse a write and which only warn: who writes decides (DESIGN §5). The gateway
 (:mod:`memdir.gateway.changes`) calls :func:`check_forgotten` inside the transaction of every write,
-restore, approve and team resolve. :class:`Guard` is what the session's other layers bring to a write."""
+restore, approve and team resolve. :class:`Guard` is what the session's other layers bring to a write.
+What only a person does with a tombstone is here too: :func:`lift_tombstone`, and :func:`delete_held`
+(a file a tombstone holds back, :mod:`memdir.layer.held`, deleted)."""
 
 from __future__ import annotations
 
-from ..errors import TombstoneRefused
+from pathlib import Path
+
+from ..errors import NotFound, Refused, TombstoneRefused
 from ..files.scan import Scan
+from ..files.scan import load as load_file
 from ..layer.succession import explain_tombstone
-from ..tombstones.match import Tombstone, caution, match, qualified
+from ..results import DeleteResult
+from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, caution, match, qualified
 from ..tombstones.match import check as refuse_forgotten
+from .fields import reason_text
 
 
 class Guard(list):
@@ -60,4 +67,29 @@ def check_forgotten(tx, entry, description: str, body: str, name: str, guard: li
         tx.warnings.append(caution(*near, "a qualifier makes it another fact"))
 
 
-__all__ = ["Guard", "check_forgotten"]
+def delete_held(tx, key: str, path: Path, action: str, reason: str | None) -> DeleteResult:
+    """Delete the file of memory ``key`` held back (a forgotten value put back: :mod:`memdir.layer.held`), as a
+    person settles it: the file goes (its bytes kept as a version), journaled; the tombstone that holds it back
+    stays, so nothing new is tombstoned. Raises :class:`NotFound` when the file no longer parses as ``key``."""
+    state = load_file(path, max_bytes=tx.layer.settings.max_file_bytes)  # read as it is, not held back
+    if state is None or state.entry is None or state.name != key:
+        raise NotFound(f'memory not found: "{key}" in the {tx.layer.scope} layer')
+    tx.scan.entries[key] = state.entry  # a memory of this transaction's scan, so the one way a file goes applies
+    tx.scan.names[key] = path.name
+    tx.apply(key, None, action, reason=reason, data={"held_back": True})
+    return DeleteResult(key, tx.layer.scope, None, action)
+
+
+def lift_tombstone(layer, tombstone_id: str, *, actor: str, reason: str | None = None) -> Tombstone:
+    """Lift a tombstone (human path only), journaled. Raises :class:`NotFound`."""
+    if actor != "human":
+        raise Refused(ONLY_A_PERSON_LIFTS)
+    with layer.transaction(actor) as tx:
+        stone = layer.tombstone_file.lift(tombstone_id)
+        tx.events.append(layer.journal.append(actor, "tombstone-lift", stone.name, None, None, data={
+            "tombstone": stone.id}, reason=reason_text(layer.settings, reason)))
+        tx.changed = True
+    return stone
+
+
+__all__ = ["Guard", "check_forgotten", "delete_held", "lift_tombstone"]

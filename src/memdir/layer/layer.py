@@ -39,8 +39,8 @@ from typing import Iterator, Mapping
 
 from ..errors import InvalidInput, LockTimeout, StoreError
 from ..files.fsio import atomic_write, ensure_dir, nothing_written, nothing_written_full, unlink
-from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_state, keep_edited_index,
-                            layer_place, symlink_refusal, write_layer_info)
+from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_state, judged,
+                            keep_edited_index, layer_place, symlink_refusal, write_layer_info)
 from ..files.outline import read_outline, write_outline
 from ..files.splice import splice_index
 from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files
@@ -55,14 +55,15 @@ from .index import SPLICED, IndexBuilder, next_change
 from .journal import Journal, now_utc, records_bytes
 from .manifest import Manifest, Stamps, stat3
 from .reading import ReadsOne
-from .rows import Names, Rows, malformed_of
+from .held import HoldsBack
+from .rows import Hinted, Names, Rows, malformed_of
 from .transaction import Transaction
 from .usage import Usage
 
 # ---------------------------------------------------------------- the layer
 
 
-class Layer(ReadsOne):
+class Layer(ReadsOne, HoldsBack):
     """One layer directory (``_user`` or ``projects/<key>``) and its gateway.
 
     ``scope`` is ``"user"`` or ``"project"``; ``root`` the project root a
@@ -91,6 +92,7 @@ class Layer(ReadsOne):
         self._index_written: tuple | None = None  # (text, *index_state) of our last MEMORY.md
         self._lock = None
         self._held, self._take_up_ok = 0, True  # transactions open here; False: cannot be written (take_up)
+        self._unsaved_judgement = False  # files judged again (memdir.layer.held) since the last full save
 
     def __repr__(self) -> str:
         return f"Layer({self.scope!r}, {str(self.path)!r})"
@@ -114,8 +116,8 @@ class Layer(ReadsOne):
         (:meth:`take_up`). Raises :class:`StoreError`, also for a layer with a symlink where memdir
         keeps its files (:func:`memdir.files.layout.symlink_refusal`)."""
         found = self._scan(known, progress)
-        if not self._held and self._take_up_ok and self.manifest.differs(
-                found.files, lambda filename: bytes_digest(self.path / filename, self.settings.max_file_bytes)):
+        if not self._held and self._take_up_ok and (self._unsaved_judgement or self.manifest.differs(
+                found.files, lambda filename: bytes_digest(self.path / filename, self.settings.max_file_bytes))):
             self.take_up()
         return found
 
@@ -139,12 +141,16 @@ class Layer(ReadsOne):
         except OSError as exc:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
         hinted = known is not None  # a caller's hints (the search index's) carry no text digest
-        if known is None and (not self.files or self._hints_left):  # else every hinted file would be parsed
+        if self.stones_moved():  # a tombstone added or lifted since the states were judged: all again (.held)
+            self.files, self._hints_left, known, hinted, self._unsaved_judgement = {}, False, None, False, True
+        elif known is None and (not self.files or self._hints_left):  # else every hinted file would be parsed
             known = self._known()
-        found, self.files, complete = scan_layer(self.path, self.files, known, progress, self.settings.max_file_bytes)
+        self._judging()
+        found, self.files, complete = scan_layer(self.path, self.files, known, progress, self.settings.max_file_bytes,
+                                                 self.holder())
         self._hints_left = not complete
         if hinted:
-            found.files = _Hinted(found.files, self.manifest)
+            found.files = Hinted(found.files, self.manifest)
         found = self._lazy(found)
         self._last_scan = (directory_mtime, found)
         self._swept_at = time.monotonic()
@@ -163,7 +169,7 @@ class Layer(ReadsOne):
         return Scan(LazyEntries(found.entries, found.names, load), found.malformed, found.files, found.names)
 
     def _load_entry(self, name: str, filename: str, files: dict) -> Entry | None:
-        state = self.load(self.path / filename)
+        state = self.load(self.path / filename, files.get(filename))
         if state is None or state.entry is None or state.name != name:
             return None
         self.files[filename] = state
@@ -178,9 +184,12 @@ class Layer(ReadsOne):
         if reason := symlink_refusal(self.path):
             raise StoreError(reason)
 
-    def load(self, path: Path) -> FileState | None:
-        """Read and parse one memory file of this layer (:func:`memdir.files.scan.load`)."""
-        return load_file(path, max_bytes=self.settings.max_file_bytes)
+    def load(self, path: Path, judged: FileState | None = None) -> FileState | None:
+        """Read and parse one memory file of this layer (:func:`memdir.files.scan.load`), held back when a
+        tombstone matches it (:meth:`judge`) — unless ``judged``, the state this layer judged it by, still
+        has the file's stat key (a lazy parse of a file the scan judged: nothing matched again)."""
+        state = load_file(path, max_bytes=self.settings.max_file_bytes)
+        return state if judged is not None and state is not None and judged.key == state.key else self.judge(state)
 
     def file_count(self) -> int:
         """How many memory files :meth:`scan` would look at (for progress bars)."""
@@ -191,7 +200,7 @@ class Layer(ReadsOne):
         scan while no file was added, removed or renamed since (in a fresh
         process: the manifest's, :mod:`memdir.layer.manifest`); for deciding
         where a memory lives, not for reading its current text."""
-        last = self._last_scan
+        last = self._last_scan if not self.stones_moved() else None
         if last is None:
             self._restore()
             last = self._last_scan
@@ -209,7 +218,7 @@ class Layer(ReadsOne):
         (:func:`memdir.files.sweeps.sweep_can_wait`), else a new :meth:`scan`. Entries are parsed when
         asked for; a hand edit in place of a large layer shows at its next sweep, as for the layer's own
         writes. Raises :class:`StoreError`."""
-        last = self._last_scan
+        last = self._last_scan if not self.stones_moved() else None
         if last is None and self._restore() is not None:
             last = self._last_scan
         if last is not None and last[0] is not None and sweep_can_wait(
@@ -381,6 +390,7 @@ class Layer(ReadsOne):
         swept = time.time_ns() - int((time.monotonic() - self._swept_at) * 1e9) if tx.full else None
         self.manifest.save(stamps, files, heads, index, swept, whole=whole, whole_index=every)
         self._manifest_trusted = self.manifest.exists()
+        self._record_judged(saved_all=whole or tx.full)
         if whole or tx.full:
             self._saved_files = dict(tx.scan.files)
         else:
@@ -395,8 +405,9 @@ class Layer(ReadsOne):
         the last scan (no file read, none stat'ed), the journal's heads and the index's line
         keys with it, when the manifest's stamps still hold (:meth:`Manifest.load`); else None."""
         stamps = self._stamps()
-        if (saved := self.manifest.load(stamps)) is None:
-            return None
+        if not judged(self.path, self.meta) or (saved := self.manifest.load(stamps)) is None:
+            return None  # a tombstone added or lifted since its states were judged: not trusted (.held)
+        self._judging()
         files = saved.files.copy()  # names and the files that are not memories: settled when asked for
         names, malformed = Names(self.path, files, self.manifest), malformed_of(self.path, files)
         self.files, self._saved_files = saved.files.copy(), saved.files
@@ -443,7 +454,7 @@ class Layer(ReadsOne):
         since. An in-place hand edit is then journaled at the next sweep
         (within the interval) — or at once when this transaction touches that
         file (:meth:`Transaction.fresh`)."""
-        last = self._last_scan
+        last = self._last_scan if not self.stones_moved() else None
         if last is None and self._restore() is not None:
             last = self._last_scan
         if (last is None or last[0] is None or self._synced_journal is None
@@ -567,30 +578,6 @@ class Layer(ReadsOne):
         except (StoreError, LockTimeout):
             pass
         return self._index.render({n: e.record for n, e in self.scan().entries.items()}, now_utc())
-
-
-class _Hinted(dict):
-    """A scan's files taken from hints without text digests: :func:`memdir.files.scan.holding` asks
-    :meth:`text_holders`, which reads the manifest's digests then (on a duplicate check, not on the
-    search index's sync that made the scan)."""
-
-    hinted = True
-
-    def __init__(self, files: dict, manifest: Manifest):
-        super().__init__(files)
-        self._manifest = manifest
-
-    def text_holders(self, text: str) -> list[str]:
-        """File names whose text digest is ``text`` or not known."""
-        saved = self._manifest.load_files() or {}
-        held = []
-        for filename, state in self.items():
-            digest = state.text
-            if digest is None and (kept := saved.get(filename)) is not None and kept.key == state.key:
-                digest = kept.text
-            if digest == text or (digest is None and state.name):
-                held.append(filename)
-        return held
 
 
 def home_layers(home: Path, settings: Settings) -> list[Layer]:

@@ -61,7 +61,7 @@ class ReadsOne:
         if filename is None:
             return None
         recorded = self.files.get(filename)
-        state = self.load(self.path / filename)
+        state = self.load(self.path / filename, recorded)
         if (state is None or state.entry is None or state.name != name or recorded is None
                 or recorded.digest != state.digest):
             return self.scan().entries.get(name)
@@ -93,7 +93,7 @@ class ReadsOne:
         mtime is what it was then; None otherwise. Raises :class:`StoreError` for a symlink where
         memdir keeps its files."""
         self.refuse_symlinks()
-        last = self._last_scan
+        last = self._last_scan if not self.stones_moved() else None  # a tombstone added or lifted: judged again
         if last is None and self._restore() is not None:
             last = self._last_scan
         try:

@@ -366,9 +366,33 @@ class Deferred(list):
         super().extend(items)
 
 
+class Hinted(dict):
+    """A scan's files taken from hints without text digests: :func:`memdir.files.scan.holding` asks
+    :meth:`text_holders`, which reads the manifest's digests then (on a duplicate check, not on the
+    search index's sync that made the scan); ``manifest``: the layer's :class:`memdir.layer.manifest.Manifest`."""
+
+    hinted = True
+
+    def __init__(self, files: dict, manifest):
+        super().__init__(files)
+        self._manifest = manifest
+
+    def text_holders(self, text: str) -> list[str]:
+        """File names whose text digest is ``text`` or not known."""
+        saved = self._manifest.load_files() or {}
+        held = []
+        for filename, state in self.items():
+            digest = state.text
+            if digest is None and (kept := saved.get(filename)) is not None and kept.key == state.key:
+                digest = kept.text
+            if digest == text or (digest is None and state.name):
+                held.append(filename)
+        return held
+
+
 def malformed_of(directory: Path, rows: Rows) -> list[Malformed]:
     """The files of ``rows`` that are not memories (:func:`memdir.files.scan.settle`), when first looked at."""
     return Deferred(lambda: settle(directory, rows.holders())[1])
 
 
-__all__ = ["Deferred", "Names", "POINT_READS", "Rows", "malformed_of"]
+__all__ = ["POINT_READS", "Deferred", "Hinted", "Names", "Rows", "malformed_of"]

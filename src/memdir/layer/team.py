@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ..errors import Refused, StoreError
 from ..files.fsio import atomic_write, ensure_dir
-from ..files.layout import INDEX_FILE, META_DIR, symlink_refusal
+from ..files.layout import INDEX_FILE, META_DIR, TEAM_TOMBSTONE_DIR, symlink_refusal
 from ..files.memfile import MemoryRecord
 from ..files.scan import Malformed, Scan
 from ..files.merge import ATTRIBUTE as MERGE_ATTRIBUTE
@@ -48,7 +48,7 @@ from .journal import Journal
 from .layer import Layer
 from .usage import Usage
 
-TOMBSTONE_DIR = "tombstones"
+TOMBSTONE_DIR = TEAM_TOMBSTONE_DIR  # where its tombstones are (files.layout.stones_key reads it too)
 CANDIDATE_DIR = "candidates"
 README = "README"  # no .md: a memory file it is not
 README_TEXT = ("# Team memory\n\n"

@@ -55,7 +55,6 @@ from ..results import (
     VerifyResult,
 )
 from ..session import Session
-from ..tombstones.match import forgotten_by, lift_command, match
 from ..tombstones.stones import TombstoneFile, unreadable_tombstones
 from ..vocabulary import ACTORS, JOURNAL_ACTIONS, SYNC_HELD
 from . import team as teamops
@@ -295,8 +294,9 @@ def _lenient(layer, scan: Scan) -> list[tuple[str, tuple[str, ...]]]:
 
 def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str, ...] = ()) -> DoctorResult:
     """:func:`status` plus :func:`verify`, with the problems found: files that
-    are not memories, journals that do not check out, settings that could not
-    be read, orphaned layers (:func:`memdir.operations.relocate.orphans_of`); and
+    are not memories (a file with conflict markers, one held back because a tombstone of its layer matches
+    it — :mod:`memdir.layer.held`: its reason names the two commands that settle it), journals that do not
+    check out, settings that could not be read, orphaned layers (:func:`memdir.operations.relocate.orphans_of`); and
     notes (a context budget the hooks clamp), then ``notes`` given by the
     layers above, which this one cannot see (a search index kept in memory,
     hooks registered twice). It reads every memory file (:func:`status` with ``full``): files read
@@ -315,7 +315,6 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
                      f"{HOOK_CONTEXT_MAX_CHARS} characters Claude Code shows in full; a session start (the hooks, "
                      f"`memdir context`) injects at most {HOOK_CONTEXT_MAX_CHARS} bytes")
     found_notes += long_descriptions(session)
-    found_notes += forgotten_again(session)
     if current.untrusted_team:  # the person's choice, not a problem: said, not counted
         found_notes.append(current.untrusted_team)
     if current.team_merge_driver:  # a clone's setup, fixed by one command: said, not counted
@@ -353,32 +352,6 @@ def long_descriptions(session: Session) -> list[str]:
                 found.append(f"{layer.path / scan.names[name]}: its description is {length} characters, over "
                              f"limit_description {limit}; the index line shows its first "
                              f"{shown_chars} — shorten it (a write keeps the whole text in the body)")
-    return found
-
-
-def forgotten_again(session: Session) -> list[str]:
-    """One note per active memory whose value matches a tombstone of its own layer
-    (:func:`memdir.tombstones.match.match`): a file a person or a tool put back by hand (a restored backup, a
-    ``git checkout``, a sync client), which no write path would have let through. A note, not a problem: a
-    person's hand edit is theirs to keep; it names the two commands that settle it. Every file of every
-    layer is parsed (``doctor`` does so anyway); a layer that cannot be read is reported by :func:`status`."""
-    found = []
-    for layer in session.layers():
-        try:
-            stones, scan = layer.tombstones(), layer.scan()
-        except StoreError:
-            continue
-        if not stones:
-            continue
-        for name in sorted(scan.entries):
-            record = scan.entries[name].record
-            hit = match(stones, record.description, record.body) if record.status == "active" else None
-            if hit is not None:
-                stone, why = hit
-                found.append(f"{layer.scope}:{name} holds a forgotten value again ({why}; tombstone {stone.id}, "
-                             f"memory {stone.name!r}, {forgotten_by(stone)}): its file was put back by hand; "
-                             f"`memdir delete {name} --scope {layer.scope}` removes it again, "
-                             f"`{lift_command(stone.id)}` keeps it")
     return found
 
 
@@ -444,5 +417,5 @@ def orphans(home: Path, project_root: Path | None = None) -> list:
     return orphans_of([p for p in projects(home).projects if p.root and not p.exists], project_root)
 
 
-__all__ = ["doctor", "forgotten_again", "journal", "long_descriptions", "orphan_tombstones", "orphans", "projects",
+__all__ = ["doctor", "journal", "long_descriptions", "orphan_tombstones", "orphans", "projects",
            "repair", "status", "verify"]

@@ -287,6 +287,17 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
     return ListResult(tuple(memories), tuple(malformed), unavailable)
 
 
+def _held(session: Session, name: str, scope: str):
+    """The layer of ``scope`` when it holds back a file of memory ``name`` (:mod:`memdir.layer.held`), else None."""
+    layer = session.layer(scope)
+    try:
+        found = layer.scan()
+    except StoreError:
+        return None
+    key = normalize_name(name).name
+    return layer if key not in found.entries and layer.held_file(found, key) is not None else None
+
+
 def delete(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,
            forget: bool = False) -> DeleteResult:
     """Delete a memory and tombstone its value (``memory_delete``): the same
@@ -294,9 +305,14 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
     tombstone. ``forget``: "the user says this is wrong", journaled as
     ``forget``. Without ``scope``, a name held by two of the session's layers
     is refused (:func:`memdir.operations.lookup.refuse_ambiguous`: say which).
+    A person naming the scope also deletes a file held back there (a forgotten value put back:
+    :mod:`memdir.layer.held`), which no lookup finds; its tombstone stays.
     Raises :class:`NotFound`, :class:`InvalidInput`."""
     if scope is None:
         refuse_ambiguous(session, name, "delete")
+    elif session.actor == "human" and (held := _held(session, name, scope)) is not None:
+        return gateway.delete(held, name, actor=session.actor, session=session.id, reason=reason,
+                              action="forget" if forget else "delete")
     layer, entry = find(session, name, scope)
     action = "forget" if forget else "delete"
     holders = []  # the other layers' live memories: a value one of them holds is not tombstoned

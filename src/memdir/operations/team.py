@@ -30,7 +30,6 @@ from ..paths import git_dir_of, team_meta_dir
 from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
 from ..text.names import normalize_name, same_name, spelled_name
-from ..tombstones.match import match
 from ..vocabulary import CLEARABLE
 from .lookup import guard, held_name
 
@@ -230,9 +229,8 @@ DELETED_ON_ONE_SIDE = ("UD", "DU")
 def _deleted_on_one_side(layer, changes) -> tuple[tuple[str, str, str], ...]:
     """Per team memory file git left unmerged because one side deleted it and the other changed it
     (:data:`DELETED_ON_ONE_SIDE`): its path, its memory's name and the id of the team tombstone that
-    forgot it ("" when none does: a plain ``git rm``). The file git left holds no conflict marker, so
-    nothing else shows it as unsettled; a tombstone matches by the forgotten name or the value
-    (:func:`memdir.tombstones.match.match`)."""
+    forgot it by that name ("" when none does: a plain ``git rm``). The file git left holds no conflict
+    marker; one whose value a tombstone matches is held back meanwhile (:mod:`memdir.layer.held`)."""
     from pathlib import PurePosixPath
 
     found = []
@@ -244,12 +242,8 @@ def _deleted_on_one_side(layer, changes) -> tuple[tuple[str, str, str], ...]:
         if name is None:
             continue
         if stones is None:
-            stones, entries = layer.tombstones(), layer.scan().entries
+            stones = layer.tombstones()
         stone = next((s for s in stones if s.name == name), None)
-        if stone is None and name in entries:
-            record = entries[name].record
-            hit = match(stones, record.description, record.body)
-            stone = hit[0] if hit else None
         found.append((change.path, name, stone.id if stone else ""))
     return tuple(found)
 

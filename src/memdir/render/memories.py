@@ -19,6 +19,7 @@ drive the terminal or forge a line.
 from __future__ import annotations
 
 from ..files.conflicts import CONFLICT
+from ..files.scan import HELD
 from ..text.fence import escape_stored, quoted
 from ..text import names
 from ..text.plural import counted
@@ -86,11 +87,18 @@ def memory_line(m: MemoryInfo) -> str:
     return f"- {shown_name(m.name, m.title)}{pin} {kind_label(m.type, m.scope)}{origin} — {cut(m.description)}{state}"
 
 
+def _unread(item, label: str = "unreadable: ") -> str:
+    """What a file that is no memory is called before its path: ``label``, nothing for one held back (its
+    reason says so: :data:`memdir.files.scan.HELD`)."""
+    return "" if item.error.startswith(HELD) else label
+
+
 @printable_output
 def malformed_lines(items, limit: int | None = None, more: str = "") -> list[str]:
-    """``! unreadable: path: reason`` per file, at most ``limit``; ``more`` says where the rest are."""
+    """``! unreadable: path: reason`` per file (``! path: held back: …`` for a file held back,
+    :data:`memdir.files.scan.HELD`), at most ``limit``; ``more`` says where the rest are."""
     shown = list(items) if limit is None else list(items)[:limit]
-    lines = [f"! unreadable: {cut(item.path, 1000)}: {cut(item.error)}" for item in shown]
+    lines = [f"! {_unread(item)}{cut(item.path, 1000)}: {cut(item.error)}" for item in shown]
     if len(items) > len(shown):
         lines.append(f"! …and {len(items) - len(shown)} more unreadable files{more}")
     return lines
@@ -432,7 +440,7 @@ def doctor(result: DoctorResult) -> str:
     lines = []
     for layer in result.status.layers:
         lines.append(f"{layer.scope} layer: {layer.path} — {counted(layer.memories, 'memory')}")
-        lines += [f"  malformed: {cut(bad.path, 1000)}: {cut(bad.error)}" for bad in layer.malformed]
+        lines += [f"  {_unread(bad, 'malformed: ')}{cut(bad.path, 1000)}: {cut(bad.error)}" for bad in layer.malformed]
         lines += [f"  note: {cut(n.path, 1000)}: {cut(n.note)}" for n in layer.notes]
     lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
     lines += [f"  journal: {check.layer}: {check.note}" for check in result.journal if check.note]  # counted there

@@ -72,7 +72,7 @@ def team_status(result: TeamStatus) -> str:
     for path, name, stone in result.deleted_on_one_side:
         if stone:
             lines.append(f"  deleted on one side, changed on the other: {cut(path, 200)} — {name} was forgotten "
-                         f"(tombstone {stone}); until settled its text still reaches the agent: `git rm {cut(path, 200)}` "
+                         f"(tombstone {stone}); held back until settled: `git rm {cut(path, 200)}` "
                          f"keeps it forgotten; `memdir tombstone lift {stone}` then `git add` keeps the changed text")
         else:
             lines.append(f"  deleted on one side, changed on the other: {cut(path, 200)} — `git rm` it to keep "

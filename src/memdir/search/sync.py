@@ -143,7 +143,7 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
                        " WHERE key = ?", (key,)).fetchone()
     marker = (str(db_path(home)), key)
     now_mono = time.monotonic()
-    if not force and row is not None:
+    if not force and row is not None and not layer.stones_moved():  # else every file judged again (layer.held)
         last = _swept.get(marker)
         if last is None:  # a fresh process: when the last sweep of any process was (a wall time)
             swept = conn.execute("SELECT value FROM meta WHERE key = ?", (f"swept:{key}",)).fetchone()
