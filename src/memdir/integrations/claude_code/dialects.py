@@ -119,7 +119,7 @@ def translate(client: str, data: dict) -> dict:
         out, context, prompt = dict(data), data.get("mcp_context"), data.get("prompt")
         if isinstance(context, dict) and isinstance(context.get("server_name"), str) \
                 and isinstance(context.get("tool_name"), str):
-            out["tool_name"] = f"mcp__{context['server_name']}__{context['tool_name']}"
+            out["tool_name"] = mcp_tool("claude-code", context["tool_name"], context["server_name"])
         if isinstance(prompt, str) and prompt.startswith("<hook_context>") and "</hook_context>" in prompt:
             rest = prompt.partition("</hook_context>")[2]
             if rest == "" or rest.startswith("\n\n"):  # SessionStart's one block, as 0.61 joins it
