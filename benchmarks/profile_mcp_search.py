@@ -310,7 +310,7 @@ def main() -> int:
     parser.add_argument("--ties", action="store_true", help="count the ties' sentences embedded and kept (--hybrid)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memdir-profile-") as tmp:
-        base = args.dir or Path(tmp)
+        base = args.dir.resolve() if args.dir else Path(tmp)  # memdir refuses a relative home
         base.mkdir(parents=True, exist_ok=True)
         home, project, queries = build(base, args.notes, args.hybrid)
         os.chdir(project)
