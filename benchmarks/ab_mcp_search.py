@@ -117,7 +117,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="memdir-ab-") as tmp:
         other = args.other.resolve() if args.other else checked_out(args.ref, Path(tmp) / "other")
         sources = {"this": HERE.parent / "src", "other": other}
-        base = args.dir or Path(tmp)
+        base = args.dir.resolve() if args.dir else Path(tmp)  # memdir refuses a relative home
         base.mkdir(parents=True, exist_ok=True)
         home, project, queries = build(base, args.notes, args.hybrid)
         for line in compare(home, project, queries, sources, args.hybrid):

