@@ -120,3 +120,25 @@ def test_a_file_without_schema_comes_back_byte_for_byte_after_opencode_added_one
     _with_schema(base / "opencode.json")
     opencode.uninstall("user", mem, user_home=user)
     assert (base / "opencode.json").read_text() == original
+
+
+@pytest.mark.slow
+def test_doctor_says_when_a_later_settings_file_takes_the_instructions_list(tmp_path, isolated_home):
+    """After install the person adds an instructions list to an opencode.jsonc: OpenCode reads it last, so memdir's
+    entry in opencode.json no longer reaches the model. doctor says so; install again adds it where OpenCode looks."""
+    from tests.conftest import run_cli
+
+    base = tmp_path / "userhome" / ".config" / "opencode"
+    assert run_cli("install", "opencode").returncode == 0
+    assert "opencode:" not in run_cli("doctor").stdout  # control: right after install, nothing to say
+    (base / "opencode.jsonc").write_text('{"instructions": ["/home/me/style.md"]}\n')
+    said = run_cli("doctor").stdout
+    assert (f"opencode: OpenCode takes its instructions list from {base / 'opencode.jsonc'}, which replaces the one "
+            f"memdir wrote into {base / 'opencode.json'}: memdir's guidance no longer reaches the model") in said
+    assert run_cli("install", "opencode").returncode == 0
+    assert json.loads((base / "opencode.jsonc").read_text())["instructions"] == ["/home/me/style.md",
+                                                                               str(base / OURS)]
+    assert "opencode:" not in run_cli("doctor").stdout
+    assert run_cli("uninstall", "opencode").returncode == 0  # both files recorded: both given back
+    assert sorted(p.name for p in base.iterdir()) == ["opencode.jsonc"]
+    assert (base / "opencode.jsonc").read_text() == '{"instructions": ["/home/me/style.md"]}\n'

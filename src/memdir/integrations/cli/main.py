@@ -238,7 +238,6 @@ def build_parser(only: str | None = None, settings=None):
         epilog="Run `memdir COMMAND --help` for a command's options. Errors exit 1, usage errors 2.",
     )
     from ...prompt.context import HOOK_CONTEXT_MAX_CHARS
-    from ...version import VERSION
 
     parser.add_argument("--version", action="store_true", default=argparse.SUPPRESS,
                         help="show memdir's version and exit (with --json: {\"version\": …})")

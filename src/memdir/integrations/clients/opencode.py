@@ -179,4 +179,30 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, us
     return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
 
 
-__all__ = ["install", "uninstall", "targets", "global_config", "merge", "strip", "edit_for", "INSTRUCTIONS", "CLIENT"]
+def problems(memdir_home: Path) -> list[str]:
+    """What ``memdir doctor`` says of OpenCode's user-scope install beyond a missing file
+    (:func:`memdir.integrations.clients.edits.problems`): a global settings file whose ``instructions``
+    list OpenCode now reads after the one memdir wrote (the person added one later) replaces memdir's
+    entry, so the guidance no longer reaches the model while ``memory_*`` tools still work."""
+    out = []
+    for name, record in edits.read_manifest(memdir_home, CLIENT).items():
+        path = Path(name)
+        if not (isinstance(record, dict) and record.get("scope") == "user" and path.name in GLOBAL_FILES):
+            continue
+        used = global_config(path.parent)
+        if used == path or not _lists_instructions(used):
+            continue
+        try:
+            listed = edits.read(used, edits.JSON)[1].get("instructions")
+        except JsoncFile as exc:
+            listed = exc.data.get("instructions")
+        except InstallError:
+            continue
+        if record.get("reference") not in (listed if isinstance(listed, list) else []):
+            out.append(f"{CLIENT}: OpenCode takes its instructions list from {used}, which replaces the one memdir "
+                       f"wrote into {path}: memdir's guidance no longer reaches the model; run "
+                       f"`memdir install {CLIENT}` again (it adds memdir's entry to {used.name})")
+    return out
+
+
+__all__ = ["install", "uninstall", "targets", "global_config", "problems", "merge", "strip", "edit_for", "INSTRUCTIONS", "CLIENT"]
