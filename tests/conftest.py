@@ -21,6 +21,10 @@ def isolated_home(tmp_path, monkeypatch):
     monkeypatch.setenv("MEMDIR_HOME", str(home))
     monkeypatch.delenv("MEMDIR_PROJECT", raising=False)
     monkeypatch.delenv("DSH_HOME", raising=False)
+    # Where installers and importers find the person's clients (OpenCode's config, Codex's, Claude Code's) when set:
+    # unset, they are under the fake HOME below, so no test writes a real client's settings.
+    for name in ("XDG_CONFIG_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR"):
+        monkeypatch.delenv(name, raising=False)
     for name in list(os.environ):
         if name.startswith("MEMDIR_") and name not in ("MEMDIR_HOME",):
             monkeypatch.delenv(name, raising=False)

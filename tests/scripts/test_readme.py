@@ -15,6 +15,7 @@ import sys
 
 import pytest
 
+from memdir import Memory
 from tests.conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -36,8 +37,7 @@ def _transcript(path):
 def test_the_python_snippet_runs_as_written(tmp_path, isolated_home):
     (code,) = _blocks("python")
     project = tmp_path / "app"
-    (project / ".git").mkdir(parents=True)
-    _transcript(project / "session.jsonl")
+    (project / ".git").mkdir(parents=True)  # nothing else: the snippet needs no file of its own (trial18)
     # what the snippet's recall gave, on a store holding only the memory it wrote
     shown = "\nprint('recalled:', [m.name for m in mem.recall_result(user_prompt).memories])"
     done = subprocess.run([sys.executable, "-c", code + shown], cwd=project, capture_output=True, text=True,
@@ -46,6 +46,35 @@ def test_the_python_snippet_runs_as_written(tmp_path, isolated_home):
     # report.status and report.applied: the VPN fact was saved; the recall found the indent memory
     assert done.stdout == "ok 1\nrecalled: ['indent-style']\n", done.stdout
     assert list((isolated_home / "projects").glob("*/indent-style.md"))  # the tool call wrote it
+    (saved,) = [m for m in Memory.open(home=isolated_home, project=project).list().memories if m.origin == "extracted"]
+    assert saved.description == "Staging deploys need the VPN."  # what consolidate() took from the messages
+
+
+@pytest.mark.slow
+def test_the_claude_api_memory_tool_snippet_runs_as_written(tmp_path, isolated_home):
+    """The `py` block (the anthropic SDK's tool runner with memdir's memory tool) as a new user runs it, the
+    SDK's own client pointed by its environment at a scripted Messages API (tests/messages_server.py)."""
+    pytest.importorskip("anthropic", reason="the anthropic extra is not installed (pip install memdir[anthropic])")
+    from tests.messages_server import MessagesServer
+
+    (code,) = _blocks("py")
+    project = tmp_path / "app"
+    (project / ".git").mkdir(parents=True)
+    memory = "memory"  # the tool's name in the Claude API
+    replies = [{"tool_use": memory, "input": {"command": "view", "path": "/memories"}},
+               {"tool_use": memory, "input": {"command": "create", "path": "/memories/user/package-manager.md",
+                                              "file_text": "# Prefers pnpm over npm\nIn every JavaScript project."}},
+               "Noted: pnpm."]
+    with MessagesServer(replies) as server:
+        done = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, ANTHROPIC_BASE_URL=server.url, ANTHROPIC_API_KEY="dummy",
+                                       MEMDIR_SEARCH_VECTORS="off"), check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Noted: pnpm.\n"
+    assert server.requests[0]["tools"] == [{"type": "memory_20250818", "name": "memory"}]
+    assert server.tool_results(2)[0]["content"] == "File created successfully at: /memories/user/package-manager.md"
+    record = Memory.open(home=isolated_home, project=project).read("package-manager", count=False).record
+    assert (record.description, record.type, record.origin) == ("Prefers pnpm over npm", "user", "agent")
 
 
 @pytest.mark.slow

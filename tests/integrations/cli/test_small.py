@@ -274,3 +274,23 @@ def test_forget_help_says_how_it_differs_from_delete():
     assert "as delete does; the journal records a forget, not a delete." in forget_help
     assert "the journal records a forget" not in delete_help
     assert "its value is tombstoned and will not come back (`memdir tombstones` lists it)." in delete_help  # control
+
+
+@pytest.mark.slow
+def test_json_scripts_get_json_for_the_version_and_for_a_missing_command(isolated_home):
+    """trial18: `memdir --json --version` printed text and `memdir --json` alone printed nothing on stdout."""
+    from memdir.version import VERSION
+
+    for argv in (["--json", "--version"], ["--version", "--json"]):
+        done = run_cli(*argv)
+        assert done.returncode == 0 and json.loads(done.stdout) == {"version": VERSION}
+    plain = run_cli("--version")
+    assert plain.returncode == 0 and plain.stdout == f"memdir {VERSION}\n"  # control: text without --json
+    missing = run_cli("--json")
+    assert missing.returncode == 2 and "usage: memdir" in missing.stderr
+    assert json.loads(missing.stdout) == {"error": "a command is required (memdir --help lists them)",
+                                          "kind": "UsageError"}
+    bare = run_cli()
+    assert bare.returncode == 2 and bare.stdout == "" and "usage: memdir" in bare.stderr  # control: no --json
+    restore = run_cli("--json", "restore", "nothing-here", "--version", "1")  # restore's own --version N
+    assert restore.returncode == 1 and json.loads(restore.stdout)["kind"] == "NotFound"

@@ -12,9 +12,10 @@ import sys
 
 import pytest
 
+from memdir import Memory
 from tests.conftest import run_cli
 from tests.integrations.clients.realclients import binary, client_env
-from tests.messages_server import MessagesServer
+from tests.messages_server import MessagesServer, text_of
 
 MODEL = "anthropic/claude-sonnet-4-5"  # in OpenCode's bundled model list: no models.dev fetch needed
 
@@ -48,3 +49,60 @@ def test_opencode_reads_the_project_instructions_file_and_lists_memdirs_tools(tm
     assert "# Persistent memory (memdir)" in system and "memory_list" in system
     names = [tool["name"] for tool in main[0]["tools"]]
     assert "memdir_memory_write" in names and "memdir_memory_list" in names  # OpenCode's name for MCP tools
+
+
+WRITE = {"name": "pkg-manager", "type": "project", "description": "This project uses pnpm, never npm",
+         "body": "The lockfile is pnpm-lock.yaml."}
+
+
+def _script(body: dict):
+    """List the index, save a memory, search for it, answer (each step once its tool result is back)."""
+    results = text_of(body).count('"tool_result"') if body.get("tools") else -1
+    steps = [{"tool_use": "memdir_memory_list", "input": {}}, {"tool_use": "memdir_memory_write", "input": WRITE},
+             {"tool_use": "memdir_memory_search", "input": {"query": "which package manager"}}, "Saved: pnpm."]
+    return steps[results] if 0 <= results < len(steps) else "title"
+
+
+@pytest.mark.slow
+def test_a_user_scope_session_saves_and_finds_a_memory_and_uninstall_gives_back_opencodes_own_file(
+        tmp_path, isolated_home, project):
+    """trial18: a person who ran OpenCode once has the opencode.jsonc it wrote; they list an instructions file
+    of their own in it. memdir edits that file (OpenCode reads it last: a list in an opencode.json beside it was
+    replaced, and memdir's guidance never reached the model), the model gets both instructions, its memory_write
+    lands on disk as the agent's, memory_search finds it, and uninstall gives back the file byte for byte."""
+    exe = binary("opencode")
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    user_home = tmp_path / "userhome"
+    config = user_home / ".config" / "opencode" / "opencode.jsonc"
+    config.parent.mkdir(parents=True)
+    mine = tmp_path / "style.md"
+    mine.write_text("Answer in plain English (the person's own instructions).\n")
+    original = json.dumps({"$schema": "https://opencode.ai/config.json", "instructions": [str(mine)]}, indent=2) + "\n"
+    config.write_text(original)
+    done = run_cli("install", "opencode", env={"HOME": str(user_home)}, cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert f"updated: {config}" in done.stdout and not (config.parent / "opencode.json").exists()
+    with MessagesServer(_script) as server:
+        provider = {"provider": {"anthropic": {"options": {"baseURL": server.url + "/v1", "apiKey": "dummy"}}}}
+        env = client_env(user_home, isolated_home, PWD=str(project), OPENCODE_CONFIG_CONTENT=json.dumps(provider),
+                         OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1",
+                         OPENCODE_DISABLE_DEFAULT_PLUGINS="1")
+        done = subprocess.run([exe, "run", "-m", MODEL, "We use pnpm here, never npm. Remember that."],
+                              capture_output=True, text=True, env=env, cwd=project, timeout=180,
+                              stdin=subprocess.DEVNULL, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        main = [b for b in server.requests if b.get("tools")]
+    assert "Saved: pnpm." in done.stdout
+    system = json.dumps(main[0]["system"], ensure_ascii=False)
+    assert "# Persistent memory (memdir)" in system  # memdir's guidance reached the model
+    assert "Answer in plain English (the person's own instructions)." in system  # control: and the person's
+    results = [json.dumps(b["messages"][-1]["content"], ensure_ascii=False) for b in main[1:]]
+    assert "No memories yet." in results[0]
+    assert "Memory created: pkg-manager (project)" in results[1]
+    assert "pkg-manager (type: project; layer: project)" in results[2] and "This project uses pnpm" in results[2]
+    saved = Memory.open(home=isolated_home, project=project).read("pkg-manager", count=False).record
+    assert (saved.description, saved.origin, saved.type) == (WRITE["description"], "agent", "project")
+    assert list((isolated_home / "projects").glob("*/pkg-manager.md"))  # the file in the project layer
+    done = run_cli("uninstall", "opencode", env={"HOME": str(user_home)}, cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert config.read_text() == original and not (config.parent / "memdir.md").exists()

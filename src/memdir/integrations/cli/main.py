@@ -238,9 +238,9 @@ def build_parser(only: str | None = None, settings=None):
         epilog="Run `memdir COMMAND --help` for a command's options. Errors exit 1, usage errors 2.",
     )
     from ...prompt.context import HOOK_CONTEXT_MAX_CHARS
-    from ...version import VERSION
 
-    parser.add_argument("--version", action="version", version=f"memdir {VERSION}")
+    parser.add_argument("--version", action="store_true", default=argparse.SUPPRESS,
+                        help="show memdir's version and exit (with --json: {\"version\": …})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name, handler, help_text, *, options=True, **kw):
@@ -300,8 +300,15 @@ def main(argv: list[str] | None = None) -> int:
     for name, default in (("home", None), ("project", None), ("json", False)):
         if not hasattr(args, name):
             setattr(args, name, default)
+    if getattr(args, "version", False) is True:  # the top-level flag (restore and show take --version N)
+        from ...version import VERSION
+
+        emit(args, {"version": VERSION}, f"memdir {VERSION}")
+        return 0
     if not getattr(args, "handler", None):
         build_parser(settings=_settings_for_help(argv)).print_help(sys.stderr)
+        if args.json:  # a script reading stdout gets its one JSON document for this usage error too
+            emit(args, {"error": "a command is required (memdir --help lists them)", "kind": "UsageError"})
         return 2
     from ...files.sweeps import hand_sweeps_off
 

@@ -523,16 +523,22 @@ def run_uninstall(client: str, scope: str | None, memdir_home: Path, scoped: lis
 
 def problems(memdir_home: Path, clients) -> list[str]:
     """What ``memdir doctor`` says of each client's recorded install: a file
-    install wrote that is gone, or that no longer holds memdir's entries."""
+    install wrote that is gone, or that no longer holds memdir's entries; and
+    what the client's installer module's own ``problems(memdir_home)`` says."""
+    from . import installer
+
     out = []
     for client in clients:
-        for path in read_manifest(memdir_home, client):
+        recorded = read_manifest(memdir_home, client)
+        for path in recorded:
             raw = read_bytes(Path(path))
             if raw is None:
                 out.append(f"{client}: {path} that memdir install wrote is gone; run `memdir install {client}` again "
                            f"or `memdir uninstall {client}`")
             elif b"memdir" not in raw:
                 out.append(f"{client}: {path} no longer holds memdir's entries; run `memdir install {client}` again")
+        own = getattr(installer(client), "problems", None) if recorded else None  # what only its rules see
+        out += own(memdir_home) if own else []
     return out
 
 
