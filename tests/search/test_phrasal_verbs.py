@@ -82,3 +82,58 @@ def test_the_cli_and_mcp_tell_logging_from_logging_in(store, isolated_home, proj
     library, log_in = mcp_search(isolated_home, project, "which logging library", "log in")
     assert "logging-library" in library and "loki" in library and "onboarding" not in library
     assert "onboarding" in log_in and "logging-library" not in log_in and "loki" not in log_in
+
+
+@pytest.fixture
+def sso(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("sso-login", "Log in with the SSO button at staging.example", "project", "Use your work account.")
+    mem.write("loki", "Where service output goes", "project", "Service logs in Loki are kept for 30 days.")
+    mem.write("sentry", "Errors go to Sentry", "project", "Unhandled errors are logged in Sentry with the request id.")
+    mem.write("redis-port", "Redis port", "project", "Redis listens on port 6380.")
+    return mem
+
+
+def test_an_inflected_phrasal_verb_before_a_time_adverb_is_the_noun():
+    """words18: "I logged in yesterday" read ``log``, ``in``: a word of time after the particle ended no phrasal
+    verb, so the past tense found the notes on logs and not the note saying "Log in with …". No preposition takes
+    "yesterday", "twice", "anymore" as its object; a possessive ("today's run") is the object and keeps ``log``."""
+    assert tokens("I logged in yesterday and got a 403") == ["i", "login", "yesterday", "and", "got", "a", "403"]
+    assert tokens("I can't log in anymore") == ["i", "can", "t", "login", "anymor"]
+    assert tokens("signed in twice") == ["signin", "twice"]
+    assert tokens("we signed up last week") == ["we", "signup", "last", "week"]  # sign up: whatever follows
+    assert tokens("she signs out every night") == ["she", "signout", "everi", "night"]
+    # controls: a preposition and its object leave the verb as written
+    assert tokens("logs in today's run") == ["log", "in", "today", "s", "run"]
+    assert tokens("errors logged in last week's run") == ["error", "log", "in", "last", "week", "s", "run"]
+    assert tokens("the webhook is signed in the handler") == ["the", "webhook", "is", "sign", "in", "the", "handler"]
+    assert tokens("logging out the payload") == ["log", "out", "the", "payload"]  # written to the log
+
+
+def test_a_past_tense_query_finds_the_login_note(sso):
+    def found(query):
+        return [h.name for h in sso.search(query)]
+
+    assert found("I logged in yesterday and got a 403") == ["sso-login"]  # was: ["loki", "sentry"] (log)
+    assert found("I logged in yesterday") == ["sso-login"]  # was: ["loki", "sentry"]
+    assert found("how did I log in yesterday")[0] == "sso-login"
+    assert found("logs in loki")[0] == "loki" and "sso-login" not in found("logs in loki")  # control: a plural
+    errors = found("where are errors logged in sentry")
+    assert errors[0] == "sentry" and "sso-login" not in errors  # control: a passive and its place
+    recalled = [m.name for m in sso.recall_result("I logged in yesterday with the SSO button").memories]
+    assert recalled == ["sso-login"]  # was: [] (log, in, yesterday: the button alone)
+    assert [m.name for m in sso.recall_result("logs in loki").memories] == ["loki"]  # control
+
+
+@pytest.mark.slow
+def test_the_cli_mcp_and_prompt_hook_read_the_past_tense_alike(sso, isolated_home, project):
+    from .surfaces import block_names, hook_block
+
+    env = lexical_env(isolated_home, project)
+    assert [name for name, _ in cli_search(env, "I logged in yesterday and got a 403")] == ["sso-login"]
+    assert cli_search(env, "logs in loki")[0][0] == "loki"  # control
+    past, loki = mcp_search(isolated_home, project, "I logged in yesterday and got a 403", "logs in loki")
+    assert "sso-login" in past and "loki" not in past and "sentry" not in past
+    assert "loki" in loki and "sso-login" not in loki  # control
+    assert block_names(hook_block(project, env, "I logged in yesterday with the SSO button")) == ["sso-login"]
+    assert block_names(hook_block(project, env, "which port does redis listen on", session="s2")) == ["redis-port"]

@@ -67,16 +67,62 @@ def test_the_slips_of_a_word():
 
 
 def test_a_word_read_as_a_slip_is_said_in_the_note(store, isolated_home, project):
-    """break16: ``compliant`` found a memory of complaints at 0.9956 with nothing said; a guess is told as one."""
+    """break16: ``compliant`` found a memory of complaints at 0.9956 with nothing said; a guess is told as one
+    (``compliant`` itself, an English word, is no longer read as a slip: words18, below)."""
     from tests.conftest import run_cli
 
     store.write("complaints", "Customer complaints go to the support queue", "project", "Log each complaint in Zendesk.")
-    found = store.search("compliant")
+    found = store.search("compalint")
     assert [h.name for h in found] == ["complaints"]
-    assert found.note == "read 'compliant' as 'complaint': no memory holds 'compliant'"
+    assert found.note == "read 'compalint' as 'complaint': no memory holds 'compalint'"
     assert store.search("complaint").note == ""  # control: the word itself, nothing to say
     out = run_cli("search", "paginaton", "--json", "--project", project, env={"MEMDIR_SEARCH_VECTORS": "off"})
     data = __import__("json").loads(out.stdout)
     assert [r["name"] for r in data["results"]] == ["pagination"]
     assert data["note"] == "read 'paginaton' as 'pagination': no memory holds 'paginaton'"
     assert data["results"][0]["why"]["terms"] == ["pagination"]  # the memory's word, not the stem "pagin"
+
+
+def test_an_english_word_is_not_read_as_the_word_one_slip_from_it(store):
+    """words18: ``contact`` (no memory holds it) was read as "contract", one letter added inside, and found the
+    memory on the Acme contract at 0.996 ("read 'contact' as 'contract'"); ``compliant`` read as "complaint",
+    ``addictive`` as "additive". A word spelled right is no slip, held or not (memdir.text.english.is_word); a
+    misspelling of the same memories' words still finds them."""
+    store.write("acme-contract", "Acme contract renewal", "project", "The contract with Acme renews every March.")
+    store.write("complaints", "Customer complaints go to the support queue", "project", "Log each complaint in Zendesk.")
+    store.write("additives", "Food additive codes", "project", "Each additive has an E number.")
+    for query in ("contact", "compliant", "addictive"):
+        found = store.search(query)
+        assert (query, [h.name for h in found], found.note) == (query, [], "")  # was: the contract, complaints…
+    # controls: the words the memories write, and slips of them no dictionary holds, find them
+    assert names(store, "contract") == ["acme-contract"] and names(store, "contarct") == ["acme-contract"]
+    assert names(store, "complaint") == ["complaints"] and names(store, "compalint") == ["complaints"]
+    assert names(store, "additive") == ["additives"] and names(store, "additve") == ["additives"]
+    assert store.search("contarct").note == "read 'contarct' as 'contract': no memory holds 'contarct'"
+    assert names(store, "who is our contact at Acme") == ["acme-contract"]  # by "Acme", no slip
+    assert store.search("who is our contact at Acme").note == ""
+
+
+def test_a_dictionary_word_has_no_slips():
+    from memdir.search.spelling import SLIP_MIN
+    from memdir.text.english import MIN_LETTERS, is_word
+
+    assert MIN_LETTERS <= SLIP_MIN  # the list holds every word the slip rule may read
+    assert slips("contact") == set() and slips("compliant") == set() and slips("readying") == set()
+    assert "contract" in slips("contarct") and "pagination" in slips("paginaton")  # controls: misspellings
+    assert is_word("contact") and is_word("contacted") and is_word("christopher")
+    assert not is_word("paginaton") and not is_word("kubernetes") and not is_word("Contact") and not is_word("contac")
+
+
+@pytest.mark.slow
+def test_the_cli_mcp_and_prompt_hook_read_an_english_word_as_itself(store, isolated_home, project):
+    from .surfaces import block_names, cli_search, hook_block, lexical_env, mcp_search
+
+    store.write("acme-contract", "Acme contract renewal", "project", "The contract with Acme renews every March.")
+    env = lexical_env(isolated_home, project)
+    assert cli_search(env, "contact") == []  # was: [("acme-contract", 1.0)], read as "contract"
+    assert cli_search(env, "contarct") == [("acme-contract", 1.0)]  # control: a misspelling
+    contact, contarct = mcp_search(isolated_home, project, "contact", "contarct")
+    assert "acme-contract" not in contact and "acme-contract" in contarct
+    assert block_names(hook_block(project, env, "who is our contact for the renewal")) == []  # recall reads no slip
+    assert block_names(hook_block(project, env, "when does the Acme contract renew", session="s2")) == ["acme-contract"]

@@ -35,11 +35,21 @@ PHRASAL_FOLLOWERS = ("to", "with", "as", "via", "using", "through", "from", "aga
                      "or", "but", "before", "after", "when", "while", "until", "if", "so", "then", "because", "for",
                      "at", "successfully", "automatically", "page", "pages", "screen", "form", "button", "flow",
                      "flows", "session", "sessions", "attempt", "attempts", "credentials", "endpoint", "redirect",
-                     "prompt", "link", "url", "token", "cookie")
+                     "prompt", "link", "url", "token", "cookie",
+                     "yesterday", "today", "tonight", "already", "twice", "yet", "anymore")
 """The words after which a verb and its particle written apart are the phrasal verb ("log in with SSO", "logged in
 to staging", "the log in page"), besides a line's or a clause's end ("can't log in."). Elsewhere "in" is read as a
 preposition and the verb as itself: "logs in Loki", "logging in production", "errors are logged in Sentry" keep
-``log``. Written with a hyphen, a verb and its particle are always the phrasal verb ("log-in", "logged-in users")."""
+``log``. Written with a hyphen, a verb and its particle are always the phrasal verb ("log-in", "logged-in users").
+Among them the adverbs of time that no preposition takes ("I logged in yesterday", "signed in twice", "can't log
+in anymore", "haven't signed in yet"), each any form's; not one a preposition's object may begin with ("last",
+"earlier", "this": "errors logged in last week's run", "logs in earlier versions"), nor a possessive ("logs in
+today's run"). The verb's ``-s`` form is read by the same rule: "logs in Loki" is a plural and a place."""
+PHRASAL_ALWAYS = {"sign": ("up", "out", "off")}
+"""``{verb: its particles}`` after which any form of the verb is the phrasal verb whatever follows ("we signed up
+last week", "she signs out every night", "the lead signed off the release"): no sign is up, out or off in a store's
+prose. Not ``in``, ``on`` (a signature may be "signed in the handler"), nor any of "log"'s ("logging out the
+payload" writes it to the log)."""
 
 
 def _phrasal() -> re.Pattern:
@@ -50,14 +60,18 @@ def _phrasal() -> re.Pattern:
 
 _PHRASAL = _phrasal()
 # What follows a verb and its particle written apart that makes them the phrasal verb (PHRASAL_FOLLOWERS).
-_FOLLOWED = re.compile(f"[ \\t]*(?:[.,;:!?)\\]\\n\"']|$)|[ \\t]+(?:{'|'.join(PHRASAL_FOLLOWERS)})\\b", re.IGNORECASE)
+# A day's name ends a possessive as often ("logs in today's run"): there it is the preposition's object.
+_DAYS = ("yesterday", "today", "tonight")
+_FOLLOWED = re.compile("[ \\t]*(?:[.,;:!?)\\]\\n\"']|$)|[ \\t]+(?:" + "|".join(
+    word + ("(?!['’]s\\b)" if word in _DAYS else "") for word in PHRASAL_FOLLOWERS) + ")\\b", re.IGNORECASE)
 
 
 def _joined(match: re.Match) -> str:
     for verb in PHRASAL_VERBS:
         form = match.group(verb)
         if form:
-            if match.group(f"{verb}_s") == "-" or _FOLLOWED.match(match.string, match.end()):
+            if match.group(f"{verb}_s") == "-" or match.group(f"{verb}_p").lower() in PHRASAL_ALWAYS.get(verb, ()) \
+                    or _FOLLOWED.match(match.string, match.end()):
                 return form[:len(verb)] + match.group(f"{verb}_p")
             return match.group(0)
     return match.group(0)
@@ -77,4 +91,4 @@ def one_words(text: str) -> str:
     return text
 
 
-__all__ = ["PHRASAL_FOLLOWERS", "PHRASAL_NOUNS", "PHRASAL_VERBS", "one_words"]
+__all__ = ["PHRASAL_ALWAYS", "PHRASAL_FOLLOWERS", "PHRASAL_NOUNS", "PHRASAL_VERBS", "one_words"]

@@ -54,7 +54,9 @@ longer one merely runs on past it.
   0 of 451 over evals/search's store (measured with the bar at 6 letters; ``aerial`` as the font "Arial" moved it).
   Of the 3,000 most frequent words of 6 letters or more in LoCoMo's dev conversations that evals/search's store
   does not hold, a search read 9 as a held word at 6 letters (``worlds`` "word", ``statue`` "state", ``coders``
-  "code") and 3 at 7 (``contact`` "contract", ``addictive`` "additive", ``readying`` "read").
+  "code") and 3 at 7 (``contact`` "contract", ``addictive`` "additive", ``readying`` "read"): a real word read as
+  another. An English word as written is therefore never read as a slip (:func:`memdir.text.english.is_word`, a
+  dictionary of SCOWL's words: words18), whether or not the store holds it; a slip is a spelling no dictionary has.
 
 Meaning (the vectors) covers what spelling cannot tell (``logger`` and "logging"). Pure; the SQL that finds the
 candidates is :mod:`memdir.search.terms`'s, the matching :mod:`memdir.search.tokenize`'s (FTS5 prefix queries)
@@ -65,6 +67,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from ..text.english import is_word
 from ..text.words import KEPT_E
 
 PREFIX_MIN = 5
@@ -423,14 +426,16 @@ def slips(word: str) -> set[str]:
     """Every spelling one slip from ``word`` (lower-case ASCII letters, at least :data:`SLIP_MIN` of them; ``set()``
     otherwise) inside the word: one letter left out (``launchdarkley`` → "launchdarkly", ``postgress`` →
     "postgres") or added (``paginaton`` → "pagination") or two neighbours swapped (``strucltog`` → "structlog"),
-    never the first letter or the last, ``word`` itself excluded; at most ``27 n`` spellings for ``n`` letters.
+    never the first letter or the last, ``word`` itself excluded; at most ``27 n`` spellings for ``n`` letters. None
+    for an English word as written (:func:`memdir.text.english.is_word`): ``contact`` is no slip of "contract",
+    ``compliant`` none of "complaint", though each is one slip from it.
     Not a letter replaced, nor one added or dropped at an end: those make another real word of a word a store
     does not hold (among 451 such words of the recall evaluation's prompts, a replaced letter read ``fallback``
     as "callback", ``interval`` "internal", ``defect`` "detect", ``status`` "states"; an end ``broker`` as
     "broke", ``systemd`` "system", ``cannot`` "annot"). A search reads a word no memory holds as the one term
     these spell (:func:`memdir.search.terms.near_forms`). Pure."""
-    if len(word) < SLIP_MIN or not (word.isascii() and word.isalpha() and word.islower()):
-        return set()
+    if len(word) < SLIP_MIN or not (word.isascii() and word.isalpha() and word.islower()) or is_word(word):
+        return set()  # a word spelled right is no slip, held or not: contact is no "contract" (words18)
     letters = "abcdefghijklmnopqrstuvwxyz"
     inner = [(word[:i], word[i:]) for i in range(1, len(word))]  # never at either end (see above)
     out = {a + b[1:] for a, b in inner if len(b) > 1}
