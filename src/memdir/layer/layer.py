@@ -141,10 +141,11 @@ class Layer(ReadsOne, HoldsBack):
         except OSError as exc:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
         hinted = known is not None  # a caller's hints (the search index's) carry no text digest
-        if self.stones_moved():  # a tombstone added or lifted since the states were judged: all again (.held)
-            self.files, self._hints_left, known, hinted, self._unsaved_judgement = {}, False, None, False, True
-        elif known is None and (not self.files or self._hints_left):  # else every hinted file would be parsed
+        if known is None and (not self.files or self._hints_left):  # else every hinted file would be parsed
             known = self._known()
+        if self.stones_moved():  # a tombstone added or lifted since the states were judged: those it may move (.held)
+            known = self._unjudge(known)
+            hinted = hinted and known is not None
         self._judging()
         found, self.files, complete = scan_layer(self.path, self.files, known, progress, self.settings.max_file_bytes,
                                                  self.holder())
@@ -404,13 +405,15 @@ class Layer(ReadsOne, HoldsBack):
         """In a process that has not scanned this layer yet: the manifest's state taken up as
         the last scan (no file read, none stat'ed), the journal's heads and the index's line
         keys with it, when the manifest's stamps still hold (:meth:`Manifest.load`); else None."""
-        stamps = self._stamps()
-        if not judged(self.path, self.meta) or (saved := self.manifest.load(stamps)) is None:
-            return None  # a tombstone added or lifted since its states were judged: not trusted (.held)
-        self._judging()
+        stamps, key = self._stamps(), self.stones_now()
+        if (saved := self.manifest.load(stamps)) is None:
+            return None
         files = saved.files.copy()  # names and the files that are not memories: settled when asked for
         names, malformed = Names(self.path, files, self.manifest), malformed_of(self.path, files)
-        self.files, self._saved_files = saved.files.copy(), saved.files
+        cache = saved.files.copy()
+        if not judged(self.path, self.meta) and not self._judge_restored(files, names, cache, key):
+            return None  # the tombstones or the manifest cannot be read: every file judged again (.held)
+        self.files, self._saved_files, self._judged_with = cache, saved.files, key
         found = self._lazy(Scan({}, malformed, files, names))
         self._take(saved, stamps)
         self._last_scan = (stamps.directory, found)
