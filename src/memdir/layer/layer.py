@@ -39,7 +39,7 @@ from typing import Iterator, Mapping
 
 from ..errors import InvalidInput, LockTimeout, StoreError
 from ..files.fsio import atomic_write, ensure_dir, nothing_written, nothing_written_full, unlink
-from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_state, judged,
+from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_is_fresh, index_state, judged,
                             keep_edited_index, layer_place, symlink_refusal, write_layer_info)
 from ..files.outline import read_outline, write_outline
 from ..files.splice import splice_index
@@ -574,7 +574,11 @@ class Layer(ReadsOne, HoldsBack):
         (a full disk, read-only, another user's) or its lock is busy — the
         index text rendered from the files without writing anything: a reader
         never waits for, nor holds up, a writer. Raises :class:`StoreError`
-        when the layer cannot be read."""
+        when the layer cannot be read. After the tombstones moved, none of whose verdicts moved with them
+        (:meth:`_restore`, :mod:`memdir.layer.held`): ``MEMORY.md`` as it is (None), no file swept."""
+        if self.stones_moved() and self._restore() is not None and index_is_fresh(
+                self.path, time.time_ns(), self.meta.parent):
+            return None
         try:
             if not self.refresh_index(wait=False, rebuild=False):
                 return None
