@@ -171,7 +171,7 @@ def _fresh(person) -> dict:
     import sys
 
     done = subprocess.run([sys.executable, "-c", FRESH, str(person.session.home_path), str(person.session.root_path)],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -234,7 +234,7 @@ def test_a_layer_that_scanned_judges_only_the_named_files_when_the_tombstones_mo
     """In one process (an MCP server's): the tombstones lifted by a sync while a file was added by hand (the
     manifest no longer stands in: the scan runs over the layer's cached states) — the scan parses db-port.md
     (held back before) and the new file, no other; db-port is a memory again, the notes and ci (controls) stay."""
-    import memdir.files.scan as scan
+    from memdir.files import scan
 
     notes = [f"note-{i}" for i in range(6)]
     for i, name in enumerate(notes):

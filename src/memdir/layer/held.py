@@ -167,7 +167,8 @@ class HoldsBack:
 
     def stones_moved(self) -> bool:
         """Whether the tombstones changed since this object's cached file states were judged (when it has
-        none: since the manifest's were, :func:`memdir.files.layout.judged`). Three stats at most."""
+        none: since the manifest's were, :func:`memdir.files.layout.judged`); then the files :meth:`to_judge`
+        names are judged again, the others' states stand. Three stats at most."""
         basis = self._judged_with if self._judged_with is not None else judged_key(self.meta)
         return stones_key(self.path) != basis
 

@@ -404,7 +404,9 @@ class Layer(ReadsOne, HoldsBack):
     def _restore(self) -> Scan | None:
         """In a process that has not scanned this layer yet: the manifest's state taken up as
         the last scan (no file read, none stat'ed), the journal's heads and the index's line
-        keys with it, when the manifest's stamps still hold (:meth:`Manifest.load`); else None."""
+        keys with it, when the manifest's stamps still hold (:meth:`Manifest.load`); else None. After the
+        tombstones moved, the few files whose verdict they may move are read and judged again
+        (:meth:`memdir.layer.held.HoldsBack._judge_restored`); the other states stand."""
         stamps, key = self._stamps(), self.stones_now()
         if (saved := self.manifest.load(stamps)) is None:
             return None
