@@ -578,9 +578,9 @@ class Layer(ReadsOne, HoldsBack):
         never waits for, nor holds up, a writer. Raises :class:`StoreError`
         when the layer cannot be read. After the tombstones moved, none of whose verdicts moved with them
         (:meth:`_restore`, :mod:`memdir.layer.held`): ``MEMORY.md`` as it is (None), no file swept."""
-        if self.stones_moved() and self._restore() is not None and index_is_fresh(
-                self.path, time.time_ns(), self.meta.parent):
-            return None
+        if self.stones_moved() and (found := self._restore()) is not None and index_is_fresh(
+                self.path, time.time_ns(), self.meta.parent, lambda: sweep_can_wait(len(found.files), float("inf"), self)):
+            return None  # a large layer's due sweep handed off, as the context block's is (memdir.files.sweeps)
         try:
             if not self.refresh_index(wait=False, rebuild=False):
                 return None
