@@ -4,14 +4,16 @@ A file a tombstone of its layer and name matches is held back (:mod:`memdir.laye
 tombstones' mtime moves, the files are judged again. This times, in fresh processes, `memdir context`
 right after the project layer's ``.memdir/tombstones.json`` was rewritten with the same bytes (a new
 file renamed over it, as git or a sync writes it: its mtime moves, no verdict does) against the same
-command with nothing changed, at each size, for each source tree (``--src``, repeatable: main and a
+command with nothing changed (``--cases``: also ``stones_flipped``, the tombstones lifted and put back by
+turns, so each run's verdict on the held file moves), at each size, for each source tree (``--src``, repeatable: main and a
 branch in one run, runs alternating so a loaded machine slows both alike). Each home: 20 user memories
 and N project memories (benchmarks/_corpus.py), and one more forgotten and its file copied back (held).
 The layers' sweeps are kept within their interval (MEMDIR_SWEEP_INTERVAL=3600) so both runs do the same
-work but the judgement. One JSON line per (tree, size, case) and per (tree, size) the ratio
-changed/unchanged; per tree the ratio of the changed case at the largest size over the smallest.
+work but the judgement. One JSON line per (tree, size, case), per (tree, size) each case's ratio over the
+first (``unchanged``), and per (tree, case) the ratio at the largest size over the smallest.
 
     python benchmarks/bench_held.py --src /work/main/src --src src --sizes 1000,10000 --repeat 9
+    python benchmarks/bench_held.py --src src --cases unchanged,stones_flipped
 """
 
 from __future__ import annotations
@@ -55,9 +57,10 @@ def emit(**data) -> None:
     print(json.dumps(data), flush=True)
 
 
-def rewrite(path: Path) -> None:
-    """``path`` written again with the same bytes, as git or a sync writes it (a new file renamed over it)."""
-    data = path.read_bytes()
+def rewrite(path: Path, data: bytes | None = None) -> None:
+    """``path`` written again (``data``, else the same bytes), as git or a sync writes it (a new file renamed
+    over it)."""
+    data = path.read_bytes() if data is None else data
     temp = path.with_name(path.name + ".pulled")
     temp.write_bytes(data)
     os.replace(temp, path)
@@ -68,9 +71,12 @@ def main() -> None:
     parser.add_argument("--src", action="append", type=Path, help="a src/ tree to time (repeatable)")
     parser.add_argument("--sizes", default="1000,10000", help="project memory counts")
     parser.add_argument("--repeat", type=int, default=9, help="runs per (tree, size, case)")
+    parser.add_argument("--cases", default="unchanged,stones_rewritten",
+                        help="unchanged, stones_rewritten (same bytes), stones_flipped (lifted / put back by turns)")
     args = parser.parse_args()
     srcs = args.src or [Path(__file__).resolve().parent.parent / "src"]
     sizes = [int(s) for s in args.sizes.split(",")]
+    cases = args.cases.split(",")
     py = sys.executable
     compile_trees(srcs)
     medians: dict[tuple[str, int, str], float] = {}
@@ -91,14 +97,16 @@ def main() -> None:
                 settle_sweeps(home)
                 emit(setup="held", tree=str(src), memories=size, held=held,
                      held_in_context=held in first.stdout)
-                runs[t] = (env, stones, argv, home)
+                runs[t] = (env, stones, argv, home, stones.read_bytes())
             samples: dict[tuple[int, str], list[float]] = {}
-            for _rep in range(args.repeat):
+            for rep in range(args.repeat):
                 for t in range(len(srcs)):
-                    env, stones, argv, home = runs[t]
-                    for case in ("unchanged", "stones_rewritten"):
+                    env, stones, argv, home, forgotten = runs[t]
+                    for case in cases:
                         if case == "stones_rewritten":
                             rewrite(stones)
+                        elif case == "stones_flipped":  # lifted, then forgotten again, by a sync
+                            rewrite(stones, b"[]" if rep % 2 == 0 else forgotten)
                         started = time.perf_counter()
                         done = subprocess.run([py, *argv], env=env, text=True, capture_output=True, check=False)
                         elapsed = time.perf_counter() - started
@@ -107,23 +115,24 @@ def main() -> None:
                         samples.setdefault((t, case), []).append(elapsed)
                         settle_sweeps(home)
             for t, src in enumerate(srcs):
-                for case in ("unchanged", "stones_rewritten"):
+                for case in cases:
                     values = samples[(t, case)]
                     medians[(str(src), size, case)] = statistics.median(values)
                     emit(figure=f"context_{case}", tree=str(src), memories=size,
                          p50_ms=round(statistics.median(values) * 1e3, 1), max_ms=round(max(values) * 1e3, 1),
                          runs=len(values))
-                emit(figure="context_stones_rewritten_over_unchanged", tree=str(src), memories=size,
-                     ratio=round(medians[(str(src), size, "stones_rewritten")]
-                                 / medians[(str(src), size, "unchanged")], 2))
+                for case in cases[1:]:
+                    emit(figure=f"context_{case}_over_{cases[0]}", tree=str(src), memories=size,
+                         ratio=round(medians[(str(src), size, case)] / medians[(str(src), size, cases[0])], 2))
             for t in range(len(srcs)):
                 shutil.rmtree(homes[t][0])
     small, large = min(sizes), max(sizes)
     if small != large:
         for src in srcs:
-            emit(figure="context_stones_rewritten_scaling", tree=str(src),
-                 **{f"ratio_{large}_over_{small}": round(medians[(str(src), large, "stones_rewritten")]
-                                                          / medians[(str(src), small, "stones_rewritten")], 2)})
+            for case in cases:
+                emit(figure=f"context_{case}_scaling", tree=str(src),
+                     **{f"ratio_{large}_over_{small}": round(medians[(str(src), large, case)]
+                                                              / medians[(str(src), small, case)], 2)})
 
 
 if __name__ == "__main__":
