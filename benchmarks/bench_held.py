@@ -4,9 +4,9 @@ A file a tombstone of its layer and name matches is held back (:mod:`memdir.laye
 tombstones' mtime moves, the files are judged again. This times, in fresh processes, `memdir context`
 right after the project layer's ``.memdir/tombstones.json`` was rewritten with the same bytes (a new
 file renamed over it, as git or a sync writes it: its mtime moves, no verdict does) against the same
-command with nothing changed (``--cases``: also ``stones_flipped``, the tombstones lifted and put back by
-turns, so each run's verdict on the held file moves), at each size, for each source tree (``--src``, repeatable: main and a
-branch in one run, runs alternating so a loaded machine slows both alike). Each home: 20 user memories
+command with nothing changed (``--cases``: also ``stones_flipped``, the tombstones lifted and put back
+by turns, so each run's verdict on the held file moves), at each size, for each source tree (``--src``,
+repeatable: main and a branch in one run, runs alternating so a loaded machine slows both alike). Each home: 20 user memories
 and N project memories (benchmarks/_corpus.py), and one more forgotten and its file copied back (held).
 The layers' sweeps are kept within their interval (MEMDIR_SWEEP_INTERVAL=3600) so both runs do the same
 work but the judgement. One JSON line per (tree, size, case), per (tree, size) each case's ratio over the
