@@ -142,3 +142,116 @@ def test_delete_removes_a_personal_file_held_back(person, tmp_path):
     assert not (layer_dir / "db-port.md").exists() and (layer_dir / "ci.md").exists()
     assert _seen(person, "project") == {"db-port": NONE, "ci": ALL}
     assert [p for p in person.doctor().problems if "held back" in p.error] == []
+
+
+FRESH = """
+import json, sys
+import memdir.files.scan as scan
+from memdir import Memory
+parsed = []
+real = scan.parse
+def counted(text, name):
+    parsed.append(name)
+    return real(text, name)
+scan.parse = counted
+mem = Memory.open(home=sys.argv[1], project=sys.argv[2], actor="human")
+context = mem.context()
+during = list(parsed)
+listed = sorted(m.name for m in mem.list("project").memories)
+read = mem.call_tool("memory_read", {"name": "db-port", "scope": "project"})
+print(json.dumps({"parsed": during, "context": context, "listed": listed, "read": read.startswith("name: db-port")}))
+"""
+
+
+def _fresh(person) -> dict:
+    """What a fresh process finds: the files it parsed while building the context block (by name, in order),
+    the block, the project layer's list and whether the agent's memory_read finds db-port."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", FRESH, str(person.session.home_path), str(person.session.root_path)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def _rewrite(path, data: bytes) -> None:
+    """``path`` written as a pull or a sync writes it (a new file renamed over it), its mtime a second on."""
+    import os
+
+    before = path.stat().st_mtime_ns
+    temp = path.with_name(path.name + ".pulled")
+    temp.write_bytes(data)
+    os.utime(temp, ns=(before + 10**9, before + 10**9))
+    os.replace(temp, path)
+
+
+def test_tombstones_changed_behind_memdirs_back_judge_only_the_files_they_name(person, tmp_path):
+    """The tombstones rewritten by a pull (same bytes), lifted by a sync, put back by a sync: each time a fresh
+    process parses db-port.md alone (the one file a tombstone names, or held back), never the other memories,
+    and db-port is held back or not as the tombstones say; ci and the notes (controls) are seen throughout."""
+    notes = [f"note-{i}" for i in range(6)]
+    for i, name in enumerate(notes):
+        person.write(name, f"Release train {i} leaves on day {i}", "project", scope="project")
+    person.write("db-port", FORGOTTEN, "project", BODY, scope="project")
+    person.write("ci", KEPT, "project", scope="project")
+    layer = person.session.layer("project")
+    backup = tmp_path / "db-port.md"
+    shutil.copy(layer.path / "db-port.md", backup)
+    person.forget("db-port", scope="project")
+    stones = layer.meta / "tombstones.json"
+    with_stone = stones.read_bytes()
+    shutil.copy(backup, layer.path / "db-port.md")  # put back by hand: held back
+    settled = _fresh(person)
+    assert FORGOTTEN not in settled["context"] and KEPT in settled["context"]
+    everyone = sorted([*notes, "ci"])
+    assert settled["listed"] == everyone and not settled["read"]
+
+    _rewrite(stones, with_stone)  # a pull: the same tombstones, the mtime moved
+    pulled = _fresh(person)
+    assert pulled["parsed"] == ["db-port"]
+    assert FORGOTTEN not in pulled["context"] and KEPT in pulled["context"]
+    assert all(f"Release train {i} leaves" in pulled["context"] for i in range(6))
+    assert pulled["listed"] == everyone and not pulled["read"]
+
+    _rewrite(stones, b"[]")  # lifted on another machine, synced here: db-port is a memory again
+    lifted = _fresh(person)
+    assert set(lifted["parsed"]) == {"db-port"}
+    assert FORGOTTEN in lifted["context"] and KEPT in lifted["context"]
+    assert lifted["listed"] == sorted([*everyone, "db-port"]) and lifted["read"]
+
+    _rewrite(stones, with_stone)  # forgotten again elsewhere and synced: held back again
+    added = _fresh(person)
+    assert set(added["parsed"]) == {"db-port"}
+    assert FORGOTTEN not in added["context"] and KEPT in added["context"]
+    assert added["listed"] == everyone and not added["read"]
+    again = _fresh(person)  # the judgement recorded: the next process parses nothing
+    assert again["parsed"] == [] and FORGOTTEN not in again["context"] and KEPT in again["context"]
+
+
+def test_a_layer_that_scanned_judges_only_the_named_files_when_the_tombstones_move(person, tmp_path, monkeypatch):
+    """In one process (an MCP server's): the tombstones lifted by a sync while a file was added by hand (the
+    manifest no longer stands in: the scan runs over the layer's cached states) — the scan parses db-port.md
+    (held back before) and the new file, no other; db-port is a memory again, the notes and ci (controls) stay."""
+    from memdir.files import scan
+
+    notes = [f"note-{i}" for i in range(6)]
+    for i, name in enumerate(notes):
+        person.write(name, f"Release train {i} leaves on day {i}", "project", scope="project")
+    person.write("db-port", FORGOTTEN, "project", BODY, scope="project")
+    person.write("ci", KEPT, "project", scope="project")
+    layer = person.session.layer("project")
+    shutil.copy(layer.path / "db-port.md", backup := tmp_path / "db-port.md")
+    person.forget("db-port", scope="project")
+    shutil.copy(backup, layer.path / "db-port.md")
+    assert sorted(m.name for m in person.list("project").memories) == sorted([*notes, "ci"])
+    parsed = []
+    real = scan.parse
+    monkeypatch.setattr(scan, "parse", lambda text, name: parsed.append(name) or real(text, name))
+    _rewrite(layer.meta / "tombstones.json", b"[]")
+    (layer.path / "extra.md").write_text("---\nname: extra\ndescription: Added by hand\n---\nA body.\n")
+    listed = sorted(m.name for m in person.list("project").memories)
+    assert set(parsed) == {"db-port", "extra"}
+    assert listed == sorted([*notes, "ci", "db-port", "extra"])
+    assert FORGOTTEN in person.context() and KEPT in person.context()

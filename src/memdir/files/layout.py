@@ -188,8 +188,8 @@ def judged_key(meta_dir: str | os.PathLike) -> int:
 def judged(layer_dir: str | os.PathLike, meta_dir: str | os.PathLike) -> bool:
     """Whether the layer's files were last judged against its tombstones as they are (:func:`stones_key`
     equals :func:`judged_key`): False after a tombstone was added or lifted since — then what the
-    manifest, ``MEMORY.md`` and the search index hold of each file is not trusted until a scan judges every
-    file again. Three stats."""
+    manifest, ``MEMORY.md`` and the search index hold of a file a tombstone names, or of one held back, is
+    not trusted until it is judged again (:mod:`memdir.layer.held`). Three stats."""
     return stones_key(layer_dir) == judged_key(meta_dir)
 
 

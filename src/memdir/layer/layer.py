@@ -39,7 +39,7 @@ from typing import Iterator, Mapping
 
 from ..errors import InvalidInput, LockTimeout, StoreError
 from ..files.fsio import atomic_write, ensure_dir, nothing_written, nothing_written_full, unlink
-from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_state, judged,
+from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_is_fresh, index_state, judged,
                             keep_edited_index, layer_place, symlink_refusal, write_layer_info)
 from ..files.outline import read_outline, write_outline
 from ..files.splice import splice_index
@@ -141,10 +141,11 @@ class Layer(ReadsOne, HoldsBack):
         except OSError as exc:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
         hinted = known is not None  # a caller's hints (the search index's) carry no text digest
-        if self.stones_moved():  # a tombstone added or lifted since the states were judged: all again (.held)
-            self.files, self._hints_left, known, hinted, self._unsaved_judgement = {}, False, None, False, True
-        elif known is None and (not self.files or self._hints_left):  # else every hinted file would be parsed
+        if known is None and (not self.files or self._hints_left):  # else every hinted file would be parsed
             known = self._known()
+        if self.stones_moved():  # a tombstone added or lifted since the states were judged: those it may move (.held)
+            known = self._unjudge(known)
+            hinted = hinted and known is not None
         self._judging()
         found, self.files, complete = scan_layer(self.path, self.files, known, progress, self.settings.max_file_bytes,
                                                  self.holder())
@@ -403,14 +404,18 @@ class Layer(ReadsOne, HoldsBack):
     def _restore(self) -> Scan | None:
         """In a process that has not scanned this layer yet: the manifest's state taken up as
         the last scan (no file read, none stat'ed), the journal's heads and the index's line
-        keys with it, when the manifest's stamps still hold (:meth:`Manifest.load`); else None."""
-        stamps = self._stamps()
-        if not judged(self.path, self.meta) or (saved := self.manifest.load(stamps)) is None:
-            return None  # a tombstone added or lifted since its states were judged: not trusted (.held)
-        self._judging()
+        keys with it, when the manifest's stamps still hold (:meth:`Manifest.load`); else None. After the
+        tombstones moved, the few files whose verdict they may move are read and judged again
+        (:meth:`memdir.layer.held.HoldsBack._judge_restored`); the other states stand."""
+        stamps, key = self._stamps(), self.stones_now()
+        if (saved := self.manifest.load(stamps)) is None:
+            return None
         files = saved.files.copy()  # names and the files that are not memories: settled when asked for
         names, malformed = Names(self.path, files, self.manifest), malformed_of(self.path, files)
-        self.files, self._saved_files = saved.files.copy(), saved.files
+        cache = saved.files.copy()
+        if not judged(self.path, self.meta) and not self._judge_restored(files, names, cache, key):
+            return None  # the tombstones or the manifest cannot be read: every file judged again (.held)
+        self.files, self._saved_files, self._judged_with = cache, saved.files, key
         found = self._lazy(Scan({}, malformed, files, names))
         self._take(saved, stamps)
         self._last_scan = (stamps.directory, found)
@@ -571,7 +576,11 @@ class Layer(ReadsOne, HoldsBack):
         (a full disk, read-only, another user's) or its lock is busy — the
         index text rendered from the files without writing anything: a reader
         never waits for, nor holds up, a writer. Raises :class:`StoreError`
-        when the layer cannot be read."""
+        when the layer cannot be read. After the tombstones moved, none of whose verdicts moved with them
+        (:meth:`_restore`, :mod:`memdir.layer.held`): ``MEMORY.md`` as it is (None), no file swept."""
+        if self.stones_moved() and (found := self._restore()) is not None and index_is_fresh(
+                self.path, time.time_ns(), self.meta.parent, lambda: sweep_can_wait(len(found.files), float("inf"), self)):
+            return None  # a large layer's due sweep handed off, as the context block's is (memdir.files.sweeps)
         try:
             if not self.refresh_index(wait=False, rebuild=False):
                 return None

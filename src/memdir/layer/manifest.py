@@ -375,6 +375,16 @@ class Manifest:
         names); None when the manifest cannot be read."""
         return self._read("SELECT file, name, error FROM files WHERE name = ?", (name,))
 
+    def rows_judged_by(self, names: list[str], error_prefix: str) -> list[tuple] | None:
+        """``(file, name, error)`` of the files recorded as holding one of ``names`` (by the manifest's
+        index of names) or as no memory for an error beginning ``error_prefix`` (the files
+        :mod:`memdir.layer.held` judges again); None when the manifest cannot be read."""
+        held = "name IS NULL AND substr(error, 1, ?) = ?"
+        if len(names) > 500:  # more names than a query should bind: every row, told apart by the caller
+            return self._read("SELECT file, name, error FROM files")
+        return self._read(f"SELECT file, name, error FROM files WHERE name IN ({','.join('?' * len(names))}) OR {held}",
+                          (*names, len(error_prefix), error_prefix))
+
     def full_rows(self, files: list[str] | None) -> list[tuple]:
         """The whole rows of ``files`` (None: of every file) as :class:`Rows` takes them; [] when
         the manifest cannot be read."""

@@ -1,0 +1,139 @@
+"""The first `memdir context` after the tombstones changed behind memdir's back (a pull, a sync), issue 28 §7.
+
+A file a tombstone of its layer and name matches is held back (:mod:`memdir.layer.held`); when the
+tombstones' mtime moves, the files are judged again. This times, in fresh processes, `memdir context`
+right after the project layer's ``.memdir/tombstones.json`` was rewritten with the same bytes (a new
+file renamed over it, as git or a sync writes it: its mtime moves, no verdict does) against the same
+command with nothing changed (``--cases``: also ``stones_flipped``, the tombstones lifted and put back
+by turns, so each run's verdict on the held file moves), at each size, for each source tree (``--src``,
+repeatable: main and a branch in one run, runs alternating so a loaded machine slows both alike). Each home: 20 user memories
+and N project memories (benchmarks/_corpus.py), and one more forgotten and its file copied back (held).
+The layers' sweeps are kept within their interval (MEMDIR_SWEEP_INTERVAL=3600) so both runs do the same
+work but the judgement. One JSON line per (tree, size, case), per (tree, size) each case's ratio over the
+first (``unchanged``), and per (tree, case) the ratio at the largest size over the smallest.
+
+    python benchmarks/bench_held.py --src /work/main/src --src src --sizes 1000,10000 --repeat 9
+    python benchmarks/bench_held.py --src src --cases unchanged,stones_flipped
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _fresh import _env, compile_trees, seed_homes, settle_sweeps
+
+HOLD = textwrap.dedent("""
+    import shutil, sys
+    from pathlib import Path
+    from memdir import Memory
+    mem = Memory.open(home=sys.argv[1], project=sys.argv[2], actor="human")
+    layer = mem.session.layer("project")
+    mem.write("held-note", "Dev PostgreSQL of the held benchmark listens on 5433", "project",
+              "Ask in #infra before changing it.", scope="project")
+    path = layer.path / "held-note.md"
+    kept = Path(sys.argv[3]) / path.name
+    shutil.copyfile(path, kept)
+    mem.forget("held-note", scope="project")
+    assert (layer.meta / "tombstones.json").exists()
+    shutil.copyfile(kept, path)  # put back by hand: held back
+    print(path.name[:-3])
+""")
+
+
+def emit(**data) -> None:
+    """One JSON line on stdout."""
+    print(json.dumps(data), flush=True)
+
+
+def rewrite(path: Path, data: bytes | None = None) -> None:
+    """``path`` written again (``data``, else the same bytes), as git or a sync writes it (a new file renamed
+    over it)."""
+    data = path.read_bytes() if data is None else data
+    temp = path.with_name(path.name + ".pulled")
+    temp.write_bytes(data)
+    os.replace(temp, path)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--src", action="append", type=Path, help="a src/ tree to time (repeatable)")
+    parser.add_argument("--sizes", default="1000,10000", help="project memory counts")
+    parser.add_argument("--repeat", type=int, default=9, help="runs per (tree, size, case)")
+    parser.add_argument("--cases", default="unchanged,stones_rewritten",
+                        help="unchanged, stones_rewritten (same bytes), stones_flipped (lifted / put back by turns)")
+    args = parser.parse_args()
+    srcs = args.src or [Path(__file__).resolve().parent.parent / "src"]
+    sizes = [int(s) for s in args.sizes.split(",")]
+    cases = args.cases.split(",")
+    py = sys.executable
+    compile_trees(srcs)
+    medians: dict[tuple[str, int, str], float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        for size in sizes:
+            homes = seed_homes(srcs, size, work, emit)
+            shutil.rmtree(work / f"corpus-{size}")
+            runs = {}
+            for t, src in enumerate(srcs):
+                base, home, project, cmds = homes[t]
+                env = dict(_env(src, home, base), MEMDIR_SWEEP_INTERVAL="3600")
+                held = subprocess.run([py, "-c", HOLD, str(home), str(project), str(base)], env=env, text=True,
+                                      capture_output=True, check=True).stdout.strip()
+                stones = next(home.glob("projects/*/.memdir/tombstones.json"))
+                argv = cmds["context"][0]
+                first = subprocess.run([py, *argv], env=env, text=True, capture_output=True, check=True)
+                settle_sweeps(home)
+                emit(setup="held", tree=str(src), memories=size, held=held,
+                     held_in_context=held in first.stdout)
+                runs[t] = (env, stones, argv, home, stones.read_bytes())
+            samples: dict[tuple[int, str], list[float]] = {}
+            for rep in range(args.repeat):
+                for t in range(len(srcs)):
+                    env, stones, argv, home, forgotten = runs[t]
+                    for case in cases:
+                        if case == "stones_rewritten":
+                            rewrite(stones)
+                        elif case == "stones_flipped":  # lifted, then forgotten again, by a sync
+                            rewrite(stones, b"[]" if rep % 2 == 0 else forgotten)
+                        started = time.perf_counter()
+                        done = subprocess.run([py, *argv], env=env, text=True, capture_output=True, check=False)
+                        elapsed = time.perf_counter() - started
+                        if done.returncode != 0:
+                            raise SystemExit(f"context failed in {srcs[t]}: {done.stderr}")
+                        samples.setdefault((t, case), []).append(elapsed)
+                        settle_sweeps(home)
+            for t, src in enumerate(srcs):
+                for case in cases:
+                    values = samples[(t, case)]
+                    medians[(str(src), size, case)] = statistics.median(values)
+                    emit(figure=f"context_{case}", tree=str(src), memories=size,
+                         p50_ms=round(statistics.median(values) * 1e3, 1), max_ms=round(max(values) * 1e3, 1),
+                         runs=len(values))
+                for case in cases[1:]:
+                    emit(figure=f"context_{case}_over_{cases[0]}", tree=str(src), memories=size,
+                         ratio=round(medians[(str(src), size, case)] / medians[(str(src), size, cases[0])], 2))
+            for t in range(len(srcs)):
+                shutil.rmtree(homes[t][0])
+    small, large = min(sizes), max(sizes)
+    if small != large:
+        for src in srcs:
+            for case in cases:
+                emit(figure=f"context_{case}_scaling", tree=str(src),
+                     **{f"ratio_{large}_over_{small}": round(medians[(str(src), large, case)]
+                                                              / medians[(str(src), small, case)], 2)})
+
+
+if __name__ == "__main__":
+    main()
