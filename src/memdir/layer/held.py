@@ -24,9 +24,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import StoreError
+from ..errors import InvalidInput, StoreError
+from ..files.conflicts import CONFLICT
 from ..files.layout import judged_key, record_judged, stones_key
 from ..files.scan import HELD, FileState, Malformed
+from ..text.names import normalize_name
 from ..tombstones.match import lift_command, match
 
 
@@ -36,6 +38,25 @@ def held_reason(stone, why: str, name: str, scope: str) -> str:
     return (f"{HELD}: it holds a value forgotten as {stone.name!r} ({why}; tombstone {stone.id}); the agent never "
             f"sees it until a person settles it: `memdir delete {name} --scope {scope}` removes it, "
             f"`{lift_command(stone.id)}` keeps it")
+
+
+def held_names(found) -> frozenset[str]:
+    """The names whose file is still on disk but held back in ``found`` (a :class:`memdir.files.scan.Scan`): a
+    file with an unresolved merge conflict (:data:`memdir.files.conflicts.CONFLICT`) or a forgotten value put
+    back (:data:`memdir.files.scan.HELD`), named by its file name (``db-port.md`` → ``db-port``). Such a memory
+    is not gone: the journal's sweep records no ``external-delete`` of it (:func:`memdir.layer.commit.sweep`);
+    its last version stays its head, and what settles it — ``team resolve``, ``delete`` (which keeps the
+    file's bytes as a version first: :func:`memdir.layer.commit.preserve`), a tombstone lift, a hand edit —
+    is journaled as what it is. One pass over the scan's malformed files (few)."""
+    names = set()
+    for bad in found.malformed:
+        if isinstance(bad, Malformed) and (bad.error == CONFLICT or bad.error.startswith(HELD)):
+            stem = Path(bad.path).name.removesuffix(".md")
+            try:
+                names.add(normalize_name(stem).name)
+            except InvalidInput:
+                continue
+    return frozenset(names)
 
 
 class HoldsBack:
@@ -121,4 +142,4 @@ class HoldsBack:
         return None
 
 
-__all__ = ["HoldsBack", "held_reason"]
+__all__ = ["HoldsBack", "held_names", "held_reason"]
