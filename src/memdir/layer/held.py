@@ -26,7 +26,9 @@ from pathlib import Path
 
 from ..errors import InvalidInput, StoreError
 from ..files.conflicts import CONFLICT
-from ..files.layout import judged_key, record_judged, stones_key
+from ..files.fsio import atomic_write
+from ..files.layout import (HELD_FILES_FILE, held_files_text, judged_key, read_held_files, record_judged,
+                            stones_key)
 from ..files.scan import HELD, FileState, Malformed
 from ..text.names import normalize_name
 from ..tombstones.match import lift_command, match
@@ -57,6 +59,19 @@ def held_names(found) -> frozenset[str]:
             except InvalidInput:
                 continue
     return frozenset(names)
+
+
+def held_counts(found) -> dict[str, int]:
+    """How many files of ``found`` (a :class:`memdir.files.scan.Scan`) are held back, by kind of
+    :data:`memdir.files.layout.HELD_KINDS`: ``conflict`` (an unresolved merge conflict), ``held`` (a forgotten
+    value put back)."""
+    counts = {"conflict": 0, "held": 0}
+    for bad in found.malformed:
+        if isinstance(bad, Malformed) and bad.error == CONFLICT:
+            counts["conflict"] += 1
+        elif isinstance(bad, Malformed) and bad.error.startswith(HELD):
+            counts["held"] += 1
+    return counts
 
 
 class HoldsBack:
@@ -132,6 +147,23 @@ class HoldsBack:
         """The layer's stones key now (:func:`memdir.files.layout.stones_key`)."""
         return stones_key(self.path)
 
+    def note_held(self, found) -> None:
+        """Keep :data:`memdir.files.layout.HELD_FILES_FILE` in step with ``found`` (this layer's scan, as the
+        index was written from it): the counts of its files held back, so the context block can say that a
+        memory waits for a person without reading a file (:func:`memdir.prompt.context.held_note`); removed when
+        none is. Derived, like ``MEMORY.md``; raises :class:`StoreError` when it cannot be written."""
+        data = held_files_text(held_counts(found))
+        if held_files_text(read_held_files(self.meta)) == data:
+            return
+        path = self.meta / HELD_FILES_FILE
+        try:
+            if data:
+                atomic_write(path, data, sync=False)
+            else:
+                path.unlink(missing_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+
     def held_file(self, found, name: str) -> Path | None:
         """The file of ``found`` (a :class:`memdir.files.scan.Scan` of this layer) held back that holds
         memory ``name``, by its file name (``name.md``) or its reason; None when there is none."""
@@ -142,4 +174,4 @@ class HoldsBack:
         return None
 
 
-__all__ = ["HoldsBack", "held_names", "held_reason"]
+__all__ = ["HoldsBack", "held_counts", "held_names", "held_reason"]
