@@ -198,7 +198,8 @@ def restore_aside(directory: Path, heads: dict[str, str], gone: list[str]) -> li
 
 def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
     """Journal every memory whose bytes differ from its journaled version:
-    ``(events, new scan or None)``. ``scan`` is the layer's
+    ``(events, new scan or None, names held back)`` — the last: memories journaled as present whose file is
+    held back (below), which the index must leave out though no event names them. ``scan`` is the layer's
     (:class:`memdir.files.scan.Scan`: only the files that differ are parsed);
     ``rescan()`` scans again. Under the layer lock, in this order:
 
@@ -226,8 +227,10 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
         entries = scan.entries
         current = {name: scan.files[filename].digest for name, filename in scan.names.items()}
         gone = sorted(heads.keys() - current.keys())
+    waiting = []
     if gone:
         held = held_names(scan)
+        waiting = [name for name in gone if name in held]
         gone = [name for name in gone if name not in held]
     changed = sorted(name for name, _ in current.items() - heads.items())
     referenced = journal.referenced() if changed else set()
@@ -247,7 +250,7 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
             events.append(journal.append("human", "external-edit", name, before, key, session=session))
     for name in gone:
         events.append(journal.append("human", "external-delete", name, heads.get(name), None, session=session))
-    return events, rescanned
+    return events, rescanned, waiting
 
 
 def remove_stale(directory: Path, older_than: float) -> list[Path]:

@@ -43,7 +43,8 @@ def held_reason(stone, why: str, name: str, scope: str) -> str:
 
 
 def held_names(found) -> frozenset[str]:
-    """The names whose file is still on disk but held back in ``found`` (a :class:`memdir.files.scan.Scan`): a
+    """The names whose file is still on disk but held back in ``found`` (a :class:`memdir.files.scan.Scan`, its
+    ``files``: kept in step by a transaction's writes): a
     file with an unresolved merge conflict (:data:`memdir.files.conflicts.CONFLICT`) or a forgotten value put
     back (:data:`memdir.files.scan.HELD`), named by its file name (``db-port.md`` → ``db-port``). Such a memory
     is not gone: the journal's sweep records no ``external-delete`` of it (:func:`memdir.layer.commit.sweep`);
@@ -51,26 +52,36 @@ def held_names(found) -> frozenset[str]:
     file's bytes as a version first: :func:`memdir.layer.commit.preserve`), a tombstone lift, a hand edit —
     is journaled as what it is. One pass over the scan's malformed files (few)."""
     names = set()
-    for bad in found.malformed:
-        if isinstance(bad, Malformed) and (bad.error == CONFLICT or bad.error.startswith(HELD)):
-            stem = Path(bad.path).name.removesuffix(".md")
-            try:
-                names.add(normalize_name(stem).name)
-            except InvalidInput:
-                continue
+    for filename, _kind in _held_files(found):
+        try:
+            names.add(normalize_name(filename.removesuffix(".md")).name)
+        except InvalidInput:
+            continue
     return frozenset(names)
 
 
+def _held_files(found) -> list[tuple[str, str]]:
+    """``(file name, kind)`` of each file of ``found`` held back (kind: ``conflict`` or ``held``,
+    :data:`memdir.files.layout.HELD_KINDS`): its malformed files, each still in its ``files`` with that error
+    (a transaction's write drops or replaces the state of a file it wrote; its malformed list stays as scanned)."""
+    out = []
+    for bad in found.malformed:
+        if not isinstance(bad, Malformed):
+            continue
+        kind = "conflict" if bad.error == CONFLICT else "held" if bad.error.startswith(HELD) else None
+        filename = Path(bad.path).name
+        if kind and (state := found.files.get(filename)) is not None and state.error == bad.error:
+            out.append((filename, kind))
+    return out
+
+
 def held_counts(found) -> dict[str, int]:
-    """How many files of ``found`` (a :class:`memdir.files.scan.Scan`) are held back, by kind of
+    """How many files of ``found`` (a :class:`memdir.files.scan.Scan`, its ``files``) are held back, by kind of
     :data:`memdir.files.layout.HELD_KINDS`: ``conflict`` (an unresolved merge conflict), ``held`` (a forgotten
     value put back)."""
     counts = {"conflict": 0, "held": 0}
-    for bad in found.malformed:
-        if isinstance(bad, Malformed) and bad.error == CONFLICT:
-            counts["conflict"] += 1
-        elif isinstance(bad, Malformed) and bad.error.startswith(HELD):
-            counts["held"] += 1
+    for _filename, kind in _held_files(found):
+        counts[kind] += 1
     return counts
 
 
@@ -147,13 +158,18 @@ class HoldsBack:
         """The layer's stones key now (:func:`memdir.files.layout.stones_key`)."""
         return stones_key(self.path)
 
-    def note_held(self, found) -> None:
+    def note_held(self, found, swept: bool) -> None:
         """Keep :data:`memdir.files.layout.HELD_FILES_FILE` in step with ``found`` (this layer's scan, as the
-        index was written from it): the counts of its files held back, so the context block can say that a
-        memory waits for a person without reading a file (:func:`memdir.prompt.context.held_note`); removed when
-        none is. Derived, like ``MEMORY.md``; raises :class:`StoreError` when it cannot be written."""
+        index was written from it; ``swept``: every file of it looked at): the counts of its files held back, so
+        the context block can say that a memory waits for a person without reading a file
+        (:func:`memdir.prompt.context.held_note`); removed when none is. A transaction that swept nothing changes
+        only the files it wrote, never into one held back: with none held, one open and nothing else. Derived,
+        like ``MEMORY.md``; raises :class:`StoreError` when it cannot be written."""
+        before = held_files_text(read_held_files(self.meta))
+        if not swept and not before:
+            return
         data = held_files_text(held_counts(found))
-        if held_files_text(read_held_files(self.meta)) == data:
+        if before == data:
             return
         path = self.meta / HELD_FILES_FILE
         try:
