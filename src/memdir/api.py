@@ -18,7 +18,7 @@ review approve reject
 dismiss candidate pin mute
 team_init team_status       :mod:`memdir.operations.team` (the team layer)
 team_trust team_untrust
-team_resolve promote
+team_conflict team_resolve promote
 sync_init sync              :mod:`memdir.operations.sync` (the person's layers through git)
 sync_status sync_resolve
 import_from                 :mod:`memdir.importing.run` (readers: :mod:`memdir.importing.sources`)
@@ -220,6 +220,11 @@ class Memory:
     def team_status(self) -> TeamStatus:
         """Team memories changed and not committed (``git status``), conflicts, pending candidates."""
         return teamops.status(self.session)
+
+    def team_conflict(self, name: str) -> "teamops.TeamConflict":
+        """Both sides of each conflict hunk of team memory ``name``, before a person chooses; see
+        :func:`memdir.operations.team.conflict`."""
+        return teamops.conflict(self.session, name)
 
     def team_resolve(self, name: str, side: str | None = None, fields: dict[str, str] | None = None) -> Resolved:
         """Settle a team memory's merge conflict by ``side`` (``ours`` | ``theirs``), or per field (``fields``:
