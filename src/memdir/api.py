@@ -221,7 +221,7 @@ class Memory:
         """Team memories changed and not committed (``git status``), conflicts, pending candidates."""
         return teamops.status(self.session)
 
-    def team_conflict(self, name: str) -> "teamops.TeamConflict":
+    def team_conflict(self, name: str) -> teamops.TeamConflict:
         """Both sides of each conflict hunk of team memory ``name``, before a person chooses; see
         :func:`memdir.operations.team.conflict`."""
         return teamops.conflict(self.session, name)

@@ -27,13 +27,13 @@ def test_resolve_without_a_side_shows_both_values_and_changes_nothing(clones):  
     shown = _cli(b, "team", "resolve", "db-port")
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.splitlines() == [
-        f"db-port: unresolved merge conflict in {path} — held back from the agent until you choose; nothing was "
-        "changed.",
+        (f"db-port: unresolved merge conflict in {path} — held back from the agent until you choose; nothing was "
+         "changed."),
         "  description:",
         f"    ours (this clone):           {B_SIDE!r}",
         f"    theirs (the side merged in): {A_SIDE!r}",
-        "Choose: memdir team resolve db-port --field description=ours|theirs (per field; repeat it for each), "
-        "or --ours|--theirs (every hunk)."]
+        ("Choose: memdir team resolve db-port --field description=ours|theirs (per field; repeat it for each), "
+         "or --ours|--theirs (every hunk).")]
     assert path.read_bytes() == conflicted  # nothing changed
     as_json = json.loads(_cli(b, "--json", "team", "resolve", "db-port").stdout)
     assert as_json["hunks"] == [{"field": "description", "ours": B_SIDE, "theirs": A_SIDE}]
@@ -41,10 +41,14 @@ def test_resolve_without_a_side_shows_both_values_and_changes_nothing(clones):  
     status = _cli(b, "team", "status")
     assert ("— held back from the agent until settled: `memdir team resolve db-port` shows both sides; add --field "
             "FIELD=ours|theirs, or --ours|--theirs, to keep one") in status.stdout
+    doctor = _cli(b, "doctor")
+    assert (f"  malformed: {path}: unresolved merge conflict — held back from the agent: `memdir team resolve "
+            "db-port` shows both sides and settles it") in doctor.stdout.splitlines()
     # The control: with a side chosen, resolve settles it.
     done = _cli(b, "team", "resolve", "db-port", "--field", "description=theirs")
     assert done.returncode == 0 and "kept theirs of description" in done.stdout
     assert f"description: {A_SIDE}\n" in path.read_text() and b"<<<<<<<" not in path.read_bytes()
+    assert "unresolved merge conflict" not in _cli(b, "doctor").stdout
     gone = _cli(b, "team", "resolve", "db-port")
     assert gone.returncode == 1 and "no unresolved merge conflict for 'db-port'" in gone.stderr
 

@@ -27,8 +27,14 @@ from pathlib import Path
 from ..errors import InvalidInput, StoreError
 from ..files.conflicts import CONFLICT
 from ..files.fsio import atomic_write
-from ..files.layout import (HELD_FILES_FILE, held_files_text, judged_key, read_held_files, record_judged,
-                            stones_key)
+from ..files.layout import (
+    HELD_FILES_FILE,
+    held_files_text,
+    judged_key,
+    read_held_files,
+    record_judged,
+    stones_key,
+)
 from ..files.scan import HELD, FileState, Malformed
 from ..text.names import normalize_name
 from ..tombstones.match import lift_command, match

@@ -20,8 +20,8 @@ from ..files import merge as merge_rules
 from ..files.conflicts import CONFLICT
 from ..files.conflicts import resolve as resolve_bytes
 from ..files.memfile import MalformedMemory, parse
-from ..gateway import changes as gateway
 from ..files.trust import make_clone_mark, remove_trust, write_trust
+from ..gateway import changes as gateway
 from ..gateway.fields import MemoryChange, distinct_name, inherit
 from ..layer.journal import now_utc
 from ..layer.team import candidate_layer
@@ -553,6 +553,30 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
                          (*result.warnings, *stones.skipped))
 
 
-__all__ = ["MERGE_DRIVER_FIX", "REJECTIONS", "Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust", "candidates", "commits", "decide", "init", "merge_driver_missing",
-           "pending", "promote", "propose", "register_driver", "resolve", "conflict", "ConflictSides", "TeamConflict", "restore_commit", "status", "tombstone_layers", "trust",
-           "untrust"]
+__all__ = [
+    "MERGE_DRIVER_FIX",
+    "REJECTIONS",
+    "ConflictSides",
+    "Promoted",
+    "Resolved",
+    "TeamConflict",
+    "TeamInit",
+    "TeamStatus",
+    "TeamTrust",
+    "candidates",
+    "commits",
+    "conflict",
+    "decide",
+    "init",
+    "merge_driver_missing",
+    "pending",
+    "promote",
+    "propose",
+    "register_driver",
+    "resolve",
+    "restore_commit",
+    "status",
+    "tombstone_layers",
+    "trust",
+    "untrust",
+]

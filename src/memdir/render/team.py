@@ -12,7 +12,14 @@ from .memories import cut
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..files.merge import Merged
-    from ..operations.team import Promoted, Resolved, TeamConflict, TeamInit, TeamStatus, TeamTrust
+    from ..operations.team import (
+        Promoted,
+        Resolved,
+        TeamConflict,
+        TeamInit,
+        TeamStatus,
+        TeamTrust,
+    )
 
 
 @printable_output
@@ -90,8 +97,8 @@ def team_status(result: TeamStatus) -> str:
 def team_conflict(result: TeamConflict) -> str:
     """A team memory's merge conflict before a person chooses: each conflicting field with both sides, and the
     command that settles it (nothing was changed)."""
-    lines = [f"{result.name}: unresolved merge conflict in {cut(result.path, 200)} — held back from the agent "
-             "until you choose; nothing was changed."]
+    lines = [(f"{result.name}: unresolved merge conflict in {cut(result.path, 200)} — held back from the agent "
+              "until you choose; nothing was changed.")]
     if result.error:
         return "\n".join([*lines, f"It cannot be resolved by a side: {cut(result.error, 300)}."])
     for hunk in result.hunks:
