@@ -54,7 +54,14 @@ from .importing.run import ImportReport
 from .operations import maintenance, trust
 from .operations import memories as operations
 from .operations import team as teamops
-from .operations.team import Promoted, Resolved, TeamInit, TeamStatus, TeamTrust
+from .operations.team import (
+    Promoted,
+    Resolved,
+    TeamConflict,
+    TeamInit,
+    TeamStatus,
+    TeamTrust,
+)
 from .prompt.context import session_block
 from .results import (
     ClearResult,
@@ -80,10 +87,10 @@ from .session import Session, open_session
 from .settings import Settings
 
 if TYPE_CHECKING:  # loaded on first use by the methods that return them (a CLI command pays for its own)
-    from .operations.carry import SyncConflict
-    from .operations.sync import SyncInit, SyncReport, SyncStatus
     from .consolidation.proposals import ConsolidationReport
+    from .operations.carry import SyncConflict
     from .operations.relocate import LayerMove, OrphanLayer
+    from .operations.sync import SyncInit, SyncReport, SyncStatus
     from .search.ranking import SearchResult
     from .search.recall import RecallResult
 
@@ -221,7 +228,7 @@ class Memory:
         """Team memories changed and not committed (``git status``), conflicts, pending candidates."""
         return teamops.status(self.session)
 
-    def team_conflict(self, name: str) -> teamops.TeamConflict:
+    def team_conflict(self, name: str) -> TeamConflict:
         """Both sides of each conflict hunk of team memory ``name``, before a person chooses; see
         :func:`memdir.operations.team.conflict`."""
         return teamops.conflict(self.session, name)
