@@ -18,7 +18,7 @@ review approve reject
 dismiss candidate pin mute
 team_init team_status       :mod:`memdir.operations.team` (the team layer)
 team_trust team_untrust
-team_resolve promote
+team_conflict team_resolve promote
 sync_init sync              :mod:`memdir.operations.sync` (the person's layers through git)
 sync_status sync_resolve
 import_from                 :mod:`memdir.importing.run` (readers: :mod:`memdir.importing.sources`)
@@ -54,7 +54,14 @@ from .importing.run import ImportReport
 from .operations import maintenance, trust
 from .operations import memories as operations
 from .operations import team as teamops
-from .operations.team import Promoted, Resolved, TeamInit, TeamStatus, TeamTrust
+from .operations.team import (
+    Promoted,
+    Resolved,
+    TeamConflict,
+    TeamInit,
+    TeamStatus,
+    TeamTrust,
+)
 from .prompt.context import session_block
 from .results import (
     ClearResult,
@@ -80,10 +87,10 @@ from .session import Session, open_session
 from .settings import Settings
 
 if TYPE_CHECKING:  # loaded on first use by the methods that return them (a CLI command pays for its own)
-    from .operations.carry import SyncConflict
-    from .operations.sync import SyncInit, SyncReport, SyncStatus
     from .consolidation.proposals import ConsolidationReport
+    from .operations.carry import SyncConflict
     from .operations.relocate import LayerMove, OrphanLayer
+    from .operations.sync import SyncInit, SyncReport, SyncStatus
     from .search.ranking import SearchResult
     from .search.recall import RecallResult
 
@@ -220,6 +227,11 @@ class Memory:
     def team_status(self) -> TeamStatus:
         """Team memories changed and not committed (``git status``), conflicts, pending candidates."""
         return teamops.status(self.session)
+
+    def team_conflict(self, name: str) -> TeamConflict:
+        """Both sides of each conflict hunk of team memory ``name``, before a person chooses; see
+        :func:`memdir.operations.team.conflict`."""
+        return teamops.conflict(self.session, name)
 
     def team_resolve(self, name: str, side: str | None = None, fields: dict[str, str] | None = None) -> Resolved:
         """Settle a team memory's merge conflict by ``side`` (``ours`` | ``theirs``), or per field (``fields``:

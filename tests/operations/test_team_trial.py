@@ -210,7 +210,8 @@ def test_team_status_names_the_memory_to_resolve(tmp_path):
     root, team, mem = _team_repo(tmp_path)
     (team / "db.md").write_text(LONE.replace("port 5433\n", "5433\n=======\n5434\n>>>>>>> b\n"))
     out = run_cli("team", "status", "--project", root, env={"MEMDIR_HOME": str(tmp_path / "h")}).stdout
-    assert "memdir team resolve db --field FIELD=ours|theirs, or --ours|--theirs" in out and "resolve NAME" not in out
+    assert ("`memdir team resolve db` shows both sides; add --field FIELD=ours|theirs, or --ours|--theirs, to keep one"
+            in out and "resolve NAME" not in out)
 
 
 def test_team_init_adds_its_entries_to_an_adopted_gitignore(tmp_path):

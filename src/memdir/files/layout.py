@@ -36,6 +36,9 @@ MANIFEST_FILE = "manifest.sqlite"
 # Where each MEMORY.md line lies (memdir.files.outline): derived, like MEMORY.md — a symlink there is never
 # opened, and the next index write replaces the link itself.
 OUTLINE_FILE = "index-outline"
+# How many files of the layer are held back, by kind (memdir.layer.held): derived, written with MEMORY.md, absent
+# when none is; the context block says so (memdir.prompt.context). Read with O_NOFOLLOW, never through a symlink.
+HELD_FILES_FILE = "held-files"
 SWEPT_FILE = "swept"              # its mtime: when the context last stat'ed every file (index_is_fresh)
 SWEEP_LOCK_FILE = "sweep.lock"    # held by the layer's detached sweeper; its mtime: when one last started (files.sweeps)
 META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, LAYER_FILE, TOMBSTONES_FILE,
@@ -326,3 +329,33 @@ def described_root(path: Path) -> str | None:
     no readable description."""
     root = (read_layer_info(os.path.join(path, META_DIR)) or {}).get("root")
     return root if isinstance(root, str) and root else None
+
+
+HELD_KINDS = ("conflict", "held")  # a file with an unresolved merge conflict; a forgotten value put back
+
+
+def held_files_text(counts: dict[str, int]) -> bytes:
+    """The bytes of :data:`HELD_FILES_FILE` for ``counts`` (kind of :data:`HELD_KINDS` → files held back of
+    it): one ``<kind> <count>`` line per kind held, ``b""`` when none is."""
+    return "".join(f"{kind} {counts[kind]}\n" for kind in HELD_KINDS if counts.get(kind)).encode("ascii")
+
+
+def read_held_files(meta_dir: str | os.PathLike) -> dict[str, int]:
+    """What :data:`HELD_FILES_FILE` in ``meta_dir`` says: kind → files held back of it (``{}`` when the file is
+    absent, a symlink, unreadable or not of :func:`held_files_text`'s form). The hot path: one open."""
+    try:
+        fd = os.open(os.path.join(meta_dir, HELD_FILES_FILE), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return {}
+    try:
+        data = os.read(fd, 256)
+    except OSError:
+        return {}
+    finally:
+        os.close(fd)
+    counts = {}
+    for line in data.decode("ascii", "replace").splitlines():
+        kind, _, count = line.partition(" ")
+        if kind in HELD_KINDS and count.isdecimal() and count.isascii():
+            counts[kind] = int(count)
+    return counts

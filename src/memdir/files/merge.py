@@ -227,6 +227,16 @@ def conflict_hunks(data: bytes) -> list[tuple[str | None, Hunk]]:
     return [(field, part) for field, part in _fields(segments(data)) if isinstance(part, Hunk)]
 
 
+def hunk_value(key: str | None, text: bytes) -> str:
+    """What one side of a conflict hunk of field ``key`` (as :func:`conflict_hunks` names it) says, for a person
+    to read before choosing: its text stripped, a frontmatter key's own ``key:`` left out (``description: X`` →
+    ``X``); the body, or a hunk of several keys (``key`` None), as it is. Bytes not UTF-8 are replaced."""
+    value = text.decode("utf-8", "replace").strip()
+    if key and key != BODY and value.startswith(f"{key}:"):
+        value = value[len(key) + 1:].strip()
+    return value
+
+
 def resolve_fields(data: bytes, choices: Mapping[str, str], default: str | None = None) -> bytes:
     """``data`` with each conflict hunk replaced by the side ``choices``
     names for its field (``{"description": "theirs", "body": "ours"}``), else
@@ -286,4 +296,4 @@ def _fields(parts: list) -> list[tuple[str | None, bytes | Hunk]]:
 
 
 __all__ = ["ATTRIBUTE", "BODY", "DRIVER", "DRIVER_ARGS", "DRIVER_LINE", "MAX_BYTES", "Merged", "conflict_hunks", "conflicting_fields",
-           "driver_command", "merge", "merge_paths", "python_program", "resolve_fields"]
+           "driver_command", "hunk_value", "merge", "merge_paths", "python_program", "resolve_fields"]

@@ -37,8 +37,10 @@ import time
 from pathlib import Path
 
 from ..errors import StoreError
+from ..files.conflicts import CONFLICT, has_conflict
 from ..files.fsio import TEMP_SUFFIX, atomic_write, digest, read_bytes
 from ..files.layout import META_DIR, OBJECTS_DIR
+from .held import held_names
 from .journal import Event, Journal
 
 BACKUP_SUFFIX = ".bak"
@@ -48,8 +50,8 @@ LEFTOVER_SUFFIXES = (TEMP_SUFFIX, BACKUP_SUFFIX, ASIDE_SUFFIX)
 
 def preserve(journal: Journal, name: str, path: Path, session: str | None) -> Event | None:
     """Journal the bytes ``path`` holds now as an ``external-edit`` of ``name``
-    when they are not the journal's latest version of that name; the event, or
-    None when there was nothing to keep. Raises :class:`StoreError`."""
+    when they are not the journal's latest version of that name (its reason names a file with an unresolved
+    merge conflict as one); the event, or None when there was nothing to keep. Raises :class:`StoreError`."""
     data = read_bytes(path, follow=False)  # a symlink's outside target is never copied into objects/
     if data is None:
         return None
@@ -58,8 +60,9 @@ def preserve(journal: Journal, name: str, path: Path, session: str | None) -> Ev
     if key == head:
         return None
     journal.put_object(data)
+    what = f"{path.name} with an {CONFLICT}" if has_conflict(data) else path.name
     return journal.append("human", "external-edit", name, head, key, session=session,
-                          reason=f"kept before memdir changed {path.name}")
+                          reason=f"kept before memdir changed {what}")
 
 
 def refuse_special(path: Path) -> None:
@@ -195,7 +198,8 @@ def restore_aside(directory: Path, heads: dict[str, str], gone: list[str]) -> li
 
 def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
     """Journal every memory whose bytes differ from its journaled version:
-    ``(events, new scan or None)``. ``scan`` is the layer's
+    ``(events, new scan or None, names held back)`` — the last: memories journaled as present whose file is
+    held back (below), which the index must leave out though no event names them. ``scan`` is the layer's
     (:class:`memdir.files.scan.Scan`: only the files that differ are parsed);
     ``rescan()`` scans again. Under the layer lock, in this order:
 
@@ -206,7 +210,9 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
       before its journal line): journaled as that write, with the origin the
       file states;
     * anything else (a person's editor, another tool): ``external-edit`` by
-      ``human``; a file gone: ``external-delete``.
+      ``human``; a file gone: ``external-delete`` — but not a file still on disk and held back (a merge
+      conflict, a forgotten value put back: :func:`memdir.layer.held.held_names`): that memory is not
+      deleted, its head stays its last version until what settles it is journaled.
     """
     from ..vocabulary import ACTORS
 
@@ -221,6 +227,11 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
         entries = scan.entries
         current = {name: scan.files[filename].digest for name, filename in scan.names.items()}
         gone = sorted(heads.keys() - current.keys())
+    waiting = []
+    if gone:
+        held = held_names(scan)
+        waiting = [name for name in gone if name in held]
+        gone = [name for name in gone if name not in held]
     changed = sorted(name for name, _ in current.items() - heads.items())
     referenced = journal.referenced() if changed else set()
     events = []
@@ -239,7 +250,7 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
             events.append(journal.append("human", "external-edit", name, before, key, session=session))
     for name in gone:
         events.append(journal.append("human", "external-delete", name, heads.get(name), None, session=session))
-    return events, rescanned
+    return events, rescanned, waiting
 
 
 def remove_stale(directory: Path, older_than: float) -> list[Path]:

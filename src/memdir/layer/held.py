@@ -30,10 +30,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import StoreError
-from ..files.layout import judged_key, record_judged, stones_key
+from ..errors import InvalidInput, StoreError
+from ..files.conflicts import CONFLICT
+from ..files.fsio import atomic_write
+from ..files.layout import (
+    HELD_FILES_FILE,
+    held_files_text,
+    judged_key,
+    read_held_files,
+    record_judged,
+    stones_key,
+)
 from ..files.scan import HELD, FileState, Malformed, settle
 from ..files.scan import load as load_file
+from ..text.names import normalize_name
 from ..tombstones.match import lift_command, match
 
 
@@ -52,6 +62,49 @@ def may_change(name: str | None, error: str | None, named) -> bool:
     (a lift may release it). Any other file is not held under any tombstones of ``named``, as it was not:
     a file is held back by the tombstones of its own name only (:meth:`HoldsBack.holder`)."""
     return name in named if name is not None else error is not None and error.startswith(HELD)
+
+
+def held_names(found) -> frozenset[str]:
+    """The names whose file is still on disk but held back in ``found`` (a :class:`memdir.files.scan.Scan`, its
+    ``files``: kept in step by a transaction's writes): a
+    file with an unresolved merge conflict (:data:`memdir.files.conflicts.CONFLICT`) or a forgotten value put
+    back (:data:`memdir.files.scan.HELD`), named by its file name (``db-port.md`` → ``db-port``). Such a memory
+    is not gone: the journal's sweep records no ``external-delete`` of it (:func:`memdir.layer.commit.sweep`);
+    its last version stays its head, and what settles it — ``team resolve``, ``delete`` (which keeps the
+    file's bytes as a version first: :func:`memdir.layer.commit.preserve`), a tombstone lift, a hand edit —
+    is journaled as what it is. One pass over the scan's malformed files (few)."""
+    names = set()
+    for filename, _kind in _held_files(found):
+        try:
+            names.add(normalize_name(filename.removesuffix(".md")).name)
+        except InvalidInput:
+            continue
+    return frozenset(names)
+
+
+def _held_files(found) -> list[tuple[str, str]]:
+    """``(file name, kind)`` of each file of ``found`` held back (kind: ``conflict`` or ``held``,
+    :data:`memdir.files.layout.HELD_KINDS`): its malformed files, each still in its ``files`` with that error
+    (a transaction's write drops or replaces the state of a file it wrote; its malformed list stays as scanned)."""
+    out = []
+    for bad in found.malformed:
+        if not isinstance(bad, Malformed):
+            continue
+        kind = "conflict" if bad.error == CONFLICT else "held" if bad.error.startswith(HELD) else None
+        filename = Path(bad.path).name
+        if kind and (state := found.files.get(filename)) is not None and state.error == bad.error:
+            out.append((filename, kind))
+    return out
+
+
+def held_counts(found) -> dict[str, int]:
+    """How many files of ``found`` (a :class:`memdir.files.scan.Scan`, its ``files``) are held back, by kind of
+    :data:`memdir.files.layout.HELD_KINDS`: ``conflict`` (an unresolved merge conflict), ``held`` (a forgotten
+    value put back)."""
+    counts = {"conflict": 0, "held": 0}
+    for _filename, kind in _held_files(found):
+        counts[kind] += 1
+    return counts
 
 
 class HoldsBack:
@@ -199,6 +252,28 @@ class HoldsBack:
         """The layer's stones key now (:func:`memdir.files.layout.stones_key`)."""
         return stones_key(self.path)
 
+    def note_held(self, found, swept: bool) -> None:
+        """Keep :data:`memdir.files.layout.HELD_FILES_FILE` in step with ``found`` (this layer's scan, as the
+        index was written from it; ``swept``: every file of it looked at): the counts of its files held back, so
+        the context block can say that a memory waits for a person without reading a file
+        (:func:`memdir.prompt.context.held_note`); removed when none is. A transaction that swept nothing changes
+        only the files it wrote, never into one held back: with none held, one open and nothing else. Derived,
+        like ``MEMORY.md``; raises :class:`StoreError` when it cannot be written."""
+        before = held_files_text(read_held_files(self.meta))
+        if not swept and not before:
+            return
+        data = held_files_text(held_counts(found))
+        if before == data:
+            return
+        path = self.meta / HELD_FILES_FILE
+        try:
+            if data:
+                atomic_write(path, data, sync=False)
+            else:
+                path.unlink(missing_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+
     def held_file(self, found, name: str) -> Path | None:
         """The file of ``found`` (a :class:`memdir.files.scan.Scan` of this layer) held back that holds
         memory ``name``, by its file name (``name.md``) or its reason; None when there is none."""
@@ -209,4 +284,4 @@ class HoldsBack:
         return None
 
 
-__all__ = ["HoldsBack", "held_reason"]
+__all__ = ["HoldsBack", "held_counts", "held_names", "held_reason"]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..errors import NotFound
+from ..files.conflicts import CONFLICT, has_conflict
 from ..files.memfile import MalformedMemory, MemoryRecord, parse, parse_time
 from ..text.names import normalize_name
 from .journal import Event, changes_content, records_bytes
@@ -23,7 +24,7 @@ class HistoryEntry:
     """One content version of a memory: its 1-based ``version``, the journal
     ``seq`` and ``ts`` (ISO-8601 UTC), who (``actor``) did what (``action``),
     the ``digest`` of the bytes (None for a deletion), the ``description`` it
-    had and the ``reason`` given."""
+    had (:data:`memdir.files.conflicts.CONFLICT` for bytes kept with conflict markers) and the ``reason`` given."""
 
     version: int
     seq: int
@@ -59,8 +60,9 @@ def history(layer: Layer, name: str) -> list[HistoryEntry]:
             continue
         description = None
         if event.after:
-            try:
-                description = parse(layer.journal.get_object(event.after).decode("utf-8"), key).record.description
+            try:  # a file kept with conflict markers has no one description: it says so
+                data = layer.journal.get_object(event.after)
+                description = CONFLICT if has_conflict(data) else parse(data.decode("utf-8"), key).record.description
             except (NotFound, MalformedMemory, UnicodeDecodeError):
                 description = None  # a lost or unreadable object: the version is listed without it
         versions.append(HistoryEntry(len(versions) + 1, event.seq, event.ts, event.actor,

@@ -330,6 +330,7 @@ class Layer(ReadsOne, HoldsBack):
                 if tx.rebuild or (tx.full and not self._index.partial):
                     touched = None  # every record (in a process that has them all, compared by identity)
                 self._write_index(tx.scan.entries, touched, tx.warnings)
+                self.note_held(tx.scan, tx.full)  # what the context block says of files held back (memdir.layer.held)
             elif tx.changed:
                 self._stamp(tx.scan.entries.values(), self._index.deadline if self._index.built else False)
         except StoreError as exc:

@@ -76,13 +76,17 @@ class Transaction:
 
     def sync_external(self) -> None:
         """Journal every file whose bytes differ from its last journaled version
-        (finishing or undoing a change a killed writer cut: :func:`memdir.layer.commit.sweep`)."""
-        events, rescanned = commit.sweep(self.layer.journal, self.layer.path, self.scan,
-                                         self.layer.scan, self.session)
+        (finishing or undoing a change a killed writer cut: :func:`memdir.layer.commit.sweep`); a memory whose
+        file is held back is journaled by nothing, but touched, so ``MEMORY.md`` leaves its line out."""
+        events, rescanned, held = commit.sweep(self.layer.journal, self.layer.path, self.scan,
+                                               self.layer.scan, self.session)
         if rescanned is not None:
             self.scan = rescanned
         if events:
             self.events.extend(events)
+            self.reindex = True
+        if held:  # memories whose file is held back (memdir.layer.held): no event, but their index lines go
+            self.touched.update(held)
             self.reindex = True
 
     def apply(self, name: str, record: MemoryRecord | None, action: str, *,

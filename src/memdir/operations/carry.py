@@ -526,20 +526,13 @@ def conflict_of(repo: Path, path: str, held: dict) -> SyncConflict:
     flip = held.get(path, {}).get("side") == "theirs"
     if held.get(path, {}).get("side") == "neither":  # a third machine: both values are other machines'
         fields = [ConflictField(key, "(unchanged here: this machine keeps its own value)",
-                                f"one machine: {_value(key, hunk.ours)!r}; another: {_value(key, hunk.theirs)!r}")
+                                f"one machine: {merge_rules.hunk_value(key, hunk.ours)!r}; another: {merge_rules.hunk_value(key, hunk.theirs)!r}")
                   for key, hunk in named]
         return SyncConflict(name or path, scope if name else "", tuple(fields))
     for key, hunk in named:
         mine, other = (hunk.theirs, hunk.ours) if flip else (hunk.ours, hunk.theirs)
-        fields.append(ConflictField(key, _value(key, mine), _value(key, other)))
+        fields.append(ConflictField(key, merge_rules.hunk_value(key, mine), merge_rules.hunk_value(key, other)))
     return SyncConflict(name or path, scope if name else "", tuple(fields))
-
-
-def _value(key: str | None, text: bytes) -> str:
-    value = text.decode("utf-8", "replace").strip()
-    if key and key != merge_rules.BODY and value.startswith(f"{key}:"):
-        value = value[len(key) + 1:].strip()
-    return value
 
 
 __all__ = ["CHANGES", "Change", "ConflictField", "NotSynced", "PROJECT_FILE", "SyncConflict", "TOMBSTONES", "Target",

@@ -20,8 +20,8 @@ from ..files import merge as merge_rules
 from ..files.conflicts import CONFLICT
 from ..files.conflicts import resolve as resolve_bytes
 from ..files.memfile import MalformedMemory, parse
-from ..gateway import changes as gateway
 from ..files.trust import make_clone_mark, remove_trust, write_trust
+from ..gateway import changes as gateway
 from ..gateway.fields import MemoryChange, distinct_name, inherit
 from ..layer.journal import now_utc
 from ..layer.team import candidate_layer
@@ -264,6 +264,55 @@ def _conflicted(layer, name: str):
     return None
 
 
+@dataclass(frozen=True)
+class ConflictSides(Result):
+    """One conflict hunk of a team memory file: its ``field`` (a frontmatter key, ``body``, or None for a hunk over
+    several keys) and what each side says (:func:`memdir.files.merge.hunk_value`): ``ours`` (this clone's, as
+    git's markers label it) and ``theirs`` (the side merged in)."""
+
+    field: str | None
+    ours: str
+    theirs: str
+
+
+@dataclass(frozen=True)
+class TeamConflict(Result):
+    """A team memory held back by an unresolved merge conflict, before a person chooses: ``name``, its file
+    ``path``, each hunk's two sides (``hunks``) and the command that settles it (``command``); ``error`` when its
+    markers do not make whole hunks (then ``hunks`` is empty and the file is settled by hand)."""
+
+    name: str
+    path: str
+    hunks: tuple[ConflictSides, ...]
+    command: str
+    error: str = ""
+
+
+def conflict(session: Session, name: str) -> TeamConflict:
+    """Both sides of each conflict hunk of team memory ``name`` and how to choose (``memdir team resolve NAME``
+    without a side). Reads the file; changes nothing. Raises :class:`NotFound` (no conflict, as :func:`resolve`)."""
+    layer = _team(session)
+    key = normalize_name(name).name
+    bad = _conflicted(layer, key)
+    if bad is None:
+        raise NotFound(f"no unresolved merge conflict for {key!r} in {layer.path} (see memdir team status)")
+    from pathlib import Path
+
+    data = Path(bad.path).read_bytes()
+    try:
+        hunks = tuple(ConflictSides(field, merge_rules.hunk_value(field, hunk.ours),
+                                    merge_rules.hunk_value(field, hunk.theirs))
+                      for field, hunk in merge_rules.conflict_hunks(data))
+    except ValueError as exc:
+        return TeamConflict(key, bad.path, (), "", f"its conflict markers do not make whole hunks ({exc}): edit it "
+                                                  "by hand, then `git add` it")
+    named = [h.field for h in hunks if h.field]
+    command = (f"memdir team resolve {key} --field {named[0] if named else 'FIELD'}=ours|theirs (per field; "
+               "repeat it for each), or --ours|--theirs (every hunk)") if named else \
+        f"memdir team resolve {key} --ours|--theirs (its hunks span several fields: the whole file's side)"
+    return TeamConflict(key, bad.path, hunks, command)
+
+
 def resolve(session: Session, name: str, side: str | None, fields: dict[str, str] | None = None) -> Resolved:
     """Settle the merge conflict of team memory ``name`` by keeping ``side``
     (``ours`` | ``theirs``) of every hunk, or per field: ``fields`` names the
@@ -504,6 +553,30 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
                          (*result.warnings, *stones.skipped))
 
 
-__all__ = ["MERGE_DRIVER_FIX", "REJECTIONS", "Promoted", "Resolved", "TeamInit", "TeamStatus", "TeamTrust", "candidates", "commits", "decide", "init", "merge_driver_missing",
-           "pending", "promote", "propose", "register_driver", "resolve", "restore_commit", "status", "tombstone_layers", "trust",
-           "untrust"]
+__all__ = [
+    "MERGE_DRIVER_FIX",
+    "REJECTIONS",
+    "ConflictSides",
+    "Promoted",
+    "Resolved",
+    "TeamConflict",
+    "TeamInit",
+    "TeamStatus",
+    "TeamTrust",
+    "candidates",
+    "commits",
+    "conflict",
+    "decide",
+    "init",
+    "merge_driver_missing",
+    "pending",
+    "promote",
+    "propose",
+    "register_driver",
+    "resolve",
+    "restore_commit",
+    "status",
+    "tombstone_layers",
+    "trust",
+    "untrust",
+]

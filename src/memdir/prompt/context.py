@@ -65,7 +65,7 @@ try:  # the C functions heapq.py re-exports, without loading heapq.py's pure-Pyt
 except ImportError:  # an interpreter without the accelerator
     from heapq import heapify, heappop, heappush
 
-from ..files.layout import INDEX_FILE, META_DIR, index_is_fresh, index_state, symlink_refusal
+from ..files.layout import INDEX_FILE, META_DIR, index_is_fresh, index_state, read_held_files, symlink_refusal
 from ..files.outline import Outline, OutlineMismatch, read_outline, summary
 from ..files.sweeps import hand_off_if_large, handing_off, meta_of
 from ..text.fence import escape_stored
@@ -123,11 +123,12 @@ The hooks budget their output to it; ``doctor`` says when
 ``context_max_bytes`` is above it."""
 
 
-def guidance_block(max_bytes: int = 4096, policy: str = POLICY) -> str:
-    """The block given when no memory is saved yet: the fence, a line saying
-    so, and the policy (when and how to save), so an agent learns when to save
-    its first memory. ``""`` when it does not fit ``max_bytes`` UTF-8 bytes."""
-    text = f"{OPEN}\n{EMPTY_NOTE}\n\n{policy}\n{CLOSE}"
+def guidance_block(max_bytes: int = 4096, policy: str = POLICY, empty: str = EMPTY_NOTE) -> str:
+    """The block given when no memory is shown: the fence, a line saying why (``empty``: none is saved yet,
+    :data:`EMPTY_NOTE`, or what is saved is held back, :data:`HELD_EMPTY_NOTE`), and the policy (when and how to
+    save), so an agent learns when to save its first memory. ``""`` when it does not fit ``max_bytes`` UTF-8
+    bytes."""
+    text = f"{OPEN}\n{empty}\n\n{policy}\n{CLOSE}"
     return text if _size(text) <= max_bytes else ""
 
 
@@ -418,24 +419,55 @@ def session_layout(session, max_bytes: int | None = None, warn=None, *,
     gives it (``status`` and ``doctor`` show it). Raises as :func:`session_block`."""
     budget = byte_budget(max_bytes, session.settings.context_max_bytes)
     untrusted = session.team_untrusted()
-    note = ""
+    notes = []
     if untrusted:  # late: a repository without a team layer (most) never loads the trust module
         from ..files.trust import untrusted_note
 
-        note = f"memdir: {untrusted_note(session.layer_path('team'))}."
-    if note and _size(note) + 1 < budget:
+        notes.append(f"memdir: {untrusted_note(session.layer_path('team'))}.")
+    sections = _sections(session, untrusted, warn, outline=True)  # each index brought up to date first
+    for scope, _text in sections:  # the layer's .memdir, where its index lives (the team layer's: in the home)
+        index_dir = session.meta_path(scope) or session.layer_path(scope)
+        if line := held_note(scope, read_held_files(os.path.join(index_dir, META_DIR))):
+            notes.append(line)
+    note = "\n".join(notes)
+    while note and _size(note) + 1 >= budget:  # a note that does not fit is left out, the later first
+        notes.pop()
+        note = "\n".join(notes)
+    if note:
         budget -= _size(note) + 1
-    else:
-        note = ""
     try:
-        block, shown = render_layout(_sections(session, untrusted, warn, outline=True), budget)
+        block, shown = render_layout(sections, budget)
     except OutlineMismatch:  # an outline that is not the file's (forged, damaged): the files read whole
         block, shown = render_layout(_sections(session, untrusted, warn, outline=False), budget)
     if not block and any(total for _scope, _shown, total in shown):
         (warn or warning)(too_small(budget, sum(total for _scope, _shown, total in shown)))
     if not block and guidance:
-        block = guidance_block(budget)
+        block = guidance_block(budget, empty=HELD_EMPTY_NOTE if any(
+            line.startswith(HELD_PREFIX) for line in notes) else EMPTY_NOTE)
     return (f"{note}\n{block}" if note and block else note or block), shown
+
+
+HELD_PREFIX = "memdir: held back, not shown:"
+HELD_EMPTY_NOTE = ("No memory can be shown yet: what is saved is held back until a person settles it "
+                   "(the line before this block says how).")
+
+
+def held_note(scope: str, counts: dict[str, int]) -> str:
+    """The line said before the context block when files of the ``scope`` layer are held back (``counts``: kind →
+    files, :func:`memdir.files.layout.read_held_files`, kept by :meth:`memdir.layer.held.HoldsBack.note_held`):
+    how many, why, and the command that names them and settles them; ``""`` when none is. Never a file's name or
+    text: a held-back file is not a memory of the layer (a teammate's file may say anything), so nothing of it
+    reaches the prompt (DESIGN §11)."""
+    parts = []
+    if counts.get("conflict"):
+        how = ("`memdir team status` names it and `memdir team resolve NAME` settles it" if scope == "team"
+               else "`memdir doctor` names it; a person edits it by hand")
+        parts.append(f"{counted(counts['conflict'], scope + ' memory file')} with an unresolved merge conflict "
+                     f"({how})")
+    if counts.get("held"):
+        parts.append(f"{counted(counts['held'], scope + ' memory file')} holding a value forgotten before "
+                     "(`memdir doctor` names it with the two commands that settle it)")
+    return f"{HELD_PREFIX} {'; '.join(parts)}." if parts else ""
 
 
 def too_small(budget: int, lines: int) -> str:

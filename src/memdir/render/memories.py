@@ -433,6 +433,15 @@ def _left_out(result: StatusResult) -> str:
             if parts else "")
 
 
+def _settles(scope: str, bad) -> str:
+    """After a team memory file's unresolved merge conflict in ``doctor``: that the agent does not see it and the
+    command that shows both sides and settles it; ``""`` for any other file."""
+    if scope != "team" or bad.error != CONFLICT:
+        return ""
+    name = bad.path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
+    return f" — held back from the agent: `memdir team resolve {name}` shows both sides and settles it"
+
+
 @printable_output
 def doctor(result: DoctorResult) -> str:
     """Every layer with its files that are not memories or were read leniently,
@@ -440,7 +449,8 @@ def doctor(result: DoctorResult) -> str:
     lines = []
     for layer in result.status.layers:
         lines.append(f"{layer.scope} layer: {layer.path} — {counted(layer.memories, 'memory')}")
-        lines += [f"  {_unread(bad, 'malformed: ')}{cut(bad.path, 1000)}: {cut(bad.error)}" for bad in layer.malformed]
+        lines += [f"  {_unread(bad, 'malformed: ')}{cut(bad.path, 1000)}: {cut(bad.error)}{_settles(layer.scope, bad)}"
+                  for bad in layer.malformed]
         lines += [f"  note: {cut(n.path, 1000)}: {cut(n.note)}" for n in layer.notes]
     lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
     lines += [f"  journal: {check.layer}: {check.note}" for check in result.journal if check.note]  # counted there

@@ -12,7 +12,14 @@ from .memories import cut
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..files.merge import Merged
-    from ..operations.team import Promoted, Resolved, TeamInit, TeamStatus, TeamTrust
+    from ..operations.team import (
+        Promoted,
+        Resolved,
+        TeamConflict,
+        TeamInit,
+        TeamStatus,
+        TeamTrust,
+    )
 
 
 @printable_output
@@ -67,8 +74,9 @@ def team_status(result: TeamStatus) -> str:
         lines.append("Nothing to commit: the team memories match git.")
     for path in result.conflicts:
         name = path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
-        lines.append(f"  unresolved merge conflict: {cut(path, 200)} "
-                     f"(memdir team resolve {name} --field FIELD=ours|theirs, or --ours|--theirs)")
+        lines.append(f"  unresolved merge conflict: {cut(path, 200)} — held back from the agent until settled: "
+                     f"`memdir team resolve {name}` shows both sides; add --field FIELD=ours|theirs, or "
+                     "--ours|--theirs, to keep one")
     for path, name, stone in result.deleted_on_one_side:
         if stone:
             lines.append(f"  deleted on one side, changed on the other: {cut(path, 200)} — {name} was forgotten "
@@ -82,6 +90,22 @@ def team_status(result: TeamStatus) -> str:
     if result.pending:
         lines.append(f"{len(result.pending)} candidate(s) for the team wait for your review (memdir review): "
                      + ", ".join(result.pending))
+    return "\n".join(lines)
+
+
+@printable_output
+def team_conflict(result: TeamConflict) -> str:
+    """A team memory's merge conflict before a person chooses: each conflicting field with both sides, and the
+    command that settles it (nothing was changed)."""
+    lines = [(f"{result.name}: unresolved merge conflict in {cut(result.path, 200)} — held back from the agent "
+              "until you choose; nothing was changed.")]
+    if result.error:
+        return "\n".join([*lines, f"It cannot be resolved by a side: {cut(result.error, 300)}."])
+    for hunk in result.hunks:
+        lines.append(f"  {hunk.field or 'several fields at once'}:")
+        lines.append(f"    {'ours (this clone):':<28} {cut(hunk.ours, 300)!r}")
+        lines.append(f"    {'theirs (the side merged in):':<28} {cut(hunk.theirs, 300)!r}")
+    lines.append(f"Choose: {result.command}.")
     return "\n".join(lines)
 
 

@@ -15,7 +15,8 @@ from .common import UsageError, emit, field_sides, open_memory, warn
 
 
 def cmd_team(args) -> int:
-    """``memdir team init|status|trust|untrust|resolve NAME [--ours|--theirs] [--field FIELD=ours|theirs ...]``."""
+    """``memdir team init|status|trust|untrust|resolve NAME [--ours|--theirs] [--field FIELD=ours|theirs ...]``
+    (``resolve NAME`` without a side: both sides of each conflicting field, nothing changed)."""
     mem = open_memory(args)
     if args.action == "init":
         result = mem.team_init()
@@ -30,6 +31,10 @@ def cmd_team(args) -> int:
         if not args.name:
             raise UsageError("team resolve needs NAME (and --ours|--theirs, or --field FIELD=ours|theirs)")
         fields = field_sides(args.field)
+        if not fields and args.side is None:  # no choice yet: both sides of each conflicting field, nothing changed
+            shown = mem.team_conflict(args.name)
+            emit(args, shown, render_team.team_conflict(shown))
+            return 0
         result = mem.team_resolve(args.name, args.side, fields)
         emit(args, result, render_team.resolved(result))
     return 0
@@ -77,10 +82,13 @@ def cmd_export(args) -> int:
 def register(add, settings) -> None:
     """Add the team commands to the parser (``add(name, handler, help)``)."""
     p = add("team", cmd_team, f"The team layer in the repository ({settings.team_dir}): init creates or adopts "
-                              "it, status shows what is not committed, resolve settles a merge conflict, trust lets its memories reach "
+                              "it, status shows what is not committed and what is held back, resolve NAME shows both "
+                              "sides of a memory's merge conflict and, with --ours|--theirs or --field FIELD=SIDE, "
+                              "settles it; trust lets its memories reach "
                               "the agent in this clone (untrust takes that back).")
     p.add_argument("action", choices=("init", "status", "resolve", "trust", "untrust"))
-    p.add_argument("name", nargs="?", help="the memory to resolve")
+    p.add_argument("name", nargs="?", help="the memory to resolve (alone: show both sides of each conflicting "
+                                           "field; nothing is changed)")
     p.add_argument("--ours", dest="side", action="store_const", const="ours", help="keep our side of each hunk")
     p.add_argument("--theirs", dest="side", action="store_const", const="theirs",
                    help="keep their side of each hunk")
