@@ -86,3 +86,30 @@ def test_a_lift_cut_before_its_commit_is_undone_by_the_next_write(tmp_path, proj
     assert after.verify().ok
     after.lift_tombstone(stone)  # control: a lift that completes lets the value back
     assert after.write("staging", FACT[0], "project", FACT[1]).operation == "created"
+
+
+def test_a_lift_whose_journal_line_fails_leaves_the_tombstone_in_force(tmp_path, project, monkeypatch):
+    """A full disk at the lift's journal line used to leave the tombstone lifted while the error said
+    nothing was written (and ``memdir verify`` said the journal's tombstone was missing)."""
+    home = tmp_path / "home"
+    human = Memory.open(home=home, project=project, actor="human")
+    human.write("staging", FACT[0], "project", FACT[1])
+    stone = human.forget("staging").tombstone
+    real_write = os.write
+
+    def short(fd, data):  # the journal line is cut short, as on a full disk
+        if bytes(data[:7]) == b'{"seq":':
+            return real_write(fd, bytes(data[: len(data) // 2]))
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", short)
+    with pytest.raises(MemdirError, match="short write"):
+        human.lift_tombstone(stone)
+    monkeypatch.setattr(os, "write", real_write)
+
+    assert [s.id for s in human.tombstones().tombstones] == [stone]
+    assert human.verify().ok
+    with pytest.raises(MemdirError, match="forgotten|tombstone"):
+        human.write("staging", FACT[0], "project", FACT[1])
+    human.lift_tombstone(stone)  # control: the same lift on a disk with room lets the value back
+    assert human.write("staging", FACT[0], "project", FACT[1]).operation == "created"
