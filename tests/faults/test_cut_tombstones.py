@@ -113,3 +113,24 @@ def test_a_lift_whose_journal_line_fails_leaves_the_tombstone_in_force(tmp_path,
         human.write("staging", FACT[0], "project", FACT[1])
     human.lift_tombstone(stone)  # control: the same lift on a disk with room lets the value back
     assert human.write("staging", FACT[0], "project", FACT[1]).operation == "created"
+
+
+def test_tombstones_newer_than_the_journal_are_checked_once_not_at_every_read(tmp_path, project, monkeypatch):
+    """``verify --repair`` or a person can leave ``tombstones.json`` newer than the journal with nothing cut:
+    5 rounds of context, list, search and read read the whole journal 26 times before it took the journal's
+    mtime once settled."""
+    from memdir.layer import drift
+
+    home = tmp_path / "home"
+    human = Memory.open(home=home, project=project, actor="human")
+    for i in range(20):
+        human.write(f"fact-{i}", f"fact number {i} about the build", "project", f"body {i}")
+    human.forget("fact-1")
+    os.utime(human.session.layer("project").tombstone_file.path)  # newer than the journal, nothing cut
+    calls = []
+    monkeypatch.setattr(drift, "orphan_tombstones", lambda *a: calls.append(1) or [])
+    for _ in range(5):
+        reader = Memory.open(home=home, project=project)
+        reader.context(), reader.list(), reader.search("build"), reader.read("fact-5")
+    assert len(calls) == 1  # control: checked once (0 would mean never)
+    assert [s.name for s in human.tombstones().tombstones] == ["fact-1"]

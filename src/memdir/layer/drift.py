@@ -20,6 +20,7 @@ memory, never deleted, stayed held back from every reader and was journaled as a
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, replace
 
 from ..errors import NotFound
@@ -134,12 +135,19 @@ def settle_tombstones(journal: Journal, tombstones: TombstoneFile) -> tuple[list
     journal's torn tail is repaired): lift every orphan (:func:`orphan_tombstones`: a delete cut
     before its commit; the memory was never deleted) and put back every tombstone the journal says
     is in force that the file lacks (:func:`restore_tombstones`: a lift cut before its commit).
+    ``tombstones.json`` then takes the journal's mtime, so a layer settled (or whose tombstones a
+    repair or a person wrote after the journal) is not checked again at every transaction.
     Returns ``(lifted ids, restored ids)``. Raises :class:`StoreError`."""
     lifted = []
     for stone in orphan_tombstones(journal, tombstones):
         tombstones.lift(stone.id)
         lifted.append(stone.id)
-    return lifted, restore_tombstones(journal, tombstones)
+    restored = restore_tombstones(journal, tombstones)
+    try:  # settled against this journal: its mtime, so the next transaction's two stats say so
+        os.utime(tombstones.path, ns=(time.time_ns(), os.stat(journal.path).st_mtime_ns))
+    except OSError:
+        pass  # checked again next time: slower, never wrong
+    return lifted, restored
 
 
 __all__ = ["Drift", "cut_tombstones", "describe", "expected", "orphan_tombstones", "restore_tombstones",
