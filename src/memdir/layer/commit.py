@@ -229,7 +229,8 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
       before its journal line): journaled as that write, with the origin the
       file states;
     * anything else (a person's editor, another tool): ``external-edit`` by
-      ``human``; a file gone: ``external-delete``.
+      ``human``; a file gone: ``external-delete`` — not a file still there that
+      cannot be read (``scan.malformed``: reported, its last version kept).
     """
     from ..vocabulary import ACTORS
 
@@ -260,8 +261,13 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
         else:
             journal.put_object(data)
             events.append(journal.append("human", "external-edit", name, before, key, session=session))
+    # A file still there that memdir cannot read (an editor's half-written save, a YAML slip, a mode
+    # or a symlink it will not follow) is reported as malformed, not journaled as deleted: its
+    # history keeps its last version, and its next readable bytes are an external-edit of it.
+    unreadable = {Path(bad.path).name for bad in scan.malformed if Path(bad.path).parent == directory}
     for name in gone:
-        events.append(journal.append("human", "external-delete", name, heads.get(name), None, session=session))
+        if f"{name}.md" not in unreadable:
+            events.append(journal.append("human", "external-delete", name, heads.get(name), None, session=session))
     return events, rescanned
 
 
