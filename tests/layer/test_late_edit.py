@@ -13,7 +13,6 @@ import os
 
 import pytest
 
-from memdir import Memory
 from memdir.layer import commit
 
 HAND = ("---\nname: shared\ndescription: Deploys go out on Thursdays\ntype: project\n---\n"
