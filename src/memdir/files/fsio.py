@@ -67,12 +67,16 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True, sync: bool = True) -> None:
+def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True, sync: bool = True,
+                 before_replace=None) -> None:
     """Replace ``path`` with ``data`` atomically and durably (mode 0600).
 
     Readers see either the old bytes or the new ones, never a mix. ``sync``
     False skips both fsyncs, for derived files (``MEMORY.md``) and copies
-    whose loss a later check reports (version objects). Raises
+    whose loss a later check reports (version objects). ``before_replace()``,
+    when given, runs once the new bytes are on disk, just before the rename
+    (a backup taken there holds what the rename replaces, whoever saved it
+    last); an exception from it fails the write with nothing replaced. Raises
     :class:`StoreError` when the disk refuses; the old file is then untouched
     and the temp file removed.
     """
@@ -90,6 +94,8 @@ def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True, sync: bool =
                 handle.flush()
                 os.fsync(handle.fileno())
         os.chmod(temp, 0o600)
+        if before_replace is not None:
+            before_replace()
         os.replace(temp, path)
     except OSError as exc:
         try:

@@ -86,8 +86,12 @@ def lift_tombstone(layer, tombstone_id: str, *, actor: str, reason: str | None =
         raise Refused(ONLY_A_PERSON_LIFTS)
     with layer.transaction(actor) as tx:
         stone = layer.tombstone_file.lift(tombstone_id)
-        tx.events.append(layer.journal.append(actor, "tombstone-lift", stone.name, None, None, data={
-            "tombstone": stone.id}, reason=reason_text(layer.settings, reason)))
+        try:
+            tx.events.append(layer.journal.append(actor, "tombstone-lift", stone.name, None, None, data={
+                "tombstone": stone.id}, reason=reason_text(layer.settings, reason)))
+        except BaseException:  # not committed (a full disk, a short write): the value stays forgotten
+            layer.tombstone_file.put_back(stone)
+            raise
         tx.changed = True
     return stone
 

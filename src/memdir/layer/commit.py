@@ -118,27 +118,50 @@ class Staged:
 
 def stage_write(path: Path, payload: bytes) -> Staged:
     """Replace ``path`` with ``payload`` atomically, keeping the old file as a
-    hard link (no copy, no space) so the change can be undone. Raises
-    :class:`StoreError`; nothing changed then."""
-    keep = old = None
+    hard link (no copy, no space) so the change can be undone. The link is
+    taken once the new bytes are on disk, just before the rename, so it holds
+    what the rename replaces — a person's save since :func:`preserve` read the
+    file included (:func:`late_edit` journals it). Raises :class:`StoreError`;
+    nothing changed then."""
     refuse_special(path)
-    if os.path.lexists(path):
+    kept: list = [None, None]  # the hard link, or the old bytes where there is none
+
+    def keep_old() -> None:
+        if not os.path.lexists(path):
+            return
         keep = _side_name(path, BACKUP_SUFFIX)
         try:
             os.link(path, keep, follow_symlinks=False)
+            kept[0] = keep
         except OSError:  # no hard links here (some network file systems): keep the bytes instead
-            keep = None
-            old = read_bytes(path, follow=False)
+            kept[1] = read_bytes(path, follow=False)
+
     try:
-        atomic_write(path, payload)
+        atomic_write(path, payload, before_replace=keep_old)
     except StoreError:
-        if keep is not None:
+        if kept[0] is not None:
             try:
-                os.unlink(keep)
+                os.unlink(kept[0])
             except OSError:
                 pass
         raise
-    return Staged(path, keep, old, removed=False)
+    return Staged(path, kept[0], kept[1], removed=False)
+
+
+def late_edit(journal: Journal, name: str, step: Staged, known: set, session: str | None) -> Event | None:
+    """Journal as an ``external-edit`` the bytes ``step`` replaced or renamed aside when they are
+    none of ``known`` (the digests :func:`preserve` saw, or the journal's latest): a person's editor
+    saved the file between memdir's read and its replace (in place, or by a rename before the
+    backup link). Call before the change's own journal line. The event, or None."""
+    data = step.old if step.keep is None else read_bytes(step.keep, follow=False)
+    if data is None:
+        return None
+    key = digest(data)
+    if key in known:
+        return None
+    journal.put_object(data)
+    return journal.append("human", "external-edit", name, journal.head(name), key, session=session,
+                          reason=f"saved while memdir changed {step.path.name}")
 
 
 def stage_remove(path: Path) -> Staged:
@@ -212,7 +235,8 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
     * anything else (a person's editor, another tool): ``external-edit`` by
       ``human``; a file gone: ``external-delete`` — but not a file still on disk and held back (a merge
       conflict, a forgotten value put back: :func:`memdir.layer.held.held_names`): that memory is not
-      deleted, its head stays its last version until what settles it is journaled.
+      deleted, its head stays its last version until what settles it is journaled; nor a file still there
+      that cannot be read otherwise (``scan.malformed``: reported, its last version kept).
     """
     from ..vocabulary import ACTORS
 
@@ -248,8 +272,13 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
         else:
             journal.put_object(data)
             events.append(journal.append("human", "external-edit", name, before, key, session=session))
+    # A file still there that memdir cannot read (an editor's half-written save, a YAML slip, a mode
+    # or a symlink it will not follow) is reported as malformed, not journaled as deleted: its
+    # history keeps its last version, and its next readable bytes are an external-edit of it.
+    unreadable = {Path(bad.path).name for bad in scan.malformed if Path(bad.path).parent == directory}
     for name in gone:
-        events.append(journal.append("human", "external-delete", name, heads.get(name), None, session=session))
+        if f"{name}.md" not in unreadable:
+            events.append(journal.append("human", "external-delete", name, heads.get(name), None, session=session))
     return events, rescanned, waiting
 
 
@@ -269,5 +298,5 @@ def remove_stale(directory: Path, older_than: float) -> list[Path]:
     return removed
 
 
-__all__ = ["ASIDE_SUFFIX", "BACKUP_SUFFIX", "Staged", "leftovers", "preserve", "remove_stale",
+__all__ = ["ASIDE_SUFFIX", "BACKUP_SUFFIX", "Staged", "late_edit", "leftovers", "preserve", "remove_stale",
            "restore_aside", "stage_remove", "stage_write", "sweep"]

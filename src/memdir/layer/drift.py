@@ -8,11 +8,19 @@ in force, each rebuildable from its object. :func:`tombstone_drift` compares
 that with ``tombstones.json``: a tombstone missing (the file deleted, emptied
 or cut) or edited (its digest or name changed) is named, and
 :func:`restore_tombstones` puts the journal's back (``memdir verify --repair``).
-Tombstones no event names are the orphans of :mod:`memdir.operations.maintenance`.
+Tombstones no event names are orphans (:func:`orphan_tombstones`): saved by a delete killed before
+its journal line. A delete (or sync) writes ``tombstones.json`` before its journal line, and a lift
+removes the tombstone before its line, so a change cut between the two leaves ``tombstones.json``
+newer than the journal (:func:`cut_tombstones`); the next transaction of the layer then undoes it
+(:func:`settle_tombstones`), as it puts back a file renamed aside by the same cut delete — else the
+memory, never deleted, stayed held back from every reader and was journaled as an
+``external-delete`` until a person ran ``memdir verify --repair``.
 """
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import dataclass, replace
 
 from ..errors import NotFound
@@ -99,4 +107,48 @@ def restore_tombstones(journal: Journal, tombstones: TombstoneFile) -> list[str]
     return [d.id for d in drift]
 
 
-__all__ = ["Drift", "describe", "expected", "restore_tombstones", "tombstone_drift"]
+def orphan_tombstones(journal: Journal, tombstones: TombstoneFile) -> list:
+    """Tombstones no journal event refers to: saved by a delete that never
+    reached its journal line (the memory is still there). Raises :class:`StoreError`."""
+    stones = tombstones.all()
+    if not stones:
+        return []
+    named = {event.data.get("tombstone") for event in journal.events() if event.data}
+    return [stone for stone in stones if stone.id not in named]
+
+
+def cut_tombstones(journal: Journal, tombstones) -> bool:
+    """True when a tombstone change may have been cut before its journal line: the layer's
+    ``tombstones.json`` was written after the journal (mtime, ns). Stat both before a torn journal
+    line is cut (cutting it moves the journal's mtime). Two stats: the hot path pays nothing more.
+    False for a team layer's tombstone directory (its tombstones come by git, never journaled here)."""
+    if not isinstance(tombstones, TombstoneFile):
+        return False
+    try:
+        return os.stat(tombstones.path).st_mtime_ns > os.stat(journal.path).st_mtime_ns
+    except OSError:
+        return False  # no tombstones.json, or no journal yet: nothing was cut
+
+
+def settle_tombstones(journal: Journal, tombstones: TombstoneFile) -> tuple[list[str], list[str]]:
+    """Undo tombstone changes cut before their journal line (call under the layer lock, after the
+    journal's torn tail is repaired): lift every orphan (:func:`orphan_tombstones`: a delete cut
+    before its commit; the memory was never deleted) and put back every tombstone the journal says
+    is in force that the file lacks (:func:`restore_tombstones`: a lift cut before its commit).
+    ``tombstones.json`` then takes the journal's mtime, so a layer settled (or whose tombstones a
+    repair or a person wrote after the journal) is not checked again at every transaction.
+    Returns ``(lifted ids, restored ids)``. Raises :class:`StoreError`."""
+    lifted = []
+    for stone in orphan_tombstones(journal, tombstones):
+        tombstones.lift(stone.id)
+        lifted.append(stone.id)
+    restored = restore_tombstones(journal, tombstones)
+    try:  # settled against this journal: its mtime, so the next transaction's two stats say so
+        os.utime(tombstones.path, ns=(time.time_ns(), os.stat(journal.path).st_mtime_ns))
+    except OSError:
+        pass  # checked again next time: slower, never wrong
+    return lifted, restored
+
+
+__all__ = ["Drift", "cut_tombstones", "describe", "expected", "orphan_tombstones", "restore_tombstones",
+           "settle_tombstones", "tombstone_drift"]

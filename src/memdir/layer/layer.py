@@ -51,6 +51,7 @@ from ..settings import Settings
 from ..tombstones.match import Tombstone
 from ..tombstones.stones import TombstoneFile
 from ..vocabulary import ACTORS
+from .drift import cut_tombstones, settle_tombstones
 from .index import SPLICED, IndexBuilder, next_change
 from .journal import Journal, now_utc, records_bytes
 from .manifest import Manifest, Stamps, stat3
@@ -290,11 +291,14 @@ class Layer(ReadsOne, HoldsBack):
             self._prescan()
         with self.locked(wait):
             self._describe()
+            cut = cut_tombstones(self.journal, self.tombstone_file)  # stat'ed before a torn line is cut
             self.journal.repair()
             if tampered := self.journal.check_anchor():  # never journal the files as hand edits over a headless journal
                 raise StoreError(f"{self.journal.path}: {tampered}; nothing was changed (see `memdir verify`)")
             if unanchored := self.journal.anchor_refusal():
                 raise StoreError(f"{unanchored}; nothing was changed")
+            if cut:  # a delete or lift killed between tombstones.json and its journal line: undone before the scan
+                settle_tombstones(self.journal, self.tombstone_file)
             stale = self._index.partial and self._synced_journal != self.journal.stat_key()
             quick = self._quick_scan()
             if not self._index.built or stale:  # restored keys another process's writes made stale

@@ -108,8 +108,10 @@ class Transaction:
         doomed = ([layer.path / f for f, st in self.scan.files.items() if st.name == name and f != existing.path.name]
                   + [existing.path]) if record is None else [target] + (
                       [existing.path] if existing is not None and existing.path != target else [])
+        known = {journal.head(name)}  # the bytes this change may replace; others were saved since (late_edit)
         for kept in filter(None, (commit.preserve(journal, name, path, self.session) for path in doomed)):
             self.events.append(kept)
+            known.add(kept.after)
             self.warnings.append(f"text not in the journal (a hand edit, a file memdir cannot read) was kept "
                                  f"as a version first (memdir history {name})")
         if record is not None:  # the rewritten file goes without reads/last_read: they move to the usage file first
@@ -127,6 +129,11 @@ class Transaction:
                 staged.append(commit.stage_write(target, payload))
                 for path in doomed[1:]:  # a hand-named file (feedback_x.md) moves to its name
                     staged.append(commit.stage_remove(path))
+            for late in filter(None, (commit.late_edit(journal, name, step, known, self.session) for step in staged)):
+                self.events.append(late)  # a person saved the file while it was replaced: kept as a version
+                self.warnings.append(f"the file was edited while memdir changed it; that text was kept as a "
+                                     f"version first (memdir history {name})")
+                before = late.after
             event = journal.append(self.actor, action, name, before, after, reason=reason,
                                    session=self.session, data=data)
         except BaseException:

@@ -35,7 +35,7 @@ from ..text.plural import counted
 from ..gateway.changes import finish_interrupted
 from ..gateway.duplicates import duplicate_groups
 from ..layer.commit import remove_stale
-from ..layer.drift import describe, restore_tombstones, tombstone_drift
+from ..layer.drift import describe, orphan_tombstones, restore_tombstones, tombstone_drift
 from ..layer.history import numbered_events
 from ..layer.index import is_visible
 from ..layer.journal import Journal, now_utc
@@ -154,16 +154,6 @@ def _unjournaled(path: Path, events: int) -> str | None:
         return None
     return (f"the journal is missing but the layer holds {objects} version object(s) and {files} memory file(s): "
             f"it was deleted with its anchor (restore {path / META_DIR / JOURNAL_FILE} from a backup)")
-
-
-def orphan_tombstones(journal: Journal, tombstones: TombstoneFile) -> list:
-    """Tombstones no journal event refers to: saved by a delete that never
-    reached its journal line (the memory is still there). Raises :class:`StoreError`."""
-    stones = tombstones.all()
-    if not stones:
-        return []
-    named = {event.data.get("tombstone") for event in journal.events() if event.data}
-    return [stone for stone in stones if stone.id not in named]
 
 
 def repair(session: Session) -> VerifyResult:
@@ -417,5 +407,5 @@ def orphans(home: Path, project_root: Path | None = None) -> list:
     return orphans_of([p for p in projects(home).projects if p.root and not p.exists], project_root)
 
 
-__all__ = ["doctor", "journal", "long_descriptions", "orphan_tombstones", "orphans", "projects",
+__all__ = ["doctor", "journal", "long_descriptions", "orphans", "projects",
            "repair", "status", "verify"]

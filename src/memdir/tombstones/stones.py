@@ -87,6 +87,11 @@ class TombstoneFile:
         self.save(kept)
         return next(s for s in stones if s.id == tombstone_id)
 
+    def put_back(self, stone: Tombstone) -> None:
+        """Undo :meth:`lift` of ``stone`` (its change was not committed). Raises :class:`StoreError`."""
+        if all(s.id != stone.id for s in self.all()):
+            self.save([*self.all(), stone])
+
 
 # The fields of a stored tombstone (Tombstone.stored): those it must have, those that are text when given
 # (else empty) and those that may be null. A file written by hand or cut by a merge may break any of them.
@@ -246,6 +251,13 @@ class TombstoneDir:
                 self._cache = None
                 return stone
         raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`")
+
+    def put_back(self, stone: Tombstone) -> None:
+        """Undo :meth:`lift` of ``stone`` (its change was not committed): its file written again.
+        Raises :class:`StoreError`."""
+        ensure_dir(self.path)
+        atomic_write(self.path / f"{stone.id}.json", shared_bytes(stone))
+        self._cache = None
 
 
 def shared_bytes(stone: Tombstone) -> bytes:

@@ -1,0 +1,136 @@
+"""A tombstone change killed before its journal line is undone by the next ordinary operation.
+
+A delete writes ``tombstones.json`` before its journal line (the commit); a lift removes the tombstone
+before its line. A SIGKILL between the two used to leave, until a person ran ``memdir verify --repair``:
+for a delete, the memory (never deleted) held back from every reader and journaled as an
+``external-delete`` by "human" at the next command; for a lift, the value writable again while the
+journal said it was still forgotten. The next transaction of the layer now undoes both
+(:func:`memdir.layer.drift.settle_tombstones`), with no repair.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from memdir import Memory
+from memdir.errors import MemdirError
+from memdir.layer import commit
+from memdir.tombstones.stones import TombstoneFile
+
+FACT = ("the staging server is at stage3.example", "ssh deploy@stage3")
+
+
+def _cut(home, project, call, owner, attr) -> bool:
+    """Run ``call(memory)`` in a forked child that SIGKILLs itself right after ``owner.attr`` returns."""
+    pid = os.fork()
+    if pid == 0:  # the child: never returns to pytest
+        original = getattr(owner, attr)
+
+        def then_die(*args, **kwargs):
+            result = original(*args, **kwargs)
+            os.kill(os.getpid(), signal.SIGKILL)
+            return result
+
+        setattr(owner, attr, then_die)
+        try:
+            call(Memory.open(home=home, project=project, actor="human"))
+        except BaseException:  # noqa: BLE001
+            os._exit(3)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+
+
+@pytest.mark.parametrize("point", [(TombstoneFile, "save"), (commit, "stage_remove")],
+                         ids=["tombstone-saved", "file-renamed-aside"])
+def test_a_delete_cut_before_its_commit_is_undone_by_the_next_write(tmp_path, project, point):
+    home = tmp_path / "home"
+    human = Memory.open(home=home, project=project, actor="human")
+    human.write("staging", FACT[0], "project", FACT[1])
+    human.write("keep", "a control memory", "project", "control body")
+    assert _cut(home, project, lambda m: m.delete("staging"), *point)
+    assert human.tombstones().tombstones != ()  # the cut left its tombstone (the state under test)
+
+    after = Memory.open(home=home, project=project, actor="human")
+    after.write("next", "the next ordinary write", "project", "anything")  # no repair
+
+    assert after.read("staging", count=False).record.description == FACT[0]
+    assert [m.name for m in after.list().memories] == ["keep", "next", "staging"]
+    assert "[staging](staging.md)" in after.context()
+    assert after.tombstones().tombstones == ()
+    actions = [(e.action, e.name) for e in after.session.layer("project").journal.events()]
+    assert actions == [("create", "staging"), ("create", "keep"), ("create", "next")]  # no external-delete
+    assert after.verify().ok
+    after.delete("staging")  # control: a delete that completes still tombstones the value
+    with pytest.raises(MemdirError, match="forgotten|tombstone"):
+        after.write("staging", FACT[0], "project", FACT[1])
+
+
+def test_a_lift_cut_before_its_commit_is_undone_by_the_next_write(tmp_path, project):
+    home = tmp_path / "home"
+    human = Memory.open(home=home, project=project, actor="human")
+    human.write("staging", FACT[0], "project", FACT[1])
+    stone = human.forget("staging").tombstone
+    assert _cut(home, project, lambda m: m.lift_tombstone(stone), TombstoneFile, "save")
+    assert human.tombstones().tombstones == ()  # the cut took the tombstone away (the state under test)
+
+    after = Memory.open(home=home, project=project, actor="human")
+    after.write("next", "the next ordinary write", "project", "anything")  # no repair
+
+    assert [s.id for s in after.tombstones().tombstones] == [stone]
+    with pytest.raises(MemdirError, match="forgotten|tombstone"):
+        after.write("staging", FACT[0], "project", FACT[1])
+    assert after.verify().ok
+    after.lift_tombstone(stone)  # control: a lift that completes lets the value back
+    assert after.write("staging", FACT[0], "project", FACT[1]).operation == "created"
+
+
+def test_a_lift_whose_journal_line_fails_leaves_the_tombstone_in_force(tmp_path, project, monkeypatch):
+    """A full disk at the lift's journal line used to leave the tombstone lifted while the error said
+    nothing was written (and ``memdir verify`` said the journal's tombstone was missing)."""
+    home = tmp_path / "home"
+    human = Memory.open(home=home, project=project, actor="human")
+    human.write("staging", FACT[0], "project", FACT[1])
+    stone = human.forget("staging").tombstone
+    real_write = os.write
+
+    def short(fd, data):  # the journal line is cut short, as on a full disk
+        if bytes(data[:7]) == b'{"seq":':
+            return real_write(fd, bytes(data[: len(data) // 2]))
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", short)
+    with pytest.raises(MemdirError, match="short write"):
+        human.lift_tombstone(stone)
+    monkeypatch.setattr(os, "write", real_write)
+
+    assert [s.id for s in human.tombstones().tombstones] == [stone]
+    assert human.verify().ok
+    with pytest.raises(MemdirError, match="forgotten|tombstone"):
+        human.write("staging", FACT[0], "project", FACT[1])
+    human.lift_tombstone(stone)  # control: the same lift on a disk with room lets the value back
+    assert human.write("staging", FACT[0], "project", FACT[1]).operation == "created"
+
+
+def test_tombstones_newer_than_the_journal_are_checked_once_not_at_every_read(tmp_path, project, monkeypatch):
+    """``verify --repair`` or a person can leave ``tombstones.json`` newer than the journal with nothing cut:
+    5 rounds of context, list, search and read read the whole journal 26 times before it took the journal's
+    mtime once settled."""
+    from memdir.layer import drift
+
+    home = tmp_path / "home"
+    human = Memory.open(home=home, project=project, actor="human")
+    for i in range(20):
+        human.write(f"fact-{i}", f"fact number {i} about the build", "project", f"body {i}")
+    human.forget("fact-1")
+    os.utime(human.session.layer("project").tombstone_file.path)  # newer than the journal, nothing cut
+    calls = []
+    monkeypatch.setattr(drift, "orphan_tombstones", lambda *a: calls.append(1) or [])
+    for _ in range(5):
+        reader = Memory.open(home=home, project=project)
+        reader.context(), reader.list(), reader.search("build"), reader.read("fact-5")
+    assert len(calls) == 1  # control: checked once (0 would mean never)
+    assert [s.name for s in human.tombstones().tombstones] == ["fact-1"]
