@@ -43,8 +43,7 @@ from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_F
                             keep_edited_index, layer_place, symlink_refusal, write_layer_info)
 from ..files.outline import read_outline, write_outline
 from ..files.splice import splice_index
-from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files
-from ..files.scan import load as load_file, scan as scan_layer
+from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, load as load_file, scan as scan_layer
 from ..files.sweeps import sweep_can_wait
 from ..paths import layer_dirs, user_layer_dir
 from ..settings import Settings
