@@ -96,11 +96,11 @@ def cmd_status(args) -> int:
 
 def cmd_doctor(args) -> int:
     """``memdir doctor``: status plus journal checks; exit 1 when there is a problem."""
+    from dataclasses import replace
+
     from ...paths import work_tree_top
     from ..claude_code.scopes import hooked_scopes, twice
     from ..clients import INSTALLERS
-    from dataclasses import replace
-
     from ..clients.edits import installed, problems
 
     mem = open_memory(args)
