@@ -458,6 +458,17 @@ class LayerStatus(Result):
 
 
 @dataclass(frozen=True)
+class InstalledClient(Result):
+    """One coding agent memdir is installed into, in one scope, as its installer recorded it
+    (:func:`memdir.integrations.clients.edits.installed`): ``client`` (``claude-code``, ``codex``, …),
+    ``scope`` (``user`` or ``project``) and ``files``, the absolute paths of the settings files memdir wrote."""
+
+    client: str
+    scope: str
+    files: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class StatusResult(Result):
     """Where memories live and how the session stands: home, project root (or
     why there is none), per-layer status, the injected context's size in
@@ -468,7 +479,9 @@ class StatusResult(Result):
     (:func:`memdir.gateway.duplicates.duplicate_groups`), each member as ``scope:name``, and
     ``team_merge_driver``: the line saying this clone lacks the team layer's merge driver and how to register
     it (:func:`memdir.operations.team.merge_driver_missing`), else empty; ``sync``: the sync state in one
-    line (remote, last sync, ahead, behind, conflicts), else empty."""
+    line (remote, last sync, ahead, behind, conflicts), else empty; ``clients``: the coding agents memdir is
+    installed into (:class:`InstalledClient`), filled in by the integration that reads the installers'
+    records (``memdir status``, ``memdir doctor``), else empty."""
 
     home: str
     project_root: str | None
@@ -482,6 +495,7 @@ class StatusResult(Result):
     duplicates: tuple[tuple[str, ...], ...] = ()
     team_merge_driver: str = ""
     sync: str = ""  # the sync state in one line (memdir.operations.sync.summary); "" when sync is not set up
+    clients: tuple[InstalledClient, ...] = ()
 
 
 @dataclass(frozen=True)

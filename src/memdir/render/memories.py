@@ -395,6 +395,7 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
         lines.append(f"team: {result.team_merge_driver}")
     if result.sync:
         lines.append(f"sync: {result.sync}")
+    lines += installed_lines(result)
     for layer in result.layers:
         lines.append(f"{layer.scope}: {counted(layer.memories, 'memory')} ({layer.visible} in the index, "
                      f"{layer.in_context} in the context block, "
@@ -407,6 +408,14 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
         if len(lenient) > max_malformed:
             lines.append(f"  ~ …and {len(lenient) - max_malformed} more files read leniently")
     return "\n".join(lines + duplicate_lines(result))
+
+
+@printable_output
+def installed_lines(result: StatusResult) -> list[str]:
+    """``installed: codex (user scope): ~/.codex/config.toml`` per client and scope memdir is installed
+    into (``result.clients``); none when it is in none the status was told of."""
+    return [f"installed: {c.client} ({c.scope} scope): {', '.join(cut(f, 1000) for f in c.files)}"
+            for c in result.clients]
 
 
 @printable_output
@@ -465,6 +474,7 @@ def doctor(result: DoctorResult) -> str:
                  + _context_layers(result.status) + _left_out(result.status))
     if result.status.extractor:
         lines.append(f"consolidation extractor: {result.status.extractor}")
+    lines += installed_lines(result.status)
     lines += duplicate_lines(result.status)
     lines += [f"note: {note}" for note in result.notes]
     notes = sum(len(layer.notes) for layer in result.status.layers)

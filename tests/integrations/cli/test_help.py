@@ -36,3 +36,40 @@ def test_restore_help_says_where_the_version_number_comes_from():
     out = run_cli("restore", "--help")
     assert out.returncode == 0
     assert "version number from `memdir history`" in " ".join(out.stdout.split())
+
+
+def test_mcp_takes_no_json_a_server_prints_no_result_while_status_does():
+    mcp = run_cli("mcp", "--help")
+    assert mcp.returncode == 0
+    assert "--json" not in mcp.stdout
+    assert "--home HOME" in mcp.stdout and "--project PROJECT" in mcp.stdout  # still located
+    refused = run_cli("mcp", "--json", input="")
+    assert refused.returncode == 2 and "unrecognized arguments: --json" in refused.stderr
+    status = run_cli("status", "--help")  # control: a command that prints a result offers it
+    assert "--json" in status.stdout
+
+
+def _scope_help(command: str) -> str:
+    out = run_cli(command, "--help")
+    assert out.returncode == 0
+    text = " ".join(out.stdout.split())
+    return text[text.index("--scope {user,project}"):text.index("--dry-run print")]
+
+
+def test_scope_help_names_every_clients_files_for_install_and_uninstall():
+    for command in ("install", "uninstall"):
+        text = _scope_help(command).replace("- ", "-")  # argparse may wrap inside claude-code
+        for files in ("claude-code ~/.claude/settings.json, ~/.claude.json | .claude/settings.json, .mcp.json",
+                      "codex ~/.codex/config.toml, ~/.codex/hooks.json | .codex/config.toml, .codex/hooks.json",
+                      "gemini ~/.gemini/settings.json | .gemini/settings.json",
+                      "cursor ~/.cursor/mcp.json, ~/.cursor/hooks.json | .cursor/mcp.json, .cursor/hooks.json",
+                      ("opencode ~/.config/opencode/opencode.json, ~/.config/opencode/memdir.md | opencode.json, "
+                       ".opencode/memdir.md")):
+            assert files in text, (command, files, text)
+
+
+def test_only_installs_help_speaks_of_the_interpreter_and_of_a_default_of_user():
+    install, uninstall = _scope_help("install"), _scope_help("uninstall")
+    assert "interpreter" in install and "Default: user." in install
+    assert "interpreter" not in uninstall and "PATH" not in uninstall
+    assert "Default: every install memdir recorded for the client" in uninstall

@@ -77,8 +77,9 @@ def cmd_install(args) -> int:
 def register(add, settings) -> None:
     """Add ``mcp``, ``hook``, ``install`` and ``uninstall`` to the CLI."""
     p = add("mcp", cmd_mcp, "Serve the memory tools over MCP (stdio). Project: the client's roots, "
-                            "else --project / MEMDIR_PROJECT, else the launch directory.")
+                            "else --project / MEMDIR_PROJECT, else the launch directory.", json=False)
     from ..claude_code.hooks import DIALECTS
+    from ..clients import INSTALLERS
 
     p = add("hook", cmd_hook, "Run one hook of a coding agent (Claude Code, Codex, Gemini CLI or Cursor): reads "
                               "the hook JSON on stdin and takes the project from its cwd; never fails (on any "
@@ -88,16 +89,23 @@ def register(add, settings) -> None:
         f"{client}: {', '.join(events)}" for client, events in DIALECTS.items()))
     p.add_argument("--home", help="memdir home, an absolute path (default: MEMDIR_HOME, $DSH_HOME/memory, or the "
                                   "platform data dir)")
+    clients = tuple(INSTALLERS)
+    where = _files_by_client(clients)
     for name, text in (("install", "Register memdir's MCP server and hooks (or instructions) with a coding agent "
                                    "(backs up each file it changes and prints the diff)."),
                        ("uninstall", "Remove exactly what `memdir install` added.")):
         p = add(name, cmd_install, text)
-        p.add_argument("agent", choices=("claude-code", "codex", "gemini", "cursor", "opencode"))
-        p.add_argument("--scope", choices=("user", "project"),
-                       help="user: the client's files in your home (this interpreter's absolute path; Claude Code: "
-                            "~/.claude/settings.json and ~/.claude.json); project: its files at the top of this "
-                            "checkout (portable `memdir …` commands; memdir must be on PATH). Default: user for "
-                            "install; for uninstall, every install memdir recorded")
+        p.add_argument("agent", choices=clients)
+        if name == "install":
+            scope_help = ("user: the client's files in your home, its commands naming this interpreter by its "
+                          "absolute path; project: its files at the top of this checkout, its commands naming "
+                          "`memdir` on PATH (portable, for a team to commit). Default: user. Files, user | "
+                          "project: " + where)
+        else:
+            scope_help = ("user: memdir's entries in the client's files in your home; project: in its files at "
+                          "the top of this checkout. Default: every install memdir recorded for the client, "
+                          "whatever its scope (`memdir status` lists them). Files, user | project: " + where)
+        p.add_argument("--scope", choices=("user", "project"), help=scope_help)
         p.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
         if name == "install":
             p.add_argument("--force", action="store_true",
@@ -105,3 +113,20 @@ def register(add, settings) -> None:
             p.add_argument("--disable-auto-memory", action="store_true",
                            help="Claude Code: also turn its own auto memory off (autoMemoryEnabled: false) in the "
                                 "settings memdir manages; uninstall puts back what was there")
+
+
+def _files_by_client(clients) -> str:
+    """``claude-code ~/.claude/settings.json, ~/.claude.json | .claude/settings.json, .mcp.json; codex …``:
+    each client's files per scope as its installer's ``targets`` names them (user: under ``~``; project:
+    relative to the checkout's top), for the ``--scope`` help."""
+    from pathlib import Path
+
+    from ..clients import installer
+
+    parts = []
+    for client in clients:
+        targets = installer(client).targets
+        user = ", ".join(str(p) for p in targets("user", Path("~"), None))
+        project = ", ".join(str(p) for p in targets("project", None, Path("")))
+        parts.append(f"{client} {user} | {project}")
+    return "; ".join(parts) + " (~/.codex is $CODEX_HOME and ~/.config is $XDG_CONFIG_HOME when set)"

@@ -223,13 +223,14 @@ def build_parser(only: str | None = None, settings=None):
 
         settings = Settings()
     Parser = _parser_class()
-    common = Parser(add_help=False)
+    located = Parser(add_help=False)  # where: every command that opens a home
+    located.add_argument("--home", default=argparse.SUPPRESS, help="memdir home, an absolute path (default: "
+                         "MEMDIR_HOME, $DSH_HOME/memory, or the platform data dir)")
+    located.add_argument("--project", default=argparse.SUPPRESS,
+                         help="project directory (default: MEMDIR_PROJECT or the working directory)")
+    common = Parser(add_help=False, parents=[located])  # and --json: every command that prints a result
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                         help="print one JSON document on stdout")
-    common.add_argument("--home", default=argparse.SUPPRESS, help="memdir home, an absolute path (default: "
-                        "MEMDIR_HOME, $DSH_HOME/memory, or the platform data dir)")
-    common.add_argument("--project", default=argparse.SUPPRESS,
-                        help="project directory (default: MEMDIR_PROJECT or the working directory)")
     parser = Parser(
         prog="memdir", parents=[common],
         description="Long-term memory for LLM coding agents: Markdown memory files per layer "
@@ -243,11 +244,13 @@ def build_parser(only: str | None = None, settings=None):
                         help="show memdir's version and exit (with --json: {\"version\": …})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def add(name, handler, help_text, *, options=True, **kw):
-        """``options=False``: a command that takes none of ``--json``/``--home``/``--project`` (it adds its own)."""
+    def add(name, handler, help_text, *, options=True, json=True, **kw):
+        """``options=False``: a command that takes none of ``--json``/``--home``/``--project`` (it adds its own);
+        ``json=False``: one that takes ``--home``/``--project`` but prints no result (a server)."""
         if only is not None and name != only:
             return _IGNORED  # absorbs the options, registers nothing
-        p = sub.add_parser(name, parents=[common] if options else [], help=help_text, description=help_text, **kw)
+        parents = ([common] if json else [located]) if options else []
+        p = sub.add_parser(name, parents=parents, help=help_text, description=help_text, **kw)
         p.set_defaults(handler=handler)
         return p
 

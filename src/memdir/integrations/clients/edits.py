@@ -542,6 +542,24 @@ def problems(memdir_home: Path, clients) -> list[str]:
     return out
 
 
+def installed(memdir_home: Path, clients) -> tuple:
+    """The coding agents memdir is installed into: one :class:`memdir.results.InstalledClient` per
+    ``(client, scope)`` its manifest records (the record :func:`apply` keeps and uninstall and
+    :func:`problems` read), in the order of ``clients`` then user before project, each with its files as
+    recorded. A client without a record is not listed."""
+    from ...results import InstalledClient
+
+    out = []
+    for client in clients:
+        by_scope: dict[str, list[str]] = {}
+        for path, record in read_manifest(memdir_home, client).items():
+            scope = record.get("scope") if isinstance(record, dict) else None
+            by_scope.setdefault(scope if isinstance(scope, str) else "unknown", []).append(path)
+        out += [InstalledClient(client, scope, tuple(by_scope[scope]))
+                for scope in sorted(by_scope, key=lambda s: (s != "user", s != "project", s))]
+    return tuple(out)
+
+
 def check_on_path(client: str, environ=None) -> str:
     """The ``memdir`` that project-scope commands will run, found on PATH.
     Raises :class:`InstallError` saying how to fix it when there is none."""
@@ -557,4 +575,4 @@ __all__ = ["FileChange", "Plan", "Format", "JSON", "TOML", "TEXT", "Edit", "BLOC
            "strip_block", "with_block", "copy_of", "read", "diff", "manifest_path", "read_manifest",
            "plan_install", "plan_uninstall", "apply", "check_on_path", "hook_command", "is_hook_of", "server_argv",
            "merge_groups", "strip_groups", "set_entry", "drop_entry", "is_our_server", "foreign_entry", "run_install",
-           "run_uninstall", "problems"]
+           "run_uninstall", "problems", "installed"]
