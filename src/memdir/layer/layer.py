@@ -59,6 +59,8 @@ from .held import HoldsBack
 from .rows import Hinted, Names, Rows, malformed_of
 from .transaction import Transaction
 from .usage import Usage
+from . import leftovers
+from .leftovers import WriterMark
 
 # ---------------------------------------------------------------- the layer
 
@@ -119,7 +121,9 @@ class Layer(ReadsOne, HoldsBack):
         if not self._held and self._take_up_ok and (self._unsaved_judgement or self.manifest.differs(
                 found.files, lambda filename: bytes_digest(self.path / filename, self.settings.max_file_bytes))):
             self.take_up()
-        return found
+            if found.asides:  # a cut delete the take-up's sweep may have put back: listed again
+                found = self._scan(known, progress)
+        return found if self._held else self.counted(found)  # a delete not journaled: its memory is there
 
     def take_up(self) -> None:
         """Journal hand edits, update ``MEMORY.md`` and the manifest as a write's sweep does, never
@@ -167,7 +171,8 @@ class Layer(ReadsOne, HoldsBack):
         """``found`` with entries parsed on demand (:class:`memdir.files.scan.LazyEntries`)."""
         self.usage.overlay(found.entries)  # a state parsed on demand replaces a hint's in files (text digest known)
         load = lambda name, file: self._load_entry(name, file, found.files)  # noqa: E731
-        return Scan(LazyEntries(found.entries, found.names, load), found.malformed, found.files, found.names)
+        return Scan(LazyEntries(found.entries, found.names, load), found.malformed, found.files, found.names,
+                    found.asides)
 
     def _load_entry(self, name: str, filename: str, files: dict) -> Entry | None:
         state = self.load(self.path / filename, files.get(filename))
@@ -253,8 +258,11 @@ class Layer(ReadsOne, HoldsBack):
             ensure_dir(self.meta)
             if self._lock is None:
                 self._lock = FileLock(str(self.meta / LOCK_FILE), timeout=self.settings.lock_timeout, mode=0o600)
+                self.writer_mark = WriterMark(self.meta)  # .memdir/lock.held while the lock is held (.leftovers)
             # Polled every 5 ms: at filelock's 50 ms a releasing writer wins again and again (7 writers starved one).
             self._lock.acquire(timeout=None if wait else 0, poll_interval=0.005)
+            if self._lock.lock_counter == 1:  # outermost: a mark already there is a dead holder's (.leftovers)
+                self.writer_mark.take()
         except Timeout:
             raise LockTimeout(f"layer {self.path} is locked by another process (waited "
                               f"{self.settings.lock_timeout:g}s); try again") from None
@@ -265,6 +273,8 @@ class Layer(ReadsOne, HoldsBack):
         try:
             yield
         finally:
+            if self._lock.lock_counter == 1:
+                self.writer_mark.drop()  # before the release: the next holder must not find a live one's
             self._lock.release()
 
     @contextmanager
@@ -307,6 +317,7 @@ class Layer(ReadsOne, HoldsBack):
             try:
                 if tx.full:
                     tx.sync_external()
+                leftovers.clear(tx)  # a dead holder's side files (none listed unless its mark was found)
                 yield tx
             finally:
                 if tx.events or tx.reindex:
@@ -466,7 +477,7 @@ class Layer(ReadsOne, HoldsBack):
         last = self._last_scan if not self.stones_moved() else None
         if last is None and self._restore() is not None:
             last = self._last_scan
-        if (last is None or last[0] is None or self._synced_journal is None
+        if (last is None or last[0] is None or self._synced_journal is None or last[1].counted  # a reader's view
                 or not sweep_can_wait(len(last[1].files), time.monotonic() - self._swept_at, self)):
             return None
         try:
