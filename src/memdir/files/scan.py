@@ -43,7 +43,16 @@ from typing import Callable, Iterator, Mapping, MutableMapping, NamedTuple
 
 from ..errors import StoreError
 from .conflicts import CONFLICT, has_conflict
-from .fsio import ASIDE_SUFFIX, DIRECTORY, LINK, MISSING, NOT_REGULAR, digest, read_foreign, side_of
+from .fsio import (
+    ASIDE_SUFFIX,
+    DIRECTORY,
+    LINK,
+    MISSING,
+    NOT_REGULAR,
+    digest,
+    read_foreign,
+    side_of,
+)
 from .layout import is_memory_file_name
 from .memfile import MalformedMemory, MemoryRecord, parse, text_digest
 

@@ -37,7 +37,15 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..files.conflicts import CONFLICT, has_conflict
-from ..files.fsio import ASIDE_SUFFIX, BACKUP_SUFFIX, atomic_write, digest, read_bytes, side_name, side_of
+from ..files.fsio import (
+    ASIDE_SUFFIX,
+    BACKUP_SUFFIX,
+    atomic_write,
+    digest,
+    read_bytes,
+    side_name,
+    side_of,
+)
 from .held import held_names
 from .journal import Event, Journal
 from .leftovers import listed

@@ -43,7 +43,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import StoreError
-from ..files.fsio import ASIDE_SUFFIX, NOFOLLOW, SIDE_SUFFIXES, TEMP_SUFFIX, digest, read_bytes, side_of
+from ..files.fsio import (
+    ASIDE_SUFFIX,
+    NOFOLLOW,
+    SIDE_SUFFIXES,
+    TEMP_SUFFIX,
+    digest,
+    read_bytes,
+    side_of,
+)
 from ..files.layout import WRITER_FILE
 
 
@@ -210,4 +218,4 @@ class WriterMark:
             pass
 
 
-__all__ = ["Leftover", "WriterMark", "clear", "listed", "places", "remove", "remove_stale", "removable", "stale"]
+__all__ = ["Leftover", "WriterMark", "clear", "listed", "places", "removable", "remove", "remove_stale", "stale"]
