@@ -309,6 +309,19 @@ def read_layer_info(meta_dir: Path) -> dict | None:
     return info if isinstance(info, dict) else None
 
 
+def describe_layer(meta_dir: str | os.PathLike, kind: str, root: str | os.PathLike | None) -> None:
+    """Write ``layer.json`` (:func:`write_layer_info`) when the layer has none yet: its ``kind`` and ``root``
+    and, for a project layer, the repository's identity (:func:`memdir.git.identity`: what finds the layer
+    again if the project moves, :mod:`memdir.operations.relocate`). Raises :class:`StoreError`."""
+    if not os.path.exists(os.path.join(meta_dir, LAYER_FILE)):
+        info = {"kind": kind, "root": str(root) if root else None}
+        if root is not None:  # late import: running git (a subprocess) only for a new layer, off the prompt path
+            from ..git import identity
+
+            info.update(identity(root))
+        write_layer_info(meta_dir, info, sync_dir=False)
+
+
 def write_layer_info(meta_dir: Path, info: dict, *, sync_dir: bool = True) -> None:
     """Write ``info`` (see :func:`read_layer_info`) as ``<meta_dir>/layer.json``,
     atomically (:func:`memdir.files.fsio.atomic_write`; ``sync_dir`` False

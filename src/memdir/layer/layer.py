@@ -39,8 +39,8 @@ from typing import Iterator, Mapping
 
 from ..errors import InvalidInput, LockTimeout, StoreError
 from ..files.fsio import atomic_write, ensure_dir, nothing_written, nothing_written_full, unlink
-from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_is_fresh, index_state, judged,
-                            keep_edited_index, layer_place, symlink_refusal, write_layer_info)
+from ..files.layout import (INDEX_FILE, LOCK_FILE, META_DIR, STAMP_FILE, describe_layer, index_is_fresh, index_state, judged,
+                            keep_edited_index, layer_place, symlink_refusal)
 from ..files.outline import read_outline, write_outline
 from ..files.splice import splice_index
 from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, load as load_file, scan as scan_layer
@@ -60,7 +60,6 @@ from .rows import Hinted, Names, Rows, malformed_of
 from .transaction import Transaction
 from .usage import Usage
 from . import leftovers
-from .leftovers import WriterMark
 
 # ---------------------------------------------------------------- the layer
 
@@ -121,8 +120,7 @@ class Layer(ReadsOne, HoldsBack):
         if not self._held and self._take_up_ok and (self._unsaved_judgement or self.manifest.differs(
                 found.files, lambda filename: bytes_digest(self.path / filename, self.settings.max_file_bytes))):
             self.take_up()
-            if found.asides:  # a cut delete the take-up's sweep may have put back: listed again
-                found = self._scan(known, progress)
+            found = self._scan(known, progress) if found.asides else found  # a cut delete put back: listed again
         return found if self._held else self.counted(found)  # a delete not journaled: its memory is there
 
     def take_up(self) -> None:
@@ -171,8 +169,7 @@ class Layer(ReadsOne, HoldsBack):
         """``found`` with entries parsed on demand (:class:`memdir.files.scan.LazyEntries`)."""
         self.usage.overlay(found.entries)  # a state parsed on demand replaces a hint's in files (text digest known)
         load = lambda name, file: self._load_entry(name, file, found.files)  # noqa: E731
-        return Scan(LazyEntries(found.entries, found.names, load), found.malformed, found.files, found.names,
-                    found.asides)
+        return Scan(LazyEntries(found.entries, found.names, load), found.malformed, found.files, found.names, found.asides)
 
     def _load_entry(self, name: str, filename: str, files: dict) -> Entry | None:
         state = self.load(self.path / filename, files.get(filename))
@@ -258,11 +255,9 @@ class Layer(ReadsOne, HoldsBack):
             ensure_dir(self.meta)
             if self._lock is None:
                 self._lock = FileLock(str(self.meta / LOCK_FILE), timeout=self.settings.lock_timeout, mode=0o600)
-                self.writer_mark = WriterMark(self.meta)  # .memdir/lock.held while the lock is held (.leftovers)
+                self.writer_mark = leftovers.WriterMark(self.meta)  # .memdir/lock.held while the lock is held (.leftovers)
             # Polled every 5 ms: at filelock's 50 ms a releasing writer wins again and again (7 writers starved one).
             self._lock.acquire(timeout=None if wait else 0, poll_interval=0.005)
-            if self._lock.lock_counter == 1:  # outermost: a mark already there is a dead holder's (.leftovers)
-                self.writer_mark.take()
         except Timeout:
             raise LockTimeout(f"layer {self.path} is locked by another process (waited "
                               f"{self.settings.lock_timeout:g}s); try again") from None
@@ -271,10 +266,9 @@ class Layer(ReadsOne, HoldsBack):
             raise StoreError(nothing_written(self.path, where) or nothing_written_full(exc, where) or (
                 str(exc) if isinstance(exc, StoreError) else f"cannot lock {self.path}: {exc.strerror or exc}")) from None
         try:
-            yield
+            with self.writer_mark.held(self._lock.lock_counter == 1):  # outermost: taken, dropped before the release
+                yield
         finally:
-            if self._lock.lock_counter == 1:
-                self.writer_mark.drop()  # before the release: the next holder must not find a live one's
             self._lock.release()
 
     @contextmanager
@@ -299,7 +293,7 @@ class Layer(ReadsOne, HoldsBack):
         if not self.files and not self.manifest.exists():
             self._prescan()
         with self.locked(wait):
-            self._describe()
+            describe_layer(self.meta, self.scope, self.root)
             cut = cut_tombstones(self.journal, self.tombstone_file)  # stat'ed before a torn line is cut
             self.journal.repair()
             if tampered := self.journal.check_anchor():  # never journal the files as hand edits over a headless journal
@@ -489,15 +483,6 @@ class Layer(ReadsOne, HoldsBack):
             return None
         self.usage.overlay(last[1].entries)  # reads counted since (they journal nothing)
         return last[1]
-
-    def _describe(self) -> None:
-        if not (self.meta / LAYER_FILE).exists():
-            info = {"kind": self.scope, "root": str(self.root) if self.root else None}
-            if self.root is not None:  # what finds this layer again if the project moves (operations.relocate)
-                from ..git import identity  # late: running git (subprocess) only for a new layer, off the prompt path
-
-                info.update(identity(self.root))
-            write_layer_info(self.meta, info, sync_dir=False)
 
     # ------------------------------------------------------------ the index
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -206,6 +207,18 @@ class WriterMark:
             pass
         finally:
             os.close(fd)
+
+    @contextmanager
+    def held(self, outermost: bool):
+        """:meth:`take` on entering and :meth:`drop` on leaving, when ``outermost`` (the lock's first
+        acquisition in this thread; a re-entrant one leaves the mark alone)."""
+        if outermost:
+            self.take()
+        try:
+            yield self
+        finally:
+            if outermost:
+                self.drop()
 
     def drop(self) -> None:
         """Remove the mark (call just before the outermost release), unless a dead holder's mark is
