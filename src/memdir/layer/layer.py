@@ -114,8 +114,10 @@ class Layer(ReadsOne, HoldsBack):
         and re-parsed only when its size/ctime/inode changed since this layer
         object, or the manifest (:mod:`memdir.layer.manifest`), last read it.
         Outside a transaction, files that differ from the manifest (a hand edit in place) are taken up
-        (:meth:`take_up`). Raises :class:`StoreError`, also for a layer with a symlink where memdir
-        keeps its files (:func:`memdir.files.layout.symlink_refusal`)."""
+        (:meth:`take_up`), and a memory whose delete renamed its file aside but never reached the journal
+        is counted present, whether or not the take-up could put it back (:meth:`counted`). Raises
+        :class:`StoreError`, also for a layer with a symlink where memdir keeps its files
+        (:func:`memdir.files.layout.symlink_refusal`)."""
         found = self._scan(known, progress)
         if not self._held and self._take_up_ok and (self._unsaved_judgement or self.manifest.differs(
                 found.files, lambda filename: bytes_digest(self.path / filename, self.settings.max_file_bytes))):
