@@ -247,22 +247,26 @@ def test_an_old_file_renamed_aside_by_a_cut_delete_comes_back_not_removed_as_sta
 
 @pytest.mark.slow
 def test_stale_temp_files_are_removed_by_repair_and_fresh_ones_kept(tmp_path, project, isolated_home):
+    """Rule 1 of memdir.layer.leftovers: a side file nothing changed for the lock timeout (the later of
+    mtime and ctime: ``os.utime`` moves the ctime to now, so the test waits) is removed; a younger one,
+    maybe a live writer's, is kept, and so is a person's dot-file that is no side file of memdir's."""
     seed(isolated_home, project)
     layer = Memory.open(home=isolated_home, project=project).session.layer("project")
-    old = layer.path / ".plain.md.abc123.tmp"
-    new = layer.path / ".plain.md.def456.tmp"
-    old_object = layer.meta / "objects" / ".0a1b.x9.tmp"
-    for path in (old, new, old_object):
+    old = layer.path / ".plain.md.abc1_xyz.tmp"  # atomic_write's: tempfile.mkstemp, 8 of [a-z0-9_]
+    new = layer.path / ".plain.md.def4_xyz.tmp"
+    old_object = layer.meta / "objects" / f".{'0a1b' * 16}.k2x_9qaz.tmp"
+    persons = layer.path / ".notes.md.bak"  # not ".<file>.<random>.bak": a person's, never memdir's
+    for path in (old, old_object, persons):
         path.write_bytes(b"half a file")
-    an_hour_ago = time.time() - 3600
-    os.utime(old, (an_hour_ago, an_hour_ago))
-    os.utime(old_object, (an_hour_ago, an_hour_ago))
-    out = run_cli("--project", project, "verify", "--repair")
+    time.sleep(3.3)  # past the lock timeout of 3 s below
+    new.write_bytes(b"half a file")
+    out = run_cli("--project", project, "verify", "--repair", env={"MEMDIR_LOCK_TIMEOUT": "3"})
     assert out.returncode == 0, out.stdout + out.stderr
     assert not old.exists() and not old_object.exists()
     assert new.exists()  # younger than the lock timeout: maybe a live writer's
+    assert persons.exists()
     COUNTS["faults_injected"] += 3
-    COUNTS["files_checked"] += 3
+    COUNTS["files_checked"] += 4
 
 
 # ---------------------------------------------------------------- failing and short writes

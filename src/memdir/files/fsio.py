@@ -6,7 +6,11 @@ rename itself survives a crash (POSIX). Directories are 0700, files 0600 —
 every directory memdir creates, parents included (``MEMDIR_HOME``,
 ``projects/``).
 Temp files are named ``.<name>.<random>.tmp``; readers skip dot-files, so a
-temp file left behind by a killed writer is never read as a memory.
+temp file left behind by a killed writer is never read as a memory. A change keeps
+two more kinds of side file beside the file it changes until it commits
+(:mod:`memdir.layer.commit`), named alike: ``.<name>.<random>.bak`` and
+``.<name>.<random>.del``; :func:`side_of` tells all three apart from a person's
+dot-files (what becomes of those a killed writer left: :mod:`memdir.layer.leftovers`).
 Files are named by content with :func:`digest` (SHA-256 hex), the one hash of
 a file's bytes: the journal's ``before``/``after``, ``objects/<digest>``, a
 scan's entry digest.
@@ -25,13 +29,37 @@ from pathlib import Path
 from ..errors import StoreError
 from ..paths import sha256
 
-TEMP_SUFFIX = ".tmp"
+TEMP_SUFFIX = ".tmp"      # atomic_write's temp file (tempfile.mkstemp: 8 random characters of [a-z0-9_])
+BACKUP_SUFFIX = ".bak"    # the file a change replaces, kept as a hard link until it commits (side_name: 12 hex digits)
+ASIDE_SUFFIX = ".del"     # the file a change removes, renamed aside until it commits (side_name)
+SIDE_SUFFIXES = (TEMP_SUFFIX, BACKUP_SUFFIX, ASIDE_SUFFIX)
+_RANDOM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # open flag: a symlink where a meta file should be fails, never followed
 
 
 def digest(data: bytes) -> str:
     """SHA-256 hex of ``data`` (64 lowercase hex digits)."""
     return sha256(data).hexdigest()
+
+
+def side_name(path: Path, suffix: str) -> Path:
+    """A new side file for ``path``: ``.<file name>.<12 random hex digits><suffix>`` beside it."""
+    import secrets  # a write's: a search never loads it
+
+    return path.with_name(f".{path.name}.{secrets.token_hex(6)}{suffix}")
+
+
+def side_of(filename: str) -> str | None:
+    """The file name a side file stands beside (``"pm2.md"`` for ``".pm2.md.3f9a0c1d2e4b.del"``,
+    ``"usage.json"`` for ``".usage.json.k2x_9qaz.tmp"``), or None when ``filename`` is not one: a
+    dot, a name, a dot, 6 to 16 characters of ``[a-z0-9_]`` (:func:`atomic_write`'s 8, :func:`side_name`'s 12),
+    one of :data:`SIDE_SUFFIXES`. A person's ``.notes.md.bak`` is not one. String methods only."""
+    if filename[:1] != "." or not filename.endswith(SIDE_SUFFIXES):
+        return None
+    stem, dot, random = filename[1:-4].rpartition(".")
+    if not dot or not stem or not 6 <= len(random) <= 16 or not _RANDOM.issuperset(random):
+        return None
+    return stem
 
 
 def ensure_dir(path: Path) -> Path:

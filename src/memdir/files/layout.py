@@ -21,6 +21,7 @@ ANCHOR_FILE = "journal.anchor"    # the journal's size and last hash, kept apart
 TORN_FILE = "journal.torn"        # a torn last line cut off the journal, kept
 STAMP_FILE = "index.stamp"        # MEMORY.md's freshness stamp (index_is_fresh)
 LOCK_FILE = "lock"                # the layer's cross-process lock
+WRITER_FILE = "lock.held"         # there while a process holds the lock; left by one killed holding it (layer.leftovers)
 LAYER_FILE = "layer.json"         # what the layer is (read_layer_info, write_layer_info)
 TOMBSTONES_FILE = "tombstones.json"  # a personal layer's tombstones (memdir.tombstones.stones)
 TEAM_TOMBSTONE_DIR = "tombstones"  # the team layer's, one file each, inside its directory (memdir.layer.team)
@@ -41,7 +42,7 @@ OUTLINE_FILE = "index-outline"
 HELD_FILES_FILE = "held-files"
 SWEPT_FILE = "swept"              # its mtime: when the context last stat'ed every file (index_is_fresh)
 SWEEP_LOCK_FILE = "sweep.lock"    # held by the layer's detached sweeper; its mtime: when one last started (files.sweeps)
-META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, LAYER_FILE, TOMBSTONES_FILE,
+META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, WRITER_FILE, LAYER_FILE, TOMBSTONES_FILE,
                 OBJECTS_DIR, SWEPT_FILE, SWEEP_LOCK_FILE, HELD_FILE)
 # How long an in-place hand edit of a memory file may go unseen, across processes: the context's
 # sweep (index_is_fresh) and a large layer's (memdir.files.sweeps.sweep_can_wait) wait at most this
@@ -67,7 +68,7 @@ def symlink_refusal(layer_dir: Path, meta: bool = True) -> str | None:
     outside the layer, or append the journal elsewhere. (A memory file that is
     a symlink is not a memory: the scan skips it and says so. ``MEMORY.md`` is derived: a symlink
     there is never read (``O_NOFOLLOW``, :func:`index_is_fresh`) and the next rebuild replaces the
-    link itself, atomically, never writing through it; so is :data:`USAGE_FILE`.) Ten ``lstat`` calls; with
+    link itself, atomically, never writing through it; so is :data:`USAGE_FILE`.) Eleven ``lstat`` calls; with
     ``meta`` False only the directory's (the hot path, which opens
     ``MEMORY.md`` with ``O_NOFOLLOW`` and reads no meta file)."""
     meta_dir = os.path.join(layer_dir, META_DIR)
@@ -306,6 +307,19 @@ def read_layer_info(meta_dir: Path) -> dict | None:
     except (OSError, ValueError):
         return None
     return info if isinstance(info, dict) else None
+
+
+def describe_layer(meta_dir: str | os.PathLike, kind: str, root: str | os.PathLike | None) -> None:
+    """Write ``layer.json`` (:func:`write_layer_info`) when the layer has none yet: its ``kind`` and ``root``
+    and, for a project layer, the repository's identity (:func:`memdir.git.identity`: what finds the layer
+    again if the project moves, :mod:`memdir.operations.relocate`). Raises :class:`StoreError`."""
+    if not os.path.exists(os.path.join(meta_dir, LAYER_FILE)):
+        info = {"kind": kind, "root": str(root) if root else None}
+        if root is not None:  # late import: running git (a subprocess) only for a new layer, off the prompt path
+            from ..git import identity
+
+            info.update(identity(root))
+        write_layer_info(meta_dir, info, sync_dir=False)
 
 
 def write_layer_info(meta_dir: Path, info: dict, *, sync_dir: bool = True) -> None:

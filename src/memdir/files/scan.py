@@ -43,7 +43,16 @@ from typing import Callable, Iterator, Mapping, MutableMapping, NamedTuple
 
 from ..errors import StoreError
 from .conflicts import CONFLICT, has_conflict
-from .fsio import DIRECTORY, LINK, MISSING, NOT_REGULAR, digest, read_foreign
+from .fsio import (
+    ASIDE_SUFFIX,
+    DIRECTORY,
+    LINK,
+    MISSING,
+    NOT_REGULAR,
+    digest,
+    read_foreign,
+    side_of,
+)
 from .layout import is_memory_file_name
 from .memfile import MalformedMemory, MemoryRecord, parse, text_digest
 
@@ -118,12 +127,17 @@ class Scan:
     """What :func:`scan` found: ``entries``, every memory by name (with
     ``known``, only those read); ``malformed``, the files that are not
     memories; ``files``, what was learned of each memory file, by file name;
-    ``names``, the file that holds each memory, by name (every memory)."""
+    ``names``, the file that holds each memory, by name (every memory); ``asides``, the files a
+    delete renamed aside (``.<file>.<random>.del``: :func:`memdir.files.fsio.side_of`) seen by the
+    listing, by file name — a delete not yet committed, or cut (:mod:`memdir.layer.commit`); ``counted``,
+    the memories a reader counts present from such a file (:meth:`memdir.layer.reading.ReadsOne.counted`)."""
 
     entries: "dict[str, Entry] | LazyEntries"
     malformed: list[Malformed]
     files: dict[str, FileState]
     names: dict[str, str]
+    asides: tuple[str, ...] = ()
+    counted: tuple[str, ...] = ()
 
 
 class LazyEntries(MutableMapping):
@@ -214,7 +228,7 @@ def bytes_digest(path: Path, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> str | N
 
 def load(path: Path, key: tuple[int, int, int] | None = None,
          max_bytes: int = DEFAULT_MAX_FILE_BYTES, was: FileState | None = None,
-         hold: Callable[[MemoryRecord], str | None] | None = None) -> FileState | None:
+         hold: Callable[[MemoryRecord], str | None] | None = None, stem: str | None = None) -> FileState | None:
     """Read and parse one memory file; None when it is gone. ``key`` is its
     stat key when the caller has it. A file over ``max_bytes`` is not read
     (its state says it is too large). ``was``: what was learned of the file at ``path`` before (its
@@ -222,7 +236,8 @@ def load(path: Path, key: tuple[int, int, int] | None = None,
     or a copy that kept the text), that state under ``key``, the file read and hashed but not
     parsed again (a parse depends on the bytes, the file name and ``hold`` only). ``hold(record)``: why
     the memory is held back (a text beginning :data:`HELD`), or None; a file held back is not a memory
-    (its state carries that reason, as one with conflict markers carries :data:`CONFLICT`). Raises
+    (its state carries that reason, as one with conflict markers carries :data:`CONFLICT`). ``stem``: the
+    file name the memory's name comes from, when not ``path``'s (a file renamed aside). Raises
     :class:`StoreError` when it cannot be read."""
     if key is None:
         try:
@@ -246,7 +261,7 @@ def load(path: Path, key: tuple[int, int, int] | None = None,
     if has_conflict(data):  # git left both sides in the file: not a memory until a person settles it
         return FileState(key, digest(data), None, CONFLICT)
     try:
-        parsed = parse(data.decode("utf-8"), path.name[:-3])
+        parsed = parse(data.decode("utf-8"), stem or path.name[:-3])
     except UnicodeDecodeError:
         return FileState(key, digest(data), None, "file is not valid UTF-8")
     except MalformedMemory as exc:
@@ -288,10 +303,13 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
     except OSError as exc:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
     is_regular = stat.S_ISREG
+    asides = []
     with listing:
         for item in listing:
             filename = item.name
             if not is_memory_file_name(filename):
+                if filename.endswith(ASIDE_SUFFIX) and side_of(filename):  # a delete's, in flight or cut
+                    asides.append(filename)
                 continue
             try:
                 st = item.stat(follow_symlinks=False)
@@ -339,7 +357,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             names[name] = filename
             if state[4] is not None:
                 entries[name] = state[4]
-    return Scan(entries, malformed, files, names), read, complete
+    return Scan(entries, malformed, files, names, tuple(asides)), read, complete
 
 
 def _wins(filename: str, other: str, name: str) -> bool:

@@ -22,30 +22,33 @@ layer lock:
 After a crash, the next operation on the layer (under the lock) finishes or
 undoes what was cut (:func:`restore_aside` and the hand-edit sweep of
 :meth:`~memdir.layer.layer.Transaction.sync_external`): a file renamed aside
-but not journaled as deleted comes back ("before"); bytes the gateway wrote
+but not journaled as deleted comes back ("before") — and until then a reader
+counts it present (:func:`uncommitted_asides`); bytes the gateway wrote
 (their object is stored) but did not journal are journaled with the origin the
 file states ("after"). Backups and temp files left by a killed writer are
-dot-files no reader sees; :func:`remove_stale` deletes them once they are
-older than the lock timeout.
+dot-files no reader sees; when they are removed is :mod:`memdir.layer.leftovers`'s rule.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-import time
 from pathlib import Path
 
 from ..errors import StoreError
 from ..files.conflicts import CONFLICT, has_conflict
-from ..files.fsio import TEMP_SUFFIX, atomic_write, digest, read_bytes
-from ..files.layout import META_DIR, OBJECTS_DIR
+from ..files.fsio import (
+    ASIDE_SUFFIX,
+    BACKUP_SUFFIX,
+    atomic_write,
+    digest,
+    read_bytes,
+    side_name,
+    side_of,
+)
 from .held import held_names
 from .journal import Event, Journal
-
-BACKUP_SUFFIX = ".bak"
-ASIDE_SUFFIX = ".del"
-LEFTOVER_SUFFIXES = (TEMP_SUFFIX, BACKUP_SUFFIX, ASIDE_SUFFIX)
+from .leftovers import listed
 
 
 def preserve(journal: Journal, name: str, path: Path, session: str | None) -> Event | None:
@@ -82,12 +85,6 @@ def refuse_special(path: Path) -> None:
                          "remove it, or choose another name")
 
 
-def _side_name(path: Path, suffix: str) -> Path:
-    import secrets  # a write's: a search never loads it
-
-    return path.with_name(f".{path.name}.{secrets.token_hex(6)}{suffix}")
-
-
 class Staged:
     """One file change made but not committed: :meth:`undo` puts the old
     state back, :meth:`done` drops what was kept for that."""
@@ -108,7 +105,7 @@ class Staged:
             pass
 
     def done(self) -> None:
-        """Drop the backup (best effort: a leftover is removed by :func:`remove_stale`)."""
+        """Drop the backup (best effort: a leftover goes by :mod:`memdir.layer.leftovers`'s rule)."""
         if self.keep is not None:
             try:
                 os.unlink(self.keep)
@@ -129,7 +126,7 @@ def stage_write(path: Path, payload: bytes) -> Staged:
     def keep_old() -> None:
         if not os.path.lexists(path):
             return
-        keep = _side_name(path, BACKUP_SUFFIX)
+        keep = side_name(path, BACKUP_SUFFIX)
         try:
             os.link(path, keep, follow_symlinks=False)
             kept[0] = keep
@@ -169,7 +166,7 @@ def stage_remove(path: Path) -> Staged:
     undone until it is journaled. Raises :class:`StoreError` (read-only
     layer, permissions); nothing changed then."""
     refuse_special(path)
-    aside = _side_name(path, ASIDE_SUFFIX)
+    aside = side_name(path, ASIDE_SUFFIX)
     try:
         os.rename(path, aside)
     except OSError as exc:
@@ -177,42 +174,41 @@ def stage_remove(path: Path) -> Staged:
     return Staged(path, aside, None, removed=True)
 
 
-def leftovers(directory: Path, suffixes: tuple[str, ...] = LEFTOVER_SUFFIXES) -> list[Path]:
-    """Dot-files memdir leaves behind when killed mid-change (temp files,
-    backups, files renamed aside) in ``directory``."""
-    try:
-        with os.scandir(directory) as listing:
-            return [Path(item.path) for item in listing
-                    if item.name.startswith(".") and item.name.endswith(suffixes) and item.name.count(".") >= 3
-                    and item.is_file(follow_symlinks=False)]
-    except OSError:
+def uncommitted_asides(directory: Path, heads: dict[str, str], gone, asides=None) -> list[tuple[str, Path]]:
+    """The deletes that never reached the journal, still renamed aside: ``(name, aside path)`` for each
+    name of ``gone`` (journaled as present, no file holds it now) whose latest version's bytes
+    (``heads``) a ``.<file>.<random>.del`` in ``directory`` holds — whose file name is free again.
+    ``asides``: the aside file names already listed (a scan's), else ``directory`` is listed. Such a
+    memory is still there: a reader counts it present (:meth:`memdir.layer.layer.Layer.scan`), the next
+    sweep renames it back (:func:`restore_aside`). Never raises for a file that went meanwhile."""
+    paths = ([directory / f for f in asides] if asides is not None
+             else [item.path for item in listed([directory], (ASIDE_SUFFIX,))])
+    if not paths or not gone:
         return []
+    by_digest: dict[str, Path] = {}
+    for path in paths:
+        try:
+            data = read_bytes(path, follow=False)
+        except StoreError:
+            continue
+        if data is not None:
+            by_digest[digest(data)] = path
+    found = []
+    for name in gone:
+        path = by_digest.pop(heads.get(name) or "", None)
+        if path is not None and not os.path.lexists(directory / side_of(path.name)):
+            found.append((name, path))
+    return found
 
 
 def restore_aside(directory: Path, heads: dict[str, str], gone: list[str]) -> list[str]:
-    """Files renamed aside by a delete that was never journaled, put back:
-    for each name in ``gone`` (journaled as present, no file now) whose latest
-    version's bytes are held by a ``.<file>.<random>.del``, rename it back.
-    Returns the file names restored. Call under the layer lock."""
-    asides = leftovers(directory, (ASIDE_SUFFIX,))
-    if not asides or not gone:
-        return []
-    by_digest: dict[str, Path] = {}
-    for path in asides:
-        data = read_bytes(path)
-        if data is not None:
-            by_digest[digest(data)] = path
+    """Files renamed aside by a delete that was never journaled (:func:`uncommitted_asides`), renamed
+    back. Returns the file names restored. Call under the layer lock."""
     restored = []
-    for name in gone:
-        path = by_digest.pop(heads.get(name) or "", None)
-        if path is None:
-            continue
-        original = path.name[1:].rsplit(".", 2)[0]
-        target = directory / original
-        if os.path.lexists(target):
-            continue
+    for _name, path in uncommitted_asides(directory, heads, gone):
+        original = side_of(path.name)
         try:
-            os.rename(path, target)
+            os.rename(path, directory / original)
             restored.append(original)
         except OSError:
             continue
@@ -282,21 +278,5 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
     return events, rescanned, waiting
 
 
-def remove_stale(directory: Path, older_than: float) -> list[Path]:
-    """Delete leftovers (:func:`leftovers`) of ``directory`` and its
-    ``.memdir/objects`` older than ``older_than`` seconds; returns them."""
-    removed = []
-    cutoff = time.time() - older_than
-    for folder in (directory, directory / META_DIR, directory / META_DIR / OBJECTS_DIR):
-        for path in leftovers(folder):
-            try:
-                if os.lstat(path).st_mtime < cutoff:
-                    os.unlink(path)
-                    removed.append(path)
-            except OSError:
-                continue
-    return removed
-
-
-__all__ = ["ASIDE_SUFFIX", "BACKUP_SUFFIX", "Staged", "late_edit", "leftovers", "preserve", "remove_stale",
-           "restore_aside", "stage_remove", "stage_write", "sweep"]
+__all__ = ["Staged", "late_edit", "preserve", "restore_aside", "stage_remove", "stage_write", "sweep",
+           "uncommitted_asides"]

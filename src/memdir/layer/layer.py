@@ -39,8 +39,8 @@ from typing import Iterator, Mapping
 
 from ..errors import InvalidInput, LockTimeout, StoreError
 from ..files.fsio import atomic_write, ensure_dir, nothing_written, nothing_written_full, unlink
-from ..files.layout import (INDEX_FILE, LAYER_FILE, LOCK_FILE, META_DIR, STAMP_FILE, index_is_fresh, index_state, judged,
-                            keep_edited_index, layer_place, symlink_refusal, write_layer_info)
+from ..files.layout import (INDEX_FILE, LOCK_FILE, META_DIR, STAMP_FILE, describe_layer, index_is_fresh, index_state, judged,
+                            keep_edited_index, layer_place, symlink_refusal)
 from ..files.outline import read_outline, write_outline
 from ..files.splice import splice_index
 from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, load as load_file, scan as scan_layer
@@ -59,6 +59,7 @@ from .held import HoldsBack
 from .rows import Hinted, Names, Rows, malformed_of
 from .transaction import Transaction
 from .usage import Usage
+from . import leftovers
 
 # ---------------------------------------------------------------- the layer
 
@@ -113,13 +114,16 @@ class Layer(ReadsOne, HoldsBack):
         and re-parsed only when its size/ctime/inode changed since this layer
         object, or the manifest (:mod:`memdir.layer.manifest`), last read it.
         Outside a transaction, files that differ from the manifest (a hand edit in place) are taken up
-        (:meth:`take_up`). Raises :class:`StoreError`, also for a layer with a symlink where memdir
-        keeps its files (:func:`memdir.files.layout.symlink_refusal`)."""
+        (:meth:`take_up`), and a memory whose delete renamed its file aside but never reached the journal
+        is counted present, whether or not the take-up could put it back (:meth:`counted`). Raises
+        :class:`StoreError`, also for a layer with a symlink where memdir keeps its files
+        (:func:`memdir.files.layout.symlink_refusal`)."""
         found = self._scan(known, progress)
         if not self._held and self._take_up_ok and (self._unsaved_judgement or self.manifest.differs(
                 found.files, lambda filename: bytes_digest(self.path / filename, self.settings.max_file_bytes))):
             self.take_up()
-        return found
+            found = self._scan(known, progress) if found.asides else found  # a cut delete put back: listed again
+        return found if self._held else self.counted(found)  # a delete not journaled: its memory is there
 
     def take_up(self) -> None:
         """Journal hand edits, update ``MEMORY.md`` and the manifest as a write's sweep does, never
@@ -167,7 +171,7 @@ class Layer(ReadsOne, HoldsBack):
         """``found`` with entries parsed on demand (:class:`memdir.files.scan.LazyEntries`)."""
         self.usage.overlay(found.entries)  # a state parsed on demand replaces a hint's in files (text digest known)
         load = lambda name, file: self._load_entry(name, file, found.files)  # noqa: E731
-        return Scan(LazyEntries(found.entries, found.names, load), found.malformed, found.files, found.names)
+        return Scan(LazyEntries(found.entries, found.names, load), found.malformed, found.files, found.names, found.asides)
 
     def _load_entry(self, name: str, filename: str, files: dict) -> Entry | None:
         state = self.load(self.path / filename, files.get(filename))
@@ -253,6 +257,7 @@ class Layer(ReadsOne, HoldsBack):
             ensure_dir(self.meta)
             if self._lock is None:
                 self._lock = FileLock(str(self.meta / LOCK_FILE), timeout=self.settings.lock_timeout, mode=0o600)
+                self.writer_mark = leftovers.WriterMark(self.meta)  # .memdir/lock.held while the lock is held (.leftovers)
             # Polled every 5 ms: at filelock's 50 ms a releasing writer wins again and again (7 writers starved one).
             self._lock.acquire(timeout=None if wait else 0, poll_interval=0.005)
         except Timeout:
@@ -263,7 +268,8 @@ class Layer(ReadsOne, HoldsBack):
             raise StoreError(nothing_written(self.path, where) or nothing_written_full(exc, where) or (
                 str(exc) if isinstance(exc, StoreError) else f"cannot lock {self.path}: {exc.strerror or exc}")) from None
         try:
-            yield
+            with self.writer_mark.held(self._lock.lock_counter == 1):  # outermost: taken, dropped before the release
+                yield
         finally:
             self._lock.release()
 
@@ -289,7 +295,7 @@ class Layer(ReadsOne, HoldsBack):
         if not self.files and not self.manifest.exists():
             self._prescan()
         with self.locked(wait):
-            self._describe()
+            describe_layer(self.meta, self.scope, self.root)
             cut = cut_tombstones(self.journal, self.tombstone_file)  # stat'ed before a torn line is cut
             self.journal.repair()
             if tampered := self.journal.check_anchor():  # never journal the files as hand edits over a headless journal
@@ -307,6 +313,7 @@ class Layer(ReadsOne, HoldsBack):
             try:
                 if tx.full:
                     tx.sync_external()
+                leftovers.clear(tx)  # a dead holder's side files (none listed unless its mark was found)
                 yield tx
             finally:
                 if tx.events or tx.reindex:
@@ -466,7 +473,7 @@ class Layer(ReadsOne, HoldsBack):
         last = self._last_scan if not self.stones_moved() else None
         if last is None and self._restore() is not None:
             last = self._last_scan
-        if (last is None or last[0] is None or self._synced_journal is None
+        if (last is None or last[0] is None or self._synced_journal is None or last[1].counted  # a reader's view
                 or not sweep_can_wait(len(last[1].files), time.monotonic() - self._swept_at, self)):
             return None
         try:
@@ -478,15 +485,6 @@ class Layer(ReadsOne, HoldsBack):
             return None
         self.usage.overlay(last[1].entries)  # reads counted since (they journal nothing)
         return last[1]
-
-    def _describe(self) -> None:
-        if not (self.meta / LAYER_FILE).exists():
-            info = {"kind": self.scope, "root": str(self.root) if self.root else None}
-            if self.root is not None:  # what finds this layer again if the project moves (operations.relocate)
-                from ..git import identity  # late: running git (subprocess) only for a new layer, off the prompt path
-
-                info.update(identity(self.root))
-            write_layer_info(self.meta, info, sync_dir=False)
 
     # ------------------------------------------------------------ the index
 

@@ -8,6 +8,10 @@ renamed since (the directory's mtime); that one file is read and parsed anew, so
 shows at once. A file that changed since the layer recorded it is taken up (journaled) by a
 :meth:`~memdir.layer.layer.Layer.scan`, as any scan takes hand edits up; the answer is then the
 scan's. Hand edits of the layer's other files are left to the next scan or sweep, as for a write.
+
+A delete is committed by its journal line (:mod:`memdir.layer.commit`): until then its file, renamed
+aside, is still the memory — for a reader too, who takes no lock and writes nothing for it
+(:meth:`ReadsOne.counted`), whether the delete is in flight or was cut by a kill.
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from ..files.scan import Entry, LazyEntries, Scan
+from ..files.fsio import side_of
+from ..files.scan import Entry, LazyEntries, Scan, load
+from .commit import uncommitted_asides
 from .index import Facts
 
 
@@ -87,6 +93,26 @@ class ReadsOne:
             if name in facts:
                 facts[name] = Facts.of(self.usage.with_usage(entry).record)
         return found, facts
+
+    def counted(self, found: Scan) -> Scan:
+        """``found`` (a scan taken without the lock) with each memory whose file a delete renamed aside
+        and never journaled (:func:`memdir.layer.commit.uncommitted_asides`) counted present, its entry
+        read from that file (its name in :attr:`Scan.counted`, the file in :attr:`Scan.names` and
+        :attr:`Scan.files` under its own name); ``found`` itself, changed in place. Reads
+        the journal's heads only when the listing saw such a file (:attr:`Scan.asides`). A delete that
+        reached the journal stays deleted. Never writes."""
+        if not found.asides or found.counted:
+            return found
+        heads = self.journal.heads()
+        counted = []
+        for name, path in uncommitted_asides(self.path, heads, heads.keys() - found.names.keys(), found.asides):
+            state = load(path, max_bytes=self.settings.max_file_bytes, stem=side_of(path.name)[:-3])
+            if state is not None and state.entry is not None and state.name == name:
+                found.entries[name] = self.usage.with_usage(state.entry)
+                found.names[name], found.files[path.name] = path.name, state
+                counted.append(name)
+        found.counted = tuple(counted)
+        return found
 
     def _names_held(self) -> Mapping[str, str] | None:
         """The last scan's names (in a fresh process, the manifest's) while the layer directory's

@@ -34,7 +34,7 @@ from ..text.printable import clipped
 from ..text.plural import counted
 from ..gateway.changes import finish_interrupted
 from ..gateway.duplicates import duplicate_groups
-from ..layer.commit import remove_stale
+from ..layer import leftovers
 from ..layer.drift import describe, orphan_tombstones, restore_tombstones, tombstone_drift
 from ..layer.history import numbered_events
 from ..layer.index import is_visible
@@ -186,7 +186,7 @@ def _repair_layer(layer, lock_timeout: float) -> None:
             layer.tombstone_file.lift(stone.id)
         restore_tombstones(layer.journal, layer.tombstone_file)
         layer.refresh_index()  # first: a file renamed aside by a cut delete comes back
-        remove_stale(layer.path, lock_timeout)
+        leftovers.remove_stale(layer, lock_timeout)
         finish_interrupted(layer)
 
 
@@ -305,6 +305,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
                      f"{HOOK_CONTEXT_MAX_CHARS} characters Claude Code shows in full; a session start (the hooks, "
                      f"`memdir context`) injects at most {HOOK_CONTEXT_MAX_CHARS} bytes")
     found_notes += long_descriptions(session)
+    found_notes += left_behind(session)
     if current.untrusted_team:  # the person's choice, not a problem: said, not counted
         found_notes.append(current.untrusted_team)
     if current.team_merge_driver:  # a clone's setup, fixed by one command: said, not counted
@@ -317,6 +318,23 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({counted(o.memories, 'memory')})")
                  for o in found]
     return DoctorResult(current, checks, tuple(problems), (*found_notes, *notes), tuple(found))
+
+
+def left_behind(session: Session) -> list[str]:
+    """One note per layer of the home (those ``memdir verify --repair`` repairs) holding side files
+    killed writers left that :func:`memdir.layer.leftovers.remove_stale` would remove (temp files,
+    backups, files renamed aside, unchanged for the lock timeout; :func:`memdir.layer.leftovers.stale`):
+    how many, their bytes, and the command that removes them. Nothing when there are none. Read
+    without the lock: a layer that cannot be listed has none."""
+    from ..text.plural import counted
+
+    notes = []
+    for layer in home_layers(session.home, session.settings):
+        count, size = leftovers.stale(layer, session.settings.lock_timeout)
+        if count:
+            notes.append(f"{layer.path}: {counted(count, 'file')} ({size:,} bytes) left by writers killed mid-change "
+                         f"(temp files, backups); `memdir verify --repair` removes them")
+    return notes
 
 
 def long_descriptions(session: Session) -> list[str]:
@@ -407,5 +425,5 @@ def orphans(home: Path, project_root: Path | None = None) -> list:
     return orphans_of([p for p in projects(home).projects if p.root and not p.exists], project_root)
 
 
-__all__ = ["doctor", "journal", "long_descriptions", "orphans", "projects",
+__all__ = ["doctor", "journal", "left_behind", "long_descriptions", "orphans", "projects",
            "repair", "status", "verify"]
