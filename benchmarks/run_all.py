@@ -88,6 +88,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("bench_recall", "benchmarks/bench_recall.py", (), 2400),
     Spec("eval_recall", "evals/recall/run.py", ("--split", "heldout", "--vectors", "on")),
     Spec("eval_recall_bm25", "evals/recall/run.py", ("--split", "heldout", "--vectors", "off")),
+    Spec("eval_search", "evals/search/run.py", ("--split", "heldout", "--vectors", "both")),
     Spec("recall_sweep", "benchmarks/_recall_sweep.py", ("--split", "heldout")),
     Spec("eval_consolidation", "evals/consolidation/run.py", ("--extractor", "rules")),
     Spec("eval_extraction", "evals/extraction.py", ("--extractor", "rules"), 900,
