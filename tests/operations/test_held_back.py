@@ -215,9 +215,17 @@ def test_tombstones_changed_behind_memdirs_back_judge_only_the_files_they_name(p
     assert all(f"Release train {i} leaves" in pulled["context"] for i in range(6))
     assert pulled["listed"] == everyone and not pulled["read"]
 
-    _rewrite(stones, b"[]")  # lifted on another machine, synced here: db-port is a memory again
+    _rewrite(stones, b"[]")  # lifted behind memdir's back, no journal line: undone as a lift cut before its line
+    cut = _fresh(person)  # (memdir.layer.drift.cut_tombstones): deleted facts stay deleted
+    assert set(cut["parsed"]) == {"db-port"}
+    assert FORGOTTEN not in cut["context"] and KEPT in cut["context"]
+    assert cut["listed"] == everyone and not cut["read"]
+    assert stones.read_bytes() != b"[]"
+
+    [stone] = person.tombstones(scope="project").tombstones  # lifted as memdir lifts: db-port is a memory again
+    person.lift_tombstone(stone.id, scope="project")
     lifted = _fresh(person)
-    assert set(lifted["parsed"]) == {"db-port"}
+    assert set(lifted["parsed"]) <= {"db-port"}
     assert FORGOTTEN in lifted["context"] and KEPT in lifted["context"]
     assert lifted["listed"] == sorted([*everyone, "db-port"]) and lifted["read"]
 
@@ -231,9 +239,10 @@ def test_tombstones_changed_behind_memdirs_back_judge_only_the_files_they_name(p
 
 
 def test_a_layer_that_scanned_judges_only_the_named_files_when_the_tombstones_move(person, tmp_path, monkeypatch):
-    """In one process (an MCP server's): the tombstones lifted by a sync while a file was added by hand (the
-    manifest no longer stands in: the scan runs over the layer's cached states) — the scan parses db-port.md
-    (held back before) and the new file, no other; db-port is a memory again, the notes and ci (controls) stay."""
+    """In one process (an MCP server's): the tombstones put back by a sync (the forget's, which the journal
+    names) after a lift, while a file was added by hand (the manifest no longer stands in: the scan runs over the
+    layer's cached states) — the scan parses db-port.md (named) and the new file, no other; db-port is held back
+    again, the notes, ci and the new file (controls) are listed."""
     from memdir.files import scan
 
     notes = [f"note-{i}" for i in range(6)]
@@ -244,14 +253,18 @@ def test_a_layer_that_scanned_judges_only_the_named_files_when_the_tombstones_mo
     layer = person.session.layer("project")
     shutil.copy(layer.path / "db-port.md", backup := tmp_path / "db-port.md")
     person.forget("db-port", scope="project")
+    with_stone = (layer.meta / "tombstones.json").read_bytes()
     shutil.copy(backup, layer.path / "db-port.md")
     assert sorted(m.name for m in person.list("project").memories) == sorted([*notes, "ci"])
+    [stone] = person.tombstones(scope="project").tombstones
+    person.lift_tombstone(stone.id, scope="project")
+    assert sorted(m.name for m in person.list("project").memories) == sorted([*notes, "ci", "db-port"])
     parsed = []
     real = scan.parse
     monkeypatch.setattr(scan, "parse", lambda text, name: parsed.append(name) or real(text, name))
-    _rewrite(layer.meta / "tombstones.json", b"[]")
+    _rewrite(layer.meta / "tombstones.json", with_stone)
     (layer.path / "extra.md").write_text("---\nname: extra\ndescription: Added by hand\n---\nA body.\n")
     listed = sorted(m.name for m in person.list("project").memories)
     assert set(parsed) == {"db-port", "extra"}
-    assert listed == sorted([*notes, "ci", "db-port", "extra"])
-    assert FORGOTTEN in person.context() and KEPT in person.context()
+    assert listed == sorted([*notes, "ci", "extra"])
+    assert FORGOTTEN not in person.context() and KEPT in person.context()

@@ -48,13 +48,11 @@ or one of its own — serves them instead:
   now installed, asks the server to give its socket up (``{"stop": true,
   "code": …}``: a standalone one exits, an MCP server's stops serving the
   socket) and starts one of the code installed now (:func:`_replace`).
-* :func:`request` sends one message and reads the answer (None when no
-  server answers in time). :func:`ask` returns None — and the caller
-  ranks lexically, never loading the model itself — when no server listens
-  (connecting fails at once), when none answers within
-  :data:`ANSWER_TIMEOUT`, when the server is still loading its model, or
-  when the server's index generation is not the caller's (its doc ids
-  might not be the caller's).
+* :func:`request` sends one message and reads the answer (None when no server answers in time).
+  :func:`ask` returns None — and the caller ranks lexically, never loading the model itself — when no
+  server listens (connecting fails at once), when none answers within :data:`ANSWER_TIMEOUT`, when the
+  server is still loading its model, or when the server's index generation is not the caller's (its doc
+  ids might not be the caller's).
 
 The socket lives where its path always fits ``sockaddr_un``, in a private
 directory of this user (:mod:`memdir.runtime`, which also removes the
@@ -517,12 +515,14 @@ class WarmServer:
             pass
 
     def close(self) -> None:
-        """Stop serving and remove the socket file if it is still this server's."""
+        """Stop serving and remove the socket file if it is still this server's; wait (≤ 10 s) for a model
+        load under way: a process exiting while ONNX Runtime builds its session aborts (SIGABRT, C++ terminate)."""
         self._stop.set()
         if self._sock is not None:
             self._release()
-        if self._thread is not None:
-            self._thread.join(timeout=2.0)
+        for thread, wait in ((self._thread, 2.0), (self._loader, 10.0)):
+            if thread is not None:
+                thread.join(timeout=wait)
 
 
 def serve(home: Path, settings, hooks=None) -> WarmServer | None:
