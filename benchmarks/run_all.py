@@ -78,6 +78,8 @@ SPECS: tuple[Spec, ...] = (
     Spec("eval_l0", "evals/l0/run.py"),
     Spec("bench_core", "benchmarks/bench_core.py", (), 1800),
     Spec("bench_list", "benchmarks/bench_list.py", (), 1800),
+    Spec("bench_held", "benchmarks/bench_held.py", ("--cases", "unchanged,stones_rewritten", "--sizes", "1000,10000"),
+         1800),
     Spec("bench_hooks", "benchmarks/bench_hooks.py"),
     Spec("bench_team", "benchmarks/bench_team.py"),
     Spec("bench_hostile", "benchmarks/bench_hostile.py"),
